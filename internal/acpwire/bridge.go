@@ -1,0 +1,576 @@
+package acpwire
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// DefaultInitializeTimeout is how long the bridge waits for the agent to
+// answer the IDE's initialize before answering it with an error itself.
+const DefaultInitializeTimeout = 60 * time.Second
+
+var errPeerGone = errors.New("peer is gone")
+
+// Options configures a Bridge. The zero value is usable.
+type Options struct {
+	// MaxLineSize is the largest message accepted from either peer, in
+	// bytes; optional, defaults to DefaultMaxLineSize.
+	MaxLineSize int
+	// InitializeTimeout bounds the wait for the agent's initialize
+	// response; optional, defaults to DefaultInitializeTimeout; negative
+	// disables it.
+	InitializeTimeout time.Duration
+	// Record, if set, receives every message the bridge writes to either
+	// peer as a JSONL transcript line.
+	Record io.Writer
+	// Logger receives diagnostics; optional, nil discards them.
+	Logger *slog.Logger
+}
+
+// Bridge forwards ACP messages between a client (the IDE) and an agent,
+// through a chain of middleware. Create one with New, add middleware with
+// Use, then call Serve once. A Bridge is also the Sender its middleware
+// speaks through.
+type Bridge struct {
+	opts    Options
+	logger  *slog.Logger
+	mws     []Middleware
+	preempt []func(*Message)
+	nonce   string
+
+	chain   Handler
+	writers [2]*writer // indexed by Direction
+	rec     *recorder
+
+	mu       sync.Mutex              // guards awaiting, calls, nextCall and requestState fields
+	awaiting [2]map[string]*awaiting // requests forwarded in a Direction, by id
+	calls    map[string]chan *Message
+	nextCall uint64
+}
+
+// awaiting is a forwarded request waiting for its response.
+type awaiting struct {
+	req   *Message
+	timer *time.Timer
+}
+
+// New returns a Bridge with opts.
+func New(opts Options) *Bridge {
+	if opts.MaxLineSize <= 0 {
+		opts.MaxLineSize = DefaultMaxLineSize
+	}
+	if opts.InitializeTimeout == 0 {
+		opts.InitializeTimeout = DefaultInitializeTimeout
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	var n [6]byte
+	_, _ = rand.Read(n[:])
+	return &Bridge{
+		opts:     opts,
+		logger:   logger,
+		nonce:    hex.EncodeToString(n[:]),
+		awaiting: [2]map[string]*awaiting{{}, {}},
+		calls:    map[string]chan *Message{},
+	}
+}
+
+// Use appends middleware. The first middleware given sees each message first.
+// Use must be called before Serve.
+func (b *Bridge) Use(mw ...Middleware) { b.mws = append(b.mws, mw...) }
+
+// OnPreempt registers fn to hear about session/cancel and $/cancel_request
+// the moment they are read, before they wait their turn behind earlier
+// messages of their direction (which they still do). fn must not block.
+func (b *Bridge) OnPreempt(fn func(*Message)) { b.preempt = append(b.preempt, fn) }
+
+// Endpoint is one side of the bridge: where its messages come from and where
+// messages for it go.
+type Endpoint struct {
+	// In yields the peer's messages.
+	In io.Reader
+	// Out receives messages for the peer.
+	Out io.Writer
+}
+
+// Ended reports which side of a Serve ended it.
+type Ended struct {
+	// Side is the peer whose input ended first: ClientToAgent means the
+	// client closed its end, AgentToClient the agent's output ended.
+	Side Direction
+	// Err is the read error, nil for a clean end of stream.
+	Err error
+}
+
+func (e *Ended) Error() string {
+	who := "client"
+	if e.Side == AgentToClient {
+		who = "agent"
+	}
+	if e.Err != nil {
+		return fmt.Sprintf("%s side ended: %v", who, e.Err)
+	}
+	return who + " side ended"
+}
+
+// Serve forwards messages between client and agent until ctx is done or
+// one side's input ends, and returns an *Ended saying which (or ctx's error).
+// The other direction keeps flowing until Close; call Drain to let the
+// remaining agent output through during shutdown.
+func (b *Bridge) Serve(ctx context.Context, client, agent Endpoint) error {
+	s, err := b.start(ctx, client, agent)
+	if err != nil {
+		return err
+	}
+	return s.wait(ctx)
+}
+
+// Session is a running bridge: Serve split in two so a caller can manage
+// the agent process around it.
+type Session struct {
+	b      *Bridge
+	ended  chan *Ended
+	closed [2]chan struct{} // closed when a direction's loop has finished
+}
+
+// Start begins forwarding and returns at once.
+func (b *Bridge) Start(ctx context.Context, client, agent Endpoint) (*Session, error) {
+	return b.start(ctx, client, agent)
+}
+
+func (b *Bridge) start(ctx context.Context, client, agent Endpoint) (*Session, error) {
+	if b.chain != nil {
+		return nil, errors.New("acpwire: bridge already started")
+	}
+	b.rec = newRecorder(b.opts.Record)
+	b.writers[ClientToAgent] = newWriter(ClientToAgent, agent.Out, b.rec, b.logger)
+	b.writers[AgentToClient] = newWriter(AgentToClient, client.Out, b.rec, b.logger)
+	var h Handler = HandlerFunc(b.forward)
+	for i := len(b.mws) - 1; i >= 0; i-- {
+		h = b.mws[i](h)
+	}
+	b.chain = h
+	s := &Session{b: b, ended: make(chan *Ended, 2), closed: [2]chan struct{}{make(chan struct{}), make(chan struct{})}}
+	go s.run(ctx, ClientToAgent, client.In)
+	go s.run(ctx, AgentToClient, agent.In)
+	return s, nil
+}
+
+// Ended returns a channel that yields each side's end, first end first.
+func (s *Session) Ended() <-chan *Ended { return s.ended }
+
+// Done returns a channel closed when all messages read in direction dir
+// have been handled and written.
+func (s *Session) Done(dir Direction) <-chan struct{} { return s.closed[dir] }
+
+func (s *Session) wait(ctx context.Context) error {
+	select {
+	case e := <-s.ended:
+		return e
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Close flushes the recording. Call it after the directions are done.
+func (s *Session) Close() {
+	for _, w := range s.b.writers {
+		w.flush()
+	}
+	s.b.rec.close()
+}
+
+// run reads one direction's messages and hands them, in order, to a
+// forwarding loop.
+func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
+	b := s.b
+	queue := make(chan *Message, 256)
+	go func() {
+		defer close(s.closed[dir])
+		for m := range queue {
+			b.dispatch(ctx, m, len(queue) == 0)
+		}
+		b.writers[dir].flush()
+	}()
+	lr := newLineReader(in, b.opts.MaxLineSize)
+	for {
+		line, over, err := lr.next()
+		if err != nil {
+			close(queue)
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			s.ended <- &Ended{Side: dir, Err: err}
+			return
+		}
+		if over != nil {
+			b.refuseOversized(dir, over)
+			continue
+		}
+		m, perr := Parse(dir, line)
+		if perr != nil {
+			b.logger.Warn("line is not JSON; not forwarded", "from", peerName(dir), "bytes", len(line), "line", preview(line))
+			continue
+		}
+		m.Received = time.Now()
+		if m.Kind == KindNotification && (m.Method == "session/cancel" || m.Method == "$/cancel_request") {
+			for _, fn := range b.preempt {
+				fn(m)
+			}
+		}
+		queue <- m
+	}
+}
+
+func peerName(dir Direction) string {
+	if dir == ClientToAgent {
+		return "client"
+	}
+	return "agent"
+}
+
+func preview(b []byte) string {
+	const n = 200
+	if len(b) > n {
+		return string(b[:n]) + "..."
+	}
+	return string(b)
+}
+
+// refuseOversized drops a line over the limit. A request with a readable id
+// is answered with an error; a response to a request the bridge forwarded
+// is replaced by an error response, so the requester does not wait forever.
+func (b *Bridge) refuseOversized(dir Direction, o *oversized) {
+	id, isRequest := o.identify()
+	b.logger.Error("message over the size limit dropped", "from", peerName(dir), "bytes", o.size, "limit", b.opts.MaxLineSize, "id", string(id))
+	if id == nil {
+		return
+	}
+	e := Errorf(CodeInvalidRequest, "message of %d bytes exceeds acp-bridge's limit of %d bytes", o.size, b.opts.MaxLineSize)
+	if isRequest {
+		_ = b.writers[dir.Reverse()].write(errorResponse(id, e), true)
+		return
+	}
+	b.mu.Lock()
+	a := b.awaiting[dir.Reverse()][idKey(id)]
+	if a != nil {
+		delete(b.awaiting[dir.Reverse()], idKey(id))
+		if a.timer != nil {
+			a.timer.Stop()
+		}
+	}
+	b.mu.Unlock()
+	if a != nil {
+		_ = b.writers[dir].write(errorResponse(id, e), true)
+	}
+}
+
+// dispatch routes one message through the middleware chain.
+func (b *Bridge) dispatch(ctx context.Context, m *Message, flush bool) {
+	switch m.Kind {
+	case KindResponse:
+		if b.consumeCallResponse(m) {
+			return
+		}
+		if !b.matchResponse(m) {
+			return
+		}
+	case KindRequest:
+		m.state = &requestState{}
+	case KindBatch:
+		for _, e := range m.Batch {
+			if e.Kind == KindResponse {
+				b.matchResponse(e)
+			}
+		}
+	}
+	err := b.chain.Handle(ctx, m)
+	if flush {
+		b.writers[m.Dir].flush()
+	}
+	if m.Kind != KindRequest {
+		if err != nil {
+			b.logger.Warn("middleware error", "kind", m.Kind.String(), "method", m.Method, "err", err)
+		}
+		return
+	}
+	b.mu.Lock()
+	st := *m.state
+	b.mu.Unlock()
+	switch {
+	case err != nil && !st.answered:
+		var rpcErr *Error
+		if !errors.As(err, &rpcErr) {
+			rpcErr = Errorf(CodeInternalError, "acp-bridge: %v", err)
+		}
+		_ = b.ReplyError(m, rpcErr)
+	case err != nil:
+		b.logger.Warn("middleware error after the request was answered", "method", m.Method, "err", err)
+	case !st.forwarded && !st.answered:
+		_ = b.ReplyError(m, Errorf(CodeInternalError, "acp-bridge dropped the request"))
+	}
+}
+
+// matchResponse links a response to the request it answers. It returns false
+// if the response must be dropped because the bridge already answered.
+func (b *Bridge) matchResponse(m *Message) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	key := idKey(m.ID)
+	a := b.awaiting[m.Dir.Reverse()][key]
+	if a == nil {
+		return true // unknown id: forward untouched
+	}
+	delete(b.awaiting[m.Dir.Reverse()], key)
+	if a.timer != nil {
+		a.timer.Stop()
+	}
+	m.Request = a.req
+	if a.req.state != nil && a.req.state.answered {
+		b.logger.Debug("dropping response to a request the bridge already answered", "method", a.req.Method, "id", key)
+		return false
+	}
+	return true
+}
+
+// forward is the end of the middleware chain: it writes m toward its peer.
+func (b *Bridge) forward(_ context.Context, m *Message) error {
+	if m.Kind == KindRequest {
+		b.track(m)
+	}
+	if m.Kind == KindBatch {
+		for _, e := range m.Batch {
+			if e.Kind == KindRequest {
+				b.track(e)
+			}
+		}
+	}
+	return b.writers[m.Dir].write(m.Raw, false)
+}
+
+// track records a request being forwarded so its response can be matched.
+func (b *Bridge) track(m *Message) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if m.state == nil {
+		m.state = &requestState{}
+	}
+	if m.state.answered {
+		return
+	}
+	m.state.forwarded = true
+	key := idKey(m.ID)
+	if prev := b.awaiting[m.Dir][key]; prev != nil {
+		b.logger.Warn("peer reused the id of a request still pending", "from", peerName(m.Dir), "id", key)
+	}
+	a := &awaiting{req: m}
+	if m.Dir == ClientToAgent && m.Method == "initialize" && b.opts.InitializeTimeout > 0 {
+		a.timer = time.AfterFunc(b.opts.InitializeTimeout, func() {
+			_ = b.ReplyError(m, Errorf(CodeInternalError, "agent did not answer initialize within %s", b.opts.InitializeTimeout))
+		})
+	}
+	b.awaiting[m.Dir][key] = a
+}
+
+// Reply implements Sender.
+func (b *Bridge) Reply(req *Message, result any) error {
+	raw, err := marshalRaw(result)
+	if err != nil {
+		return fmt.Errorf("reply to %s: %w", req.Method, err)
+	}
+	return b.answer(req, responseBytes(req.original().ID, "result", raw))
+}
+
+// ReplyError implements Sender.
+func (b *Bridge) ReplyError(req *Message, e *Error) error {
+	return b.answer(req, errorResponse(req.original().ID, e))
+}
+
+func (b *Bridge) answer(req *Message, resp []byte) error {
+	b.mu.Lock()
+	st := req.state
+	if st == nil {
+		b.mu.Unlock()
+		return fmt.Errorf("acpwire: %s %s is not a request the bridge is tracking", req.Kind, req.Method)
+	}
+	if st.answered {
+		b.mu.Unlock()
+		return fmt.Errorf("acpwire: request %s %s was already answered", req.Method, req.ID)
+	}
+	st.answered = true
+	if a := b.awaiting[req.Dir][idKey(req.ID)]; a != nil && a.req.state == st && a.timer != nil {
+		a.timer.Stop()
+	}
+	b.mu.Unlock()
+	return b.writers[req.Dir.Reverse()].write(resp, true)
+}
+
+// Notify implements Sender.
+func (b *Bridge) Notify(dir Direction, method string, params any) error {
+	raw, err := notificationBytes(method, params)
+	if err != nil {
+		return err
+	}
+	return b.writers[dir].write(raw, true)
+}
+
+// Send writes an already encoded message in direction dir, in order with
+// everything else. Use it for messages the bridge composes itself.
+func (b *Bridge) Send(dir Direction, raw []byte) error {
+	if !json.Valid(raw) {
+		return errors.New("acpwire: send: not valid JSON")
+	}
+	return b.writers[dir].write(raw, true)
+}
+
+// Call implements Sender.
+func (b *Bridge) Call(ctx context.Context, dir Direction, method string, params any) (json.RawMessage, error) {
+	p, err := marshalRaw(params)
+	if err != nil {
+		return nil, fmt.Errorf("call %s: %w", method, err)
+	}
+	b.mu.Lock()
+	b.nextCall++
+	id, _ := json.Marshal("acp-bridge-" + b.nonce + "-" + strconv.FormatUint(b.nextCall, 10))
+	ch := make(chan *Message, 1)
+	b.calls[idKey(id)] = ch
+	b.mu.Unlock()
+	defer func() {
+		b.mu.Lock()
+		delete(b.calls, idKey(id))
+		b.mu.Unlock()
+	}()
+	req := []byte(`{"jsonrpc":"2.0","id":` + string(id) + `,"method":`)
+	mb, _ := json.Marshal(method)
+	req = append(req, mb...)
+	if p != nil {
+		req = append(req, `,"params":`...)
+		req = append(req, p...)
+	}
+	req = append(req, '}')
+	if err := b.writers[dir].write(req, true); err != nil {
+		return nil, fmt.Errorf("call %s: %w", method, err)
+	}
+	select {
+	case resp, ok := <-ch:
+		if !ok || resp == nil {
+			return nil, fmt.Errorf("call %s: peer went away", method)
+		}
+		if resp.Error != nil {
+			var e Error
+			if err := json.Unmarshal(resp.Error, &e); err != nil {
+				return nil, fmt.Errorf("call %s: malformed error: %v", method, err)
+			}
+			return nil, &e
+		}
+		return resp.Result, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (b *Bridge) consumeCallResponse(m *Message) bool {
+	b.mu.Lock()
+	ch := b.calls[idKey(m.ID)]
+	delete(b.calls, idKey(m.ID))
+	b.mu.Unlock()
+	if ch == nil {
+		return false
+	}
+	ch <- m
+	return true
+}
+
+// FailPending answers every request still waiting for a response from the
+// peer that receives direction dir with err, and fails the bridge's own
+// calls to it. The bridge calls it when the agent is gone.
+func (b *Bridge) FailPending(dir Direction, err *Error) int {
+	b.mu.Lock()
+	var reqs []*Message
+	for k, a := range b.awaiting[dir] {
+		if a.timer != nil {
+			a.timer.Stop()
+		}
+		if a.req.state == nil || !a.req.state.answered {
+			reqs = append(reqs, a.req)
+		}
+		delete(b.awaiting[dir], k)
+	}
+	for k, ch := range b.calls {
+		close(ch)
+		delete(b.calls, k)
+	}
+	b.mu.Unlock()
+	n := 0
+	for _, r := range reqs {
+		if b.ReplyError(r, err) == nil {
+			n++
+		}
+	}
+	return n
+}
+
+func marshalRaw(v any) (json.RawMessage, error) {
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		if !json.Valid(x) {
+			return nil, errors.New("raw value is not valid JSON")
+		}
+		return x, nil
+	case []byte:
+		if !json.Valid(x) {
+			return nil, errors.New("raw value is not valid JSON")
+		}
+		return x, nil
+	}
+	return json.Marshal(v)
+}
+
+func responseBytes(id json.RawMessage, member string, value []byte) []byte {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	if value == nil {
+		value = []byte("null")
+	}
+	out := make([]byte, 0, len(value)+len(id)+40)
+	out = append(out, `{"jsonrpc":"2.0","id":`...)
+	out = append(out, id...)
+	out = append(out, `,"`...)
+	out = append(out, member...)
+	out = append(out, `":`...)
+	out = append(out, value...)
+	return append(out, '}')
+}
+
+func errorResponse(id json.RawMessage, e *Error) []byte {
+	eb, _ := json.Marshal(e)
+	return responseBytes(id, "error", eb)
+}
+
+func notificationBytes(method string, params any) ([]byte, error) {
+	p, err := marshalRaw(params)
+	if err != nil {
+		return nil, fmt.Errorf("notify %s: %w", method, err)
+	}
+	mb, _ := json.Marshal(method)
+	out := append([]byte(`{"jsonrpc":"2.0","method":`), mb...)
+	if p != nil {
+		out = append(out, `,"params":`...)
+		out = append(out, p...)
+	}
+	return append(out, '}'), nil
+}

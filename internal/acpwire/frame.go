@@ -1,0 +1,139 @@
+package acpwire
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"regexp"
+)
+
+// DefaultMaxLineSize is the largest message accepted by default: 64 MiB.
+const DefaultMaxLineSize = 64 << 20
+
+// oversizeKeep is how much of the start and end of an oversized line is
+// kept to find its id and method.
+const oversizeKeep = 64 << 10
+
+// lineReader splits a stream into newline-delimited messages. It trims a
+// trailing '\r', skips blank lines and refuses lines over max bytes without
+// holding them in memory.
+type lineReader struct {
+	r   *bufio.Reader
+	max int
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	if max <= 0 {
+		max = DefaultMaxLineSize
+	}
+	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+// oversized describes a line that was longer than the limit.
+type oversized struct {
+	size int    // bytes in the line
+	head []byte // its first bytes
+	tail []byte // its last bytes
+}
+
+// next returns the next non-blank line. A line over the limit is consumed and
+// reported through over with a nil line. At the end of the stream it returns
+// io.EOF; a final line without a newline is still returned first.
+func (lr *lineReader) next() (line []byte, over *oversized, err error) {
+	for {
+		line, over, err = lr.readLine()
+		if err != nil || over != nil {
+			return line, over, err
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			return line, nil, nil
+		}
+	}
+}
+
+func (lr *lineReader) readLine() ([]byte, *oversized, error) {
+	var buf []byte
+	var over *oversized
+	for {
+		chunk, err := lr.r.ReadSlice('\n')
+		switch {
+		case over != nil:
+			over.size += len(chunk)
+			over.tail = appendTail(over.tail, chunk)
+		case buf == nil && err == nil && len(chunk) <= lr.max+2:
+			// The common case: the whole line fit in the reader's buffer.
+			line := trimEOL(append([]byte(nil), chunk...))
+			if len(line) > lr.max {
+				return nil, &oversized{size: len(line), head: firstN(line, oversizeKeep), tail: appendTail(nil, line)}, nil
+			}
+			return line, nil, nil
+		case len(buf)+len(chunk) > lr.max+2:
+			// Too long whatever its terminator: stop keeping it.
+			over = &oversized{size: len(buf) + len(chunk)}
+			over.head = append([]byte(nil), firstN(append(buf, chunk...), oversizeKeep)...)
+			over.tail = appendTail(nil, chunk)
+			buf = nil
+		default:
+			buf = append(buf, chunk...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, nil, err
+		}
+		if over != nil {
+			over.size -= len(chunk) - len(trimEOL(chunk))
+			return nil, over, nil
+		}
+		if err != nil && len(buf) == 0 { // io.EOF with nothing read
+			return nil, nil, io.EOF
+		}
+		line := trimEOL(buf)
+		if len(line) > lr.max {
+			return nil, &oversized{size: len(line), head: firstN(line, oversizeKeep), tail: appendTail(nil, line)}, nil
+		}
+		return line, nil, nil
+	}
+}
+
+func trimEOL(b []byte) []byte {
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	return bytes.TrimSuffix(b, []byte("\r"))
+}
+
+func firstN(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[:n]
+	}
+	return b
+}
+
+func appendTail(tail, chunk []byte) []byte {
+	tail = append(tail, chunk...)
+	if len(tail) > oversizeKeep {
+		tail = append(tail[:0:0], tail[len(tail)-oversizeKeep:]...)
+	}
+	return tail
+}
+
+var (
+	headIDPattern     = regexp.MustCompile(`^\s*\{(?:[^{}\[\]]*?,)?\s*"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.)*")`)
+	headMethodPattern = regexp.MustCompile(`"method"\s*:\s*"((?:[^"\\]|\\.)*)"`)
+	tailIDPattern     = regexp.MustCompile(`,\s*"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.)*")\s*\}\s*$`)
+)
+
+// identify finds the id of an oversized message if it can be read from the
+// kept head or tail, and whether the message looks like a request (it has a
+// "method" member near its start).
+func (o *oversized) identify() (id []byte, isRequest bool) {
+	head := trimEOL(o.head)
+	if m := headIDPattern.FindSubmatch(head); m != nil {
+		id = m[1]
+	} else if m := tailIDPattern.FindSubmatch(trimEOL(o.tail)); m != nil {
+		id = m[1]
+	}
+	isRequest = headMethodPattern.Match(firstN(head, 4096))
+	return id, isRequest
+}

@@ -1,0 +1,63 @@
+package acpwire
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Handler decides what happens to one message. The bridge calls Handle for
+// every message read from either peer, one at a time per direction and in
+// arrival order, so a handler may take its time (to write an audit record,
+// say) without reordering anything. A slow handler delays only the later
+// messages of the same direction.
+//
+// What the handler does with m decides its fate:
+//   - pass it on: call next.Handle(ctx, m);
+//   - replace it: call next.Handle with m.Patch(...) or m.WithRaw(...);
+//   - drop it: return nil without calling next;
+//   - answer a request locally: call Sender.Reply or ReplyError and do not
+//     call next.
+//
+// A request that ends up neither forwarded nor answered is answered by the
+// bridge with an internal error, so every request gets exactly one response.
+// A returned *Error (or any error) for a request that has not been answered
+// becomes its error response; for other messages it is logged. Responses to
+// requests the bridge itself sent (see Sender.Call) never reach handlers.
+type Handler interface {
+	Handle(ctx context.Context, m *Message) error
+}
+
+// HandlerFunc adapts a function to Handler.
+type HandlerFunc func(ctx context.Context, m *Message) error
+
+// Handle calls f(ctx, m).
+func (f HandlerFunc) Handle(ctx context.Context, m *Message) error { return f(ctx, m) }
+
+// Middleware wraps a handler with behaviour of its own: manifest masking,
+// governance, compression. Middlewares are applied so that the first one
+// given to Bridge.Use sees each message first.
+type Middleware func(next Handler) Handler
+
+// Sender lets middleware speak for itself on the wire. All methods are safe
+// for concurrent use and may be called from inside Handle. Every message a
+// Sender writes goes through the same ordered writer as forwarded messages.
+type Sender interface {
+	// Reply sends result (marshalled with encoding/json; a json.RawMessage
+	// is sent as is) as the response to req, toward the peer that sent it.
+	// If req was already forwarded, the response that comes back for it is
+	// dropped, so the peer still sees exactly one response. Replying twice
+	// is an error.
+	Reply(req *Message, result any) error
+	// ReplyError sends err as the error response to req; see Reply.
+	ReplyError(req *Message, err *Error) error
+	// Notify sends a notification in direction dir (ClientToAgent sends it
+	// to the agent).
+	Notify(dir Direction, method string, params any) error
+	// Call sends a request in direction dir with an id that cannot collide
+	// with the peers' ids, and waits for its response, which is consumed by
+	// the bridge and never forwarded. A JSON-RPC error comes back as *Error.
+	// Call must not be made from a handler of the direction the response
+	// travels in (it would wait on itself); from the other direction, or
+	// another goroutine, it is fine.
+	Call(ctx context.Context, dir Direction, method string, params any) (json.RawMessage, error)
+}

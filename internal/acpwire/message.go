@@ -1,0 +1,219 @@
+package acpwire
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+)
+
+// Direction says which way a message travels.
+type Direction uint8
+
+const (
+	// ClientToAgent is a message from the IDE to the agent.
+	ClientToAgent Direction = iota
+	// AgentToClient is a message from the agent to the IDE.
+	AgentToClient
+)
+
+// String returns the direction's name as used in recordings:
+// "client_to_agent" or "agent_to_client".
+func (d Direction) String() string {
+	if d == ClientToAgent {
+		return "client_to_agent"
+	}
+	return "agent_to_client"
+}
+
+// Reverse returns the opposite direction: the way a response to a request
+// travelling in d goes.
+func (d Direction) Reverse() Direction { return 1 - d }
+
+// Kind classifies a JSON-RPC message.
+type Kind uint8
+
+const (
+	// KindOther is valid JSON that is not a JSON-RPC request, notification,
+	// response or batch. It is forwarded untouched.
+	KindOther Kind = iota
+	// KindRequest has a method and an id.
+	KindRequest
+	// KindNotification has a method and no id.
+	KindNotification
+	// KindResponse has an id and a result or an error.
+	KindResponse
+	// KindBatch is a JSON array of messages.
+	KindBatch
+)
+
+var kindNames = [...]string{"other", "request", "notification", "response", "batch"}
+
+// String returns the kind's lower-case name.
+func (k Kind) String() string { return kindNames[k] }
+
+// Message is one JSON-RPC message as it crossed the bridge. Raw holds its
+// exact bytes; the other fields are views into Raw for routing and must not
+// be modified. To change a message, build a new one with WithRaw or Patch.
+type Message struct {
+	// Dir is the direction the message travels.
+	Dir Direction
+	// Raw is the message's exact bytes, without the line terminator.
+	Raw []byte
+	// Kind classifies the message.
+	Kind Kind
+	// ID is the raw id (e.g. `7` or `"abc"`); nil for notifications.
+	ID json.RawMessage
+	// Method is the method of a request or notification.
+	Method string
+	// Params, Result and Error are the raw members of that name, if present.
+	Params, Result, Error json.RawMessage
+	// Batch holds the parsed elements of a KindBatch message.
+	Batch []*Message
+	// Request is, for a response, the request it answers as it was forwarded,
+	// when the bridge saw that request. Nil otherwise.
+	Request *Message
+	// Original is, for a message a hook replaced, the message as received.
+	Original *Message
+	// Received is when the bridge read the message.
+	Received time.Time
+
+	// state is shared by a request and every replacement of it, so the core
+	// can tell whether it was forwarded or answered.
+	state *requestState
+}
+
+// requestState tracks one peer request from arrival to its single response.
+type requestState struct {
+	forwarded bool
+	answered  bool // a response was sent by the bridge
+}
+
+// Parse classifies one line of JSON. It returns an error if the line is not
+// valid JSON; it does not require the line to be JSON-RPC (see KindOther).
+func Parse(dir Direction, line []byte) (*Message, error) {
+	if !json.Valid(line) {
+		return nil, fmt.Errorf("not valid JSON")
+	}
+	return parseValid(dir, line), nil
+}
+
+func parseValid(dir Direction, line []byte) *Message {
+	m := &Message{Dir: dir, Raw: line}
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	if i < len(line) && line[i] == '[' {
+		m.Kind = KindBatch
+		elems, err := rawjson.Elements(line)
+		if err == nil {
+			for _, e := range elems {
+				m.Batch = append(m.Batch, parseValid(dir, e))
+			}
+		}
+		return m
+	}
+	if i >= len(line) || line[i] != '{' {
+		return m
+	}
+	var hasID, hasResult, hasError bool
+	members, err := rawjson.Members(line)
+	if err != nil {
+		return m
+	}
+	for _, mem := range members {
+		switch mem.Key {
+		case "id":
+			m.ID, hasID = json.RawMessage(mem.Value), true
+		case "method":
+			m.Method, _ = rawjson.String(mem.Value)
+		case "params":
+			m.Params = mem.Value
+		case "result":
+			m.Result, hasResult = mem.Value, true
+		case "error":
+			m.Error, hasError = mem.Value, true
+		}
+	}
+	switch {
+	case m.Method != "" && hasID && !bytes.Equal(m.ID, []byte("null")):
+		m.Kind = KindRequest
+	case m.Method != "":
+		m.Kind = KindNotification
+		m.ID = nil
+	case hasID && (hasResult || hasError):
+		m.Kind = KindResponse
+	}
+	return m
+}
+
+// IsRequest reports whether m is a request for method.
+func (m *Message) IsRequest(method string) bool {
+	return m.Kind == KindRequest && m.Method == method
+}
+
+// IsNotification reports whether m is a notification for method.
+func (m *Message) IsNotification(method string) bool {
+	return m.Kind == KindNotification && m.Method == method
+}
+
+// IsResponseTo reports whether m is a response to a request for method that
+// the bridge saw.
+func (m *Message) IsResponseTo(method string) bool {
+	return m.Kind == KindResponse && m.Request != nil && m.Request.Method == method
+}
+
+// Get returns the raw value at path inside Raw (see rawjson.Get).
+func (m *Message) Get(path ...string) ([]byte, bool) { return rawjson.Get(m.Raw, path...) }
+
+// GetString returns the string at path inside Raw.
+func (m *Message) GetString(path ...string) (string, bool) {
+	return rawjson.GetString(m.Raw, path...)
+}
+
+// WithRaw returns a replacement for m carrying raw instead of m's bytes. The
+// replacement keeps m's direction, its link to the request it answers and
+// its response bookkeeping, and records m as its Original.
+func (m *Message) WithRaw(raw []byte) (*Message, error) {
+	if !json.Valid(raw) {
+		return nil, fmt.Errorf("replacing %s %s: not valid JSON", m.Kind, m.Method)
+	}
+	n := parseValid(m.Dir, raw)
+	n.Request = m.Request
+	n.Received = m.Received
+	n.Original = m.original()
+	n.state = m.state
+	return n, nil
+}
+
+// Patch returns a replacement for m with the value at path set to value
+// (valid JSON), leaving every other byte as it was.
+func (m *Message) Patch(value []byte, path ...string) (*Message, error) {
+	raw, err := rawjson.Set(m.Raw, value, path...)
+	if err != nil {
+		return nil, fmt.Errorf("patching %s %s: %w", m.Kind, m.Method, err)
+	}
+	return m.WithRaw(raw)
+}
+
+// PatchJSON is Patch with a Go value marshalled with encoding/json.
+func (m *Message) PatchJSON(value any, path ...string) (*Message, error) {
+	b, err := json.Marshal(value)
+	if err != nil {
+		return nil, fmt.Errorf("patching %s %s: %w", m.Kind, m.Method, err)
+	}
+	return m.Patch(b, path...)
+}
+
+func (m *Message) original() *Message {
+	if m.Original != nil {
+		return m.Original
+	}
+	return m
+}
+
+// idKey returns a map key for a raw id.
+func idKey(id json.RawMessage) string { return string(bytes.TrimSpace(id)) }

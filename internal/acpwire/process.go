@@ -1,0 +1,354 @@
+package acpwire
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Shutdown timings. Tests shorten them.
+var (
+	// DefaultStdinGrace is how long an agent gets to exit after its stdin
+	// is closed before it is sent SIGTERM.
+	DefaultStdinGrace = 2 * time.Second
+	// DefaultTermGrace is how long an agent gets after SIGTERM before
+	// SIGKILL.
+	DefaultTermGrace = 5 * time.Second
+)
+
+// stderrTailLines is how many of the agent's last stderr lines are kept for
+// error messages.
+const stderrTailLines = 20
+
+// AgentCommand says how to start the agent.
+type AgentCommand struct {
+	// Path is the program; it is looked up in PATH if it has no slash.
+	Path string
+	// Args are the arguments after the program name.
+	Args []string
+	// Env is the environment; nil means the bridge's own.
+	Env []string
+	// Dir is the working directory; empty means the bridge's own.
+	Dir string
+	// Stderr receives a copy of everything the agent writes to stderr;
+	// optional.
+	Stderr io.Writer
+	// Logger receives lifecycle events; optional.
+	Logger *slog.Logger
+}
+
+// Agent is a running agent process. Its stdin, stdout and stderr are pipes;
+// stderr is drained continuously so the agent never blocks on it.
+type Agent struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout io.ReadCloser
+	logger *slog.Logger
+
+	done    chan struct{} // closed when the process has been waited for
+	waitErr error         // set before done is closed
+
+	mu    sync.Mutex // guards tail, known
+	tail  []string
+	known map[int]bool // every descendant of the agent seen so far
+
+	stopOnce sync.Once
+}
+
+// StartAgent starts the agent directly (no shell). On Linux the agent gets
+// SIGKILL if the bridge dies, and the bridge becomes the subreaper of the
+// agent's descendants, so none outlive it unnoticed.
+func StartAgent(c AgentCommand) (*Agent, error) {
+	if c.Path == "" {
+		return nil, errors.New("no agent command given")
+	}
+	logger := c.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	setSubreaper()
+	cmd := exec.Command(c.Path, c.Args...)
+	cmd.Env = c.Env
+	cmd.Dir = c.Dir
+	cmd.SysProcAttr = sysProcAttr()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("agent stdin: %v", err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("agent stdout: %v", err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, fmt.Errorf("agent stderr: %v", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting agent %q: %w", c.Path, err)
+	}
+	a := &Agent{cmd: cmd, stdin: stdin, stdout: stdout, logger: logger, done: make(chan struct{}), known: map[int]bool{}}
+	go a.watchTree()
+	logger.Info("agent started", "pid", cmd.Process.Pid, "path", c.Path, "args", c.Args)
+	drained := make(chan struct{})
+	go a.drainStderr(stderr, c.Stderr, drained)
+	go func() {
+		// Wait closes the pipes once the process exits, so let stderr
+		// drain first; stdout is read by the bridge until EOF.
+		<-drained
+		a.waitErr = cmd.Wait()
+		logger.Info("agent exited", "pid", cmd.Process.Pid, "status", a.status())
+		close(a.done)
+	}()
+	return a, nil
+}
+
+// Stdin is the agent's standard input.
+func (a *Agent) Stdin() io.WriteCloser { return a.stdin }
+
+// Stdout is the agent's standard output.
+func (a *Agent) Stdout() io.Reader { return a.stdout }
+
+// Pid is the agent's process id.
+func (a *Agent) Pid() int { return a.cmd.Process.Pid }
+
+// Done is closed when the agent process has exited.
+func (a *Agent) Done() <-chan struct{} { return a.done }
+
+// ExitStatus describes how the agent exited ("exit status 1", "signal:
+// killed"); it is empty while the agent runs.
+func (a *Agent) ExitStatus() string {
+	select {
+	case <-a.done:
+		return a.status()
+	default:
+		return ""
+	}
+}
+
+// ExitedCleanly reports whether the agent exited with status 0.
+func (a *Agent) ExitedCleanly() bool {
+	select {
+	case <-a.done:
+		return a.waitErr == nil
+	default:
+		return false
+	}
+}
+
+func (a *Agent) status() string {
+	if a.waitErr == nil {
+		return "exit status 0"
+	}
+	var ee *exec.ExitError
+	if errors.As(a.waitErr, &ee) {
+		return ee.ProcessState.String()
+	}
+	return a.waitErr.Error()
+}
+
+// StderrTail returns the agent's last lines of stderr.
+func (a *Agent) StderrTail() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]string(nil), a.tail...)
+}
+
+func (a *Agent) drainStderr(r io.Reader, copyTo io.Writer, done chan<- struct{}) {
+	defer close(done)
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadString('\n')
+		if len(line) > 0 {
+			if copyTo != nil {
+				_, _ = io.WriteString(copyTo, line)
+			}
+			a.mu.Lock()
+			a.tail = append(a.tail, strings.TrimRight(line, "\r\n"))
+			if len(a.tail) > stderrTailLines {
+				a.tail = a.tail[len(a.tail)-stderrTailLines:]
+			}
+			a.mu.Unlock()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Stop shuts the agent down: close its stdin, wait stdinGrace, send SIGTERM
+// to it and its descendants, wait termGrace, then SIGKILL whatever is left.
+// Descendants that outlived the agent are terminated the same way. Stop
+// returns when the agent has exited; it is safe to call more than once.
+func (a *Agent) Stop(stdinGrace, termGrace time.Duration) {
+	a.stopOnce.Do(func() { a.stop(stdinGrace, termGrace) })
+	<-a.done
+}
+
+func (a *Agent) stop(stdinGrace, termGrace time.Duration) {
+	a.noteTree()
+	_ = a.stdin.Close()
+	if waitTimeout(a.done, stdinGrace) {
+		a.reapOrphans(termGrace)
+		return
+	}
+	a.noteTree()
+	tree := a.leftovers()
+	a.logger.Info("agent still running after stdin closed; sending SIGTERM", "pid", a.Pid(), "descendants", len(tree))
+	signalAll(append([]int{a.Pid()}, tree...), syscall.SIGTERM)
+	if !waitTimeout(a.done, termGrace) {
+		a.logger.Warn("agent still running after SIGTERM; sending SIGKILL", "pid", a.Pid())
+		a.noteTree()
+		signalAll(append([]int{a.Pid()}, a.leftovers()...), syscall.SIGKILL)
+		<-a.done
+	}
+	a.reapOrphans(termGrace)
+}
+
+// watchTree keeps a record of the agent's descendants while it runs, so
+// those it leaves behind when it exits (reparented to the bridge, its
+// subreaper) can still be found.
+func (a *Agent) watchTree() {
+	t := time.NewTicker(500 * time.Millisecond)
+	defer t.Stop()
+	for {
+		a.noteTree()
+		select {
+		case <-a.done:
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (a *Agent) noteTree() {
+	tree := descendants(a.Pid())
+	a.mu.Lock()
+	for _, p := range tree {
+		a.known[p] = true
+	}
+	a.mu.Unlock()
+}
+
+// leftovers returns the known descendants of the agent that still live.
+func (a *Agent) leftovers() []int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var out []int
+	for p := range a.known {
+		if alive(p) {
+			out = append(out, p)
+		} else {
+			delete(a.known, p)
+		}
+	}
+	return out
+}
+
+// reapOrphans terminates and reaps the processes the agent left behind.
+func (a *Agent) reapOrphans(termGrace time.Duration) {
+	left := a.leftovers()
+	if len(left) == 0 {
+		return
+	}
+	a.logger.Info("terminating processes the agent left behind", "pids", left)
+	signalAll(left, syscall.SIGTERM)
+	deadline := time.Now().Add(termGrace)
+	for time.Now().Before(deadline) {
+		reap(left)
+		if len(a.leftovers()) == 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	left = a.leftovers()
+	signalAll(left, syscall.SIGKILL)
+	for i := 0; i < 50 && len(a.leftovers()) > 0; i++ {
+		reap(left)
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// alive reports whether pid is a live process (not a zombie).
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return false
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) == 0 || f[0] == "Z" || f[0] == "X" {
+		reap([]int{pid})
+		return false
+	}
+	return true
+}
+
+func waitTimeout(done <-chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+func signalAll(pids []int, sig syscall.Signal) {
+	for _, p := range pids {
+		_ = syscall.Kill(p, sig)
+	}
+}
+
+// descendants lists the live descendants of pid, found through /proc.
+// Zombies are left out: they are dead and only wait to be reaped.
+func descendants(pid int) []int {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	children := map[int][]int{}
+	for _, f := range stats {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		// Format: pid (comm) state ppid ...; comm may contain spaces.
+		s := string(b)
+		close := strings.LastIndexByte(s, ')')
+		if close < 0 {
+			continue
+		}
+		fields := strings.Fields(s[close+1:])
+		if len(fields) < 2 || fields[0] == "Z" || fields[0] == "X" {
+			continue
+		}
+		child, err1 := strconv.Atoi(strings.TrimSpace(s[:strings.IndexByte(s, ' ')]))
+		ppid, err2 := strconv.Atoi(fields[1])
+		if err1 == nil && err2 == nil {
+			children[ppid] = append(children[ppid], child)
+		}
+	}
+	var out []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, c := range children[p] {
+			out = append(out, c)
+			queue = append(queue, c)
+		}
+	}
+	return out
+}

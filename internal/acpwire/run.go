@@ -1,0 +1,96 @@
+package acpwire
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// AgentExitError reports that the agent ended the session by exiting or
+// closing its output while the client was still connected.
+type AgentExitError struct {
+	// Status is how the process exited, e.g. "exit status 1".
+	Status string
+	// StderrTail holds the agent's last lines of stderr.
+	StderrTail []string
+	// Failed is how many of the client's requests were pending and were
+	// answered with an error.
+	Failed int
+}
+
+func (e *AgentExitError) Error() string {
+	msg := fmt.Sprintf("agent exited unexpectedly (%s)", e.Status)
+	if e.Failed > 0 {
+		msg += fmt.Sprintf("; %d pending request(s) answered with an error", e.Failed)
+	}
+	if len(e.StderrTail) > 0 {
+		msg += "; last stderr: " + strings.Join(lastN(e.StderrTail, 5), " | ")
+	}
+	return msg
+}
+
+func lastN(s []string, n int) []string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// Run bridges client and the running agent until the session ends, then
+// shuts the agent down:
+//   - the client closes its input: queued messages are delivered, the agent's
+//     stdin is closed, the agent is stopped (see Agent.Stop) while its last
+//     output is still forwarded; Run returns nil;
+//   - ctx is cancelled (SIGTERM, SIGINT): the same;
+//   - the agent exits or closes its output: everything it wrote is
+//     forwarded, every request the client still waits on is answered with an
+//     error naming the exit status and the agent's last stderr lines, and
+//     Run returns an *AgentExitError.
+func (b *Bridge) Run(ctx context.Context, client Endpoint, agent *Agent) error {
+	s, err := b.Start(ctx, client, Endpoint{In: agent.Stdout(), Out: agent.Stdin()})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	select {
+	case e := <-s.Ended():
+		if e.Side == AgentToClient {
+			return b.agentGone(s, agent, e)
+		}
+		b.logger.Info("client closed its input; shutting the agent down", "err", e.Err)
+		<-s.Done(ClientToAgent)
+	case <-ctx.Done():
+		b.logger.Info("bridge asked to stop; shutting the agent down", "cause", context.Cause(ctx))
+	}
+	b.shutdown(s, agent)
+	return nil
+}
+
+// shutdown stops the agent while forwarding whatever it still writes.
+func (b *Bridge) shutdown(s *Session, agent *Agent) {
+	agent.Stop(DefaultStdinGrace, DefaultTermGrace)
+	// The agent is gone, so its output ends; let the last of it through.
+	waitTimeout(s.Done(AgentToClient), 2*time.Second)
+}
+
+func (b *Bridge) agentGone(s *Session, agent *Agent, e *Ended) error {
+	<-s.Done(AgentToClient)
+	// The agent closed its output; give it a moment to exit on its own.
+	if !waitTimeout(agent.Done(), 2*time.Second) {
+		b.logger.Warn("agent closed its output but is still running; stopping it")
+		agent.Stop(0, DefaultTermGrace)
+	}
+	agent.Stop(0, DefaultTermGrace) // reaps anything it left behind
+	ee := &AgentExitError{Status: agent.ExitStatus(), StderrTail: agent.StderrTail()}
+	rpcErr := Errorf(CodeInternalError, "%s", strings.TrimSuffix(ee.Error(), "")).WithData(map[string]any{
+		"exitStatus": ee.Status,
+		"stderr":     ee.StderrTail,
+	})
+	ee.Failed = b.FailPending(ClientToAgent, rpcErr)
+	if e.Err != nil {
+		b.logger.Error("reading agent output failed", "err", e.Err)
+	}
+	b.logger.Error("agent exited", "status", ee.Status, "failedRequests", ee.Failed)
+	return ee
+}
