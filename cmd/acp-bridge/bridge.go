@@ -3,11 +3,166 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 )
 
-// runBridge runs the bridge between the IDE on stdin/stdout and the agent.
+// feature is one optional capability of the bridge command (manifest,
+// governance, compression, agent adapters), each defined in its own file.
+type feature struct {
+	name string
+	// flags registers the feature's flags on fs.
+	flags func(fs *flag.FlagSet)
+	// setup runs in feature order after flags are parsed and before the
+	// agent starts. It may add middleware, change the agent command, fill
+	// fields of s for later features, and register cleanups.
+	setup func(ctx context.Context, s *bridgeSetup) error
+}
+
+// bridgeFeatures lists the features in the order their middleware sees each
+// message.
+func bridgeFeatures() []feature {
+	return []feature{}
+}
+
+// bridgeSetup is what features share while the bridge is being assembled.
+type bridgeSetup struct {
+	// Bridge is the bridge; features add middleware with Bridge.Use.
+	Bridge *acpwire.Bridge
+	// Agent is the command that will be started; features may change it.
+	Agent *acpwire.AgentCommand
+	// Logger is the bridge's logger.
+	Logger *slog.Logger
+	// Stderr is where user-facing diagnostics go.
+	Stderr io.Writer
+
+	cleanups []func()
+}
+
+// onExit registers fn to run when the bridge stops, in reverse order.
+func (s *bridgeSetup) onExit(fn func()) { s.cleanups = append(s.cleanups, fn) }
+
+// bridgeFlags are the wire-level options of the bridge command.
+type bridgeFlags struct {
+	record            string
+	logFile           string
+	logLevel          string
+	maxLineSize       int
+	initializeTimeout time.Duration
+}
+
+func (f *bridgeFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.record, "record", "", "append every message to `FILE` as JSONL {ts, dir, msg}")
+	fs.StringVar(&f.logFile, "log-file", "", "write logs to `FILE` (default: stderr)")
+	fs.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.IntVar(&f.maxLineSize, "max-line-size", acpwire.DefaultMaxLineSize, "largest message accepted, in `bytes`")
+	fs.DurationVar(&f.initializeTimeout, "initialize-timeout", acpwire.DefaultInitializeTimeout, "how long the agent may take to answer initialize")
+}
+
+// runBridge runs the bridge between the IDE on stdin/stdout and the agent
+// given after "--".
 func runBridge(ctx context.Context, e *env, args []string) error {
-	return errors.New("bridge: not built yet")
+	fs := flag.NewFlagSet("acp-bridge", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(e.stderr, "usage: acp-bridge [flags] -- <agent command> [args...]")
+		fs.PrintDefaults()
+	}
+	var f bridgeFlags
+	f.register(fs)
+	features := bridgeFeatures()
+	for _, ft := range features {
+		ft.flags(fs)
+	}
+	if err := fs.Parse(args); err != nil {
+		return &exitError{code: 2}
+	}
+	agentArgs := fs.Args()
+	if len(agentArgs) == 0 {
+		fs.Usage()
+		return &exitError{code: 2, err: errors.New("no agent command given after --")}
+	}
+
+	logger, logFile, closeLog, err := openLogger(f.logFile, f.logLevel, e.stderr)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	defer closeLog()
+
+	var record io.Writer
+	if f.record != "" {
+		rf, err := os.OpenFile(f.record, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return &exitError{code: 2, err: fmt.Errorf("opening --record file: %v", err)}
+		}
+		defer rf.Close()
+		record = rf
+	}
+
+	b := acpwire.New(acpwire.Options{
+		MaxLineSize:       f.maxLineSize,
+		InitializeTimeout: f.initializeTimeout,
+		Record:            record,
+		Logger:            logger,
+	})
+	// The agent's stderr goes to the bridge's stderr and to the log file.
+	stderrCopy := io.Writer(e.stderr)
+	if logFile != nil {
+		stderrCopy = io.MultiWriter(e.stderr, logFile)
+	}
+	agentCmd := &acpwire.AgentCommand{Path: agentArgs[0], Args: agentArgs[1:], Stderr: stderrCopy, Logger: logger}
+	setup := &bridgeSetup{Bridge: b, Agent: agentCmd, Logger: logger, Stderr: e.stderr}
+	defer func() {
+		for i := len(setup.cleanups) - 1; i >= 0; i-- {
+			setup.cleanups[i]()
+		}
+	}()
+	for _, ft := range features {
+		if err := ft.setup(ctx, setup); err != nil {
+			return &exitError{code: 2, err: fmt.Errorf("%s: %w", ft.name, err)}
+		}
+	}
+
+	// A write to a closed stdout must come back as an error, not kill the
+	// bridge before it has stopped the agent.
+	signal.Ignore(syscall.SIGPIPE)
+	agent, err := acpwire.StartAgent(*agentCmd)
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	err = b.Run(ctx, acpwire.Endpoint{In: e.stdin, Out: e.stdout}, agent)
+	var gone *acpwire.AgentExitError
+	if errors.As(err, &gone) {
+		return &exitError{code: 1, err: err}
+	}
+	return err
+}
+
+// openLogger returns a text logger writing to path, or to stderr if path is
+// empty, with the log file (nil for stderr) and a function that closes it.
+func openLogger(path, level string, stderr io.Writer) (*slog.Logger, io.Writer, func(), error) {
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(strings.ToUpper(level))); err != nil {
+		return nil, nil, nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", level)
+	}
+	opts := &slog.HandlerOptions{Level: lvl}
+	if path == "" {
+		return slog.New(slog.NewTextHandler(stderr, opts)), nil, func() {}, nil
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("opening --log-file: %v", err)
+	}
+	return slog.New(slog.NewTextHandler(f, opts)), f, func() { f.Close() }, nil
 }
 
 func runDemo(ctx context.Context, e *env, args []string) error {
