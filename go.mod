@@ -1,3 +1,8 @@
 module github.com/acp-bridge/acp-bridge
 
 go 1.26.8
+
+require (
+	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
+	github.com/tiktoken-go/tokenizer v0.10.0 // indirect
+)
