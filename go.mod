@@ -3,6 +3,8 @@ module github.com/acp-bridge/acp-bridge
 go 1.26.8
 
 require (
+	github.com/coder/acp-go-sdk v0.13.0 // indirect
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/tiktoken-go/tokenizer v0.10.0 // indirect
 )

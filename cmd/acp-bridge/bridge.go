@@ -60,10 +60,10 @@ type bridgeFlags struct {
 	initializeTimeout time.Duration
 }
 
-func (f *bridgeFlags) register(fs *flag.FlagSet) {
+func (f *bridgeFlags) register(fs *flag.FlagSet, defaultLevel string) {
 	fs.StringVar(&f.record, "record", "", "append every message to `FILE` as JSONL {ts, dir, msg}")
 	fs.StringVar(&f.logFile, "log-file", "", "write logs to `FILE` (default: stderr)")
-	fs.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.StringVar(&f.logLevel, "log-level", defaultLevel, "log level: debug, info, warn, error")
 	fs.IntVar(&f.maxLineSize, "max-line-size", acpwire.DefaultMaxLineSize, "largest message accepted, in `bytes`")
 	fs.DurationVar(&f.initializeTimeout, "initialize-timeout", acpwire.DefaultInitializeTimeout, "how long the agent may take to answer initialize")
 }
@@ -78,7 +78,7 @@ func runBridge(ctx context.Context, e *env, args []string) error {
 		fs.PrintDefaults()
 	}
 	var f bridgeFlags
-	f.register(fs)
+	f.register(fs, "info")
 	features := bridgeFeatures()
 	for _, ft := range features {
 		ft.flags(fs)
@@ -86,25 +86,47 @@ func runBridge(ctx context.Context, e *env, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
 	}
-	agentArgs := fs.Args()
-	if len(agentArgs) == 0 {
+	if fs.NArg() == 0 {
 		fs.Usage()
 		return &exitError{code: 2, err: errors.New("no agent command given after --")}
 	}
+	br, err := prepareBridge(ctx, e, &f, features, fs.Args())
+	if err != nil {
+		return err
+	}
+	defer br.close()
+	return br.run(ctx, acpwire.Endpoint{In: e.stdin, Out: e.stdout})
+}
 
+// preparedBridge is a bridge with its features set up, ready to start the
+// agent.
+type preparedBridge struct {
+	setup   *bridgeSetup
+	closers []func()
+}
+
+// prepareBridge opens the log and recording, creates the bridge and runs
+// every feature's setup.
+func prepareBridge(ctx context.Context, e *env, f *bridgeFlags, features []feature, agentArgs []string) (_ *preparedBridge, err error) {
+	br := &preparedBridge{}
+	defer func() {
+		if err != nil {
+			br.close()
+		}
+	}()
 	logger, logFile, closeLog, err := openLogger(f.logFile, f.logLevel, e.stderr)
 	if err != nil {
-		return &exitError{code: 2, err: err}
+		return nil, &exitError{code: 2, err: err}
 	}
-	defer closeLog()
+	br.closers = append(br.closers, closeLog)
 
 	var record io.Writer
 	if f.record != "" {
 		rf, err := os.OpenFile(f.record, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
-			return &exitError{code: 2, err: fmt.Errorf("opening --record file: %v", err)}
+			return nil, &exitError{code: 2, err: fmt.Errorf("opening --record file: %v", err)}
 		}
-		defer rf.Close()
+		br.closers = append(br.closers, func() { rf.Close() })
 		record = rf
 	}
 
@@ -120,31 +142,44 @@ func runBridge(ctx context.Context, e *env, args []string) error {
 		stderrCopy = io.MultiWriter(e.stderr, logFile)
 	}
 	agentCmd := &acpwire.AgentCommand{Path: agentArgs[0], Args: agentArgs[1:], Stderr: stderrCopy, Logger: logger}
-	setup := &bridgeSetup{Bridge: b, Agent: agentCmd, Logger: logger, Stderr: e.stderr}
-	defer func() {
-		for i := len(setup.cleanups) - 1; i >= 0; i-- {
-			setup.cleanups[i]()
-		}
-	}()
+	br.setup = &bridgeSetup{Bridge: b, Agent: agentCmd, Logger: logger, Stderr: e.stderr}
 	for _, ft := range features {
-		if err := ft.setup(ctx, setup); err != nil {
-			return &exitError{code: 2, err: fmt.Errorf("%s: %w", ft.name, err)}
+		if err := ft.setup(ctx, br.setup); err != nil {
+			return nil, &exitError{code: 2, err: fmt.Errorf("%s: %w", ft.name, err)}
 		}
 	}
+	return br, nil
+}
 
+// run starts the agent and bridges it to the client until the session ends.
+func (br *preparedBridge) run(ctx context.Context, client acpwire.Endpoint) error {
 	// A write to a closed stdout must come back as an error, not kill the
 	// bridge before it has stopped the agent.
 	signal.Ignore(syscall.SIGPIPE)
-	agent, err := acpwire.StartAgent(*agentCmd)
+	agent, err := acpwire.StartAgent(*br.setup.Agent)
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
-	err = b.Run(ctx, acpwire.Endpoint{In: e.stdin, Out: e.stdout}, agent)
+	err = br.setup.Bridge.Run(ctx, client, agent)
 	var gone *acpwire.AgentExitError
 	if errors.As(err, &gone) {
 		return &exitError{code: 1, err: err}
 	}
 	return err
+}
+
+// close runs the features' cleanups, then closes the log and recording.
+func (br *preparedBridge) close() {
+	if br.setup != nil {
+		for i := len(br.setup.cleanups) - 1; i >= 0; i-- {
+			br.setup.cleanups[i]()
+		}
+		br.setup.cleanups = nil
+	}
+	for i := len(br.closers) - 1; i >= 0; i-- {
+		br.closers[i]()
+	}
+	br.closers = nil
 }
 
 // openLogger returns a text logger writing to path, or to stderr if path is
@@ -163,12 +198,4 @@ func openLogger(path, level string, stderr io.Writer) (*slog.Logger, io.Writer, 
 		return nil, nil, nil, fmt.Errorf("opening --log-file: %v", err)
 	}
 	return slog.New(slog.NewTextHandler(f, opts)), f, func() { f.Close() }, nil
-}
-
-func runDemo(ctx context.Context, e *env, args []string) error {
-	return errors.New("demo: not built yet")
-}
-
-func runReplay(ctx context.Context, e *env, args []string) error {
-	return errors.New("replay: not built yet")
 }

@@ -37,10 +37,11 @@ type env struct {
 // commands is the subcommand table. Keep one line per subcommand, sorted.
 func commands() map[string]command {
 	return map[string]command{
-		"bridge": {"run the bridge (the default when the first argument is a flag or --)", runBridge},
-		"demo":   {"run a whole session with built-in client and agent, and print what happened", runDemo},
-		"replay": {"act as an agent that replays the agent side of a recorded transcript", runReplay},
-		"help":   {"list subcommands", runHelp},
+		"bridge":     {"run the bridge (the default when the first argument is a flag or --)", runBridge},
+		"demo":       {"run a whole session with built-in client and agent, and print what happened", runDemo},
+		"demo-agent": {"serve the built-in demo agent on stdin/stdout", runDemoAgent},
+		"replay":     {"act as an agent that replays the agent side of a recorded transcript", runReplay},
+		"help":       {"list subcommands", runHelp},
 	}
 }
 
