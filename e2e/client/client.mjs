@@ -11,10 +11,11 @@
 // JSON-RPC line it sends or receives to the transcript, one JSON object per
 // line, in wire order:
 //
-//   {"dir":"send","msg":<the line exactly as written to the agent>}
-//   {"dir":"recv","msg":<the line exactly as read from the agent>}
-//   {"dir":"recv","nonjson":"<a stdout line that is not JSON>"}
+//   {"ts":"<RFC 3339>","dir":"client_to_agent","msg":<the line exactly as written>}
+//   {"ts":"<RFC 3339>","dir":"agent_to_client","msg":<the line exactly as read>}
+//   {"ts":"<RFC 3339>","dir":"agent_to_client","nonjson":"<a stdout line that is not JSON>"}
 //
+// This is the format of acp-bridge's --record, so the two compare directly.
 // The message is embedded verbatim (not re-encoded), so the transcript keeps
 // the bytes of each line. The SDK is handed already-framed messages through a
 // Stream built here, because its ndJsonStream would hide the raw lines.
@@ -63,10 +64,11 @@ function parseArgs(argv) {
 // transcriptWriter appends raw lines in the order they cross the wire.
 function transcriptWriter(file) {
   const out = createWriteStream(file, { flags: "w" });
+  const ts = () => JSON.stringify(new Date().toISOString());
   return {
-    send(line) { out.write(`{"dir":"send","msg":${line}}\n`); },
-    recv(line) { out.write(`{"dir":"recv","msg":${line}}\n`); },
-    nonJSON(line) { out.write(JSON.stringify({ dir: "recv", nonjson: line }) + "\n"); },
+    send(line) { out.write(`{"ts":${ts()},"dir":"client_to_agent","msg":${line}}\n`); },
+    recv(line) { out.write(`{"ts":${ts()},"dir":"agent_to_client","msg":${line}}\n`); },
+    nonJSON(line) { out.write(`{"ts":${ts()},"dir":"agent_to_client","nonjson":${JSON.stringify(line)}}\n`); },
     close() { return new Promise((resolve) => out.end(resolve)); },
   };
 }

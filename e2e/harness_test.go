@@ -1,0 +1,526 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/e2e/fakemodel"
+)
+
+var update = flag.Bool("update", false, "rewrite ../testdata/transcripts/*.jsonl from this run")
+
+// suiteEnv is what every scenario needs: node, the bridge binary, the
+// installed peers and the client.
+type suiteEnv struct {
+	node   string // node executable
+	bridge string // acp-bridge binary under test
+	bin    string // e2e/node_modules/.bin
+	client string // e2e/client/client.mjs
+}
+
+var (
+	suiteOnce  sync.Once
+	suite      suiteEnv
+	suiteErr   error
+	suiteSkip  string
+	builtDir   string // temporary directory of a bridge built by the suite
+	marker     = "ACP_E2E_RUN"
+	runCounter int
+	runMu      sync.Mutex // guards runCounter
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code := m.Run()
+	if builtDir != "" {
+		os.RemoveAll(builtDir)
+	}
+	os.Exit(code)
+}
+
+// needSuite returns the suite environment, or skips the test when the suite
+// is not enabled.
+func needSuite(t *testing.T) *suiteEnv {
+	t.Helper()
+	if os.Getenv("ACP_BRIDGE_E2E") != "1" {
+		t.Skip("end-to-end suite not enabled: run scripts/e2e.sh (or set ACP_BRIDGE_E2E=1)")
+	}
+	suiteOnce.Do(initSuite)
+	if suiteSkip != "" {
+		t.Skip(suiteSkip)
+	}
+	if suiteErr != nil {
+		t.Fatal(suiteErr)
+	}
+	return &suite
+}
+
+func initSuite() {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("CI") != "true" && os.Getenv("E2E_SKIP_NO_NODE") == "1" {
+			suiteSkip = "node not found on PATH; skipped because E2E_SKIP_NO_NODE=1"
+			return
+		}
+		suiteErr = errors.New("node not found on PATH: the e2e suite needs Node.js >= 20 (outside CI, E2E_SKIP_NO_NODE=1 skips it)")
+		return
+	}
+	root, err := filepath.Abs(".")
+	if err != nil {
+		suiteErr = err
+		return
+	}
+	bin := filepath.Join(root, "node_modules", ".bin")
+	for _, b := range []string{"claude-agent-acp", "gemini"} {
+		if _, err := os.Stat(filepath.Join(bin, b)); err != nil {
+			suiteErr = fmt.Errorf("%s is not installed: run e2e/install.sh first", b)
+			return
+		}
+	}
+	bridge := os.Getenv("ACP_BRIDGE_BIN")
+	if bridge == "" {
+		dir, err := os.MkdirTemp("", "acp-bridge-e2e-bin")
+		if err != nil {
+			suiteErr = err
+			return
+		}
+		builtDir = dir
+		bridge = filepath.Join(dir, "acp-bridge")
+		out, err := exec.Command("go", "build", "-o", bridge, "../cmd/acp-bridge").CombinedOutput()
+		if err != nil {
+			suiteErr = fmt.Errorf("building the bridge: %v\n%s", err, out)
+			return
+		}
+	}
+	suite = suiteEnv{node: node, bridge: bridge, bin: bin, client: filepath.Join(root, "client", "client.mjs")}
+}
+
+// agentSpec says how to run one real agent offline against the fake model.
+type agentSpec struct {
+	name string
+	// command is the agent's executable under node_modules/.bin and its arguments.
+	command []string
+	// env is the agent's environment besides PATH, HOME and the run marker.
+	env func(modelURL string) []string
+	// setupHome prepares the isolated HOME.
+	setupHome func(home string) error
+	// Steps using the agent's own tool names.
+	read  func(path string) fakemodel.Step
+	write func(path, content string) fakemodel.Step
+	shell func(command string) fakemodel.Step
+}
+
+// claudeAgent is Claude Code through @agentclientprotocol/claude-agent-acp.
+//
+// What it needs offline, as root: ANTHROPIC_BASE_URL pointing at the fake
+// server (it first probes HEAD / there), any ANTHROPIC_API_KEY, IS_SANDBOX=1
+// (Claude Code refuses to skip permission checks as root otherwise, and the
+// SDK starts it that way), CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 (no
+// title/topic side calls, no update or feedback traffic), DISABLE_AUTOUPDATER
+// and the telemetry switches. An empty HOME is enough: no login, no
+// ~/.claude.json. With these it sent only main-conversation requests in our
+// runs (see fakemodel's request log).
+var claudeAgent = agentSpec{
+	name:    "claude",
+	command: []string{"claude-agent-acp"},
+	env: func(url string) []string {
+		return []string{
+			"ANTHROPIC_BASE_URL=" + url,
+			"ANTHROPIC_API_KEY=fake",
+			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+			"DISABLE_AUTOUPDATER=1",
+			"DISABLE_TELEMETRY=1",
+			"DISABLE_ERROR_REPORTING=1",
+			"IS_SANDBOX=1",
+		}
+	},
+	setupHome: func(string) error { return nil },
+	read: func(p string) fakemodel.Step {
+		return fakemodel.Tool("Read", map[string]any{"file_path": p})
+	},
+	write: func(p, c string) fakemodel.Step {
+		return fakemodel.Tool("Write", map[string]any{"file_path": p, "content": c})
+	},
+	shell: func(c string) fakemodel.Step {
+		return fakemodel.Tool("Bash", map[string]any{"command": c, "description": "Run " + c})
+	},
+}
+
+// geminiSettings is ~/.gemini/settings.json for an offline, quiet Gemini CLI.
+const geminiSettings = `{
+  "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
+  "privacy": {"usageStatisticsEnabled": false},
+  "telemetry": {"enabled": false},
+  "security": {"folderTrust": {"enabled": false}}
+}
+`
+
+// geminiAgent is Gemini CLI in ACP mode (gemini --acp).
+//
+// What it needs offline: GOOGLE_GEMINI_BASE_URL (read by gemini-cli's
+// content generator; when set the CLI picks its "gateway" auth type, so
+// session/new needs no authenticate call), a GEMINI_API_KEY (any value),
+// GEMINI_CLI_TRUST_WORKSPACE=true (folder trust: an untrusted workspace runs
+// in restricted mode), and settings.json with telemetry, usage statistics and
+// auto-update off. It sends side requests to a flash-lite model (the model
+// router's classifiers) that the fake server answers with parseable JSON.
+var geminiAgent = agentSpec{
+	name:    "gemini",
+	command: []string{"gemini", "--acp"},
+	env: func(url string) []string {
+		return []string{
+			"GOOGLE_GEMINI_BASE_URL=" + url,
+			"GEMINI_API_KEY=fake",
+			"GEMINI_CLI_TRUST_WORKSPACE=true",
+			"NO_BROWSER=true",
+		}
+	},
+	setupHome: func(home string) error {
+		dir := filepath.Join(home, ".gemini")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, "settings.json"), []byte(geminiSettings), 0o644)
+	},
+	read: func(p string) fakemodel.Step {
+		return fakemodel.Tool("read_file", map[string]any{"file_path": p})
+	},
+	write: func(p, c string) fakemodel.Step {
+		return fakemodel.Tool("write_file", map[string]any{"file_path": p, "content": c})
+	},
+	shell: func(c string) fakemodel.Step {
+		return fakemodel.Tool("run_shell_command", map[string]any{"command": c, "description": "Run " + c})
+	},
+}
+
+var agents = []*agentSpec{&claudeAgent, &geminiAgent}
+
+// clientScript is the test client's script (see client/client.mjs).
+type clientScript struct {
+	FS         *bool    `json:"fs,omitempty"`
+	Terminal   bool     `json:"terminal,omitempty"`
+	Permission string   `json:"permission,omitempty"`
+	Prompts    []string `json:"prompts"`
+	TimeoutMs  int      `json:"timeoutMs,omitempty"`
+}
+
+// clientSummary is what the client prints on exit.
+type clientSummary struct {
+	OK          bool     `json:"ok"`
+	SessionID   string   `json:"sessionId"`
+	StopReasons []string `json:"stopReasons"`
+	Permissions int      `json:"permissions"`
+	Error       *string  `json:"error"`
+	AgentExit   *struct {
+		Code   *int    `json:"code"`
+		Signal *string `json:"signal"`
+	} `json:"agentExit"`
+}
+
+// workspace is a test's directory layout. Runs that must be compared reuse
+// one workspace so that absolute paths in the messages agree.
+type workspace struct {
+	base, home, ws string
+}
+
+func newWorkspace(t *testing.T) *workspace {
+	t.Helper()
+	base := t.TempDir()
+	if os.Getenv("E2E_KEEP") == "1" {
+		var err error
+		if base, err = os.MkdirTemp("", "acp-e2e-"+strings.ReplaceAll(t.Name(), "/", "_")+"-"); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("keeping %s", base)
+	}
+	return &workspace{base: base, home: filepath.Join(base, "home"), ws: filepath.Join(base, "ws")}
+}
+
+// path returns the absolute path of a workspace file.
+func (w *workspace) path(rel string) string { return filepath.Join(w.ws, rel) }
+
+// runOptions describe one client session.
+type runOptions struct {
+	name       string // names the run's logs: "direct", "bridge", ...
+	bridge     bool   // put acp-bridge between client and agent
+	bridgeArgs []string
+	script     fakemodel.Script
+	client     clientScript
+	files      map[string]string // workspace files, by relative path
+}
+
+// run is one client session against one agent.
+type run struct {
+	t          *testing.T
+	s          *suiteEnv
+	agent      *agentSpec
+	w          *workspace
+	opts       runOptions
+	model      *fakemodel.Server
+	marker     string
+	cmd        *exec.Cmd
+	stdout     bytes.Buffer
+	stderrPath string
+	transcript string // client transcript path
+	record     string // bridge --record path, when bridged
+	done       chan struct{}
+	waitErr    error
+}
+
+// start resets the workspace, starts a fake model server and the client.
+func start(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, o runOptions) *run {
+	t.Helper()
+	for _, d := range []string{w.home, w.ws} {
+		if err := os.RemoveAll(d); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.setupHome(w.home); err != nil {
+		t.Fatalf("setting up HOME: %v", err)
+	}
+	for rel, content := range o.files {
+		p := w.path(rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	logs := filepath.Join(w.base, "logs-"+o.name)
+	if err := os.MkdirAll(logs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	model, err := fakemodel.Start(fakemodel.Options{Script: o.script, LogFile: filepath.Join(logs, "model-requests.jsonl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { model.Close() })
+
+	runMu.Lock()
+	runCounter++
+	m := fmt.Sprintf("%d-%d", os.Getpid(), runCounter)
+	runMu.Unlock()
+
+	r := &run{t: t, s: s, agent: a, w: w, opts: o, model: model, marker: m, done: make(chan struct{}),
+		stderrPath: filepath.Join(logs, "stderr.log"), transcript: filepath.Join(logs, "client-transcript.jsonl")}
+	if o.client.TimeoutMs == 0 {
+		o.client.TimeoutMs = 90000
+	}
+	cs, err := json.Marshal(o.client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scriptPath := filepath.Join(logs, "client-script.json")
+	if err := os.WriteFile(scriptPath, cs, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	agentCmd := append([]string{filepath.Join(s.bin, a.command[0])}, a.command[1:]...)
+	if o.bridge {
+		r.record = filepath.Join(logs, "bridge-record.jsonl")
+		pre := []string{s.bridge, "--record", r.record, "--log-file", filepath.Join(logs, "bridge.log"), "--log-level", "debug"}
+		pre = append(pre, o.bridgeArgs...)
+		agentCmd = append(append(pre, "--"), agentCmd...)
+	}
+	args := append([]string{s.client, "--script", scriptPath, "--transcript", r.transcript, "--cwd", w.ws, "--"}, agentCmd...)
+	r.cmd = exec.Command(s.node, args...)
+	r.cmd.Dir = w.ws
+	// A clean environment: nothing of the developer's or CI's own
+	// credentials or agent settings reaches the agents.
+	r.cmd.Env = append([]string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + w.home,
+		"LANG=C.UTF-8",
+		"TERM=dumb",
+		marker + "=" + m,
+	}, a.env(model.URL())...)
+	r.cmd.Stdout = &r.stdout
+	stderr, err := os.Create(r.stderrPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.cmd.Stderr = stderr
+	if err := r.cmd.Start(); err != nil {
+		stderr.Close()
+		t.Fatalf("starting client: %v", err)
+	}
+	go func() {
+		r.waitErr = r.cmd.Wait()
+		stderr.Close()
+		close(r.done)
+	}()
+	t.Cleanup(func() {
+		r.cmd.Process.Kill()
+		<-r.done
+		for _, pid := range r.leftovers() {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	return r
+}
+
+// wait waits for the client to exit and returns its summary.
+func (r *run) wait() clientSummary {
+	r.t.Helper()
+	select {
+	case <-r.done:
+	case <-time.After(150 * time.Second):
+		r.cmd.Process.Kill()
+		<-r.done
+		r.t.Fatalf("%s: client did not exit in time\n%s", r.opts.name, r.stderrTail())
+	}
+	var sum clientSummary
+	if err := json.Unmarshal(bytes.TrimSpace(r.stdout.Bytes()), &sum); err != nil {
+		r.t.Fatalf("%s: client summary %q: %v (exit %v)\n%s", r.opts.name, r.stdout.String(), err, r.waitErr, r.stderrTail())
+	}
+	return sum
+}
+
+// mustSucceed waits and fails the test unless every prompt got a response.
+func (r *run) mustSucceed() clientSummary {
+	r.t.Helper()
+	sum := r.wait()
+	if !sum.OK {
+		msg := ""
+		if sum.Error != nil {
+			msg = *sum.Error
+		}
+		r.t.Fatalf("%s/%s: client failed: %s (stop reasons %v)\n%s", r.agent.name, r.opts.name, msg, sum.StopReasons, r.stderrTail())
+	}
+	return sum
+}
+
+func (r *run) stderrTail() string {
+	b, _ := os.ReadFile(r.stderrPath)
+	if len(b) > 4000 {
+		b = b[len(b)-4000:]
+	}
+	return "--- client/agent stderr (tail) ---\n" + string(b)
+}
+
+// leftovers lists the processes still alive that carry this run's marker in
+// their environment: the client, the bridge, the agent and anything the agent
+// started (they all inherit it).
+func (r *run) leftovers() []int {
+	want := []byte(marker + "=" + r.marker + "\x00")
+	ents, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil || !bytes.Contains(env, want) {
+			continue
+		}
+		pids = append(pids, pid)
+	}
+	return pids
+}
+
+// noLeftovers fails the test if processes of this run outlive it by more
+// than a grace period.
+func (r *run) noLeftovers() {
+	r.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		pids := r.leftovers()
+		if len(pids) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			var desc []string
+			for _, p := range pids {
+				cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
+				desc = append(desc, fmt.Sprintf("%d %s", p, bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '})))
+			}
+			r.t.Errorf("%s/%s: processes left behind:\n%s", r.agent.name, r.opts.name, strings.Join(desc, "\n"))
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// line is one transcript line, in the format shared by the client and the
+// bridge's --record.
+type line struct {
+	Dir     string          `json:"dir"`
+	Msg     json.RawMessage `json:"msg"`
+	NonJSON *string         `json:"nonjson"`
+}
+
+func readTranscript(t *testing.T, path string) []line {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("reading transcript: %v", err)
+	}
+	defer f.Close()
+	var out []line
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 256<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		var l line
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("%s:%d: %v", path, n, err)
+		}
+		out = append(out, l)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return out
+}
+
+// messages returns the raw messages in one direction, in order; lines that
+// were not JSON are left out (the bridge never forwards them).
+func messages(ls []line, dir string) []string {
+	var out []string
+	for _, l := range ls {
+		if l.Dir == dir && l.NonJSON == nil {
+			out = append(out, string(l.Msg))
+		}
+	}
+	return out
+}
+
+const (
+	toAgent  = "client_to_agent"
+	toClient = "agent_to_client"
+)
+
+// waitFor polls cond until it holds or the run ends or the timeout passes.
+func (r *run) waitFor(what string, timeout time.Duration, cond func() bool) {
+	r.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	for !cond() {
+		select {
+		case <-ctx.Done():
+			r.t.Fatalf("%s/%s: timed out waiting for %s\n%s", r.agent.name, r.opts.name, what, r.stderrTail())
+		case <-r.done:
+			r.t.Fatalf("%s/%s: client exited while waiting for %s\n%s", r.agent.name, r.opts.name, what, r.stderrTail())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
