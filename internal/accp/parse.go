@@ -1,0 +1,603 @@
+package accp
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Frame is one parsed ACCP frame: header (agent, intent), body (operation and
+// params) and metadata (the envelope fields and any others). Params and Meta
+// keep wire order; keys are unique.
+type Frame struct {
+	Agent  string
+	Intent string
+	Op     string
+	Params []Field
+	Meta   []Field
+}
+
+// Param returns the value of a body parameter.
+func (f *Frame) Param(key string) (Value, bool) { return lookup(f.Params, key) }
+
+// MetaValue returns the value of a metadata field.
+func (f *Frame) MetaValue(key string) (Value, bool) { return lookup(f.Meta, key) }
+
+func lookup(fields []Field, key string) (Value, bool) {
+	for _, f := range fields {
+		if f.Key == key {
+			return f.Val, true
+		}
+	}
+	return Value{}, false
+}
+
+// SetParam sets or replaces a body parameter.
+func (f *Frame) SetParam(key string, v Value) { f.Params = set(f.Params, key, v) }
+
+// SetMeta sets or replaces a metadata field.
+func (f *Frame) SetMeta(key string, v Value) { f.Meta = set(f.Meta, key, v) }
+
+func set(fields []Field, key string, v Value) []Field {
+	for i := range fields {
+		if fields[i].Key == key {
+			fields[i].Val = v
+			return fields
+		}
+	}
+	return append(fields, Field{key, v})
+}
+
+// Limits bound the work a parser does on one frame (section 9, item 5).
+// The zero value means the defaults.
+type Limits struct {
+	// MaxDepth is the deepest nesting of arrays and maps; optional, if zero
+	// defaults to 5 as the draft recommends.
+	MaxDepth int
+	// MaxFrameBytes is the longest frame accepted; optional, if zero
+	// defaults to 1 MiB.
+	MaxFrameBytes int
+	// MaxElements is the most values one frame may hold; optional, if zero
+	// defaults to 10,000.
+	MaxElements int
+}
+
+// Default limits.
+const (
+	DefaultMaxDepth      = 5
+	DefaultMaxFrameBytes = 1 << 20
+	DefaultMaxElements   = 10000
+)
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultMaxDepth
+	}
+	if l.MaxFrameBytes <= 0 {
+		l.MaxFrameBytes = DefaultMaxFrameBytes
+	}
+	if l.MaxElements <= 0 {
+		l.MaxElements = DefaultMaxElements
+	}
+	return l
+}
+
+// ParseFrame parses one frame with the default limits, checking its intent
+// against the core intents of section 4.1. A malformed frame is rejected
+// whole: the result is either a complete frame or an *Error.
+func ParseFrame(s string) (*Frame, error) {
+	return Limits{}.Parse(s, nil)
+}
+
+// Parse parses one frame within l. Intents are checked against reg (nil
+// means the built-in registry).
+func (l Limits) Parse(s string, reg *Registry) (*Frame, error) {
+	l = l.withDefaults()
+	if len(s) > l.MaxFrameBytes {
+		return nil, errorf(CodeParse, l.MaxFrameBytes, "frame of %d bytes exceeds the limit of %d", len(s), l.MaxFrameBytes)
+	}
+	p := parser{s: s, lim: l}
+	f, err := p.frame()
+	if err != nil {
+		return nil, err
+	}
+	if reg == nil {
+		reg = defaultRegistry
+	}
+	if !reg.HasIntent(f.Intent) {
+		return nil, errorf(CodeInvalidIntent, 1+len(f.Agent)+1, "unknown intent %q", f.Intent)
+	}
+	return f, nil
+}
+
+type parser struct {
+	s     string
+	i     int
+	lim   Limits
+	elems int
+}
+
+func isDelim(c byte) bool {
+	switch c {
+	case '@', '>', ':', '{', '}', '[', ']', '|', '$', ',', '~', '\\':
+		return true
+	}
+	return false
+}
+
+func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isKeyChar(c byte) bool {
+	return isAlpha(c) || isDigit(c) || c == '_'
+}
+
+func (p *parser) errf(code Code, format string, args ...any) *Error {
+	return errorf(code, p.i, format, args...)
+}
+
+func (p *parser) unexpected(want string) *Error {
+	if p.i >= len(p.s) {
+		return p.errf(CodeParse, "unexpected end of frame, want %s", want)
+	}
+	c := p.s[p.i]
+	if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+		return p.errf(CodeParse, "whitespace is not allowed in a frame")
+	}
+	if isDelim(c) {
+		return p.errf(CodeParse, "unexpected %q (unescaped delimiter?), want %s", c, want)
+	}
+	return p.errf(CodeParse, "unexpected %q, want %s", c, want)
+}
+
+func (p *parser) expect(c byte, want string) error {
+	if p.i < len(p.s) && p.s[p.i] == c {
+		p.i++
+		return nil
+	}
+	return p.unexpected(want)
+}
+
+// name scans 1*(class) and returns it.
+func (p *parser) name(class func(byte) bool, what string) (string, error) {
+	start := p.i
+	for p.i < len(p.s) && class(p.s[p.i]) {
+		p.i++
+	}
+	if p.i == start {
+		return "", p.unexpected(what)
+	}
+	return p.s[start:p.i], nil
+}
+
+func isAgentChar(c byte) bool { return isAlpha(c) || isDigit(c) || c == '-' || c == '_' }
+func isOpChar(c byte) bool    { return isAlpha(c) || isDigit(c) || c == '_' }
+func isRefChar(c byte) bool   { return isAlpha(c) || isDigit(c) || c == '_' || c == '.' }
+
+func (p *parser) frame() (*Frame, error) {
+	f := &Frame{}
+	var err error
+	if err = p.expect('@', `"@" starting the header`); err != nil {
+		return nil, err
+	}
+	if f.Agent, err = p.name(isAgentChar, "an agent id"); err != nil {
+		return nil, err
+	}
+	if err = p.expect('>', `">" after the agent id`); err != nil {
+		return nil, err
+	}
+	if f.Intent, err = p.name(isAlpha, "an intent"); err != nil {
+		if p.i < len(p.s) && isDigit(p.s[p.i]) {
+			err.(*Error).Code = CodeInvalidIntent
+		}
+		return nil, err
+	}
+	if err = p.expect(':', `":" before the operation`); err != nil {
+		return nil, err
+	}
+	if f.Op, err = p.name(isOpChar, "an operation"); err != nil {
+		return nil, err
+	}
+	if err = p.expect('{', `"{" opening the body`); err != nil {
+		return nil, err
+	}
+	if p.i < len(p.s) && p.s[p.i] == '}' {
+		p.i++
+	} else {
+		if f.Params, err = p.params('|', '}'); err != nil {
+			return nil, err
+		}
+	}
+	if p.i < len(p.s) && p.s[p.i] == '[' {
+		p.i++
+		if f.Meta, err = p.params(',', ']'); err != nil {
+			return nil, err
+		}
+	}
+	if p.i != len(p.s) {
+		return nil, p.unexpected("end of frame")
+	}
+	return f, nil
+}
+
+// params parses param *(sep param) close.
+func (p *parser) params(sep, close byte) ([]Field, error) {
+	fields := make([]Field, 0, 8)
+	for {
+		key, err := p.name(isKeyChar, "a key")
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fields {
+			if f.Key == key {
+				return nil, p.errf(CodeParse, "duplicate key %q", key)
+			}
+		}
+		if err := p.expect(':', `":" after key `+key); err != nil {
+			return nil, err
+		}
+		v, err := p.value(0)
+		if err != nil {
+			return nil, err
+		}
+		fields = append(fields, Field{key, v})
+		if p.i < len(p.s) && p.s[p.i] == sep {
+			p.i++
+			continue
+		}
+		if err := p.expect(close, string([]byte{'"', sep, '"', ' ', 'o', 'r', ' ', '"', close, '"'})); err != nil {
+			return nil, err
+		}
+		return fields, nil
+	}
+}
+
+func (p *parser) count() error {
+	p.elems++
+	if p.elems > p.lim.MaxElements {
+		return p.errf(CodeParse, "frame holds more than %d values", p.lim.MaxElements)
+	}
+	return nil
+}
+
+func (p *parser) value(depth int) (Value, error) {
+	if err := p.count(); err != nil {
+		return Value{}, err
+	}
+	if p.i >= len(p.s) {
+		return Value{}, p.unexpected("a value")
+	}
+	switch p.s[p.i] {
+	case '~':
+		p.i++
+		return Value{Kind: KindNull}, nil
+	case '$':
+		p.i++
+		key, err := p.name(isRefChar, "a ref key after \"$\"")
+		if err != nil {
+			return Value{}, err
+		}
+		return Value{Kind: KindRef, Str: key}, nil
+	case '@':
+		p.i++
+		start := p.i
+		if _, err := p.name(isAgentChar, "an agent id after \"@\""); err != nil {
+			return Value{}, err
+		}
+		if p.i+1 < len(p.s) && p.s[p.i] == ':' && isOpChar(p.s[p.i+1]) {
+			p.i++
+			p.name(isOpChar, "an operation")
+		}
+		return Value{Kind: KindAgent, Str: p.s[start:p.i]}, nil
+	case '[':
+		if depth+1 > p.lim.MaxDepth {
+			return Value{}, p.errf(CodeParse, "nesting deeper than %d levels", p.lim.MaxDepth)
+		}
+		p.i++
+		v := Value{Kind: KindArray}
+		if p.i < len(p.s) && p.s[p.i] == ']' {
+			p.i++
+			return v, nil
+		}
+		for {
+			item, err := p.item(depth + 1)
+			if err != nil {
+				return Value{}, err
+			}
+			v.List = append(v.List, item)
+			if p.i < len(p.s) && p.s[p.i] == ',' {
+				p.i++
+				continue
+			}
+			if err := p.expect(']', `"," or "]" in an array`); err != nil {
+				return Value{}, err
+			}
+			return v, nil
+		}
+	case '{':
+		if depth+1 > p.lim.MaxDepth {
+			return Value{}, p.errf(CodeParse, "nesting deeper than %d levels", p.lim.MaxDepth)
+		}
+		p.i++
+		v := Value{Kind: KindMap}
+		if p.i < len(p.s) && p.s[p.i] == '}' {
+			p.i++
+			return v, nil
+		}
+		sorted := true
+		for {
+			at := p.i
+			key, err := p.mapKey()
+			if err != nil {
+				return Value{}, err
+			}
+			if err := p.expect(':', `":" after a map key`); err != nil {
+				return Value{}, err
+			}
+			val, err := p.value(depth + 1)
+			if err != nil {
+				return Value{}, err
+			}
+			if n := len(v.Fields); n > 0 && v.Fields[n-1].Key >= key {
+				sorted = false
+			}
+			if !sorted {
+				for _, f := range v.Fields {
+					if f.Key == key {
+						return Value{}, errorf(CodeParse, at, "duplicate map key %q", key)
+					}
+				}
+			}
+			v.Fields = append(v.Fields, Field{key, val})
+			if p.i < len(p.s) && p.s[p.i] == ',' {
+				p.i++
+				continue
+			}
+			if err := p.expect('}', `"," or "}" in a map`); err != nil {
+				return Value{}, err
+			}
+			if !sorted {
+				sortFields(v.Fields)
+			}
+			return v, nil
+		}
+	}
+	return p.scalar()
+}
+
+// item parses an array element: a value, or a key:value pair (the draft's
+// 3.2 example "f:[rev:-12%QoQ,...]").
+func (p *parser) item(depth int) (Value, error) {
+	j := p.i
+	for j < len(p.s) && isKeyChar(p.s[j]) {
+		j++
+	}
+	if j > p.i && j < len(p.s) && p.s[j] == ':' {
+		key := p.s[p.i:j]
+		p.i = j + 1
+		if err := p.count(); err != nil {
+			return Value{}, err
+		}
+		v, err := p.value(depth)
+		if err != nil {
+			return Value{}, err
+		}
+		return Value{Kind: KindPair, Fields: []Field{{key, v}}}, nil
+	}
+	return p.value(depth)
+}
+
+// mapKey parses a key inside a map value: key characters, with \uXXXX for
+// any other character and \' alone for the empty key.
+func (p *parser) mapKey() (string, error) {
+	start := p.i
+	simple := true
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		if isKeyChar(c) {
+			p.i++
+			continue
+		}
+		if c == '\\' && p.i+1 < len(p.s) && p.s[p.i+1] == 'u' {
+			simple = false
+			if _, err := p.hexEscape(); err != nil {
+				return "", err
+			}
+			continue
+		}
+		break
+	}
+	if p.i == start {
+		if strings.HasPrefix(p.s[p.i:], `\'`) {
+			p.i += 2
+			return "", nil
+		}
+		return "", p.unexpected("a map key")
+	}
+	if simple {
+		return p.s[start:p.i], nil
+	}
+	var b strings.Builder
+	q := parser{s: p.s[start:p.i], lim: p.lim}
+	for q.i < len(q.s) {
+		if q.s[q.i] == '\\' {
+			r, _ := q.hexEscape()
+			b.WriteRune(r)
+			continue
+		}
+		b.WriteByte(q.s[q.i])
+		q.i++
+	}
+	return b.String(), nil
+}
+
+// hexEscape reads \uXXXX (and a following low surrogate when XXXX is a high
+// one) at p.i.
+func (p *parser) hexEscape() (rune, error) {
+	r, err := p.hex4()
+	if err != nil {
+		return 0, err
+	}
+	if r >= 0xD800 && r < 0xDC00 {
+		r2, err := p.hex4()
+		if err != nil || r2 < 0xDC00 || r2 > 0xDFFF {
+			return 0, p.errf(CodeParse, "unpaired surrogate in \\u escape")
+		}
+		return (r-0xD800)<<10 | (r2 - 0xDC00) + 0x10000, nil
+	}
+	if r >= 0xDC00 && r <= 0xDFFF {
+		return 0, p.errf(CodeParse, "unpaired surrogate in \\u escape")
+	}
+	return r, nil
+}
+
+func (p *parser) hex4() (rune, error) {
+	if p.i+6 > len(p.s) || p.s[p.i] != '\\' || p.s[p.i+1] != 'u' {
+		return 0, p.errf(CodeParse, "malformed \\u escape")
+	}
+	var r rune
+	for _, c := range []byte(p.s[p.i+2 : p.i+6]) {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		default:
+			return 0, p.errf(CodeParse, "malformed \\u escape (want 4 upper-case hex digits)")
+		}
+	}
+	p.i += 6
+	return r, nil
+}
+
+// scalar parses a boolean, integer, decimal, string or raw-number token.
+func (p *parser) scalar() (Value, error) {
+	start := p.i
+	plain := true
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		if c < utf8.RuneSelf {
+			if c <= ' ' || c == 0x7f {
+				if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+					return Value{}, p.errf(CodeParse, "whitespace is not allowed in a frame")
+				}
+				return Value{}, p.errf(CodeParse, "control character %#x in a value", c)
+			}
+			if c == '\\' {
+				plain = false
+				if p.i+1 >= len(p.s) {
+					return Value{}, p.errf(CodeParse, "escape at end of frame")
+				}
+				p.i += 2
+				if p.s[p.i-1] == 'u' {
+					p.i -= 2
+					if _, err := p.hexEscape(); err != nil {
+						return Value{}, err
+					}
+				}
+				continue
+			}
+			if isDelim(c) {
+				break
+			}
+			if c == '_' {
+				plain = false
+			}
+			p.i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(p.s[p.i:])
+		if r == utf8.RuneError && size == 1 {
+			return Value{}, p.errf(CodeParse, "invalid UTF-8")
+		}
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			return Value{}, p.errf(CodeParse, "whitespace or control character U+%04X must be escaped", r)
+		}
+		p.i += size
+	}
+	tok := p.s[start:p.i]
+	if tok == "" {
+		return Value{}, p.unexpected("a value")
+	}
+	if plain {
+		switch tok[0] {
+		case 't':
+			if tok == "true" {
+				return Value{Kind: KindBool, Bool: true}, nil
+			}
+		case 'f':
+			if tok == "false" {
+				return Value{Kind: KindBool}, nil
+			}
+		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			switch numberClass(tok) {
+			case numInt:
+				return Value{Kind: KindInt, Str: tok}, nil
+			case numDecimal:
+				return Value{Kind: KindDecimal, Str: tok}, nil
+			case numNonCanonical:
+				return Value{}, errorf(CodeInvalidType, start, "number %q is not in canonical form (no leading zeros, at most 6 decimal places, no trailing zeros)", tok)
+			}
+		}
+		return Value{Kind: KindString, Str: tok}, nil
+	}
+	return unescape(tok, start)
+}
+
+// unescape decodes a token that holds escapes or underscores.
+func unescape(tok string, off int) (Value, error) {
+	if strings.HasPrefix(tok, `\#`) {
+		lex := tok[2:]
+		if !isJSONNumber(lex) {
+			return Value{}, errorf(CodeInvalidType, off, "\\# must be followed by a JSON number, got %q", lex)
+		}
+		if c := numberClass(lex); c == numInt || c == numDecimal {
+			return Value{}, errorf(CodeInvalidType, off, "number %q has a canonical form and must not use \\#", lex)
+		}
+		return Value{Kind: KindNumber, Str: lex}, nil
+	}
+	i := 0
+	if strings.HasPrefix(tok, `\'`) {
+		i = 2
+	}
+	var b strings.Builder
+	b.Grow(len(tok))
+	for i < len(tok) {
+		c := tok[i]
+		switch c {
+		case '_':
+			b.WriteByte(' ')
+			i++
+		case '\\':
+			e := tok[i+1]
+			switch {
+			case isDelim(e):
+				b.WriteByte(e)
+			case e == '_':
+				b.WriteByte('_')
+			case e == 'n':
+				b.WriteByte('\n')
+			case e == 't':
+				b.WriteByte('\t')
+			case e == 'r':
+				b.WriteByte('\r')
+			case e == 'u':
+				q := parser{s: tok, i: i}
+				r, err := q.hexEscape()
+				if err != nil {
+					return Value{}, errorf(CodeParse, off+i, "%s", err.(*Error).Msg)
+				}
+				b.WriteRune(r)
+				i = q.i
+				continue
+			default:
+				return Value{}, errorf(CodeParse, off+i, "unknown escape \\%c", e)
+			}
+			i += 2
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return Value{Kind: KindString, Str: b.String()}, nil
+}
