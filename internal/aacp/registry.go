@@ -128,8 +128,9 @@ type Registry struct {
 	enc       Encoder
 	log       *slog.Logger
 
-	mu      sync.Mutex // guards entries and the file
-	entries []Entry
+	mu       sync.Mutex // guards entries, inflight and the file
+	entries  []Entry
+	inflight map[string]chan struct{} // hash -> closed when its tier-3 call ends
 }
 
 // OpenRegistry loads the registry file named in opts, if it exists, and
@@ -239,23 +240,49 @@ func (r *Registry) Encode(ctx context.Context, instruction string) (Result, erro
 	kw := Keywords(instruction)
 
 	r.mu.Lock()
-	res, ok, err := r.lookup(hash, kw, instruction)
-	r.mu.Unlock()
-	if err != nil || ok {
-		if ok {
-			r.log.Debug("aacp encode", "tier", res.Tier.String(), "match", res.Match, "score", res.Score)
+	for {
+		res, ok, err := r.lookup(hash, kw, instruction)
+		if err != nil || ok {
+			r.mu.Unlock()
+			if ok {
+				r.log.Debug("aacp encode", "tier", res.Tier.String(), "match", res.Match, "score", res.Score)
+			}
+			return res, err
 		}
-		return res, err
+		if r.enc == nil {
+			_, s, _ := r.best(kw)
+			r.mu.Unlock()
+			return Result{}, fmt.Errorf("%w: instruction not cached and no pattern reaches the threshold (best score %s < %s)",
+				ErrNoEncoder, formatScore(s), formatScore(r.threshold))
+		}
+		// One tier-3 call per instruction: others asking for the same one
+		// wait for it and then find it in the cache.
+		wait, busy := r.inflight[hash]
+		if !busy {
+			break
+		}
+		r.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return Result{}, ctx.Err()
+		}
+		r.mu.Lock()
 	}
+	if r.inflight == nil {
+		r.inflight = make(map[string]chan struct{})
+	}
+	done := make(chan struct{})
+	r.inflight[hash] = done
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		delete(r.inflight, hash)
+		r.mu.Unlock()
+		close(done)
+	}()
 
 	// Tier 3, without holding the lock: a model call can take seconds.
-	if r.enc == nil {
-		r.mu.Lock()
-		_, s, _ := r.best(kw)
-		r.mu.Unlock()
-		return Result{}, fmt.Errorf("%w: instruction not cached and no pattern reaches the threshold (best score %s < %s)",
-			ErrNoEncoder, formatScore(s), formatScore(r.threshold))
-	}
 	p, err := r.enc.Encode(ctx, instruction)
 	if err != nil {
 		return Result{}, fmt.Errorf("tier-3 encoder: %w", err)
