@@ -185,7 +185,14 @@ func aacpEncode(ctx context.Context, e *env, args []string) error {
 			return nil
 		}
 		if *verbose {
-			fmt.Fprintf(e.stderr, "<stdin>:%d: tier %d (%s) %s score %.2f\n", l.Num, res.Tier, res.Tier, res.Match, res.Score)
+			match := res.Match
+			if res.Tier != aacp.TierEncoder && !strings.HasPrefix(match, "rule:") {
+				match = "entry " + match[:min(12, len(match))]
+			}
+			if res.Tier == aacp.TierPattern {
+				match += fmt.Sprintf(", score %.2f", res.Score)
+			}
+			fmt.Fprintf(e.stderr, "<stdin>:%d: tier %d (%s): %s\n", l.Num, res.Tier, res.Tier, match)
 		}
 		for _, d := range res.Warnings {
 			fmt.Fprintf(e.stderr, "<stdin>:%d: packet column %s\n", l.Num, d)

@@ -105,7 +105,8 @@ func (p *parser) parse() *Packet {
 // namedFields decodes the fields after TASK and DOM, then checks the packet
 // as a whole (required fields, companions, known keys).
 func (p *parser) namedFields(pkt *Packet, named []rawField) {
-	cols := make(map[string]int) // key -> column of its first occurrence
+	cols := make(map[string]int, len(named)) // key -> column of its first occurrence
+	pkt.Fields = make([]Field, 0, len(named))
 	for _, f := range named {
 		p.namedField(pkt, f, cols)
 	}
