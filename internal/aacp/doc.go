@@ -21,6 +21,9 @@
 //	vchar   = any UTF-8 character but "|", "\" and controls
 //	escape  = "\" ( "\" / "|" / ":" )
 //
+// Nothing is trimmed: white space belongs to the field it is in, so " FETCH"
+// is a malformed TASK and "subj:Hello " ends with a space.
+//
 // Named fields are decoded by name (Packet.Get), never by position: the
 // reference implementation's positional decoder reads field 2 as res: and
 // field 7 as return:, which is wrong for every v1.1 example, where return:

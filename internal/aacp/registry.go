@@ -337,7 +337,10 @@ func (r *Registry) lookup(hash string, kw []string, instruction string) (Result,
 		}
 		return Result{Packet: p, Tier: TierPattern, Match: entry.Hash, Score: s, Warnings: ds}, true, nil
 	}
-	p := EncodeRule(instruction, rule)
+	p, err := EncodeRule(instruction, rule)
+	if err != nil {
+		return Result{}, false, err
+	}
 	return Result{Packet: p, Tier: TierPattern, Match: "rule:" + rule.Name, Score: s, Warnings: p.Validate()}, true, nil
 }
 

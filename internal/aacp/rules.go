@@ -2,6 +2,7 @@ package aacp
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -43,6 +44,7 @@ type Rule struct {
 // DefaultRules are the built-in rules: the workflow steps of the draft's
 // examples (payroll, budgets, invoices, contract review, IT provisioning,
 // audit log) and a few common coordination steps of the other domains.
+// Treat it as read-only; to change the rules, give a RuleEncoder its own.
 var DefaultRules = []Rule{
 	{Name: "payroll-fetch", Task: "FETCH", Domain: "HR", Priority: "1",
 		Keywords: []string{"employee", "salary", "record", "retrieve", "payroll"},
@@ -150,7 +152,7 @@ func (e *RuleEncoder) Encode(instruction string) (*Packet, error) {
 	if !ok {
 		return nil, &noMatchError{best: r.Name, score: s, threshold: e.threshold()}
 	}
-	return EncodeRule(instruction, r), nil
+	return EncodeRule(instruction, r)
 }
 
 type noMatchError struct {
@@ -173,8 +175,10 @@ func formatScore(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
 // return:, p:, aacp:, the rule's fixed fields, then the values the extractors
 // find in the text (period:, filter:, fmt:, and the rule's own extractors).
 // A "return to X-Agent" phrase overrides the rule's receiver; words such as
-// "urgent" or "low priority" override its priority.
-func EncodeRule(instruction string, r Rule) *Packet {
+// "urgent" or "low priority" override its priority. It fails if the rule names
+// an unknown extractor or the packet it builds has errors (a malformed custom
+// rule); the built-in rules always give valid packets.
+func EncodeRule(instruction string, r Rule) (*Packet, error) {
 	ret := r.Return
 	if ret == "" {
 		ret = DefaultReturn(r.Domain)
@@ -193,11 +197,18 @@ func EncodeRule(instruction string, r Rule) *Packet {
 	p.Fields = append(p.Fields, Field{"return", ret}, Field{"p", prio}, Field{"aacp", Version})
 	p.Fields = append(p.Fields, r.Fields...)
 	for _, name := range append([]string{"period", "filter", "fmt"}, r.Extract...) {
-		for _, f := range extractors[name](instruction) {
+		extract, ok := extractors[name]
+		if !ok {
+			return nil, fmt.Errorf("rule %s: unknown extractor %q", r.Name, name)
+		}
+		for _, f := range extract(instruction) {
 			p.Set(f.Key, f.Value)
 		}
 	}
-	return p
+	if err := p.Validate().Err(); err != nil {
+		return nil, fmt.Errorf("rule %s: %w", r.Name, err)
+	}
+	return p, nil
 }
 
 // stopwords are left out of keywords: they carry no workflow meaning.

@@ -98,3 +98,26 @@ func TestMatchThreshold(t *testing.T) {
 		t.Errorf("Match at threshold 0.7 matched with score %v", s)
 	}
 }
+
+func TestBrokenCustomRules(t *testing.T) {
+	tests := []struct {
+		name string
+		rule Rule
+	}{
+		{"unknown extractor", Rule{Name: "x", Task: "ACK", Domain: "IT", Keywords: []string{"ping"}, Extract: []string{"nope"}}},
+		{"malformed TASK", Rule{Name: "y", Task: "ack", Domain: "IT", Keywords: []string{"ping"}}},
+		{"delimiter in a key", Rule{Name: "z", Task: "ACK", Domain: "IT", Keywords: []string{"ping"}, Fields: []Field{{"a|b", "c"}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := &RuleEncoder{Rules: []Rule{tt.rule}}
+			if p, err := e.Encode("ping"); err == nil {
+				t.Errorf("Encode with a broken rule = %v, want an error", p)
+			}
+			r, _ := OpenRegistry(RegistryOptions{Rules: e})
+			if res, err := r.Encode(t.Context(), "ping"); err == nil {
+				t.Errorf("Registry.Encode with a broken rule = %+v, want an error", res)
+			}
+		})
+	}
+}

@@ -6,11 +6,13 @@ package aacp
 const Version = "1.1"
 
 // Tasks lists the TASK values defined by AACP v1.1 (draft section 5.1), in the
-// draft's order. Other well-formed values are accepted with a warning.
+// draft's order. Other well-formed values are accepted with a warning. The
+// list is informative: changing it does not change what Parse accepts.
 var Tasks = []string{"FETCH", "PROC", "FLAG", "RESOLVE", "LOG", "SEND", "BUILD", "MERGE", "CALC", "REPORT", "ACK", "SYNC"}
 
 // Domains lists the DOM values defined by AACP v1.1 (draft section 5.2), in the
-// draft's order. Other well-formed values are accepted with a warning.
+// draft's order. Other well-formed values are accepted with a warning. The
+// list is informative: changing it does not change what Parse accepts.
 var Domains = []string{"HR", "FIN", "SALES", "LEGAL", "IT", "CS", "MKT"}
 
 // CoreKeys lists the named fields of draft section 4.2: the two required ones
@@ -18,7 +20,8 @@ var Domains = []string{"HR", "FIN", "SALES", "LEGAL", "IT", "CS", "MKT"}
 var CoreKeys = []string{"return", "aacp", "p", "res", "period", "filter", "fields", "fmt"}
 
 // ExtendedKeys lists the extended field keys defined in draft section 4.3.
-// Any other key is accepted with a warning.
+// Any other key is accepted with a warning. Like CoreKeys, the list is
+// informative: changing it does not change what Parse accepts.
 var ExtendedKeys = []string{
 	"src", "src_prev", "rules", "validate", "tmpl", "data_ptr", "amt", "ccy", "sup", "match", "terms",
 	"type", "party", "clause", "issue", "risk", "block", "flags", "req", "highlight", "status", "to",
