@@ -1,0 +1,115 @@
+package governance
+
+import "fmt"
+
+// Value is a policy decision: allow, deny, require-approval or escalate.
+type Value string
+
+// The four AIP-7 decisions.
+const (
+	Allow           Value = "allow"
+	RequireApproval Value = "require-approval"
+	Escalate        Value = "escalate"
+	Deny            Value = "deny"
+)
+
+// rank orders decisions from least to most strict; the stricter decision wins
+// when several apply.
+func (v Value) rank() int {
+	switch v {
+	case Allow:
+		return 0
+	case RequireApproval:
+		return 1
+	case Escalate:
+		return 2
+	default: // Deny, and anything unknown: fail closed
+		return 3
+	}
+}
+
+// Stricter reports whether v is stricter than w.
+func (v Value) Stricter(w Value) bool { return v.rank() > w.rank() }
+
+// NeedsApproval reports whether v asks a person before the action proceeds.
+func (v Value) NeedsApproval() bool { return v == RequireApproval || v == Escalate }
+
+// parseValue reads a decision as written in a policy file. "ask" is the
+// Claude Code spelling of require-approval.
+func parseValue(s string) (Value, error) {
+	switch s {
+	case "allow":
+		return Allow, nil
+	case "deny":
+		return Deny, nil
+	case "require-approval", "ask":
+		return RequireApproval, nil
+	case "escalate":
+		return Escalate, nil
+	}
+	return "", fmt.Errorf("unknown decision %q (want allow, deny, require-approval, ask or escalate)", s)
+}
+
+// Action names the kind of operation a Request asks about, in AIP-7's
+// dot-separated action classes.
+const (
+	ActionToolCall       = "tool.call"
+	ActionFSRead         = "fs.read"
+	ActionFSWrite        = "fs.write"
+	ActionTerminalCreate = "terminal.create"
+	ActionSessionNew     = "session.new"
+)
+
+// Request describes one operation to decide on. Only the fields that apply
+// need to be set: a file read has a path, a shell command has a command line.
+type Request struct {
+	// Action is one of the Action* constants.
+	Action string
+	// Tool is the agent's own name for the tool (Claude Code's "Bash",
+	// "Read", an MCP tool's "mcp__server__tool"), if known.
+	Tool string
+	// Kind is the ACP tool kind (read, edit, delete, move, search, execute,
+	// think, fetch, switch_mode, other), if known.
+	Kind string
+	// Title is the human-readable title the agent gave the tool call.
+	Title string
+	// Paths are the files or directories the operation touches, absolute
+	// or relative to Cwd.
+	Paths []string
+	// Command is a shell command line, for commands.
+	Command string
+	// URL is the address a fetch reaches.
+	URL string
+	// Cwd is the working directory relative paths and commands run in.
+	Cwd string
+	// Roots are the workspace roots for this request. The engine's own
+	// roots, when it has any, take precedence; if neither is set, Cwd is
+	// the root.
+	Roots []string
+	// CommandUnknown says the operation runs a command the bridge cannot
+	// see (an execute tool call whose input has not arrived yet).
+	CommandUnknown bool
+}
+
+// Decision is the engine's answer for a Request.
+type Decision struct {
+	// Value is the decision.
+	Value Value
+	// Rule is the rule that made the decision, as written, with the file
+	// and line it comes from, e.g. "deny Read(**/.env) (GOVERNANCE.md:12)".
+	Rule string
+	// Ref is a slug naming the rule for audit records (policy.ref): a
+	// policy's slug, "rules-deny-2" for the second compact deny rule,
+	// "default" or "workspace-roots".
+	Ref string
+	// Reason says in a sentence what was decided about which subject.
+	Reason string
+	// Advisories lists warn- and info-severity policies that matched
+	// without affecting Value.
+	Advisories []string
+}
+
+// String returns the decision, its rule and its reason on one line.
+func (d Decision) String() string {
+	return fmt.Sprintf("%s: %s [%s]", d.Value, d.Reason, d.Rule)
+}

@@ -1,0 +1,355 @@
+package governance
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Engine decides requests against a loaded policy. It does not touch the
+// wire, so the bridge's middleware and an agent's own pre-tool hook can
+// share it. An Engine is safe for concurrent use.
+type Engine struct {
+	policy *Policy
+	roots  []string
+	home   string
+}
+
+// EngineOptions configures an Engine. The zero value is usable.
+type EngineOptions struct {
+	// Roots are the workspace roots; optional. If empty, each request's
+	// Roots, or else its Cwd, is the root.
+	Roots []string
+	// Home is the home directory for "~" paths; optional, defaults to the
+	// current user's.
+	Home string
+}
+
+// NewEngine returns an engine deciding with p. A nil p decides everything
+// with the built-in default, require-approval.
+func NewEngine(p *Policy, opts EngineOptions) *Engine {
+	if p == nil {
+		p = &Policy{Default: RequireApproval, DefaultWhere: "built-in"}
+	}
+	home := opts.Home
+	if home == "" {
+		home = homeDir()
+	}
+	var roots []string
+	for _, r := range opts.Roots {
+		roots = append(roots, absPath(r, "", home))
+	}
+	return &Engine{policy: p, roots: roots, home: home}
+}
+
+// Policy returns the engine's policy.
+func (e *Engine) Policy() *Policy { return e.policy }
+
+// Roots returns the engine's configured workspace roots (empty when each
+// session's cwd is its root).
+func (e *Engine) Roots() []string { return append([]string(nil), e.roots...) }
+
+// subjects a request exposes to rules.
+type reqInfo struct {
+	req                         Request
+	read, write, command, fetch bool
+	roots                       []string
+}
+
+var readTools = map[string]bool{"Read": true, "Glob": true, "Grep": true, "LS": true, "NotebookRead": true}
+var writeTools = map[string]bool{"Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true}
+
+func (e *Engine) info(req Request) *reqInfo {
+	in := &reqInfo{req: req}
+	tc := req.Action == ActionToolCall
+	in.read = req.Action == ActionFSRead || tc && (req.Kind == "read" || req.Kind == "search" || readTools[req.Tool])
+	in.write = req.Action == ActionFSWrite || tc && (req.Kind == "edit" || req.Kind == "delete" || req.Kind == "move" || writeTools[req.Tool])
+	in.command = req.Action == ActionTerminalCreate || tc && (req.Kind == "execute" || req.Tool == "Bash")
+	in.fetch = tc && (req.Kind == "fetch" || req.Tool == "WebFetch")
+	roots := e.roots
+	if len(roots) == 0 {
+		roots = req.Roots
+	}
+	if len(roots) == 0 && req.Cwd != "" {
+		roots = []string{req.Cwd}
+	}
+	var abs []string
+	for _, r := range roots {
+		abs = append(abs, absPath(r, req.Cwd, e.home))
+	}
+	in.roots = rootForms(abs)
+	return in
+}
+
+// verdict is the decision for one subject of a request.
+type verdict struct {
+	value  Value
+	rule   *rule // nil for the default and the workspace-roots rule
+	ref    string
+	ruleTx string
+	reason string
+}
+
+// Decide returns the decision for req: each subject of the request (every
+// path, every simple command of a command line, the fetched domain, or the
+// tool itself when it has none of those) is decided by the strictest rule
+// that matches it (deny, then escalate, then require-approval, then allow),
+// paths outside the workspace roots are denied unless a rule for a fixed
+// directory allows them, subjects no rule matches get the default, and the
+// request gets the strictest decision over its subjects.
+func (e *Engine) Decide(req Request) Decision {
+	in := e.info(req)
+	var worst *verdict
+	var advisories []string
+	consider := func(v verdict) {
+		if worst == nil || v.value.Stricter(worst.value) {
+			worst = &v
+		}
+	}
+	subjects := 0
+	for _, p := range req.Paths {
+		if p == "" {
+			continue
+		}
+		subjects++
+		consider(e.decidePath(in, p, &advisories))
+	}
+	if in.command || req.Command != "" {
+		cmds := splitCommand(req.Command)
+		if len(cmds) == 0 && (req.CommandUnknown || strings.TrimSpace(req.Command) == "") {
+			// The command is not known: only rules for every command apply.
+			cmds = nil
+		}
+		for _, c := range cmds {
+			subjects++
+			consider(e.decideCommand(in, c, &advisories))
+		}
+	}
+	if req.URL != "" {
+		subjects++
+		consider(e.decideURL(in, req.URL, &advisories))
+	}
+	tool := e.decideTool(in, &advisories)
+	if tool.rule != nil || subjects == 0 {
+		consider(tool)
+	}
+	d := Decision{Value: worst.value, Rule: worst.ruleTx, Ref: worst.ref, Reason: worst.reason, Advisories: advisories}
+	return d
+}
+
+// applies reports whether r may match a request in. sub is the subject's
+// category (catTool for the tool itself).
+func (r *rule) applies(in *reqInfo, sub category) bool {
+	if len(r.actions) > 0 {
+		ok := false
+		for _, a := range r.actions {
+			if matchAction(a, in.req.Action) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	switch r.cat {
+	case catAny:
+		return sub == catTool
+	case catTool:
+		return sub == catTool
+	case catPath:
+		return sub == catPath
+	case catRead:
+		return in.read && (sub == catPath || r.all && sub == catTool)
+	case catWrite:
+		return in.write && (sub == catPath || r.all && sub == catTool)
+	case catCommand:
+		return (in.command || in.req.Command != "") && (sub == catCommand || r.all && sub == catTool)
+	case catFetch:
+		return (in.fetch || in.req.URL != "") && (sub == catFetch || r.all && sub == catTool)
+	}
+	return false
+}
+
+// fold says whether a rule compares without regard to case. Rules that
+// restrict do, so "READ.ENV" or "/W/.Env" cannot slip past them on a file
+// system that ignores case; allow rules do not, so they never allow more
+// than written.
+func (r *rule) fold() bool { return r.value != Allow }
+
+// pick returns the strictest matching rule; among equals, the first.
+func (e *Engine) pick(in *reqInfo, sub category, match func(r *rule) bool, advisories *[]string) *rule {
+	var best *rule
+	for _, r := range e.policy.rules {
+		if !r.applies(in, sub) || !match(r) {
+			continue
+		}
+		if r.advisory {
+			*advisories = append(*advisories, r.describe())
+			continue
+		}
+		if best == nil || r.value.Stricter(best.value) {
+			best = r
+		}
+	}
+	return best
+}
+
+func (e *Engine) defaultVerdict(in *reqInfo, what string) verdict {
+	v := e.policy.Default
+	if e.policy.OnMutate {
+		v = Allow
+		if in.write || in.command || in.req.Action == ActionSessionNew {
+			v = RequireApproval
+		}
+	}
+	return verdict{value: v, ref: "default", ruleTx: fmt.Sprintf("default %s (%s)", v, e.policy.DefaultWhere),
+		reason: fmt.Sprintf("%s: no rule matches, so the default applies", what)}
+}
+
+func ruleVerdict(r *rule, what string) verdict {
+	return verdict{value: r.value, rule: r, ref: r.ref, ruleTx: r.describe(),
+		reason: fmt.Sprintf("%s: %s by %s", what, pastTense(r.value), r.text)}
+}
+
+func pastTense(v Value) string {
+	switch v {
+	case Allow:
+		return "allowed"
+	case Deny:
+		return "denied"
+	case Escalate:
+		return "escalated"
+	}
+	return "approval required"
+}
+
+func (e *Engine) describeAction(in *reqInfo) string {
+	switch {
+	case in.req.Action == ActionSessionNew:
+		return "opening a session in"
+	case in.write:
+		return "writing"
+	case in.read:
+		return "reading"
+	}
+	return "using"
+}
+
+func (e *Engine) decidePath(in *reqInfo, p string, advisories *[]string) verdict {
+	var worst *verdict
+	for _, form := range pathForms(p, in.req.Cwd, e.home) {
+		what := fmt.Sprintf("%s %s", e.describeAction(in), form)
+		inside := false
+		for _, r := range in.roots {
+			if _, ok := within(r, form, false); ok {
+				inside = true
+				break
+			}
+		}
+		best := e.pick(in, catPath, func(r *rule) bool {
+			if r.all || r.cat == catAny || r.cat == catTool {
+				// A rule without a path cannot vouch for a path outside
+				// the workspace.
+				return inside || r.value != Allow
+			}
+			if r.path == nil {
+				return false
+			}
+			if !inside && r.value == Allow && r.path.anchor != anchorAbs {
+				return false
+			}
+			return r.path.match(form, in.roots, r.fold())
+		}, advisories)
+		var v verdict
+		switch {
+		case best != nil:
+			v = ruleVerdict(best, what)
+		case !inside:
+			v = verdict{value: Deny, ref: "workspace-roots", ruleTx: "deny paths outside the workspace roots (built-in)",
+				reason: fmt.Sprintf("%s: outside the workspace roots %s", what, strings.Join(in.roots, ", "))}
+		default:
+			v = e.defaultVerdict(in, what)
+		}
+		if worst == nil || v.value.Stricter(worst.value) {
+			worst = &v
+		}
+	}
+	return *worst
+}
+
+func (e *Engine) decideCommand(in *reqInfo, c shellCommand, advisories *[]string) verdict {
+	what := fmt.Sprintf("running %q", strings.Join(c.forms[0], " "))
+	best := e.pick(in, catCommand, func(r *rule) bool {
+		if r.all {
+			return true
+		}
+		if r.cmd == nil {
+			return false
+		}
+		for _, f := range c.forms {
+			if r.cmd.match(f, r.fold()) {
+				return true
+			}
+		}
+		return false
+	}, advisories)
+	var v verdict
+	if best != nil {
+		v = ruleVerdict(best, what)
+	} else {
+		v = e.defaultVerdict(in, what)
+	}
+	if c.dynamic && !v.value.Stricter(RequireApproval) && (best == nil || best.value == Allow) {
+		v = verdict{value: RequireApproval, ref: "dynamic-command", ruleTx: "require-approval for commands computed at run time (built-in)",
+			reason: fmt.Sprintf("%s: the command is computed at run time, so no rule can vouch for it", what)}
+	}
+	return v
+}
+
+func (e *Engine) decideURL(in *reqInfo, u string, advisories *[]string) verdict {
+	host := urlHost(u)
+	what := fmt.Sprintf("fetching %s", host)
+	best := e.pick(in, catFetch, func(r *rule) bool {
+		return r.all || r.domain != "" && matchDomain(r.domain, host)
+	}, advisories)
+	if best != nil {
+		return ruleVerdict(best, what)
+	}
+	return e.defaultVerdict(in, what)
+}
+
+func (e *Engine) decideTool(in *reqInfo, advisories *[]string) verdict {
+	name := in.req.Tool
+	if name == "" {
+		name = in.req.Title
+	}
+	what := fmt.Sprintf("%s %s", in.req.Action, name)
+	if name == "" {
+		what = in.req.Action
+	}
+	best := e.pick(in, catTool, func(r *rule) bool {
+		switch {
+		case r.cat == catAny || r.all:
+			return true
+		case r.cat == catTool:
+			return globName(r.tool, in.req.Tool, r.fold()) || globName(r.tool, in.req.Title, r.fold())
+		}
+		return false
+	}, advisories)
+	if best != nil {
+		return ruleVerdict(best, what)
+	}
+	return e.defaultVerdict(in, what)
+}
+
+func globName(pattern, name string, fold bool) bool {
+	if name == "" {
+		return false
+	}
+	if fold {
+		pattern, name = strings.ToLower(pattern), strings.ToLower(name)
+	}
+	ok, err := filepath.Match(pattern, name)
+	return err == nil && ok
+}

@@ -1,0 +1,184 @@
+package governance
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// ClaudeToolRequest builds the Request for one of Claude Code's own tool
+// calls, as its PreToolUse hook sees it: the tool name ("Bash", "Read",
+// "Edit", "mcp__github__create_issue", ...), the tool_input object and the
+// session's cwd. Unknown tools become plain tool calls decided by name
+// (and by any path, command or url their input carries).
+func ClaudeToolRequest(toolName string, toolInput json.RawMessage, cwd string) (Request, error) {
+	var in map[string]any
+	if len(toolInput) > 0 && string(toolInput) != "null" {
+		if err := json.Unmarshal(toolInput, &in); err != nil {
+			return Request{}, fmt.Errorf("tool_input of %s: %v", toolName, err)
+		}
+	}
+	req := Request{Action: ActionToolCall, Tool: toolName, Cwd: cwd}
+	fillFromInput(&req, in)
+	switch toolName {
+	case "Read", "NotebookRead", "LS":
+		req.Kind = "read"
+	case "Glob", "Grep":
+		req.Kind = "search"
+		if len(req.Paths) == 0 {
+			req.Paths = []string{cwd}
+		}
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		req.Kind = "edit"
+	case "Bash":
+		req.Kind = "execute"
+		req.CommandUnknown = req.Command == ""
+	case "WebFetch":
+		req.Kind = "fetch"
+	case "WebSearch":
+		req.Kind = "fetch"
+		req.URL = "" // a query, not an address
+	case "Task", "TodoWrite", "ExitPlanMode":
+		req.Kind = "think"
+	}
+	return req, nil
+}
+
+// pathKeys are the input fields agents use for file paths: Claude Code
+// (file_path, notebook_path, path), Gemini CLI (absolute_path, dir_path),
+// and common move/copy shapes.
+var pathKeys = []string{"file_path", "notebook_path", "path", "absolute_path", "filePath", "dir_path",
+	"directory", "source", "destination", "from", "to", "old_path", "new_path"}
+
+// fillFromInput sets the paths, command and url a tool's input names.
+func fillFromInput(req *Request, in map[string]any) {
+	if in == nil {
+		return
+	}
+	for _, k := range pathKeys {
+		if s, ok := in[k].(string); ok && s != "" {
+			if k == "directory" && req.Cwd == "" {
+				req.Cwd = s
+			}
+			req.Paths = append(req.Paths, s)
+		}
+	}
+	// A glob's fixed leading directories are a path too: "/etc/**/*.conf"
+	// reads under /etc.
+	if s, ok := in["pattern"].(string); ok && (filepath.IsAbs(s) || strings.HasPrefix(s, "~") || strings.Contains(s, "..")) {
+		req.Paths = append(req.Paths, globBase(s))
+	}
+	switch c := in["command"].(type) {
+	case string:
+		req.Command = c
+	case []any:
+		req.Command = shellJoin(toStrings(c))
+	}
+	if a, ok := in["args"].([]any); ok && req.Command != "" {
+		req.Command += " " + shellJoin(toStrings(a))
+	}
+	if s, ok := in["cwd"].(string); ok && s != "" {
+		req.Cwd = s
+	}
+	if s, ok := in["url"].(string); ok {
+		req.URL = s
+	}
+}
+
+func toStrings(a []any) []string {
+	out := make([]string, 0, len(a))
+	for _, v := range a {
+		out = append(out, fmt.Sprint(v))
+	}
+	return out
+}
+
+// globBase returns the directories of a glob before its first wildcard.
+func globBase(p string) string {
+	i := strings.IndexAny(p, "*?[{")
+	if i < 0 {
+		return p
+	}
+	return filepath.Dir(p[:i] + "x")
+}
+
+// shellJoin quotes words so splitCommand reads them back as the same words.
+func shellJoin(words []string) string {
+	var b strings.Builder
+	for i, w := range words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if w != "" && strings.IndexFunc(w, func(r rune) bool {
+			return !(r == '-' || r == '_' || r == '.' || r == '/' || r == '=' || r == ':' || r == ',' || r == '+' || r == '@' ||
+				r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+		}) < 0 {
+			b.WriteString(w)
+			continue
+		}
+		b.WriteByte('\'')
+		b.WriteString(strings.ReplaceAll(w, "'", `'\''`))
+		b.WriteByte('\'')
+	}
+	return b.String()
+}
+
+// ToolCall is what the bridge knows about an ACP tool call, gathered from
+// tool_call updates and permission requests.
+type ToolCall struct {
+	// Kind and Title are the ACP fields.
+	Kind, Title string
+	// Tool is the agent's own tool name, from _meta (Claude Code puts it
+	// in _meta.claudeCode.toolName).
+	Tool string
+	// RawInput is the tool's input as the agent reported it.
+	RawInput json.RawMessage
+	// Locations are the paths of the tool call's locations.
+	Locations []string
+}
+
+// ToolCallRequest builds the Request for an ACP tool call running with
+// working directory cwd.
+func ToolCallRequest(tc ToolCall, cwd string) Request {
+	var in map[string]any
+	if len(tc.RawInput) > 0 {
+		_ = json.Unmarshal(tc.RawInput, &in) // not an object: no arguments to read
+	}
+	if tc.Tool != "" && !strings.HasPrefix(tc.Tool, "mcp__") {
+		if r, err := ClaudeToolRequest(tc.Tool, tc.RawInput, cwd); err == nil {
+			if tc.Kind != "" && r.Kind == "" {
+				r.Kind = tc.Kind
+			}
+			r.Title = tc.Title
+			r.Paths = appendNew(r.Paths, tc.Locations...)
+			if r.Kind == "execute" || tc.Kind == "execute" {
+				r.Kind = "execute"
+				r.CommandUnknown = r.Command == ""
+			}
+			return r
+		}
+	}
+	req := Request{Action: ActionToolCall, Tool: tc.Tool, Kind: tc.Kind, Title: tc.Title, Cwd: cwd}
+	fillFromInput(&req, in)
+	req.Paths = appendNew(req.Paths, tc.Locations...)
+	if req.Kind == "execute" && req.Command == "" {
+		req.CommandUnknown = true
+	}
+	return req
+}
+
+func appendNew(list []string, more ...string) []string {
+	for _, m := range more {
+		dup := m == ""
+		for _, l := range list {
+			if l == m {
+				dup = true
+			}
+		}
+		if !dup {
+			list = append(list, m)
+		}
+	}
+	return list
+}
