@@ -122,6 +122,12 @@ type agentSpec struct {
 	read  func(path string) fakemodel.Step
 	write func(path, content string) fakemodel.Step
 	shell func(command string) fakemodel.Step
+	// writeNeedsExisting: the agent's write tool fails on a new file when
+	// the client serves fs/* (see geminiAgent).
+	writeNeedsExisting bool
+	// writesThroughClient: the agent writes files with fs/write_text_file
+	// when the client offers it (Gemini) rather than itself (Claude Code).
+	writesThroughClient bool
 }
 
 // claudeAgent is Claude Code through @agentclientprotocol/claude-agent-acp.
@@ -178,9 +184,19 @@ const geminiSettings = `{
 // in restricted mode), and settings.json with telemetry, usage statistics and
 // auto-update off. It sends side requests to a flash-lite model (the model
 // router's classifiers) that the fake server answers with parseable JSON.
+//
+// Gemini CLI 0.61 cannot create a new file through the client's fs: before
+// writing it reads the file with fs/read_text_file, and the client's
+// "Resource not found" (-32002) error reaches its write tool as a plain object
+// rather than an Error, so its ENOENT check misses it and the write fails
+// ("Error checking existing file: Resource not found: ...") without asking
+// permission. Scenarios that write therefore
+// overwrite an existing file with Gemini.
 var geminiAgent = agentSpec{
-	name:    "gemini",
-	command: []string{"gemini", "--acp"},
+	writeNeedsExisting:  true,
+	writesThroughClient: true,
+	name:                "gemini",
+	command:             []string{"gemini", "--acp"},
 	env: func(url string) []string {
 		return []string{
 			"GOOGLE_GEMINI_BASE_URL=" + url,

@@ -144,7 +144,7 @@ class Terminals {
   }
   get(id) {
     const t = this.byId.get(id);
-    if (!t) throw acp.RequestError.resourceNotFound?.(id) ?? new Error(`no terminal ${id}`);
+    if (!t) throw acp.RequestError.resourceNotFound(id);
     return t;
   }
   output(p) {
@@ -202,7 +202,16 @@ async function main() {
       return { outcome: { outcome: "selected", optionId: o.optionId } };
     })
     .onRequest("fs/read_text_file", async ({ params }) => {
-      let content = await fsp.readFile(params.path, "utf8");
+      let content;
+      try {
+        content = await fsp.readFile(params.path, "utf8");
+      } catch (e) {
+        // As IDEs do: a missing file is "resource not found" (-32002).
+        // Gemini CLI checks for it before writing a new file; an internal
+        // error there fails the write.
+        if (e?.code === "ENOENT") throw acp.RequestError.resourceNotFound(params.path);
+        throw e;
+      }
       if (params.line != null || params.limit != null) {
         const lines = content.split("\n");
         const start = Math.max(0, (params.line ?? 1) - 1);
