@@ -61,3 +61,37 @@ func FuzzParsePacket(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRuleEncode feeds arbitrary instructions to the rule encoder: it must not
+// panic, must give the same bytes twice, and every packet it makes must be
+// valid and survive a parse unchanged.
+func FuzzRuleEncode(f *testing.F) {
+	for _, s := range []string{
+		draftEnglish,
+		"Process the invoice from supplier ABC Ltd for £4,200, match it against PO 441, payment terms net 30.",
+		"Provision a directory account for user j.smith with email access, urgent, return it to X|Y-Agent.",
+		"Fetch the budget allocation and spend per cost centre for Q1 FY2026 as Excel.",
+		"Generate the monthly payroll summary report for 2025-11, low priority, and return it to REP-Agent.",
+		"retrieve employee salary records \\ | : \x00 \xff",
+	} {
+		f.Add(s)
+	}
+	var e RuleEncoder
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := e.Encode(s)
+		if err != nil {
+			return
+		}
+		q, err := e.Encode(s)
+		if err != nil || q.String() != p.String() {
+			t.Fatalf("Encode(%q) not deterministic: %v then %v (%v)", s, p, q, err)
+		}
+		back, ds := Parse(p.String())
+		if ds.HasErrors() {
+			t.Fatalf("Encode(%q) = %q, which is invalid: %v", s, p, ds)
+		}
+		if !reflect.DeepEqual(back, p) {
+			t.Fatalf("Encode(%q) = %q does not round-trip: %#v", s, p, back)
+		}
+	})
+}

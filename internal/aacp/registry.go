@@ -168,6 +168,14 @@ func OpenRegistry(opts RegistryOptions) (*Registry, error) {
 	if f.Version != registryVersion {
 		return nil, fmt.Errorf("reading registry %s: unsupported version %d (want %d)", r.path, f.Version, registryVersion)
 	}
+	for i, e := range f.Entries {
+		if e.Hash != Hash(e.Instruction) {
+			return nil, fmt.Errorf("reading registry %s: entry %d: hash does not match its instruction (edited by hand?)", r.path, i+1)
+		}
+		if _, ds := Parse(e.Packet); ds.HasErrors() {
+			return nil, fmt.Errorf("reading registry %s: entry %d: %w", r.path, i+1, ds.Err())
+		}
+	}
 	r.entries = f.Entries
 	return r, nil
 }

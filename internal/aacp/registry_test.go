@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -163,15 +164,23 @@ func TestRegistryFileMode(t *testing.T) {
 
 func TestOpenRegistryErrors(t *testing.T) {
 	dir := t.TempDir()
-	for name, content := range map[string]string{
-		"garbage": "not json",
-		"version": `{"version":9,"entries":[]}`,
-	} {
-		path := filepath.Join(dir, name)
-		os.WriteFile(path, []byte(content), 0o600)
-		if _, err := OpenRegistry(RegistryOptions{Path: path}); err == nil {
-			t.Errorf("OpenRegistry(%s) succeeded", name)
-		}
+	tests := []struct{ name, content, wantErr string }{
+		{"garbage", "not json", "invalid character"},
+		{"version", `{"version":9,"entries":[]}`, "unsupported version 9"},
+		{"stale hash", `{"version":1,"entries":[{"hash":"00","instruction":"x","packet":"ACK|IT|return:A|aacp:1.1"}]}`, "entry 1: hash does not match"},
+		{"bad packet", `{"version":1,"entries":[{"hash":"` + Hash("x") + `","instruction":"x","packet":"ACK|IT"}]}`, "entry 1: invalid AACP packet"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, tt.name)
+			if err := os.WriteFile(path, []byte(tt.content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := OpenRegistry(RegistryOptions{Path: path})
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("OpenRegistry error = %v, want one containing %q", err, tt.wantErr)
+			}
+		})
 	}
 	if _, err := OpenRegistry(RegistryOptions{Path: filepath.Join(dir, "missing.json")}); err != nil {
 		t.Errorf("OpenRegistry of a missing file: %v, want an empty registry", err)
