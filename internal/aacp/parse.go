@@ -168,16 +168,17 @@ func firstColon(s string) int {
 }
 
 func (p *parser) checkToken(name string, f rawField, malformed, unknown Code, known map[string]bool) {
+	example, defined := "FETCH", Tasks
+	if name == "DOM" {
+		example, defined = "HR", Domains
+	}
 	if !isToken(f.text) {
-		p.report(malformed, name, f.off+1, "malformed %s %q: want an upper-case token such as %q", name, f.text, map[string]string{"TASK": "FETCH", "DOM": "HR"}[name])
+		p.report(malformed, name, f.off+1, "malformed %s %q: want an upper-case token such as %q", name, f.text, example)
 		return
 	}
 	if !known[f.text] {
-		set := Tasks
-		if name == "DOM" {
-			set = Domains
-		}
-		p.report(unknown, name, f.off+1, "unknown %s %q (AACP %s defines %s); accepted for forward compatibility", name, f.text, Version, strings.Join(set, ", "))
+		p.report(unknown, name, f.off+1, "unknown %s %q (AACP %s defines %s); accepted for forward compatibility",
+			name, f.text, Version, strings.Join(defined, ", "))
 	}
 }
 

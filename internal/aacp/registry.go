@@ -108,7 +108,7 @@ type RegistryOptions struct {
 	// DefaultThreshold.
 	Threshold float64
 	// Rules are the tier-2 built-in patterns; if nil, a RuleEncoder with
-	// DefaultRules and the same threshold.
+	// DefaultRules. The registry's Threshold applies to them, not theirs.
 	Rules *RuleEncoder
 	// Encoder is tier 3; if nil, tier 3 fails with ErrNoEncoder.
 	Encoder Encoder
@@ -207,7 +207,8 @@ func (r *Registry) Entries() []Entry {
 
 // Add caches packet p for the instruction (replacing an earlier entry for the
 // same normalised instruction) and saves the file. It rejects a packet with
-// error-severity diagnostics.
+// error-severity diagnostics, and leaves the registry unchanged when the file
+// cannot be written.
 func (r *Registry) Add(instruction string, p *Packet, source string) error {
 	if Normalize(instruction) == "" {
 		return errors.New("adding to registry: empty instruction")
@@ -217,8 +218,13 @@ func (r *Registry) Add(instruction string, p *Packet, source string) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	before := append([]Entry(nil), r.entries...)
 	r.put(instruction, p, source)
-	return r.save()
+	if err := r.save(); err != nil {
+		r.entries = before
+		return err
+	}
+	return nil
 }
 
 // put adds or replaces the entry for instruction. r.mu must be held.
@@ -308,11 +314,12 @@ func (r *Registry) Encode(ctx context.Context, instruction string) (Result, erro
 	}
 	r.mu.Lock()
 	r.put(instruction, p, source)
-	err = r.save()
-	r.mu.Unlock()
-	if err != nil {
-		return Result{}, err
+	if err := r.save(); err != nil {
+		// The packet cost a call: serve it and keep it in memory even if
+		// the file cannot take it.
+		r.log.Warn("aacp registry: cannot save a tier-3 packet", "err", err)
 	}
+	r.mu.Unlock()
 	r.log.Debug("aacp encode", "tier", TierEncoder.String(), "match", source)
 	return Result{Packet: p, Tier: TierEncoder, Match: source, Warnings: ds}, nil
 }
@@ -330,7 +337,9 @@ func (r *Registry) lookup(hash string, kw []string, instruction string) (Result,
 		}
 		e.TimesSeen++
 		if err := r.save(); err != nil {
-			return Result{}, false, err
+			// The counter is bookkeeping: a registry that cannot be written
+			// (read-only, disk full) still serves its cache.
+			r.log.Warn("aacp registry: cannot record a cache hit", "err", err)
 		}
 		return Result{Packet: p, Tier: TierCache, Match: e.Hash, Score: 1, Warnings: ds}, true, nil
 	}

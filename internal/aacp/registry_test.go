@@ -232,3 +232,40 @@ func TestRegistryOneCallPerInstruction(t *testing.T) {
 		}
 	})
 }
+
+// TestRegistryReadOnlyCacheHit: when the file cannot be rewritten, a cache
+// hit is still served (only the times_seen counter is lost).
+func TestRegistryReadOnlyCacheHit(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "gone")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenRegistry(RegistryOptions{Path: filepath.Join(dir, "r.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := Parse("ACK|IT|return:IT-Agent|p:2|aacp:1.1")
+	if err := r.Add(novel, p, "manual"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(dir); err != nil { // no directory: every write fails, even as root
+		t.Fatal(err)
+	}
+	res, err := r.Encode(context.Background(), novel)
+	if err != nil || res.Tier != TierCache || res.Packet.String() != p.String() {
+		t.Errorf("cache hit on an unwritable registry: %+v, %v", res, err)
+	}
+	if err := r.Add("another instruction", p, "manual"); err == nil {
+		t.Error("Add on an unwritable registry succeeded")
+	}
+	if n := len(r.Entries()); n != 1 {
+		t.Errorf("%d entries after a failed Add, want 1", n)
+	}
+	// A tier-3 packet is served, and kept in memory, though it cannot be saved.
+	r2, _ := OpenRegistry(RegistryOptions{Path: filepath.Join(dir, "r.json"), Encoder: &countingEncoder{packet: p.String()}})
+	for _, want := range []Tier{TierEncoder, TierCache} {
+		if res, err := r2.Encode(context.Background(), "a brand new instruction"); err != nil || res.Tier != want {
+			t.Errorf("unwritable registry, tier 3 then cache: %+v, %v (want tier %v)", res, err, want)
+		}
+	}
+}
