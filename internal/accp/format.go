@@ -238,15 +238,31 @@ func needsMarker(s string) bool {
 	return false
 }
 
-func appendString(dst []byte, s string) []byte {
+// literalMode reports whether s is written in the \' form, where "_" is a
+// literal underscore: for strings that need the marker anyway and for
+// identifiers with underscores and no spaces (end_turn, toolu_01abc), which
+// tokenize better that way than with \_ escapes.
+func literalMode(s string) bool {
 	if needsMarker(s) {
+		return true
+	}
+	return strings.IndexByte(s, '_') >= 0 && strings.IndexByte(s, ' ') < 0
+}
+
+func appendString(dst []byte, s string) []byte {
+	lit := literalMode(s)
+	if lit {
 		dst = append(dst, `\'`...)
 	}
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch {
+			case c == ' ' && lit:
+				dst = appendU(dst, ' ')
 			case c == ' ':
+				dst = append(dst, '_')
+			case c == '_' && lit:
 				dst = append(dst, '_')
 			case c == '_':
 				dst = append(dst, '\\', '_')

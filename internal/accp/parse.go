@@ -557,8 +557,10 @@ func unescape(tok string, off int) (Value, error) {
 		return Value{Kind: KindNumber, Str: lex}, nil
 	}
 	i := 0
+	lit := false
 	if strings.HasPrefix(tok, `\'`) {
 		i = 2
+		lit = true
 	}
 	var b strings.Builder
 	b.Grow(len(tok))
@@ -566,7 +568,11 @@ func unescape(tok string, off int) (Value, error) {
 		c := tok[i]
 		switch c {
 		case '_':
-			b.WriteByte(' ')
+			if lit {
+				b.WriteByte('_')
+			} else {
+				b.WriteByte(' ')
+			}
 			i++
 		case '\\':
 			e := tok[i+1]

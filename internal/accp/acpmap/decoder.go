@@ -1,0 +1,84 @@
+package acpmap
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/acp-bridge/acp-bridge/internal/accp"
+)
+
+// Decoder turns frames made by an Encoder back into JSON-RPC messages,
+// applying the delivery checks of ACCP section 3.7 (duplicate msg ids,
+// sequence gaps, expired frames, cancelled chains) in one ACCP session.
+// It is safe for concurrent use.
+type Decoder struct {
+	sess *accp.Session
+
+	mu  sync.Mutex // guards sid
+	sid string     // the sid last seen in an envelope
+}
+
+// NewDecoder returns a decoder for the ACCP session id.
+func NewDecoder(id string, opt Options) *Decoder {
+	return &Decoder{sess: accp.NewSession(id, accp.Options{Registry: NewRegistry(), Limits: Limits,
+		Clock: opt.Clock, Logger: opt.Logger, NoAutoCheckpoint: true, Inline: true, NoBudget: true})}
+}
+
+// Session returns the decoder's ACCP session.
+func (d *Decoder) Session() *accp.Session { return d.sess }
+
+// Decode returns the JSON-RPC message a frame carries, or (nil, nil) for a
+// frame the delivery rules drop silently. Errors are *accp.Error values
+// with their ACCP code.
+func (d *Decoder) Decode(line string) ([]byte, error) {
+	x, err := d.DecodeValue(line)
+	if err != nil || x == nil {
+		return nil, err
+	}
+	return MarshalJSON(x)
+}
+
+// DecodeValue is Decode returning the encoding/json form.
+func (d *Decoder) DecodeValue(line string) (any, error) {
+	f, env, err := d.sess.Receive(line)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	x, err := toJSON(f, env, d.sid)
+	if err != nil {
+		return nil, &accp.Error{Code: accp.CodeInvalidType, Offset: -1, Msg: err.Error()}
+	}
+	if env.SID != "" {
+		d.sid = env.SID
+	}
+	return x, nil
+}
+
+// FrameToJSON maps one parsed frame and its envelope to the JSON-RPC
+// message, without delivery state; sid is the session id in force for
+// frames that leave it out.
+func FrameToJSON(f *accp.Frame, env accp.Envelope, sid string) (any, error) { return toJSON(f, env, sid) }
+
+// MarshalJSON writes x compactly without HTML escaping.
+func MarshalJSON(x any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(x); err != nil {
+		return nil, fmt.Errorf("writing JSON: %v", err)
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// KindName returns the name of the mapping row a frame belongs to (such as
+// "session/update tool_call"), for statistics.
+func KindName(f *accp.Frame) string {
+	if k := byFrame[[2]string{f.Intent, f.Op}]; k != nil {
+		return k.name
+	}
+	return f.Intent + ":" + f.Op
+}
