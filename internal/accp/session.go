@@ -4,7 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-		"fmt"
+	"fmt"
 	"log/slog"
 	"maps"
 	"slices"

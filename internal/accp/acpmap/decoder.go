@@ -61,7 +61,9 @@ func (d *Decoder) DecodeValue(line string) (any, error) {
 // FrameToJSON maps one parsed frame and its envelope to the JSON-RPC
 // message, without delivery state; sid is the session id in force for
 // frames that leave it out.
-func FrameToJSON(f *accp.Frame, env accp.Envelope, sid string) (any, error) { return toJSON(f, env, sid) }
+func FrameToJSON(f *accp.Frame, env accp.Envelope, sid string) (any, error) {
+	return toJSON(f, env, sid)
+}
 
 // MarshalJSON writes x compactly without HTML escaping.
 func MarshalJSON(x any) ([]byte, error) {

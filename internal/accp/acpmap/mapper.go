@@ -73,7 +73,7 @@ type Encoder struct {
 	sidMu sync.Mutex // guards sid
 	sid   string     // the sid last written to an envelope
 
-	mu      sync.Mutex            // guards pending
+	mu      sync.Mutex         // guards pending
 	pending map[pendKey]string // request -> method
 }
 

@@ -110,8 +110,12 @@ func response(method, from, intent, op string, fields ...fieldMap) kind {
 		fields: fields, rest: p("result")}
 }
 
-func pf(key string, path ...string) fieldMap { return fieldMap{key, append([]string{"params"}, path...), verbatim} }
-func rf(key string, path ...string) fieldMap { return fieldMap{key, append([]string{"result"}, path...), verbatim} }
+func pf(key string, path ...string) fieldMap {
+	return fieldMap{key, append([]string{"params"}, path...), verbatim}
+}
+func rf(key string, path ...string) fieldMap {
+	return fieldMap{key, append([]string{"result"}, path...), verbatim}
+}
 
 // kinds is the mapping table. (intent, op) is unique across rows, so a
 // frame names its row.
