@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"unicode/utf8"
 )
 
 // anthropicRequest holds the few fields of a Messages API request the server
@@ -104,6 +105,9 @@ func (s *Server) anthropicMessages(w http.ResponseWriter, r *http.Request, body 
 			// Two fragments, as the real API streams partial JSON.
 			in := string(b["input"].(json.RawMessage))
 			half := len(in) / 2
+			for half > 0 && !utf8.RuneStart(in[half]) {
+				half-- // never split a UTF-8 sequence
+			}
 			for _, part := range []string{in[:half], in[half:]} {
 				sse.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": i,
 					"delta": map[string]any{"type": "input_json_delta", "partial_json": part}})

@@ -1,6 +1,7 @@
 package fakemodel
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -85,16 +86,34 @@ func ReadScript(path string) (Script, error) {
 	if err != nil {
 		return Script{}, fmt.Errorf("reading script: %w", err)
 	}
-	var s Script
-	if err := json.Unmarshal(b, &s); err != nil {
+	s, err := ParseScript(b)
+	if err != nil {
 		return Script{}, fmt.Errorf("%s: %v", path, err)
 	}
+	return s, nil
+}
+
+// ParseScript parses a Script from JSON. A tool call needs a name; its input,
+// when given, must be a JSON object, and defaults to {}.
+func ParseScript(b []byte) (Script, error) {
+	var s Script
+	if err := json.Unmarshal(b, &s); err != nil {
+		return Script{}, err
+	}
 	for i, st := range s.Steps {
-		if st.Tool != nil && st.Tool.Name == "" {
-			return Script{}, fmt.Errorf("%s: step %d: tool without a name", path, i)
+		if st.Tool == nil {
+			continue
 		}
-		if st.Tool != nil && len(st.Tool.Input) == 0 {
+		if st.Tool.Name == "" {
+			return Script{}, fmt.Errorf("step %d: tool call without a name", i)
+		}
+		in := bytes.TrimSpace(st.Tool.Input)
+		if len(in) == 0 || string(in) == "null" {
 			s.Steps[i].Tool.Input = json.RawMessage(`{}`)
+			continue
+		}
+		if in[0] != '{' {
+			return Script{}, fmt.Errorf("step %d: tool input must be a JSON object", i)
 		}
 	}
 	return s, nil

@@ -86,7 +86,7 @@ type Server struct {
 func Start(opts Options) (*Server, error) {
 	lg := opts.Logger
 	if lg == nil {
-		lg = slog.New(slog.DiscardHandler)
+		lg = discard()
 	}
 	s := &Server{script: opts.Script, log: lg, closed: make(chan struct{}), lastLen: -1, lastStep: -1}
 	if opts.LogFile != "" {
@@ -291,3 +291,5 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.WriteHeader(code)
 	json.NewEncoder(w).Encode(v)
 }
+
+func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
