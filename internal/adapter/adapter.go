@@ -1,0 +1,230 @@
+package adapter
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+)
+
+// Adapter names.
+const (
+	Claude = "claude"
+	Gemini = "gemini"
+)
+
+// Names lists the adapters this package provides, for flag help and
+// validation.
+func Names() []string { return []string{Claude, Gemini} }
+
+// Adapter carries the bridge's policy into one kind of agent. Spawn runs once,
+// before the agent starts, and only when the agent was recognised from its
+// command line (or forced); PatchSession runs for every session/new,
+// session/load, session/resume and session/fork request. Implementations are
+// safe for concurrent use.
+type Adapter interface {
+	// Name is the adapter's name ("claude", "gemini").
+	Name() string
+	// Spawn may change the agent's arguments or environment.
+	Spawn(cmd *acpwire.AgentCommand) error
+	// PatchSession returns m with the adapter's additions merged into its
+	// params, or m itself when there is nothing to add. It never removes or
+	// replaces what the IDE sent.
+	PatchSession(m *acpwire.Message) (*acpwire.Message, error)
+	// Close releases what the adapter created (sockets, files).
+	Close() error
+}
+
+// Config is what an adapter needs from the rest of the bridge.
+type Config struct {
+	// Rules is the policy's rule list in Claude Code permission-rule syntax;
+	// optional.
+	Rules Rules
+	// Decider answers the tool calls agents report through hooks; optional,
+	// if nil every hook call gets no opinion (the agent's own permission
+	// flow, and the wire-level enforcement, apply).
+	Decider Decider
+	// Executable is the absolute path of the acp-bridge binary, which the
+	// Claude Code hook runs as "<Executable> hook".
+	Executable string
+	// Root is the workspace root that relative rule paths are anchored to
+	// in translations that need an absolute anchor (Gemini allow rules);
+	// optional, if empty such rules are left to the wire-level check.
+	Root string
+	// Logger receives what adapters do; nil means discard.
+	Logger *slog.Logger
+}
+
+func (c *Config) logger() *slog.Logger {
+	if c.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return c.Logger
+}
+
+// New creates the adapter called name.
+func New(name string, cfg Config) (Adapter, error) {
+	switch name {
+	case Claude:
+		return newClaude(cfg)
+	case Gemini:
+		return newGemini(cfg)
+	}
+	return nil, fmt.Errorf("unknown adapter %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// DetectCommand returns the adapter for an agent command line (program and
+// arguments), or "" when the agent is not one this package knows. It looks
+// through the usual launchers (npx, pnpm dlx, bunx, node, env) for the
+// package or script name.
+func DetectCommand(argv []string) string {
+	for i, a := range argv {
+		base := filepath.Base(a)
+		switch {
+		case base == "claude-agent-acp" || base == "claude-code-acp" ||
+			strings.Contains(a, "claude-agent-acp") || strings.Contains(a, "claude-code-acp"):
+			return Claude
+		case base == "gemini" || strings.HasPrefix(a, "@google/gemini-cli") || strings.Contains(a, "/gemini-cli/"):
+			if hasACPFlag(argv[i+1:]) {
+				return Gemini
+			}
+		}
+	}
+	return ""
+}
+
+func hasACPFlag(args []string) bool {
+	for _, a := range args {
+		if a == "--acp" || a == "--experimental-acp" {
+			return true
+		}
+	}
+	return false
+}
+
+// DetectAgentInfo returns the adapter for the agentInfo.name an agent reports
+// in its initialize response, or "".
+func DetectAgentInfo(name string) string {
+	switch {
+	case strings.Contains(name, "claude-agent-acp") || strings.Contains(name, "claude-code-acp"):
+		return Claude
+	case name == "gemini-cli" || strings.HasSuffix(name, "/gemini-cli"):
+		return Gemini
+	}
+	return ""
+}
+
+// Selector holds the adapter in use for one bridge run: fixed at start
+// (forced, or recognised from the command), or chosen when the agent's
+// initialize response names it. It is safe for concurrent use.
+type Selector struct {
+	cfg    Config
+	auto   bool
+	logger *slog.Logger
+
+	mu     sync.Mutex // guards active
+	active Adapter
+}
+
+// NewSelector returns a selector whose adapter is a (nil: none yet). When
+// auto is true and a is nil, the adapter is chosen from the initialize
+// response's agentInfo, created with cfg.
+func NewSelector(a Adapter, auto bool, cfg Config) *Selector {
+	return &Selector{cfg: cfg, auto: auto, logger: cfg.logger(), active: a}
+}
+
+// Active returns the adapter in use, or nil.
+func (s *Selector) Active() Adapter {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.active
+}
+
+// Close closes the adapter in use, if any.
+func (s *Selector) Close() error {
+	if a := s.Active(); a != nil {
+		return a.Close()
+	}
+	return nil
+}
+
+// noteAgentInfo picks an adapter from an initialize response when none is
+// in use yet.
+func (s *Selector) noteAgentInfo(m *acpwire.Message) {
+	name, _ := m.GetString("result", "agentInfo", "name")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.active != nil || !s.auto {
+		return
+	}
+	which := DetectAgentInfo(name)
+	if which == "" {
+		s.logger.Info("adapter: agent not recognised, wire-level enforcement only", "agentInfo", name)
+		return
+	}
+	a, err := New(which, s.cfg)
+	if err != nil {
+		s.logger.Error("adapter: cannot start adapter recognised from agentInfo", "adapter", which, "err", err)
+		return
+	}
+	if which == Gemini {
+		s.logger.Warn("adapter: gemini recognised from agentInfo after it started, so its native policy file was not passed; start gemini directly or use --adapter gemini", "agentInfo", name)
+	}
+	s.logger.Info("adapter: recognised agent from agentInfo", "adapter", which, "agentInfo", name)
+	s.active = a
+}
+
+// sessionMethods are the requests whose params an adapter may patch.
+var sessionMethods = []string{"session/new", "session/load", "session/resume", "session/fork"}
+
+func isSessionOpen(m *acpwire.Message) bool {
+	for _, meth := range sessionMethods {
+		if m.IsRequest(meth) {
+			return true
+		}
+	}
+	return false
+}
+
+// Middleware recognises the agent from its initialize response (when the
+// selector is automatic) and lets the active adapter patch the session
+// requests. A patch that fails is answered with an error to the IDE and the
+// request never reaches the agent: a session the policy cannot be applied to
+// is not opened.
+func Middleware(sel *Selector, s acpwire.Sender) acpwire.Middleware {
+	return func(next acpwire.Handler) acpwire.Handler {
+		return acpwire.HandlerFunc(func(ctx context.Context, m *acpwire.Message) error {
+			switch {
+			case m.IsResponseTo("initialize"):
+				sel.noteAgentInfo(m)
+			case isSessionOpen(m):
+				a := sel.Active()
+				if a == nil {
+					break
+				}
+				patched, err := a.PatchSession(m)
+				if err != nil {
+					sel.logger.Error("adapter: cannot apply the policy to the session", "adapter", a.Name(), "method", m.Method, "err", err)
+					return s.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidParams,
+						"acp-bridge: cannot apply the policy to the %s session: %v", a.Name(), err))
+				}
+				m = patched
+			}
+			return next.Handle(ctx, m)
+		})
+	}
+}
+
+// decodeObject is json.Unmarshal into v for a raw value that must be an
+// object, with a short error.
+func decodeObject(raw []byte, v any) error {
+	if len(raw) == 0 || raw[0] != '{' {
+		return fmt.Errorf("not a JSON object")
+	}
+	return json.Unmarshal(raw, v)
+}

@@ -1,0 +1,363 @@
+package adapter
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+)
+
+// Gemini policy priorities inside the admin tier (Gemini adds 5 + p/1000, so
+// admin rules outrank the user's and the workspace's): deny over ask over
+// allow, as in the bridge's policy.
+const (
+	geminiDenyPriority  = 900
+	geminiAskPriority   = 500
+	geminiAllowPriority = 100
+)
+
+// GeminiRule is one [[rule]] of a Gemini CLI policy file.
+type GeminiRule struct {
+	ToolName      string
+	CommandPrefix string
+	CommandRegex  string
+	ArgsPattern   string
+	Decision      string // allow, deny, ask_user
+	Priority      int
+	DenyMessage   string
+	// Source is the bridge rule it was translated from, written as a
+	// comment.
+	Source string
+}
+
+// Gemini CLI drops any argsPattern its ReDoS heuristic flags: a group with
+// a quantifier inside followed, anywhere later, by a group with a quantifier
+// after it. The patterns built here therefore never put a quantifier after a
+// group: optional parts are written as alternations with an empty branch,
+// "(?:|x/)", and wildcards are quantified character classes.
+//
+// Wildcards differ by decision: a deny or ask pattern may match more than
+// the rule (".*" may run past the end of the value), an allow pattern never
+// more (it stops at any quote or backslash).
+
+// anyChars returns the wildcard for "**" (any characters).
+func anyChars(wide bool) string {
+	if wide {
+		return `.*`
+	}
+	return `[^"\\]*`
+}
+
+// segmentChars returns the wildcard for "*" in a path (within one directory).
+func segmentChars(wide bool) string {
+	if wide {
+		return `[^/]*`
+	}
+	return `[^/"\\]*`
+}
+
+// BuildGeminiPolicy translates rules into Gemini CLI policy rules. root, if
+// not empty, anchors relative paths of allow rules; without it those allow
+// rules are left out (an allow must not be wider than the rule). Deny and ask
+// rules with relative paths match the path at any depth: wider, never
+// narrower. Rules Gemini has no tool for are returned as skipped.
+func BuildGeminiPolicy(rules Rules, root string) (out []GeminiRule, skipped []string) {
+	for _, l := range []struct {
+		list     []string
+		decision string
+		priority int
+	}{
+		{rules.Deny, "deny", geminiDenyPriority},
+		{rules.Ask, "ask_user", geminiAskPriority},
+		{rules.Allow, "allow", geminiAllowPriority},
+	} {
+		for _, text := range l.list {
+			r, err := ParseRule(text)
+			if err != nil {
+				skipped = append(skipped, text)
+				continue
+			}
+			gr := geminiRules(r, l.decision, root)
+			if len(gr) == 0 {
+				skipped = append(skipped, text)
+				continue
+			}
+			for i := range gr {
+				gr[i].Decision = l.decision
+				gr[i].Priority = l.priority
+				gr[i].Source = r.String()
+				if l.decision == "deny" {
+					gr[i].DenyMessage = "acp-bridge policy denies " + r.String()
+				}
+			}
+			out = append(out, gr...)
+		}
+	}
+	return out, skipped
+}
+
+// geminiTools maps Claude Code tool names to Gemini CLI's.
+var geminiTools = map[string][]string{
+	"Bash":      {"run_shell_command"},
+	"Read":      {"read_file", "read_many_files"},
+	"Edit":      {"replace", "write_file"},
+	"MultiEdit": {"replace"},
+	"Write":     {"write_file"},
+	"Grep":      {"grep_search"},
+	"Glob":      {"glob"},
+	"WebFetch":  {"web_fetch"},
+	"WebSearch": {"google_web_search"},
+}
+
+func geminiRules(r Rule, decision, root string) []GeminiRule {
+	tools, ok := geminiTools[r.Tool]
+	if !ok {
+		return nil
+	}
+	if r.Specifier == "" {
+		out := make([]GeminiRule, len(tools))
+		for i, t := range tools {
+			out[i] = GeminiRule{ToolName: t}
+		}
+		return out
+	}
+	wide := decision != "allow"
+	switch r.Tool {
+	case "Bash":
+		return []GeminiRule{bashRule(r.Specifier, wide)}
+	case "Read", "Edit", "Write", "MultiEdit":
+		re, ok := pathRegex(r.Specifier, wide, root)
+		if !ok {
+			return nil
+		}
+		var out []GeminiRule
+		for _, t := range tools {
+			if t == "read_many_files" {
+				// Its paths are a list: match the path anywhere in the args.
+				out = append(out, GeminiRule{ToolName: t, ArgsPattern: `"` + re + `"`})
+				continue
+			}
+			out = append(out, GeminiRule{ToolName: t, ArgsPattern: `"file_path":"` + re + `"`})
+		}
+		return out
+	case "WebFetch":
+		host, ok := strings.CutPrefix(r.Specifier, "domain:")
+		if !ok || host == "" {
+			return nil
+		}
+		return []GeminiRule{{ToolName: "web_fetch",
+			ArgsPattern: `https?://(?:|[^/"\\]*\.)` + regexp.QuoteMeta(host) + `(?:[:/"\\\s]|$)`}}
+	}
+	return nil
+}
+
+// bashRule translates a Bash specifier: "cmd:*" and "cmd *" are prefixes
+// (Gemini's commandPrefix, which matches the command or the command followed
+// by arguments), anything else an exact command with "*" wildcards.
+func bashRule(spec string, wide bool) GeminiRule {
+	if p, ok := strings.CutSuffix(spec, ":*"); ok && !strings.Contains(p, "*") {
+		return GeminiRule{ToolName: "run_shell_command", CommandPrefix: p}
+	}
+	if p, ok := strings.CutSuffix(spec, " *"); ok && !strings.Contains(p, "*") {
+		return GeminiRule{ToolName: "run_shell_command", CommandPrefix: p}
+	}
+	var b strings.Builder
+	parts := strings.Split(spec, "*")
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteString(anyChars(wide))
+		}
+		b.WriteString(regexp.QuoteMeta(jsonInner(p)))
+	}
+	if !strings.HasSuffix(spec, "*") {
+		b.WriteString(`"`)
+	}
+	return GeminiRule{ToolName: "run_shell_command", CommandRegex: b.String()}
+}
+
+// jsonInner returns s as it appears inside a JSON string.
+func jsonInner(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
+}
+
+// pathRegex translates a path glob to a regular expression over the path's
+// JSON-encoded form. "**" matches across directories, "*" and "?" within one.
+// A relative glob is anchored at root when the pattern must not be wide
+// (false if root is empty), and otherwise may start at any directory.
+func pathRegex(glob string, wide bool, root string) (string, bool) {
+	var prefix string
+	switch {
+	case strings.HasPrefix(glob, "//"):
+		glob = glob[1:]
+	case strings.HasPrefix(glob, "/"):
+	case strings.HasPrefix(glob, "~/"):
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", false
+		}
+		glob = filepath.ToSlash(home) + glob[1:]
+	case strings.HasPrefix(glob, "**/"):
+		prefix = `(?:|` + anyChars(wide) + `/)`
+		glob = glob[3:]
+	default:
+		glob = strings.TrimPrefix(glob, "./")
+		if !wide {
+			if root == "" {
+				return "", false
+			}
+			prefix = `(?:` + regexp.QuoteMeta(jsonInner(strings.TrimSuffix(filepath.ToSlash(root), "/"))) + `/|\./|)`
+		} else {
+			prefix = `(?:|` + anyChars(wide) + `/)(?:\./|)`
+		}
+	}
+	var b strings.Builder
+	b.WriteString(prefix)
+	for i := 0; i < len(glob); {
+		switch {
+		case strings.HasPrefix(glob[i:], "**/"):
+			b.WriteString(`(?:|` + anyChars(wide) + `/)`)
+			i += 3
+		case strings.HasPrefix(glob[i:], "**"):
+			b.WriteString(anyChars(wide))
+			i += 2
+		case glob[i] == '*':
+			b.WriteString(segmentChars(wide))
+			i++
+		case glob[i] == '?':
+			b.WriteString(strings.TrimSuffix(segmentChars(wide), "*"))
+			i++
+		default:
+			j := i
+			for j < len(glob) && glob[j] != '*' && glob[j] != '?' {
+				j++
+			}
+			b.WriteString(regexp.QuoteMeta(jsonInner(glob[i:j])))
+			i = j
+		}
+	}
+	return b.String(), true
+}
+
+// WriteGeminiPolicy renders rules as a Gemini CLI policy TOML file.
+func WriteGeminiPolicy(rules []GeminiRule) []byte {
+	var b strings.Builder
+	b.WriteString("# Generated by acp-bridge from its policy; passed to Gemini CLI with --admin-policy.\n")
+	b.WriteString("# Admin tier: these rules outrank user and workspace policies.\n")
+	for _, r := range rules {
+		b.WriteString("\n# from: ")
+		b.WriteString(strings.ReplaceAll(r.Source, "\n", " "))
+		b.WriteString("\n[[rule]]\n")
+		kv := func(k, v string) {
+			if v != "" {
+				fmt.Fprintf(&b, "%s = %s\n", k, tomlString(v))
+			}
+		}
+		kv("toolName", r.ToolName)
+		kv("commandPrefix", r.CommandPrefix)
+		kv("commandRegex", r.CommandRegex)
+		kv("argsPattern", r.ArgsPattern)
+		kv("decision", r.Decision)
+		fmt.Fprintf(&b, "priority = %d\n", r.Priority)
+		kv("denyMessage", r.DenyMessage)
+	}
+	return []byte(b.String())
+}
+
+// tomlString quotes s as a TOML string: a literal string ('...') when it can
+// be one, which keeps regular expressions readable, else a basic string.
+func tomlString(s string) string {
+	literal := !strings.ContainsAny(s, "'\n\r")
+	for _, c := range s {
+		if c < 0x20 && c != '\t' || c == 0x7f {
+			literal = false
+		}
+	}
+	if literal {
+		return "'" + s + "'"
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, c := range s {
+		switch {
+		case c == '"':
+			b.WriteString(`\"`)
+		case c == '\\':
+			b.WriteString(`\\`)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c < 0x20 || c == 0x7f:
+			b.WriteString(`\u` + fmt.Sprintf("%04X", c))
+		default:
+			b.WriteRune(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// gemini is the Gemini CLI adapter (gemini --acp).
+type gemini struct {
+	policy []byte
+	rules  int
+	dir    string
+	logger *slog.Logger
+}
+
+func newGemini(cfg Config) (*gemini, error) {
+	g := &gemini{logger: cfg.logger()}
+	rules, skipped := BuildGeminiPolicy(cfg.Rules, cfg.Root)
+	for _, s := range skipped {
+		g.logger.Info("adapter: rule has no Gemini CLI equivalent; enforced at the wire only", "rule", s)
+	}
+	g.rules = len(rules)
+	if len(rules) > 0 {
+		g.policy = WriteGeminiPolicy(rules)
+	}
+	return g, nil
+}
+
+func (g *gemini) Name() string { return Gemini }
+
+// Spawn writes the policy file (0600, in a private directory) and adds
+// --admin-policy FILE to the agent's arguments.
+func (g *gemini) Spawn(cmd *acpwire.AgentCommand) error {
+	if g.policy == nil {
+		return nil
+	}
+	dir, err := os.MkdirTemp("", "acp-bridge-gemini-")
+	if err != nil {
+		return fmt.Errorf("gemini adapter: %v", err)
+	}
+	g.dir = dir
+	path := filepath.Join(dir, "acp-bridge-policy.toml")
+	if err := os.WriteFile(path, g.policy, 0o600); err != nil {
+		return fmt.Errorf("gemini adapter: writing the policy file: %v", err)
+	}
+	cmd.Args = append(cmd.Args[:len(cmd.Args):len(cmd.Args)], "--admin-policy", path)
+	g.logger.Info("adapter: gemini gets the bridge's rules as an admin policy", "file", path, "rules", strconv.Itoa(g.rules))
+	if m, _ := filepath.Glob("/etc/gemini-cli/policies/*.toml"); len(m) > 0 {
+		g.logger.Warn("adapter: Gemini CLI ignores --admin-policy when system policies exist", "dir", "/etc/gemini-cli/policies")
+	}
+	return nil
+}
+
+// PatchSession leaves Gemini's sessions as the IDE opened them.
+func (g *gemini) PatchSession(m *acpwire.Message) (*acpwire.Message, error) { return m, nil }
+
+func (g *gemini) Close() error {
+	if g.dir != "" {
+		return os.RemoveAll(g.dir)
+	}
+	return nil
+}

@@ -1,0 +1,169 @@
+package adapter
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"sync"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+	"github.com/tiktoken-go/tokenizer"
+	"github.com/tiktoken-go/tokenizer/codec"
+)
+
+// DefaultOffloadTokens is the Tier 1 threshold used when none is given, the
+// compression pipeline's default.
+const DefaultOffloadTokens = 15000
+
+// maxCountBytes bounds how much of a file is read to count its tokens; a
+// larger file is over any threshold anyway.
+const maxCountBytes = 32 << 20
+
+// ReadLimit configures Tier 1 for an agent's own file reads.
+type ReadLimit struct {
+	// Threshold is the offload threshold in tokens; a Read of a file above
+	// it with no range gets a limit. Zero disables the limiter.
+	Threshold int
+	// Budget is how many tokens of the file the limited read may return;
+	// optional, if zero, a tenth of Threshold.
+	Budget int
+	// Count counts tokens; optional, if nil, o200k_base.
+	Count func(string) int
+	// Logger; nil means discard.
+	Logger *slog.Logger
+}
+
+var (
+	o200kOnce sync.Once
+	o200k     tokenizer.Codec
+)
+
+func countO200k(s string) int {
+	o200kOnce.Do(func() { o200k = codec.NewO200kBase() })
+	n, err := o200k.Count(s)
+	if err != nil {
+		return len(s)
+	}
+	return n
+}
+
+// LimitLargeReads wraps next so that Claude Code's own Read of a file above
+// the threshold, with no offset or limit, reads only the first lines that fit
+// the budget: the decision keeps next's verdict and gains an UpdatedInput
+// with a "limit" and a Context telling the model where the whole file is and
+// how to read the rest. Denied and asked calls, ranged reads and small files
+// pass unchanged.
+func LimitLargeReads(next Decider, rl ReadLimit) Decider {
+	if rl.Threshold <= 0 {
+		return next
+	}
+	if rl.Budget <= 0 {
+		rl.Budget = rl.Threshold / 10
+	}
+	if rl.Count == nil {
+		rl.Count = countO200k
+	}
+	logger := rl.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return DeciderFunc(func(ctx context.Context, c ToolCall) (Decision, error) {
+		d, err := next.DecideTool(ctx, c)
+		if err != nil || d.Verdict == Deny || d.Verdict == Ask || c.Agent != Claude || c.Tool != "Read" {
+			return d, err
+		}
+		input := c.Input
+		if len(d.UpdatedInput) > 0 {
+			input = d.UpdatedInput
+		}
+		var in struct {
+			FilePath string          `json:"file_path"`
+			Offset   json.RawMessage `json:"offset"`
+			Limit    json.RawMessage `json:"limit"`
+			Pages    json.RawMessage `json:"pages"`
+		}
+		if decodeObject(input, &in) != nil || in.FilePath == "" || in.Offset != nil || in.Limit != nil || in.Pages != nil {
+			return d, nil
+		}
+		plan, ok := planRead(in.FilePath, rl)
+		if !ok {
+			return d, nil
+		}
+		updated, err := rawjson.Set(input, []byte(strconv.Itoa(plan.limit)), "limit")
+		if err != nil {
+			return d, nil
+		}
+		d.UpdatedInput = updated
+		note := fmt.Sprintf("acp-bridge (context offload): %s has %d lines, about %d tokens, more than the %d-token offload threshold, "+
+			"so only lines 1-%d were read. The full file is unchanged at %s. To read more, call Read with file_path %q and "+
+			"offset/limit, e.g. offset %d and limit %d; use Grep to find the part you need.",
+			in.FilePath, plan.lines, plan.tokens, rl.Threshold, plan.limit, in.FilePath, in.FilePath, plan.limit+1, plan.limit)
+		if d.Context != "" {
+			d.Context += "\n" + note
+		} else {
+			d.Context = note
+		}
+		if d.Reason == "" {
+			d.Reason = fmt.Sprintf("acp-bridge: large file, read limited to %d lines", plan.limit)
+		}
+		logger.Info("tier 1: limited a large read", "path", in.FilePath, "tokens", plan.tokens, "lines", plan.lines, "limit", plan.limit)
+		return d, nil
+	})
+}
+
+type readPlan struct {
+	tokens, lines, limit int
+}
+
+// planRead counts the file's tokens and, if it is above the threshold,
+// returns how many lines fit the budget. Each line is counted as Claude Code
+// shows it, with its line number and a tab in front.
+func planRead(path string, rl ReadLimit) (readPlan, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return readPlan{}, false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	// A token is at least one byte: a file no longer than the threshold in
+	// bytes cannot exceed it in tokens.
+	if err != nil || !st.Mode().IsRegular() || st.Size() <= int64(rl.Threshold) {
+		return readPlan{}, false
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxCountBytes))
+	if err != nil {
+		return readPlan{}, false
+	}
+	total := rl.Count(string(data))
+	if total <= rl.Threshold && st.Size() <= maxCountBytes {
+		return readPlan{}, false
+	}
+	lines := bytes.Count(data, []byte{'\n'})
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		lines++
+	}
+	used, limit := 0, 0
+	for rest := data; len(rest) > 0 && limit < lines; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i+1], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		n := rl.Count(strconv.Itoa(limit+1) + "\t" + string(line))
+		if used+n > rl.Budget && limit > 0 {
+			break
+		}
+		used += n
+		limit++
+	}
+	if limit < 1 {
+		limit = 1
+	}
+	return readPlan{tokens: total, lines: lines, limit: limit}, true
+}
