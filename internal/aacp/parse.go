@@ -211,7 +211,8 @@ func (p *parser) namedField(pkt *Packet, f rawField, cols map[string]int) {
 }
 
 // unescape resolves "\\", "\|" and "\:" in a value starting at byte offset
-// off of the packet. Any other '\' sequence is an error.
+// off of the packet. Any other '\' sequence is an error; only the first in a
+// value is reported.
 func (p *parser) unescape(key, v string, off int) (string, bool) {
 	i := strings.IndexByte(v, '\\')
 	if i < 0 {
@@ -220,7 +221,6 @@ func (p *parser) unescape(key, v string, off int) (string, bool) {
 	var b strings.Builder
 	b.Grow(len(v))
 	b.WriteString(v[:i])
-	ok := true
 	for ; i < len(v); i++ {
 		c := v[i]
 		if c != '\\' {
@@ -229,21 +229,21 @@ func (p *parser) unescape(key, v string, off int) (string, bool) {
 		}
 		if i+1 >= len(v) {
 			p.report(CodeInvalidEscape, key, off+i+1, `invalid escape: '\' at the end of the value (write "\\" for a backslash)`)
-			ok = false
-			break
+			return "", false
 		}
 		switch n := v[i+1]; n {
 		case '\\', '|', ':':
 			b.WriteByte(n)
 			i++
 		default:
+			// Only the first bad escape of a value is reported, so the
+			// list stays short whatever the input.
 			r, _ := utf8.DecodeRuneInString(v[i+1:])
 			p.report(CodeInvalidEscape, key, off+i+1, `invalid escape "\%c": only "\\", "\|" and "\:" are defined`, r)
-			ok = false
-			i++
+			return "", false
 		}
 	}
-	return b.String(), ok
+	return b.String(), true
 }
 
 func (p *parser) checkSemantics(pkt *Packet, cols map[string]int) {

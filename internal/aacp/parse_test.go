@@ -181,3 +181,43 @@ func TestUnmarshalText(t *testing.T) {
 		t.Errorf("MarshalText = %q", b)
 	}
 }
+
+// TestParseBounded parses adversarial packets of the maximum size: the work
+// stays linear, the diagnostics few, and the memory a small multiple of the
+// input.
+func TestParseBounded(t *testing.T) {
+	fill := func(prefix, unit string) string {
+		n := (MaxPacketBytes - len(prefix)) / len(unit)
+		return prefix + strings.Repeat(unit, n)
+	}
+	tests := []struct {
+		name     string
+		packet   string
+		maxDiags int
+	}{
+		{"escaped pipes", fill("SEND|CS"+ok+"|subj:", `\|`), 0},
+		{"bad escapes", fill("SEND|CS"+ok+"|subj:", `\a`), 1},
+		{"pipes", fill("", "|"), 1},
+		{"colons", fill("SEND|CS"+ok+"|subj:", ":"), 0},
+		{"max fields of bad keys", "A|B" + strings.Repeat("|"+strings.Repeat("?", 200)+":v", MaxFields-3), MaxFields + 8},
+		{"max fields of bad escapes", "A|B" + strings.Repeat("|k:"+strings.Repeat(`\a`, 100), MaxFields-3), MaxFields + 8},
+		{"multi-byte", fill("SEND|CS"+ok+"|subj:", "€"), 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if len(tt.packet) > MaxPacketBytes {
+				t.Fatalf("test packet is %d bytes, over the limit", len(tt.packet))
+			}
+			var ds Diagnostics
+			allocs := testing.AllocsPerRun(3, func() { _, ds = Parse(tt.packet) })
+			if len(ds) > tt.maxDiags {
+				t.Errorf("%d diagnostics, want at most %d", len(ds), tt.maxDiags)
+			}
+			// Fields, their values and one message per diagnostic: a few
+			// allocations per field, never per byte.
+			if max := float64(4*MaxFields + 64); allocs > max {
+				t.Errorf("%.0f allocations, want at most %.0f", allocs, max)
+			}
+		})
+	}
+}
