@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/acp-bridge/acp-bridge/internal/accp"
+	"github.com/acp-bridge/acp-bridge/internal/accp/acpmap"
+)
+
+const accpUsage = `usage: acp-bridge accp encode [-session ID] [-random-mid] < messages.jsonl > frames
+       acp-bridge accp decode [-session ID] [-render] < frames > messages.jsonl
+       acp-bridge accp stats [-json] FILE...
+
+encode reads ACP JSON-RPC messages, one per line, or a recorded transcript
+({"ts":..., "dir":..., "msg":...} lines) and writes one ACCP frame per line.
+decode reads those frames and writes the JSON-RPC messages; a frame it
+rejects becomes an ER error frame (fail:error with its E-code) in its place.
+stats measures o200k tokens per message kind as pretty JSON, compact JSON
+and ACCP.`
+
+// runACCP implements "acp-bridge accp".
+func runACCP(ctx context.Context, e *env, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprintln(e.stderr, accpUsage)
+		return &exitError{code: 2}
+	}
+	switch args[0] {
+	case "encode":
+		return accpEncode(ctx, e, args[1:])
+	case "decode":
+		return accpDecode(ctx, e, args[1:])
+	case "stats":
+		return accpStats(ctx, e, args[1:])
+	case "-h", "--help", "help":
+		fmt.Fprintln(e.stdout, accpUsage)
+		return nil
+	}
+	fmt.Fprintln(e.stderr, accpUsage)
+	return &exitError{code: 2, err: fmt.Errorf("accp: unknown command %q", args[0])}
+}
+
+func accpFlags(e *env, name string) *flag.FlagSet {
+	fs := flag.NewFlagSet("accp "+name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() { fmt.Fprintln(e.stderr, accpUsage) }
+	return fs
+}
+
+// lines calls fn for each line of r (any length), without its newline.
+func lines(ctx context.Context, r io.Reader, fn func(n int, line []byte) error) error {
+	br := bufio.NewReaderSize(r, 1<<16)
+	for n := 1; ; n++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		line, err := br.ReadBytes('\n')
+		line = []byte(strings.TrimRight(string(line), "\r\n"))
+		if len(line) > 0 {
+			if ferr := fn(n, line); ferr != nil {
+				return ferr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("reading line %d: %v", n, err)
+		}
+	}
+}
+
+func accpEncode(ctx context.Context, e *env, args []string) error {
+	fs := accpFlags(e, "encode")
+	session := fs.String("session", "acp", "ACCP session id (seeds the msg ids)")
+	random := fs.Bool("random-mid", false, "use random msg ids instead of ids derived from the session and seq")
+	if err := fs.Parse(args); err != nil {
+		return &exitError{code: 2}
+	}
+	enc := acpmap.NewEncoder(*session, acpmap.Options{RandomMID: *random})
+	w := bufio.NewWriter(e.stdout)
+	defer w.Flush()
+	bad := 0
+	err := lines(ctx, e.stdin, func(n int, line []byte) error {
+		l, err := acpmap.ReadLine(line)
+		if err != nil {
+			bad++
+			fmt.Fprintf(e.stderr, "stdin:%d: not JSON, skipped\n", n)
+			return nil
+		}
+		frame, err := enc.Encode(l.Msg, l.Dir, l.TS)
+		if err != nil {
+			bad++
+			fmt.Fprintf(e.stderr, "stdin:%d: %v\n", n, err)
+			return nil
+		}
+		w.WriteString(frame)
+		return w.WriteByte('\n')
+	})
+	if err != nil {
+		return err
+	}
+	if bad > 0 {
+		return &exitError{code: 1, err: fmt.Errorf("accp encode: %d line(s) not encoded", bad)}
+	}
+	return nil
+}
+
+func accpDecode(ctx context.Context, e *env, args []string) error {
+	fs := accpFlags(e, "decode")
+	session := fs.String("session", "acp", "ACCP session id")
+	render := fs.Bool("render", false, "print each frame as readable text (the debug rendering) instead of JSON")
+	if err := fs.Parse(args); err != nil {
+		return &exitError{code: 2}
+	}
+	dec := acpmap.NewDecoder(*session, acpmap.Options{})
+	errSess := accp.NewSession(*session+"-errors", accp.Options{NoBudget: true, NoAutoCheckpoint: true})
+	w := bufio.NewWriter(e.stdout)
+	defer w.Flush()
+	bad := 0
+	err := lines(ctx, e.stdin, func(n int, line []byte) error {
+		if *render {
+			f, err := acpmap.Limits.Parse(string(line), acpmap.NewRegistry())
+			if err != nil {
+				bad++
+				fmt.Fprintf(w, "line %d: %v\n\n", n, err)
+				return nil
+			}
+			fmt.Fprintf(w, "line %d: %s\n", n, accp.Render(f, acpmap.NewRegistry()))
+			return nil
+		}
+		out, err := dec.Decode(string(line))
+		if err != nil {
+			bad++
+			ef := accp.ErrorFrame("decoder", err)
+			env := accp.Envelope{}
+			if f, perr := acpmap.Limits.Parse(string(line), acpmap.NewRegistry()); perr == nil {
+				if mid, ok := f.MetaValue("mid"); ok {
+					env.AID = mid
+				}
+			}
+			text, serr := errSess.Seal(ef, env)
+			if serr != nil {
+				return fmt.Errorf("line %d: rendering error frame: %v", n, serr)
+			}
+			fmt.Fprintf(e.stderr, "stdin:%d: %v\n", n, err)
+			w.WriteString(text)
+			return w.WriteByte('\n')
+		}
+		if out == nil {
+			return nil // dropped silently (expired or cancelled)
+		}
+		w.Write(out)
+		return w.WriteByte('\n')
+	})
+	if err != nil {
+		return err
+	}
+	if bad > 0 {
+		return &exitError{code: 1, err: fmt.Errorf("accp decode: %d frame(s) rejected", bad)}
+	}
+	return nil
+}
+
+type statsRow struct {
+	Kind     string  `json:"kind"`
+	Messages int     `json:"messages"`
+	Pretty   int     `json:"pretty_json"`
+	Compact  int     `json:"compact_json"`
+	ACCP     int     `json:"accp"`
+	Ratio    float64 `json:"accp_over_compact"`
+}
+
+func row(name string, t acpmap.Tokens) statsRow {
+	return statsRow{name, t.Messages, t.Pretty, t.Compact, t.ACCP, t.Ratio()}
+}
+
+func accpStats(ctx context.Context, e *env, args []string) error {
+	fs := accpFlags(e, "stats")
+	asJSON := fs.Bool("json", false, "write the table as JSON")
+	if err := fs.Parse(args); err != nil {
+		return &exitError{code: 2}
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(e.stderr, accpUsage)
+		return &exitError{code: 2, err: errors.New("accp stats: no files")}
+	}
+	st := acpmap.NewStats()
+	for _, path := range fs.Args() {
+		f, err := os.Open(path)
+		if err != nil {
+			return fmt.Errorf("accp stats: %v", err)
+		}
+		err = lines(ctx, f, func(n int, line []byte) error {
+			l, err := acpmap.ReadLine(line)
+			if err != nil {
+				return fmt.Errorf("%s:%d: not JSON", path, n)
+			}
+			if err := st.Add(l); err != nil {
+				return fmt.Errorf("%s:%d: %v", path, n, err)
+			}
+			return nil
+		})
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("accp stats: %v", err)
+		}
+	}
+	var rows []statsRow
+	for _, k := range st.KindNames() {
+		rows = append(rows, row(k, *st.Kinds[k]))
+	}
+	total := row("TOTAL", st.Total)
+	structural := row("STRUCTURAL (no file/terminal content)", st.Structural)
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"kinds": rows, "total": total, "structural": structural})
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "kind\tmsgs\tpretty JSON\tcompact JSON\tACCP\tACCP/compact\t")
+	for _, r := range append(rows, total, structural) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.2f\t\n", r.Kind, r.Messages, r.Pretty, r.Compact, r.ACCP, r.Ratio)
+	}
+	return tw.Flush()
+}
