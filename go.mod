@@ -6,6 +6,7 @@ require (
 	github.com/coder/acp-go-sdk v0.13.0 // indirect
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/gowebpki/jcs v1.0.2 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/tiktoken-go/tokenizer v0.10.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect

@@ -1,0 +1,172 @@
+package audit
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/gowebpki/jcs"
+)
+
+// The writer encodes the values it has already decoded (the trees that
+// redaction walks) straight into RFC 8785 form with appendCanonical, instead
+// of marshalling them and running jcs.Transform over the result: one pass
+// instead of two. The verifier uses jcs.Transform, so every line written is
+// checked against the reference implementation; FuzzCanonical compares the
+// two on arbitrary JSON.
+
+// appendCanonical appends the RFC 8785 (JCS) form of v, a tree as produced by
+// a json.Decoder with UseNumber (map[string]any, []any, string, json.Number,
+// bool, nil), to dst.
+func appendCanonical(dst []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return append(dst, "null"...), nil
+	case bool:
+		if v {
+			return append(dst, "true"...), nil
+		}
+		return append(dst, "false"...), nil
+	case string:
+		return appendCanonicalString(dst, v), nil
+	case json.Number:
+		f, err := strconv.ParseFloat(string(v), 64)
+		if err != nil {
+			return dst, fmt.Errorf("number %s: %v", v, err)
+		}
+		s, err := jcs.NumberToJSON(f)
+		if err != nil {
+			return dst, fmt.Errorf("number %s: %v", v, err)
+		}
+		return append(dst, s...), nil
+	case []any:
+		dst = append(dst, '[')
+		for i, e := range v {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = appendCanonical(dst, e); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, ']'), nil
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.SortFunc(keys, compareUTF16)
+		dst = append(dst, '{')
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendCanonicalString(dst, k)
+			dst = append(dst, ':')
+			var err error
+			if dst, err = appendCanonical(dst, v[k]); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, '}'), nil
+	default:
+		return dst, fmt.Errorf("unexpected %T in decoded JSON", v)
+	}
+}
+
+// appendCanonicalString appends s as an RFC 8785 string: only '"', '\\' and
+// control characters are escaped, with the short forms where JSON has them.
+// Invalid UTF-8 becomes U+FFFD, as encoding/json does.
+func appendCanonicalString(dst []byte, s string) []byte {
+	const hexDigits = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				dst = append(dst, '\\', c)
+			case c >= 0x20:
+				dst = append(dst, c)
+			case c == '\b':
+				dst = append(dst, '\\', 'b')
+			case c == '\f':
+				dst = append(dst, '\\', 'f')
+			case c == '\n':
+				dst = append(dst, '\\', 'n')
+			case c == '\r':
+				dst = append(dst, '\\', 'r')
+			case c == '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, "\uFFFD"...)
+		} else {
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(dst, '"')
+}
+
+// compareUTF16 orders strings by their UTF-16 code units, as RFC 8785
+// requires for object keys. It differs from byte order only when a key holds
+// characters above U+FFFF next to characters in U+E000..U+FFFF.
+func compareUTF16(a, b string) int {
+	if isASCII(a) && isASCII(b) {
+		switch {
+		case a < b:
+			return -1
+		case a > b:
+			return 1
+		}
+		return 0
+	}
+	return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeTree decodes JSON into the generic tree appendCanonical encodes,
+// keeping numbers as json.Number.
+func decodeTree(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("trailing data after JSON value")
+	}
+	return v, nil
+}
+
+// hashHex returns the lowercase hex SHA-256 of b.
+func hashHex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// jsonInt returns n as a JSON number in a decoded tree.
+func jsonInt(n int) json.Number { return json.Number(strconv.Itoa(n)) }

@@ -1,0 +1,216 @@
+package audit
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// SchemaTag is the value of every line's "$schema" field (AIP-7).
+const SchemaTag = "agentgovernance/v1"
+
+// Doctype is the value of every line's "doctype" field (AIP-7).
+const Doctype = "audit-event"
+
+// Genesis is the prevHash of the first event of a chain.
+const Genesis = "GENESIS"
+
+// HashAlg is the only hash algorithm this package writes and verifies.
+const HashAlg = "sha256"
+
+// Decisions a Policy may carry (AIP-7 policyRef.decision).
+const (
+	DecisionAllow           = "allow"
+	DecisionDeny            = "deny"
+	DecisionRequireApproval = "require-approval"
+	DecisionEscalate        = "escalate"
+)
+
+// Actor is who performed an action: AIP-7 actor{id, role}. ID is required;
+// use stable principal ids such as "agent:claude-code", "user:ide" or
+// "acp-bridge".
+type Actor struct {
+	ID   string `json:"id"`
+	Role string `json:"role,omitempty"`
+}
+
+// Subject is what an action is about: AIP-7 subject{kind, ref, path}. Kind is
+// required ("tool-call", "file", "terminal", "session", ...); Ref names the
+// thing (a toolCallId, a session id) and Path locates it on disk. Ref longer
+// than 256 bytes and Path longer than 1024 bytes are shortened, keeping their
+// ends, to fit the AIP-7 limits.
+type Subject struct {
+	Kind string `json:"kind"`
+	Ref  string `json:"ref,omitempty"`
+	Path string `json:"path,omitempty"`
+}
+
+// Policy is the policy decision an event records: AIP-7 policy{ref,
+// decision}. Decision is one of allow, deny, require-approval, escalate, or
+// empty. AIP-7 wants Ref to be a slug (lowercase letters, digits and '-');
+// any other Ref is written as a slug derived from it, and the original text
+// is kept in metadata["policyRule"].
+type Policy struct {
+	Ref      string `json:"ref"`
+	Decision string `json:"decision,omitempty"`
+}
+
+// Event is what a caller appends. Append fills in $schema, doctype, seq, ts,
+// prevHash, hash, hashAlg and metadataHash.
+//
+// Input and Output may be any value encoding/json can encode (a
+// json.RawMessage is used as is); they are redacted and capped before being
+// written. AIP-7 wants objects there, so any other value v is written as
+// {"value": v}. A nil Input or Output is left out.
+//
+// Metadata holds the AIP-44 tool-call mirror under metadata["toolCall"] (see
+// ToolCall) and the ACP session id under metadata["session"] for events that
+// belong to a session; the review tools (Sessions, Timeline) read both.
+// Metadata is redacted like Input and Output.
+type Event struct {
+	Actor    Actor
+	Action   string
+	Subject  Subject
+	Input    any
+	Output   any
+	Policy   *Policy
+	Metadata map[string]any
+}
+
+// ToolCall is the AIP-44 tool-call mirror (metadata["toolCall"]). Callers
+// may put a ToolCall or an equivalent map in Event.Metadata.
+type ToolCall struct {
+	// Kind is always "tool-call".
+	Kind       string `json:"kind"`
+	Operator   string `json:"operator,omitempty"`
+	Session    string `json:"session,omitempty"`
+	ToolCallID string `json:"toolCallId,omitempty"`
+	Tool       string `json:"tool,omitempty"`
+	Arguments  any    `json:"arguments,omitempty"`
+	Result     any    `json:"result,omitempty"`
+	Error      any    `json:"error,omitempty"`
+	// Approval is "auto" when policy allowed the call without asking, or
+	// the id of whoever approved it.
+	Approval string `json:"approval,omitempty"`
+}
+
+// ErrInvalidEvent is wrapped by the errors Append returns for an event that
+// cannot be written as an AIP-7 audit event (missing actor id, bad action,
+// unknown decision, a value that cannot be encoded). Such an event is not
+// written and does not make the log unhealthy.
+var ErrInvalidEvent = errors.New("invalid audit event")
+
+var (
+	actionPattern = regexp.MustCompile(`^[a-z][a-z0-9._-]*[a-z0-9]$`)
+	slugPattern   = regexp.MustCompile(`^[a-z][a-z0-9-]*[a-z0-9]$`)
+)
+
+// check reports why ev cannot be written, or nil.
+func (ev *Event) check() error {
+	switch {
+	case ev.Actor.ID == "":
+		return fmt.Errorf("%w: actor id is empty", ErrInvalidEvent)
+	case len(ev.Actor.ID) > 256:
+		return fmt.Errorf("%w: actor id longer than 256 bytes", ErrInvalidEvent)
+	case len(ev.Actor.Role) > 64:
+		return fmt.Errorf("%w: actor role longer than 64 bytes", ErrInvalidEvent)
+	case len(ev.Action) > 128 || !actionPattern.MatchString(ev.Action):
+		return fmt.Errorf("%w: action %q is not a dot-separated lowercase name like tool.call", ErrInvalidEvent, ev.Action)
+	case ev.Subject.Kind == "":
+		return fmt.Errorf("%w: subject kind is empty", ErrInvalidEvent)
+	case len(ev.Subject.Kind) > 32:
+		return fmt.Errorf("%w: subject kind longer than 32 bytes", ErrInvalidEvent)
+	}
+	if p := ev.Policy; p != nil {
+		switch p.Decision {
+		case "", DecisionAllow, DecisionDeny, DecisionRequireApproval, DecisionEscalate:
+		default:
+			return fmt.Errorf("%w: policy decision %q is not allow, deny, require-approval or escalate", ErrInvalidEvent, p.Decision)
+		}
+		if p.Ref == "" {
+			return fmt.Errorf("%w: policy ref is empty", ErrInvalidEvent)
+		}
+	}
+	return nil
+}
+
+// policySlug turns a policy reference such as "rules.deny[0]: Bash(rm:*)"
+// into an AIP-7 slug ("rules-deny-0-bash-rm"), or returns ref unchanged
+// when it already is one.
+func policySlug(ref string) string {
+	if len(ref) <= 64 && slugPattern.MatchString(ref) {
+		return ref
+	}
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(ref) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if b.Len() == 0 && r <= '9' {
+				b.WriteString("p-")
+			}
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	s := strings.TrimRight(b.String(), "-")
+	if len(s) > 55 {
+		// Keep distinct long refs distinct.
+		s = strings.TrimRight(s[:46], "-") + "-" + hashHex([]byte(ref))[:8]
+	}
+	if len(s) < 2 {
+		s = "policy-" + hashHex([]byte(ref))[:8]
+	}
+	return s
+}
+
+// shorten cuts s to at most max bytes, keeping its start and end around an
+// ellipsis, on UTF-8 boundaries.
+func shorten(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	const dots = "…"
+	keep := max - len(dots)
+	head := validPrefix(s, keep/2)
+	tail := validSuffix(s, keep-len(head))
+	return head + dots + tail
+}
+
+func validPrefix(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	for n > 0 && !isRuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func validSuffix(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	i := len(s) - n
+	for i < len(s) && !isRuneStart(s[i]) {
+		i++
+	}
+	return s[i:]
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// toJSON encodes v for redaction, keeping a json.RawMessage as it is.
+func toJSON(v any) ([]byte, error) {
+	if raw, ok := v.(json.RawMessage); ok {
+		if !json.Valid(raw) {
+			return nil, errors.New("json.RawMessage is not valid JSON")
+		}
+		return raw, nil
+	}
+	return json.Marshal(v)
+}

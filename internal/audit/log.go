@@ -1,0 +1,514 @@
+package audit
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Defaults for Options.
+const (
+	// DefaultFlushInterval is the longest a record appended with Append
+	// waits in memory before it is written to the file.
+	DefaultFlushInterval = 200 * time.Millisecond
+	// DefaultMaxValueBytes is the longest string kept whole in input,
+	// output or metadata.
+	DefaultMaxValueBytes = 8 << 10
+	// DefaultMaxFieldBytes is the largest canonical size of input, output
+	// or metadata after redaction; a larger one is replaced by a
+	// {"$truncated": true, "bytes", "sha256"} marker.
+	DefaultMaxFieldBytes = 64 << 10
+)
+
+// flushThreshold is how many buffered bytes make Append write at once.
+const flushThreshold = 256 << 10
+
+// maxPending bounds the bytes kept in memory while the file cannot be
+// written; beyond it Append refuses new records (ErrBacklog).
+const maxPending = 64 << 20
+
+// ErrClosed is returned by appends to a closed Log.
+var ErrClosed = errors.New("audit log is closed")
+
+// ErrBacklog is returned by appends while the file has been failing for so
+// long that the records waiting in memory reached their limit.
+var ErrBacklog = errors.New("audit log backlog full: the file cannot be written")
+
+// Options configure a Log. The zero value is usable.
+type Options struct {
+	// MaxBytes rotates the file before it would grow beyond this size:
+	// the file is renamed to <path>.000001 (then .000002, ...) and a new
+	// <path> continues the same hash chain. Optional; zero means never.
+	MaxBytes int64
+	// FlushInterval is the longest a record appended with Append stays
+	// in memory. Optional; if zero, DefaultFlushInterval.
+	FlushInterval time.Duration
+	// MaxValueBytes caps strings. Optional; if zero, DefaultMaxValueBytes.
+	MaxValueBytes int
+	// MaxFieldBytes caps input, output and metadata. Optional; if zero,
+	// DefaultMaxFieldBytes.
+	MaxFieldBytes int
+	// Actor is who the log records its own events as (a repair of a torn
+	// line found at Open). Optional; if zero, {ID: "acp-bridge", Role:
+	// "system"}.
+	Actor Actor
+	// Logger receives write failures and recoveries. Optional; nil
+	// discards.
+	Logger *slog.Logger
+	// Now returns the time stamped on each event. Optional; nil means
+	// time.Now. Tests set it for stable output.
+	Now func() time.Time
+
+	// openFile opens the active file for appending; tests replace it to
+	// inject write failures. Nil means openAppend.
+	openFile func(name string) (file, error)
+}
+
+// file is what a Log writes to: an *os.File, or a failing one in tests.
+type file interface {
+	io.Writer
+	Sync() error
+	Close() error
+}
+
+func openAppend(name string) (file, error) {
+	return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+}
+
+// Log is an append-only, hash-chained audit log file. It is safe for
+// concurrent use; records are written in the order their Append or
+// AppendSync calls took the log's lock, and seq numbers follow that order.
+type Log struct {
+	path  string
+	opts  Options
+	red   redactor
+	log   *slog.Logger
+	stop  chan struct{}
+	done  chan struct{}
+	close sync.Once
+
+	// syncMu serializes fsyncs (group commit) and guards synced.
+	syncMu sync.Mutex
+	synced int64 // highest seq known to be on stable storage
+
+	mu      sync.Mutex // guards the fields below
+	f       file       // the active file; nil after a failure until reopened
+	gen     int        // incremented each time f changes
+	buf     []byte     // complete lines not yet written to f
+	scratch []byte     // reused for the hashed form of an event
+	next    int64      // seq of the next event
+	prev    string     // hash of the last event, or Genesis
+	size    int64      // bytes of the active file including buf
+	rotated int        // number of the last rotated file
+	werr    error      // the last write failure, nil once writing works
+	closed  bool
+}
+
+// Open opens (or creates, mode 0600) the audit log at path and continues
+// its hash chain: the next event follows the last complete line of path, or
+// of the newest rotated file <path>.NNNNNN when path is empty or missing.
+// A torn last line, left by a crash in the middle of a write, is repaired
+// as Repair does and the repair is itself recorded as an "audit.repair"
+// event. Open fails when the last line is not an audit event, rather than
+// extend a chain it cannot read.
+func Open(path string, opts Options) (*Log, error) {
+	if opts.FlushInterval <= 0 {
+		opts.FlushInterval = DefaultFlushInterval
+	}
+	if opts.MaxValueBytes <= 0 {
+		opts.MaxValueBytes = DefaultMaxValueBytes
+	}
+	if opts.MaxFieldBytes <= 0 {
+		opts.MaxFieldBytes = DefaultMaxFieldBytes
+	}
+	if opts.Actor.ID == "" {
+		opts.Actor = Actor{ID: "acp-bridge", Role: "system"}
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.openFile == nil {
+		opts.openFile = openAppend
+	}
+	lg := opts.Logger
+	if lg == nil {
+		lg = slog.New(slog.DiscardHandler)
+	}
+	l := &Log{
+		path: path,
+		opts: opts,
+		red:  redactor{maxValue: opts.MaxValueBytes, headLen: min(1024, opts.MaxValueBytes)},
+		log:  lg,
+		stop: make(chan struct{}),
+		done: make(chan struct{}),
+		prev: Genesis,
+	}
+
+	rotated, err := rotatedFiles(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(rotated) > 0 {
+		l.rotated = rotated[len(rotated)-1].n
+	}
+	repair, err := Repair(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	tail, err := lastRecord(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	if tail == nil && len(rotated) > 0 {
+		if tail, err = lastRecord(rotated[len(rotated)-1].name); err != nil {
+			return nil, err
+		}
+	}
+	if tail != nil {
+		l.next = tail.Seq + 1
+		l.prev = tail.Hash
+		l.synced = tail.Seq
+	} else {
+		l.synced = -1
+	}
+	if fi, err := os.Stat(path); err == nil {
+		l.size = fi.Size()
+	}
+	if l.f, err = opts.openFile(path); err != nil {
+		return nil, fmt.Errorf("opening audit log: %w", err)
+	}
+	syncDir(path)
+	go l.flusher()
+
+	if repair.Torn {
+		l.log.Warn("audit log: repaired a torn last line", "file", path, "bytes", len(repair.Removed), "completed", repair.Completed)
+		in := map[string]any{"file": path, "bytes": len(repair.Removed), "sha256": hashHex(repair.Removed)}
+		action := "audit.repair"
+		if repair.Completed {
+			in["completed"] = true
+		}
+		if err := l.AppendSync(Event{Actor: opts.Actor, Action: action, Subject: Subject{Kind: "audit-log", Path: path}, Input: in}); err != nil {
+			l.Close()
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+// Append records ev. The record is written in order within the flush
+// interval (or sooner under load) and at Close, but Append returns before
+// it reaches the file. Append returns an error only when the event was not
+// accepted: it is invalid (ErrInvalidEvent), the log is closed, or the
+// backlog is full; a failure to write the file is reported by Healthy and
+// retried.
+func (l *Log) Append(ev Event) error {
+	p, err := l.prepare(&ev)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, err = l.appendLocked(p)
+	return err
+}
+
+// AppendSync records ev and returns once it is written and fsynced, so a
+// decision recorded with AppendSync is on stable storage before it takes
+// effect. Concurrent AppendSyncs share one fsync (group commit). On error
+// the record may still reach the file later, when writing works again.
+func (l *Log) AppendSync(ev Event) error {
+	p, err := l.prepare(&ev)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	seq, err := l.appendLocked(p)
+	l.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return l.syncTo(seq)
+}
+
+// Healthy returns nil if the log can be written, or the last write failure.
+// While unhealthy, each call (and each append) tries to write again, so the
+// log recovers as soon as the file can be written.
+func (l *Log) Healthy() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return ErrClosed
+	}
+	if l.werr == nil {
+		return nil
+	}
+	if len(l.buf) > 0 {
+		l.writeLocked()
+		return l.werr
+	}
+	if l.writeLocked() == nil {
+		if err := l.f.Sync(); err != nil {
+			l.failLocked(fmt.Errorf("syncing audit log: %w", err))
+		} else {
+			l.recoverLocked()
+		}
+	}
+	return l.werr
+}
+
+// Close writes and fsyncs every record and closes the file. Appends after
+// Close return ErrClosed.
+func (l *Log) Close() error {
+	l.close.Do(func() { close(l.stop) })
+	<-l.done
+	l.syncMu.Lock()
+	defer l.syncMu.Unlock()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return nil
+	}
+	l.closed = true
+	err := l.writeLocked()
+	if l.f != nil {
+		if serr := l.f.Sync(); serr != nil && err == nil {
+			err = fmt.Errorf("syncing audit log: %w", serr)
+		}
+		if cerr := l.f.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("closing audit log: %w", cerr)
+		}
+		l.f = nil
+	}
+	if err == nil && len(l.buf) > 0 {
+		err = fmt.Errorf("audit log: %d bytes could not be written", len(l.buf))
+	}
+	return err
+}
+
+// Path returns the path of the active file.
+func (l *Log) Path() string { return l.path }
+
+func (l *Log) flusher() {
+	defer close(l.done)
+	t := time.NewTicker(l.opts.FlushInterval / 2)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-t.C:
+			l.mu.Lock()
+			if len(l.buf) > 0 || l.werr != nil {
+				l.writeLocked()
+			}
+			l.mu.Unlock()
+		}
+	}
+}
+
+// appendLocked chains p to the log and buffers its line, returning its seq.
+func (l *Log) appendLocked(p *prepared) (int64, error) {
+	if l.closed {
+		return 0, ErrClosed
+	}
+	if len(l.buf) >= maxPending {
+		if l.writeLocked(); len(l.buf) >= maxPending {
+			return 0, fmt.Errorf("%w: %v", ErrBacklog, l.werr)
+		}
+	}
+	seq := l.next
+	ts := l.opts.Now().UTC().Format(timeFormat)
+	l.scratch = p.appendHashed(l.scratch[:0], seq, ts, l.prev)
+	hash := hashHex(l.scratch)
+	start := len(l.buf)
+	l.buf = p.appendLine(l.buf, seq, ts, l.prev, hash)
+	n := int64(len(l.buf) - start)
+	if l.opts.MaxBytes > 0 && l.size > 0 && l.size+n > l.opts.MaxBytes {
+		// The new line starts the next file: rotate with everything
+		// before it, then put it back.
+		line := slices.Clone(l.buf[start:])
+		l.buf = l.buf[:start]
+		if err := l.rotateLocked(); err != nil {
+			l.failLocked(err)
+		}
+		start = len(l.buf)
+		l.buf = append(l.buf, line...)
+	}
+	l.size += n
+	l.next++
+	l.prev = hash
+	if len(l.buf) >= flushThreshold || l.werr != nil {
+		l.writeLocked()
+	}
+	return seq, nil
+}
+
+// writeLocked writes the buffered lines, reopening the file after a
+// failure.
+func (l *Log) writeLocked() error {
+	if l.f == nil {
+		f, err := l.opts.openFile(l.path)
+		if err != nil {
+			return l.failLocked(fmt.Errorf("opening audit log: %w", err))
+		}
+		l.f = f
+		l.gen++
+	}
+	if len(l.buf) == 0 {
+		return nil
+	}
+	n, err := l.f.Write(l.buf)
+	l.buf = l.buf[:copy(l.buf, l.buf[n:])]
+	if err != nil {
+		return l.failLocked(fmt.Errorf("writing audit log: %w", err))
+	}
+	l.recoverLocked()
+	return nil
+}
+
+// failLocked records a write failure. The file is closed so the next
+// attempt reopens it.
+func (l *Log) failLocked(err error) error {
+	if l.werr == nil {
+		l.log.Error("audit log: write failed; retrying on later appends", "file", l.path, "err", err)
+	}
+	l.werr = err
+	if l.f != nil {
+		l.f.Close()
+		l.f = nil
+		l.gen++
+	}
+	return err
+}
+
+func (l *Log) recoverLocked() {
+	if l.werr != nil {
+		l.log.Info("audit log: writing works again", "file", l.path)
+		l.werr = nil
+	}
+}
+
+// rotateLocked moves the full active file (with everything buffered) to
+// the next numbered name and starts a new one.
+func (l *Log) rotateLocked() error {
+	if err := l.writeLocked(); err != nil {
+		return err
+	}
+	if err := l.f.Sync(); err != nil {
+		return fmt.Errorf("syncing audit log before rotation: %w", err)
+	}
+	l.f.Close()
+	l.f = nil
+	l.gen++
+	name := rotatedName(l.path, l.rotated+1)
+	if err := os.Rename(l.path, name); err != nil {
+		return fmt.Errorf("rotating audit log: %w", err)
+	}
+	l.rotated++
+	l.size = 0
+	f, err := l.opts.openFile(l.path)
+	if err != nil {
+		return fmt.Errorf("opening audit log after rotation: %w", err)
+	}
+	l.f = f
+	syncDir(l.path)
+	return nil
+}
+
+// syncTo returns once the event with the given seq is on stable storage.
+// Whoever holds syncMu writes and fsyncs everything appended so far, so
+// the AppendSyncs that queued behind one fsync are covered by the next.
+func (l *Log) syncTo(seq int64) error {
+	l.syncMu.Lock()
+	defer l.syncMu.Unlock()
+	for attempt := 0; ; attempt++ {
+		if l.synced >= seq {
+			return nil
+		}
+		l.mu.Lock()
+		if l.closed {
+			l.mu.Unlock()
+			// Close wrote and synced everything it could.
+			return nil
+		}
+		err := l.writeLocked()
+		f, gen, upto := l.f, l.gen, l.next-1
+		l.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		if err := f.Sync(); err != nil {
+			l.mu.Lock()
+			rotated := l.gen != gen
+			if !rotated {
+				l.failLocked(fmt.Errorf("syncing audit log: %w", err))
+			}
+			l.mu.Unlock()
+			// A rotation closed f after syncing it: sync the new file.
+			if rotated && attempt < 3 {
+				continue
+			}
+			return fmt.Errorf("syncing audit log: %w", err)
+		}
+		l.synced = upto
+		return nil
+	}
+}
+
+// syncDir fsyncs the directory holding path so a created or renamed file
+// survives a crash of the machine.
+func syncDir(path string) {
+	d, err := os.Open(filepath.Dir(path))
+	if err != nil {
+		return
+	}
+	d.Sync()
+	d.Close()
+}
+
+// rotatedName is the name of the n-th rotated file of path.
+func rotatedName(path string, n int) string {
+	return fmt.Sprintf("%s.%06d", path, n)
+}
+
+type rotatedFile struct {
+	name string
+	n    int
+}
+
+// rotatedFiles lists the rotated files of path, oldest first.
+func rotatedFiles(path string) ([]rotatedFile, error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("opening audit log: %w", err)
+		}
+		return nil, fmt.Errorf("listing rotated audit logs: %w", err)
+	}
+	var out []rotatedFile
+	for _, e := range entries {
+		suffix, ok := strings.CutPrefix(e.Name(), base+".")
+		if !ok || len(suffix) < 6 {
+			continue
+		}
+		n, err := strconv.Atoi(suffix)
+		if err != nil || n <= 0 {
+			continue
+		}
+		out = append(out, rotatedFile{filepath.Join(dir, e.Name()), n})
+	}
+	slices.SortFunc(out, func(a, b rotatedFile) int { return a.n - b.n })
+	return out, nil
+}
