@@ -299,10 +299,10 @@ func TestTamperAnyByte(t *testing.T) {
 	// Removing, duplicating or swapping whole lines breaks the chain too.
 	lines := bytes.SplitAfter(orig, []byte("\n"))[:3]
 	for name, data := range map[string][]byte{
-		"drop first": bytes.Join(lines[1:], nil),
+		"drop first":  bytes.Join(lines[1:], nil),
 		"drop middle": bytes.Join([][]byte{lines[0], lines[2]}, nil),
-		"duplicate":  bytes.Join([][]byte{lines[0], lines[1], lines[1], lines[2]}, nil),
-		"swap":       bytes.Join([][]byte{lines[0], lines[2], lines[1]}, nil),
+		"duplicate":   bytes.Join([][]byte{lines[0], lines[1], lines[1], lines[2]}, nil),
+		"swap":        bytes.Join([][]byte{lines[0], lines[2], lines[1]}, nil),
 	} {
 		os.WriteFile(bad, data, 0o600)
 		sum, err := Verify(bad)
