@@ -43,6 +43,8 @@ func runAACP(ctx context.Context, e *env, args []string) error {
 	return &exitError{code: 2, err: fmt.Errorf("aacp: unknown command %q (want validate or encode)", args[0])}
 }
 
+// aacpFlags returns a flag set for an aacp subcommand that reports to stderr
+// instead of exiting.
 func aacpFlags(e *env, name string) *flag.FlagSet {
 	fs := flag.NewFlagSet("aacp "+name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
@@ -75,6 +77,8 @@ type jsonDiagnostic struct {
 	Message  string `json:"message"`
 }
 
+// aacpValidate implements "acp-bridge aacp validate": exit status 1 if a
+// packet is rejected, 2 if a file cannot be read.
 func aacpValidate(e *env, args []string) error {
 	fs := aacpFlags(e, "validate")
 	asJSON := fs.Bool("json", false, "print one JSON object per packet instead of diagnostics")
@@ -150,6 +154,8 @@ func aacpValidate(e *env, args []string) error {
 	return nil
 }
 
+// aacpEncode implements "acp-bridge aacp encode": exit status 1 if an
+// instruction could not be encoded, after encoding all the others.
 func aacpEncode(ctx context.Context, e *env, args []string) error {
 	fs := aacpFlags(e, "encode")
 	path := fs.String("registry", "", "registry `file` (JSON, created with mode 0600); if empty, the registry lives in memory")

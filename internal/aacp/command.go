@@ -34,6 +34,8 @@ type limitedBuffer struct {
 	max int
 }
 
+// Write keeps what fits and reports everything written, so the program
+// never sees a write error.
 func (b *limitedBuffer) Write(p []byte) (int, error) {
 	if room := b.max - b.Len(); room > 0 {
 		b.Buffer.Write(p[:min(len(p), room)])

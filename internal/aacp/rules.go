@@ -160,6 +160,7 @@ type noMatchError struct {
 	score, threshold float64
 }
 
+// Error names the closest rule and its score.
 func (e *noMatchError) Error() string {
 	if e.best == "" {
 		return ErrNoMatch.Error()
@@ -167,6 +168,7 @@ func (e *noMatchError) Error() string {
 	return ErrNoMatch.Error() + " (best: " + e.best + " " + formatScore(e.score) + " < " + formatScore(e.threshold) + ")"
 }
 
+// Unwrap returns ErrNoMatch.
 func (e *noMatchError) Unwrap() error { return ErrNoMatch }
 
 func formatScore(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
