@@ -1,0 +1,280 @@
+package manifest
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// summary describes a valid manifest for its golden file: the typed fields
+// and the capabilities it grants and withholds.
+func summary(m *Manifest) string {
+	a := m.AIP44()
+	var b strings.Builder
+	fmt.Fprintf(&b, "name: %s\nid: %s\nversion: %s\nkind: %s\n", m.Name, m.ID, m.Version, m.Kind)
+	fmt.Fprintf(&b, "transport: %s\n", strings.Join(m.Transport, ", "))
+	fmt.Fprintf(&b, "acp_rev: %s\ntier: %s\n", a.ACPRev, a.Tier)
+	for _, r := range []struct{ name, v string }{
+		{"operator", a.Operator}, {"governance", a.Governance}, {"sandbox", a.Sandbox},
+	} {
+		if r.v != "" {
+			fmt.Fprintf(&b, "%s: %s\n", r.name, r.v)
+		}
+	}
+	if a.Audit != nil {
+		fmt.Fprintf(&b, "audit: kind=%s ref=%q\n", a.Audit.Kind, a.Audit.Ref)
+	}
+	for _, s := range a.MCPServers {
+		fmt.Fprintf(&b, "mcp server: %s (%s) %s\n", s.Name, s.Transport, s.Ref)
+	}
+	caps := m.Capabilities()
+	fmt.Fprintf(&b, "grants: %s\n", caps)
+	fmt.Fprintf(&b, "withholds: %s\n", All&^caps)
+	fmt.Fprintf(&b, "body: %d bytes from line %d\n", len(m.Body), m.BodyLine)
+	return b.String()
+}
+
+// isManifestFile reports whether a testdata file is a manifest under test:
+// ACP.md, a <name>.ACP.md sidecar, or a wrongly named acp.md.
+func isManifestFile(name string) bool {
+	return strings.HasSuffix(strings.ToUpper(name), "ACP.MD")
+}
+
+// manifestFiles lists the manifests under dir.
+func manifestFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && isManifestFile(d.Name()) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// checkGolden compares got with the golden file, or rewrites it with -update.
+func checkGolden(t *testing.T, golden, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("reading golden file (run with -update to create it): %v", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", golden, diff)
+	}
+}
+
+func TestLoadValid(t *testing.T) {
+	files := manifestFiles(t, filepath.Join("testdata", "valid"))
+	if len(files) < 3 {
+		t.Fatalf("found %d valid manifests, want the upstream examples and more", len(files))
+	}
+	for _, file := range files {
+		t.Run(filepath.ToSlash(file), func(t *testing.T) {
+			m, err := Load(file)
+			if err != nil {
+				t.Fatalf("Load: %v\n%s", err, listErrors(err))
+			}
+			checkGolden(t, file+".golden", summary(m))
+		})
+	}
+}
+
+func TestLoadInvalid(t *testing.T) {
+	files := manifestFiles(t, filepath.Join("testdata", "invalid"))
+	if len(files) < 20 {
+		t.Fatalf("found %d invalid manifests, want at least 20", len(files))
+	}
+	for _, file := range files {
+		t.Run(filepath.ToSlash(file), func(t *testing.T) {
+			_, err := Load(file)
+			if err == nil {
+				t.Fatal("Load succeeded, want problems")
+			}
+			var l ErrorList
+			if !errors.As(err, &l) {
+				t.Fatalf("Load error is %T (%v), want ErrorList", err, err)
+			}
+			checkGolden(t, file+".golden", listErrors(err))
+		})
+	}
+}
+
+// listErrors renders an ErrorList one problem per line, with forward
+// slashes so golden files match on every OS.
+func listErrors(err error) string {
+	var l ErrorList
+	if !errors.As(err, &l) {
+		return err.Error() + "\n"
+	}
+	var b strings.Builder
+	for _, e := range l {
+		b.WriteString(filepath.ToSlash(e.Error()))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// TestProjectManifest validates the repository's own ACP.md, the file CI
+// validates and the bridge embeds.
+func TestProjectManifest(t *testing.T) {
+	root := filepath.Join("..", "..")
+	if _, err := os.Stat(filepath.Join(root, "GOVERNANCE.md")); errors.Is(err, fs.ErrNotExist) {
+		t.Skip("GOVERNANCE.md, which ACP.md references, does not exist yet")
+	}
+	m, err := Load(filepath.Join(root, "ACP.md"))
+	if err != nil {
+		t.Fatalf("Load: %v\n%s", err, listErrors(err))
+	}
+	checkGolden(t, filepath.Join("testdata", "project-ACP.md.golden"), summary(m))
+	if got := m.Capabilities(); got != All {
+		t.Errorf("the bridge's own manifest withholds %s; it must grant everything it carries", All&^got)
+	}
+}
+
+func TestParseErrorPositions(t *testing.T) {
+	// Positions are of the offending node, shifted by the opening "---".
+	src := "---\nname: x\nid: x1\ndescription: d\nversion: 1.0\nkind: bridge\ntransport: stdio\nmetadata:\n  aip44:\n    acp_rev: abc1234\n    tier: premium\n---\n"
+	_, err := Parse("ACP.md", []byte(src))
+	var l ErrorList
+	if !errors.As(err, &l) {
+		t.Fatalf("Parse error = %v, want ErrorList", err)
+	}
+	var got []string
+	for _, e := range l {
+		got = append(got, fmt.Sprintf("%d:%d %s", e.Line, e.Column, e.Field))
+	}
+	want := []string{"5:10 version", "11:11 metadata.aip44.tier"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("positions (-want +got):\n%s", diff)
+	}
+}
+
+func TestCapabilities(t *testing.T) {
+	head := "---\nname: x\nid: x1\ndescription: d\nversion: 1.0.0\nkind: bridge\ntransport: stdio\nmetadata:\n  aip44:\n    acp_rev: abc1234\n"
+	tests := []struct {
+		name string
+		aip  string
+		want []Capability
+	}{
+		{"basic grants no optional capability", "    tier: basic\n", nil},
+		{"governance-aware adds loadSession and tool calls", "    tier: governance-aware\n",
+			[]Capability{LoadSession, ToolCallStreaming}},
+		{"sandboxed adds MCP", "    tier: sandboxed\n    sandbox: ./S.md\n",
+			[]Capability{LoadSession, MCPHTTP, MCPSSE, ToolCallStreaming}},
+		{"a declared client side replaces client defaults only",
+			"    tier: governance-aware\n    capabilities:\n      client:\n        fs: {readTextFile: true}\n",
+			[]Capability{ReadTextFile, LoadSession, ToolCallStreaming}},
+		{"a declared agent side withholds what it omits",
+			"    tier: sandboxed\n    sandbox: ./S.md\n    capabilities:\n      agent:\n        mcpCapabilities: {sse: true}\n",
+			[]Capability{MCPSSE, ToolCallStreaming}},
+		{"explicit grants on a basic tier",
+			"    tier: basic\n    capabilities:\n      client: {terminal: true}\n      agent:\n        loadSession: true\n        promptCapabilities: {image: true, audio: true, embeddedContext: true}\n",
+			[]Capability{Terminal, LoadSession, PromptImage, PromptAudio, PromptEmbeddedContext}},
+		{"an empty map withholds both sides",
+			"    tier: sandboxed\n    sandbox: ./S.md\n    capabilities: {client: {}, agent: {}}\n",
+			[]Capability{ToolCallStreaming}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := Parse("ACP.md", []byte(head+tt.aip+"---\n"))
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if diff := cmp.Diff(tt.want, m.Capabilities().List()); diff != "" {
+				t.Errorf("capabilities (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCapabilityFields(t *testing.T) {
+	// The ACP field names are those of the ACP schema (acp-go-sdk v0.13.0
+	// schema/schema.json, InitializeRequest and InitializeResponse).
+	want := map[Capability]string{
+		ReadTextFile:          "clientCapabilities.fs.readTextFile",
+		WriteTextFile:         "clientCapabilities.fs.writeTextFile",
+		Terminal:              "clientCapabilities.terminal",
+		LoadSession:           "agentCapabilities.loadSession",
+		PromptImage:           "agentCapabilities.promptCapabilities.image",
+		PromptAudio:           "agentCapabilities.promptCapabilities.audio",
+		PromptEmbeddedContext: "agentCapabilities.promptCapabilities.embeddedContext",
+		MCPHTTP:               "agentCapabilities.mcpCapabilities.http",
+		MCPSSE:                "agentCapabilities.mcpCapabilities.sse",
+		ToolCallStreaming:     "",
+	}
+	for c := Capability(0); c < numCapabilities; c++ {
+		if got := c.ACPField(); got != want[c] {
+			t.Errorf("%s.ACPField() = %q, want %q", c, got, want[c])
+		}
+	}
+}
+
+func TestBody(t *testing.T) {
+	src := "\ufeff---\r\nname: x\r\nid: x1\r\ndescription: d\r\nversion: 1.0.0\r\nkind: bridge\r\ntransport: [stdio]\r\nmetadata:\r\n  aip44: {acp_rev: abc1234, tier: basic}\r\n--- \r\n# Title\r\n\r\nText.\r\n"
+	m, err := Parse("ACP.md", []byte(src))
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	if got, want := string(m.Body), "# Title\r\n\r\nText.\r\n"; got != want {
+		t.Errorf("Body = %q, want %q", got, want)
+	}
+	if m.BodyLine != 11 {
+		t.Errorf("BodyLine = %d, want 11", m.BodyLine)
+	}
+}
+
+func TestSyntaxErrorLine(t *testing.T) {
+	// The YAML library's own line is off by one for parser errors, or
+	// names the enclosing construct; these are the lines a user needs.
+	tests := []struct {
+		name string
+		src  string
+		line int
+	}{
+		{"indented key", "---\nname: x\n  id: y\n---\n", 3},
+		{"unclosed flow list", "---\nname: x\nid: [a, b\nkind: c\n---\n", 3},
+		{"list item in a mapping", "---\nname: x\nid: y\n- z\n---\n", 4},
+		{"dedented key", "---\nname: x\nmetadata:\n  a: 1\n b: 2\n---\n", 5},
+		{"unclosed quote", "---\nname: 'x\n---\n", 2},
+		{"reserved indicator", "---\nname: x\nid: @y\n---\n", 3},
+		{"unknown anchor", "---\nname: x\nid: *unknown\n---\n", 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("ACP.md", []byte(tt.src))
+			var l ErrorList
+			if !errors.As(err, &l) || len(l) != 1 {
+				t.Fatalf("Parse error = %v, want one problem", err)
+			}
+			if !strings.HasPrefix(l[0].Msg, "YAML syntax error: ") {
+				t.Errorf("message %q does not say it is a YAML syntax error", l[0].Msg)
+			}
+			if l[0].Line != tt.line || l[0].Column != 1 {
+				t.Errorf("position %d:%d, want %d:1", l[0].Line, l[0].Column, tt.line)
+			}
+		})
+	}
+}
