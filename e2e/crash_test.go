@@ -32,7 +32,7 @@ func TestCrash(t *testing.T) {
 				script: fakemodel.Script{Steps: []fakemodel.Step{{Hang: true}}},
 				// Well under the 150 s harness limit: the error must come from
 				// the agent's death, not from the client giving up.
-				client: clientScript{Prompts: []string{"Start something long."}, TimeoutMs: 30000},
+				client: clientScript{Prompts: textPrompts("Start something long."), TimeoutMs: 30000},
 			})
 			r.waitFor("the agent's first model request", 60*time.Second, func() bool {
 				return len(r.model.MainRequests()) > 0

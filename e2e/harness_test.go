@@ -227,11 +227,20 @@ var agents = []*agentSpec{&claudeAgent, &geminiAgent}
 
 // clientScript is the test client's script (see client/client.mjs).
 type clientScript struct {
-	FS         *bool    `json:"fs,omitempty"`
-	Terminal   bool     `json:"terminal,omitempty"`
-	Permission string   `json:"permission,omitempty"`
-	Prompts    []string `json:"prompts"`
-	TimeoutMs  int      `json:"timeoutMs,omitempty"`
+	FS         *bool  `json:"fs,omitempty"`
+	Terminal   bool   `json:"terminal,omitempty"`
+	Permission string `json:"permission,omitempty"`
+	Prompts    []any  `json:"prompts"` // a string, or []contentBlock
+	TimeoutMs  int    `json:"timeoutMs,omitempty"`
+}
+
+// textPrompts makes a prompt list of plain texts.
+func textPrompts(texts ...string) []any {
+	out := make([]any, len(texts))
+	for i, t := range texts {
+		out[i] = t
+	}
+	return out
 }
 
 // clientSummary is what the client prints on exit.

@@ -35,7 +35,7 @@ func TestPermission(t *testing.T) {
 						a.write(target, content),
 						fakemodel.Text("Done writing."),
 					}},
-					client: clientScript{Permission: mode, Prompts: []string{"Write out.txt."}},
+					client: clientScript{Permission: mode, Prompts: textPrompts("Write out.txt.")},
 				})
 				sum := r.wait()
 				r.noLeftovers()

@@ -26,7 +26,8 @@
 //     "terminal": false,               // advertise terminal (default false)
 //     "permission": "allow",           // allow | allow_always | reject | cancel (default allow)
 //     "sessionMeta": {...},            // optional _meta for session/new
-//     "prompts": ["text", ...],        // one session/prompt each, in order
+//     "prompts": ["text", [blocks]],   // one session/prompt each, in order: a string is
+//                                      // one text block, an array is the ACP content blocks
 //     "timeoutMs": 120000              // whole-run limit (default 120000)
 //   }
 //
@@ -249,8 +250,9 @@ async function main() {
       const s = await ctx.request("session/new", req);
       sessionId = s.sessionId;
       summary.sessionId = sessionId;
-      for (const text of prompts) {
-        const r = await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+      for (const p of prompts) {
+        const prompt = typeof p === "string" ? [{ type: "text", text: p }] : p;
+        const r = await ctx.request("session/prompt", { sessionId, prompt });
         summary.stopReasons.push(r.stopReason);
         if (cancelled) break;
       }
