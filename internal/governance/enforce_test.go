@@ -1,0 +1,559 @@
+package governance
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+)
+
+// fakeRecorder keeps events in memory.
+type fakeRecorder struct {
+	mu      sync.Mutex
+	events  []recorded
+	healthy error
+}
+
+type recorded struct {
+	ev   audit.Event
+	sync bool
+}
+
+func (r *fakeRecorder) Append(ev audit.Event) error { return r.add(ev, false) }
+
+func (r *fakeRecorder) AppendSync(ev audit.Event) error {
+	r.mu.Lock()
+	err := r.healthy
+	r.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return r.add(ev, true)
+}
+
+func (r *fakeRecorder) add(ev audit.Event, sync bool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, recorded{ev, sync})
+	return nil
+}
+
+func (r *fakeRecorder) Healthy() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.healthy
+}
+
+// find returns the recorded events with action whose decision is dec ("" any).
+func (r *fakeRecorder) find(action, dec string) []recorded {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []recorded
+	for _, e := range r.events {
+		if e.ev.Action == action && (dec == "" || e.ev.Policy != nil && e.ev.Policy.Decision == dec) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// harness is a bridge with Enforce between a test IDE and a test agent,
+// over real pipes.
+type harness struct {
+	t        *testing.T
+	root     string
+	rec      *fakeRecorder
+	toAgent  io.WriteCloser // the IDE writes here
+	toIDE    io.WriteCloser // the agent writes here
+	atIDE    chan string    // lines the IDE receives
+	atAgent  chan string    // lines the agent receives
+	cancel   context.CancelFunc
+	finished chan struct{}
+}
+
+func newHarness(t *testing.T, opts EnforceOptions) *harness {
+	t.Helper()
+	e, root := testEngine(t)
+	if opts.Engine == nil {
+		opts.Engine = e
+	}
+	h := &harness{t: t, root: root, rec: &fakeRecorder{}, atIDE: make(chan string, 64), atAgent: make(chan string, 64), finished: make(chan struct{})}
+	if opts.Audit == nil {
+		opts.Audit = h.rec
+	}
+	b := acpwire.New(acpwire.Options{})
+	opts.Sender = b
+	b.Use(Enforce(opts))
+	clientInR, clientInW := io.Pipe()
+	clientOutR, clientOutW := io.Pipe()
+	agentInR, agentInW := io.Pipe()
+	agentOutR, agentOutW := io.Pipe()
+	h.toAgent, h.toIDE = clientInW, agentOutW
+	ctx, cancel := context.WithCancel(context.Background())
+	h.cancel = cancel
+	s, err := b.Start(ctx, acpwire.Endpoint{In: clientInR, Out: clientOutW}, acpwire.Endpoint{In: agentOutR, Out: agentInW})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pump := func(r io.Reader, ch chan string) {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			ch <- sc.Text()
+		}
+	}
+	go pump(clientOutR, h.atIDE)
+	go pump(agentInR, h.atAgent)
+	t.Cleanup(func() {
+		clientInW.Close()
+		agentOutW.Close()
+		cancel()
+		<-s.Done(acpwire.ClientToAgent)
+		<-s.Done(acpwire.AgentToClient)
+		s.Close()
+		clientOutW.Close()
+		agentInW.Close()
+	})
+	return h
+}
+
+func (h *harness) send(w io.Writer, format string, args ...any) {
+	h.t.Helper()
+	line := fmt.Sprintf(format, args...)
+	if !json.Valid([]byte(line)) {
+		h.t.Fatalf("test sends invalid JSON: %s", line)
+	}
+	if _, err := io.WriteString(w, line+"\n"); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+func (h *harness) ide(format string, args ...any)   { h.t.Helper(); h.send(h.toAgent, format, args...) }
+func (h *harness) agent(format string, args ...any) { h.t.Helper(); h.send(h.toIDE, format, args...) }
+
+// next returns the next line on ch, failing after a timeout.
+func (h *harness) next(ch chan string, who string) map[string]any {
+	h.t.Helper()
+	select {
+	case l := <-ch:
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			h.t.Fatalf("%s received invalid JSON %q", who, l)
+		}
+		return m
+	case <-time.After(5 * time.Second):
+		h.t.Fatalf("%s received nothing", who)
+	}
+	return nil
+}
+
+func (h *harness) nextAtIDE() map[string]any   { h.t.Helper(); return h.next(h.atIDE, "IDE") }
+func (h *harness) nextAtAgent() map[string]any { h.t.Helper(); return h.next(h.atAgent, "agent") }
+
+// get walks a decoded message.
+func get(m map[string]any, path ...string) any {
+	var v any = m
+	for _, p := range path {
+		mm, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = mm[p]
+	}
+	return v
+}
+
+// openSession runs session/new with the workspace root as cwd.
+func (h *harness) openSession() {
+	h.t.Helper()
+	h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`, h.root)
+	if m := h.nextAtAgent(); m["method"] != "session/new" {
+		h.t.Fatalf("agent got %v, want session/new", m)
+	}
+	h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`)
+	if m := h.nextAtIDE(); get(m, "result", "sessionId") != "s1" {
+		h.t.Fatalf("IDE got %v, want the session/new result", m)
+	}
+}
+
+// marker sends a harmless update and checks it is the next thing the IDE
+// sees: proof that nothing else reached the IDE before it.
+func (h *harness) marker() {
+	h.t.Helper()
+	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"MARK"}}}}`)
+	if m := h.nextAtIDE(); get(m, "params", "update", "content", "text") != "MARK" {
+		h.t.Fatalf("IDE got %v before the marker", m)
+	}
+}
+
+func TestEnforceDeniedRead(t *testing.T) {
+	h := newHarness(t, EnforceOptions{})
+	h.openSession()
+	h.agent(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"sessionId":"s1","path":%q}}`, h.root+"/src/../.env")
+	resp := h.nextAtAgent()
+	if resp["id"] != float64(7) || get(resp, "error", "code") != float64(acpwire.CodeInvalidRequest) {
+		t.Fatalf("agent got %v, want an error response to id 7", resp)
+	}
+	if msg, _ := get(resp, "error", "message").(string); !strings.Contains(msg, ".env") {
+		t.Errorf("error message %q does not say what was denied", msg)
+	}
+	note := h.nextAtIDE()
+	if text, _ := get(note, "params", "update", "content", "text").(string); !strings.Contains(text, "blocked reading") {
+		t.Errorf("IDE got %v, want a visible message about the blocked read", note)
+	}
+	h.marker()
+	evs := h.rec.find("fs.read", "deny")
+	if len(evs) != 1 || !evs[0].sync || !strings.Contains(evs[0].ev.Metadata["rule"].(string), "Read(**/.env)") {
+		t.Fatalf("audit fs.read deny records = %+v, want one synced record naming the rule", evs)
+	}
+
+	// An allowed read reaches the IDE untouched.
+	line := fmt.Sprintf(`{"jsonrpc":"2.0","id":8,"method":"fs/read_text_file","params":{"sessionId":"s1","path":%q}}`, h.root+"/src/a.go")
+	h.agent("%s", line)
+	select {
+	case got := <-h.atIDE:
+		if got != line {
+			t.Errorf("allowed read forwarded as %s, want the original bytes %s", got, line)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("allowed read did not reach the IDE")
+	}
+}
+
+func permissionRequest(id int, call, kind, input string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":%q,"title":"run","kind":%q,"rawInput":%s},"options":[{"optionId":"yes","name":"Allow","kind":"allow_once"},{"optionId":"always","name":"Always","kind":"allow_always"},{"optionId":"no","name":"Reject","kind":"reject_once"}]}}`, id, call, kind, input)
+}
+
+func TestEnforcePermission(t *testing.T) {
+	tests := []struct {
+		name    string
+		input   string
+		outcome string // optionId the agent gets, "" = forwarded to the IDE
+		dec     string
+	}{
+		{"denied command", `{"command":"ls && curl http://x"}`, "no", "deny"},
+		{"allowed command", `{"command":"npm run test"}`, "yes", "allow"},
+		{"substituted denied command", `{"command":"echo $(git push)"}`, "no", "deny"},
+		{"ask command goes to the IDE", `{"command":"git commit -m x"}`, "", "require-approval"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, EnforceOptions{})
+			h.openSession()
+			h.agent("%s", permissionRequest(20, fmt.Sprintf("c%d", i), "execute", tt.input))
+			if tt.outcome == "" {
+				m := h.nextAtIDE()
+				if m["method"] != "session/request_permission" {
+					t.Fatalf("IDE got %v, want the permission request", m)
+				}
+			} else {
+				m := h.nextAtAgent()
+				if m["id"] != float64(20) || get(m, "result", "outcome", "optionId") != tt.outcome {
+					t.Fatalf("agent got %v, want option %q selected", m, tt.outcome)
+				}
+			}
+			evs := h.rec.find("tool.call", tt.dec)
+			if len(evs) != 1 || !evs[0].sync {
+				t.Fatalf("audit tool.call %s records: %+v", tt.dec, evs)
+			}
+		})
+	}
+}
+
+func TestEnforceApprovalRecorded(t *testing.T) {
+	h := newHarness(t, EnforceOptions{})
+	h.openSession()
+	h.agent("%s", permissionRequest(30, "c9", "execute", `{"command":"git commit -m wip"}`))
+	if m := h.nextAtIDE(); m["method"] != "session/request_permission" {
+		t.Fatalf("IDE got %v", m)
+	}
+	h.ide(`{"jsonrpc":"2.0","id":30,"result":{"outcome":{"outcome":"selected","optionId":"yes"}}}`)
+	if m := h.nextAtAgent(); get(m, "result", "outcome", "optionId") != "yes" {
+		t.Fatalf("agent got %v, want the person's answer", m)
+	}
+	evs := h.rec.find("approval.recorded", "require-approval")
+	if len(evs) != 1 || !evs[0].sync {
+		t.Fatalf("approval records: %+v", evs)
+	}
+	ev := evs[0].ev
+	if ev.Actor.ID != "user:ide" {
+		t.Errorf("approval actor = %v, want user:ide", ev.Actor)
+	}
+	mir, _ := ev.Metadata["toolCall"].(audit.ToolCall)
+	if mir.Approval != "user:ide (allow_once yes)" || mir.ToolCallID != "c9" || mir.Session != "s1" {
+		t.Errorf("tool-call mirror = %+v, want approval by user:ide with allow_once", mir)
+	}
+	// The final state carries the approver.
+	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"c9","status":"completed","rawOutput":{"stdout":"ok"}}}}`)
+	h.nextAtIDE()
+	var final *audit.ToolCall
+	for _, r := range h.rec.find("tool.call", "") {
+		if m, ok := r.ev.Metadata["toolCall"].(audit.ToolCall); ok && m.Result != nil {
+			final = &m
+		}
+	}
+	if final == nil || final.Approval != "user:ide (allow_once yes)" {
+		t.Fatalf("final tool.call record = %+v, want the result with the approver", final)
+	}
+}
+
+func TestEnforceCancelAnswersHeldPermissions(t *testing.T) {
+	h := newHarness(t, EnforceOptions{})
+	h.openSession()
+	h.agent("%s", permissionRequest(40, "c1", "execute", `{"command":"git commit -m x"}`))
+	h.nextAtIDE()
+	h.ide(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s1"}}`)
+	var gotCancelled, gotNotification bool
+	for i := 0; i < 2; i++ {
+		m := h.nextAtAgent()
+		switch {
+		case m["id"] == float64(40) && get(m, "result", "outcome", "outcome") == "cancelled":
+			gotCancelled = true
+		case m["method"] == "session/cancel":
+			gotNotification = true
+		}
+	}
+	if !gotCancelled || !gotNotification {
+		t.Fatalf("agent got cancelled answer %v, session/cancel %v", gotCancelled, gotNotification)
+	}
+	// The IDE's own late answer is dropped: the agent saw exactly one.
+	h.ide(`{"jsonrpc":"2.0","id":40,"result":{"outcome":{"outcome":"cancelled"}}}`)
+	h.ide(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s1"}}`)
+	if m := h.nextAtAgent(); m["method"] != "session/cancel" {
+		t.Fatalf("agent got %v, want only the second session/cancel", m)
+	}
+}
+
+func TestEnforceUnauthorizedToolCall(t *testing.T) {
+	h := newHarness(t, EnforceOptions{})
+	h.openSession()
+	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Read .env","kind":"read","status":"pending","locations":[{"path":%q}],"rawInput":{"file_path":%q},"_meta":{"claudeCode":{"toolName":"Read"}}}}}`, h.root+"/.env", h.root+"/.env")
+	if m := h.nextAtAgent(); m["method"] != "session/cancel" || get(m, "params", "sessionId") != "s1" {
+		t.Fatalf("agent got %v, want session/cancel", m)
+	}
+	note := h.nextAtIDE()
+	text, _ := get(note, "params", "update", "content", "text").(string)
+	if get(note, "params", "update", "sessionUpdate") != "agent_message_chunk" || !strings.Contains(text, "Read(**/.env)") {
+		t.Fatalf("IDE got %v, want a visible message naming the rule", note)
+	}
+	// Later updates of the blocked call never reach the IDE.
+	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed","content":[{"type":"content","content":{"type":"text","text":"SECRET=1"}}]}}}`)
+	h.marker()
+	v := h.rec.find("policy.violation", "deny")
+	if len(v) != 1 || !v[0].sync {
+		t.Fatalf("violation records: %+v", v)
+	}
+	// A permission request for the same call is refused.
+	h.agent("%s", permissionRequest(50, "t1", "read", `{}`))
+	if m := h.nextAtAgent(); get(m, "result", "outcome", "optionId") != "no" {
+		t.Fatalf("agent got %v, want reject", m)
+	}
+}
+
+func TestEnforceToolCallInputArrivesLater(t *testing.T) {
+	h := newHarness(t, EnforceOptions{})
+	h.openSession()
+	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t2","title":"Terminal","kind":"execute","status":"pending","rawInput":{}}}}`)
+	if m := h.nextAtIDE(); get(m, "params", "update", "toolCallId") != "t2" {
+		t.Fatalf("IDE got %v, want the tool_call (nothing known yet)", m)
+	}
+	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t2","rawInput":{"command":"FOO=1 curl http://x"}}}}`)
+	if m := h.nextAtAgent(); m["method"] != "session/cancel" {
+		t.Fatalf("agent got %v, want session/cancel", m)
+	}
+	if m := h.nextAtIDE(); get(m, "params", "update", "status") != "failed" {
+		t.Fatalf("IDE got %v, want the call marked failed", m)
+	}
+	h.nextAtIDE() // the visible message
+	h.marker()
+}
+
+func TestEnforceLoadReplayIsNotEnforced(t *testing.T) {
+	h := newHarness(t, EnforceOptions{})
+	h.ide(`{"jsonrpc":"2.0","id":2,"method":"session/load","params":{"sessionId":"old","cwd":%q,"mcpServers":[]}}`, h.root)
+	h.nextAtAgent()
+	replayed := fmt.Sprintf(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"old","update":{"sessionUpdate":"tool_call","toolCallId":"r1","title":"Read","kind":"read","status":"completed","rawInput":{"file_path":%q}}}}`, h.root+"/.env")
+	h.agent("%s", replayed)
+	select {
+	case got := <-h.atIDE:
+		if got != replayed {
+			t.Fatalf("replay forwarded as %s", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("replayed tool_call not forwarded")
+	}
+	h.agent(`{"jsonrpc":"2.0","id":2,"result":{}}`)
+	h.nextAtIDE()
+	if v := h.rec.find("policy.violation", ""); len(v) != 0 {
+		t.Fatalf("replay enforced: %+v", v)
+	}
+	replays := 0
+	for _, r := range h.rec.find("tool.call", "") {
+		if r.ev.Metadata["replay"] == true {
+			replays++
+		}
+	}
+	if replays != 1 {
+		t.Fatalf("replay records = %d, want 1", replays)
+	}
+	// After the load, the same call is a new execution and is enforced.
+	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"old","update":{"sessionUpdate":"tool_call","toolCallId":"r2","title":"Read","kind":"read","status":"pending","rawInput":{"file_path":%q}}}}`, h.root+"/.env")
+	if m := h.nextAtAgent(); m["method"] != "session/cancel" {
+		t.Fatalf("agent got %v, want session/cancel", m)
+	}
+}
+
+func TestEnforceSessionRoots(t *testing.T) {
+	h := newHarness(t, EnforceOptions{})
+	for _, tt := range []struct {
+		name, params string
+		refused      bool
+	}{
+		{"cwd in root", fmt.Sprintf(`{"cwd":%q,"mcpServers":[]}`, h.root+"/src"), false},
+		{"cwd outside", `{"cwd":"/","mcpServers":[]}`, true},
+		{"dotdot outside", fmt.Sprintf(`{"cwd":%q,"mcpServers":[]}`, h.root+"/.."), true},
+		{"extra dir outside", fmt.Sprintf(`{"cwd":%q,"additionalDirectories":["/etc"],"mcpServers":[]}`, h.root), true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h.ide(`{"jsonrpc":"2.0","id":3,"method":"session/new","params":%s}`, tt.params)
+			if tt.refused {
+				m := h.nextAtIDE()
+				if get(m, "error", "code") != float64(acpwire.CodeInvalidParams) {
+					t.Fatalf("IDE got %v, want invalid params", m)
+				}
+				return
+			}
+			h.nextAtAgent()
+			h.agent(`{"jsonrpc":"2.0","id":3,"result":{"sessionId":"sx"}}`)
+			h.nextAtIDE()
+		})
+	}
+}
+
+func TestEnforceAuditFailClosed(t *testing.T) {
+	h := newHarness(t, EnforceOptions{})
+	h.openSession()
+	h.rec.mu.Lock()
+	h.rec.healthy = errors.New("disk full")
+	h.rec.mu.Unlock()
+	h.agent("%s", permissionRequest(60, "c1", "execute", `{"command":"npm run test"}`))
+	if m := h.nextAtAgent(); get(m, "result", "outcome", "optionId") != "no" {
+		t.Fatalf("agent got %v, want reject while the audit log is down", m)
+	}
+	h.nextAtIDE() // visible message
+	h.agent(`{"jsonrpc":"2.0","id":61,"method":"fs/write_text_file","params":{"sessionId":"s1","path":%q,"content":"x"}}`, h.root+"/src/b.go")
+	if m := h.nextAtAgent(); m["error"] == nil {
+		t.Fatalf("agent got %v, want the write refused", m)
+	}
+	h.nextAtIDE()
+	// It recovers.
+	h.rec.mu.Lock()
+	h.rec.healthy = nil
+	h.rec.mu.Unlock()
+	h.agent("%s", permissionRequest(62, "c2", "execute", `{"command":"npm run test"}`))
+	if m := h.nextAtAgent(); get(m, "result", "outcome", "optionId") != "yes" {
+		t.Fatalf("agent got %v, want allow after recovery", m)
+	}
+}
+
+func TestEnforceAuditFailOpen(t *testing.T) {
+	h := newHarness(t, EnforceOptions{FailOpen: true})
+	h.openSession()
+	h.rec.mu.Lock()
+	h.rec.healthy = errors.New("disk full")
+	h.rec.mu.Unlock()
+	h.agent("%s", permissionRequest(60, "c1", "execute", `{"command":"npm run test"}`))
+	if m := h.nextAtAgent(); get(m, "result", "outcome", "optionId") != "yes" {
+		t.Fatalf("agent got %v, want allow with --audit-fail open", m)
+	}
+}
+
+func TestEnforceWriteNeedsApproval(t *testing.T) {
+	for _, answer := range []string{"allow", "reject"} {
+		t.Run(answer, func(t *testing.T) {
+			h := newHarness(t, EnforceOptions{})
+			h.openSession()
+			h.agent(`{"jsonrpc":"2.0","id":70,"method":"fs/write_text_file","params":{"sessionId":"s1","path":%q,"content":"hi"}}`, h.root+"/README.md")
+			ask := h.nextAtIDE()
+			if ask["method"] != "session/request_permission" || get(ask, "params", "toolCall", "kind") != "edit" {
+				t.Fatalf("IDE got %v, want the bridge's own permission request", ask)
+			}
+			id, _ := json.Marshal(ask["id"])
+			h.ide(`{"jsonrpc":"2.0","id":%s,"result":{"outcome":{"outcome":"selected","optionId":%q}}}`, id, answer)
+			if answer == "allow" {
+				if m := h.nextAtIDE(); m["method"] != "fs/write_text_file" {
+					t.Fatalf("IDE got %v, want the approved write", m)
+				}
+			} else if m := h.nextAtAgent(); m["id"] != float64(70) || m["error"] == nil {
+				t.Fatalf("agent got %v, want the write refused", m)
+			}
+			evs := h.rec.find("approval.recorded", "require-approval")
+			if len(evs) != 1 || evs[0].ev.Output.(map[string]any)["approved"] != (answer == "allow") {
+				t.Fatalf("approval records: %+v", evs)
+			}
+		})
+	}
+}
+
+func TestEnforceDeniedTerminal(t *testing.T) {
+	h := newHarness(t, EnforceOptions{})
+	h.openSession()
+	h.agent(`{"jsonrpc":"2.0","id":80,"method":"terminal/create","params":{"sessionId":"s1","command":"bash","args":["-c","ls; curl http://x"],"outputByteLimit":32000}}`)
+	if m := h.nextAtAgent(); m["id"] != float64(80) || m["error"] == nil {
+		t.Fatalf("agent got %v, want an error", m)
+	}
+	h.nextAtIDE()
+	h.marker()
+	if evs := h.rec.find("terminal.create", "deny"); len(evs) != 1 {
+		t.Fatalf("terminal records: %+v", evs)
+	}
+}
+
+func TestEnforceRefusesGovernedBatches(t *testing.T) {
+	h := newHarness(t, EnforceOptions{})
+	h.openSession()
+	h.agent(`[{"jsonrpc":"2.0","id":90,"method":"fs/read_text_file","params":{"sessionId":"s1","path":"/etc/passwd"}}]`)
+	select {
+	case l := <-h.atAgent:
+		var resps []map[string]any
+		if err := json.Unmarshal([]byte(l), &resps); err != nil || len(resps) != 1 || resps[0]["id"] != float64(90) || resps[0]["error"] == nil {
+			t.Fatalf("agent got %s, want a batch of one error response", l)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no answer to the batch")
+	}
+	h.marker()
+}
+
+func TestEnforceLifecycle(t *testing.T) {
+	h := newHarness(t, EnforceOptions{})
+	h.openSession()
+	h.ide(`{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"hi"}]}}`)
+	h.nextAtAgent()
+	h.agent("%s", permissionRequest(6, "c1", "execute", `{"command":"git commit -m x"}`))
+	h.nextAtIDE()
+	h.ide(`{"jsonrpc":"2.0","id":6,"result":{"outcome":{"outcome":"selected","optionId":"no"}}}`)
+	h.nextAtAgent()
+	h.agent(`{"jsonrpc":"2.0","id":5,"result":{"stopReason":"end_turn"}}`)
+	h.nextAtIDE()
+	var states []string
+	for _, r := range h.rec.find("operator.lifecycle", "") {
+		states = append(states, r.ev.Input.(map[string]any)["to"].(string))
+	}
+	want := "invoked running suspended running completed"
+	if got := strings.Join(states, " "); got != want {
+		t.Fatalf("lifecycle = %q, want %q", got, want)
+	}
+	if len(h.rec.find("session.start", "")) != 1 || len(h.rec.find("session.prompt", "")) != 1 {
+		t.Fatal("session.start or session.prompt not recorded")
+	}
+}
