@@ -55,6 +55,10 @@ type Decision struct {
 	UpdatedInput json.RawMessage
 	// Context is extra text for the model about this call.
 	Context string
+	// Rule, PolicyRef and PolicyDecision say which policy rule decided and
+	// what it decided (allow, deny, require-approval, escalate), for the
+	// audit record; optional.
+	Rule, PolicyRef, PolicyDecision string
 }
 
 // Decider decides tool calls reported by agents' hooks. Implementations are

@@ -1,0 +1,190 @@
+package adapter
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/governance"
+)
+
+// PolicyEngine decides governance requests; *governance.Engine is one. It
+// must be safe for concurrent use.
+type PolicyEngine interface {
+	Decide(req governance.Request) governance.Decision
+}
+
+// Recorder writes audit records; *audit.Log is one.
+type Recorder interface {
+	// AppendSync returns once ev is on stable storage.
+	AppendSync(ev audit.Event) error
+}
+
+// PolicyDecider decides hook tool calls with the governance engine: the
+// call becomes a governance.Request (governance.ClaudeToolRequest), and
+// allow, deny, require-approval and escalate become Allow, Deny, Ask and Ask
+// (the agent then asks the client, where the wire-level enforcement takes
+// over). A call that cannot be turned into a request is denied.
+func PolicyDecider(e PolicyEngine) Decider {
+	return DeciderFunc(func(_ context.Context, c ToolCall) (Decision, error) {
+		req, err := governance.ClaudeToolRequest(c.Tool, c.Input, c.Cwd)
+		if err != nil {
+			return Decision{Verdict: Deny, Reason: "acp-bridge cannot read this tool call: " + err.Error(),
+				PolicyDecision: string(governance.Deny), PolicyRef: "malformed-tool-input"}, nil
+		}
+		d := e.Decide(req)
+		out := Decision{Reason: decisionReason(d), Rule: d.Rule, PolicyRef: d.Ref, PolicyDecision: string(d.Value)}
+		switch d.Value {
+		case governance.Allow:
+			out.Verdict = Allow
+		case governance.Deny:
+			out.Verdict = Deny
+		default:
+			out.Verdict = Ask
+		}
+		return out, nil
+	})
+}
+
+func decisionReason(d governance.Decision) string {
+	var b strings.Builder
+	b.WriteString("acp-bridge policy: ")
+	b.WriteString(string(d.Value))
+	if d.Reason != "" {
+		b.WriteString(": " + d.Reason)
+	}
+	if d.Rule != "" {
+		b.WriteString(" (rule: " + d.Rule + ")")
+	}
+	return b.String()
+}
+
+// auditActor is who made a hook decision: the bridge's policy, as for the
+// wire-level decisions.
+var auditActor = audit.Actor{ID: "acp-bridge", Role: "policy"}
+
+// Audited records every decision of next in the audit log before it is
+// returned, with the tool's real name and input: action "tool.call",
+// subject the tool call, policy {ref, decision}, and under metadata the
+// AIP-44 tool-call mirror, the session, the rule, the reason, "stage":
+// "hook", and the updated input when Tier 1 changed it. If the record cannot
+// be written the call is denied, unless failOpen.
+func Audited(next Decider, rec Recorder, failOpen bool, logger *slog.Logger) Decider {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return DeciderFunc(func(ctx context.Context, c ToolCall) (Decision, error) {
+		d, err := next.DecideTool(ctx, c)
+		if err != nil {
+			d = Decision{Verdict: Deny, Reason: "acp-bridge: policy decision failed: " + err.Error(), PolicyDecision: string(governance.Deny), PolicyRef: "decision-error"}
+		}
+		if rec == nil {
+			return d, nil
+		}
+		polDecision := d.PolicyDecision
+		if polDecision == "" {
+			polDecision = verdictDecision(d.Verdict)
+		}
+		ref := d.PolicyRef
+		if ref == "" {
+			ref = "agent-hook"
+		}
+		mirror := audit.ToolCall{Kind: "tool-call", Operator: c.Agent, Session: c.SessionID, ToolCallID: c.ToolUseID,
+			Tool: c.Tool, Arguments: rawOrNil(c.Input)}
+		if d.Verdict == Allow {
+			mirror.Approval = "auto"
+		}
+		md := map[string]any{"toolCall": mirror, "stage": "hook", "agent": c.Agent, "reason": d.Reason}
+		if c.SessionID != "" {
+			md["session"] = c.SessionID
+		}
+		if d.Rule != "" {
+			md["rule"] = d.Rule
+		}
+		if len(d.UpdatedInput) > 0 {
+			md["updatedInput"] = d.UpdatedInput
+		}
+		ev := audit.Event{Actor: auditActor, Action: "tool.call",
+			Subject: audit.Subject{Kind: "tool-call", Ref: c.ToolUseID, Path: toolPath(c.Input)},
+			Input:   rawOrNil(c.Input), Policy: &audit.Policy{Ref: ref, Decision: polDecision}, Metadata: md}
+		if err := rec.AppendSync(ev); err != nil {
+			logger.Error("adapter: audit record of a hook decision failed", "tool", c.Tool, "err", err)
+			if !failOpen {
+				return Decision{Verdict: Deny, Reason: "acp-bridge: the audit log cannot be written, so tool calls are denied: " + err.Error()}, nil
+			}
+		}
+		return d, nil
+	})
+}
+
+func verdictDecision(v Verdict) string {
+	switch v {
+	case Allow:
+		return string(governance.Allow)
+	case Deny:
+		return string(governance.Deny)
+	case Ask:
+		return string(governance.RequireApproval)
+	}
+	return ""
+}
+
+func rawOrNil(b json.RawMessage) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}
+
+// toolPath returns the file a tool input names, if any.
+func toolPath(input json.RawMessage) string {
+	var in struct {
+		FilePath     string `json:"file_path"`
+		NotebookPath string `json:"notebook_path"`
+		Path         string `json:"path"`
+	}
+	if decodeObject(input, &in) != nil {
+		return ""
+	}
+	for _, p := range []string{in.FilePath, in.NotebookPath, in.Path} {
+		if p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+// RulesFromPolicy picks, from a governance policy's rule lines
+// (governance.Policy.Rules: "deny Read(**/.env) (GOVERNANCE.md:12)"), the
+// compact rules written in Claude Code's permission syntax, by decision.
+// AIP-7 policy entries ("policy no-secrets ...") and advisory rules have no
+// native form and are left to the hook and the wire.
+func RulesFromPolicy(lines []string) Rules {
+	var r Rules
+	for _, l := range lines {
+		if strings.HasSuffix(l, " [advisory]") {
+			continue
+		}
+		value, rest, ok := strings.Cut(l, " ")
+		if !ok {
+			continue
+		}
+		if i := strings.LastIndex(rest, " ("); i >= 0 && strings.HasSuffix(rest, ")") {
+			rest = rest[:i]
+		}
+		if _, err := ParseRule(rest); err != nil {
+			continue
+		}
+		switch governance.Value(value) {
+		case governance.Deny:
+			r.Deny = append(r.Deny, rest)
+		case governance.RequireApproval, governance.Escalate:
+			r.Ask = append(r.Ask, rest)
+		case governance.Allow:
+			r.Allow = append(r.Allow, rest)
+		}
+	}
+	return r
+}
