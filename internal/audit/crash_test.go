@@ -1,0 +1,205 @@
+package audit
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// crashChildEnv makes the test binary act as a process that writes an audit
+// log under heavy traffic until it is killed (see TestCrashSafety).
+const crashChildEnv = "AUDIT_CRASH_CHILD"
+
+func TestMain(m *testing.M) {
+	if path := os.Getenv(crashChildEnv); path != "" {
+		os.Exit(crashChild(path, os.Getenv("AUDIT_CRASH_RUN")))
+	}
+	os.Exit(m.Run())
+}
+
+// crashChild appends from four goroutines as fast as it can while the main
+// goroutine records decisions with AppendSync; after each AppendSync
+// returns it reports "decided <ref>" on stdout, which is the moment the
+// decision would take effect.
+func crashChild(path, run string) int {
+	l, err := Open(path, Options{MaxBytes: 256 << 10})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "open:", err)
+		return 3
+	}
+	agent := Actor{ID: "agent:claude-code", Role: "operator"}
+	for g := range 4 {
+		go func() {
+			for i := 0; ; i++ {
+				ev := Event{Actor: agent, Action: "session.update", Subject: Subject{Kind: "tool-call", Ref: fmt.Sprintf("traffic-%s-%d-%d", run, g, i)},
+					Input:    map[string]any{"chunk": strings.Repeat("data ", i%50), "token": "ghp_" + strings.Repeat("x", 36)},
+					Metadata: map[string]any{"session": "sess-" + run}}
+				if err := l.Append(ev); err != nil {
+					fmt.Fprintln(os.Stderr, "append:", err)
+					os.Exit(4)
+				}
+			}
+		}()
+	}
+	for i := 0; ; i++ {
+		ref := fmt.Sprintf("decision-%s-%d", run, i)
+		ev := Event{Actor: Actor{ID: "acp-bridge", Role: "system"}, Action: "policy.decision", Subject: Subject{Kind: "tool-call", Ref: ref},
+			Policy: &Policy{Ref: "deny-dotenv", Decision: DecisionDeny}, Metadata: map[string]any{"session": "sess-" + run}}
+		if err := l.AppendSync(ev); err != nil {
+			fmt.Fprintln(os.Stderr, "append sync:", err)
+			return 5
+		}
+		// Unbuffered: the line is in the pipe before the next decision.
+		fmt.Fprintf(os.Stdout, "decided %s\n", ref)
+	}
+}
+
+// TestCrashSafety kills a process writing the log at random moments (100
+// times; 20 with -short) and checks that, after Repair, every file
+// verifies and every decision whose AppendSync returned is in the log.
+// Each log directory serves two runs, so the second child also continues a
+// chain that a SIGKILL cut.
+func TestCrashSafety(t *testing.T) {
+	runs := 100
+	if testing.Short() {
+		runs = 20
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	const workers = 2
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var decided, torn int
+	for w := range workers {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(w)))
+			for run := w; run < runs; run += workers {
+				// Consecutive runs of one worker share a directory.
+				dir := filepath.Join(root, fmt.Sprintf("log-%d-%d", w, run/workers/2))
+				os.MkdirAll(dir, 0o700)
+				path := filepath.Join(dir, "audit.jsonl")
+				refs, tornLine, err := crashOnce(exe, path, fmt.Sprint(run), time.Duration(rng.IntN(40_000))*time.Microsecond)
+				if err != nil {
+					t.Errorf("run %d: %v", run, err)
+					return
+				}
+				mu.Lock()
+				decided += len(refs)
+				if tornLine {
+					torn++
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("%d runs, %d decisions confirmed and found, %d torn lines repaired", runs, decided, torn)
+	if decided == 0 {
+		t.Error("no decision was confirmed in any run: the kill comes too early to test anything")
+	}
+}
+
+// crashOnce starts a child writing path, kills it after delay (counted
+// from its first confirmed decision), then repairs, verifies and looks for
+// every confirmed decision.
+func crashOnce(exe, path, run string, delay time.Duration) (refs []string, torn bool, err error) {
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), crashChildEnv+"="+path, "AUDIT_CRASH_RUN="+run)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, false, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, false, err
+	}
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	var timer <-chan time.Time
+	deadline := time.After(10 * time.Second)
+	killed := false
+	for !killed {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				cmd.Wait()
+				return nil, false, fmt.Errorf("child exited early: %s", stderr.String())
+			}
+			refs = append(refs, strings.TrimPrefix(line, "decided "))
+			if timer == nil {
+				timer = time.After(delay)
+			}
+		case <-timer:
+			cmd.Process.Signal(syscall.SIGKILL)
+			killed = true
+		case <-deadline:
+			cmd.Process.Kill()
+			cmd.Wait()
+			return nil, false, fmt.Errorf("child confirmed no decision in 10s: %s", stderr.String())
+		}
+	}
+	// What the child wrote to the pipe before it died is still there.
+	for line := range lines {
+		refs = append(refs, strings.TrimPrefix(line, "decided "))
+	}
+	cmd.Wait()
+
+	res, err := Repair(path)
+	if err != nil {
+		return nil, false, err
+	}
+	files := []string{path}
+	rot, err := rotatedFiles(path)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, r := range rot {
+		files = append(files, r.name)
+	}
+	if _, err := Verify(files...); err != nil {
+		return nil, false, fmt.Errorf("after repair: %v", err)
+	}
+	found := make(map[string]bool)
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, false, err
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var r struct {
+				Subject Subject `json:"subject"`
+			}
+			if json.Unmarshal(sc.Bytes(), &r) == nil && strings.HasPrefix(r.Subject.Ref, "decision-") {
+				found[r.Subject.Ref] = true
+			}
+		}
+		f.Close()
+	}
+	for _, ref := range refs {
+		if !found[ref] {
+			return nil, false, fmt.Errorf("decision %s was confirmed but is not in the log", ref)
+		}
+	}
+	return refs, res.Torn, nil
+}

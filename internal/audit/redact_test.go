@@ -1,0 +1,189 @@
+package audit
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// Test secrets: realistic shapes, not real credentials. Built by
+// concatenation so that secret scanners do not flag this file.
+var (
+	awsKeyID     = "AKIA" + "IOSFODNN7EXAMPLE"
+	awsSecret    = "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY"
+	gcpKey       = "AIza" + "SyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY"
+	azureKey     = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+	azureSecret  = "abc8Q~" + "jkdiDKw8-Ql2q_eEDf4O7h9.dSFi-aaa"
+	ghpToken     = "ghp_" + "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"
+	ghoToken     = "gho_" + "16C7e42F292c6912E7710c838347Ae178B4a"
+	githubPAT    = "github_pat_" + "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJ"
+	gitlabToken  = "glpat-" + "xxxxXXXXxxxxXXXXxxxx"
+	slackToken   = "xoxb-" + "2345678901-2345678901234-AbCdEfGhIjKlMnOpQrStUvWx"
+	openAIKey    = "sk-" + "proj-Abcdefghijklmnopqrstuvwxyz0123456789ABCD"
+	anthropicKey = "sk-ant-" + "api03-Abcdefghijklmnopqrstuvwxyz0123456789_-ABCDEFGH"
+	jwtToken     = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" + ".eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+	pemKey       = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\naFDrBz9vFqU4yQ==\n-----END RSA PRIVATE KEY-----"
+	password     = "hunter2-Correct-Horse"
+)
+
+func TestRedactStrings(t *testing.T) {
+	r := redactor{maxValue: DefaultMaxValueBytes, headLen: 1024}
+	tests := []struct {
+		name   string
+		in     any
+		want   any
+		secret string
+	}{
+		{"aws access key id alone", awsKeyID, redacted("aws-access-key"), awsKeyID},
+		{"aws secret in config", "aws_secret_access_key = " + awsSecret, "aws_secret_access_key = [REDACTED:aws-secret-key]", awsSecret},
+		{"gcp api key in url", "https://maps.googleapis.com/maps/api?key=" + gcpKey, "https://maps.googleapis.com/maps/api?key=[REDACTED:gcp-api-key]", gcpKey},
+		{"azure connection string", "DefaultEndpointsProtocol=https;AccountName=x;AccountKey=" + azureKey + ";EndpointSuffix=core.windows.net",
+			"DefaultEndpointsProtocol=https;AccountName=x;AccountKey=[REDACTED:azure-storage-key];EndpointSuffix=core.windows.net", azureKey},
+		{"azure client secret", "client: " + azureSecret, "client: [REDACTED:azure-client-secret]", azureSecret},
+		{"github ghp", ghpToken, redacted("github-token"), ghpToken},
+		{"github gho in command", "gh auth login --with-token " + ghoToken, "gh auth login --with-token [REDACTED:github-token]", ghoToken},
+		{"github fine-grained pat", "GH=" + githubPAT, "GH=[REDACTED:github-token]", githubPAT},
+		{"gitlab", "git clone https://oauth2:" + gitlabToken + "@gitlab.com/x/y.git", "git clone https://oauth2:[REDACTED:gitlab-token]@gitlab.com/x/y.git", gitlabToken},
+		{"slack", "curl -d token=" + slackToken + " https://slack.com/api", "curl -d token=[REDACTED:slack-token] https://slack.com/api", slackToken},
+		{"openai sk-", openAIKey, redacted("api-key"), openAIKey},
+		{"anthropic sk-ant-", "export ANTHROPIC_API_KEY=" + anthropicKey, "export ANTHROPIC_API_KEY=[REDACTED:api-key]", anthropicKey},
+		{"jwt", "cookie session=" + jwtToken + "; path=/", "cookie session=[REDACTED:jwt]; path=/", jwtToken},
+		{"pem private key", "key:\n" + pemKey + "\nend", "key:\n[REDACTED:private-key]\nend", "MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn"},
+		{"pem key cut short", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU", redacted("private-key"), "b3BlbnNzaC1rZXktdjEAAAAABG5vbmU"},
+		{"authorization header", "curl -H 'Authorization: Bearer abc.def-123456789' https://api", "curl -H 'Authorization: [REDACTED:authorization]' https://api", "abc.def-123456789"},
+		{"basic auth", "Authorization: Basic dXNlcjpwYXNzd29yZA==", "Authorization: [REDACTED:authorization]", "dXNlcjpwYXNzd29yZA=="},
+		{"bearer alone", "bearer q8w7e6r5t4y3u2i1", "bearer [REDACTED:bearer-token]", "q8w7e6r5t4y3u2i1"},
+		{"password pair", "mysql -u root --password=" + password + " db", "mysql -u root --password=[REDACTED:secret-pair] db", password},
+		{"quoted password pair", `{"password": "` + password + `"}`, `{"password": [REDACTED:secret-pair]}`, password},
+		{"token pair in query", "https://x.test/cb?code=1&token=abcdef123456&x=2", "https://x.test/cb?code=1&token=[REDACTED:secret-pair]&x=2", "abcdef123456"},
+		{"env var *_TOKEN", "NPM_TOKEN=npm_abcdefghij0123456789 npm publish", "NPM_TOKEN=[REDACTED:secret-pair] npm publish", "npm_abcdefghij0123456789"},
+		{"env var *_KEY", "STRIPE_KEY=rk_live_0123456789abcdef ./deploy", "STRIPE_KEY=[REDACTED:secret-pair] ./deploy", "rk_live_0123456789abcdef"},
+		{"url credentials", "postgres://admin:s3cr3tpass@db:5432/app", "postgres://admin:[REDACTED:url-credentials]@db:5432/app", "s3cr3tpass"},
+		{"nothing secret", "npm run test -- --max_tokens: 5 keyboard", "npm run test -- --max_tokens: 5 keyboard", ""},
+		{"task id is not an sk- key", "task-0123456789abcdefghijklmnop", "task-0123456789abcdefghijklmnop", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := r.tree(tt.in)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("redact(%q) (-want +got):\n%s", tt.in, diff)
+			}
+			if tt.secret != "" {
+				b, _ := json.Marshal(got)
+				if bytes.Contains(b, []byte(tt.secret)) {
+					t.Errorf("secret survived: %s", b)
+				}
+			}
+		})
+	}
+}
+
+func TestRedactKeys(t *testing.T) {
+	r := redactor{maxValue: DefaultMaxValueBytes, headLen: 1024}
+	in := map[string]any{
+		"password":              "x-" + password,
+		"apiKey":                "abc",
+		"x-api-key":             "abc",
+		"client_secret":         map[string]any{"v": 1},
+		"Authorization":         "Bearer " + jwtToken,
+		"GITHUB_TOKEN":          ghpToken,
+		"AWS_SECRET_ACCESS_KEY": awsSecret,
+		"max_tokens":            json.Number("1000"),
+		"inputTokens":           json.Number("12"),
+		"token":                 nil,
+		"keyboard":              "qwerty",
+		"env": []any{
+			map[string]any{"name": "OPENAI_API_KEY", "value": "zzz-not-a-known-shape"},
+			map[string]any{"name": "PATH", "value": "/usr/bin"},
+		},
+		ghpToken: "a secret used as a key",
+	}
+	want := map[string]any{
+		"password":              redacted("secret-key:password"),
+		"apiKey":                redacted("secret-key:apiKey"),
+		"x-api-key":             redacted("secret-key:x-api-key"),
+		"client_secret":         redacted("secret-key:client_secret"),
+		"Authorization":         redacted("secret-key:Authorization"),
+		"GITHUB_TOKEN":          redacted("secret-key:GITHUB_TOKEN"),
+		"AWS_SECRET_ACCESS_KEY": redacted("secret-key:AWS_SECRET_ACCESS_KEY"),
+		"max_tokens":            json.Number("1000"),
+		"inputTokens":           json.Number("12"),
+		"token":                 nil,
+		"keyboard":              "qwerty",
+		"env": []any{
+			map[string]any{"name": "OPENAI_API_KEY", "value": redacted("secret-key:OPENAI_API_KEY")},
+			map[string]any{"name": "PATH", "value": "/usr/bin"},
+		},
+		"[REDACTED:github-token]": "a secret used as a key",
+	}
+	if diff := cmp.Diff(want, r.tree(in)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestSecretNeverInFile writes every kind of secret through every field
+// and greps the file for each. Secrets with a recognisable shape are
+// written bare; the others (an AWS secret key, an Azure storage key, a
+// password: random text) only in the context that names them, since
+// nothing tells them apart from other text when they stand alone.
+func TestSecretNeverInFile(t *testing.T) {
+	cases := []struct{ secret, text string }{
+		{awsKeyID, awsKeyID},
+		{awsSecret, "aws_secret_access_key=" + awsSecret},
+		{gcpKey, gcpKey},
+		{azureKey, "AccountKey=" + azureKey},
+		{azureSecret, azureSecret},
+		{ghpToken, ghpToken},
+		{ghoToken, ghoToken},
+		{githubPAT, githubPAT},
+		{gitlabToken, gitlabToken},
+		{slackToken, slackToken},
+		{openAIKey, openAIKey},
+		{anthropicKey, anthropicKey},
+		{jwtToken, jwtToken},
+		{pemKey, pemKey},
+		{"MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn", pemKey},
+		{password, "password: " + password},
+	}
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	var evs []Event
+	for _, c := range cases {
+		cmd := "run: deploy --password=" + password + " with " + c.text + " done"
+		evs = append(evs, Event{
+			Actor:   Actor{ID: "agent:x"},
+			Action:  "tool.call",
+			Subject: Subject{Kind: "tool-call", Ref: "call-1"},
+			Input:   map[string]any{"command": cmd, "headers": map[string]any{"Authorization": "Bearer " + c.secret}, "list": []any{c.text}},
+			Output:  c.text,
+			Metadata: map[string]any{"toolCall": ToolCall{Kind: "tool-call", Tool: "Bash", Arguments: map[string]any{"command": cmd},
+				Result: map[string]any{"stdout": strings.Repeat("log line\n", 1200) + c.text}}},
+		})
+	}
+	writeLog(t, path, Options{}, evs)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		s := c.secret
+		if bytes.Contains(data, []byte(s)) {
+			t.Errorf("secret %.12s... found in the file", s)
+		}
+		// Escaped forms count too (the PEM key's newlines).
+		esc, _ := json.Marshal(s)
+		if bytes.Contains(data, esc[1:len(esc)-1]) {
+			t.Errorf("escaped secret %.12s... found in the file", s)
+		}
+	}
+	if !bytes.Contains(data, []byte("[REDACTED:")) || !bytes.Contains(data, []byte(`"$redacted":true`)) {
+		t.Error("no redaction markers in the file")
+	}
+	if _, err := Verify(path); err != nil {
+		t.Fatal(err)
+	}
+}
