@@ -185,11 +185,12 @@ func (p *parser) frame() (*Frame, error) {
 	if err = p.expect('>', `">" after the agent id`); err != nil {
 		return nil, err
 	}
-	if f.Intent, err = p.name(isAlpha, "an intent"); err != nil {
-		if p.i < len(p.s) && isDigit(p.s[p.i]) {
-			err.(*Error).Code = CodeInvalidIntent
-		}
+	at := p.i
+	if f.Intent, err = p.name(isOpChar, "an intent"); err != nil {
 		return nil, err
+	}
+	if !allOf(f.Intent, isAlpha) {
+		return nil, errorf(CodeInvalidIntent, at, "intent %q must be letters only", f.Intent)
 	}
 	if err = p.expect(':', `":" before the operation`); err != nil {
 		return nil, err

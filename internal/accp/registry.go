@@ -51,12 +51,14 @@ var CoreIntents = map[string]string{
 
 // CoreOperations are the operations of section 4.3 plus those the draft's
 // own examples use (lookup, state, error, registry, chat, tool,
-// transaction, infer).
+// transaction, infer) and "frame", which carries the pieces of a frame split
+// to fit the budget.
 var CoreOperations = []string{
 	"analyze", "plan", "execute", "review", "approve", "reject", "fetch", "transform",
 	"summarize", "classify", "generate", "validate", "schedule", "notify", "merge",
 	"split", "route", "cache", "purge",
 	"lookup", "state", "error", "registry", "chat", "tool", "transaction", "infer",
+	"frame", // a frame split into an ST sequence (section 3.4)
 }
 
 // Abbreviations is the standard key table of section 4.2, full name to

@@ -395,7 +395,7 @@ func (s *Session) externalize(v Value) Value {
 func (s *Session) split(f *Frame) []string {
 	inner := string(AppendFrame(nil, &Frame{Agent: f.Agent, Intent: f.Intent, Op: f.Op, Params: f.Params}))
 	env := f.Meta
-	cid := String(s.newMID(s.seq) + "s")
+	cid := String("split" + strconv.FormatInt(s.seq, 10))
 	// Pieces of at most ~120 bytes keep a chunk frame well under the body
 	// limit even when every byte becomes a token.
 	const piece = 120
@@ -511,17 +511,6 @@ func (s *Session) deliverLocked(f *Frame, env Envelope, now time.Time) (drop boo
 	if !s.opt.AllowUnknownOps && !s.reg.HasOperation(f.Op) {
 		return false, errorf(CodeInvalidIntent, -1, "unknown operation %q", f.Op)
 	}
-	if env.TTL > 0 && env.TS > 0 && now.Unix() > env.TS+env.TTL {
-		s.log.Debug("accp: dropped expired frame", "mid", env.MID)
-		return true, nil
-	}
-	cidKey := ""
-	if env.CID.Kind != KindNull {
-		cidKey = string(AppendValue(nil, env.CID))
-	}
-	if cidKey != "" && s.cancelled[cidKey] && f.Intent != "cancel" {
-		return true, nil
-	}
 	if s.seen[env.MID] {
 		return false, errorf(CodeDuplicate, -1, "msg id %s already seen in session %s", env.MID, s.id)
 	}
@@ -533,6 +522,18 @@ func (s *Session) deliverLocked(f *Frame, env Envelope, now time.Time) (drop boo
 	}
 	s.seen[env.MID] = true
 	s.lastSeq = env.Seq
+	// Dropped frames still take their place in the sequence.
+	if env.TTL > 0 && env.TS > 0 && now.Unix() > env.TS+env.TTL {
+		s.log.Debug("accp: dropped expired frame", "mid", env.MID)
+		return true, nil
+	}
+	cidKey := ""
+	if env.CID.Kind != KindNull {
+		cidKey = string(AppendValue(nil, env.CID))
+	}
+	if cidKey != "" && s.cancelled[cidKey] && f.Intent != "cancel" {
+		return true, nil
+	}
 	if f.Intent == "cancel" && cidKey != "" {
 		s.cancelled[cidKey] = true
 		delete(s.streams, cidKey)
