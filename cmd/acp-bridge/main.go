@@ -42,6 +42,7 @@ func commands() map[string]command {
 		"bridge":     {"run the bridge (the default when the first argument is a flag or --)", runBridge},
 		"demo":       {"run a whole session with built-in client and agent, and print what happened", runDemo},
 		"demo-agent": {"serve the built-in demo agent on stdin/stdout", runDemoAgent},
+		"hook":       {"answer Claude Code's PreToolUse hook with the running bridge's decision (run by the agent)", runHook},
 		"replay":     {"act as an agent that replays the agent side of a recorded transcript", runReplay},
 		"help":       {"list subcommands", runHelp},
 	}
