@@ -1,0 +1,1209 @@
+package compress
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/accp"
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+)
+
+// Defaults for Config's zero values.
+const (
+	DefaultContextSize    = 200000
+	DefaultOffloadTokens  = 15000
+	DefaultCompactTimeout = 5 * time.Minute
+	DefaultSessionTimeout = 2 * time.Minute
+)
+
+// Config configures a Pipeline.
+type Config struct {
+	// CacheDir is where offloaded content and archives go; required.
+	CacheDir string
+	// ContextSize is the context window assumed for agents that send no
+	// usage_update; optional, defaults to DefaultContextSize.
+	ContextSize int64
+	// OffloadTokens is the tier-1 threshold in o200k tokens; optional,
+	// defaults to DefaultOffloadTokens.
+	OffloadTokens int
+	// EventLog receives the compression events as JSONL; optional.
+	EventLog io.Writer
+	// Audit, if set, receives every compression event too (the audit log
+	// when governance is on). It must not block for long.
+	Audit func(Event) error
+	// AgentCompact lets the bridge trigger the agent's own compaction
+	// command (e.g. Claude's /compact) at RED; optional, default false.
+	AgentCompact bool
+	// CompactTimeout bounds an agent compaction turn; optional, defaults to
+	// DefaultCompactTimeout.
+	CompactTimeout time.Duration
+	// Logger receives diagnostics; optional, nil discards.
+	Logger *slog.Logger
+	// Clock returns the current time; optional, nil means time.Now.
+	Clock func() time.Time
+}
+
+// Pipeline is the compression middleware's state: one per bridge. It keeps
+// a meter, a recorder and ACCP warm state per session, offloads large
+// content in both directions, checkpoints and rolls sessions over, and
+// answers the bridge's quick commands. It is safe for concurrent use: the
+// bridge calls it from both directions' handlers.
+type Pipeline struct {
+	cfg    Config
+	s      acpwire.Sender
+	store  *Store
+	events *EventLog
+	accp   *accp.Store
+	logger *slog.Logger
+
+	mu        sync.Mutex // guards sessions, downToIDE, ideToDown, loading
+	sessions  map[string]*session
+	downToIDE map[string]string
+	ideToDown map[string]string
+	loading   map[string]bool
+}
+
+// session is the pipeline's view of one IDE session.
+type session struct {
+	mu        sync.Mutex // guards every field below
+	ide, down string
+	newParams json.RawMessage // session/new params, reused for rollover
+	meter     *Meter
+	rec       *Recorder
+	warm      *warmState
+	agentCmds [][]byte // the agent's own available commands, raw
+
+	sentLevel    Level
+	sentEstimate bool
+	checkpointed bool   // a tier-3 checkpoint covers the current RED episode
+	summary      string // last verified summary (Markdown)
+	archive      string
+	pendingRoll  bool
+	compacted    bool // the agent's compaction ran in this RED episode
+	cancelSetup  context.CancelFunc
+	terminals    map[string]string // terminalId -> command
+	permissions  map[string]string // request id -> tool title
+	watch        *driftWatch
+	turnStart    int
+}
+
+// driftWatch collects the first turn after a compression.
+type driftWatch struct {
+	reason string
+	obs    TurnObservation
+}
+
+// New returns a pipeline speaking through s.
+func New(cfg Config, s acpwire.Sender) (*Pipeline, error) {
+	if cfg.CacheDir == "" {
+		return nil, fmt.Errorf("compress: no cache directory")
+	}
+	if cfg.ContextSize <= 0 {
+		cfg.ContextSize = DefaultContextSize
+	}
+	if cfg.OffloadTokens <= 0 {
+		cfg.OffloadTokens = DefaultOffloadTokens
+	}
+	if cfg.CompactTimeout <= 0 {
+		cfg.CompactTimeout = DefaultCompactTimeout
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Pipeline{
+		cfg:       cfg,
+		s:         s,
+		store:     NewStore(cfg.CacheDir, cfg.Clock),
+		events:    NewEventLog(cfg.EventLog, cfg.Audit),
+		accp:      accp.NewStore(),
+		logger:    logger,
+		sessions:  map[string]*session{},
+		downToIDE: map[string]string{},
+		ideToDown: map[string]string{},
+		loading:   map[string]bool{},
+	}, nil
+}
+
+// Store returns the pipeline's cache.
+func (p *Pipeline) Store() *Store { return p.store }
+
+// Events returns the pipeline's compression event log.
+func (p *Pipeline) Events() *EventLog { return p.events }
+
+// Middleware returns the compression middleware.
+func (p *Pipeline) Middleware() acpwire.Middleware {
+	return func(next acpwire.Handler) acpwire.Handler {
+		return acpwire.HandlerFunc(func(ctx context.Context, m *acpwire.Message) error {
+			if m.Dir == acpwire.ClientToAgent {
+				return p.fromClient(ctx, m, next)
+			}
+			return p.fromAgent(ctx, m, next)
+		})
+	}
+}
+
+// Preempt hears session/cancel before it waits its turn: a compaction or
+// rollover the bridge is running for that session is abandoned. Register it
+// with Bridge.OnPreempt. It does not block.
+func (p *Pipeline) Preempt(m *acpwire.Message) {
+	if !m.IsNotification("session/cancel") {
+		return
+	}
+	id, _ := m.GetString("params", "sessionId")
+	if s := p.lookup(id); s != nil {
+		s.mu.Lock()
+		cancel := s.cancelSetup
+		s.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+	}
+}
+
+func (p *Pipeline) now() time.Time { return p.cfg.Clock() }
+
+// lookup returns the session the IDE knows as id, or nil.
+func (p *Pipeline) lookup(id string) *session {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.sessions[id]
+}
+
+// sessionFor returns the session the IDE knows as id, creating it.
+func (p *Pipeline) sessionFor(id, cwd string) *session {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := p.sessions[id]
+	if s == nil {
+		s = &session{
+			ide: id, down: id,
+			meter:       NewMeter(p.cfg.ContextSize),
+			rec:         NewRecorder(id, cwd),
+			warm:        newWarmState(id, p.accp, p.cfg.Clock),
+			terminals:   map[string]string{},
+			permissions: map[string]string{},
+		}
+		p.sessions[id] = s
+	}
+	if cwd != "" && s.rec.Cwd == "" {
+		s.rec.Cwd = cwd
+	}
+	return s
+}
+
+// ideID maps a downstream session id to the IDE's.
+func (p *Pipeline) ideID(down string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if id, ok := p.downToIDE[down]; ok {
+		return id
+	}
+	return down
+}
+
+// translate rewrites params.sessionId of m through table, if present.
+func (p *Pipeline) translate(m *acpwire.Message, toAgent bool) (*acpwire.Message, error) {
+	if m.Kind != acpwire.KindRequest && m.Kind != acpwire.KindNotification {
+		return m, nil
+	}
+	p.mu.Lock()
+	table := p.downToIDE
+	if toAgent {
+		table = p.ideToDown
+	}
+	if len(table) == 0 {
+		p.mu.Unlock()
+		return m, nil
+	}
+	id, ok := rawjson.GetString(m.Params, "sessionId")
+	to, mapped := table[id]
+	p.mu.Unlock()
+	if !ok || !mapped || to == id {
+		return m, nil
+	}
+	return m.PatchJSON(to, "params", "sessionId")
+}
+
+// ---- client to agent ----
+
+func (p *Pipeline) fromClient(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
+	switch m.Kind {
+	case acpwire.KindRequest:
+		switch m.Method {
+		case "session/prompt":
+			return p.prompt(ctx, m, next)
+		case "session/load", "session/resume":
+			id, _ := rawjson.GetString(m.Params, "sessionId")
+			cwd, _ := rawjson.GetString(m.Params, "cwd")
+			s := p.sessionFor(id, cwd)
+			s.mu.Lock()
+			if s.newParams == nil {
+				s.newParams = paramsWithout(m.Params, "sessionId")
+			}
+			s.mu.Unlock()
+			if m.Method == "session/load" {
+				p.mu.Lock()
+				p.loading[id] = true
+				p.mu.Unlock()
+			}
+		}
+	case acpwire.KindResponse:
+		if m.Request != nil {
+			if err := p.clientResult(ctx, m, next); err != errNotHandled {
+				return err
+			}
+		}
+	}
+	out, err := p.translate(m, true)
+	if err != nil {
+		return err
+	}
+	return next.Handle(ctx, out)
+}
+
+var errNotHandled = fmt.Errorf("not handled")
+
+// clientResult handles the IDE's answers to the agent's requests: tool
+// results entering the agent's context (tier 1), write outcomes and
+// permission decisions. It returns errNotHandled to let m pass as is.
+func (p *Pipeline) clientResult(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
+	req := m.Request
+	down, _ := rawjson.GetString(req.Params, "sessionId")
+	s := p.lookup(p.ideID(down))
+	if s == nil {
+		return errNotHandled
+	}
+	if m.Error != nil {
+		var e struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		}
+		_ = json.Unmarshal(m.Error, &e)
+		s.mu.Lock()
+		s.rec.Error(req.Method, e.Code, e.Message)
+		if req.Method == "fs/write_text_file" {
+			path, _ := rawjson.GetString(req.Params, "path")
+			body, _ := rawjson.Get(req.Params, "content")
+			s.rec.FileWrite(m.Received, path, len(body), false)
+		}
+		s.mu.Unlock()
+		return errNotHandled
+	}
+	switch req.Method {
+	case "fs/read_text_file":
+		path, _ := rawjson.GetString(req.Params, "path")
+		_, hasLine := rawjson.Get(req.Params, "line")
+		_, hasLimit := rawjson.Get(req.Params, "limit")
+		return p.toolResult(ctx, s, m, next, []string{"result", "content"}, "fs_read_text_file", "fs/read_text_file "+path, path, !(hasLine || hasLimit))
+	case "terminal/output":
+		tid, _ := rawjson.GetString(req.Params, "terminalId")
+		s.mu.Lock()
+		cmd := s.terminals[tid]
+		if code, ok := rawjson.Get(m.Result, "exitStatus", "exitCode"); ok {
+			var c int
+			_ = json.Unmarshal(code, &c)
+			sig, _ := rawjson.GetString(m.Result, "exitStatus", "signal")
+			s.rec.ExitStatus(cmd, c, sig)
+		}
+		s.mu.Unlock()
+		return p.toolResult(ctx, s, m, next, []string{"result", "output"}, "terminal_output", "terminal/output "+cmd, "", true)
+	case "terminal/wait_for_exit":
+		// ACP's wait_for_exit result carries only exitCode and signal; the
+		// output travels in terminal/output, handled above.
+		tid, _ := rawjson.GetString(req.Params, "terminalId")
+		var r struct {
+			ExitCode *int   `json:"exitCode"`
+			Signal   string `json:"signal"`
+		}
+		_ = json.Unmarshal(m.Result, &r)
+		s.mu.Lock()
+		if r.ExitCode != nil || r.Signal != "" {
+			s.rec.ExitStatus(s.terminals[tid], deref(r.ExitCode), r.Signal)
+		}
+		s.mu.Unlock()
+	case "terminal/create":
+		tid, _ := rawjson.GetString(m.Result, "terminalId")
+		cmd, _ := rawjson.GetString(req.Params, "command")
+		s.mu.Lock()
+		s.terminals[tid] = cmd
+		s.mu.Unlock()
+	case "fs/write_text_file":
+		path, _ := rawjson.GetString(req.Params, "path")
+		body, _ := rawjson.Get(req.Params, "content")
+		s.mu.Lock()
+		s.rec.FileWrite(m.Received, path, len(body), true)
+		lvl := s.meter.Usage().Level()
+		s.mu.Unlock()
+		p.tier2(s, lvl, path, len(body))
+	case "session/request_permission":
+		var out struct {
+			Outcome struct {
+				Outcome  string `json:"outcome"`
+				OptionID string `json:"optionId"`
+			} `json:"outcome"`
+		}
+		_ = json.Unmarshal(m.Result, &out)
+		title, _ := rawjson.GetString(req.Params, "toolCall", "title")
+		d := "Permission " + out.Outcome.Outcome
+		if out.Outcome.OptionID != "" {
+			d = "User chose " + optionLabel(req.Params, out.Outcome.OptionID)
+		}
+		s.mu.Lock()
+		s.rec.Decision(m.Received, d+" for: "+oneLine(title, 160))
+		s.mu.Unlock()
+	}
+	return errNotHandled
+}
+
+func deref(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// optionLabel returns "<kind> (<name>)" for optionID in a permission request.
+func optionLabel(params []byte, optionID string) string {
+	raw, _ := rawjson.Get(params, "options")
+	var opts []struct {
+		OptionID, Name, Kind string
+	}
+	_ = json.Unmarshal(raw, &opts)
+	for _, o := range opts {
+		if o.OptionID == optionID {
+			return o.Kind + " (" + o.Name + ")"
+		}
+	}
+	return optionID
+}
+
+// toolResult applies tier 1 to the string at path in a tool result going to
+// the agent, and counts what enters the agent's context.
+func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Message, next acpwire.Handler, path []string, tool, source, readPath string, offloadable bool) error {
+	content, ok := m.GetString(path...)
+	if !ok {
+		return errNotHandled
+	}
+	tokens := -1
+	if offloadable && len(content) > p.cfg.OffloadTokens {
+		tokens = CountTokens(content)
+	}
+	if tokens > p.cfg.OffloadTokens {
+		ref, err := p.offload(s, tool, source, content, tokens, readPath)
+		if err != nil {
+			p.logger.Warn("tier 1 offload failed; content passed as is", "source", source, "err", err)
+		} else {
+			out, err := m.PatchJSON(ref, path...)
+			if err != nil {
+				return err
+			}
+			p.account(s, CountTokens(ref), false)
+			return next.Handle(ctx, out)
+		}
+	}
+	if tokens < 0 {
+		tokens = CountTokens(content)
+	}
+	s.mu.Lock()
+	if tool == "terminal_output" {
+		s.rec.ToolOutput(content)
+	}
+	s.rec.Note(m.Received, "Tool", fmt.Sprintf("%s (%d tokens)", source, tokens))
+	s.mu.Unlock()
+	p.account(s, tokens, false)
+	return errNotHandled
+}
+
+// offload writes content to the cache and returns its reference; a read
+// of a file already in the cache is referenced in place, not copied again.
+func (p *Pipeline) offload(s *session, tool, source, content string, tokens int, readPath string) (string, error) {
+	o := Offloaded{Source: source, Tokens: tokens, Bytes: len(content), Lines: countLines(content)}
+	var files []string
+	if readPath != "" && p.store.Contains(readPath) {
+		o.Path = readPath
+	} else {
+		path, err := p.store.WriteOffloaded(tool, content)
+		if err != nil {
+			return "", err
+		}
+		o.Path = path
+		files = append(files, path)
+	}
+	ref := Reference(o, content)
+	after := CountTokens(ref)
+	s.mu.Lock()
+	lvl := s.meter.Usage().Level()
+	s.rec.Note(p.now(), "Tool", source+"\n\n"+ref)
+	s.mu.Unlock()
+	p.events.Add(Event{Time: p.now(), Session: s.ide, Type: EventTier1, Level: lvl.String(),
+		Trigger:      fmt.Sprintf("%s: %d tokens over the %d-token threshold", source, tokens, p.cfg.OffloadTokens),
+		TokensBefore: tokens, TokensAfter: after, TokensSaved: tokens - after, Files: files})
+	return ref, nil
+}
+
+// tier2 logs that a large write/edit body is kept out of everything the
+// bridge injects (ORANGE and above). Bodies are never injected at any
+// level; the event records the saving once the context is under pressure.
+func (p *Pipeline) tier2(s *session, lvl Level, path string, bodyBytes int) {
+	const minBody = 2048
+	if lvl < Orange || bodyBytes < minBody {
+		return
+	}
+	before := estimateFromBytes(bodyBytes)
+	pointer := fmt.Sprintf("%s: written; content persisted to disk", path)
+	after := CountTokens(pointer)
+	p.events.Add(Event{Time: p.now(), Session: s.ide, Type: EventTier2, Level: lvl.String(),
+		Trigger:      fmt.Sprintf("write/edit body of %d bytes at %s", bodyBytes, lvl),
+		TokensBefore: before, TokensAfter: after, TokensSaved: max(before-after, 0), Files: []string{}})
+}
+
+// account adds n tokens to s's meter (or n bytes when bytes is true) and
+// tells the IDE when an estimated level changes.
+func (p *Pipeline) account(s *session, n int, bytes bool) {
+	s.mu.Lock()
+	if bytes {
+		s.meter.AddBytes(n)
+	} else {
+		s.meter.Add(n)
+	}
+	u := s.meter.Usage()
+	changed := u.Estimated && u.Level() != s.sentLevel
+	if changed {
+		s.sentLevel = u.Level()
+	}
+	s.mu.Unlock()
+	if changed {
+		p.sendEstimate(s, u)
+	}
+}
+
+// sendEstimate tells the IDE the bridge's estimate of the context fill.
+func (p *Pipeline) sendEstimate(s *session, u Usage) {
+	params := map[string]any{
+		"sessionId": s.ide,
+		"update": map[string]any{
+			"sessionUpdate": "usage_update",
+			"used":          u.Used,
+			"size":          u.Size,
+			"_meta":         map[string]any{"acp-bridge": map[string]any{"estimated": true, "level": u.Level().String(), "tokenizer": "o200k_base"}},
+		},
+	}
+	if err := p.s.Notify(acpwire.AgentToClient, "session/update", params); err != nil {
+		p.logger.Debug("sending estimated usage_update", "err", err)
+	}
+	s.mu.Lock()
+	s.sentEstimate = true
+	s.mu.Unlock()
+}
+
+// say sends the IDE a visible agent message in session s.
+func (p *Pipeline) say(s *session, text string) {
+	params := map[string]any{
+		"sessionId": s.ide,
+		"update": map[string]any{
+			"sessionUpdate": "agent_message_chunk",
+			"content":       map[string]any{"type": "text", "text": text},
+			"_meta":         map[string]any{"acp-bridge": map[string]any{"note": true}},
+		},
+	}
+	if err := p.s.Notify(acpwire.AgentToClient, "session/update", params); err != nil {
+		p.logger.Debug("sending note", "err", err)
+	}
+}
+
+// promptBlock is the part of a prompt content block the pipeline reads.
+type promptBlock struct {
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	URI      string `json:"uri"`
+	Resource *struct {
+		URI      string `json:"uri"`
+		Text     string `json:"text"`
+		MimeType string `json:"mimeType"`
+	} `json:"resource"`
+}
+
+// prompt handles session/prompt: quick commands, tier 1 on embedded
+// resources, the turn's bookkeeping, and the compaction or rollover that
+// was scheduled at the end of the previous turn.
+func (p *Pipeline) prompt(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
+	id, _ := rawjson.GetString(m.Params, "sessionId")
+	s := p.sessionFor(id, "")
+	rawPrompt, _ := rawjson.Get(m.Params, "prompt")
+	elems, err := rawjson.Elements(rawPrompt)
+	if err != nil {
+		return next.Handle(ctx, m)
+	}
+	blocks := make([]promptBlock, len(elems))
+	for i, e := range elems {
+		_ = json.Unmarshal(e, &blocks[i])
+	}
+	if len(blocks) > 0 && blocks[0].Type == "text" {
+		if name, arg, ok := parseCommand(blocks[0].Text); ok {
+			return p.command(ctx, s, m, name, arg)
+		}
+	}
+
+	// Tier 1 on embedded resources.
+	var userText strings.Builder
+	changed := false
+	newElems := make([][]byte, 0, len(elems)+1)
+	for i, b := range blocks {
+		switch {
+		case b.Type == "text":
+			userText.WriteString(b.Text)
+			userText.WriteByte('\n')
+		case b.Type == "resource_link":
+			fmt.Fprintf(&userText, "[resource link: %s]\n", b.URI)
+		case b.Type == "resource" && b.Resource != nil:
+			fmt.Fprintf(&userText, "[embedded resource: %s]\n", b.Resource.URI)
+			if len(b.Resource.Text) > p.cfg.OffloadTokens {
+				if tokens := CountTokens(b.Resource.Text); tokens > p.cfg.OffloadTokens {
+					repl, err := p.offloadResource(s, b.Resource.URI, b.Resource.MimeType, b.Resource.Text, tokens)
+					if err != nil {
+						p.logger.Warn("tier 1 offload of an embedded resource failed; passed as is", "uri", b.Resource.URI, "err", err)
+					} else {
+						newElems = append(newElems, repl...)
+						changed = true
+						continue
+					}
+				}
+			}
+		}
+		newElems = append(newElems, elems[i])
+	}
+
+	s.mu.Lock()
+	s.rec.UserMessage(m.Received, strings.TrimRight(userText.String(), "\n"))
+	s.turnStart = len(s.rec.entries)
+	roll := s.pendingRoll
+	compact := !roll && p.cfg.AgentCompact && s.checkpointed && !s.compacted && s.rec.HasCommand("compact") && s.meter.Usage().Level() >= Red
+	s.mu.Unlock()
+
+	var summaryBlock []byte
+	if roll {
+		var ok bool
+		summaryBlock, ok = p.rollover(ctx, s)
+		if ok {
+			newElems = append([][]byte{summaryBlock}, newElems...)
+			changed = true
+		}
+	} else if compact {
+		p.compact(ctx, s)
+	}
+
+	out := m
+	if changed {
+		arr := joinArray(newElems)
+		if out, err = m.Patch(arr, "params", "prompt"); err != nil {
+			return err
+		}
+	}
+	var tokens int
+	for _, e := range newElems {
+		if t, ok := rawjson.GetString(e, "text"); ok {
+			tokens += CountTokens(t)
+		}
+	}
+	p.account(s, tokens, false)
+	if out, err = p.translate(out, true); err != nil {
+		return err
+	}
+	return next.Handle(ctx, out)
+}
+
+// offloadResource replaces an embedded resource by a resource_link to the
+// offloaded copy and a text block with its reference.
+func (p *Pipeline) offloadResource(s *session, uri, mime, text string, tokens int) ([][]byte, error) {
+	ref, err := p.offload(s, "prompt_resource_"+filepath.Base(uri), "embedded resource "+uri, text, tokens, "")
+	if err != nil {
+		return nil, err
+	}
+	path := refPath(ref)
+	link := map[string]any{"type": "resource_link", "uri": (&url.URL{Scheme: "file", Path: path}).String(), "name": filepath.Base(path), "size": len(text),
+		"description": "offloaded by acp-bridge: byte-identical copy of " + uri}
+	if mime != "" {
+		link["mimeType"] = mime
+	}
+	lb, err := json.Marshal(link)
+	if err != nil {
+		return nil, err
+	}
+	tb, err := json.Marshal(map[string]any{"type": "text", "text": ref})
+	if err != nil {
+		return nil, err
+	}
+	return [][]byte{lb, tb}, nil
+}
+
+// refPath extracts the file path from a Reference.
+func refPath(ref string) string {
+	const k = "**File:** "
+	i := strings.Index(ref, k)
+	if i < 0 {
+		return ""
+	}
+	rest := ref[i+len(k):]
+	if j := strings.IndexByte(rest, '\n'); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest
+}
+
+func joinArray(elems [][]byte) []byte {
+	n := 2
+	for _, e := range elems {
+		n += len(e) + 1
+	}
+	out := make([]byte, 0, n)
+	out = append(out, '[')
+	for i, e := range elems {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, e...)
+	}
+	return append(out, ']')
+}
+
+// paramsWithout returns params with key removed.
+func paramsWithout(params []byte, key string) json.RawMessage {
+	out, err := rawjson.Delete(params, key)
+	if err != nil {
+		return append(json.RawMessage(nil), params...)
+	}
+	return out
+}
+
+// ---- agent to client ----
+
+func (p *Pipeline) fromAgent(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
+	switch m.Kind {
+	case acpwire.KindNotification:
+		if m.Method == "session/update" {
+			return p.update(ctx, m, next)
+		}
+	case acpwire.KindRequest:
+		p.agentRequest(m)
+	case acpwire.KindResponse:
+		if m.Request != nil {
+			switch {
+			case m.Error != nil:
+				p.agentError(m)
+			case m.IsResponseTo("session/new"):
+				return p.sessionCreated(ctx, m, next)
+			case m.IsResponseTo("session/load"):
+				id, _ := rawjson.GetString(m.Request.Params, "sessionId")
+				p.mu.Lock()
+				delete(p.loading, id)
+				p.mu.Unlock()
+			case m.IsResponseTo("session/prompt"):
+				p.turnEnd(m)
+			}
+			if m.Error != nil && m.IsResponseTo("session/load") {
+				id, _ := rawjson.GetString(m.Request.Params, "sessionId")
+				p.mu.Lock()
+				delete(p.loading, id)
+				p.mu.Unlock()
+			}
+		}
+	}
+	out, err := p.translate(m, false)
+	if err != nil {
+		return err
+	}
+	return next.Handle(ctx, out)
+}
+
+func (p *Pipeline) agentError(m *acpwire.Message) {
+	var e struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}
+	_ = json.Unmarshal(m.Error, &e)
+	id, _ := rawjson.GetString(m.Request.Params, "sessionId")
+	if s := p.lookup(id); s != nil {
+		s.mu.Lock()
+		s.rec.Error(m.Request.Method, e.Code, e.Message)
+		s.mu.Unlock()
+	}
+}
+
+// agentRequest notes what the agent asks the IDE for: terminals (to name
+// their output later), permissions (for decisions), reads (drift checks).
+func (p *Pipeline) agentRequest(m *acpwire.Message) {
+	down, _ := rawjson.GetString(m.Params, "sessionId")
+	s := p.lookup(p.ideID(down))
+	if s == nil {
+		return
+	}
+	switch m.Method {
+	case "terminal/create":
+		cmd, _ := rawjson.GetString(m.Params, "command")
+		var args []string
+		if raw, ok := rawjson.Get(m.Params, "args"); ok {
+			_ = json.Unmarshal(raw, &args)
+		}
+		s.mu.Lock()
+		s.rec.Note(m.Received, "Tool", "terminal/create "+strings.Join(append([]string{cmd}, args...), " "))
+		s.mu.Unlock()
+	case "fs/read_text_file", "fs/write_text_file":
+		path, _ := rawjson.GetString(m.Params, "path")
+		s.mu.Lock()
+		if s.watch != nil {
+			s.watch.obs.Touched = append(s.watch.obs.Touched, path)
+			s.watch.obs.ToolCalls++
+			if m.Method == "fs/write_text_file" {
+				s.watch.obs.Edits++
+			}
+		}
+		s.mu.Unlock()
+	}
+}
+
+// sessionCreated registers a new session and offers the bridge's commands.
+func (p *Pipeline) sessionCreated(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
+	id, _ := rawjson.GetString(m.Result, "sessionId")
+	cwd, _ := rawjson.GetString(m.Request.Params, "cwd")
+	s := p.sessionFor(id, cwd)
+	s.mu.Lock()
+	s.newParams = append(json.RawMessage(nil), m.Request.Params...)
+	s.mu.Unlock()
+	if err := next.Handle(ctx, m); err != nil {
+		return err
+	}
+	p.offerCommands(s)
+	return nil
+}
+
+// update handles session/update from the agent.
+func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
+	var downID, update []byte
+	err := eachTop(m.Params, func(k string, v []byte) {
+		switch k {
+		case "sessionId":
+			downID = v
+		case "update":
+			update = v
+		}
+	})
+	if err != nil || update == nil {
+		return next.Handle(ctx, m)
+	}
+	down, _ := rawjson.String(downID)
+	ide := p.ideID(down)
+	s := p.sessionFor(ide, "")
+	var kind string
+	var content []byte
+	_ = eachTop(update, func(k string, v []byte) {
+		switch k {
+		case "sessionUpdate":
+			kind, _ = rawjson.String(v)
+		case "content":
+			content = v
+		}
+	})
+	out := m
+	grew := 0 // bytes entering the agent's context, counted after forwarding
+	switch kind {
+	case "agent_message_chunk", "agent_thought_chunk", "user_message_chunk":
+		text, _ := rawjson.Get(content, "text")
+		p.mu.Lock()
+		loading := p.loading[ide]
+		p.mu.Unlock()
+		if loading && len(text) > p.cfg.OffloadTokens*bytesPerToken {
+			if o, err := p.offloadIDEText(s, m, text, "session_load_replay", []string{"params", "update", "content", "text"}); err == nil {
+				out = o
+			}
+		}
+		role := "Agent"
+		switch kind {
+		case "agent_thought_chunk":
+			role = "Thought"
+		case "user_message_chunk":
+			role = "User"
+		}
+		s.mu.Lock()
+		s.rec.AgentChunk(m.Received, role, text)
+		s.mu.Unlock()
+		if kind != "user_message_chunk" {
+			grew = len(text)
+		}
+	case "tool_call", "tool_call_update":
+		var err error
+		if out, grew, err = p.toolCallUpdate(s, m, update, content); err != nil {
+			return err
+		}
+	case "plan":
+		s.mu.Lock()
+		s.rec.Plan(update)
+		s.mu.Unlock()
+	case "usage_update":
+		var u struct{ Used, Size int64 }
+		if json.Unmarshal(update, &u) == nil {
+			s.mu.Lock()
+			s.meter.Report(u.Used, u.Size)
+			s.mu.Unlock()
+		}
+	case "available_commands_update":
+		var err error
+		if out, err = p.mergeCommands(s, m, update); err != nil {
+			return err
+		}
+	case "current_mode_update":
+		mode, _ := rawjson.GetString(update, "currentModeId")
+		s.mu.Lock()
+		s.rec.Decision(m.Received, "Mode switched to "+mode)
+		s.mu.Unlock()
+	}
+	if ide != down {
+		var err error
+		if out, err = out.PatchJSON(ide, "params", "sessionId"); err != nil {
+			return err
+		}
+	}
+	err = next.Handle(ctx, out)
+	if grew > 0 {
+		p.account(s, grew, true)
+	}
+	return err
+}
+
+// eachTop calls fn for each member of a JSON object, in one pass.
+func eachTop(obj []byte, fn func(k string, v []byte)) error {
+	ms, err := rawjson.Members(obj)
+	for _, mm := range ms {
+		fn(mm.Key, mm.Value)
+	}
+	return err
+}
+
+// toolCallUpdate records a tool call and offloads oversized text content
+// toward the IDE (the IDE shows the preview and the path).
+func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update, content []byte) (*acpwire.Message, int, error) {
+	out := m
+	var textBytes int
+	if content != nil {
+		elems, _ := rawjson.Elements(content)
+		for i, e := range elems {
+			text, ok := rawjson.Get(e, "content", "text")
+			if !ok {
+				continue
+			}
+			textBytes += len(text)
+			// Toward the IDE the size is judged from bytes (four per
+			// token) to keep tokenizing off the streaming path.
+			if len(text) > p.cfg.OffloadTokens*bytesPerToken {
+				title, _ := rawjson.GetString(update, "title")
+				tool := "tool_call_" + title
+				if o, err := p.offloadIDEText(s, out, text, tool, []string{"params", "update", "content", fmt.Sprint(i), "content", "text"}); err == nil {
+					out = o
+				} else {
+					p.logger.Warn("tier 1 offload toward the IDE failed; passed as is", "err", err)
+				}
+			}
+		}
+	}
+	s.mu.Lock()
+	arts := len(s.rec.artifacts)
+	s.rec.ToolCall(m.Received, update)
+	newArts := s.rec.artifacts[arts:]
+	lvl := s.meter.Usage().Level()
+	var bodies []Artifact
+	if st, _ := rawjson.GetString(update, "status"); st == "completed" {
+		for _, a := range s.rec.artifacts {
+			if a.Bytes > 0 && containsPath(update, a.Path) {
+				bodies = append(bodies, *a)
+			}
+		}
+	}
+	if w := s.watch; w != nil {
+		if kind, _ := rawjson.GetString(update, "kind"); kind != "" || m.IsNotification("session/update") {
+			if k, _ := rawjson.GetString(update, "sessionUpdate"); k == "tool_call" {
+				w.obs.ToolCalls++
+			}
+		}
+		id, _ := rawjson.GetString(update, "toolCallId")
+		if tc := s.rec.toolCalls[id]; tc != nil {
+			for _, path := range tc.paths {
+				if !contains(w.obs.Touched, path) {
+					w.obs.Touched = append(w.obs.Touched, path)
+				}
+			}
+		}
+		w.obs.Edits += len(newArts)
+	}
+	s.mu.Unlock()
+	for _, a := range bodies {
+		p.tier2(s, lvl, a.Path, a.Bytes)
+	}
+	return out, textBytes, nil
+}
+
+func containsPath(update []byte, path string) bool {
+	q, _ := json.Marshal(path)
+	return strings.Contains(string(update), string(q))
+}
+
+// offloadIDEText offloads the JSON string literal lit found at path in m.
+func (p *Pipeline) offloadIDEText(s *session, m *acpwire.Message, lit []byte, tool string, path []string) (*acpwire.Message, error) {
+	text, ok := rawjson.String(lit)
+	if !ok {
+		return nil, fmt.Errorf("not a string")
+	}
+	tokens := CountTokens(text)
+	if tokens <= p.cfg.OffloadTokens {
+		return nil, fmt.Errorf("under threshold")
+	}
+	ref, err := p.offload(s, tool, "toward the IDE: "+strings.ReplaceAll(tool, "_", " "), text, tokens, "")
+	if err != nil {
+		return nil, err
+	}
+	return m.PatchJSON(ref, path...)
+}
+
+// ---- turn end ----
+
+// turnEnd runs before the session/prompt response goes to the IDE: goal
+// drift checks, the ACCP delta, the estimated usage_update and, at RED and
+// CRITICAL, the tier-3 checkpoint.
+func (p *Pipeline) turnEnd(m *acpwire.Message) {
+	down, _ := rawjson.GetString(m.Request.Params, "sessionId")
+	s := p.lookup(p.ideID(down))
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	w := s.watch
+	s.watch = nil
+	var drift []string
+	if w != nil {
+		w.obs.AgentText = s.rec.textSince(s.turnStart, "Agent")
+		drift = DriftCheck(w.obs, strings.Join(s.rec.userMessages, "\n"), s.rec.Artifacts(), s.rec.Cwd)
+	}
+	u := s.meter.Usage()
+	lvl := u.Level()
+	s.warm.observe(s.rec, lvl)
+	intent := s.rec.Intent()
+	archive := s.archive
+	s.mu.Unlock()
+	if _, err := s.warm.delta(); err != nil {
+		p.logger.Warn("ACCP warm state", "err", err)
+	}
+	for _, d := range drift {
+		p.logger.Warn("goal drift after compression", "session", s.ide, "indicator", d, "after", w.reason)
+		p.events.Add(Event{Time: p.now(), Session: s.ide, Type: EventGoalDrift, Level: lvl.String(), Trigger: "first turn after " + w.reason,
+			IntentPreserved: IntentVerify, Detail: d})
+		p.say(s, fmt.Sprintf("\n\n> **acp-bridge:** possible goal drift after %s: the agent %s. Session intent: %q. Full conversation: %s\n", w.reason, d, oneLine(intent, 200), archive))
+	}
+	if u.Estimated {
+		s.mu.Lock()
+		s.sentLevel = lvl
+		s.mu.Unlock()
+		p.sendEstimate(s, u)
+	}
+	if lvl < Red {
+		s.mu.Lock()
+		s.checkpointed, s.compacted = false, false
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Lock()
+	done := s.checkpointed && (lvl < Critical || s.pendingRoll)
+	s.mu.Unlock()
+	if done {
+		return
+	}
+	trigger := fmt.Sprintf("context at %.1f%% (%s)", u.Percent(), lvl)
+	path, tokens, err := p.checkpoint(s, trigger)
+	if err != nil {
+		p.say(s, fmt.Sprintf("\n\n> **acp-bridge:** context at %.0f%% (%s); checkpoint failed: %v\n", u.Percent(), lvl, err))
+		return
+	}
+	s.mu.Lock()
+	canCompact := p.cfg.AgentCompact && s.rec.HasCommand("compact") && !s.compacted
+	if lvl == Critical {
+		s.pendingRoll = true
+	}
+	s.mu.Unlock()
+	switch {
+	case lvl == Critical:
+		p.say(s, fmt.Sprintf("\n\n> **acp-bridge:** context at %.0f%% (CRITICAL). Session checkpointed: summary of %d tokens, full conversation archived at %s. Your next message continues in a fresh agent session seeded with the summary; this session id stays the same.\n", u.Percent(), tokens, path))
+	case canCompact:
+		p.say(s, fmt.Sprintf("\n\n> **acp-bridge:** context at %.0f%% (RED). Session checkpointed (archive: %s); the agent's /compact will run before your next message.\n", u.Percent(), path))
+	default:
+		p.say(s, fmt.Sprintf("\n\n> **acp-bridge:** context at %.0f%% (RED). Session checkpointed (archive: %s). Use /bridge-compress to continue in a fresh session seeded with the summary.\n", u.Percent(), path))
+	}
+}
+
+// checkpoint runs tier 3: archive the conversation, build and verify the
+// Session Summary, keep it as ACCP warm state. It returns the archive path
+// and the summary's tokens. A summary that fails verification is replaced
+// by the previous verified one, if any.
+func (p *Pipeline) checkpoint(s *session, trigger string) (string, int, error) {
+	now := p.now()
+	s.mu.Lock()
+	archiveText := s.rec.Archive(now)
+	u := s.meter.Usage()
+	s.mu.Unlock()
+	path, err := p.store.WriteArchive(s.ide, archiveText)
+	if err != nil {
+		return "", 0, err
+	}
+	replaced := int(u.Used)
+	s.mu.Lock()
+	sum := BuildSummary(s.rec, now, path, p.store.OffloadedDir(), replaced)
+	md := sum.Markdown()
+	intent := s.rec.Intent()
+	var edited []string
+	for _, a := range s.rec.artifacts {
+		edited = append(edited, a.Path)
+	}
+	s.warm.observe(s.rec, u.Level())
+	s.mu.Unlock()
+	preserved := IntentPreserved
+	if verr := Verify(md, replaced, intent, edited); verr != nil {
+		prev, prevID := s.warm.previous()
+		p.logger.Warn("session summary rejected", "session", s.ide, "err", verr, "fallback", prevID)
+		p.events.Add(Event{Time: now, Session: s.ide, Type: EventRejected, Level: u.Level().String(), Trigger: trigger,
+			TokensBefore: replaced, TokensAfter: CountTokens(md), Files: []string{path}, IntentPreserved: IntentVerify, Detail: verr.Error()})
+		if prev == "" {
+			return path, 0, fmt.Errorf("summary rejected (%v) and no earlier checkpoint to fall back to", verr)
+		}
+		md, preserved = prev, IntentVerify
+	} else if _, err := s.warm.checkpoint(md); err != nil {
+		p.logger.Warn("ACCP checkpoint", "err", err)
+	}
+	after := CountTokens(md)
+	s.mu.Lock()
+	s.summary, s.archive, s.checkpointed = md, path, true
+	s.rec.Note(now, "Bridge", fmt.Sprintf("checkpoint (%s): summary of %d tokens", trigger, after))
+	s.mu.Unlock()
+	p.events.Add(Event{Time: now, Session: s.ide, Type: EventTier3, Level: u.Level().String(), Trigger: trigger,
+		TokensBefore: replaced, TokensAfter: after, TokensSaved: max(replaced-after, 0), Files: []string{path}, IntentPreserved: preserved})
+	return path, after, nil
+}
+
+// rollover opens a fresh downstream session with the original session's
+// parameters and returns the prompt block carrying the summary. The IDE's
+// session id stays; ids are translated from now on.
+func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
+	s.mu.Lock()
+	s.pendingRoll = false
+	params := s.newParams
+	md, archive := s.summary, s.archive
+	before := s.meter.Usage()
+	oldDown := s.down
+	rctx, cancel := context.WithTimeout(ctx, DefaultSessionTimeout)
+	s.cancelSetup = cancel
+	s.mu.Unlock()
+	defer func() {
+		cancel()
+		s.mu.Lock()
+		s.cancelSetup = nil
+		s.mu.Unlock()
+	}()
+	if md == "" || params == nil {
+		p.say(s, "> **acp-bridge:** rollover skipped: no verified summary or no session parameters.\n\n")
+		return nil, false
+	}
+	res, err := p.s.Call(rctx, acpwire.ClientToAgent, "session/new", params)
+	var newID string
+	if err == nil {
+		newID, _ = rawjson.GetString(res, "sessionId")
+		if newID == "" {
+			err = fmt.Errorf("session/new result has no sessionId")
+		}
+	}
+	if err != nil {
+		p.logger.Warn("rollover failed; staying in the current session", "session", s.ide, "err", err)
+		p.say(s, fmt.Sprintf("> **acp-bridge:** could not open a fresh agent session (%v); continuing in the current one.\n\n", err))
+		return nil, false
+	}
+	p.mu.Lock()
+	p.ideToDown[s.ide] = newID
+	p.downToIDE[newID] = s.ide
+	if oldDown != s.ide {
+		p.downToIDE[oldDown] = s.ide
+	}
+	p.mu.Unlock()
+	text := "[acp-bridge] This session continues earlier work whose context was checkpointed. " +
+		"The summary below preserves the user's intent and instructions; the full conversation is at " + archive +
+		" (read it in ranges if you need detail).\n\n" + md
+	block, _ := json.Marshal(map[string]any{"type": "text", "text": text})
+	after := CountTokens(text)
+	s.mu.Lock()
+	s.down = newID
+	s.meter.Reset(after)
+	s.sentLevel = Classify(int64(after), p.cfg.ContextSize)
+	s.checkpointed, s.compacted = false, false
+	s.watch = &driftWatch{reason: "the rollover to a fresh session"}
+	s.rec.Note(p.now(), "Bridge", "rolled over to downstream session "+newID)
+	s.mu.Unlock()
+	p.events.Add(Event{Time: p.now(), Session: s.ide, Type: EventRollover, Level: before.Level().String(),
+		Trigger:      fmt.Sprintf("context at %.1f%% (%s)", before.Percent(), before.Level()),
+		TokensBefore: int(before.Used), TokensAfter: after, TokensSaved: max(int(before.Used)-after, 0), Files: []string{archive}})
+	p.say(s, fmt.Sprintf("> **acp-bridge:** session checkpointed; continuing in a fresh agent session seeded with a %d-token summary. Full conversation: %s\n\n", after, archive))
+	return block, true
+}
+
+// compact runs the agent's own /compact between turns, with instructions
+// built from the summary.
+func (p *Pipeline) compact(ctx context.Context, s *session) {
+	s.mu.Lock()
+	s.compacted = true
+	down := s.down
+	intent := s.rec.Intent()
+	var paths []string
+	for _, a := range s.rec.artifacts {
+		paths = append(paths, a.Path)
+	}
+	facts := s.rec.Facts()
+	archive := s.archive
+	before := s.meter.Usage()
+	cctx, cancel := context.WithTimeout(ctx, p.cfg.CompactTimeout)
+	s.cancelSetup = cancel
+	s.mu.Unlock()
+	defer func() {
+		cancel()
+		s.mu.Lock()
+		s.cancelSetup = nil
+		s.mu.Unlock()
+	}()
+	instr := "/compact Preserve verbatim the session intent: " + oneLine(intent, 600)
+	if len(paths) > 0 {
+		instr += ". Keep every edited file path: " + strings.Join(paths, ", ")
+	}
+	if len(facts) > 0 {
+		instr += ". Keep these facts: " + strings.Join(facts[:min(len(facts), 10)], "; ")
+	}
+	instr += ". Full conversation archive: " + archive
+	params := map[string]any{"sessionId": down, "prompt": []map[string]any{{"type": "text", "text": instr}}}
+	_, err := p.s.Call(cctx, acpwire.ClientToAgent, "session/prompt", params)
+	if err != nil {
+		if cctx.Err() != nil {
+			_ = p.s.Notify(acpwire.ClientToAgent, "session/cancel", map[string]any{"sessionId": down})
+		}
+		p.logger.Warn("agent compaction failed", "session", s.ide, "err", err)
+		return
+	}
+	s.mu.Lock()
+	s.watch = &driftWatch{reason: "the agent's /compact"}
+	s.mu.Unlock()
+	p.events.Add(Event{Time: p.now(), Session: s.ide, Type: EventCompact, Level: before.Level().String(),
+		Trigger: fmt.Sprintf("context at %.1f%% (%s); agent advertises /compact", before.Percent(), before.Level()), TokensBefore: int(before.Used),
+		Files: []string{archive}, IntentPreserved: IntentVerify, Detail: "tokens after: see the agent's next usage_update"})
+}

@@ -1,0 +1,421 @@
+package compress
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+)
+
+// Recorder keeps what the bridge has seen of one session: the conversation
+// for the archive and the facts the Session Summary is built from. It is
+// deterministic: the same traffic gives the same summary. A Recorder is not
+// safe for concurrent use; the pipeline guards it.
+type Recorder struct {
+	// SessionID is the session as the IDE knows it.
+	SessionID string
+	// Cwd is the session's working directory.
+	Cwd string
+
+	entries      []entry
+	entryBytes   int
+	droppedBytes int
+
+	userMessages []string
+	artifacts    []*Artifact
+	byPath       map[string]*Artifact
+	toolCalls    map[string]*toolCall
+	decisions    []string
+	plan         []PlanEntry
+	facts        []string
+	factSet      map[string]bool
+	commands     []string // the agent's own slash commands, last advertised
+}
+
+// entry is one item of the conversation archive. Agent text is kept as its
+// raw JSON string literal and decoded only when the archive is written, so
+// the streaming path does not unescape every chunk.
+type entry struct {
+	at   time.Time
+	role string // "User", "Agent", "Thought", "Tool", "Bridge"
+	text string
+	raw  [][]byte // JSON string literals, concatenated in order
+}
+
+// Artifact is a file the agent created or changed in the session.
+type Artifact struct {
+	// Path is the file's path as the agent gave it.
+	Path string
+	// Action is "created", "edited" or "deleted".
+	Action string
+	// Status is "Complete", "Partial" or "Failed".
+	Status string
+	// Summary is a one-line description (the tool call's title).
+	Summary string
+	// Bytes is the size of the last body written, which the summary never
+	// carries (tier 2): the content is on disk.
+	Bytes int
+}
+
+// PlanEntry is one entry of the agent's latest plan.
+type PlanEntry struct {
+	Content, Status, Priority string
+}
+
+type toolCall struct {
+	title, kind, status string
+	paths               []string
+	created             bool
+	bodyBytes           int
+}
+
+// maxArchiveBytes bounds the conversation kept in memory per session; older
+// entries beyond it are dropped from the archive (and counted in it).
+const maxArchiveBytes = 64 << 20
+
+// NewRecorder returns an empty recorder for session id with working
+// directory cwd.
+func NewRecorder(id, cwd string) *Recorder {
+	return &Recorder{SessionID: id, Cwd: cwd, byPath: map[string]*Artifact{}, toolCalls: map[string]*toolCall{}, factSet: map[string]bool{}}
+}
+
+func (r *Recorder) add(e entry) {
+	n := len(e.text)
+	for _, c := range e.raw {
+		n += len(c)
+	}
+	r.entries = append(r.entries, e)
+	r.entryBytes += n
+	for r.entryBytes > maxArchiveBytes && len(r.entries) > 1 {
+		old := r.entries[0]
+		sz := len(old.text)
+		for _, c := range old.raw {
+			sz += len(c)
+		}
+		r.entries = r.entries[1:]
+		r.entryBytes -= sz
+		r.droppedBytes += sz
+	}
+}
+
+// UserMessage records a user prompt's text.
+func (r *Recorder) UserMessage(at time.Time, text string) {
+	r.userMessages = append(r.userMessages, text)
+	r.add(entry{at: at, role: "User", text: text})
+	r.scanFacts(text)
+}
+
+// Intent returns the session intent: the user's first request.
+func (r *Recorder) Intent() string {
+	if len(r.userMessages) == 0 {
+		return ""
+	}
+	return r.userMessages[0]
+}
+
+// UserMessages returns every user message so far, in order.
+func (r *Recorder) UserMessages() []string { return r.userMessages }
+
+// AgentChunk records a chunk of agent output given as a raw JSON string
+// literal; role is "Agent" or "Thought". Consecutive chunks of one role
+// join into one archive entry.
+func (r *Recorder) AgentChunk(at time.Time, role string, lit []byte) {
+	if len(lit) < 2 {
+		return
+	}
+	c := append([]byte(nil), lit...)
+	if n := len(r.entries); n > 0 && r.entries[n-1].role == role && r.entries[n-1].text == "" {
+		r.entries[n-1].raw = append(r.entries[n-1].raw, c)
+		r.entryBytes += len(c)
+		return
+	}
+	r.add(entry{at: at, role: role, raw: [][]byte{c}})
+}
+
+// Note records a line of bridge or tool activity in the archive.
+func (r *Recorder) Note(at time.Time, role, text string) {
+	r.add(entry{at: at, role: role, text: text})
+}
+
+// ToolCall records a tool_call or tool_call_update (the update object).
+// Artifacts come from edit/delete/move tool calls: their locations and diff
+// paths, with the status of the call.
+func (r *Recorder) ToolCall(at time.Time, update []byte) {
+	id, _ := rawjson.GetString(update, "toolCallId")
+	tc := r.toolCalls[id]
+	isNew := tc == nil
+	if isNew {
+		tc = &toolCall{}
+		r.toolCalls[id] = tc
+	}
+	if v, ok := rawjson.GetString(update, "title"); ok {
+		tc.title = v
+	}
+	if v, ok := rawjson.GetString(update, "kind"); ok {
+		tc.kind = v
+	}
+	prevStatus := tc.status
+	if v, ok := rawjson.GetString(update, "status"); ok {
+		tc.status = v
+	}
+	if locs, ok := rawjson.Get(update, "locations"); ok {
+		var ls []struct {
+			Path string `json:"path"`
+		}
+		if json.Unmarshal(locs, &ls) == nil {
+			for _, l := range ls {
+				tc.addPath(l.Path)
+			}
+		}
+	}
+	if content, ok := rawjson.Get(update, "content"); ok {
+		elems, _ := rawjson.Elements(content)
+		for _, e := range elems {
+			if t, _ := rawjson.GetString(e, "type"); t == "diff" {
+				p, _ := rawjson.GetString(e, "path")
+				tc.addPath(p)
+				old, ok := rawjson.Get(e, "oldText")
+				if !ok || string(old) == "null" {
+					tc.created = true
+				}
+				if nt, ok := rawjson.Get(e, "newText"); ok {
+					tc.bodyBytes = len(nt)
+				}
+			}
+		}
+	}
+	if isNew || tc.status != prevStatus {
+		r.Note(at, "Tool", fmt.Sprintf("%s [%s] %s %s", orDash(tc.kind), orDash(tc.status), tc.title, strings.Join(tc.paths, ", ")))
+	}
+	if tc.status == "failed" && prevStatus != "failed" {
+		r.fact("Tool call failed: " + oneLine(tc.title, 160))
+	}
+	switch tc.kind {
+	case "edit", "delete", "move":
+		action := "edited"
+		if tc.kind == "delete" {
+			action = "deleted"
+		} else if tc.created {
+			action = "created"
+		}
+		for _, p := range tc.paths {
+			r.artifact(p, action, statusOf(tc.status), tc.title, tc.bodyBytes)
+		}
+	}
+}
+
+func (tc *toolCall) addPath(p string) {
+	if p == "" {
+		return
+	}
+	for _, q := range tc.paths {
+		if q == p {
+			return
+		}
+	}
+	tc.paths = append(tc.paths, p)
+}
+
+func statusOf(s string) string {
+	switch s {
+	case "completed":
+		return "Complete"
+	case "failed":
+		return "Failed"
+	}
+	return "Partial"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// FileWrite records an fs/write_text_file the agent asked for; ok says
+// whether the client reported success.
+func (r *Recorder) FileWrite(at time.Time, path string, bodyBytes int, ok bool) {
+	status := "Complete"
+	if !ok {
+		status = "Failed"
+	}
+	r.artifact(path, "edited", status, "written through fs/write_text_file", bodyBytes)
+	r.Note(at, "Tool", fmt.Sprintf("fs/write_text_file %s (%d bytes, %s)", path, bodyBytes, strings.ToLower(status)))
+}
+
+func (r *Recorder) artifact(path, action, status, summary string, body int) {
+	a := r.byPath[path]
+	if a == nil {
+		a = &Artifact{Path: path, Action: action}
+		r.byPath[path] = a
+		r.artifacts = append(r.artifacts, a)
+	} else if action == "deleted" || a.Action == "deleted" {
+		a.Action = action
+	}
+	a.Status = status
+	if summary != "" {
+		a.Summary = oneLine(summary, 120)
+	}
+	if body > 0 {
+		a.Bytes = body
+	}
+}
+
+// Artifacts returns the files created or changed, in first-touch order.
+func (r *Recorder) Artifacts() []Artifact {
+	out := make([]Artifact, len(r.artifacts))
+	for i, a := range r.artifacts {
+		out[i] = *a
+	}
+	return out
+}
+
+// Plan records the agent's latest plan (the update object).
+func (r *Recorder) Plan(update []byte) {
+	raw, ok := rawjson.Get(update, "entries")
+	if !ok {
+		return
+	}
+	var es []PlanEntry
+	var in []struct{ Content, Status, Priority string }
+	if json.Unmarshal(raw, &in) != nil {
+		return
+	}
+	for _, e := range in {
+		es = append(es, PlanEntry{Content: e.Content, Status: e.Status, Priority: e.Priority})
+	}
+	r.plan = es
+}
+
+// Decision records a decision taken in the session (a permission outcome,
+// a mode change).
+func (r *Recorder) Decision(at time.Time, d string) {
+	r.decisions = append(r.decisions, d)
+	r.Note(at, "Decision", d)
+}
+
+// Commands records the agent's own advertised slash command names.
+func (r *Recorder) Commands(names []string) { r.commands = names }
+
+// HasCommand reports whether the agent advertised command name.
+func (r *Recorder) HasCommand(name string) bool {
+	for _, c := range r.commands {
+		if c == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Error records a JSON-RPC error seen on the wire.
+func (r *Recorder) Error(method string, code int, msg string) {
+	r.fact(fmt.Sprintf("JSON-RPC error %d (%s) from %s", code, oneLine(msg, 120), method))
+}
+
+// ExitStatus records a terminal's exit status.
+func (r *Recorder) ExitStatus(command string, code int, signal string) {
+	if signal != "" {
+		r.fact(fmt.Sprintf("Command %s killed by signal %s", orDash(command), signal))
+	} else if code != 0 {
+		r.fact(fmt.Sprintf("Command %s exited with status %d", orDash(command), code))
+	}
+}
+
+// ToolOutput scans text a tool produced for error codes.
+func (r *Recorder) ToolOutput(text string) { r.scanFacts(text) }
+
+// errorCode matches error identifiers worth keeping across a summary:
+// compiler and linter codes (TS2304, E0308, SC2086), errno names, Node's
+// ERR_* codes, and HTTP-style "status 503" phrases.
+var errorCode = regexp.MustCompile(`\b(?:[A-Z]{1,4}\d{3,5}|E(?:NOENT|ACCES|PERM|CONNREFUSED|CONNRESET|ADDRINUSE|EXIST|ISDIR|NOTDIR|TIMEDOUT|PIPE|NOMEM|INVAL|NOSPC|NOTEMPTY)|ERR_[A-Z0-9_]{3,}|(?:status|exit code) \d{1,3})\b`)
+
+const maxFacts = 40
+
+func (r *Recorder) scanFacts(text string) {
+	if len(r.factSet) >= maxFacts*4 {
+		return
+	}
+	for _, m := range errorCode.FindAllString(text, 20) {
+		r.fact("Error code seen: " + m)
+	}
+}
+
+func (r *Recorder) fact(f string) {
+	if r.factSet[f] {
+		return
+	}
+	r.factSet[f] = true
+	r.facts = append(r.facts, f)
+}
+
+// Facts returns the critical facts collected so far, in order.
+func (r *Recorder) Facts() []string { return r.facts }
+
+// Archive renders the conversation as Markdown.
+func (r *Recorder) Archive(now time.Time) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Conversation archive: session %s\n\n", r.SessionID)
+	fmt.Fprintf(&b, "Written by acp-bridge at %s from the traffic it forwarded", now.UTC().Format(time.RFC3339))
+	if r.Cwd != "" {
+		fmt.Fprintf(&b, " (cwd %s)", r.Cwd)
+	}
+	b.WriteString(". Content offloaded to the cache appears as its reference.\n\n")
+	if r.droppedBytes > 0 {
+		fmt.Fprintf(&b, "*%d bytes of earlier conversation were not retained in memory.*\n\n", r.droppedBytes)
+	}
+	for _, e := range r.entries {
+		fmt.Fprintf(&b, "### %s · %s\n\n", e.role, e.at.UTC().Format("15:04:05"))
+		if e.text != "" {
+			b.WriteString(e.text)
+		}
+		for _, c := range e.raw {
+			if s, ok := rawjson.String(c); ok {
+				b.WriteString(s)
+			}
+		}
+		b.WriteString("\n\n")
+	}
+	return b.String()
+}
+
+// archivedText returns the agent text recorded since entry index from.
+func (r *Recorder) textSince(from int, roles ...string) string {
+	var b strings.Builder
+	for i := max(from, 0); i < len(r.entries); i++ {
+		e := r.entries[i]
+		if len(roles) > 0 && !contains(roles, e.role) {
+			continue
+		}
+		b.WriteString(e.text)
+		for _, c := range e.raw {
+			if s, ok := rawjson.String(c); ok {
+				b.WriteString(s)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// oneLine collapses s to one line of at most n runes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

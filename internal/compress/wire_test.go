@@ -1,0 +1,280 @@
+package compress
+
+import (
+	"encoding/json"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+)
+
+func commandNames(t *testing.T, m []byte) []string {
+	t.Helper()
+	raw, ok := rawjson.Get(m, "params", "update", "availableCommands")
+	if !ok {
+		t.Fatalf("no availableCommands in %s", m)
+	}
+	var cmds []struct{ Name string }
+	if err := json.Unmarshal(raw, &cmds); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range cmds {
+		names = append(names, c.Name)
+	}
+	return names
+}
+
+func TestQuickCommandsMergedAndNeverReachAgent(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.newSession(1, "/repo", "s1")
+	// The agent advertises its own commands, one of which clashes.
+	h.agent(update("s1", map[string]any{"sessionUpdate": "available_commands_update", "availableCommands": []any{
+		map[string]any{"name": "compact", "description": "Clear history but keep a summary"},
+		map[string]any{"name": "context", "description": "Show context usage"},
+		map[string]any{"name": "bridge-log", "description": "the agent's own"},
+	}}))
+	got := strings.Join(commandNames(t, h.readIDE()), ",")
+	want := "compact,context,bridge-log,bridge-context,bridge-compress,bridge-recover,bridge-intent"
+	if got != want {
+		t.Errorf("merged commands = %s, want %s", got, want)
+	}
+
+	tests := []struct {
+		prompt string
+		want   string
+	}{
+		{"/bridge-context", "**Context:** 0 / 200,000 tokens (0.0%, GREEN"},
+		{"/bridge-intent", "No session intent yet"},
+		{"/bridge-recover", "Usage: /bridge-recover TOPIC"},
+		{"/bridge-recover nothing-here", `Nothing about "nothing-here"`},
+	}
+	for i, tt := range tests {
+		t.Run(tt.prompt, func(t *testing.T) {
+			id := 10 + i
+			h.ide(promptMsg(id, "s1", textBlock(tt.prompt)))
+			note := h.readIDE()
+			if str(note, "params", "sessionId") != "s1" || str(note, "params", "update", "sessionUpdate") != "agent_message_chunk" {
+				t.Fatalf("IDE got %s, want an agent_message_chunk", note)
+			}
+			if text := str(note, "params", "update", "content", "text"); !strings.Contains(text, tt.want) {
+				t.Errorf("answer %q lacks %q", text, tt.want)
+			}
+			resp := h.readIDE()
+			if !isResponse(mustJSON(id))(resp) || str(resp, "result", "stopReason") != "end_turn" {
+				t.Fatalf("IDE got %s, want the end_turn response", resp)
+			}
+		})
+	}
+	// An unknown /bridge-x and the agent's own commands go to the agent.
+	h.ide(promptMsg(20, "s1", textBlock("/compact please")))
+	if m := h.readAgent(); str(m, "params", "prompt", "0", "text") != "/compact please" {
+		t.Fatalf("agent got %s", m)
+	}
+	h.noMore(h.toAgent, "agent")
+}
+
+func TestOffloadReadTextFile(t *testing.T) {
+	h := newHarness(t, Config{OffloadTokens: 1000})
+	h.newSession(1, "/repo", "s1")
+	big := bigLog(3000)
+	lines := strings.Split(big, "\n")
+	lines[1777] = "NEEDLE: the staging database password rotates on day 17"
+	big = strings.Join(lines, "\n")
+
+	// A whole-file read over the threshold is offloaded.
+	h.agent(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"sessionId":"s1","path":"/repo/import.log"}}`)
+	if m := h.readIDE(); str(m, "method") != "fs/read_text_file" {
+		t.Fatalf("IDE got %s", m)
+	}
+	h.ide(mustJSON(map[string]any{"jsonrpc": "2.0", "id": 7, "result": map[string]any{"content": big}}))
+	got := h.readAgent()
+	ref := str(got, "result", "content")
+	if !strings.HasPrefix(ref, "## Offloaded Content Reference") {
+		t.Fatalf("agent got %.300s", ref)
+	}
+	if strings.Contains(ref, "NEEDLE") {
+		t.Fatal("the needle is in the reference: nothing was offloaded")
+	}
+	path := refPath(ref)
+	disk, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(disk) != big {
+		t.Fatal("offloaded file is not byte-identical to the content")
+	}
+	if CountTokens(ref)*20 > CountTokens(big) {
+		t.Errorf("reference %d tokens for %d: under 95%% saved", CountTokens(ref), CountTokens(big))
+	}
+
+	// The needle is reachable through the reference: a ranged read of the
+	// path passes untouched, and /bridge-recover finds it.
+	h.agent(mustJSON(map[string]any{"jsonrpc": "2.0", "id": 8, "method": "fs/read_text_file", "params": map[string]any{"sessionId": "s1", "path": path, "line": 1770, "limit": 20}}))
+	req := h.readIDE()
+	if str(req, "params", "path") != path {
+		t.Fatalf("IDE got %s", req)
+	}
+	page := strings.Join(strings.Split(string(disk), "\n")[1769:1789], "\n") + strings.Repeat("\npadding line to exceed the threshold", 400)
+	h.ide(mustJSON(map[string]any{"jsonrpc": "2.0", "id": 8, "result": map[string]any{"content": page}}))
+	if got := str(h.readAgent(), "result", "content"); got != page || !strings.Contains(got, "NEEDLE: the staging database password") {
+		t.Fatalf("ranged read was changed or lost the needle: %.200s", got)
+	}
+	h.ide(promptMsg(9, "s1", textBlock("/bridge-recover staging database password")))
+	ans := str(h.readIDE(), "params", "update", "content", "text")
+	if !strings.Contains(ans, path+":1778") {
+		t.Errorf("recover answer lacks %s:1778:\n%s", path, ans)
+	}
+	h.readIDE() // end_turn
+
+	// A whole read of the offloaded file itself is referenced in place.
+	h.agent(mustJSON(map[string]any{"jsonrpc": "2.0", "id": 10, "method": "fs/read_text_file", "params": map[string]any{"sessionId": "s1", "path": path}}))
+	h.readIDE()
+	h.ide(mustJSON(map[string]any{"jsonrpc": "2.0", "id": 10, "result": map[string]any{"content": big}}))
+	if again := str(h.readAgent(), "result", "content"); refPath(again) != path {
+		t.Errorf("re-read of the offloaded file made a new copy: %s", refPath(again))
+	}
+	if !strings.Contains(h.log.String(), `"event":"TIER_1"`) {
+		t.Errorf("no TIER_1 event logged:\n%s", h.log)
+	}
+}
+
+func TestOffloadTerminalOutput(t *testing.T) {
+	h := newHarness(t, Config{OffloadTokens: 500})
+	h.newSession(1, "/repo", "s1")
+	h.agent(`{"jsonrpc":"2.0","id":3,"method":"terminal/create","params":{"sessionId":"s1","command":"go","args":["test","./..."]}}`)
+	h.readIDE()
+	h.ide(`{"jsonrpc":"2.0","id":3,"result":{"terminalId":"t1"}}`)
+	h.readAgent()
+	out := bigLog(400) + "--- FAIL: TestImport (0.01s)\nimport.go:42: error TS2304 ENOENT\n"
+	h.agent(`{"jsonrpc":"2.0","id":4,"method":"terminal/output","params":{"sessionId":"s1","terminalId":"t1"}}`)
+	h.readIDE()
+	h.ide(mustJSON(map[string]any{"jsonrpc": "2.0", "id": 4, "result": map[string]any{"output": out, "truncated": false, "exitStatus": map[string]any{"exitCode": 1}}}))
+	got := h.readAgent()
+	ref := str(got, "result", "output")
+	if !strings.Contains(ref, "Offloaded Content Reference") || !strings.Contains(ref, "terminal/output go") {
+		t.Fatalf("agent got %.300s", ref)
+	}
+	if !strings.Contains(ref, "error TS2304 ENOENT") {
+		t.Error("the last lines (the failure) are not in the preview")
+	}
+	if v, _ := rawjson.Get(got, "result", "exitStatus", "exitCode"); string(v) != "1" || str(got, "result", "truncated") != "" {
+		// truncated is a bool: str returns "" for it; check it survived.
+		if b, _ := rawjson.Get(got, "result", "truncated"); string(b) != "false" || string(v) != "1" {
+			t.Errorf("other result fields changed: %s", got[:min(len(got), 200)])
+		}
+	}
+	// wait_for_exit has no output in ACP; it passes untouched.
+	h.agent(`{"jsonrpc":"2.0","id":5,"method":"terminal/wait_for_exit","params":{"sessionId":"s1","terminalId":"t1"}}`)
+	h.readIDE()
+	h.ide(`{"jsonrpc":"2.0","id":5,"result":{"exitCode":1,"signal":null}}`)
+	if got := h.readAgent(); string(got) != `{"jsonrpc":"2.0","id":5,"result":{"exitCode":1,"signal":null}}` {
+		t.Errorf("wait_for_exit result changed: %s", got)
+	}
+}
+
+func TestOffloadEmbeddedResource(t *testing.T) {
+	h := newHarness(t, Config{OffloadTokens: 1000})
+	h.newSession(1, "/repo", "s1")
+	big := bigLog(2000)
+	h.ide(promptMsg(2, "s1", textBlock("Summarise the failures in this log"),
+		map[string]any{"type": "resource", "resource": map[string]any{"uri": "file:///repo/import.log", "mimeType": "text/plain", "text": big}},
+		map[string]any{"type": "resource", "resource": map[string]any{"uri": "file:///repo/small.txt", "text": "small"}}))
+	got := h.readAgent()
+	raw, _ := rawjson.Get(got, "params", "prompt")
+	var blocks []map[string]any
+	if err := json.Unmarshal(raw, &blocks); err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) != 4 {
+		t.Fatalf("want text, resource_link, reference, small resource; got %d blocks: %s", len(blocks), raw[:min(len(raw), 400)])
+	}
+	if blocks[0]["text"] != "Summarise the failures in this log" || blocks[1]["type"] != "resource_link" || blocks[2]["type"] != "text" || blocks[3]["type"] != "resource" {
+		t.Fatalf("blocks: %v %v %v %v", blocks[0]["type"], blocks[1]["type"], blocks[2]["type"], blocks[3]["type"])
+	}
+	u, err := url.Parse(blocks[1]["uri"].(string))
+	if err != nil || u.Scheme != "file" {
+		t.Fatalf("resource_link uri %v", blocks[1]["uri"])
+	}
+	disk, err := os.ReadFile(u.Path)
+	if err != nil || string(disk) != big {
+		t.Fatalf("offloaded copy differs from the resource (%v)", err)
+	}
+	if refPath(blocks[2]["text"].(string)) != u.Path {
+		t.Errorf("reference names %s, link %s", refPath(blocks[2]["text"].(string)), u.Path)
+	}
+	if blocks[1]["mimeType"] != "text/plain" {
+		t.Errorf("mimeType lost: %v", blocks[1]["mimeType"])
+	}
+}
+
+func TestOffloadTowardIDE(t *testing.T) {
+	h := newHarness(t, Config{OffloadTokens: 1000})
+	h.newSession(1, "/repo", "s1")
+	big := bigLog(1500)
+	small := update("s1", map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "completed", "content": []any{map[string]any{"type": "content", "content": textBlock("short")}}})
+	h.agent(small)
+	if got := h.readIDE(); string(got) != small {
+		t.Errorf("small tool_call_update changed:\n%s\n%s", got, small)
+	}
+	h.agent(update("s1", map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "c2", "title": "Read import.log", "status": "completed", "content": []any{
+		map[string]any{"type": "content", "content": textBlock("short")},
+		map[string]any{"type": "content", "content": textBlock(big)},
+	}}))
+	got := h.readIDE()
+	if str(got, "params", "update", "content", "0", "content", "text") != "short" {
+		t.Error("first block changed")
+	}
+	ref := str(got, "params", "update", "content", "1", "content", "text")
+	if !strings.HasPrefix(ref, "## Offloaded Content Reference") {
+		t.Fatalf("IDE got %.200s", ref)
+	}
+	if disk, _ := os.ReadFile(refPath(ref)); string(disk) != big {
+		t.Error("offloaded copy differs")
+	}
+	if str(got, "params", "update", "toolCallId") != "c2" || str(got, "params", "update", "title") != "Read import.log" {
+		t.Error("other fields changed")
+	}
+}
+
+func TestEstimatedUsageUpdate(t *testing.T) {
+	h := newHarness(t, Config{ContextSize: 1000})
+	h.newSession(1, "/repo", "s1")
+	h.ide(promptMsg(2, "s1", textBlock("hello there")))
+	h.readAgent()
+	// 1200 bytes of output is about 300 tokens: 30%, YELLOW. The level
+	// change is announced once, when it happens, and again at turn end.
+	h.agent(agentSays("s1", strings.Repeat("word ", 240)))
+	if m := h.readIDE(); str(m, "params", "update", "sessionUpdate") != "agent_message_chunk" {
+		t.Fatalf("IDE got %s", m)
+	}
+	est := h.readIDE()
+	if str(est, "params", "update", "sessionUpdate") != "usage_update" {
+		t.Fatalf("IDE got %s, want usage_update on the level change", est)
+	}
+	if b, _ := rawjson.Get(est, "params", "update", "_meta", "acp-bridge", "estimated"); string(b) != "true" || str(est, "params", "update", "_meta", "acp-bridge", "level") != "YELLOW" {
+		t.Errorf("estimate not marked: %s", est)
+	}
+	h.agent(agentSays("s1", "done"))
+	h.readIDE()
+	h.agent(endTurn(2))
+	last := h.readIDE()
+	if str(last, "params", "update", "sessionUpdate") != "usage_update" {
+		t.Fatalf("IDE got %s, want usage_update before the response", last)
+	}
+	if resp := h.readIDE(); !isResponse("2")(resp) {
+		t.Fatalf("IDE got %s", resp)
+	}
+
+	// Once the agent reports usage itself, the bridge stops estimating.
+	h.ide(promptMsg(3, "s1", textBlock("again")))
+	h.readAgent()
+	h.agent(update("s1", map[string]any{"sessionUpdate": "usage_update", "used": 100, "size": 1000}))
+	h.readIDE()
+	h.agent(endTurn(3))
+	if resp := h.readIDE(); !isResponse("3")(resp) {
+		t.Fatalf("IDE got %s, want the response with no estimate before it", resp)
+	}
+}
