@@ -31,7 +31,7 @@ type feature struct {
 // bridgeFeatures lists the features in the order their middleware sees each
 // message.
 func bridgeFeatures() []feature {
-	return []feature{}
+	return []feature{adapterFeature()}
 }
 
 // bridgeSetup is what features share while the bridge is being assembled.

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/adapter"
+)
+
+// adapterFeature carries the policy into agents that act without asking the
+// client (internal/adapter): Claude Code gets permission rules and a
+// PreToolUse hook that calls back into the bridge, Gemini CLI an admin
+// policy file. --adapter auto recognises the agent from its command or its
+// initialize response; none disables; a name forces one.
+func adapterFeature() feature {
+	var mode string
+	return feature{
+		name: "adapters",
+		flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&mode, "adapter", "auto",
+				"agent adapter: auto (recognise the agent), none, or one of "+strings.Join(adapter.Names(), ", "))
+		},
+		setup: func(ctx context.Context, s *bridgeSetup) error {
+			return setupAdapter(s, mode, adapterInputsOf(s))
+		},
+	}
+}
+
+// adapterInputs is what the adapters take from the features set up before
+// them.
+type adapterInputs struct {
+	// engine decides hook calls; nil when no policy is loaded.
+	engine adapter.PolicyEngine
+	// rules are the policy's compact rules, for the agents' native rules.
+	rules adapter.Rules
+	// audit records hook decisions; nil when there is no audit log.
+	audit adapter.Recorder
+	// failOpen keeps decisions when the audit log cannot be written.
+	failOpen bool
+	// offloadTokens is the Tier 1 threshold; zero when compression is off.
+	offloadTokens int
+}
+
+// adapterInputsOf collects the adapters' inputs from s.
+func adapterInputsOf(s *bridgeSetup) adapterInputs {
+	return adapterInputs{}
+}
+
+func setupAdapter(s *bridgeSetup, mode string, in adapterInputs) error {
+	if mode == "none" {
+		s.Logger.Info("adapter: disabled (--adapter none); wire-level enforcement only")
+		return nil
+	}
+	name := ""
+	switch {
+	case mode == "auto":
+		name = adapter.DetectCommand(append([]string{s.Agent.Path}, s.Agent.Args...))
+	case slices.Contains(adapter.Names(), mode):
+		name = mode
+	default:
+		return fmt.Errorf("--adapter %q: want auto, none or one of %s", mode, strings.Join(adapter.Names(), ", "))
+	}
+	cfg := adapter.Config{Rules: in.rules, Logger: s.Logger}
+	if d := hookDecider(in, s); d != nil {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("finding the bridge's own path for the agent hook: %v", err)
+		}
+		if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = resolved
+		}
+		cfg.Decider, cfg.Executable = d, exe
+	}
+	cfg.Root = s.Agent.Dir
+	if cfg.Root == "" {
+		cfg.Root, _ = os.Getwd()
+	}
+	var a adapter.Adapter
+	if name != "" {
+		var err error
+		if a, err = adapter.New(name, cfg); err != nil {
+			return err
+		}
+		if err := a.Spawn(s.Agent); err != nil {
+			a.Close()
+			return err
+		}
+		s.Logger.Info("adapter: in use", "adapter", name, "forced", mode != "auto")
+	}
+	sel := adapter.NewSelector(a, mode == "auto", cfg)
+	s.onExit(func() {
+		if err := sel.Close(); err != nil {
+			s.Logger.Warn("adapter: cleanup", "err", err)
+		}
+	})
+	s.Bridge.Use(adapter.Middleware(sel, s.Bridge))
+	return nil
+}
+
+// hookDecider builds what answers the agents' hooks: the policy engine,
+// then Tier 1 for large reads, with every decision audited. It returns nil
+// when there is nothing for a hook to do.
+func hookDecider(in adapterInputs, s *bridgeSetup) adapter.Decider {
+	if in.engine == nil && in.offloadTokens <= 0 {
+		return nil
+	}
+	var d adapter.Decider = adapter.DeciderFunc(func(context.Context, adapter.ToolCall) (adapter.Decision, error) {
+		return adapter.Decision{}, nil
+	})
+	if in.engine != nil {
+		d = adapter.PolicyDecider(in.engine)
+	}
+	d = adapter.LimitLargeReads(d, adapter.ReadLimit{Threshold: in.offloadTokens, Logger: s.Logger})
+	if in.audit != nil {
+		d = adapter.Audited(d, in.audit, in.failOpen, s.Logger)
+	}
+	return d
+}
