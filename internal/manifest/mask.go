@@ -102,7 +102,7 @@ func (k *masker) handle(ctx context.Context, m *acpwire.Message, next acpwire.Ha
 			}
 			if c, what, denied := k.deniedParams(m); denied {
 				return k.refuse(m, acpwire.CodeInvalidParams, c,
-					fmt.Sprintf("%s: %s is not available: the bridge's manifest (%s) does not grant %s", m.Method, what, k.m.ID, c.ACPField()))
+					fmt.Sprintf("%s: %s, but the bridge's manifest (%s) does not grant %s", m.Method, what, k.m.ID, c.ACPField()))
 			}
 		}
 		if m.Dir == acpwire.AgentToClient && !k.caps.Has(ToolCallStreaming) && m.IsNotification("session/update") {
