@@ -232,6 +232,8 @@ type clientScript struct {
 	Permission string `json:"permission,omitempty"`
 	Prompts    []any  `json:"prompts"` // a string, or []contentBlock
 	TimeoutMs  int    `json:"timeoutMs,omitempty"`
+	// SessionMeta is the IDE's own _meta on session/new; optional.
+	SessionMeta map[string]any `json:"sessionMeta,omitempty"`
 }
 
 // textPrompts makes a prompt list of plain texts.
@@ -339,10 +341,7 @@ func start(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, o runOptions) 
 	}
 	t.Cleanup(func() { model.Close() })
 
-	runMu.Lock()
-	runCounter++
-	m := fmt.Sprintf("%d-%d", os.Getpid(), runCounter)
-	runMu.Unlock()
+	m := newMarker()
 
 	r := &run{t: t, s: s, agent: a, w: w, opts: o, model: model, marker: m, done: make(chan struct{}),
 		stderrPath: filepath.Join(logs, "stderr.log"), transcript: filepath.Join(logs, "client-transcript.jsonl")}
@@ -401,6 +400,14 @@ func start(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, o runOptions) 
 	return r
 }
 
+// newMarker returns a value for the ACP_E2E_RUN variable unique to one run.
+func newMarker() string {
+	runMu.Lock()
+	defer runMu.Unlock()
+	runCounter++
+	return fmt.Sprintf("%d-%d", os.Getpid(), runCounter)
+}
+
 // wait waits for the client to exit and returns its summary.
 func (r *run) wait() clientSummary {
 	r.t.Helper()
@@ -443,8 +450,12 @@ func (r *run) stderrTail() string {
 // leftovers lists the processes still alive that carry this run's marker in
 // their environment: the client, the bridge, the agent and anything the agent
 // started (they all inherit it).
-func (r *run) leftovers() []int {
-	want := []byte(marker + "=" + r.marker + "\x00")
+func (r *run) leftovers() []int { return markedProcesses(r.marker) }
+
+// markedProcesses lists the live processes whose environment has the run
+// marker m.
+func markedProcesses(m string) []int {
+	want := []byte(marker + "=" + m + "\x00")
 	ents, _ := os.ReadDir("/proc")
 	var pids []int
 	for _, e := range ents {
@@ -465,9 +476,15 @@ func (r *run) leftovers() []int {
 // than a grace period.
 func (r *run) noLeftovers() {
 	r.t.Helper()
+	noLeftovers(r.t, r.agent.name+"/"+r.opts.name, r.marker)
+}
+
+// noLeftovers fails t if processes with marker m outlive a grace period.
+func noLeftovers(t *testing.T, what, m string) {
+	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		pids := r.leftovers()
+		pids := markedProcesses(m)
 		if len(pids) == 0 {
 			return
 		}
@@ -477,7 +494,10 @@ func (r *run) noLeftovers() {
 				cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
 				desc = append(desc, fmt.Sprintf("%d %s", p, bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '})))
 			}
-			r.t.Errorf("%s/%s: processes left behind:\n%s", r.agent.name, r.opts.name, strings.Join(desc, "\n"))
+			t.Errorf("%s: processes left behind:\n%s", what, strings.Join(desc, "\n"))
+			for _, p := range pids {
+				syscall.Kill(p, syscall.SIGKILL)
+			}
 			return
 		}
 		time.Sleep(100 * time.Millisecond)
