@@ -44,6 +44,7 @@ func commands() map[string]command {
 		"demo-agent": {"serve the built-in demo agent on stdin/stdout", runDemoAgent},
 		"hook":       {"answer Claude Code's PreToolUse hook with the running bridge's decision (run by the agent)", runHook},
 		"replay":     {"act as an agent that replays the agent side of a recorded transcript", runReplay},
+		"validate":   {"check ACP.md manifests and print every problem (file:line:col)", runValidate},
 		"help":       {"list subcommands", runHelp},
 	}
 }

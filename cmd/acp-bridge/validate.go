@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+
+	"github.com/acp-bridge/acp-bridge/internal/manifest"
+)
+
+// validateReport is the --json output of acp-bridge validate.
+type validateReport struct {
+	// Valid is true when every file is valid.
+	Valid bool                 `json:"valid"`
+	Files []validateFileReport `json:"files"`
+}
+
+// validateFileReport is one file's result.
+type validateFileReport struct {
+	File  string `json:"file"`
+	Valid bool   `json:"valid"`
+	// ID, Kind and Tier are the manifest's, when it is valid.
+	ID   string        `json:"id,omitempty"`
+	Kind manifest.Kind `json:"kind,omitempty"`
+	Tier manifest.Tier `json:"tier,omitempty"`
+	// Grants lists the capabilities a valid manifest grants.
+	Grants   []string           `json:"grants,omitempty"`
+	Problems manifest.ErrorList `json:"problems"`
+}
+
+// runValidate checks ACP.md manifests and prints every problem of every file
+// as file:line:col: field: message. It exits 1 if any file is invalid, 2 on
+// bad usage.
+func runValidate(_ context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	asJSON := fs.Bool("json", false, "print a machine-readable JSON report")
+	fs.Usage = func() {
+		fmt.Fprintln(e.stderr, "usage: acp-bridge validate [--json] FILE...")
+		fmt.Fprintln(e.stderr, "\nChecks AIP-44 ACP.md manifests against schemas/ACP.schema.json and the file-system rules.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return &exitError{code: 2}
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return &exitError{code: 2, err: errors.New("validate: no manifest files given")}
+	}
+	report := validateReport{Valid: true}
+	for _, file := range fs.Args() {
+		report.Files = append(report.Files, validateFile(file))
+		if !report.Files[len(report.Files)-1].Valid {
+			report.Valid = false
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(report); err != nil {
+			return fmt.Errorf("validate: writing report: %v", err)
+		}
+	} else {
+		for _, f := range report.Files {
+			if f.Valid {
+				fmt.Fprintf(e.stdout, "%s: valid (kind %s, tier %s)\n", f.File, f.Kind, f.Tier)
+				continue
+			}
+			for _, p := range f.Problems {
+				fmt.Fprintln(e.stdout, p)
+			}
+		}
+	}
+	if !report.Valid {
+		return &exitError{code: 1}
+	}
+	return nil
+}
+
+// validateFile loads one manifest and reports on it.
+func validateFile(file string) validateFileReport {
+	r := validateFileReport{File: file, Problems: manifest.ErrorList{}}
+	m, err := manifest.Load(file)
+	if err != nil {
+		if !errors.As(err, &r.Problems) {
+			r.Problems = manifest.ErrorList{{File: file, Msg: err.Error()}}
+		}
+		return r
+	}
+	r.Valid, r.ID, r.Kind, r.Tier = true, m.ID, m.Kind, m.AIP44().Tier
+	r.Grants = []string{}
+	for _, c := range m.Capabilities().List() {
+		r.Grants = append(r.Grants, c.String())
+	}
+	return r
+}

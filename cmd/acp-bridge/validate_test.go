@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runValidateCmd runs "acp-bridge validate args..." and returns its output
+// and exit status.
+func runValidateCmd(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}, append([]string{"validate"}, args...))
+	var ee *exitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.code
+	default:
+		t.Fatalf("validate: %v", err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// testManifest returns the path of a manifest in internal/manifest/testdata.
+func testManifest(parts ...string) string {
+	return filepath.Join(append([]string{"..", "..", "internal", "manifest", "testdata"}, parts...)...)
+}
+
+func TestValidateText(t *testing.T) {
+	valid := testManifest("valid", "hermes-client", "ACP.md")
+	dup := testManifest("invalid", "transport-duplicate", "ACP.md")
+	refs := testManifest("invalid", "missing-refs", "ACP.md")
+	tests := []struct {
+		name  string
+		args  []string
+		code  int
+		lines []string
+	}{
+		{"one valid file", []string{valid}, 0, []string{
+			valid + ": valid (kind client, tier governance-aware)",
+		}},
+		{"every problem of every file", []string{dup, valid, refs}, 1, []string{
+			dup + ":10:5: transport[2]: duplicate of transport[0]",
+			valid + ": valid (kind client, tier governance-aware)",
+			refs + ":12:15: metadata.aip44.operator: referenced file " + filepath.Join(filepath.Dir(refs), "OPERATOR.md") + " does not exist",
+			refs + ":13:17: metadata.aip44.governance: referenced file " + filepath.Join(filepath.Dir(refs), "GOVERNANCE.md") + " does not exist",
+			refs + ":14:14: metadata.aip44.sandbox: referenced file " + filepath.Join(filepath.Dir(refs), "sandbox", "SANDBOX.md") + " does not exist",
+			refs + ":17:12: metadata.aip44.audit.ref: referenced file " + filepath.Join(filepath.Dir(refs), "logs", "audit.jsonl") + " does not exist",
+			refs + ":24:14: metadata.aip44.mcp_servers[1].ref: referenced file " + filepath.Join(filepath.Dir(refs), "absent.MCP.md") + " does not exist",
+		}},
+		{"unreadable file", []string{"no-such-dir/ACP.md"}, 1, []string{
+			"no-such-dir/ACP.md: cannot read manifest: open no-such-dir/ACP.md: no such file or directory",
+		}},
+		{"no files", nil, 2, nil},
+		{"unknown flag", []string{"--yaml", valid}, 2, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr, code := runValidateCmd(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit status %d, want %d (stderr: %s)", code, tt.code, stderr)
+			}
+			want := ""
+			if tt.lines != nil {
+				want = strings.Join(tt.lines, "\n") + "\n"
+			}
+			if stdout != want {
+				t.Errorf("stdout:\n%s\nwant:\n%s", stdout, want)
+			}
+			if tt.code == 2 && !strings.Contains(stderr, "usage: acp-bridge validate") {
+				t.Errorf("usage error without usage text; stderr: %s", stderr)
+			}
+		})
+	}
+}
+
+func TestValidateJSON(t *testing.T) {
+	valid := testManifest("valid", "guilde-acp", "ACP.md")
+	bad := testManifest("invalid", "unknown-tier", "ACP.md")
+	stdout, _, code := runValidateCmd(t, "--json", valid, bad)
+	if code != 1 {
+		t.Errorf("exit status %d, want 1", code)
+	}
+	var got validateReport
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
+	}
+	if got.Valid || len(got.Files) != 2 {
+		t.Fatalf("report: valid=%v with %d files, want false with 2", got.Valid, len(got.Files))
+	}
+	g, b := got.Files[0], got.Files[1]
+	if !g.Valid || g.ID != "guilde-acp" || g.Kind != "server" || g.Tier != "sandboxed" || len(g.Problems) != 0 {
+		t.Errorf("valid file reported as %+v", g)
+	}
+	if want := "agent.loadSession,agent.promptCapabilities.image,agent.promptCapabilities.embeddedContext,agent.mcpCapabilities.http,toolCallStreaming"; strings.Join(g.Grants, ",") != want {
+		t.Errorf("grants %v, want %s", g.Grants, want)
+	}
+	if b.Valid || len(b.Problems) != 1 {
+		t.Fatalf("invalid file reported as %+v", b)
+	}
+	p := b.Problems[0]
+	if p.File != bad || p.Line != 11 || p.Column != 11 || p.Field != "metadata.aip44.tier" ||
+		p.Msg != `must be one of basic, governance-aware, sandboxed (got "premium")` {
+		t.Errorf("problem %+v", p)
+	}
+
+	stdout, _, code = runValidateCmd(t, "--json", valid)
+	if code != 0 || !strings.Contains(stdout, `"valid": true`) {
+		t.Errorf("all-valid run: exit %d, output %s", code, stdout)
+	}
+}
