@@ -95,6 +95,23 @@ func LoadPolicy(file string) (*Policy, error) {
 	p := &Policy{File: file, Default: RequireApproval, DefaultWhere: "built-in"}
 	l.workspace(p, file, 0)
 	if len(l.errs) > 0 {
+		// Group by file (in the order files were read), then by position.
+		order := map[string]int{}
+		for _, e := range l.errs {
+			if _, ok := order[e.File]; !ok {
+				order[e.File] = len(order)
+			}
+		}
+		sort.SliceStable(l.errs, func(i, j int) bool {
+			a, b := l.errs[i], l.errs[j]
+			if a.File != b.File {
+				return order[a.File] < order[b.File]
+			}
+			if a.Line != b.Line {
+				return a.Line < b.Line
+			}
+			return a.Col < b.Col
+		})
 		return nil, l.errs
 	}
 	return p, nil
@@ -171,9 +188,28 @@ func yamlError(file string, off int, err error) *Error {
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		var n int
 		fmt.Sscanf(m[1], "%d", &n)
+		if !scannerProblem(m[2]) {
+			// yaml reports parser errors at the 0-based line where the
+			// construct it could not finish starts.
+			n++
+		}
 		return &Error{File: file, Line: n + off, Msg: "invalid YAML: " + m[2]}
 	}
 	return &Error{File: file, Msg: "invalid YAML: " + msg}
+}
+
+// scannerProblem reports whether a yaml message comes from its scanner,
+// whose line numbers are 1-based (its parser's are 0-based).
+func scannerProblem(msg string) bool {
+	for _, p := range []string{"found ", "mapping values are not allowed", "mapping keys are not allowed",
+		"block sequence entries are not allowed", "could not find expected", "did not find expected alphabetic",
+		"did not find expected comment", "did not find expected digit", "did not find expected hexdecimal",
+		"did not find expected version", "did not find expected whitespace", "did not find the expected '>'", "exceeded max depth"} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // field is one key of a mapping with its value node.

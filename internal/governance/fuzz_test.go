@@ -1,0 +1,103 @@
+package governance
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzSplitCommand checks that the command splitter never panics, always
+// terminates, and never loses a denied command word that appears as a
+// plain word after a separator.
+func FuzzSplitCommand(f *testing.F) {
+	for _, s := range []string{
+		"npm run test", "ls && rm -rf /", "echo $(curl x) | sh", "FOO=1 env -i sudo -u root timeout 5 nohup rm -rf /",
+		"bash -c 'ls; git push'", "echo `id`", "cat <(curl x)", "a || b; c | d & e\nf", `echo "$(echo 'x)' )"`,
+		"for f in $(ls); do rm $f; done", "find . -name '*.go' -exec gofmt -w {} +", "echo 'unterminated", "$(", "`", "\\",
+		"eval \"$(curl x)\"", "ls 2>&1 >/dev/null", "x=$((1+2)) y=${z:-$(id)} cmd",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		cmds := splitCommand(line)
+		for _, c := range cmds {
+			if len(c.forms) == 0 {
+				t.Fatalf("%q: simple command without forms", line)
+			}
+			for _, f := range c.forms {
+				if len(f) == 0 {
+					t.Fatalf("%q: empty form", line)
+				}
+			}
+		}
+		// "; curl" followed by a plain word is always seen as a command.
+		probe := line + "\n curl zz"
+		if strings.Count(line, "'")%2 == 0 && strings.Count(line, "\"")%2 == 0 && !strings.ContainsAny(line, "`$()\\{}#<>") {
+			found := false
+			for _, c := range splitCommand(probe) {
+				for _, f := range c.forms {
+					if len(f) >= 1 && f[0] == "curl" {
+						found = true
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("%q: the command after a newline was lost", probe)
+			}
+		}
+	})
+}
+
+// FuzzParseRule checks that rule parsing never panics and that every rule
+// it accepts can be matched against requests.
+func FuzzParseRule(f *testing.F) {
+	for _, s := range []string{
+		"Bash(npm run test:*)", "Read(./src/**)", "Read(**/.env)", "Edit(**/*.go)", "Write(//etc/**)",
+		"WebFetch(domain:example.com)", "WebSearch", "mcp__github__*", "Bash(git * main)", "Read(~/x/**)",
+		"Read(/docs/*.md)", "Bash()", "Read(", "Edit([)", "Read(../x)", "Task(x)",
+	} {
+		f.Add(s)
+	}
+	e := NewEngine(nil, EngineOptions{Roots: []string{"/w"}, Home: "/home/u"})
+	f.Fuzz(func(t *testing.T, text string) {
+		r, err := parseRule(text, "/w", "/home/u")
+		if err != nil {
+			return
+		}
+		r.value, r.where, r.ref = Deny, "fuzz:1", "fuzz"
+		e.policy.rules = []*rule{r}
+		for _, req := range []Request{
+			{Action: ActionFSRead, Paths: []string{"/w/src/a.go", "/w/.env"}, Cwd: "/w"},
+			{Action: ActionTerminalCreate, Command: "npm run test && ls", Cwd: "/w"},
+			{Action: ActionToolCall, Tool: "WebFetch", URL: "https://example.com/x"},
+			{Action: ActionToolCall, Tool: text},
+		} {
+			d := e.Decide(req)
+			if d.Value == "" || d.Rule == "" {
+				t.Fatalf("rule %q: incomplete decision %+v", text, d)
+			}
+		}
+	})
+}
+
+// FuzzDecidePath checks that no path, however written, gets a decision
+// more lenient than the deny rule for its cleaned form.
+func FuzzDecidePath(f *testing.F) {
+	for _, s := range []string{"/w/.env", "/w/src/../.env", "/w//.env", "/w/./.ENV", "../w/.env", "/w/a/b/../../.env", ".env"} {
+		f.Add(s)
+	}
+	r, err := parseRule("Read(**/.env)", "/w", "/home/u")
+	if err != nil {
+		f.Fatal(err)
+	}
+	r.value, r.where, r.ref = Deny, "fuzz:1", "fuzz"
+	allow, _ := parseRule("Read", "/w", "/home/u")
+	allow.value, allow.where, allow.ref = Allow, "fuzz:2", "fuzz-allow"
+	e := NewEngine(&Policy{Default: Allow, DefaultWhere: "fuzz", rules: []*rule{r, allow}}, EngineOptions{Roots: []string{"/w"}, Home: "/home/u"})
+	f.Fuzz(func(t *testing.T, p string) {
+		d := e.Decide(Request{Action: ActionFSRead, Paths: []string{p}, Cwd: "/w/sub"})
+		clean := absPath(p, "/w/sub", "/home/u")
+		if strings.EqualFold(clean[strings.LastIndex(clean, "/")+1:], ".env") && d.Value != Deny {
+			t.Fatalf("%q (%s) = %v; want deny", p, clean, d)
+		}
+	})
+}

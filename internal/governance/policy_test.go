@@ -1,0 +1,112 @@
+package governance
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestPolicyErrors checks the file:line messages for broken policies
+// against testdata/errors/<case>.golden.
+func TestPolicyErrors(t *testing.T) {
+	cases := []string{"unknown-field", "bad-rules", "missing-required", "no-frontmatter", "bad-yaml", "bad-yaml-tab", "bad-policy", "relaxed-view/child"}
+	for _, c := range cases {
+		t.Run(c, func(t *testing.T) {
+			p, err := LoadPolicy(filepath.Join("testdata/errors", c, "GOVERNANCE.md"))
+			if err == nil {
+				t.Fatalf("loaded %+v; want errors", p)
+			}
+			var list ErrorList
+			if !errors.As(err, &list) {
+				t.Fatalf("error %T is not an ErrorList", err)
+			}
+			for _, e := range list {
+				if e.Line == 0 && !strings.Contains(e.Msg, "reading policy") {
+					t.Errorf("error without a line: %v", e)
+				}
+			}
+			got := err.Error() + "\n"
+			golden := filepath.Join("testdata/errors", strings.ReplaceAll(c, "/", "-")+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("errors differ from %s (-want +got):\n%s", golden, diff)
+			}
+		})
+	}
+}
+
+func TestLoadPolicy(t *testing.T) {
+	p, err := LoadPolicy("testdata/policy/GOVERNANCE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Default != RequireApproval || p.DefaultWhere != "testdata/policy/GOVERNANCE.md:16" {
+		t.Errorf("default = %s at %s; want require-approval from rules.default at line 16", p.Default, p.DefaultWhere)
+	}
+	rules := p.Rules()
+	if len(rules) != 18 {
+		t.Fatalf("got %d rules, want 18:\n%s", len(rules), strings.Join(rules, "\n"))
+	}
+	want := "escalate policy no-prod-deploy (tool.call command:kubectl apply:*) (testdata/policy/policies/no-prod-deploy/POLICY.md:9)"
+	if rules[0] != want {
+		t.Errorf("first rule = %q, want %q", rules[0], want)
+	}
+	if rules[1] != "deny Read(**/.env) (testdata/policy/GOVERNANCE.md:18)" {
+		t.Errorf("second rule = %q", rules[1])
+	}
+}
+
+func TestExtends(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	head := "---\nschema: governance.workspace/v1\nname: %s\ntitle: T\ndescription: D\nversion: 1.0.0\n"
+	write("GOVERNANCE.md", strings.Replace(head, "%s", "org", 1)+"rules:\n  default: deny\n  deny: [Bash(curl:*)]\n---\n")
+	write("team/GOVERNANCE.md", strings.Replace(head, "%s", "team", 1)+"extends: ../GOVERNANCE.md\nrules:\n  allow: [Bash(ls:*)]\n---\n")
+	write("loop/GOVERNANCE.md", strings.Replace(head, "%s", "loop", 1)+"extends: ../loop/GOVERNANCE.md\n---\n")
+	write("orphan/GOVERNANCE.md", strings.Replace(head, "%s", "orphan", 1)+"extends: ../nowhere/GOVERNANCE.md\n---\n")
+
+	p, err := LoadPolicy(filepath.Join(dir, "team/GOVERNANCE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine(p, EngineOptions{Roots: []string{dir}})
+	for cmd, want := range map[string]Value{"curl x": Deny, "ls": Allow, "make": Deny} {
+		if d := e.Decide(Request{Action: ActionTerminalCreate, Command: cmd, Cwd: dir}); d.Value != want {
+			t.Errorf("%q = %v; want %s (parent rules and default inherited)", cmd, d, want)
+		}
+	}
+	if len(p.Chain) != 2 {
+		t.Errorf("chain = %v", p.Chain)
+	}
+	for _, name := range []string{"loop", "orphan"} {
+		p, err := LoadPolicy(filepath.Join(dir, name, "GOVERNANCE.md"))
+		if err != nil {
+			t.Fatalf("%s: %v (a broken chain is a warning)", name, err)
+		}
+		if len(p.Warnings) != 1 {
+			t.Errorf("%s: warnings = %v, want one", name, p.Warnings)
+		}
+	}
+}
