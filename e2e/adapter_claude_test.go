@@ -1,0 +1,448 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/e2e/fakemodel"
+)
+
+// The agent-adapter scenarios (issue 7) for Claude Code: the bridge gives
+// Claude permission rules and a PreToolUse hook that asks the bridge before
+// each of Claude's own tool calls, which never reach the client.
+
+// adapterPolicy is the policy of the adapter scenarios.
+const adapterPolicy = `---
+schema: governance.workspace/v1
+name: e2e-adapters
+title: e2e adapters
+description: The policy the agent-adapter scenarios run under.
+version: 1.0.0
+rules:
+  default: allow
+  deny:
+    - Read(**/.env)
+    - Bash(touch:*)
+---
+
+# e2e adapters
+`
+
+// adapterRun starts a bridged run under adapterPolicy with an audit log.
+func adapterRun(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, o runOptions) (*run, string) {
+	t.Helper()
+	if err := os.MkdirAll(w.base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	policy := filepath.Join(w.base, "GOVERNANCE.md")
+	if err := os.WriteFile(policy, []byte(adapterPolicy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	auditFile := filepath.Join(w.base, "audit-"+o.name+".jsonl")
+	o.bridge = true
+	o.bridgeArgs = append([]string{"--policy", policy, "--audit", auditFile}, o.bridgeArgs...)
+	if o.client.Permission == "" {
+		o.client.Permission = "allow"
+	}
+	return start(t, s, a, w, o), auditFile
+}
+
+var (
+	bridgeFlagsOnce sync.Once
+	bridgeFlagsHelp string
+)
+
+// needFlag skips unless the bridge command has -name ("acp-bridge bridge -h"
+// lists the bridge's flags; "acp-bridge -h" lists subcommands).
+func needFlag(t *testing.T, s *suiteEnv, name, why string) {
+	t.Helper()
+	bridgeFlagsOnce.Do(func() {
+		out, _ := exec.Command(s.bridge, "bridge", "-h").CombinedOutput()
+		bridgeFlagsHelp = string(out)
+	})
+	if !regexp.MustCompile(`(?m)^\s+-` + regexp.QuoteMeta(name) + `\b`).MatchString(bridgeFlagsHelp) {
+		t.Skipf("the bridge has no -%s flag: %s", name, why)
+	}
+}
+
+// needAdapters skips unless the bridge has the flags the adapter scenarios
+// use.
+func needAdapters(t *testing.T, s *suiteEnv) {
+	t.Helper()
+	needFlag(t, s, "adapter", "agent adapters (issue 7) are not in this bridge")
+	needFlag(t, s, "policy", "governance (issue 6) has not landed: the adapters have no policy to carry")
+	needFlag(t, s, "audit", "the audit log (issue 6) has not landed")
+}
+
+// auditRecord is the part of an audit line the scenarios check.
+type auditRecord struct {
+	Action  string          `json:"action"`
+	Input   json.RawMessage `json:"input"`
+	Subject struct {
+		Kind string `json:"kind"`
+		Ref  string `json:"ref"`
+		Path string `json:"path"`
+	} `json:"subject"`
+	Policy *struct {
+		Ref      string `json:"ref"`
+		Decision string `json:"decision"`
+	} `json:"policy"`
+	Metadata struct {
+		Stage    string `json:"stage"`
+		Agent    string `json:"agent"`
+		Reason   string `json:"reason"`
+		ToolCall struct {
+			Tool      string          `json:"tool"`
+			Arguments json.RawMessage `json:"arguments"`
+		} `json:"toolCall"`
+	} `json:"metadata"`
+}
+
+func readAudit(t *testing.T, path string) []auditRecord {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("audit log: %v", err)
+	}
+	defer f.Close()
+	var out []auditRecord
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var r auditRecord
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("audit line %q: %v", sc.Text(), err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// hookRecords returns the audit records of decisions made for an agent's
+// hook on tool.
+func hookRecords(recs []auditRecord, tool string) []auditRecord {
+	var out []auditRecord
+	for _, r := range recs {
+		if r.Action == "tool.call" && r.Metadata.Stage == "hook" && r.Metadata.ToolCall.Tool == tool {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// mainRequestsText returns every main-conversation request body the model
+// received, in order.
+func mainRequestsText(r *run) []string {
+	var out []string
+	for _, req := range r.model.MainRequests() {
+		out = append(out, string(req.Body))
+	}
+	return out
+}
+
+// TestAdapterClaudeDeniedRead: Claude reads .env itself (no fs/* call
+// reaches the client); the hook asks the bridge, the policy denies, and the
+// model receives the denial, never the content. The audit log holds the
+// decision with Claude's real tool name and input.
+func TestAdapterClaudeDeniedRead(t *testing.T) {
+	s := needSuite(t)
+	needAdapters(t, s)
+	a := &claudeAgent
+	w := newWorkspace(t)
+	r, auditFile := adapterRun(t, s, a, w, runOptions{
+		name:   "claude-deny",
+		files:  map[string]string{".env": envSecret + "\n"},
+		script: fakemodel.Script{Steps: []fakemodel.Step{a.read(w.path(".env")), fakemodel.Text("I could not read it.")}},
+		client: clientScript{Prompts: textPrompts("Show me .env.")},
+	})
+	sum := r.wait()
+	r.noLeftovers()
+	t.Logf("summary %+v", sum)
+	if secretReachedModel(r) {
+		t.Fatalf("the .env content reached the model")
+	}
+	recs := hookRecords(readAudit(t, auditFile), "Read")
+	if len(recs) == 0 {
+		t.Fatalf("no hook decision for Read in the audit log\n%s", r.stderrTail())
+	}
+	rec := recs[0]
+	if rec.Policy == nil || rec.Policy.Decision != "deny" || !strings.Contains(string(rec.Input), ".env") {
+		t.Errorf("audit record = %+v, want a deny of Read with the .env path in its input", rec)
+	}
+	// The bridge may also stop the turn when it sees the forbidden
+	// tool_call (issue 6); when Claude got as far as asking the model
+	// again, what it sent is the denial.
+	reqs := mainRequestsText(r)
+	if len(reqs) >= 2 {
+		if !strings.Contains(reqs[1], "acp-bridge policy") {
+			t.Errorf("the model's next request does not carry the bridge's denial:\n%.2000s", reqs[1])
+		}
+	} else {
+		t.Logf("the turn ended before Claude asked the model again (stop reasons %v)", sum.StopReasons)
+	}
+}
+
+// TestAdapterClaudeAllowedTool: a tool the policy allows runs, its output
+// reaches the model, and the audit log has an allow record.
+func TestAdapterClaudeAllowedTool(t *testing.T) {
+	s := needSuite(t)
+	needAdapters(t, s)
+	a := &claudeAgent
+	w := newWorkspace(t)
+	const note = "adapter-allowed-note-7319"
+	r, auditFile := adapterRun(t, s, a, w, runOptions{
+		name:   "claude-allow",
+		files:  map[string]string{"notes.txt": note + "\n"},
+		script: fakemodel.Script{Steps: []fakemodel.Step{a.read(w.path("notes.txt")), fakemodel.Text("It says the note.")}},
+		client: clientScript{Prompts: textPrompts("Read notes.txt.")},
+	})
+	r.mustSucceed()
+	r.noLeftovers()
+	reqs := mainRequestsText(r)
+	if len(reqs) < 2 || !strings.Contains(reqs[1], note) {
+		t.Errorf("the allowed read's content did not reach the model")
+	}
+	recs := hookRecords(readAudit(t, auditFile), "Read")
+	if len(recs) == 0 || recs[0].Policy == nil || recs[0].Policy.Decision != "allow" ||
+		!strings.Contains(string(recs[0].Metadata.ToolCall.Arguments), "notes.txt") {
+		t.Errorf("audit hook records for Read = %+v, want an allow with the notes.txt path", recs)
+	}
+}
+
+// toolResultText returns the text of the tool_result blocks for id in an
+// Anthropic request body.
+func toolResultText(t *testing.T, body, id string) string {
+	t.Helper()
+	var req struct {
+		Messages []struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal([]byte(body), &req); err != nil {
+		t.Fatalf("request body: %v", err)
+	}
+	var b strings.Builder
+	for _, m := range req.Messages {
+		var blocks []struct {
+			Type      string          `json:"type"`
+			ToolUseID string          `json:"tool_use_id"`
+			Content   json.RawMessage `json:"content"`
+		}
+		if json.Unmarshal(m.Content, &blocks) != nil {
+			continue
+		}
+		for _, bl := range blocks {
+			if bl.Type != "tool_result" || bl.ToolUseID != id {
+				continue
+			}
+			var s string
+			if json.Unmarshal(bl.Content, &s) == nil {
+				b.WriteString(s)
+				continue
+			}
+			var parts []struct {
+				Text string `json:"text"`
+			}
+			json.Unmarshal(bl.Content, &parts)
+			for _, p := range parts {
+				b.WriteString(p.Text)
+			}
+		}
+	}
+	return b.String()
+}
+
+// bigText returns numbered lines of about n o200k tokens, ending with a
+// needle line.
+func bigText(n int) (string, string) {
+	var b strings.Builder
+	for i := 1; fakemodel.CountTokens(b.String()) < n-60; i += 40 {
+		for j := i; j < i+40; j++ {
+			fmt.Fprintf(&b, "record %05d: sensor=%d reading=%d.%02d status=nominal zone=%c\n", j, j%17, j*37%1000, j%100, 'A'+j%26)
+		}
+	}
+	needle := "NEEDLE: the last line of big.txt says the vault code is 4417"
+	b.WriteString(needle + "\n")
+	return b.String(), needle
+}
+
+// TestAdapterClaudeLargeRead: Claude's own full Read of a 20,000-token file
+// (Claude itself refuses files over 25,000 tokens) reaches the model at no
+// more than 10% of the file's tokens, and the model is told where the file
+// is and how to read the rest.
+func TestAdapterClaudeLargeRead(t *testing.T) {
+	s := needSuite(t)
+	needAdapters(t, s)
+	needFlag(t, s, "offload-tokens", "Tier 1 (issue 5) has not landed")
+	a := &claudeAgent
+	w := newWorkspace(t)
+	text, needle := bigText(20000)
+	fileTokens := fakemodel.CountTokens(text)
+	r, auditFile := adapterRun(t, s, a, w, runOptions{
+		name:       "claude-large-read",
+		bridgeArgs: []string{"--offload-tokens", "15000", "--cache-dir", filepath.Join(w.base, "cache")},
+		files:      map[string]string{"big.txt": text},
+		script:     fakemodel.Script{Steps: []fakemodel.Step{a.read(w.path("big.txt")), fakemodel.Text("Read the start.")}},
+		client:     clientScript{Prompts: textPrompts("Read big.txt.")},
+	})
+	r.mustSucceed()
+	r.noLeftovers()
+	reqs := mainRequestsText(r)
+	if len(reqs) < 2 {
+		t.Fatalf("Claude did not come back to the model after the read (%d main requests)", len(reqs))
+	}
+	result := toolResultText(t, reqs[1], "toolu_fake_step0")
+	got := fakemodel.CountTokens(result)
+	t.Logf("big.txt: %d o200k tokens; the model received %d tokens of it (%.1f%%)", fileTokens, got, 100*float64(got)/float64(fileTokens))
+	if got == 0 {
+		t.Fatalf("no tool result for the read in the model's request:\n%.3000s", reqs[1])
+	}
+	if got*10 > fileTokens {
+		t.Errorf("the read reached the model at %d tokens, more than 10%% of the file's %d", got, fileTokens)
+	}
+	if strings.Contains(reqs[1], needle) {
+		t.Errorf("the end of the file reached the model: the read was not limited")
+	}
+	if !strings.Contains(reqs[1], w.path("big.txt")) || !regexp.MustCompile(`offset`).MatchString(reqs[1]) {
+		t.Errorf("the model was not told where the file is and how to read more")
+	}
+	recs := hookRecords(readAudit(t, auditFile), "Read")
+	if len(recs) == 0 {
+		t.Errorf("no audit record of the limited read")
+	}
+}
+
+// TestAdapterClaudeBridgeUnreachable: when the hook cannot reach the bridge
+// (its socket is gone) it denies, and Claude does not run the tool.
+func TestAdapterClaudeBridgeUnreachable(t *testing.T) {
+	s := needSuite(t)
+	needAdapters(t, s)
+	a := &claudeAgent
+	w := newWorkspace(t)
+	const note = "unreachable-note-5521"
+	steps := []fakemodel.Step{a.read(w.path("notes.txt")), fakemodel.Text("Could not read it.")}
+	// Hold the read back so the test can take the socket away first.
+	steps[0].Delay = fakemodel.Duration(4 * time.Second)
+	r, _ := adapterRun(t, s, a, w, runOptions{
+		name:   "claude-unreachable",
+		files:  map[string]string{"notes.txt": note + "\n"},
+		script: fakemodel.Script{Steps: steps},
+		client: clientScript{Prompts: textPrompts("Read notes.txt.")},
+	})
+	sockRe := regexp.MustCompile(`hook --socket '([^']+)'`)
+	var sock string
+	r.waitFor("the session/new the bridge sends Claude", 60*time.Second, func() bool {
+		b, _ := os.ReadFile(r.record)
+		if m := sockRe.FindSubmatch(bytes.ReplaceAll(b, []byte(`\u0027`), []byte("'"))); m != nil {
+			sock = string(m[1])
+			return true
+		}
+		return false
+	})
+	if err := os.Remove(sock); err != nil {
+		t.Fatalf("removing the hook socket %s: %v", sock, err)
+	}
+	sum := r.wait()
+	r.noLeftovers()
+	t.Logf("summary %+v", sum)
+	reqs := mainRequestsText(r)
+	for i, body := range reqs {
+		if strings.Contains(body, note) {
+			t.Fatalf("main request %d carries the file: the tool ran although the bridge was unreachable", i+1)
+		}
+	}
+	if len(reqs) < 2 || !strings.Contains(reqs[1], "fail closed") {
+		t.Errorf("the model was not told the hook denied the call")
+	}
+}
+
+// TestAdapterClaudeKeepsIDEMeta: the IDE's own _meta on session/new reaches
+// Claude byte for byte, with the bridge's settings merged into the Claude
+// options, and the IDE's own Claude settings kept.
+func TestAdapterClaudeKeepsIDEMeta(t *testing.T) {
+	s := needSuite(t)
+	needAdapters(t, s)
+	a := &claudeAgent
+	w := newWorkspace(t)
+	ideMeta := map[string]any{
+		"zed":         map[string]any{"threadId": "thread-42", "flags": []any{"a", 1.5, nil}},
+		"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+		"claudeCode": map[string]any{"options": map[string]any{
+			"extraArgs": map[string]any{"settings": `{"permissions":{"deny":["Bash(curl:*)"]},"env":{"IDE_SETTING":"kept"}}`},
+		}},
+	}
+	r, _ := adapterRun(t, s, a, w, runOptions{
+		name:   "claude-meta",
+		script: fakemodel.Script{Steps: []fakemodel.Step{fakemodel.Text("Hello.")}},
+		client: clientScript{Prompts: textPrompts("Hi."), SessionMeta: ideMeta},
+	})
+	r.mustSucceed()
+	r.noLeftovers()
+	sent := findRequest(t, messages(readTranscript(t, r.transcript), toAgent), "session/new")
+	forwarded := findRequest(t, messages(readTranscript(t, r.record), toAgent), "session/new")
+	for _, key := range []string{"zed", "traceparent"} {
+		want := rawAt(t, sent, "params", "_meta", key)
+		if got := rawAt(t, forwarded, "params", "_meta", key); !bytes.Equal(got, want) {
+			t.Errorf("_meta.%s: the IDE sent %s, Claude got %s", key, want, got)
+		}
+	}
+	var settingsStr string
+	if err := json.Unmarshal(rawAt(t, forwarded, "params", "_meta", "claudeCode", "options", "extraArgs", "settings"), &settingsStr); err != nil {
+		t.Fatal(err)
+	}
+	var settings struct {
+		Permissions struct{ Deny []string } `json:"permissions"`
+		Env         map[string]string       `json:"env"`
+		Hooks       map[string][]any        `json:"hooks"`
+	}
+	if err := json.Unmarshal([]byte(settingsStr), &settings); err != nil {
+		t.Fatalf("merged settings %q: %v", settingsStr, err)
+	}
+	deny := strings.Join(settings.Permissions.Deny, ",")
+	if !strings.Contains(deny, "Bash(curl:*)") || !strings.Contains(deny, "Read(**/.env)") || settings.Env["IDE_SETTING"] != "kept" || len(settings.Hooks["PreToolUse"]) == 0 {
+		t.Errorf("merged settings lost the IDE's or the bridge's part: %s", settingsStr)
+	}
+}
+
+func findRequest(t *testing.T, msgs []string, method string) []byte {
+	t.Helper()
+	for _, m := range msgs {
+		var env struct {
+			Method string `json:"method"`
+		}
+		if json.Unmarshal([]byte(m), &env) == nil && env.Method == method {
+			return []byte(m)
+		}
+	}
+	t.Fatalf("no %s request", method)
+	return nil
+}
+
+// rawAt returns the raw JSON at path, compacted by nothing: the bytes as they
+// are in the message.
+func rawAt(t *testing.T, msg []byte, path ...string) []byte {
+	t.Helper()
+	cur := msg
+	for _, k := range path {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(cur, &obj); err != nil {
+			t.Fatalf("%v in %s: %v", path, msg, err)
+		}
+		v, ok := obj[k]
+		if !ok {
+			t.Fatalf("%v missing in %s", path, msg)
+		}
+		cur = v
+	}
+	return cur
+}
