@@ -14,58 +14,77 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/e2e/fakemodel"
 )
 
-// TestCrash kills the agent (SIGKILL, the bridge's direct child) while a turn
-// is in flight, through the bridge: the fake model holds the turn open, so
-// the agent is mid-turn when it dies. The client must get an error for its
+// TestCrash kills the agent (SIGKILL) while a turn is in flight, through the
+// bridge: the fake model holds the turn open, so the agent is mid-turn when
+// it dies. The client must get an error for its
 // pending prompt, and no process of the run may be left, including the
 // agent's own children (Claude Code's native binary under claude-agent-acp,
 // the relaunched gemini process under the gemini launcher, which keeps the
 // stdout and stderr pipes it inherited open after its parent died).
 func TestCrash(t *testing.T) {
 	s := needSuite(t)
+	// Two ways to die: the bridge's own child (the launcher: the node
+	// process of claude-agent-acp, or the gemini launcher that relaunched
+	// itself in a child process), or the deepest process under it (Claude
+	// Code's native binary, the relaunched Gemini worker that runs the turn).
+	targets := []struct {
+		name string
+		pick func(agentPID int) int
+	}{
+		{"child", func(p int) int { return p }},
+		{"deepest", func(p int) int {
+			d := descendants(p)
+			if len(d) == 0 {
+				return p
+			}
+			return d[len(d)-1]
+		}},
+	}
 	for _, a := range agents {
-		t.Run(a.name, func(t *testing.T) {
-			w := newWorkspace(t)
-			r := start(t, s, a, w, runOptions{
-				name:   "bridge",
-				bridge: true,
-				script: fakemodel.Script{Steps: []fakemodel.Step{{Hang: true}}},
-				// Well under the 150 s harness limit: the error must come from
-				// the agent's death, not from the client giving up.
-				client: clientScript{Prompts: textPrompts("Start something long."), TimeoutMs: 30000},
+		for _, target := range targets {
+			t.Run(a.name+"/"+target.name, func(t *testing.T) {
+				w := newWorkspace(t)
+				r := start(t, s, a, w, runOptions{
+					name:   "bridge",
+					bridge: true,
+					script: fakemodel.Script{Steps: []fakemodel.Step{{Hang: true}}},
+					// Well under the harness limit: the error must come from
+					// the agent's death, not from the client giving up.
+					client: clientScript{Prompts: textPrompts("Start something long."), TimeoutMs: 30000},
+				})
+				r.waitFor("the agent's first model request", 60*time.Second, func() bool {
+					return len(r.model.MainRequests()) > 0
+				})
+				bridgePID := childWith(r.cmd.Process.Pid, filepath.Base(s.bridge))
+				if bridgePID == 0 {
+					t.Fatalf("bridge process not found under the client (pid %d)", r.cmd.Process.Pid)
+				}
+				kids := children(bridgePID)
+				if len(kids) != 1 {
+					t.Fatalf("bridge has %d children %v, want 1 (the agent)", len(kids), kids)
+				}
+				victim := target.pick(kids[0])
+				t.Logf("agent pid %d with descendants %v; killing %d (%s)", kids[0], descendants(kids[0]), victim, cmdline(victim))
+				if err := syscall.Kill(victim, syscall.SIGKILL); err != nil {
+					t.Fatal(err)
+				}
+				killed := time.Now()
+				sum := r.wait()
+				switch {
+				case sum.OK || sum.Error == nil || *sum.Error == "":
+					t.Errorf("client summary %+v: want an error for the pending prompt", sum)
+				case strings.HasPrefix(*sum.Error, "timeout"):
+					t.Errorf("the client got no error after the kill; it gave up after %v: %s",
+						time.Since(killed).Round(time.Second), *sum.Error)
+				default:
+					t.Logf("client error after %v: %s", time.Since(killed).Round(time.Millisecond), *sum.Error)
+				}
+				if len(sum.StopReasons) != 0 {
+					t.Errorf("prompt completed with %v although the agent died mid-turn", sum.StopReasons)
+				}
+				r.noLeftovers()
 			})
-			r.waitFor("the agent's first model request", 60*time.Second, func() bool {
-				return len(r.model.MainRequests()) > 0
-			})
-			bridgePID := childWith(r.cmd.Process.Pid, filepath.Base(s.bridge))
-			if bridgePID == 0 {
-				t.Fatalf("bridge process not found under the client (pid %d)", r.cmd.Process.Pid)
-			}
-			kids := children(bridgePID)
-			if len(kids) != 1 {
-				t.Fatalf("bridge has %d children %v, want 1 (the agent)", len(kids), kids)
-			}
-			agentPID := kids[0]
-			t.Logf("killing agent pid %d (%s), descendants %v", agentPID, cmdline(agentPID), descendants(agentPID))
-			if err := syscall.Kill(agentPID, syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
-			killed := time.Now()
-			sum := r.wait()
-			switch {
-			case sum.OK || sum.Error == nil || *sum.Error == "":
-				t.Errorf("client summary %+v: want an error for the pending prompt", sum)
-			case strings.HasPrefix(*sum.Error, "timeout"):
-				t.Errorf("the client got no error after the agent died; it gave up after %v: %s\n"+
-					"(agent children at kill time still held the bridge's pipes?)", time.Since(killed).Round(time.Second), *sum.Error)
-			default:
-				t.Logf("client error: %s", *sum.Error)
-			}
-			if len(sum.StopReasons) != 0 {
-				t.Errorf("prompt completed with %v although the agent died mid-turn", sum.StopReasons)
-			}
-			r.noLeftovers()
-		})
+		}
 	}
 }
 
