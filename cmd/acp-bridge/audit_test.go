@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+)
+
+// runAuditCmd runs "acp-bridge audit args..." and returns its output and
+// exit status.
+func runAuditCmd(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}, append([]string{"audit"}, args...))
+	var ee *exitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.code
+		if ee.err != nil {
+			errb.WriteString(ee.err.Error())
+		}
+	default:
+		t.Fatalf("audit: %v", err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// writeAuditLog writes a two-session log through the audit package.
+func writeAuditLog(t *testing.T, path string) {
+	t.Helper()
+	clock := time.Date(2026, 11, 21, 20, 0, 0, 0, time.UTC)
+	l, err := audit.Open(path, audit.Options{Now: func() time.Time { clock = clock.Add(time.Second); return clock }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent := audit.Actor{ID: "agent:claude-code", Role: "operator"}
+	evs := []audit.Event{
+		{Actor: audit.Actor{ID: "user:ide"}, Action: "session.prompt", Subject: audit.Subject{Kind: "session", Ref: "s1"}, Input: "fix the build"},
+		{Actor: agent, Action: "tool.call", Subject: audit.Subject{Kind: "tool-call", Ref: "t1"},
+			Policy: &audit.Policy{Ref: "Bash(rm:*)", Decision: audit.DecisionDeny},
+			Metadata: map[string]any{"toolCall": audit.ToolCall{Kind: "tool-call", Session: "s1", ToolCallID: "t1", Tool: "Bash",
+				Arguments: map[string]any{"command": "rm -rf /"}, Error: "denied"}}},
+		{Actor: agent, Action: "tool.call", Subject: audit.Subject{Kind: "tool-call", Ref: "t2"},
+			Policy: &audit.Policy{Ref: "ask-edits", Decision: audit.DecisionRequireApproval},
+			Metadata: map[string]any{"toolCall": audit.ToolCall{Kind: "tool-call", Session: "s1", ToolCallID: "t2", Tool: "Edit",
+				Arguments: map[string]any{"path": "main.go"}, Result: "ok", Approval: "user:alice"}}},
+		{Actor: audit.Actor{ID: "user:ide"}, Action: "session.prompt", Subject: audit.Subject{Kind: "session", Ref: "s2"}, Input: "hello"},
+	}
+	for _, ev := range evs {
+		if err := l.Append(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAuditCommands(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "audit.jsonl")
+	writeAuditLog(t, log)
+	data, _ := os.ReadFile(log)
+	tampered := filepath.Join(dir, "tampered.jsonl")
+	os.WriteFile(tampered, bytes.Replace(data, []byte("rm -rf /"), []byte("ls -la /"), 1), 0o600)
+	torn := filepath.Join(dir, "torn.jsonl")
+	os.WriteFile(torn, append(bytes.Clone(data), `{"$schema":"agentgov`...), 0o600)
+
+	tests := []struct {
+		name    string
+		args    []string
+		code    int
+		want    []string // substrings of stdout, in order
+		wantErr string   // substring of stderr
+	}{
+		{"verify ok", []string{"verify", log}, 0, []string{"ok: 4 events in 1 file, seq 0..3, head "}, ""},
+		{"verify tampered metadata", []string{"verify", tampered}, 1, []string{"FAIL " + tampered + ":2: metadataHash ", "metadata was altered"}, ""},
+		{"verify torn", []string{"verify", torn}, 1, []string{"FAIL " + torn + ":5: torn last line: 20 bytes without a newline"}, ""},
+		{"repair torn", []string{"repair", torn}, 0, []string{torn + ": removed a torn last line (20 bytes"}, ""},
+		{"verify after repair", []string{"verify", torn}, 0, []string{"ok: 4 events"}, ""},
+		{"repair clean", []string{"repair", log}, 0, []string{"no torn line, nothing to do"}, ""},
+		{"sessions", []string{"sessions", log}, 0, []string{
+			"SESSION  START                 END        EVENTS  PROMPTS  TOOL CALLS  APPROVED  DENIED",
+			"s1       2026-11-21 20:00:01Z  20:00:03Z       3        1           2         1       1",
+			"s2       2026-11-21 20:00:04Z  20:00:04Z       1        1           0         0       0"}, ""},
+		{"show session", []string{"show", "--session", "s1", log}, 0, []string{
+			"session s1",
+			"20:00:01.000       0  session.prompt",
+			`"fix the build"`,
+			"20:00:02.000       1  tool.call             deny              Bash(rm:*)              agent:claude-code       Bash rm -rf / ✗ denied",
+			"require-approval  ask-edits               approved: user:alice    Edit main.go → ok"}, ""},
+		{"flags after file", []string{"show", log, "--tool", "edit"}, 0, []string{"Edit main.go"}, ""},
+		{"show json filter", []string{"show", "--decision", "deny", "--json", log}, 0, []string{`"action":"tool.call"`, `"seq":1,`}, ""},
+		{"show since", []string{"show", "--since", "2026-11-21T20:00:04Z", log}, 0, []string{"session s2", "hello"}, ""},
+		{"show tampered warns", []string{"show", tampered}, 0, []string{"ls -la /"}, "WARNING: the log does not verify"},
+		{"tail", []string{"tail", "-n", "1", log}, 0, []string{"TIME", `"hello"`}, ""},
+		{"bad decision", []string{"show", "--decision", "maybe", log}, 2, nil, "--decision"},
+		{"unknown command", []string{"frobnicate"}, 2, nil, "unknown command"},
+		{"no file", []string{"verify"}, 2, nil, "no file given"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := runAuditCmd(t, tt.args...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, out, errOut)
+			}
+			rest := out
+			for _, w := range tt.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("stdout lacks %q (in order)\nstdout:\n%s", w, out)
+				}
+				rest = rest[i+len(w):]
+			}
+			if !strings.Contains(errOut, tt.wantErr) {
+				t.Errorf("stderr lacks %q:\n%s", tt.wantErr, errOut)
+			}
+			if tt.wantErr == "" && errOut != "" {
+				t.Errorf("unexpected stderr:\n%s", errOut)
+			}
+		})
+	}
+}
+
+func TestAuditTailFollow(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "audit.jsonl")
+	writeAuditLog(t, log)
+	ctx, cancel := context.WithCancel(context.Background())
+	var out syncBuffer
+	done := make(chan error)
+	go func() {
+		done <- run(ctx, &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out}, []string{"audit", "tail", "-f", "-n", "0", log})
+	}()
+	// The header is printed once the starting offset is known.
+	deadline := time.Now().Add(3 * time.Second)
+	for !strings.Contains(out.String(), "TIME") && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	l, err := audit.Open(log, audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.AppendSync(audit.Event{Actor: audit.Actor{ID: "user:ide"}, Action: "session.prompt", Subject: audit.Subject{Kind: "session", Ref: "s3"}, Input: "followed prompt"})
+	l.Close()
+	deadline = time.Now().Add(3 * time.Second)
+	for !strings.Contains(out.String(), "followed prompt") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if !strings.Contains(got, `"followed prompt"`) || strings.Contains(got, "fix the build") {
+		t.Errorf("tail -f -n 0 printed:\n%s", got)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and one reader.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
