@@ -39,6 +39,7 @@ func commands() map[string]command {
 	return map[string]command{
 		"aacp":       {"validate and encode AACP packets", runAACP},
 		"accp":       {"encode, decode and measure ACCP frames", runACCP},
+		"audit":      {"check and review audit logs: verify, repair, sessions, show, tail", runAudit},
 		"bridge":     {"run the bridge (the default when the first argument is a flag or --)", runBridge},
 		"demo":       {"run a whole session with built-in client and agent, and print what happened", runDemo},
 		"demo-agent": {"serve the built-in demo agent on stdin/stdout", runDemoAgent},
