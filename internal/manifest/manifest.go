@@ -46,8 +46,6 @@ type Manifest struct {
 	Body []byte `json:"-"`
 	// BodyLine is the file line where Body starts.
 	BodyLine int `json:"-"`
-
-	tree *tree
 }
 
 // AIP44 is metadata.aip44, the AIP-44 bindings.
@@ -179,6 +177,13 @@ func when(b bool, c Capability) Set {
 //
 // On failure the error is an ErrorList holding every problem found.
 func Parse(file string, data []byte) (*Manifest, error) {
+	return parse(file, data, false)
+}
+
+// parse is Parse, with the file-system checks if checkFiles is set. Those
+// run even when the schema fails, on whatever fields have the right type,
+// so that a user sees every problem at once.
+func parse(file string, data []byte, checkFiles bool) (*Manifest, error) {
 	fm, perr := splitFrontmatter(file, data)
 	if perr != nil {
 		return nil, ErrorList{perr}
@@ -187,6 +192,9 @@ func Parse(file string, data []byte) (*Manifest, error) {
 	if t.root != nil {
 		if err := t.validateSchema(); err != nil {
 			return nil, err
+		}
+		if checkFiles {
+			t.checkFiles()
 		}
 	}
 	if len(t.errs) > 0 {
@@ -197,7 +205,7 @@ func Parse(file string, data []byte) (*Manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: re-encoding frontmatter: %v", file, err)
 	}
-	m := &Manifest{File: file, Body: fm.body, BodyLine: fm.bodyLine, tree: t}
+	m := &Manifest{File: file, Body: fm.body, BodyLine: fm.bodyLine}
 	if err := json.Unmarshal(raw, m); err != nil {
 		return nil, fmt.Errorf("%s: decoding frontmatter that passed the schema: %v", file, err)
 	}
@@ -216,12 +224,5 @@ func Load(path string) (*Manifest, error) {
 	if err != nil {
 		return nil, ErrorList{{File: path, Msg: fmt.Sprintf("cannot read manifest: %v", err)}}
 	}
-	m, err := Parse(path, data)
-	if err != nil {
-		return nil, err
-	}
-	if errs := m.checkFiles(); len(errs) > 0 {
-		return nil, errs
-	}
-	return m, nil
+	return parse(path, data, true)
 }

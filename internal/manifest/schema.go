@@ -154,8 +154,17 @@ func (t *tree) report(e *jsonschema.ValidationError) {
 	if msg == "" {
 		msg = genericMessage(e)
 	}
+	if k, ok := e.ErrorKind.(*kind.Type); ok && k.Got == "string" && len(k.Want) == 1 && k.Want[0] == "boolean" {
+		if v, _ := t.get(path).(string); yaml11Bools[strings.ToLower(v)] {
+			msg += fmt.Sprintf(" (YAML 1.2 reads %s as a string: write true or false)", v)
+		}
+	}
 	t.errorAtPath(path, "", msg)
 }
+
+// yaml11Bools are the YAML 1.1 spellings of booleans that YAML 1.2, and so
+// this parser, reads as strings.
+var yaml11Bools = map[string]bool{"yes": true, "no": true, "on": true, "off": true, "y": true, "n": true}
 
 // genericMessage words a schema failure in YAML terms.
 func genericMessage(e *jsonschema.ValidationError) string {
