@@ -1,7 +1,9 @@
 package accp
 
 import (
+	"fmt"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -96,8 +98,15 @@ func (l Limits) Parse(s string, reg *Registry) (*Frame, error) {
 	if len(s) > l.MaxFrameBytes {
 		return nil, errorf(CodeParse, l.MaxFrameBytes, "frame of %d bytes exceeds the limit of %d", len(s), l.MaxFrameBytes)
 	}
-	p := parser{s: s, lim: l}
+	p := parserPool.Get().(*parser)
+	p.s, p.i, p.lim, p.elems = s, 0, l, 0
 	f, err := p.frame()
+	p.s = ""
+	// Drop the references the scratch stacks hold, as far as they were used.
+	clear(p.vals[:p.hiVals])
+	clear(p.fields[:p.hiFields])
+	p.vals, p.fields, p.hiVals, p.hiFields = p.vals[:0], p.fields[:0], 0, 0
+	parserPool.Put(p)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +124,14 @@ type parser struct {
 	i     int
 	lim   Limits
 	elems int
+	// vals and fields are scratch stacks: a container's elements collect
+	// here and are copied out once, exactly sized, when it closes.
+	vals             []Value
+	fields           []Field
+	hiVals, hiFields int // high-water marks of vals and fields
 }
+
+var parserPool = sync.Pool{New: func() any { return &parser{vals: make([]Value, 0, 64), fields: make([]Field, 0, 64)} }}
 
 func isDelim(c byte) bool {
 	switch c {
@@ -222,33 +238,38 @@ func (p *parser) frame() (*Frame, error) {
 
 // params parses param *(sep param) close.
 func (p *parser) params(sep, close byte) ([]Field, error) {
-	fields := make([]Field, 0, 8)
+	base := len(p.fields)
 	for {
 		key, err := p.name(isKeyChar, "a key")
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range fields {
+		for _, f := range p.fields[base:] {
 			if f.Key == key {
 				return nil, p.errf(CodeParse, "duplicate key %q", key)
 			}
 		}
-		if err := p.expect(':', `":" after key `+key); err != nil {
+		if err := p.expect(':', `":" after a key`); err != nil {
 			return nil, err
 		}
 		v, err := p.value(0)
 		if err != nil {
 			return nil, err
 		}
-		fields = append(fields, Field{key, v})
+		p.fields = append(p.fields, Field{key, v})
 		if p.i < len(p.s) && p.s[p.i] == sep {
 			p.i++
 			continue
 		}
-		if err := p.expect(close, string([]byte{'"', sep, '"', ' ', 'o', 'r', ' ', '"', close, '"'})); err != nil {
-			return nil, err
+		if p.i < len(p.s) && p.s[p.i] == close {
+			p.i++
+			fields := make([]Field, len(p.fields)-base)
+			copy(fields, p.fields[base:])
+			p.hiFields = max(p.hiFields, len(p.fields))
+			p.fields = p.fields[:base]
+			return fields, nil
 		}
-		return fields, nil
+		return nil, p.unexpected(fmt.Sprintf("%q or %q", sep, close))
 	}
 }
 
@@ -299,12 +320,13 @@ func (p *parser) value(depth int) (Value, error) {
 			p.i++
 			return v, nil
 		}
+		base := len(p.vals)
 		for {
 			item, err := p.item(depth + 1)
 			if err != nil {
 				return Value{}, err
 			}
-			v.List = append(v.List, item)
+			p.vals = append(p.vals, item)
 			if p.i < len(p.s) && p.s[p.i] == ',' {
 				p.i++
 				continue
@@ -312,6 +334,10 @@ func (p *parser) value(depth int) (Value, error) {
 			if err := p.expect(']', `"," or "]" in an array`); err != nil {
 				return Value{}, err
 			}
+			v.List = make([]Value, len(p.vals)-base)
+			copy(v.List, p.vals[base:])
+			p.hiVals = max(p.hiVals, len(p.vals))
+			p.vals = p.vals[:base]
 			return v, nil
 		}
 	case '{':
@@ -325,6 +351,7 @@ func (p *parser) value(depth int) (Value, error) {
 			return v, nil
 		}
 		sorted := true
+		base := len(p.fields)
 		for {
 			at := p.i
 			key, err := p.mapKey()
@@ -338,17 +365,17 @@ func (p *parser) value(depth int) (Value, error) {
 			if err != nil {
 				return Value{}, err
 			}
-			if n := len(v.Fields); n > 0 && v.Fields[n-1].Key >= key {
+			if n := len(p.fields); n > base && p.fields[n-1].Key >= key {
 				sorted = false
 			}
 			if !sorted {
-				for _, f := range v.Fields {
+				for _, f := range p.fields[base:] {
 					if f.Key == key {
 						return Value{}, errorf(CodeParse, at, "duplicate map key %q", key)
 					}
 				}
 			}
-			v.Fields = append(v.Fields, Field{key, val})
+			p.fields = append(p.fields, Field{key, val})
 			if p.i < len(p.s) && p.s[p.i] == ',' {
 				p.i++
 				continue
@@ -356,6 +383,10 @@ func (p *parser) value(depth int) (Value, error) {
 			if err := p.expect('}', `"," or "}" in a map`); err != nil {
 				return Value{}, err
 			}
+			v.Fields = make([]Field, len(p.fields)-base)
+			copy(v.Fields, p.fields[base:])
+			p.hiFields = max(p.hiFields, len(p.fields))
+			p.fields = p.fields[:base]
 			if !sorted {
 				sortFields(v.Fields)
 			}

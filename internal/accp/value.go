@@ -222,7 +222,8 @@ func isJSONNumber(s string) bool {
 }
 
 // FromJSON converts a value produced by encoding/json with UseNumber
-// (nil, bool, json.Number, string, []any, map[string]any) into a Value.
+// (nil, bool, json.Number, string, []any, map[string]any; float64, int,
+// int64 and uint64 are accepted too) into a Value.
 // The conversion is lossless: ToJSON(FromJSON(x)) equals x.
 func FromJSON(x any) (Value, error) {
 	switch t := x.(type) {
@@ -237,6 +238,12 @@ func FromJSON(x any) (Value, error) {
 		return Number(string(t)), nil
 	case float64:
 		return Number(strconv.FormatFloat(t, 'g', -1, 64)), nil
+	case int:
+		return Int(int64(t)), nil
+	case int64:
+		return Int(t), nil
+	case uint64:
+		return Value{Kind: KindInt, Str: strconv.FormatUint(t, 10)}, nil
 	case string:
 		return String(t), nil
 	case []any:
