@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/manifest"
 )
 
 // feature is one optional capability of the bridge command (manifest,
@@ -31,7 +32,7 @@ type feature struct {
 // bridgeFeatures lists the features in the order their middleware sees each
 // message.
 func bridgeFeatures() []feature {
-	return []feature{adapterFeature()}
+	return []feature{manifestFeature(), adapterFeature()}
 }
 
 // bridgeSetup is what features share while the bridge is being assembled.
@@ -44,6 +45,8 @@ type bridgeSetup struct {
 	Logger *slog.Logger
 	// Stderr is where user-facing diagnostics go.
 	Stderr io.Writer
+	// Manifest is the ACP.md the bridge enforces; set by the manifest feature.
+	Manifest *manifest.Manifest
 
 	cleanups []func()
 }

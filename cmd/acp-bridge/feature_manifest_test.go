@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// lockedBuffer is a bytes.Buffer safe for the bridge's concurrent writers.
+type lockedBuffer struct {
+	mu  sync.Mutex // guards buf
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// scriptAgent is an ACP agent in sh: it saves the initialize request it
+// receives to the file named by $1, answers it, and waits for stdin to close.
+const scriptAgent = `IFS= read -r line; printf '%s\n' "$line" > "$1"; printf '%s\n' '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true,"mcpCapabilities":{"http":true,"sse":false}},"agentInfo":{"name":"script-agent","version":"1.0.0"}}}'; cat > /dev/null`
+
+func writeManifest(t *testing.T, name, aip44 string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), name)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "ACP.md")
+	src := "---\nname: " + name + "\nid: " + name + "\ndescription: test\nversion: 1.0.0\nkind: bridge\ntransport: stdio\nmetadata:\n  aip44:\n    acp_rev: abc1234\n" + aip44 + "---\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestBridgeManifestMasks runs the bridge command with --manifest and a real
+// agent process, and checks both initialize messages as they arrive.
+func TestBridgeManifestMasks(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh to run the script agent")
+	}
+	path := writeManifest(t, "basic-bridge", "    tier: basic\n    capabilities:\n      client: {terminal: true}\n")
+	got := filepath.Join(t.TempDir(), "initialize.json")
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var stderr lockedBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(context.Background(), &env{stdin: inR, stdout: outW, stderr: &stderr},
+			[]string{"--manifest", path, "--adapter", "none", "--", "sh", "-c", scriptAgent, "sh", got})
+		outW.Close()
+	}()
+	if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true}}}`+"\n"); err != nil {
+		t.Fatalf("writing initialize: %v (stderr: %s)", err, stderr.String())
+	}
+	line, err := bufio.NewReader(outR).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the initialize response: %v (stderr: %s)", err, stderr.String())
+	}
+	// A test binary's main module version is "(devel)".
+	want := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":false,"mcpCapabilities":{"http":false,"sse":false}},"agentInfo":{"name":"script-agent","version":"1.0.0"},"_meta":{"acp-bridge":{"name":"acp-bridge","version":"(devel)","manifest":"basic-bridge","tier":"basic"}}}}` + "\n"
+	if line != want {
+		t.Errorf("IDE received\n  %s\nwant\n  %s", line, want)
+	}
+	inW.Close()
+	go io.Copy(io.Discard, outR)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("bridge: %v (stderr: %s)", err, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("bridge did not stop after its stdin closed")
+	}
+	agentSaw, err := os.ReadFile(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantAgent := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":false,"writeTextFile":false},"terminal":true}}}` + "\n"
+	if string(agentSaw) != wantAgent {
+		t.Errorf("agent received\n  %s\nwant\n  %s", agentSaw, wantAgent)
+	}
+}
+
+// TestBridgeRefusesInvalidManifest checks that an invalid --manifest stops
+// the bridge before the agent starts, listing every problem.
+func TestBridgeRefusesInvalidManifest(t *testing.T) {
+	path := writeManifest(t, "bad-bridge", "    tier: premium\n    governance: ./GOVERNANCE.md\n    capabilities: {client: {terminal: maybe}}\n")
+	started := filepath.Join(t.TempDir(), "started")
+	var stdout, stderr lockedBuffer
+	err := run(context.Background(), &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr},
+		[]string{"--manifest", path, "--", "sh", "-c", `touch "$1"`, "sh", started})
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 2 {
+		t.Fatalf("run = %v, want exit status 2", err)
+	}
+	for _, want := range []string{
+		path + `:11:11: metadata.aip44.tier: must be one of basic, governance-aware, sandboxed (got "premium")`,
+		path + `:12:17: metadata.aip44.governance: referenced file ` + filepath.Join(filepath.Dir(path), "GOVERNANCE.md") + ` does not exist`,
+		path + `:13:39: metadata.aip44.capabilities.client.terminal: must be true or false, not a string`,
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if !strings.Contains(err.Error(), "invalid (3 problems, listed above); not starting") {
+		t.Errorf("error %q does not say the bridge refuses to start", err)
+	}
+	if _, err := os.Stat(started); err == nil {
+		t.Error("the agent was started despite the invalid manifest")
+	}
+	if stdout.String() != "" {
+		t.Errorf("the IDE received %q", stdout.String())
+	}
+}
