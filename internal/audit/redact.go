@@ -34,6 +34,11 @@ type rule struct {
 	re *regexp.Regexp
 }
 
+// Tokens with a distinctive prefix (ghp_, glpat-, xoxb-, AIza, AKIA, eyJ)
+// match even inside a longer word, so that gluing text to a token does not
+// hide it; sk- keys need a word boundary, or "task-" and "disk-" names would
+// match.
+
 // secretValue matches the value of a key=value pair: quoted, or up to the
 // next separator. It does not start with '[', so a marker a previous rule
 // spliced in is not redacted twice.
@@ -43,11 +48,11 @@ var rules = []rule{
 	{"private-key", []string{"-----begin"},
 		regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----(?s:.*?)(?:-----END[ A-Z0-9]*PRIVATE KEY-----|$)`)},
 	{"aws-access-key", []string{"akia", "asia", "abia", "acca", "a3t"},
-		regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b`)},
+		regexp.MustCompile(`(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}`)},
 	{"aws-secret-key", []string{"secret"},
 		regexp.MustCompile(`(?i)(aws_?secret_?access_?key["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}`)},
 	{"gcp-api-key", []string{"aiza"},
-		regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}`)},
+		regexp.MustCompile(`AIza[0-9A-Za-z_\-]{35}`)},
 	{"azure-storage-key", []string{"accountkey"},
 		regexp.MustCompile(`(?i)(AccountKey=)[A-Za-z0-9+/=]{20,}`)},
 	{"azure-sas-signature", []string{"sig="},
@@ -55,15 +60,15 @@ var rules = []rule{
 	{"azure-client-secret", []string{"q~"},
 		regexp.MustCompile(`\b[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}`)},
 	{"github-token", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
-		regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})`)},
+		regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})`)},
 	{"gitlab-token", []string{"glpat-"},
-		regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}`)},
+		regexp.MustCompile(`glpat-[A-Za-z0-9_\-]{20,}`)},
 	{"slack-token", []string{"xox"},
-		regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`)},
+		regexp.MustCompile(`xox[abposr]-[A-Za-z0-9-]{10,}`)},
 	{"api-key", []string{"sk-"},
 		regexp.MustCompile(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}`)},
 	{"jwt", []string{"eyj"},
-		regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+		regexp.MustCompile(`eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
 	{"authorization", []string{"authorization"},
 		regexp.MustCompile(`(?i)(authorization["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token|digest|negotiate)\s+)?[^\s"',;\[][^\s"',;]*`)},
 	{"bearer-token", []string{"bearer"},
@@ -212,9 +217,6 @@ func (r *redactor) tree(v any) any {
 		}
 		return v
 	case map[string]any:
-		if isMarker(v) {
-			return v
-		}
 		// {"name": "GITHUB_TOKEN", "value": "..."}: env entries, headers.
 		pairSecret := false
 		if name, ok := v["name"].(string); ok && isSecretKey(name) {
@@ -226,6 +228,7 @@ func (r *redactor) tree(v any) any {
 		for k, e := range v {
 			// A key can hold a secret too (a map of tokens).
 			k2, _ := redactString(k)
+			k2 = escapeMarkerKey(k2)
 			switch {
 			case pairSecret && k == "value":
 				name, _ := redactString(v["name"].(string))
@@ -242,10 +245,19 @@ func (r *redactor) tree(v any) any {
 	}
 }
 
-// isMarker reports whether m is a redaction marker this package made.
-func isMarker(m map[string]any) bool {
-	b, ok := m["$redacted"].(bool)
-	return ok && b && len(m) == 2
+// escapeMarkerKey keeps caller data from passing for a marker: a key
+// "$redacted" or "$truncated" (with any number of leading '$') gets one
+// more '$', so {"$redacted": true} sent by an agent is written as
+// {"$$redacted": true}. The mapping is one-to-one.
+func escapeMarkerKey(k string) string {
+	if len(k) < 2 || k[0] != '$' {
+		return k
+	}
+	rest := strings.TrimLeft(k, "$")
+	if rest == "redacted" || rest == "truncated" {
+		return "$" + k
+	}
+	return k
 }
 
 // hasContent reports whether a value under a secret-named key could hold a
@@ -256,8 +268,6 @@ func hasContent(v any) bool {
 		return false
 	case string:
 		return v != ""
-	case map[string]any:
-		return !isMarker(v)
 	}
 	return true
 }

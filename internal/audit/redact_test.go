@@ -101,7 +101,8 @@ func TestRedactKeys(t *testing.T) {
 			map[string]any{"name": "OPENAI_API_KEY", "value": "zzz-not-a-known-shape"},
 			map[string]any{"name": "PATH", "value": "/usr/bin"},
 		},
-		ghpToken: "a secret used as a key",
+		ghpToken:    "a secret used as a key",
+		"$redacted": true,
 	}
 	want := map[string]any{
 		"password":              redacted("secret-key:password"),
@@ -120,6 +121,7 @@ func TestRedactKeys(t *testing.T) {
 			map[string]any{"name": "PATH", "value": "/usr/bin"},
 		},
 		"[REDACTED:github-token]": "a secret used as a key",
+		"$$redacted":              true,
 	}
 	if diff := cmp.Diff(want, r.tree(in)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
