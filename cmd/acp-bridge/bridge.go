@@ -32,7 +32,7 @@ type feature struct {
 // bridgeFeatures lists the features in the order their middleware sees each
 // message.
 func bridgeFeatures() []feature {
-	return []feature{manifestFeature(), adapterFeature()}
+	return []feature{manifestFeature(), governanceFeature(), adapterFeature()}
 }
 
 // bridgeSetup is what features share while the bridge is being assembled.
@@ -47,6 +47,8 @@ type bridgeSetup struct {
 	Stderr io.Writer
 	// Manifest is the ACP.md the bridge enforces; set by the manifest feature.
 	Manifest *manifest.Manifest
+	// Governance is the policy engine, audit log and fail mode; set by the governance feature.
+	Governance *governed
 
 	cleanups []func()
 }

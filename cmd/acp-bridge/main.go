@@ -44,6 +44,7 @@ func commands() map[string]command {
 		"demo":       {"run a whole session with built-in client and agent, and print what happened", runDemo},
 		"demo-agent": {"serve the built-in demo agent on stdin/stdout", runDemoAgent},
 		"hook":       {"answer Claude Code's PreToolUse hook with the running bridge's decision (run by the agent)", runHook},
+		"policy":     {"check a governance policy: the decision for a request and the rule that made it", runPolicy},
 		"replay":     {"act as an agent that replays the agent side of a recorded transcript", runReplay},
 		"validate":   {"check ACP.md manifests and print every problem (file:line:col)", runValidate},
 		"help":       {"list subcommands", runHelp},

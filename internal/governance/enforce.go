@@ -31,7 +31,10 @@ type Recorder interface {
 
 // EnforceOptions configures Enforce.
 type EnforceOptions struct {
-	// Engine decides; required.
+	// Engine decides; optional. Without one the middleware only records:
+	// permission requests go to the person, everything else passes, and
+	// --audit-fail closed still refuses tool permissions and writes while
+	// the log is down.
 	Engine *Engine
 	// Sender answers requests and sends the bridge's own messages;
 	// required. If it also has Send(dir, raw) (as *acpwire.Bridge does),
@@ -290,7 +293,7 @@ func (x *Enforcer) onOpen(ctx context.Context, m *acpwire.Message, next acpwire.
 	if err := json.Unmarshal(m.Params, &p); err != nil {
 		return next.Handle(ctx, m) // the agent will reject malformed params itself
 	}
-	roots := x.engine.Roots()
+	roots := x.roots()
 	if len(roots) == 0 && p.Cwd != "" {
 		roots = []string{p.Cwd}
 	}
@@ -299,7 +302,7 @@ func (x *Enforcer) onOpen(ctx context.Context, m *acpwire.Message, next acpwire.
 	if p.Cwd == "" {
 		req.Paths = p.AdditionalDirectories
 	}
-	d := x.engine.Decide(req)
+	d := x.decide(req)
 	if len(req.Paths) == 0 {
 		d = Decision{Value: Allow, Ref: "default", Rule: "no directories to check", Reason: "the session names no directories"}
 	}
@@ -316,8 +319,8 @@ func (x *Enforcer) onOpen(ctx context.Context, m *acpwire.Message, next acpwire.
 	}
 	x.mu.Lock()
 	op := &openState{method: m.Method, session: p.SessionID, cwd: p.Cwd, roots: append(roots, p.AdditionalDirectories...)}
-	if len(x.engine.Roots()) > 0 {
-		op.roots = x.engine.Roots()
+	if r := x.roots(); len(r) > 0 {
+		op.roots = r
 	}
 	x.opens[string(bytes.TrimSpace(m.ID))] = op
 	if m.Method == "session/load" && p.SessionID != "" {
@@ -574,7 +577,26 @@ func (x *Enforcer) decideCall(c *callState) Decision {
 	cwd, roots := x.sessionContext(c.session)
 	req := ToolCallRequest(c.tc, cwd)
 	req.Roots = roots
+	return x.decide(req)
+}
+
+// noPolicy is the decision without an engine.
+var noPolicy = Decision{Value: Allow, Ref: "no-policy", Rule: "no policy loaded (audit only)", Reason: "no policy is loaded"}
+
+// decide asks the engine, or allows when there is none.
+func (x *Enforcer) decide(req Request) Decision {
+	if x.engine == nil {
+		return noPolicy
+	}
 	return x.engine.Decide(req)
+}
+
+// roots returns the engine's configured workspace roots.
+func (x *Enforcer) roots() []string {
+	if x.engine == nil {
+		return nil
+	}
+	return x.engine.Roots()
 }
 
 func toolSubject(c *callState) audit.Subject {
@@ -766,6 +788,9 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 	blocked := c.blocked
 	x.mu.Unlock()
 	d := x.decideCall(c)
+	if x.engine == nil {
+		d = Decision{Value: RequireApproval, Ref: noPolicy.Ref, Rule: noPolicy.Rule, Reason: "no policy is loaded: the person decides"}
+	}
 	if blocked {
 		d = Decision{Value: Deny, Ref: d.Ref, Rule: d.Rule, Reason: "the bridge already stopped this tool call: " + d.Reason}
 	}
@@ -918,7 +943,7 @@ func (x *Enforcer) onClientCall(ctx context.Context, m *acpwire.Message, next ac
 		input["command"], input["args"], input["cwd"] = p.Command, p.Args, p.Cwd
 	}
 	req.Action = action
-	d := x.engine.Decide(req)
+	d := x.decide(req)
 	if action != ActionFSRead {
 		if err := x.auditDown(); err != nil {
 			d = auditDenied(err)

@@ -33,8 +33,32 @@ type Policy struct {
 	// Warnings are problems that do not stop loading (a missing or
 	// cyclic extends parent), as file:line messages.
 	Warnings []string
+	// AuditFile is where the workspace keeps its audit log: audit.storage
+	// when it is a file:// URI (resolved against the GOVERNANCE.md that
+	// declares it), else AIP-7's default <dir>/audit/audit-log.jsonl.
+	AuditFile string
 
 	rules []*rule
+}
+
+// CompactRules returns the rules of the compact rules list as written
+// (Claude Code syntax), by decision, for agents that take such rules
+// natively. Rules from POLICY.md files are not included.
+func (p *Policy) CompactRules() (deny, ask, allow []string) {
+	for _, r := range p.rules {
+		if !r.compact {
+			continue
+		}
+		switch r.value {
+		case Deny:
+			deny = append(deny, r.text)
+		case Allow:
+			allow = append(allow, r.text)
+		default:
+			ask = append(ask, r.text)
+		}
+	}
+	return deny, ask, allow
 }
 
 // Rules returns the policy's rules, one line each, in evaluation order.
@@ -300,6 +324,9 @@ func (l *loader) workspace(p *Policy, file string, depth int) (appendOnly, signi
 		l.errorf(file, fs["version"].value, off, "version %q is not a semantic version", s)
 	}
 	dir := filepath.Dir(file)
+	if depth == 0 {
+		p.AuditFile = filepath.Join(dir, "audit", "audit-log.jsonl")
+	}
 
 	// Parent first.
 	if f := fs["extends"]; f.key != nil {
@@ -324,6 +351,14 @@ func (l *loader) workspace(p *Policy, file string, depth int) (appendOnly, signi
 	// One-way switches: a view may not relax its parent's locks.
 	if a := fs["audit"]; a.value != nil && a.value.Kind == yaml.MappingNode {
 		af := l.fields(file, off, a.value, "retention", "hashAlgo", "appendOnly", "storage", "headPointerSign")
+		if st, ok := l.str(file, off, af["storage"], "audit.storage"); ok {
+			if path, isFile := strings.CutPrefix(st, "file://"); isFile {
+				if !filepath.IsAbs(path) {
+					path = filepath.Join(dir, path)
+				}
+				p.AuditFile = path
+			}
+		}
 		if v := af["appendOnly"]; v.value != nil {
 			b := v.value.Value == "true"
 			if appendOnly != nil && *appendOnly && !b {
@@ -622,7 +657,7 @@ func (l *loader) rules(p *Policy, file string, off int, dir string, n *yaml.Node
 				l.errorf(file, item, off, "%v", err)
 				continue
 			}
-			r.value = v
+			r.value, r.compact = v, true
 			r.where = fmt.Sprintf("%s:%d", file, item.Line+off)
 			r.ref = fmt.Sprintf("rules-%s-%d", strings.TrimPrefix(string(v), "require-"), i+1)
 			if v == RequireApproval {

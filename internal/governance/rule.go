@@ -27,6 +27,7 @@ type rule struct {
 	where    string   // "GOVERNANCE.md:12"
 	ref      string   // slug for audit records
 	advisory bool     // warn/info severity: reported, never decides
+	compact  bool     // from the compact rules list
 	actions  []string // action patterns ("tool.call", "fs.*"); empty = any
 	cat      category
 	all      bool   // no argument: every subject of cat

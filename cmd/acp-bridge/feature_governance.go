@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/governance"
+)
+
+// governed is what the governance feature shares with later features
+// (bridgeSetup.Governance): the agent adapters decide their hooks with the
+// same engine and record into the same log.
+type governed struct {
+	// Policy is the loaded policy; nil when none is.
+	Policy *governance.Policy
+	// Engine decides with Policy; nil when no policy is loaded.
+	Engine *governance.Engine
+	// Audit is the audit log; nil when none is written.
+	Audit *audit.Log
+	// FailOpen is --audit-fail open.
+	FailOpen bool
+}
+
+// stringsFlag is a repeatable string flag.
+type stringsFlag []string
+
+func (f *stringsFlag) String() string     { return strings.Join(*f, ",") }
+func (f *stringsFlag) Set(v string) error { *f = append(*f, v); return nil }
+
+// governanceFeature applies an AIP-7 governance policy on the wire
+// (governance.Enforce) and writes the audit log. The policy is --policy
+// FILE, or the GOVERNANCE.md named by the --manifest's
+// metadata.aip44.governance; the log is --audit FILE, or the manifest's
+// metadata.aip44.audit (kind governance: the policy's audit.storage). With
+// neither a policy nor a log the feature does nothing.
+func governanceFeature() feature {
+	var policyFile, auditFile, auditFail string
+	var roots stringsFlag
+	return feature{
+		name: "governance",
+		flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&policyFile, "policy", "", "apply the AIP-7 GOVERNANCE.md policy in `FILE` (default: the --manifest's metadata.aip44.governance)")
+			fs.StringVar(&auditFile, "audit", "", "append the audit log to `FILE` (default: the --manifest's metadata.aip44.audit)")
+			fs.StringVar(&auditFail, "audit-fail", "closed", "when the audit log cannot be written: closed (deny tool permissions, writes and terminals until it recovers) or open (continue and log the error)")
+			fs.Var(&roots, "workspace-root", "a workspace root `DIR` paths must stay inside (repeatable; default: each session's cwd)")
+		},
+		setup: func(_ context.Context, s *bridgeSetup) error {
+			if auditFail != "closed" && auditFail != "open" {
+				return fmt.Errorf("--audit-fail %q: want closed or open", auditFail)
+			}
+			policyFile, auditFile := policyFile, auditFile
+			fromManifest := s.Manifest != nil && !strings.HasSuffix(s.Manifest.File, "(embedded)")
+			if policyFile == "" && fromManifest && s.Manifest.AIP44().Governance != "" {
+				policyFile = s.Manifest.ResolveRef(s.Manifest.AIP44().Governance)
+			}
+			g := &governed{FailOpen: auditFail == "open"}
+			if policyFile != "" {
+				p, err := governance.LoadPolicy(policyFile)
+				var list governance.ErrorList
+				if errors.As(err, &list) {
+					for _, e := range list {
+						fmt.Fprintln(s.Stderr, e)
+					}
+					return fmt.Errorf("policy %s has %d problem(s); the bridge does not start under a policy it cannot read", policyFile, len(list))
+				}
+				if err != nil {
+					return err
+				}
+				for _, w := range p.Warnings {
+					s.Logger.Warn("governance: " + w)
+				}
+				g.Policy = p
+				g.Engine = governance.NewEngine(p, governance.EngineOptions{Roots: roots})
+				s.Logger.Info("governance: enforcing", "policy", policyFile, "rules", len(p.Rules()), "default", p.Default, "roots", roots)
+			}
+			if auditFile == "" && fromManifest {
+				if a := s.Manifest.AIP44().Audit; a != nil {
+					switch a.Kind {
+					case "external":
+						auditFile = s.Manifest.ResolveRef(a.Ref)
+					case "governance":
+						if g.Policy != nil {
+							auditFile = g.Policy.AuditFile
+						}
+					}
+				}
+			}
+			if auditFile != "" {
+				if err := os.MkdirAll(filepath.Dir(auditFile), 0o700); err != nil {
+					return fmt.Errorf("creating the audit log's directory: %v", err)
+				}
+				l, err := audit.Open(auditFile, audit.Options{Logger: s.Logger})
+				if err != nil {
+					return fmt.Errorf("opening the audit log: %v", err)
+				}
+				g.Audit = l
+				start := audit.Event{Actor: audit.Actor{ID: "acp-bridge", Role: "system"}, Action: "bridge.start",
+					Subject: audit.Subject{Kind: "bridge", Ref: "acp-bridge"},
+					Input:   map[string]any{"agent": append([]string{s.Agent.Path}, s.Agent.Args...), "policy": policyFile, "auditFail": auditFail, "workspaceRoots": []string(roots)}}
+				if err := l.AppendSync(start); err != nil && !g.FailOpen {
+					l.Close()
+					return fmt.Errorf("writing the audit log: %v", err)
+				}
+				s.onExit(func() {
+					stop := audit.Event{Actor: audit.Actor{ID: "acp-bridge", Role: "system"}, Action: "bridge.stop",
+						Subject: audit.Subject{Kind: "bridge", Ref: "acp-bridge"}}
+					if err := l.AppendSync(stop); err != nil {
+						s.Logger.Error("audit: recording bridge.stop", "err", err)
+					}
+					if err := l.Close(); err != nil {
+						s.Logger.Error("audit: closing the log", "err", err)
+					}
+				})
+				s.Logger.Info("governance: audit log", "file", auditFile, "fail", auditFail)
+			}
+			s.Governance = g
+			if g.Engine == nil && g.Audit == nil {
+				return nil
+			}
+			opts := governance.EnforceOptions{Engine: g.Engine, Sender: s.Bridge, FailOpen: g.FailOpen,
+				Operator: operatorID(s), Logger: s.Logger}
+			if g.Audit != nil {
+				opts.Audit = g.Audit
+			}
+			enf := governance.NewEnforcer(opts)
+			s.Bridge.Use(enf.Middleware())
+			s.onExit(func() { enf.Close("bridge stopped") })
+			return nil
+		},
+	}
+}
+
+// operatorID names the agent in audit records: the manifest's operator
+// when it names one, else "agent:" and the agent's command (the package,
+// for npx-style launchers).
+func operatorID(s *bridgeSetup) string {
+	if s.Manifest != nil && !strings.HasSuffix(s.Manifest.File, "(embedded)") && s.Manifest.AIP44().Operator != "" {
+		return "operator:" + strings.TrimSuffix(filepath.Base(s.Manifest.AIP44().Operator), ".md")
+	}
+	name := filepath.Base(s.Agent.Path)
+	switch name {
+	case "npx", "node", "bunx", "pnpm", "uvx", "pipx", "deno":
+		for _, a := range s.Agent.Args {
+			if !strings.HasPrefix(a, "-") && a != "exec" && a != "dlx" && a != "run" {
+				name = a
+				break
+			}
+		}
+	}
+	if at := strings.LastIndex(name, "@"); at > 0 {
+		name = name[:at] // @scope/pkg@1.2.3 -> @scope/pkg
+	}
+	name = filepath.Base(name)
+	if name == "" || name == "." {
+		name = "unknown"
+	}
+	return "agent:" + name
+}

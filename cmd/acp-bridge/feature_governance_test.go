@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+)
+
+// deniedReadAgent asks the client for $2/.env as soon as it starts, saves
+// the answer to $1 and waits for stdin to close.
+const deniedReadAgent = `printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"fs/read_text_file\",\"params\":{\"sessionId\":\"s1\",\"path\":\"$2/.env\"}}"; IFS= read -r line; printf '%s\n' "$line" > "$1"; cat > /dev/null`
+
+func writePolicy(t *testing.T, dir, rules string) string {
+	t.Helper()
+	p := filepath.Join(dir, "GOVERNANCE.md")
+	body := "---\nschema: governance.workspace/v1\nname: test-policy\ntitle: T\ndescription: D\nversion: 1.0.0\nrules:\n" + rules + "---\n"
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestBridgeGovernanceDeniesRead runs the bridge command with --policy and
+// --audit around a shell agent that reads .env through the client: the
+// agent gets an error, the IDE never sees the request, and the audit log
+// verifies and holds the decision between bridge.start and bridge.stop.
+func TestBridgeGovernanceDeniesRead(t *testing.T) {
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	policy := writePolicy(t, dir, "  deny: [Read(**/.env)]\n  allow: [Read]\n")
+	answer := filepath.Join(dir, "answer.json")
+	logFile := filepath.Join(dir, "audit", "log.jsonl")
+	stdinR, stdinW := io.Pipe()
+	var stdout, stderr lockedBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(context.Background(), &env{stdin: stdinR, stdout: &stdout, stderr: &stderr},
+			[]string{"--policy", policy, "--audit", logFile, "--workspace-root", ws, "--adapter", "none", "--",
+				"sh", "-c", deniedReadAgent, "sh", answer, ws})
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if b, err := os.ReadFile(answer); err == nil && len(b) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			stdinW.Close()
+			t.Fatalf("the agent got no answer; stderr:\n%s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	stdinW.Close()
+	if err := <-done; err != nil {
+		var ee *exitError
+		if !errors.As(err, &ee) || ee.code != 0 {
+			t.Logf("bridge ended with %v", err)
+		}
+	}
+	got, _ := os.ReadFile(answer)
+	if !strings.Contains(string(got), `"error"`) || !strings.Contains(string(got), "Read(**/.env)") {
+		t.Fatalf("agent got %s, want an error naming the rule", got)
+	}
+	if strings.Contains(stdout.String(), "fs/read_text_file") {
+		t.Fatalf("the IDE saw the denied request:\n%s", stdout.String())
+	}
+	if _, err := audit.Verify(logFile); err != nil {
+		t.Fatalf("audit log does not verify: %v", err)
+	}
+	log, _ := os.ReadFile(logFile)
+	for _, want := range []string{`"action":"bridge.start"`, `"action":"fs.read"`, `"decision":"deny"`, `"action":"bridge.stop"`} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("audit log lacks %s:\n%s", want, log)
+		}
+	}
+}
+
+// TestBridgeRefusesBrokenPolicy: a policy with an error stops the bridge
+// before the agent starts, with file:line messages.
+func TestBridgeRefusesBrokenPolicy(t *testing.T) {
+	dir := t.TempDir()
+	policy := writePolicy(t, dir, "  deny: [Bash(]\n")
+	marker := filepath.Join(dir, "started")
+	var stdout, stderr lockedBuffer
+	err := run(context.Background(), &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr},
+		[]string{"--policy", policy, "--adapter", "none", "--", "sh", "-c", "touch " + marker})
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 2 {
+		t.Fatalf("run = %v, want exit status 2", err)
+	}
+	if want := policy + ":8:10: rule \"Bash(\": missing closing parenthesis"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr = %q, want %q", stderr.String(), want)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the agent was started under a broken policy")
+	}
+}
+
+func TestPolicyCheckCommand(t *testing.T) {
+	dir := t.TempDir()
+	policy := writePolicy(t, dir, "  deny: [Bash(git push:*)]\n  allow: [Bash(ls:*)]\n")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--command", "ls && FOO=1 git push"}, "deny\nrule:   deny Bash(git push:*) (" + policy + ":8)\n"},
+		{[]string{"--tool", "Bash", "--command", "ls -la"}, "allow\nrule:   allow Bash(ls:*) (" + policy + ":9)\n"},
+		{[]string{"--path", "/etc/passwd"}, "deny\nrule:   deny paths outside the workspace roots (built-in)\n"},
+		{nil, policy + ": valid; default require-approval (built-in); 2 rules:\n"},
+	}
+	for _, tt := range tests {
+		var stdout, stderr lockedBuffer
+		args := append([]string{"policy", "check", "--policy", policy, "--cwd", dir}, tt.args...)
+		if err := run(context.Background(), &env{stdout: &stdout, stderr: &stderr}, args); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, stderr.String())
+		}
+		if !strings.HasPrefix(stdout.String(), tt.want) {
+			t.Errorf("%v:\n got %q\nwant prefix %q", tt.args, stdout.String(), tt.want)
+		}
+	}
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/acp-bridge/acp-bridge/internal/governance"
+)
+
+// runPolicy is "acp-bridge policy check": it loads a policy and prints the
+// decision for one request and the rule that made it, so users can test
+// their rules; without a request it validates the policy and lists its
+// rules in evaluation order.
+func runPolicy(_ context.Context, e *env, args []string) error {
+	if len(args) == 0 || args[0] != "check" {
+		fmt.Fprintln(e.stderr, "usage: acp-bridge policy check --policy FILE [--action A] [--tool T] [--kind K] [--path P]... [--command C] [--url U] [--cwd DIR] [--workspace-root DIR]... [--json]")
+		return &exitError{code: 2}
+	}
+	fs := flag.NewFlagSet("policy check", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	var (
+		file, action, tool, kind, title, command, url, cwd string
+		paths, roots                                       stringsFlag
+		asJSON                                             bool
+	)
+	fs.StringVar(&file, "policy", "GOVERNANCE.md", "the AIP-7 GOVERNANCE.md `FILE`")
+	fs.StringVar(&action, "action", "", "tool.call, fs.read, fs.write, terminal.create or session.new (default: tool.call with --tool, else inferred)")
+	fs.StringVar(&tool, "tool", "", "the agent's tool name (Claude Code's Bash, Read, Edit, WebFetch, mcp__x__y, ...)")
+	fs.StringVar(&kind, "kind", "", "the ACP tool kind (read, edit, delete, move, search, execute, fetch, ...)")
+	fs.StringVar(&title, "title", "", "the tool call's title")
+	fs.Var(&paths, "path", "a path the operation touches (repeatable)")
+	fs.StringVar(&command, "command", "", "a shell command line")
+	fs.StringVar(&url, "url", "", "the URL a fetch reaches")
+	fs.StringVar(&cwd, "cwd", "", "the working directory (default: the current directory)")
+	fs.Var(&roots, "workspace-root", "a workspace root `DIR` (repeatable; default: --cwd)")
+	fs.BoolVar(&asJSON, "json", false, "print the decision as JSON")
+	if err := fs.Parse(args[1:]); err != nil {
+		return &exitError{code: 2}
+	}
+	p, err := governance.LoadPolicy(file)
+	if err != nil {
+		var list governance.ErrorList
+		if errors.As(err, &list) {
+			for _, pe := range list {
+				fmt.Fprintln(e.stderr, pe)
+			}
+			return &exitError{code: 1, err: fmt.Errorf("%s: %d problem(s)", file, len(list))}
+		}
+		return &exitError{code: 1, err: err}
+	}
+	for _, w := range p.Warnings {
+		fmt.Fprintln(e.stderr, "warning:", w)
+	}
+	if cwd == "" {
+		if cwd, err = os.Getwd(); err != nil {
+			return err
+		}
+	}
+	if action == "" && tool == "" && kind == "" && len(paths) == 0 && command == "" && url == "" {
+		fmt.Fprintf(e.stdout, "%s: valid; default %s (%s); %d rules:\n", file, p.Default, p.DefaultWhere, len(p.Rules()))
+		for _, r := range p.Rules() {
+			fmt.Fprintln(e.stdout, "  "+r)
+		}
+		return nil
+	}
+	req := governance.Request{Action: action, Tool: tool, Kind: kind, Title: title, Paths: paths, Command: command, URL: url, Cwd: cwd, Roots: roots}
+	if req.Action == "" {
+		switch {
+		case tool != "" || kind != "":
+			req.Action = governance.ActionToolCall
+		case command != "":
+			req.Action = governance.ActionTerminalCreate
+		default:
+			req.Action = governance.ActionFSRead
+		}
+	}
+	if req.Action == governance.ActionToolCall && tool != "" {
+		// Derive the kind and subjects the way the hook does for Claude
+		// Code's own tools.
+		in := map[string]any{}
+		if command != "" {
+			in["command"] = command
+		}
+		if url != "" {
+			in["url"] = url
+		}
+		raw, _ := json.Marshal(in)
+		if r, err := governance.ClaudeToolRequest(tool, raw, cwd); err == nil && kind == "" {
+			req.Kind = r.Kind
+		}
+		if tool == "Bash" && command == "" {
+			req.CommandUnknown = true
+		}
+	}
+	d := governance.NewEngine(p, governance.EngineOptions{}).Decide(req)
+	if asJSON {
+		out, _ := json.Marshal(map[string]any{"decision": d.Value, "rule": d.Rule, "ref": d.Ref, "reason": d.Reason, "advisories": d.Advisories})
+		fmt.Fprintln(e.stdout, string(out))
+		return nil
+	}
+	fmt.Fprintln(e.stdout, d.Value)
+	fmt.Fprintf(e.stdout, "rule:   %s\nreason: %s\n", d.Rule, d.Reason)
+	for _, a := range d.Advisories {
+		fmt.Fprintf(e.stdout, "advisory: %s\n", a)
+	}
+	return nil
+}
