@@ -152,7 +152,7 @@ var kinds = []kind{
 		fieldMap{"cost", updatePath("cost"), verbatim}),
 	// Any other variant, including unstable and future ones.
 	{name: "session/update (other)", from: "agent", intent: "sync", op: "update", method: "session/update",
-		update: "*", fields: []fieldMap{{"su", updatePath("sessionUpdate"), verbatim}}},
+		update: "*", fields: []fieldMap{{"su", updatePath("sessionUpdate"), verbatim}}, session: true, rest: upd},
 
 	request("session/prompt", "client", "req", "prompt", fieldMap{"p", p("params", "prompt"), blocks}),
 	response("session/prompt", "agent", "end", "prompt", rf("stop", "stopReason"), rf("use", "usage")),

@@ -1,0 +1,226 @@
+package acpmap
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/accp"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite golden files")
+
+// TestNamedMappings checks the frames the issue names for particular ACP
+// messages.
+func TestNamedMappings(t *testing.T) {
+	const sid = `"sessionId":"s1"`
+	tests := []struct {
+		name, msg, prefix string
+	}{
+		{"tool_call", `{"jsonrpc":"2.0","method":"session/update","params":{` + sid + `,"update":{"sessionUpdate":"tool_call","toolCallId":"call_1","title":"Read a.go","kind":"read","status":"pending"}}}`,
+			`@agent>req:tool{id:\'call_1|title:Read_a.go|tool:read|stat:pending}`},
+		{"completed", `{"jsonrpc":"2.0","method":"session/update","params":{` + sid + `,"update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"completed"}}}`,
+			`@agent>done:tool{id:\'call_1}`},
+		{"failed", `{"jsonrpc":"2.0","method":"session/update","params":{` + sid + `,"update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"failed"}}}`,
+			`@agent>fail:error{code:E4002|id:\'call_1}`},
+		{"message chunk", `{"jsonrpc":"2.0","method":"session/update","params":{` + sid + `,"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Hi there"}}}}`,
+			`@agent>stream:msg{c:Hi_there}`},
+		{"prompt", `{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{` + sid + `,"prompt":[{"type":"text","text":"fix it"}]}}`,
+			`@client>req:prompt{p:[fix_it]}`},
+		{"permission", `{"jsonrpc":"2.0","id":4,"method":"session/request_permission","params":{` + sid + `,"toolCall":{"toolCallId":"call_1"},"options":[]}}`,
+			`@agent>wait:permit{tc:{toolCallId:\'call_1}|opts:[]}`},
+		{"read result", `{"jsonrpc":"2.0","id":5,"result":{"content":"x"}}`,
+			`@peer>done:rpc{r:{content:x}}`},
+		{"unknown variant", `{"jsonrpc":"2.0","method":"session/update","params":{` + sid + `,"update":{"sessionUpdate":"brand_new","a":1}}}`,
+			`@agent>sync:update{su:\'brand_new|u:{a:1}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			enc := NewEncoder("t", Options{Clock: func() time.Time { return time.Unix(1714000000, 0) }})
+			frame, err := enc.Encode([]byte(tt.msg), Unknown, time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(frame, tt.prefix+"[") {
+				t.Errorf("got  %s\nwant %s[...]", frame, tt.prefix)
+			}
+			got, err := NewDecoder("t", Options{}).DecodeValue(frame)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := accp.DecodeJSON([]byte(tt.msg))
+			if !accp.JSONEqual(got, want) {
+				g, _ := MarshalJSON(got)
+				t.Errorf("round trip: %s", g)
+			}
+		})
+	}
+}
+
+// TestCorpusGolden keeps the frames of the corpus in a golden file, so a
+// change to the mapping shows up as a readable diff.
+func TestCorpusGolden(t *testing.T) {
+	data, err := os.ReadFile("testdata/corpus.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := NewEncoder("corpus", Options{})
+	var out bytes.Buffer
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		l, err := ReadLine(sc.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		frame, err := enc.Encode(l.Msg, l.Dir, l.TS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.WriteString(frame + "\n")
+	}
+	if *updateGolden {
+		if err := os.WriteFile("testdata/corpus.accp", out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile("testdata/corpus.accp")
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if out.String() != string(want) {
+		gl, wl := strings.Split(out.String(), "\n"), strings.Split(string(want), "\n")
+		for i := range min(len(gl), len(wl)) {
+			if gl[i] != wl[i] {
+				t.Fatalf("line %d differs:\ngot  %s\nwant %s", i+1, gl[i], wl[i])
+			}
+		}
+		t.Fatalf("got %d lines, want %d", len(gl), len(wl))
+	}
+}
+
+func TestDecoderDelivery(t *testing.T) {
+	enc := NewEncoder("d", Options{})
+	var frames []string
+	for _, m := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s","prompt":[]}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`,
+	} {
+		f, err := enc.Encode([]byte(m), Unknown, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, f)
+	}
+	t.Run("duplicate", func(t *testing.T) {
+		dec := NewDecoder("d", Options{})
+		if _, err := dec.Decode(frames[0]); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := dec.Decode(frames[0]); accp.CodeOf(err) != accp.CodeDuplicate {
+			t.Errorf("got %v, want E3002", err)
+		}
+	})
+	t.Run("gap", func(t *testing.T) {
+		dec := NewDecoder("d", Options{})
+		if _, err := dec.Decode(frames[0]); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := dec.Decode(frames[2]); accp.CodeOf(err) != accp.CodeSequenceGap {
+			t.Errorf("got %v, want E3003", err)
+		}
+	})
+	t.Run("garbage", func(t *testing.T) {
+		if _, err := NewDecoder("d", Options{}).Decode("not a frame"); accp.CodeOf(err) != accp.CodeParse {
+			t.Errorf("got %v, want E1001", err)
+		}
+	})
+}
+
+func TestStructural(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"read result", `{"jsonrpc":"2.0","id":1,"result":{"content":"file body"}}`, `{"jsonrpc":"2.0","id":1,"result":{"content":""}}`},
+		{"write", `{"jsonrpc":"2.0","id":1,"method":"fs/write_text_file","params":{"path":"/a","content":"body"}}`, `{"jsonrpc":"2.0","id":1,"method":"fs/write_text_file","params":{"path":"/a","content":""}}`},
+		{"terminal output", `{"id":2,"result":{"output":"log","truncated":false}}`, `{"id":2,"result":{"output":"","truncated":false}}`},
+		{"tool content", `{"method":"session/update","params":{"update":{"sessionUpdate":"tool_call_update","title":"t","content":[{"type":"content","content":{"type":"text","text":"out"}},{"type":"diff","path":"/a","oldText":"o","newText":"n"}],"rawOutput":{"stdout":"x","code":1}}}}`,
+			`{"method":"session/update","params":{"update":{"sessionUpdate":"tool_call_update","title":"t","content":[{"type":"content","content":{"type":"text","text":""}},{"type":"diff","path":"/a","oldText":"","newText":""}],"rawOutput":{"stdout":"","code":1}}}}`},
+		{"prose stays", `{"method":"session/update","params":{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}`,
+			`{"method":"session/update","params":{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, _ := accp.DecodeJSON([]byte(tt.in))
+			want, _ := accp.DecodeJSON([]byte(tt.want))
+			if got := Structural(in); !accp.JSONEqual(got, want) {
+				g, _ := MarshalJSON(got)
+				t.Errorf("got %s", g)
+			}
+			orig, _ := accp.DecodeJSON([]byte(tt.in))
+			if !accp.JSONEqual(in, orig) {
+				t.Error("Structural changed its input")
+			}
+		})
+	}
+}
+
+func TestStats(t *testing.T) {
+	st := NewStats()
+	data, _ := os.ReadFile("testdata/corpus.jsonl")
+	n := 0
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		l, err := ReadLine(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Add(l); err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	sum := 0
+	for _, k := range st.Kinds {
+		sum += k.Messages
+		if k.ACCP <= 0 || k.Compact <= 0 || k.Pretty < k.Compact {
+			t.Errorf("implausible counts %+v", k)
+		}
+	}
+	if sum != n || st.Total.Messages != n || st.Structural.Messages != n {
+		t.Errorf("counted %d/%d/%d messages, want %d", sum, st.Total.Messages, st.Structural.Messages, n)
+	}
+	if st.Structural.Compact >= st.Total.Compact {
+		t.Errorf("blanking verbatim content did not shrink the corpus: %+v vs %+v", st.Structural, st.Total)
+	}
+}
+
+// FuzzMapRoundTrip checks decode(encode(x)) == x for any JSON value.
+func FuzzMapRoundTrip(f *testing.F) {
+	data, _ := os.ReadFile("testdata/corpus.jsonl")
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if l, err := ReadLine(line); err == nil {
+			f.Add([]byte(l.Msg))
+		}
+	}
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		want, err := accp.DecodeJSON(msg)
+		if err != nil {
+			return
+		}
+		enc := NewEncoder("f", Options{})
+		frame, err := enc.Encode(msg, Unknown, time.Time{})
+		if err != nil {
+			return // deeper than the JSON decoder's limits, or not an object
+		}
+		got, err := NewDecoder("f", Options{}).DecodeValue(frame)
+		if err != nil {
+			t.Fatalf("decode %s: %v", frame, err)
+		}
+		if !accp.JSONEqual(got, want) {
+			t.Fatalf("round trip differs for %s\nframe %s", msg, frame)
+		}
+	})
+}
