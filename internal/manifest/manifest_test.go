@@ -37,10 +37,17 @@ func summary(m *Manifest) string {
 		fmt.Fprintf(&b, "mcp server: %s (%s) %s\n", s.Name, s.Transport, s.Ref)
 	}
 	caps := m.Capabilities()
-	fmt.Fprintf(&b, "grants: %s\n", caps)
-	fmt.Fprintf(&b, "withholds: %s\n", All&^caps)
+	fmt.Fprintf(&b, "grants: %s\n", orNone(caps))
+	fmt.Fprintf(&b, "withholds: %s\n", orNone(All&^caps))
 	fmt.Fprintf(&b, "body: %d bytes from line %d\n", len(m.Body), m.BodyLine)
 	return b.String()
+}
+
+func orNone(s Set) string {
+	if s == 0 {
+		return "(none)"
+	}
+	return s.String()
 }
 
 // isManifestFile reports whether a testdata file is a manifest under test:
@@ -137,20 +144,32 @@ func listErrors(err error) string {
 	return b.String()
 }
 
-// TestProjectManifest validates the repository's own ACP.md, the file CI
-// validates and the bridge embeds.
+// TestProjectManifest checks the repository's own ACP.md, the file CI
+// validates and the bridge embeds: its content against a golden file, and
+// the file-system rules once the files it references exist.
 func TestProjectManifest(t *testing.T) {
-	root := filepath.Join("..", "..")
-	if _, err := os.Stat(filepath.Join(root, "GOVERNANCE.md")); errors.Is(err, fs.ErrNotExist) {
-		t.Skip("GOVERNANCE.md, which ACP.md references, does not exist yet")
-	}
-	m, err := Load(filepath.Join(root, "ACP.md"))
+	path := filepath.Join("..", "..", "ACP.md")
+	data, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("Load: %v\n%s", err, listErrors(err))
+		t.Fatal(err)
+	}
+	m, err := Parse(path, data)
+	if err != nil {
+		t.Fatalf("Parse: %v\n%s", err, listErrors(err))
 	}
 	checkGolden(t, filepath.Join("testdata", "project-ACP.md.golden"), summary(m))
 	if got := m.Capabilities(); got != All {
 		t.Errorf("the bridge's own manifest withholds %s; it must grant everything it carries", All&^got)
+	}
+	if m.Kind != Bridge || len(m.Transport) != 1 || m.Transport[0] != "stdio" || len(m.AIP44().ACPRev) != 40 {
+		t.Errorf("kind %s, transport %v, acp_rev %q: want a stdio bridge pinned to a full SHA", m.Kind, m.Transport, m.AIP44().ACPRev)
+	}
+
+	if _, err := os.Stat(m.ResolveRef(m.AIP44().Governance)); errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("%s, which ACP.md references, does not exist yet", m.AIP44().Governance)
+	}
+	if _, err := Load(path); err != nil {
+		t.Fatalf("Load: %v\n%s", err, listErrors(err))
 	}
 }
 
