@@ -242,3 +242,32 @@ func mustGet(t *testing.T, m *acpwire.Message, path ...string) []byte {
 	}
 	return v
 }
+
+func FuzzMergeClaudeSettings(f *testing.F) {
+	for _, s := range []string{`{}`, `{"permissions":{"deny":["Bash(curl:*)"]},"hooks":{"PreToolUse":[]}}`,
+		`{"permissions":null,"hooks":null}`, `{"permissions":{"deny":"x"}}`, `[]`, `{"a":`, `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[]}],"Stop":[]}}`} {
+		f.Add(s)
+	}
+	ours, _ := BuildClaudeSettings(Rules{Deny: []string{"Read(**/.env)"}, Allow: []string{"Bash(ls:*)"}}, "'/b' hook --socket '/s'")
+	f.Fuzz(func(t *testing.T, s string) {
+		merged, err := MergeClaudeSettings([]byte(s), ours)
+		if err != nil {
+			return
+		}
+		// Decoded loosely: the IDE's own parts may hold anything.
+		var got struct {
+			Permissions struct {
+				Deny []any `json:"deny"`
+			} `json:"permissions"`
+			Hooks struct {
+				PreToolUse []any `json:"PreToolUse"`
+			} `json:"hooks"`
+		}
+		if err := json.Unmarshal(merged, &got); err != nil {
+			t.Fatalf("merged settings do not parse: %v\n%s", err, merged)
+		}
+		if !slices.Contains(got.Permissions.Deny, any("Read(**/.env)")) || len(got.Hooks.PreToolUse) == 0 {
+			t.Fatalf("merge of %s lost the bridge's rules or hook: %s", s, merged)
+		}
+	})
+}

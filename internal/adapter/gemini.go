@@ -152,7 +152,7 @@ func geminiRules(r Rule, decision, root string) []GeminiRule {
 			return nil
 		}
 		return []GeminiRule{{ToolName: "web_fetch",
-			ArgsPattern: `https?://(?:|[^/"\\]*\.)` + regexp.QuoteMeta(host) + `(?:[:/"\\\s]|$)`}}
+			ArgsPattern: `https?://(?:|[^/"\\]*\.)` + regexp.QuoteMeta(jsonInner(host)) + `(?:[:/"\\\s]|$)`}}
 	}
 	return nil
 }

@@ -207,3 +207,28 @@ func TestGeminiSpawn(t *testing.T) {
 		t.Errorf("args with no rules = %q", cmd2.Args)
 	}
 }
+
+func FuzzBuildGeminiPolicy(f *testing.F) {
+	for _, s := range []string{"Bash(npm run test:*)", "Read(./src/**)", "Read(**/.env)", "Edit(**/*.go)",
+		"WebFetch(domain:example.com)", "Bash(curl * | sh)", "Read(/a (b)/c?.txt)", "Bash(echo 'x')", "Write(~/x/**)"} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, rule string, allow bool) {
+		rs := Rules{Deny: []string{rule}}
+		if allow {
+			rs = Rules{Allow: []string{rule}}
+		}
+		rules, _ := BuildGeminiPolicy(rs, "/work/ws")
+		for _, r := range rules {
+			// Every pattern must compile and pass Gemini's ReDoS check, or
+			// Gemini would drop the rule.
+			if p := geminiPattern(r); !geminiSafe(p) {
+				t.Fatalf("rule %q gives a pattern Gemini would drop: %q", rule, p)
+			}
+		}
+		toml := string(WriteGeminiPolicy(rules))
+		if strings.Count(toml, "[[rule]]") != len(rules) {
+			t.Fatalf("rule %q: %d [[rule]] tables for %d rules:\n%s", rule, strings.Count(toml, "[[rule]]"), len(rules), toml)
+		}
+	})
+}

@@ -3,6 +3,7 @@ package adapter
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Rules is a policy's rule list in Claude Code permission-rule syntax
@@ -40,6 +41,9 @@ func ParseRule(s string) (Rule, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return Rule{}, fmt.Errorf("empty rule")
+	}
+	if !utf8.ValidString(s) {
+		return Rule{}, fmt.Errorf("rule %q: not valid UTF-8", s)
 	}
 	tool, spec := s, ""
 	if i := strings.IndexByte(s, '('); i >= 0 {
