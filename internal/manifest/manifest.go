@@ -70,27 +70,38 @@ type AIP44 struct {
 // CapabilityMap is metadata.aip44.capabilities. A side that is present
 // replaces that side's tier defaults; see Manifest.Capabilities.
 type CapabilityMap struct {
+	// Client declares the client capabilities; nil if the map has no
+	// client key, in which case the tier's defaults apply.
 	Client *ClientCapabilities `json:"client,omitempty"`
-	Agent  *AgentCapabilities  `json:"agent,omitempty"`
+	// Agent declares the agent capabilities; nil if the map has no agent
+	// key, in which case the tier's defaults apply.
+	Agent *AgentCapabilities `json:"agent,omitempty"`
 }
 
-// ClientCapabilities mirrors ACP's clientCapabilities.
+// ClientCapabilities mirrors ACP's clientCapabilities; a key left out is
+// false.
 type ClientCapabilities struct {
+	// FS holds fs.readTextFile and fs.writeTextFile.
 	FS struct {
 		ReadTextFile  bool `json:"readTextFile"`
 		WriteTextFile bool `json:"writeTextFile"`
 	} `json:"fs"`
+	// Terminal grants the terminal/* methods.
 	Terminal bool `json:"terminal"`
 }
 
-// AgentCapabilities mirrors ACP's agentCapabilities.
+// AgentCapabilities mirrors ACP's agentCapabilities; a key left out is
+// false.
 type AgentCapabilities struct {
-	LoadSession        bool `json:"loadSession"`
+	// LoadSession grants session/load.
+	LoadSession bool `json:"loadSession"`
+	// PromptCapabilities grants content types in session/prompt.
 	PromptCapabilities struct {
 		Image           bool `json:"image"`
 		Audio           bool `json:"audio"`
 		EmbeddedContext bool `json:"embeddedContext"`
 	} `json:"promptCapabilities"`
+	// MCPCapabilities grants MCP server transports in mcpServers.
 	MCPCapabilities struct {
 		HTTP bool `json:"http"`
 		SSE  bool `json:"sse"`
@@ -108,9 +119,13 @@ type Audit struct {
 
 // MCPServer is one entry of metadata.aip44.mcp_servers.
 type MCPServer struct {
-	Name      string `json:"name"`
+	// Name is the server's name.
+	Name string `json:"name"`
+	// Transport is stdio, http or sse.
 	Transport string `json:"transport"`
-	Ref       string `json:"ref,omitempty"`
+	// Ref is an optional file describing the server, relative to the
+	// manifest's directory.
+	Ref string `json:"ref,omitempty"`
 }
 
 // Transports is the transport field: one name or a list, always held as a
