@@ -2,9 +2,11 @@ package e2e
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/acp-bridge/acp-bridge/internal/adapter"
 	"github.com/acp-bridge/acp-bridge/internal/e2e/fakemodel"
 )
 
@@ -72,5 +74,58 @@ func TestAdapterGeminiDeniedCommand(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAdapterGeminiAdminPolicy checks, with the real Gemini CLI and no
+// bridge, that Gemini loads the policy file the Gemini adapter writes and
+// enforces it with its own engine: a denied shell command and a denied read
+// are refused without a permission request, with the bridge's deny message
+// reaching the model.
+func TestAdapterGeminiAdminPolicy(t *testing.T) {
+	s := needSuite(t)
+	w := newWorkspace(t)
+	if err := os.MkdirAll(w.base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rules, skipped := adapter.BuildGeminiPolicy(adapter.Rules{Deny: []string{"Bash(touch:*)", "Read(**/.env)"}}, "")
+	if len(skipped) > 0 {
+		t.Fatalf("rules left out of the Gemini policy: %q", skipped)
+	}
+	policy := filepath.Join(w.base, "policy.toml")
+	if err := os.WriteFile(policy, adapter.WriteGeminiPolicy(rules), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	g := geminiAgent
+	g.command = append(append([]string{}, geminiAgent.command...), "--admin-policy", policy)
+	r := start(t, s, &g, w, runOptions{
+		name:  "gemini-admin-policy",
+		files: map[string]string{".env": envSecret + "\n"},
+		script: fakemodel.Script{Steps: []fakemodel.Step{
+			g.shell("touch admin-ran.txt"),
+			g.read(w.path(".env")),
+			fakemodel.Text("Both were refused."),
+		}},
+		client: clientScript{Permission: "allow", Prompts: textPrompts("Create the file, then read .env.")},
+	})
+	sum := r.mustSucceed()
+	r.noLeftovers()
+	if sum.Permissions != 0 {
+		t.Errorf("Gemini asked %d permissions: its own engine should have refused both calls", sum.Permissions)
+	}
+	if _, err := os.Stat(w.path("admin-ran.txt")); err == nil {
+		t.Errorf("the denied command ran")
+	}
+	if secretReachedModel(r) {
+		t.Errorf("the .env content reached the model")
+	}
+	reqs := r.model.MainRequests()
+	if len(reqs) < 3 {
+		t.Fatalf("%d main requests, want 3\n%s", len(reqs), r.stderrTail())
+	}
+	for i, want := range []string{"acp-bridge policy denies Bash(touch:*)", "acp-bridge policy denies Read(**/.env)"} {
+		if !strings.Contains(string(reqs[i+1].Body), want) {
+			t.Errorf("main request %d lacks %q:\n%.1500s", i+2, want, reqs[i+1].Body)
+		}
 	}
 }

@@ -68,8 +68,11 @@ var compressionCases = []compressionCase{
 		},
 	},
 	{
-		// The agent reads the file through the client's fs/read_text_file.
-		name: "gemini-fs-read", agent: &geminiAgent,
+		// Gemini's read_file. Gemini CLI 0.61 reads it from disk itself,
+		// not through fs/read_text_file, and truncates it (the tool result
+		// holds the first lines and a note): the bridge sees only the
+		// tool_call updates.
+		name: "gemini-read-file", agent: &geminiAgent,
 		opts: func(w *workspace, content string) runOptions {
 			return runOptions{
 				files: map[string]string{"big.log": content},

@@ -20,7 +20,7 @@ version: 1.0.0
 rules:
   default: allow
   deny:
-    - Read(**/.env)
+    - Read(./secrets/**)
     - Bash(curl:*)
 ---
 
@@ -29,24 +29,30 @@ rules:
 
 const envSecret = "E2E_SECRET=hunter2-do-not-leak"
 
-// policyRun starts a bridged run under e2ePolicy, with a .env in the workspace.
-func policyRun(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, steps []fakemodel.Step, prompt string) *run {
+// policyRun starts a run with a secret file in the workspace: directly when
+// withPolicy is false (to show what the agent does unguarded), else through
+// the bridge under e2ePolicy.
+func policyRun(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, withPolicy bool, steps []fakemodel.Step, prompt string) *run {
 	t.Helper()
-	policy := filepath.Join(w.base, "GOVERNANCE.md")
-	if err := os.WriteFile(policy, []byte(e2ePolicy), 0o644); err != nil {
-		t.Fatal(err)
+	o := runOptions{name: "direct"}
+	if withPolicy {
+		policy := filepath.Join(w.base, "GOVERNANCE.md")
+		if err := os.WriteFile(policy, []byte(e2ePolicy), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		o = runOptions{name: "policy", bridge: true, bridgeArgs: []string{"--policy", policy}}
 	}
 	return start(t, s, a, w, runOptions{
-		name:       "policy",
-		bridge:     true,
-		bridgeArgs: []string{"--policy", policy},
-		files:      map[string]string{".env": envSecret + "\n"},
+		name:       o.name,
+		bridge:     o.bridge,
+		bridgeArgs: o.bridgeArgs,
+		files:      map[string]string{"secrets/token.txt": envSecret + "\n"},
 		script:     fakemodel.Script{Steps: steps},
 		client:     clientScript{Permission: "allow", Prompts: textPrompts(prompt)},
 	})
 }
 
-// secretReachedModel reports whether the .env content reached the model.
+// secretReachedModel reports whether the secret file's content reached the model.
 func secretReachedModel(r *run) bool {
 	for _, req := range r.model.Requests() {
 		if strings.Contains(string(req.Body), "hunter2-do-not-leak") {
@@ -56,40 +62,86 @@ func secretReachedModel(r *run) bool {
 	return false
 }
 
-// TestPolicyDeniedRead: Gemini reads .env through the client's
-// fs/read_text_file; the bridge refuses it, the client never serves it and
-// the model never sees the secret.
+// clientAskedToRead reports whether the agent asked the client to read a
+// path ending in name.
+func clientAskedToRead(t *testing.T, r *run, name string) bool {
+	for _, m := range messages(readTranscript(t, r.transcript), toClient) {
+		if strings.Contains(m, `"fs/read_text_file"`) && strings.Contains(m, name+`"`) {
+			return true
+		}
+	}
+	return false
+}
+
+// The secret lives in secrets/token.txt rather than .env: Gemini CLI 0.61
+// refused a replace of .env by itself ("Path not in workspace"), so a .env
+// would not show what the bridge adds.
+
+// geminiEditEnv is a Gemini "replace" of the secret file. Gemini CLI 0.61 reads files
+// for read_file from disk itself, but its edit tools read the current content
+// through the client's fs/read_text_file: that is the read the policy must
+// stop. The call names no part of the secret value.
+func geminiEditEnv(w *workspace) fakemodel.Step {
+	return fakemodel.Tool("replace", map[string]any{
+		"file_path": w.path("secrets/token.txt"), "instruction": "Rename the variable.",
+		"old_string": "E2E_SECRET=", "new_string": "E2E_SECRET_OLD=",
+	})
+}
+
+// TestPolicyDeniedRead: Gemini's edit of secrets/token.txt reads it through the client's
+// fs/read_text_file; under the policy the bridge refuses that read, the
+// client is never asked, the file is unchanged and the secret never reaches
+// the model. The direct run first shows the read does go through the client.
 func TestPolicyDeniedRead(t *testing.T) {
 	s := needSuite(t)
-	needBridgeFlag(t, s, "policy", "governance (issue 6) has not landed")
 	a := &geminiAgent
-	w := newWorkspace(t)
-	r := policyRun(t, s, a, w, []fakemodel.Step{a.read(w.path(".env")), fakemodel.Text("Could not read it.")}, "Read .env.")
-	sum := r.mustSucceed()
-	r.noLeftovers()
-	t.Logf("summary %+v", sum)
-	if secretReachedModel(r) {
-		t.Errorf("the .env content reached the model")
+	steps := func(w *workspace) []fakemodel.Step {
+		return []fakemodel.Step{geminiEditEnv(w), fakemodel.Text("Done.")}
 	}
-	for _, m := range messages(readTranscript(t, r.transcript), toClient) {
-		if strings.Contains(m, `"fs/read_text_file"`) && strings.Contains(m, ".env") {
-			t.Errorf("the client was asked to read .env: %s", m)
-		}
+	w := newWorkspace(t)
+	direct := policyRun(t, s, a, w, false, steps(w), "Rename the variable in secrets/token.txt.")
+	direct.mustSucceed()
+	direct.noLeftovers()
+	if !clientAskedToRead(t, direct, "/secrets/token.txt") {
+		t.Fatalf("precondition: unguarded, Gemini did not read the secret file through fs/read_text_file; the scenario tests nothing")
+	}
+
+	needBridgeFlag(t, s, "policy", "governance (issue 6) has not landed")
+	r := policyRun(t, s, a, w, true, steps(w), "Rename the variable in secrets/token.txt.")
+	r.mustSucceed()
+	r.noLeftovers()
+	if secretReachedModel(r) {
+		t.Errorf("the secret file's content reached the model")
+	}
+	if clientAskedToRead(t, r, "/secrets/token.txt") {
+		t.Errorf("the client was asked to read the secret file")
+	}
+	if b, _ := os.ReadFile(w.path("secrets/token.txt")); string(b) != envSecret+"\n" {
+		t.Errorf("the secret file changed: %q", b)
 	}
 }
 
 // TestPolicyDeniedCommand: a command the policy denies is asked for with a
-// permission request; the bridge denies it and the command never runs.
+// permission request; the bridge denies it and the command never runs. The
+// direct run first shows that, allowed, the command runs and was asked for.
 func TestPolicyDeniedCommand(t *testing.T) {
 	s := needSuite(t)
-	needBridgeFlag(t, s, "policy", "governance (issue 6) has not landed")
+	// The redirection creates the file even though curl fails: its absence
+	// shows the command never ran.
+	const cmd = "curl -s http://127.0.0.1:9/ > curl-ran.txt"
 	for _, a := range agents {
 		t.Run(a.name, func(t *testing.T) {
 			w := newWorkspace(t)
-			// The redirection creates the file even though curl fails: its
-			// absence shows the command never ran.
-			cmd := "curl -s http://127.0.0.1:9/ > curl-ran.txt"
-			r := policyRun(t, s, a, w, []fakemodel.Step{a.shell(cmd), fakemodel.Text("The command was refused.")}, "Fetch it.")
+			steps := []fakemodel.Step{a.shell(cmd), fakemodel.Text("The command was refused.")}
+			direct := policyRun(t, s, a, w, false, steps, "Fetch it.")
+			sum := direct.mustSucceed()
+			direct.noLeftovers()
+			if _, err := os.Stat(w.path("curl-ran.txt")); err != nil || sum.Permissions == 0 {
+				t.Fatalf("precondition: unguarded and allowed, the command did not run after a permission request (ran: %v, permissions: %d)", err == nil, sum.Permissions)
+			}
+
+			needBridgeFlag(t, s, "policy", "governance (issue 6) has not landed")
+			r := policyRun(t, s, a, w, true, steps, "Fetch it.")
 			r.mustSucceed()
 			r.noLeftovers()
 			if _, err := os.Stat(w.path("curl-ran.txt")); err == nil {
@@ -100,14 +152,24 @@ func TestPolicyDeniedCommand(t *testing.T) {
 }
 
 // TestPolicyUnaskedTool: Claude Code reads files itself without asking the
-// client, so its Read of .env shows up only as tool_call updates; the policy
-// forbids it, so the bridge must stop the turn.
+// client, so its Read of the secret file shows up only as tool_call updates; the direct
+// run shows the secret reaching the model with no permission request. Under
+// a policy that forbids it, the bridge must stop the turn.
 func TestPolicyUnaskedTool(t *testing.T) {
 	s := needSuite(t)
-	needBridgeFlag(t, s, "policy", "governance (issue 6) has not landed")
 	a := &claudeAgent
 	w := newWorkspace(t)
-	r := policyRun(t, s, a, w, []fakemodel.Step{a.read(w.path(".env")), fakemodel.Text("Here it is.")}, "Show me .env.")
+	steps := []fakemodel.Step{a.read(w.path("secrets/token.txt")), fakemodel.Text("Here it is.")}
+	direct := policyRun(t, s, a, w, false, steps, "Show me secrets/token.txt.")
+	dsum := direct.mustSucceed()
+	direct.noLeftovers()
+	if dsum.Permissions != 0 || !secretReachedModel(direct) || clientAskedToRead(t, direct, "/secrets/token.txt") {
+		t.Fatalf("precondition: unguarded, Claude should read the secret file itself without asking (permissions %d, secret reached model %v)",
+			dsum.Permissions, secretReachedModel(direct))
+	}
+
+	needBridgeFlag(t, s, "policy", "governance (issue 6) has not landed")
+	r := policyRun(t, s, a, w, true, steps, "Show me secrets/token.txt.")
 	sum := r.wait()
 	r.noLeftovers()
 	if len(sum.StopReasons) != 1 || sum.StopReasons[0] != "cancelled" {
