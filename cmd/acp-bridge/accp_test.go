@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/accp"
+)
+
+func runWith(t *testing.T, stdin string, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err = run(context.Background(), &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb}, args)
+	return out.String(), errb.String(), err
+}
+
+func TestACCPEncodeDecode(t *testing.T) {
+	corpus, err := os.ReadFile("../../internal/accp/acpmap/testdata/corpus.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames, stderr, err := runWith(t, string(corpus), "accp", "encode")
+	if err != nil {
+		t.Fatalf("encode: %v\n%s", err, stderr)
+	}
+	inLines := strings.Split(strings.TrimSpace(string(corpus)), "\n")
+	outLines := strings.Split(strings.TrimSpace(frames), "\n")
+	if len(outLines) != len(inLines) {
+		t.Fatalf("%d frames for %d messages", len(outLines), len(inLines))
+	}
+	decoded, stderr, err := runWith(t, frames, "accp", "decode")
+	if err != nil {
+		t.Fatalf("decode: %v\n%s", err, stderr)
+	}
+	for i, line := range strings.Split(strings.TrimSpace(decoded), "\n") {
+		x, _ := accp.DecodeJSON([]byte(inLines[i]))
+		want := x.(map[string]any)["msg"]
+		got, err := accp.DecodeJSON([]byte(line))
+		if err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		if !accp.JSONEqual(got, want) {
+			t.Errorf("line %d: got %s", i+1, line)
+		}
+	}
+}
+
+func TestACCPDecodeErrors(t *testing.T) {
+	in := "@agent>sync:plan{e:[]}[mid:123456789012,seq:1,ts:1714000000]\n" +
+		"@agent>sync:plan{e:[]}[mid:123456789012,seq:2,ts:1714000000]\n" +
+		"@agent>sync:plan{e:[] }[mid:123456789013,seq:2,ts:1714000000]\n"
+	out, _, err := runWith(t, in, "accp", "decode")
+	if err == nil {
+		t.Fatal("decode of bad frames succeeded")
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("got %d output lines:\n%s", len(lines), out)
+	}
+	for i, want := range []string{"", "code:E3002", "code:E1001"} {
+		if want == "" {
+			if !strings.HasPrefix(lines[i], "{") {
+				t.Errorf("line %d: %s", i+1, lines[i])
+			}
+			continue
+		}
+		if !strings.HasPrefix(lines[i], "@decoder>fail:error{"+want) || !strings.Contains(lines[i], "schema:ER") {
+			t.Errorf("line %d: got %s, want an ER frame with %s", i+1, lines[i], want)
+		}
+		if _, err := accp.ParseFrame(lines[i]); err != nil {
+			t.Errorf("line %d: the error frame does not parse: %v", i+1, err)
+		}
+	}
+}
+
+func TestACCPStats(t *testing.T) {
+	out, stderr, err := runWith(t, "", "accp", "stats", "../../internal/accp/acpmap/testdata/corpus.jsonl")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	for _, want := range []string{"compact JSON", "session/update tool_call ", "TOTAL", "STRUCTURAL"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stats output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, _, err := runWith(t, "", "accp", "stats"); err == nil {
+		t.Error("stats without files succeeded")
+	}
+}
