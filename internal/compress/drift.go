@@ -62,7 +62,7 @@ func DriftCheck(t TurnObservation, userText string, artifacts []Artifact, cwd st
 
 // relatedPath reports whether path relates to the session: it is an
 // artifact or shares an artifact's directory, or its base name or one of
-// its directories (relative to cwd, three characters or more) appears in
+// its directories (relative to cwd, two characters or more) appears in
 // what the user wrote.
 func relatedPath(path, userText string, artifacts []Artifact, cwd string) bool {
 	for _, a := range artifacts {
@@ -78,7 +78,7 @@ func relatedPath(path, userText string, artifacts []Artifact, cwd string) bool {
 		}
 	}
 	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
-		if len(part) >= 3 && strings.Contains(lower, strings.ToLower(part)) {
+		if len(part) >= 2 && strings.Contains(lower, strings.ToLower(part)) {
 			return true
 		}
 	}

@@ -53,12 +53,13 @@ func newHarness(t *testing.T, cfg Config) *harness {
 	}
 	h := &harness{t: t, p: p, ideOut: cw, agentOut: aw, toIDE: pump(ir), toAgent: pump(gr), log: &log}
 	t.Cleanup(func() {
+		// Cancelling first releases a handler still waiting in Call.
+		cancel()
 		cw.Close()
 		aw.Close()
 		<-sess.Done(acpwire.ClientToAgent)
 		<-sess.Done(acpwire.AgentToClient)
 		sess.Close()
-		cancel()
 		iw.Close()
 		gw.Close()
 	})

@@ -901,6 +901,10 @@ func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update, conten
 		for i, e := range elems {
 			text, ok := rawjson.Get(e, "content", "text")
 			if !ok {
+				// A diff's new text was the agent's own output.
+				if nt, isDiff := rawjson.Get(e, "newText"); isDiff {
+					textBytes += len(nt)
+				}
 				continue
 			}
 			textBytes += len(text)
@@ -923,10 +927,13 @@ func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update, conten
 	newArts := s.rec.artifacts[arts:]
 	lvl := s.meter.Usage().Level()
 	var bodies []Artifact
+	callID, _ := rawjson.GetString(update, "toolCallId")
 	if st, _ := rawjson.GetString(update, "status"); st == "completed" {
-		for _, a := range s.rec.artifacts {
-			if a.Bytes > 0 && containsPath(update, a.Path) {
-				bodies = append(bodies, *a)
+		if tc := s.rec.toolCalls[callID]; tc != nil {
+			for _, path := range tc.paths {
+				if a := s.rec.byPath[path]; a != nil && a.Bytes > 0 {
+					bodies = append(bodies, *a)
+				}
 			}
 		}
 	}
@@ -936,8 +943,7 @@ func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update, conten
 				w.obs.ToolCalls++
 			}
 		}
-		id, _ := rawjson.GetString(update, "toolCallId")
-		if tc := s.rec.toolCalls[id]; tc != nil {
+		if tc := s.rec.toolCalls[callID]; tc != nil {
 			for _, path := range tc.paths {
 				if !contains(w.obs.Touched, path) {
 					w.obs.Touched = append(w.obs.Touched, path)
@@ -951,11 +957,6 @@ func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update, conten
 		p.tier2(s, lvl, a.Path, a.Bytes)
 	}
 	return out, textBytes, nil
-}
-
-func containsPath(update []byte, path string) bool {
-	q, _ := json.Marshal(path)
-	return strings.Contains(string(update), string(q))
 }
 
 // offloadIDEText offloads the JSON string literal lit found at path in m.

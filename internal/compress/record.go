@@ -174,7 +174,14 @@ func (r *Recorder) ToolCall(at time.Time, update []byte) {
 	if content, ok := rawjson.Get(update, "content"); ok {
 		elems, _ := rawjson.Elements(content)
 		for _, e := range elems {
-			if t, _ := rawjson.GetString(e, "type"); t == "diff" {
+			t, _ := rawjson.GetString(e, "type")
+			if t == "content" && (tc.status == "failed" || tc.kind == "execute") {
+				// Command output and failures carry the error codes.
+				if text, ok := rawjson.GetString(e, "content", "text"); ok {
+					r.scanFacts(text)
+				}
+			}
+			if t == "diff" {
 				p, _ := rawjson.GetString(e, "path")
 				tc.addPath(p)
 				old, ok := rawjson.Get(e, "oldText")
