@@ -297,3 +297,48 @@ func TestSyntaxErrorLine(t *testing.T) {
 		})
 	}
 }
+
+func TestNameRule(t *testing.T) {
+	tests := []struct {
+		name    string
+		dir     string
+		file    string
+		git     bool // the directory is the root of a Git checkout
+		mname   string
+		wantErr string // empty if valid
+	}{
+		{"directory name", "my-agent", "ACP.md", false, "my-agent", ""},
+		{"directory mismatch", "checkout", "ACP.md", false, "my-agent", `name: must equal the name of the directory holding ACP.md, "checkout"`},
+		{"checkout root of any name", "checkout", "ACP.md", true, "my-agent", ""},
+		{"sidecar prefix", "checkout", "my-agent.ACP.md", false, "my-agent", ""},
+		{"sidecar in a checkout root still checked", "my-agent", "other.ACP.md", true, "my-agent", `name: must equal the prefix of the sidecar file name other.ACP.md, "other"`},
+		{"bare .ACP.md is no sidecar", "my-agent", ".ACP.md", false, "my-agent", `cannot be checked: the manifest file is named ".ACP.md"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), tt.dir)
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if tt.git {
+				if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			path := filepath.Join(dir, tt.file)
+			src := "---\nname: " + tt.mname + "\nid: x1\ndescription: d\nversion: 1.0.0\nkind: client\ntransport: stdio\nmetadata:\n  aip44: {acp_rev: abc1234, tier: basic}\n---\n"
+			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(path)
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Errorf("Load: %v", err)
+			case tt.wantErr != "" && err == nil:
+				t.Errorf("Load succeeded, want %q", tt.wantErr)
+			case tt.wantErr != "" && !strings.Contains(err.Error(), tt.wantErr):
+				t.Errorf("Load error %q, want it to contain %q", err, tt.wantErr)
+			}
+		})
+	}
+}
