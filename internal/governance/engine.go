@@ -197,13 +197,15 @@ func (e *Engine) pick(in *reqInfo, sub category, match func(r *rule) bool, advis
 
 func (e *Engine) defaultVerdict(in *reqInfo, what string) verdict {
 	v := e.policy.Default
+	name := string(v)
 	if e.policy.OnMutate {
 		v = Allow
-		if in.write || in.command || in.req.Action == ActionSessionNew {
+		if in.write || in.command || in.req.Action == ActionSessionNew || !in.read && in.req.Action == ActionToolCall && in.req.Kind != "think" && in.req.Kind != "search" {
 			v = RequireApproval
 		}
+		name = "on-mutate: " + string(v)
 	}
-	return verdict{value: v, ref: "default", ruleTx: fmt.Sprintf("default %s (%s)", v, e.policy.DefaultWhere),
+	return verdict{value: v, ref: "default", ruleTx: fmt.Sprintf("default %s (%s)", name, e.policy.DefaultWhere),
 		reason: fmt.Sprintf("%s: no rule matches, so the default applies", what)}
 }
 

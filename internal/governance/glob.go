@@ -60,7 +60,11 @@ func compilePathPattern(pattern, base, home string) (*pathPattern, error) {
 		rest = strings.TrimPrefix(strings.TrimPrefix(rest, "~"), "/")
 	case strings.HasPrefix(rest, "/"):
 		p.anchor = anchorAbs
-		p.dirs = []string{base}
+		abs, err := filepath.Abs(base)
+		if err != nil {
+			return nil, fmt.Errorf("pattern %q: %v", pattern, err)
+		}
+		p.dirs = []string{abs}
 		rest = rest[1:]
 	case strings.HasPrefix(rest, "./"):
 		p.anchor = anchorRoot

@@ -469,7 +469,7 @@ func (l *loader) policies(p *Policy, file string, off int, dir string, n *yaml.N
 			l.errorf(file, f["ref"].value, off, "policy %s: %v", id, err)
 			continue
 		}
-		r := l.policyFile(pf, id)
+		r := l.policyFile(pf, id, dir)
 		if r == nil {
 			continue
 		}
@@ -497,8 +497,10 @@ func (l *loader) policies(p *Policy, file string, off int, dir string, n *yaml.N
 var policyFields = []string{"schema", "doctype", "slug", "version", "match", "decision", "signers", "quorum",
 	"autonomy", "budget", "metadata"}
 
-// policyFile loads one POLICY.md into a rule whose ref is id.
-func (l *loader) policyFile(file, id string) *rule {
+// policyFile loads one POLICY.md into a rule whose ref is id. base is the
+// directory of the GOVERNANCE.md that references it: "/x" paths in its
+// subject are relative to that workspace directory.
+func (l *loader) policyFile(file, id, base string) *rule {
 	top, off, ok := l.parseYAML(file)
 	if !ok {
 		return nil
@@ -548,7 +550,7 @@ func (l *loader) policyFile(file, id string) *rule {
 			}
 			if s, ok := l.str(file, off, mf["subject"], "match.subject"); ok {
 				subject = s
-				if err := compileSubject(r, s, filepath.Dir(file), l.home); err != nil {
+				if err := compileSubject(r, s, base, l.home); err != nil {
 					l.errorf(file, mf["subject"].value, off, "match.subject: %v", err)
 				}
 			}

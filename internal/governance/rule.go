@@ -133,6 +133,11 @@ type commandPattern struct {
 func compileCommandPattern(spec string) (*commandPattern, error) {
 	p := &commandPattern{text: spec}
 	s := strings.TrimSpace(spec)
+	for _, op := range []string{"|", ";", "&&", "\n", "`", "$("} {
+		if strings.Contains(s, op) {
+			return nil, fmt.Errorf("%q: a rule matches one simple command, and command lines are split on operators before matching, so a pattern with %q can never match; write a rule for each command", spec, op)
+		}
+	}
 	if s == "*" || s == ":*" {
 		p.all = true
 		return p, nil
