@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/compress"
 	"github.com/acp-bridge/acp-bridge/internal/manifest"
 )
 
@@ -32,7 +33,7 @@ type feature struct {
 // bridgeFeatures lists the features in the order their middleware sees each
 // message.
 func bridgeFeatures() []feature {
-	return []feature{manifestFeature(), governanceFeature(), adapterFeature()}
+	return []feature{manifestFeature(), governanceFeature(), compressFeature(), adapterFeature()}
 }
 
 // bridgeSetup is what features share while the bridge is being assembled.
@@ -49,6 +50,8 @@ type bridgeSetup struct {
 	Manifest *manifest.Manifest
 	// Governance is the policy engine, audit log and fail mode; set by the governance feature.
 	Governance *governed
+	// Compression is the context compression pipeline; set by the compression feature, nil when off.
+	Compression *compress.Pipeline
 
 	cleanups []func()
 }

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/compress"
+)
+
+// compressFeature adds CTX-001 context compression (compress.Pipeline):
+// a context meter for every agent, tier-1 offloading of large content to
+// --cache-dir, tier-3 checkpoints with a Session Summary kept as ACCP warm
+// state, session rollover at CRITICAL, and the /bridge-* quick commands.
+// It is off unless --compress on is given.
+func compressFeature() feature {
+	var (
+		mode          string
+		contextSize   int64
+		offloadTokens int
+		cacheDir      string
+		logPath       string
+		agentCompact  bool
+	)
+	return feature{
+		name: "compression",
+		flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&mode, "compress", "off", "context compression (CTX-001): on or off")
+			fs.Int64Var(&contextSize, "context-size", compress.DefaultContextSize, "context window in `tokens` assumed for agents that send no usage_update")
+			fs.IntVar(&offloadTokens, "offload-tokens", compress.DefaultOffloadTokens, "offload content over this many o200k `tokens` to the cache (tier 1)")
+			fs.StringVar(&cacheDir, "cache-dir", "", "compression cache `DIR` for offloaded content and archives (default: the user cache dir + /acp-bridge)")
+			fs.StringVar(&logPath, "compress-log", "", "append compression events to `FILE` as JSONL")
+			fs.BoolVar(&agentCompact, "agent-compact", true, "at RED, run the agent's own /compact between turns when it advertises one")
+		},
+		setup: func(_ context.Context, s *bridgeSetup) error {
+			switch mode {
+			case "off":
+				return nil
+			case "on":
+			default:
+				return fmt.Errorf("--compress %q: want on or off", mode)
+			}
+			if offloadTokens <= 0 || contextSize <= 0 {
+				return errors.New("--offload-tokens and --context-size must be positive")
+			}
+			if cacheDir == "" {
+				base, err := os.UserCacheDir()
+				if err != nil {
+					return fmt.Errorf("no --cache-dir and no user cache directory: %v", err)
+				}
+				cacheDir = filepath.Join(base, "acp-bridge")
+			}
+			if err := os.MkdirAll(cacheDir, 0o700); err != nil {
+				return fmt.Errorf("creating --cache-dir: %v", err)
+			}
+			cfg := compress.Config{
+				CacheDir:      cacheDir,
+				ContextSize:   contextSize,
+				OffloadTokens: offloadTokens,
+				AgentCompact:  agentCompact,
+				Logger:        s.Logger,
+			}
+			if logPath != "" {
+				f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+				if err != nil {
+					return fmt.Errorf("opening --compress-log: %v", err)
+				}
+				s.onExit(func() { f.Close() })
+				cfg.EventLog = f
+			}
+			if s.Governance != nil && s.Governance.Audit != nil {
+				cfg.Audit = auditCompression(s.Governance.Audit)
+			}
+			p, err := compress.New(cfg, s.Bridge)
+			if err != nil {
+				return err
+			}
+			s.Compression = p
+			s.Bridge.Use(p.Middleware())
+			s.Bridge.OnPreempt(p.Preempt)
+			s.onExit(func() {
+				if err := p.Events().Err(); err != nil {
+					s.Logger.Warn("compression log", "err", err)
+				}
+			})
+			s.Logger.Info("compression: on", "cache", cacheDir, "offload_tokens", offloadTokens, "context_size", contextSize)
+			return nil
+		},
+	}
+}
+
+// auditLog is the part of audit.Log the compression feature uses.
+type auditLog interface {
+	Append(audit.Event) error
+}
+
+// auditCompression turns compression events into audit records.
+func auditCompression(l auditLog) func(compress.Event) error {
+	return func(e compress.Event) error {
+		path := ""
+		if len(e.Files) > 0 {
+			path = e.Files[0]
+		}
+		return l.Append(audit.Event{
+			Actor:   audit.Actor{ID: "acp-bridge", Role: "compression"},
+			Action:  "context.compress",
+			Subject: audit.Subject{Kind: "session", Ref: e.Session, Path: path},
+			Input:   map[string]any{"event": e.Type, "trigger": e.Trigger, "level": e.Level},
+			Output: map[string]any{"tokensBefore": e.TokensBefore, "tokensAfter": e.TokensAfter, "tokensSaved": e.TokensSaved,
+				"filesCreated": e.Files, "intentPreserved": e.IntentPreserved, "detail": e.Detail},
+			Metadata: map[string]any{"session": e.Session},
+		})
+	}
+}
