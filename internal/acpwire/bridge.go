@@ -139,9 +139,10 @@ func (b *Bridge) Serve(ctx context.Context, client, agent Endpoint) error {
 // Session is a running bridge: Serve split in two so a caller can manage
 // the agent process around it.
 type Session struct {
-	b      *Bridge
-	ended  chan *Ended
-	closed [2]chan struct{} // closed when a direction's loop has finished
+	b         *Bridge
+	closeOnce sync.Once
+	ended     chan *Ended
+	closed    [2]chan struct{} // closed when a direction's loop has finished
 }
 
 // Start begins forwarding and returns at once.
@@ -185,10 +186,12 @@ func (s *Session) wait(ctx context.Context) error {
 
 // Close flushes the recording. Call it after the directions are done.
 func (s *Session) Close() {
-	for _, w := range s.b.writers {
-		w.flush()
-	}
-	s.b.rec.close()
+	s.closeOnce.Do(func() {
+		for _, w := range s.b.writers {
+			w.flush()
+		}
+		s.b.rec.close()
+	})
 }
 
 // run reads one direction's messages and hands them, in order, to a
@@ -295,9 +298,11 @@ func (b *Bridge) dispatch(ctx context.Context, m *Message, flush bool) {
 			}
 		}
 	}
+	w := b.writers[m.Dir]
+	w.batching.Store(!flush)
 	err := b.chain.Handle(ctx, m)
 	if flush {
-		b.writers[m.Dir].flush()
+		w.flush()
 	}
 	if m.Kind != KindRequest {
 		if err != nil {
@@ -356,7 +361,8 @@ func (b *Bridge) forward(_ context.Context, m *Message) error {
 			}
 		}
 	}
-	return b.writers[m.Dir].write(m.Raw, false)
+	w := b.writers[m.Dir]
+	return w.write(m.Raw, !w.batching.Load())
 }
 
 // track records a request being forwarded so its response can be matched.

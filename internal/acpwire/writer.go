@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -15,6 +16,11 @@ type writer struct {
 	dir    Direction // the direction of the messages it writes
 	logger *slog.Logger
 	rec    *recorder
+
+	// batching is set by the forwarding loop while more messages wait
+	// behind the one being handled, so forwarded writes may stay buffered
+	// until the loop flushes; otherwise every write is flushed at once.
+	batching atomic.Bool
 
 	mu     sync.Mutex // guards bw, failed
 	bw     *bufio.Writer

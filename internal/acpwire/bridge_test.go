@@ -1,0 +1,435 @@
+package acpwire
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func readCorpus(t *testing.T, name string) []string {
+	t.Helper()
+	f, err := os.Open("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	if len(lines) == 0 {
+		t.Fatal("empty corpus")
+	}
+	return lines
+}
+
+// TestByteIdentity sends every message of the unusual corpus through the
+// bridge in both directions: each must arrive with exactly its bytes.
+func TestByteIdentity(t *testing.T) {
+	corpus := readCorpus(t, "unusual.jsonl")
+	for _, dir := range []Direction{ClientToAgent, AgentToClient} {
+		t.Run(dir.String(), func(t *testing.T) {
+			h := newHarness(t, Options{})
+			for i, line := range corpus {
+				var got string
+				if dir == ClientToAgent {
+					h.fromClient(line)
+					got = h.agentGets()
+				} else {
+					h.fromAgent(line)
+					got = h.clientGets()
+				}
+				if got != line {
+					t.Errorf("line %d changed:\n sent %s\n  got %s", i+1, line, got)
+				}
+			}
+		})
+	}
+}
+
+// TestFramingTolerance: CRLF line ends are trimmed, blank lines skipped, and
+// a line that is not JSON is never forwarded.
+func TestFramingTolerance(t *testing.T) {
+	h := newHarness(t, Options{})
+	h.fromAgent("\r")
+	h.fromAgent("   ")
+	h.fromAgent("Welcome back! (shell profile noise)")
+	h.fromAgent(`{"jsonrpc":"2.0","method":"a"}` + "\r")
+	if got := h.clientGets(); got != `{"jsonrpc":"2.0","method":"a"}` {
+		t.Fatalf("client got %q, want the first JSON line with \\r trimmed", got)
+	}
+	h.fromClient(`{not json`)
+	h.fromClient(`{"jsonrpc":"2.0","method":"b"}`)
+	if got := h.agentGets(); got != `{"jsonrpc":"2.0","method":"b"}` {
+		t.Fatalf("agent got %q", got)
+	}
+}
+
+// TestOrdering: a turn's 10,000 updates all reach the client before the
+// prompt response, 100 runs in a row, with a middleware that takes varying
+// time on each message.
+func TestOrdering(t *testing.T) {
+	const updates = 10000
+	runs := 100
+	if testing.Short() {
+		runs = 10
+	}
+	slow := func(*Bridge) Middleware {
+		return func(next Handler) Handler {
+			n := 0
+			return HandlerFunc(func(ctx context.Context, m *Message) error {
+				n++
+				if n%997 == 0 {
+					time.Sleep(200 * time.Microsecond) // e.g. an audit write
+				}
+				return next.Handle(ctx, m)
+			})
+		}
+	}
+	for run := 0; run < runs; run++ {
+		h := newHarness(t, Options{}, slow)
+		h.fromClient(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":"s"}}`, run))
+		h.agentGets()
+		go func() {
+			var b strings.Builder
+			for i := 0; i < updates; i++ {
+				fmt.Fprintf(&b, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"%d"}}}}`+"\n", i)
+			}
+			fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"result":{"stopReason":"end_turn"}}`+"\n", run)
+			h.agentW.Write([]byte(b.String()))
+		}()
+		watchdog := time.AfterFunc(30*time.Second, func() { panic("TestOrdering: stream stalled") })
+		for i := 0; i < updates; i++ {
+			got, err := h.toClient.ReadString('\n')
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := fmt.Sprintf(`"text":"%d"}`, i)
+			if !strings.Contains(got, want) {
+				t.Fatalf("run %d: message %d out of order: %s", run, i, got)
+			}
+		}
+		watchdog.Stop()
+		if got := h.clientGets(); !strings.Contains(got, `"stopReason":"end_turn"`) {
+			t.Fatalf("run %d: expected the prompt response last, got %s", run, got)
+		}
+	}
+}
+
+// TestOversizedLine: a request over the limit is answered with an error
+// carrying its id, a response over the limit becomes an error for the
+// waiting requester, and the connection survives both.
+func TestOversizedLine(t *testing.T) {
+	h := newHarness(t, Options{MaxLineSize: 1024})
+	big := strings.Repeat("a", 2000)
+	h.fromClient(`{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{"text":"` + big + `"}}`)
+	got := h.clientGets()
+	var resp struct {
+		ID    int    `json:"id"`
+		Error *Error `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(got), &resp); err != nil || resp.ID != 7 || resp.Error == nil || resp.Error.Code != CodeInvalidRequest {
+		t.Fatalf("client got %s, want an invalid-request error for id 7", got)
+	}
+	// The id may also come last.
+	h.fromClient(`{"jsonrpc":"2.0","method":"x","params":{"t":"` + big + `"},"id":"late"}`)
+	if got := h.clientGets(); !strings.Contains(got, `"id":"late"`) || !strings.Contains(got, `"error"`) {
+		t.Fatalf("client got %s, want an error for id \"late\"", got)
+	}
+	// A response too big for the limit: the agent asked, the client answered.
+	h.fromAgent(`{"jsonrpc":"2.0","id":3,"method":"fs/read_text_file","params":{"path":"/a"}}`)
+	h.clientGets()
+	h.fromClient(`{"jsonrpc":"2.0","id":3,"result":{"content":"` + big + `"}}`)
+	if got := h.agentGets(); !strings.Contains(got, `"id":3`) || !strings.Contains(got, `"error"`) {
+		t.Fatalf("agent got %s, want an error response for id 3", got)
+	}
+	// The session goes on.
+	h.fromClient(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}`)
+	if got := h.agentGets(); !strings.Contains(got, "session/cancel") {
+		t.Fatalf("agent got %s after the oversized lines", got)
+	}
+}
+
+// Test64MiBLine: a message of exactly the default limit passes intact.
+func Test64MiBLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates several hundred MiB")
+	}
+	prefix := `{"jsonrpc":"2.0","method":"session/update","params":{"text":"`
+	suffix := `"}}`
+	body := strings.Repeat("x", DefaultMaxLineSize-len(prefix)-len(suffix))
+	line := prefix + body + suffix
+	if len(line) != DefaultMaxLineSize {
+		t.Fatalf("test line is %d bytes", len(line))
+	}
+	h := newHarness(t, Options{})
+	h.timeout = 2 * time.Minute // the race detector makes this slow
+	go h.fromAgent(line)
+	got := h.clientGets()
+	if got != line {
+		t.Fatalf("64 MiB line changed: got %d bytes", len(got))
+	}
+	// One byte more is refused.
+	go h.fromAgent(prefix + body + "x" + suffix)
+	h.fromAgent(`{"jsonrpc":"2.0","method":"after"}`)
+	if got := h.clientGets(); got != `{"jsonrpc":"2.0","method":"after"}` {
+		t.Fatalf("after an oversized line the client got %.100s", got)
+	}
+}
+
+// mw adapts a function to the harness's middleware constructor.
+func mw(f func(s *Bridge, next Handler, ctx context.Context, m *Message) error) func(*Bridge) Middleware {
+	return func(b *Bridge) Middleware {
+		return func(next Handler) Handler {
+			return HandlerFunc(func(ctx context.Context, m *Message) error { return f(b, next, ctx, m) })
+		}
+	}
+}
+
+func TestMiddlewarePatchKeepsOtherBytes(t *testing.T) {
+	h := newHarness(t, Options{}, mw(func(_ *Bridge, next Handler, ctx context.Context, m *Message) error {
+		if m.IsRequest("initialize") {
+			p, err := m.Patch([]byte(`false`), "params", "clientCapabilities", "terminal")
+			if err != nil {
+				return err
+			}
+			if p.Original != m {
+				t.Errorf("replacement does not link to the original")
+			}
+			return next.Handle(ctx, p)
+		}
+		return next.Handle(ctx, m)
+	}))
+	h.fromClient(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1, "clientCapabilities":{"terminal":true,"fs":{"readTextFile":true}},"n":12345678901234567890,"_meta":{"b":1,"a":2}}}`)
+	want := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1, "clientCapabilities":{"terminal":false,"fs":{"readTextFile":true}},"n":12345678901234567890,"_meta":{"b":1,"a":2}}}`
+	if got := h.agentGets(); got != want {
+		t.Fatalf("patched message:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestExactlyOneResponse covers the ways a middleware can end a request.
+func TestExactlyOneResponse(t *testing.T) {
+	h := newHarness(t, Options{}, mw(func(b *Bridge, next Handler, ctx context.Context, m *Message) error {
+		switch {
+		case m.IsRequest("local/answer"):
+			return b.Reply(m, map[string]any{"answered": "locally"})
+		case m.IsRequest("local/drop"):
+			return nil // dropped: the core must answer
+		case m.IsRequest("local/fail"):
+			return Errorf(CodeInvalidParams, "refused by policy")
+		case m.IsRequest("local/answer-after-forward"):
+			if err := next.Handle(ctx, m); err != nil {
+				return err
+			}
+			return b.Reply(m, "bridge answered first")
+		case m.IsRequest("local/answer-twice"):
+			if err := b.Reply(m, 1); err != nil {
+				return err
+			}
+			if err := b.Reply(m, 2); err == nil {
+				t.Error("second Reply succeeded")
+			}
+			return nil
+		}
+		return next.Handle(ctx, m)
+	}))
+	cases := []struct {
+		name, method, want string
+	}{
+		{"reply", "local/answer", `{"jsonrpc":"2.0","id":1,"result":{"answered":"locally"}}`},
+		{"drop", "local/drop", `"code":-32603`},
+		{"error", "local/fail", `{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"refused by policy"}}`},
+		{"twice", "local/answer-twice", `{"jsonrpc":"2.0","id":4,"result":1}`},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h.fromClient(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q}`, i+1, c.method))
+			if got := h.clientGets(); !strings.Contains(got, c.want) || !strings.Contains(got, fmt.Sprintf(`"id":%d`, i+1)) {
+				t.Fatalf("client got %s, want %s", got, c.want)
+			}
+		})
+	}
+	t.Run("answer-after-forward", func(t *testing.T) {
+		h.fromClient(`{"jsonrpc":"2.0","id":9,"method":"local/answer-after-forward"}`)
+		if got := h.agentGets(); !strings.Contains(got, `"id":9`) {
+			t.Fatalf("agent got %s", got)
+		}
+		if got := h.clientGets(); got != `{"jsonrpc":"2.0","id":9,"result":"bridge answered first"}` {
+			t.Fatalf("client got %s", got)
+		}
+		// The agent's own answer must not reach the client a second time.
+		h.fromAgent(`{"jsonrpc":"2.0","id":9,"result":"agent answer"}`)
+		h.fromAgent(`{"jsonrpc":"2.0","method":"marker"}`)
+		if got := h.clientGets(); got != `{"jsonrpc":"2.0","method":"marker"}` {
+			t.Fatalf("client got %s, want the agent's duplicate answer dropped", got)
+		}
+	})
+	t.Run("nothing reached the agent", func(t *testing.T) {
+		h.fromClient(`{"jsonrpc":"2.0","method":"marker2"}`)
+		if got := h.agentGets(); got != `{"jsonrpc":"2.0","method":"marker2"}` {
+			t.Fatalf("agent got %s: a locally handled request leaked", got)
+		}
+	})
+}
+
+// TestBridgeCall: requests the bridge injects carry ids that cannot collide
+// with the peers', and their responses are consumed, never forwarded.
+func TestBridgeCall(t *testing.T) {
+	h := newHarness(t, Options{})
+	// The client has a request pending with id 1 toward the agent.
+	h.fromClient(`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{}}`)
+	h.agentGets()
+	type result struct {
+		raw json.RawMessage
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		raw, err := h.b.Call(context.Background(), ClientToAgent, "session/new", map[string]any{"cwd": "/w"})
+		done <- result{raw, err}
+	}()
+	got := h.agentGets()
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if err := json.Unmarshal([]byte(got), &req); err != nil || req.Method != "session/new" {
+		t.Fatalf("agent got %s", got)
+	}
+	if string(req.ID) == "1" {
+		t.Fatal("bridge reused a peer's id")
+	}
+	h.fromAgent(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"sessionId":"new"}}`)
+	r := <-done
+	if r.err != nil || string(r.raw) != `{"sessionId":"new"}` {
+		t.Fatalf("Call = %s, %v", r.raw, r.err)
+	}
+	// The response to the client's own request still flows, and is the
+	// first thing the client sees: the bridge's response was consumed.
+	h.fromAgent(`{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`)
+	if got := h.clientGets(); got != `{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}` {
+		t.Fatalf("client got %s", got)
+	}
+	// An error response comes back as *Error.
+	go func() {
+		_, err := h.b.Call(context.Background(), AgentToClient, "fs/read_text_file", map[string]any{"path": "/x"})
+		done <- result{err: err}
+	}()
+	got = h.clientGets()
+	json.Unmarshal([]byte(got), &req)
+	h.fromClient(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"error":{"code":-32002,"message":"not found"}}`)
+	r = <-done
+	if !errors.Is(r.err, &Error{Code: CodeResourceNotFound}) {
+		t.Fatalf("Call error = %v, want resource not found", r.err)
+	}
+}
+
+func TestNotifyBothWays(t *testing.T) {
+	h := newHarness(t, Options{})
+	if err := h.b.Notify(AgentToClient, "session/update", json.RawMessage(`{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"from bridge"}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.clientGets(); !strings.Contains(got, "from bridge") {
+		t.Fatalf("client got %s", got)
+	}
+	if err := h.b.Notify(ClientToAgent, "session/cancel", map[string]string{"sessionId": "s"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.agentGets(); got != `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}` {
+		t.Fatalf("agent got %s", got)
+	}
+}
+
+func TestInitializeTimeout(t *testing.T) {
+	h := newHarness(t, Options{InitializeTimeout: 50 * time.Millisecond})
+	h.fromClient(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`)
+	h.agentGets()
+	got := h.clientGets()
+	if !strings.Contains(got, `"id":0`) || !strings.Contains(got, "did not answer initialize") {
+		t.Fatalf("client got %s", got)
+	}
+	// A late answer is not delivered twice.
+	h.fromAgent(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1}}`)
+	h.fromAgent(`{"jsonrpc":"2.0","method":"marker"}`)
+	if got := h.clientGets(); got != `{"jsonrpc":"2.0","method":"marker"}` {
+		t.Fatalf("client got %s", got)
+	}
+}
+
+func TestPreemptSeesCancelAtOnce(t *testing.T) {
+	release := make(chan struct{})
+	var once sync.Once
+	block := mw(func(_ *Bridge, next Handler, ctx context.Context, m *Message) error {
+		if m.IsRequest("slow") {
+			<-release
+		}
+		return next.Handle(ctx, m)
+	})
+	h := newHarness(t, Options{}, block)
+	h.b.OnPreempt(func(m *Message) { once.Do(func() { close(release) }) })
+	h.fromClient(`{"jsonrpc":"2.0","id":1,"method":"slow"}`)
+	h.fromClient(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}`)
+	// The preempt hook released the slow handler; order is still kept.
+	if got := h.agentGets(); !strings.Contains(got, `"slow"`) {
+		t.Fatalf("agent got %s first", got)
+	}
+	if got := h.agentGets(); !strings.Contains(got, "session/cancel") {
+		t.Fatalf("agent got %s second", got)
+	}
+}
+
+func TestRecordTranscript(t *testing.T) {
+	var rec strings.Builder
+	var mu sync.Mutex
+	h := newHarness(t, Options{Record: lockedWriter{&mu, &rec}})
+	h.fromClient(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`)
+	h.agentGets()
+	h.fromAgent(`{"jsonrpc":"2.0","id":1,"result":{"n":1.50}}`)
+	h.clientGets()
+	h.s.Close()
+	mu.Lock()
+	lines := strings.Split(strings.TrimSpace(rec.String()), "\n")
+	mu.Unlock()
+	if len(lines) != 2 {
+		t.Fatalf("recorded %d lines: %q", len(lines), rec.String())
+	}
+	for i, want := range []struct{ dir, msg string }{
+		{"client_to_agent", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`},
+		{"agent_to_client", `{"jsonrpc":"2.0","id":1,"result":{"n":1.50}}`},
+	} {
+		var entry struct {
+			TS  string          `json:"ts"`
+			Dir string          `json:"dir"`
+			Msg json.RawMessage `json:"msg"`
+		}
+		if err := json.Unmarshal([]byte(lines[i]), &entry); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := time.Parse(time.RFC3339Nano, entry.TS); err != nil {
+			t.Errorf("line %d: ts %q: %v", i, entry.TS, err)
+		}
+		if entry.Dir != want.dir || string(entry.Msg) != want.msg {
+			t.Errorf("line %d = %s %s, want %s %s", i, entry.Dir, entry.Msg, want.dir, want.msg)
+		}
+	}
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  *strings.Builder
+}
+
+func (l lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
