@@ -48,14 +48,11 @@ func TestAdapterGeminiDeniedCommand(t *testing.T) {
 				if asked {
 					t.Errorf("Gemini asked permission for the denied command: its own engine did not have the rule")
 				}
-				log, _ := os.ReadFile(r.record)
-				if !strings.Contains(string(log), "--admin-policy") {
-					// The flag is on Gemini's command line, not the wire;
-					// the bridge log names it.
-					blog, _ := os.ReadFile(strings.TrimSuffix(r.record, "bridge-record.jsonl") + "bridge.log")
-					if !strings.Contains(string(blog), "admin policy") {
-						t.Errorf("the bridge log does not say Gemini got the admin policy")
-					}
+				// The policy file is on Gemini's command line, not the
+				// wire; the bridge log names it.
+				blog, _ := os.ReadFile(filepath.Join(filepath.Dir(r.record), "bridge.log"))
+				if !strings.Contains(string(blog), "as an admin policy") {
+					t.Errorf("the bridge log does not say Gemini got the admin policy")
 				}
 				audit, err := os.ReadFile(auditFile)
 				if err != nil {
@@ -64,9 +61,9 @@ func TestAdapterGeminiDeniedCommand(t *testing.T) {
 				if !strings.Contains(string(audit), "touch adapter-ran.txt") {
 					t.Errorf("the audit log has no record of the command Gemini refused")
 				}
-				if len(r.model.MainRequests()) >= 2 && !strings.Contains(string(r.model.MainRequests()[1].Body), "acp-bridge policy denies") {
+				if len(r.model.MainRequests()) >= 2 && !strings.Contains(string(r.model.MainRequests()[1].Body), "denied by policy") {
 					t.Logf("Gemini's refusal as the model saw it:\n%.1500s", r.model.MainRequests()[1].Body)
-					t.Errorf("the model was not told the bridge's policy denied the command")
+					t.Errorf("the model was not told Gemini's policy denied the command")
 				}
 			case "none":
 				if !asked {
@@ -80,15 +77,15 @@ func TestAdapterGeminiDeniedCommand(t *testing.T) {
 // TestAdapterGeminiAdminPolicy checks, with the real Gemini CLI and no
 // bridge, that Gemini loads the policy file the Gemini adapter writes and
 // enforces it with its own engine: a denied shell command and a denied read
-// are refused without a permission request, with the bridge's deny message
-// reaching the model.
+// are refused without a permission request. (Gemini refuses to read .env on
+// its own, so the read rule is tried on another file.)
 func TestAdapterGeminiAdminPolicy(t *testing.T) {
 	s := needSuite(t)
 	w := newWorkspace(t)
 	if err := os.MkdirAll(w.base, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	rules, skipped := adapter.BuildGeminiPolicy(adapter.Rules{Deny: []string{"Bash(touch:*)", "Read(**/.env)"}}, "")
+	rules, skipped := adapter.BuildGeminiPolicy(adapter.Rules{Deny: []string{"Bash(touch:*)", "Read(**/secret.txt)"}}, "")
 	if len(skipped) > 0 {
 		t.Fatalf("rules left out of the Gemini policy: %q", skipped)
 	}
@@ -100,10 +97,10 @@ func TestAdapterGeminiAdminPolicy(t *testing.T) {
 	g.command = append(append([]string{}, geminiAgent.command...), "--admin-policy", policy)
 	r := start(t, s, &g, w, runOptions{
 		name:  "gemini-admin-policy",
-		files: map[string]string{".env": envSecret + "\n"},
+		files: map[string]string{"secret.txt": envSecret + "\n"},
 		script: fakemodel.Script{Steps: []fakemodel.Step{
 			g.shell("touch admin-ran.txt"),
-			g.read(w.path(".env")),
+			g.read(w.path("secret.txt")),
 			fakemodel.Text("Both were refused."),
 		}},
 		client: clientScript{Permission: "allow", Prompts: textPrompts("Create the file, then read .env.")},
@@ -117,13 +114,15 @@ func TestAdapterGeminiAdminPolicy(t *testing.T) {
 		t.Errorf("the denied command ran")
 	}
 	if secretReachedModel(r) {
-		t.Errorf("the .env content reached the model")
+		t.Errorf("the secret file's content reached the model")
 	}
 	reqs := r.model.MainRequests()
 	if len(reqs) < 3 {
 		t.Fatalf("%d main requests, want 3\n%s", len(reqs), r.stderrTail())
 	}
-	for i, want := range []string{"acp-bridge policy denies Bash(touch:*)", "acp-bridge policy denies Read(**/.env)"} {
+	// Gemini tells the model its policy refused the call (the rule's
+	// denyMessage is not passed on).
+	for i, want := range []string{`"run_shell_command","response":{"error":"Tool execution for \"Shell\" denied by policy.`, `"read_file","response":{"error":"Tool execution for \"ReadFile\" denied by policy.`} {
 		if !strings.Contains(string(reqs[i+1].Body), want) {
 			t.Errorf("main request %d lacks %q:\n%.1500s", i+2, want, reqs[i+1].Body)
 		}
