@@ -105,7 +105,7 @@ func (l Limits) Parse(s string, reg *Registry) (*Frame, error) {
 	// Drop the references the scratch stacks hold, as far as they were used.
 	clear(p.vals[:p.hiVals])
 	clear(p.fields[:p.hiFields])
-	p.vals, p.fields, p.hiVals, p.hiFields = p.vals[:0], p.fields[:0], 0, 0
+	p.vals, p.fields, p.hiVals, p.hiFields, p.keySets = p.vals[:0], p.fields[:0], 0, 0, nil
 	parserPool.Put(p)
 	if err != nil {
 		return nil, err
@@ -129,6 +129,8 @@ type parser struct {
 	vals             []Value
 	fields           []Field
 	hiVals, hiFields int // high-water marks of vals and fields
+	// keySets indexes the keys of large containers by their base in fields.
+	keySets map[int]map[string]bool
 }
 
 var parserPool = sync.Pool{New: func() any { return &parser{vals: make([]Value, 0, 64), fields: make([]Field, 0, 64)} }}
@@ -244,10 +246,8 @@ func (p *parser) params(sep, close byte) ([]Field, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range p.fields[base:] {
-			if f.Key == key {
-				return nil, p.errf(CodeParse, "duplicate key %q", key)
-			}
+		if p.hasKey(base, key) {
+			return nil, p.errf(CodeParse, "duplicate key %q", key)
 		}
 		if err := p.expect(':', `":" after a key`); err != nil {
 			return nil, err
@@ -267,10 +267,38 @@ func (p *parser) params(sep, close byte) ([]Field, error) {
 			copy(fields, p.fields[base:])
 			p.hiFields = max(p.hiFields, len(p.fields))
 			p.fields = p.fields[:base]
+			delete(p.keySets, base)
 			return fields, nil
 		}
 		return nil, p.unexpected(fmt.Sprintf("%q or %q", sep, close))
 	}
+}
+
+// hasKey reports whether key is among the fields collected since base. Past
+// a few fields it indexes them, so a frame of thousands of keys stays
+// linear.
+func (p *parser) hasKey(base int, key string) bool {
+	fs := p.fields[base:]
+	if len(fs) < 16 {
+		for _, f := range fs {
+			if f.Key == key {
+				return true
+			}
+		}
+		return false
+	}
+	if p.keySets == nil {
+		p.keySets = map[int]map[string]bool{}
+	}
+	set := p.keySets[base]
+	if set == nil || len(set) > len(fs) {
+		set = make(map[string]bool, len(fs))
+		p.keySets[base] = set
+	}
+	for _, f := range fs[len(set):] {
+		set[f.Key] = true
+	}
+	return set[key]
 }
 
 func (p *parser) count() error {
@@ -368,12 +396,8 @@ func (p *parser) value(depth int) (Value, error) {
 			if n := len(p.fields); n > base && p.fields[n-1].Key >= key {
 				sorted = false
 			}
-			if !sorted {
-				for _, f := range p.fields[base:] {
-					if f.Key == key {
-						return Value{}, errorf(CodeParse, at, "duplicate map key %q", key)
-					}
-				}
+			if !sorted && p.hasKey(base, key) {
+				return Value{}, errorf(CodeParse, at, "duplicate map key %q", key)
 			}
 			p.fields = append(p.fields, Field{key, val})
 			if p.i < len(p.s) && p.s[p.i] == ',' {
@@ -387,6 +411,7 @@ func (p *parser) value(depth int) (Value, error) {
 			copy(v.Fields, p.fields[base:])
 			p.hiFields = max(p.hiFields, len(p.fields))
 			p.fields = p.fields[:base]
+			delete(p.keySets, base)
 			if !sorted {
 				sortFields(v.Fields)
 			}

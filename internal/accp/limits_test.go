@@ -1,0 +1,52 @@
+package accp
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// bigMap returns an unsorted map of n keys k<n-1> ... k0, with extra
+// appended inside the braces.
+func bigMap(n int, extra string) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i := n - 1; i >= 0; i-- {
+		fmt.Fprintf(&b, "k%d:%d,", i, i)
+	}
+	s := strings.TrimSuffix(b.String(), ",") + extra + "}"
+	return s
+}
+
+func TestLimits(t *testing.T) {
+	meta := "[mid:123456789012,seq:1,ts:1714000000]"
+	tests := []struct {
+		name  string
+		frame string
+		lim   Limits
+		ok    bool
+	}{
+		{"large unsorted maps", "@a>req:fetch{m:" + bigMap(4000, "") + "|n:" + bigMap(4000, "") + "}" + meta, Limits{MaxElements: 20000}, true},
+		{"duplicate after many keys", "@a>req:fetch{m:" + bigMap(4000, ",k17:1") + "}" + meta, Limits{MaxElements: 20000}, false},
+		{"too many values", "@a>req:fetch{m:" + bigMap(4000, "") + "}" + meta, Limits{MaxElements: 1000}, false},
+		{"too long", "@a>req:fetch{q:" + strings.Repeat("x", 2000) + "}" + meta, Limits{MaxFrameBytes: 1000}, false},
+		{"deeper limit", "@a>req:fetch{x:[[[[[[[1]]]]]]]}" + meta, Limits{MaxDepth: 7}, true},
+		{"default depth", "@a>req:fetch{x:[[[[[[1]]]]]]}" + meta, Limits{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			_, err := tt.lim.Parse(tt.frame, nil)
+			if (err == nil) != tt.ok {
+				t.Fatalf("err = %v, want ok=%v", err, tt.ok)
+			}
+			if err != nil && CodeOf(err) != CodeParse {
+				t.Errorf("code %s, want E1001", CodeOf(err))
+			}
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+}
