@@ -2,9 +2,9 @@ package accp
 
 import (
 	"os"
-	"unicode/utf8"
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
 )
 
 func seedFrames(f *testing.F) {
