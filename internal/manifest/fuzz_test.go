@@ -26,6 +26,7 @@ func FuzzParseFrontmatter(f *testing.F) {
 	f.Add([]byte("---\r\nname: x\r\n---\r\n"))
 	f.Add([]byte("\ufeff---\n{name: x, metadata: {aip44: {tier: sandboxed}}}\n---\n"))
 	f.Add([]byte("---\na: &a [*a]\n---\n"))
+	f.Add([]byte("---\na: &a {<<: *a, b: 1}\n<<: [*a, {c: 2}]\n---\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Parse("ACP.md", data)
 		if err == nil {

@@ -342,3 +342,36 @@ func TestNameRule(t *testing.T) {
 		})
 	}
 }
+
+func TestMergeKeys(t *testing.T) {
+	src := `---
+common: &common
+  kind: client
+  transport: stdio
+  version: 9.9.9
+name: merged
+id: merged
+description: Fields brought in with a YAML merge key; the manifest's own keys win.
+<<: *common
+version: 1.0.0
+metadata:
+  aip44:
+    <<: [{acp_rev: abc1234}, {tier: sandboxed, acp_rev: fffffff}]
+    tier: basic
+---
+`
+	m, err := Parse("ACP.md", []byte(src))
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	got := fmt.Sprintf("%s %s %s %s %s", m.Kind, m.Transport, m.Version, m.AIP44().ACPRev, m.AIP44().Tier)
+	if want := "client [stdio] 1.0.0 abc1234 basic"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+
+	// A problem in a merged value points at the anchor that defines it.
+	_, err = Parse("ACP.md", []byte(strings.Replace(src, "kind: client", "kind: agent", 1)))
+	if err == nil || !strings.Contains(err.Error(), "ACP.md:3:9: kind: must be one of client, server, bridge") {
+		t.Errorf("Parse error %v, want it at the anchor's kind (3:9)", err)
+	}
+}

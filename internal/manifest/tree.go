@@ -146,10 +146,13 @@ func (t *tree) convert(key, n *yaml.Node, path []string, field string, depth int
 		}
 		return t.convert(key, n.Content[0], path, field, depth+1)
 	case yaml.MappingNode:
-		m := make(map[string]any, len(n.Content)/2)
+		m := t.merged(key, n, path, field, depth)
 		first := map[string]*yaml.Node{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
+			if isMerge(k) {
+				continue
+			}
 			if k.Kind != yaml.ScalarNode {
 				t.errorAt(k, field, "mapping keys must be plain strings")
 				continue
@@ -177,6 +180,48 @@ func (t *tree) convert(key, n *yaml.Node, path []string, field string, depth int
 		return scalar(n)
 	}
 	return nil
+}
+
+// isMerge reports whether k is the YAML merge key "<<".
+func isMerge(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge"
+}
+
+// merged returns the keys that the merge keys ("<<: *anchor", or a list of
+// anchors) of mapping n bring in, earlier sources first, as a map for n's
+// own keys to be added to: n's own keys win, as in YAML. Merged values are
+// positioned where their anchor defines them.
+func (t *tree) merged(key, n *yaml.Node, path []string, field string, depth int) map[string]any {
+	m := make(map[string]any, len(n.Content)/2)
+	self := t.at[pointer(path)]
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if !isMerge(n.Content[i]) {
+			continue
+		}
+		src := n.Content[i+1]
+		sources := []*yaml.Node{src}
+		if src.Kind == yaml.SequenceNode {
+			sources = src.Content
+		}
+		for _, s := range sources {
+			target := s
+			if target.Kind == yaml.AliasNode && target.Alias != nil {
+				target = target.Alias
+			}
+			if target.Kind != yaml.MappingNode {
+				t.errorAt(s, field, "a merge key (<<) must name a mapping or a list of mappings")
+				continue
+			}
+			sub, _ := t.convert(key, target, path, field, depth+1).(map[string]any)
+			for k, v := range sub {
+				if _, ok := m[k]; !ok {
+					m[k] = v
+				}
+			}
+		}
+	}
+	t.at[pointer(path)] = self
+	return m
 }
 
 // scalar returns the JSON value of a YAML scalar as YAML 1.2 resolves it.
