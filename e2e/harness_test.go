@@ -130,16 +130,19 @@ type agentSpec struct {
 	writesThroughClient bool
 }
 
-// claudeAgent is Claude Code through @agentclientprotocol/claude-agent-acp.
+// claudeAgent is Claude Code through @agentclientprotocol/claude-agent-acp
+// (0.49.0, which runs Claude Code 2.1.185's native binary).
 //
-// What it needs offline, as root: ANTHROPIC_BASE_URL pointing at the fake
-// server (it first probes HEAD / there), any ANTHROPIC_API_KEY, IS_SANDBOX=1
-// (Claude Code refuses to skip permission checks as root otherwise, and the
-// SDK starts it that way), CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 (no
-// title/topic side calls, no update or feedback traffic), DISABLE_AUTOUPDATER
-// and the telemetry switches. An empty HOME is enough: no login, no
-// ~/.claude.json. With these it sent only main-conversation requests in our
-// runs (see fakemodel's request log).
+// Offline it needs ANTHROPIC_BASE_URL pointing at the fake server (it first
+// probes HEAD / there) and some ANTHROPIC_API_KEY (without one session/prompt
+// fails with "Authentication required"). CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
+// keeps the run deterministic and fast: without it Claude Code also asks the
+// model for a session title (a side request racing the main turn) and tries
+// to send telemetry, and a one-turn session took 8.4 s instead of about 1 s.
+// IS_SANDBOX=1 is Claude Code's switch for running as root with permissive
+// modes; the auto-updater and telemetry switches are belts and braces. An
+// empty HOME is enough: no login, no ~/.claude.json. With these, only
+// main-conversation requests reached the fake server in our runs.
 var claudeAgent = agentSpec{
 	name:    "claude",
 	command: []string{"claude-agent-acp"},
@@ -175,23 +178,26 @@ const geminiSettings = `{
 }
 `
 
-// geminiAgent is Gemini CLI in ACP mode (gemini --acp).
+// geminiAgent is Gemini CLI 0.61 in ACP mode (gemini --acp).
 //
-// What it needs offline: GOOGLE_GEMINI_BASE_URL (read by gemini-cli's
-// content generator; when set the CLI picks its "gateway" auth type, so
-// session/new needs no authenticate call), a GEMINI_API_KEY (any value),
-// GEMINI_CLI_TRUST_WORKSPACE=true (folder trust: an untrusted workspace runs
-// in restricted mode), and settings.json with telemetry, usage statistics and
-// auto-update off. It sends side requests to a flash-lite model (the model
+// Offline it needs GOOGLE_GEMINI_BASE_URL (read by gemini-cli's content
+// generator; when set the CLI picks its "gateway" auth type, so session/new
+// needs no authenticate call, and it alone was enough for a text turn).
+// GEMINI_API_KEY, GEMINI_CLI_TRUST_WORKSPACE=true (folder trust: an untrusted
+// workspace runs in restricted mode when the feature is on) and settings.json
+// with telemetry, usage statistics and auto-update off keep it from trying
+// anything else. It sends side requests to a flash-lite model (the model
 // router's classifiers) that the fake server answers with parseable JSON.
+// The gemini launcher relaunches itself as a child node process that
+// inherits its stdio.
 //
 // Gemini CLI 0.61 cannot create a new file through the client's fs: before
-// writing it reads the file with fs/read_text_file, and the client's
-// "Resource not found" (-32002) error reaches its write tool as a plain object
-// rather than an Error, so its ENOENT check misses it and the write fails
-// ("Error checking existing file: Resource not found: ...") without asking
-// permission. Scenarios that write therefore
-// overwrite an existing file with Gemini.
+// writing it reads the file with fs/read_text_file, and its ACP connection
+// rejects with the JSON-RPC error object itself (not an Error), so the
+// "Resource not found" (-32002) answer fails its ENOENT check and the write
+// fails ("Error checking existing file: Resource not found: ...") without
+// asking permission. Scenarios that write therefore overwrite an existing
+// file with Gemini.
 var geminiAgent = agentSpec{
 	writeNeedsExisting:  true,
 	writesThroughClient: true,
