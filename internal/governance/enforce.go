@@ -641,7 +641,17 @@ type updateParams struct {
 	} `json:"update"`
 }
 
+// toolCallMark is in every tool_call and tool_call_update, unless the
+// sender escaped characters of it (then the message holds a backslash-u).
+var (
+	toolCallMark = []byte(`"tool_call`)
+	escapeMark   = []byte(`\u`)
+)
+
 func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
+	if !bytes.Contains(m.Params, toolCallMark) && !bytes.Contains(m.Params, escapeMark) {
+		return next.Handle(ctx, m) // the common case: message chunks, plans, usage
+	}
 	kind, _ := m.GetString("params", "update", "sessionUpdate")
 	if kind != "tool_call" && kind != "tool_call_update" {
 		return next.Handle(ctx, m)

@@ -557,3 +557,16 @@ func TestEnforceLifecycle(t *testing.T) {
 		t.Fatal("session.start or session.prompt not recorded")
 	}
 }
+
+// TestEnforceEscapedToolCall: escaping the variant name in JSON does not
+// get a denied tool call past the fast path.
+func TestEnforceEscapedToolCall(t *testing.T) {
+	h := newHarness(t, EnforceOptions{})
+	h.openSession()
+	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool\u005fcall","toolCallId":"e1","title":"x","kind":"execute","status":"pending","rawInput":{"command":"curl x"}}}}`)
+	if m := h.nextAtAgent(); m["method"] != "session/cancel" {
+		t.Fatalf("agent got %v, want session/cancel", m)
+	}
+	h.nextAtIDE()
+	h.marker()
+}

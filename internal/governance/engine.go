@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Engine decides requests against a loaded policy. It does not touch the
@@ -13,6 +14,8 @@ type Engine struct {
 	policy *Policy
 	roots  []string
 	home   string
+
+	rootCache sync.Map // string (roots joined by NUL) -> []string (rootForms)
 }
 
 // EngineOptions configures an Engine. The zero value is usable.
@@ -77,7 +80,15 @@ func (e *Engine) info(req Request) *reqInfo {
 	for _, r := range roots {
 		abs = append(abs, absPath(r, req.Cwd, e.home))
 	}
-	in.roots = rootForms(abs)
+	// Resolving the roots' symlinks costs system calls; a workspace root
+	// does not move during a session.
+	key := strings.Join(abs, "\x00")
+	if forms, ok := e.rootCache.Load(key); ok {
+		in.roots = forms.([]string)
+	} else {
+		in.roots = rootForms(abs)
+		e.rootCache.Store(key, in.roots)
+	}
 	return in
 }
 

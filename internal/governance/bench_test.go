@@ -1,0 +1,175 @@
+package governance
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+)
+
+// benchPolicy is a realistic policy for the benchmarks: 18 rules.
+func benchEngine(b *testing.B, root string) *Engine {
+	p, err := LoadPolicy("testdata/policy/GOVERNANCE.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return NewEngine(p, EngineOptions{Roots: []string{root}})
+}
+
+const chunkLine = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Looking at the failing test, the problem is in the handler: it returns before the response is written."}}}}`
+
+// streamLines returns n session/update notifications. With tools, every
+// 50th message starts a tool call (a read inside the workspace, allowed)
+// and the next one completes it, so the governed run decides and records.
+func streamLines(n int, tools bool, root string) []byte {
+	var buf bytes.Buffer
+	for i := 0; i < n; i++ {
+		switch {
+		case tools && i%50 == 0:
+			fmt.Fprintf(&buf, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t%d","title":"Read main.go","kind":"read","status":"pending","locations":[{"path":"%s/src/main.go"}],"rawInput":{"file_path":"%s/src/main.go"},"_meta":{"claudeCode":{"toolName":"Read"}}}}}`+"\n", i, root, root)
+		case tools && i%50 == 1:
+			fmt.Fprintf(&buf, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t%d","status":"completed","content":[{"type":"content","content":{"type":"text","text":"package main\n\nfunc main() {}\n"}}]}}}`+"\n", i-1)
+		default:
+			buf.WriteString(chunkLine + "\n")
+		}
+	}
+	return buf.Bytes()
+}
+
+// runStream pushes stream from the agent through a bridge to the client
+// and waits until all n lines came out.
+func runStream(b *testing.B, mw acpwire.Middleware, bridge *acpwire.Bridge, stream []byte, n int) {
+	if mw != nil {
+		bridge.Use(mw)
+	}
+	clientInR, clientInW := io.Pipe()
+	clientOutR, clientOutW := io.Pipe()
+	agentInR, agentInW := io.Pipe()
+	agentOutR, agentOutW := io.Pipe()
+	go io.Copy(io.Discard, agentInR)
+	s, err := bridge.Start(context.Background(), acpwire.Endpoint{In: clientInR, Out: clientOutW}, acpwire.Endpoint{In: agentOutR, Out: agentInW})
+	if err != nil {
+		b.Fatal(err)
+	}
+	done := make(chan int)
+	go func() {
+		r := bufio.NewReaderSize(clientOutR, 1<<16)
+		count := 0
+		for count < n {
+			line, err := r.ReadSlice('\n')
+			if len(line) > 0 && line[len(line)-1] == '\n' {
+				count++
+			}
+			if err != nil && err != bufio.ErrBufferFull {
+				break
+			}
+		}
+		done <- count
+		io.Copy(io.Discard, r)
+	}()
+	b.StartTimer()
+	if _, err := agentOutW.Write(stream); err != nil {
+		b.Fatal(err)
+	}
+	if got := <-done; got != n {
+		b.Fatalf("client got %d lines, want %d", got, n)
+	}
+	b.StopTimer()
+	agentOutW.Close()
+	clientInW.Close()
+	<-s.Done(acpwire.AgentToClient)
+	<-s.Done(acpwire.ClientToAgent)
+	s.Close()
+	clientOutW.Close()
+	agentInW.Close()
+}
+
+// BenchmarkStream sends the 200,000-notification stream from the agent to
+// the client through a real bridge over pipes: pass-through, and with
+// governance and the audit log on. Compare ns/msg between the two.
+func BenchmarkStream(b *testing.B) {
+	const n = 200_000
+	root := b.TempDir()
+	for _, tools := range []bool{false, true} {
+		stream := streamLines(n, tools, root)
+		name := "chunks"
+		if tools {
+			name = "with-tool-calls"
+		}
+		b.Run(name+"/passthrough", func(b *testing.B) {
+			b.StopTimer()
+			b.SetBytes(int64(len(stream)))
+			for i := 0; i < b.N; i++ {
+				runStream(b, nil, acpwire.New(acpwire.Options{}), stream, n)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/msg")
+		})
+		b.Run(name+"/governed", func(b *testing.B) {
+			b.StopTimer()
+			b.SetBytes(int64(len(stream)))
+			e := benchEngine(b, root)
+			for i := 0; i < b.N; i++ {
+				l, err := audit.Open(filepath.Join(b.TempDir(), "audit.jsonl"), audit.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				br := acpwire.New(acpwire.Options{})
+				runStream(b, Enforce(EnforceOptions{Engine: e, Sender: br, Audit: l}), br, stream, n)
+				l.Close()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/msg")
+		})
+	}
+}
+
+// BenchmarkEnforcePassThrough measures the middleware's own cost per
+// session/update notification, against a bare handler.
+func BenchmarkEnforcePassThrough(b *testing.B) {
+	root := b.TempDir()
+	msgs := map[string][]byte{
+		"chunk":            []byte(chunkLine),
+		"tool_call_update": []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"tX","status":"in_progress"}}}`),
+	}
+	bare := acpwire.HandlerFunc(func(context.Context, *acpwire.Message) error { return nil })
+	for name, raw := range msgs {
+		m, err := acpwire.Parse(acpwire.AgentToClient, raw)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name+"/bare", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				_ = bare.Handle(context.Background(), m)
+			}
+		})
+		b.Run(name+"/enforce", func(b *testing.B) {
+			h := Enforce(EnforceOptions{Engine: benchEngine(b, root), Sender: acpwire.New(acpwire.Options{})})(bare)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				_ = h.Handle(context.Background(), m)
+			}
+		})
+	}
+}
+
+// BenchmarkDecide measures one decision for typical requests.
+func BenchmarkDecide(b *testing.B) {
+	root := b.TempDir()
+	e := benchEngine(b, root)
+	for name, req := range map[string]Request{
+		"read":     {Action: ActionFSRead, Paths: []string{root + "/src/main.go"}, Cwd: root},
+		"command":  {Action: ActionTerminalCreate, Command: "FOO=1 npm run test -- --watch && echo $(git status) | tee out.log", Cwd: root},
+		"toolname": {Action: ActionToolCall, Tool: "WebSearch"},
+	} {
+		b.Run(name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				e.Decide(req)
+			}
+		})
+	}
+}
