@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -204,13 +206,102 @@ func validSuffix(s string, n int) string {
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
-// toJSON encodes v for redaction, keeping a json.RawMessage as it is.
-func toJSON(v any) ([]byte, error) {
-	if raw, ok := v.(json.RawMessage); ok {
-		if !json.Valid(raw) {
-			return nil, errors.New("json.RawMessage is not valid JSON")
+// toTree turns a caller's value into a fresh decoded-JSON tree
+// (map[string]any, []any, string, json.Number, bool, nil) that redaction
+// may modify. The common shapes are converted directly; anything else goes
+// through encoding/json.
+func toTree(v any) (any, error) {
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case string, bool, json.Number:
+		return v, nil
+	case int:
+		return json.Number(strconv.Itoa(v)), nil
+	case int64:
+		return json.Number(strconv.FormatInt(v, 10)), nil
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("unsupported number %v", v)
 		}
-		return raw, nil
+		return json.Number(strconv.FormatFloat(v, 'g', -1, 64)), nil
+	case json.RawMessage:
+		if len(v) == 0 {
+			return nil, nil
+		}
+		return decodeTree(v)
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			t, err := toTree(e)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = t
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			t, err := toTree(e)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = t
+		}
+		return out, nil
+	case map[string]string:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = e
+		}
+		return out, nil
+	case []string:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = e
+		}
+		return out, nil
+	case ToolCall:
+		return v.tree()
+	case *ToolCall:
+		if v == nil {
+			return nil, nil
+		}
+		return v.tree()
 	}
-	return json.Marshal(v)
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return decodeTree(data)
+}
+
+// tree is toTree for a ToolCall, without a round trip through JSON.
+func (tc *ToolCall) tree() (any, error) {
+	m := make(map[string]any, 9)
+	m["kind"] = tc.Kind
+	for _, f := range [...]struct {
+		k, v string
+	}{{"operator", tc.Operator}, {"session", tc.Session}, {"toolCallId", tc.ToolCallID}, {"tool", tc.Tool}, {"approval", tc.Approval}} {
+		if f.v != "" {
+			m[f.k] = f.v
+		}
+	}
+	for _, f := range [...]struct {
+		k string
+		v any
+	}{{"arguments", tc.Arguments}, {"result", tc.Result}, {"error", tc.Error}} {
+		if f.v == nil {
+			continue
+		}
+		t, err := toTree(f.v)
+		if err != nil {
+			return nil, err
+		}
+		if t != nil {
+			m[f.k] = t
+		}
+	}
+	return m, nil
 }

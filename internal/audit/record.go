@@ -27,28 +27,32 @@ func (l *Log) prepare(ev *Event) (*prepared, error) {
 	p := &prepared{
 		action: appendCanonicalString(nil, ev.Action),
 	}
-	actor := map[string]any{"id": ev.Actor.ID}
+	// Members in canonical order: actor {id, role}, subject {kind, path,
+	// ref}, policy {decision, ref}.
+	p.actor = appendCanonicalString(append(p.actor, `{"id":`...), ev.Actor.ID)
 	if ev.Actor.Role != "" {
-		actor["role"] = ev.Actor.Role
+		p.actor = appendCanonicalString(append(p.actor, `,"role":`...), ev.Actor.Role)
 	}
-	p.actor, _ = appendCanonical(nil, actor)
-	subject := map[string]any{"kind": ev.Subject.Kind}
-	if ev.Subject.Ref != "" {
-		subject["ref"] = shorten(ev.Subject.Ref, 256)
-	}
+	p.actor = append(p.actor, '}')
+	p.subject = appendCanonicalString(append(p.subject, `{"kind":`...), ev.Subject.Kind)
 	if ev.Subject.Path != "" {
-		subject["path"] = shorten(ev.Subject.Path, 1024)
+		p.subject = appendCanonicalString(append(p.subject, `,"path":`...), shorten(ev.Subject.Path, 1024))
 	}
-	p.subject, _ = appendCanonical(nil, subject)
+	if ev.Subject.Ref != "" {
+		p.subject = appendCanonicalString(append(p.subject, `,"ref":`...), shorten(ev.Subject.Ref, 256))
+	}
+	p.subject = append(p.subject, '}')
 
 	var meta map[string]any
 	if ev.Policy != nil {
 		slug := policySlug(ev.Policy.Ref)
-		pol := map[string]any{"ref": slug}
+		p.policy = append(p.policy, '{')
 		if ev.Policy.Decision != "" {
-			pol["decision"] = ev.Policy.Decision
+			p.policy = appendCanonicalString(append(p.policy, `"decision":`...), ev.Policy.Decision)
+			p.policy = append(p.policy, ',')
 		}
-		p.policy, _ = appendCanonical(nil, pol)
+		p.policy = appendCanonicalString(append(p.policy, `"ref":`...), slug)
+		p.policy = append(p.policy, '}')
 		if slug != ev.Policy.Ref {
 			meta = map[string]any{"policyRule": ev.Policy.Ref}
 		}
@@ -82,13 +86,9 @@ func (l *Log) field(name string, v any, wrap bool) ([]byte, error) {
 	if v == nil {
 		return nil, nil
 	}
-	data, err := toJSON(v)
+	tree, err := toTree(v)
 	if err != nil {
 		return nil, fmt.Errorf("%w: encoding %s: %v", ErrInvalidEvent, name, err)
-	}
-	tree, err := decodeTree(data)
-	if err != nil {
-		return nil, fmt.Errorf("%w: decoding %s: %v", ErrInvalidEvent, name, err)
 	}
 	if tree == nil {
 		return nil, nil

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 )
@@ -32,6 +33,9 @@ type rule struct {
 	// re matches the secret. Its group 1, when present, is text before the
 	// secret that stays (the "password=" of a pair), group 2 text after it.
 	re *regexp.Regexp
+	// needs, when set, holds bytes one of which the text must contain
+	// (the ':' or '=' of a key=value pair).
+	needs string
 }
 
 // Tokens with a distinctive prefix (ghp_, glpat-, xoxb-, AIza, AKIA, eyJ)
@@ -46,38 +50,90 @@ const secretValue = `("[^"]*"|'[^']*'|[^\s&;,'"\[][^\s&;,'"]*)`
 
 var rules = []rule{
 	{"private-key", []string{"-----begin"},
-		regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----(?s:.*?)(?:-----END[ A-Z0-9]*PRIVATE KEY-----|$)`)},
+		regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----(?s:.*?)(?:-----END[ A-Z0-9]*PRIVATE KEY-----|$)`), ""},
 	{"aws-access-key", []string{"akia", "asia", "abia", "acca", "a3t"},
-		regexp.MustCompile(`(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}`)},
+		regexp.MustCompile(`(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}`), ""},
 	{"aws-secret-key", []string{"secret"},
-		regexp.MustCompile(`(?i)(aws_?secret_?access_?key["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}`)},
+		regexp.MustCompile(`(?i)(aws_?secret_?access_?key["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}`), ":="},
 	{"gcp-api-key", []string{"aiza"},
-		regexp.MustCompile(`AIza[0-9A-Za-z_\-]{35}`)},
+		regexp.MustCompile(`AIza[0-9A-Za-z_\-]{35}`), ""},
 	{"azure-storage-key", []string{"accountkey"},
-		regexp.MustCompile(`(?i)(AccountKey=)[A-Za-z0-9+/=]{20,}`)},
+		regexp.MustCompile(`(?i)(AccountKey=)[A-Za-z0-9+/=]{20,}`), ""},
 	{"azure-sas-signature", []string{"sig="},
-		regexp.MustCompile(`(?i)([?&]sig=)[A-Za-z0-9%+/=]{20,}`)},
+		regexp.MustCompile(`(?i)([?&]sig=)[A-Za-z0-9%+/=]{20,}`), ""},
 	{"azure-client-secret", []string{"q~"},
-		regexp.MustCompile(`\b[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}`)},
+		regexp.MustCompile(`\b[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}`), ""},
 	{"github-token", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
-		regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})`)},
+		regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})`), ""},
 	{"gitlab-token", []string{"glpat-"},
-		regexp.MustCompile(`glpat-[A-Za-z0-9_\-]{20,}`)},
+		regexp.MustCompile(`glpat-[A-Za-z0-9_\-]{20,}`), ""},
 	{"slack-token", []string{"xox"},
-		regexp.MustCompile(`xox[abposr]-[A-Za-z0-9-]{10,}`)},
+		regexp.MustCompile(`xox[abposr]-[A-Za-z0-9-]{10,}`), ""},
 	{"api-key", []string{"sk-"},
-		regexp.MustCompile(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}`)},
+		regexp.MustCompile(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}`), ""},
 	{"jwt", []string{"eyj"},
-		regexp.MustCompile(`eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+		regexp.MustCompile(`eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), ""},
 	{"authorization", []string{"authorization"},
-		regexp.MustCompile(`(?i)(authorization["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token|digest|negotiate)\s+)?[^\s"',;\[][^\s"',;]*`)},
+		regexp.MustCompile(`(?i)(authorization["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token|digest|negotiate)\s+)?[^\s"',;\[][^\s"',;]*`), ":="},
 	{"bearer-token", []string{"bearer"},
-		regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`)},
+		regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`), ""},
 	{"url-credentials", []string{"://"},
-		regexp.MustCompile(`(://[^/\s:@\[]+:)[^/\s@\[]+(@)`)},
+		regexp.MustCompile(`(://[^/\s:@\[]+:)[^/\s@\[]+(@)`), ""},
 	{"secret-pair", []string{"pass", "pwd", "token", "secret", "key", "credential"},
 		regexp.MustCompile(`(?i)(\b(?:[a-z0-9]+[_-])*(?:password|passwd|pwd|passphrase|token|secret|credentials?|api[_-]?key|apikey)["']?\s*[:=]\s*)` + secretValue +
-			`|(\b(?:[a-z0-9]+[_-])+key["']?\s*[:=]\s*)` + secretValue)},
+			`|(\b(?:[a-z0-9]+[_-])+key["']?\s*[:=]\s*)` + secretValue), ":="},
+}
+
+// triggerIndex lists, for each byte, the triggers that start with it and
+// the rule each belongs to, so that one pass over a string finds which
+// rules can match it.
+var triggerIndex = func() (idx [256][]trigger) {
+	for i, r := range rules {
+		for _, t := range r.triggers {
+			idx[t[0]] = append(idx[t[0]], trigger{t, i})
+			if c := t[0]; c >= 'a' && c <= 'z' {
+				idx[c-'a'+'A'] = append(idx[c-'a'+'A'], trigger{t, i})
+			}
+		}
+	}
+	return idx
+}()
+
+type trigger struct {
+	text string // lowercase
+	rule int
+}
+
+// candidates returns a bit per rule whose triggers occur in s, compared
+// without regard to ASCII case.
+func candidates(s string) uint64 {
+	var m uint64
+	for i := 0; i < len(s); i++ {
+		for _, t := range triggerIndex[s[i]] {
+			if m&(1<<t.rule) == 0 && hasPrefixFold(s[i:], t.text) {
+				m |= 1 << t.rule
+			}
+		}
+	}
+	return m
+}
+
+// hasPrefixFold reports whether s starts with lower, a lowercase ASCII
+// string, ignoring ASCII case in s.
+func hasPrefixFold(s, lower string) bool {
+	if len(s) < len(lower) {
+		return false
+	}
+	for i := 0; i < len(lower); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // redactString applies every rule to s and returns the result with the
@@ -86,18 +142,14 @@ func redactString(s string) (string, string) {
 	if len(s) < 8 {
 		return s, ""
 	}
-	lower := strings.ToLower(s)
+	m := candidates(s)
+	if m == 0 {
+		return s, ""
+	}
 	first := ""
 	for i := range rules {
 		r := &rules[i]
-		hit := false
-		for _, t := range r.triggers {
-			if strings.Contains(lower, t) {
-				hit = true
-				break
-			}
-		}
-		if !hit {
+		if m&(1<<i) == 0 || (r.needs != "" && !strings.ContainsAny(s, r.needs)) {
 			continue
 		}
 		out := replaceAll(r, s)
@@ -106,7 +158,6 @@ func redactString(s string) (string, string) {
 				first = r.reason
 			}
 			s = out
-			lower = strings.ToLower(s)
 		}
 	}
 	return s, first
@@ -169,7 +220,8 @@ func isSecretKey(k string) bool {
 	if len(k) < 3 || len(k) > 128 {
 		return false
 	}
-	norm := make([]byte, 0, len(k))
+	var buf [128]byte
+	norm := buf[:0]
 	for i := 0; i < len(k); i++ {
 		c := k[i]
 		switch {
@@ -180,18 +232,19 @@ func isSecretKey(k string) bool {
 			norm = append(norm, c)
 		}
 	}
-	n := string(norm)
-	if n == "pwd" || n == "auth" {
+	if n := string(norm); n == "pwd" || n == "auth" {
 		return true
 	}
 	for _, suf := range secretKeySuffixes {
-		if strings.HasSuffix(n, suf) {
+		if bytes.HasSuffix(norm, []byte(suf)) {
 			return true
 		}
 	}
 	// FOO_KEY, foo-key: a key with a separator before "key".
-	lk := strings.ToLower(k)
-	return strings.HasSuffix(lk, "_key") || strings.HasSuffix(lk, "-key")
+	if len(k) < 4 {
+		return false
+	}
+	return hasPrefixFold(k[len(k)-4:], "_key") || hasPrefixFold(k[len(k)-4:], "-key")
 }
 
 // redactor redacts and caps decoded JSON trees.
@@ -206,7 +259,8 @@ func redacted(reason string) map[string]any {
 }
 
 // tree returns v with every secret replaced and every long string capped.
-// It modifies slices of v in place.
+// It modifies v, which must be the caller's private copy (toTree makes
+// one).
 func (r *redactor) tree(v any) any {
 	switch v := v.(type) {
 	case string:
@@ -224,22 +278,39 @@ func (r *redactor) tree(v any) any {
 				pairSecret = true
 			}
 		}
-		out := make(map[string]any, len(v))
+		// The tree is the caller's private copy (toTree): change it in
+		// place, renaming keys after the loop.
+		type rename struct{ from, to string }
+		var renames []rename
 		for k, e := range v {
-			// A key can hold a secret too (a map of tokens).
-			k2, _ := redactString(k)
+			// A key can hold a secret too (a map of tokens); the
+			// shortest secret a rule finds in a key is longer than 16.
+			k2 := k
+			if len(k) > 16 {
+				k2, _ = redactString(k)
+			}
 			k2 = escapeMarkerKey(k2)
+			if k2 != k {
+				renames = append(renames, rename{k, k2})
+			}
 			switch {
 			case pairSecret && k == "value":
-				name, _ := redactString(v["name"].(string))
-				out[k2] = redacted("secret-key:" + shorten(name, 64))
+				name := v["name"].(string)
+				if len(name) > 16 {
+					name, _ = redactString(name)
+				}
+				v[k] = redacted("secret-key:" + shorten(name, 64))
 			case isSecretKey(k) && hasContent(e):
-				out[k2] = redacted("secret-key:" + shorten(k2, 64))
+				v[k] = redacted("secret-key:" + shorten(k2, 64))
 			default:
-				out[k2] = r.tree(e)
+				v[k] = r.tree(e)
 			}
 		}
-		return out
+		for _, rn := range renames {
+			v[rn.to] = v[rn.from]
+			delete(v, rn.from)
+		}
+		return v
 	default:
 		return v
 	}

@@ -1,0 +1,113 @@
+package audit
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+)
+
+// benchEvent is a typical tool-call record: arguments, a short result,
+// the mirror and a decision.
+func benchEvent() Event {
+	args := json.RawMessage(`{"command":"npm run test -- --watch=false","cwd":"/work/project","timeout":120000}`)
+	return Event{
+		Actor:   Actor{ID: "agent:claude-code", Role: "operator"},
+		Action:  "tool.call",
+		Subject: Subject{Kind: "tool-call", Ref: "toolu_01ABCDEF", Path: "/work/project"},
+		Input:   args,
+		Output:  map[string]any{"exitCode": 0, "stdout": "PASS src/sum.test.js (3 tests)"},
+		Policy:  &Policy{Ref: "allow-tests", Decision: DecisionAllow},
+		Metadata: map[string]any{"session": "sess-1", "toolCall": ToolCall{Kind: "tool-call", Operator: "claude-code", Session: "sess-1",
+			ToolCallID: "toolu_01ABCDEF", Tool: "Bash", Arguments: args, Approval: "auto"}},
+	}
+}
+
+func openBench(b *testing.B) *Log {
+	l, err := Open(filepath.Join(b.TempDir(), "audit.jsonl"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return l
+}
+
+// BenchmarkAppend measures buffered appends from one goroutine, including
+// the final flush and fsync at Close.
+func BenchmarkAppend(b *testing.B) {
+	l := openBench(b)
+	ev := benchEvent()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := l.Append(ev); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := l.Close(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkAppendParallel measures buffered appends from GOMAXPROCS
+// goroutines.
+func BenchmarkAppendParallel(b *testing.B) {
+	l := openBench(b)
+	ev := benchEvent()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if err := l.Append(ev); err != nil {
+				b.Error(err)
+			}
+		}
+	})
+	if err := l.Close(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkAppendSync measures durable appends one after another: one
+// fsync each.
+func BenchmarkAppendSync(b *testing.B) {
+	l := openBench(b)
+	ev := benchEvent()
+	for b.Loop() {
+		if err := l.AppendSync(ev); err != nil {
+			b.Fatal(err)
+		}
+	}
+	l.Close()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkAppendSyncGroup measures durable appends from 64 concurrent
+// callers, which share fsyncs.
+func BenchmarkAppendSyncGroup(b *testing.B) {
+	l := openBench(b)
+	ev := benchEvent()
+	b.SetParallelism(64)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if err := l.AppendSync(ev); err != nil {
+				b.Error(err)
+			}
+		}
+	})
+	l.Close()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkVerify measures the verifier per line.
+func BenchmarkVerify(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "audit.jsonl")
+	evs := make([]Event, 1000)
+	for i := range evs {
+		evs[i] = benchEvent()
+	}
+	writeLog(b, path, Options{}, evs)
+	for b.Loop() {
+		if _, err := Verify(path); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*len(evs))/b.Elapsed().Seconds(), "lines/s")
+}
