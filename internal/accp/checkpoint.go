@@ -143,6 +143,9 @@ func (s *Session) GetBudget() TokenBudget {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.countHotLocked()
+	if s.lastLine != "" {
+		s.lastFrame, s.lastLine = MeasureFrame(s.lastLine), ""
+	}
 	return TokenBudget{HotUsed: s.hotTokens, HotMax: HotBudgetTokens, WarmLast: s.warmLast,
 		WarmMax: WarmCheckpointTokens, Checkpoints: s.ckpts, HotFrames: len(s.hot), LastFrame: s.lastFrame}
 }

@@ -116,6 +116,7 @@ type Session struct {
 	ckpts     int
 	warmLast  int // tokens of the last checkpoint's warm entry
 	lastFrame FrameTokens
+	lastLine  string // the last frame encoded, when lastFrame is not counted yet
 	state     map[string]Value // current state (5.4)
 	baseline  map[string]Value // state at the last checkpoint or delta
 	stateV    int64
@@ -341,8 +342,10 @@ func (e Envelope) fields() []Field {
 // fitBudget enforces the hard limits of 3.4 (7.2 step 6): first moving
 // long strings to cold state, then splitting into a frame sequence.
 func (s *Session) fitBudget(f *Frame, line string) ([]string, error) {
-	if len(line) <= HeaderHardTokens { // a token is at least one byte
-		s.lastFrame = MeasureFrame(line)
+	// A token is at least one byte: components no longer in bytes than
+	// their hard limit in tokens cannot exceed it, and need no counting.
+	if h, b, m := splitComponents(line); len(h) <= HeaderHardTokens && len(b) <= BodyHardTokens && len(m) <= MetaHardTokens && len(line) <= FrameHardTokens {
+		s.lastLine, s.lastFrame = line, FrameTokens{}
 		return []string{line}, nil
 	}
 	ft := MeasureFrame(line)

@@ -51,11 +51,30 @@ type FrameTokens struct {
 
 // MeasureFrame counts the o200k tokens of a frame's header ("@agent>intent"),
 // body (":op{...}") and metadata ("[...]"), and of the whole line.
+//
+// The line is tokenized once; a token that spans two components (such as
+// "}[") counts for the one it starts in.
 func MeasureFrame(line string) FrameTokens {
 	var ft FrameTokens
-	h, b, m := splitComponents(line)
-	ft.Header, ft.Body, ft.Meta = CountTokens(h), CountTokens(b), CountTokens(m)
-	ft.Total = CountTokens(line)
+	h, b, _ := splitComponents(line)
+	_, pieces, err := o200k().Encode(line)
+	if err != nil {
+		h, b, m := splitComponents(line)
+		return FrameTokens{Header: len(h), Body: len(b), Meta: len(m), Total: len(line)}
+	}
+	off := 0
+	for _, p := range pieces {
+		switch {
+		case off < len(h):
+			ft.Header++
+		case off < len(h)+len(b):
+			ft.Body++
+		default:
+			ft.Meta++
+		}
+		off += len(p)
+	}
+	ft.Total = len(pieces)
 	return ft
 }
 
