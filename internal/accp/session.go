@@ -116,7 +116,7 @@ type Session struct {
 	ckpts     int
 	warmLast  int // tokens of the last checkpoint's warm entry
 	lastFrame FrameTokens
-	lastLine  string // the last frame encoded, when lastFrame is not counted yet
+	lastLine  string           // the last frame encoded, when lastFrame is not counted yet
 	state     map[string]Value // current state (5.4)
 	baseline  map[string]Value // state at the last checkpoint or delta
 	stateV    int64
