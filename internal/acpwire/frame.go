@@ -32,9 +32,10 @@ func newLineReader(r io.Reader, max int) *lineReader {
 
 // oversized describes a line that was longer than the limit.
 type oversized struct {
-	size int    // bytes in the line
-	head []byte // its first bytes
-	tail []byte // its last bytes
+	size  int    // bytes in the line
+	head  []byte // its first bytes
+	tail  []byte // its last bytes
+	blank bool   // only white space: skipped like any blank line
 }
 
 // next returns the next non-blank line. A line over the limit is consumed and
@@ -43,6 +44,9 @@ type oversized struct {
 func (lr *lineReader) next() (line []byte, over *oversized, err error) {
 	for {
 		line, over, err = lr.readLine()
+		if over != nil && over.blank {
+			continue
+		}
 		if err != nil || over != nil {
 			return line, over, err
 		}
@@ -61,11 +65,12 @@ func (lr *lineReader) readLine() ([]byte, *oversized, error) {
 		case over != nil:
 			over.size += len(chunk)
 			over.tail = appendTail(over.tail, chunk)
+			over.blank = over.blank && isBlank(chunk)
 		case buf == nil && err == nil && len(chunk) <= lr.max+2:
 			// The common case: the whole line fit in the reader's buffer.
 			line := trimEOL(append([]byte(nil), chunk...))
 			if len(line) > lr.max {
-				return nil, &oversized{size: len(line), head: firstN(line, oversizeKeep), tail: appendTail(nil, line)}, nil
+				return nil, &oversized{size: len(line), head: firstN(line, oversizeKeep), tail: appendTail(nil, line), blank: isBlank(line)}, nil
 			}
 			return line, nil, nil
 		case len(buf)+len(chunk) > lr.max+2:
@@ -73,6 +78,7 @@ func (lr *lineReader) readLine() ([]byte, *oversized, error) {
 			over = &oversized{size: len(buf) + len(chunk)}
 			over.head = append([]byte(nil), firstN(append(buf, chunk...), oversizeKeep)...)
 			over.tail = appendTail(nil, chunk)
+			over.blank = isBlank(buf) && isBlank(chunk)
 			buf = nil
 		default:
 			buf = append(buf, chunk...)
@@ -92,11 +98,13 @@ func (lr *lineReader) readLine() ([]byte, *oversized, error) {
 		}
 		line := trimEOL(buf)
 		if len(line) > lr.max {
-			return nil, &oversized{size: len(line), head: firstN(line, oversizeKeep), tail: appendTail(nil, line)}, nil
+			return nil, &oversized{size: len(line), head: firstN(line, oversizeKeep), tail: appendTail(nil, line), blank: isBlank(line)}, nil
 		}
 		return line, nil, nil
 	}
 }
+
+func isBlank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
 
 func trimEOL(b []byte) []byte {
 	b = bytes.TrimSuffix(b, []byte("\n"))

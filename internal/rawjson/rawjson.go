@@ -16,6 +16,7 @@
 package rawjson
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -252,6 +253,7 @@ func Set(doc, value []byte, path ...string) ([]byte, error) {
 	if !json.Valid(value) {
 		return nil, fmt.Errorf("rawjson: set %v: value is not valid JSON", path)
 	}
+	value = bytes.TrimSpace(value)
 	if len(path) == 0 {
 		return append([]byte(nil), value...), nil
 	}

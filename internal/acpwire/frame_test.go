@@ -1,0 +1,173 @@
+package acpwire
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestLineReader(t *testing.T) {
+	cases := []struct {
+		name  string
+		in    string
+		max   int
+		lines []string // "!N" marks an oversized line of N bytes
+	}{
+		{"plain", "a\nb\n", 10, []string{"a", "b"}},
+		{"crlf", "a\r\nb\r\n", 10, []string{"a", "b"}},
+		{"blank lines", "\n\r\n  \na\n\n", 10, []string{"a"}},
+		{"no final newline", "a\nlast", 10, []string{"a", "last"}},
+		{"exactly max", "12345\n", 5, []string{"12345"}},
+		{"exactly max with crlf", "12345\r\n", 5, []string{"12345"}},
+		{"one over max", "123456\nok\n", 5, []string{"!6", "ok"}},
+		{"far over max", strings.Repeat("x", 100) + "\nok\n", 5, []string{"!100", "ok"}},
+		{"over max at eof", strings.Repeat("x", 9), 5, []string{"!9"}},
+		{"inner cr kept", "a\rb\n", 10, []string{"a\rb"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			lr := newLineReader(strings.NewReader(c.in), c.max)
+			var got []string
+			for {
+				line, over, err := lr.next()
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if over != nil {
+					got = append(got, "!"+itoa(over.size))
+					continue
+				}
+				got = append(got, string(line))
+			}
+			if strings.Join(got, "|") != strings.Join(c.lines, "|") {
+				t.Fatalf("got %q, want %q", got, c.lines)
+			}
+		})
+	}
+}
+
+// TestLineReaderLongLines crosses the reader's internal buffer size.
+func TestLineReaderLongLines(t *testing.T) {
+	long := strings.Repeat("y", 200<<10)
+	lr := newLineReader(strings.NewReader(long+"\r\n"+long+"\n"), 1<<20)
+	for i := 0; i < 2; i++ {
+		line, over, err := lr.next()
+		if err != nil || over != nil || string(line) != long {
+			t.Fatalf("line %d: %d bytes, over=%v, err=%v", i, len(line), over, err)
+		}
+	}
+}
+
+func TestOversizedIdentify(t *testing.T) {
+	cases := []struct {
+		line    string
+		id      string
+		request bool
+	}{
+		{`{"jsonrpc":"2.0","id":42,"method":"m","params":{"x":"` + strings.Repeat("z", 100) + `"}}`, "42", true},
+		{`{"id":"abc","jsonrpc":"2.0","result":{"x":"` + strings.Repeat("z", 100) + `"}}`, `"abc"`, false},
+		{`{"jsonrpc":"2.0","method":"m","params":{"x":"` + strings.Repeat("z", 100) + `"},"id":7}`, "7", true},
+		{`{"jsonrpc":"2.0","method":"m","params":{"id":5,"x":"` + strings.Repeat("z", 100) + `"}}`, "", true},
+	}
+	for _, c := range cases {
+		lr := newLineReader(strings.NewReader(c.line+"\n"), 50)
+		_, over, err := lr.next()
+		if err != nil || over == nil {
+			t.Fatalf("want oversized, got err=%v", err)
+		}
+		id, req := over.identify()
+		if string(id) != c.id || req != c.request {
+			t.Errorf("%.40s...: id=%q request=%v, want %q %v", c.line, id, req, c.id, c.request)
+		}
+	}
+}
+
+func itoa(n int) string {
+	var b [20]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			break
+		}
+	}
+	return string(b[i:])
+}
+
+// FuzzLineReader: whatever the input, the reader never panics, every line
+// it returns is within the limit and carries no line terminator, and the
+// lines (with the oversized ones accounted for) are the input's lines.
+func FuzzLineReader(f *testing.F) {
+	f.Add([]byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}\n"), 64)
+	f.Add([]byte("a\r\n\r\nb\nccccccccccccccccccccc\n"), 8)
+	f.Add([]byte("no newline at all"), 4)
+	f.Add([]byte("\n\n\n"), 1)
+	f.Fuzz(func(t *testing.T, in []byte, max int) {
+		if max <= 0 || max > 1<<16 {
+			max = 16
+		}
+		lr := newLineReader(bytes.NewReader(in), max)
+		var want [][]byte
+		for _, l := range bytes.Split(in, []byte("\n")) {
+			l = bytes.TrimSuffix(l, []byte("\r"))
+			if len(bytes.TrimSpace(l)) > 0 {
+				want = append(want, l)
+			}
+		}
+		for i := 0; ; i++ {
+			line, over, err := lr.next()
+			if errors.Is(err, io.EOF) {
+				if i != len(want) {
+					t.Fatalf("got %d lines, want %d", i, len(want))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i >= len(want) {
+				t.Fatalf("more lines than the input has")
+			}
+			if over != nil {
+				if over.size != len(want[i]) || over.size <= max {
+					t.Fatalf("line %d: oversized %d, input line %d bytes, max %d", i, over.size, len(want[i]), max)
+				}
+				continue
+			}
+			if !bytes.Equal(line, want[i]) {
+				t.Fatalf("line %d = %q, want %q", i, line, want[i])
+			}
+		}
+	})
+}
+
+// FuzzParse: Parse never panics, accepts exactly the valid JSON, and leaves
+// Raw untouched.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{}}`,
+		`[{"jsonrpc":"2.0","method":"a"},1,"x"]`,
+		`{"id":null,"error":{"code":1}}`,
+		`{"method":5}`,
+		`{"a":"\u2028"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		orig := bytes.Clone(in)
+		m, err := Parse(ClientToAgent, in)
+		if (err == nil) != jsonValid(in) {
+			t.Fatalf("Parse error %v for validity %v", err, jsonValid(in))
+		}
+		if m != nil && !bytes.Equal(m.Raw, orig) {
+			t.Fatal("Raw changed")
+		}
+	})
+}

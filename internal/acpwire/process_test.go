@@ -1,0 +1,223 @@
+package acpwire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/acp-bridge/acp-bridge/internal/demo"
+)
+
+// The test binary doubles as the agent: TestMain runs an agent instead of
+// the tests when ACPWIRE_TEST_AGENT is set.
+func TestMain(m *testing.M) {
+	switch os.Getenv("ACPWIRE_TEST_AGENT") {
+	case "":
+		os.Exit(m.Run())
+	case "demo":
+		(&demo.Agent{}).Serve(os.Stdin, os.Stdout)
+		os.Exit(0)
+	case "stubborn":
+		// Ignores stdin closing and SIGTERM, and has a child of its own.
+		signalIgnoreTerm()
+		child := exec.Command("sleep", "300")
+		if err := child.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Printf(`{"jsonrpc":"2.0","method":"_test/pids","params":{"agent":%d,"child":%d}}`+"\n", os.Getpid(), child.Process.Pid)
+		io.Copy(io.Discard, os.Stdin)
+		time.Sleep(time.Hour)
+	}
+}
+
+func selfAgent(t *testing.T, mode string) AgentCommand {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return AgentCommand{Path: exe, Env: append(os.Environ(), "ACPWIRE_TEST_AGENT="+mode), Stderr: io.Discard}
+}
+
+// runBridged starts the agent, runs the bridge between it and an SDK client
+// over real pipes, and returns the client and the bridge's result channel.
+func runBridged(t *testing.T, mode string, answer demo.PermissionAnswer) (*demo.Client, *os.File, <-chan error, *Agent) {
+	t.Helper()
+	agent, err := StartAgent(selfAgent(t, mode))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr, cw := osPipe(t)
+	sr, sw := osPipe(t)
+	b := New(Options{})
+	done := make(chan error, 1)
+	go func() {
+		err := b.Run(context.Background(), Endpoint{In: cr, Out: sw}, agent)
+		sw.Close()
+		done <- err
+	}()
+	client := &demo.Client{Root: t.TempDir(), Answer: answer}
+	client.Connect(cw, sr)
+	t.Cleanup(func() {
+		cw.Close()
+		agent.Stop(100*time.Millisecond, time.Second)
+	})
+	return client, cw, done, agent
+}
+
+// TestSDKPeersThroughBridge: an agent and a client built on acp-go-sdk
+// complete whole turns through the bridge, for each way of answering the
+// permission request.
+func TestSDKPeersThroughBridge(t *testing.T) {
+	for _, c := range []struct {
+		answer   demo.PermissionAnswer
+		stop     acp.StopReason
+		notesSet bool
+	}{
+		{demo.AnswerAllow, acp.StopReasonEndTurn, true},
+		{demo.AnswerReject, acp.StopReasonEndTurn, false},
+		{demo.AnswerCancel, acp.StopReasonCancelled, false},
+	} {
+		t.Run(string(c.answer), func(t *testing.T) {
+			client, stdin, done, _ := runBridged(t, "demo", c.answer)
+			if err := os.WriteFile(client.Root+"/big.log", []byte(strings.Repeat("log line\n", 1000)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			init, err := client.Start(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if init.AgentInfo == nil || init.AgentInfo.Name != "acp-bridge-demo-agent" {
+				t.Fatalf("agentInfo = %+v", init.AgentInfo)
+			}
+			stop, err := client.Prompt(ctx, "review")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if stop != c.stop {
+				t.Fatalf("stop reason %q, want %q", stop, c.stop)
+			}
+			_, statErr := os.Stat(client.Root + "/notes.txt")
+			if (statErr == nil) != c.notesSet {
+				t.Fatalf("notes.txt written = %v, want %v", statErr == nil, c.notesSet)
+			}
+			var toolCalls int
+			for _, u := range client.Updates() {
+				if u.ToolCall != nil {
+					toolCalls++
+				}
+			}
+			if toolCalls != 2 {
+				t.Fatalf("saw %d tool calls, want 2", toolCalls)
+			}
+			stdin.Close()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("bridge: %v", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("bridge did not stop after the client closed its input")
+			}
+		})
+	}
+}
+
+// TestAgentCrashMidTurn: the pending prompt gets an error naming the exit
+// status, and Run reports the agent's exit.
+func TestAgentCrashMidTurn(t *testing.T) {
+	client, _, done, agent := runBridged(t, "demo", demo.AnswerAllow)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := client.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, err := client.Prompt(ctx, "crash")
+	var rerr *acp.RequestError
+	if !errors.As(err, &rerr) {
+		t.Fatalf("prompt error = %v, want a JSON-RPC error", err)
+	}
+	if !strings.Contains(rerr.Message, "exit status 3") {
+		t.Fatalf("error message %q does not name the exit status", rerr.Message)
+	}
+	select {
+	case err := <-done:
+		var gone *AgentExitError
+		if !errors.As(err, &gone) || gone.Failed != 1 {
+			t.Fatalf("Run = %v, want *AgentExitError with 1 failed request", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("bridge did not return after the agent crashed")
+	}
+	if alive(agent.Pid()) {
+		t.Fatal("agent process still alive")
+	}
+}
+
+// TestNoProcessLeftBehind: an agent that ignores stdin closing and SIGTERM,
+// and has a child of its own, is killed with its child when the client
+// closes its input or the bridge is told to stop.
+func TestNoProcessLeftBehind(t *testing.T) {
+	restore := setGrace(100*time.Millisecond, 300*time.Millisecond)
+	defer restore()
+	for _, how := range []string{"client closes stdin", "bridge cancelled"} {
+		t.Run(how, func(t *testing.T) {
+			agent, err := StartAgent(selfAgent(t, "stubborn"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cr, cw := osPipe(t)
+			sr, sw := osPipe(t)
+			defer sr.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan error, 1)
+			go func() { done <- New(Options{}).Run(ctx, Endpoint{In: cr, Out: sw}, agent) }()
+			// The agent announces its pids.
+			line := make([]byte, 4096)
+			n, err := sr.Read(line)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var agentPid, childPid int
+			if _, err := fmt.Sscanf(string(line[:n]), `{"jsonrpc":"2.0","method":"_test/pids","params":{"agent":%d,"child":%d}}`, &agentPid, &childPid); err != nil {
+				t.Fatalf("parsing %q: %v", line[:n], err)
+			}
+			if how == "client closes stdin" {
+				cw.Close()
+			} else {
+				cancel()
+			}
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("bridge did not stop")
+			}
+			for _, pid := range []int{agentPid, childPid} {
+				if alive(pid) {
+					t.Errorf("process %d still alive: %s", pid, procStat(pid))
+				}
+			}
+		})
+	}
+}
+
+func procStat(pid int) string {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	return string(b)
+}
+
+func signalIgnoreTerm() { signalIgnore(syscall.SIGTERM) }
