@@ -102,6 +102,8 @@
 // "acp-bridge audit" subcommands. They attribute an event to a session by
 // metadata.session, else metadata.toolCall.session, else subject.ref when
 // subject.kind is "session"; they count as prompts the actions ending in
-// ".prompt" (session.prompt), and name as approver the mirror's approval
-// when it is not "auto".
+// ".prompt" (session.prompt), name as approver the mirror's approval when
+// it is not "auto", show the rule as metadata.policyRule, else
+// metadata.rule, else policy.ref, and give metadata.reason for decisions
+// other than allow.
 package audit

@@ -51,7 +51,7 @@ func sampleEvents() []Event {
 				"tool": "Bash", "result": map[string]any{"exitCode": 1}, "approval": "auto"}}},
 		{Actor: agent, Action: "fs.read", Subject: Subject{Kind: "file", Path: "/work/project/.env"},
 			Policy:   &Policy{Ref: "deny-dotenv", Decision: DecisionDeny},
-			Metadata: map[string]any{"session": "sess-1"}},
+			Metadata: map[string]any{"session": "sess-1", "rule": "Read(**/.env)", "reason": "secrets stay on this machine"}},
 		{Actor: Actor{ID: "user:alice", Role: "approver"}, Action: "permission.decision", Subject: Subject{Kind: "tool-call", Ref: "toolu_02"},
 			Input:  map[string]any{"title": "Edit src/sum.js"},
 			Output: map[string]any{"outcome": "selected", "optionId": "allow-once"},

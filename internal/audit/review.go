@@ -31,9 +31,13 @@ type Entry struct {
 	ToolCall *ToolCallRecord
 	// Time is the parsed ts (zero if it does not parse).
 	Time time.Time
-	// PolicyRule is the policy as the caller named it: metadata.policyRule
-	// when the ref had to be turned into a slug, else policy.ref.
+	// PolicyRule is the policy as a person wrote it: metadata.policyRule
+	// (set when the ref had to be turned into a slug), else metadata.rule,
+	// else policy.ref.
 	PolicyRule string
+	// Reason is metadata.reason of an event with a policy decision: why
+	// the policy decided so.
+	Reason string
 }
 
 // ToolCallRecord is the AIP-44 tool-call mirror as read back.
@@ -105,13 +109,16 @@ func parseEntry(raw []byte) (Entry, bool) {
 		Session    string          `json:"session"`
 		ToolCall   *ToolCallRecord `json:"toolCall"`
 		PolicyRule string          `json:"policyRule"`
+		Rule       string          `json:"rule"`
+		Reason     string          `json:"reason"`
 	}
 	if e.Metadata != nil {
 		json.Unmarshal(e.Metadata, &meta)
 	}
 	e.ToolCall = meta.ToolCall
 	if e.Policy != nil {
-		e.PolicyRule = cmpOr(meta.PolicyRule, e.Policy.Ref)
+		e.PolicyRule = cmpOr(meta.PolicyRule, meta.Rule, e.Policy.Ref)
+		e.Reason = meta.Reason
 	}
 	switch {
 	case meta.Session != "":
@@ -393,8 +400,17 @@ func who(e *Entry) string {
 	return e.Actor.ID
 }
 
-// detail is the DETAIL column.
+// detail is the DETAIL column: what the event is about, then why a
+// policy refused or held it.
 func detail(e *Entry) string {
+	d := what(e)
+	if e.Reason != "" && e.Decision() != "" && e.Decision() != DecisionAllow {
+		d += " — " + oneLine(e.Reason)
+	}
+	return d
+}
+
+func what(e *Entry) string {
 	if e.IsPrompt() {
 		return strings.TrimSpace(`"` + oneLine(text(e.Input)) + `"`)
 	}
@@ -449,6 +465,10 @@ func textOf(v any) string {
 	switch v := v.(type) {
 	case string:
 		return v
+	case []any:
+		if t, ok := contentText(v); ok {
+			return t
+		}
 	case map[string]any:
 		if r, ok := v["$redacted"].(bool); ok && r {
 			return fmt.Sprintf("[redacted: %v]", v["reason"])
@@ -473,6 +493,36 @@ func textOf(v any) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// contentText renders ACP content blocks (a prompt): the text of text
+// blocks, and [image], [audio] or [resource: uri] for the others.
+func contentText(blocks []any) (string, bool) {
+	var parts []string
+	for _, b := range blocks {
+		m, ok := b.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		typ, _ := m["type"].(string)
+		switch typ {
+		case "text":
+			parts = append(parts, textOf(m["text"]))
+		case "resource_link":
+			parts = append(parts, fmt.Sprintf("[link: %v]", m["uri"]))
+		case "resource":
+			uri := ""
+			if r, ok := m["resource"].(map[string]any); ok {
+				uri, _ = r["uri"].(string)
+			}
+			parts = append(parts, "[resource: "+uri+"]")
+		case "":
+			return "", false
+		default:
+			parts = append(parts, "["+typ+"]")
+		}
+	}
+	return strings.Join(parts, " "), len(parts) > 0
 }
 
 func oneLine(s string) string {

@@ -43,7 +43,7 @@ func reviewLog(t *testing.T) string {
 	evs := sampleEvents()
 	other := []Event{
 		{Actor: Actor{ID: "user:ide"}, Action: "session.prompt", Subject: Subject{Kind: "session", Ref: "sess-2"},
-			Input: map[string]any{"prompt": "What does\nthis repo do?"}},
+			Input: map[string]any{"prompt": []any{map[string]any{"type": "text", "text": "What does\nthis repo do?"}, map[string]any{"type": "resource_link", "uri": "file:///work/README.md"}}}},
 		{Actor: Actor{ID: "agent:gemini"}, Action: "tool.call", Subject: Subject{Kind: "tool-call", Ref: "call-9"},
 			Policy: &Policy{Ref: "deny-network", Decision: DecisionDeny},
 			Metadata: map[string]any{"toolCall": ToolCall{Kind: "tool-call", Session: "sess-2", ToolCallID: "call-9", Tool: "WebFetch",
