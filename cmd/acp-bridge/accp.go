@@ -25,7 +25,8 @@ encode reads ACP JSON-RPC messages, one per line, or a recorded transcript
 decode reads those frames and writes the JSON-RPC messages; a frame it
 rejects becomes an ER error frame (fail:error with its E-code) in its place.
 stats measures o200k tokens per message kind as pretty JSON, compact JSON
-and ACCP.`
+and ACCP (and how many of the ACCP tokens the mandatory envelope takes),
+whole and "structural": with verbatim file and terminal content blanked.`
 
 // runACCP implements "acp-bridge accp".
 func runACCP(ctx context.Context, e *env, args []string) error {
@@ -176,11 +177,12 @@ type statsRow struct {
 	Pretty   int     `json:"pretty_json"`
 	Compact  int     `json:"compact_json"`
 	ACCP     int     `json:"accp"`
+	Envelope int     `json:"accp_envelope"`
 	Ratio    float64 `json:"accp_over_compact"`
 }
 
 func row(name string, t acpmap.Tokens) statsRow {
-	return statsRow{name, t.Messages, t.Pretty, t.Compact, t.ACCP, t.Ratio()}
+	return statsRow{name, t.Messages, t.Pretty, t.Compact, t.ACCP, t.Envelope, t.Ratio()}
 }
 
 func accpStats(ctx context.Context, e *env, args []string) error {
@@ -226,9 +228,9 @@ func accpStats(ctx context.Context, e *env, args []string) error {
 		return enc.Encode(map[string]any{"kinds": rows, "total": total, "structural": structural})
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "kind\tmsgs\tpretty JSON\tcompact JSON\tACCP\tACCP/compact\t")
+	fmt.Fprintln(tw, "kind\tmsgs\tpretty JSON\tcompact JSON\tACCP\t(envelope)\tACCP/compact\t")
 	for _, r := range append(rows, total, structural) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.2f\t\n", r.Kind, r.Messages, r.Pretty, r.Compact, r.ACCP, r.Ratio)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%.2f\t\n", r.Kind, r.Messages, r.Pretty, r.Compact, r.ACCP, r.Envelope, r.Ratio)
 	}
 	return tw.Flush()
 }

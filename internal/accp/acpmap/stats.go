@@ -14,6 +14,9 @@ type Tokens struct {
 	Pretty   int // JSON indented by two spaces
 	Compact  int // JSON without insignificant whitespace
 	ACCP     int // the ACCP frame, envelope included
+	// Envelope is the part of ACCP spent on the metadata block
+	// ("[mid:...,seq:...,ts:...]"), which section 3.5 makes mandatory.
+	Envelope int
 }
 
 func (t *Tokens) add(u Tokens) {
@@ -21,6 +24,7 @@ func (t *Tokens) add(u Tokens) {
 	t.Pretty += u.Pretty
 	t.Compact += u.Compact
 	t.ACCP += u.ACCP
+	t.Envelope += u.Envelope
 }
 
 // Ratio returns ACCP tokens over compact JSON tokens (0 when empty).
@@ -93,7 +97,9 @@ func measure(x any, frame string) (Tokens, error) {
 	if err := json.Indent(&pretty, compact, "", "  "); err != nil {
 		return Tokens{}, err
 	}
-	return Tokens{Messages: 1, Pretty: accp.CountTokens(pretty.String()), Compact: accp.CountTokens(string(compact)), ACCP: accp.CountTokens(frame)}, nil
+	ft := accp.MeasureFrame(frame)
+	return Tokens{Messages: 1, Pretty: accp.CountTokens(pretty.String()), Compact: accp.CountTokens(string(compact)),
+		ACCP: ft.Total, Envelope: ft.Meta}, nil
 }
 
 // KindNames returns the kinds measured, sorted.
