@@ -24,44 +24,56 @@ func (l *Log) prepare(ev *Event) (*prepared, error) {
 	if err := ev.check(); err != nil {
 		return nil, err
 	}
-	p := &prepared{
-		action: appendCanonicalString(nil, ev.Action),
-	}
+	// All the parts share one buffer; each part is a full slice of it, so
+	// growing the buffer never changes a part already made.
+	buf := make([]byte, 0, 1024)
+	cut := func(start int) []byte { return buf[start:len(buf):len(buf)] }
+	p := &prepared{}
+	start := len(buf)
+	buf = appendCanonicalString(buf, ev.Action)
+	p.action = cut(start)
+
 	// Members in canonical order: actor {id, role}, subject {kind, path,
 	// ref}, policy {decision, ref}.
-	p.actor = appendCanonicalString(append(p.actor, `{"id":`...), ev.Actor.ID)
+	start = len(buf)
+	buf = appendCanonicalString(append(buf, `{"id":`...), ev.Actor.ID)
 	if ev.Actor.Role != "" {
-		p.actor = appendCanonicalString(append(p.actor, `,"role":`...), ev.Actor.Role)
+		buf = appendCanonicalString(append(buf, `,"role":`...), ev.Actor.Role)
 	}
-	p.actor = append(p.actor, '}')
-	p.subject = appendCanonicalString(append(p.subject, `{"kind":`...), ev.Subject.Kind)
+	buf = append(buf, '}')
+	p.actor = cut(start)
+	start = len(buf)
+	buf = appendCanonicalString(append(buf, `{"kind":`...), ev.Subject.Kind)
 	if ev.Subject.Path != "" {
-		p.subject = appendCanonicalString(append(p.subject, `,"path":`...), shorten(ev.Subject.Path, 1024))
+		buf = appendCanonicalString(append(buf, `,"path":`...), shorten(ev.Subject.Path, 1024))
 	}
 	if ev.Subject.Ref != "" {
-		p.subject = appendCanonicalString(append(p.subject, `,"ref":`...), shorten(ev.Subject.Ref, 256))
+		buf = appendCanonicalString(append(buf, `,"ref":`...), shorten(ev.Subject.Ref, 256))
 	}
-	p.subject = append(p.subject, '}')
+	buf = append(buf, '}')
+	p.subject = cut(start)
 
 	var meta map[string]any
 	if ev.Policy != nil {
 		slug := policySlug(ev.Policy.Ref)
-		p.policy = append(p.policy, '{')
+		start = len(buf)
+		buf = append(buf, '{')
 		if ev.Policy.Decision != "" {
-			p.policy = appendCanonicalString(append(p.policy, `"decision":`...), ev.Policy.Decision)
-			p.policy = append(p.policy, ',')
+			buf = appendCanonicalString(append(buf, `"decision":`...), ev.Policy.Decision)
+			buf = append(buf, ',')
 		}
-		p.policy = appendCanonicalString(append(p.policy, `"ref":`...), slug)
-		p.policy = append(p.policy, '}')
+		buf = appendCanonicalString(append(buf, `"ref":`...), slug)
+		buf = append(buf, '}')
+		p.policy = cut(start)
 		if slug != ev.Policy.Ref {
 			meta = map[string]any{"policyRule": ev.Policy.Ref}
 		}
 	}
 	var err error
-	if p.input, err = l.field("input", ev.Input, true); err != nil {
+	if buf, p.input, err = l.field(buf, "input", ev.Input, true); err != nil {
 		return nil, err
 	}
-	if p.output, err = l.field("output", ev.Output, true); err != nil {
+	if buf, p.output, err = l.field(buf, "output", ev.Output, true); err != nil {
 		return nil, err
 	}
 	if len(ev.Metadata) > 0 || meta != nil {
@@ -71,7 +83,7 @@ func (l *Log) prepare(ev *Event) (*prepared, error) {
 		for k, v := range ev.Metadata {
 			meta[k] = v
 		}
-		if p.metadata, err = l.field("metadata", meta, false); err != nil {
+		if _, p.metadata, err = l.field(buf, "metadata", meta, false); err != nil {
 			return nil, err
 		}
 		p.metadataHash = hashHex(p.metadata)
@@ -80,35 +92,37 @@ func (l *Log) prepare(ev *Event) (*prepared, error) {
 }
 
 // field redacts, caps and canonicalizes one of input, output and
-// metadata. With wrap, a value that is not an object is wrapped as
+// metadata, appending it to dst; part is the slice of dst it takes (nil
+// when v is nil). With wrap, a value that is not an object is wrapped as
 // {"value": v}, because AIP-7 wants objects there.
-func (l *Log) field(name string, v any, wrap bool) ([]byte, error) {
+func (l *Log) field(dst []byte, name string, v any, wrap bool) (out, part []byte, err error) {
 	if v == nil {
-		return nil, nil
+		return dst, nil, nil
 	}
 	tree, err := toTree(v)
 	if err != nil {
-		return nil, fmt.Errorf("%w: encoding %s: %v", ErrInvalidEvent, name, err)
+		return dst, nil, fmt.Errorf("%w: encoding %s: %v", ErrInvalidEvent, name, err)
 	}
 	if tree == nil {
-		return nil, nil
+		return dst, nil, nil
 	}
 	tree = l.red.tree(tree)
 	if _, ok := tree.(map[string]any); !ok && wrap {
 		tree = map[string]any{"value": tree}
 	}
-	out, err := appendCanonical(nil, tree)
-	if err != nil {
-		return nil, fmt.Errorf("%w: encoding %s: %v", ErrInvalidEvent, name, err)
+	start := len(dst)
+	if dst, err = appendCanonical(dst, tree); err != nil {
+		return dst[:start], nil, fmt.Errorf("%w: encoding %s: %v", ErrInvalidEvent, name, err)
 	}
-	if len(out) > l.opts.MaxFieldBytes {
-		out, _ = appendCanonical(nil, map[string]any{
+	if n := len(dst) - start; n > l.opts.MaxFieldBytes {
+		sum := hashHex(dst[start:])
+		dst, _ = appendCanonical(dst[:start], map[string]any{
 			"$truncated": true,
-			"bytes":      jsonInt(len(out)),
-			"sha256":     hashHex(out),
+			"bytes":      jsonInt(n),
+			"sha256":     sum,
 		})
 	}
-	return out, nil
+	return dst, dst[start:len(dst):len(dst)], nil
 }
 
 // appendHashed appends the canonical form of the event without hash,
