@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/adapter"
+	"github.com/acp-bridge/acp-bridge/internal/compress"
 )
 
 // adapterFeature carries the policy into agents that act without asking the
@@ -19,14 +21,16 @@ import (
 // initialize response; none disables; a name forces one.
 func adapterFeature() feature {
 	var mode string
+	var flags *flag.FlagSet
 	return feature{
 		name: "adapters",
 		flags: func(fs *flag.FlagSet) {
+			flags = fs
 			fs.StringVar(&mode, "adapter", "auto",
 				"agent adapter: auto (recognise the agent), none, or one of "+strings.Join(adapter.Names(), ", "))
 		},
 		setup: func(ctx context.Context, s *bridgeSetup) error {
-			return setupAdapter(s, mode, adapterInputsOf(s))
+			return setupAdapter(s, mode, adapterInputsOf(s, flags))
 		},
 	}
 }
@@ -44,11 +48,37 @@ type adapterInputs struct {
 	failOpen bool
 	// offloadTokens is the Tier 1 threshold; zero when compression is off.
 	offloadTokens int
+	// offload keeps a copy of content Tier 1 held back; optional.
+	offload func(tool, content string) (string, error)
 }
 
-// adapterInputsOf collects the adapters' inputs from s.
-func adapterInputsOf(s *bridgeSetup) adapterInputs {
-	return adapterInputs{}
+// adapterInputsOf collects the adapters' inputs from what the governance and
+// compression features set up. The Tier 1 threshold is the compression
+// feature's --offload-tokens, read from the shared flag set.
+func adapterInputsOf(s *bridgeSetup, fs *flag.FlagSet) adapterInputs {
+	var in adapterInputs
+	if g := s.Governance; g != nil {
+		if g.Engine != nil {
+			in.engine = g.Engine
+		}
+		if g.Policy != nil {
+			in.rules = adapter.RulesFromPolicy(g.Policy.Rules())
+		}
+		if g.Audit != nil {
+			in.audit = g.Audit
+		}
+		in.failOpen = g.FailOpen
+	}
+	if s.Compression != nil {
+		in.offloadTokens = compress.DefaultOffloadTokens
+		if f := fs.Lookup("offload-tokens"); f != nil {
+			if n, err := strconv.Atoi(f.Value.String()); err == nil && n > 0 {
+				in.offloadTokens = n
+			}
+		}
+		in.offload = s.Compression.Store().WriteOffloaded
+	}
+	return in
 }
 
 func setupAdapter(s *bridgeSetup, mode string, in adapterInputs) error {
@@ -115,7 +145,7 @@ func hookDecider(in adapterInputs, s *bridgeSetup) adapter.Decider {
 	if in.engine != nil {
 		d = adapter.PolicyDecider(in.engine)
 	}
-	d = adapter.LimitLargeReads(d, adapter.ReadLimit{Threshold: in.offloadTokens, Logger: s.Logger})
+	d = adapter.LimitLargeReads(d, adapter.ReadLimit{Threshold: in.offloadTokens, Offload: in.offload, Logger: s.Logger})
 	if in.audit != nil {
 		d = adapter.Audited(d, in.audit, in.failOpen, s.Logger)
 	}

@@ -34,6 +34,10 @@ type ReadLimit struct {
 	Budget int
 	// Count counts tokens; optional, if nil, o200k_base.
 	Count func(string) int
+	// Offload keeps a byte-identical copy of a file whose read was
+	// limited (the compression cache's WriteOffloaded) and returns its
+	// path; optional.
+	Offload func(tool, content string) (string, error)
 	// Logger; nil means discard.
 	Logger *slog.Logger
 }
@@ -103,6 +107,13 @@ func LimitLargeReads(next Decider, rl ReadLimit) Decider {
 			"so only lines 1-%d were read. The full file is unchanged at %s. To read more, call Read with file_path %q and "+
 			"offset/limit, e.g. offset %d and limit %d; use Grep to find the part you need.",
 			in.FilePath, plan.lines, plan.tokens, rl.Threshold, plan.limit, in.FilePath, in.FilePath, plan.limit+1, plan.limit)
+		if rl.Offload != nil && plan.complete {
+			if copyPath, err := rl.Offload("Read", string(plan.data)); err == nil {
+				note += fmt.Sprintf(" A copy as read now is kept in the bridge's cache at %s.", copyPath)
+			} else {
+				logger.Warn("tier 1: keeping a copy of a large read", "path", in.FilePath, "err", err)
+			}
+		}
 		if d.Context != "" {
 			d.Context += "\n" + note
 		} else {
@@ -118,6 +129,8 @@ func LimitLargeReads(next Decider, rl ReadLimit) Decider {
 
 type readPlan struct {
 	tokens, lines, limit int
+	data                 []byte // the file as counted
+	complete             bool   // data is the whole file
 }
 
 // planRead counts the file's tokens and, if it is above the threshold,
@@ -165,5 +178,5 @@ func planRead(path string, rl ReadLimit) (readPlan, bool) {
 	if limit < 1 {
 		limit = 1
 	}
-	return readPlan{tokens: total, lines: lines, limit: limit}, true
+	return readPlan{tokens: total, lines: lines, limit: limit, data: data, complete: st.Size() == int64(len(data))}, true
 }

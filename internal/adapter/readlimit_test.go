@@ -85,6 +85,18 @@ func TestLimitLargeReads(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a copy is offloaded byte for byte", func(t *testing.T) {
+		var kept string
+		d := LimitLargeReads(inner, ReadLimit{Threshold: 15000, Offload: func(tool, content string) (string, error) {
+			kept = content
+			return "/cache/offloaded/x_Read.md", nil
+		}})
+		got, _ := d.DecideTool(context.Background(), read(fmt.Sprintf(`{"file_path":%q}`, big)))
+		want, _ := os.ReadFile(big)
+		if kept != string(want) || !strings.Contains(got.Context, "/cache/offloaded/x_Read.md") {
+			t.Errorf("offloaded %d bytes of %d; context %q", len(kept), len(want), got.Context)
+		}
+	})
 	t.Run("denied read stays denied", func(t *testing.T) {
 		verdict = Deny
 		defer func() { verdict = NoOpinion }()
