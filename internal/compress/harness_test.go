@@ -17,7 +17,7 @@ import (
 // harness runs a real acpwire.Bridge with the pipeline over io.Pipes; the
 // test plays both the IDE and the agent.
 type harness struct {
-	t        *testing.T
+	t        testing.TB
 	p        *Pipeline
 	ideOut   io.WriteCloser // IDE -> bridge
 	agentOut io.WriteCloser // agent -> bridge
@@ -28,20 +28,30 @@ type harness struct {
 
 func newHarness(t *testing.T, cfg Config) *harness {
 	t.Helper()
-	if cfg.CacheDir == "" {
-		cfg.CacheDir = filepath.Join(t.TempDir(), "cache")
-	}
+	return newHarnessWith(t, &cfg)
+}
+
+// newHarnessWith runs the pipeline configured by cfg, or a bare bridge
+// (the pass-through baseline) if cfg is nil.
+func newHarnessWith(t testing.TB, cfg *Config) *harness {
+	t.Helper()
 	var log strings.Builder
-	if cfg.EventLog == nil {
-		cfg.EventLog = &log
-	}
 	b := acpwire.New(acpwire.Options{})
-	p, err := New(cfg, b)
-	if err != nil {
-		t.Fatal(err)
+	var p *Pipeline
+	if cfg != nil {
+		if cfg.CacheDir == "" {
+			cfg.CacheDir = filepath.Join(t.TempDir(), "cache")
+		}
+		if cfg.EventLog == nil {
+			cfg.EventLog = &log
+		}
+		var err error
+		if p, err = New(*cfg, b); err != nil {
+			t.Fatal(err)
+		}
+		b.Use(p.Middleware())
+		b.OnPreempt(p.Preempt)
 	}
-	b.Use(p.Middleware())
-	b.OnPreempt(p.Preempt)
 	cr, cw := io.Pipe() // IDE writes cw, bridge reads cr
 	ir, iw := io.Pipe() // bridge writes iw, IDE reads ir
 	ar, aw := io.Pipe() // agent writes aw, bridge reads ar

@@ -792,35 +792,28 @@ func (p *Pipeline) sessionCreated(ctx context.Context, m *acpwire.Message, next 
 // update handles session/update from the agent.
 func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
 	var downID, update []byte
-	err := eachTop(m.Params, func(k string, v []byte) {
-		switch k {
+	eachMember(m.Params, func(k, v []byte) bool {
+		switch string(k) {
 		case "sessionId":
 			downID = v
 		case "update":
 			update = v
 		}
+		return true
 	})
-	if err != nil || update == nil {
+	if update == nil {
 		return next.Handle(ctx, m)
 	}
 	down, _ := rawjson.String(downID)
 	ide := p.ideID(down)
 	s := p.sessionFor(ide, "")
-	var kind string
-	var content []byte
-	_ = eachTop(update, func(k string, v []byte) {
-		switch k {
-		case "sessionUpdate":
-			kind, _ = rawjson.String(v)
-		case "content":
-			content = v
-		}
-	})
+	f := parseUpdate(update)
+	kind, content := f.kind, f.content
 	out := m
 	grew := 0 // bytes entering the agent's context, counted after forwarding
 	switch kind {
 	case "agent_message_chunk", "agent_thought_chunk", "user_message_chunk":
-		text, _ := rawjson.Get(content, "text")
+		text, _ := member(content, "text")
 		p.mu.Lock()
 		loading := p.loading[ide]
 		p.mu.Unlock()
@@ -844,7 +837,7 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 		}
 	case "tool_call", "tool_call_update":
 		var err error
-		if out, grew, err = p.toolCallUpdate(s, m, update, content); err != nil {
+		if out, grew, err = p.toolCallUpdate(s, m, update, f); err != nil {
 			return err
 		}
 	case "plan":
@@ -875,60 +868,48 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 			return err
 		}
 	}
-	err = next.Handle(ctx, out)
+	err := next.Handle(ctx, out)
 	if grew > 0 {
 		p.account(s, grew, true)
 	}
 	return err
 }
 
-// eachTop calls fn for each member of a JSON object, in one pass.
-func eachTop(obj []byte, fn func(k string, v []byte)) error {
-	ms, err := rawjson.Members(obj)
-	for _, mm := range ms {
-		fn(mm.Key, mm.Value)
-	}
-	return err
-}
-
 // toolCallUpdate records a tool call and offloads oversized text content
 // toward the IDE (the IDE shows the preview and the path).
-func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update, content []byte) (*acpwire.Message, int, error) {
+func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update []byte, f updateFields) (*acpwire.Message, int, error) {
 	out := m
 	var textBytes int
-	if content != nil {
-		elems, _ := rawjson.Elements(content)
-		for i, e := range elems {
-			text, ok := rawjson.Get(e, "content", "text")
-			if !ok {
-				// A diff's new text was the agent's own output.
-				if nt, isDiff := rawjson.Get(e, "newText"); isDiff {
-					textBytes += len(nt)
-				}
-				continue
-			}
-			textBytes += len(text)
-			// Toward the IDE the size is judged from bytes (four per
-			// token) to keep tokenizing off the streaming path.
-			if len(text) > p.cfg.OffloadTokens*bytesPerToken {
-				title, _ := rawjson.GetString(update, "title")
-				tool := "tool_call_" + title
-				if o, err := p.offloadIDEText(s, out, text, tool, []string{"params", "update", "content", fmt.Sprint(i), "content", "text"}); err == nil {
-					out = o
-				} else {
-					p.logger.Warn("tier 1 offload toward the IDE failed; passed as is", "err", err)
-				}
+	i := -1
+	eachElement(f.content, func(e []byte) bool {
+		i++
+		c := parseContent(e)
+		if c.text == nil {
+			// A diff's new text was the agent's own output.
+			textBytes += len(c.newText)
+			return true
+		}
+		textBytes += len(c.text)
+		// Toward the IDE the size is judged from bytes (four per token)
+		// to keep tokenizing off the streaming path.
+		if len(c.text) > p.cfg.OffloadTokens*bytesPerToken {
+			title, _ := rawjson.String(f.title)
+			if o, err := p.offloadIDEText(s, out, c.text, "tool_call_"+title, []string{"params", "update", "content", fmt.Sprint(i), "content", "text"}); err == nil {
+				out = o
+			} else {
+				p.logger.Debug("no tier 1 offload toward the IDE", "err", err)
 			}
 		}
-	}
+		return true
+	})
 	s.mu.Lock()
 	arts := len(s.rec.artifacts)
-	s.rec.ToolCall(m.Received, update)
+	s.rec.toolCall(m.Received, f)
 	newArts := s.rec.artifacts[arts:]
 	lvl := s.meter.Usage().Level()
 	var bodies []Artifact
-	callID, _ := rawjson.GetString(update, "toolCallId")
-	if st, _ := rawjson.GetString(update, "status"); st == "completed" {
+	callID, _ := rawjson.String(f.toolCallID)
+	if st, _ := rawjson.String(f.status); st == "completed" {
 		if tc := s.rec.toolCalls[callID]; tc != nil {
 			for _, path := range tc.paths {
 				if a := s.rec.byPath[path]; a != nil && a.Bytes > 0 {
@@ -938,10 +919,8 @@ func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update, conten
 		}
 	}
 	if w := s.watch; w != nil {
-		if kind, _ := rawjson.GetString(update, "kind"); kind != "" || m.IsNotification("session/update") {
-			if k, _ := rawjson.GetString(update, "sessionUpdate"); k == "tool_call" {
-				w.obs.ToolCalls++
-			}
+		if f.kind == "tool_call" {
+			w.obs.ToolCalls++
 		}
 		if tc := s.rec.toolCalls[callID]; tc != nil {
 			for _, path := range tc.paths {

@@ -143,57 +143,117 @@ func (r *Recorder) Note(at time.Time, role, text string) {
 // ToolCall records a tool_call or tool_call_update (the update object).
 // Artifacts come from edit/delete/move tool calls: their locations and diff
 // paths, with the status of the call.
-func (r *Recorder) ToolCall(at time.Time, update []byte) {
-	id, _ := rawjson.GetString(update, "toolCallId")
+func (r *Recorder) ToolCall(at time.Time, update []byte) { r.toolCall(at, parseUpdate(update)) }
+
+// updateFields are the members of a session/update's update object the
+// pipeline reads, found in one pass.
+type updateFields struct {
+	kind                                 string // sessionUpdate
+	content, toolCallID, title, toolKind []byte
+	status, locations                    []byte
+}
+
+func parseUpdate(update []byte) updateFields {
+	var f updateFields
+	eachMember(update, func(k, v []byte) bool {
+		switch string(k) {
+		case "sessionUpdate":
+			f.kind, _ = rawjson.String(v)
+		case "content":
+			f.content = v
+		case "toolCallId":
+			f.toolCallID = v
+		case "title":
+			f.title = v
+		case "kind":
+			f.toolKind = v
+		case "status":
+			f.status = v
+		case "locations":
+			f.locations = v
+		}
+		return true
+	})
+	return f
+}
+
+// contentFields are the members of a tool call content item.
+type contentFields struct {
+	typ                    string
+	text                   []byte // content.text, a JSON string literal
+	path, oldText, newText []byte
+}
+
+func parseContent(item []byte) contentFields {
+	var c contentFields
+	eachMember(item, func(k, v []byte) bool {
+		switch string(k) {
+		case "type":
+			c.typ, _ = rawjson.String(v)
+		case "content":
+			c.text, _ = member(v, "text")
+		case "path":
+			c.path = v
+		case "oldText":
+			c.oldText = v
+		case "newText":
+			c.newText = v
+		}
+		return true
+	})
+	return c
+}
+
+func (r *Recorder) toolCall(at time.Time, f updateFields) {
+	id, _ := rawjson.String(f.toolCallID)
 	tc := r.toolCalls[id]
 	isNew := tc == nil
 	if isNew {
 		tc = &toolCall{}
 		r.toolCalls[id] = tc
 	}
-	if v, ok := rawjson.GetString(update, "title"); ok {
+	if v, ok := rawjson.String(f.title); ok {
 		tc.title = v
 	}
-	if v, ok := rawjson.GetString(update, "kind"); ok {
+	if v, ok := rawjson.String(f.toolKind); ok {
 		tc.kind = v
 	}
 	prevStatus := tc.status
-	if v, ok := rawjson.GetString(update, "status"); ok {
+	if v, ok := rawjson.String(f.status); ok {
 		tc.status = v
 	}
-	if locs, ok := rawjson.Get(update, "locations"); ok {
+	if f.locations != nil {
 		var ls []struct {
 			Path string `json:"path"`
 		}
-		if json.Unmarshal(locs, &ls) == nil {
+		if json.Unmarshal(f.locations, &ls) == nil {
 			for _, l := range ls {
 				tc.addPath(l.Path)
 			}
 		}
 	}
-	if content, ok := rawjson.Get(update, "content"); ok {
-		elems, _ := rawjson.Elements(content)
-		for _, e := range elems {
-			t, _ := rawjson.GetString(e, "type")
-			if t == "content" && (tc.status == "failed" || tc.kind == "execute") {
+	eachElement(f.content, func(e []byte) bool {
+		c := parseContent(e)
+		switch c.typ {
+		case "content":
+			if tc.status == "failed" || tc.kind == "execute" {
 				// Command output and failures carry the error codes.
-				if text, ok := rawjson.GetString(e, "content", "text"); ok {
+				if text, ok := rawjson.String(c.text); ok {
 					r.scanFacts(text)
 				}
 			}
-			if t == "diff" {
-				p, _ := rawjson.GetString(e, "path")
-				tc.addPath(p)
-				old, ok := rawjson.Get(e, "oldText")
-				if !ok || string(old) == "null" {
-					tc.created = true
-				}
-				if nt, ok := rawjson.Get(e, "newText"); ok {
-					tc.bodyBytes = len(nt)
-				}
+		case "diff":
+			p, _ := rawjson.String(c.path)
+			tc.addPath(p)
+			if c.oldText == nil || string(c.oldText) == "null" {
+				tc.created = true
+			}
+			if c.newText != nil {
+				tc.bodyBytes = len(c.newText)
 			}
 		}
-	}
+		return true
+	})
 	if isNew || tc.status != prevStatus {
 		r.Note(at, "Tool", fmt.Sprintf("%s [%s] %s %s", orDash(tc.kind), orDash(tc.status), tc.title, strings.Join(tc.paths, ", ")))
 	}

@@ -1,0 +1,134 @@
+package compress
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var streamN = flag.Int("stream-n", 200000, "notifications in BenchmarkStream's stream")
+
+// cpuTime returns the process's user+system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// streamMessages returns n session/update notifications for session s1,
+// sizes log-uniform between 100 B and 20 KB (most small, as in a real
+// stream), mixed: 60% agent_message_chunk, 25% tool_call_update with text
+// content, 10% agent_thought_chunk, 5% plan. The seed is fixed.
+func streamMessages(n int) [][]byte {
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := strings.Fields("the agent reads files runs commands edits code and reports progress back to the editor while the bridge forwards every message")
+	text := func(size int) string {
+		var b strings.Builder
+		for b.Len() < size {
+			b.WriteString(words[rng.IntN(len(words))])
+			if rng.IntN(12) == 0 {
+				b.WriteString(".\n")
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		return b.String()
+	}
+	out := make([][]byte, n)
+	for i := range out {
+		size := int(100 * math.Pow(200, rng.Float64())) // 100 B .. 20 KB
+		var u map[string]any
+		switch r := rng.IntN(100); {
+		case r < 60:
+			u = map[string]any{"sessionUpdate": "agent_message_chunk", "content": textBlock(text(size))}
+		case r < 85:
+			u = map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": fmt.Sprintf("call_%d", i%50), "status": "in_progress",
+				"content": []any{map[string]any{"type": "content", "content": textBlock(text(size))}}}
+		case r < 95:
+			u = map[string]any{"sessionUpdate": "agent_thought_chunk", "content": textBlock(text(size))}
+		default:
+			u = map[string]any{"sessionUpdate": "plan", "entries": []any{map[string]any{"content": text(size), "status": "in_progress", "priority": "high"}}}
+		}
+		out[i] = []byte(update("s1", u))
+	}
+	return out
+}
+
+// streamThrough sends msgs from the agent through a bridge (with the
+// pipeline when withPipeline) and waits until the IDE has them all.
+func streamThrough(b *testing.B, msgs [][]byte, withPipeline bool) time.Duration {
+	var h *harness
+	if withPipeline {
+		h = newHarnessWith(b, &Config{})
+		h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/repo","mcpServers":[]}}`)
+		h.readAgent()
+		h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`)
+		h.readIDE()
+		h.readIDE() // the bridge's command list
+	} else {
+		h = newHarnessWith(b, nil)
+	}
+	done := make(chan int)
+	go func() {
+		n := 0
+		for range h.toIDE {
+			n++
+			if n == len(msgs) {
+				break
+			}
+		}
+		done <- n
+	}()
+	start := time.Now()
+	for _, m := range msgs {
+		if _, err := h.agentOut.Write(append(m, '\n')); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if n := <-done; n != len(msgs) {
+		b.Fatalf("IDE got %d of %d messages", n, len(msgs))
+	}
+	return time.Since(start)
+}
+
+// BenchmarkStream measures the pipeline's cost on a stream of 200,000
+// session/update notifications against pass-through through the same
+// bridge over pipes. Run:
+//
+//	go test -run '^$' -bench BenchmarkStream -benchtime 1x -count 5 ./internal/compress
+//
+// and compare the pipeline's cpu-s/stream (and s/stream on an idle machine)
+// with pass-through's.
+func BenchmarkStream(b *testing.B) {
+	msgs := streamMessages(*streamN)
+	var total int64
+	for _, m := range msgs {
+		total += int64(len(m)) + 1
+	}
+	for _, mode := range []struct {
+		name string
+		on   bool
+	}{{"passthrough", false}, {"pipeline", true}} {
+		b.Run(mode.name, func(b *testing.B) {
+			b.SetBytes(total)
+			b.ReportAllocs()
+			var d time.Duration
+			cpu0 := cpuTime()
+			for b.Loop() {
+				d += streamThrough(b, msgs, mode.on)
+			}
+			cpu := cpuTime() - cpu0
+			b.ReportMetric(float64(d.Nanoseconds())/float64(b.N)/1e9, "s/stream")
+			// On a shared machine wall time depends on the neighbours; the
+			// process's CPU time per stream is the steadier figure.
+			b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/stream")
+		})
+	}
+}
