@@ -145,6 +145,16 @@ func (s *Selector) Active() Adapter {
 	return s.active
 }
 
+// PreToolHook reports whether the agent in use asks the bridge, through a
+// hook, before each of its own tool calls (Claude Code with a decider). The
+// wire-level enforcement can then leave the decision on a tool call the
+// agent runs without asking to the hook, which is asked before the tool runs
+// and tells the model why, instead of cancelling the turn.
+func (s *Selector) PreToolHook() bool {
+	c, ok := s.Active().(*claude)
+	return ok && c.hook != nil
+}
+
 // Close closes the adapter in use, if any.
 func (s *Selector) Close() error {
 	if a := s.Active(); a != nil {

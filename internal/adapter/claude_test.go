@@ -172,6 +172,9 @@ func TestClaudeSpawnEnv(t *testing.T) {
 	if err := a.Spawn(cmd); err != nil {
 		t.Fatal(err)
 	}
+	if !NewSelector(a, false, Config{}).PreToolHook() {
+		t.Error("PreToolHook is false for a Claude adapter with a hook")
+	}
 	sock := a.(*claude).hook.SocketPath()
 	want := []string{"PATH=/bin", HookSocketEnv + "=" + sock}
 	if strings.Join(cmd.Env, "\n") != strings.Join(want, "\n") {

@@ -79,6 +79,9 @@ func TestMiddlewareDetectsFromAgentInfo(t *testing.T) {
 	if a := sel.Active(); a == nil || a.Name() != Claude {
 		t.Fatalf("active adapter after initialize = %v, want claude", a)
 	}
+	if sel.PreToolHook() {
+		t.Errorf("PreToolHook is true for a Claude adapter without a decider")
+	}
 	newSession := `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/ws","mcpServers":[],"_meta":{"zed":{"x":1}}}}`
 	send(t, w.toBridgeFromClient, newSession)
 	got := readLine(t, w.atAgent)
