@@ -344,18 +344,24 @@ func hasContent(v any) bool {
 }
 
 func (r *redactor) str(s string) any {
-	out, reason := redactString(s)
-	if reason != "" {
-		if t := strings.TrimSpace(out); strings.HasPrefix(t, "[REDACTED:") && strings.Count(t, "[REDACTED:") == 1 && strings.HasSuffix(t, "]") {
-			return redacted(reason)
-		}
-	}
-	if len(out) > r.maxValue {
+	if len(s) > r.maxValue {
+		// Only the head is kept, so only a window a little longer than
+		// the head is redacted: a secret that starts in the head ends in
+		// the window (the longest token is 255 bytes; PEM keys and pairs
+		// match up to the end of the window). Redacting megabytes of tool
+		// output here would stall the bridge.
+		out, _ := redactString(validPrefix(s, r.headLen+512))
 		return map[string]any{
 			"$truncated": true,
 			"bytes":      jsonInt(len(s)),
 			"sha256":     hashHex([]byte(s)),
 			"head":       validPrefix(out, r.headLen),
+		}
+	}
+	out, reason := redactString(s)
+	if reason != "" {
+		if t := strings.TrimSpace(out); strings.HasPrefix(t, "[REDACTED:") && strings.Count(t, "[REDACTED:") == 1 && strings.HasSuffix(t, "]") {
+			return redacted(reason)
 		}
 	}
 	return out

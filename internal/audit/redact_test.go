@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -80,6 +81,37 @@ func TestRedactStrings(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRedactLongStrings checks the head of a capped string: a secret that
+// starts in the head is redacted, and the cost does not grow with the
+// length of the string.
+func TestRedactLongStrings(t *testing.T) {
+	r := redactor{maxValue: DefaultMaxValueBytes, headLen: 1024}
+	tests := []struct {
+		name, s, secret string
+	}{
+		{"token across the head boundary", strings.Repeat("x ", 505) + ghpToken + strings.Repeat(" y", 5000), ghpToken[:20]},
+		{"pem key longer than the cap", pemKey[:40] + strings.Repeat("QUJD", 3000), "QUJDQUJD"},
+		{"pair at the head boundary", strings.Repeat("z", 1015) + " password=" + password + strings.Repeat("!", 9000), password[:4]},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := r.tree(tt.s).(map[string]any)
+			if !ok || got["$truncated"] != true || got["sha256"] != hashHex([]byte(tt.s)) {
+				t.Fatalf("got %v, want a truncation marker", got)
+			}
+			if head := got["head"].(string); strings.Contains(head, tt.secret) || len(head) > 1024 {
+				t.Errorf("head (%d bytes) holds the secret: %q", len(head), head)
+			}
+		})
+	}
+	huge := strings.Repeat("password=x token=y ", 1<<20) // 19 MiB
+	start := time.Now()
+	r.tree(huge)
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("redacting a 19 MiB string took %v", d)
 	}
 }
 
