@@ -77,6 +77,12 @@ func writeLog(t testing.TB, path string, opts Options, evs []Event) {
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
+	// Every line any test writes validates against the schema.
+	for i, line := range readLines(t, path) {
+		if err := validate(line); err != nil {
+			t.Fatalf("%s:%d: %v", path, i+1, err)
+		}
+	}
 }
 
 func readLines(t testing.TB, path string) [][]byte {

@@ -54,10 +54,12 @@ type Problem struct {
 	Err  error
 }
 
+// Error returns "file:line: why".
 func (p *Problem) Error() string {
 	return fmt.Sprintf("%s:%d: %v", p.File, p.Line, p.Err)
 }
 
+// Unwrap returns the reason.
 func (p *Problem) Unwrap() error { return p.Err }
 
 // Summary describes a verified chain.
