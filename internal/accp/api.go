@@ -1,5 +1,7 @@
 package accp
 
+import "fmt"
+
 // The codec interface of section 7.1 as functions over a Session. The
 // methods on Session are the same operations; these exist so code can read
 // like the draft.
@@ -35,4 +37,16 @@ func FieldsFromJSON(obj map[string]any) ([]Field, error) {
 		return nil, err
 	}
 	return v.Fields, nil
+}
+
+// MessageFromJSON builds a message whose fields are the members of a JSON
+// object (encoding/json form with UseNumber, or plain Go maps, slices,
+// strings, bools, ints and float64s), for storing structured data such as a
+// session summary as frames.
+func MessageFromJSON(from, intent, op string, obj map[string]any) (Message, error) {
+	fields, err := FieldsFromJSON(obj)
+	if err != nil {
+		return Message{}, fmt.Errorf("building %s:%s message: %v", intent, op, err)
+	}
+	return Message{From: from, Intent: intent, Op: op, Fields: fields}, nil
 }

@@ -79,3 +79,33 @@ func ExampleRender() {
 	//   [sequence = 4]
 	//   [timestamp = 1714000001]
 }
+
+func ExampleMessageFromJSON() {
+	s := accp.NewSession("bridge", accp.Options{
+		Clock:            func() time.Time { return time.Unix(1714000000, 0) },
+		NewMID:           accp.DeterministicMID("bridge"),
+		NoAutoCheckpoint: true,
+	})
+	m, err := accp.MessageFromJSON("bridge", "sync", "state", map[string]any{
+		"files":   []any{"cart.go", "cart_test.go"},
+		"failing": "TestEmptyCart",
+		"turns":   3,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	lines, _ := s.Encode(m)
+	fmt.Println(lines[0])
+	d := accp.NewSession("bridge", accp.Options{NoAutoCheckpoint: true})
+	back, err := d.Decode(lines[0])
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	files, _ := back.Field("files")
+	fmt.Println(files.List[1].Str)
+	// Output:
+	// @bridge>sync:state{failing:TestEmptyCart|files:[cart.go,\'cart_test.go]|turns:3}[mid:981597422016,seq:1,ts:1714000000,sid:bridge]
+	// cart_test.go
+}

@@ -224,3 +224,22 @@ func FuzzMapRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeFrame feeds arbitrary text to the decoder: it must return a
+// message or an error, never panic.
+func FuzzDecodeFrame(f *testing.F) {
+	data, _ := os.ReadFile("testdata/corpus.accp")
+	for _, line := range strings.Split(string(data), "\n") {
+		if line != "" {
+			f.Add(line)
+		}
+	}
+	f.Fuzz(func(t *testing.T, frame string) {
+		x, err := NewDecoder("corpus", Options{}).DecodeValue(frame)
+		if err == nil && x != nil {
+			if _, err := MarshalJSON(x); err != nil {
+				t.Fatalf("decoded value does not marshal: %v", err)
+			}
+		}
+	})
+}
