@@ -92,7 +92,8 @@
 // abbreviations, default omission, then the 3.4 budget: strings over 50
 // characters move to cold state as $cold refs, and a frame still over 240
 // tokens is split into an ST sequence (stream:frame) that Decode
-// reassembles. Decode resolves $warm/$cold/$ctx refs (E2001, E2002, E5002
+// reassembles. ST streams are reordered by chunk index and complete on the
+// final chunk or on an end frame with the stream's cid. Decode resolves $warm/$cold/$ctx refs (E2001, E2002, E5002
 // for another session's state unless granted), expands keys and fills
 // defaults. Checkpoint (automatic on done, esc, comp and over 400 hot
 // tokens) writes a summary of at most 100 tokens to $warm.ckpt_N and the raw

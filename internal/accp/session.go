@@ -491,6 +491,13 @@ func (s *Session) DecodeFrame(f *Frame) (*Message, error) {
 			m.Stream = done
 		}
 	}
+	if f.Intent == "end" && cidKey != "" && m.Schema != "ST" {
+		done, err := s.endStream(cidKey)
+		if err != nil {
+			return nil, err
+		}
+		m.Stream = done
+	}
 	if f.Intent == "sync" {
 		if err := s.applySync(f); err != nil {
 			return nil, err

@@ -446,3 +446,53 @@ func TestErrorFrame(t *testing.T) {
 		}
 	}
 }
+
+func TestStreamEnd(t *testing.T) {
+	tests := []struct {
+		name   string
+		frames []string
+		data   string
+		code   Code
+	}{
+		{"end closes", []string{
+			"@s>stream:infer{idx:1|d:b|schema:ST}[mid:100000000001,seq:1,ts:1714000000,cid:x]",
+			"@s>stream:infer{idx:0|d:a|schema:ST}[mid:100000000002,seq:2,ts:1714000000,cid:x]",
+			"@s>end:infer{}[mid:100000000003,seq:3,ts:1714000000,cid:x]",
+		}, "ab", ""},
+		{"end with a hole", []string{
+			"@s>stream:infer{idx:0|d:a|schema:ST}[mid:100000000001,seq:1,ts:1714000000,cid:x]",
+			"@s>stream:infer{idx:2|d:c|schema:ST}[mid:100000000002,seq:2,ts:1714000000,cid:x]",
+			"@s>end:infer{}[mid:100000000003,seq:3,ts:1714000000,cid:x]",
+		}, "", CodeSequenceGap},
+		{"cancel drops the stream", []string{
+			"@s>stream:infer{idx:0|d:a|schema:ST}[mid:100000000001,seq:1,ts:1714000000,cid:x]",
+			"@s>cancel:infer{}[mid:100000000002,seq:2,ts:1714000000,cid:x]",
+			"@s>end:infer{}[mid:100000000003,seq:3,ts:1714000000,cid:x]",
+		}, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newTestSession(t, Options{NoAutoCheckpoint: true})
+			var last *Message
+			var err error
+			for _, f := range tt.frames {
+				if last, err = s.Decode(f); err != nil {
+					break
+				}
+			}
+			if CodeOf(err) != tt.code {
+				t.Fatalf("got %v, want code %q", err, tt.code)
+			}
+			if tt.code != "" {
+				return
+			}
+			got := ""
+			if last != nil && last.Stream != nil {
+				got = last.Stream.Data
+			}
+			if got != tt.data {
+				t.Errorf("stream data %q, want %q", got, tt.data)
+			}
+		})
+	}
+}

@@ -60,3 +60,23 @@ func (s *Session) addChunk(cid string, m *Message) (*StreamResult, error) {
 	delete(s.streams, cid)
 	return &StreamResult{Data: b.String(), Chunks: int(a.final + 1)}, nil
 }
+
+// endStream closes the stream of cid on an "end" frame (section 4.1): the
+// chunks received so far must run from 0 without a hole (E3003 otherwise).
+// It returns nil when no stream is open under cid.
+func (s *Session) endStream(cid string) (*StreamResult, error) {
+	a := s.streams[cid]
+	if a == nil {
+		return nil, nil
+	}
+	delete(s.streams, cid)
+	var b strings.Builder
+	for i := int64(0); i < int64(len(a.chunks)); i++ {
+		part, ok := a.chunks[i]
+		if !ok {
+			return nil, errorf(CodeSequenceGap, -1, "stream %s ended with chunk %d missing", cid, i)
+		}
+		b.WriteString(part)
+	}
+	return &StreamResult{Data: b.String(), Chunks: len(a.chunks)}, nil
+}
