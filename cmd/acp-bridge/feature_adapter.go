@@ -147,7 +147,7 @@ func hookDecider(in adapterInputs, s *bridgeSetup) adapter.Decider {
 	}
 	d = adapter.LimitLargeReads(d, adapter.ReadLimit{Threshold: in.offloadTokens, Offload: in.offload, Logger: s.Logger})
 	if in.audit != nil {
-		d = adapter.Audited(d, in.audit, in.failOpen, s.Logger)
+		d = adapter.Audited(d, in.audit, adapter.AuditOptions{FailOpen: in.failOpen, Operator: operatorID(s), Logger: s.Logger})
 	}
 	return d
 }

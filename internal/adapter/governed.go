@@ -65,13 +65,26 @@ func decisionReason(d governance.Decision) string {
 // wire-level decisions.
 var auditActor = audit.Actor{ID: "acp-bridge", Role: "policy"}
 
+// AuditOptions configures Audited.
+type AuditOptions struct {
+	// FailOpen keeps decisions when the record cannot be written; by
+	// default such calls are denied.
+	FailOpen bool
+	// Operator names the agent in the tool-call mirror (e.g.
+	// "agent:claude-agent-acp"); optional, defaults to the adapter name.
+	Operator string
+	// Logger; nil means discard.
+	Logger *slog.Logger
+}
+
 // Audited records every decision of next in the audit log before it is
 // returned, with the tool's real name and input: action "tool.call",
 // subject the tool call, policy {ref, decision}, and under metadata the
 // AIP-44 tool-call mirror, the session, the rule, the reason, "stage":
 // "hook", and the updated input when Tier 1 changed it. If the record cannot
-// be written the call is denied, unless failOpen.
-func Audited(next Decider, rec Recorder, failOpen bool, logger *slog.Logger) Decider {
+// be written the call is denied, unless opts.FailOpen.
+func Audited(next Decider, rec Recorder, opts AuditOptions) Decider {
+	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -91,7 +104,11 @@ func Audited(next Decider, rec Recorder, failOpen bool, logger *slog.Logger) Dec
 		if ref == "" {
 			ref = "agent-hook"
 		}
-		mirror := audit.ToolCall{Kind: "tool-call", Operator: c.Agent, Session: c.SessionID, ToolCallID: c.ToolUseID,
+		operator := opts.Operator
+		if operator == "" {
+			operator = c.Agent
+		}
+		mirror := audit.ToolCall{Kind: "tool-call", Operator: operator, Session: c.SessionID, ToolCallID: c.ToolUseID,
 			Tool: c.Tool, Arguments: rawOrNil(c.Input)}
 		if d.Verdict == Allow {
 			mirror.Approval = "auto"
@@ -111,7 +128,7 @@ func Audited(next Decider, rec Recorder, failOpen bool, logger *slog.Logger) Dec
 			Input:   rawOrNil(c.Input), Policy: &audit.Policy{Ref: ref, Decision: polDecision}, Metadata: md}
 		if err := rec.AppendSync(ev); err != nil {
 			logger.Error("adapter: audit record of a hook decision failed", "tool", c.Tool, "err", err)
-			if !failOpen {
+			if !opts.FailOpen {
 				return Decision{Verdict: Deny, Reason: "acp-bridge: the audit log cannot be written, so tool calls are denied: " + err.Error()}, nil
 			}
 		}

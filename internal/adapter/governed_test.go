@@ -74,7 +74,7 @@ func (r *memRecorder) AppendSync(ev audit.Event) error {
 func TestPolicyDeciderAudited(t *testing.T) {
 	e, ws := loadTestEngine(t)
 	rec := &memRecorder{}
-	d := Audited(PolicyDecider(e), rec, false, nil)
+	d := Audited(PolicyDecider(e), rec, AuditOptions{Operator: "agent:claude-agent-acp"})
 	call := func(tool, input string) ToolCall {
 		return ToolCall{Agent: Claude, Tool: tool, Input: json.RawMessage(input), Cwd: ws, SessionID: "sess-1", ToolUseID: "toolu_" + tool}
 	}
@@ -108,7 +108,7 @@ func TestPolicyDeciderAudited(t *testing.T) {
 				t.Errorf("audit event = %+v", ev)
 			}
 			tc := ev.Metadata["toolCall"].(audit.ToolCall)
-			if tc.Tool != tt.call.Tool || tc.Session != "sess-1" || tc.ToolCallID != tt.call.ToolUseID {
+			if tc.Tool != tt.call.Tool || tc.Session != "sess-1" || tc.ToolCallID != tt.call.ToolUseID || tc.Operator != "agent:claude-agent-acp" {
 				t.Errorf("tool-call mirror = %+v", tc)
 			}
 		})
@@ -120,7 +120,7 @@ func TestPolicyDeciderAudited(t *testing.T) {
 		if got.Verdict != Deny {
 			t.Errorf("verdict with a broken audit log = %q, want deny", got.Verdict)
 		}
-		open := Audited(PolicyDecider(e), rec, true, nil)
+		open := Audited(PolicyDecider(e), rec, AuditOptions{FailOpen: true})
 		if got, _ := open.DecideTool(context.Background(), call("Glob", `{"pattern":"*"}`)); got.Verdict != Allow {
 			t.Errorf("fail-open verdict = %q, want allow", got.Verdict)
 		}
