@@ -38,6 +38,10 @@ const maxPending = 64 << 20
 // ErrClosed is returned by appends to a closed Log.
 var ErrClosed = errors.New("audit log is closed")
 
+// ErrInUse is returned by Open when another Log, in this process or
+// another, has the same file open: two writers would fork the chain.
+var ErrInUse = errors.New("audit log is in use by another writer")
+
 // ErrBacklog is returned by appends while the file has been failing for so
 // long that the records waiting in memory reached their limit.
 var ErrBacklog = errors.New("audit log backlog full: the file cannot be written")
@@ -94,6 +98,7 @@ type Log struct {
 	stop  chan struct{}
 	done  chan struct{}
 	close sync.Once
+	lock  *os.File // held from Open to Close; nil where locking is unsupported
 
 	// syncMu serializes fsyncs (group commit) and guards synced.
 	syncMu sync.Mutex
@@ -110,6 +115,9 @@ type Log struct {
 	rotated int        // number of the last rotated file
 	werr    error      // the last write failure, nil once writing works
 	closed  bool
+	// closeErr is what Close returned: AppendSyncs that raced with Close
+	// report it.
+	closeErr error
 }
 
 // Open opens (or creates, mode 0600) the audit log at path and continues
@@ -118,7 +126,8 @@ type Log struct {
 // A torn last line, left by a crash in the middle of a write, is repaired
 // as Repair does and the repair is itself recorded as an "audit.repair"
 // event. Open fails when the last line is not an audit event, rather than
-// extend a chain it cannot read.
+// extend a chain it cannot read, and with ErrInUse when another Log holds
+// the file (an advisory lock on .<name>.lock in the same directory).
 func Open(path string, opts Options) (*Log, error) {
 	if opts.FlushInterval <= 0 {
 		opts.FlushInterval = DefaultFlushInterval
@@ -156,6 +165,16 @@ func Open(path string, opts Options) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
+	dir, base := filepath.Split(path)
+	if l.lock, err = lockFile(filepath.Join(dir, "."+base+".lock")); err != nil {
+		return nil, err
+	}
+	ok := false
+	defer func() {
+		if !ok && l.lock != nil {
+			l.lock.Close()
+		}
+	}()
 	if len(rotated) > 0 {
 		l.rotated = rotated[len(rotated)-1].n
 	}
@@ -186,6 +205,7 @@ func Open(path string, opts Options) (*Log, error) {
 		return nil, fmt.Errorf("opening audit log: %w", err)
 	}
 	syncDir(path)
+	ok = true
 	go l.flusher()
 
 	if repair.Torn {
@@ -289,6 +309,10 @@ func (l *Log) Close() error {
 	}
 	if err == nil && len(l.buf) > 0 {
 		err = fmt.Errorf("audit log: %d bytes could not be written", len(l.buf))
+	}
+	l.closeErr = err
+	if l.lock != nil {
+		l.lock.Close()
 	}
 	return err
 }
@@ -435,9 +459,10 @@ func (l *Log) syncTo(seq int64) error {
 		}
 		l.mu.Lock()
 		if l.closed {
+			err := l.closeErr
 			l.mu.Unlock()
-			// Close wrote and synced everything it could.
-			return nil
+			// Close wrote and synced everything, or says why not.
+			return err
 		}
 		err := l.writeLocked()
 		f, gen, upto := l.f, l.gen, l.next-1

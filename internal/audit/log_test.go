@@ -450,6 +450,26 @@ func TestTornLastLine(t *testing.T) {
 	})
 }
 
+func TestOpenRefusesSecondWriter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	l, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l2, err := Open(path, Options{}); !errors.Is(err, ErrInUse) {
+		if l2 != nil {
+			l2.Close()
+		}
+		t.Fatalf("second Open = %v, want ErrInUse", err)
+	}
+	l.Close()
+	l2, err := Open(path, Options{})
+	if err != nil {
+		t.Fatalf("Open after Close = %v", err)
+	}
+	l2.Close()
+}
+
 func TestOpenRefusesUnreadableChain(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	os.WriteFile(path, []byte("hello\n"), 0o600)
