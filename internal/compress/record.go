@@ -121,12 +121,13 @@ func (r *Recorder) UserMessages() []string { return r.userMessages }
 
 // AgentChunk records a chunk of agent output given as a raw JSON string
 // literal; role is "Agent" or "Thought". Consecutive chunks of one role
-// join into one archive entry.
+// join into one archive entry. lit is kept, not copied: it must not be
+// modified afterwards (the bridge never reuses a message's bytes).
 func (r *Recorder) AgentChunk(at time.Time, role string, lit []byte) {
 	if len(lit) < 2 {
 		return
 	}
-	c := append([]byte(nil), lit...)
+	c := lit[:len(lit):len(lit)]
 	if n := len(r.entries); n > 0 && r.entries[n-1].role == role && r.entries[n-1].text == "" {
 		r.entries[n-1].raw = append(r.entries[n-1].raw, c)
 		r.entryBytes += len(c)
@@ -158,7 +159,7 @@ func parseUpdate(update []byte) updateFields {
 	eachMember(update, func(k, v []byte) bool {
 		switch string(k) {
 		case "sessionUpdate":
-			f.kind, _ = rawjson.String(v)
+			f.kind = updateKind(v)
 		case "content":
 			f.content = v
 		case "toolCallId":
@@ -177,6 +178,27 @@ func parseUpdate(update []byte) updateFields {
 	return f
 }
 
+// updateKind decodes the sessionUpdate discriminator, without allocating
+// for the common ones.
+func updateKind(v []byte) string {
+	switch string(v) {
+	case `"agent_message_chunk"`:
+		return "agent_message_chunk"
+	case `"agent_thought_chunk"`:
+		return "agent_thought_chunk"
+	case `"tool_call_update"`:
+		return "tool_call_update"
+	case `"tool_call"`:
+		return "tool_call"
+	case `"plan"`:
+		return "plan"
+	case `"usage_update"`:
+		return "usage_update"
+	}
+	s, _ := rawjson.String(v)
+	return s
+}
+
 // contentFields are the members of a tool call content item.
 type contentFields struct {
 	typ                    string
@@ -189,7 +211,14 @@ func parseContent(item []byte) contentFields {
 	eachMember(item, func(k, v []byte) bool {
 		switch string(k) {
 		case "type":
-			c.typ, _ = rawjson.String(v)
+			switch string(v) {
+			case `"content"`:
+				c.typ = "content"
+			case `"diff"`:
+				c.typ = "diff"
+			default:
+				c.typ, _ = rawjson.String(v)
+			}
 		case "content":
 			c.text, _ = member(v, "text")
 		case "path":
