@@ -126,7 +126,11 @@ func governanceFeature() feature {
 			opts := governance.EnforceOptions{Engine: g.Engine, Sender: s.Bridge, FailOpen: g.FailOpen,
 				Operator: operatorID(s), Logger: s.Logger}
 			if g.Audit != nil {
-				opts.Audit = g.Audit
+				// Records other than decisions are encoded and hashed off
+				// the message path, in order.
+				q := governance.NewQueuedRecorder(g.Audit, s.Logger)
+				s.onExit(q.Close)
+				opts.Audit = q
 			}
 			enf := governance.NewEnforcer(opts)
 			s.Bridge.Use(enf.Middleware())

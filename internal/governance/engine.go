@@ -251,7 +251,7 @@ func (e *Engine) describeAction(in *reqInfo) string {
 
 func (e *Engine) decidePath(in *reqInfo, p string, advisories *[]string) verdict {
 	var worst *verdict
-	for _, form := range pathForms(p, in.req.Cwd, e.home) {
+	for _, form := range pathForms(p, in.req.Cwd, e.home, in.roots...) {
 		what := fmt.Sprintf("%s %s", e.describeAction(in), form)
 		inside := false
 		for _, r := range in.roots {

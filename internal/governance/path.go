@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // absPath makes p absolute against cwd (and "~/" against home) without
@@ -64,17 +65,81 @@ func resolvePath(raw string) string {
 	return filepath.Clean(raw)
 }
 
+// resolveBelow resolves raw like resolvePath when raw lies beneath dir, a
+// directory whose own path is already free of symlinks: only the elements
+// below dir are looked at, one lstat each, and the first symlink among
+// them hands the rest to resolvePath. ok is false when raw is not beneath
+// dir.
+func resolveBelow(dir, raw string) (string, bool) {
+	rest, ok := strings.CutPrefix(raw, strings.TrimSuffix(dir, "/")+"/")
+	if !ok {
+		return "", false
+	}
+	cur := dir
+	elems := strings.Split(rest, "/")
+	for i, e := range elems {
+		switch e {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := cur + "/" + e
+		if cur == "/" {
+			next = "/" + e
+		}
+		fi, err := os.Lstat(next)
+		switch {
+		case err != nil:
+			// Missing: nothing below can be a link.
+			return filepath.Clean(next + "/" + strings.Join(elems[i+1:], "/")), true
+		case fi.Mode()&os.ModeSymlink != 0:
+			return resolvePath(next + "/" + strings.Join(elems[i+1:], "/")), true
+		}
+		cur = next
+	}
+	return filepath.Clean(cur), true
+}
+
 // pathForms returns the forms of p a rule must consider: as written
 // (cleaned) and as the file system resolves it. The decision for a path is
 // the strictest over its forms, so neither a symlink nor ".." after one
-// can reach outside what a rule allows.
-func pathForms(p, cwd, home string) []string {
+// can reach outside what a rule allows. roots are resolved workspace
+// roots (see rootForms): beneath one, only the elements below it are
+// resolved.
+func pathForms(p, cwd, home string, roots ...string) []string {
 	lit := absPath(p, cwd, home)
-	res := resolvePath(joinRaw(p, cwd, home))
+	raw := joinRaw(p, cwd, home)
+	res := ""
+	for _, r := range roots {
+		if r == resolvedRoot(r) {
+			if v, ok := resolveBelow(r, raw); ok {
+				res = v
+				break
+			}
+		}
+	}
+	if res == "" {
+		res = resolvePath(raw)
+	}
 	if res == lit {
 		return []string{lit}
 	}
 	return []string{lit, res}
+}
+
+// resolvedRoots remembers which root forms are free of symlinks.
+var resolvedRoots sync.Map // string -> string (its resolved form)
+
+// resolvedRoot returns r with its symlinks resolved, remembered.
+func resolvedRoot(r string) string {
+	if v, ok := resolvedRoots.Load(r); ok {
+		return v.(string)
+	}
+	v := resolvePath(r)
+	resolvedRoots.Store(r, v)
+	return v
 }
 
 // rootForms returns the workspace roots as written and resolved.

@@ -141,10 +141,6 @@ type ToolCall struct {
 // ToolCallRequest builds the Request for an ACP tool call running with
 // working directory cwd.
 func ToolCallRequest(tc ToolCall, cwd string) Request {
-	var in map[string]any
-	if len(tc.RawInput) > 0 {
-		_ = json.Unmarshal(tc.RawInput, &in) // not an object: no arguments to read
-	}
 	if tc.Tool != "" && !strings.HasPrefix(tc.Tool, "mcp__") {
 		if r, err := ClaudeToolRequest(tc.Tool, tc.RawInput, cwd); err == nil {
 			if tc.Kind != "" && r.Kind == "" {
@@ -158,6 +154,10 @@ func ToolCallRequest(tc ToolCall, cwd string) Request {
 			}
 			return r
 		}
+	}
+	var in map[string]any
+	if len(tc.RawInput) > 0 {
+		_ = json.Unmarshal(tc.RawInput, &in) // not an object: no arguments to read
 	}
 	req := Request{Action: ActionToolCall, Tool: tc.Tool, Kind: tc.Kind, Title: tc.Title, Cwd: cwd}
 	fillFromInput(&req, in)
