@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -476,23 +478,52 @@ func textOf(v any) string {
 		if t, ok := v["$truncated"].(bool); ok && t {
 			return fmt.Sprintf("[truncated: %v bytes]", v["bytes"])
 		}
-		for _, k := range []string{"command", "cmd", "value", "prompt", "text", "path", "file_path", "url", "message"} {
-			if s, ok := v[k]; ok && len(v) <= 2 {
-				if str := textOf(s); str != "" {
-					if len(v) == 2 {
-						for k2, o := range v {
-							if k2 != k {
-								return str + " " + k2 + "=" + textOf(o)
-							}
-						}
-					}
-					return str
-				}
-			}
-		}
+		return fieldsText(v)
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// leadKeys are members shown first and without their name: what a person
+// most wants to see of a tool's arguments or an event's input.
+var leadKeys = []string{"command", "cmd", "prompt", "text", "path", "file_path", "url", "value", "message"}
+
+// fieldsText renders an object as its lead member (a command, a path, ...)
+// or a "from → to" transition, then the other members as key=value, in
+// key order.
+func fieldsText(m map[string]any) string {
+	var parts []string
+	used := make(map[string]bool)
+	if to, ok := m["to"]; ok {
+		t := textOf(to)
+		if from, ok := m["from"]; ok {
+			t = textOf(from) + " → " + t
+			used["from"] = true
+		}
+		parts, used["to"] = append(parts, t), true
+	} else {
+		for _, k := range leadKeys {
+			if e, ok := m[k]; ok {
+				parts, used[k] = append(parts, textOf(e)), true
+				break
+			}
+		}
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		if !used[k] {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		t := textOf(m[k])
+		if strings.ContainsAny(t, " \t") {
+			t = strconv.Quote(t)
+		}
+		parts = append(parts, k+"="+t)
+	}
+	return strings.Join(parts, " ")
 }
 
 // contentText renders ACP content blocks (a prompt): the text of text
