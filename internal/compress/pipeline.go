@@ -85,6 +85,7 @@ type session struct {
 	sentLevel    Level
 	sentEstimate bool
 	checkpointed bool   // a tier-3 checkpoint covers the current RED episode
+	failedAt     Level  // level at which the last automatic checkpoint failed (0: none)
 	summary      string // last verified summary (Markdown)
 	archive      string
 	pendingRoll  bool
@@ -997,12 +998,14 @@ func (p *Pipeline) turnEnd(m *acpwire.Message) {
 	}
 	if lvl < Red {
 		s.mu.Lock()
-		s.checkpointed, s.compacted = false, false
+		s.checkpointed, s.compacted, s.failedAt = false, false, 0
 		s.mu.Unlock()
 		return
 	}
 	s.mu.Lock()
-	done := s.checkpointed && (lvl < Critical || s.pendingRoll)
+	// Nothing to do if a checkpoint covers this level, or one failed at
+	// this level already (it is retried when the level rises).
+	done := s.checkpointed && (lvl < Critical || s.pendingRoll) || s.failedAt >= lvl
 	s.mu.Unlock()
 	if done {
 		return
@@ -1010,6 +1013,9 @@ func (p *Pipeline) turnEnd(m *acpwire.Message) {
 	trigger := fmt.Sprintf("context at %.1f%% (%s)", u.Percent(), lvl)
 	path, tokens, err := p.checkpoint(s, trigger)
 	if err != nil {
+		s.mu.Lock()
+		s.failedAt = lvl
+		s.mu.Unlock()
 		p.say(s, fmt.Sprintf("\n\n> **acp-bridge:** context at %.0f%% (%s); checkpoint failed: %v\n", u.Percent(), lvl, err))
 		return
 	}

@@ -278,3 +278,41 @@ func TestEstimatedUsageUpdate(t *testing.T) {
 		t.Fatalf("IDE got %s, want the response with no estimate before it", resp)
 	}
 }
+
+func TestSessionLoadReplayOffloaded(t *testing.T) {
+	h := newHarness(t, Config{OffloadTokens: 1000})
+	h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/load","params":{"sessionId":"old","cwd":"/repo","mcpServers":[]}}`)
+	h.readAgent()
+	big := bigLog(1500)
+	h.agent(update("old", map[string]any{"sessionUpdate": "user_message_chunk", "content": textBlock("summarise the log")}))
+	h.agent(update("old", map[string]any{"sessionUpdate": "agent_message_chunk", "content": textBlock(big)}))
+	h.agent(`{"jsonrpc":"2.0","id":1,"result":{}}`)
+	if m := h.readIDE(); str(m, "params", "update", "content", "text") != "summarise the log" {
+		t.Fatalf("IDE got %s", m)
+	}
+	replay := str(h.readIDE(), "params", "update", "content", "text")
+	if !strings.HasPrefix(replay, "## Offloaded Content Reference") {
+		t.Fatalf("replayed chunk not offloaded: %.200s", replay)
+	}
+	if disk, _ := os.ReadFile(refPath(replay)); string(disk) != big {
+		t.Error("offloaded replay differs from the original")
+	}
+	h.readIDE() // load response
+	// After the load, live output passes as is.
+	h.ide(promptMsg(2, "old", textBlock("go on")))
+	h.readAgent()
+	live := agentSays("old", big)
+	h.agent(live)
+	if got := h.readIDE(); string(got) != live {
+		t.Error("live agent output was changed")
+	}
+	// The loaded session intent is the replayed first user message's
+	// successor: the bridge saw no earlier prompt, so the first prompt
+	// through it is the intent.
+	h.agent(endTurn(2))
+	h.untilIDE(isResponse("2"))
+	h.ide(promptMsg(3, "old", textBlock("/bridge-intent")))
+	if n := notes(h.untilIDE(isResponse("3"))); !strings.Contains(n, "> go on") {
+		t.Errorf("intent: %q", n)
+	}
+}
