@@ -82,8 +82,15 @@ type harness struct {
 
 func newHarness(t *testing.T, opts EnforceOptions) *harness {
 	t.Helper()
+	return newHarnessWith(t, opts, true)
+}
+
+// newHarnessWith builds a harness; without engine the middleware runs with
+// no policy (audit only).
+func newHarnessWith(t *testing.T, opts EnforceOptions, engine bool) *harness {
+	t.Helper()
 	e, root := testEngine(t)
-	if opts.Engine == nil {
+	if opts.Engine == nil && engine {
 		opts.Engine = e
 	}
 	h := &harness{t: t, root: root, rec: &fakeRecorder{}, atIDE: make(chan string, 64), atAgent: make(chan string, 64), finished: make(chan struct{})}
@@ -569,4 +576,31 @@ func TestEnforceEscapedToolCall(t *testing.T) {
 	}
 	h.nextAtIDE()
 	h.marker()
+}
+
+// TestEnforceAuditOnly: with no policy the middleware records but decides
+// nothing: permission requests go to the person, reads pass, and the
+// approval is still recorded.
+func TestEnforceAuditOnly(t *testing.T) {
+	h := newHarnessWith(t, EnforceOptions{}, false)
+	h.openSession()
+	line := fmt.Sprintf(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"sessionId":"s1","path":%q}}`, h.root+"/.env")
+	h.agent("%s", line)
+	if m := h.nextAtIDE(); m["method"] != "fs/read_text_file" {
+		t.Fatalf("IDE got %v, want the read (no policy)", m)
+	}
+	h.agent("%s", permissionRequest(8, "c1", "execute", `{"command":"curl x"}`))
+	if m := h.nextAtIDE(); m["method"] != "session/request_permission" {
+		t.Fatalf("IDE got %v, want the permission request", m)
+	}
+	h.ide(`{"jsonrpc":"2.0","id":8,"result":{"outcome":{"outcome":"selected","optionId":"no"}}}`)
+	if m := h.nextAtAgent(); get(m, "result", "outcome", "optionId") != "no" {
+		t.Fatalf("agent got %v", m)
+	}
+	if evs := h.rec.find("approval.recorded", ""); len(evs) != 1 || evs[0].ev.Policy.Ref != "no-policy" {
+		t.Fatalf("approval records: %+v", evs)
+	}
+	if evs := h.rec.find("fs.read", "allow"); len(evs) != 1 {
+		t.Fatalf("fs.read records: %+v", evs)
+	}
 }

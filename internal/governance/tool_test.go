@@ -1,0 +1,65 @@
+package governance
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestClaudeToolRequest(t *testing.T) {
+	tests := []struct {
+		tool, input string
+		want        Request
+	}{
+		{"Read", `{"file_path":"/w/a.go","offset":10}`, Request{Action: ActionToolCall, Tool: "Read", Kind: "read", Paths: []string{"/w/a.go"}, Cwd: "/w"}},
+		{"Write", `{"file_path":"/w/b.go","content":"x"}`, Request{Action: ActionToolCall, Tool: "Write", Kind: "edit", Paths: []string{"/w/b.go"}, Cwd: "/w"}},
+		{"MultiEdit", `{"file_path":"/w/c.go","edits":[]}`, Request{Action: ActionToolCall, Tool: "MultiEdit", Kind: "edit", Paths: []string{"/w/c.go"}, Cwd: "/w"}},
+		{"NotebookEdit", `{"notebook_path":"/w/n.ipynb","new_source":"x"}`, Request{Action: ActionToolCall, Tool: "NotebookEdit", Kind: "edit", Paths: []string{"/w/n.ipynb"}, Cwd: "/w"}},
+		{"Bash", `{"command":"go test ./...","timeout":1000}`, Request{Action: ActionToolCall, Tool: "Bash", Kind: "execute", Command: "go test ./...", Cwd: "/w"}},
+		{"Bash", `{}`, Request{Action: ActionToolCall, Tool: "Bash", Kind: "execute", Cwd: "/w", CommandUnknown: true}},
+		{"Glob", `{"pattern":"**/*.go"}`, Request{Action: ActionToolCall, Tool: "Glob", Kind: "search", Paths: []string{"/w"}, Cwd: "/w"}},
+		{"Glob", `{"pattern":"/etc/**/*.conf"}`, Request{Action: ActionToolCall, Tool: "Glob", Kind: "search", Paths: []string{"/etc"}, Cwd: "/w"}},
+		{"Grep", `{"pattern":"TODO","path":"/w/src"}`, Request{Action: ActionToolCall, Tool: "Grep", Kind: "search", Paths: []string{"/w/src"}, Cwd: "/w"}},
+		{"WebFetch", `{"url":"https://example.com/x","prompt":"p"}`, Request{Action: ActionToolCall, Tool: "WebFetch", Kind: "fetch", URL: "https://example.com/x", Cwd: "/w"}},
+		{"WebSearch", `{"query":"acp"}`, Request{Action: ActionToolCall, Tool: "WebSearch", Kind: "fetch", Cwd: "/w"}},
+		{"Task", `{"description":"d","prompt":"p"}`, Request{Action: ActionToolCall, Tool: "Task", Kind: "think", Cwd: "/w"}},
+		{"mcp__github__create_issue", `{"title":"t"}`, Request{Action: ActionToolCall, Tool: "mcp__github__create_issue", Cwd: "/w"}},
+	}
+	for _, tt := range tests {
+		got, err := ClaudeToolRequest(tt.tool, []byte(tt.input), "/w")
+		if err != nil {
+			t.Fatalf("%s %s: %v", tt.tool, tt.input, err)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s %s (-want +got):\n%s", tt.tool, tt.input, diff)
+		}
+	}
+	if _, err := ClaudeToolRequest("Read", []byte(`[1]`), "/w"); err == nil {
+		t.Error("a tool_input that is not an object was accepted")
+	}
+}
+
+func TestToolCallRequest(t *testing.T) {
+	tests := []struct {
+		name string
+		tc   ToolCall
+		want Request
+	}{
+		{"claude read with location", ToolCall{Kind: "read", Title: "Read a.go", Tool: "Read", RawInput: []byte(`{"file_path":"/w/a.go"}`), Locations: []string{"/w/a.go"}},
+			Request{Action: ActionToolCall, Tool: "Read", Kind: "read", Title: "Read a.go", Paths: []string{"/w/a.go"}, Cwd: "/w"}},
+		{"gemini shell", ToolCall{Kind: "execute", Title: "ls", RawInput: []byte(`{"command":"ls -la","directory":"/w/sub"}`)},
+			Request{Action: ActionToolCall, Kind: "execute", Title: "ls", Command: "ls -la", Paths: []string{"/w/sub"}, Cwd: "/w"}},
+		{"codex argv", ToolCall{Kind: "execute", Title: "run", RawInput: []byte(`{"command":["bash","-lc","rm -rf /tmp/x"],"cwd":"/w"}`)},
+			Request{Action: ActionToolCall, Kind: "execute", Title: "run", Command: "bash -lc 'rm -rf /tmp/x'", Cwd: "/w"}},
+		{"no input yet", ToolCall{Kind: "execute", Title: "Terminal"},
+			Request{Action: ActionToolCall, Kind: "execute", Title: "Terminal", Cwd: "/w", CommandUnknown: true}},
+		{"move", ToolCall{Kind: "move", RawInput: []byte(`{"source":"/w/a","destination":"/tmp/b"}`)},
+			Request{Action: ActionToolCall, Kind: "move", Paths: []string{"/w/a", "/tmp/b"}, Cwd: "/w"}},
+	}
+	for _, tt := range tests {
+		got := ToolCallRequest(tt.tc, "/w")
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
