@@ -100,13 +100,13 @@ func (l Limits) Parse(s string, reg *Registry) (*Frame, error) {
 	}
 	p := parserPool.Get().(*parser)
 	p.s, p.i, p.lim, p.elems = s, 0, l, 0
+	p.counts, p.next = p.counts[:0], 0
+	p.prescan()
 	f, err := p.frame()
-	p.s = ""
-	// Drop the references the scratch stacks hold, as far as they were used.
-	clear(p.vals[:p.hiVals])
-	clear(p.fields[:p.hiFields])
-	p.vals, p.fields, p.hiVals, p.hiFields, p.keySets = p.vals[:0], p.fields[:0], 0, 0, nil
-	parserPool.Put(p)
+	p.s, p.keySets = "", nil
+	if cap(p.counts) <= 4096 {
+		parserPool.Put(p)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -124,16 +124,60 @@ type parser struct {
 	i     int
 	lim   Limits
 	elems int
-	// vals and fields are scratch stacks: a container's elements collect
-	// here and are copied out once, exactly sized, when it closes.
-	vals             []Value
-	fields           []Field
-	hiVals, hiFields int // high-water marks of vals and fields
-	// keySets indexes the keys of large containers by their base in fields.
+	// keySets indexes the keys of large containers by container id.
 	keySets map[int]map[string]bool
+	// counts holds, for each container in order of opening, how many
+	// elements a pre-scan found, so each is allocated once at its size;
+	// next is the next container's index.
+	counts []int32
+	next   int
 }
 
-var parserPool = sync.Pool{New: func() any { return &parser{vals: make([]Value, 0, 64), fields: make([]Field, 0, 64)} }}
+// prescan counts the elements of every container ("{" and "[") in order of
+// opening. Structure characters inside strings are always escaped, so the
+// counts are exact for a valid frame; for an invalid one they are only a
+// capacity hint.
+func (p *parser) prescan() {
+	var stack [64]int32
+	depth := 0
+	s := p.s
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\':
+			i++
+		case '{', '[':
+			n := int32(0)
+			if i+1 < len(s) && s[i+1] != '}' && s[i+1] != ']' {
+				n = 1
+			}
+			p.counts = append(p.counts, n)
+			if depth < len(stack) {
+				stack[depth] = int32(len(p.counts) - 1)
+			}
+			depth++
+		case '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		case ',', '|':
+			if depth > 0 && depth <= len(stack) {
+				p.counts[stack[depth-1]]++
+			}
+		}
+	}
+}
+
+// size returns the pre-scanned element count of the container being opened.
+func (p *parser) size() int {
+	if p.next < len(p.counts) {
+		n := p.counts[p.next]
+		p.next++
+		return int(min(n, 1<<12))
+	}
+	return 4
+}
+
+var parserPool = sync.Pool{New: func() any { return &parser{counts: make([]int32, 0, 32)} }}
 
 func isDelim(c byte) bool {
 	switch c {
@@ -240,13 +284,14 @@ func (p *parser) frame() (*Frame, error) {
 
 // params parses param *(sep param) close.
 func (p *parser) params(sep, close byte) ([]Field, error) {
-	base := len(p.fields)
+	id := p.next
+	fields := make([]Field, 0, p.size())
 	for {
 		key, err := p.name(isKeyChar, "a key")
 		if err != nil {
 			return nil, err
 		}
-		if p.hasKey(base, key) {
+		if p.hasKey(id, fields, key) {
 			return nil, p.errf(CodeParse, "duplicate key %q", key)
 		}
 		if err := p.expect(':', `":" after a key`); err != nil {
@@ -256,29 +301,24 @@ func (p *parser) params(sep, close byte) ([]Field, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.fields = append(p.fields, Field{key, v})
+		fields = append(fields, Field{key, v})
 		if p.i < len(p.s) && p.s[p.i] == sep {
 			p.i++
 			continue
 		}
 		if p.i < len(p.s) && p.s[p.i] == close {
 			p.i++
-			fields := make([]Field, len(p.fields)-base)
-			copy(fields, p.fields[base:])
-			p.hiFields = max(p.hiFields, len(p.fields))
-			p.fields = p.fields[:base]
-			delete(p.keySets, base)
+			delete(p.keySets, id)
 			return fields, nil
 		}
 		return nil, p.unexpected(fmt.Sprintf("%q or %q", sep, close))
 	}
 }
 
-// hasKey reports whether key is among the fields collected since base. Past
-// a few fields it indexes them, so a frame of thousands of keys stays
-// linear.
-func (p *parser) hasKey(base int, key string) bool {
-	fs := p.fields[base:]
+// hasKey reports whether key is among fs, the fields collected so far by
+// container id. Past a few fields it indexes them, so a frame of thousands
+// of keys stays linear.
+func (p *parser) hasKey(id int, fs []Field, key string) bool {
 	if len(fs) < 16 {
 		for _, f := range fs {
 			if f.Key == key {
@@ -290,10 +330,10 @@ func (p *parser) hasKey(base int, key string) bool {
 	if p.keySets == nil {
 		p.keySets = map[int]map[string]bool{}
 	}
-	set := p.keySets[base]
+	set := p.keySets[id]
 	if set == nil || len(set) > len(fs) {
 		set = make(map[string]bool, len(fs))
-		p.keySets[base] = set
+		p.keySets[id] = set
 	}
 	for _, f := range fs[len(set):] {
 		set[f.Key] = true
@@ -348,13 +388,13 @@ func (p *parser) value(depth int) (Value, error) {
 			p.i++
 			return v, nil
 		}
-		base := len(p.vals)
+		v.List = make([]Value, 0, p.size())
 		for {
 			item, err := p.item(depth + 1)
 			if err != nil {
 				return Value{}, err
 			}
-			p.vals = append(p.vals, item)
+			v.List = append(v.List, item)
 			if p.i < len(p.s) && p.s[p.i] == ',' {
 				p.i++
 				continue
@@ -362,10 +402,6 @@ func (p *parser) value(depth int) (Value, error) {
 			if err := p.expect(']', `"," or "]" in an array`); err != nil {
 				return Value{}, err
 			}
-			v.List = make([]Value, len(p.vals)-base)
-			copy(v.List, p.vals[base:])
-			p.hiVals = max(p.hiVals, len(p.vals))
-			p.vals = p.vals[:base]
 			return v, nil
 		}
 	case '{':
@@ -379,7 +415,8 @@ func (p *parser) value(depth int) (Value, error) {
 			return v, nil
 		}
 		sorted := true
-		base := len(p.fields)
+		id := p.next
+		v.Fields = make([]Field, 0, p.size())
 		for {
 			at := p.i
 			key, err := p.mapKey()
@@ -393,13 +430,13 @@ func (p *parser) value(depth int) (Value, error) {
 			if err != nil {
 				return Value{}, err
 			}
-			if n := len(p.fields); n > base && p.fields[n-1].Key >= key {
+			if n := len(v.Fields); n > 0 && v.Fields[n-1].Key >= key {
 				sorted = false
 			}
-			if !sorted && p.hasKey(base, key) {
+			if !sorted && p.hasKey(id, v.Fields, key) {
 				return Value{}, errorf(CodeParse, at, "duplicate map key %q", key)
 			}
-			p.fields = append(p.fields, Field{key, val})
+			v.Fields = append(v.Fields, Field{key, val})
 			if p.i < len(p.s) && p.s[p.i] == ',' {
 				p.i++
 				continue
@@ -407,11 +444,7 @@ func (p *parser) value(depth int) (Value, error) {
 			if err := p.expect('}', `"," or "}" in a map`); err != nil {
 				return Value{}, err
 			}
-			v.Fields = make([]Field, len(p.fields)-base)
-			copy(v.Fields, p.fields[base:])
-			p.hiFields = max(p.hiFields, len(p.fields))
-			p.fields = p.fields[:base]
-			delete(p.keySets, base)
+			delete(p.keySets, id)
 			if !sorted {
 				sortFields(v.Fields)
 			}
