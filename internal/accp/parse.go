@@ -297,11 +297,10 @@ func (p *parser) params(sep, close byte) ([]Field, error) {
 		if err := p.expect(':', `":" after a key`); err != nil {
 			return nil, err
 		}
-		v, err := p.value(0)
-		if err != nil {
+		fields = append(fields, Field{Key: key})
+		if err := p.value(&fields[len(fields)-1].Val, 0); err != nil {
 			return nil, err
 		}
-		fields = append(fields, Field{key, v})
 		if p.i < len(p.s) && p.s[p.i] == sep {
 			p.i++
 			continue
@@ -349,114 +348,121 @@ func (p *parser) count() error {
 	return nil
 }
 
-func (p *parser) value(depth int) (Value, error) {
+// value parses one value into *dst, which the caller has placed where it
+// belongs, so a value is written once rather than copied up the stack.
+func (p *parser) value(dst *Value, depth int) error {
 	if err := p.count(); err != nil {
-		return Value{}, err
+		return err
 	}
 	if p.i >= len(p.s) {
-		return Value{}, p.unexpected("a value")
+		return p.unexpected("a value")
 	}
 	switch p.s[p.i] {
 	case '~':
 		p.i++
-		return Value{Kind: KindNull}, nil
+		dst.Kind = KindNull
+		return nil
 	case '$':
 		p.i++
 		key, err := p.name(isRefChar, "a ref key after \"$\"")
 		if err != nil {
-			return Value{}, err
+			return err
 		}
-		return Value{Kind: KindRef, Str: key}, nil
+		dst.Kind, dst.Str = KindRef, key
+		return nil
 	case '@':
 		p.i++
 		start := p.i
 		if _, err := p.name(isAgentChar, "an agent id after \"@\""); err != nil {
-			return Value{}, err
+			return err
 		}
 		if p.i+1 < len(p.s) && p.s[p.i] == ':' && isOpChar(p.s[p.i+1]) {
 			p.i++
 			p.name(isOpChar, "an operation")
 		}
-		return Value{Kind: KindAgent, Str: p.s[start:p.i]}, nil
+		dst.Kind, dst.Str = KindAgent, p.s[start:p.i]
+		return nil
 	case '[':
 		if depth+1 > p.lim.MaxDepth {
-			return Value{}, p.errf(CodeParse, "nesting deeper than %d levels", p.lim.MaxDepth)
+			return p.errf(CodeParse, "nesting deeper than %d levels", p.lim.MaxDepth)
 		}
 		p.i++
-		v := Value{Kind: KindArray}
+		dst.Kind = KindArray
 		if p.i < len(p.s) && p.s[p.i] == ']' {
 			p.i++
-			return v, nil
+			return nil
 		}
-		v.List = make([]Value, 0, p.size())
+		list := make([]Value, 0, p.size())
 		for {
-			item, err := p.item(depth + 1)
-			if err != nil {
-				return Value{}, err
+			// Only this loop appends to list, so the element's address
+			// stays valid while it is parsed.
+			list = append(list, Value{})
+			if err := p.item(&list[len(list)-1], depth+1); err != nil {
+				return err
 			}
-			v.List = append(v.List, item)
 			if p.i < len(p.s) && p.s[p.i] == ',' {
 				p.i++
 				continue
 			}
 			if err := p.expect(']', `"," or "]" in an array`); err != nil {
-				return Value{}, err
+				return err
 			}
-			return v, nil
+			dst.List = list
+			return nil
 		}
 	case '{':
 		if depth+1 > p.lim.MaxDepth {
-			return Value{}, p.errf(CodeParse, "nesting deeper than %d levels", p.lim.MaxDepth)
+			return p.errf(CodeParse, "nesting deeper than %d levels", p.lim.MaxDepth)
 		}
 		p.i++
-		v := Value{Kind: KindMap}
+		dst.Kind = KindMap
 		if p.i < len(p.s) && p.s[p.i] == '}' {
 			p.i++
-			return v, nil
+			return nil
 		}
 		sorted := true
 		id := p.next
-		v.Fields = make([]Field, 0, p.size())
+		fields := make([]Field, 0, p.size())
 		for {
 			at := p.i
 			key, err := p.mapKey()
 			if err != nil {
-				return Value{}, err
+				return err
 			}
 			if err := p.expect(':', `":" after a map key`); err != nil {
-				return Value{}, err
+				return err
 			}
-			val, err := p.value(depth + 1)
-			if err != nil {
-				return Value{}, err
-			}
-			if n := len(v.Fields); n > 0 && v.Fields[n-1].Key >= key {
+			if n := len(fields); n > 0 && fields[n-1].Key >= key {
 				sorted = false
 			}
-			if !sorted && p.hasKey(id, v.Fields, key) {
-				return Value{}, errorf(CodeParse, at, "duplicate map key %q", key)
+			if !sorted && p.hasKey(id, fields, key) {
+				return errorf(CodeParse, at, "duplicate map key %q", key)
 			}
-			v.Fields = append(v.Fields, Field{key, val})
+			fields = append(fields, Field{Key: key})
+			if err := p.value(&fields[len(fields)-1].Val, depth+1); err != nil {
+				return err
+			}
 			if p.i < len(p.s) && p.s[p.i] == ',' {
 				p.i++
 				continue
 			}
 			if err := p.expect('}', `"," or "}" in a map`); err != nil {
-				return Value{}, err
+				return err
 			}
 			delete(p.keySets, id)
 			if !sorted {
-				sortFields(v.Fields)
+				sortFields(fields)
 			}
-			return v, nil
+			dst.Fields = fields
+			return nil
 		}
 	}
-	return p.scalar()
+	return p.scalar(dst)
 }
 
 // item parses an array element: a value, or a key:value pair (the draft's
 // 3.2 example "f:[rev:-12%QoQ,...]").
-func (p *parser) item(depth int) (Value, error) {
+func (p *parser) item(dst *Value, depth int) error {
 	j := p.i
 	for j < len(p.s) && isKeyChar(p.s[j]) {
 		j++
@@ -465,15 +471,16 @@ func (p *parser) item(depth int) (Value, error) {
 		key := p.s[p.i:j]
 		p.i = j + 1
 		if err := p.count(); err != nil {
-			return Value{}, err
+			return err
 		}
-		v, err := p.value(depth)
-		if err != nil {
-			return Value{}, err
+		pair := []Field{{Key: key}}
+		if err := p.value(&pair[0].Val, depth); err != nil {
+			return err
 		}
-		return Value{Kind: KindPair, Fields: []Field{{key, v}}}, nil
+		dst.Kind, dst.Fields = KindPair, pair
+		return nil
 	}
-	return p.value(depth)
+	return p.value(dst, depth)
 }
 
 // mapKey parses a key inside a map value: key characters, with \uXXXX for
@@ -561,7 +568,16 @@ func (p *parser) hex4() (rune, error) {
 }
 
 // scalar parses a boolean, integer, decimal, string or raw-number token.
-func (p *parser) scalar() (Value, error) {
+func (p *parser) scalar(dst *Value) error {
+	v, err := p.scalarValue()
+	if err != nil {
+		return err
+	}
+	*dst = v
+	return nil
+}
+
+func (p *parser) scalarValue() (Value, error) {
 	start := p.i
 	plain := true
 	for p.i < len(p.s) {
