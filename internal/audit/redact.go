@@ -26,9 +26,8 @@ import (
 // rule recognises one kind of secret inside a string.
 type rule struct {
 	reason string
-	// triggers are lowercase substrings one of which must occur in the
-	// lowercased text before re runs: a cheap filter, since most strings
-	// hold no secret.
+	// triggers are lowercase substrings, one of which every match
+	// contains: a cheap filter, since most strings hold no secret.
 	triggers []string
 	// re matches the secret. Its group 1, when present, is text before the
 	// secret that stays (the "password=" of a pair), group 2 text after it.
@@ -36,53 +35,96 @@ type rule struct {
 	// needs, when set, holds bytes one of which the text must contain
 	// (the ':' or '=' of a key=value pair).
 	needs string
+	// anchored rules run re (which starts with ^) only where a trigger
+	// occurs, back bytes before it, and where at (if set) accepts the
+	// position. Rules that start with a case-insensitive word are
+	// anchored: Go's regexp cannot skip ahead to such a word, and
+	// scanning a long string with them costs milliseconds.
+	anchored bool
+	back     int
+	at       func(s string, i int, trigger string) bool
+	// byFirst lists the triggers by their first byte, in both cases
+	// (filled in by init).
+	byFirst *[256][]string
 }
+
+func init() {
+	for i := range rules {
+		idx := new([256][]string)
+		for _, t := range rules[i].triggers {
+			c := t[0]
+			idx[c] = append(idx[c], t)
+			if c >= 'a' && c <= 'z' {
+				idx[c-'a'+'A'] = append(idx[c-'a'+'A'], t)
+			}
+		}
+		rules[i].byFirst = idx
+	}
+}
+
+// secretValue matches the value of a key=value pair: quoted, or up to the
+// next separator. It does not start with '[', so a marker a previous rule
+// spliced in is not redacted twice.
+const secretValue = `(?:"[^"]*"|'[^']*'|[^\s&;,'"\[][^\s&;,'"]*)`
 
 // Tokens with a distinctive prefix (ghp_, glpat-, xoxb-, AIza, AKIA, eyJ)
 // match even inside a longer word, so that gluing text to a token does not
 // hide it; sk- keys need a word boundary, or "task-" and "disk-" names would
 // match.
-
-// secretValue matches the value of a key=value pair: quoted, or up to the
-// next separator. It does not start with '[', so a marker a previous rule
-// spliced in is not redacted twice.
-const secretValue = `("[^"]*"|'[^']*'|[^\s&;,'"\[][^\s&;,'"]*)`
-
 var rules = []rule{
-	{"private-key", []string{"-----begin"},
-		regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----(?s:.*?)(?:-----END[ A-Z0-9]*PRIVATE KEY-----|$)`), ""},
-	{"aws-access-key", []string{"akia", "asia", "abia", "acca", "a3t"},
-		regexp.MustCompile(`(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}`), ""},
-	{"aws-secret-key", []string{"secret"},
-		regexp.MustCompile(`(?i)(aws_?secret_?access_?key["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}`), ":="},
-	{"gcp-api-key", []string{"aiza"},
-		regexp.MustCompile(`AIza[0-9A-Za-z_\-]{35}`), ""},
-	{"azure-storage-key", []string{"accountkey"},
-		regexp.MustCompile(`(?i)(AccountKey=)[A-Za-z0-9+/=]{20,}`), ""},
-	{"azure-sas-signature", []string{"sig="},
-		regexp.MustCompile(`(?i)([?&]sig=)[A-Za-z0-9%+/=]{20,}`), ""},
-	{"azure-client-secret", []string{"q~"},
-		regexp.MustCompile(`\b[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}`), ""},
-	{"github-token", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
-		regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})`), ""},
-	{"gitlab-token", []string{"glpat-"},
-		regexp.MustCompile(`glpat-[A-Za-z0-9_\-]{20,}`), ""},
-	{"slack-token", []string{"xox"},
-		regexp.MustCompile(`xox[abposr]-[A-Za-z0-9-]{10,}`), ""},
-	{"api-key", []string{"sk-"},
-		regexp.MustCompile(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}`), ""},
-	{"jwt", []string{"eyj"},
-		regexp.MustCompile(`eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), ""},
-	{"authorization", []string{"authorization"},
-		regexp.MustCompile(`(?i)(authorization["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token|digest|negotiate)\s+)?[^\s"',;\[][^\s"',;]*`), ":="},
-	{"bearer-token", []string{"bearer"},
-		regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`), ""},
-	{"url-credentials", []string{"://"},
-		regexp.MustCompile(`(://[^/\s:@\[]+:)[^/\s@\[]+(@)`), ""},
-	{"secret-pair", []string{"pass", "pwd", "token", "secret", "key", "credential"},
-		regexp.MustCompile(`(?i)(\b(?:[a-z0-9]+[_-])*(?:password|passwd|pwd|passphrase|token|secret|credentials?|api[_-]?key|apikey)["']?\s*[:=]\s*)` + secretValue +
-			`|(\b(?:[a-z0-9]+[_-])+key["']?\s*[:=]\s*)` + secretValue), ":="},
+	{reason: "private-key", triggers: []string{"-----begin"},
+		re: regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----(?s:.*?)(?:-----END[ A-Z0-9]*PRIVATE KEY-----|$)`)},
+	{reason: "aws-access-key", triggers: []string{"akia", "asia", "abia", "acca", "a3t"},
+		re: regexp.MustCompile(`(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}`)},
+	{reason: "aws-secret-key", triggers: []string{"aws"}, needs: ":=", anchored: true,
+		re: regexp.MustCompile(`^(?i)(aws_?secret_?access_?key["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}`)},
+	{reason: "gcp-api-key", triggers: []string{"aiza"},
+		re: regexp.MustCompile(`AIza[0-9A-Za-z_\-]{35}`)},
+	{reason: "azure-storage-key", triggers: []string{"accountkey="}, anchored: true,
+		re: regexp.MustCompile(`^(?i)(AccountKey=)[A-Za-z0-9+/=]{20,}`)},
+	{reason: "azure-sas-signature", triggers: []string{"sig="}, anchored: true,
+		at: func(s string, i int, _ string) bool { return i > 0 && (s[i-1] == '?' || s[i-1] == '&') },
+		re: regexp.MustCompile(`^(?i)(sig=)[A-Za-z0-9%+/=]{20,}`)},
+	{reason: "azure-client-secret", triggers: []string{"q~"}, anchored: true, back: 4,
+		re: regexp.MustCompile(`^[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}`)},
+	{reason: "github-token", triggers: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
+		re: regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})`)},
+	{reason: "gitlab-token", triggers: []string{"glpat-"},
+		re: regexp.MustCompile(`glpat-[A-Za-z0-9_\-]{20,}`)},
+	{reason: "slack-token", triggers: []string{"xox"},
+		re: regexp.MustCompile(`xox[abposr]-[A-Za-z0-9-]{10,}`)},
+	{reason: "api-key", triggers: []string{"sk-"}, anchored: true,
+		at: func(s string, i int, _ string) bool { return i == 0 || !isWordByte(s[i-1]) },
+		re: regexp.MustCompile(`^sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}`)},
+	{reason: "jwt", triggers: []string{"eyj"},
+		re: regexp.MustCompile(`eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+	{reason: "authorization", triggers: []string{"authorization"}, needs: ":=", anchored: true,
+		re: regexp.MustCompile(`^(?i)(authorization["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token|digest|negotiate)\s+)?[^\s"',;\[][^\s"',;]*`)},
+	{reason: "bearer-token", triggers: []string{"bearer"}, anchored: true,
+		at: func(s string, i int, _ string) bool { return i == 0 || !isWordByte(s[i-1]) },
+		re: regexp.MustCompile(`^(?i)(bearer\s+)[A-Za-z0-9._~+/=-]{8,}`)},
+	{reason: "url-credentials", triggers: []string{"://"},
+		re: regexp.MustCompile(`(://[^/\s:@\[]+:)[^/\s@\[]+(@)`)},
+	// password=..., GITHUB_TOKEN=..., api-key: ..., STRIPE_KEY=...: the
+	// word starts the string or follows a non-alphanumeric byte (so
+	// csrf_token counts and mytoken does not); a bare "key" needs a name
+	// before it (foo_key, foo-key).
+	{reason: "secret-pair", needs: ":=", anchored: true,
+		triggers: []string{"password", "passwd", "pwd", "passphrase", "token", "secret", "credential", "api_key", "api-key", "apikey", "key"},
+		at: func(s string, i int, trigger string) bool {
+			if trigger == "key" {
+				return i >= 2 && (s[i-1] == '_' || s[i-1] == '-') && isAlnum(s[i-2])
+			}
+			return i == 0 || !isAlnum(s[i-1])
+		},
+		re: regexp.MustCompile(`^(?i)((?:password|passwd|pwd|passphrase|token|secret|credentials?|api[_-]?key|apikey|key)["']?\s*[:=]\s*)` + secretValue)},
 }
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }
 
 // triggerIndex lists, for each byte, the triggers that start with it and
 // the rule each belongs to, so that one pass over a string finds which
@@ -166,7 +208,9 @@ func redactString(s string) (string, string) {
 // replaceAll replaces each match of r in s by its kept prefix and suffix
 // around the marker.
 func replaceAll(r *rule, s string) string {
-	marker := "[REDACTED:" + r.reason + "]"
+	if r.anchored {
+		return replaceAnchored(r, s)
+	}
 	idx := r.re.FindAllStringSubmatchIndex(s, -1)
 	if idx == nil {
 		return s
@@ -175,33 +219,63 @@ func replaceAll(r *rule, s string) string {
 	last := 0
 	for _, m := range idx {
 		b.WriteString(s[last:m[0]])
-		// The kept prefix and suffix are the first and second
-		// participating groups (secret-pair has two alternatives).
-		var kept [][2]int
-		for g := 1; 2*g+1 < len(m); g++ {
-			if m[2*g] >= 0 && len(kept) < 2 && !isValueGroup(r, g) {
-				kept = append(kept, [2]int{m[2*g], m[2*g+1]})
-			}
-		}
-		start, end := m[0], m[1]
-		if len(kept) > 0 && kept[0][0] == start {
-			b.WriteString(s[kept[0][0]:kept[0][1]])
-			kept = kept[1:]
-		}
-		b.WriteString(marker)
-		if len(kept) > 0 && kept[0][1] == end {
-			b.WriteString(s[kept[0][0]:kept[0][1]])
-		}
-		last = end
+		writeMatch(&b, r, s, m)
+		last = m[1]
 	}
 	b.WriteString(s[last:])
 	return b.String()
 }
 
-// isValueGroup reports whether group g of r's pattern is the secret value
-// itself rather than text to keep.
-func isValueGroup(r *rule, g int) bool {
-	return r.reason == "secret-pair" && (g == 2 || g == 4)
+// replaceAnchored is replaceAll for an anchored rule: it tries re only at
+// the trigger occurrences.
+func replaceAnchored(r *rule, s string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		trig := ""
+		for _, t := range r.byFirst[s[i]] {
+			if hasPrefixFold(s[i:], t) {
+				trig = t
+				break
+			}
+		}
+		start := i - r.back
+		if trig == "" || start < last || (r.at != nil && !r.at(s, i, trig)) {
+			continue
+		}
+		m := r.re.FindStringSubmatchIndex(s[start:])
+		if m == nil {
+			continue
+		}
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += start
+			}
+		}
+		b.WriteString(s[last:m[0]])
+		writeMatch(&b, r, s, m)
+		last = m[1]
+		i = last - 1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// writeMatch writes the marker for the match m (absolute submatch
+// indexes), keeping group 1 when it starts the match and group 2 when it
+// ends it.
+func writeMatch(b *strings.Builder, r *rule, s string, m []int) {
+	start, end := m[0], m[1]
+	if len(m) > 2 && m[2] == start && m[3] >= 0 {
+		b.WriteString(s[m[2]:m[3]])
+	}
+	b.WriteString("[REDACTED:" + r.reason + "]")
+	if len(m) > 4 && m[5] == end && m[4] >= 0 {
+		b.WriteString(s[m[4]:m[5]])
+	}
 }
 
 // secretKeySuffixes are what a key ends with, lowercased and without '_' and
