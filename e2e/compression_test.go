@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -49,12 +50,16 @@ type compressionCase struct {
 	agent *agentSpec
 	// opts builds the session that brings the file in.
 	opts func(w *workspace, content string) runOptions
+	// target is the largest share of the direct run's context tokens that
+	// may reach the model with compression on; 0 means the case is measured
+	// only, because nothing the bridge can change carries the file.
+	target float64
 }
 
 var compressionCases = []compressionCase{
 	{
 		// The IDE embeds the file in the prompt (an ACP resource block).
-		name: "claude-embedded-prompt", agent: &claudeAgent,
+		name: "claude-embedded-prompt", agent: &claudeAgent, target: 0.05,
 		opts: func(w *workspace, content string) runOptions {
 			return runOptions{
 				files:  map[string]string{"big.log": content},
@@ -70,8 +75,9 @@ var compressionCases = []compressionCase{
 	{
 		// Gemini's read_file. Gemini CLI 0.61 reads it from disk itself,
 		// not through fs/read_text_file, and truncates it (the tool result
-		// holds the first lines and a note): the bridge sees only the
-		// tool_call updates.
+		// holds the first lines and a note): the file never crosses the
+		// ACP wire, so the bridge has nothing to compress. Measured only,
+		// to keep the figure in view.
 		name: "gemini-read-file", agent: &geminiAgent,
 		opts: func(w *workspace, content string) runOptions {
 			return runOptions{
@@ -88,9 +94,10 @@ var compressionCases = []compressionCase{
 
 // TestCompressionTokens measures the tokens of a 1 MB file that reach the
 // model directly (the baseline, always measured and logged), then through
-// the bridge with compression, where issue 5's targets apply: at least 95%
-// fewer tokens, and the needle still reachable through a file named in the
-// model's context that holds the original bytes.
+// the bridge with compression, where issue 5's targets apply to the cases
+// that carry the file over the ACP wire: at least 95% fewer tokens, and the
+// needle still reachable through a file named in the model's context that
+// holds the original bytes.
 func TestCompressionTokens(t *testing.T) {
 	s := needSuite(t)
 	content := bigFile()
@@ -109,14 +116,21 @@ func TestCompressionTokens(t *testing.T) {
 
 			needBridgeFlag(t, s, "compress", "context compression (issue 5) has not landed")
 			o = c.opts(w, content)
-			o.name, o.bridge, o.bridgeArgs = "compress", true, []string{"--compress"}
+			o.name, o.bridge = "compress", true
+			o.bridgeArgs = []string{"--compress=on", "--cache-dir", filepath.Join(w.base, "cache")}
 			bridged := start(t, s, c.agent, w, o)
 			bridged.mustSucceed()
 			bridged.noLeftovers()
 			got, last := maxContextTokens(t, bridged)
 			t.Logf("%s through the bridge with compression: %d tokens (%.1f%% of direct)", c.name, got, 100*float64(got)/float64(base))
-			if float64(got) > 0.05*float64(base) {
-				t.Errorf("context tokens %d > 5%% of direct %d", got, base)
+			if c.target == 0 {
+				if got > base {
+					t.Errorf("the bridge added context: %d tokens > direct %d", got, base)
+				}
+				return
+			}
+			if float64(got) > c.target*float64(base) {
+				t.Errorf("context tokens %d > %.0f%% of direct %d", got, 100*c.target, base)
 			}
 			if !offloadedCopyNamed(last, content) {
 				t.Errorf("no file named in the model's context holds the original bytes (needle unreachable)")

@@ -13,12 +13,12 @@ var (
 )
 
 // needBridgeFlag skips the test unless the bridge under test has the flag
-// (as listed by "acp-bridge -h"): scenarios of features still being built are
+// (as listed by "acp-bridge bridge -h"): scenarios of features still being built are
 // written now and start running the day their flag lands.
 func needBridgeFlag(t *testing.T, s *suiteEnv, flag, why string) {
 	t.Helper()
 	bridgeHelpOnce.Do(func() {
-		out, _ := exec.Command(s.bridge, "-h").CombinedOutput()
+		out, _ := exec.Command(s.bridge, "bridge", "-h").CombinedOutput()
 		bridgeHelp = string(out)
 	})
 	if !strings.Contains(bridgeHelp, "-"+flag+" ") && !strings.Contains(bridgeHelp, "-"+flag+"\n") {

@@ -338,6 +338,9 @@ func start(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, o runOptions) 
 		}
 	}
 	logs := filepath.Join(w.base, "logs-"+o.name)
+	if err := os.RemoveAll(logs); err != nil { // the bridge appends to --record
+		t.Fatal(err)
+	}
 	if err := os.MkdirAll(logs, 0o755); err != nil {
 		t.Fatal(err)
 	}

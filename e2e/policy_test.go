@@ -34,14 +34,33 @@ const envSecret = "E2E_SECRET=hunter2-do-not-leak"
 // the bridge under e2ePolicy.
 func policyRun(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, withPolicy bool, steps []fakemodel.Step, prompt string) *run {
 	t.Helper()
-	o := runOptions{name: "direct"}
 	if withPolicy {
-		policy := filepath.Join(w.base, "GOVERNANCE.md")
-		if err := os.WriteFile(policy, []byte(e2ePolicy), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		o = runOptions{name: "policy", bridge: true, bridgeArgs: []string{"--policy", policy}}
+		return policyRunWith(t, s, a, w, nil, steps, prompt)
 	}
+	return policyStart(t, s, a, w, runOptions{name: "direct"}, steps, prompt)
+}
+
+// policyRunWith runs through the bridge under e2ePolicy with extra bridge
+// flags; the audit log goes to audit.jsonl in the workspace base (fresh).
+func policyRunWith(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, extra []string, steps []fakemodel.Step, prompt string) *run {
+	t.Helper()
+	policy := filepath.Join(w.base, "GOVERNANCE.md")
+	if err := os.WriteFile(policy, []byte(e2ePolicy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	audit := filepath.Join(w.base, "audit.jsonl")
+	os.Remove(audit)
+	name := "policy"
+	if len(extra) > 0 {
+		name += strings.Join(extra, "_")
+	}
+	o := runOptions{name: name, bridge: true, bridgeArgs: append([]string{
+		"--policy", policy, "--audit", audit, "--cache-dir", filepath.Join(w.base, "cache")}, extra...)}
+	return policyStart(t, s, a, w, o, steps, prompt)
+}
+
+func policyStart(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, o runOptions, steps []fakemodel.Step, prompt string) *run {
+	t.Helper()
 	return start(t, s, a, w, runOptions{
 		name:       o.name,
 		bridge:     o.bridge,
@@ -152,9 +171,17 @@ func TestPolicyDeniedCommand(t *testing.T) {
 }
 
 // TestPolicyUnaskedTool: Claude Code reads files itself without asking the
-// client, so its Read of the secret file shows up only as tool_call updates; the direct
-// run shows the secret reaching the model with no permission request. Under
-// a policy that forbids it, the bridge must stop the turn.
+// client, so its Read of the secret file shows up only as tool_call updates;
+// the direct run shows the secret reaching the model with no permission
+// request. Under a policy that forbids the read:
+//   - with the Claude adapter (--adapter auto, the default; issue 7) Claude's
+//     own hook asks the bridge first, so the read is denied inside Claude and
+//     the secret never reaches the model;
+//   - without it (--adapter none) the bridge sees the read only as it
+//     happens and must stop the turn (session/cancel to the agent, the
+//     prompt ends "cancelled").
+//
+// Either way the audit log records the denial.
 func TestPolicyUnaskedTool(t *testing.T) {
 	s := needSuite(t)
 	a := &claudeAgent
@@ -169,14 +196,31 @@ func TestPolicyUnaskedTool(t *testing.T) {
 	}
 
 	needBridgeFlag(t, s, "policy", "governance (issue 6) has not landed")
-	r := policyRun(t, s, a, w, true, steps, "Show me secrets/token.txt.")
-	sum := r.wait()
-	r.noLeftovers()
-	if len(sum.StopReasons) != 1 || sum.StopReasons[0] != "cancelled" {
-		t.Errorf("stop reasons %v, want [cancelled]: the bridge must stop a forbidden tool run without asking", sum.StopReasons)
-	}
-	rec := strings.Join(messages(readTranscript(t, r.record), toAgent), "\n")
-	if !strings.Contains(rec, `"session/cancel"`) {
-		t.Errorf("the bridge sent the agent no session/cancel")
+	for _, adapter := range []string{"auto", "none"} {
+		t.Run("adapter-"+adapter, func(t *testing.T) {
+			if adapter == "auto" {
+				needBridgeFlag(t, s, "adapter", "agent adapters (issue 7) have not landed")
+			}
+			r := policyRunWith(t, s, a, w, []string{"--adapter", adapter}, steps, "Show me secrets/token.txt.")
+			sum := r.wait()
+			r.noLeftovers()
+			audit, err := os.ReadFile(filepath.Join(w.base, "audit.jsonl"))
+			if err != nil || !strings.Contains(string(audit), `"deny"`) {
+				t.Errorf("the audit log has no denial (%v)", err)
+			}
+			if adapter == "auto" {
+				if secretReachedModel(r) {
+					t.Errorf("the secret reached the model although Claude's hook could deny the read")
+				}
+				return
+			}
+			if len(sum.StopReasons) != 1 || sum.StopReasons[0] != "cancelled" {
+				t.Errorf("stop reasons %v, want [cancelled]: the bridge must stop a forbidden tool run without asking", sum.StopReasons)
+			}
+			rec := strings.Join(messages(readTranscript(t, r.record), toAgent), "\n")
+			if !strings.Contains(rec, `"session/cancel"`) {
+				t.Errorf("the bridge sent the agent no session/cancel")
+			}
+		})
 	}
 }

@@ -183,6 +183,13 @@ async function main() {
     child.on("error", (e) => { summary.error = `spawning agent: ${e.message}`; resolve(); });
   });
   child.stdin.on("error", () => {}); // EPIPE when the agent dies: reported through the connection
+  // A client stopped from outside takes its agent down with it.
+  for (const sig of ["SIGTERM", "SIGINT"]) {
+    process.on(sig, () => {
+      child.kill("SIGKILL");
+      process.exit(130);
+    });
+  }
 
   const terms = new Terminals();
   let sessionId = null;
