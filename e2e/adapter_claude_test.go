@@ -131,9 +131,9 @@ func mainRequestsText(r *run) []string {
 }
 
 // TestAdapterClaudeDeniedRead: Claude reads .env itself (no fs/* call
-// reaches the client); the hook asks the bridge, the policy denies, and the
-// model receives the denial, never the content. The audit log holds the
-// decision with Claude's real tool name and input.
+// reaches the client); the bridge's rules in Claude's settings, or its hook,
+// refuse the read, and the model receives the denial, never the content. The
+// audit log holds the decision with the path Claude tried to read.
 func TestAdapterClaudeDeniedRead(t *testing.T) {
 	s := needSuite(t)
 	needAdapters(t, s)
@@ -151,31 +151,36 @@ func TestAdapterClaudeDeniedRead(t *testing.T) {
 	if secretReachedModel(r) {
 		t.Fatalf("the .env content reached the model")
 	}
-	all := readAudit(t, auditFile)
-	recs := hookRecords(all, "Read")
-	if len(recs) == 0 {
-		// The wire-level enforcement (issue 6) cancels the turn when it
-		// sees the denied Read in Claude's tool_call update, which Claude
-		// sends before it runs the hook: then the hook is never asked.
-		for _, r := range all {
-			if r.Action == "policy.violation" && r.Policy != nil && r.Policy.Decision == "deny" && strings.Contains(string(r.Input), ".env") {
-				t.Skipf("the secret stayed out and the denial is audited (policy.violation), but the bridge's wire-level "+
-					"enforcement cancelled the turn (stop reasons %v) before Claude's PreToolUse hook ran, so the model never "+
-					"received the denial: governance must leave calls covered by the agent's hook to the hook", sum.StopReasons)
-			}
+	// The decision is in the audit log: from the hook, or from the
+	// wire-level enforcement, which sees Claude's tool_call update with the
+	// path before Claude runs the tool.
+	var denied *auditRecord
+	for _, rec := range readAudit(t, auditFile) {
+		if (rec.Action == "tool.call" || rec.Action == "policy.violation") && rec.Policy != nil &&
+			rec.Policy.Decision == "deny" && strings.Contains(string(rec.Input), "/.env") {
+			denied = &rec
+			break
 		}
+	}
+	if denied == nil {
 		t.Fatalf("no deny decision for the Read of .env in the audit log\n%s", r.stderrTail())
 	}
-	rec := recs[0]
-	if rec.Policy == nil || rec.Policy.Decision != "deny" || !strings.Contains(string(rec.Input), ".env") {
-		t.Errorf("audit record = %+v, want a deny of Read with the .env path in its input", rec)
-	}
+	t.Logf("audited: %s (stage %q, policy %s)", denied.Action, denied.Metadata.Stage, denied.Policy.Ref)
 	reqs := mainRequestsText(r)
 	if len(reqs) < 2 {
+		if len(sum.StopReasons) == 1 && sum.StopReasons[0] == "cancelled" {
+			t.Skipf("the secret stayed out and the denial is audited, but the bridge's wire-level enforcement cancelled " +
+				"the turn when it saw the denied Read in Claude's tool_call update, before Claude itself refused it, so the " +
+				"model never received the denial: the wire layer must leave calls the agent refuses itself to the agent " +
+				"(adapter.Selector.PreToolHook)")
+		}
 		t.Fatalf("Claude did not tell the model about the denied read (stop reasons %v)", sum.StopReasons)
 	}
-	if got := toolResultText(t, reqs[1], "toolu_fake_step0"); !strings.Contains(got, "acp-bridge policy") {
-		t.Errorf("the model's tool result for the read is %q, want the bridge's denial", got)
+	// Claude's own permission rule (from the bridge's settings) or the
+	// bridge's hook refused the read; the model gets that refusal.
+	got := toolResultText(t, reqs[1], "toolu_fake_step0")
+	if !strings.Contains(got, "denied by your permission settings") && !strings.Contains(got, "acp-bridge policy") {
+		t.Errorf("the model's tool result for the read is %q, want a denial", got)
 	}
 }
 
