@@ -301,3 +301,29 @@ func TestSummaryFidelity(t *testing.T) {
 		}
 	}
 }
+
+func TestCancelAbandonsCompaction(t *testing.T) {
+	h := newHarness(t, Config{AgentCompact: true})
+	h.newSession(1, "/repo", "s1")
+	h.agent(update("s1", map[string]any{"sessionUpdate": "available_commands_update", "availableCommands": []any{map[string]any{"name": "compact", "description": "compact"}}}))
+	h.readIDE()
+	h.ide(promptMsg(2, "s1", textBlock("Port the build to Bazel")))
+	h.readAgent()
+	h.fillContext(2, "s1", 80)
+	h.ide(promptMsg(3, "s1", textBlock("next step")))
+	if c := h.readAgent(); !strings.HasPrefix(str(c, "params", "prompt", "0", "text"), "/compact ") {
+		t.Fatalf("agent got %s", c)
+	}
+	// The agent never answers the compaction; the user cancels.
+	h.ide(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s1"}}`)
+	want := []string{"session/cancel", "session/prompt", "session/cancel"}
+	for i, w := range want {
+		m := h.readAgent()
+		if str(m, "method") != w || str(m, "params", "sessionId") != "s1" {
+			t.Fatalf("message %d to the agent: %s, want %s", i, m, w)
+		}
+		if w == "session/prompt" && str(m, "params", "prompt", "0", "text") != "next step" {
+			t.Fatalf("prompt: %s", m)
+		}
+	}
+}
