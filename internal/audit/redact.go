@@ -69,8 +69,8 @@ const secretValue = `(?:"[^"]*"|'[^']*'|[^\s&;,'"\[][^\s&;,'"]*)`
 
 // Tokens with a distinctive prefix (ghp_, glpat-, xoxb-, AIza, AKIA, eyJ)
 // match even inside a longer word, so that gluing text to a token does not
-// hide it; sk- keys need a word boundary, or "task-" and "disk-" names would
-// match.
+// hide it; a plain sk- key needs a word boundary, or "task-" and "disk-"
+// names would match (sk-ant- and sk-proj- do not).
 var rules = []rule{
 	{reason: "private-key", triggers: []string{"-----begin"},
 		re: regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----(?s:.*?)(?:-----END[ A-Z0-9]*PRIVATE KEY-----|$)`)},
@@ -94,7 +94,9 @@ var rules = []rule{
 	{reason: "slack-token", triggers: []string{"xox"},
 		re: regexp.MustCompile(`xox[abposr]-[A-Za-z0-9-]{10,}`)},
 	{reason: "api-key", triggers: []string{"sk-"}, anchored: true,
-		at: func(s string, i int, _ string) bool { return i == 0 || !isWordByte(s[i-1]) },
+		at: func(s string, i int, _ string) bool {
+			return i == 0 || !isWordByte(s[i-1]) || strings.HasPrefix(s[i:], "sk-ant-") || strings.HasPrefix(s[i:], "sk-proj-")
+		},
 		re: regexp.MustCompile(`^sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}`)},
 	{reason: "jwt", triggers: []string{"eyj"},
 		re: regexp.MustCompile(`eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
