@@ -52,6 +52,8 @@ type bridgeSetup struct {
 	Governance *governed
 	// Compression is the context compression pipeline; set by the compression feature, nil when off.
 	Compression *compress.Pipeline
+	// PreToolHook reports whether the agent asks the bridge before each of its own tool calls (Claude's hook); set by the adapters feature.
+	PreToolHook func() bool
 
 	cleanups []func()
 }

@@ -128,6 +128,7 @@ func setupAdapter(s *bridgeSetup, mode string, in adapterInputs) error {
 			s.Logger.Warn("adapter: cleanup", "err", err)
 		}
 	})
+	s.PreToolHook = sel.PreToolHook
 	s.Bridge.Use(adapter.Middleware(sel, s.Bridge))
 	return nil
 }
