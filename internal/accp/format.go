@@ -256,6 +256,16 @@ func appendString(dst []byte, s string) []byte {
 	}
 	for i := 0; i < len(s); {
 		c := s[i]
+		if charClass[c]&cPlain != 0 {
+			// Copy the run of plain bytes at once.
+			j := i + 1
+			for j < len(s) && charClass[s[j]]&cPlain != 0 {
+				j++
+			}
+			dst = append(dst, s[i:j]...)
+			i = j
+			continue
+		}
 		if c < utf8.RuneSelf {
 			switch {
 			case c == ' ' && lit:

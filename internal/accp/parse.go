@@ -142,6 +142,9 @@ func (p *parser) prescan() {
 	depth := 0
 	s := p.s
 	for i := 0; i < len(s); i++ {
+		if charClass[s[i]]&cDelim == 0 {
+			continue
+		}
 		switch c := s[i]; c {
 		case '\\':
 			i++
@@ -178,6 +181,50 @@ func (p *parser) size() int {
 }
 
 var parserPool = sync.Pool{New: func() any { return &parser{counts: make([]int32, 0, 32)} }}
+
+// Character classes, as bits of charClass, so scanners test a byte with one
+// table load.
+const (
+	cAlpha uint8 = 1 << iota
+	cDigit
+	cUnder // _
+	cDash  // -
+	cDot   // .
+	cDelim // a delimiter of section 3.1 (including \)
+	cPlain // printable ASCII that is neither a delimiter nor "_"
+	cAgent = cAlpha | cDigit | cUnder | cDash
+	cOp    = cAlpha | cDigit | cUnder
+	cRef   = cAlpha | cDigit | cUnder | cDot
+)
+
+var charClass = func() (t [256]uint8) {
+	for c := 0x21; c < 0x7f; c++ {
+		t[c] = cPlain
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] |= cAlpha
+		t[c-'a'+'A'] |= cAlpha
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] |= cDigit
+	}
+	t['_'] = cUnder
+	t['-'] |= cDash
+	t['.'] |= cDot
+	for _, c := range []byte("@>:{}[]|$,~\\") {
+		t[c] = cDelim
+	}
+	return t
+}()
+
+// span returns the end of the run of bytes from i whose class has a bit of
+// mask.
+func span(s string, i int, mask uint8) int {
+	for i < len(s) && charClass[s[i]]&mask != 0 {
+		i++
+	}
+	return i
+}
 
 func isDelim(c byte) bool {
 	switch c {
@@ -220,11 +267,9 @@ func (p *parser) expect(c byte, want string) error {
 }
 
 // name scans 1*(class) and returns it.
-func (p *parser) name(class func(byte) bool, what string) (string, error) {
+func (p *parser) name(mask uint8, what string) (string, error) {
 	start := p.i
-	for p.i < len(p.s) && class(p.s[p.i]) {
-		p.i++
-	}
+	p.i = span(p.s, p.i, mask)
 	if p.i == start {
 		return "", p.unexpected(what)
 	}
@@ -241,14 +286,14 @@ func (p *parser) frame() (*Frame, error) {
 	if err = p.expect('@', `"@" starting the header`); err != nil {
 		return nil, err
 	}
-	if f.Agent, err = p.name(isAgentChar, "an agent id"); err != nil {
+	if f.Agent, err = p.name(cAgent, "an agent id"); err != nil {
 		return nil, err
 	}
 	if err = p.expect('>', `">" after the agent id`); err != nil {
 		return nil, err
 	}
 	at := p.i
-	if f.Intent, err = p.name(isOpChar, "an intent"); err != nil {
+	if f.Intent, err = p.name(cOp, "an intent"); err != nil {
 		return nil, err
 	}
 	if !allOf(f.Intent, isAlpha) {
@@ -257,7 +302,7 @@ func (p *parser) frame() (*Frame, error) {
 	if err = p.expect(':', `":" before the operation`); err != nil {
 		return nil, err
 	}
-	if f.Op, err = p.name(isOpChar, "an operation"); err != nil {
+	if f.Op, err = p.name(cOp, "an operation"); err != nil {
 		return nil, err
 	}
 	if err = p.expect('{', `"{" opening the body`); err != nil {
@@ -287,7 +332,7 @@ func (p *parser) params(sep, close byte) ([]Field, error) {
 	id := p.next
 	fields := make([]Field, 0, p.size())
 	for {
-		key, err := p.name(isKeyChar, "a key")
+		key, err := p.name(cOp, "a key")
 		if err != nil {
 			return nil, err
 		}
@@ -364,7 +409,7 @@ func (p *parser) value(dst *Value, depth int) error {
 		return nil
 	case '$':
 		p.i++
-		key, err := p.name(isRefChar, "a ref key after \"$\"")
+		key, err := p.name(cRef, "a ref key after \"$\"")
 		if err != nil {
 			return err
 		}
@@ -373,12 +418,12 @@ func (p *parser) value(dst *Value, depth int) error {
 	case '@':
 		p.i++
 		start := p.i
-		if _, err := p.name(isAgentChar, "an agent id after \"@\""); err != nil {
+		if _, err := p.name(cAgent, "an agent id after \"@\""); err != nil {
 			return err
 		}
 		if p.i+1 < len(p.s) && p.s[p.i] == ':' && isOpChar(p.s[p.i+1]) {
 			p.i++
-			p.name(isOpChar, "an operation")
+			p.name(cOp, "an operation")
 		}
 		dst.Kind, dst.Str = KindAgent, p.s[start:p.i]
 		return nil
@@ -582,6 +627,10 @@ func (p *parser) scalarValue() (Value, error) {
 	plain := true
 	for p.i < len(p.s) {
 		c := p.s[p.i]
+		if charClass[c]&cPlain != 0 {
+			p.i++
+			continue
+		}
 		if c < utf8.RuneSelf {
 			if c <= ' ' || c == 0x7f {
 				if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
