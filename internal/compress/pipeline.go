@@ -282,11 +282,11 @@ var errNotHandled = fmt.Errorf("not handled")
 // permission decisions. It returns errNotHandled to let m pass as is.
 func (p *Pipeline) clientResult(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
 	req := m.Request
-	down, _ := rawjson.GetString(req.Params, "sessionId")
-	s := p.lookup(p.ideID(down))
-	if s == nil {
+	down, ok := rawjson.GetString(req.Params, "sessionId")
+	if !ok {
 		return errNotHandled
 	}
+	s := p.sessionFor(p.ideID(down), "")
 	if m.Error != nil {
 		var e struct {
 			Code    int    `json:"code"`

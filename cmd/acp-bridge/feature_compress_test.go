@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/compress"
+)
+
+// bigReadAgent asks the client for $2/big.log as soon as it starts, saves
+// the answer to $1 and waits for stdin to close.
+const bigReadAgent = `printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"fs/read_text_file\",\"params\":{\"sessionId\":\"s1\",\"path\":\"$2/big.log\"}}"; IFS= read -r line; printf '%s\n' "$line" > "$1"; cat > /dev/null`
+
+// TestBridgeCompressionOffloadsRead runs the bridge command with
+// --compress on around a shell agent that reads a large file through the
+// client: the agent receives a reference, the cache holds the original, and
+// the event reaches both the compression log and the audit log.
+func TestBridgeCompressionOffloadsRead(t *testing.T) {
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	policy := writePolicy(t, dir, "  allow: [Read]\n")
+	answer := filepath.Join(dir, "answer.json")
+	cache := filepath.Join(dir, "cache")
+	clog := filepath.Join(dir, "compress.jsonl")
+	auditLog := filepath.Join(dir, "audit.jsonl")
+	stdinR, stdinW := io.Pipe()
+	var stdout, stderr lockedBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(context.Background(), &env{stdin: stdinR, stdout: &stdout, stderr: &stderr},
+			[]string{"--compress", "on", "--cache-dir", cache, "--compress-log", clog, "--offload-tokens", "500",
+				"--policy", policy, "--audit", auditLog, "--workspace-root", ws, "--adapter", "none", "--",
+				"sh", "-c", bigReadAgent, "sh", answer, ws})
+	}()
+	waitFor(t, func() bool { return strings.Contains(stdout.String(), "fs/read_text_file") }, &stderr)
+	var big strings.Builder
+	for i := 0; i < 2000; i++ {
+		big.WriteString("2026-01-29 INFO import batch processed without errors\n")
+	}
+	resp, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "r1", "result": map[string]any{"content": big.String()}})
+	if _, err := stdinW.Write(append(resp, '\n')); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { b, err := os.ReadFile(answer); return err == nil && len(b) > 0 }, &stderr)
+	stdinW.Close()
+	select {
+	case err := <-done:
+		var ee *exitError
+		if err != nil && !errors.As(err, &ee) {
+			t.Fatalf("bridge: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("bridge did not stop")
+	}
+
+	got, _ := os.ReadFile(answer)
+	var msg struct {
+		Result struct{ Content string }
+	}
+	if err := json.Unmarshal(got, &msg); err != nil {
+		t.Fatalf("agent got %s", got)
+	}
+	if !strings.HasPrefix(msg.Result.Content, "## Offloaded Content Reference") {
+		t.Fatalf("agent got %.200s", msg.Result.Content)
+	}
+	files, _ := filepath.Glob(filepath.Join(cache, "offloaded", "*_fs_read_text_file.md"))
+	if len(files) != 1 {
+		t.Fatalf("offloaded files: %v", files)
+	}
+	if b, _ := os.ReadFile(files[0]); string(b) != big.String() {
+		t.Error("offloaded file differs from the content")
+	}
+	if b, _ := os.ReadFile(clog); !strings.Contains(string(b), `"event":"TIER_1"`) {
+		t.Errorf("compression log: %s", b)
+	}
+	if b, _ := os.ReadFile(auditLog); !strings.Contains(string(b), `"action":"context.compress"`) {
+		t.Errorf("audit log has no compression record:\n%s", b)
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool, stderr *lockedBuffer) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out; stderr:\n%s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestBridgeCompressionFlags(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"bad mode", []string{"--compress", "maybe"}, `--compress "maybe": want on or off`},
+		{"bad threshold", []string{"--compress", "on", "--offload-tokens", "0"}, "must be positive"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr lockedBuffer
+			args := append(tt.args, "--cache-dir", t.TempDir(), "--", "true")
+			err := run(context.Background(), &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr}, args)
+			var ee *exitError
+			if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("run = %v, want exit 2 with %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// recordingAudit keeps what auditCompression appends.
+type recordingAudit struct{ events []audit.Event }
+
+func (r *recordingAudit) Append(e audit.Event) error { r.events = append(r.events, e); return nil }
+
+func TestAuditCompression(t *testing.T) {
+	var r recordingAudit
+	sink := auditCompression(&r)
+	ev := compress.Event{Session: "s1", Type: compress.EventTier3, Trigger: "context at 80.0% (RED)", Level: "RED",
+		TokensBefore: 160000, TokensAfter: 1200, TokensSaved: 158800, Files: []string{"/c/conversations/s1_full.md"}, IntentPreserved: "YES"}
+	if err := sink(ev); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.events) != 1 {
+		t.Fatalf("%d audit events", len(r.events))
+	}
+	a := r.events[0]
+	if a.Action != "context.compress" || a.Actor.ID != "acp-bridge" || a.Subject.Kind != "session" || a.Subject.Ref != "s1" || a.Subject.Path != "/c/conversations/s1_full.md" {
+		t.Errorf("audit event %+v", a)
+	}
+	if in := a.Input.(map[string]any); in["event"] != "TIER_3" || in["level"] != "RED" {
+		t.Errorf("input %v", in)
+	}
+	if out := a.Output.(map[string]any); out["tokensSaved"] != 158800 || out["intentPreserved"] != "YES" {
+		t.Errorf("output %v", out)
+	}
+	if a.Metadata["session"] != "s1" {
+		t.Errorf("metadata %v", a.Metadata)
+	}
+}
