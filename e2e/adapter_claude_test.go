@@ -31,6 +31,8 @@ rules:
   deny:
     - Read(**/.env)
     - Bash(touch:*)
+  ask:
+    - Bash(mkdir:*)
 ---
 
 # e2e adapters
@@ -208,6 +210,41 @@ func TestAdapterClaudeAllowedTool(t *testing.T) {
 	if len(recs) == 0 || recs[0].Policy == nil || recs[0].Policy.Decision != "allow" ||
 		!strings.Contains(string(recs[0].Metadata.ToolCall.Arguments), "notes.txt") {
 		t.Errorf("audit hook records for Read = %+v, want an allow with the notes.txt path", recs)
+	}
+}
+
+// TestAdapterClaudeAskedCommand: a command the policy wants approved is put
+// to the person even though Claude would run it itself: the bridge's rule (in
+// Claude's settings, and the hook's "ask") makes Claude send a permission
+// request, the client approves, the command runs, and the audit log records
+// the decision and the approval.
+func TestAdapterClaudeAskedCommand(t *testing.T) {
+	s := needSuite(t)
+	needAdapters(t, s)
+	a := &claudeAgent
+	w := newWorkspace(t)
+	r, auditFile := adapterRun(t, s, a, w, runOptions{
+		name:   "claude-ask",
+		script: fakemodel.Script{Steps: []fakemodel.Step{a.shell("mkdir asked-dir"), fakemodel.Text("Made it.")}},
+		client: clientScript{Permission: "allow", Prompts: textPrompts("Make the directory.")},
+	})
+	sum := r.mustSucceed()
+	r.noLeftovers()
+	if sum.Permissions < 1 {
+		t.Errorf("the client was not asked to approve the command")
+	}
+	if st, err := os.Stat(w.path("asked-dir")); err != nil || !st.IsDir() {
+		t.Errorf("the approved command did not run: %v", err)
+	}
+	audit, err := os.ReadFile(auditFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(audit), `"decision":"require-approval"`) || !strings.Contains(string(audit), `"approval.recorded"`) {
+		t.Errorf("the audit log lacks the require-approval decision or the recorded approval")
+	}
+	if recs := hookRecords(readAudit(t, auditFile), "Bash"); len(recs) > 0 {
+		t.Logf("hook decision: %s %s", recs[0].Policy.Decision, recs[0].Metadata.Reason)
 	}
 }
 
