@@ -53,9 +53,12 @@ type ClaudeHookGroup struct {
 
 // ClaudeHook is one command hook.
 type ClaudeHook struct {
-	Type    string `json:"type"`
+	// Type is "command".
+	Type string `json:"type"`
+	// Command is run by a shell with the hook payload on stdin.
 	Command string `json:"command"`
-	Timeout int    `json:"timeout,omitempty"`
+	// Timeout is in seconds.
+	Timeout int `json:"timeout,omitempty"`
 }
 
 // BuildClaudeSettings returns the settings that carry rules into Claude Code

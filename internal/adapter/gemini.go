@@ -24,13 +24,17 @@ const (
 
 // GeminiRule is one [[rule]] of a Gemini CLI policy file.
 type GeminiRule struct {
-	ToolName      string
-	CommandPrefix string
-	CommandRegex  string
-	ArgsPattern   string
-	Decision      string // allow, deny, ask_user
-	Priority      int
-	DenyMessage   string
+	// ToolName is Gemini's tool name ("run_shell_command", "read_file").
+	ToolName string
+	// CommandPrefix, CommandRegex and ArgsPattern narrow the rule; at most
+	// one is set (Gemini rejects the first two with the third).
+	CommandPrefix, CommandRegex, ArgsPattern string
+	// Decision is allow, deny or ask_user.
+	Decision string
+	// Priority orders rules within the admin tier (0-999).
+	Priority int
+	// DenyMessage is Gemini's message for a denial.
+	DenyMessage string
 	// Source is the bridge rule it was translated from, written as a
 	// comment.
 	Source string

@@ -83,10 +83,15 @@ type HookRequest struct {
 
 // HookResponse is the bridge's answer: one JSON line.
 type HookResponse struct {
-	Decision     Verdict         `json:"decision"`
-	Reason       string          `json:"reason,omitempty"`
+	// Decision is the verdict; empty is no opinion.
+	Decision Verdict `json:"decision"`
+	// Reason explains it (to the model on deny, to the user on ask).
+	Reason string `json:"reason,omitempty"`
+	// UpdatedInput, when set, is a JSON object that replaces the tool's
+	// input.
 	UpdatedInput json.RawMessage `json:"updatedInput,omitempty"`
-	Context      string          `json:"context,omitempty"`
+	// Context is extra text for the model.
+	Context string `json:"context,omitempty"`
 }
 
 // maxHookMessage bounds one hook request (a Write's content travels in it).
@@ -295,6 +300,9 @@ func AskHook(ctx context.Context, socket string, req HookRequest) (HookResponse,
 	default:
 		return HookResponse{}, fmt.Errorf("the bridge answered an unknown decision %q", resp.Decision)
 	}
+	if u := bytes.TrimSpace(resp.UpdatedInput); len(u) > 0 && (u[0] != '{' || !json.Valid(u)) {
+		return HookResponse{}, errors.New("the bridge answered an updated input that is not a JSON object")
+	}
 	return resp, nil
 }
 
@@ -323,6 +331,12 @@ func ClaudeHookOutput(r HookResponse) []byte {
 		UpdatedInput:             r.UpdatedInput,
 		AdditionalContext:        r.Context,
 	}}
-	b, _ := json.Marshal(out)
+	b, err := json.Marshal(out)
+	if err != nil {
+		// Never let an answer that cannot be written become no answer,
+		// which Claude would take as no objection.
+		b, _ = json.Marshal(map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "PreToolUse",
+			"permissionDecision": Deny, "permissionDecisionReason": "acp-bridge: the bridge's answer could not be encoded"}})
+	}
 	return b
 }

@@ -226,3 +226,16 @@ func FuzzParseHookEvent(f *testing.F) {
 		}
 	})
 }
+
+func TestAskHookRejectsBadUpdatedInput(t *testing.T) {
+	s, err := ListenHook(DeciderFunc(func(context.Context, ToolCall) (Decision, error) {
+		return Decision{Verdict: Allow, UpdatedInput: json.RawMessage(`[1,2]`)}, nil
+	}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got, err := AskHook(context.Background(), s.SocketPath(), HookRequest{Agent: Claude, Event: json.RawMessage(realPayload)}); err == nil {
+		t.Errorf("AskHook accepted an updated input that is not an object: %+v", got)
+	}
+}
