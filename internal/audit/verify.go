@@ -216,15 +216,13 @@ func checkLine(line []byte) (*Record, error) {
 	}
 	// The line must be exactly the canonical form of its members: this
 	// makes any change of any byte visible, including ones JSON would
-	// consider equivalent (whitespace, escapes, key order, duplicates).
-	whole, err := json.Marshal(m)
-	if err == nil {
-		whole, err = jcs.Transform(whole)
-	}
+	// consider equivalent (whitespace, escapes, key order). Rebuilding it
+	// from the decoded members also catches duplicate members.
+	canon, err := jcs.Transform(line)
 	if err != nil {
 		return nil, fmt.Errorf("canonicalizing: %v", err)
 	}
-	if !bytes.Equal(whole, line) {
+	if !bytes.Equal(canon, line) || !bytes.Equal(joinMembers(m, nil), line) {
 		return nil, errors.New("line is not in RFC 8785 canonical form (it was edited after it was written)")
 	}
 	if err := validate(line); err != nil {
@@ -235,16 +233,9 @@ func checkLine(line []byte) (*Record, error) {
 		return nil, fmt.Errorf("decoding: %v", err)
 	}
 	hash := rec.Hash
-	delete(m, "hash")
-	delete(m, "hashAlg")
-	delete(m, "metadata")
-	hashed, err := json.Marshal(m)
-	if err == nil {
-		hashed, err = jcs.Transform(hashed)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("canonicalizing: %v", err)
-	}
+	// Members of a canonical line are canonical, and leaving members out
+	// of a canonical object leaves the canonical form of the rest.
+	hashed := joinMembers(m, map[string]bool{"hash": true, "hashAlg": true, "metadata": true})
 	if got := hashHex(hashed); got != hash {
 		return nil, fmt.Errorf("hash %s does not match the content (sha256 %s): the event was altered", hash, got)
 	}
@@ -255,6 +246,31 @@ func checkLine(line []byte) (*Record, error) {
 		}
 	}
 	return &rec, nil
+}
+
+// joinMembers writes the object of the members of m, except those in skip,
+// in RFC 8785 member order, each value as it is.
+func joinMembers(m map[string]json.RawMessage, skip map[string]bool) []byte {
+	keys := make([]string, 0, len(m))
+	size := 2
+	for k, v := range m {
+		if !skip[k] {
+			keys = append(keys, k)
+			size += len(k) + len(v) + 4
+		}
+	}
+	slices.SortFunc(keys, compareUTF16)
+	out := make([]byte, 0, size)
+	out = append(out, '{')
+	for i, k := range keys {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = appendCanonicalString(out, k)
+		out = append(out, ':')
+		out = append(out, m[k]...)
+	}
+	return append(out, '}')
 }
 
 // validate checks line against the audit event schema.
