@@ -62,7 +62,7 @@ func TestEnforceWithRealAuditLog(t *testing.T) {
 		}
 		count[key]++
 	}
-	for _, want := range []string{"session.new:require-approval", "session.start", "session.prompt", "fs.read:deny",
+	for _, want := range []string{"session.new:allow", "session.start", "session.prompt", "fs.read:deny",
 		"tool.call:require-approval", "approval.recorded:require-approval", "policy.violation:deny", "operator.lifecycle"} {
 		if count[want] == 0 {
 			t.Errorf("no %s record; have %v", want, count)

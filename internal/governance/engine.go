@@ -281,6 +281,11 @@ func (e *Engine) decidePath(in *reqInfo, p string, advisories *[]string) verdict
 		case !inside:
 			v = verdict{value: Deny, ref: "workspace-roots", ruleTx: "deny paths outside the workspace roots (built-in)",
 				reason: fmt.Sprintf("%s: outside the workspace roots %s", what, strings.Join(in.roots, ", "))}
+		case in.req.Action == ActionSessionNew:
+			// The default is about what the agent does; a session
+			// inside the workspace is the person's own choice.
+			v = verdict{value: Allow, ref: "workspace-roots", ruleTx: "allow sessions inside the workspace roots (built-in)",
+				reason: fmt.Sprintf("%s: inside the workspace roots", what)}
 		default:
 			v = e.defaultVerdict(in, what)
 		}

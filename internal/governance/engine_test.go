@@ -177,7 +177,8 @@ func TestDecideTools(t *testing.T) {
 		{"edit-kind tool call", Request{Action: ActionToolCall, Kind: "edit", Paths: []string{root + "/src/x.go"}}, Allow, "Edit(./src/**)"},
 		{"execute with unknown command", Request{Action: ActionToolCall, Kind: "execute", CommandUnknown: true}, RequireApproval, "default"},
 		{"move out of root", Request{Action: ActionToolCall, Kind: "move", Paths: []string{root + "/src/a.go", "/tmp/a.go"}}, Deny, "workspace roots"},
-		{"session in root", Request{Action: ActionSessionNew, Paths: []string{root}}, RequireApproval, "default"},
+		{"session in root", Request{Action: ActionSessionNew, Paths: []string{root}}, Allow, "inside the workspace roots"},
+		{"session in a denied dir", Request{Action: ActionSessionNew, Paths: []string{root + "/secrets"}}, Allow, "inside the workspace roots"},
 		{"session outside root", Request{Action: ActionSessionNew, Paths: []string{"/"}}, Deny, "workspace roots"},
 	}
 	for _, tt := range tests {
