@@ -94,6 +94,30 @@ func TestAdapterClaudeHookProtocol(t *testing.T) {
 		}
 	})
 
+	t.Run("socket from the environment", func(t *testing.T) {
+		// The hook command names no socket: it must come from the agent's
+		// environment (ACP_BRIDGE_HOOK_SOCKET, which the bridge sets when it
+		// starts the agent), passed on by claude-agent-acp and Claude Code.
+		withEnv := *a
+		withEnv.env = func(url string) []string {
+			return append(a.env(url), adapter.HookSocketEnv+"="+srv.SocketPath())
+		}
+		st, _ := adapter.BuildClaudeSettings(adapter.Rules{}, shellQuote(s.bridge)+" hook")
+		b, _ := json.Marshal(st)
+		r := start(t, s, &withEnv, w, runOptions{
+			name:   "hook-env",
+			files:  map[string]string{".env": envSecret + "\n"},
+			script: fakemodel.Script{Steps: []fakemodel.Step{a.read(w.path(".env")), fakemodel.Text("Done.")}},
+			client: clientScript{Permission: "allow", Prompts: textPrompts("Read .env."), SessionMeta: meta(string(b))},
+		})
+		r.mustSucceed()
+		r.noLeftovers()
+		reqs := mainRequestsText(r)
+		if secretReachedModel(r) || len(reqs) < 2 || !strings.Contains(toolResultText(t, reqs[1], "toolu_fake_step0"), "hook-protocol-test denies .env") {
+			t.Errorf("the hook did not reach the bridge through the socket in its environment")
+		}
+	})
+
 	t.Run("bridge unreachable", func(t *testing.T) {
 		const note = "hook-protocol-note-8812"
 		r := start(t, s, a, w, runOptions{
@@ -116,3 +140,5 @@ func TestAdapterClaudeHookProtocol(t *testing.T) {
 		}
 	})
 }
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
