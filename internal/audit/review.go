@@ -3,6 +3,7 @@ package audit
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -119,7 +120,7 @@ func parseEntry(raw []byte) (Entry, bool) {
 	}
 	e.ToolCall = meta.ToolCall
 	if e.Policy != nil {
-		e.PolicyRule = cmpOr(meta.PolicyRule, meta.Rule, e.Policy.Ref)
+		e.PolicyRule = cmp.Or(meta.PolicyRule, meta.Rule, e.Policy.Ref)
 		e.Reason = meta.Reason
 	}
 	switch {
@@ -221,7 +222,7 @@ func Sessions(entries []Entry) []SessionSummary {
 			s.Denials++
 		}
 		if tc := e.ToolCall; tc != nil {
-			id := cmpOr(tc.ToolCallID, e.Subject.Ref, fmt.Sprint("#", e.Seq))
+			id := cmp.Or(tc.ToolCallID, e.Subject.Ref, fmt.Sprint("#", e.Seq))
 			calls[e.Session][id] = true
 			if tc.Approval != "" && tc.Approval != "auto" {
 				approved[e.Session][id] = true
@@ -233,15 +234,6 @@ func Sessions(entries []Entry) []SessionSummary {
 		out[i].Approvals = len(approved[out[i].ID])
 	}
 	return out
-}
-
-func cmpOr(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // WriteSessions prints summaries as an aligned table.
