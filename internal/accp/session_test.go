@@ -496,3 +496,45 @@ func TestStreamEnd(t *testing.T) {
 		})
 	}
 }
+
+// TestConcurrentEncode checks that one Session numbers frames from many
+// goroutines without repeating a seq or mid (run with -race).
+func TestConcurrentEncode(t *testing.T) {
+	s := NewSession("c", Options{NoAutoCheckpoint: true, Inline: true})
+	const workers, each = 8, 50
+	out := make(chan string, workers*each)
+	done := make(chan struct{})
+	for w := range workers {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := range each {
+				lines, err := s.Encode(NewMessage("w", "req", "fetch", Field{"query", String(fmt.Sprintf("w%d-%d", w, i))}))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				out <- lines[0]
+			}
+		}()
+	}
+	for range workers {
+		<-done
+	}
+	close(out)
+	seqs, mids := map[string]bool{}, map[string]bool{}
+	for line := range out {
+		f, err := ParseFrame(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seq, _ := f.MetaValue("seq")
+		mid, _ := f.MetaValue("mid")
+		if seqs[seq.Str] || mids[mid.Str] {
+			t.Fatalf("repeated seq %s or mid %s", seq.Str, mid.Str)
+		}
+		seqs[seq.Str], mids[mid.Str] = true, true
+	}
+	if len(seqs) != workers*each {
+		t.Errorf("%d frames", len(seqs))
+	}
+}
