@@ -306,9 +306,13 @@ func (p *Pipeline) clientResult(ctx context.Context, m *acpwire.Message, next ac
 	switch req.Method {
 	case "fs/read_text_file":
 		path, _ := rawjson.GetString(req.Params, "path")
-		_, hasLine := rawjson.Get(req.Params, "line")
-		_, hasLimit := rawjson.Get(req.Params, "limit")
-		return p.toolResult(ctx, s, m, next, []string{"result", "content"}, "fs_read_text_file", "fs/read_text_file "+path, path, !(hasLine || hasLimit))
+		// A ranged read passes untouched so the agent can page; so does a
+		// read of a file the bridge offloaded: the agent asked for exactly
+		// that content, and agents whose read tool pages locally (Gemini
+		// CLI reads the whole file through the client, then slices it)
+		// could not reach it otherwise.
+		ranged := present(req.Params, "line") || present(req.Params, "limit")
+		return p.toolResult(ctx, s, m, next, []string{"result", "content"}, "fs_read_text_file", "fs/read_text_file "+path, !ranged && !p.store.Contains(path))
 	case "terminal/output":
 		tid, _ := rawjson.GetString(req.Params, "terminalId")
 		s.mu.Lock()
@@ -320,7 +324,7 @@ func (p *Pipeline) clientResult(ctx context.Context, m *acpwire.Message, next ac
 			s.rec.ExitStatus(cmd, c, sig)
 		}
 		s.mu.Unlock()
-		return p.toolResult(ctx, s, m, next, []string{"result", "output"}, "terminal_output", "terminal/output "+cmd, "", true)
+		return p.toolResult(ctx, s, m, next, []string{"result", "output"}, "terminal_output", "terminal/output "+cmd, true)
 	case "terminal/wait_for_exit":
 		// ACP's wait_for_exit result carries only exitCode and signal; the
 		// output travels in terminal/output, handled above.
@@ -369,6 +373,12 @@ func (p *Pipeline) clientResult(ctx context.Context, m *acpwire.Message, next ac
 	return errNotHandled
 }
 
+// present reports whether key is in obj with a value other than null.
+func present(obj []byte, key string) bool {
+	v, ok := rawjson.Get(obj, key)
+	return ok && string(v) != "null"
+}
+
 func deref(p *int) int {
 	if p == nil {
 		return 0
@@ -393,7 +403,7 @@ func optionLabel(params []byte, optionID string) string {
 
 // toolResult applies tier 1 to the string at path in a tool result going to
 // the agent, and counts what enters the agent's context.
-func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Message, next acpwire.Handler, path []string, tool, source, readPath string, offloadable bool) error {
+func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Message, next acpwire.Handler, path []string, tool, source string, offloadable bool) error {
 	content, ok := m.GetString(path...)
 	if !ok {
 		return errNotHandled
@@ -403,7 +413,7 @@ func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Messag
 		tokens = CountTokens(content)
 	}
 	if tokens > p.cfg.OffloadTokens {
-		ref, err := p.offload(s, tool, source, content, tokens, readPath)
+		ref, err := p.offload(s, tool, source, content, tokens)
 		if err != nil {
 			p.logger.Warn("tier 1 offload failed; content passed as is", "source", source, "err", err)
 		} else {
@@ -428,21 +438,15 @@ func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Messag
 	return errNotHandled
 }
 
-// offload writes content to the cache and returns its reference; a read
-// of a file already in the cache is referenced in place, not copied again.
-func (p *Pipeline) offload(s *session, tool, source, content string, tokens int, readPath string) (string, error) {
+// offload writes content to the cache and returns its reference.
+func (p *Pipeline) offload(s *session, tool, source, content string, tokens int) (string, error) {
 	o := Offloaded{Source: source, Tokens: tokens, Bytes: len(content), Lines: countLines(content)}
-	var files []string
-	if readPath != "" && p.store.Contains(readPath) {
-		o.Path = readPath
-	} else {
-		path, err := p.store.WriteOffloaded(tool, content)
-		if err != nil {
-			return "", err
-		}
-		o.Path = path
-		files = append(files, path)
+	path, err := p.store.WriteOffloaded(tool, content)
+	if err != nil {
+		return "", err
 	}
+	o.Path = path
+	files := []string{path}
 	ref := Reference(o, content)
 	after := CountTokens(ref)
 	s.mu.Lock()
@@ -629,7 +633,7 @@ func (p *Pipeline) prompt(ctx context.Context, m *acpwire.Message, next acpwire.
 // offloadResource replaces an embedded resource by a resource_link to the
 // offloaded copy and a text block with its reference.
 func (p *Pipeline) offloadResource(s *session, uri, mime, text string, tokens int) ([][]byte, error) {
-	ref, err := p.offload(s, "prompt_resource_"+filepath.Base(uri), "embedded resource "+uri, text, tokens, "")
+	ref, err := p.offload(s, "prompt_resource_"+filepath.Base(uri), "embedded resource "+uri, text, tokens)
 	if err != nil {
 		return nil, err
 	}
@@ -949,7 +953,7 @@ func (p *Pipeline) offloadIDEText(s *session, m *acpwire.Message, lit []byte, to
 	if tokens <= p.cfg.OffloadTokens {
 		return nil, fmt.Errorf("under threshold")
 	}
-	ref, err := p.offload(s, tool, "toward the IDE: "+strings.ReplaceAll(tool, "_", " "), text, tokens, "")
+	ref, err := p.offload(s, tool, "toward the IDE: "+strings.ReplaceAll(tool, "_", " "), text, tokens)
 	if err != nil {
 		return nil, err
 	}

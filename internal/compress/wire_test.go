@@ -129,12 +129,21 @@ func TestOffloadReadTextFile(t *testing.T) {
 	}
 	h.readIDE() // end_turn
 
-	// A whole read of the offloaded file itself is referenced in place.
+	// A whole read of the offloaded file itself passes untouched: the agent
+	// asked for that content (Gemini CLI reads whole files through the
+	// client and pages them itself).
 	h.agent(mustJSON(map[string]any{"jsonrpc": "2.0", "id": 10, "method": "fs/read_text_file", "params": map[string]any{"sessionId": "s1", "path": path}}))
 	h.readIDE()
 	h.ide(mustJSON(map[string]any{"jsonrpc": "2.0", "id": 10, "result": map[string]any{"content": big}}))
-	if again := str(h.readAgent(), "result", "content"); refPath(again) != path {
-		t.Errorf("re-read of the offloaded file made a new copy: %s", refPath(again))
+	if again := str(h.readAgent(), "result", "content"); again != big {
+		t.Errorf("re-read of the offloaded file was changed: %.100s", again)
+	}
+	// line and limit set to null do not make a read ranged.
+	h.agent(mustJSON(map[string]any{"jsonrpc": "2.0", "id": 11, "method": "fs/read_text_file", "params": map[string]any{"sessionId": "s1", "path": "/repo/import.log", "line": nil, "limit": nil}}))
+	h.readIDE()
+	h.ide(mustJSON(map[string]any{"jsonrpc": "2.0", "id": 11, "result": map[string]any{"content": big}}))
+	if got := str(h.readAgent(), "result", "content"); !strings.HasPrefix(got, "## Offloaded Content Reference") {
+		t.Errorf("read with null line/limit not offloaded: %.100s", got)
 	}
 	if !strings.Contains(h.log.String(), `"event":"TIER_1"`) {
 		t.Errorf("no TIER_1 event logged:\n%s", h.log)
