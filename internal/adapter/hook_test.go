@@ -239,3 +239,21 @@ func TestAskHookRejectsBadUpdatedInput(t *testing.T) {
 		t.Errorf("AskHook accepted an updated input that is not an object: %+v", got)
 	}
 }
+
+// BenchmarkHookRoundTrip measures one hook question over the socket, with a
+// decider that answers at once: the bridge-side cost the hook adds to each of
+// Claude's tool calls, besides starting the hook process.
+func BenchmarkHookRoundTrip(b *testing.B) {
+	s, err := ListenHook(DeciderFunc(allowAll), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	req := HookRequest{Agent: Claude, Event: json.RawMessage(realPayload)}
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := AskHook(ctx, s.SocketPath(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
