@@ -14,6 +14,7 @@ import (
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
 // Recorder is where Enforce writes its audit records; *audit.Log is one.
@@ -648,6 +649,63 @@ var (
 	escapeMark   = []byte(`\u`)
 )
 
+// parseToolUpdate reads the fields of a tool_call or tool_call_update
+// notification the bridge uses, without decoding the large ones (content,
+// rawOutput), which stay raw sub-slices of params.
+func parseToolUpdate(params []byte) (*updateParams, bool) {
+	top, err := rawjson.Members(params)
+	if err != nil {
+		return nil, false
+	}
+	p := &updateParams{}
+	var update []byte
+	for _, mem := range top {
+		switch mem.Key {
+		case "sessionId":
+			p.SessionID, _ = rawjson.String(mem.Value)
+		case "update":
+			update = mem.Value
+		}
+	}
+	fields, err := rawjson.Members(update)
+	if err != nil {
+		return nil, false
+	}
+	u := &p.Update
+	for _, mem := range fields {
+		v := mem.Value
+		switch mem.Key {
+		case "sessionUpdate":
+			u.SessionUpdate, _ = rawjson.String(v)
+		case "toolCallId":
+			u.ToolCallID, _ = rawjson.String(v)
+		case "title":
+			if s, ok := rawjson.String(v); ok {
+				u.Title = &s
+			}
+		case "kind":
+			if s, ok := rawjson.String(v); ok {
+				u.Kind = &s
+			}
+		case "status":
+			u.Status, _ = rawjson.String(v)
+		case "rawInput":
+			u.RawInput = v
+		case "rawOutput":
+			u.RawOutput = v
+		case "content":
+			u.Content = v
+		case "_meta":
+			u.Meta = v
+		case "locations":
+			if err := json.Unmarshal(v, &u.Locations); err != nil {
+				u.Locations = nil
+			}
+		}
+	}
+	return p, true
+}
+
 func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
 	if !bytes.Contains(m.Params, toolCallMark) && !bytes.Contains(m.Params, escapeMark) {
 		return next.Handle(ctx, m) // the common case: message chunks, plans, usage
@@ -656,8 +714,8 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 	if kind != "tool_call" && kind != "tool_call_update" {
 		return next.Handle(ctx, m)
 	}
-	var p updateParams
-	if err := json.Unmarshal(m.Params, &p); err != nil || p.Update.ToolCallID == "" {
+	p, ok := parseToolUpdate(m.Params)
+	if !ok || p.Update.ToolCallID == "" {
 		return next.Handle(ctx, m)
 	}
 	u := &p.Update.toolCallFields
