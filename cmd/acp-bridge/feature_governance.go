@@ -134,6 +134,7 @@ func governanceFeature() feature {
 			}
 			enf := governance.NewEnforcer(opts)
 			s.Bridge.Use(enf.Middleware())
+			s.Bridge.OnPreempt(enf.Preempt)
 			s.onExit(func() { enf.Close("bridge stopped") })
 			return nil
 		},

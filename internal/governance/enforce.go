@@ -101,11 +101,11 @@ type Enforcer struct {
 
 	mu       sync.Mutex // guards the maps below
 	sessions map[string]*sessionState
-	calls    map[string]*callState         // by session + toolCallId
-	perms    map[string]*permState         // forwarded permission requests, by request id
-	opens    map[string]*openState         // session/new|load|resume|fork requests, by request id
-	prompts  map[string]string             // session/prompt request id -> session id
-	asks     map[string]context.CancelFunc // the bridge's own permission asks, by session
+	calls    map[string]*callState              // by session + toolCallId
+	perms    map[string]*permState              // forwarded permission requests, by request id
+	opens    map[string]*openState              // session/new|load|resume|fork requests, by request id
+	prompts  map[string]string                  // session/prompt request id -> session id
+	asks     map[string]context.CancelCauseFunc // the bridge's own permission asks, by "session:"+id and "request:"+id
 	askSeq   int
 }
 
@@ -160,7 +160,7 @@ func NewEnforcer(opts EnforceOptions) *Enforcer {
 		agent:    audit.Actor{ID: op, Role: "operator"},
 		sessions: map[string]*sessionState{}, calls: map[string]*callState{},
 		perms: map[string]*permState{}, opens: map[string]*openState{},
-		prompts: map[string]string{}, asks: map[string]context.CancelFunc{},
+		prompts: map[string]string{}, asks: map[string]context.CancelCauseFunc{},
 	}
 }
 
@@ -477,8 +477,8 @@ func (x *Enforcer) onCancel(m *acpwire.Message) {
 			delete(x.perms, k)
 		}
 	}
-	if cancel := x.asks[sid]; cancel != nil {
-		cancel()
+	if cancel := x.asks["session:"+sid]; cancel != nil {
+		cancel(errSessionCancelled)
 	}
 	x.mu.Unlock()
 	for _, p := range held {
@@ -1026,7 +1026,7 @@ func (x *Enforcer) onClientCall(ctx context.Context, m *acpwire.Message, next ac
 		d = auditDenied(err)
 	}
 	if d.Value.NeedsApproval() {
-		ok, who, err := x.ask(ctx, p.SessionID, action, what, d, input)
+		ok, who, err := x.ask(ctx, m, p.SessionID, action, what, d, input)
 		ans := map[string]any{"approved": ok, "approver": who}
 		if err != nil {
 			ans["error"] = err.Error()
@@ -1039,6 +1039,9 @@ func (x *Enforcer) onClientCall(ctx context.Context, m *acpwire.Message, next ac
 			return next.Handle(ctx, m)
 		}
 		reason := "the person did not approve it"
+		if errors.Is(err, errRequestCancelled) {
+			return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeRequestCancelled, "acp-bridge: %s: %v", what, err))
+		}
 		if err != nil {
 			reason = fmt.Sprintf("approval could not be asked: %v", err)
 		}
@@ -1058,20 +1061,60 @@ func denialData(d Decision) map[string]any {
 
 // ask puts a permission request of the bridge's own to the IDE and waits
 // for the person's answer (or session/cancel).
-func (x *Enforcer) ask(ctx context.Context, sid, action, what string, d Decision, input map[string]any) (bool, string, error) {
+// Causes of an approval the bridge stops waiting for.
+var (
+	errSessionCancelled = errors.New("the session's turn was cancelled")
+	errRequestCancelled = errors.New("the agent cancelled its request")
+)
+
+// Preempt hears session/cancel and $/cancel_request as soon as the bridge
+// reads them (register it with Bridge.OnPreempt): an approval the bridge is
+// waiting for on behalf of a cancelled request or turn is abandoned at
+// once, instead of after the person answers. It does not block.
+func (x *Enforcer) Preempt(m *acpwire.Message) {
+	var key string
+	switch {
+	case m.Dir == acpwire.AgentToClient && m.IsNotification("$/cancel_request"):
+		id, ok := m.Get("params", "requestId")
+		if !ok {
+			return
+		}
+		key = "request:" + string(bytes.TrimSpace(id))
+	case m.Dir == acpwire.ClientToAgent && m.IsNotification("session/cancel"):
+		sid, _ := m.GetString("params", "sessionId")
+		key = "session:" + sid
+	default:
+		return
+	}
+	x.mu.Lock()
+	cancel := x.asks[key]
+	x.mu.Unlock()
+	if cancel != nil {
+		if strings.HasPrefix(key, "request:") {
+			cancel(errRequestCancelled)
+		} else {
+			cancel(errSessionCancelled)
+		}
+	}
+}
+
+func (x *Enforcer) ask(ctx context.Context, req *acpwire.Message, sid, action, what string, d Decision, input map[string]any) (bool, string, error) {
 	if sid == "" {
 		return false, "", errors.New("no session to ask in")
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	reqKey := "request:" + string(bytes.TrimSpace(req.ID))
 	x.mu.Lock()
 	x.askSeq++
 	id := fmt.Sprintf("acp-bridge-approval-%d", x.askSeq)
-	x.asks[sid] = cancel
+	x.asks["session:"+sid] = cancel
+	x.asks[reqKey] = cancel
 	x.mu.Unlock()
 	defer func() {
 		x.mu.Lock()
-		delete(x.asks, sid)
+		delete(x.asks, "session:"+sid)
+		delete(x.asks, reqKey)
 		x.mu.Unlock()
 	}()
 	kind := "read"
@@ -1091,6 +1134,9 @@ func (x *Enforcer) ask(ctx context.Context, sid, action, what string, d Decision
 	defer x.transition(sid, "running", "approval answered")
 	res, err := x.send.Call(ctx, acpwire.AgentToClient, "session/request_permission", params)
 	if err != nil {
+		if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil {
+			return false, "", cause
+		}
 		return false, "", err
 	}
 	var out struct {

@@ -99,7 +99,9 @@ func newHarnessWith(t *testing.T, opts EnforceOptions, engine bool) *harness {
 	}
 	b := acpwire.New(acpwire.Options{})
 	opts.Sender = b
-	b.Use(Enforce(opts))
+	enf := NewEnforcer(opts)
+	b.Use(enf.Middleware())
+	b.OnPreempt(enf.Preempt)
 	clientInR, clientInW := io.Pipe()
 	clientOutR, clientOutW := io.Pipe()
 	agentInR, agentInW := io.Pipe()
@@ -602,5 +604,26 @@ func TestEnforceAuditOnly(t *testing.T) {
 	}
 	if evs := h.rec.find("fs.read", "allow"); len(evs) != 1 {
 		t.Fatalf("fs.read records: %+v", evs)
+	}
+}
+
+// TestEnforceCancelWhileAsking: the agent cancels a write the bridge is
+// asking the person about; the bridge stops waiting at once (through
+// Preempt) and answers the write -32800.
+func TestEnforceCancelWhileAsking(t *testing.T) {
+	h := newHarness(t, EnforceOptions{})
+	h.openSession()
+	h.agent(`{"jsonrpc":"2.0","id":71,"method":"fs/write_text_file","params":{"sessionId":"s1","path":%q,"content":"hi"}}`, h.root+"/README.md")
+	if ask := h.nextAtIDE(); ask["method"] != "session/request_permission" {
+		t.Fatalf("IDE got %v", ask)
+	}
+	h.agent(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":71}}`)
+	m := h.nextAtAgent()
+	if m["id"] != float64(71) || get(m, "error", "code") != float64(acpwire.CodeRequestCancelled) {
+		t.Fatalf("agent got %v, want -32800 for id 71", m)
+	}
+	evs := h.rec.find("approval.recorded", "require-approval")
+	if len(evs) != 1 || evs[0].ev.Output.(map[string]any)["approved"] != false {
+		t.Fatalf("approval records: %+v", evs)
 	}
 }
