@@ -126,7 +126,11 @@ func FuzzAppendValidates(f *testing.F) {
 	f.Add([]byte(`{"$redacted":true}`), "a1", "ÄÖ rule")
 	f.Add([]byte(`{"$truncated":true,"bytes":"x"}`), "x.y", "--")
 	f.Add([]byte(`null`), "tool.call", "a")
-	l := &Log{opts: Options{MaxValueBytes: DefaultMaxValueBytes, MaxFieldBytes: DefaultMaxFieldBytes}, red: redactor{maxValue: 64, headLen: 16}}
+	f.Add([]byte(`{"b":1.50,"a":"\u00e9\u2028","c":[1e3,-0]}`), "tool.call", "")
+	f.Add([]byte(`"short"`), "tool.call", "")
+	opts := Options{MaxValueBytes: 64, MaxFieldBytes: DefaultMaxFieldBytes}
+	l := &Log{opts: opts, red: redactor{maxValue: 64, headLen: 16}}
+	slowLog := &Log{opts: opts, red: redactor{maxValue: 64, headLen: 16}, slowOnly: true}
 	f.Fuzz(func(t *testing.T, input []byte, action, policyRef string) {
 		if !json.Valid(input) {
 			return
@@ -146,6 +150,15 @@ func FuzzAppendValidates(f *testing.F) {
 		line := p.appendLine(nil, 0, ts, Genesis, hash)
 		if _, err := checkLine(line[:len(line)-1]); err != nil {
 			t.Fatalf("written line does not verify: %v\n%s", err, line)
+		}
+		// The shortcut for raw values that need no redaction writes
+		// exactly what the full path writes.
+		slow, err := slowLog.prepare(&ev)
+		if err != nil {
+			t.Fatalf("slow path fails where the fast one did not: %v", err)
+		}
+		if want := slow.appendLine(nil, 0, ts, Genesis, hashHex(slow.appendHashed(nil, 0, ts, Genesis))); !bytes.Equal(line, want) {
+			t.Fatalf("fast and slow paths differ:\nfast %s\nslow %s", line, want)
 		}
 	})
 }
