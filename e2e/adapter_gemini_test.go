@@ -58,14 +58,21 @@ func TestAdapterGeminiDeniedCommand(t *testing.T) {
 					t.Errorf("the bridge log does not say Gemini got the admin policy")
 				}
 				// Gemini reports the refused call as a failed execute
-				// tool call (without the command): that is what the audit
-				// log can hold.
+				// tool call (without the command or the rule); the bridge
+				// records it as a deny of Gemini's policy engine.
 				audit, err := os.ReadFile(auditFile)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !strings.Contains(string(audit), `"toolCallId":"run_shell_command`) || !strings.Contains(string(audit), `denied by policy`) {
-					t.Errorf("the audit log has no record of the call Gemini refused")
+				var refused bool
+				for _, rec := range readAudit(t, auditFile) {
+					if rec.Metadata.Stage == "agent-policy" && rec.Policy != nil && rec.Policy.Decision == "deny" &&
+						strings.HasPrefix(rec.Subject.Ref, "run_shell_command") {
+						refused = true
+					}
+				}
+				if !refused || !strings.Contains(string(audit), `denied by policy`) {
+					t.Errorf("the audit log has no deny record of the call Gemini refused")
 				}
 				if reqs := r.model.MainRequests(); len(reqs) < 2 || !strings.Contains(string(reqs[1].Body), "denied by policy") {
 					t.Errorf("the model was not told Gemini's policy denied the command")

@@ -95,7 +95,7 @@ func setupAdapter(s *bridgeSetup, mode string, in adapterInputs) error {
 	default:
 		return fmt.Errorf("--adapter %q: want auto, none or one of %s", mode, strings.Join(adapter.Names(), ", "))
 	}
-	cfg := adapter.Config{Rules: in.rules, Logger: s.Logger}
+	cfg := adapter.Config{Rules: in.rules, Audit: in.audit, Operator: operatorID(s), Logger: s.Logger}
 	if d := hookDecider(in, s); d != nil {
 		exe, err := os.Executable()
 		if err != nil {

@@ -56,6 +56,12 @@ type Config struct {
 	// in translations that need an absolute anchor (Gemini allow rules);
 	// optional, if empty such rules are left to the wire-level check.
 	Root string
+	// Audit receives records of what the agent's own policy engine refused
+	// under the bridge's rules; optional.
+	Audit Recorder
+	// Operator names the agent in audit records ("agent:gemini");
+	// optional, defaults to the adapter name.
+	Operator string
 	// Logger receives what adapters do; nil means discard.
 	Logger *slog.Logger
 }
@@ -189,6 +195,13 @@ func (s *Selector) noteAgentInfo(m *acpwire.Message) {
 	s.active = a
 }
 
+// observer is implemented by adapters that watch what the agent reports
+// (its session/update notifications). Observe must not block for long and
+// must not change m.
+type observer interface {
+	Observe(m *acpwire.Message)
+}
+
 // sessionMethods are the requests whose params an adapter may patch.
 var sessionMethods = []string{"session/new", "session/load", "session/resume", "session/fork"}
 
@@ -210,6 +223,10 @@ func Middleware(sel *Selector, s acpwire.Sender) acpwire.Middleware {
 	return func(next acpwire.Handler) acpwire.Handler {
 		return acpwire.HandlerFunc(func(ctx context.Context, m *acpwire.Message) error {
 			switch {
+			case m.IsNotification("session/update"):
+				if o, ok := sel.Active().(observer); ok {
+					o.Observe(m)
+				}
 			case m.IsResponseTo("initialize"):
 				sel.noteAgentInfo(m)
 			case isSessionOpen(m):

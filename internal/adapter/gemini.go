@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
 
 // Gemini policy priorities inside the admin tier (Gemini adds 5 + p/1000, so
@@ -312,14 +314,19 @@ func tomlString(s string) string {
 
 // gemini is the Gemini CLI adapter (gemini --acp).
 type gemini struct {
-	policy []byte
-	rules  int
-	dir    string
-	logger *slog.Logger
+	policy   []byte
+	rules    int
+	dir      string // set by Spawn: Gemini runs with the policy
+	audit    Recorder
+	operator string
+	logger   *slog.Logger
 }
 
 func newGemini(cfg Config) (*gemini, error) {
-	g := &gemini{logger: cfg.logger()}
+	g := &gemini{logger: cfg.logger(), audit: cfg.Audit, operator: cfg.Operator}
+	if g.operator == "" {
+		g.operator = "agent:" + Gemini
+	}
 	rules, skipped := BuildGeminiPolicy(cfg.Rules, cfg.Root)
 	for _, s := range skipped {
 		g.logger.Info("adapter: rule has no Gemini CLI equivalent; enforced at the wire only", "rule", s)
@@ -354,6 +361,63 @@ func (g *gemini) Spawn(cmd *acpwire.AgentCommand) error {
 		g.logger.Warn("adapter: Gemini CLI ignores --admin-policy when system policies exist", "dir", "/etc/gemini-cli/policies")
 	}
 	return nil
+}
+
+// geminiDenied is the text Gemini CLI reports for a call its policy engine
+// refused ("Tool execution for \"Shell\" denied by policy.").
+var geminiDenied = []byte("denied by policy")
+
+// Observe records, as a deny decision, each tool call Gemini reports its own
+// policy engine refused while it runs with the bridge's rules: Gemini decides
+// those calls without asking anyone, so this is the bridge's only trace of
+// the decision. Gemini reports neither the rule nor (for a refused call) the
+// tool's input; the record says so.
+func (g *gemini) Observe(m *acpwire.Message) {
+	if g.audit == nil || g.dir == "" || !bytes.Contains(m.Params, geminiDenied) {
+		return
+	}
+	var p struct {
+		SessionID string `json:"sessionId"`
+		Update    struct {
+			SessionUpdate string          `json:"sessionUpdate"`
+			ToolCallID    string          `json:"toolCallId"`
+			Status        string          `json:"status"`
+			Kind          string          `json:"kind"`
+			Title         string          `json:"title"`
+			RawInput      json.RawMessage `json:"rawInput"`
+			Content       json.RawMessage `json:"content"`
+		} `json:"update"`
+	}
+	if json.Unmarshal(m.Params, &p) != nil {
+		return
+	}
+	u := p.Update
+	if (u.SessionUpdate != "tool_call" && u.SessionUpdate != "tool_call_update") || u.Status != "failed" || !bytes.Contains(u.Content, geminiDenied) {
+		return
+	}
+	tool := strings.SplitN(u.ToolCallID, "__", 2)[0] // "run_shell_command__run_shell_command_17952..._0"
+	ev := audit.Event{
+		Actor:   auditActor,
+		Action:  "tool.call",
+		Subject: audit.Subject{Kind: "tool-call", Ref: u.ToolCallID},
+		Input:   rawOrNil(u.RawInput),
+		Output:  rawOrNil(u.Content),
+		Policy:  &audit.Policy{Ref: "gemini-admin-policy", Decision: "deny"},
+		Metadata: map[string]any{
+			"session":     p.SessionID,
+			"stage":       "agent-policy",
+			"agent":       Gemini,
+			"enforcement": "refused by Gemini CLI's policy engine, which runs with the bridge's rules as its admin policy; Gemini does not report which rule",
+			"toolCall": audit.ToolCall{Kind: "tool-call", Operator: g.operator, Session: p.SessionID, ToolCallID: u.ToolCallID,
+				Tool: tool, Arguments: rawOrNil(u.RawInput), Error: rawOrNil(u.Content)},
+		},
+	}
+	if u.Title != "" {
+		ev.Metadata["title"] = u.Title
+	}
+	if err := g.audit.AppendSync(ev); err != nil {
+		g.logger.Error("adapter: audit record of a call Gemini refused", "toolCallId", u.ToolCallID, "err", err)
+	}
 }
 
 // PatchSession leaves Gemini's sessions as the IDE opened them.

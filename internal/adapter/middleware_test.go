@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
 
 // wire runs a real bridge with the adapter middleware between pipes and
@@ -118,5 +119,38 @@ func TestMiddlewareFailedPatchAnswersError(t *testing.T) {
 	got := readLine(t, w.atClient)
 	if !strings.Contains(got, `"id":7`) || !strings.Contains(got, `"error"`) || !strings.Contains(got, "cannot apply the policy") {
 		t.Errorf("IDE got %s, want an error response", got)
+	}
+}
+
+func TestGeminiRefusalsAudited(t *testing.T) {
+	rec := &memRecorder{}
+	a, err := New(Gemini, Config{Rules: Rules{Deny: []string{"Bash(rm:*)"}}, Audit: rec, Operator: "agent:gemini"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if err := a.Spawn(&acpwire.AgentCommand{Path: "gemini", Args: []string{"--acp"}}); err != nil {
+		t.Fatal(err)
+	}
+	w := startWire(t, NewSelector(a, false, Config{}))
+	// As Gemini CLI 0.61 reports a call its policy engine refused.
+	refused := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"run_shell_command__run_shell_command_1795292928861_0","status":"failed","content":[{"type":"content","content":{"type":"text","text":"Tool execution for \"Shell\" denied by policy."}}],"kind":"execute"}}}`
+	failed := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"read_file__1","status":"failed","content":[{"type":"content","content":{"type":"text","text":"ENOENT"}}]}}}`
+	for _, line := range []string{refused, failed} {
+		send(t, w.toBridgeFromAgent, line)
+		if got := readLine(t, w.atClient); got != line {
+			t.Errorf("the update changed on its way to the IDE: %s", got)
+		}
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.events) != 1 {
+		t.Fatalf("%d audit records, want 1 (the refused call only)", len(rec.events))
+	}
+	ev := rec.events[0]
+	tc := ev.Metadata["toolCall"].(audit.ToolCall)
+	if ev.Policy == nil || ev.Policy.Decision != "deny" || ev.Subject.Ref != "run_shell_command__run_shell_command_1795292928861_0" ||
+		tc.Tool != "run_shell_command" || tc.Operator != "agent:gemini" || ev.Metadata["session"] != "s1" {
+		t.Errorf("audit record = %+v", ev)
 	}
 }
