@@ -81,6 +81,15 @@ func secretReachedModel(r *run) bool {
 	return false
 }
 
+// auditHasDenial fails t unless the run's audit log records a denial.
+func auditHasDenial(t *testing.T, w *workspace) {
+	t.Helper()
+	audit, err := os.ReadFile(filepath.Join(w.base, "audit.jsonl"))
+	if err != nil || !strings.Contains(string(audit), `"deny"`) {
+		t.Errorf("the audit log has no denial (%v)", err)
+	}
+}
+
 // clientAskedToRead reports whether the agent asked the client to read a
 // path ending in name.
 func clientAskedToRead(t *testing.T, r *run, name string) bool {
@@ -108,7 +117,8 @@ func geminiEditEnv(w *workspace) fakemodel.Step {
 }
 
 // TestPolicyDeniedRead: Gemini's edit of secrets/token.txt reads it through the client's
-// fs/read_text_file; under the policy the bridge refuses that read, the
+// fs/read_text_file; under the policy (wire enforcement only, adapters off)
+// the bridge refuses that read, the
 // client is never asked, the file is unchanged and the secret never reaches
 // the model. The direct run first shows the read does go through the client.
 func TestPolicyDeniedRead(t *testing.T) {
@@ -126,7 +136,7 @@ func TestPolicyDeniedRead(t *testing.T) {
 	}
 
 	needBridgeFlag(t, s, "policy", "governance (issue 6) has not landed")
-	r := policyRun(t, s, a, w, true, steps(w), "Rename the variable in secrets/token.txt.")
+	r := policyRunWith(t, s, a, w, wireOnly(s), steps(w), "Rename the variable in secrets/token.txt.")
 	r.mustSucceed()
 	r.noLeftovers()
 	if secretReachedModel(r) {
@@ -138,10 +148,13 @@ func TestPolicyDeniedRead(t *testing.T) {
 	if b, _ := os.ReadFile(w.path("secrets/token.txt")); string(b) != envSecret+"\n" {
 		t.Errorf("the secret file changed: %q", b)
 	}
+	auditHasDenial(t, w)
 }
 
 // TestPolicyDeniedCommand: a command the policy denies is asked for with a
-// permission request; the bridge denies it and the command never runs. The
+// permission request; the bridge (wire enforcement only, adapters off: with
+// the adapters the agents' own engines deny it, see the adapter tests)
+// denies it, the command never runs and the audit log has the denial. The
 // direct run first shows that, allowed, the command runs and was asked for.
 func TestPolicyDeniedCommand(t *testing.T) {
 	s := needSuite(t)
@@ -160,12 +173,13 @@ func TestPolicyDeniedCommand(t *testing.T) {
 			}
 
 			needBridgeFlag(t, s, "policy", "governance (issue 6) has not landed")
-			r := policyRun(t, s, a, w, true, steps, "Fetch it.")
+			r := policyRunWith(t, s, a, w, wireOnly(s), steps, "Fetch it.")
 			r.mustSucceed()
 			r.noLeftovers()
 			if _, err := os.Stat(w.path("curl-ran.txt")); err == nil {
 				t.Errorf("the denied command ran")
 			}
+			auditHasDenial(t, w)
 		})
 	}
 }
@@ -204,10 +218,7 @@ func TestPolicyUnaskedTool(t *testing.T) {
 			r := policyRunWith(t, s, a, w, []string{"--adapter", adapter}, steps, "Show me secrets/token.txt.")
 			sum := r.wait()
 			r.noLeftovers()
-			audit, err := os.ReadFile(filepath.Join(w.base, "audit.jsonl"))
-			if err != nil || !strings.Contains(string(audit), `"deny"`) {
-				t.Errorf("the audit log has no denial (%v)", err)
-			}
+			auditHasDenial(t, w)
 			if adapter == "auto" {
 				if secretReachedModel(r) {
 					t.Errorf("the secret reached the model although Claude's hook could deny the read")
