@@ -1,6 +1,9 @@
 package governance
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -98,6 +101,44 @@ func FuzzDecidePath(f *testing.F) {
 		clean := absPath(p, "/w/sub", "/home/u")
 		if strings.EqualFold(clean[strings.LastIndex(clean, "/")+1:], ".env") && d.Value != Deny {
 			t.Fatalf("%q (%s) = %v; want deny", p, clean, d)
+		}
+	})
+}
+
+// FuzzLoadPolicy checks that any GOVERNANCE.md either loads into a policy
+// that decides, or fails with positioned errors, and never panics.
+func FuzzLoadPolicy(f *testing.F) {
+	for _, file := range []string{"testdata/policy/GOVERNANCE.md", "testdata/errors/bad-rules/GOVERNANCE.md",
+		"testdata/errors/unknown-field/GOVERNANCE.md", "testdata/errors/bad-yaml/GOVERNANCE.md", "../../GOVERNANCE.md"} {
+		if b, err := os.ReadFile(file); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("---\nschema: governance.workspace/v1\n---\n"))
+	f.Add([]byte("---\n&a [*a]\n---\n"))
+	dir := f.TempDir()
+	file := filepath.Join(dir, "GOVERNANCE.md")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p, err := LoadPolicy(file)
+		if err != nil {
+			var list ErrorList
+			if !errors.As(err, &list) || len(list) == 0 {
+				t.Fatalf("error %v is not a non-empty ErrorList", err)
+			}
+			for _, e := range list {
+				if e.File == file && e.Line == 0 {
+					t.Fatalf("error without a line: %v", e)
+				}
+			}
+			return
+		}
+		e := NewEngine(p, EngineOptions{Roots: []string{dir}})
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: "ls && rm -rf /", Cwd: dir})
+		if d.Value == "" || d.Rule == "" {
+			t.Fatalf("incomplete decision %+v", d)
 		}
 	})
 }

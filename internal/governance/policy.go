@@ -219,7 +219,8 @@ func yamlError(file string, off int, err error) *Error {
 		}
 		return &Error{File: file, Line: n + off, Msg: "invalid YAML: " + m[2]}
 	}
-	return &Error{File: file, Msg: "invalid YAML: " + msg}
+	// No position from the library: point at the frontmatter's start.
+	return &Error{File: file, Line: off + 1, Msg: "invalid YAML: " + msg}
 }
 
 // scannerProblem reports whether a yaml message comes from its scanner,
