@@ -318,11 +318,12 @@ func TestAdapterClaudeLargeRead(t *testing.T) {
 	text, needle := bigText(20000)
 	fileTokens := fakemodel.CountTokens(text)
 	r, auditFile := adapterRun(t, s, a, w, runOptions{
-		name:       "claude-large-read",
-		bridgeArgs: []string{"--compress", "on", "--offload-tokens", "15000", "--cache-dir", filepath.Join(w.base, "cache")},
-		files:      map[string]string{"big.txt": text},
-		script:     fakemodel.Script{Steps: []fakemodel.Step{a.read(w.path("big.txt")), fakemodel.Text("Read the start.")}},
-		client:     clientScript{Prompts: textPrompts("Read big.txt.")},
+		name: "claude-large-read",
+		bridgeArgs: []string{"--compress", "on", "--offload-tokens", "15000", "--cache-dir", filepath.Join(w.base, "cache"),
+			"--compress-log", filepath.Join(w.base, "compress.jsonl")},
+		files:  map[string]string{"big.txt": text},
+		script: fakemodel.Script{Steps: []fakemodel.Step{a.read(w.path("big.txt")), fakemodel.Text("Read the start.")}},
+		client: clientScript{Prompts: textPrompts("Read big.txt.")},
 	})
 	r.mustSucceed()
 	r.noLeftovers()
@@ -348,6 +349,27 @@ func TestAdapterClaudeLargeRead(t *testing.T) {
 	recs := hookRecords(readAudit(t, auditFile), "Read")
 	if len(recs) == 0 {
 		t.Errorf("no audit record of the limited read")
+	}
+	// The compression log has the TIER_1 event, and its offloaded copy is
+	// the file byte for byte.
+	logText, err := os.ReadFile(filepath.Join(w.base, "compress.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev struct {
+		Type  string   `json:"event"`
+		Files []string `json:"filesCreated"`
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(logText)), "\n") {
+		if strings.Contains(l, "Claude Read of") && json.Unmarshal([]byte(l), &ev) == nil {
+			break
+		}
+	}
+	if ev.Type != "TIER_1" || len(ev.Files) != 1 {
+		t.Fatalf("no TIER_1 event for the limited read in the compression log:\n%s", logText)
+	}
+	if copied, err := os.ReadFile(ev.Files[0]); err != nil || string(copied) != text {
+		t.Errorf("the offloaded copy %s is not the file byte for byte (%v)", ev.Files[0], err)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/adapter"
 	"github.com/acp-bridge/acp-bridge/internal/compress"
@@ -50,6 +51,8 @@ type adapterInputs struct {
 	offloadTokens int
 	// offload keeps a copy of content Tier 1 held back; optional.
 	offload func(tool, content string) (string, error)
+	// events receives Tier 1 events; optional.
+	events *compress.EventLog
 }
 
 // adapterInputsOf collects the adapters' inputs from what the governance and
@@ -77,6 +80,7 @@ func adapterInputsOf(s *bridgeSetup, fs *flag.FlagSet) adapterInputs {
 			}
 		}
 		in.offload = s.Compression.Store().WriteOffloaded
+		in.events = s.Compression.Events()
 	}
 	return in
 }
@@ -146,7 +150,20 @@ func hookDecider(in adapterInputs, s *bridgeSetup) adapter.Decider {
 	if in.engine != nil {
 		d = adapter.PolicyDecider(in.engine)
 	}
-	d = adapter.LimitLargeReads(d, adapter.ReadLimit{Threshold: in.offloadTokens, Offload: in.offload, Logger: s.Logger})
+	rl := adapter.ReadLimit{Threshold: in.offloadTokens, Offload: in.offload, Logger: s.Logger}
+	if in.events != nil {
+		rl.OnLimit = func(lr adapter.LimitedRead) {
+			var files []string
+			if lr.Copy != "" {
+				files = []string{lr.Copy}
+			}
+			in.events.Add(compress.Event{Time: time.Now().UTC(), Session: lr.Session, Type: compress.EventTier1,
+				Trigger: fmt.Sprintf("Claude Read of %s: %d tokens over the %d-token threshold; limited to %d of %d lines",
+					lr.Path, lr.FileTokens, lr.Threshold, lr.Limit, lr.Lines),
+				TokensBefore: lr.FileTokens, TokensAfter: lr.ShownTokens, TokensSaved: lr.FileTokens - lr.ShownTokens, Files: files})
+		}
+	}
+	d = adapter.LimitLargeReads(d, rl)
 	if in.audit != nil {
 		d = adapter.Audited(d, in.audit, adapter.AuditOptions{FailOpen: in.failOpen, Operator: operatorID(s), Logger: s.Logger})
 	}

@@ -38,6 +38,9 @@ type ReadLimit struct {
 	// limited (the compression cache's WriteOffloaded) and returns its
 	// path; optional.
 	Offload func(tool, content string) (string, error)
+	// OnLimit is told about each limited read (for the compression event
+	// log); optional.
+	OnLimit func(LimitedRead)
 	// Logger; nil means discard.
 	Logger *slog.Logger
 }
@@ -107,12 +110,18 @@ func LimitLargeReads(next Decider, rl ReadLimit) Decider {
 			"so only lines 1-%d were read. The full file is unchanged at %s. To read more, call Read with file_path %q and "+
 			"offset/limit, e.g. offset %d and limit %d; use Grep to find the part you need.",
 			in.FilePath, plan.lines, plan.tokens, rl.Threshold, plan.limit, in.FilePath, in.FilePath, plan.limit+1, plan.limit)
+		lr := LimitedRead{Session: c.SessionID, Path: in.FilePath, Threshold: rl.Threshold, FileTokens: plan.tokens,
+			ShownTokens: plan.shown, Lines: plan.lines, Limit: plan.limit}
 		if rl.Offload != nil && plan.complete {
 			if copyPath, err := rl.Offload("Read", string(plan.data)); err == nil {
 				note += fmt.Sprintf(" A copy as read now is kept in the bridge's cache at %s.", copyPath)
+				lr.Copy = copyPath
 			} else {
 				logger.Warn("tier 1: keeping a copy of a large read", "path", in.FilePath, "err", err)
 			}
+		}
+		if rl.OnLimit != nil {
+			rl.OnLimit(lr)
 		}
 		if d.Context != "" {
 			d.Context += "\n" + note
@@ -127,8 +136,26 @@ func LimitLargeReads(next Decider, rl ReadLimit) Decider {
 	})
 }
 
+// LimitedRead describes one read LimitLargeReads limited.
+type LimitedRead struct {
+	// Session is the agent's session id.
+	Session string
+	// Path is the file read.
+	Path string
+	// Threshold is the offload threshold in tokens.
+	Threshold int
+	// FileTokens is the file's o200k count; ShownTokens the count of the
+	// lines the read returns, as Claude Code shows them.
+	FileTokens, ShownTokens int
+	// Lines is the file's line count; Limit the lines read.
+	Lines, Limit int
+	// Copy is the offloaded copy's path, if one was kept.
+	Copy string
+}
+
 type readPlan struct {
 	tokens, lines, limit int
+	shown                int    // tokens of the lines read
 	data                 []byte // the file as counted
 	complete             bool   // data is the whole file
 }
@@ -178,5 +205,5 @@ func planRead(path string, rl ReadLimit) (readPlan, bool) {
 	if limit < 1 {
 		limit = 1
 	}
-	return readPlan{tokens: total, lines: lines, limit: limit, data: data, complete: st.Size() == int64(len(data))}, true
+	return readPlan{tokens: total, lines: lines, limit: limit, shown: used, data: data, complete: st.Size() == int64(len(data))}, true
 }

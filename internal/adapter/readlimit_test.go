@@ -87,14 +87,21 @@ func TestLimitLargeReads(t *testing.T) {
 	}
 	t.Run("a copy is offloaded byte for byte", func(t *testing.T) {
 		var kept string
+		var told []LimitedRead
 		d := LimitLargeReads(inner, ReadLimit{Threshold: 15000, Offload: func(tool, content string) (string, error) {
 			kept = content
 			return "/cache/offloaded/x_Read.md", nil
-		}})
-		got, _ := d.DecideTool(context.Background(), read(fmt.Sprintf(`{"file_path":%q}`, big)))
+		}, OnLimit: func(lr LimitedRead) { told = append(told, lr) }})
+		c := read(fmt.Sprintf(`{"file_path":%q}`, big))
+		c.SessionID = "s1"
+		got, _ := d.DecideTool(context.Background(), c)
 		want, _ := os.ReadFile(big)
 		if kept != string(want) || !strings.Contains(got.Context, "/cache/offloaded/x_Read.md") {
 			t.Errorf("offloaded %d bytes of %d; context %q", len(kept), len(want), got.Context)
+		}
+		if len(told) != 1 || told[0].Session != "s1" || told[0].Copy != "/cache/offloaded/x_Read.md" ||
+			told[0].FileTokens < 20000 || told[0].ShownTokens > 1500 || told[0].ShownTokens < 1000 {
+			t.Errorf("OnLimit got %+v", told)
 		}
 	})
 	t.Run("denied read stays denied", func(t *testing.T) {
