@@ -317,10 +317,11 @@ func TestAdapterClaudeLargeRead(t *testing.T) {
 	w := newWorkspace(t)
 	text, needle := bigText(20000)
 	fileTokens := fakemodel.CountTokens(text)
+	compressArgs := []string{"--compress", "on", "--offload-tokens", "15000",
+		"--cache-dir", filepath.Join(w.base, "cache"), "--compress-log", filepath.Join(w.base, "compress.jsonl")}
 	r, auditFile := adapterRun(t, s, a, w, runOptions{
-		name: "claude-large-read",
-		bridgeArgs: []string{"--compress", "on", "--offload-tokens", "15000", "--cache-dir", filepath.Join(w.base, "cache"),
-			"--compress-log", filepath.Join(w.base, "compress.jsonl")},
+		name:       "claude-large-read",
+		bridgeArgs: compressArgs,
 		files:  map[string]string{"big.txt": text},
 		script: fakemodel.Script{Steps: []fakemodel.Step{a.read(w.path("big.txt")), fakemodel.Text("Read the start.")}},
 		client: clientScript{Prompts: textPrompts("Read big.txt.")},
