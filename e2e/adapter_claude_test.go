@@ -322,9 +322,9 @@ func TestAdapterClaudeLargeRead(t *testing.T) {
 	r, auditFile := adapterRun(t, s, a, w, runOptions{
 		name:       "claude-large-read",
 		bridgeArgs: compressArgs,
-		files:  map[string]string{"big.txt": text},
-		script: fakemodel.Script{Steps: []fakemodel.Step{a.read(w.path("big.txt")), fakemodel.Text("Read the start.")}},
-		client: clientScript{Prompts: textPrompts("Read big.txt.")},
+		files:      map[string]string{"big.txt": text},
+		script:     fakemodel.Script{Steps: []fakemodel.Step{a.read(w.path("big.txt")), fakemodel.Text("Read the start.")}},
+		client:     clientScript{Prompts: textPrompts("Read big.txt.")},
 	})
 	r.mustSucceed()
 	r.noLeftovers()
