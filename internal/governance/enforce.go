@@ -710,12 +710,14 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 	if !bytes.Contains(m.Params, toolCallMark) && !bytes.Contains(m.Params, escapeMark) {
 		return next.Handle(ctx, m) // the common case: message chunks, plans, usage
 	}
-	kind, _ := m.GetString("params", "update", "sessionUpdate")
-	if kind != "tool_call" && kind != "tool_call_update" {
-		return next.Handle(ctx, m)
-	}
+	// Members are read in order and later duplicates win, as in
+	// JavaScript clients and encoding/json.
 	p, ok := parseToolUpdate(m.Params)
-	if !ok || p.Update.ToolCallID == "" {
+	kind := ""
+	if ok {
+		kind = p.Update.SessionUpdate
+	}
+	if kind != "tool_call" && kind != "tool_call_update" || p.Update.ToolCallID == "" {
 		return next.Handle(ctx, m)
 	}
 	u := &p.Update.toolCallFields

@@ -627,3 +627,16 @@ func TestEnforceCancelWhileAsking(t *testing.T) {
 		t.Fatalf("approval records: %+v", evs)
 	}
 }
+
+// TestEnforceDuplicateKeys: a tool_call hidden behind an earlier duplicate
+// "sessionUpdate" is still seen (the last member wins, as in JavaScript).
+func TestEnforceDuplicateKeys(t *testing.T) {
+	h := newHarness(t, EnforceOptions{})
+	h.openSession()
+	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","toolCallId":"d1","title":"x","kind":"execute","status":"pending","rawInput":{"command":"curl x"},"sessionUpdate":"tool_call"}}}`)
+	if m := h.nextAtAgent(); m["method"] != "session/cancel" {
+		t.Fatalf("agent got %v, want session/cancel", m)
+	}
+	h.nextAtIDE()
+	h.marker()
+}
