@@ -21,6 +21,10 @@ import (
 // agent's own children (Claude Code's native binary under claude-agent-acp,
 // the relaunched gemini process under the gemini launcher, which keeps the
 // stdout and stderr pipes it inherited open after its parent died).
+// crashGrace is how long the client may wait for an error after the kill; in
+// passing runs it came within 100 ms.
+const crashGrace = 15 * time.Second
+
 func TestCrash(t *testing.T) {
 	s := needSuite(t)
 	// Two ways to die: the bridge's own child (the launcher: the node
@@ -48,9 +52,7 @@ func TestCrash(t *testing.T) {
 					name:   "bridge",
 					bridge: true,
 					script: fakemodel.Script{Steps: []fakemodel.Step{{Hang: true}}},
-					// Well under the harness limit: the error must come from
-					// the agent's death, not from the client giving up.
-					client: clientScript{Prompts: textPrompts("Start something long."), TimeoutMs: 30000},
+					client: clientScript{Prompts: textPrompts("Start something long.")},
 				})
 				r.waitFor("the agent's first model request", 60*time.Second, func() bool {
 					return len(r.model.MainRequests()) > 0
@@ -69,18 +71,24 @@ func TestCrash(t *testing.T) {
 					t.Fatal(err)
 				}
 				killed := time.Now()
-				sum := r.wait()
-				switch {
-				case sum.OK || sum.Error == nil || *sum.Error == "":
-					t.Errorf("client summary %+v: want an error for the pending prompt", sum)
-				case strings.HasPrefix(*sum.Error, "timeout"):
-					t.Errorf("the client got no error after the kill; it gave up after %v: %s",
-						time.Since(killed).Round(time.Second), *sum.Error)
-				default:
-					t.Logf("client error after %v: %s", time.Since(killed).Round(time.Millisecond), *sum.Error)
-				}
-				if len(sum.StopReasons) != 0 {
-					t.Errorf("prompt completed with %v although the agent died mid-turn", sum.StopReasons)
+				select {
+				case <-r.done:
+					sum := r.wait()
+					if sum.OK || sum.Error == nil || *sum.Error == "" {
+						t.Errorf("client summary %+v: want an error for the pending prompt", sum)
+					} else {
+						t.Logf("client error after %v: %s", time.Since(killed).Round(time.Millisecond), *sum.Error)
+					}
+					if len(sum.StopReasons) != 0 {
+						t.Errorf("prompt completed with %v although the agent died mid-turn", sum.StopReasons)
+					}
+				case <-time.After(crashGrace):
+					t.Errorf("the client got no answer to its prompt within %v of the kill", crashGrace)
+					// Stop the client as an IDE would be stopped (it kills
+					// its child, the bridge), so that the leftover check
+					// below shows what that leaves behind.
+					r.cmd.Process.Signal(syscall.SIGTERM)
+					<-r.done
 				}
 				r.noLeftovers()
 			})
