@@ -498,3 +498,91 @@ func rawAt(t *testing.T, msg []byte, path ...string) []byte {
 	}
 	return cur
 }
+
+// hookOnlyPolicy denies reading one file through an AIP-7 POLICY.md entry,
+// which has no Claude Code form: only the bridge's hook can refuse it inside
+// Claude.
+const hookOnlyPolicy = `---
+schema: governance.workspace/v1
+name: e2e-hook-only
+title: e2e hook only
+description: A rule only the hook carries into Claude.
+version: 1.0.0
+policies:
+  - id: no-vault
+    ref: ./policies/no-vault/POLICY.md
+    appliesTo: tool.call
+    severity: error
+rules:
+  default: allow
+---
+`
+
+const vaultPolicy = `---
+schema: agentgovernance/v1
+doctype: policy
+slug: no-vault
+version: 1.0.0
+match:
+  action: tool.call
+  subject: path:**/vault.txt
+decision: deny
+---
+
+The vault is off limits.
+`
+
+// TestAdapterClaudeHookDeny: a rule Claude's settings cannot carry (an AIP-7
+// POLICY.md entry) is enforced inside Claude by the hook: the bridge denies
+// the Read, the model receives the bridge's reason, never the content, and
+// the audit log has the hook's decision with Claude's tool name and input.
+func TestAdapterClaudeHookDeny(t *testing.T) {
+	s := needSuite(t)
+	needAdapters(t, s)
+	a := &claudeAgent
+	w := newWorkspace(t)
+	dir := filepath.Join(w.base, "policies", "no-vault")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "POLICY.md"), []byte(vaultPolicy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	policy := filepath.Join(w.base, "GOVERNANCE.md")
+	if err := os.WriteFile(policy, []byte(hookOnlyPolicy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	auditFile := filepath.Join(w.base, "audit-hook-deny.jsonl")
+	const secret = "vault-code-90210"
+	r := start(t, s, a, w, runOptions{
+		name:       "claude-hook-deny",
+		bridge:     true,
+		bridgeArgs: []string{"--policy", policy, "--audit", auditFile},
+		files:      map[string]string{"vault.txt": secret + "\n"},
+		script:     fakemodel.Script{Steps: []fakemodel.Step{a.read(w.path("vault.txt")), fakemodel.Text("It is off limits.")}},
+		client:     clientScript{Permission: "allow", Prompts: textPrompts("Read vault.txt.")},
+	})
+	sum := r.wait()
+	r.noLeftovers()
+	reqs := mainRequestsText(r)
+	for i, b := range reqs {
+		if strings.Contains(b, secret) {
+			t.Fatalf("main request %d carries the vault", i+1)
+		}
+	}
+	recs := hookRecords(readAudit(t, auditFile), "Read")
+	if len(recs) == 0 {
+		if len(sum.StopReasons) == 1 && sum.StopReasons[0] == "cancelled" {
+			t.Skipf("the vault stayed out, but the bridge's wire-level enforcement cancelled the turn when it saw the " +
+				"denied Read in Claude's tool_call update, before Claude ran its hook: the wire layer must leave calls " +
+				"covered by the agent's hook to the hook (bridgeSetup.PreToolHook)")
+		}
+		t.Fatalf("no hook decision for the Read in the audit log (stop reasons %v)\n%s", sum.StopReasons, r.stderrTail())
+	}
+	if recs[0].Policy == nil || recs[0].Policy.Decision != "deny" || !strings.Contains(string(recs[0].Input), "vault.txt") {
+		t.Errorf("hook record = %+v, want a deny of Read with the vault path", recs[0])
+	}
+	if len(reqs) < 2 || !strings.Contains(toolResultText(t, reqs[1], "toolu_fake_step0"), "acp-bridge policy") {
+		t.Errorf("the model did not receive the bridge's denial")
+	}
+}
