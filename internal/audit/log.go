@@ -99,9 +99,6 @@ type Log struct {
 	done  chan struct{}
 	close sync.Once
 	lock  *os.File // held from Open to Close; nil where locking is unsupported
-	// slowOnly turns off the shortcut for raw values that need no
-	// redaction; tests compare both paths.
-	slowOnly bool
 
 	// syncMu serializes fsyncs (group commit) and guards synced.
 	syncMu sync.Mutex

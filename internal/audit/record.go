@@ -1,13 +1,9 @@
 package audit
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"unicode/utf8"
-
-	"github.com/gowebpki/jcs"
 )
 
 // timeFormat is the ts of every event: RFC 3339 in UTC with milliseconds,
@@ -103,22 +99,6 @@ func (l *Log) field(dst []byte, name string, v any, wrap bool) (out, part []byte
 	if v == nil {
 		return dst, nil, nil
 	}
-	if raw, ok := v.(json.RawMessage); ok && !l.slowOnly && redactionFree(raw, l.opts.MaxValueBytes) {
-		if canon, err := jcs.Transform(raw); err == nil {
-			if string(canon) == "null" {
-				return dst, nil, nil
-			}
-			start := len(dst)
-			if canon[0] != '{' && wrap {
-				dst = append(dst, `{"value":`...)
-				dst = append(dst, canon...)
-				dst = append(dst, '}')
-			} else {
-				dst = append(dst, canon...)
-			}
-			return l.capField(dst, start)
-		}
-	}
 	tree, err := toTree(v)
 	if err != nil {
 		return dst, nil, fmt.Errorf("%w: encoding %s: %v", ErrInvalidEvent, name, err)
@@ -150,39 +130,6 @@ func (l *Log) capField(dst []byte, start int) (out, part []byte, err error) {
 	}
 	return dst, dst[start:len(dst):len(dst)], nil
 }
-
-// redactionFree reports whether redaction certainly leaves raw unchanged,
-// so that it can be canonicalized as it is, without being decoded into a
-// tree: it is short enough that no string needs a cap, valid UTF-8, and,
-// lowercased and without '_', '-' and '.', holds none of the words a
-// secret-named key ends with, no trigger of a redaction rule and no
-// marker-like key.
-func redactionFree(raw []byte, maxValue int) bool {
-	if len(raw) > maxValue || !utf8.Valid(raw) || candidates(string(raw)) != 0 {
-		return false
-	}
-	var buf [1024]byte
-	norm := buf[:0]
-	for _, c := range raw {
-		switch {
-		case c >= 'A' && c <= 'Z':
-			norm = append(norm, c+'a'-'A')
-		case c == '_' || c == '-' || c == '.':
-		default:
-			norm = append(norm, c)
-		}
-	}
-	for _, w := range keyWords {
-		if bytes.Contains(norm, []byte(w)) {
-			return false
-		}
-	}
-	return true
-}
-
-// keyWords are substrings of every normalized key isSecretKey accepts and
-// of the marker keys.
-var keyWords = []string{"pass", "pwd", "secret", "token", "key", "auth", "credential", "cookie", "session", "$redacted", "$truncated"}
 
 // appendHashed appends the canonical form of the event without hash,
 // hashAlg and metadata: what its hash covers. Members are in RFC 8785 key

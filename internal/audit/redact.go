@@ -338,9 +338,15 @@ func redacted(reason string) map[string]any {
 // It modifies v, which must be the caller's private copy (toTree makes
 // one).
 func (r *redactor) tree(v any) any {
+	orig := v
 	switch v := v.(type) {
 	case string:
-		return r.str(v)
+		if out, changed := r.str(v); changed {
+			return out
+		}
+		// Unchanged: return the value as it came (boxing the string
+		// again would allocate).
+		return orig
 	case []any:
 		for i, e := range v {
 			v[i] = r.tree(e)
@@ -419,7 +425,8 @@ func hasContent(v any) bool {
 	return true
 }
 
-func (r *redactor) str(s string) any {
+// str redacts and caps one string, reporting whether it changed.
+func (r *redactor) str(s string) (any, bool) {
 	if len(s) > r.maxValue {
 		// Only the head is kept, so only a window a little longer than
 		// the head is redacted: a secret that starts in the head ends in
@@ -432,13 +439,14 @@ func (r *redactor) str(s string) any {
 			"bytes":      jsonInt(len(s)),
 			"sha256":     hashHex([]byte(s)),
 			"head":       validPrefix(out, r.headLen),
-		}
+		}, true
 	}
 	out, reason := redactString(s)
-	if reason != "" {
-		if t := strings.TrimSpace(out); strings.HasPrefix(t, "[REDACTED:") && strings.Count(t, "[REDACTED:") == 1 && strings.HasSuffix(t, "]") {
-			return redacted(reason)
-		}
+	if reason == "" {
+		return nil, false
 	}
-	return out
+	if t := strings.TrimSpace(out); strings.HasPrefix(t, "[REDACTED:") && strings.Count(t, "[REDACTED:") == 1 && strings.HasSuffix(t, "]") {
+		return redacted(reason), true
+	}
+	return out, true
 }
