@@ -705,24 +705,19 @@ func (p *Pipeline) fromAgent(ctx context.Context, m *acpwire.Message, next acpwi
 		p.agentRequest(m)
 	case acpwire.KindResponse:
 		if m.Request != nil {
+			if m.IsResponseTo("session/load") {
+				id, _ := rawjson.GetString(m.Request.Params, "sessionId")
+				p.mu.Lock()
+				delete(p.loading, p.ideID(id))
+				p.mu.Unlock()
+			}
 			switch {
 			case m.Error != nil:
 				p.agentError(m)
 			case m.IsResponseTo("session/new"):
 				return p.sessionCreated(ctx, m, next)
-			case m.IsResponseTo("session/load"):
-				id, _ := rawjson.GetString(m.Request.Params, "sessionId")
-				p.mu.Lock()
-				delete(p.loading, id)
-				p.mu.Unlock()
 			case m.IsResponseTo("session/prompt"):
 				p.turnEnd(m)
-			}
-			if m.Error != nil && m.IsResponseTo("session/load") {
-				id, _ := rawjson.GetString(m.Request.Params, "sessionId")
-				p.mu.Lock()
-				delete(p.loading, id)
-				p.mu.Unlock()
 			}
 		}
 	}
@@ -740,7 +735,7 @@ func (p *Pipeline) agentError(m *acpwire.Message) {
 	}
 	_ = json.Unmarshal(m.Error, &e)
 	id, _ := rawjson.GetString(m.Request.Params, "sessionId")
-	if s := p.lookup(id); s != nil {
+	if s := p.lookup(p.ideID(id)); s != nil {
 		s.mu.Lock()
 		s.rec.Error(m.Request.Method, e.Code, e.Message)
 		s.mu.Unlock()
