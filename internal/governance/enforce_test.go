@@ -640,3 +640,14 @@ func TestEnforceDuplicateKeys(t *testing.T) {
 	h.nextAtIDE()
 	h.marker()
 }
+
+// TestEnforceGeminiShellPermission: Gemini CLI asks for run_shell_command
+// with no rawInput, the command line as the title and no prior tool_call.
+func TestEnforceGeminiShellPermission(t *testing.T) {
+	h := newHarness(t, EnforceOptions{})
+	h.openSession()
+	h.agent(`{"jsonrpc":"2.0","id":0,"method":"session/request_permission","params":{"sessionId":"s1","options":[{"optionId":"proceed_always","name":"Allow for this session","kind":"allow_always"},{"optionId":"proceed_once","name":"Allow","kind":"allow_once"},{"optionId":"cancel","name":"Reject","kind":"reject_once"}],"toolCall":{"toolCallId":"run_shell_command_1","status":"pending","title":"curl -s http://127.0.0.1:9/ > curl-ran.txt","content":[{"type":"content","content":{"type":"text","text":"[current working directory /w] (Run curl -s http://127.0.0.1:9/ > curl-ran.txt)"}}],"locations":[],"kind":"execute"}}}`)
+	if m := h.nextAtAgent(); get(m, "result", "outcome", "optionId") != "cancel" {
+		t.Fatalf("agent got %v, want the reject_once option", m)
+	}
+}

@@ -150,7 +150,7 @@ func ToolCallRequest(tc ToolCall, cwd string) Request {
 			r.Paths = appendNew(r.Paths, tc.Locations...)
 			if r.Kind == "execute" || tc.Kind == "execute" {
 				r.Kind = "execute"
-				r.CommandUnknown = r.Command == ""
+				commandFromTitle(&r)
 			}
 			return r
 		}
@@ -162,10 +162,28 @@ func ToolCallRequest(tc ToolCall, cwd string) Request {
 	req := Request{Action: ActionToolCall, Tool: tc.Tool, Kind: tc.Kind, Title: tc.Title, Cwd: cwd}
 	fillFromInput(&req, in)
 	req.Paths = appendNew(req.Paths, tc.Locations...)
-	if req.Kind == "execute" && req.Command == "" {
-		req.CommandUnknown = true
+	if req.Kind == "execute" {
+		commandFromTitle(&req)
 	}
 	return req
+}
+
+// commandFromTitle fills in the command of an execute tool call whose
+// input does not carry it from the title: Gemini CLI's permission requests
+// for run_shell_command have no rawInput and the command line as their
+// title; Claude Code's Bash titles are the command in backticks. The title
+// is no less the agent's word than rawInput is.
+func commandFromTitle(req *Request) {
+	if req.Command != "" {
+		req.CommandUnknown = false
+		return
+	}
+	t := strings.TrimSpace(req.Title)
+	if len(t) >= 2 && strings.HasPrefix(t, "`") && strings.HasSuffix(t, "`") && strings.Count(t, "`") == 2 {
+		t = t[1 : len(t)-1]
+	}
+	req.Command = t
+	req.CommandUnknown = t == ""
 }
 
 func appendNew(list []string, more ...string) []string {
