@@ -27,7 +27,9 @@
 // effect. Concurrent AppendSyncs share one fsync (group commit). A write
 // failure makes Healthy return the error; records stay in memory (up to
 // 64 MiB) and every later append, flush or Healthy call retries, reopening
-// the file, so the log recovers by itself when the disk does.
+// the file, so the log recovers by itself when the disk does. After a
+// failed fsync the kernel may have dropped lines that were already
+// written; the chain then has a gap, which Verify reports.
 //
 // # The line format
 //
