@@ -81,7 +81,7 @@ func TestCrashSafety(t *testing.T) {
 	const workers = 2
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	var decided, torn int
+	var decided, torn, maxFiles int
 	for w := range workers {
 		wg.Go(func() {
 			rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(w)))
@@ -90,7 +90,7 @@ func TestCrashSafety(t *testing.T) {
 				dir := filepath.Join(root, fmt.Sprintf("log-%d-%d", w, run/workers/2))
 				os.MkdirAll(dir, 0o700)
 				path := filepath.Join(dir, "audit.jsonl")
-				refs, tornLine, err := crashOnce(exe, path, fmt.Sprint(run), time.Duration(rng.IntN(40_000))*time.Microsecond)
+				refs, tornLine, files, err := crashOnce(exe, path, fmt.Sprint(run), time.Duration(rng.IntN(40_000))*time.Microsecond)
 				if err != nil {
 					t.Errorf("run %d: %v", run, err)
 					return
@@ -100,12 +100,13 @@ func TestCrashSafety(t *testing.T) {
 				if tornLine {
 					torn++
 				}
+				maxFiles = max(maxFiles, files)
 				mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
-	t.Logf("%d runs, %d decisions confirmed and found, %d torn lines repaired", runs, decided, torn)
+	t.Logf("%d runs, %d decisions confirmed and found, %d torn lines repaired, up to %d files per chain", runs, decided, torn, maxFiles)
 	if decided == 0 {
 		t.Error("no decision was confirmed in any run: the kill comes too early to test anything")
 	}
@@ -114,17 +115,17 @@ func TestCrashSafety(t *testing.T) {
 // crashOnce starts a child writing path, kills it after delay (counted
 // from its first confirmed decision), then repairs, verifies and looks for
 // every confirmed decision.
-func crashOnce(exe, path, run string, delay time.Duration) (refs []string, torn bool, err error) {
+func crashOnce(exe, path, run string, delay time.Duration) (refs []string, torn bool, nfiles int, err error) {
 	cmd := exec.Command(exe, "-test.run=^$")
 	cmd.Env = append(os.Environ(), crashChildEnv+"="+path, "AUDIT_CRASH_RUN="+run)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, false, err
+		return nil, false, 0, err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, false, err
+		return nil, false, 0, err
 	}
 	lines := make(chan string)
 	go func() {
@@ -142,7 +143,7 @@ func crashOnce(exe, path, run string, delay time.Duration) (refs []string, torn 
 		case line, ok := <-lines:
 			if !ok {
 				cmd.Wait()
-				return nil, false, fmt.Errorf("child exited early: %s", stderr.String())
+				return nil, false, 0, fmt.Errorf("child exited early: %s", stderr.String())
 			}
 			refs = append(refs, strings.TrimPrefix(line, "decided "))
 			if timer == nil {
@@ -154,7 +155,7 @@ func crashOnce(exe, path, run string, delay time.Duration) (refs []string, torn 
 		case <-deadline:
 			cmd.Process.Kill()
 			cmd.Wait()
-			return nil, false, fmt.Errorf("child confirmed no decision in 10s: %s", stderr.String())
+			return nil, false, 0, fmt.Errorf("child confirmed no decision in 10s: %s", stderr.String())
 		}
 	}
 	// What the child wrote to the pipe before it died is still there.
@@ -165,24 +166,24 @@ func crashOnce(exe, path, run string, delay time.Duration) (refs []string, torn 
 
 	res, err := Repair(path)
 	if err != nil {
-		return nil, false, err
+		return nil, false, 0, err
 	}
 	files := []string{path}
 	rot, err := rotatedFiles(path)
 	if err != nil {
-		return nil, false, err
+		return nil, false, 0, err
 	}
 	for _, r := range rot {
 		files = append(files, r.name)
 	}
 	if _, err := Verify(files...); err != nil {
-		return nil, false, fmt.Errorf("after repair: %v", err)
+		return nil, false, 0, fmt.Errorf("after repair: %v", err)
 	}
 	found := make(map[string]bool)
 	for _, name := range files {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, false, err
+			return nil, false, 0, err
 		}
 		sc := bufio.NewScanner(f)
 		sc.Buffer(nil, 1<<20)
@@ -198,8 +199,8 @@ func crashOnce(exe, path, run string, delay time.Duration) (refs []string, torn 
 	}
 	for _, ref := range refs {
 		if !found[ref] {
-			return nil, false, fmt.Errorf("decision %s was confirmed but is not in the log", ref)
+			return nil, false, 0, fmt.Errorf("decision %s was confirmed but is not in the log", ref)
 		}
 	}
-	return refs, res.Torn, nil
+	return refs, res.Torn, len(files), nil
 }
