@@ -270,6 +270,7 @@ func auditShow(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
+	all := entries
 	entries = matching(entries, f)
 	if rf.json {
 		return writeRaw(e.stdout, entries)
@@ -278,7 +279,7 @@ func auditShow(_ context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stdout, "no matching events")
 		return nil
 	}
-	return audit.WriteTimeline(e.stdout, entries, audit.TimelineOptions{Location: rf.location(), Width: rf.width})
+	return audit.WriteTimeline(e.stdout, entries, audit.TimelineOptions{Location: rf.location(), Width: rf.width, Sessions: audit.Sessions(all)})
 }
 
 func writeRaw(w io.Writer, entries []audit.Entry) error {

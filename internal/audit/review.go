@@ -283,6 +283,11 @@ type TimelineOptions struct {
 	Location *time.Location
 	// Width caps the DETAIL column. Optional; if zero, 64.
 	Width int
+	// Sessions summarize the sessions for the headings when entries were
+	// filtered, so that a heading describes the whole session and says how
+	// many of its events are shown. Optional; if nil, headings summarize
+	// entries.
+	Sessions []SessionSummary
 }
 
 // timelineHeader is the header row; the widths are fixed so that "show"
@@ -303,8 +308,15 @@ func WriteTimelineHeader(w io.Writer) error {
 // summarizes the whole session.
 func WriteTimeline(w io.Writer, entries []Entry, opts TimelineOptions) error {
 	sums := make(map[string]SessionSummary)
+	shown := make(map[string]int)
 	for _, s := range Sessions(entries) {
 		sums[s.ID] = s
+		shown[s.ID] = s.Events
+	}
+	for _, s := range opts.Sessions {
+		if _, ok := sums[s.ID]; ok {
+			sums[s.ID] = s
+		}
 	}
 	seen := make(map[string]bool)
 	session := "\x00"
@@ -315,7 +327,7 @@ func WriteTimeline(w io.Writer, entries []Entry, opts TimelineOptions) error {
 			if i > 0 {
 				fmt.Fprintln(w)
 			}
-			if err := writeSessionHeading(w, session, sums[session], seen[session], opts); err != nil {
+			if err := writeSessionHeading(w, session, sums[session], shown[session], seen[session], opts); err != nil {
 				return err
 			}
 			seen[session] = true
@@ -330,7 +342,7 @@ func WriteTimeline(w io.Writer, entries []Entry, opts TimelineOptions) error {
 	return nil
 }
 
-func writeSessionHeading(w io.Writer, id string, s SessionSummary, continued bool, opts TimelineOptions) error {
+func writeSessionHeading(w io.Writer, id string, s SessionSummary, shown int, continued bool, opts TimelineOptions) error {
 	var err error
 	switch {
 	case id == "":
@@ -339,9 +351,13 @@ func writeSessionHeading(w io.Writer, id string, s SessionSummary, continued boo
 		_, err = fmt.Fprintf(w, "session %s (continued)\n", id)
 	default:
 		loc := cmpLoc(opts.Location)
-		_, err = fmt.Fprintf(w, "session %s  %s → %s  %s, %s, %s, %d approved by a person, %d denied\n", id,
+		filtered := ""
+		if shown < s.Events {
+			filtered = fmt.Sprintf(" (%d shown)", shown)
+		}
+		_, err = fmt.Fprintf(w, "session %s  %s → %s  %s%s, %s, %s, %d approved by a person, %d denied\n", id,
 			s.Start.In(loc).Format("2006-01-02 15:04:05Z07:00"), s.End.In(loc).Format("15:04:05Z07:00"),
-			plural(s.Events, "event"), plural(s.Prompts, "prompt"), plural(s.ToolCalls, "tool call"), s.Approvals, s.Denials)
+			plural(s.Events, "event"), filtered, plural(s.Prompts, "prompt"), plural(s.ToolCalls, "tool call"), s.Approvals, s.Denials)
 	}
 	return err
 }

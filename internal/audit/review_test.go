@@ -75,6 +75,17 @@ func TestShowGolden(t *testing.T) {
 	WriteTimeline(&b, sess1, TimelineOptions{})
 	golden(t, "show-session.golden", b.Bytes())
 
+	// Filtered: the heading still describes the whole session.
+	b.Reset()
+	var denied []Entry
+	for _, e := range entries {
+		if (Filter{Decision: DecisionDeny}).Match(&e) {
+			denied = append(denied, e)
+		}
+	}
+	WriteTimeline(&b, denied, TimelineOptions{Sessions: Sessions(entries)})
+	golden(t, "show-denied.golden", b.Bytes())
+
 	b.Reset()
 	WriteSessions(&b, Sessions(entries), time.UTC)
 	golden(t, "sessions.golden", b.Bytes())
