@@ -19,7 +19,8 @@ import (
 var auditUsage = `usage: acp-bridge audit <command> [flags] FILE...
 
 commands:
-  verify FILE...     check the hash chain, seq, hashes and schema of every line (exit 1 at the first bad line)
+  verify FILE...     check the hash chain, seq, hashes and schema of every line (exit 1 at the first bad line;
+                     --genesis also requires the chain to start at seq 0)
   repair FILE        remove a torn last line left by a crash (complete lines are never touched)
   sessions FILE...   list sessions: start, end, prompts, tool calls, approvals, denials
   show FILE...       a readable timeline (--session ID, --tool, --decision, --since, --json, --local)
@@ -76,7 +77,8 @@ func newAuditFlags(e *env, name, usage string) *flag.FlagSet {
 }
 
 func auditVerify(_ context.Context, e *env, args []string) error {
-	fs := newAuditFlags(e, "verify", "FILE...")
+	fs := newAuditFlags(e, "verify", "[--genesis] FILE...")
+	genesis := fs.Bool("genesis", false, "fail unless the chain starts at GENESIS (seq 0): no older file is missing")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		return &exitError{code: 2}
@@ -100,6 +102,10 @@ func auditVerify(_ context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "ok: %s in %s, seq %d..%d, head %s\n", auditPlural(sum.Records, "event"), auditPlural(len(sum.Files), "file"), sum.FirstSeq, sum.LastSeq, sum.Head)
 	if !sum.Genesis {
+		if *genesis {
+			fmt.Fprintf(e.stdout, "FAIL %s:1: the chain starts at seq %d, not at GENESIS\n", sum.Files[0], sum.FirstSeq)
+			return &exitError{code: 1}
+		}
 		fmt.Fprintf(e.stdout, "note: the chain starts at seq %d, not at GENESIS: the files with earlier events were not given\n", sum.FirstSeq)
 	}
 	return nil

@@ -72,6 +72,8 @@ func TestAuditCommands(t *testing.T) {
 	data, _ := os.ReadFile(log)
 	tampered := filepath.Join(dir, "tampered.jsonl")
 	os.WriteFile(tampered, bytes.Replace(data, []byte("rm -rf /"), []byte("ls -la /"), 1), 0o600)
+	headless := filepath.Join(dir, "headless.jsonl")
+	os.WriteFile(headless, data[bytes.IndexByte(data, '\n')+1:], 0o600)
 	torn := filepath.Join(dir, "torn.jsonl")
 	os.WriteFile(torn, append(bytes.Clone(data), `{"$schema":"agentgov`...), 0o600)
 
@@ -85,6 +87,8 @@ func TestAuditCommands(t *testing.T) {
 		{"verify ok", []string{"verify", log}, 0, []string{"ok: 4 events in 1 file, seq 0..3, head "}, ""},
 		{"verify tampered metadata", []string{"verify", tampered}, 1, []string{"FAIL " + tampered + ":2: metadataHash ", "metadata was altered"}, ""},
 		{"verify torn", []string{"verify", torn}, 1, []string{"FAIL " + torn + ":5: torn last line: 20 bytes without a newline"}, ""},
+		{"verify without the first event", []string{"verify", headless}, 0, []string{"ok: 3 events", "note: the chain starts at seq 1, not at GENESIS"}, ""},
+		{"verify --genesis without the first event", []string{"verify", "--genesis", headless}, 1, []string{"FAIL " + headless + ":1: the chain starts at seq 1, not at GENESIS"}, ""},
 		{"repair torn", []string{"repair", torn}, 0, []string{torn + ": removed a torn last line (20 bytes"}, ""},
 		{"verify after repair", []string{"verify", torn}, 0, []string{"ok: 4 events"}, ""},
 		{"repair clean", []string{"repair", log}, 0, []string{"no torn line, nothing to do"}, ""},
