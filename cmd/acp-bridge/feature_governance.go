@@ -124,7 +124,9 @@ func governanceFeature() feature {
 				return nil
 			}
 			opts := governance.EnforceOptions{Engine: g.Engine, Sender: s.Bridge, FailOpen: g.FailOpen,
-				Operator: operatorID(s), Logger: s.Logger}
+				Operator: operatorID(s), Logger: s.Logger,
+				// Set later by the adapters feature; read per tool call.
+				AgentHook: func() bool { return s.PreToolHook != nil && s.PreToolHook() }}
 			if g.Audit != nil {
 				// Records other than decisions are encoded and hashed off
 				// the message path, in order.

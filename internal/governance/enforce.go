@@ -52,6 +52,12 @@ type EnforceOptions struct {
 	Operator string
 	// Logger receives diagnostics; optional, nil discards them.
 	Logger *slog.Logger
+	// AgentHook reports whether the agent asks the bridge before each of
+	// its own tool calls (Claude Code's PreToolUse hook deciding with the
+	// same engine); optional. While it does, a denied tool_call is hidden
+	// from the IDE and left to the hook to refuse, without cancelling the
+	// turn; if the call completes anyway, the turn is cancelled then.
+	AgentHook func() bool
 }
 
 // Actors of the records Enforce writes.
@@ -122,6 +128,7 @@ type callState struct {
 	decision    *Decision
 	decidedWith bool   // decided with the tool's input known
 	blocked     bool   // denied after the agent ran it: drop its updates
+	deferred    bool   // blocked, and left to the agent's pre-tool hook to refuse
 	denied      bool   // a permission for it was refused
 	approval    string // "auto" or who approved
 }
@@ -732,10 +739,18 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 		return next.Handle(ctx, m)
 	}
 	c := x.callLocked(p.SessionID, u)
-	blocked := c.blocked
+	blocked, deferred := c.blocked, c.deferred
 	decide := !blocked && c.approval == "" && (kind == "tool_call" || !c.decidedWith && hasValue(u.RawInput))
 	first := c.decision == nil
+	ranAnyway := deferred && u.Status == "completed"
+	if ranAnyway {
+		c.deferred = false
+	}
 	x.mu.Unlock()
+	if ranAnyway {
+		// The agent's hook did not refuse it: stop the turn after all.
+		return x.block(ctx, c, *c.decision, false)
+	}
 	if blocked {
 		return nil // the IDE must not see more of a call the bridge stopped
 	}
@@ -745,6 +760,9 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 		c.decision = &d
 		c.decidedWith = c.decidedWith || hasValue(c.tc.RawInput)
 		x.mu.Unlock()
+		if d.Value == Deny && x.opts.AgentHook != nil && x.opts.AgentHook() {
+			return x.hide(c, d, kind == "tool_call_update")
+		}
 		if d.Value == Deny {
 			return x.block(ctx, c, d, kind == "tool_call_update")
 		}
@@ -817,6 +835,27 @@ func (x *Enforcer) block(ctx context.Context, c *callState, d Decision, seen boo
 			"update": map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": c.id, "status": "failed"}})
 	}
 	x.tell(c.session, fmt.Sprintf("acp-bridge blocked %s and stopped the turn: %s (rule: %s).", describeCall(c), d.Reason, d.Rule))
+	return nil
+}
+
+// hide keeps a denied tool call from the IDE and leaves refusing it to
+// the agent's pre-tool hook, which decides with the same engine before the
+// tool runs: the turn goes on and the model hears the hook's reason.
+func (x *Enforcer) hide(c *callState, d Decision, seen bool) error {
+	x.mu.Lock()
+	c.blocked, c.deferred = true, true
+	mir := x.mirror(c)
+	x.mu.Unlock()
+	ev := audit.Event{Actor: actorBridge, Action: "tool.call", Subject: toolSubject(c), Input: rawOrNil(c.tc.RawInput),
+		Policy: policyOf(d), Metadata: decisionMeta(d, c.session, map[string]any{"toolCall": mir,
+			"enforcement": "tool call hidden from the IDE; the agent's pre-tool hook refuses it"})}
+	if err := x.record(ev); err != nil {
+		x.log.Error("decision could not be recorded", "err", err)
+	}
+	if seen {
+		_ = x.send.Notify(acpwire.AgentToClient, "session/update", map[string]any{"sessionId": c.session,
+			"update": map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": c.id, "status": "failed"}})
+	}
 	return nil
 }
 

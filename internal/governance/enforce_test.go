@@ -651,3 +651,35 @@ func TestEnforceGeminiShellPermission(t *testing.T) {
 		t.Fatalf("agent got %v, want the reject_once option", m)
 	}
 }
+
+// TestEnforceLeavesDeniedCallsToTheAgentHook: with the agent's pre-tool
+// hook in use, a denied tool_call is hidden but the turn goes on; if the
+// call completes anyway, the turn is cancelled then.
+func TestEnforceLeavesDeniedCallsToTheAgentHook(t *testing.T) {
+	h := newHarness(t, EnforceOptions{AgentHook: func() bool { return true }})
+	h.openSession()
+	call := func(id string) {
+		h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":%q,"title":"Read .env","kind":"read","status":"pending","rawInput":{"file_path":%q},"_meta":{"claudeCode":{"toolName":"Read"}}}}}`, id, h.root+"/.env")
+	}
+	call("h1")
+	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"h1","status":"failed","content":[{"type":"content","content":{"type":"text","text":"denied by hook"}}]}}}`)
+	h.marker() // nothing of h1 reached the IDE
+	select {
+	case m := <-h.atAgent:
+		t.Fatalf("agent got %s; the turn must go on", m)
+	default:
+	}
+	if evs := h.rec.find("tool.call", "deny"); len(evs) != 1 || !evs[0].sync {
+		t.Fatalf("deny records: %+v", evs)
+	}
+	// The hook did not stop it: the bridge does.
+	call("h2")
+	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"h2","status":"completed","content":[{"type":"content","content":{"type":"text","text":"SECRET"}}]}}}`)
+	if m := h.nextAtAgent(); m["method"] != "session/cancel" {
+		t.Fatalf("agent got %v, want session/cancel", m)
+	}
+	if text, _ := get(h.nextAtIDE(), "params", "update", "content", "text").(string); !strings.Contains(text, "blocked") {
+		t.Fatalf("IDE got %q, want the visible message", text)
+	}
+	h.marker()
+}
