@@ -34,6 +34,22 @@
 // Enforce is the wire side: middleware for acpwire that answers permission
 // requests the policy decides, refuses fs/* and terminal/create calls and
 // sessions outside the workspace, stops tool calls the agent ran without
-// asking, and records every decision in the audit log before it takes
-// effect.
+// asking, and records every decision in the audit log (a Recorder, such as
+// *audit.Log) before it takes effect. NewEnforcer gives access to Preempt
+// (register it with Bridge.OnPreempt so a cancelled request stops waiting
+// for an approval at once) and Close (records the end of open sessions).
+// NewQueuedRecorder moves the encoding of the other records off the
+// message path while keeping their order.
+//
+// The pieces:
+//
+//	policy.go    LoadPolicy: GOVERNANCE.md, POLICY.md, extends; Error, ErrorList
+//	rule.go      the compact rule syntax: Bash(...), Read(...), WebFetch(domain:...)
+//	glob.go      gitignore-style path patterns
+//	path.go      absolute, cleaned and symlink-resolved forms of a path
+//	command.go   the shell command splitter
+//	engine.go    Engine.Decide
+//	tool.go      Requests from Claude Code tool calls and ACP tool calls
+//	enforce.go   Enforce, the middleware
+//	queue.go     QueuedRecorder
 package governance
