@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
 // DefaultInitializeTimeout is how long the bridge waits for the agent to
@@ -434,7 +436,7 @@ func (b *Bridge) Notify(dir Direction, method string, params any) error {
 // Send writes an already encoded message in direction dir, in order with
 // everything else. Use it for messages the bridge composes itself.
 func (b *Bridge) Send(dir Direction, raw []byte) error {
-	if !json.Valid(raw) {
+	if !rawjson.Valid(raw) {
 		return errors.New("acpwire: send: not valid JSON")
 	}
 	return b.writers[dir].write(raw, true)
@@ -532,12 +534,12 @@ func marshalRaw(v any) (json.RawMessage, error) {
 	case nil:
 		return nil, nil
 	case json.RawMessage:
-		if !json.Valid(x) {
+		if !rawjson.Valid(x) {
 			return nil, errors.New("raw value is not valid JSON")
 		}
 		return x, nil
 	case []byte:
-		if !json.Valid(x) {
+		if !rawjson.Valid(x) {
 			return nil, errors.New("raw value is not valid JSON")
 		}
 		return x, nil

@@ -58,7 +58,7 @@ func newHarness(t *testing.T, opts Options, mws ...func(*Bridge) Middleware) *ha
 	return h
 }
 
-func osPipe(t *testing.T) (*os.File, *os.File) {
+func osPipe(t testing.TB) (*os.File, *os.File) {
 	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {

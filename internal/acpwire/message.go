@@ -94,7 +94,7 @@ type requestState struct {
 // Parse classifies one line of JSON. It returns an error if the line is not
 // valid JSON; it does not require the line to be JSON-RPC (see KindOther).
 func Parse(dir Direction, line []byte) (*Message, error) {
-	if !json.Valid(line) {
+	if !rawjson.Valid(line) {
 		return nil, fmt.Errorf("not valid JSON")
 	}
 	return parseValid(dir, line), nil
@@ -178,7 +178,7 @@ func (m *Message) GetString(path ...string) (string, bool) {
 // replacement keeps m's direction, its link to the request it answers and
 // its response bookkeeping, and records m as its Original.
 func (m *Message) WithRaw(raw []byte) (*Message, error) {
-	if !json.Valid(raw) {
+	if !rawjson.Valid(raw) {
 		return nil, fmt.Errorf("replacing %s %s: not valid JSON", m.Kind, m.Method)
 	}
 	n := parseValid(m.Dir, raw)

@@ -399,6 +399,10 @@ func skipSpace(b []byte, i int) int {
 // skipString returns the offset just past the string starting at b[i] == '"'.
 func skipString(b []byte, i int) (int, error) {
 	for j := i + 1; j < len(b); j++ {
+		j = plainRun(b, j)
+		if j >= len(b) {
+			break
+		}
 		switch b[j] {
 		case '\\':
 			j++

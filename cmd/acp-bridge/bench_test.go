@@ -1,0 +1,213 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// peer is a process the benchmark talks to over its stdin and stdout:
+// either a fake agent directly, or acp-bridge with the fake agent behind it.
+type peer struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+// startPeer starts the fake agent mode directly, or behind the bridge with
+// bridgeArgs (pass-through when empty).
+func startPeer(tb testing.TB, agentMode string, bridged bool, extraEnv []string, bridgeArgs ...string) *peer {
+	tb.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var cmd *exec.Cmd
+	if bridged {
+		args := append(append([]string{}, bridgeArgs...), "--log-level", "error", "--",
+			"env", "-u", "ACP_BRIDGE_TEST_MAIN", "ACP_BRIDGE_TEST_AGENT="+agentMode, exe)
+		cmd = exec.Command(exe, args...)
+		cmd.Env = append(os.Environ(), "ACP_BRIDGE_TEST_MAIN=1")
+	} else {
+		cmd = exec.Command(exe)
+		cmd.Env = append(os.Environ(), "ACP_BRIDGE_TEST_AGENT="+agentMode)
+	}
+	cmd.Env = append(cmd.Env, extraEnv...)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	return &peer{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}
+}
+
+func (p *peer) close(tb testing.TB) {
+	p.in.Close()
+	if err := p.cmd.Wait(); err != nil {
+		tb.Logf("peer exited: %v", err)
+	}
+}
+
+// vmKB reads a VmXxx figure of a process, in KiB.
+func vmKB(pid int, field string) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, field+":") {
+			n, _ := strconv.Atoi(strings.Fields(line)[1])
+			return n
+		}
+	}
+	return -1
+}
+
+// streamOnce asks the flood agent for its stream and reads it to the end,
+// returning how long that took and how many messages arrived.
+func streamOnce(tb testing.TB, p *peer, id int) (time.Duration, int) {
+	start := time.Now()
+	fmt.Fprintf(p.in, `{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":"bench","prompt":[]}}`+"\n", id)
+	n := 0
+	want := fmt.Sprintf(`"id":%d,"result"`, id)
+	for {
+		line, err := p.out.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			for err == bufio.ErrBufferFull {
+				_, err = p.out.ReadSlice('\n')
+			}
+		}
+		if err != nil {
+			tb.Fatalf("reading stream: %v", err)
+		}
+		n++
+		if strings.Contains(string(line[:min(len(line), 64)]), want) {
+			return time.Since(start), n
+		}
+	}
+}
+
+// BenchmarkStream200k streams 200,000 session/update notifications of mixed
+// sizes from a fast fake agent to the benchmark (a fast client), directly and
+// through acp-bridge in pass-through, alternating in the same run. It reports
+// the ratio of wall times and the bridge's peak and steady RSS.
+func BenchmarkStream200k(b *testing.B) { benchStream(b) }
+
+func benchStream(b *testing.B, bridgeArgs ...string) {
+	const n = 200000
+	env := []string{"FLOOD_N=" + strconv.Itoa(n)}
+	direct := startPeer(b, "flood", false, env)
+	defer direct.close(b)
+	bridged := startPeer(b, "flood", true, env, bridgeArgs...)
+	defer bridged.close(b)
+	// Warm up both: the agent builds its messages on first use.
+	streamOnce(b, direct, 0)
+	streamOnce(b, bridged, 0)
+	var td, tb time.Duration
+	b.ResetTimer()
+	for i := 1; i <= b.N; i++ {
+		d, got := streamOnce(b, direct, i)
+		if got != n+1 {
+			b.Fatalf("direct: %d messages, want %d", got, n+1)
+		}
+		br, got := streamOnce(b, bridged, i)
+		if got != n+1 {
+			b.Fatalf("bridged: %d messages, want %d", got, n+1)
+		}
+		td += d
+		tb += br
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(tb)/float64(td), "bridged/direct")
+	b.ReportMetric(float64(td.Milliseconds())/float64(b.N), "direct-ms/stream")
+	b.ReportMetric(float64(tb.Milliseconds())/float64(b.N), "bridged-ms/stream")
+	b.ReportMetric(float64(vmKB(bridged.cmd.Process.Pid, "VmHWM"))/1024, "bridge-peak-RSS-MB")
+	b.ReportMetric(float64(vmKB(bridged.cmd.Process.Pid, "VmRSS"))/1024, "bridge-steady-RSS-MB")
+}
+
+// BenchmarkRoundTrip measures the latency a small request adds: 2,000
+// sequential requests to an agent that answers at once, directly and
+// through the bridge, reporting p50 and p99 of each and the added p99.
+func BenchmarkRoundTrip(b *testing.B) {
+	direct := startPeer(b, "echo", false, nil)
+	defer direct.close(b)
+	bridged := startPeer(b, "echo", true, nil)
+	defer bridged.close(b)
+	const per = 2000
+	var dl, bl []time.Duration
+	rtt := func(p *peer, id int) time.Duration {
+		start := time.Now()
+		fmt.Fprintf(p.in, `{"jsonrpc":"2.0","id":%d,"method":"session/set_mode","params":{"sessionId":"s","modeId":"code"}}`+"\n", id)
+		if _, err := p.out.ReadSlice('\n'); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(start)
+	}
+	id := 0
+	for i := 0; i < 200; i++ { // warm up
+		id++
+		rtt(direct, id)
+		rtt(bridged, id)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j := 0; j < per; j++ {
+			id++
+			dl = append(dl, rtt(direct, id))
+			bl = append(bl, rtt(bridged, id))
+		}
+	}
+	b.StopTimer()
+	pct := func(d []time.Duration, p float64) float64 {
+		s := slices.Clone(d)
+		slices.Sort(s)
+		return float64(s[int(float64(len(s)-1)*p)].Microseconds())
+	}
+	b.ReportMetric(pct(dl, 0.5), "direct-p50-us")
+	b.ReportMetric(pct(dl, 0.99), "direct-p99-us")
+	b.ReportMetric(pct(bl, 0.5), "bridged-p50-us")
+	b.ReportMetric(pct(bl, 0.99), "bridged-p99-us")
+	b.ReportMetric(pct(bl, 0.99)-pct(dl, 0.99), "added-p99-us")
+}
+
+// Benchmark64MiBMessage forwards one 64 MiB message through the bridge and
+// reports the bridge's peak RSS as a multiple of the message size.
+func Benchmark64MiBMessage(b *testing.B) {
+	const size = 64 << 20
+	prefix := `{"jsonrpc":"2.0","method":"session/update","params":{"text":"`
+	suffix := `"}}`
+	line := []byte(prefix + strings.Repeat("x", size-len(prefix)-len(suffix)) + suffix + "\n")
+	p := startPeer(b, "echo", true, nil)
+	defer p.close(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		go p.in.Write(line)
+		got, err := p.out.ReadSlice('\n')
+		total := len(got)
+		for err == bufio.ErrBufferFull {
+			got, err = p.out.ReadSlice('\n')
+			total += len(got)
+		}
+		if err != nil || total != len(line) {
+			b.Fatalf("got %d bytes, err %v", total, err)
+		}
+	}
+	b.StopTimer()
+	peak := vmKB(p.cmd.Process.Pid, "VmHWM")
+	b.ReportMetric(float64(peak)/1024, "bridge-peak-RSS-MB")
+	b.ReportMetric(float64(peak*1024)/float64(size), "peak-RSS/message")
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"testing"
+)
+
+// The test binary doubles as acp-bridge itself and as fast fake agents:
+//
+//	ACP_BRIDGE_TEST_MAIN=1     run acp-bridge's main with the given arguments
+//	ACP_BRIDGE_TEST_AGENT=...  run a fake agent (flood, echo)
+func TestMain(m *testing.M) {
+	if os.Getenv("ACP_BRIDGE_TEST_MAIN") == "1" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err := run(ctx, &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:])
+		stop()
+		if err != nil {
+			code := 1
+			if ee, ok := err.(*exitError); ok {
+				code = ee.code
+			}
+			fmt.Fprintln(os.Stderr, "acp-bridge:", err)
+			os.Exit(code)
+		}
+		os.Exit(0)
+	}
+	switch os.Getenv("ACP_BRIDGE_TEST_AGENT") {
+	case "flood":
+		floodAgent()
+		os.Exit(0)
+	case "echo":
+		echoAgent()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// streamMessages is the benchmark's stream: session/update notifications of
+// mixed sizes between 100 B and 20 KB (70% under 500 B, 25% 1-5 KB, 5%
+// 10-20 KB), the same every time.
+func streamMessages(n int) [][]byte {
+	r := rand.New(rand.NewPCG(1, 2))
+	const head = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"bench","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"`
+	const tail = `"}}}}`
+	out := make([][]byte, n)
+	for i := range out {
+		var size int
+		switch p := r.IntN(100); {
+		case p < 70:
+			size = 100 + r.IntN(400)
+		case p < 95:
+			size = 1000 + r.IntN(4000)
+		default:
+			size = 10000 + r.IntN(10000)
+		}
+		body := make([]byte, max(size-len(head)-len(tail), 1))
+		for j := range body {
+			body[j] = 'a' + byte((i+j)%26)
+		}
+		out[i] = []byte(head + string(body) + tail)
+	}
+	return out
+}
+
+// floodAgent answers the first request with FLOOD_N notifications followed
+// by its response, then waits for stdin to close.
+func floodAgent() {
+	n, _ := strconv.Atoi(os.Getenv("FLOOD_N"))
+	msgs := streamMessages(n)
+	in := bufio.NewReader(os.Stdin)
+	out := bufio.NewWriterSize(os.Stdout, 256<<10)
+	for {
+		line, err := in.ReadBytes('\n')
+		if err != nil {
+			return
+		}
+		id := requestID(line)
+		if id == "" {
+			continue
+		}
+		for _, m := range msgs {
+			out.Write(m)
+			out.WriteByte('\n')
+		}
+		fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"stopReason":"end_turn"}}`+"\n", id)
+		out.Flush()
+	}
+}
+
+// echoAgent answers every request at once with an empty result.
+func echoAgent() {
+	in := bufio.NewReader(os.Stdin)
+	for {
+		line, err := in.ReadBytes('\n')
+		if err != nil {
+			return
+		}
+		if id := requestID(line); id != "" {
+			io.WriteString(os.Stdout, `{"jsonrpc":"2.0","id":`+id+`,"result":{}}`+"\n")
+		}
+	}
+}
+
+// requestID extracts a numeric id from a request line the benchmark sent.
+func requestID(line []byte) string {
+	const key = `"id":`
+	for i := 0; i+len(key) < len(line); i++ {
+		if string(line[i:i+len(key)]) == key {
+			j := i + len(key)
+			k := j
+			for k < len(line) && line[k] >= '0' && line[k] <= '9' {
+				k++
+			}
+			return string(line[j:k])
+		}
+	}
+	return ""
+}

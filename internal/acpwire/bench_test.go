@@ -1,0 +1,78 @@
+package acpwire
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"testing"
+)
+
+// benchStream is a stream of session/update notifications of mixed sizes
+// (100 B to 20 KB), as in cmd/acp-bridge's BenchmarkStream200k.
+func benchStream(n int) []byte {
+	r := rand.New(rand.NewPCG(1, 2))
+	const head = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"bench","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"`
+	const tail = `"}}}}`
+	var out []byte
+	for i := 0; i < n; i++ {
+		var size int
+		switch p := r.IntN(100); {
+		case p < 70:
+			size = 100 + r.IntN(400)
+		case p < 95:
+			size = 1000 + r.IntN(4000)
+		default:
+			size = 10000 + r.IntN(10000)
+		}
+		out = append(out, head...)
+		for j := 0; j < max(size-len(head)-len(tail), 1); j++ {
+			out = append(out, 'a'+byte((i+j)%26))
+		}
+		out = append(out, tail...)
+		out = append(out, '\n')
+	}
+	return out
+}
+
+// BenchmarkForward measures the bridge's own cost per message: a stream of
+// notifications from the agent side through a Bridge (no middleware) to the
+// client side, over OS pipes, in one process.
+func BenchmarkForward(b *testing.B) {
+	const n = 20000
+	stream := benchStream(n)
+	b.SetBytes(int64(len(stream)))
+	for i := 0; i < b.N; i++ {
+		ar, aw := osPipe(b)
+		cr, cw := osPipe(b)
+		_, sink := osPipe(b)
+		outR, outW := osPipe(b)
+		br := New(Options{})
+		s, err := br.Start(context.Background(), Endpoint{In: cr, Out: outW}, Endpoint{In: ar, Out: sink})
+		if err != nil {
+			b.Fatal(err)
+		}
+		go func() { aw.Write(stream); aw.Close() }()
+		rd := bufio.NewReaderSize(outR, 1<<20)
+		for k := 0; k < n; k++ {
+			_, err := rd.ReadSlice('\n')
+			for err == bufio.ErrBufferFull {
+				_, err = rd.ReadSlice('\n')
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		cw.Close()
+		<-s.Done(AgentToClient)
+		s.Close()
+		for _, f := range []interface{ Close() error }{ar, cr, outR, outW, sink} {
+			f.Close()
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/msg")
+}
+
+var _ = fmt.Sprint
+var _ io.Reader

@@ -1,0 +1,207 @@
+package rawjson
+
+import "encoding/binary"
+
+// Valid reports whether b is one valid JSON value, with optional white space
+// around it. It accepts exactly what encoding/json.Valid accepts (nesting up
+// to 10000 levels, no UTF-8 check inside strings), but skips the bodies of
+// strings eight bytes at a time, which is where large messages spend their
+// bytes.
+func Valid(b []byte) bool {
+	i := skipSpace(b, 0)
+	end, ok := validValue(b, i, 0)
+	return ok && skipSpace(b, end) == len(b)
+}
+
+func validValue(b []byte, i, depth int) (int, bool) {
+	if i >= len(b) {
+		return 0, false
+	}
+	switch c := b[i]; {
+	case c == '"':
+		return validString(b, i)
+	case c == '{':
+		if depth >= maxDepth {
+			return 0, false
+		}
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == '}' {
+			return i + 1, true
+		}
+		for {
+			if i >= len(b) || b[i] != '"' {
+				return 0, false
+			}
+			end, ok := validString(b, i)
+			if !ok {
+				return 0, false
+			}
+			i = skipSpace(b, end)
+			if i >= len(b) || b[i] != ':' {
+				return 0, false
+			}
+			end, ok = validValue(b, skipSpace(b, i+1), depth+1)
+			if !ok {
+				return 0, false
+			}
+			i = skipSpace(b, end)
+			if i >= len(b) {
+				return 0, false
+			}
+			if b[i] == '}' {
+				return i + 1, true
+			}
+			if b[i] != ',' {
+				return 0, false
+			}
+			i = skipSpace(b, i+1)
+		}
+	case c == '[':
+		if depth >= maxDepth {
+			return 0, false
+		}
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == ']' {
+			return i + 1, true
+		}
+		for {
+			end, ok := validValue(b, i, depth+1)
+			if !ok {
+				return 0, false
+			}
+			i = skipSpace(b, end)
+			if i >= len(b) {
+				return 0, false
+			}
+			if b[i] == ']' {
+				return i + 1, true
+			}
+			if b[i] != ',' {
+				return 0, false
+			}
+			i = skipSpace(b, i+1)
+		}
+	case c == 't':
+		return validLiteral(b, i, "true")
+	case c == 'f':
+		return validLiteral(b, i, "false")
+	case c == 'n':
+		return validLiteral(b, i, "null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		return validNumber(b, i)
+	}
+	return 0, false
+}
+
+func validLiteral(b []byte, i int, lit string) (int, bool) {
+	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
+		return 0, false
+	}
+	return i + len(lit), true
+}
+
+func validNumber(b []byte, i int) (int, bool) {
+	if b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		i = digits(b, i+1)
+	default:
+		return 0, false
+	}
+	if i < len(b) && b[i] == '.' {
+		j := digits(b, i+1)
+		if j == i+1 {
+			return 0, false
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := digits(b, i)
+		if j == i {
+			return 0, false
+		}
+		i = j
+	}
+	return i, true
+}
+
+func digits(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// validString checks the string starting at b[i] == '"' and returns the
+// offset just past it.
+func validString(b []byte, i int) (int, bool) {
+	i++
+	for {
+		i = plainRun(b, i)
+		if i >= len(b) {
+			return 0, false
+		}
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, true
+		case c == '\\':
+			if i+1 >= len(b) {
+				return 0, false
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(b) {
+					return 0, false
+				}
+				for _, h := range b[i+2 : i+6] {
+					if !isHex(h) {
+						return 0, false
+					}
+				}
+				i += 6
+			default:
+				return 0, false
+			}
+		default: // a control character
+			return 0, false
+		}
+	}
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// plainRun returns the offset of the first byte at or after i that is '"',
+// '\\' or a control character (below 0x20), or len(b). It tests eight bytes
+// at a time with the classic "has a byte less than n" word trick.
+func plainRun(b []byte, i int) int {
+	const lo = 0x0101010101010101
+	const hi = 0x8080808080808080
+	for i+8 <= len(b) {
+		w := binary.LittleEndian.Uint64(b[i:])
+		q := w ^ (lo * '"')
+		s := w ^ (lo * '\\')
+		if ((q-lo)&^q|(s-lo)&^s|(w-lo*0x20)&^w)&hi != 0 {
+			break
+		}
+		i += 8
+	}
+	for i < len(b) {
+		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
+			return i
+		}
+		i++
+	}
+	return i
+}
