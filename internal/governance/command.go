@@ -287,7 +287,7 @@ func balanced(s string) (string, int) {
 var shellKeywords = map[string]bool{
 	"!": true, "{": true, "}": true, "if": true, "then": true, "else": true,
 	"elif": true, "fi": true, "do": true, "done": true, "while": true,
-	"until": true, "esac": true, "in": false,
+	"until": true, "esac": true,
 }
 
 // emit turns the words of one simple command into a shellCommand.

@@ -277,7 +277,7 @@ func (l *loader) str(file string, off int, f field, name string) (string, bool) 
 	return f.value.Value, true
 }
 
-func (l *loader) require(file string, off int, top *yaml.Node, fs map[string]field, names ...string) {
+func (l *loader) require(file string, fs map[string]field, names ...string) {
 	for _, n := range names {
 		if fs[n].key == nil {
 			l.errs = append(l.errs, &Error{File: file, Line: 1, Msg: fmt.Sprintf("missing required field %q", n)})
@@ -309,7 +309,7 @@ func (l *loader) workspace(p *Policy, file string, depth int) (appendOnly, signi
 		return nil, nil
 	}
 	fs := l.fields(file, off, top, workspaceFields...)
-	l.require(file, off, top, fs, "schema", "name", "title", "description", "version")
+	l.require(file, fs, "schema", "name", "title", "description", "version")
 	if s, ok := l.str(file, off, fs["schema"], "schema"); ok && s != "governance.workspace/v1" {
 		l.errorf(file, fs["schema"].value, off, "schema is %q; a GOVERNANCE.md must declare schema: governance.workspace/v1", s)
 	}
@@ -508,7 +508,7 @@ func (l *loader) policyFile(file, id, base string) *rule {
 	}
 	nerr := len(l.errs)
 	fs := l.fields(file, off, top, policyFields...)
-	l.require(file, off, top, fs, "schema", "doctype", "slug", "version", "match", "decision")
+	l.require(file, fs, "schema", "doctype", "slug", "version", "match", "decision")
 	if s, ok := l.str(file, off, fs["schema"], "schema"); ok && s != "agentgovernance/v1" {
 		l.errorf(file, fs["schema"].value, off, "schema is %q; a policy must declare schema: agentgovernance/v1", s)
 	}
