@@ -707,8 +707,9 @@ func (p *Pipeline) fromAgent(ctx context.Context, m *acpwire.Message, next acpwi
 		if m.Request != nil {
 			if m.IsResponseTo("session/load") {
 				id, _ := rawjson.GetString(m.Request.Params, "sessionId")
+				ide := p.ideID(id)
 				p.mu.Lock()
-				delete(p.loading, p.ideID(id))
+				delete(p.loading, ide)
 				p.mu.Unlock()
 			}
 			switch {
