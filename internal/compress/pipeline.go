@@ -65,7 +65,7 @@ type Pipeline struct {
 	accp   *accp.Store
 	logger *slog.Logger
 
-	mu        sync.Mutex // guards sessions, downToIDE, ideToDown, loading
+	mu        sync.Mutex // guards sessions, downToIDE, ideToDown, loading; taken before any session's mu
 	sessions  map[string]*session
 	downToIDE map[string]string
 	ideToDown map[string]string
@@ -199,8 +199,13 @@ func (p *Pipeline) sessionFor(id, cwd string) *session {
 		}
 		p.sessions[id] = s
 	}
-	if cwd != "" && s.rec.Cwd == "" {
-		s.rec.Cwd = cwd
+	if cwd != "" {
+		// Lock order: p.mu, then s.mu; nothing takes them the other way.
+		s.mu.Lock()
+		if s.rec.Cwd == "" {
+			s.rec.Cwd = cwd
+		}
+		s.mu.Unlock()
 	}
 	return s
 }
