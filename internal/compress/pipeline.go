@@ -768,6 +768,9 @@ func (p *Pipeline) agentRequest(m *acpwire.Message) {
 		s.mu.Unlock()
 	case "fs/read_text_file", "fs/write_text_file":
 		path, _ := rawjson.GetString(m.Params, "path")
+		if p.store.Contains(path) {
+			return // recovery reads are neither work nor drift
+		}
 		s.mu.Lock()
 		if s.watch != nil {
 			s.watch.obs.Touched = append(s.watch.obs.Touched, path)
@@ -978,6 +981,14 @@ func (p *Pipeline) turnEnd(m *acpwire.Message) {
 	var drift []string
 	if w != nil {
 		w.obs.AgentText = s.rec.textSince(s.turnStart, "Agent")
+		// Reading the archive or offloaded content is recovery, not drift.
+		touched := w.obs.Touched[:0]
+		for _, path := range w.obs.Touched {
+			if !p.store.Contains(path) {
+				touched = append(touched, path)
+			}
+		}
+		w.obs.Touched = touched
 		drift = DriftCheck(w.obs, strings.Join(s.rec.userMessages, "\n"), s.rec.Artifacts(), s.rec.Cwd)
 	}
 	u := s.meter.Usage()

@@ -180,11 +180,18 @@ func TestGoalDriftReportedAfterRollover(t *testing.T) {
 	h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"sessionId":"s2"}}`, id))
 	h.readAgent()
 	h.readIDE() // rollover note
+	// Reading the archive is recovery, not work on an unrelated file.
+	h.agent(mustJSON(map[string]any{"jsonrpc": "2.0", "id": 77, "method": "fs/read_text_file", "params": map[string]any{"sessionId": "s2", "path": h.p.Store().ConversationsDir() + "/s1_full.md", "line": 1, "limit": 50}}))
+	h.untilIDE(func(m []byte) bool { return str(m, "method") == "fs/read_text_file" })
+	h.ide(`{"jsonrpc":"2.0","id":77,"result":{"content":"# Conversation archive"}}`)
+	h.readAgent()
 	h.agent(agentSays("s2", "Could you clarify which test you mean?"))
 	h.agent(endTurn(3))
 	got := h.untilIDE(isResponse("3"))
 	if n := notes(got); !strings.Contains(n, "possible goal drift") || !strings.Contains(n, DriftClarification) {
 		t.Fatalf("no drift report: %q", n)
+	} else if strings.Contains(n, DriftUnrelated) {
+		t.Errorf("reading the archive was reported as drift: %q", n)
 	}
 	if !strings.Contains(h.log.String(), `"event":"GOAL_DRIFT"`) {
 		t.Errorf("drift not logged:\n%s", h.log)
