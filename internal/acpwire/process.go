@@ -2,6 +2,9 @@ package acpwire
 
 import (
 	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +27,9 @@ var (
 	// DefaultTermGrace is how long an agent gets after SIGTERM before
 	// SIGKILL.
 	DefaultTermGrace = 5 * time.Second
+	// AgentExitGrace is how long the bridge keeps reading an exited agent's
+	// output before ending the processes that hold it open.
+	AgentExitGrace = 500 * time.Millisecond
 )
 
 // stderrTailLines is how many of the agent's last stderr lines are kept for
@@ -61,6 +67,7 @@ type Agent struct {
 	mu    sync.Mutex // guards tail, known
 	tail  []string
 	known map[int]bool // every descendant of the agent seen so far
+	mark  []byte       // the environment entry every descendant inherits
 
 	stopOnce sync.Once
 }
@@ -78,33 +85,49 @@ func StartAgent(c AgentCommand) (*Agent, error) {
 	}
 	setSubreaper()
 	cmd := exec.Command(c.Path, c.Args...)
-	cmd.Env = c.Env
+	env := c.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	// Descendants inherit this mark, so the ones the agent leaves behind
+	// can be found even if they were never seen while it ran.
+	var nonce [8]byte
+	_, _ = rand.Read(nonce[:])
+	mark := agentMarkVar + "=" + hex.EncodeToString(nonce[:])
+	cmd.Env = append(env[:len(env):len(env)], mark)
 	cmd.Dir = c.Dir
 	cmd.SysProcAttr = sysProcAttr()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("agent stdin: %v", err)
 	}
-	stdout, err := cmd.StdoutPipe()
+	// Plain OS pipes for stdout and stderr, so that waiting for the process
+	// never waits for them: a descendant of the agent may hold them open
+	// long after the agent itself has exited.
+	stdoutR, stdoutW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("agent stdout: %v", err)
 	}
-	stderr, err := cmd.StderrPipe()
+	stderrR, stderrW, err := os.Pipe()
 	if err != nil {
+		stdoutR.Close()
+		stdoutW.Close()
 		return nil, fmt.Errorf("agent stderr: %v", err)
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdout, cmd.Stderr = stdoutW, stderrW
+	err = cmd.Start()
+	stdoutW.Close()
+	stderrW.Close()
+	if err != nil {
+		stdoutR.Close()
+		stderrR.Close()
 		return nil, fmt.Errorf("starting agent %q: %w", c.Path, err)
 	}
-	a := &Agent{cmd: cmd, stdin: stdin, stdout: stdout, logger: logger, done: make(chan struct{}), known: map[int]bool{}}
+	a := &Agent{cmd: cmd, stdin: stdin, stdout: stdoutR, logger: logger, done: make(chan struct{}), known: map[int]bool{}, mark: []byte(mark)}
 	go a.watchTree()
 	logger.Info("agent started", "pid", cmd.Process.Pid, "path", c.Path, "args", c.Args)
-	drained := make(chan struct{})
-	go a.drainStderr(stderr, c.Stderr, drained)
+	go a.drainStderr(stderrR, c.Stderr)
 	go func() {
-		// Wait closes the pipes once the process exits, so let stderr
-		// drain first; stdout is read by the bridge until EOF.
-		<-drained
 		a.waitErr = cmd.Wait()
 		logger.Info("agent exited", "pid", cmd.Process.Pid, "status", a.status())
 		close(a.done)
@@ -117,6 +140,10 @@ func (a *Agent) Stdin() io.WriteCloser { return a.stdin }
 
 // Stdout is the agent's standard output.
 func (a *Agent) Stdout() io.Reader { return a.stdout }
+
+// closeStdout stops reading the agent's output. The bridge does this when
+// the agent has exited but something it left behind keeps the pipe open.
+func (a *Agent) closeStdout() { _ = a.stdout.Close() }
 
 // Pid is the agent's process id.
 func (a *Agent) Pid() int { return a.cmd.Process.Pid }
@@ -163,8 +190,8 @@ func (a *Agent) StderrTail() []string {
 	return append([]string(nil), a.tail...)
 }
 
-func (a *Agent) drainStderr(r io.Reader, copyTo io.Writer, done chan<- struct{}) {
-	defer close(done)
+func (a *Agent) drainStderr(r io.ReadCloser, copyTo io.Writer) {
+	defer r.Close()
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, err := br.ReadString('\n')
@@ -239,10 +266,17 @@ func (a *Agent) noteTree() {
 	a.mu.Unlock()
 }
 
-// leftovers returns the known descendants of the agent that still live.
+// leftovers returns the descendants of the agent that still live: those
+// seen while it ran and those that carry its environment mark.
 func (a *Agent) leftovers() []int {
+	marked := markedProcesses(a.mark)
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	for _, p := range marked {
+		if p != a.Pid() {
+			a.known[p] = true
+		}
+	}
 	var out []int
 	for p := range a.known {
 		if alive(p) {
@@ -276,6 +310,32 @@ func (a *Agent) reapOrphans(termGrace time.Duration) {
 		reap(left)
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// agentMarkVar names the environment variable that marks an agent's
+// process tree.
+const agentMarkVar = "ACP_BRIDGE_AGENT_MARK"
+
+// markedProcesses lists the processes whose environment holds mark.
+func markedProcesses(mark []byte) []int {
+	envs, _ := filepath.Glob("/proc/[0-9]*/environ")
+	var out []int
+	for _, f := range envs {
+		b, err := os.ReadFile(f)
+		if err != nil || !bytes.Contains(b, mark) {
+			continue
+		}
+		// Match whole entries only.
+		for _, entry := range bytes.Split(b, []byte{0}) {
+			if bytes.Equal(entry, mark) {
+				if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(f))); err == nil && pid != os.Getpid() {
+					out = append(out, pid)
+				}
+				break
+			}
+		}
+	}
+	return out
 }
 
 // alive reports whether pid is a live process (not a zombie).

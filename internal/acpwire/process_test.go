@@ -1,6 +1,7 @@
 package acpwire
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -27,6 +28,19 @@ func TestMain(m *testing.M) {
 	case "demo":
 		(&demo.Agent{}).Serve(os.Stdin, os.Stdout)
 		os.Exit(0)
+	case "exit-leaving-child":
+		// Leaves a child that holds stdout and stderr open, then exits
+		// with status 5 on the first request, as the gemini launcher does
+		// when its worker outlives it.
+		child := exec.Command("sleep", "300")
+		child.Stdout, child.Stderr = os.Stdout, os.Stderr
+		if err := child.Start(); err != nil {
+			os.Exit(1)
+		}
+		fmt.Printf(`{"jsonrpc":"2.0","method":"_test/pids","params":{"agent":%d,"child":%d}}`+"\n", os.Getpid(), child.Process.Pid)
+		fmt.Fprintln(os.Stderr, "fatal: worker lost")
+		bufio.NewReader(os.Stdin).ReadString('\n')
+		os.Exit(5)
 	case "stubborn":
 		// Ignores stdin closing and SIGTERM, and has a child of its own.
 		signalIgnoreTerm()
@@ -221,3 +235,47 @@ func procStat(pid int) string {
 }
 
 func signalIgnoreTerm() { signalIgnore(syscall.SIGTERM) }
+
+// TestAgentExitWithChildHoldingPipes: the agent exits while a child it left
+// keeps its stdout and stderr open. The bridge must still notice, answer
+// the pending request with the exit status, and end the child.
+func TestAgentExitWithChildHoldingPipes(t *testing.T) {
+	agent, err := StartAgent(selfAgent(t, "exit-leaving-child"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr, cw := osPipe(t)
+	sr, sw := osPipe(t)
+	defer cw.Close()
+	done := make(chan error, 1)
+	go func() { done <- New(Options{}).Run(context.Background(), Endpoint{In: cr, Out: sw}, agent) }()
+	out := bufio.NewReader(sr)
+	line, err := out.ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	var agentPid, childPid int
+	if _, err := fmt.Sscanf(line, `{"jsonrpc":"2.0","method":"_test/pids","params":{"agent":%d,"child":%d}}`, &agentPid, &childPid); err != nil {
+		t.Fatalf("parsing %q: %v", line, err)
+	}
+	fmt.Fprintln(cw, `{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{}}`)
+	resp, err := out.ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(resp, `"id":1`) || !strings.Contains(resp, "exit status 5") || !strings.Contains(resp, "worker lost") {
+		t.Fatalf("client got %s, want an error naming exit status 5 and the stderr tail", resp)
+	}
+	select {
+	case err := <-done:
+		var gone *AgentExitError
+		if !errors.As(err, &gone) {
+			t.Fatalf("Run = %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("bridge did not notice the agent's exit")
+	}
+	if alive(childPid) {
+		t.Fatalf("the agent's child %d is still alive", childPid)
+	}
+}

@@ -2,7 +2,9 @@ package acpwire
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 )
@@ -53,18 +55,35 @@ func (b *Bridge) Run(ctx context.Context, client Endpoint, agent *Agent) error {
 		return err
 	}
 	defer s.Close()
-	select {
-	case e := <-s.Ended():
-		if e.Side == AgentToClient {
-			return b.agentGone(s, agent, e)
+	agentExited := agent.Done()
+	for {
+		select {
+		case e := <-s.Ended():
+			if e.Side == AgentToClient {
+				return b.agentGone(s, agent, e)
+			}
+			b.logger.Info("client closed its input; shutting the agent down", "err", e.Err)
+			<-s.Done(ClientToAgent)
+			b.shutdown(s, agent)
+			return nil
+		case <-ctx.Done():
+			b.logger.Info("bridge asked to stop; shutting the agent down", "cause", context.Cause(ctx))
+			b.shutdown(s, agent)
+			return nil
+		case <-agentExited:
+			agentExited = nil
+			// The agent's last output may still be in the pipe; give it a
+			// moment. If processes the agent left behind hold the pipe
+			// open, end them and stop reading, or the exit would go unseen.
+			go func() {
+				if !waitTimeout(s.Done(AgentToClient), AgentExitGrace) {
+					b.logger.Warn("agent exited but its output is still held open; ending what it left behind")
+					agent.Stop(0, DefaultTermGrace)
+					agent.closeStdout()
+				}
+			}()
 		}
-		b.logger.Info("client closed its input; shutting the agent down", "err", e.Err)
-		<-s.Done(ClientToAgent)
-	case <-ctx.Done():
-		b.logger.Info("bridge asked to stop; shutting the agent down", "cause", context.Cause(ctx))
 	}
-	b.shutdown(s, agent)
-	return nil
 }
 
 // shutdown stops the agent while forwarding whatever it still writes.
@@ -88,7 +107,7 @@ func (b *Bridge) agentGone(s *Session, agent *Agent, e *Ended) error {
 		"stderr":     ee.StderrTail,
 	})
 	ee.Failed = b.FailPending(ClientToAgent, rpcErr)
-	if e.Err != nil {
+	if e.Err != nil && !errors.Is(e.Err, os.ErrClosed) {
 		b.logger.Error("reading agent output failed", "err", e.Err)
 	}
 	b.logger.Error("agent exited", "status", ee.Status, "failedRequests", ee.Failed)
