@@ -12,9 +12,9 @@ import (
 // error, for driving the middleware without a bridge.
 type nopSender struct{}
 
-func (nopSender) Reply(*acpwire.Message, any) error                { return nil }
+func (nopSender) Reply(*acpwire.Message, any) error                 { return nil }
 func (nopSender) ReplyError(*acpwire.Message, *acpwire.Error) error { return nil }
-func (nopSender) Notify(acpwire.Direction, string, any) error      { return nil }
+func (nopSender) Notify(acpwire.Direction, string, any) error       { return nil }
 func (nopSender) Call(context.Context, acpwire.Direction, string, any) (json.RawMessage, error) {
 	return nil, acpwire.Errorf(acpwire.CodeInternalError, "no agent")
 }
