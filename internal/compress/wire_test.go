@@ -325,3 +325,39 @@ func TestSessionLoadReplayOffloaded(t *testing.T) {
 		t.Errorf("intent: %q", n)
 	}
 }
+
+func TestTier2WriteBodiesStayOut(t *testing.T) {
+	h := newHarness(t, Config{ContextSize: 1000})
+	h.newSession(1, "/repo", "s1")
+	h.ide(promptMsg(2, "s1", textBlock("Generate the fixtures in testdata/")))
+	h.readAgent()
+	h.agent(agentSays("s1", strings.Repeat("planning the fixtures ", 120))) // ~660 tokens: ORANGE
+	body := strings.Repeat("fixture line with generated content\n", 200)
+	h.agent(mustJSON(map[string]any{"jsonrpc": "2.0", "id": 5, "method": "fs/write_text_file", "params": map[string]any{"sessionId": "s1", "path": "/repo/testdata/big.txt", "content": body}}))
+	h.untilIDE(func(m []byte) bool { return str(m, "method") == "fs/write_text_file" })
+	h.ide(`{"jsonrpc":"2.0","id":5,"result":null}`)
+	h.readAgent()
+	var ev Event
+	found := false
+	for _, line := range strings.Split(strings.TrimSpace(h.log.String()), "\n") {
+		if json.Unmarshal([]byte(line), &ev) == nil && ev.Type == EventTier2 {
+			found = true
+			break
+		}
+	}
+	if !found {
+		t.Fatalf("no TIER_2 event:\n%s", h.log)
+	}
+	if ev.Level != "ORANGE" || ev.TokensSaved <= 0 || ev.TokensAfter >= ev.TokensBefore {
+		t.Errorf("TIER_2 event %+v", ev)
+	}
+	h.p.mu.Lock()
+	s := h.p.sessions["s1"]
+	h.p.mu.Unlock()
+	s.mu.Lock()
+	md := BuildSummary(s.rec, s.rec.entries[0].at, "/a", "/o", 1<<20).Markdown()
+	s.mu.Unlock()
+	if !strings.Contains(md, "/repo/testdata/big.txt") || !strings.Contains(md, "content persisted to disk") || strings.Contains(md, "fixture line") {
+		t.Errorf("summary artifact row wrong:\n%s", md)
+	}
+}
