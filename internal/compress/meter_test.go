@@ -75,3 +75,16 @@ func TestCountTokens(t *testing.T) {
 		t.Errorf("hello world: %d tokens, want 2", n)
 	}
 }
+
+func TestPipelineDefaults(t *testing.T) {
+	p, err := New(Config{CacheDir: t.TempDir()}, nopSender{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.OffloadTokens() != DefaultOffloadTokens || p.cfg.ContextSize != DefaultContextSize {
+		t.Errorf("defaults: offload %d, context %d", p.OffloadTokens(), p.cfg.ContextSize)
+	}
+	if _, err := New(Config{}, nopSender{}); err == nil {
+		t.Error("New without a cache directory succeeded")
+	}
+}

@@ -141,6 +141,9 @@ func New(cfg Config, s acpwire.Sender) (*Pipeline, error) {
 // Store returns the pipeline's cache.
 func (p *Pipeline) Store() *Store { return p.store }
 
+// OffloadTokens returns the tier-1 threshold in o200k tokens.
+func (p *Pipeline) OffloadTokens() int { return p.cfg.OffloadTokens }
+
 // Events returns the pipeline's compression event log.
 func (p *Pipeline) Events() *EventLog { return p.events }
 
