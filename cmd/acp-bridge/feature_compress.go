@@ -25,6 +25,7 @@ func compressFeature() feature {
 		cacheDir      string
 		logPath       string
 		agentCompact  bool
+		offloadReads  bool
 	)
 	return feature{
 		name: "compression",
@@ -35,6 +36,7 @@ func compressFeature() feature {
 			fs.StringVar(&cacheDir, "cache-dir", "", "compression cache `DIR` for offloaded content and archives (default: the user cache dir + /acp-bridge)")
 			fs.StringVar(&logPath, "compress-log", "", "append compression events to `FILE` as JSONL")
 			fs.BoolVar(&agentCompact, "agent-compact", true, "at RED, run the agent's own /compact between turns when it advertises one")
+			fs.BoolVar(&offloadReads, "offload-reads", true, "offload whole-file fs/read_text_file results over the threshold (off for agents that edit files read through the client)")
 		},
 		setup: func(_ context.Context, s *bridgeSetup) error {
 			switch mode {
@@ -62,6 +64,7 @@ func compressFeature() feature {
 				ContextSize:   contextSize,
 				OffloadTokens: offloadTokens,
 				AgentCompact:  agentCompact,
+				KeepReads:     !offloadReads,
 				Logger:        s.Logger,
 			}
 			if logPath != "" {

@@ -11,15 +11,16 @@ import (
 // Event types of the compression event log (CTX-001 "Compression Event
 // Logging"), plus the goal-drift and verification records the pipeline adds.
 const (
-	EventTier1      = "TIER_1"
-	EventTier2      = "TIER_2"
-	EventTier3      = "TIER_3"
-	EventCompact    = "AGENT_COMPACT"
-	EventRollover   = "ROLLOVER"
-	EventGoalDrift  = "GOAL_DRIFT"
-	EventRejected   = "SUMMARY_REJECTED"
-	IntentPreserved = "YES"
-	IntentVerify    = "VERIFICATION_NEEDED"
+	EventTier1        = "TIER_1"
+	EventTier2        = "TIER_2"
+	EventTier3        = "TIER_3"
+	EventCompact      = "AGENT_COMPACT"
+	EventRollover     = "ROLLOVER"
+	EventGoalDrift    = "GOAL_DRIFT"
+	EventRejected     = "SUMMARY_REJECTED"
+	EventWriteRefused = "WRITE_REFUSED"
+	IntentPreserved   = "YES"
+	IntentVerify      = "VERIFICATION_NEEDED"
 )
 
 // Event is one compression event, one line of the JSONL log.

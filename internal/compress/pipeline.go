@@ -40,6 +40,12 @@ type Config struct {
 	// Audit, if set, receives every compression event too (the audit log
 	// when governance is on). It must not block for long.
 	Audit func(Event) error
+	// KeepReads turns tier 1 off for fs/read_text_file results; optional,
+	// default false (whole-file reads over the threshold are offloaded).
+	// Agents that read a file through the client to edit it (Gemini CLI's
+	// edit tools) cannot edit files over the threshold while reads are
+	// offloaded: the edit finds a reference, not the text.
+	KeepReads bool
 	// AgentCompact lets the bridge trigger the agent's own compaction
 	// command (e.g. Claude's /compact) at RED; optional, default false.
 	AgentCompact bool
@@ -320,7 +326,7 @@ func (p *Pipeline) clientResult(ctx context.Context, m *acpwire.Message, next ac
 		// CLI reads the whole file through the client, then slices it)
 		// could not reach it otherwise.
 		ranged := present(req.Params, "line") || present(req.Params, "limit")
-		return p.toolResult(ctx, s, m, next, []string{"result", "content"}, "fs_read_text_file", "fs/read_text_file "+path, !ranged && !p.store.Contains(path))
+		return p.toolResult(ctx, s, m, next, []string{"result", "content"}, "fs_read_text_file", "fs/read_text_file "+path, !ranged && !p.store.Contains(path) && !p.cfg.KeepReads)
 	case "terminal/output":
 		tid, _ := rawjson.GetString(req.Params, "terminalId")
 		s.mu.Lock()
@@ -710,6 +716,9 @@ func (p *Pipeline) fromAgent(ctx context.Context, m *acpwire.Message, next acpwi
 			return p.update(ctx, m, next)
 		}
 	case acpwire.KindRequest:
+		if refused, err := p.guardWrite(m); refused {
+			return err
+		}
 		p.agentRequest(m)
 	case acpwire.KindResponse:
 		if m.Request != nil {
@@ -749,6 +758,28 @@ func (p *Pipeline) agentError(m *acpwire.Message) {
 		s.rec.Error(m.Request.Method, e.Code, e.Message)
 		s.mu.Unlock()
 	}
+}
+
+// guardWrite refuses an fs/write_text_file whose content carries one of
+// the bridge's offload references: the agent would be writing the
+// reference over the real file (an edit tool that read the file through
+// the client got the reference and applied its change to it).
+func (p *Pipeline) guardWrite(m *acpwire.Message) (bool, error) {
+	if m.Method != "fs/write_text_file" {
+		return false, nil
+	}
+	content, _ := rawjson.GetString(m.Params, "content")
+	marker := "**File:** " + p.store.OffloadedDir()
+	if !strings.Contains(content, "## Offloaded Content Reference") || !strings.Contains(content, marker) {
+		return false, nil
+	}
+	path, _ := rawjson.GetString(m.Params, "path")
+	down, _ := rawjson.GetString(m.Params, "sessionId")
+	p.logger.Warn("refused a write carrying an offload reference", "path", path)
+	p.events.Add(Event{Time: p.now(), Session: p.ideID(down), Type: EventWriteRefused, Trigger: "fs/write_text_file " + path,
+		Files: []string{}, IntentPreserved: IntentPreserved, Detail: "content contains an acp-bridge offload reference"})
+	return true, p.s.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidParams,
+		"acp-bridge refused to write %s: the content contains an acp-bridge offload reference, not the file's text. Read the file in ranges (fs/read_text_file with line and limit) and edit from the real content", path))
 }
 
 // agentRequest notes what the agent asks the IDE for: terminals (to name

@@ -361,3 +361,41 @@ func TestTier2WriteBodiesStayOut(t *testing.T) {
 		t.Errorf("summary artifact row wrong:\n%s", md)
 	}
 }
+
+// TestWriteOfReferenceRefused: an edit tool that read a large file through
+// the client got the reference; writing that back would destroy the file.
+func TestWriteOfReferenceRefused(t *testing.T) {
+	h := newHarness(t, Config{OffloadTokens: 1000})
+	h.newSession(1, "/repo", "s1")
+	h.agent(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"sessionId":"s1","path":"/repo/big.go"}}`)
+	h.readIDE()
+	h.ide(mustJSON(map[string]any{"jsonrpc": "2.0", "id": 7, "result": map[string]any{"content": bigLog(2000)}}))
+	ref := str(h.readAgent(), "result", "content")
+	edited := strings.Replace(ref, "processed batch 3 of", "handled batch 3 of", 1)
+	h.agent(mustJSON(map[string]any{"jsonrpc": "2.0", "id": 8, "method": "fs/write_text_file", "params": map[string]any{"sessionId": "s1", "path": "/repo/big.go", "content": edited}}))
+	got := h.readAgent()
+	if code, _ := rawjson.Get(got, "error", "code"); string(code) != "-32602" || !strings.Contains(str(got, "error", "message"), "offload reference") {
+		t.Fatalf("agent got %s, want an invalid-params error", got)
+	}
+	h.noMore(h.toIDE, "IDE")
+	if !strings.Contains(h.log.String(), `"event":"WRITE_REFUSED"`) {
+		t.Errorf("refusal not logged:\n%s", h.log)
+	}
+	// An ordinary write passes.
+	h.agent(`{"jsonrpc":"2.0","id":9,"method":"fs/write_text_file","params":{"sessionId":"s1","path":"/repo/a.go","content":"package a\n"}}`)
+	if m := h.readIDE(); str(m, "method") != "fs/write_text_file" {
+		t.Fatalf("IDE got %s", m)
+	}
+}
+
+func TestKeepReads(t *testing.T) {
+	h := newHarness(t, Config{OffloadTokens: 1000, KeepReads: true})
+	h.newSession(1, "/repo", "s1")
+	h.agent(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"sessionId":"s1","path":"/repo/big.go"}}`)
+	h.readIDE()
+	big := bigLog(2000)
+	h.ide(mustJSON(map[string]any{"jsonrpc": "2.0", "id": 7, "result": map[string]any{"content": big}}))
+	if got := str(h.readAgent(), "result", "content"); got != big {
+		t.Errorf("read offloaded with KeepReads: %.100s", got)
+	}
+}
