@@ -57,7 +57,11 @@ func (lr *lineReader) next() (line []byte, over *oversized, err error) {
 }
 
 func (lr *lineReader) readLine() ([]byte, *oversized, error) {
-	var buf []byte
+	// A long line arrives in pieces; they are kept as they come and joined
+	// once at the end, so the line is allocated at its exact size rather
+	// than through repeated growth that would leave copies behind.
+	var pieces [][]byte
+	size := 0
 	var over *oversized
 	for {
 		chunk, err := lr.r.ReadSlice('\n')
@@ -66,22 +70,24 @@ func (lr *lineReader) readLine() ([]byte, *oversized, error) {
 			over.size += len(chunk)
 			over.tail = appendTail(over.tail, chunk)
 			over.blank = over.blank && isBlank(chunk)
-		case buf == nil && err == nil && len(chunk) <= lr.max+2:
+		case pieces == nil && err == nil && len(chunk) <= lr.max+2:
 			// The common case: the whole line fit in the reader's buffer.
 			line := trimEOL(append([]byte(nil), chunk...))
 			if len(line) > lr.max {
 				return nil, &oversized{size: len(line), head: firstN(line, oversizeKeep), tail: appendTail(nil, line), blank: isBlank(line)}, nil
 			}
 			return line, nil, nil
-		case len(buf)+len(chunk) > lr.max+2:
+		case size+len(chunk) > lr.max+2:
 			// Too long whatever its terminator: stop keeping it.
-			over = &oversized{size: len(buf) + len(chunk)}
+			buf := join(pieces, size)
+			over = &oversized{size: size + len(chunk)}
 			over.head = append([]byte(nil), firstN(append(buf, chunk...), oversizeKeep)...)
 			over.tail = appendTail(nil, chunk)
 			over.blank = isBlank(buf) && isBlank(chunk)
-			buf = nil
+			pieces, size = nil, 0
 		default:
-			buf = append(buf, chunk...)
+			pieces = append(pieces, append([]byte(nil), chunk...))
+			size += len(chunk)
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
@@ -93,15 +99,27 @@ func (lr *lineReader) readLine() ([]byte, *oversized, error) {
 			over.size -= len(chunk) - len(trimEOL(chunk))
 			return nil, over, nil
 		}
-		if err != nil && len(buf) == 0 { // io.EOF with nothing read
+		if err != nil && size == 0 { // io.EOF with nothing read
 			return nil, nil, io.EOF
 		}
-		line := trimEOL(buf)
+		line := trimEOL(join(pieces, size))
 		if len(line) > lr.max {
 			return nil, &oversized{size: len(line), head: firstN(line, oversizeKeep), tail: appendTail(nil, line), blank: isBlank(line)}, nil
 		}
 		return line, nil, nil
 	}
+}
+
+// join concatenates pieces into one slice of exactly size bytes.
+func join(pieces [][]byte, size int) []byte {
+	if len(pieces) == 1 {
+		return pieces[0]
+	}
+	out := make([]byte, 0, size)
+	for _, p := range pieces {
+		out = append(out, p...)
+	}
+	return out
 }
 
 func isBlank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
