@@ -3,12 +3,13 @@ module github.com/acp-bridge/acp-bridge
 go 1.26.8
 
 require (
-	github.com/coder/acp-go-sdk v0.13.0 // indirect
-	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
-	github.com/google/go-cmp v0.7.0 // indirect
-	github.com/gowebpki/jcs v1.0.2 // indirect
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
-	github.com/tiktoken-go/tokenizer v0.10.0 // indirect
-	go.yaml.in/yaml/v3 v3.0.6 // indirect
-	golang.org/x/text v0.14.0 // indirect
+	github.com/coder/acp-go-sdk v0.13.0
+	github.com/google/go-cmp v0.7.0
+	github.com/gowebpki/jcs v1.0.2
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	github.com/tiktoken-go/tokenizer v0.10.0
+	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/text v0.14.0
 )
+
+require github.com/dlclark/regexp2/v2 v2.5.1 // indirect
