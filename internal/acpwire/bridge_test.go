@@ -178,9 +178,9 @@ func Test64MiBLine(t *testing.T) {
 	if got != line {
 		t.Fatalf("64 MiB line changed: got %d bytes", len(got))
 	}
-	// One byte more is refused.
-	go h.fromAgent(prefix + body + "x" + suffix)
-	h.fromAgent(`{"jsonrpc":"2.0","method":"after"}`)
+	// One byte more is refused; the line after it still passes. Both go in
+	// one write: two concurrent writers could interleave on the pipe.
+	go h.agentW.WriteString(prefix + body + "x" + suffix + "\n" + `{"jsonrpc":"2.0","method":"after"}` + "\n")
 	if got := h.clientGets(); got != `{"jsonrpc":"2.0","method":"after"}` {
 		t.Fatalf("after an oversized line the client got %.100s", got)
 	}
