@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"regexp"
+	"runtime"
 )
 
 // DefaultMaxLineSize is the largest message accepted by default: 64 MiB.
@@ -110,10 +111,19 @@ func (lr *lineReader) readLine() ([]byte, *oversized, error) {
 	}
 }
 
+// collectAbove is the line size above which the reader runs the garbage
+// collector before assembling the line, so that the memory of earlier huge
+// messages is reused instead of added to: a 64 MiB message then costs about
+// twice its size, not four times.
+const collectAbove = 16 << 20
+
 // join concatenates pieces into one slice of exactly size bytes.
 func join(pieces [][]byte, size int) []byte {
 	if len(pieces) == 1 {
 		return pieces[0]
+	}
+	if size > collectAbove {
+		runtime.GC()
 	}
 	out := make([]byte, 0, size)
 	for _, p := range pieces {
