@@ -1,7 +1,27 @@
 #!/usr/bin/env bash
-# The project's test command (README: "Run the tests").
+# The project's test command (README: "The two commands"); .ci/run runs it.
+#
+#   scripts/test.sh             gofmt, go vet, unit tests, the project's ACP.md, end-to-end suite
+#   SKIP_E2E=1 scripts/test.sh  the Go checks only
+#
+# The end-to-end suite needs Node.js >= 20 and installs its npm peers itself
+# (e2e/install.sh); see scripts/e2e.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-echo "== gofmt"; test -z "$(gofmt -l $(git ls-files '*.go'))" || { gofmt -l $(git ls-files '*.go'); exit 1; }
-echo "== go vet"; go vet ./...
-echo "== go test"; go test -count=1 ./...
+echo "== gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go'))
+if [[ -n $unformatted ]]; then
+	echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+echo "== go vet"
+go vet ./...
+echo "== go test"
+go test -count=1 -timeout 10m ./...
+echo "== acp-bridge validate ACP.md"
+go run ./cmd/acp-bridge validate ACP.md
+if [[ ${SKIP_E2E:-} == 1 ]]; then
+	echo "== e2e: skipped (SKIP_E2E=1)"
+	exit 0
+fi
+echo "== e2e"
+scripts/e2e.sh

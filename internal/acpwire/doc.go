@@ -12,7 +12,7 @@
 // Typical use, from cmd/acp-bridge:
 //
 //	b := acpwire.New(acpwire.Options{Logger: logger, Record: recFile})
-//	b.Use(manifest.Mask(m, b), governance.Enforce(engine, b), compress.Offload(cfg, b))
+//	b.Use(manifest.Mask(m, b, manifest.MaskOptions{}), governance.Enforce(opts), pipeline.Middleware())
 //	agent, err := acpwire.StartAgent(acpwire.AgentCommand{Path: "npx", Args: args, Stderr: os.Stderr})
 //	...
 //	err = b.Run(ctx, acpwire.Endpoint{In: os.Stdin, Out: os.Stdout}, agent)
