@@ -168,7 +168,10 @@ func crashOnce(exe, path, run string, delay time.Duration) (refs []string, torn 
 	if err != nil {
 		return nil, false, 0, err
 	}
-	files := []string{path}
+	var files []string
+	if _, err := os.Stat(path); err == nil {
+		files = append(files, path)
+	}
 	rot, err := rotatedFiles(path)
 	if err != nil {
 		return nil, false, 0, err

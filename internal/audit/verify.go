@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -333,6 +334,14 @@ type RepairResult struct {
 // valid or not: Verify reports those.
 func Repair(path string) (RepairResult, error) {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		// A crash between rotating the active file away and creating its
+		// successor leaves no active file: the chain is whole in the
+		// rotated files, and there is nothing to repair.
+		if rot, rerr := rotatedFiles(path); rerr == nil && len(rot) > 0 {
+			return RepairResult{}, nil
+		}
+	}
 	if err != nil {
 		return RepairResult{}, fmt.Errorf("repairing audit log: %w", err)
 	}
