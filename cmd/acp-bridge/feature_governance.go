@@ -41,6 +41,7 @@ func (f *stringsFlag) Set(v string) error { *f = append(*f, v); return nil }
 // neither a policy nor a log the feature does nothing.
 func governanceFeature() feature {
 	var policyFile, auditFile, auditFail string
+	var auditMaxBytes int64
 	var roots stringsFlag
 	return feature{
 		name: "governance",
@@ -48,6 +49,7 @@ func governanceFeature() feature {
 			fs.StringVar(&policyFile, "policy", "", "apply the AIP-7 GOVERNANCE.md policy in `FILE` (default: the --manifest's metadata.aip44.governance)")
 			fs.StringVar(&auditFile, "audit", "", "append the audit log to `FILE` (default: the --manifest's metadata.aip44.audit)")
 			fs.StringVar(&auditFail, "audit-fail", "closed", "when the audit log cannot be written: closed (deny tool permissions, writes and terminals until it recovers) or open (continue and log the error)")
+			fs.Int64Var(&auditMaxBytes, "audit-max-bytes", 0, "rotate the audit log before a file grows past `N` bytes, keeping the hash chain across files (0: never)")
 			fs.Var(&roots, "workspace-root", "a workspace root `DIR` paths must stay inside (repeatable; default: each session's cwd)")
 		},
 		setup: func(_ context.Context, s *bridgeSetup) error {
@@ -95,7 +97,7 @@ func governanceFeature() feature {
 				if err := os.MkdirAll(filepath.Dir(auditFile), 0o700); err != nil {
 					return fmt.Errorf("creating the audit log's directory: %v", err)
 				}
-				l, err := audit.Open(auditFile, audit.Options{Logger: s.Logger})
+				l, err := audit.Open(auditFile, audit.Options{Logger: s.Logger, MaxBytes: auditMaxBytes})
 				if err != nil {
 					return fmt.Errorf("opening the audit log: %v", err)
 				}

@@ -128,3 +128,28 @@ func TestPolicyCheckCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditRotationFlag: with --audit-max-bytes the log of a whole demo
+// session is spread over several files whose hash chain verifies as one.
+func TestAuditRotationFlag(t *testing.T) {
+	dir := t.TempDir()
+	logFile := filepath.Join(dir, "audit.jsonl")
+	policy := writePolicy(t, dir, "  allow: [Read, Edit, Write]\n")
+	// The demo starts its agent as this executable: make it act as acp-bridge.
+	t.Setenv("ACP_BRIDGE_TEST_MAIN", "1")
+	var out, errOut lockedBuffer
+	err := run(context.Background(), &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut},
+		[]string{"demo", "--policy", policy, "--audit", logFile, "--audit-max-bytes", "3000", "--adapter", "none"})
+	if err != nil {
+		t.Fatalf("demo: %v\n%s\n%s", err, out.String(), errOut.String())
+	}
+	files, _ := filepath.Glob(logFile + "*")
+	if len(files) < 3 {
+		t.Fatalf("want the log rotated into several files, got %v", files)
+	}
+	n, err := audit.Verify(files...)
+	if err != nil {
+		t.Fatalf("rotated chain does not verify: %v", err)
+	}
+	t.Logf("%d files, %v", len(files), n)
+}
