@@ -16,7 +16,7 @@ import (
 // The test binary doubles as acp-bridge itself and as fast fake agents:
 //
 //	ACP_BRIDGE_TEST_MAIN=1     run acp-bridge's main with the given arguments
-//	ACP_BRIDGE_TEST_AGENT=...  run a fake agent (flood, echo)
+//	ACP_BRIDGE_TEST_AGENT=...  run a fake agent (flood, echo, permflood)
 func TestMain(m *testing.M) {
 	if os.Getenv("ACP_BRIDGE_TEST_MAIN") == "1" {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -38,6 +38,9 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	case "echo":
 		echoAgent()
+		os.Exit(0)
+	case "permflood":
+		permFloodAgent()
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
