@@ -152,7 +152,7 @@ func TestCrashBridgeAudit(t *testing.T) {
 	root := t.TempDir()
 	const workers = 2
 	var mu sync.Mutex
-	var done, decisions, torn, records int
+	var done, decisions, torn, records, messages int
 	var wg sync.WaitGroup
 	start := time.Now()
 	for w := range workers {
@@ -170,6 +170,7 @@ func TestCrashBridgeAudit(t *testing.T) {
 				done++
 				decisions += res.decisions
 				records += res.records
+				messages += res.messages
 				if res.torn {
 					torn++
 				}
@@ -178,14 +179,15 @@ func TestCrashBridgeAudit(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	t.Logf("%d of %d runs in %v: %d decisions took effect and were found in the log, %d records verified, %d torn last lines repaired",
-		done, runs, time.Since(start).Round(time.Millisecond), decisions, records, torn)
+	t.Logf("%d of %d runs in %v: the IDE read %d messages; %d decisions took effect and were found in the log; %d records verified; %d torn last lines repaired",
+		done, runs, time.Since(start).Round(time.Millisecond), messages, decisions, records, torn)
 }
 
 type crashResult struct {
 	decisions int  // decisions the agent received (all found in the log)
 	records   int  // records in the repaired log
 	torn      bool // Repair found a torn last line
+	messages  int  // lines the IDE read from the bridge
 }
 
 // crashBridgeOnce runs one bridge in dir, kills it delay after the agent
@@ -223,9 +225,10 @@ func crashBridgeOnce(exe, dir string, delay time.Duration) (crashResult, error) 
 	// The IDE reads everything; the bridge answers every permission
 	// request itself, so none may reach it.
 	asked := make(chan string, 1)
-	readDone := make(chan struct{})
+	readDone := make(chan int)
 	go func() {
-		defer close(readDone)
+		n := 0
+		defer func() { readDone <- n }()
 		r := bufio.NewReaderSize(stdout, 1<<20)
 		for {
 			line, err := r.ReadSlice('\n')
@@ -235,6 +238,7 @@ func crashBridgeOnce(exe, dir string, delay time.Duration) (crashResult, error) 
 			if err != nil {
 				return
 			}
+			n++
 			if bytes.Contains(line, []byte(`"method":"session/request_permission"`)) {
 				select {
 				case asked <- string(line):
@@ -266,7 +270,7 @@ func crashBridgeOnce(exe, dir string, delay time.Duration) (crashResult, error) 
 		return res, err
 	}
 	err = cmd.Wait()
-	<-readDone
+	res.messages = <-readDone
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
 		return res, fmt.Errorf("the bridge was not killed by SIGKILL (%v); stderr:\n%s", err, stderr.String())
 	}
