@@ -93,13 +93,22 @@ func (u Usage) Percent() float64 {
 //
 // Exact o200k counts are used for what the bridge tokenizes anyway (prompts,
 // tool results, offload candidates); streamed agent output is estimated from
-// its byte length, so the meter never tokenizes on the streaming hot path.
+// its byte length while it streams, so the meter never tokenizes on the
+// streaming hot path, and counted exactly at the end of the turn (Settle).
 // A Meter is not safe for concurrent use; the pipeline guards it.
 type Meter struct {
 	size      int64 // configured window
 	estimate  int64 // bridge's own count
 	reported  Usage // last usage_update from the agent
 	hasReport bool
+
+	// Streamed text counted by its bytes since the last settlement, and
+	// what those bytes added to estimate; Settle swaps that guess for the
+	// text's o200k count. gen changes on Reset, so a settlement computed
+	// before a reset is not applied after it.
+	pending    strings.Builder
+	pendingEst int64
+	gen        int
 }
 
 // NewMeter returns a meter for a window of size tokens.
@@ -108,9 +117,32 @@ func NewMeter(size int64) *Meter { return &Meter{size: size} }
 // Add records n tokens entering the agent's context.
 func (m *Meter) Add(n int) { m.estimate += int64(n) }
 
-// AddBytes records n bytes of text entering the agent's context, estimated
-// at four bytes per token.
-func (m *Meter) AddBytes(n int) { m.estimate += int64(estimateFromBytes(n)) }
+// AddText records streamed text entering the agent's context. It is counted
+// at four bytes per token at once, so the level follows the stream without
+// tokenizing on the hot path, and kept until Settle counts it exactly.
+func (m *Meter) AddText(text string) {
+	est := int64(estimateFromBytes(len(text)))
+	m.estimate += est
+	m.pendingEst += est
+	m.pending.WriteString(text)
+}
+
+// TakePending hands over the text added since the last settlement, with
+// the estimate it contributed and the meter's generation, for Settle.
+func (m *Meter) TakePending() (text string, est int64, gen int) {
+	text, est, gen = m.pending.String(), m.pendingEst, m.gen
+	m.pending.Reset()
+	m.pendingEst = 0
+	return text, est, gen
+}
+
+// Settle replaces a byte estimate est with the exact count, unless the
+// meter was reset since TakePending returned gen.
+func (m *Meter) Settle(est, exact int64, gen int) {
+	if gen == m.gen {
+		m.estimate += exact - est
+	}
+}
 
 // Report records the agent's own usage_update figures.
 func (m *Meter) Report(used, size int64) {
@@ -122,6 +154,9 @@ func (m *Meter) Report(used, size int64) {
 // new session holds only what the bridge sent it) and forgets the agent's
 // last report, which described the old session.
 func (m *Meter) Reset(n int) {
+	m.gen++
+	m.pending.Reset()
+	m.pendingEst = 0
 	m.estimate = int64(n)
 	m.hasReport = false
 	m.reported = Usage{}

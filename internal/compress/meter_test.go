@@ -1,6 +1,9 @@
 package compress
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestClassify(t *testing.T) {
 	tests := []struct {
@@ -48,9 +51,9 @@ func TestMeterPrefersAgentReport(t *testing.T) {
 	if u := m.Usage(); !u.Estimated || u.Used != 300 || u.Level() != Yellow {
 		t.Fatalf("estimate: got %+v level %s", u, u.Level())
 	}
-	m.AddBytes(400) // 100 tokens at four bytes per token
+	m.AddText(strings.Repeat("abcd", 100)) // 100 tokens at four bytes per token
 	if u := m.Usage(); u.Used != 400 {
-		t.Fatalf("after AddBytes: used %d, want 400", u.Used)
+		t.Fatalf("after AddText: used %d, want 400", u.Used)
 	}
 	m.Report(1800, 2000)
 	if u := m.Usage(); u.Estimated || u.Used != 1800 || u.Size != 2000 || u.Level() != Critical {
@@ -63,6 +66,35 @@ func TestMeterPrefersAgentReport(t *testing.T) {
 	m.Reset(50)
 	if u := m.Usage(); !u.Estimated || u.Used != 50 || m.AgentReports() {
 		t.Fatalf("after Reset: %+v", u)
+	}
+}
+
+// TestMeterSettle: streamed text is estimated from bytes at once and counted
+// with o200k when settled; a settlement from before a Reset is ignored.
+func TestMeterSettle(t *testing.T) {
+	m := NewMeter(100000)
+	text := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 200)
+	m.AddText(text)
+	if u := m.Usage(); u.Used != int64(estimateFromBytes(len(text))) {
+		t.Fatalf("before settling: used %d, want the byte estimate %d", u.Used, estimateFromBytes(len(text)))
+	}
+	pending, est, gen := m.TakePending()
+	if pending != text {
+		t.Fatal("pending text differs from what was added")
+	}
+	m.Settle(est, int64(CountTokens(pending)), gen)
+	if got, want := m.Usage().Used, int64(CountTokens(text)); got != want {
+		t.Fatalf("after settling: used %d, want the o200k count %d", got, want)
+	}
+	if want := int64(estimateFromBytes(len(text))); m.Usage().Used == want {
+		t.Fatalf("settling left the byte estimate %d in place", want)
+	}
+	m.AddText(text)
+	pending, est, gen = m.TakePending()
+	m.Reset(7)
+	m.Settle(est, int64(CountTokens(pending)), gen)
+	if u := m.Usage(); u.Used != 7 {
+		t.Fatalf("a settlement from before Reset was applied: used %d, want 7", u.Used)
 	}
 }
 

@@ -435,7 +435,7 @@ func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Messag
 			if err != nil {
 				return err
 			}
-			p.account(s, CountTokens(ref), false)
+			p.account(s, CountTokens(ref))
 			return next.Handle(ctx, out)
 		}
 	}
@@ -448,7 +448,7 @@ func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Messag
 	}
 	s.rec.Note(m.Received, "Tool", fmt.Sprintf("%s (%d tokens)", source, tokens))
 	s.mu.Unlock()
-	p.account(s, tokens, false)
+	p.account(s, tokens)
 	return errNotHandled
 }
 
@@ -489,15 +489,33 @@ func (p *Pipeline) tier2(s *session, lvl Level, path string, bodyBytes int) {
 		TokensBefore: before, TokensAfter: after, TokensSaved: max(before-after, 0), Files: []string{}})
 }
 
-// account adds n tokens to s's meter (or n bytes when bytes is true) and
-// tells the IDE when an estimated level changes.
-func (p *Pipeline) account(s *session, n int, bytes bool) {
-	s.mu.Lock()
-	if bytes {
-		s.meter.AddBytes(n)
-	} else {
-		s.meter.Add(n)
+// jsonText decodes a raw JSON string value; anything else is taken as is.
+func jsonText(v []byte) string {
+	if t, ok := rawjson.String(v); ok {
+		return t
 	}
+	return string(v)
+}
+
+// accountText adds streamed text to s's meter (see Meter.AddText) and tells
+// the IDE when an estimated level changes.
+func (p *Pipeline) accountText(s *session, text string) {
+	s.mu.Lock()
+	s.meter.AddText(text)
+	p.noteLevel(s)
+}
+
+// account adds n tokens to s's meter and tells the IDE when an estimated
+// level changes.
+func (p *Pipeline) account(s *session, n int) {
+	s.mu.Lock()
+	s.meter.Add(n)
+	p.noteLevel(s)
+}
+
+// noteLevel is called with s.mu held and releases it; it tells the IDE when
+// the estimated level changed.
+func (p *Pipeline) noteLevel(s *session) {
 	u := s.meter.Usage()
 	changed := u.Estimated && u.Level() != s.sentLevel
 	if changed {
@@ -637,7 +655,7 @@ func (p *Pipeline) prompt(ctx context.Context, m *acpwire.Message, next acpwire.
 			tokens += CountTokens(t)
 		}
 	}
-	p.account(s, tokens, false)
+	p.account(s, tokens)
 	if out, err = p.translate(out, true); err != nil {
 		return err
 	}
@@ -853,7 +871,7 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 	f := parseUpdate(update)
 	kind, content := f.kind, f.content
 	out := m
-	grew := 0 // bytes entering the agent's context, counted after forwarding
+	grew := "" // text entering the agent's context, counted after forwarding
 	switch kind {
 	case "agent_message_chunk", "agent_thought_chunk", "user_message_chunk":
 		text, _ := member(content, "text")
@@ -876,7 +894,7 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 		s.rec.AgentChunk(m.Received, role, text)
 		s.mu.Unlock()
 		if kind != "user_message_chunk" {
-			grew = len(text)
+			grew = jsonText(text)
 		}
 	case "tool_call", "tool_call_update":
 		var err error
@@ -912,27 +930,27 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 		}
 	}
 	err := next.Handle(ctx, out)
-	if grew > 0 {
-		p.account(s, grew, true)
+	if grew != "" {
+		p.accountText(s, grew)
 	}
 	return err
 }
 
 // toolCallUpdate records a tool call and offloads oversized text content
 // toward the IDE (the IDE shows the preview and the path).
-func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update []byte, f updateFields) (*acpwire.Message, int, error) {
+func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update []byte, f updateFields) (*acpwire.Message, string, error) {
 	out := m
-	var textBytes int
+	var text strings.Builder
 	i := -1
 	eachElement(f.content, func(e []byte) bool {
 		i++
 		c := parseContent(e)
 		if c.text == nil {
 			// A diff's new text was the agent's own output.
-			textBytes += len(c.newText)
+			text.WriteString(jsonText(c.newText))
 			return true
 		}
-		textBytes += len(c.text)
+		text.WriteString(jsonText(c.text))
 		// Toward the IDE the size is judged from bytes (four per token)
 		// to keep tokenizing off the streaming path.
 		if len(c.text) > p.cfg.OffloadTokens*bytesPerToken {
@@ -978,7 +996,7 @@ func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update []byte,
 	for _, a := range bodies {
 		p.tier2(s, lvl, a.Path, a.Bytes)
 	}
-	return out, textBytes, nil
+	return out, text.String(), nil
 }
 
 // offloadIDEText offloads the JSON string literal lit found at path in m.
@@ -1025,6 +1043,13 @@ func (p *Pipeline) turnEnd(m *acpwire.Message) {
 		w.obs.Touched = touched
 		drift = DriftCheck(w.obs, strings.Join(s.rec.userMessages, "\n"), s.rec.Artifacts(), s.rec.Cwd)
 	}
+	// Swap the turn's byte estimate of streamed output for its o200k count,
+	// outside the lock: a long tool result takes a moment to tokenize.
+	pending, est, gen := s.meter.TakePending()
+	s.mu.Unlock()
+	exact := int64(CountTokens(pending))
+	s.mu.Lock()
+	s.meter.Settle(est, exact, gen)
 	u := s.meter.Usage()
 	lvl := u.Level()
 	s.warm.observe(s.rec, lvl)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -272,6 +273,19 @@ func TestEstimatedUsageUpdate(t *testing.T) {
 	last := h.readIDE()
 	if str(last, "params", "update", "sessionUpdate") != "usage_update" {
 		t.Fatalf("IDE got %s, want usage_update before the response", last)
+	}
+	// While streaming, output is counted at four bytes a token; at turn end
+	// the estimate holds the output's o200k count instead.
+	used := func(m []byte) int {
+		b, _ := rawjson.Get(m, "params", "update", "used")
+		n, _ := strconv.Atoi(string(b))
+		return n
+	}
+	streamed := strings.Repeat("word ", 240)
+	prompt := used(est) - estimateFromBytes(len(streamed))
+	// The chunks are pieces of one message: counted together, as the model sees them.
+	if want := prompt + CountTokens(streamed+"done"); used(last) != want {
+		t.Errorf("turn-end estimate %d, want %d (prompt %d + o200k of the output)", used(last), want, prompt)
 	}
 	if resp := h.readIDE(); !isResponse("2")(resp) {
 		t.Fatalf("IDE got %s", resp)
