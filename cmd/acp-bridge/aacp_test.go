@@ -1,9 +1,7 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,17 +10,7 @@ import (
 
 func runCapture(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	var out, errOut strings.Builder
-	err := run(context.Background(), &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut}, args)
-	var ee *exitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		code = ee.code
-	default:
-		code = 1
-	}
-	return out.String(), errOut.String(), code
+	return runCmd(t, stdin, args...)
 }
 
 func TestAACPValidateCLI(t *testing.T) {

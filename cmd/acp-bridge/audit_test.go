@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,20 +17,7 @@ import (
 // exit status.
 func runAuditCmd(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	err := run(context.Background(), &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}, append([]string{"audit"}, args...))
-	var ee *exitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		code = ee.code
-		if ee.err != nil {
-			errb.WriteString(ee.err.Error())
-		}
-	default:
-		t.Fatalf("audit: %v", err)
-	}
-	return out.String(), errb.String(), code
+	return runCmd(t, "", append([]string{"audit"}, args...)...)
 }
 
 // writeAuditLog writes a two-session log through the audit package.

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,17 +16,7 @@ const claudePayload = `{"session_id":"0b0c6c1e-8f8e-4d5c-9a61-1f3a2b9c7d10","tra
 
 func runHookCmd(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	err := run(context.Background(), &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb}, append([]string{"hook"}, args...))
-	var ee *exitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		code = ee.code
-	default:
-		t.Fatalf("hook: %v", err)
-	}
-	return out.String(), errb.String(), code
+	return runCmd(t, stdin, append([]string{"hook"}, args...)...)
 }
 
 func TestHookSubcommand(t *testing.T) {

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,17 +11,7 @@ import (
 // and exit status.
 func runValidateCmd(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	err := run(context.Background(), &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}, append([]string{"validate"}, args...))
-	var ee *exitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		code = ee.code
-	default:
-		t.Fatalf("validate: %v", err)
-	}
-	return out.String(), errb.String(), code
+	return runCmd(t, "", append([]string{"validate"}, args...)...)
 }
 
 // testManifest returns the path of a manifest in internal/manifest/testdata.
