@@ -135,11 +135,12 @@ func permFlood(cwd string, send func(string), flush func()) {
 // policy and an audit log in front of the permflood agent, playing the IDE
 // (initialize, session/new, session/prompt, reading everything the bridge
 // sends), and SIGKILLing the bridge at a random moment after the first
-// permission decision took effect at the agent. Then the agent must be gone
+// permission decision took effect at the agent. Every other run rotates the
+// log every 32 KiB (--audit-max-bytes). Then the agent must be gone
 // (the bridge's parent-death signal), audit.Repair and audit.Verify must
-// pass on the log, and every decision the agent received must be in the
-// log as the bridge's permission-stage tool.call record for that
-// toolCallId, with the decision the agent got.
+// pass on the whole chain (from GENESIS), and every decision the agent
+// received must be in the log as the bridge's permission-stage tool.call
+// record for that toolCallId, with the decision the agent got.
 func TestCrashBridgeAudit(t *testing.T) {
 	runs := 100
 	if testing.Short() {
@@ -152,7 +153,7 @@ func TestCrashBridgeAudit(t *testing.T) {
 	root := t.TempDir()
 	const workers = 2
 	var mu sync.Mutex
-	var done, decisions, torn, records, messages int
+	var done, decisions, torn, records, messages, maxFiles int
 	var wg sync.WaitGroup
 	start := time.Now()
 	for w := range workers {
@@ -161,7 +162,7 @@ func TestCrashBridgeAudit(t *testing.T) {
 			for run := w; run < runs; run += workers {
 				dir := filepath.Join(root, fmt.Sprintf("run-%d", run))
 				delay := time.Duration(rng.IntN(100_000)) * time.Microsecond
-				res, err := crashBridgeOnce(exe, dir, delay)
+				res, err := crashBridgeOnce(exe, dir, delay, run%2 == 1)
 				if err != nil {
 					t.Errorf("run %d (kill %v after the first decision): %v", run, delay, err)
 					return
@@ -171,6 +172,7 @@ func TestCrashBridgeAudit(t *testing.T) {
 				decisions += res.decisions
 				records += res.records
 				messages += res.messages
+				maxFiles = max(maxFiles, res.files)
 				if res.torn {
 					torn++
 				}
@@ -179,8 +181,8 @@ func TestCrashBridgeAudit(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	t.Logf("%d of %d runs in %v: the IDE read %d messages; %d decisions took effect and were found in the log; %d records verified; %d torn last lines repaired",
-		done, runs, time.Since(start).Round(time.Millisecond), messages, decisions, records, torn)
+	t.Logf("%d of %d runs in %v: the IDE read %d messages; %d decisions took effect and were found in the log; %d records verified; %d torn last lines repaired; up to %d files per chain",
+		done, runs, time.Since(start).Round(time.Millisecond), messages, decisions, records, torn, maxFiles)
 }
 
 type crashResult struct {
@@ -188,11 +190,13 @@ type crashResult struct {
 	records   int  // records in the repaired log
 	torn      bool // Repair found a torn last line
 	messages  int  // lines the IDE read from the bridge
+	files     int  // files of the chain
 }
 
 // crashBridgeOnce runs one bridge in dir, kills it delay after the agent
-// received its first decision, and checks the log.
-func crashBridgeOnce(exe, dir string, delay time.Duration) (crashResult, error) {
+// received its first decision, and checks the log. With rotate the log
+// rotates every 32 KiB, so kills also land around rotations.
+func crashBridgeOnce(exe, dir string, delay time.Duration, rotate bool) (crashResult, error) {
 	var res crashResult
 	ws := filepath.Join(dir, "ws")
 	if err := os.MkdirAll(ws, 0o755); err != nil {
@@ -206,8 +210,12 @@ func crashBridgeOnce(exe, dir string, delay time.Duration) (crashResult, error) 
 	}
 	logFile := filepath.Join(dir, "audit.jsonl")
 	side := filepath.Join(dir, "decisions.txt")
-	cmd := exec.Command(exe, "--policy", policy, "--audit", logFile, "--adapter", "none", "--log-level", "error", "--",
-		"env", "-u", "ACP_BRIDGE_TEST_MAIN", "ACP_BRIDGE_TEST_AGENT=permflood", permFloodLogEnv+"="+side, exe)
+	args := []string{"--policy", policy, "--audit", logFile, "--adapter", "none", "--log-level", "error"}
+	if rotate {
+		args = append(args, "--audit-max-bytes", "32768")
+	}
+	args = append(args, "--", "env", "-u", "ACP_BRIDGE_TEST_MAIN", "ACP_BRIDGE_TEST_AGENT=permflood", permFloodLogEnv+"="+side, exe)
+	cmd := exec.Command(exe, args...)
 	cmd.Env = append(os.Environ(), "ACP_BRIDGE_TEST_MAIN=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -300,10 +308,16 @@ func crashBridgeOnce(exe, dir string, delay time.Duration) (crashResult, error) 
 	if err != nil {
 		return res, err
 	}
-	files = append(files, logFile)
+	if _, err := os.Stat(logFile); err == nil {
+		files = append(files, logFile) // absent after a kill between rotating and creating the next file
+	}
+	res.files = len(files)
 	sum, err := audit.Verify(files...)
 	if err != nil {
 		return res, fmt.Errorf("after repair: %v", err)
+	}
+	if !sum.Genesis {
+		return res, fmt.Errorf("the chain in %v does not start at GENESIS: a file is missing", files)
 	}
 	res.records = sum.Records
 
