@@ -55,7 +55,7 @@ type Bridge struct {
 
 	mu       sync.Mutex              // guards awaiting, calls, nextCall and requestState fields
 	awaiting [2]map[string]*awaiting // requests forwarded in a Direction, by id
-	calls    map[string]chan *Message
+	calls    map[string]*pendingCall
 	nextCall uint64
 }
 
@@ -84,7 +84,7 @@ func New(opts Options) *Bridge {
 		logger:   logger,
 		nonce:    hex.EncodeToString(n[:]),
 		awaiting: [2]map[string]*awaiting{{}, {}},
-		calls:    map[string]chan *Message{},
+		calls:    map[string]*pendingCall{},
 	}
 }
 
@@ -442,17 +442,37 @@ func (b *Bridge) Send(dir Direction, raw []byte) error {
 	return b.writers[dir].write(raw, true)
 }
 
+// pendingCall is a request the bridge sent, waiting for its response.
+type pendingCall struct {
+	done chan *Message // receives the response; closed if the peer goes away
+	// then, if set, runs on the forwarding loop that reads the response,
+	// before the peer's next message is handled; its error is kept in
+	// thenErr for the caller.
+	then    func(result json.RawMessage, err error) error
+	thenErr error
+}
+
 // Call implements Sender.
 func (b *Bridge) Call(ctx context.Context, dir Direction, method string, params any) (json.RawMessage, error) {
+	return b.call(ctx, dir, method, params, nil)
+}
+
+// CallThen implements Sender.
+func (b *Bridge) CallThen(ctx context.Context, dir Direction, method string, params any, then func(result json.RawMessage, err error) error) error {
+	_, err := b.call(ctx, dir, method, params, then)
+	return err
+}
+
+func (b *Bridge) call(ctx context.Context, dir Direction, method string, params any, then func(json.RawMessage, error) error) (json.RawMessage, error) {
 	p, err := marshalRaw(params)
 	if err != nil {
 		return nil, fmt.Errorf("call %s: %w", method, err)
 	}
+	pc := &pendingCall{done: make(chan *Message, 1), then: then}
 	b.mu.Lock()
 	b.nextCall++
 	id, _ := json.Marshal("acp-bridge-" + b.nonce + "-" + strconv.FormatUint(b.nextCall, 10))
-	ch := make(chan *Message, 1)
-	b.calls[idKey(id)] = ch
+	b.calls[idKey(id)] = pc
 	b.mu.Unlock()
 	defer func() {
 		b.mu.Lock()
@@ -471,32 +491,48 @@ func (b *Bridge) Call(ctx context.Context, dir Direction, method string, params 
 		return nil, fmt.Errorf("call %s: %w", method, err)
 	}
 	select {
-	case resp, ok := <-ch:
+	case resp, ok := <-pc.done:
 		if !ok || resp == nil {
 			return nil, fmt.Errorf("call %s: peer went away", method)
 		}
-		if resp.Error != nil {
-			var e Error
-			if err := json.Unmarshal(resp.Error, &e); err != nil {
-				return nil, fmt.Errorf("call %s: malformed error: %v", method, err)
-			}
-			return nil, &e
+		result, err := callResult(method, resp)
+		if then != nil {
+			return result, pc.thenErr
 		}
-		return resp.Result, nil
+		return result, err
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
 }
 
+// callResult turns a response into Call's result: the result, or the
+// JSON-RPC error as *Error.
+func callResult(method string, resp *Message) (json.RawMessage, error) {
+	if resp.Error != nil {
+		var e Error
+		if err := json.Unmarshal(resp.Error, &e); err != nil {
+			return nil, fmt.Errorf("call %s: malformed error: %v", method, err)
+		}
+		return nil, &e
+	}
+	return resp.Result, nil
+}
+
 func (b *Bridge) consumeCallResponse(m *Message) bool {
 	b.mu.Lock()
-	ch := b.calls[idKey(m.ID)]
+	pc := b.calls[idKey(m.ID)]
 	delete(b.calls, idKey(m.ID))
 	b.mu.Unlock()
-	if ch == nil {
+	if pc == nil {
 		return false
 	}
-	ch <- m
+	if pc.then != nil {
+		// On the forwarding loop: nothing the peer sent after this
+		// response is handled until then has run.
+		result, err := callResult("", m)
+		pc.thenErr = pc.then(result, err)
+	}
+	pc.done <- m
 	return true
 }
 
@@ -515,8 +551,8 @@ func (b *Bridge) FailPending(dir Direction, err *Error) int {
 		}
 		delete(b.awaiting[dir], k)
 	}
-	for k, ch := range b.calls {
-		close(ch)
+	for k, pc := range b.calls {
+		close(pc.done)
 		delete(b.calls, k)
 	}
 	b.mu.Unlock()

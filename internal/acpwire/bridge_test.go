@@ -433,3 +433,51 @@ func (l lockedWriter) Write(b []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(b)
 }
+
+// TestCallThenRunsBeforeNextMessage: the handler of a CallThen response runs
+// before the agent's next message reaches middleware, so state it sets up
+// (a session id mapping) is there for that message.
+func TestCallThenRunsBeforeNextMessage(t *testing.T) {
+	for i := 0; i < 50; i++ {
+		var mu sync.Mutex
+		mapped := ""
+		seen := make(chan string, 1)
+		check := mw(func(_ *Bridge, next Handler, ctx context.Context, m *Message) error {
+			if m.IsNotification("session/update") {
+				mu.Lock()
+				seen <- mapped
+				mu.Unlock()
+			}
+			return next.Handle(ctx, m)
+		})
+		h := newHarness(t, Options{}, check)
+		done := make(chan error, 1)
+		go func() {
+			done <- h.b.CallThen(context.Background(), ClientToAgent, "session/new", map[string]string{"cwd": "/w"},
+				func(result json.RawMessage, err error) error {
+					if err != nil {
+						return err
+					}
+					time.Sleep(time.Millisecond) // a slow handler must still come first
+					mu.Lock()
+					mapped = string(result)
+					mu.Unlock()
+					return nil
+				})
+		}()
+		var req struct {
+			ID json.RawMessage `json:"id"`
+		}
+		json.Unmarshal([]byte(h.agentGets()), &req)
+		// The response and the next notification arrive together.
+		h.agentW.WriteString(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"sessionId":"new"}}` + "\n" +
+			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"new"}}` + "\n")
+		if got := <-seen; got != `{"sessionId":"new"}` {
+			t.Fatalf("run %d: the next message was handled before the response's handler ran (saw %q)", i, got)
+		}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		h.clientGets()
+	}
+}
