@@ -18,6 +18,9 @@ func (nopSender) Notify(acpwire.Direction, string, any) error       { return nil
 func (nopSender) Call(context.Context, acpwire.Direction, string, any) (json.RawMessage, error) {
 	return nil, acpwire.Errorf(acpwire.CodeInternalError, "no agent")
 }
+func (nopSender) CallThen(_ context.Context, _ acpwire.Direction, _ string, _ any, then func(json.RawMessage, error) error) error {
+	return then(nil, acpwire.Errorf(acpwire.CodeInternalError, "no agent"))
+}
 
 // FuzzMiddleware feeds arbitrary params to the pipeline under every method
 // it inspects, in both directions: it must never panic, and whatever it

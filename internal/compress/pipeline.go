@@ -1181,26 +1181,32 @@ func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
 		p.say(s, "> **acp-bridge:** rollover skipped: no verified summary or no session parameters.\n\n")
 		return nil, false
 	}
-	res, err := p.s.Call(rctx, acpwire.ClientToAgent, "session/new", params)
+	// The agent speaks in the new session right after answering (Claude
+	// sends its command list at once), so the id mapping must exist before
+	// the bridge reads its next message: record it on the forwarding loop.
 	var newID string
-	if err == nil {
+	err := p.s.CallThen(rctx, acpwire.ClientToAgent, "session/new", params, func(res json.RawMessage, err error) error {
+		if err != nil {
+			return err
+		}
 		newID, _ = rawjson.GetString(res, "sessionId")
 		if newID == "" {
-			err = fmt.Errorf("session/new result has no sessionId")
+			return fmt.Errorf("session/new result has no sessionId")
 		}
-	}
+		p.mu.Lock()
+		p.ideToDown[s.ide] = newID
+		p.downToIDE[newID] = s.ide
+		if oldDown != s.ide {
+			p.downToIDE[oldDown] = s.ide
+		}
+		p.mu.Unlock()
+		return nil
+	})
 	if err != nil {
 		p.logger.Warn("rollover failed; staying in the current session", "session", s.ide, "err", err)
 		p.say(s, fmt.Sprintf("> **acp-bridge:** could not open a fresh agent session (%v); continuing in the current one.\n\n", err))
 		return nil, false
 	}
-	p.mu.Lock()
-	p.ideToDown[s.ide] = newID
-	p.downToIDE[newID] = s.ide
-	if oldDown != s.ide {
-		p.downToIDE[oldDown] = s.ide
-	}
-	p.mu.Unlock()
 	text := "[acp-bridge] This session continues earlier work whose context was checkpointed. " +
 		"The summary below preserves the user's intent and instructions; the full conversation is at " + archive +
 		" (read it in ranges if you need detail).\n\n" + md
