@@ -171,3 +171,19 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestParseAllocations: classifying a common notification costs one
+// allocation, the Message itself; Parse reads its members in the same pass
+// that validates it, without building a member list or name strings.
+func TestParseAllocations(t *testing.T) {
+	line := []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hello"}}}}`)
+	n := testing.AllocsPerRun(100, func() {
+		m, err := Parse(AgentToClient, line)
+		if err != nil || m.Kind != KindNotification || m.Method != "session/update" {
+			t.Fatalf("Parse = %+v, %v", m, err)
+		}
+	})
+	if n > 1 {
+		t.Errorf("Parse allocates %v times per notification, want 1", n)
+	}
+}

@@ -94,49 +94,57 @@ type requestState struct {
 // Parse classifies one line of JSON. It returns an error if the line is not
 // valid JSON; it does not require the line to be JSON-RPC (see KindOther).
 func Parse(dir Direction, line []byte) (*Message, error) {
-	if !rawjson.Valid(line) {
+	m, ok := parse(dir, line)
+	if !ok {
 		return nil, fmt.Errorf("not valid JSON")
 	}
-	return parseValid(dir, line), nil
+	return m, nil
 }
 
-func parseValid(dir Direction, line []byte) *Message {
+// parse validates line and classifies it in a single pass over its bytes.
+// It reports false, with a nil message, if line is not valid JSON.
+func parse(dir Direction, line []byte) (*Message, bool) {
 	m := &Message{Dir: dir, Raw: line}
 	i := 0
 	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 		i++
 	}
 	if i < len(line) && line[i] == '[' {
+		if !rawjson.Valid(line) {
+			return nil, false
+		}
 		m.Kind = KindBatch
 		elems, err := rawjson.Elements(line)
 		if err == nil {
 			for _, e := range elems {
-				m.Batch = append(m.Batch, parseValid(dir, e))
+				em, _ := parse(dir, e)
+				m.Batch = append(m.Batch, em)
 			}
 		}
-		return m
+		return m, true
 	}
 	if i >= len(line) || line[i] != '{' {
-		return m
+		// Not an object (or one behind a line break or carriage return,
+		// which is not read as JSON-RPC either): only validity matters.
+		return m, rawjson.Valid(line)
 	}
 	var hasID, hasResult, hasError bool
-	members, err := rawjson.Members(line)
-	if err != nil {
-		return m
-	}
-	for _, mem := range members {
-		switch mem.Key {
+	ok := rawjson.ValidMembers(line, func(name, value []byte) {
+		switch string(rawjson.Key(name)) {
 		case "id":
-			m.ID, hasID = json.RawMessage(mem.Value), true
+			m.ID, hasID = json.RawMessage(value), true
 		case "method":
-			m.Method, _ = rawjson.String(mem.Value)
+			m.Method, _ = methodName(value)
 		case "params":
-			m.Params = mem.Value
+			m.Params = value
 		case "result":
-			m.Result, hasResult = mem.Value, true
+			m.Result, hasResult = value, true
 		case "error":
-			m.Error, hasError = mem.Value, true
+			m.Error, hasError = value, true
 		}
+	})
+	if !ok {
+		return nil, false
 	}
 	switch {
 	case m.Method != "" && hasID && !bytes.Equal(m.ID, []byte("null")):
@@ -147,7 +155,25 @@ func parseValid(dir Direction, line []byte) *Message {
 	case hasID && (hasResult || hasError):
 		m.Kind = KindResponse
 	}
-	return m
+	return m, true
+}
+
+// methodName decodes a method member. The methods that make up most of the
+// traffic come back as constants, so reading them allocates nothing.
+func methodName(v []byte) (string, bool) {
+	switch string(v) {
+	case `"session/update"`:
+		return "session/update", true
+	case `"session/request_permission"`:
+		return "session/request_permission", true
+	case `"session/prompt"`:
+		return "session/prompt", true
+	case `"fs/read_text_file"`:
+		return "fs/read_text_file", true
+	case `"fs/write_text_file"`:
+		return "fs/write_text_file", true
+	}
+	return rawjson.String(v)
 }
 
 // IsRequest reports whether m is a request for method.
@@ -178,10 +204,10 @@ func (m *Message) GetString(path ...string) (string, bool) {
 // replacement keeps m's direction, its link to the request it answers and
 // its response bookkeeping, and records m as its Original.
 func (m *Message) WithRaw(raw []byte) (*Message, error) {
-	if !rawjson.Valid(raw) {
+	n, ok := parse(m.Dir, raw)
+	if !ok {
 		return nil, fmt.Errorf("replacing %s %s: not valid JSON", m.Kind, m.Method)
 	}
-	n := parseValid(m.Dir, raw)
 	n.Request = m.Request
 	n.Received = m.Received
 	n.Original = m.original()

@@ -205,3 +205,67 @@ func plainRun(b []byte, i int) int {
 	}
 	return i
 }
+
+// ValidMembers is Valid that also reports the members of a top-level object
+// in the same pass: when b holds an object, fn is called for each of its
+// members in document order, with the member's name as it is written
+// (quotes and escapes included; see Key) and its raw value, both sub-slices
+// of b. fn may be called for members before a later part of b turns out to
+// be invalid, so callers must discard what fn saw when ValidMembers returns
+// false. For any other value it calls fn never and returns Valid(b).
+func ValidMembers(b []byte, fn func(name, value []byte)) bool {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return Valid(b)
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return skipSpace(b, i+1) == len(b)
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return false
+		}
+		nameEnd, ok := validString(b, i)
+		if !ok {
+			return false
+		}
+		name := b[i:nameEnd]
+		i = skipSpace(b, nameEnd)
+		if i >= len(b) || b[i] != ':' {
+			return false
+		}
+		vstart := skipSpace(b, i+1)
+		vend, ok := validValue(b, vstart, 1)
+		if !ok {
+			return false
+		}
+		fn(name, b[vstart:vend])
+		i = skipSpace(b, vend)
+		if i >= len(b) {
+			return false
+		}
+		if b[i] == '}' {
+			return skipSpace(b, i+1) == len(b)
+		}
+		if b[i] != ',' {
+			return false
+		}
+		i = skipSpace(b, i+1)
+	}
+}
+
+// Key decodes a member name as ValidMembers reports it (a valid JSON
+// string, quotes included). Names without escapes, the usual case, decode
+// without allocating when the result is only compared, as in
+// switch string(Key(name)).
+func Key(name []byte) []byte {
+	inner := name[1 : len(name)-1]
+	for _, c := range inner {
+		if c == '\\' {
+			k, _ := decodeKey(name)
+			return []byte(k)
+		}
+	}
+	return inner
+}

@@ -50,3 +50,87 @@ func BenchmarkValid(b *testing.B) {
 		}
 	})
 }
+
+// checkValidMembers asserts that ValidMembers agrees with encoding/json on
+// validity and, for a valid object, with Members on the members it reports.
+func checkValidMembers(t *testing.T, b []byte) {
+	t.Helper()
+	type member struct{ key, value string }
+	var got []member
+	ok := ValidMembers(b, func(name, value []byte) {
+		got = append(got, member{string(Key(name)), string(value)})
+	})
+	if want := json.Valid(b); ok != want {
+		t.Fatalf("ValidMembers(%.60q) = %v, encoding/json says %v", b, ok, want)
+	}
+	if !ok {
+		return
+	}
+	ms, err := Members(b)
+	if err != nil { // not an object: no members may be reported
+		if len(got) != 0 {
+			t.Fatalf("ValidMembers(%.60q) reported members of a non-object: %q", b, got)
+		}
+		return
+	}
+	if len(got) != len(ms) {
+		t.Fatalf("ValidMembers(%.60q) reported %d members, Members %d", b, len(got), len(ms))
+	}
+	for i, m := range ms {
+		if got[i].key != m.Key || got[i].value != string(m.Value) {
+			t.Fatalf("ValidMembers(%.60q) member %d = %q, Members says %q=%q", b, i, got[i], m.Key, m.Value)
+		}
+	}
+}
+
+func TestValidMembers(t *testing.T) {
+	cases := map[string]string{
+		"request":        `{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"a":[1,{"b":2}]}}`,
+		"spaces":         " \t{ \"a\" : 1 , \"b\" :\n[ ] }\r\n",
+		"empty":          `{}`,
+		"empty spaced":   ` { } `,
+		"escaped name":   `{"\u0069d":7,"a\"b":"x"}`,
+		"duplicates":     `{"a":1,"a":2}`,
+		"array":          `[{"a":1}]`,
+		"string":         `"{\"a\":1}"`,
+		"trailing comma": `{"a":1,}`,
+		"trailing junk":  `{"a":1}x`,
+		"two values":     `{"a":1} {}`,
+		"bad later":      `{"a":1,"b":tru}`,
+		"missing colon":  `{"a" 1}`,
+		"unterminated":   `{"a":1`,
+		"bad name":       `{a:1}`,
+		"control char":   "{\"a\":\"x\x01\"}",
+		"too deep":       `{"a":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`,
+		"deep enough":    `{"a":` + strings.Repeat("[", 9999) + strings.Repeat("]", 9999) + `}`,
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) { checkValidMembers(t, []byte(c)) })
+	}
+}
+
+// FuzzValidMembers: ValidMembers agrees with encoding/json.Valid on validity
+// and with Members on the members of a valid object.
+func FuzzValidMembers(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":[1,2.5e3,-0,true,null,"\u00e9"]}}`,
+		`{"jsonrpc":"2.0","id":"a\"b","result":null}`, ` {"\u0069d" : 1 } `, `{"a":1,"a":2}`, `[{"a":1}]`, `{"a":1,}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { checkValidMembers(t, b) })
+}
+
+func TestKeyDoesNotAllocate(t *testing.T) {
+	name := []byte(`"method"`)
+	n := testing.AllocsPerRun(100, func() {
+		switch string(Key(name)) {
+		case "method":
+		default:
+			t.Fatal("Key did not decode to method")
+		}
+	})
+	if n != 0 {
+		t.Errorf("Key allocates %v times for a name without escapes", n)
+	}
+}
