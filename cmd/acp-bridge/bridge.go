@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -100,12 +101,30 @@ func runBridge(ctx context.Context, e *env, args []string) error {
 		fs.Usage()
 		return &exitError{code: 2, err: errors.New("no agent command given after --")}
 	}
+	tuneGC()
 	br, err := prepareBridge(ctx, e, &f, features, fs.Args())
 	if err != nil {
 		return err
 	}
 	defer br.close()
 	return br.run(ctx, acpwire.Endpoint{In: e.stdin, Out: e.stdout})
+}
+
+// bridgeGCPercent is the garbage collector target the bridge runs with unless
+// the user set GOGC. Forwarding allocates every message afresh (middleware
+// may keep them), so a stream allocates hundreds of megabytes over a live
+// heap of a few; with Go's default of 100 the collector would run every few
+// megabytes. A larger target trades a few megabytes of heap for far fewer
+// collections.
+const bridgeGCPercent = 300
+
+// tuneGC applies bridgeGCPercent, unless GOGC is set in the environment, in
+// which case the user's setting stands.
+func tuneGC() {
+	if _, set := os.LookupEnv("GOGC"); set {
+		return
+	}
+	debug.SetGCPercent(bridgeGCPercent)
 }
 
 // preparedBridge is a bridge with its features set up, ready to start the
