@@ -1050,6 +1050,9 @@ func (p *Pipeline) turnEnd(m *acpwire.Message) {
 	exact := int64(CountTokens(pending))
 	s.mu.Lock()
 	s.meter.Settle(est, exact, gen)
+	// Error codes the agent names in its own words are facts too; its
+	// output streams in pieces, so look at the whole turn at once.
+	s.rec.scanFacts(s.rec.textSince(s.turnStart, "Agent"))
 	u := s.meter.Usage()
 	lvl := u.Level()
 	s.warm.observe(s.rec, lvl)

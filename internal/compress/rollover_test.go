@@ -236,6 +236,10 @@ func TestSummaryFidelity(t *testing.T) {
 			map[string]any{"content": "Run the compatibility suite", "status": "pending", "priority": "medium"},
 		}}))
 		h.agent(agentSays("s1", strings.Repeat("Ported another handler and checked the build. ", 60)))
+		if turn == 7 {
+			// An error code only the agent mentions, in its own words.
+			h.agent(agentSays("s1", "The staging deploy was rejected with W9021; I will retry after the build."))
+		}
 		h.agent(endTurn(id))
 		h.untilIDE(isResponse(fmt.Sprint(id)))
 		id++
@@ -268,7 +272,7 @@ func TestSummaryFidelity(t *testing.T) {
 			t.Errorf("summary lacks edited path %s", p)
 		}
 	}
-	for _, code := range []string{"E0425", "-32002"} {
+	for _, code := range []string{"E0425", "-32002", "W9021"} {
 		if !strings.Contains(summary, code) {
 			t.Errorf("summary lacks error code %s:\n%s", code, summary)
 		}
