@@ -186,13 +186,8 @@ func isHex(c byte) bool {
 // '\\' or a control character (below 0x20), or len(b). It tests eight bytes
 // at a time with the classic "has a byte less than n" word trick.
 func plainRun(b []byte, i int) int {
-	const lo = 0x0101010101010101
-	const hi = 0x8080808080808080
 	for i+8 <= len(b) {
-		w := binary.LittleEndian.Uint64(b[i:])
-		q := w ^ (lo * '"')
-		s := w ^ (lo * '\\')
-		if ((q-lo)&^q|(s-lo)&^s|(w-lo*0x20)&^w)&hi != 0 {
+		if special(binary.LittleEndian.Uint64(b[i:])) != 0 {
 			break
 		}
 		i += 8
@@ -204,6 +199,19 @@ func plainRun(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// special is non-zero if one of the eight bytes in w is '"', '\\' or below
+// 0x20. (It may also flag a byte next to such a byte; plainRun then finds
+// the exact offset byte by byte.) Flipping bit 1 of every byte turns '"'
+// (0x22) into 0x20 and keeps control characters below 0x20, while no other
+// byte lands below 0x21, so one "less than 0x21" test covers both.
+func special(w uint64) uint64 {
+	const lo = 0x0101010101010101
+	const hi = 0x8080808080808080
+	x := w ^ (lo * 0x02)
+	s := w ^ (lo * '\\')
+	return ((x-lo*0x21)&^x | (s-lo)&^s) & hi
 }
 
 // ValidMembers is Valid that also reports the members of a top-level object

@@ -134,3 +134,31 @@ func TestKeyDoesNotAllocate(t *testing.T) {
 		t.Errorf("Key allocates %v times for a name without escapes", n)
 	}
 }
+
+// TestPlainRun checks the word-at-a-time scan against a byte-by-byte one
+// for every byte value at every offset of a word and its neighbours, alone
+// and next to every other byte value.
+func TestPlainRun(t *testing.T) {
+	want := func(b []byte, i int) int {
+		for ; i < len(b); i++ {
+			if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
+				return i
+			}
+		}
+		return i
+	}
+	buf := make([]byte, 24)
+	for c := 0; c < 256; c++ {
+		for d := 0; d < 256; d++ {
+			for pos := 0; pos < len(buf)-1; pos++ {
+				for i := range buf {
+					buf[i] = 'a'
+				}
+				buf[pos], buf[pos+1] = byte(c), byte(d)
+				if got, w := plainRun(buf, 0), want(buf, 0); got != w {
+					t.Fatalf("plainRun(%q) = %d, want %d", buf, got, w)
+				}
+			}
+		}
+	}
+}
