@@ -20,7 +20,7 @@ const oversizeKeep = 64 << 10
 // trailing '\r', skips blank lines and refuses lines over max bytes without
 // holding them in memory.
 type lineReader struct {
-	r   *bufio.Reader
+	r   *blockReader
 	max int
 }
 
@@ -28,7 +28,85 @@ func newLineReader(r io.Reader, max int) *lineReader {
 	if max <= 0 {
 		max = DefaultMaxLineSize
 	}
-	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+	return &lineReader{r: &blockReader{rd: r}, max: max}
+}
+
+// blockSize is the size of the blocks a blockReader reads into.
+const blockSize = 64 << 10
+
+// blockReader is bufio.Reader's ReadSlice without buffer reuse: it reads
+// into fresh blocks and never writes to a block again once bytes of it
+// have been returned, so the slices it returns stay valid and unchanged for
+// as long as anyone holds them. Lines are returned as sub-slices of the
+// block they were read into, with no copy; a line still incomplete when its
+// block is used up moves to the next block.
+type blockReader struct {
+	rd   io.Reader
+	buf  []byte
+	r, w int // buf[r:w] is read but not yet returned
+	err  error
+}
+
+// ReadSlice behaves as bufio.Reader.ReadSlice with a 64 KiB buffer, except
+// that what it returns is never overwritten. Each slice's capacity ends
+// where its bytes do, so appending to it cannot reach the bytes after it.
+func (b *blockReader) ReadSlice(delim byte) ([]byte, error) {
+	s := 0 // bytes of buf[r:w] already searched
+	for {
+		if i := bytes.IndexByte(b.buf[b.r+s:b.w], delim); i >= 0 {
+			end := b.r + s + i + 1
+			line := b.buf[b.r:end:end]
+			b.r = end
+			return line, nil
+		}
+		if b.err != nil {
+			line := b.buf[b.r:b.w:b.w]
+			b.r = b.w
+			err := b.err
+			b.err = nil
+			return line, err
+		}
+		if b.w-b.r >= blockSize {
+			line := b.buf[b.r:b.w:b.w]
+			b.r = b.w
+			return line, bufio.ErrBufferFull
+		}
+		s = b.w - b.r
+		b.fill()
+	}
+}
+
+var errBadRead = errors.New("acpwire: reader returned an impossible count")
+
+// minRead is the least free space a read is given; with less left in the
+// current block, the unreturned bytes move to a new block first.
+const minRead = 4 << 10
+
+// fill reads once (retrying a few empty reads, as bufio does) into the free
+// end of the current block, or of a new one.
+func (b *blockReader) fill() {
+	if len(b.buf)-b.w < minRead {
+		nb := make([]byte, blockSize)
+		b.w = copy(nb, b.buf[b.r:b.w])
+		b.r = 0
+		b.buf = nb
+	}
+	for range 100 {
+		n, err := b.rd.Read(b.buf[b.w:])
+		if n < 0 || n > len(b.buf)-b.w {
+			b.err = errBadRead
+			return
+		}
+		b.w += n
+		if err != nil {
+			b.err = err
+			return
+		}
+		if n > 0 {
+			return
+		}
+	}
+	b.err = io.ErrNoProgress
 }
 
 // oversized describes a line that was longer than the limit.
@@ -72,8 +150,9 @@ func (lr *lineReader) readLine() ([]byte, *oversized, error) {
 			over.tail = appendTail(over.tail, chunk)
 			over.blank = over.blank && isBlank(chunk)
 		case pieces == nil && err == nil && len(chunk) <= lr.max+2:
-			// The common case: the whole line fit in the reader's buffer.
-			line := trimEOL(append([]byte(nil), chunk...))
+			// The common case: the whole line fit in one block, and is
+			// used where it was read.
+			line := trimEOL(chunk)
 			if len(line) > lr.max {
 				return nil, &oversized{size: len(line), head: firstN(line, oversizeKeep), tail: appendTail(nil, line), blank: isBlank(line)}, nil
 			}
@@ -87,7 +166,7 @@ func (lr *lineReader) readLine() ([]byte, *oversized, error) {
 			over.blank = isBlank(buf) && isBlank(chunk)
 			pieces, size = nil, 0
 		default:
-			pieces = append(pieces, append([]byte(nil), chunk...))
+			pieces = append(pieces, chunk) // never overwritten: no copy needed
 			size += len(chunk)
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {

@@ -187,3 +187,68 @@ func TestParseAllocations(t *testing.T) {
 		t.Errorf("Parse allocates %v times per notification, want 1", n)
 	}
 }
+
+// chunkReader returns its data in reads of varying sizes, as a pipe does.
+type chunkReader struct {
+	data  []byte
+	sizes []int
+	n     int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if len(c.data) == 0 {
+		return 0, io.EOF
+	}
+	k := min(c.sizes[c.n%len(c.sizes)], len(p), len(c.data))
+	c.n++
+	copy(p, c.data[:k])
+	c.data = c.data[k:]
+	return k, nil
+}
+
+// TestLineReaderLinesStayValid: lines are handed out without copying, so
+// every line returned must keep its bytes while later lines are read (the
+// reader never writes over memory it returned), and appending to a line
+// must not reach the bytes of the next one.
+func TestLineReaderLinesStayValid(t *testing.T) {
+	var want [][]byte
+	var in []byte
+	sizes := []int{10, 300, 4000, 20000, 65535, 65536, 70000, 200000, 1, 5000}
+	for i := range 100 {
+		line := bytes.Repeat([]byte{'a' + byte(i%26)}, sizes[i%len(sizes)])
+		want = append(want, line)
+		in = append(in, line...)
+		in = append(in, "\r\n"[i%2:]...) // alternate "\r\n" and "\n"
+	}
+	for _, reads := range [][]int{{1 << 20}, {65536}, {4093, 17, 60000}, {1, 2, 3, 900}} {
+		lr := newLineReader(&chunkReader{data: in, sizes: reads}, 1<<20)
+		var got [][]byte
+		for {
+			line, over, err := lr.next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil || over != nil {
+				t.Fatalf("reads %v: line %d: over %v, err %v", reads, len(got), over, err)
+			}
+			got = append(got, line)
+			if n := len(got); n > 1 {
+				// Writes into the previous line's spare capacity
+				// must not show up in this one.
+				prev := got[n-2]
+				spare := prev[len(prev):cap(prev)]
+				for j := range spare {
+					spare[j] = '#'
+				}
+			}
+		}
+		if len(got) != len(want) {
+			t.Fatalf("reads %v: %d lines, want %d", reads, len(got), len(want))
+		}
+		for i := range want {
+			if !bytes.Equal(got[i], want[i]) {
+				t.Fatalf("reads %v: line %d (%d bytes) changed after it was returned", reads, i, len(want[i]))
+			}
+		}
+	}
+}
