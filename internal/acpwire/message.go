@@ -60,7 +60,11 @@ func (k Kind) String() string { return kindNames[k] }
 type Message struct {
 	// Dir is the direction the message travels.
 	Dir Direction
-	// Raw is the message's exact bytes, without the line terminator.
+	// Raw is the message's exact bytes, without the line terminator. The
+	// bridge never writes to them again, so they stay valid for as long as
+	// anyone holds them; but they share a read block with neighbouring
+	// messages, so middleware that keeps a message, or slices of it, beyond
+	// the session's next few messages should copy what it keeps.
 	Raw []byte
 	// Kind classifies the message.
 	Kind Kind

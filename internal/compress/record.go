@@ -121,13 +121,14 @@ func (r *Recorder) UserMessages() []string { return r.userMessages }
 
 // AgentChunk records a chunk of agent output given as a raw JSON string
 // literal; role is "Agent" or "Thought". Consecutive chunks of one role
-// join into one archive entry. lit is kept, not copied: it must not be
-// modified afterwards (the bridge never reuses a message's bytes).
+// join into one archive entry. lit is copied: a message's bytes share a
+// read block with its neighbours (acpwire), and keeping a slice would keep
+// the whole block for the life of the session.
 func (r *Recorder) AgentChunk(at time.Time, role string, lit []byte) {
 	if len(lit) < 2 {
 		return
 	}
-	c := lit[:len(lit):len(lit)]
+	c := append([]byte(nil), lit...)
 	if n := len(r.entries); n > 0 && r.entries[n-1].role == role && r.entries[n-1].text == "" {
 		r.entries[n-1].raw = append(r.entries[n-1].raw, c)
 		r.entryBytes += len(c)
