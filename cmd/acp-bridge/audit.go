@@ -209,25 +209,32 @@ func readChecked(e *env, files []string) ([]audit.Entry, error) {
 	return audit.ReadEntries(files...)
 }
 
-func auditSessions(_ context.Context, e *env, args []string) error {
-	fs := newAuditFlags(e, "sessions", "[flags] FILE...")
-	var rf reviewFlags
-	rf.register(fs, false)
+// readReview parses a review subcommand's flags and files and reads the
+// files' entries, warning if they do not verify.
+func readReview(e *env, name, usage string, withSession bool, args []string) (rf reviewFlags, f audit.Filter, entries []audit.Entry, err error) {
+	fs := newAuditFlags(e, name, usage)
+	rf.register(fs, withSession)
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
-		return &exitError{code: 2}
+		return rf, f, nil, &exitError{code: 2}
 	}
 	if len(files) == 0 {
 		fs.Usage()
-		return &exitError{code: 2, err: errors.New("audit sessions: no file given")}
+		return rf, f, nil, &exitError{code: 2, err: fmt.Errorf("audit %s: no file given", name)}
 	}
-	f, err := rf.filter(time.Now())
-	if err != nil {
-		return &exitError{code: 2, err: err}
+	if f, err = rf.filter(time.Now()); err != nil {
+		return rf, f, nil, &exitError{code: 2, err: err}
 	}
-	entries, err := readChecked(e, files)
+	if entries, err = readChecked(e, files); err != nil {
+		return rf, f, nil, &exitError{code: 1, err: err}
+	}
+	return rf, f, entries, nil
+}
+
+func auditSessions(_ context.Context, e *env, args []string) error {
+	rf, f, entries, err := readReview(e, "sessions", "[flags] FILE...", false, args)
 	if err != nil {
-		return &exitError{code: 1, err: err}
+		return err
 	}
 	sessions := audit.Sessions(matching(entries, f))
 	if rf.json {
@@ -257,24 +264,9 @@ func matching(entries []audit.Entry, f audit.Filter) []audit.Entry {
 }
 
 func auditShow(_ context.Context, e *env, args []string) error {
-	fs := newAuditFlags(e, "show", "[--session ID] [flags] FILE...")
-	var rf reviewFlags
-	rf.register(fs, true)
-	files, err := parseInterleaved(fs, args)
+	rf, f, entries, err := readReview(e, "show", "[--session ID] [flags] FILE...", true, args)
 	if err != nil {
-		return &exitError{code: 2}
-	}
-	if len(files) == 0 {
-		fs.Usage()
-		return &exitError{code: 2, err: errors.New("audit show: no file given")}
-	}
-	f, err := rf.filter(time.Now())
-	if err != nil {
-		return &exitError{code: 2, err: err}
-	}
-	entries, err := readChecked(e, files)
-	if err != nil {
-		return &exitError{code: 1, err: err}
+		return err
 	}
 	all := entries
 	entries = matching(entries, f)
