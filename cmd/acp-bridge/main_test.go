@@ -41,6 +41,9 @@ func TestMain(m *testing.M) {
 	case "echo":
 		echoAgent()
 		os.Exit(0)
+	case "stubborn":
+		stubbornAgent()
+		os.Exit(0)
 	case "permflood":
 		permFloodAgent()
 		os.Exit(0)
