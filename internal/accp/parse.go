@@ -101,9 +101,18 @@ func (l Limits) Parse(s string, reg *Registry) (*Frame, error) {
 	p := parserPool.Get().(*parser)
 	p.s, p.i, p.lim, p.elems = s, 0, l, 0
 	p.counts, p.next = p.counts[:0], 0
+	p.nfields, p.nvalues = 0, 0
 	p.prescan()
+	if p.nfields+p.nvalues <= maxSlab {
+		if p.nfields > 0 {
+			p.fslab = make([]Field, p.nfields)
+		}
+		if p.nvalues > 0 {
+			p.vslab = make([]Value, p.nvalues)
+		}
+	}
 	f, err := p.frame()
-	p.s, p.keySets = "", nil
+	p.s, p.keySets, p.fslab, p.vslab = "", nil, nil, nil
 	if cap(p.counts) <= 4096 {
 		parserPool.Put(p)
 	}
@@ -131,6 +140,42 @@ type parser struct {
 	// next is the next container's index.
 	counts []int32
 	next   int
+	// nfields and nvalues are the pre-scanned totals of fields (body,
+	// metadata, map entries and pairs) and of array elements. A small
+	// frame takes its containers from fslab and vslab, carved from one
+	// allocation each, instead of allocating every container apart.
+	nfields, nvalues int
+	fslab            []Field
+	vslab            []Value
+}
+
+// maxSlab is the most fields and elements a frame may hold for its
+// containers to be carved from slabs; larger frames allocate each container
+// at its size, so an invalid frame cannot make the parser allocate up front
+// for elements it never reaches.
+const maxSlab = 64
+
+// fields returns an empty slice with room for n fields, carved from the
+// slab when it has room. The slice's capacity is exactly n, so an append
+// past it (only possible for an invalid frame, whose counts are hints)
+// reallocates rather than overwriting the next container.
+func (p *parser) fields(n int) []Field {
+	if n <= len(p.fslab) {
+		s := p.fslab[:0:n]
+		p.fslab = p.fslab[n:]
+		return s
+	}
+	return make([]Field, 0, n)
+}
+
+// values is fields for array elements.
+func (p *parser) values(n int) []Value {
+	if n <= len(p.vslab) {
+		s := p.vslab[:0:n]
+		p.vslab = p.vslab[n:]
+		return s
+	}
+	return make([]Value, 0, n)
 }
 
 // prescan counts the elements of every container ("{" and "[") in order of
@@ -139,6 +184,7 @@ type parser struct {
 // capacity hint.
 func (p *parser) prescan() {
 	var stack [64]int32
+	var isList [64]bool // whether the container at each depth is an array
 	depth := 0
 	s := p.s
 	for i := 0; i < len(s); i++ {
@@ -154,9 +200,12 @@ func (p *parser) prescan() {
 				n = 1
 			}
 			p.counts = append(p.counts, n)
+			list := c == '[' && depth > 0
 			if depth < len(stack) {
 				stack[depth] = int32(len(p.counts) - 1)
+				isList[depth] = list
 			}
+			p.tally(list, int(n))
 			depth++
 		case '}', ']':
 			if depth > 0 {
@@ -165,8 +214,24 @@ func (p *parser) prescan() {
 		case ',', '|':
 			if depth > 0 && depth <= len(stack) {
 				p.counts[stack[depth-1]]++
+				p.tally(isList[depth-1], 1)
+			}
+		case ':':
+			// In an array a ":" is a pair's (or an agent reference's),
+			// and a pair takes one field.
+			if depth > 0 && depth <= len(stack) && isList[depth-1] {
+				p.nfields++
 			}
 		}
+	}
+}
+
+// tally adds n to the pre-scanned total of array elements or of fields.
+func (p *parser) tally(list bool, n int) {
+	if list {
+		p.nvalues += n
+	} else {
+		p.nfields += n
 	}
 }
 
@@ -330,7 +395,7 @@ func (p *parser) frame() (*Frame, error) {
 // params parses param *(sep param) close.
 func (p *parser) params(sep, close byte) ([]Field, error) {
 	id := p.next
-	fields := make([]Field, 0, p.size())
+	fields := p.fields(p.size())
 	for {
 		key, err := p.name(cOp, "a key")
 		if err != nil {
@@ -342,7 +407,7 @@ func (p *parser) params(sep, close byte) ([]Field, error) {
 		if err := p.expect(':', `":" after a key`); err != nil {
 			return nil, err
 		}
-		fields = append(fields, Field{Key: key})
+		fields = addField(fields, key)
 		if err := p.value(&fields[len(fields)-1].Val, 0); err != nil {
 			return nil, err
 		}
@@ -437,11 +502,15 @@ func (p *parser) value(dst *Value, depth int) error {
 			p.i++
 			return nil
 		}
-		list := make([]Value, 0, p.size())
+		list := p.values(p.size())
 		for {
 			// Only this loop appends to list, so the element's address
 			// stays valid while it is parsed.
-			list = append(list, Value{})
+			if n := len(list); n < cap(list) {
+				list = list[:n+1] // the slot is still zero
+			} else {
+				list = append(list, Value{})
+			}
 			if err := p.item(&list[len(list)-1], depth+1); err != nil {
 				return err
 			}
@@ -467,7 +536,7 @@ func (p *parser) value(dst *Value, depth int) error {
 		}
 		sorted := true
 		id := p.next
-		fields := make([]Field, 0, p.size())
+		fields := p.fields(p.size())
 		for {
 			at := p.i
 			key, err := p.mapKey()
@@ -483,7 +552,7 @@ func (p *parser) value(dst *Value, depth int) error {
 			if !sorted && p.hasKey(id, fields, key) {
 				return errorf(CodeParse, at, "duplicate map key %q", key)
 			}
-			fields = append(fields, Field{Key: key})
+			fields = addField(fields, key)
 			if err := p.value(&fields[len(fields)-1].Val, depth+1); err != nil {
 				return err
 			}
@@ -518,7 +587,7 @@ func (p *parser) item(dst *Value, depth int) error {
 		if err := p.count(); err != nil {
 			return err
 		}
-		pair := []Field{{Key: key}}
+		pair := addField(p.fields(1), key)
 		if err := p.value(&pair[0].Val, depth); err != nil {
 			return err
 		}
@@ -614,15 +683,37 @@ func (p *parser) hex4() (rune, error) {
 
 // scalar parses a boolean, integer, decimal, string or raw-number token.
 func (p *parser) scalar(dst *Value) error {
-	v, err := p.scalarValue()
+	kind, str, err := p.scalarToken()
 	if err != nil {
 		return err
 	}
-	*dst = v
+	// A scalar has no list or fields and *dst is zero: setting the kind
+	// and text costs one pointer write, where copying a whole Value would
+	// cost a write barrier on each of its pointers.
+	if kind == KindBool {
+		dst.Kind, dst.Bool = KindBool, str == "true"
+		return nil
+	}
+	dst.Kind, dst.Str = kind, str
 	return nil
 }
 
-func (p *parser) scalarValue() (Value, error) {
+// addField appends an entry with key and a zero value to fs. Within
+// capacity it only extends fs and sets the key: slots past len are still
+// zero (fresh from make, a slab or append), so the entry need not be copied
+// in whole.
+func addField(fs []Field, key string) []Field {
+	if n := len(fs); n < cap(fs) {
+		fs = fs[:n+1]
+		fs[n].Key = key
+		return fs
+	}
+	return append(fs, Field{Key: key})
+}
+
+// scalarToken scans a scalar and returns its kind and text: the digits of
+// a number, the decoded text of a string, "true" or "false" for a boolean.
+func (p *parser) scalarToken() (Kind, string, error) {
 	start := p.i
 	plain := true
 	for p.i < len(p.s) {
@@ -634,20 +725,20 @@ func (p *parser) scalarValue() (Value, error) {
 		if c < utf8.RuneSelf {
 			if c <= ' ' || c == 0x7f {
 				if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
-					return Value{}, p.errf(CodeParse, "whitespace is not allowed in a frame")
+					return 0, "", p.errf(CodeParse, "whitespace is not allowed in a frame")
 				}
-				return Value{}, p.errf(CodeParse, "control character %#x in a value", c)
+				return 0, "", p.errf(CodeParse, "control character %#x in a value", c)
 			}
 			if c == '\\' {
 				plain = false
 				if p.i+1 >= len(p.s) {
-					return Value{}, p.errf(CodeParse, "escape at end of frame")
+					return 0, "", p.errf(CodeParse, "escape at end of frame")
 				}
 				p.i += 2
 				if p.s[p.i-1] == 'u' {
 					p.i -= 2
 					if _, err := p.hexEscape(); err != nil {
-						return Value{}, err
+						return 0, "", err
 					}
 				}
 				continue
@@ -663,40 +754,41 @@ func (p *parser) scalarValue() (Value, error) {
 		}
 		r, size := utf8.DecodeRuneInString(p.s[p.i:])
 		if r == utf8.RuneError && size == 1 {
-			return Value{}, p.errf(CodeParse, "invalid UTF-8")
+			return 0, "", p.errf(CodeParse, "invalid UTF-8")
 		}
 		if unicode.IsSpace(r) || unicode.IsControl(r) {
-			return Value{}, p.errf(CodeParse, "whitespace or control character U+%04X must be escaped", r)
+			return 0, "", p.errf(CodeParse, "whitespace or control character U+%04X must be escaped", r)
 		}
 		p.i += size
 	}
 	tok := p.s[start:p.i]
 	if tok == "" {
-		return Value{}, p.unexpected("a value")
+		return 0, "", p.unexpected("a value")
 	}
 	if plain {
 		switch tok[0] {
 		case 't':
 			if tok == "true" {
-				return Value{Kind: KindBool, Bool: true}, nil
+				return KindBool, tok, nil
 			}
 		case 'f':
 			if tok == "false" {
-				return Value{Kind: KindBool}, nil
+				return KindBool, tok, nil
 			}
 		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 			switch numberClass(tok) {
 			case numInt:
-				return Value{Kind: KindInt, Str: tok}, nil
+				return KindInt, tok, nil
 			case numDecimal:
-				return Value{Kind: KindDecimal, Str: tok}, nil
+				return KindDecimal, tok, nil
 			case numNonCanonical:
-				return Value{}, errorf(CodeInvalidType, start, "number %q is not in canonical form (no leading zeros, at most 6 decimal places, no trailing zeros)", tok)
+				return 0, "", errorf(CodeInvalidType, start, "number %q is not in canonical form (no leading zeros, at most 6 decimal places, no trailing zeros)", tok)
 			}
 		}
-		return Value{Kind: KindString, Str: tok}, nil
+		return KindString, tok, nil
 	}
-	return unescape(tok, start)
+	v, err := unescape(tok, start)
+	return v.Kind, v.Str, err
 }
 
 // unescape decodes a token that holds escapes or underscores.
