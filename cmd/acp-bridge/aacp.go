@@ -43,13 +43,9 @@ func runAACP(ctx context.Context, e *env, args []string) error {
 	return &exitError{code: 2, err: fmt.Errorf("aacp: unknown command %q (want validate or encode)", args[0])}
 }
 
-// aacpFlags returns a flag set for an aacp subcommand that reports to stderr
-// instead of exiting.
+// aacpFlags returns a flag set for an aacp subcommand.
 func aacpFlags(e *env, name string) *flag.FlagSet {
-	fs := flag.NewFlagSet("aacp "+name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() { fmt.Fprint(e.stderr, aacpUsage) }
-	return fs
+	return subcommandFlags(e, "aacp "+name, func(w io.Writer) { fmt.Fprint(w, aacpUsage) })
 }
 
 // jsonPacket is one line of "aacp validate --json" output.

@@ -49,11 +49,9 @@ func runACCP(ctx context.Context, e *env, args []string) error {
 	return &exitError{code: 2, err: fmt.Errorf("accp: unknown command %q", args[0])}
 }
 
+// accpFlags returns a flag set for an accp subcommand.
 func accpFlags(e *env, name string) *flag.FlagSet {
-	fs := flag.NewFlagSet("accp "+name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() { fmt.Fprintln(e.stderr, accpUsage) }
-	return fs
+	return subcommandFlags(e, "accp "+name, func(w io.Writer) { fmt.Fprintln(w, accpUsage) })
 }
 
 // lines calls fn for each line of r (any length), without its newline.

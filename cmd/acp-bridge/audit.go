@@ -67,12 +67,11 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func newAuditFlags(e *env, name, usage string) *flag.FlagSet {
-	fs := flag.NewFlagSet("audit "+name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: acp-bridge audit %s %s\n", name, usage)
+	var fs *flag.FlagSet
+	fs = subcommandFlags(e, "audit "+name, func(w io.Writer) {
+		fmt.Fprintf(w, "usage: acp-bridge audit %s %s\n", name, usage)
 		fs.PrintDefaults()
-	}
+	})
 	return fs
 }
 

@@ -13,6 +13,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -101,6 +102,15 @@ func run(ctx context.Context, e *env, args []string) error {
 		return runBridge(ctx, e, args)
 	}
 	return &exitError{code: 2, err: fmt.Errorf("unknown subcommand %q (run 'acp-bridge help')", name)}
+}
+
+// subcommandFlags returns a flag set for a subcommand that reports errors
+// to stderr, prints usage there, and returns instead of exiting.
+func subcommandFlags(e *env, name string, usage func(w io.Writer)) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() { usage(e.stderr) }
+	return fs
 }
 
 func runHelp(_ context.Context, e *env, _ []string) error {
