@@ -182,10 +182,12 @@ func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }
 
-// plainRun returns the offset of the first byte at or after i that is '"',
-// '\\' or a control character (below 0x20), or len(b). It tests eight bytes
-// at a time with the classic "has a byte less than n" word trick.
-func plainRun(b []byte, i int) int {
+// plainRunWords returns the offset of the first byte at or after i that is
+// '"', '\\' or a control character (below 0x20), or len(b). It tests eight
+// bytes at a time with the classic "has a byte less than n" word trick; it is
+// plainRun on platforms without a vector version and finishes the last bytes
+// on those with one.
+func plainRunWords(b []byte, i int) int {
 	for i+8 <= len(b) {
 		if special(binary.LittleEndian.Uint64(b[i:])) != 0 {
 			break

@@ -135,19 +135,21 @@ func TestKeyDoesNotAllocate(t *testing.T) {
 	}
 }
 
-// TestPlainRun checks the word-at-a-time scan against a byte-by-byte one
-// for every byte value at every offset of a word and its neighbours, alone
-// and next to every other byte value.
-func TestPlainRun(t *testing.T) {
-	want := func(b []byte, i int) int {
-		for ; i < len(b); i++ {
-			if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
-				return i
-			}
+// plainRunRef is the byte-by-byte definition of plainRun.
+func plainRunRef(b []byte, i int) int {
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
+			return i
 		}
-		return i
 	}
-	buf := make([]byte, 24)
+	return i
+}
+
+// TestPlainRun checks the vector and word-at-a-time scans against a
+// byte-by-byte one for every byte value at every offset of two 16-byte
+// vectors and the tail after them, alone and next to every other byte value.
+func TestPlainRun(t *testing.T) {
+	buf := make([]byte, 40)
 	for c := 0; c < 256; c++ {
 		for d := 0; d < 256; d++ {
 			for pos := 0; pos < len(buf)-1; pos++ {
@@ -155,10 +157,32 @@ func TestPlainRun(t *testing.T) {
 					buf[i] = 'a'
 				}
 				buf[pos], buf[pos+1] = byte(c), byte(d)
-				if got, w := plainRun(buf, 0), want(buf, 0); got != w {
+				w := plainRunRef(buf, 0)
+				if got := plainRun(buf, 0); got != w {
 					t.Fatalf("plainRun(%q) = %d, want %d", buf, got, w)
+				}
+				if got := plainRunWords(buf, 0); got != w {
+					t.Fatalf("plainRunWords(%q) = %d, want %d", buf, got, w)
 				}
 			}
 		}
 	}
+}
+
+// FuzzPlainRun compares the scans with the definition on arbitrary bytes
+// from every start offset.
+func FuzzPlainRun(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"text":"abc\\n"}}`))
+	f.Add([]byte("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\x1f"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for i := 0; i <= len(b); i++ {
+			w := plainRunRef(b, i)
+			if got := plainRun(b, i); got != w {
+				t.Fatalf("plainRun(%q, %d) = %d, want %d", b, i, got, w)
+			}
+			if got := plainRunWords(b, i); got != w {
+				t.Fatalf("plainRunWords(%q, %d) = %d, want %d", b, i, got, w)
+			}
+		}
+	})
 }
