@@ -114,6 +114,7 @@ func StartAgent(c AgentCommand) (*Agent, error) {
 		stdoutW.Close()
 		return nil, fmt.Errorf("agent stderr: %v", err)
 	}
+	growPipe(stdoutR)
 	cmd.Stdout, cmd.Stderr = stdoutW, stderrW
 	err = cmd.Start()
 	stdoutW.Close()
