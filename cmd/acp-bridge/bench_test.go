@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -77,6 +78,59 @@ func vmKB(pid int, field string) int {
 	return -1
 }
 
+// procCPU is the user and system CPU time process pid has used so far, in
+// clock ticks of 10 ms.
+func procCPU(pid int) time.Duration {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	if len(f) < 13 {
+		return 0
+	}
+	user, _ := strconv.Atoi(f[11])
+	sys, _ := strconv.Atoi(f[12])
+	return time.Duration(user+sys) * 10 * time.Millisecond
+}
+
+// selfCPU is the CPU time the benchmark process (the fake client) has used.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// childOf returns the first child process of pid, looking at every thread
+// (the bridge starts the agent from whichever thread runs the goroutine).
+func childOf(pid int) int {
+	tasks, _ := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
+	for _, t := range tasks {
+		b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/task/" + t.Name() + "/children")
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			n, _ := strconv.Atoi(f[0])
+			return n
+		}
+	}
+	return 0
+}
+
+// cpuUse adds up the CPU time of the processes taking part in a stream.
+type cpuUse struct{ agent, bridge, client time.Duration }
+
+// measure runs fn and adds the CPU time agent, bridge (if non-zero) and this
+// process used meanwhile.
+func (c *cpuUse) measure(agent, bridge int, fn func()) {
+	a, b, s := procCPU(agent), procCPU(bridge), selfCPU()
+	fn()
+	c.agent += procCPU(agent) - a
+	if bridge != 0 {
+		c.bridge += procCPU(bridge) - b
+	}
+	c.client += selfCPU() - s
+}
+
 // streamOnce asks the flood agent for its stream and reads it to the end,
 // returning how long that took and how many messages arrived.
 func streamOnce(tb testing.TB, p *peer, id int) (time.Duration, int) {
@@ -118,13 +172,18 @@ func benchStream(b *testing.B, bridgeArgs ...string) {
 	streamOnce(b, direct, 0)
 	streamOnce(b, bridged, 0)
 	var td, tb time.Duration
+	var cd, cb cpuUse
+	bridgePID := bridged.cmd.Process.Pid
+	agentPID := childOf(bridgePID)
 	b.ResetTimer()
 	for i := 1; i <= b.N; i++ {
-		d, got := streamOnce(b, direct, i)
+		var d, br time.Duration
+		var got int
+		cd.measure(direct.cmd.Process.Pid, 0, func() { d, got = streamOnce(b, direct, i) })
 		if got != n+1 {
 			b.Fatalf("direct: %d messages, want %d", got, n+1)
 		}
-		br, got := streamOnce(b, bridged, i)
+		cb.measure(agentPID, bridgePID, func() { br, got = streamOnce(b, bridged, i) })
 		if got != n+1 {
 			b.Fatalf("bridged: %d messages, want %d", got, n+1)
 		}
@@ -133,6 +192,13 @@ func benchStream(b *testing.B, bridgeArgs ...string) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(tb)/float64(td), "bridged/direct")
+	// CPU time per stream of each process: with three processes on two
+	// cores the bridge's CPU use, not only its latency, sets the wall time.
+	perStream := func(d time.Duration) float64 { return float64(d.Milliseconds()) / float64(b.N) }
+	b.ReportMetric(perStream(cb.bridge), "bridge-cpu-ms/stream")
+	b.ReportMetric(perStream(cb.bridge)/perStream(cd.agent+cd.client), "bridge-cpu/direct-cpu")
+	b.Logf("CPU ms per stream: direct: agent %.0f, client %.0f; bridged: agent %.0f, bridge %.0f, client %.0f",
+		perStream(cd.agent), perStream(cd.client), perStream(cb.agent), perStream(cb.bridge), perStream(cb.client))
 	b.ReportMetric(float64(td.Milliseconds())/float64(b.N), "direct-ms/stream")
 	b.ReportMetric(float64(tb.Milliseconds())/float64(b.N), "bridged-ms/stream")
 	b.ReportMetric(float64(vmKB(bridged.cmd.Process.Pid, "VmHWM"))/1024, "bridge-peak-RSS-MB")
