@@ -16,17 +16,25 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/accp/acpmap"
 )
 
-const accpUsage = `usage: acp-bridge accp encode [-session ID] [-random-mid] < messages.jsonl > frames
+const accpUsage = `usage: acp-bridge accp encode [-session ID] [-random-mid] [-runs [-run-tokens N]] < messages.jsonl > frames
        acp-bridge accp decode [-session ID] [-render] < frames > messages.jsonl
        acp-bridge accp stats [-json] FILE...
 
 encode reads ACP JSON-RPC messages, one per line, or a recorded transcript
-({"ts":..., "dir":..., "msg":...} lines) and writes one ACCP frame per line.
-decode reads those frames and writes the JSON-RPC messages; a frame it
-rejects becomes an ER error frame (fail:error with its E-code) in its place.
+({"ts":..., "dir":..., "msg":...} lines) and writes one ACCP frame per line:
+one frame per message, or with -runs one sync:run frame per run of
+consecutive messages from one sender. A run ends when the sender changes,
+before a message that would take the frame's body over -run-tokens o200k
+tokens (default 200, the hard body limit of ACCP section 3.4; -1: no
+limit), and at the end of the input; a run of one message is that
+message's ordinary frame.
+decode reads those frames and writes the JSON-RPC messages, every message
+of a run in order; a frame it rejects becomes an ER error frame (fail:error
+with its E-code) in its place.
 stats measures o200k tokens per message kind as pretty JSON, compact JSON
 and ACCP (and how many of the ACCP tokens the mandatory envelope takes),
-whole and "structural": with verbatim file and terminal content blanked.`
+whole and "structural": with verbatim file and terminal content blanked;
+then the same streams as run frames. Each FILE is one ACCP session.`
 
 // runACCP implements "acp-bridge accp".
 func runACCP(ctx context.Context, e *env, args []string) error {
@@ -81,12 +89,27 @@ func accpEncode(ctx context.Context, e *env, args []string) error {
 	fs := accpFlags(e, "encode")
 	session := fs.String("session", "acp", "ACCP session id (seeds the msg ids)")
 	random := fs.Bool("random-mid", false, "use random msg ids instead of ids derived from the session and seq")
+	runs := fs.Bool("runs", false, "write runs of consecutive messages from one sender as one sync:run frame each")
+	runTokens := fs.Int("run-tokens", 0, "with -runs, the most o200k tokens of a run frame's body (0: 200, the hard limit of section 3.4; -1: no limit)")
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
 	}
 	enc := acpmap.NewEncoder(*session, acpmap.Options{RandomMID: *random})
+	var runEnc *acpmap.RunEncoder
+	if *runs {
+		runEnc = enc.Runs(acpmap.RunOptions{MaxBodyTokens: *runTokens})
+	}
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
+	write := func(frames ...string) error {
+		for _, f := range frames {
+			w.WriteString(f)
+			if err := w.WriteByte('\n'); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	bad := 0
 	err := lines(ctx, e.stdin, func(n int, line []byte) error {
 		l, err := acpmap.ReadLine(line)
@@ -95,17 +118,32 @@ func accpEncode(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stderr, "stdin:%d: not JSON, skipped\n", n)
 			return nil
 		}
-		frame, err := enc.Encode(l.Msg, l.Dir, l.TS)
+		var frames []string
+		if runEnc != nil {
+			frames, err = runEnc.Add(l.Msg, l.Dir, l.TS)
+		} else {
+			var frame string
+			frame, err = enc.Encode(l.Msg, l.Dir, l.TS)
+			frames = []string{frame}
+		}
 		if err != nil {
 			bad++
 			fmt.Fprintf(e.stderr, "stdin:%d: %v\n", n, err)
 			return nil
 		}
-		w.WriteString(frame)
-		return w.WriteByte('\n')
+		return write(frames...)
 	})
 	if err != nil {
 		return err
+	}
+	if runEnc != nil {
+		frames, err := runEnc.Flush()
+		if err != nil {
+			return fmt.Errorf("accp encode: %v", err)
+		}
+		if err := write(frames...); err != nil {
+			return err
+		}
 	}
 	if bad > 0 {
 		return &exitError{code: 1, err: fmt.Errorf("accp encode: %d line(s) not encoded", bad)}
@@ -136,7 +174,7 @@ func accpDecode(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(w, "line %d: %s\n", n, accp.Render(f, acpmap.NewRegistry()))
 			return nil
 		}
-		out, err := dec.Decode(string(line))
+		msgs, err := dec.DecodeAll(string(line))
 		if err != nil {
 			bad++
 			ef := accp.ErrorFrame("decoder", err)
@@ -154,11 +192,13 @@ func accpDecode(ctx context.Context, e *env, args []string) error {
 			w.WriteString(text)
 			return w.WriteByte('\n')
 		}
-		if out == nil {
-			return nil // dropped silently (expired or cancelled)
+		for _, m := range msgs { // none when dropped silently (expired or cancelled)
+			w.Write(m)
+			if err := w.WriteByte('\n'); err != nil {
+				return err
+			}
 		}
-		w.Write(out)
-		return w.WriteByte('\n')
+		return nil
 	})
 	if err != nil {
 		return err
@@ -172,20 +212,28 @@ func accpDecode(ctx context.Context, e *env, args []string) error {
 type statsRow struct {
 	Kind     string  `json:"kind"`
 	Messages int     `json:"messages"`
+	Frames   int     `json:"frames"`
 	Pretty   int     `json:"pretty_json"`
 	Compact  int     `json:"compact_json"`
 	ACCP     int     `json:"accp"`
 	Envelope int     `json:"accp_envelope"`
 	Ratio    float64 `json:"accp_over_compact"`
+	// Larger counts frames with more tokens than their messages as compact
+	// JSON.
+	Larger int `json:"frames_larger_than_json"`
 }
 
 func row(name string, t acpmap.Tokens) statsRow {
-	return statsRow{name, t.Messages, t.Pretty, t.Compact, t.ACCP, t.Envelope, t.Ratio()}
+	return statsRow{name, t.Messages, t.Messages, t.Pretty, t.Compact, t.ACCP, t.Envelope, t.Ratio(), t.Larger}
+}
+
+func runRow(name string, t acpmap.RunTokens) statsRow {
+	return statsRow{name, t.Messages, t.Frames, t.Pretty, t.Compact, t.ACCP, t.Envelope, t.Ratio(), t.Larger}
 }
 
 func accpStats(ctx context.Context, e *env, args []string) error {
 	fs := accpFlags(e, "stats")
-	asJSON := fs.Bool("json", false, "write the table as JSON")
+	asJSON := fs.Bool("json", false, "write the tables as JSON")
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
 	}
@@ -210,6 +258,9 @@ func accpStats(ctx context.Context, e *env, args []string) error {
 			return nil
 		})
 		f.Close()
+		if err == nil {
+			err = st.EndStream()
+		}
 		if err != nil {
 			return fmt.Errorf("accp stats: %v", err)
 		}
@@ -220,15 +271,27 @@ func accpStats(ctx context.Context, e *env, args []string) error {
 	}
 	total := row("TOTAL", st.Total)
 	structural := row("STRUCTURAL (no file/terminal content)", st.Structural)
+	runs := runRow("TOTAL", st.Runs)
+	sRuns := runRow("STRUCTURAL (no file/terminal content)", st.StructuralRuns)
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"kinds": rows, "total": total, "structural": structural})
+		return enc.Encode(map[string]any{"kinds": rows, "total": total, "structural": structural,
+			"runs": map[string]any{"total": runs, "structural": sRuns}})
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "kind\tmsgs\tpretty JSON\tcompact JSON\tACCP\t(envelope)\tACCP/compact\t")
+	fmt.Fprintln(tw, "one frame per message\tmsgs\tpretty JSON\tcompact JSON\tACCP\t(envelope)\tACCP/compact\tlarger than JSON\t")
 	for _, r := range append(rows, total, structural) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%.2f\t\n", r.Kind, r.Messages, r.Pretty, r.Compact, r.ACCP, r.Envelope, r.Ratio)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%.2f\t%d\t\n", r.Kind, r.Messages, r.Pretty, r.Compact, r.ACCP, r.Envelope, r.Ratio, r.Larger)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout)
+	tw = tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "runs (-runs: sync:run frames)\tmsgs\tframes\tcompact JSON\tACCP\t(envelope)\tACCP/compact\tframes larger than JSON\t")
+	for _, r := range []statsRow{runs, sRuns} {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%.2f\t%d\t\n", r.Kind, r.Messages, r.Frames, r.Compact, r.ACCP, r.Envelope, r.Ratio, r.Larger)
 	}
 	return tw.Flush()
 }

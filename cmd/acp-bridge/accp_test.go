@@ -48,6 +48,42 @@ func TestACCPEncodeDecode(t *testing.T) {
 	}
 }
 
+func TestACCPEncodeRuns(t *testing.T) {
+	corpus, err := os.ReadFile("../../testdata/transcripts/claude-basic.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inLines := strings.Split(strings.TrimSpace(string(corpus)), "\n")
+	for _, args := range [][]string{{"-runs"}, {"-runs", "-run-tokens", "-1"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			frames, stderr, err := runWith(t, string(corpus), append([]string{"accp", "encode"}, args...)...)
+			if err != nil {
+				t.Fatalf("encode: %v\n%s", err, stderr)
+			}
+			outLines := strings.Split(strings.TrimSpace(frames), "\n")
+			if len(outLines) >= len(inLines) || !strings.Contains(frames, ">sync:run{m:[") {
+				t.Fatalf("%d frames for %d messages, no run:\n%s", len(outLines), len(inLines), frames)
+			}
+			decoded, stderr, err := runWith(t, frames, "accp", "decode")
+			if err != nil {
+				t.Fatalf("decode: %v\n%s", err, stderr)
+			}
+			got := strings.Split(strings.TrimSpace(decoded), "\n")
+			if len(got) != len(inLines) {
+				t.Fatalf("decoded %d messages, want %d", len(got), len(inLines))
+			}
+			for i, line := range got {
+				x, _ := accp.DecodeJSON([]byte(inLines[i]))
+				want := x.(map[string]any)["msg"]
+				g, err := accp.DecodeJSON([]byte(line))
+				if err != nil || !accp.JSONEqual(g, want) {
+					t.Errorf("message %d: got %s (%v)", i+1, line, err)
+				}
+			}
+		})
+	}
+}
+
 func TestACCPDecodeErrors(t *testing.T) {
 	in := "@agent>sync:plan{e:[]}[mid:123456789012,seq:1,ts:1714000000]\n" +
 		"@agent>sync:plan{e:[]}[mid:123456789012,seq:2,ts:1714000000]\n" +
@@ -81,7 +117,7 @@ func TestACCPStats(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	for _, want := range []string{"compact JSON", "session/update tool_call ", "TOTAL", "STRUCTURAL"} {
+	for _, want := range []string{"compact JSON", "session/update tool_call ", "TOTAL", "STRUCTURAL", "runs (-runs: sync:run frames)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stats output lacks %q:\n%s", want, out)
 		}

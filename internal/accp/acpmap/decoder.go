@@ -40,22 +40,68 @@ func (d *Decoder) Decode(line string) ([]byte, error) {
 	return MarshalJSON(x)
 }
 
-// DecodeValue is Decode returning the encoding/json form.
+// DecodeValue is Decode returning the encoding/json form. A run frame
+// (see RunEncoder) holding more than one message is an error here; use
+// DecodeValues.
 func (d *Decoder) DecodeValue(line string) (any, error) {
+	xs, err := d.DecodeValues(line)
+	switch {
+	case err != nil || len(xs) == 0:
+		return nil, err
+	case len(xs) > 1:
+		return nil, &accp.Error{Code: accp.CodeInvalidType, Offset: -1,
+			Msg: fmt.Sprintf("run frame holds %d messages; decode it with DecodeValues", len(xs))}
+	}
+	return xs[0], nil
+}
+
+// DecodeAll returns the JSON-RPC messages a frame carries: one for an
+// ordinary frame, each message of a run frame in order, none for a frame
+// the delivery rules drop silently.
+func (d *Decoder) DecodeAll(line string) ([][]byte, error) {
+	xs, err := d.DecodeValues(line)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]byte, len(xs))
+	for i, x := range xs {
+		if out[i], err = MarshalJSON(x); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// DecodeValues is DecodeAll returning the encoding/json forms. A run frame
+// is delivered whole: if any of its messages does not map back, the frame
+// is rejected (E1004) and none of them is returned.
+func (d *Decoder) DecodeValues(line string) ([]any, error) {
 	f, env, err := d.sess.Receive(line)
 	if err != nil || f == nil {
 		return nil, err
 	}
+	frames, envs := []*accp.Frame{f}, []accp.Envelope{env}
+	if isRun(f) {
+		if frames, envs, err = runEntries(f); err != nil {
+			return nil, &accp.Error{Code: accp.CodeInvalidType, Offset: -1, Msg: err.Error()}
+		}
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	x, err := toJSON(f, env, d.sid)
-	if err != nil {
-		return nil, &accp.Error{Code: accp.CodeInvalidType, Offset: -1, Msg: err.Error()}
+	sid := d.sid
+	out := make([]any, len(frames))
+	for i, g := range frames {
+		x, err := toJSON(g, envs[i], sid)
+		if err != nil {
+			return nil, &accp.Error{Code: accp.CodeInvalidType, Offset: -1, Msg: err.Error()}
+		}
+		if envs[i].SID != "" {
+			sid = envs[i].SID
+		}
+		out[i] = x
 	}
-	if env.SID != "" {
-		d.sid = env.SID
-	}
-	return x, nil
+	d.sid = sid
+	return out, nil
 }
 
 // FrameToJSON maps one parsed frame and its envelope to the JSON-RPC
@@ -81,6 +127,9 @@ func MarshalJSON(x any) ([]byte, error) {
 func KindName(f *accp.Frame) string {
 	if k := byFrame[[2]string{f.Intent, f.Op}]; k != nil {
 		return k.name
+	}
+	if isRun(f) {
+		return "run"
 	}
 	return f.Intent + ":" + f.Op
 }

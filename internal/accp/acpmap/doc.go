@@ -28,6 +28,10 @@
 // fail:rpc). Arrays of objects sharing one key set are written as tables,
 // "[cols:[id,name],[a,A],[b,B]]".
 //
+// A RunEncoder writes runs of consecutive messages from one sender as one
+// "sync:run" frame each, "@agent>sync:run{m:[stream_msg:{c:Hi},end_prompt:{cid:7}]}[...]",
+// so the envelope of section 3.5 is paid once per run; see RunEncoder.
+//
 // The encoder checks every frame by decoding it; a message whose frame
 // would not decode exactly (a batch, a message without "jsonrpc") is
 // carried whole as sync:json{raw:...}. Mapped frames nest deeper than the

@@ -195,6 +195,21 @@ func TestStats(t *testing.T) {
 	if st.Structural.Compact >= st.Total.Compact {
 		t.Errorf("blanking verbatim content did not shrink the corpus: %+v vs %+v", st.Structural, st.Total)
 	}
+	if err := st.EndStream(); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct {
+		name   string
+		runs   RunTokens
+		perMsg Tokens
+	}{{"whole", st.Runs, st.Total}, {"structural", st.StructuralRuns, st.Structural}} {
+		if r.runs.Messages != n || r.runs.Compact != r.perMsg.Compact {
+			t.Errorf("%s runs counted %d messages, %d JSON tokens; want %d, %d", r.name, r.runs.Messages, r.runs.Compact, n, r.perMsg.Compact)
+		}
+		if r.runs.Frames == 0 || r.runs.Frames >= n || r.runs.Envelope >= r.perMsg.Envelope || r.runs.Larger > r.runs.Frames {
+			t.Errorf("%s runs: implausible %+v (per message %+v)", r.name, r.runs, r.perMsg)
+		}
+	}
 }
 
 // FuzzMapRoundTrip checks decode(encode(x)) == x for any JSON value.

@@ -3,6 +3,7 @@ package acpmap
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"sort"
 
 	"github.com/acp-bridge/acp-bridge/internal/accp"
@@ -17,6 +18,9 @@ type Tokens struct {
 	// Envelope is the part of ACCP spent on the metadata block
 	// ("[mid:...,seq:...,ts:...]"), which section 3.5 makes mandatory.
 	Envelope int
+	// Larger counts the messages whose frame has more tokens than their
+	// compact JSON.
+	Larger int
 }
 
 func (t *Tokens) add(u Tokens) {
@@ -25,6 +29,7 @@ func (t *Tokens) add(u Tokens) {
 	t.Compact += u.Compact
 	t.ACCP += u.ACCP
 	t.Envelope += u.Envelope
+	t.Larger += u.Larger
 }
 
 // Ratio returns ACCP tokens over compact JSON tokens (0 when empty).
@@ -35,20 +40,117 @@ func (t Tokens) Ratio() float64 {
 	return float64(t.ACCP) / float64(t.Compact)
 }
 
-// Stats accumulates token counts per message kind over a stream, measuring
-// each message twice: whole, and "structural" with the verbatim file and
-// terminal content (see Structural) blanked in both the JSON and the ACCP
-// form.
+// RunTokens is the o200k token count of a stream written as run frames
+// (see RunEncoder).
+type RunTokens struct {
+	// Messages, Pretty and Compact count the messages as in Tokens; ACCP
+	// and Envelope count the run frames.
+	Tokens
+	Frames int
+	// Larger counts the frames with more tokens than their messages as
+	// compact JSON.
+	Larger int
+}
+
+// runStream measures one stream of messages as run frames.
+type runStream struct {
+	enc     *RunEncoder
+	compact []int // compact JSON tokens of the messages not yet in a frame
+	out     *RunTokens
+}
+
+func (r *runStream) add(x any, l Line, t Tokens) error {
+	frames, err := r.enc.AddValue(x, l.Dir, l.TS)
+	if err != nil {
+		return err
+	}
+	r.out.Messages++
+	r.out.Pretty += t.Pretty
+	r.out.Compact += t.Compact
+	r.compact = append(r.compact, t.Compact)
+	return r.count(frames)
+}
+
+func (r *runStream) count(frames []string) error {
+	for _, line := range frames {
+		f, err := Limits.Parse(line, r.enc.enc.sess.Registry())
+		if err != nil {
+			return err
+		}
+		n := 1
+		if isRun(f) {
+			n = len(f.Params[0].Val.List)
+		}
+		if n > len(r.compact) {
+			return fmt.Errorf("run frame of %d messages, %d pending", n, len(r.compact))
+		}
+		compact := 0
+		for _, c := range r.compact[:n] {
+			compact += c
+		}
+		r.compact = r.compact[n:]
+		ft := accp.MeasureFrame(line)
+		r.out.Frames++
+		r.out.ACCP += ft.Total
+		r.out.Envelope += ft.Meta
+		if ft.Total > compact {
+			r.out.Larger++
+		}
+	}
+	return nil
+}
+
+func (r *runStream) flush() error {
+	frames, err := r.enc.Flush()
+	if err != nil {
+		return err
+	}
+	return r.count(frames)
+}
+
+// Stats accumulates token counts per message kind over one or more
+// streams, measuring each message twice: whole, and "structural" with the
+// verbatim file and terminal content (see Structural) blanked in both the
+// JSON and the ACCP form; and each stream twice more as run frames
+// (RunEncoder with the default bound).
 type Stats struct {
 	Kinds      map[string]*Tokens
 	Total      Tokens
 	Structural Tokens
-	enc, sEnc  *Encoder
+	// Runs and StructuralRuns are Total and Structural written as run
+	// frames.
+	Runs, StructuralRuns RunTokens
+
+	enc, sEnc   *Encoder
+	runs, sRuns runStream
 }
 
 // NewStats returns empty statistics.
 func NewStats() *Stats {
-	return &Stats{Kinds: map[string]*Tokens{}, enc: NewEncoder("stats", Options{}), sEnc: NewEncoder("stats", Options{})}
+	s := &Stats{Kinds: map[string]*Tokens{}}
+	s.start()
+	return s
+}
+
+// start begins a new stream: fresh ACCP sessions, as a new recording has.
+func (s *Stats) start() {
+	s.enc, s.sEnc = NewEncoder("stats", Options{}), NewEncoder("stats", Options{})
+	s.runs = runStream{enc: NewEncoder("stats", Options{}).Runs(RunOptions{}), out: &s.Runs}
+	s.sRuns = runStream{enc: NewEncoder("stats", Options{}).Runs(RunOptions{}), out: &s.StructuralRuns}
+}
+
+// EndStream ends the current stream (one recording): the pending runs are
+// measured and the next message starts new ACCP sessions. Call it after
+// each file and before reading Runs and StructuralRuns.
+func (s *Stats) EndStream() error {
+	if err := s.runs.flush(); err != nil {
+		return err
+	}
+	if err := s.sRuns.flush(); err != nil {
+		return err
+	}
+	s.start()
+	return nil
 }
 
 // Add measures one message.
@@ -75,6 +177,9 @@ func (s *Stats) Add(l Line) error {
 	}
 	s.Kinds[name].add(t)
 	s.Total.add(t)
+	if err := s.runs.add(x, l, t); err != nil {
+		return err
+	}
 	sx := Structural(x)
 	sframe, err := s.sEnc.EncodeValue(sx, l.Dir, l.TS)
 	if err != nil {
@@ -85,7 +190,7 @@ func (s *Stats) Add(l Line) error {
 		return err
 	}
 	s.Structural.add(st)
-	return nil
+	return s.sRuns.add(sx, l, st)
 }
 
 func measure(x any, frame string) (Tokens, error) {
@@ -98,8 +203,12 @@ func measure(x any, frame string) (Tokens, error) {
 		return Tokens{}, err
 	}
 	ft := accp.MeasureFrame(frame)
-	return Tokens{Messages: 1, Pretty: accp.CountTokens(pretty.String()), Compact: accp.CountTokens(string(compact)),
-		ACCP: ft.Total, Envelope: ft.Meta}, nil
+	t := Tokens{Messages: 1, Pretty: accp.CountTokens(pretty.String()), Compact: accp.CountTokens(string(compact)),
+		ACCP: ft.Total, Envelope: ft.Meta}
+	if t.ACCP > t.Compact {
+		t.Larger = 1
+	}
+	return t, nil
 }
 
 // KindNames returns the kinds measured, sorted.

@@ -190,8 +190,8 @@ var kinds = []kind{
 // Operations returns the operations the mapping uses that are not core
 // operations; a registry must know them to accept mapped frames.
 func Operations() []string {
-	seen := map[string]bool{}
-	var out []string
+	seen := map[string]bool{runOp: true}
+	out := []string{runOp}
 	for _, k := range kinds {
 		if !seen[k.op] {
 			seen[k.op] = true

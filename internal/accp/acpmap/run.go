@@ -1,0 +1,230 @@
+package acpmap
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/accp"
+)
+
+// Runs: section 3.5 requires the envelope (mid, seq, ts: about 18 o200k
+// tokens) on every frame, so the only conformant way to pay it less often
+// is to carry several messages in one frame. A run frame holds consecutive
+// messages of one sender:
+//
+//	run   = "@" agent ">sync:run{m:[" entry *("," entry) "]}" metadata
+//	entry = intent "_" operation ":{" [param *("," param)] "}"   ; a pair
+//
+// Each entry is the message's own frame with its header folded into the
+// pair key (req:tool becomes req_tool) and its params written as a map;
+// the message's cid and sid, which would have been in its envelope, are
+// map entries "cid" and "sid" (no mapping row uses those param names). The
+// run's envelope has mid, seq and the ts of its first message. Everything
+// is a value of the draft's grammar (a pair in an array, as in 3.2), so a
+// run frame parses with the strict parser, and decoding it gives the
+// messages in order, each equal to what its own frame would give. A run of
+// one message is written as that message's ordinary frame.
+
+const (
+	runOp  = "run"
+	runKey = "m"
+)
+
+// RunOptions configure a RunEncoder.
+type RunOptions struct {
+	// MaxBodyTokens bounds the o200k tokens of a run frame's body
+	// (":run{...}"); a run ends before a message that would push it over.
+	// Optional: if zero, accp.BodyHardTokens (200), which with the header
+	// and envelope keeps a run within the 240-token hard frame limit of
+	// section 3.4. Negative means no bound: runs end only when the sender
+	// changes.
+	MaxBodyTokens int
+}
+
+// RunEncoder groups consecutive messages of one sender into run frames. A
+// run ends when the sender changes, when the next message would take its
+// body over RunOptions.MaxBodyTokens, and on Flush. A message whose frame
+// alone is over the bound leaves as its own frame at once. It is safe for
+// concurrent use; frames come out in message order.
+type RunEncoder struct {
+	enc     *Encoder
+	maxBody int
+
+	mu      sync.Mutex // guards the fields below
+	agent   string     // the sender of the pending run
+	pending []runEntry
+}
+
+type runEntry struct {
+	f   *accp.Frame
+	env accp.Envelope
+	val accp.Value // the entry as it appears in a run
+}
+
+// Runs returns a RunEncoder that numbers its frames in e's session. Do not
+// mix it with e's own Encode calls: a pending run would then leave after
+// later messages.
+func (e *Encoder) Runs(opt RunOptions) *RunEncoder {
+	max := opt.MaxBodyTokens
+	if max == 0 {
+		max = accp.BodyHardTokens
+	}
+	return &RunEncoder{enc: e, maxBody: max}
+}
+
+// Add maps one JSON-RPC message and returns the frames it completes: none
+// while the message joins the pending run, otherwise the run it ends (and
+// the message's own frame when that alone is over the bound). ts is the
+// time the message was seen (zero: now); a run frame carries the time of
+// its first message.
+func (r *RunEncoder) Add(msg []byte, dir Direction, ts time.Time) ([]string, error) {
+	x, err := accp.DecodeJSON(trimEOL(msg))
+	if err != nil {
+		return nil, fmt.Errorf("encoding ACP message: not JSON: %v", err)
+	}
+	return r.AddValue(x, dir, ts)
+}
+
+// AddValue is Add for a message already decoded with accp.DecodeJSON.
+func (r *RunEncoder) AddValue(x any, dir Direction, ts time.Time) ([]string, error) {
+	f, env, err := r.enc.frame(x, dir)
+	if err != nil {
+		return nil, err
+	}
+	if !ts.IsZero() {
+		env.TS = ts.Unix() // zero: Seal stamps the frame when it leaves
+	}
+	e := runEntry{f: f, env: env, val: entryValue(f, env)}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	if len(r.pending) > 0 && r.agent != f.Agent {
+		if out, err = r.flushLocked(out); err != nil {
+			return out, err
+		}
+	}
+	if r.maxBody >= 0 {
+		if len(r.pending) > 0 && r.bodyTokens(append(r.pending[:len(r.pending):len(r.pending)], e)) > r.maxBody {
+			if out, err = r.flushLocked(out); err != nil {
+				return out, err
+			}
+		}
+		if len(r.pending) == 0 && accp.MeasureFrame(e.f.String()).Body > r.maxBody {
+			r.pending = append(r.pending, e)
+			r.agent = f.Agent
+			return r.flushLocked(out)
+		}
+	}
+	r.pending = append(r.pending, e)
+	r.agent = f.Agent
+	return out, nil
+}
+
+// Flush returns the pending run as a frame (none if nothing is pending).
+// Call it at the end of the input, or whenever the frames must leave.
+func (r *RunEncoder) Flush() ([]string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.flushLocked(nil)
+}
+
+func (r *RunEncoder) flushLocked(out []string) ([]string, error) {
+	switch len(r.pending) {
+	case 0:
+		return out, nil
+	case 1:
+		e := r.pending[0]
+		r.pending = r.pending[:0]
+		line, err := r.enc.sess.Seal(e.f, e.env)
+		if err != nil {
+			return out, err
+		}
+		return append(out, line), nil
+	}
+	f := runFrame(r.agent, r.pending)
+	env := accp.Envelope{TS: r.pending[0].env.TS}
+	r.pending = r.pending[:0]
+	line, err := r.enc.sess.Seal(f, env)
+	if err != nil {
+		return out, err
+	}
+	return append(out, line), nil
+}
+
+func (r *RunEncoder) bodyTokens(entries []runEntry) int {
+	return accp.MeasureFrame(runFrame(r.agent, entries).String()).Body
+}
+
+func runFrame(agent string, entries []runEntry) *accp.Frame {
+	items := make([]accp.Value, len(entries))
+	for i, e := range entries {
+		items[i] = e.val
+	}
+	return &accp.Frame{Agent: agent, Intent: "sync", Op: runOp, Params: []accp.Field{{Key: runKey, Val: accp.Array(items...)}}}
+}
+
+// entryValue is the pair a message's frame becomes inside a run.
+func entryValue(f *accp.Frame, env accp.Envelope) accp.Value {
+	fields := make([]accp.Field, 0, len(f.Params)+2)
+	fields = append(fields, f.Params...)
+	if env.CID.Kind != accp.KindNull {
+		fields = append(fields, accp.Field{Key: "cid", Val: env.CID})
+	}
+	if env.SID != "" {
+		fields = append(fields, accp.Field{Key: "sid", Val: accp.String(env.SID)})
+	}
+	return accp.Value{Kind: accp.KindPair, Fields: []accp.Field{{Key: f.Intent + "_" + f.Op, Val: accp.Map(fields...)}}}
+}
+
+// isRun reports whether f is a run frame.
+func isRun(f *accp.Frame) bool { return f.Intent == "sync" && f.Op == runOp }
+
+// runEntries returns the frames and envelopes of a run frame's messages.
+func runEntries(f *accp.Frame) ([]*accp.Frame, []accp.Envelope, error) {
+	if len(f.Params) != 1 || f.Params[0].Key != runKey || f.Params[0].Val.Kind != accp.KindArray {
+		return nil, nil, fmt.Errorf("a run frame holds exactly one param %s, an array", runKey)
+	}
+	list := f.Params[0].Val.List
+	if len(list) == 0 {
+		return nil, nil, fmt.Errorf("empty run")
+	}
+	frames := make([]*accp.Frame, len(list))
+	envs := make([]accp.Envelope, len(list))
+	for i, item := range list {
+		if item.Kind != accp.KindPair || item.Fields[0].Val.Kind != accp.KindMap {
+			return nil, nil, fmt.Errorf("run entry %d is not intent_op:{...}", i+1)
+		}
+		intent, op, ok := strings.Cut(item.Fields[0].Key, "_")
+		if !ok || byFrame[[2]string{intent, op}] == nil {
+			return nil, nil, fmt.Errorf("run entry %d: no ACP mapping for %q", i+1, item.Fields[0].Key)
+		}
+		g := &accp.Frame{Agent: f.Agent, Intent: intent, Op: op}
+		for _, fd := range item.Fields[0].Val.Fields {
+			switch fd.Key {
+			case "cid":
+				if fd.Val.Kind != accp.KindInt && fd.Val.Kind != accp.KindString {
+					return nil, nil, fmt.Errorf("run entry %d: cid must be an integer or a string, got %s", i+1, fd.Val.Kind)
+				}
+				envs[i].CID = fd.Val
+			case "sid":
+				if fd.Val.Kind != accp.KindString {
+					return nil, nil, fmt.Errorf("run entry %d: sid must be a string, got %s", i+1, fd.Val.Kind)
+				}
+				envs[i].SID = fd.Val.Str
+			default:
+				g.Params = append(g.Params, fd)
+			}
+		}
+		frames[i] = g
+	}
+	return frames, envs, nil
+}
+
+func trimEOL(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}

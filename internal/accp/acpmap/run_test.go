@@ -1,0 +1,276 @@
+package acpmap
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/accp"
+)
+
+// readLines returns the messages of a JSONL file (bare or transcript lines).
+func readLines(t testing.TB, path string) []Line {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Line
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 512<<20)
+	for n := 1; sc.Scan(); n++ {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		l, err := ReadLine(sc.Bytes())
+		if err != nil {
+			t.Fatalf("%s:%d: %v", path, n, err)
+		}
+		l.Msg = append([]byte(nil), l.Msg...)
+		out = append(out, l)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// encodeRuns writes lines as run frames.
+func encodeRuns(t testing.TB, lines []Line, opt RunOptions) []string {
+	t.Helper()
+	r := NewEncoder("rt", Options{}).Runs(opt)
+	var frames []string
+	for i, l := range lines {
+		fs, err := r.Add(l.Msg, l.Dir, l.TS)
+		if err != nil {
+			t.Fatalf("message %d: %v", i+1, err)
+		}
+		frames = append(frames, fs...)
+	}
+	fs, err := r.Flush()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(frames, fs...)
+}
+
+// checkRuns decodes frames in a fresh decoder and compares the messages
+// with lines, in order.
+func checkRuns(t testing.TB, lines []Line, frames []string) {
+	t.Helper()
+	dec := NewDecoder("rt", Options{})
+	var got []any
+	for i, fr := range frames {
+		if strings.ContainsAny(fr, " \t\n\r") {
+			t.Errorf("frame %d holds whitespace: %s", i+1, fr)
+		}
+		xs, err := dec.DecodeValues(fr)
+		if err != nil {
+			t.Fatalf("frame %d: %v\n%s", i+1, err, fr)
+		}
+		got = append(got, xs...)
+	}
+	if len(got) != len(lines) {
+		t.Fatalf("%d frames gave %d messages, want %d", len(frames), len(got), len(lines))
+	}
+	for i, l := range lines {
+		want, _ := accp.DecodeJSON(l.Msg)
+		if !accp.JSONEqual(got[i], want) {
+			g, _ := MarshalJSON(got[i])
+			t.Errorf("message %d differs\nwant %s\ngot  %s", i+1, l.Msg, g)
+		}
+	}
+}
+
+func TestRunsRoundTrip(t *testing.T) {
+	files, _ := filepath.Glob("../../../testdata/transcripts/*.jsonl")
+	files = append(files, "testdata/corpus.jsonl")
+	for _, f := range files {
+		lines := readLines(t, f)
+		for _, tc := range []struct {
+			name string
+			opt  RunOptions
+		}{{"default", RunOptions{}}, {"unbounded", RunOptions{MaxBodyTokens: -1}}, {"tiny", RunOptions{MaxBodyTokens: 30}}} {
+			t.Run(filepath.Base(f)+"/"+tc.name, func(t *testing.T) {
+				frames := encodeRuns(t, lines, tc.opt)
+				if len(frames) >= len(lines) && tc.opt.MaxBodyTokens != 30 {
+					t.Errorf("%d frames for %d messages: no run formed", len(frames), len(lines))
+				}
+				checkRuns(t, lines, frames)
+				if tc.opt.MaxBodyTokens != 0 {
+					return
+				}
+				for _, fr := range frames {
+					pf, err := Limits.Parse(fr, NewRegistry())
+					if err != nil {
+						t.Fatal(err)
+					}
+					if isRun(pf) && accp.MeasureFrame(fr).Exceeds() {
+						t.Errorf("run frame over the 3.4 hard limits (%+v): %s", accp.MeasureFrame(fr), fr)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestRunBoundaries checks where runs end: at a change of sender, before
+// the bound, and at Flush; a run of one message is its ordinary frame.
+func TestRunBoundaries(t *testing.T) {
+	upd := func(text string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"` + text + `"}}}}`
+	}
+	prompt := `{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"hi"}]}}`
+	end := `{"jsonrpc":"2.0","id":7,"result":{"stopReason":"end_turn"}}`
+	type in struct {
+		msg string
+		dir Direction
+	}
+	tests := []struct {
+		name  string
+		max   int
+		msgs  []in
+		heads []string // the frames' header and op, in order
+		sizes []int    // messages per frame
+	}{
+		{"one sender", 0, []in{{upd("a"), AgentToClient}, {upd("b"), AgentToClient}, {end, AgentToClient}},
+			[]string{"@agent>sync:run"}, []int{3}},
+		{"sender changes", 0, []in{{prompt, ClientToAgent}, {upd("a"), AgentToClient}, {upd("b"), AgentToClient}, {end, AgentToClient}},
+			[]string{"@client>req:prompt", "@agent>sync:run"}, []int{1, 3}},
+		{"bound", 24, []in{{upd("one"), AgentToClient}, {upd("two"), AgentToClient}, {upd("three"), AgentToClient}},
+			[]string{"@agent>sync:run", "@agent>stream:msg"}, []int{2, 1}},
+		{"over the bound alone", 3, []in{{upd("a"), AgentToClient}, {upd("b"), AgentToClient}},
+			[]string{"@agent>stream:msg", "@agent>stream:msg"}, []int{1, 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := NewEncoder("b", Options{}).Runs(RunOptions{MaxBodyTokens: tt.max})
+			var frames []string
+			var lines []Line
+			for _, m := range tt.msgs {
+				fs, err := r.Add([]byte(m.msg), m.dir, time.Unix(1714000000, 0))
+				if err != nil {
+					t.Fatal(err)
+				}
+				frames = append(frames, fs...)
+				lines = append(lines, Line{Msg: []byte(m.msg), Dir: m.dir})
+			}
+			fs, err := r.Flush()
+			if err != nil {
+				t.Fatal(err)
+			}
+			frames = append(frames, fs...)
+			if len(frames) != len(tt.heads) {
+				t.Fatalf("got %d frames, want %d:\n%s", len(frames), len(tt.heads), strings.Join(frames, "\n"))
+			}
+			for i, fr := range frames {
+				if !strings.HasPrefix(fr, tt.heads[i]+"{") {
+					t.Errorf("frame %d: got %s, want %s{...", i+1, fr, tt.heads[i])
+				}
+				pf, err := Limits.Parse(fr, NewRegistry())
+				if err != nil {
+					t.Fatalf("frame %d does not parse: %v", i+1, err)
+				}
+				n := 1
+				if isRun(pf) {
+					n = len(pf.Params[0].Val.List)
+				}
+				if n != tt.sizes[i] {
+					t.Errorf("frame %d holds %d messages, want %d", i+1, n, tt.sizes[i])
+				}
+			}
+			checkRuns(t, lines, frames)
+		})
+	}
+}
+
+func TestRunFrameErrors(t *testing.T) {
+	tests := []struct{ name, frame string }{
+		{"empty run", `@agent>sync:run{m:[]}[mid:111111111111,seq:1,ts:1714000000]`},
+		{"not a pair", `@agent>sync:run{m:[x,y]}[mid:111111111111,seq:1,ts:1714000000]`},
+		{"unknown kind", `@agent>sync:run{m:[req_nothing:{},req_nothing:{}]}[mid:111111111111,seq:1,ts:1714000000]`},
+		{"nested run", `@agent>sync:run{m:[sync_run:{m:[]},sync_run:{m:[]}]}[mid:111111111111,seq:1,ts:1714000000]`},
+		{"bad cid", `@agent>sync:run{m:[done_write:{cid:[1]},done_write:{cid:2}]}[mid:111111111111,seq:1,ts:1714000000]`},
+		{"bad sid", `@agent>sync:run{m:[stream_msg:{c:a,sid:1},stream_msg:{c:b}]}[mid:111111111111,seq:1,ts:1714000000]`},
+		{"extra param", `@agent>sync:run{m:[stream_msg:{c:a}]|n:1}[mid:111111111111,seq:1,ts:1714000000]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			xs, err := NewDecoder("e", Options{}).DecodeValues(tt.frame)
+			if accp.CodeOf(err) != accp.CodeInvalidType {
+				t.Errorf("got %v, %v; want E1004", xs, err)
+			}
+		})
+	}
+	t.Run("DecodeValue of a run", func(t *testing.T) {
+		fr := `@agent>sync:run{m:[stream_msg:{c:a,sid:s},stream_msg:{c:b}]}[mid:111111111111,seq:1,ts:1714000000]`
+		if _, err := NewDecoder("e", Options{}).DecodeValue(fr); accp.CodeOf(err) != accp.CodeInvalidType {
+			t.Errorf("got %v, want E1004", err)
+		}
+		xs, err := NewDecoder("e", Options{}).DecodeValues(fr)
+		if err != nil || len(xs) != 2 {
+			t.Fatalf("got %v, %v", xs, err)
+		}
+	})
+}
+
+// TestRunKeysFree checks that no mapping row uses the entry keys a run
+// reserves for the envelope's cid and sid.
+func TestRunKeysFree(t *testing.T) {
+	for _, k := range kinds {
+		for _, f := range k.fields {
+			if f.key == "cid" || f.key == "sid" {
+				t.Errorf("row %s uses param %s", k.name, f.key)
+			}
+		}
+		for _, f := range k.params {
+			if f.Key == "cid" || f.Key == "sid" {
+				t.Errorf("row %s uses param %s", k.name, f.Key)
+			}
+		}
+	}
+}
+
+// FuzzRunRoundTrip checks that any sequence of JSON messages, split into
+// messages at newlines and given alternating or equal senders, decodes
+// from run frames to the same messages in order.
+func FuzzRunRoundTrip(f *testing.F) {
+	data, _ := os.ReadFile("testdata/corpus.jsonl")
+	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+	for i := 0; i+3 <= len(lines); i += 3 {
+		var msgs [][]byte
+		for _, line := range lines[i : i+3] {
+			if l, err := ReadLine(line); err == nil {
+				msgs = append(msgs, l.Msg)
+			}
+		}
+		f.Add(bytes.Join(msgs, []byte("\n")), uint8(i), 40)
+	}
+	f.Fuzz(func(t *testing.T, in []byte, dirs uint8, max int) {
+		var ls []Line
+		for i, m := range bytes.Split(in, []byte("\n")) {
+			if _, err := accp.DecodeJSON(m); err != nil {
+				return
+			}
+			ls = append(ls, Line{Msg: m, Dir: Direction(1 + (dirs>>(i%8))&1)})
+		}
+		r := NewEncoder("f", Options{}).Runs(RunOptions{MaxBodyTokens: max % 300})
+		var frames []string
+		for _, l := range ls {
+			fs, err := r.Add(l.Msg, l.Dir, time.Time{})
+			if err != nil {
+				return // not an object, or deeper than the JSON decoder's limits
+			}
+			frames = append(frames, fs...)
+		}
+		fs, err := r.Flush()
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRuns(t, ls, append(frames, fs...))
+	})
+}
