@@ -54,6 +54,7 @@ type MaskOptions struct {
 // s is the bridge the middleware answers refused requests through.
 func Mask(m *Manifest, s acpwire.Sender, opts MaskOptions) acpwire.Middleware {
 	k := &masker{m: m, caps: m.Capabilities(), s: s, logger: opts.Logger, version: opts.Version}
+	k.withheld = withheldMethods(k.caps)
 	if k.logger == nil {
 		k.logger = slog.New(slog.DiscardHandler)
 	}
@@ -83,6 +84,9 @@ type masker struct {
 	s       acpwire.Sender
 	logger  *slog.Logger
 	version string
+	// withheld lists the methods of capabilities the manifest withholds,
+	// so that the common case, a method nobody withholds, costs one check.
+	withheld []withheldMethod
 }
 
 func (k *masker) handle(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
@@ -129,17 +133,34 @@ func (k *masker) handle(ctx context.Context, m *acpwire.Message, next acpwire.Ha
 
 // deniedMethod returns the withheld capability that m's method needs.
 func (k *masker) deniedMethod(m *acpwire.Message) (Capability, bool) {
-	for c, info := range capabilities {
-		if k.caps.Has(Capability(c)) || info.dir != m.Dir {
-			continue
-		}
-		for _, name := range info.methods {
-			if m.Method == name || (strings.HasSuffix(name, "/") && strings.HasPrefix(m.Method, name)) {
-				return Capability(c), true
-			}
+	for _, w := range k.withheld {
+		if w.dir == m.Dir && (m.Method == w.name || (strings.HasSuffix(w.name, "/") && strings.HasPrefix(m.Method, w.name))) {
+			return w.c, true
 		}
 	}
 	return 0, false
+}
+
+// withheldMethod is a method (or, ending in "/", a method prefix) of a
+// capability a manifest withholds, with the direction it travels in.
+type withheldMethod struct {
+	c    Capability
+	dir  acpwire.Direction
+	name string
+}
+
+// withheldMethods lists the methods of every capability not in caps.
+func withheldMethods(caps Set) []withheldMethod {
+	var out []withheldMethod
+	for c, info := range capabilities {
+		if caps.Has(Capability(c)) {
+			continue
+		}
+		for _, name := range info.methods {
+			out = append(out, withheldMethod{c: Capability(c), dir: info.dir, name: name})
+		}
+	}
+	return out
 }
 
 // promptBlockCapability maps session/prompt content block types to the
