@@ -16,7 +16,7 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/accp/acpmap"
 )
 
-const accpUsage = `usage: acp-bridge accp encode [-session ID] [-random-mid] [-runs [-run-tokens N]] < messages.jsonl > frames
+const accpUsage = `usage: acp-bridge accp encode [-session ID] [-random-mid] [-runs [-run-tokens N]] [-refs] < messages.jsonl > frames
        acp-bridge accp decode [-session ID] [-render] < frames > messages.jsonl
        acp-bridge accp stats [-json] FILE...
 
@@ -27,14 +27,17 @@ consecutive messages from one sender. A run ends when the sender changes,
 before a message that would take the frame's body over -run-tokens o200k
 tokens (default 200, the hard body limit of ACCP section 3.4; -1: no
 limit), and at the end of the input; a run of one message is that
-message's ordinary frame.
+message's ordinary frame. With -refs a string, array or map of 8 bytes or
+more that an earlier message of the session held is written "$N", a
+reference to the N-th such value; decode resolves them.
 decode reads those frames and writes the JSON-RPC messages, every message
 of a run in order; a frame it rejects becomes an ER error frame (fail:error
 with its E-code) in its place.
 stats measures o200k tokens per message kind as pretty JSON, compact JSON
 and ACCP (and how many of the ACCP tokens the mandatory envelope takes),
 whole and "structural": with verbatim file and terminal content blanked;
-then the same streams as run frames. Each FILE is one ACCP session.`
+then the same streams as written by encode -runs, -refs and both. Each FILE
+is one ACCP session.`
 
 // runACCP implements "acp-bridge accp".
 func runACCP(ctx context.Context, e *env, args []string) error {
@@ -91,10 +94,11 @@ func accpEncode(ctx context.Context, e *env, args []string) error {
 	random := fs.Bool("random-mid", false, "use random msg ids instead of ids derived from the session and seq")
 	runs := fs.Bool("runs", false, "write runs of consecutive messages from one sender as one sync:run frame each")
 	runTokens := fs.Int("run-tokens", 0, "with -runs, the most o200k tokens of a run frame's body (0: 200, the hard limit of section 3.4; -1: no limit)")
+	refs := fs.Bool("refs", false, "write a value an earlier message of the session held as a $N reference to it")
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
 	}
-	enc := acpmap.NewEncoder(*session, acpmap.Options{RandomMID: *random})
+	enc := acpmap.NewEncoder(*session, acpmap.Options{RandomMID: *random, Refs: *refs})
 	var runEnc *acpmap.RunEncoder
 	if *runs {
 		runEnc = enc.Runs(acpmap.RunOptions{MaxBodyTokens: *runTokens})
@@ -271,13 +275,17 @@ func accpStats(ctx context.Context, e *env, args []string) error {
 	}
 	total := row("TOTAL", st.Total)
 	structural := row("STRUCTURAL (no file/terminal content)", st.Structural)
-	runs := runRow("TOTAL", st.Runs)
-	sRuns := runRow("STRUCTURAL (no file/terminal content)", st.StructuralRuns)
+	var forms []statsRow
+	for i, f := range acpmap.Forms {
+		forms = append(forms, runRow(f.String()+"  TOTAL", st.Forms[i]))
+	}
+	for i, f := range acpmap.Forms {
+		forms = append(forms, runRow(f.String()+"  STRUCTURAL", st.StructuralForms[i]))
+	}
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"kinds": rows, "total": total, "structural": structural,
-			"runs": map[string]any{"total": runs, "structural": sRuns}})
+		return enc.Encode(map[string]any{"kinds": rows, "total": total, "structural": structural, "forms": forms})
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "one frame per message\tmsgs\tpretty JSON\tcompact JSON\tACCP\t(envelope)\tACCP/compact\tlarger than JSON\t")
@@ -289,8 +297,8 @@ func accpStats(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintln(e.stdout)
 	tw = tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "runs (-runs: sync:run frames)\tmsgs\tframes\tcompact JSON\tACCP\t(envelope)\tACCP/compact\tframes larger than JSON\t")
-	for _, r := range []statsRow{runs, sRuns} {
+	fmt.Fprintln(tw, "accp encode flags\tmsgs\tframes\tcompact JSON\tACCP\t(envelope)\tACCP/compact\tframes larger than JSON\t")
+	for _, r := range forms {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%.2f\t%d\t\n", r.Kind, r.Messages, r.Frames, r.Compact, r.ACCP, r.Envelope, r.Ratio, r.Larger)
 	}
 	return tw.Flush()

@@ -560,18 +560,29 @@ func (s *Session) Receive(line string) (*Frame, Envelope, error) {
 	if err != nil {
 		return nil, Envelope{}, err
 	}
-	env, err := s.envelope(f)
-	if err != nil {
-		return nil, env, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	drop, err := s.deliverLocked(f, env, s.opt.Clock())
+	env, drop, err := s.ReceiveFrame(f, line)
 	if drop || err != nil {
 		return nil, env, err
 	}
-	s.addHot(line, nil)
 	return f, env, nil
+}
+
+// ReceiveFrame is Receive for a frame already parsed from line (with the
+// session's Limits and Registry). drop reports a frame the delivery rules
+// drop silently: it was accepted in the sequence but must not be acted on.
+func (s *Session) ReceiveFrame(f *Frame, line string) (env Envelope, drop bool, err error) {
+	env, err = s.envelope(f)
+	if err != nil {
+		return env, false, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	drop, err = s.deliverLocked(f, env, s.opt.Clock())
+	if drop || err != nil {
+		return env, drop, err
+	}
+	s.addHot(line, nil)
+	return env, false, nil
 }
 
 // Seal gives a frame built by the caller its envelope (mid, the next seq,

@@ -16,8 +16,9 @@ import (
 type Decoder struct {
 	sess *accp.Session
 
-	mu  sync.Mutex // guards sid
-	sid string     // the sid last seen in an envelope
+	mu   sync.Mutex // guards sid and refs
+	sid  string     // the sid last seen in an envelope
+	refs refTable   // the session's numbered values (see Options.Refs)
 }
 
 // NewDecoder returns a decoder for the ACCP session id.
@@ -74,20 +75,38 @@ func (d *Decoder) DecodeAll(line string) ([][]byte, error) {
 
 // DecodeValues is DecodeAll returning the encoding/json forms. A run frame
 // is delivered whole: if any of its messages does not map back, the frame
-// is rejected (E1004) and none of them is returned.
+// is rejected (E1004) and none of them is returned. A "$N" back-reference
+// to no earlier value is E2001.
 func (d *Decoder) DecodeValues(line string) ([]any, error) {
-	f, env, err := d.sess.Receive(line)
-	if err != nil || f == nil {
+	f, err := Limits.Parse(line, d.sess.Registry())
+	if err != nil {
+		return nil, err
+	}
+	env, drop, err := d.sess.ReceiveFrame(f, line)
+	if err != nil {
 		return nil, err
 	}
 	frames, envs := []*accp.Frame{f}, []accp.Envelope{env}
 	if isRun(f) {
 		if frames, envs, err = runEntries(f); err != nil {
+			if drop {
+				return nil, nil
+			}
 			return nil, &accp.Error{Code: accp.CodeInvalidType, Offset: -1, Msg: err.Error()}
 		}
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	// A dropped frame's values are still numbered, as the encoder numbered
+	// them.
+	for _, g := range frames {
+		if err := d.refs.decodeParams(g.Params); err != nil {
+			return nil, err
+		}
+	}
+	if drop {
+		return nil, nil
+	}
 	sid := d.sid
 	out := make([]any, len(frames))
 	for i, g := range frames {

@@ -61,6 +61,10 @@ type Options struct {
 	// RandomMID uses random msg ids instead of ids derived from the session
 	// id and seq (which make encoding reproducible).
 	RandomMID bool
+	// Refs makes the encoder write a string, array or map of at least 8
+	// bytes that an earlier message of the session already held as "$N", a
+	// reference to it (see refs.go); decoders always resolve them.
+	Refs bool
 }
 
 // Encoder turns ACP JSON-RPC messages into ACCP frames, one frame per
@@ -70,8 +74,9 @@ type Encoder struct {
 	sess *accp.Session
 	log  *slog.Logger
 
-	sidMu sync.Mutex // guards sid
+	sidMu sync.Mutex // guards sid and refs
 	sid   string     // the sid last written to an envelope
+	refs  *refTable  // numbered values, with Options.Refs
 
 	mu      sync.Mutex         // guards pending
 	pending map[pendKey]string // request -> method
@@ -88,7 +93,11 @@ func NewEncoder(id string, opt Options) *Encoder {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Encoder{sess: accp.NewSession(id, so), log: log, pending: map[pendKey]string{}}
+	e := &Encoder{sess: accp.NewSession(id, so), log: log, pending: map[pendKey]string{}}
+	if opt.Refs {
+		e.refs = &refTable{}
+	}
+	return e
 }
 
 // Session returns the ACCP session the encoder numbers frames in.
@@ -151,6 +160,9 @@ func (e *Encoder) frame(x any, dir Direction) (*accp.Frame, accp.Envelope, error
 	}
 	if env.SID != "" {
 		e.sid = env.SID
+	}
+	if e.refs != nil {
+		e.refs.encodeParams(f.Params)
 	}
 	return f, env, nil
 }

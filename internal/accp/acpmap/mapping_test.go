@@ -198,16 +198,25 @@ func TestStats(t *testing.T) {
 	if err := st.EndStream(); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range []struct {
-		name   string
-		runs   RunTokens
-		perMsg Tokens
-	}{{"whole", st.Runs, st.Total}, {"structural", st.StructuralRuns, st.Structural}} {
-		if r.runs.Messages != n || r.runs.Compact != r.perMsg.Compact {
-			t.Errorf("%s runs counted %d messages, %d JSON tokens; want %d, %d", r.name, r.runs.Messages, r.runs.Compact, n, r.perMsg.Compact)
-		}
-		if r.runs.Frames == 0 || r.runs.Frames >= n || r.runs.Envelope >= r.perMsg.Envelope || r.runs.Larger > r.runs.Frames {
-			t.Errorf("%s runs: implausible %+v (per message %+v)", r.name, r.runs, r.perMsg)
+	for i, form := range Forms {
+		for _, r := range []struct {
+			name   string
+			got    RunTokens
+			perMsg Tokens
+		}{{"whole", st.Forms[i], st.Total}, {"structural", st.StructuralForms[i], st.Structural}} {
+			name := form.String() + " " + r.name
+			if r.got.Messages != n || r.got.Compact != r.perMsg.Compact {
+				t.Errorf("%s counted %d messages, %d JSON tokens; want %d, %d", name, r.got.Messages, r.got.Compact, n, r.perMsg.Compact)
+			}
+			if form.Runs && (r.got.Frames == 0 || r.got.Frames >= n || r.got.Envelope >= r.perMsg.Envelope) {
+				t.Errorf("%s: implausible %+v (per message %+v)", name, r.got, r.perMsg)
+			}
+			if !form.Runs && r.got.Frames != n {
+				t.Errorf("%s: %d frames for %d messages", name, r.got.Frames, n)
+			}
+			if r.got.ACCP >= r.perMsg.ACCP || r.got.Larger > r.got.Frames {
+				t.Errorf("%s: %d tokens, not fewer than %d per message; %d of %d frames larger", name, r.got.ACCP, r.perMsg.ACCP, r.got.Larger, r.got.Frames)
+			}
 		}
 	}
 }

@@ -14,13 +14,13 @@ import (
 // roundTripFile encodes every message of a JSONL file, decodes the frames
 // in a separate decoder, and checks decode(encode(x)) equals x as JSON.
 // It returns the kinds seen.
-func roundTripFile(t *testing.T, path string) map[string]int {
+func roundTripFile(t *testing.T, path string, opt Options) map[string]int {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc := NewEncoder("rt", Options{})
+	enc := NewEncoder("rt", opt)
 	dec := NewDecoder("rt", Options{})
 	kinds := map[string]int{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -68,7 +68,8 @@ func roundTripFile(t *testing.T, path string) map[string]int {
 }
 
 func TestRoundTripCorpus(t *testing.T) {
-	kinds := roundTripFile(t, "testdata/corpus.jsonl")
+	roundTripFile(t, "testdata/corpus.jsonl", Options{Refs: true})
+	kinds := roundTripFile(t, "testdata/corpus.jsonl", Options{})
 	// Every row of the table but "other JSON" has an instance in the corpus,
 	// and the rows the issue names are mapped as it asks.
 	for _, k := range kinds0() {
@@ -95,7 +96,8 @@ func TestRoundTripTranscripts(t *testing.T) {
 		t.Skip("no recorded transcripts in testdata/transcripts")
 	}
 	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) { roundTripFile(t, f) })
+		t.Run(filepath.Base(f), func(t *testing.T) { roundTripFile(t, f, Options{}) })
+		t.Run(filepath.Base(f)+"/refs", func(t *testing.T) { roundTripFile(t, f, Options{Refs: true}) })
 	}
 }
 

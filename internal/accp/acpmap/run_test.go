@@ -40,9 +40,9 @@ func readLines(t testing.TB, path string) []Line {
 }
 
 // encodeRuns writes lines as run frames.
-func encodeRuns(t testing.TB, lines []Line, opt RunOptions) []string {
+func encodeRuns(t testing.TB, lines []Line, eopt Options, opt RunOptions) []string {
 	t.Helper()
-	r := NewEncoder("rt", Options{}).Runs(opt)
+	r := NewEncoder("rt", eopt).Runs(opt)
 	var frames []string
 	for i, l := range lines {
 		fs, err := r.Add(l.Msg, l.Dir, l.TS)
@@ -93,10 +93,16 @@ func TestRunsRoundTrip(t *testing.T) {
 		lines := readLines(t, f)
 		for _, tc := range []struct {
 			name string
+			eopt Options
 			opt  RunOptions
-		}{{"default", RunOptions{}}, {"unbounded", RunOptions{MaxBodyTokens: -1}}, {"tiny", RunOptions{MaxBodyTokens: 30}}} {
+		}{
+			{"default", Options{}, RunOptions{}},
+			{"unbounded", Options{}, RunOptions{MaxBodyTokens: -1}},
+			{"tiny", Options{}, RunOptions{MaxBodyTokens: 30}},
+			{"refs", Options{Refs: true}, RunOptions{}},
+		} {
 			t.Run(filepath.Base(f)+"/"+tc.name, func(t *testing.T) {
-				frames := encodeRuns(t, lines, tc.opt)
+				frames := encodeRuns(t, lines, tc.eopt, tc.opt)
 				if len(frames) >= len(lines) && tc.opt.MaxBodyTokens != 30 {
 					t.Errorf("%d frames for %d messages: no run formed", len(frames), len(lines))
 				}
@@ -235,9 +241,10 @@ func TestRunKeysFree(t *testing.T) {
 	}
 }
 
-// FuzzRunRoundTrip checks that any sequence of JSON messages, split into
-// messages at newlines and given alternating or equal senders, decodes
-// from run frames to the same messages in order.
+// FuzzRunRoundTrip checks that any sequence of JSON messages (the input
+// split at newlines, each given a sender from the bits of dirs) decodes
+// from run frames, with or without back-references, to the same messages
+// in order.
 func FuzzRunRoundTrip(f *testing.F) {
 	data, _ := os.ReadFile("testdata/corpus.jsonl")
 	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
@@ -248,9 +255,9 @@ func FuzzRunRoundTrip(f *testing.F) {
 				msgs = append(msgs, l.Msg)
 			}
 		}
-		f.Add(bytes.Join(msgs, []byte("\n")), uint8(i), 40)
+		f.Add(bytes.Join(msgs, []byte("\n")), uint8(i), 40, i%2 == 0)
 	}
-	f.Fuzz(func(t *testing.T, in []byte, dirs uint8, max int) {
+	f.Fuzz(func(t *testing.T, in []byte, dirs uint8, max int, refs bool) {
 		var ls []Line
 		for i, m := range bytes.Split(in, []byte("\n")) {
 			if _, err := accp.DecodeJSON(m); err != nil {
@@ -258,7 +265,7 @@ func FuzzRunRoundTrip(f *testing.F) {
 			}
 			ls = append(ls, Line{Msg: m, Dir: Direction(1 + (dirs>>(i%8))&1)})
 		}
-		r := NewEncoder("f", Options{}).Runs(RunOptions{MaxBodyTokens: max % 300})
+		r := NewEncoder("f", Options{Refs: refs}).Runs(RunOptions{MaxBodyTokens: max % 300})
 		var frames []string
 		for _, l := range ls {
 			fs, err := r.Add(l.Msg, l.Dir, time.Time{})
@@ -272,5 +279,76 @@ func FuzzRunRoundTrip(f *testing.F) {
 			t.Fatal(err)
 		}
 		checkRuns(t, ls, append(frames, fs...))
+	})
+}
+
+func TestRefs(t *testing.T) {
+	const path = `/home/user/project/src/main.go`
+	read := func(id string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"` + id + `","title":"Read main.go","kind":"read","locations":[{"path":"` + path + `"}]}}}`
+	}
+	t.Run("repeated values become refs", func(t *testing.T) {
+		enc := NewEncoder("r", Options{Refs: true})
+		dec := NewDecoder("r", Options{})
+		var frames []string
+		for _, m := range []string{read("call_1"), read("call_2"), read("call_1")} {
+			fr, err := enc.Encode([]byte(m), AgentToClient, time.Unix(1714000000, 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			frames = append(frames, fr)
+			got, err := dec.DecodeValue(fr)
+			if err != nil {
+				t.Fatalf("%s: %v", fr, err)
+			}
+			if want, _ := accp.DecodeJSON([]byte(m)); !accp.JSONEqual(got, want) {
+				g, _ := MarshalJSON(got)
+				t.Errorf("%s decodes to %s", fr, g)
+			}
+		}
+		if strings.Contains(frames[0], "$") {
+			t.Errorf("first frame holds a ref: %s", frames[0])
+		}
+		// The title, the location list and the path are numbered in the
+		// first frame; the third frame repeats the id of the first as well.
+		if strings.Contains(frames[1], path) || strings.Contains(frames[1], "Read_main.go") || !strings.Contains(frames[1], "call_2") {
+			t.Errorf("second frame repeats values: %s", frames[1])
+		}
+		if strings.Contains(frames[2], "call_1") {
+			t.Errorf("third frame repeats the id: %s", frames[2])
+		}
+	})
+	t.Run("unknown ref", func(t *testing.T) {
+		fr := `@agent>req:tool{id:$0|title:x}[mid:111111111111,seq:1,ts:1714000000,sid:s]`
+		if _, err := NewDecoder("r", Options{}).DecodeValue(fr); accp.CodeOf(err) != accp.CodeRefNotFound {
+			t.Errorf("got %v, want E2001", err)
+		}
+	})
+	t.Run("dropped frames are numbered", func(t *testing.T) {
+		enc := NewEncoder("r", Options{Refs: true})
+		dec := NewDecoder("r", Options{})
+		msgs := []string{
+			`{"jsonrpc":"2.0","id":5,"method":"session/cancel","params":{"sessionId":"s1"}}`,
+			`{"jsonrpc":"2.0","id":5,"result":{"note":"a value long enough to number"}}`,
+			`{"jsonrpc":"2.0","method":"_x/note","params":{"note":"a value long enough to number"}}`,
+		}
+		var got []any
+		for _, m := range msgs {
+			fr, err := enc.Encode([]byte(m), Unknown, time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, err := dec.DecodeValue(fr)
+			if err != nil {
+				t.Fatalf("%s: %v", fr, err)
+			}
+			got = append(got, x)
+		}
+		if got[1] != nil {
+			t.Errorf("the response of the cancelled chain was delivered: %v", got[1])
+		}
+		if want, _ := accp.DecodeJSON([]byte(msgs[2])); !accp.JSONEqual(got[2], want) {
+			t.Errorf("the frame after a dropped one decodes to %v", got[2])
+		}
 	})
 }

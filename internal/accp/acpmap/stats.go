@@ -40,11 +40,10 @@ func (t Tokens) Ratio() float64 {
 	return float64(t.ACCP) / float64(t.Compact)
 }
 
-// RunTokens is the o200k token count of a stream written as run frames
-// (see RunEncoder).
+// RunTokens is the o200k token count of a stream written in one of Forms.
 type RunTokens struct {
 	// Messages, Pretty and Compact count the messages as in Tokens; ACCP
-	// and Envelope count the run frames.
+	// and Envelope count the frames.
 	Tokens
 	Frames int
 	// Larger counts the frames with more tokens than their messages as
@@ -52,15 +51,56 @@ type RunTokens struct {
 	Larger int
 }
 
-// runStream measures one stream of messages as run frames.
-type runStream struct {
-	enc     *RunEncoder
+// Form names a way of writing a stream, for RunTokens.
+type Form struct {
+	Runs bool // run frames (RunEncoder with the default bound)
+	Refs bool // back-references (Options.Refs)
+}
+
+// String names the form as the CLI's flags do.
+func (f Form) String() string {
+	switch {
+	case f.Runs && f.Refs:
+		return "-runs -refs"
+	case f.Runs:
+		return "-runs"
+	case f.Refs:
+		return "-refs"
+	}
+	return "one frame per message"
+}
+
+// Forms are the ways of writing a stream that Stats measures besides one
+// plain frame per message.
+var Forms = []Form{{Runs: true}, {Refs: true}, {Runs: true, Refs: true}}
+
+// formStream measures one stream of messages written in one form.
+type formStream struct {
+	form    Form
+	enc     *Encoder
+	runs    *RunEncoder
 	compact []int // compact JSON tokens of the messages not yet in a frame
 	out     *RunTokens
 }
 
-func (r *runStream) add(x any, l Line, t Tokens) error {
-	frames, err := r.enc.AddValue(x, l.Dir, l.TS)
+func newFormStream(form Form, out *RunTokens) *formStream {
+	fs := &formStream{form: form, enc: NewEncoder("stats", Options{Refs: form.Refs}), out: out}
+	if form.Runs {
+		fs.runs = fs.enc.Runs(RunOptions{})
+	}
+	return fs
+}
+
+func (r *formStream) add(x any, l Line, t Tokens) error {
+	var frames []string
+	var err error
+	if r.runs != nil {
+		frames, err = r.runs.AddValue(x, l.Dir, l.TS)
+	} else {
+		var frame string
+		frame, err = r.enc.EncodeValue(x, l.Dir, l.TS)
+		frames = []string{frame}
+	}
 	if err != nil {
 		return err
 	}
@@ -71,9 +111,9 @@ func (r *runStream) add(x any, l Line, t Tokens) error {
 	return r.count(frames)
 }
 
-func (r *runStream) count(frames []string) error {
+func (r *formStream) count(frames []string) error {
 	for _, line := range frames {
-		f, err := Limits.Parse(line, r.enc.enc.sess.Registry())
+		f, err := Limits.Parse(line, r.enc.sess.Registry())
 		if err != nil {
 			return err
 		}
@@ -100,8 +140,11 @@ func (r *runStream) count(frames []string) error {
 	return nil
 }
 
-func (r *runStream) flush() error {
-	frames, err := r.enc.Flush()
+func (r *formStream) flush() error {
+	if r.runs == nil {
+		return nil
+	}
+	frames, err := r.runs.Flush()
 	if err != nil {
 		return err
 	}
@@ -111,23 +154,23 @@ func (r *runStream) flush() error {
 // Stats accumulates token counts per message kind over one or more
 // streams, measuring each message twice: whole, and "structural" with the
 // verbatim file and terminal content (see Structural) blanked in both the
-// JSON and the ACCP form; and each stream twice more as run frames
-// (RunEncoder with the default bound).
+// JSON and the ACCP form; and each stream, whole and structural, in each
+// of Forms.
 type Stats struct {
 	Kinds      map[string]*Tokens
 	Total      Tokens
 	Structural Tokens
-	// Runs and StructuralRuns are Total and Structural written as run
-	// frames.
-	Runs, StructuralRuns RunTokens
+	// Forms and StructuralForms are Total and Structural written in each
+	// of Forms, in that order.
+	Forms, StructuralForms []RunTokens
 
-	enc, sEnc   *Encoder
-	runs, sRuns runStream
+	enc, sEnc     *Encoder
+	forms, sForms []*formStream
 }
 
 // NewStats returns empty statistics.
 func NewStats() *Stats {
-	s := &Stats{Kinds: map[string]*Tokens{}}
+	s := &Stats{Kinds: map[string]*Tokens{}, Forms: make([]RunTokens, len(Forms)), StructuralForms: make([]RunTokens, len(Forms))}
 	s.start()
 	return s
 }
@@ -135,19 +178,21 @@ func NewStats() *Stats {
 // start begins a new stream: fresh ACCP sessions, as a new recording has.
 func (s *Stats) start() {
 	s.enc, s.sEnc = NewEncoder("stats", Options{}), NewEncoder("stats", Options{})
-	s.runs = runStream{enc: NewEncoder("stats", Options{}).Runs(RunOptions{}), out: &s.Runs}
-	s.sRuns = runStream{enc: NewEncoder("stats", Options{}).Runs(RunOptions{}), out: &s.StructuralRuns}
+	s.forms, s.sForms = nil, nil
+	for i, f := range Forms {
+		s.forms = append(s.forms, newFormStream(f, &s.Forms[i]))
+		s.sForms = append(s.sForms, newFormStream(f, &s.StructuralForms[i]))
+	}
 }
 
 // EndStream ends the current stream (one recording): the pending runs are
 // measured and the next message starts new ACCP sessions. Call it after
-// each file and before reading Runs and StructuralRuns.
+// each file and before reading Forms and StructuralForms.
 func (s *Stats) EndStream() error {
-	if err := s.runs.flush(); err != nil {
-		return err
-	}
-	if err := s.sRuns.flush(); err != nil {
-		return err
+	for _, fs := range append(s.forms, s.sForms...) {
+		if err := fs.flush(); err != nil {
+			return err
+		}
 	}
 	s.start()
 	return nil
@@ -177,8 +222,10 @@ func (s *Stats) Add(l Line) error {
 	}
 	s.Kinds[name].add(t)
 	s.Total.add(t)
-	if err := s.runs.add(x, l, t); err != nil {
-		return err
+	for _, fs := range s.forms {
+		if err := fs.add(x, l, t); err != nil {
+			return fmt.Errorf("%v: %v", fs.form, err)
+		}
 	}
 	sx := Structural(x)
 	sframe, err := s.sEnc.EncodeValue(sx, l.Dir, l.TS)
@@ -190,7 +237,12 @@ func (s *Stats) Add(l Line) error {
 		return err
 	}
 	s.Structural.add(st)
-	return s.sRuns.add(sx, l, st)
+	for _, fs := range s.sForms {
+		if err := fs.add(sx, l, st); err != nil {
+			return fmt.Errorf("%v: %v", fs.form, err)
+		}
+	}
+	return nil
 }
 
 func measure(x any, frame string) (Tokens, error) {
