@@ -117,7 +117,7 @@ func TestACCPStats(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	for _, want := range []string{"compact JSON", "session/update tool_call ", "TOTAL", "STRUCTURAL", "runs (-runs: sync:run frames)"} {
+	for _, want := range []string{"compact JSON", "session/update tool_call ", "TOTAL", "STRUCTURAL", "-runs -refs  STRUCTURAL"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stats output lacks %q:\n%s", want, out)
 		}
