@@ -48,21 +48,24 @@ func TestACCPEncodeDecode(t *testing.T) {
 	}
 }
 
-func TestACCPEncodeRuns(t *testing.T) {
+func TestACCPEncodeRunsRefs(t *testing.T) {
 	corpus, err := os.ReadFile("../../testdata/transcripts/claude-basic.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	inLines := strings.Split(strings.TrimSpace(string(corpus)), "\n")
-	for _, args := range [][]string{{"-runs"}, {"-runs", "-run-tokens", "-1"}} {
+	for _, args := range [][]string{{"-runs"}, {"-runs", "-run-tokens", "-1"}, {"-refs"}, {"-runs", "-refs"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			frames, stderr, err := runWith(t, string(corpus), append([]string{"accp", "encode"}, args...)...)
 			if err != nil {
 				t.Fatalf("encode: %v\n%s", err, stderr)
 			}
 			outLines := strings.Split(strings.TrimSpace(frames), "\n")
-			if len(outLines) >= len(inLines) || !strings.Contains(frames, ">sync:run{m:[") {
+			if args[0] == "-runs" && (len(outLines) >= len(inLines) || !strings.Contains(frames, ">sync:run{m:[")) {
 				t.Fatalf("%d frames for %d messages, no run:\n%s", len(outLines), len(inLines), frames)
+			}
+			if args[len(args)-1] == "-refs" && !strings.Contains(frames, ":$") {
+				t.Fatalf("no back-reference:\n%s", frames)
 			}
 			decoded, stderr, err := runWith(t, frames, "accp", "decode")
 			if err != nil {
