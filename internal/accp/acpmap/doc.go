@@ -6,9 +6,10 @@
 // Each message kind is one row of a table: the frame's intent and
 // operation, the JSON fields that become params (with the TC profile's
 // short keys for tool calls), and the values the kind implies (jsonrpc
-// "2.0", the method, the session/update variant, a tool call's status),
-// which are left out. The JSON-RPC id travels as the envelope's cid and
-// params.sessionId as its sid, written only when it changes. Fields the
+// "2.0", the method, the session/update variant, a tool call's status; an
+// empty result; the end_turn stop reason of a turn's end, a field ACP
+// requires, as the row's default), which are left out. The JSON-RPC id
+// travels as the envelope's cid and params.sessionId as its sid, written only when it changes. Fields the
 // table does not name travel verbatim in param "u" (the rest of the
 // update, params or result) and "x" (anything else), so unknown fields,
 // _meta and future variants survive. For example

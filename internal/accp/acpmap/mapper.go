@@ -338,6 +338,11 @@ func build(k *kind, x any) (*accp.Frame, accp.Envelope, error) {
 			delPath(obj, c.path)
 		}
 	}
+	for _, c := range k.defaults {
+		if v, ok := getPath(obj, c.path); ok && v == any(c.value) {
+			delPath(obj, c.path)
+		}
+	}
 	if id, ok := obj["id"]; ok && id != nil {
 		if v, err := toValue(id); err == nil && (v.Kind == accp.KindInt || v.Kind == accp.KindString) {
 			env.CID = v
@@ -372,6 +377,9 @@ func build(k *kind, x any) (*accp.Frame, accp.Envelope, error) {
 			f.Params = append(f.Params, accp.Field{Key: "u", Val: v})
 		}
 	}
+	if r, ok := obj["result"].(map[string]any); ok && len(r) == 0 && impliesResult(k) {
+		delete(obj, "result") // an empty result is implied
+	}
 	if len(obj) > 0 {
 		v, err := toValue(obj)
 		if err != nil {
@@ -381,6 +389,10 @@ func build(k *kind, x any) (*accp.Frame, accp.Envelope, error) {
 	}
 	return f, env, nil
 }
+
+// impliesResult reports whether a frame of row k without a result stands
+// for a response whose result is {} (as fs/write_text_file's is).
+func impliesResult(k *kind) bool { return k.response && k.method != "!" }
 
 // toJSON is the inverse of build. sid is the session id in force: the
 // last one an envelope carried, used when a session kind's envelope has
@@ -427,6 +439,16 @@ func toJSON(f *accp.Frame, env accp.Envelope, sid string) (any, error) {
 		if err := setPath(obj, c.path, c.value); err != nil {
 			return nil, err
 		}
+	}
+	for _, c := range k.defaults {
+		if _, ok := getPath(obj, c.path); !ok {
+			if err := setPath(obj, c.path, c.value); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if _, ok := obj["result"]; !ok && impliesResult(k) {
+		obj["result"] = map[string]any{}
 	}
 	for _, fp := range k.params {
 		if v, ok := f.Param(fp.Key); !ok || !v.Equal(fp.Val) {

@@ -267,3 +267,46 @@ func FuzzDecodeFrame(f *testing.F) {
 		}
 	})
 }
+
+// TestDefaults checks the values a frame leaves out because they are
+// implied: the end_turn stop reason and an empty result. A message that
+// lacks a required field the default would fill is carried whole.
+func TestDefaults(t *testing.T) {
+	prompt := `{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`
+	write := `{"jsonrpc":"2.0","id":4,"method":"fs/write_text_file","params":{"sessionId":"s1","path":"/a","content":""}}`
+	tests := []struct{ name, req, resp, prefix string }{
+		{"end_turn", prompt, `{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`, `@agent>end:prompt{}`},
+		{"other stop reason", prompt, `{"jsonrpc":"2.0","id":3,"result":{"stopReason":"max_tokens"}}`, `@agent>end:prompt{stop:\'max_tokens}`},
+		{"no stop reason", prompt, `{"jsonrpc":"2.0","id":3,"result":{}}`, `@agent>sync:json{`},
+		{"empty result", write, `{"jsonrpc":"2.0","id":4,"result":{}}`, `@client>done:write{}`},
+		{"null result", write, `{"jsonrpc":"2.0","id":4,"result":null}`, `@client>done:write{x:{result:~}}`},
+		{"no result", write, `{"jsonrpc":"2.0","id":4}`, `@client>sync:json{`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			enc := NewEncoder("d", Options{})
+			dec := NewDecoder("d", Options{})
+			for i, m := range []string{tt.req, tt.resp} {
+				dir := ClientToAgent
+				if (i == 1) == (tt.req == prompt) {
+					dir = AgentToClient
+				}
+				fr, err := enc.Encode([]byte(m), dir, time.Unix(1714000000, 0))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if i == 1 && !strings.HasPrefix(fr, tt.prefix) {
+					t.Errorf("got  %s\nwant %s...", fr, tt.prefix)
+				}
+				got, err := dec.DecodeValue(fr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want, _ := accp.DecodeJSON([]byte(m)); !accp.JSONEqual(got, want) {
+					g, _ := MarshalJSON(got)
+					t.Errorf("%s decodes to %s", fr, g)
+				}
+			}
+		})
+	}
+}

@@ -27,6 +27,9 @@ const (
 	refMinBytes   = 8        // a shorter value costs about as much as its ref
 	refMaxEntries = 1 << 16  // then no more values are numbered
 	refMaxBytes   = 32 << 20 // canonical text held, likewise
+	// refCountBelow: a repeated value shorter than this many bytes is
+	// written as a ref only if that takes fewer o200k tokens.
+	refCountBelow = 64
 )
 
 // refTable is one end's numbering of a session's values.
@@ -110,7 +113,13 @@ func (t *refTable) encode(v accp.Value) accp.Value {
 		return v // and so are its children
 	}
 	if n, ok := t.index[text]; ok {
-		return accp.Ref(strconv.Itoa(n))
+		ref := accp.Ref(strconv.Itoa(n))
+		// A short value can be fewer tokens than its ref ("description"
+		// is one, "$17" two); it is then written again, and numbered
+		// again, as the decoder will.
+		if len(text) >= refCountBelow || accp.CountTokens(text) > accp.CountTokens(string(accp.AppendValue(nil, ref))) {
+			return ref
+		}
 	}
 	out := v
 	switch v.Kind {

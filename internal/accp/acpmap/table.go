@@ -43,6 +43,10 @@ type kind struct {
 	update   string // session/update variant ("" for none)
 	status   string // tool_call_update status ("" for any other)
 	consts   []constMap
+	// defaults are values of fields ACP requires that the frame leaves out
+	// when they hold the default (section 3.3 rule 5) and that decoding
+	// restores when absent.
+	defaults []constMap
 	// params are frame params with a fixed value (fail:error's code).
 	params []accp.Field
 	fields []fieldMap
@@ -155,7 +159,11 @@ var kinds = []kind{
 		update: "*", fields: []fieldMap{{"su", updatePath("sessionUpdate"), verbatim}}, session: true, rest: upd},
 
 	request("session/prompt", "client", "req", "prompt", fieldMap{"p", p("params", "prompt"), blocks}),
-	response("session/prompt", "agent", "end", "prompt", rf("stop", "stopReason"), rf("use", "usage")),
+	func() kind {
+		k := response("session/prompt", "agent", "end", "prompt", rf("stop", "stopReason"), rf("use", "usage"))
+		k.defaults = []constMap{{p("result", "stopReason"), "end_turn"}}
+		return k
+	}(),
 	request("session/cancel", "client", "cancel", "prompt"),
 	request("session/new", "client", "req", "new", pf("cwd", "cwd"), pf("mcp", "mcpServers")),
 	response("session/new", "agent", "done", "new", rf("s", "sessionId")),
