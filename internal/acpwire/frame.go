@@ -32,7 +32,7 @@ func newLineReader(r io.Reader, max int) *lineReader {
 }
 
 // blockSize is the size of the blocks a blockReader reads into.
-const blockSize = 64 << 10
+const blockSize = 256 << 10
 
 // blockReader is bufio.Reader's ReadSlice without buffer reuse: it reads
 // into fresh blocks and never writes to a block again once bytes of it
@@ -47,7 +47,7 @@ type blockReader struct {
 	err  error
 }
 
-// ReadSlice behaves as bufio.Reader.ReadSlice with a 64 KiB buffer, except
+// ReadSlice behaves as bufio.Reader.ReadSlice with a blockSize buffer, except
 // that what it returns is never overwritten. Each slice's capacity ends
 // where its bytes do, so appending to it cannot reach the bytes after it.
 func (b *blockReader) ReadSlice(delim byte) ([]byte, error) {

@@ -27,8 +27,14 @@ type writer struct {
 	failed bool
 }
 
+// writeBufferSize is how much a writer gathers before it writes to its
+// peer when messages arrive faster than the peer reads: like blockSize, 256
+// KiB, which measured fewer CPU-nanoseconds per message than 64 or 128 KiB
+// in BenchmarkForward.
+const writeBufferSize = 256 << 10
+
 func newWriter(dir Direction, w io.Writer, rec *recorder, logger *slog.Logger) *writer {
-	return &writer{dir: dir, bw: bufio.NewWriterSize(w, 64<<10), rec: rec, logger: logger}
+	return &writer{dir: dir, bw: bufio.NewWriterSize(w, writeBufferSize), rec: rec, logger: logger}
 }
 
 // write writes raw and a newline. With flush false the bytes may wait in
