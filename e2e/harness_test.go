@@ -519,6 +519,9 @@ type line struct {
 	Dir     string          `json:"dir"`
 	Msg     json.RawMessage `json:"msg"`
 	NonJSON *string         `json:"nonjson"`
+	// Bridge is set on --record entries for messages the bridge received
+	// but did not pass on as they were (answered, replaced, dropped).
+	Bridge string `json:"bridge"`
 }
 
 func readTranscript(t *testing.T, path string) []line {
@@ -546,12 +549,13 @@ func readTranscript(t *testing.T, path string) []line {
 	return out
 }
 
-// messages returns the raw messages in one direction, in order; lines that
-// were not JSON are left out (the bridge never forwards them).
+// messages returns the raw messages one peer received, in order: lines that
+// were not JSON (the bridge never forwards them) and the recording's entries
+// for messages the bridge held back are left out.
 func messages(ls []line, dir string) []string {
 	var out []string
 	for _, l := range ls {
-		if l.Dir == dir && l.NonJSON == nil {
+		if l.Dir == dir && l.NonJSON == nil && l.Bridge == "" {
 			out = append(out, string(l.Msg))
 		}
 	}

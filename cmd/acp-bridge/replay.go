@@ -19,9 +19,15 @@ type transcriptEntry struct {
 	TS  string          `json:"ts"`
 	Dir string          `json:"dir"`
 	Msg json.RawMessage `json:"msg"`
+	// Bridge is set on entries for messages the bridge received but did
+	// not pass on with their own bytes ("answered", "replaced", "dropped",
+	// "consumed"); the peer never saw them.
+	Bridge string `json:"bridge,omitempty"`
 }
 
 // readTranscript reads a JSONL transcript, reporting bad lines as file:line.
+// It returns what the peers received: entries for messages the bridge held
+// back are skipped.
 func readTranscript(path string) ([]transcriptEntry, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -43,7 +49,9 @@ func readTranscript(path string) ([]transcriptEntry, error) {
 			if len(e.Msg) == 0 {
 				return nil, fmt.Errorf("%s:%d: no msg", path, lineNo)
 			}
-			out = append(out, e)
+			if e.Bridge == "" { // the peers never saw held-back messages
+				out = append(out, e)
+			}
 		}
 		if errors.Is(err, io.EOF) {
 			return out, nil

@@ -89,3 +89,22 @@ func TestReplayStrictFailsOnDeparture(t *testing.T) {
 		t.Fatalf("err=%v output=%s", err, out)
 	}
 }
+
+// TestReadTranscriptSkipsHeldBack: replay serves what the client saw, so
+// entries for messages the bridge held back are not part of it.
+func TestReadTranscriptSkipsHeldBack(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rec.jsonl")
+	rec := `{"ts":"2026-11-21T10:00:00Z","dir":"agent_to_client","msg":{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{}},"bridge":"answered"}
+{"ts":"2026-11-21T10:00:00Z","dir":"client_to_agent","msg":{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"denied"}}}
+`
+	if err := os.WriteFile(path, []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := readTranscript(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].Dir != "client_to_agent" {
+		t.Fatalf("entries = %+v, want only the error response the agent received", entries)
+	}
+}

@@ -32,7 +32,9 @@ type Options struct {
 	// disables it.
 	InitializeTimeout time.Duration
 	// Record, if set, receives every message the bridge writes to either
-	// peer as a JSONL transcript line.
+	// peer as a JSONL transcript line, and every message a peer sent that
+	// the bridge did not pass on with its own bytes, marked with a "bridge"
+	// member saying what became of it.
 	Record io.Writer
 	// Logger receives diagnostics; optional, nil discards them.
 	Logger *slog.Logger
@@ -286,9 +288,11 @@ func (b *Bridge) dispatch(ctx context.Context, m *Message, flush bool) {
 	switch m.Kind {
 	case KindResponse:
 		if b.consumeCallResponse(m) {
+			b.rec.recordHeld(m.Dir, m.Raw, "consumed")
 			return
 		}
 		if !b.matchResponse(m) {
+			b.rec.recordHeld(m.Dir, m.Raw, "dropped")
 			return
 		}
 	case KindRequest:
@@ -306,6 +310,7 @@ func (b *Bridge) dispatch(ctx context.Context, m *Message, flush bool) {
 	if flush {
 		w.flush()
 	}
+	b.recordFate(m)
 	if m.Kind != KindRequest {
 		if err != nil {
 			b.logger.Warn("middleware error", "kind", m.Kind.String(), "method", m.Method, "err", err)
@@ -363,8 +368,31 @@ func (b *Bridge) forward(_ context.Context, m *Message) error {
 			}
 		}
 	}
+	if m.Original == nil {
+		m.fate = fateWritten
+	} else if m.Original.fate == fateUnknown {
+		m.Original.fate = fateReplaced
+	}
 	w := b.writers[m.Dir]
 	return w.write(m.Raw, !w.batching.Load())
+}
+
+// recordFate adds a message the bridge received but did not pass on with its
+// own bytes to the recording, saying what became of it instead: "replaced"
+// (a changed copy was sent and is recorded as sent), "answered" (a request
+// the bridge answered itself) or "dropped".
+func (b *Bridge) recordFate(m *Message) {
+	if b.rec == nil || m.fate == fateWritten {
+		return
+	}
+	held := "dropped"
+	switch {
+	case m.fate == fateReplaced:
+		held = "replaced"
+	case m.state != nil && m.state.answered:
+		held = "answered"
+	}
+	b.rec.recordHeld(m.Dir, m.Raw, held)
 }
 
 // track records a request being forwarded so its response can be matched.

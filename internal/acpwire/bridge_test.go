@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 	"os"
 	"strings"
 	"sync"
@@ -419,6 +420,79 @@ func TestRecordTranscript(t *testing.T) {
 		}
 		if entry.Dir != want.dir || string(entry.Msg) != want.msg {
 			t.Errorf("line %d = %s %s, want %s %s", i, entry.Dir, entry.Msg, want.dir, want.msg)
+		}
+	}
+}
+
+// TestRecordWhatTheBridgeHeldBack: messages a peer sent that the bridge did
+// not pass on with their own bytes are in the recording too, marked with
+// what the bridge did instead, so a recording answers "what did the agent
+// send?" even when a middleware answered, replaced or dropped it.
+func TestRecordWhatTheBridgeHeldBack(t *testing.T) {
+	var rec strings.Builder
+	var mu sync.Mutex
+	h := newHarness(t, Options{Record: lockedWriter{&mu, &rec}}, mw(func(b *Bridge, next Handler, ctx context.Context, m *Message) error {
+		switch {
+		case m.IsRequest("fs/read_text_file"):
+			return b.ReplyError(m, Errorf(CodeInvalidParams, "denied"))
+		case m.IsNotification("drop/me"):
+			return nil
+		case m.IsNotification("session/update"):
+			p, err := m.Patch([]byte(`"changed"`), "params", "x")
+			if err != nil {
+				return err
+			}
+			return next.Handle(ctx, p)
+		case m.IsRequest("session/prompt"):
+			go b.Call(context.Background(), AgentToClient, "_bridge/ping", map[string]any{})
+		}
+		return next.Handle(ctx, m)
+	}))
+	h.fromAgent(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"path":"/etc/shadow"}}`)
+	h.agentGets() // the bridge's error answer
+	h.fromAgent(`{"jsonrpc":"2.0","method":"drop/me"}`)
+	h.fromAgent(`{"jsonrpc":"2.0","method":"session/update","params":{"x":"orig"}}`)
+	if got := h.clientGets(); !strings.Contains(got, `"changed"`) {
+		t.Fatalf("client got %s", got)
+	}
+	h.fromClient(`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{}}`)
+	h.agentGets()
+	call := h.clientGets()
+	id, _ := rawjson.Get([]byte(call), "id")
+	h.fromClient(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{}}`)
+	h.fromClient(`{"jsonrpc":"2.0","method":"session/cancel","params":{}}`)
+	h.agentGets()
+	h.s.Close()
+
+	type entry struct {
+		Dir    string          `json:"dir"`
+		Msg    json.RawMessage `json:"msg"`
+		Bridge string          `json:"bridge"`
+	}
+	var held []entry
+	mu.Lock()
+	for _, line := range strings.Split(strings.TrimSpace(rec.String()), "\n") {
+		var e entry
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		if e.Bridge != "" {
+			held = append(held, e)
+		}
+	}
+	mu.Unlock()
+	want := []entry{
+		{"agent_to_client", json.RawMessage(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"path":"/etc/shadow"}}`), "answered"},
+		{"agent_to_client", json.RawMessage(`{"jsonrpc":"2.0","method":"drop/me"}`), "dropped"},
+		{"agent_to_client", json.RawMessage(`{"jsonrpc":"2.0","method":"session/update","params":{"x":"orig"}}`), "replaced"},
+		{"client_to_agent", json.RawMessage(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{}}`), "consumed"},
+	}
+	if len(held) != len(want) {
+		t.Fatalf("held-back entries:\n%v\nwant\n%v", held, want)
+	}
+	for i := range want {
+		if held[i].Dir != want[i].Dir || string(held[i].Msg) != string(want[i].Msg) || held[i].Bridge != want[i].Bridge {
+			t.Errorf("entry %d = %s %s %s, want %s %s %s", i, held[i].Dir, held[i].Msg, held[i].Bridge, want[i].Dir, want[i].Msg, want[i].Bridge)
 		}
 	}
 }

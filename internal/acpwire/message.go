@@ -87,7 +87,19 @@ type Message struct {
 	// state is shared by a request and every replacement of it, so the core
 	// can tell whether it was forwarded or answered.
 	state *requestState
+	// fate says what became of a message received from a peer, for the
+	// recording: set on the message as it arrived, on the forwarding loop.
+	fate fate
 }
+
+// fate is what the bridge did with a message it received.
+type fate uint8
+
+const (
+	fateUnknown  fate = iota
+	fateWritten       // written to its peer with its own bytes
+	fateReplaced      // a replacement was written instead
+)
 
 // requestState tracks one peer request from arrival to its single response.
 type requestState struct {

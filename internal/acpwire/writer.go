@@ -73,7 +73,8 @@ func (w *writer) flush() {
 }
 
 // recorder appends every written message to a JSONL transcript:
-// {"ts": RFC3339Nano, "dir": "...", "msg": <raw message>}.
+// {"ts": RFC3339Nano, "dir": "...", "msg": <raw message>}, and the messages
+// the bridge held back with a "bridge" member (see recordHeld).
 type recorder struct {
 	mu   sync.Mutex // guards bw, err
 	bw   *bufio.Writer
@@ -92,7 +93,14 @@ func newRecorder(w io.Writer) *recorder {
 	return r
 }
 
-func (r *recorder) record(dir Direction, raw []byte) {
+func (r *recorder) record(dir Direction, raw []byte) { r.append(dir, raw, "") }
+
+// recordHeld records a message that arrived from a peer but was not passed on
+// with its own bytes, with what the bridge did instead in a "bridge" member.
+// Readers that want what a peer saw skip entries that have one.
+func (r *recorder) recordHeld(dir Direction, raw []byte, held string) { r.append(dir, raw, held) }
+
+func (r *recorder) append(dir Direction, raw []byte, held string) {
 	if r == nil {
 		return
 	}
@@ -108,6 +116,11 @@ func (r *recorder) record(dir Direction, raw []byte) {
 	r.bw.WriteString(dir.String())
 	r.bw.WriteString(`","msg":`)
 	r.bw.Write(raw)
+	if held != "" {
+		r.bw.WriteString(`,"bridge":"`)
+		r.bw.WriteString(held)
+		r.bw.WriteString(`"`)
+	}
 	_, r.err = r.bw.WriteString("}\n")
 }
 
