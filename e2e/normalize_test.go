@@ -157,7 +157,7 @@ func normalized(ls []line, dir string, extra map[string]string) []string {
 		n.extra[k] = v
 	}
 	for _, l := range ls {
-		if l.NonJSON == nil {
+		if l.NonJSON == nil && l.Bridge == "" {
 			n.learn(l.Msg)
 		}
 	}
