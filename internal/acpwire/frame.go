@@ -32,7 +32,7 @@ func newLineReader(r io.Reader, max int) *lineReader {
 }
 
 // blockSize is the size of the blocks a blockReader reads into.
-const blockSize = 256 << 10
+const blockSize = 64 << 10
 
 // blockReader is bufio.Reader's ReadSlice without buffer reuse: it reads
 // into fresh blocks and never writes to a block again once bytes of it
