@@ -31,7 +31,9 @@
 //
 // A RunEncoder writes runs of consecutive messages from one sender as one
 // "sync:run" frame each, "@agent>sync:run{m:[stream_msg:{c:Hi},end_prompt:{cid:7}]}[...]",
-// so the envelope of section 3.5 is paid once per run; see RunEncoder.
+// so the envelope of section 3.5 is paid once per run; see RunEncoder. With
+// Options.Refs a value an earlier message of the session held is written
+// "$N", a reference to it (see refs.go); decoders always resolve them.
 //
 // The encoder checks every frame by decoding it; a message whose frame
 // would not decode exactly (a batch, a message without "jsonrpc") is
