@@ -78,6 +78,64 @@ func vmKB(pid int, field string) int {
 	return -1
 }
 
+// relayPeer is what any relay between two pipes pays at the least, for
+// comparison with the bridge: it starts the flood agent behind a pipe of the
+// size the bridge uses and passes bytes on without looking at them. With
+// mode "relay-rw" it reads and writes through a 64 KiB buffer, as any relay
+// that must see the bytes (to find and check messages) does; with
+// "relay-splice" it moves them with splice(2) and never copies them into the
+// process, which only a relay that never looks at them can do.
+func relayPeer(mode string) {
+	exe, err := os.Executable()
+	if err != nil {
+		panic(err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), "ACP_BRIDGE_TEST_AGENT=flood")
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		panic(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		panic(err)
+	}
+	const fSetPipeSize = 1031
+	_, _, _ = syscall.Syscall(syscall.SYS_FCNTL, outR.Fd(), fSetPipeSize, 1<<20)
+	cmd.Stdout = outW
+	if err := cmd.Start(); err != nil {
+		panic(err)
+	}
+	outW.Close()
+	go func() {
+		_, _ = io.Copy(in, os.Stdin)
+		in.Close()
+	}()
+	if mode == "relay-splice" {
+		for {
+			n, err := syscall.Splice(int(outR.Fd()), nil, int(os.Stdout.Fd()), nil, 1<<20, 0)
+			if n <= 0 || err != nil {
+				break
+			}
+		}
+	} else {
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := outR.Read(buf)
+			if n > 0 {
+				if _, werr := os.Stdout.Write(buf[:n]); werr != nil {
+					break
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
+	}
+	_ = cmd.Wait()
+}
+
 // procCPU is the user and system CPU time process pid has used so far, in
 // clock ticks of 10 ms.
 func procCPU(pid int) time.Duration {
@@ -277,4 +335,48 @@ func Benchmark64MiBMessage(b *testing.B) {
 	b.ReportMetric(float64(first*1024)/float64(size), "one-message-peak-RSS/size")
 	b.ReportMetric(float64(peak)/1024, "bridge-peak-RSS-MB")
 	b.ReportMetric(float64(peak*1024)/float64(size), "peak-RSS/size")
+}
+
+// BenchmarkStream200kRelays puts the bridge's ratio next to what a relay
+// costs that does nothing but pass bytes on: the stream of
+// BenchmarkStream200k, directly, through the two reference relays of
+// relayPeer and through the bridge, in turn in the same run. A relay process
+// adds a second pipe hop and a third process on the machine; the relays show
+// how much of the bridge's ratio that alone accounts for.
+func BenchmarkStream200kRelays(b *testing.B) {
+	const n = 200000
+	env := []string{"FLOOD_N=" + strconv.Itoa(n)}
+	peers := []struct {
+		name string
+		p    *peer
+	}{
+		{"direct", startPeer(b, "flood", false, env)},
+		{"relay-splice", startPeer(b, "relay-splice", false, env)},
+		{"relay-rw", startPeer(b, "relay-rw", false, env)},
+		{"bridged", startPeer(b, "flood", true, env)},
+	}
+	for _, p := range peers {
+		defer p.p.close(b)
+		streamOnce(b, p.p, 0)
+	}
+	wall := make([]time.Duration, len(peers))
+	cpu := make([]time.Duration, len(peers)) // of the relay or bridge process
+	b.ResetTimer()
+	for i := 1; i <= b.N; i++ {
+		for k, p := range peers {
+			pid := p.p.cmd.Process.Pid
+			c0 := procCPU(pid)
+			d, got := streamOnce(b, p.p, i)
+			if got != n+1 {
+				b.Fatalf("%s: %d messages, want %d", p.name, got, n+1)
+			}
+			wall[k] += d
+			cpu[k] += procCPU(pid) - c0
+		}
+	}
+	b.StopTimer()
+	for k, p := range peers[1:] {
+		b.ReportMetric(float64(wall[k+1])/float64(wall[0]), p.name+"/direct")
+		b.ReportMetric(float64(cpu[k+1].Milliseconds())/float64(b.N), p.name+"-cpu-ms/stream")
+	}
 }
