@@ -122,6 +122,9 @@ func accpEncode(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stderr, "stdin:%d: not JSON, skipped\n", n)
 			return nil
 		}
+		if l.Held != "" { // a message the bridge held back: no peer saw it
+			return nil
+		}
 		var frames []string
 		if runEnc != nil {
 			frames, err = runEnc.Add(l.Msg, l.Dir, l.TS)
@@ -255,6 +258,9 @@ func accpStats(ctx context.Context, e *env, args []string) error {
 			l, err := acpmap.ReadLine(line)
 			if err != nil {
 				return fmt.Errorf("%s:%d: not JSON", path, n)
+			}
+			if l.Held != "" { // a message the bridge held back: no peer saw it
+				return nil
 			}
 			if err := st.Add(l); err != nil {
 				return fmt.Errorf("%s:%d: %v", path, n, err)

@@ -129,3 +129,18 @@ func TestACCPStats(t *testing.T) {
 		t.Error("stats without files succeeded")
 	}
 }
+
+// TestACCPEncodeSkipsHeldBack: a --record entry for a message the bridge
+// held back is not part of the stream a peer saw, so it gets no frame.
+func TestACCPEncodeSkipsHeldBack(t *testing.T) {
+	rec := `{"ts":"2026-11-21T10:00:00Z","dir":"agent_to_client","msg":{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/etc/shadow"}},"bridge":"answered"}
+{"ts":"2026-11-21T10:00:00Z","dir":"client_to_agent","msg":{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"denied"}}}
+`
+	frames, stderr, err := runWith(t, rec, "accp", "encode")
+	if err != nil {
+		t.Fatalf("encode: %v\n%s", err, stderr)
+	}
+	if lines := strings.Split(strings.TrimSpace(frames), "\n"); len(lines) != 1 || strings.Contains(frames, "shadow") {
+		t.Fatalf("frames = %q, want one frame, for the error response", frames)
+	}
+}

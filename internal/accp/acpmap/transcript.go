@@ -13,6 +13,11 @@ type Line struct {
 	Msg json.RawMessage
 	Dir Direction
 	TS  time.Time
+	// Held is the "bridge" member of an acp-bridge --record entry: set
+	// ("answered", "replaced", "dropped", "consumed") for a message the
+	// bridge received but did not pass on with its own bytes, which no peer
+	// saw.
+	Held string
 }
 
 // ReadLine reads one input line. A JSON object with a "msg" member and no
@@ -34,6 +39,7 @@ func ReadLine(b []byte) (Line, error) {
 				l.Dir = ParseDirection(dir)
 			}
 			l.TS = parseTS(probe["ts"])
+			_ = json.Unmarshal(probe["bridge"], &l.Held)
 			return l, nil
 		}
 	}
