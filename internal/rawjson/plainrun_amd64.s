@@ -1,5 +1,13 @@
 #include "textflag.h"
 
+// SPECIAL16 sets each byte of out to 0xff where the byte of x is '"', '\\'
+// or below 0x20 (X1, X2 and X3 hold '"', '\\' and 0x1f in every byte).
+#define SPECIAL16(x, out, t1, t2) \
+	MOVO x, out; PCMPEQB X1, out; \
+	MOVO x, t1; PCMPEQB X2, t1; \
+	MOVO x, t2; PMINUB X3, t2; PCMPEQB x, t2; \
+	POR t1, out; POR t2, out
+
 // func plainRunSSE2(b []byte, i int) int
 //
 // Scans b from i in 16-byte steps for a byte that is '"', '\\' or below
@@ -26,24 +34,8 @@ loop32:
 	JGT  loop16
 	MOVOU (SI)(AX*1), X0
 	MOVOU 16(SI)(AX*1), X7
-	MOVO X0, X4
-	PCMPEQB X1, X4
-	MOVO X0, X5
-	PCMPEQB X2, X5
-	MOVO X0, X6
-	PMINUB X3, X6
-	PCMPEQB X0, X6
-	POR X5, X4
-	POR X6, X4
-	MOVO X7, X8
-	PCMPEQB X1, X8
-	MOVO X7, X9
-	PCMPEQB X2, X9
-	MOVO X7, X10
-	PMINUB X3, X10
-	PCMPEQB X7, X10
-	POR X9, X8
-	POR X10, X8
+	SPECIAL16(X0, X4, X5, X6)
+	SPECIAL16(X7, X8, X9, X10)
 	POR X8, X4
 	PMOVMSKB X4, CX
 	TESTL CX, CX
@@ -56,15 +48,7 @@ loop16:
 	CMPQ R9, DX
 	JGT  done
 	MOVOU (SI)(AX*1), X0
-	MOVO X0, X4
-	PCMPEQB X1, X4
-	MOVO X0, X5
-	PCMPEQB X2, X5
-	MOVO X0, X6
-	PMINUB X3, X6
-	PCMPEQB X0, X6
-	POR X5, X4
-	POR X6, X4
+	SPECIAL16(X0, X4, X5, X6)
 	PMOVMSKB X4, CX
 	TESTL CX, CX
 	JNZ  found
