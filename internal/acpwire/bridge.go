@@ -288,11 +288,11 @@ func (b *Bridge) dispatch(ctx context.Context, m *Message, flush bool) {
 	switch m.Kind {
 	case KindResponse:
 		if b.consumeCallResponse(m) {
-			b.rec.recordHeld(m.Dir, m.Raw, "consumed")
+			b.rec.recordHeld(m.Dir, m.Raw, "consumed", m.Received)
 			return
 		}
 		if !b.matchResponse(m) {
-			b.rec.recordHeld(m.Dir, m.Raw, "dropped")
+			b.rec.recordHeld(m.Dir, m.Raw, "dropped", m.Received)
 			return
 		}
 	case KindRequest:
@@ -392,7 +392,7 @@ func (b *Bridge) recordFate(m *Message) {
 	case m.state != nil && m.state.answered:
 		held = "answered"
 	}
-	b.rec.recordHeld(m.Dir, m.Raw, held)
+	b.rec.recordHeld(m.Dir, m.Raw, held, m.Received)
 }
 
 // track records a request being forwarded so its response can be matched.

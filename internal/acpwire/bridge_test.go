@@ -465,11 +465,13 @@ func TestRecordWhatTheBridgeHeldBack(t *testing.T) {
 	h.s.Close()
 
 	type entry struct {
+		TS     string          `json:"ts"`
 		Dir    string          `json:"dir"`
 		Msg    json.RawMessage `json:"msg"`
 		Bridge string          `json:"bridge"`
 	}
 	var held []entry
+	var denialTS string // when the agent got the bridge's answer
 	mu.Lock()
 	for _, line := range strings.Split(strings.TrimSpace(rec.String()), "\n") {
 		var e entry
@@ -479,13 +481,24 @@ func TestRecordWhatTheBridgeHeldBack(t *testing.T) {
 		if e.Bridge != "" {
 			held = append(held, e)
 		}
+		if strings.Contains(string(e.Msg), `"denied"`) {
+			denialTS = e.TS
+		}
 	}
 	mu.Unlock()
+	// A held-back entry carries the time its message arrived, so sorting by
+	// ts puts the agent's request before the answer the bridge gave it.
+	if len(held) == 0 || denialTS == "" {
+		t.Fatalf("no held-back entries or no answer in %s", rec.String())
+	}
+	if at, ans := parseTS(t, held[0].TS), parseTS(t, denialTS); at.After(ans) {
+		t.Errorf("held-back request at %v, after the bridge's answer at %v", at, ans)
+	}
 	want := []entry{
-		{"agent_to_client", json.RawMessage(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"path":"/etc/shadow"}}`), "answered"},
-		{"agent_to_client", json.RawMessage(`{"jsonrpc":"2.0","method":"drop/me"}`), "dropped"},
-		{"agent_to_client", json.RawMessage(`{"jsonrpc":"2.0","method":"session/update","params":{"x":"orig"}}`), "replaced"},
-		{"client_to_agent", json.RawMessage(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{}}`), "consumed"},
+		{Dir: "agent_to_client", Msg: json.RawMessage(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"path":"/etc/shadow"}}`), Bridge: "answered"},
+		{Dir: "agent_to_client", Msg: json.RawMessage(`{"jsonrpc":"2.0","method":"drop/me"}`), Bridge: "dropped"},
+		{Dir: "agent_to_client", Msg: json.RawMessage(`{"jsonrpc":"2.0","method":"session/update","params":{"x":"orig"}}`), Bridge: "replaced"},
+		{Dir: "client_to_agent", Msg: json.RawMessage(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{}}`), Bridge: "consumed"},
 	}
 	if len(held) != len(want) {
 		t.Fatalf("held-back entries:\n%v\nwant\n%v", held, want)
@@ -495,6 +508,15 @@ func TestRecordWhatTheBridgeHeldBack(t *testing.T) {
 			t.Errorf("entry %d = %s %s %s, want %s %s %s", i, held[i].Dir, held[i].Msg, held[i].Bridge, want[i].Dir, want[i].Msg, want[i].Bridge)
 		}
 	}
+}
+
+func parseTS(t *testing.T, s string) time.Time {
+	t.Helper()
+	ts, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		t.Fatalf("ts %q: %v", s, err)
+	}
+	return ts
 }
 
 type lockedWriter struct {

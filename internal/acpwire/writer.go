@@ -94,18 +94,25 @@ func newRecorder(w io.Writer) *recorder {
 	return r
 }
 
-func (r *recorder) record(dir Direction, raw []byte) { r.append(dir, raw, "") }
+func (r *recorder) record(dir Direction, raw []byte) { r.append(dir, raw, "", time.Now()) }
 
-// recordHeld records a message that arrived from a peer but was not passed on
-// with its own bytes, with what the bridge did instead in a "bridge" member.
-// Readers that want what a peer saw skip entries that have one.
-func (r *recorder) recordHeld(dir Direction, raw []byte, held string) { r.append(dir, raw, held) }
+// recordHeld records a message that arrived from a peer at received but was
+// not passed on with its own bytes, with what the bridge did instead in a
+// "bridge" member. Its ts is when it arrived, so it sorts before what the
+// bridge sent in its place. Readers that want what a peer saw skip entries
+// that have a "bridge" member.
+func (r *recorder) recordHeld(dir Direction, raw []byte, held string, received time.Time) {
+	if received.IsZero() {
+		received = time.Now()
+	}
+	r.append(dir, raw, held, received)
+}
 
-func (r *recorder) append(dir Direction, raw []byte, held string) {
+func (r *recorder) append(dir Direction, raw []byte, held string, at time.Time) {
 	if r == nil {
 		return
 	}
-	ts, _ := json.Marshal(time.Now().UTC().Format(time.RFC3339Nano))
+	ts, _ := json.Marshal(at.UTC().Format(time.RFC3339Nano))
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.err != nil {
