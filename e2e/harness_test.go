@@ -240,6 +240,17 @@ type clientScript struct {
 	TimeoutMs  int    `json:"timeoutMs,omitempty"`
 	// SessionMeta is the IDE's own _meta on session/new; optional.
 	SessionMeta map[string]any `json:"sessionMeta,omitempty"`
+	// Load opens an existing session instead of calling session/new;
+	// optional.
+	Load *sessionLoad `json:"load,omitempty"`
+}
+
+// sessionLoad names the stored session a client script opens and the
+// request it opens it with: "session/load" (the default) or
+// "session/resume".
+type sessionLoad struct {
+	SessionID string `json:"sessionId"`
+	Method    string `json:"method,omitempty"`
 }
 
 // textPrompts makes a prompt list of plain texts.
@@ -294,6 +305,9 @@ type runOptions struct {
 	script     fakemodel.Script
 	client     clientScript
 	files      map[string]string // workspace files, by relative path
+	// keepHome leaves HOME as an earlier run left it (the agent's stored
+	// sessions, for a run that loads one); by default start empties it.
+	keepHome bool
 }
 
 // run is one client session against one agent.
@@ -318,6 +332,9 @@ type run struct {
 func start(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, o runOptions) *run {
 	t.Helper()
 	for _, d := range []string{w.home, w.ws} {
+		if d == w.home && o.keepHome {
+			continue
+		}
 		if err := os.RemoveAll(d); err != nil {
 			t.Fatal(err)
 		}

@@ -25,7 +25,10 @@
 //     "fs": true,                      // advertise fs.readTextFile/writeTextFile (default true)
 //     "terminal": false,               // advertise terminal (default false)
 //     "permission": "allow",           // allow | allow_always | reject | cancel (default allow)
-//     "sessionMeta": {...},            // optional _meta for session/new
+//     "sessionMeta": {...},            // optional _meta for session/new (or the load below)
+//     "load": {"sessionId": "...",     // optional: open that existing session instead of
+//              "method": "session/load"}  //   calling session/new; method session/load (default)
+//                                      //   or session/resume
 //     "prompts": ["text", [blocks]],   // one session/prompt each, in order: a string is
 //                                      // one text block, an array is the ACP content blocks
 //     "timeoutMs": 120000              // whole-run limit (default 120000)
@@ -254,8 +257,15 @@ async function main() {
       });
       const req = { cwd: opts.cwd, mcpServers: [] };
       if (script.sessionMeta) req._meta = script.sessionMeta;
-      const s = await ctx.request("session/new", req);
-      sessionId = s.sessionId;
+      if (script.load) {
+        // session/load and session/resume answer without a sessionId: the
+        // session keeps the id it was asked for.
+        await ctx.request(script.load.method ?? "session/load", { sessionId: script.load.sessionId, ...req });
+        sessionId = script.load.sessionId;
+      } else {
+        const s = await ctx.request("session/new", req);
+        sessionId = s.sessionId;
+      }
       summary.sessionId = sessionId;
       for (const p of prompts) {
         const prompt = typeof p === "string" ? [{ type: "text", text: p }] : p;
