@@ -741,7 +741,7 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 	c := x.callLocked(p.SessionID, u)
 	blocked, deferred := c.blocked, c.deferred
 	decide := !blocked && c.approval == "" && (kind == "tool_call" || !c.decidedWith && hasValue(u.RawInput))
-	first := c.decision == nil
+	knewInput := c.decidedWith
 	ranAnyway := deferred && u.Status == "completed"
 	if ranAnyway {
 		c.deferred = false
@@ -766,7 +766,12 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 		if d.Value == Deny {
 			return x.block(ctx, c, d, kind == "tool_call_update")
 		}
-		if first {
+		// An allowed call's decision is recorded once it was made with the
+		// call's input: an agent often announces a call before its input
+		// (Claude's first tool_call has rawInput {}), and a record that
+		// allowed it then would say it was allowed before anyone knew what it
+		// would do. A call whose input never comes is recorded at its end.
+		if !knewInput && hasValue(c.tc.RawInput) {
 			x.append(audit.Event{Actor: x.agent, Action: "tool.call", Subject: toolSubject(c), Input: rawOrNil(c.tc.RawInput),
 				Policy: policyOf(d), Metadata: decisionMeta(d, c.session, map[string]any{"toolCall": x.mirror(c), "status": u.Status})})
 		}

@@ -384,6 +384,33 @@ func TestEnforceToolCallInputArrivesLater(t *testing.T) {
 	}
 	h.nextAtIDE() // the visible message
 	h.marker()
+	// Nothing says the call was allowed while its input was unknown.
+	if allowed := h.rec.find("tool.call", "allow"); len(allowed) != 0 {
+		t.Errorf("tool.call allow records for a call that was denied once its input came: %+v", allowed)
+	}
+	if v := h.rec.find("policy.violation", "deny"); len(v) != 1 {
+		t.Errorf("violation records: %+v", v)
+	}
+}
+
+// TestEnforceAllowRecordedWithInput: a call announced before its input is
+// recorded as allowed once, with the input it was allowed with.
+func TestEnforceAllowRecordedWithInput(t *testing.T) {
+	h := newHarness(t, EnforceOptions{})
+	h.openSession()
+	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t3","title":"Read File","kind":"read","status":"pending","rawInput":{}}}}`)
+	h.nextAtIDE()
+	h.marker()
+	if allowed := h.rec.find("tool.call", "allow"); len(allowed) != 0 {
+		t.Fatalf("allowed before its input was known: %+v", allowed)
+	}
+	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t3","rawInput":{"file_path":%q}}}}`, h.root+"/README.md")
+	h.nextAtIDE()
+	h.marker()
+	allowed := h.rec.find("tool.call", "allow")
+	if len(allowed) != 1 || !strings.Contains(fmt.Sprintf("%s", allowed[0].ev.Input), "README.md") {
+		t.Fatalf("allow records: %+v, want one carrying the input", allowed)
+	}
 }
 
 func TestEnforceLoadReplayIsNotEnforced(t *testing.T) {
