@@ -34,7 +34,8 @@ type Options struct {
 	// Record, if set, receives every message the bridge writes to either
 	// peer as a JSONL transcript line, and every message a peer sent that
 	// the bridge did not pass on with its own bytes, marked with a "bridge"
-	// member saying what became of it.
+	// member saying what became of it. Lines that are not JSON or are over
+	// the size limit are never messages and are only logged.
 	Record io.Writer
 	// Logger receives diagnostics; optional, nil discards them.
 	Logger *slog.Logger
@@ -310,13 +311,15 @@ func (b *Bridge) dispatch(ctx context.Context, m *Message, flush bool) {
 	if flush {
 		w.flush()
 	}
-	b.recordFate(m)
 	if m.Kind != KindRequest {
+		b.recordFate(m, false)
 		if err != nil {
 			b.logger.Warn("middleware error", "kind", m.Kind.String(), "method", m.Method, "err", err)
 		}
 		return
 	}
+	// Whatever happens below, a request not passed on gets the bridge's answer.
+	defer b.recordFate(m, true)
 	b.mu.Lock()
 	st := *m.state
 	b.mu.Unlock()
@@ -380,8 +383,10 @@ func (b *Bridge) forward(_ context.Context, m *Message) error {
 // recordFate adds a message the bridge received but did not pass on with its
 // own bytes to the recording, saying what became of it instead: "replaced"
 // (a changed copy was sent and is recorded as sent), "answered" (a request
-// the bridge answered itself) or "dropped".
-func (b *Bridge) recordFate(m *Message) {
+// the bridge answered itself, isRequest) or "dropped". It runs once the
+// middleware chain has returned, which is when Handler requires a message's
+// fate to be settled.
+func (b *Bridge) recordFate(m *Message, isRequest bool) {
 	if b.rec == nil || m.fate == fateWritten {
 		return
 	}
@@ -389,7 +394,7 @@ func (b *Bridge) recordFate(m *Message) {
 	switch {
 	case m.fate == fateReplaced:
 		held = "replaced"
-	case m.state != nil && m.state.answered:
+	case isRequest:
 		held = "answered"
 	}
 	b.rec.recordHeld(m.Dir, m.Raw, held, m.Received)

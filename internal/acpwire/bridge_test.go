@@ -435,6 +435,8 @@ func TestRecordWhatTheBridgeHeldBack(t *testing.T) {
 		switch {
 		case m.IsRequest("fs/read_text_file"):
 			return b.ReplyError(m, Errorf(CodeInvalidParams, "denied"))
+		case m.IsRequest("terminal/create"):
+			return Errorf(CodeInvalidParams, "refused by returning an error")
 		case m.IsNotification("drop/me"):
 			return nil
 		case m.IsNotification("session/update"):
@@ -450,6 +452,10 @@ func TestRecordWhatTheBridgeHeldBack(t *testing.T) {
 	}))
 	h.fromAgent(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"path":"/etc/shadow"}}`)
 	h.agentGets() // the bridge's error answer
+	h.fromAgent(`{"jsonrpc":"2.0","id":8,"method":"terminal/create","params":{"command":"rm"}}`)
+	if got := h.agentGets(); !strings.Contains(got, "refused by returning an error") {
+		t.Fatalf("agent got %s", got)
+	}
 	h.fromAgent(`{"jsonrpc":"2.0","method":"drop/me"}`)
 	h.fromAgent(`{"jsonrpc":"2.0","method":"session/update","params":{"x":"orig"}}`)
 	if got := h.clientGets(); !strings.Contains(got, `"changed"`) {
@@ -496,6 +502,7 @@ func TestRecordWhatTheBridgeHeldBack(t *testing.T) {
 	}
 	want := []entry{
 		{Dir: "agent_to_client", Msg: json.RawMessage(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"path":"/etc/shadow"}}`), Bridge: "answered"},
+		{Dir: "agent_to_client", Msg: json.RawMessage(`{"jsonrpc":"2.0","id":8,"method":"terminal/create","params":{"command":"rm"}}`), Bridge: "answered"},
 		{Dir: "agent_to_client", Msg: json.RawMessage(`{"jsonrpc":"2.0","method":"drop/me"}`), Bridge: "dropped"},
 		{Dir: "agent_to_client", Msg: json.RawMessage(`{"jsonrpc":"2.0","method":"session/update","params":{"x":"orig"}}`), Bridge: "replaced"},
 		{Dir: "client_to_agent", Msg: json.RawMessage(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{}}`), Bridge: "consumed"},

@@ -18,6 +18,9 @@ import (
 //   - answer a request locally: call Sender.Reply or ReplyError and do not
 //     call next.
 //
+// The handler settles m's fate before Handle returns: next.Handle called
+// later, from another goroutine, is not supported.
+//
 // A request that ends up neither forwarded nor answered is answered by the
 // bridge with an internal error, so every request gets exactly one response.
 // A returned *Error (or any error) for a request that has not been answered

@@ -94,7 +94,11 @@ func newRecorder(w io.Writer) *recorder {
 	return r
 }
 
-func (r *recorder) record(dir Direction, raw []byte) { r.append(dir, raw, "", time.Now()) }
+func (r *recorder) record(dir Direction, raw []byte) {
+	if r != nil {
+		r.append(dir, raw, "", time.Now())
+	}
+}
 
 // recordHeld records a message that arrived from a peer at received but was
 // not passed on with its own bytes, with what the bridge did instead in a
