@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"log/slog"
+	"math"
 	"maps"
 	"slices"
 	"strconv"
@@ -610,6 +611,25 @@ func (s *Session) Seal(f *Frame, env Envelope) (string, error) {
 	line := string(AppendFrame(make([]byte, 0, 256), &g))
 	s.addHot(line, nil)
 	return line, nil
+}
+
+// Check reports the error a parser with the session's Limits would give
+// the frame Seal makes of f and env (E1001 for nesting, values or length
+// over them), counting the envelope fields Seal fills in at their widest.
+// It does not change the session.
+func (s *Session) Check(f *Frame, env Envelope) error {
+	if env.MID == "" {
+		env.MID = "ffffffffffff"
+	}
+	if env.Seq == 0 {
+		env.Seq = math.MaxInt64
+	}
+	if env.TS == 0 {
+		env.TS = math.MaxInt64
+	}
+	g := *f
+	g.Meta = env.fields()
+	return s.opt.Limits.Check(&g)
 }
 
 func isHex12(s string) bool {

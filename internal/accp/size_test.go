@@ -1,0 +1,100 @@
+package accp
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestValueSize(t *testing.T) {
+	tests := []struct {
+		name string
+		v    Value
+	}{
+		{"plain", String("hello")},
+		{"spaces", String("a b c")},
+		{"literal", String("end_turn")},
+		{"literal with space", String("123 456")},
+		{"escapes", String("line\nnext\t{x}|y,z\r\x01\x7f")},
+		{"unicode", String("héllo\u00a0wörld\u2028𝄞\xff")},
+		{"empty", String("")},
+		{"number", Number("1e400")},
+		{"bool", Bool(false)},
+		{"ref", Ref("12")},
+		{"map", Map(Field{"b", Int(2)}, Field{"a b", String("x")}, Field{"", Null()}, Field{"é", Array()})},
+		{"pairs", Array(Value{Kind: KindPair, Fields: []Field{{Key: "k", Val: Map(Field{"x", Int(1)})}}}, Int(3))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, want := ValueSize(tt.v), len(AppendValue(nil, tt.v)); got != want {
+				t.Errorf("ValueSize = %d, canonical text %q is %d bytes", got, AppendValue(nil, tt.v), want)
+			}
+		})
+	}
+}
+
+func TestLimitsCheck(t *testing.T) {
+	meta := "[mid:123456789012,seq:1,ts:1714000000]"
+	tests := []struct {
+		name  string
+		frame string
+		lim   Limits
+	}{
+		{"deep enough", "@a>req:fetch{x:[[[[[1]]]]]}" + meta, Limits{}},
+		{"too deep", "@a>req:fetch{x:[[[[[[1]]]]]]}" + meta, Limits{}},
+		{"pair in a deep run", "@a>sync:run{m:[a_b:{x:[[[1]]]},c_d:{}]}" + meta, Limits{}},
+		{"pair one level less", "@a>sync:run{m:[a_b:{x:[[1]]},c_d:{}]}" + meta, Limits{}},
+		{"elements at the limit", "@a>req:fetch{m:" + bigMap(100, "") + "}" + meta, Limits{MaxElements: 104}},
+		{"elements over", "@a>req:fetch{m:" + bigMap(100, "") + "}" + meta, Limits{MaxElements: 103}},
+		{"pairs count twice", "@a>req:fetch{m:[k:1,j:2]}" + meta, Limits{MaxElements: 8}},
+		{"pairs over", "@a>req:fetch{m:[k:1,j:2]}" + meta, Limits{MaxElements: 7}},
+		{"bytes at the limit", "@a>req:fetch{q:" + strings.Repeat("x", 100) + "}" + meta, Limits{MaxFrameBytes: 155}},
+		{"bytes over", "@a>req:fetch{q:" + strings.Repeat("x", 100) + "}" + meta, Limits{MaxFrameBytes: 154}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := Limits{MaxDepth: 100, MaxElements: 1 << 20, MaxFrameBytes: 1 << 20}.Parse(tt.frame, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, perr := tt.lim.Parse(tt.frame, nil)
+			cerr := tt.lim.Check(f)
+			if (perr == nil) != (cerr == nil) || CodeOf(cerr) != CodeOf(perr) {
+				t.Errorf("Check: %v, Parse: %v", cerr, perr)
+			}
+		})
+	}
+}
+
+// FuzzLimitsCheck checks that Check and ValueSize agree with the parser
+// and AppendValue for any frame the parser accepts, under limits taken
+// from the input.
+func FuzzLimitsCheck(f *testing.F) {
+	seedFrames(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		loose := Limits{MaxDepth: 1000, MaxElements: 1 << 20, MaxFrameBytes: 1 << 20}
+		fr, err := loose.Parse(s, nil)
+		if err != nil {
+			return
+		}
+		for _, p := range fr.Params {
+			if got, want := ValueSize(p.Val), len(AppendValue(nil, p.Val)); got != want {
+				t.Fatalf("ValueSize of %s = %d, want %d", AppendValue(nil, p.Val), got, want)
+			}
+		}
+		canon := fr.String()
+		if err := loose.Check(fr); err != nil {
+			t.Fatalf("Check rejects an accepted frame: %v", err)
+		}
+		n := len(s)
+		for _, lim := range []Limits{
+			{MaxDepth: 1 + n%7, MaxElements: 1 << 20, MaxFrameBytes: 1 << 20},
+			{MaxDepth: 1000, MaxElements: 1 + n%40, MaxFrameBytes: 1 << 20},
+			{MaxDepth: 1000, MaxElements: 1 << 20, MaxFrameBytes: len(canon) - n%3},
+		} {
+			_, perr := lim.Parse(canon, nil)
+			if cerr := lim.Check(fr); (cerr == nil) != (perr == nil) {
+				t.Fatalf("limits %+v: Check %v, Parse %v\n%s", lim, cerr, perr, canon)
+			}
+		}
+	})
+}
