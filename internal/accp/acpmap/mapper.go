@@ -65,20 +65,33 @@ type Options struct {
 	// bytes that an earlier message of the session already held as "$N", a
 	// reference to it (see refs.go); decoders always resolve them.
 	Refs bool
+	// MaxRefBytes bounds, on a Decoder, the canonical text the refs of one
+	// frame stand for, summed: past it the frame is rejected with E2003
+	// (BUDGET_EXCEEDED), so a small frame of many refs to a large value
+	// cannot expand without limit. Optional: if zero, Limits.MaxFrameBytes,
+	// which no frame an Encoder writes exceeds.
+	MaxRefBytes int
 }
 
 // Encoder turns ACP JSON-RPC messages into ACCP frames, one frame per
 // message, numbering them in one ACCP session. It remembers the method of
-// each request so it can map the response. It is safe for concurrent use.
+// each request so it can map the response. It is safe for concurrent use:
+// each message's frame is built and sealed in one step, so the seq order of
+// the frames is the order in which their values were numbered and their
+// sids left out.
+//
+// Every frame it writes is within Limits: a message whose frame would nest
+// deeper, be longer or hold more values is an error (E1001) rather than a
+// frame the decoder would reject.
 type Encoder struct {
 	sess *accp.Session
 	log  *slog.Logger
 
-	sidMu sync.Mutex // guards sid and refs
-	sid   string     // the sid last written to an envelope
-	refs  *refTable  // numbered values, with Options.Refs
+	mu   sync.Mutex // guards sid and refs, and orders sealing with them
+	sid  string     // the sid last written to an envelope
+	refs *refTable  // numbered values, with Options.Refs
 
-	mu      sync.Mutex         // guards pending
+	pendMu  sync.Mutex         // guards pending
 	pending map[pendKey]string // request -> method
 }
 
@@ -112,19 +125,14 @@ func (e *Encoder) Encode(msg []byte, dir Direction, ts time.Time) (string, error
 	if err != nil {
 		return "", fmt.Errorf("encoding ACP message: not JSON: %v", err)
 	}
-	f, env, err := e.frame(x, dir)
-	if err != nil {
-		return "", err
-	}
-	if !ts.IsZero() {
-		env.TS = ts.Unix()
-	}
-	return e.sess.Seal(f, env)
+	return e.EncodeValue(x, dir, ts)
 }
 
 // EncodeValue is Encode for a message already decoded with
 // accp.DecodeJSON.
 func (e *Encoder) EncodeValue(x any, dir Direction, ts time.Time) (string, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	f, env, err := e.frame(x, dir)
 	if err != nil {
 		return "", err
@@ -135,9 +143,10 @@ func (e *Encoder) EncodeValue(x any, dir Direction, ts time.Time) (string, error
 	return e.sess.Seal(f, env)
 }
 
+// frame maps x to a frame and its envelope, numbering its values; the
+// frame, once sealed, is within Limits. The caller holds e.mu and seals
+// the frame before building another.
 func (e *Encoder) frame(x any, dir Direction) (*accp.Frame, accp.Envelope, error) {
-	e.sidMu.Lock()
-	defer e.sidMu.Unlock()
 	k := e.classify(x, dir)
 	f, env, err := build(k, x)
 	if err == nil {
@@ -157,6 +166,12 @@ func (e *Encoder) frame(x any, dir Direction) (*accp.Frame, accp.Envelope, error
 			return nil, env, fmt.Errorf("encoding ACP message: %v", err)
 		}
 		f.Agent = agentFor(k, dir)
+	}
+	// A sync:json frame carries the whole message, which nests at least as
+	// deeply and holds at least as many values as its mapped frame, so it
+	// is no way out of the limits.
+	if err := e.sess.Check(f, env); err != nil {
+		return nil, env, fmt.Errorf("encoding ACP message: cannot be carried within the frame limits: %w", err)
 	}
 	if env.SID != "" {
 		e.sid = env.SID
@@ -230,9 +245,9 @@ func (e *Encoder) classify(x any, dir Direction) *kind {
 	id, hasID := obj["id"]
 	if hasMethod {
 		if hasID {
-			e.mu.Lock()
+			e.pendMu.Lock()
 			e.pending[pendKey{requestDir(dir, method), idKey(id)}] = method
-			e.mu.Unlock()
+			e.pendMu.Unlock()
 		}
 		if method == "session/update" {
 			u, _ := getPath(obj, upd)
@@ -263,7 +278,7 @@ func (e *Encoder) classify(x any, dir Direction) *kind {
 	if !hasID {
 		return &kinds[len(kinds)-1]
 	}
-	e.mu.Lock()
+	e.pendMu.Lock()
 	var reqMethod string
 	known := false
 	tries := []Direction{opposite(dir)}
@@ -277,7 +292,7 @@ func (e *Encoder) classify(x any, dir Direction) *kind {
 			break
 		}
 	}
-	e.mu.Unlock()
+	e.pendMu.Unlock()
 	if _, isErr := obj["error"]; isErr {
 		return findKind(func(k *kind) bool { return k.method == "!" })
 	}

@@ -38,29 +38,34 @@ type RunOptions struct {
 	// (":run{...}"); a run ends before a message that would push it over.
 	// Optional: if zero, accp.BodyHardTokens (200), which with the header
 	// and envelope keeps a run within the 240-token hard frame limit of
-	// section 3.4. Negative means no bound: runs end only when the sender
-	// changes.
+	// section 3.4. Negative means no token bound: runs end when the sender
+	// changes, or before the run frame would go over Limits.
 	MaxBodyTokens int
 }
 
 // RunEncoder groups consecutive messages of one sender into run frames. A
 // run ends when the sender changes, when the next message would take its
-// body over RunOptions.MaxBodyTokens, and on Flush. A message whose frame
-// alone is over the bound leaves as its own frame at once. It is safe for
-// concurrent use; frames come out in message order.
+// body over RunOptions.MaxBodyTokens or the frame over Limits (bytes,
+// values), and on Flush. A message whose frame alone is over the token
+// bound, or nests too deeply to go two levels down into a run, leaves as
+// its own frame at once. It is safe for concurrent use; frames come out
+// in message order, numbered as they were added.
 type RunEncoder struct {
 	enc     *Encoder
 	maxBody int
 
-	mu      sync.Mutex // guards the fields below
+	mu      sync.Mutex // guards the fields below, and orders e's numbering with sealing
 	agent   string     // the sender of the pending run
 	pending []runEntry
+	bytes   int // canonical text of the pending entries, with their commas
+	elems   int // values of the pending entries
 }
 
 type runEntry struct {
 	f   *accp.Frame
 	env accp.Envelope
-	val accp.Value // the entry as it appears in a run
+	val accp.Value  // the entry as it appears in a run
+	ext accp.Extent // val's
 }
 
 // Runs returns a RunEncoder that numbers its frames in e's session. Do not
@@ -87,9 +92,19 @@ func (r *RunEncoder) Add(msg []byte, dir Direction, ts time.Time) ([]string, err
 	return r.AddValue(x, dir, ts)
 }
 
+// runOverhead is the text of a run frame around its entries, with room
+// for the envelope at its widest: "@" agent ">sync:run{m:[" "]}" and
+// "[mid:...,seq:...,ts:...]".
+func runOverhead(agent string) int { return len(agent) + len("@>sync:run{m:[]}") + 80 }
+
 // AddValue is Add for a message already decoded with accp.DecodeJSON.
 func (r *RunEncoder) AddValue(x any, dir Direction, ts time.Time) ([]string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	// The message is numbered now and sealed in the order it was added.
+	r.enc.mu.Lock()
 	f, env, err := r.enc.frame(x, dir)
+	r.enc.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
@@ -97,29 +112,52 @@ func (r *RunEncoder) AddValue(x any, dir Direction, ts time.Time) ([]string, err
 		env.TS = ts.Unix() // zero: Seal stamps the frame when it leaves
 	}
 	e := runEntry{f: f, env: env, val: entryValue(f, env)}
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	e.ext = accp.MeasureValue(e.val)
 	var out []string
-	if len(r.pending) > 0 && r.agent != f.Agent {
+	if len(r.pending) > 0 && (r.agent != f.Agent || !r.fits(e)) {
 		if out, err = r.flushLocked(out); err != nil {
 			return out, err
 		}
 	}
-	if r.maxBody >= 0 {
-		if len(r.pending) > 0 && r.bodyTokens(append(r.pending[:len(r.pending):len(r.pending)], e)) > r.maxBody {
+	// In a run the entry's values sit two levels down (m:[ and the
+	// entry's map); frame() made sure it fits on its own.
+	alone := 1+e.ext.Depth > Limits.MaxDepth
+	if !alone && r.maxBody >= 0 {
+		// A token is at least one byte, so only text longer than the bound
+		// is counted, and a message's own frame (whose body is shorter
+		// than its entry) before the run it would join.
+		switch {
+		case len(":run{m:[]}")+r.bytes+1+e.ext.Bytes <= r.maxBody:
+		case e.ext.Bytes > r.maxBody && accp.MeasureFrame(e.f.String()).Body > r.maxBody:
+			alone = true
+		case len(r.pending) > 0 && r.bodyTokens(append(r.pending[:len(r.pending):len(r.pending)], e)) > r.maxBody:
 			if out, err = r.flushLocked(out); err != nil {
 				return out, err
 			}
 		}
-		if len(r.pending) == 0 && accp.MeasureFrame(e.f.String()).Body > r.maxBody {
-			r.pending = append(r.pending, e)
-			r.agent = f.Agent
-			return r.flushLocked(out)
+	}
+	if alone {
+		if out, err = r.flushLocked(out); err != nil {
+			return out, err
 		}
+	}
+	if len(r.pending) > 0 {
+		r.bytes++ // the comma
 	}
 	r.pending = append(r.pending, e)
 	r.agent = f.Agent
+	r.bytes += e.ext.Bytes
+	r.elems += e.ext.Elements
+	if alone {
+		return r.flushLocked(out)
+	}
 	return out, nil
+}
+
+// fits reports whether e can join the pending run within Limits.
+func (r *RunEncoder) fits(e runEntry) bool {
+	return runOverhead(r.agent)+r.bytes+1+e.ext.Bytes <= Limits.MaxFrameBytes &&
+		1+r.elems+e.ext.Elements+7 <= Limits.MaxElements
 }
 
 // Flush returns the pending run as a frame (none if nothing is pending).
@@ -131,21 +169,23 @@ func (r *RunEncoder) Flush() ([]string, error) {
 }
 
 func (r *RunEncoder) flushLocked(out []string) ([]string, error) {
-	switch len(r.pending) {
+	pending := r.pending
+	r.pending, r.bytes, r.elems = r.pending[:0], 0, 0
+	switch len(pending) {
 	case 0:
 		return out, nil
 	case 1:
-		e := r.pending[0]
-		r.pending = r.pending[:0]
-		line, err := r.enc.sess.Seal(e.f, e.env)
+		line, err := r.enc.sess.Seal(pending[0].f, pending[0].env)
 		if err != nil {
 			return out, err
 		}
 		return append(out, line), nil
 	}
-	f := runFrame(r.agent, r.pending)
-	env := accp.Envelope{TS: r.pending[0].env.TS}
-	r.pending = r.pending[:0]
+	f := runFrame(r.agent, pending)
+	env := accp.Envelope{TS: pending[0].env.TS}
+	if err := r.enc.sess.Check(f, env); err != nil {
+		return out, fmt.Errorf("run frame of %d messages over the limits: %w", len(pending), err)
+	}
 	line, err := r.enc.sess.Seal(f, env)
 	if err != nil {
 		return out, err
@@ -180,6 +220,15 @@ func entryValue(f *accp.Frame, env accp.Envelope) accp.Value {
 
 // isRun reports whether f is a run frame.
 func isRun(f *accp.Frame) bool { return f.Intent == "sync" && f.Op == runOp }
+
+// runLen returns the number of entries of a run frame, or -1 when it is
+// not shaped as one.
+func runLen(f *accp.Frame) int {
+	if len(f.Params) != 1 || f.Params[0].Key != runKey || f.Params[0].Val.Kind != accp.KindArray {
+		return -1
+	}
+	return len(f.Params[0].Val.List)
+}
 
 // runEntries returns the frames and envelopes of a run frame's messages.
 func runEntries(f *accp.Frame) ([]*accp.Frame, []accp.Envelope, error) {

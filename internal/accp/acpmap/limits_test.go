@@ -1,0 +1,134 @@
+package acpmap
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/accp"
+)
+
+// deepMessage returns an _x/deep notification whose params nest n objects
+// deep; its frame's values nest n levels.
+func deepMessage(n int) []byte {
+	return []byte(`{"jsonrpc":"2.0","method":"_x/deep","params":` + strings.Repeat(`{"a":`, n) + `1` + strings.Repeat(`}`, n) + `}`)
+}
+
+func TestDeepMessageDepth(t *testing.T) {
+	fr, err := NewEncoder("d", Options{}).Encode(deepMessage(10), AgentToClient, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Limits.Parse(fr, NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := 0
+	for _, p := range f.Params {
+		d = max(d, accp.MeasureValue(p.Val).Depth)
+	}
+	if d != 10 {
+		t.Fatalf("frame nests %d levels, want 10: %s", d, fr)
+	}
+}
+
+// TestEncodeWithinLimits checks that the encoders write only frames the
+// decoder accepts: a message too deep to go into a run leaves as its own
+// frame, and one too deep for any frame is an error (E1001) that loses no
+// other message.
+func TestEncodeWithinLimits(t *testing.T) {
+	small := []byte(`{"jsonrpc":"2.0","method":"_x/note","params":{"note":"hello"}}`)
+	max := Limits.MaxDepth
+	tests := []struct {
+		name    string
+		depths  []int // nesting of each message; 0 is small
+		runs    bool
+		wantErr []bool // per message
+		frames  int
+	}{
+		{"at the limit", []int{max}, false, []bool{false}, 1},
+		{"over the limit", []int{max + 1}, false, []bool{true}, 0},
+		{"far over", []int{max + 6}, false, []bool{true}, 0},
+		{"fits a run", []int{0, max - 2}, true, []bool{false, false}, 1},
+		{"one level too deep for a run", []int{0, max - 1, 0}, true, []bool{false, false, false}, 3},
+		{"too deep for a run, at the limit", []int{0, max, 0}, true, []bool{false, false, false}, 3},
+		{"too deep for any frame in a run", []int{0, max + 6, 0}, true, []bool{false, true, false}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var lines []Line
+			var frames []string
+			enc := NewEncoder("d", Options{})
+			r := enc.Runs(RunOptions{MaxBodyTokens: -1})
+			for i, d := range tt.depths {
+				msg := small
+				if d > 0 {
+					msg = deepMessage(d)
+				}
+				var fs []string
+				var err error
+				if tt.runs {
+					fs, err = r.Add(msg, AgentToClient, time.Unix(1714000000, 0))
+				} else {
+					var fr string
+					fr, err = enc.Encode(msg, AgentToClient, time.Unix(1714000000, 0))
+					if err == nil {
+						fs = []string{fr}
+					}
+				}
+				if (err != nil) != tt.wantErr[i] {
+					t.Fatalf("message %d: err = %v, want error %v", i+1, err, tt.wantErr[i])
+				}
+				if err != nil {
+					if accp.CodeOf(err) != accp.CodeParse {
+						t.Errorf("message %d: code %s, want E1001", i+1, accp.CodeOf(err))
+					}
+					continue
+				}
+				lines = append(lines, Line{Msg: msg})
+				frames = append(frames, fs...)
+			}
+			fs, err := r.Flush()
+			if err != nil {
+				t.Fatal(err)
+			}
+			frames = append(frames, fs...)
+			if len(frames) != tt.frames {
+				t.Errorf("%d frames, want %d", len(frames), tt.frames)
+			}
+			checkRuns(t, lines, frames)
+		})
+	}
+}
+
+// TestUnboundedRunWithinLimits checks that runs without a token bound end
+// before the frame would be longer, or hold more values, than Limits
+// allow.
+func TestUnboundedRunWithinLimits(t *testing.T) {
+	saved := Limits
+	t.Cleanup(func() { Limits = saved })
+	msg := func(i int) []byte {
+		return []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"chunk ` + strings.Repeat("x", i%50) + `"}}}}`)
+	}
+	tests := []struct {
+		name string
+		lim  accp.Limits
+	}{
+		{"bytes", accp.Limits{MaxDepth: 64, MaxFrameBytes: 1000, MaxElements: 1 << 20}},
+		{"values", accp.Limits{MaxDepth: 64, MaxFrameBytes: 1 << 20, MaxElements: 30}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			Limits = tt.lim
+			var lines []Line
+			for i := range 60 {
+				lines = append(lines, Line{Msg: msg(i), Dir: AgentToClient})
+			}
+			frames := encodeRuns(t, lines, Options{}, RunOptions{MaxBodyTokens: -1})
+			if len(frames) < 2 || len(frames) >= len(lines) {
+				t.Errorf("%d frames for %d messages", len(frames), len(lines))
+			}
+			checkRuns(t, lines, frames)
+		})
+	}
+}
