@@ -12,19 +12,26 @@ import (
 // Decoder turns frames made by an Encoder back into JSON-RPC messages,
 // applying the delivery checks of ACCP section 3.7 (duplicate msg ids,
 // sequence gaps, expired frames, cancelled chains) in one ACCP session.
-// It is safe for concurrent use.
+// It is safe for concurrent use: each frame's place in the sequence and
+// the numbering of its values (see Options.Refs) are settled together, so
+// frames decode as they would one after another in seq order.
 type Decoder struct {
 	sess *accp.Session
 
-	mu   sync.Mutex // guards sid and refs
+	mu   sync.Mutex // guards sid and refs, and orders delivery with numbering
 	sid  string     // the sid last seen in an envelope
 	refs refTable   // the session's numbered values (see Options.Refs)
 }
 
 // NewDecoder returns a decoder for the ACCP session id.
 func NewDecoder(id string, opt Options) *Decoder {
-	return &Decoder{sess: accp.NewSession(id, accp.Options{Registry: NewRegistry(), Limits: Limits,
+	d := &Decoder{sess: accp.NewSession(id, accp.Options{Registry: NewRegistry(), Limits: Limits,
 		Clock: opt.Clock, Logger: opt.Logger, NoAutoCheckpoint: true, Inline: true, NoBudget: true})}
+	d.refs.maxExpand = opt.MaxRefBytes
+	if d.refs.maxExpand <= 0 {
+		d.refs.maxExpand = Limits.MaxFrameBytes
+	}
+	return d
 }
 
 // Session returns the decoder's ACCP session.
@@ -42,16 +49,13 @@ func (d *Decoder) Decode(line string) ([]byte, error) {
 }
 
 // DecodeValue is Decode returning the encoding/json form. A run frame
-// (see RunEncoder) holding more than one message is an error here; use
-// DecodeValues.
+// (see RunEncoder) holding more than one message is an error here (E1004),
+// found before the frame takes its place in the sequence, so it can still
+// be decoded with DecodeValues.
 func (d *Decoder) DecodeValue(line string) (any, error) {
-	xs, err := d.DecodeValues(line)
-	switch {
-	case err != nil || len(xs) == 0:
+	xs, err := d.decode(line, true)
+	if err != nil || len(xs) == 0 {
 		return nil, err
-	case len(xs) > 1:
-		return nil, &accp.Error{Code: accp.CodeInvalidType, Offset: -1,
-			Msg: fmt.Sprintf("run frame holds %d messages; decode it with DecodeValues", len(xs))}
 	}
 	return xs[0], nil
 }
@@ -76,12 +80,25 @@ func (d *Decoder) DecodeAll(line string) ([][]byte, error) {
 // DecodeValues is DecodeAll returning the encoding/json forms. A run frame
 // is delivered whole: if any of its messages does not map back, the frame
 // is rejected (E1004) and none of them is returned. A "$N" back-reference
-// to no earlier value is E2001.
+// to no earlier value is E2001; refs standing for more than
+// Options.MaxRefBytes of text in one frame are E2003.
 func (d *Decoder) DecodeValues(line string) ([]any, error) {
+	return d.decode(line, false)
+}
+
+func (d *Decoder) decode(line string, single bool) ([]any, error) {
 	f, err := Limits.Parse(line, d.sess.Registry())
 	if err != nil {
 		return nil, err
 	}
+	if single && isRun(f) {
+		if n := runLen(f); n != 1 {
+			return nil, &accp.Error{Code: accp.CodeInvalidType, Offset: -1,
+				Msg: fmt.Sprintf("run frame holds %d messages; decode it with DecodeValues", n)}
+		}
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	env, drop, err := d.sess.ReceiveFrame(f, line)
 	if err != nil {
 		return nil, err
@@ -89,20 +106,18 @@ func (d *Decoder) DecodeValues(line string) ([]any, error) {
 	frames, envs := []*accp.Frame{f}, []accp.Envelope{env}
 	if isRun(f) {
 		if frames, envs, err = runEntries(f); err != nil {
+			// The encoder numbered values this decoder cannot see.
+			d.refs.loseAt(env.Seq)
 			if drop {
 				return nil, nil
 			}
 			return nil, &accp.Error{Code: accp.CodeInvalidType, Offset: -1, Msg: err.Error()}
 		}
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
 	// A dropped frame's values are still numbered, as the encoder numbered
 	// them.
-	for _, g := range frames {
-		if err := d.refs.decodeParams(g.Params); err != nil {
-			return nil, err
-		}
+	if err := d.refs.decodeFrames(frames, env.Seq); err != nil {
+		return nil, err
 	}
 	if drop {
 		return nil, nil

@@ -1,6 +1,7 @@
 package acpmap
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,55 +24,62 @@ import (
 // refs (a string starting with "$" is escaped), so "$N" is unambiguous.
 // Frames must be decoded in seq order, which section 3.7 already demands,
 // and a frame the delivery rules drop still takes part in the numbering.
+//
+// The numbering holds at most refMaxEntries values; a value whose text
+// would take the held text over refMaxBytes is not numbered, and later
+// smaller ones still are. A decoded frame's refs may stand for at most
+// Options.MaxRefBytes of text in all (E2003 BUDGET_EXCEEDED past it), so a
+// small frame cannot expand to gigabytes. Once a frame fails to decode
+// partway (a ref to no value, or over that budget) the two ends no longer
+// number alike: every later "$N" is E2001, while frames without refs still
+// decode.
 const (
-	refMinBytes   = 8        // a shorter value costs about as much as its ref
-	refMaxEntries = 1 << 16  // then no more values are numbered
-	refMaxBytes   = 32 << 20 // canonical text held, likewise
+	refMinBytes   = 8       // a shorter value costs about as much as its ref
+	refMaxEntries = 1 << 16 // then no more values are numbered
 	// refCountBelow: a repeated value shorter than this many bytes is
 	// written as a ref only if that takes fewer o200k tokens.
 	refCountBelow = 64
 )
 
+// refMaxBytes bounds the canonical text the numbered values hold, summed.
+// Only tests change it.
+var refMaxBytes = 32 << 20
+
 // refTable is one end's numbering of a session's values.
 type refTable struct {
 	index map[string]int // encoder: canonical text -> number
 	vals  []accp.Value   // decoder: number -> value
+	sizes []int          // decoder: number -> length of the value's canonical text
 	n     int            // values numbered
 	bytes int            // their canonical text, summed
-	full  bool
-	buf   []byte
+	full  bool           // refMaxEntries reached
+	buf   []byte         // encoder: scratch for canonical text
+
+	// Decoder, per frame: the text the frame's refs stood for so far, and
+	// the most they may.
+	expanded, maxExpand int
+	lost                int64 // the seq of a frame that failed partway; 0 if none
+}
+
+// fits reports whether a value of size bytes of canonical text would get
+// a number now.
+func (t *refTable) fits(size int) bool {
+	return !t.full && t.bytes+size <= refMaxBytes
 }
 
 // room reports whether a value of size bytes of canonical text gets a
-// number, counting it if so.
+// number, counting it if so. A value too large for what is left of
+// refMaxBytes is skipped; numbering goes on for smaller ones.
 func (t *refTable) room(size int) bool {
-	if t.full || t.n >= refMaxEntries || t.bytes+size > refMaxBytes {
-		t.full = true
+	if !t.fits(size) {
 		return false
 	}
 	t.n++
 	t.bytes += size
+	if t.n >= refMaxEntries {
+		t.full = true
+	}
 	return true
-}
-
-// addText numbers a value on the encoder's side.
-func (t *refTable) addText(text string) {
-	if !t.room(len(text)) {
-		return
-	}
-	if t.index == nil {
-		t.index = map[string]int{}
-	}
-	if _, dup := t.index[text]; !dup {
-		t.index[text] = t.n - 1
-	}
-}
-
-// addValue numbers a value on the decoder's side.
-func (t *refTable) addValue(size int, v accp.Value) {
-	if t.room(size) {
-		t.vals = append(t.vals, v)
-	}
 }
 
 func numbered(k accp.Kind) bool {
@@ -108,18 +116,24 @@ func (t *refTable) encode(v accp.Value) accp.Value {
 	if v.Kind == accp.KindMap && !slices.IsSortedFunc(v.Fields, func(a, b accp.Field) int { return strings.Compare(a.Key, b.Key) }) {
 		v = accp.Map(slices.Clone(v.Fields)...)
 	}
-	text := string(accp.AppendValue(t.buf[:0], v))
-	if len(text) < refMinBytes {
+	t.buf = accp.AppendValue(t.buf[:0], v)
+	size := len(t.buf)
+	if size < refMinBytes {
 		return v // and so are its children
 	}
-	if n, ok := t.index[text]; ok {
+	if n, ok := t.index[string(t.buf)]; ok {
 		ref := accp.Ref(strconv.Itoa(n))
 		// A short value can be fewer tokens than its ref ("description"
 		// is one, "$17" two); it is then written again, and numbered
 		// again, as the decoder will.
-		if len(text) >= refCountBelow || accp.CountTokens(text) > accp.CountTokens(string(accp.AppendValue(nil, ref))) {
+		if size >= refCountBelow || accp.CountTokens(string(t.buf)) > accp.CountTokens(string(accp.AppendValue(nil, ref))) {
 			return ref
 		}
+	}
+	// The children reuse buf; keep the text only if it may get a number.
+	var text string
+	if t.fits(size) {
+		text = string(t.buf)
 	}
 	out := v
 	switch v.Kind {
@@ -134,21 +148,43 @@ func (t *refTable) encode(v accp.Value) accp.Value {
 			out.Fields[i] = accp.Field{Key: f.Key, Val: t.encode(f.Val)}
 		}
 	}
-	t.addText(text)
+	if t.room(size) {
+		if t.index == nil {
+			t.index = map[string]int{}
+		}
+		if _, dup := t.index[text]; !dup {
+			t.index[text] = t.n - 1
+		}
+	}
 	return out
 }
 
-// decodeParams resolves the refs of a message's params and numbers its
-// values, in place.
-func (t *refTable) decodeParams(params []accp.Field) error {
-	for _, i := range sortedOrder(params) {
-		v, err := t.decode(params[i].Val)
-		if err != nil {
-			return err
+// decodeFrames resolves the refs of the params of the frames one received
+// frame holds (several for a run) and numbers their values, in place. seq
+// is the frame's.
+func (t *refTable) decodeFrames(frames []*accp.Frame, seq int64) error {
+	t.expanded = 0
+	for _, g := range frames {
+		for _, i := range sortedOrder(g.Params) {
+			v, _, _, err := t.decode(g.Params[i].Val)
+			if err != nil {
+				t.loseAt(seq)
+				return err
+			}
+			g.Params[i].Val = v
 		}
-		params[i].Val = v
 	}
 	return nil
+}
+
+// loseAt records that the numbering broke at the frame with seq, and
+// drops the values: no later ref can be trusted to mean what the encoder
+// meant.
+func (t *refTable) loseAt(seq int64) {
+	if t.lost == 0 {
+		t.lost = seq
+	}
+	t.vals, t.sizes = nil, nil
 }
 
 func isNumber(s string) bool {
@@ -163,56 +199,128 @@ func isNumber(s string) bool {
 	return true
 }
 
-func (t *refTable) decode(v accp.Value) (accp.Value, error) {
+// decode returns v with its refs resolved, the length of its canonical
+// text, and whether it is owned: holds no substring of the frame line, so
+// keeping it does not keep the line alive. It numbers v's values.
+func (t *refTable) decode(v accp.Value) (out accp.Value, size int, owned bool, err error) {
 	switch v.Kind {
 	case accp.KindRef:
 		if !isNumber(v.Str) {
-			return v, nil
+			return v, accp.ValueSize(v), false, nil
+		}
+		if t.lost != 0 {
+			return v, 0, false, &accp.Error{Code: accp.CodeRefNotFound, Offset: -1,
+				Msg: fmt.Sprintf("$%s: the numbering broke at the frame with seq %d", v.Str, t.lost)}
 		}
 		n, _ := strconv.Atoi(v.Str)
 		if n >= len(t.vals) {
-			return v, &accp.Error{Code: accp.CodeRefNotFound, Offset: -1, Msg: "$" + v.Str + ": no such value earlier in the session"}
+			return v, 0, false, &accp.Error{Code: accp.CodeRefNotFound, Offset: -1, Msg: "$" + v.Str + ": no such value earlier in the session"}
 		}
-		return t.vals[n], nil
+		t.expanded += t.sizes[n]
+		if t.expanded > t.maxExpand {
+			return v, 0, false, &accp.Error{Code: accp.CodeBudgetExceeded, Offset: -1,
+				Msg: fmt.Sprintf("the frame's refs stand for more than %d bytes", t.maxExpand)}
+		}
+		return t.vals[n], t.sizes[n], true, nil
 	case accp.KindPair:
-		r, err := t.decode(v.Fields[0].Val)
+		r, rsize, _, err := t.decode(v.Fields[0].Val)
 		if err != nil {
-			return v, err
+			return v, 0, false, err
 		}
-		out := v
+		out = v
 		out.Fields = []accp.Field{{Key: v.Fields[0].Key, Val: r}}
-		return out, nil
+		return out, len(v.Fields[0].Key) + 1 + rsize, false, nil
 	case accp.KindString:
-		t.buf = accp.AppendValue(t.buf[:0], v)
-		if len(t.buf) >= refMinBytes {
-			t.addValue(len(t.buf), v)
+		size = accp.StringSize(v.Str)
+		if size >= refMinBytes && t.number(size) {
+			v.Str = strings.Clone(v.Str)
+			t.vals = append(t.vals, v)
+			t.sizes = append(t.sizes, size)
+			return v, size, true, nil
 		}
-		return v, nil
+		return v, size, false, nil
 	case accp.KindArray, accp.KindMap:
 	default:
-		return v, nil
+		return v, accp.ValueSize(v), false, nil
 	}
-	out := v
-	var err error
+	out = v
+	size = 2
+	var borrowed []int // children that are not owned
 	if v.Kind == accp.KindArray {
 		out.List = make([]accp.Value, len(v.List))
 		for i, e := range v.List {
-			if out.List[i], err = t.decode(e); err != nil {
-				return v, err
+			var n int
+			var own bool
+			if out.List[i], n, own, err = t.decode(e); err != nil {
+				return v, 0, false, err
+			}
+			size += n
+			if !own {
+				borrowed = append(borrowed, i)
 			}
 		}
+		size += max(len(v.List)-1, 0)
 	} else {
 		out.Fields = make([]accp.Field, len(v.Fields))
 		for i, f := range v.Fields {
+			var n int
+			var own bool
 			out.Fields[i].Key = f.Key
-			if out.Fields[i].Val, err = t.decode(f.Val); err != nil {
-				return v, err
+			if out.Fields[i].Val, n, own, err = t.decode(f.Val); err != nil {
+				return v, 0, false, err
+			}
+			size += accp.MapKeySize(f.Key) + 1 + n
+			if !own {
+				borrowed = append(borrowed, i)
 			}
 		}
+		size += max(len(v.Fields)-1, 0)
 	}
-	t.buf = accp.AppendValue(t.buf[:0], out)
-	if len(t.buf) >= refMinBytes {
-		t.addValue(len(t.buf), out)
+	if size < refMinBytes || !t.number(size) {
+		return out, size, false, nil
 	}
-	return out, nil
+	// Numbered: it outlives the frame, so it must not hold on to the line.
+	if out.Kind == accp.KindArray {
+		for _, i := range borrowed {
+			out.List[i] = cloneValue(out.List[i])
+		}
+	} else {
+		for i := range out.Fields {
+			out.Fields[i].Key = strings.Clone(out.Fields[i].Key)
+		}
+		for _, i := range borrowed {
+			out.Fields[i].Val = cloneValue(out.Fields[i].Val)
+		}
+	}
+	t.vals = append(t.vals, out)
+	t.sizes = append(t.sizes, size)
+	return out, size, true, nil
+}
+
+// number reports whether the decoder gives a value of size bytes a
+// number: as room, except that nothing is numbered once the numbering
+// broke.
+func (t *refTable) number(size int) bool {
+	return t.lost == 0 && t.room(size)
+}
+
+// cloneValue returns a deep copy of v that shares no string memory with
+// it.
+func cloneValue(v accp.Value) accp.Value {
+	v.Str = strings.Clone(v.Str)
+	if v.List != nil {
+		list := make([]accp.Value, len(v.List))
+		for i, e := range v.List {
+			list[i] = cloneValue(e)
+		}
+		v.List = list
+	}
+	if v.Fields != nil {
+		fields := make([]accp.Field, len(v.Fields))
+		for i, f := range v.Fields {
+			fields[i] = accp.Field{Key: strings.Clone(f.Key), Val: cloneValue(f.Val)}
+		}
+		v.Fields = fields
+	}
+	return v
 }

@@ -1,0 +1,367 @@
+package acpmap
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/acp-bridge/acp-bridge/internal/accp"
+)
+
+// noteFrame is the frame of an _x/note notification whose params are
+// body, with the envelope of seq. It numbers the method name first.
+func noteFrame(body string, seq int) string {
+	return fmt.Sprintf(`@agent>sync:note{m:\'_x/note|p:%s}[mid:a%011d,seq:%d,ts:1714000000]`, body, seq, seq)
+}
+
+// bigNote returns the first frame of a session: an _x/note whose note is
+// n bytes of text. It numbers "_x/note" as $0 and the note as $1.
+func bigNote(t *testing.T, n int) string {
+	t.Helper()
+	msg := `{"jsonrpc":"2.0","method":"_x/note","params":{"note":"` + strings.Repeat("x", n) + `"}}`
+	fr, err := NewEncoder("b", Options{Refs: true}).Encode([]byte(msg), AgentToClient, time.Unix(1714000000, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fr
+}
+
+// TestRefBudget checks that the refs of one frame may stand for only so
+// much text: a small frame of many refs to a large value is rejected
+// (E2003) without being expanded, and later refs then fail (E2001).
+func TestRefBudget(t *testing.T) {
+	tests := []struct {
+		name     string
+		big      int // bytes of the value referenced
+		refs     int // refs to it in the second frame
+		maxBytes int // Options.MaxRefBytes
+		want     accp.Code
+	}{
+		{"within the budget", 1000, 10, 20_000, ""},
+		{"over the budget", 1000, 30, 20_000, accp.CodeBudgetExceeded},
+		{"one ref over", 30_000, 1, 20_000, accp.CodeBudgetExceeded},
+		// The reviewer's frame: 60 KB expanding to 2 GB of JSON.
+		{"bomb at the default budget", 100_000, 20_000, 0, accp.CodeBudgetExceeded},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dec := NewDecoder("b", Options{MaxRefBytes: tt.maxBytes})
+			if _, err := dec.DecodeValue(bigNote(t, tt.big)); err != nil {
+				t.Fatal(err)
+			}
+			bomb := noteFrame("{p:["+strings.TrimSuffix(strings.Repeat("$1,", tt.refs), ",")+"]}", 2)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			start := time.Now()
+			x, err := dec.DecodeValue(bomb)
+			took := time.Since(start)
+			runtime.ReadMemStats(&after)
+			if accp.CodeOf(err) != tt.want {
+				t.Fatalf("got %v, want code %q", err, tt.want)
+			}
+			if tt.want == "" {
+				list, _ := getPath(x.(map[string]any), p("params", "p"))
+				if l, ok := list.([]any); !ok || len(l) != tt.refs || l[0] != strings.Repeat("x", tt.big) {
+					t.Errorf("decoded params.p is not %d copies of the note", tt.refs)
+				}
+				return
+			}
+			if took > 2*time.Second {
+				t.Errorf("rejecting took %v", took)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+				t.Errorf("rejecting allocated %d MB", alloc>>20)
+			}
+			if _, err := dec.DecodeValue(noteFrame("{p:$1}", 3)); accp.CodeOf(err) != accp.CodeRefNotFound {
+				t.Errorf("a ref after the rejected frame: got %v, want E2001", err)
+			}
+			if _, err := dec.DecodeValue(noteFrame("{p:plain}", 4)); err != nil {
+				t.Errorf("a frame without refs after the rejected one: %v", err)
+			}
+		})
+	}
+}
+
+// TestRefTableAfterFailure checks that after a frame fails partway, with
+// values of its own numbered before the bad ref, no later ref resolves to
+// what the encoder did not mean.
+func TestRefTableAfterFailure(t *testing.T) {
+	dec := NewDecoder("b", Options{})
+	if _, err := dec.DecodeValue(bigNote(t, 20)); err != nil {
+		t.Fatal(err)
+	}
+	// The method name and a are numbered ($3, $4) before b fails.
+	if _, err := dec.DecodeValue(noteFrame("{a:numbered_before_the_failure,b:$99}", 2)); accp.CodeOf(err) != accp.CodeRefNotFound {
+		t.Fatalf("got %v, want E2001", err)
+	}
+	for i, ref := range []string{"$1", "$4"} {
+		if x, err := dec.DecodeValue(noteFrame("{c:"+ref+"}", 3+i)); accp.CodeOf(err) != accp.CodeRefNotFound {
+			t.Errorf("%s after the failure: got %v, %v; want E2001", ref, x, err)
+		}
+	}
+}
+
+// TestRefValuesOwnTheirText checks that a numbered value shares no memory
+// with the frame line it came from, so the table does not keep whole
+// lines alive.
+func TestRefValuesOwnTheirText(t *testing.T) {
+	dec := NewDecoder("b", Options{})
+	pad := strings.Repeat("y", 1<<16)
+	line := noteFrame(`{path:/home/user/src/main.go,short:[ab,cd,{k:v}],pad:`+pad+`}`, 1)
+	if _, err := dec.DecodeValue(line); err != nil {
+		t.Fatal(err)
+	}
+	lo := uintptr(unsafe.Pointer(unsafe.StringData(line)))
+	hi := lo + uintptr(len(line))
+	in := func(s string) bool {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		return s != "" && p >= lo && p < hi
+	}
+	var walk func(v accp.Value) bool
+	walk = func(v accp.Value) bool {
+		if in(v.Str) {
+			return true
+		}
+		for _, e := range v.List {
+			if walk(e) {
+				return true
+			}
+		}
+		for _, f := range v.Fields {
+			if in(f.Key) || walk(f.Val) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(dec.refs.vals) < 3 {
+		t.Fatalf("%d values numbered", len(dec.refs.vals))
+	}
+	for i, v := range dec.refs.vals {
+		if walk(v) {
+			t.Errorf("value %d (%.60s) points into the frame line", i, accp.AppendValue(nil, v))
+		}
+	}
+}
+
+// concurrentMessages returns n messages that repeat values (so refs are
+// written) and switch between two sessions (so sids are left out).
+func concurrentMessages(n int) [][]byte {
+	var out [][]byte
+	for i := range n {
+		sid := "s" + strconv.Itoa(i%2)
+		out = append(out, fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"%s","update":{"sessionUpdate":"tool_call","toolCallId":"call_%d","title":"Read file %d","kind":"read","locations":[{"path":"/home/user/project/file%d.go"}]}}}`, sid, i%3, i%4, i%5))
+	}
+	return out
+}
+
+// sealed is a frame and the message it was made of.
+type sealed struct {
+	seq   int
+	frame string
+	msg   []byte
+}
+
+func seqOf(t testing.TB, frame string) int {
+	f, err := Limits.Parse(frame, NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := f.MetaValue("seq")
+	n, _ := strconv.Atoi(v.Str)
+	return n
+}
+
+// checkInSeqOrder decodes the frames in seq order and compares each
+// message with the one its frame was made of.
+func checkInSeqOrder(t *testing.T, out []sealed) {
+	t.Helper()
+	slices.SortFunc(out, func(a, b sealed) int { return a.seq - b.seq })
+	dec := NewDecoder("c", Options{})
+	for _, s := range out {
+		x, err := dec.DecodeValue(s.frame)
+		if err != nil {
+			t.Fatalf("seq %d: %v\n%s", s.seq, err, s.frame)
+		}
+		if want, _ := accp.DecodeJSON(s.msg); !accp.JSONEqual(x, want) {
+			g, _ := MarshalJSON(x)
+			t.Fatalf("seq %d decodes to %s\nwant %s", s.seq, g, s.msg)
+		}
+	}
+}
+
+// TestEncoderConcurrent encodes from several goroutines into one encoder
+// with refs: whatever order the frames are sealed in, decoding them in seq
+// order gives each its own message.
+func TestEncoderConcurrent(t *testing.T) {
+	trials := 200
+	if testing.Short() {
+		trials = 20
+	}
+	msgs := concurrentMessages(8)
+	for trial := range trials {
+		enc := NewEncoder("c", Options{Refs: true})
+		var mu sync.Mutex
+		var out []sealed
+		var wg sync.WaitGroup
+		for _, m := range msgs {
+			wg.Go(func() {
+				fr, err := enc.Encode(m, AgentToClient, time.Unix(1714000000, 0))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				out = append(out, sealed{seqOf(t, fr), fr, m})
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		if t.Failed() {
+			return
+		}
+		t.Run(strconv.Itoa(trial), func(t *testing.T) { checkInSeqOrder(t, out) })
+		if t.Failed() {
+			return
+		}
+	}
+}
+
+// TestRunEncoderConcurrent is TestEncoderConcurrent for a RunEncoder with
+// a bound small enough that most messages end a run.
+func TestRunEncoderConcurrent(t *testing.T) {
+	trials := 100
+	if testing.Short() {
+		trials = 10
+	}
+	msgs := concurrentMessages(8)
+	for trial := range trials {
+		r := NewEncoder("c", Options{Refs: true}).Runs(RunOptions{MaxBodyTokens: 60})
+		var mu sync.Mutex
+		var frames []string
+		var wg sync.WaitGroup
+		for i, m := range msgs {
+			wg.Go(func() {
+				fs, err := r.Add(m, Direction(1+i%2), time.Unix(1714000000, 0))
+				if err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				frames = append(frames, fs...)
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		fs, err := r.Flush()
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, fs...)
+		slices.SortFunc(frames, func(a, b string) int { return seqOf(t, a) - seqOf(t, b) })
+		dec := NewDecoder("c", Options{})
+		n := 0
+		for _, fr := range frames {
+			xs, err := dec.DecodeValues(fr)
+			if err != nil {
+				t.Fatalf("trial %d: %v\n%s", trial, err, fr)
+			}
+			n += len(xs)
+		}
+		if n != len(msgs) {
+			t.Fatalf("trial %d: %d messages decoded, want %d", trial, n, len(msgs))
+		}
+	}
+}
+
+// TestDecoderConcurrent decodes one session's frames from several
+// goroutines at once, each retrying while its frame's turn has not come
+// (E3003): every message comes out as it went in. The first frame is
+// decoded first, since a session takes its first seq from it.
+func TestDecoderConcurrent(t *testing.T) {
+	trials := 50
+	if testing.Short() {
+		trials = 5
+	}
+	msgs := concurrentMessages(12)
+	enc := NewEncoder("c", Options{Refs: true})
+	frames := make([]string, len(msgs))
+	for i, m := range msgs {
+		fr, err := enc.Encode(m, AgentToClient, time.Unix(1714000000, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames[i] = fr
+	}
+	for range trials {
+		dec := NewDecoder("c", Options{})
+		if _, err := dec.DecodeValue(frames[0]); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for _, i := range rand.Perm(len(frames) - 1) {
+			i++
+			wg.Go(func() {
+				for {
+					x, err := dec.DecodeValue(frames[i])
+					if accp.CodeOf(err) == accp.CodeSequenceGap {
+						runtime.Gosched()
+						continue
+					}
+					if err != nil {
+						t.Errorf("frame %d: %v", i+1, err)
+						return
+					}
+					if want, _ := accp.DecodeJSON(msgs[i]); !accp.JSONEqual(x, want) {
+						g, _ := MarshalJSON(x)
+						t.Errorf("frame %d decodes to %s\nwant %s", i+1, g, msgs[i])
+					}
+					return
+				}
+			})
+		}
+		wg.Wait()
+		if t.Failed() {
+			return
+		}
+	}
+}
+
+// TestRefBytesBudget checks that a value too large for what is left of
+// the numbering's byte budget is skipped without ending the numbering:
+// smaller values seen later are still numbered and referenced.
+func TestRefBytesBudget(t *testing.T) {
+	saved := refMaxBytes
+	t.Cleanup(func() { refMaxBytes = saved })
+	refMaxBytes = 200
+	note := func(s string) []byte {
+		return []byte(`{"jsonrpc":"2.0","method":"_x/note","params":{"note":"` + s + `"}}`)
+	}
+	msgs := [][]byte{note(strings.Repeat("long ", 50)), note("a later value to repeat"), note("a later value to repeat")}
+	enc := NewEncoder("b", Options{Refs: true})
+	dec := NewDecoder("b", Options{})
+	var last string
+	for i, m := range msgs {
+		fr, err := enc.Encode(m, AgentToClient, time.Unix(1714000000, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := dec.DecodeValue(fr)
+		if err != nil {
+			t.Fatalf("message %d: %v\n%s", i+1, err, fr)
+		}
+		if want, _ := accp.DecodeJSON(m); !accp.JSONEqual(x, want) {
+			t.Fatalf("message %d decodes differently from %s", i+1, m)
+		}
+		last = fr
+	}
+	if strings.Contains(last, "later") {
+		t.Errorf("the repeated value was not referenced: %s", last)
+	}
+}
