@@ -27,10 +27,7 @@ type Decoder struct {
 func NewDecoder(id string, opt Options) *Decoder {
 	d := &Decoder{sess: accp.NewSession(id, accp.Options{Registry: NewRegistry(), Limits: Limits,
 		Clock: opt.Clock, Logger: opt.Logger, NoAutoCheckpoint: true, Inline: true, NoBudget: true})}
-	d.refs.maxExpand = opt.MaxRefBytes
-	if d.refs.maxExpand <= 0 {
-		d.refs.maxExpand = Limits.MaxFrameBytes
-	}
+	d.refs.maxExpand = opt.maxRefBytes()
 	return d
 }
 
@@ -81,7 +78,7 @@ func (d *Decoder) DecodeAll(line string) ([][]byte, error) {
 // is delivered whole: if any of its messages does not map back, the frame
 // is rejected (E1004) and none of them is returned. A "$N" back-reference
 // to no earlier value is E2001; refs standing for more than
-// Options.MaxRefBytes of text in one frame are E2003.
+// Options.MaxRefBytes of text in one message are E2003.
 func (d *Decoder) DecodeValues(line string) ([]any, error) {
 	return d.decode(line, false)
 }

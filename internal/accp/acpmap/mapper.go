@@ -65,12 +65,20 @@ type Options struct {
 	// bytes that an earlier message of the session already held as "$N", a
 	// reference to it (see refs.go); decoders always resolve them.
 	Refs bool
-	// MaxRefBytes bounds, on a Decoder, the canonical text the refs of one
-	// frame stand for, summed: past it the frame is rejected with E2003
-	// (BUDGET_EXCEEDED), so a small frame of many refs to a large value
-	// cannot expand without limit. Optional: if zero, Limits.MaxFrameBytes,
-	// which no frame an Encoder writes exceeds.
+	// MaxRefBytes bounds the canonical text the refs of one message stand
+	// for, summed: an Encoder writes a value inline rather than as a ref
+	// that would take the message over it, and a Decoder rejects a frame
+	// whose refs do (E2003 BUDGET_EXCEEDED), so a small frame of many refs
+	// cannot expand without limit. Both ends must use the same bound.
+	// Optional: if zero, DefaultMaxRefBytes (16 MiB).
 	MaxRefBytes int
+}
+
+func (o Options) maxRefBytes() int {
+	if o.MaxRefBytes > 0 {
+		return o.MaxRefBytes
+	}
+	return DefaultMaxRefBytes
 }
 
 // Encoder turns ACP JSON-RPC messages into ACCP frames, one frame per
@@ -108,7 +116,7 @@ func NewEncoder(id string, opt Options) *Encoder {
 	}
 	e := &Encoder{sess: accp.NewSession(id, so), log: log, pending: map[pendKey]string{}}
 	if opt.Refs {
-		e.refs = &refTable{}
+		e.refs = &refTable{maxExpand: opt.maxRefBytes()}
 	}
 	return e
 }

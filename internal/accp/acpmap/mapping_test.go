@@ -258,6 +258,10 @@ func FuzzDecodeFrame(f *testing.F) {
 			f.Add(line)
 		}
 	}
+	// Refs to values of the same frame, doubling at each level, and many
+	// refs to one value.
+	f.Add(noteFrame("{a:xxxxxxxx,b:[$1,$1],c:[$2,$2],d:[$3,$3],e:[$4,$4],f:[$5,$5]}", 1))
+	f.Add(noteFrame("{a:"+strings.Repeat("y", 100)+",b:["+strings.TrimSuffix(strings.Repeat("$1,", 100), ",")+"]}", 1))
 	f.Fuzz(func(t *testing.T, frame string) {
 		x, err := NewDecoder("corpus", Options{}).DecodeValue(frame)
 		if err == nil && x != nil {

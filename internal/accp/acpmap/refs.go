@@ -27,9 +27,10 @@ import (
 //
 // The numbering holds at most refMaxEntries values; a value whose text
 // would take the held text over refMaxBytes is not numbered, and later
-// smaller ones still are. A decoded frame's refs may stand for at most
-// Options.MaxRefBytes of text in all (E2003 BUDGET_EXCEEDED past it), so a
-// small frame cannot expand to gigabytes. Once a frame fails to decode
+// smaller ones still are. The refs of one message may stand for at most
+// Options.MaxRefBytes of text in all: the encoder writes a value inline
+// rather than go over it, and the decoder rejects a frame that does (E2003
+// BUDGET_EXCEEDED), so a small frame cannot expand to gigabytes. Once a frame fails to decode
 // partway (a ref to no value, or over that budget) the two ends no longer
 // number alike: every later "$N" is E2001, while frames without refs still
 // decode.
@@ -40,6 +41,9 @@ const (
 	// written as a ref only if that takes fewer o200k tokens.
 	refCountBelow = 64
 )
+
+// DefaultMaxRefBytes is the default of Options.MaxRefBytes.
+const DefaultMaxRefBytes = 16 << 20
 
 // refMaxBytes bounds the canonical text the numbered values hold, summed.
 // Only tests change it.
@@ -55,8 +59,8 @@ type refTable struct {
 	full  bool           // refMaxEntries reached
 	buf   []byte         // encoder: scratch for canonical text
 
-	// Decoder, per frame: the text the frame's refs stood for so far, and
-	// the most they may.
+	// Per message: the text its refs stood for so far, and the most they
+	// may (Options.MaxRefBytes).
 	expanded, maxExpand int
 	lost                int64 // the seq of a frame that failed partway; 0 if none
 }
@@ -99,6 +103,7 @@ func sortedOrder(params []accp.Field) []int {
 // encodeParams numbers the values of a message's params and replaces
 // values numbered before by refs, in place.
 func (t *refTable) encodeParams(params []accp.Field) {
+	t.expanded = 0
 	for _, i := range sortedOrder(params) {
 		params[i].Val = t.encode(params[i].Val)
 	}
@@ -126,7 +131,9 @@ func (t *refTable) encode(v accp.Value) accp.Value {
 		// A short value can be fewer tokens than its ref ("description"
 		// is one, "$17" two); it is then written again, and numbered
 		// again, as the decoder will.
-		if size >= refCountBelow || accp.CountTokens(string(t.buf)) > accp.CountTokens(string(accp.AppendValue(nil, ref))) {
+		if t.expanded+size <= t.maxExpand &&
+			(size >= refCountBelow || accp.CountTokens(string(t.buf)) > accp.CountTokens(string(accp.AppendValue(nil, ref)))) {
+			t.expanded += size
 			return ref
 		}
 	}
@@ -163,8 +170,8 @@ func (t *refTable) encode(v accp.Value) accp.Value {
 // frame holds (several for a run) and numbers their values, in place. seq
 // is the frame's.
 func (t *refTable) decodeFrames(frames []*accp.Frame, seq int64) error {
-	t.expanded = 0
 	for _, g := range frames {
+		t.expanded = 0
 		for _, i := range sortedOrder(g.Params) {
 			v, _, _, err := t.decode(g.Params[i].Val)
 			if err != nil {
@@ -219,7 +226,7 @@ func (t *refTable) decode(v accp.Value) (out accp.Value, size int, owned bool, e
 		t.expanded += t.sizes[n]
 		if t.expanded > t.maxExpand {
 			return v, 0, false, &accp.Error{Code: accp.CodeBudgetExceeded, Offset: -1,
-				Msg: fmt.Sprintf("the frame's refs stand for more than %d bytes", t.maxExpand)}
+				Msg: fmt.Sprintf("the refs of one message stand for more than %d bytes", t.maxExpand)}
 		}
 		return t.vals[n], t.sizes[n], true, nil
 	case accp.KindPair:

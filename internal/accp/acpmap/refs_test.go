@@ -33,7 +33,7 @@ func bigNote(t *testing.T, n int) string {
 	return fr
 }
 
-// TestRefBudget checks that the refs of one frame may stand for only so
+// TestRefBudget checks that the refs of one message may stand for only so
 // much text: a small frame of many refs to a large value is rejected
 // (E2003) without being expanded, and later refs then fail (E2001).
 func TestRefBudget(t *testing.T) {
@@ -86,6 +86,56 @@ func TestRefBudget(t *testing.T) {
 				t.Errorf("a frame without refs after the rejected one: %v", err)
 			}
 		})
+	}
+}
+
+// TestRefBudgetDoubling checks the budget on refs to values numbered in
+// the same frame: each array holds the previous one twice, so the text
+// doubles with every level of a frame that grows by a few bytes.
+func TestRefBudgetDoubling(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{a:xxxxxxxx")
+	// The method name is $0, a is $1; each array is numbered after it.
+	for i := range 40 {
+		fmt.Fprintf(&b, ",b%02d:[$%d,$%d]", i, i+1, i+1)
+	}
+	b.WriteString("}")
+	start := time.Now()
+	_, err := NewDecoder("b", Options{}).DecodeValue(noteFrame(b.String(), 1))
+	if accp.CodeOf(err) != accp.CodeBudgetExceeded {
+		t.Fatalf("got %v, want E2003", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("rejecting took %v", d)
+	}
+}
+
+// TestEncoderRefBudget checks that the encoder writes no frame the
+// decoder's ref budget rejects: past the budget a repeated value is
+// written inline.
+func TestEncoderRefBudget(t *testing.T) {
+	opt := Options{Refs: true, MaxRefBytes: 5000}
+	enc := NewEncoder("b", opt)
+	dec := NewDecoder("b", opt)
+	big := strings.Repeat("x", 1000)
+	for i, m := range []string{
+		`{"jsonrpc":"2.0","method":"_x/note","params":{"note":"` + big + `"}}`,
+		`{"jsonrpc":"2.0","method":"_x/note","params":{"p":["` + strings.TrimSuffix(strings.Repeat(big+`","`, 12), `","`) + `"]}}`,
+	} {
+		fr, err := enc.Encode([]byte(m), AgentToClient, time.Unix(1714000000, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := dec.DecodeValue(fr)
+		if err != nil {
+			t.Fatalf("message %d: %v", i+1, err)
+		}
+		if want, _ := accp.DecodeJSON([]byte(m)); !accp.JSONEqual(x, want) {
+			t.Fatalf("message %d decodes differently", i+1)
+		}
+		if i == 1 && (strings.Count(fr, "$1") != 4 || !strings.Contains(fr, big)) {
+			t.Errorf("want 4 refs to the note and the rest inline: %.300s", fr)
+		}
 	}
 }
 
