@@ -43,12 +43,10 @@ func (t Tokens) Ratio() float64 {
 // RunTokens is the o200k token count of a stream written in one of Forms.
 type RunTokens struct {
 	// Messages, Pretty and Compact count the messages as in Tokens; ACCP
-	// and Envelope count the frames.
+	// and Envelope count the frames, and Larger the frames with more
+	// tokens than their messages as compact JSON.
 	Tokens
 	Frames int
-	// Larger counts the frames with more tokens than their messages as
-	// compact JSON.
-	Larger int
 }
 
 // Form names a way of writing a stream, for RunTokens.
