@@ -98,3 +98,23 @@ func FuzzLimitsCheck(f *testing.F) {
 		}
 	})
 }
+
+// TestMaxTokenBytes checks the bound against the pieces o200k makes of
+// texts with long runs of one character, where the longest tokens are.
+func TestMaxTokenBytes(t *testing.T) {
+	l := MaxTokenBytes()
+	longest := 0
+	for _, s := range []string{strings.Repeat("=", 1000), strings.Repeat(" ", 1000), strings.Repeat("-", 1000),
+		strings.Repeat("/", 1000), strings.Repeat("_", 1000), strings.Repeat("\n", 1000), "<|endoftext|>"} {
+		_, pieces, err := o200k().Encode(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pieces {
+			longest = max(longest, len(p))
+		}
+	}
+	if longest > l || longest < l/2 {
+		t.Errorf("MaxTokenBytes() = %d, longest piece seen %d", l, longest)
+	}
+}

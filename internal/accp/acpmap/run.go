@@ -123,14 +123,14 @@ func (r *RunEncoder) AddValue(x any, dir Direction, ts time.Time) ([]string, err
 	// entry's map); frame() made sure it fits on its own.
 	alone := 1+e.ext.Depth > Limits.MaxDepth
 	if !alone && r.maxBody >= 0 {
-		// A token is at least one byte, so only text longer than the bound
-		// is counted, and a message's own frame (whose body is shorter
-		// than its entry) before the run it would join.
+		// Text no longer than the bound is within it; a message's own
+		// frame (whose body is shorter than its entry) is measured before
+		// the run it would join.
 		switch {
 		case len(":run{m:[]}")+r.bytes+1+e.ext.Bytes <= r.maxBody:
-		case e.ext.Bytes > r.maxBody && accp.MeasureFrame(e.f.String()).Body > r.maxBody:
+		case e.ext.Bytes > r.maxBody && bodyOver(e.f.String(), r.maxBody):
 			alone = true
-		case len(r.pending) > 0 && r.bodyTokens(append(r.pending[:len(r.pending):len(r.pending)], e)) > r.maxBody:
+		case len(r.pending) > 0 && bodyOver(runFrame(r.agent, append(r.pending[:len(r.pending):len(r.pending)], e)).String(), r.maxBody):
 			if out, err = r.flushLocked(out); err != nil {
 				return out, err
 			}
@@ -193,8 +193,20 @@ func (r *RunEncoder) flushLocked(out []string) ([]string, error) {
 	return append(out, line), nil
 }
 
-func (r *RunEncoder) bodyTokens(entries []runEntry) int {
-	return accp.MeasureFrame(runFrame(r.agent, entries).String()).Body
+// bodyOver reports whether the body of the frame text line (no metadata)
+// is over max o200k tokens. A token is 1 to accp.MaxTokenBytes() bytes,
+// so only a body whose length leaves that open is tokenized: the tokens
+// starting in the body cover all of it but what a token starting in the
+// header takes, under one token's length.
+func bodyOver(line string, max int) bool {
+	_, body, _ := strings.Cut(line, ":")
+	switch {
+	case len(body) <= max:
+		return false
+	case len(body) > (max+2)*accp.MaxTokenBytes():
+		return true
+	}
+	return accp.MeasureFrame(line).Body > max
 }
 
 func runFrame(agent string, entries []runEntry) *accp.Frame {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -352,6 +353,50 @@ func TestRefs(t *testing.T) {
 		}
 		if want, _ := accp.DecodeJSON([]byte(msgs[2])); !accp.JSONEqual(got[2], want) {
 			t.Errorf("the frame after a dropped one decodes to %v", got[2])
+		}
+	})
+}
+
+// BenchmarkLargeMessage encodes one fs/read_text_file result of about
+// 940 KB as its own frame and through a RunEncoder, which must not spend
+// much more on deciding that it goes alone.
+func BenchmarkLargeMessage(b *testing.B) {
+	content := strings.Repeat("func main() {\n\tfmt.Println(\"hello, world\")\n}\n", 20_000)
+	req := []byte(`{"jsonrpc":"2.0","id":4,"method":"fs/read_text_file","params":{"sessionId":"s1","path":"/src/main.go"}}`)
+	res := []byte(`{"jsonrpc":"2.0","id":4,"result":{"content":` + strconv.Quote(content) + `}}`)
+	b.Run("Encode", func(b *testing.B) {
+		for b.Loop() {
+			enc := NewEncoder("b", Options{})
+			if _, err := enc.Encode(req, AgentToClient, time.Time{}); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := enc.Encode(res, ClientToAgent, time.Time{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("RunAdd", func(b *testing.B) {
+		for b.Loop() {
+			r := NewEncoder("b", Options{}).Runs(RunOptions{})
+			if _, err := r.Add(req, AgentToClient, time.Time{}); err != nil {
+				b.Fatal(err)
+			}
+			if fs, err := r.Add(res, ClientToAgent, time.Time{}); err != nil || len(fs) != 2 {
+				b.Fatalf("%d frames, %v", len(fs), err)
+			}
+		}
+	})
+	// The same, with a message of the same sender pending: the run it
+	// would join is measured as well.
+	b.Run("RunAddPending", func(b *testing.B) {
+		for b.Loop() {
+			r := NewEncoder("b", Options{}).Runs(RunOptions{})
+			if _, err := r.Add(req, ClientToAgent, time.Time{}); err != nil {
+				b.Fatal(err)
+			}
+			if fs, err := r.Add(res, ClientToAgent, time.Time{}); err != nil || len(fs) != 2 {
+				b.Fatalf("%d frames, %v", len(fs), err)
+			}
 		}
 	})
 }
