@@ -211,6 +211,10 @@ func appendU(dst []byte, r rune) []byte {
 	return append(dst, '\\', 'u', hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15])
 }
 
+// AppendMapKey appends the canonical text of k as a map key to dst (as
+// AppendValue writes it before the ":").
+func AppendMapKey(dst []byte, k string) []byte { return appendMapKey(dst, k) }
+
 func appendMapKey(dst []byte, k string) []byte {
 	if k == "" {
 		return append(dst, `\'`...)

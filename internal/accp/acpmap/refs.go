@@ -52,12 +52,14 @@ var refMaxBytes = 32 << 20
 // refTable is one end's numbering of a session's values.
 type refTable struct {
 	index map[string]int // encoder: canonical text -> number
+	lens  map[int]int    // encoder: how many texts of each length index holds
+	spans []span         // encoder: the values of the param being encoded
 	vals  []accp.Value   // decoder: number -> value
 	sizes []int          // decoder: number -> length of the value's canonical text
 	n     int            // values numbered
 	bytes int            // their canonical text, summed
 	full  bool           // refMaxEntries reached
-	buf   []byte         // encoder: scratch for canonical text
+	buf   []byte         // encoder: canonical text of the param being encoded
 
 	// Per message: the text its refs stood for so far, and the most they
 	// may (Options.MaxRefBytes).
@@ -105,62 +107,126 @@ func sortedOrder(params []accp.Field) []int {
 func (t *refTable) encodeParams(params []accp.Field) {
 	t.expanded = 0
 	for _, i := range sortedOrder(params) {
-		params[i].Val = t.encode(params[i].Val)
+		// Each value's text is rendered once, with the spans of the values
+		// inside it, so the walk looks up each value without rendering it
+		// again.
+		t.buf, t.spans = t.buf[:0], t.spans[:0]
+		t.render(params[i].Val)
+		n := 0
+		params[i].Val = t.encode(params[i].Val, &n)
 	}
 }
 
-func (t *refTable) encode(v accp.Value) accp.Value {
+// span is where a numbered kind's canonical text lies in refTable.buf, and
+// the index of the first span after the value's own ones.
+type span struct{ start, end, next int }
+
+// render appends v's canonical text to t.buf, and a span for every string,
+// array and map in it, in the order encode walks them.
+func (t *refTable) render(v accp.Value) {
+	if v.Kind == accp.KindPair {
+		t.buf = append(t.buf, v.Fields[0].Key...)
+		t.buf = append(t.buf, ':')
+		t.render(v.Fields[0].Val)
+		return
+	}
+	if !numbered(v.Kind) {
+		t.buf = accp.AppendValue(t.buf, v)
+		return
+	}
+	i := len(t.spans)
+	t.spans = append(t.spans, span{start: len(t.buf)})
+	switch v.Kind {
+	case accp.KindString:
+		t.buf = accp.AppendValue(t.buf, v)
+	case accp.KindArray:
+		t.buf = append(t.buf, '[')
+		for j, e := range v.List {
+			if j > 0 {
+				t.buf = append(t.buf, ',')
+			}
+			t.render(e)
+		}
+		t.buf = append(t.buf, ']')
+	case accp.KindMap:
+		t.buf = append(t.buf, '{')
+		for j, f := range sortedFields(v.Fields) {
+			if j > 0 {
+				t.buf = append(t.buf, ',')
+			}
+			t.buf = accp.AppendMapKey(t.buf, f.Key)
+			t.buf = append(t.buf, ':')
+			t.render(f.Val)
+		}
+		t.buf = append(t.buf, '}')
+	}
+	t.spans[i].end = len(t.buf)
+	t.spans[i].next = len(t.spans)
+}
+
+// sortedFields returns fields in key order, as the canonical text has them.
+func sortedFields(fields []accp.Field) []accp.Field {
+	if slices.IsSortedFunc(fields, func(a, b accp.Field) int { return strings.Compare(a.Key, b.Key) }) {
+		return fields
+	}
+	fields = slices.Clone(fields)
+	slices.SortFunc(fields, func(a, b accp.Field) int { return strings.Compare(a.Key, b.Key) })
+	return fields
+}
+
+// encode returns v with values numbered before replaced by refs, and
+// numbers the others. *sp is the index of v's first span.
+func (t *refTable) encode(v accp.Value, sp *int) accp.Value {
 	if v.Kind == accp.KindPair {
 		out := v
-		out.Fields = []accp.Field{{Key: v.Fields[0].Key, Val: t.encode(v.Fields[0].Val)}}
+		out.Fields = []accp.Field{{Key: v.Fields[0].Key, Val: t.encode(v.Fields[0].Val, sp)}}
 		return out
 	}
 	if !numbered(v.Kind) {
 		return v
 	}
-	if v.Kind == accp.KindMap && !slices.IsSortedFunc(v.Fields, func(a, b accp.Field) int { return strings.Compare(a.Key, b.Key) }) {
-		v = accp.Map(slices.Clone(v.Fields)...)
-	}
-	t.buf = accp.AppendValue(t.buf[:0], v)
-	size := len(t.buf)
+	s := t.spans[*sp]
+	text := t.buf[s.start:s.end]
+	size := len(text)
 	if size < refMinBytes {
+		*sp = s.next
 		return v // and so are its children
 	}
-	if n, ok := t.index[string(t.buf)]; ok {
-		ref := accp.Ref(strconv.Itoa(n))
-		// A short value can be fewer tokens than its ref ("description"
-		// is one, "$17" two); it is then written again, and numbered
-		// again, as the decoder will.
-		if t.expanded+size <= t.maxExpand &&
-			(size >= refCountBelow || accp.CountTokens(string(t.buf)) > accp.CountTokens(string(accp.AppendValue(nil, ref)))) {
-			t.expanded += size
-			return ref
+	if t.lens[size] > 0 {
+		if n, ok := t.index[string(text)]; ok && t.expanded+size <= t.maxExpand {
+			ref := accp.Ref(strconv.Itoa(n))
+			// A short value can be fewer tokens than its ref ("description"
+			// is one, "$17" two); it is then written again, and numbered
+			// again, as the decoder will.
+			if size >= refCountBelow || accp.CountTokens(string(text)) > accp.CountTokens(string(accp.AppendValue(nil, ref))) {
+				t.expanded += size
+				*sp = s.next
+				return ref
+			}
 		}
 	}
-	// The children reuse buf; keep the text only if it may get a number.
-	var text string
-	if t.fits(size) {
-		text = string(t.buf)
-	}
+	*sp++
 	out := v
 	switch v.Kind {
 	case accp.KindArray:
 		out.List = make([]accp.Value, len(v.List))
 		for i, e := range v.List {
-			out.List[i] = t.encode(e)
+			out.List[i] = t.encode(e, sp)
 		}
 	case accp.KindMap:
-		out.Fields = make([]accp.Field, len(v.Fields))
-		for i, f := range v.Fields {
-			out.Fields[i] = accp.Field{Key: f.Key, Val: t.encode(f.Val)}
+		fields := sortedFields(v.Fields)
+		out.Fields = make([]accp.Field, len(fields))
+		for i, f := range fields {
+			out.Fields[i] = accp.Field{Key: f.Key, Val: t.encode(f.Val, sp)}
 		}
 	}
 	if t.room(size) {
 		if t.index == nil {
-			t.index = map[string]int{}
+			t.index, t.lens = map[string]int{}, map[int]int{}
 		}
-		if _, dup := t.index[text]; !dup {
-			t.index[text] = t.n - 1
+		if _, dup := t.index[string(text)]; !dup {
+			t.index[string(text)] = t.n - 1
+			t.lens[size]++
 		}
 	}
 	return out

@@ -415,3 +415,61 @@ func TestRefBytesBudget(t *testing.T) {
 		t.Errorf("the repeated value was not referenced: %s", last)
 	}
 }
+
+// TestRenderSpans checks that the encoder's one-pass rendering gives each
+// string, array and map of a message the canonical text AppendValue gives
+// it, for every message of the corpus.
+func TestRenderSpans(t *testing.T) {
+	// An unsorted map with a pair and escapes in keys, as a parser can
+	// leave none but a caller can build.
+	unsorted := accp.Value{Kind: accp.KindMap, Fields: []accp.Field{
+		{Key: "zed.dev/x", Val: accp.Array(accp.Value{Kind: accp.KindPair, Fields: []accp.Field{{Key: "k", Val: accp.String("a value with spaces")}}})},
+		{Key: "a b", Val: accp.Value{Kind: accp.KindMap, Fields: []accp.Field{{Key: "y", Val: accp.Int(2)}, {Key: "x", Val: accp.String("long enough")}}}},
+	}}
+	values := []accp.Value{unsorted}
+	for _, l := range readLines(t, "testdata/corpus.jsonl") {
+		x, err := accp.DecodeJSON(l.Msg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, err := toValue(x); err == nil {
+			values = append(values, v)
+		}
+	}
+	for i, v := range values {
+		var tab refTable
+		tab.render(v)
+		if got, want := string(tab.buf), string(accp.AppendValue(nil, v)); got != want {
+			t.Fatalf("message %d renders as\n%s\nwant\n%s", i+1, got, want)
+		}
+		n := 0
+		var walk func(v accp.Value)
+		walk = func(v accp.Value) {
+			if v.Kind == accp.KindPair {
+				walk(v.Fields[0].Val)
+				return
+			}
+			if !numbered(v.Kind) {
+				return
+			}
+			s := tab.spans[n]
+			if got, want := string(tab.buf[s.start:s.end]), string(accp.AppendValue(nil, v)); got != want {
+				t.Fatalf("message %d, value %d: span %q, want %q", i+1, n, got, want)
+			}
+			n++
+			for _, e := range v.List {
+				walk(e)
+			}
+			for _, f := range sortedFields(v.Fields) {
+				walk(f.Val)
+			}
+			if s.next != n {
+				t.Fatalf("message %d: span next %d, want %d", i+1, s.next, n)
+			}
+		}
+		walk(v)
+		if n != len(tab.spans) {
+			t.Fatalf("message %d: %d spans, walked %d", i+1, len(tab.spans), n)
+		}
+	}
+}

@@ -375,6 +375,45 @@ func BenchmarkLargeMessage(b *testing.B) {
 			}
 		}
 	})
+	b.Run("EncodeRefs", func(b *testing.B) {
+		for b.Loop() {
+			enc := NewEncoder("b", Options{Refs: true})
+			if _, err := enc.Encode(req, AgentToClient, time.Time{}); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := enc.Encode(res, ClientToAgent, time.Time{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// A tool call whose raw input nests 30 objects deep around the file:
+	// each level is a value to number.
+	deep := []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"call_1","title":"Write","kind":"edit","rawInput":` +
+		strings.Repeat(`{"a":`, 30) + strconv.Quote(content[:100_000]) + strings.Repeat(`}`, 30) + `}}}`)
+	b.Run("EncodeRefsDeep", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := NewEncoder("b", Options{Refs: true}).Encode(deep, AgentToClient, time.Time{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Decode", func(b *testing.B) {
+		enc := NewEncoder("b", Options{})
+		fr1, err1 := enc.Encode(req, AgentToClient, time.Time{})
+		fr2, err2 := enc.Encode(res, ClientToAgent, time.Time{})
+		if err1 != nil || err2 != nil {
+			b.Fatal(err1, err2)
+		}
+		for b.Loop() {
+			dec := NewDecoder("b", Options{})
+			if _, err := dec.Decode(fr1); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := dec.Decode(fr2); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("RunAdd", func(b *testing.B) {
 		for b.Loop() {
 			r := NewEncoder("b", Options{}).Runs(RunOptions{})
