@@ -26,10 +26,13 @@ one frame per message, or with -runs one sync:run frame per run of
 consecutive messages from one sender. A run ends when the sender changes,
 before a message that would take the frame's body over -run-tokens o200k
 tokens (default 200, the hard body limit of ACCP section 3.4; -1: no
-limit), and at the end of the input; a run of one message is that
-message's ordinary frame. With -refs a string, array or map of 8 bytes or
-more that an earlier message of the session held is written "$N", a
-reference to the N-th such value; decode resolves them.
+token limit, the frame still stays within 256 MiB and 10M values), and at
+the end of the input; a run of one message is that message's ordinary
+frame. With -refs a string, array or map of 8 bytes or more that an
+earlier message of the session held is written "$N", a reference to the
+N-th such value (at most 16 MiB of referenced text per message); decode
+resolves them. A message no frame can carry within those limits (nesting
+deeper than 64 levels, say) is an error (E1001).
 decode reads those frames and writes the JSON-RPC messages, every message
 of a run in order; a frame it rejects becomes an ER error frame (fail:error
 with its E-code) in its place.
@@ -93,7 +96,7 @@ func accpEncode(ctx context.Context, e *env, args []string) error {
 	session := fs.String("session", "acp", "ACCP session id (seeds the msg ids)")
 	random := fs.Bool("random-mid", false, "use random msg ids instead of ids derived from the session and seq")
 	runs := fs.Bool("runs", false, "write runs of consecutive messages from one sender as one sync:run frame each")
-	runTokens := fs.Int("run-tokens", 0, "with -runs, the most o200k tokens of a run frame's body (0: 200, the hard limit of section 3.4; -1: no limit)")
+	runTokens := fs.Int("run-tokens", 0, "with -runs, the most o200k tokens of a run frame's body (0: 200, the hard limit of section 3.4; -1: no token limit)")
 	refs := fs.Bool("refs", false, "write a value an earlier message of the session held as a $N reference to it")
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}

@@ -144,3 +144,26 @@ func TestACCPEncodeSkipsHeldBack(t *testing.T) {
 		t.Fatalf("frames = %q, want one frame, for the error response", frames)
 	}
 }
+
+// TestACCPEncodeTooDeep checks that a message no frame can carry within
+// the mapping's limits is reported (E1001) and skipped, and that the other
+// messages, in a run or not, are encoded and decode.
+func TestACCPEncodeTooDeep(t *testing.T) {
+	note := `{"jsonrpc":"2.0","method":"_x/note","params":{"note":"hello"}}`
+	deep := `{"jsonrpc":"2.0","method":"_x/deep","params":` + strings.Repeat(`{"a":`, 70) + `1` + strings.Repeat(`}`, 70) + `}`
+	for _, args := range [][]string{nil, {"-runs", "-run-tokens", "-1"}} {
+		t.Run(strings.Join(append([]string{"encode"}, args...), " "), func(t *testing.T) {
+			frames, stderr, err := runWith(t, note+"\n"+deep+"\n"+note+"\n", append([]string{"accp", "encode"}, args...)...)
+			if err == nil || !strings.Contains(stderr, "stdin:2: ") || !strings.Contains(stderr, "E1001") {
+				t.Fatalf("err %v, stderr %q: want line 2 reported with E1001", err, stderr)
+			}
+			decoded, stderr, err := runWith(t, frames, "accp", "decode")
+			if err != nil {
+				t.Fatalf("decode: %v\n%s", err, stderr)
+			}
+			if got := strings.Count(decoded, `"_x/note"`); got != 2 {
+				t.Errorf("%d notes decoded, want 2:\n%s", got, decoded)
+			}
+		})
+	}
+}
