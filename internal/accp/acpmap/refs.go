@@ -45,26 +45,32 @@ const (
 // DefaultMaxRefBytes is the default of Options.MaxRefBytes.
 const DefaultMaxRefBytes = 16 << 20
 
+// refMaxValues bounds the values the refs of one message stand for,
+// summed, as Options.MaxRefBytes bounds their text: a ref to a list of
+// small maps stands for many Go values per byte.
+const refMaxValues = 1 << 16
+
 // refMaxBytes bounds the canonical text the numbered values hold, summed.
 // Only tests change it.
 var refMaxBytes = 32 << 20
 
 // refTable is one end's numbering of a session's values.
 type refTable struct {
-	index map[string]int // encoder: canonical text -> number
-	lens  map[int]int    // encoder: how many texts of each length index holds
-	spans []span         // encoder: the values of the param being encoded
-	vals  []accp.Value   // decoder: number -> value
-	sizes []int          // decoder: number -> length of the value's canonical text
-	n     int            // values numbered
-	bytes int            // their canonical text, summed
-	full  bool           // refMaxEntries reached
-	buf   []byte         // encoder: canonical text of the param being encoded
+	index    map[string]int // encoder: canonical text -> number
+	lens     map[int]int    // encoder: how many texts of each length index holds
+	spans    []span         // encoder: the values of the param being encoded
+	rendered int            // encoder: values rendered into buf
+	vals     []accp.Value   // decoder: number -> value
+	extents  []extent       // decoder: number -> the value's extent
+	n        int            // values numbered
+	bytes    int            // their canonical text, summed
+	full     bool           // refMaxEntries reached
+	buf      []byte         // encoder: canonical text of the param being encoded
 
-	// Per message: the text its refs stood for so far, and the most they
-	// may (Options.MaxRefBytes).
-	expanded, maxExpand int
-	lost                int64 // the seq of a frame that failed partway; 0 if none
+	// Per message: the text and values its refs stood for so far, and the
+	// most text they may (Options.MaxRefBytes).
+	expanded, expandedValues, maxExpand int
+	lost                                int64 // the seq of a frame that failed partway; 0 if none
 }
 
 // fits reports whether a value of size bytes of canonical text would get
@@ -105,7 +111,7 @@ func sortedOrder(params []accp.Field) []int {
 // encodeParams numbers the values of a message's params and replaces
 // values numbered before by refs, in place.
 func (t *refTable) encodeParams(params []accp.Field) {
-	t.expanded = 0
+	t.expanded, t.expandedValues = 0, 0
 	for _, i := range sortedOrder(params) {
 		// Each value's text is rendered once, with the spans of the values
 		// inside it, so the walk looks up each value without rendering it
@@ -117,13 +123,15 @@ func (t *refTable) encodeParams(params []accp.Field) {
 	}
 }
 
-// span is where a numbered kind's canonical text lies in refTable.buf, and
-// the index of the first span after the value's own ones.
-type span struct{ start, end, next int }
+// span is where a numbered kind's canonical text lies in refTable.buf,
+// the index of the first span after the value's own ones, and the values
+// in it (as extent counts them).
+type span struct{ start, end, next, values int }
 
 // render appends v's canonical text to t.buf, and a span for every string,
 // array and map in it, in the order encode walks them.
 func (t *refTable) render(v accp.Value) {
+	t.rendered++
 	if v.Kind == accp.KindPair {
 		t.buf = append(t.buf, v.Fields[0].Key...)
 		t.buf = append(t.buf, ':')
@@ -134,7 +142,7 @@ func (t *refTable) render(v accp.Value) {
 		t.buf = accp.AppendValue(t.buf, v)
 		return
 	}
-	i := len(t.spans)
+	i, first := len(t.spans), t.rendered
 	t.spans = append(t.spans, span{start: len(t.buf)})
 	switch v.Kind {
 	case accp.KindString:
@@ -162,6 +170,7 @@ func (t *refTable) render(v accp.Value) {
 	}
 	t.spans[i].end = len(t.buf)
 	t.spans[i].next = len(t.spans)
+	t.spans[i].values = t.rendered - first + 1
 }
 
 // sortedFields returns fields in key order, as the canonical text has them.
@@ -193,13 +202,14 @@ func (t *refTable) encode(v accp.Value, sp *int) accp.Value {
 		return v // and so are its children
 	}
 	if t.lens[size] > 0 {
-		if n, ok := t.index[string(text)]; ok && t.expanded+size <= t.maxExpand {
+		if n, ok := t.index[string(text)]; ok {
 			ref := accp.Ref(strconv.Itoa(n))
 			// A short value can be fewer tokens than its ref ("description"
 			// is one, "$17" two); it is then written again, and numbered
-			// again, as the decoder will.
-			if size >= refCountBelow || accp.CountTokens(string(text)) > accp.CountTokens(string(accp.AppendValue(nil, ref))) {
-				t.expanded += size
+			// again, as the decoder will. Past the budget it is written
+			// again too.
+			if (size >= refCountBelow || accp.CountTokens(string(text)) > accp.CountTokens(string(accp.AppendValue(nil, ref)))) &&
+				t.expand(extent{size, s.values}) {
 				*sp = s.next
 				return ref
 			}
@@ -237,7 +247,7 @@ func (t *refTable) encode(v accp.Value, sp *int) accp.Value {
 // is the frame's.
 func (t *refTable) decodeFrames(frames []*accp.Frame, seq int64) error {
 	for _, g := range frames {
-		t.expanded = 0
+		t.expanded, t.expandedValues = 0, 0
 		for _, i := range sortedOrder(g.Params) {
 			v, _, _, err := t.decode(g.Params[i].Val)
 			if err != nil {
@@ -257,7 +267,7 @@ func (t *refTable) loseAt(seq int64) {
 	if t.lost == 0 {
 		t.lost = seq
 	}
-	t.vals, t.sizes = nil, nil
+	t.vals, t.extents = nil, nil
 }
 
 func isNumber(s string) bool {
@@ -272,85 +282,103 @@ func isNumber(s string) bool {
 	return true
 }
 
-// decode returns v with its refs resolved, the length of its canonical
-// text, and whether it is owned: holds no substring of the frame line, so
-// keeping it does not keep the line alive. It numbers v's values.
-func (t *refTable) decode(v accp.Value) (out accp.Value, size int, owned bool, err error) {
+// extent is how much a value stands for: the length of its canonical
+// text and the values in it (itself included; a pair's key counts as one).
+type extent struct{ bytes, values int }
+
+func (x *extent) add(y extent) { x.bytes += y.bytes; x.values += y.values }
+
+// expand counts the refs of the message being encoded or decoded: it
+// reports whether a ref to a value of extent x keeps them within the
+// budget, and counts it if so.
+func (t *refTable) expand(x extent) bool {
+	if t.expanded+x.bytes > t.maxExpand || t.expandedValues+x.values > refMaxValues {
+		return false
+	}
+	t.expanded += x.bytes
+	t.expandedValues += x.values
+	return true
+}
+
+// decode returns v with its refs resolved, its extent, and whether it is
+// owned: holds no substring of the frame line, so keeping it does not keep
+// the line alive. It numbers v's values.
+func (t *refTable) decode(v accp.Value) (out accp.Value, x extent, owned bool, err error) {
 	switch v.Kind {
 	case accp.KindRef:
 		if !isNumber(v.Str) {
-			return v, accp.ValueSize(v), false, nil
+			return v, extent{accp.ValueSize(v), 1}, false, nil
 		}
 		if t.lost != 0 {
-			return v, 0, false, &accp.Error{Code: accp.CodeRefNotFound, Offset: -1,
+			return v, x, false, &accp.Error{Code: accp.CodeRefNotFound, Offset: -1,
 				Msg: fmt.Sprintf("$%s: the numbering broke at the frame with seq %d", v.Str, t.lost)}
 		}
 		n, _ := strconv.Atoi(v.Str)
 		if n >= len(t.vals) {
-			return v, 0, false, &accp.Error{Code: accp.CodeRefNotFound, Offset: -1, Msg: "$" + v.Str + ": no such value earlier in the session"}
+			return v, x, false, &accp.Error{Code: accp.CodeRefNotFound, Offset: -1, Msg: "$" + v.Str + ": no such value earlier in the session"}
 		}
-		t.expanded += t.sizes[n]
-		if t.expanded > t.maxExpand {
-			return v, 0, false, &accp.Error{Code: accp.CodeBudgetExceeded, Offset: -1,
-				Msg: fmt.Sprintf("the refs of one message stand for more than %d bytes", t.maxExpand)}
+		if !t.expand(t.extents[n]) {
+			return v, x, false, &accp.Error{Code: accp.CodeBudgetExceeded, Offset: -1,
+				Msg: fmt.Sprintf("the refs of one message stand for more than %d bytes or %d values", t.maxExpand, refMaxValues)}
 		}
-		return t.vals[n], t.sizes[n], true, nil
+		return t.vals[n], t.extents[n], true, nil
 	case accp.KindPair:
-		r, rsize, _, err := t.decode(v.Fields[0].Val)
+		r, rx, _, err := t.decode(v.Fields[0].Val)
 		if err != nil {
-			return v, 0, false, err
+			return v, x, false, err
 		}
 		out = v
 		out.Fields = []accp.Field{{Key: v.Fields[0].Key, Val: r}}
-		return out, len(v.Fields[0].Key) + 1 + rsize, false, nil
+		return out, extent{len(v.Fields[0].Key) + 1 + rx.bytes, 1 + rx.values}, false, nil
 	case accp.KindString:
-		size = accp.StringSize(v.Str)
-		if size >= refMinBytes && t.number(size) {
+		x = extent{accp.StringSize(v.Str), 1}
+		if x.bytes >= refMinBytes && t.number(x.bytes) {
 			v.Str = strings.Clone(v.Str)
 			t.vals = append(t.vals, v)
-			t.sizes = append(t.sizes, size)
-			return v, size, true, nil
+			t.extents = append(t.extents, x)
+			return v, x, true, nil
 		}
-		return v, size, false, nil
+		return v, x, false, nil
 	case accp.KindArray, accp.KindMap:
 	default:
-		return v, accp.ValueSize(v), false, nil
+		return v, extent{accp.ValueSize(v), 1}, false, nil
 	}
 	out = v
-	size = 2
+	x = extent{2, 1}
 	var borrowed []int // children that are not owned
 	if v.Kind == accp.KindArray {
 		out.List = make([]accp.Value, len(v.List))
 		for i, e := range v.List {
-			var n int
+			var ex extent
 			var own bool
-			if out.List[i], n, own, err = t.decode(e); err != nil {
-				return v, 0, false, err
+			if out.List[i], ex, own, err = t.decode(e); err != nil {
+				return v, x, false, err
 			}
-			size += n
+			x.add(ex)
 			if !own {
 				borrowed = append(borrowed, i)
 			}
 		}
-		size += max(len(v.List)-1, 0)
+		x.bytes += max(len(v.List)-1, 0)
 	} else {
 		out.Fields = make([]accp.Field, len(v.Fields))
 		for i, f := range v.Fields {
-			var n int
+			var ex extent
 			var own bool
 			out.Fields[i].Key = f.Key
-			if out.Fields[i].Val, n, own, err = t.decode(f.Val); err != nil {
-				return v, 0, false, err
+			if out.Fields[i].Val, ex, own, err = t.decode(f.Val); err != nil {
+				return v, x, false, err
 			}
-			size += accp.MapKeySize(f.Key) + 1 + n
+			x.add(ex)
+			x.bytes += accp.MapKeySize(f.Key) + 1
 			if !own {
 				borrowed = append(borrowed, i)
 			}
 		}
-		size += max(len(v.Fields)-1, 0)
+		x.bytes += max(len(v.Fields)-1, 0)
 	}
-	if size < refMinBytes || !t.number(size) {
-		return out, size, false, nil
+	if x.bytes < refMinBytes || !t.number(x.bytes) {
+		return out, x, false, nil
 	}
 	// Numbered: it outlives the frame, so it must not hold on to the line.
 	if out.Kind == accp.KindArray {
@@ -366,8 +394,8 @@ func (t *refTable) decode(v accp.Value) (out accp.Value, size int, owned bool, e
 		}
 	}
 	t.vals = append(t.vals, out)
-	t.sizes = append(t.sizes, size)
-	return out, size, true, nil
+	t.extents = append(t.extents, x)
+	return out, x, true, nil
 }
 
 // number reports whether the decoder gives a value of size bytes a

@@ -473,3 +473,62 @@ func TestRenderSpans(t *testing.T) {
 		}
 	}
 }
+
+// TestRefBudgetValues checks the bound on the values refs stand for: a
+// list of small maps referenced often enough is written inline by the
+// encoder past the bound, and a frame that goes past it is rejected
+// (E2003), as is a frame of a few hundred bytes whose refs double a small
+// map twenty times (16 MB of JSON and 648 MB allocated without the bound).
+func TestRefBudgetValues(t *testing.T) {
+	list := "[" + strings.TrimSuffix(strings.Repeat(`{"k":1,"l":2},`, 1000), ",") + "]"
+	msgs := []string{
+		`{"jsonrpc":"2.0","method":"_x/note","params":{"list":` + list + `}}`,
+		`{"jsonrpc":"2.0","method":"_x/note","params":{"lists":[` + strings.TrimSuffix(strings.Repeat(list+",", 30), ",") + `]}}`,
+	}
+	enc := NewEncoder("b", Options{Refs: true})
+	dec := NewDecoder("b", Options{})
+	var frames []string
+	for i, m := range msgs {
+		fr, err := enc.Encode([]byte(m), AgentToClient, time.Unix(1714000000, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, fr)
+		x, err := dec.DecodeValue(fr)
+		if err != nil {
+			t.Fatalf("message %d: %v", i+1, err)
+		}
+		if want, _ := accp.DecodeJSON([]byte(m)); !accp.JSONEqual(x, want) {
+			t.Fatalf("message %d decodes differently", i+1)
+		}
+	}
+	// Each list is 3001 values: 21 refs fit in 65,536, the other 9 lists
+	// are inline.
+	if refs := strings.Count(frames[1], "$"); refs != 22 { // and the method name
+		t.Errorf("%d refs in the second frame, want 22", refs)
+	}
+
+	dec = NewDecoder("b", Options{})
+	if _, err := dec.DecodeValue(frames[0]); err != nil {
+		t.Fatal(err)
+	}
+	// The list is $2 (after the method name and the first map).
+	bomb := noteFrame("{lists:["+strings.TrimSuffix(strings.Repeat("$2,", 30), ",")+"]}", 2)
+	if _, err := dec.DecodeValue(bomb); accp.CodeOf(err) != accp.CodeBudgetExceeded {
+		t.Errorf("30 refs to the list: got %v, want E2003", err)
+	}
+
+	var b strings.Builder
+	b.WriteString("{a:{k:1,l:2}")
+	for i := range 19 {
+		fmt.Fprintf(&b, ",b%02d:[$%d,$%d]", i, i+1, i+1)
+	}
+	b.WriteString("}")
+	start := time.Now()
+	if _, err := NewDecoder("b", Options{}).DecodeValue(noteFrame(b.String(), 1)); accp.CodeOf(err) != accp.CodeBudgetExceeded {
+		t.Errorf("doubling maps: got %v, want E2003", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("rejecting took %v", d)
+	}
+}
