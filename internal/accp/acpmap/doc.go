@@ -38,5 +38,12 @@
 // The encoder checks every frame by decoding it; a message whose frame
 // would not decode exactly (a batch, a message without "jsonrpc") is
 // carried whole as sync:json{raw:...}. Mapped frames nest deeper than the
-// draft's recommended 5 levels, so this package parses with Limits.
+// draft's recommended 5 levels, so this package parses with Limits, and
+// the encoders write no frame over them: a message no frame can carry
+// within them is an error (E1001).
+//
+// Encoder, RunEncoder and Decoder are safe for concurrent use. Numbering
+// values, leaving out an unchanged sid and taking the next seq happen
+// under one lock, so frames decoded in seq order mean what the encoder
+// meant, whichever goroutines made them.
 package acpmap
