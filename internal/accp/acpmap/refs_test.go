@@ -335,11 +335,11 @@ func TestRunEncoderConcurrent(t *testing.T) {
 // (E3003): every message comes out as it went in. The first frame is
 // decoded first, since a session takes its first seq from it.
 func TestDecoderConcurrent(t *testing.T) {
-	trials := 50
+	trials := 200
 	if testing.Short() {
-		trials = 5
+		trials = 20
 	}
-	msgs := concurrentMessages(12)
+	msgs := concurrentMessages(40)
 	enc := NewEncoder("c", Options{Refs: true})
 	frames := make([]string, len(msgs))
 	for i, m := range msgs {
