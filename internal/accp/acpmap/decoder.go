@@ -89,7 +89,7 @@ func (d *Decoder) decode(line string, single bool) ([]any, error) {
 		return nil, err
 	}
 	if single && isRun(f) {
-		if n := runLen(f); n != 1 {
+		if n := runLen(f); n > 1 {
 			return nil, &accp.Error{Code: accp.CodeInvalidType, Offset: -1,
 				Msg: fmt.Sprintf("run frame holds %d messages; decode it with DecodeValues", n)}
 		}

@@ -132,3 +132,29 @@ func TestUnboundedRunWithinLimits(t *testing.T) {
 		})
 	}
 }
+
+// TestEncodeValuesWithinLimits checks the value limit on the encoder: a
+// message whose frame holds more values than Limits allow is E1001 (the
+// sync:json frame is no way out: it writes the rows as a table too).
+func TestEncodeValuesWithinLimits(t *testing.T) {
+	saved := Limits
+	t.Cleanup(func() { Limits = saved })
+	msg := []byte(`{"jsonrpc":"2.0","method":"_x/note","params":{"rows":[{"a":1,"b":2},{"a":3,"b":4}]}}`)
+	// m, p, rows, the cols pair, its array and 2 names, 2 rows of 3 values,
+	// and mid, seq and ts.
+	const values = 16
+	for _, max := range []int{values, values - 1} {
+		Limits.MaxElements = max
+		fr, err := NewEncoder("l", Options{}).Encode(msg, AgentToClient, time.Unix(1714000000, 0))
+		if max < values {
+			if accp.CodeOf(err) != accp.CodeParse {
+				t.Errorf("limit %d: got %s, %v; want E1001", max, fr, err)
+			}
+			continue
+		}
+		if err != nil || !strings.Contains(fr, "cols:") {
+			t.Fatalf("limit %d: got %s, %v; want the rows as a table", max, fr, err)
+		}
+		checkRuns(t, []Line{{Msg: msg}}, []string{fr})
+	}
+}
