@@ -137,17 +137,7 @@ func loadedSessionDenied(t *testing.T, s *suiteEnv, method string) {
 	}
 
 	// The audit log holds the denial with the path Claude tried to read.
-	var denied *auditRecord
-	for _, rec := range readAudit(t, auditFile) {
-		if (rec.Action == "tool.call" || rec.Action == "policy.violation") && rec.Policy != nil &&
-			rec.Policy.Decision == "deny" && strings.Contains(string(rec.Input), "/.env") {
-			denied = &rec
-			break
-		}
-	}
-	if denied == nil {
-		t.Fatalf("no deny decision for the Read of .env in the audit log\n%s", r.stderrTail())
-	}
+	denied := envDenial(t, auditFile, r)
 	t.Logf("audited: %s (stage %q, policy %s)", denied.Action, denied.Metadata.Stage, denied.Policy.Ref)
 }
 

@@ -124,6 +124,20 @@ func hookRecords(recs []auditRecord, tool string) []auditRecord {
 
 // mainRequestsText returns every main-conversation request body the model
 // received, in order.
+// envDenial returns the audit record that denied Claude's read of .env, from
+// the hook or from the wire-level enforcement; the test fails without one.
+func envDenial(t *testing.T, auditFile string, r *run) auditRecord {
+	t.Helper()
+	for _, rec := range readAudit(t, auditFile) {
+		if (rec.Action == "tool.call" || rec.Action == "policy.violation") && rec.Policy != nil &&
+			rec.Policy.Decision == "deny" && strings.Contains(string(rec.Input), "/.env") {
+			return rec
+		}
+	}
+	t.Fatalf("no deny decision for the Read of .env in the audit log\n%s", r.stderrTail())
+	return auditRecord{}
+}
+
 func mainRequestsText(r *run) []string {
 	var out []string
 	for _, req := range r.model.MainRequests() {
@@ -156,17 +170,7 @@ func TestAdapterClaudeDeniedRead(t *testing.T) {
 	// The decision is in the audit log: from the hook, or from the
 	// wire-level enforcement, which sees Claude's tool_call update with the
 	// path before Claude runs the tool.
-	var denied *auditRecord
-	for _, rec := range readAudit(t, auditFile) {
-		if (rec.Action == "tool.call" || rec.Action == "policy.violation") && rec.Policy != nil &&
-			rec.Policy.Decision == "deny" && strings.Contains(string(rec.Input), "/.env") {
-			denied = &rec
-			break
-		}
-	}
-	if denied == nil {
-		t.Fatalf("no deny decision for the Read of .env in the audit log\n%s", r.stderrTail())
-	}
+	denied := envDenial(t, auditFile, r)
 	t.Logf("audited: %s (stage %q, policy %s)", denied.Action, denied.Metadata.Stage, denied.Policy.Ref)
 	reqs := mainRequestsText(r)
 	if len(reqs) < 2 {
