@@ -78,7 +78,8 @@ func (d *Decoder) DecodeAll(line string) ([][]byte, error) {
 // is delivered whole: if any of its messages does not map back, the frame
 // is rejected (E1004) and none of them is returned. A "$N" back-reference
 // to no earlier value is E2001; refs standing for more than
-// Options.MaxRefBytes of text in one message are E2003.
+// Options.MaxRefBytes of text in one frame (all of a run's messages
+// together) are E2003.
 func (d *Decoder) DecodeValues(line string) ([]any, error) {
 	return d.decode(line, false)
 }

@@ -65,11 +65,12 @@ type Options struct {
 	// bytes that an earlier message of the session already held as "$N", a
 	// reference to it (see refs.go); decoders always resolve them.
 	Refs bool
-	// MaxRefBytes bounds the canonical text the refs of one message stand
-	// for, summed: an Encoder writes a value inline rather than as a ref
-	// that would take the message over it, and a Decoder rejects a frame
-	// whose refs do (E2003 BUDGET_EXCEEDED), so a small frame of many refs
-	// cannot expand without limit. Both ends must use the same bound.
+	// MaxRefBytes bounds the canonical text the refs of one frame stand
+	// for, summed (all the messages of a run frame together): an Encoder
+	// writes a value inline rather than as a ref that would take the
+	// message over it, a RunEncoder ends a run before a message that would
+	// take the run over it, and a Decoder rejects a frame whose refs do
+	// (E2003 BUDGET_EXCEEDED). Both ends must use the same bound.
 	// Optional: if zero, DefaultMaxRefBytes (16 MiB).
 	MaxRefBytes int
 }

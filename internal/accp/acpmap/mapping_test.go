@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -262,11 +263,31 @@ func FuzzDecodeFrame(f *testing.F) {
 	// refs to one value.
 	f.Add(noteFrame("{a:xxxxxxxx,b:[$1,$1],c:[$2,$2],d:[$3,$3],e:[$4,$4],f:[$5,$5]}", 1))
 	f.Add(noteFrame("{a:"+strings.Repeat("y", 100)+",b:["+strings.TrimSuffix(strings.Repeat("$1,", 100), ",")+"]}", 1))
+	// A stream (one frame a line): values doubled over frames, then a run
+	// of refs to the largest.
+	stream := []string{noteFrame("{a:"+strings.Repeat("z", 64)+"}", 1)}
+	for i := range 4 {
+		stream = append(stream, noteFrame(fmt.Sprintf("{a:$%d,b:$%d}", i+1, i+1), i+2))
+	}
+	stream = append(stream, "@agent>sync:run{m:[sync_note:{m:$0,p:$5},sync_note:{m:$0,p:$5},sync_note:{m:$0,p:$5}]}[mid:a00000000006,seq:6,ts:1714000000]")
+	f.Add(strings.Join(stream, "\n"))
 	f.Fuzz(func(t *testing.T, frame string) {
 		x, err := NewDecoder("corpus", Options{}).DecodeValue(frame)
 		if err == nil && x != nil {
 			if _, err := MarshalJSON(x); err != nil {
 				t.Fatalf("decoded value does not marshal: %v", err)
+			}
+		}
+		// Each line a frame of one session, runs included; a small budget
+		// keeps what refs may build small.
+		dec := NewDecoder("corpus", Options{MaxRefBytes: 1 << 16})
+		lines := strings.Split(frame, "\n")
+		for _, line := range lines[:min(len(lines), 8)] {
+			xs, _ := dec.DecodeValues(line)
+			for _, x := range xs {
+				if _, err := MarshalJSON(x); err != nil {
+					t.Fatalf("decoded value does not marshal: %v", err)
+				}
 			}
 		}
 	})

@@ -113,7 +113,8 @@ func sortedOrder(params []accp.Field) []int {
 }
 
 // encodeParams numbers the values of a message's params and replaces
-// values numbered before by refs, in place.
+// values numbered before by refs, in place. What the refs it wrote stand
+// for, within the budget, is then messageRefs.
 func (t *refTable) encodeParams(params []accp.Field) {
 	t.expanded, t.expandedValues = 0, 0
 	for _, i := range sortedOrder(params) {
@@ -125,6 +126,15 @@ func (t *refTable) encodeParams(params []accp.Field) {
 		n := 0
 		params[i].Val = t.encode(params[i].Val, &n)
 	}
+}
+
+// messageRefs returns what the refs of the message last encoded stand for.
+func (t *refTable) messageRefs() extent { return extent{t.expanded, t.expandedValues} }
+
+// withinBudget reports whether refs standing for x and y together are
+// within the budget: a run may hold two messages only if so.
+func (t *refTable) withinBudget(x, y extent) bool {
+	return x.bytes+y.bytes <= t.maxExpand && x.values+y.values <= refMaxValues
 }
 
 // span is where a numbered kind's canonical text lies in refTable.buf,
@@ -248,10 +258,13 @@ func (t *refTable) encode(v accp.Value, sp *int) accp.Value {
 
 // decodeFrames resolves the refs of the params of the frames one received
 // frame holds (several for a run) and numbers their values, in place. seq
-// is the frame's.
+// is the frame's. The refs of all of them together are held to the
+// budget.
 func (t *refTable) decodeFrames(frames []*accp.Frame, seq int64) error {
+	// The budget covers the whole received frame, not each message of a
+	// run: the messages are all built before any is returned.
+	t.expanded, t.expandedValues = 0, 0
 	for _, g := range frames {
-		t.expanded, t.expandedValues = 0, 0
 		for _, i := range sortedOrder(g.Params) {
 			v, _, _, err := t.decode(g.Params[i].Val)
 			if err != nil {
@@ -323,7 +336,7 @@ func (t *refTable) decode(v accp.Value) (out accp.Value, x extent, owned bool, e
 		}
 		if !t.expand(t.extents[n]) {
 			return v, x, false, &accp.Error{Code: accp.CodeBudgetExceeded, Offset: -1,
-				Msg: fmt.Sprintf("the refs of one message stand for more than %d bytes or %d values", t.maxExpand, refMaxValues)}
+				Msg: fmt.Sprintf("the refs of one frame stand for more than %d bytes or %d values", t.maxExpand, refMaxValues)}
 		}
 		return t.vals[n], t.extents[n], true, nil
 	case accp.KindPair:

@@ -43,12 +43,18 @@ func TestRefBudget(t *testing.T) {
 		refs     int // refs to it in the second frame
 		maxBytes int // Options.MaxRefBytes
 		want     accp.Code
+		run      int // if not 0, the refs are in each of this many messages of a run frame
 	}{
-		{"within the budget", 1000, 10, 20_000, ""},
-		{"over the budget", 1000, 30, 20_000, accp.CodeBudgetExceeded},
-		{"one ref over", 30_000, 1, 20_000, accp.CodeBudgetExceeded},
+		{"within the budget", 1000, 10, 20_000, "", 0},
+		{"over the budget", 1000, 30, 20_000, accp.CodeBudgetExceeded, 0},
+		{"one ref over", 30_000, 1, 20_000, accp.CodeBudgetExceeded, 0},
 		// The reviewer's frame: 60 KB expanding to 2 GB of JSON.
-		{"bomb at the default budget", 100_000, 20_000, 0, accp.CodeBudgetExceeded},
+		{"bomb at the default budget", 100_000, 20_000, 0, accp.CodeBudgetExceeded, 0},
+		// The budget covers a run frame whole, not each of its messages.
+		{"run within the budget", 1000, 5, 20_000, "", 3},
+		{"run over the budget", 1000, 10, 20_000, accp.CodeBudgetExceeded, 3},
+		// Each message 10 MB, within the default budget; 300 MB in all.
+		{"run bomb at the default budget", 100_000, 100, 0, accp.CodeBudgetExceeded, 30},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,20 +62,31 @@ func TestRefBudget(t *testing.T) {
 			if _, err := dec.DecodeValue(bigNote(t, tt.big)); err != nil {
 				t.Fatal(err)
 			}
-			bomb := noteFrame("{p:["+strings.TrimSuffix(strings.Repeat("$1,", tt.refs), ",")+"]}", 2)
+			refs := "[" + strings.TrimSuffix(strings.Repeat("$1,", tt.refs), ",") + "]"
+			bomb := noteFrame("{p:"+refs+"}", 2)
+			if tt.run > 0 {
+				entry := "sync_note:{m:$0,p:{p:" + refs + "}}"
+				bomb = fmt.Sprintf("@agent>sync:run{m:[%s]}[mid:a%011d,seq:2,ts:1714000000]",
+					strings.TrimSuffix(strings.Repeat(entry+",", tt.run), ","), 2)
+			}
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
 			start := time.Now()
-			x, err := dec.DecodeValue(bomb)
+			xs, err := dec.DecodeValues(bomb)
 			took := time.Since(start)
 			runtime.ReadMemStats(&after)
 			if accp.CodeOf(err) != tt.want {
 				t.Fatalf("got %v, want code %q", err, tt.want)
 			}
 			if tt.want == "" {
-				list, _ := getPath(x.(map[string]any), p("params", "p"))
-				if l, ok := list.([]any); !ok || len(l) != tt.refs || l[0] != strings.Repeat("x", tt.big) {
-					t.Errorf("decoded params.p is not %d copies of the note", tt.refs)
+				if len(xs) != max(tt.run, 1) {
+					t.Fatalf("got %d messages, want %d", len(xs), max(tt.run, 1))
+				}
+				for _, x := range xs {
+					list, _ := getPath(x.(map[string]any), p("params", "p"))
+					if l, ok := list.([]any); !ok || len(l) != tt.refs || l[0] != strings.Repeat("x", tt.big) {
+						t.Errorf("decoded params.p is not %d copies of the note", tt.refs)
+					}
 				}
 				return
 			}
@@ -136,6 +153,54 @@ func TestEncoderRefBudget(t *testing.T) {
 		if i == 1 && (strings.Count(fr, "$1") != 4 || !strings.Contains(fr, big)) {
 			t.Errorf("want 4 refs to the note and the rest inline: %.300s", fr)
 		}
+	}
+}
+
+// TestRunEncoderRefBudget checks that the run encoder writes no run frame
+// whose refs, summed over its messages, go over the budget the decoder
+// applies to the whole frame: each message's refs fit alone, two do not.
+func TestRunEncoderRefBudget(t *testing.T) {
+	opt := Options{Refs: true, MaxRefBytes: 5000}
+	enc, dec := NewEncoder("b", opt), NewDecoder("b", opt)
+	runs := enc.Runs(RunOptions{MaxBodyTokens: -1})
+	big := strings.Repeat("x", 1000)
+	refs := `"` + strings.Repeat(big+`","`, 4)
+	msgs := []string{`{"jsonrpc":"2.0","method":"_x/note","params":{"note":"` + big + `"}}`}
+	for i := range 3 { // the arrays differ, so only the note is a ref
+		msgs = append(msgs, fmt.Sprintf(`{"jsonrpc":"2.0","method":"_x/note","params":{"p":[%s%d"]}}`, refs, i))
+	}
+	var frames []string
+	for _, m := range msgs {
+		out, err := runs.Add([]byte(m), AgentToClient, time.Unix(1714000000, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, out...)
+	}
+	out, err := runs.Flush()
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames = append(frames, out...)
+	var got []any
+	for _, fr := range frames {
+		xs, err := dec.DecodeValues(fr)
+		if err != nil {
+			t.Fatalf("decoding %.200s: %v", fr, err)
+		}
+		got = append(got, xs...)
+	}
+	if len(got) != len(msgs) {
+		t.Fatalf("got %d messages, want %d", len(got), len(msgs))
+	}
+	for i, m := range msgs {
+		if want, _ := accp.DecodeJSON([]byte(m)); !accp.JSONEqual(got[i], want) {
+			t.Errorf("message %d decodes differently", i+1)
+		}
+	}
+	// The first two messages make a run; each later one its own frame.
+	if len(frames) != 3 || strings.Count(frames[2], "$1") != 4 {
+		t.Errorf("want 3 frames, the last holding one message of 4 refs; got %d", len(frames))
 	}
 }
 

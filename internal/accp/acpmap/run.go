@@ -45,8 +45,9 @@ type RunOptions struct {
 
 // RunEncoder groups consecutive messages of one sender into run frames. A
 // run ends when the sender changes, when the next message would take its
-// body over RunOptions.MaxBodyTokens or the frame over Limits (bytes,
-// values), and on Flush. A message whose frame alone is over the token
+// body over RunOptions.MaxBodyTokens, the frame over Limits (bytes,
+// values) or its refs over Options.MaxRefBytes (a decoder budgets the
+// refs of a whole frame), and on Flush. A message whose frame alone is over the token
 // bound, or nests too deeply to go two levels down into a run, leaves as
 // its own frame at once. It is safe for concurrent use; frames come out
 // in message order, numbered as they were added.
@@ -57,15 +58,17 @@ type RunEncoder struct {
 	mu      sync.Mutex // guards the fields below, and orders e's numbering with sealing
 	agent   string     // the sender of the pending run
 	pending []runEntry
-	bytes   int // canonical text of the pending entries, with their commas
-	elems   int // values of the pending entries
+	bytes   int    // canonical text of the pending entries, with their commas
+	elems   int    // values of the pending entries
+	refs    extent // what the refs of the pending entries stand for, summed
 }
 
 type runEntry struct {
-	f   *accp.Frame
-	env accp.Envelope
-	val accp.Value  // the entry as it appears in a run
-	ext accp.Extent // val's
+	f    *accp.Frame
+	env  accp.Envelope
+	val  accp.Value  // the entry as it appears in a run
+	ext  accp.Extent // val's
+	refs extent      // what the refs in val stand for (see Options.Refs)
 }
 
 // Runs returns a RunEncoder that numbers its frames in e's session. Do not
@@ -104,6 +107,10 @@ func (r *RunEncoder) AddValue(x any, dir Direction, ts time.Time) ([]string, err
 	// The message is numbered now and sealed in the order it was added.
 	r.enc.mu.Lock()
 	f, env, err := r.enc.frame(x, dir)
+	var refs extent
+	if err == nil && r.enc.refs != nil {
+		refs = r.enc.refs.messageRefs()
+	}
 	r.enc.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -111,7 +118,7 @@ func (r *RunEncoder) AddValue(x any, dir Direction, ts time.Time) ([]string, err
 	if !ts.IsZero() {
 		env.TS = ts.Unix() // zero: Seal stamps the frame when it leaves
 	}
-	e := runEntry{f: f, env: env, val: entryValue(f, env)}
+	e := runEntry{f: f, env: env, val: entryValue(f, env), refs: refs}
 	e.ext = accp.MeasureValue(e.val)
 	var out []string
 	if len(r.pending) > 0 && (r.agent != f.Agent || !r.fits(e)) {
@@ -148,16 +155,19 @@ func (r *RunEncoder) AddValue(x any, dir Direction, ts time.Time) ([]string, err
 	r.agent = f.Agent
 	r.bytes += e.ext.Bytes
 	r.elems += e.ext.Elements
+	r.refs.add(e.refs)
 	if alone {
 		return r.flushLocked(out)
 	}
 	return out, nil
 }
 
-// fits reports whether e can join the pending run within Limits.
+// fits reports whether e can join the pending run within Limits and the
+// refs budget, which a decoder applies to the whole run frame.
 func (r *RunEncoder) fits(e runEntry) bool {
 	return runOverhead(r.agent)+r.bytes+1+e.ext.Bytes <= Limits.MaxFrameBytes &&
-		1+r.elems+e.ext.Elements+7 <= Limits.MaxElements
+		1+r.elems+e.ext.Elements+7 <= Limits.MaxElements &&
+		(r.enc.refs == nil || r.enc.refs.withinBudget(r.refs, e.refs))
 }
 
 // Flush returns the pending run as a frame (none if nothing is pending).
@@ -170,7 +180,7 @@ func (r *RunEncoder) Flush() ([]string, error) {
 
 func (r *RunEncoder) flushLocked(out []string) ([]string, error) {
 	pending := r.pending
-	r.pending, r.bytes, r.elems = r.pending[:0], 0, 0
+	r.pending, r.bytes, r.elems, r.refs = r.pending[:0], 0, 0, extent{}
 	switch len(pending) {
 	case 0:
 		return out, nil
