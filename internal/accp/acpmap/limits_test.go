@@ -158,3 +158,47 @@ func TestEncodeValuesWithinLimits(t *testing.T) {
 		checkRuns(t, []Line{{Msg: msg}}, []string{fr})
 	}
 }
+
+// TestNestedTables checks that decoding tables takes time linear in the
+// frame: a table with a malformed row or head falls back to a plain array,
+// and its values must not be converted once for the table and again for
+// the array (24 levels took 17 s that way).
+func TestNestedTables(t *testing.T) {
+	const levels = 24
+	tests := []struct {
+		name  string
+		level string // one level around the value v
+		want  string // the decoded params.p for two levels
+	}{
+		{"well formed", "[cols:[a],[v]]", `[{"a":[{"a":1}]}]`},
+		{"malformed row", "[cols:[a],[v],0]", `[{"cols":["a"]},[[{"cols":["a"]},[1],0]],0]`},
+		{"malformed head", "[cols:[0],[v]]", `[{"cols":[0]},[[{"cols":[0]},[1]]]]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			nest := func(n int) string {
+				v := "1"
+				for range n {
+					v = strings.ReplaceAll(tt.level, "v", v)
+				}
+				return v
+			}
+			start := time.Now()
+			_, err := NewDecoder("t", Options{}).DecodeValue(noteFrame("{p:"+nest(levels)+"}", 1))
+			if d := time.Since(start); d > 500*time.Millisecond {
+				t.Errorf("%d levels took %v to decode", levels, d)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, err := NewDecoder("t", Options{}).DecodeValue(noteFrame("{p:"+nest(2)+"}", 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := getPath(x.(map[string]any), p("params", "p"))
+			if b, _ := MarshalJSON(got); string(b) != tt.want {
+				t.Errorf("2 levels decode to %s, want %s", b, tt.want)
+			}
+		})
+	}
+}

@@ -263,6 +263,8 @@ func FuzzDecodeFrame(f *testing.F) {
 	// refs to one value.
 	f.Add(noteFrame("{a:xxxxxxxx,b:[$1,$1],c:[$2,$2],d:[$3,$3],e:[$4,$4],f:[$5,$5]}", 1))
 	f.Add(noteFrame("{a:"+strings.Repeat("y", 100)+",b:["+strings.TrimSuffix(strings.Repeat("$1,", 100), ",")+"]}", 1))
+	// Nested tables with a malformed row.
+	f.Add(noteFrame("{p:"+strings.Repeat("[cols:[a],[", 8)+"1"+strings.Repeat("],0]", 8)+"}", 1))
 	// A stream (one frame a line): values doubled over frames, then a run
 	// of refs to the largest.
 	stream := []string{noteFrame("{a:"+strings.Repeat("z", 64)+"}", 1)}

@@ -116,26 +116,31 @@ func fromValue(v accp.Value) any {
 	return v.ToJSON()
 }
 
+// fromTable converts a table, or reports false if items is not one. It
+// checks the whole shape (a head of strings, rows as long as it) before
+// converting anything, so that fromValue, falling back to a plain array,
+// converts each value once: nested malformed tables would otherwise take
+// time doubling with every level.
 func fromTable(items []accp.Value) ([]any, bool) {
 	head := items[0].Fields[0].Val
 	if head.Kind != accp.KindArray {
 		return nil, false
 	}
-	cols := make([]string, len(head.List))
-	for i, c := range head.List {
+	for _, c := range head.List {
 		if c.Kind != accp.KindString {
 			return nil, false
 		}
-		cols[i] = c.Str
+	}
+	for _, row := range items[1:] {
+		if row.Kind != accp.KindArray || len(row.List) != len(head.List) {
+			return nil, false
+		}
 	}
 	out := make([]any, 0, len(items)-1)
 	for _, row := range items[1:] {
-		if row.Kind != accp.KindArray || len(row.List) != len(cols) {
-			return nil, false
-		}
-		m := make(map[string]any, len(cols))
-		for i, c := range cols {
-			m[c] = fromValue(row.List[i])
+		m := make(map[string]any, len(head.List))
+		for i, c := range head.List {
+			m[c.Str] = fromValue(row.List[i])
 		}
 		out = append(out, m)
 	}
