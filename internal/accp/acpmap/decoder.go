@@ -112,6 +112,16 @@ func (d *Decoder) decode(line string, single bool) ([]any, error) {
 			return nil, &accp.Error{Code: accp.CodeInvalidType, Offset: -1, Msg: err.Error()}
 		}
 	}
+	// The encoder left out each sid equal to the one it wrote last, and a
+	// dropped frame, or one that fails below, still wrote its sids: they
+	// are in force from here on whatever becomes of the frame.
+	sids := make([]string, len(envs)) // the sid in force before each message
+	for i, e := range envs {
+		sids[i] = d.sid
+		if e.SID != "" {
+			d.sid = e.SID
+		}
+	}
 	// A dropped frame's values are still numbered, as the encoder numbered
 	// them.
 	if err := d.refs.decodeFrames(frames, env.Seq); err != nil {
@@ -120,19 +130,14 @@ func (d *Decoder) decode(line string, single bool) ([]any, error) {
 	if drop {
 		return nil, nil
 	}
-	sid := d.sid
 	out := make([]any, len(frames))
 	for i, g := range frames {
-		x, err := toJSON(g, envs[i], sid)
+		x, err := toJSON(g, envs[i], sids[i])
 		if err != nil {
 			return nil, &accp.Error{Code: accp.CodeInvalidType, Offset: -1, Msg: err.Error()}
 		}
-		if envs[i].SID != "" {
-			sid = envs[i].SID
-		}
 		out[i] = x
 	}
-	d.sid = sid
 	return out, nil
 }
 

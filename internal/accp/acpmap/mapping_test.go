@@ -143,6 +143,48 @@ func TestDecoderDelivery(t *testing.T) {
 	})
 }
 
+// TestDroppedFrameSid checks that a frame the delivery rules drop (its
+// chain was cancelled) still sets the session id in force: the encoder left
+// the next frame's sid out because the dropped one carried it.
+func TestDroppedFrameSid(t *testing.T) {
+	update := func(id, sid, text string) string {
+		return `{"jsonrpc":"2.0",` + id + `"method":"session/update","params":{"sessionId":"` + sid +
+			`","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"` + text + `"}}}}`
+	}
+	msgs := []string{
+		update("", "s1", "hi"),
+		`{"jsonrpc":"2.0","id":7,"method":"session/cancel","params":{"sessionId":"s1"}}`,
+		update(`"id":7,`, "s2", "dropped"),
+		update("", "s2", "after"),
+	}
+	enc, dec := NewEncoder("s", Options{}), NewDecoder("s", Options{})
+	var got []string
+	for _, m := range msgs {
+		fr, err := enc.Encode([]byte(m), Unknown, time.Unix(1714000000, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := dec.Decode(fr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out != nil {
+			got = append(got, string(out))
+		}
+	}
+	want := []string{msgs[0], msgs[1], msgs[3]}
+	if len(got) != len(want) {
+		t.Fatalf("got %d messages, want %d (the third dropped)", len(got), len(want))
+	}
+	for i := range want {
+		g, _ := accp.DecodeJSON([]byte(got[i]))
+		w, _ := accp.DecodeJSON([]byte(want[i]))
+		if !accp.JSONEqual(g, w) {
+			t.Errorf("message %d:\ngot  %s\nwant %s", i+1, got[i], want[i])
+		}
+	}
+}
+
 func TestStructural(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"read result", `{"jsonrpc":"2.0","id":1,"result":{"content":"file body"}}`, `{"jsonrpc":"2.0","id":1,"result":{"content":""}}`},
