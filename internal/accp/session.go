@@ -87,6 +87,11 @@ type Options struct {
 	// NoAutoCheckpoint disables the automatic triggers of section 5.2;
 	// Checkpoint still works.
 	NoAutoCheckpoint bool
+	// NoHot keeps no hot state: the frames a session encodes, seals or
+	// receives are not held for the next checkpoint, so a long session's
+	// memory does not grow with its frames, and a checkpoint covers no
+	// frames. For sessions that never checkpoint, with NoAutoCheckpoint.
+	NoHot bool
 	// LenientEnvelope accepts the draft's own example envelopes: any mid
 	// string and a missing ts. mid and seq stay required.
 	LenientEnvelope bool
@@ -531,7 +536,7 @@ func (s *Session) deliverLocked(f *Frame, env Envelope, now time.Time) (drop boo
 		}
 		return false, errorf(CodeSequenceGap, -1, "seq %d after %d: %d frame(s) missing", env.Seq, s.lastSeq, env.Seq-s.lastSeq-1)
 	}
-	s.seen[env.MID] = true
+	s.seen[strings.Clone(env.MID)] = true // not the line it is part of
 	s.lastSeq = env.Seq
 	// Dropped frames still take their place in the sequence.
 	if env.TTL > 0 && env.TS > 0 && now.Unix() > env.TS+env.TTL {
@@ -804,6 +809,9 @@ func (s *Session) resolve(v Value, now time.Time) (Value, error) {
 }
 
 func (s *Session) addHot(line string, m *Message) {
+	if s.opt.NoHot {
+		return
+	}
 	s.hot = append(s.hot, hotFrame{line, m, -1})
 	if !s.opt.NoAutoCheckpoint {
 		s.countHotLocked()

@@ -2,6 +2,7 @@ package accp
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -536,5 +537,57 @@ func TestConcurrentEncode(t *testing.T) {
 	}
 	if len(seqs) != workers*each {
 		t.Errorf("%d frames", len(seqs))
+	}
+}
+
+// TestNoHot checks that a session with Options.NoHot does not keep the
+// frames it seals or receives: the live heap after a GC does not grow with
+// them, as it does when hot state keeps them for the next checkpoint.
+func TestNoHot(t *testing.T) {
+	const frames, size = 40, 100 << 10
+	tests := []struct {
+		name     string
+		noHot    bool
+		minGrow  uint64 // live heap growth at least
+		maxGrown uint64 // and at most
+	}{
+		{"hot state kept", false, 2 * frames * size, 1 << 40},
+		{"NoHot", true, 0, 1 << 20},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opt := Options{NoAutoCheckpoint: true, NoHot: tt.noHot}
+			send, recv := newTestSession(t, opt), newTestSession(t, opt)
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			for i := range frames {
+				f := &Frame{Agent: "a", Intent: "req", Op: "fetch",
+					Params: []Field{{Key: "q", Val: String(strings.Repeat("x", size) + fmt.Sprint(i))}}}
+				line, err := send.Seal(f, Envelope{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, _, err := recv.Receive(strings.Clone(line)); err != nil { // as if read
+					t.Fatal(err)
+				}
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			grown := uint64(max(int64(after.HeapAlloc)-int64(before.HeapAlloc), 0))
+			t.Logf("live heap grew by %d KiB", grown>>10)
+			if grown < tt.minGrow || grown > tt.maxGrown {
+				t.Errorf("live heap grew by %d KiB after %d frames of %d KiB, want %d to %d KiB",
+					grown>>10, frames, size>>10, tt.minGrow>>10, tt.maxGrown>>10)
+			}
+			// (GetBudget would count the tokens of what is kept: seconds.)
+			if tt.noHot {
+				if h := send.GetBudget().HotFrames + recv.GetBudget().HotFrames; h != 0 {
+					t.Errorf("%d hot frames, want none", h)
+				}
+			}
+			runtime.KeepAlive(send)
+			runtime.KeepAlive(recv)
+		})
 	}
 }

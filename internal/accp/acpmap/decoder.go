@@ -26,7 +26,7 @@ type Decoder struct {
 // NewDecoder returns a decoder for the ACCP session id.
 func NewDecoder(id string, opt Options) *Decoder {
 	d := &Decoder{sess: accp.NewSession(id, accp.Options{Registry: NewRegistry(), Limits: Limits,
-		Clock: opt.Clock, Logger: opt.Logger, NoAutoCheckpoint: true, Inline: true, NoBudget: true})}
+		Clock: opt.Clock, Logger: opt.Logger, NoAutoCheckpoint: true, NoHot: true, Inline: true, NoBudget: true})}
 	d.refs.maxExpand = opt.maxRefBytes()
 	return d
 }
