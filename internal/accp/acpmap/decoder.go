@@ -21,6 +21,8 @@ type Decoder struct {
 	mu   sync.Mutex // guards sid and refs, and orders delivery with numbering
 	sid  string     // the sid last seen in an envelope
 	refs refTable   // the session's numbered values (see Options.Refs)
+
+	maxJSON int // Options.MaxJSONBytes
 }
 
 // NewDecoder returns a decoder for the ACCP session id.
@@ -28,6 +30,7 @@ func NewDecoder(id string, opt Options) *Decoder {
 	d := &Decoder{sess: accp.NewSession(id, accp.Options{Registry: NewRegistry(), Limits: Limits,
 		Clock: opt.Clock, Logger: opt.Logger, NoAutoCheckpoint: true, NoHot: true, Inline: true, NoBudget: true})}
 	d.refs.maxExpand = opt.maxRefBytes()
+	d.maxJSON = opt.maxJSONBytes()
 	return d
 }
 
@@ -79,7 +82,8 @@ func (d *Decoder) DecodeAll(line string) ([][]byte, error) {
 // is rejected (E1004) and none of them is returned. A "$N" back-reference
 // to no earlier value is E2001; refs standing for more than
 // Options.MaxRefBytes of text in one frame (all of a run's messages
-// together) are E2003.
+// together), or a frame that decodes to more than Options.MaxJSONBytes of
+// JSON, are E2003.
 func (d *Decoder) DecodeValues(line string) ([]any, error) {
 	return d.decode(line, false)
 }
@@ -129,6 +133,13 @@ func (d *Decoder) decode(line string, single bool) ([]any, error) {
 	}
 	if drop {
 		return nil, nil
+	}
+	n := 0
+	for _, g := range frames {
+		n += frameJSONSize(g)
+	}
+	if n > d.maxJSON {
+		return nil, errJSONSize(n, d.maxJSON)
 	}
 	out := make([]any, len(frames))
 	for i, g := range frames {

@@ -73,6 +73,14 @@ type Options struct {
 	// (E2003 BUDGET_EXCEEDED). Both ends must use the same bound.
 	// Optional: if zero, DefaultMaxRefBytes (16 MiB).
 	MaxRefBytes int
+	// MaxJSONBytes bounds the JSON one frame decodes to (all the messages
+	// of a run frame together), counted before it is built, escapes aside
+	// (see json_size.go): a Decoder rejects a frame over it (E2003
+	// BUDGET_EXCEEDED), an Encoder refuses a message over it, and a
+	// RunEncoder ends a run before a message that would take the run over
+	// it. Both ends must use the same bound. Optional: if zero,
+	// DefaultMaxJSONBytes (64 MiB).
+	MaxJSONBytes int
 }
 
 func (o Options) maxRefBytes() int {
@@ -80,6 +88,13 @@ func (o Options) maxRefBytes() int {
 		return o.MaxRefBytes
 	}
 	return DefaultMaxRefBytes
+}
+
+func (o Options) maxJSONBytes() int {
+	if o.MaxJSONBytes > 0 {
+		return o.MaxJSONBytes
+	}
+	return DefaultMaxJSONBytes
 }
 
 // Encoder turns ACP JSON-RPC messages into ACCP frames, one frame per
@@ -96,9 +111,10 @@ type Encoder struct {
 	sess *accp.Session
 	log  *slog.Logger
 
-	mu   sync.Mutex // guards sid and refs, and orders sealing with them
-	sid  string     // the sid last written to an envelope
-	refs *refTable  // numbered values, with Options.Refs
+	mu      sync.Mutex // guards sid and refs, and orders sealing with them
+	sid     string     // the sid last written to an envelope
+	refs    *refTable  // numbered values, with Options.Refs
+	maxJSON int        // Options.MaxJSONBytes
 
 	pendMu  sync.Mutex         // guards pending
 	pending map[pendKey]string // request -> method
@@ -115,7 +131,7 @@ func NewEncoder(id string, opt Options) *Encoder {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	e := &Encoder{sess: accp.NewSession(id, so), log: log, pending: map[pendKey]string{}}
+	e := &Encoder{sess: accp.NewSession(id, so), log: log, pending: map[pendKey]string{}, maxJSON: opt.maxJSONBytes()}
 	if opt.Refs {
 		e.refs = &refTable{maxExpand: opt.maxRefBytes()}
 	}
@@ -142,7 +158,7 @@ func (e *Encoder) Encode(msg []byte, dir Direction, ts time.Time) (string, error
 func (e *Encoder) EncodeValue(x any, dir Direction, ts time.Time) (string, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	f, env, err := e.frame(x, dir)
+	f, env, _, err := e.frame(x, dir)
 	if err != nil {
 		return "", err
 	}
@@ -153,11 +169,12 @@ func (e *Encoder) EncodeValue(x any, dir Direction, ts time.Time) (string, error
 }
 
 // frame maps x to a frame and its envelope, numbering its values; the
-// frame, once sealed, is within Limits. The caller holds e.mu and seals
-// the frame before building another.
-func (e *Encoder) frame(x any, dir Direction) (*accp.Frame, accp.Envelope, error) {
+// frame, once sealed, is within Limits, and decodes to n bytes of JSON as
+// frameJSONSize counts them, within Options.MaxJSONBytes. The caller holds
+// e.mu and seals the frame before building another.
+func (e *Encoder) frame(x any, dir Direction) (f *accp.Frame, env accp.Envelope, n int, err error) {
 	k := e.classify(x, dir)
-	f, env, err := build(k, x)
+	f, env, err = build(k, x)
 	if err == nil {
 		if k.session && env.SID != "" && env.SID == e.sid {
 			env.SID = ""
@@ -172,7 +189,7 @@ func (e *Encoder) frame(x any, dir Direction) (*accp.Frame, accp.Envelope, error
 	if err != nil {
 		k = &kinds[len(kinds)-1]
 		if f, env, err = build(k, x); err != nil {
-			return nil, env, fmt.Errorf("encoding ACP message: %v", err)
+			return nil, env, 0, fmt.Errorf("encoding ACP message: %v", err)
 		}
 		f.Agent = agentFor(k, dir)
 	}
@@ -180,7 +197,10 @@ func (e *Encoder) frame(x any, dir Direction) (*accp.Frame, accp.Envelope, error
 	// deeply and holds at least as many values as its mapped frame, so it
 	// is no way out of the limits.
 	if err := e.sess.Check(f, env); err != nil {
-		return nil, env, fmt.Errorf("encoding ACP message: cannot be carried within the frame limits: %w", err)
+		return nil, env, 0, fmt.Errorf("encoding ACP message: cannot be carried within the frame limits: %w", err)
+	}
+	if n = frameJSONSize(f); n > e.maxJSON {
+		return nil, env, 0, fmt.Errorf("encoding ACP message: %w", errJSONSize(n, e.maxJSON))
 	}
 	if env.SID != "" {
 		e.sid = env.SID
@@ -188,7 +208,7 @@ func (e *Encoder) frame(x any, dir Direction) (*accp.Frame, accp.Envelope, error
 	if e.refs != nil {
 		e.refs.encodeParams(f.Params)
 	}
-	return f, env, nil
+	return f, env, n, nil
 }
 
 func agentFor(k *kind, dir Direction) string {

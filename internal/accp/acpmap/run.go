@@ -46,8 +46,9 @@ type RunOptions struct {
 // RunEncoder groups consecutive messages of one sender into run frames. A
 // run ends when the sender changes, when the next message would take its
 // body over RunOptions.MaxBodyTokens, the frame over Limits (bytes,
-// values) or its refs over Options.MaxRefBytes (a decoder budgets the
-// refs of a whole frame), and on Flush. A message whose frame alone is over the token
+// values), its refs over Options.MaxRefBytes or its JSON over
+// Options.MaxJSONBytes (a decoder budgets both over a whole frame), and on
+// Flush. A message whose frame alone is over the token
 // bound, or nests too deeply to go two levels down into a run, leaves as
 // its own frame at once. It is safe for concurrent use; frames come out
 // in message order, numbered as they were added.
@@ -61,6 +62,7 @@ type RunEncoder struct {
 	bytes   int    // canonical text of the pending entries, with their commas
 	elems   int    // values of the pending entries
 	refs    extent // what the refs of the pending entries stand for, summed
+	json    int    // the JSON the pending entries decode to, summed
 }
 
 type runEntry struct {
@@ -69,6 +71,7 @@ type runEntry struct {
 	val  accp.Value  // the entry as it appears in a run
 	ext  accp.Extent // val's
 	refs extent      // what the refs in val stand for (see Options.Refs)
+	json int         // the JSON it decodes to, as frameJSONSize counts it
 }
 
 // Runs returns a RunEncoder that numbers its frames in e's session. Do not
@@ -106,7 +109,7 @@ func (r *RunEncoder) AddValue(x any, dir Direction, ts time.Time) ([]string, err
 	defer r.mu.Unlock()
 	// The message is numbered now and sealed in the order it was added.
 	r.enc.mu.Lock()
-	f, env, err := r.enc.frame(x, dir)
+	f, env, size, err := r.enc.frame(x, dir)
 	var refs extent
 	if err == nil && r.enc.refs != nil {
 		refs = r.enc.refs.messageRefs()
@@ -118,7 +121,7 @@ func (r *RunEncoder) AddValue(x any, dir Direction, ts time.Time) ([]string, err
 	if !ts.IsZero() {
 		env.TS = ts.Unix() // zero: Seal stamps the frame when it leaves
 	}
-	e := runEntry{f: f, env: env, val: entryValue(f, env), refs: refs}
+	e := runEntry{f: f, env: env, val: entryValue(f, env), refs: refs, json: size}
 	e.ext = accp.MeasureValue(e.val)
 	var out []string
 	if len(r.pending) > 0 && (r.agent != f.Agent || !r.fits(e)) {
@@ -156,18 +159,21 @@ func (r *RunEncoder) AddValue(x any, dir Direction, ts time.Time) ([]string, err
 	r.bytes += e.ext.Bytes
 	r.elems += e.ext.Elements
 	r.refs.add(e.refs)
+	r.json += e.json
 	if alone {
 		return r.flushLocked(out)
 	}
 	return out, nil
 }
 
-// fits reports whether e can join the pending run within Limits and the
-// refs budget, which a decoder applies to the whole run frame.
+// fits reports whether e can join the pending run within Limits, the refs
+// budget and Options.MaxJSONBytes, the last two of which a decoder applies
+// to the whole run frame.
 func (r *RunEncoder) fits(e runEntry) bool {
 	return runOverhead(r.agent)+r.bytes+1+e.ext.Bytes <= Limits.MaxFrameBytes &&
 		1+r.elems+e.ext.Elements+7 <= Limits.MaxElements &&
-		(r.enc.refs == nil || r.enc.refs.withinBudget(r.refs, e.refs))
+		(r.enc.refs == nil || r.enc.refs.withinBudget(r.refs, e.refs)) &&
+		r.json+e.json <= r.enc.maxJSON
 }
 
 // Flush returns the pending run as a frame (none if nothing is pending).
@@ -180,7 +186,7 @@ func (r *RunEncoder) Flush() ([]string, error) {
 
 func (r *RunEncoder) flushLocked(out []string) ([]string, error) {
 	pending := r.pending
-	r.pending, r.bytes, r.elems, r.refs = r.pending[:0], 0, 0, extent{}
+	r.pending, r.bytes, r.elems, r.refs, r.json = r.pending[:0], 0, 0, extent{}, 0
 	switch len(pending) {
 	case 0:
 		return out, nil

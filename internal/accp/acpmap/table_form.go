@@ -96,10 +96,8 @@ func tableCols(arr []any) []string {
 func fromValue(v accp.Value) any {
 	switch v.Kind {
 	case accp.KindArray:
-		if len(v.List) > 0 && v.List[0].Kind == accp.KindPair && v.List[0].Fields[0].Key == colsKey {
-			if out, ok := fromTable(v.List); ok {
-				return out
-			}
+		if head, ok := tableHead(v.List); ok {
+			return fromTable(head, v.List[1:])
 		}
 		out := make([]any, len(v.List))
 		for i, e := range v.List {
@@ -116,33 +114,19 @@ func fromValue(v accp.Value) any {
 	return v.ToJSON()
 }
 
-// fromTable converts a table, or reports false if items is not one. It
-// checks the whole shape (a head of strings, rows as long as it) before
-// converting anything, so that fromValue, falling back to a plain array,
-// converts each value once: nested malformed tables would otherwise take
-// time doubling with every level.
-func fromTable(items []accp.Value) ([]any, bool) {
-	head := items[0].Fields[0].Val
-	if head.Kind != accp.KindArray {
-		return nil, false
-	}
-	for _, c := range head.List {
-		if c.Kind != accp.KindString {
-			return nil, false
-		}
-	}
-	for _, row := range items[1:] {
-		if row.Kind != accp.KindArray || len(row.List) != len(head.List) {
-			return nil, false
-		}
-	}
-	out := make([]any, 0, len(items)-1)
-	for _, row := range items[1:] {
-		m := make(map[string]any, len(head.List))
-		for i, c := range head.List {
+// fromTable converts the rows of a table with columns head. tableHead has
+// checked the whole shape before anything is converted, so that fromValue,
+// falling back to a plain array when it is not a table, converts each
+// value once: nested malformed tables would otherwise take time doubling
+// with every level.
+func fromTable(head, rows []accp.Value) []any {
+	out := make([]any, 0, len(rows))
+	for _, row := range rows {
+		m := make(map[string]any, len(head))
+		for i, c := range head {
 			m[c.Str] = fromValue(row.List[i])
 		}
 		out = append(out, m)
 	}
-	return out, true
+	return out
 }

@@ -1,0 +1,141 @@
+package acpmap
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/accp"
+)
+
+// TestJSONSizeCounts checks frameJSONSize against the JSON every message of
+// the corpus and the recorded transcripts decodes to: at least its length
+// less escapes, at most jsonFixedBytes, the codecs' wrappers and a few
+// bytes a param more (the braces of "u" and "x", merged into the message).
+func TestJSONSizeCounts(t *testing.T) {
+	files, _ := filepath.Glob("../../../testdata/transcripts/*.jsonl")
+	files = append(files, "testdata/corpus.jsonl")
+	n := 0
+	for _, file := range files {
+		fh, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer fh.Close()
+		enc, dec := NewEncoder("j", Options{}), NewDecoder("j", Options{})
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			l, err := ReadLine(sc.Bytes())
+			if err != nil {
+				continue
+			}
+			fr, err := enc.Encode([]byte(l.Msg), l.Dir, time.Unix(1714000000, 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := dec.Decode(fr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := Limits.Parse(fr, NewRegistry())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, escapes := frameJSONSize(f), strings.Count(string(out), `\`)
+			strs := strings.Count(string(out), `"text"`) + strings.Count(string(out), `"path"`)
+			if got < len(out)-escapes || got > len(out)+jsonFixedBytes+strs*codecWrapBytes+8*len(f.Params) {
+				t.Errorf("%s: counted %d bytes for %d bytes of JSON (%d escapes)", file, got, len(out), escapes)
+			}
+			n++
+		}
+		if err := sc.Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n < 50 {
+		t.Fatalf("only %d messages checked", n)
+	}
+}
+
+// TestMaxJSONBytes checks the bound on the JSON one frame decodes to: a
+// small frame of a table with long column names is rejected before its
+// JSON is built, the encoder refuses a message over the bound, and a run
+// ends before a message that would take it over.
+func TestMaxJSONBytes(t *testing.T) {
+	const max = 100_000
+	opt := Options{MaxJSONBytes: max}
+	cols := make([]string, 10)
+	for i := range cols {
+		cols[i] = fmt.Sprintf("k%d%s", i, strings.Repeat("a", 200))
+	}
+	table := func(rows int) string {
+		row := "[" + strings.TrimSuffix(strings.Repeat("0,", len(cols)), ",") + "]"
+		return "[cols:[" + strings.Join(cols, ",") + "]," + strings.TrimSuffix(strings.Repeat(row+",", rows), ",") + "]"
+	}
+	tests := []struct {
+		name string
+		rows int
+		want accp.Code
+	}{
+		{"within", 40, ""},                    // 40 rows of 10 names: about 80 KB
+		{"over", 60, accp.CodeBudgetExceeded}, // about 120 KB from a 3 KB frame
+		{"far over", 20_000, accp.CodeBudgetExceeded},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			x, err := NewDecoder("j", opt).DecodeValue(noteFrame("{p:"+table(tt.rows)+"}", 1))
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("took %v", d)
+			}
+			if accp.CodeOf(err) != tt.want {
+				t.Fatalf("got %v, want code %q", err, tt.want)
+			}
+			if tt.want == "" {
+				b, _ := MarshalJSON(x)
+				if len(b) > max || len(b) < max/2 {
+					t.Errorf("decoded to %d bytes of JSON", len(b))
+				}
+			}
+		})
+	}
+	t.Run("encoder", func(t *testing.T) {
+		row := `{"` + cols[0] + `":0}` // 208 bytes
+		msg := func(rows int) []byte {
+			return []byte(`{"jsonrpc":"2.0","method":"_x/note","params":{"p":[` + strings.TrimSuffix(strings.Repeat(row+",", rows), ",") + `]}}`)
+		}
+		enc := NewEncoder("j", opt)
+		if _, err := enc.Encode(msg(600), AgentToClient, time.Time{}); accp.CodeOf(err) != accp.CodeBudgetExceeded {
+			t.Errorf("a message of 130 KB: got %v, want E2003", err)
+		}
+		// Three messages of about 45 KB: two fit in a run, three do not.
+		runs := NewEncoder("j", opt).Runs(RunOptions{MaxBodyTokens: -1})
+		dec := NewDecoder("j", opt)
+		var frames []string
+		for range 3 {
+			out, err := runs.Add(msg(200), AgentToClient, time.Unix(1714000000, 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			frames = append(frames, out...)
+		}
+		out, err := runs.Flush()
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, out...)
+		if len(frames) != 2 {
+			t.Errorf("got %d frames, want a run of 2 and one frame", len(frames))
+		}
+		for _, fr := range frames {
+			if _, err := dec.DecodeValues(fr); err != nil {
+				t.Errorf("decoding a frame the encoder wrote: %v", err)
+			}
+		}
+	})
+}
