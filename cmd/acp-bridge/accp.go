@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/acp-bridge/acp-bridge/internal/accp"
@@ -68,15 +68,33 @@ func accpFlags(e *env, name string) *flag.FlagSet {
 	return subcommandFlags(e, "accp "+name, func(w io.Writer) { fmt.Fprintln(w, accpUsage) })
 }
 
-// lines calls fn for each line of r (any length), without its newline.
-func lines(ctx context.Context, r io.Reader, fn func(n int, line []byte) error) error {
+// lines calls fn for each line of r, without its newline. A line longer
+// than max bytes (max > 0) is cut to its first max+1 bytes, enough for fn
+// to see it is too long, and the rest is read and dropped without being
+// held; max 0 passes lines of any length.
+func lines(ctx context.Context, r io.Reader, max int, fn func(n int, line []byte) error) error {
 	br := bufio.NewReaderSize(r, 1<<16)
 	for n := 1; ; n++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		line, err := br.ReadBytes('\n')
-		line = []byte(strings.TrimRight(string(line), "\r\n"))
+		var line []byte
+		var err error
+		for {
+			var chunk []byte
+			chunk, err = br.ReadSlice('\n')
+			if max <= 0 || len(line) <= max {
+				keep := chunk
+				if max > 0 {
+					keep = chunk[:min(len(chunk), max+1-len(line))]
+				}
+				line = append(line, keep...)
+			}
+			if err != bufio.ErrBufferFull {
+				break
+			}
+		}
+		line = bytes.TrimRight(line, "\r\n")
 		if len(line) > 0 {
 			if ferr := fn(n, line); ferr != nil {
 				return ferr
@@ -118,7 +136,7 @@ func accpEncode(ctx context.Context, e *env, args []string) error {
 		return nil
 	}
 	bad := 0
-	err := lines(ctx, e.stdin, func(n int, line []byte) error {
+	err := lines(ctx, e.stdin, 0, func(n int, line []byte) error {
 		l, err := acpmap.ReadLine(line)
 		if err != nil {
 			bad++
@@ -169,11 +187,13 @@ func accpDecode(ctx context.Context, e *env, args []string) error {
 		return &exitError{code: 2}
 	}
 	dec := acpmap.NewDecoder(*session, acpmap.Options{})
-	errSess := accp.NewSession(*session+"-errors", accp.Options{NoBudget: true, NoAutoCheckpoint: true})
+	errSess := accp.NewSession(*session+"-errors", accp.Options{NoBudget: true, NoAutoCheckpoint: true, NoHot: true})
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
 	bad := 0
-	err := lines(ctx, e.stdin, func(n int, line []byte) error {
+	// A frame over the parser's limit is rejected (E1001) from its first
+	// bytes; the rest of it is not held.
+	err := lines(ctx, e.stdin, acpmap.Limits.MaxFrameBytes, func(n int, line []byte) error {
 		if *render {
 			f, err := acpmap.Limits.Parse(string(line), acpmap.NewRegistry())
 			if err != nil {
@@ -257,7 +277,7 @@ func accpStats(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("accp stats: %v", err)
 		}
-		err = lines(ctx, f, func(n int, line []byte) error {
+		err = lines(ctx, f, 0, func(n int, line []byte) error {
 			l, err := acpmap.ReadLine(line)
 			if err != nil {
 				return fmt.Errorf("%s:%d: not JSON", path, n)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -163,6 +164,43 @@ func TestACCPEncodeTooDeep(t *testing.T) {
 			}
 			if got := strings.Count(decoded, `"_x/note"`); got != 2 {
 				t.Errorf("%d notes decoded, want 2:\n%s", got, decoded)
+			}
+		})
+	}
+}
+
+// TestACCPLines checks the line reader of the accp commands: lines of any
+// length without a bound, and with one a long line cut to one byte over
+// it, the rest dropped and the next line intact.
+func TestACCPLines(t *testing.T) {
+	long := strings.Repeat("x", 200_000) // over bufio's 64 KiB buffer
+	tests := []struct {
+		name  string
+		in    string
+		max   int
+		lines []int // the length of each line fn sees
+	}{
+		{"unbounded", "ab\r\n" + long + "\nc", 0, []int{2, len(long), 1}},
+		{"within the bound", "ab\n" + long[:1000] + "\n", 1000, []int{2, 1000}},
+		{"over the bound", "ab\n" + long + "\nc\n", 1000, []int{2, 1001, 1}},
+		{"one byte over", long[:1001] + "\r\n" + "c", 1000, []int{1001, 1}},
+		{"no final newline", long, 1000, []int{1001}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []int
+			err := lines(context.Background(), strings.NewReader(tt.in), tt.max, func(n int, line []byte) error {
+				if n != len(got)+1 {
+					t.Errorf("line %d numbered %d", len(got)+1, n)
+				}
+				got = append(got, len(line))
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, tt.lines) {
+				t.Errorf("got lines of %v bytes, want %v", got, tt.lines)
 			}
 		})
 	}
