@@ -319,7 +319,10 @@ func (t *refTable) expand(x extent) bool {
 
 // decode returns v with its refs resolved, its extent, and whether it is
 // owned: holds no substring of the frame line, so keeping it does not keep
-// the line alive. It numbers v's values.
+// the line alive. It numbers v's values. v is a fresh parse of one frame:
+// decode resolves refs inside it in place, so an array or map is not
+// copied, whatever it holds; values it resolves refs to are not walked or
+// changed.
 func (t *refTable) decode(v accp.Value) (out accp.Value, x extent, owned bool, err error) {
 	switch v.Kind {
 	case accp.KindRef:
@@ -344,9 +347,8 @@ func (t *refTable) decode(v accp.Value) (out accp.Value, x extent, owned bool, e
 		if err != nil {
 			return v, x, false, err
 		}
-		out = v
-		out.Fields = []accp.Field{{Key: v.Fields[0].Key, Val: r}}
-		return out, extent{len(v.Fields[0].Key) + 1 + rx.bytes, 1 + rx.values}, false, nil
+		v.Fields[0].Val = r
+		return v, extent{len(v.Fields[0].Key) + 1 + rx.bytes, 1 + rx.values}, false, nil
 	case accp.KindString:
 		x = extent{accp.StringSize(v.Str), 1}
 		if x.bytes >= refMinBytes && t.number(x.bytes) {
@@ -360,59 +362,57 @@ func (t *refTable) decode(v accp.Value) (out accp.Value, x extent, owned bool, e
 	default:
 		return v, extent{accp.ValueSize(v), 1}, false, nil
 	}
-	out = v
 	x = extent{2, 1}
-	var borrowed []int // children that are not owned
+	n := max(len(v.List), len(v.Fields))
+	borrowed := make([]uint64, (n+63)/64) // a bit for each child that is not owned
 	if v.Kind == accp.KindArray {
-		out.List = make([]accp.Value, len(v.List))
 		for i, e := range v.List {
 			var ex extent
 			var own bool
-			if out.List[i], ex, own, err = t.decode(e); err != nil {
+			if v.List[i], ex, own, err = t.decode(e); err != nil {
 				return v, x, false, err
 			}
 			x.add(ex)
 			if !own {
-				borrowed = append(borrowed, i)
+				borrowed[i/64] |= 1 << (i % 64)
 			}
 		}
 		x.bytes += max(len(v.List)-1, 0)
 	} else {
-		out.Fields = make([]accp.Field, len(v.Fields))
 		for i, f := range v.Fields {
 			var ex extent
 			var own bool
-			out.Fields[i].Key = f.Key
-			if out.Fields[i].Val, ex, own, err = t.decode(f.Val); err != nil {
+			if v.Fields[i].Val, ex, own, err = t.decode(f.Val); err != nil {
 				return v, x, false, err
 			}
 			x.add(ex)
 			x.bytes += accp.MapKeySize(f.Key) + 1
 			if !own {
-				borrowed = append(borrowed, i)
+				borrowed[i/64] |= 1 << (i % 64)
 			}
 		}
 		x.bytes += max(len(v.Fields)-1, 0)
 	}
 	if x.bytes < refMinBytes || !t.number(x.bytes) {
-		return out, x, false, nil
+		return v, x, false, nil
 	}
 	// Numbered: it outlives the frame, so it must not hold on to the line.
-	if out.Kind == accp.KindArray {
-		for _, i := range borrowed {
-			out.List[i] = cloneValue(out.List[i])
+	for i := range n {
+		if borrowed[i/64]&(1<<(i%64)) == 0 {
+			continue
 		}
-	} else {
-		for i := range out.Fields {
-			out.Fields[i].Key = strings.Clone(out.Fields[i].Key)
-		}
-		for _, i := range borrowed {
-			out.Fields[i].Val = cloneValue(out.Fields[i].Val)
+		if v.Kind == accp.KindArray {
+			v.List[i] = cloneValue(v.List[i])
+		} else {
+			v.Fields[i].Val = cloneValue(v.Fields[i].Val)
 		}
 	}
-	t.vals = append(t.vals, out)
+	for i := range v.Fields {
+		v.Fields[i].Key = strings.Clone(v.Fields[i].Key)
+	}
+	t.vals = append(t.vals, v)
 	t.extents = append(t.extents, x)
-	return out, x, true, nil
+	return v, x, true, nil
 }
 
 // number reports whether the decoder gives a value of size bytes a

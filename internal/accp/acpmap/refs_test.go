@@ -597,3 +597,32 @@ func TestRefBudgetValues(t *testing.T) {
 		t.Errorf("rejecting took %v", d)
 	}
 }
+
+// TestRefDecodeCopiesNothing checks that resolving refs does not copy the
+// arrays and maps of a frame: numbering a list of 100,000 numbers without
+// refs allocates a bit per number, not a copy of the list (some 100 bytes
+// a value).
+func TestRefDecodeCopiesNothing(t *testing.T) {
+	const n = 100_000
+	line := noteFrame("{p:["+strings.TrimSuffix(strings.Repeat("7,", n), ",")+"],q:{k:1}}", 1)
+	f, err := Limits.Parse(line, NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tab refTable
+	tab.maxExpand = DefaultMaxRefBytes
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if err := tab.decodeFrames([]*accp.Frame{f}, 1); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("numbering %d values allocated %d KiB", n, alloc>>10)
+	if alloc > 256<<10 {
+		t.Errorf("numbering %d values allocated %d KiB", n, alloc>>10)
+	}
+	if tab.n != 3 { // the method name, the list, the params
+		t.Errorf("%d values numbered, want 3", tab.n)
+	}
+}
