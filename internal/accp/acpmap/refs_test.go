@@ -619,7 +619,8 @@ func TestRefDecodeCopiesNothing(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	alloc := after.TotalAlloc - before.TotalAlloc
 	t.Logf("numbering %d values allocated %d KiB", n, alloc>>10)
-	if alloc > 256<<10 {
+	// A copy of the list is 11 MiB; 0.1 MiB is measured, 1.5 MiB with -race.
+	if alloc > 4<<20 {
 		t.Errorf("numbering %d values allocated %d KiB", n, alloc>>10)
 	}
 	if tab.n != 3 { // the method name, the list, the params
