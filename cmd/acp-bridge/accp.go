@@ -30,11 +30,13 @@ token limit, the frame still stays within 256 MiB and 10M values), and at
 the end of the input; a run of one message is that message's ordinary
 frame. With -refs a string, array or map of 8 bytes or more that an
 earlier message of the session held is written "$N", a reference to the
-N-th such value (at most 16 MiB of referenced text per message); decode
-resolves them. A message no frame can carry within those limits (nesting
-deeper than 64 levels, say) is an error (E1001).
+N-th such value (at most 16 MiB of referenced text per frame, a run's
+messages together); decode resolves them. A message no frame can carry
+within those limits (nesting deeper than 64 levels, say) is an error
+(E1001); one that decodes to over 64 MiB of JSON is E2003.
 decode reads those frames and writes the JSON-RPC messages, every message
-of a run in order; a frame it rejects becomes an ER error frame (fail:error
+of a run in order; a frame it rejects (over 256 MiB, refs over 16 MiB,
+decoding to over 64 MiB of JSON...) becomes an ER error frame (fail:error
 with its E-code) in its place.
 stats measures o200k tokens per message kind as pretty JSON, compact JSON
 and ACCP (and how many of the ACCP tokens the mandatory envelope takes),

@@ -27,17 +27,22 @@ import (
 //
 // The numbering holds at most refMaxEntries values; a value whose text
 // would take the held text over refMaxBytes is not numbered, and later
-// smaller ones still are. The refs of one message may stand for at most
-// Options.MaxRefBytes of text and refMaxValues values in all: the encoder
-// writes a value inline rather than go over either, and the decoder
-// rejects a frame that does (E2003 BUDGET_EXCEEDED), so a small frame
-// cannot expand to gigabytes. Neither end renders a value more than once
-// per message: the decoder adds up sizes from the children, the encoder
-// renders each param once and keeps where each value's text lies. A
-// numbered value is copied out of the frame line, so the table does not
-// keep lines alive. Once a frame fails to decode partway (a ref to no
-// value, or over the budget) the two ends no longer number alike: every
-// later "$N" is E2001, while frames without refs still decode.
+// smaller ones still are (the Go values inside numbered lists and maps are
+// not counted: a list of small numbers costs some 100 bytes a number). The
+// refs of one frame, all the messages of a run frame together, may stand
+// for at most Options.MaxRefBytes of text and refMaxValues values in all:
+// the encoder writes a value inline rather than go over either, a
+// RunEncoder ends a run before a message that would take the run over
+// them, and the decoder rejects a frame that does (E2003
+// BUDGET_EXCEEDED), so what a frame's refs add is bounded per frame
+// (Options.MaxJSONBytes bounds the JSON it decodes to). Neither end
+// renders a value more than once per message: the decoder adds up sizes
+// from the children, the encoder renders each param once and keeps where
+// each value's text lies. A numbered value's text is copied out of the
+// frame line, so the numbering does not keep lines alive. Once a frame
+// fails to decode partway (a ref to no value, or over the budget) the two
+// ends no longer number alike: every later "$N" is E2001, while frames
+// without refs still decode.
 const (
 	refMinBytes   = 8       // a shorter value costs about as much as its ref
 	refMaxEntries = 1 << 16 // then no more values are numbered
