@@ -27,8 +27,9 @@ import (
 //
 // The numbering holds at most refMaxEntries values; a value whose text
 // would take the held text over refMaxBytes is not numbered, and later
-// smaller ones still are (the Go values inside numbered lists and maps are
-// not counted: a list of small numbers costs some 100 bytes a number). The
+// smaller ones still are, and so for a value that would take the values
+// inside numbered ones over refMaxHeldValues (a list of small numbers is
+// a few bytes of text but 80 bytes of memory, an accp.Value, a number). The
 // refs of one frame, all the messages of a run frame together, may stand
 // for at most Options.MaxRefBytes of text and refMaxValues values in all:
 // the encoder writes a value inline rather than go over either, a
@@ -63,6 +64,13 @@ const refMaxValues = 1 << 16
 // Only tests change it.
 var refMaxBytes = 32 << 20
 
+// refMaxHeldValues bounds the values inside the numbered values, summed as
+// extent counts them (a value inside numbered values at several depths
+// counts at each): a list of small numbers is a few bytes of text a
+// number but 80 bytes of memory (an accp.Value). 40 frames of lists of
+// 1,000 to 260,000 numbers leave 2-19 MB live. Only tests change it.
+var refMaxHeldValues = 1 << 18
+
 // refTable is one end's numbering of a session's values.
 type refTable struct {
 	index    map[string]int // encoder: canonical text -> number
@@ -73,6 +81,7 @@ type refTable struct {
 	extents  []extent       // decoder: number -> the value's extent
 	n        int            // values numbered
 	bytes    int            // their canonical text, summed
+	held     int            // the values in them, summed
 	full     bool           // refMaxEntries reached
 	buf      []byte         // encoder: canonical text of the param being encoded
 
@@ -82,21 +91,16 @@ type refTable struct {
 	lost                                int64 // the seq of a frame that failed partway; 0 if none
 }
 
-// fits reports whether a value of size bytes of canonical text would get
-// a number now.
-func (t *refTable) fits(size int) bool {
-	return !t.full && t.bytes+size <= refMaxBytes
-}
-
-// room reports whether a value of size bytes of canonical text gets a
-// number, counting it if so. A value too large for what is left of
-// refMaxBytes is skipped; numbering goes on for smaller ones.
-func (t *refTable) room(size int) bool {
-	if !t.fits(size) {
+// room reports whether a value of extent x gets a number, counting it if
+// so. A value too large for what is left of refMaxBytes or
+// refMaxHeldValues is skipped; numbering goes on for smaller ones.
+func (t *refTable) room(x extent) bool {
+	if t.full || t.bytes+x.bytes > refMaxBytes || t.held+x.values > refMaxHeldValues {
 		return false
 	}
 	t.n++
-	t.bytes += size
+	t.bytes += x.bytes
+	t.held += x.values
 	if t.n >= refMaxEntries {
 		t.full = true
 	}
@@ -249,7 +253,7 @@ func (t *refTable) encode(v accp.Value, sp *int) accp.Value {
 			out.Fields[i] = accp.Field{Key: f.Key, Val: t.encode(f.Val, sp)}
 		}
 	}
-	if t.room(size) {
+	if t.room(extent{size, s.values}) {
 		if t.index == nil {
 			t.index, t.lens = map[string]int{}, map[int]int{}
 		}
@@ -356,7 +360,7 @@ func (t *refTable) decode(v accp.Value) (out accp.Value, x extent, owned bool, e
 		return v, extent{len(v.Fields[0].Key) + 1 + rx.bytes, 1 + rx.values}, false, nil
 	case accp.KindString:
 		x = extent{accp.StringSize(v.Str), 1}
-		if x.bytes >= refMinBytes && t.number(x.bytes) {
+		if x.bytes >= refMinBytes && t.number(x) {
 			v.Str = strings.Clone(v.Str)
 			t.vals = append(t.vals, v)
 			t.extents = append(t.extents, x)
@@ -398,7 +402,7 @@ func (t *refTable) decode(v accp.Value) (out accp.Value, x extent, owned bool, e
 		}
 		x.bytes += max(len(v.Fields)-1, 0)
 	}
-	if x.bytes < refMinBytes || !t.number(x.bytes) {
+	if x.bytes < refMinBytes || !t.number(x) {
 		return v, x, false, nil
 	}
 	// Numbered: it outlives the frame, so it must not hold on to the line.
@@ -420,11 +424,10 @@ func (t *refTable) decode(v accp.Value) (out accp.Value, x extent, owned bool, e
 	return v, x, true, nil
 }
 
-// number reports whether the decoder gives a value of size bytes a
-// number: as room, except that nothing is numbered once the numbering
-// broke.
-func (t *refTable) number(size int) bool {
-	return t.lost == 0 && t.room(size)
+// number reports whether the decoder gives a value of extent x a number:
+// as room, except that nothing is numbered once the numbering broke.
+func (t *refTable) number(x extent) bool {
+	return t.lost == 0 && t.room(x)
 }
 
 // cloneValue returns a deep copy of v that shares no string memory with

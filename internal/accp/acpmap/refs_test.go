@@ -627,3 +627,57 @@ func TestRefDecodeCopiesNothing(t *testing.T) {
 		t.Errorf("%d values numbered, want 3", tab.n)
 	}
 }
+
+// TestRefHeldValues checks that the numbering holds only so many values
+// inside what it numbered, whatever their text: lists of small numbers
+// are a few bytes of text a number but some 80 bytes of memory. Past the
+// bound a repeated list is written inline, later small values are still
+// numbered, and the live heap stays within the bound's worth.
+func TestRefHeldValues(t *testing.T) {
+	saved := refMaxHeldValues
+	t.Cleanup(func() { refMaxHeldValues = saved })
+	refMaxHeldValues = 50_000
+	const lists, size = 10, 20_000
+	list := func(i int) string { // distinct lists, so none is a ref
+		return fmt.Sprintf("[%d%s]", i, strings.Repeat(",0", size-1))
+	}
+	opt := Options{Refs: true}
+	enc, dec := NewEncoder("v", opt), NewDecoder("v", opt)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var frames []string
+	for i := range lists + 2 {
+		m := fmt.Sprintf(`{"jsonrpc":"2.0","method":"_x/note","params":{"p":%s}}`, list(i))
+		if i >= lists { // the last list again, and a small value to repeat
+			m = fmt.Sprintf(`{"jsonrpc":"2.0","method":"_x/note","params":{"p":"a later value to repeat","q":%s}}`, list(lists-1))
+		}
+		fr, err := enc.Encode([]byte(m), AgentToClient, time.Unix(1714000000, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := dec.DecodeValue(fr)
+		if err != nil {
+			t.Fatalf("message %d: %v", i+1, err)
+		}
+		if want, _ := accp.DecodeJSON([]byte(m)); !accp.JSONEqual(x, want) {
+			t.Fatalf("message %d decodes differently", i+1)
+		}
+		frames = append(frames, fr)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	grown := max(int64(after.HeapAlloc)-int64(before.HeapAlloc), 0)
+	t.Logf("live heap grew by %d KiB; %d values held", grown>>10, dec.refs.held)
+	if dec.refs.held > refMaxHeldValues || enc.refs.held != dec.refs.held {
+		t.Errorf("values held: encoder %d, decoder %d, bound %d", enc.refs.held, dec.refs.held, refMaxHeldValues)
+	}
+	if grown > 12<<20 { // 200,000 values would be 16 MiB
+		t.Errorf("live heap grew by %d KiB", grown>>10)
+	}
+	if last := frames[len(frames)-1]; strings.Contains(last, "later") || !strings.Contains(last, "0,0,0") {
+		t.Errorf("want the small value as a ref and the list inline: %.200s", last)
+	}
+	runtime.KeepAlive(enc)
+	runtime.KeepAlive(dec)
+}
