@@ -185,6 +185,24 @@ func TestDroppedFrameSid(t *testing.T) {
 	}
 }
 
+// TestRejectedRunSid checks that a run frame rejected because one of its
+// messages does not map back (E1004) still sets the sid its messages
+// carried: the encoder counted them when it left later sids out.
+func TestRejectedRunSid(t *testing.T) {
+	dec := NewDecoder("s", Options{})
+	run := `@agent>sync:run{m:[stream_msg:{c:a,sid:s1},fail_error:{c:b,sid:s2}]}[mid:a00000000001,seq:1,ts:1714000000]`
+	if _, err := dec.DecodeValues(run); accp.CodeOf(err) != accp.CodeInvalidType {
+		t.Fatalf("got %v, want E1004", err)
+	}
+	x, err := dec.DecodeValue(`@agent>stream:msg{c:c}[mid:a00000000002,seq:2,ts:1714000000]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sid, _ := getPath(x.(map[string]any), p("params", "sessionId")); sid != "s2" {
+		t.Errorf("the next message has sessionId %v, want s2", sid)
+	}
+}
+
 func TestStructural(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"read result", `{"jsonrpc":"2.0","id":1,"result":{"content":"file body"}}`, `{"jsonrpc":"2.0","id":1,"result":{"content":""}}`},
