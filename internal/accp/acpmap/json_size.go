@@ -2,6 +2,7 @@ package acpmap
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/acp-bridge/acp-bridge/internal/accp"
 )
@@ -14,10 +15,10 @@ import (
 // Options.MaxJSONBytes: the decoder rejects a frame over it (E2003), the
 // encoder refuses a message over it, and a run ends before a message that
 // would take it over, so the encoder writes no frame the decoder rejects.
-// The count is the JSON's text except for escapes (a string counts its
-// bytes and two quotes), plus jsonFixedBytes per message for what a
-// mapping row adds (constants, defaults, id, sessionId); a codec's wrapper
-// counts codecWrapBytes per string.
+// The count is the JSON's text, escapes included (a scalar counts two
+// bytes more than its ACCP text), plus jsonFixedBytes per message for what
+// a mapping row adds (constants, defaults, id, sessionId); a codec's
+// wrapper counts codecWrapBytes per string.
 
 // DefaultMaxJSONBytes is the default of Options.MaxJSONBytes.
 const DefaultMaxJSONBytes = 64 << 20
@@ -68,19 +69,19 @@ func codecJSONSize(c codec, v accp.Value) int {
 	return jsonSize(v)
 }
 
-// jsonSize returns about how many bytes of JSON fromValue(v) is: its text
-// without escapes. It takes time linear in the values of v.
+// jsonSize returns about how many bytes of JSON fromValue(v) is (at least
+// as many). It takes time linear in v's values and text.
 func jsonSize(v accp.Value) int {
 	switch v.Kind {
 	case accp.KindString:
-		return len(v.Str) + 2
+		return jsonStringSize(v.Str)
 	case accp.KindArray:
 		n := 2 + max(len(v.List)-1, 0)
 		if head, ok := tableHead(v.List); ok {
 			// Every row is an object naming every column.
 			names := 0
 			for _, c := range head {
-				names += len(c.Str) + 3 // quotes and colon
+				names += jsonStringSize(c.Str) + 1 // and a colon
 			}
 			rows := len(v.List) - 1
 			n = 2 + max(rows-1, 0) + rows*(2+names+max(len(head)-1, 0))
@@ -98,13 +99,44 @@ func jsonSize(v accp.Value) int {
 	case accp.KindMap:
 		n := 2 + max(len(v.Fields)-1, 0)
 		for _, f := range v.Fields {
-			n += len(f.Key) + 3 + jsonSize(f.Val)
+			n += jsonStringSize(f.Key) + 1 + jsonSize(f.Val)
 		}
 		return n
 	case accp.KindPair:
-		return 2 + len(v.Fields[0].Key) + 3 + jsonSize(v.Fields[0].Val)
+		return 2 + jsonStringSize(v.Fields[0].Key) + 1 + jsonSize(v.Fields[0].Val)
 	}
 	return accp.ValueSize(v) + 2
+}
+
+// jsonStringSize returns the length of s as a JSON string, as MarshalJSON
+// writes it: quotes, and escapes for quotes, backslashes, control
+// characters, U+2028, U+2029 and invalid UTF-8 (written \ufffd).
+func jsonStringSize(s string) int {
+	n := 2
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
+				n += 2
+			case c < 0x20:
+				n += 6
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1, r == '\u2028', r == '\u2029':
+			n += 6
+		default:
+			n += size
+		}
+		i += size
+	}
+	return n
 }
 
 // tableHead returns the column names of items when fromValue reads them

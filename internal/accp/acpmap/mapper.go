@@ -74,8 +74,8 @@ type Options struct {
 	// Optional: if zero, DefaultMaxRefBytes (16 MiB).
 	MaxRefBytes int
 	// MaxJSONBytes bounds the JSON one frame decodes to (all the messages
-	// of a run frame together), counted before it is built, escapes aside
-	// (see json_size.go): a Decoder rejects a frame over it (E2003
+	// of a run frame together), counted before it is built (see
+	// json_size.go): a Decoder rejects a frame over it (E2003
 	// BUDGET_EXCEEDED), an Encoder refuses a message over it, and a
 	// RunEncoder ends a run before a message that would take the run over
 	// it. Both ends must use the same bound. Optional: if zero,
