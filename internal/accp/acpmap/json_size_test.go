@@ -116,19 +116,7 @@ func TestMaxJSONBytes(t *testing.T) {
 		// Three messages of about 45 KB: two fit in a run, three do not.
 		runs := NewEncoder("j", opt).Runs(RunOptions{MaxBodyTokens: -1})
 		dec := NewDecoder("j", opt)
-		var frames []string
-		for range 3 {
-			out, err := runs.Add(msg(200), AgentToClient, time.Unix(1714000000, 0))
-			if err != nil {
-				t.Fatal(err)
-			}
-			frames = append(frames, out...)
-		}
-		out, err := runs.Flush()
-		if err != nil {
-			t.Fatal(err)
-		}
-		frames = append(frames, out...)
+		frames := runFrames(t, runs, msg(200), msg(200), msg(200))
 		if len(frames) != 2 {
 			t.Errorf("got %d frames, want a run of 2 and one frame", len(frames))
 		}

@@ -139,17 +139,7 @@ func TestEncoderRefBudget(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"_x/note","params":{"note":"` + big + `"}}`,
 		`{"jsonrpc":"2.0","method":"_x/note","params":{"p":["` + strings.TrimSuffix(strings.Repeat(big+`","`, 12), `","`) + `"]}}`,
 	} {
-		fr, err := enc.Encode([]byte(m), AgentToClient, time.Unix(1714000000, 0))
-		if err != nil {
-			t.Fatal(err)
-		}
-		x, err := dec.DecodeValue(fr)
-		if err != nil {
-			t.Fatalf("message %d: %v", i+1, err)
-		}
-		if want, _ := accp.DecodeJSON([]byte(m)); !accp.JSONEqual(x, want) {
-			t.Fatalf("message %d decodes differently", i+1)
-		}
+		fr := encodeDecodes(t, enc, dec, i, m)
 		if i == 1 && (strings.Count(fr, "$1") != 4 || !strings.Contains(fr, big)) {
 			t.Errorf("want 4 refs to the note and the rest inline: %.300s", fr)
 		}
@@ -169,19 +159,11 @@ func TestRunEncoderRefBudget(t *testing.T) {
 	for i := range 3 { // the arrays differ, so only the note is a ref
 		msgs = append(msgs, fmt.Sprintf(`{"jsonrpc":"2.0","method":"_x/note","params":{"p":[%s%d"]}}`, refs, i))
 	}
-	var frames []string
+	var raw [][]byte
 	for _, m := range msgs {
-		out, err := runs.Add([]byte(m), AgentToClient, time.Unix(1714000000, 0))
-		if err != nil {
-			t.Fatal(err)
-		}
-		frames = append(frames, out...)
+		raw = append(raw, []byte(m))
 	}
-	out, err := runs.Flush()
-	if err != nil {
-		t.Fatal(err)
-	}
-	frames = append(frames, out...)
+	frames := runFrames(t, runs, raw...)
 	var got []any
 	for _, fr := range frames {
 		xs, err := dec.DecodeValues(fr)
@@ -554,18 +536,7 @@ func TestRefBudgetValues(t *testing.T) {
 	dec := NewDecoder("b", Options{})
 	var frames []string
 	for i, m := range msgs {
-		fr, err := enc.Encode([]byte(m), AgentToClient, time.Unix(1714000000, 0))
-		if err != nil {
-			t.Fatal(err)
-		}
-		frames = append(frames, fr)
-		x, err := dec.DecodeValue(fr)
-		if err != nil {
-			t.Fatalf("message %d: %v", i+1, err)
-		}
-		if want, _ := accp.DecodeJSON([]byte(m)); !accp.JSONEqual(x, want) {
-			t.Fatalf("message %d decodes differently", i+1)
-		}
+		frames = append(frames, encodeDecodes(t, enc, dec, i, m))
 	}
 	// Each list is 3001 values: 21 refs fit in 65,536, the other 9 lists
 	// are inline.
@@ -652,18 +623,7 @@ func TestRefHeldValues(t *testing.T) {
 		if i >= lists { // the last list again, and a small value to repeat
 			m = fmt.Sprintf(`{"jsonrpc":"2.0","method":"_x/note","params":{"p":"a later value to repeat","q":%s}}`, list(lists-1))
 		}
-		fr, err := enc.Encode([]byte(m), AgentToClient, time.Unix(1714000000, 0))
-		if err != nil {
-			t.Fatal(err)
-		}
-		x, err := dec.DecodeValue(fr)
-		if err != nil {
-			t.Fatalf("message %d: %v", i+1, err)
-		}
-		if want, _ := accp.DecodeJSON([]byte(m)); !accp.JSONEqual(x, want) {
-			t.Fatalf("message %d decodes differently", i+1)
-		}
-		frames = append(frames, fr)
+		frames = append(frames, encodeDecodes(t, enc, dec, i, m))
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
@@ -680,4 +640,42 @@ func TestRefHeldValues(t *testing.T) {
 	}
 	runtime.KeepAlive(enc)
 	runtime.KeepAlive(dec)
+}
+
+// encodeDecodes encodes message i (counted from 0) with enc, decodes the
+// frame with dec, and fails the test unless it decodes to m as JSON. It
+// returns the frame.
+func encodeDecodes(t *testing.T, enc *Encoder, dec *Decoder, i int, m string) string {
+	t.Helper()
+	fr, err := enc.Encode([]byte(m), AgentToClient, time.Unix(1714000000, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := dec.DecodeValue(fr)
+	if err != nil {
+		t.Fatalf("message %d: %v", i+1, err)
+	}
+	if want, _ := accp.DecodeJSON([]byte(m)); !accp.JSONEqual(x, want) {
+		t.Fatalf("message %d decodes differently", i+1)
+	}
+	return fr
+}
+
+// runFrames adds msgs to runs as the agent's and flushes, returning every
+// frame made.
+func runFrames(t *testing.T, runs *RunEncoder, msgs ...[]byte) []string {
+	t.Helper()
+	var frames []string
+	for _, m := range msgs {
+		out, err := runs.Add(m, AgentToClient, time.Unix(1714000000, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, out...)
+	}
+	out, err := runs.Flush()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(frames, out...)
 }
