@@ -133,7 +133,9 @@ func setupAdapter(s *bridgeSetup, mode string, in adapterInputs) error {
 		}
 	})
 	s.PreToolHook = sel.PreToolHook
-	s.Bridge.Use(adapter.Middleware(sel, s.Bridge))
+	// The adapters copy what they keep (Observe decodes, PatchSession
+	// builds a new message), so read blocks can still be reused.
+	s.Bridge.UseNonRetaining(adapter.Middleware(sel, s.Bridge))
 	return nil
 }
 

@@ -31,7 +31,7 @@ func manifestFeature() feature {
 				return err
 			}
 			s.Manifest = m
-			s.Bridge.Use(manifest.Mask(m, s.Bridge, manifest.MaskOptions{Logger: s.Logger}))
+			s.Bridge.UseNonRetaining(manifest.Mask(m, s.Bridge, manifest.MaskOptions{Logger: s.Logger}))
 			s.Logger.Info("manifest: enforcing", "file", m.File, "id", m.ID, "tier", m.AIP44().Tier,
 				"withheld", (manifest.All &^ m.Capabilities()).String())
 			return nil

@@ -46,11 +46,14 @@ type Options struct {
 // Use, then call Serve once. A Bridge is also the Sender its middleware
 // speaks through.
 type Bridge struct {
-	opts    Options
-	logger  *slog.Logger
-	mws     []Middleware
-	preempt []func(*Message)
-	nonce   string
+	opts   Options
+	logger *slog.Logger
+	mws    []Middleware
+	// retaining is set when some middleware may keep messages' bytes after
+	// handling them (see UseNonRetaining).
+	retaining bool
+	preempt   []func(*Message)
+	nonce     string
 
 	chain   Handler
 	writers [2]*writer // indexed by Direction
@@ -93,7 +96,16 @@ func New(opts Options) *Bridge {
 
 // Use appends middleware. The first middleware given sees each message first.
 // Use must be called before Serve.
-func (b *Bridge) Use(mw ...Middleware) { b.mws = append(b.mws, mw...) }
+func (b *Bridge) Use(mw ...Middleware) {
+	b.mws = append(b.mws, mw...)
+	b.retaining = true
+}
+
+// UseNonRetaining appends middleware as Use does, for middleware that keeps
+// neither a message nor any slice of its bytes once its Handle has returned
+// (copies are fine). While all middleware is added this way, the bridge
+// reads each message into a buffer it reuses once the message is written.
+func (b *Bridge) UseNonRetaining(mw ...Middleware) { b.mws = append(b.mws, mw...) }
 
 // OnPreempt registers fn to hear about session/cancel and $/cancel_request
 // the moment they are read, before they wait their turn behind earlier
@@ -148,6 +160,7 @@ type Session struct {
 	closeOnce sync.Once
 	ended     chan *Ended
 	closed    [2]chan struct{} // closed when a direction's loop has finished
+	pools     [2]*blockPool    // read blocks by direction, if reused
 }
 
 // Start begins forwarding and returns at once.
@@ -200,18 +213,35 @@ func (s *Session) Close() {
 }
 
 // run reads one direction's messages and hands them, in order, to a
-// forwarding loop.
+// forwarding loop, which writes them and flushes whenever it has caught up.
+//
+// While no middleware may keep messages (see UseNonRetaining) and no
+// preempt hook sees them early, the reader reuses its read blocks: a
+// message's block goes back to the pool once the loop has written the
+// message with its own bytes. Requests and batches are the exception: the
+// bridge keeps them to match their responses (and answer them if the peer
+// goes away), so their blocks are left to the garbage collector.
 func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 	b := s.b
+	lr := newLineReader(in, b.opts.MaxLineSize)
+	if !b.retaining && len(b.preempt) == 0 {
+		s.pools[dir] = newBlockPool()
+		lr.reuseBlocks(s.pools[dir])
+	}
 	queue := make(chan *Message, 256)
 	go func() {
 		defer close(s.closed[dir])
 		for m := range queue {
 			b.dispatch(ctx, m, len(queue) == 0)
+			if m.blk != nil && m.fate == fateWritten && m.Kind != KindRequest && m.Kind != KindBatch {
+				m.blk.release() // written, and kept by nobody
+			}
 		}
 		b.writers[dir].flush()
+		if p := s.pools[dir]; p != nil {
+			b.logger.Debug("read blocks allocated", "from", peerName(dir), "blocks", p.made.Load())
+		}
 	}()
-	lr := newLineReader(in, b.opts.MaxLineSize)
 	for {
 		line, over, err := lr.next()
 		if err != nil {
@@ -232,6 +262,7 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 			continue
 		}
 		m.Received = time.Now()
+		m.blk = lr.take()
 		if m.Kind == KindNotification && (m.Method == "session/cancel" || m.Method == "$/cancel_request") {
 			for _, fn := range b.preempt {
 				fn(m)

@@ -584,3 +584,79 @@ func TestCallThenRunsBeforeNextMessage(t *testing.T) {
 		h.clientGets()
 	}
 }
+
+// TestReadBlocksReused: with no middleware, or only middleware that keeps
+// nothing, the bridge reads into a few blocks it reuses, and every message
+// still arrives with its own bytes; a request the bridge keeps (to answer it
+// if the peer goes away) is not read over. Middleware that may keep
+// messages gets fresh blocks.
+func TestReadBlocksReused(t *testing.T) {
+	pass := func(*Bridge) Middleware {
+		return func(next Handler) Handler { return next }
+	}
+	cases := []struct {
+		name      string
+		retaining bool
+		mw        []func(*Bridge) Middleware
+	}{
+		{name: "no middleware"},
+		{name: "non-retaining middleware", mw: []func(*Bridge) Middleware{pass}},
+		{name: "middleware that may keep messages", retaining: true, mw: []func(*Bridge) Middleware{pass}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := New(Options{})
+			for _, mw := range c.mw {
+				if c.retaining {
+					b.Use(mw(b))
+				} else {
+					b.UseNonRetaining(mw(b))
+				}
+			}
+			h := newHarnessFor(t, b)
+			const request = `{"jsonrpc":"2.0","id":"kept-request-7","method":"fs/read_text_file","params":{"sessionId":"s","path":"/a"}}`
+			h.fromAgent(request)
+			if got := h.clientGets(); got != request {
+				t.Fatalf("client got %s", got)
+			}
+			const updates = 3000 // about 8 MB: some 120 blocks' worth
+			lines := make([]string, updates)
+			for i := range lines {
+				text := strings.Repeat(string(rune('a'+i%26)), 100+(i*7919)%5000)
+				lines[i] = fmt.Sprintf(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"%d %s"}}}}`, i, text)
+			}
+			stream := strings.Join(lines, "\n") + "\n"
+			total := len(stream)
+			// At most the forwarding queue's worth of messages (of at most
+			// 5.2 KB) wait in blocks, plus the block being read.
+			const maxBlocks = 256*5200/blockSize + 2
+			go h.agentW.Write([]byte(stream))
+			for i, want := range lines {
+				got, err := h.toClient.ReadString('\n')
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got[:len(got)-1] != want {
+					t.Fatalf("message %d changed in the bridge:\n got %.120s\nwant %.120s", i, got, want)
+				}
+			}
+			pool := h.s.pools[AgentToClient]
+			switch {
+			case c.retaining && pool != nil:
+				t.Fatal("read blocks are reused although a middleware may keep messages")
+			case !c.retaining && pool == nil:
+				t.Fatal("read blocks are not reused")
+			case !c.retaining && pool.made.Load() > maxBlocks:
+				t.Fatalf("%d read blocks allocated for %d messages (%d blocks' worth); want at most %d reused ones", pool.made.Load(), updates, total/blockSize, maxBlocks)
+			}
+			// The request the bridge still tracks kept its bytes: its
+			// id comes back intact in the bridge's answer.
+			if n := b.FailPending(AgentToClient, Errorf(CodeInternalError, "client gone")); n != 1 {
+				t.Fatalf("FailPending answered %d requests, want 1", n)
+			}
+			if got := h.agentGets(); !strings.Contains(got, `"id":"kept-request-7"`) {
+				t.Fatalf("answer to the kept request: %s", got)
+			}
+		})
+	}
+}

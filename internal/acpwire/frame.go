@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"runtime"
+	"sync/atomic"
 )
 
 // DefaultMaxLineSize is the largest message accepted by default: 64 MiB.
@@ -22,6 +23,9 @@ const oversizeKeep = 64 << 10
 type lineReader struct {
 	r   *blockReader
 	max int
+	// last is the pooled block the line last returned lies in, nil if it
+	// was copied out of its blocks or blocks are not pooled.
+	last *block
 }
 
 func newLineReader(r io.Reader, max int) *lineReader {
@@ -31,20 +35,103 @@ func newLineReader(r io.Reader, max int) *lineReader {
 	return &lineReader{r: &blockReader{rd: r}, max: max}
 }
 
+// reuseBlocks makes the reader take its blocks from pool and give them back
+// once every line taken from them (see take) is released. Only a reader
+// whose lines nobody keeps after releasing them may do this.
+func (lr *lineReader) reuseBlocks(pool *blockPool) { lr.r.pool = pool }
+
+// take returns the block the line last returned by next lies in, with a
+// reference held for the caller, who must release it once nothing uses the
+// line any more (or never, to keep the line's bytes for good). It returns
+// nil when the line does not lie in a pooled block; such a line is never
+// overwritten.
+func (lr *lineReader) take() *block {
+	if lr.last == nil {
+		return nil
+	}
+	lr.last.refs.Add(1)
+	return lr.last
+}
+
 // blockSize is the size of the blocks a blockReader reads into.
 const blockSize = 64 << 10
 
 // blockReader is bufio.Reader's ReadSlice without buffer reuse: it reads
-// into fresh blocks and never writes to a block again once bytes of it
-// have been returned, so the slices it returns stay valid and unchanged for
-// as long as anyone holds them. Lines are returned as sub-slices of the
-// block they were read into, with no copy; a line still incomplete when its
-// block is used up moves to the next block.
+// into blocks and never writes to a block again once bytes of it have been
+// returned, so the slices it returns stay valid and unchanged for as long as
+// anyone holds them. Lines are returned as sub-slices of the block they
+// were read into, with no copy; a line still incomplete when its block is
+// used up moves to the next block.
+//
+// Blocks are new unless the reader has a pool: then a block comes back to
+// the pool, to be read into again, once the reader has moved on from it
+// and every reference taken on it (lineReader.take) is released.
 type blockReader struct {
 	rd   io.Reader
-	buf  []byte
-	r, w int // buf[r:w] is read but not yet returned
+	pool *blockPool // nil: every block is new
+	cur  *block
+	buf  []byte // cur.buf
+	r, w int    // buf[r:w] is read but not yet returned
 	err  error
+}
+
+// block is one read buffer with a count of who still uses its bytes: the
+// reader while it reads into it, and each reference taken on it.
+type block struct {
+	buf  []byte
+	refs atomic.Int32
+	pool *blockPool
+}
+
+// release drops one reference; the last one gives the block back to its
+// pool.
+func (k *block) release() {
+	if k.refs.Add(-1) == 0 && k.pool != nil {
+		k.pool.put(k)
+	}
+}
+
+// blockPool keeps up to its capacity of blocks that nobody uses for the
+// next reads; more are left to the garbage collector. Reusing blocks saves
+// allocating and zeroing one per 64 KiB read and the collections that
+// follow.
+type blockPool struct {
+	free chan *block
+	made atomic.Int64 // blocks allocated
+}
+
+// pooledBlocks is how many unused blocks a pool keeps: 1 MiB.
+const pooledBlocks = 16
+
+func newBlockPool() *blockPool { return &blockPool{free: make(chan *block, pooledBlocks)} }
+
+func (p *blockPool) get() *block {
+	select {
+	case k := <-p.free:
+		return k
+	default:
+		p.made.Add(1)
+		return &block{buf: make([]byte, blockSize), pool: p}
+	}
+}
+
+func (p *blockPool) put(k *block) {
+	select {
+	case p.free <- k:
+	default:
+	}
+}
+
+// newBlock returns a block to read into, holding the reader's reference.
+func (b *blockReader) newBlock() *block {
+	var k *block
+	if b.pool != nil {
+		k = b.pool.get()
+	} else {
+		k = &block{buf: make([]byte, blockSize)}
+	}
+	k.refs.Store(1)
+	return k
 }
 
 // ReadSlice behaves as bufio.Reader.ReadSlice with a blockSize buffer, except
@@ -69,6 +156,9 @@ func (b *blockReader) ReadSlice(delim byte) ([]byte, error) {
 		if b.w-b.r >= blockSize {
 			line := b.buf[b.r:b.w:b.w]
 			b.r = b.w
+			// The piece is kept until the whole line is read, after the
+			// reader has moved on: the block must not come back.
+			b.cur.refs.Add(1)
 			return line, bufio.ErrBufferFull
 		}
 		s = b.w - b.r
@@ -86,10 +176,14 @@ const minRead = 4 << 10
 // end of the current block, or of a new one.
 func (b *blockReader) fill() {
 	if len(b.buf)-b.w < minRead {
-		nb := make([]byte, blockSize)
-		b.w = copy(nb, b.buf[b.r:b.w])
+		old := b.cur
+		b.cur = b.newBlock()
+		b.w = copy(b.cur.buf, b.buf[b.r:b.w])
 		b.r = 0
-		b.buf = nb
+		b.buf = b.cur.buf
+		if old != nil {
+			old.release()
+		}
 	}
 	for range 100 {
 		n, err := b.rd.Read(b.buf[b.w:])
@@ -136,6 +230,7 @@ func (lr *lineReader) next() (line []byte, over *oversized, err error) {
 }
 
 func (lr *lineReader) readLine() ([]byte, *oversized, error) {
+	lr.last = nil
 	// A long line arrives in pieces; they are kept as they come and joined
 	// once at the end, so the line is allocated at its exact size rather
 	// than through repeated growth that would leave copies behind.
@@ -156,6 +251,7 @@ func (lr *lineReader) readLine() ([]byte, *oversized, error) {
 			if len(line) > lr.max {
 				return nil, &oversized{size: len(line), head: firstN(line, oversizeKeep), tail: appendTail(nil, line), blank: isBlank(line)}, nil
 			}
+			lr.pooled()
 			return line, nil, nil
 		case size+len(chunk) > lr.max+2:
 			// Too long whatever its terminator: stop keeping it.
@@ -186,7 +282,18 @@ func (lr *lineReader) readLine() ([]byte, *oversized, error) {
 		if len(line) > lr.max {
 			return nil, &oversized{size: len(line), head: firstN(line, oversizeKeep), tail: appendTail(nil, line), blank: isBlank(line)}, nil
 		}
+		if len(pieces) == 1 {
+			lr.pooled() // the last piece, in the current block, not copied
+		}
 		return line, nil, nil
+	}
+}
+
+// pooled notes that the line being returned lies in the reader's current
+// block, if that block is pooled.
+func (lr *lineReader) pooled() {
+	if lr.r.pool != nil {
+		lr.last = lr.r.cur
 	}
 }
 

@@ -29,6 +29,12 @@ func newHarness(t *testing.T, opts Options, mws ...func(*Bridge) Middleware) *ha
 	for _, mw := range mws {
 		b.Use(mw(b))
 	}
+	return newHarnessFor(t, b)
+}
+
+// newHarnessFor runs b, with its middleware already added, over real pipes.
+func newHarnessFor(t *testing.T, b *Bridge) *harness {
+	t.Helper()
 	// Real OS pipes, as between the bridge and its peers.
 	cr, cw := osPipe(t)
 	ar, aw := osPipe(t)

@@ -60,11 +60,14 @@ func (k Kind) String() string { return kindNames[k] }
 type Message struct {
 	// Dir is the direction the message travels.
 	Dir Direction
-	// Raw is the message's exact bytes, without the line terminator. The
-	// bridge never writes to them again, so they stay valid for as long as
-	// anyone holds them; but they share a read block with neighbouring
-	// messages, so middleware that keeps a message, or slices of it, beyond
-	// the session's next few messages should copy what it keeps.
+	// Raw is the message's exact bytes, without the line terminator. They
+	// share a read block with neighbouring messages. With middleware added
+	// by Bridge.Use the bridge never writes to them again, so they stay
+	// valid for as long as anyone holds them (middleware that keeps a
+	// message, or slices of it, for long should copy what it keeps, so as
+	// not to pin the whole block); middleware added by UseNonRetaining
+	// promises to keep nothing, and the bridge may read other messages over
+	// them once this one is written.
 	Raw []byte
 	// Kind classifies the message.
 	Kind Kind
@@ -90,6 +93,9 @@ type Message struct {
 	// fate says what became of a message received from a peer, for the
 	// recording: set on the message as it arrived, on the forwarding loop.
 	fate fate
+	// blk is the pooled read block Raw lies in, nil if Raw is never
+	// overwritten; see Session.run.
+	blk *block
 }
 
 // fate is what the bridge did with a message it received.
