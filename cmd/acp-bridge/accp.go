@@ -14,6 +14,7 @@ import (
 
 	"github.com/acp-bridge/acp-bridge/internal/accp"
 	"github.com/acp-bridge/acp-bridge/internal/accp/acpmap"
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 )
 
 const accpUsage = `usage: acp-bridge accp encode [-session ID] [-random-mid] [-runs [-run-tokens N]] [-refs] < messages.jsonl > frames
@@ -111,6 +112,16 @@ func lines(ctx context.Context, r io.Reader, max int, fn func(n int, line []byte
 	}
 }
 
+// accpMaxInputLine is the longest input line accp encode and stats read:
+// the bridge's own message limit plus room for a recording's ts and dir.
+// Longer lines are reported and skipped without being held.
+var accpMaxInputLine = acpwire.DefaultMaxLineSize + 4<<10
+
+// tooLong is the error for an input line over accpMaxInputLine.
+func tooLong(where string, n int) error {
+	return fmt.Errorf("%s:%d: line longer than %d bytes", where, n, accpMaxInputLine)
+}
+
 func accpEncode(ctx context.Context, e *env, args []string) error {
 	fs := accpFlags(e, "encode")
 	session := fs.String("session", "acp", "ACCP session id (seeds the msg ids)")
@@ -138,7 +149,12 @@ func accpEncode(ctx context.Context, e *env, args []string) error {
 		return nil
 	}
 	bad := 0
-	err := lines(ctx, e.stdin, 0, func(n int, line []byte) error {
+	err := lines(ctx, e.stdin, accpMaxInputLine, func(n int, line []byte) error {
+		if len(line) > accpMaxInputLine {
+			bad++
+			fmt.Fprintf(e.stderr, "%v, skipped\n", tooLong("stdin", n))
+			return nil
+		}
 		l, err := acpmap.ReadLine(line)
 		if err != nil {
 			bad++
@@ -279,7 +295,10 @@ func accpStats(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("accp stats: %v", err)
 		}
-		err = lines(ctx, f, 0, func(n int, line []byte) error {
+		err = lines(ctx, f, accpMaxInputLine, func(n int, line []byte) error {
+			if len(line) > accpMaxInputLine {
+				return tooLong(path, n)
+			}
 			l, err := acpmap.ReadLine(line)
 			if err != nil {
 				return fmt.Errorf("%s:%d: not JSON", path, n)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -203,5 +204,30 @@ func TestACCPLines(t *testing.T) {
 				t.Errorf("got lines of %v bytes, want %v", got, tt.lines)
 			}
 		})
+	}
+}
+
+// TestACCPLongInputLines checks that accp encode reports and skips a line
+// over its input limit, encoding the lines around it, and that accp stats
+// refuses such a file naming the line.
+func TestACCPLongInputLines(t *testing.T) {
+	defer func(n int) { accpMaxInputLine = n }(accpMaxInputLine)
+	accpMaxInputLine = 1000
+	note := `{"jsonrpc":"2.0","method":"_x/note","params":{"note":"hello"}}`
+	long := `{"jsonrpc":"2.0","method":"_x/long","params":{"text":"` + strings.Repeat("x", 5000) + `"}}`
+	frames, stderr, err := runWith(t, note+"\n"+long+"\n"+note+"\n", "accp", "encode")
+	if err == nil || !strings.Contains(stderr, "stdin:2: line longer than 1000 bytes, skipped") {
+		t.Fatalf("err %v, stderr %q: want line 2 reported as too long", err, stderr)
+	}
+	if got := strings.Count(strings.TrimSpace(frames), "\n") + 1; got != 2 || strings.Contains(frames, "xxxx") {
+		t.Fatalf("frames %q: want the two notes only", frames)
+	}
+	path := filepath.Join(t.TempDir(), "long.jsonl")
+	if err := os.WriteFile(path, []byte(note+"\n"+long+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, err = runWith(t, "", "accp", "stats", path)
+	if err == nil || !strings.Contains(err.Error()+stderr, "long.jsonl:2: line longer than 1000 bytes") {
+		t.Fatalf("stats: err %v, stderr %q: want line 2 reported", err, stderr)
 	}
 }
