@@ -98,18 +98,22 @@ func New(opts Options) *Bridge {
 // Use must be called before Serve.
 func (b *Bridge) Use(mw ...Middleware) {
 	b.mws = append(b.mws, mw...)
-	b.retaining = true
+	b.retaining = b.retaining || len(mw) > 0
 }
 
 // UseNonRetaining appends middleware as Use does, for middleware that keeps
 // neither a message nor any slice of its bytes once its Handle has returned
-// (copies are fine). While all middleware is added this way, the bridge
-// reads each message into a buffer it reuses once the message is written.
+// (copies are fine), and that settles each message's fate before Handle
+// returns (see Handler). While all middleware is added this way and no
+// preempt hook is registered, the bridge reads each message into a buffer
+// it reuses once the message is written. UseNonRetaining must be called
+// before Serve; tests of such middleware should set PoisonBlocksEnv.
 func (b *Bridge) UseNonRetaining(mw ...Middleware) { b.mws = append(b.mws, mw...) }
 
 // OnPreempt registers fn to hear about session/cancel and $/cancel_request
 // the moment they are read, before they wait their turn behind earlier
 // messages of their direction (which they still do). fn must not block.
+// OnPreempt must be called before Serve.
 func (b *Bridge) OnPreempt(fn func(*Message)) { b.preempt = append(b.preempt, fn) }
 
 // Endpoint is one side of the bridge: where its messages come from and where
@@ -214,6 +218,8 @@ func (s *Session) Close() {
 
 // run reads one direction's messages and hands them, in order, to a
 // forwarding loop, which writes them and flushes whenever it has caught up.
+// The reader hands over what it has parsed in batches: each time it is
+// about to wait for more input, and every handoffBatch messages.
 //
 // While no middleware may keep messages (see UseNonRetaining) and no
 // preempt hook sees them early, the reader reuses its read blocks: a
@@ -228,13 +234,20 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 		s.pools[dir] = newBlockPool()
 		lr.reuseBlocks(s.pools[dir])
 	}
-	queue := make(chan *Message, 256)
+	queue := make(chan []queued, handoffQueue)
 	go func() {
 		defer close(s.closed[dir])
-		for m := range queue {
-			b.dispatch(ctx, m, len(queue) == 0)
-			if m.blk != nil && m.fate == fateWritten && m.Kind != KindRequest && m.Kind != KindBatch {
-				m.blk.release() // written, and kept by nobody
+		for items := range queue {
+			for i, it := range items {
+				if it.over != nil {
+					b.refuseOversized(dir, it.over)
+					continue
+				}
+				m := it.m
+				b.dispatch(ctx, m, i == len(items)-1 && len(queue) == 0)
+				if m.blk != nil && m.fate == fateWritten && m.Kind != KindRequest && m.Kind != KindBatch {
+					m.blk.release() // written, and kept by nobody
+				}
 			}
 		}
 		b.writers[dir].flush()
@@ -242,9 +255,18 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 			b.logger.Debug("read blocks allocated", "from", peerName(dir), "blocks", p.made.Load())
 		}
 	}()
+	var batch []queued
+	handOver := func() {
+		if len(batch) > 0 {
+			queue <- batch
+			batch = make([]queued, 0, handoffBatch)
+		}
+	}
+	lr.beforeWait(handOver)
 	for {
 		line, over, err := lr.next()
 		if err != nil {
+			handOver()
 			close(queue)
 			if errors.Is(err, io.EOF) {
 				err = nil
@@ -253,7 +275,9 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 			return
 		}
 		if over != nil {
-			b.refuseOversized(dir, over)
+			// In turn with the messages before it: its error response
+			// must not overtake them.
+			batch = append(batch, queued{over: over})
 			continue
 		}
 		m, perr := Parse(dir, line)
@@ -268,9 +292,28 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 				fn(m)
 			}
 		}
-		queue <- m
+		batch = append(batch, queued{m: m})
+		if len(batch) == handoffBatch {
+			handOver()
+		}
 	}
 }
+
+// queued is one entry of a direction's forwarding queue: a message, or a
+// line over the size limit to refuse in its turn.
+type queued struct {
+	m    *Message
+	over *oversized
+}
+
+// The reader hands messages to the forwarding loop in batches of up to
+// handoffBatch, with up to handoffQueue batches waiting: at most 256
+// messages (and the read blocks they hold) wait behind a slow peer or
+// middleware.
+const (
+	handoffBatch = 64
+	handoffQueue = 4
+)
 
 func peerName(dir Direction) string {
 	if dir == ClientToAgent {

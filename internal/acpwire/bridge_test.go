@@ -160,6 +160,41 @@ func TestOversizedLine(t *testing.T) {
 	}
 }
 
+// TestOversizedResponseKeepsItsTurn: the error that replaces a response
+// over the limit reaches the requester after every message the peer sent
+// before it (the updates of a turn before the prompt's answer), and the
+// id it carries is intact although the bridge reads on meanwhile.
+func TestOversizedResponseKeepsItsTurn(t *testing.T) {
+	for run := range 20 {
+		h := newHarness(t, Options{MaxLineSize: 4096})
+		h.fromClient(`{"jsonrpc":"2.0","id":"prompt-1","method":"session/prompt","params":{"sessionId":"s"}}`)
+		h.agentGets()
+		var b strings.Builder
+		const updates = 2000
+		for i := range updates {
+			fmt.Fprintf(&b, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"%d"}}}}`+"\n", i)
+		}
+		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":"prompt-1","result":{"stopReason":"end_turn","_meta":{"pad":"%s"}}}`+"\n", strings.Repeat("p", 5000))
+		for i := range updates {
+			fmt.Fprintf(&b, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"after %d"}}}}`+"\n", i)
+		}
+		go h.agentW.Write([]byte(b.String()))
+		for i := range updates {
+			if got := h.clientGets(); !strings.Contains(got, fmt.Sprintf(`"text":"%d"}`, i)) {
+				t.Fatalf("run %d: message %d: got %.200s", run, i, got)
+			}
+		}
+		if got := h.clientGets(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":"prompt-1","error":{`) {
+			t.Fatalf("run %d: after the updates, got %.200s; want the error for prompt-1", run, got)
+		}
+		for i := range updates {
+			if got := h.clientGets(); !strings.Contains(got, fmt.Sprintf(`"text":"after %d"}`, i)) {
+				t.Fatalf("run %d: message %d after the response: got %.200s", run, i, got)
+			}
+		}
+	}
+}
+
 // Test64MiBLine: a message of exactly the default limit passes intact.
 func Test64MiBLine(t *testing.T) {
 	if testing.Short() {
@@ -605,6 +640,7 @@ func TestReadBlocksReused(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Setenv(PoisonBlocksEnv, "1")
 			b := New(Options{})
 			for _, mw := range c.mw {
 				if c.retaining {

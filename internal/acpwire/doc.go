@@ -12,7 +12,8 @@
 // Typical use, from cmd/acp-bridge:
 //
 //	b := acpwire.New(acpwire.Options{Logger: logger, Record: recFile})
-//	b.Use(manifest.Mask(m, b, manifest.MaskOptions{}), governance.Enforce(opts), pipeline.Middleware())
+//	b.UseNonRetaining(manifest.Mask(m, b, manifest.MaskOptions{}))
+//	b.Use(enforcer.Middleware(), pipeline.Middleware())
 //	agent, err := acpwire.StartAgent(acpwire.AgentCommand{Path: "npx", Args: args, Stderr: os.Stderr})
 //	...
 //	err = b.Run(ctx, acpwire.Endpoint{In: os.Stdin, Out: os.Stdout}, agent)
@@ -33,4 +34,10 @@
 //
 // Responses carry the request they answer in Message.Request, so a
 // middleware can act on "the response to fs/read_text_file" (m.IsResponseTo).
+//
+// Middleware added with Use may keep messages as long as it likes: the bytes
+// of a message are never written to again. Middleware that keeps nothing
+// once its Handle returns is added with UseNonRetaining; while all of it is,
+// the bridge reuses its read blocks, which takes the garbage collector out
+// of the forwarding path.
 package acpwire

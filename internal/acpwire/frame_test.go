@@ -148,6 +148,86 @@ func FuzzLineReader(f *testing.F) {
 	})
 }
 
+// FuzzPooledLineReader: with reused blocks, a line taken keeps its bytes
+// until it is released, whatever is read meanwhile. The input is repeated
+// to span several blocks, read in chunks of fuzzed sizes, and up to hold
+// taken lines are kept (each checked before release) while the reader goes
+// on; released blocks are poisoned, so a block reused too early shows, and
+// with short lines only a few blocks are ever made.
+func FuzzPooledLineReader(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"text":"hello"}}`), 100, uint8(3), uint16(4096))
+	f.Add([]byte("a\r\n\r\nb\nccccccccccccccccccccc"), 8, uint8(0), uint16(1))
+	f.Add(bytes.Repeat([]byte("x"), 70000), 1<<20, uint8(2), uint16(65535))
+	f.Add([]byte("short\n"+strings.Repeat("y", 5000)), 4096, uint8(8), uint16(3000))
+	f.Fuzz(func(t *testing.T, in []byte, max int, hold uint8, readSize uint16) {
+		if max <= 0 || max > 1<<20 {
+			max = 1 << 16
+		}
+		hold %= 16
+		unit := append(bytes.Clone(in), '\n')
+		data := bytes.Repeat(unit, min(1+(200<<10)/len(unit), 8192))
+		var want [][]byte
+		for _, l := range bytes.Split(data, []byte("\n")) {
+			l = bytes.TrimSuffix(l, []byte("\r"))
+			if len(bytes.TrimSpace(l)) > 0 {
+				want = append(want, l)
+			}
+		}
+		pool := newBlockPool()
+		pool.poison = true
+		lr := newLineReader(&chunkReader{data: data, sizes: []int{64 + int(readSize), 64 + int(readSize)/3}}, max)
+		lr.reuseBlocks(pool)
+		type held struct {
+			i    int
+			line []byte
+			blk  *block
+		}
+		var window []held
+		release := func(h held) {
+			if !bytes.Equal(h.line, want[h.i]) {
+				t.Fatalf("line %d changed before its release: %.40q, want %.40q", h.i, h.line, want[h.i])
+			}
+			if h.blk != nil {
+				h.blk.release()
+			}
+		}
+		for i := 0; ; i++ {
+			line, over, err := lr.next()
+			if errors.Is(err, io.EOF) {
+				if i != len(want) {
+					t.Fatalf("got %d lines, want %d", i, len(want))
+				}
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i >= len(want) {
+				t.Fatal("more lines than the input has")
+			}
+			if over != nil {
+				if over.size != len(want[i]) {
+					t.Fatalf("line %d: oversized %d, input line %d bytes", i, over.size, len(want[i]))
+				}
+				continue
+			}
+			window = append(window, held{i, line, lr.take()})
+			if len(window) > int(hold) {
+				release(window[0])
+				window = window[1:]
+			}
+		}
+		for _, h := range window {
+			release(h)
+		}
+		// Short lines never pin a block: at most the held lines' blocks
+		// and the one being read are in use at a time.
+		if made := pool.made.Load(); len(unit) <= minRead && made > int64(hold)+2 {
+			t.Fatalf("%d blocks made for %d bytes holding %d lines: blocks are not reused", made, len(data), hold)
+		}
+	})
+}
+
 // FuzzParse: Parse never panics, accepts exactly the valid JSON, and leaves
 // Raw untouched.
 func FuzzParse(f *testing.F) {

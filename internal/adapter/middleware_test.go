@@ -24,7 +24,10 @@ func startWire(t *testing.T, sel *Selector) *wire {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	b := acpwire.New(acpwire.Options{})
-	b.Use(Middleware(sel, b))
+	// As cmd/acp-bridge adds it: read blocks are reused, and poisoned
+	// when they come back, so bytes kept past handling would show.
+	t.Setenv(acpwire.PoisonBlocksEnv, "1")
+	b.UseNonRetaining(Middleware(sel, b))
 	cr, cw := io.Pipe()
 	ar, aw := io.Pipe()
 	outAgentR, outAgentW := io.Pipe()

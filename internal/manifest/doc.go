@@ -68,5 +68,8 @@
 // with a JSON-RPC error instead of forwarding them:
 //
 //	b := acpwire.New(acpwire.Options{})
-//	b.Use(manifest.Mask(m, b, manifest.MaskOptions{Logger: logger}))
+//	b.UseNonRetaining(manifest.Mask(m, b, manifest.MaskOptions{Logger: logger}))
+//
+// Mask keeps nothing of a message once it has handled it (it reads what it
+// needs into copies), so it may be added with UseNonRetaining.
 package manifest

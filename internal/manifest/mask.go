@@ -51,7 +51,9 @@ type MaskOptions struct {
 //   - Without ToolCallStreaming (tier basic), the agent's tool_call and
 //     tool_call_update session updates are dropped.
 //
-// s is the bridge the middleware answers refused requests through.
+// s is the bridge the middleware answers refused requests through. The
+// middleware keeps nothing of a message after handling it and settles its
+// fate before returning, so it may be added with Bridge.UseNonRetaining.
 func Mask(m *Manifest, s acpwire.Sender, opts MaskOptions) acpwire.Middleware {
 	k := &masker{m: m, caps: m.Capabilities(), s: s, logger: opts.Logger, version: opts.Version}
 	k.withheld = withheldMethods(k.caps)

@@ -25,7 +25,10 @@ type wire struct {
 func newWire(t *testing.T, m *Manifest) *wire {
 	t.Helper()
 	b := acpwire.New(acpwire.Options{InitializeTimeout: -1})
-	b.Use(Mask(m, b, MaskOptions{Version: "v0.0.0-test"}))
+	// As cmd/acp-bridge adds it: read blocks are reused, and poisoned
+	// when they come back, so bytes kept past handling would show.
+	t.Setenv(acpwire.PoisonBlocksEnv, "1")
+	b.UseNonRetaining(Mask(m, b, MaskOptions{Version: "v0.0.0-test"}))
 	ideR, ideW := io.Pipe()
 	agentR, agentW := io.Pipe()
 	toIDER, toIDEW := io.Pipe()
