@@ -1,14 +1,28 @@
 package rawjson
 
+import "encoding/binary"
+
 // plainRunSSE2 is implemented in plainrun_amd64.s.
 //
 //go:noescape
 func plainRunSSE2(b []byte, i int) int
 
 // plainRun returns the offset of the first byte at or after i that is '"',
-// '\\' or a control character (below 0x20), or len(b). The SSE2 scan
-// covers all but the last few bytes, which the portable scan finishes.
+// '\\' or a control character (below 0x20), or len(b). The first 16 bytes
+// are tested a word at a time, which is where most strings of a message
+// (keys, ids, kinds) end, as a call into the SSE2 scan costs more than
+// that; the SSE2 scan covers the rest but the last few bytes, which the
+// portable scan finishes.
 func plainRun(b []byte, i int) int {
+	for range 2 {
+		if i+8 > len(b) {
+			return plainRunWords(b, i)
+		}
+		if m := special(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + firstFlagged(m)
+		}
+		i += 8
+	}
 	if len(b)-i >= 16 {
 		i = plainRunSSE2(b, i)
 	}

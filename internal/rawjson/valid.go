@@ -1,6 +1,9 @@
 package rawjson
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // Valid reports whether b is one valid JSON value, with optional white space
 // around it. It accepts exactly what encoding/json.Valid accepts (nesting up
@@ -189,8 +192,8 @@ func isHex(c byte) bool {
 // on those with one.
 func plainRunWords(b []byte, i int) int {
 	for i+8 <= len(b) {
-		if special(binary.LittleEndian.Uint64(b[i:])) != 0 {
-			break
+		if m := special(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + firstFlagged(m)
 		}
 		i += 8
 	}
@@ -204,10 +207,14 @@ func plainRunWords(b []byte, i int) int {
 }
 
 // special is non-zero if one of the eight bytes in w is '"', '\\' or below
-// 0x20. (It may also flag a byte next to such a byte; plainRun then finds
-// the exact offset byte by byte.) Flipping bit 1 of every byte turns '"'
-// (0x22) into 0x20 and keeps control characters below 0x20, while no other
-// byte lands below 0x21, so one "less than 0x21" test covers both.
+// 0x20: it sets the top bit of each such byte. Flipping bit 1 of every byte
+// turns '"' (0x22) into 0x20 and keeps control characters below 0x20, while
+// no other byte lands below 0x21, so one "less than 0x21" test covers both.
+// A byte after a flagged one may be flagged too (the subtraction's borrow
+// runs on into it), but never a byte before the first true one: a borrow
+// only starts at a byte that is below the bound. So the lowest flagged byte
+// (the first in memory, w being read little-endian) is exact; see
+// firstFlagged.
 func special(w uint64) uint64 {
 	const lo = 0x0101010101010101
 	const hi = 0x8080808080808080
@@ -215,6 +222,10 @@ func special(w uint64) uint64 {
 	s := w ^ (lo * '\\')
 	return ((x-lo*0x21)&^x | (s-lo)&^s) & hi
 }
+
+// firstFlagged returns the index in its word of the first byte special
+// flagged in m (m != 0).
+func firstFlagged(m uint64) int { return bits.TrailingZeros64(m) / 8 }
 
 // ValidMembers is Valid that also reports the members of a top-level object
 // in the same pass: when b holds an object, fn is called for each of its

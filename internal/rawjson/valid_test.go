@@ -49,6 +49,15 @@ func BenchmarkValid(b *testing.B) {
 			json.Valid(msg)
 		}
 	})
+	// Mostly short strings: a tool call update, where the cost is per
+	// string rather than per byte.
+	small := []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"0c42d304-07d4-4bd7-88a3-0a82dd33c1d4","update":{"sessionUpdate":"tool_call_update","toolCallId":"toolu_01","status":"completed","kind":"read","title":"Read README.md","locations":[{"path":"/ws/README.md","line":1}],"rawInput":{"file_path":"/ws/README.md"},"content":[{"type":"content","content":{"type":"text","text":"ok"}}]}}}`)
+	b.Run("rawjson-short-strings", func(b *testing.B) {
+		b.SetBytes(int64(len(small)))
+		for i := 0; i < b.N; i++ {
+			Valid(small)
+		}
+	})
 }
 
 // checkValidMembers asserts that ValidMembers agrees with encoding/json on
