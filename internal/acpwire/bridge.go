@@ -285,7 +285,7 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 			b.logger.Warn("line is not JSON; not forwarded", "from", peerName(dir), "bytes", len(line), "line", preview(line))
 			continue
 		}
-		m.Received = time.Now()
+		m.Received = lr.readAt()
 		m.blk = lr.take()
 		if m.Kind == KindNotification && (m.Method == "session/cancel" || m.Method == "$/cancel_request") {
 			for _, fn := range b.preempt {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"runtime"
 	"sync/atomic"
+	"time"
 )
 
 // DefaultMaxLineSize is the largest message accepted by default: 64 MiB.
@@ -45,6 +46,10 @@ func (lr *lineReader) reuseBlocks(pool *blockPool) { lr.r.pool = pool }
 // which may wait: it has no whole line left in what it has read.
 func (lr *lineReader) beforeWait(fn func()) { lr.r.beforeRead = fn }
 
+// readAt returns when the line last returned by next was read: the time
+// the read that completed it returned. Lines read together share it.
+func (lr *lineReader) readAt() time.Time { return lr.r.readAt }
+
 // take returns the block the line last returned by next lies in, with a
 // reference held for the caller, who must release it once nothing uses the
 // line any more (or never, to keep the line's bytes for good). It returns
@@ -80,6 +85,9 @@ type blockReader struct {
 	buf        []byte // cur.buf
 	r, w       int    // buf[r:w] is read but not yet returned
 	err        error
+	// readAt is when the last read returned: when every line it completed
+	// arrived.
+	readAt time.Time
 }
 
 // block is one read buffer with a count of who still uses its bytes: the
@@ -215,6 +223,7 @@ func (b *blockReader) fill() {
 	}
 	for range 100 {
 		n, err := b.rd.Read(b.buf[b.w:])
+		b.readAt = time.Now()
 		if n < 0 || n > len(b.buf)-b.w {
 			b.err = errBadRead
 			return

@@ -84,7 +84,8 @@ type Message struct {
 	Request *Message
 	// Original is, for a message a hook replaced, the message as received.
 	Original *Message
-	// Received is when the bridge read the message.
+	// Received is when the bridge read the message: when the read that
+	// completed its line returned (messages read together share it).
 	Received time.Time
 
 	// state is shared by a request and every replacement of it, so the core
