@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
@@ -234,30 +235,49 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 		s.pools[dir] = newBlockPool()
 		lr.reuseBlocks(s.pools[dir])
 	}
+	// handle dispatches a batch in order; last says nothing waits behind it,
+	// so the writer flushes after its last message.
+	handle := func(items []queued, last bool) {
+		for i, it := range items {
+			if it.over != nil {
+				b.refuseOversized(dir, it.over)
+				continue
+			}
+			m := it.m
+			b.dispatch(ctx, m, last && i == len(items)-1)
+			if m.blk != nil && m.fate == fateWritten && m.Kind != KindRequest && m.Kind != KindBatch {
+				m.blk.release() // written, and kept by nobody
+			}
+		}
+	}
 	queue := make(chan []queued, handoffQueue)
+	var pending atomic.Int32 // batches handed to the loop and not yet handled
 	go func() {
 		defer close(s.closed[dir])
 		for items := range queue {
-			for i, it := range items {
-				if it.over != nil {
-					b.refuseOversized(dir, it.over)
-					continue
-				}
-				m := it.m
-				b.dispatch(ctx, m, i == len(items)-1 && len(queue) == 0)
-				if m.blk != nil && m.fate == fateWritten && m.Kind != KindRequest && m.Kind != KindBatch {
-					m.blk.release() // written, and kept by nobody
-				}
-			}
+			handle(items, len(queue) == 0)
+			pending.Add(-1)
 		}
 		b.writers[dir].flush()
 		if p := s.pools[dir]; p != nil {
 			b.logger.Debug("read blocks allocated", "from", peerName(dir), "blocks", p.made.Load())
 		}
 	}()
+	// A lone message read while the loop has nothing to do is dispatched
+	// by the reader itself, sparing the hand-off to the loop's thread on
+	// the round trip of a request; streams still go through the loop, so
+	// reading and writing overlap. Not with preempt hooks: those exist
+	// because a middleware may hold a message, and the reader must go on.
+	inline := len(b.preempt) == 0
 	var batch []queued
 	handOver := func() {
-		if len(batch) > 0 {
+		switch {
+		case len(batch) == 0:
+		case inline && len(batch) == 1 && pending.Load() == 0:
+			handle(batch, true)
+			batch = batch[:0]
+		default:
+			pending.Add(1)
 			queue <- batch
 			batch = make([]queued, 0, handoffBatch)
 		}

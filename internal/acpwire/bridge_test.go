@@ -402,17 +402,31 @@ func TestInitializeTimeout(t *testing.T) {
 }
 
 func TestPreemptSeesCancelAtOnce(t *testing.T) {
-	release := make(chan struct{})
+	release, holding := make(chan struct{}), make(chan struct{})
 	var once sync.Once
 	block := mw(func(_ *Bridge, next Handler, ctx context.Context, m *Message) error {
 		if m.IsRequest("slow") {
-			<-release
+			close(holding)
+			select {
+			case <-release:
+			case <-time.After(5 * time.Second):
+				t.Error("the cancel was not seen while a middleware held the request")
+			}
 		}
 		return next.Handle(ctx, m)
 	})
-	h := newHarness(t, Options{}, block)
-	h.b.OnPreempt(func(m *Message) { once.Do(func() { close(release) }) })
+	b := New(Options{})
+	b.Use(block(b))
+	b.OnPreempt(func(m *Message) { once.Do(func() { close(release) }) })
+	h := newHarnessFor(t, b)
 	h.fromClient(`{"jsonrpc":"2.0","id":1,"method":"slow"}`)
+	// The cancel comes only once the middleware holds the request: the
+	// reader must still be reading then.
+	select {
+	case <-holding:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the middleware never saw the slow request")
+	}
 	h.fromClient(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}`)
 	// The preempt hook released the slow handler; order is still kept.
 	if got := h.agentGets(); !strings.Contains(got, `"slow"`) {
