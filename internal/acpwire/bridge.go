@@ -275,6 +275,7 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 		case len(batch) == 0:
 		case inline && len(batch) == 1 && pending.Load() == 0:
 			handle(batch, true)
+			clear(batch) // keep no message alive for the next read
 			batch = batch[:0]
 		default:
 			pending.Add(1)

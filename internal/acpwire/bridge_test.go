@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"weak"
 )
 
 func readCorpus(t *testing.T, name string) []string {
@@ -193,6 +195,39 @@ func TestOversizedResponseKeepsItsTurn(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestHandledMessageNotKept: once a message is written, the bridge keeps
+// nothing of it while it waits for more input, so a large message's memory
+// is free before the next one arrives (three 64 MiB messages in a row must
+// not hold two at once). The message here is a lone one, which the reader
+// dispatches itself, and longer than a read block, so its bytes are an
+// allocation of their own.
+func TestHandledMessageNotKept(t *testing.T) {
+	var raw weak.Pointer[byte]
+	seen := make(chan struct{})
+	watch := mw(func(_ *Bridge, next Handler, ctx context.Context, m *Message) error {
+		if m.Method == "_big" {
+			raw = weak.Make(&m.Raw[0])
+			close(seen)
+		}
+		return next.Handle(ctx, m)
+	})
+	h := newHarness(t, Options{}, watch)
+	big := `{"jsonrpc":"2.0","method":"_big","params":{"text":"` + strings.Repeat("x", 3*blockSize) + `"}}`
+	h.fromClient(big)
+	if got := h.agentGets(); got != big {
+		t.Fatalf("agent got %d bytes, want the %d sent", len(got), len(big))
+	}
+	<-seen
+	for range 10 {
+		runtime.GC()
+		if raw.Value() == nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the bridge still holds a message it has written while it waits for the next")
 }
 
 // Test64MiBLine: a message of exactly the default limit passes intact.
