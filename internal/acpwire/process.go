@@ -97,29 +97,39 @@ func StartAgent(c AgentCommand) (*Agent, error) {
 	cmd.Env = append(env[:len(env):len(env)], mark)
 	cmd.Dir = c.Dir
 	cmd.SysProcAttr = sysProcAttr()
-	stdin, err := cmd.StdinPipe()
+	// Plain OS pipes, so that waiting for the process never waits for them
+	// (a descendant of the agent may hold stdout and stderr open long after
+	// the agent itself has exited) and so that they can be grown.
+	stdinR, stdin, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("agent stdin: %v", err)
 	}
-	// Plain OS pipes for stdout and stderr, so that waiting for the process
-	// never waits for them: a descendant of the agent may hold them open
-	// long after the agent itself has exited.
 	stdoutR, stdoutW, err := os.Pipe()
 	if err != nil {
+		stdinR.Close()
+		stdin.Close()
 		return nil, fmt.Errorf("agent stdout: %v", err)
 	}
 	stderrR, stderrW, err := os.Pipe()
 	if err != nil {
+		stdinR.Close()
+		stdin.Close()
 		stdoutR.Close()
 		stdoutW.Close()
 		return nil, fmt.Errorf("agent stderr: %v", err)
 	}
+	// 1 MiB both ways: a fast agent writes on while the bridge reads, and
+	// what the IDE sends an agent that is busy (not reading) waits in the
+	// pipe, so the bridge still reads on and notices when the IDE goes away.
 	growPipe(stdoutR)
-	cmd.Stdout, cmd.Stderr = stdoutW, stderrW
+	growPipe(stdin)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
 	err = cmd.Start()
+	stdinR.Close()
 	stdoutW.Close()
 	stderrW.Close()
 	if err != nil {
+		stdin.Close()
 		stdoutR.Close()
 		stderrR.Close()
 		return nil, fmt.Errorf("starting agent %q: %w", c.Path, err)

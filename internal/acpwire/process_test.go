@@ -41,6 +41,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "fatal: worker lost")
 		bufio.NewReader(os.Stdin).ReadString('\n')
 		os.Exit(5)
+	case "deaf":
+		// Never reads its stdin, as an agent busy with something else.
+		time.Sleep(time.Hour)
 	case "stubborn":
 		// Ignores stdin closing and SIGTERM, and has a child of its own.
 		signalIgnoreTerm()
@@ -277,5 +280,41 @@ func TestAgentExitWithChildHoldingPipes(t *testing.T) {
 	}
 	if alive(childPid) {
 		t.Fatalf("the agent's child %d is still alive", childPid)
+	}
+}
+
+// TestClientLeavesBusyAgent: the IDE sends an agent that is not reading
+// (busy, or hung) half a megabyte of messages, one at a time, then closes
+// its end. The bridge keeps reading meanwhile, notices the IDE has gone, and
+// shuts the agent down.
+func TestClientLeavesBusyAgent(t *testing.T) {
+	defer setGrace(200*time.Millisecond, time.Second)()
+	agent, err := StartAgent(selfAgent(t, "deaf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr, cw := osPipe(t)
+	sr, sw := osPipe(t)
+	defer sr.Close()
+	done := make(chan error, 1)
+	go func() { done <- New(Options{}).Run(context.Background(), Endpoint{In: cr, Out: sw}, agent) }()
+	msg := []byte(`{"jsonrpc":"2.0","method":"_test/note","params":{"pad":"` + strings.Repeat("p", 1000) + `"}}` + "\n")
+	if err := cw.SetWriteDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 500 {
+		if _, err := cw.Write(msg); err != nil {
+			t.Fatalf("message %d: the bridge stopped reading the IDE: %v", i, err)
+		}
+		time.Sleep(100 * time.Microsecond) // one message per read
+	}
+	cw.Close()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("bridge did not stop after the IDE closed its end")
+	}
+	if alive(agent.Pid()) {
+		t.Errorf("agent %d still alive: %s", agent.Pid(), procStat(agent.Pid()))
 	}
 }
