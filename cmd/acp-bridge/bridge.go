@@ -183,8 +183,10 @@ func prepareBridge(ctx context.Context, e *env, f *bridgeFlags, features []featu
 // run starts the agent and bridges it to the client until the session ends.
 func (br *preparedBridge) run(ctx context.Context, client acpwire.Endpoint) error {
 	// A write to a closed stdout must come back as an error, not kill the
-	// bridge before it has stopped the agent.
-	signal.Ignore(syscall.SIGPIPE)
+	// bridge before it has stopped the agent. Catching SIGPIPE does that;
+	// ignoring it would be inherited by the agent and every tool it runs
+	// (`yes | head -1` would then fail with "Broken pipe").
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	agent, err := acpwire.StartAgent(*br.setup.Agent)
 	if err != nil {
 		return &exitError{code: 1, err: err}

@@ -84,3 +84,83 @@ func TestSIGTERMLeavesNoProcess(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestAgentKeepsSignalDefaults: the agent (and every tool it runs) starts
+// with the signals ignored that the bridge was started with, and no more.
+// The bridge must not ignore SIGPIPE itself to survive a closed stdout:
+// an ignored signal is inherited, and `yes | head -1` in the agent's shell
+// would then end in "Broken pipe" instead of quietly.
+func TestAgentKeepsSignalDefaults(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := []string{"sh", "-c", "grep SigIgn /proc/self/status >&2"}
+	ignored := func(cmd *exec.Cmd) string {
+		t.Helper()
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		// The bridge exits 1 when its agent ends on its own, as this one
+		// does; only what the agent reported matters.
+		_ = cmd.Run()
+		for _, line := range strings.Split(stderr.String(), "\n") {
+			if mask, ok := strings.CutPrefix(line, "SigIgn:"); ok {
+				return strings.TrimSpace(mask)
+			}
+		}
+		t.Fatalf("%v: no SigIgn line in %q", cmd.Args, stderr.String())
+		return ""
+	}
+	direct := exec.Command(report[0], report[1:]...)
+	bridged := exec.Command(exe, append([]string{"--log-level", "error", "--"}, report...)...)
+	bridged.Env = append(os.Environ(), "ACP_BRIDGE_TEST_MAIN=1")
+	want, got := ignored(direct), ignored(bridged)
+	if got != want {
+		t.Fatalf("agent's ignored signals %s, want %s (as without the bridge)", got, want)
+	}
+}
+
+// TestClosedStdoutIsAnError: the IDE closes its end of the bridge's stdout
+// (it quit without a word). The bridge's next write to it fails with EPIPE
+// instead of killing the bridge with SIGPIPE, and the bridge still shuts
+// the agent down and exits normally when its stdin ends.
+func TestClosedStdoutIsAnError(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "--log-level", "error", "--", "env", "-u", "ACP_BRIDGE_TEST_MAIN", "ACP_BRIDGE_TEST_AGENT=echo", exe)
+	cmd.Env = append(os.Environ(), "ACP_BRIDGE_TEST_MAIN=1")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Close() // the IDE is gone: nobody reads what the bridge writes
+	// The echo agent answers; the bridge's write of the answer fails.
+	fmt.Fprintln(stdin, `{"jsonrpc":"2.0","id":1,"method":"_x/ping"}`)
+	time.Sleep(200 * time.Millisecond)
+	stdin.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("bridge did not exit")
+	}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		t.Fatalf("bridge killed by %v; stderr:\n%s", ws.Signal(), stderr.String())
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 0 {
+		t.Fatalf("bridge exited %d; stderr:\n%s", code, stderr.String())
+	}
+}

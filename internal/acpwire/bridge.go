@@ -241,6 +241,10 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 		for i, it := range items {
 			if it.over != nil {
 				b.refuseOversized(dir, it.over)
+				if last && i == len(items)-1 {
+					// Nothing follows to flush what came before it.
+					b.writers[dir].flush()
+				}
 				continue
 			}
 			m := it.m
@@ -263,17 +267,18 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 			b.logger.Debug("read blocks allocated", "from", peerName(dir), "blocks", p.made.Load())
 		}
 	}()
-	// A lone message read while the loop has nothing to do is dispatched
-	// by the reader itself, sparing the hand-off to the loop's thread on
-	// the round trip of a request; streams still go through the loop, so
-	// reading and writing overlap. Not with preempt hooks: those exist
+	// A small lone message read while the loop has nothing to do is
+	// dispatched by the reader itself, sparing the hand-off to the loop's
+	// thread on the round trip of a request; streams and large messages
+	// still go through the loop, so reading goes on while a write waits
+	// (and notices the peer leaving). Not with preempt hooks: those exist
 	// because a middleware may hold a message, and the reader must go on.
 	inline := len(b.preempt) == 0
 	var batch []queued
 	handOver := func() {
 		switch {
 		case len(batch) == 0:
-		case inline && len(batch) == 1 && pending.Load() == 0:
+		case inline && len(batch) == 1 && batch[0].m != nil && len(batch[0].m.Raw) <= inlineMax && pending.Load() == 0:
 			handle(batch, true)
 			clear(batch) // keep no message alive for the next read
 			batch = batch[:0]
@@ -320,6 +325,9 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 	}
 }
 
+// inlineMax is the largest lone message the reader dispatches itself.
+const inlineMax = 16 << 10
+
 // queued is one entry of a direction's forwarding queue: a message, or a
 // line over the size limit to refuse in its turn.
 type queued struct {
@@ -363,6 +371,10 @@ func (b *Bridge) refuseOversized(dir Direction, o *oversized) {
 	e := Errorf(CodeInvalidRequest, "message of %d bytes exceeds acp-bridge's limit of %d bytes", o.size, b.opts.MaxLineSize)
 	if isRequest {
 		_ = b.writers[dir.Reverse()].write(errorResponse(id, e), true)
+		return
+	}
+	// The answer to one of the bridge's own calls: the call gets the error.
+	if m, err := Parse(dir, errorResponse(id, e)); err == nil && b.consumeCallResponse(m) {
 		return
 	}
 	b.mu.Lock()

@@ -230,6 +230,62 @@ func TestHandledMessageNotKept(t *testing.T) {
 	t.Fatal("the bridge still holds a message it has written while it waits for the next")
 }
 
+// TestOversizedAfterMessageFlushed: a message and a line over the limit
+// read together (the oversized one last) — the message still reaches its
+// peer at once, although the refusal writes nothing toward that peer.
+func TestOversizedAfterMessageFlushed(t *testing.T) {
+	big := strings.Repeat("b", 500)
+	for _, c := range []struct{ name, over string }{
+		{"notification", `{"jsonrpc":"2.0","method":"_x/big","params":{"t":"` + big + `"}}`},
+		{"request", `{"jsonrpc":"2.0","id":9,"method":"_x/big","params":{"t":"` + big + `"}}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, Options{MaxLineSize: 200})
+			h.timeout = 3 * time.Second
+			note := `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}`
+			h.fromClient(note + "\n" + c.over)
+			if got := h.agentGets(); got != note {
+				t.Fatalf("agent got %s", got)
+			}
+		})
+	}
+}
+
+// TestOversizedResponseToCall: the answer to one of the bridge's own calls
+// is over the limit; the call gets an error at once rather than waiting.
+func TestOversizedResponseToCall(t *testing.T) {
+	h := newHarness(t, Options{MaxLineSize: 300})
+	type result struct {
+		raw json.RawMessage
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		raw, err := h.b.Call(context.Background(), ClientToAgent, "_x/ask", nil)
+		done <- result{raw, err}
+	}()
+	req := h.agentGets()
+	var r struct{ ID json.RawMessage }
+	if err := json.Unmarshal([]byte(req), &r); err != nil {
+		t.Fatal(err)
+	}
+	h.fromAgent(`{"jsonrpc":"2.0","id":` + string(r.ID) + `,"result":{"t":"` + strings.Repeat("r", 1000) + `"}}`)
+	select {
+	case res := <-done:
+		var e *Error
+		if !errors.As(res.err, &e) || e.Code != CodeInvalidRequest {
+			t.Fatalf("Call returned %s, %v; want the size error", res.raw, res.err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Call still waiting after its answer was refused as too large")
+	}
+	// Nothing of it reached the client.
+	h.fromAgent(`{"jsonrpc":"2.0","method":"_x/after"}`)
+	if got := h.clientGets(); !strings.Contains(got, "_x/after") {
+		t.Fatalf("client got %s", got)
+	}
+}
+
 // Test64MiBLine: a message of exactly the default limit passes intact.
 func Test64MiBLine(t *testing.T) {
 	if testing.Short() {

@@ -63,9 +63,10 @@ type Sender interface {
 	// travels in (it would wait on itself); from the other direction, or
 	// another goroutine, it is fine.
 	Call(ctx context.Context, dir Direction, method string, params any) (json.RawMessage, error)
-	// CallThen is Call with a handler for the outcome that runs on the
-	// bridge's forwarding loop for the direction the response arrives in,
-	// before any message the peer sent after the response is handled. Use
+	// CallThen is Call with a handler for the outcome that runs where the
+	// bridge handles the direction the response arrives in (its forwarding
+	// loop, or its reader for a lone message), before any message the peer
+	// sent after the response is handled. Use
 	// it when those messages depend on what the response establishes (a
 	// new session id to translate, say). then must not block; CallThen
 	// returns its error.

@@ -318,3 +318,36 @@ func TestClientLeavesBusyAgent(t *testing.T) {
 		t.Errorf("agent %d still alive: %s", agent.Pid(), procStat(agent.Pid()))
 	}
 }
+
+// TestClientLeavesDeafAgentBigMessage: the IDE sends an agent that is not
+// reading one message larger than the pipe to it, then closes its end. The
+// write to the agent cannot finish, but the bridge still notices the IDE
+// has gone and shuts the agent down (which ends the write).
+func TestClientLeavesDeafAgentBigMessage(t *testing.T) {
+	defer setGrace(200*time.Millisecond, time.Second)()
+	agent, err := StartAgent(selfAgent(t, "deaf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr, cw := osPipe(t)
+	sr, sw := osPipe(t)
+	defer sr.Close()
+	done := make(chan error, 1)
+	go func() { done <- New(Options{}).Run(context.Background(), Endpoint{In: cr, Out: sw}, agent) }()
+	msg := `{"jsonrpc":"2.0","method":"_test/note","params":{"pad":"` + strings.Repeat("p", 3<<20) + `"}}` + "\n"
+	if err := cw.SetWriteDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.WriteString(cw, msg); err != nil {
+		t.Fatalf("the bridge stopped reading the IDE: %v", err)
+	}
+	cw.Close()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("bridge did not stop after the IDE closed its end")
+	}
+	if alive(agent.Pid()) {
+		t.Errorf("agent %d still alive: %s", agent.Pid(), procStat(agent.Pid()))
+	}
+}

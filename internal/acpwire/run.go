@@ -63,7 +63,10 @@ func (b *Bridge) Run(ctx context.Context, client Endpoint, agent *Agent) error {
 				return b.agentGone(s, agent, e)
 			}
 			b.logger.Info("client closed its input; shutting the agent down", "err", e.Err)
-			<-s.Done(ClientToAgent)
+			// Let what the client sent last reach the agent, unless the
+			// agent is not reading it: stopping it closes its input,
+			// which ends a write that waits.
+			waitTimeout(s.Done(ClientToAgent), DefaultStdinGrace)
 			b.shutdown(s, agent)
 			return nil
 		case <-ctx.Done():
