@@ -1,6 +1,7 @@
 package acpwire
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -399,6 +400,13 @@ func (b *Bridge) dispatch(ctx context.Context, m *Message, flush bool) {
 			b.rec.recordHeld(m.Dir, m.Raw, "consumed", m.Received)
 			return
 		}
+		if b.ownCallID(m.ID) {
+			// A late answer to a call that gave up waiting: it is the
+			// bridge's, and means nothing to the other peer.
+			b.logger.Debug("dropping a late response to the bridge's own call", "id", string(m.ID))
+			b.rec.recordHeld(m.Dir, m.Raw, "consumed", m.Received)
+			return
+		}
 		if !b.matchResponse(m) {
 			b.rec.recordHeld(m.Dir, m.Raw, "dropped", m.Received)
 			return
@@ -656,6 +664,12 @@ func callResult(method string, resp *Message) (json.RawMessage, error) {
 		return nil, &e
 	}
 	return resp.Result, nil
+}
+
+// ownCallID reports whether id is one the bridge gave a request of its own
+// (see call): a string with the bridge's prefix and this run's nonce.
+func (b *Bridge) ownCallID(id json.RawMessage) bool {
+	return bytes.HasPrefix(id, []byte(`"acp-bridge-`+b.nonce+`-`))
 }
 
 func (b *Bridge) consumeCallResponse(m *Message) bool {

@@ -286,6 +286,33 @@ func TestOversizedResponseToCall(t *testing.T) {
 	}
 }
 
+// TestLateCallResponseNotForwarded: a bridge call that gave up waiting
+// (its context ended) gets its answer late; the answer is the bridge's and
+// never reaches the other peer.
+func TestLateCallResponseNotForwarded(t *testing.T) {
+	h := newHarness(t, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := h.b.Call(ctx, ClientToAgent, "_x/ask", nil)
+		done <- err
+	}()
+	req := h.agentGets()
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Call returned %v, want context.Canceled", err)
+	}
+	var r struct{ ID json.RawMessage }
+	if err := json.Unmarshal([]byte(req), &r); err != nil {
+		t.Fatal(err)
+	}
+	h.fromAgent(`{"jsonrpc":"2.0","id":` + string(r.ID) + `,"result":{}}`)
+	h.fromAgent(`{"jsonrpc":"2.0","method":"_x/after"}`)
+	if got := h.clientGets(); !strings.Contains(got, "_x/after") {
+		t.Fatalf("client got %s; want the late answer dropped", got)
+	}
+}
+
 // Test64MiBLine: a message of exactly the default limit passes intact.
 func Test64MiBLine(t *testing.T) {
 	if testing.Short() {
