@@ -288,35 +288,13 @@ func TestAgentExitWithChildHoldingPipes(t *testing.T) {
 // its end. The bridge keeps reading meanwhile, notices the IDE has gone, and
 // shuts the agent down.
 func TestClientLeavesBusyAgent(t *testing.T) {
-	defer setGrace(200*time.Millisecond, time.Second)()
-	agent, err := StartAgent(selfAgent(t, "deaf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cr, cw := osPipe(t)
-	sr, sw := osPipe(t)
-	defer sr.Close()
-	done := make(chan error, 1)
-	go func() { done <- New(Options{}).Run(context.Background(), Endpoint{In: cr, Out: sw}, agent) }()
-	msg := []byte(`{"jsonrpc":"2.0","method":"_test/note","params":{"pad":"` + strings.Repeat("p", 1000) + `"}}` + "\n")
-	if err := cw.SetWriteDeadline(time.Now().Add(10 * time.Second)); err != nil {
-		t.Fatal(err)
-	}
-	for i := range 500 {
-		if _, err := cw.Write(msg); err != nil {
-			t.Fatalf("message %d: the bridge stopped reading the IDE: %v", i, err)
+	msg := `{"jsonrpc":"2.0","method":"_test/note","params":{"pad":"` + strings.Repeat("p", 1000) + `"}}` + "\n"
+	clientLeavesDeafAgent(t, func(send func(string)) {
+		for range 500 {
+			send(msg)
+			time.Sleep(100 * time.Microsecond) // one message per read
 		}
-		time.Sleep(100 * time.Microsecond) // one message per read
-	}
-	cw.Close()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("bridge did not stop after the IDE closed its end")
-	}
-	if alive(agent.Pid()) {
-		t.Errorf("agent %d still alive: %s", agent.Pid(), procStat(agent.Pid()))
-	}
+	})
 }
 
 // TestClientLeavesDeafAgentBigMessage: the IDE sends an agent that is not
@@ -324,6 +302,16 @@ func TestClientLeavesBusyAgent(t *testing.T) {
 // write to the agent cannot finish, but the bridge still notices the IDE
 // has gone and shuts the agent down (which ends the write).
 func TestClientLeavesDeafAgentBigMessage(t *testing.T) {
+	msg := `{"jsonrpc":"2.0","method":"_test/note","params":{"pad":"` + strings.Repeat("p", 3<<20) + `"}}` + "\n"
+	clientLeavesDeafAgent(t, func(send func(string)) { send(msg) })
+}
+
+// clientLeavesDeafAgent runs the bridge with an agent that never reads its
+// stdin, lets the IDE's side send what it will, closes the IDE's end, and
+// checks that the bridge stops and no agent is left. send fails the test if
+// the bridge stops reading the IDE for 10 s.
+func clientLeavesDeafAgent(t *testing.T, talk func(send func(string))) {
+	t.Helper()
 	defer setGrace(200*time.Millisecond, time.Second)()
 	agent, err := StartAgent(selfAgent(t, "deaf"))
 	if err != nil {
@@ -334,13 +322,16 @@ func TestClientLeavesDeafAgentBigMessage(t *testing.T) {
 	defer sr.Close()
 	done := make(chan error, 1)
 	go func() { done <- New(Options{}).Run(context.Background(), Endpoint{In: cr, Out: sw}, agent) }()
-	msg := `{"jsonrpc":"2.0","method":"_test/note","params":{"pad":"` + strings.Repeat("p", 3<<20) + `"}}` + "\n"
 	if err := cw.SetWriteDeadline(time.Now().Add(10 * time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := io.WriteString(cw, msg); err != nil {
-		t.Fatalf("the bridge stopped reading the IDE: %v", err)
-	}
+	n := 0
+	talk(func(msg string) {
+		n++
+		if _, err := io.WriteString(cw, msg); err != nil {
+			t.Fatalf("message %d: the bridge stopped reading the IDE: %v", n, err)
+		}
+	})
 	cw.Close()
 	select {
 	case <-done:
