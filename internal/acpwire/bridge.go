@@ -255,26 +255,30 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 			}
 		}
 	}
-	queue := make(chan []queued, handoffQueue)
+	queue := make(chan []queued, maxWaiting)
 	var pending atomic.Int32 // batches handed to the loop and not yet handled
+	waiting := newCredit(maxWaiting)
 	go func() {
 		defer close(s.closed[dir])
 		for items := range queue {
 			handle(items, len(queue) == 0)
 			pending.Add(-1)
+			waiting.give(len(items))
 		}
 		b.writers[dir].flush()
 		if p := s.pools[dir]; p != nil {
 			b.logger.Debug("read blocks allocated", "from", peerName(dir), "blocks", p.made.Load())
 		}
 	}()
-	// A small lone message read while the loop has nothing to do is
-	// dispatched by the reader itself, sparing the hand-off to the loop's
-	// thread on the round trip of a request; streams and large messages
-	// still go through the loop, so reading goes on while a write waits
-	// (and notices the peer leaving). Not with preempt hooks: those exist
-	// because a middleware may hold a message, and the reader must go on.
-	inline := len(b.preempt) == 0
+	// A small lone message from the agent read while the loop has nothing
+	// to do is dispatched by the reader itself, sparing the hand-off to the
+	// loop's thread on the round trip of a request; streams and large
+	// messages still go through the loop, so reading goes on while a write
+	// waits. Not toward the agent: the reader must go on reading the IDE
+	// while an agent that is busy does not read, to notice the IDE leaving.
+	// Not with preempt hooks: those exist because a middleware may hold a
+	// message, and the reader must go on.
+	inline := len(b.preempt) == 0 && dir == AgentToClient
 	var batch []queued
 	handOver := func() {
 		switch {
@@ -284,6 +288,7 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 			clear(batch) // keep no message alive for the next read
 			batch = batch[:0]
 		default:
+			waiting.take(len(batch))
 			pending.Add(1)
 			queue <- batch
 			batch = make([]queued, 0, handoffBatch)
@@ -337,13 +342,46 @@ type queued struct {
 }
 
 // The reader hands messages to the forwarding loop in batches of up to
-// handoffBatch, with up to handoffQueue batches waiting: at most 256
-// messages (and the read blocks they hold) wait behind a slow peer or
-// middleware.
+// handoffBatch; at most maxWaiting messages (and the read blocks they hold)
+// wait behind a slow peer or middleware, however they were batched.
 const (
 	handoffBatch = 64
-	handoffQueue = 4
+	maxWaiting   = 256
 )
+
+// credit counts the messages handed to a forwarding loop and not yet
+// handled, and holds the reader back while there are too many.
+type credit struct {
+	mu    sync.Mutex
+	freed *sync.Cond
+	used  int
+	max   int
+}
+
+func newCredit(max int) *credit {
+	c := &credit{max: max}
+	c.freed = sync.NewCond(&c.mu)
+	return c
+}
+
+// take waits until n more messages may wait (a batch larger than the
+// limit goes alone), then counts them.
+func (c *credit) take(n int) {
+	c.mu.Lock()
+	for c.used > 0 && c.used+n > c.max {
+		c.freed.Wait()
+	}
+	c.used += n
+	c.mu.Unlock()
+}
+
+// give counts n messages handled.
+func (c *credit) give(n int) {
+	c.mu.Lock()
+	c.used -= n
+	c.mu.Unlock()
+	c.freed.Signal()
+}
 
 func peerName(dir Direction) string {
 	if dir == ClientToAgent {

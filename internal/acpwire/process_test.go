@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -41,6 +42,11 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "fatal: worker lost")
 		bufio.NewReader(os.Stdin).ReadString('\n')
 		os.Exit(5)
+	case "slow-start":
+		// Busy for a while before it reads its input, then counts it.
+		time.Sleep(1500 * time.Millisecond)
+		n, _ := io.Copy(io.Discard, os.Stdin)
+		os.WriteFile(os.Getenv("ACPWIRE_TEST_OUT"), []byte(strconv.FormatInt(n, 10)), 0o600)
 	case "deaf":
 		// Never reads its stdin, as an agent busy with something else.
 		time.Sleep(time.Hour)
@@ -284,17 +290,72 @@ func TestAgentExitWithChildHoldingPipes(t *testing.T) {
 }
 
 // TestClientLeavesBusyAgent: the IDE sends an agent that is not reading
-// (busy, or hung) half a megabyte of messages, one at a time, then closes
-// its end. The bridge keeps reading meanwhile, notices the IDE has gone, and
-// shuts the agent down.
+// (busy, or hung) more small messages, one at a time, than the pipe to it
+// holds (1 MiB takes only some 770 writes of 1 KB: a page holds three), then
+// closes its end. The bridge keeps reading meanwhile (up to maxWaiting
+// messages wait behind the full pipe), notices the IDE has gone, and shuts
+// the agent down.
 func TestClientLeavesBusyAgent(t *testing.T) {
 	msg := `{"jsonrpc":"2.0","method":"_test/note","params":{"pad":"` + strings.Repeat("p", 1000) + `"}}` + "\n"
 	clientLeavesDeafAgent(t, func(send func(string)) {
-		for range 500 {
+		for range 900 {
 			send(msg)
-			time.Sleep(100 * time.Microsecond) // one message per read
+			time.Sleep(50 * time.Microsecond) // one message per read
 		}
 	})
+}
+
+// TestClientLeavesDeafAgentBigThenSmall: a message larger than the pipe to
+// an agent that does not read, then small ones, each read on its own.
+func TestClientLeavesDeafAgentBigThenSmall(t *testing.T) {
+	big := `{"jsonrpc":"2.0","method":"_test/note","params":{"pad":"` + strings.Repeat("p", 3<<20) + `"}}` + "\n"
+	clientLeavesDeafAgent(t, func(send func(string)) {
+		send(big)
+		for range 20 {
+			time.Sleep(2 * time.Millisecond)
+			send(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}` + "\n")
+		}
+	})
+}
+
+// TestClientLeavesSlowAgent: the IDE sends more than the pipe holds to an
+// agent that is busy for a while before it reads, and closes its end at
+// once. The agent still gets every byte: the bridge waits for an agent that
+// is slow as long as it takes something within the grace periods.
+func TestClientLeavesSlowAgent(t *testing.T) {
+	defer setGrace(time.Second, 2*time.Second)()
+	out := filepath.Join(t.TempDir(), "got")
+	cmd := selfAgent(t, "slow-start")
+	cmd.Env = append(cmd.Env, "ACPWIRE_TEST_OUT="+out)
+	agent, err := StartAgent(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr, cw := osPipe(t)
+	sr, sw := osPipe(t)
+	defer sr.Close()
+	done := make(chan error, 1)
+	go func() { done <- New(Options{}).Run(context.Background(), Endpoint{In: cr, Out: sw}, agent) }()
+	msg := `{"jsonrpc":"2.0","method":"_test/note","params":{"pad":"` + strings.Repeat("p", 1000) + `"}}` + "\n"
+	// More than the pipe holds, less than the pipe and the messages that
+	// may wait: the IDE is done long before the agent reads.
+	stream := strings.Repeat(msg, (pipeSize+pipeSize/8)/len(msg))
+	go func() {
+		io.WriteString(cw, stream)
+		cw.Close()
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("bridge did not stop")
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("the agent did not report: %v", err)
+	}
+	if string(got) != strconv.Itoa(len(stream)) {
+		t.Fatalf("agent read %s bytes, want all %d the IDE sent", got, len(stream))
+	}
 }
 
 // TestClientLeavesDeafAgentBigMessage: the IDE sends an agent that is not

@@ -63,10 +63,12 @@ func (b *Bridge) Run(ctx context.Context, client Endpoint, agent *Agent) error {
 				return b.agentGone(s, agent, e)
 			}
 			b.logger.Info("client closed its input; shutting the agent down", "err", e.Err)
-			// Let what the client sent last reach the agent, unless the
-			// agent is not reading it: stopping it closes its input,
-			// which ends a write that waits.
-			waitTimeout(s.Done(ClientToAgent), DefaultStdinGrace)
+			// Let what the client sent last reach the agent, however
+			// slowly it reads, but not an agent that has stopped reading:
+			// stopping it closes its input, which ends a write that waits.
+			if !b.waitWhileAccepted(s.Done(ClientToAgent), ClientToAgent, DefaultStdinGrace+DefaultTermGrace) {
+				b.logger.Warn("agent is not reading what the client sent last; shutting it down anyway")
+			}
 			b.shutdown(s, agent)
 			return nil
 		case <-ctx.Done():
@@ -87,6 +89,20 @@ func (b *Bridge) Run(ctx context.Context, client Endpoint, agent *Agent) error {
 			}()
 		}
 	}
+}
+
+// waitWhileAccepted waits for done as long as the peer that direction dir
+// writes to keeps taking bytes: it gives up after idle without progress.
+func (b *Bridge) waitWhileAccepted(done <-chan struct{}, dir Direction, idle time.Duration) bool {
+	last := b.writers[dir].accepted()
+	for !waitTimeout(done, idle) {
+		now := b.writers[dir].accepted()
+		if now == last {
+			return false
+		}
+		last = now
+	}
+	return true
 }
 
 // shutdown stops the agent while forwarding whatever it still writes.

@@ -25,7 +25,25 @@ type writer struct {
 	mu     sync.Mutex // guards bw, failed
 	bw     *bufio.Writer
 	failed bool
+	// out counts the bytes the peer's pipe has accepted, so the bridge can
+	// tell a peer that reads slowly from one that does not read at all.
+	out *countingWriter
 }
+
+// countingWriter counts the bytes its writer accepts.
+type countingWriter struct {
+	w io.Writer
+	n atomic.Int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// accepted returns how many bytes the peer has taken so far.
+func (w *writer) accepted() int64 { return w.out.n.Load() }
 
 // writeBufferSize is how much a writer gathers before it writes to its
 // peer when messages arrive faster than the peer reads. 256 KiB (and 256 KiB
@@ -35,7 +53,8 @@ type writer struct {
 const writeBufferSize = 64 << 10
 
 func newWriter(dir Direction, w io.Writer, rec *recorder, logger *slog.Logger) *writer {
-	return &writer{dir: dir, bw: bufio.NewWriterSize(w, writeBufferSize), rec: rec, logger: logger}
+	out := &countingWriter{w: w}
+	return &writer{dir: dir, bw: bufio.NewWriterSize(out, writeBufferSize), out: out, rec: rec, logger: logger}
 }
 
 // write writes raw and a newline. With flush false the bytes may wait in
