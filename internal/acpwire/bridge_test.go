@@ -520,38 +520,48 @@ func TestInitializeTimeout(t *testing.T) {
 }
 
 func TestPreemptSeesCancelAtOnce(t *testing.T) {
-	release, holding := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	block := mw(func(_ *Bridge, next Handler, ctx context.Context, m *Message) error {
-		if m.IsRequest("slow") {
-			close(holding)
-			select {
-			case <-release:
-			case <-time.After(5 * time.Second):
-				t.Error("the cancel was not seen while a middleware held the request")
+	for _, dir := range []Direction{ClientToAgent, AgentToClient} {
+		t.Run(dir.String(), func(t *testing.T) {
+			release, holding := make(chan struct{}), make(chan struct{})
+			var once sync.Once
+			block := mw(func(_ *Bridge, next Handler, ctx context.Context, m *Message) error {
+				if m.IsRequest("slow") {
+					close(holding)
+					select {
+					case <-release:
+					case <-time.After(5 * time.Second):
+						t.Error("the cancel was not seen while a middleware held the request")
+					}
+				}
+				return next.Handle(ctx, m)
+			})
+			b := New(Options{})
+			b.Use(block(b))
+			b.OnPreempt(func(m *Message) { once.Do(func() { close(release) }) })
+			h := newHarnessFor(t, b)
+			send, gets := h.fromClient, h.agentGets
+			cancel := `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}`
+			if dir == AgentToClient {
+				send, gets = h.fromAgent, h.clientGets
+				cancel = `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"id":1}}`
 			}
-		}
-		return next.Handle(ctx, m)
-	})
-	b := New(Options{})
-	b.Use(block(b))
-	b.OnPreempt(func(m *Message) { once.Do(func() { close(release) }) })
-	h := newHarnessFor(t, b)
-	h.fromClient(`{"jsonrpc":"2.0","id":1,"method":"slow"}`)
-	// The cancel comes only once the middleware holds the request: the
-	// reader must still be reading then.
-	select {
-	case <-holding:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the middleware never saw the slow request")
-	}
-	h.fromClient(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}`)
-	// The preempt hook released the slow handler; order is still kept.
-	if got := h.agentGets(); !strings.Contains(got, `"slow"`) {
-		t.Fatalf("agent got %s first", got)
-	}
-	if got := h.agentGets(); !strings.Contains(got, "session/cancel") {
-		t.Fatalf("agent got %s second", got)
+			send(`{"jsonrpc":"2.0","id":1,"method":"slow"}`)
+			// The cancel comes only once the middleware holds the
+			// request: the reader must still be reading then.
+			select {
+			case <-holding:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the middleware never saw the slow request")
+			}
+			send(cancel)
+			// The preempt hook released the slow handler; order is kept.
+			if got := gets(); !strings.Contains(got, `"slow"`) {
+				t.Fatalf("peer got %s first", got)
+			}
+			if got := gets(); got != cancel {
+				t.Fatalf("peer got %s second", got)
+			}
+		})
 	}
 }
 
