@@ -249,15 +249,7 @@ func signalIgnoreTerm() { signalIgnore(syscall.SIGTERM) }
 // keeps its stdout and stderr open. The bridge must still notice, answer
 // the pending request with the exit status, and end the child.
 func TestAgentExitWithChildHoldingPipes(t *testing.T) {
-	agent, err := StartAgent(selfAgent(t, "exit-leaving-child"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cr, cw := osPipe(t)
-	sr, sw := osPipe(t)
-	defer cw.Close()
-	done := make(chan error, 1)
-	go func() { done <- New(Options{}).Run(context.Background(), Endpoint{In: cr, Out: sw}, agent) }()
+	_, cw, sr, done := bridgeAgent(t, selfAgent(t, "exit-leaving-child"))
 	out := bufio.NewReader(sr)
 	line, err := out.ReadString('\n')
 	if err != nil {
@@ -327,15 +319,7 @@ func TestClientLeavesSlowAgent(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "got")
 	cmd := selfAgent(t, "slow-start")
 	cmd.Env = append(cmd.Env, "ACPWIRE_TEST_OUT="+out)
-	agent, err := StartAgent(cmd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cr, cw := osPipe(t)
-	sr, sw := osPipe(t)
-	defer sr.Close()
-	done := make(chan error, 1)
-	go func() { done <- New(Options{}).Run(context.Background(), Endpoint{In: cr, Out: sw}, agent) }()
+	_, cw, _, done := bridgeAgent(t, cmd)
 	msg := `{"jsonrpc":"2.0","method":"_test/note","params":{"pad":"` + strings.Repeat("p", 1000) + `"}}` + "\n"
 	// More than the pipe holds, less than the pipe and the messages that
 	// may wait: the IDE is done long before the agent reads.
@@ -374,15 +358,7 @@ func TestClientLeavesDeafAgentBigMessage(t *testing.T) {
 func clientLeavesDeafAgent(t *testing.T, talk func(send func(string))) {
 	t.Helper()
 	defer setGrace(200*time.Millisecond, time.Second)()
-	agent, err := StartAgent(selfAgent(t, "deaf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cr, cw := osPipe(t)
-	sr, sw := osPipe(t)
-	defer sr.Close()
-	done := make(chan error, 1)
-	go func() { done <- New(Options{}).Run(context.Background(), Endpoint{In: cr, Out: sw}, agent) }()
+	agent, cw, _, done := bridgeAgent(t, selfAgent(t, "deaf"))
 	if err := cw.SetWriteDeadline(time.Now().Add(10 * time.Second)); err != nil {
 		t.Fatal(err)
 	}
@@ -402,4 +378,21 @@ func clientLeavesDeafAgent(t *testing.T, talk func(send func(string))) {
 	if alive(agent.Pid()) {
 		t.Errorf("agent %d still alive: %s", agent.Pid(), procStat(agent.Pid()))
 	}
+}
+
+// bridgeAgent starts the agent cmd and runs a bridge between it and pipes
+// the test holds: it writes the IDE's side to toBridge and reads what the
+// IDE gets from fromBridge; done yields Run's result.
+func bridgeAgent(t *testing.T, cmd AgentCommand) (agent *Agent, toBridge, fromBridge *os.File, done <-chan error) {
+	t.Helper()
+	agent, err := StartAgent(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr, cw := osPipe(t)
+	sr, sw := osPipe(t)
+	t.Cleanup(func() { cw.Close(); sr.Close() })
+	result := make(chan error, 1)
+	go func() { result <- New(Options{}).Run(context.Background(), Endpoint{In: cr, Out: sw}, agent) }()
+	return agent, cw, sr, result
 }
