@@ -1,7 +1,6 @@
 package acpwire
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -55,7 +54,9 @@ type Bridge struct {
 	// handling them (see UseNonRetaining).
 	retaining bool
 	preempt   []func(*Message)
-	nonce     string
+	// callID is the start of the ids of the bridge's own requests:
+	// "acp-bridge-", this run's random nonce and "-".
+	callID string
 
 	chain   Handler
 	writers [2]*writer // indexed by Direction
@@ -90,7 +91,7 @@ func New(opts Options) *Bridge {
 	return &Bridge{
 		opts:     opts,
 		logger:   logger,
-		nonce:    hex.EncodeToString(n[:]),
+		callID:   "acp-bridge-" + hex.EncodeToString(n[:]) + "-",
 		awaiting: [2]map[string]*awaiting{{}, {}},
 		calls:    map[string]*pendingCall{},
 	}
@@ -657,7 +658,7 @@ func (b *Bridge) call(ctx context.Context, dir Direction, method string, params 
 	pc := &pendingCall{done: make(chan *Message, 1), then: then}
 	b.mu.Lock()
 	b.nextCall++
-	id, _ := json.Marshal("acp-bridge-" + b.nonce + "-" + strconv.FormatUint(b.nextCall, 10))
+	id, _ := json.Marshal(b.callID + strconv.FormatUint(b.nextCall, 10))
 	b.calls[idKey(id)] = pc
 	b.mu.Unlock()
 	defer func() {
@@ -705,9 +706,10 @@ func callResult(method string, resp *Message) (json.RawMessage, error) {
 }
 
 // ownCallID reports whether id is one the bridge gave a request of its own
-// (see call): a string with the bridge's prefix and this run's nonce.
+// (see call): a JSON string that starts with callID. It runs for every
+// response no call consumed, so it allocates nothing.
 func (b *Bridge) ownCallID(id json.RawMessage) bool {
-	return bytes.HasPrefix(id, []byte(`"acp-bridge-`+b.nonce+`-`))
+	return len(id) > len(b.callID) && id[0] == '"' && string(id[1:1+len(b.callID)]) == b.callID
 }
 
 func (b *Bridge) consumeCallResponse(m *Message) bool {
