@@ -271,20 +271,22 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 			b.logger.Debug("read blocks allocated", "from", peerName(dir), "blocks", p.made.Load())
 		}
 	}()
-	// A small lone message from the agent read while the loop has nothing
-	// to do is dispatched by the reader itself, sparing the hand-off to the
-	// loop's thread on the round trip of a request; streams and large
-	// messages still go through the loop, so reading goes on while a write
-	// waits. Not toward the agent: the reader must go on reading the IDE
-	// while an agent that is busy does not read, to notice the IDE leaving.
-	// Not with preempt hooks: those exist because a middleware may hold a
-	// message, and the reader must go on.
-	inline := len(b.preempt) == 0 && dir == AgentToClient
+	// A small lone message read while the loop has nothing to do is
+	// dispatched by the reader itself, sparing the hand-off to the loop's
+	// thread on the round trip of a request; streams and large messages
+	// still go through the loop, so reading goes on while a write waits.
+	// Toward the agent only when its pipe has room for the message: the
+	// reader must go on reading the IDE while an agent that is busy does
+	// not read, to notice the IDE leaving. Not with preempt hooks: those
+	// exist because a middleware may hold a message, and the reader must go
+	// on.
+	inline := len(b.preempt) == 0
 	var batch []queued
 	handOver := func() {
 		switch {
 		case len(batch) == 0:
-		case inline && len(batch) == 1 && batch[0].m != nil && len(batch[0].m.Raw) <= inlineMax && pending.Load() == 0:
+		case inline && len(batch) == 1 && batch[0].m != nil && len(batch[0].m.Raw) <= inlineMax && pending.Load() == 0 &&
+			(dir == AgentToClient || b.writers[dir].fits(len(batch[0].m.Raw)+1)):
 			handle(batch, true)
 			clear(batch) // keep no message alive for the next read
 			batch = batch[:0]

@@ -5,11 +5,6 @@ import (
 	"syscall"
 )
 
-// pipeSize is the buffer the bridge asks for on the pipes it creates to the
-// agent. The default 64 KiB makes a fast agent and the bridge wake each other
-// every 64 KiB; 1 MiB (Linux's default pipe-max-size) cuts those wake-ups.
-const pipeSize = 1 << 20
-
 // fSetPipeSize is F_SETPIPE_SZ from <linux/fcntl.h>.
 const fSetPipeSize = 1031
 

@@ -28,6 +28,9 @@ type writer struct {
 	// out counts the bytes the peer's pipe has accepted, so the bridge can
 	// tell a peer that reads slowly from one that does not read at all.
 	out *countingWriter
+	// takes, if not nil, tells whether the peer's pipe takes a write of
+	// n bytes now without waiting (see pipeTakes).
+	takes func(n int) bool
 }
 
 // countingWriter counts the bytes its writer accepts.
@@ -54,7 +57,20 @@ const writeBufferSize = 64 << 10
 
 func newWriter(dir Direction, w io.Writer, rec *recorder, logger *slog.Logger) *writer {
 	out := &countingWriter{w: w}
-	return &writer{dir: dir, bw: bufio.NewWriterSize(out, writeBufferSize), out: out, rec: rec, logger: logger}
+	return &writer{dir: dir, bw: bufio.NewWriterSize(out, writeBufferSize), out: out, takes: pipeTakes(w), rec: rec, logger: logger}
+}
+
+// fits reports whether n more bytes, with what the buffer holds, can be
+// written and flushed now without waiting for the peer to read. It is
+// false wherever the room left in the peer's pipe cannot be read.
+func (w *writer) fits(n int) bool {
+	if w.takes == nil {
+		return false
+	}
+	w.mu.Lock()
+	n += w.bw.Buffered()
+	w.mu.Unlock()
+	return w.takes(n)
 }
 
 // write writes raw and a newline. With flush false the bytes may wait in
