@@ -166,6 +166,7 @@ type Session struct {
 	b         *Bridge
 	closeOnce sync.Once
 	ended     chan *Ended
+	endOnce   [2]sync.Once     // one Ended per side
 	closed    [2]chan struct{} // closed when a direction's loop has finished
 	pools     [2]*blockPool    // read blocks by direction, if reused
 }
@@ -191,6 +192,11 @@ func (b *Bridge) start(ctx context.Context, client, agent Endpoint) (*Session, e
 	go s.run(ctx, ClientToAgent, client.In)
 	go s.run(ctx, AgentToClient, agent.In)
 	return s, nil
+}
+
+// end reports the end of the input of side dir, once.
+func (s *Session) end(dir Direction, err error) {
+	s.endOnce[dir].Do(func() { s.ended <- &Ended{Side: dir, Err: err} })
 }
 
 // Ended returns a channel that yields each side's end, first end first.
@@ -281,6 +287,15 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 	// exist because a middleware may hold a message, and the reader must go
 	// on.
 	inline := len(b.preempt) == 0
+	// stalled is set while the reader waits for the loop to take more.
+	var stalled atomic.Bool
+	if dir == ClientToAgent {
+		readerDone := make(chan struct{})
+		defer close(readerDone)
+		if probe := hangupProbe(in); probe != nil {
+			go s.watchHangup(probe, &stalled, readerDone)
+		}
+	}
 	var batch []queued
 	handOver := func() {
 		switch {
@@ -291,7 +306,9 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 			clear(batch) // keep no message alive for the next read
 			batch = batch[:0]
 		default:
+			stalled.Store(true)
 			waiting.take(len(batch))
+			stalled.Store(false)
 			pending.Add(1)
 			queue <- batch
 			batch = make([]queued, 0, handoffBatch)
@@ -306,7 +323,7 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 			if errors.Is(err, io.EOF) {
 				err = nil
 			}
-			s.ended <- &Ended{Side: dir, Err: err}
+			s.end(dir, err)
 			return
 		}
 		if over != nil {
@@ -330,6 +347,41 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 		batch = append(batch, queued{m: m})
 		if len(batch) == handoffBatch {
 			handOver()
+		}
+	}
+}
+
+// hangupPoll is how often the client's input is checked for a hang-up
+// while the reader cannot read it.
+const hangupPoll = 100 * time.Millisecond
+
+// watchHangup ends the client's side when the client has closed its end
+// while the reader waits for the loop, which waits for an agent that does
+// not read: the reader would see the end of input only once the agent reads
+// again, and an agent that is busy or stuck may never do that. Run then
+// shuts the agent down as it does when the reader sees the end itself.
+// probe tells whether the client has hung up (see hangupProbe); the watch
+// ends with the reader (done).
+func (s *Session) watchHangup(probe func(time.Duration) bool, stalled *atomic.Bool, done <-chan struct{}) {
+	for {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		if !probe(hangupPoll) {
+			continue
+		}
+		if stalled.Load() {
+			s.b.logger.Info("client closed its end while its messages wait for the agent to read")
+			s.end(ClientToAgent, nil)
+			return
+		}
+		// The reader is reading and will come to the end itself.
+		select {
+		case <-done:
+			return
+		case <-time.After(hangupPoll):
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -351,6 +352,47 @@ func TestClientLeavesDeafAgentBigMessage(t *testing.T) {
 	clientLeavesDeafAgent(t, func(send func(string)) { send(msg) })
 }
 
+// TestClientLeavesDeafAgentFlood: the IDE sends to an agent that never
+// reads until the bridge stops reading it too (the agent's pipe and the
+// messages that may wait are full), then closes its end. The bridge must
+// notice without reading: the agent will never make room.
+func TestClientLeavesDeafAgentFlood(t *testing.T) {
+	defer setGrace(200*time.Millisecond, time.Second)()
+	agent, cw, _, done := bridgeAgent(t, selfAgent(t, "deaf"))
+	msg := `{"jsonrpc":"2.0","method":"_test/note","params":{"pad":"` + strings.Repeat("p", 1000) + `"}}` + "\n"
+	sent := 0
+	for {
+		if err := cw.SetWriteDeadline(time.Now().Add(time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(cw, msg); err != nil {
+			if !errors.Is(err, os.ErrDeadlineExceeded) {
+				t.Fatal(err)
+			}
+			break
+		}
+		sent += len(msg)
+		if sent > 64<<20 {
+			t.Fatal("the bridge took 64 MiB for an agent that does not read")
+		}
+	}
+	t.Logf("the bridge stopped reading after %d bytes", sent)
+	start := time.Now()
+	cw.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run = %v, want nil (the client left)", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("bridge did not notice that the IDE closed its end")
+	}
+	t.Logf("stopped %v after the IDE closed its end", time.Since(start).Round(time.Millisecond))
+	if alive(agent.Pid()) {
+		t.Errorf("agent %d still alive: %s", agent.Pid(), procStat(agent.Pid()))
+	}
+}
+
 // clientLeavesDeafAgent runs the bridge with an agent that never reads its
 // stdin, lets the IDE's side send what it will, closes the IDE's end, and
 // checks that the bridge stops and no agent is left. send fails the test if
@@ -395,4 +437,38 @@ func bridgeAgent(t *testing.T, cmd AgentCommand) (agent *Agent, toBridge, fromBr
 	result := make(chan error, 1)
 	go func() { result <- New(Options{}).Run(context.Background(), Endpoint{In: cr, Out: sw}, agent) }()
 	return agent, cw, sr, result
+}
+
+// TestWatchHangupOnlyWhenStalled checks that a hang-up of the client's
+// input ends its side only while the reader cannot read: otherwise the
+// reader reads what is left and reports the end itself, after it.
+func TestWatchHangupOnlyWhenStalled(t *testing.T) {
+	s := &Session{b: New(Options{}), ended: make(chan *Ended, 2)}
+	hungUp := func(time.Duration) bool { time.Sleep(time.Millisecond); return true }
+	var stalled atomic.Bool
+	done := make(chan struct{})
+	watched := make(chan struct{})
+	go func() { s.watchHangup(hungUp, &stalled, done); close(watched) }()
+	select {
+	case e := <-s.ended:
+		t.Fatalf("ended %v while the reader was reading", e)
+	case <-time.After(3 * hangupPoll):
+	}
+	stalled.Store(true)
+	select {
+	case e := <-s.ended:
+		if e.Side != ClientToAgent || e.Err != nil {
+			t.Fatalf("ended %v, want the client side, cleanly", e)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no end while the reader was stalled")
+	}
+	<-watched
+	s.end(ClientToAgent, io.EOF) // the reader's own end, later: not reported twice
+	select {
+	case e := <-s.ended:
+		t.Fatalf("a second end of the client side: %v", e)
+	default:
+	}
+	close(done)
 }

@@ -1,0 +1,57 @@
+package acpwire
+
+import (
+	"io"
+	"os"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// Poll events from <poll.h>.
+const (
+	pollErr   = 0x8
+	pollHup   = 0x10
+	pollRdHup = 0x2000
+)
+
+// pollFd is struct pollfd.
+type pollFd struct {
+	fd      int32
+	events  int16
+	revents int16
+}
+
+// hangupProbe returns a function that waits up to d for the writing end of
+// r to be gone (every writer of a pipe closed, or the peer of a socket shut
+// down its sending side) and reports whether it is; it returns nil when r
+// is not a file the kernel can tell that for. It does not read: bytes still
+// waiting in r do not hide the hang-up. It reports false once r is closed.
+func hangupProbe(r io.Reader) func(d time.Duration) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return nil
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
+		return nil
+	}
+	sc, err := f.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	return func(d time.Duration) bool {
+		hup := false
+		err := sc.Control(func(fd uintptr) {
+			p := pollFd{fd: int32(fd), events: pollRdHup}
+			ts := syscall.NsecToTimespec(d.Nanoseconds())
+			n, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&p)), 1, uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
+			hup = errno == 0 && n == 1 && p.revents&(pollHup|pollRdHup|pollErr) != 0
+		})
+		if err != nil {
+			time.Sleep(d) // closed: nothing more to learn
+			return false
+		}
+		return hup
+	}
+}

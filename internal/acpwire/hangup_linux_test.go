@@ -1,0 +1,87 @@
+package acpwire
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestHangupProbe checks the probe on the two kinds of input an IDE gives
+// the bridge: a pipe (its writer closed, with bytes still unread) and a
+// socket (the peer shut down its sending side); and that it reports no
+// hang-up while the writer is there or after the input is closed.
+func TestHangupProbe(t *testing.T) {
+	t.Run("pipe", func(t *testing.T) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		probe := hangupProbe(r)
+		if probe == nil {
+			t.Fatal("hangupProbe(pipe) = nil")
+		}
+		if _, err := w.Write([]byte("unread\n")); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		if probe(50 * time.Millisecond) {
+			t.Fatal("hang-up reported while the writer is open")
+		}
+		if d := time.Since(start); d < 40*time.Millisecond {
+			t.Fatalf("probe returned after %v, want it to wait 50ms", d)
+		}
+		w.Close()
+		if !probe(time.Second) {
+			t.Fatal("no hang-up after the writer closed, with bytes unread")
+		}
+		r.Close()
+		if probe(10 * time.Millisecond) {
+			t.Fatal("hang-up reported for a closed input")
+		}
+	})
+	t.Run("socket", func(t *testing.T) {
+		fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ours, theirs := os.NewFile(uintptr(fds[0]), "ours"), os.NewFile(uintptr(fds[1]), "theirs")
+		defer ours.Close()
+		defer theirs.Close()
+		probe := hangupProbe(ours)
+		if probe == nil {
+			t.Fatal("hangupProbe(socket) = nil")
+		}
+		if probe(20 * time.Millisecond) {
+			t.Fatal("hang-up reported while the peer is connected")
+		}
+		c, err := net.FileConn(theirs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if err := c.(*net.UnixConn).CloseWrite(); err != nil {
+			t.Fatal(err)
+		}
+		if !probe(time.Second) {
+			t.Fatal("no hang-up after the peer shut down its sending side")
+		}
+	})
+	t.Run("not a pipe", func(t *testing.T) {
+		f, err := os.Create(filepath.Join(t.TempDir(), "f"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if hangupProbe(f) != nil {
+			t.Error("hangupProbe(regular file) != nil")
+		}
+		if hangupProbe(bytes.NewReader(nil)) != nil {
+			t.Error("hangupProbe(*bytes.Reader) != nil")
+		}
+	})
+}

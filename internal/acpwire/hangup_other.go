@@ -1,0 +1,12 @@
+//go:build !linux
+
+package acpwire
+
+import (
+	"io"
+	"time"
+)
+
+// hangupProbe returns nil where the bridge cannot tell that the writer of
+// an input has gone without reading it.
+func hangupProbe(io.Reader) func(time.Duration) bool { return nil }
