@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -391,8 +392,72 @@ func signalAll(pids []int, sig syscall.Signal) {
 }
 
 // descendants lists the live descendants of pid, found through /proc.
-// Zombies are left out: they are dead and only wait to be reaped.
+// Zombies are left out: they are dead and only wait to be reaped. It walks
+// down from pid through each process's list of children, which reads a few
+// files per process of the agent's tree; where the kernel keeps no such
+// lists, it reads the parent of every process on the machine instead.
 func descendants(pid int) []int {
+	if out, ok := descendantsByChildren(pid); ok {
+		return out
+	}
+	return descendantsByScan(pid)
+}
+
+// descendantsByChildren walks the tree below pid through
+// /proc/PID/task/TID/children (one list per thread: a child belongs to the
+// thread that started it). It reports false when the kernel does not
+// provide those lists.
+func descendantsByChildren(pid int) ([]int, bool) {
+	var out []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		kids, ok := childrenOf(p)
+		if !ok {
+			return nil, false
+		}
+		for _, c := range kids {
+			if !alive(c) { // a zombie, or gone since
+				continue
+			}
+			out = append(out, c)
+			queue = append(queue, c)
+		}
+	}
+	return out, true
+}
+
+// childrenOf lists the children of pid. A process that is gone has none;
+// false means the kernel keeps no lists of children.
+func childrenOf(pid int) ([]int, bool) {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task/"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		_, statErr := os.Stat("/proc/self/task")
+		return nil, statErr == nil // no /proc at all: no lists either
+	}
+	var out []int
+	for _, t := range tasks {
+		b, err := os.ReadFile(dir + t.Name() + "/children")
+		if errors.Is(err, fs.ErrNotExist) {
+			if _, serr := os.Stat(dir + t.Name()); serr == nil {
+				return nil, false // the thread is there but has no list
+			}
+			continue // the thread ended
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				out = append(out, c)
+			}
+		}
+	}
+	return out, true
+}
+
+// descendantsByScan finds the tree below pid from the parent of every
+// process on the machine.
+func descendantsByScan(pid int) []int {
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	children := map[int][]int{}
 	for _, f := range stats {
