@@ -281,19 +281,27 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 	// dispatched by the reader itself, sparing the hand-off to the loop's
 	// thread on the round trip of a request; streams and large messages
 	// still go through the loop, so reading goes on while a write waits.
-	// Toward the agent only when its pipe has room for the message: the
-	// reader must go on reading the IDE while an agent that is busy does
-	// not read, to notice the IDE leaving. Not with preempt hooks: those
-	// exist because a middleware may hold a message, and the reader must go
-	// on.
+	// Toward the agent only when its pipe is empty and no other write to it
+	// is under way: the reader must go on reading the IDE while an agent
+	// that is busy does not read, to notice the IDE leaving (and should a
+	// middleware's work or its own write wait after all, the watch below
+	// notices it). Not with preempt hooks: those exist because a middleware
+	// may hold a message, and the reader must go on.
 	inline := len(b.preempt) == 0
-	// stalled is set while the reader waits for the loop to take more.
-	var stalled atomic.Bool
+	// stalledSince is, while the reader of the IDE is kept from reading by
+	// the loop or by a message it dispatches itself, when that began (Unix
+	// nanoseconds); zero while it reads.
+	var stalledSince atomic.Int64
+	stall := func() {
+		if dir == ClientToAgent {
+			stalledSince.Store(time.Now().UnixNano())
+		}
+	}
 	if dir == ClientToAgent {
 		readerDone := make(chan struct{})
 		defer close(readerDone)
 		if probe := hangupProbe(in); probe != nil {
-			go s.watchHangup(probe, &stalled, readerDone)
+			go s.watchHangup(probe, &stalledSince, readerDone)
 		}
 	}
 	var batch []queued
@@ -302,13 +310,17 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 		case len(batch) == 0:
 		case inline && len(batch) == 1 && batch[0].m != nil && len(batch[0].m.Raw) <= inlineMax && pending.Load() == 0 &&
 			(dir == AgentToClient || b.writers[dir].fits(len(batch[0].m.Raw)+1)):
+			stall()
 			handle(batch, true)
+			stalledSince.Store(0)
 			clear(batch) // keep no message alive for the next read
 			batch = batch[:0]
 		default:
-			stalled.Store(true)
-			waiting.take(len(batch))
-			stalled.Store(false)
+			if !waiting.tryTake(len(batch)) {
+				stall()
+				waiting.take(len(batch))
+				stalledSince.Store(0)
+			}
 			pending.Add(1)
 			queue <- batch
 			batch = make([]queued, 0, handoffBatch)
@@ -351,37 +363,35 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 	}
 }
 
-// hangupPoll is how often the client's input is checked for a hang-up
-// while the reader cannot read it.
+// hangupPoll is how often the watch of the IDE's input looks at the
+// reader, and how long the reader must have been kept from reading before
+// the watch asks the kernel whether the IDE has hung up.
 const hangupPoll = 100 * time.Millisecond
 
 // watchHangup ends the client's side when the client has closed its end
-// while the reader waits for the loop, which waits for an agent that does
-// not read: the reader would see the end of input only once the agent reads
+// while the reader cannot read it: it waits for the loop, which waits for an
+// agent that does not read, or it is stuck in a message it dispatches
+// itself. The reader would see the end of input only once the agent reads
 // again, and an agent that is busy or stuck may never do that. Run then
 // shuts the agent down as it does when the reader sees the end itself.
-// probe tells whether the client has hung up (see hangupProbe); the watch
+// probe tells whether the client has hung up (see hangupProbe), without
+// waiting; stalledSince is set by the reader (see Session.run). The watch
 // ends with the reader (done).
-func (s *Session) watchHangup(probe func(time.Duration) bool, stalled *atomic.Bool, done <-chan struct{}) {
+func (s *Session) watchHangup(probe func() bool, stalledSince *atomic.Int64, done <-chan struct{}) {
+	t := time.NewTicker(hangupPoll)
+	defer t.Stop()
 	for {
 		select {
 		case <-done:
 			return
-		default:
-		}
-		if !probe(hangupPoll) {
-			continue
-		}
-		if stalled.Load() {
-			s.b.logger.Info("client closed its end while its messages wait for the agent to read")
+		case now := <-t.C:
+			since := stalledSince.Load()
+			if since == 0 || now.Sub(time.Unix(0, since)) < hangupPoll || !probe() {
+				continue
+			}
+			s.b.logger.Info("client closed its end while the bridge could not read it (the agent is not reading)")
 			s.end(ClientToAgent, nil)
 			return
-		}
-		// The reader is reading and will come to the end itself.
-		select {
-		case <-done:
-			return
-		case <-time.After(hangupPoll):
 		}
 	}
 }
@@ -428,6 +438,18 @@ func (c *credit) take(n int) {
 	}
 	c.used += n
 	c.mu.Unlock()
+}
+
+// tryTake counts n more messages if they may wait now, and reports
+// whether it did.
+func (c *credit) tryTake(n int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.used > 0 && c.used+n > c.max {
+		return false
+	}
+	c.used += n
+	return true
 }
 
 // give counts n messages handled.

@@ -4,7 +4,6 @@ import (
 	"io"
 	"os"
 	"syscall"
-	"time"
 	"unsafe"
 )
 
@@ -22,12 +21,12 @@ type pollFd struct {
 	revents int16
 }
 
-// hangupProbe returns a function that waits up to d for the writing end of
-// r to be gone (every writer of a pipe closed, or the peer of a socket shut
-// down its sending side) and reports whether it is; it returns nil when r
-// is not a file the kernel can tell that for. It does not read: bytes still
-// waiting in r do not hide the hang-up. It reports false once r is closed.
-func hangupProbe(r io.Reader) func(d time.Duration) bool {
+// hangupProbe returns a function that reports, without waiting, whether
+// the writing end of r is gone (every writer of a pipe closed, or the peer
+// of a socket shut down its sending side); it returns nil when r is not a
+// file the kernel can tell that for. It does not read: bytes still waiting
+// in r do not hide the hang-up. It reports false once r is closed.
+func hangupProbe(r io.Reader) func() bool {
 	f, ok := r.(*os.File)
 	if !ok {
 		return nil
@@ -40,18 +39,14 @@ func hangupProbe(r io.Reader) func(d time.Duration) bool {
 	if err != nil {
 		return nil
 	}
-	return func(d time.Duration) bool {
+	return func() bool {
 		hup := false
-		err := sc.Control(func(fd uintptr) {
+		_ = sc.Control(func(fd uintptr) {
 			p := pollFd{fd: int32(fd), events: pollRdHup}
-			ts := syscall.NsecToTimespec(d.Nanoseconds())
-			n, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&p)), 1, uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
+			var now syscall.Timespec // a zero timeout: look, do not wait
+			n, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&p)), 1, uintptr(unsafe.Pointer(&now)), 0, 0, 0)
 			hup = errno == 0 && n == 1 && p.revents&(pollHup|pollRdHup|pollErr) != 0
 		})
-		if err != nil {
-			time.Sleep(d) // closed: nothing more to learn
-			return false
-		}
 		return hup
 	}
 }

@@ -2,11 +2,8 @@
 
 package acpwire
 
-import (
-	"io"
-	"time"
-)
+import "io"
 
 // hangupProbe returns nil where the bridge cannot tell that the writer of
 // an input has gone without reading it.
-func hangupProbe(io.Reader) func(time.Duration) bool { return nil }
+func hangupProbe(io.Reader) func() bool { return nil }

@@ -440,21 +440,30 @@ func bridgeAgent(t *testing.T, cmd AgentCommand) (agent *Agent, toBridge, fromBr
 }
 
 // TestWatchHangupOnlyWhenStalled checks that a hang-up of the client's
-// input ends its side only while the reader cannot read: otherwise the
-// reader reads what is left and reports the end itself, after it.
+// input ends its side only once the reader has been kept from reading for a
+// while: otherwise the reader reads what is left and reports the end itself,
+// after it.
 func TestWatchHangupOnlyWhenStalled(t *testing.T) {
 	s := &Session{b: New(Options{}), ended: make(chan *Ended, 2)}
-	hungUp := func(time.Duration) bool { time.Sleep(time.Millisecond); return true }
-	var stalled atomic.Bool
+	probes := 0
+	hungUp := func() bool { probes++; return true }
+	var stalledSince atomic.Int64
 	done := make(chan struct{})
 	watched := make(chan struct{})
-	go func() { s.watchHangup(hungUp, &stalled, done); close(watched) }()
+	go func() { s.watchHangup(hungUp, &stalledSince, done); close(watched) }()
 	select {
 	case e := <-s.ended:
 		t.Fatalf("ended %v while the reader was reading", e)
 	case <-time.After(3 * hangupPoll):
 	}
-	stalled.Store(true)
+	// A stall that has only just begun is not one yet.
+	stalledSince.Store(time.Now().Add(time.Hour).UnixNano())
+	select {
+	case e := <-s.ended:
+		t.Fatalf("ended %v before the reader had been stalled for %v", e, hangupPoll)
+	case <-time.After(3 * hangupPoll):
+	}
+	stalledSince.Store(time.Now().UnixNano())
 	select {
 	case e := <-s.ended:
 		if e.Side != ClientToAgent || e.Err != nil {
@@ -464,6 +473,9 @@ func TestWatchHangupOnlyWhenStalled(t *testing.T) {
 		t.Fatal("no end while the reader was stalled")
 	}
 	<-watched
+	if probes != 1 {
+		t.Errorf("the input was probed %d times; want only once the reader had stalled", probes)
+	}
 	s.end(ClientToAgent, io.EOF) // the reader's own end, later: not reported twice
 	select {
 	case e := <-s.ended:

@@ -62,12 +62,12 @@ func newWriter(dir Direction, w io.Writer, rec *recorder, logger *slog.Logger) *
 
 // fits reports whether n more bytes, with what the buffer holds, can be
 // written and flushed now without waiting for the peer to read. It is
-// false wherever the room left in the peer's pipe cannot be read.
+// false wherever the room left in the peer's pipe cannot be read, and while
+// another goroutine writes to the peer. It never waits.
 func (w *writer) fits(n int) bool {
-	if w.takes == nil {
-		return false
+	if w.takes == nil || !w.mu.TryLock() {
+		return false // another write is under way, and may be waiting
 	}
-	w.mu.Lock()
 	n += w.bw.Buffered()
 	w.mu.Unlock()
 	return w.takes(n)

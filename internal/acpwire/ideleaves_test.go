@@ -1,0 +1,191 @@
+package acpwire
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// pipesSession starts b between four OS pipes. Nobody reads what the
+// agent receives (agentIn) or what the client receives (clientIn) unless
+// the test does. cleanup unblocks everything.
+func pipesSession(t *testing.T, b *Bridge) (s *Session, cw, clientIn, agentIn *os.File) {
+	t.Helper()
+	cr, cw := osPipe(t)
+	ar, aw := osPipe(t)
+	tcR, tcW := osPipe(t)
+	taR, taW := osPipe(t)
+	s, err := b.Start(context.Background(), Endpoint{In: cr, Out: tcW}, Endpoint{In: ar, Out: taW})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cw.Close()
+		aw.Close()
+		taR.Close() // writes to the agent fail: nothing stays blocked
+		tcR.Close()
+		<-s.Done(ClientToAgent)
+		<-s.Done(AgentToClient)
+		s.Close()
+		for _, f := range []*os.File{cr, ar, tcW, taW} {
+			f.Close()
+		}
+	})
+	return s, cw, tcR, taR
+}
+
+func bigNote(n int) []byte {
+	return []byte(`{"jsonrpc":"2.0","method":"_test/big","params":{"pad":"` + strings.Repeat("p", n) + `"}}`)
+}
+
+func expectClientEnded(t *testing.T, s *Session, within time.Duration) {
+	t.Helper()
+	select {
+	case e := <-s.Ended():
+		if e.Side != ClientToAgent {
+			t.Fatalf("ended %v, want the client side", e)
+		}
+	case <-time.After(within):
+		t.Fatalf("the client closed its end, but no Ended within %v: the client->agent reader is blocked", within)
+	}
+}
+
+// TestIDELeavesWhileAnotherWriteWaits: while another goroutine (the bridge's
+// own Send/Notify/Call, or a middleware of the agent's direction replying
+// to the agent) is blocked writing to an agent that does not read, the
+// forwarding loop toward the agent is idle, so a lone small message from
+// the IDE may be dispatched by the reader. It must not wait for the other
+// write (found by review: writer.fits waited on the writer's lock), and
+// the IDE closing its end must be noticed.
+func TestIDELeavesWhileAnotherWriteWaits(t *testing.T) {
+	b := New(Options{})
+	s, cw, clientIn, _ := pipesSession(t, b)
+	go io.Copy(io.Discard, clientIn)
+	sent := make(chan error, 1)
+	go func() { sent <- b.Send(ClientToAgent, bigNote(256<<10)) }() // more than the 64 KiB pipe
+	time.Sleep(100 * time.Millisecond)
+	select {
+	case err := <-sent:
+		t.Fatalf("Send returned %v; want it blocked on the full pipe", err)
+	default:
+	}
+	if _, err := io.WriteString(cw, `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	cw.Close()
+	expectClientEnded(t, s, 2*time.Second)
+}
+
+// TestIDELeavesWhileReplyToItWaits: a middleware (as manifest.Mask or the
+// adapters do) answers a client request itself. Dispatched by the reader,
+// the reply is written by the reader; while the IDE is not reading its
+// input (its pipe full), the reader waits in that write. The IDE closing
+// its end must still be noticed (found by review: it was not).
+func TestIDELeavesWhileReplyToItWaits(t *testing.T) {
+	b := New(Options{})
+	b.UseNonRetaining(func(next Handler) Handler {
+		return HandlerFunc(func(ctx context.Context, m *Message) error {
+			if m.Kind == KindRequest && m.Method == "session/load" {
+				return b.ReplyError(m, Errorf(CodeMethodNotFound, "refused by manifest"))
+			}
+			return next.Handle(ctx, m)
+		})
+	})
+	s, cw, _, agentIn := pipesSession(t, b)
+	go io.Copy(io.Discard, agentIn)
+	// The IDE is busy and does not read its input for a while: fill its pipe.
+	filled := make(chan error, 1)
+	go func() { filled <- b.Send(AgentToClient, bigNote(256<<10)) }()
+	time.Sleep(100 * time.Millisecond)
+	if _, err := io.WriteString(cw, `{"jsonrpc":"2.0","id":7,"method":"session/load","params":{"sessionId":"s"}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	cw.Close()
+	expectClientEnded(t, s, 2*time.Second)
+}
+
+// TestIDELeavesFloodThenAgentReads: the IDE floods an agent that is busy
+// for a while, until the bridge stops reading, and closes its end; the
+// hang-up watch reports the end while messages still wait. The agent then
+// reads again within the grace periods: it must still get every byte the
+// IDE sent.
+func TestIDELeavesFloodThenAgentReads(t *testing.T) {
+	defer setGrace(2*time.Second, 2*time.Second)()
+	out := filepath.Join(t.TempDir(), "got")
+	cmd := selfAgent(t, "slow-start") // sleeps 1.5 s, then counts stdin
+	cmd.Env = append(cmd.Env, "ACPWIRE_TEST_OUT="+out)
+	agent, err := StartAgent(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr, cw := osPipe(t)
+	sr, sw := osPipe(t)
+	t.Cleanup(func() { cw.Close(); sr.Close() })
+	var logs syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		b := New(Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+		done <- b.Run(context.Background(), Endpoint{In: cr, Out: sw}, agent)
+	}()
+	msg := `{"jsonrpc":"2.0","method":"_test/note","params":{"pad":"` + strings.Repeat("p", 1000) + `"}}` + "\n"
+	sent := 0
+	for {
+		if err := cw.SetWriteDeadline(time.Now().Add(200 * time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		n, err := io.WriteString(cw, msg)
+		sent += n
+		if err != nil {
+			if !errors.Is(err, os.ErrDeadlineExceeded) {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	cw.Close()
+	t.Logf("IDE sent %d bytes and closed", sent)
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("bridge did not stop")
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("the agent did not report: %v", err)
+	}
+	if !strings.Contains(logs.String(), "client closed its end while the bridge could not read it") {
+		t.Errorf("the hang-up watcher did not fire; logs:\n%s", logs.String())
+	}
+	if string(got) != strconv.Itoa(sent) {
+		t.Fatalf("agent read %s bytes, want all %d the IDE sent", got, sent)
+	}
+}
+
+// syncBuffer is a strings.Builder that the bridge's logger and a test can
+// share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
