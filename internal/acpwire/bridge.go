@@ -264,13 +264,13 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 	}
 	queue := make(chan []queued, maxWaiting)
 	var pending atomic.Int32 // batches handed to the loop and not yet handled
-	waiting := newCredit(maxWaiting)
+	waiting := newCredit(load{maxWaiting, maxWaitingBytes})
 	go func() {
 		defer close(s.closed[dir])
 		for items := range queue {
 			handle(items, len(queue) == 0)
 			pending.Add(-1)
-			waiting.give(len(items))
+			waiting.give(loadOf(items))
 		}
 		b.writers[dir].flush()
 		if p := s.pools[dir]; p != nil {
@@ -316,9 +316,10 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 			clear(batch) // keep no message alive for the next read
 			batch = batch[:0]
 		default:
-			if !waiting.tryTake(len(batch)) {
+			l := loadOf(batch)
+			if !waiting.tryTake(l) {
 				stall()
-				waiting.take(len(batch))
+				waiting.take(l)
 				stalledSince.Store(0)
 			}
 			pending.Add(1)
@@ -407,55 +408,84 @@ type queued struct {
 }
 
 // The reader hands messages to the forwarding loop in batches of up to
-// handoffBatch; at most maxWaiting messages (and the read blocks they hold)
-// wait behind a slow peer or middleware, however they were batched.
+// handoffBatch. Behind a slow peer or middleware, at most maxWaiting
+// messages and maxWaitingBytes of them wait, however they were batched
+// (a batch over either limit goes alone, when nothing else waits). Reading
+// ahead that far keeps the reader from waiting for the agent's every write
+// while the loop waits for the IDE to read: measured in turns against 256
+// messages, 1,024 cut the streaming benchmark's ratio by about a tenth, 64
+// raised it by a third.
 const (
-	handoffBatch = 64
-	maxWaiting   = 256
+	handoffBatch    = 64
+	maxWaiting      = 1024
+	maxWaitingBytes = 1 << 20
 )
+
+// load is an amount of messages handed to a forwarding loop.
+type load struct{ msgs, bytes int }
+
+// loadOf returns the load of a batch: its messages, and their bytes (for a
+// line over the size limit, the parts kept of it).
+func loadOf(items []queued) load {
+	l := load{msgs: len(items)}
+	for _, it := range items {
+		if it.m != nil {
+			l.bytes += len(it.m.Raw)
+		} else {
+			l.bytes += len(it.over.head) + len(it.over.tail)
+		}
+	}
+	return l
+}
 
 // credit counts the messages handed to a forwarding loop and not yet
 // handled, and holds the reader back while there are too many.
 type credit struct {
 	mu    sync.Mutex
 	freed *sync.Cond
-	used  int
-	max   int
+	used  load
+	max   load
 }
 
-func newCredit(max int) *credit {
+func newCredit(max load) *credit {
 	c := &credit{max: max}
 	c.freed = sync.NewCond(&c.mu)
 	return c
 }
 
-// take waits until n more messages may wait (a batch larger than the
-// limit goes alone), then counts them.
-func (c *credit) take(n int) {
+// room reports whether l may wait on top of what waits; c.mu is held.
+func (c *credit) room(l load) bool {
+	return c.used.msgs == 0 || c.used.msgs+l.msgs <= c.max.msgs && c.used.bytes+l.bytes <= c.max.bytes
+}
+
+// take waits until l may wait, then counts it.
+func (c *credit) take(l load) {
 	c.mu.Lock()
-	for c.used > 0 && c.used+n > c.max {
+	for !c.room(l) {
 		c.freed.Wait()
 	}
-	c.used += n
+	c.used.msgs += l.msgs
+	c.used.bytes += l.bytes
 	c.mu.Unlock()
 }
 
-// tryTake counts n more messages if they may wait now, and reports
-// whether it did.
-func (c *credit) tryTake(n int) bool {
+// tryTake counts l if it may wait now, and reports whether it did.
+func (c *credit) tryTake(l load) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.used > 0 && c.used+n > c.max {
+	if !c.room(l) {
 		return false
 	}
-	c.used += n
+	c.used.msgs += l.msgs
+	c.used.bytes += l.bytes
 	return true
 }
 
-// give counts n messages handled.
-func (c *credit) give(n int) {
+// give counts l handled.
+func (c *credit) give(l load) {
 	c.mu.Lock()
-	c.used -= n
+	c.used.msgs -= l.msgs
+	c.used.bytes -= l.bytes
 	c.mu.Unlock()
 	c.freed.Signal()
 }

@@ -286,8 +286,8 @@ func TestAgentExitWithChildHoldingPipes(t *testing.T) {
 // (busy, or hung) more small messages, one at a time, than the pipe to it
 // holds (1 MiB takes only some 770 writes of 1 KB: a page holds three), then
 // closes its end. The bridge keeps reading meanwhile (up to maxWaiting
-// messages wait behind the full pipe), notices the IDE has gone, and shuts
-// the agent down.
+// messages, and maxWaitingBytes, wait behind the full pipe), notices the
+// IDE has gone, and shuts the agent down.
 func TestClientLeavesBusyAgent(t *testing.T) {
 	msg := `{"jsonrpc":"2.0","method":"_test/note","params":{"pad":"` + strings.Repeat("p", 1000) + `"}}` + "\n"
 	clientLeavesDeafAgent(t, func(send func(string)) {
@@ -355,41 +355,51 @@ func TestClientLeavesDeafAgentBigMessage(t *testing.T) {
 // TestClientLeavesDeafAgentFlood: the IDE sends to an agent that never
 // reads until the bridge stops reading it too (the agent's pipe and the
 // messages that may wait are full), then closes its end. The bridge must
-// notice without reading: the agent will never make room.
+// notice without reading: the agent will never make room. What it takes in
+// meanwhile is bounded in bytes, whatever the size of the messages: the
+// agent's pipe, maxWaitingBytes, the write buffer, the batch the reader is
+// handing over (what one read completed), the message being written and
+// the one being read, and the IDE's pipe.
 func TestClientLeavesDeafAgentFlood(t *testing.T) {
-	defer setGrace(200*time.Millisecond, time.Second)()
-	agent, cw, _, done := bridgeAgent(t, selfAgent(t, "deaf"))
-	msg := `{"jsonrpc":"2.0","method":"_test/note","params":{"pad":"` + strings.Repeat("p", 1000) + `"}}` + "\n"
-	sent := 0
-	for {
-		if err := cw.SetWriteDeadline(time.Now().Add(time.Second)); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := io.WriteString(cw, msg); err != nil {
-			if !errors.Is(err, os.ErrDeadlineExceeded) {
-				t.Fatal(err)
+	for _, size := range []int{1000, 1 << 20} {
+		t.Run(strconv.Itoa(size), func(t *testing.T) {
+			defer setGrace(200*time.Millisecond, time.Second)()
+			agent, cw, _, done := bridgeAgent(t, selfAgent(t, "deaf"))
+			msg := `{"jsonrpc":"2.0","method":"_test/note","params":{"pad":"` + strings.Repeat("p", size) + `"}}` + "\n"
+			bound := pipeSize + maxWaitingBytes + writeBufferSize + blockSize + 3*len(msg) + 64<<10
+			sent := 0
+			for {
+				if err := cw.SetWriteDeadline(time.Now().Add(time.Second)); err != nil {
+					t.Fatal(err)
+				}
+				n, err := io.WriteString(cw, msg)
+				sent += n
+				if err != nil {
+					if !errors.Is(err, os.ErrDeadlineExceeded) {
+						t.Fatal(err)
+					}
+					break
+				}
+				if sent > bound {
+					t.Fatalf("the bridge took more than %d bytes for an agent that does not read", bound)
+				}
 			}
-			break
-		}
-		sent += len(msg)
-		if sent > 64<<20 {
-			t.Fatal("the bridge took 64 MiB for an agent that does not read")
-		}
-	}
-	t.Logf("the bridge stopped reading after %d bytes", sent)
-	start := time.Now()
-	cw.Close()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Run = %v, want nil (the client left)", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("bridge did not notice that the IDE closed its end")
-	}
-	t.Logf("stopped %v after the IDE closed its end", time.Since(start).Round(time.Millisecond))
-	if alive(agent.Pid()) {
-		t.Errorf("agent %d still alive: %s", agent.Pid(), procStat(agent.Pid()))
+			t.Logf("the bridge stopped reading after %d bytes", sent)
+			start := time.Now()
+			cw.Close()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("Run = %v, want nil (the client left)", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("bridge did not notice that the IDE closed its end")
+			}
+			t.Logf("stopped %v after the IDE closed its end", time.Since(start).Round(time.Millisecond))
+			if alive(agent.Pid()) {
+				t.Errorf("agent %d still alive: %s", agent.Pid(), procStat(agent.Pid()))
+			}
+		})
 	}
 }
 
