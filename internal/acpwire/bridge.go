@@ -168,6 +168,7 @@ type Session struct {
 	ended     chan *Ended
 	endOnce   [2]sync.Once     // one Ended per side
 	closed    [2]chan struct{} // closed when a direction's loop has finished
+	started   time.Time        // when the session started, for the stall clock
 	pools     [2]*blockPool    // read blocks by direction, if reused
 }
 
@@ -188,7 +189,7 @@ func (b *Bridge) start(ctx context.Context, client, agent Endpoint) (*Session, e
 		h = b.mws[i](h)
 	}
 	b.chain = h
-	s := &Session{b: b, ended: make(chan *Ended, 2), closed: [2]chan struct{}{make(chan struct{}), make(chan struct{})}}
+	s := &Session{b: b, ended: make(chan *Ended, 2), closed: [2]chan struct{}{make(chan struct{}), make(chan struct{})}, started: time.Now()}
 	go s.run(ctx, ClientToAgent, client.In)
 	go s.run(ctx, AgentToClient, agent.In)
 	return s, nil
@@ -215,11 +216,14 @@ func (s *Session) wait(ctx context.Context) error {
 	}
 }
 
-// Close flushes the recording. Call it after the directions are done.
+// Close flushes what is left to write and the recording. Call it after the
+// directions are done. It does not wait for a write that is under way: one
+// to a peer that has stopped reading would never end, and it flushes what it
+// writes itself.
 func (s *Session) Close() {
 	s.closeOnce.Do(func() {
 		for _, w := range s.b.writers {
-			w.flush()
+			w.flushIfIdle()
 		}
 		s.b.rec.close()
 	})
@@ -262,15 +266,15 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 			}
 		}
 	}
-	queue := make(chan []queued, maxWaiting)
+	queue := make(chan handoff, maxWaiting)
 	var pending atomic.Int32 // batches handed to the loop and not yet handled
 	waiting := newCredit(load{maxWaiting, maxWaitingBytes})
 	go func() {
 		defer close(s.closed[dir])
-		for items := range queue {
-			handle(items, len(queue) == 0)
+		for h := range queue {
+			handle(h.items, len(queue) == 0)
 			pending.Add(-1)
-			waiting.give(loadOf(items))
+			waiting.give(h.load)
 		}
 		b.writers[dir].flush()
 		if p := s.pools[dir]; p != nil {
@@ -289,12 +293,12 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 	// may hold a message, and the reader must go on.
 	inline := len(b.preempt) == 0
 	// stalledSince is, while the reader of the IDE is kept from reading by
-	// the loop or by a message it dispatches itself, when that began (Unix
-	// nanoseconds); zero while it reads.
+	// the loop or by a message it dispatches itself, when that began (on
+	// the monotonic clock, as time since s.started); zero while it reads.
 	var stalledSince atomic.Int64
 	stall := func() {
 		if dir == ClientToAgent {
-			stalledSince.Store(time.Now().UnixNano())
+			stalledSince.Store(int64(time.Since(s.started)) + 1)
 		}
 	}
 	if dir == ClientToAgent {
@@ -323,7 +327,7 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 				stalledSince.Store(0)
 			}
 			pending.Add(1)
-			queue <- batch
+			queue <- handoff{batch, l}
 			batch = make([]queued, 0, handoffBatch)
 		}
 	}
@@ -385,9 +389,9 @@ func (s *Session) watchHangup(probe func() bool, stalledSince *atomic.Int64, don
 		select {
 		case <-done:
 			return
-		case now := <-t.C:
+		case <-t.C:
 			since := stalledSince.Load()
-			if since == 0 || now.Sub(time.Unix(0, since)) < hangupPoll || !probe() {
+			if since == 0 || time.Since(s.started)-time.Duration(since) < hangupPoll || !probe() {
 				continue
 			}
 			s.b.logger.Info("client closed its end while the bridge could not read it (the agent is not reading)")
@@ -399,6 +403,13 @@ func (s *Session) watchHangup(probe func() bool, stalledSince *atomic.Int64, don
 
 // inlineMax is the largest lone message the reader dispatches itself.
 const inlineMax = 16 << 10
+
+// handoff is a batch the reader hands to the forwarding loop, with the load
+// it was counted as, which the loop gives back once it has handled it.
+type handoff struct {
+	items []queued
+	load  load
+}
 
 // queued is one entry of a direction's forwarding queue: a message, or a
 // line over the size limit to refuse in its turn.

@@ -454,7 +454,7 @@ func bridgeAgent(t *testing.T, cmd AgentCommand) (agent *Agent, toBridge, fromBr
 // while: otherwise the reader reads what is left and reports the end itself,
 // after it.
 func TestWatchHangupOnlyWhenStalled(t *testing.T) {
-	s := &Session{b: New(Options{}), ended: make(chan *Ended, 2)}
+	s := &Session{b: New(Options{}), ended: make(chan *Ended, 2), started: time.Now()}
 	probes := 0
 	hungUp := func() bool { probes++; return true }
 	var stalledSince atomic.Int64
@@ -467,13 +467,13 @@ func TestWatchHangupOnlyWhenStalled(t *testing.T) {
 	case <-time.After(3 * hangupPoll):
 	}
 	// A stall that has only just begun is not one yet.
-	stalledSince.Store(time.Now().Add(time.Hour).UnixNano())
+	stalledSince.Store(int64(time.Since(s.started) + time.Hour))
 	select {
 	case e := <-s.ended:
 		t.Fatalf("ended %v before the reader had been stalled for %v", e, hangupPoll)
 	case <-time.After(3 * hangupPoll):
 	}
-	stalledSince.Store(time.Now().UnixNano())
+	stalledSince.Store(int64(time.Since(s.started)) + 1)
 	select {
 	case e := <-s.ended:
 		if e.Side != ClientToAgent || e.Err != nil {

@@ -98,6 +98,20 @@ func (w *writer) write(raw []byte, flush bool) error {
 	return nil
 }
 
+// flushIfIdle flushes unless a write is under way, which flushes what it
+// writes itself (or waits for a peer that may never read).
+func (w *writer) flushIfIdle() {
+	if !w.mu.TryLock() {
+		return
+	}
+	defer w.mu.Unlock()
+	if !w.failed {
+		if err := w.bw.Flush(); err != nil {
+			w.failed = true
+		}
+	}
+}
+
 func (w *writer) flush() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
