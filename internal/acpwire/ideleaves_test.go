@@ -2,7 +2,6 @@ package acpwire
 
 import (
 	"context"
-	"errors"
 	"io"
 	"log/slog"
 	"os"
@@ -138,20 +137,7 @@ func TestIDELeavesFloodThenAgentReads(t *testing.T) {
 		done <- b.Run(context.Background(), Endpoint{In: cr, Out: sw}, agent)
 	}()
 	msg := `{"jsonrpc":"2.0","method":"_test/note","params":{"pad":"` + strings.Repeat("p", 1000) + `"}}` + "\n"
-	sent := 0
-	for {
-		if err := cw.SetWriteDeadline(time.Now().Add(200 * time.Millisecond)); err != nil {
-			t.Fatal(err)
-		}
-		n, err := io.WriteString(cw, msg)
-		sent += n
-		if err != nil {
-			if !errors.Is(err, os.ErrDeadlineExceeded) {
-				t.Fatal(err)
-			}
-			break
-		}
-	}
+	sent := floodUntilHeld(t, cw, msg, 200*time.Millisecond, 64<<20)
 	cw.Close()
 	t.Logf("IDE sent %d bytes and closed", sent)
 	select {

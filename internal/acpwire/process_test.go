@@ -367,23 +367,7 @@ func TestClientLeavesDeafAgentFlood(t *testing.T) {
 			agent, cw, _, done := bridgeAgent(t, selfAgent(t, "deaf"))
 			msg := `{"jsonrpc":"2.0","method":"_test/note","params":{"pad":"` + strings.Repeat("p", size) + `"}}` + "\n"
 			bound := pipeSize + maxWaitingBytes + writeBufferSize + blockSize + 3*len(msg) + 64<<10
-			sent := 0
-			for {
-				if err := cw.SetWriteDeadline(time.Now().Add(time.Second)); err != nil {
-					t.Fatal(err)
-				}
-				n, err := io.WriteString(cw, msg)
-				sent += n
-				if err != nil {
-					if !errors.Is(err, os.ErrDeadlineExceeded) {
-						t.Fatal(err)
-					}
-					break
-				}
-				if sent > bound {
-					t.Fatalf("the bridge took more than %d bytes for an agent that does not read", bound)
-				}
-			}
+			sent := floodUntilHeld(t, cw, msg, time.Second, bound)
 			t.Logf("the bridge stopped reading after %d bytes", sent)
 			start := time.Now()
 			cw.Close()
@@ -400,6 +384,30 @@ func TestClientLeavesDeafAgentFlood(t *testing.T) {
 				t.Errorf("agent %d still alive: %s", agent.Pid(), procStat(agent.Pid()))
 			}
 		})
+	}
+}
+
+// floodUntilHeld writes msg to the bridge's input w until a write has
+// waited longer than wait for the bridge to read, and returns the bytes the
+// bridge took. It fails the test past bound bytes.
+func floodUntilHeld(t *testing.T, w *os.File, msg string, wait time.Duration, bound int) int {
+	t.Helper()
+	sent := 0
+	for {
+		if err := w.SetWriteDeadline(time.Now().Add(wait)); err != nil {
+			t.Fatal(err)
+		}
+		n, err := io.WriteString(w, msg)
+		sent += n
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return sent
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sent > bound {
+			t.Fatalf("the bridge took more than %d bytes for an agent that does not read", bound)
+		}
 	}
 }
 
