@@ -587,7 +587,11 @@ func (b *Bridge) dispatch(ctx context.Context, m *Message, flush bool) {
 	}
 	if m.Kind != KindRequest {
 		b.recordFate(m, false)
-		if err != nil {
+		switch {
+		case errors.Is(err, errPeerGone):
+			// The writer said so once, when the peer went.
+			b.logger.Debug("not delivered: peer is gone", "kind", m.Kind.String(), "method", m.Method)
+		case err != nil:
 			b.logger.Warn("middleware error", "kind", m.Kind.String(), "method", m.Method, "err", err)
 		}
 		return

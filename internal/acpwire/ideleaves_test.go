@@ -175,3 +175,24 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestPeerGoneLoggedOnce: once the agent's input is closed, each message
+// still on its way to it is dropped; the log says so once, not once per
+// message (a flood of warnings into a stderr nobody reads would block the
+// bridge in its logging).
+func TestPeerGoneLoggedOnce(t *testing.T) {
+	var logs syncBuffer
+	b := New(Options{Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	s, cw, _, agentIn := pipesSession(t, b)
+	agentIn.Close() // the agent is gone: writes to it fail
+	note := `{"jsonrpc":"2.0","method":"_test/note","params":{}}` + "\n"
+	if _, err := io.WriteString(cw, strings.Repeat(note, 500)); err != nil {
+		t.Fatal(err)
+	}
+	cw.Close()
+	<-s.Done(ClientToAgent)
+	lines := strings.Count(logs.String(), "\n")
+	if lines == 0 || lines > 2 {
+		t.Fatalf("%d warning lines for 500 messages to a gone agent, want 1 or 2:\n%.2000s", lines, logs.String())
+	}
+}
