@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -123,37 +122,15 @@ func TestIDELeavesFloodThenAgentReads(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "got")
 	cmd := selfAgent(t, "slow-start") // sleeps 1.5 s, then counts stdin
 	cmd.Env = append(cmd.Env, "ACPWIRE_TEST_OUT="+out)
-	agent, err := StartAgent(cmd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cr, cw := osPipe(t)
-	sr, sw := osPipe(t)
-	t.Cleanup(func() { cw.Close(); sr.Close() })
 	var logs syncBuffer
-	done := make(chan error, 1)
-	go func() {
-		b := New(Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-		done <- b.Run(context.Background(), Endpoint{In: cr, Out: sw}, agent)
-	}()
+	_, cw, _, done := bridgeAgentWith(t, cmd, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	msg := `{"jsonrpc":"2.0","method":"_test/note","params":{"pad":"` + strings.Repeat("p", 1000) + `"}}` + "\n"
 	sent := floodUntilHeld(t, cw, msg, 200*time.Millisecond, 64<<20)
 	cw.Close()
 	t.Logf("IDE sent %d bytes and closed", sent)
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("bridge did not stop")
-	}
-	got, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatalf("the agent did not report: %v", err)
-	}
+	agentGotAll(t, done, out, sent)
 	if !strings.Contains(logs.String(), "client closed its end while the bridge could not read it") {
-		t.Errorf("the hang-up watcher did not fire; logs:\n%s", logs.String())
-	}
-	if string(got) != strconv.Itoa(sent) {
-		t.Fatalf("agent read %s bytes, want all %d the IDE sent", got, sent)
+		t.Errorf("the hang-up watch did not fire; logs:\n%s", logs.String())
 	}
 }
 

@@ -329,18 +329,7 @@ func TestClientLeavesSlowAgent(t *testing.T) {
 		io.WriteString(cw, stream)
 		cw.Close()
 	}()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("bridge did not stop")
-	}
-	got, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatalf("the agent did not report: %v", err)
-	}
-	if string(got) != strconv.Itoa(len(stream)) {
-		t.Fatalf("agent read %s bytes, want all %d the IDE sent", got, len(stream))
-	}
+	agentGotAll(t, done, out, len(stream))
 }
 
 // TestClientLeavesDeafAgentBigMessage: the IDE sends an agent that is not
@@ -445,6 +434,12 @@ func clientLeavesDeafAgent(t *testing.T, talk func(send func(string))) {
 // IDE gets from fromBridge; done yields Run's result.
 func bridgeAgent(t *testing.T, cmd AgentCommand) (agent *Agent, toBridge, fromBridge *os.File, done <-chan error) {
 	t.Helper()
+	return bridgeAgentWith(t, cmd, Options{})
+}
+
+// bridgeAgentWith is bridgeAgent with a bridge made with opts.
+func bridgeAgentWith(t *testing.T, cmd AgentCommand, opts Options) (agent *Agent, toBridge, fromBridge *os.File, done <-chan error) {
+	t.Helper()
 	agent, err := StartAgent(cmd)
 	if err != nil {
 		t.Fatal(err)
@@ -453,8 +448,26 @@ func bridgeAgent(t *testing.T, cmd AgentCommand) (agent *Agent, toBridge, fromBr
 	sr, sw := osPipe(t)
 	t.Cleanup(func() { cw.Close(); sr.Close() })
 	result := make(chan error, 1)
-	go func() { result <- New(Options{}).Run(context.Background(), Endpoint{In: cr, Out: sw}, agent) }()
+	go func() { result <- New(opts).Run(context.Background(), Endpoint{In: cr, Out: sw}, agent) }()
 	return agent, cw, sr, result
+}
+
+// agentGotAll waits for the bridge to stop (done) and checks that the
+// agent, which counts what it reads into the file out, got all sent bytes.
+func agentGotAll(t *testing.T, done <-chan error, out string, sent int) {
+	t.Helper()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("bridge did not stop")
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("the agent did not report: %v", err)
+	}
+	if string(got) != strconv.Itoa(sent) {
+		t.Fatalf("agent read %s bytes, want all %d the IDE sent", got, sent)
+	}
 }
 
 // TestWatchHangupOnlyWhenStalled checks that a hang-up of the client's
