@@ -27,16 +27,8 @@ type pollFd struct {
 // file the kernel can tell that for. It does not read: bytes still waiting
 // in r do not hide the hang-up. It reports false once r is closed.
 func hangupProbe(r io.Reader) func() bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return nil
-	}
-	fi, err := f.Stat()
-	if err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
-		return nil
-	}
-	sc, err := f.SyscallConn()
-	if err != nil {
+	sc := rawFileOf(r, os.ModeNamedPipe|os.ModeSocket)
+	if sc == nil {
 		return nil
 	}
 	return func() bool {

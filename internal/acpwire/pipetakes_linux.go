@@ -21,16 +21,8 @@ const fGetPipeSize = 1032
 // its byte count is free. The answer holds as long as nobody else writes to
 // the pipe in between.
 func pipeTakes(w io.Writer) func(n int) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return nil
-	}
-	fi, err := f.Stat()
-	if err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
-		return nil
-	}
-	sc, err := f.SyscallConn()
-	if err != nil {
+	sc := rawFileOf(w, os.ModeNamedPipe)
+	if sc == nil {
 		return nil
 	}
 	size := 0
@@ -55,4 +47,22 @@ func pipeTakes(w io.Writer) func(n int) bool {
 		})
 		return empty
 	}
+}
+
+// rawFileOf returns the raw descriptor access of x when x is a file whose
+// mode has one of the bits in kinds (a pipe, a socket), nil otherwise.
+func rawFileOf(x any, kinds os.FileMode) syscall.RawConn {
+	f, ok := x.(*os.File)
+	if !ok {
+		return nil
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&kinds == 0 {
+		return nil
+	}
+	sc, err := f.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	return sc
 }
