@@ -12,4 +12,8 @@ require (
 	golang.org/x/text v0.14.0
 )
 
-require github.com/dlclark/regexp2/v2 v2.5.1 // indirect
+require (
+	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
+	github.com/go-json-experiment/json v1.27.2 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
+)
