@@ -1,0 +1,71 @@
+package governance
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+)
+
+func (x *Enforcer) append(ev audit.Event) {
+	if x.rec == nil {
+		return
+	}
+	if err := x.rec.Append(ev); err != nil {
+		x.log.Warn("audit append failed", "action", ev.Action, "err", err)
+	}
+}
+
+// record writes a decision synchronously. It returns an error only when
+// the record could not be written and the bridge fails closed: the
+// decision must then not take effect.
+func (x *Enforcer) record(ev audit.Event) error {
+	if x.rec == nil {
+		return nil
+	}
+	err := x.rec.AppendSync(ev)
+	if err == nil {
+		return nil
+	}
+	x.log.Error("audit record of a decision failed", "action", ev.Action, "err", err)
+	if x.opts.FailOpen || errors.Is(err, audit.ErrInvalidEvent) {
+		return nil
+	}
+	return err
+}
+
+// auditDown reports whether decisions must be refused because the log is
+// unhealthy and the bridge fails closed.
+func (x *Enforcer) auditDown() error {
+	if x.rec == nil || x.opts.FailOpen {
+		return nil
+	}
+	if err := x.rec.Healthy(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func policyOf(d Decision) *audit.Policy {
+	return &audit.Policy{Ref: d.Ref, Decision: string(d.Value)}
+}
+
+func decisionMeta(d Decision, session string, extra map[string]any) map[string]any {
+	md := map[string]any{"rule": d.Rule, "reason": d.Reason}
+	if session != "" {
+		md["session"] = session
+	}
+	if len(d.Advisories) > 0 {
+		md["advisories"] = d.Advisories
+	}
+	for k, v := range extra {
+		md[k] = v
+	}
+	return md
+}
+
+// auditDenied is the decision when the audit log cannot be written.
+func auditDenied(err error) Decision {
+	return Decision{Value: Deny, Ref: "audit-unavailable", Rule: "deny while the audit log cannot be written (--audit-fail closed)",
+		Reason: fmt.Sprintf("the audit log cannot be written: %v", err)}
+}

@@ -1,0 +1,204 @@
+package governance
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+)
+
+type clientCallParams struct {
+	SessionID string   `json:"sessionId"`
+	Path      string   `json:"path"`
+	Command   string   `json:"command"`
+	Args      []string `json:"args"`
+	Cwd       string   `json:"cwd"`
+	Line      *int     `json:"line"`
+	Limit     *int     `json:"limit"`
+}
+
+func (x *Enforcer) onClientCall(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
+	var p clientCallParams
+	if err := json.Unmarshal(m.Params, &p); err != nil {
+		return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidParams, "acp-bridge: unreadable %s params: %v", m.Method, err))
+	}
+	cwd, roots := x.sessionContext(p.SessionID)
+	req := Request{Cwd: cwd, Roots: roots}
+	var action, subjKind, what string
+	input := map[string]any{}
+	switch m.Method {
+	case "fs/read_text_file":
+		action, subjKind, what = ActionFSRead, "file", "reading "+p.Path
+		req.Paths = []string{p.Path}
+		input["path"] = p.Path
+		if p.Line != nil {
+			input["line"] = *p.Line
+		}
+		if p.Limit != nil {
+			input["limit"] = *p.Limit
+		}
+	case "fs/write_text_file":
+		action, subjKind, what = ActionFSWrite, "file", "writing "+p.Path
+		req.Paths = []string{p.Path}
+		content, _ := m.Get("params", "content")
+		input["path"], input["content"] = p.Path, json.RawMessage(content)
+	default:
+		action, subjKind = ActionTerminalCreate, "terminal"
+		req.Command = shellJoin(append([]string{p.Command}, p.Args...))
+		if len(p.Args) == 0 {
+			req.Command = p.Command // a whole command line
+		}
+		if p.Cwd != "" {
+			req.Cwd = p.Cwd
+		}
+		what = "running " + req.Command
+		input["command"], input["args"], input["cwd"] = p.Command, p.Args, p.Cwd
+	}
+	req.Action = action
+	d := x.decide(req)
+	if action != ActionFSRead {
+		if err := x.auditDown(); err != nil {
+			d = auditDenied(err)
+		}
+	}
+	subj := audit.Subject{Kind: subjKind, Path: p.Path}
+	if action == ActionTerminalCreate {
+		subj.Ref, subj.Path = req.Command, req.Cwd
+	}
+	ev := audit.Event{Actor: x.agent, Action: action, Subject: subj, Input: input, Policy: policyOf(d), Metadata: decisionMeta(d, p.SessionID, nil)}
+	if err := x.record(ev); err != nil {
+		d = auditDenied(err)
+	}
+	if d.Value.NeedsApproval() {
+		ok, who, err := x.ask(ctx, m, p.SessionID, action, what, d, input)
+		ans := map[string]any{"approved": ok, "approver": who}
+		if err != nil {
+			ans["error"] = err.Error()
+		}
+		if rerr := x.record(audit.Event{Actor: actorUser, Action: "approval.recorded", Subject: subj, Output: ans,
+			Policy: policyOf(d), Metadata: decisionMeta(d, p.SessionID, map[string]any{"stage": action})}); rerr != nil {
+			ok = false
+		}
+		if ok {
+			return next.Handle(ctx, m)
+		}
+		reason := "the person did not approve it"
+		if errors.Is(err, errRequestCancelled) {
+			return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeRequestCancelled, "acp-bridge: %s: %v", what, err))
+		}
+		if err != nil {
+			reason = fmt.Sprintf("approval could not be asked: %v", err)
+		}
+		d = Decision{Value: Deny, Ref: d.Ref, Rule: d.Rule, Reason: what + ": " + reason}
+		return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidRequest, "acp-bridge: %s", d.Reason).WithData(denialData(d)))
+	}
+	if d.Value == Deny {
+		x.tell(p.SessionID, fmt.Sprintf("acp-bridge blocked %s: %s (rule: %s).", what, d.Reason, d.Rule))
+		return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidRequest, "acp-bridge policy: %s", d.Reason).WithData(denialData(d)))
+	}
+	return next.Handle(ctx, m)
+}
+
+func denialData(d Decision) map[string]any {
+	return map[string]any{"decision": string(d.Value), "rule": d.Rule, "ref": d.Ref}
+}
+
+// ask puts a permission request of the bridge's own to the IDE and waits
+// for the person's answer (or session/cancel).
+// Causes of an approval the bridge stops waiting for.
+var (
+	errSessionCancelled = errors.New("the session's turn was cancelled")
+	errRequestCancelled = errors.New("the agent cancelled its request")
+)
+
+// Preempt hears session/cancel and $/cancel_request as soon as the bridge
+// reads them (register it with Bridge.OnPreempt): an approval the bridge is
+// waiting for on behalf of a cancelled request or turn is abandoned at
+// once, instead of after the person answers. It does not block.
+func (x *Enforcer) Preempt(m *acpwire.Message) {
+	var key string
+	switch {
+	case m.Dir == acpwire.AgentToClient && m.IsNotification("$/cancel_request"):
+		id, ok := m.Get("params", "requestId")
+		if !ok {
+			return
+		}
+		key = "request:" + string(bytes.TrimSpace(id))
+	case m.Dir == acpwire.ClientToAgent && m.IsNotification("session/cancel"):
+		sid, _ := m.GetString("params", "sessionId")
+		key = "session:" + sid
+	default:
+		return
+	}
+	x.mu.Lock()
+	cancel := x.asks[key]
+	x.mu.Unlock()
+	if cancel != nil {
+		if strings.HasPrefix(key, "request:") {
+			cancel(errRequestCancelled)
+		} else {
+			cancel(errSessionCancelled)
+		}
+	}
+}
+
+func (x *Enforcer) ask(ctx context.Context, req *acpwire.Message, sid, action, what string, d Decision, input map[string]any) (bool, string, error) {
+	if sid == "" {
+		return false, "", errors.New("no session to ask in")
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	reqKey := "request:" + string(bytes.TrimSpace(req.ID))
+	x.mu.Lock()
+	x.askSeq++
+	id := fmt.Sprintf("acp-bridge-approval-%d", x.askSeq)
+	x.asks["session:"+sid] = cancel
+	x.asks[reqKey] = cancel
+	x.mu.Unlock()
+	defer func() {
+		x.mu.Lock()
+		delete(x.asks, "session:"+sid)
+		delete(x.asks, reqKey)
+		x.mu.Unlock()
+	}()
+	kind := "read"
+	switch action {
+	case ActionFSWrite:
+		kind = "edit"
+	case ActionTerminalCreate:
+		kind = "execute"
+	}
+	params := map[string]any{
+		"sessionId": sid,
+		"toolCall": map[string]any{"toolCallId": id, "title": fmt.Sprintf("%s (policy: %s)", what, d.Value),
+			"kind": kind, "status": "pending", "rawInput": input},
+		"options": []permOption{{OptionID: "allow", Name: "Allow once", Kind: "allow_once"}, {OptionID: "reject", Name: "Reject", Kind: "reject_once"}},
+	}
+	x.transition(sid, "suspended", "waiting for approval of "+what)
+	defer x.transition(sid, "running", "approval answered")
+	res, err := x.send.Call(ctx, acpwire.AgentToClient, "session/request_permission", params)
+	if err != nil {
+		if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil {
+			return false, "", cause
+		}
+		return false, "", err
+	}
+	var out struct {
+		Outcome struct {
+			Outcome  string `json:"outcome"`
+			OptionID string `json:"optionId"`
+		} `json:"outcome"`
+	}
+	if err := json.Unmarshal(res, &out); err != nil {
+		return false, "", fmt.Errorf("unreadable permission response: %v", err)
+	}
+	if out.Outcome.Outcome == "selected" && out.Outcome.OptionID == "allow" {
+		return true, actorUser.ID + " (allow_once allow)", nil
+	}
+	return false, actorUser.ID + " (" + out.Outcome.Outcome + " " + out.Outcome.OptionID + ")", nil
+}

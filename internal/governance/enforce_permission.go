@@ -1,0 +1,181 @@
+package governance
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+)
+
+type permState struct {
+	msg      *acpwire.Message
+	session  string
+	call     *callState
+	decision Decision
+	options  []permOption
+}
+
+type permOption struct {
+	OptionID string `json:"optionId"`
+	Name     string `json:"name"`
+	Kind     string `json:"kind"`
+}
+
+type permParams struct {
+	SessionID string         `json:"sessionId"`
+	ToolCall  toolCallFields `json:"toolCall"`
+	Options   []permOption   `json:"options"`
+}
+
+func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
+	var p permParams
+	if err := json.Unmarshal(m.Params, &p); err != nil {
+		x.log.Warn("unreadable permission request; the person decides", "err", err)
+		return next.Handle(ctx, m)
+	}
+	x.mu.Lock()
+	c := x.callLocked(p.SessionID, &p.ToolCall)
+	blocked := c.blocked
+	x.mu.Unlock()
+	d := x.decideCall(c)
+	if x.engine == nil {
+		d = Decision{Value: RequireApproval, Ref: noPolicy.Ref, Rule: noPolicy.Rule, Reason: "no policy is loaded: the person decides"}
+	}
+	if blocked {
+		d = Decision{Value: Deny, Ref: d.Ref, Rule: d.Rule, Reason: "the bridge already stopped this tool call: " + d.Reason}
+	}
+	if err := x.auditDown(); err != nil {
+		d = auditDenied(err)
+	}
+	allowOpt := findOption(p.Options, "allow_once")
+	if d.Value == Allow && allowOpt == "" {
+		// Only allow_always is offered: choosing it would let the agent
+		// skip asking next time, so a person decides.
+		d.Value, d.Reason = RequireApproval, d.Reason+"; the agent offers no allow_once option"
+	}
+	x.mu.Lock()
+	c.decision = &d
+	c.decidedWith = c.decidedWith || hasValue(c.tc.RawInput)
+	if d.Value == Allow {
+		c.approval = "auto"
+	}
+	mir := x.mirror(c)
+	x.mu.Unlock()
+	ev := audit.Event{Actor: actorBridge, Action: "tool.call", Subject: toolSubject(c), Input: rawOrNil(c.tc.RawInput),
+		Policy: policyOf(d), Metadata: decisionMeta(d, p.SessionID, map[string]any{"toolCall": mir, "stage": "permission"})}
+	if err := x.record(ev); err != nil {
+		d = auditDenied(err)
+	}
+	switch {
+	case d.Value == Allow:
+		return x.send.Reply(m, selectedOutcome(allowOpt))
+	case d.Value == Deny:
+		x.mu.Lock()
+		c.denied = true
+		x.mu.Unlock()
+		x.tell(p.SessionID, fmt.Sprintf("acp-bridge refused permission for %s: %s (rule: %s).", describeCall(c), d.Reason, d.Rule))
+		if opt := findOption(p.Options, "reject_once"); opt != "" {
+			return x.send.Reply(m, selectedOutcome(opt))
+		}
+		return x.send.Reply(m, cancelledOutcome)
+	}
+	x.mu.Lock()
+	x.perms[string(bytes.TrimSpace(m.ID))] = &permState{msg: m, session: p.SessionID, call: c, decision: d, options: p.Options}
+	x.mu.Unlock()
+	x.transition(p.SessionID, "suspended", "waiting for approval of "+c.id)
+	return next.Handle(ctx, m)
+}
+
+func findOption(opts []permOption, kind string) string {
+	for _, o := range opts {
+		if o.Kind == kind {
+			return o.OptionID
+		}
+	}
+	return ""
+}
+
+func (x *Enforcer) onPermissionResponse(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
+	key := string(bytes.TrimSpace(m.Request.ID))
+	x.mu.Lock()
+	p := x.perms[key]
+	delete(x.perms, key)
+	x.mu.Unlock()
+	if p == nil {
+		return next.Handle(ctx, m)
+	}
+	outcome, _ := m.GetString("result", "outcome", "outcome")
+	optionID, _ := m.GetString("result", "outcome", "optionId")
+	optKind := ""
+	for _, o := range p.options {
+		if o.OptionID == optionID {
+			optKind = o.Kind
+		}
+	}
+	out := map[string]any{"outcome": outcome}
+	if optionID != "" {
+		out["optionId"], out["optionKind"] = optionID, optKind
+	}
+	if m.Error != nil {
+		out["error"] = json.RawMessage(m.Error)
+	}
+	approved := outcome == "selected" && strings.HasPrefix(optKind, "allow")
+	x.mu.Lock()
+	if approved {
+		p.call.approval = fmt.Sprintf("%s (%s %s)", actorUser.ID, optKind, optionID)
+	} else {
+		p.call.denied = true
+	}
+	mir := x.mirror(p.call)
+	x.mu.Unlock()
+	ev := audit.Event{Actor: actorUser, Action: "approval.recorded", Subject: toolSubject(p.call), Output: out,
+		Policy: policyOf(p.decision), Metadata: decisionMeta(p.decision, p.session, map[string]any{"toolCall": mir, "approved": approved})}
+	if err := x.record(ev); err != nil {
+		// The person's answer cannot be recorded: it must not take
+		// effect. The agent gets a refusal instead.
+		x.transition(p.session, "running", "approval refused: audit log down")
+		if opt := findOption(p.options, "reject_once"); opt != "" {
+			return x.send.Reply(p.msg, selectedOutcome(opt))
+		}
+		return x.send.Reply(p.msg, cancelledOutcome)
+	}
+	x.transition(p.session, "running", "permission answered")
+	return next.Handle(ctx, m)
+}
+
+func (x *Enforcer) onCancel(m *acpwire.Message) {
+	sid, _ := m.GetString("params", "sessionId")
+	x.mu.Lock()
+	var held []*permState
+	for k, p := range x.perms {
+		if p.session == sid {
+			held = append(held, p)
+			delete(x.perms, k)
+		}
+	}
+	if cancel := x.asks["session:"+sid]; cancel != nil {
+		cancel(errSessionCancelled)
+	}
+	x.mu.Unlock()
+	for _, p := range held {
+		ev := audit.Event{Actor: actorBridge, Action: "approval.recorded", Subject: toolSubject(p.call),
+			Output: map[string]any{"outcome": "cancelled"}, Policy: policyOf(p.decision),
+			Metadata: decisionMeta(p.decision, sid, map[string]any{"cause": "session/cancel"})}
+		_ = x.record(ev)
+		if err := x.send.Reply(p.msg, cancelledOutcome); err != nil {
+			x.log.Debug("answering a held permission request on cancel", "err", err)
+		}
+	}
+	x.transition(sid, "interrupted", "session/cancel")
+}
+
+var cancelledOutcome = json.RawMessage(`{"outcome":{"outcome":"cancelled"}}`)
+
+func selectedOutcome(optionID string) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": optionID}})
+	return b
+}

@@ -1,0 +1,204 @@
+package governance
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+)
+
+type sessionState struct {
+	cwd     string
+	roots   []string
+	state   string // operator lifecycle: invoked, running, suspended, completed, interrupted
+	loading int
+}
+
+type openState struct {
+	method, session, cwd string
+	roots                []string
+}
+
+type openParams struct {
+	SessionID             string   `json:"sessionId"`
+	Cwd                   string   `json:"cwd"`
+	AdditionalDirectories []string `json:"additionalDirectories"`
+}
+
+func (x *Enforcer) onOpen(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
+	var p openParams
+	if err := json.Unmarshal(m.Params, &p); err != nil {
+		return next.Handle(ctx, m) // the agent will reject malformed params itself
+	}
+	roots := x.roots()
+	if len(roots) == 0 && p.Cwd != "" {
+		roots = []string{p.Cwd}
+	}
+	dirs := append([]string{p.Cwd}, p.AdditionalDirectories...)
+	req := Request{Action: ActionSessionNew, Paths: dirs, Cwd: p.Cwd, Roots: roots}
+	if p.Cwd == "" {
+		req.Paths = p.AdditionalDirectories
+	}
+	d := x.decide(req)
+	if len(req.Paths) == 0 {
+		d = Decision{Value: Allow, Ref: "default", Rule: "no directories to check", Reason: "the session names no directories"}
+	}
+	ev := audit.Event{Actor: actorBridge, Action: "session.new", Subject: audit.Subject{Kind: "session", Ref: p.SessionID, Path: p.Cwd},
+		Input:  map[string]any{"method": m.Method, "cwd": p.Cwd, "additionalDirectories": p.AdditionalDirectories},
+		Policy: policyOf(d), Metadata: decisionMeta(d, p.SessionID, nil)}
+	if err := x.record(ev); err != nil {
+		return acpwire.Errorf(acpwire.CodeInternalError, "acp-bridge: cannot open a session: the audit log cannot be written: %v", err)
+	}
+	// Opening a session is the person's own act in the IDE: only deny
+	// refuses it; there is no session yet to ask for approval in.
+	if d.Value == Deny {
+		return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidParams, "acp-bridge: %s", d.Reason).WithData(denialData(d)))
+	}
+	x.mu.Lock()
+	op := &openState{method: m.Method, session: p.SessionID, cwd: p.Cwd, roots: append(roots, p.AdditionalDirectories...)}
+	if r := x.roots(); len(r) > 0 {
+		op.roots = r
+	}
+	x.opens[string(bytes.TrimSpace(m.ID))] = op
+	if m.Method == "session/load" && p.SessionID != "" {
+		s := x.sessionLocked(p.SessionID)
+		s.loading++
+		x.loadingN.Add(1)
+	}
+	x.mu.Unlock()
+	return next.Handle(ctx, m)
+}
+
+// sessionLocked returns the state of session id, creating it. x.mu held.
+func (x *Enforcer) sessionLocked(id string) *sessionState {
+	s := x.sessions[id]
+	if s == nil {
+		s = &sessionState{}
+		x.sessions[id] = s
+	}
+	return s
+}
+
+func (x *Enforcer) onOpened(m *acpwire.Message) {
+	key := string(bytes.TrimSpace(m.Request.ID))
+	x.mu.Lock()
+	op := x.opens[key]
+	delete(x.opens, key)
+	if op == nil {
+		x.mu.Unlock()
+		return
+	}
+	sid := op.session
+	if sid == "" {
+		sid, _ = m.GetString("result", "sessionId")
+	}
+	if op.method == "session/load" && op.session != "" {
+		if s := x.sessions[op.session]; s != nil && s.loading > 0 {
+			s.loading--
+			x.loadingN.Add(-1)
+		}
+	}
+	if m.Error != nil || sid == "" {
+		x.mu.Unlock()
+		return
+	}
+	s := x.sessionLocked(sid)
+	s.cwd, s.roots = op.cwd, op.roots
+	from := s.state
+	s.state = "invoked"
+	x.mu.Unlock()
+	x.append(audit.Event{Actor: x.agent, Action: "session.start", Subject: audit.Subject{Kind: "session", Ref: sid, Path: op.cwd},
+		Input: map[string]any{"method": op.method}, Metadata: map[string]any{"session": sid}})
+	x.lifecycle(sid, from, "invoked", op.method+" answered")
+}
+
+// lifecycle records an operator lifecycle transition (AIP-9 states).
+func (x *Enforcer) lifecycle(sid, from, to, why string) {
+	if from == to {
+		return
+	}
+	in := map[string]any{"to": to, "cause": why}
+	if from != "" {
+		in["from"] = from
+	}
+	x.append(audit.Event{Actor: x.agent, Action: "operator.lifecycle", Subject: audit.Subject{Kind: "operator", Ref: sid},
+		Input: in, Metadata: map[string]any{"session": sid, "operator": x.agent.ID}})
+}
+
+// transition moves session sid to state to and records it.
+func (x *Enforcer) transition(sid, to, why string) {
+	if sid == "" {
+		return
+	}
+	x.mu.Lock()
+	s := x.sessionLocked(sid)
+	from := s.state
+	s.state = to
+	x.mu.Unlock()
+	x.lifecycle(sid, from, to, why)
+}
+
+func (x *Enforcer) onPrompt(m *acpwire.Message) {
+	sid, _ := m.GetString("params", "sessionId")
+	x.mu.Lock()
+	x.prompts[string(bytes.TrimSpace(m.ID))] = sid
+	x.mu.Unlock()
+	prompt, _ := m.Get("params", "prompt")
+	x.append(audit.Event{Actor: actorUser, Action: "session.prompt", Subject: audit.Subject{Kind: "session", Ref: sid},
+		Input: map[string]any{"prompt": json.RawMessage(prompt)}, Metadata: map[string]any{"session": sid}})
+	x.transition(sid, "running", "session/prompt")
+}
+
+func (x *Enforcer) onPromptDone(m *acpwire.Message) {
+	key := string(bytes.TrimSpace(m.Request.ID))
+	x.mu.Lock()
+	sid := x.prompts[key]
+	delete(x.prompts, key)
+	x.mu.Unlock()
+	stop, _ := m.GetString("result", "stopReason")
+	switch {
+	case m.Error != nil:
+		x.transition(sid, "interrupted", "session/prompt failed")
+	case stop == "cancelled":
+		x.transition(sid, "interrupted", "turn cancelled")
+	default:
+		x.transition(sid, "completed", "turn ended: "+stop)
+	}
+}
+
+func (x *Enforcer) onClose(m *acpwire.Message) {
+	sid, _ := m.GetString("params", "sessionId")
+	x.mu.Lock()
+	delete(x.sessions, sid)
+	x.mu.Unlock()
+	x.append(audit.Event{Actor: actorUser, Action: "session.end", Subject: audit.Subject{Kind: "session", Ref: sid},
+		Input: map[string]any{"method": m.Method}, Metadata: map[string]any{"session": sid}})
+}
+
+// Close records session.end for every session still open, with why as
+// the cause; the bridge calls it on shutdown.
+func (x *Enforcer) Close(why string) {
+	x.mu.Lock()
+	var ids []string
+	for id := range x.sessions {
+		ids = append(ids, id)
+	}
+	x.sessions = map[string]*sessionState{}
+	x.mu.Unlock()
+	for _, id := range ids {
+		x.append(audit.Event{Actor: actorBridge, Action: "session.end", Subject: audit.Subject{Kind: "session", Ref: id},
+			Input: map[string]any{"cause": why}, Metadata: map[string]any{"session": id}})
+	}
+}
+
+// sessionContext returns the cwd and roots of session sid.
+func (x *Enforcer) sessionContext(sid string) (string, []string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if s := x.sessions[sid]; s != nil {
+		return s.cwd, s.roots
+	}
+	return "", nil
+}
