@@ -1,0 +1,131 @@
+package audit
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// text renders a JSON value for a person: a string as itself, an object
+// holding one well-known field (command, path, value, ...) as that field,
+// markers as [redacted: reason] and [truncated: N bytes], anything else
+// as compact JSON.
+func text(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return string(raw)
+	}
+	return textOf(v)
+}
+
+func textOf(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case []any:
+		if t, ok := contentText(v); ok {
+			return t
+		}
+	case map[string]any:
+		if r, ok := v["$redacted"].(bool); ok && r {
+			return fmt.Sprintf("[redacted: %v]", v["reason"])
+		}
+		if t, ok := v["$truncated"].(bool); ok && t {
+			return fmt.Sprintf("[truncated: %v bytes]", v["bytes"])
+		}
+		return fieldsText(v)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// leadKeys are members shown first and without their name: what a person
+// most wants to see of a tool's arguments or an event's input.
+var leadKeys = []string{"command", "cmd", "prompt", "text", "path", "file_path", "url", "value", "message"}
+
+// fieldsText renders an object as its lead member (a command, a path, ...)
+// or a "from → to" transition, then the other members as key=value, in
+// key order.
+func fieldsText(m map[string]any) string {
+	var parts []string
+	used := make(map[string]bool)
+	if to, ok := m["to"]; ok {
+		t := textOf(to)
+		if from, ok := m["from"]; ok {
+			t = textOf(from) + " → " + t
+			used["from"] = true
+		}
+		parts, used["to"] = append(parts, t), true
+	} else {
+		for _, k := range leadKeys {
+			if e, ok := m[k]; ok {
+				parts, used[k] = append(parts, textOf(e)), true
+				break
+			}
+		}
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		if !used[k] {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		t := textOf(m[k])
+		if strings.ContainsAny(t, " \t") {
+			t = strconv.Quote(t)
+		}
+		parts = append(parts, k+"="+t)
+	}
+	return strings.Join(parts, " ")
+}
+
+// contentText renders ACP content blocks (a prompt): the text of text
+// blocks, and [image], [audio] or [resource: uri] for the others.
+func contentText(blocks []any) (string, bool) {
+	var parts []string
+	for _, b := range blocks {
+		m, ok := b.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		typ, _ := m["type"].(string)
+		switch typ {
+		case "text":
+			parts = append(parts, textOf(m["text"]))
+		case "resource_link":
+			parts = append(parts, fmt.Sprintf("[link: %v]", m["uri"]))
+		case "resource":
+			uri := ""
+			if r, ok := m["resource"].(map[string]any); ok {
+				uri, _ = r["uri"].(string)
+			}
+			parts = append(parts, "[resource: "+uri+"]")
+		case "":
+			return "", false
+		default:
+			parts = append(parts, "["+typ+"]")
+		}
+	}
+	return strings.Join(parts, " "), len(parts) > 0
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// clip cuts s to n runes, ending with "…" when cut.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
