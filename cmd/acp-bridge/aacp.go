@@ -28,8 +28,7 @@ Blank lines and lines starting with '#' are skipped.
 // runAACP implements "acp-bridge aacp".
 func runAACP(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 {
-		fmt.Fprint(e.stderr, aacpUsage)
-		return &exitError{code: 2}
+		return usageError(e, "acp-bridge aacp", "aacp: which command? validate or encode")
 	}
 	switch args[0] {
 	case "validate":
@@ -40,7 +39,7 @@ func runAACP(ctx context.Context, e *env, args []string) error {
 		fmt.Fprint(e.stdout, aacpUsage)
 		return nil
 	}
-	return &exitError{code: 2, err: fmt.Errorf("aacp: unknown command %q (want validate or encode)", args[0])}
+	return usageError(e, "acp-bridge aacp", fmt.Sprintf("aacp: unknown command %q (want validate or encode)", args[0]))
 }
 
 // aacpFlags returns a flag set for an aacp subcommand.
@@ -78,8 +77,8 @@ type jsonDiagnostic struct {
 func aacpValidate(e *env, args []string) error {
 	fs := aacpFlags(e, "validate")
 	asJSON := fs.Bool("json", false, "print one JSON object per packet instead of diagnostics")
-	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2}
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
 	}
 	files := fs.Args()
 	if len(files) == 0 {
@@ -158,8 +157,8 @@ func aacpEncode(ctx context.Context, e *env, args []string) error {
 	threshold := fs.Float64("threshold", aacp.DefaultThreshold, "keyword score (0-1) needed for a tier-2 pattern match")
 	verbose := fs.Bool("v", false, "print the tier that produced each packet on stderr")
 	encoderCmd := fs.String("encoder-cmd", "", "tier-3 `program` and arguments (split at spaces, no shell): gets the instruction on stdin, prints the packet")
-	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2}
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return &exitError{code: 2, err: errors.New("aacp encode: reads instructions from stdin and takes no arguments")}

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -48,8 +47,7 @@ is one ACCP session.`
 // runACCP implements "acp-bridge accp".
 func runACCP(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 {
-		fmt.Fprintln(e.stderr, accpUsage)
-		return &exitError{code: 2}
+		return usageError(e, "acp-bridge accp", "accp: which command? encode, decode or stats")
 	}
 	switch args[0] {
 	case "encode":
@@ -62,8 +60,7 @@ func runACCP(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stdout, accpUsage)
 		return nil
 	}
-	fmt.Fprintln(e.stderr, accpUsage)
-	return &exitError{code: 2, err: fmt.Errorf("accp: unknown command %q", args[0])}
+	return usageError(e, "acp-bridge accp", fmt.Sprintf("accp: unknown command %q (want encode, decode or stats)", args[0]))
 }
 
 // accpFlags returns a flag set for an accp subcommand.
@@ -129,8 +126,8 @@ func accpEncode(ctx context.Context, e *env, args []string) error {
 	runs := fs.Bool("runs", false, "write runs of consecutive messages from one sender as one sync:run frame each")
 	runTokens := fs.Int("run-tokens", 0, "with -runs, the most o200k tokens of a run frame's body (0: 200, the hard limit of section 3.4; -1: no token limit)")
 	refs := fs.Bool("refs", false, "write a value an earlier message of the session held as a $N reference to it")
-	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2}
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
 	}
 	enc := acpmap.NewEncoder(*session, acpmap.Options{RandomMID: *random, Refs: *refs})
 	var runEnc *acpmap.RunEncoder
@@ -201,8 +198,8 @@ func accpDecode(ctx context.Context, e *env, args []string) error {
 	fs := accpFlags(e, "decode")
 	session := fs.String("session", "acp", "ACCP session id")
 	render := fs.Bool("render", false, "print each frame as readable text (the debug rendering) instead of JSON")
-	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2}
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
 	}
 	dec := acpmap.NewDecoder(*session, acpmap.Options{})
 	errSess := accp.NewSession(*session+"-errors", accp.Options{NoBudget: true, NoAutoCheckpoint: true, NoHot: true})
@@ -282,12 +279,11 @@ func runRow(name string, t acpmap.RunTokens) statsRow {
 func accpStats(ctx context.Context, e *env, args []string) error {
 	fs := accpFlags(e, "stats")
 	asJSON := fs.Bool("json", false, "write the tables as JSON")
-	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2}
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintln(e.stderr, accpUsage)
-		return &exitError{code: 2, err: errors.New("accp stats: no files")}
+		return usageError(e, "acp-bridge accp stats", "accp stats: no files")
 	}
 	st := acpmap.NewStats()
 	for _, path := range fs.Args() {

@@ -31,7 +31,10 @@ Rotated files (audit.jsonl.000001, ...) may be given in any order: they are put 
 
 // runAudit dispatches "acp-bridge audit <command>".
 func runAudit(ctx context.Context, e *env, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
+		return usageError(e, "acp-bridge audit", "audit: which command? verify, repair, sessions, show or tail")
+	}
+	if isHelp(args[0]) {
 		fmt.Fprint(e.stdout, auditUsage)
 		return nil
 	}
@@ -44,18 +47,17 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 	}
 	run, ok := cmds[args[0]]
 	if !ok {
-		fmt.Fprint(e.stderr, auditUsage)
-		return &exitError{code: 2, err: fmt.Errorf("audit: unknown command %q", args[0])}
+		return usageError(e, "acp-bridge audit", fmt.Sprintf("audit: unknown command %q (want verify, repair, sessions, show or tail)", args[0]))
 	}
 	return run(ctx, e, args[1:])
 }
 
 // parseInterleaved parses flags that may come before or after the file
 // arguments, returning the files.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+func parseInterleaved(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
 	var files []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := parseFlags(e, fs, args); err != nil {
 			return nil, err
 		}
 		if fs.NArg() == 0 {
@@ -78,13 +80,12 @@ func newAuditFlags(e *env, name, usage string) *flag.FlagSet {
 func auditVerify(_ context.Context, e *env, args []string) error {
 	fs := newAuditFlags(e, "verify", "[--genesis] FILE...")
 	genesis := fs.Bool("genesis", false, "fail unless the chain starts at GENESIS (seq 0): no older file is missing")
-	files, err := parseInterleaved(fs, args)
+	files, err := parseInterleaved(e, fs, args)
 	if err != nil {
-		return &exitError{code: 2}
+		return err
 	}
 	if len(files) == 0 {
-		fs.Usage()
-		return &exitError{code: 2, err: errors.New("audit verify: no file given")}
+		return usageError(e, commandLine(fs), "audit verify: no file given")
 	}
 	sum, err := audit.Verify(files...)
 	if err != nil {
@@ -119,13 +120,12 @@ func auditPlural(n int, what string) string {
 
 func auditRepair(_ context.Context, e *env, args []string) error {
 	fs := newAuditFlags(e, "repair", "FILE")
-	files, err := parseInterleaved(fs, args)
+	files, err := parseInterleaved(e, fs, args)
 	if err != nil {
-		return &exitError{code: 2}
+		return err
 	}
 	if len(files) != 1 {
-		fs.Usage()
-		return &exitError{code: 2, err: errors.New("audit repair: give exactly one file (the active log; rotated files are never torn)")}
+		return usageError(e, commandLine(fs), "audit repair: give exactly one file (the active log; rotated files are never torn)")
 	}
 	res, err := audit.Repair(files[0])
 	if err != nil {
@@ -213,13 +213,12 @@ func readChecked(e *env, files []string) ([]audit.Entry, error) {
 func readReview(e *env, name, usage string, withSession bool, args []string) (rf reviewFlags, f audit.Filter, entries []audit.Entry, err error) {
 	fs := newAuditFlags(e, name, usage)
 	rf.register(fs, withSession)
-	files, err := parseInterleaved(fs, args)
+	files, err := parseInterleaved(e, fs, args)
 	if err != nil {
-		return rf, f, nil, &exitError{code: 2}
+		return rf, f, nil, err
 	}
 	if len(files) == 0 {
-		fs.Usage()
-		return rf, f, nil, &exitError{code: 2, err: fmt.Errorf("audit %s: no file given", name)}
+		return rf, f, nil, usageError(e, commandLine(fs), fmt.Sprintf("audit %s: no file given", name))
 	}
 	if f, err = rf.filter(time.Now()); err != nil {
 		return rf, f, nil, &exitError{code: 2, err: err}
@@ -294,13 +293,12 @@ func auditTail(ctx context.Context, e *env, args []string) error {
 	rf.register(fs, true)
 	follow := fs.Bool("f", false, "keep printing new events as they are appended, until interrupted")
 	n := fs.Int("n", 10, "start with the last `N` lines")
-	files, err := parseInterleaved(fs, args)
+	files, err := parseInterleaved(e, fs, args)
 	if err != nil {
-		return &exitError{code: 2}
+		return err
 	}
 	if len(files) != 1 {
-		fs.Usage()
-		return &exitError{code: 2, err: errors.New("audit tail: give exactly one file (the active log)")}
+		return usageError(e, commandLine(fs), "audit tail: give exactly one file (the active log)")
 	}
 	f, err := rf.filter(time.Now())
 	if err != nil {

@@ -82,32 +82,35 @@ func (f *bridgeFlags) register(fs *flag.FlagSet, defaultLevel string) {
 // runBridge runs the bridge between the IDE on stdin/stdout and the agent
 // given after "--".
 func runBridge(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("acp-bridge", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: acp-bridge [flags] -- <agent command> [args...]")
-		fs.PrintDefaults()
-	}
-	var f bridgeFlags
-	f.register(fs, "info")
-	features := bridgeFeatures()
-	for _, ft := range features {
-		ft.flags(fs)
-	}
-	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2}
+	fs, f, features := bridgeFlagSet(e)
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
-		fs.Usage()
-		return &exitError{code: 2, err: errors.New("no agent command given after --")}
+		return usageError(e, "acp-bridge", "no agent command: acp-bridge [flags] -- <agent command> [args...]")
 	}
 	tuneGC()
-	br, err := prepareBridge(ctx, e, &f, features, fs.Args())
+	br, err := prepareBridge(ctx, e, f, features, fs.Args())
 	if err != nil {
 		return err
 	}
 	defer br.close()
 	return br.run(ctx, acpwire.Endpoint{In: e.stdin, Out: e.stdout})
+}
+
+// bridgeFlagSet returns the bridge command's flag set, with the wire flags
+// and every feature's; its usage is the full help.
+func bridgeFlagSet(e *env) (*flag.FlagSet, *bridgeFlags, []feature) {
+	fs := flag.NewFlagSet("acp-bridge", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() { printHelp(fs.Output()) }
+	f := &bridgeFlags{}
+	f.register(fs, "info")
+	features := bridgeFeatures()
+	for _, ft := range features {
+		ft.flags(fs)
+	}
+	return fs, f, features
 }
 
 // bridgeGCPercent is the garbage collector target the bridge runs with unless

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,8 +18,8 @@ import (
 // the built-in agent, started as a real process, and the account of what
 // happened is printed.
 func runDemo(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("acp-bridge demo", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlags(e, "acp-bridge demo", "acp-bridge demo [flags]",
+		"Runs a whole session with no external software: the built-in client talks through the bridge to\nthe built-in agent (a real process), and what happened is printed.")
 	var f bridgeFlags
 	f.register(fs, "warn")
 	answer := fs.String("answer", "allow", "how the demo client answers permission requests: allow, reject, cancel")
@@ -31,8 +30,8 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	for _, ft := range features {
 		ft.flags(fs)
 	}
-	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2}
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
 	}
 	root := *workspace
 	if root == "" {
@@ -117,11 +116,11 @@ func writeDemoWorkspace(root string) error {
 
 // runDemoAgent serves the built-in demo agent on stdin/stdout.
 func runDemoAgent(_ context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("acp-bridge demo-agent", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlags(e, "acp-bridge demo-agent", "acp-bridge demo-agent [--pace D]",
+		"Serves the built-in demo agent on stdin/stdout: an ACP agent to try clients and the bridge with.")
 	pace := fs.Duration("pace", 0, "pause between updates")
-	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2}
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
 	}
 	a := &demo.Agent{Pace: *pace}
 	a.Serve(e.stdin, e.stdout)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -32,11 +33,14 @@ func runHook(ctx context.Context, e *env, args []string) error {
 	agent := fs.String("agent", adapter.Claude, "the agent whose hook this is")
 	timeout := fs.Duration("timeout", hookDeadline, "how long to wait for the bridge before denying")
 	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: acp-bridge hook [--socket PATH] < hook-payload.json")
-		fmt.Fprintln(e.stderr, "Run by Claude Code before each tool call; prints the bridge's decision.")
+		fmt.Fprintln(fs.Output(), "usage: acp-bridge hook [--socket PATH] < hook-payload.json")
+		fmt.Fprintln(fs.Output(), "Run by Claude Code before each tool call; prints the bridge's decision.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(e, fs, args); err != nil {
+		if errors.Is(err, errHelpShown) {
+			return err
+		}
 		return deny(e, "acp-bridge hook: bad arguments; tool call denied")
 	}
 	if *socket == "" {

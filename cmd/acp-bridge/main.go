@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 	"syscall"
 )
 
@@ -48,7 +49,8 @@ func commands() map[string]command {
 		"policy":     {"check a governance policy: the decision for a request and the rule that made it", runPolicy},
 		"replay":     {"act as an agent that replays the agent side of a recorded transcript", runReplay},
 		"validate":   {"check ACP.md manifests and print every problem (file:line:col)", runValidate},
-		"help":       {"list subcommands", runHelp},
+		"version":    {"print the module version and the commit it was built from", runVersion},
+		"help":       {"list subcommands and the bridge's flags; help COMMAND shows a command's usage", runHelp},
 	}
 }
 
@@ -85,46 +87,82 @@ func main() {
 }
 
 // run dispatches to a subcommand. With no subcommand name (the first argument
-// is a flag or "--"), it runs the bridge.
+// is a flag or "--"), it runs the bridge. A command that printed its usage
+// because it was asked to (-h, --help) has succeeded.
 func run(ctx context.Context, e *env, args []string) error {
-	cmds := commands()
-	if len(args) == 0 {
-		return runHelp(ctx, e, nil)
+	err := dispatch(ctx, e, args)
+	if errors.Is(err, errHelpShown) {
+		return nil
 	}
-	name := args[0]
-	if c, ok := cmds[name]; ok {
-		return c.run(ctx, e, args[1:])
-	}
-	if name == "-h" || name == "--help" {
-		return runHelp(ctx, e, nil)
-	}
-	if name == "--" || (len(name) > 0 && name[0] == '-') {
-		return runBridge(ctx, e, args)
-	}
-	return &exitError{code: 2, err: fmt.Errorf("unknown subcommand %q (run 'acp-bridge help')", name)}
+	return err
 }
 
-// subcommandFlags returns a flag set for a subcommand that reports errors
-// to stderr, prints usage there, and returns instead of exiting.
+func dispatch(ctx context.Context, e *env, args []string) error {
+	if len(args) == 0 {
+		// An IDE configured with no agent command: say so, and fail.
+		printHelp(e.stderr)
+		return &exitError{code: 2}
+	}
+	name := args[0]
+	switch name {
+	case "-h", "--help", "-help":
+		printHelp(e.stdout)
+		return nil
+	case "--version", "-version":
+		return runVersion(ctx, e, args[1:])
+	}
+	if c, ok := commands()[name]; ok {
+		return c.run(ctx, e, args[1:])
+	}
+	if name == "--" || strings.HasPrefix(name, "-") {
+		return runBridge(ctx, e, args)
+	}
+	return unknownCommand(e, name)
+}
+
+// subcommandFlags returns a flag set for a subcommand whose usage, written
+// by usage to the flag set's output, is shown by parseFlags.
 func subcommandFlags(e *env, name string, usage func(w io.Writer)) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	fs.Usage = func() { usage(e.stderr) }
+	fs.Usage = func() { usage(fs.Output()) }
 	return fs
 }
 
-func runHelp(_ context.Context, e *env, _ []string) error {
-	fmt.Fprintln(e.stdout, "usage: acp-bridge [flags] -- <agent command> [args...]")
-	fmt.Fprintln(e.stdout, "       acp-bridge <subcommand> [flags] [args...]")
-	fmt.Fprintln(e.stdout, "\nsubcommands:")
+// runHelp implements "acp-bridge help [COMMAND]".
+func runHelp(ctx context.Context, e *env, args []string) error {
+	if len(args) > 0 && !isHelp(args[0]) {
+		if _, ok := commands()[args[0]]; !ok || args[0] == "help" {
+			return unknownCommand(e, args[0])
+		}
+		return run(ctx, e, []string{args[0], "--help"})
+	}
+	printHelp(e.stdout)
+	return nil
+}
+
+// printHelp writes what acp-bridge is, its subcommands and the bridge's
+// flags.
+func printHelp(w io.Writer) {
+	fmt.Fprint(w, `acp-bridge sits between an IDE and an ACP coding agent: the IDE starts acp-bridge, which starts
+the agent and forwards the Agent Client Protocol between them, applying a manifest, a governance
+policy, an audit log and context compression when asked to.
+
+usage: acp-bridge [flags] -- <agent command> [args...]
+       acp-bridge <command> [flags] [args...]
+
+commands:
+`)
 	cmds := commands()
 	names := make([]string, 0, len(cmds))
 	for n := range cmds {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(e.stdout, "  %-10s %s\n", n, cmds[n].summary)
-	}
-	return nil
+	printCommands(w, names, func(n string) string { return cmds[n].summary })
+	fmt.Fprintln(w, "\nbridge flags (before --):")
+	fs, _, _ := bridgeFlagSet(&env{stdout: w, stderr: w})
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fmt.Fprintln(w, "\nRun 'acp-bridge help COMMAND' for a command's usage. Documentation: docs/ in the source repository.")
 }

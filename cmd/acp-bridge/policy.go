@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 
@@ -16,12 +15,18 @@ import (
 // their rules; without a request it validates the policy and lists its
 // rules in evaluation order.
 func runPolicy(_ context.Context, e *env, args []string) error {
-	if len(args) == 0 || args[0] != "check" {
-		fmt.Fprintln(e.stderr, "usage: acp-bridge policy check --policy FILE [--action A] [--tool T] [--kind K] [--path P]... [--command C] [--url U] [--cwd DIR] [--workspace-root DIR]... [--json]")
-		return &exitError{code: 2}
+	const synopsis = "acp-bridge policy check --policy FILE [--action A] [--tool T] [--kind K] [--path P]... [--command C] [--url U] [--cwd DIR] [--workspace-root DIR]... [--json]"
+	switch {
+	case len(args) == 0:
+		return usageError(e, "acp-bridge policy", "policy: which command? check")
+	case isHelp(args[0]):
+		fmt.Fprintf(e.stdout, "usage: %s\n\nWithout a request, validates the policy and lists its rules in evaluation order.\nRun 'acp-bridge policy check --help' for the flags.\n", synopsis)
+		return nil
+	case args[0] != "check":
+		return usageError(e, "acp-bridge policy", fmt.Sprintf("policy: unknown command %q (want check)", args[0]))
 	}
-	fs := flag.NewFlagSet("policy check", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlags(e, "acp-bridge policy check", synopsis,
+		"Shows the decision the policy makes for one request and the rule that made it; without a request,\nvalidates the policy and lists its rules in evaluation order.")
 	var (
 		file, action, tool, kind, title, command, url, cwd string
 		paths, roots                                       stringsFlag
@@ -38,8 +43,8 @@ func runPolicy(_ context.Context, e *env, args []string) error {
 	fs.StringVar(&cwd, "cwd", "", "the working directory (default: the current directory)")
 	fs.Var(&roots, "workspace-root", "a workspace root `DIR` (repeatable; default: --cwd)")
 	fs.BoolVar(&asJSON, "json", false, "print the decision as JSON")
-	if err := fs.Parse(args[1:]); err != nil {
-		return &exitError{code: 2}
+	if err := parseFlags(e, fs, args[1:]); err != nil {
+		return err
 	}
 	p, err := governance.LoadPolicy(file)
 	if err != nil {

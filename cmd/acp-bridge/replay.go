@@ -83,12 +83,14 @@ func runReplay(ctx context.Context, e *env, args []string) error {
 	fs.SetOutput(e.stderr)
 	strict := fs.Bool("strict", false, "exit 1 when the client departs from the recording")
 	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: acp-bridge replay [--strict] TRANSCRIPT.jsonl")
+		fmt.Fprintln(fs.Output(), "usage: acp-bridge replay [--strict] TRANSCRIPT.jsonl")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil || fs.NArg() != 1 {
-		fs.Usage()
-		return &exitError{code: 2}
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageError(e, "acp-bridge replay", "replay: one transcript file, please")
 	}
 	entries, err := readTranscript(fs.Arg(0))
 	if err != nil {

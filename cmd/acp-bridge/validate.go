@@ -38,16 +38,15 @@ func runValidate(_ context.Context, e *env, args []string) error {
 	fs.SetOutput(e.stderr)
 	asJSON := fs.Bool("json", false, "print a machine-readable JSON report")
 	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: acp-bridge validate [--json] FILE...")
-		fmt.Fprintln(e.stderr, "\nChecks AIP-44 ACP.md manifests against schemas/ACP.schema.json and the file-system rules.")
+		fmt.Fprintln(fs.Output(), "usage: acp-bridge validate [--json] FILE...")
+		fmt.Fprintln(fs.Output(), "\nChecks AIP-44 ACP.md manifests against schemas/ACP.schema.json and the file-system rules.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2}
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
-		fs.Usage()
-		return &exitError{code: 2, err: errors.New("validate: no manifest files given")}
+		return usageError(e, "acp-bridge validate", "validate: no manifest files given")
 	}
 	report := validateReport{Valid: true}
 	for _, file := range fs.Args() {

@@ -60,8 +60,8 @@ func TestValidateText(t *testing.T) {
 			if stdout != want {
 				t.Errorf("stdout:\n%s\nwant:\n%s", stdout, want)
 			}
-			if tt.code == 2 && !strings.Contains(stderr, "usage: acp-bridge validate") {
-				t.Errorf("usage error without usage text; stderr: %s", stderr)
+			if tt.code == 2 && !strings.Contains(stderr, "run 'acp-bridge validate --help' for usage") {
+				t.Errorf("usage error without a pointer to the usage; stderr: %s", stderr)
 			}
 		})
 	}
