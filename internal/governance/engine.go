@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Engine decides requests against a loaded policy. It does not touch the
@@ -16,6 +17,9 @@ type Engine struct {
 	home   string
 
 	rootCache sync.Map // string (roots joined by NUL) -> []string (rootForms)
+
+	protectMu sync.Mutex                  // serialises Protect
+	protected atomic.Pointer[[]protected] // replaced whole by Protect
 }
 
 // EngineOptions configures an Engine. The zero value is usable.
@@ -26,6 +30,10 @@ type EngineOptions struct {
 	// Home is the home directory for "~" paths; optional, defaults to the
 	// current user's.
 	Home string
+	// Protected are the bridge's own files the agent may not change (or
+	// read), whatever the policy says; optional. Engine.Protect adds more
+	// later.
+	Protected []ProtectedPath
 }
 
 // NewEngine returns an engine deciding with p. A nil p decides everything
@@ -42,7 +50,9 @@ func NewEngine(p *Policy, opts EngineOptions) *Engine {
 	for _, r := range opts.Roots {
 		roots = append(roots, absPath(r, "", home))
 	}
-	return &Engine{policy: p, roots: roots, home: home}
+	e := &Engine{policy: p, roots: roots, home: home}
+	e.Protect(opts.Protected...)
+	return e
 }
 
 // Policy returns the engine's policy.
@@ -241,6 +251,8 @@ func (e *Engine) describeAction(in *reqInfo) string {
 	switch {
 	case in.req.Action == ActionSessionNew:
 		return "opening a session in"
+	case in.command:
+		return "running a command on"
 	case in.write:
 		return "writing"
 	case in.read:
@@ -250,8 +262,16 @@ func (e *Engine) describeAction(in *reqInfo) string {
 }
 
 func (e *Engine) decidePath(in *reqInfo, p string, advisories *[]string) verdict {
+	forms, refusal := pathForms(p, in.roots...)
+	if refusal != nil {
+		return verdict{value: Deny, ref: refusal.ref, ruleTx: refusalRules[refusal.ref],
+			reason: fmt.Sprintf("%s %q: %s", e.describeAction(in), p, refusal.why)}
+	}
+	if v, ok := e.protectedVerdict(in, p, forms); ok {
+		return v
+	}
 	var worst *verdict
-	for _, form := range pathForms(p, in.req.Cwd, e.home, in.roots...) {
+	for _, form := range forms {
 		what := fmt.Sprintf("%s %s", e.describeAction(in), form)
 		inside := false
 		for _, r := range in.roots {

@@ -51,7 +51,7 @@ func TestDecidePaths(t *testing.T) {
 		rule   string // substring of Decision.Rule
 	}{
 		{"allowed read in root", ActionFSRead, root + "/src/a.go", Allow, "allow Read "},
-		{"relative read", ActionFSRead, "src/a.go", Allow, "allow Read "},
+		{"relative read", ActionFSRead, "src/a.go", Deny, "deny relative paths"},
 		{"dotenv denied", ActionFSRead, root + "/.env", Deny, "Read(**/.env)"},
 		{"dotenv nested denied", ActionFSRead, root + "/src/deep/.env", Deny, "Read(**/.env)"},
 		{"dotdot to dotenv", ActionFSRead, root + "/src/../.env", Deny, "Read(**/.env)"},
@@ -75,7 +75,7 @@ func TestDecidePaths(t *testing.T) {
 		{"write allow is case-exact", ActionFSWrite, root + "/SRC/b.go", RequireApproval, "default"},
 		{"write through link out of root", ActionFSWrite, root + "/src/escape/new.go", Deny, "workspace roots"},
 		{"write outside", ActionFSWrite, "/tmp/x.go", Deny, "workspace roots"},
-		{"home tilde outside", ActionFSRead, "~/.ssh/id_rsa", Deny, "workspace roots"},
+		{"home tilde is relative", ActionFSRead, "~/.ssh/id_rsa", Deny, "deny relative paths"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

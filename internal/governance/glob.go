@@ -96,7 +96,7 @@ func compilePathPattern(pattern, base, home string) (*pathPattern, error) {
 	if p.anchor == anchorAbs {
 		// Match the directory as written and as its symlinks resolve, so
 		// "/tmp/x" works where /tmp is a link.
-		if r := resolvePath(p.dirs[0]); r != p.dirs[0] {
+		if r := resolveDir(p.dirs[0]); r != p.dirs[0] && !strings.Contains(r, "\x00") {
 			p.dirs = append(p.dirs, r)
 		}
 	}

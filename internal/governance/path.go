@@ -1,15 +1,224 @@
 package governance
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
+	"unicode/utf8"
 )
 
+// Limits a path must respect before the engine judges it: Linux's PATH_MAX
+// and NAME_MAX, and the number of symlinks the kernel follows in one
+// lookup (MAXSYMLINKS) before it fails with ELOOP.
+const (
+	maxPathLen = 4096
+	maxNameLen = 255
+	maxLinks   = 40
+)
+
+// pathRefusal says why a path cannot be judged at all: the process that
+// opens it (the IDE for fs/* calls, the agent for its own tools) may reach
+// something other than what the bridge resolved. Such a path is denied
+// whatever the policy says.
+type pathRefusal struct {
+	// ref is the audit slug of the built-in rule.
+	ref string
+	// why completes "<action> <path>: ..." in the user's words.
+	why string
+}
+
+func (r *pathRefusal) Error() string { return r.why }
+
+// The built-in rules a pathRefusal stands for, as Decision.Rule shows them.
+var refusalRules = map[string]string{
+	"relative-path":     "deny relative paths (built-in)",
+	"magic-link":        "deny paths through /proc and /dev/fd links (built-in)",
+	"unresolvable-path": "deny paths that cannot be resolved (built-in)",
+}
+
+func refuse(ref, format string, args ...any) *pathRefusal {
+	return &pathRefusal{ref: ref, why: fmt.Sprintf(format, args...)}
+}
+
+// checkPathText refuses what no file system lookup may be trusted with:
+// relative paths (an IDE opens them against its own working directory, not
+// the session's, and no process expands "~"), NUL bytes (C APIs end the
+// path there), bytes that are not UTF-8 (the IDE may decode them to other
+// characters) and paths or names longer than the kernel accepts.
+func checkPathText(p string) *pathRefusal {
+	switch {
+	case strings.IndexByte(p, 0) >= 0:
+		return refuse("unresolvable-path", "the path contains a NUL byte, where programs written in C end it")
+	case !utf8.ValidString(p):
+		return refuse("unresolvable-path", "the path is not valid UTF-8, so the IDE may read it as a different name")
+	case len(p) > maxPathLen:
+		return refuse("unresolvable-path", "the path is %d bytes long, more than the %d the system opens", len(p), maxPathLen)
+	case !strings.HasPrefix(p, "/"):
+		return refuse("relative-path", "a relative path is opened against the IDE's own working directory, not the session's; the agent must name files by absolute path")
+	}
+	for _, e := range strings.Split(p, "/") {
+		if len(e) > maxNameLen {
+			return refuse("unresolvable-path", "a path element is %d bytes long, more than the %d the system allows", len(e), maxNameLen)
+		}
+	}
+	return nil
+}
+
+// magicPrefixes are the places whose meaning depends on the process that
+// opens them: /proc/self is the opener, /dev/fd its descriptors, and
+// /proc/<pid>/{cwd,root,exe,fd/*} are links the kernel resolves without
+// reading them as paths. The bridge resolving them in its own process says
+// nothing about what the IDE or the agent would reach.
+var magicPrefixes = []string{"/proc/self", "/proc/thread-self", "/dev/fd", "/dev/stdin", "/dev/stdout", "/dev/stderr"}
+
+// isMagicPath reports whether the clean absolute path p is, or is beneath,
+// a per-process location: one of magicPrefixes or /proc/<pid>.
+func isMagicPath(p string) bool {
+	for _, m := range magicPrefixes {
+		if p == m || strings.HasPrefix(p, m+"/") {
+			return true
+		}
+	}
+	rest, ok := strings.CutPrefix(p, "/proc/")
+	if !ok {
+		return false
+	}
+	pid, _, _ := strings.Cut(rest, "/")
+	if pid == "" {
+		return false
+	}
+	for _, c := range pid {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func magicRefusal(p string) *pathRefusal {
+	return refuse("magic-link", "the path goes through %s, which names a different place in each process that opens it", p)
+}
+
+// resolvePath returns the path the kernel reaches when a process opens the
+// absolute path raw: each element is looked up with lstat; a symlink's
+// target takes its place, whether the target exists or not (open with
+// O_CREAT follows a dangling link and creates its target); ".." steps up
+// from the directory reached so far, after any link, as the kernel does;
+// and from the first element that does not exist the rest, which cannot
+// contain links, is appended lexically. Lookups start below the first of
+// roots (symlink-free directories) that raw lies beneath, if any.
+//
+// The walk refuses a path that meets a per-process location (isMagicPath,
+// or any symlink on a procfs mount), that follows more than maxLinks
+// links (a loop), or whose elements cannot be looked up.
+func resolvePath(raw string, roots ...string) (string, *pathRefusal) {
+	cur, rest := "/", raw
+	for _, r := range roots {
+		if r == "/" || r != resolvedRoot(r) {
+			continue
+		}
+		if raw == r {
+			return r, nil
+		}
+		if tail, ok := strings.CutPrefix(raw, r+"/"); ok {
+			cur, rest = r, tail
+			break
+		}
+	}
+	todo := strings.Split(rest, "/")
+	links := 0
+	for len(todo) > 0 {
+		e := todo[0]
+		todo = todo[1:]
+		switch e {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := cur + "/" + e
+		if cur == "/" {
+			next = "/" + e
+		}
+		if isMagicPath(next) {
+			return "", magicRefusal(next)
+		}
+		fi, err := os.Lstat(next)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+			// Nothing below a missing element can be a link.
+			out := filepath.Clean(next + "/" + strings.Join(todo, "/"))
+			if isMagicPath(out) {
+				return "", magicRefusal(out)
+			}
+			return out, nil
+		case err != nil:
+			return "", refuse("unresolvable-path", "%s cannot be looked up (%v), so where the path leads is unknown", next, unwrapPathError(err))
+		case fi.Mode()&fs.ModeSymlink == 0:
+			cur = next
+			continue
+		}
+		links++
+		if links > maxLinks {
+			return "", refuse("unresolvable-path", "the path follows more than %d symlinks (a loop?)", maxLinks)
+		}
+		if onProcfs(cur) {
+			return "", magicRefusal(next)
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", refuse("unresolvable-path", "the link %s cannot be read (%v)", next, unwrapPathError(err))
+		}
+		if strings.HasPrefix(target, "/") {
+			cur = "/"
+		}
+		todo = append(strings.Split(target, "/"), todo...)
+	}
+	return cur, nil
+}
+
+// unwrapPathError drops the operation and path an *fs.PathError repeats.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// pathForms returns the forms of the absolute path p a rule must consider:
+// as written (cleaned) and as the file system resolves it (resolvePath).
+// The decision for a path is the strictest over its forms, so neither a
+// symlink nor ".." after one can reach outside what a rule allows. roots
+// are resolved workspace roots (see rootForms). A path that cannot be
+// judged (checkPathText, resolvePath) is refused instead.
+func pathForms(p string, roots ...string) ([]string, *pathRefusal) {
+	if r := checkPathText(p); r != nil {
+		return nil, r
+	}
+	lit := filepath.Clean(p)
+	if isMagicPath(lit) {
+		return nil, magicRefusal(lit)
+	}
+	res, r := resolvePath(p, roots...)
+	if r != nil {
+		return nil, r
+	}
+	if res == lit {
+		return []string{lit}, nil
+	}
+	return []string{lit, res}, nil
+}
+
 // absPath makes p absolute against cwd (and "~/" against home) without
-// touching the file system. The result is cleaned, so "a//b/../c" becomes
-// "a/c"; resolvePath, not this, decides what the kernel would open.
+// touching the file system, for configured roots and session roots (which
+// the person chose); request paths are never resolved this way.
 func absPath(p, cwd, home string) string {
 	if p == "~" || strings.HasPrefix(p, "~/") {
 		if home != "" {
@@ -25,120 +234,29 @@ func absPath(p, cwd, home string) string {
 	return filepath.Clean(p)
 }
 
-// joinRaw joins p to cwd without cleaning, so ".." after a symlink is
-// resolved by the file system walk, not lexically.
-func joinRaw(p, cwd, home string) string {
-	if p == "~" || strings.HasPrefix(p, "~/") {
-		if home != "" {
-			p = home + p[1:]
-		}
-	}
-	if filepath.IsAbs(p) {
-		return p
-	}
-	if cwd == "" {
-		cwd = "/"
-	}
-	return cwd + "/" + p
-}
-
-// resolvePath returns the path the file system would reach for the
-// absolute path raw: symlinks are resolved on the longest prefix that
-// exists, and the rest, which cannot contain links, is appended lexically.
-// ".." is interpreted after the link before it, as the kernel does.
-func resolvePath(raw string) string {
-	if r, err := filepath.EvalSymlinks(raw); err == nil {
-		return r
-	}
-	elems := strings.Split(raw, "/")
-	for i := len(elems) - 1; i > 0; i-- {
-		prefix := strings.Join(elems[:i], "/")
-		if prefix == "" {
-			prefix = "/"
-		}
-		r, err := filepath.EvalSymlinks(prefix)
-		if err != nil {
-			continue
-		}
-		return filepath.Clean(r + "/" + strings.Join(elems[i:], "/"))
-	}
-	return filepath.Clean(raw)
-}
-
-// resolveBelow resolves raw like resolvePath when raw lies beneath dir, a
-// directory whose own path is already free of symlinks: only the elements
-// below dir are looked at, one lstat each, and the first symlink among
-// them hands the rest to resolvePath. ok is false when raw is not beneath
-// dir.
-func resolveBelow(dir, raw string) (string, bool) {
-	rest, ok := strings.CutPrefix(raw, strings.TrimSuffix(dir, "/")+"/")
-	if !ok {
-		return "", false
-	}
-	cur := dir
-	elems := strings.Split(rest, "/")
-	for i, e := range elems {
-		switch e {
-		case "", ".":
-			continue
-		case "..":
-			cur = filepath.Dir(cur)
-			continue
-		}
-		next := cur + "/" + e
-		if cur == "/" {
-			next = "/" + e
-		}
-		fi, err := os.Lstat(next)
-		switch {
-		case err != nil:
-			// Missing: nothing below can be a link.
-			return filepath.Clean(next + "/" + strings.Join(elems[i+1:], "/")), true
-		case fi.Mode()&os.ModeSymlink != 0:
-			return resolvePath(next + "/" + strings.Join(elems[i+1:], "/")), true
-		}
-		cur = next
-	}
-	return filepath.Clean(cur), true
-}
-
-// pathForms returns the forms of p a rule must consider: as written
-// (cleaned) and as the file system resolves it. The decision for a path is
-// the strictest over its forms, so neither a symlink nor ".." after one
-// can reach outside what a rule allows. roots are resolved workspace
-// roots (see rootForms): beneath one, only the elements below it are
-// resolved.
-func pathForms(p, cwd, home string, roots ...string) []string {
-	lit := absPath(p, cwd, home)
-	raw := joinRaw(p, cwd, home)
-	res := ""
-	for _, r := range roots {
-		if r == resolvedRoot(r) {
-			if v, ok := resolveBelow(r, raw); ok {
-				res = v
-				break
-			}
-		}
-	}
-	if res == "" {
-		res = resolvePath(raw)
-	}
-	if res == lit {
-		return []string{lit}
-	}
-	return []string{lit, res}
-}
-
 // resolvedRoots remembers which root forms are free of symlinks.
 var resolvedRoots sync.Map // string -> string (its resolved form)
 
-// resolvedRoot returns r with its symlinks resolved, remembered.
+// resolvedRoot returns r with its symlinks resolved, remembered. A root
+// that cannot be resolved maps to a form no path equals (resolveDir), so
+// paths beneath it are looked up from "/".
 func resolvedRoot(r string) string {
 	if v, ok := resolvedRoots.Load(r); ok {
 		return v.(string)
 	}
-	v := resolvePath(r)
+	v := resolveDir(r)
 	resolvedRoots.Store(r, v)
+	return v
+}
+
+// resolveDir resolves a configured directory (a root, a rule's fixed
+// directory, a protected location). If it cannot be resolved it is
+// returned marked with a NUL byte, so it equals no path.
+func resolveDir(d string) string {
+	v, r := resolvePath(filepath.Clean(d))
+	if r != nil {
+		return d + "\x00"
+	}
 	return v
 }
 
@@ -151,8 +269,8 @@ func rootForms(roots []string) []string {
 			continue
 		}
 		a := filepath.Clean(r)
-		for _, f := range []string{a, resolvePath(a)} {
-			if !seen[f] {
+		for _, f := range []string{a, resolveDir(a)} {
+			if !seen[f] && !strings.Contains(f, "\x00") {
 				seen[f] = true
 				out = append(out, f)
 			}

@@ -38,7 +38,15 @@ type Policy struct {
 	// declares it), else AIP-7's default <dir>/audit/audit-log.jsonl.
 	AuditFile string
 
-	rules []*rule
+	rules   []*rule
+	sources []string // POLICY.md files referenced, in load order
+}
+
+// Files returns every file the policy was read from: the GOVERNANCE.md
+// chain and the POLICY.md files its registries reference. Changing any of
+// them changes what the next run obeys.
+func (p *Policy) Files() []string {
+	return append(append([]string(nil), p.Chain...), p.sources...)
 }
 
 // CompactRules returns the rules of the compact rules list as written
@@ -470,6 +478,7 @@ func (l *loader) policies(p *Policy, file string, off int, dir string, n *yaml.N
 			l.errorf(file, f["ref"].value, off, "policy %s: %v", id, err)
 			continue
 		}
+		p.sources = append(p.sources, pf)
 		r := l.policyFile(pf, id, dir)
 		if r == nil {
 			continue

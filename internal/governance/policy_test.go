@@ -124,11 +124,11 @@ func TestRepositoryPolicy(t *testing.T) {
 		req  Request
 		want Value
 	}{
-		{Request{Action: ActionFSRead, Paths: []string{"internal/governance/engine.go"}}, Allow},
-		{Request{Action: ActionFSRead, Paths: []string{"e2e/.env"}}, Deny},
-		{Request{Action: ActionFSWrite, Paths: []string{"internal/governance/engine.go"}}, Allow},
-		{Request{Action: ActionFSWrite, Paths: []string{"go.mod"}}, RequireApproval},
-		{Request{Action: ActionFSWrite, Paths: []string{"GOVERNANCE.md"}}, Escalate},
+		{Request{Action: ActionFSRead, Paths: []string{root + "/" + "internal/governance/engine.go"}}, Allow},
+		{Request{Action: ActionFSRead, Paths: []string{root + "/" + "e2e/.env"}}, Deny},
+		{Request{Action: ActionFSWrite, Paths: []string{root + "/" + "internal/governance/engine.go"}}, Allow},
+		{Request{Action: ActionFSWrite, Paths: []string{root + "/" + "go.mod"}}, RequireApproval},
+		{Request{Action: ActionFSWrite, Paths: []string{root + "/" + "GOVERNANCE.md"}}, Escalate},
 		{Request{Action: ActionToolCall, Tool: "Edit", Kind: "edit", Paths: []string{root + "/GOVERNANCE.md"}}, Escalate},
 		{Request{Action: ActionTerminalCreate, Command: "go test ./... && go vet ./..."}, Allow},
 		{Request{Action: ActionTerminalCreate, Command: "go test ./... && git push --force"}, Deny},

@@ -1,0 +1,189 @@
+package governance
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ProtectedPath is a location the agent may never change, whatever the
+// policy says: the bridge's own policy files, manifest, audit log, caches
+// and sockets. A policy file the agent could rewrite would be obeyed by the
+// next run; an audit log it could edit would prove nothing.
+type ProtectedPath struct {
+	// Path is a file or directory (relative to the bridge's working
+	// directory, as the bridge opened it); a directory protects everything
+	// beneath it.
+	Path string
+	// What names the location for the user: "the governance policy",
+	// "the audit log".
+	What string
+	// Read refuses reads as well (the audit log, the hook socket); by
+	// default only writes, edits, deletes, moves and commands naming the
+	// location are refused.
+	Read bool
+	// Rotated also protects the files next to Path named after it with a
+	// suffix, "<name>.<suffix>" and ".<name>.<suffix>": rotated audit logs
+	// (audit.jsonl.000001) and their lock (.audit.jsonl.lock).
+	Rotated bool
+}
+
+// protected is a ProtectedPath with the forms it is compared in.
+type protected struct {
+	ProtectedPath
+	forms []string // cleaned, and with its symlinks resolved
+}
+
+// Protect adds locations the engine refuses to let the agent change (see
+// ProtectedPath), for features that create them after the engine exists
+// (the hook socket, an agent's native policy file). It is safe for
+// concurrent use with Decide.
+func (e *Engine) Protect(ps ...ProtectedPath) {
+	e.protectMu.Lock()
+	defer e.protectMu.Unlock()
+	list := append([]protected(nil), e.protectedList()...)
+	for _, p := range ps {
+		if p.Path == "" {
+			continue
+		}
+		c, err := filepath.Abs(p.Path) // relative to the bridge's directory, as it opened the file
+		if err != nil {
+			c = absPath(p.Path, "/", e.home)
+		}
+		pr := protected{ProtectedPath: p, forms: []string{c}}
+		pr.Path = c
+		if r := resolveDir(c); r != c && !strings.Contains(r, "\x00") {
+			pr.forms = append(pr.forms, r)
+		}
+		list = append(list, pr)
+	}
+	e.protected.Store(&list)
+}
+
+func (e *Engine) protectedList() []protected {
+	if l := e.protected.Load(); l != nil {
+		return *l
+	}
+	return nil
+}
+
+// Protected returns the locations the engine protects, in the order they
+// were added.
+func (e *Engine) Protected() []ProtectedPath {
+	var out []ProtectedPath
+	for _, p := range e.protectedList() {
+		out = append(out, p.ProtectedPath)
+	}
+	return out
+}
+
+// ImplicitRules returns the rules self-protection adds to every policy,
+// one line each in the form of Policy.Rules ("deny Edit(//abs/path)
+// (built-in: the audit log)"), so that `policy check` can show them and
+// the agent adapters can hand them to agents with native rules.
+func (e *Engine) ImplicitRules() []string {
+	var out []string
+	for _, p := range e.protectedList() {
+		var globs []string
+		for _, f := range p.forms {
+			if fi, err := os.Stat(f); err == nil && fi.IsDir() {
+				globs = append(globs, "/"+f+"/**")
+				continue
+			}
+			globs = append(globs, "/"+f)
+			if p.Rotated {
+				dir, name := filepath.Split(f)
+				globs = append(globs, "/"+dir+name+".*", "/"+dir+"."+name+".*")
+			}
+		}
+		where := " (built-in: " + p.What + ")"
+		tools := []string{"Edit", "Write"}
+		if p.Read {
+			tools = append(tools, "Read")
+		}
+		for _, g := range globs {
+			for _, t := range tools {
+				out = append(out, fmt.Sprintf("deny %s(%s)%s", t, g, where))
+			}
+		}
+	}
+	return out
+}
+
+// mutates reports whether a request may change what its paths name:
+// everything but a read, a search and opening a session, so a command or
+// a tool of unknown kind that names a protected file is refused.
+func (in *reqInfo) mutates() bool {
+	if in.req.Action == ActionSessionNew {
+		return false
+	}
+	return !(in.read && !in.write && !in.command && !in.fetch)
+}
+
+// protectedVerdict returns a deny verdict when one of forms, the forms of
+// the request path p, names a protected location the request may not
+// touch: a change to it or beneath it, a delete or move of a directory
+// holding it, a read of one protected from reads, or a hard link to one
+// of its files.
+func (e *Engine) protectedVerdict(in *reqInfo, p string, forms []string) (verdict, bool) {
+	list := e.protectedList()
+	if len(list) == 0 || in.req.Action == ActionSessionNew {
+		return verdict{}, false
+	}
+	mutates := in.mutates()
+	removes := in.req.Kind == "delete" || in.req.Kind == "move"
+	for _, pr := range list {
+		if !mutates && !pr.Read {
+			continue
+		}
+		for _, f := range forms {
+			hit := false
+			for _, pf := range pr.forms {
+				if _, ok := within(pf, f, true); ok || pr.Rotated && rotatedSibling(pf, f) {
+					hit = true
+				} else if _, ok := within(f, pf, true); ok && removes {
+					hit = true
+				}
+			}
+			if !hit && sameFile(f, pr) {
+				hit = true
+			}
+			if hit {
+				return verdict{value: Deny, ref: "self-protection",
+					ruleTx: fmt.Sprintf("deny the agent %s (built-in self-protection)", pr.What),
+					reason: fmt.Sprintf("%s %s: %s is protected from the agent, whatever the policy says", e.describeAction(in), f, pr.What)}, true
+			}
+		}
+	}
+	return verdict{}, false
+}
+
+// rotatedSibling reports whether f is a file next to pf named
+// "<name>.<suffix>" or ".<name>.<suffix>", compared without regard to
+// case as restricting rules are.
+func rotatedSibling(pf, f string) bool {
+	dir, name := filepath.Split(strings.ToLower(pf))
+	fdir, fname := filepath.Split(strings.ToLower(f))
+	if dir != fdir {
+		return false
+	}
+	return strings.HasPrefix(fname, name+".") || strings.HasPrefix(fname, "."+name+".")
+}
+
+// sameFile reports whether the file at f is pr's file under another name:
+// a hard link made before the request. Only files with more than one link
+// are compared, so most requests cost one lstat; files beneath a protected
+// directory are not searched.
+func sameFile(f string, pr protected) bool {
+	fi, err := os.Lstat(f)
+	if err != nil || !fi.Mode().IsRegular() || !hasLinks(fi) {
+		return false
+	}
+	for _, pf := range pr.forms {
+		if pi, err := os.Lstat(pf); err == nil && os.SameFile(fi, pi) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,138 @@
+package governance
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// protectedWorkspace makes a workspace whose policy allows every edit and
+// read, holding the bridge's own files: the policy (with a parent it
+// extends and a POLICY.md), the manifest, the audit log and a rotated
+// file, a cache directory outside the root and a hook socket directory.
+func protectedWorkspace(t *testing.T) (*Engine, string, string) {
+	t.Helper()
+	tmp := t.TempDir()
+	root := filepath.Join(tmp, "ws")
+	cache := filepath.Join(tmp, "cache")
+	hook := filepath.Join(tmp, "hook")
+	files := map[string]string{
+		root + "/GOVERNANCE.md": "---\nschema: governance.workspace/v1\nname: ws\ntitle: t\ndescription: d\nversion: 1.0.0\n" +
+			"extends: ../base/GOVERNANCE.md\nrules:\n  default: allow\n  allow: [Read, Edit, Write, Bash]\n---\n",
+		tmp + "/base/GOVERNANCE.md":            "---\nschema: governance.workspace/v1\nname: base\ntitle: t\ndescription: d\nversion: 1.0.0\n---\n",
+		root + "/ACP.md":                       "manifest",
+		root + "/audit/audit-log.jsonl":        "{}\n",
+		root + "/audit/audit-log.jsonl.000001": "{}\n",
+		root + "/src/a.go":                     "package a",
+		cache + "/offload/1.txt":               "offloaded",
+		hook + "/hook.sock":                    "",
+	}
+	for f, body := range files {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.Symlink(root+"/GOVERNANCE.md", root+"/src/policy-link"))
+	must(os.Symlink(cache+"/offload/new.txt", root+"/src/cache-link")) // dangling into the cache
+	must(os.Link(root+"/GOVERNANCE.md", root+"/src/hard.md"))
+	p, err := LoadPolicy(root + "/GOVERNANCE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prot []ProtectedPath
+	for _, f := range p.Files() {
+		prot = append(prot, ProtectedPath{Path: f, What: "the governance policy"})
+	}
+	prot = append(prot,
+		ProtectedPath{Path: root + "/ACP.md", What: "the ACP.md manifest"},
+		ProtectedPath{Path: root + "/audit/audit-log.jsonl", What: "the audit log", Read: true, Rotated: true},
+		ProtectedPath{Path: cache, What: "the compression cache"})
+	e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: prot})
+	e.Protect(ProtectedPath{Path: hook, What: "the hook socket", Read: true})
+	return e, root, tmp
+}
+
+func TestDecideProtected(t *testing.T) {
+	e, root, tmp := protectedWorkspace(t)
+	tests := []struct {
+		name string
+		req  Request
+		want Value
+		what string // substring of the reason when denied
+	}{
+		{"write the policy", Request{Action: ActionFSWrite, Paths: []string{root + "/GOVERNANCE.md"}}, Deny, "the governance policy"},
+		{"write the policy it extends", Request{Action: ActionFSWrite, Paths: []string{tmp + "/base/GOVERNANCE.md"}}, Deny, "the governance policy"},
+		{"edit tool on the policy", Request{Action: ActionToolCall, Tool: "Edit", Kind: "edit", Paths: []string{root + "/GOVERNANCE.md"}}, Deny, "the governance policy"},
+		{"write the policy in other case", Request{Action: ActionFSWrite, Paths: []string{root + "/governance.MD"}}, Deny, "the governance policy"},
+		{"write through a symlink", Request{Action: ActionFSWrite, Paths: []string{root + "/src/policy-link"}}, Deny, "the governance policy"},
+		{"write through a hard link", Request{Action: ActionFSWrite, Paths: []string{root + "/src/hard.md"}}, Deny, "the governance policy"},
+		{"write through dotdot", Request{Action: ActionFSWrite, Paths: []string{root + "/src/../GOVERNANCE.md"}}, Deny, "the governance policy"},
+		{"read the policy", Request{Action: ActionFSRead, Paths: []string{root + "/GOVERNANCE.md"}}, Allow, ""},
+		{"write the manifest", Request{Action: ActionFSWrite, Paths: []string{root + "/ACP.md"}}, Deny, "the ACP.md manifest"},
+		{"read the manifest", Request{Action: ActionFSRead, Paths: []string{root + "/ACP.md"}}, Allow, ""},
+		{"read the audit log", Request{Action: ActionFSRead, Paths: []string{root + "/audit/audit-log.jsonl"}}, Deny, "the audit log"},
+		{"write the audit log", Request{Action: ActionFSWrite, Paths: []string{root + "/audit/audit-log.jsonl"}}, Deny, "the audit log"},
+		{"read a rotated audit file", Request{Action: ActionFSRead, Paths: []string{root + "/audit/audit-log.jsonl.000001"}}, Deny, "the audit log"},
+		{"write the audit lock", Request{Action: ActionFSWrite, Paths: []string{root + "/audit/.audit-log.jsonl.lock"}}, Deny, "the audit log"},
+		{"grep the audit log", Request{Action: ActionToolCall, Tool: "Grep", Kind: "search", Paths: []string{root + "/audit/audit-log.jsonl"}}, Deny, "the audit log"},
+		{"delete the audit directory", Request{Action: ActionToolCall, Kind: "delete", Paths: []string{root + "/audit"}}, Deny, "the audit log"},
+		{"move the workspace away", Request{Action: ActionToolCall, Kind: "move", Paths: []string{root, tmp + "/elsewhere"}}, Deny, "the governance policy"},
+		{"list the workspace", Request{Action: ActionToolCall, Tool: "LS", Kind: "read", Paths: []string{root}}, Allow, ""},
+		{"another file beside the log", Request{Action: ActionFSWrite, Paths: []string{root + "/audit/notes.md"}}, Allow, ""},
+		{"write into the cache", Request{Action: ActionFSWrite, Paths: []string{tmp + "/cache/offload/1.txt"}}, Deny, "the compression cache"},
+		{"dangling link into the cache", Request{Action: ActionFSWrite, Paths: []string{root + "/src/cache-link"}}, Deny, "the compression cache"},
+		{"read the hook socket", Request{Action: ActionFSRead, Paths: []string{tmp + "/hook/hook.sock"}}, Deny, "the hook socket"},
+		{"command naming the policy", Request{Action: ActionTerminalCreate, Command: "sed -i s/deny/allow/ GOVERNANCE.md", Paths: []string{root + "/GOVERNANCE.md"}}, Deny, "the governance policy"},
+		{"tool of unknown kind on the manifest", Request{Action: ActionToolCall, Tool: "mcp__fs__touch", Kind: "other", Paths: []string{root + "/ACP.md"}}, Deny, "the ACP.md manifest"},
+		{"ordinary write", Request{Action: ActionFSWrite, Paths: []string{root + "/src/a.go"}}, Allow, ""},
+		{"session in the workspace", Request{Action: ActionSessionNew, Paths: []string{root}}, Allow, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.req.Cwd = root
+			d := e.Decide(tt.req)
+			if d.Value != tt.want || tt.want == Deny && (d.Ref != "self-protection" || !strings.Contains(d.Reason, tt.what)) {
+				t.Errorf("Decide(%+v) = %v (ref %s); want %s about %q", tt.req, d, d.Ref, tt.want, tt.what)
+			}
+		})
+	}
+}
+
+// TestImplicitRules checks the rules self-protection shows in `policy
+// check` and hands to the agents' native rules.
+func TestImplicitRules(t *testing.T) {
+	e, root, tmp := protectedWorkspace(t)
+	got := strings.Join(e.ImplicitRules(), "\n")
+	for _, want := range []string{
+		"deny Edit(/" + root + "/GOVERNANCE.md) (built-in: the governance policy)",
+		"deny Write(/" + tmp + "/base/GOVERNANCE.md) (built-in: the governance policy)",
+		"deny Read(/" + root + "/audit/audit-log.jsonl) (built-in: the audit log)",
+		"deny Read(/" + root + "/audit/audit-log.jsonl.*) (built-in: the audit log)",
+		"deny Edit(/" + root + "/audit/.audit-log.jsonl.*) (built-in: the audit log)",
+		"deny Edit(/" + tmp + "/cache/**) (built-in: the compression cache)",
+		"deny Read(/" + tmp + "/hook/**) (built-in: the hook socket)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("implicit rules lack %q; got:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "Read(/"+root+"/GOVERNANCE.md)") || strings.Contains(got, "Read(/"+tmp+"/cache") {
+		t.Errorf("implicit rules deny reads of what may be read:\n%s", got)
+	}
+	// Each implicit rule is a rule the policy syntax accepts.
+	for _, line := range e.ImplicitRules() {
+		text := strings.TrimPrefix(line[:strings.LastIndex(line, " (")], "deny ")
+		if _, err := parseRule(text, root, "/home/u"); err != nil {
+			t.Errorf("%s: %v", line, err)
+		}
+	}
+}
