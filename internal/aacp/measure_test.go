@@ -3,7 +3,7 @@ package aacp
 import (
 	"testing"
 
-	"github.com/tiktoken-go/tokenizer/codec"
+	"github.com/acp-bridge/acp-bridge/internal/tokens"
 )
 
 // draftEnglish is the English instruction of draft section 1, which the
@@ -21,15 +21,7 @@ func TestTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok := codec.NewO200kBase()
-	en, _, err := tok.Encode(draftEnglish)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pk, _, err := tok.Encode(p.String())
-	if err != nil {
-		t.Fatal(err)
-	}
+	en, pk := tokens.Pieces(draftEnglish), tokens.Pieces(p.String())
 	t.Logf("o200k tokens: English %d (%d bytes), packet %d (%d bytes), %+.1f%%",
 		len(en), len(draftEnglish), len(pk), len(p.String()), 100*(float64(len(pk))/float64(len(en))-1))
 	if len(pk) >= len(en) {

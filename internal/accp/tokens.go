@@ -1,50 +1,16 @@
 package accp
 
-import (
-	"sync"
-
-	"github.com/tiktoken-go/tokenizer/codec"
-)
-
-var o200k = sync.OnceValue(codec.NewO200kBase)
+import "github.com/acp-bridge/acp-bridge/internal/tokens"
 
 // CountTokens returns the number of o200k_base tokens in s, the BPE
-// tokenizer used for every budget in this package. It is safe for
-// concurrent use.
-func CountTokens(s string) int {
-	if s == "" {
-		return 0
-	}
-	n, err := o200k().Count(s)
-	if err != nil {
-		// The codec only fails on invalid UTF-8; count bytes as a ceiling.
-		return len(s)
-	}
-	return n
-}
+// tokenizer used for every budget in this package (tokens.Count). It is
+// safe for concurrent use.
+func CountTokens(s string) int { return tokens.Count(s) }
 
 // MaxTokenBytes returns the length in bytes of the longest o200k_base
-// token, special tokens included (128), so a text of n bytes is at least
-// n/MaxTokenBytes() tokens: a caller can tell that a long text is over a
-// token bound without tokenizing it. The first call takes some 60 ms.
-func MaxTokenBytes() int { return maxTokenBytes() }
-
-var maxTokenBytes = sync.OnceValue(func() int {
-	c := o200k()
-	n := len("<|endofprompt|>")
-	// Decode of one id gives its bytes unchanged; the ids are dense, so a
-	// long stretch of unknown ids is past the end.
-	for id, misses := uint(0), 0; misses < 1024; id++ {
-		s, err := c.Decode([]uint{id})
-		if err != nil {
-			misses++
-			continue
-		}
-		misses = 0
-		n = max(n, len(s))
-	}
-	return n
-})
+// token (tokens.MaxTokenBytes), so a text of n bytes is at least
+// n/MaxTokenBytes() tokens.
+func MaxTokenBytes() int { return tokens.MaxTokenBytes() }
 
 // Frame size limits of section 3.4, in o200k tokens.
 const (
@@ -80,11 +46,7 @@ type FrameTokens struct {
 func MeasureFrame(line string) FrameTokens {
 	var ft FrameTokens
 	h, b, _ := splitComponents(line)
-	_, pieces, err := o200k().Encode(line)
-	if err != nil {
-		h, b, m := splitComponents(line)
-		return FrameTokens{Header: len(h), Body: len(b), Meta: len(m), Total: len(line)}
-	}
+	pieces := tokens.Pieces(line)
 	off := 0
 	for _, p := range pieces {
 		switch {

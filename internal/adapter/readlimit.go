@@ -9,11 +9,9 @@ import (
 	"log/slog"
 	"os"
 	"strconv"
-	"sync"
 
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
-	"github.com/tiktoken-go/tokenizer"
-	"github.com/tiktoken-go/tokenizer/codec"
+	"github.com/acp-bridge/acp-bridge/internal/tokens"
 )
 
 // DefaultOffloadTokens is the Tier 1 threshold used when none is given, the
@@ -45,20 +43,6 @@ type ReadLimit struct {
 	Logger *slog.Logger
 }
 
-var (
-	o200kOnce sync.Once
-	o200k     tokenizer.Codec
-)
-
-func countO200k(s string) int {
-	o200kOnce.Do(func() { o200k = codec.NewO200kBase() })
-	n, err := o200k.Count(s)
-	if err != nil {
-		return len(s)
-	}
-	return n
-}
-
 // LimitLargeReads wraps next so that Claude Code's own Read of a file above
 // the threshold, with no offset or limit, reads only the first lines that fit
 // the budget: the decision keeps next's verdict and gains an UpdatedInput
@@ -73,7 +57,7 @@ func LimitLargeReads(next Decider, rl ReadLimit) Decider {
 		rl.Budget = rl.Threshold / 10
 	}
 	if rl.Count == nil {
-		rl.Count = countO200k
+		rl.Count = tokens.Count
 	}
 	logger := rl.Logger
 	if logger == nil {

@@ -8,7 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/tokens"
 )
+
+var countO200k = tokens.Count
 
 // bigFile writes a file of numbered lines of about tokens o200k tokens and
 // returns its path.

@@ -5,28 +5,14 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
-	"github.com/tiktoken-go/tokenizer"
-	"github.com/tiktoken-go/tokenizer/codec"
-)
-
-var (
-	o200kOnce sync.Once
-	o200k     tokenizer.Codec
+	"github.com/acp-bridge/acp-bridge/internal/tokens"
 )
 
 // CountTokens returns the number of o200k_base tokens in s. o200k is an
 // offline stand-in: no offline Claude or Gemini tokenizer exists, so figures
 // compare runs with each other, not with what a real model would bill.
-func CountTokens(s string) int {
-	o200kOnce.Do(func() { o200k = codec.NewO200kBase() })
-	n, err := o200k.Count(s)
-	if err != nil {
-		return 0
-	}
-	return n
-}
+func CountTokens(s string) int { return tokens.Count(s) }
 
 // ContextText returns the text of the conversation context in the request
 // body: every string value under "system" and "messages" (Anthropic) or
