@@ -64,15 +64,20 @@
 //
 // # Redaction and caps
 //
-// Input, output and metadata are redacted before anything is written (see
-// redact.go for the rules): members whose key names a secret (password,
+// Every string of a record is redacted before anything is written (see
+// redact.go and redact_assign.go for the rules): actor, subject (an
+// agent's command line often lands in subject.ref), the policy reference
+// (its slug is made from the redacted text), input, output and metadata.
+// In input, output and metadata, members whose key names a secret (password,
 // *_TOKEN, apiKey, Authorization, ...) and the value of {"name":
 // "GITHUB_TOKEN", "value": ...} pairs become {"$redacted": true, "reason":
 // "secret-key:<key>"}; secrets recognised by their shape inside strings
 // (AWS, GCP and Azure keys, GitHub ghp_/gho_/github_pat_, GitLab glpat-,
 // Slack xox*, sk-/sk-ant- keys, PEM private keys, JWTs, Authorization
-// values, bearer tokens, password=/token=/secret= pairs, credentials in
-// URLs) are replaced in place by "[REDACTED:<reason>]", keeping the rest of
+// values, bearer tokens, npm and Stripe keys, Slack webhooks, curl -u
+// credentials, credentials in URLs) and values assigned to a name that
+// names a secret (PGPASSWORD=..., DB_PASS: ..., --password ...,
+// aws_secret_access_key ...) are replaced in place by "[REDACTED:<reason>]", keeping the rest of
 // the text readable; a string that is nothing but a secret becomes the
 // marker object. A secret with no recognisable shape and no telling key (a
 // bare password in free text) cannot be found. Strings over 8 KiB become

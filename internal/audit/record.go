@@ -24,6 +24,7 @@ func (l *Log) prepare(ev *Event) (*prepared, error) {
 	if err := ev.check(); err != nil {
 		return nil, err
 	}
+	ev.redactNames()
 	// All the parts share one buffer; each part is a full slice of it, so
 	// growing the buffer never changes a part already made.
 	buf := make([]byte, 0, 1024)
@@ -55,7 +56,11 @@ func (l *Log) prepare(ev *Event) (*prepared, error) {
 
 	var meta map[string]any
 	if ev.Policy != nil {
-		slug := policySlug(ev.Policy.Ref)
+		// The slug is made from the redacted reference: a slug keeps the
+		// letters and digits of a secret in a rule's text. The original
+		// goes to metadata, which is redacted as a whole.
+		ref, _ := redactString(ev.Policy.Ref)
+		slug := policySlug(ref)
 		start = len(buf)
 		buf = append(buf, '{')
 		if ev.Policy.Decision != "" {
@@ -89,6 +94,29 @@ func (l *Log) prepare(ev *Event) (*prepared, error) {
 		p.metadataHash = hashHex(p.metadata)
 	}
 	return p, nil
+}
+
+// redactNames redacts the strings of the record outside input, output
+// and metadata: actor, subject and action. An agent chooses many of them
+// (a terminal's command line as subject ref, a tool title, a session id),
+// so they hold secrets as often as arguments do. The AIP-7 length limits
+// are applied after redaction, since a marker may be longer than what it
+// replaced.
+func (ev *Event) redactNames() {
+	red := func(s string, max int) string {
+		s, _ = redactString(s)
+		return shorten(s, max)
+	}
+	ev.Actor.ID = red(ev.Actor.ID, 256)
+	ev.Actor.Role = red(ev.Actor.Role, 64)
+	ev.Subject.Kind = red(ev.Subject.Kind, 32)
+	ev.Subject.Ref = red(ev.Subject.Ref, 256)
+	ev.Subject.Path = red(ev.Subject.Path, 1024)
+	if a, _ := redactString(ev.Action); a != ev.Action {
+		// Actions are names the bridge chooses; one that held a secret
+		// is written as a name that says so.
+		ev.Action = "redacted.action"
+	}
 }
 
 // field redacts, caps and canonicalizes one of input, output and

@@ -65,7 +65,7 @@ func init() {
 // secretValue matches the value of a key=value pair: quoted, or up to the
 // next separator. It does not start with '[', so a marker a previous rule
 // spliced in is not redacted twice.
-const secretValue = `(?:"[^"]*"|'[^']*'|[^\s&;,'"\[][^\s&;,'"]*)`
+const secretValue = `(?:"[^"]+"|'[^']+'|[^\s&;,'"\[][^\s&;,'"]*)`
 
 // Tokens with a distinctive prefix (ghp_, glpat-, xoxb-, AIza, AKIA, eyJ)
 // match even inside a longer word, so that gluing text to a token does not
@@ -93,6 +93,14 @@ var rules = []rule{
 		re: regexp.MustCompile(`glpat-[A-Za-z0-9_\-]{20,}`)},
 	{reason: "slack-token", triggers: []string{"xox"},
 		re: regexp.MustCompile(`xox[abposr]-[A-Za-z0-9-]{10,}`)},
+	{reason: "slack-webhook", triggers: []string{"hooks.slack.com/"},
+		re: regexp.MustCompile(`(hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9_/\-]{8,}`)},
+	{reason: "npm-token", triggers: []string{"npm_"},
+		re: regexp.MustCompile(`npm_[A-Za-z0-9]{36}`)},
+	{reason: "stripe-key", triggers: []string{"_live_", "_test_"},
+		re: regexp.MustCompile(`(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`)},
+	{reason: "basic-auth", triggers: []string{"-u", "--user"},
+		re: regexp.MustCompile(`((?:^|\s)(?:-u|--user)(?:\s+|=)['"]?[^\s:'"\[]+:)[^\s'"\[]+`)},
 	{reason: "api-key", triggers: []string{"sk-"}, anchored: true,
 		at: func(s string, i int, _ string) bool {
 			return i == 0 || !isWordByte(s[i-1]) || strings.HasPrefix(s[i:], "sk-ant-") || strings.HasPrefix(s[i:], "sk-proj-")
@@ -116,6 +124,9 @@ var rules = []rule{
 		at: func(s string, i int, trigger string) bool {
 			if trigger == "key" {
 				return i >= 2 && (s[i-1] == '_' || s[i-1] == '-') && isAlnum(s[i-2])
+			}
+			if strings.HasPrefix(s[i:], "PWD") && (i == 0 || s[i-1] != '_') {
+				return false // the shell's working directory
 			}
 			return i == 0 || !isAlnum(s[i-1])
 		},
@@ -187,9 +198,6 @@ func redactString(s string) (string, string) {
 		return s, ""
 	}
 	m := candidates(s)
-	if m == 0 {
-		return s, ""
-	}
 	first := ""
 	for i := range rules {
 		r := &rules[i]
@@ -203,6 +211,12 @@ func redactString(s string) (string, string) {
 			}
 			s = out
 		}
+	}
+	if out := redactAssignments(s); out != s {
+		if first == "" {
+			first = "secret-pair"
+		}
+		s = out
 	}
 	return s, first
 }

@@ -1,0 +1,151 @@
+package audit
+
+import "strings"
+
+// The regular-expression rules in redact.go find secrets by their shape or
+// by a few words before them. Secrets an agent puts on a command line
+// mostly have no shape: what gives them away is the name they are assigned
+// to (PGPASSWORD=..., DB_PASS=..., //registry/:_authToken=...,
+// --password ..., aws_secret_access_key ...). redactAssignments finds those
+// by the name, whatever it is prefixed with, using the same test as object
+// keys (isSecretKey), so a name that hides a secret in a JSON member hides
+// it in a command line too.
+
+// redactAssignments replaces the value of every assignment whose name
+// names a secret:
+//
+//   - NAME=value, NAME: value, "NAME": "value" (env, config, headers);
+//   - --NAME value, -NAME value (command-line flags);
+//   - a compound name (with '_', '-' or '.') followed by a space and a
+//     value that looks random (aws configure set aws_secret_access_key X).
+//
+// Values already replaced by a marker are left alone.
+func redactAssignments(s string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '=' && c != ':' && c != ' ' && c != '\t' {
+			continue
+		}
+		nameStart, nameEnd := assignedName(s, i)
+		if nameStart < last || nameEnd <= nameStart {
+			continue
+		}
+		name := s[nameStart:nameEnd]
+		flag := strings.HasPrefix(name, "-")
+		bare := strings.TrimLeft(name, "-")
+		if !isSecretName(bare) {
+			continue
+		}
+		if c == ' ' || c == '\t' {
+			// Only flags and compound names take a value after a space,
+			// and only a value that does not read as a word.
+			if nameEnd != i || !(flag || strings.ContainsAny(bare, "_-.")) {
+				continue
+			}
+		} else if c == ':' && i+1 < len(s) && s[i+1] == '/' {
+			continue // a URL scheme, not an assignment
+		}
+		vs, ve := assignedValue(s, i+1, c == ' ' || c == '\t')
+		if ve <= vs || (!flag && (c == ' ' || c == '\t') && !looksRandom(s[vs:ve])) {
+			continue
+		}
+		b.WriteString(s[last:vs])
+		b.WriteString("[REDACTED:secret-pair]")
+		last = ve
+		i = ve - 1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// assignedName finds the name before the separator at s[i]: a run of
+// letters, digits, '_', '-' and '.', possibly followed by a closing quote
+// and spaces (`"password" : ...`). Flags keep their leading dashes.
+func assignedName(s string, i int) (start, end int) {
+	j := i
+	if s[i] == '=' || s[i] == ':' {
+		for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
+			j--
+		}
+		if j > 0 && (s[j-1] == '"' || s[j-1] == '\'') {
+			j--
+		}
+	}
+	end = j
+	for j > 0 && isNameByte(s[j-1]) {
+		j--
+	}
+	return j, end
+}
+
+func isNameByte(c byte) bool {
+	return isAlnum(c) || c == '_' || c == '-' || c == '.'
+}
+
+// assignedValue finds the value that starts at s[i] (after spaces unless
+// spaced, a quoted string, or up to the next separator).
+func assignedValue(s string, i int, spaced bool) (start, end int) {
+	if !spaced {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+	}
+	if i >= len(s) || s[i] == '[' || s[i] == '-' && spaced {
+		return i, i
+	}
+	if q := s[i]; q == '"' || q == '\'' {
+		if k := strings.IndexByte(s[i+1:], q); k >= 0 {
+			return i + 1, i + 1 + k
+		}
+		i++
+	}
+	j := i
+	for j < len(s) && !strings.ContainsRune(" \t\r\n&;,'\"", rune(s[j])) {
+		j++
+	}
+	return i, j
+}
+
+// isSecretName reports whether an assigned name names a secret: a secret
+// object key (isSecretKey), or a name with a secret word among its parts
+// (DB_PASS, SECRET_KEY_BASE).
+// The shell's PWD and OLDPWD are directories, not passwords.
+func isSecretName(name string) bool {
+	if name == "PWD" || name == "OLDPWD" {
+		return false
+	}
+	if isSecretKey(name) {
+		return true
+	}
+	// A secret word anywhere among the name's parts: SECRET_KEY_BASE,
+	// DB_PASS, TOKEN_FILE_CONTENT.
+	for part := range strings.FieldsFuncSeq(name, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		for _, w := range secretWords {
+			if strings.EqualFold(part, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// secretWords are the parts of an assigned name that make it a secret's.
+var secretWords = []string{"secret", "password", "passwd", "passphrase", "pass", "token", "apikey", "credential", "credentials"}
+
+// looksRandom reports whether a word after a secret's name reads as the
+// secret rather than prose: at least 8 bytes with both letters and digits,
+// or 16 bytes of any kind.
+func looksRandom(v string) bool {
+	if len(v) >= 16 {
+		return true
+	}
+	if len(v) < 8 {
+		return false
+	}
+	return strings.ContainsAny(v, "0123456789") && strings.IndexFunc(v, func(r rune) bool { return r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' }) >= 0
+}
