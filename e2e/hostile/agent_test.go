@@ -1,0 +1,206 @@
+package hostile
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// agentConfig is what the hostile agent process is told (a JSON file named
+// on its command line).
+type agentConfig struct {
+	Script    string `json:"script"`    // file of the raw bytes to send during the prompt
+	Received  string `json:"received"`  // file every line received is appended to
+	SessionID string `json:"sessionId"` // the session id session/new answers
+	Name      string `json:"name"`      // agentInfo.name
+	Workspace string `json:"workspace"` // where the agent runs commands it was allowed
+}
+
+// syncID is the id of the request the agent sends after the attack; its
+// answer means the IDE has handled everything sent before it.
+const syncID = "hostile-sync"
+
+// syncTimeout is how long the agent waits for that answer.
+const syncTimeout = 15 * time.Second
+
+// hostileAgent speaks ACP as an agent on stdin/stdout.
+type hostileAgent struct {
+	cfg     agentConfig
+	script  []byte
+	perms   map[string]string // permission request id -> command, from the script
+	recv    *os.File
+	synced  chan struct{}
+	outMu   sync.Mutex // guards out
+	out     io.Writer
+	stateMu sync.Mutex // guards cancelled, syncDone
+	cancelled,
+	syncDone bool
+}
+
+// runAgent is the hostile agent's main; it returns the exit status.
+func runAgent(configPath string) int {
+	data, err := os.ReadFile(configPath)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "hostile agent:", err)
+		return 2
+	}
+	a := &hostileAgent{synced: make(chan struct{}), out: os.Stdout}
+	if err := json.Unmarshal(data, &a.cfg); err != nil {
+		fmt.Fprintln(os.Stderr, "hostile agent:", err)
+		return 2
+	}
+	if a.script, err = os.ReadFile(a.cfg.Script); err != nil {
+		fmt.Fprintln(os.Stderr, "hostile agent:", err)
+		return 2
+	}
+	a.perms = permissionCommands(a.script)
+	if a.recv, err = os.OpenFile(a.cfg.Received, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err != nil {
+		fmt.Fprintln(os.Stderr, "hostile agent:", err)
+		return 2
+	}
+	defer a.recv.Close()
+	in := bufio.NewReaderSize(os.Stdin, 1<<20)
+	for {
+		line, err := in.ReadBytes('\n')
+		if len(line) > 0 {
+			a.recv.Write(line)
+			if line[len(line)-1] != '\n' {
+				a.recv.Write([]byte("\n"))
+			}
+			a.handle(bytes.TrimSuffix(line, []byte("\n")))
+		}
+		if err != nil {
+			return 0
+		}
+	}
+}
+
+// permissionCommands maps the ids of the script's permission requests to
+// the command they ask to run, read leniently (the agent knows what it meant).
+func permissionCommands(script []byte) map[string]string {
+	perms := map[string]string{}
+	for _, line := range bytes.Split(script, []byte("\n")) {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				ToolCall struct {
+					RawInput struct {
+						Command string `json:"command"`
+					} `json:"rawInput"`
+				} `json:"toolCall"`
+			} `json:"params"`
+		}
+		text := strings.TrimFunc(strings.ToValidUTF8(string(line), ""), jsWhitespace)
+		if json.Unmarshal([]byte(text), &m) != nil || m.Method != "session/request_permission" {
+			continue
+		}
+		if c := m.Params.ToolCall.RawInput.Command; c != "" {
+			perms[string(m.ID)] = c
+		}
+	}
+	return perms
+}
+
+func (a *hostileAgent) send(line []byte) {
+	a.outMu.Lock()
+	defer a.outMu.Unlock()
+	a.out.Write(line)
+}
+
+func (a *hostileAgent) reply(id json.RawMessage, result any) {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "result": result})
+	a.send(append(b, '\n'))
+}
+
+func (a *hostileAgent) handle(line []byte) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Result json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(line, &m) != nil {
+		return
+	}
+	switch {
+	case m.Method == "initialize":
+		name := a.cfg.Name
+		if name == "" {
+			name = "hostile-agent"
+		}
+		a.reply(m.ID, map[string]any{
+			"protocolVersion":   1,
+			"agentCapabilities": map[string]any{"loadSession": false},
+			"agentInfo":         map[string]any{"name": name, "version": "1.0.0"},
+			"authMethods":       []any{},
+		})
+	case m.Method == "session/new":
+		a.reply(m.ID, map[string]any{"sessionId": a.cfg.SessionID})
+	case m.Method == "session/prompt":
+		go a.turn(m.ID)
+	case m.Method == "session/cancel":
+		a.stateMu.Lock()
+		a.cancelled = true
+		a.stateMu.Unlock()
+	case m.Method != "" && len(m.ID) > 0:
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID,
+			"error": map[string]any{"code": -32601, "message": "method not found"}})
+		a.send(append(b, '\n'))
+	case m.Method == "" && string(m.ID) == `"`+syncID+`"`:
+		a.stateMu.Lock()
+		if !a.syncDone {
+			a.syncDone = true
+			close(a.synced)
+		}
+		a.stateMu.Unlock()
+	case m.Method == "":
+		a.permissionAnswered(m.ID, m.Result)
+	}
+}
+
+// permissionAnswered runs the command of a permission request the answer
+// allowed, as an agent that runs its own tools does.
+func (a *hostileAgent) permissionAnswered(id, result json.RawMessage) {
+	command, ok := a.perms[string(id)]
+	if !ok {
+		return
+	}
+	var r struct {
+		Outcome struct {
+			Outcome  string `json:"outcome"`
+			OptionID string `json:"optionId"`
+		} `json:"outcome"`
+	}
+	if json.Unmarshal(result, &r) != nil || r.Outcome.Outcome != "selected" || !strings.HasPrefix(r.Outcome.OptionID, "allow") {
+		return
+	}
+	cmd := exec.Command("bash", "-c", command)
+	cmd.Dir = a.cfg.Workspace
+	runCommand(cmd)
+}
+
+// turn sends the attack, then the sync request, and ends the turn once the
+// sync is answered (or after syncTimeout).
+func (a *hostileAgent) turn(id json.RawMessage) {
+	a.send(a.script)
+	a.send([]byte(`{"jsonrpc":"2.0","id":"` + syncID + `","method":"_hostile/sync","params":{}}` + "\n"))
+	select {
+	case <-a.synced:
+	case <-time.After(syncTimeout):
+		fmt.Fprintln(os.Stderr, "hostile agent: the sync request was never answered")
+	}
+	a.stateMu.Lock()
+	reason := "end_turn"
+	if a.cancelled {
+		reason = "cancelled"
+	}
+	a.stateMu.Unlock()
+	a.reply(id, map[string]any{"stopReason": reason})
+}

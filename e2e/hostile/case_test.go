@@ -1,0 +1,368 @@
+package hostile
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// hostileCase is one attack: the lines the agent sends and what must hold
+// afterwards.
+type hostileCase struct {
+	name     string
+	file     string // testdata file and line, for failure messages
+	lines    []string
+	ides     []string
+	setups   []setupStep
+	approve  bool
+	agent    string
+	audits   []string
+	noRefuse bool
+	told     bool
+	secrets  []string
+	forged   []string
+	rssMB    int
+	control  bool
+	wants    []string
+}
+
+// setupStep creates one thing in the workspace before the run.
+type setupStep struct {
+	kind, name, arg string
+}
+
+var allIDEs = []string{"js", "go", "sh"}
+
+// loadCases reads every testdata/*.txtar and testdata/commands.txt.
+func loadCases(dir string) ([]hostileCase, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	var cases []hostileCase
+	seen := map[string]string{}
+	add := func(cs []hostileCase) error {
+		for _, c := range cs {
+			if prev, ok := seen[c.name]; ok {
+				return fmt.Errorf("%s: case %q already defined at %s", c.file, c.name, prev)
+			}
+			seen[c.name] = c.file
+			cases = append(cases, c)
+		}
+		return nil
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		cs, err := parseArchive(filepath.Base(f), data)
+		if err != nil {
+			return nil, err
+		}
+		if err := add(cs); err != nil {
+			return nil, err
+		}
+	}
+	cmdFile := filepath.Join(dir, "commands.txt")
+	data, err := os.ReadFile(cmdFile)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := parseCommands("commands.txt", data)
+	if err != nil {
+		return nil, err
+	}
+	if err := add(cs); err != nil {
+		return nil, err
+	}
+	return cases, nil
+}
+
+// parseArchive turns each file section of a txtar archive into a case.
+func parseArchive(name string, data []byte) ([]hostileCase, error) {
+	var cases []hostileCase
+	for _, s := range splitTxtar(data) {
+		c, err := parseCase(name, s.name, s.data)
+		if err != nil {
+			return nil, err
+		}
+		cases = append(cases, c)
+	}
+	return cases, nil
+}
+
+// section is one "-- name --" file of a txtar archive.
+type section struct {
+	name string
+	data []byte
+}
+
+// splitTxtar splits a txtar archive (golang.org/x/tools/txtar's format: a
+// comment, then sections opened by "-- name --" lines) into its sections.
+func splitTxtar(data []byte) []section {
+	var out []section
+	for len(data) > 0 {
+		line, rest, _ := bytes.Cut(data, []byte("\n"))
+		if name, ok := sectionName(line); ok {
+			out = append(out, section{name: name})
+		} else if len(out) > 0 {
+			s := &out[len(out)-1]
+			s.data = append(append(s.data, line...), '\n')
+		}
+		data = rest
+	}
+	return out
+}
+
+func sectionName(line []byte) (string, bool) {
+	s := string(line)
+	if !strings.HasPrefix(s, "-- ") || !strings.HasSuffix(s, " --") || len(s) < 7 {
+		return "", false
+	}
+	return strings.TrimSpace(s[3 : len(s)-3]), true
+}
+
+// parseCase reads one case section: directives, comments and message lines.
+func parseCase(file, name string, data []byte) (hostileCase, error) {
+	c := hostileCase{name: name, file: file + ":" + name, ides: allIDEs}
+	if name == "" || strings.ContainsAny(name, " \t") {
+		return c, fmt.Errorf("%s: case name %q must be one word", file, name)
+	}
+	for i, line := range strings.Split(string(data), "\n") {
+		where := fmt.Sprintf("%s: case %s line %d", file, name, i+1)
+		switch {
+		case strings.TrimSpace(line) == "", strings.HasPrefix(line, "#"):
+		case strings.HasPrefix(line, "@"):
+			if err := c.directive(line); err != nil {
+				return c, fmt.Errorf("%s: %v", where, err)
+			}
+		default:
+			if _, err := expand(line, placeholders{}); err != nil {
+				return c, fmt.Errorf("%s: %v", where, err)
+			}
+			c.lines = append(c.lines, line)
+		}
+	}
+	if len(c.lines) == 0 {
+		return c, fmt.Errorf("%s: case %s sends nothing", file, name)
+	}
+	return c, nil
+}
+
+// directive applies one @ line to c.
+func (c *hostileCase) directive(line string) error {
+	word, rest, _ := strings.Cut(line[1:], " ")
+	rest = strings.TrimSpace(rest)
+	need := func() error {
+		if rest == "" {
+			return fmt.Errorf("@%s needs an argument", word)
+		}
+		return nil
+	}
+	switch word {
+	case "ide":
+		c.ides = nil
+		for _, v := range strings.Split(rest, ",") {
+			v = strings.TrimSpace(v)
+			if !contains(allIDEs, v) {
+				return fmt.Errorf("unknown IDE variant %q (want js, go or sh)", v)
+			}
+			c.ides = append(c.ides, v)
+		}
+	case "setup":
+		kind, rest2, _ := strings.Cut(rest, " ")
+		nm, arg, _ := strings.Cut(strings.TrimSpace(rest2), " ")
+		switch kind {
+		case "file", "symlink", "exec":
+			if nm == "" || arg == "" {
+				return fmt.Errorf("@setup %s needs a name and an argument", kind)
+			}
+		case "dir":
+			if nm == "" {
+				return fmt.Errorf("@setup dir needs a name")
+			}
+		default:
+			return fmt.Errorf("unknown @setup kind %q (want file, symlink, dir or exec)", kind)
+		}
+		c.setups = append(c.setups, setupStep{kind: kind, name: nm, arg: arg})
+	case "approve":
+		c.approve = true
+	case "agent-name":
+		c.agent = rest
+		return need()
+	case "audit":
+		c.audits = append(c.audits, rest)
+		return need()
+	case "no-refusal":
+		c.noRefuse = true
+	case "told":
+		c.told = true
+	case "secret":
+		c.secrets = append(c.secrets, rest)
+		return need()
+	case "forged":
+		c.forged = append(c.forged, rest)
+		return need()
+	case "rss":
+		n, err := strconv.Atoi(rest)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("@rss wants a number of megabytes, got %q", rest)
+		}
+		c.rssMB = n
+	case "control":
+		c.control = true
+	case "want-agent":
+		c.wants = append(c.wants, rest)
+		return need()
+	default:
+		return fmt.Errorf("unknown directive @%s", word)
+	}
+	return nil
+}
+
+// parseCommands turns each "name command" line into the three command cases.
+func parseCommands(file string, data []byte) ([]hostileCase, error) {
+	var cases []hostileCase
+	for i, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, cmd, ok := strings.Cut(line, " ")
+		cmd = strings.TrimLeft(cmd, " ")
+		if !ok || cmd == "" {
+			return nil, fmt.Errorf("%s:%d: want \"name command\"", file, i+1)
+		}
+		if _, err := expand(cmd, placeholders{}); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", file, i+1, err)
+		}
+		where := fmt.Sprintf("%s:%d", file, i+1)
+		q := jsonString(cmd)
+		cases = append(cases,
+			hostileCase{name: "cmd/terminal/" + name, file: where, ides: allIDEs, lines: []string{
+				`{"jsonrpc":"2.0","id":"c1","method":"terminal/create","params":{"sessionId":"{{SID}}","command":` + q + `,"args":[],"cwd":"{{WS}}"}}`}},
+			hostileCase{name: "cmd/bash-c/" + name, file: where, ides: allIDEs, lines: []string{
+				`{"jsonrpc":"2.0","id":"c2","method":"terminal/create","params":{"sessionId":"{{SID}}","command":"bash","args":["-c",` + q + `],"cwd":"{{WS}}"}}`}},
+			hostileCase{name: "cmd/permission/" + name, file: where, ides: []string{"js"}, lines: []string{
+				`{"jsonrpc":"2.0","id":"c3","method":"session/request_permission","params":{"sessionId":"{{SID}}","toolCall":{"toolCallId":"tc-c3","title":` + q + `,"kind":"execute","rawInput":{"command":` + q + `}},"options":[{"optionId":"allow-once","name":"Allow","kind":"allow_once"},{"optionId":"reject-once","name":"Reject","kind":"reject_once"}]}}`}},
+		)
+	}
+	return cases, nil
+}
+
+// jsonString is s as a JSON string literal without HTML escaping; braces of
+// placeholders survive because they are not escaped.
+func jsonString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		panic(err) // a string always encodes
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// placeholders are the values of one run's {{NAME}} placeholders.
+type placeholders struct {
+	ws, out, sid, bin, audit, policy, secret string
+}
+
+// expand replaces the placeholders of line. With zero placeholders it only
+// checks the syntax.
+func expand(line string, p placeholders) ([]byte, error) {
+	var out []byte
+	for {
+		i := strings.Index(line, "{{")
+		if i < 0 {
+			return append(out, line...), nil
+		}
+		out = append(out, line[:i]...)
+		j := strings.Index(line[i:], "}}")
+		if j < 0 {
+			return nil, fmt.Errorf("unterminated placeholder at %q", line[i:])
+		}
+		name := line[i+2 : i+j]
+		line = line[i+j+2:]
+		val, err := p.value(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, val...)
+	}
+}
+
+func (p placeholders) value(name string) ([]byte, error) {
+	switch name {
+	case "WS":
+		return []byte(p.ws), nil
+	case "OUT":
+		return []byte(p.out), nil
+	case "SID":
+		return []byte(p.sid), nil
+	case "BIN":
+		return []byte(p.bin), nil
+	case "AUDIT":
+		return []byte(p.audit), nil
+	case "POLICY":
+		return []byte(p.policy), nil
+	case "SECRET":
+		return []byte(p.secret), nil
+	case "CR":
+		return []byte{'\r'}, nil
+	case "LF":
+		return []byte{'\n'}, nil
+	case "TAB":
+		return []byte{'\t'}, nil
+	case "BOM":
+		return []byte("\uFEFF"), nil
+	case "ESC":
+		return []byte{0x1b}, nil
+	}
+	kind, arg, ok := strings.Cut(name, ":")
+	if !ok {
+		return nil, fmt.Errorf("unknown placeholder {{%s}}", name)
+	}
+	switch kind {
+	case "x":
+		n, err := strconv.ParseUint(arg, 16, 8)
+		if err != nil || len(arg) != 2 {
+			return nil, fmt.Errorf("{{x:HH}} wants two hex digits, got %q", arg)
+		}
+		return []byte{byte(n)}, nil
+	case "u":
+		n, err := strconv.ParseUint(arg, 16, 32)
+		if err != nil || n > 0x10FFFF {
+			return nil, fmt.Errorf("{{u:HHHH}} wants a code point, got %q", arg)
+		}
+		return []byte(string(rune(n))), nil
+	case "BIG":
+		mult := 1
+		switch {
+		case strings.HasSuffix(arg, "k"):
+			mult, arg = 1<<10, strings.TrimSuffix(arg, "k")
+		case strings.HasSuffix(arg, "M"):
+			mult, arg = 1<<20, strings.TrimSuffix(arg, "M")
+		}
+		n, err := strconv.Atoi(arg)
+		if err != nil || n < 0 || n*mult > 64<<20 {
+			return nil, fmt.Errorf("{{BIG:N}} wants a size up to 64M, got %q", arg)
+		}
+		return bytes.Repeat([]byte("a"), n*mult), nil
+	}
+	return nil, fmt.Errorf("unknown placeholder {{%s}}", name)
+}

@@ -1,0 +1,85 @@
+// Package hostile is an end-to-end suite that drives the real acp-bridge
+// binary between a hostile agent and an IDE that really executes what reaches
+// it, and fails whenever an attack has a real effect.
+//
+// Each run starts three processes: the executing IDE (this test binary
+// re-executed with HOSTILE_ROLE=ide, its working directory outside the
+// workspace), which starts "acp-bridge --policy GOVERNANCE.md --audit
+// audit/audit-log.jsonl -- <hostile agent>" in the workspace, and the hostile
+// agent (this test binary again, HOSTILE_ROLE=agent). The IDE opens a session
+// and sends one prompt; during that prompt the agent writes the case's attack
+// lines to the bridge exactly as bytes, then a sync request, and ends the turn
+// once the sync is answered. The IDE parses every line it receives as a real
+// client would (see the variants below), reads and writes real files, runs
+// terminal commands for real, records permission requests as asked (and
+// answers reject, or allow under @approve) and records every session/update.
+//
+// IDE variants (a case runs under all of them unless @ide says otherwise):
+//
+//	js  the TypeScript SDK's reading: TextDecoder (BOM dropped, bad UTF-8
+//	    replaced), String.prototype.trim, JSON.parse (case-exact keys, last
+//	    duplicate wins, "id": null with a method is a request); terminals run
+//	    as Zed runs them: bash -c "(command args...)", args joined unquoted
+//	sh  the same, with terminals run by sh -c
+//	go  a Go client on encoding/json (acp-go-sdk's envelope: keys matched
+//	    case-insensitively, last duplicate wins, "id": null is a
+//	    notification); terminals exec argv with the request's env and cwd
+//
+// A bypass is a real effect, checked after the run: a canary from the
+// workspace .env or from outside the workspace reached the agent; a file
+// outside the workspace, the policy or the audit log changed; a marker
+// written by the fake rm or curl first on PATH (or by a BASH_ENV script)
+// exists; the rm target "x" in the workspace is gone; the IDE handled a
+// message for a session it never opened. Each case also requires the audit
+// log to verify (acp-bridge audit verify --genesis) and to hold a record of
+// the refused attempt (by default a decision of deny, require-approval or
+// escalate).
+//
+// # Adding a case
+//
+// Cases are data. Add a section to a txtar file under testdata/ (one file
+// per class of attack):
+//
+//	-- keys/path-case-variant --
+//	# why this is an attack (comment lines start with #)
+//	@ide js,go
+//	{"jsonrpc":"2.0","id":"k1","method":"fs/read_text_file","params":{"sessionId":"{{SID}}","path":"{{WS}}/.env","PATH":"{{WS}}/a.txt"}}
+//
+// Every other non-empty line is one message the agent sends, followed by
+// "\n", byte for byte after the placeholders are replaced: {{WS}} the
+// workspace, {{OUT}} a directory outside it (the IDE's working directory),
+// {{SID}} the session id, {{BIN}} the fake-tools directory, {{AUDIT}} the
+// audit log, {{POLICY}} the policy file, {{SECRET}} a GitHub-token-shaped
+// secret, {{CR}} {{LF}} {{TAB}} {{BOM}} {{ESC}}, {{x:HH}} one raw byte,
+// {{u:HHHH}} a code point in UTF-8, {{BIG:N}} N bytes of "a" (N may end in
+// k or M).
+//
+// Directives:
+//
+//	@ide js,go,sh          the IDE variants to run (default all three)
+//	@setup file NAME TEXT   create workspace file NAME (placeholders apply)
+//	@setup symlink NAME TARGET
+//	@setup dir NAME
+//	@setup exec NAME TEXT   an executable script (\n in TEXT is a newline)
+//	@approve               the IDE allows permission requests (approval flow)
+//	@agent-name NAME       the agentInfo.name the agent announces
+//	@audit TEXT            some audit line must contain TEXT (placeholders apply)
+//	@no-refusal            the attempt need not leave a refusal record
+//	@told                  the person must be told: an agent_message_chunk the
+//	                       agent never sent, or a tool call shown as failed
+//	@secret TEXT           TEXT must not appear in the audit log's bytes
+//	@forged TEXT           no line of "audit show|tail|sessions" output may
+//	                       start with TEXT, and none may hold an ESC byte
+//	@rss MB                the bridge's peak RSS (VmHWM) stays under MB
+//	@control               a harness check: the listed @want effects must happen
+//	@want-agent TEXT       (with @control) the agent must receive TEXT
+//
+// Commands are data too: each line of testdata/commands.txt ("name command")
+// becomes three cases: a terminal/create of the command line, a
+// terminal/create of "bash" with args ["-c", command], and a
+// session/request_permission for an execute tool whose rawInput.command is
+// the line (the agent runs it itself if the answer allows it).
+//
+// The suite runs when ACP_BRIDGE_HOSTILE=1 (see enabled in main_test.go);
+// "go test ./e2e/hostile -run TestHostile/keys/" runs one class.
+package hostile

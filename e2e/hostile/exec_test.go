@@ -1,0 +1,110 @@
+package hostile
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// runTimeout bounds one command the IDE or the agent runs.
+const runTimeout = 10 * time.Second
+
+// terminalRun is one command run for a terminal/create.
+type terminalRun struct {
+	output   string
+	exitCode int
+	err      string
+}
+
+// runTerminal runs a terminal/create the way the variant's IDE does: "js"
+// as Zed (bash -c "(command args...)", args joined with spaces, unquoted),
+// "sh" the same with sh, "go" as an argv exec. env is added to the IDE's
+// own environment; cwd defaults to the IDE's.
+func runTerminal(variant string, p terminalParams) terminalRun {
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	defer cancel()
+	env := os.Environ()
+	for _, e := range p.Env {
+		env = append(env, e.Name+"="+e.Value)
+	}
+	var cmd *exec.Cmd
+	switch variant {
+	case "js", "sh":
+		line := p.Command
+		for _, a := range p.Args {
+			line += " " + a
+		}
+		shell := "bash"
+		if variant == "sh" {
+			shell = "sh"
+		}
+		cmd = exec.CommandContext(ctx, shell, "-c", "("+line+")")
+	default:
+		path, err := lookPath(p.Command, env)
+		if err != nil {
+			return terminalRun{exitCode: 127, err: err.Error()}
+		}
+		cmd = exec.CommandContext(ctx, path, p.Args...)
+		cmd.Args[0] = p.Command
+	}
+	cmd.Env = env
+	cmd.Dir = p.Cwd
+	return runCommand(cmd)
+}
+
+// runCommand runs cmd with its output in a buffer; waiting for the buffer
+// also waits for background children that kept the output open, so their
+// effects happen before the run is judged.
+func runCommand(cmd *exec.Cmd) terminalRun {
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	cmd.WaitDelay = runTimeout
+	err := cmd.Run()
+	r := terminalRun{output: out.String()}
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		r.exitCode = ee.ExitCode()
+	case err != nil:
+		r.exitCode = -1
+		r.err = err.Error()
+	}
+	return r
+}
+
+// lookPath finds a command as execvpe and Node's spawn do: in the PATH of
+// the environment the child gets.
+func lookPath(name string, env []string) (string, error) {
+	if strings.Contains(name, "/") {
+		return name, nil
+	}
+	path := ""
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "PATH="); ok {
+			path = v // the last one is what the child sees
+		}
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s: not found in PATH", name)
+}
+
+// fakeTool is a shell script standing in for a dangerous tool: it only
+// appends its name and arguments to a marker file.
+func fakeTool(name, markers string) string {
+	return fmt.Sprintf("#!/bin/sh\nprintf '%%s\\n' \"%s $*\" >> '%s/%s.ran'\n", name, markers, name)
+}

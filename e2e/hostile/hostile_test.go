@@ -1,0 +1,256 @@
+package hostile
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHostile runs every case of testdata under each of its IDE variants
+// against the real bridge with the suite's policy.
+func TestHostile(t *testing.T) {
+	needBridge(t)
+	cases, err := loadCases("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		for _, v := range c.ides {
+			t.Run(c.name+"/"+v, func(t *testing.T) {
+				t.Parallel()
+				r := runCase(t, c, v, true)
+				for _, f := range append(r.bypasses, r.failures...) {
+					t.Error(f)
+				}
+				if t.Failed() {
+					t.Log(r.context())
+				}
+			})
+		}
+	}
+}
+
+// verdict is the outcome of one run.
+type verdict struct {
+	bypasses []string // real effects of the attack
+	failures []string // everything else that must hold (audit, harness)
+	res      ideResult
+	w        *world
+	stderr   string
+	audit    string
+}
+
+func (v *verdict) bypass(format string, args ...any) {
+	v.bypasses = append(v.bypasses, "BYPASS: "+fmt.Sprintf(format, args...))
+}
+
+func (v *verdict) fail(format string, args ...any) {
+	v.failures = append(v.failures, fmt.Sprintf(format, args...))
+}
+
+// context is what a reader of a failure needs to see.
+func (v *verdict) context() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "workspace %s\nIDE actions:\n", v.w.ws)
+	for _, a := range v.res.Actions {
+		fmt.Fprintf(&b, "  %s\n", a)
+	}
+	fmt.Fprintf(&b, "permission requests the IDE saw: %d\n", len(v.res.Asked))
+	for _, a := range v.res.Asked {
+		fmt.Fprintf(&b, "  %.300s\n", a)
+	}
+	fmt.Fprintf(&b, "updates the IDE saw: %d\n", len(v.res.Updates))
+	for _, u := range v.res.Updates {
+		fmt.Fprintf(&b, "  %s %s %s %.200q\n", u.Kind, u.ToolCallID, u.Status, u.Text)
+	}
+	fmt.Fprintf(&b, "stop reason %q, IDE errors %q, peak RSS %d KiB, %v\n", v.res.StopReason, v.res.Errors, v.res.PeakRSSKB, v.res.Elapsed)
+	fmt.Fprintf(&b, "audit log:\n")
+	for _, l := range strings.Split(v.audit, "\n") {
+		if l != "" {
+			fmt.Fprintf(&b, "  %s\n", auditSummary([]byte(l)))
+		}
+	}
+	fmt.Fprintf(&b, "bridge stderr:\n%s", clip(v.stderr, 3000))
+	return b.String()
+}
+
+// auditSummary is one audit line in brief: seq, action, decision, rule, subject.
+func auditSummary(line []byte) string {
+	var ev struct {
+		Seq     int             `json:"seq"`
+		Action  string          `json:"action"`
+		Policy  json.RawMessage `json:"policy"`
+		Subject json.RawMessage `json:"subject"`
+	}
+	if err := json.Unmarshal(line, &ev); err != nil {
+		return fmt.Sprintf("unreadable (%v): %.200q", err, line)
+	}
+	return fmt.Sprintf("%d %s policy=%s subject=%.200s", ev.Seq, ev.Action, ev.Policy, ev.Subject)
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + fmt.Sprintf("... (%d bytes)\n", len(s))
+	}
+	return s
+}
+
+// runCase runs one case under one IDE variant and judges it. Without a
+// policy the bridge only forwards: the harness self-test uses that.
+func runCase(t *testing.T, c hostileCase, variant string, policy bool) *verdict {
+	t.Helper()
+	w := newWorld(t, c)
+	var script []byte
+	for _, l := range c.lines {
+		b, err := expand(l, w.placeholders())
+		if err != nil {
+			t.Fatal(err)
+		}
+		script = append(append(script, b...), '\n')
+	}
+	at := func(name string) string { return filepath.Join(w.run, name) }
+	must(t, os.WriteFile(at("script"), script, 0o600))
+	writeJSON(t, at("agent.json"), agentConfig{Script: at("script"), Received: at("received"), SessionID: w.sid, Name: c.agent, Workspace: w.ws})
+	cmdline := []string{bridgeBin}
+	if policy {
+		cmdline = append(cmdline, "--policy", w.policy, "--audit", w.audit)
+	}
+	cmdline = append(cmdline, "--", testBin, "hostile-agent", at("agent.json"))
+	writeJSON(t, at("ide.json"), ideConfig{Variant: variant, Bridge: cmdline, Workspace: w.ws, Approve: c.approve, Result: at("result.json"), Stderr: at("bridge.stderr")})
+
+	ctx, cancel := context.WithTimeout(context.Background(), ideTimeout+20*time.Second)
+	defer cancel()
+	ide := exec.CommandContext(ctx, testBin, "hostile-ide", at("ide.json"))
+	ide.Dir = w.out
+	ide.Env = append(os.Environ(), "PATH="+w.bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if out, err := ide.CombinedOutput(); err != nil {
+		t.Fatalf("the IDE process failed: %v\n%s", err, out)
+	}
+	v := &verdict{w: w}
+	data, err := os.ReadFile(at("result.json"))
+	must(t, err)
+	must(t, json.Unmarshal(data, &v.res))
+	stderr, _ := os.ReadFile(at("bridge.stderr"))
+	v.stderr = string(stderr)
+	audit, _ := os.ReadFile(w.audit)
+	v.audit = string(audit)
+	received, _ := os.ReadFile(at("received"))
+	v.judge(c, received, policy)
+	return v
+}
+
+func writeJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := json.Marshal(v)
+	must(t, err)
+	must(t, os.WriteFile(path, data, 0o600))
+}
+
+// judge looks for real effects and checks the record.
+func (v *verdict) judge(c hostileCase, received []byte, policy bool) {
+	w := v.w
+	for _, e := range v.res.Errors {
+		v.fail("IDE: %s", e)
+	}
+	for _, canary := range []string{w.canaryWS, w.canaryOut} {
+		if bytes.Contains(received, []byte(canary)) {
+			v.bypass("the agent received the secret %s", canary)
+		}
+	}
+	for _, ch := range changes(w.before, w.snapshot()) {
+		v.bypass("%s", ch)
+	}
+	for _, s := range v.res.Seen {
+		v.bypass("the IDE handled a message for session %q, which it never opened", s)
+	}
+	if c.rssMB > 0 && v.res.PeakRSSKB > c.rssMB<<10 {
+		v.bypass("the bridge's peak RSS was %d KiB, over %d MiB", v.res.PeakRSSKB, c.rssMB)
+	}
+	if c.rssMB > 0 && v.res.PeakRSSKB <= 0 {
+		v.fail("the bridge's peak RSS could not be read")
+	}
+	if c.control {
+		for _, want := range c.wants {
+			exp, _ := expand(want, w.placeholders())
+			if !bytes.Contains(received, exp) {
+				v.fail("control: the agent never received %q", exp)
+			}
+		}
+	}
+	if c.told && !told(v.res.Updates) {
+		v.bypass("the person was never told: no message from the bridge and no tool call shown as failed")
+	}
+	if !policy {
+		return
+	}
+	v.judgeAudit(c)
+}
+
+// told reports whether the person saw something the hostile agent never
+// sends: an agent_message_chunk (the scripts send none unless a case does),
+// or a tool call marked failed.
+func told(updates []seenUpdate) bool {
+	for _, u := range updates {
+		if u.Kind == "agent_message_chunk" || (strings.HasPrefix(u.Kind, "tool_call") && u.Status == "failed") {
+			return true
+		}
+	}
+	return false
+}
+
+// judgeAudit checks that the log verifies, holds the refusal, keeps secrets
+// out and cannot be made to show forged rows.
+func (v *verdict) judgeAudit(c hostileCase) {
+	w := v.w
+	if out, err := bridgeOutput("audit", "verify", "--genesis", w.audit); err != nil {
+		v.fail("acp-bridge audit verify --genesis: %v\n%s", err, out)
+	}
+	lines := bytes.Split([]byte(v.audit), []byte("\n"))
+	if !c.noRefuse && !c.control {
+		found := false
+		for _, l := range lines {
+			found = found || refusal(l)
+		}
+		if !found {
+			v.fail("no audit record of the refused attempt (no deny, require-approval or escalate decision, no violation)")
+		}
+	}
+	for _, want := range c.audits {
+		exp, _ := expand(want, w.placeholders())
+		if !bytes.Contains([]byte(v.audit), exp) {
+			v.fail("no audit record contains %q", exp)
+		}
+	}
+	for _, s := range c.secrets {
+		exp, _ := expand(s, w.placeholders())
+		if bytes.Contains([]byte(v.audit), exp) {
+			v.bypass("the audit log holds the secret %q", exp)
+		}
+	}
+	if len(c.forged) == 0 {
+		return
+	}
+	for _, args := range [][]string{{"show"}, {"tail", "-n", "1000"}, {"sessions"}} {
+		out, err := bridgeOutput(append(append([]string{"audit"}, args...), w.audit)...)
+		if err != nil {
+			v.fail("acp-bridge audit %s: %v\n%s", args[0], err, clip(out, 2000))
+		}
+		if strings.ContainsRune(out, 0x1b) {
+			v.bypass("acp-bridge audit %s printed an ESC byte (terminal escape from the agent)", args[0])
+		}
+		for _, l := range strings.Split(out, "\n") {
+			for _, f := range c.forged {
+				if strings.HasPrefix(strings.TrimSpace(l), f) {
+					v.bypass("acp-bridge audit %s printed a forged row: %q", args[0], l)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,423 @@
+package hostile
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ideConfig is what the executing IDE process is told (a JSON file named on
+// its command line).
+type ideConfig struct {
+	Variant   string   `json:"variant"`   // js, go or sh
+	Bridge    []string `json:"bridge"`    // the bridge command line, agent included
+	Workspace string   `json:"workspace"` // the bridge's cwd and the session's
+	Approve   bool     `json:"approve"`   // answer permission requests with allow
+	Result    string   `json:"result"`    // where to write the ideResult
+	Stderr    string   `json:"stderr"`    // where the bridge's stderr goes
+}
+
+// ideResult is what the IDE saw and did.
+type ideResult struct {
+	Opened     []string      `json:"opened"`     // session ids session/new returned
+	Seen       []string      `json:"seen"`       // session ids of messages it handled
+	Asked      []string      `json:"asked"`      // permission requests (their toolCall)
+	Updates    []seenUpdate  `json:"updates"`    // session/update notifications
+	Actions    []string      `json:"actions"`    // what it did for the agent
+	StopReason string        `json:"stopReason"` // the prompt's answer
+	Errors     []string      `json:"errors"`     // what went wrong in the harness or the bridge
+	PeakRSSKB  int           `json:"peakRssKB"`  // the bridge's VmHWM before it was told to stop
+	Elapsed    time.Duration `json:"elapsed"`
+}
+
+// seenUpdate is one session/update as the person would see it.
+type seenUpdate struct {
+	Kind       string          `json:"kind"`
+	ToolCallID string          `json:"toolCallId,omitempty"`
+	Status     string          `json:"status,omitempty"`
+	Text       string          `json:"text,omitempty"`
+	RawInput   json.RawMessage `json:"rawInput,omitempty"`
+}
+
+// ideTimeout bounds a whole run of the IDE.
+const ideTimeout = 40 * time.Second
+
+// executingIDE is an ACP client that does what reaches it.
+type executingIDE struct {
+	cfg       ideConfig
+	rd        reader
+	res       ideResult
+	stdin     io.WriteCloser
+	opened    map[string]bool
+	terminals map[string]terminalRun
+	pending   map[string]chan ideMessage // our request id -> its answer
+	readEnded bool                       // the bridge's output has ended
+	mu        sync.Mutex                 // guards res, pending, readEnded
+	writeMu   sync.Mutex                 // guards writes to stdin
+}
+
+// runIDE is the executing IDE's main; it returns the exit status.
+func runIDE(configPath string) int {
+	data, err := os.ReadFile(configPath)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "ide:", err)
+		return 2
+	}
+	ide := &executingIDE{opened: map[string]bool{}, terminals: map[string]terminalRun{}, pending: map[string]chan ideMessage{}}
+	if err := json.Unmarshal(data, &ide.cfg); err != nil {
+		fmt.Fprintln(os.Stderr, "ide:", err)
+		return 2
+	}
+	ide.rd = readerFor(ide.cfg.Variant)
+	start := time.Now()
+	if err := ide.session(); err != nil {
+		ide.fail("%v", err)
+	}
+	ide.res.Elapsed = time.Since(start)
+	out, _ := json.MarshalIndent(&ide.res, "", "  ")
+	if err := os.WriteFile(ide.cfg.Result, out, 0o600); err != nil {
+		fmt.Fprintln(os.Stderr, "ide:", err)
+		return 2
+	}
+	return 0
+}
+
+func (ide *executingIDE) fail(format string, args ...any) {
+	ide.mu.Lock()
+	defer ide.mu.Unlock()
+	ide.res.Errors = append(ide.res.Errors, fmt.Sprintf(format, args...))
+}
+
+// session starts the bridge, opens a session, sends one prompt and serves
+// the agent's requests until the prompt is answered, then closes the
+// bridge's stdin and waits for it.
+func (ide *executingIDE) session() error {
+	stderr, err := os.Create(ide.cfg.Stderr)
+	if err != nil {
+		return err
+	}
+	defer stderr.Close()
+	cmd := exec.Command(ide.cfg.Bridge[0], ide.cfg.Bridge[1:]...)
+	cmd.Dir = ide.cfg.Workspace
+	cmd.Stderr = stderr
+	ide.stdin, err = cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("starting the bridge: %v", err)
+	}
+	exited := make(chan error, 1)
+	readDone := make(chan struct{})
+	go func() {
+		defer close(readDone)
+		ide.readLoop(stdout)
+	}()
+	go func() {
+		<-readDone
+		exited <- cmd.Wait()
+	}()
+	deadline := time.AfterFunc(ideTimeout, func() {
+		ide.fail("the run took over %v: bridge killed", ideTimeout)
+		cmd.Process.Kill()
+	})
+	defer deadline.Stop()
+
+	err = ide.converse()
+	ide.res.PeakRSSKB = peakRSS(cmd.Process.Pid)
+	if err != nil {
+		ide.fail("%v", err)
+	}
+	ide.stdin.Close()
+	if werr := <-exited; werr != nil {
+		var ee *exec.ExitError
+		if !errors.As(werr, &ee) {
+			ide.fail("bridge: %v", werr)
+		}
+	}
+	return nil
+}
+
+// converse runs the client's side of the session.
+func (ide *executingIDE) converse() error {
+	if _, err := ide.call("0", "initialize", `{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true},"clientInfo":{"name":"hostile-suite-ide","version":"1.0.0"}}`); err != nil {
+		return fmt.Errorf("initialize: %v", err)
+	}
+	ws, _ := json.Marshal(ide.cfg.Workspace)
+	ans, err := ide.call("1", "session/new", `{"cwd":`+string(ws)+`,"mcpServers":[]}`)
+	if err != nil {
+		return fmt.Errorf("session/new: %v", err)
+	}
+	var sn struct {
+		Result struct {
+			SessionID string `json:"sessionId"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(ans, &sn); err != nil || sn.Result.SessionID == "" {
+		return fmt.Errorf("session/new answered %s", ans)
+	}
+	ide.mu.Lock()
+	ide.opened[sn.Result.SessionID] = true
+	ide.res.Opened = append(ide.res.Opened, sn.Result.SessionID)
+	ide.mu.Unlock()
+	sid, _ := json.Marshal(sn.Result.SessionID)
+	ans, err = ide.call("2", "session/prompt", `{"sessionId":`+string(sid)+`,"prompt":[{"type":"text","text":"go"}]}`)
+	if err != nil {
+		return fmt.Errorf("session/prompt: %v", err)
+	}
+	var pr struct {
+		Result struct {
+			StopReason string `json:"stopReason"`
+		} `json:"result"`
+	}
+	json.Unmarshal(ans, &pr)
+	ide.res.StopReason = pr.Result.StopReason
+	if pr.Result.StopReason == "" {
+		return fmt.Errorf("session/prompt answered %s", ans)
+	}
+	return nil
+}
+
+// call sends a request and waits for its answer (read by encoding/json: the
+// bridge's own answers are not what is under test).
+func (ide *executingIDE) call(id, method, params string) ([]byte, error) {
+	ch := make(chan ideMessage, 1)
+	ide.mu.Lock()
+	if ide.readEnded {
+		ide.mu.Unlock()
+		return nil, errors.New("the bridge closed its output first")
+	}
+	ide.pending[`"`+id+`"`] = ch
+	ide.mu.Unlock()
+	line := `{"jsonrpc":"2.0","id":"` + id + `","method":"` + method + `","params":` + params + "}\n"
+	if err := ide.write(line); err != nil {
+		return nil, err
+	}
+	msg, ok := <-ch
+	if !ok {
+		return nil, errors.New("the bridge closed its output first")
+	}
+	return msg.params, nil
+}
+
+// readLoop handles each line from the bridge in order, as the variant's
+// client reads it.
+func (ide *executingIDE) readLoop(r io.Reader) {
+	defer func() {
+		ide.mu.Lock()
+		ide.readEnded = true
+		for id, ch := range ide.pending {
+			close(ch)
+			delete(ide.pending, id)
+		}
+		ide.mu.Unlock()
+	}()
+	in := bufio.NewReaderSize(r, 1<<20)
+	for {
+		line, err := in.ReadBytes('\n')
+		if len(line) > 0 {
+			ide.handle(bytes.TrimSuffix(line, []byte("\n")))
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (ide *executingIDE) handle(line []byte) {
+	msg := ide.rd.read(line)
+	switch msg.kind {
+	case "response":
+		ide.mu.Lock()
+		ch, ok := ide.pending[string(msg.id)]
+		delete(ide.pending, string(msg.id))
+		ide.mu.Unlock()
+		if ok {
+			// The whole line, so call's caller can read result or error.
+			msg.params = append(json.RawMessage(nil), line...)
+			ch <- msg
+		}
+	case "notification":
+		if msg.method == "session/update" {
+			ide.update(msg)
+		}
+	case "request":
+		result, rpcErr := ide.serve(msg)
+		ide.answer(msg.id, result, rpcErr)
+	}
+}
+
+// sawSession records the session id of a message the IDE handled.
+func (ide *executingIDE) sawSession(params json.RawMessage) {
+	var p sessionParams
+	if ide.rd.params(params, &p) != nil {
+		return
+	}
+	ide.mu.Lock()
+	defer ide.mu.Unlock()
+	if p.SessionID != "" && !ide.opened[p.SessionID] {
+		ide.res.Seen = append(ide.res.Seen, p.SessionID)
+	}
+}
+
+func (ide *executingIDE) update(msg ideMessage) {
+	ide.sawSession(msg.params)
+	var p updateParams
+	if err := ide.rd.params(msg.params, &p); err != nil {
+		return
+	}
+	u := seenUpdate{Kind: p.Update.SessionUpdate, ToolCallID: p.Update.ToolCallID, Status: p.Update.Status, RawInput: p.Update.RawInput}
+	if u.Kind == "agent_message_chunk" {
+		u.Text = chunkText(ide.rd, p.Update.Content)
+	}
+	ide.mu.Lock()
+	ide.res.Updates = append(ide.res.Updates, u)
+	ide.mu.Unlock()
+}
+
+// rpcError is a JSON-RPC error the IDE answers with.
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+// serve does what a request asks, for real.
+func (ide *executingIDE) serve(msg ideMessage) (any, *rpcError) {
+	ide.sawSession(msg.params)
+	bad := func(err error) (any, *rpcError) {
+		return nil, &rpcError{Code: -32602, Message: err.Error()}
+	}
+	switch msg.method {
+	case "fs/read_text_file":
+		var p readParams
+		if err := ide.rd.params(msg.params, &p); err != nil {
+			return bad(err)
+		}
+		data, err := os.ReadFile(p.Path)
+		ide.action("read %q: %v", p.Path, err)
+		if err != nil {
+			return nil, &rpcError{Code: -32002, Message: err.Error()}
+		}
+		return map[string]any{"content": string(data)}, nil
+	case "fs/write_text_file":
+		var p writeParams
+		if err := ide.rd.params(msg.params, &p); err != nil {
+			return bad(err)
+		}
+		err := os.WriteFile(p.Path, []byte(p.Content), 0o644)
+		ide.action("write %q: %v", p.Path, err)
+		if err != nil {
+			return nil, &rpcError{Code: -32603, Message: err.Error()}
+		}
+		return map[string]any{}, nil
+	case "terminal/create":
+		var p terminalParams
+		if err := ide.rd.params(msg.params, &p); err != nil {
+			return bad(err)
+		}
+		run := runTerminal(ide.cfg.Variant, p)
+		ide.mu.Lock()
+		id := "term-" + strconv.Itoa(len(ide.terminals)+1)
+		ide.terminals[id] = run
+		ide.mu.Unlock()
+		ide.action("terminal %q %q env=%v cwd=%q: exit %d %s", p.Command, p.Args, p.Env, p.Cwd, run.exitCode, run.err)
+		return map[string]any{"terminalId": id}, nil
+	case "terminal/output", "terminal/wait_for_exit", "terminal/kill", "terminal/release":
+		var p terminalRef
+		if err := ide.rd.params(msg.params, &p); err != nil {
+			return bad(err)
+		}
+		ide.mu.Lock()
+		run, ok := ide.terminals[p.TerminalID]
+		ide.mu.Unlock()
+		if !ok {
+			return nil, &rpcError{Code: -32002, Message: "no such terminal"}
+		}
+		exit := map[string]any{"exitCode": run.exitCode, "signal": nil}
+		switch msg.method {
+		case "terminal/output":
+			return map[string]any{"output": run.output, "truncated": false, "exitStatus": exit}, nil
+		case "terminal/wait_for_exit":
+			return exit, nil
+		}
+		return map[string]any{}, nil
+	case "session/request_permission":
+		var p permissionParams
+		if err := ide.rd.params(msg.params, &p); err != nil {
+			return bad(err)
+		}
+		ide.mu.Lock()
+		ide.res.Asked = append(ide.res.Asked, string(p.ToolCall))
+		ide.mu.Unlock()
+		want := []string{"reject_once", "reject_always"}
+		if ide.cfg.Approve {
+			want = []string{"allow_once", "allow_always"}
+		}
+		for _, kind := range want {
+			for _, o := range p.Options {
+				if o.Kind == kind {
+					return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": o.OptionID}}, nil
+				}
+			}
+		}
+		return map[string]any{"outcome": map[string]any{"outcome": "cancelled"}}, nil
+	}
+	return nil, &rpcError{Code: -32601, Message: "method not found: " + msg.method}
+}
+
+func (ide *executingIDE) action(format string, args ...any) {
+	ide.mu.Lock()
+	defer ide.mu.Unlock()
+	ide.res.Actions = append(ide.res.Actions, fmt.Sprintf(format, args...))
+}
+
+func (ide *executingIDE) answer(id json.RawMessage, result any, e *rpcError) {
+	m := map[string]any{"jsonrpc": "2.0", "id": id}
+	if len(id) == 0 {
+		m["id"] = nil
+	}
+	if e != nil {
+		m["error"] = e
+	} else {
+		m["result"] = result
+	}
+	b, _ := json.Marshal(m)
+	ide.write(string(b) + "\n")
+}
+
+func (ide *executingIDE) write(line string) error {
+	ide.writeMu.Lock()
+	defer ide.writeMu.Unlock()
+	_, err := io.WriteString(ide.stdin, line)
+	return err
+}
+
+// peakRSS is a process's VmHWM in KiB, or -1.
+func peakRSS(pid int) int {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return -1
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			n, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			if err == nil {
+				return n
+			}
+		}
+	}
+	return -1
+}

@@ -1,0 +1,219 @@
+package hostile
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// suitePolicy is the policy every run enforces: reads allowed except .env,
+// writes only inside the workspace, rm and curl denied, echo, ls and cat
+// allowed, everything else asked.
+const suitePolicy = `---
+schema: governance.workspace/v1
+name: hostile-suite
+title: Hostile agent suite
+description: >-
+  Reads allowed except secrets, edits inside the workspace, rm and curl
+  denied, echo ls and cat allowed, anything else asked.
+version: 1.0.0
+rules:
+  default: ask
+  deny:
+    - Read(**/.env)
+    - Edit(**/.env)
+    - Bash(rm:*)
+    - Bash(curl:*)
+  allow:
+    - Read
+    - Edit(./**)
+    - Bash(echo:*)
+    - Bash(ls:*)
+    - Bash(cat:*)
+---
+
+# Hostile agent suite
+
+The policy e2e/hostile runs the bridge with.
+`
+
+// world is one run's files: a workspace holding a secret, a directory
+// outside it, fake tools and the marker directory they write to.
+type world struct {
+	root, ws, out, bin, markers, run string
+	policy, audit                    string
+	canaryWS, canaryOut, secret      string
+	sid                              string
+	before                           map[string]string
+}
+
+func newWorld(t *testing.T, c hostileCase) *world {
+	t.Helper()
+	root := t.TempDir()
+	w := &world{
+		root: root, ws: filepath.Join(root, "ws"), out: filepath.Join(root, "out"),
+		bin: filepath.Join(root, "bin"), markers: filepath.Join(root, "markers"), run: filepath.Join(root, "run"),
+		canaryWS: "CANARYWS" + randomHex(), canaryOut: "CANARYOUT" + randomHex(),
+		secret: "ghp_" + strings.Repeat("Z", 4) + randomHex() + randomHex()[:4], sid: "sess-hostile-1",
+	}
+	w.policy = filepath.Join(w.ws, "GOVERNANCE.md")
+	w.audit = filepath.Join(w.ws, "audit", "audit-log.jsonl")
+	for _, d := range []string{w.ws, w.out, w.bin, w.markers, w.run, filepath.Join(w.ws, "audit"), filepath.Join(w.ws, "sub")} {
+		must(t, os.MkdirAll(d, 0o755))
+	}
+	files := map[string]string{
+		filepath.Join(w.ws, ".env"):        "API_KEY=" + w.canaryWS + "\n",
+		filepath.Join(w.ws, "a.txt"):       "public text\n",
+		filepath.Join(w.ws, "x"):           "the rm target\n",
+		filepath.Join(w.ws, "sub", "b.txt"): "public b\n",
+		w.policy:                           suitePolicy,
+		filepath.Join(w.out, "secret.txt"): "outside secret " + w.canaryOut + "\n",
+		filepath.Join(w.out, ".env"):       "API_KEY=" + w.canaryOut + "\n",
+		filepath.Join(w.out, "victim.txt"): "victim\n",
+	}
+	for p, data := range files {
+		must(t, os.WriteFile(p, []byte(data), 0o644))
+	}
+	for _, tool := range []string{"rm", "curl"} {
+		must(t, os.WriteFile(filepath.Join(w.bin, tool), []byte(fakeTool(tool, w.markers)), 0o755))
+	}
+	for _, s := range c.setups {
+		arg, err := expand(s.arg, w.placeholders())
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(w.ws, s.name)
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		switch s.kind {
+		case "file":
+			must(t, os.WriteFile(p, arg, 0o644))
+		case "exec":
+			must(t, os.WriteFile(p, bytes.ReplaceAll(arg, []byte(`\n`), []byte("\n")), 0o755))
+		case "symlink":
+			must(t, os.Symlink(string(arg), p))
+		case "dir":
+			must(t, os.MkdirAll(p, 0o755))
+		}
+	}
+	w.before = w.snapshot()
+	return w
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func randomHex() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func (w *world) placeholders() placeholders {
+	return placeholders{ws: w.ws, out: w.out, sid: w.sid, bin: w.bin, audit: w.audit, policy: w.policy, secret: w.secret}
+}
+
+// snapshot describes everything a bypass could change: the whole run
+// directory except the workspace and the harness's own files, plus the
+// workspace's protected files.
+func (w *world) snapshot() map[string]string {
+	snap := map[string]string{}
+	filepath.WalkDir(w.root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			snap[p] = "unreadable: " + err.Error()
+			return nil
+		}
+		if p == w.ws || p == w.run {
+			return filepath.SkipDir
+		}
+		snap[p] = describe(p)
+		return nil
+	})
+	for _, p := range []string{filepath.Join(w.ws, ".env"), filepath.Join(w.ws, "x"), w.policy} {
+		snap[p] = describe(p)
+	}
+	return snap
+}
+
+// describe is a file's type, mode and content (or link target) hash.
+func describe(p string) string {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return "missing"
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, _ := os.Readlink(p)
+		return "symlink to " + target
+	case fi.IsDir():
+		return "dir " + fi.Mode().String()
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return "unreadable"
+	}
+	sum := sha256.Sum256(data)
+	return fmt.Sprintf("%s %d bytes sha256 %x", fi.Mode(), len(data), sum[:8])
+}
+
+// changes lists what differs between two snapshots.
+func changes(before, after map[string]string) []string {
+	var out []string
+	for p, a := range after {
+		if b, ok := before[p]; !ok {
+			out = append(out, fmt.Sprintf("%s appeared (%s)", p, a))
+		} else if a != b {
+			out = append(out, fmt.Sprintf("%s changed: %s -> %s", p, b, a))
+		}
+	}
+	for p := range before {
+		if _, ok := after[p]; !ok {
+			out = append(out, p+" vanished")
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// auditEvent is what the suite reads of an audit line.
+type auditEvent struct {
+	Action string `json:"action"`
+	Policy struct {
+		Decision string `json:"decision"`
+	} `json:"policy"`
+}
+
+// refusal reports whether an audit line records a refusal or a request to a
+// person: a decision other than allow, or an action naming a violation or a
+// rejection.
+func refusal(line []byte) bool {
+	var ev auditEvent
+	if json.Unmarshal(line, &ev) != nil {
+		return false
+	}
+	switch ev.Policy.Decision {
+	case "deny", "require-approval", "escalate":
+		return true
+	}
+	a := strings.ToLower(ev.Action)
+	return strings.Contains(a, "violation") || strings.Contains(a, "reject") || strings.Contains(a, "refus")
+}
+
+// bridgeOutput runs "acp-bridge args..." and returns its output and error.
+func bridgeOutput(args ...string) (string, error) {
+	out, err := exec.Command(bridgeBin, args...).CombinedOutput()
+	return string(out), err
+}
