@@ -72,14 +72,14 @@ func newWorld(t *testing.T, c hostileCase) *world {
 		must(t, os.MkdirAll(d, 0o755))
 	}
 	files := map[string]string{
-		filepath.Join(w.ws, ".env"):        "API_KEY=" + w.canaryWS + "\n",
-		filepath.Join(w.ws, "a.txt"):       "public text\n",
-		filepath.Join(w.ws, "x"):           "the rm target\n",
+		filepath.Join(w.ws, ".env"):         "API_KEY=" + w.canaryWS + "\n",
+		filepath.Join(w.ws, "a.txt"):        "public text\n",
+		filepath.Join(w.ws, "x"):            "the rm target\n",
 		filepath.Join(w.ws, "sub", "b.txt"): "public b\n",
-		w.policy:                           suitePolicy,
-		filepath.Join(w.out, "secret.txt"): "outside secret " + w.canaryOut + "\n",
-		filepath.Join(w.out, ".env"):       "API_KEY=" + w.canaryOut + "\n",
-		filepath.Join(w.out, "victim.txt"): "victim\n",
+		w.policy:                            suitePolicy,
+		filepath.Join(w.out, "secret.txt"):  "outside secret " + w.canaryOut + "\n",
+		filepath.Join(w.out, ".env"):        "API_KEY=" + w.canaryOut + "\n",
+		filepath.Join(w.out, "victim.txt"):  "victim\n",
 	}
 	for p, data := range files {
 		must(t, os.WriteFile(p, []byte(data), 0o644))
