@@ -7,8 +7,9 @@
 //
 // Open a Log, Append events, Close it. The log fills in $schema, doctype,
 // seq (0, 1, 2, ... across rotated files), ts (RFC 3339, UTC,
-// milliseconds), prevHash ("GENESIS" for seq 0), hash, hashAlg ("sha256")
-// and metadataHash:
+// milliseconds), prevHash ("GENESIS" for seq 0), runId (the same for
+// every event one Log writes, so a review can tell bridge runs apart),
+// hash, hashAlg ("sha256") and metadataHash:
 //
 //	l, err := audit.Open("audit.jsonl", audit.Options{MaxBytes: 64 << 20})
 //	...
@@ -38,15 +39,16 @@
 //
 //	{"$schema":"agentgovernance/v1","action":"fs.read","actor":{...},"doctype":"audit-event",
 //	 "hash":"…","hashAlg":"sha256","metadata":{...},"metadataHash":"…","policy":{...},
-//	 "prevHash":"…","seq":7,"subject":{...},"ts":"2026-11-21T20:00:00.123Z"}
+//	 "prevHash":"…","runId":"20261121T195950Z-1a2b3c4d","seq":7,"subject":{...},
+//	 "ts":"2026-11-21T20:00:00.123Z"}
 //
 // hash is the lowercase hex SHA-256 of the canonical form of the record
 // without hash, hashAlg and metadata, exactly as AIP-7 defines it, so any
 // AIP-7 verifier can recompute it. AIP-7 leaves metadata out of the hash;
 // to make metadata (which holds the tool-call mirror: arguments, results,
 // approver) tamper-evident too, the log adds metadataHash, the SHA-256 of
-// the canonical form of metadata, inside the hashed part. It is the one
-// member beyond AIP-7's auditEvent shape. Because the line itself is
+// the canonical form of metadata, inside the hashed part. It and runId are
+// the two members beyond AIP-7's auditEvent shape. Because the line itself is
 // canonical, Verify also rejects any line that is not byte-for-byte the
 // canonical form of its content, so even changes JSON would consider
 // equivalent (spacing, escapes, member order, duplicates) are detected.

@@ -144,8 +144,8 @@ func FuzzAppendValidates(f *testing.F) {
 			return
 		}
 		ts := "2026-11-21T20:00:00.000Z"
-		hash := hashHex(p.appendHashed(nil, 0, ts, Genesis))
-		line := p.appendLine(nil, 0, ts, Genesis, hash)
+		hash := hashHex(p.appendHashed(nil, 0, ts, Genesis, "20261121T200000Z-1a2b3c4d"))
+		line := p.appendLine(nil, 0, ts, Genesis, "20261121T200000Z-1a2b3c4d", hash)
 		if _, err := checkLine(line[:len(line)-1]); err != nil {
 			t.Fatalf("written line does not verify: %v\n%s", err, line)
 		}

@@ -1,12 +1,15 @@
 package audit
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -64,6 +67,11 @@ type Options struct {
 	// line found at Open). Optional; if zero, {ID: "acp-bridge", Role:
 	// "system"}.
 	Actor Actor
+	// RunID is written in every event as runId, so that a review can
+	// tell one bridge run from the next. Optional; if empty, Open makes
+	// one from the UTC time and 32 random bits (20261121T200000Z-1a2b3c4d).
+	// It must match [0-9A-Za-z][0-9A-Za-z._-]{0,63}.
+	RunID string
 	// Logger receives write failures and recoveries. Optional; nil
 	// discards.
 	Logger *slog.Logger
@@ -146,6 +154,11 @@ func Open(path string, opts Options) (*Log, error) {
 	}
 	if opts.openFile == nil {
 		opts.openFile = openAppend
+	}
+	if opts.RunID == "" {
+		opts.RunID = newRunID(time.Now())
+	} else if !runIDPattern.MatchString(opts.RunID) {
+		return nil, fmt.Errorf("audit log run id %q: want letters, digits, '.', '_' or '-', at most 64", opts.RunID)
 	}
 	lg := opts.Logger
 	if lg == nil {
@@ -350,10 +363,10 @@ func (l *Log) appendLocked(p *prepared) (int64, error) {
 	}
 	seq := l.next
 	ts := l.opts.Now().UTC().Format(timeFormat)
-	l.scratch = p.appendHashed(l.scratch[:0], seq, ts, l.prev)
+	l.scratch = p.appendHashed(l.scratch[:0], seq, ts, l.prev, l.opts.RunID)
 	hash := hashHex(l.scratch)
 	start := len(l.buf)
-	l.buf = p.appendLine(l.buf, seq, ts, l.prev, hash)
+	l.buf = p.appendLine(l.buf, seq, ts, l.prev, l.opts.RunID, hash)
 	n := int64(len(l.buf) - start)
 	if l.opts.MaxBytes > 0 && l.size > 0 && l.size+n > l.opts.MaxBytes {
 		// The new line starts the next file: rotate with everything
@@ -498,6 +511,20 @@ func syncDir(path string) {
 	d.Sync()
 	d.Close()
 }
+
+// runIDPattern is what a run id may be (the schema's runId).
+var runIDPattern = regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z._-]{0,63}$`)
+
+// newRunID names a run by when it started, with 32 random bits so that
+// two bridges started in the same second differ.
+func newRunID(now time.Time) string {
+	var b [4]byte
+	rand.Read(b[:])
+	return now.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+}
+
+// RunID returns the run id written in every event of this Log.
+func (l *Log) RunID() string { return l.opts.RunID }
 
 // rotatedName is the name of the n-th rotated file of path.
 func rotatedName(path string, n int) string {

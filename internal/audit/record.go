@@ -162,7 +162,7 @@ func (l *Log) capField(dst []byte, start int) (out, part []byte, err error) {
 // appendHashed appends the canonical form of the event without hash,
 // hashAlg and metadata: what its hash covers. Members are in RFC 8785 key
 // order.
-func (p *prepared) appendHashed(dst []byte, seq int64, ts, prev string) []byte {
+func (p *prepared) appendHashed(dst []byte, seq int64, ts, prev, run string) []byte {
 	dst = append(dst, `{"$schema":"`+SchemaTag+`","action":`...)
 	dst = append(dst, p.action...)
 	dst = append(dst, `,"actor":`...)
@@ -177,12 +177,12 @@ func (p *prepared) appendHashed(dst []byte, seq int64, ts, prev string) []byte {
 		dst = append(dst, p.metadataHash...)
 		dst = append(dst, '"')
 	}
-	return p.appendTail(dst, seq, ts, prev)
+	return p.appendTail(dst, seq, ts, prev, run)
 }
 
 // appendLine appends the whole line: the canonical form of the complete
 // record, newline-terminated.
-func (p *prepared) appendLine(dst []byte, seq int64, ts, prev, hash string) []byte {
+func (p *prepared) appendLine(dst []byte, seq int64, ts, prev, run, hash string) []byte {
 	dst = append(dst, `{"$schema":"`+SchemaTag+`","action":`...)
 	dst = append(dst, p.action...)
 	dst = append(dst, `,"actor":`...)
@@ -201,11 +201,11 @@ func (p *prepared) appendLine(dst []byte, seq int64, ts, prev, hash string) []by
 		dst = append(dst, p.metadataHash...)
 		dst = append(dst, '"')
 	}
-	dst = p.appendTail(dst, seq, ts, prev)
+	dst = p.appendTail(dst, seq, ts, prev, run)
 	return append(dst, '\n')
 }
 
-func (p *prepared) appendTail(dst []byte, seq int64, ts, prev string) []byte {
+func (p *prepared) appendTail(dst []byte, seq int64, ts, prev, run string) []byte {
 	if p.output != nil {
 		dst = append(dst, `,"output":`...)
 		dst = append(dst, p.output...)
@@ -216,6 +216,10 @@ func (p *prepared) appendTail(dst []byte, seq int64, ts, prev string) []byte {
 	}
 	dst = append(dst, `,"prevHash":"`...)
 	dst = append(dst, prev...)
+	if run != "" {
+		dst = append(dst, `","runId":"`...)
+		dst = append(dst, run...)
+	}
 	dst = append(dst, `","seq":`...)
 	dst = strconv.AppendInt(dst, seq, 10)
 	dst = append(dst, `,"subject":`...)
@@ -227,17 +231,20 @@ func (p *prepared) appendTail(dst []byte, seq int64, ts, prev string) []byte {
 
 // Record is one line of an audit log, as read back.
 type Record struct {
-	Schema       string          `json:"$schema"`
-	Doctype      string          `json:"doctype"`
-	Seq          int64           `json:"seq"`
-	TS           string          `json:"ts"`
-	Actor        Actor           `json:"actor"`
-	Action       string          `json:"action"`
-	Subject      Subject         `json:"subject"`
-	Input        json.RawMessage `json:"input,omitempty"`
-	Output       json.RawMessage `json:"output,omitempty"`
-	Policy       *Policy         `json:"policy,omitempty"`
-	PrevHash     string          `json:"prevHash"`
+	Schema   string          `json:"$schema"`
+	Doctype  string          `json:"doctype"`
+	Seq      int64           `json:"seq"`
+	TS       string          `json:"ts"`
+	Actor    Actor           `json:"actor"`
+	Action   string          `json:"action"`
+	Subject  Subject         `json:"subject"`
+	Input    json.RawMessage `json:"input,omitempty"`
+	Output   json.RawMessage `json:"output,omitempty"`
+	Policy   *Policy         `json:"policy,omitempty"`
+	PrevHash string          `json:"prevHash"`
+	// RunID names the bridge run (the Log) that wrote the event; empty
+	// in logs written before run ids existed.
+	RunID        string          `json:"runId,omitempty"`
 	Hash         string          `json:"hash"`
 	HashAlg      string          `json:"hashAlg,omitempty"`
 	MetadataHash string          `json:"metadataHash,omitempty"`
