@@ -3,7 +3,9 @@
 // whole session with no external software) and serve as real ACP peers in
 // the bridge's tests.
 //
-// The agent's turn: it streams text, reads a large file through the client
+// The agent's turn: it streams text, reads the workspace's .env if there is
+// one (without a tool call: a read a policy should refuse), reads a large
+// file through the client
 // (fs/read_text_file), reports the read as a tool call, asks permission to
 // edit a file, writes it through the client if allowed, and ends the turn.
 // Prompts starting with a command word change the script, for tests:
@@ -191,28 +193,24 @@ func (t *turn) flood(n int) error {
 	return t.err
 }
 
-// script is the demo turn: read a large file, ask to edit, write, finish.
+// script is the demo turn: read the workspace's .env if it has one (what a
+// policy should refuse), read a large file, ask to edit, write, finish.
 func (t *turn) script(cwd string) error {
 	t.say("I'll look at the project first.")
-	readPath := cwd + "/big.log"
-	t.update(acp.StartToolCall("call_read", "Read big.log",
-		acp.WithStartKind(acp.ToolKindRead), acp.WithStartStatus(acp.ToolCallStatusPending),
-		acp.WithStartLocations([]acp.ToolCallLocation{{Path: readPath}}),
-		acp.WithStartRawInput(map[string]any{"path": readPath})))
+	if _, err := os.Stat(cwd + "/.env"); err == nil {
+		// Read quietly, without a tool call, as agents do that read files
+		// through the client for their own purposes.
+		_, err := acp.SendRequest[acp.ReadTextFileResponse](t.a.conn, t.ctx, acp.ClientMethodFsReadTextFile,
+			acp.ReadTextFileRequest{SessionId: t.sid, Path: cwd + "/.env"})
+		if err != nil {
+			t.say("I could not read .env, so I'll do without it.")
+		}
+	}
+	if content, ok := t.read("call_read", cwd+"/big.log", "big.log"); ok {
+		t.say(fmt.Sprintf("big.log has %d lines (%d bytes).", strings.Count(content, "\n"), len(content)))
+	}
 	if t.err != nil {
 		return t.err
-	}
-	read, err := acp.SendRequest[acp.ReadTextFileResponse](t.a.conn, t.ctx, acp.ClientMethodFsReadTextFile,
-		acp.ReadTextFileRequest{SessionId: t.sid, Path: readPath})
-	if err != nil {
-		t.update(acp.UpdateToolCall("call_read", acp.WithUpdateStatus(acp.ToolCallStatusFailed),
-			acp.WithUpdateRawOutput(map[string]any{"error": err.Error()})))
-		t.say("I could not read big.log: " + err.Error())
-	} else {
-		lines := strings.Count(read.Content, "\n")
-		t.update(acp.UpdateToolCall("call_read", acp.WithUpdateStatus(acp.ToolCallStatusCompleted),
-			acp.WithUpdateRawOutput(map[string]any{"bytes": len(read.Content), "lines": lines})))
-		t.say(fmt.Sprintf("big.log has %d lines (%d bytes).", lines, len(read.Content)))
 	}
 
 	editPath := cwd + "/notes.txt"
@@ -257,4 +255,27 @@ func (t *turn) script(cwd string) error {
 		t.say("Understood, I left notes.txt alone.")
 	}
 	return t.err
+}
+
+// read reads path through the client (fs/read_text_file), reported as the
+// tool call id named "Read name"; ok is false if the client refused.
+func (t *turn) read(id acp.ToolCallId, path, name string) (content string, ok bool) {
+	t.update(acp.StartToolCall(id, "Read "+name,
+		acp.WithStartKind(acp.ToolKindRead), acp.WithStartStatus(acp.ToolCallStatusPending),
+		acp.WithStartLocations([]acp.ToolCallLocation{{Path: path}}),
+		acp.WithStartRawInput(map[string]any{"path": path})))
+	if t.err != nil {
+		return "", false
+	}
+	read, err := acp.SendRequest[acp.ReadTextFileResponse](t.a.conn, t.ctx, acp.ClientMethodFsReadTextFile,
+		acp.ReadTextFileRequest{SessionId: t.sid, Path: path})
+	if err != nil {
+		t.update(acp.UpdateToolCall(id, acp.WithUpdateStatus(acp.ToolCallStatusFailed),
+			acp.WithUpdateRawOutput(map[string]any{"error": err.Error()})))
+		t.say("I could not read " + name + ": " + err.Error())
+		return "", false
+	}
+	t.update(acp.UpdateToolCall(id, acp.WithUpdateStatus(acp.ToolCallStatusCompleted),
+		acp.WithUpdateRawOutput(map[string]any{"bytes": len(read.Content), "lines": strings.Count(read.Content, "\n")})))
+	return read.Content, true
 }

@@ -35,20 +35,27 @@ type Client struct {
 	// Answer is how permission requests are answered; optional, defaults
 	// to AnswerAllow.
 	Answer PermissionAnswer
-	// Log receives one line per event; optional.
+	// Log receives one line per event; optional. Lines are written as the
+	// SDK delivers events, which is not always the order they arrived in.
 	Log io.Writer
+	// AwaitCommands makes Start return only once the session's commands
+	// have been offered (available_commands_update), as a person sees the
+	// command list before typing; optional.
+	AwaitCommands bool
 
 	conn *acp.ClientSideConnection
 	sid  acp.SessionId
 
-	mu      sync.Mutex // guards updates, chunks
-	updates []acp.SessionUpdate
-	chunks  strings.Builder
+	mu       sync.Mutex // guards updates, chunks, commands
+	updates  []acp.SessionUpdate
+	chunks   strings.Builder
+	commands chan struct{} // closed at the first available_commands_update
 }
 
 // Connect starts the client's side of the connection on the given streams:
 // it writes requests to w and reads the agent's messages from r.
 func (c *Client) Connect(w io.Writer, r io.Reader) {
+	c.commands = make(chan struct{})
 	c.conn = acp.NewClientSideConnection(c, w, r)
 	c.conn.SetLogger(slog.New(slog.DiscardHandler))
 }
@@ -83,6 +90,13 @@ func (c *Client) Start(ctx context.Context) (acp.InitializeResponse, error) {
 	}
 	c.sid = sess.SessionId
 	c.logf("session %s opened in %s", sess.SessionId, c.Root)
+	if c.AwaitCommands {
+		select {
+		case <-c.commands:
+		case <-ctx.Done():
+			return init, fmt.Errorf("waiting for the session's commands: %w", ctx.Err())
+		}
+	}
 	return init, nil
 }
 
@@ -145,6 +159,13 @@ func (c *Client) SessionUpdate(_ context.Context, n acp.SessionNotification) err
 	case u.UsageUpdate != nil:
 		c.logf("context: %d of %d tokens used", u.UsageUpdate.Used, u.UsageUpdate.Size)
 	case u.AvailableCommandsUpdate != nil:
+		c.mu.Lock()
+		select {
+		case <-c.commands:
+		default:
+			close(c.commands)
+		}
+		c.mu.Unlock()
 		var names []string
 		for _, cmd := range u.AvailableCommandsUpdate.AvailableCommands {
 			names = append(names, "/"+cmd.Name)

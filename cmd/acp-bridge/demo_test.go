@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// demoOutput runs acp-bridge demo with args in a fresh workspace and returns
+// its stdout with what changes from run to run replaced: the workspace path,
+// times, durations, hashes.
+func demoOutput(t *testing.T, args ...string) string {
+	t.Helper()
+	// The demo starts its agent as this executable: make it act as acp-bridge.
+	t.Setenv("ACP_BRIDGE_TEST_MAIN", "1")
+	ws := filepath.Join(t.TempDir(), "ws")
+	var out, errOut lockedBuffer
+	err := run(context.Background(), &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut},
+		append([]string{"demo", "--workspace", ws}, args...))
+	if err != nil {
+		t.Fatalf("demo: %v\nstdout:\n%s\nstderr:\n%s", err, out.String(), errOut.String())
+	}
+	return normalizeDemo(out.String(), ws)
+}
+
+var demoVariable = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ`), "DATE TIME"},
+	{regexp.MustCompile(`\b\d\d:\d\d:\d\dZ`), "TIME"},
+	{regexp.MustCompile(`\d{8}_\d{6}\.\d+_`), "STAMP_"},
+	{regexp.MustCompile(`head [0-9a-f]{64}`), "head HASH"},
+	{regexp.MustCompile(`took [0-9.]+[µm]?s`), "took DURATION"},
+	// The reference to offloaded content names its file, so its size, and
+	// the agent's estimated context, follow the workspace path's length.
+	{regexp.MustCompile(`a [0-9,]+-byte reference`), "a N-byte reference"},
+	{regexp.MustCompile(`-> [0-9,]+ tokens \([0-9,]+ saved\)`), "-> N tokens (N saved)"},
+	{regexp.MustCompile(`lines \([0-9]+ bytes\)`), "lines (N bytes)"},
+	{regexp.MustCompile(`context: [0-9,]+ of`), "context: N of"},
+}
+
+func normalizeDemo(s, ws string) string {
+	s = strings.ReplaceAll(s, ws, "WORKSPACE")
+	for _, v := range demoVariable {
+		s = v.re.ReplaceAllString(s, v.with)
+	}
+	return s
+}
+
+// TestDemoDeterministic: the demo prints the same account every time (the
+// wire order, which the bridge's recording gives), and by default that
+// account shows the product: the denied read of .env, the approval of the
+// write, the offload with the tokens it saved, the audit summary and its
+// verification. The account is kept in testdata/demo.golden.
+func TestDemoDeterministic(t *testing.T) {
+	const runs = 8
+	first := demoOutput(t)
+	for _, want := range []string{
+		"fs/read_text_file .env\n  bridge         answered it itself, the IDE never saw it: error -32600: acp-bridge policy: reading .env: denied by Read(**/.env)",
+		"asks permission: Write notes.txt",
+		"OFFLOADED it: the agent got a",
+		" saved); the content is in .acp-bridge/cache/offloaded/",
+		"the secret in .env never reached the agent",
+		"$ acp-bridge audit sessions .acp-bridge/audit.jsonl",
+		"$ acp-bridge audit verify .acp-bridge/audit.jsonl\n    ok: ",
+		`notes.txt holds "Reviewed big.log.\n"`,
+	} {
+		if !strings.Contains(first, want) {
+			t.Errorf("the demo's account lacks %q:\n%s", want, first)
+		}
+	}
+	for i := 1; i < runs; i++ {
+		if got := demoOutput(t); got != first {
+			t.Fatalf("run %d differs from run 0:\n%s\nrun 0:\n%s", i, got, first)
+		}
+	}
+	golden := filepath.Join("testdata", "demo.golden")
+	if *updateGolden {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, []byte(first), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if string(want) != first {
+		t.Errorf("the demo's account differs from %s; if the bridge's behaviour changed on purpose, rewrite it with\n"+
+			"go test ./cmd/acp-bridge -run TestDemoDeterministic -update\ngot:\n%s", golden, first)
+	}
+}
+
+// TestDemoPlain: --plain is the bare pass-through: the agent reads .env,
+// nothing is refused, offloaded or audited.
+func TestDemoPlain(t *testing.T) {
+	out := demoOutput(t, "--plain")
+	for _, want := range []string{"policy     none", "audit log  none", "compress   off", "the secret in .env reached the agent"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--plain lacks %q:\n%s", want, out)
+		}
+	}
+	for _, unwanted := range []string{"answered it itself", "OFFLOADED", "audit verify", "bridge → IDE"} {
+		if strings.Contains(out, unwanted) {
+			t.Errorf("--plain shows %q:\n%s", unwanted, out)
+		}
+	}
+}
