@@ -40,6 +40,29 @@ type Options struct {
 	Record io.Writer
 	// Logger receives diagnostics; optional, nil discards them.
 	Logger *slog.Logger
+	// StrictMethods lists the methods whose requests and notifications
+	// are decoded strictly before any middleware sees them: a message that
+	// repeats a member name at any depth, has two names equal under case
+	// folding in one object, has a name that differs only in case from a
+	// field the bridge reads, or holds invalid UTF-8 or an unpaired
+	// surrogate escape, is refused. Optional: nil means
+	// DefaultStrictMethods(), an empty list none.
+	StrictMethods []string
+	// StrictResponses lists the methods whose responses are decoded
+	// strictly, as StrictMethods; optional, nil means
+	// DefaultStrictResponses().
+	StrictResponses []string
+	// OnRefused, if set, hears of every message the bridge refuses before
+	// middleware sees it: lines that are not JSON, or not JSON-RPC every
+	// peer reads alike, batches, strict messages that fail their check,
+	// cancellations of and answers to requests the peer never saw. It is
+	// called on the refused message's direction's forwarding goroutine,
+	// in turn, so it must not block for long.
+	OnRefused func(Refusal)
+	// OnPanic, if set, hears of every panic recovered in a middleware
+	// (see Bridge.Use), after it has been logged with its stack. It is
+	// called where the middleware ran and must not block for long.
+	OnPanic func(Panic)
 }
 
 // Bridge forwards ACP messages between a client (the IDE) and an agent,
@@ -49,7 +72,7 @@ type Options struct {
 type Bridge struct {
 	opts   Options
 	logger *slog.Logger
-	mws    []Middleware
+	layers []layer
 	// retaining is set when some middleware may keep messages' bytes after
 	// handling them (see UseNonRetaining).
 	retaining bool
@@ -58,9 +81,14 @@ type Bridge struct {
 	// "acp-bridge-", this run's random nonce and "-".
 	callID string
 
-	chain   Handler
+	chains  [2]Handler // by the Direction of the messages they handle
 	writers [2]*writer // indexed by Direction
 	rec     *recorder
+
+	// strict says which messages are decoded strictly; strictDec holds a
+	// strict decoder for each direction's forwarding.
+	strict    strictness
+	strictDec [2]strictDecoder
 
 	mu       sync.Mutex              // guards awaiting, calls, nextCall and requestState fields
 	awaiting [2]map[string]*awaiting // requests forwarded in a Direction, by id
@@ -92,15 +120,36 @@ func New(opts Options) *Bridge {
 		opts:     opts,
 		logger:   logger,
 		callID:   "acp-bridge-" + hex.EncodeToString(n[:]) + "-",
+		strict:   newStrictness(opts.StrictMethods, opts.StrictResponses),
 		awaiting: [2]map[string]*awaiting{{}, {}},
 		calls:    map[string]*pendingCall{},
 	}
 }
 
-// Use appends middleware. The first middleware given sees each message first.
-// Use must be called before Serve.
+// Use appends middleware. Middleware nests like an onion: the first given
+// is outermost toward the client, so it sees the client's messages first
+// and the agent's messages last, and each middleware sees on both sides
+// the ids and bytes of the side it is on (a middleware that translates ids
+// hides its translation from those added before it). A panic in the
+// middleware is recovered, logged and reported, and the message goes on
+// unchanged (fail open; see UseFailClosed). Use must be called before
+// Serve.
 func (b *Bridge) Use(mw ...Middleware) {
-	b.mws = append(b.mws, mw...)
+	for _, m := range mw {
+		b.layers = append(b.layers, layer{mw: m})
+	}
+	b.retaining = b.retaining || len(mw) > 0
+}
+
+// UseFailClosed appends middleware as Use does, for middleware whose
+// checks a message must pass: when it panics, the message it was handling
+// is refused instead of passed on (a request is answered with an error, a
+// response replaced by an error for the requester, anything else
+// dropped), unless the middleware had passed it on already.
+func (b *Bridge) UseFailClosed(mw ...Middleware) {
+	for _, m := range mw {
+		b.layers = append(b.layers, layer{mw: m, failClosed: true})
+	}
 	b.retaining = b.retaining || len(mw) > 0
 }
 
@@ -111,7 +160,11 @@ func (b *Bridge) Use(mw ...Middleware) {
 // preempt hook is registered, the bridge reads each message into a buffer
 // it reuses once the message is written. UseNonRetaining must be called
 // before Serve; tests of such middleware should set PoisonBlocksEnv.
-func (b *Bridge) UseNonRetaining(mw ...Middleware) { b.mws = append(b.mws, mw...) }
+func (b *Bridge) UseNonRetaining(mw ...Middleware) {
+	for _, m := range mw {
+		b.layers = append(b.layers, layer{mw: m})
+	}
+}
 
 // OnPreempt registers fn to hear about session/cancel and $/cancel_request
 // the moment they are read, before they wait their turn behind earlier
@@ -178,17 +231,13 @@ func (b *Bridge) Start(ctx context.Context, client, agent Endpoint) (*Session, e
 }
 
 func (b *Bridge) start(ctx context.Context, client, agent Endpoint) (*Session, error) {
-	if b.chain != nil {
+	if b.chains[ClientToAgent] != nil {
 		return nil, errors.New("acpwire: bridge already started")
 	}
 	b.rec = newRecorder(b.opts.Record)
 	b.writers[ClientToAgent] = newWriter(ClientToAgent, agent.Out, b.rec, b.logger)
 	b.writers[AgentToClient] = newWriter(AgentToClient, client.Out, b.rec, b.logger)
-	var h Handler = HandlerFunc(b.forward)
-	for i := len(b.mws) - 1; i >= 0; i-- {
-		h = b.mws[i](h)
-	}
-	b.chain = h
+	b.buildChains()
 	s := &Session{b: b, ended: make(chan *Ended, 2), closed: [2]chan struct{}{make(chan struct{}), make(chan struct{})}, started: time.Now()}
 	go s.run(ctx, ClientToAgent, client.In)
 	go s.run(ctx, AgentToClient, agent.In)
@@ -349,17 +398,15 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 			batch = append(batch, queued{over: over})
 			continue
 		}
-		m, perr := Parse(dir, line)
-		if perr != nil {
-			b.logger.Warn("line is not JSON; not forwarded", "from", peerName(dir), "bytes", len(line), "line", preview(line))
-			continue
+		m, ok := parse(dir, line)
+		if !ok {
+			// Refused in its turn, like any other message.
+			m = notJSONMessage(dir, line)
 		}
 		m.Received = lr.readAt()
 		m.blk = lr.take()
-		if m.Kind == KindNotification && (m.Method == "session/cancel" || m.Method == "$/cancel_request") {
-			for _, fn := range b.preempt {
-				fn(m)
-			}
+		if m.Kind == KindNotification && (m.Method == "session/cancel" || m.Method == "$/cancel_request") && len(b.preempt) > 0 {
+			b.runPreempt(m)
 		}
 		batch = append(batch, queued{m: m})
 		if len(batch) == handoffBatch {
@@ -553,23 +600,19 @@ func (b *Bridge) refuseOversized(dir Direction, o *oversized) {
 
 // dispatch routes one message through the middleware chain.
 func (b *Bridge) dispatch(ctx context.Context, m *Message, flush bool) {
+	if m.Kind == KindResponse {
+		if !b.routeResponse(m) {
+			return
+		}
+	}
+	if reason := b.refusalReason(m, &b.strictDec[m.Dir]); reason != "" {
+		b.refuse(m, reason)
+		if flush {
+			b.writers[m.Dir].flush()
+		}
+		return
+	}
 	switch m.Kind {
-	case KindResponse:
-		if b.consumeCallResponse(m) {
-			b.rec.recordHeld(m.Dir, m.Raw, "consumed", m.Received)
-			return
-		}
-		if b.ownCallID(m.ID) {
-			// A late answer to a call that gave up waiting: it is the
-			// bridge's, and means nothing to the other peer.
-			b.logger.Debug("dropping a late response to the bridge's own call", "id", string(m.ID))
-			b.rec.recordHeld(m.Dir, m.Raw, "consumed", m.Received)
-			return
-		}
-		if !b.matchResponse(m) {
-			b.rec.recordHeld(m.Dir, m.Raw, "dropped", m.Received)
-			return
-		}
 	case KindRequest:
 		m.state = &requestState{}
 	case KindBatch:
@@ -581,7 +624,7 @@ func (b *Bridge) dispatch(ctx context.Context, m *Message, flush bool) {
 	}
 	w := b.writers[m.Dir]
 	w.batching.Store(!flush)
-	err := b.chain.Handle(ctx, m)
+	err := b.chains[m.Dir].Handle(ctx, m)
 	if flush {
 		w.flush()
 	}
@@ -613,6 +656,36 @@ func (b *Bridge) dispatch(ctx context.Context, m *Message, flush bool) {
 	case !st.forwarded && !st.answered:
 		_ = b.ReplyError(m, Errorf(CodeInternalError, "acp-bridge dropped the request"))
 	}
+}
+
+// routeResponse settles a response before middleware: one to a call of
+// the bridge's own is consumed, one to a request the bridge already
+// answered or never forwarded is dropped. It returns whether m goes on to
+// middleware, linked to its request (m.Request).
+func (b *Bridge) routeResponse(m *Message) bool {
+	if b.consumeCallResponse(m) {
+		b.rec.recordHeld(m.Dir, m.Raw, "consumed", m.Received)
+		return false
+	}
+	if b.ownCallID(m.ID) {
+		// A late answer to a call that gave up waiting: it is the
+		// bridge's, and means nothing to the other peer.
+		b.logger.Debug("dropping a late response to the bridge's own call", "id", string(m.ID))
+		b.rec.recordHeld(m.Dir, m.Raw, "consumed", m.Received)
+		return false
+	}
+	if !b.matchResponse(m) {
+		b.rec.recordHeld(m.Dir, m.Raw, "dropped", m.Received)
+		return false
+	}
+	if m.Request == nil {
+		// The peer never saw a request with this id through the bridge
+		// (or it was answered and settled): it would match the answer
+		// to nothing, or to a later request that reuses the id.
+		b.refuse(m, "response to a request the peer was not asked")
+		return false
+	}
+	return true
 }
 
 // matchResponse links a response to the request it answers. It returns false

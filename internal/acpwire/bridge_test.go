@@ -44,6 +44,17 @@ func TestByteIdentity(t *testing.T) {
 			h := newHarness(t, Options{})
 			for i, line := range corpus {
 				var got string
+				if m, ok := parse(dir, []byte(line)); ok && m.Kind == KindResponse {
+					// A response is forwarded only to a peer that asked.
+					ask := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"x/ask"}`, m.ID)
+					if dir == ClientToAgent {
+						h.fromAgent(ask)
+						h.clientGets()
+					} else {
+						h.fromClient(ask)
+						h.agentGets()
+					}
+				}
 				if dir == ClientToAgent {
 					h.fromClient(line)
 					got = h.agentGets()

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
+	"strconv"
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
@@ -37,15 +39,19 @@ type Kind uint8
 
 const (
 	// KindOther is valid JSON that is not a JSON-RPC request, notification,
-	// response or batch. It is forwarded untouched.
+	// response or batch. The bridge never forwards it; a message of this
+	// kind is refused (see Options.OnRefused) and never reaches middleware.
 	KindOther Kind = iota
-	// KindRequest has a method and an id.
+	// KindRequest has a method and an id member, even "id": null: the
+	// TypeScript SDK answers such a message, so it is a request for every
+	// decision the bridge makes.
 	KindRequest
-	// KindNotification has a method and no id.
+	// KindNotification has a method and no id member.
 	KindNotification
-	// KindResponse has an id and a result or an error.
+	// KindResponse has an id and no method.
 	KindResponse
-	// KindBatch is a JSON array of messages.
+	// KindBatch is a JSON array of messages. ACP never uses batches and the
+	// bridge never forwards one: it refuses it before any middleware.
 	KindBatch
 )
 
@@ -97,6 +103,13 @@ type Message struct {
 	// blk is the pooled read block Raw lies in, nil if Raw is never
 	// overwritten; see Session.run.
 	blk *block
+	// invalid says, for a KindOther message, why the bridge does not read
+	// it as JSON-RPC.
+	invalid string
+	// env is the set of envelope members the message has.
+	env envelope
+	// notJSON marks a line that is not JSON, kept only to be refused.
+	notJSON bool
 }
 
 // fate is what the bridge did with a message it received.
@@ -126,10 +139,18 @@ func Parse(dir Direction, line []byte) (*Message, error) {
 
 // parse validates line and classifies it in a single pass over its bytes.
 // It reports false, with a nil message, if line is not valid JSON.
+//
+// Every peer must read the envelope the way the bridge does, so a line
+// whose envelope some JSON-RPC stack could read differently is classified
+// KindOther with the reason in m.invalid, and never forwarded: a non-string
+// method, an id that is not a string, number or null, a duplicate envelope
+// member (JavaScript keeps the last one), a member whose name differs only
+// in case from an envelope member (Go's encoding/json would read it), a
+// response with both or neither of result and error.
 func parse(dir Direction, line []byte) (*Message, bool) {
 	m := &Message{Dir: dir, Raw: line}
 	i := 0
-	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+	for i < len(line) && isJSONSpace(line[i]) {
 		i++
 	}
 	if i < len(line) && line[i] == '[' {
@@ -147,38 +168,139 @@ func parse(dir Direction, line []byte) (*Message, bool) {
 		return m, true
 	}
 	if i >= len(line) || line[i] != '{' {
-		// Not an object (or one behind a line break or carriage return,
-		// which is not read as JSON-RPC either): only validity matters.
+		m.invalid = "not a JSON-RPC object"
 		return m, rawjson.Valid(line)
 	}
-	var hasID, hasResult, hasError bool
+	var seen envelope
+	var method []byte
 	ok := rawjson.ValidMembers(line, func(name, value []byte) {
+		var bit envelope
 		switch string(rawjson.Key(name)) {
 		case "id":
-			m.ID, hasID = json.RawMessage(value), true
+			bit, m.ID = envID, json.RawMessage(value)
 		case "method":
-			m.Method, _ = methodName(value)
+			bit, method = envMethod, value
 		case "params":
-			m.Params = value
+			bit, m.Params = envParams, value
 		case "result":
-			m.Result, hasResult = value, true
+			bit, m.Result = envResult, value
 		case "error":
-			m.Error, hasError = value, true
+			bit, m.Error = envError, value
+		case "jsonrpc":
+			bit = envJSONRPC
+		default:
+			canon := envelopeFold(rawjson.Key(name))
+			switch {
+			case canon == "":
+				return
+			case m.invalid == "":
+				m.invalid = fmt.Sprintf("member %s differs only in case from %q", name, canon)
+			}
+			// A peer that folds case reads it as that member: the refusal
+			// answers it as such.
+			switch canon {
+			case "id":
+				if seen&envID == 0 {
+					m.ID = json.RawMessage(value)
+				}
+				seen |= envID
+			case "method":
+				seen |= envMethod
+			}
+			return
 		}
+		if seen&bit != 0 && m.invalid == "" {
+			m.invalid = fmt.Sprintf("duplicate member %s", name)
+		}
+		seen |= bit
 	})
 	if !ok {
 		return nil, false
 	}
-	switch {
-	case m.Method != "" && hasID && !bytes.Equal(m.ID, []byte("null")):
-		m.Kind = KindRequest
-	case m.Method != "":
-		m.Kind = KindNotification
-		m.ID = nil
-	case hasID && (hasResult || hasError):
-		m.Kind = KindResponse
-	}
+	m.env = seen
+	m.classify(seen, method)
 	return m, true
+}
+
+// envelope is a set of JSON-RPC envelope members, one bit each.
+type envelope uint8
+
+const (
+	envID envelope = 1 << iota
+	envMethod
+	envParams
+	envResult
+	envError
+	envJSONRPC
+)
+
+// classify sets m's kind from the envelope members parse saw; a message
+// with an invalid reason stays KindOther.
+func (m *Message) classify(seen envelope, method []byte) {
+	hasID := seen&envID != 0
+	switch {
+	case m.invalid != "":
+	case hasID && !validID(m.ID):
+		m.invalid = "id is not a string, number or null"
+	case seen&envMethod != 0:
+		name, ok := methodName(method)
+		if !ok {
+			m.invalid = "method is not a string"
+			break
+		}
+		m.Method = name
+		if hasID {
+			m.Kind = KindRequest
+		} else {
+			m.Kind = KindNotification
+		}
+	case hasID && (seen&envResult != 0) != (seen&envError != 0):
+		m.Kind = KindResponse
+	case hasID:
+		m.invalid = "response without exactly one of result and error"
+	default:
+		m.invalid = "not a JSON-RPC message"
+	}
+	if m.invalid != "" {
+		m.Kind = KindOther
+	}
+}
+
+// validID reports whether a raw id is one JSON-RPC allows: a string, a
+// number or null.
+func validID(id []byte) bool {
+	if len(id) == 0 {
+		return false
+	}
+	switch c := id[0]; {
+	case c == '"', c == '-', c >= '0' && c <= '9':
+		return true
+	case c == 'n':
+		return string(id) == "null"
+	}
+	return false
+}
+
+// isJSONSpace reports whether c is JSON white space (RFC 8259): what every
+// JSON parser skips before a value.
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// envelopeNames are the JSON-RPC envelope members.
+var envelopeNames = [...]string{"id", "method", "params", "result", "error", "jsonrpc"}
+
+// envelopeFold returns the envelope member name equals under Unicode case
+// folding (as Go's encoding/json matches names to fields) without being
+// it, or "".
+func envelopeFold(name []byte) string {
+	if len(name) < 2 || len(name) > 3*len("jsonrpc") {
+		return ""
+	}
+	for _, e := range envelopeNames {
+		if bytes.EqualFold(name, []byte(e)) && string(name) != e {
+			return e
+		}
+	}
+	return ""
 }
 
 // methodName decodes a method member. The methods that make up most of the
@@ -264,5 +386,48 @@ func (m *Message) original() *Message {
 	return m
 }
 
-// idKey returns a map key for a raw id.
-func idKey(id json.RawMessage) string { return string(bytes.TrimSpace(id)) }
+// idKey returns a map key for a raw id. Ids that JavaScript holds equal
+// share a key: "\u0061" and "a", 1.0, 1e0 and 1, so that a peer answering
+// with its own spelling of an id is still matched to the request.
+func idKey(id json.RawMessage) string {
+	id = bytes.TrimSpace(id)
+	if len(id) == 0 {
+		return ""
+	}
+	switch c := id[0]; {
+	case c == '"':
+		if bytes.IndexByte(id, '\\') < 0 {
+			return string(id)
+		}
+		if s, ok := rawjson.String(id); ok {
+			return strconv.Quote(s)
+		}
+	case c == '-' || c >= '0' && c <= '9':
+		if plainInt(id) {
+			return string(id)
+		}
+		f, err := strconv.ParseFloat(string(id), 64)
+		if err != nil {
+			break
+		}
+		if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+			return strconv.FormatInt(int64(f), 10)
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return string(id)
+}
+
+// plainInt reports whether a number is written as a non-negative integer
+// of up to 15 digits without leading zeros: its own canonical form.
+func plainInt(n []byte) bool {
+	if len(n) > 15 || (n[0] == '0' && len(n) > 1) {
+		return false
+	}
+	for _, c := range n {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}

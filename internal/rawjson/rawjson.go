@@ -479,3 +479,84 @@ func skipValue(b []byte, i, depth int) (int, error) {
 		return j, nil
 	}
 }
+
+// Names calls fn for each member name of every object in doc, in document
+// order and in one pass, down to maxDepth levels of nesting (1: the
+// top-level object's names only); deeper values are skipped. fn gets the
+// depth of the object the name is in, the index of that object among all
+// objects reported (so names with the same index share an object) and the
+// name as written, quotes and escapes included (see Key). fn returning
+// false stops the walk. doc must be valid JSON (see Valid); Names reports
+// an error otherwise, but may have called fn first.
+func Names(doc []byte, maxDepth int, fn func(depth, object int, name []byte) bool) error {
+	w := nameWalk{doc: doc, max: maxDepth, fn: fn}
+	_, err := w.value(skipSpace(doc, 0), 0)
+	if errors.Is(err, errStopped) {
+		return nil
+	}
+	return err
+}
+
+var errStopped = errors.New("rawjson: walk stopped")
+
+type nameWalk struct {
+	doc     []byte
+	max     int
+	objects int
+	fn      func(depth, object int, name []byte) bool
+}
+
+// value walks the value at w.doc[i], nested depth levels, and returns the
+// offset just past it.
+func (w *nameWalk) value(i, depth int) (int, error) {
+	b := w.doc
+	if i >= len(b) || depth >= w.max || (b[i] != '{' && b[i] != '[') {
+		return skipValue(b, i, depth)
+	}
+	obj := b[i] == '{'
+	closer := byte(']')
+	id := -1
+	if obj {
+		closer = '}'
+		id = w.objects
+		w.objects++
+	}
+	j := skipSpace(b, i+1)
+	if j < len(b) && b[j] == closer {
+		return j + 1, nil
+	}
+	for {
+		if obj {
+			if j >= len(b) || b[j] != '"' {
+				return 0, fmt.Errorf("rawjson: expected member name at offset %d", j)
+			}
+			e, err := skipString(b, j)
+			if err != nil {
+				return 0, err
+			}
+			if !w.fn(depth+1, id, b[j:e]) {
+				return 0, errStopped
+			}
+			j = skipSpace(b, e)
+			if j >= len(b) || b[j] != ':' {
+				return 0, fmt.Errorf("rawjson: expected ':' at offset %d", j)
+			}
+			j = skipSpace(b, j+1)
+		}
+		e, err := w.value(j, depth+1)
+		if err != nil {
+			return 0, err
+		}
+		j = skipSpace(b, e)
+		if j >= len(b) {
+			return 0, fmt.Errorf("rawjson: unexpected end of input")
+		}
+		if b[j] == closer {
+			return j + 1, nil
+		}
+		if b[j] != ',' {
+			return 0, fmt.Errorf("rawjson: expected ',' at offset %d", j)
+		}
+		j = skipSpace(b, j+1)
+	}
+}

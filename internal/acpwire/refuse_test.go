@@ -1,0 +1,152 @@
+package acpwire
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// refusals collects what the OnRefused hook hears.
+type refusals struct {
+	mu   sync.Mutex
+	list []Refusal
+}
+
+func (r *refusals) hook(x Refusal) {
+	r.mu.Lock()
+	r.list = append(r.list, x)
+	r.mu.Unlock()
+}
+
+func (r *refusals) last() (Refusal, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.list) == 0 {
+		return Refusal{}, false
+	}
+	return r.list[len(r.list)-1], true
+}
+
+// TestRefusedNeverForwarded: every line below would be a request,
+// notification or response to some peer's JSON-RPC stack (JavaScript's
+// JSON.parse and the TypeScript SDK's dispatch, Go's encoding/json) but is
+// read differently, or not at all, by another, or breaks a strict rule.
+// None reaches the other peer; a sender waiting on an id gets -32600 (or,
+// for a refused response, the requester gets an error); the hook hears of
+// each with its reason.
+func TestRefusedNeverForwarded(t *testing.T) {
+	tests := []struct {
+		name string
+		line string
+		// answer is a substring of the error the sender receives, "" for
+		// no answer.
+		answer string
+		reason string
+	}{
+		{"byte order mark", "\ufeff" + `{"jsonrpc":"2.0","id":1,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/etc/passwd"}}`, `"id":1,"error":{"code":-32600`, "byte order mark"},
+		{"trailing no-break space", `{"jsonrpc":"2.0","id":2,"method":"terminal/create","params":{"sessionId":"s","command":"rm"}}` + "\u00a0", `"id":2,"error":{"code":-32600`, "white space"},
+		{"leading vertical tab", "\v" + `{"jsonrpc":"2.0","id":3,"method":"terminal/create","params":{}}`, `"id":3,"error":{"code":-32600`, "white space"},
+		{"not JSON", `{"jsonrpc":"2.0","id":4,"method":"x"`, "", "not valid JSON"},
+		{"method not a string", `{"jsonrpc":"2.0","id":5,"method":5}`, `"id":5,"error":{"code":-32600`, "method is not a string"},
+		{"duplicate method", `{"jsonrpc":"2.0","id":6,"method":"session/update","method":"fs/read_text_file","params":{"sessionId":"s","path":"/etc/passwd"}}`, `"id":6,"error":{"code":-32600`, "duplicate member"},
+		{"duplicate id", `{"jsonrpc":"2.0","id":7,"id":8,"method":"x/y"}`, `"error":{"code":-32600`, "duplicate member"},
+		{"Method in another case", `{"jsonrpc":"2.0","id":9,"Method":"fs/read_text_file","params":{"path":"/etc/passwd"}}`, `"id":9,"error":{"code":-32600`, `differs only in case from "method"`},
+		{"ID in another case", `{"jsonrpc":"2.0","ID":10,"method":"fs/read_text_file","params":{"path":"/etc/passwd"}}`, `"id":10,"error":{"code":-32600`, `differs only in case from "id"`},
+		{"Params in another case", `{"jsonrpc":"2.0","id":11,"method":"fs/read_text_file","params":{},"PARAMS":{"path":"/etc/passwd"}}`, `"id":11,"error":{"code":-32600`, `from "params"`},
+		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"fs/read_text_file"}`, "", "id is not a string, number or null"},
+		{"batch", `[{"jsonrpc":"2.0","id":12,"method":"fs/read_text_file","params":{"path":"/etc/passwd"}}]`, `"id":12,"error":{"code":-32600`, "batches are not supported"},
+		{"batch of notifications", `[{"jsonrpc":"2.0","method":"session/update","params":{}}]`, "", "batches are not supported"},
+		{"bare string", `"fs/read_text_file"`, "", "not a JSON-RPC object"},
+		{"response without result or error", `{"jsonrpc":"2.0","id":13}`, "", "exactly one of result and error"},
+		{"response to nothing", `{"jsonrpc":"2.0","id":14,"result":{"outcome":{"outcome":"selected","optionId":"allow"}}}`, "", "not asked"},
+		{"strict: duplicate path", `{"jsonrpc":"2.0","id":15,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/ws/a","path":"/etc/passwd"}}`, `"id":15,"error":{"code":-32600`, "duplicate object member name"},
+		{"strict: PATH beside path", `{"jsonrpc":"2.0","id":16,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/ws/a","PATH":"/etc/passwd"}}`, `"id":16,"error":{"code":-32600`, "differs only in case"},
+		{"strict: Command alone", `{"jsonrpc":"2.0","id":17,"method":"terminal/create","params":{"sessionId":"s","Command":"rm -rf /"}}`, `"id":17,"error":{"code":-32600`, `from "command"`},
+		{"strict: unpaired surrogate", `{"jsonrpc":"2.0","id":18,"method":"fs/write_text_file","params":{"sessionId":"s","path":"/ws/\ud800","content":""}}`, `"id":18,"error":{"code":-32600`, "surrogate"},
+		{"strict: invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":19,\"method\":\"fs/read_text_file\",\"params\":{\"sessionId\":\"s\",\"path\":\"/ws/\xc0\xaf\"}}", `"id":19,"error":{"code":-32600`, "UTF-8"},
+		{"strict: id null is a request", `{"jsonrpc":"2.0","id":null,"method":"fs/read_text_file","params":{"path":"/ws/a","path":"/etc/passwd"}}`, `"id":null,"error":{"code":-32600`, "duplicate"},
+		{"strict: tool_call duplicate kind", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"t","title":"x","kind":"read","kind":"execute"}}}`, "", "duplicate"},
+		{"strict: chunk that is also a tool_call", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","sessionUpdate":"tool_call","toolCallId":"t","title":"x"}}}`, "", "duplicate"},
+		{"strict: chunk with SessionUpdate", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","SessionUpdate":"tool_call","toolCallId":"t","title":"x"}}}`, "", "case"},
+		{"strict: chunk with two session ids", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","sessionId":"other","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}`, "", "duplicate"},
+		{"strict: chunk with escaped name", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","session\u0055pdate":"tool_call"}}}`, "", "duplicate"},
+		{"strict: cancel with two request ids", `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":1,"requestId":2}}`, "", "duplicate"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var r refusals
+			h := newHarness(t, Options{OnRefused: r.hook})
+			h.fromAgent(tt.line)
+			const marker = `{"jsonrpc":"2.0","method":"marker"}`
+			h.fromAgent(marker)
+			if tt.answer != "" {
+				if got := h.agentGets(); !strings.Contains(got, tt.answer) {
+					t.Errorf("agent got %s, want %s", got, tt.answer)
+				}
+			}
+			if got := h.clientGets(); got != marker {
+				t.Fatalf("client got %s: the refused line reached it", got)
+			}
+			x, ok := r.last()
+			if !ok {
+				t.Fatal("the hook heard of no refusal")
+			}
+			if !strings.Contains(x.Reason, tt.reason) {
+				t.Errorf("reason %q, want it to say %q", x.Reason, tt.reason)
+			}
+			if x.Answered != (tt.answer != "") {
+				t.Errorf("Answered = %v", x.Answered)
+			}
+		})
+	}
+}
+
+// TestLeadingWhiteSpaceStillJudged: a request behind a carriage return or
+// line feed (JSON white space, which every parser skips) is a request to
+// the bridge too: middleware sees it as one.
+func TestLeadingWhiteSpaceStillJudged(t *testing.T) {
+	for _, lead := range []string{"\r", "\r\r", " \t\r "} {
+		seen := make(chan string, 1)
+		h := newHarness(t, Options{}, mw(func(b *Bridge, next Handler, ctx context.Context, m *Message) error {
+			if m.IsRequest("fs/read_text_file") {
+				seen <- m.Method
+				return b.ReplyError(m, Errorf(CodeInvalidRequest, "denied"))
+			}
+			return next.Handle(ctx, m)
+		}))
+		h.fromAgent(lead + `{"jsonrpc":"2.0","id":1,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/etc/passwd"}}`)
+		if got := h.agentGets(); !strings.Contains(got, "denied") {
+			t.Fatalf("lead %q: agent got %s", lead, got)
+		}
+		<-seen
+	}
+}
+
+// TestStrictResponseRefused: the client's answer to a permission request
+// with two outcomes is refused; the agent gets an error in its place.
+func TestStrictResponseRefused(t *testing.T) {
+	var r refusals
+	h := newHarness(t, Options{OnRefused: r.hook})
+	h.fromAgent(`{"jsonrpc":"2.0","id":"p1","method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"t"},"options":[]}}`)
+	h.clientGets()
+	h.fromClient(`{"jsonrpc":"2.0","id":"p1","result":{"outcome":{"outcome":"cancelled"},"outcome":{"outcome":"selected","optionId":"allow"}}}`)
+	got := h.agentGets()
+	if !strings.Contains(got, `"id":"p1","error":{"code":-32603`) || !strings.Contains(got, "duplicate") {
+		t.Fatalf("agent got %s", got)
+	}
+	if x, ok := r.last(); !ok || !x.Answered || !strings.Contains(x.Reason, "response to session/request_permission") {
+		t.Fatalf("refusal %+v", x)
+	}
+}
+
+// TestNonStrictMessagesUntouched: methods outside the strict set keep
+// every byte, duplicates and all.
+func TestNonStrictMessagesUntouched(t *testing.T) {
+	h := newHarness(t, Options{})
+	line := `{"jsonrpc":"2.0","id":1,"method":"_zed/x","params":{"a":1,"a":2,"A":3,"s":"\ud800"}}`
+	h.fromClient(line)
+	if got := h.agentGets(); got != line {
+		t.Fatalf("agent got %s", got)
+	}
+}

@@ -1,0 +1,368 @@
+package acpwire
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+)
+
+// DefaultStrictMethods returns the methods whose requests and notifications
+// the bridge decodes strictly by default: those that features judge or
+// rewrite (sessions, prompts, permissions, the client's file and terminal
+// calls, updates, cancellation).
+func DefaultStrictMethods() []string {
+	return []string{
+		"initialize", "session/new", "session/load", "session/resume", "session/fork",
+		"session/prompt", "session/request_permission",
+		"fs/read_text_file", "fs/write_text_file",
+		"terminal/create", "terminal/output", "terminal/wait_for_exit", "terminal/kill", "terminal/release",
+		"session/update", "session/cancel", "$/cancel_request",
+	}
+}
+
+// DefaultStrictResponses returns the methods whose responses the bridge
+// decodes strictly by default: the ones that open a session or grant a
+// permission.
+func DefaultStrictResponses() []string {
+	return []string{
+		"initialize", "session/new", "session/load", "session/resume", "session/fork",
+		"session/request_permission",
+	}
+}
+
+// readFields are the member names, at any depth, that the bridge's
+// features read in the messages it decodes strictly. A strict message
+// carrying a name that differs from one of these only in case is refused:
+// a peer decoding with Go's encoding/json, which matches names to fields
+// case-insensitively, would read that member where the bridge reads none.
+// This is the one list; a feature that starts reading another field adds
+// it here.
+var readFields = []string{
+	// JSON-RPC
+	"jsonrpc", "id", "method", "params", "result", "error", "code", "message", "data",
+	// sessions and initialization
+	"sessionId", "cwd", "mcpServers", "additionalDirectories", "protocolVersion",
+	"clientCapabilities", "agentCapabilities", "clientInfo", "agentInfo", "authMethods",
+	"fs", "readTextFile", "writeTextFile", "terminal", "loadSession", "promptCapabilities",
+	"mcpCapabilities", "embeddedContext", "image", "audio", "http", "sse",
+	"modes", "currentModeId", "availableModes", "models", "configOptions",
+	"name", "title", "version", "headers", "env", "value", "_meta",
+	// prompts and content
+	"prompt", "content", "type", "text", "uri", "mimeType", "resource", "blob", "stopReason",
+	// updates and tool calls
+	"update", "sessionUpdate", "toolCall", "toolCallId", "kind", "status", "rawInput", "rawOutput",
+	"locations", "line", "oldText", "newText", "availableCommands", "entries", "used", "size",
+	"claudeCode", "toolName",
+	// permissions
+	"options", "optionId", "outcome",
+	// client file system and terminals
+	"path", "limit", "command", "args", "outputByteLimit", "terminalId", "output", "truncated",
+	"exitStatus", "exitCode", "signal",
+	// cancellation
+	"requestId",
+}
+
+// readFolds maps the case-folded form of each read field to the field.
+var readFolds = func() map[string]string {
+	m := make(map[string]string, len(readFields))
+	for _, f := range readFields {
+		m[string(foldName(nil, []byte(f)))] = f
+	}
+	return m
+}()
+
+// foldName appends to dst a form of name that is equal for two names
+// exactly when bytes.EqualFold holds for them: each rune becomes the
+// smallest rune of its Unicode simple-folding orbit (so "K", "k" and the
+// Kelvin sign all become "K").
+func foldName(dst, name []byte) []byte {
+	for i := 0; i < len(name); {
+		c := name[i]
+		if c < utf8.RuneSelf {
+			if c >= 'a' && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(name[i:])
+		i += n
+		low := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			low = min(low, f)
+		}
+		dst = utf8.AppendRune(dst, low)
+	}
+	return dst
+}
+
+// strictness is the set of methods decoded strictly, by direction-free
+// method name.
+type strictness struct {
+	methods   map[string]bool
+	responses map[string]bool
+}
+
+func newStrictness(methods, responses []string) strictness {
+	if methods == nil {
+		methods = DefaultStrictMethods()
+	}
+	if responses == nil {
+		responses = DefaultStrictResponses()
+	}
+	s := strictness{methods: map[string]bool{}, responses: map[string]bool{}}
+	for _, m := range methods {
+		s.methods[m] = true
+	}
+	for _, m := range responses {
+		s.responses[m] = true
+	}
+	return s
+}
+
+// applies reports whether m is decoded strictly.
+func (s strictness) applies(m *Message) bool {
+	switch m.Kind {
+	case KindRequest, KindNotification:
+		return s.methods[m.Method]
+	case KindResponse:
+		return m.Request != nil && s.responses[m.Request.Method]
+	}
+	return false
+}
+
+// strictDecoder checks a message the way the strictest of the peers'
+// parsers reads it, so that every feature and every peer read the same
+// members. One is used by one direction's handling at a time.
+type strictDecoder struct {
+	rd  bytes.Reader
+	dec *jsontext.Decoder
+	// folds holds the folded names of the objects being read, back to
+	// back; starts holds where each open object's names begin in it, and
+	// ends where each name ends.
+	folds  []byte
+	starts []int
+	ends   []int
+	// sets holds, for each open object, the set of its folded names once
+	// it has maxFoldScan of them, and nil before.
+	sets []map[string]struct{}
+	// objs holds, in checkChunk, the object each name in ends is in.
+	objs []int
+	name []byte
+}
+
+// check returns why raw must be refused, or nil: it is not exactly one
+// valid JSON value; a name appears twice in one object; two names of one
+// object are equal under case folding; a name differs only in case from a
+// field the bridge reads (readFields); a string holds invalid UTF-8 or an
+// unpaired surrogate escape.
+func (d *strictDecoder) check(raw []byte) error {
+	d.rd.Reset(raw)
+	if d.dec == nil {
+		d.dec = jsontext.NewDecoder(&d.rd)
+	} else {
+		d.dec.Reset(&d.rd)
+	}
+	d.folds, d.starts, d.ends = d.folds[:0], d.starts[:0], d.ends[:0]
+	clear(d.sets)
+	d.sets = d.sets[:0]
+	dec := d.dec
+	for values := 0; ; {
+		if dec.StackDepth() == 0 {
+			if values == 1 {
+				// One whole value has been read: nothing may follow.
+				if _, err := dec.ReadToken(); !errors.Is(err, io.EOF) {
+					return errors.New("more than one JSON value")
+				}
+				return nil
+			}
+			values++
+		}
+		switch dec.PeekKind() {
+		case 0:
+			_, err := dec.ReadToken()
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		case '{':
+			if _, err := dec.ReadToken(); err != nil {
+				return err
+			}
+			d.starts = append(d.starts, len(d.ends))
+			d.sets = append(d.sets, nil)
+		case '}':
+			if _, err := dec.ReadToken(); err != nil {
+				return err
+			}
+			open := d.starts[len(d.starts)-1]
+			d.starts = d.starts[:len(d.starts)-1]
+			d.sets = d.sets[:len(d.sets)-1]
+			if open > 0 {
+				d.folds = d.folds[:d.ends[open-1]]
+			} else {
+				d.folds = d.folds[:0]
+			}
+			d.ends = d.ends[:open]
+		case '[', ']':
+			if _, err := dec.ReadToken(); err != nil {
+				return err
+			}
+		case '"':
+			isName := false
+			if k, n := dec.StackIndex(dec.StackDepth()); k == '{' && n%2 == 0 {
+				isName = true
+			}
+			v, err := dec.ReadValue()
+			if err != nil {
+				return err
+			}
+			if isName {
+				if err := d.checkName(v); err != nil {
+					return err
+				}
+			}
+		default:
+			if _, err := dec.ReadValue(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// checkName checks one member name (raw, quoted) against the read fields
+// and the other names of its object.
+func (d *strictDecoder) checkName(v jsontext.Value) error {
+	name := []byte(v[1 : len(v)-1])
+	if bytes.IndexByte(name, '\\') >= 0 {
+		var err error
+		d.name, err = jsontext.AppendUnquote(d.name[:0], v)
+		if err != nil {
+			return err
+		}
+		name = d.name
+	}
+	start := len(d.folds)
+	d.folds = foldName(d.folds, name)
+	fold := d.folds[start:]
+	if field, ok := readFolds[string(fold)]; ok && field != string(name) {
+		return fmt.Errorf("member name %q differs only in case from %q", name, field)
+	}
+	open := len(d.starts) - 1
+	first := d.starts[open]
+	if set := d.sets[open]; set != nil {
+		if _, dup := set[string(fold)]; dup {
+			return foldCollision(name)
+		}
+		set[string(fold)] = struct{}{}
+		d.folds = d.folds[:start] // the set holds it
+		return nil
+	}
+	prev := 0
+	if first > 0 {
+		prev = d.ends[first-1]
+	}
+	for _, end := range d.ends[first:] {
+		if bytes.Equal(d.folds[prev:end], fold) {
+			return foldCollision(name)
+		}
+		prev = end
+	}
+	d.ends = append(d.ends, len(d.folds))
+	if len(d.ends)-first == maxFoldScan {
+		// A large object: its names move to a set, so that checking
+		// each new one does not cost a pass over all the others.
+		set := make(map[string]struct{}, 2*maxFoldScan)
+		prev := 0
+		if first > 0 {
+			prev = d.ends[first-1]
+		}
+		for _, end := range d.ends[first:] {
+			set[string(d.folds[prev:end])] = struct{}{}
+			prev = end
+		}
+		d.sets[open] = set
+	}
+	return nil
+}
+
+func foldCollision(name []byte) error {
+	return fmt.Errorf("member names equal under case folding in one object (%q)", name)
+}
+
+// maxFoldScan is how many names of one object are compared with each new
+// one before the object's names move to a set.
+const maxFoldScan = 32
+
+// chunkVariants are the session/update variants that stream a turn's
+// text. They are most of the traffic, so they are checked only down to
+// their content block (see checkChunk) rather than at every depth.
+var chunkVariants = map[string]bool{
+	`"agent_message_chunk"`: true, `"agent_thought_chunk"`: true, `"user_message_chunk"`: true,
+}
+
+// chunkDepth is how deep checkChunk compares names: the message, its
+// params, the update and its content block.
+const chunkDepth = 4
+
+// maxChunkNames bounds the names checkChunk compares pairwise; a chunk
+// with more goes through the full check.
+const maxChunkNames = 64
+
+// checkChunk reports whether m, a session/update, is a text chunk that
+// needs no further check: its strings are valid UTF-8 with no \u escape
+// (escapes are where unpaired surrogates hide, and the full check handles
+// them), no two names down to its content block are equal under case
+// folding, none differs only in case from a read field, and its
+// update.sessionUpdate is a chunk variant. Anything else returns false,
+// and the caller runs the full check.
+func (d *strictDecoder) checkChunk(m *Message) bool {
+	raw := m.Raw
+	if bytes.Contains(raw, []byte(`\u`)) || !utf8.Valid(raw) {
+		return false
+	}
+	d.folds, d.ends, d.objs = d.folds[:0], d.ends[:0], d.objs[:0]
+	ok := true
+	err := rawjson.Names(raw, chunkDepth, func(_, object int, name []byte) bool {
+		if len(d.ends) == maxChunkNames {
+			ok = false
+			return false
+		}
+		start := len(d.folds)
+		key := name[1 : len(name)-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			ok = false // an escaped name: the full check decodes it
+			return false
+		}
+		d.folds = foldName(d.folds, key)
+		fold := d.folds[start:]
+		if field, known := readFolds[string(fold)]; known && field != string(key) {
+			ok = false
+			return false
+		}
+		prev := 0
+		for k, end := range d.ends {
+			if d.objs[k] == object && bytes.Equal(d.folds[prev:end], fold) {
+				ok = false
+				return false
+			}
+			prev = end
+		}
+		d.ends = append(d.ends, len(d.folds))
+		d.objs = append(d.objs, object)
+		return true
+	})
+	if err != nil || !ok {
+		return false
+	}
+	v, found := m.Get("params", "update", "sessionUpdate")
+	return found && chunkVariants[string(v)]
+}

@@ -1,0 +1,114 @@
+package acpwire
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestStrictDecoderRefuses: each message below would be read one way by
+// some peer's parser and another way by the bridge, or not at all by
+// some peer; the strict decoder refuses it and says why.
+func TestStrictDecoderRefuses(t *testing.T) {
+	tests := []struct {
+		name, msg, why string
+	}{
+		{"duplicate at depth", `{"params":{"path":"/ws/a","path":"/etc/passwd"}}`, "duplicate"},
+		{"duplicate by escape", `{"params":{"path":"/ws/a","p\u0061th":"/etc/passwd"}}`, "duplicate"},
+		{"duplicate deep in array", `{"params":{"x":[{"a":1,"a":2}]}}`, "duplicate"},
+		{"case pair", `{"params":{"path":"/ws/a","PATH":"/etc/passwd"}}`, "case"},
+		{"case alone on a read field", `{"params":{"PATH":"/etc/passwd"}}`, `differs only in case from "path"`},
+		{"kelvin sign folds to k", "{\"params\":{\"toolCallId\":\"a\",\"\u212aind\":\"execute\"}}", `from "kind"`},
+		{"long s folds to s", "{\"params\":{\"\u017fessionId\":\"other\"}}", `from "sessionId"`},
+		{"case pair on unknown names", `{"params":{"_meta":{"zz":1,"ZZ":2}}}`, "case folding"},
+		{"invalid UTF-8", "{\"params\":{\"path\":\"/ws/\xff\"}}", "UTF-8"},
+		{"unpaired high surrogate", `{"params":{"path":"/ws/\ud800"}}`, "surrogate"},
+		{"unpaired low surrogate", `{"params":{"path":"\udc00"}}`, "surrogate"},
+		{"two values", `{"a":1} {"b":2}`, ""},
+	}
+	var d strictDecoder
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := d.check([]byte(tt.msg))
+			if err == nil {
+				t.Fatalf("accepted %s", tt.msg)
+			}
+			if !strings.Contains(err.Error(), tt.why) {
+				t.Fatalf("refused with %q, want it to say %q", err, tt.why)
+			}
+		})
+	}
+}
+
+// TestStrictDecoderAccepts: ordinary ACP messages, escapes, paired
+// surrogates and names equal only across different objects pass.
+func TestStrictDecoderAccepts(t *testing.T) {
+	var big strings.Builder
+	big.WriteString(`{"params":{"env":{`)
+	for i := 0; i < 200; i++ {
+		if i > 0 {
+			big.WriteByte(',')
+		}
+		big.WriteString(`"V` + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + string(rune('a'+i/26)) + `":1`)
+	}
+	big.WriteString(`}}}`)
+	for _, msg := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/ws/a","line":1,"limit":10}}`,
+		`{"params":{"a":{"path":1},"b":{"path":2}}}`,
+		`{"params":{"text":"emoji \ud83d\ude00 and \u00e9"}}`,
+		`{"params":{"path":"x","Path2":"y"}}`,
+		`{"a":[],"b":{},"c":[{"d":{}}]}`,
+		big.String(),
+	} {
+		var d strictDecoder
+		if err := d.check([]byte(msg)); err != nil {
+			t.Errorf("refused %.80s: %v", msg, err)
+		}
+	}
+}
+
+// TestStrictDecoderLargeObject: names past the point where an object's
+// names move to a set are still compared with all the others.
+func TestStrictDecoderLargeObject(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString(`{"o":{`)
+	for i := 0; i < 100; i++ {
+		b.WriteString(`"k` + strings.Repeat("a", i) + `":1,`)
+	}
+	b.WriteString(`"K":1,"KA":2}}`)
+	var d strictDecoder
+	if err := d.check(b.Bytes()); err == nil || !strings.Contains(err.Error(), "case folding") {
+		t.Fatalf("got %v, want a case folding refusal", err)
+	}
+	// The decoder is reused: the next message starts clean.
+	if err := d.check([]byte(`{"o":{"k":1}}`)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func BenchmarkStrictDecoder(b *testing.B) {
+	stream := benchStream(2000)
+	lines := bytes.Split(bytes.TrimSuffix(stream, []byte("\n")), []byte("\n"))
+	b.SetBytes(int64(len(stream)))
+	var d strictDecoder
+	for i := 0; i < b.N; i++ {
+		for _, l := range lines {
+			if err := d.check(l); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+func BenchmarkParse(b *testing.B) {
+	stream := benchStream(2000)
+	lines := bytes.Split(bytes.TrimSuffix(stream, []byte("\n")), []byte("\n"))
+	b.SetBytes(int64(len(stream)))
+	for i := 0; i < b.N; i++ {
+		for _, l := range lines {
+			if _, ok := parse(AgentToClient, l); !ok {
+				b.Fatal("invalid")
+			}
+		}
+	}
+}
