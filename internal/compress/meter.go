@@ -91,24 +91,28 @@ func (u Usage) Percent() float64 {
 // figures win whenever it sends them; until then (and for agents that never
 // do) the meter adds up what the bridge sees enter the agent's context.
 //
-// Exact o200k counts are used for what the bridge tokenizes anyway (prompts,
-// tool results, offload candidates); streamed agent output is estimated from
-// its byte length while it streams, so the meter never tokenizes on the
-// streaming hot path, and counted exactly at the end of the turn (Settle).
-// A Meter is not safe for concurrent use; the pipeline guards it.
+// Streamed text (the agent's output, tool results) is never tokenized on
+// the forwarding path: it counts at four bytes per token at once (AddText),
+// and a bounded sample of it is kept (Sample) so that, off the forwarding
+// path, the turn's byte estimate can be replaced by the sample's o200k
+// tokens per byte times the turn's bytes (Settle). A turn whose text fits
+// in the sample is counted exactly. Memory is bounded by SampleBytes
+// whatever the turn's length, and nothing is sampled once the agent
+// reports its own usage. A Meter is not safe for concurrent use; the
+// pipeline guards it.
 type Meter struct {
 	size      int64 // configured window
 	estimate  int64 // bridge's own count
 	reported  Usage // last usage_update from the agent
 	hasReport bool
 
-	// Streamed text counted by its bytes since the last settlement, and
-	// what those bytes added to estimate; Settle swaps that guess for the
-	// text's o200k count. gen changes on Reset, so a settlement computed
-	// before a reset is not applied after it.
-	pending    strings.Builder
-	pendingEst int64
-	gen        int
+	// Streamed text since the last settlement: its bytes, what they added
+	// to estimate, and the sample. gen changes on Reset, so a settlement
+	// computed before a reset is not applied after it.
+	pendingBytes int64
+	pendingEst   int64
+	sample       Sample
+	gen          int
 }
 
 // NewMeter returns a meter for a window of size tokens.
@@ -117,30 +121,61 @@ func NewMeter(size int64) *Meter { return &Meter{size: size} }
 // Add records n tokens entering the agent's context.
 func (m *Meter) Add(n int) { m.estimate += int64(n) }
 
-// AddText records streamed text entering the agent's context. It is counted
-// at four bytes per token at once, so the level follows the stream without
-// tokenizing on the hot path, and kept until Settle counts it exactly.
+// AddText records streamed text entering the agent's context: four bytes
+// per token at once, and a chance of a place in the sample.
 func (m *Meter) AddText(text string) {
-	est := int64(estimateFromBytes(len(text)))
+	m.AddStreamed(len(text), func() string { return text })
+}
+
+// AddStreamed is AddText for n bytes of text that text returns; text is
+// called only if the piece is sampled, so a caller holding an encoded form
+// (a JSON string literal) decodes only the few pieces kept.
+func (m *Meter) AddStreamed(n int, text func() string) {
+	if n <= 0 {
+		return
+	}
+	est := int64(estimateFromBytes(n))
 	m.estimate += est
 	m.pendingEst += est
-	m.pending.WriteString(text)
+	m.pendingBytes += int64(n)
+	if !m.hasReport {
+		m.sample.offer(n, text)
+	}
 }
 
-// TakePending hands over the text added since the last settlement, with
-// the estimate it contributed and the meter's generation, for Settle.
-func (m *Meter) TakePending() (text string, est int64, gen int) {
-	text, est, gen = m.pending.String(), m.pendingEst, m.gen
-	m.pending.Reset()
-	m.pendingEst = 0
-	return text, est, gen
+// Pending is the streamed text added since the last settlement: its
+// bytes, the estimate they contributed, a sample of it and the meter's
+// generation. Count tokenizes the sample; it may run on any goroutine.
+type Pending struct {
+	Bytes, Est int64
+	Sample     Sample
+	Gen        int
 }
 
-// Settle replaces a byte estimate est with the exact count, unless the
-// meter was reset since TakePending returned gen.
-func (m *Meter) Settle(est, exact int64, gen int) {
-	if gen == m.gen {
-		m.estimate += exact - est
+// Count returns the pending text's o200k tokens: the sample's count if the
+// sample holds all of it, otherwise its tokens per byte times Bytes.
+func (p Pending) Count() int64 {
+	text, bytes, whole := p.Sample.text()
+	n := int64(CountTokens(text))
+	if whole || bytes == 0 {
+		return n
+	}
+	return (n*p.Bytes + bytes/2) / bytes
+}
+
+// TakePending hands over what was added since the last settlement, for
+// Count and Settle, and starts a new sample.
+func (m *Meter) TakePending() Pending {
+	p := Pending{Bytes: m.pendingBytes, Est: m.pendingEst, Sample: m.sample, Gen: m.gen}
+	m.pendingBytes, m.pendingEst, m.sample = 0, 0, Sample{seed: m.sample.seed + 1}
+	return p
+}
+
+// Settle replaces p's byte estimate with count (p.Count()), unless the
+// meter was reset since TakePending returned p.
+func (m *Meter) Settle(p Pending, count int64) {
+	if p.Gen == m.gen {
+		m.estimate += count - p.Est
 	}
 }
 
@@ -148,6 +183,7 @@ func (m *Meter) Settle(est, exact int64, gen int) {
 func (m *Meter) Report(used, size int64) {
 	m.reported = Usage{Used: used, Size: size}
 	m.hasReport = true
+	m.sample = Sample{seed: m.sample.seed}
 }
 
 // Reset replaces the bridge's estimate with n tokens (after a rollover, the
@@ -155,8 +191,7 @@ func (m *Meter) Report(used, size int64) {
 // last report, which described the old session.
 func (m *Meter) Reset(n int) {
 	m.gen++
-	m.pending.Reset()
-	m.pendingEst = 0
+	m.pendingBytes, m.pendingEst, m.sample = 0, 0, Sample{seed: m.sample.seed}
 	m.estimate = int64(n)
 	m.hasReport = false
 	m.reported = Usage{}

@@ -1,6 +1,7 @@
 package compress
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -70,19 +71,17 @@ func TestMeterPrefersAgentReport(t *testing.T) {
 }
 
 // TestMeterSettle: streamed text is estimated from bytes at once and counted
-// with o200k when settled; a settlement from before a Reset is ignored.
+// with o200k when settled (exactly while it fits in the sample); a
+// settlement from before a Reset is ignored.
 func TestMeterSettle(t *testing.T) {
 	m := NewMeter(100000)
-	text := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 200)
+	text := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 20)
 	m.AddText(text)
 	if u := m.Usage(); u.Used != int64(estimateFromBytes(len(text))) {
 		t.Fatalf("before settling: used %d, want the byte estimate %d", u.Used, estimateFromBytes(len(text)))
 	}
-	pending, est, gen := m.TakePending()
-	if pending != text {
-		t.Fatal("pending text differs from what was added")
-	}
-	m.Settle(est, int64(CountTokens(pending)), gen)
+	p := m.TakePending()
+	m.Settle(p, p.Count())
 	if got, want := m.Usage().Used, int64(CountTokens(text)); got != want {
 		t.Fatalf("after settling: used %d, want the o200k count %d", got, want)
 	}
@@ -90,11 +89,48 @@ func TestMeterSettle(t *testing.T) {
 		t.Fatalf("settling left the byte estimate %d in place", want)
 	}
 	m.AddText(text)
-	pending, est, gen = m.TakePending()
+	p = m.TakePending()
 	m.Reset(7)
-	m.Settle(est, int64(CountTokens(pending)), gen)
+	m.Settle(p, p.Count())
 	if u := m.Usage(); u.Used != 7 {
 		t.Fatalf("a settlement from before Reset was applied: used %d, want 7", u.Used)
+	}
+}
+
+// TestMeterSampleEstimate: a stream far larger than the sample settles to
+// within a few percent of its o200k count, prose-like and run-like, and
+// the meter holds no more than SampleBytes of it.
+func TestMeterSampleEstimate(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	words := strings.Fields("the bridge forwards each message as it came and the agent reads files runs tests")
+	const alpha = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	for _, mix := range []string{"prose", "runs"} {
+		m := NewMeter(1 << 30)
+		var all strings.Builder
+		for i := 0; i < 3000; i++ {
+			var b strings.Builder
+			n := 1 + r.IntN(1024)
+			for b.Len() < n {
+				if mix == "prose" {
+					b.WriteString(words[r.IntN(len(words))] + " ")
+				} else {
+					b.WriteByte(alpha[r.IntN(len(alpha))])
+				}
+			}
+			m.AddText(b.String())
+			all.WriteString(b.String())
+		}
+		p := m.TakePending()
+		sample, n, whole := p.Sample.text()
+		if whole || n > SampleBytes || len(sample) > SampleBytes {
+			t.Fatalf("%s: sample of %d bytes (whole %v) from %d", mix, n, whole, all.Len())
+		}
+		got, want := p.Count(), int64(CountTokens(all.String()))
+		off := float64(got-want) / float64(want)
+		t.Logf("%s: %d bytes, o200k %d, settled from the sample %d (%+.1f%%)", mix, all.Len(), want, got, 100*off)
+		if off < -0.1 || off > 0.1 {
+			t.Errorf("%s: settled %d, o200k count %d: %.1f%% off", mix, got, want, 100*off)
+		}
 	}
 }
 

@@ -3,6 +3,8 @@ package compress
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -103,6 +105,25 @@ func (s *Store) WriteOffloaded(tool, content string) (string, error) {
 // WriteArchive replaces conversations/{session}_full.md with text and
 // returns its absolute path.
 func (s *Store) WriteArchive(session, text string) (string, error) {
+	return s.WriteArchiveFrom(session, func(w io.Writer) error {
+		_, err := io.WriteString(w, text)
+		return err
+	})
+}
+
+// spoolBase returns where a session's conversation is spooled while it
+// runs (see spool): a hidden file in the conversations directory, named
+// for the session and a hash of its exact id so two ids that make the same
+// file name do not share it.
+func (s *Store) spoolBase(session string) string {
+	h := fnv.New32a()
+	h.Write([]byte(session))
+	return filepath.Join(s.ConversationsDir(), fmt.Sprintf(".%s-%08x.spool", safeName(session), h.Sum32()))
+}
+
+// WriteArchiveFrom replaces conversations/{session}_full.md with what
+// write writes and returns its absolute path.
+func (s *Store) WriteArchiveFrom(session string, write func(io.Writer) error) (string, error) {
 	dir := s.ConversationsDir()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("creating conversations directory: %v", err)
@@ -112,7 +133,7 @@ func (s *Store) WriteArchive(session, text string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("writing archive: %v", err)
 	}
-	_, werr := tmp.WriteString(text)
+	werr := write(tmp)
 	cerr := tmp.Close()
 	if werr == nil {
 		werr = cerr

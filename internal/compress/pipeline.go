@@ -76,6 +76,8 @@ type Pipeline struct {
 	downToIDE map[string]string
 	ideToDown map[string]string
 	loading   map[string]bool
+
+	settler settler
 }
 
 // session is the pipeline's view of one IDE session.
@@ -100,7 +102,6 @@ type session struct {
 	terminals    map[string]string // terminalId -> command
 	permissions  map[string]string // request id -> tool title
 	watch        *driftWatch
-	turnStart    int
 }
 
 // driftWatch collects the first turn after a compression.
@@ -198,10 +199,12 @@ func (p *Pipeline) sessionFor(id, cwd string) *session {
 	defer p.mu.Unlock()
 	s := p.sessions[id]
 	if s == nil {
+		rec := NewRecorder(id, cwd)
+		rec.SpoolTo(p.store.spoolBase(id))
 		s = &session{
 			ide: id, down: id,
 			meter:       NewMeter(p.cfg.ContextSize),
-			rec:         NewRecorder(id, cwd),
+			rec:         rec,
 			warm:        newWarmState(id, p.accp, p.cfg.Clock),
 			terminals:   map[string]string{},
 			permissions: map[string]string{},
@@ -422,9 +425,9 @@ func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Messag
 	if !ok {
 		return errNotHandled
 	}
-	tokens := -1
+	tokens, exact := -1, false
 	if offloadable && len(content) > p.cfg.OffloadTokens {
-		tokens = CountTokens(content)
+		tokens, exact = measure(content)
 	}
 	if tokens > p.cfg.OffloadTokens {
 		ref, err := p.offload(s, tool, source, content, tokens)
@@ -439,16 +442,19 @@ func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Messag
 			return next.Handle(ctx, out)
 		}
 	}
-	if tokens < 0 {
-		tokens = CountTokens(content)
-	}
 	s.mu.Lock()
 	if tool == "terminal_output" {
 		s.rec.ToolOutput(content)
 	}
-	s.rec.Note(m.Received, "Tool", fmt.Sprintf("%s (%d tokens)", source, tokens))
-	s.mu.Unlock()
-	p.account(s, tokens)
+	if exact {
+		s.rec.Note(m.Received, "Tool", fmt.Sprintf("%s (%d tokens)", source, tokens))
+		s.meter.Add(tokens)
+	} else {
+		// Counted off the forwarding path, from a sample (Meter).
+		s.rec.Note(m.Received, "Tool", fmt.Sprintf("%s (%d bytes)", source, len(content)))
+		s.meter.AddText(content)
+	}
+	p.noteLevel(s)
 	return errNotHandled
 }
 
@@ -497,12 +503,21 @@ func jsonText(v []byte) string {
 	return string(v)
 }
 
-// accountText adds streamed text to s's meter (see Meter.AddText) and tells
-// the IDE when an estimated level changes.
-func (p *Pipeline) accountText(s *session, text string) {
+// accountLiterals adds streamed text, given as JSON string literals, to
+// s's meter (see Meter.AddStreamed: a literal is decoded only if sampled)
+// and reports whether the estimated level changed, with the usage to send.
+func (p *Pipeline) accountLiterals(s *session, lits [][]byte) (Usage, bool) {
 	s.mu.Lock()
-	s.meter.AddText(text)
-	p.noteLevel(s)
+	defer s.mu.Unlock()
+	for _, lit := range lits {
+		s.meter.AddStreamed(max(len(lit)-2, 0), func() string { return jsonText(lit) })
+	}
+	u := s.meter.Usage()
+	changed := u.Estimated && u.Level() != s.sentLevel
+	if changed {
+		s.sentLevel = u.Level()
+	}
+	return u, changed
 }
 
 // account adds n tokens to s's meter and tells the IDE when an estimated
@@ -608,7 +623,7 @@ func (p *Pipeline) prompt(ctx context.Context, m *acpwire.Message, next acpwire.
 		case b.Type == "resource" && b.Resource != nil:
 			fmt.Fprintf(&userText, "[embedded resource: %s]\n", b.Resource.URI)
 			if len(b.Resource.Text) > p.cfg.OffloadTokens {
-				if tokens := CountTokens(b.Resource.Text); tokens > p.cfg.OffloadTokens {
+				if tokens, _ := measure(b.Resource.Text); tokens > p.cfg.OffloadTokens {
 					repl, err := p.offloadResource(s, b.Resource.URI, b.Resource.MimeType, b.Resource.Text, tokens)
 					if err != nil {
 						p.logger.Warn("tier 1 offload of an embedded resource failed; passed as is", "uri", b.Resource.URI, "err", err)
@@ -625,7 +640,7 @@ func (p *Pipeline) prompt(ctx context.Context, m *acpwire.Message, next acpwire.
 
 	s.mu.Lock()
 	s.rec.UserMessage(m.Received, strings.TrimRight(userText.String(), "\n"))
-	s.turnStart = len(s.rec.entries)
+	s.rec.StartTurn()
 	roll := s.pendingRoll
 	compact := !roll && p.cfg.AgentCompact && s.checkpointed && !s.compacted && s.rec.HasCommand("compact") && s.meter.Usage().Level() >= Red
 	s.mu.Unlock()
@@ -649,13 +664,13 @@ func (p *Pipeline) prompt(ctx context.Context, m *acpwire.Message, next acpwire.
 			return err
 		}
 	}
-	var tokens int
+	s.mu.Lock()
 	for _, e := range newElems {
 		if t, ok := rawjson.GetString(e, "text"); ok {
-			tokens += CountTokens(t)
+			s.meter.AddText(t)
 		}
 	}
-	p.account(s, tokens)
+	p.noteLevel(s)
 	if out, err = p.translate(out, true); err != nil {
 		return err
 	}
@@ -871,7 +886,7 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 	f := parseUpdate(update)
 	kind, content := f.kind, f.content
 	out := m
-	grew := "" // text entering the agent's context, counted after forwarding
+	var grew [][]byte // text entering the agent's context, as JSON string literals
 	switch kind {
 	case "agent_message_chunk", "agent_thought_chunk", "user_message_chunk":
 		text, _ := member(content, "text")
@@ -893,8 +908,8 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 		s.mu.Lock()
 		s.rec.AgentChunk(m.Received, role, text)
 		s.mu.Unlock()
-		if kind != "user_message_chunk" {
-			grew = jsonText(text)
+		if kind != "user_message_chunk" && text != nil {
+			grew = [][]byte{text}
 		}
 	case "tool_call", "tool_call_update":
 		var err error
@@ -929,28 +944,37 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 			return err
 		}
 	}
+	// The meter's bookkeeping is cheap (no tokenizing); only the notice of
+	// a changed level waits until the message is forwarded.
+	var u Usage
+	changed := false
+	if len(grew) > 0 {
+		u, changed = p.accountLiterals(s, grew)
+	}
 	err := next.Handle(ctx, out)
-	if grew != "" {
-		p.accountText(s, grew)
+	if changed {
+		p.sendEstimate(s, u)
 	}
 	return err
 }
 
 // toolCallUpdate records a tool call and offloads oversized text content
 // toward the IDE (the IDE shows the preview and the path).
-func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update []byte, f updateFields) (*acpwire.Message, string, error) {
+func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update []byte, f updateFields) (*acpwire.Message, [][]byte, error) {
 	out := m
-	var text strings.Builder
+	var text [][]byte
 	i := -1
 	eachElement(f.content, func(e []byte) bool {
 		i++
 		c := parseContent(e)
 		if c.text == nil {
 			// A diff's new text was the agent's own output.
-			text.WriteString(jsonText(c.newText))
+			if c.newText != nil {
+				text = append(text, c.newText)
+			}
 			return true
 		}
-		text.WriteString(jsonText(c.text))
+		text = append(text, c.text)
 		// Toward the IDE the size is judged from bytes (four per token)
 		// to keep tokenizing off the streaming path.
 		if len(c.text) > p.cfg.OffloadTokens*bytesPerToken {
@@ -996,7 +1020,7 @@ func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update []byte,
 	for _, a := range bodies {
 		p.tier2(s, lvl, a.Path, a.Bytes)
 	}
-	return out, text.String(), nil
+	return out, text, nil
 }
 
 // offloadIDEText offloads the JSON string literal lit found at path in m.
@@ -1005,7 +1029,7 @@ func (p *Pipeline) offloadIDEText(s *session, m *acpwire.Message, lit []byte, to
 	if !ok {
 		return nil, fmt.Errorf("not a string")
 	}
-	tokens := CountTokens(text)
+	tokens, _ := measure(text)
 	if tokens <= p.cfg.OffloadTokens {
 		return nil, fmt.Errorf("under threshold")
 	}
@@ -1031,8 +1055,9 @@ func (p *Pipeline) turnEnd(m *acpwire.Message) {
 	w := s.watch
 	s.watch = nil
 	var drift []string
+	turnText := s.rec.TurnText()
 	if w != nil {
-		w.obs.AgentText = s.rec.textSince(s.turnStart, "Agent")
+		w.obs.AgentText = turnText
 		// Reading the archive or offloaded content is recovery, not drift.
 		touched := w.obs.Touched[:0]
 		for _, path := range w.obs.Touched {
@@ -1043,16 +1068,14 @@ func (p *Pipeline) turnEnd(m *acpwire.Message) {
 		w.obs.Touched = touched
 		drift = DriftCheck(w.obs, strings.Join(s.rec.userMessages, "\n"), s.rec.Artifacts(), s.rec.Cwd)
 	}
-	// Swap the turn's byte estimate of streamed output for its o200k count,
-	// outside the lock: a long tool result takes a moment to tokenize.
-	pending, est, gen := s.meter.TakePending()
-	s.mu.Unlock()
-	exact := int64(CountTokens(pending))
-	s.mu.Lock()
-	s.meter.Settle(est, exact, gen)
+	// The turn's byte estimate of streamed text is swapped for an o200k
+	// count off the forwarding path (settler).
+	p.settler.add(p, s, s.meter.TakePending())
 	// Error codes the agent names in its own words are facts too; its
-	// output streams in pieces, so look at the whole turn at once.
-	s.rec.scanFacts(s.rec.textSince(s.turnStart, "Agent"))
+	// output streams in pieces, so look at the turn's text at once.
+	s.rec.scanFacts(turnText)
+	s.rec.StartTurn()
+	s.rec.Release()
 	u := s.meter.Usage()
 	lvl := u.Level()
 	s.warm.observe(s.rec, lvl)
@@ -1120,10 +1143,10 @@ func (p *Pipeline) turnEnd(m *acpwire.Message) {
 func (p *Pipeline) checkpoint(s *session, trigger string) (string, int, error) {
 	now := p.now()
 	s.mu.Lock()
-	archiveText := s.rec.Archive(now)
 	u := s.meter.Usage()
+	path, err := p.store.WriteArchiveFrom(s.ide, func(w io.Writer) error { return s.rec.WriteArchive(w, now) })
+	s.rec.Release()
 	s.mu.Unlock()
-	path, err := p.store.WriteArchive(s.ide, archiveText)
 	if err != nil {
 		return "", 0, err
 	}

@@ -1,8 +1,10 @@
 package compress
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 	"time"
@@ -23,11 +25,18 @@ type Recorder struct {
 	entries      []entry
 	entryBytes   int
 	droppedBytes int
+	spool        *spool   // where entries go, if set (then entries stays empty)
+	turn         turnText // the tail of the agent's text this turn
 
-	userMessages []string
+	userMessages []string // the first (intent), then the most recent (see UserMessage)
+	userBytes    int      // bytes of userMessages after the first
+	userCount    int      // user messages recorded
+	olderUser    int      // messages between the first and the kept ones
+	olderBytes   int      // and their bytes
 	artifacts    []*Artifact
 	byPath       map[string]*Artifact
 	toolCalls    map[string]*toolCall
+	toolOrder    []string // toolCalls keys, oldest first
 	decisions    []string
 	plan         []PlanEntry
 	facts        []string
@@ -72,9 +81,44 @@ type toolCall struct {
 	bodyBytes           int
 }
 
-// maxArchiveBytes bounds the conversation kept in memory per session; older
-// entries beyond it are dropped from the archive (and counted in it).
-const maxArchiveBytes = 64 << 20
+// maxArchiveBytes bounds the conversation kept in memory by a recorder
+// with no spool; older entries beyond it are dropped from the archive (and
+// counted in it). The pipeline's recorders spool to disk instead.
+const maxArchiveBytes = 4 << 20
+
+// Bounds on what a recorder keeps, whatever the session's length.
+const (
+	// MaxUserBytes bounds the user messages kept verbatim after the first:
+	// older ones are left to the archive (the summary points there).
+	MaxUserBytes = 256 << 10
+	// MaxToolCalls bounds the tool calls whose state is kept; the oldest
+	// is forgotten first.
+	MaxToolCalls = 1024
+	// MaxArtifacts bounds the files remembered as created or changed; the
+	// summary shows the last 60.
+	MaxArtifacts = 1024
+	// maxKeptDecisions bounds the decisions kept; the summary shows 12.
+	maxKeptDecisions = 64
+)
+
+// SpoolTo makes the recorder write its conversation archive to disk under
+// base (base.0 and base.1, see SpoolSegmentBytes) instead of memory.
+func (r *Recorder) SpoolTo(base string) { r.spool = newSpool(base) }
+
+// Release frees what the recorder holds only while a turn runs: the
+// spool's write buffer and descriptor, and the turn's text.
+func (r *Recorder) Release() {
+	if r.spool != nil {
+		r.spool.release()
+	}
+}
+
+// StartTurn begins a new turn's text (TurnText).
+func (r *Recorder) StartTurn() { r.turn.reset() }
+
+// TurnText returns the agent's text in the current turn, its last
+// TurnTextBytes if it was longer.
+func (r *Recorder) TurnText() string { return r.turn.text() }
 
 // NewRecorder returns an empty recorder for session id with working
 // directory cwd.
@@ -83,6 +127,10 @@ func NewRecorder(id, cwd string) *Recorder {
 }
 
 func (r *Recorder) add(e entry) {
+	if r.spool != nil {
+		r.spool.entry(e.at, e.role, e.text)
+		return
+	}
 	n := len(e.text)
 	for _, c := range e.raw {
 		n += len(c)
@@ -101,9 +149,20 @@ func (r *Recorder) add(e entry) {
 	}
 }
 
-// UserMessage records a user prompt's text.
+// UserMessage records a user prompt's text. The first message (the intent)
+// is always kept; of the others, the most recent up to MaxUserBytes are.
 func (r *Recorder) UserMessage(at time.Time, text string) {
+	r.userCount++
 	r.userMessages = append(r.userMessages, text)
+	if len(r.userMessages) > 1 {
+		r.userBytes += len(text)
+	}
+	for len(r.userMessages) > 2 && r.userBytes > MaxUserBytes {
+		r.olderUser++
+		r.olderBytes += len(r.userMessages[1])
+		r.userBytes -= len(r.userMessages[1])
+		r.userMessages = append(r.userMessages[:1], r.userMessages[2:]...)
+	}
 	r.add(entry{at: at, role: "User", text: text})
 	r.scanFacts(text)
 }
@@ -116,8 +175,16 @@ func (r *Recorder) Intent() string {
 	return r.userMessages[0]
 }
 
-// UserMessages returns every user message so far, in order.
+// UserMessages returns the user messages kept, in order: the first, then
+// the most recent (OlderUserMessages says how many are left out between).
 func (r *Recorder) UserMessages() []string { return r.userMessages }
+
+// UserCount returns how many user messages were recorded.
+func (r *Recorder) UserCount() int { return r.userCount }
+
+// OlderUserMessages returns how many user messages between the first and
+// those UserMessages returns were left to the archive, and their bytes.
+func (r *Recorder) OlderUserMessages() (n, bytes int) { return r.olderUser, r.olderBytes }
 
 // AgentChunk records a chunk of agent output given as a raw JSON string
 // literal; role is "Agent" or "Thought". Consecutive chunks of one role
@@ -127,6 +194,16 @@ func (r *Recorder) UserMessages() []string { return r.userMessages }
 func (r *Recorder) AgentChunk(at time.Time, role string, lit []byte) {
 	if len(lit) < 2 {
 		return
+	}
+	if r.spool != nil || role == "Agent" {
+		text := jsonText(lit)
+		if role == "Agent" {
+			r.turn.add(text)
+		}
+		if r.spool != nil {
+			r.spool.chunk(at, role, text)
+			return
+		}
 	}
 	c := append([]byte(nil), lit...)
 	if n := len(r.entries); n > 0 && r.entries[n-1].role == role && r.entries[n-1].text == "" {
@@ -241,6 +318,11 @@ func (r *Recorder) toolCall(at time.Time, f updateFields) {
 	if isNew {
 		tc = &toolCall{}
 		r.toolCalls[id] = tc
+		r.toolOrder = append(r.toolOrder, id)
+		if len(r.toolOrder) > MaxToolCalls {
+			delete(r.toolCalls, r.toolOrder[0])
+			r.toolOrder = append(r.toolOrder[:0], r.toolOrder[1:]...)
+		}
 	}
 	if v, ok := rawjson.String(f.title); ok {
 		tc.title = v
@@ -350,6 +432,10 @@ func (r *Recorder) artifact(path, action, status, summary string, body int) {
 		a = &Artifact{Path: path, Action: action}
 		r.byPath[path] = a
 		r.artifacts = append(r.artifacts, a)
+		if len(r.artifacts) > MaxArtifacts {
+			delete(r.byPath, r.artifacts[0].Path)
+			r.artifacts = append(r.artifacts[:0], r.artifacts[1:]...)
+		}
 	} else if action == "deleted" || a.Action == "deleted" {
 		a.Action = action
 	}
@@ -392,6 +478,9 @@ func (r *Recorder) Plan(update []byte) {
 // a mode change).
 func (r *Recorder) Decision(at time.Time, d string) {
 	r.decisions = append(r.decisions, d)
+	if len(r.decisions) > maxKeptDecisions {
+		r.decisions = append(r.decisions[:0], r.decisions[1:]...)
+	}
 	r.Note(at, "Decision", d)
 }
 
@@ -455,17 +544,38 @@ func (r *Recorder) Facts() []string { return r.facts }
 // Archive renders the conversation as Markdown.
 func (r *Recorder) Archive(now time.Time) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Conversation archive: session %s\n\n", r.SessionID)
-	fmt.Fprintf(&b, "Written by acp-bridge at %s from the traffic it forwarded", now.UTC().Format(time.RFC3339))
+	_ = r.WriteArchive(&b, now)
+	return b.String()
+}
+
+// WriteArchive writes the conversation as Markdown to w: from the spool on
+// disk if the recorder has one, from memory otherwise.
+func (r *Recorder) WriteArchive(w io.Writer, now time.Time) error {
+	b := bufio.NewWriter(w)
+	fmt.Fprintf(b, "# Conversation archive: session %s\n\n", r.SessionID)
+	fmt.Fprintf(b, "Written by acp-bridge at %s from the traffic it forwarded", now.UTC().Format(time.RFC3339))
 	if r.Cwd != "" {
-		fmt.Fprintf(&b, " (cwd %s)", r.Cwd)
+		fmt.Fprintf(b, " (cwd %s)", r.Cwd)
 	}
 	b.WriteString(". Content offloaded to the cache appears as its reference.\n\n")
-	if r.droppedBytes > 0 {
-		fmt.Fprintf(&b, "*%d bytes of earlier conversation were not retained in memory.*\n\n", r.droppedBytes)
+	dropped := int64(r.droppedBytes)
+	if r.spool != nil {
+		dropped = r.spool.dropped
+	}
+	if dropped > 0 {
+		fmt.Fprintf(b, "*%d bytes of earlier conversation were not retained.*\n\n", dropped)
+	}
+	if r.spool != nil {
+		if err := b.Flush(); err != nil {
+			return err
+		}
+		if r.spool.err != nil {
+			return r.spool.err
+		}
+		return r.spool.copyTo(w)
 	}
 	for _, e := range r.entries {
-		fmt.Fprintf(&b, "### %s · %s\n\n", e.role, e.at.UTC().Format("15:04:05"))
+		b.WriteString(entryHeader(e.role, e.at))
 		if e.text != "" {
 			b.WriteString(e.text)
 		}
@@ -476,26 +586,7 @@ func (r *Recorder) Archive(now time.Time) string {
 		}
 		b.WriteString("\n\n")
 	}
-	return b.String()
-}
-
-// archivedText returns the agent text recorded since entry index from.
-func (r *Recorder) textSince(from int, roles ...string) string {
-	var b strings.Builder
-	for i := max(from, 0); i < len(r.entries); i++ {
-		e := r.entries[i]
-		if len(roles) > 0 && !contains(roles, e.role) {
-			continue
-		}
-		b.WriteString(e.text)
-		for _, c := range e.raw {
-			if s, ok := rawjson.String(c); ok {
-				b.WriteString(s)
-			}
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
+	return b.Flush()
 }
 
 func contains(list []string, s string) bool {

@@ -274,21 +274,31 @@ func TestEstimatedUsageUpdate(t *testing.T) {
 	if str(last, "params", "update", "sessionUpdate") != "usage_update" {
 		t.Fatalf("IDE got %s, want usage_update before the response", last)
 	}
-	// While streaming, output is counted at four bytes a token; at turn end
-	// the estimate holds the output's o200k count instead.
+	// While streaming, and at turn end, text is counted at four bytes a
+	// token; then, off the forwarding path, the estimate takes the turn's
+	// o200k count instead (the text fits in the meter's sample: exactly),
+	// and the IDE hears of the level that changed.
 	used := func(m []byte) int {
 		b, _ := rawjson.Get(m, "params", "update", "used")
 		n, _ := strconv.Atoi(string(b))
 		return n
 	}
 	streamed := strings.Repeat("word ", 240)
-	prompt := used(est) - estimateFromBytes(len(streamed))
-	// The chunks are pieces of one message: counted together, as the model sees them.
-	if want := prompt + CountTokens(streamed+"done"); used(last) != want {
-		t.Errorf("turn-end estimate %d, want %d (prompt %d + o200k of the output)", used(last), want, prompt)
+	turn := "hello there" + streamed + "done"
+	if want := estimateFromBytes(len("hello there")) + estimateFromBytes(len(streamed)) + estimateFromBytes(len("done")); used(last) != want {
+		t.Errorf("turn-end estimate %d, want %d (the byte estimate)", used(last), want)
 	}
 	if resp := h.readIDE(); !isResponse("2")(resp) {
 		t.Fatalf("IDE got %s", resp)
+	}
+	h.p.settler.wait()
+	settled := h.readIDE()
+	if str(settled, "params", "update", "sessionUpdate") != "usage_update" || str(settled, "params", "update", "_meta", "acp-bridge", "level") != "GREEN" {
+		t.Fatalf("IDE got %s, want the settled estimate's level change", settled)
+	}
+	// The chunks are pieces of one message: counted together, as the model sees them.
+	if want := CountTokens(turn); used(settled) != want {
+		t.Errorf("settled estimate %d, want %d (o200k of the turn's text)", used(settled), want)
 	}
 
 	// Once the agent reports usage itself, the bridge stops estimating.
@@ -369,7 +379,7 @@ func TestTier2WriteBodiesStayOut(t *testing.T) {
 	s := h.p.sessions["s1"]
 	h.p.mu.Unlock()
 	s.mu.Lock()
-	md := BuildSummary(s.rec, s.rec.entries[0].at, "/a", "/o", 1<<20).Markdown()
+	md := BuildSummary(s.rec, h.p.now(), "/a", "/o", 1<<20).Markdown()
 	s.mu.Unlock()
 	if !strings.Contains(md, "/repo/testdata/big.txt") || !strings.Contains(md, "content persisted to disk") || strings.Contains(md, "fixture line") {
 		t.Errorf("summary artifact row wrong:\n%s", md)

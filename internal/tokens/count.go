@@ -35,6 +35,21 @@ func Count(s string) int {
 	return n
 }
 
+// CountPrefix counts the tokens of s chunk by chunk until at least
+// maxBytes of it are counted: it returns the tokens and the bytes counted
+// (len(s) if all of it was). The cost is bounded by maxBytes plus one
+// chunk whatever len(s) is.
+func CountPrefix(s string, maxBytes int) (n, counted int) {
+	for c := range Chunks(s) {
+		if counted >= maxBytes {
+			break
+		}
+		n += countChunk(c)
+		counted += len(c)
+	}
+	return n, counted
+}
+
 // countChunk counts one chunk of at most ChunkBytes. The codec only fails
 // in its strict UTF-8 mode, which is not used; should it fail or panic,
 // the chunk is counted as Estimate of its bytes rather than not at all.

@@ -129,3 +129,24 @@ func FuzzCount(f *testing.F) {
 		}
 	})
 }
+
+func TestCountPrefix(t *testing.T) {
+	s := strings.Repeat("the quick brown fox jumps over the lazy dog. ", 1000)
+	if n, c := CountPrefix(s, len(s)+1); n != Count(s) || c != len(s) {
+		t.Errorf("whole: %d tokens of %d bytes, want %d of %d", n, c, Count(s), len(s))
+	}
+	n, c := CountPrefix(s, 5000)
+	if c < 5000 || c >= 5000+ChunkBytes {
+		t.Errorf("prefix counted %d bytes, want 5000 to %d", c, 5000+ChunkBytes)
+	}
+	var b strings.Builder
+	for ch := range Chunks(s) {
+		if b.Len() >= c {
+			break
+		}
+		b.WriteString(ch)
+	}
+	if want := Count(b.String()); n != want {
+		t.Errorf("prefix: %d tokens, want %d", n, want)
+	}
+}

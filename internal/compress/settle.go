@@ -1,0 +1,83 @@
+package compress
+
+import (
+	"sync"
+
+	"github.com/acp-bridge/acp-bridge/internal/tokens"
+)
+
+// maxSettling bounds the turns waiting to be settled; a turn that finds
+// the queue full keeps its byte estimate.
+const maxSettling = 256
+
+// settler counts the sample of each ended turn's streamed text (Pending)
+// on a goroutine of its own, so the forwarding path never waits on the
+// tokenizer, and applies the count to the session's meter. The goroutine
+// runs while there is work and exits when the queue is empty.
+type settler struct {
+	mu      sync.Mutex // guards queue, running
+	queue   []settleJob
+	running bool
+	idle    sync.WaitGroup // one per queued job; Wait returns when all are settled
+}
+
+type settleJob struct {
+	s *session
+	p Pending
+}
+
+// add queues p for session s, which the caller has locked.
+func (st *settler) add(pl *Pipeline, s *session, p Pending) {
+	if p.Bytes == 0 {
+		return
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if len(st.queue) >= maxSettling {
+		return
+	}
+	st.idle.Add(1)
+	st.queue = append(st.queue, settleJob{s, p})
+	if !st.running {
+		st.running = true
+		go st.run(pl)
+	}
+}
+
+func (st *settler) run(pl *Pipeline) {
+	for {
+		st.mu.Lock()
+		if len(st.queue) == 0 {
+			st.running = false
+			st.queue = nil
+			st.mu.Unlock()
+			return
+		}
+		j := st.queue[0]
+		st.queue = st.queue[1:]
+		st.mu.Unlock()
+		n := j.p.Count()
+		j.s.mu.Lock()
+		j.s.meter.Settle(j.p, n)
+		pl.noteLevel(j.s) // unlocks
+		st.idle.Done()
+	}
+}
+
+// wait returns once every queued turn is settled.
+func (st *settler) wait() { st.idle.Wait() }
+
+// decideBytes is the most of one content the pipeline tokenizes to decide
+// whether to offload it; the count of a longer content is scaled from its
+// first decideBytes (tokens.CountPrefix).
+const decideBytes = 128 << 10
+
+// measure returns content's o200k tokens for an offload decision, and
+// whether the figure is a count of all of it rather than scaled.
+func measure(content string) (int, bool) {
+	n, counted := tokens.CountPrefix(content, decideBytes)
+	if counted >= len(content) {
+		return n, true
+	}
+	return int(int64(n) * int64(len(content)) / int64(counted)), false
+}

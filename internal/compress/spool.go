@@ -1,0 +1,163 @@
+package compress
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// SpoolSegmentBytes is the size of each of the two files a session's
+// conversation archive is spooled to (see spool): the archive holds
+// between one and two segments of the most recent conversation.
+const SpoolSegmentBytes = 64 << 20
+
+// spoolBufferBytes is the write buffer a spool holds while a turn runs;
+// it is released at the end of each turn.
+const spoolBufferBytes = 16 << 10
+
+// spool keeps a session's conversation archive on disk as it is recorded,
+// so memory holds only a write buffer whatever the session's length. It
+// writes to two segments, base+".0" and base+".1", each at most
+// SpoolSegmentBytes: when the current one is full the other is emptied and
+// takes over. A spool is not safe for concurrent use.
+type spool struct {
+	base    string
+	cur     int
+	size    [2]int64
+	f       *os.File
+	w       *bufio.Writer
+	dropped int64  // bytes lost with emptied segments
+	open    string // role of the agent chunk entry being written, "" if none
+	err     error  // first failure; later writes are dropped
+}
+
+func newSpool(base string) *spool { return &spool{base: base} }
+
+func (s *spool) path(i int) string { return fmt.Sprintf("%s.%d", s.base, i) }
+
+// write appends text to the current segment, switching segments when it is
+// full.
+func (s *spool) write(text string) {
+	if s.err != nil || text == "" {
+		return
+	}
+	if s.size[s.cur] >= SpoolSegmentBytes {
+		s.rotate()
+	}
+	if s.w == nil && !s.openCurrent(os.O_APPEND) {
+		return
+	}
+	n, err := s.w.WriteString(text)
+	s.size[s.cur] += int64(n)
+	if err != nil {
+		s.fail(err)
+	}
+}
+
+// openCurrent opens the current segment with flag (O_APPEND or O_TRUNC).
+func (s *spool) openCurrent(flag int) bool {
+	if err := os.MkdirAll(filepath.Dir(s.base), 0o700); err != nil {
+		s.fail(err)
+		return false
+	}
+	f, err := os.OpenFile(s.path(s.cur), os.O_WRONLY|os.O_CREATE|flag, 0o600)
+	if err != nil {
+		s.fail(err)
+		return false
+	}
+	if st, err := f.Stat(); err == nil {
+		s.size[s.cur] = st.Size()
+	}
+	s.f, s.w = f, bufio.NewWriterSize(f, spoolBufferBytes)
+	return true
+}
+
+// rotate empties the other segment and makes it current.
+func (s *spool) rotate() {
+	s.release()
+	s.cur = 1 - s.cur
+	s.dropped += s.size[s.cur]
+	s.size[s.cur] = 0
+	s.openCurrent(os.O_TRUNC)
+}
+
+func (s *spool) fail(err error) {
+	if s.err == nil {
+		s.err = fmt.Errorf("spooling the conversation archive: %v", err)
+	}
+	s.release()
+}
+
+// release flushes and closes the current segment, freeing the buffer and
+// the descriptor until the next write.
+func (s *spool) release() {
+	if s.w == nil {
+		return
+	}
+	err := s.w.Flush()
+	if cerr := s.f.Close(); err == nil {
+		err = cerr
+	}
+	s.f, s.w = nil, nil
+	if err != nil && s.err == nil {
+		s.err = fmt.Errorf("spooling the conversation archive: %v", err)
+	}
+}
+
+func entryHeader(role string, at time.Time) string {
+	return "### " + role + " · " + at.UTC().Format("15:04:05") + "\n\n"
+}
+
+// entry writes a whole archive entry.
+func (s *spool) entry(at time.Time, role, text string) {
+	s.closeChunk()
+	s.write(entryHeader(role, at) + text + "\n\n")
+}
+
+// chunk writes agent output: consecutive chunks of one role form one entry.
+func (s *spool) chunk(at time.Time, role, text string) {
+	if s.open != role {
+		s.closeChunk()
+		s.write(entryHeader(role, at))
+		s.open = role
+	}
+	s.write(text)
+}
+
+func (s *spool) closeChunk() {
+	if s.open != "" {
+		s.open = ""
+		s.write("\n\n")
+	}
+}
+
+// copyTo writes the spooled archive, older segment first, to w.
+func (s *spool) copyTo(w io.Writer) error {
+	s.release()
+	for _, i := range []int{1 - s.cur, s.cur} {
+		if s.size[i] == 0 {
+			continue
+		}
+		f, err := os.Open(s.path(i))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("reading the spooled archive: %v", err)
+		}
+		_, err = io.Copy(w, io.LimitReader(f, s.size[i]))
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("reading the spooled archive: %v", err)
+		}
+	}
+	if s.open != "" {
+		_, err := io.WriteString(w, "\n\n")
+		return err
+	}
+	return nil
+}
