@@ -105,6 +105,19 @@
 // line itself and records that as an "audit.repair" event carrying the
 // size and SHA-256 of the bytes removed.
 //
+// # Tampering with the live file
+//
+// The agent runs as the same user as the bridge and can unlink, rename,
+// replace, truncate or append to the live file. The Log compares the file
+// it has open with the one at its path (device, inode and the size it
+// wrote) before each write, after each group-commit fsync, on each
+// Healthy call and on each flush tick. On a difference, Healthy and
+// AppendSync fail with ErrTampered (so governance, which refuses while the
+// log is down, refuses), whatever is at the path is moved aside as
+// <path>.tampered-<time>, and a new file continues the chain with an
+// "audit.tamper" event saying what was found; once that is fsynced the
+// log is healthy again. See watch.go for the limits.
+//
 // # Reviewing
 //
 // ReadEntries, Sessions, Filter, WriteTimeline and Follow back the

@@ -89,6 +89,7 @@ type file interface {
 	io.Writer
 	Sync() error
 	Close() error
+	Stat() (os.FileInfo, error)
 }
 
 func openAppend(name string) (file, error) {
@@ -112,9 +113,19 @@ type Log struct {
 	syncMu sync.Mutex
 	synced int64 // highest seq known to be on stable storage
 
-	mu      sync.Mutex // guards the fields below
-	f       file       // the active file; nil after a failure until reopened
-	gen     int        // incremented each time f changes
+	mu      sync.Mutex  // guards the fields below
+	f       file        // the active file; nil after a failure until reopened
+	fi      os.FileInfo // identity of the active file (kept while f is nil)
+	written int64       // bytes of the active file: what it held at open plus what the Log wrote
+	gen     int         // incremented each time f changes
+	// unchecked holds the lines written since the file was last found
+	// where it belongs, to write again if it turns out deleted.
+	unchecked []byte
+	// tamper is set from finding the file tampered with until a new file
+	// holds the audit.tamper event; tamperChained once that event is in
+	// buf.
+	tamper        *tamper
+	tamperChained bool
 	buf     []byte     // complete lines not yet written to f
 	scratch []byte     // reused for the hashed form of an event
 	next    int64      // seq of the next event
@@ -214,9 +225,11 @@ func Open(path string, opts Options) (*Log, error) {
 	if fi, err := os.Stat(path); err == nil {
 		l.size = fi.Size()
 	}
-	if l.f, err = opts.openFile(path); err != nil {
+	f, err := opts.openFile(path)
+	if err != nil {
 		return nil, fmt.Errorf("opening audit log: %w", err)
 	}
+	l.setFileLocked(f)
 	syncDir(path)
 	ok = true
 	go l.flusher()
@@ -272,8 +285,10 @@ func (l *Log) AppendSync(ev Event) error {
 }
 
 // Healthy returns nil if the log can be written, or the last write failure.
-// While unhealthy, each call (and each append) tries to write again, so the
-// log recovers as soon as the file can be written.
+// It also checks that the file at the path is still the one the Log writes
+// (see ErrTampered): while it is not, Healthy fails until a new file holds
+// an audit.tamper event. While unhealthy, each call (and each append)
+// tries again, so the log recovers as soon as the file can be written.
 func (l *Log) Healthy() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -281,7 +296,7 @@ func (l *Log) Healthy() error {
 		return ErrClosed
 	}
 	if l.werr == nil {
-		return nil
+		return l.watchLocked()
 	}
 	if len(l.buf) > 0 {
 		l.writeLocked()
@@ -345,6 +360,8 @@ func (l *Log) flusher() {
 			l.mu.Lock()
 			if len(l.buf) > 0 || l.werr != nil {
 				l.writeLocked()
+			} else if !l.closed {
+				l.watchLocked()
 			}
 			l.mu.Unlock()
 		}
@@ -361,14 +378,10 @@ func (l *Log) appendLocked(p *prepared) (int64, error) {
 			return 0, fmt.Errorf("%w: %v", ErrBacklog, l.werr)
 		}
 	}
-	seq := l.next
-	ts := l.opts.Now().UTC().Format(timeFormat)
-	l.scratch = p.appendHashed(l.scratch[:0], seq, ts, l.prev, l.opts.RunID)
-	hash := hashHex(l.scratch)
 	start := len(l.buf)
-	l.buf = p.appendLine(l.buf, seq, ts, l.prev, l.opts.RunID, hash)
+	seq := l.chainLocked(p)
 	n := int64(len(l.buf) - start)
-	if l.opts.MaxBytes > 0 && l.size > 0 && l.size+n > l.opts.MaxBytes {
+	if l.opts.MaxBytes > 0 && l.size > n && l.size > l.opts.MaxBytes && l.tamper == nil {
 		// The new line starts the next file: rotate with everything
 		// before it, then put it back.
 		line := slices.Clone(l.buf[start:])
@@ -376,38 +389,77 @@ func (l *Log) appendLocked(p *prepared) (int64, error) {
 		if err := l.rotateLocked(); err != nil {
 			l.failLocked(err)
 		}
-		start = len(l.buf)
 		l.buf = append(l.buf, line...)
+		l.size = n
 	}
-	l.size += n
-	l.next++
-	l.prev = hash
 	if len(l.buf) >= flushThreshold || l.werr != nil {
 		l.writeLocked()
 	}
 	return seq, nil
 }
 
+// chainLocked stamps p with the next seq, the time, the run id and the
+// previous hash, and buffers its line.
+func (l *Log) chainLocked(p *prepared) int64 {
+	seq := l.next
+	ts := l.opts.Now().UTC().Format(timeFormat)
+	l.scratch = p.appendHashed(l.scratch[:0], seq, ts, l.prev, l.opts.RunID)
+	hash := hashHex(l.scratch)
+	start := len(l.buf)
+	l.buf = p.appendLine(l.buf, seq, ts, l.prev, l.opts.RunID, hash)
+	l.size += int64(len(l.buf) - start)
+	l.next++
+	l.prev = hash
+	return seq
+}
+
 // writeLocked writes the buffered lines, reopening the file after a
 // failure.
 func (l *Log) writeLocked() error {
+	if l.tamper != nil {
+		return l.restartLocked()
+	}
 	if l.f == nil {
+		if l.fi != nil {
+			// The file is reopened by name: first make sure the name
+			// still leads to it.
+			if at, err := os.Lstat(l.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return l.failLocked(fmt.Errorf("opening audit log: %w", err))
+			} else if err != nil || !os.SameFile(at, l.fi) {
+				l.noticeLocked(&tamper{what: "replaced", detail: fmt.Sprintf("%s was removed or replaced while the log could not be written", l.path), expected: l.written, found: -1})
+				return l.restartLocked()
+			}
+		}
 		f, err := l.opts.openFile(l.path)
 		if err != nil {
 			return l.failLocked(fmt.Errorf("opening audit log: %w", err))
 		}
-		l.f = f
-		l.gen++
+		if t := l.setFileLocked(f); t != nil {
+			l.noticeLocked(t)
+			return l.restartLocked()
+		}
+	} else if err := l.watchLocked(); err != nil {
+		return err
 	}
+	if err := l.writeOutLocked(); err != nil {
+		return err
+	}
+	l.recoverLocked()
+	return nil
+}
+
+// writeOutLocked writes the buffered lines to the open file.
+func (l *Log) writeOutLocked() error {
 	if len(l.buf) == 0 {
 		return nil
 	}
 	n, err := l.f.Write(l.buf)
+	l.written += int64(n)
+	l.unchecked = append(l.unchecked, l.buf[:n]...)
 	l.buf = l.buf[:copy(l.buf, l.buf[n:])]
 	if err != nil {
 		return l.failLocked(fmt.Errorf("writing audit log: %w", err))
 	}
-	l.recoverLocked()
 	return nil
 }
 
@@ -451,11 +503,13 @@ func (l *Log) rotateLocked() error {
 	}
 	l.rotated++
 	l.size = 0
+	l.fi = nil
+	l.unchecked = l.unchecked[:0]
 	f, err := l.opts.openFile(l.path)
 	if err != nil {
 		return fmt.Errorf("opening audit log after rotation: %w", err)
 	}
-	l.f = f
+	l.setFileLocked(f)
 	syncDir(l.path)
 	return nil
 }
@@ -496,7 +550,19 @@ func (l *Log) syncTo(seq int64) error {
 			}
 			return fmt.Errorf("syncing audit log: %w", err)
 		}
-		l.synced = upto
+		// The lines are on disk, but in the file at the path only if
+		// that is still the file: look again (group commit).
+		l.mu.Lock()
+		if l.gen == gen {
+			if err := l.watchLocked(); err != nil {
+				l.mu.Unlock()
+				return err
+			}
+		}
+		l.mu.Unlock()
+		if l.synced < upto {
+			l.synced = upto
+		}
 		return nil
 	}
 }

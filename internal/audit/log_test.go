@@ -507,6 +507,8 @@ func (f *flakyFile) Sync() error {
 
 func (f *flakyFile) Close() error { return f.f.Close() }
 
+func (f *flakyFile) Stat() (os.FileInfo, error) { return f.f.Stat() }
+
 func flakyOpener(failing *atomic.Bool, syncs *atomic.Int64, delay time.Duration) func(string) (file, error) {
 	return func(name string) (file, error) {
 		if failing.Load() {

@@ -1,0 +1,20 @@
+//go:build unix
+
+package audit
+
+import (
+	"os"
+	"syscall"
+)
+
+// noFollow keeps the Log from opening a symbolic link put at its path.
+const noFollow = syscall.O_NOFOLLOW
+
+// linkCount returns how many names the file has; 0 means it was deleted
+// while open. It returns 1 when the system does not say.
+func linkCount(fi os.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}
