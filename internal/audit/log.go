@@ -126,14 +126,14 @@ type Log struct {
 	// buf.
 	tamper        *tamper
 	tamperChained bool
-	buf     []byte     // complete lines not yet written to f
-	scratch []byte     // reused for the hashed form of an event
-	next    int64      // seq of the next event
-	prev    string     // hash of the last event, or Genesis
-	size    int64      // bytes of the active file including buf
-	rotated int        // number of the last rotated file
-	werr    error      // the last write failure, nil once writing works
-	closed  bool
+	buf           []byte // complete lines not yet written to f
+	scratch       []byte // reused for the hashed form of an event
+	next          int64  // seq of the next event
+	prev          string // hash of the last event, or Genesis
+	size          int64  // bytes of the active file including buf
+	rotated       int    // number of the last rotated file
+	werr          error  // the last write failure, nil once writing works
+	closed        bool
 	// closeErr is what Close returned: AppendSyncs that raced with Close
 	// report it.
 	closeErr error
