@@ -279,7 +279,7 @@ func contains(list []string, s string) bool {
 
 // placeholders are the values of one run's {{NAME}} placeholders.
 type placeholders struct {
-	ws, out, sid, bin, audit, policy, secret string
+	ws, out, sid, bin, audit, policy, secret, markers string
 }
 
 // expand replaces the placeholders of line. With zero placeholders it only
@@ -322,6 +322,8 @@ func (p placeholders) value(name string) ([]byte, error) {
 		return []byte(p.policy), nil
 	case "SECRET":
 		return []byte(p.secret), nil
+	case "MARKERS":
+		return []byte(p.markers), nil
 	case "CR":
 		return []byte{'\r'}, nil
 	case "LF":

@@ -123,7 +123,7 @@ func randomHex() string {
 }
 
 func (w *world) placeholders() placeholders {
-	return placeholders{ws: w.ws, out: w.out, sid: w.sid, bin: w.bin, audit: w.audit, policy: w.policy, secret: w.secret}
+	return placeholders{ws: w.ws, out: w.out, sid: w.sid, bin: w.bin, audit: w.audit, policy: w.policy, secret: w.secret, markers: w.markers}
 }
 
 // snapshot describes everything a bypass could change: the whole run
