@@ -68,7 +68,7 @@ func (p *Pipeline) command(ctx context.Context, s *session, m *acpwire.Message, 
 	case "intent":
 		s.mu.Lock()
 		intent := s.rec.Intent()
-		n := len(s.rec.userMessages)
+		n := s.rec.UserCount()
 		s.mu.Unlock()
 		if intent == "" {
 			text = "No session intent yet: the first message you send becomes it."

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"time"
 
@@ -514,18 +513,13 @@ func (r *Recorder) ExitStatus(command string, code int, signal string) {
 // ToolOutput scans text a tool produced for error codes.
 func (r *Recorder) ToolOutput(text string) { r.scanFacts(text) }
 
-// errorCode matches error identifiers worth keeping across a summary:
-// compiler and linter codes (TS2304, E0308, SC2086), errno names, Node's
-// ERR_* codes, and HTTP-style "status 503" phrases.
-var errorCode = regexp.MustCompile(`\b(?:[A-Z]{1,4}\d{3,5}|E(?:NOENT|ACCES|PERM|CONNREFUSED|CONNRESET|ADDRINUSE|EXIST|ISDIR|NOTDIR|TIMEDOUT|PIPE|NOMEM|INVAL|NOSPC|NOTEMPTY)|ERR_[A-Z0-9_]{3,}|(?:status|exit code) \d{1,3})\b`)
-
 const maxFacts = 40
 
 func (r *Recorder) scanFacts(text string) {
 	if len(r.factSet) >= maxFacts*4 {
 		return
 	}
-	for _, m := range errorCode.FindAllString(text, 20) {
+	for _, m := range findErrorCodes(text, 20) {
 		r.fact("Error code seen: " + m)
 	}
 }

@@ -73,6 +73,12 @@ func BuildSummary(r *Recorder, now time.Time, archive, offloaded string, replace
 		s.Decisions = s.Decisions[len(s.Decisions)-maxDecisions:]
 	}
 	s.Instructions = keepInstructions(r.UserMessages(), MaxInstructionTokens)
+	if n, bytes := r.OlderUserMessages(); n > 0 {
+		// Messages the recorder no longer holds (MaxUserBytes) are in the
+		// archive.
+		older := fmt.Sprintf("[%d earlier messages: about %d tokens, in the conversation archive]", n, estimateFromBytes(bytes))
+		s.Instructions = append([]string{older}, s.Instructions...)
+	}
 	for _, e := range r.plan {
 		if e.Status != "completed" {
 			s.NextSteps = append(s.NextSteps, e.Content)

@@ -33,7 +33,7 @@ func newWarmState(id string, store *accp.Store, clock func() time.Time) *warmSta
 func (w *warmState) observe(r *Recorder, level Level) {
 	s := w.sess
 	s.SetState("intent", accp.String(oneLine(r.Intent(), 200)))
-	s.SetState("msgs", accp.Int(int64(len(r.userMessages))))
+	s.SetState("msgs", accp.Int(int64(r.UserCount())))
 	arts := make([]accp.Value, 0, len(r.artifacts))
 	for _, a := range r.artifacts {
 		arts = append(arts, accp.Map(accp.Field{Key: "p", Val: accp.String(a.Path)}, accp.Field{Key: "st", Val: accp.String(a.Status)}))

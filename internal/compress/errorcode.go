@@ -1,0 +1,83 @@
+package compress
+
+import "strings"
+
+// errnoNames are the errno names findErrorCodes recognises after an "E".
+var errnoNames = []string{"NOENT", "ACCES", "PERM", "CONNREFUSED", "CONNRESET", "ADDRINUSE", "EXIST", "ISDIR",
+	"NOTDIR", "TIMEDOUT", "PIPE", "NOMEM", "INVAL", "NOSPC", "NOTEMPTY"}
+
+// findErrorCodes returns up to max error identifiers worth keeping across a
+// summary, in order: compiler and linter codes (TS2304, E0308, SC2086:
+// one to four capitals and three to five digits), errno names (ENOENT),
+// Node's ERR_* codes and "status 503" or "exit code 2" phrases, each a
+// whole word. It finds what the regular expression errorCode finds
+// (TestFindErrorCodesMatchesRegexp) in one pass over text, several times
+// faster: it runs on every command output.
+func findErrorCodes(text string, max int) []string {
+	var out []string
+	for i := 0; i < len(text) && len(out) < max; {
+		c := text[i]
+		if !startsCode(c) || i > 0 && isWordByte(text[i-1]) {
+			i++
+			continue
+		}
+		if n := matchCodeAt(text, i); n > 0 {
+			out = append(out, text[i:i+n])
+			i += n
+			continue
+		}
+		i++
+	}
+	return out
+}
+
+func startsCode(c byte) bool { return 'A' <= c && c <= 'Z' || c == 's' || c == 'e' }
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
+
+// wordEnds reports whether a word ends at j in s.
+func wordEnds(s string, j int) bool { return j >= len(s) || !isWordByte(s[j]) }
+
+// run returns the length of the run of bytes in s from i that ok accepts.
+func run(s string, i int, ok func(byte) bool) int {
+	j := i
+	for j < len(s) && ok(s[j]) {
+		j++
+	}
+	return j - i
+}
+
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// matchCodeAt returns the length of the error code starting at s[i], or 0.
+func matchCodeAt(s string, i int) int {
+	if u := run(s, i, isUpper); u >= 1 && u <= 4 {
+		if d := run(s, i+u, isDigit); d >= 3 && d <= 5 && wordEnds(s, i+u+d) {
+			return u + d
+		}
+	}
+	if s[i] == 'E' {
+		for _, name := range errnoNames {
+			if strings.HasPrefix(s[i+1:], name) && wordEnds(s, i+1+len(name)) {
+				return 1 + len(name)
+			}
+		}
+		if strings.HasPrefix(s[i:], "ERR_") {
+			r := run(s, i+4, func(c byte) bool { return isUpper(c) || isDigit(c) || c == '_' })
+			if r >= 3 && wordEnds(s, i+4+r) {
+				return 4 + r
+			}
+		}
+	}
+	for _, p := range []string{"status ", "exit code "} {
+		if strings.HasPrefix(s[i:], p) {
+			if d := run(s, i+len(p), isDigit); d >= 1 && d <= 3 && wordEnds(s, i+len(p)+d) {
+				return len(p) + d
+			}
+		}
+	}
+	return 0
+}
