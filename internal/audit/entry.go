@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 )
@@ -51,26 +50,85 @@ type ToolCallRecord struct {
 }
 
 // ReadEntries reads every complete line of files, taken in chain order
-// (as Verify orders them), without verifying them: call Verify for that. A
-// line that is not an event is skipped; a torn last line is ignored.
+// (as Verify orders them). A line that is not an event is skipped; a torn
+// last line is ignored; a file whose first line is not an event fails with
+// ErrNotAuditLog. Use Review to verify the files in the same pass.
 func ReadEntries(files ...string) ([]Entry, error) {
-	ordered, err := chainOrder(files)
+	r, err := Review(Inputs(files...)...)
 	if err != nil {
 		return nil, err
 	}
-	var out []Entry
-	for _, name := range ordered {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
+	return r.Entries, nil
+}
+
+// Reviewed is what Review read.
+type Reviewed struct {
+	// Entries are the events, in chain order.
+	Entries []Entry
+	// Summary describes the chain as far as it verified.
+	Summary *Summary
+	// Problem is the first reason the inputs do not verify as one chain
+	// (usually a *Problem), or nil when they do. A review that shows
+	// entries despite a Problem must say so.
+	Problem error
+}
+
+// Review reads inputs once each, in chain order, verifying them as Verify
+// does and decoding their events for review, so that standard input can be
+// both checked and shown. It fails with ErrNotAuditLog when an input does
+// not start with an audit event.
+func Review(inputs ...Input) (*Reviewed, error) {
+	ordered, err := openAll(inputs)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		for _, o := range ordered {
+			o.close()
 		}
-		_, err = readEntries(f, name, 0, func(e Entry) { out = append(out, e) })
-		f.Close()
-		if err != nil {
+	}()
+	rv := &Reviewed{Summary: &Summary{FirstSeq: -1, LastSeq: -1}}
+	for _, o := range ordered {
+		rv.Summary.Files = append(rv.Summary.Files, o.name)
+		if err := notAuditLog(o.name, o.first); err != nil {
 			return nil, err
 		}
 	}
-	return out, nil
+	c := &Checker{}
+	for i, o := range ordered {
+		r, err := o.reader()
+		if err != nil {
+			return nil, err
+		}
+		br := bufio.NewReaderSize(r, 64<<10)
+		for n := 1; ; n++ {
+			raw, err := br.ReadBytes('\n')
+			if err == io.EOF {
+				if len(raw) > 0 && rv.Problem == nil {
+					rv.Problem = tornProblem(o.name, n, len(raw), i == len(ordered)-1)
+				}
+				break
+			}
+			if err != nil {
+				return nil, fmt.Errorf("reading %s: %v", o.name, err)
+			}
+			line := raw[:len(raw)-1]
+			if rv.Problem == nil {
+				if _, err := c.Check(line); err != nil {
+					rv.Problem = &Problem{File: o.name, Line: n, Err: err}
+				}
+			}
+			if e, ok := parseEntry(line); ok {
+				e.File, e.Line = o.name, n
+				rv.Entries = append(rv.Entries, e)
+			}
+		}
+	}
+	if c.records > 0 {
+		s := rv.Summary
+		s.Records, s.FirstSeq, s.LastSeq, s.Genesis, s.Head = c.records, c.first, c.next-1, c.genesis, c.prev
+	}
+	return rv, nil
 }
 
 // readEntries calls fn for each complete line of r, numbering lines from

@@ -3,7 +3,6 @@ package audit
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -55,9 +54,10 @@ type Problem struct {
 	Err  error
 }
 
-// Error returns "file:line: why".
+// Error returns "file:line: why", printable (see Printable): the reason
+// may quote the log's content.
 func (p *Problem) Error() string {
-	return fmt.Sprintf("%s:%d: %v", p.File, p.Line, p.Err)
+	return Printable(fmt.Sprintf("%s:%d: %v", p.File, p.Line, p.Err))
 }
 
 // Unwrap returns the reason.
@@ -86,16 +86,38 @@ type Summary struct {
 // shell glob of rotated files works), files whose first line cannot be read
 // last. The chain may start after GENESIS when older rotated files are not
 // given; Summary.Genesis says so. The first failure is returned as a
-// *Problem.
+// *Problem; a file whose first line is not an audit event fails with
+// ErrNotAuditLog.
 func Verify(files ...string) (*Summary, error) {
-	ordered, err := chainOrder(files)
+	return VerifyInputs(Inputs(files...)...)
+}
+
+// VerifyInputs is Verify for inputs that may be standard input or pipes:
+// each is read once.
+func VerifyInputs(inputs ...Input) (*Summary, error) {
+	ordered, err := openAll(inputs)
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		for _, o := range ordered {
+			o.close()
+		}
+	}()
 	c := &Checker{}
-	sum := &Summary{Files: ordered, FirstSeq: -1, LastSeq: -1}
-	for i, name := range ordered {
-		if err := c.file(name, i == len(ordered)-1); err != nil {
+	sum := &Summary{FirstSeq: -1, LastSeq: -1}
+	for _, o := range ordered {
+		sum.Files = append(sum.Files, o.name)
+	}
+	for i, o := range ordered {
+		if err := notAuditLog(o.name, o.first); err != nil {
+			return sum, err
+		}
+		r, err := o.reader()
+		if err != nil {
+			return sum, err
+		}
+		if err := c.read(o.name, r, i == len(ordered)-1); err != nil {
 			return sum, err
 		}
 	}
@@ -108,45 +130,6 @@ func Verify(files ...string) (*Summary, error) {
 	return sum, nil
 }
 
-// chainOrder sorts files by the seq of their first line.
-func chainOrder(files []string) ([]string, error) {
-	type keyed struct {
-		name string
-		seq  int64
-	}
-	ks := make([]keyed, len(files))
-	for i, name := range files {
-		ks[i] = keyed{name, 1<<63 - 1}
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, fmt.Errorf("opening %s: %v", name, err)
-		}
-		line, _ := bufio.NewReader(f).ReadBytes('\n')
-		f.Close()
-		var r struct {
-			Seq *int64 `json:"seq"`
-		}
-		if json.Unmarshal(line, &r) == nil && r.Seq != nil {
-			ks[i].seq = *r.Seq
-		}
-	}
-	slices.SortStableFunc(ks, func(a, b keyed) int { return cmp.Compare(a.seq, b.seq) })
-	out := make([]string, len(ks))
-	for i, k := range ks {
-		out[i] = k.name
-	}
-	return out, nil
-}
-
-func (c *Checker) file(name string, last bool) error {
-	f, err := os.Open(name)
-	if err != nil {
-		return fmt.Errorf("opening %s: %v", name, err)
-	}
-	defer f.Close()
-	return c.read(name, f, last)
-}
-
 // read checks the lines of one file, named name in problems; last says
 // whether it is the last file of the chain.
 func (c *Checker) read(name string, rd io.Reader, last bool) error {
@@ -157,11 +140,7 @@ func (c *Checker) read(name string, rd io.Reader, last bool) error {
 			if len(line) == 0 {
 				return nil
 			}
-			why := fmt.Errorf("torn last line: %d bytes without a newline (a write was cut short; 'acp-bridge audit repair %s' removes it)", len(line), name)
-			if !last {
-				why = fmt.Errorf("torn line at the end of a file that is not the last of the chain (%d bytes without a newline)", len(line))
-			}
-			return &Problem{File: name, Line: n, Torn: true, Err: why}
+			return tornProblem(name, n, len(line), last)
 		}
 		if err != nil {
 			return fmt.Errorf("reading %s: %v", name, err)
@@ -170,6 +149,15 @@ func (c *Checker) read(name string, rd io.Reader, last bool) error {
 			return &Problem{File: name, Line: n, Err: err}
 		}
 	}
+}
+
+// tornProblem reports a last line of size bytes without its newline.
+func tornProblem(name string, line, size int, last bool) *Problem {
+	why := fmt.Errorf("torn last line: %d bytes without a newline (a write was cut short; 'acp-bridge audit repair %s' removes it)", size, name)
+	if !last {
+		why = fmt.Errorf("torn line at the end of a file that is not the last of the chain (%d bytes without a newline)", size)
+	}
+	return &Problem{File: name, Line: line, Torn: true, Err: why}
 }
 
 // Checker verifies lines one at a time, carrying the chain from each line

@@ -1,0 +1,105 @@
+package audit
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// pipeOf returns the read end of a real pipe that a goroutine fills with
+// data and closes.
+func pipeOf(t *testing.T, data []byte) *os.File {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		w.Write(data)
+		w.Close()
+	}()
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// TestNotAuditLog feeds Verify and Review things that are not audit logs,
+// from files and from pipes (read once: the first line must not be lost).
+func TestNotAuditLog(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "audit.jsonl")
+	writeLog(t, good, Options{Now: fixedClock(time.Millisecond)}, sampleEvents())
+	logData, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		data    string
+		notLog  bool
+		records int
+	}{
+		{"text", "hello\n", true, 0},
+		{"text without newline", "hello", true, 0},
+		{"json that is not an event", `{"jsonrpc":"2.0","method":"initialize"}` + "\n", true, 0},
+		{"a wire transcript line then events", `{"dir":"in"}` + "\n" + string(logData), true, 0},
+		{"empty", "", false, 0},
+		{"an audit log", string(logData), false, len(sampleEvents())},
+	}
+	for _, tt := range tests {
+		for _, via := range []string{"file", "pipe"} {
+			t.Run(tt.name+" via "+via, func(t *testing.T) {
+				input := func() Input {
+					if via == "pipe" {
+						return Input{Name: "stdin", R: pipeOf(t, []byte(tt.data))}
+					}
+					name := filepath.Join(t.TempDir(), "in")
+					if err := os.WriteFile(name, []byte(tt.data), 0o600); err != nil {
+						t.Fatal(err)
+					}
+					return Input{Name: name}
+				}
+				sum, err := VerifyInputs(input())
+				if tt.notLog {
+					if !errors.Is(err, ErrNotAuditLog) || !strings.Contains(err.Error(), ":1: not an audit log: the first line is not an audit event") {
+						t.Fatalf("Verify = %v, want ErrNotAuditLog at line 1", err)
+					}
+				} else if err != nil || sum.Records != tt.records {
+					t.Fatalf("Verify = %+v, %v, want %d records", sum, err, tt.records)
+				}
+				rv, err := Review(input())
+				if tt.notLog {
+					if !errors.Is(err, ErrNotAuditLog) {
+						t.Fatalf("Review = %v, want ErrNotAuditLog", err)
+					}
+					return
+				}
+				if err != nil || rv.Problem != nil || len(rv.Entries) != tt.records {
+					t.Fatalf("Review: %d entries, problem %v, err %v; want %d entries", len(rv.Entries), rv.Problem, err, tt.records)
+				}
+			})
+		}
+	}
+}
+
+// TestReviewReportsProblem checks that Review verifies while it reads.
+func TestReviewReportsProblem(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	writeLog(t, path, Options{Now: fixedClock(time.Millisecond)}, sampleEvents())
+	data, _ := os.ReadFile(path)
+	edited := strings.Replace(string(data), "npm run test", "npm run evil", 1)
+	rv, err := Review(Input{Name: "stdin", R: io.NopCloser(strings.NewReader(edited))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p *Problem
+	if !errors.As(rv.Problem, &p) || p.Line != 4 {
+		t.Fatalf("Problem = %v, want one at line 4", rv.Problem)
+	}
+	if len(rv.Entries) != len(sampleEvents()) {
+		t.Errorf("%d entries, want all %d", len(rv.Entries), len(sampleEvents()))
+	}
+}
