@@ -1,0 +1,98 @@
+package audit
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Almost every string a review prints was chosen by the agent: tool titles,
+// commands, session ids, paths, even a policy's reason quotes them. A
+// terminal obeys control characters in them: ESC starts a colour or moves
+// the cursor, CR returns to the start of the row, a newline starts a new
+// row, U+202E reverses the text that follows, U+2028 breaks the line in
+// some terminals and editors. Any of them lets the agent print a deny row
+// as a green approval or add a session that never existed. Printable is
+// applied to every string from the log before it reaches a human view or
+// an error message, so the agent's text can only ever be text.
+
+// Printable returns s with every character a terminal would act on
+// instead of print written as a visible escape: C0 controls (including
+// newline, carriage return and tab) and DEL as \n, \r, \t or \xNN, C1
+// controls and Unicode format characters (bidi overrides and isolates,
+// zero-width characters, the BOM) and line and paragraph separators as
+// \u{XXXX}, and bytes that are not UTF-8 as \xNN.
+func Printable(s string) string {
+	i := 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if needsEscape(r, size) {
+			break
+		}
+		i += size
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	b.WriteString(s[:i])
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !needsEscape(r, size) {
+			b.WriteString(s[i : i+size])
+			i += size
+			continue
+		}
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x80:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			fmt.Fprintf(&b, `\u{%04X}`, r)
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// needsEscape reports whether the rune r (size bytes of UTF-8) must not
+// reach a terminal as it is.
+func needsEscape(r rune, size int) bool {
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return true
+	case r < 0x20 || r == 0x7f:
+		return true
+	case r < 0x80:
+		return false
+	case r <= 0x9f: // C1
+		return true
+	case r == '\u2028' || r == '\u2029':
+		return true
+	}
+	return unicode.Is(unicode.Cf, r)
+}
+
+// printableError is an error whose text is made printable.
+type printableError struct{ err error }
+
+func (e printableError) Error() string { return Printable(e.err.Error()) }
+func (e printableError) Unwrap() error { return e.err }
+
+// PrintableError returns err with its message made printable (see
+// Printable), for errors that quote the log's content; nil stays nil.
+func PrintableError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return printableError{err}
+}
