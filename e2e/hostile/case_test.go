@@ -243,7 +243,8 @@ func parseCommands(file string, data []byte) ([]hostileCase, error) {
 			return nil, fmt.Errorf("%s:%d: %v", file, i+1, err)
 		}
 		where := fmt.Sprintf("%s:%d", file, i+1)
-		q := jsonString(cmd)
+		// Inside a JSON string a control character is written escaped.
+		q := strings.NewReplacer("{{LF}}", `\n`, "{{CR}}", `\r`, "{{TAB}}", `\t`, "{{ESC}}", `\u001b`).Replace(jsonString(cmd))
 		cases = append(cases,
 			hostileCase{name: "cmd/terminal/" + name, file: where, ides: allIDEs, lines: []string{
 				`{"jsonrpc":"2.0","id":"c1","method":"terminal/create","params":{"sessionId":"{{SID}}","command":` + q + `,"args":[],"cwd":"{{WS}}"}}`}},

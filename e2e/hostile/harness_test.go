@@ -1,0 +1,174 @@
+package hostile
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestHarnessDetects runs attacks through a bridge with no policy (it only
+// forwards) and requires the harness to see each one's real effect: the
+// suite can fail. The controls must still pass, so an effect means the
+// attack worked, not that the IDE is broken.
+func TestHarnessDetects(t *testing.T) {
+	needBridge(t)
+	cases, err := loadCases("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]hostileCase{}
+	for _, c := range cases {
+		byName[c.name] = c
+	}
+	tests := []struct {
+		name    string
+		variant string
+		effect  bool
+	}{
+		{"control/read-allowed", "js", false},
+		{"control/echo-runs", "go", false},
+		{"wire/plain-denied-read", "js", true},               // the canary reaches the agent
+		{"wire/id-null", "js", true},                         // the JS reader treats it as a request
+		{"wire/case-variant-method", "go", true},             // the Go reader folds the key
+		{"paths/write-outside-absolute", "go", true},         // a file outside changes
+		{"paths/symlink-to-proc-self-cwd", "js", true},       // /proc/self is the IDE
+		{"selfprotect/write-policy", "js", true},             // the policy changes
+		{"cmd/terminal/plain-rm", "sh", true},                // the fake rm's marker
+		{"cmd/bash-c/brace-expansion", "go", true},           // argv exec of bash -c
+		{"cmd/permission/plain-rm", "js", false},             // no policy: the IDE is asked and rejects
+		{"terminal/bash-env", "js", true},                    // BASH_ENV sourced by bash -c
+		{"terminal/args-inject-command", "js", true},         // Zed's unquoted join
+		{"sessions/update-for-unopened-session", "js", true}, // a session the IDE never opened
+		{"toolcalls/update-swaps-rawinput", "js", true},      // nobody told the person
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+"/"+tt.variant, func(t *testing.T) {
+			t.Parallel()
+			c, ok := byName[tt.name]
+			if !ok {
+				t.Fatalf("no case %s in testdata", tt.name)
+			}
+			v := runCase(t, c, tt.variant, false)
+			for _, f := range v.failures {
+				t.Errorf("harness: %s", f)
+			}
+			if tt.effect && len(v.bypasses) == 0 {
+				t.Errorf("the attack went through an unpoliced bridge and the harness saw no effect\n%s", v.context())
+			}
+			if !tt.effect && len(v.bypasses) > 0 {
+				t.Errorf("no effect expected, got %q\n%s", v.bypasses, v.context())
+			}
+		})
+	}
+}
+
+// TestReaders pins how each modelled client reads the lines the attacks
+// rely on.
+func TestReaders(t *testing.T) {
+	read := `{"jsonrpc":"2.0","id":"1","method":"fs/read_text_file","params":{"sessionId":"s","path":"/a"}}`
+	tests := []struct {
+		name     string
+		line     string
+		jsKind   string
+		goKind   string
+		jsPath   string
+		goPath   string
+		jsMethod string
+	}{
+		{"plain", read, "request", "request", "/a", "/a", "fs/read_text_file"},
+		{"cr before", "\r" + read, "request", "request", "/a", "/a", "fs/read_text_file"},
+		{"bom before", "\uFEFF" + read, "request", "", "/a", "", "fs/read_text_file"},
+		{"vertical tab before", "\v" + read, "request", "", "/a", "", "fs/read_text_file"},
+		{"nbsp before", "\u00A0" + read, "request", "", "/a", "", "fs/read_text_file"},
+		{"id null", `{"jsonrpc":"2.0","id":null,"method":"fs/read_text_file","params":{"path":"/a"}}`, "request", "notification", "/a", "/a", "fs/read_text_file"},
+		{"Method", `{"jsonrpc":"2.0","id":"1","Method":"fs/read_text_file","params":{"path":"/a"}}`, "response", "request", "", "/a", ""},
+		{"duplicate method", `{"jsonrpc":"2.0","id":"1","method":"x","method":"fs/read_text_file","params":{"path":"/a"}}`, "request", "request", "/a", "/a", "fs/read_text_file"},
+		{"path then PATH", `{"jsonrpc":"2.0","id":"1","method":"m","params":{"path":"/a","PATH":"/b"}}`, "request", "request", "/a", "/b", "m"},
+		{"long s key", `{"jsonrpc":"2.0","id":"1","method":"m","params":{"pa\u017fh":"/b","path":"/a"}}`, "request", "request", "/a", "/a", "m"},
+		{"no jsonrpc", `{"id":"1","method":"m","params":{"path":"/a"}}`, "", "request", "", "/a", ""},
+		{"batch", "[" + read + "]", "", "", "", "", ""},
+		{"invalid utf-8", `{"jsonrpc":"2.0","id":"1","method":"m","params":{"path":"/a` + "\xff" + `"}}`, "request", "request", "/a\uFFFD", "/a\uFFFD", "m"},
+		{"unpaired surrogate", `{"jsonrpc":"2.0","id":"1","method":"m","params":{"path":"/a\ud800"}}`, "request", "request", "/a\uFFFD", "/a\uFFFD", "m"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, r := range []struct {
+				rd         reader
+				kind, path string
+			}{{jsReader{}, tt.jsKind, tt.jsPath}, {goReader{}, tt.goKind, tt.goPath}} {
+				m := r.rd.read([]byte(tt.line))
+				if m.kind != r.kind {
+					t.Errorf("%T: kind %q, want %q", r.rd, m.kind, r.kind)
+				}
+				if m.kind == "" || m.kind == "response" {
+					continue
+				}
+				var p readParams
+				if err := r.rd.params(m.params, &p); err != nil {
+					t.Fatalf("%T: params: %v", r.rd, err)
+				}
+				if p.Path != r.path {
+					t.Errorf("%T: path %q, want %q", r.rd, p.Path, r.path)
+				}
+			}
+			if m := (jsReader{}).read([]byte(tt.line)); m.method != tt.jsMethod {
+				t.Errorf("js method %q, want %q", m.method, tt.jsMethod)
+			}
+		})
+	}
+}
+
+// TestCasesLoad checks every case file parses, so a broken case fails even
+// while the suite is off.
+func TestCasesLoad(t *testing.T) {
+	cases, err := loadCases("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 100 {
+		t.Errorf("only %d cases loaded", len(cases))
+	}
+	p := placeholders{ws: "/w", out: "/o", sid: "s", bin: "/b", audit: "/a", policy: "/p", secret: "ghp_x", markers: "/m"}
+	for _, c := range cases {
+		for _, l := range c.lines {
+			b, err := expand(l, p)
+			if err != nil {
+				t.Errorf("%s: %v", c.file, err)
+			}
+			if c.name != "wire/batch-read" && len(b) > 0 && b[0] == '{' && !json.Valid(b) && validJSONExpected(c.name) {
+				t.Errorf("%s: line is not JSON: %.200s", c.file, b)
+			}
+		}
+	}
+}
+
+// validJSONExpected says whether a case's lines are meant to be valid JSON
+// (the classes that attack the wire or the encoding are not).
+func validJSONExpected(name string) bool {
+	for _, prefix := range []string{"wire/", "keys/invalid", "keys/unpaired", "keys/args-long-s", "keys/sessionId", "toolcalls/cr"} {
+		if len(name) >= len(prefix) && name[:len(prefix)] == prefix {
+			return false
+		}
+	}
+	return true
+}
+
+// FuzzCaseFile feeds arbitrary case files and lines to the parsers: they
+// must return an error or cases, never panic or hang.
+func FuzzCaseFile(f *testing.F) {
+	f.Add([]byte("-- a/b --\n@ide js\n@setup file x y\n{\"a\":\"{{WS}}{{x:ff}}{{u:2028}}{{BIG:2k}}\"}\n"))
+	f.Add([]byte("-- x --\n@rss 10\n@told\n{{CR}}{}\n-- y --\n{{nope}}\n"))
+	f.Add([]byte("name {{BIN}}/r[m] -rf x\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cs, err := parseArchive("fuzz.txtar", data)
+		if err == nil {
+			for _, c := range cs {
+				for _, l := range c.lines {
+					expand(l, placeholders{})
+				}
+			}
+		}
+		parseCommands("fuzz.txt", data)
+		jsReader{}.read(data)
+		goReader{}.read(data)
+	})
+}
