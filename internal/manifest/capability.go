@@ -89,7 +89,7 @@ type capabilityInfo struct {
 	tiers []Tier
 }
 
-// capabilities is the capability table. The README's manifest section
+// capabilities is the capability table. docs/manifest.md
 // shows it as a table; keep the two in step.
 var capabilities = [numCapabilities]capabilityInfo{
 	ReadTextFile: {key: "client.fs.readTextFile", side: ClientSide,
