@@ -151,7 +151,9 @@ func rawOrNil(r json.RawMessage) any {
 	if len(r) == 0 {
 		return nil
 	}
-	return r
+	// A copy: the event waits in the audit queue after the message is
+	// gone, and r is a slice of the 64 KiB read block the message came in.
+	return append(json.RawMessage(nil), r...)
 }
 
 type updateParams struct {

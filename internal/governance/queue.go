@@ -29,7 +29,7 @@ type queued struct {
 }
 
 // QueueSize is how many records a QueuedRecorder holds before Append waits.
-const QueueSize = 4096
+const QueueSize = 512
 
 // NewQueuedRecorder starts the goroutine that feeds r. logger receives the
 // errors of Append calls, which cannot be returned; nil discards them.
