@@ -110,6 +110,8 @@ type Message struct {
 	env envelope
 	// notJSON marks a line that is not JSON, kept only to be refused.
 	notJSON bool
+	// chunk marks a session/update text chunk that passed checkChunk.
+	chunk bool
 }
 
 // fate is what the bridge did with a message it received.
@@ -173,7 +175,20 @@ func parse(dir Direction, line []byte) (*Message, bool) {
 	}
 	var seen envelope
 	var method []byte
-	ok := rawjson.ValidMembers(line, func(name, value []byte) {
+	// The members down to a chunk's content block, for checkChunk: kept
+	// while the line is validated, so checking a chunk costs no pass of
+	// its own over the bytes.
+	var members [maxChunkNames]member
+	n := 0
+	ok := rawjson.ValidNames(line, chunkDepth, func(depth, object, at int, name, value []byte) {
+		if n < len(members) {
+			start := cap(line) - cap(name) // name is a slice of line
+			members[n] = member{depth: int32(depth), object: int32(object), at: int32(at), nameStart: int32(start), nameEnd: int32(start + len(name))}
+		}
+		n++
+		if depth > 1 {
+			return
+		}
 		var bit envelope
 		switch string(rawjson.Key(name)) {
 		case "id":
@@ -219,6 +234,9 @@ func parse(dir Direction, line []byte) (*Message, bool) {
 	}
 	m.env = seen
 	m.classify(seen, method)
+	if m.Kind == KindNotification && m.Method == "session/update" && n <= len(members) {
+		m.chunk = checkChunk(line, members[:n])
+	}
 	return m, true
 }
 

@@ -145,7 +145,7 @@ func (b *Bridge) refusalReason(m *Message, d *strictDecoder) string {
 	if !b.strict.applies(m) {
 		return ""
 	}
-	if m.IsNotification("session/update") && d.checkChunk(m) {
+	if m.chunk {
 		return ""
 	}
 	if err := d.check(m.Raw); err != nil {

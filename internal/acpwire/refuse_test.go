@@ -5,27 +5,43 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // refusals collects what the OnRefused hook hears.
 type refusals struct {
 	mu   sync.Mutex
 	list []Refusal
+	ch   chan struct{}
 }
 
 func (r *refusals) hook(x Refusal) {
 	r.mu.Lock()
 	r.list = append(r.list, x)
+	if r.ch == nil {
+		r.ch = make(chan struct{}, 100)
+	}
+	ch := r.ch
 	r.mu.Unlock()
+	ch <- struct{}{}
 }
 
+// last waits for the hook to have heard of a refusal and returns the
+// latest. The hook runs after the bridge has answered, so a test that saw
+// the answer may still have to wait for it.
 func (r *refusals) last() (Refusal, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.list) == 0 {
-		return Refusal{}, false
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		r.mu.Lock()
+		if len(r.list) > 0 {
+			x := r.list[len(r.list)-1]
+			r.mu.Unlock()
+			return x, true
+		}
+		r.mu.Unlock()
+		time.Sleep(time.Millisecond)
 	}
-	return r.list[len(r.list)-1], true
+	return Refusal{}, false
 }
 
 // TestRefusedNeverForwarded: every line below would be a request,

@@ -9,8 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
-
-	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
 // DefaultStrictMethods returns the methods whose requests and notifications
@@ -154,8 +152,6 @@ type strictDecoder struct {
 	// sets holds, for each open object, the set of its folded names once
 	// it has maxFoldScan of them, and nil before.
 	sets []map[string]struct{}
-	// objs holds, in checkChunk, the object each name in ends is in.
-	objs []int
 	name []byte
 }
 
@@ -303,66 +299,102 @@ func foldCollision(name []byte) error {
 const maxFoldScan = 32
 
 // chunkVariants are the session/update variants that stream a turn's
-// text. They are most of the traffic, so they are checked only down to
-// their content block (see checkChunk) rather than at every depth.
-var chunkVariants = map[string]bool{
-	`"agent_message_chunk"`: true, `"agent_thought_chunk"`: true, `"user_message_chunk"`: true,
-}
+// text, quoted. They are most of the traffic, so they are checked only
+// down to their content block (see checkChunk) rather than at every depth.
+var chunkVariants = [...]string{`"agent_message_chunk"`, `"agent_thought_chunk"`, `"user_message_chunk"`}
 
 // chunkDepth is how deep checkChunk compares names: the message, its
 // params, the update and its content block.
 const chunkDepth = 4
 
 // maxChunkNames bounds the names checkChunk compares pairwise; a chunk
-// with more goes through the full check.
-const maxChunkNames = 64
+// with more goes through the full check. A chunk has about ten.
+const maxChunkNames = 24
 
-// checkChunk reports whether m, a session/update, is a text chunk that
-// needs no further check: its strings are valid UTF-8 with no \u escape
-// (escapes are where unpaired surrogates hide, and the full check handles
-// them), no two names down to its content block are equal under case
-// folding, none differs only in case from a read field, and its
-// update.sessionUpdate is a chunk variant. Anything else returns false,
-// and the caller runs the full check.
-func (d *strictDecoder) checkChunk(m *Message) bool {
-	raw := m.Raw
-	if bytes.Contains(raw, []byte(`\u`)) || !utf8.Valid(raw) {
-		return false
+// chunkName reports whether name is one of the names a text chunk carries,
+// which are read fields themselves, so need no case check of their own.
+func chunkName(name []byte) bool {
+	switch string(name) {
+	case "jsonrpc", "method", "params", "sessionId", "update", "sessionUpdate", "content", "type", "text", "_meta":
+		return true
 	}
-	d.folds, d.ends, d.objs = d.folds[:0], d.ends[:0], d.objs[:0]
-	ok := true
-	err := rawjson.Names(raw, chunkDepth, func(_, object int, name []byte) bool {
-		if len(d.ends) == maxChunkNames {
-			ok = false
+	return false
+}
+
+// ascii reports whether b is all ASCII: two ASCII names of different
+// lengths are never equal under case folding.
+func ascii(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
 			return false
 		}
-		start := len(d.folds)
-		key := name[1 : len(name)-1]
+	}
+	return true
+}
+
+// member is one member name seen while a line was validated.
+type member struct {
+	depth              int32
+	object, at         int32 // see rawjson.ValidNames
+	nameStart, nameEnd int32 // the name, quoted, in the line
+}
+
+// checkChunk reports whether line, a session/update whose members down to
+// chunkDepth are members, is a text chunk that needs no further check: no
+// two names down to its content block are equal under case folding (or
+// escaped: the full check decodes those), none differs only in case from a
+// read field, and its update.sessionUpdate is a chunk variant. Anything
+// else returns false, and the bridge runs the full check. Deeper names,
+// and the UTF-8 of the chunk's text, are not checked: that would cost a
+// pass over every byte of the stream, and the bridge reads nothing there.
+func checkChunk(line []byte, members []member) bool {
+	params, update, variant := -1, -1, -1
+	name := func(mb member) []byte { return line[mb.nameStart:mb.nameEnd] }
+	for i, mb := range members {
+		key := line[mb.nameStart+1 : mb.nameEnd-1]
 		if bytes.IndexByte(key, '\\') >= 0 {
-			ok = false // an escaped name: the full check decodes it
 			return false
 		}
-		d.folds = foldName(d.folds, key)
-		fold := d.folds[start:]
-		if field, known := readFolds[string(fold)]; known && field != string(key) {
-			ok = false
-			return false
-		}
-		prev := 0
-		for k, end := range d.ends {
-			if d.objs[k] == object && bytes.Equal(d.folds[prev:end], fold) {
-				ok = false
+		if !chunkName(key) {
+			var buf [64]byte
+			if field, known := readFolds[string(foldName(buf[:0], key))]; known && field != string(key) {
 				return false
 			}
-			prev = end
 		}
-		d.ends = append(d.ends, len(d.folds))
-		d.objs = append(d.objs, object)
-		return true
-	})
-	if err != nil || !ok {
+		for _, other := range members[:i] {
+			if other.object != mb.object {
+				continue
+			}
+			ok := line[other.nameStart+1 : other.nameEnd-1]
+			if len(ok) == len(key) || !ascii(ok) || !ascii(key) {
+				if bytes.EqualFold(ok, key) {
+					return false
+				}
+			}
+		}
+	}
+	for _, mb := range members {
+		if mb.depth == 1 && string(name(mb)) == `"params"` {
+			params = int(mb.at)
+		}
+	}
+	for _, mb := range members {
+		if mb.depth == 2 && int(mb.object) == params && string(name(mb)) == `"update"` {
+			update = int(mb.at)
+		}
+	}
+	for _, mb := range members {
+		if mb.depth == 3 && int(mb.object) == update && string(name(mb)) == `"sessionUpdate"` {
+			variant = int(mb.at)
+		}
+	}
+	if variant < 0 {
 		return false
 	}
-	v, found := m.Get("params", "update", "sessionUpdate")
-	return found && chunkVariants[string(v)]
+	for _, v := range chunkVariants {
+		if bytes.HasPrefix(line[variant:], []byte(v)) {
+			return true
+		}
+	}
+	return false
 }

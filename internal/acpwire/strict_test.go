@@ -112,3 +112,24 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStrictChunk measures what deciding strictness costs a stream
+// of text chunks, on top of parsing them.
+func BenchmarkStrictChunk(b *testing.B) {
+	stream := benchStream(2000)
+	lines := bytes.Split(bytes.TrimSuffix(stream, []byte("\n")), []byte("\n"))
+	msgs := make([]*Message, len(lines))
+	for i, l := range lines {
+		msgs[i], _ = parse(AgentToClient, l)
+	}
+	br := New(Options{})
+	b.SetBytes(int64(len(stream)))
+	var d strictDecoder
+	for i := 0; i < b.N; i++ {
+		for _, m := range msgs {
+			if r := br.refusalReason(m, &d); r != "" {
+				b.Fatal(r)
+			}
+		}
+	}
+}

@@ -290,3 +290,75 @@ func Key(name []byte) []byte {
 	}
 	return inner
 }
+
+// ValidNames is Valid that also reports, in the same pass, the members of
+// the objects nested up to maxDepth levels deep (1: the top-level object's
+// only): fn gets the depth of the object a member is in, the offset in b of
+// that object's opening brace (members with the same offset share an
+// object), the offset of the member's value, the member's name as written
+// (quotes and escapes included; see Key) and its raw value, once the value
+// has been checked. fn may be called
+// before a later part of b turns out to be invalid, so callers must discard
+// what fn saw when ValidNames returns false.
+func ValidNames(b []byte, maxDepth int, fn func(depth, object, at int, name, value []byte)) bool {
+	w := validWalk{max: maxDepth, fn: fn}
+	end, ok := w.value(b, skipSpace(b, 0), 0)
+	return ok && skipSpace(b, end) == len(b)
+}
+
+type validWalk struct {
+	max int
+	fn  func(depth, object, at int, name, value []byte)
+}
+
+func (w *validWalk) value(b []byte, i, depth int) (int, bool) {
+	if i >= len(b) || depth >= w.max || (b[i] != '{' && b[i] != '[') {
+		return validValue(b, i, depth)
+	}
+	open := i
+	obj := b[i] == '{'
+	closer := byte(']')
+	if obj {
+		closer = '}'
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == closer {
+		return i + 1, true
+	}
+	for {
+		var name []byte
+		if obj {
+			if i >= len(b) || b[i] != '"' {
+				return 0, false
+			}
+			end, ok := validString(b, i)
+			if !ok {
+				return 0, false
+			}
+			name = b[i:end]
+			i = skipSpace(b, end)
+			if i >= len(b) || b[i] != ':' {
+				return 0, false
+			}
+			i = skipSpace(b, i+1)
+		}
+		end, ok := w.value(b, i, depth+1)
+		if !ok {
+			return 0, false
+		}
+		if obj {
+			w.fn(depth+1, open, i, name, b[i:end])
+		}
+		i = skipSpace(b, end)
+		if i >= len(b) {
+			return 0, false
+		}
+		if b[i] == closer {
+			return i + 1, true
+		}
+		if b[i] != ',' {
+			return 0, false
+		}
+		i = skipSpace(b, i+1)
+	}
+}
