@@ -1,457 +1,256 @@
 package governance
 
 import (
-	"path"
+	"fmt"
 	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
 )
 
-// shellCommand is one simple command found in a command line.
-type shellCommand struct {
-	// forms are the command's words as written (leading assignments and
-	// keywords removed), followed by the words of what each wrapper it
-	// starts with runs: "sudo env X=1 rm -rf /" has the forms
-	// [sudo env X=1 rm -rf /], [env X=1 rm -rf /] and [rm -rf /].
-	forms [][]string
-	// dynamic says the command to run is not fully known from the text:
-	// its command word comes from an expansion, or the line did not parse.
-	dynamic bool
-}
+// A command line is judged through internal/shellcmd, which parses it with
+// a real shell grammar and lists every simple command it runs, with its
+// wrappers unwrapped. This file matches those commands against rules.
 
-// maxShellDepth bounds nesting of substitutions and "sh -c" strings.
-const maxShellDepth = 8
+// matchLevel says how a rule matches a command.
+type matchLevel uint8
 
-// splitCommand splits a shell command line into the simple commands it
-// runs: it splits on && || ; | & and newlines, descends into $(...),
-// backticks, <(...) and >(...), "bash -c '...'", "eval ...", "find -exec",
-// and strips wrappers (env, sudo, command, exec, nohup, time, nice,
-// timeout, stdbuf, xargs, ...) so none of them can hide a command from a
-// rule. Quotes and backslashes are removed from words, as the shell does.
-func splitCommand(line string) []shellCommand {
-	var out []shellCommand
-	splitInto(line, 0, &out)
-	return out
-}
+const (
+	noMatch matchLevel = iota
+	// mayMatch: the command could match once a word computed at run time
+	// is known.
+	mayMatch
+	// doesMatch: the command matches, or as a glob or brace expansion can
+	// expand to a command that matches.
+	doesMatch
+)
 
-// lexer state for one command line.
-type shellLexer struct {
-	s     string
-	i     int
-	depth int
-	out   *[]shellCommand
-
-	words   []string
-	wordDyn []bool
-	cur     strings.Builder
-	inWord  bool
-	curDyn  bool
-	broken  bool
-}
-
-func splitInto(line string, depth int, out *[]shellCommand) {
-	if depth > maxShellDepth {
-		*out = append(*out, shellCommand{forms: [][]string{{line}}, dynamic: true})
-		return
+// commandLines returns the analyses of what a request runs. A terminal
+// request runs as the argv Command, Args... in a client that execs it, and
+// as the shell line "(Command Args...)" in one that joins them unquoted
+// (Zed runs bash -i -c "(command args...)"): both are judged.
+func commandLines(req Request) []*shellcmd.Analysis {
+	opts := shellcmd.Options{Dir: req.Cwd}
+	if req.Action != ActionTerminalCreate || len(req.Args) == 0 {
+		return []*shellcmd.Analysis{shellcmd.Analyze(req.Command, opts)}
 	}
-	lx := &shellLexer{s: line, depth: depth, out: out}
-	lx.run()
-}
-
-func (lx *shellLexer) endWord() {
-	if lx.inWord {
-		lx.words = append(lx.words, lx.cur.String())
-		lx.wordDyn = append(lx.wordDyn, lx.curDyn)
+	line := req.Command + " " + strings.Join(req.Args, " ")
+	return []*shellcmd.Analysis{
+		shellcmd.AnalyzeArgv(append([]string{req.Command}, req.Args...), opts),
+		shellcmd.Analyze(line, opts),
+		shellcmd.Analyze("("+line+")", opts),
 	}
-	lx.cur.Reset()
-	lx.inWord, lx.curDyn = false, false
 }
 
-func (lx *shellLexer) endCommand() {
-	lx.endWord()
-	if len(lx.words) > 0 || lx.broken {
-		lx.emit(lx.words, lx.wordDyn, lx.broken)
+// matchForm reports how p matches one form of a command. Restrictive
+// rules (deny, ask, escalate) compare without regard to case, match a
+// command named by path by its last element, and match what globs and
+// brace expansions can expand to; a word computed at run time makes them
+// mayMatch. An allow rule matches only words it can read.
+func (p *commandPattern) matchForm(form []shellcmd.Word, restrictive bool) matchLevel {
+	if p.all {
+		return doesMatch
 	}
-	lx.words, lx.wordDyn, lx.broken = nil, nil, false
-}
-
-// sub handles a nested command line (a substitution or -c string).
-func (lx *shellLexer) sub(inner string) {
-	splitInto(inner, lx.depth+1, lx.out)
-}
-
-func (lx *shellLexer) run() {
-	s := lx.s
-	for lx.i < len(s) {
-		c := s[lx.i]
-		switch {
-		case c == '\'':
-			end := strings.IndexByte(s[lx.i+1:], '\'')
-			lx.inWord = true
-			if end < 0 {
-				lx.cur.WriteString(s[lx.i+1:])
-				lx.broken = true
-				lx.i = len(s)
+	if p.glob {
+		return p.matchGlobForm(form, restrictive)
+	}
+	k, n := len(p.words), len(form)
+	// reach[i][j]: the best level at which form[:i] can produce p.words[:j].
+	reach := make([][]matchLevel, n+1)
+	for i := range reach {
+		reach[i] = make([]matchLevel, k+1)
+	}
+	reach[0][0] = doesMatch
+	best := noMatch
+	lift := func(i, j int, l matchLevel) {
+		if l > reach[i][j] {
+			reach[i][j] = l
+		}
+	}
+	for i := 0; i <= n; i++ {
+		for j := 0; j <= k; j++ {
+			l := reach[i][j]
+			if l == noMatch {
 				continue
 			}
-			lx.cur.WriteString(s[lx.i+1 : lx.i+1+end])
-			lx.i += end + 2
-		case c == '"':
-			lx.inWord = true
-			lx.doubleQuoted()
-		case c == '\\':
-			if lx.i+1 < len(s) {
-				if s[lx.i+1] != '\n' {
-					lx.inWord = true
-					lx.cur.WriteByte(s[lx.i+1])
+			if j == k && (p.prefix || i == n) && l > best {
+				best = l
+			}
+			if i == n {
+				continue
+			}
+			wd := form[i]
+			switch wd.Kind {
+			case shellcmd.Static, shellcmd.Glob:
+				if j == k || wd.Kind == shellcmd.Glob && !restrictive {
+					continue
 				}
-				lx.i += 2
-			} else {
-				lx.i++
-			}
-		case c == '$' || c == '`':
-			lx.inWord = true
-			lx.expansion()
-		case (c == '<' || c == '>') && lx.i+1 < len(s) && s[lx.i+1] == '(':
-			inner, n := balanced(s[lx.i+1:])
-			lx.sub(inner)
-			lx.inWord, lx.curDyn = true, true
-			lx.cur.WriteString(s[lx.i : lx.i+1+n])
-			lx.i += 1 + n
-		case c == '#' && !lx.inWord:
-			nl := strings.IndexByte(s[lx.i:], '\n')
-			if nl < 0 {
-				lx.i = len(s)
-			} else {
-				lx.i += nl
-			}
-		case c == ' ' || c == '\t' || c == '\r':
-			lx.endWord()
-			lx.i++
-		case c == '&' && (lx.i+1 < len(s) && s[lx.i+1] == '>' ||
-			lx.inWord && strings.HasSuffix(lx.cur.String(), ">") ||
-			lx.inWord && strings.HasSuffix(lx.cur.String(), "<")):
-			// Redirections: &>file, 2>&1, <&3.
-			lx.inWord = true
-			lx.cur.WriteByte(c)
-			lx.i++
-		case c == ';' || c == '&' || c == '|' || c == '\n' || c == '(' || c == ')':
-			lx.endCommand()
-			lx.i++
-		default:
-			lx.inWord = true
-			lx.cur.WriteByte(c)
-			lx.i++
-		}
-	}
-	lx.endCommand()
-}
-
-// doubleQuoted consumes a "..." string starting at lx.i.
-func (lx *shellLexer) doubleQuoted() {
-	s := lx.s
-	lx.i++
-	for lx.i < len(s) {
-		c := s[lx.i]
-		switch c {
-		case '"':
-			lx.i++
-			return
-		case '\\':
-			if lx.i+1 < len(s) && strings.IndexByte("\"\\$`\n", s[lx.i+1]) >= 0 {
-				if s[lx.i+1] != '\n' {
-					lx.cur.WriteByte(s[lx.i+1])
+				ok := wd.Matches(p.words[j], restrictive)
+				if !ok && j == 0 && restrictive {
+					ok = wd.MatchesName(p.words[j], true)
 				}
-				lx.i += 2
-				continue
+				if ok {
+					lift(i+1, j+1, l)
+					if wd.Kind == shellcmd.Glob {
+						lift(i, j+1, l) // a glob can expand to several words
+					}
+				}
+			case shellcmd.Dynamic:
+				if !restrictive {
+					continue
+				}
+				m := min(l, mayMatch)
+				lift(i+1, j, m) // it can expand to nothing
+				if j < k {
+					lift(i, j+1, m)
+					lift(i+1, j+1, m)
+				}
 			}
-			lx.cur.WriteByte(c)
-			lx.i++
-		case '$', '`':
-			lx.expansion()
-		default:
-			lx.cur.WriteByte(c)
-			lx.i++
 		}
 	}
-	lx.broken = true
+	return best
 }
 
-// expansion consumes $..., ${...}, $(...), $((...)) or `...` at lx.i. Command
-// substitutions are split as command lines of their own; every expansion
-// makes the word dynamic.
-func (lx *shellLexer) expansion() {
-	s := lx.s
-	start := lx.i
-	lx.curDyn = true
-	if s[lx.i] == '`' {
-		j := lx.i + 1
-		var inner strings.Builder
-		for j < len(s) && s[j] != '`' {
-			if s[j] == '\\' && j+1 < len(s) {
-				inner.WriteByte(s[j+1])
-				j += 2
-				continue
-			}
-			inner.WriteByte(s[j])
-			j++
-		}
-		if j >= len(s) {
-			lx.broken = true
-		}
-		lx.sub(inner.String())
-		lx.i = min(j+1, len(s))
-		lx.cur.WriteString(s[start:lx.i])
-		return
+// matchGlobForm matches a pattern with "*" against the command's text.
+func (p *commandPattern) matchGlobForm(form []shellcmd.Word, restrictive bool) matchLevel {
+	pat := strings.Join(p.words, " ")
+	if p.prefix {
+		pat += "*"
 	}
-	if lx.i+1 >= len(s) {
-		lx.cur.WriteByte('$')
-		lx.i++
-		lx.curDyn = false
-		return
+	texts := []string{joinWords(form, false)}
+	if restrictive && len(form) > 0 && form[0].Kind == shellcmd.Static && strings.Contains(form[0].Text, "/") {
+		texts = append(texts, joinWords(form, true))
 	}
-	switch n := s[lx.i+1]; {
-	case n == '(':
-		inner, k := balanced(s[lx.i+1:])
-		if k == len(s[lx.i+1:]) && !strings.HasSuffix(s, ")") {
-			lx.broken = true
+	static := true
+	for _, wd := range form {
+		static = static && wd.Kind == shellcmd.Static
+	}
+	if !static && !restrictive {
+		return noMatch
+	}
+	for _, t := range texts {
+		if restrictive {
+			t, pat = strings.ToLower(t), strings.ToLower(pat)
 		}
-		lx.sub(inner)
-		lx.i += 1 + k
-	case n == '{':
-		end := strings.IndexByte(s[lx.i:], '}')
-		if end < 0 {
-			lx.broken = true
-			lx.i = len(s)
+		if wildcard(pat, t) {
+			return doesMatch
+		}
+	}
+	if static {
+		return noMatch
+	}
+	// A word not known until run time could complete the pattern if the
+	// command word can be the pattern's.
+	first := p.words[0]
+	if strings.Contains(first, "*") || form[0].Kind != shellcmd.Static || form[0].MatchesName(first, true) {
+		return mayMatch
+	}
+	return noMatch
+}
+
+// joinWords joins a form's words with spaces; base names the command by
+// its last path element.
+func joinWords(form []shellcmd.Word, base bool) string {
+	parts := make([]string, len(form))
+	for i, wd := range form {
+		parts[i] = wd.Text
+	}
+	if base && len(parts) > 0 {
+		parts[0] = form[0].Name()
+	}
+	return strings.Join(parts, " ")
+}
+
+// decideCommand decides one simple command: the strictest rule any of its
+// forms matches, or the default; at least require-approval when a rule
+// could match once a run-time word is known, when the command cannot be
+// read (its command word is computed, a wrapper was not understood), or
+// when it runs code the bridge cannot see and no rule names it. ok is
+// false for a transparent command (bash -c 'ls') no rule names: the
+// commands it runs decide.
+func (e *Engine) decideCommand(in *reqInfo, c *shellcmd.Command, advisories *[]string) (v verdict, ok bool) {
+	what := fmt.Sprintf("running %q", c.Source)
+	var best, maybe *rule
+	bestForm := 0
+	for _, r := range e.policy.rules {
+		if !r.applies(in, catCommand) || !r.all && r.cmd == nil {
+			continue
+		}
+		level, at := noMatch, 0
+		if r.all {
+			level = doesMatch
 		} else {
-			// ${x:-$(cmd)} may hold a command.
-			lx.sub(s[lx.i+2 : lx.i+end])
-			lx.i += end + 1
-		}
-	case n == '_' || n >= 'a' && n <= 'z' || n >= 'A' && n <= 'Z':
-		j := lx.i + 1
-		for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
-			j++
-		}
-		lx.i = j
-	case strings.IndexByte("0123456789?!#*@$-", n) >= 0:
-		lx.i += 2
-	default:
-		lx.cur.WriteByte('$')
-		lx.i++
-		lx.curDyn = false
-		return
-	}
-	lx.cur.WriteString(s[start:lx.i])
-}
-
-// balanced returns the text inside the parenthesis that opens s and the
-// number of bytes up to and including its closing parenthesis (all of s if
-// it never closes). Quotes inside are respected.
-func balanced(s string) (string, int) {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '\'':
-			end := strings.IndexByte(s[i+1:], '\'')
-			if end < 0 {
-				return s[1:], len(s)
-			}
-			i += end + 1
-		case '"':
-			j := i + 1
-			for j < len(s) && s[j] != '"' {
-				if s[j] == '\\' {
-					j++
+			for i, f := range c.Forms {
+				if l := r.cmd.matchForm(f, r.value != Allow); l > level {
+					level, at = l, i
 				}
-				j++
-			}
-			i = j
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				return s[1:i], i + 1
-			}
-		}
-	}
-	if len(s) == 0 {
-		return "", 0
-	}
-	return s[1:], len(s)
-}
-
-// shellKeywords start compound commands; they are skipped before the
-// command word.
-var shellKeywords = map[string]bool{
-	"!": true, "{": true, "}": true, "if": true, "then": true, "else": true,
-	"elif": true, "fi": true, "do": true, "done": true, "while": true,
-	"until": true, "esac": true,
-}
-
-// emit turns the words of one simple command into a shellCommand.
-func (lx *shellLexer) emit(words []string, dyn []bool, broken bool) {
-	i := 0
-	for i < len(words) && !dyn[i] && shellKeywords[words[i]] {
-		i++
-	}
-	if i < len(words) && !dyn[i] {
-		switch words[i] {
-		case "for", "case", "select", "function":
-			return // loop headers run nothing; their substitutions were split
-		}
-	}
-	for i < len(words) && isAssignment(words[i]) {
-		i++
-	}
-	words, dyn = words[i:], dyn[i:]
-	if len(words) == 0 {
-		if broken {
-			*lx.out = append(*lx.out, shellCommand{forms: [][]string{{lx.s}}, dynamic: true})
-		}
-		return
-	}
-	sc := shellCommand{dynamic: broken || dyn[0]}
-	sc.forms = append(sc.forms, words)
-	for depth := 0; depth < maxShellDepth; depth++ {
-		inner, innerDyn, nested, ok := unwrap(words, dyn)
-		if nested != "" {
-			lx.sub(nested)
-		}
-		if !ok {
-			break
-		}
-		if len(inner) == 0 {
-			break
-		}
-		words, dyn = inner, innerDyn
-		sc.forms = append(sc.forms, words)
-		if dyn[0] {
-			sc.dynamic = true
-		}
-	}
-	// /usr/bin/rm is rm.
-	for _, f := range sc.forms {
-		if strings.Contains(f[0], "/") {
-			g := append([]string{path.Base(f[0])}, f[1:]...)
-			sc.forms = append(sc.forms, g)
-		}
-	}
-	*lx.out = append(*lx.out, sc)
-}
-
-// isAssignment reports whether w is a NAME=value word.
-func isAssignment(w string) bool {
-	eq := strings.IndexByte(w, '=')
-	if eq <= 0 {
-		return false
-	}
-	for i := 0; i < eq; i++ {
-		c := w[i]
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
-// wrapperArgs lists, per wrapper, its options that take an argument.
-var wrapperArgs = map[string]string{
-	"env":        "uSCP",
-	"sudo":       "ugCDhpRrTtU",
-	"doas":       "uC",
-	"command":    "",
-	"builtin":    "",
-	"exec":       "a",
-	"nohup":      "",
-	"time":       "fo",
-	"nice":       "n",
-	"ionice":     "cnp",
-	"timeout":    "sk",
-	"stdbuf":     "ioe",
-	"xargs":      "IinPLdEsa",
-	"unbuffer":   "",
-	"chrt":       "",
-	"setsid":     "",
-	"watch":      "nd",
-	"flock":      "wEn",
-	"caffeinate": "tw",
-}
-
-// shells run their -c argument as a command line.
-var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true, "busybox": false}
-
-// unwrap returns what the command in words runs when its command word is a
-// wrapper, and any command line it runs as a string (sh -c, eval, find
-// -exec is returned as words). ok is false if words is not a wrapper.
-func unwrap(words []string, dyn []bool) (inner []string, innerDyn []bool, nested string, ok bool) {
-	name := path.Base(words[0])
-	if name == "eval" {
-		return nil, nil, strings.Join(words[1:], " "), false
-	}
-	if shells[name] {
-		for i := 1; i < len(words); i++ {
-			w := words[i]
-			if w == "--" || !strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "+") {
-				break
-			}
-			if strings.Contains(w[1:], "c") && !strings.HasPrefix(w, "--") && i+1 < len(words) {
-				return nil, nil, words[i+1], false
-			}
-		}
-		return nil, nil, "", false
-	}
-	if name == "find" {
-		for i := 1; i < len(words); i++ {
-			switch words[i] {
-			case "-exec", "-execdir", "-ok", "-okdir":
-				j := i + 1
-				for j < len(words) && words[j] != ";" && words[j] != "+" {
-					j++
-				}
-				if j > i+1 {
-					return words[i+1 : j], dyn[i+1 : j], "", true
+				if level == doesMatch {
+					break
 				}
 			}
 		}
-		return nil, nil, "", false
+		switch {
+		case level == noMatch:
+		case r.advisory:
+			*advisories = append(*advisories, r.describe())
+		case level == doesMatch:
+			if best == nil || r.value.Stricter(best.value) {
+				best, bestForm = r, at
+			}
+		case maybe == nil || r.value.Stricter(maybe.value):
+			maybe = r
+		}
 	}
-	withArg, isWrapper := wrapperArgs[name]
-	if !isWrapper {
-		return nil, nil, "", false
+	if best == nil && maybe == nil && c.Transparent && len(c.Notes) == 0 {
+		return verdict{}, false
 	}
-	i := 1
-	for i < len(words) {
-		w := words[i]
-		if w == "--" {
-			i++
+	v = e.defaultVerdict(in, what)
+	if best != nil {
+		v = ruleVerdict(best, what)
+	}
+	weak := func() bool { return !v.value.Stricter(RequireApproval) && (best == nil || best.value == Allow) }
+	for _, n := range c.Notes {
+		if !weak() {
 			break
 		}
-		if name == "env" && isAssignment(w) {
-			i++
-			continue
+		if n.Kind == shellcmd.RunsCode && best != nil && best.value == Allow && !best.all && bestForm <= n.Form {
+			continue // a rule names the interpreter or what starts it
 		}
-		if name == "env" && (w == "-S" || strings.HasPrefix(w, "--split-string")) && i+1 < len(words) {
-			return nil, nil, words[i+1], false
-		}
-		if !strings.HasPrefix(w, "-") || w == "-" {
-			break
-		}
-		if !strings.HasPrefix(w, "--") && len(w) == 2 && strings.IndexByte(withArg, w[1]) >= 0 {
-			i += 2
-			continue
-		}
-		i++
+		v = verdict{value: RequireApproval, ref: "unreadable-command",
+			ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+			reason: fmt.Sprintf("%s: %s, so no rule can vouch for it", what, n.Text)}
 	}
-	// timeout DURATION, chrt PRIORITY, flock FILE, nice N (legacy -N form
-	// handled above) take one positional argument before the command.
-	switch name {
-	case "timeout", "chrt", "flock":
-		i++
+	if maybe != nil && weak() {
+		v = verdict{value: RequireApproval, rule: maybe, ref: maybe.ref, ruleTx: maybe.describe(),
+			reason: fmt.Sprintf("%s: a word computed at run time could make it match %s (%s)", what, maybe.text, maybe.value)}
 	}
-	if i >= len(words) {
-		return nil, nil, "", false
+	return v, true
+}
+
+// decideLineProblem decides a command line the grammar could not read.
+func (e *Engine) decideLineProblem(line, problem string) verdict {
+	return verdict{value: RequireApproval, ref: "unreadable-command",
+		ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+		reason: fmt.Sprintf("running %q: %s", line, problem)}
+}
+
+// describeCommand returns a command's forms and the words in them that
+// are not static, for policy check's report.
+func describeCommand(c *shellcmd.Command) []string {
+	var out []string
+	for i, f := range c.Forms {
+		label := "runs"
+		if i > 0 {
+			label = "which runs"
+		}
+		out = append(out, label+": "+joinWords(f, false))
+		for _, wd := range f {
+			if wd.Kind != shellcmd.Static {
+				out = append(out, "not static: "+wd.String())
+			}
+		}
 	}
-	return words[i:], dyn[i:], "", true
+	for _, n := range c.Notes {
+		out = append(out, "note: "+n.Text)
+	}
+	return out
 }

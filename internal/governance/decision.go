@@ -76,8 +76,15 @@ type Request struct {
 	// Paths are the files or directories the operation touches, absolute
 	// or relative to Cwd.
 	Paths []string
-	// Command is a shell command line, for commands.
+	// Command is a shell command line, for commands; for a terminal
+	// request, its command.
 	Command string
+	// Args are a terminal request's arguments. The request is decided as
+	// the argv Command, Args... and as the shell line an IDE that joins
+	// them unquoted runs; the stricter decision wins.
+	Args []string
+	// Env are the environment variables a terminal request sets.
+	Env []EnvVar
 	// URL is the address a fetch reaches.
 	URL string
 	// Cwd is the working directory relative paths and commands run in.
@@ -107,6 +114,28 @@ type Decision struct {
 	// Advisories lists warn- and info-severity policies that matched
 	// without affecting Value.
 	Advisories []string
+	// Subjects lists each thing the request was decided on (every command
+	// a command line runs, every variable it sets, every path) with its
+	// own decision, in the order decided.
+	Subjects []Subject
+}
+
+// EnvVar is one environment variable of a terminal request.
+type EnvVar struct {
+	Name, Value string
+}
+
+// Subject is the decision about one subject of a request.
+type Subject struct {
+	// What names the subject ("running \"rm -rf x\"", "setting BASH_ENV").
+	What string
+	// Value, Rule and Reason are its decision, as in Decision.
+	Value  Value
+	Rule   string
+	Reason string
+	// Details say how a command was read: its forms, the words in them
+	// that are not static, and notes.
+	Details []string
 }
 
 // String returns the decision, its rule and its reason on one line.

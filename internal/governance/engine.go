@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
 )
 
 // Engine decides requests against a loaded policy. It does not touch the
@@ -122,40 +124,105 @@ func (e *Engine) Decide(req Request) Decision {
 	in := e.info(req)
 	var worst *verdict
 	var advisories []string
-	consider := func(v verdict) {
+	var subjects []Subject
+	consider := func(v verdict, what string, details []string) {
+		subjects = append(subjects, Subject{What: what, Value: v.value, Rule: v.ruleTx, Reason: v.reason, Details: details})
 		if worst == nil || v.value.Stricter(worst.value) {
 			worst = &v
 		}
 	}
-	subjects := 0
 	for _, p := range req.Paths {
 		if p == "" {
 			continue
 		}
-		subjects++
-		consider(e.decidePath(in, p, &advisories))
+		consider(e.decidePath(in, p, &advisories), p, nil)
 	}
+	commands := 0
 	if in.command || req.Command != "" {
-		cmds := splitCommand(req.Command)
-		if len(cmds) == 0 && (req.CommandUnknown || strings.TrimSpace(req.Command) == "") {
-			// The command is not known: only rules for every command apply.
-			cmds = nil
-		}
-		for _, c := range cmds {
-			subjects++
-			consider(e.decideCommand(in, c, &advisories))
-		}
+		commands = e.decideCommands(in, &advisories, consider)
+	}
+	for _, v := range req.Env {
+		e.decideVariable(in, v.Name, v.Value, true, &advisories, consider)
+	}
+	if req.Action == ActionTerminalCreate && req.Cwd != "" {
+		consider(e.decideTerminalDir(in), "running in "+req.Cwd, nil)
 	}
 	if req.URL != "" {
-		subjects++
-		consider(e.decideURL(in, req.URL, &advisories))
+		consider(e.decideURL(in, req.URL, &advisories), req.URL, nil)
 	}
 	tool := e.decideTool(in, &advisories)
-	if tool.rule != nil || subjects == 0 {
-		consider(tool)
+	if tool.rule != nil || len(subjects) == 0 && commands == 0 {
+		consider(tool, "the tool", nil)
 	}
-	d := Decision{Value: worst.value, Rule: worst.ruleTx, Ref: worst.ref, Reason: worst.reason, Advisories: advisories}
+	d := Decision{Value: worst.value, Rule: worst.ruleTx, Ref: worst.ref, Reason: worst.reason, Advisories: advisories, Subjects: subjects}
 	return d
+}
+
+// decideCommands decides every command, assignment and problem of the
+// request's command line(s); it returns how many commands it decided.
+func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func(verdict, string, []string)) int {
+	if strings.TrimSpace(in.req.Command) == "" && len(in.req.Args) == 0 {
+		return 0 // not known: only rules for every command apply
+	}
+	n := 0
+	for _, a := range commandLines(in.req) {
+		for _, p := range a.Problems {
+			consider(e.decideLineProblem(a.Line, p), fmt.Sprintf("reading %q", a.Line), nil)
+		}
+		for _, c := range a.Commands {
+			n++
+			if v, ok := e.decideCommand(in, c, advisories); ok {
+				consider(v, fmt.Sprintf("running %q", c.Source), describeCommand(c))
+			}
+		}
+		for _, as := range a.Assignments {
+			e.decideVariable(in, as.Name, as.Value, as.Static, advisories, consider)
+		}
+	}
+	return n
+}
+
+// decideVariable decides setting one variable, and any command its value
+// holds that bash may run when it evaluates the value again.
+func (e *Engine) decideVariable(in *reqInfo, name, value string, static bool, advisories *[]string, consider func(verdict, string, []string)) {
+	if v, ok := e.decideEnv(in, name, advisories); ok {
+		consider(v, "setting "+name, nil)
+	}
+	if !static {
+		return
+	}
+	if a := shellcmd.AssignmentCode(value, shellcmd.Options{Dir: in.req.Cwd}); a != nil {
+		for _, c := range a.Commands {
+			if v, ok := e.decideCommand(in, c, advisories); ok {
+				consider(v, fmt.Sprintf("running %q (in the value of %s)", c.Source, name), describeCommand(c))
+			}
+		}
+	}
+}
+
+// decideTerminalDir denies a terminal whose working directory is outside
+// the workspace roots.
+func (e *Engine) decideTerminalDir(in *reqInfo) verdict {
+	what := "running in " + in.req.Cwd
+	forms, refusal := pathForms(absPath(in.req.Cwd, "", e.home), in.roots...)
+	if refusal != nil {
+		return verdict{value: Deny, ref: refusal.ref, ruleTx: refusalRules[refusal.ref], reason: fmt.Sprintf("%s: %s", what, refusal.why)}
+	}
+	for _, form := range forms {
+		inside := false
+		for _, r := range in.roots {
+			if _, ok := within(r, form, false); ok {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			return verdict{value: Deny, ref: "workspace-roots", ruleTx: "deny paths outside the workspace roots (built-in)",
+				reason: fmt.Sprintf("%s: %s is outside the workspace roots %s", what, form, strings.Join(in.roots, ", "))}
+		}
+	}
+	return verdict{value: Allow, ref: "workspace-roots", ruleTx: "allow terminals inside the workspace roots (built-in)",
+		reason: what + ": inside the workspace roots"}
 }
 
 // applies reports whether r may match a request in. sub is the subject's
@@ -188,6 +255,8 @@ func (r *rule) applies(in *reqInfo, sub category) bool {
 		return (in.command || in.req.Command != "") && (sub == catCommand || r.all && sub == catTool)
 	case catFetch:
 		return (in.fetch || in.req.URL != "") && (sub == catFetch || r.all && sub == catTool)
+	case catEnv:
+		return sub == catEnv
 	}
 	return false
 }
@@ -314,35 +383,6 @@ func (e *Engine) decidePath(in *reqInfo, p string, advisories *[]string) verdict
 		}
 	}
 	return *worst
-}
-
-func (e *Engine) decideCommand(in *reqInfo, c shellCommand, advisories *[]string) verdict {
-	what := fmt.Sprintf("running %q", strings.Join(c.forms[0], " "))
-	best := e.pick(in, catCommand, func(r *rule) bool {
-		if r.all {
-			return true
-		}
-		if r.cmd == nil {
-			return false
-		}
-		for _, f := range c.forms {
-			if r.cmd.match(f, r.fold()) {
-				return true
-			}
-		}
-		return false
-	}, advisories)
-	var v verdict
-	if best != nil {
-		v = ruleVerdict(best, what)
-	} else {
-		v = e.defaultVerdict(in, what)
-	}
-	if c.dynamic && !v.value.Stricter(RequireApproval) && (best == nil || best.value == Allow) {
-		v = verdict{value: RequireApproval, ref: "dynamic-command", ruleTx: "require-approval for commands computed at run time (built-in)",
-			reason: fmt.Sprintf("%s: the command is computed at run time, so no rule can vouch for it", what)}
-	}
-	return v
 }
 
 func (e *Engine) decideURL(in *reqInfo, u string, advisories *[]string) verdict {

@@ -134,9 +134,9 @@ func TestDecideCommands(t *testing.T) {
 		{"mixed case command", "CURL x", Deny, "Bash(curl:*)"},
 		{"subshell", "(ls; curl x)", Deny, "Bash(curl:*)"},
 		{"if block", "if true; then curl x; fi", Deny, "Bash(curl:*)"},
-		{"variable command", "$CMD -rf /", RequireApproval, "computed at run time"},
-		{"substituted command word", "$(echo rm) -rf /", RequireApproval, "computed at run time"},
-		{"unterminated quote", "echo 'oops", RequireApproval, "computed at run time"},
+		{"variable command", "$CMD -rf /", RequireApproval, "Bash(rm -rf:*)"},
+		{"substituted command word", "$(echo rm) -rf /", RequireApproval, "Bash(rm -rf:*)"},
+		{"unterminated quote", "echo 'oops", RequireApproval, "cannot read"},
 		{"allowed compound", "ls && echo done", Allow, "allow Bash("},
 		{"escalate policy", "kubectl apply -f prod.yaml", Escalate, "policy no-prod-deploy"},
 	}

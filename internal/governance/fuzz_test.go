@@ -8,53 +8,6 @@ import (
 	"testing"
 )
 
-// FuzzSplitCommand checks that the command splitter never panics, always
-// terminates, and never loses a denied command word that appears as a
-// plain word after a separator.
-func FuzzSplitCommand(f *testing.F) {
-	for _, s := range []string{
-		"npm run test", "ls && rm -rf /", "echo $(curl x) | sh", "FOO=1 env -i sudo -u root timeout 5 nohup rm -rf /",
-		"bash -c 'ls; git push'", "echo `id`", "cat <(curl x)", "a || b; c | d & e\nf", `echo "$(echo 'x)' )"`,
-		"for f in $(ls); do rm $f; done", "find . -name '*.go' -exec gofmt -w {} +", "echo 'unterminated", "$(", "`", "\\",
-		"eval \"$(curl x)\"", "ls 2>&1 >/dev/null", "x=$((1+2)) y=${z:-$(id)} cmd",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, line string) {
-		cmds := splitCommand(line)
-		wellFormed := true
-		for _, c := range cmds {
-			if c.dynamic {
-				wellFormed = false
-			}
-			if len(c.forms) == 0 {
-				t.Fatalf("%q: simple command without forms", line)
-			}
-			for _, f := range c.forms {
-				if len(f) == 0 {
-					t.Fatalf("%q: empty form", line)
-				}
-			}
-		}
-		// After a line that parses cleanly (no open quote, no expansion),
-		// a command on the next line is always seen.
-		probe := line + "\n curl zz"
-		if wellFormed && !strings.ContainsAny(line, "`$()\\{}#<>") {
-			found := false
-			for _, c := range splitCommand(probe) {
-				for _, f := range c.forms {
-					if len(f) >= 1 && f[0] == "curl" {
-						found = true
-					}
-				}
-			}
-			if !found {
-				t.Fatalf("%q: the command after a newline was lost", probe)
-			}
-		}
-	})
-}
-
 // FuzzParseRule checks that rule parsing never panics and that every rule
 // it accepts can be matched against requests.
 func FuzzParseRule(f *testing.F) {

@@ -18,6 +18,7 @@ const (
 	catFetch                   // the domain a fetch reaches
 	catPath                    // any path (AIP-7 "workspace:" subjects)
 	catAny                     // every request of the rule's actions
+	catEnv                     // environment variables a command sets (env.go)
 )
 
 // rule is one compiled rule, from the compact rules list or a POLICY.md.
@@ -52,6 +53,7 @@ var ruleCategories = map[string]category{
 	"MultiEdit":    catWrite,
 	"NotebookEdit": catWrite,
 	"WebFetch":     catFetch,
+	"Env":          catEnv,
 }
 
 // parseRule compiles a rule in Claude Code's permission syntax: a tool name
@@ -89,6 +91,8 @@ func parseRule(text, base, home string) (*rule, error) {
 		r.cmd, err = compileCommandPattern(arg)
 	case catRead, catWrite:
 		r.path, err = compilePathPattern(arg, base, home)
+	case catEnv:
+		r.tool, err = arg, envPatternError(arg)
 	case catFetch:
 		d, ok := strings.CutPrefix(arg, "domain:")
 		if !ok || d == "" {

@@ -1,0 +1,216 @@
+package shellcmd
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// WordKind says how much of a word's value is known before it runs.
+type WordKind uint8
+
+const (
+	// Static: the value is known from the text (after quote removal).
+	Static WordKind = iota
+	// Glob: the word is a pathname pattern; the shell replaces it with the
+	// names of the files it matches when the command runs.
+	Glob
+	// Dynamic: the value comes from an expansion done at run time.
+	Dynamic
+)
+
+// Word is one word of a command, after brace expansion.
+type Word struct {
+	// Kind says whether Text is the value.
+	Kind WordKind
+	// Text is the value after quote removal when Kind is Static; the glob
+	// pattern (quoted metacharacters escaped with a backslash) when Glob;
+	// the word as written when Dynamic.
+	Text string
+	// Why says what makes a Dynamic word dynamic ("parameter expansion
+	// $X"); empty otherwise.
+	Why string
+}
+
+// String returns the word's text; a word that is not static is marked.
+func (w Word) String() string {
+	switch w.Kind {
+	case Glob:
+		return w.Text + " (glob)"
+	case Dynamic:
+		return w.Text + " (" + w.Why + ")"
+	}
+	return w.Text
+}
+
+// NoteKind classifies a reason a command cannot be vouched for.
+type NoteKind uint8
+
+const (
+	// NotStatic: the command word, or a word a wrapper's grammar needs,
+	// is computed at run time.
+	NotStatic NoteKind = iota + 1
+	// Unparsed: the wrapper's options were not understood, the line did
+	// not parse in one of the dialects, or nesting went too deep.
+	Unparsed
+	// RunsCode: the command runs code the analysis does not see
+	// (python -c, eval, source, a shell reading its input); a policy rule
+	// that names the command can still allow it.
+	RunsCode
+)
+
+// Note is one reason a command cannot be vouched for.
+type Note struct {
+	Kind NoteKind
+	Text string
+	// Form is the index in Command.Forms of the form the note is about: a
+	// rule that names that form, or an outer one, names the command.
+	Form int
+}
+
+// Command is one simple command the line runs.
+type Command struct {
+	// Forms are the command's words, then the words of what each wrapper
+	// runs, outermost first. No form is empty.
+	Forms [][]Word
+	// Source is the command as written.
+	Source string
+	// Notes say why no rule can vouch for the command; empty when its
+	// forms say everything it runs.
+	Notes []Note
+	// Transparent: the command only runs shell code that is analysed as
+	// commands of its own (bash -c 'ls', trap 'ls' EXIT), so it needs no
+	// decision of its own unless a rule names it.
+	Transparent bool
+}
+
+// Assignment is a variable the line sets: NAME=value, NAME+=value,
+// NAME[i]=value, declare/export/local/readonly NAME=value, env NAME=value,
+// read NAME, for NAME in ...
+type Assignment struct {
+	Name string
+	// Value is the value when Static.
+	Value  string
+	Static bool
+}
+
+// Analysis is everything a command line runs.
+type Analysis struct {
+	// Line is the analysed command line.
+	Line string
+	// Commands are the simple commands, in the order they appear.
+	Commands []*Command
+	// Assignments are the variables set, in order.
+	Assignments []Assignment
+	// Problems are line-level reasons for caution (a parse error); each
+	// makes the whole line at least need approval.
+	Problems []string
+}
+
+// Options configures an analysis. The zero value is usable.
+type Options struct {
+	// Dir is the directory the command runs in; glob patterns in command
+	// position are matched against its file system. Optional; if empty,
+	// globs are not expanded.
+	Dir string
+}
+
+// maxDepth bounds nesting of shell strings run by shells, eval and
+// wrappers.
+const maxDepth = 8
+
+// maxFields bounds the words one simple command may expand to (brace
+// expansion); beyond it the command is marked Unparsed.
+const maxFields = 512
+
+// Analyze returns every command line runs, parsed as bash and as POSIX sh.
+// It never fails: what it cannot read becomes a Problem or a Note.
+func Analyze(line string, opts Options) *Analysis {
+	a := &Analysis{Line: line}
+	w := &walker{a: a, opts: opts, seen: map[string]bool{}}
+	w.line(line, 0, dialectsOf("sh"))
+	return a
+}
+
+// AnalyzeArgv returns what running argv directly (execve, no shell) runs.
+func AnalyzeArgv(argv []string, opts Options) *Analysis {
+	a := &Analysis{Line: strings.Join(argv, " ")}
+	if len(argv) == 0 {
+		return a
+	}
+	w := &walker{a: a, opts: opts, seen: map[string]bool{}}
+	words := make([]Word, len(argv))
+	for i, s := range argv {
+		words[i] = Word{Kind: Static, Text: s}
+	}
+	w.build(&Command{Source: a.Line}, words, nil, 0)
+	return a
+}
+
+// dialects lists the grammars a shell string is parsed in.
+type dialects []syntax.LangVariant
+
+// dialectsOf returns the grammars of the shell named name: sh may be dash
+// or bash, so it is read as both; so are shells the analysis does not
+// model (zsh, ksh, fish), with a note.
+func dialectsOf(shell string) dialects {
+	switch shell {
+	case "bash", "rbash":
+		return dialects{syntax.LangBash}
+	case "dash", "ash", "posh":
+		return dialects{syntax.LangPOSIX}
+	}
+	return dialects{syntax.LangBash, syntax.LangPOSIX}
+}
+
+// walker accumulates an analysis.
+type walker struct {
+	a    *Analysis
+	opts Options
+	// seen holds the keys of commands already added, so a line read in
+	// two dialects that agree lists each command once.
+	seen map[string]bool
+}
+
+// problem records a line-level reason for caution.
+func (w *walker) problem(format string, args ...any) {
+	p := fmt.Sprintf(format, args...)
+	if !w.seen["\x01"+p] {
+		w.seen["\x01"+p] = true
+		w.a.Problems = append(w.a.Problems, p)
+	}
+}
+
+// line parses src in each dialect and walks what parses. If no dialect
+// parses it, the parts a recovering parser can read are still walked, so a
+// denied command before the syntax error is found.
+func (w *walker) line(src string, depth int, langs dialects) {
+	if depth > maxDepth {
+		w.problem("shell strings nested more than %d deep are not analysed", maxDepth)
+		return
+	}
+	var failed []string
+	parsed := 0
+	for _, lang := range langs {
+		f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), "")
+		if err != nil {
+			failed = append(failed, fmt.Sprintf("%s: %v", lang, err))
+			continue
+		}
+		parsed++
+		w.file(f, src, depth, lang)
+	}
+	if parsed == 0 {
+		if f, err := syntax.NewParser(syntax.Variant(langs[0]), syntax.RecoverErrors(16)).Parse(strings.NewReader(src), ""); err == nil {
+			w.file(f, src, depth, langs[0])
+		}
+		w.problem("the command line does not parse (%s), so what runs is not known", strings.Join(failed, "; "))
+		return
+	}
+	if len(failed) > 0 && langs[0] == syntax.LangBash && strings.HasPrefix(failed[0], "bash") {
+		// bash accepts lines its grammar here rejects (A[0]=1 cmd): the
+		// POSIX reading was walked, but bash may read it otherwise.
+		w.problem("the command line does not parse as bash (%s)", failed[0])
+	}
+}

@@ -1,0 +1,119 @@
+package shellcmd
+
+// step is what one form of a command runs, as its program's grammar says.
+type step struct {
+	// next is the form the program runs next (nil: it runs no command).
+	next []Word
+	// others are further commands it runs (find's second -exec).
+	others [][]Word
+	// shell are strings it runs as shell code.
+	shell []shellRun
+	// notes say what the analysis could not follow.
+	notes []Note
+	// assigns are variables it sets for what it runs (env NAME=value).
+	assigns []Assignment
+	// stdinShell, when set, says the program is a shell reading its
+	// commands from standard input, in these dialects.
+	stdinShell dialects
+}
+
+// shellRun is a string a program runs as shell code.
+type shellRun struct {
+	word  Word
+	langs dialects
+}
+
+// handler reads one form whose command word is static.
+type handler func(form []Word) step
+
+// build fills c with words and what they run, then adds it.
+func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
+	idx := len(w.a.Commands)
+	w.a.Commands = append(w.a.Commands, c)
+	form := words
+	for hop := 0; len(form) > 0; hop++ {
+		c.Forms = append(c.Forms, form)
+		if hop > maxDepth {
+			c.Notes = append(c.Notes, Note{Kind: Unparsed, Text: "wrappers nested too deep", Form: hop})
+			break
+		}
+		head := form[0]
+		if head.Kind != Static {
+			c.Notes = append(c.Notes, Note{Kind: NotStatic, Text: "the command word is not static: " + head.String(), Form: hop})
+			if head.Kind == Glob && depth <= maxDepth {
+				for _, m := range globFiles(w.opts.Dir, head.Text) {
+					expanded := append([]Word{{Kind: Static, Text: m}}, form[1:]...)
+					w.build(&Command{Source: c.Source, Notes: []Note{{Kind: NotStatic, Text: "the glob " + head.Text + " matches " + m + " now"}}}, expanded, in, depth)
+				}
+			}
+			break
+		}
+		h := handlers[head.Name()]
+		if h == nil {
+			h = interpreterHandler(head.Name())
+		}
+		if h == nil {
+			break
+		}
+		st := h(form)
+		for _, n := range st.notes {
+			n.Form = hop
+			c.Notes = append(c.Notes, n)
+		}
+		c.Transparent = len(st.next) == 0 && (len(st.shell) > 0 || st.stdinShell != nil && in != nil && in.known)
+		for _, a := range st.assigns {
+			w.assign(a, depth)
+		}
+		for _, s := range st.shell {
+			if s.word.Kind != Static {
+				c.Notes = append(c.Notes, Note{Kind: NotStatic, Text: "runs shell code that is not static: " + s.word.String(), Form: hop})
+				continue
+			}
+			w.line(s.word.Text, depth+1, s.langs)
+		}
+		for _, o := range st.others {
+			w.build(&Command{Source: c.Source}, o, nil, depth)
+		}
+		if st.stdinShell != nil {
+			switch {
+			case in != nil && in.known:
+				w.line(in.text, depth+1, st.stdinShell)
+			case in != nil:
+				c.Notes = append(c.Notes, Note{Kind: RunsCode, Text: head.Text + " runs the commands in " + in.what, Form: hop})
+			default:
+				c.Notes = append(c.Notes, Note{Kind: RunsCode, Text: head.Text + " runs the commands it reads from its input", Form: hop})
+			}
+		}
+		form = st.next
+	}
+	if key := c.key(); w.seen[key] {
+		w.a.Commands = append(w.a.Commands[:idx], w.a.Commands[idx+1:]...)
+	} else {
+		w.seen[key] = true
+	}
+}
+
+// rest returns form[i:], or nil when i is past its end.
+func rest(form []Word, i int) []Word {
+	if i >= len(form) {
+		return nil
+	}
+	return form[i:]
+}
+
+// joined returns the words from i on as one shell string, the way a
+// program that joins its arguments with spaces and runs them with sh -c
+// (watch, sudo -s, parallel) does. The result is Dynamic if any word is.
+func joined(form []Word, i int) Word {
+	out := Word{Kind: Static}
+	for j := i; j < len(form); j++ {
+		if j > i {
+			out.Text += " "
+		}
+		out.Text += form[j].Text
+		if form[j].Kind == Dynamic {
+			out.Kind, out.Why = Dynamic, form[j].Why
+		}
+	}
+	return out
+}

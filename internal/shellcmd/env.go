@@ -1,0 +1,125 @@
+package shellcmd
+
+import "strings"
+
+// EnvRisk says what setting an environment variable can make a shell or
+// the programs it starts do.
+type EnvRisk uint8
+
+const (
+	// EnvPlain: nothing known beyond the value itself.
+	EnvPlain EnvRisk = iota
+	// EnvChangesCommands: the variable changes which program a name runs
+	// or how words are read (PATH, IFS, a pager or editor a tool starts).
+	EnvChangesCommands
+	// EnvRunsCode: the variable makes a shell, the dynamic loader or an
+	// interpreter run code of its choosing (BASH_ENV, LD_PRELOAD,
+	// BASH_FUNC_x%%, PROMPT_COMMAND, GIT_SSH_COMMAND).
+	EnvRunsCode
+)
+
+// envRunsCode are variables whose value is code something runs, or a file
+// of code something loads.
+var envRunsCode = map[string]string{
+	"BASH_ENV":              "bash runs the file it names at start-up",
+	"ENV":                   "sh runs the file it names at start-up",
+	"ZDOTDIR":               "zsh runs the start-up files in the directory it names",
+	"PROMPT_COMMAND":        "bash runs it before each prompt",
+	"PS0":                   "bash expands it, running command substitutions, before each command",
+	"PS1":                   "the shell expands it, running command substitutions",
+	"PS2":                   "the shell expands it, running command substitutions",
+	"PS4":                   "bash expands it, running command substitutions, when tracing",
+	"SHELLOPTS":             "it turns on shell options such as xtrace in every bash started",
+	"BASHOPTS":              "it turns on shell options in every bash started",
+	"LD_PRELOAD":            "the dynamic loader loads the library it names into every program",
+	"LD_AUDIT":              "the dynamic loader loads the library it names into every program",
+	"LD_LIBRARY_PATH":       "the dynamic loader looks for libraries there first",
+	"DYLD_INSERT_LIBRARIES": "the dynamic loader loads the library it names into every program",
+	"GIT_SSH_COMMAND":       "git runs it as a command",
+	"GIT_SSH":               "git runs it as a command",
+	"GIT_EXTERNAL_DIFF":     "git runs it as a command",
+	"GIT_PROXY_COMMAND":     "git runs it as a command",
+	"GIT_ASKPASS":           "git runs it as a command",
+	"SSH_ASKPASS":           "ssh runs it as a command",
+	"GIT_EXEC_PATH":         "git runs its subcommands from there",
+	"GIT_TEMPLATE_DIR":      "git copies hooks from there",
+	"GIT_CONFIG_GLOBAL":     "git reads configuration (aliases, hooks, pagers) from the file it names",
+	"GIT_CONFIG_SYSTEM":     "git reads configuration (aliases, hooks, pagers) from the file it names",
+	"GIT_CONFIG_PARAMETERS": "git takes configuration (aliases, hooks, pagers) from it",
+	"GIT_CONFIG_COUNT":      "git takes configuration (aliases, hooks, pagers) from GIT_CONFIG_KEY_n",
+	"PYTHONSTARTUP":         "python runs the file it names",
+	"PYTHONPATH":            "python imports modules from there first",
+	"PYTHONHOME":            "python loads its library from there",
+	"PERL5OPT":              "perl takes options, such as -M modules, from it",
+	"PERL5LIB":              "perl loads modules from there first",
+	"PERLLIB":               "perl loads modules from there first",
+	"RUBYOPT":               "ruby takes options, such as -r libraries, from it",
+	"RUBYLIB":               "ruby loads libraries from there first",
+	"NODE_OPTIONS":          "node takes options, such as --require, from it",
+	"NODE_PATH":             "node loads modules from there",
+	"JAVA_TOOL_OPTIONS":     "the JVM takes options, such as -javaagent, from it",
+	"_JAVA_OPTIONS":         "the JVM takes options, such as -javaagent, from it",
+	"LESSOPEN":              "less runs it as a command",
+	"LESSCLOSE":             "less runs it as a command",
+	"MANPAGER":              "man runs it as a command",
+	"BROWSER":               "programs run it as a command",
+	"SUDO_ASKPASS":          "sudo runs it as a command",
+	"TERMINAL":              "programs run it as a command",
+}
+
+// envChangesCommands are variables that change which program a name runs
+// or how a line is read.
+var envChangesCommands = map[string]string{
+	"PATH":          "it changes which program a command name runs",
+	"IFS":           "it changes how the shell splits words",
+	"CDPATH":        "it changes where cd goes",
+	"GLOBIGNORE":    "it changes what globs match",
+	"HISTFILE":      "it changes which file the shell writes",
+	"HOME":          "it changes where ~ and start-up files are",
+	"TMPDIR":        "it changes where programs write temporary files",
+	"PAGER":         "programs run it as a command",
+	"GIT_PAGER":     "git runs it as a command",
+	"EDITOR":        "programs run it as a command",
+	"VISUAL":        "programs run it as a command",
+	"GIT_EDITOR":    "git runs it as a command",
+	"GIT_DIR":       "git uses the repository (and its hooks) it names",
+	"GIT_WORK_TREE": "git works on the tree it names",
+	"TEXTDOMAIN":    "bash translates $\"...\" strings with it",
+	"TEXTDOMAINDIR": "bash translates $\"...\" strings with it",
+	"LC_ALL":        "bash translates $\"...\" strings with it",
+	"MAIL":          "the shell reads the file it names",
+	"INPUTRC":       "readline reads key bindings, which can run commands, from it",
+	"HOSTALIASES":   "it changes which host a name reaches",
+	"http_proxy":    "programs send requests through it",
+	"https_proxy":   "programs send requests through it",
+	"HTTP_PROXY":    "programs send requests through it",
+	"HTTPS_PROXY":   "programs send requests through it",
+	"ALL_PROXY":     "programs send requests through it",
+}
+
+// ClassifyEnv says what setting the variable name can do, and why.
+func ClassifyEnv(name string) (EnvRisk, string) {
+	if why, ok := envRunsCode[name]; ok {
+		return EnvRunsCode, why
+	}
+	switch {
+	case strings.HasPrefix(name, "BASH_FUNC_"):
+		return EnvRunsCode, "bash defines a function from it, which can replace any command"
+	case strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_"):
+		return EnvRunsCode, "it changes what the dynamic loader loads"
+	case strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_"):
+		return EnvRunsCode, "git takes configuration (aliases, hooks, pagers) from it"
+	}
+	if why, ok := envChangesCommands[name]; ok {
+		return EnvChangesCommands, why
+	}
+	if !validName(name) {
+		return EnvChangesCommands, "its name is not a plain variable name, so what the shell makes of it is not known"
+	}
+	return EnvPlain, ""
+}
+
+// validName reports whether s is a shell variable name.
+func validName(s string) bool {
+	return s != "" && nameEnd(s) == len(s)
+}

@@ -1,0 +1,203 @@
+package shellcmd
+
+import (
+	"regexp"
+	"strings"
+)
+
+// inlineFlags maps interpreters to the options that give them a program
+// on the command line.
+var inlineFlags = map[string][]string{
+	"perl": {"e", "E"}, "ruby": {"e"}, "node": {"e", "p", "-eval", "-print", "r", "-require", "-import", "-loader"},
+	"nodejs": {"e", "p", "-eval", "-print", "r", "-require", "-import", "-loader"}, "bun": {"e", "p", "-eval", "-print"},
+	"php": {"r", "a"}, "lua": {"e"}, "luajit": {"e"}, "Rscript": {"e"}, "R": {"e"}, "julia": {"e", "E", "-eval"},
+	"osascript": {"e"}, "pwsh": {"c", "C", "command", "Command", "encodedcommand", "EncodedCommand", "e"},
+	"powershell": {"c", "C", "command", "Command", "encodedcommand", "EncodedCommand", "e"},
+	"expect":     {"c"}, "tclsh": {}, "wish": {}, "irb": {}, "ghci": {"e"}, "scala": {"e"}, "groovy": {"e"},
+	"elixir": {"e"}, "erl": {"eval", "noshell"}, "jshell": {}, "racket": {"e"}, "guile": {"c"}, "sbcl": {"-eval"},
+	"deno": {}, "swift": {"e"}, "gawk": {}, "awk": {}, "mawk": {}, "nawk": {}, "sed": {}, "gsed": {},
+}
+
+var pythonName = regexp.MustCompile(`^(python|pypy)[0-9.]*$`)
+
+// interpreterHandler returns the handler of a program that runs code it
+// is given inline or on its input, or nil.
+func interpreterHandler(name string) handler {
+	switch {
+	case pythonName.MatchString(name):
+		return pythonHandler
+	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk":
+		return awkHandler
+	case name == "sed" || name == "gsed":
+		return sedHandler
+	case name == "deno":
+		return func(form []Word) step {
+			if len(form) > 1 && form[1].Text == "eval" || len(form) == 1 || len(form) > 1 && form[1].Text == "repl" {
+				return step{notes: []Note{{Kind: RunsCode, Text: "deno runs inline code"}}}
+			}
+			return step{}
+		}
+	}
+	flags, ok := inlineFlags[name]
+	if !ok {
+		return nil
+	}
+	return func(form []Word) step {
+		operand := false
+		for _, wd := range form[1:] {
+			if wd.Kind == Dynamic {
+				return step{notes: []Note{{Kind: RunsCode, Text: name + " argument is not static: " + wd.String()}}}
+			}
+			t := wd.Text
+			if !strings.HasPrefix(t, "-") || t == "-" {
+				operand = t != "-"
+				break
+			}
+			for _, f := range flags {
+				long := strings.HasPrefix(f, "-")
+				switch {
+				case long && (t == "-"+f || strings.HasPrefix(t, "-"+f+"=")),
+					!long && len(f) > 1 && (t == "-"+f || t == "--"+f),
+					!long && len(f) == 1 && !strings.HasPrefix(t, "--") && clusterHas(t, f[0]):
+					return step{notes: []Note{{Kind: RunsCode, Text: name + " " + t + " runs a program given on the command line"}}}
+				}
+			}
+		}
+		if !operand {
+			return step{notes: []Note{{Kind: RunsCode, Text: name + " runs the program it reads from its input"}}}
+		}
+		return step{}
+	}
+}
+
+// clusterHas reports whether the short option cluster t ("-lne") holds
+// letter c before any attached argument (letters only).
+func clusterHas(t string, c byte) bool {
+	for i := 1; i < len(t); i++ {
+		ch := t[i]
+		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z') {
+			return false
+		}
+		if ch == c {
+			return true
+		}
+	}
+	return false
+}
+
+var pythonGrammar = grammar{short: shortOpts("bBdEhiIOPqsSuvVx", "cmWX", ""), long: longOpts("help version help-env help-xoptions help-all", "check-hash-based-pycs", "")}
+
+func pythonHandler(form []Word) step {
+	p := parseOptions(form, 1, pythonGrammar)
+	switch {
+	case p.problem != "":
+		return step{notes: []Note{{Kind: RunsCode, Text: form[0].Text + ": " + p.problem}}}
+	case p.has("c"):
+		return step{notes: []Note{{Kind: RunsCode, Text: form[0].Text + " -c runs a program given on the command line"}}}
+	case p.has("m"):
+		return step{}
+	case p.next >= len(form) || form[p.next].Text == "-" || p.has("i"):
+		return step{notes: []Note{{Kind: RunsCode, Text: form[0].Text + " runs the program it reads from its input"}}}
+	}
+	return step{}
+}
+
+var awkGrammar = grammar{short: shortOpts("bcCdhlMNOPrsStVgDLo", "Ffve", ""), long: longOpts(
+	"traditional posix re-interval lint optimize sandbox characters-as-bytes copyright help version dump-variables profile pretty-print",
+	"field-separator assign file source exec include load", "")}
+
+// awkRunsCommands matches awk programs that run commands: system(),
+// "cmd" | getline, print | "cmd".
+var awkRunsCommands = regexp.MustCompile(`system|\|`)
+
+func awkHandler(form []Word) step {
+	p := parseOptions(form, 1, awkGrammar)
+	name := form[0].Text
+	switch {
+	case p.problem != "":
+		return step{notes: []Note{{Kind: RunsCode, Text: name + ": " + p.problem}}}
+	case p.has("f", "file", "exec", "include", "load"):
+		return step{notes: []Note{{Kind: RunsCode, Text: name + " runs a program file"}}}
+	}
+	progs := []string{}
+	for _, o := range p.opts {
+		if o.name == "e" || o.name == "source" {
+			progs = append(progs, o.value)
+		}
+	}
+	if len(progs) == 0 {
+		if p.next >= len(form) {
+			return step{}
+		}
+		if form[p.next].Kind != Static {
+			return step{notes: []Note{{Kind: RunsCode, Text: name + " program is not static: " + form[p.next].String()}}}
+		}
+		progs = append(progs, form[p.next].Text)
+	}
+	for _, prog := range progs {
+		if awkRunsCommands.MatchString(prog) {
+			return step{notes: []Note{{Kind: RunsCode, Text: name + " program runs commands (system or a pipe)"}}}
+		}
+	}
+	return step{}
+}
+
+var sedGrammar = grammar{short: shortOpts("nrEsuzil", "efl", ""), long: longOpts(
+	"quiet silent debug posix regexp-extended separate unbuffered null-data sandbox follow-symlinks help version",
+	"expression file line-length", "in-place")}
+
+func sedHandler(form []Word) step {
+	p := parseOptions(form, 1, sedGrammar)
+	name := form[0].Text
+	switch {
+	case p.problem != "":
+		return step{notes: []Note{{Kind: RunsCode, Text: name + ": " + p.problem}}}
+	case p.has("f", "file"):
+		return step{notes: []Note{{Kind: RunsCode, Text: name + " runs a script file"}}}
+	}
+	var scripts []string
+	for _, o := range p.opts {
+		if o.name == "e" || o.name == "expression" {
+			scripts = append(scripts, o.value)
+		}
+	}
+	if len(scripts) == 0 && p.next < len(form) {
+		if form[p.next].Kind != Static {
+			return step{notes: []Note{{Kind: RunsCode, Text: name + " script is not static: " + form[p.next].String()}}}
+		}
+		scripts = append(scripts, form[p.next].Text)
+	}
+	for _, s := range scripts {
+		if sedExec(s) {
+			return step{notes: []Note{{Kind: RunsCode, Text: name + " script runs commands (the e command or flag)"}}}
+		}
+	}
+	return step{}
+}
+
+// sedExec reports whether a sed script may use GNU sed's e command or the
+// e flag of s. It reads each command after its address; it errs towards
+// yes.
+func sedExec(script string) bool {
+	for _, cmd := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' || r == '{' || r == '}' }) {
+		cmd = strings.TrimLeft(cmd, " \t0123456789$,!~+")
+		for strings.HasPrefix(cmd, "/") || strings.HasPrefix(cmd, "\\") {
+			// a /regex/ address
+			end := strings.IndexByte(cmd[1:], '/')
+			if end < 0 {
+				return true
+			}
+			cmd = strings.TrimLeft(cmd[end+2:], " \t0123456789$,!~+IM")
+		}
+		switch {
+		case cmd == "e" || strings.HasPrefix(cmd, "e ") || strings.HasPrefix(cmd, "e\t"):
+			return true
+		case len(cmd) > 1 && cmd[0] == 's':
+			parts := strings.Split(cmd[2:], string(cmd[1]))
+			if len(parts) < 3 || strings.ContainsRune(parts[len(parts)-1], 'e') {
+				return true
+			}
+		}
+	}
+	return false
+}

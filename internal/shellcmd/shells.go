@@ -1,0 +1,171 @@
+package shellcmd
+
+import "strings"
+
+// shellNames are the shells whose -c string, script or input is shell
+// code.
+const shellNames = "sh bash rbash dash ash posh zsh ksh mksh yash fish csh tcsh"
+
+// modelledShells are parsed with their own grammar; the others are read
+// as bash and sh, which they resemble, and need approval.
+var modelledShells = map[string]bool{"sh": true, "bash": true, "rbash": true, "dash": true, "ash": true, "posh": true}
+
+var bashGrammar = grammar{plus: true, short: shortOpts("abefhkmnptuvxBCEHPTilrsDc", "oO", ""), long: longOpts(
+	"debugger dump-po-strings dump-strings help login noediting noprofile norc posix pretty-print restricted verbose version wordexp",
+	"init-file rcfile", "")}
+
+var zshGrammar = grammar{plus: true, short: shortOpts("0123456789abcdefghijklmnpqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", "o", ""),
+	long: longOpts("help version emulate", "", "")}
+
+// shellHandler reads a shell's options: -c runs the first operand as a
+// command string; -s, or no operand, reads commands from the input; else
+// the operand is a script file.
+func shellHandler(name string) handler {
+	return func(form []Word) step {
+		g := bashGrammar
+		if !modelledShells[name] {
+			g = zshGrammar
+		}
+		p := parseOptions(form, 1, g)
+		st := step{}
+		if !modelledShells[name] {
+			st.notes = append(st.notes, Note{Kind: Unparsed, Text: name + "'s grammar is not modelled; its code is read as bash and sh"})
+		}
+		if p.problem != "" {
+			pst := problemStep(form, p)
+			st.notes = append(st.notes, pst.notes...)
+			// Any later word may be the command string.
+			for i := max(p.next, 1); i < len(form); i++ {
+				st.shell = append(st.shell, shellRun{word: form[i], langs: dialectsOf(name)})
+			}
+			return st
+		}
+		if p.has("rcfile", "init-file") {
+			st.notes = append(st.notes, Note{Kind: RunsCode, Text: name + " runs a start-up file"})
+		}
+		switch {
+		case p.has("c"):
+			if p.next >= len(form) {
+				st.notes = append(st.notes, Note{Kind: Unparsed, Text: name + " -c without a command string"})
+				return st
+			}
+			st.shell = append(st.shell, shellRun{word: form[p.next], langs: dialectsOf(name)})
+		case p.has("s") || p.next >= len(form) || form[p.next].Kind == Static && form[p.next].Text == "-":
+			st.stdinShell = dialectsOf(name)
+		default:
+			st.notes = append(st.notes, Note{Kind: RunsCode, Text: name + " runs the script " + form[p.next].String()})
+		}
+		return st
+	}
+}
+
+// evalHandler: eval joins its arguments and runs them as shell code.
+func evalHandler(form []Word) step {
+	st := step{notes: []Note{{Kind: RunsCode, Text: "eval runs its arguments as shell code"}}}
+	if len(form) > 1 {
+		st.shell = append(st.shell, shellRun{word: joined(form, 1), langs: dialectsOf("bash")})
+	}
+	return st
+}
+
+// sourceHandler: source and . run a file's commands in the shell.
+func sourceHandler(form []Word) step {
+	what := "a file"
+	if len(form) > 1 {
+		what = form[1].String()
+	}
+	return step{notes: []Note{{Kind: RunsCode, Text: form[0].Text + " runs the commands in " + what}}}
+}
+
+// trapHandler: the action of trap runs as shell code when the signal
+// comes.
+func trapHandler(form []Word) step {
+	i := 1
+	for i < len(form) && form[i].Kind == Static && strings.HasPrefix(form[i].Text, "-") && form[i].Text != "-" {
+		if form[i].Text == "--" {
+			i++
+			break
+		}
+		if form[i].Text == "-p" || form[i].Text == "-l" || form[i].Text == "-P" {
+			return step{}
+		}
+		i++
+	}
+	if i+1 >= len(form) || form[i].Kind == Static && form[i].Text == "-" {
+		return step{}
+	}
+	return step{shell: []shellRun{{word: form[i], langs: dialectsOf("bash")}}}
+}
+
+// aliasHandler: an alias's value runs wherever its name is used later
+// (bash -i expands aliases), so it is code, and it changes what later
+// words mean.
+func aliasHandler(form []Word) step {
+	st := step{}
+	for _, wd := range form[1:] {
+		if wd.Kind == Dynamic {
+			st.notes = append(st.notes, Note{Kind: NotStatic, Text: "alias definition is not static: " + wd.String()})
+			continue
+		}
+		if _, value, ok := strings.Cut(wd.Text, "="); ok {
+			st.notes = append(st.notes, Note{Kind: RunsCode, Text: "alias makes a later word run other commands"})
+			st.shell = append(st.shell, shellRun{word: Word{Kind: Static, Text: value}, langs: dialectsOf("bash")})
+		}
+	}
+	return st
+}
+
+// namesHandler: read and getopts set the variables they name.
+func namesHandler(g grammar) handler {
+	return func(form []Word) step {
+		p := parseOptions(form, 1, g)
+		st := step{}
+		if a, ok := p.value("a"); ok {
+			st.assigns = append(st.assigns, Assignment{Name: a})
+		}
+		for _, wd := range rest(form, p.next) {
+			st.assigns = append(st.assigns, Assignment{Name: wd.Text})
+		}
+		return st
+	}
+}
+
+// mapfileHandler: mapfile -C runs its callback as shell code.
+func mapfileHandler(form []Word) step {
+	p := parseOptions(form, 1, grammar{short: shortOpts("t", "dnOsuCc", "")})
+	st := step{}
+	if cb, ok := p.value("C"); ok {
+		st.notes = append(st.notes, Note{Kind: RunsCode, Text: "mapfile -C runs a callback"})
+		st.shell = append(st.shell, shellRun{word: Word{Kind: Static, Text: cb}, langs: dialectsOf("bash")})
+	}
+	for _, wd := range rest(form, p.next) {
+		st.assigns = append(st.assigns, Assignment{Name: wd.Text})
+	}
+	return st
+}
+
+// printfHandler: printf -v sets a variable.
+func printfHandler(form []Word) step {
+	if len(form) > 2 && form[1].Kind == Static && form[1].Text == "-v" {
+		return step{assigns: []Assignment{{Name: form[2].Text}}}
+	}
+	return step{}
+}
+
+// callbackHandler: builtins whose named options run code or change what a
+// name runs (complete -C, bind -x, enable -f, hash -p).
+func callbackHandler(letters ...string) handler {
+	return func(form []Word) step {
+		for _, wd := range form[1:] {
+			if wd.Kind != Static || !strings.HasPrefix(wd.Text, "-") {
+				continue
+			}
+			for _, l := range letters {
+				if strings.Contains(wd.Text[1:], l) {
+					return step{notes: []Note{{Kind: RunsCode, Text: form[0].Text + " " + wd.Text + " runs code or changes what a name runs"}}}
+				}
+			}
+		}
+		return step{}
+	}
+}

@@ -1,0 +1,258 @@
+package shellcmd
+
+import (
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// file walks a parsed line: every statement anywhere in the tree, however
+// nested, is visited.
+func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVariant) {
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			if call, ok := n.Cmd.(*syntax.CallExpr); ok {
+				w.call(n, call, src, depth)
+			}
+		case *syntax.DeclClause:
+			w.decl(n, src, depth)
+		case *syntax.ForClause:
+			if it, ok := n.Loop.(*syntax.WordIter); ok && it.Name != nil {
+				w.assign(Assignment{Name: it.Name.Value}, depth)
+			}
+		case *syntax.LetClause:
+			w.add(&Command{Source: sourceOf(n, src), Forms: [][]Word{{{Kind: Static, Text: "let"}}}}, depth)
+		}
+		return true
+	})
+}
+
+// call handles one simple command with the redirections of its statement.
+func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth int) {
+	for _, as := range call.Assigns {
+		w.assignNode(as, src, depth)
+	}
+	var words []Word
+	complete := true
+	for _, arg := range call.Args {
+		fs, ok := fields(arg, src)
+		complete = complete && ok
+		words = append(words, fs...)
+	}
+	// bash reads NAME+=v and NAME[i]=v before the command word as
+	// assignments; a grammar that does not sees a command named so.
+	for len(words) > 0 && words[0].Kind != Dynamic && assignmentWord(words[0].Text) {
+		name, value, _ := strings.Cut(words[0].Text, "=")
+		w.assign(Assignment{Name: strings.TrimSuffix(name[:nameEnd(name)], "+"), Value: value, Static: words[0].Kind == Static}, depth)
+		words = words[1:]
+	}
+	for _, wd := range words {
+		if wd.Kind == Static && subscriptCode.MatchString(wd.Text) {
+			// unset 'a[$(cmd)]', printf -v 'a[$(cmd)]', [[ -v ... ]]:
+			// bash evaluates the subscript, running what it holds.
+			w.line(": "+wd.Text, depth+1, dialectsOf("bash"))
+		}
+	}
+	if len(words) == 0 || words[0].Kind == Static && words[0].Text == ":" {
+		return // ":" runs nothing; substitutions in its words are walked
+	}
+	c := &Command{Source: sourceOf(st, src)}
+	if !complete {
+		c.Notes = append(c.Notes, Note{Kind: Unparsed, Text: "brace expansion too large to list"})
+	}
+	w.build(c, words, stdinOf(st, src), depth)
+}
+
+// subscriptCode matches a word that names an array element whose
+// subscript holds a command substitution.
+var subscriptCode = regexp.MustCompile("^[A-Za-z_][A-Za-z0-9_]*\\[.*(\\$\\(|`)")
+
+// assignmentWord reports whether s reads as a bash assignment: NAME=v,
+// NAME+=v or NAME[i]=v.
+func assignmentWord(s string) bool {
+	eq := strings.IndexByte(s, '=')
+	if eq <= 0 {
+		return false
+	}
+	name := s[:eq]
+	end := nameEnd(name)
+	if end == 0 {
+		return false
+	}
+	rest := name[end:]
+	return rest == "" || rest == "+" || strings.HasPrefix(rest, "[") && (strings.HasSuffix(rest, "]") || strings.HasSuffix(rest, "]+"))
+}
+
+// nameEnd returns the length of the shell name s starts with.
+func nameEnd(s string) int {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// decl handles declare, export, local, readonly, typeset and nameref.
+func (w *walker) decl(d *syntax.DeclClause, src string, depth int) {
+	forms := []Word{{Kind: Static, Text: d.Variant.Value}}
+	for _, as := range d.Args {
+		if as.Naked && as.Name == nil && as.Value != nil {
+			fs, _ := fields(as.Value, src)
+			forms = append(forms, fs...)
+			for _, f := range fs {
+				if f.Kind != Dynamic && assignmentWord(f.Text) {
+					name, value, _ := strings.Cut(f.Text, "=")
+					w.assign(Assignment{Name: strings.TrimSuffix(name[:nameEnd(name)], "+"), Value: value, Static: f.Kind == Static}, depth)
+				} else if f.Kind == Dynamic {
+					// declare "$x": the name and value are not known.
+					w.assign(Assignment{Name: f.Text}, depth)
+				}
+			}
+			continue
+		}
+		w.assignNode(as, src, depth)
+		forms = append(forms, Word{Kind: Static, Text: sourceOf(as, src)})
+	}
+	w.add(&Command{Source: sourceOf(d, src), Forms: [][]Word{forms}}, depth)
+}
+
+// assignNode records one parsed assignment.
+func (w *walker) assignNode(as *syntax.Assign, src string, depth int) {
+	if as.Name == nil {
+		return
+	}
+	a := Assignment{Name: as.Name.Value}
+	switch {
+	case as.Array != nil:
+	case as.Value == nil:
+		a.Static = true
+	default:
+		v := evalWord(as.Value, src)
+		a.Value, a.Static = v.Text, v.Kind == Static
+	}
+	w.assign(a, depth)
+}
+
+// assign records an assignment. A static value that holds a command
+// substitution runs it wherever bash evaluates the value again
+// (arithmetic, ${x@P}, an array subscript), so it is analysed as code.
+func (w *walker) assign(a Assignment, depth int) {
+	key := "\x00" + a.Name + "\x00" + a.Value
+	if w.seen[key] {
+		return
+	}
+	w.seen[key] = true
+	w.a.Assignments = append(w.a.Assignments, a)
+	if a.Static && (strings.Contains(a.Value, "$(") || strings.Contains(a.Value, "`")) {
+		// Read as the argument of a command, where a[...] is a word.
+		w.line(": "+a.Value, depth+1, dialectsOf("bash"))
+	}
+}
+
+// AssignmentCode analyses the value of an environment variable set
+// outside any command line (a terminal request's env) the way a value
+// assigned in a line is: a command substitution it holds is code bash may
+// run. It returns nil when the value holds none.
+func AssignmentCode(value string, opts Options) *Analysis {
+	if !strings.Contains(value, "$(") && !strings.Contains(value, "`") {
+		return nil
+	}
+	return Analyze(": "+value, opts)
+}
+
+// stdin says what a statement's standard input is, for a shell or
+// interpreter that reads its program from it.
+type stdin struct {
+	// text is a here-document's or here-string's body, when static.
+	text string
+	// known: stdin is a static here-document or here-string.
+	known bool
+	// what names any other source ("a here-document with expansions",
+	// "a file").
+	what string
+}
+
+// stdinOf returns the statement's stdin redirection, if any.
+func stdinOf(st *syntax.Stmt, src string) *stdin {
+	var in *stdin
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			if r.Hdoc == nil {
+				in = &stdin{what: "an empty here-document", known: true}
+				continue
+			}
+			v := evalWord(r.Hdoc, src)
+			quoted := r.Word != nil && len(r.Word.Parts) > 0 && isQuoted(r.Word)
+			if v.Kind == Dynamic && !quoted {
+				in = &stdin{what: "a here-document with expansions"}
+				continue
+			}
+			body := v.Text
+			if quoted || v.Kind != Static {
+				body = sourceOf(r.Hdoc, src)
+			}
+			in = &stdin{text: body, known: true}
+		case syntax.WordHdoc:
+			v := evalWord(r.Word, src)
+			if v.Kind != Static {
+				in = &stdin{what: "a here-string with expansions"}
+				continue
+			}
+			in = &stdin{text: v.Text, known: true}
+		case syntax.RdrIn, syntax.RdrInOut:
+			in = &stdin{what: "a file"}
+		}
+	}
+	return in
+}
+
+// isQuoted reports whether a here-document delimiter is quoted (its body
+// is then taken literally).
+func isQuoted(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		case *syntax.Lit:
+			if strings.Contains(p.(*syntax.Lit).Value, `\`) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// add appends a command unless an identical one (from reading the line in
+// another dialect) is there.
+func (w *walker) add(c *Command, depth int) {
+	key := c.key()
+	if w.seen[key] {
+		return
+	}
+	w.seen[key] = true
+	w.a.Commands = append(w.a.Commands, c)
+}
+
+// key identifies a command by its source, forms and notes.
+func (c *Command) key() string {
+	var b strings.Builder
+	b.WriteString(c.Source)
+	for _, f := range c.Forms {
+		b.WriteByte(0)
+		for _, wd := range f {
+			b.WriteByte(1)
+			b.WriteByte(byte(wd.Kind))
+			b.WriteString(wd.Text)
+		}
+	}
+	for _, n := range c.Notes {
+		b.WriteByte(2)
+		b.WriteString(n.Text)
+	}
+	return b.String()
+}

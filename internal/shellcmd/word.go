@@ -1,0 +1,253 @@
+package shellcmd
+
+import (
+	"path"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// fields returns the words word expands to before globbing: one, or one
+// per brace expansion result. ok is false when the expansion is too large
+// to list.
+func fields(word *syntax.Word, src string) (out []Word, ok bool) {
+	// SplitBraces rewrites the word it is given; the tree is still being
+	// walked, so it gets a copy.
+	split := &syntax.Word{Parts: append([]syntax.WordPart(nil), word.Parts...)}
+	if !syntax.SplitBraces(split) {
+		return []Word{evalWord(word, src)}, true
+	}
+	for bw, err := range expand.BracesSeq(nil, split) {
+		if err != nil || len(out) >= maxFields {
+			return out, false
+		}
+		out = append(out, evalWord(bw, sourceOf(word, src)))
+	}
+	return out, true
+}
+
+// sourceOf returns the text of node n within src, or src itself when the
+// positions do not fit (nodes made by brace expansion).
+func sourceOf(n syntax.Node, src string) string {
+	s, e := n.Pos(), n.End()
+	if !s.IsValid() || !e.IsValid() || s.IsRecovered() || e.IsRecovered() {
+		return src
+	}
+	if a, b := int(s.Offset()), int(e.Offset()); a <= b && b <= len(src) {
+		return src[a:b]
+	}
+	return src
+}
+
+// evalWord computes a word's value by quote removal when it is static,
+// its pattern when it is a glob, and why not otherwise. src is the text
+// the word was parsed from (for reporting dynamic words as written).
+func evalWord(word *syntax.Word, src string) Word {
+	var val, pat strings.Builder
+	glob := false
+	why := ""
+	dyn := func(reason string) {
+		if why == "" {
+			why = reason
+		}
+	}
+	for i, part := range word.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			s := p.Value
+			if i == 0 && strings.HasPrefix(s, "~") {
+				dyn("tilde expansion")
+			}
+			for j := 0; j < len(s); j++ {
+				c := s[j]
+				switch {
+				case c == '\\' && j+1 < len(s):
+					j++
+					if s[j] == '\n' {
+						continue
+					}
+					val.WriteByte(s[j])
+					writeEscaped(&pat, s[j:j+1])
+				case c == '*' || c == '?' || c == '[':
+					glob = true
+					val.WriteByte(c)
+					pat.WriteByte(c)
+					if c == '[' && j+1 < len(s) && s[j+1] == '!' {
+						pat.WriteByte('^')
+						val.WriteByte('!')
+						j++
+					}
+				default:
+					val.WriteByte(c)
+					pat.WriteByte(c)
+				}
+			}
+		case *syntax.SglQuoted:
+			s := p.Value
+			if p.Dollar {
+				lit, err := expand.Literal(nil, &syntax.Word{Parts: []syntax.WordPart{p}})
+				if err != nil {
+					dyn("$'...' string that does not decode")
+				}
+				s = lit
+			}
+			val.WriteString(s)
+			writeEscaped(&pat, s)
+		case *syntax.DblQuoted:
+			if p.Dollar {
+				dyn(`$"..." string translated at run time`)
+			}
+			for _, q := range p.Parts {
+				lit, ok := q.(*syntax.Lit)
+				if !ok {
+					dyn(dynamicWhy(q))
+					continue
+				}
+				s := unescapeDouble(lit.Value)
+				val.WriteString(s)
+				writeEscaped(&pat, s)
+			}
+		default:
+			dyn(dynamicWhy(part))
+		}
+	}
+	switch {
+	case why != "":
+		return Word{Kind: Dynamic, Text: sourceOf(word, src), Why: why}
+	case glob && validPattern(pat.String()):
+		return Word{Kind: Glob, Text: pat.String()}
+	}
+	return Word{Kind: Static, Text: val.String()}
+}
+
+// dynamicWhy names the expansion a word part does.
+func dynamicWhy(part syntax.WordPart) string {
+	switch p := part.(type) {
+	case *syntax.ParamExp:
+		if p.Param != nil {
+			return "parameter expansion $" + p.Param.Value
+		}
+		return "parameter expansion"
+	case *syntax.CmdSubst:
+		return "command substitution"
+	case *syntax.ArithmExp:
+		return "arithmetic expansion"
+	case *syntax.ProcSubst:
+		return "process substitution"
+	case *syntax.ExtGlob:
+		return "extended glob"
+	case *syntax.BraceExp:
+		return "brace expansion"
+	}
+	return "expansion"
+}
+
+// unescapeDouble removes the backslashes that escape a character inside
+// double quotes ($ ` " \ and newline).
+func unescapeDouble(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// writeEscaped writes s to a pattern with its metacharacters escaped.
+func writeEscaped(b *strings.Builder, s string) {
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(`*?[]\`, s[i]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+}
+
+// validPattern reports whether pat is a pattern path.Match accepts; the
+// shell takes an invalid pattern ("a[") literally.
+func validPattern(pat string) bool {
+	_, err := path.Match(pat, "")
+	return err == nil
+}
+
+// Matches reports whether the word is, or as a glob could expand to, s.
+// A dynamic word matches nothing: callers treat it as unknown. fold
+// compares without regard to case.
+func (w Word) Matches(s string, fold bool) bool {
+	text := w.Text
+	if fold {
+		text, s = strings.ToLower(text), strings.ToLower(s)
+	}
+	switch w.Kind {
+	case Static:
+		return text == s
+	case Glob:
+		ok, err := path.Match(text, s)
+		return err == nil && ok
+	}
+	return false
+}
+
+// MatchesName is Matches for a command word, which also names the command
+// by its last path element (/usr/bin/rm and ./rm are rm).
+func (w Word) MatchesName(name string, fold bool) bool {
+	if w.Matches(name, fold) {
+		return true
+	}
+	if w.Kind == Dynamic || !strings.Contains(w.Text, "/") {
+		return false
+	}
+	base := w
+	base.Text = w.Text[strings.LastIndexByte(w.Text, '/')+1:]
+	return base.Matches(name, fold)
+}
+
+// Name returns the command name a static command word runs: its last
+// path element.
+func (w Word) Name() string {
+	return path.Base(w.Text)
+}
+
+// maxGlobMatches bounds the file names a command-position glob is
+// expanded to.
+const maxGlobMatches = 16
+
+// globFiles returns the file names pattern matches in dir, as the shell
+// would write them (relative patterns stay relative).
+func globFiles(dir, pattern string) []string {
+	full := pattern
+	if !filepath.IsAbs(pattern) {
+		if dir == "" {
+			return nil
+		}
+		full = filepath.Join(dir, pattern)
+	}
+	matches, err := filepath.Glob(full)
+	if err != nil {
+		return nil
+	}
+	if len(matches) > maxGlobMatches {
+		matches = matches[:maxGlobMatches]
+	}
+	if !filepath.IsAbs(pattern) {
+		for i, m := range matches {
+			if rel, err := filepath.Rel(dir, m); err == nil {
+				matches[i] = rel
+				if !strings.Contains(rel, "/") && strings.HasPrefix(pattern, "./") {
+					matches[i] = "./" + rel
+				}
+			}
+		}
+	}
+	return matches
+}
