@@ -101,7 +101,8 @@ type Enforcer struct {
 
 	mu       sync.Mutex // guards the maps below
 	sessions map[string]*sessionState
-	calls    map[string]*callState              // by session + toolCallId
+	calls    map[string]*callState              // by callKey(session, toolCallId)
+	stopped  map[string]bool                    // calls the bridge stopped that ended, by callKey
 	perms    map[string]*permState              // forwarded permission requests, by request id
 	opens    map[string]*openState              // session/new|load|resume|fork requests, by request id
 	prompts  map[string]string                  // session/prompt request id -> session id
@@ -122,7 +123,7 @@ func NewEnforcer(opts EnforceOptions) *Enforcer {
 	return &Enforcer{
 		opts: opts, engine: opts.Engine, send: opts.Sender, rec: opts.Audit, log: lg,
 		agent:    audit.Actor{ID: op, Role: "operator"},
-		sessions: map[string]*sessionState{}, calls: map[string]*callState{},
+		sessions: map[string]*sessionState{}, calls: map[string]*callState{}, stopped: map[string]bool{},
 		perms: map[string]*permState{}, opens: map[string]*openState{},
 		prompts: map[string]string{}, asks: map[string]context.CancelCauseFunc{},
 	}

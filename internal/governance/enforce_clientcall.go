@@ -24,8 +24,8 @@ type clientCallParams struct {
 
 func (x *Enforcer) onClientCall(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
 	var p clientCallParams
-	if err := json.Unmarshal(m.Params, &p); err != nil {
-		return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidParams, "acp-bridge: unreadable %s params: %v", m.Method, err))
+	if err := decodeStrict(m.Raw, m.Params, &p); err != nil {
+		return x.refuseUnreadable(m, err)
 	}
 	cwd, roots := x.sessionContext(p.SessionID)
 	req := Request{Cwd: cwd, Roots: roots}
@@ -55,6 +55,7 @@ func (x *Enforcer) onClientCall(ctx context.Context, m *acpwire.Message, next ac
 		}
 		if p.Cwd != "" {
 			req.Cwd = p.Cwd
+			req.Paths = []string{p.Cwd} // where it runs is a path it reaches
 		}
 		what = "running " + req.Command
 		input["command"], input["args"], input["cwd"] = p.Command, p.Args, p.Cwd
@@ -70,9 +71,21 @@ func (x *Enforcer) onClientCall(ctx context.Context, m *acpwire.Message, next ac
 	if action == ActionTerminalCreate {
 		subj.Ref, subj.Path = req.Command, req.Cwd
 	}
-	ev := audit.Event{Actor: x.agent, Action: action, Subject: subj, Input: input, Policy: policyOf(d), Metadata: decisionMeta(d, p.SessionID, nil)}
+	md := decisionMeta(d, p.SessionID, nil)
+	var cover *approvalCover
+	if d.Value.NeedsApproval() {
+		if cover = x.approvalCovering(p.SessionID, action, p.Path, req.Command, req.Cwd); cover != nil {
+			md["approvedBy"] = cover.meta()
+		}
+	}
+	ev := audit.Event{Actor: x.agent, Action: action, Subject: subj, Input: input, Policy: policyOf(d), Metadata: md}
 	if err := x.record(ev); err != nil {
 		d = auditDenied(err)
+	}
+	if d.Value.NeedsApproval() && cover != nil {
+		// The person approved the tool call this request carries out, on
+		// this very path or command: one approval per action.
+		return next.Handle(ctx, m)
 	}
 	if d.Value.NeedsApproval() {
 		ok, who, err := x.ask(ctx, m, p.SessionID, action, what, d, input)
@@ -194,11 +207,46 @@ func (x *Enforcer) ask(ctx context.Context, req *acpwire.Message, sid, action, w
 			OptionID string `json:"optionId"`
 		} `json:"outcome"`
 	}
-	if err := json.Unmarshal(res, &out); err != nil {
+	if err := unmarshalStrict(res, &out); err != nil {
 		return false, "", fmt.Errorf("unreadable permission response: %v", err)
 	}
 	if out.Outcome.Outcome == "selected" && out.Outcome.OptionID == "allow" {
 		return true, actorUser.ID + " (allow_once allow)", nil
 	}
 	return false, actorUser.ID + " (" + out.Outcome.Outcome + " " + out.Outcome.OptionID + ")", nil
+}
+
+// approvalCover names the person's approval of a tool call that covers a
+// client request.
+type approvalCover struct {
+	toolCallID, permissionRequest, approval string
+}
+
+func (a *approvalCover) meta() map[string]any {
+	return map[string]any{"toolCallId": a.toolCallID, "permissionRequest": a.permissionRequest, "approval": a.approval}
+}
+
+// approvalCovering returns the approval a person gave for a tool call of
+// session sid that covers a client request for action on path, or
+// running command in cwd: the call is still going on (approved, not
+// ended, not stopped), and the request is on a path that call was judged
+// on (fs/*: a write only for a call that edits) or runs the command that
+// call was judged on, in the same directory (terminal/create). Nil when
+// no approval covers it.
+func (x *Enforcer) approvalCovering(sid, action, path, command, cwd string) *approvalCover {
+	if sid == "" {
+		return nil
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, c := range x.calls {
+		if c.session != sid || c.approvedBy == "" || c.approval == "" || c.approval == "auto" ||
+			c.ended() || c.blocked || c.denied || c.covers == nil {
+			continue
+		}
+		if c.covers.allows(action, path, command, cwd) {
+			return &approvalCover{toolCallID: c.id, permissionRequest: c.approvedBy, approval: c.approval}
+		}
+	}
+	return nil
 }

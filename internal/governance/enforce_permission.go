@@ -17,6 +17,7 @@ type permState struct {
 	call     *callState
 	decision Decision
 	options  []permOption
+	judged   string // the call's fingerprint when the person was asked
 }
 
 type permOption struct {
@@ -33,15 +34,30 @@ type permParams struct {
 
 func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
 	var p permParams
-	if err := json.Unmarshal(m.Params, &p); err != nil {
-		x.log.Warn("unreadable permission request; the person decides", "err", err)
-		return next.Handle(ctx, m)
+	if err := decodeStrict(m.Raw, m.Params, &p); err != nil {
+		return x.refuseUnreadable(m, err)
+	}
+	if p.ToolCall.ToolCallID == "" {
+		return x.refuseUnreadable(m, fmt.Errorf("%w: the permission request's toolCall has no toolCallId", errUnreadable))
 	}
 	x.mu.Lock()
-	c := x.callLocked(p.SessionID, &p.ToolCall)
+	c := x.callLocked(p.SessionID, p.ToolCall.ToolCallID)
+	if c == nil {
+		// The bridge stopped this call and it ended: a stand-in to refuse.
+		c = &callState{session: p.SessionID, id: p.ToolCall.ToolCallID, blocked: true}
+	}
+	cutBefore := c.cut
+	full, carried, _ := c.merge(&p.ToolCall)
 	blocked := c.blocked
 	x.mu.Unlock()
-	d := x.decideCall(c)
+	var d Decision
+	var fp string
+	var cv *coverage
+	if cutBefore&^carried != 0 {
+		d, fp = tooLargeToJudge(c), "unjudgeable"
+	} else {
+		d, fp, cv = x.judgeCall(c.session, full)
+	}
 	if x.engine == nil {
 		d = Decision{Value: RequireApproval, Ref: noPolicy.Ref, Rule: noPolicy.Rule, Reason: "no policy is loaded: the person decides"}
 	}
@@ -58,14 +74,17 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 		d.Value, d.Reason = RequireApproval, d.Reason+"; the agent offers no allow_once option"
 	}
 	x.mu.Lock()
-	c.decision = &d
-	c.decidedWith = c.decidedWith || hasValue(c.tc.RawInput)
+	if fp != c.judged {
+		// An approval of what the call said before covers nothing now.
+		c.approval, c.approvedBy = "", ""
+	}
+	c.decision, c.judged, c.covers = &d, fp, cv
 	if d.Value == Allow {
 		c.approval = "auto"
 	}
 	mir := x.mirror(c)
 	x.mu.Unlock()
-	ev := audit.Event{Actor: actorBridge, Action: "tool.call", Subject: toolSubject(c), Input: rawOrNil(c.tc.RawInput),
+	ev := audit.Event{Actor: actorBridge, Action: "tool.call", Subject: toolSubject(c), Input: inputRecord(c),
 		Policy: policyOf(d), Metadata: decisionMeta(d, p.SessionID, map[string]any{"toolCall": mir, "stage": "permission"})}
 	if err := x.record(ev); err != nil {
 		d = auditDenied(err)
@@ -84,7 +103,7 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 		return x.send.Reply(m, cancelledOutcome)
 	}
 	x.mu.Lock()
-	x.perms[string(bytes.TrimSpace(m.ID))] = &permState{msg: m, session: p.SessionID, call: c, decision: d, options: p.Options}
+	x.perms[string(bytes.TrimSpace(m.ID))] = &permState{msg: m, session: p.SessionID, call: c, decision: d, options: p.Options, judged: fp}
 	x.mu.Unlock()
 	x.transition(p.SessionID, "suspended", "waiting for approval of "+c.id)
 	return next.Handle(ctx, m)
@@ -124,9 +143,18 @@ func (x *Enforcer) onPermissionResponse(ctx context.Context, m *acpwire.Message,
 		out["error"] = json.RawMessage(m.Error)
 	}
 	approved := outcome == "selected" && strings.HasPrefix(optKind, "allow")
+	stale := false
 	x.mu.Lock()
+	if approved && p.call.judged != p.judged {
+		stale = true
+		// The call changed while the person was looking at it: the answer
+		// is about what they saw, which is no longer what the call does.
+		approved = false
+		out["stale"] = "the tool call changed after the person was asked"
+	}
 	if approved {
 		p.call.approval = fmt.Sprintf("%s (%s %s)", actorUser.ID, optKind, optionID)
+		p.call.approvedBy = key
 	} else {
 		p.call.denied = true
 	}
@@ -134,10 +162,11 @@ func (x *Enforcer) onPermissionResponse(ctx context.Context, m *acpwire.Message,
 	x.mu.Unlock()
 	ev := audit.Event{Actor: actorUser, Action: "approval.recorded", Subject: toolSubject(p.call), Output: out,
 		Policy: policyOf(p.decision), Metadata: decisionMeta(p.decision, p.session, map[string]any{"toolCall": mir, "approved": approved})}
-	if err := x.record(ev); err != nil {
-		// The person's answer cannot be recorded: it must not take
-		// effect. The agent gets a refusal instead.
-		x.transition(p.session, "running", "approval refused: audit log down")
+	if err := x.record(ev); err != nil || stale {
+		// The person's answer cannot be recorded, or it is about another
+		// call than this one has become: it must not take effect. The
+		// agent gets a refusal instead.
+		x.transition(p.session, "running", "approval refused")
 		if opt := findOption(p.options, "reject_once"); opt != "" {
 			return x.send.Reply(p.msg, selectedOutcome(opt))
 		}

@@ -29,8 +29,8 @@ type openParams struct {
 
 func (x *Enforcer) onOpen(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
 	var p openParams
-	if err := json.Unmarshal(m.Params, &p); err != nil {
-		return next.Handle(ctx, m) // the agent will reject malformed params itself
+	if err := decodeStrict(m.Raw, m.Params, &p); err != nil {
+		return x.refuseUnreadable(m, err)
 	}
 	roots := x.roots()
 	if len(roots) == 0 && p.Cwd != "" {
@@ -172,6 +172,7 @@ func (x *Enforcer) onClose(m *acpwire.Message) {
 	sid, _ := m.GetString("params", "sessionId")
 	x.mu.Lock()
 	delete(x.sessions, sid)
+	x.forgetSessionLocked(sid)
 	x.mu.Unlock()
 	x.append(audit.Event{Actor: actorUser, Action: "session.end", Subject: audit.Subject{Kind: "session", Ref: sid},
 		Input: map[string]any{"method": m.Method}, Metadata: map[string]any{"session": sid}})
@@ -186,6 +187,7 @@ func (x *Enforcer) Close(why string) {
 		ids = append(ids, id)
 	}
 	x.sessions = map[string]*sessionState{}
+	x.calls, x.stopped = map[string]*callState{}, map[string]bool{}
 	x.mu.Unlock()
 	for _, id := range ids {
 		x.append(audit.Event{Actor: actorBridge, Action: "session.end", Subject: audit.Subject{Kind: "session", Ref: id},

@@ -72,6 +72,7 @@ type harness struct {
 	t        *testing.T
 	root     string
 	rec      *fakeRecorder
+	enf      *Enforcer
 	toAgent  io.WriteCloser // the IDE writes here
 	toIDE    io.WriteCloser // the agent writes here
 	atIDE    chan string    // lines the IDE receives
@@ -89,6 +90,12 @@ func newHarness(t *testing.T, opts EnforceOptions) *harness {
 // no policy (audit only).
 func newHarnessWith(t *testing.T, opts EnforceOptions, engine bool) *harness {
 	t.Helper()
+	return newHarnessWire(t, opts, engine, acpwire.Options{})
+}
+
+// newHarnessWire builds a harness whose bridge has wire options wo.
+func newHarnessWire(t *testing.T, opts EnforceOptions, engine bool, wo acpwire.Options) *harness {
+	t.Helper()
 	e, root := testEngine(t)
 	if opts.Engine == nil && engine {
 		opts.Engine = e
@@ -97,9 +104,10 @@ func newHarnessWith(t *testing.T, opts EnforceOptions, engine bool) *harness {
 	if opts.Audit == nil {
 		opts.Audit = h.rec
 	}
-	b := acpwire.New(acpwire.Options{})
+	b := acpwire.New(wo)
 	opts.Sender = b
 	enf := NewEnforcer(opts)
+	h.enf = enf
 	b.Use(enf.Middleware())
 	b.OnPreempt(enf.Preempt)
 	clientInR, clientInW := io.Pipe()
@@ -560,38 +568,15 @@ func TestEnforceRefusesGovernedBatches(t *testing.T) {
 	h.agent(`[{"jsonrpc":"2.0","id":90,"method":"fs/read_text_file","params":{"sessionId":"s1","path":"/etc/passwd"}}]`)
 	select {
 	case l := <-h.atAgent:
-		var resps []map[string]any
-		if err := json.Unmarshal([]byte(l), &resps); err != nil || len(resps) != 1 || resps[0]["id"] != float64(90) || resps[0]["error"] == nil {
-			t.Fatalf("agent got %s, want a batch of one error response", l)
+		// The wire layer refuses every batch; the middleware refuses
+		// those carrying governed methods if one ever reaches it.
+		if !strings.Contains(l, `"id":90`) || !strings.Contains(l, `"error"`) {
+			t.Fatalf("agent got %s, want an error response to id 90", l)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("no answer to the batch")
 	}
 	h.marker()
-}
-
-func TestEnforceLifecycle(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
-	h.ide(`{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"hi"}]}}`)
-	h.nextAtAgent()
-	h.agent("%s", permissionRequest(6, "c1", "execute", `{"command":"git commit -m x"}`))
-	h.nextAtIDE()
-	h.ide(`{"jsonrpc":"2.0","id":6,"result":{"outcome":{"outcome":"selected","optionId":"no"}}}`)
-	h.nextAtAgent()
-	h.agent(`{"jsonrpc":"2.0","id":5,"result":{"stopReason":"end_turn"}}`)
-	h.nextAtIDE()
-	var states []string
-	for _, r := range h.rec.find("operator.lifecycle", "") {
-		states = append(states, r.ev.Input.(map[string]any)["to"].(string))
-	}
-	want := "invoked running suspended running completed"
-	if got := strings.Join(states, " "); got != want {
-		t.Fatalf("lifecycle = %q, want %q", got, want)
-	}
-	if len(h.rec.find("session.start", "")) != 1 || len(h.rec.find("session.prompt", "")) != 1 {
-		t.Fatal("session.start or session.prompt not recorded")
-	}
 }
 
 // TestEnforceEscapedToolCall: escaping the variant name in JSON does not
@@ -656,15 +641,12 @@ func TestEnforceCancelWhileAsking(t *testing.T) {
 }
 
 // TestEnforceDuplicateKeys: a tool_call hidden behind an earlier duplicate
-// "sessionUpdate" is still seen (the last member wins, as in JavaScript).
+// "sessionUpdate" never reaches the IDE (a JavaScript IDE would read the
+// last member); governance refusing it alone is TestEnforceReadsWhatTheIDEReads.
 func TestEnforceDuplicateKeys(t *testing.T) {
 	h := newHarness(t, EnforceOptions{})
 	h.openSession()
 	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","toolCallId":"d1","title":"x","kind":"execute","status":"pending","rawInput":{"command":"curl x"},"sessionUpdate":"tool_call"}}}`)
-	if m := h.nextAtAgent(); m["method"] != "session/cancel" {
-		t.Fatalf("agent got %v, want session/cancel", m)
-	}
-	h.nextAtIDE()
 	h.marker()
 }
 

@@ -5,22 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
-
-type callState struct {
-	session, id string
-	tc          ToolCall
-	decision    *Decision
-	decidedWith bool   // decided with the tool's input known
-	blocked     bool   // denied after the agent ran it: drop its updates
-	deferred    bool   // blocked, and left to the agent's pre-tool hook to refuse
-	denied      bool   // a permission for it was refused
-	approval    string // "auto" or who approved
-}
 
 // toolCallFields are the parts of a tool_call, tool_call_update or a
 // permission request's toolCall the bridge reads.
@@ -38,34 +28,49 @@ type toolCallFields struct {
 	Meta json.RawMessage `json:"_meta"`
 }
 
-// callLocked returns the state of a tool call and merges what f says of
-// it. x.mu held.
-func (x *Enforcer) callLocked(sid string, f *toolCallFields) *callState {
-	key := sid + "\x00" + f.ToolCallID
+// callKey is the key of a tool call in Enforcer.calls.
+func callKey(sid, id string) string { return sid + "\x00" + id }
+
+// callLocked returns the state of a tool call, creating it, or nil when
+// the bridge stopped that call and it has ended. x.mu held.
+func (x *Enforcer) callLocked(sid, id string) *callState {
+	key := callKey(sid, id)
+	if x.stopped[key] {
+		return nil
+	}
 	c := x.calls[key]
 	if c == nil {
-		c = &callState{session: sid, id: f.ToolCallID}
+		c = &callState{session: sid, id: id}
 		x.calls[key] = c
 	}
-	if f.Title != nil {
-		c.tc.Title = *f.Title
+	return c
+}
+
+// forgetLocked frees the state of a call that ended. A call the bridge
+// stopped leaves its key behind, so that nothing more of it reaches the
+// IDE; the session's end frees that. x.mu held.
+func (x *Enforcer) forgetLocked(c *callState) {
+	key := callKey(c.session, c.id)
+	delete(x.calls, key)
+	if c.blocked {
+		x.stopped[key] = true
 	}
-	if f.Kind != nil {
-		c.tc.Kind = *f.Kind
-	}
-	if hasValue(f.RawInput) {
-		c.tc.RawInput = append(json.RawMessage(nil), f.RawInput...)
-	}
-	if len(f.Locations) > 0 {
-		c.tc.Locations = c.tc.Locations[:0]
-		for _, l := range f.Locations {
-			c.tc.Locations = append(c.tc.Locations, l.Path)
+}
+
+// forgetSessionLocked frees the state of every call of session sid. x.mu
+// held.
+func (x *Enforcer) forgetSessionLocked(sid string) {
+	prefix := sid + "\x00"
+	for k := range x.calls {
+		if strings.HasPrefix(k, prefix) {
+			delete(x.calls, k)
 		}
 	}
-	if name := agentToolName(f.Meta); name != "" {
-		c.tc.Tool = name
+	for k := range x.stopped {
+		if strings.HasPrefix(k, prefix) {
+			delete(x.stopped, k)
+		}
 	}
-	return c
 }
 
 func hasValue(raw json.RawMessage) bool {
@@ -85,7 +90,7 @@ func agentToolName(meta json.RawMessage) string {
 		} `json:"claudeCode"`
 		ToolName string `json:"toolName"`
 	}
-	if json.Unmarshal(meta, &m) != nil {
+	if unmarshalStrict(meta, &m) != nil {
 		return ""
 	}
 	if m.ClaudeCode.ToolName != "" {
@@ -94,11 +99,29 @@ func agentToolName(meta json.RawMessage) string {
 	return m.ToolName
 }
 
-func (x *Enforcer) decideCall(c *callState) Decision {
-	cwd, roots := x.sessionContext(c.session)
-	req := ToolCallRequest(c.tc, cwd)
+// judgeCall decides a tool call as full describes it. A call's diffs are
+// judged as changes to their paths even when the call says it is of
+// another kind. It returns the decision, the request's fingerprint and
+// what an approval of it would cover.
+func (x *Enforcer) judgeCall(sid string, full ToolCall) (Decision, string, *coverage) {
+	cwd, roots := x.sessionContext(sid)
+	req := ToolCallRequest(full, cwd)
 	req.Roots = roots
-	return x.decide(req)
+	d := x.decide(req)
+	if len(full.DiffPaths) > 0 && !writes(req) {
+		edit := Request{Action: ActionToolCall, Kind: "edit", Title: req.Title, Paths: full.DiffPaths, Cwd: req.Cwd, Roots: roots}
+		if de := x.decide(edit); de.Value.Stricter(d.Value) {
+			d = de
+		}
+	}
+	return d, fingerprint(req, full.DiffPaths), coverageOf(req)
+}
+
+// tooLargeToJudge is the decision on a call changed after part of it was
+// too large to keep.
+func tooLargeToJudge(c *callState) Decision {
+	return Decision{Value: Deny, Ref: "too-large-to-judge", Rule: "a changed tool call is judged whole",
+		Reason: fmt.Sprintf("tool call %s changed after its input, title or paths were too large for the bridge to keep (over %d KiB), so it cannot be judged again", c.id, maxKept>>10)}
 }
 
 // noPolicy is the decision without an engine.
@@ -144,7 +167,17 @@ func (x *Enforcer) toolName(c *callState) string {
 // mirror is the AIP-44 tool-call record for metadata["toolCall"].
 func (x *Enforcer) mirror(c *callState) audit.ToolCall {
 	return audit.ToolCall{Kind: "tool-call", Operator: x.agent.ID, Session: c.session, ToolCallID: c.id,
-		Tool: x.toolName(c), Arguments: rawOrNil(c.tc.RawInput), Approval: c.approval}
+		Tool: x.toolName(c), Arguments: inputRecord(c), Approval: c.approval}
+}
+
+// inputRecord is a call's input for the audit record: as received, or,
+// when the bridge kept only part of it, that part with the whole input's
+// size and SHA-256.
+func inputRecord(c *callState) any {
+	if c.inputSum == "" {
+		return rawOrNil(c.tc.RawInput)
+	}
+	return map[string]any{"kept": rawOrNil(c.tc.RawInput), "size": c.inputSize, "sha256": c.inputSum}
 }
 
 func rawOrNil(r json.RawMessage) any {
@@ -220,7 +253,7 @@ func parseToolUpdate(params []byte) (*updateParams, bool) {
 		case "_meta":
 			u.Meta = v
 		case "locations":
-			if err := json.Unmarshal(v, &u.Locations); err != nil {
+			if err := unmarshalStrict(v, &u.Locations); err != nil {
 				u.Locations = nil
 			}
 		}
@@ -229,34 +262,47 @@ func parseToolUpdate(params []byte) (*updateParams, bool) {
 }
 
 func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
-	if !bytes.Contains(m.Params, toolCallMark) && !bytes.Contains(m.Params, escapeMark) {
+	if !bytes.Contains(m.Raw, toolCallMark) && !bytes.Contains(m.Raw, escapeMark) {
 		return next.Handle(ctx, m) // the common case: message chunks, plans, usage
 	}
-	// Members are read in order and later duplicates win, as in
-	// JavaScript clients and encoding/json.
+	// What could be a tool call is read strictly: with no duplicate names
+	// there is no "last member wins" for a reader to disagree about.
+	if err := checkStrict(m.Raw); err != nil {
+		return x.refuseUnreadable(m, err)
+	}
 	p, ok := parseToolUpdate(m.Params)
 	kind := ""
 	if ok {
 		kind = p.Update.SessionUpdate
 	}
-	if kind != "tool_call" && kind != "tool_call_update" || p.Update.ToolCallID == "" {
+	if kind != "tool_call" && kind != "tool_call_update" {
 		return next.Handle(ctx, m)
 	}
 	u := &p.Update.toolCallFields
+	if u.ToolCallID == "" {
+		return x.refuseUpdate(m, p.SessionID, Decision{Value: Deny, Ref: "no-tool-call-id", Rule: "every tool call names its toolCallId",
+			Reason: "a " + kind + " without a toolCallId cannot be followed or judged"})
+	}
 	x.mu.Lock()
 	s := x.sessions[p.SessionID]
-	replay := s != nil && s.loading > 0
-	if replay {
+	if s != nil && s.loading > 0 {
 		x.mu.Unlock()
 		x.append(audit.Event{Actor: x.agent, Action: "tool.call", Subject: audit.Subject{Kind: "tool-call", Ref: u.ToolCallID},
 			Input: rawOrNil(u.RawInput), Output: rawOrNil(u.RawOutput),
 			Metadata: map[string]any{"session": p.SessionID, "replay": true, "sessionUpdate": kind, "status": u.Status}})
 		return next.Handle(ctx, m)
 	}
-	c := x.callLocked(p.SessionID, u)
-	blocked, deferred := c.blocked, c.deferred
-	decide := !blocked && c.approval == "" && (kind == "tool_call" || !c.decidedWith && hasValue(u.RawInput))
-	knewInput := c.decidedWith
+	c := x.callLocked(p.SessionID, u.ToolCallID)
+	if c == nil {
+		x.mu.Unlock()
+		return nil // the bridge stopped this call: the IDE sees nothing more of it
+	}
+	cutBefore := c.cut
+	full, carried, touched := c.merge(u)
+	if u.Status != "" {
+		c.status = u.Status
+	}
+	blocked, deferred, seen := c.blocked, c.deferred, c.forwarded
 	ranAnyway := deferred && u.Status == "completed"
 	if ranAnyway {
 		c.deferred = false
@@ -264,43 +310,115 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 	x.mu.Unlock()
 	if ranAnyway {
 		// The agent's hook did not refuse it: stop the turn after all.
-		return x.block(ctx, c, *c.decision, false)
+		err := x.block(ctx, c, *c.decision, false)
+		x.endIfOver(c)
+		return err
 	}
 	if blocked {
+		x.endIfOver(c)
 		return nil // the IDE must not see more of a call the bridge stopped
 	}
-	if decide {
-		d := x.decideCall(c)
+	if kind == "tool_call" || touched {
+		var d Decision
+		var fp string
+		var cv *coverage
+		if cutBefore&^carried != 0 {
+			d, fp = tooLargeToJudge(c), "unjudgeable"
+		} else {
+			d, fp, cv = x.judgeCall(c.session, full)
+		}
 		x.mu.Lock()
-		c.decision = &d
-		c.decidedWith = c.decidedWith || hasValue(c.tc.RawInput)
+		changed := fp != c.judged
+		var withdrawn string
+		if changed {
+			if c.judged != "" && c.approval != "" {
+				// What the person (or the policy) approved is not what the
+				// call now says it does.
+				withdrawn, c.approval, c.approvedBy = c.approval, "", ""
+			}
+			c.judged, c.decision, c.covers = fp, &d, cv
+		}
 		x.mu.Unlock()
-		if d.Value == Deny && x.opts.AgentHook != nil && x.opts.AgentHook() {
-			return x.hide(c, d, kind == "tool_call_update")
-		}
-		if d.Value == Deny {
-			return x.block(ctx, c, d, kind == "tool_call_update")
-		}
-		// An allowed call's decision is recorded once it was made with the
-		// call's input: an agent often announces a call before its input
-		// (Claude's first tool_call has rawInput {}), and a record that
-		// allowed it then would say it was allowed before anyone knew what it
-		// would do. A call whose input never comes is recorded at its end.
-		if !knewInput && hasValue(c.tc.RawInput) {
-			x.append(audit.Event{Actor: x.agent, Action: "tool.call", Subject: toolSubject(c), Input: rawOrNil(c.tc.RawInput),
-				Policy: policyOf(d), Metadata: decisionMeta(d, c.session, map[string]any{"toolCall": x.mirror(c), "status": u.Status})})
+		if changed {
+			if err := x.onDecided(ctx, c, d, seen, hasValue(full.RawInput), withdrawn, u.Status); err != nil || d.Value == Deny {
+				x.endIfOver(c)
+				return err
+			}
 		}
 	}
+	x.mu.Lock()
+	c.forwarded = true
+	x.mu.Unlock()
 	if u.Status == "completed" || u.Status == "failed" {
 		x.finish(c, u)
 	}
 	return next.Handle(ctx, m)
 }
 
+// onDecided applies a new decision on a tool call the agent reported
+// running: a denied call is blocked (or left to the agent's hook); an
+// allowed one is recorded once its input is known. seen says the IDE has
+// seen the call; withdrawn is an approval the change made void.
+func (x *Enforcer) onDecided(ctx context.Context, c *callState, d Decision, seen, knowsInput bool, withdrawn, status string) error {
+	if d.Value == Deny && x.opts.AgentHook != nil && x.opts.AgentHook() {
+		return x.hide(c, d, seen)
+	}
+	if d.Value == Deny {
+		return x.block(ctx, c, d, seen)
+	}
+	// An allowed call's decision is recorded once it was made with the
+	// call's input: an agent often announces a call before its input
+	// (Claude's first tool_call has rawInput {}), and a record that
+	// allowed it then would say it was allowed before anyone knew what it
+	// would do. A call whose input never comes is recorded at its end.
+	if !knowsInput && withdrawn == "" {
+		return nil
+	}
+	x.mu.Lock()
+	mir := x.mirror(c)
+	x.mu.Unlock()
+	extra := map[string]any{"toolCall": mir, "status": status}
+	if withdrawn != "" {
+		extra["approvalWithdrawn"] = withdrawn
+	}
+	x.append(audit.Event{Actor: x.agent, Action: "tool.call", Subject: toolSubject(c), Input: inputRecord(c),
+		Policy: policyOf(d), Metadata: decisionMeta(d, c.session, extra)})
+	return nil
+}
+
+// endIfOver frees the state of a call the bridge stopped once the agent
+// says it is over.
+func (x *Enforcer) endIfOver(c *callState) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if c.ended() {
+		x.forgetLocked(c)
+	}
+}
+
+// refuseUpdate drops a tool call update the bridge will not judge, records
+// why, stops the turn and tells the user.
+func (x *Enforcer) refuseUpdate(m *acpwire.Message, sid string, d Decision) error {
+	ev := audit.Event{Actor: x.agent, Action: "message.refused", Subject: audit.Subject{Kind: "message", Ref: m.Method},
+		Input:  map[string]any{"method": m.Method, "kind": m.Kind.String(), "direction": m.Dir.String(), "size": len(m.Raw)},
+		Policy: policyOf(d), Metadata: decisionMeta(d, sid, nil)}
+	if err := x.record(ev); err != nil {
+		x.log.Error("refusal could not be recorded; refusing anyway", "err", err)
+	}
+	if sid != "" {
+		if err := x.send.Notify(acpwire.ClientToAgent, "session/cancel", map[string]any{"sessionId": sid}); err != nil {
+			x.log.Warn("cancelling the turn after a refused update", "err", err)
+		}
+		x.transition(sid, "interrupted", "refused tool call update")
+	}
+	x.tell(sid, fmt.Sprintf("acp-bridge dropped a tool call report from the agent and stopped the turn: %s.", d.Reason))
+	return nil
+}
+
 // finish records the final state of a tool call and forgets it.
 func (x *Enforcer) finish(c *callState, u *toolCallFields) {
 	x.mu.Lock()
-	delete(x.calls, c.session+"\x00"+c.id)
+	x.forgetLocked(c)
 	mir := x.mirror(c)
 	d := c.decision
 	x.mu.Unlock()
@@ -317,7 +435,7 @@ func (x *Enforcer) finish(c *callState, u *toolCallFields) {
 		mir.Result = result
 	}
 	md := map[string]any{"session": c.session, "toolCall": mir, "status": u.Status}
-	ev := audit.Event{Actor: x.agent, Action: "tool.call", Subject: toolSubject(c), Input: rawOrNil(c.tc.RawInput), Output: result, Metadata: md}
+	ev := audit.Event{Actor: x.agent, Action: "tool.call", Subject: toolSubject(c), Input: inputRecord(c), Output: result, Metadata: md}
 	if d != nil {
 		ev.Policy = policyOf(*d)
 		md["rule"] = d.Rule
@@ -325,7 +443,7 @@ func (x *Enforcer) finish(c *callState, u *toolCallFields) {
 	x.append(ev)
 	if d != nil && d.Value.NeedsApproval() && mir.Approval == "" {
 		// The agent ran a tool the policy wants approved without asking.
-		x.append(audit.Event{Actor: x.agent, Action: "policy.violation", Subject: toolSubject(c), Input: rawOrNil(c.tc.RawInput),
+		x.append(audit.Event{Actor: x.agent, Action: "policy.violation", Subject: toolSubject(c), Input: inputRecord(c),
 			Policy: policyOf(*d), Metadata: decisionMeta(*d, c.session, map[string]any{
 				"toolCall": mir, "violation": "the tool ran without the approval the policy requires"})})
 	}
@@ -340,7 +458,7 @@ func (x *Enforcer) block(ctx context.Context, c *callState, d Decision, seen boo
 	c.blocked = true
 	mir := x.mirror(c)
 	x.mu.Unlock()
-	ev := audit.Event{Actor: x.agent, Action: "policy.violation", Subject: toolSubject(c), Input: rawOrNil(c.tc.RawInput),
+	ev := audit.Event{Actor: x.agent, Action: "policy.violation", Subject: toolSubject(c), Input: inputRecord(c),
 		Policy: policyOf(d), Metadata: decisionMeta(d, c.session, map[string]any{"toolCall": mir,
 			"violation": "the agent ran a tool the policy denies without asking", "enforcement": "tool call hidden, turn cancelled"})}
 	if err := x.record(ev); err != nil {
@@ -366,7 +484,7 @@ func (x *Enforcer) hide(c *callState, d Decision, seen bool) error {
 	c.blocked, c.deferred = true, true
 	mir := x.mirror(c)
 	x.mu.Unlock()
-	ev := audit.Event{Actor: actorBridge, Action: "tool.call", Subject: toolSubject(c), Input: rawOrNil(c.tc.RawInput),
+	ev := audit.Event{Actor: actorBridge, Action: "tool.call", Subject: toolSubject(c), Input: inputRecord(c),
 		Policy: policyOf(d), Metadata: decisionMeta(d, c.session, map[string]any{"toolCall": mir,
 			"enforcement": "tool call hidden from the IDE; the agent's pre-tool hook refuses it"})}
 	if err := x.record(ev); err != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
 )
 
 // ClaudeToolRequest builds the Request for one of Claude Code's own tool
@@ -15,7 +17,7 @@ import (
 func ClaudeToolRequest(toolName string, toolInput json.RawMessage, cwd string) (Request, error) {
 	var in map[string]any
 	if len(toolInput) > 0 && string(toolInput) != "null" {
-		if err := json.Unmarshal(toolInput, &in); err != nil {
+		if err := jsonv2.Unmarshal(toolInput, &in); err != nil {
 			return Request{}, fmt.Errorf("tool_input of %s: %v", toolName, err)
 		}
 	}
@@ -51,7 +53,13 @@ func ClaudeToolRequest(toolName string, toolInput json.RawMessage, cwd string) (
 var pathKeys = []string{"file_path", "notebook_path", "path", "absolute_path", "filePath", "dir_path",
 	"directory", "source", "destination", "from", "to", "old_path", "new_path"}
 
-// fillFromInput sets the paths, command and url a tool's input names.
+// judgedInputKeys are every member of a tool's input that fillFromInput
+// reads: the rest of an input (a file's new content, say) is never judged,
+// so the bridge may forget it (reduceInput).
+var judgedInputKeys = append(append([]string(nil), pathKeys...), "pattern", "command", "args", "cwd", "url")
+
+// fillFromInput sets the paths, command and url a tool's input names. It
+// reads only judgedInputKeys.
 func fillFromInput(req *Request, in map[string]any) {
 	if in == nil {
 		return
@@ -79,7 +87,9 @@ func fillFromInput(req *Request, in map[string]any) {
 		req.Command += " " + shellJoin(toStrings(a))
 	}
 	if s, ok := in["cwd"].(string); ok && s != "" {
+		// The directory a tool runs in is a place it reaches, too.
 		req.Cwd = s
+		req.Paths = append(req.Paths, s)
 	}
 	if s, ok := in["url"].(string); ok {
 		req.URL = s
@@ -136,6 +146,9 @@ type ToolCall struct {
 	RawInput json.RawMessage
 	// Locations are the paths of the tool call's locations.
 	Locations []string
+	// DiffPaths are the paths of the tool call's diff content: files it
+	// changes.
+	DiffPaths []string
 }
 
 // ToolCallRequest builds the Request for an ACP tool call running with
@@ -148,6 +161,7 @@ func ToolCallRequest(tc ToolCall, cwd string) Request {
 			}
 			r.Title = tc.Title
 			r.Paths = appendNew(r.Paths, tc.Locations...)
+			r.Paths = appendNew(r.Paths, tc.DiffPaths...)
 			if r.Kind == "execute" || tc.Kind == "execute" {
 				r.Kind = "execute"
 				commandFromTitle(&r)
@@ -157,11 +171,14 @@ func ToolCallRequest(tc ToolCall, cwd string) Request {
 	}
 	var in map[string]any
 	if len(tc.RawInput) > 0 {
-		_ = json.Unmarshal(tc.RawInput, &in) // not an object: no arguments to read
+		// Not an object, or not one read the same way by every reader: no
+		// arguments to read. Judged messages were read strictly before.
+		_ = jsonv2.Unmarshal(tc.RawInput, &in)
 	}
 	req := Request{Action: ActionToolCall, Tool: tc.Tool, Kind: tc.Kind, Title: tc.Title, Cwd: cwd}
 	fillFromInput(&req, in)
 	req.Paths = appendNew(req.Paths, tc.Locations...)
+	req.Paths = appendNew(req.Paths, tc.DiffPaths...)
 	if req.Kind == "execute" {
 		commandFromTitle(&req)
 	}

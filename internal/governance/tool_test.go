@@ -50,7 +50,7 @@ func TestToolCallRequest(t *testing.T) {
 		{"gemini shell", ToolCall{Kind: "execute", Title: "ls", RawInput: []byte(`{"command":"ls -la","directory":"/w/sub"}`)},
 			Request{Action: ActionToolCall, Kind: "execute", Title: "ls", Command: "ls -la", Paths: []string{"/w/sub"}, Cwd: "/w"}},
 		{"codex argv", ToolCall{Kind: "execute", Title: "run", RawInput: []byte(`{"command":["bash","-lc","rm -rf /tmp/x"],"cwd":"/w"}`)},
-			Request{Action: ActionToolCall, Kind: "execute", Title: "run", Command: "bash -lc 'rm -rf /tmp/x'", Cwd: "/w"}},
+			Request{Action: ActionToolCall, Kind: "execute", Title: "run", Command: "bash -lc 'rm -rf /tmp/x'", Paths: []string{"/w"}, Cwd: "/w"}},
 		{"no input yet", ToolCall{Kind: "execute"},
 			Request{Action: ActionToolCall, Kind: "execute", Cwd: "/w", CommandUnknown: true}},
 		{"gemini shell permission: command in the title", ToolCall{Kind: "execute", Title: "curl -s http://x/ > out.txt"},

@@ -1,0 +1,287 @@
+package governance
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+)
+
+// maxKept bounds what the bridge keeps of each judged field of a tool
+// call (its input, its title, its paths) while the call lives: an agent
+// may leave any number of calls open, each with an input of any size.
+// An input larger than this is kept as the members the policy reads
+// (judgedInputKeys), plus its size and SHA-256 for the record.
+const maxKept = 64 << 10
+
+// maxKeptPaths bounds how many locations and diff paths a call keeps.
+const maxKeptPaths = 1024
+
+// Judged fields of a tool call, as bits of callState.cut.
+const (
+	fieldInput = 1 << iota
+	fieldTitle
+	fieldPaths
+)
+
+type callState struct {
+	session, id string
+	// tc is what the bridge keeps of the call, bounded by maxKept.
+	tc ToolCall
+	// inputSize and inputSum describe the last rawInput received when tc
+	// holds only part of it (inputSum is then its SHA-256 in hex).
+	inputSize int
+	inputSum  string
+	// cut has a bit set for each judged field too large to keep: the call
+	// cannot be judged again unless a later message carries it whole.
+	cut int
+	// judged is the fingerprint of the request last decided: a message
+	// that changes it is decided again, and an approval given for an
+	// earlier fingerprint no longer covers the call.
+	judged string
+	// covers is what an approval of this call covers (the fs/* and
+	// terminal/create calls that carry it out), from the request last
+	// decided; nil when the request was too large to keep.
+	covers *coverage
+
+	decision  *Decision
+	forwarded bool   // the IDE has seen a message of this call
+	status    string // the last status the agent reported
+	blocked   bool   // denied after the agent ran it: drop its updates
+	deferred  bool   // blocked, and left to the agent's pre-tool hook to refuse
+	denied    bool   // a permission for it was refused
+	approval  string // "auto" or who approved
+	// approvedBy is the id of the permission request the person answered.
+	approvedBy string
+}
+
+// ended reports whether the agent said the call is over.
+func (c *callState) ended() bool { return c.status == "completed" || c.status == "failed" }
+
+// merge takes in what f says of the call. It returns the call as f and
+// the kept state describe it together, with f's own fields whole (to
+// decide on now), which judged fields f carried, and whether f carried
+// any judged field at all.
+func (c *callState) merge(f *toolCallFields) (full ToolCall, carried int, touched bool) {
+	full = c.tc
+	if f.Title != nil {
+		touched = true
+		full.Title = *f.Title
+		carried |= fieldTitle
+		if len(*f.Title) <= maxKept {
+			c.tc.Title, c.cut = *f.Title, c.cut&^fieldTitle
+		} else {
+			c.tc.Title, c.cut = "", c.cut|fieldTitle
+		}
+	}
+	if f.Kind != nil && *f.Kind != c.tc.Kind {
+		touched = true
+		full.Kind = *f.Kind
+		c.tc.Kind = boundString(*f.Kind, 256)
+	}
+	if name := agentToolName(f.Meta); name != "" && name != c.tc.Tool {
+		touched = true
+		full.Tool = name
+		c.tc.Tool = boundString(name, 256)
+	}
+	if hasValue(f.RawInput) {
+		touched = true
+		carried |= fieldInput
+		full.RawInput = f.RawInput
+		kept, whole := keepInput(f.RawInput)
+		c.tc.RawInput, c.inputSize, c.inputSum = kept, len(f.RawInput), ""
+		if !whole {
+			sum := sha256.Sum256(f.RawInput)
+			c.inputSum = hex.EncodeToString(sum[:])
+		}
+		if kept == nil {
+			c.cut |= fieldInput
+		} else {
+			c.cut &^= fieldInput
+		}
+	}
+	locs, diffs := full.Locations, full.DiffPaths
+	if f.Locations != nil {
+		locs = make([]string, 0, len(f.Locations))
+		for _, l := range f.Locations {
+			locs = append(locs, l.Path)
+		}
+	}
+	if f.Content != nil {
+		diffs = diffPaths(f.Content)
+	}
+	if f.Locations != nil || f.Content != nil {
+		if !slices.Equal(locs, full.Locations) || !slices.Equal(diffs, full.DiffPaths) {
+			touched = true
+		}
+		carried |= fieldPaths
+		full.Locations, full.DiffPaths = locs, diffs
+		if pathsFit(locs, diffs) {
+			c.tc.Locations, c.tc.DiffPaths, c.cut = locs, diffs, c.cut&^fieldPaths
+		} else {
+			c.tc.Locations, c.tc.DiffPaths, c.cut = nil, nil, c.cut|fieldPaths
+		}
+	}
+	return full, carried, touched
+}
+
+func boundString(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+func pathsFit(lists ...[]string) bool {
+	n, size := 0, 0
+	for _, l := range lists {
+		n += len(l)
+		for _, p := range l {
+			size += len(p)
+		}
+	}
+	return n <= maxKeptPaths && size <= maxKept
+}
+
+// keepInput returns what the bridge keeps of a tool's input: all of it
+// when it is small, else the members the policy reads; whole says it is
+// all of it. It returns nil when even the judged members are too large.
+func keepInput(raw []byte) (kept json.RawMessage, whole bool) {
+	if len(raw) <= maxKept {
+		return bytes.Clone(raw), true
+	}
+	mems, err := rawjson.Members(raw)
+	if err != nil {
+		return nil, false // not an object: nothing the policy reads is in it
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for _, m := range mems {
+		if !slices.Contains(judgedInputKeys, m.Key) {
+			continue
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(m.Key)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(m.Value)
+		if b.Len() > maxKept {
+			return nil, false
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), false
+}
+
+// diffPaths returns the paths of the diff items in a tool call's content.
+func diffPaths(content []byte) []string {
+	items, err := rawjson.Elements(content)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, it := range items {
+		if t, _ := rawjson.GetString(it, "type"); t != "diff" {
+			continue
+		}
+		if p, ok := rawjson.GetString(it, "path"); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// writes reports whether the engine judges req as a change to its paths.
+func writes(req Request) bool {
+	return req.Kind == "edit" || req.Kind == "delete" || req.Kind == "move" || writeTools[req.Tool]
+}
+
+// fingerprint identifies what a request asks the policy about: two
+// requests with one fingerprint get one decision.
+func fingerprint(req Request, diffs []string) string {
+	h := sha256.New()
+	paths := append([]string(nil), req.Paths...)
+	slices.Sort(paths)
+	for _, s := range append([]string{req.Action, req.Tool, req.Kind, req.Command, req.URL, req.Cwd, boolString(req.CommandUnknown)}, paths...) {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	if !writes(req) {
+		// Diffs are judged as changes when the call is not one already.
+		h.Write([]byte("diffs\x00"))
+		for _, d := range diffs {
+			h.Write([]byte(d))
+			h.Write([]byte{0})
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func boolString(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+// coverage is what a person's approval of a tool call lets through
+// without asking again: the fs/* and terminal/create requests that carry
+// the call out, on the very paths or the very command the person saw.
+type coverage struct {
+	read, write, execute bool
+	paths                []string // absolute, cleaned
+	command, cwd         string
+}
+
+// coverageOf is what an approval of a call judged as req covers; nil when
+// req is too large to keep.
+func coverageOf(req Request) *coverage {
+	if len(req.Command) > maxKept || !pathsFit(req.Paths) {
+		return nil
+	}
+	cv := &coverage{write: writes(req), command: req.Command, cwd: cleanAbs(req.Cwd, "")}
+	cv.read = cv.write || req.Kind == "read" || req.Kind == "search" || readTools[req.Tool]
+	cv.execute = req.Kind == "execute" || req.Tool == "Bash"
+	for _, p := range req.Paths {
+		if p != "" {
+			cv.paths = append(cv.paths, cleanAbs(p, req.Cwd))
+		}
+	}
+	return cv
+}
+
+// cleanAbs is p made absolute against cwd and cleaned, textually: an
+// approval covers the path the person was shown, not wherever it leads
+// (the engine still judges that).
+func cleanAbs(p, cwd string) string {
+	if p == "" {
+		return ""
+	}
+	if !filepath.IsAbs(p) && cwd != "" {
+		p = filepath.Join(cwd, p)
+	}
+	return filepath.Clean(p)
+}
+
+// allows reports whether cv covers a client request for action on path
+// (fs/*) or running command in cwd (terminal/create).
+func (cv *coverage) allows(action, path, command, cwd string) bool {
+	switch action {
+	case ActionFSRead, ActionFSWrite:
+		if action == ActionFSWrite && !cv.write || action == ActionFSRead && !cv.read || path == "" {
+			return false
+		}
+		return slices.Contains(cv.paths, cleanAbs(path, ""))
+	case ActionTerminalCreate:
+		return cv.execute && strings.TrimSpace(command) != "" && strings.TrimSpace(command) == strings.TrimSpace(cv.command) &&
+			cleanAbs(cwd, "") == cv.cwd
+	}
+	return false
+}

@@ -1,0 +1,108 @@
+package governance
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+)
+
+// The bridge judges a message by what it says, and the IDE acts on what
+// it reads: the two must read the same bytes the same way. JSON readers
+// disagree about exactly three things: whether "PATH" is "path" (Go's
+// encoding/json says yes; JavaScript and serde say no), which of two
+// members with one name counts (the last in JavaScript, an error in
+// serde), and what invalid UTF-8 in a string means. Every judged message
+// is therefore read case-exactly, and one with a duplicate name or
+// invalid UTF-8 anywhere in it is refused rather than guessed at.
+
+// errUnreadable is the cause of every strict reading failure.
+var errUnreadable = errors.New("the message can be read more than one way")
+
+// checkStrict reports whether raw, a whole message, is one JSON value
+// with no duplicate member names (after unescaping) in any object and only
+// valid UTF-8 in its strings.
+func checkStrict(raw []byte) error {
+	if jsontext.Value(raw).IsValid() {
+		return nil
+	}
+	// Only a failing message pays for the decoder that says why.
+	err := jsontext.NewDecoder(bytes.NewReader(raw)).SkipValue()
+	if err == nil {
+		err = errors.New("trailing data")
+	}
+	return fmt.Errorf("%w: %v", errUnreadable, err)
+}
+
+// decodeStrict checks the whole message raw and decodes params into v
+// with case-exact member names, as the IDE reads them.
+func decodeStrict(raw, params []byte, v any) error {
+	if err := checkStrict(raw); err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(params)) == 0 {
+		return fmt.Errorf("%w: no params", errUnreadable)
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		return fmt.Errorf("%w: %v", errUnreadable, err)
+	}
+	return nil
+}
+
+// unmarshalStrict decodes a judged value (a tool's input, _meta) with
+// case-exact names, refusing duplicates and invalid UTF-8.
+func unmarshalStrict(raw []byte, v any) error { return json.Unmarshal(raw, v) }
+
+// refuseUnreadable refuses a judged message the bridge cannot read the way
+// the IDE would: a request is answered -32600 with the reason and never
+// reaches the other peer; a notification is dropped, and a session/update
+// also stops the turn, as a denied tool call does. The refusal is recorded
+// and the user is told.
+func (x *Enforcer) refuseUnreadable(m *acpwire.Message, why error) error {
+	sid, _ := m.GetString("params", "sessionId") // only to say so in the right session
+	sum := sha256.Sum256(m.Raw)
+	actor := x.agent
+	if m.Dir == acpwire.ClientToAgent {
+		actor = actorUser
+	}
+	d := Decision{Value: Deny, Ref: "strict-json", Rule: "judged messages are read as the IDE reads them: exact-case names, no duplicate names, valid UTF-8",
+		Reason: fmt.Sprintf("a %s message could be read more than one way (%v)", m.Method, unwrapUnreadable(why))}
+	ev := audit.Event{Actor: actor, Action: "message.refused", Subject: audit.Subject{Kind: "message", Ref: m.Method},
+		Input:  map[string]any{"method": m.Method, "kind": m.Kind.String(), "direction": m.Dir.String(), "size": len(m.Raw), "sha256": hex.EncodeToString(sum[:])},
+		Policy: policyOf(d), Metadata: decisionMeta(d, sid, nil)}
+	if err := x.record(ev); err != nil {
+		x.log.Error("refusal could not be recorded; refusing anyway", "method", m.Method, "err", err)
+	}
+	if m.Dir == acpwire.AgentToClient {
+		x.tell(sid, fmt.Sprintf("acp-bridge refused a %s message from the agent: %s, so the IDE and the bridge might not agree on what it asks.",
+			m.Method, d.Reason))
+	}
+	switch m.Kind {
+	case acpwire.KindRequest:
+		return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidRequest, "acp-bridge: %s", d.Reason).WithData(denialData(d)))
+	case acpwire.KindNotification:
+		if m.Method == "session/update" && sid != "" {
+			if err := x.send.Notify(acpwire.ClientToAgent, "session/cancel", map[string]any{"sessionId": sid}); err != nil {
+				x.log.Warn("cancelling the turn after an unreadable update", "err", err)
+			}
+			x.transition(sid, "interrupted", "unreadable session/update")
+		}
+	}
+	return nil
+}
+
+// unwrapUnreadable drops the errUnreadable prefix for the user's message.
+func unwrapUnreadable(err error) string {
+	s := err.Error()
+	if p := errUnreadable.Error() + ": "; len(s) > len(p) && s[:len(p)] == p {
+		return s[len(p):]
+	}
+	return s
+}
