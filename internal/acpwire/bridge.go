@@ -712,6 +712,11 @@ func (b *Bridge) matchResponse(m *Message) bool {
 
 // forward is the end of the middleware chain: it writes m toward its peer.
 func (b *Bridge) forward(_ context.Context, m *Message) error {
+	if m.IsNotification("$/cancel_request") && !b.cancelsForwarded(m) {
+		b.refuse(m, "cancellation of a request the peer was not sent, or that the bridge answered")
+		m.original().fate = fateRefused
+		return nil
+	}
 	if m.Kind == KindRequest {
 		b.track(m)
 	}
@@ -731,6 +736,20 @@ func (b *Bridge) forward(_ context.Context, m *Message) error {
 	return w.write(m.Raw, !w.batching.Load())
 }
 
+// cancelsForwarded reports whether m, a $/cancel_request, names a request
+// the bridge forwarded in m's direction and that still waits for its
+// response: only then has the peer seen the request it cancels.
+func (b *Bridge) cancelsForwarded(m *Message) bool {
+	id, ok := m.Get("params", "requestId")
+	if !ok {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	a := b.awaiting[m.Dir][idKey(id)]
+	return a != nil && (a.req.state == nil || !a.req.state.answered)
+}
+
 // recordFate adds a message the bridge received but did not pass on with its
 // own bytes to the recording, saying what became of it instead: "replaced"
 // (a changed copy was sent and is recorded as sent), "answered" (a request
@@ -738,7 +757,7 @@ func (b *Bridge) forward(_ context.Context, m *Message) error {
 // middleware chain has returned, which is when Handler requires a message's
 // fate to be settled.
 func (b *Bridge) recordFate(m *Message, isRequest bool) {
-	if b.rec == nil || m.fate == fateWritten {
+	if b.rec == nil || m.fate == fateWritten || m.fate == fateRefused {
 		return
 	}
 	held := "dropped"

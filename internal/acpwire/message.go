@@ -121,6 +121,7 @@ const (
 	fateUnknown  fate = iota
 	fateWritten       // written to its peer with its own bytes
 	fateReplaced      // a replacement was written instead
+	fateRefused       // refused, and recorded so, by the bridge
 )
 
 // requestState tracks one peer request from arrival to its single response.

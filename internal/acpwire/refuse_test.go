@@ -166,3 +166,71 @@ func TestNonStrictMessagesUntouched(t *testing.T) {
 		t.Fatalf("agent got %s", got)
 	}
 }
+
+// TestCancelAndLateAnswerStayInBridge: a $/cancel_request for a request the
+// bridge answered itself, or never forwarded, and an answer to such a
+// request, never reach the peer that did not see the request; a cancel of
+// a request the peer did see still does.
+func TestCancelAndLateAnswerStayInBridge(t *testing.T) {
+	var r refusals
+	h := newHarness(t, Options{OnRefused: r.hook}, mw(func(b *Bridge, next Handler, ctx context.Context, m *Message) error {
+		if m.IsRequest("fs/read_text_file") {
+			return b.ReplyError(m, Errorf(CodeInvalidRequest, "denied"))
+		}
+		if m.IsRequest("local/answer-after-forward") {
+			if err := next.Handle(ctx, m); err != nil {
+				return err
+			}
+			return b.Reply(m, "bridge answered")
+		}
+		return next.Handle(ctx, m)
+	}))
+	const marker = `{"jsonrpc":"2.0","method":"marker"}`
+	// Answered by the bridge, never forwarded: its cancel stays.
+	h.fromAgent(`{"jsonrpc":"2.0","id":"r1","method":"fs/read_text_file","params":{"sessionId":"s","path":"/etc/passwd"}}`)
+	if got := h.agentGets(); !strings.Contains(got, "denied") {
+		t.Fatalf("agent got %s", got)
+	}
+	h.fromAgent(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":"r1"}}`)
+	h.fromAgent(marker)
+	if got := h.clientGets(); got != marker {
+		t.Fatalf("client got %s, want the cancel kept in the bridge", got)
+	}
+	if x, _ := r.last(); !strings.Contains(x.Reason, "cancellation") {
+		t.Errorf("refusal reason %q", x.Reason)
+	}
+	// Refused before any middleware (a batch): its cancel stays too.
+	h.fromAgent(`[{"jsonrpc":"2.0","id":"r2","method":"terminal/create","params":{}}]`)
+	h.agentGets()
+	h.fromAgent(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":"r2"}}`)
+	h.fromAgent(marker)
+	if got := h.clientGets(); got != marker {
+		t.Fatalf("client got %s", got)
+	}
+	// Forwarded, then answered by the bridge: the cancel and the late
+	// answer both stay.
+	h.fromClient(`{"jsonrpc":"2.0","id":5,"method":"local/answer-after-forward"}`)
+	h.agentGets()
+	if got := h.clientGets(); !strings.Contains(got, "bridge answered") {
+		t.Fatalf("client got %s", got)
+	}
+	h.fromClient(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":5}}`)
+	h.fromClient(marker)
+	if got := h.agentGets(); got != marker {
+		t.Fatalf("agent got %s, want the cancel kept in the bridge", got)
+	}
+	h.fromAgent(`{"jsonrpc":"2.0","id":5,"result":"late"}`)
+	h.fromAgent(marker)
+	if got := h.clientGets(); got != marker {
+		t.Fatalf("client got %s, want the late answer kept in the bridge", got)
+	}
+	// A request the peer did see and that waits: its cancel goes through,
+	// however the id is spelled.
+	h.fromClient(`{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{"sessionId":"s","prompt":[]}}`)
+	h.agentGets()
+	cancel := `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":7.0}}`
+	h.fromClient(cancel)
+	if got := h.agentGets(); got != cancel {
+		t.Fatalf("agent got %s, want the cancel", got)
+	}
+}

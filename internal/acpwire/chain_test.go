@@ -1,0 +1,112 @@
+package acpwire
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// panicky is middleware that panics on every x/boom message, before or
+// after passing it on.
+func panicky(after bool) Middleware {
+	return func(next Handler) Handler {
+		return HandlerFunc(func(ctx context.Context, m *Message) error {
+			if m.Method == "x/boom" {
+				if after {
+					_ = next.Handle(ctx, m)
+				}
+				panic("boom")
+			}
+			return next.Handle(ctx, m)
+		})
+	}
+}
+
+// TestMiddlewarePanicContained: a panic never ends the session. Middleware
+// added with Use fails open (the message goes on unchanged); with
+// UseFailClosed the message is refused (a request gets an error), unless
+// it had been passed on before the panic. Each panic is reported with its
+// stack.
+func TestMiddlewarePanicContained(t *testing.T) {
+	tests := []struct {
+		name       string
+		failClosed bool
+		after      bool
+		line       string
+		agentGets  bool   // the message reaches the agent
+		clientGets string // substring of what the client gets back, if anything
+	}{
+		{"open request", false, false, `{"jsonrpc":"2.0","id":1,"method":"x/boom"}`, true, ""},
+		{"open notification", false, false, `{"jsonrpc":"2.0","method":"x/boom"}`, true, ""},
+		{"closed request", true, false, `{"jsonrpc":"2.0","id":2,"method":"x/boom"}`, false, `"id":2,"error":{"code":-32603`},
+		{"closed notification", true, false, `{"jsonrpc":"2.0","method":"x/boom"}`, false, ""},
+		{"closed after passing on", true, true, `{"jsonrpc":"2.0","id":3,"method":"x/boom"}`, true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var panics []Panic
+			b := New(Options{OnPanic: func(p Panic) { mu.Lock(); panics = append(panics, p); mu.Unlock() }})
+			if tt.failClosed {
+				b.UseFailClosed(panicky(tt.after))
+			} else {
+				b.Use(panicky(tt.after))
+			}
+			h := newHarnessFor(t, b)
+			h.fromClient(tt.line)
+			const marker = `{"jsonrpc":"2.0","method":"marker"}`
+			h.fromClient(marker)
+			if tt.clientGets != "" {
+				if got := h.clientGets(); !strings.Contains(got, tt.clientGets) {
+					t.Fatalf("client got %s, want %s", got, tt.clientGets)
+				}
+			}
+			if tt.agentGets {
+				if got := h.agentGets(); got != tt.line {
+					t.Fatalf("agent got %s, want the message unchanged", got)
+				}
+			}
+			if got := h.agentGets(); got != marker {
+				t.Fatalf("agent got %s, want the marker: the session goes on", got)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(panics) != 1 || panics[0].Value != "boom" || !strings.Contains(string(panics[0].Stack), "panicky") ||
+				panics[0].FailClosed != tt.failClosed || panics[0].Passed != tt.agentGets {
+				t.Fatalf("panics reported: %+v", panics)
+			}
+		})
+	}
+}
+
+// TestOnionOrder: middleware added first is outermost toward the client:
+// it sees the client's messages first and the agent's last.
+func TestOnionOrder(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	tag := func(name string) Middleware {
+		return func(next Handler) Handler {
+			return HandlerFunc(func(ctx context.Context, m *Message) error {
+				mu.Lock()
+				seen = append(seen, m.Dir.String()+":"+name)
+				mu.Unlock()
+				return next.Handle(ctx, m)
+			})
+		}
+	}
+	b := New(Options{})
+	b.Use(tag("m1"), tag("m2"))
+	b.UseNonRetaining(tag("m3"))
+	h := newHarnessFor(t, b)
+	h.fromClient(`{"jsonrpc":"2.0","method":"a"}`)
+	h.agentGets()
+	h.fromAgent(`{"jsonrpc":"2.0","method":"b"}`)
+	h.clientGets()
+	mu.Lock()
+	defer mu.Unlock()
+	want := "client_to_agent:m1 client_to_agent:m2 client_to_agent:m3 agent_to_client:m3 agent_to_client:m2 agent_to_client:m1"
+	if got := strings.Join(seen, " "); got != want {
+		t.Fatalf("order\n got %s\nwant %s", got, want)
+	}
+}
