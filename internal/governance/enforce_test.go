@@ -692,3 +692,17 @@ func TestEnforceLeavesDeniedCallsToTheAgentHook(t *testing.T) {
 	}
 	h.marker()
 }
+
+// rawAgent and rawIDE send a line as is, valid JSON or not.
+func (h *harness) rawAgent(line string) { h.t.Helper(); h.rawSend(h.toIDE, line) }
+func (h *harness) rawIDE(line string)   { h.t.Helper(); h.rawSend(h.toAgent, line) }
+
+func (h *harness) rawSend(w io.Writer, line string) {
+	h.t.Helper()
+	if _, err := io.WriteString(w, line+"\n"); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// rooted is s with every %[1]s replaced by the workspace root.
+func (h *harness) rooted(s string) string { return strings.ReplaceAll(s, "%[1]s", h.root) }
