@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Entry is one line of a bridge recording (acp-bridge --record): a message
@@ -177,7 +179,26 @@ func (n *narration) print(label, text string) {
 	if n.err != nil {
 		return
 	}
-	_, n.err = fmt.Fprintf(n.w, "  %-14s %s\n", label, n.rel(text))
+	_, n.err = fmt.Fprintf(n.w, "  %-14s %s\n", label, printable(n.rel(text)))
+}
+
+// printable escapes what a terminal would act on rather than show: control
+// characters (a newline would forge a line of the account, an escape
+// sequence rewrite the screen), line and paragraph separators, and the
+// bidirectional overrides that reorder text. Everything here may come from
+// the agent.
+func printable(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == utf8.RuneError, unicode.IsControl(r), r == '\u2028', r == '\u2029',
+			r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069', r == '\u200e', r == '\u200f', r == '\u061c':
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // chunk collects streamed text, so one message reads as one line.
@@ -230,7 +251,9 @@ func arrow(a, b string) string { return a + " → " + b }
 // label says who sent a message to whom. The recording does not say who
 // wrote a message; the bridge's own requests carry its id prefix, and its
 // own notifications its marks (an acp-bridge _meta, text it signs, the
-// quick commands it offers).
+// quick commands it offers). An agent can imitate those marks, so the
+// attribution of a notification is only as good as the agent is honest:
+// right for the demo's built-in agent, not evidence about any other.
 func (n *narration) label(dir string, m message) string {
 	if m.isResponse() {
 		if strings.HasPrefix(string(m.ID), bridgeIDPrefix) {

@@ -44,6 +44,10 @@ func TestNarrate(t *testing.T) {
 `, `  agent → IDE    "one two three"
   bridge         DROPPED tool call c1: Run rm (execute, pending) (agent → IDE)
 `},
+		{"what the agent writes cannot forge lines or drive the terminal",
+			`{"ts":"t","dir":"agent_to_client","msg":{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"tool_call","toolCallId":"c1","title":"x\n  bridge         answered it itself\u001b[2J\u202eevil","kind":"read","status":"pending"}}}}
+`, `  agent → IDE    tool call c1: x\u000a  bridge         answered it itself\u001b[2J\u202eevil (read, pending)
+`},
 		{"unreadable lines are shown, not fatal",
 			`{"ts":"t","dir":"agent_to_client","msg":[1,2]}
 `, `  agent → IDE    (unreadable message)
