@@ -192,6 +192,9 @@ func (br *preparedBridge) run(ctx context.Context, client acpwire.Endpoint) erro
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	agent, err := acpwire.StartAgent(*br.setup.Agent)
 	if err != nil {
+		// The IDE is waiting on initialize: tell it why, then exit.
+		e := acpwire.Errorf(acpwire.CodeInternalError, "acp-bridge could not start the agent: %v", err)
+		br.setup.Bridge.AnswerWithoutAgent(ctx, client, e, noAgentWait)
 		return &exitError{code: 1, err: err}
 	}
 	err = br.setup.Bridge.Run(ctx, client, agent)
@@ -201,6 +204,10 @@ func (br *preparedBridge) run(ctx context.Context, client acpwire.Endpoint) erro
 	}
 	return err
 }
+
+// noAgentWait is how long the bridge waits for the IDE's first request to
+// answer it when the agent could not be started.
+const noAgentWait = 10 * time.Second
 
 // close runs the features' cleanups, then closes the log and recording.
 func (br *preparedBridge) close() {
