@@ -37,6 +37,7 @@ var demoVariable = []struct {
 	{regexp.MustCompile(`\b\d\d:\d\d:\d\dZ`), "TIME"},
 	{regexp.MustCompile(`\d{8}_\d{6}\.\d+_`), "STAMP_"},
 	{regexp.MustCompile(`head [0-9a-f]{64}`), "head HASH"},
+	{regexp.MustCompile(`\d{8}T\d{6}Z-[0-9a-f]+`), "RUN"},
 	{regexp.MustCompile(`took [0-9.]+[µm]?s`), "took DURATION"},
 	// The reference to offloaded content names its file, so its size, and
 	// the agent's estimated context, follow the workspace path's length.
