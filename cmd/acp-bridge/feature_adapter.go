@@ -65,7 +65,7 @@ func adapterInputsOf(s *bridgeSetup, fs *flag.FlagSet) adapterInputs {
 			in.engine = g.Engine
 		}
 		if g.Policy != nil {
-			in.rules = adapter.RulesFromPolicy(g.Policy.Rules())
+			in.rules = adapter.RulesFromPolicy(append(g.Policy.Rules(), g.Engine.ImplicitRules()...))
 		}
 		if g.Audit != nil {
 			in.audit = g.Audit
@@ -100,6 +100,9 @@ func setupAdapter(s *bridgeSetup, mode string, in adapterInputs) error {
 		return fmt.Errorf("--adapter %q: want auto, none or one of %s", mode, strings.Join(adapter.Names(), ", "))
 	}
 	cfg := adapter.Config{Rules: in.rules, Audit: in.audit, Operator: operatorID(s), Logger: s.Logger}
+	if g := s.Governance; g != nil && g.Engine != nil {
+		cfg.Protect = g.Engine.Protect
+	}
 	if d := hookDecider(in, s); d != nil {
 		exe, err := os.Executable()
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 	"github.com/acp-bridge/acp-bridge/internal/compress"
+	"github.com/acp-bridge/acp-bridge/internal/governance"
 )
 
 // compressFeature adds CTX-001 context compression (compress.Pipeline):
@@ -58,6 +59,12 @@ func compressFeature() feature {
 			}
 			if err := os.MkdirAll(cacheDir, 0o700); err != nil {
 				return fmt.Errorf("creating --cache-dir: %v", err)
+			}
+			if s.Governance != nil && s.Governance.Engine != nil {
+				s.Governance.Engine.Protect(governance.ProtectedPath{Path: cacheDir, What: "the compression cache"})
+				if logPath != "" {
+					s.Governance.Engine.Protect(governance.ProtectedPath{Path: logPath, What: "the compression event log"})
+				}
 			}
 			cfg := compress.Config{
 				CacheDir:      cacheDir,

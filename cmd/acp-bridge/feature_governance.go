@@ -78,7 +78,7 @@ func governanceFeature() feature {
 					s.Logger.Warn("governance: " + w)
 				}
 				g.Policy = p
-				g.Engine = governance.NewEngine(p, governance.EngineOptions{Roots: roots})
+				g.Engine = governance.NewEngine(p, governance.EngineOptions{Roots: roots, Protected: selfProtected(p, s)})
 				s.Logger.Info("governance: enforcing", "policy", policyFile, "rules", len(p.Rules()), "default", p.Default, "roots", roots)
 			}
 			if auditFile == "" && fromManifest {
@@ -102,6 +102,9 @@ func governanceFeature() feature {
 					return fmt.Errorf("opening the audit log: %v", err)
 				}
 				g.Audit = l
+				if g.Engine != nil {
+					g.Engine.Protect(governance.ProtectedPath{Path: auditFile, What: "the audit log", Read: true, Rotated: true})
+				}
 				start := audit.Event{Actor: audit.Actor{ID: "acp-bridge", Role: "system"}, Action: "bridge.start",
 					Subject: audit.Subject{Kind: "bridge", Ref: "acp-bridge"},
 					Input:   map[string]any{"agent": append([]string{s.Agent.Path}, s.Agent.Args...), "policy": policyFile, "auditFail": auditFail, "workspaceRoots": []string(roots)}}
@@ -143,6 +146,20 @@ func governanceFeature() feature {
 			return nil
 		},
 	}
+}
+
+// selfProtected lists the files the agent may never change whatever the
+// policy says: the policy's own files (what it extends and references)
+// and the manifest that binds it.
+func selfProtected(p *governance.Policy, s *bridgeSetup) []governance.ProtectedPath {
+	var out []governance.ProtectedPath
+	for _, f := range p.Files() {
+		out = append(out, governance.ProtectedPath{Path: f, What: "the governance policy"})
+	}
+	if s.Manifest != nil && !strings.HasSuffix(s.Manifest.File, "(embedded)") {
+		out = append(out, governance.ProtectedPath{Path: s.Manifest.File, What: "the ACP.md manifest"})
+	}
+	return out
 }
 
 // operatorID names the agent in audit records: the manifest's operator

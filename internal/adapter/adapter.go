@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/governance"
 )
 
 // Adapter names.
@@ -64,6 +65,17 @@ type Config struct {
 	Operator string
 	// Logger receives what adapters do; nil means discard.
 	Logger *slog.Logger
+	// Protect is told of the files and sockets an adapter creates, which
+	// the agent must not touch (governance.Engine.Protect); optional.
+	Protect func(...governance.ProtectedPath)
+}
+
+// protect tells cfg.Protect of a location the adapter created, if anyone
+// listens.
+func (c *Config) protect(p governance.ProtectedPath) {
+	if c.Protect != nil {
+		c.Protect(p)
+	}
 }
 
 func (c *Config) logger() *slog.Logger {

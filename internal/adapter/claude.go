@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/governance"
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
@@ -225,6 +226,8 @@ func newClaude(cfg Config) (*claude, error) {
 		}
 		c.hook = h
 		hookCmd = HookCommand(cfg.Executable, h.SocketPath())
+		cfg.protect(governance.ProtectedPath{Path: filepath.Dir(h.SocketPath()), What: "the bridge's hook socket", Read: true})
+		cfg.Rules = cfg.Rules.withProtected(filepath.Dir(h.SocketPath()), true)
 	}
 	var skipped []string
 	c.settings, skipped = BuildClaudeSettings(cfg.Rules, hookCmd)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/governance"
 )
 
 // Gemini policy priorities inside the admin tier (Gemini adds 5 + p/1000, so
@@ -320,10 +321,11 @@ type gemini struct {
 	audit    Recorder
 	operator string
 	logger   *slog.Logger
+	protect  func(governance.ProtectedPath)
 }
 
 func newGemini(cfg Config) (*gemini, error) {
-	g := &gemini{logger: cfg.logger(), audit: cfg.Audit, operator: cfg.Operator}
+	g := &gemini{logger: cfg.logger(), audit: cfg.Audit, operator: cfg.Operator, protect: cfg.protect}
 	if g.operator == "" {
 		g.operator = "agent:" + Gemini
 	}
@@ -351,6 +353,7 @@ func (g *gemini) Spawn(cmd *acpwire.AgentCommand) error {
 		return fmt.Errorf("gemini adapter: %v", err)
 	}
 	g.dir = dir
+	g.protect(governance.ProtectedPath{Path: dir, What: "the agent's policy file written by the bridge"})
 	path := filepath.Join(dir, "acp-bridge-policy.toml")
 	if err := os.WriteFile(path, g.policy, 0o600); err != nil {
 		return fmt.Errorf("gemini adapter: writing the policy file: %v", err)

@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 )
@@ -105,4 +106,21 @@ func claudeRule(r Rule) (string, bool) {
 		r.Specifier = "/" + r.Specifier
 	}
 	return r.String(), true
+}
+
+// withProtected returns r with deny rules for dir, a directory the adapter
+// created for the bridge (the hook socket's), in the absolute form both
+// Claude Code and the Gemini translation read: the agent's own tools may
+// not change it, nor read it when read is set.
+func (r Rules) withProtected(dir string, read bool) Rules {
+	glob := "/" + filepath.Clean(dir) + "/**"
+	tools := []string{"Edit", "Write"}
+	if read {
+		tools = append(tools, "Read")
+	}
+	out := Rules{Deny: append([]string(nil), r.Deny...), Ask: r.Ask, Allow: r.Allow}
+	for _, t := range tools {
+		out.Deny = append(out.Deny, t+"("+glob+")")
+	}
+	return out
 }

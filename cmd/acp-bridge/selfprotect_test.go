@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// selfEditAgent asks the client to overwrite $2/GOVERNANCE.md, then to read
+// $3 (the audit log), and writes both answers to the FIFO $1.
+const selfEditAgent = `printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"w1\",\"method\":\"fs/write_text_file\",\"params\":{\"sessionId\":\"s1\",\"path\":\"$2/GOVERNANCE.md\",\"content\":\"rules: {default: allow}\"}}"; IFS= read -r a
+printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"fs/read_text_file\",\"params\":{\"sessionId\":\"s1\",\"path\":\"$3\"}}"; IFS= read -r b
+printf '%s\n%s\n' "$a" "$b" > "$1"; cat > /dev/null`
+
+// TestBridgeProtectsItsOwnFiles runs the bridge under a policy that allows
+// every read and edit, with the policy and the audit log inside the
+// workspace: the agent may neither rewrite the policy the next run obeys
+// nor read the audit log, and the IDE never sees either request.
+func TestBridgeProtectsItsOwnFiles(t *testing.T) {
+	ws := t.TempDir()
+	policy := writePolicy(t, ws, "  default: allow\n  allow: [Read, Edit, Write]\n")
+	logFile := filepath.Join(ws, "audit", "log.jsonl")
+	fifo := filepath.Join(t.TempDir(), "answers")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stdinR, stdinW := io.Pipe()
+	var stdout, stderr lockedBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(context.Background(), &env{stdin: stdinR, stdout: &stdout, stderr: &stderr},
+			[]string{"--policy", policy, "--audit", logFile, "--workspace-root", ws, "--adapter", "none", "--",
+				"sh", "-c", selfEditAgent, "sh", fifo, ws, logFile})
+	}()
+	got := make(chan []string, 1)
+	go func() {
+		var answers []string
+		f, err := os.Open(fifo) // blocks until the agent has its answers
+		if err == nil {
+			sc := bufio.NewScanner(f)
+			for sc.Scan() {
+				answers = append(answers, sc.Text())
+			}
+			f.Close()
+		}
+		got <- answers
+	}()
+	var answers []string
+	select {
+	case answers = <-got:
+	case <-time.After(20 * time.Second):
+		// A request that reached the IDE is never answered here: end the
+		// session so the agent gives up and the test reports it.
+		stdinW.Close()
+		answers = <-got
+	}
+	stdinW.Close()
+	<-done
+	if len(answers) != 2 {
+		t.Fatalf("agent answers = %q; stderr:\n%s", answers, stderr.String())
+	}
+	for i, want := range []string{"the governance policy is protected", "the audit log is protected"} {
+		if !strings.Contains(answers[i], `"error"`) || !strings.Contains(answers[i], want) {
+			t.Errorf("answer %d = %s; want an error saying %q", i, answers[i], want)
+		}
+	}
+	if b, _ := os.ReadFile(policy); strings.Contains(string(b), "rules: {default: allow}") {
+		t.Error("the policy was overwritten")
+	}
+	if out := stdout.String(); strings.Contains(out, "fs/write_text_file") || strings.Contains(out, "fs/read_text_file") {
+		t.Errorf("the IDE saw a refused request:\n%s", out)
+	}
+}
