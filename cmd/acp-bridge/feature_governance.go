@@ -11,6 +11,7 @@ import (
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 	"github.com/acp-bridge/acp-bridge/internal/governance"
+	"github.com/acp-bridge/acp-bridge/internal/manifest"
 )
 
 // governed is what the governance feature shares with later features
@@ -78,7 +79,7 @@ func governanceFeature() feature {
 					s.Logger.Warn("governance: " + w)
 				}
 				g.Policy = p
-				g.Engine = governance.NewEngine(p, governance.EngineOptions{Roots: roots, Protected: selfProtected(p, s)})
+				g.Engine = governance.NewEngine(p, governance.EngineOptions{Roots: roots, Protected: selfProtected(p, s.Manifest)})
 				s.Logger.Info("governance: enforcing", "policy", policyFile, "rules", len(p.Rules()), "default", p.Default, "roots", roots)
 			}
 			if auditFile == "" && fromManifest {
@@ -103,7 +104,7 @@ func governanceFeature() feature {
 				}
 				g.Audit = l
 				if g.Engine != nil {
-					g.Engine.Protect(governance.ProtectedPath{Path: auditFile, What: "the audit log", Read: true, Rotated: true})
+					g.Engine.Protect(auditProtected(auditFile))
 				}
 				start := audit.Event{Actor: audit.Actor{ID: "acp-bridge", Role: "system"}, Action: "bridge.start",
 					Subject: audit.Subject{Kind: "bridge", Ref: "acp-bridge"},
@@ -150,16 +151,23 @@ func governanceFeature() feature {
 
 // selfProtected lists the files the agent may never change whatever the
 // policy says: the policy's own files (what it extends and references)
-// and the manifest that binds it.
-func selfProtected(p *governance.Policy, s *bridgeSetup) []governance.ProtectedPath {
+// and the manifest that binds it (nil or embedded: none).
+func selfProtected(p *governance.Policy, m *manifest.Manifest) []governance.ProtectedPath {
 	var out []governance.ProtectedPath
 	for _, f := range p.Files() {
 		out = append(out, governance.ProtectedPath{Path: f, What: "the governance policy"})
 	}
-	if s.Manifest != nil && !strings.HasSuffix(s.Manifest.File, "(embedded)") {
-		out = append(out, governance.ProtectedPath{Path: s.Manifest.File, What: "the ACP.md manifest"})
+	if m != nil && !strings.HasSuffix(m.File, "(embedded)") {
+		out = append(out, governance.ProtectedPath{Path: m.File, What: "the ACP.md manifest"})
 	}
 	return out
+}
+
+// auditProtected protects the audit log at file, its rotated files and its
+// lock, from reads too: the agent has no business reading the record of
+// what it did, nor learning what was redacted.
+func auditProtected(file string) governance.ProtectedPath {
+	return governance.ProtectedPath{Path: file, What: "the audit log", Read: true, Rotated: true}
 }
 
 // operatorID names the agent in audit records: the manifest's operator

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/governance"
 )
@@ -65,12 +67,23 @@ func runPolicy(_ context.Context, e *env, args []string) error {
 			return err
 		}
 	}
+	engine := governance.NewEngine(p, governance.EngineOptions{Protected: append(selfProtected(p, nil), auditProtected(p.AuditFile))})
 	if action == "" && tool == "" && kind == "" && len(paths) == 0 && command == "" && url == "" {
 		fmt.Fprintf(e.stdout, "%s: valid; default %s (%s); %d rules:\n", file, p.Default, p.DefaultWhere, len(p.Rules()))
 		for _, r := range p.Rules() {
 			fmt.Fprintln(e.stdout, "  "+r)
 		}
+		fmt.Fprintln(e.stdout, "built-in rules, whatever the policy says (the bridge adds its --manifest, --audit, cache and hook socket):")
+		for _, r := range append(engine.ImplicitRules(), builtinPathRules...) {
+			fmt.Fprintln(e.stdout, "  "+r)
+		}
 		return nil
+	}
+	for i, p := range paths {
+		// The person typing names paths from their shell's directory.
+		if !filepath.IsAbs(p) && !strings.HasPrefix(p, "~") {
+			paths[i] = filepath.Join(cwd, p)
+		}
 	}
 	req := governance.Request{Action: action, Tool: tool, Kind: kind, Title: title, Paths: paths, Command: command, URL: url, Cwd: cwd, Roots: roots}
 	if req.Action == "" {
@@ -101,7 +114,7 @@ func runPolicy(_ context.Context, e *env, args []string) error {
 			req.CommandUnknown = true
 		}
 	}
-	d := governance.NewEngine(p, governance.EngineOptions{}).Decide(req)
+	d := engine.Decide(req)
 	if asJSON {
 		out, _ := json.Marshal(map[string]any{"decision": d.Value, "rule": d.Rule, "ref": d.Ref, "reason": d.Reason, "advisories": d.Advisories})
 		fmt.Fprintln(e.stdout, string(out))
@@ -113,4 +126,13 @@ func runPolicy(_ context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "advisory: %s\n", a)
 	}
 	return nil
+}
+
+// builtinPathRules are the engine's fixed path rules, as policy check
+// lists them.
+var builtinPathRules = []string{
+	"deny paths outside the workspace roots unless an allow rule names a fixed directory (built-in)",
+	"deny relative paths: the IDE opens them against its own directory (built-in)",
+	"deny paths through /proc/self, /proc/<pid>, /dev/fd and other per-process links (built-in)",
+	"deny paths with NUL bytes, invalid UTF-8, symlink loops, or longer than the system allows (built-in)",
 }

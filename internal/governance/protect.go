@@ -150,8 +150,11 @@ func (e *Engine) protectedVerdict(in *reqInfo, p string, forms []string) (verdic
 				hit = true
 			}
 			if hit {
-				return verdict{value: Deny, ref: "self-protection",
-					ruleTx: fmt.Sprintf("deny the agent %s (built-in self-protection)", pr.What),
+				rule := "deny changes to %s (built-in self-protection)"
+				if pr.Read {
+					rule = "deny any access to %s (built-in self-protection)"
+				}
+				return verdict{value: Deny, ref: "self-protection", ruleTx: fmt.Sprintf(rule, pr.What),
 					reason: fmt.Sprintf("%s %s: %s is protected from the agent, whatever the policy says", e.describeAction(in), f, pr.What)}, true
 			}
 		}
