@@ -24,21 +24,21 @@ const (
 	doesMatch
 )
 
-// commandLines returns the analyses of what a request runs. A terminal
-// request runs as the argv Command, Args... in a client that execs it, and
-// as the shell line "(Command Args...)" in one that joins them unquoted
-// (Zed runs bash -i -c "(command args...)"): both are judged.
+// commandLines returns the analyses of what a request runs: its Command
+// line, and for a terminal request with arguments, its Argv as a client
+// that execs it runs it and as the shell line "(command args...)" a client
+// that joins them unquoted runs (Zed runs bash -i -c "(command args...)").
 func commandLines(req Request) []*shellcmd.Analysis {
 	opts := shellcmd.Options{Dir: req.Cwd}
-	if req.Action != ActionTerminalCreate || len(req.Args) == 0 {
-		return []*shellcmd.Analysis{shellcmd.Analyze(req.Command, opts)}
+	out := []*shellcmd.Analysis{shellcmd.Analyze(req.Command, opts)}
+	if len(req.Argv) > 1 {
+		line := strings.Join(req.Argv, " ")
+		out = append(out,
+			shellcmd.AnalyzeArgv(req.Argv, opts),
+			shellcmd.Analyze(line, opts),
+			shellcmd.Analyze("("+line+")", opts))
 	}
-	line := req.Command + " " + strings.Join(req.Args, " ")
-	return []*shellcmd.Analysis{
-		shellcmd.AnalyzeArgv(append([]string{req.Command}, req.Args...), opts),
-		shellcmd.Analyze(line, opts),
-		shellcmd.Analyze("("+line+")", opts),
-	}
+	return out
 }
 
 // matchForm reports how p matches one form of a command. Restrictive

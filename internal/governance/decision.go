@@ -79,10 +79,11 @@ type Request struct {
 	// Command is a shell command line, for commands; for a terminal
 	// request, its command.
 	Command string
-	// Args are a terminal request's arguments. The request is decided as
-	// the argv Command, Args... and as the shell line an IDE that joins
-	// them unquoted runs; the stricter decision wins.
-	Args []string
+	// Argv is a terminal request's command and args as sent. The request
+	// is decided as this argv (a client that execs it), as the shell line
+	// an IDE that joins them unquoted runs (Zed: bash -i -c "(command
+	// args...)") and as Command; the strictest decision wins.
+	Argv []string
 	// Env are the environment variables a terminal request sets.
 	Env []EnvVar
 	// URL is the address a fetch reaches.
@@ -122,7 +123,8 @@ type Decision struct {
 
 // EnvVar is one environment variable of a terminal request.
 type EnvVar struct {
-	Name, Value string
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
 // Subject is the decision about one subject of a request.

@@ -17,6 +17,7 @@ type clientCallParams struct {
 	Path      string   `json:"path"`
 	Command   string   `json:"command"`
 	Args      []string `json:"args"`
+	Env       []EnvVar `json:"env"`
 	Cwd       string   `json:"cwd"`
 	Line      *int     `json:"line"`
 	Limit     *int     `json:"limit"`
@@ -52,6 +53,10 @@ func (x *Enforcer) onClientCall(ctx context.Context, m *acpwire.Message, next ac
 		req.Command = shellJoin(append([]string{p.Command}, p.Args...))
 		if len(p.Args) == 0 {
 			req.Command = p.Command // a whole command line
+		}
+		req.Argv, req.Env = append([]string{p.Command}, p.Args...), p.Env
+		if len(p.Env) > 0 {
+			input["env"] = p.Env
 		}
 		if p.Cwd != "" {
 			req.Cwd = p.Cwd

@@ -161,7 +161,7 @@ func (e *Engine) Decide(req Request) Decision {
 // decideCommands decides every command, assignment and problem of the
 // request's command line(s); it returns how many commands it decided.
 func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func(verdict, string, []string)) int {
-	if strings.TrimSpace(in.req.Command) == "" && len(in.req.Args) == 0 {
+	if strings.TrimSpace(in.req.Command) == "" && len(in.req.Argv) == 0 {
 		return 0 // not known: only rules for every command apply
 	}
 	n := 0

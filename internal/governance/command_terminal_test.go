@@ -1,0 +1,85 @@
+package governance
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDecideTerminalRequests decides terminal requests as both an exec
+// client and a joining IDE would run them, with their env and cwd.
+func TestDecideTerminalRequests(t *testing.T) {
+	e, root := corpusEngine(t)
+	tests := []struct {
+		name string
+		argv []string
+		env  []EnvVar
+		cwd  string
+		want Value
+		rule string
+	}{
+		{"joined args run a second command", []string{"echo", "x;", "rm", "-rf", "V"}, nil, "", Deny, "Bash(rm:*)"},
+		{"joined args close the subshell", []string{"echo", "x)", ";", "curl", "y", ";", "(echo"}, nil, "", Deny, "Bash(curl:*)"},
+		{"args substitution", []string{"echo", "$(rm", "x)"}, nil, "", Deny, "Bash(rm:*)"},
+		{"argv shell", []string{"bash", "-c", "rm -rf x"}, nil, "", Deny, "Bash(rm:*)"},
+		{"argv wrapper", []string{"env", "--unset", "X", "curl", "x"}, nil, "", Deny, "Bash(curl:*)"},
+		{"plain allowed", []string{"ls", "-la"}, nil, "", Allow, "Bash(ls:*)"},
+		{"BASH_ENV in env", []string{"ls"}, []EnvVar{{"BASH_ENV", "evil.sh"}}, "", Deny, "environment variables that run code"},
+		{"LD_PRELOAD in env", []string{"ls"}, []EnvVar{{"LD_PRELOAD", "/tmp/x.so"}}, "", Deny, "environment variables that run code"},
+		{"BASH_FUNC in env", []string{"ls"}, []EnvVar{{"BASH_FUNC_ls%%", "() { rm -rf x; }"}}, "", Deny, "environment variables that run code"},
+		{"PATH in env", []string{"ls"}, []EnvVar{{"PATH", "."}}, "", RequireApproval, "change what commands run"},
+		{"code in an env value", []string{"echo", "$((X))"}, []EnvVar{{"X", "a[$(rm -rf x)]"}}, "", Deny, "Bash(rm:*)"},
+		{"plain env", []string{"ls"}, []EnvVar{{"FOO", "bar"}}, "", Allow, "Bash(ls:*)"},
+		{"cwd outside the roots", []string{"ls"}, nil, "/", Deny, "workspace roots"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cwd := root
+			if tt.cwd != "" {
+				cwd = tt.cwd
+			}
+			req := Request{Action: ActionTerminalCreate, Command: shellJoin(tt.argv), Argv: tt.argv, Env: tt.env, Cwd: cwd}
+			if len(tt.argv) == 1 {
+				req.Command, req.Argv = tt.argv[0], nil
+			}
+			d := e.Decide(req)
+			if d.Value != tt.want || !strings.Contains(d.Rule, tt.rule) {
+				t.Errorf("Decide(%q env %v) = %v; want %s by a rule containing %q", tt.argv, tt.env, d, tt.want, tt.rule)
+			}
+		})
+	}
+}
+
+// TestEnvRules checks that Env(NAME) rules decide variables before the
+// built-in list.
+func TestEnvRules(t *testing.T) {
+	allow, err := parseRule("Env(PATH)", "/w", "/home/u")
+	if err != nil {
+		t.Fatal(err)
+	}
+	allow.value, allow.where, allow.ref = Allow, "test:1", "env-allow"
+	deny, err := parseRule("Env(SECRET_*)", "/w", "/home/u")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deny.value, deny.where, deny.ref = Deny, "test:2", "env-deny"
+	ls, _ := parseRule("Bash(ls:*)", "/w", "/home/u")
+	ls.value, ls.where, ls.ref = Allow, "test:3", "ls"
+	e := NewEngine(&Policy{Default: RequireApproval, DefaultWhere: "test", rules: []*rule{allow, deny, ls}}, EngineOptions{Roots: []string{"/w"}})
+	for _, tt := range []struct {
+		command string
+		want    Value
+	}{
+		{"PATH=/usr/bin ls", Allow},
+		{"SECRET_TOKEN=1 ls", Deny},
+		{"export SECRET_X=1", Deny},
+		{"IFS=: ls", RequireApproval},
+		{"LD_PRELOAD=x ls", Deny},
+	} {
+		if d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.command, Cwd: "/w"}); d.Value != tt.want {
+			t.Errorf("%q = %v; want %s", tt.command, d, tt.want)
+		}
+	}
+	if _, err := parseRule("Env([)", "/w", "/home/u"); err == nil {
+		t.Error("Env([) parsed; want an error")
+	}
+}
