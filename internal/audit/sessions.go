@@ -1,108 +1,104 @@
 package audit
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"io"
-	"strings"
 	"time"
-	"unicode/utf8"
 )
 
-// SessionSummary is one line of "acp-bridge audit sessions".
+// SessionSummary is one line of "acp-bridge audit sessions": one ACP
+// session in one bridge run.
 type SessionSummary struct {
-	ID        string    `json:"session"`
-	Start     time.Time `json:"start"`
-	End       time.Time `json:"end"`
-	Events    int       `json:"events"`
-	Prompts   int       `json:"prompts"`
-	ToolCalls int       `json:"toolCalls"`
-	Denials   int       `json:"denials"`
-	Approvals int       `json:"approvals"`
+	ID    string `json:"session"`
+	Run   string `json:"run,omitempty"`
+	Agent string `json:"agent,omitempty"`
+	// Start and End are the times of its first and last events.
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+	// Events counts its records, lifecycle records included.
+	Events  int `json:"events"`
+	Prompts int `json:"prompts"`
+	// ToolCalls counts distinct tool call ids.
+	ToolCalls int `json:"toolCalls"`
+	// Denials counts deny decisions, each once however many records it
+	// left (see decisions.go).
+	Denials int `json:"denials"`
+	// Approvals counts tool calls a person approved.
+	Approvals int `json:"approvals"`
 }
 
-// Sessions summarizes entries by session, in order of first appearance.
-// Tool calls are counted once per toolCallId; denials are events with
-// decision deny; approvals are tool calls a person approved.
+// sessionKey identifies a session within a run: a session loaded again by
+// a later bridge run is a new row.
+type sessionKey struct{ run, session string }
+
+// Sessions summarizes entries by session and run, in order of first
+// appearance.
 func Sessions(entries []Entry) []SessionSummary {
 	var out []SessionSummary
-	index := make(map[string]int)
-	calls := make(map[string]map[string]bool)
-	approved := make(map[string]map[string]bool)
+	index := make(map[sessionKey]int)
+	type counts struct {
+		calls, approved map[string]bool
+		decisions       *decisionCounter
+	}
+	var per []counts
+	runs := make(map[string]*RunInfo)
 	for i := range entries {
 		e := &entries[i]
+		r := runs[e.RunID]
+		if r == nil {
+			r = &RunInfo{ID: e.RunID}
+			runs[e.RunID] = r
+		}
+		r.learn(e)
 		if e.Session == "" {
 			continue
 		}
-		k, ok := index[e.Session]
+		key := sessionKey{e.RunID, e.Session}
+		k, ok := index[key]
 		if !ok {
 			k = len(out)
-			index[e.Session] = k
-			out = append(out, SessionSummary{ID: e.Session, Start: e.Time})
-			calls[e.Session] = make(map[string]bool)
-			approved[e.Session] = make(map[string]bool)
+			index[key] = k
+			out = append(out, SessionSummary{ID: e.Session, Run: e.RunID, Start: e.Time})
+			per = append(per, counts{make(map[string]bool), make(map[string]bool), newDecisionCounter()})
 		}
-		s := &out[k]
+		s, c := &out[k], &per[k]
 		s.Events++
 		s.End = e.Time
 		if e.IsPrompt() {
 			s.Prompts++
+			c.decisions.newTurn()
 		}
-		if e.Decision() == DecisionDeny {
-			s.Denials++
-		}
+		c.decisions.add(e)
 		if tc := e.ToolCall; tc != nil {
 			id := cmp.Or(tc.ToolCallID, e.Subject.Ref, fmt.Sprint("#", e.Seq))
-			calls[e.Session][id] = true
+			c.calls[id] = true
 			if tc.Approval != "" && tc.Approval != "auto" {
-				approved[e.Session][id] = true
+				c.approved[id] = true
 			}
 		}
 	}
 	for i := range out {
-		out[i].ToolCalls = len(calls[out[i].ID])
-		out[i].Approvals = len(approved[out[i].ID])
+		out[i].ToolCalls = len(per[i].calls)
+		out[i].Approvals = len(per[i].approved)
+		out[i].Denials = per[i].decisions.count[DecisionDeny]
+		out[i].Agent = runs[out[i].Run].Agent
 	}
 	return out
 }
 
-// WriteSessions prints summaries as an aligned table.
+// WriteSessions prints summaries as an aligned table. Every string from
+// the log is made printable; long session ids and agent names wrap.
 func WriteSessions(w io.Writer, sessions []SessionSummary, loc *time.Location) error {
-	rows := [][]string{{"SESSION", "START", "END", "EVENTS", "PROMPTS", "TOOL CALLS", "APPROVED", "DENIED"}}
+	t := table{
+		head:    []string{"SESSION", "RUN", "AGENT", "START", "END", "EVENTS", "PROMPTS", "TOOL CALLS", "APPROVED", "DENIED"},
+		wrap:    []int{36, 25, 24},
+		numeric: 5,
+	}
 	for _, s := range sessions {
-		rows = append(rows, []string{s.ID, s.Start.In(loc).Format("2006-01-02 15:04:05Z07:00"), s.End.In(loc).Format("15:04:05Z07:00"),
+		t.rows = append(t.rows, []string{Printable(s.ID), cmp.Or(Printable(s.Run), "-"), cmp.Or(Printable(s.Agent), "-"),
+			s.Start.In(loc).Format("2006-01-02 15:04:05Z07:00"), s.End.In(loc).Format("15:04:05Z07:00"),
 			fmt.Sprint(s.Events), fmt.Sprint(s.Prompts), fmt.Sprint(s.ToolCalls), fmt.Sprint(s.Approvals), fmt.Sprint(s.Denials)})
 	}
-	return writeTable(w, rows, 3)
-}
-
-// writeTable writes rows with columns padded to their widest cell; columns
-// from numeric on are right-aligned.
-func writeTable(w io.Writer, rows [][]string, numeric int) error {
-	widths := make([]int, len(rows[0]))
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
-		}
-	}
-	var b bytes.Buffer
-	for _, r := range rows {
-		for i, c := range r {
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			if i >= numeric {
-				b.WriteString(pad + c)
-			} else if i < len(r)-1 {
-				b.WriteString(c + pad)
-			} else {
-				b.WriteString(c)
-			}
-		}
-		b.WriteByte('\n')
-	}
-	_, err := w.Write(b.Bytes())
-	return err
+	return t.write(w)
 }

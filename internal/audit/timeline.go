@@ -1,93 +1,328 @@
 package audit
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
-// TimelineOptions configure WriteTimeline.
+// TimelineOptions configure WriteTimeline and Timeline.
 type TimelineOptions struct {
 	// Location is the time zone of the TIME column. Optional; nil means
 	// UTC.
 	Location *time.Location
 	// Width caps the DETAIL column. Optional; if zero, 64.
 	Width int
+	// Wide prints POLICY and BY whole on one line (as wide as their
+	// longest cell in WriteTimeline) and DETAIL uncut. By default POLICY
+	// and BY wrap onto the following lines and DETAIL is cut to Width.
+	Wide bool
+	// Color writes decisions in colour (ANSI escapes: deny red,
+	// require-approval and escalate yellow, allow green) and tamper and
+	// repair records in red. The colour comes from the decision, one of
+	// four known values, never from text in the log. The caller decides:
+	// a terminal, and NO_COLOR unset.
+	Color bool
+	// All shows lifecycle records too (see Entry.IsLifecycle); by default
+	// they are hidden and headings say how many events are shown.
+	All bool
 	// Sessions summarize the sessions for the headings when entries were
 	// filtered, so that a heading describes the whole session and says how
 	// many of its events are shown. Optional; if nil, headings summarize
 	// entries.
 	Sessions []SessionSummary
+	// Runs describe the runs for the run headings and agent names when
+	// entries were filtered. Optional; if nil, taken from entries.
+	Runs []RunInfo
 }
 
-// timelineHeader is the header row; the widths are fixed so that "show"
-// and "tail -f" (which cannot know later rows) print the same columns.
-const timelineFormat = "%-12s  %6s  %-20s  %-16s  %-22s  %-22s  %s\n"
+// Fixed column widths, so that "show" and "tail -f" (which cannot know
+// later rows) print the same columns.
+const (
+	timeWidth     = 12
+	seqWidth      = 6
+	actionWidth   = 20
+	decisionWidth = 16
+	policyWidth   = 22
+	byWidth       = 22
+)
 
-// WriteTimelineHeader writes the column titles of a timeline.
-func WriteTimelineHeader(w io.Writer) error {
-	_, err := fmt.Fprintf(w, timelineFormat, "TIME", "SEQ", "ACTION", "DECISION", "POLICY", "BY", "DETAIL")
-	return err
+// ANSI colours of the decision column.
+const (
+	colorRed    = "\x1b[31m"
+	colorGreen  = "\x1b[32m"
+	colorYellow = "\x1b[33m"
+	colorReset  = "\x1b[0m"
+)
+
+// Timeline writes timeline rows one at a time, as "tail -f" needs. It
+// learns each run's agent name from the records it is given. Every string
+// from the log is made printable (see Printable) before it is written, so
+// no record can add a row, move the cursor or change a colour.
+type Timeline struct {
+	w        io.Writer
+	opts     TimelineOptions
+	runs     map[string]*RunInfo
+	policyW  int
+	byW      int
+	detailW  int
+	location *time.Location
 }
 
-// WriteTimeline writes a readable timeline of entries: one row per event
-// with its time, seq, action, policy decision and rule, who acted or
-// approved, and a shortened detail (the prompt text; the tool with its
-// arguments and its result or error; the subject). Rows stay in log
-// order; each run of rows of one session starts with a heading that
-// summarizes the whole session.
-func WriteTimeline(w io.Writer, entries []Entry, opts TimelineOptions) error {
-	sums := make(map[string]SessionSummary)
-	shown := make(map[string]int)
-	for _, s := range Sessions(entries) {
-		sums[s.ID] = s
-		shown[s.ID] = s.Events
+// NewTimeline returns a Timeline writing to w.
+func NewTimeline(w io.Writer, opts TimelineOptions) *Timeline {
+	t := &Timeline{w: w, opts: opts, runs: make(map[string]*RunInfo), policyW: policyWidth, byW: byWidth,
+		detailW: cmp.Or(max(opts.Width, 0), 64), location: cmp.Or(opts.Location, time.UTC)}
+	for _, r := range opts.Runs {
+		t.runs[r.ID] = &r
 	}
-	for _, s := range opts.Sessions {
-		if _, ok := sums[s.ID]; ok {
-			sums[s.ID] = s
-		}
+	return t
+}
+
+// Header writes the column titles.
+func (t *Timeline) Header() error {
+	return t.line("TIME", "SEQ", "ACTION", "DECISION", "", "POLICY", "BY", "DETAIL")
+}
+
+// Row writes e as one row (more lines when POLICY or BY wrap), unless it
+// is a lifecycle record and All is not set.
+func (t *Timeline) Row(e *Entry) error {
+	t.learn(e)
+	if !t.opts.All && e.IsLifecycle() {
+		return nil
 	}
-	seen := make(map[string]bool)
-	session := "\x00"
-	for i := range entries {
-		e := &entries[i]
-		if e.Session != session {
-			session = e.Session
-			if i > 0 {
-				fmt.Fprintln(w)
-			}
-			if err := writeSessionHeading(w, session, sums[session], shown[session], seen[session], opts); err != nil {
+	ts := Printable(e.TS)
+	if !e.Time.IsZero() {
+		ts = e.Time.In(t.location).Format("15:04:05.000")
+	}
+	decision := Printable(cmp.Or(e.Decision(), "-"))
+	policy := t.cell(cmp.Or(e.PolicyRule, "-"), t.policyW)
+	by := t.cell(t.who(e), t.byW)
+	d := Printable(detail(e))
+	if !t.opts.Wide {
+		d = clip(d, t.detailW)
+	}
+	color := ""
+	if t.opts.Color {
+		color = decisionColor(e)
+	}
+	lines := max(len(policy), len(by))
+	for i := range lines {
+		if i == 0 {
+			if err := t.line(ts, fmt.Sprint(e.Seq), clip(Printable(e.Action), actionWidth), decision, color, policy[0], by[0], d); err != nil {
 				return err
 			}
-			seen[session] = true
-			if err := WriteTimelineHeader(w); err != nil {
-				return err
-			}
+			continue
 		}
-		if err := WriteTimelineRow(w, e, opts); err != nil {
+		if err := t.line("", "", "", "", "", at(policy, i), at(by, i), ""); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func writeSessionHeading(w io.Writer, id string, s SessionSummary, shown int, continued bool, opts TimelineOptions) error {
+func at(lines []string, i int) string {
+	if i < len(lines) {
+		return lines[i]
+	}
+	return ""
+}
+
+// cell makes s printable and wraps it to width, or keeps it whole when
+// Wide.
+func (t *Timeline) cell(s string, width int) []string {
+	s = Printable(s)
+	if t.opts.Wide {
+		return []string{s}
+	}
+	return wrapText(s, width)
+}
+
+// line writes one line of the table; color, when set, is put around the
+// decision (not its padding).
+func (t *Timeline) line(ts, seq, action, decision, color, policy, by, detail string) error {
+	var b strings.Builder
+	b.WriteString(pad(ts, timeWidth))
+	b.WriteString("  ")
+	b.WriteString(strings.Repeat(" ", max(0, seqWidth-len(seq))) + seq)
+	b.WriteString("  ")
+	b.WriteString(pad(action, actionWidth))
+	b.WriteString("  ")
+	if color != "" {
+		b.WriteString(color + decision + colorReset + strings.Repeat(" ", max(0, decisionWidth-utf8.RuneCountInString(decision))))
+	} else {
+		b.WriteString(pad(decision, decisionWidth))
+	}
+	b.WriteString("  ")
+	b.WriteString(pad(policy, t.policyW))
+	b.WriteString("  ")
+	b.WriteString(pad(by, t.byW))
+	b.WriteString("  ")
+	b.WriteString(detail)
+	_, err := io.WriteString(t.w, strings.TrimRight(b.String(), " ")+"\n")
+	return err
+}
+
+func pad(s string, width int) string {
+	return s + strings.Repeat(" ", max(0, width-utf8.RuneCountInString(s)))
+}
+
+// decisionColor is the colour of e's decision column: from the decision,
+// one of four fixed values, or from the action for the log's own alarms.
+func decisionColor(e *Entry) string {
+	switch e.Decision() {
+	case DecisionDeny:
+		return colorRed
+	case DecisionRequireApproval, DecisionEscalate:
+		return colorYellow
+	case DecisionAllow:
+		return colorGreen
+	}
+	switch e.Action {
+	case "audit.tamper", "audit.repair":
+		return colorRed
+	}
+	return ""
+}
+
+// learn notes what e says about its run.
+func (t *Timeline) learn(e *Entry) {
+	r := t.runs[e.RunID]
+	if r == nil {
+		r = &RunInfo{ID: e.RunID}
+		t.runs[e.RunID] = r
+	}
+	r.learn(e)
+}
+
+// who names whoever is accountable for the event: the approver of a tool
+// call a person approved, "auto (policy)" for one the policy allowed, else
+// the actor, with the agent named by the agentInfo it reported.
+func (t *Timeline) who(e *Entry) string {
+	if tc := e.ToolCall; tc != nil && tc.Approval != "" {
+		if tc.Approval == "auto" {
+			return "auto (policy)"
+		}
+		return "approved: " + tc.Approval
+	}
+	if r := t.runs[e.RunID]; r != nil && r.Reported && e.Actor.Role == "operator" {
+		return "agent:" + r.Name
+	}
+	return e.Actor.ID
+}
+
+// WriteTimelineHeader writes the column titles of a timeline.
+func WriteTimelineHeader(w io.Writer) error {
+	return NewTimeline(w, TimelineOptions{}).Header()
+}
+
+// WriteTimeline writes a readable timeline of entries: one row per event
+// with its time, seq, action, policy decision and rule, who acted or
+// approved, and a shortened detail (the prompt text; the tool with its
+// arguments and its result or error; the subject). Rows stay in log
+// order. Each bridge run starts with a heading naming its agent; each run
+// of rows of one session starts with a heading that summarizes the whole
+// session, counting each decision once.
+func WriteTimeline(w io.Writer, entries []Entry, opts TimelineOptions) error {
+	if opts.Runs == nil {
+		opts.Runs = Runs(entries)
+	}
+	t := NewTimeline(w, opts)
+	sums := make(map[sessionKey]SessionSummary)
+	for _, s := range Sessions(entries) {
+		sums[sessionKey{s.Run, s.ID}] = s
+	}
+	for _, s := range opts.Sessions {
+		if _, ok := sums[sessionKey{s.Run, s.ID}]; ok {
+			sums[sessionKey{s.Run, s.ID}] = s
+		}
+	}
+	shown := make(map[sessionKey]int)
+	for i := range entries {
+		e := &entries[i]
+		if opts.All || !e.IsLifecycle() {
+			shown[sessionKey{e.RunID, e.Session}]++
+			if opts.Wide {
+				t.policyW = max(t.policyW, utf8.RuneCountInString(Printable(e.PolicyRule)))
+				t.byW = max(t.byW, utf8.RuneCountInString(Printable(t.who(e))))
+			}
+		}
+	}
+	seen := make(map[sessionKey]bool)
+	cur, printed := sessionKey{"\x00", "\x00"}, false
+	for i := range entries {
+		e := &entries[i]
+		if !opts.All && e.IsLifecycle() {
+			t.learn(e)
+			continue
+		}
+		key := sessionKey{e.RunID, e.Session}
+		if key != cur {
+			if printed {
+				fmt.Fprintln(w)
+			}
+			if key.run != cur.run && key.run != "" {
+				if err := t.writeRunHeading(key.run); err != nil {
+					return err
+				}
+			}
+			cur, printed = key, true
+			if err := t.writeSessionHeading(key, sums[key], shown[key], seen[key]); err != nil {
+				return err
+			}
+			seen[key] = true
+			if err := t.Header(); err != nil {
+				return err
+			}
+		}
+		if err := t.Row(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeRunHeading names the run, when it ran, and its agent.
+func (t *Timeline) writeRunHeading(id string) error {
+	r := t.runs[id]
+	if r == nil {
+		r = &RunInfo{ID: id}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "run %s", Printable(id))
+	if !r.Start.IsZero() {
+		fmt.Fprintf(&b, "  %s → %s", r.Start.In(t.location).Format("2006-01-02 15:04:05Z07:00"), r.End.In(t.location).Format("15:04:05Z07:00"))
+	}
+	switch {
+	case r.Reported:
+		fmt.Fprintf(&b, "  agent %s (as it reported itself)", Printable(r.Agent))
+	case r.Agent != "":
+		fmt.Fprintf(&b, "  agent %s", Printable(r.Agent))
+	}
+	if len(r.Command) > 0 {
+		fmt.Fprintf(&b, "  command: %s", Printable(strings.Join(r.Command, " ")))
+	}
+	_, err := fmt.Fprintln(t.w, b.String())
+	return err
+}
+
+func (t *Timeline) writeSessionHeading(key sessionKey, s SessionSummary, shown int, continued bool) error {
 	var err error
 	switch {
-	case id == "":
-		_, err = fmt.Fprintf(w, "bridge events (no session)\n")
+	case key.session == "":
+		_, err = fmt.Fprintf(t.w, "bridge events (no session)\n")
 	case continued:
-		_, err = fmt.Fprintf(w, "session %s (continued)\n", id)
+		_, err = fmt.Fprintf(t.w, "session %s (continued)\n", Printable(key.session))
 	default:
-		loc := cmpLoc(opts.Location)
 		filtered := ""
 		if shown < s.Events {
 			filtered = fmt.Sprintf(" (%d shown)", shown)
 		}
-		_, err = fmt.Fprintf(w, "session %s  %s → %s  %s%s, %s, %s, %d approved by a person, %d denied\n", id,
-			s.Start.In(loc).Format("2006-01-02 15:04:05Z07:00"), s.End.In(loc).Format("15:04:05Z07:00"),
+		_, err = fmt.Fprintf(t.w, "session %s  %s → %s  %s%s, %s, %s, %d approved by a person, %d denied\n", Printable(key.session),
+			s.Start.In(t.location).Format("2006-01-02 15:04:05Z07:00"), s.End.In(t.location).Format("15:04:05Z07:00"),
 			plural(s.Events, "event"), filtered, plural(s.Prompts, "prompt"), plural(s.ToolCalls, "tool call"), s.Approvals, s.Denials)
 	}
 	return err
@@ -100,89 +335,8 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-func cmpLoc(loc *time.Location) *time.Location {
-	if loc == nil {
-		return time.UTC
-	}
-	return loc
-}
-
-// WriteTimelineRow writes one event as a timeline row.
+// WriteTimelineRow writes one event as a timeline row. It cannot name the
+// agent from earlier records; use a Timeline to write many rows.
 func WriteTimelineRow(w io.Writer, e *Entry, opts TimelineOptions) error {
-	width := opts.Width
-	if width <= 0 {
-		width = 64
-	}
-	ts := e.TS
-	if !e.Time.IsZero() {
-		ts = e.Time.In(cmpLoc(opts.Location)).Format("15:04:05.000")
-	}
-	decision, rule := e.Decision(), e.PolicyRule
-	if decision == "" {
-		decision = "-"
-	}
-	if rule == "" {
-		rule = "-"
-	}
-	_, err := fmt.Fprintf(w, timelineFormat, ts, fmt.Sprint(e.Seq), clip(e.Action, 20), decision, clip(rule, 22), clip(who(e), 22), clip(detail(e), width))
-	return err
-}
-
-// who names whoever is accountable for the event: the approver of a tool
-// call a person approved, "auto (policy)" for one the policy allowed, else
-// the actor.
-func who(e *Entry) string {
-	if tc := e.ToolCall; tc != nil && tc.Approval != "" {
-		if tc.Approval == "auto" {
-			return "auto (policy)"
-		}
-		return "approved: " + tc.Approval
-	}
-	return e.Actor.ID
-}
-
-// detail is the DETAIL column: what the event is about, then why a
-// policy refused or held it.
-func detail(e *Entry) string {
-	d := what(e)
-	if e.Reason != "" && e.Decision() != "" && e.Decision() != DecisionAllow {
-		d += " — " + oneLine(e.Reason)
-	}
-	return d
-}
-
-func what(e *Entry) string {
-	if e.IsPrompt() {
-		return strings.TrimSpace(`"` + oneLine(text(e.Input)) + `"`)
-	}
-	var parts []string
-	if tc := e.ToolCall; tc != nil {
-		if tc.Tool != "" {
-			parts = append(parts, tc.Tool)
-		}
-		if a := text(tc.Arguments); a != "" {
-			parts = append(parts, oneLine(a))
-		} else if a := text(e.Input); a != "" {
-			parts = append(parts, oneLine(a))
-		}
-		switch {
-		case len(tc.Error) > 0:
-			parts = append(parts, "✗ "+oneLine(text(tc.Error)))
-		case len(tc.Result) > 0:
-			parts = append(parts, "→ "+oneLine(text(tc.Result)))
-		}
-		return strings.Join(parts, " ")
-	}
-	if p := e.Subject.Path; p != "" {
-		parts = append(parts, p)
-	} else if r := e.Subject.Ref; r != "" && r != e.Session {
-		parts = append(parts, e.Subject.Kind+" "+r)
-	}
-	if in := text(e.Input); in != "" {
-		parts = append(parts, oneLine(in))
-	}
-	if out := text(e.Output); out != "" {
-		parts = append(parts, "→ "+oneLine(out))
-	}
-	return strings.Join(parts, " ")
+	return NewTimeline(w, opts).Row(e)
 }
