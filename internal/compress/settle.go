@@ -1,10 +1,6 @@
 package compress
 
-import (
-	"sync"
-
-	"github.com/acp-bridge/acp-bridge/internal/tokens"
-)
+import "sync"
 
 // maxSettling bounds the turns waiting to be settled; a turn that finds
 // the queue full keeps its byte estimate.
@@ -66,18 +62,3 @@ func (st *settler) run(pl *Pipeline) {
 
 // wait returns once every queued turn is settled.
 func (st *settler) wait() { st.idle.Wait() }
-
-// decideBytes is the most of one content the pipeline tokenizes to decide
-// whether to offload it; the count of a longer content is scaled from its
-// first decideBytes (tokens.CountPrefix).
-const decideBytes = 128 << 10
-
-// measure returns content's o200k tokens for an offload decision, and
-// whether the figure is a count of all of it rather than scaled.
-func measure(content string) (int, bool) {
-	n, counted := tokens.CountPrefix(content, decideBytes)
-	if counted >= len(content) {
-		return n, true
-	}
-	return int(int64(n) * int64(len(content)) / int64(counted)), false
-}

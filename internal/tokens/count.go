@@ -16,6 +16,7 @@ package tokens
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/tiktoken-go/tokenizer/codec"
 )
@@ -54,6 +55,7 @@ func CountPrefix(s string, maxBytes int) (n, counted int) {
 // in its strict UTF-8 mode, which is not used; should it fail or panic,
 // the chunk is counted as Estimate of its bytes rather than not at all.
 func countChunk(c string) (n int) {
+	tokenized.Add(int64(len(c)))
 	defer func() {
 		if recover() != nil {
 			n = Estimate(len(c))
@@ -71,6 +73,7 @@ func countChunk(c string) (n int) {
 func Pieces(s string) []string {
 	var out []string
 	for c := range Chunks(s) {
+		tokenized.Add(int64(len(c)))
 		_, ps, err := o200k().Encode(c)
 		if err != nil {
 			ps = []string{c}
@@ -79,6 +82,14 @@ func Pieces(s string) []string {
 	}
 	return out
 }
+
+// tokenized counts the bytes handed to the tokenizer.
+var tokenized atomic.Int64
+
+// Tokenized returns how many bytes this process has handed to the
+// tokenizer so far: what callers use to check that the tokenizer's work
+// is bounded by what they decide, not by what they are given.
+func Tokenized() int64 { return tokenized.Load() }
 
 // BytesPerToken is the ratio Estimate assumes: about four bytes per token
 // is usual for English and code under o200k.
