@@ -2,7 +2,6 @@ package adapter
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -145,8 +144,11 @@ type Selector struct {
 	auto   bool
 	logger *slog.Logger
 
-	mu     sync.Mutex // guards active
+	mu     sync.Mutex // guards active and claimed
 	active Adapter
+	// claimed says active was chosen from what the agent says it is (its
+	// initialize response), not by the bridge's operator.
+	claimed bool
 }
 
 // NewSelector returns a selector whose adapter is a (nil: none yet). When
@@ -163,14 +165,19 @@ func (s *Selector) Active() Adapter {
 	return s.active
 }
 
-// PreToolHook reports whether the agent in use asks the bridge, through a
-// hook, before each of its own tool calls (Claude Code with a decider). The
-// wire-level enforcement can then leave the decision on a tool call the
-// agent runs without asking to the hook, which is asked before the tool runs
-// and tells the model why, instead of cancelling the turn.
+// PreToolHook reports whether the bridge installed a hook in the agent it
+// started, which the agent asks before each of its own tool calls (Claude
+// Code with a decider). The wire-level enforcement can then leave a denied
+// tool call the agent reports to the hook, which is asked before the tool
+// runs and tells the model why, instead of cancelling the turn. An adapter
+// chosen from the agent's own initialize response never counts: what the
+// agent says it is must not relax the wire-level enforcement.
 func (s *Selector) PreToolHook() bool {
-	c, ok := s.Active().(*claude)
-	return ok && c.hook != nil
+	s.mu.Lock()
+	a, claimed := s.active, s.claimed
+	s.mu.Unlock()
+	c, ok := a.(*claude)
+	return ok && c.hook != nil && !claimed
 }
 
 // Close closes the adapter in use, if any.
@@ -204,7 +211,7 @@ func (s *Selector) noteAgentInfo(m *acpwire.Message) {
 		s.logger.Warn("adapter: gemini recognised from agentInfo after it started, so its native policy file was not passed; start gemini directly or use --adapter gemini", "agentInfo", name)
 	}
 	s.logger.Info("adapter: recognised agent from agentInfo", "adapter", which, "agentInfo", name)
-	s.active = a
+	s.active, s.claimed = a, true
 }
 
 // observer is implemented by adapters that watch what the agent reports
@@ -262,11 +269,11 @@ func Middleware(sel *Selector, s acpwire.Sender) acpwire.Middleware {
 	}
 }
 
-// decodeObject is json.Unmarshal into v for a raw value that must be an
+// decodeObject is decodeStrict into v for a raw value that must be an
 // object, with a short error.
 func decodeObject(raw []byte, v any) error {
 	if len(raw) == 0 || raw[0] != '{' {
 		return fmt.Errorf("not a JSON object")
 	}
-	return json.Unmarshal(raw, v)
+	return decodeStrict(raw, v)
 }

@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
 )
 
 // ToolCall is a tool call an agent reports from inside itself, through a
@@ -207,9 +209,15 @@ func (s *HookServer) serve(conn net.Conn) {
 	}
 }
 
+// decodeStrict decodes raw into v with case-exact member names, refusing
+// a duplicate name at any depth and invalid UTF-8: what the bridge judges
+// is then what the agent's own reader (JavaScript's JSON.parse, which
+// keeps the last duplicate) reads, or nothing.
+func decodeStrict(raw []byte, v any) error { return jsonv2.Unmarshal(raw, v) }
+
 func (s *HookServer) answer(line []byte) HookResponse {
 	var req HookRequest
-	if err := json.Unmarshal(line, &req); err != nil {
+	if err := decodeStrict(line, &req); err != nil {
 		return HookResponse{Decision: Deny, Reason: "acp-bridge: malformed hook request"}
 	}
 	call, event, err := parseHookEvent(req)
