@@ -26,6 +26,10 @@ type governed struct {
 	Audit *audit.Log
 	// FailOpen is --audit-fail open.
 	FailOpen bool
+	// Enforcer applies the policy on the wire; nil when neither a policy
+	// nor a log is in use. The adapters tell it which tool calls the
+	// agent's hook refused.
+	Enforcer *governance.Enforcer
 }
 
 // stringsFlag is a repeatable string flag.
@@ -141,6 +145,7 @@ func governanceFeature() feature {
 				opts.Audit = q
 			}
 			enf := governance.NewEnforcer(opts)
+			g.Enforcer = enf
 			s.Bridge.Use(enf.Middleware())
 			s.Bridge.OnPreempt(enf.Preempt)
 			s.onExit(func() { enf.Close("bridge stopped") })

@@ -46,11 +46,14 @@ type EnforceOptions struct {
 	Operator string
 	// Logger receives diagnostics; optional, nil discards them.
 	Logger *slog.Logger
-	// AgentHook reports whether the agent asks the bridge before each of
-	// its own tool calls (Claude Code's PreToolUse hook deciding with the
-	// same engine); optional. While it does, a denied tool_call is hidden
-	// from the IDE and left to the hook to refuse, without cancelling the
-	// turn; if the call completes anyway, the turn is cancelled then.
+	// AgentHook reports whether the bridge itself installed a pre-tool
+	// hook in the agent (Claude Code's PreToolUse hook deciding with the
+	// same engine); optional. It must never depend on what the agent says
+	// of itself. While it reports true, a denied tool_call is hidden from
+	// the IDE and left to the hook to refuse, without cancelling the turn;
+	// the hook's refusal must then be seen (NoteHookRefusal) before the
+	// agent reports the call failed, and a call that goes on or ends
+	// without it cancels the turn after all.
 	AgentHook func() bool
 }
 
@@ -103,6 +106,7 @@ type Enforcer struct {
 	sessions map[string]*sessionState
 	calls    map[string]*callState              // by callKey(session, toolCallId)
 	stopped  map[string]bool                    // calls the bridge stopped that ended, by callKey
+	refused  map[string]bool                    // calls the agent's hook refused, by callKey
 	perms    map[string]*permState              // forwarded permission requests, by request id
 	opens    map[string]*openState              // session/new|load|resume|fork requests, by request id
 	prompts  map[string]string                  // session/prompt request id -> session id
@@ -123,7 +127,7 @@ func NewEnforcer(opts EnforceOptions) *Enforcer {
 	return &Enforcer{
 		opts: opts, engine: opts.Engine, send: opts.Sender, rec: opts.Audit, log: lg,
 		agent:    audit.Actor{ID: op, Role: "operator"},
-		sessions: map[string]*sessionState{}, calls: map[string]*callState{}, stopped: map[string]bool{},
+		sessions: map[string]*sessionState{}, calls: map[string]*callState{}, stopped: map[string]bool{}, refused: map[string]bool{},
 		perms: map[string]*permState{}, opens: map[string]*openState{},
 		prompts: map[string]string{}, asks: map[string]context.CancelCauseFunc{},
 	}

@@ -52,6 +52,7 @@ func (x *Enforcer) callLocked(sid, id string) *callState {
 func (x *Enforcer) forgetLocked(c *callState) {
 	key := callKey(c.session, c.id)
 	delete(x.calls, key)
+	delete(x.refused, key)
 	if c.blocked {
 		x.stopped[key] = true
 	}
@@ -69,6 +70,11 @@ func (x *Enforcer) forgetSessionLocked(sid string) {
 	for k := range x.stopped {
 		if strings.HasPrefix(k, prefix) {
 			delete(x.stopped, k)
+		}
+	}
+	for k := range x.refused {
+		if strings.HasPrefix(k, prefix) {
+			delete(x.refused, k)
 		}
 	}
 }
@@ -303,7 +309,10 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 		c.status = u.Status
 	}
 	blocked, deferred, seen := c.blocked, c.deferred, c.forwarded
-	ranAnyway := deferred && u.Status == "completed"
+	// A call left to the agent's hook that runs or ends without the
+	// hook's refusal on record ran anyway, or never asked the hook.
+	ranAnyway := deferred && (u.Status == "completed" ||
+		(u.Status == "in_progress" || u.Status == "failed") && !x.refused[callKey(c.session, c.id)])
 	if ranAnyway {
 		c.deferred = false
 	}
@@ -514,4 +523,25 @@ func (x *Enforcer) tell(sid, text string) {
 	if err != nil {
 		x.log.Warn("telling the user about a blocked action", "err", err)
 	}
+}
+
+// maxHookRefusals bounds the hook refusals kept for calls the wire has
+// not seen end; past it they are forgotten, and hidden calls are stopped
+// as if their hook had never refused them.
+const maxHookRefusals = 4096
+
+// NoteHookRefusal tells the enforcer that the agent's pre-tool hook, which
+// the bridge answers itself, refused tool call id of session sid. Only a
+// call refused there stays hidden when the agent reports it failed; see
+// EnforceOptions.AgentHook. It is safe for concurrent use.
+func (x *Enforcer) NoteHookRefusal(sid, id string) {
+	if id == "" {
+		return
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if len(x.refused) >= maxHookRefusals {
+		clear(x.refused)
+	}
+	x.refused[callKey(sid, id)] = true
 }
