@@ -344,15 +344,16 @@ func TestNameRule(t *testing.T) {
 }
 
 func TestMergeKeys(t *testing.T) {
+	// The anchor is defined in the merge itself: a key of its own at the
+	// top level would be a field AIP-44 does not define.
 	src := `---
-common: &common
-  kind: client
-  transport: stdio
-  version: 9.9.9
 name: merged
 id: merged
 description: Fields brought in with a YAML merge key; the manifest's own keys win.
-<<: *common
+<<: &common
+  kind: client
+  transport: stdio
+  version: 9.9.9
 version: 1.0.0
 metadata:
   aip44:
@@ -371,7 +372,7 @@ metadata:
 
 	// A problem in a merged value points at the anchor that defines it.
 	_, err = Parse("ACP.md", []byte(strings.Replace(src, "kind: client", "kind: agent", 1)))
-	if err == nil || !strings.Contains(err.Error(), "ACP.md:3:9: kind: must be one of client, server, bridge") {
-		t.Errorf("Parse error %v, want it at the anchor's kind (3:9)", err)
+	if err == nil || !strings.Contains(err.Error(), "ACP.md:6:9: kind: must be one of client, server, bridge") {
+		t.Errorf("Parse error %v, want it at the anchor's kind (6:9)", err)
 	}
 }
