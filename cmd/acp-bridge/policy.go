@@ -31,7 +31,7 @@ func runPolicy(_ context.Context, e *env, args []string) error {
 		"Shows the decision the policy makes for one request and the rule that made it; without a request,\nvalidates the policy and lists its rules in evaluation order.")
 	var (
 		file, action, tool, kind, title, command, url, cwd string
-		paths, roots                                       stringsFlag
+		paths, roots, cmdArgs, envs                        stringsFlag
 		asJSON                                             bool
 	)
 	fs.StringVar(&file, "policy", "GOVERNANCE.md", "the AIP-7 GOVERNANCE.md `FILE`")
@@ -40,7 +40,9 @@ func runPolicy(_ context.Context, e *env, args []string) error {
 	fs.StringVar(&kind, "kind", "", "the ACP tool kind (read, edit, delete, move, search, execute, fetch, ...)")
 	fs.StringVar(&title, "title", "", "the tool call's title")
 	fs.Var(&paths, "path", "a path the operation touches (repeatable)")
-	fs.StringVar(&command, "command", "", "a shell command line")
+	fs.StringVar(&command, "command", "", "a shell command line, or with --arg a terminal request's command")
+	fs.Var(&cmdArgs, "arg", "an argument of a terminal request's command (repeatable; implies --action terminal.create)")
+	fs.Var(&envs, "env", "an environment variable `NAME=VALUE` of a terminal request (repeatable)")
 	fs.StringVar(&url, "url", "", "the URL a fetch reaches")
 	fs.StringVar(&cwd, "cwd", "", "the working directory (default: the current directory)")
 	fs.Var(&roots, "workspace-root", "a workspace root `DIR` (repeatable; default: --cwd)")
@@ -68,7 +70,7 @@ func runPolicy(_ context.Context, e *env, args []string) error {
 		}
 	}
 	engine := governance.NewEngine(p, governance.EngineOptions{Protected: append(selfProtected(p, nil), auditProtected(p.AuditFile))})
-	if action == "" && tool == "" && kind == "" && len(paths) == 0 && command == "" && url == "" {
+	if action == "" && tool == "" && kind == "" && len(paths) == 0 && command == "" && url == "" && len(cmdArgs) == 0 && len(envs) == 0 {
 		fmt.Fprintf(e.stdout, "%s: valid; default %s (%s); %d rules:\n", file, p.Default, p.DefaultWhere, len(p.Rules()))
 		for _, r := range p.Rules() {
 			fmt.Fprintln(e.stdout, "  "+r)
@@ -86,8 +88,23 @@ func runPolicy(_ context.Context, e *env, args []string) error {
 		}
 	}
 	req := governance.Request{Action: action, Tool: tool, Kind: kind, Title: title, Paths: paths, Command: command, URL: url, Cwd: cwd, Roots: roots}
+	if len(cmdArgs) > 0 {
+		// As the bridge reads a terminal request (enforce_clientcall.go).
+		req.Argv = append([]string{command}, cmdArgs...)
+		req.Command = strings.Join(req.Argv, " ")
+	}
+	for _, kv := range envs {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok {
+			fmt.Fprintf(e.stderr, "--env %q: want NAME=VALUE\n", kv)
+			return &exitError{code: 2}
+		}
+		req.Env = append(req.Env, governance.EnvVar{Name: name, Value: value})
+	}
 	if req.Action == "" {
 		switch {
+		case len(cmdArgs) > 0 || len(envs) > 0:
+			req.Action = governance.ActionTerminalCreate
 		case tool != "" || kind != "":
 			req.Action = governance.ActionToolCall
 		case command != "":
@@ -116,7 +133,7 @@ func runPolicy(_ context.Context, e *env, args []string) error {
 	}
 	d := engine.Decide(req)
 	if asJSON {
-		out, _ := json.Marshal(map[string]any{"decision": d.Value, "rule": d.Rule, "ref": d.Ref, "reason": d.Reason, "advisories": d.Advisories})
+		out, _ := json.Marshal(map[string]any{"decision": d.Value, "rule": d.Rule, "ref": d.Ref, "reason": d.Reason, "advisories": d.Advisories, "subjects": d.Subjects})
 		fmt.Fprintln(e.stdout, string(out))
 		return nil
 	}
@@ -125,7 +142,25 @@ func runPolicy(_ context.Context, e *env, args []string) error {
 	for _, a := range d.Advisories {
 		fmt.Fprintf(e.stdout, "advisory: %s\n", a)
 	}
+	printSubjects(e, d)
 	return nil
+}
+
+// printSubjects lists what the decision was made of: each command the line
+// runs (its forms, the words that are not static, notes) and each variable
+// and path, with the rule that decided it.
+func printSubjects(e *env, d governance.Decision) {
+	if len(d.Subjects) < 2 && (len(d.Subjects) == 0 || len(d.Subjects[0].Details) == 0) {
+		return
+	}
+	fmt.Fprintln(e.stdout, "subjects:")
+	for i, s := range d.Subjects {
+		fmt.Fprintf(e.stdout, "  %d. %s\n", i+1, s.What)
+		for _, line := range s.Details {
+			fmt.Fprintf(e.stdout, "       %s\n", line)
+		}
+		fmt.Fprintf(e.stdout, "       %s by %s\n", s.Value, s.Rule)
+	}
 }
 
 // builtinPathRules are the engine's fixed path rules, as policy check

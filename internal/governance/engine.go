@@ -165,14 +165,25 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 		return 0 // not known: only rules for every command apply
 	}
 	n := 0
-	for _, a := range commandLines(in.req) {
+	seen := map[string]bool{}
+	for i, a := range commandLines(in.req) {
 		for _, p := range a.Problems {
 			consider(e.decideLineProblem(a.Line, p), fmt.Sprintf("reading %q", a.Line), nil)
 		}
 		for _, c := range a.Commands {
 			n++
+			what, details := fmt.Sprintf("running %q", c.Source), describeCommand(c)
+			if i == 1 {
+				what += " (as argv, the way a client that execs it runs it)"
+			}
+			// The readings of one request often agree: report each once.
+			key := what + "\x00" + strings.Join(details, "\x00")
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
 			if v, ok := e.decideCommand(in, c, advisories); ok {
-				consider(v, fmt.Sprintf("running %q", c.Source), describeCommand(c))
+				consider(v, what, details)
 			}
 		}
 		for _, as := range a.Assignments {

@@ -58,7 +58,7 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 	if len(words) == 0 || words[0].Kind == Static && words[0].Text == ":" {
 		return // ":" runs nothing; substitutions in its words are walked
 	}
-	c := &Command{Source: sourceOf(st, src)}
+	c := &Command{Source: strings.TrimRight(sourceOf(st, src), "; \t&")}
 	if !complete {
 		c.Notes = append(c.Notes, Note{Kind: Unparsed, Text: "brace expansion too large to list"})
 	}

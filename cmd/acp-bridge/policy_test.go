@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestPolicyCheckSubjects: policy check shows each command a line runs,
+// what in it is not static and which rule decided it, and takes a
+// terminal request's args and env.
+func TestPolicyCheckSubjects(t *testing.T) {
+	dir := t.TempDir()
+	policy := writePolicy(t, dir, "  deny: [Bash(rm:*), Bash(curl:*)]\n  allow: [Bash(echo:*), Bash(ls:*)]\n")
+	tests := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"wrappers and a computed word", []string{"--command", "ls; timeout --signal KILL 5 $X -rf /tmp/a"}, []string{
+			"require-approval\n",
+			"  1. running \"ls\"\n       runs: ls\n       allow by allow Bash(ls:*)",
+			"       runs: timeout --signal KILL 5 $X -rf /tmp/a\n",
+			"       which runs: $X -rf /tmp/a\n",
+			"       not static: $X (parameter expansion $X)\n",
+			"       note: the command word is not static: $X (parameter expansion $X)\n",
+			"       require-approval by deny Bash(rm:*)",
+		}},
+		{"terminal args joined", []string{"--command", "echo", "--arg", "x;", "--arg", "rm", "--arg", "-rf", "--arg", "V"}, []string{
+			"deny\nrule:   deny Bash(rm:*)",
+			"running \"rm -rf V\"\n       runs: rm -rf V\n       deny by deny Bash(rm:*)",
+			"(as argv, the way a client that execs it runs it)",
+		}},
+		{"terminal env", []string{"--command", "ls", "--env", "BASH_ENV=evil.sh"}, []string{
+			"deny\nrule:   deny environment variables that run code (built-in; allow with Env(NAME))\nreason: setting BASH_ENV: bash runs the file it names at start-up\n",
+		}},
+		{"brace expansion", []string{"--command", "{rm,-rf,x}"}, []string{"deny\n", "runs: rm -rf x\n"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr lockedBuffer
+			args := append([]string{"policy", "check", "--policy", policy, "--cwd", dir}, tt.args...)
+			if err := run(context.Background(), &env{stdout: &stdout, stderr: &stderr}, args); err != nil {
+				t.Fatalf("%v: %v\n%s", args, err, stderr.String())
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stdout.String(), w) {
+					t.Errorf("output lacks %q:\n%s", w, stdout.String())
+				}
+			}
+		})
+	}
+}
