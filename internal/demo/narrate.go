@@ -11,12 +11,14 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	jsonv2 "github.com/go-json-experiment/json"
 )
 
 // Entry is one line of a bridge recording (acp-bridge --record): a message
 // the bridge wrote to a peer, or, with Bridge set, a message a peer sent
 // that the bridge did not pass on with its own bytes ("answered",
-// "replaced", "dropped", "consumed").
+// "replaced", "dropped", "consumed", "refused").
 type Entry struct {
 	TS     string          `json:"ts"`
 	Dir    string          `json:"dir"`
@@ -78,8 +80,10 @@ func Narrate(w io.Writer, entries []Entry, root string) error {
 	n := &narration{w: w, root: strings.TrimSuffix(root, "/"), reqs: map[string]message{}}
 	msgs := make([]message, len(entries))
 	for i, e := range entries {
-		if err := json.Unmarshal(e.Msg, &msgs[i]); err != nil {
-			// A batch or something else the demo never sends: shown as is.
+		// Read strictly (case-exact names, no duplicates, valid UTF-8): a
+		// message the peers could read differently is told as unreadable
+		// rather than as one reading of it.
+		if err := jsonv2.Unmarshal(e.Msg, &msgs[i]); err != nil {
 			msgs[i] = message{Method: "(unreadable message)"}
 		}
 		if msgs[i].isRequest() {
@@ -94,19 +98,27 @@ func Narrate(w io.Writer, entries []Entry, root string) error {
 	tellAt := map[int]int{}
 	skip := map[int]bool{}
 	for h, e := range entries {
-		if e.Bridge != "answered" && e.Bridge != "replaced" {
+		if e.Bridge != "answered" && e.Bridge != "replaced" && e.Bridge != "refused" {
 			continue
 		}
 		wantDir, wantResponse := e.Dir, msgs[h].isResponse()
-		if e.Bridge == "answered" {
+		switch {
+		case e.Bridge == "answered", e.Bridge == "refused" && !msgs[h].isResponse():
+			// The bridge's error went back to the sender.
 			wantDir, wantResponse = opposite(e.Dir), true
+		case e.Bridge == "refused":
+			// The peer waiting for a refused response got an error instead.
+			wantDir, wantResponse = e.Dir, true
+		}
+		if len(msgs[h].ID) == 0 {
+			continue // nothing to pair it with
 		}
 		for j := h - 1; j >= 0; j-- {
 			m := msgs[j]
 			if _, taken := heldFor[j]; taken || entries[j].Bridge != "" || entries[j].Dir != wantDir || m.isResponse() != wantResponse {
 				continue
 			}
-			if string(m.ID) == string(msgs[h].ID) && m.Method == msgs[h].Method || (e.Bridge == "answered" && string(m.ID) == string(msgs[h].ID)) {
+			if string(m.ID) == string(msgs[h].ID) && (m.Method == msgs[h].Method || e.Bridge != "replaced") {
 				heldFor[j] = h
 				skip[h] = true
 				at := j
@@ -129,9 +141,12 @@ func Narrate(w io.Writer, entries []Entry, root string) error {
 			h := heldFor[j]
 			held := entries[h]
 			n.line(n.label(held.Dir, msgs[h]), n.describe(held.Dir, msgs[h]))
-			if held.Bridge == "answered" {
+			switch held.Bridge {
+			case "answered":
 				n.line("bridge", "answered it itself, the "+from(opposite(held.Dir))+" never saw it: "+n.describe(entries[j].Dir, msgs[j]))
-			} else {
+			case "refused":
+				n.line("bridge", "refused it, the "+from(opposite(held.Dir))+" never saw it: "+n.describe(entries[j].Dir, msgs[j]))
+			default:
 				n.line("bridge", n.replaced(held.Dir, msgs[h], msgs[j]))
 			}
 		}
@@ -147,6 +162,8 @@ func Narrate(w io.Writer, entries []Entry, root string) error {
 		case "answered":
 			n.line(n.label(e.Dir, m), n.describe(e.Dir, m))
 			n.line("bridge", "answered it itself")
+		case "refused":
+			n.line("bridge", "REFUSED "+n.describe(e.Dir, m)+" ("+n.label(e.Dir, m)+"), never forwarded")
 		default:
 			if text, ok := chunkText(m); ok {
 				n.chunk(n.label(e.Dir, m), text)
@@ -290,7 +307,7 @@ func sessionUpdate(m message) (update, bool) {
 	var p struct {
 		Update update `json:"update"`
 	}
-	if json.Unmarshal(m.Params, &p) != nil {
+	if jsonv2.Unmarshal(m.Params, &p) != nil {
 		return update{}, false
 	}
 	return p.Update, true
@@ -305,7 +322,7 @@ func chunkText(m message) (string, bool) {
 	var c struct {
 		Text string `json:"text"`
 	}
-	if json.Unmarshal(u.Content, &c) != nil {
+	if jsonv2.Unmarshal(u.Content, &c) != nil {
 		return "", false
 	}
 	return strings.Join(strings.Fields(c.Text), " "), true
@@ -342,12 +359,14 @@ func (n *narration) describe(dir string, m message) string {
 		return describeUpdate(m)
 	}
 	var p struct {
-		Cwd      string `json:"cwd"`
-		Path     string `json:"path"`
-		Content  string `json:"content"`
-		Command  string `json:"command"`
-		Args     []string
-		Prompt   []struct{ Text string } `json:"prompt"`
+		Cwd     string   `json:"cwd"`
+		Path    string   `json:"path"`
+		Content string   `json:"content"`
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
+		Prompt  []struct {
+			Text string `json:"text"`
+		} `json:"prompt"`
 		ToolCall struct {
 			Title string `json:"title"`
 		} `json:"toolCall"`
@@ -356,7 +375,7 @@ func (n *narration) describe(dir string, m message) string {
 		} `json:"options"`
 		RequestID json.RawMessage `json:"requestId"`
 	}
-	json.Unmarshal(m.Params, &p)
+	jsonv2.Unmarshal(m.Params, &p)
 	switch m.Method {
 	case "initialize":
 		return "initialize"
@@ -406,7 +425,7 @@ func (n *narration) describeResponse(dir string, m message) string {
 			OptionID string `json:"optionId"`
 		} `json:"outcome"`
 	}
-	json.Unmarshal(m.Result, &r)
+	jsonv2.Unmarshal(m.Result, &r)
 	switch req.Method {
 	case "initialize":
 		return fmt.Sprintf("initialized: %s, protocol %d", r.AgentInfo.Name, r.ProtocolVersion)
@@ -443,7 +462,7 @@ func describeUpdate(m message) string {
 			Estimated bool   `json:"estimated"`
 			Level     string `json:"level"`
 		}
-		if raw, ok := u.Meta["acp-bridge"]; ok && json.Unmarshal(raw, &meta) == nil && meta.Estimated {
+		if raw, ok := u.Meta["acp-bridge"]; ok && jsonv2.Unmarshal(raw, &meta) == nil && meta.Estimated {
 			s += " (the bridge's estimate, level " + meta.Level + ")"
 		}
 		return s
@@ -457,7 +476,7 @@ func describeUpdate(m message) string {
 		text, _ := chunkText(m)
 		return strconv.Quote(text)
 	}
-	return "session/update " + u.SessionUpdate
+	return strings.TrimSpace("session/update " + u.SessionUpdate)
 }
 
 var (
@@ -472,7 +491,7 @@ func (n *narration) replaced(dir string, orig, sent message) string {
 		Content string                     `json:"content"`
 		Meta    map[string]json.RawMessage `json:"_meta"`
 	}
-	json.Unmarshal(sent.Result, &r)
+	jsonv2.Unmarshal(sent.Result, &r)
 	if f := refFile.FindStringSubmatch(r.Content); f != nil {
 		o, s := refOriginal.FindStringSubmatch(r.Content), refSaved.FindStringSubmatch(r.Content)
 		if o != nil && s != nil {
@@ -486,7 +505,7 @@ func (n *narration) replaced(dir string, orig, sent message) string {
 			Manifest string `json:"manifest"`
 			Tier     string `json:"tier"`
 		}
-		json.Unmarshal(raw, &id)
+		jsonv2.Unmarshal(raw, &id)
 		return fmt.Sprintf("added its identity to the answer: manifest %s, tier %s", id.Manifest, id.Tier)
 	}
 	return "changed it before passing it on: " + n.describe(dir, sent)

@@ -48,6 +48,22 @@ func TestNarrate(t *testing.T) {
 			`{"ts":"t","dir":"agent_to_client","msg":{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"tool_call","toolCallId":"c1","title":"x\n  bridge         answered it itself\u001b[2J\u202eevil","kind":"read","status":"pending"}}}}
 `, `  agent → IDE    tool call c1: x\u000a  bridge         answered it itself\u001b[2J\u202eevil (read, pending)
 `},
+		{"refused by the wire layer: a request answered in its place; messages read strictly (case-exact, no duplicates)",
+			`{"ts":"t","dir":"client_to_agent","msg":{"jsonrpc":"2.0","id":1.5,"error":{"code":-32600,"message":"acp-bridge refused the request: an id that is not an integer"}}}
+{"ts":"t","dir":"agent_to_client","msg":{"jsonrpc":"2.0","id":1.5,"method":"fs/read_text_file","params":{"path":"/w/a"}},"bridge":"refused"}
+{"ts":"t","dir":"agent_to_client","msg":{"jsonrpc":"2.0","method":"session/update","Method":"x"},"bridge":"refused"}
+{"ts":"t","dir":"agent_to_client","msg":{"jsonrpc":"2.0","method":"fs/read_text_file","params":{"path":"/w/a","path":"/w/.env"}}}
+`, `  agent → IDE    fs/read_text_file a
+  bridge         refused it, the IDE never saw it: error -32600: acp-bridge refused the request: an id that is not an integer
+  bridge         REFUSED session/update (agent → IDE), never forwarded
+  agent → IDE    (unreadable message)
+`},
+		{"requests told by their parameters",
+			`{"ts":"t","dir":"client_to_agent","msg":{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"prompt":[{"type":"text","text":"hi"}]}}}
+{"ts":"t","dir":"agent_to_client","msg":{"jsonrpc":"2.0","id":2,"method":"terminal/create","params":{"command":"ls","args":["-l","/w/src"]}}}
+`, `  IDE → agent    prompt "hi"
+  agent → IDE    terminal/create ls -l src
+`},
 		{"unreadable lines are shown, not fatal",
 			`{"ts":"t","dir":"agent_to_client","msg":[1,2]}
 `, `  agent → IDE    (unreadable message)
