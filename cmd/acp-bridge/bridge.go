@@ -55,6 +55,8 @@ type bridgeSetup struct {
 	Compression *compress.Pipeline
 	// PreToolHook reports whether the agent asks the bridge before each of its own tool calls (Claude's hook); set by the adapters feature.
 	PreToolHook func() bool
+	// OnRefused hears of every message the wire layer refuses before any middleware sees it (acpwire.Options.OnRefused); set by the governance feature, to audit them.
+	OnRefused func(acpwire.Refusal)
 
 	cleanups []func()
 }
@@ -167,6 +169,11 @@ func prepareBridge(ctx context.Context, e *env, f *bridgeFlags, features []featu
 		InitializeTimeout: f.initializeTimeout,
 		Record:            record,
 		Logger:            logger,
+		OnRefused: func(r acpwire.Refusal) {
+			if fn := br.setup.OnRefused; fn != nil {
+				fn(r)
+			}
+		},
 	})
 	// The agent's stderr goes to the bridge's stderr and to the log file.
 	stderrCopy := io.Writer(e.stderr)

@@ -146,7 +146,9 @@ func governanceFeature() feature {
 			}
 			enf := governance.NewEnforcer(opts)
 			g.Enforcer = enf
-			s.Bridge.Use(enf.Middleware())
+			// A panic in the enforcement refuses the message it was judging.
+			s.Bridge.UseFailClosed(enf.Middleware())
+			s.OnRefused = enf.Refused
 			s.Bridge.OnPreempt(enf.Preempt)
 			s.onExit(func() { enf.Close("bridge stopped") })
 			return nil

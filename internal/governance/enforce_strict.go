@@ -106,3 +106,26 @@ func unwrapUnreadable(err error) string {
 	}
 	return s
 }
+
+// Refused records a message the wire layer refused before any middleware
+// saw it (register it as acpwire.Options.OnRefused): a line some peer
+// could read differently from the bridge, or not as JSON-RPC at all. The
+// wire layer has already answered or dropped it; this is its audit record.
+// It does not wait for the record to reach the disk.
+func (x *Enforcer) Refused(r acpwire.Refusal) {
+	m := r.Msg
+	if m == nil {
+		return
+	}
+	sid, _ := m.GetString("params", "sessionId")
+	sum := sha256.Sum256(m.Raw)
+	actor := x.agent
+	if m.Dir == acpwire.ClientToAgent {
+		actor = actorUser
+	}
+	d := Decision{Value: Deny, Ref: "wire-refused", Rule: "messages are forwarded only when every peer reads them alike", Reason: r.Reason}
+	x.append(audit.Event{Actor: actor, Action: "message.refused", Subject: audit.Subject{Kind: "message", Ref: m.Method},
+		Input: map[string]any{"method": m.Method, "kind": m.Kind.String(), "direction": m.Dir.String(), "size": len(m.Raw),
+			"sha256": hex.EncodeToString(sum[:]), "answered": r.Answered},
+		Policy: policyOf(d), Metadata: decisionMeta(d, sid, map[string]any{"stage": "wire"})})
+}

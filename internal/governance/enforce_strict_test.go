@@ -145,3 +145,20 @@ func TestEnforceReadsWhatTheIDEReads(t *testing.T) {
 		})
 	}
 }
+
+// TestEnforceRecordsWireRefusals: a judged message the wire layer refuses
+// before governance sees it (here a duplicate name) still leaves an audit
+// record, with the wire's reason.
+func TestEnforceRecordsWireRefusals(t *testing.T) {
+	h := newHarness(t, EnforceOptions{})
+	h.openSession()
+	h.rawAgent(h.rooted(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"sessionId":"s1","path":"%[1]s/.env","path":"%[1]s/src/a.go"}}`))
+	if m := h.nextAtAgent(); get(m, "error", "code") != float64(acpwire.CodeInvalidRequest) {
+		t.Fatalf("agent got %v, want -32600", m)
+	}
+	h.marker()
+	evs := h.rec.find("message.refused", "deny")
+	if len(evs) != 1 || evs[0].ev.Metadata["stage"] != "wire" || evs[0].ev.Metadata["reason"] == "" {
+		t.Fatalf("message.refused records: %+v", evs)
+	}
+}

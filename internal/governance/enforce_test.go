@@ -104,6 +104,10 @@ func newHarnessWire(t *testing.T, opts EnforceOptions, engine bool, wo acpwire.O
 	if opts.Audit == nil {
 		opts.Audit = h.rec
 	}
+	if wo.OnRefused == nil {
+		// As cmd/acp-bridge wires it: the wire layer's refusals are audited.
+		wo.OnRefused = func(r acpwire.Refusal) { h.enf.Refused(r) }
+	}
 	b := acpwire.New(wo)
 	opts.Sender = b
 	enf := NewEnforcer(opts)
