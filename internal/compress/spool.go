@@ -15,6 +15,9 @@ import (
 // between one and two segments of the most recent conversation.
 const SpoolSegmentBytes = 64 << 20
 
+// spoolSegment is SpoolSegmentBytes; tests lower it.
+var spoolSegment int64 = SpoolSegmentBytes
+
 // spoolBufferBytes is the write buffer a spool holds while a turn runs;
 // it is released at the end of each turn.
 const spoolBufferBytes = 16 << 10
@@ -45,7 +48,7 @@ func (s *spool) write(text string) {
 	if s.err != nil || text == "" {
 		return
 	}
-	if s.size[s.cur] >= SpoolSegmentBytes {
+	if s.size[s.cur] >= spoolSegment {
 		s.rotate()
 	}
 	if s.w == nil && !s.openCurrent(os.O_APPEND) {

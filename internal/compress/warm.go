@@ -65,7 +65,7 @@ func (w *warmState) delta() (string, error) {
 		return "", fmt.Errorf("encoding state delta: %v", err)
 	}
 	w.mu.Lock()
-	w.frames = append(w.frames, frames...)
+	w.keep(frames...)
 	w.mu.Unlock()
 	if len(frames) == 0 {
 		return "", nil
@@ -83,10 +83,22 @@ func (w *warmState) checkpoint(markdown string) (accp.CheckpointResult, error) {
 	w.sess.Put(accp.Cold, "summary_"+strconv.Itoa(res.N), accp.String(markdown), 0)
 	w.sess.Put(accp.Cold, "summary", accp.String(markdown), 0)
 	w.mu.Lock()
-	w.frames = append(w.frames, "$warm."+res.ID+" "+res.Summary)
+	w.keep("$warm." + res.ID + " " + res.Summary)
 	w.last, w.lastID = markdown, res.ID
 	w.mu.Unlock()
 	return res, nil
+}
+
+// maxWarmFrames bounds the frames a warmState keeps (one delta a turn);
+// the oldest go first.
+const maxWarmFrames = 256
+
+// keep appends frames to w.frames within maxWarmFrames; w.mu is held.
+func (w *warmState) keep(frames ...string) {
+	w.frames = append(w.frames, frames...)
+	if n := len(w.frames) - maxWarmFrames; n > 0 {
+		w.frames = append(w.frames[:0], w.frames[n:]...)
+	}
 }
 
 // previous returns the last verified Session Summary and its checkpoint id.
