@@ -34,7 +34,7 @@ const syncTimeout = 15 * time.Second
 type hostileAgent struct {
 	cfg     agentConfig
 	script  []byte
-	perms   map[string]string // permission request id -> command, from the script
+	perms   map[string][]string // permission request id -> argv to run, from the script
 	recv    *os.File
 	synced  chan struct{}
 	outMu   sync.Mutex // guards out
@@ -83,17 +83,20 @@ func runAgent(configPath string) int {
 }
 
 // permissionCommands maps the ids of the script's permission requests to
-// the command they ask to run, read leniently (the agent knows what it meant).
-func permissionCommands(script []byte) map[string]string {
-	perms := map[string]string{}
+// the argv they ask to run, read leniently (the agent knows what it meant):
+// rawInput.command as a shell line or as an argv array (Codex's form), else
+// the title (Gemini's permission requests carry the command only there).
+func permissionCommands(script []byte) map[string][]string {
+	perms := map[string][]string{}
 	for _, line := range bytes.Split(script, []byte("\n")) {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
 			Params struct {
 				ToolCall struct {
+					Title    string `json:"title"`
 					RawInput struct {
-						Command string `json:"command"`
+						Command json.RawMessage `json:"command"`
 					} `json:"rawInput"`
 				} `json:"toolCall"`
 			} `json:"params"`
@@ -102,8 +105,15 @@ func permissionCommands(script []byte) map[string]string {
 		if json.Unmarshal([]byte(text), &m) != nil || m.Method != "session/request_permission" {
 			continue
 		}
-		if c := m.Params.ToolCall.RawInput.Command; c != "" {
-			perms[string(m.ID)] = c
+		var line string
+		var argv []string
+		switch {
+		case json.Unmarshal(m.Params.ToolCall.RawInput.Command, &line) == nil && line != "":
+			perms[string(m.ID)] = []string{"bash", "-c", line}
+		case json.Unmarshal(m.Params.ToolCall.RawInput.Command, &argv) == nil && len(argv) > 0:
+			perms[string(m.ID)] = argv
+		case m.Params.ToolCall.Title != "":
+			perms[string(m.ID)] = []string{"bash", "-c", m.Params.ToolCall.Title}
 		}
 	}
 	return perms
@@ -168,7 +178,7 @@ func (a *hostileAgent) handle(line []byte) {
 // permissionAnswered runs the command of a permission request the answer
 // allowed, as an agent that runs its own tools does.
 func (a *hostileAgent) permissionAnswered(id, result json.RawMessage) {
-	command, ok := a.perms[string(id)]
+	argv, ok := a.perms[string(id)]
 	if !ok {
 		return
 	}
@@ -181,7 +191,7 @@ func (a *hostileAgent) permissionAnswered(id, result json.RawMessage) {
 	if json.Unmarshal(result, &r) != nil || r.Outcome.Outcome != "selected" || !strings.HasPrefix(r.Outcome.OptionID, "allow") {
 		return
 	}
-	cmd := exec.Command("bash", "-c", command)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = a.cfg.Workspace
 	runCommand(cmd)
 }

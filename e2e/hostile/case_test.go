@@ -29,6 +29,7 @@ type hostileCase struct {
 	rssMB    int
 	control  bool
 	wants    []string
+	repeat   int // the next message line is sent this many times
 }
 
 // setupStep creates one thing in the workspace before the run.
@@ -37,6 +38,18 @@ type setupStep struct {
 }
 
 var allIDEs = []string{"js", "go", "sh"}
+
+// defaultIDEs are the variants a case runs under without @ide: both
+// readers, and sh too when the case opens a terminal (the variants differ
+// only in how terminals run).
+func defaultIDEs(lines []string) []string {
+	for _, l := range lines {
+		if strings.Contains(l, "terminal/create") {
+			return allIDEs
+		}
+	}
+	return []string{"js", "go"}
+}
 
 // loadCases reads every testdata/*.txtar and testdata/commands.txt.
 func loadCases(dir string) ([]hostileCase, error) {
@@ -131,7 +144,7 @@ func sectionName(line []byte) (string, bool) {
 
 // parseCase reads one case section: directives, comments and message lines.
 func parseCase(file, name string, data []byte) (hostileCase, error) {
-	c := hostileCase{name: name, file: file + ":" + name, ides: allIDEs}
+	c := hostileCase{name: name, file: file + ":" + name}
 	if name == "" || strings.ContainsAny(name, " \t") {
 		return c, fmt.Errorf("%s: case name %q must be one word", file, name)
 	}
@@ -144,14 +157,24 @@ func parseCase(file, name string, data []byte) (hostileCase, error) {
 				return c, fmt.Errorf("%s: %v", where, err)
 			}
 		default:
-			if _, err := expand(line, placeholders{}); err != nil {
+			if _, err := expand(strings.ReplaceAll(line, "{{I}}", "1"), placeholders{}); err != nil {
 				return c, fmt.Errorf("%s: %v", where, err)
 			}
-			c.lines = append(c.lines, line)
+			if c.repeat == 0 {
+				c.lines = append(c.lines, line)
+				continue
+			}
+			for n := 1; n <= c.repeat; n++ {
+				c.lines = append(c.lines, strings.ReplaceAll(line, "{{I}}", strconv.Itoa(n)))
+			}
+			c.repeat = 0
 		}
 	}
 	if len(c.lines) == 0 {
 		return c, fmt.Errorf("%s: case %s sends nothing", file, name)
+	}
+	if c.ides == nil {
+		c.ides = defaultIDEs(c.lines)
 	}
 	return c, nil
 }
@@ -216,6 +239,12 @@ func (c *hostileCase) directive(line string) error {
 			return fmt.Errorf("@rss wants a number of megabytes, got %q", rest)
 		}
 		c.rssMB = n
+	case "repeat":
+		n, err := strconv.Atoi(rest)
+		if err != nil || n <= 0 || n > 100000 {
+			return fmt.Errorf("@repeat wants a count up to 100000, got %q", rest)
+		}
+		c.repeat = n
 	case "control":
 		c.control = true
 	case "want-agent":
@@ -246,9 +275,9 @@ func parseCommands(file string, data []byte) ([]hostileCase, error) {
 		// Inside a JSON string a control character is written escaped.
 		q := strings.NewReplacer("{{LF}}", `\n`, "{{CR}}", `\r`, "{{TAB}}", `\t`, "{{ESC}}", `\u001b`).Replace(jsonString(cmd))
 		cases = append(cases,
-			hostileCase{name: "cmd/terminal/" + name, file: where, ides: allIDEs, lines: []string{
+			hostileCase{name: "cmd/terminal/" + name, file: where, ides: []string{"js", "sh"}, lines: []string{
 				`{"jsonrpc":"2.0","id":"c1","method":"terminal/create","params":{"sessionId":"{{SID}}","command":` + q + `,"args":[],"cwd":"{{WS}}"}}`}},
-			hostileCase{name: "cmd/bash-c/" + name, file: where, ides: allIDEs, lines: []string{
+			hostileCase{name: "cmd/bash-c/" + name, file: where, ides: []string{"go"}, lines: []string{
 				`{"jsonrpc":"2.0","id":"c2","method":"terminal/create","params":{"sessionId":"{{SID}}","command":"bash","args":["-c",` + q + `],"cwd":"{{WS}}"}}`}},
 			hostileCase{name: "cmd/permission/" + name, file: where, ides: []string{"js"}, lines: []string{
 				`{"jsonrpc":"2.0","id":"c3","method":"session/request_permission","params":{"sessionId":"{{SID}}","toolCall":{"toolCallId":"tc-c3","title":` + q + `,"kind":"execute","rawInput":{"command":` + q + `}},"options":[{"optionId":"allow-once","name":"Allow","kind":"allow_once"},{"optionId":"reject-once","name":"Reject","kind":"reject_once"}]}}`}},

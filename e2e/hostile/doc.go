@@ -14,7 +14,8 @@
 // terminal commands for real, records permission requests as asked (and
 // answers reject, or allow under @approve) and records every session/update.
 //
-// IDE variants (a case runs under all of them unless @ide says otherwise):
+// IDE variants (a case runs under js and go, and sh as well when it opens a
+// terminal, unless @ide says otherwise):
 //
 //	js  the TypeScript SDK's reading: TextDecoder (BOM dropped, bad UTF-8
 //	    replaced), String.prototype.trim, JSON.parse (case-exact keys, last
@@ -57,13 +58,13 @@
 //
 // Directives:
 //
-//	@ide js,go,sh          the IDE variants to run (default all three)
+//	@ide js,go,sh          the IDE variants to run
 //	@setup file NAME TEXT   create workspace file NAME (placeholders apply)
 //	@setup symlink NAME TARGET
 //	@setup dir NAME
 //	@setup exec NAME TEXT   an executable script (\n in TEXT is a newline)
 //	@approve               the IDE allows permission requests (approval flow)
-//	@agent-name NAME       the agentInfo.name the agent announces
+//	@agent-name NAME       the agentInfo.name the agent announces (placeholders apply)
 //	@audit TEXT            some audit line must contain TEXT (placeholders apply)
 //	@no-refusal            the attempt need not leave a refusal record
 //	@told                  the person must be told: an agent_message_chunk the
@@ -72,14 +73,18 @@
 //	@forged TEXT           no line of "audit show|tail|sessions" output may
 //	                       start with TEXT, and none may hold an ESC byte
 //	@rss MB                the bridge's peak RSS (VmHWM) stays under MB
+//	@repeat N              send the next message line N times, {{I}} in it
+//	                       counting 1..N
 //	@control               a harness check: the listed @want effects must happen
 //	@want-agent TEXT       (with @control) the agent must receive TEXT
 //
 // Commands are data too: each line of testdata/commands.txt ("name command")
-// becomes three cases: a terminal/create of the command line, a
-// terminal/create of "bash" with args ["-c", command], and a
-// session/request_permission for an execute tool whose rawInput.command is
-// the line (the agent runs it itself if the answer allows it).
+// becomes three cases: cmd/terminal/NAME, a terminal/create of the command
+// line (run by bash and by sh, as Zed would); cmd/bash-c/NAME, a
+// terminal/create of "bash" with args ["-c", command] (exec'd as argv); and
+// cmd/permission/NAME, a session/request_permission for an execute tool
+// whose rawInput.command is the line (the agent runs it itself if the
+// answer allows it).
 //
 // The suite runs when ACP_BRIDGE_HOSTILE=1 (see enabled in main_test.go);
 // "go test ./e2e/hostile -run TestHostile/keys/" runs one class.

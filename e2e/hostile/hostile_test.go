@@ -117,7 +117,9 @@ func runCase(t *testing.T, c hostileCase, variant string, policy bool) *verdict 
 	}
 	at := func(name string) string { return filepath.Join(w.run, name) }
 	must(t, os.WriteFile(at("script"), script, 0o600))
-	writeJSON(t, at("agent.json"), agentConfig{Script: at("script"), Received: at("received"), SessionID: w.sid, Name: c.agent, Workspace: w.ws})
+	agentName, err := expand(c.agent, w.placeholders())
+	must(t, err)
+	writeJSON(t, at("agent.json"), agentConfig{Script: at("script"), Received: at("received"), SessionID: w.sid, Name: string(agentName), Workspace: w.ws})
 	cmdline := []string{bridgeBin}
 	if policy {
 		cmdline = append(cmdline, "--policy", w.policy, "--audit", w.audit)
