@@ -53,6 +53,7 @@ func permFloodAgent() {
 		mu.Unlock()
 	}
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
+	var cwd string // the session's, from session/new
 	for {
 		line, err := in.ReadBytes('\n')
 		if err != nil {
@@ -79,10 +80,11 @@ func permFloodAgent() {
 			send(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"protocolVersion":1,"agentCapabilities":{}}}`)
 			flush()
 		case "session/new":
+			cwd = m.Params.Cwd
 			send(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"sessionId":"crash"}}`)
 			flush()
 		case "session/prompt":
-			go permFlood(m.Params.Cwd, send, flush)
+			go permFlood(cwd, send, flush)
 		case "":
 			// A response to one of our permission requests: the decision
 			// takes effect now.
@@ -103,7 +105,8 @@ func permFloodAgent() {
 }
 
 // permFlood writes the heavy stream of permFloodAgent until the process
-// dies. The session's cwd is where the read paths point.
+// dies. The read paths are absolute, inside the session's cwd (the policy
+// denies relative paths: the IDE would open them against its own directory).
 func permFlood(cwd string, send func(string), flush func()) {
 	const session = `"sessionId":"crash"`
 	chunk := strings.Repeat("streaming text ", 20)
