@@ -159,7 +159,15 @@ func writeJSON(t *testing.T, path string, v any) {
 func (v *verdict) judge(c hostileCase, received []byte, policy bool) {
 	w := v.w
 	for _, e := range v.res.Errors {
+		// Ending the session on a hostile line fails closed; ending it
+		// before the prompt, or crashing, does not.
+		if strings.HasPrefix(e, "session/prompt: the bridge closed its output first") {
+			continue
+		}
 		v.fail("IDE: %s", e)
+	}
+	if strings.Contains(v.stderr, "panic:") || strings.Contains(v.stderr, "fatal error:") {
+		v.fail("the bridge crashed (see its stderr)")
 	}
 	for _, canary := range []string{w.canaryWS, w.canaryOut} {
 		if bytes.Contains(received, []byte(canary)) {
