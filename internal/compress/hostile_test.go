@@ -28,6 +28,7 @@ func hostileTexts() map[string]string {
 		"control escapes":         strings.Repeat(`\u0000\u007f\b`, 100000),
 		"error codes everywhere":  strings.Repeat("TS2304 ENOENT status 503 ", 100000),
 		"nested JSON as the text": strings.Repeat(`{\"a\":[`, 100000),
+		"newlines, 1M lines":      strings.Repeat(`\n`, 1<<20),
 	}
 }
 

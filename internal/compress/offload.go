@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -197,7 +198,15 @@ const (
 // characters), the tokens saved, and how to read more with ranged reads.
 // The tokens saved are computed against the reference itself.
 func Reference(o Offloaded, content string) string {
-	lines := splitLines(content)
+	ref, _ := reference(o, content)
+	return ref
+}
+
+// reference returns Reference and its own tokens. Only the preview lines
+// are split out of content, so its cost does not depend on how many lines
+// content has.
+func reference(o Offloaded, content string) (string, int) {
+	n := countLines(content)
 	var b strings.Builder
 	b.WriteString("## Offloaded Content Reference\n")
 	fmt.Fprintf(&b, "**File:** %s\n", o.Path)
@@ -206,33 +215,54 @@ func Reference(o Offloaded, content string) string {
 	}
 	fmt.Fprintf(&b, "**Original:** %s tokens, %s lines, %s bytes\n", groupDigits(o.Tokens), groupDigits(o.Lines), groupDigits(o.Bytes))
 	b.WriteString("**Tokens Saved:** {{saved}}\n")
-	head := lines
-	if len(head) > headLines {
-		head = head[:headLines]
-	}
+	head := firstLines(content, headLines)
 	fmt.Fprintf(&b, "**First %d lines:**\n", len(head))
 	writeFenced(&b, head)
-	if len(lines) > headLines {
-		tail := lines[max(headLines, len(lines)-tailLines):]
-		fmt.Fprintf(&b, "**Last %d lines (from line %d):**\n", len(tail), len(lines)-len(tail)+1)
+	if n > headLines {
+		tail := lastLines(content, min(tailLines, n-headLines))
+		fmt.Fprintf(&b, "**Last %d lines (from line %d):**\n", len(tail), n-len(tail)+1)
 		writeFenced(&b, tail)
 	}
 	b.WriteString("*The file above holds the full content, byte-identical. Read more with ranged reads, e.g. ")
-	fmt.Fprintf(&b, "fs/read_text_file {\"path\": %q, \"line\": %d, \"limit\": %d}", o.Path, min(len(lines), headLines)+1, readMoreLimit)
+	fmt.Fprintf(&b, "fs/read_text_file {\"path\": %q, \"line\": %d, \"limit\": %d}", o.Path, min(n, headLines)+1, readMoreLimit)
 	b.WriteString(" or your file tool with an offset and limit; search it with grep.*\n")
 	ref := b.String()
-	saved := o.Tokens - CountTokens(strings.Replace(ref, "{{saved}}", groupDigits(o.Tokens), 1))
-	return strings.Replace(ref, "{{saved}}", groupDigits(max(saved, 0)), 1)
+	own := CountTokens(strings.Replace(ref, "{{saved}}", groupDigits(o.Tokens), 1))
+	return strings.Replace(ref, "{{saved}}", groupDigits(max(o.Tokens-own, 0)), 1), own
 }
 
-// splitLines splits on \n keeping no terminators; a final newline does not
-// make an extra empty line.
-func splitLines(s string) []string {
+// firstLines returns the first k lines of s as splitLines would.
+func firstLines(s string, k int) []string {
 	s = strings.TrimSuffix(s, "\n")
-	if s == "" {
-		return nil
+	var out []string
+	for s != "" && len(out) < k {
+		line, rest, found := strings.Cut(s, "\n")
+		out = append(out, line)
+		if !found {
+			break
+		}
+		s = rest
+		if s == "" && len(out) < k {
+			out = append(out, "")
+		}
 	}
-	return strings.Split(s, "\n")
+	return out
+}
+
+// lastLines returns the last k lines of s as splitLines would.
+func lastLines(s string, k int) []string {
+	s = strings.TrimSuffix(s, "\n")
+	out := make([]string, 0, k)
+	for len(out) < k {
+		i := strings.LastIndexByte(s, '\n')
+		out = append(out, s[i+1:])
+		if i < 0 {
+			break
+		}
+		s = s[:i]
+	}
+	slices.Reverse(out)
+	return out
 }
 
 // countLines counts lines the way splitLines does, without allocating.

@@ -430,7 +430,7 @@ func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Messag
 		tokens, exact = measure(content)
 	}
 	if tokens > p.cfg.OffloadTokens {
-		ref, err := p.offload(s, tool, source, content, tokens)
+		ref, refTokens, err := p.offload(s, tool, source, content, tokens)
 		if err != nil {
 			p.logger.Warn("tier 1 offload failed; content passed as is", "source", source, "err", err)
 		} else {
@@ -438,7 +438,7 @@ func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Messag
 			if err != nil {
 				return err
 			}
-			p.account(s, CountTokens(ref))
+			p.account(s, refTokens)
 			return next.Handle(ctx, out)
 		}
 	}
@@ -458,17 +458,17 @@ func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Messag
 	return errNotHandled
 }
 
-// offload writes content to the cache and returns its reference.
-func (p *Pipeline) offload(s *session, tool, source, content string, tokens int) (string, error) {
+// offload writes content to the cache and returns its reference and the
+// reference's tokens.
+func (p *Pipeline) offload(s *session, tool, source, content string, tokens int) (string, int, error) {
 	o := Offloaded{Source: source, Tokens: tokens, Bytes: len(content), Lines: countLines(content)}
 	path, err := p.store.WriteOffloaded(tool, content)
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	o.Path = path
 	files := []string{path}
-	ref := Reference(o, content)
-	after := CountTokens(ref)
+	ref, after := reference(o, content)
 	s.mu.Lock()
 	lvl := s.meter.Usage().Level()
 	s.rec.Note(p.now(), "Tool", source+"\n\n"+ref)
@@ -476,7 +476,7 @@ func (p *Pipeline) offload(s *session, tool, source, content string, tokens int)
 	p.events.Add(Event{Time: p.now(), Session: s.ide, Type: EventTier1, Level: lvl.String(),
 		Trigger:      fmt.Sprintf("%s: %d tokens over the %d-token threshold", source, tokens, p.cfg.OffloadTokens),
 		TokensBefore: tokens, TokensAfter: after, TokensSaved: tokens - after, Files: files})
-	return ref, nil
+	return ref, after, nil
 }
 
 // tier2 logs that a large write/edit body is kept out of everything the
@@ -680,7 +680,7 @@ func (p *Pipeline) prompt(ctx context.Context, m *acpwire.Message, next acpwire.
 // offloadResource replaces an embedded resource by a resource_link to the
 // offloaded copy and a text block with its reference.
 func (p *Pipeline) offloadResource(s *session, uri, mime, text string, tokens int) ([][]byte, error) {
-	ref, err := p.offload(s, "prompt_resource_"+filepath.Base(uri), "embedded resource "+uri, text, tokens)
+	ref, _, err := p.offload(s, "prompt_resource_"+filepath.Base(uri), "embedded resource "+uri, text, tokens)
 	if err != nil {
 		return nil, err
 	}
@@ -1033,7 +1033,7 @@ func (p *Pipeline) offloadIDEText(s *session, m *acpwire.Message, lit []byte, to
 	if tokens <= p.cfg.OffloadTokens {
 		return nil, fmt.Errorf("under threshold")
 	}
-	ref, err := p.offload(s, tool, "toward the IDE: "+strings.ReplaceAll(tool, "_", " "), text, tokens)
+	ref, _, err := p.offload(s, tool, "toward the IDE: "+strings.ReplaceAll(tool, "_", " "), text, tokens)
 	if err != nil {
 		return nil, err
 	}
