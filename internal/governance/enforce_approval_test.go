@@ -85,6 +85,16 @@ func TestEnforceOneApprovalPerAction(t *testing.T) {
 			h.wantForwarded("w1")
 		}},
 		{"another session", func(h *harness) {}},
+		{"after the turn ended", func(h *harness) {
+			h.ide(`{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`)
+			h.nextAtAgent()
+			h.agent(`{"jsonrpc":"2.0","id":5,"result":{"stopReason":"end_turn"}}`)
+			h.nextAtIDE()
+		}},
+		{"after the turn was cancelled", func(h *harness) {
+			h.ide(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s1"}}`)
+			h.nextAtAgent()
+		}},
 	}
 	for _, tt := range riders {
 		t.Run("rider: "+tt.name, func(t *testing.T) {
@@ -138,6 +148,8 @@ func TestEnforceApprovalCoversItsCommand(t *testing.T) {
 		{"same command", `"command":"git commit -m wip"`, true},
 		{"another command", `"command":"git commit -am everything"`, false},
 		{"same command elsewhere", `"command":"git commit -m wip","cwd":"%[1]s/src"`, false},
+		{"same command with an environment", `"command":"git commit -m wip","env":[{"name":"GIT_DIR","value":"/tmp/x"}]`, false},
+		{"same command as argv", `"command":"git","args":["commit","-m","wip"]`, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(t, EnforceOptions{})

@@ -78,7 +78,11 @@ func (x *Enforcer) onClientCall(ctx context.Context, m *acpwire.Message, next ac
 	}
 	md := decisionMeta(d, p.SessionID, nil)
 	var cover *approvalCover
-	if d.Value.NeedsApproval() {
+	// A terminal is covered only as a whole command line with no
+	// environment of its own: the person approved the command they saw,
+	// and clients join argv in their own ways.
+	coverable := action != ActionTerminalCreate || len(p.Args) == 0 && len(p.Env) == 0
+	if d.Value.NeedsApproval() && coverable {
 		if cover = x.approvalCovering(p.SessionID, action, p.Path, req.Command, req.Cwd); cover != nil {
 			md["approvedBy"] = cover.meta()
 		}

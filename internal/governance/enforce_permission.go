@@ -189,6 +189,7 @@ func (x *Enforcer) onCancel(m *acpwire.Message) {
 	if cancel := x.asks["session:"+sid]; cancel != nil {
 		cancel(errSessionCancelled)
 	}
+	x.endApprovalsLocked(sid)
 	x.mu.Unlock()
 	for _, p := range held {
 		ev := audit.Event{Actor: actorBridge, Action: "approval.recorded", Subject: toolSubject(p.call),

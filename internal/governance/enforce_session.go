@@ -156,6 +156,7 @@ func (x *Enforcer) onPromptDone(m *acpwire.Message) {
 	x.mu.Lock()
 	sid := x.prompts[key]
 	delete(x.prompts, key)
+	x.endApprovalsLocked(sid)
 	x.mu.Unlock()
 	stop, _ := m.GetString("result", "stopReason")
 	switch {
@@ -165,6 +166,16 @@ func (x *Enforcer) onPromptDone(m *acpwire.Message) {
 		x.transition(sid, "interrupted", "turn cancelled")
 	default:
 		x.transition(sid, "completed", "turn ended: "+stop)
+	}
+}
+
+// endApprovalsLocked ends what the approvals of session sid's tool calls
+// cover: a call does not outlive its turn. x.mu held.
+func (x *Enforcer) endApprovalsLocked(sid string) {
+	for _, c := range x.calls {
+		if c.session == sid {
+			c.approvedBy = ""
+		}
 	}
 }
 
