@@ -15,6 +15,8 @@ func FuzzParseRule(f *testing.F) {
 		"Bash(npm run test:*)", "Read(./src/**)", "Read(**/.env)", "Edit(**/*.go)", "Write(//etc/**)",
 		"WebFetch(domain:example.com)", "WebSearch", "mcp__github__*", "Bash(git * main)", "Read(~/x/**)",
 		"Read(/docs/*.md)", "Bash()", "Read(", "Edit([)", "Read(../x)", "Task(x)",
+		"Reed", "Read(**/.env )", "read(x)", "Read(**/*.{a,b})", "Bash(npm:* x)", "WebFetch(domain:a:1)", "Web*",
+		"Read(**/.e\u200bnv)", "mcp__", "Nonsense*",
 	} {
 		f.Add(s)
 	}

@@ -45,6 +45,9 @@ func compilePathPattern(pattern, base, home string) (*pathPattern, error) {
 		p.all = true
 		return p, nil
 	}
+	if err := checkPathGlob(pattern); err != nil {
+		return nil, err
+	}
 	rest := pattern
 	switch {
 	case strings.HasPrefix(rest, "//"):

@@ -412,6 +412,7 @@ func (l *loader) workspace(p *Policy, file string, depth int) (appendOnly, signi
 		}
 	}
 
+	l.nested(file, off, fs, workspaceShapes)
 	if f := fs["policies"]; f.value != nil {
 		l.policies(p, file, off, dir, f.value)
 	}
@@ -460,6 +461,8 @@ func (l *loader) policies(p *Policy, file string, off int, dir string, n *yaml.N
 		if s, ok := l.str(file, off, f["appliesTo"], "appliesTo"); ok {
 			if s != "*" && !actionRE.MatchString(s) {
 				l.errorf(file, f["appliesTo"].value, off, "appliesTo %q is not an action class", s)
+			} else if err := checkAction(s); err != nil {
+				l.errorf(file, f["appliesTo"].value, off, "appliesTo: %v", err)
 			}
 			appliesTo = s
 		}
@@ -531,6 +534,7 @@ func (l *loader) policyFile(file, id, base string) *rule {
 	if s, ok := l.str(file, off, fs["version"], "version"); ok && !semverRE.MatchString(s) {
 		l.errorf(file, fs["version"].value, off, "version %q is not a semantic version", s)
 	}
+	l.nested(file, off, fs, policyShapes)
 	r := &rule{ref: id, where: fmt.Sprintf("%s:%d", file, 1+off), cat: catAny, all: true}
 	if s, ok := l.str(file, off, fs["decision"], "decision"); ok {
 		v, err := parseValue(s)
@@ -555,6 +559,8 @@ func (l *loader) policyFile(file, id, base string) *rule {
 			if a, ok := l.str(file, off, mf["action"], "match.action"); ok {
 				if !actionRE.MatchString(a) {
 					l.errorf(file, mf["action"].value, off, "match.action %q is not an action class", a)
+				} else if err := checkAction(a); err != nil {
+					l.errorf(file, mf["action"].value, off, "match.action: %v", err)
 				}
 				r.actions = []string{a}
 			}
@@ -584,6 +590,9 @@ func (l *loader) policyFile(file, id, base string) *rule {
 // tool name glob.
 func compileSubject(r *rule, s, base, home string) error {
 	actions := r.actions
+	if err := checkRuleText("subject", s); err != nil {
+		return err
+	}
 	switch {
 	case s == "*" || s == "**":
 		r.cat, r.all = catAny, true
@@ -610,6 +619,9 @@ func compileSubject(r *rule, s, base, home string) error {
 		}
 		r.cat, r.all, r.cmd = catCommand, cp.all, cp
 	case strings.HasPrefix(s, "domain:"):
+		if err := checkDomain(strings.TrimPrefix(s, "domain:")); err != nil {
+			return err
+		}
 		r.cat, r.all, r.domain = catFetch, false, strings.ToLower(strings.TrimPrefix(s, "domain:"))
 	case strings.Contains(s, "("):
 		c, err := parseRule(s, base, home)
@@ -621,6 +633,13 @@ func compileSubject(r *rule, s, base, home string) error {
 	default:
 		if !validToolName(strings.TrimPrefix(s, "tool:")) {
 			return fmt.Errorf("%q is not a tool name", s)
+		}
+		if !strings.HasPrefix(s, "tool:") {
+			// "tool:NAME" states that NAME is an agent's own tool; a bare
+			// name must be one the bridge knows.
+			if err := checkToolName(s); err != nil {
+				return fmt.Errorf("%v (write tool:%s for a tool of your own agent)", err, s)
+			}
 		}
 		r.cat, r.all, r.tool = catTool, false, strings.TrimPrefix(s, "tool:")
 	}
@@ -664,7 +683,7 @@ func (l *loader) rules(p *Policy, file string, off int, dir string, n *yaml.Node
 				l.errorf(file, item, off, "rules.%s[%d] must be a string", key, i)
 				continue
 			}
-			r, err := parseRule(strings.TrimSpace(item.Value), dir, l.home)
+			r, err := parseRule(item.Value, dir, l.home)
 			if err != nil {
 				l.errorf(file, item, off, "%v", err)
 				continue
@@ -676,6 +695,82 @@ func (l *loader) rules(p *Policy, file string, off int, dir string, n *yaml.Node
 				r.ref = fmt.Sprintf("rules-ask-%d", i+1)
 			}
 			p.rules = append(p.rules, r)
+		}
+	}
+}
+
+// shape is the keys AIP-7 allows in a nested mapping, or in each mapping
+// of a list.
+type shape struct {
+	list bool
+	keys []string
+	sub  map[string]shape // nested shapes by key
+}
+
+// workspaceShapes and policyShapes are the nested parts of a GOVERNANCE.md
+// and a POLICY.md that the loader does not otherwise read, from AIP-7's
+// schema (additionalProperties false), so a misspelt key is an error
+// rather than a setting that silently does nothing. metadata and
+// policies[].params are open by design.
+var (
+	workspaceShapes = map[string]shape{
+		"signing":   {keys: []string{"algo", "keyring", "required"}},
+		"audit":     {keys: []string{"retention", "hashAlgo", "appendOnly", "storage", "headPointerSign"}},
+		"approvers": {list: true, keys: []string{"id", "role", "canApprove", "quorum"}},
+		"display":   {keys: []string{"defaultDashboard", "showRetentionWarnings"}},
+		"autonomy": {keys: []string{"level", "defaultApproval", "approvalEscalation"},
+			sub: map[string]shape{"approvalEscalation": {keys: []string{"from", "to"}}}},
+	}
+	policyShapes = map[string]shape{
+		"signers": {list: true, keys: []string{"role", "userId"}},
+		"budget":  {keys: []string{"max_per_hour", "max_per_day", "max_amount_cents", "currency"}},
+	}
+)
+
+// nested checks the shapes of fs's nested mappings: each must be a
+// mapping (or a list of mappings) with only the keys its shape allows.
+// Keys the loader reads itself are reported once: by it, for the
+// mappings it reads, and here only for the parts it does not.
+func (l *loader) nested(file string, off int, fs map[string]field, shapes map[string]shape) {
+	for name, sh := range shapes {
+		f := fs[name]
+		if f.value == nil {
+			continue
+		}
+		l.checkShape(file, off, name, f.value, sh)
+	}
+}
+
+func (l *loader) checkShape(file string, off int, name string, n *yaml.Node, sh shape) {
+	items := []*yaml.Node{n}
+	if sh.list {
+		if n.Kind != yaml.SequenceNode {
+			l.errorf(file, n, off, "%s must be a list", name)
+			return
+		}
+		items = n.Content
+	}
+	for _, item := range items {
+		if item.Kind != yaml.MappingNode {
+			if name != "autonomy" { // the loader says so itself
+				l.errorf(file, item, off, "%s must be a mapping with %s", name, strings.Join(sh.keys, ", "))
+			}
+			continue
+		}
+		if name == "audit" || name == "signing" || name == "autonomy" {
+			// Read by the loader, which reports their unknown keys.
+			for i := 0; i+1 < len(item.Content); i += 2 {
+				if s, ok := sh.sub[item.Content[i].Value]; ok {
+					l.checkShape(file, off, name+"."+item.Content[i].Value, item.Content[i+1], s)
+				}
+			}
+			continue
+		}
+		fs := l.fields(file, off, item, sh.keys...)
+		for k, s := range sh.sub {
+			if f := fs[k]; f.value != nil {
+				l.checkShape(file, off, name+"."+k, f.value, s)
+			}
 		}
 	}
 }

@@ -16,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // TestPolicyErrors checks the file:line messages for broken policies
 // against testdata/errors/<case>.golden.
 func TestPolicyErrors(t *testing.T) {
-	cases := []string{"unknown-field", "bad-rules", "missing-required", "no-frontmatter", "bad-yaml", "bad-yaml-tab", "bad-policy", "relaxed-view/child"}
+	cases := []string{"unknown-field", "bad-rules", "missing-required", "no-frontmatter", "bad-yaml", "bad-yaml-tab", "bad-policy", "relaxed-view/child", "unclear-rules"}
 	for _, c := range cases {
 		t.Run(c, func(t *testing.T) {
 			p, err := LoadPolicy(filepath.Join("testdata/errors", c, "GOVERNANCE.md"))

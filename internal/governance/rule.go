@@ -62,6 +62,9 @@ var ruleCategories = map[string]category{
 // WebFetch(domain:example.com).
 func parseRule(text, base, home string) (*rule, error) {
 	r := &rule{text: text}
+	if err := checkRuleText("rule", text); err != nil {
+		return nil, err
+	}
 	name, arg, hasArg := text, "", false
 	if open := strings.IndexByte(text, '('); open >= 0 {
 		if !strings.HasSuffix(text, ")") {
@@ -71,6 +74,9 @@ func parseRule(text, base, home string) (*rule, error) {
 		if strings.TrimSpace(arg) == "" {
 			return nil, fmt.Errorf("rule %q: empty argument (write %s to match every use)", text, name)
 		}
+		if err := checkRuleText("the argument", arg); err != nil {
+			return nil, fmt.Errorf("rule %q: %v", text, err)
+		}
 	}
 	if !validToolName(name) {
 		return nil, fmt.Errorf("rule %q: %q is not a tool name", text, name)
@@ -78,6 +84,9 @@ func parseRule(text, base, home string) (*rule, error) {
 	cat, known := ruleCategories[name]
 	if !known {
 		cat = catTool
+		if err := checkToolName(name); err != nil {
+			return nil, fmt.Errorf("rule %q: %v", text, err)
+		}
 	}
 	r.cat = cat
 	if !hasArg {
@@ -97,6 +106,8 @@ func parseRule(text, base, home string) (*rule, error) {
 		d, ok := strings.CutPrefix(arg, "domain:")
 		if !ok || d == "" {
 			err = fmt.Errorf("want domain:HOST")
+		} else {
+			err = checkDomain(d)
 		}
 		r.domain = strings.ToLower(d)
 	default:
@@ -145,6 +156,9 @@ func compileCommandPattern(spec string) (*commandPattern, error) {
 	if s == "*" || s == ":*" {
 		p.all = true
 		return p, nil
+	}
+	if i := strings.Index(s, ":*"); i >= 0 && i != len(s)-2 {
+		return nil, fmt.Errorf("%q: \":*\" means \"followed by anything\" only at the end of a pattern", spec)
 	}
 	if rest, ok := strings.CutSuffix(s, ":*"); ok {
 		p.prefix = true
