@@ -352,6 +352,8 @@ func (p placeholders) value(name string) ([]byte, error) {
 		return []byte(p.policy), nil
 	case "SECRET":
 		return []byte(p.secret), nil
+	case "SECRETBODY":
+		return []byte(strings.TrimPrefix(p.secret, "ghp_")), nil
 	case "MARKERS":
 		return []byte(p.markers), nil
 	case "CR":

@@ -51,7 +51,8 @@
 // workspace, {{OUT}} a directory outside it (the IDE's working directory),
 // {{SID}} the session id, {{BIN}} the fake-tools directory, {{AUDIT}} the
 // audit log, {{POLICY}} the policy file, {{MARKERS}} the directory whose
-// every new file is a bypass, {{SECRET}} a GitHub-token-shaped
+// every new file is a bypass, {{SECRETBODY}} the secret without its ghp_
+// prefix, {{SECRET}} a GitHub-token-shaped
 // secret, {{CR}} {{LF}} {{TAB}} {{BOM}} {{ESC}}, {{x:HH}} one raw byte,
 // {{u:HHHH}} a code point in UTF-8, {{BIG:N}} N bytes of "a" (N may end in
 // k or M).

@@ -64,7 +64,8 @@ func newWorld(t *testing.T, c hostileCase) *world {
 		root: root, ws: filepath.Join(root, "ws"), out: filepath.Join(root, "out"),
 		bin: filepath.Join(root, "bin"), markers: filepath.Join(root, "markers"), run: filepath.Join(root, "run"),
 		canaryWS: "CANARYWS" + randomHex(), canaryOut: "CANARYOUT" + randomHex(),
-		secret: "ghp_" + strings.Repeat("Z", 4) + randomHex() + randomHex()[:4], sid: "sess-hostile-1",
+		// A GitHub token's shape: ghp_ and 36 letters and digits.
+		secret: "ghp_Zz" + randomHex() + randomHex() + "Q9", sid: "sess-hostile-1",
 	}
 	w.policy = filepath.Join(w.ws, "GOVERNANCE.md")
 	w.audit = filepath.Join(w.ws, "audit", "audit-log.jsonl")
