@@ -6,7 +6,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"path/filepath"
+	"strings"
 
+	"github.com/acp-bridge/acp-bridge/internal/governance"
 	"github.com/acp-bridge/acp-bridge/internal/manifest"
 )
 
@@ -21,6 +24,9 @@ type validateReport struct {
 type validateFileReport struct {
 	File  string `json:"file"`
 	Valid bool   `json:"valid"`
+	// Policy is "governance" for a GOVERNANCE.md, "policy" for a
+	// POLICY.md, empty for a manifest.
+	Policy string `json:"policy,omitempty"`
 	// ID, Kind and Tier are the manifest's, when it is valid.
 	ID   string        `json:"id,omitempty"`
 	Kind manifest.Kind `json:"kind,omitempty"`
@@ -63,7 +69,11 @@ func runValidate(_ context.Context, e *env, args []string) error {
 		}
 	} else {
 		for _, f := range report.Files {
-			if f.Valid {
+			switch {
+			case f.Valid && f.Policy != "":
+				fmt.Fprintf(e.stdout, "%s: valid (%s)\n", f.File, f.Policy)
+				continue
+			case f.Valid:
 				fmt.Fprintf(e.stdout, "%s: valid (kind %s, tier %s)\n", f.File, f.Kind, f.Tier)
 				continue
 			}
@@ -78,8 +88,16 @@ func runValidate(_ context.Context, e *env, args []string) error {
 	return nil
 }
 
-// validateFile loads one manifest and reports on it.
+// validateFile loads one manifest, or one AIP-7 policy file (named
+// GOVERNANCE.md or POLICY.md), and reports on it.
 func validateFile(file string) validateFileReport {
+	switch base := filepath.Base(file); {
+	case strings.HasSuffix(base, "GOVERNANCE.md"):
+		_, err := governance.LoadPolicy(file)
+		return policyReport(file, "governance", err)
+	case strings.HasSuffix(base, "POLICY.md"):
+		return policyReport(file, "policy", governance.CheckPolicyFile(file))
+	}
 	r := validateFileReport{File: file, Problems: manifest.ErrorList{}}
 	m, err := manifest.Load(file)
 	if err != nil {
@@ -92,6 +110,25 @@ func validateFile(file string) validateFileReport {
 	r.Grants = []string{}
 	for _, c := range m.Capabilities().List() {
 		r.Grants = append(r.Grants, c.String())
+	}
+	return r
+}
+
+// policyReport reports on a policy file from the problems err holds (a
+// governance.ErrorList), in the manifest's error shape.
+func policyReport(file, kind string, err error) validateFileReport {
+	r := validateFileReport{File: file, Policy: kind, Problems: manifest.ErrorList{}}
+	if err == nil {
+		r.Valid = true
+		return r
+	}
+	var list governance.ErrorList
+	if !errors.As(err, &list) {
+		r.Problems = manifest.ErrorList{{File: file, Msg: err.Error()}}
+		return r
+	}
+	for _, e := range list {
+		r.Problems = append(r.Problems, &manifest.Error{File: e.File, Line: e.Line, Column: e.Col, Msg: e.Msg})
 	}
 	return r
 }

@@ -2,9 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // runValidateCmd runs "acp-bridge validate args..." and returns its output
@@ -102,3 +106,40 @@ func TestValidateJSON(t *testing.T) {
 		t.Errorf("all-valid run: exit %d, output %s", code, stdout)
 	}
 }
+
+// TestValidatePolicies checks that validate refuses a GOVERNANCE.md and a
+// POLICY.md whose rules cannot mean what they look like, with every
+// problem at file:line:col (testdata/validate-policies.golden), and
+// accepts the repository's own policy files.
+func TestValidatePolicies(t *testing.T) {
+	errs := filepath.Join("..", "..", "internal", "governance", "testdata", "errors", "unclear-rules")
+	stdout, stderr, code := runValidateCmd(t, filepath.Join(errs, "GOVERNANCE.md"), filepath.Join(errs, "policies", "p", "POLICY.md"))
+	if code != 1 {
+		t.Errorf("exit status %d, want 1 (stderr: %s)", code, stderr)
+	}
+	checkValidateGolden(t, filepath.Join("testdata", "validate-policies.golden"), filepath.ToSlash(stdout))
+
+	stdout, stderr, code = runValidateCmd(t, "../../GOVERNANCE.md", "../../policies/governance-self-edit/POLICY.md")
+	want := "../../GOVERNANCE.md: valid (governance)\n../../policies/governance-self-edit/POLICY.md: valid (policy)\n"
+	if code != 0 || stdout != want {
+		t.Errorf("validate of the repository's policy = %d %q (stderr %s); want 0 %q", code, stdout, stderr, want)
+	}
+}
+
+func checkValidateGolden(t *testing.T, golden, got string) {
+	t.Helper()
+	if *updateValidate {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("reading golden file (run with -update-validate to create it): %v", err)
+	}
+	if d := cmp.Diff(string(want), got); d != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", golden, d)
+	}
+}
+
+var updateValidate = flag.Bool("update-validate", false, "rewrite testdata/validate-*.golden")

@@ -127,26 +127,43 @@ func LoadPolicy(file string) (*Policy, error) {
 	p := &Policy{File: file, Default: RequireApproval, DefaultWhere: "built-in"}
 	l.workspace(p, file, 0)
 	if len(l.errs) > 0 {
-		// Group by file (in the order files were read), then by position.
-		order := map[string]int{}
-		for _, e := range l.errs {
-			if _, ok := order[e.File]; !ok {
-				order[e.File] = len(order)
-			}
-		}
-		sort.SliceStable(l.errs, func(i, j int) bool {
-			a, b := l.errs[i], l.errs[j]
-			if a.File != b.File {
-				return order[a.File] < order[b.File]
-			}
-			if a.Line != b.Line {
-				return a.Line < b.Line
-			}
-			return a.Col < b.Col
-		})
-		return nil, l.errs
+		return nil, l.sorted()
 	}
 	return p, nil
+}
+
+// CheckPolicyFile checks one AIP-7 POLICY.md on its own, as LoadPolicy
+// would when a GOVERNANCE.md references it; "/x" subjects are relative to
+// its directory. It returns every problem as an ErrorList, or nil.
+func CheckPolicyFile(file string) error {
+	l := &loader{home: homeDir(), visited: map[string]bool{}}
+	l.policyFile(file, "policy-file", filepath.Dir(file))
+	if len(l.errs) > 0 {
+		return l.sorted()
+	}
+	return nil
+}
+
+// sorted returns the errors grouped by file, in the order files were
+// read, then by position.
+func (l *loader) sorted() ErrorList {
+	order := map[string]int{}
+	for _, e := range l.errs {
+		if _, ok := order[e.File]; !ok {
+			order[e.File] = len(order)
+		}
+	}
+	sort.SliceStable(l.errs, func(i, j int) bool {
+		a, b := l.errs[i], l.errs[j]
+		if a.File != b.File {
+			return order[a.File] < order[b.File]
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+	return l.errs
 }
 
 type loader struct {
