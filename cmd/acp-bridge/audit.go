@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -9,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -22,11 +24,13 @@ commands:
   verify FILE...     check the hash chain, seq, hashes and schema of every line (exit 1 at the first bad line;
                      --genesis also requires the chain to start at seq 0)
   repair FILE        remove a torn last line left by a crash (complete lines are never touched)
-  sessions FILE...   list sessions: start, end, prompts, tool calls, approvals, denials
-  show FILE...       a readable timeline (--session ID, --tool, --decision, --since, --json, --local)
+  sessions FILE...   list sessions by bridge run: agent, start, end, prompts, tool calls, approvals, denials
+  show FILE...       a readable timeline (--session ID, --run ID, --tool, --decision, --since, --all, --wide, --json, --local)
   tail [-f] FILE     the last lines as a timeline; with -f, follow new lines (and rotations)
 
 Rotated files (audit.jsonl.000001, ...) may be given in any order: they are put in chain order.
+FILE "-" reads standard input (verify, sessions, show). Decisions are coloured when the output is a
+terminal and NO_COLOR is not set.
 `
 
 // runAudit dispatches "acp-bridge audit <command>".
@@ -87,14 +91,18 @@ func auditVerify(_ context.Context, e *env, args []string) error {
 	if len(files) == 0 {
 		return usageError(e, commandLine(fs), "audit verify: no file given")
 	}
-	sum, err := audit.Verify(files...)
+	inputs, err := auditInputs(e, files)
+	if err != nil {
+		return err
+	}
+	sum, err := audit.VerifyInputs(inputs...)
 	if err != nil {
 		var p *audit.Problem
 		if errors.As(err, &p) {
 			fmt.Fprintf(e.stdout, "FAIL %s\n", p)
 			return &exitError{code: 1}
 		}
-		return &exitError{code: 1, err: fmt.Errorf("audit verify: %v", err)}
+		return &exitError{code: 1, err: audit.PrintableError(fmt.Errorf("audit verify: %v", err))}
 	}
 	if sum.Records == 0 {
 		fmt.Fprintf(e.stdout, "ok: no events in %s\n", auditPlural(len(sum.Files), "file"))
@@ -103,7 +111,7 @@ func auditVerify(_ context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "ok: %s in %s, seq %d..%d, head %s\n", auditPlural(sum.Records, "event"), auditPlural(len(sum.Files), "file"), sum.FirstSeq, sum.LastSeq, sum.Head)
 	if !sum.Genesis {
 		if *genesis {
-			fmt.Fprintf(e.stdout, "FAIL %s:1: the chain starts at seq %d, not at GENESIS\n", sum.Files[0], sum.FirstSeq)
+			fmt.Fprintf(e.stdout, "FAIL %s:1: the chain starts at seq %d, not at GENESIS\n", audit.Printable(sum.Files[0]), sum.FirstSeq)
 			return &exitError{code: 1}
 		}
 		fmt.Fprintf(e.stdout, "note: the chain starts at seq %d, not at GENESIS: the files with earlier events were not given\n", sum.FirstSeq)
@@ -142,27 +150,65 @@ func auditRepair(_ context.Context, e *env, args []string) error {
 	return nil
 }
 
+// auditInputs turns file arguments into inputs: "-" is standard input,
+// which can be read only once.
+func auditInputs(e *env, files []string) ([]audit.Input, error) {
+	inputs := make([]audit.Input, len(files))
+	stdin := false
+	for i, f := range files {
+		inputs[i] = audit.Input{Name: f}
+		if f == "-" {
+			if stdin {
+				return nil, &exitError{code: 2, err: errors.New("audit: standard input (-) given twice")}
+			}
+			stdin = true
+			inputs[i] = audit.Input{Name: "stdin", R: e.stdin}
+		}
+	}
+	return inputs, nil
+}
+
 // reviewFlags are the filters shared by sessions, show and tail.
 type reviewFlags struct {
-	session, tool, decision, since string
-	json, local                    bool
-	width                          int
+	session, run, tool, decision, since string
+	json, local, all, wide              bool
+	width                               int
 }
 
 func (r *reviewFlags) register(fs *flag.FlagSet, withSession bool) {
 	if withSession {
 		fs.StringVar(&r.session, "session", "", "only events of session `ID`")
 	}
+	fs.StringVar(&r.run, "run", "", "only events of bridge run `ID` (the runId the views print)")
 	fs.StringVar(&r.tool, "tool", "", "only events of tool `NAME` (case-insensitive)")
 	fs.StringVar(&r.decision, "decision", "", "only events with `DECISION` (allow, deny, require-approval, escalate)")
 	fs.StringVar(&r.since, "since", "", "only events at or after `TIME` (RFC 3339, 2006-01-02, or a duration ago such as 2h)")
 	fs.BoolVar(&r.json, "json", false, "print the matching lines as they are in the log (JSONL), for scripts")
 	fs.BoolVar(&r.local, "local", false, "show times in the local time zone instead of UTC")
 	fs.IntVar(&r.width, "width", 64, "longest DETAIL column, in characters")
+	fs.BoolVar(&r.all, "all", false, "also show lifecycle records (operator.lifecycle, session.start/end, bridge.start/stop, agent.info)")
+	fs.BoolVar(&r.wide, "wide", false, "print POLICY and BY whole on one line and DETAIL uncut, instead of wrapping and cutting")
+}
+
+// timeline returns the timeline options the flags ask for, in colour when
+// w is a terminal and NO_COLOR is not set.
+func (r *reviewFlags) timeline(w io.Writer) audit.TimelineOptions {
+	return audit.TimelineOptions{Location: r.location(), Width: r.width, Wide: r.wide, All: r.all, Color: colorTerminal(w)}
+}
+
+// colorTerminal reports whether w is a terminal that may get colours
+// (https://no-color.org: any non-empty NO_COLOR turns them off).
+func colorTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 func (r *reviewFlags) filter(now time.Time) (audit.Filter, error) {
-	f := audit.Filter{Session: r.session, Tool: r.tool, Decision: r.decision}
+	f := audit.Filter{Run: r.run, Session: r.session, Tool: r.tool, Decision: r.decision}
 	switch r.decision {
 	case "", audit.DecisionAllow, audit.DecisionDeny, audit.DecisionRequireApproval, audit.DecisionEscalate:
 	default:
@@ -199,13 +245,22 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("--since %q: want an RFC 3339 time, a date (2006-01-02) or a duration such as 2h", s)
 }
 
-// readChecked reads the entries of files, warning on stderr when they do
-// not verify: a reviewer must know when the log was altered.
+// readChecked reads the entries of files once, warning on stderr when
+// they do not verify: a reviewer must know when the log was altered. An
+// input that is not an audit log at all is an error.
 func readChecked(e *env, files []string) ([]audit.Entry, error) {
-	if _, err := audit.Verify(files...); err != nil {
-		fmt.Fprintf(e.stderr, "WARNING: the log does not verify: %v\nWARNING: showing the lines as they are; do not trust them.\n", err)
+	inputs, err := auditInputs(e, files)
+	if err != nil {
+		return nil, err
 	}
-	return audit.ReadEntries(files...)
+	rv, err := audit.Review(inputs...)
+	if err != nil {
+		return nil, &exitError{code: 1, err: audit.PrintableError(err)}
+	}
+	if rv.Problem != nil {
+		fmt.Fprintf(e.stderr, "WARNING: the log does not verify: %v\nWARNING: showing the lines as they are; do not trust them.\n", audit.PrintableError(rv.Problem))
+	}
+	return rv.Entries, nil
 }
 
 // readReview parses a review subcommand's flags and files and reads the
@@ -224,7 +279,7 @@ func readReview(e *env, name, usage string, withSession bool, args []string) (rf
 		return rf, f, nil, &exitError{code: 2, err: err}
 	}
 	if entries, err = readChecked(e, files); err != nil {
-		return rf, f, nil, &exitError{code: 1, err: err}
+		return rf, f, nil, err
 	}
 	return rf, f, entries, nil
 }
@@ -275,7 +330,9 @@ func auditShow(_ context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stdout, "no matching events")
 		return nil
 	}
-	return audit.WriteTimeline(e.stdout, entries, audit.TimelineOptions{Location: rf.location(), Width: rf.width, Sessions: audit.Sessions(all)})
+	opts := rf.timeline(e.stdout)
+	opts.Sessions, opts.Runs = audit.Sessions(all), audit.Runs(all)
+	return audit.WriteTimeline(e.stdout, entries, opts)
 }
 
 func writeRaw(w io.Writer, entries []audit.Entry) error {
@@ -297,46 +354,84 @@ func auditTail(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(files) != 1 {
-		return usageError(e, commandLine(fs), "audit tail: give exactly one file (the active log)")
+	if len(files) != 1 || files[0] == "-" {
+		return usageError(e, commandLine(fs), "audit tail: give exactly one file (the active log; standard input cannot be followed)")
 	}
 	f, err := rf.filter(time.Now())
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	off, err := audit.TailOffset(files[0], *n)
+	from, err := tailFrom(files[0], *n)
 	if err != nil {
-		return &exitError{code: 1, err: err}
+		return &exitError{code: 1, err: audit.PrintableError(err)}
 	}
-	opts := audit.TimelineOptions{Location: rf.location(), Width: rf.width}
+	tl := audit.NewTimeline(e.stdout, rf.timeline(e.stdout))
 	if !rf.json {
-		audit.WriteTimelineHeader(e.stdout)
+		tl.Header()
 	}
 	var werr error
 	print := func(en audit.Entry) {
-		if werr != nil || !f.Match(&en) {
+		// Every record is read from the start, so that the rows name the
+		// agent from the run's agentInfo; only the last n are shown.
+		if werr != nil || en.Seq < from || !f.Match(&en) {
+			tl.Learn(&en)
 			return
 		}
 		if rf.json {
 			_, werr = fmt.Fprintf(e.stdout, "%s\n", en.Raw)
 		} else {
-			werr = audit.WriteTimelineRow(e.stdout, &en, opts)
+			werr = tl.Row(&en)
 		}
 	}
 	if !*follow {
 		done, cancel := context.WithCancel(ctx)
 		cancel()
-		err = audit.Follow(done, files[0], off, print)
+		err = audit.Follow(done, files[0], 0, print)
 	} else {
-		err = audit.Follow(ctx, files[0], off, print)
+		err = audit.Follow(ctx, files[0], 0, print)
 	}
 	if err != nil {
-		return &exitError{code: 1, err: err}
+		return &exitError{code: 1, err: audit.PrintableError(err)}
 	}
 	if werr != nil && !strings.Contains(werr.Error(), "broken pipe") {
 		return werr
 	}
 	return nil
+}
+
+// tailFrom returns the seq of the first of the last n events of path (one
+// past the last event when n is 0; -1 for an empty file).
+func tailFrom(path string, n int) (int64, error) {
+	if n <= 0 {
+		last, err := tailFrom(path, 1)
+		if err != nil || last < 0 {
+			return 0, err
+		}
+		return last + 1, nil
+	}
+	off, err := audit.TailOffset(path, n)
+	if err != nil {
+		return 0, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		return 0, err
+	}
+	line, _ := bufio.NewReader(f).ReadBytes('\n')
+	var rec struct {
+		Seq *int64 `json:"seq"`
+	}
+	if json.Unmarshal(line, &rec) == nil && rec.Seq != nil {
+		return *rec.Seq, nil
+	}
+	if len(line) == 0 {
+		return -1, nil // an empty file: show whatever comes
+	}
+	return 0, nil // not an event: show everything
 }
 
 func auditSHA256(b []byte) string {

@@ -24,7 +24,7 @@ func runAuditCmd(t *testing.T, args ...string) (stdout, stderr string, code int)
 func writeAuditLog(t *testing.T, path string) {
 	t.Helper()
 	clock := time.Date(2026, 11, 21, 20, 0, 0, 0, time.UTC)
-	l, err := audit.Open(path, audit.Options{Now: func() time.Time { clock = clock.Add(time.Second); return clock }})
+	l, err := audit.Open(path, audit.Options{Now: func() time.Time { clock = clock.Add(time.Second); return clock }, RunID: "20261121T200000Z-0000000a"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,6 +60,8 @@ func TestAuditCommands(t *testing.T) {
 	os.WriteFile(tampered, bytes.Replace(data, []byte("rm -rf /"), []byte("ls -la /"), 1), 0o600)
 	headless := filepath.Join(dir, "headless.jsonl")
 	os.WriteFile(headless, data[bytes.IndexByte(data, '\n')+1:], 0o600)
+	notLog := filepath.Join(dir, "notes.txt")
+	os.WriteFile(notLog, []byte("hello\n"), 0o600)
 	torn := filepath.Join(dir, "torn.jsonl")
 	os.WriteFile(torn, append(bytes.Clone(data), `{"$schema":"agentgov`...), 0o600)
 
@@ -79,9 +81,16 @@ func TestAuditCommands(t *testing.T) {
 		{"verify after repair", []string{"verify", torn}, 0, []string{"ok: 4 events"}, ""},
 		{"repair clean", []string{"repair", log}, 0, []string{"no torn line, nothing to do"}, ""},
 		{"sessions", []string{"sessions", log}, 0, []string{
-			"SESSION  START                 END        EVENTS  PROMPTS  TOOL CALLS  APPROVED  DENIED",
-			"s1       2026-11-21 20:00:01Z  20:00:03Z       3        1           2         1       1",
-			"s2       2026-11-21 20:00:04Z  20:00:04Z       1        1           0         0       0"}, ""},
+			"SESSION  RUN                        AGENT              START                 END        EVENTS  PROMPTS  TOOL CALLS  APPROVED  DENIED",
+			"s1       20261121T200000Z-0000000a  agent:claude-code  2026-11-21 20:00:01Z  20:00:03Z       3        1           2         1       1",
+			"s2       20261121T200000Z-0000000a  agent:claude-code  2026-11-21 20:00:04Z  20:00:04Z       1        1           0         0       0"}, ""},
+		{"show run filter", []string{"show", "--run", "20261121T200000Z-0000000a", log}, 0, []string{"run 20261121T200000Z-0000000a", "session s1"}, ""},
+		{"show other run", []string{"show", "--run", "20000101T000000Z-00000000", log}, 0, []string{"no matching events"}, ""},
+		{"verify not a log", []string{"verify", notLog}, 1, []string{"FAIL " + notLog + ":1: not an audit log: the first line is not an audit event"}, ""},
+		{"show not a log", []string{"show", notLog}, 1, nil, "not an audit log"},
+		{"sessions not a log", []string{"sessions", notLog}, 1, nil, "not an audit log"},
+		{"stdin twice", []string{"verify", "-", "-"}, 2, nil, "standard input (-) given twice"},
+		{"tail stdin", []string{"tail", "-"}, 2, nil, "standard input cannot be followed"},
 		{"show session", []string{"show", "--session", "s1", log}, 0, []string{
 			"session s1",
 			"20:00:01.000       0  session.prompt",

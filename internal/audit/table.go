@@ -66,17 +66,31 @@ func (t *table) write(w io.Writer) error {
 	return err
 }
 
+// continued starts every line of a wrapped cell after its first, so that
+// text from the log never starts a line of the table: a cut in the middle
+// of an agent's text cannot make the rest look like a row of its own.
+const continued = "↳ "
+
 // wrapText cuts s into lines of at most n runes, breaking after spaces
-// and punctuation where it can.
+// and punctuation where it can; lines after the first start with
+// continued.
 func wrapText(s string, n int) []string {
 	if n <= 0 || utf8.RuneCountInString(s) <= n {
 		return []string{s}
 	}
 	var out []string
 	r := []rune(s)
-	for len(r) > n {
-		cut := n
-		for i := n; i > n/2; i-- {
+	for len(r) > 0 {
+		width := n
+		if len(out) > 0 {
+			width = n - utf8.RuneCountInString(continued)
+		}
+		if len(r) <= width {
+			out = append(out, string(r))
+			break
+		}
+		cut := width
+		for i := width; i > width/2; i-- {
 			if c := r[i-1]; c == ' ' || c == '/' || c == ',' || c == ')' || c == ':' || c == '-' {
 				cut = i
 				break
@@ -88,8 +102,8 @@ func wrapText(s string, n int) []string {
 			r = r[1:]
 		}
 	}
-	if len(r) > 0 {
-		out = append(out, string(r))
+	for i := 1; i < len(out); i++ {
+		out[i] = continued + out[i]
 	}
 	return out
 }

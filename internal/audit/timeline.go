@@ -188,6 +188,10 @@ func decisionColor(e *Entry) string {
 	return ""
 }
 
+// Learn notes what e says about its run (its agent) without writing it,
+// for records that are filtered out but come before the rows shown.
+func (t *Timeline) Learn(e *Entry) { t.learn(e) }
+
 // learn notes what e says about its run.
 func (t *Timeline) learn(e *Entry) {
 	r := t.runs[e.RunID]

@@ -152,6 +152,10 @@ func hostileLog(t *testing.T) string {
 					Arguments: map[string]any{"command": "rm -rf x\u202e\u2029" + forge}, Approval: "user:\x1b[32mapproved\n" + forge}}},
 		{Actor: Actor{ID: "agent:x"}, Action: "fs.read", Subject: Subject{Kind: "file", Path: "/w/.env\n" + forge + "\x7f\x00"},
 			Policy: &Policy{Ref: "deny-env", Decision: DecisionDeny}, Metadata: map[string]any{"session": "\u202e" + forge}},
+		// Text cut where a column wraps would start a line of its own.
+		{Actor: Actor{ID: "agent:" + strings.Repeat("a", 16) + " " + forge, Role: "approver"}, Action: "tool.call",
+			Subject: Subject{Kind: "tool-call", Ref: "tc0"}, Policy: &Policy{Ref: "ask " + strings.Repeat("c", 18) + " " + forge, Decision: DecisionRequireApproval},
+			Metadata: map[string]any{"session": "s-" + strings.Repeat("b", 34) + " " + forge}},
 		{Actor: Actor{ID: "acp-bridge"}, Action: AgentInfoAction, Subject: Subject{Kind: "agent"},
 			Input: map[string]any{"name": "evil\x1b[31m\n" + forge, "version": "1\u200b"}},
 	}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+)
+
+// forgedPrefix starts every text the hostile log's agent wrote to look
+// like a row of its own.
+const forgedPrefix = "FORGEDROW"
+
+// writeHostileLog writes records whose agent-chosen strings try to forge
+// rows, colours and sessions: ESC sequences, CR and LF, C1 CSI, bidi
+// overrides, line separators, zero-width characters, in the session id,
+// tool title and arguments, path, actor, approver, rule, reason and the
+// agent's agentInfo.
+func writeHostileLog(t *testing.T, path string) {
+	t.Helper()
+	clock := time.Date(2026, 11, 21, 20, 0, 0, 0, time.UTC)
+	l, err := audit.Open(path, audit.Options{Now: func() time.Time { clock = clock.Add(time.Second); return clock }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const row = forgedPrefix + " 12:00:00.000 99 tool.call allow"
+	sid := "s1\x1b[2J\n" + row
+	evs := []audit.Event{
+		{Actor: audit.Actor{ID: "acp-bridge"}, Action: audit.AgentInfoAction, Subject: audit.Subject{Kind: "agent"},
+			Input: map[string]any{"name": "evil\x1b[31m\n" + row, "version": "1\u200b\u202e"}},
+		// Text cut where a column wraps would start a line of its own.
+		{Actor: audit.Actor{ID: "agent:" + strings.Repeat("a", 16) + " " + row, Role: "approver"}, Action: "tool.call",
+			Subject: audit.Subject{Kind: "tool-call", Ref: "tc0"}, Policy: &audit.Policy{Ref: "ask", Decision: audit.DecisionRequireApproval},
+			Metadata: map[string]any{"session": "s-" + strings.Repeat("b", 34) + " " + row}},
+		{Actor: audit.Actor{ID: "user:ide"}, Action: "session.prompt", Subject: audit.Subject{Kind: "session", Ref: sid},
+			Input: "hi\r\n" + row, Metadata: map[string]any{"session": sid}},
+		{Actor: audit.Actor{ID: "agent:x\x1b[32m\n" + row, Role: "operator"}, Action: "tool.call", Subject: audit.Subject{Kind: "tool-call", Ref: "tc\u009b2J"},
+			Policy: &audit.Policy{Ref: "deny-rm\n" + row, Decision: audit.DecisionDeny},
+			Metadata: map[string]any{"session": sid, "reason": "no\u2028" + row, "rule": "Bash(rm:*)\x1b[0m\r" + row,
+				"toolCall": audit.ToolCall{Kind: "tool-call", Session: sid, ToolCallID: "tc\u009b2J", Tool: "rm\x1b[32m ok\n" + row,
+					Arguments: map[string]any{"command": "rm -rf x\u202e\u2029" + row}}}},
+		{Actor: audit.Actor{ID: "agent:x", Role: "operator"}, Action: "tool.call", Subject: audit.Subject{Kind: "tool-call", Ref: "tc2"},
+			Policy: &audit.Policy{Ref: "ask", Decision: audit.DecisionRequireApproval},
+			Metadata: map[string]any{"session": "\u202e" + row, "toolCall": audit.ToolCall{Kind: "tool-call", ToolCallID: "tc2", Tool: "Edit",
+				Approval: "user:\x1b[32mapproved\n" + row}}},
+		{Actor: audit.Actor{ID: "agent:x", Role: "operator"}, Action: "fs.read", Subject: audit.Subject{Kind: "file", Path: "/w/.env\n" + row + "\x7f\x00"},
+			Policy: &audit.Policy{Ref: "deny-env", Decision: audit.DecisionDeny}, Metadata: map[string]any{"session": "\x85" + row}},
+		{Actor: audit.Actor{ID: "agent:x", Role: "operator"}, Action: "terminal.create", Subject: audit.Subject{Kind: "terminal", Ref: "echo\r\n" + row, Path: "/w\x1b]0;title\x07"},
+			Policy: &audit.Policy{Ref: "allow-echo", Decision: audit.DecisionAllow}, Metadata: map[string]any{"session": sid}},
+	}
+	for _, ev := range evs {
+		if err := l.Append(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkTerminalSafe fails when out holds anything a terminal would act on
+// (other than line ends) or a line that starts with the forged text.
+func checkTerminalSafe(t *testing.T, what, out string) {
+	t.Helper()
+	for _, r := range out {
+		if r != '\n' && (unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029') {
+			t.Errorf("%s printed %U:\n%s", what, r, out)
+			break
+		}
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), forgedPrefix) {
+			t.Errorf("%s printed a forged row: %q", what, l)
+		}
+	}
+}
+
+// TestAuditViewsHostile runs every human view of the real command over the
+// hostile log, and verify over a hostile line that was edited, and checks
+// that nothing the agent wrote reaches the terminal as a control.
+func TestAuditViewsHostile(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "audit.jsonl")
+	writeHostileLog(t, log)
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An edited line whose content the error message might quote.
+	edited := filepath.Join(dir, "edited.jsonl")
+	os.WriteFile(edited, []byte(strings.Replace(string(data), `"actor":{"id":"agent:x"`, `"actor":{"id":"agent:\u001b[32m\n`+forgedPrefix+`"`, 1)), 0o600)
+	for _, args := range [][]string{
+		{"show", log}, {"show", "--all", log}, {"show", "--wide", "--all", log}, {"show", "--decision", "deny", log},
+		{"tail", "-n", "1000", log}, {"tail", "--all", "--wide", log}, {"sessions", log},
+		{"verify", edited}, {"show", edited}, {"sessions", edited},
+	} {
+		out, errOut, code := runAuditCmd(t, args...)
+		if code != 0 && args[0] != "verify" {
+			t.Fatalf("audit %v: exit %d\n%s", args, code, errOut)
+		}
+		checkTerminalSafe(t, "audit "+strings.Join(args, " ")+" (stdout)", out)
+		checkTerminalSafe(t, "audit "+strings.Join(args, " ")+" (stderr)", errOut)
+	}
+	// The rows are all there: six events, none hidden but agent.info.
+	out, _, _ := runAuditCmd(t, "show", log)
+	for _, want := range []string{`session s1\x1b[2J\nFORGEDROW`, `agent evil\x1b[31m\nFORGEDROW`, `session \u{202E}FORGEDROW`, `/w/.env\nFORGEDROW`, `echo FORGEDROW`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("show lacks %q, the escaped text:\n%s", want, out)
+		}
+	}
+}
