@@ -95,6 +95,12 @@ func loadCases(dir string) ([]hostileCase, error) {
 	if err := add(cs); err != nil {
 		return nil, err
 	}
+	if cs, err = loadCorpus(corpusFile); err != nil {
+		return nil, err
+	}
+	if err := add(cs); err != nil {
+		return nil, err
+	}
 	return cases, nil
 }
 
