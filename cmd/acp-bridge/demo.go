@@ -74,7 +74,7 @@ session with none of them: the bare pass-through.`)
 		return err
 	}
 	if err := demo.WriteWorkspace(root); err != nil {
-		return fmt.Errorf("preparing demo workspace: %w", err)
+		return usageError(e, "acp-bridge demo", fmt.Sprintf("--workspace: %v", err))
 	}
 	state := filepath.Join(root, ".acp-bridge")
 	if err := os.MkdirAll(state, 0o700); err != nil {

@@ -120,3 +120,29 @@ func TestDemoPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoWorkspaceNotOverwritten: the demo writes .env, big.log and
+// GOVERNANCE.md into its workspace, so --workspace must not name a directory
+// holding anything else (a project whose policy and secrets it would
+// overwrite); an empty directory, a new one, or one a demo made is fine.
+func TestDemoWorkspaceNotOverwritten(t *testing.T) {
+	t.Setenv("ACP_BRIDGE_TEST_MAIN", "1")
+	project := t.TempDir()
+	policy := filepath.Join(project, "GOVERNANCE.md")
+	if err := os.WriteFile(policy, []byte("my own policy\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := runCmd(t, "", "demo", "--workspace", project)
+	if code != 2 || !strings.Contains(errOut, "not a demo workspace") {
+		t.Errorf("demo in a project: exit %d, stderr %q; want 2 and a refusal", code, errOut)
+	}
+	if b, _ := os.ReadFile(policy); string(b) != "my own policy\n" {
+		t.Errorf("the project's GOVERNANCE.md was overwritten: %q", b)
+	}
+	again := filepath.Join(t.TempDir(), "demo")
+	for i := 0; i < 2; i++ { // a new directory, then the same one again
+		if _, errOut, code := runCmd(t, "", "demo", "--workspace", again); code != 0 {
+			t.Fatalf("run %d in %s: exit %d\n%s", i, again, code, errOut)
+		}
+	}
+}
