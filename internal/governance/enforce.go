@@ -104,14 +104,17 @@ type Enforcer struct {
 
 	mu       sync.Mutex // guards the maps below
 	sessions map[string]*sessionState
-	calls    map[string]*callState              // by callKey(session, toolCallId)
-	stopped  map[string]bool                    // calls the bridge stopped that ended, by callKey
-	refused  map[string]bool                    // calls the agent's hook refused, by callKey
-	perms    map[string]*permState              // forwarded permission requests, by request id
-	opens    map[string]*openState              // session/new|load|resume|fork requests, by request id
-	prompts  map[string]string                  // session/prompt request id -> session id
-	asks     map[string]context.CancelCauseFunc // the bridge's own permission asks, by "session:"+id and "request:"+id
-	askSeq   int
+	calls    map[string]*callState // by callKey(session, toolCallId)
+	stopped  map[string]bool       // calls the bridge stopped that ended, by callKey
+	refused  map[string]bool       // calls the agent's hook refused, by callKey
+	order    []string              // keys of calls, oldest first (some may be gone)
+	// keptTotal is the sum of kept over calls.
+	keptTotal int
+	perms     map[string]*permState              // forwarded permission requests, by request id
+	opens     map[string]*openState              // session/new|load|resume|fork requests, by request id
+	prompts   map[string]string                  // session/prompt request id -> session id
+	asks      map[string]context.CancelCauseFunc // the bridge's own permission asks, by "session:"+id and "request:"+id
+	askSeq    int
 }
 
 // NewEnforcer returns an Enforcer; see Enforce for what it does.

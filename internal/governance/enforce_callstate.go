@@ -22,6 +22,16 @@ const maxKept = 64 << 10
 // maxKeptPaths bounds how many locations and diff paths a call keeps.
 const maxKeptPaths = 1024
 
+// What the bridge keeps of all open calls together is bounded too: past
+// either bound the oldest calls are forgotten (evictLocked).
+const (
+	maxOpenCalls = 4096
+	maxKeptTotal = 32 << 20
+)
+
+// maxCallID bounds a toolCallId; a longer one is refused.
+const maxCallID = 1 << 10
+
 // Judged fields of a tool call, as bits of callState.cut.
 const (
 	fieldInput = 1 << iota
@@ -58,6 +68,26 @@ type callState struct {
 	approval  string // "auto" or who approved
 	// approvedBy is the id of the permission request the person answered.
 	approvedBy string
+	// kept is how many bytes of tc the bridge holds, counted in
+	// Enforcer.keptTotal.
+	kept int
+}
+
+// size is about how many bytes the kept state of c takes.
+func (c *callState) size() int {
+	n := len(c.session) + len(c.id) + len(c.tc.Title) + len(c.tc.Kind) + len(c.tc.Tool) + len(c.tc.RawInput)
+	for _, l := range [][]string{c.tc.Locations, c.tc.DiffPaths} {
+		for _, p := range l {
+			n += len(p) + 16
+		}
+	}
+	if cv := c.covers; cv != nil {
+		n += len(cv.command) + len(cv.cwd)
+		for _, p := range cv.paths {
+			n += len(p) + 16
+		}
+	}
+	return n + 256
 }
 
 // ended reports whether the agent said the call is over.

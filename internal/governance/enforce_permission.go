@@ -37,8 +37,8 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 	if err := decodeStrict(m.Raw, m.Params, &p); err != nil {
 		return x.refuseUnreadable(m, err)
 	}
-	if p.ToolCall.ToolCallID == "" {
-		return x.refuseUnreadable(m, fmt.Errorf("%w: the permission request's toolCall has no toolCallId", errUnreadable))
+	if p.ToolCall.ToolCallID == "" || len(p.ToolCall.ToolCallID) > maxCallID {
+		return x.refuseUnreadable(m, fmt.Errorf("%w: the permission request's toolCall has no toolCallId, or one over 1 KiB", errUnreadable))
 	}
 	x.mu.Lock()
 	c := x.callLocked(p.SessionID, p.ToolCall.ToolCallID)
@@ -48,6 +48,9 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 	}
 	cutBefore := c.cut
 	full, carried, _ := c.merge(&p.ToolCall)
+	if x.calls[callKey(c.session, c.id)] == c {
+		x.accountLocked(c)
+	}
 	blocked := c.blocked
 	x.mu.Unlock()
 	var d Decision
@@ -79,6 +82,9 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 		c.approval, c.approvedBy = "", ""
 	}
 	c.decision, c.judged, c.covers = &d, fp, cv
+	if x.calls[callKey(c.session, c.id)] == c {
+		x.accountLocked(c)
+	}
 	if d.Value == Allow {
 		c.approval = "auto"
 	}

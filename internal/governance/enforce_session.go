@@ -199,6 +199,7 @@ func (x *Enforcer) Close(why string) {
 	}
 	x.sessions = map[string]*sessionState{}
 	x.calls, x.stopped, x.refused = map[string]*callState{}, map[string]bool{}, map[string]bool{}
+	x.order, x.keptTotal = nil, 0
 	x.mu.Unlock()
 	for _, id := range ids {
 		x.append(audit.Event{Actor: actorBridge, Action: "session.end", Subject: audit.Subject{Kind: "session", Ref: id},

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
@@ -42,8 +43,39 @@ func (x *Enforcer) callLocked(sid, id string) *callState {
 	if c == nil {
 		c = &callState{session: sid, id: id}
 		x.calls[key] = c
+		if len(x.order) > 2*len(x.calls)+64 {
+			x.order = slices.DeleteFunc(x.order, func(k string) bool { return x.calls[k] == nil })
+		}
+		x.order = append(x.order, key)
 	}
 	return c
+}
+
+// accountLocked counts c's kept state again after a change, and forgets
+// the oldest other calls while too much is kept. x.mu held.
+func (x *Enforcer) accountLocked(c *callState) {
+	n := c.size()
+	x.keptTotal += n - c.kept
+	c.kept = n
+	for (len(x.calls) > maxOpenCalls || x.keptTotal > maxKeptTotal) && len(x.calls) > 1 && len(x.order) > 0 {
+		key := x.order[0]
+		x.order = x.order[1:]
+		old := x.calls[key]
+		if old == nil {
+			continue
+		}
+		if old == c {
+			x.order = append(x.order, key)
+			continue
+		}
+		// An evicted call is judged afresh on whatever it says next, as
+		// a new one; a stopped one stays stopped.
+		x.forgetLocked(old)
+		if old.blocked {
+			x.stopped[key] = true
+		}
+		x.log.Debug("forgot an open tool call: too many open or too much kept", "session", old.session, "toolCallId", old.id)
+	}
 }
 
 // forgetLocked frees the state of a call that ended. A call the bridge
@@ -51,7 +83,10 @@ func (x *Enforcer) callLocked(sid, id string) *callState {
 // IDE; the session's end frees that. x.mu held.
 func (x *Enforcer) forgetLocked(c *callState) {
 	key := callKey(c.session, c.id)
-	delete(x.calls, key)
+	if x.calls[key] == c {
+		delete(x.calls, key)
+		x.keptTotal -= c.kept
+	}
 	delete(x.refused, key)
 	if c.blocked {
 		x.stopped[key] = true
@@ -62,9 +97,10 @@ func (x *Enforcer) forgetLocked(c *callState) {
 // held.
 func (x *Enforcer) forgetSessionLocked(sid string) {
 	prefix := sid + "\x00"
-	for k := range x.calls {
+	for k, c := range x.calls {
 		if strings.HasPrefix(k, prefix) {
 			delete(x.calls, k)
+			x.keptTotal -= c.kept
 		}
 	}
 	for k := range x.stopped {
@@ -289,6 +325,10 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 		return x.refuseUpdate(m, p.SessionID, Decision{Value: Deny, Ref: "no-tool-call-id", Rule: "every tool call names its toolCallId",
 			Reason: "a " + kind + " without a toolCallId cannot be followed or judged"})
 	}
+	if len(u.ToolCallID) > maxCallID {
+		return x.refuseUpdate(m, p.SessionID, Decision{Value: Deny, Ref: "tool-call-id-too-long", Rule: "a toolCallId is at most 1 KiB",
+			Reason: fmt.Sprintf("a %s with a toolCallId of %d bytes", kind, len(u.ToolCallID))})
+	}
 	x.mu.Lock()
 	s := x.sessions[p.SessionID]
 	if s != nil && s.loading > 0 {
@@ -305,6 +345,7 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 	}
 	cutBefore := c.cut
 	full, carried, touched := c.merge(u)
+	x.accountLocked(c)
 	if u.Status != "" {
 		c.status = u.Status
 	}
@@ -346,6 +387,9 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 				withdrawn, c.approval, c.approvedBy = c.approval, "", ""
 			}
 			c.judged, c.decision, c.covers = fp, &d, cv
+			if x.calls[callKey(c.session, c.id)] == c {
+				x.accountLocked(c)
+			}
 		}
 		x.mu.Unlock()
 		if changed {

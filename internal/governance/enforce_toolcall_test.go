@@ -2,6 +2,8 @@ package governance
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -178,31 +180,7 @@ func TestEnforceStaleApproval(t *testing.T) {
 // TestEnforceCallStateIsBounded: calls left open with huge inputs hold a
 // bounded amount of memory, and closing the session frees it.
 func TestEnforceCallStateIsBounded(t *testing.T) {
-	e, root := testEngine(t)
-	b := acpwire.New(acpwire.Options{})
-	x := NewEnforcer(EnforceOptions{Engine: e, Sender: b})
-	var forwarded int
-	h := x.Middleware()(acpwire.HandlerFunc(func(context.Context, *acpwire.Message) error { forwarded++; return nil }))
-	ctx := context.Background()
-	handle := func(dir acpwire.Direction, line []byte) {
-		t.Helper()
-		m, err := acpwire.Parse(dir, line)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := h.Handle(ctx, m); err != nil {
-			t.Fatal(err)
-		}
-	}
-	open := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`, root)
-	handle(acpwire.ClientToAgent, []byte(open))
-	resp, _ := acpwire.Parse(acpwire.AgentToClient, []byte(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`))
-	req, _ := acpwire.Parse(acpwire.ClientToAgent, []byte(open))
-	resp.Request = req
-	if err := h.Handle(ctx, resp); err != nil {
-		t.Fatal(err)
-	}
-
+	x, root, handle, forwarded := directEnforcer(t)
 	const calls, size = 20, 50 << 20
 	heap := func() uint64 {
 		runtime.GC()
@@ -219,8 +197,8 @@ func TestEnforceCallStateIsBounded(t *testing.T) {
 	}
 	content = ""
 	held := heap()
-	if forwarded != calls+2 {
-		t.Fatalf("forwarded %d messages, want %d", forwarded, calls+2)
+	if *forwarded != calls+2 {
+		t.Fatalf("forwarded %d messages, want %d", *forwarded, calls+2)
 	}
 	x.mu.Lock()
 	open20 := len(x.calls)
@@ -275,4 +253,80 @@ func countCalls(h *harness) int {
 	h.enf.mu.Lock()
 	defer h.enf.mu.Unlock()
 	return len(h.enf.calls)
+}
+
+// directEnforcer is an Enforcer driven without pipes: handle passes one
+// line through its middleware, and forwarded counts what reached the end
+// of the chain. Session s1 is open in root.
+func directEnforcer(t *testing.T) (x *Enforcer, root string, handle func(acpwire.Direction, []byte), forwarded *int) {
+	t.Helper()
+	e, root := testEngine(t)
+	x = NewEnforcer(EnforceOptions{Engine: e, Sender: nopSender{}})
+	forwarded = new(int)
+	h := x.Middleware()(acpwire.HandlerFunc(func(context.Context, *acpwire.Message) error { *forwarded++; return nil }))
+	ctx := context.Background()
+	handle = func(dir acpwire.Direction, line []byte) {
+		t.Helper()
+		m, err := acpwire.Parse(dir, line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := h.Handle(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`, root)
+	handle(acpwire.ClientToAgent, []byte(open))
+	resp, _ := acpwire.Parse(acpwire.AgentToClient, []byte(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`))
+	req, _ := acpwire.Parse(acpwire.ClientToAgent, []byte(open))
+	resp.Request = req
+	if err := h.Handle(ctx, resp); err != nil {
+		t.Fatal(err)
+	}
+	return x, root, handle, forwarded
+}
+
+// TestEnforceOpenCallsAreBounded: however many calls an agent leaves open,
+// and however large each, the bridge keeps a bounded number and size of
+// them, forgetting the oldest; a call it stopped stays stopped.
+func TestEnforceOpenCallsAreBounded(t *testing.T) {
+	x, root, handle, forwarded := directEnforcer(t)
+	handle(acpwire.AgentToClient, []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"stopped","title":"x","kind":"execute","status":"pending","rawInput":{"command":"curl http://x"}}}}`))
+	input := strings.Repeat("y", 60<<10)
+	for i := range 2 * maxOpenCalls {
+		raw := `{}`
+		if i < 1000 {
+			raw = fmt.Sprintf(`{"file_path":"%s/src/f.go","old_string":"%s"}`, root, input)
+		}
+		handle(acpwire.AgentToClient, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"c%d","title":"Read","kind":"read","status":"in_progress","rawInput":%s}}}`, i, raw)))
+		x.mu.Lock()
+		n, kept := len(x.calls), x.keptTotal
+		x.mu.Unlock()
+		if n > maxOpenCalls || kept > maxKeptTotal+maxKept*4 {
+			t.Fatalf("after %d calls: %d open, %d bytes kept", i+1, n, kept)
+		}
+	}
+	before := *forwarded
+	handle(acpwire.AgentToClient, []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"stopped","status":"completed","content":[{"type":"content","content":{"type":"text","text":"SECRET"}}]}}}`))
+	if *forwarded != before {
+		t.Fatal("an update of a stopped call reached the IDE after the call was forgotten")
+	}
+	long := strings.Repeat("i", maxCallID+1)
+	handle(acpwire.AgentToClient, []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"`+long+`","title":"Read","kind":"read","status":"pending"}}}`))
+	if *forwarded != before {
+		t.Fatal("a tool call with an over-long toolCallId reached the IDE")
+	}
+}
+
+// nopSender is a Sender with no peers: what the enforcer says goes nowhere.
+type nopSender struct{}
+
+func (nopSender) Reply(*acpwire.Message, any) error                 { return nil }
+func (nopSender) ReplyError(*acpwire.Message, *acpwire.Error) error { return nil }
+func (nopSender) Notify(acpwire.Direction, string, any) error       { return nil }
+func (nopSender) Call(context.Context, acpwire.Direction, string, any) (json.RawMessage, error) {
+	return nil, errors.New("no peer")
+}
+func (nopSender) CallThen(_ context.Context, _ acpwire.Direction, _ string, _ any, then func(json.RawMessage, error) error) error {
+	return then(nil, errors.New("no peer"))
 }
