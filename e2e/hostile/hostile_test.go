@@ -26,6 +26,9 @@ func TestHostile(t *testing.T) {
 			t.Run(c.name+"/"+v, func(t *testing.T) {
 				t.Parallel()
 				r := runCase(t, c, v, true)
+				if c.rssMB > 0 {
+					t.Logf("bridge peak RSS (VmHWM) %d KiB, bound %d MiB", r.res.PeakRSSKB, c.rssMB)
+				}
 				for _, f := range append(r.bypasses, r.failures...) {
 					t.Error(f)
 				}
