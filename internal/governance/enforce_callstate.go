@@ -32,6 +32,11 @@ const (
 // maxCallID bounds a toolCallId; a longer one is refused.
 const maxCallID = 1 << 10
 
+// maxStopped bounds the calls the bridge remembers stopping. Once that
+// many are remembered, every new tool call is dropped as stopped: an
+// agent that had that many calls stopped is not trusted with more.
+const maxStopped = 16 << 10
+
 // Judged fields of a tool call, as bits of callState.cut.
 const (
 	fieldInput = 1 << iota

@@ -33,13 +33,17 @@ type toolCallFields struct {
 func callKey(sid, id string) string { return sid + "\x00" + id }
 
 // callLocked returns the state of a tool call, creating it, or nil when
-// the bridge stopped that call and it has ended. x.mu held.
+// the bridge stopped that call and it has ended (or stopped so many calls
+// that it takes on no new ones, see maxStopped). x.mu held.
 func (x *Enforcer) callLocked(sid, id string) *callState {
 	key := callKey(sid, id)
 	if x.stopped[key] {
 		return nil
 	}
 	c := x.calls[key]
+	if c == nil && len(x.stopped) >= maxStopped {
+		return nil
+	}
 	if c == nil {
 		c = &callState{session: sid, id: id}
 		x.calls[key] = c
@@ -340,7 +344,12 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 	}
 	c := x.callLocked(p.SessionID, u.ToolCallID)
 	if c == nil {
+		overflow := !x.stopped[callKey(p.SessionID, u.ToolCallID)]
 		x.mu.Unlock()
+		if overflow {
+			return x.refuseUpdate(m, p.SessionID, Decision{Value: Deny, Ref: "too-many-stopped", Rule: "an agent with 16,384 stopped tool calls gets no more",
+				Reason: "the bridge has stopped so many of this agent's tool calls that it takes on no new ones"})
+		}
 		return nil // the bridge stopped this call: the IDE sees nothing more of it
 	}
 	cutBefore := c.cut

@@ -330,3 +330,23 @@ func (nopSender) Call(context.Context, acpwire.Direction, string, any) (json.Raw
 func (nopSender) CallThen(_ context.Context, _ acpwire.Direction, _ string, _ any, then func(json.RawMessage, error) error) error {
 	return then(nil, errors.New("no peer"))
 }
+
+// TestEnforceStoppedCallsAreBounded: the calls the bridge remembers
+// stopping are bounded too; past the bound it takes on no new call.
+func TestEnforceStoppedCallsAreBounded(t *testing.T) {
+	x, _, handle, forwarded := directEnforcer(t)
+	for i := range maxStopped + 10 {
+		handle(acpwire.AgentToClient, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"s%d","title":"x","kind":"execute","status":"failed","rawInput":{"command":"curl http://x"}}}}`, i)))
+	}
+	x.mu.Lock()
+	n := len(x.stopped)
+	x.mu.Unlock()
+	if n > maxStopped {
+		t.Fatalf("%d stopped calls remembered, want at most %d", n, maxStopped)
+	}
+	before := *forwarded
+	handle(acpwire.AgentToClient, []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"new","title":"ls","kind":"execute","status":"pending","rawInput":{"command":"ls"}}}}`))
+	if *forwarded != before {
+		t.Fatal("a new call reached the IDE after the bridge stopped taking them on")
+	}
+}
