@@ -140,6 +140,9 @@ func (e *Engine) Decide(req Request) Decision {
 	commands := 0
 	if in.command || req.Command != "" {
 		commands = e.decideCommands(in, &advisories, consider)
+		if v, ok := e.protectedCommand(in); ok {
+			consider(v, "naming "+strings.TrimSpace(req.Command), nil)
+		}
 	}
 	for _, v := range req.Env {
 		e.decideVariable(in, v.Name, v.Value, true, &advisories, consider)

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
 )
 
 // ProtectedPath is a location the agent may never change, whatever the
@@ -189,4 +191,68 @@ func sameFile(f string, pr protected) bool {
 		}
 	}
 	return false
+}
+
+// protectedCommand denies a command line that names a protected location:
+// its path as written in absolute form, relative to the command's
+// directory, or (for a file) by its name alone, anywhere in the line once
+// quotes and backslashes are taken out (so `> GOVERN”ANCE.md` and
+// redirections count), or a glob word that can expand to it. A command can
+// do anything to a file it names, so reads count too. A name built at run
+// time ($X, $(...)) is not recognised; see docs/security.md.
+func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
+	list := e.protectedList()
+	if len(list) == 0 {
+		return verdict{}, false
+	}
+	line := in.req.Command + " " + strings.Join(in.req.Argv, " ")
+	flat := strings.ToLower(strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(line))
+	cwd := filepath.Clean(in.req.Cwd)
+	var globs []string
+	if strings.ContainsAny(line, "*?[") {
+		for _, a := range commandLines(in.req) {
+			for _, c := range a.Commands {
+				for _, f := range c.Forms {
+					for _, w := range f {
+						if w.Kind == shellcmd.Glob {
+							g := w.Text
+							if !strings.HasPrefix(g, "/") {
+								g = cwd + "/" + g
+							}
+							globs = append(globs, strings.ToLower(filepath.Clean(g)))
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, pr := range list {
+		for _, pf := range pr.forms {
+			lower := strings.ToLower(pf)
+			needles := []string{lower}
+			if rel, ok := within(cwd, pf, true); ok && rel != "" {
+				needles = append(needles, strings.ToLower(rel))
+			}
+			if fi, err := os.Stat(pf); err != nil || !fi.IsDir() {
+				needles = append(needles, strings.ToLower(filepath.Base(pf)))
+			}
+			named := false
+			for _, n := range needles {
+				if strings.Contains(flat, n) {
+					named = true
+				}
+			}
+			for _, g := range globs {
+				if ok, _ := filepath.Match(g, lower); ok {
+					named = true
+				}
+			}
+			if named {
+				return verdict{value: Deny, ref: "self-protection",
+					ruleTx: fmt.Sprintf("deny commands naming %s (built-in self-protection)", pr.What),
+					reason: fmt.Sprintf("running %q: it names %s (%s), which is protected from the agent, whatever the policy says", strings.TrimSpace(line), pr.What, pf)}, true
+			}
+		}
+	}
+	return verdict{}, false
 }
