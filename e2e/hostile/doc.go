@@ -76,8 +76,8 @@
 //	@rss MB                the bridge's peak RSS (VmHWM) stays under MB
 //	@repeat N              send the next message line N times, {{I}} in it
 //	                       counting 1..N
-//	@control               a harness check: the listed @want effects must happen
-//	@want-agent TEXT       (with @control) the agent must receive TEXT
+//	@control               a harness check, not an attack: no refusal is expected
+//	@want-agent TEXT       the agent must receive TEXT (an allowed action still works)
 //
 // Commands are data too: each line of testdata/commands.txt ("name command")
 // becomes three cases: cmd/terminal/NAME, a terminal/create of the command

@@ -189,12 +189,10 @@ func (v *verdict) judge(c hostileCase, received []byte, policy bool) {
 	if c.rssMB > 0 && v.res.PeakRSSKB <= 0 {
 		v.fail("the bridge's peak RSS could not be read")
 	}
-	if c.control {
-		for _, want := range c.wants {
-			exp, _ := expand(want, w.placeholders())
-			if !bytes.Contains(received, exp) {
-				v.fail("control: the agent never received %q", exp)
-			}
+	for _, want := range c.wants {
+		exp, _ := expand(want, w.placeholders())
+		if !bytes.Contains(received, exp) {
+			v.fail("the agent never received %q (the bridge stopped forwarding, or the IDE did not act)", exp)
 		}
 	}
 	if c.told && !told(v.res.Updates) {
