@@ -37,6 +37,9 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 	if err := decodeStrict(m.Raw, m.Params, &p); err != nil {
 		return x.refuseUnreadable(m, err)
 	}
+	if len(p.Options) > maxOptions {
+		return x.refuseUnreadable(m, fmt.Errorf("%w: the permission request offers %d options", errUnreadable, len(p.Options)))
+	}
 	if p.ToolCall.ToolCallID == "" || len(p.ToolCall.ToolCallID) > maxCallID {
 		return x.refuseUnreadable(m, fmt.Errorf("%w: the permission request's toolCall has no toolCallId, or one over 1 KiB", errUnreadable))
 	}
@@ -109,7 +112,7 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 		return x.send.Reply(m, cancelledOutcome)
 	}
 	x.mu.Lock()
-	x.perms[string(bytes.TrimSpace(m.ID))] = &permState{msg: m, session: p.SessionID, call: c, decision: d, options: p.Options, judged: fp}
+	x.perms[string(bytes.TrimSpace(m.ID))] = &permState{msg: heldRequest(m), session: p.SessionID, call: c, decision: d, options: p.Options, judged: fp}
 	x.mu.Unlock()
 	x.transition(p.SessionID, "suspended", "waiting for approval of "+c.id)
 	return next.Handle(ctx, m)
@@ -214,4 +217,20 @@ var cancelledOutcome = json.RawMessage(`{"outcome":{"outcome":"cancelled"}}`)
 func selectedOutcome(optionID string) json.RawMessage {
 	b, _ := json.Marshal(map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": optionID}})
 	return b
+}
+
+// maxOptions bounds the options of a permission request the bridge holds.
+const maxOptions = 64
+
+// heldRequest is a copy of request m that keeps only what answering it
+// later needs (its id and the bridge's bookkeeping), not its bytes: a
+// permission request may be megabytes and wait on a person for long.
+func heldRequest(m *acpwire.Message) *acpwire.Message {
+	c := *m
+	c.Raw, c.Params, c.Result, c.Error, c.Batch, c.Request = nil, nil, nil, nil, nil, nil
+	c.ID = bytes.Clone(m.ID)
+	if m.Original != nil {
+		c.Original = heldRequest(m.Original)
+	}
+	return &c
 }

@@ -350,3 +350,35 @@ func TestEnforceStoppedCallsAreBounded(t *testing.T) {
 		t.Fatal("a new call reached the IDE after the bridge stopped taking them on")
 	}
 }
+
+// TestEnforceHeldPermissionsAreLight: permission requests waiting for the
+// person do not keep their bytes: ten of 20 MiB hold a few KiB.
+func TestEnforceHeldPermissionsAreLight(t *testing.T) {
+	x, root, handle, forwarded := directEnforcer(t)
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	before := heap()
+	content := strings.Repeat("z", 20<<20)
+	for i := range 10 {
+		line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"p%d","title":"Write","kind":"edit","status":"pending","locations":[{"path":"%s/README.md"}],"rawInput":{"file_path":"%s/README.md","content":"%s"}},"options":[{"optionId":"yes","name":"Allow","kind":"allow_once"},{"optionId":"no","name":"Reject","kind":"reject_once"}]}}`,
+			100+i, i, root, root, content)
+		handle(acpwire.AgentToClient, []byte(line))
+	}
+	content = ""
+	held := heap()
+	x.mu.Lock()
+	n := len(x.perms)
+	x.mu.Unlock()
+	if n != 10 || *forwarded != 12 {
+		t.Fatalf("%d permission requests held, %d messages forwarded; want 10 and 12", n, *forwarded)
+	}
+	grew := int64(held) - int64(before)
+	t.Logf("10 held permission requests of 20 MiB hold %d KiB", grew>>10)
+	if grew > 4<<20 {
+		t.Fatalf("10 held permission requests hold %d bytes, want at most 4 MiB", grew)
+	}
+}
