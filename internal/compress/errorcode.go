@@ -1,7 +1,5 @@
 package compress
 
-import "strings"
-
 // errnoNames are the errno names findErrorCodes recognises after an "E".
 var errnoNames = []string{"NOENT", "ACCES", "PERM", "CONNREFUSED", "CONNRESET", "ADDRINUSE", "EXIST", "ISDIR",
 	"NOTDIR", "TIMEDOUT", "PIPE", "NOMEM", "INVAL", "NOSPC", "NOTEMPTY"}
@@ -13,7 +11,7 @@ var errnoNames = []string{"NOENT", "ACCES", "PERM", "CONNREFUSED", "CONNRESET", 
 // whole word. It finds what the regular expression errorCode finds
 // (TestFindErrorCodesMatchesRegexp) in one pass over text, several times
 // faster: it runs on every command output.
-func findErrorCodes(text string, max int) []string {
+func findErrorCodes[T string | []byte](text T, max int) []string {
 	var out []string
 	for i := 0; i < len(text) && len(out) < max; {
 		c := text[i]
@@ -22,7 +20,7 @@ func findErrorCodes(text string, max int) []string {
 			continue
 		}
 		if n := matchCodeAt(text, i); n > 0 {
-			out = append(out, text[i:i+n])
+			out = append(out, string(text[i:i+n]))
 			i += n
 			continue
 		}
@@ -38,10 +36,15 @@ func isWordByte(c byte) bool {
 }
 
 // wordEnds reports whether a word ends at j in s.
-func wordEnds(s string, j int) bool { return j >= len(s) || !isWordByte(s[j]) }
+func wordEnds[T string | []byte](s T, j int) bool { return j >= len(s) || !isWordByte(s[j]) }
+
+// hasPrefixAt reports whether s[i:] starts with p.
+func hasPrefixAt[T string | []byte](s T, i int, p string) bool {
+	return len(s)-i >= len(p) && string(s[i:i+len(p)]) == p
+}
 
 // run returns the length of the run of bytes in s from i that ok accepts.
-func run(s string, i int, ok func(byte) bool) int {
+func run[T string | []byte](s T, i int, ok func(byte) bool) int {
 	j := i
 	for j < len(s) && ok(s[j]) {
 		j++
@@ -53,7 +56,7 @@ func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // matchCodeAt returns the length of the error code starting at s[i], or 0.
-func matchCodeAt(s string, i int) int {
+func matchCodeAt[T string | []byte](s T, i int) int {
 	if u := run(s, i, isUpper); u >= 1 && u <= 4 {
 		if d := run(s, i+u, isDigit); d >= 3 && d <= 5 && wordEnds(s, i+u+d) {
 			return u + d
@@ -61,11 +64,11 @@ func matchCodeAt(s string, i int) int {
 	}
 	if s[i] == 'E' {
 		for _, name := range errnoNames {
-			if strings.HasPrefix(s[i+1:], name) && wordEnds(s, i+1+len(name)) {
+			if hasPrefixAt(s, i+1, name) && wordEnds(s, i+1+len(name)) {
 				return 1 + len(name)
 			}
 		}
-		if strings.HasPrefix(s[i:], "ERR_") {
+		if hasPrefixAt(s, i, "ERR_") {
 			r := run(s, i+4, func(c byte) bool { return isUpper(c) || isDigit(c) || c == '_' })
 			if r >= 3 && wordEnds(s, i+4+r) {
 				return 4 + r
@@ -73,7 +76,7 @@ func matchCodeAt(s string, i int) int {
 		}
 	}
 	for _, p := range []string{"status ", "exit code "} {
-		if strings.HasPrefix(s[i:], p) {
+		if hasPrefixAt(s, i, p) {
 			if d := run(s, i+len(p), isDigit); d >= 1 && d <= 3 && wordEnds(s, i+len(p)+d) {
 				return len(p) + d
 			}

@@ -20,7 +20,7 @@ func hostileTexts() map[string]string {
 		b64[i] = alpha[(i*7919+i/13)%len(alpha)]
 	}
 	return map[string]string{
-		"one character, 8 MiB":    strings.Repeat("a", 8<<20),
+		"one character, 4 MiB":    strings.Repeat("a", 4<<20),
 		"base64, 2 MiB":           string(b64),
 		"lone surrogates":         strings.Repeat(`\udc00\ud800`, 200000),
 		"brackets, 1 MiB":         strings.Repeat("[", 1<<20),

@@ -26,6 +26,7 @@ type Recorder struct {
 	droppedBytes int
 	spool        *spool   // where entries go, if set (then entries stays empty)
 	turn         turnText // the tail of the agent's text this turn
+	scratch      []byte   // tool output decoded for scanFacts
 
 	userMessages []string // the first (intent), then the most recent (see UserMessage)
 	userBytes    int      // bytes of userMessages after the first
@@ -194,15 +195,12 @@ func (r *Recorder) AgentChunk(at time.Time, role string, lit []byte) {
 	if len(lit) < 2 {
 		return
 	}
-	if r.spool != nil || role == "Agent" {
-		text := jsonText(lit)
-		if role == "Agent" {
-			r.turn.add(text)
-		}
-		if r.spool != nil {
-			r.spool.chunk(at, role, text)
-			return
-		}
+	if role == "Agent" {
+		r.turn.addLiteral(lit)
+	}
+	if r.spool != nil {
+		r.spool.chunk(at, role, lit)
+		return
 	}
 	c := append([]byte(nil), lit...)
 	if n := len(r.entries); n > 0 && r.entries[n-1].role == role && r.entries[n-1].text == "" {
@@ -347,10 +345,12 @@ func (r *Recorder) toolCall(at time.Time, f updateFields) {
 		c := parseContent(e)
 		switch c.typ {
 		case "content":
-			if tc.status == "failed" || tc.kind == "execute" {
+			if (tc.status == "failed" || tc.kind == "execute") && len(c.text) > 1 && c.text[0] == '"' {
 				// Command output and failures carry the error codes.
-				if text, ok := rawjson.String(c.text); ok {
-					r.scanFacts(text)
+				r.scratch = appendUnquoted(r.scratch[:0], c.text)
+				r.scanFactsIn(r.scratch)
+				if cap(r.scratch) > maxScratch {
+					r.scratch = nil
 				}
 			}
 		case "diff":
@@ -515,7 +515,11 @@ func (r *Recorder) ToolOutput(text string) { r.scanFacts(text) }
 
 const maxFacts = 40
 
-func (r *Recorder) scanFacts(text string) {
+func (r *Recorder) scanFacts(text string) { scanFactsInto(r, text) }
+
+func (r *Recorder) scanFactsIn(text []byte) { scanFactsInto(r, text) }
+
+func scanFactsInto[T string | []byte](r *Recorder, text T) {
 	if len(r.factSet) >= maxFacts*4 {
 		return
 	}
@@ -523,6 +527,10 @@ func (r *Recorder) scanFacts(text string) {
 		r.fact("Error code seen: " + m)
 	}
 }
+
+// maxScratch bounds the decoding buffer a recorder keeps between tool
+// calls; a larger one is dropped after use.
+const maxScratch = 64 << 10
 
 func (r *Recorder) fact(f string) {
 	if r.factSet[f] {

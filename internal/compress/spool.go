@@ -115,20 +115,41 @@ func entryHeader(role string, at time.Time) string {
 	return "### " + role + " · " + at.UTC().Format("15:04:05") + "\n\n"
 }
 
+// writeLiteral appends the text of the JSON string literal lit, decoded
+// straight into the write buffer.
+func (s *spool) writeLiteral(lit []byte) {
+	if s.err != nil || len(lit) <= 2 {
+		return
+	}
+	if s.size[s.cur] >= spoolSegment {
+		s.rotate()
+	}
+	if s.w == nil && !s.openCurrent(os.O_APPEND) {
+		return
+	}
+	buf := appendUnquoted(s.w.AvailableBuffer(), lit)
+	n, err := s.w.Write(buf)
+	s.size[s.cur] += int64(n)
+	if err != nil {
+		s.fail(err)
+	}
+}
+
 // entry writes a whole archive entry.
 func (s *spool) entry(at time.Time, role, text string) {
 	s.closeChunk()
 	s.write(entryHeader(role, at) + text + "\n\n")
 }
 
-// chunk writes agent output: consecutive chunks of one role form one entry.
-func (s *spool) chunk(at time.Time, role, text string) {
+// chunk writes agent output given as a JSON string literal: consecutive
+// chunks of one role form one entry.
+func (s *spool) chunk(at time.Time, role string, lit []byte) {
 	if s.open != role {
 		s.closeChunk()
 		s.write(entryHeader(role, at))
 		s.open = role
 	}
-	s.write(text)
+	s.writeLiteral(lit)
 }
 
 func (s *spool) closeChunk() {

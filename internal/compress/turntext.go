@@ -11,6 +11,15 @@ type turnText struct {
 	cut bool // earlier text was dropped
 }
 
+// addLiteral adds the text of the JSON string literal lit.
+func (t *turnText) addLiteral(lit []byte) {
+	t.buf = appendUnquoted(t.buf, lit)
+	if len(t.buf) > 2*TurnTextBytes {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-TurnTextBytes:]...)
+		t.cut = true
+	}
+}
+
 func (t *turnText) add(s string) {
 	if len(s) >= TurnTextBytes {
 		t.buf = append(t.buf[:0], s[len(s)-TurnTextBytes:]...)
