@@ -73,6 +73,13 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 	if err := x.auditDown(); err != nil {
 		d = auditDenied(err)
 	}
+	x.mu.Lock()
+	waiting := len(x.perms)
+	x.mu.Unlock()
+	if d.Value.NeedsApproval() && waiting >= maxWaitingPermissions {
+		d = Decision{Value: Deny, Ref: "too-many-waiting", Rule: "at most 1,024 permission requests wait for the person at once",
+			Reason: fmt.Sprintf("%d permission requests are already waiting for the person", waiting)}
+	}
 	allowOpt := findOption(p.Options, "allow_once")
 	if d.Value == Allow && allowOpt == "" {
 		// Only allow_always is offered: choosing it would let the agent
@@ -221,6 +228,10 @@ func selectedOutcome(optionID string) json.RawMessage {
 
 // maxOptions bounds the options of a permission request the bridge holds.
 const maxOptions = 64
+
+// maxWaitingPermissions bounds the permission requests waiting for the
+// person at once; past it, more are refused.
+const maxWaitingPermissions = 1024
 
 // heldRequest is a copy of request m that keeps only what answering it
 // later needs (its id and the bridge's bookkeeping), not its bytes: a

@@ -382,3 +382,18 @@ func TestEnforceHeldPermissionsAreLight(t *testing.T) {
 		t.Fatalf("10 held permission requests hold %d bytes, want at most 4 MiB", grew)
 	}
 }
+
+// TestEnforceWaitingPermissionsAreBounded: an agent cannot pile up
+// permission requests for the person without end.
+func TestEnforceWaitingPermissionsAreBounded(t *testing.T) {
+	x, _, handle, forwarded := directEnforcer(t)
+	for i := range maxWaitingPermissions + 50 {
+		handle(acpwire.AgentToClient, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"p%d","title":"git commit","kind":"execute","rawInput":{"command":"git commit -m x"}},"options":[{"optionId":"yes","name":"Allow","kind":"allow_once"},{"optionId":"no","name":"Reject","kind":"reject_once"}]}}`, 100+i, i)))
+	}
+	x.mu.Lock()
+	n := len(x.perms)
+	x.mu.Unlock()
+	if n > maxWaitingPermissions || *forwarded > maxWaitingPermissions+2 {
+		t.Fatalf("%d permission requests waiting, %d messages forwarded; want at most %d waiting", n, *forwarded, maxWaitingPermissions)
+	}
+}
