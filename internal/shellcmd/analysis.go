@@ -148,6 +148,28 @@ func AnalyzeArgv(argv []string, opts Options) *Analysis {
 	return a
 }
 
+// maxPrefixLines bounds the lines prefix tries.
+const maxPrefixLines = 64
+
+// prefix walks the longest run of leading lines of src that parses: a
+// shell runs the lines before a syntax error before it reports it. A
+// recovering parse of the whole is walked too.
+func (w *walker) prefix(src string, depth int, langs dialects) {
+	for _, lang := range langs {
+		if f, err := syntax.NewParser(syntax.Variant(lang), syntax.RecoverErrors(16)).Parse(strings.NewReader(src), ""); err == nil {
+			w.file(f, src, depth, lang)
+		}
+		lines := strings.SplitAfter(src, "\n")
+		for n := min(len(lines)-1, maxPrefixLines); n > 0; n-- {
+			head := strings.Join(lines[:n], "")
+			if f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(head), ""); err == nil {
+				w.file(f, head, depth, lang)
+				break
+			}
+		}
+	}
+}
+
 // dialects lists the grammars a shell string is parsed in.
 type dialects []syntax.LangVariant
 
@@ -171,7 +193,14 @@ type walker struct {
 	// seen holds the keys of commands already added, so a line read in
 	// two dialects that agree lists each command once.
 	seen map[string]bool
+	// parses counts the shell strings parsed, against maxParses.
+	parses int
 }
+
+// maxParses bounds the parsing one analysis does: shell strings nest, are
+// read in two dialects and wrappers may offer many candidates, so the work
+// could otherwise grow exponentially with a crafted line.
+const maxParses = 512
 
 // problem records a line-level reason for caution.
 func (w *walker) problem(format string, args ...any) {
@@ -190,6 +219,11 @@ func (w *walker) line(src string, depth int, langs dialects) {
 		w.problem("shell strings nested more than %d deep are not analysed", maxDepth)
 		return
 	}
+	w.parses += len(langs)
+	if w.parses > maxParses {
+		w.problem("the command line nests too many shell strings to analyse")
+		return
+	}
 	var failed []string
 	parsed := 0
 	for _, lang := range langs {
@@ -202,9 +236,7 @@ func (w *walker) line(src string, depth int, langs dialects) {
 		w.file(f, src, depth, lang)
 	}
 	if parsed == 0 {
-		if f, err := syntax.NewParser(syntax.Variant(langs[0]), syntax.RecoverErrors(16)).Parse(strings.NewReader(src), ""); err == nil {
-			w.file(f, src, depth, langs[0])
-		}
+		w.prefix(src, depth, langs)
 		w.problem("the command line does not parse (%s), so what runs is not known", strings.Join(failed, "; "))
 		return
 	}

@@ -1,0 +1,237 @@
+package shellcmd
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// formsOf renders every command's forms, one command per element, forms
+// joined by " => ", non-static words marked.
+func formsOf(a *Analysis) []string {
+	var out []string
+	for _, c := range a.Commands {
+		var fs []string
+		for _, f := range c.Forms {
+			var ws []string
+			for _, w := range f {
+				switch w.Kind {
+				case Glob:
+					ws = append(ws, "<glob "+w.Text+">")
+				case Dynamic:
+					ws = append(ws, "<"+w.Why+">")
+				default:
+					ws = append(ws, w.Text)
+				}
+			}
+			fs = append(fs, strings.Join(ws, " "))
+		}
+		out = append(out, strings.Join(fs, " => "))
+	}
+	return out
+}
+
+func TestAnalyzeForms(t *testing.T) {
+	tests := []struct {
+		line string
+		want []string // each must be among the commands' forms
+	}{
+		{`>/dev/null rm -rf x`, []string{"rm -rf x"}},
+		{`$'\x72m' -rf x`, []string{"rm -rf x"}},
+		{`"r"'m' x`, []string{"rm x"}},
+		{`r\m x`, []string{"rm x"}},
+		{`{rm,-rf,x}`, []string{"rm -rf x"}},
+		{`/usr/bin/r[m] x`, []string{"<glob /usr/bin/r[m]> x"}},
+		{`$"rm" x`, []string{`<$"..." string translated at run time> x`}},
+		{`A+=1 rm x`, []string{"rm x"}},
+		{`A[0]=1 rm x`, []string{"rm x"}},
+		{`function f { rm -rf x; }; f`, []string{"rm -rf x", "f"}},
+		{`echo $'\''; rm -rf x # '`, []string{"echo '", "rm -rf x"}},
+		{"cat <<EOF\nit's\nEOF\nrm x", []string{"cat", "rm x"}},
+		{`bash -o errexit -c 'rm -rf x'`, []string{"rm -rf x"}},
+		{`bash -c -- 'rm x'`, []string{"rm x"}},
+		{`timeout --signal KILL 5 rm x`, []string{"timeout --signal KILL 5 rm x => rm x"}},
+		{`env --unset X rm x`, []string{"env --unset X rm x => rm x"}},
+		{`xargs --max-args 1 rm`, []string{"xargs --max-args 1 rm => rm <arguments xargs reads from its input>"}},
+		{`nice --adjustment 5 rm x`, []string{"nice --adjustment 5 rm x => rm x"}},
+		{`sudo -u root env A=1 nice -n 3 rm -rf /`, []string{"sudo -u root env A=1 nice -n 3 rm -rf / => env A=1 nice -n 3 rm -rf / => nice -n 3 rm -rf / => rm -rf /"}},
+		{`find . -exec rm {} \; -exec curl x +`, []string{"find . -exec rm {} ; -exec curl x + => rm <file names find substitutes>", "curl x"}},
+		{`X='a[$(rm -rf y)]'; echo $((X))`, []string{"rm -rf y"}},
+		{"bash <<'EOF'\nrm -rf x\nEOF", []string{"rm -rf x"}},
+		{`coproc rm x`, []string{"rm x"}},
+		{`echo $(curl x) | ls`, []string{"curl x", "ls"}},
+		{`watch -n 1 'rm x'`, []string{"rm x"}},
+		{`flock /tmp/l -c 'rm x'`, []string{"rm x"}},
+		{`su root -c 'rm x'`, []string{"rm x"}},
+		{`env -S 'rm x'`, []string{"rm x"}},
+		{`parallel rm ::: a b`, []string{"rm a", "rm b"}},
+		{`trap 'rm x' EXIT`, []string{"rm x"}},
+		{`eval "ls; rm x"`, []string{"rm x"}},
+		{`strace -f rm x`, []string{"rm x"}},
+	}
+	for _, tt := range tests {
+		got := formsOf(Analyze(tt.line, Options{}))
+		for _, w := range tt.want {
+			found := false
+			for _, g := range got {
+				if g == w {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("Analyze(%q) forms = %q; want %q among them", tt.line, got, w)
+			}
+		}
+	}
+}
+
+func TestAnalyzeNotes(t *testing.T) {
+	tests := []struct {
+		line string
+		kind NoteKind // 0: no note on any command
+	}{
+		{"ls -la", 0},
+		{"bash -c 'ls'", 0},
+		{"$X -rf /", NotStatic},
+		{"cur[l] x", NotStatic},
+		{"env --frobnicate rm x", Unparsed},
+		{"timeout $T rm x", Unparsed},
+		{"env $X rm x", Unparsed},
+		{"python3 -c 'print(1)'", RunsCode},
+		{"perl -ne 'print' x", RunsCode},
+		{"echo x | sh", RunsCode},
+		{"bash ./x.sh", RunsCode},
+		{"source x", RunsCode},
+		{"awk '{system(\"id\")}'", RunsCode},
+		{"awk '{print $1}' f", 0},
+		{"sed -n 's/a/b/p' f", 0},
+		{"sed 's/a/b/e' f", RunsCode},
+		{"zsh -c ls", Unparsed},
+		{"alias ls=rm", RunsCode},
+		{"bash -c \"$X\"", NotStatic},
+	}
+	for _, tt := range tests {
+		a := Analyze(tt.line, Options{})
+		var kinds []NoteKind
+		for _, c := range a.Commands {
+			for _, n := range c.Notes {
+				kinds = append(kinds, n.Kind)
+			}
+		}
+		found := tt.kind == 0 && len(kinds) == 0
+		for _, k := range kinds {
+			found = found || k == tt.kind
+		}
+		if !found {
+			t.Errorf("Analyze(%q) notes %v; want kind %d", tt.line, kinds, tt.kind)
+		}
+	}
+}
+
+func TestAnalyzeAssignments(t *testing.T) {
+	a := Analyze(`A=1 B+=2 C[0]=3 ls; export D=4; env E=5 'BASH_FUNC_f%%=() { id; }' ls; read F; for G in x; do :; done; declare -x H=$(id)`, Options{})
+	var names []string
+	for _, as := range a.Assignments {
+		names = append(names, as.Name)
+	}
+	got := strings.Join(names, " ")
+	for _, w := range []string{"A", "B", "C", "D", "E", "BASH_FUNC_f%%", "F", "G", "H"} {
+		if !strings.Contains(" "+got+" ", " "+w+" ") {
+			t.Errorf("assignments %q lack %s", got, w)
+		}
+	}
+}
+
+func TestAnalyzeProblems(t *testing.T) {
+	for _, line := range []string{"echo 'oops", "if true; then", "rm x\nfi"} {
+		a := Analyze(line, Options{})
+		if len(a.Problems) == 0 {
+			t.Errorf("Analyze(%q) has no problem", line)
+		}
+	}
+	// What a recovering parse reads is still listed.
+	if got := formsOf(Analyze("rm x\n)", Options{})); len(got) == 0 {
+		t.Errorf("a line with a syntax error after rm lists no command")
+	}
+}
+
+func TestClassifyEnv(t *testing.T) {
+	for name, want := range map[string]EnvRisk{
+		"BASH_ENV": EnvRunsCode, "LD_PRELOAD": EnvRunsCode, "BASH_FUNC_ls%%": EnvRunsCode, "GIT_CONFIG_KEY_0": EnvRunsCode,
+		"PATH": EnvChangesCommands, "IFS": EnvChangesCommands, "a-b": EnvChangesCommands, "FOO": EnvPlain,
+	} {
+		if got, _ := ClassifyEnv(name); got != want {
+			t.Errorf("ClassifyEnv(%q) = %d; want %d", name, got, want)
+		}
+	}
+}
+
+// FuzzAnalyze checks that no line makes Analyze panic or list an empty
+// form.
+func FuzzAnalyze(f *testing.F) {
+	for _, s := range []string{"ls && rm -rf /", "bash -c 'sh -c \"eval x\"'", "{a,b}{c,d}", "$'\\x72m'", "cat <<EOF\n$(id)\nEOF",
+		"env -S 'a b' c", "find . -exec a {} ; -ok b +", "A[0]=1 x", "x='a[$(id)]'", "parallel a ::: b :::: c", "{1..100000}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		for _, a := range []*Analysis{Analyze(line, Options{Dir: t.TempDir()}), AnalyzeArgv(strings.Fields(line), Options{})} {
+			for _, c := range a.Commands {
+				if len(c.Forms) == 0 {
+					t.Fatalf("%q: a command without forms", line)
+				}
+				for _, form := range c.Forms {
+					if len(form) == 0 {
+						t.Fatalf("%q: an empty form", line)
+					}
+				}
+			}
+		}
+	})
+}
+
+func ExampleAnalyze() {
+	a := Analyze(`sudo -u root timeout --signal KILL 5 r'm' -rf "$DIR"; echo $(curl -s x)`, Options{})
+	for _, c := range a.Commands {
+		for i, f := range c.Forms {
+			var ws []string
+			for _, w := range f {
+				ws = append(ws, w.String())
+			}
+			fmt.Println(strings.Repeat("  ", i) + strings.Join(ws, " | "))
+		}
+	}
+	// Output:
+	// sudo | -u | root | timeout | --signal | KILL | 5 | rm | -rf | "$DIR" (parameter expansion $DIR)
+	//   timeout | --signal | KILL | 5 | rm | -rf | "$DIR" (parameter expansion $DIR)
+	//     rm | -rf | "$DIR" (parameter expansion $DIR)
+	// echo | $(curl -s x) (command substitution)
+	// curl | -s | x
+}
+
+// TestAnalyzeBounded: a line built to make the analysis work
+// exponentially (shell strings nested in both dialects, wrappers whose
+// every word is a candidate) finishes quickly and says it stopped.
+func TestAnalyzeBounded(t *testing.T) {
+	line := "ls"
+	for range 5 {
+		line = "sh -c " + quoteSingle(line) + " " + quoteSingle(line)
+	}
+	wide := "bash --unknown" + strings.Repeat(" 'sh -c \"sh -c \\\"sh -c x\\\"\"'", 400)
+	deep := strings.Repeat("eval ", 20) + "ls"
+	for _, l := range []string{line, wide, deep} {
+		start := time.Now()
+		a := Analyze(l, Options{})
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("Analyze took %v on a %d-byte line", d, len(l))
+		}
+		if l != line && len(a.Problems) == 0 {
+			t.Errorf("Analyze(%.40q...) reports no problem", l)
+		}
+	}
+}
+
+// quoteSingle quotes s for sh.
+func quoteSingle(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
