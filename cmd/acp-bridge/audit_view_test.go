@@ -107,7 +107,7 @@ func TestAuditViewsHostile(t *testing.T) {
 	}
 	// The rows are all there: six events, none hidden but agent.info.
 	out, _, _ := runAuditCmd(t, "show", log)
-	for _, want := range []string{`session s1\x1b[2J\nFORGEDROW`, `agent evil\x1b[31m\nFORGEDROW`, `session \u{202E}FORGEDROW`, `/w/.env\nFORGEDROW`, `echo FORGEDROW`} {
+	for _, want := range []string{`session "s1\x1b[2J\nFORGEDROW`, `agent "evil\x1b[31m\nFORGEDROW`, `session "\u202eFORGEDROW`, `/w/.env\nFORGEDROW`, `echo FORGEDROW`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("show lacks %q, the escaped text:\n%s", want, out)
 		}

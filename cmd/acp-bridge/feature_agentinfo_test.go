@@ -41,7 +41,7 @@ func TestAgentInfoRecorded(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("audit show: exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(out, "agent script-agent 1.0.0 (as it reported itself)") || !strings.Contains(out, `agent.info`) {
+	if !strings.Contains(out, `agent "script-agent 1.0.0" as it reported itself`) || !strings.Contains(out, `agent.info`) {
 		t.Errorf("the run is not named by the agent's agentInfo:\n%s", out)
 	}
 	if out, _, code := runAuditCmd(t, "verify", "--genesis", log); code != 0 {

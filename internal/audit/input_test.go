@@ -103,3 +103,27 @@ func TestReviewReportsProblem(t *testing.T) {
 		t.Errorf("%d entries, want all %d", len(rv.Entries), len(sampleEvents()))
 	}
 }
+
+// TestRepairRefusesNonLog checks that repair, which cuts a torn last line,
+// leaves alone a file that is not an audit log, and still repairs a log
+// whose only line was torn by a crash.
+func TestRepairRefusesNonLog(t *testing.T) {
+	dir := t.TempDir()
+	notes := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notes, []byte("first line\nlast line without newline"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Repair(notes); !errors.Is(err, ErrNotAuditLog) {
+		t.Fatalf("Repair = %v, want ErrNotAuditLog", err)
+	}
+	if data, _ := os.ReadFile(notes); string(data) != "first line\nlast line without newline" {
+		t.Fatalf("the file was changed: %q", data)
+	}
+	torn := filepath.Join(dir, "audit.jsonl")
+	if err := os.WriteFile(torn, []byte(`{"$schema":"agentgov`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := Repair(torn); err != nil || !res.Torn {
+		t.Fatalf("Repair of a torn first line = %+v, %v", res, err)
+	}
+}

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -95,4 +96,18 @@ func PrintableError(err error) error {
 		return nil
 	}
 	return printableError{err}
+}
+
+// Quoted returns s as it is when it is a plain token (letters, digits and
+// ._:@/+=- only, at most 128 bytes), else in double quotes with every
+// character that is not printable escaped (strconv.Quote). Headings use it
+// for ids and names the agent chose, so that text in them cannot pass for
+// the heading's own words ("sess-1  12 events, 0 denied").
+func Quoted(s string) string {
+	if s != "" && len(s) <= 128 && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._:@/+=-", r))
+	}) < 0 {
+		return s
+	}
+	return strconv.Quote(s)
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -296,15 +297,15 @@ func (t *Timeline) writeRunHeading(id string) error {
 		r = &RunInfo{ID: id}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "run %s", Printable(id))
+	fmt.Fprintf(&b, "run %s", Quoted(id))
 	if !r.Start.IsZero() {
 		fmt.Fprintf(&b, "  %s → %s", r.Start.In(t.location).Format("2006-01-02 15:04:05Z07:00"), r.End.In(t.location).Format("15:04:05Z07:00"))
 	}
 	switch {
 	case r.Reported:
-		fmt.Fprintf(&b, "  agent %s (as it reported itself)", Printable(r.Agent))
+		fmt.Fprintf(&b, "  agent %s as it reported itself", strconv.Quote(r.Agent))
 	case r.Agent != "":
-		fmt.Fprintf(&b, "  agent %s", Printable(r.Agent))
+		fmt.Fprintf(&b, "  agent %s", Quoted(r.Agent))
 	}
 	if len(r.Command) > 0 {
 		fmt.Fprintf(&b, "  command: %s", Printable(strings.Join(r.Command, " ")))
@@ -319,13 +320,13 @@ func (t *Timeline) writeSessionHeading(key sessionKey, s SessionSummary, shown i
 	case key.session == "":
 		_, err = fmt.Fprintf(t.w, "bridge events (no session)\n")
 	case continued:
-		_, err = fmt.Fprintf(t.w, "session %s (continued)\n", Printable(key.session))
+		_, err = fmt.Fprintf(t.w, "session %s (continued)\n", Quoted(key.session))
 	default:
 		filtered := ""
 		if shown < s.Events {
 			filtered = fmt.Sprintf(" (%d shown)", shown)
 		}
-		_, err = fmt.Fprintf(t.w, "session %s  %s → %s  %s%s, %s, %s, %d approved by a person, %d denied\n", Printable(key.session),
+		_, err = fmt.Fprintf(t.w, "session %s  %s → %s  %s%s, %s, %s, %d approved by a person, %d denied\n", Quoted(key.session),
 			s.Start.In(t.location).Format("2006-01-02 15:04:05Z07:00"), s.End.In(t.location).Format("15:04:05Z07:00"),
 			plural(s.Events, "event"), filtered, plural(s.Prompts, "prompt"), plural(s.ToolCalls, "tool call"), s.Approvals, s.Denials)
 	}

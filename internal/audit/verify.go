@@ -341,6 +341,15 @@ func Repair(path string) (RepairResult, error) {
 	if len(tail) == 0 {
 		return RepairResult{}, nil
 	}
+	// Repair cuts bytes: never from a file that is not an audit log. Every
+	// line the Log writes starts the same way, so even a first line torn
+	// by a crash starts with a prefix of it.
+	const lineStart = `{"$schema":"` + SchemaTag + `",`
+	head := make([]byte, len(lineStart))
+	n, _ := f.ReadAt(head, 0)
+	if !bytes.Equal(head[:n], []byte(lineStart)[:n]) {
+		return RepairResult{}, fmt.Errorf("repairing %s: %w: the first line is not an audit event; nothing was changed", path, ErrNotAuditLog)
+	}
 	res := RepairResult{Torn: true, Removed: tail}
 	if continues(prev, tail) {
 		res.Completed = true
