@@ -170,3 +170,20 @@ func TestEnforceApprovalCoversItsCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestEnforceAmbiguousOptionsRefused: a permission request whose options
+// share an optionId is refused, so a person's "Reject" can never be
+// recorded as the "Allow" of the same id (and then cover a write).
+func TestEnforceAmbiguousOptionsRefused(t *testing.T) {
+	h := newHarness(t, EnforceOptions{})
+	h.openSession()
+	h.agent(`{"jsonrpc":"2.0","id":40,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"w1","title":"Write","kind":"edit","status":"pending","locations":[{"path":%q}]},"options":[{"optionId":"x","name":"Reject","kind":"reject_once"},{"optionId":"x","name":"Allow","kind":"allow_once"}]}}`, h.root+"/README.md")
+	if m := h.nextAtAgent(); m["id"] != float64(40) || m["error"] == nil {
+		t.Fatalf("agent got %v, want the permission request refused", m)
+	}
+	h.nextAtIDE() // the bridge's note
+	h.marker()
+	h.agent(`{"jsonrpc":"2.0","id":41,"method":"fs/write_text_file","params":{"sessionId":"s1","path":%q,"content":"x"}}`, h.root+"/README.md")
+	h.wantAsked("reject")
+	h.nextAtAgent()
+}

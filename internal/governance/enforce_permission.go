@@ -40,6 +40,11 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 	if len(p.Options) > maxOptions {
 		return x.refuseUnreadable(m, fmt.Errorf("%w: the permission request offers %d options", errUnreadable, len(p.Options)))
 	}
+	if id, ok := repeatedOption(p.Options); ok {
+		// Which button the person pressed could not be told from the
+		// answer: a "Reject" could be taken for an "Allow".
+		return x.refuseUnreadable(m, fmt.Errorf("%w: two options have the optionId %q", errUnreadable, id))
+	}
 	if p.ToolCall.ToolCallID == "" || len(p.ToolCall.ToolCallID) > maxCallID {
 		return x.refuseUnreadable(m, fmt.Errorf("%w: the permission request's toolCall has no toolCallId, or one over 1 KiB", errUnreadable))
 	}
@@ -224,6 +229,18 @@ var cancelledOutcome = json.RawMessage(`{"outcome":{"outcome":"cancelled"}}`)
 func selectedOutcome(optionID string) json.RawMessage {
 	b, _ := json.Marshal(map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": optionID}})
 	return b
+}
+
+// repeatedOption returns an optionId that more than one option has.
+func repeatedOption(opts []permOption) (string, bool) {
+	seen := make(map[string]bool, len(opts))
+	for _, o := range opts {
+		if seen[o.OptionID] {
+			return o.OptionID, true
+		}
+		seen[o.OptionID] = true
+	}
+	return "", false
 }
 
 // maxOptions bounds the options of a permission request the bridge holds.
