@@ -192,6 +192,11 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 		for _, as := range a.Assignments {
 			e.decideVariable(in, as.Name, as.Value, as.Static, advisories, consider)
 		}
+		for _, r := range a.Redirects {
+			if v, ok := e.decideRedirect(in, r, a.ChangesDir, advisories); ok {
+				consider(v, "opening "+r.Target.Text+" (a redirection)", nil)
+			}
+		}
 	}
 	return n
 }

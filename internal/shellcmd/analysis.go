@@ -103,6 +103,11 @@ type Analysis struct {
 	Commands []*Command
 	// Assignments are the variables set, in order.
 	Assignments []Assignment
+	// Redirects are the files the line's redirections open.
+	Redirects []Redirect
+	// ChangesDir: the line runs cd, pushd or popd, so a relative path in
+	// it may not be relative to the directory it starts in.
+	ChangesDir bool
 	// Problems are line-level reasons for caution (a parse error); each
 	// makes the whole line at least need approval.
 	Problems []string

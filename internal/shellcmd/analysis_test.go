@@ -235,3 +235,18 @@ func TestAnalyzeBounded(t *testing.T) {
 func quoteSingle(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+func TestAnalyzeRedirects(t *testing.T) {
+	a := Analyze(`ls > out 2>&1 >&2 <in; echo x >> ~/.bashrc; cat <&3 &>"$F"; exec 3<>/dev/tcp/h/80; cat > >(wc)`, Options{})
+	var got []string
+	for _, r := range a.Redirects {
+		got = append(got, fmt.Sprintf("%v:%s", r.Write, r.Target))
+	}
+	want := `[true:out false:in true:~/.bashrc (tilde expansion) true:"$F" (parameter expansion $F) true:/dev/tcp/h/80]`
+	if fmt.Sprint(got) != want {
+		t.Errorf("redirects = %v; want %s", got, want)
+	}
+	if Analyze("ls", Options{}).ChangesDir || !Analyze("cd /etc && ls", Options{}).ChangesDir {
+		t.Error("ChangesDir is wrong")
+	}
+}

@@ -48,6 +48,10 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			}
 			break
 		}
+		switch head.Name() {
+		case "cd", "pushd", "popd":
+			w.a.ChangesDir = true
+		}
 		h := handlers[head.Name()]
 		if h == nil {
 			h = interpreterHandler(head.Name())

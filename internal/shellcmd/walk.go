@@ -13,6 +13,7 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Stmt:
+			w.redirects(n, src)
 			if call, ok := n.Cmd.(*syntax.CallExpr); ok {
 				w.call(n, call, src, depth)
 			}

@@ -1,0 +1,65 @@
+package governance
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// A redirection opens its file before the command runs, whatever the
+// command is: "echo x > ~/.bashrc" writes a start-up file that "echo" rules
+// know nothing about. The file is decided as a path: outside the workspace
+// roots it is denied, and Read/Edit/Write rules that restrict apply. The
+// policy's default does not: the command's own decision covers a file its
+// line writes in the workspace.
+
+// deviceFiles are the names a shell opens without touching a file.
+var deviceFiles = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/stdin": true, "/dev/tty": true, "/dev/zero": true}
+
+// decideRedirect decides the file one redirection opens; ok is false when
+// the command's decision covers it.
+func (e *Engine) decideRedirect(in *reqInfo, r shellcmd.Redirect, changesDir bool, advisories *[]string) (verdict, bool) {
+	verb := "reading"
+	if r.Write {
+		verb = "writing"
+	}
+	what := fmt.Sprintf("%s %s (a redirection)", verb, r.Target.Text)
+	p := r.Target.Text
+	switch {
+	case r.Target.Kind == shellcmd.Dynamic && strings.HasPrefix(p, "~/") && !strings.ContainsAny(p[2:], "$`\"'\\*?["):
+		p = filepath.Join(e.home, p[2:])
+	case r.Target.Kind != shellcmd.Static:
+		if !r.Write {
+			return verdict{}, false
+		}
+		return verdict{value: RequireApproval, ref: "unreadable-command", ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+			reason: what + ": the file's name is not known until the line runs"}, true
+	}
+	if deviceFiles[p] || strings.HasPrefix(p, "/dev/fd/") {
+		return verdict{}, false
+	}
+	if strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/") {
+		return verdict{value: RequireApproval, ref: "unreadable-command", ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+			reason: what + ": bash opens a network connection for it"}, true
+	}
+	if !filepath.IsAbs(p) {
+		if changesDir || in.req.Cwd == "" {
+			if !r.Write {
+				return verdict{}, false
+			}
+			return verdict{value: RequireApproval, ref: "unreadable-command", ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+				reason: what + ": the line changes directory, so where the file is is not known"}, true
+		}
+		p = filepath.Join(in.req.Cwd, p)
+	}
+	sub := *in
+	sub.read, sub.write, sub.command = !r.Write, r.Write, false
+	v := e.decidePath(&sub, p, advisories)
+	if v.ref == "default" || v.value == Allow {
+		return verdict{}, false
+	}
+	v.reason = what + ": " + v.reason
+	return v, true
+}

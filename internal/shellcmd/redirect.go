@@ -1,0 +1,49 @@
+package shellcmd
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Redirect is a file a redirection opens: ls > out.txt writes out.txt
+// before ls runs, whatever ls is.
+type Redirect struct {
+	// Target is the file name as a word (a static path, a glob, or a
+	// name computed at run time).
+	Target Word
+	// Write: the file is opened for writing (>, >>, >|, &>, &>>, <>,
+	// >& file); else for reading (<).
+	Write bool
+}
+
+// redirects records the files a statement's redirections open. Numbers
+// and "-" after >& and <& duplicate or close descriptors; here-documents
+// open no file.
+func (w *walker) redirects(st *syntax.Stmt, src string) {
+	for _, r := range st.Redirs {
+		if r.Word == nil {
+			continue
+		}
+		write := false
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut, syntax.RdrInOut, syntax.DplOut:
+			write = true
+		case syntax.RdrIn, syntax.DplIn:
+		default:
+			continue
+		}
+		target := evalWord(r.Word, src)
+		if r.Op == syntax.DplOut || r.Op == syntax.DplIn {
+			if target.Kind == Static && (target.Text == "-" || strings.Trim(target.Text, "0123456789") == "" || strings.Trim(strings.TrimSuffix(target.Text, "-"), "0123456789") == "") {
+				continue
+			}
+		}
+		if len(r.Word.Parts) == 1 {
+			if _, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok {
+				continue // >(cmd): its commands are walked
+			}
+		}
+		w.a.Redirects = append(w.a.Redirects, Redirect{Target: target, Write: write})
+	}
+}
