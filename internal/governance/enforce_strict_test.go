@@ -2,6 +2,7 @@ package governance
 
 import (
 	"testing"
+	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 )
@@ -160,5 +161,28 @@ func TestEnforceRecordsWireRefusals(t *testing.T) {
 	evs := h.rec.find("message.refused", "deny")
 	if len(evs) != 1 || evs[0].ev.Metadata["stage"] != "wire" || evs[0].ev.Metadata["reason"] == "" {
 		t.Fatalf("message.refused records: %+v", evs)
+	}
+}
+
+// TestEnforceUnjudgedUpdatesPass: a session/update that is no tool call
+// under any reading is not judged, so a flaw that makes a tool call
+// unreadable (here a lone surrogate) does not stop a message chunk.
+func TestEnforceUnjudgedUpdatesPass(t *testing.T) {
+	h := newHarnessWire(t, EnforceOptions{}, true, laxWire)
+	h.openSession()
+	line := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"half an emoji \ud83d"}}}}`
+	h.rawAgent(line)
+	select {
+	case got := <-h.atIDE:
+		if got != line {
+			t.Fatalf("IDE got %s, want the chunk as sent", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the chunk did not reach the IDE")
+	}
+	// The same flaw in a tool call is refused.
+	h.rawAgent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"x","title":"half an emoji \ud83d","kind":"read","status":"pending"}}}`)
+	if m := h.nextAtAgent(); m["method"] != "session/cancel" {
+		t.Fatalf("agent got %v, want session/cancel", m)
 	}
 }

@@ -314,6 +314,11 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 	// What could be a tool call is read strictly: with no duplicate names
 	// there is no "last member wins" for a reader to disagree about.
 	if err := checkStrict(m.Raw); err != nil {
+		if !mayBeToolCall(m.Params) {
+			// Not a tool call under any reading (a message chunk with a
+			// broken surrogate, say): not judged, so not refused here.
+			return next.Handle(ctx, m)
+		}
 		return x.refuseUnreadable(m, err)
 	}
 	p, ok := parseToolUpdate(m.Params)
@@ -597,4 +602,34 @@ func (x *Enforcer) NoteHookRefusal(sid, id string) {
 		clear(x.refused)
 	}
 	x.refused[callKey(sid, id)] = true
+}
+
+// mayBeToolCall reports whether some reading of a session/update's params
+// makes it a tool call: any of its (possibly repeated) update members has
+// a sessionUpdate member naming a tool call variant, or the params cannot
+// be read at all.
+func mayBeToolCall(params []byte) bool {
+	top, err := rawjson.Members(params)
+	if err != nil {
+		return true
+	}
+	for _, t := range top {
+		if t.Key != "update" {
+			continue
+		}
+		fields, err := rawjson.Members(t.Value)
+		if err != nil {
+			return true
+		}
+		for _, f := range fields {
+			if f.Key != "sessionUpdate" {
+				continue
+			}
+			s, ok := rawjson.String(f.Value)
+			if !ok || strings.HasPrefix(s, "tool_call") {
+				return true
+			}
+		}
+	}
+	return false
 }
