@@ -71,9 +71,9 @@ type Config struct {
 
 // protect tells cfg.Protect of a location the adapter created, if anyone
 // listens.
-func (c *Config) protect(p governance.ProtectedPath) {
+func (c *Config) protect(ps ...governance.ProtectedPath) {
 	if c.Protect != nil {
-		c.Protect(p)
+		c.Protect(ps...)
 	}
 }
 

@@ -226,8 +226,11 @@ func newClaude(cfg Config) (*claude, error) {
 		}
 		c.hook = h
 		hookCmd = HookCommand(cfg.Executable, h.SocketPath())
-		cfg.protect(governance.ProtectedPath{Path: filepath.Dir(h.SocketPath()), What: "the bridge's hook socket", Read: true})
-		cfg.Rules = cfg.Rules.withProtected(filepath.Dir(h.SocketPath()), true)
+		// The hook runs the bridge's program: an agent that replaced it
+		// would answer its own hook.
+		cfg.protect(governance.ProtectedPath{Path: filepath.Dir(h.SocketPath()), What: "the bridge's hook socket", Read: true},
+			governance.ProtectedPath{Path: cfg.Executable, What: "the bridge's program, which the hook runs"})
+		cfg.Rules = cfg.Rules.withProtected(filepath.Dir(h.SocketPath()), true).withProtected(cfg.Executable, false)
 	}
 	var skipped []string
 	c.settings, skipped = BuildClaudeSettings(cfg.Rules, hookCmd)

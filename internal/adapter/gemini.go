@@ -321,7 +321,7 @@ type gemini struct {
 	audit    Recorder
 	operator string
 	logger   *slog.Logger
-	protect  func(governance.ProtectedPath)
+	protect  func(...governance.ProtectedPath)
 }
 
 func newGemini(cfg Config) (*gemini, error) {

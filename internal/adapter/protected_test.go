@@ -73,12 +73,14 @@ func TestAdapterProtectsWhatItCreates(t *testing.T) {
 	}
 	defer a.Close()
 	sockDir := filepath.Dir(a.(*claude).hook.SocketPath())
-	if len(got) != 1 || got[0].Path != sockDir || !got[0].Read {
-		t.Fatalf("protected = %+v, want the socket directory %s, reads included", got, sockDir)
+	if len(got) != 2 || got[0].Path != sockDir || !got[0].Read || got[1].Path != "/usr/bin/acp-bridge" || got[1].Read {
+		t.Fatalf("protected = %+v, want the socket directory %s (reads included) and the program the hook runs", got, sockDir)
 	}
 	deny := a.(*claude).settings.Permissions.Deny
-	if !slices.Contains(deny, "Read(/"+sockDir+"/**)") || !slices.Contains(deny, "Edit(/"+sockDir+"/**)") {
-		t.Errorf("Claude settings deny %q; want the socket directory", deny)
+	for _, want := range []string{"Read(/" + sockDir + "/**)", "Edit(/" + sockDir + "/**)", "Edit(//usr/bin/acp-bridge)", "Write(//usr/bin/acp-bridge)"} {
+		if !slices.Contains(deny, want) {
+			t.Errorf("Claude settings deny %q; want %s", deny, want)
+		}
 	}
 
 	got = nil

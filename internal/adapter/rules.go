@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -108,12 +109,16 @@ func claudeRule(r Rule) (string, bool) {
 	return r.String(), true
 }
 
-// withProtected returns r with deny rules for dir, a directory the adapter
-// created for the bridge (the hook socket's), in the absolute form both
-// Claude Code and the Gemini translation read: the agent's own tools may
-// not change it, nor read it when read is set.
-func (r Rules) withProtected(dir string, read bool) Rules {
-	glob := "/" + filepath.Clean(dir) + "/**"
+// withProtected returns r with deny rules for path, a file or directory
+// the bridge depends on (the hook socket's directory, the program the hook
+// runs), in the absolute form both Claude Code and the Gemini translation
+// read: the agent's own tools may not change it, nor read it when read is
+// set.
+func (r Rules) withProtected(path string, read bool) Rules {
+	glob := "/" + filepath.Clean(path)
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		glob += "/**"
+	}
 	tools := []string{"Edit", "Write"}
 	if read {
 		tools = append(tools, "Read")

@@ -43,8 +43,9 @@ type Policy struct {
 }
 
 // Files returns every file the policy was read from: the GOVERNANCE.md
-// chain and the POLICY.md files its registries reference. Changing any of
-// them changes what the next run obeys.
+// chain, the POLICY.md files its registries reference, and an extends
+// parent that is missing now. Changing or creating any of them changes
+// what the next run obeys.
 func (p *Policy) Files() []string {
 	return append(append([]string(nil), p.Chain...), p.sources...)
 }
@@ -367,6 +368,9 @@ func (l *loader) workspace(p *Policy, file string, depth int) (appendOnly, signi
 				p.Warnings = append(p.Warnings, line+": governance_extends_depth_exceeded: chain longer than 8; "+ext+" ignored")
 			case statErr != nil:
 				p.Warnings = append(p.Warnings, line+": governance_extends_missing: "+ext+" not found; ignored")
+				// An agent that created it would change what the next
+				// run obeys.
+				p.sources = append(p.sources, parent)
 			default:
 				appendOnly, signing = l.workspace(p, parent, depth+1)
 			}

@@ -176,10 +176,11 @@ func rotatedSibling(pf, f string) bool {
 	return strings.HasPrefix(fname, name+".") || strings.HasPrefix(fname, "."+name+".")
 }
 
-// sameFile reports whether the file at f is pr's file under another name:
-// a hard link made before the request. Only files with more than one link
-// are compared, so most requests cost one lstat; files beneath a protected
-// directory are not searched.
+// sameFile reports whether the file at f is pr's file (or one of its
+// rotated siblings) under another name: a hard link made before the
+// request. Only files with more than one link are compared, so most
+// requests cost one lstat; files beneath a protected directory are not
+// searched.
 func sameFile(f string, pr protected) bool {
 	fi, err := os.Lstat(f)
 	if err != nil || !fi.Mode().IsRegular() || !hasLinks(fi) {
@@ -188,6 +189,19 @@ func sameFile(f string, pr protected) bool {
 	for _, pf := range pr.forms {
 		if pi, err := os.Lstat(pf); err == nil && os.SameFile(fi, pi) {
 			return true
+		}
+		if !pr.Rotated {
+			continue
+		}
+		entries, _ := os.ReadDir(filepath.Dir(pf))
+		for _, en := range entries {
+			sib := filepath.Join(filepath.Dir(pf), en.Name())
+			if !rotatedSibling(pf, sib) {
+				continue
+			}
+			if si, err := en.Info(); err == nil && os.SameFile(fi, si) {
+				return true
+			}
 		}
 	}
 	return false

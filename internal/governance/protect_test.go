@@ -20,7 +20,7 @@ func protectedWorkspace(t *testing.T) (*Engine, string, string) {
 	files := map[string]string{
 		root + "/GOVERNANCE.md": "---\nschema: governance.workspace/v1\nname: ws\ntitle: t\ndescription: d\nversion: 1.0.0\n" +
 			"extends: ../base/GOVERNANCE.md\nrules:\n  default: allow\n  allow: [Read, Edit, Write, Bash]\n---\n",
-		tmp + "/base/GOVERNANCE.md":            "---\nschema: governance.workspace/v1\nname: base\ntitle: t\ndescription: d\nversion: 1.0.0\n---\n",
+		tmp + "/base/GOVERNANCE.md":            "---\nschema: governance.workspace/v1\nname: base\ntitle: t\ndescription: d\nversion: 1.0.0\nextends: ../missing/GOVERNANCE.md\n---\n",
 		root + "/ACP.md":                       "manifest",
 		root + "/audit/audit-log.jsonl":        "{}\n",
 		root + "/audit/audit-log.jsonl.000001": "{}\n",
@@ -44,6 +44,7 @@ func protectedWorkspace(t *testing.T) (*Engine, string, string) {
 	must(os.Symlink(root+"/GOVERNANCE.md", root+"/src/policy-link"))
 	must(os.Symlink(cache+"/offload/new.txt", root+"/src/cache-link")) // dangling into the cache
 	must(os.Link(root+"/GOVERNANCE.md", root+"/src/hard.md"))
+	must(os.Link(root+"/audit/audit-log.jsonl.000001", root+"/src/old-log.txt"))
 	p, err := LoadPolicy(root + "/GOVERNANCE.md")
 	if err != nil {
 		t.Fatal(err)
@@ -70,11 +71,13 @@ func TestDecideProtected(t *testing.T) {
 		what string // substring of the reason when denied
 	}{
 		{"write the policy", Request{Action: ActionFSWrite, Paths: []string{root + "/GOVERNANCE.md"}}, Deny, "the governance policy"},
+		{"create the missing parent of the policy it extends", Request{Action: ActionFSWrite, Paths: []string{tmp + "/missing/GOVERNANCE.md"}}, Deny, "the governance policy"},
 		{"write the policy it extends", Request{Action: ActionFSWrite, Paths: []string{tmp + "/base/GOVERNANCE.md"}}, Deny, "the governance policy"},
 		{"edit tool on the policy", Request{Action: ActionToolCall, Tool: "Edit", Kind: "edit", Paths: []string{root + "/GOVERNANCE.md"}}, Deny, "the governance policy"},
 		{"write the policy in other case", Request{Action: ActionFSWrite, Paths: []string{root + "/governance.MD"}}, Deny, "the governance policy"},
 		{"write through a symlink", Request{Action: ActionFSWrite, Paths: []string{root + "/src/policy-link"}}, Deny, "the governance policy"},
 		{"write through a hard link", Request{Action: ActionFSWrite, Paths: []string{root + "/src/hard.md"}}, Deny, "the governance policy"},
+		{"read a rotated audit file through a hard link", Request{Action: ActionFSRead, Paths: []string{root + "/src/old-log.txt"}}, Deny, "the audit log"},
 		{"write through dotdot", Request{Action: ActionFSWrite, Paths: []string{root + "/src/../GOVERNANCE.md"}}, Deny, "the governance policy"},
 		{"read the policy", Request{Action: ActionFSRead, Paths: []string{root + "/GOVERNANCE.md"}}, Allow, ""},
 		{"write the manifest", Request{Action: ActionFSWrite, Paths: []string{root + "/ACP.md"}}, Deny, "the ACP.md manifest"},
