@@ -1,0 +1,86 @@
+package audit
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+func TestPrintable(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain text, é and 漢字", "plain text, é and 漢字"},
+		{"a\nb\r\tc", `a\nb\r\tc`},
+		{"\x1b[31mred\x1b[0m", `\x1b[31mred\x1b[0m`},
+		{"del\x7f nul\x00", `del\x7f nul\x00`},
+		{"c1 \u009b2J \u0085", `c1 \u{009B}2J \u{0085}`},
+		{"bidi \u202e evil \u2066x\u2069", `bidi \u{202E} evil \u{2066}x\u{2069}`},
+		{"line\u2028para\u2029", `line\u{2028}para\u{2029}`},
+		{"zero\u200bwidth\ufeff", `zero\u{200B}width\u{FEFF}`},
+		{"bad \xff utf8", `bad \xff utf8`},
+	}
+	for _, tt := range tests {
+		if got := Printable(tt.in); got != tt.want {
+			t.Errorf("Printable(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// FuzzPrintable checks that nothing a terminal acts on survives Printable,
+// and that wrapping what it returns keeps every character and the width.
+func FuzzPrintable(f *testing.F) {
+	for _, s := range []string{"a\nb", "\x1b[2J", "\u202e\u2028", "\xff\xfe", "plain words to wrap at a width"} {
+		f.Add(s, 7)
+	}
+	f.Fuzz(func(t *testing.T, s string, width int) {
+		p := Printable(s)
+		if !utf8.ValidString(p) {
+			t.Fatalf("Printable(%q) = %q: invalid UTF-8", s, p)
+		}
+		for _, r := range p {
+			if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029' {
+				t.Fatalf("Printable(%q) = %q holds %U", s, p, r)
+			}
+		}
+		width = 3 + abs(width)%40
+		lines := wrapText(p, width)
+		var joined bytes.Buffer
+		for i, l := range lines {
+			if utf8.RuneCountInString(l) > width {
+				t.Fatalf("wrapText(%q, %d) line %q is wider", p, width, l)
+			}
+			if i > 0 {
+				l = strings.TrimPrefix(l, continued)
+			}
+			joined.WriteString(l)
+		}
+		if strings.ReplaceAll(joined.String(), " ", "") != strings.ReplaceAll(p, " ", "") {
+			t.Fatalf("wrapText(%q, %d) = %q lost text", p, width, lines)
+		}
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// FuzzReview feeds arbitrary input to Review and Verify: no panic, no
+// hang, and both agree on whether it is an audit log.
+func FuzzReview(f *testing.F) {
+	f.Add([]byte("hello\n"))
+	f.Add([]byte(`{"$schema":"agentgovernance/v1","doctype":"audit-event","seq":0}` + "\n"))
+	f.Add([]byte(""))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, rerr := Review(Input{Name: "in", R: bytes.NewReader(data)})
+		_, verr := VerifyInputs(Input{Name: "in", R: bytes.NewReader(data)})
+		if isNotLog(rerr) != isNotLog(verr) {
+			t.Fatalf("Review: %v; Verify: %v", rerr, verr)
+		}
+	})
+}
+
+func isNotLog(err error) bool { return err != nil && strings.Contains(err.Error(), ErrNotAuditLog.Error()) }
