@@ -137,9 +137,8 @@ func (e *Engine) Decide(req Request) Decision {
 		}
 		consider(e.decidePath(in, p, &advisories), p, nil)
 	}
-	commands := 0
 	if in.command || req.Command != "" {
-		commands = e.decideCommands(in, &advisories, consider)
+		e.decideCommands(in, &advisories, consider)
 		if v, ok := e.protectedCommand(in); ok {
 			consider(v, "naming "+strings.TrimSpace(req.Command), nil)
 		}
@@ -148,13 +147,16 @@ func (e *Engine) Decide(req Request) Decision {
 		e.decideVariable(in, v.Name, v.Value, true, &advisories, consider)
 	}
 	if req.Action == ActionTerminalCreate && req.Cwd != "" {
-		consider(e.decideTerminalDir(in), "running in "+req.Cwd, nil)
+		// Inside the roots a terminal's cwd says nothing either way.
+		if v := e.decideTerminalDir(in); v.value != Allow {
+			consider(v, "running in "+req.Cwd, nil)
+		}
 	}
 	if req.URL != "" {
 		consider(e.decideURL(in, req.URL, &advisories), req.URL, nil)
 	}
 	tool := e.decideTool(in, &advisories)
-	if tool.rule != nil || len(subjects) == 0 && commands == 0 {
+	if tool.rule != nil || len(subjects) == 0 {
 		consider(tool, "the tool", nil)
 	}
 	d := Decision{Value: worst.value, Rule: worst.ruleTx, Ref: worst.ref, Reason: worst.reason, Advisories: advisories, Subjects: subjects}
