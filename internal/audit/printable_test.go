@@ -83,4 +83,6 @@ func FuzzReview(f *testing.F) {
 	})
 }
 
-func isNotLog(err error) bool { return err != nil && strings.Contains(err.Error(), ErrNotAuditLog.Error()) }
+func isNotLog(err error) bool {
+	return err != nil && strings.Contains(err.Error(), ErrNotAuditLog.Error())
+}
