@@ -120,8 +120,16 @@
 //
 // # Reviewing
 //
-// ReadEntries, Sessions, Filter, WriteTimeline and Follow back the
-// "acp-bridge audit" subcommands. They attribute an event to a session by
+// Review (or ReadEntries), Runs, Sessions, Filter, WriteTimeline,
+// Timeline, WriteSessions and Follow back the "acp-bridge audit"
+// subcommands. Review reads each Input once (standard input works) and
+// verifies while it reads; an input whose first line is not an audit
+// event fails with ErrNotAuditLog. Events are grouped by run (runId) and
+// session; a run's agent is named from its agent.info event when there is
+// one. Sessions counts each decision once however many records it left
+// (see decisions.go). Every string from the log goes through Printable
+// before a person sees it (see printable.go). They attribute an event to
+// a session by
 // metadata.session, else metadata.toolCall.session, else subject.ref when
 // subject.kind is "session"; they count as prompts the actions ending in
 // ".prompt" (session.prompt), name as approver the mirror's approval when
