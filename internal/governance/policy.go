@@ -614,6 +614,13 @@ func compileSubject(r *rule, s, base, home string) error {
 	if err := checkRuleText("subject", s); err != nil {
 		return err
 	}
+	for _, prefix := range []string{"workspace:", "path:", "command:", "domain:", "tool:"} {
+		if rest, ok := strings.CutPrefix(s, prefix); ok {
+			if err := checkRuleText("the pattern after "+prefix, rest); err != nil {
+				return err
+			}
+		}
+	}
 	switch {
 	case s == "*" || s == "**":
 		r.cat, r.all = catAny, true
