@@ -110,6 +110,21 @@ func TestAnalyzeNotes(t *testing.T) {
 		{"zsh -c ls", Unparsed},
 		{"alias ls=rm", RunsCode},
 		{"bash -c \"$X\"", NotStatic},
+		{"tar -cf x.tar --to-command='sh x' .", RunsCode},
+		{"tar -I 'sh x' -cf x.tar .", RunsCode},
+		{"tar -czf x.tgz .", 0},
+		{"rsync -e 'sh x' a b", RunsCode},
+		{"rsync -avz a b", 0},
+		{"git -c core.pager='sh x' log", RunsCode},
+		{"git -c alias.x='!sh' x", RunsCode},
+		{"git -c user.name=x commit -m y", 0},
+		{"ssh -o ProxyCommand='sh x' h", RunsCode},
+		{"ssh -o StrictHostKeyChecking=no h", 0},
+		{"vim -c '!sh x' f", RunsCode},
+		{"vim +'!sh' f", RunsCode},
+		{"man -P 'sh x' ls", RunsCode},
+		{"zip -T -TT 'sh x' a.zip a", RunsCode},
+		{"make SHELL=/tmp/x", RunsCode},
 	}
 	for _, tt := range tests {
 		a := Analyze(tt.line, Options{})

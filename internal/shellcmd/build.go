@@ -52,6 +52,10 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 		case "cd", "pushd", "popd":
 			w.a.ChangesDir = true
 		}
+		if n, ok := codeOptionNote(form); ok {
+			n.Form = hop
+			c.Notes = append(c.Notes, n)
+		}
 		h := handlers[head.Name()]
 		if h == nil {
 			h = interpreterHandler(head.Name())

@@ -69,7 +69,8 @@ func init() {
 const unmodelledWrappers = "strace ltrace valgrind unshare nsenter firejail systemd-run prlimit chrt taskset numactl " +
 	"cpulimit torsocks proxychains proxychains4 fakeroot eatmydata unbuffer catchsegv faketime entr caffeinate rlwrap " +
 	"ssh-agent dbus-run-session xvfb-run pkexec tsp nq mpirun srun trickle daemonize setpriv capsh gdb lldb perf " +
-	"ts-node npx bunx pnpx uvx pipx dotenv direnv with-contenv chpst softlimit setuidgid envdir s6-setuidgid"
+	"ts-node npx bunx pnpx uvx pipx dotenv direnv with-contenv chpst softlimit setuidgid envdir s6-setuidgid " +
+	"tmux screen xterm gnome-terminal konsole x-terminal-emulator dtach abduco nohup-wrapper daemon"
 
 // longOpts builds a long option table from space-separated names without
 // an argument, with a required one, with an optional attached one.
@@ -94,6 +95,13 @@ func problemStep(form []Word, p parsed) step {
 	for i := max(p.next, 1); i < len(form) && len(st.others) < 8; i++ {
 		if form[i].Kind == Static && !strings.HasPrefix(form[i].Text, "-") {
 			st.others = append(st.others, form[i:])
+		}
+	}
+	// A word with a blank or an operator in it may be a shell string the
+	// program runs (tmux new 'cmd', xterm -e 'cmd').
+	for i := max(p.next, 1); i < len(form) && len(st.shell) < 8; i++ {
+		if form[i].Kind == Static && strings.ContainsAny(form[i].Text, " \t\n;&|`$()<>") {
+			st.shell = append(st.shell, shellRun{word: form[i], langs: dialectsOf("sh")})
 		}
 	}
 	return st

@@ -1,0 +1,102 @@
+package shellcmd
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Programs that are not shells or interpreters but run a command or
+// editor script named by one of their options (GTFOBins calls these
+// "shell escapes"). With such an option the command needs approval unless
+// a rule names the program.
+
+// codeOptions maps a program to its options that run code. A name of one
+// letter is a short option (given alone, in a cluster, or with its value
+// attached); longer names are long options ("--to-command" or
+// "--to-command=x").
+var codeOptions = map[string][]string{
+	"tar":     {"to-command", "use-compress-program", "I", "checkpoint-action", "info-script", "new-volume-script", "F", "rsh-command", "rmt-command"},
+	"gtar":    {"to-command", "use-compress-program", "I", "checkpoint-action", "info-script", "new-volume-script", "F", "rsh-command", "rmt-command"},
+	"bsdtar":  {"use-compress-program", "I"},
+	"rsync":   {"e", "rsh", "rsync-path"},
+	"zip":     {"TT", "unzip-command"},
+	"man":     {"P", "pager", "H", "html"},
+	"vim":     {"c", "cmd", "S"},
+	"vi":      {"c", "cmd", "S"},
+	"nvim":    {"c", "cmd", "S", "l"},
+	"view":    {"c", "cmd", "S"},
+	"vimdiff": {"c", "cmd", "S"},
+	"ex":      {"c", "cmd", "S"},
+	"make":    {"eval"},
+	"gmake":   {"eval"},
+	"git":     {"exec-path", "upload-pack", "receive-pack", "config-env"},
+}
+
+// sshCommandOption matches ssh -o options that run a local command.
+var sshCommandOption = regexp.MustCompile(`(?i)^(proxycommand|localcommand|permitlocalcommand|knownhostscommand|match)\b`)
+
+// gitCodeKeys are git configuration keys (lower case, by prefix) whose
+// value is a command git runs.
+var gitCodeKeys = []string{"alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.hookspath",
+	"core.gitproxy", "core.askpass", "diff.", "filter.", "credential.", "sequence.editor", "pager.", "gpg.", "uploadpack.",
+	"merge.", "interactive.difffilter", "protocol.", "url.", "include.", "includeif.", "sendemail.", "web.browser", "browser."}
+
+// codeOptionNote returns a note when form uses an option that runs code.
+func codeOptionNote(form []Word) (Note, bool) {
+	name := form[0].Name()
+	for i := 1; i < len(form); i++ {
+		wd := form[i]
+		if wd.Kind != Static {
+			continue
+		}
+		t := wd.Text
+		if t == "--" {
+			break
+		}
+		switch name {
+		case "ssh", "scp", "sftp":
+			v := ""
+			switch {
+			case t == "-o" && i+1 < len(form):
+				v = form[i+1].Text
+			case strings.HasPrefix(t, "-o"):
+				v = t[2:]
+			}
+			if sshCommandOption.MatchString(v) {
+				return Note{Kind: RunsCode, Text: name + " -o " + v + " runs a local command"}, true
+			}
+			continue
+		case "git":
+			v := ""
+			switch {
+			case t == "-c" && i+1 < len(form):
+				v = form[i+1].Text
+			case strings.HasPrefix(t, "-c") && len(t) > 2:
+				v = t[2:]
+			}
+			key := strings.ToLower(v)
+			for _, k := range gitCodeKeys {
+				if strings.HasPrefix(key, k) {
+					return Note{Kind: RunsCode, Text: "git -c " + v + " makes git run a command"}, true
+				}
+			}
+		case "vim", "vi", "nvim", "view", "vimdiff", "ex":
+			if strings.HasPrefix(t, "+") {
+				return Note{Kind: RunsCode, Text: name + " " + t + " runs editor commands, which can run programs"}, true
+			}
+		case "make", "gmake":
+			if strings.HasPrefix(t, "SHELL=") || strings.HasPrefix(t, ".SHELLFLAGS=") {
+				return Note{Kind: RunsCode, Text: name + " " + t + " changes the shell its recipes run in"}, true
+			}
+		}
+		for _, opt := range codeOptions[name] {
+			long := len(opt) > 1
+			if long && (t == "--"+opt || strings.HasPrefix(t, "--"+opt+"=")) ||
+				!long && strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t[1:], opt) ||
+				opt == "TT" && t == "-TT" {
+				return Note{Kind: RunsCode, Text: name + " " + t + " runs a command it is given"}, true
+			}
+		}
+	}
+	return Note{}, false
+}
