@@ -44,7 +44,8 @@ func TestByteIdentity(t *testing.T) {
 			h := newHarness(t, Options{})
 			for i, line := range corpus {
 				var got string
-				if m, ok := parse(dir, []byte(line)); ok && m.Kind == KindResponse {
+				m, ok := parse(dir, []byte(line))
+				if ok && m.Kind == KindResponse {
 					// A response is forwarded only to a peer that asked.
 					ask := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"x/ask"}`, m.ID)
 					if dir == ClientToAgent {
@@ -53,6 +54,19 @@ func TestByteIdentity(t *testing.T) {
 					} else {
 						h.fromClient(ask)
 						h.agentGets()
+					}
+				}
+				if ok && m.IsNotification("$/cancel_request") {
+					id, _ := m.Get("params", "requestId")
+					// A cancel is forwarded only for a request the peer
+					// was sent and that still waits.
+					ask := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"x/slow"}`, id)
+					if dir == ClientToAgent {
+						h.fromClient(ask)
+						h.agentGets()
+					} else {
+						h.fromAgent(ask)
+						h.clientGets()
 					}
 				}
 				if dir == ClientToAgent {
@@ -554,7 +568,7 @@ func TestPreemptSeesCancelAtOnce(t *testing.T) {
 			cancel := `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}`
 			if dir == AgentToClient {
 				send, gets = h.fromAgent, h.clientGets
-				cancel = `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"id":1}}`
+				cancel = `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":1}}`
 			}
 			send(`{"jsonrpc":"2.0","id":1,"method":"slow"}`)
 			// The cancel comes only once the middleware holds the
