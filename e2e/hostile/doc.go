@@ -72,7 +72,8 @@
 //	                       agent never sent, or a tool call shown as failed
 //	@secret TEXT           TEXT must not appear in the audit log's bytes
 //	@forged TEXT           no line of "audit show|tail|sessions" output may
-//	                       start with TEXT, and none may hold an ESC byte
+//	                       start with TEXT, and none may hold ESC, CR, NEL,
+//	                       CSI or a bidi override raw
 //	@rss MB                the bridge's peak RSS (VmHWM) stays under MB
 //	@repeat N              send the next message line N times, {{I}} in it
 //	                       counting 1..N

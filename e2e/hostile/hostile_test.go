@@ -253,8 +253,12 @@ func (v *verdict) judgeAudit(c hostileCase) {
 		if err != nil {
 			v.fail("acp-bridge audit %s: %v\n%s", args[0], err, clip(out, 2000))
 		}
-		if strings.ContainsRune(out, 0x1b) {
-			v.bypass("acp-bridge audit %s printed an ESC byte (terminal escape from the agent)", args[0])
+		// Raw, these let text from the agent restyle the terminal, move
+		// the cursor, overwrite a row or reorder what a person reads.
+		for _, r := range []rune{0x1b, '\r', 0x85, 0x9b, 0x202e, 0x2067} {
+			if strings.ContainsRune(out, r) {
+				v.bypass("acp-bridge audit %s printed %U raw (a terminal control from the agent)", args[0], r)
+			}
 		}
 		for _, l := range strings.Split(out, "\n") {
 			for _, f := range c.forged {
