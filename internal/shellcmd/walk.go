@@ -23,6 +23,8 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 			if it, ok := n.Loop.(*syntax.WordIter); ok && it.Name != nil {
 				w.assign(Assignment{Name: it.Name.Value}, depth)
 			}
+		case *syntax.Word:
+			w.subscript(n, src, depth)
 		case *syntax.LetClause:
 			w.add(&Command{Source: sourceOf(n, src), Forms: [][]Word{{{Kind: Static, Text: "let"}}}}, depth)
 		}
@@ -48,13 +50,6 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 		name, value, _ := strings.Cut(words[0].Text, "=")
 		w.assign(Assignment{Name: strings.TrimSuffix(name[:nameEnd(name)], "+"), Value: value, Static: words[0].Kind == Static}, depth)
 		words = words[1:]
-	}
-	for _, wd := range words {
-		if wd.Kind == Static && subscriptCode.MatchString(wd.Text) {
-			// unset 'a[$(cmd)]', printf -v 'a[$(cmd)]', [[ -v ... ]]:
-			// bash evaluates the subscript, running what it holds.
-			w.line(": "+wd.Text, depth+1, dialectsOf("bash"))
-		}
 	}
 	if len(words) == 0 || words[0].Kind == Static && words[0].Text == ":" {
 		return // ":" runs nothing; substitutions in its words are walked
@@ -256,4 +251,18 @@ func (c *Command) key() string {
 		b.WriteString(n.Text)
 	}
 	return b.String()
+}
+
+// subscript reads a static word that names an array element whose
+// subscript holds a command substitution as code: unset 'a[$(cmd)]',
+// printf -v 'a[$(cmd)]' and [[ -v 'a[$(cmd)]' ]] make bash evaluate the
+// subscript, running what it holds.
+func (w *walker) subscript(word *syntax.Word, src string, depth int) {
+	text := sourceOf(word, src)
+	if !strings.Contains(text, "[") || !strings.Contains(text, "$(") && !strings.Contains(text, "`") {
+		return
+	}
+	if v := evalWord(word, src); v.Kind == Static && subscriptCode.MatchString(v.Text) {
+		w.line(": "+v.Text, depth+1, dialectsOf("bash"))
+	}
 }
