@@ -207,7 +207,8 @@ func sameFile(f string, pr protected) bool {
 	return false
 }
 
-// protectedCommand denies a command line that names a protected location:
+// protectedCommand denies a command line run inside a protected directory,
+// or that names a protected location:
 // its path as written in absolute form, relative to the command's
 // directory, or (for a file) by its name alone, anywhere in the line once
 // quotes and backslashes are taken out (so `> GOVERN”ANCE.md` and
@@ -240,8 +241,16 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 			}
 		}
 	}
+	cwdForms, _ := pathForms(cwd, in.roots...)
 	for _, pr := range list {
 		for _, pf := range pr.forms {
+			for _, c := range cwdForms {
+				if _, ok := within(pf, c, true); ok {
+					return verdict{value: Deny, ref: "self-protection",
+						ruleTx: fmt.Sprintf("deny commands run inside %s (built-in self-protection)", pr.What),
+						reason: fmt.Sprintf("running %q in %s: the directory is %s, which is protected from the agent, whatever the policy says", strings.TrimSpace(line), cwd, pr.What)}, true
+				}
+			}
 			lower := strings.ToLower(pf)
 			needles := []string{lower}
 			if rel, ok := within(cwd, pf, true); ok && rel != "" {

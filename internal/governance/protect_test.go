@@ -103,13 +103,16 @@ func TestDecideProtected(t *testing.T) {
 		{"a glob with dotdot", Request{Action: ActionTerminalCreate, Command: "truncate -s0 src/../A?P.md"}, Deny, "the ACP.md manifest"},
 		{"the cache by absolute path", Request{Action: ActionTerminalCreate, Command: "rm -rf " + tmp + "/cache/offload"}, Deny, "the compression cache"},
 		{"an execute tool call", Request{Action: ActionToolCall, Tool: "Bash", Kind: "execute", Command: "mv ACP.md /tmp/x"}, Deny, "the ACP.md manifest"},
+		{"a command run inside the cache", Request{Action: ActionTerminalCreate, Command: "rm -rf ./offload", Cwd: tmp + "/cache"}, Deny, "the compression cache"},
 		{"an ordinary command", Request{Action: ActionTerminalCreate, Command: "go test ./... && ls src"}, Allow, ""},
 		{"ordinary write", Request{Action: ActionFSWrite, Paths: []string{root + "/src/a.go"}}, Allow, ""},
 		{"session in the workspace", Request{Action: ActionSessionNew, Paths: []string{root}}, Allow, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.req.Cwd = root
+			if tt.req.Cwd == "" {
+				tt.req.Cwd = root
+			}
 			d := e.Decide(tt.req)
 			if d.Value != tt.want || tt.want == Deny && (d.Ref != "self-protection" || !strings.Contains(d.Reason, tt.what)) {
 				t.Errorf("Decide(%+v) = %v (ref %s); want %s about %q", tt.req, d, d.Ref, tt.want, tt.what)
