@@ -41,9 +41,14 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 		if head.Kind != Static {
 			c.Notes = append(c.Notes, Note{Kind: NotStatic, Text: "the command word is not static: " + head.String(), Form: hop})
 			if head.Kind == Glob && depth <= maxDepth {
-				for _, m := range globFiles(w.opts.Dir, head.Text) {
+				seen := map[string]bool{}
+				for _, m := range append(globFiles(w.opts.Dir, head.Text), globCandidates(head.Text)...) {
+					if seen[m] {
+						continue
+					}
+					seen[m] = true
 					expanded := append([]Word{{Kind: Static, Text: m}}, form[1:]...)
-					w.build(&Command{Source: c.Source, Notes: []Note{{Kind: NotStatic, Text: "the glob " + head.Text + " matches " + m + " now"}}}, expanded, in, depth)
+					w.build(&Command{Source: c.Source, Notes: []Note{{Kind: NotStatic, Text: "the glob " + head.Text + " can match " + m}}}, expanded, in, depth)
 				}
 			}
 			break

@@ -1,8 +1,10 @@
 package shellcmd
 
 import (
+	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -222,32 +224,69 @@ func (w Word) Name() string {
 // expanded to.
 const maxGlobMatches = 16
 
+// maxGlobDir bounds the entries of a directory a glob is matched in: a
+// larger one (/usr/bin) is not listed, so a decision stays fast; the
+// pattern itself is still matched against every name a rule or wrapper
+// knows (globCandidates).
+const maxGlobDir = 256
+
 // globFiles returns the file names pattern matches in dir, as the shell
-// would write them (relative patterns stay relative).
+// would write them, when only its last element is a pattern and its
+// directory is small.
 func globFiles(dir, pattern string) []string {
-	full := pattern
-	if !filepath.IsAbs(pattern) {
+	d, base := path.Split(pattern)
+	if strings.ContainsAny(d, "*?[\\") {
+		return nil
+	}
+	full := d
+	if !filepath.IsAbs(d) {
 		if dir == "" {
 			return nil
 		}
-		full = filepath.Join(dir, pattern)
+		full = filepath.Join(dir, d)
 	}
-	matches, err := filepath.Glob(full)
+	f, err := os.Open(full)
 	if err != nil {
 		return nil
 	}
-	if len(matches) > maxGlobMatches {
-		matches = matches[:maxGlobMatches]
+	defer f.Close()
+	names, _ := f.Readdirnames(maxGlobDir + 1)
+	if len(names) > maxGlobDir {
+		return nil
 	}
-	if !filepath.IsAbs(pattern) {
-		for i, m := range matches {
-			if rel, err := filepath.Rel(dir, m); err == nil {
-				matches[i] = rel
-				if !strings.Contains(rel, "/") && strings.HasPrefix(pattern, "./") {
-					matches[i] = "./" + rel
-				}
-			}
+	sort.Strings(names)
+	var out []string
+	for _, n := range names {
+		if strings.HasPrefix(n, ".") && !strings.HasPrefix(base, ".") {
+			continue
+		}
+		if ok, err := path.Match(base, n); err == nil && ok && len(out) < maxGlobMatches {
+			out = append(out, d+n)
 		}
 	}
-	return matches
+	return out
+}
+
+// globCandidates returns the names of wrappers, shells and interpreters
+// the last element of pattern can match, with its directory: whatever
+// the file system holds when the line runs, such a name would make the
+// command run another one.
+func globCandidates(pattern string) []string {
+	d, base := path.Split(pattern)
+	var out []string
+	for name := range handlers {
+		if ok, err := path.Match(base, name); err == nil && ok {
+			out = append(out, d+name)
+		}
+	}
+	for name := range inlineFlags {
+		if ok, err := path.Match(base, name); err == nil && ok {
+			out = append(out, d+name)
+		}
+	}
+	sort.Strings(out)
+	if len(out) > maxGlobMatches {
+		out = out[:maxGlobMatches]
+	}
+	return out
 }
