@@ -153,6 +153,11 @@ func readEntries(r io.Reader, name string, line int, fn func(Entry)) (int64, err
 	}
 }
 
+// ParseEntry decodes one line (without its newline) for review, as Review
+// does, without verifying it; ok is false when the line is not an event.
+// File and Line are left for the caller to set.
+func ParseEntry(line []byte) (e Entry, ok bool) { return parseEntry(line) }
+
 // parseEntry decodes one line for review.
 func parseEntry(raw []byte) (Entry, bool) {
 	e := Entry{Raw: raw}

@@ -100,8 +100,10 @@ func TestSessions(t *testing.T) {
 	start := time.Date(2026, 11, 21, 20, 0, 0, 0, time.UTC)
 	at := func(n int) time.Time { return start.Add(time.Duration(n) * 1500 * time.Millisecond) }
 	want := []SessionSummary{
-		{ID: "sess-1", Run: "20261121T200000Z-00000001", Agent: "agent:claude-code", Start: at(2), End: at(9), Events: 6, Prompts: 1, ToolCalls: 2, Denials: 1, Approvals: 1},
-		{ID: "sess-2", Run: "20261121T200000Z-00000001", Agent: "agent:claude-code", Start: at(4), End: at(5), Events: 2, Prompts: 1, ToolCalls: 1, Denials: 1},
+		{ID: "sess-1", Run: "20261121T200000Z-00000001", Agent: "agent:claude-code", Start: at(2), End: at(9), Events: 6, Prompts: 1, ToolCalls: 2, Denials: 1, Approvals: 1,
+			Decisions: map[string]int{"allow": 1, "deny": 1, "require-approval": 1}},
+		{ID: "sess-2", Run: "20261121T200000Z-00000001", Agent: "agent:claude-code", Start: at(4), End: at(5), Events: 2, Prompts: 1, ToolCalls: 1, Denials: 1,
+			Decisions: map[string]int{"deny": 1}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Sessions (-want +got):\n%s", diff)

@@ -26,6 +26,9 @@ type SessionSummary struct {
 	Denials int `json:"denials"`
 	// Approvals counts tool calls a person approved.
 	Approvals int `json:"approvals"`
+	// Decisions counts decisions by value (allow, deny, ...), each once
+	// however many records it left.
+	Decisions map[string]int `json:"-"`
 }
 
 // sessionKey identifies a session within a run: a session loaded again by
@@ -82,6 +85,7 @@ func Sessions(entries []Entry) []SessionSummary {
 		out[i].ToolCalls = len(per[i].calls)
 		out[i].Approvals = len(per[i].approved)
 		out[i].Denials = per[i].decisions.count[DecisionDeny]
+		out[i].Decisions = per[i].decisions.count
 		out[i].Agent = runs[out[i].Run].Agent
 	}
 	return out
