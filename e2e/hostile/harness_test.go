@@ -2,6 +2,7 @@ package hostile
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -58,6 +59,22 @@ func TestHarnessDetects(t *testing.T) {
 				t.Errorf("no effect expected, got %q\n%s", v.bypasses, v.context())
 			}
 		})
+	}
+}
+
+// TestHarnessWantFails shows @want-agent can fail: an allowed read whose
+// text is not what the case wants.
+func TestHarnessWantFails(t *testing.T) {
+	needBridge(t)
+	c, err := parseCase("inline", "control/wrong-want", []byte("@control\n"+
+		`{"jsonrpc":"2.0","id":"r1","method":"fs/read_text_file","params":{"sessionId":"{{SID}}","path":"{{WS}}/a.txt"}}`+"\n"+
+		"@want-agent text that is in no file\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := runCase(t, c, "js", true)
+	if len(v.failures) != 1 || !strings.Contains(v.failures[0], "never received") {
+		t.Errorf("want one failure for the missing text, got %q\n%s", v.failures, v.context())
 	}
 }
 
