@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -81,5 +82,40 @@ func TestEnvRules(t *testing.T) {
 	}
 	if _, err := parseRule("Env([)", "/w", "/home/u"); err == nil {
 		t.Error("Env([) parsed; want an error")
+	}
+}
+
+// TestEnforceTerminalAsTheIDERunsIt sends terminal requests through the
+// middleware in a real bridge: args that an IDE joins into a second
+// command, and an env that makes bash run a file, are refused, and the
+// env is in the audit record.
+func TestEnforceTerminalAsTheIDERunsIt(t *testing.T) {
+	tests := []struct {
+		name, params, reason string
+	}{
+		{"joined args", `"command":"echo","args":["x;","rm","-rf","V"]`, "rm -rf V"},
+		{"BASH_ENV", `"command":"ls","env":[{"name":"BASH_ENV","value":"evil.sh"}]`, "BASH_ENV"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, EnforceOptions{})
+			h.openSession()
+			h.agent(`{"jsonrpc":"2.0","id":%d,"method":"terminal/create","params":{"sessionId":"s1",%s}}`, 300+i, tt.params)
+			m := h.nextAtAgent()
+			if m["id"] != float64(300+i) || m["error"] == nil || !strings.Contains(fmt.Sprint(m["error"]), tt.reason) {
+				t.Fatalf("agent got %v, want an error naming %q", m, tt.reason)
+			}
+			h.nextAtIDE() // the message telling the person
+			h.marker()
+			evs := h.rec.find("terminal.create", "deny")
+			if len(evs) != 1 {
+				t.Fatalf("terminal records: %+v", evs)
+			}
+			if strings.Contains(tt.params, `"env"`) {
+				if env, _ := evs[0].ev.Input.(map[string]any)["env"].([]EnvVar); len(env) != 1 || env[0].Name != "BASH_ENV" {
+					t.Errorf("record input env = %#v; want BASH_ENV", evs[0].ev.Input.(map[string]any)["env"])
+				}
+			}
+		})
 	}
 }
