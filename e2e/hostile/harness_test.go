@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// TestHarnessDetects runs attacks through a bridge with no policy (it only
-// forwards) and requires the harness to see each one's real effect: the
-// suite can fail. The controls must still pass, so an effect means the
-// attack worked, not that the IDE is broken.
+// TestHarnessDetects runs attacks with no bridge at all (the IDE talks to
+// the agent directly) and requires the harness to see each one's real
+// effect: the suite can fail. The controls must still pass, so an effect
+// means the attack worked, not that the IDE is broken.
 func TestHarnessDetects(t *testing.T) {
 	needBridge(t)
 	cases, err := loadCases("testdata")
@@ -53,7 +53,7 @@ func TestHarnessDetects(t *testing.T) {
 				t.Errorf("harness: %s", f)
 			}
 			if tt.effect && len(v.bypasses) == 0 {
-				t.Errorf("the attack went through an unpoliced bridge and the harness saw no effect\n%s", v.context())
+				t.Errorf("the attack reached the IDE directly and the harness saw no effect\n%s", v.context())
 			}
 			if !tt.effect && len(v.bypasses) > 0 {
 				t.Errorf("no effect expected, got %q\n%s", v.bypasses, v.context())

@@ -105,9 +105,10 @@ func clip(s string, n int) string {
 	return s
 }
 
-// runCase runs one case under one IDE variant and judges it. Without a
-// policy the bridge only forwards: the harness self-test uses that.
-func runCase(t *testing.T, c hostileCase, variant string, policy bool) *verdict {
+// runCase runs one case under one IDE variant and judges it. With bridged
+// false the IDE talks to the agent directly, no bridge between them: the
+// harness self-test uses that.
+func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict {
 	t.Helper()
 	w := newWorld(t, c)
 	var script []byte
@@ -123,11 +124,10 @@ func runCase(t *testing.T, c hostileCase, variant string, policy bool) *verdict 
 	agentName, err := expand(c.agent, w.placeholders())
 	must(t, err)
 	writeJSON(t, at("agent.json"), agentConfig{Script: at("script"), Received: at("received"), SessionID: w.sid, Name: string(agentName), Workspace: w.ws})
-	cmdline := []string{bridgeBin}
-	if policy {
-		cmdline = append(cmdline, "--policy", w.policy, "--audit", w.audit)
+	cmdline := []string{testBin, "hostile-agent", at("agent.json")}
+	if bridged {
+		cmdline = append([]string{bridgeBin, "--policy", w.policy, "--audit", w.audit, "--"}, cmdline...)
 	}
-	cmdline = append(cmdline, "--", testBin, "hostile-agent", at("agent.json"))
 	writeJSON(t, at("ide.json"), ideConfig{Variant: variant, Bridge: cmdline, Workspace: w.ws, Approve: c.approve, Result: at("result.json"), Stderr: at("bridge.stderr")})
 
 	ctx, cancel := context.WithTimeout(context.Background(), ideTimeout+20*time.Second)
@@ -147,7 +147,7 @@ func runCase(t *testing.T, c hostileCase, variant string, policy bool) *verdict 
 	audit, _ := os.ReadFile(w.audit)
 	v.audit = string(audit)
 	received, _ := os.ReadFile(at("received"))
-	v.judge(c, received, policy)
+	v.judge(c, received, bridged)
 	return v
 }
 
@@ -159,7 +159,7 @@ func writeJSON(t *testing.T, path string, v any) {
 }
 
 // judge looks for real effects and checks the record.
-func (v *verdict) judge(c hostileCase, received []byte, policy bool) {
+func (v *verdict) judge(c hostileCase, received []byte, bridged bool) {
 	w := v.w
 	for _, e := range v.res.Errors {
 		// Ending the session on a hostile line fails closed; ending it
@@ -198,7 +198,7 @@ func (v *verdict) judge(c hostileCase, received []byte, policy bool) {
 	if c.told && !told(v.res.Updates) {
 		v.bypass("the person was never told: no message from the bridge and no tool call shown as failed")
 	}
-	if !policy {
+	if !bridged {
 		return
 	}
 	v.judgeAudit(c)
