@@ -111,3 +111,24 @@ func BenchmarkVerify(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N*len(evs))/b.Elapsed().Seconds(), "lines/s")
 }
+
+// BenchmarkWatch measures the live file check done before each write and
+// after each group commit (an fstat and an lstat).
+func BenchmarkWatch(b *testing.B) {
+	l, err := Open(filepath.Join(b.TempDir(), "audit.jsonl"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	if err := l.AppendSync(Event{Actor: Actor{ID: "a"}, Action: "tool.call", Subject: Subject{Kind: "k"}}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		l.mu.Lock()
+		if err := l.watchLocked(); err != nil {
+			b.Fatal(err)
+		}
+		l.mu.Unlock()
+	}
+}
