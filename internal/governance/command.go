@@ -27,7 +27,8 @@ const (
 // commandLines returns the analyses of what a request runs: its Command
 // line, and for a terminal request with arguments, its Argv as a client
 // that execs it runs it and as the shell line "(command args...)" a client
-// that joins them unquoted runs (Zed runs bash -i -c "(command args...)").
+// that joins them unquoted runs (Zed's ShellBuilder runs $SHELL -i -c
+// "(command args...) </dev/null").
 func commandLines(req Request) []*shellcmd.Analysis {
 	opts := shellcmd.Options{Dir: req.Cwd}
 	out := []*shellcmd.Analysis{shellcmd.Analyze(req.Command, opts)}
@@ -36,7 +37,7 @@ func commandLines(req Request) []*shellcmd.Analysis {
 		out = append(out,
 			shellcmd.AnalyzeArgv(req.Argv, opts),
 			shellcmd.Analyze(line, opts),
-			shellcmd.Analyze("("+line+")", opts))
+			shellcmd.Analyze("("+line+") </dev/null", opts))
 	}
 	return out
 }

@@ -23,10 +23,11 @@
 // Each subject of a request is decided on its own and the request gets the
 // strictest result: every path (as written and with symlinks resolved, so
 // neither ".." after a link nor a link out of the workspace escapes a rule),
-// every simple command of a command line (split on && || ; | & and
-// newlines, with $(...), backticks, <(...), "sh -c", eval, find -exec and
-// wrappers such as env, sudo, nohup, timeout or xargs looked into), the
-// fetched domain, and the tool itself. Rules that restrict match without
+// every simple command of a command line (parsed as bash and POSIX sh by
+// internal/shellcmd, with substitutions, shell strings and wrappers such as
+// env, sudo, timeout or xargs looked into), every variable it sets and
+// every file its redirections open, the fetched domain, and the tool
+// itself. Rules that restrict match without
 // regard to case; allow rules match exactly as written. Paths outside the
 // workspace roots are denied unless an allow rule names their directory
 // ("//abs/dir/**", "~/dir/**").
@@ -47,7 +48,9 @@
 //	rule.go      the compact rule syntax: Bash(...), Read(...), WebFetch(domain:...)
 //	glob.go      gitignore-style path patterns
 //	path.go      absolute, cleaned and symlink-resolved forms of a path
-//	command.go   the shell command splitter
+//	command.go   command lines matched against Bash(...) rules
+//	env.go       Env(...) rules and the built-in list of variables
+//	redirect.go  files a redirection opens, decided as paths
 //	engine.go    Engine.Decide
 //	tool.go      Requests from Claude Code tool calls and ACP tool calls
 //	enforce.go   Enforce, the middleware
