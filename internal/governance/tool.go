@@ -113,7 +113,7 @@ func globBase(p string) string {
 	return filepath.Dir(p[:i] + "x")
 }
 
-// shellJoin quotes words so splitCommand reads them back as the same words.
+// shellJoin quotes words so a shell reads them back as the same words.
 func shellJoin(words []string) string {
 	var b strings.Builder
 	for i, w := range words {
