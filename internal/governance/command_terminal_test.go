@@ -119,3 +119,44 @@ func TestEnforceTerminalAsTheIDERunsIt(t *testing.T) {
 		})
 	}
 }
+
+// TestExplicitAllowOfCodeRunners: code the bridge cannot see needs
+// approval unless a rule names the program that runs it; a bare Bash rule
+// or a rule for the command it wraps does not count.
+func TestExplicitAllowOfCodeRunners(t *testing.T) {
+	var rules []*rule
+	for i, text := range []string{"Bash(python3:*)", "Bash(ls:*)", "Bash(git:*)"} {
+		r, err := parseRule(text, "/w", "/home/u")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.value, r.where, r.ref = Allow, fmt.Sprintf("test:%d", i+1), fmt.Sprintf("allow-%d", i+1)
+		rules = append(rules, r)
+	}
+	all, _ := parseRule("Bash", "/w", "/home/u")
+	all.value, all.where, all.ref = Allow, "test:9", "allow-all"
+	named := NewEngine(&Policy{Default: RequireApproval, DefaultWhere: "test", rules: rules}, EngineOptions{Roots: []string{"/w"}})
+	bare := NewEngine(&Policy{Default: RequireApproval, DefaultWhere: "test", rules: []*rule{all}}, EngineOptions{Roots: []string{"/w"}})
+	for _, tt := range []struct {
+		command     string
+		named, bare Value
+	}{
+		{"python3 -c 'print(1)'", Allow, RequireApproval},
+		{"echo 'print(1)' | python3", RequireApproval, RequireApproval}, // echo has no rule
+		{"git -c core.pager=less log", Allow, RequireApproval},
+		{"env python3 -c 'print(1)'", Allow, RequireApproval},
+		{"ls | sh", RequireApproval, RequireApproval},
+		{"$X", RequireApproval, RequireApproval},
+		{"ls", Allow, Allow},
+		{"sudo ls", RequireApproval, RequireApproval},
+	} {
+		for _, c := range []struct {
+			e    *Engine
+			want Value
+		}{{named, tt.named}, {bare, tt.bare}} {
+			if d := c.e.Decide(Request{Action: ActionTerminalCreate, Command: tt.command, Cwd: "/w"}); d.Value != c.want {
+				t.Errorf("%q = %v; want %s", tt.command, d, c.want)
+			}
+		}
+	}
+}

@@ -187,7 +187,7 @@ func sudoHandler(form []Word) step {
 	if p.problem != "" {
 		return problemStep(form, p)
 	}
-	st := step{}
+	st := step{notes: []Note{asAnotherUser(form)}}
 	if p.has("e", "edit") {
 		return st // sudoedit: edits the named files
 	}
@@ -211,7 +211,13 @@ func doasHandler(form []Word) step {
 	if p.has("s") || p.next >= len(form) && !p.has("L") {
 		return step{notes: []Note{{Kind: RunsCode, Text: form[0].Text + " opens a shell"}}}
 	}
-	return step{next: rest(form, p.next)}
+	return step{next: rest(form, p.next), notes: []Note{asAnotherUser(form)}}
+}
+
+// asAnotherUser is the note on sudo and doas: a rule for the command they
+// run does not vouch for running it as root; a rule that names them does.
+func asAnotherUser(form []Word) Note {
+	return Note{Kind: RunsCode, Text: form[0].Text + " runs the command as another user"}
 }
 
 func niceHandler(form []Word) step {
