@@ -13,7 +13,6 @@ import (
 
 	"github.com/acp-bridge/acp-bridge/internal/adapter"
 	"github.com/acp-bridge/acp-bridge/internal/compress"
-	"github.com/acp-bridge/acp-bridge/internal/governance"
 )
 
 // adapterFeature carries the policy into agents that act without asking the
@@ -173,22 +172,5 @@ func hookDecider(in adapterInputs, s *bridgeSetup) adapter.Decider {
 	if in.audit != nil {
 		d = adapter.Audited(d, in.audit, adapter.AuditOptions{FailOpen: in.failOpen, Operator: operatorID(s), Logger: s.Logger})
 	}
-	if g := s.Governance; g != nil && g.Enforcer != nil {
-		d = notingRefusals(d, g.Enforcer)
-	}
 	return d
-}
-
-// notingRefusals tells the wire-level enforcement of every tool call the
-// hook refuses, by the agent's session and tool use id (for
-// claude-agent-acp, the ACP session and toolCallId): a denied call it hid
-// from the IDE stays hidden only if the hook refused it.
-func notingRefusals(d adapter.Decider, enf *governance.Enforcer) adapter.Decider {
-	return adapter.DeciderFunc(func(ctx context.Context, c adapter.ToolCall) (adapter.Decision, error) {
-		dec, err := d.DecideTool(ctx, c)
-		if err != nil || dec.Verdict == adapter.Deny {
-			enf.NoteHookRefusal(c.SessionID, c.ToolUseID)
-		}
-		return dec, err
-	})
 }

@@ -26,10 +26,6 @@ type governed struct {
 	Audit *audit.Log
 	// FailOpen is --audit-fail open.
 	FailOpen bool
-	// Enforcer applies the policy on the wire; nil when neither a policy
-	// nor a log is in use. The adapters tell it which tool calls the
-	// agent's hook refused.
-	Enforcer *governance.Enforcer
 }
 
 // stringsFlag is a repeatable string flag.
@@ -145,7 +141,6 @@ func governanceFeature() feature {
 				opts.Audit = q
 			}
 			enf := governance.NewEnforcer(opts)
-			g.Enforcer = enf
 			// A panic in the enforcement refuses the message it was judging.
 			s.Bridge.UseFailClosed(enf.Middleware())
 			s.OnRefused = enf.Refused

@@ -51,9 +51,8 @@ type EnforceOptions struct {
 	// same engine); optional. It must never depend on what the agent says
 	// of itself. While it reports true, a denied tool_call is hidden from
 	// the IDE and left to the hook to refuse, without cancelling the turn;
-	// the hook's refusal must then be seen (NoteHookRefusal) before the
-	// agent reports the call failed, and a call that goes on or ends
-	// without it cancels the turn after all.
+	// if the agent reports the call in progress or completed, it was not
+	// refused, and the turn is cancelled then.
 	AgentHook func() bool
 }
 
@@ -106,7 +105,6 @@ type Enforcer struct {
 	sessions map[string]*sessionState
 	calls    map[string]*callState // by callKey(session, toolCallId)
 	stopped  map[string]bool       // calls the bridge stopped that ended, by callKey
-	refused  map[string]bool       // calls the agent's hook refused, by callKey
 	order    []string              // keys of calls, oldest first (some may be gone)
 	// keptTotal is the sum of kept over calls.
 	keptTotal int
@@ -130,7 +128,7 @@ func NewEnforcer(opts EnforceOptions) *Enforcer {
 	return &Enforcer{
 		opts: opts, engine: opts.Engine, send: opts.Sender, rec: opts.Audit, log: lg,
 		agent:    audit.Actor{ID: op, Role: "operator"},
-		sessions: map[string]*sessionState{}, calls: map[string]*callState{}, stopped: map[string]bool{}, refused: map[string]bool{},
+		sessions: map[string]*sessionState{}, calls: map[string]*callState{}, stopped: map[string]bool{},
 		perms: map[string]*permState{}, opens: map[string]*openState{},
 		prompts: map[string]string{}, asks: map[string]context.CancelCauseFunc{},
 	}

@@ -198,7 +198,7 @@ func (x *Enforcer) Close(why string) {
 		ids = append(ids, id)
 	}
 	x.sessions = map[string]*sessionState{}
-	x.calls, x.stopped, x.refused = map[string]*callState{}, map[string]bool{}, map[string]bool{}
+	x.calls, x.stopped = map[string]*callState{}, map[string]bool{}
 	x.order, x.keptTotal = nil, 0
 	x.mu.Unlock()
 	for _, id := range ids {

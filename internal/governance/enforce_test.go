@@ -675,7 +675,6 @@ func TestEnforceLeavesDeniedCallsToTheAgentHook(t *testing.T) {
 		h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":%q,"title":"Read .env","kind":"read","status":"pending","rawInput":{"file_path":%q},"_meta":{"claudeCode":{"toolName":"Read"}}}}}`, id, h.root+"/.env")
 	}
 	call("h1")
-	h.enf.NoteHookRefusal("s1", "h1") // the hook was asked, and refused
 	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"h1","status":"failed","content":[{"type":"content","content":{"type":"text","text":"denied by hook"}}]}}}`)
 	h.marker() // nothing of h1 reached the IDE
 	select {
@@ -712,18 +711,15 @@ func (h *harness) rawSend(w io.Writer, line string) {
 // rooted is s with every %[1]s replaced by the workspace root.
 func (h *harness) rooted(s string) string { return strings.ReplaceAll(s, "%[1]s", h.root) }
 
-// TestEnforceHookModeNeedsTheHooksRefusal: with the agent's hook in use,
-// a hidden call is only left hidden when the hook itself refused it; an
-// agent that says the call failed, or runs it, without the hook having
-// refused it gets the turn stopped, as without a hook.
-func TestEnforceHookModeNeedsTheHooksRefusal(t *testing.T) {
-	for _, status := range []string{"failed", "in_progress", "completed"} {
+// TestEnforceHookModeStopsCallsThatRun: with the agent's hook in use, a
+// hidden call the agent then reports running, or completed, was not
+// refused by the hook: the turn is stopped as without a hook.
+func TestEnforceHookModeStopsCallsThatRun(t *testing.T) {
+	for _, status := range []string{"in_progress", "completed"} {
 		t.Run(status, func(t *testing.T) {
 			h := newHarness(t, EnforceOptions{AgentHook: func() bool { return true }})
 			h.openSession()
 			h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"h1","title":"Read .env","kind":"read","status":"pending","rawInput":{"file_path":%q},"_meta":{"claudeCode":{"toolName":"Read"}}}}}`, h.root+"/.env")
-			h.enf.NoteHookRefusal("s1", "other-call") // a refusal of another call covers nothing
-			h.enf.NoteHookRefusal("s2", "h1")         // nor one in another session
 			h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"h1","status":%q}}}`, status)
 			if m := h.nextAtAgent(); m["method"] != "session/cancel" {
 				t.Fatalf("agent got %v, want session/cancel", m)

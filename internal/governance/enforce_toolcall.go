@@ -91,7 +91,6 @@ func (x *Enforcer) forgetLocked(c *callState) {
 		delete(x.calls, key)
 		x.keptTotal -= c.kept
 	}
-	delete(x.refused, key)
 	if c.blocked {
 		x.stopped[key] = true
 	}
@@ -110,11 +109,6 @@ func (x *Enforcer) forgetSessionLocked(sid string) {
 	for k := range x.stopped {
 		if strings.HasPrefix(k, prefix) {
 			delete(x.stopped, k)
-		}
-	}
-	for k := range x.refused {
-		if strings.HasPrefix(k, prefix) {
-			delete(x.refused, k)
 		}
 	}
 }
@@ -364,10 +358,10 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 		c.status = u.Status
 	}
 	blocked, deferred, seen := c.blocked, c.deferred, c.forwarded
-	// A call left to the agent's hook that runs or ends without the
-	// hook's refusal on record ran anyway, or never asked the hook.
-	ranAnyway := deferred && (u.Status == "completed" ||
-		(u.Status == "in_progress" || u.Status == "failed") && !x.refused[callKey(c.session, c.id)])
+	// A call left to the agent's hook that runs or completes was not
+	// refused: the hook, or the permission rules the bridge gave the
+	// agent, refuse a call before it runs, and the agent reports it failed.
+	ranAnyway := deferred && (u.Status == "completed" || u.Status == "in_progress")
 	if ranAnyway {
 		c.deferred = false
 	}
@@ -581,27 +575,6 @@ func (x *Enforcer) tell(sid, text string) {
 	if err != nil {
 		x.log.Warn("telling the user about a blocked action", "err", err)
 	}
-}
-
-// maxHookRefusals bounds the hook refusals kept for calls the wire has
-// not seen end; past it they are forgotten, and hidden calls are stopped
-// as if their hook had never refused them.
-const maxHookRefusals = 4096
-
-// NoteHookRefusal tells the enforcer that the agent's pre-tool hook, which
-// the bridge answers itself, refused tool call id of session sid. Only a
-// call refused there stays hidden when the agent reports it failed; see
-// EnforceOptions.AgentHook. It is safe for concurrent use.
-func (x *Enforcer) NoteHookRefusal(sid, id string) {
-	if id == "" {
-		return
-	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if len(x.refused) >= maxHookRefusals {
-		clear(x.refused)
-	}
-	x.refused[callKey(sid, id)] = true
 }
 
 // mayBeToolCall reports whether some reading of a session/update's params
