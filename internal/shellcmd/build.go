@@ -1,5 +1,7 @@
 package shellcmd
 
+import "strings"
+
 // step is what one form of a command runs, as its program's grammar says.
 type step struct {
 	// next is the form the program runs next (nil: it runs no command).
@@ -40,6 +42,13 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 		head := form[0]
 		if head.Kind != Static {
 			c.Notes = append(c.Notes, Note{Kind: NotStatic, Text: "the command word is not static: " + head.String(), Form: hop})
+			// It may be a shell ($SHELL -c '...'): a later word that
+			// looks like shell code is read as such.
+			for _, wd := range form[1:] {
+				if wd.Kind == Static && strings.ContainsAny(wd.Text, " \t\n;&|`$()<>") {
+					w.line(wd.Text, depth+1, dialectsOf("sh"))
+				}
+			}
 			if head.Kind == Glob && depth <= maxDepth {
 				seen := map[string]bool{}
 				for _, m := range append(globFiles(w.opts.Dir, head.Text), globCandidates(head.Text)...) {
