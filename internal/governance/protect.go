@@ -19,7 +19,8 @@ type ProtectedPath struct {
 	// beneath it.
 	Path string
 	// What names the location for the user: "the governance policy",
-	// "the audit log".
+	// "the audit log". It must not contain " (", which ends a rule in the
+	// lines ImplicitRules returns.
 	What string
 	// Read refuses reads as well (the audit log, the hook socket); by
 	// default only writes, edits, deletes, moves and commands naming the
@@ -35,6 +36,42 @@ type ProtectedPath struct {
 type protected struct {
 	ProtectedPath
 	forms []string // cleaned, and with its symlinks resolved
+	rel   string   // for agentConfig: the path below the workspace root
+}
+
+// agentConfig are the files in a workspace that decide how the next run
+// starts or what the agent may do without asking: an agent that rewrote
+// them would escape the bridge there (a Claude Code hook is a command
+// Claude runs; Zed's project settings can name the agent command the IDE
+// starts). They are protected from changes beneath every workspace root,
+// whether or not the engine was given other locations.
+var agentConfig = []struct{ rel, what string }{
+	{".claude/settings.json", "Claude Code's project settings, whose hooks run commands"},
+	{".claude/settings.local.json", "Claude Code's local project settings, whose hooks run commands"},
+	{".mcp.json", "the project's MCP servers, each a command the agent starts"},
+	{".gemini/settings.json", "Gemini CLI's project settings"},
+	{".gemini/policies", "Gemini CLI's project policies"},
+	{".zed/settings.json", "Zed's project settings, which can change the agent command"},
+	{".vscode/settings.json", "VS Code's workspace settings"},
+}
+
+// protectedFor returns the locations protected for a request: the
+// engine's own, and the agent configuration beneath each workspace root.
+func (e *Engine) protectedFor(in *reqInfo) []protected {
+	list := e.protectedList()
+	if len(in.roots) == 0 {
+		return list
+	}
+	out := make([]protected, 0, len(list)+len(in.roots)*len(agentConfig))
+	out = append(out, list...)
+	for _, c := range agentConfig {
+		pr := protected{ProtectedPath: ProtectedPath{Path: in.roots[0] + "/" + c.rel, What: c.what}, rel: c.rel}
+		for _, r := range in.roots {
+			pr.forms = append(pr.forms, r+"/"+c.rel)
+		}
+		out = append(out, pr)
+	}
+	return out
 }
 
 // Protect adds locations the engine refuses to let the agent change (see
@@ -110,6 +147,15 @@ func (e *Engine) ImplicitRules() []string {
 			}
 		}
 	}
+	for _, c := range agentConfig {
+		glob := "./" + c.rel
+		if !strings.HasSuffix(c.rel, ".json") {
+			glob += "/**"
+		}
+		for _, t := range []string{"Edit", "Write"} {
+			out = append(out, fmt.Sprintf("deny %s(%s) (built-in: %s)", t, glob, c.what))
+		}
+	}
 	return out
 }
 
@@ -129,7 +175,7 @@ func (in *reqInfo) mutates() bool {
 // holding it, a read of one protected from reads, or a hard link to one
 // of its files.
 func (e *Engine) protectedVerdict(in *reqInfo, p string, forms []string) (verdict, bool) {
-	list := e.protectedList()
+	list := e.protectedFor(in)
 	if len(list) == 0 || in.req.Action == ActionSessionNew {
 		return verdict{}, false
 	}
@@ -216,7 +262,7 @@ func sameFile(f string, pr protected) bool {
 // do anything to a file it names, so reads count too. A name built at run
 // time ($X, $(...)) is not recognised; see docs/security.md.
 func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
-	list := e.protectedList()
+	list := e.protectedFor(in)
 	if len(list) == 0 {
 		return verdict{}, false
 	}
@@ -256,7 +302,9 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 			if rel, ok := within(cwd, pf, true); ok && rel != "" {
 				needles = append(needles, strings.ToLower(rel))
 			}
-			if fi, err := os.Stat(pf); err != nil || !fi.IsDir() {
+			if pr.rel != "" {
+				needles = append(needles, strings.ToLower(pr.rel))
+			} else if fi, err := os.Stat(pf); err != nil || !fi.IsDir() {
 				needles = append(needles, strings.ToLower(filepath.Base(pf)))
 			}
 			named := false
