@@ -27,6 +27,7 @@ commands:
   sessions FILE...   list sessions by bridge run: agent, start, end, prompts, tool calls, approvals, denials
   show FILE...       a readable timeline (--session ID, --run ID, --tool, --decision, --since, --all, --wide, --json, --local)
   tail [-f] FILE     the last lines as a timeline; with -f, follow new lines (and rotations)
+  serve FILE|DIR...  a read-only browser view on 127.0.0.1 (--listen ADDR), opened with the URL it prints
 
 Rotated files (audit.jsonl.000001, ...) may be given in any order: they are put in chain order.
 FILE "-" reads standard input (verify, sessions, show). Decisions are coloured when the output is a
@@ -36,7 +37,7 @@ terminal and NO_COLOR is not set.
 // runAudit dispatches "acp-bridge audit <command>".
 func runAudit(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 {
-		return usageError(e, "acp-bridge audit", "audit: which command? verify, repair, sessions, show or tail")
+		return usageError(e, "acp-bridge audit", "audit: which command? verify, repair, sessions, show, tail or serve")
 	}
 	if isHelp(args[0]) {
 		fmt.Fprint(e.stdout, auditUsage)
@@ -48,10 +49,11 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 		"sessions": auditSessions,
 		"show":     auditShow,
 		"tail":     auditTail,
+		"serve":    auditServe,
 	}
 	run, ok := cmds[args[0]]
 	if !ok {
-		return usageError(e, "acp-bridge audit", fmt.Sprintf("audit: unknown command %q (want verify, repair, sessions, show or tail)", args[0]))
+		return usageError(e, "acp-bridge audit", fmt.Sprintf("audit: unknown command %q (want verify, repair, sessions, show, tail or serve)", args[0]))
 	}
 	return run(ctx, e, args[1:])
 }

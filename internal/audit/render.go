@@ -13,6 +13,13 @@ import (
 // holding one well-known field (command, path, value, ...) as that field,
 // markers as [redacted: reason] and [truncated: N bytes], anything else
 // as compact JSON.
+// Text renders a JSON value of a record (an input, output, argument or
+// result) as the review views show it: a string as it is, content blocks
+// as their text, an object as its lead member then key=value pairs, the
+// redaction and truncation markers in words. The result is not yet
+// printable (see Printable).
+func Text(raw json.RawMessage) string { return text(raw) }
+
 func text(raw json.RawMessage) string {
 	if len(raw) == 0 {
 		return ""

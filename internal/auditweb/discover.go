@@ -1,0 +1,149 @@
+package auditweb
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+)
+
+// rotatedSuffix matches the suffix a rotated audit file gets
+// (audit.jsonl.000001).
+var rotatedSuffix = regexp.MustCompile(`\.[0-9]{6}$`)
+
+// baseOf is the active path of the log a file belongs to.
+func baseOf(path string) string {
+	if loc := rotatedSuffix.FindStringIndex(path); loc != nil {
+		return path[:loc[0]]
+	}
+	return path
+}
+
+// discover turns the paths given on the command line into logs: a file
+// stands for its log (the active file and its rotations, whichever was
+// named), a directory for every audit log in it. Files in a directory
+// whose first line is not an audit event (a wire trace, a lock file) are
+// left out; a named file that is not an audit log is an error.
+func discover(paths []string) ([]string, error) {
+	var bases []string
+	seen := make(map[string]bool)
+	add := func(base string) {
+		if !seen[base] {
+			seen[base] = true
+			bases = append(bases, base)
+		}
+	}
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("audit serve: %v", err)
+		}
+		if !fi.IsDir() {
+			if err := isAuditLog(p); err != nil {
+				return nil, fmt.Errorf("audit serve: %s: %v", p, err)
+			}
+			add(filepath.Clean(baseOf(p)))
+			continue
+		}
+		ents, err := os.ReadDir(p)
+		if err != nil {
+			return nil, fmt.Errorf("audit serve: %v", err)
+		}
+		found := false
+		for _, ent := range ents {
+			if !ent.Type().IsRegular() {
+				continue
+			}
+			f := filepath.Join(p, ent.Name())
+			if info, err := ent.Info(); err != nil || info.Size() == 0 && !strings.HasSuffix(ent.Name(), ".jsonl") {
+				continue // an empty lock file is not a log
+			}
+			if isAuditLog(f) != nil {
+				continue
+			}
+			add(filepath.Clean(baseOf(f)))
+			found = true
+		}
+		if !found {
+			return nil, fmt.Errorf("audit serve: %s: no audit log in this directory", p)
+		}
+	}
+	return bases, nil
+}
+
+// isAuditLog reports why path is not an audit log (nil when its first
+// line is an audit event, or it is empty).
+func isAuditLog(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, 4096)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return err
+	}
+	if n == 0 {
+		return nil
+	}
+	line := head[:n]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	} else if n == len(head) {
+		// A first line longer than the sample: look for the marker the
+		// writer always puts near the start.
+		if bytes.HasPrefix(line, []byte(`{"$schema":"`+audit.SchemaTag+`"`)) {
+			return nil
+		}
+		return audit.ErrNotAuditLog
+	}
+	var rec struct {
+		Doctype string `json:"doctype"`
+	}
+	if json.Unmarshal(line, &rec) != nil || rec.Doctype != audit.Doctype {
+		return audit.ErrNotAuditLog
+	}
+	return nil
+}
+
+// chainFiles lists the files of the log whose active path is base: its
+// rotations in numbered order, then the active file when it exists.
+func chainFiles(base string) ([]string, error) {
+	matches, err := filepath.Glob(globEscape(base) + ".[0-9][0-9][0-9][0-9][0-9][0-9]")
+	if err != nil {
+		return nil, err
+	}
+	num := func(p string) int {
+		n, _ := strconv.Atoi(p[len(p)-6:])
+		return n
+	}
+	slices.SortFunc(matches, func(a, b string) int { return cmp.Compare(num(a), num(b)) })
+	if fi, err := os.Stat(base); err == nil && fi.Mode().IsRegular() {
+		matches = append(matches, base)
+	}
+	return matches, nil
+}
+
+// globEscape quotes the glob metacharacters of a literal path.
+func globEscape(p string) string {
+	var b []byte
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '*', '?', '[', '\\':
+			b = append(b, '\\')
+		}
+		b = append(b, p[i])
+	}
+	return string(b)
+}

@@ -1,0 +1,359 @@
+package auditweb
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+)
+
+// record is what the index keeps of one line of a log: where it is and
+// the values the filters read, never the record itself.
+type record struct {
+	off   int64
+	ms    int64 // ts in Unix milliseconds; 0 when it does not parse
+	seq   int64
+	size  int32
+	file  int32
+	line  int32
+	group int32 // session group, -1 for none
+	// Interned strings (see strTable).
+	run, action, actor, tool, approver, decision int32
+	flags                                        uint8
+}
+
+// Record flags.
+const (
+	flagEvent     = 1 << iota // the line decodes as an audit event
+	flagLifecycle             // audit.Entry.IsLifecycle
+	flagPrompt                // audit.Entry.IsPrompt
+)
+
+// strTable interns the short strings the index keeps (actions, actors,
+// tools, decisions), so a record holds numbers, not strings.
+type strTable struct {
+	ids  map[string]int32
+	strs []string
+}
+
+func (t *strTable) id(s string) int32 {
+	if t.ids == nil {
+		t.ids = map[string]int32{"": 0}
+		t.strs = []string{""}
+	}
+	if id, ok := t.ids[s]; ok {
+		return id
+	}
+	id := int32(len(t.strs))
+	t.ids[s] = id
+	t.strs = append(t.strs, s)
+	return id
+}
+
+// indexedFile is one file of a log's chain as far as it was indexed.
+type indexedFile struct {
+	name string
+	f    *os.File // open for reading, so a rename (rotation) keeps it valid
+	fi   os.FileInfo
+	size int64 // bytes of complete lines indexed
+	// torn is the size of bytes after the last newline (a line being
+	// written, or cut short by a crash).
+	torn  int64
+	lines int
+}
+
+// group is one session in one bridge run.
+type group struct {
+	run, session string
+	recs         []int32
+	summary      audit.SessionSummary
+	cwd          string
+	runInfo      audit.RunInfo
+}
+
+type groupKey struct{ run, session string }
+
+// logIndex indexes one audit log (an active file and its rotations) and
+// follows it as it grows and rotates. It is safe for concurrent use.
+type logIndex struct {
+	base string
+
+	mu        sync.RWMutex // guards the fields below
+	files     []*indexedFile
+	recs      []record
+	strs      strTable
+	groups    []*group
+	groupOf   map[groupKey]int32
+	summaries bool // groups' summaries are up to date
+	ver       verifyState
+	resets    int // counts resets, so a verification of older lines is not published
+	version   uint64
+	changed   chan struct{} // closed and replaced on each change
+}
+
+func newLogIndex(base string) *logIndex {
+	return &logIndex{base: base, groupOf: make(map[groupKey]int32), changed: make(chan struct{})}
+}
+
+// notify tells waiters (live pages) that the log changed. Called with mu
+// held for writing.
+func (x *logIndex) notify() {
+	x.version++
+	close(x.changed)
+	x.changed = make(chan struct{})
+}
+
+// watch returns the current version and a channel closed at the next
+// change.
+func (x *logIndex) watch() (uint64, <-chan struct{}) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.version, x.changed
+}
+
+// refresh indexes what was appended to the log since the last call,
+// following rotations; when the files no longer continue what was indexed
+// (a file replaced or truncated) it indexes the log again from the start.
+// It reports whether anything changed.
+func (x *logIndex) refresh() (bool, error) {
+	names, err := chainFiles(x.base)
+	if err != nil {
+		return false, err
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if !x.continues(names) {
+		x.reset()
+	}
+	changed := false
+	for i, name := range names {
+		if i == len(x.files) {
+			f, err := os.Open(name)
+			if err != nil {
+				return changed, err
+			}
+			fi, err := f.Stat()
+			if err != nil {
+				f.Close()
+				return changed, err
+			}
+			x.files = append(x.files, &indexedFile{name: name, f: f, fi: fi})
+			changed = true
+		}
+		xf := x.files[i]
+		if xf.name != name {
+			xf.name = name // rotated: same file, new name
+			changed = true
+		}
+		grew, err := x.indexFile(int32(i))
+		if err != nil {
+			return changed, err
+		}
+		changed = changed || grew
+	}
+	if changed {
+		x.summaries = false
+		x.notify()
+	}
+	return changed, nil
+}
+
+// continues reports whether names (the chain on disk now) continue the
+// files indexed so far: the same files, in the same order, none shorter.
+func (x *logIndex) continues(names []string) bool {
+	if len(names) < len(x.files) {
+		return false
+	}
+	for i, xf := range x.files {
+		fi, err := os.Stat(names[i])
+		if err != nil || !os.SameFile(fi, xf.fi) || fi.Size() < xf.size {
+			return false
+		}
+	}
+	return true
+}
+
+// reset forgets everything indexed. Called with mu held.
+func (x *logIndex) reset() {
+	for _, xf := range x.files {
+		xf.f.Close()
+	}
+	x.files, x.recs, x.strs, x.groups = nil, nil, strTable{}, nil
+	x.groupOf = make(map[groupKey]int32)
+	x.ver = verifyState{}
+	x.resets++
+	x.summaries = false
+	x.notify()
+}
+
+// indexFile indexes the complete lines of file i after what was indexed.
+func (x *logIndex) indexFile(i int32) (bool, error) {
+	xf := x.files[i]
+	if _, err := xf.f.Seek(xf.size, io.SeekStart); err != nil {
+		return false, fmt.Errorf("reading %s: %v", xf.name, err)
+	}
+	br := bufio.NewReaderSize(xf.f, 256<<10)
+	grew := false
+	for {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A line longer than the buffer: gather it.
+			long := append([]byte(nil), line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if err == io.EOF {
+			xf.torn = int64(len(line))
+			return grew, nil
+		}
+		if err != nil {
+			return grew, fmt.Errorf("reading %s: %v", xf.name, err)
+		}
+		xf.lines++
+		x.add(i, xf.size, line[:len(line)-1], xf.lines)
+		xf.size += int64(len(line))
+		xf.torn = 0
+		grew = true
+	}
+}
+
+// add indexes one line.
+func (x *logIndex) add(file int32, off int64, line []byte, n int) {
+	r := record{off: off, size: int32(len(line)), file: file, line: int32(n), group: -1, seq: -1}
+	if e, ok := audit.ParseEntry(line); ok {
+		r.flags |= flagEvent
+		if e.IsLifecycle() {
+			r.flags |= flagLifecycle
+		}
+		if e.IsPrompt() {
+			r.flags |= flagPrompt
+		}
+		r.seq = e.Seq
+		if !e.Time.IsZero() {
+			r.ms = e.Time.UnixMilli()
+		}
+		r.run = x.strs.id(e.RunID)
+		r.action = x.strs.id(e.Action)
+		r.actor = x.strs.id(e.Actor.ID)
+		r.tool = x.strs.id(e.Tool())
+		r.decision = x.strs.id(e.Decision())
+		if tc := e.ToolCall; tc != nil && tc.Approval != "" {
+			r.approver = x.strs.id(tc.Approval)
+		}
+		if e.Session != "" {
+			k := groupKey{e.RunID, e.Session}
+			g, ok := x.groupOf[k]
+			if !ok {
+				g = int32(len(x.groups))
+				x.groupOf[k] = g
+				x.groups = append(x.groups, &group{run: e.RunID, session: e.Session})
+			}
+			r.group = g
+			x.groups[g].recs = append(x.groups[g].recs, int32(len(x.recs)))
+		}
+	}
+	x.recs = append(x.recs, r)
+}
+
+// line reads the line of record pos. Called with mu held.
+func (x *logIndex) line(pos int32) ([]byte, error) {
+	r := x.recs[pos]
+	xf := x.files[r.file]
+	buf := make([]byte, r.size)
+	if _, err := xf.f.ReadAt(buf, r.off); err != nil {
+		return nil, fmt.Errorf("reading %s: %v", xf.name, err)
+	}
+	return buf, nil
+}
+
+// entry reads and decodes record pos. Called with mu held.
+func (x *logIndex) entry(pos int32) (audit.Entry, error) {
+	raw, err := x.line(pos)
+	if err != nil {
+		return audit.Entry{}, err
+	}
+	e, _ := audit.ParseEntry(raw)
+	e.Raw = raw
+	r := x.recs[pos]
+	e.File, e.Line = x.files[r.file].name, int(r.line)
+	return e, nil
+}
+
+// ensureSummaries computes the session summaries (audit.Sessions, with
+// each decision counted once, and audit.Runs for the agents) when the log
+// changed since they were last computed. It reads every line once and
+// keeps only what the summaries need while it runs.
+func (x *logIndex) ensureSummaries() error {
+	x.mu.RLock()
+	done := x.summaries
+	x.mu.RUnlock()
+	if done {
+		return nil
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.summaries {
+		return nil
+	}
+	slim := make([]audit.Entry, 0, len(x.recs))
+	for pos := range x.recs {
+		if x.recs[pos].flags&flagEvent == 0 {
+			continue
+		}
+		e, err := x.entry(int32(pos))
+		if err != nil {
+			return err
+		}
+		slim = append(slim, slimEntry(e))
+	}
+	runs := make(map[string]audit.RunInfo)
+	for _, r := range audit.Runs(slim) {
+		runs[r.ID] = r
+	}
+	for _, s := range audit.Sessions(slim) {
+		if g, ok := x.groupOf[groupKey{s.Run, s.ID}]; ok {
+			x.groups[g].summary = s
+			x.groups[g].runInfo = runs[s.Run]
+		}
+	}
+	for i := range slim {
+		e := &slim[i]
+		if e.Session == "" || (e.Action != "session.new" && e.Action != "session.start" && e.Action != "session.load") {
+			continue
+		}
+		if g, ok := x.groupOf[groupKey{e.RunID, e.Session}]; ok && x.groups[g].cwd == "" {
+			x.groups[g].cwd = e.Subject.Path
+		}
+	}
+	x.summaries = true
+	return nil
+}
+
+// slimEntry keeps of e what audit.Sessions and audit.Runs read.
+func slimEntry(e audit.Entry) audit.Entry {
+	e.Raw, e.Output, e.Metadata, e.Reason, e.PolicyRule = nil, nil, nil, "", ""
+	if e.Decision() == "" && e.Action != audit.AgentInfoAction && e.Action != "bridge.start" {
+		e.Input = nil
+	}
+	if tc := e.ToolCall; tc != nil {
+		e.ToolCall = &audit.ToolCallRecord{ToolCallID: tc.ToolCallID, Approval: tc.Approval, Arguments: tc.Arguments, Tool: tc.Tool}
+	}
+	return e
+}
+
+// str returns interned string id. Called with mu held.
+func (x *logIndex) str(id int32) string { return x.strs.strs[id] }
+
+// lowerContains reports whether line contains q, ASCII case folded; q is
+// lower case.
+func lowerContains(line []byte, q string) bool {
+	return strings.Contains(strings.ToLower(string(line)), q)
+}
