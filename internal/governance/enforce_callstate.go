@@ -2,6 +2,7 @@ package governance
 
 import (
 	"bytes"
+	"errors"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -215,22 +216,42 @@ func keepInput(raw []byte) (kept json.RawMessage, whole bool) {
 	return b.Bytes(), false
 }
 
-// diffPaths returns the paths of the diff items in a tool call's content.
+// diffPaths returns the paths of the diff items in a tool call's content,
+// which contentDiffPaths has found readable.
 func diffPaths(content []byte) []string {
-	items, err := rawjson.Elements(content)
+	out, _ := contentDiffPaths(content)
+	return out
+}
+
+// contentDiffPaths returns the paths of the diff items in a tool call's
+// content. Content that is not an array, or a diff whose path is not a
+// string, is an error: a client that coerces it would write somewhere the
+// bridge did not judge.
+func contentDiffPaths(content []byte) ([]string, error) {
+	c := bytes.TrimSpace(content)
+	if len(c) == 0 || bytes.Equal(c, []byte("null")) {
+		return nil, nil
+	}
+	items, err := rawjson.Elements(c)
 	if err != nil {
-		return nil
+		return nil, errors.New("content is not an array")
 	}
 	var out []string
 	for _, it := range items {
-		if t, _ := rawjson.GetString(it, "type"); t != "diff" {
+		t, ok := rawjson.GetString(it, "type")
+		if _, has := rawjson.Get(it, "type"); has && !ok {
+			return nil, errors.New("a content item's type is not a string")
+		}
+		if t != "diff" {
 			continue
 		}
-		if p, ok := rawjson.GetString(it, "path"); ok {
-			out = append(out, p)
+		p, ok := rawjson.GetString(it, "path")
+		if !ok {
+			return nil, errors.New("a diff's path is not a string")
 		}
+		out = append(out, p)
 	}
-	return out
+	return out, nil
 }
 
 // writes reports whether the engine judges req as a change to its paths.

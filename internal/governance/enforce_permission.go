@@ -37,6 +37,9 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 	if err := decodeStrict(m.Raw, m.Params, &p); err != nil {
 		return x.refuseUnreadable(m, err)
 	}
+	if _, err := contentDiffPaths(p.ToolCall.Content); err != nil {
+		return x.refuseUnreadable(m, fmt.Errorf("%w: %v", errUnreadable, err))
+	}
 	if len(p.Options) > maxOptions {
 		return x.refuseUnreadable(m, fmt.Errorf("%w: the permission request offers %d options", errUnreadable, len(p.Options)))
 	}

@@ -230,6 +230,8 @@ func rawOrNil(r json.RawMessage) any {
 }
 
 type updateParams struct {
+	// bad says which judged member has the wrong type, if one has.
+	bad       string
 	SessionID string `json:"sessionId"`
 	Update    struct {
 		SessionUpdate string `json:"sessionUpdate"`
@@ -253,11 +255,18 @@ func parseToolUpdate(params []byte) (*updateParams, bool) {
 		return nil, false
 	}
 	p := &updateParams{}
+	str := func(name string, v []byte) (string, bool) {
+		s, ok := rawjson.String(v)
+		if !ok && !bytes.Equal(bytes.TrimSpace(v), []byte("null")) && p.bad == "" {
+			p.bad = name + " is not a string"
+		}
+		return s, ok
+	}
 	var update []byte
 	for _, mem := range top {
 		switch mem.Key {
 		case "sessionId":
-			p.SessionID, _ = rawjson.String(mem.Value)
+			p.SessionID, _ = str("sessionId", mem.Value)
 		case "update":
 			update = mem.Value
 		}
@@ -273,28 +282,34 @@ func parseToolUpdate(params []byte) (*updateParams, bool) {
 		case "sessionUpdate":
 			u.SessionUpdate, _ = rawjson.String(v)
 		case "toolCallId":
-			u.ToolCallID, _ = rawjson.String(v)
+			u.ToolCallID, _ = str("toolCallId", v)
 		case "title":
-			if s, ok := rawjson.String(v); ok {
+			if s, ok := str("title", v); ok {
 				u.Title = &s
 			}
 		case "kind":
-			if s, ok := rawjson.String(v); ok {
+			if s, ok := str("kind", v); ok {
 				u.Kind = &s
 			}
 		case "status":
-			u.Status, _ = rawjson.String(v)
+			u.Status, _ = str("status", v)
 		case "rawInput":
 			u.RawInput = v
 		case "rawOutput":
 			u.RawOutput = v
 		case "content":
 			u.Content = v
+			if _, err := contentDiffPaths(v); err != nil && p.bad == "" {
+				p.bad = err.Error()
+			}
 		case "_meta":
 			u.Meta = v
 		case "locations":
 			if err := unmarshalStrict(v, &u.Locations); err != nil {
 				u.Locations = nil
+				if p.bad == "" {
+					p.bad = "locations are not a list of paths"
+				}
 			}
 		}
 	}
@@ -324,6 +339,9 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 		return next.Handle(ctx, m)
 	}
 	u := &p.Update.toolCallFields
+	if p.bad != "" {
+		return x.refuseUnreadable(m, fmt.Errorf("%w: %s", errUnreadable, p.bad))
+	}
 	if u.ToolCallID == "" {
 		return x.refuseUpdate(m, p.SessionID, Decision{Value: Deny, Ref: "no-tool-call-id", Rule: "every tool call names its toolCallId",
 			Reason: "a " + kind + " without a toolCallId cannot be followed or judged"})
