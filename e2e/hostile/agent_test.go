@@ -35,6 +35,7 @@ type hostileAgent struct {
 	cfg     agentConfig
 	script  []byte
 	perms   map[string][]string // permission request id -> argv to run, from the script
+	writes  map[string]fileWrite // permission request id -> file to write, from the script
 	recv    *os.File
 	synced  chan struct{}
 	outMu   sync.Mutex // guards out
@@ -61,6 +62,7 @@ func runAgent(configPath string) int {
 		return 2
 	}
 	a.perms = permissionCommands(a.script)
+	a.writes = permissionWrites(a.script)
 	if a.recv, err = os.OpenFile(a.cfg.Received, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err != nil {
 		fmt.Fprintln(os.Stderr, "hostile agent:", err)
 		return 2
@@ -80,6 +82,42 @@ func runAgent(configPath string) int {
 			return 0
 		}
 	}
+}
+
+// fileWrite is what an agent's own Write or Edit tool does once allowed.
+type fileWrite struct {
+	path, content string
+}
+
+// permissionWrites maps the ids of the script's permission requests whose
+// rawInput names a file_path (Claude's Write and Edit tools) to the write
+// the agent makes itself once allowed, read leniently as permissionCommands.
+func permissionWrites(script []byte) map[string]fileWrite {
+	writes := map[string]fileWrite{}
+	for _, line := range bytes.Split(script, []byte("\n")) {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				ToolCall struct {
+					RawInput struct {
+						FilePath  string `json:"file_path"`
+						Content   string `json:"content"`
+						NewString string `json:"new_string"`
+					} `json:"rawInput"`
+				} `json:"toolCall"`
+			} `json:"params"`
+		}
+		text := strings.TrimFunc(strings.ToValidUTF8(string(line), ""), jsWhitespace)
+		if json.Unmarshal([]byte(text), &m) != nil || m.Method != "session/request_permission" {
+			continue
+		}
+		in := m.Params.ToolCall.RawInput
+		if in.FilePath != "" {
+			writes[string(m.ID)] = fileWrite{path: in.FilePath, content: in.Content + in.NewString}
+		}
+	}
+	return writes
 }
 
 // permissionCommands maps the ids of the script's permission requests to
@@ -175,11 +213,13 @@ func (a *hostileAgent) handle(line []byte) {
 	}
 }
 
-// permissionAnswered runs the command of a permission request the answer
-// allowed, as an agent that runs its own tools does.
+// permissionAnswered carries out a permission request the answer allowed,
+// as an agent that runs its own tools does: it writes the file the request
+// names, else runs its command.
 func (a *hostileAgent) permissionAnswered(id, result json.RawMessage) {
-	argv, ok := a.perms[string(id)]
-	if !ok {
+	argv, run := a.perms[string(id)]
+	w, write := a.writes[string(id)]
+	if !run && !write {
 		return
 	}
 	var r struct {
@@ -189,6 +229,10 @@ func (a *hostileAgent) permissionAnswered(id, result json.RawMessage) {
 		} `json:"outcome"`
 	}
 	if json.Unmarshal(result, &r) != nil || r.Outcome.Outcome != "selected" || !strings.HasPrefix(r.Outcome.OptionID, "allow") {
+		return
+	}
+	if write {
+		os.WriteFile(w.path, []byte(w.content), 0o644)
 		return
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)

@@ -3,11 +3,11 @@
 // it, and fails whenever an attack has a real effect.
 //
 // Each run starts three processes: the executing IDE (this test binary
-// re-executed with HOSTILE_ROLE=ide, its working directory outside the
-// workspace), which starts "acp-bridge --policy GOVERNANCE.md --audit
-// audit/audit-log.jsonl -- <hostile agent>" in the workspace, and the hostile
-// agent (this test binary again, HOSTILE_ROLE=agent). The IDE opens a session
-// and sends one prompt; during that prompt the agent writes the case's attack
+// re-executed as "hostile.test hostile-ide CONFIG", its working directory
+// outside the workspace), which starts "acp-bridge --policy GOVERNANCE.md
+// --audit audit/audit-log.jsonl -- <hostile agent>" in the workspace, and
+// the hostile agent (this test binary again, "hostile-agent CONFIG"). The IDE
+// opens a session and sends one prompt; during that prompt the agent writes the case's attack
 // lines to the bridge exactly as bytes, then a sync request, and ends the turn
 // once the sync is answered. The IDE parses every line it receives as a real
 // client would (see the variants below), reads and writes real files, runs
@@ -51,11 +51,10 @@
 // workspace, {{OUT}} a directory outside it (the IDE's working directory),
 // {{SID}} the session id, {{BIN}} the fake-tools directory, {{AUDIT}} the
 // audit log, {{POLICY}} the policy file, {{MARKERS}} the directory whose
-// every new file is a bypass, {{SECRETBODY}} the secret without its ghp_
-// prefix, {{SECRET}} a GitHub-token-shaped
-// secret, {{CR}} {{LF}} {{TAB}} {{BOM}} {{ESC}}, {{x:HH}} one raw byte,
-// {{u:HHHH}} a code point in UTF-8, {{BIG:N}} N bytes of "a" (N may end in
-// k or M).
+// every new file is a bypass, {{SECRET}} a GitHub-token-shaped secret and
+// {{SECRETBODY}} the same without its ghp_ prefix, {{CR}} {{LF}} {{TAB}}
+// {{BOM}} {{ESC}}, {{x:HH}} one raw byte, {{u:HHHH}} a code point in UTF-8,
+// {{BIG:N}} N bytes of "a" (N may end in k or M).
 //
 // Directives:
 //
@@ -85,9 +84,19 @@
 // line (run by bash and by sh, as Zed would); cmd/bash-c/NAME, a
 // terminal/create of "bash" with args ["-c", command] (exec'd as argv); and
 // cmd/permission/NAME, a session/request_permission for an execute tool
-// whose rawInput.command is the line (the agent runs it itself if the
-// answer allows it).
+// whose rawInput.command is the line. The governance engine's command corpus
+// (internal/governance/testdata/commands) is replayed too: each deny line
+// proven in a shell becomes corpus/lineN, a terminal/create of it.
 //
-// The suite runs when ACP_BRIDGE_HOSTILE=1 (see enabled in main_test.go);
-// "go test ./e2e/hostile -run TestHostile/keys/" runs one class.
+// Like an agent that runs its own tools, the hostile agent carries out a
+// permission request whose answer allows it: it writes the file a
+// rawInput.file_path names (Claude's Write and Edit), else runs
+// rawInput.command (a line, or an argv array as Codex sends it), else the
+// title (where Gemini puts the command).
+//
+// The suite runs when ACP_BRIDGE_HOSTILE=1 or enabledByDefault (main_test.go)
+// is true; ACP_BRIDGE_BIN names a prebuilt bridge, else the suite builds
+// ../../cmd/acp-bridge once. "go test ./e2e/hostile -run 'TestHostile/^keys$'"
+// runs one class; TestHarnessDetects shows each kind of effect is seen when
+// there is no bridge at all.
 package hostile
