@@ -34,7 +34,7 @@ const syncTimeout = 15 * time.Second
 type hostileAgent struct {
 	cfg     agentConfig
 	script  []byte
-	perms   map[string][]string // permission request id -> argv to run, from the script
+	perms   map[string][]string  // permission request id -> argv to run, from the script
 	writes  map[string]fileWrite // permission request id -> file to write, from the script
 	recv    *os.File
 	synced  chan struct{}
