@@ -1,0 +1,369 @@
+package auditweb
+
+import (
+	"bufio"
+	"encoding/csv"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+)
+
+// hostileTool is a tool title an agent chose: markup and terminal escapes.
+const hostileTool = "<script>alert(1)</script>\x1b[2J\x1b]8;;http://evil\x07\u202egnp.exe"
+
+// writeLog writes a small governed session with the real audit writer:
+// a prompt, a denied read, an approved write and a tool with a hostile
+// title. It returns the log's path.
+func writeLog(t testing.TB, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "audit.jsonl")
+	l, err := audit.Open(path, audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := map[string]any{"session": "sess-1"}
+	agent := audit.Actor{ID: "agent:test", Role: "operator"}
+	events := []audit.Event{
+		{Actor: audit.Actor{ID: "acp-bridge", Role: "system"}, Action: audit.AgentInfoAction, Subject: audit.Subject{Kind: "agent", Ref: "test-agent"},
+			Input: map[string]any{"name": "test-agent", "version": "2.1.0"}},
+		{Actor: agent, Action: "session.start", Subject: audit.Subject{Kind: "session", Ref: "sess-1", Path: "/work/proj"}, Metadata: sess},
+		{Actor: audit.Actor{ID: "user:ide", Role: "user"}, Action: "session.prompt", Subject: audit.Subject{Kind: "session", Ref: "sess-1"},
+			Input: "fix the build", Metadata: sess},
+		{Actor: agent, Action: "fs.read", Subject: audit.Subject{Kind: "file", Path: "/work/proj/.env"}, Input: map[string]any{"path": "/work/proj/.env"},
+			Policy:   &audit.Policy{Ref: "rules-deny-1", Decision: audit.DecisionDeny},
+			Metadata: map[string]any{"session": "sess-1", "rule": "deny Read(**/.env) (/work/proj/GOVERNANCE.md:10)", "reason": "reading .env: denied"}},
+		{Actor: agent, Action: "tool.call", Subject: audit.Subject{Kind: "tool-call", Ref: "call_1", Path: "/work/proj/notes.txt"},
+			Policy: &audit.Policy{Ref: "rules-ask-1", Decision: audit.DecisionRequireApproval},
+			Metadata: map[string]any{"session": "sess-1", "rule": "require-approval Edit (/work/proj/GOVERNANCE.md:12)",
+				"toolCall": audit.ToolCall{Kind: "tool-call", Session: "sess-1", ToolCallID: "call_1", Tool: "edit", Approval: "user:ide (allow_once allow)",
+					Arguments: map[string]any{"path": "/work/proj/notes.txt", "content": "one\ntwo\n"},
+					Result:    []any{map[string]any{"type": "diff", "path": "/work/proj/notes.txt", "oldText": "one\n", "newText": "one\ntwo\n"}}}}},
+		{Actor: agent, Action: "tool.call", Subject: audit.Subject{Kind: "tool-call", Ref: "call_2"},
+			Policy: &audit.Policy{Ref: "rules-allow-1", Decision: audit.DecisionAllow},
+			Metadata: map[string]any{"session": "sess-1", "rule": "allow Bash(go build:*)",
+				"toolCall": audit.ToolCall{Kind: "tool-call", Session: "sess-1", ToolCallID: "call_2", Tool: hostileTool, Approval: "auto",
+					Arguments: map[string]any{"command": "=cmd|' /C calc'!A0"}}}},
+	}
+	for _, ev := range events {
+		if err := l.AppendSync(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// testServer serves paths through httptest, with the token.
+type testServer struct {
+	*Server
+	base string
+	c    *http.Client
+}
+
+func newTestServer(t *testing.T, paths ...string) *testServer {
+	t.Helper()
+	s, err := New(Options{Paths: paths})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(nil)
+	t.Cleanup(hs.Close)
+	host, port, _ := net.SplitHostPort(hs.Listener.Addr().String())
+	s.host, s.port = host, port
+	hs.Config.Handler = s.Handler()
+	// Verify synchronously, as the poller would.
+	for _, x := range s.logs {
+		for {
+			if _, err := x.verify(); err != nil {
+				t.Fatal(err)
+			}
+			x.mu.RLock()
+			done := x.ver.problem != nil || x.ver.done == len(x.recs)
+			x.mu.RUnlock()
+			if done {
+				break
+			}
+		}
+	}
+	return &testServer{Server: s, base: hs.URL, c: hs.Client()}
+}
+
+// get fetches path with the token cookie.
+func (ts *testServer) get(t *testing.T, path string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", ts.base+path, nil)
+	req.AddCookie(&http.Cookie{Name: cookieName(ts.port), Value: ts.token})
+	resp, err := ts.c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+func TestToken(t *testing.T) {
+	ts := newTestServer(t, writeLog(t, t.TempDir()))
+	noRedirect := *ts.c
+	noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	tests := []struct {
+		name   string
+		path   string
+		cookie string
+		method string
+		host   string
+		want   int
+	}{
+		{"no token", "/", "", "GET", "", http.StatusForbidden},
+		{"no token static", "/static/app.js", "", "GET", "", http.StatusForbidden},
+		{"no token export", "/export.jsonl", "", "GET", "", http.StatusForbidden},
+		{"no token events", "/events", "", "GET", "", http.StatusForbidden},
+		{"wrong token", "/?token=" + strings.Repeat("0", 64), "", "GET", "", http.StatusForbidden},
+		{"token prefix", "/?token=" + ts.token[:10], "", "GET", "", http.StatusForbidden},
+		{"wrong cookie", "/", strings.Repeat("a", 64), "GET", "", http.StatusForbidden},
+		{"token in URL", "/?token=" + ts.token, "", "GET", "", http.StatusSeeOther},
+		{"cookie", "/", ts.token, "GET", "", http.StatusOK},
+		{"post", "/", ts.token, "POST", "", http.StatusMethodNotAllowed},
+		{"put", "/timeline", ts.token, "PUT", "", http.StatusMethodNotAllowed},
+		{"rebinding host", "/", ts.token, "GET", "evil.example:" + ts.port, http.StatusMisdirectedRequest},
+		{"other port host", "/", ts.token, "GET", "127.0.0.1:1", http.StatusMisdirectedRequest},
+		{"localhost host", "/", ts.token, "GET", "localhost:" + ts.port, http.StatusOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, _ := http.NewRequest(tt.method, ts.base+tt.path, nil)
+			if tt.cookie != "" {
+				req.AddCookie(&http.Cookie{Name: cookieName(ts.port), Value: tt.cookie})
+			}
+			if tt.host != "" {
+				req.Host = tt.host
+			}
+			resp, err := noRedirect.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tt.want {
+				t.Fatalf("status %d, want %d", resp.StatusCode, tt.want)
+			}
+			if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "script-src 'self'") {
+				t.Errorf("CSP %q", csp)
+			}
+			if tt.want == http.StatusSeeOther {
+				if loc := resp.Header.Get("Location"); strings.Contains(loc, "token") {
+					t.Errorf("redirect keeps the token: %q", loc)
+				}
+				var c *http.Cookie
+				for _, k := range resp.Cookies() {
+					if k.Name == cookieName(ts.port) {
+						c = k
+					}
+				}
+				if c == nil || c.Value != ts.token || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode {
+					t.Errorf("cookie %+v", c)
+				}
+			}
+		})
+	}
+}
+
+func TestPages(t *testing.T) {
+	ts := newTestServer(t, writeLog(t, t.TempDir()))
+	resp, body := ts.get(t, "/")
+	if resp.StatusCode != 200 {
+		t.Fatalf("sessions: %d %s", resp.StatusCode, body)
+	}
+	for _, want := range []string{"sess-1", "test-agent 2.1.0", "/work/proj", "The chain is intact: all 6 records verified",
+		`<td class="num deny">1</td>`, `<td class="num ask">1</td>`, `<td class="num allow">1</td>`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("sessions page lacks %q", want)
+		}
+	}
+	if strings.Contains(body, "<script>alert") {
+		t.Error("unescaped markup")
+	}
+	sessURL := "/timeline?" + url.Values{"run": {ts.logs[0].groups[0].run}, "session": {"sess-1"}}.Encode()
+	_, body = ts.get(t, sessURL)
+	for _, want := range []string{"fix the build", "deny Read(**/.env) (/work/proj/GOVERNANCE.md:10)", "approved by user:ide (allow_once allow)",
+		`<span class="dadd">&#43; two</span>`, "&lt;script&gt;alert(1)&lt;/script&gt;", `\x1b[2J`, `\u{202E}`, "raw JSON"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("session page lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"<script>alert", "\x1b", "\u202e", "\x07"} {
+		if strings.Contains(body, bad) {
+			t.Errorf("session page carries %q raw", bad)
+		}
+	}
+	// A filter to denies keeps only the denied read.
+	_, body = ts.get(t, sessURL+"&decision=deny")
+	if !strings.Contains(body, "records 0–1 of 1") || !strings.Contains(body, "/work/proj/.env") || strings.Contains(body, "notes.txt") {
+		t.Errorf("deny filter: %s", body)
+	}
+	for _, tt := range []struct{ q, want string }{
+		{"&tool=EDIT", "records 0–1 of 1"},
+		{"&actor=user:ide", "records 0–2 of 2"}, // the prompt and the approved call
+		{"&q=calc", "records 0–1 of 1"},
+		{"&since=2999-01-01T00:00", "no records match"},
+		{"&until=2000-01-01", "no records match"},
+	} {
+		if _, body := ts.get(t, sessURL+tt.q); !strings.Contains(body, tt.want) {
+			t.Errorf("filter %s: want %q", tt.q, tt.want)
+		}
+	}
+	for _, bad := range []string{"&decision=maybe", "&since=yesterday", "&log=7", "&from=-1"} {
+		if resp, _ := ts.get(t, sessURL+bad); resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s: status %d, want 400", bad, resp.StatusCode)
+		}
+	}
+	if resp, _ := ts.get(t, "/timeline?session=nope&run=x"); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("unknown session: %d", resp.StatusCode)
+	}
+}
+
+func TestExport(t *testing.T) {
+	path := writeLog(t, t.TempDir())
+	ts := newTestServer(t, path)
+	lines, _ := os.ReadFile(path)
+	all := strings.Split(strings.TrimSuffix(string(lines), "\n"), "\n")
+	_, body := ts.get(t, "/export.jsonl?decision=deny")
+	if body != all[3]+"\n" {
+		t.Errorf("jsonl export of denies = %q, want the log's line 4 byte for byte", body)
+	}
+	_, body = ts.get(t, "/export.csv?decision=any")
+	rows, err := csv.NewReader(strings.NewReader(body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 4 || rows[0][0] != "seq" {
+		t.Fatalf("csv rows %q", rows)
+	}
+	last := rows[3]
+	if cmd := last[13]; cmd != "'=cmd|' /C calc'!A0" {
+		t.Errorf("a formula cell is not defused: %q", cmd)
+	}
+	if strings.ContainsAny(body, "\x1b\x07\u202e") {
+		t.Error("csv carries terminal escapes or bidi overrides raw")
+	}
+}
+
+func TestTamperedShowsBreak(t *testing.T) {
+	dir := t.TempDir()
+	path := writeLog(t, dir)
+	b, _ := os.ReadFile(path)
+	b = []byte(strings.Replace(string(b), "fix the build", "fix the BUILD", 1))
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ts := newTestServer(t, dir)
+	_, body := ts.get(t, "/")
+	for _, want := range []string{"The chain is BROKEN at " + path + " line 3", "The 2 records before it (up to seq 1) verified", `data-chain="broken"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("sessions page lacks %q", want)
+		}
+	}
+	_, body = ts.get(t, "/timeline?"+url.Values{"run": {ts.logs[0].groups[0].run}, "session": {"sess-1"}}.Encode())
+	if !strings.Contains(body, "not vouched for by the chain") {
+		t.Error("cards after the break are not marked")
+	}
+}
+
+func TestLiveAppendAndRotation(t *testing.T) {
+	dir := t.TempDir()
+	path := writeLog(t, dir)
+	ts := newTestServer(t, path)
+	x := ts.logs[0]
+	v0, changed := x.watch()
+	l, err := audit.Open(path, audit.Options{MaxBytes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// MaxBytes 1 rotates before every append: the live log moves to
+	// .000001, .000002 while the server follows it.
+	for i := range 3 {
+		if err := l.AppendSync(audit.Event{Actor: audit.Actor{ID: "user:ide", Role: "user"}, Action: "session.prompt",
+			Subject: audit.Subject{Kind: "session", Ref: "sess-1"}, Input: "more " + string(rune('a'+i)), Metadata: map[string]any{"session": "sess-1"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	if _, err := x.refresh(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-changed:
+	default:
+		t.Fatal("no change signalled")
+	}
+	if v, _ := x.watch(); v == v0 {
+		t.Fatal("version did not move")
+	}
+	for {
+		if _, err := x.verify(); err != nil {
+			t.Fatal(err)
+		}
+		x.mu.RLock()
+		done := x.ver.problem != nil || x.ver.done == len(x.recs)
+		x.mu.RUnlock()
+		if done {
+			break
+		}
+	}
+	_, body := ts.get(t, "/")
+	if !strings.Contains(body, "all 9 records verified") {
+		t.Errorf("after rotation: %s", body)
+	}
+	names, _ := chainFiles(path)
+	if len(names) < 2 {
+		t.Fatalf("no rotation happened: %v", names)
+	}
+	_, body = ts.get(t, "/timeline?q=more+c")
+	if !strings.Contains(body, "more c") {
+		t.Error("appended record not shown")
+	}
+}
+
+func TestEventsStream(t *testing.T) {
+	path := writeLog(t, t.TempDir())
+	ts := newTestServer(t, path)
+	req, _ := http.NewRequest("GET", ts.base+"/events?log=0", nil)
+	req.AddCookie(&http.Cookie{Name: cookieName(ts.port), Value: ts.token})
+	resp, err := ts.c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("content type %q", ct)
+	}
+	br := bufio.NewReader(resp.Body)
+	if line, _ := br.ReadString('\n'); line != ": connected\n" {
+		t.Fatalf("first line %q", line)
+	}
+	l, err := audit.Open(path, audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.AppendSync(audit.Event{Actor: audit.Actor{ID: "acp-bridge"}, Action: "bridge.stop", Subject: audit.Subject{Kind: "bridge"}})
+	l.Close()
+	ts.logs[0].refresh()
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if line == "event: change\n" {
+			break
+		}
+	}
+}
