@@ -66,6 +66,8 @@ func (k Kind) String() string { return kindNames[k] }
 type Message struct {
 	// Dir is the direction the message travels.
 	Dir Direction
+	// Kind classifies the message.
+	Kind Kind
 	// Raw is the message's exact bytes, without the line terminator. They
 	// share a read block with neighbouring messages. With middleware added
 	// by Bridge.Use the bridge never writes to them again, so they stay
@@ -75,8 +77,6 @@ type Message struct {
 	// promises to keep nothing, and the bridge may read other messages over
 	// them once this one is written.
 	Raw []byte
-	// Kind classifies the message.
-	Kind Kind
 	// ID is the raw id (e.g. `7` or `"abc"`); nil for notifications.
 	ID json.RawMessage
 	// Method is the method of a request or notification.
@@ -97,15 +97,15 @@ type Message struct {
 	// state is shared by a request and every replacement of it, so the core
 	// can tell whether it was forwarded or answered.
 	state *requestState
-	// fate says what became of a message received from a peer, for the
-	// recording: set on the message as it arrived, on the forwarding loop.
-	fate fate
 	// blk is the pooled read block Raw lies in, nil if Raw is never
 	// overwritten; see Session.run.
 	blk *block
 	// invalid says, for a KindOther message, why the bridge does not read
 	// it as JSON-RPC.
 	invalid string
+	// fate says what became of a message received from a peer, for the
+	// recording: set on the message as it arrived, on the forwarding loop.
+	fate fate
 	// env is the set of envelope members the message has.
 	env envelope
 	// notJSON marks a line that is not JSON, kept only to be refused.
@@ -176,17 +176,12 @@ func parse(dir Direction, line []byte) (*Message, bool) {
 	}
 	var seen envelope
 	var method []byte
-	// The members down to a chunk's content block, for checkChunk: kept
-	// while the line is validated, so checking a chunk costs no pass of
-	// its own over the bytes.
-	var members [maxChunkNames]member
-	n := 0
+	// The names down to a chunk's content block are checked while the
+	// line is validated, so checking a chunk costs no pass of its own over
+	// the bytes.
+	var ck chunkCheck
 	ok := rawjson.ValidNames(line, chunkDepth, func(depth, object, at int, name, value []byte) {
-		if n < len(members) {
-			start := cap(line) - cap(name) // name is a slice of line
-			members[n] = member{depth: int32(depth), object: int32(object), at: int32(at), nameStart: int32(start), nameEnd: int32(start + len(name))}
-		}
-		n++
+		ck.note(line, depth, object, at, name)
 		if depth > 1 {
 			return
 		}
@@ -235,8 +230,8 @@ func parse(dir Direction, line []byte) (*Message, bool) {
 	}
 	m.env = seen
 	m.classify(seen, method)
-	if m.Kind == KindNotification && m.Method == "session/update" && n <= len(members) {
-		m.chunk = checkChunk(line, members[:n])
+	if m.Kind == KindNotification && m.Method == "session/update" {
+		m.chunk = ck.chunk(line)
 	}
 	return m, true
 }

@@ -142,10 +142,9 @@ func (b *Bridge) refusalReason(m *Message, d *strictDecoder) string {
 	case KindBatch:
 		return "JSON-RPC batches are not supported"
 	}
-	if !b.strict.applies(m) {
-		return ""
-	}
-	if m.chunk {
+	if m.chunk || !b.strict.applies(m) {
+		// A text chunk was checked while it was parsed: most of the
+		// traffic, it is spared the lookup too.
 		return ""
 	}
 	if err := d.check(m.Raw); err != nil {

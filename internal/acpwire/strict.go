@@ -307,87 +307,172 @@ var chunkVariants = [...]string{`"agent_message_chunk"`, `"agent_thought_chunk"`
 // params, the update and its content block.
 const chunkDepth = 4
 
-// maxChunkNames bounds the names checkChunk compares pairwise; a chunk
-// with more goes through the full check. A chunk has about ten.
-const maxChunkNames = 24
+// maxOtherNames bounds the names down to chunkDepth that a text chunk
+// carries besides its own (see chunkNameOf) and chunkCheck compares
+// pairwise; a chunk with more goes through the full check.
+const maxOtherNames = 8
 
-// chunkName reports whether name is one of the names a text chunk carries,
-// which are read fields themselves, so need no case check of their own.
-func chunkName(name []byte) bool {
-	switch string(name) {
-	case "jsonrpc", "method", "params", "sessionId", "update", "sessionUpdate", "content", "type", "text", "_meta":
-		return true
+// Names a text chunk carries, numbered by chunkNameOf. They are read
+// fields themselves, so need no case check against the read fields, and no
+// two are equal under case folding, so two of them in one object collide
+// only when they are the same name.
+const (
+	notChunkName uint8 = iota
+	nameJSONRPC
+	nameMethod
+	nameParams
+	nameSessionID
+	nameUpdate
+	nameSessionUpdate
+	nameContent
+	nameType
+	nameText
+	nameMeta
+)
+
+// chunkNameOf numbers quoted, one of the names a text chunk carries as
+// written with its quotes, or returns notChunkName (an escaped name is
+// never one of them).
+func chunkNameOf(quoted []byte) uint8 {
+	switch string(quoted) {
+	case `"jsonrpc"`:
+		return nameJSONRPC
+	case `"method"`:
+		return nameMethod
+	case `"params"`:
+		return nameParams
+	case `"sessionId"`:
+		return nameSessionID
+	case `"update"`:
+		return nameUpdate
+	case `"sessionUpdate"`:
+		return nameSessionUpdate
+	case `"content"`:
+		return nameContent
+	case `"type"`:
+		return nameType
+	case `"text"`:
+		return nameText
+	case `"_meta"`:
+		return nameMeta
 	}
-	return false
+	return notChunkName
 }
 
-// ascii reports whether b is all ASCII: two ASCII names of different
-// lengths are never equal under case folding.
-func ascii(b []byte) bool {
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			return false
-		}
+// chunkCheck decides, from the member names met while a line is
+// validated (rawjson.ValidNames down to chunkDepth, see note), whether the
+// line, if it is a session/update, is a text chunk that needs no further
+// check: no two names down to its content block are equal under case
+// folding in one object (or escaped: the full check decodes those), none
+// differs only in case from a read field, and its
+// params.update.sessionUpdate is a chunk variant. Anything else leaves it
+// to the full check. Deeper names, and the UTF-8 of the chunk's text, are
+// not checked: that would cost a pass over every byte of the stream, and
+// the bridge reads nothing there. The zero value is ready; it is kept on
+// the stack, so it holds no slices.
+type chunkCheck struct {
+	failed bool
+	// objects holds, by depth, the object whose members are being met
+	// and which of a chunk's names it has (a bit per chunkNameOf). An
+	// object's members are all met before a sibling's.
+	objects [chunkDepth]struct {
+		at    int32
+		names uint16
 	}
+	params int32 // where params' value starts, plus one (0: none yet)
+	// updates and variants are the update members at depth 2 and the
+	// sessionUpdate members at depth 3, in whichever object: members
+	// are met as their values end, so an object's members come before
+	// the member holding it, and they are linked at the end.
+	updates, variants [2]link
+	nu, nv            int
+	// others are the names met that are not a chunk's own.
+	others [maxOtherNames]other
+	no     int
+}
+
+// link is a member whose value starts at at, in the object at object.
+type link struct{ object, at int32 }
+
+// other is a name a chunk does not carry, by position in the line.
+type other struct{ object, start, end int32 }
+
+// note takes the member quoted (its name as written) at depth, in the
+// object that starts at object, whose value starts at at.
+func (c *chunkCheck) note(line []byte, depth, object, at int, quoted []byte) {
+	if c.failed {
+		return
+	}
+	o := &c.objects[depth-1]
+	if o.at != int32(object) {
+		o.at, o.names = int32(object), 0
+	}
+	id := chunkNameOf(quoted)
+	if id == notChunkName {
+		c.noteOther(line, int32(object), quoted)
+		return
+	}
+	if o.names&(1<<id) != 0 {
+		c.failed = true // a duplicate
+		return
+	}
+	o.names |= 1 << id
+	switch {
+	case id == nameParams && depth == 1:
+		c.params = int32(at) + 1
+	case id == nameUpdate && depth == 2:
+		c.failed = !addLink(&c.updates, &c.nu, link{int32(object), int32(at)})
+	case id == nameSessionUpdate && depth == 3:
+		c.failed = !addLink(&c.variants, &c.nv, link{int32(object), int32(at)})
+	}
+}
+
+func addLink(links *[2]link, n *int, l link) bool {
+	if *n == len(links) {
+		return false
+	}
+	links[*n] = l
+	*n++
 	return true
 }
 
-// member is one member name seen while a line was validated.
-type member struct {
-	depth              int32
-	object, at         int32 // see rawjson.ValidNames
-	nameStart, nameEnd int32 // the name, quoted, in the line
+// noteOther checks a name a chunk does not carry: not escaped, not a case
+// variant of a read field (every name a chunk carries is one, so this also
+// keeps it apart from those), and not equal under case folding to another
+// such name of its object.
+func (c *chunkCheck) noteOther(line []byte, object int32, quoted []byte) {
+	key := quoted[1 : len(quoted)-1]
+	if c.no == len(c.others) || bytes.IndexByte(key, '\\') >= 0 {
+		c.failed = true
+		return
+	}
+	var buf [64]byte
+	if field, known := readFolds[string(foldName(buf[:0], key))]; known && field != string(key) {
+		c.failed = true
+		return
+	}
+	for _, prev := range c.others[:c.no] {
+		if prev.object == object && bytes.EqualFold(line[prev.start:prev.end], key) {
+			c.failed = true
+			return
+		}
+	}
+	start := int32(cap(line) - cap(key)) // key is a slice of line
+	c.others[c.no] = other{object: object, start: start, end: start + int32(len(key))}
+	c.no++
 }
 
-// checkChunk reports whether line, a session/update whose members down to
-// chunkDepth are members, is a text chunk that needs no further check: no
-// two names down to its content block are equal under case folding (or
-// escaped: the full check decodes those), none differs only in case from a
-// read field, and its update.sessionUpdate is a chunk variant. Anything
-// else returns false, and the bridge runs the full check. Deeper names,
-// and the UTF-8 of the chunk's text, are not checked: that would cost a
-// pass over every byte of the stream, and the bridge reads nothing there.
-func checkChunk(line []byte, members []member) bool {
-	params, update, variant := -1, -1, -1
-	name := func(mb member) []byte { return line[mb.nameStart:mb.nameEnd] }
-	for i, mb := range members {
-		key := line[mb.nameStart+1 : mb.nameEnd-1]
-		if bytes.IndexByte(key, '\\') >= 0 {
-			return false
-		}
-		if !chunkName(key) {
-			var buf [64]byte
-			if field, known := readFolds[string(foldName(buf[:0], key))]; known && field != string(key) {
-				return false
-			}
-		}
-		for _, other := range members[:i] {
-			if other.object != mb.object {
-				continue
-			}
-			ok := line[other.nameStart+1 : other.nameEnd-1]
-			if len(ok) == len(key) || !ascii(ok) || !ascii(key) {
-				if bytes.EqualFold(ok, key) {
-					return false
-				}
-			}
-		}
+// chunk reports whether line, whose members chunkCheck has been told of,
+// is a text chunk that needs no further check.
+func (c *chunkCheck) chunk(line []byte) bool {
+	if c.failed || c.params == 0 {
+		return false
 	}
-	for _, mb := range members {
-		if mb.depth == 1 && string(name(mb)) == `"params"` {
-			params = int(mb.at)
-		}
+	update := find(c.updates[:c.nu], c.params-1)
+	if update < 0 {
+		return false
 	}
-	for _, mb := range members {
-		if mb.depth == 2 && int(mb.object) == params && string(name(mb)) == `"update"` {
-			update = int(mb.at)
-		}
-	}
-	for _, mb := range members {
-		if mb.depth == 3 && int(mb.object) == update && string(name(mb)) == `"sessionUpdate"` {
-			variant = int(mb.at)
-		}
-	}
+	variant := find(c.variants[:c.nv], update)
 	if variant < 0 {
 		return false
 	}
@@ -397,4 +482,14 @@ func checkChunk(line []byte, members []member) bool {
 		}
 	}
 	return false
+}
+
+// find returns where the value of the link in object starts, or -1.
+func find(links []link, object int32) int32 {
+	for _, l := range links {
+		if l.object == object {
+			return l.at
+		}
+	}
+	return -1
 }

@@ -133,3 +133,46 @@ func BenchmarkStrictChunk(b *testing.B) {
 		}
 	}
 }
+
+// TestChunkFastPath: a session/update is spared the full strict check only
+// when it is a text chunk whose names down to its content block are
+// unescaped, distinct under case folding within each object, and not case
+// variants of read fields, and whose params.update.sessionUpdate (that
+// one, not a namesake elsewhere) is a chunk variant.
+func TestChunkFastPath(t *testing.T) {
+	const head = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s",`
+	tests := []struct {
+		name, line string
+		fast       bool
+	}{
+		{"agent text", head + `"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}`, true},
+		{"thought", head + `"update":{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"hm"}}}}`, true},
+		{"user text, _meta", head + `"update":{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"x","_meta":{}}},"_meta":{"a":1}}}`, true},
+		{"unknown name elsewhere", head + `"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"},"extra":1}}}`, true},
+		{"tool call", head + `"update":{"sessionUpdate":"tool_call","toolCallId":"t","kind":"read"}}}`, false},
+		{"duplicate text", head + `"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a","text":"b"}}}}`, false},
+		{"duplicate sessionUpdate", head + `"update":{"sessionUpdate":"tool_call","sessionUpdate":"agent_message_chunk"}}}`, false},
+		{"duplicate params", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk"}},"params":{"sessionId":"s","update":{"sessionUpdate":"tool_call"}}}`, false},
+		{"case pair", head + `"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a","Text":"b"}}}}`, false},
+		{"case pair of unknown names", head + `"update":{"sessionUpdate":"agent_message_chunk","zz":1,"ZZ":2}}}`, false},
+		{"case variant of a read field", head + `"update":{"sessionUpdate":"agent_message_chunk","ToolCallId":"t"}}}`, false},
+		{"case variant of sessionUpdate", head + `"update":{"SessionUpdate":"tool_call","sessionUpdate":"agent_message_chunk"}}}`, false},
+		{"escaped name", head + `"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","t\u0065xt":"x"}}}}`, false},
+		{"kelvin sign", head + "\"update\":{\"sessionUpdate\":\"agent_message_chunk\",\"\u212aind\":\"execute\"}}}", false},
+		{"chunk variant in a namesake", head + `"update":{"sessionUpdate":"tool_call"},"_meta":{"sessionUpdate":"agent_message_chunk"}}}`, false},
+		{"namesake after the real one", head + `"update":{"sessionUpdate":"agent_message_chunk"},"_meta":{"sessionUpdate":"tool_call"}}}`, true},
+		{"update outside params", `{"jsonrpc":"2.0","method":"session/update","x":{"update":{"sessionUpdate":"agent_message_chunk"}},"params":{"sessionId":"s","update":{"sessionUpdate":"tool_call"}}}`, false},
+		{"no update", head + `"content":{"sessionUpdate":"agent_message_chunk"}}}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, ok := parse(AgentToClient, []byte(tt.line))
+			if !ok {
+				t.Fatalf("not JSON: %s", tt.line)
+			}
+			if m.chunk != tt.fast {
+				t.Errorf("fast path %v, want %v: %s", m.chunk, tt.fast, tt.line)
+			}
+		})
+	}
+}
