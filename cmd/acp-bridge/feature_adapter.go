@@ -41,6 +41,9 @@ func adapterFeature() feature {
 type adapterInputs struct {
 	// engine decides hook calls; nil when no policy is loaded.
 	engine adapter.PolicyEngine
+	// roots returns the workspace roots of an agent session as the IDE
+	// opened it; nil when the wire-level enforcement is off.
+	roots func(sessionID string) []string
 	// rules are the policy's compact rules, for the agents' native rules.
 	rules adapter.Rules
 	// audit records hook decisions; nil when there is no audit log.
@@ -63,6 +66,9 @@ func adapterInputsOf(s *bridgeSetup, fs *flag.FlagSet) adapterInputs {
 	if g := s.Governance; g != nil {
 		if g.Engine != nil {
 			in.engine = g.Engine
+		}
+		if g.Enforcer != nil {
+			in.roots = g.Enforcer.Roots
 		}
 		if g.Policy != nil {
 			in.rules = adapter.RulesFromPolicy(append(g.Policy.Rules(), g.Engine.ImplicitRules()...))
@@ -153,7 +159,7 @@ func hookDecider(in adapterInputs, s *bridgeSetup) adapter.Decider {
 		return adapter.Decision{}, nil
 	})
 	if in.engine != nil {
-		d = adapter.PolicyDecider(in.engine)
+		d = adapter.PolicyDeciderIn(in.engine, in.roots)
 	}
 	rl := adapter.ReadLimit{Threshold: in.offloadTokens, Offload: in.offload, Logger: s.Logger}
 	if in.events != nil {

@@ -26,6 +26,10 @@ type governed struct {
 	Audit *audit.Log
 	// FailOpen is --audit-fail open.
 	FailOpen bool
+	// Enforcer applies the policy on the wire; nil when neither a policy
+	// nor a log is in use. It knows the sessions the IDE opened, whose
+	// roots the agents' hooks are decided in.
+	Enforcer *governance.Enforcer
 }
 
 // stringsFlag is a repeatable string flag.
@@ -141,6 +145,7 @@ func governanceFeature() feature {
 				opts.Audit = q
 			}
 			enf := governance.NewEnforcer(opts)
+			g.Enforcer = enf
 			// A panic in the enforcement refuses the message it was judging.
 			s.Bridge.UseFailClosed(enf.Middleware())
 			s.OnRefused = enf.Refused

@@ -27,12 +27,23 @@ type Recorder interface {
 // allow, deny, require-approval and escalate become Allow, Deny, Ask and Ask
 // (the agent then asks the client, where the wire-level enforcement takes
 // over). A call that cannot be turned into a request is denied.
-func PolicyDecider(e PolicyEngine) Decider {
+func PolicyDecider(e PolicyEngine) Decider { return PolicyDeciderIn(e, nil) }
+
+// PolicyDeciderIn is PolicyDecider with the workspace roots of the agent's
+// session taken from roots (the wire-level enforcement knows the sessions
+// the IDE opened) rather than from the cwd the hook payload claims: a
+// model that moved its shell to / must not make / the workspace. roots
+// may be nil, and may return nil for a session it does not know; the
+// hook's cwd is then the root, as in PolicyDecider.
+func PolicyDeciderIn(e PolicyEngine, roots func(sessionID string) []string) Decider {
 	return DeciderFunc(func(_ context.Context, c ToolCall) (Decision, error) {
 		req, err := governance.ClaudeToolRequest(c.Tool, c.Input, c.Cwd)
 		if err != nil {
 			return Decision{Verdict: Deny, Reason: "acp-bridge cannot read this tool call: " + err.Error(),
 				PolicyDecision: string(governance.Deny), PolicyRef: "malformed-tool-input"}, nil
+		}
+		if roots != nil {
+			req.Roots = roots(c.SessionID)
 		}
 		d := e.Decide(req)
 		out := Decision{Reason: decisionReason(d), Rule: d.Rule, PolicyRef: d.Ref, PolicyDecision: string(d.Value)}

@@ -216,3 +216,31 @@ func (x *Enforcer) sessionContext(sid string) (string, []string) {
 	}
 	return "", nil
 }
+
+// Roots returns the workspace roots of session sid as the IDE opened it
+// (its cwd and additional directories); for a session the bridge does not
+// know, those of every open session together; nil when there is none.
+// The engine's own roots, when it has any, take precedence over these.
+// It is safe for concurrent use.
+func (x *Enforcer) Roots(sid string) []string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if s := x.sessions[sid]; s != nil && (s.cwd != "" || len(s.roots) > 0) {
+		return sessionRoots(s)
+	}
+	var all []string
+	for _, s := range x.sessions {
+		all = appendNew(all, sessionRoots(s)...)
+	}
+	return all
+}
+
+func sessionRoots(s *sessionState) []string {
+	if len(s.roots) > 0 {
+		return append([]string(nil), s.roots...)
+	}
+	if s.cwd != "" {
+		return []string{s.cwd}
+	}
+	return nil
+}
