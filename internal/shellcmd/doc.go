@@ -24,7 +24,8 @@
 // Notes on a Command say why no rule can vouch for it: its command word is
 // not static, a wrapper's options were not understood, or it runs code the
 // analysis cannot see (python -c, eval, source, a shell reading its input).
-// Assignments lists every variable the line sets, for an environment policy.
+// Assignments lists every variable the line sets, for an environment
+// policy, and Redirects every file its redirections open.
 //
 // The package decides nothing: internal/governance matches its commands
 // against rules.
