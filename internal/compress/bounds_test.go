@@ -32,8 +32,14 @@ func TestRecorderBounded(t *testing.T) {
 	if len(r.entries) != 0 {
 		t.Errorf("%d entries in memory with a spool", len(r.entries))
 	}
+	if len(r.toolCalls) != 0 {
+		t.Errorf("%d completed tool calls kept, want none", len(r.toolCalls))
+	}
+	for i := range 2 * MaxToolCalls {
+		r.ToolCall(at, []byte(fmt.Sprintf(`{"sessionUpdate":"tool_call","toolCallId":"run%d","kind":"read","status":"in_progress","title":"t"}`, i)))
+	}
 	if len(r.toolCalls) != MaxToolCalls || len(r.toolOrder) != MaxToolCalls {
-		t.Errorf("%d tool calls kept (order %d), want %d", len(r.toolCalls), len(r.toolOrder), MaxToolCalls)
+		t.Errorf("%d running tool calls kept (order %d), want %d", len(r.toolCalls), len(r.toolOrder), MaxToolCalls)
 	}
 	if len(r.artifacts) != MaxArtifacts || len(r.byPath) != MaxArtifacts {
 		t.Errorf("%d artifacts kept (%d by path), want %d", len(r.artifacts), len(r.byPath), MaxArtifacts)

@@ -988,18 +988,15 @@ func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update []byte,
 		return true
 	})
 	s.mu.Lock()
-	arts := len(s.rec.artifacts)
-	s.rec.toolCall(m.Received, f)
-	newArts := s.rec.artifacts[arts:]
+	arts := s.rec.artifactsSeen
+	tc := s.rec.toolCall(m.Received, f)
+	newArts := s.rec.artifactsSeen - arts
 	lvl := s.meter.Usage().Level()
 	var bodies []Artifact
-	callID, _ := rawjson.String(f.toolCallID)
 	if st, _ := rawjson.String(f.status); st == "completed" {
-		if tc := s.rec.toolCalls[callID]; tc != nil {
-			for _, path := range tc.paths {
-				if a := s.rec.byPath[path]; a != nil && a.Bytes > 0 {
-					bodies = append(bodies, *a)
-				}
+		for _, path := range tc.paths {
+			if a := s.rec.byPath[path]; a != nil && a.Bytes > 0 {
+				bodies = append(bodies, *a)
 			}
 		}
 	}
@@ -1007,14 +1004,12 @@ func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update []byte,
 		if f.kind == "tool_call" {
 			w.obs.ToolCalls++
 		}
-		if tc := s.rec.toolCalls[callID]; tc != nil {
-			for _, path := range tc.paths {
-				if !contains(w.obs.Touched, path) {
-					w.obs.Touched = append(w.obs.Touched, path)
-				}
+		for _, path := range tc.paths {
+			if !contains(w.obs.Touched, path) {
+				w.obs.Touched = append(w.obs.Touched, path)
 			}
 		}
-		w.obs.Edits += len(newArts)
+		w.obs.Edits += newArts
 	}
 	s.mu.Unlock()
 	for _, a := range bodies {

@@ -28,20 +28,21 @@ type Recorder struct {
 	turn         turnText // the tail of the agent's text this turn
 	scratch      []byte   // tool output decoded for scanFacts
 
-	userMessages []string // the first (intent), then the most recent (see UserMessage)
-	userBytes    int      // bytes of userMessages after the first
-	userCount    int      // user messages recorded
-	olderUser    int      // messages between the first and the kept ones
-	olderBytes   int      // and their bytes
-	artifacts    []*Artifact
-	byPath       map[string]*Artifact
-	toolCalls    map[string]*toolCall
-	toolOrder    []string // toolCalls keys, oldest first
-	decisions    []string
-	plan         []PlanEntry
-	facts        []string
-	factSet      map[string]bool
-	commands     []string // the agent's own slash commands, last advertised
+	userMessages  []string // the first (intent), then the most recent (see UserMessage)
+	userBytes     int      // bytes of userMessages after the first
+	userCount     int      // user messages recorded
+	olderUser     int      // messages between the first and the kept ones
+	olderBytes    int      // and their bytes
+	artifacts     []*Artifact
+	artifactsSeen int // artifacts ever recorded, evicted ones included
+	byPath        map[string]*Artifact
+	toolCalls     map[string]*toolCall
+	toolOrder     []string // toolCalls keys, oldest first
+	decisions     []string
+	plan          []PlanEntry
+	facts         []string
+	factSet       map[string]bool
+	commands      []string // the agent's own slash commands, last advertised
 }
 
 // entry is one item of the conversation archive. Agent text is kept as its
@@ -91,9 +92,10 @@ const (
 	// MaxUserBytes bounds the user messages kept verbatim after the first:
 	// older ones are left to the archive (the summary points there).
 	MaxUserBytes = 256 << 10
-	// MaxToolCalls bounds the tool calls whose state is kept; the oldest
-	// is forgotten first.
-	MaxToolCalls = 1024
+	// MaxToolCalls bounds the tool calls whose state is kept while they
+	// run (a call is forgotten when it completes or fails); the oldest is
+	// forgotten first.
+	MaxToolCalls = 256
 	// MaxArtifacts bounds the files remembered as created or changed; the
 	// summary shows the last 60.
 	MaxArtifacts = 1024
@@ -221,6 +223,10 @@ func (r *Recorder) Note(at time.Time, role, text string) {
 // paths, with the status of the call.
 func (r *Recorder) ToolCall(at time.Time, update []byte) { r.toolCall(at, parseUpdate(update)) }
 
+// done reports whether a tool call status is final: the call's state is
+// then forgotten (a later update for it starts afresh).
+func done(status string) bool { return status == "completed" || status == "failed" }
+
 // updateFields are the members of a session/update's update object the
 // pipeline reads, found in one pass.
 type updateFields struct {
@@ -308,7 +314,9 @@ func parseContent(item []byte) contentFields {
 	return c
 }
 
-func (r *Recorder) toolCall(at time.Time, f updateFields) {
+// toolCall records f and returns the call's state, which it forgets once
+// the call is done.
+func (r *Recorder) toolCall(at time.Time, f updateFields) *toolCall {
 	id, _ := rawjson.String(f.toolCallID)
 	tc := r.toolCalls[id]
 	isNew := tc == nil
@@ -383,6 +391,10 @@ func (r *Recorder) toolCall(at time.Time, f updateFields) {
 			r.artifact(p, action, statusOf(tc.status), tc.title, tc.bodyBytes)
 		}
 	}
+	if done(tc.status) {
+		delete(r.toolCalls, id)
+	}
+	return tc
 }
 
 func (tc *toolCall) addPath(p string) {
@@ -431,6 +443,7 @@ func (r *Recorder) artifact(path, action, status, summary string, body int) {
 		a = &Artifact{Path: path, Action: action}
 		r.byPath[path] = a
 		r.artifacts = append(r.artifacts, a)
+		r.artifactsSeen++
 		if len(r.artifacts) > MaxArtifacts {
 			delete(r.byPath, r.artifacts[0].Path)
 			r.artifacts = append(r.artifacts[:0], r.artifacts[1:]...)
