@@ -15,6 +15,7 @@ if [[ -n $unformatted ]]; then
 fi
 echo "== go vet"
 go vet ./...
+scripts/chromium.sh # the audit serve browser test needs it
 echo "== go test"
 go test -count=1 -timeout 10m ./...
 echo "== acp-bridge validate ACP.md"

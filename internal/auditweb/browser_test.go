@@ -1,0 +1,248 @@
+package auditweb
+
+import (
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+)
+
+// chromiumPath finds Debian's chromium. In CI (CI set) a missing browser
+// fails the test; elsewhere the test is skipped with a message saying how
+// to get it (scripts/chromium.sh).
+func chromiumPath(t *testing.T) string {
+	for _, name := range []string{os.Getenv("CHROMIUM"), "chromium", "chromium-browser"} {
+		if name == "" {
+			continue
+		}
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium is not installed: scripts/chromium.sh installs it (apt-get install -y chromium); the browser test must run in CI")
+	}
+	t.Skip("chromium is not installed, so the browser test did not run: run scripts/chromium.sh (apt-get install -y chromium) or set CHROMIUM")
+	return ""
+}
+
+// demoLog runs the real demo (bridge with the example policy and an audit
+// log, the built-in agent as a process) and returns its audit log.
+func demoLog(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "acp-bridge")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/acp-bridge/acp-bridge/cmd/acp-bridge").CombinedOutput(); err != nil {
+		t.Fatalf("building acp-bridge: %v\n%s", err, out)
+	}
+	ws := filepath.Join(dir, "ws")
+	if out, err := exec.Command(bin, "demo", "--workspace", ws).CombinedOutput(); err != nil {
+		t.Fatalf("acp-bridge demo: %v\n%s", err, out)
+	}
+	return filepath.Join(ws, ".acp-bridge", "audit.jsonl")
+}
+
+// TestBrowser drives headless Chromium through a governed demo session's
+// log: the reviewer's questions answered from the pages alone.
+func TestBrowser(t *testing.T) {
+	chromium := chromiumPath(t)
+	logPath := demoLog(t)
+
+	// A tampered copy of the same log, served as a second log.
+	tampered := filepath.Join(t.TempDir(), "audit.jsonl")
+	b, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "big.log") {
+		t.Fatal("demo log does not mention big.log")
+	}
+	if err := os.WriteFile(tampered, []byte(strings.Replace(string(b), "big.log", "BIG.log", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	s, err := New(Options{Paths: []string{logPath, tampered}, PollInterval: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	urlc := make(chan string, 1)
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ctx, ln, func(u string) { urlc <- u }) }()
+	start := <-urlc
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.NoFirstRun,
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1400, 1000),
+	}
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	defer acancel()
+	bctx, bcancel := chromedp.NewContext(actx)
+	defer bcancel()
+	// Start the browser without a deadline (a deadline on the first run
+	// would stop the browser), then bound the rest.
+	if err := chromedp.Do(bctx); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	tctx, tcancel := context.WithTimeout(bctx, 90*time.Second)
+	defer tcancel()
+	text := func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(tctx, chromedp.Text(sel))
+		if err != nil {
+			t.Fatalf("text of %s: %v", sel, err)
+		}
+		return s
+	}
+	eval := func(js string) bool {
+		t.Helper()
+		v, err := chromedp.Run(tctx, chromedp.Evaluate[bool](js))
+		if err != nil {
+			t.Fatalf("%s: %v", js, err)
+		}
+		return v
+	}
+	shot := func(name string) {
+		dir := os.Getenv("ACP_BRIDGE_SCREENSHOTS")
+		if dir == "" {
+			return
+		}
+		png, err := chromedp.Run(tctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Wait until the first verification is done for both logs.
+	waitVerified := `document.querySelectorAll('[data-chain="verifying"]').length == 0`
+
+	// The sessions page lists the demo session, and the token URL left
+	// a cookie behind.
+	if err := chromedp.Do(tctx, chromedp.Navigate(start), chromedp.WaitVisible(".session-link")); err != nil {
+		t.Fatal(err)
+	}
+	if loc, _ := chromedp.Run(tctx, chromedp.Location()); strings.Contains(loc, "token") {
+		t.Errorf("the token stays in the address bar: %s", loc)
+	}
+	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](waitVerified)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(tctx, chromedp.Reload(), chromedp.WaitVisible(".session-link")); err != nil {
+		t.Fatal(err)
+	}
+	page := text("main")
+	for _, want := range []string{"demo-session-1", "acp-bridge-demo-agent 1.0.0", "The chain is intact", "The chain is BROKEN"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("sessions page lacks %q:\n%s", want, page)
+		}
+	}
+	shot("audit-serve-sessions.png")
+
+	// The session page shows the denied read with its rule and the
+	// approved write with its approver.
+	if err := chromedp.Do(tctx, chromedp.Click(`section[data-log="0"] .session-link`), chromedp.WaitVisible(".card")); err != nil {
+		t.Fatal(err)
+	}
+	page = text("main")
+	for _, want := range []string{"Session demo-session-1", "deny rule deny Read(**/.env) (", "GOVERNANCE.md:10)",
+		"approved by user:ide (allow_once allow)", "notes.txt", "tokens saved"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("session page lacks %q:\n%s", want, page)
+		}
+	}
+	shot("audit-serve-session.png")
+
+	// A filter to denies keeps only them, and the state is in the URL.
+	if err := chromedp.Do(tctx, chromedp.SetValue("#f-decision", "deny"), chromedp.Click("#f-apply")); err != nil {
+		t.Fatal(err)
+	}
+	// Only the page the server rendered for the filter has the option
+	// selected as an attribute.
+	if err := chromedp.Do(tctx, chromedp.WaitReady(`option[value="deny"][selected]`), chromedp.WaitVisible(".card")); err != nil {
+		t.Fatal(err)
+	}
+	if loc, _ := chromedp.Run(tctx, chromedp.Location()); !strings.Contains(loc, "decision=deny") {
+		t.Errorf("filter not in the URL: %s", loc)
+	}
+	if !eval(`[...document.querySelectorAll('.card')].every(c => c.classList.contains('card-deny')) && document.querySelectorAll('.card').length == 1`) {
+		t.Errorf("deny filter shows other cards: %s", text("main"))
+	}
+
+	// A record appended to the live log appears without a reload, and a
+	// tool title carrying <script> and terminal escapes renders as text.
+	// The record comes from a new bridge run (audit.Open starts one), so
+	// it is a new session row: watch the log's page of all records.
+	if err := chromedp.Do(tctx, chromedp.Click(`a[href="/"]`), chromedp.WaitVisible(`section[data-log="0"]`),
+		chromedp.Click(`section[data-log="0"] h2 a`), chromedp.WaitVisible(".card")); err != nil {
+		t.Fatal(err)
+	}
+	if !eval(`window.__marker = 1; true`) {
+		t.Fatal("marker")
+	}
+	l, err := audit.Open(logPath, audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evil := "<script>window.__pwned=1</script><img src=x onerror=window.__pwned=2>\x1b[31mRED\x1b]0;title\x07"
+	if err := l.AppendSync(audit.Event{Actor: audit.Actor{ID: "agent:acpb", Role: "operator"}, Action: "tool.call",
+		Subject:  audit.Subject{Kind: "tool-call", Ref: "call_evil"},
+		Policy:   &audit.Policy{Ref: "rules-allow-1", Decision: audit.DecisionAllow},
+		Metadata: map[string]any{"session": "demo-session-1", "toolCall": audit.ToolCall{Kind: "tool-call", Session: "demo-session-1", ToolCallID: "call_evil", Tool: evil, Approval: "auto", Arguments: map[string]any{"command": "echo hi"}}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](`document.querySelector('[data-seq="22"]') !== null`, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		upd, _ := chromedp.Run(tctx, chromedp.Evaluate[string](`document.body.getAttribute("data-updated") + " " + document.querySelectorAll("[data-seq]").length`))
+		t.Fatalf("the appended record did not appear: %v (%s)", err, upd)
+	}
+	if !eval(`window.__marker === 1`) {
+		t.Error("the page was reloaded, not updated")
+	}
+	if eval(`window.__pwned !== undefined`) {
+		t.Error("markup from the log ran")
+	}
+	if !eval(`document.querySelectorAll('main script, main img').length == 0`) {
+		t.Error("markup from the log became elements")
+	}
+	page = text("main")
+	if !strings.Contains(page, "<script>window.__pwned=1</script>") || !strings.Contains(page, `\x1b[31mRED`) || strings.Contains(page, "\x1b") {
+		t.Errorf("hostile title not shown as text:\n%s", page)
+	}
+
+	// The tampered copy shows where its chain breaks.
+	if err := chromedp.Do(tctx, chromedp.Navigate(strings.SplitN(start, "?", 2)[0]), chromedp.WaitVisible(`section[data-log="1"]`)); err != nil {
+		t.Fatal(err)
+	}
+	broken := text(`section[data-log="1"] .chain`)
+	if !strings.Contains(broken, "BROKEN at "+tampered+" line") || !strings.Contains(broken, "can be trusted") {
+		t.Errorf("tampered log: %s", broken)
+	}
+	cancel()
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+}
