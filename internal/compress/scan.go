@@ -20,6 +20,9 @@ func eachMember(obj []byte, fn func(key, val []byte) bool) {
 	i = skipWS(obj, i+1)
 	for i < len(obj) && obj[i] == '"' {
 		kEnd := skipStr(obj, i)
+		if kEnd < i+2 || obj[kEnd-1] != '"' {
+			return // an unterminated key: not JSON, nothing to find
+		}
 		key := obj[i+1 : kEnd-1]
 		i = skipWS(obj, kEnd)
 		if i >= len(obj) || obj[i] != ':' {
