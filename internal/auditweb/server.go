@@ -60,6 +60,10 @@ func New(opts Options) (*Server, error) {
 		if _, err := x.refresh(); err != nil {
 			return nil, fmt.Errorf("audit serve: %v", err)
 		}
+		// Summaries now, so the first page does not wait for them.
+		if err := x.ensureSummaries(); err != nil {
+			return nil, fmt.Errorf("audit serve: %v", err)
+		}
 		s.logs = append(s.logs, x)
 	}
 	return s, nil

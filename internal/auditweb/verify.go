@@ -20,7 +20,7 @@ type verifyState struct {
 
 // verifyBudget is how many lines one verify call checks, so that the
 // poller also follows new lines while a long log is being verified.
-const verifyBudget = 5000
+const verifyBudget = 500
 
 // verify checks up to verifyBudget records that were indexed but not yet
 // verified. It reports whether the verdict changed (all verified, or a
