@@ -90,6 +90,11 @@ type logIndex struct {
 	groups    []*group
 	groupOf   map[groupKey]int32
 	summaries bool // groups' summaries are up to date
+	// collected holds slim entries (see slimEntry) of every record while
+	// collecting is set: the first indexing pass keeps them so that the
+	// first summaries need not decode every line a second time.
+	collecting bool
+	collected  []audit.Entry
 	ver       verifyState
 	resets    int // counts resets, so a verification of older lines is not published
 	version   uint64
@@ -186,6 +191,7 @@ func (x *logIndex) reset() {
 	x.files, x.recs, x.strs, x.groups = nil, nil, strTable{}, nil
 	x.groupOf = make(map[groupKey]int32)
 	x.ver = verifyState{}
+	x.collecting, x.collected = false, nil
 	x.resets++
 	x.summaries = false
 	x.notify()
@@ -229,6 +235,9 @@ func (x *logIndex) indexFile(i int32) (bool, error) {
 func (x *logIndex) add(file int32, off int64, line []byte, n int) {
 	r := record{off: off, size: int32(len(line)), file: file, line: int32(n), group: -1, seq: -1}
 	if e, ok := audit.ParseEntry(line); ok {
+		if x.collecting {
+			x.collected = append(x.collected, slimEntry(e))
+		}
 		r.flags |= flagEvent
 		if e.IsLifecycle() {
 			r.flags |= flagLifecycle
@@ -303,8 +312,12 @@ func (x *logIndex) ensureSummaries() error {
 	if x.summaries {
 		return nil
 	}
-	slim := make([]audit.Entry, 0, len(x.recs))
+	slim, decode := x.collected, !x.collecting
+	x.collecting, x.collected = false, nil
 	for pos := range x.recs {
+		if !decode {
+			break // collected while indexing
+		}
 		if x.recs[pos].flags&flagEvent == 0 {
 			continue
 		}

@@ -57,6 +57,7 @@ func New(opts Options) (*Server, error) {
 	}
 	for _, b := range bases {
 		x := newLogIndex(b)
+		x.collecting = true
 		if _, err := x.refresh(); err != nil {
 			return nil, fmt.Errorf("audit serve: %v", err)
 		}
