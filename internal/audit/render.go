@@ -54,7 +54,7 @@ func textOf(v any) string {
 
 // leadKeys are members shown first and without their name: what a person
 // most wants to see of a tool's arguments or an event's input.
-var leadKeys = []string{"command", "cmd", "prompt", "text", "path", "file_path", "url", "value", "message"}
+var leadKeys = []string{"command", "cmd", "prompt", "text", "path", "file_path", "url", "value", "message", "detail"}
 
 // fieldsText renders an object as its lead member (a command, a path, ...)
 // or a "from → to" transition, then the other members as key=value, in
