@@ -95,10 +95,10 @@ type logIndex struct {
 	// first summaries need not decode every line a second time.
 	collecting bool
 	collected  []audit.Entry
-	ver       verifyState
-	resets    int // counts resets, so a verification of older lines is not published
-	version   uint64
-	changed   chan struct{} // closed and replaced on each change
+	ver        verifyState
+	resets     int // counts resets, so a verification of older lines is not published
+	version    uint64
+	changed    chan struct{} // closed and replaced on each change
 }
 
 func newLogIndex(base string) *logIndex {
