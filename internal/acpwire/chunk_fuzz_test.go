@@ -134,3 +134,31 @@ func refCheckChunk(line []byte, members []refMember) bool {
 	}
 	return false
 }
+
+// FuzzChunkLine checks that a line parseChunkLine reads by its form is
+// read alike member by member: the same kind, method, members, envelope
+// and fast-path verdict.
+func FuzzChunkLine(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s\u0000","update":{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"a\"}}}}\"b"}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"\ud800"}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}}} `,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		c := parseChunkLine(AgentToClient, line)
+		if c == nil {
+			return
+		}
+		g, ok := parseMembers(AgentToClient, line)
+		if !ok {
+			t.Fatalf("parseChunkLine read a line that is not JSON: %q", line)
+		}
+		if c.Kind != g.Kind || c.Method != g.Method || !bytes.Equal(c.Params, g.Params) || c.ID != nil || g.ID != nil ||
+			g.Result != nil || g.Error != nil || c.env != g.env || c.chunk != g.chunk || c.invalid != g.invalid || c.notJSON != g.notJSON {
+			t.Fatalf("read two ways:\nform    %+v\nmembers %+v\nline %q", c, g, line)
+		}
+	})
+}

@@ -151,6 +151,15 @@ func Parse(dir Direction, line []byte) (*Message, error) {
 // in case from an envelope member (Go's encoding/json would read it), a
 // response with both or neither of result and error.
 func parse(dir Direction, line []byte) (*Message, bool) {
+	if m := parseChunkLine(dir, line); m != nil {
+		return m, true
+	}
+	return parseMembers(dir, line)
+}
+
+// parseMembers is parse for any line: it reads the line member by member
+// as it validates it.
+func parseMembers(dir Direction, line []byte) (*Message, bool) {
 	m := &Message{Dir: dir, Raw: line}
 	i := 0
 	for i < len(line) && isJSONSpace(line[i]) {
@@ -181,12 +190,19 @@ func parse(dir Direction, line []byte) (*Message, bool) {
 	// the bytes.
 	var ck chunkCheck
 	ok := rawjson.ValidNames(line, chunkDepth, func(depth, object, at int, name, value []byte) {
-		ck.note(line, depth, object, at, name)
+		id := chunkNameOf(name)
+		ck.note(line, depth, object, at, name, id)
 		if depth > 1 {
 			return
 		}
 		var bit envelope
-		switch string(rawjson.Key(name)) {
+		// A name a chunk carries is written without escapes; any other
+		// is known by the name it decodes to.
+		key := name[1 : len(name)-1]
+		if id == notChunkName {
+			key = rawjson.Key(name)
+		}
+		switch string(key) {
 		case "id":
 			bit, m.ID = envID, json.RawMessage(value)
 		case "method":

@@ -397,9 +397,10 @@ type link struct{ object, at int32 }
 // other is a name a chunk does not carry, by position in the line.
 type other struct{ object, start, end int32 }
 
-// note takes the member quoted (its name as written) at depth, in the
-// object that starts at object, whose value starts at at.
-func (c *chunkCheck) note(line []byte, depth, object, at int, quoted []byte) {
+// note takes the member quoted (its name as written; id is
+// chunkNameOf(quoted)) at depth, in the object that starts at object,
+// whose value starts at at.
+func (c *chunkCheck) note(line []byte, depth, object, at int, quoted []byte, id uint8) {
 	if c.failed {
 		return
 	}
@@ -407,7 +408,6 @@ func (c *chunkCheck) note(line []byte, depth, object, at int, quoted []byte) {
 	if o.at != int32(object) {
 		o.at, o.names = int32(object), 0
 	}
-	id := chunkNameOf(quoted)
 	if id == notChunkName {
 		c.noteOther(line, int32(object), quoted)
 		return

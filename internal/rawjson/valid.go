@@ -342,7 +342,13 @@ func (w *validWalk) value(b []byte, i, depth int) (int, bool) {
 			}
 			i = skipSpace(b, i+1)
 		}
-		end, ok := w.value(b, i, depth+1)
+		var end int
+		var ok bool
+		if depth+1 >= w.max || i >= len(b) || (b[i] != '{' && b[i] != '[') {
+			end, ok = validValue(b, i, depth+1) // a leaf: no names to report
+		} else {
+			end, ok = w.value(b, i, depth+1)
+		}
 		if !ok {
 			return 0, false
 		}
@@ -361,4 +367,13 @@ func (w *validWalk) value(b []byte, i, depth int) (int, bool) {
 		}
 		i = skipSpace(b, i+1)
 	}
+}
+
+// ValidString reports whether b holds a valid JSON string starting at
+// offset i, and returns the offset just after its closing quote.
+func ValidString(b []byte, i int) (end int, ok bool) {
+	if i < 0 || i >= len(b) || b[i] != '"' {
+		return 0, false
+	}
+	return validString(b, i)
 }
