@@ -97,6 +97,6 @@
 // The suite runs when ACP_BRIDGE_HOSTILE=1 or enabledByDefault (main_test.go)
 // is true; ACP_BRIDGE_BIN names a prebuilt bridge, else the suite builds
 // ../../cmd/acp-bridge once. "go test ./e2e/hostile -run 'TestHostile/^keys$'"
-// runs one class; TestHarnessDetects shows each kind of effect is seen when
+// runs one class; -short runs each case under its first variant only; TestHarnessDetects shows each kind of effect is seen when
 // there is no bridge at all.
 package hostile

@@ -14,7 +14,8 @@ import (
 )
 
 // TestHostile runs every case of testdata under each of its IDE variants
-// against the real bridge with the suite's policy.
+// (with -short, under its first only) against the real bridge with the
+// suite's policy.
 func TestHostile(t *testing.T) {
 	needBridge(t)
 	cases, err := loadCases("testdata")
@@ -22,7 +23,11 @@ func TestHostile(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range cases {
-		for _, v := range c.ides {
+		variants := c.ides
+		if testing.Short() {
+			variants = variants[:1] // -short: each case once, under its first variant
+		}
+		for _, v := range variants {
 			t.Run(c.name+"/"+v, func(t *testing.T) {
 				t.Parallel()
 				r := runCase(t, c, v, true)
