@@ -49,10 +49,16 @@ func discover(paths []string) ([]string, error) {
 			return nil, fmt.Errorf("audit serve: %v", err)
 		}
 		if !fi.IsDir() {
-			if err := isAuditLog(p); err != nil {
+			// A name given may be a symlink the user made; what it
+			// points to is the log.
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				return nil, fmt.Errorf("audit serve: %v", err)
+			}
+			if err := isAuditLog(real); err != nil {
 				return nil, fmt.Errorf("audit serve: %s: %v", p, err)
 			}
-			add(filepath.Clean(baseOf(p)))
+			add(filepath.Clean(baseOf(real)))
 			continue
 		}
 		ents, err := os.ReadDir(p)
@@ -84,7 +90,7 @@ func discover(paths []string) ([]string, error) {
 // isAuditLog reports why path is not an audit log (nil when its first
 // line is an audit event, or it is empty).
 func isAuditLog(path string) error {
-	f, err := os.Open(path)
+	f, _, err := openRegular(path)
 	if err != nil {
 		return err
 	}
@@ -129,10 +135,14 @@ func chainFiles(base string) ([]string, error) {
 		return n
 	}
 	slices.SortFunc(matches, func(a, b string) int { return cmp.Compare(num(a), num(b)) })
-	if fi, err := os.Stat(base); err == nil && fi.Mode().IsRegular() {
-		matches = append(matches, base)
-	}
-	return matches, nil
+	matches = append(matches, base)
+	// Only regular files: a symlink or a FIFO planted as a rotated
+	// file is not part of the log (refresh opens them with openRegular
+	// too, against a swap after this check).
+	return slices.DeleteFunc(matches, func(p string) bool {
+		fi, err := os.Lstat(p)
+		return err != nil || !fi.Mode().IsRegular()
+	}), nil
 }
 
 // globEscape quotes the glob metacharacters of a literal path.

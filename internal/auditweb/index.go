@@ -138,13 +138,8 @@ func (x *logIndex) refresh() (bool, error) {
 	changed := false
 	for i, name := range names {
 		if i == len(x.files) {
-			f, err := os.Open(name)
+			f, fi, err := openRegular(name)
 			if err != nil {
-				return changed, err
-			}
-			fi, err := f.Stat()
-			if err != nil {
-				f.Close()
 				return changed, err
 			}
 			x.files = append(x.files, &indexedFile{name: name, f: f, fi: fi})
@@ -175,7 +170,7 @@ func (x *logIndex) continues(names []string) bool {
 		return false
 	}
 	for i, xf := range x.files {
-		fi, err := os.Stat(names[i])
+		fi, err := os.Lstat(names[i])
 		if err != nil || !os.SameFile(fi, xf.fi) || fi.Size() < xf.size {
 			return false
 		}
