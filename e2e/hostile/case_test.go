@@ -29,7 +29,8 @@ type hostileCase struct {
 	rssMB    int
 	control  bool
 	wants    []string
-	repeat   int // the next message line is sent this many times
+	asked    []string // some permission request the IDE saw must contain each
+	repeat   int      // the next message line is sent this many times
 }
 
 // setupStep creates one thing in the workspace before the run.
@@ -253,6 +254,9 @@ func (c *hostileCase) directive(line string) error {
 		c.repeat = n
 	case "control":
 		c.control = true
+	case "asked":
+		c.asked = append(c.asked, rest)
+		return need()
 	case "want-agent":
 		c.wants = append(c.wants, rest)
 		return need()

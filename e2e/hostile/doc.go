@@ -78,6 +78,8 @@
 //	                       counting 1..N
 //	@control               a harness check, not an attack: no refusal is expected
 //	@want-agent TEXT       the agent must receive TEXT (an allowed action still works)
+//	@asked TEXT            the person must have been asked about a tool call
+//	                       showing TEXT
 //
 // Commands are data too: each line of testdata/commands.txt ("name command")
 // becomes three cases: cmd/terminal/NAME, a terminal/create of the command
@@ -97,6 +99,7 @@
 // The suite runs when ACP_BRIDGE_HOSTILE=1 or enabledByDefault (main_test.go)
 // is true; ACP_BRIDGE_BIN names a prebuilt bridge, else the suite builds
 // ../../cmd/acp-bridge once. "go test ./e2e/hostile -run 'TestHostile/^keys$'"
-// runs one class; -short runs each case under its first variant only; TestHarnessDetects shows each kind of effect is seen when
+// runs one class; -short runs each case under its first variant only;
+// HOSTILE_VERBOSE=1 with -v logs what the IDE saw and did in passing runs too; TestHarnessDetects shows each kind of effect is seen when
 // there is no bridge at all.
 package hostile

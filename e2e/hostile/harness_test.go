@@ -62,19 +62,19 @@ func TestHarnessDetects(t *testing.T) {
 	}
 }
 
-// TestHarnessWantFails shows @want-agent can fail: an allowed read whose
-// text is not what the case wants.
+// TestHarnessWantFails shows @want-agent and @asked can fail: an allowed
+// read whose text is not what the case wants, and no question at all.
 func TestHarnessWantFails(t *testing.T) {
 	needBridge(t)
 	c, err := parseCase("inline", "control/wrong-want", []byte("@control\n"+
 		`{"jsonrpc":"2.0","id":"r1","method":"fs/read_text_file","params":{"sessionId":"{{SID}}","path":"{{WS}}/a.txt"}}`+"\n"+
-		"@want-agent text that is in no file\n"))
+		"@want-agent text that is in no file\n@asked a tool call nobody asked about\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	v := runCase(t, c, "js", true)
-	if len(v.failures) != 1 || !strings.Contains(v.failures[0], "never received") {
-		t.Errorf("want one failure for the missing text, got %q\n%s", v.failures, v.context())
+	if len(v.failures) != 2 || !strings.Contains(v.failures[0], "never received") || !strings.Contains(v.failures[1], "never asked") {
+		t.Errorf("want a failure for the missing text and one for the question never asked, got %q\n%s", v.failures, v.context())
 	}
 }
 

@@ -37,7 +37,7 @@ func TestHostile(t *testing.T) {
 				for _, f := range append(r.bypasses, r.failures...) {
 					t.Error(f)
 				}
-				if t.Failed() {
+				if t.Failed() || os.Getenv("HOSTILE_VERBOSE") == "1" {
 					t.Log(r.context())
 				}
 			})
@@ -200,6 +200,12 @@ func (v *verdict) judge(c hostileCase, received []byte, bridged bool) {
 			v.fail("the agent never received %q (the bridge stopped forwarding, or the IDE did not act)", exp)
 		}
 	}
+	for _, want := range c.asked {
+		exp, _ := expand(want, w.placeholders())
+		if !askedAbout(v.res.Asked, string(exp)) {
+			v.fail("the person was never asked about %q (asked %d times)", exp, len(v.res.Asked))
+		}
+	}
 	if c.told && !told(v.res.Updates) {
 		v.bypass("the person was never told: no message from the bridge and no tool call shown as failed")
 	}
@@ -207,6 +213,17 @@ func (v *verdict) judge(c hostileCase, received []byte, bridged bool) {
 		return
 	}
 	v.judgeAudit(c)
+}
+
+// askedAbout reports whether one of the tool calls the person was asked
+// about mentions text.
+func askedAbout(asked []string, text string) bool {
+	for _, a := range asked {
+		if strings.Contains(a, text) {
+			return true
+		}
+	}
+	return false
 }
 
 // told reports whether the person saw something the hostile agent never
