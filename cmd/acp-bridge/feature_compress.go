@@ -96,6 +96,9 @@ func compressFeature() feature {
 				if err := p.Events().Err(); err != nil {
 					s.Logger.Warn("compression log", "err", err)
 				}
+				if err := p.Close(); err != nil {
+					s.Logger.Warn("compression cache", "err", err)
+				}
 			})
 			s.Logger.Info("compression: on", "cache", cacheDir, "offload_tokens", offloadTokens, "context_size", contextSize)
 			return nil

@@ -96,3 +96,27 @@ func TestSpoolArchiveMatchesMemory(t *testing.T) {
 		t.Errorf("spooled archive differs:\n%s\n---- from memory:\n%s", b, a)
 	}
 }
+
+// TestCloseRemovesSpools: the pipeline's spooled conversations are deleted
+// when it closes; archives written at checkpoints are not spools.
+func TestCloseRemovesSpools(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarnessWith(t, &Config{CacheDir: dir})
+	h.newSession(1, "/repo", "s1")
+	h.ide(promptMsg(2, "s1", textBlock("hello")))
+	h.readAgent()
+	h.agent(agentSays("s1", "some output"))
+	h.readIDE()
+	h.agent(endTurn(2))
+	h.untilIDE(isResponse("2"))
+	spools, _ := filepath.Glob(filepath.Join(dir, "conversations", ".*.spool.*"))
+	if len(spools) == 0 {
+		t.Fatal("no spool written")
+	}
+	if err := h.p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "conversations", ".*.spool.*")); len(left) > 0 {
+		t.Errorf("spools left after Close: %v", left)
+	}
+}

@@ -145,6 +145,28 @@ func New(cfg Config, s acpwire.Sender) (*Pipeline, error) {
 	}, nil
 }
 
+// Close deletes the sessions' spooled conversations (archives written at
+// checkpoints stay). Call it when the bridge stops; the pipeline must not
+// be used afterwards.
+func (p *Pipeline) Close() error {
+	p.mu.Lock()
+	sessions := make([]*session, 0, len(p.sessions))
+	for _, s := range p.sessions {
+		sessions = append(sessions, s)
+	}
+	p.mu.Unlock()
+	p.settler.wait()
+	var first error
+	for _, s := range sessions {
+		s.mu.Lock()
+		if err := s.rec.removeSpool(); err != nil && first == nil {
+			first = fmt.Errorf("removing the spooled conversation of session %s: %v", s.ide, err)
+		}
+		s.mu.Unlock()
+	}
+	return first
+}
+
 // Store returns the pipeline's cache.
 func (p *Pipeline) Store() *Store { return p.store }
 

@@ -115,6 +115,14 @@ func (r *Recorder) Release() {
 	}
 }
 
+// removeSpool deletes the recorder's spool, if it has one.
+func (r *Recorder) removeSpool() error {
+	if r.spool == nil {
+		return nil
+	}
+	return r.spool.remove()
+}
+
 // StartTurn begins a new turn's text (TurnText).
 func (r *Recorder) StartTurn() { r.turn.reset() }
 

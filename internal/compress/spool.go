@@ -185,3 +185,19 @@ func (s *spool) copyTo(w io.Writer) error {
 	}
 	return nil
 }
+
+// remove releases the spool and deletes its segments: once the bridge
+// stops, nothing can archive them any more (the pipeline's state is not
+// persisted), and keeping them would grow the cache by up to two segments
+// for every session ever run.
+func (s *spool) remove() error {
+	s.release()
+	var first error
+	for i := range 2 {
+		if err := os.Remove(s.path(i)); err != nil && !errors.Is(err, os.ErrNotExist) && first == nil {
+			first = err
+		}
+	}
+	s.size = [2]int64{}
+	return first
+}
