@@ -97,6 +97,10 @@ type Request struct {
 	// CommandUnknown says the operation runs a command the bridge cannot
 	// see (an execute tool call whose input has not arrived yet).
 	CommandUnknown bool
+	// NoCwd says a terminal request names no cwd: the client runs it in a
+	// directory of its own choosing (its own working directory), not the
+	// session's, so nothing it names can be judged.
+	NoCwd bool
 }
 
 // Decision is the engine's answer for a Request.

@@ -145,11 +145,11 @@ func TestEnforceApprovalCoversItsCommand(t *testing.T) {
 		name, command string
 		covered       bool
 	}{
-		{"same command", `"command":"git commit -m wip"`, true},
-		{"another command", `"command":"git commit -am everything"`, false},
+		{"same command", `"command":"git commit -m wip","cwd":"%[1]s"`, true},
+		{"another command", `"command":"git commit -am everything","cwd":"%[1]s"`, false},
 		{"same command elsewhere", `"command":"git commit -m wip","cwd":"%[1]s/src"`, false},
-		{"same command with an environment", `"command":"git commit -m wip","env":[{"name":"GIT_DIR","value":"/tmp/x"}]`, false},
-		{"same command as argv", `"command":"git","args":["commit","-m","wip"]`, false},
+		{"same command with an environment", `"command":"git commit -m wip","cwd":"%[1]s","env":[{"name":"GIT_DIR","value":"/tmp/x"}]`, false},
+		{"same command as argv", `"command":"git","args":["commit","-m","wip"],"cwd":"%[1]s"`, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(t, EnforceOptions{})

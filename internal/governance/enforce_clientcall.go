@@ -62,6 +62,7 @@ func (x *Enforcer) onClientCall(ctx context.Context, m *acpwire.Message, next ac
 			req.Cwd = p.Cwd
 			req.Paths = []string{p.Cwd} // where it runs is a path it reaches
 		}
+		req.NoCwd = p.Cwd == ""
 		what = "running " + req.Command
 		input["command"], input["args"], input["cwd"] = p.Command, p.Args, p.Cwd
 	}

@@ -146,7 +146,11 @@ func (e *Engine) Decide(req Request) Decision {
 	for _, v := range req.Env {
 		e.decideVariable(in, v.Name, v.Value, true, &advisories, consider)
 	}
-	if req.Action == ActionTerminalCreate && req.Cwd != "" {
+	if req.Action == ActionTerminalCreate && req.NoCwd {
+		consider(verdict{value: Deny, ref: "relative-path", ruleTx: refusalRules["relative-path"],
+			reason: "running a terminal without a cwd: the IDE runs it in its own working directory, not the session's, so the agent must name the directory"},
+			"running without a cwd", nil)
+	} else if req.Action == ActionTerminalCreate && req.Cwd != "" {
 		// Inside the roots a terminal's cwd says nothing either way.
 		if v := e.decideTerminalDir(in); v.value != Allow {
 			consider(v, "running in "+req.Cwd, nil)

@@ -184,3 +184,27 @@ func FuzzResolvePath(f *testing.F) {
 		}
 	})
 }
+
+// TestTerminalWithoutCwd: a terminal request that names no cwd runs where
+// the IDE chooses (its own directory), so whatever its command names is
+// not where the bridge would judge it; it is denied with that reason.
+func TestTerminalWithoutCwd(t *testing.T) {
+	p, err := LoadPolicy("testdata/policy/GOVERNANCE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, _ := pathWorkspace(t)
+	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	for _, tt := range []struct {
+		req  Request
+		want Value
+	}{
+		{Request{Action: ActionTerminalCreate, Command: "echo pwned > victim.txt", Cwd: root, NoCwd: true}, Deny},
+		{Request{Action: ActionTerminalCreate, Command: "echo pwned > victim.txt", Cwd: root}, Allow},
+	} {
+		d := e.Decide(tt.req)
+		if d.Value != tt.want || tt.want == Deny && (d.Ref != "relative-path" || !strings.Contains(d.Reason, "own working directory")) {
+			t.Errorf("Decide(%+v) = %v (ref %s); want %s", tt.req, d, d.Ref, tt.want)
+		}
+	}
+}
