@@ -91,8 +91,9 @@ func Sessions(entries []Entry) []SessionSummary {
 	return out
 }
 
-// WriteSessions prints summaries as an aligned table. Every string from
-// the log is made printable; long session ids and agent names wrap.
+// WriteSessions prints summaries as an aligned table. Ids and names from
+// the log are quoted unless they are plain tokens (see Quoted); long ones
+// wrap.
 func WriteSessions(w io.Writer, sessions []SessionSummary, loc *time.Location) error {
 	t := table{
 		head:    []string{"SESSION", "RUN", "AGENT", "START", "END", "EVENTS", "PROMPTS", "TOOL CALLS", "APPROVED", "DENIED"},
@@ -100,9 +101,17 @@ func WriteSessions(w io.Writer, sessions []SessionSummary, loc *time.Location) e
 		numeric: 5,
 	}
 	for _, s := range sessions {
-		t.rows = append(t.rows, []string{Printable(s.ID), cmp.Or(Printable(s.Run), "-"), cmp.Or(Printable(s.Agent), "-"),
+		t.rows = append(t.rows, []string{Quoted(s.ID), orDash(s.Run), orDash(s.Agent),
 			s.Start.In(loc).Format("2006-01-02 15:04:05Z07:00"), s.End.In(loc).Format("15:04:05Z07:00"),
 			fmt.Sprint(s.Events), fmt.Sprint(s.Prompts), fmt.Sprint(s.ToolCalls), fmt.Sprint(s.Approvals), fmt.Sprint(s.Denials)})
 	}
 	return t.write(w)
+}
+
+// orDash is Quoted(s), or "-" for nothing.
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return Quoted(s)
 }
