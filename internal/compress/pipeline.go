@@ -155,7 +155,6 @@ func (p *Pipeline) Close() error {
 		sessions = append(sessions, s)
 	}
 	p.mu.Unlock()
-	p.settler.wait()
 	var first error
 	for _, s := range sessions {
 		s.mu.Lock()
