@@ -95,6 +95,8 @@ var rules = []rule{
 		re: regexp.MustCompile(`xox[abposr]-[A-Za-z0-9-]{10,}`)},
 	{reason: "slack-webhook", triggers: []string{"hooks.slack.com/"},
 		re: regexp.MustCompile(`(hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9_/\-]{8,}`)},
+	{reason: "service-token", triggers: []string{"hf_", "ya29.", "pypi-", "sg.", "dop_v1_", "shpat_", "shpss_", "glptt-", "gldt-", "glrt-", "xapp-"},
+		re: regexp.MustCompile(`(?:hf_[A-Za-z0-9]{30,}|ya29\.[0-9A-Za-z_-]{20,}|pypi-[A-Za-z0-9_-]{50,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|dop_v1_[a-f0-9]{64}|shp(?:at|ss)_[a-fA-F0-9]{32}|gl(?:ptt|dt|rt)-[A-Za-z0-9_-]{20,}|xapp-[0-9]-[A-Za-z0-9-]{10,})`)},
 	{reason: "npm-token", triggers: []string{"npm_"},
 		re: regexp.MustCompile(`npm_[A-Za-z0-9]{36}`)},
 	{reason: "stripe-key", triggers: []string{"_live_", "_test_"},

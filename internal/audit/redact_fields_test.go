@@ -39,6 +39,13 @@ var secretTexts = []struct {
 	{"stripe live key", "STRIPE=sk_live_" + "51Habcdefghijklmnopqrstu", "51Habcdefghijklmnopqrstu"},
 	{"anthropic key", "export ANTHROPIC_API_KEY=" + anthropicKey, anthropicKey},
 	{"cookie header", "curl -H 'Cookie: sid=Qw3rTy7uIo9pAs2dFg4h' https://x", "Qw3rTy7uIo9pAs2dFg4h"},
+	{"hugging face token", "huggingface-cli login --token hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz01234567", "AbCdEfGhIjKlMnOpQrStUvWxYz01234567"},
+	{"google oauth token", "curl -H 'X-Goog: ya29." + "a0AfH6SMBx3kQ9zR8Lm2Np4Qr6St8Uv' https://x", "a0AfH6SMBx3kQ9zR8Lm2Np4Qr6St8Uv"},
+	{"sendgrid key", "SENDGRID=SG." + "ngeVfQFYQlKU0ufo8x5d1A.TwL2iGABf9DHoTf-09kqeF8tAmbihYzrnopKc-1s5cr", "TwL2iGABf9DHoTf-09kqeF8tAmbihYzrnopKc-1s5cr"},
+	{"api key header", `curl -H "X-API-Key: Zq8r7t6y5u4i3o2p1a0s" https://x`, "Zq8r7t6y5u4i3o2p1a0s"},
+	{"private-token header", `curl --header "PRIVATE-TOKEN: Zq8r7t6y5u4i3o2p1a0s" https://gitlab`, "Zq8r7t6y5u4i3o2p1a0s"},
+	{"auth token flag", "deploy --auth-token Zq8r7t6y5u4i3o2p1a0s --env prod", "Zq8r7t6y5u4i3o2p1a0s"},
+	{"git extraheader", `git -c http.extraheader="AUTHORIZATION: basic Zq8r7t6y5u4i3o2p1a0s" clone x`, "Zq8r7t6y5u4i3o2p1a0s"},
 }
 
 // TestEveryFieldRedacted writes each secret text through every field of a
