@@ -160,3 +160,24 @@ func TestExplicitAllowOfCodeRunners(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandCwdAsPath: the directory a command runs in, given as one of
+// its paths (terminal/create's cwd, a tool's directory), is refused
+// outside the roots but does not bring the default onto a command a rule
+// allows.
+func TestCommandCwdAsPath(t *testing.T) {
+	e, root := corpusEngine(t)
+	for _, tt := range []struct {
+		req  Request
+		want Value
+	}{
+		{Request{Action: ActionTerminalCreate, Command: "ls", Paths: []string{root}, Cwd: root}, Allow},
+		{Request{Action: ActionToolCall, Tool: "Bash", Kind: "execute", Command: "ls", Paths: []string{root}, Cwd: root}, Allow},
+		{Request{Action: ActionTerminalCreate, Command: "ls", Paths: []string{"/"}, Cwd: "/"}, Deny},
+		{Request{Action: ActionTerminalCreate, Command: "cat x", Paths: []string{root}, Cwd: root}, RequireApproval},
+	} {
+		if d := e.Decide(tt.req); d.Value != tt.want {
+			t.Errorf("%s %q in %s = %v; want %s", tt.req.Action, tt.req.Command, tt.req.Cwd, d, tt.want)
+		}
+	}
+}

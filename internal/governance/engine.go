@@ -135,7 +135,14 @@ func (e *Engine) Decide(req Request) Decision {
 		if p == "" {
 			continue
 		}
-		consider(e.decidePath(in, p, &advisories), p, nil)
+		v := e.decidePath(in, p, &advisories)
+		if in.command && p == req.Cwd && v.ref == "default" {
+			// The directory a command runs in is refused outside the
+			// roots and by rules that name it; the default is the
+			// command's to decide.
+			continue
+		}
+		consider(v, p, nil)
 	}
 	if in.command || req.Command != "" {
 		e.decideCommands(in, &advisories, consider)
