@@ -20,8 +20,9 @@ type Engine struct {
 
 	rootCache sync.Map // string (roots joined by NUL) -> []string (rootForms)
 
-	protectMu sync.Mutex                  // serialises Protect
-	protected atomic.Pointer[[]protected] // replaced whole by Protect
+	protectMu    sync.Mutex                  // serialises Protect
+	protectCache sync.Map                    // string (roots joined by NUL) -> *protectedSet
+	protected    atomic.Pointer[[]protected] // replaced whole by Protect
 }
 
 // EngineOptions configures an Engine. The zero value is usable.

@@ -36,6 +36,8 @@ type ProtectedPath struct {
 type protected struct {
 	ProtectedPath
 	forms []string // cleaned, and with its symlinks resolved
+	lower []string // forms in lower case: restricting matches ignore case
+	dir   bool     // a directory when it was added (its name alone is no needle)
 	rel   string   // for agentConfig: the path below the workspace root
 }
 
@@ -57,21 +59,49 @@ var agentConfig = []struct{ rel, what string }{
 
 // protectedFor returns the locations protected for a request: the
 // engine's own, and the agent configuration beneath each workspace root.
+// The list for a set of roots is kept until Protect changes the engine's.
 func (e *Engine) protectedFor(in *reqInfo) []protected {
+	own := e.protected.Load()
 	list := e.protectedList()
 	if len(in.roots) == 0 {
 		return list
 	}
-	out := make([]protected, 0, len(list)+len(in.roots)*len(agentConfig))
+	key := strings.Join(in.roots, "\x00")
+	if c, ok := e.protectCache.Load(key); ok && c.(*protectedSet).own == own {
+		return c.(*protectedSet).all
+	}
+	out := make([]protected, 0, len(list)+len(agentConfig))
 	out = append(out, list...)
 	for _, c := range agentConfig {
 		pr := protected{ProtectedPath: ProtectedPath{Path: in.roots[0] + "/" + c.rel, What: c.what}, rel: c.rel}
 		for _, r := range in.roots {
 			pr.forms = append(pr.forms, r+"/"+c.rel)
 		}
+		pr.lower = lowerAll(pr.forms)
 		out = append(out, pr)
 	}
+	e.protectCache.Store(key, &protectedSet{own: own, all: out})
 	return out
+}
+
+// protectedSet is a cached protectedFor result, valid while the engine's
+// own list is own.
+type protectedSet struct {
+	own *[]protected
+	all []protected
+}
+
+func lowerAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strings.ToLower(s)
+	}
+	return out
+}
+
+// beneath reports whether p is d or beneath it; both are lower-case.
+func beneath(d, p string) bool {
+	return p == d || strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/")
 }
 
 // Protect adds locations the engine refuses to let the agent change (see
@@ -94,6 +124,10 @@ func (e *Engine) Protect(ps ...ProtectedPath) {
 		pr.Path = c
 		if r := resolveDir(c); r != c && !strings.Contains(r, "\x00") {
 			pr.forms = append(pr.forms, r)
+		}
+		pr.lower = lowerAll(pr.forms)
+		if fi, err := os.Stat(c); err == nil && fi.IsDir() {
+			pr.dir = true
 		}
 		list = append(list, pr)
 	}
@@ -181,20 +215,25 @@ func (e *Engine) protectedVerdict(in *reqInfo, p string, forms []string) (verdic
 	}
 	mutates := in.mutates()
 	removes := in.req.Kind == "delete" || in.req.Kind == "move"
+	lforms := lowerAll(forms)
+	linked := make([]os.FileInfo, len(forms)) // files with more than one name
+	for i, f := range forms {
+		if fi, err := os.Lstat(f); err == nil && fi.Mode().IsRegular() && hasLinks(fi) {
+			linked[i] = fi
+		}
+	}
 	for _, pr := range list {
 		if !mutates && !pr.Read {
 			continue
 		}
-		for _, f := range forms {
+		for i, f := range forms {
 			hit := false
-			for _, pf := range pr.forms {
-				if _, ok := within(pf, f, true); ok || pr.Rotated && rotatedSibling(pf, f) {
-					hit = true
-				} else if _, ok := within(f, pf, true); ok && removes {
+			for j, pf := range pr.lower {
+				if beneath(pf, lforms[i]) || pr.Rotated && rotatedSibling(pr.forms[j], f) || removes && beneath(lforms[i], pf) {
 					hit = true
 				}
 			}
-			if !hit && sameFile(f, pr) {
+			if !hit && linked[i] != nil && sameFile(linked[i], pr) {
 				hit = true
 			}
 			if hit {
@@ -222,16 +261,11 @@ func rotatedSibling(pf, f string) bool {
 	return strings.HasPrefix(fname, name+".") || strings.HasPrefix(fname, "."+name+".")
 }
 
-// sameFile reports whether the file at f is pr's file (or one of its
-// rotated siblings) under another name: a hard link made before the
-// request. Only files with more than one link are compared, so most
-// requests cost one lstat; files beneath a protected directory are not
+// sameFile reports whether fi, a file with more than one name, is pr's
+// file (or one of its rotated siblings) under another name: a hard link
+// made before the request. Files beneath a protected directory are not
 // searched.
-func sameFile(f string, pr protected) bool {
-	fi, err := os.Lstat(f)
-	if err != nil || !fi.Mode().IsRegular() || !hasLinks(fi) {
-		return false
-	}
+func sameFile(fi os.FileInfo, pr protected) bool {
 	for _, pf := range pr.forms {
 		if pi, err := os.Lstat(pf); err == nil && os.SameFile(fi, pi) {
 			return true
@@ -288,28 +322,31 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 		}
 	}
 	cwdForms, _ := pathForms(cwd, in.roots...)
+	lcwd := lowerAll(cwdForms)
+	lowerCwd := strings.ToLower(cwd)
 	for _, pr := range list {
-		for _, pf := range pr.forms {
-			for _, c := range cwdForms {
-				if _, ok := within(pf, c, true); ok {
+		for j, pf := range pr.forms {
+			lower := pr.lower[j]
+			for _, c := range lcwd {
+				if beneath(lower, c) {
 					return verdict{value: Deny, ref: "self-protection",
 						ruleTx: fmt.Sprintf("deny commands run inside %s (built-in self-protection)", pr.What),
 						reason: fmt.Sprintf("running %q in %s: the directory is %s, which is protected from the agent, whatever the policy says", strings.TrimSpace(line), cwd, pr.What)}, true
 				}
 			}
-			lower := strings.ToLower(pf)
-			needles := []string{lower}
-			if rel, ok := within(cwd, pf, true); ok && rel != "" {
-				needles = append(needles, strings.ToLower(rel))
+			needles := [3]string{lower}
+			if rel, ok := strings.CutPrefix(lower, strings.TrimSuffix(lowerCwd, "/")+"/"); ok {
+				needles[1] = rel
 			}
-			if pr.rel != "" {
-				needles = append(needles, strings.ToLower(pr.rel))
-			} else if fi, err := os.Stat(pf); err != nil || !fi.IsDir() {
-				needles = append(needles, strings.ToLower(filepath.Base(pf)))
+			switch {
+			case pr.rel != "":
+				needles[2] = strings.ToLower(pr.rel)
+			case !pr.dir:
+				needles[2] = filepath.Base(lower)
 			}
 			named := false
 			for _, n := range needles {
-				if strings.Contains(flat, n) {
+				if n != "" && strings.Contains(flat, n) {
 					named = true
 				}
 			}

@@ -3,6 +3,7 @@ package governance
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -154,6 +155,68 @@ func TestImplicitRules(t *testing.T) {
 		text := strings.TrimPrefix(line[:strings.LastIndex(line, " (")], "deny ")
 		if _, err := parseRule(text, root, "/home/u"); err != nil {
 			t.Errorf("%s: %v", line, err)
+		}
+	}
+}
+
+// FuzzProtectedCommand checks that the self-protection of commands never
+// panics, and that a command line holding a protected file's absolute path
+// as a plain word is always denied, whatever surrounds it.
+func FuzzProtectedCommand(f *testing.F) {
+	for _, s := range []string{"rm {P}", "echo x > {P}", "cat '{P}'", "ls && mv {P} /tmp", "$(cat {P})", "x=\"{P}\"; rm $x",
+		"cp /dev/null GOVERN*", "echo 'unterminated", "`", "rm -rf .", "sed -i s/a/b/ \"GOVERN\"\"ANCE.md\""} {
+		f.Add(s)
+	}
+	dir := f.TempDir()
+	policy := dir + "/GOVERNANCE.md"
+	if err := os.WriteFile(policy, []byte("x"), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	allow, _ := parseRule("Bash", dir, "/home/u")
+	allow.value, allow.where, allow.ref = Allow, "fuzz:1", "fuzz"
+	e := NewEngine(&Policy{Default: Allow, DefaultWhere: "fuzz", rules: []*rule{allow}},
+		EngineOptions{Roots: []string{dir}, Protected: []ProtectedPath{{Path: policy, What: "the governance policy"}}})
+	f.Fuzz(func(t *testing.T, line string) {
+		line = strings.ReplaceAll(line, "{P}", policy)
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: line, Cwd: dir})
+		if d.Value == "" || d.Rule == "" {
+			t.Fatalf("%q: incomplete decision %+v", line, d)
+		}
+		for _, w := range strings.Fields(line) {
+			if w == policy && d.Value != Deny {
+				t.Fatalf("%q names %s and was not denied: %v", line, policy, d)
+			}
+		}
+	})
+}
+
+// BenchmarkDecideProtected measures what self-protection adds to a file
+// read and a command: ten protected locations against none.
+func BenchmarkDecideProtected(b *testing.B) {
+	root := b.TempDir()
+	if err := os.MkdirAll(root+"/src", 0o755); err != nil {
+		b.Fatal(err)
+	}
+	var prot []ProtectedPath
+	for i := 0; i < 10; i++ {
+		prot = append(prot, ProtectedPath{Path: filepath.Join(root, "p", strconv.Itoa(i), "GOVERNANCE.md"), What: "the governance policy"})
+	}
+	for _, withProt := range []bool{false, true} {
+		opts := EngineOptions{Roots: []string{root}}
+		name := "none"
+		if withProt {
+			opts.Protected, name = prot, "ten"
+		}
+		e := NewEngine(nil, opts)
+		for kind, req := range map[string]Request{
+			"write":   {Action: ActionFSWrite, Paths: []string{root + "/src/main.go"}, Cwd: root},
+			"command": {Action: ActionTerminalCreate, Command: "go test ./... && git status", Cwd: root},
+		} {
+			b.Run(kind+"/"+name, func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					e.Decide(req)
+				}
+			})
 		}
 	}
 }
