@@ -91,6 +91,8 @@ func TestAuditCommands(t *testing.T) {
 		{"sessions not a log", []string{"sessions", notLog}, 1, nil, "not an audit log"},
 		{"stdin twice", []string{"verify", "-", "-"}, 2, nil, "standard input (-) given twice"},
 		{"tail stdin", []string{"tail", "-"}, 2, nil, "standard input cannot be followed"},
+		{"tail a device", []string{"tail", "/dev/zero"}, 1, nil, "not a regular file"},
+		{"verify a device", []string{"verify", "/dev/zero"}, 1, []string{"FAIL /dev/zero:1: not an audit log"}, ""},
 		{"show session", []string{"show", "--session", "s1", log}, 0, []string{
 			"session s1",
 			"20:00:01.000       0  session.prompt",

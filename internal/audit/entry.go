@@ -102,7 +102,13 @@ func Review(inputs ...Input) (*Reviewed, error) {
 		}
 		br := bufio.NewReaderSize(r, 64<<10)
 		for n := 1; ; n++ {
-			raw, err := br.ReadBytes('\n')
+			raw, err := readLine(br)
+			if err == errLineTooLong {
+				if rv.Problem == nil {
+					rv.Problem = &Problem{File: o.name, Line: n, Err: err}
+				}
+				break
+			}
 			if err == io.EOF {
 				if len(raw) > 0 && rv.Problem == nil {
 					rv.Problem = tornProblem(o.name, n, len(raw), i == len(ordered)-1)
@@ -137,7 +143,7 @@ func readEntries(r io.Reader, name string, line int, fn func(Entry)) (int64, err
 	br := bufio.NewReaderSize(r, 64<<10)
 	var n int64
 	for {
-		raw, err := br.ReadBytes('\n')
+		raw, err := readLine(br)
 		if err == io.EOF {
 			return n, nil
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -135,6 +136,13 @@ func countLines(f *os.File, upto int64) (int, error) {
 // TailOffset returns the offset where the last n complete lines of path
 // start, for Follow to show them first.
 func TailOffset(path string, n int) (int64, error) {
+	// Only a regular file has an end to count back from (not /dev/zero,
+	// not a pipe).
+	if fi, err := os.Stat(path); err != nil {
+		return 0, err
+	} else if !fi.Mode().IsRegular() {
+		return 0, fmt.Errorf("%s is not a regular file: tail reads and follows a log file", path)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return 0, err

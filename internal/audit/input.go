@@ -34,6 +34,31 @@ func Inputs(names ...string) []Input {
 // other than an audit log was given.
 var ErrNotAuditLog = errors.New("not an audit log")
 
+// MaxLineBytes is the longest line the readers accept. The Log never
+// writes one near it (input, output and metadata are capped at 64 KiB
+// each by default); a longer line is not an audit event, and reading it
+// whole could exhaust memory (acp-bridge audit verify /dev/zero).
+const MaxLineBytes = 16 << 20
+
+// errLineTooLong is returned by readLine for a line over MaxLineBytes.
+var errLineTooLong = fmt.Errorf("a line longer than %d bytes: not an audit event", MaxLineBytes)
+
+// readLine reads up to and including the next newline, like ReadBytes,
+// but fails with errLineTooLong past MaxLineBytes.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(line)+len(chunk) > MaxLineBytes {
+			return nil, errLineTooLong
+		}
+		line = append(line, chunk...)
+		if err != bufio.ErrBufferFull {
+			return line, err
+		}
+	}
+}
+
 // opened is an Input being read: its first line already read, the rest
 // still in r.
 type opened struct {
@@ -59,7 +84,11 @@ func (in Input) open() (*opened, error) {
 		r, o.close = f, f.Close
 	}
 	o.r = bufio.NewReaderSize(r, 64<<10)
-	first, err := o.r.ReadBytes('\n')
+	first, err := readLine(o.r)
+	if err == errLineTooLong {
+		o.close()
+		return nil, &Problem{File: in.Name, Line: 1, Err: fmt.Errorf("%w: the first line is not an audit event (%v)", ErrNotAuditLog, err)}
+	}
 	if err != nil && err != io.EOF {
 		o.close()
 		return nil, fmt.Errorf("reading %s: %v", in.Name, err)

@@ -127,3 +127,31 @@ func TestRepairRefusesNonLog(t *testing.T) {
 		t.Fatalf("Repair of a torn first line = %+v, %v", res, err)
 	}
 }
+
+// TestEndlessLine checks that an input that never ends its first line
+// (/dev/zero) is refused, not read into memory forever.
+func TestEndlessLine(t *testing.T) {
+	endless := io.LimitReader(zeroReader{}, 1<<40)
+	if _, err := VerifyInputs(Input{Name: "zero", R: endless}); !errors.Is(err, ErrNotAuditLog) {
+		t.Fatalf("Verify = %v, want ErrNotAuditLog", err)
+	}
+	if _, err := Review(Input{Name: "zero", R: io.LimitReader(zeroReader{}, 1<<40)}); !errors.Is(err, ErrNotAuditLog) {
+		t.Fatalf("Review = %v, want ErrNotAuditLog", err)
+	}
+	// After a valid first event, an endless line is a problem at its line.
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	writeLog(t, path, Options{}, sampleEvents()[:1])
+	data, _ := os.ReadFile(path)
+	r := io.MultiReader(strings.NewReader(string(data)), io.LimitReader(zeroReader{}, 1<<40))
+	var p *Problem
+	if _, err := VerifyInputs(Input{Name: "in", R: r}); !errors.As(err, &p) || p.Line != 2 {
+		t.Fatalf("Verify = %v, want a problem at line 2", err)
+	}
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}

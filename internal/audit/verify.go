@@ -135,7 +135,10 @@ func VerifyInputs(inputs ...Input) (*Summary, error) {
 func (c *Checker) read(name string, rd io.Reader, last bool) error {
 	r := bufio.NewReaderSize(rd, 64<<10)
 	for n := 1; ; n++ {
-		line, err := r.ReadBytes('\n')
+		line, err := readLine(r)
+		if err == errLineTooLong {
+			return &Problem{File: name, Line: n, Err: err}
+		}
 		if err == io.EOF {
 			if len(line) == 0 {
 				return nil
