@@ -113,7 +113,19 @@ type Meter struct {
 	pendingEst   int64
 	sample       Sample
 	gen          int
+
+	// The tokens per byte of the samples counted so far, and the bytes
+	// streamed since the last one was: a turn is settled from this ratio
+	// without tokenizing until SettleEvery more bytes have streamed.
+	ratioTokens, ratioBytes int64
+	sinceCount              int64
 }
+
+// SettleEvery is how many bytes of streamed text pass between two samples
+// the meter has tokenized; the turns in between are settled at the
+// session's tokens per byte so far. Short turns would otherwise tokenize
+// most of their text.
+const SettleEvery = 1 << 20
 
 // NewMeter returns a meter for a window of size tokens.
 func NewMeter(size int64) *Meter { return &Meter{size: size} }
@@ -144,38 +156,70 @@ func (m *Meter) AddStreamed(n int, text func() string) {
 }
 
 // Pending is the streamed text added since the last settlement: its
-// bytes, the estimate they contributed, a sample of it and the meter's
-// generation. Count tokenizes the sample; it may run on any goroutine.
+// bytes, the estimate they contributed, a sample of it (if it is to be
+// tokenized) or the session's tokens per byte so far, and the meter's
+// generation. Count computes its tokens; it may run on any goroutine.
 type Pending struct {
 	Bytes, Est int64
 	Sample     Sample
 	Gen        int
+	// count says whether to tokenize Sample; if not, ratioTokens over
+	// ratioBytes is the tokens per byte to settle at.
+	count                   bool
+	ratioTokens, ratioBytes int64
+}
+
+// Settlement is what Count found: the pending text's tokens and, if a
+// sample was tokenized, its tokens and bytes.
+type Settlement struct {
+	Tokens                    int64
+	SampleTokens, SampleBytes int64
 }
 
 // Count returns the pending text's o200k tokens: the sample's count if the
-// sample holds all of it, otherwise its tokens per byte times Bytes.
-func (p Pending) Count() int64 {
+// sample holds all of it, otherwise its tokens per byte times Bytes; or,
+// when no sample is due, the session's tokens per byte times Bytes.
+func (p Pending) Count() Settlement {
+	if !p.count {
+		return Settlement{Tokens: (p.Bytes*p.ratioTokens + p.ratioBytes/2) / max(p.ratioBytes, 1)}
+	}
 	text, bytes, whole := p.Sample.text()
 	n := int64(CountTokens(text))
-	if whole || bytes == 0 {
-		return n
+	st := Settlement{Tokens: n, SampleTokens: n, SampleBytes: bytes}
+	if !whole && bytes > 0 {
+		st.Tokens = (n*p.Bytes + bytes/2) / bytes
 	}
-	return (n*p.Bytes + bytes/2) / bytes
+	return st
 }
 
 // TakePending hands over what was added since the last settlement, for
 // Count and Settle, and starts a new sample.
 func (m *Meter) TakePending() Pending {
-	p := Pending{Bytes: m.pendingBytes, Est: m.pendingEst, Sample: m.sample, Gen: m.gen}
+	m.sinceCount += m.pendingBytes
+	p := Pending{Bytes: m.pendingBytes, Est: m.pendingEst, Sample: m.sample, Gen: m.gen,
+		count: m.ratioBytes == 0 || m.sinceCount >= SettleEvery, ratioTokens: m.ratioTokens, ratioBytes: m.ratioBytes}
+	if p.count {
+		m.sinceCount = 0
+	} else {
+		p.Sample = Sample{}
+	}
 	m.pendingBytes, m.pendingEst, m.sample = 0, 0, Sample{seed: m.sample.seed + 1}
 	return p
 }
 
-// Settle replaces p's byte estimate with count (p.Count()), unless the
-// meter was reset since TakePending returned p.
-func (m *Meter) Settle(p Pending, count int64) {
+// Settle replaces p's byte estimate with st (p.Count()), unless the meter
+// was reset since TakePending returned p, and keeps the sample's tokens per
+// byte for the turns settled without one.
+func (m *Meter) Settle(p Pending, st Settlement) {
+	if st.SampleBytes > 0 {
+		m.ratioTokens += st.SampleTokens
+		m.ratioBytes += st.SampleBytes
+		if m.ratioBytes > 1<<30 {
+			m.ratioTokens, m.ratioBytes = m.ratioTokens/2, m.ratioBytes/2
+		}
+	}
 	if p.Gen == m.gen {
-		m.estimate += count - p.Est
+		m.estimate += st.Tokens - p.Est
 	}
 }
 

@@ -1,6 +1,7 @@
 package compress
 
 import (
+	"github.com/acp-bridge/acp-bridge/internal/tokens"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -125,12 +126,47 @@ func TestMeterSampleEstimate(t *testing.T) {
 		if whole || n > SampleBytes || len(sample) > SampleBytes {
 			t.Fatalf("%s: sample of %d bytes (whole %v) from %d", mix, n, whole, all.Len())
 		}
-		got, want := p.Count(), int64(CountTokens(all.String()))
+		got, want := p.Count().Tokens, int64(CountTokens(all.String()))
 		off := float64(got-want) / float64(want)
 		t.Logf("%s: %d bytes, o200k %d, settled from the sample %d (%+.1f%%)", mix, all.Len(), want, got, 100*off)
 		if off < -0.1 || off > 0.1 {
 			t.Errorf("%s: settled %d, o200k count %d: %.1f%% off", mix, got, want, 100*off)
 		}
+	}
+}
+
+// TestMeterSettlesAtRatio: once a sample is counted, turns are settled at
+// the session's tokens per byte without tokenizing, until SettleEvery more
+// bytes have streamed.
+func TestMeterSettlesAtRatio(t *testing.T) {
+	m := NewMeter(1 << 40)
+	piece := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 20) // 900 bytes
+	turn := strings.Repeat(piece, 15)                                            // fits in the sample
+	settle := func() (Settlement, int64) {
+		before := tokens.Tokenized()
+		for range 15 {
+			m.AddText(piece)
+		}
+		p := m.TakePending()
+		st := p.Count()
+		m.Settle(p, st)
+		return st, tokens.Tokenized() - before
+	}
+	if st, tok := settle(); tok == 0 || st.Tokens != int64(CountTokens(turn)) {
+		t.Fatalf("first turn: %d tokens, %d bytes tokenized; want the exact %d", st.Tokens, tok, CountTokens(turn))
+	}
+	n := 1
+	for ; int64(n*len(turn)) < SettleEvery; n++ {
+		st, tok := settle()
+		if tok != 0 {
+			t.Fatalf("turn %d tokenized %d bytes before SettleEvery", n+1, tok)
+		}
+		if d := st.Tokens - int64(CountTokens(turn)); d < -2 || d > 2 {
+			t.Fatalf("turn %d settled at %d tokens from the ratio, o200k %d", n+1, st.Tokens, CountTokens(turn))
+		}
+	}
+	if _, tok := settle(); tok == 0 {
+		t.Errorf("no sample tokenized after %d bytes", (n+1)*len(turn))
 	}
 }
 
