@@ -6,8 +6,9 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
-// The text chunk as the ACP SDKs write it, in the pieces between its two
-// free strings (the session id and the text) and its variant:
+// The text chunk as the agents recorded in this repository's transcripts
+// write it, in the pieces between its two free strings (the session id and
+// the text) and its variant:
 //
 //	{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":S,"update":{"sessionUpdate":"V","content":{"type":"text","text":T}}}}
 //

@@ -65,7 +65,11 @@ func TestHangupProbe(t *testing.T) {
 		r.Close()
 		d := time.Since(start)
 		close(stop)
-		if d > 20*time.Millisecond {
+		// A probe that held the descriptor would hold it until the
+		// writer closes, which it never does here; the bound only has to
+		// stay clear of scheduling delays on a loaded machine (20 ms did
+		// not, at a load average of 25 on two cores).
+		if d > time.Second {
 			t.Errorf("closing the input waited %v for the probe", d)
 		}
 	})
