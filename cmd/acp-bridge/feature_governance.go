@@ -46,11 +46,13 @@ func (f *stringsFlag) Set(v string) error { *f = append(*f, v); return nil }
 // neither a policy nor a log the feature does nothing.
 func governanceFeature() feature {
 	var policyFile, auditFile, auditFail string
+	var flags *flag.FlagSet
 	var auditMaxBytes int64
 	var roots stringsFlag
 	return feature{
 		name: "governance",
 		flags: func(fs *flag.FlagSet) {
+			flags = fs
 			fs.StringVar(&policyFile, "policy", "", "apply the AIP-7 GOVERNANCE.md policy in `FILE` (default: the --manifest's metadata.aip44.governance)")
 			fs.StringVar(&auditFile, "audit", "", "append the audit log to `FILE` (default: the --manifest's metadata.aip44.audit)")
 			fs.StringVar(&auditFail, "audit-fail", "closed", "when the audit log cannot be written: closed (deny tool permissions, writes and terminals until it recovers) or open (continue and log the error)")
@@ -83,7 +85,7 @@ func governanceFeature() feature {
 					s.Logger.Warn("governance: " + w)
 				}
 				g.Policy = p
-				g.Engine = governance.NewEngine(p, governance.EngineOptions{Roots: roots, Protected: selfProtected(p, s.Manifest)})
+				g.Engine = governance.NewEngine(p, governance.EngineOptions{Roots: roots, Protected: append(selfProtected(p, s.Manifest), bridgeFiles(flags)...)})
 				s.Logger.Info("governance: enforcing", "policy", policyFile, "rules", len(p.Rules()), "default", p.Default, "roots", roots)
 			}
 			if auditFile == "" && fromManifest {
@@ -166,6 +168,19 @@ func selfProtected(p *governance.Policy, m *manifest.Manifest) []governance.Prot
 	}
 	if m != nil && !strings.HasSuffix(m.File, "(embedded)") {
 		out = append(out, governance.ProtectedPath{Path: m.File, What: "the ACP.md manifest"})
+	}
+	return out
+}
+
+// bridgeFiles protects the bridge's --record and --log-file from the agent,
+// reads included: the recording holds every message both ways, the log
+// what the bridge decided and why.
+func bridgeFiles(fs *flag.FlagSet) []governance.ProtectedPath {
+	var out []governance.ProtectedPath
+	for name, what := range map[string]string{"record": "the bridge's wire recording", "log-file": "the bridge's log"} {
+		if f := fs.Lookup(name); f != nil && f.Value.String() != "" {
+			out = append(out, governance.ProtectedPath{Path: f.Value.String(), What: what, Read: true})
+		}
 	}
 	return out
 }

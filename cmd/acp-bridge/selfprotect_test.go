@@ -13,19 +13,23 @@ import (
 )
 
 // selfEditAgent asks the client to overwrite $2/GOVERNANCE.md, then to read
-// $3 (the audit log), and writes both answers to the FIFO $1.
+// $3 (the audit log) and $4 (the wire recording), and writes the answers to
+// the FIFO $1.
 const selfEditAgent = `printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"w1\",\"method\":\"fs/write_text_file\",\"params\":{\"sessionId\":\"s1\",\"path\":\"$2/GOVERNANCE.md\",\"content\":\"rules: {default: allow}\"}}"; IFS= read -r a
 printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"fs/read_text_file\",\"params\":{\"sessionId\":\"s1\",\"path\":\"$3\"}}"; IFS= read -r b
-printf '%s\n%s\n' "$a" "$b" > "$1"; cat > /dev/null`
+printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"r2\",\"method\":\"fs/read_text_file\",\"params\":{\"sessionId\":\"s1\",\"path\":\"$4\"}}"; IFS= read -r c
+printf '%s\n%s\n%s\n' "$a" "$b" "$c" > "$1"; cat > /dev/null`
 
 // TestBridgeProtectsItsOwnFiles runs the bridge under a policy that allows
 // every read and edit, with the policy and the audit log inside the
 // workspace: the agent may neither rewrite the policy the next run obeys
-// nor read the audit log, and the IDE never sees either request.
+// nor read the audit log or the wire recording, and the IDE never sees
+// those requests.
 func TestBridgeProtectsItsOwnFiles(t *testing.T) {
 	ws := t.TempDir()
 	policy := writePolicy(t, ws, "  default: allow\n  allow: [Read, Edit, Write]\n")
 	logFile := filepath.Join(ws, "audit", "log.jsonl")
+	record := filepath.Join(ws, "wire.jsonl")
 	fifo := filepath.Join(t.TempDir(), "answers")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
@@ -35,8 +39,8 @@ func TestBridgeProtectsItsOwnFiles(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- run(context.Background(), &env{stdin: stdinR, stdout: &stdout, stderr: &stderr},
-			[]string{"--policy", policy, "--audit", logFile, "--workspace-root", ws, "--adapter", "none", "--",
-				"sh", "-c", selfEditAgent, "sh", fifo, ws, logFile})
+			[]string{"--policy", policy, "--audit", logFile, "--record", record, "--workspace-root", ws, "--adapter", "none", "--",
+				"sh", "-c", selfEditAgent, "sh", fifo, ws, logFile, record})
 	}()
 	got := make(chan []string, 1)
 	go func() {
@@ -62,10 +66,10 @@ func TestBridgeProtectsItsOwnFiles(t *testing.T) {
 	}
 	stdinW.Close()
 	<-done
-	if len(answers) != 2 {
+	if len(answers) != 3 {
 		t.Fatalf("agent answers = %q; stderr:\n%s", answers, stderr.String())
 	}
-	for i, want := range []string{"the governance policy is protected", "the audit log is protected"} {
+	for i, want := range []string{"the governance policy is protected", "the audit log is protected", "the bridge's wire recording is protected"} {
 		if !strings.Contains(answers[i], `"error"`) || !strings.Contains(answers[i], want) {
 			t.Errorf("answer %d = %s; want an error saying %q", i, answers[i], want)
 		}
