@@ -208,6 +208,9 @@ func (x *logIndex) indexFile(i int32) (bool, error) {
 			for errors.Is(err, bufio.ErrBufferFull) {
 				line, err = br.ReadSlice('\n')
 				long = append(long, line...)
+				if len(long) > audit.MaxLineBytes {
+					return grew, fmt.Errorf("%s:%d: a line longer than %d bytes: not an audit event", xf.name, xf.lines+1, audit.MaxLineBytes)
+				}
 			}
 			line = long
 		}

@@ -5,6 +5,7 @@ package auditweb
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -42,5 +43,30 @@ func TestSpecialFilesDoNotHang(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatalf("%v: New hangs on a FIFO", paths)
 		}
+	}
+}
+
+// TestEndlessLine: a file whose first line is an event followed by a line
+// with no end is not read into memory whole; the log fails to open,
+// saying why.
+func TestEndlessLine(t *testing.T) {
+	dir := t.TempDir()
+	path := writeLog(t, dir)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := make([]byte, 1<<20)
+	for i := range chunk {
+		chunk[i] = 'x'
+	}
+	for range 17 {
+		f.Write(chunk)
+	}
+	f.Write([]byte("\n"))
+	f.Close()
+	_, err = New(Options{Paths: []string{path}})
+	if err == nil || !strings.Contains(err.Error(), "longer than") {
+		t.Fatalf("New = %v, want a line-too-long error", err)
 	}
 }
