@@ -22,13 +22,10 @@ func Follow(ctx context.Context, path string, offset int64, fn func(Entry)) erro
 	var f *os.File
 	var fi os.FileInfo
 	line := 0
-	next := int64(-1) // lowest seq not yet passed on
+	fw := &follower{path: path, fn: fn, next: -1}
 	emit := func(e Entry) {
 		line = e.Line
-		if e.Seq >= next {
-			next = e.Seq + 1
-			fn(e)
-		}
+		fw.emit(e)
 	}
 	defer func() {
 		if f != nil {
@@ -71,7 +68,7 @@ func Follow(ctx context.Context, path string, offset int64, fn func(Entry)) erro
 				// Between a rename and the new file: wait.
 			case os.SameFile(now, fi) && now.Size() < offset:
 				// Cut shorter than what was read: start over.
-				offset, line, next = 0, 0, -1
+				offset, line, fw.next = 0, 0, -1
 			case !os.SameFile(now, fi):
 				// Rotated: finish this file, then every rotated file
 				// after it, then the new active file.
@@ -119,6 +116,48 @@ func followRotated(path string, done os.FileInfo, emit func(Entry)) error {
 		}
 	}
 	return nil
+}
+
+// follower passes events on once each, in seq order.
+type follower struct {
+	path       string
+	fn         func(Entry)
+	next       int64 // lowest seq not yet passed on; -1 before the first
+	catchingUp bool
+}
+
+// emit passes e on unless it was already. When events are missing before
+// e, the file that held them was rotated away between two looks (two
+// rotations in one interval, or one while the rotated files were being
+// listed): they are passed on from the rotated files first.
+func (fw *follower) emit(e Entry) {
+	if e.Seq > fw.next && fw.next >= 0 && !fw.catchingUp {
+		fw.catchingUp = true
+		catchUpRotated(fw.path, fw.emit)
+		fw.catchingUp = false
+	}
+	if e.Seq >= fw.next {
+		fw.next = e.Seq + 1
+		fw.fn(e)
+	}
+}
+
+// catchUpRotated passes every event of the rotated files of path to emit,
+// oldest file first; emit keeps those not yet passed on. It ignores files
+// it cannot read: the events are then missing, as they would be anyway.
+func catchUpRotated(path string, emit func(Entry)) {
+	rot, err := rotatedFiles(path)
+	if err != nil {
+		return
+	}
+	for _, r := range rot {
+		f, err := os.Open(r.name)
+		if err != nil {
+			continue
+		}
+		readEntries(f, r.name, 0, emit)
+		f.Close()
+	}
 }
 
 // countLines counts the newlines in the first upto bytes of f.
