@@ -74,6 +74,8 @@ type group struct {
 	summary      audit.SessionSummary
 	cwd          string
 	runInfo      audit.RunInfo
+	// dirty is set when records were added since summary was computed.
+	dirty bool
 }
 
 type groupKey struct{ run, session string }
@@ -95,10 +97,15 @@ type logIndex struct {
 	// first summaries need not decode every line a second time.
 	collecting bool
 	collected  []audit.Entry
-	ver        verifyState
-	resets     int // counts resets, so a verification of older lines is not published
-	version    uint64
-	changed    chan struct{} // closed and replaced on each change
+	// runRecs keeps, per run, the few records audit.Runs names the run's
+	// agent from (agent.info, bridge.start, the first record of an
+	// operator), so a change to one session does not mean reading the
+	// whole log again.
+	runRecs map[string][]audit.Entry
+	ver     verifyState
+	resets  int // counts resets, so a verification of older lines is not published
+	version uint64
+	changed chan struct{} // closed and replaced on each change
 }
 
 func newLogIndex(base string) *logIndex {
@@ -187,6 +194,7 @@ func (x *logIndex) reset() {
 	x.groupOf = make(map[groupKey]int32)
 	x.ver = verifyState{}
 	x.collecting, x.collected = false, nil
+	x.runRecs = nil
 	x.resets++
 	x.summaries = false
 	x.notify()
@@ -236,6 +244,7 @@ func (x *logIndex) add(file int32, off int64, line []byte, n int) {
 		if x.collecting {
 			x.collected = append(x.collected, slimEntry(e))
 		}
+		x.noteRun(&e)
 		r.flags |= flagEvent
 		if e.IsLifecycle() {
 			r.flags |= flagLifecycle
@@ -265,6 +274,7 @@ func (x *logIndex) add(file int32, off int64, line []byte, n int) {
 			}
 			r.group = g
 			x.groups[g].recs = append(x.groups[g].recs, int32(len(x.recs)))
+			x.groups[g].dirty = true
 		}
 	}
 	x.recs = append(x.recs, r)
@@ -294,10 +304,33 @@ func (x *logIndex) entry(pos int32) (audit.Entry, error) {
 	return e, nil
 }
 
-// ensureSummaries computes the session summaries (audit.Sessions, with
-// each decision counted once, and audit.Runs for the agents) when the log
-// changed since they were last computed. It reads every line once and
-// keeps only what the summaries need while it runs.
+// noteRun keeps e in runRecs when audit.Runs would learn the run's agent
+// or command from it. Called with mu held.
+func (x *logIndex) noteRun(e *audit.Entry) {
+	if x.runRecs == nil {
+		x.runRecs = make(map[string][]audit.Entry)
+	}
+	recs := x.runRecs[e.RunID]
+	keep := e.Action == audit.AgentInfoAction || e.Action == "bridge.start"
+	if !keep && e.Actor.Role == "operator" {
+		keep = true
+		for i := range recs {
+			if recs[i].Actor.Role == "operator" && recs[i].Action != audit.AgentInfoAction && recs[i].Action != "bridge.start" {
+				keep = false // only the first can name the agent
+				break
+			}
+		}
+	}
+	if keep {
+		x.runRecs[e.RunID] = append(recs, slimEntry(*e))
+	}
+}
+
+// ensureSummaries brings the session summaries up to date: audit.Sessions
+// (each decision counted once) over the records of every session that
+// changed, and audit.Runs for the agents. At start the first indexing
+// pass has collected what they need; later only the sessions that gained
+// records are read again.
 func (x *logIndex) ensureSummaries() error {
 	x.mu.RLock()
 	done := x.summaries
@@ -310,29 +343,48 @@ func (x *logIndex) ensureSummaries() error {
 	if x.summaries {
 		return nil
 	}
-	slim, decode := x.collected, !x.collecting
-	x.collecting, x.collected = false, nil
-	for pos := range x.recs {
-		if !decode {
-			break // collected while indexing
+	runs := make(map[string]audit.RunInfo)
+	for id, recs := range x.runRecs {
+		if r := audit.Runs(recs); len(r) > 0 {
+			runs[id] = r[0]
 		}
-		if x.recs[pos].flags&flagEvent == 0 {
+	}
+	if x.collecting {
+		x.summarize(x.collected)
+		for _, g := range x.groups {
+			g.dirty = false
+		}
+	}
+	x.collecting, x.collected = false, nil
+	for _, g := range x.groups {
+		if !g.dirty {
 			continue
 		}
-		e, err := x.entry(int32(pos))
-		if err != nil {
-			return err
+		slim := make([]audit.Entry, 0, len(g.recs))
+		for _, pos := range g.recs {
+			e, err := x.entry(pos)
+			if err != nil {
+				return err
+			}
+			slim = append(slim, slimEntry(e))
 		}
-		slim = append(slim, slimEntry(e))
+		x.summarize(slim)
+		g.dirty = false
 	}
-	runs := make(map[string]audit.RunInfo)
-	for _, r := range audit.Runs(slim) {
-		runs[r.ID] = r
+	for _, g := range x.groups {
+		g.runInfo = runs[g.run]
+		g.summary.Agent = g.runInfo.Agent
 	}
+	x.summaries = true
+	return nil
+}
+
+// summarize sets the summary and cwd of the sessions of slim. Called with
+// mu held.
+func (x *logIndex) summarize(slim []audit.Entry) {
 	for _, s := range audit.Sessions(slim) {
 		if g, ok := x.groupOf[groupKey{s.Run, s.ID}]; ok {
 			x.groups[g].summary = s
-			x.groups[g].runInfo = runs[s.Run]
 		}
 	}
 	for i := range slim {
@@ -344,8 +396,6 @@ func (x *logIndex) ensureSummaries() error {
 			x.groups[g].cwd = e.Subject.Path
 		}
 	}
-	x.summaries = true
-	return nil
 }
 
 // slimEntry keeps of e what audit.Sessions and audit.Runs read.

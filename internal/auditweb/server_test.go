@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
 
@@ -326,6 +328,24 @@ func TestLiveAppendAndRotation(t *testing.T) {
 	names, _ := chainFiles(path)
 	if len(names) < 2 {
 		t.Fatalf("no rotation happened: %v", names)
+	}
+	// The summaries, kept up to date session by session, are what
+	// audit.Sessions says of the whole log read again.
+	entries, err := audit.ReadEntries(names...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.mu.RLock()
+	var got []audit.SessionSummary
+	for _, g := range x.groups {
+		got = append(got, g.summary)
+	}
+	x.mu.RUnlock()
+	if diff := cmp.Diff(audit.Sessions(entries), got); diff != "" {
+		t.Errorf("summaries after appends (-full +incremental):\n%s", diff)
+	}
+	if len(got) != 2 || got[1].Prompts != 3 {
+		t.Errorf("summaries %+v", got)
 	}
 	_, body = ts.get(t, "/timeline?q=more+c")
 	if !strings.Contains(body, "more c") {
