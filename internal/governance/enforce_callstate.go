@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
@@ -190,6 +192,9 @@ func pathsFit(lists ...[]string) bool {
 func keepInput(raw []byte) (kept json.RawMessage, whole bool) {
 	if len(raw) <= maxKept {
 		return bytes.Clone(raw), true
+	}
+	if !jsontext.Value(raw).IsValid() {
+		return nil, false // read as no input at all: nothing to keep
 	}
 	mems, err := rawjson.Members(raw)
 	if err != nil {

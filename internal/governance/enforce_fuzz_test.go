@@ -1,0 +1,81 @@
+package governance
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// FuzzKeepInput: what the bridge keeps of a large tool input decides like
+// the whole input: ToolCallRequest reads only judgedInputKeys, and
+// keepInput keeps exactly those.
+func FuzzKeepInput(f *testing.F) {
+	for _, s := range []string{
+		`{"command":"ls -la","cwd":"/w"}`,
+		`{"file_path":"/w/a.go","old_string":"x","new_string":"y"}`,
+		`{"command":["bash","-lc","rm -rf /tmp/x"],"args":["-v"]}`,
+		`{"pattern":"/etc/**/*.conf","path":"/w"}`,
+		`{"url":"https://example.com","prompt":"x"}`,
+		`{"absolute_path":"/w/.env","directory":"/w/sub","source":"a","destination":"b"}`,
+		`{"command":"a","command":"b"}`,
+		`[1,2]`, `"x"`, `{}`,
+	} {
+		f.Add(s, "execute", 1)
+		f.Add(s, "read", 70000)
+	}
+	f.Fuzz(func(t *testing.T, input, kind string, pad int) {
+		if pad < 0 || pad > 1<<20 {
+			return
+		}
+		raw := []byte(input)
+		if t := strings.TrimSpace(input); strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") && t != "{}" {
+			// Make it large with a member the policy never reads.
+			raw = []byte(t[:len(t)-1] + `,"content":"` + strings.Repeat("x", pad) + `"}`)
+		}
+		kept, whole := keepInput(raw)
+		if kept == nil {
+			return // too large to keep: judged again only whole
+		}
+		if whole && string(kept) != string(raw) {
+			t.Fatalf("kept %q as whole, want %q", kept, raw)
+		}
+		full := ToolCallRequest(ToolCall{Kind: kind, RawInput: raw}, "/w")
+		part := ToolCallRequest(ToolCall{Kind: kind, RawInput: kept}, "/w")
+		if !reflect.DeepEqual(full, part) {
+			t.Fatalf("input %.200q: request from the whole input %+v, from what is kept %+v", raw, full, part)
+		}
+	})
+}
+
+// FuzzToolUpdate: reading a tool call update never panics, and what
+// contentDiffPaths accepts it reads the same way every time.
+func FuzzToolUpdate(f *testing.F) {
+	for _, s := range []string{
+		`{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"x","kind":"edit","status":"pending","locations":[{"path":"/w/a"}],"content":[{"type":"diff","path":"/w/a","newText":"b"}],"rawInput":{"file_path":"/w/a"}}}`,
+		`{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","content":{"type":"diff"}}}`,
+		`{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":5,"title":[1],"locations":[{"path":7}]}}`,
+		`{"update":[]}`, `[]`, `{}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, params string) {
+		p, ok := parseToolUpdate([]byte(params))
+		mayBeToolCall([]byte(params))
+		if !ok {
+			return
+		}
+		if p.bad == "" && p.Update.Content != nil {
+			a, err := contentDiffPaths(p.Update.Content)
+			if err != nil {
+				t.Fatalf("content %q passed as readable, then: %v", p.Update.Content, err)
+			}
+			if b := diffPaths(p.Update.Content); !reflect.DeepEqual(a, b) {
+				t.Fatalf("diff paths %q then %q", a, b)
+			}
+		}
+		c := &callState{session: p.SessionID, id: p.Update.ToolCallID}
+		full, _, _ := c.merge(&p.Update.toolCallFields)
+		_ = ToolCallRequest(full, "/w")
+		_ = c.size()
+	})
+}
