@@ -81,3 +81,28 @@ func TestBridgeProtectsItsOwnFiles(t *testing.T) {
 		t.Errorf("the IDE saw a refused request:\n%s", out)
 	}
 }
+
+// TestPolicyCheckListsBuiltinRules: policy check shows the rules that hold
+// whatever the policy says, and decides a write to the policy with them.
+func TestPolicyCheckListsBuiltinRules(t *testing.T) {
+	ws := t.TempDir()
+	policy := writePolicy(t, ws, "  default: allow\n  allow: [Edit]\n")
+	stdout, stderr, code := runCmd(t, "", "policy", "check", "--policy", policy)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"deny Edit(/" + policy + ") (built-in: the governance policy)",
+		"deny Read(/" + filepath.Join(ws, "audit", "audit-log.jsonl") + ") (built-in: the audit log)",
+		"deny Edit(./.claude/settings.json) (built-in: Claude Code's project settings, whose hooks run commands)",
+		"deny relative paths",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("policy check output lacks %q:\n%s", want, stdout)
+		}
+	}
+	stdout, _, _ = runCmd(t, "", "policy", "check", "--policy", policy, "--cwd", ws, "--tool", "Edit", "--path", "GOVERNANCE.md")
+	if !strings.HasPrefix(stdout, "deny\n") || !strings.Contains(stdout, "the governance policy is protected") {
+		t.Errorf("policy check of an edit to the policy:\n%s", stdout)
+	}
+}
