@@ -401,6 +401,7 @@ func (x *logIndex) summarize(slim []audit.Entry) {
 // slimEntry keeps of e what audit.Sessions and audit.Runs read.
 func slimEntry(e audit.Entry) audit.Entry {
 	e.Raw, e.Output, e.Metadata, e.Reason, e.PolicyRule = nil, nil, nil, "", ""
+	e.Schema, e.Doctype, e.TS, e.PrevHash, e.HashAlg, e.MetadataHash, e.File = "", "", "", "", "", "", ""
 	if e.Decision() == "" && e.Action != audit.AgentInfoAction && e.Action != "bridge.start" {
 		e.Input = nil
 	}
