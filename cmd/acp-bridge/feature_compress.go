@@ -90,8 +90,7 @@ func compressFeature() feature {
 				return err
 			}
 			s.Compression = p
-			s.Bridge.Use(p.Middleware())
-			s.Bridge.OnPreempt(p.Preempt)
+			s.Bridge.Use(p) // a Preempter: hears cancellations as they are read
 			s.onExit(func() {
 				if err := p.Events().Err(); err != nil {
 					s.Logger.Warn("compression log", "err", err)

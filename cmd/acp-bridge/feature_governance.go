@@ -149,9 +149,9 @@ func governanceFeature() feature {
 			enf := governance.NewEnforcer(opts)
 			g.Enforcer = enf
 			// A panic in the enforcement refuses the message it was judging.
-			s.Bridge.UseFailClosed(enf.Middleware())
+			// A Preempter: it hears cancellations as they are read.
+			s.Bridge.UseFailClosed(enf)
 			s.OnRefused = enf.Refused
-			s.Bridge.OnPreempt(enf.Preempt)
 			s.onExit(func() { enf.Close("bridge stopped") })
 			return nil
 		},

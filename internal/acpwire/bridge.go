@@ -67,7 +67,7 @@ type Options struct {
 
 // Bridge forwards ACP messages between a client (the IDE) and an agent,
 // through a chain of middleware. Create one with New, add middleware with
-// Use, then call Serve once. A Bridge is also the Sender its middleware
+// Use, then call Start (or Run) once. A Bridge is also the Sender its middleware
 // speaks through.
 type Bridge struct {
 	opts   Options
@@ -76,7 +76,9 @@ type Bridge struct {
 	// retaining is set when some middleware may keep messages' bytes after
 	// handling them (see UseNonRetaining).
 	retaining bool
-	preempt   []func(*Message)
+	// preempt holds the Preempt methods of the middleware that are
+	// Preempters.
+	preempt []func(*Message)
 	// callID is the start of the ids of the bridge's own requests:
 	// "acp-bridge-", this run's random nonce and "-".
 	callID string
@@ -132,45 +134,49 @@ func New(opts Options) *Bridge {
 // the ids and bytes of the side it is on (a middleware that translates ids
 // hides its translation from those added before it). A panic in the
 // middleware is recovered, logged and reported, and the message goes on
-// unchanged (fail open; see UseFailClosed). Use must be called before
-// Serve.
-func (b *Bridge) Use(mw ...Middleware) {
-	for _, m := range mw {
-		b.layers = append(b.layers, layer{mw: m})
-	}
-	b.retaining = b.retaining || len(mw) > 0
-}
+// unchanged (fail open; see UseFailClosed). Middleware that implements
+// Preempter also hears cancellations as they are read. Use must be called
+// before Start.
+func (b *Bridge) Use(mw ...Wrapper) { b.add(mw, layerOptions{retaining: true}) }
 
 // UseFailClosed appends middleware as Use does, for middleware whose
 // checks a message must pass: when it panics, the message it was handling
 // is refused instead of passed on (a request is answered with an error, a
 // response replaced by an error for the requester, anything else
 // dropped), unless the middleware had passed it on already.
-func (b *Bridge) UseFailClosed(mw ...Middleware) {
-	for _, m := range mw {
-		b.layers = append(b.layers, layer{mw: m, failClosed: true})
-	}
-	b.retaining = b.retaining || len(mw) > 0
+func (b *Bridge) UseFailClosed(mw ...Wrapper) {
+	b.add(mw, layerOptions{retaining: true, failClosed: true})
 }
 
 // UseNonRetaining appends middleware as Use does, for middleware that keeps
 // neither a message nor any slice of its bytes once its Handle has returned
 // (copies are fine), and that settles each message's fate before Handle
 // returns (see Handler). While all middleware is added this way and no
-// preempt hook is registered, the bridge reads each message into a buffer
+// middleware is a Preempter, the bridge reads each message into a buffer
 // it reuses once the message is written. UseNonRetaining must be called
-// before Serve; tests of such middleware should set PoisonBlocksEnv.
-func (b *Bridge) UseNonRetaining(mw ...Middleware) {
-	for _, m := range mw {
-		b.layers = append(b.layers, layer{mw: m})
-	}
+// before Start; tests of such middleware should set PoisonBlocksEnv.
+func (b *Bridge) UseNonRetaining(mw ...Wrapper) { b.add(mw, layerOptions{}) }
+
+// layerOptions says how middleware was added.
+type layerOptions struct {
+	// retaining: the middleware may keep messages' bytes after handling
+	// them.
+	retaining bool
+	// failClosed: a panic in the middleware refuses the message.
+	failClosed bool
 }
 
-// OnPreempt registers fn to hear about session/cancel and $/cancel_request
-// the moment they are read, before they wait their turn behind earlier
-// messages of their direction (which they still do). fn must not block.
-// OnPreempt must be called before Serve.
-func (b *Bridge) OnPreempt(fn func(*Message)) { b.preempt = append(b.preempt, fn) }
+// add appends mw as layers added with o, and registers the preempt hooks
+// of those that are Preempters.
+func (b *Bridge) add(mw []Wrapper, o layerOptions) {
+	for _, m := range mw {
+		b.layers = append(b.layers, layer{mw: m, failClosed: o.failClosed})
+		if p, ok := m.(Preempter); ok {
+			b.preempt = append(b.preempt, p.Preempt)
+		}
+	}
+	b.retaining = b.retaining || o.retaining && len(mw) > 0
+}
 
 // Endpoint is one side of the bridge: where its messages come from and where
 // messages for it go.
@@ -181,7 +187,7 @@ type Endpoint struct {
 	Out io.Writer
 }
 
-// Ended reports which side of a Serve ended it.
+// Ended reports which side of a Session ended it.
 type Ended struct {
 	// Side is the peer whose input ended first: ClientToAgent means the
 	// client closed its end, AgentToClient the agent's output ended.
@@ -201,20 +207,8 @@ func (e *Ended) Error() string {
 	return who + " side ended"
 }
 
-// Serve forwards messages between client and agent until ctx is done or
-// one side's input ends, and returns an *Ended saying which (or ctx's error).
-// The other direction keeps flowing until Close; call Drain to let the
-// remaining agent output through during shutdown.
-func (b *Bridge) Serve(ctx context.Context, client, agent Endpoint) error {
-	s, err := b.start(ctx, client, agent)
-	if err != nil {
-		return err
-	}
-	return s.wait(ctx)
-}
-
-// Session is a running bridge: Serve split in two so a caller can manage
-// the agent process around it.
+// Session is a running bridge, started with Start; Run drives one around
+// the agent process.
 type Session struct {
 	b         *Bridge
 	closeOnce sync.Once
@@ -255,15 +249,6 @@ func (s *Session) Ended() <-chan *Ended { return s.ended }
 // Done returns a channel closed when all messages read in direction dir
 // have been handled and written.
 func (s *Session) Done(dir Direction) <-chan struct{} { return s.closed[dir] }
-
-func (s *Session) wait(ctx context.Context) error {
-	select {
-	case e := <-s.ended:
-		return e
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
 
 // Close flushes what is left to write and the recording. Call it after the
 // directions are done. It does not wait for a write that is under way: one
@@ -470,11 +455,10 @@ type queued struct {
 // messages and maxWaitingBytes of them wait, however they were batched
 // (a batch over either limit goes alone, when nothing else waits). Reading
 // ahead that far keeps the reader from waiting for the agent's every write
-// while the loop waits for the IDE to read: measured in turns against 256
-// messages with no byte bound, these limits cut the streaming benchmark's
-// ratio by a few hundredths (1.09-1.12 against 1.11-1.16 over three runs of
-// 20 streams), 64 messages raised it by a third, and 2 MiB brought the
-// bridge's steady RSS to 27-29 MB.
+// while the loop waits for the IDE to read (a much smaller maxWaiting slows
+// streaming markedly); the byte bound keeps the bridge's memory small
+// behind an IDE that reads slowly (a bound of a few MiB shows in its steady
+// RSS). cmd/acp-bridge's BenchmarkStream200k measures the trade.
 const (
 	handoffBatch    = 64
 	maxWaiting      = 1024

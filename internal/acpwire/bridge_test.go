@@ -561,8 +561,7 @@ func TestPreemptSeesCancelAtOnce(t *testing.T) {
 				return next.Handle(ctx, m)
 			})
 			b := New(Options{})
-			b.Use(block(b))
-			b.OnPreempt(func(m *Message) { once.Do(func() { close(release) }) })
+			b.Use(preempting{block(b), func(m *Message) { once.Do(func() { close(release) }) }})
 			h := newHarnessFor(t, b)
 			send, gets := h.fromClient, h.agentGets
 			cancel := `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}`
@@ -887,3 +886,11 @@ func TestOwnCallID(t *testing.T) {
 		t.Errorf("ownCallID allocates %v times per call", n)
 	}
 }
+
+// preempting is a Middleware with a preempt hook: a Preempter.
+type preempting struct {
+	Middleware
+	preempt func(*Message)
+}
+
+func (p preempting) Preempt(m *Message) { p.preempt(m) }

@@ -26,7 +26,7 @@ type Panic struct {
 
 // layer is one middleware as added, with how it fails.
 type layer struct {
-	mw         Middleware
+	mw         Wrapper
 	failClosed bool
 }
 
@@ -74,7 +74,7 @@ func (t tracker) Handle(ctx context.Context, m *Message) error {
 
 func (b *Bridge) guarded(l layer, next Handler) Handler {
 	g := &guard{b: b, next: next, failClosed: l.failClosed}
-	g.h = l.mw(tracker{g})
+	g.h = l.mw.Wrap(tracker{g})
 	return g
 }
 

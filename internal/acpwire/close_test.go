@@ -24,14 +24,14 @@ func TestRunReturnsWhileIDEDoesNotRead(t *testing.T) {
 	sr, sw := osPipe(t) // sr: the IDE's input, which it does not read
 	t.Cleanup(func() { cw.Close(); sr.Close() })
 	b := New(Options{})
-	b.UseNonRetaining(func(next Handler) Handler {
+	b.UseNonRetaining(Middleware(func(next Handler) Handler {
 		return HandlerFunc(func(ctx context.Context, m *Message) error {
 			if m.Kind == KindRequest && m.Method == "_test/big" {
 				return b.Reply(m, map[string]string{"pad": string(bigNote(1 << 20))})
 			}
 			return next.Handle(ctx, m)
 		})
-	})
+	}))
 	done := make(chan error, 1)
 	go func() { done <- b.Run(context.Background(), Endpoint{In: cr, Out: sw}, agent) }()
 	if _, err := io.WriteString(cw, `{"jsonrpc":"2.0","id":1,"method":"_test/big","params":{}}`+"\n"); err != nil {

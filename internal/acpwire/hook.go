@@ -41,6 +41,27 @@ func (f HandlerFunc) Handle(ctx context.Context, m *Message) error { return f(ct
 // given to Bridge.Use sees each message first.
 type Middleware func(next Handler) Handler
 
+// Wrap calls m(next), so a Middleware is a Wrapper.
+func (m Middleware) Wrap(next Handler) Handler { return m(next) }
+
+// Wrapper is middleware as Bridge.Use takes it: anything that wraps the
+// next handler. A Middleware is one; a type that also has other work to do
+// on the wire (see Preempter) implements Wrap itself.
+type Wrapper interface {
+	Wrap(next Handler) Handler
+}
+
+// Preempter is a Wrapper that must hear of session/cancel and
+// $/cancel_request the moment they are read, before they wait their turn
+// behind earlier messages of their direction (which they still do): a
+// middleware holding a request stops waiting when its cancellation comes.
+// Use registers a Wrapper that implements Preempter as a preempt hook.
+// Preempt must not block.
+type Preempter interface {
+	Wrapper
+	Preempt(m *Message)
+}
+
 // Sender lets middleware speak for itself on the wire. All methods are safe
 // for concurrent use and may be called from inside Handle. Every message a
 // Sender writes goes through the same ordered writer as forwarded messages.

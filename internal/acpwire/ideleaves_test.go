@@ -90,14 +90,14 @@ func TestIDELeavesWhileAnotherWriteWaits(t *testing.T) {
 // its end must still be noticed (found by review: it was not).
 func TestIDELeavesWhileReplyToItWaits(t *testing.T) {
 	b := New(Options{})
-	b.UseNonRetaining(func(next Handler) Handler {
+	b.UseNonRetaining(Middleware(func(next Handler) Handler {
 		return HandlerFunc(func(ctx context.Context, m *Message) error {
 			if m.Kind == KindRequest && m.Method == "session/load" {
 				return b.ReplyError(m, Errorf(CodeMethodNotFound, "refused by manifest"))
 			}
 			return next.Handle(ctx, m)
 		})
-	})
+	}))
 	s, cw, _, agentIn := pipesSession(t, b)
 	go io.Copy(io.Discard, agentIn)
 	// The IDE is busy and does not read its input for a while: fill its pipe.

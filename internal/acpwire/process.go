@@ -20,17 +20,17 @@ import (
 	"time"
 )
 
-// Shutdown timings. Tests shorten them.
+// Shutdown timings of Run. Variables only so tests can shorten them (see
+// setGrace in export_test.go); nothing else sets them.
 var (
-	// DefaultStdinGrace is how long an agent gets to exit after its stdin
-	// is closed before it is sent SIGTERM.
-	DefaultStdinGrace = 2 * time.Second
-	// DefaultTermGrace is how long an agent gets after SIGTERM before
-	// SIGKILL.
-	DefaultTermGrace = 5 * time.Second
-	// AgentExitGrace is how long the bridge keeps reading an exited agent's
-	// output before ending the processes that hold it open.
-	AgentExitGrace = 500 * time.Millisecond
+	// stdinGrace is how long an agent gets to exit after its stdin is
+	// closed before it is sent SIGTERM.
+	stdinGrace = 2 * time.Second
+	// termGrace is how long an agent gets after SIGTERM before SIGKILL.
+	termGrace = 5 * time.Second
+	// agentExitGrace is how long the bridge keeps reading an exited
+	// agent's output before ending the processes that hold it open.
+	agentExitGrace = 500 * time.Millisecond
 )
 
 // pipeSize is the buffer the bridge asks for (where it can) on the pipes it creates to the

@@ -66,7 +66,7 @@ func (b *Bridge) Run(ctx context.Context, client Endpoint, agent *Agent) error {
 			// Let what the client sent last reach the agent, however
 			// slowly it reads, but not an agent that has stopped reading:
 			// stopping it closes its input, which ends a write that waits.
-			if !b.waitWhileAccepted(s.Done(ClientToAgent), ClientToAgent, DefaultStdinGrace+DefaultTermGrace) {
+			if !b.waitWhileAccepted(s.Done(ClientToAgent), ClientToAgent, stdinGrace+termGrace) {
 				b.logger.Warn("agent is not reading what the client sent last; shutting it down anyway")
 			}
 			b.shutdown(s, agent)
@@ -81,9 +81,9 @@ func (b *Bridge) Run(ctx context.Context, client Endpoint, agent *Agent) error {
 			// moment. If processes the agent left behind hold the pipe
 			// open, end them and stop reading, or the exit would go unseen.
 			go func() {
-				if !waitTimeout(s.Done(AgentToClient), AgentExitGrace) {
+				if !waitTimeout(s.Done(AgentToClient), agentExitGrace) {
 					b.logger.Warn("agent exited but its output is still held open; ending what it left behind")
-					agent.Stop(0, DefaultTermGrace)
+					agent.Stop(0, termGrace)
 					agent.closeStdout()
 				}
 			}()
@@ -107,7 +107,7 @@ func (b *Bridge) waitWhileAccepted(done <-chan struct{}, dir Direction, idle tim
 
 // shutdown stops the agent while forwarding whatever it still writes.
 func (b *Bridge) shutdown(s *Session, agent *Agent) {
-	agent.Stop(DefaultStdinGrace, DefaultTermGrace)
+	agent.Stop(stdinGrace, termGrace)
 	// The agent is gone, so its output ends; let the last of it through.
 	waitTimeout(s.Done(AgentToClient), 2*time.Second)
 }
@@ -117,9 +117,9 @@ func (b *Bridge) agentGone(s *Session, agent *Agent, e *Ended) error {
 	// The agent closed its output; give it a moment to exit on its own.
 	if !waitTimeout(agent.Done(), 2*time.Second) {
 		b.logger.Warn("agent closed its output but is still running; stopping it")
-		agent.Stop(0, DefaultTermGrace)
+		agent.Stop(0, termGrace)
 	}
-	agent.Stop(0, DefaultTermGrace) // reaps anything it left behind
+	agent.Stop(0, termGrace) // reaps anything it left behind
 	ee := &AgentExitError{Status: agent.ExitStatus(), StderrTail: agent.StderrTail()}
 	rpcErr := Errorf(CodeInternalError, "%s", strings.TrimSuffix(ee.Error(), "")).WithData(map[string]any{
 		"exitStatus": ee.Status,

@@ -39,6 +39,5 @@
 // Pipeline ties them together as one acpwire middleware:
 //
 //	p, err := compress.New(compress.Config{CacheDir: dir}, bridge)
-//	bridge.Use(p.Middleware())
-//	bridge.OnPreempt(p.Preempt)
+//	bridge.Use(p) // p is also an acpwire.Preempter
 package compress

@@ -49,8 +49,7 @@ func newHarnessWith(t testing.TB, cfg *Config) *harness {
 		if p, err = New(*cfg, b); err != nil {
 			t.Fatal(err)
 		}
-		b.Use(p.Middleware())
-		b.OnPreempt(p.Preempt)
+		b.Use(p)
 	}
 	cr, cw := io.Pipe() // IDE writes cw, bridge reads cr
 	ir, iw := io.Pipe() // bridge writes iw, IDE reads ir

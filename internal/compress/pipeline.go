@@ -175,6 +175,11 @@ func (p *Pipeline) OffloadTokens() int { return p.cfg.OffloadTokens }
 // Events returns the pipeline's compression event log.
 func (p *Pipeline) Events() *EventLog { return p.events }
 
+// Wrap implements acpwire.Wrapper: a Pipeline added with Bridge.Use
+// compresses, and is registered for cancellations as an acpwire.Preempter
+// (see Preempt).
+func (p *Pipeline) Wrap(next acpwire.Handler) acpwire.Handler { return p.Middleware()(next) }
+
 // Middleware returns the compression middleware.
 func (p *Pipeline) Middleware() acpwire.Middleware {
 	return func(next acpwire.Handler) acpwire.Handler {
@@ -188,8 +193,8 @@ func (p *Pipeline) Middleware() acpwire.Middleware {
 }
 
 // Preempt hears session/cancel before it waits its turn: a compaction or
-// rollover the bridge is running for that session is abandoned. Register it
-// with Bridge.OnPreempt. It does not block.
+// rollover the bridge is running for that session is abandoned. Bridge.Use
+// registers it. It does not block.
 func (p *Pipeline) Preempt(m *acpwire.Message) {
 	if !m.IsNotification("session/cancel") {
 		return

@@ -37,7 +37,7 @@
 // sessions outside the workspace, stops tool calls the agent ran without
 // asking, and records every decision in the audit log (a Recorder, such as
 // *audit.Log) before it takes effect. NewEnforcer gives access to Preempt
-// (register it with Bridge.OnPreempt so a cancelled request stops waiting
+// (Bridge.Use registers it, an Enforcer being an acpwire.Preempter, so a cancelled request stops waiting
 // for an approval at once) and Close (records the end of open sessions).
 // NewQueuedRecorder moves the encoding of the other records off the
 // message path while keeping their order.

@@ -137,6 +137,11 @@ func NewEnforcer(opts EnforceOptions) *Enforcer {
 // Middleware returns the enforcing middleware.
 func (x *Enforcer) Middleware() acpwire.Middleware { return x.middleware }
 
+// Wrap implements acpwire.Wrapper: an Enforcer added with Bridge.Use (or
+// UseFailClosed) enforces, and is registered for cancellations as an
+// acpwire.Preempter (see Preempt).
+func (x *Enforcer) Wrap(next acpwire.Handler) acpwire.Handler { return x.middleware(next) }
+
 func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 	return acpwire.HandlerFunc(func(ctx context.Context, m *acpwire.Message) error {
 		switch m.Kind {

@@ -140,7 +140,7 @@ var (
 )
 
 // Preempt hears session/cancel and $/cancel_request as soon as the bridge
-// reads them (register it with Bridge.OnPreempt): an approval the bridge is
+// reads them (Bridge.Use registers it, the Enforcer being an acpwire.Preempter): an approval the bridge is
 // waiting for on behalf of a cancelled request or turn is abandoned at
 // once, instead of after the person answers. It does not block.
 func (x *Enforcer) Preempt(m *acpwire.Message) {

@@ -112,8 +112,7 @@ func newHarnessWire(t *testing.T, opts EnforceOptions, engine bool, wo acpwire.O
 	opts.Sender = b
 	enf := NewEnforcer(opts)
 	h.enf = enf
-	b.Use(enf.Middleware())
-	b.OnPreempt(enf.Preempt)
+	b.Use(enf)
 	clientInR, clientInW := io.Pipe()
 	clientOutR, clientOutW := io.Pipe()
 	agentInR, agentInW := io.Pipe()
