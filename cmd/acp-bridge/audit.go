@@ -22,12 +22,15 @@ var auditUsage = `usage: acp-bridge audit <command> [flags] FILE...
 
 commands:
   verify FILE...     check the hash chain, seq, hashes and schema of every line (exit 1 at the first bad line;
-                     --genesis also requires the chain to start at seq 0)
+                     --genesis also requires the chain to start at seq 0; --anchor FILE compares it with the
+                     checkpoints a collector received, so truncation and a recomputed chain fail)
   repair FILE        remove a torn last line left by a crash (complete lines are never touched)
   sessions FILE...   list sessions by bridge run: agent, start, end, prompts, tool calls, approvals, denials
   show FILE...       a readable timeline (--session ID, --run ID, --tool, --decision, --since, --all, --wide, --json, --local)
   tail [-f] FILE     the last lines as a timeline; with -f, follow new lines (and rotations)
   serve FILE|DIR...  a read-only browser view on 127.0.0.1 (--listen ADDR), opened with the URL it prints
+  export FILE        send the log (rotated files included) to an OTLP/HTTP collector (--otlp-endpoint URL)
+                     from its cursor on; --all sends it all again
 
 Rotated files (audit.jsonl.000001, ...) may be given in any order: they are put in chain order.
 FILE "-" reads standard input (verify, sessions, show). Decisions are coloured when the output is a
@@ -50,6 +53,7 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 		"show":     auditShow,
 		"tail":     auditTail,
 		"serve":    auditServe,
+		"export":   auditExport,
 	}
 	run, ok := cmds[args[0]]
 	if !ok {
@@ -86,6 +90,8 @@ func newAuditFlags(e *env, name, usage string) *flag.FlagSet {
 func auditVerify(_ context.Context, e *env, args []string) error {
 	fs := newAuditFlags(e, "verify", "[--genesis] FILE...")
 	genesis := fs.Bool("genesis", false, "fail unless the chain starts at GENESIS (seq 0): no older file is missing")
+	anchor := fs.String("anchor", "", "compare with the checkpoints in `FILE` (JSONL a collector received)")
+	anchorLog := fs.String("anchor-log", "", "the log's name in the anchor (default: the absolute path of the active file given)")
 	files, err := parseInterleaved(e, fs, args)
 	if err != nil {
 		return err
@@ -108,6 +114,9 @@ func auditVerify(_ context.Context, e *env, args []string) error {
 	}
 	if sum.Records == 0 {
 		fmt.Fprintf(e.stdout, "ok: no events in %s\n", auditPlural(len(sum.Files), "file"))
+		if *anchor != "" {
+			return verifyAnchor(e, *anchor, *anchorLog, sum)
+		}
 		return nil
 	}
 	fmt.Fprintf(e.stdout, "ok: %s in %s, seq %d..%d, head %s\n", auditPlural(sum.Records, "event"), auditPlural(len(sum.Files), "file"), sum.FirstSeq, sum.LastSeq, sum.Head)
@@ -117,6 +126,9 @@ func auditVerify(_ context.Context, e *env, args []string) error {
 			return &exitError{code: 1}
 		}
 		fmt.Fprintf(e.stdout, "note: the chain starts at seq %d, not at GENESIS: the files with earlier events were not given\n", sum.FirstSeq)
+	}
+	if *anchor != "" {
+		return verifyAnchor(e, *anchor, *anchorLog, sum)
 	}
 	return nil
 }

@@ -34,7 +34,7 @@ type feature struct {
 // bridgeFeatures lists the features in the order their middleware sees each
 // message.
 func bridgeFeatures() []feature {
-	return []feature{manifestFeature(), governanceFeature(), agentInfoFeature(), compressFeature(), adapterFeature()}
+	return []feature{manifestFeature(), governanceFeature(), agentInfoFeature(), compressFeature(), adapterFeature(), otelFeature()}
 }
 
 // bridgeSetup is what features share while the bridge is being assembled.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/otelexport/otelcoltest"
 )
 
 // recompute writes, at path, a fresh chain of the events of entries that
@@ -165,25 +166,25 @@ func FuzzReadAnchor(f *testing.F) {
 // the log they came from, and fail it once its deny records were removed
 // and its chain recomputed.
 func TestAnchorFromCollector(t *testing.T) {
-	col := startCollector(t)
+	col := otelcoltest.Start(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "audit.jsonl")
 	l := openLog(t, path, audit.Options{})
 	governedSession(t, l, "s1")
 	l.Close()
-	x := newExporter(t, path, col.endpoint())
+	x := newExporter(t, path, col.Endpoint())
 	if n, err := x.Flush(t.Context()); err != nil || n == 0 {
 		t.Fatalf("Flush: %d sent, %v", n, err)
 	}
 	if pending, err := x.Close(time.Second); err != nil || pending != 0 {
 		t.Fatalf("Close: %d pending, %v", pending, err)
 	}
-	rs := col.waitRecords(func(rs []received) bool {
+	rs := col.WaitRecords(func(rs []otelcoltest.Received) bool {
 		return len(rs) > 0 && rs[len(rs)-1].EventName == CheckpointEvent
 	})
 	var anchor bytes.Buffer
 	for _, r := range rs {
-		line, _ := json.Marshal(Point{Log: r.Attrs[AttrLog], Seq: seqOf(r), Hash: r.Attrs[AttrHash]})
+		line, _ := json.Marshal(Point{Log: r.Attrs[AttrLog], Seq: r.Int(AttrSeq), Hash: r.Attrs[AttrHash]})
 		anchor.Write(append(line, '\n'))
 	}
 	points, err := ReadAnchor(&anchor)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/otelexport/otelcoltest"
 )
 
 // governedSession appends what a governed session records: a session, a
@@ -59,7 +60,7 @@ func newExporter(t testing.TB, path, endpoint string) *Exporter {
 // real collector with its GenAI, decision and chain attributes, its line
 // as the body, and a checkpoint of the chain's head after the session end.
 func TestGovernedSessionArrives(t *testing.T) {
-	col := startCollector(t)
+	col := otelcoltest.Start(t)
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	l := openLog(t, path, audit.Options{})
 	governedSession(t, l, "sess-1")
@@ -70,12 +71,12 @@ func TestGovernedSessionArrives(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := newExporter(t, path, col.endpoint())
+	x := newExporter(t, path, col.Endpoint())
 	x.Start()
 	last := entries[len(entries)-1]
-	rs := col.waitRecords(func(rs []received) bool {
+	rs := col.WaitRecords(func(rs []otelcoltest.Received) bool {
 		for _, r := range rs {
-			if r.EventName == CheckpointEvent && seqOf(r) == last.Seq {
+			if r.EventName == CheckpointEvent && r.Int(AttrSeq) == last.Seq {
 				return true
 			}
 		}
@@ -85,13 +86,13 @@ func TestGovernedSessionArrives(t *testing.T) {
 	if err != nil || pending != 0 {
 		t.Fatalf("Close: %d pending, %v", pending, err)
 	}
-	bySeq := map[int64]received{}
+	bySeq := map[int64]otelcoltest.Received{}
 	for _, r := range rs {
 		if r.EventName != CheckpointEvent {
-			if _, dup := bySeq[seqOf(r)]; dup {
-				t.Errorf("seq %d arrived twice", seqOf(r))
+			if _, dup := bySeq[r.Int(AttrSeq)]; dup {
+				t.Errorf("seq %d arrived twice", r.Int(AttrSeq))
 			}
-			bySeq[seqOf(r)] = r
+			bySeq[r.Int(AttrSeq)] = r
 		}
 	}
 	if len(bySeq) != len(entries) {
@@ -148,14 +149,14 @@ func TestGovernedSessionArrives(t *testing.T) {
 // order, and a rotation during the outage is read back from the rotated
 // file.
 func TestOutage(t *testing.T) {
-	col := startCollector(t)
+	col := otelcoltest.Start(t)
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	l := openLog(t, path, audit.Options{MaxBytes: 4 << 10})
-	x := newExporter(t, path, col.endpoint())
+	x := newExporter(t, path, col.Endpoint())
 	x.Start()
 	governedSession(t, l, "before")
-	col.waitRecords(func(rs []received) bool { return len(rs) > 0 && rs[len(rs)-1].EventName == CheckpointEvent })
-	col.stop()
+	col.WaitRecords(func(rs []otelcoltest.Received) bool { return len(rs) > 0 && rs[len(rs)-1].EventName == CheckpointEvent })
+	col.Stop()
 	failed := x.Failures()
 	for i := range 10 {
 		governedSession(t, l, fmt.Sprintf("during-%d", i))
@@ -163,7 +164,7 @@ func TestOutage(t *testing.T) {
 	for x.Failures() < failed+2 {
 		time.Sleep(10 * time.Millisecond) // until the exporter tried and failed twice
 	}
-	col.start()
+	col.Restart()
 	governedSession(t, l, "after")
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
@@ -176,9 +177,9 @@ func TestOutage(t *testing.T) {
 		t.Fatal("the log did not rotate during the test")
 	}
 	last := entries[len(entries)-1].Seq
-	rs := col.waitRecords(func(rs []received) bool {
+	rs := col.WaitRecords(func(rs []otelcoltest.Received) bool {
 		for _, r := range rs {
-			if r.EventName != CheckpointEvent && seqOf(r) == last {
+			if r.EventName != CheckpointEvent && r.Int(AttrSeq) == last {
 				return true
 			}
 		}
@@ -191,7 +192,7 @@ func TestOutage(t *testing.T) {
 	var got []int64
 	for _, r := range rs {
 		if r.EventName != CheckpointEvent {
-			got = append(got, seqOf(r))
+			got = append(got, r.Int(AttrSeq))
 		}
 	}
 	if len(got) != len(entries) {

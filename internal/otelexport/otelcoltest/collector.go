@@ -1,4 +1,7 @@
-package otelexport
+// Package otelcoltest runs the OpenTelemetry Collector that
+// scripts/otelcol.sh builds (an OTLP/HTTP receiver and the debug exporter)
+// for tests, and reads what it received from the debug exporter's output.
+package otelcoltest
 
 import (
 	"bufio"
@@ -9,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,25 +20,27 @@ import (
 	"time"
 )
 
-// collectorBinary returns the test collector built by scripts/otelcol.sh.
-// In CI (CI set) a missing collector fails the test; elsewhere the script
+// Binary returns the test collector built by scripts/otelcol.sh. In CI
+// (CI set) a missing collector fails the test; elsewhere the script
 // builds it.
-func collectorBinary(t testing.TB) string {
+func Binary(t testing.TB) string {
 	t.Helper()
 	args := []string{}
 	if os.Getenv("CI") != "" {
 		args = append(args, "--cached")
 	}
-	out, err := exec.Command("../../scripts/otelcol.sh", args...).Output()
+	_, self, _, _ := runtime.Caller(0)
+	script := filepath.Join(filepath.Dir(self), "..", "..", "..", "scripts", "otelcol.sh")
+	out, err := exec.Command(script, args...).Output()
 	if err != nil {
 		t.Fatalf("the OpenTelemetry test collector is missing and could not be built (scripts/otelcol.sh): %v", err)
 	}
 	return strings.TrimSpace(string(out))
 }
 
-// collector is a running test collector: an OTLP/HTTP receiver on addr
-// and the debug exporter, whose output the test reads.
-type collector struct {
+// Collector is a running test collector: an OTLP/HTTP receiver and the
+// debug exporter, whose output the test reads.
+type Collector struct {
 	t    testing.TB
 	bin  string
 	dir  string
@@ -47,8 +53,9 @@ type collector struct {
 	exited chan struct{}
 }
 
-// startCollector starts a collector listening on a free port.
-func startCollector(t testing.TB) *collector {
+// Start starts a collector listening on a free port; it is stopped when
+// the test ends.
+func Start(t testing.TB) *Collector {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -56,17 +63,18 @@ func startCollector(t testing.TB) *collector {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	c := &collector{t: t, bin: collectorBinary(t), dir: t.TempDir(), addr: addr}
-	c.start()
-	t.Cleanup(c.stop)
+	c := &Collector{t: t, bin: Binary(t), dir: t.TempDir(), addr: addr}
+	c.Restart()
+	t.Cleanup(c.Stop)
 	return c
 }
 
-// endpoint is the OTLP/HTTP base URL.
-func (c *collector) endpoint() string { return "http://" + c.addr }
+// Endpoint is the OTLP/HTTP base URL.
+func (c *Collector) Endpoint() string { return "http://" + c.addr }
 
-// start runs the collector and waits until it says it is ready.
-func (c *collector) start() {
+// Restart runs the collector (again, on the same port, after Stop) and
+// waits until it says it is ready.
+func (c *Collector) Restart() {
 	t := c.t
 	t.Helper()
 	cfg := filepath.Join(c.dir, "config.yaml")
@@ -126,15 +134,15 @@ service:
 	case <-ready:
 	case <-exited:
 		c.cmd.Wait()
-		t.Fatalf("the collector exited at start:\n%s", c.output())
+		t.Fatalf("the collector exited at start:\n%s", c.Output())
 	case <-time.After(60 * time.Second):
-		t.Fatalf("the collector did not get ready in 60s:\n%s", c.output())
+		t.Fatalf("the collector did not get ready in 60s:\n%s", c.Output())
 	}
 }
 
-// stop stops the collector (SIGTERM: it flushes the debug exporter) and
+// Stop stops the collector (SIGINT: it flushes the debug exporter) and
 // waits for its output to end.
-func (c *collector) stop() {
+func (c *Collector) Stop() {
 	if c.cmd == nil || c.cmd.Process == nil {
 		return
 	}
@@ -149,14 +157,17 @@ func (c *collector) stop() {
 	c.cmd = nil
 }
 
-func (c *collector) output() string {
+// Output is everything the collector printed, over all its runs.
+func (c *Collector) Output() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.out.String()
 }
 
-// received is one log record as the debug exporter printed it.
-type received struct {
+// Received is one log record as the debug exporter printed it: its event
+// name, string body, attributes and resource attributes (values as
+// printed, without their type).
+type Received struct {
 	EventName string
 	Body      string
 	Attrs     map[string]string
@@ -168,18 +179,18 @@ var (
 	bodyLine = regexp.MustCompile(`^Body: Str\((.*)\)$`)
 )
 
-// records parses the debug exporter's detailed output so far.
-func (c *collector) records() []received {
-	var out []received
+// Records parses the log records in the debug exporter's output so far.
+func (c *Collector) Records() []Received {
+	var out []Received
 	var res map[string]string
 	inResource := false
-	var cur *received
-	for _, line := range strings.Split(c.output(), "\n") {
+	var cur *Received
+	for _, line := range strings.Split(c.Output(), "\n") {
 		switch {
 		case strings.HasPrefix(line, "Resource attributes:"):
 			res, inResource, cur = map[string]string{}, true, nil
 		case strings.HasPrefix(line, "LogRecord #"):
-			out = append(out, received{Attrs: map[string]string{}, Resource: res})
+			out = append(out, Received{Attrs: map[string]string{}, Resource: res})
 			cur, inResource = &out[len(out)-1], false
 		case strings.HasPrefix(line, "ScopeLogs #"), strings.HasPrefix(line, "ResourceLog #"):
 			inResource = false
@@ -199,17 +210,18 @@ func (c *collector) records() []received {
 	return out
 }
 
-// waitRecords waits until the collector printed a record satisfying ok.
-func (c *collector) waitRecords(ok func([]received) bool) []received {
+// WaitRecords waits until the records received satisfy ok, and returns
+// them; it fails the test after a minute.
+func (c *Collector) WaitRecords(ok func([]Received) bool) []Received {
 	c.t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		rs := c.records()
+		rs := c.Records()
 		if ok(rs) {
 			return rs
 		}
 		if time.Now().After(deadline) {
-			c.t.Fatalf("the collector did not receive what was expected in 60s; it printed:\n%s", tail(c.output(), 4000))
+			c.t.Fatalf("the collector did not receive what was expected in 60s; it printed:\n%s", tail(c.Output(), 4000))
 		}
 		time.Sleep(50 * time.Millisecond) // polls the observable output
 	}
@@ -222,8 +234,9 @@ func tail(s string, n int) string {
 	return s
 }
 
-func seqOf(r received) int64 {
-	n, err := strconv.ParseInt(r.Attrs[AttrSeq], 10, 64)
+// Int returns the integer attribute k, or -1.
+func (r Received) Int(k string) int64 {
+	n, err := strconv.ParseInt(r.Attrs[k], 10, 64)
 	if err != nil {
 		return -1
 	}
