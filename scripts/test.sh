@@ -16,6 +16,7 @@ fi
 echo "== go vet"
 go vet ./...
 scripts/chromium.sh # the audit serve browser test needs it
+scripts/otelcol.sh >/dev/null # the OTLP export tests run the collector it builds
 echo "== go test"
 go test -count=1 -timeout 10m ./...
 echo "== acp-bridge validate ACP.md"
