@@ -91,7 +91,9 @@ func auditExport(ctx context.Context, e *env, args []string) error {
 			return &exitError{code: 1, err: err}
 		}
 	}
-	x, err := otelexport.New(ctx, otelexport.Config{LogPath: path, Endpoint: *endpoint})
+	cfg := otelexport.Config{LogPath: path, Endpoint: *endpoint}
+	otelIdentity(&cfg)
+	x, err := otelexport.New(ctx, cfg)
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}

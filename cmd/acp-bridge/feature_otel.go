@@ -42,12 +42,7 @@ func otelFeature() feature {
 			}
 			cfg := otelexport.Config{LogPath: s.Governance.Audit.Path(), Endpoint: endpoint, CheckpointEvery: every,
 				Agent: filepath.Base(s.Agent.Path), Logger: s.Logger}
-			if bi, ok := debug.ReadBuildInfo(); ok {
-				cfg.BridgeVersion = bi.Main.Version
-			}
-			if u, err := user.Current(); err == nil {
-				cfg.User = u.Username
-			}
+			otelIdentity(&cfg)
 			x, err := otelexport.New(ctx, cfg)
 			if err != nil {
 				return err
@@ -63,5 +58,16 @@ func otelFeature() feature {
 			}}, s.cleanups...)
 			return nil
 		},
+	}
+}
+
+// otelIdentity fills in the resource attributes naming this bridge: its
+// version and the user running it.
+func otelIdentity(cfg *otelexport.Config) {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		cfg.BridgeVersion = bi.Main.Version
+	}
+	if u, err := user.Current(); err == nil {
+		cfg.User = u.Username
 	}
 }
