@@ -112,6 +112,7 @@ type Enforcer struct {
 	opens     map[string]*openState              // session/new|load|resume|fork requests, by request id
 	prompts   map[string]string                  // session/prompt request id -> session id
 	asks      map[string]context.CancelCauseFunc // the bridge's own permission asks, by "session:"+id and "request:"+id
+	opened    map[string]bool                    // sessions the IDE opened and has not closed (enforce_opened.go)
 	askSeq    int
 }
 
@@ -130,7 +131,7 @@ func NewEnforcer(opts EnforceOptions) *Enforcer {
 		agent:    audit.Actor{ID: op, Role: "operator"},
 		sessions: map[string]*sessionState{}, calls: map[string]*callState{}, stopped: map[string]bool{},
 		perms: map[string]*permState{}, opens: map[string]*openState{},
-		prompts: map[string]string{}, asks: map[string]context.CancelCauseFunc{},
+		prompts: map[string]string{}, asks: map[string]context.CancelCauseFunc{}, opened: map[string]bool{},
 	}
 }
 
@@ -144,6 +145,9 @@ func (x *Enforcer) Wrap(next acpwire.Handler) acpwire.Handler { return x.middlew
 
 func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 	return acpwire.HandlerFunc(func(ctx context.Context, m *acpwire.Message) error {
+		if refused, err := x.checkOpened(m); refused {
+			return err
+		}
 		switch m.Kind {
 		case acpwire.KindNotification:
 			switch m.Method {

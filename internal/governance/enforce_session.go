@@ -19,6 +19,7 @@ type sessionState struct {
 type openState struct {
 	method, session, cwd string
 	roots                []string
+	named                bool // the request named session, which was not open before
 }
 
 type openParams struct {
@@ -62,6 +63,9 @@ func (x *Enforcer) onOpen(ctx context.Context, m *acpwire.Message, next acpwire.
 		op.roots = r
 	}
 	x.opens[string(bytes.TrimSpace(m.ID))] = op
+	if m.Method == "session/load" || m.Method == "session/resume" {
+		op.named = x.openSessionLocked(p.SessionID)
+	}
 	if m.Method == "session/load" && p.SessionID != "" {
 		s := x.sessionLocked(p.SessionID)
 		s.loading++
@@ -99,6 +103,13 @@ func (x *Enforcer) onOpened(m *acpwire.Message) {
 			s.loading--
 			x.loadingN.Add(-1)
 		}
+	}
+	if m.Error != nil && op.named {
+		delete(x.opened, op.session)
+	}
+	if m.Error == nil && (op.method == "session/new" || op.method == "session/fork") {
+		rid, _ := m.GetString("result", "sessionId")
+		x.openSessionLocked(rid)
 	}
 	if m.Error != nil || sid == "" {
 		x.mu.Unlock()
@@ -183,6 +194,7 @@ func (x *Enforcer) onClose(m *acpwire.Message) {
 	sid, _ := m.GetString("params", "sessionId")
 	x.mu.Lock()
 	delete(x.sessions, sid)
+	delete(x.opened, sid)
 	x.forgetSessionLocked(sid)
 	x.mu.Unlock()
 	x.append(audit.Event{Actor: actorUser, Action: "session.end", Subject: audit.Subject{Kind: "session", Ref: sid},
@@ -198,6 +210,7 @@ func (x *Enforcer) Close(why string) {
 		ids = append(ids, id)
 	}
 	x.sessions = map[string]*sessionState{}
+	x.opened = map[string]bool{}
 	x.calls, x.stopped = map[string]*callState{}, map[string]bool{}
 	x.order, x.keptTotal = nil, 0
 	x.mu.Unlock()

@@ -1,0 +1,76 @@
+package governance
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+)
+
+// The agent speaks to the IDE only in the name of a session the IDE
+// opened: one whose id a session/new or session/fork response carried, or
+// that the IDE itself named in session/load or session/resume, and that it
+// has not closed or deleted since. Governance is outermost toward the IDE,
+// so the ids it sees are the IDE's. A session/load names its id before the
+// agent replays a single update, and a session/new response passes here
+// before the agent's first update for it (one direction is one ordered
+// stream), so a well-behaved agent is never refused.
+
+// sessionScoped lists the agent-to-IDE methods that act in a session.
+var sessionScoped = map[string]bool{
+	"session/update": true, "session/request_permission": true,
+	"fs/read_text_file": true, "fs/write_text_file": true,
+	"terminal/create": true, "terminal/output": true, "terminal/wait_for_exit": true,
+	"terminal/kill": true, "terminal/release": true,
+}
+
+// openSessionLocked records that the IDE opened session sid and reports
+// whether it was new. x.mu held.
+func (x *Enforcer) openSessionLocked(sid string) bool {
+	if sid == "" || x.opened[sid] {
+		return false
+	}
+	x.opened[sid] = true
+	return true
+}
+
+// checkOpened refuses m, an agent-to-IDE request or notification of a
+// session-scoped method, unless its sessionId names a session the IDE
+// opened; it reports whether it refused.
+func (x *Enforcer) checkOpened(m *acpwire.Message) (bool, error) {
+	if m.Dir != acpwire.AgentToClient || !sessionScoped[m.Method] ||
+		(m.Kind != acpwire.KindRequest && m.Kind != acpwire.KindNotification) {
+		return false, nil
+	}
+	sid, ok := m.GetString("params", "sessionId")
+	var why string
+	switch {
+	case !ok:
+		why = "it carries no sessionId string"
+	case sid == "":
+		why = "its sessionId is empty"
+	default:
+		x.mu.Lock()
+		open := x.opened[sid]
+		x.mu.Unlock()
+		if open {
+			return false, nil
+		}
+		why = fmt.Sprintf("its sessionId %q names no session the IDE opened", sid)
+	}
+	d := Decision{Value: Deny, Ref: "session-scope", Rule: "the agent acts only in sessions the IDE opened (session/new, fork, load, resume) and has not closed",
+		Reason: fmt.Sprintf("a %s from the agent was refused: %s", m.Method, why)}
+	sum := sha256.Sum256(m.Raw)
+	ev := audit.Event{Actor: x.agent, Action: "message.refused", Subject: audit.Subject{Kind: "message", Ref: m.Method},
+		Input:  map[string]any{"method": m.Method, "kind": m.Kind.String(), "direction": m.Dir.String(), "size": len(m.Raw), "sha256": hex.EncodeToString(sum[:])},
+		Policy: policyOf(d), Metadata: decisionMeta(d, "", nil)}
+	if err := x.record(ev); err != nil {
+		x.log.Error("refusal could not be recorded; refusing anyway", "method", m.Method, "err", err)
+	}
+	if m.Kind == acpwire.KindRequest {
+		return true, x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidRequest, "acp-bridge: %s", d.Reason).WithData(denialData(d)))
+	}
+	return true, nil
+}

@@ -1,0 +1,45 @@
+package governance
+
+import (
+	"testing"
+)
+
+// TestEnforceUnopenedSessions: the agent reaches the IDE only in sessions
+// the IDE opened (session/new, session/load) and has not closed; anything
+// else is refused (-32600 for a request, dropped for a notification) and
+// recorded as message.refused.
+func TestEnforceUnopenedSessions(t *testing.T) {
+	h := newHarnessWith(t, EnforceOptions{}, false)
+	h.openSession()
+	refusedReq := func(id int, line string) {
+		t.Helper()
+		h.agent(line, id)
+		m := h.nextAtAgent()
+		if code, _ := get(m, "error", "code").(float64); code != -32600 {
+			t.Fatalf("agent got %v for %s, want a -32600 error", m, line)
+		}
+	}
+	refusedReq(10, `{"jsonrpc":"2.0","id":%d,"method":"fs/read_text_file","params":{"sessionId":"evil","path":"/etc/hostname"}}`)
+	refusedReq(11, `{"jsonrpc":"2.0","id":%d,"method":"terminal/create","params":{"command":"rm","args":["x"]}}`)
+	refusedReq(12, `{"jsonrpc":"2.0","id":%d,"method":"terminal/create","params":{"sessionId":7,"command":"rm","args":["x"]}}`)
+	refusedReq(13, `{"jsonrpc":"2.0","id":%d,"method":"session/request_permission","params":{"sessionId":"","toolCall":{"toolCallId":"t","title":"ls"},"options":[]}}`)
+	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"evil","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}}}`)
+	h.marker()
+	if n := len(h.rec.find("message.refused", "deny")); n != 5 {
+		t.Errorf("%d message.refused records, want 5", n)
+	}
+
+	// A session the IDE loads is known before the agent replays it.
+	h.ide(`{"jsonrpc":"2.0","id":2,"method":"session/load","params":{"sessionId":"s9","cwd":%q,"mcpServers":[]}}`, h.root)
+	h.nextAtAgent()
+	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s9","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"replay"}}}}`)
+	if m := h.nextAtIDE(); get(m, "params", "update", "content", "text") != "replay" {
+		t.Fatalf("IDE got %v, want the replayed update", m)
+	}
+
+	// A closed session is gone.
+	h.ide(`{"jsonrpc":"2.0","id":3,"method":"session/close","params":{"sessionId":"s9"}}`)
+	h.nextAtAgent()
+	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s9","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"late"}}}}`)
+	h.marker()
+}
