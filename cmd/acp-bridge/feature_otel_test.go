@@ -153,3 +153,56 @@ func rewriteWithout(t *testing.T, path string, entries []audit.Entry, drop func(
 		t.Fatal(err)
 	}
 }
+
+// TestAuditExport: audit export sends a log from its cursor on (rotated
+// files first), nothing the second time, everything again with --all; it
+// refuses to run without a collector.
+func TestAuditExport(t *testing.T) {
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "")
+	col := otelcoltest.Start(t)
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	l, err := audit.Open(path, audit.Options{MaxBytes: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20 {
+		ev := audit.Event{Actor: audit.Actor{ID: "user:ide"}, Action: "session.prompt", Subject: audit.Subject{Kind: "session", Ref: "s"},
+			Input: map[string]any{"n": i}}
+		if err := l.AppendSync(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	if m, _ := filepath.Glob(path + ".0*"); len(m) == 0 {
+		t.Fatal("the log did not rotate")
+	}
+	count := func() int {
+		n := 0
+		for _, r := range col.Records() {
+			if r.EventName == "session.prompt" {
+				n++
+			}
+		}
+		return n
+	}
+	for _, step := range []struct {
+		args []string
+		out  string
+		want int
+	}{
+		{nil, "sent 20 events", 20},
+		{nil, "sent 0 events", 20},
+		{[]string{"--all"}, "sent 20 events", 40},
+	} {
+		out, err := runOtelCLI(t, append(append([]string{"audit", "export", "--otlp-endpoint", col.Endpoint()}, step.args...), path)...)
+		if err != nil || !strings.Contains(out, step.out) {
+			t.Fatalf("audit export %v: %v\n%s", step.args, err, out)
+		}
+		if got := count(); got != step.want {
+			t.Fatalf("after audit export %v the collector has %d records, want %d", step.args, got, step.want)
+		}
+	}
+	if out, err := runOtelCLI(t, "audit", "export", path); err == nil || !strings.Contains(out, "no collector") {
+		t.Fatalf("audit export without a collector: %v\n%s", err, out)
+	}
+}
