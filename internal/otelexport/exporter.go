@@ -80,6 +80,7 @@ type Exporter struct {
 	rd     *logReader
 	cursor Cursor
 	batch  []audit.Entry // read, not yet acknowledged
+	anoms  []anomaly     // found with batch, not yet acknowledged
 	since  int           // events sent since the last checkpoint
 
 	failures atomic.Int64
@@ -150,7 +151,7 @@ func New(ctx context.Context, cfg Config) (*Exporter, error) {
 	return &Exporter{
 		cfg: cfg, logName: abs, log: lg, exp: exp, prov: prov, capture: c,
 		logger: prov.Logger("github.com/acp-bridge/acp-bridge/audit"),
-		rd:     &logReader{path: abs, next: cur.Seq + 1},
+		rd:     &logReader{path: abs, next: cur.Seq + 1, prev: cur.Hash},
 		cursor: cur,
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),
@@ -217,17 +218,27 @@ func (x *Exporter) run() {
 // events of the log) and moves the cursor once the collector acknowledged
 // it. It returns how many events it sent.
 func (x *Exporter) step(ctx context.Context, final bool) (int, error) {
-	if len(x.batch) == 0 {
-		es, err := x.rd.read(x.cfg.BatchSize)
-		if err != nil {
-			return 0, fmt.Errorf("reading the audit log: %w", err)
+	if len(x.batch) == 0 && len(x.anoms) == 0 {
+		if err := x.fill(); err != nil {
+			return 0, err
 		}
-		x.batch = es
 	}
-	if len(x.batch) == 0 {
+	if len(x.batch) == 0 && len(x.anoms) == 0 {
 		return 0, nil
 	}
 	x.capture.recs = x.capture.recs[:0]
+	for _, a := range x.anoms {
+		x.logger.Emit(ctx, anomalyRecord(a, x.logName))
+	}
+	if len(x.batch) == 0 {
+		if err := x.exp.Export(ctx, x.capture.recs); err != nil {
+			x.failures.Add(1)
+			return 0, err
+		}
+		x.log.Warn("otlp export: lines of the audit log that are not unaltered events of its chain were reported, not sent", "count", len(x.anoms))
+		x.anoms = nil
+		return 0, nil
+	}
 	checkpoint := final || x.since+len(x.batch) >= x.cfg.CheckpointEvery
 	for i := range x.batch {
 		e := &x.batch[i]
@@ -245,8 +256,11 @@ func (x *Exporter) step(ctx context.Context, final bool) (int, error) {
 		return 0, err
 	}
 	n := len(x.batch)
+	if len(x.anoms) > 0 {
+		x.log.Warn("otlp export: lines of the audit log that are not unaltered events of its chain were reported, not sent", "count", len(x.anoms))
+	}
 	x.cursor = Cursor{Seq: last.Seq, Hash: last.Hash, RunID: last.RunID}
-	x.batch = nil
+	x.batch, x.anoms = nil, nil
 	if checkpoint {
 		x.since = 0
 	} else {
@@ -279,14 +293,23 @@ func (x *Exporter) Flush(ctx context.Context) (int, error) {
 // caughtUpAfter reports whether the batch about to be sent is the last
 // the log holds now, so that it carries the final checkpoint.
 func (x *Exporter) caughtUpAfter() bool {
-	if len(x.batch) == 0 {
-		es, err := x.rd.read(x.cfg.BatchSize)
-		if err != nil {
+	if len(x.batch) == 0 && len(x.anoms) == 0 {
+		if err := x.fill(); err != nil {
 			return false
 		}
-		x.batch = es
 	}
 	return len(x.batch) < x.cfg.BatchSize
+}
+
+// fill reads the next batch and the anomalies found on the way.
+func (x *Exporter) fill() error {
+	es, err := x.rd.read(x.cfg.BatchSize)
+	x.batch = es
+	x.anoms = append(x.anoms, x.rd.takeAnomalies()...)
+	if err != nil {
+		return fmt.Errorf("reading the audit log: %w", err)
+	}
+	return nil
 }
 
 // Close stops sending in the background, then sends what is left for at

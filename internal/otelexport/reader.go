@@ -2,9 +2,13 @@ package otelexport
 
 import (
 	"bufio"
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,17 +27,23 @@ const maxLine = 16 << 20
 // time, remembering where it stopped.
 type logReader struct {
 	path string
-	// next is the lowest seq not yet returned.
+	// next is the lowest seq not yet returned; prev is the hash the next
+	// event's prevHash must match, "" when not known (nothing read and no
+	// cursor).
 	next int64
+	prev string
 	// skipped counts lines that were not audit events.
 	skipped int
+	// anomalies are the lines that were skipped since the last call of
+	// takeAnomalies.
+	anomalies []anomaly
 
-	f       *os.File
-	fi      os.FileInfo
-	active  bool  // f is the active file (path), not a rotated one
-	rotN    int   // f's rotation number when it is not active
-	off     int64 // bytes of f consumed
-	doneRot int   // highest rotation number read to its end
+	f      *os.File
+	fi     os.FileInfo
+	active bool  // f is the active file (path), not a rotated one
+	off    int64 // bytes of f consumed
+	// done holds the closed files (rotated, moved aside) read to their end.
+	done map[string]bool
 }
 
 // close releases the open file.
@@ -64,7 +74,10 @@ func (r *logReader) read(max int) ([]audit.Entry, error) {
 			continue
 		}
 		if !r.active {
-			r.doneRot = r.rotN
+			if r.done == nil {
+				r.done = map[string]bool{}
+			}
+			r.done[r.f.Name()] = true
 			r.close()
 			continue
 		}
@@ -94,25 +107,39 @@ func (r *logReader) read(max int) ([]audit.Entry, error) {
 	return out, nil
 }
 
-// openNext opens the oldest rotated file not yet read, else the active
+// openNext opens the closed file (rotated, or moved aside by the log
+// after tampering) not yet read with the lowest first seq, else the active
 // file; false when there is none.
 func (r *logReader) openNext() (bool, error) {
-	rot, err := rotated(r.path)
+	closed, err := closedFiles(r.path)
 	if err != nil {
 		return false, err
 	}
-	for _, n := range rot {
-		if n <= r.doneRot {
-			continue
+	type cand struct {
+		name  string
+		first int64
+	}
+	var cands []cand
+	for _, name := range closed {
+		if !r.done[name] {
+			cands = append(cands, cand{name, firstSeq(name)})
 		}
-		f, err := os.Open(fmt.Sprintf("%s.%06d", r.path, n))
+	}
+	slices.SortFunc(cands, func(a, b cand) int {
+		if a.first != b.first {
+			return cmp.Compare(a.first, b.first)
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	for _, c := range cands {
+		f, err := os.Open(c.name)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				continue
 			}
 			return false, err
 		}
-		r.f, r.active, r.rotN, r.off = f, false, n, 0
+		r.f, r.active, r.off = f, false, 0
 		return true, nil
 	}
 	f, err := os.Open(r.path)
@@ -129,6 +156,53 @@ func (r *logReader) openNext() (bool, error) {
 	}
 	r.f, r.fi, r.active, r.off = f, fi, true, 0
 	return true, nil
+}
+
+// firstSeq is the seq of the first line of the file name, or the largest
+// int64 when it cannot be read.
+func firstSeq(name string) int64 {
+	f, err := os.Open(name)
+	if err != nil {
+		return math.MaxInt64
+	}
+	defer f.Close()
+	line, err := bufio.NewReaderSize(io.LimitReader(f, maxLine), 64<<10).ReadBytes('\n')
+	if err != nil {
+		return math.MaxInt64
+	}
+	e, ok := audit.ParseEntry(line[:len(line)-1])
+	if !ok {
+		return math.MaxInt64
+	}
+	return e.Seq
+}
+
+// closedFiles lists the files of the log at path that are no longer
+// written: rotated ones (<path>.NNNNNN) and ones the log moved aside
+// when it found the file tampered with (<path>.tampered-TIME).
+func closedFiles(path string) ([]string, error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("listing rotated audit logs: %w", err)
+	}
+	var out []string
+	for _, e := range entries {
+		suffix, ok := strings.CutPrefix(e.Name(), base+".")
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		if n, err := strconv.Atoi(suffix); (err == nil && n > 0 && len(suffix) >= 6) || strings.HasPrefix(suffix, "tampered-") {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out, nil
 }
 
 // readFile appends to out the events of f from r.off on, up to max in all.
@@ -149,7 +223,7 @@ func (r *logReader) readFile(out *[]audit.Entry, max int) (int64, bool, error) {
 			} else {
 				long = long[:0:0]
 				consumed += int64(len(chunk))
-				r.skipped++
+				r.anomaly(nil, fmt.Sprintf("a line longer than %d bytes", maxLine))
 				// Discard to the end of the line.
 				for err == bufio.ErrBufferFull {
 					chunk, err = br.ReadSlice('\n')
@@ -173,16 +247,30 @@ func (r *logReader) readFile(out *[]audit.Entry, max int) (int64, bool, error) {
 		}
 		consumed += int64(len(line))
 		// Entry fields alias the line: parse a copy of the buffer.
-		e, ok := audit.ParseEntry(slices.Clone(line[:len(line)-1]))
-		if !ok {
-			r.skipped++
+		raw := slices.Clone(line[:len(line)-1])
+		// Each line must be a whole, unaltered event (its hash matches
+		// its content) that continues the chain: a line the agent
+		// appended to the file is reported, never sent as the bridge's,
+		// and cannot move the position past the real events.
+		rec, err := new(audit.Checker).Check(raw)
+		if err != nil {
+			r.anomaly(raw, err.Error())
 			continue
 		}
-		if e.Seq < r.next {
+		if rec.Seq < r.next {
+			continue
+		}
+		if r.prev != "" && (rec.Seq != r.next || rec.PrevHash != r.prev) {
+			r.anomaly(raw, fmt.Sprintf("seq %d does not continue the chain at seq %d", rec.Seq, r.next))
+			continue
+		}
+		e, ok := audit.ParseEntry(raw)
+		if !ok {
+			r.anomaly(raw, "not an audit event")
 			continue
 		}
 		e.File = r.f.Name()
-		r.next = e.Seq + 1
+		r.next, r.prev = e.Seq+1, e.Hash
 		*out = append(*out, e)
 	}
 	return consumed, false, nil
@@ -222,4 +310,36 @@ func rotated(path string) ([]int, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// anomaly is a line of the log that was not sent: not an unaltered audit
+// event, or not the next one of the chain.
+type anomaly struct {
+	file   string
+	reason string
+	sha256 string
+	size   int
+}
+
+// maxAnomalies bounds the anomalies kept between two sends; more are
+// counted in skipped only.
+const maxAnomalies = 64
+
+func (r *logReader) anomaly(line []byte, reason string) {
+	r.skipped++
+	if len(r.anomalies) >= maxAnomalies {
+		return
+	}
+	sum := sha256.Sum256(line)
+	if len(reason) > 200 {
+		reason = reason[:200]
+	}
+	r.anomalies = append(r.anomalies, anomaly{file: r.f.Name(), reason: audit.Printable(reason), sha256: hex.EncodeToString(sum[:]), size: len(line)})
+}
+
+// takeAnomalies returns the anomalies found since the last call.
+func (r *logReader) takeAnomalies() []anomaly {
+	a := r.anomalies
+	r.anomalies = nil
+	return a
 }

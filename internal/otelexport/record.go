@@ -85,6 +85,39 @@ func eventRecord(e *audit.Entry, logName string) log.Record {
 	return r
 }
 
+// AnomalyEvent is the event name of a line of the log that was not sent
+// because it is not an unaltered audit event continuing the chain
+// (something other than the bridge wrote it): AttrLog, AttrFile,
+// AttrReason, AttrLineSHA256.
+const AnomalyEvent = "acp_bridge.audit.anomaly"
+
+// Attributes of an anomaly.
+const (
+	AttrReason     = "acp_bridge.audit.reason"
+	AttrLineSHA256 = "acp_bridge.audit.line_sha256"
+)
+
+// anomalyRecord is the log record of an anomaly.
+func anomalyRecord(a anomaly, logName string) log.Record {
+	var r log.Record
+	r.SetEventName(AnomalyEvent)
+	r.SetTimestamp(time.Now())
+	r.SetSeverity(log.SeverityError)
+	r.SetSeverityText("ERROR")
+	r.SetBody(attribute.StringValue("a line of the audit log is not an unaltered event of its chain: " + a.reason))
+	r.AddAttributes(
+		attribute.String(AttrLog, logName),
+		attribute.String(AttrFile, filepath.Base(a.file)),
+		attribute.String(AttrReason, a.reason),
+		attribute.String(AttrLineSHA256, a.sha256),
+		attribute.Int(AttrLineBytes, a.size),
+	)
+	return r
+}
+
+// AttrLineBytes is the size of an anomaly's line.
+const AttrLineBytes = "acp_bridge.audit.line_bytes"
+
 // checkpointRecord is the log record of a chain checkpoint at e, the last
 // event sent.
 func checkpointRecord(e *audit.Entry, logName string) log.Record {
