@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -42,36 +43,43 @@ func TestHangupProbe(t *testing.T) {
 	})
 	t.Run("close not delayed", func(t *testing.T) {
 		// Go's Close of a non-blocking file waits for every use of its
-		// descriptor to end: probing must never hold it for long.
+		// descriptor to end: probing must never hold it. A probe that did
+		// would hold it until the writer closes, which it never does here,
+		// so Close would never return: the test waits for it to return,
+		// not for it to be quick (scheduling on a loaded machine is not).
 		r, w, err := os.Pipe()
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer w.Close()
 		probe := hangupProbe(r)
-		stop := make(chan struct{})
+		stop, probing := make(chan struct{}), make(chan struct{})
 		go func() {
-			for {
+			for i := 0; ; i++ {
 				select {
 				case <-stop:
 					return
 				default:
 					probe()
+					if i == 100 {
+						close(probing)
+					}
+					runtime.Gosched() // a lone CPU still runs Close
 				}
 			}
 		}()
-		time.Sleep(10 * time.Millisecond)
-		start := time.Now()
-		r.Close()
-		d := time.Since(start)
-		close(stop)
-		// A probe that held the descriptor would hold it until the
-		// writer closes, which it never does here; the bound only has to
-		// stay clear of scheduling delays on a loaded machine (20 ms did
-		// not, at a load average of 25 on two cores).
-		if d > time.Second {
-			t.Errorf("closing the input waited %v for the probe", d)
+		<-probing
+		closed := make(chan error, 1)
+		go func() { closed <- r.Close() }()
+		select {
+		case err := <-closed:
+			if err != nil {
+				t.Errorf("closing the input: %v", err)
+			}
+		case <-time.After(settle):
+			t.Errorf("closing the input had not returned after %v: the probe holds it", settle)
 		}
+		close(stop)
 	})
 	t.Run("socket", func(t *testing.T) {
 		fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)

@@ -35,6 +35,7 @@ func newHarness(t *testing.T, opts Options, mws ...func(*Bridge) Middleware) *ha
 // newHarnessFor runs b, with its middleware already added, over real pipes.
 func newHarnessFor(t *testing.T, b *Bridge) *harness {
 	t.Helper()
+	checkLeaks(t)
 	// Real OS pipes, as between the bridge and its peers.
 	cr, cw := osPipe(t)
 	ar, aw := osPipe(t)

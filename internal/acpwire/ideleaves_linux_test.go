@@ -15,9 +15,10 @@ import (
 // pipesSession starts b between four OS pipes. Nobody reads what the
 // agent receives (agentIn) or what the client receives (clientIn) unless
 // the test does. cleanup unblocks everything.
-func pipesSession(t *testing.T, b *Bridge) (s *Session, cw, clientIn, agentIn *os.File) {
+func pipesSession(t *testing.T, b *Bridge) (s *Session, cr, cw, clientIn, agentIn *os.File) {
 	t.Helper()
-	cr, cw := osPipe(t)
+	checkLeaks(t)
+	cr, cw = osPipe(t)
 	ar, aw := osPipe(t)
 	tcR, tcW := osPipe(t)
 	taR, taW := osPipe(t)
@@ -37,7 +38,7 @@ func pipesSession(t *testing.T, b *Bridge) (s *Session, cw, clientIn, agentIn *o
 			f.Close()
 		}
 	})
-	return s, cw, tcR, taR
+	return s, cr, cw, tcR, taR
 }
 
 func bigNote(n int) []byte {
@@ -65,11 +66,11 @@ func expectClientEnded(t *testing.T, s *Session, within time.Duration) {
 // the IDE closing its end must be noticed.
 func TestIDELeavesWhileAnotherWriteWaits(t *testing.T) {
 	b := New(Options{})
-	s, cw, clientIn, _ := pipesSession(t, b)
+	s, cr, cw, clientIn, agentIn := pipesSession(t, b)
 	go io.Copy(io.Discard, clientIn)
 	sent := make(chan error, 1)
 	go func() { sent <- b.Send(ClientToAgent, bigNote(256<<10)) }() // more than the 64 KiB pipe
-	time.Sleep(100 * time.Millisecond)
+	waitFor(t, "the Send to start writing to the agent", func() bool { return unread(t, agentIn) > 0 })
 	select {
 	case err := <-sent:
 		t.Fatalf("Send returned %v; want it blocked on the full pipe", err)
@@ -78,7 +79,7 @@ func TestIDELeavesWhileAnotherWriteWaits(t *testing.T) {
 	if _, err := io.WriteString(cw, `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}`+"\n"); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(50 * time.Millisecond)
+	waitFor(t, "the bridge to read the cancel", func() bool { return unread(t, cr) == 0 })
 	cw.Close()
 	expectClientEnded(t, s, 2*time.Second)
 }
@@ -98,16 +99,16 @@ func TestIDELeavesWhileReplyToItWaits(t *testing.T) {
 			return next.Handle(ctx, m)
 		})
 	}))
-	s, cw, _, agentIn := pipesSession(t, b)
+	s, cr, cw, clientIn, agentIn := pipesSession(t, b)
 	go io.Copy(io.Discard, agentIn)
 	// The IDE is busy and does not read its input for a while: fill its pipe.
 	filled := make(chan error, 1)
 	go func() { filled <- b.Send(AgentToClient, bigNote(256<<10)) }()
-	time.Sleep(100 * time.Millisecond)
+	waitFor(t, "the Send to start writing to the IDE", func() bool { return unread(t, clientIn) > 0 })
 	if _, err := io.WriteString(cw, `{"jsonrpc":"2.0","id":7,"method":"session/load","params":{"sessionId":"s"}}`+"\n"); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(50 * time.Millisecond)
+	waitFor(t, "the bridge to read the request", func() bool { return unread(t, cr) == 0 })
 	cw.Close()
 	expectClientEnded(t, s, 2*time.Second)
 }
@@ -160,7 +161,7 @@ func (s *syncBuffer) String() string {
 func TestPeerGoneLoggedOnce(t *testing.T) {
 	var logs syncBuffer
 	b := New(Options{Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))})
-	s, cw, _, agentIn := pipesSession(t, b)
+	s, _, cw, _, agentIn := pipesSession(t, b)
 	agentIn.Close() // the agent is gone: writes to it fail
 	note := `{"jsonrpc":"2.0","method":"_test/note","params":{}}` + "\n"
 	if _, err := io.WriteString(cw, strings.Repeat(note, 500)); err != nil {
