@@ -151,7 +151,7 @@ func New(ctx context.Context, cfg Config) (*Exporter, error) {
 	return &Exporter{
 		cfg: cfg, logName: abs, log: lg, exp: exp, prov: prov, capture: c,
 		logger: prov.Logger("github.com/acp-bridge/acp-bridge/audit"),
-		rd:     &logReader{path: abs, next: cur.Seq + 1, prev: cur.Hash},
+		rd:     &logReader{path: abs, next: cur.Seq + 1, prev: cur.Hash, cursor: cur},
 		cursor: cur,
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),

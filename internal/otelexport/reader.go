@@ -32,6 +32,10 @@ type logReader struct {
 	// cursor).
 	next int64
 	prev string
+	// cursor is where the cursor file said to start; checked once the
+	// log's event at cursor.Seq was found with the cursor's hash.
+	cursor  Cursor
+	checked bool
 	// skipped counts lines that were not audit events.
 	skipped int
 	// anomalies are the lines that were skipped since the last call of
@@ -82,6 +86,16 @@ func (r *logReader) read(max int) ([]audit.Entry, error) {
 			continue
 		}
 		now, err := os.Stat(r.path)
+		if err == nil && os.SameFile(now, r.fi) && !r.checked && r.cursor.Seq >= 0 {
+			// The whole log was read and holds nothing at or after the
+			// cursor: the cursor is ahead of the log (the log was cut,
+			// or the cursor file was written by someone else). Send
+			// the whole log again rather than skip what comes.
+			r.anomaly(nil, fmt.Sprintf("the export cursor says seq %d was sent, but the log ends before it: sending the whole log again", r.cursor.Seq))
+			r.checked, r.next, r.prev, r.done, r.off = true, 0, "", nil, 0
+			r.close()
+			continue
+		}
 		if err == nil && os.SameFile(now, r.fi) {
 			if now.Size() < r.off {
 				// Cut shorter than what was read: read it again,
@@ -256,6 +270,15 @@ func (r *logReader) readFile(out *[]audit.Entry, max int) (int64, bool, error) {
 		if err != nil {
 			r.anomaly(raw, err.Error())
 			continue
+		}
+		if !r.checked && r.cursor.Seq >= 0 && rec.Seq >= r.cursor.Seq {
+			r.checked = true
+			if rec.Seq == r.cursor.Seq && rec.Hash != r.cursor.Hash {
+				// The cursor is not about this chain (or the log was
+				// rewritten): send from there again rather than skip.
+				r.anomaly(raw, fmt.Sprintf("the export cursor says seq %d has hash %s, the log has %s: sending from seq %d again", rec.Seq, r.cursor.Hash, rec.Hash, rec.Seq))
+				r.next, r.prev = rec.Seq, ""
+			}
 		}
 		if rec.Seq < r.next {
 			continue
