@@ -202,7 +202,7 @@ func accpDecode(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	dec := acpmap.NewDecoder(*session, acpmap.Options{})
-	errSess := accp.NewSession(*session+"-errors", accp.Options{NoBudget: true, NoAutoCheckpoint: true, NoHot: true})
+	errSess := accp.NewSession(*session+"-errors", accp.Options{Budget: accp.BudgetIgnore, Checkpoints: accp.CheckpointNone})
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
 	bad := 0

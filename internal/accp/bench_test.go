@@ -39,15 +39,15 @@ func BenchmarkEncodeDecode200B(b *testing.B) {
 // budget check with o200k) and Session.Decode (parse, delivery checks,
 // expansion, defaults).
 func BenchmarkSessionEncodeDecode200B(b *testing.B) {
-	dec0 := NewSession("bench", Options{NoAutoCheckpoint: true, LenientEnvelope: true})
+	dec0 := NewSession("bench", Options{Checkpoints: CheckpointManual, LenientEnvelope: true})
 	dec0.Put(Warm, "ckpt_3", Map(Field{"summary", String("three findings")}), 0)
 	m, err := dec0.Decode(typical200B)
 	if err != nil {
 		b.Fatal(err)
 	}
 	m.Env = Envelope{}
-	enc := NewSession("bench", Options{NoAutoCheckpoint: true})
-	dec := NewSession("bench", Options{NoAutoCheckpoint: true, Store: enc.store})
+	enc := NewSession("bench", Options{Checkpoints: CheckpointManual})
+	dec := NewSession("bench", Options{Checkpoints: CheckpointManual, Store: enc.store})
 	b.ReportAllocs()
 	for b.Loop() {
 		lines, err := enc.Encode(*m)

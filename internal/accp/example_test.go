@@ -30,9 +30,9 @@ func ExampleParseFrame_rejected() {
 
 func ExampleSession_Encode() {
 	s := accp.NewSession("demo", accp.Options{
-		Clock:            func() time.Time { return time.Unix(1714000000, 0) },
-		NewMID:           accp.DeterministicMID("demo"),
-		NoAutoCheckpoint: true,
+		Clock:       func() time.Time { return time.Unix(1714000000, 0) },
+		NewMID:      accp.DeterministicMID("demo"),
+		Checkpoints: accp.CheckpointManual,
 	})
 	m := accp.NewMessage("planner", "req", "schedule",
 		accp.Field{Key: "assignee", Val: accp.String("dev team")},
@@ -50,7 +50,7 @@ func ExampleSession_Encode() {
 }
 
 func ExampleSession_Checkpoint() {
-	s := accp.NewSession("demo", accp.Options{NoAutoCheckpoint: true})
+	s := accp.NewSession("demo", accp.Options{Checkpoints: accp.CheckpointManual})
 	for _, q := range []string{"revenue by region", "churn by segment"} {
 		if _, err := s.Encode(accp.NewMessage("analyst", "qry", "lookup", accp.Field{Key: "query", Val: accp.String(q)})); err != nil {
 			fmt.Println(err)
@@ -82,9 +82,9 @@ func ExampleRender() {
 
 func ExampleMessageFromJSON() {
 	s := accp.NewSession("bridge", accp.Options{
-		Clock:            func() time.Time { return time.Unix(1714000000, 0) },
-		NewMID:           accp.DeterministicMID("bridge"),
-		NoAutoCheckpoint: true,
+		Clock:       func() time.Time { return time.Unix(1714000000, 0) },
+		NewMID:      accp.DeterministicMID("bridge"),
+		Checkpoints: accp.CheckpointManual,
 	})
 	m, err := accp.MessageFromJSON("bridge", "sync", "state", map[string]any{
 		"files":   []any{"cart.go", "cart_test.go"},
@@ -97,7 +97,7 @@ func ExampleMessageFromJSON() {
 	}
 	lines, _ := s.Encode(m)
 	fmt.Println(lines[0])
-	d := accp.NewSession("bridge", accp.Options{NoAutoCheckpoint: true})
+	d := accp.NewSession("bridge", accp.Options{Checkpoints: accp.CheckpointManual})
 	back, err := d.Decode(lines[0])
 	if err != nil {
 		fmt.Println(err)

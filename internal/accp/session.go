@@ -79,19 +79,12 @@ type Options struct {
 	// Inline keeps string values longer than 50 characters in the frame
 	// instead of moving them to cold state (section 3.3, rule 4).
 	Inline bool
-	// NoBudget skips the frame token limits of section 3.4 on encode.
-	NoBudget bool
-	// NoSplit makes an over-budget frame an E2003 error instead of a frame
-	// sequence.
-	NoSplit bool
-	// NoAutoCheckpoint disables the automatic triggers of section 5.2;
-	// Checkpoint still works.
-	NoAutoCheckpoint bool
-	// NoHot keeps no hot state: the frames a session encodes, seals or
-	// receives are not held for the next checkpoint, so a long session's
-	// memory does not grow with its frames, and a checkpoint covers no
-	// frames. For sessions that never checkpoint, with NoAutoCheckpoint.
-	NoHot bool
+	// Budget says what Encode does with a frame over the token limits of
+	// section 3.4; the zero value splits it.
+	Budget Budget
+	// Checkpoints says how much of section 5's checkpointing the session
+	// does; the zero value keeps hot state and checkpoints automatically.
+	Checkpoints Checkpoints
 	// LenientEnvelope accepts the draft's own example envelopes: any mid
 	// string and a missing ts. mid and seq stay required.
 	LenientEnvelope bool
@@ -254,7 +247,7 @@ func (s *Session) Encode(m Message) ([]string, error) {
 	f.Meta = env.fields()
 	line := string(AppendFrame(nil, f))
 	var lines []string
-	if s.opt.NoBudget {
+	if s.opt.Budget == BudgetIgnore {
 		lines = []string{line}
 	} else {
 		lines, err = s.fitBudget(f, line)
@@ -265,7 +258,7 @@ func (s *Session) Encode(m Message) ([]string, error) {
 	for _, l := range lines {
 		s.addHot(l, &m)
 	}
-	if !s.opt.NoAutoCheckpoint && s.triggersLocked(m.Intent) {
+	if s.opt.Checkpoints == CheckpointAuto && s.triggersLocked(m.Intent) {
 		s.checkpointLocked()
 	}
 	return lines, nil
@@ -366,7 +359,7 @@ func (s *Session) fitBudget(f *Frame, line string) ([]string, error) {
 	if !ft.Exceeds() {
 		return []string{line}, nil
 	}
-	if s.opt.NoSplit {
+	if s.opt.Budget == BudgetReject {
 		return nil, errorf(CodeBudgetExceeded, -1, "frame of %d tokens exceeds the hard limit of %d", ft.Total, FrameHardTokens)
 	}
 	return s.split(f), nil
@@ -514,7 +507,7 @@ func (s *Session) DecodeFrame(f *Frame) (*Message, error) {
 	if s.log.Enabled(context.Background(), slog.LevelDebug) {
 		s.log.Debug("accp: decoded frame", "text", Render(f, s.reg))
 	}
-	if !s.opt.NoAutoCheckpoint && s.triggersLocked(m.Intent) {
+	if s.opt.Checkpoints == CheckpointAuto && s.triggersLocked(m.Intent) {
 		s.checkpointLocked()
 	}
 	return m, nil
@@ -809,11 +802,11 @@ func (s *Session) resolve(v Value, now time.Time) (Value, error) {
 }
 
 func (s *Session) addHot(line string, m *Message) {
-	if s.opt.NoHot {
+	if s.opt.Checkpoints == CheckpointNone {
 		return
 	}
 	s.hot = append(s.hot, hotFrame{line, m, -1})
-	if !s.opt.NoAutoCheckpoint {
+	if s.opt.Checkpoints == CheckpointAuto {
 		s.countHotLocked()
 	}
 }

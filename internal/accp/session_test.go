@@ -39,7 +39,7 @@ func TestDelivery(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newTestSession(t, Options{NoAutoCheckpoint: true})
+			s := newTestSession(t, Options{Checkpoints: CheckpointManual})
 			for i, st := range tt.steps {
 				m, err := s.Decode(st.frame)
 				if got := CodeOf(err); got != st.code {
@@ -57,8 +57,8 @@ func TestRefs(t *testing.T) {
 	store := NewStore()
 	now := fixedNow
 	clock := func() time.Time { return now }
-	a := NewSession("alpha", Options{Store: store, Clock: clock, NoAutoCheckpoint: true})
-	b := NewSession("beta", Options{Store: store, Clock: clock, NoAutoCheckpoint: true})
+	a := NewSession("alpha", Options{Store: store, Clock: clock, Checkpoints: CheckpointManual})
+	b := NewSession("beta", Options{Store: store, Clock: clock, Checkpoints: CheckpointManual})
 	a.Put(Warm, "ckpt_1", Map(Field{"status", String("green")}), 0)
 	a.Put(Cold, "log", String("raw tool output"), time.Minute)
 	a.Put(Ctx, "sales_db", String("postgres://sales"), 0)
@@ -81,7 +81,7 @@ func TestRefs(t *testing.T) {
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			frame := fmt.Sprintf("@a>qry:lookup{src:%s}[mid:%d,seq:1,ts:1714000000]", tt.ref, 100000000000+i)
-			s := NewSession("alpha", Options{Store: store, Clock: clock, NoAutoCheckpoint: true})
+			s := NewSession("alpha", Options{Store: store, Clock: clock, Checkpoints: CheckpointManual})
 			m, err := s.Decode(frame)
 			if got := CodeOf(err); got != tt.code {
 				t.Fatalf("got %v, want code %q", err, tt.code)
@@ -112,7 +112,7 @@ func TestRefs(t *testing.T) {
 }
 
 func TestSchemaDefaultsAndAbbreviations(t *testing.T) {
-	s := newTestSession(t, Options{NoAutoCheckpoint: true})
+	s := newTestSession(t, Options{Checkpoints: CheckpointManual})
 	msg := NewMessage("planner", "req", "schedule",
 		Field{"assignee", Value{Kind: KindAgent, Str: "dev"}},
 		Field{"task", String("impl auth")},
@@ -130,7 +130,7 @@ func TestSchemaDefaultsAndAbbreviations(t *testing.T) {
 	if !strings.HasPrefix(lines[0], want+"[") {
 		t.Errorf("got  %s\nwant %s[...]", lines[0], want)
 	}
-	d := newTestSession(t, Options{NoAutoCheckpoint: true})
+	d := newTestSession(t, Options{Checkpoints: CheckpointManual})
 	m, err := d.Decode(lines[0])
 	if err != nil {
 		t.Fatal(err)
@@ -169,7 +169,7 @@ func TestRegisterSchema(t *testing.T) {
 	if err := reg.RegisterSchema("mine", Schema{Code: "TC", Fields: []string{"x"}}); err == nil {
 		t.Error("a custom schema replaced built-in TC")
 	}
-	s := NewSession("s", Options{Registry: reg, Clock: func() time.Time { return fixedNow }, NoAutoCheckpoint: true})
+	s := NewSession("s", Options{Registry: reg, Clock: func() time.Time { return fixedNow }, Checkpoints: CheckpointManual})
 	m, err := s.Decode("@analyst>done:analyze{revenue:12.5|schema:SR}[mid:100000000001,seq:1,ts:1714000000]")
 	if err != nil {
 		t.Fatal(err)
@@ -221,8 +221,8 @@ func TestRegistryNegotiation(t *testing.T) {
 
 func TestCheckpointAndDelta(t *testing.T) {
 	store := NewStore()
-	enc := NewSession("s1", Options{Store: store, Clock: func() time.Time { return fixedNow }, NewMID: DeterministicMID("s1"), NoAutoCheckpoint: true})
-	dec := NewSession("s1", Options{Store: store, Clock: func() time.Time { return fixedNow }, NoAutoCheckpoint: true})
+	enc := NewSession("s1", Options{Store: store, Clock: func() time.Time { return fixedNow }, NewMID: DeterministicMID("s1"), Checkpoints: CheckpointManual})
+	dec := NewSession("s1", Options{Store: store, Clock: func() time.Time { return fixedNow }, Checkpoints: CheckpointManual})
 	send := func(m Message) {
 		t.Helper()
 		lines, err := enc.Encode(m)
@@ -280,7 +280,7 @@ func TestCheckpointAndDelta(t *testing.T) {
 		t.Errorf("delta frame %s", line)
 	}
 	// The decoder had no state; it reconstructs from the deltas.
-	dec2 := NewSession("s1", Options{Store: store, Clock: func() time.Time { return fixedNow }, NoAutoCheckpoint: true})
+	dec2 := NewSession("s1", Options{Store: store, Clock: func() time.Time { return fixedNow }, Checkpoints: CheckpointManual})
 	if _, err := dec2.Decode(line); err != nil {
 		t.Fatal(err)
 	}
@@ -332,8 +332,8 @@ func TestBudgetExternalizeAndSplit(t *testing.T) {
 	long := sb.String()
 	store := NewStore()
 	t.Run("externalize", func(t *testing.T) {
-		enc := NewSession("s", Options{Store: store, Clock: func() time.Time { return fixedNow }, NoAutoCheckpoint: true})
-		dec := NewSession("s", Options{Store: store, Clock: func() time.Time { return fixedNow }, NoAutoCheckpoint: true})
+		enc := NewSession("s", Options{Store: store, Clock: func() time.Time { return fixedNow }, Checkpoints: CheckpointManual})
+		dec := NewSession("s", Options{Store: store, Clock: func() time.Time { return fixedNow }, Checkpoints: CheckpointManual})
 		lines, err := enc.Encode(NewMessage("a", "done", "analyze", Field{"findings", String(long)}))
 		if err != nil {
 			t.Fatal(err)
@@ -353,8 +353,8 @@ func TestBudgetExternalizeAndSplit(t *testing.T) {
 		}
 	})
 	t.Run("split", func(t *testing.T) {
-		enc := NewSession("s2", Options{Store: store, Clock: func() time.Time { return fixedNow }, Inline: true, NoAutoCheckpoint: true})
-		dec := NewSession("s2", Options{Store: store, Clock: func() time.Time { return fixedNow }, NoAutoCheckpoint: true})
+		enc := NewSession("s2", Options{Store: store, Clock: func() time.Time { return fixedNow }, Inline: true, Checkpoints: CheckpointManual})
+		dec := NewSession("s2", Options{Store: store, Clock: func() time.Time { return fixedNow }, Checkpoints: CheckpointManual})
 		lines, err := enc.Encode(NewMessage("a", "done", "analyze", Field{"findings", String(long)}))
 		if err != nil {
 			t.Fatal(err)
@@ -381,7 +381,7 @@ func TestBudgetExternalizeAndSplit(t *testing.T) {
 		}
 	})
 	t.Run("no split", func(t *testing.T) {
-		enc := NewSession("s3", Options{Store: store, Inline: true, NoSplit: true, NoAutoCheckpoint: true})
+		enc := NewSession("s3", Options{Store: store, Inline: true, Budget: BudgetReject, Checkpoints: CheckpointManual})
 		if _, err := enc.Encode(NewMessage("a", "done", "analyze", Field{"findings", String(long)})); CodeOf(err) != CodeBudgetExceeded {
 			t.Errorf("got %v, want E2003", err)
 		}
@@ -394,7 +394,7 @@ func TestStreamReorder(t *testing.T) {
 		"@streamer>stream:infer{idx:0|tot:3|d:Hello|schema:ST}[mid:100000000001,seq:2,ts:1714000000,cid:stream_abc]",
 		"@streamer>stream:infer{idx:1|tot:3|d:_world|schema:ST}[mid:100000000002,seq:3,ts:1714000000,cid:stream_abc]",
 	}
-	s := newTestSession(t, Options{NoAutoCheckpoint: true})
+	s := newTestSession(t, Options{Checkpoints: CheckpointManual})
 	for i, c := range chunks {
 		m, err := s.Decode(c)
 		if err != nil {
@@ -413,7 +413,7 @@ func TestStreamReorder(t *testing.T) {
 
 func TestDraftExamplesDecode(t *testing.T) {
 	for _, ex := range readDraftExamples(t) {
-		s := newTestSession(t, Options{LenientEnvelope: true, NoAutoCheckpoint: true})
+		s := newTestSession(t, Options{LenientEnvelope: true, Checkpoints: CheckpointManual})
 		s.Put(Ctx, "sales_db", String("postgres://sales"), 0)
 		f, err := ParseFrame(ex.frame)
 		if err != nil {
@@ -431,12 +431,12 @@ func TestDraftExamplesDecode(t *testing.T) {
 func TestErrorFrame(t *testing.T) {
 	for _, c := range Codes() {
 		f := ErrorFrame("agent", &Error{Code: c, Offset: -1, Msg: "boom"})
-		s := newTestSession(t, Options{NoAutoCheckpoint: true})
+		s := newTestSession(t, Options{Checkpoints: CheckpointManual})
 		line, err := s.Seal(f, Envelope{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := newTestSession(t, Options{NoAutoCheckpoint: true}).Decode(line)
+		m, err := newTestSession(t, Options{Checkpoints: CheckpointManual}).Decode(line)
 		if err != nil {
 			t.Fatalf("%s: %v", line, err)
 		}
@@ -473,7 +473,7 @@ func TestStreamEnd(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newTestSession(t, Options{NoAutoCheckpoint: true})
+			s := newTestSession(t, Options{Checkpoints: CheckpointManual})
 			var last *Message
 			var err error
 			for _, f := range tt.frames {
@@ -501,7 +501,7 @@ func TestStreamEnd(t *testing.T) {
 // TestConcurrentEncode checks that one Session numbers frames from many
 // goroutines without repeating a seq or mid (run with -race).
 func TestConcurrentEncode(t *testing.T) {
-	s := NewSession("c", Options{NoAutoCheckpoint: true, Inline: true})
+	s := NewSession("c", Options{Checkpoints: CheckpointManual, Inline: true})
 	const workers, each = 8, 50
 	out := make(chan string, workers*each)
 	done := make(chan struct{})
@@ -540,23 +540,23 @@ func TestConcurrentEncode(t *testing.T) {
 	}
 }
 
-// TestNoHot checks that a session with Options.NoHot does not keep the
+// TestNoHot checks that a session with CheckpointNone does not keep the
 // frames it seals or receives: the live heap after a GC does not grow with
 // them, as it does when hot state keeps them for the next checkpoint.
 func TestNoHot(t *testing.T) {
 	const frames, size = 40, 100 << 10
 	tests := []struct {
 		name     string
-		noHot    bool
+		cp       Checkpoints
 		minGrow  uint64 // live heap growth at least
 		maxGrown uint64 // and at most
 	}{
-		{"hot state kept", false, 2 * frames * size, 1 << 40},
-		{"NoHot", true, 0, 1 << 20},
+		{"hot state kept", CheckpointManual, 2 * frames * size, 1 << 40},
+		{"CheckpointNone", CheckpointNone, 0, 1 << 20},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			opt := Options{NoAutoCheckpoint: true, NoHot: tt.noHot}
+			opt := Options{Checkpoints: tt.cp}
 			send, recv := newTestSession(t, opt), newTestSession(t, opt)
 			var before, after runtime.MemStats
 			runtime.GC()
@@ -581,7 +581,7 @@ func TestNoHot(t *testing.T) {
 					grown>>10, frames, size>>10, tt.minGrow>>10, tt.maxGrown>>10)
 			}
 			// (GetBudget would count the tokens of what is kept: seconds.)
-			if tt.noHot {
+			if tt.cp == CheckpointNone {
 				if h := send.GetBudget().HotFrames + recv.GetBudget().HotFrames; h != 0 {
 					t.Errorf("%d hot frames, want none", h)
 				}

@@ -26,7 +26,7 @@ type warmState struct {
 }
 
 func newWarmState(id string, store *accp.Store, clock func() time.Time) *warmState {
-	return &warmState{sess: accp.NewSession(id, accp.Options{Store: store, Clock: clock, NoAutoCheckpoint: true, Inline: true, NoBudget: true})}
+	return &warmState{sess: accp.NewSession(id, accp.Options{Store: store, Clock: clock, Checkpoints: accp.CheckpointManual, Inline: true, Budget: accp.BudgetIgnore})}
 }
 
 // observe sets the state keys describing r.

@@ -28,7 +28,7 @@ type Decoder struct {
 // NewDecoder returns a decoder for the ACCP session id.
 func NewDecoder(id string, opt Options) *Decoder {
 	d := &Decoder{sess: accp.NewSession(id, accp.Options{Registry: NewRegistry(), Limits: Limits,
-		Clock: opt.Clock, Logger: opt.Logger, NoAutoCheckpoint: true, NoHot: true, Inline: true, NoBudget: true})}
+		Clock: opt.Clock, Logger: opt.Logger, Checkpoints: accp.CheckpointNone, Inline: true, Budget: accp.BudgetIgnore})}
 	d.refs.maxExpand = opt.maxRefBytes()
 	d.maxJSON = opt.maxJSONBytes()
 	return d

@@ -123,7 +123,7 @@ type Encoder struct {
 // NewEncoder returns an encoder whose frames belong to the ACCP session id.
 func NewEncoder(id string, opt Options) *Encoder {
 	so := accp.Options{Registry: NewRegistry(), Limits: Limits, Clock: opt.Clock, Logger: opt.Logger,
-		Inline: true, NoBudget: true, NoAutoCheckpoint: true, NoHot: true}
+		Inline: true, Budget: accp.BudgetIgnore, Checkpoints: accp.CheckpointNone}
 	if !opt.RandomMID {
 		so.NewMID = accp.DeterministicMID(id)
 	}
