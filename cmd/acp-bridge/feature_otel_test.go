@@ -206,3 +206,32 @@ func TestAuditExport(t *testing.T) {
 		t.Fatalf("audit export without a collector: %v\n%s", err, out)
 	}
 }
+
+// TestOTLPEndpointFromEnv: OTEL_EXPORTER_OTLP_ENDPOINT alone turns the
+// export on, as --otlp-endpoint does.
+func TestOTLPEndpointFromEnv(t *testing.T) {
+	col := otelcoltest.Start(t)
+	t.Setenv("ACP_BRIDGE_TEST_MAIN", "1")
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", col.Endpoint())
+	t.Setenv("OTEL_SERVICE_NAME", "team-bridge")
+	ws := filepath.Join(t.TempDir(), "ws")
+	if out, err := runOtelCLI(t, "demo", "--workspace", ws); err != nil {
+		t.Fatalf("demo: %v\n%s", err, out)
+	}
+	entries, err := audit.ReadEntries(filepath.Join(ws, ".acp-bridge", "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range col.Records() {
+		if r.EventName != otelexport.CheckpointEvent {
+			n++
+			if r.Resource["service.name"] != "team-bridge" {
+				t.Errorf("service.name %q, want OTEL_SERVICE_NAME's", r.Resource["service.name"])
+			}
+		}
+	}
+	if n != len(entries) {
+		t.Fatalf("%d records arrived, the log has %d", n, len(entries))
+	}
+}

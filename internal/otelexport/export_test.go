@@ -164,7 +164,9 @@ func TestOutage(t *testing.T) {
 	for x.Failures() < failed+2 {
 		time.Sleep(10 * time.Millisecond) // until the exporter tried and failed twice
 	}
+	during := x.Failures() - failed
 	col.Restart()
+	restarted := time.Now()
 	governedSession(t, l, "after")
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
@@ -185,6 +187,8 @@ func TestOutage(t *testing.T) {
 		}
 		return false
 	})
+	t.Logf("outage: %d events in %d files, %d failed requests while the collector was down; all arrived %v after it restarted",
+		len(entries), len(rotatedNames(t, path))+1, during, time.Since(restarted).Round(time.Millisecond))
 	pending, err := x.Close(5 * time.Second)
 	if err != nil || pending != 0 {
 		t.Fatalf("Close: %d pending, %v", pending, err)
