@@ -174,7 +174,7 @@ func TestCommandCwdAsPath(t *testing.T) {
 		{Request{Action: ActionTerminalCreate, Command: "ls", Paths: []string{root}, Cwd: root}, Allow},
 		{Request{Action: ActionToolCall, Tool: "Bash", Kind: "execute", Command: "ls", Paths: []string{root}, Cwd: root}, Allow},
 		{Request{Action: ActionTerminalCreate, Command: "ls", Paths: []string{"/"}, Cwd: "/"}, Deny},
-		{Request{Action: ActionTerminalCreate, Command: "cat x", Paths: []string{root}, Cwd: root}, RequireApproval},
+		{Request{Action: ActionTerminalCreate, Command: "head x", Paths: []string{root}, Cwd: root}, RequireApproval},
 	} {
 		if d := e.Decide(tt.req); d.Value != tt.want {
 			t.Errorf("%s %q in %s = %v; want %s", tt.req.Action, tt.req.Command, tt.req.Cwd, d, tt.want)

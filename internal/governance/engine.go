@@ -146,9 +146,12 @@ func (e *Engine) Decide(req Request) Decision {
 		consider(v, p, nil)
 	}
 	if in.command || req.Command != "" {
-		e.decideCommands(in, &advisories, consider)
+		later := e.decideCommands(in, &advisories, consider)
 		if v, ok := e.protectedCommand(in); ok {
 			consider(v, "naming "+strings.TrimSpace(req.Command), nil)
+		}
+		for _, f := range later {
+			f()
 		}
 	}
 	for _, v := range req.Env {
@@ -176,19 +179,18 @@ func (e *Engine) Decide(req Request) Decision {
 }
 
 // decideCommands decides every command, assignment and problem of the
-// request's command line(s); it returns how many commands it decided.
-func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func(verdict, string, []string)) int {
+// request's command line(s); it returns the decisions of the files the
+// commands name, for the caller to consider last.
+func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func(verdict, string, []string)) (later []func()) {
 	if strings.TrimSpace(in.req.Command) == "" && len(in.req.Argv) == 0 {
-		return 0 // not known: only rules for every command apply
+		return nil // not known: only rules for every command apply
 	}
-	n := 0
 	seen := map[string]bool{}
 	for i, a := range commandLines(in.req) {
 		for _, p := range a.Problems {
 			consider(e.decideLineProblem(a.Line, p), fmt.Sprintf("reading %q", a.Line), nil)
 		}
 		for _, c := range a.Commands {
-			n++
 			what, details := fmt.Sprintf("running %q", c.Source), describeCommand(c)
 			if i == 1 {
 				what += " (as argv, the way a client that execs it runs it)"
@@ -202,6 +204,12 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 			if v, ok := e.decideCommand(in, c, advisories); ok {
 				consider(v, what, details)
 			}
+			if v, ok := e.decideArgs(in, c, a.ChangesDir, advisories); ok {
+				// After the protected files: when both deny, the
+				// protected file is the reason.
+				w := what
+				later = append(later, func() { consider(v, "opening the files "+w+" names", nil) })
+			}
 		}
 		for _, as := range a.Assignments {
 			e.decideVariable(in, as.Name, as.Value, as.Static, advisories, consider)
@@ -212,7 +220,7 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 			}
 		}
 	}
-	return n
+	return later
 }
 
 // decideVariable decides setting one variable, and any command its value

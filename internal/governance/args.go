@@ -1,0 +1,244 @@
+package governance
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// Files a command names: "cat .env" opens .env whatever rule allows cat.
+// Every static argument word of every form of a simple command that could
+// name a file (the command word itself and option words aside; the value
+// of --opt=value is judged) is decided as the path the command will open:
+// a relative word joined to the command's cwd, ~/ to HOME, a glob expanded
+// against the file system (at most maxGlobMatches names) and its last
+// segment also matched as a pattern. Deny and ask path rules apply as to a
+// read (a write for destinations: cp, mv, ln, install's last argument,
+// every file of tee, dd's of=). Outside the workspace roots a destination
+// is denied as a redirection is; a plain argument that names an existing
+// file there is asked about, not denied ("ls /usr/bin" is common), unless
+// a rule decides it. After cd in the same line a relative word's directory
+// is unknown: a rule that denies its name there asks.
+
+// maxGlobMatches bounds the names one glob word is expanded to.
+const maxGlobMatches = 256
+
+// argsNotFiles are commands whose arguments never name files to open.
+var argsNotFiles = map[string]bool{"echo": true, "printf": true, "true": true, "false": true, ":": true,
+	"sleep": true, "kill": true, "exit": true, "export": true, "unset": true, "test": true, "[": true, "[[": true}
+
+// writesLast are commands whose last operand is written to.
+var writesLast = map[string]bool{"cp": true, "mv": true, "ln": true, "install": true, "rsync": true, "scp": true}
+
+// argWord is one word of a command judged as a file.
+type argWord struct {
+	word  shellcmd.Word
+	text  string // the text judged (the value of --opt=value)
+	write bool
+}
+
+// commandArgs returns the words of c that may name files.
+func commandArgs(c *shellcmd.Command) []argWord {
+	var out []argWord
+	for _, form := range c.Forms {
+		if len(form) < 2 || form[0].Kind != shellcmd.Static || argsNotFiles[filepath.Base(form[0].Text)] {
+			continue
+		}
+		name := filepath.Base(form[0].Text)
+		last := -1
+		if writesLast[name] {
+			for i := len(form) - 1; i > 0; i-- {
+				if !strings.HasPrefix(form[i].Text, "-") {
+					last = i
+					break
+				}
+			}
+		}
+		for i, w := range form[1:] {
+			i++
+			text := w.Text
+			write := i == last || name == "tee"
+			if strings.HasPrefix(text, "-") {
+				eq := strings.IndexByte(text, '=')
+				if eq < 0 || w.Kind == shellcmd.Dynamic {
+					continue
+				}
+				text = text[eq+1:]
+			} else if name == "dd" {
+				if k, v, ok := strings.Cut(text, "="); ok {
+					text, write = v, k == "of"
+				}
+			}
+			if text == "" || strings.Contains(text, "://") {
+				continue
+			}
+			out = append(out, argWord{word: w, text: text, write: write})
+		}
+	}
+	return out
+}
+
+// decideArgs decides the files the words of c name; ok is false when the
+// command's own decision covers them all.
+func (e *Engine) decideArgs(in *reqInfo, c *shellcmd.Command, changesDir bool, advisories *[]string) (verdict, bool) {
+	var worst *verdict
+	keep := func(v verdict) {
+		if worst == nil || v.value.Stricter(worst.value) {
+			worst = &v
+		}
+	}
+	for _, a := range commandArgs(c) {
+		if v, ok := e.decideArg(in, a, changesDir, advisories); ok {
+			keep(v)
+		}
+	}
+	if worst == nil {
+		return verdict{}, false
+	}
+	return *worst, true
+}
+
+func (e *Engine) decideArg(in *reqInfo, a argWord, changesDir bool, advisories *[]string) (verdict, bool) {
+	verb := "reading"
+	if a.write {
+		verb = "writing"
+	}
+	what := fmt.Sprintf("%s %s (named by the command)", verb, a.text)
+	p := a.text
+	kind := a.word.Kind
+	if kind == shellcmd.Dynamic && a.text == a.word.Text {
+		if !strings.HasPrefix(p, "~/") || strings.ContainsAny(p[2:], "$`\"'\\") {
+			return verdict{}, false // not known until it runs
+		}
+		kind = shellcmd.Static
+		if strings.ContainsAny(p[2:], "*?[") {
+			kind = shellcmd.Glob
+		}
+		p = filepath.Join(e.home, p[2:])
+	} else if kind == shellcmd.Dynamic {
+		return verdict{}, false
+	}
+	if deviceFiles[p] || strings.HasPrefix(p, "/dev/fd/") {
+		return verdict{}, false
+	}
+	unknownDir := !filepath.IsAbs(p) && (changesDir || in.req.Cwd == "")
+	base := in.req.Cwd
+	if unknownDir {
+		if len(in.roots) == 0 {
+			return verdict{}, false
+		}
+		base = in.roots[0]
+		p = filepath.Base(p)
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	var names []string
+	if kind == shellcmd.Glob {
+		names = globNames(p)
+		// The pattern itself, as a name: a file the line creates before
+		// the glob expands, or one a rule names by its last segment.
+		names = append(names, unescapeGlob(p))
+	} else {
+		names = []string{p}
+	}
+	sub := *in
+	sub.read, sub.write, sub.command = !a.write, a.write, false
+	var worst *verdict
+	for _, n := range names {
+		v := e.decidePath(&sub, n, advisories)
+		switch {
+		case v.value == Allow || v.ref == "default":
+			continue
+		case v.ref == "workspace-roots" && !a.write:
+			// Outside the roots a plain argument is asked about, and
+			// only when it names something that exists.
+			if _, err := os.Lstat(n); err != nil {
+				continue
+			}
+			v.value = RequireApproval
+		}
+		if (unknownDir || kind == shellcmd.Glob) && v.value == Deny && v.rule != nil {
+			v.value = RequireApproval // it may not be that file
+			if kind == shellcmd.Glob && n != unescapeGlob(p) {
+				v.value = Deny // the glob names it now
+			}
+			if unknownDir {
+				v.value = RequireApproval
+				v.reason += "; the line changes directory, so it may be another file of that name"
+			}
+		}
+		if worst == nil || v.value.Stricter(worst.value) {
+			w := v
+			worst = &w
+		}
+	}
+	if kind == shellcmd.Glob && (worst == nil || !worst.value.Stricter(RequireApproval)) {
+		if v, ok := e.globMayMatch(&sub, filepath.Base(p)); ok && (worst == nil || v.value.Stricter(worst.value)) {
+			worst = &v
+		}
+	}
+	if worst == nil {
+		return verdict{}, false
+	}
+	worst.reason = what + ": " + worst.reason
+	return *worst, true
+}
+
+// globNames expands pattern p against the file system, bounded.
+func globNames(p string) []string {
+	m, err := filepath.Glob(p)
+	if err != nil {
+		return nil
+	}
+	// The shell's * and ? do not match a leading dot; Go's do.
+	dot := strings.HasPrefix(filepath.Base(p), ".")
+	var out []string
+	for _, n := range m {
+		if len(out) == maxGlobMatches {
+			break
+		}
+		if dot || !strings.HasPrefix(filepath.Base(n), ".") {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// unescapeGlob drops the backslashes that quote glob metacharacters.
+func unescapeGlob(p string) string {
+	if !strings.Contains(p, `\`) {
+		return p
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		if p[i] == '\\' && i+1 < len(p) {
+			i++
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String()
+}
+
+// globMayMatch reports a restrictive path rule whose last segment the glob
+// base could expand to once the line runs: it asks at least.
+func (e *Engine) globMayMatch(in *reqInfo, base string) (verdict, bool) {
+	for _, r := range e.policy.rules {
+		if r.value == Allow || r.advisory || r.path == nil || !r.applies(in, catPath) || len(r.path.segs) == 0 {
+			continue
+		}
+		seg := r.path.segs[len(r.path.segs)-1]
+		if seg == "" || strings.ContainsAny(seg, "*?[{\\") || strings.HasPrefix(seg, ".") && !strings.HasPrefix(base, ".") {
+			continue
+		}
+		if ok, _ := path.Match(base, seg); ok {
+			return verdict{value: RequireApproval, rule: r, ref: r.ref, ruleTx: r.describe(),
+				reason: fmt.Sprintf("the pattern %s may expand to %s, which %s %s", base, seg, r.text, pastTense(r.value))}, true
+		}
+	}
+	return verdict{}, false
+}

@@ -1,0 +1,62 @@
+package governance
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestDecideCommandFiles: the files a command names are judged as paths
+// against a real workspace: globs expand against it, relative words join
+// the cwd, an existing file outside the roots is asked about, a
+// destination outside them is denied.
+func TestDecideCommandFiles(t *testing.T) {
+	dir := t.TempDir()
+	ws, out := filepath.Join(dir, "ws"), filepath.Join(dir, "out")
+	for _, d := range []string{ws, filepath.Join(ws, "sub"), out} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{filepath.Join(ws, ".env"), filepath.Join(ws, "a.txt"), filepath.Join(out, "secret.txt")} {
+		if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pol := filepath.Join(ws, "GOVERNANCE.md")
+	if err := os.WriteFile(pol, []byte("---\nschema: governance.workspace/v1\nname: files-test\ntitle: Files\ndescription: Files a command names.\nversion: 1.0.0\nrules:\n  default: ask\n  deny: [Read(**/.env)]\n  allow: [Read, Bash(cat:*), Bash(ls:*), Bash(cp:*)]\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadPolicy(pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine(p, EngineOptions{Roots: []string{ws}})
+	for _, c := range []struct {
+		cmd, cwd string
+		want     Value
+	}{
+		{"cat .env", ws, Deny},
+		{"cat " + ws + "/.env", ws, Deny},
+		{"cat ../.env", filepath.Join(ws, "sub"), Deny},
+		{"cat .en?", ws, Deny},
+		{"cat " + ws + "/*.env", ws, Allow}, // the shell's * skips a leading dot
+		{"cat " + ws + "/.*", ws, Deny},
+		{"cat .[e]nv", ws, Deny},
+		{"cat .*", ws, Deny},
+		{"cd sub && cat .env", ws, RequireApproval},
+		{"cat ~/.env", ws, Deny},
+		{"cat " + ws + "/../out/secre*", ws, RequireApproval},
+		{"cat " + out + "/secret.txt", ws, RequireApproval},
+		{"cp a.txt " + out + "/copy", ws, Deny},
+		{"cat a.txt > " + out + "/copy", ws, Deny},
+		{"cat a.txt", ws, Allow},
+		{"cat *.txt", ws, Allow},
+		{"ls " + out + "/missing", ws, Allow},
+	} {
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.cmd, Cwd: c.cwd})
+		if d.Value != c.want {
+			t.Errorf("%q in %s = %s, want %s\n  %s", c.cmd, c.cwd, d.Value, c.want, d)
+		}
+	}
+}
