@@ -149,7 +149,8 @@ func Parse(dir Direction, line []byte) (*Message, error) {
 // method, an id that is not a string, number or null, a duplicate envelope
 // member (JavaScript keeps the last one), a member whose name differs only
 // in case from an envelope member (Go's encoding/json would read it), a
-// response with both or neither of result and error.
+// response with both or neither of result and error, an ACP notification
+// with an id or an ACP request without one (see methodShapes).
 func parse(dir Direction, line []byte) (*Message, bool) {
 	if m := parseChunkLine(dir, line); m != nil {
 		return m, true
@@ -279,9 +280,14 @@ func (m *Message) classify(seen envelope, method []byte) {
 			break
 		}
 		m.Method = name
-		if hasID {
+		switch shape := methodShapes[name]; {
+		case hasID && shape == onlyNotification:
+			m.invalid = name + " is a notification and came with an id"
+		case !hasID && shape == onlyRequest:
+			m.invalid = name + " is a request and came without an id"
+		case hasID:
 			m.Kind = KindRequest
-		} else {
+		default:
 			m.Kind = KindNotification
 		}
 	case hasID && (seen&envResult != 0) != (seen&envError != 0):
@@ -294,6 +300,51 @@ func (m *Message) classify(seen envelope, method []byte) {
 	if m.invalid != "" {
 		m.Kind = KindOther
 	}
+}
+
+// methodShape says whether an ACP method is only ever a request or only
+// ever a notification.
+type methodShape uint8
+
+const (
+	eitherShape methodShape = iota
+	onlyRequest
+	onlyNotification
+)
+
+// methodShapes are the ACP methods whose shape the protocol fixes. A
+// method sent in the other shape is refused: the bridge judges
+// session/update as a notification and fs/* as requests, while a peer's
+// JSON-RPC stack may dispatch them by name whatever their shape (the
+// TypeScript SDK reads "id": null with a method as a request, Go's
+// acp-go-sdk as a notification), so such a line could reach it unjudged.
+var methodShapes = map[string]methodShape{
+	"session/update":             onlyNotification,
+	"session/cancel":             onlyNotification,
+	"elicitation/complete":       onlyNotification,
+	"initialize":                 onlyRequest,
+	"authenticate":               onlyRequest,
+	"logout":                     onlyRequest,
+	"session/new":                onlyRequest,
+	"session/load":               onlyRequest,
+	"session/resume":             onlyRequest,
+	"session/fork":               onlyRequest,
+	"session/prompt":             onlyRequest,
+	"session/list":               onlyRequest,
+	"session/close":              onlyRequest,
+	"session/delete":             onlyRequest,
+	"session/set_mode":           onlyRequest,
+	"session/set_model":          onlyRequest,
+	"session/set_config_option":  onlyRequest,
+	"session/request_permission": onlyRequest,
+	"fs/read_text_file":          onlyRequest,
+	"fs/write_text_file":         onlyRequest,
+	"terminal/create":            onlyRequest,
+	"terminal/output":            onlyRequest,
+	"terminal/wait_for_exit":     onlyRequest,
+	"terminal/kill":              onlyRequest,
+	"terminal/release":           onlyRequest,
+	"elicitation/create":         onlyRequest,
 }
 
 // validID reports whether a raw id is one JSON-RPC allows: a string, a

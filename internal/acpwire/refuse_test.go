@@ -87,6 +87,12 @@ func TestRefusedNeverForwarded(t *testing.T) {
 		{"strict: chunk with SessionUpdate", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","SessionUpdate":"tool_call","toolCallId":"t","title":"x"}}}`, "", "case"},
 		{"strict: chunk with two session ids", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","sessionId":"other","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}`, "", "duplicate"},
 		{"strict: chunk with escaped name", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","session\u0055pdate":"tool_call"}}}`, "", "duplicate"},
+		{"session/update with an id", `{"jsonrpc":"2.0","id":"u1","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"t","title":"rm","kind":"execute","status":"completed","rawInput":{"command":"rm -rf x"}}}}`, `"id":"u1","error":{"code":-32600`, "session/update is a notification"},
+		{"session/update with id null", `{"jsonrpc":"2.0","id":null,"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"t","title":"rm","status":"completed"}}}`, `"id":null,"error":{"code":-32600`, "session/update is a notification"},
+		{"elicitation/complete with an id", `{"jsonrpc":"2.0","id":20,"method":"elicitation/complete","params":{}}`, `"id":20,"error":{"code":-32600`, "is a notification"},
+		{"fs/read_text_file without an id", `{"jsonrpc":"2.0","method":"fs/read_text_file","params":{"sessionId":"s","path":"/etc/passwd"}}`, "", "fs/read_text_file is a request"},
+		{"terminal/create without an id", `{"jsonrpc":"2.0","method":"terminal/create","params":{"sessionId":"s","command":"rm"}}`, "", "terminal/create is a request"},
+		{"session/request_permission without an id", `{"jsonrpc":"2.0","method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"t"},"options":[]}}`, "", "is a request"},
 		{"strict: cancel with two request ids", `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":1,"requestId":2}}`, "", "duplicate"},
 	}
 	for _, tt := range tests {
