@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -82,6 +83,19 @@ func appendCanonical(dst []byte, v any) ([]byte, error) {
 			}
 		}
 		return append(dst, '}'), nil
+	case *sharedTree:
+		if v.canon == nil {
+			start := len(dst)
+			var err error
+			if dst, err = appendCanonical(dst, v.v); err != nil {
+				return dst, err
+			}
+			// A copy: the field being encoded may yet be cut and
+			// overwritten in dst (capField).
+			v.canon = bytes.Clone(dst[start:])
+			return dst, nil
+		}
+		return append(dst, v.canon...), nil
 	default:
 		return dst, fmt.Errorf("unexpected %T in decoded JSON", v)
 	}
@@ -157,6 +171,9 @@ func isASCII(s string) bool {
 // Numbers become float64: RFC 8785 writes every number as an IEEE 754
 // double anyway.
 func decodeTree(data []byte) (any, error) {
+	if v, ok := fastDecode(data); ok {
+		return v, nil
+	}
 	var v any
 	if err := json.Unmarshal(data, &v); err != nil {
 		return nil, err

@@ -214,7 +214,7 @@ func toTree(v any) (any, error) {
 	switch v := v.(type) {
 	case nil:
 		return nil, nil
-	case string, bool, json.Number:
+	case string, bool, json.Number, *sharedTree:
 		return v, nil
 	case int:
 		return json.Number(strconv.Itoa(v)), nil

@@ -74,11 +74,14 @@ func (l *Log) prepare(ev *Event) (*prepared, error) {
 			meta = map[string]any{"policyRule": ev.Policy.Ref}
 		}
 	}
-	var err error
+	output, mirror, err := l.shareResult(ev)
+	if err != nil {
+		return nil, err
+	}
 	if buf, p.input, err = l.field(buf, "input", ev.Input, true); err != nil {
 		return nil, err
 	}
-	if buf, p.output, err = l.field(buf, "output", ev.Output, true); err != nil {
+	if buf, p.output, err = l.field(buf, "output", output, true); err != nil {
 		return nil, err
 	}
 	if len(ev.Metadata) > 0 || meta != nil {
@@ -88,12 +91,63 @@ func (l *Log) prepare(ev *Event) (*prepared, error) {
 		for k, v := range ev.Metadata {
 			meta[k] = v
 		}
+		if mirror != nil {
+			meta["toolCall"] = *mirror
+		}
 		if _, p.metadata, err = l.field(buf, "metadata", meta, false); err != nil {
 			return nil, err
 		}
 		p.metadataHash = hashHex(p.metadata)
 	}
 	return p, nil
+}
+
+// shareResult returns the event's output and metadata["toolCall"] to
+// encode. A finished tool call's record carries its result twice, as
+// output and as the mirror's result or error, from the same bytes: when
+// they are, the result is decoded, redacted and canonicalized once, and
+// both places take that (a *sharedTree). The record is the same as
+// without sharing. mirror is nil when nothing is shared.
+func (l *Log) shareResult(ev *Event) (output any, mirror *ToolCall, err error) {
+	raw, ok := ev.Output.(json.RawMessage)
+	if !ok || len(raw) == 0 {
+		return ev.Output, nil, nil
+	}
+	tc, ok := ev.Metadata["toolCall"].(ToolCall)
+	if !ok {
+		return ev.Output, nil, nil
+	}
+	res, isRes := tc.Result.(json.RawMessage)
+	errv, isErr := tc.Error.(json.RawMessage)
+	if !(isRes && sameBytes(res, raw)) && !(isErr && sameBytes(errv, raw)) {
+		return ev.Output, nil, nil
+	}
+	tree, err := decodeTree(raw)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: encoding output: %v", ErrInvalidEvent, err)
+	}
+	st := &sharedTree{v: l.red.tree(tree)}
+	if isRes && sameBytes(res, raw) {
+		tc.Result = st
+	}
+	if isErr && sameBytes(errv, raw) {
+		tc.Error = st
+	}
+	return st, &tc, nil
+}
+
+// sameBytes reports whether a and b are the same bytes in memory, not
+// merely equal ones: a cheap test that needs no comparison of content.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
+}
+
+// sharedTree is a decoded tree already redacted, taken by more than one
+// part of a record: toTree and the redactor pass it through unchanged, and
+// appendCanonical encodes it once and copies the bytes thereafter.
+type sharedTree struct {
+	v     any
+	canon []byte
 }
 
 // redactNames redacts the strings of the record outside input, output
@@ -135,7 +189,11 @@ func (l *Log) field(dst []byte, name string, v any, wrap bool) (out, part []byte
 		return dst, nil, nil
 	}
 	tree = l.red.tree(tree)
-	if _, ok := tree.(map[string]any); !ok && wrap {
+	inner := tree
+	if st, ok := tree.(*sharedTree); ok {
+		inner = st.v
+	}
+	if _, ok := inner.(map[string]any); !ok && wrap {
 		tree = map[string]any{"value": tree}
 	}
 	start := len(dst)

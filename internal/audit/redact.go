@@ -161,11 +161,40 @@ type trigger struct {
 	rule int
 }
 
+// triggerPairs has, for each byte, a bit per byte that follows it in some
+// trigger (in both cases for letters): every trigger is at least two bytes
+// long, so a pair that is in no trigger starts none, and candidates skips
+// most bytes of prose without looking at a trigger.
+var triggerPairs = func() (pairs [256][4]uint64) {
+	both := func(c byte) []byte {
+		if c >= 'a' && c <= 'z' {
+			return []byte{c, c - 'a' + 'A'}
+		}
+		return []byte{c}
+	}
+	for _, r := range rules {
+		for _, t := range r.triggers {
+			if len(t) < 2 {
+				panic("audit: redaction trigger shorter than two bytes: " + t)
+			}
+			for _, c0 := range both(t[0]) {
+				for _, c1 := range both(t[1]) {
+					pairs[c0][c1>>6] |= 1 << (c1 & 63)
+				}
+			}
+		}
+	}
+	return pairs
+}()
+
 // candidates returns a bit per rule whose triggers occur in s, compared
 // without regard to ASCII case.
 func candidates(s string) uint64 {
 	var m uint64
-	for i := 0; i < len(s); i++ {
+	for i := 0; i+1 < len(s); i++ {
+		if c1 := s[i+1]; triggerPairs[s[i]][c1>>6]&(1<<(c1&63)) == 0 {
+			continue
+		}
 		for _, t := range triggerIndex[s[i]] {
 			if m&(1<<t.rule) == 0 && hasPrefixFold(s[i:], t.text) {
 				m |= 1 << t.rule
@@ -368,6 +397,8 @@ func (r *redactor) tree(v any) any {
 			v[i] = r.tree(e)
 		}
 		return v
+	case *sharedTree:
+		return v // redacted when it was made
 	case map[string]any:
 		// {"name": "GITHUB_TOKEN", "value": "..."}: env entries, headers.
 		pairSecret := false

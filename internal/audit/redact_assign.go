@@ -35,9 +35,7 @@ func redactAssignments(s string) string {
 		name := s[nameStart:nameEnd]
 		flag := strings.HasPrefix(name, "-")
 		bare := strings.TrimLeft(name, "-")
-		if !isSecretName(bare) {
-			continue
-		}
+		// The cheap tests first: in prose every space ends a name.
 		if c == ' ' || c == '\t' {
 			// Only flags and compound names take a value after a space,
 			// and only a value that does not read as a word.
@@ -46,6 +44,9 @@ func redactAssignments(s string) string {
 			}
 		} else if c == ':' && i+1 < len(s) && s[i+1] == '/' {
 			continue // a URL scheme, not an assignment
+		}
+		if !isSecretName(bare) {
+			continue
 		}
 		vs, ve := assignedValue(s, i+1, c == ' ' || c == '\t')
 		if ve <= vs || (!flag && (c == ' ' || c == '\t') && !looksRandom(s[vs:ve])) {
