@@ -1,4 +1,4 @@
-package acpwire
+package acpwire_test
 
 import (
 	"bytes"
@@ -6,7 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
 )
 
 var update = flag.Bool("update", false, "rewrite the want sections of testdata/scenarios from what the bridge does")
@@ -80,28 +84,35 @@ type scenarioResult struct {
 // to receive it, so the outcome does not depend on scheduling.
 func runScenario(t *testing.T, ide, agent []string) scenarioResult {
 	t.Helper()
-	var r refusals
-	h := newHarness(t, Options{OnRefused: r.hook})
+	var (
+		mu      sync.Mutex
+		refused []string
+	)
+	h := acpwiretest.Start(t, acpwire.New(acpwire.Options{OnRefused: func(r acpwire.Refusal) {
+		mu.Lock()
+		refused = append(refused, r.Reason)
+		mu.Unlock()
+	}}))
 	var res scenarioResult
 	for _, l := range ide {
-		h.fromClient(l)
+		h.FromClient(l)
 	}
-	h.fromClient(scenarioMarker)
-	res.agent = readUntilMarker(h.agentGets)
+	h.FromClient(scenarioMarker)
+	res.agent = readUntilMarker(h.AgentGets)
 	for _, l := range agent {
-		h.fromAgent(l)
+		h.FromAgent(l)
 	}
-	h.fromAgent(scenarioMarker)
-	res.ide = readUntilMarker(h.clientGets)
+	h.FromAgent(scenarioMarker)
+	res.ide = readUntilMarker(h.ClientGets)
 	// The bridge's answers to the agent's lines were written before the
 	// agent's marker reached the IDE; the IDE's marker flushes them out.
-	h.fromClient(scenarioMarker)
-	res.agent = append(res.agent, readUntilMarker(h.agentGets)...)
-	r.mu.Lock()
-	for _, x := range r.list {
-		res.refused = append(res.refused, x.Reason)
-	}
-	r.mu.Unlock()
+	h.FromClient(scenarioMarker)
+	res.agent = append(res.agent, readUntilMarker(h.AgentGets)...)
+	// Every refusal is reported on its direction's loop before the marker
+	// behind it is written.
+	mu.Lock()
+	res.refused = refused
+	mu.Unlock()
 	return res
 }
 

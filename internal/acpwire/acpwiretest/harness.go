@@ -1,0 +1,159 @@
+// Package acpwiretest runs an acpwire.Bridge over real OS pipes for tests:
+// the test plays both peers, writing the IDE's and the agent's lines and
+// reading what each receives, and the bridge is stopped, and checked for
+// goroutines it leaves behind, when the test ends.
+package acpwiretest
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+)
+
+// DefaultTimeout bounds one read or write of a Harness: only a bridge that
+// is stuck takes that long.
+const DefaultTimeout = 10 * time.Second
+
+// Harness is a started Bridge whose peers are the test.
+type Harness struct {
+	t        testing.TB
+	session  *acpwire.Session
+	clientW  *os.File      // the IDE's messages into the bridge
+	agentW   *os.File      // the agent's messages into the bridge
+	toClient *bufio.Reader // what the IDE receives
+	toAgent  *bufio.Reader // what the agent receives
+	// Timeout bounds one read or write; zero means DefaultTimeout.
+	Timeout time.Duration
+}
+
+// Start starts b, with its middleware already added, over real pipes, and
+// stops it when the test ends; the test fails if goroutines started
+// since Start are still running then.
+func Start(t testing.TB, b *acpwire.Bridge) *Harness {
+	t.Helper()
+	CheckLeaks(t)
+	cr, cw := pipe(t)
+	ar, aw := pipe(t)
+	tcR, tcW := pipe(t)
+	taR, taW := pipe(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	s, err := b.Start(ctx, acpwire.Endpoint{In: cr, Out: tcW}, acpwire.Endpoint{In: ar, Out: taW})
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	h := &Harness{t: t, session: s, clientW: cw, agentW: aw,
+		toClient: bufio.NewReaderSize(tcR, 1<<20), toAgent: bufio.NewReaderSize(taR, 1<<20)}
+	t.Cleanup(func() {
+		cw.Close()
+		aw.Close()
+		// Drain so the bridge's writers never block while shutting down.
+		go io.Copy(io.Discard, tcR)
+		go io.Copy(io.Discard, taR)
+		<-s.Done(acpwire.ClientToAgent)
+		<-s.Done(acpwire.AgentToClient)
+		s.Close()
+		cancel()
+		for _, f := range []*os.File{cr, ar, tcW, taW} {
+			f.Close()
+		}
+	})
+	return h
+}
+
+// Session returns the running session.
+func (h *Harness) Session() *acpwire.Session { return h.session }
+
+// FromClient sends line (without its newline) as the IDE.
+func (h *Harness) FromClient(line string) { h.t.Helper(); h.write(h.clientW, line) }
+
+// FromAgent sends line (without its newline) as the agent.
+func (h *Harness) FromAgent(line string) { h.t.Helper(); h.write(h.agentW, line) }
+
+// ClientGets returns the next line the IDE receives, without its newline.
+func (h *Harness) ClientGets() string { h.t.Helper(); return h.read(h.toClient, "IDE") }
+
+// AgentGets returns the next line the agent receives, without its newline.
+func (h *Harness) AgentGets() string { h.t.Helper(); return h.read(h.toAgent, "agent") }
+
+func (h *Harness) write(w io.Writer, line string) {
+	h.t.Helper()
+	done := make(chan error, 1)
+	go func() { _, err := io.WriteString(w, line+"\n"); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil {
+			h.t.Fatalf("writing to the bridge: %v", err)
+		}
+	case <-time.After(h.timeout()):
+		h.t.Fatalf("timed out after %v writing to the bridge", h.timeout())
+	}
+}
+
+func (h *Harness) read(r *bufio.Reader, who string) string {
+	h.t.Helper()
+	type res struct {
+		s   string
+		err error
+	}
+	ch := make(chan res, 1)
+	go func() {
+		s, err := r.ReadString('\n')
+		ch <- res{s, err}
+	}()
+	select {
+	case x := <-ch:
+		if x.err != nil {
+			h.t.Fatalf("reading what the %s receives: %v", who, x.err)
+		}
+		return strings.TrimSuffix(x.s, "\n")
+	case <-time.After(h.timeout()):
+		h.t.Fatalf("timed out after %v waiting for a message to the %s", h.timeout(), who)
+		return ""
+	}
+}
+
+func (h *Harness) timeout() time.Duration {
+	if h.Timeout > 0 {
+		return h.Timeout
+	}
+	return DefaultTimeout
+}
+
+func pipe(t testing.TB) (*os.File, *os.File) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, w
+}
+
+// CheckLeaks fails the test if, once its cleanups have run, more
+// goroutines run than when CheckLeaks was called (waiting up to
+// DefaultTimeout for them to end). Call it before starting what it checks,
+// so its check runs after the cleanups that stop it; it counts every
+// goroutine, so it is meant for tests that do not run in parallel.
+func CheckLeaks(t testing.TB) {
+	t.Helper()
+	before := runtime.NumGoroutine()
+	t.Cleanup(func() {
+		deadline := time.Now().Add(DefaultTimeout)
+		for runtime.NumGoroutine() > before {
+			if time.Now().After(deadline) {
+				buf := make([]byte, 1<<20)
+				n := runtime.Stack(buf, true)
+				t.Errorf("%d goroutines after the test, %d before:\n%s", runtime.NumGoroutine(), before, buf[:n])
+				return
+			}
+			time.Sleep(time.Millisecond) // nothing to wait on: poll
+		}
+	})
+}
