@@ -111,7 +111,8 @@ func unwrapUnreadable(err error) string {
 // saw it (register it as acpwire.Options.OnRefused): a line some peer
 // could read differently from the bridge, or not as JSON-RPC at all. The
 // wire layer has already answered or dropped it; this is its audit record.
-// It does not wait for the record to reach the disk.
+// It does not wait for the record to reach the disk. An agent's message in
+// a session the IDE opened is also told to the person there.
 func (x *Enforcer) Refused(r acpwire.Refusal) {
 	m := r.Msg
 	if m == nil {
@@ -128,4 +129,34 @@ func (x *Enforcer) Refused(r acpwire.Refusal) {
 		Input: map[string]any{"method": m.Method, "kind": m.Kind.String(), "direction": m.Dir.String(), "size": len(m.Raw),
 			"sha256": hex.EncodeToString(sum[:]), "answered": r.Answered},
 		Policy: policyOf(d), Metadata: decisionMeta(d, sid, map[string]any{"stage": "wire"})})
+	if m.Dir != acpwire.AgentToClient || sid == "" || !mayCarryToolCall(m.Raw) {
+		return
+	}
+	// The refused line may have reported a tool call the agent already ran
+	// (a session/update read one way by the bridge and another by the
+	// IDE): the person hears of it in the session, if the IDE opened it.
+	x.mu.Lock()
+	open := x.opened[sid]
+	x.mu.Unlock()
+	if open {
+		what := m.Method
+		if what == "" {
+			what = "unreadable"
+		}
+		x.tell(sid, fmt.Sprintf("acp-bridge refused a %s message from the agent: %s. If it reported a tool call, the agent may already have run it.",
+			what, r.Reason))
+	}
+}
+
+// mayCarryToolCall reports whether some reading of a refused line could
+// report or ask about a tool call: it names session/update,
+// session/request_permission or a tool call variant, in any case.
+func mayCarryToolCall(raw []byte) bool {
+	l := bytes.ToLower(raw)
+	for _, s := range []string{"session/update", "session/request_permission", "tool_call", "toolcall"} {
+		if bytes.Contains(l, []byte(s)) {
+			return true
+		}
+	}
+	return false
 }

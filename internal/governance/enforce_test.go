@@ -645,11 +645,15 @@ func TestEnforceCancelWhileAsking(t *testing.T) {
 
 // TestEnforceDuplicateKeys: a tool_call hidden behind an earlier duplicate
 // "sessionUpdate" never reaches the IDE (a JavaScript IDE would read the
-// last member); governance refusing it alone is TestEnforceReadsWhatTheIDEReads.
+// last member); the person is told instead; governance refusing it alone
+// is TestEnforceReadsWhatTheIDEReads.
 func TestEnforceDuplicateKeys(t *testing.T) {
 	h := newHarness(t, EnforceOptions{})
 	h.openSession()
 	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","toolCallId":"d1","title":"x","kind":"execute","status":"pending","rawInput":{"command":"curl x"},"sessionUpdate":"tool_call"}}}`)
+	if m := h.nextAtIDE(); !strings.Contains(fmt.Sprint(get(m, "params", "update", "content", "text")), "acp-bridge refused") {
+		t.Fatalf("IDE got %v, want the person told of the refusal", m)
+	}
 	h.marker()
 }
 
