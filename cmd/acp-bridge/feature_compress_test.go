@@ -15,9 +15,9 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/compress"
 )
 
-// bigReadAgent asks the client for $2/big.log as soon as it starts, saves
+// bigReadAgent asks the client for $2/big.log once the IDE has opened s1, saves
 // the answer to $1 and waits for stdin to close.
-const bigReadAgent = `printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"fs/read_text_file\",\"params\":{\"sessionId\":\"s1\",\"path\":\"$2/big.log\"}}"; IFS= read -r line; printf '%s\n' "$line" > "$1"; cat > /dev/null`
+const bigReadAgent = awaitOpen + `printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"fs/read_text_file\",\"params\":{\"sessionId\":\"s1\",\"path\":\"$2/big.log\"}}"; IFS= read -r line; printf '%s\n' "$line" > "$1"; cat > /dev/null`
 
 // TestBridgeCompressionOffloadsRead runs the bridge command with
 // --compress on around a shell agent that reads a large file through the
@@ -43,6 +43,7 @@ func TestBridgeCompressionOffloadsRead(t *testing.T) {
 				"--policy", policy, "--audit", auditLog, "--workspace-root", ws, "--adapter", "none", "--",
 				"sh", "-c", bigReadAgent, "sh", answer, ws})
 	}()
+	openSession(t, stdinW, ws)
 	waitFor(t, func() bool { return strings.Contains(stdout.String(), "fs/read_text_file") }, &stderr)
 	var big strings.Builder
 	for i := 0; i < 2000; i++ {

@@ -13,9 +13,9 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
 
-// deniedReadAgent asks the client for $2/.env as soon as it starts, saves
+// deniedReadAgent asks the client for $2/.env once the IDE has opened s1, saves
 // the answer to $1 and waits for stdin to close.
-const deniedReadAgent = `printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"fs/read_text_file\",\"params\":{\"sessionId\":\"s1\",\"path\":\"$2/.env\"}}"; IFS= read -r line; printf '%s\n' "$line" > "$1"; cat > /dev/null`
+const deniedReadAgent = awaitOpen + `printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"fs/read_text_file\",\"params\":{\"sessionId\":\"s1\",\"path\":\"$2/.env\"}}"; IFS= read -r line; printf '%s\n' "$line" > "$1"; cat > /dev/null`
 
 func writePolicy(t *testing.T, dir, rules string) string {
 	t.Helper()
@@ -48,6 +48,7 @@ func TestBridgeGovernanceDeniesRead(t *testing.T) {
 			[]string{"--policy", policy, "--audit", logFile, "--workspace-root", ws, "--adapter", "none", "--",
 				"sh", "-c", deniedReadAgent, "sh", answer, ws})
 	}()
+	openSession(t, stdinW, ws)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		if b, err := os.ReadFile(answer); err == nil && len(b) > 0 {

@@ -15,7 +15,7 @@ import (
 // selfEditAgent asks the client to overwrite $2/GOVERNANCE.md, then to read
 // $3 (the audit log) and $4 (the wire recording), and writes the answers to
 // the FIFO $1.
-const selfEditAgent = `printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"w1\",\"method\":\"fs/write_text_file\",\"params\":{\"sessionId\":\"s1\",\"path\":\"$2/GOVERNANCE.md\",\"content\":\"rules: {default: allow}\"}}"; IFS= read -r a
+const selfEditAgent = awaitOpen + `printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"w1\",\"method\":\"fs/write_text_file\",\"params\":{\"sessionId\":\"s1\",\"path\":\"$2/GOVERNANCE.md\",\"content\":\"rules: {default: allow}\"}}"; IFS= read -r a
 printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"fs/read_text_file\",\"params\":{\"sessionId\":\"s1\",\"path\":\"$3\"}}"; IFS= read -r b
 printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"r2\",\"method\":\"fs/read_text_file\",\"params\":{\"sessionId\":\"s1\",\"path\":\"$4\"}}"; IFS= read -r c
 printf '%s\n%s\n%s\n' "$a" "$b" "$c" > "$1"; cat > /dev/null`
@@ -42,6 +42,7 @@ func TestBridgeProtectsItsOwnFiles(t *testing.T) {
 			[]string{"--policy", policy, "--audit", logFile, "--record", record, "--workspace-root", ws, "--adapter", "none", "--",
 				"sh", "-c", selfEditAgent, "sh", fifo, ws, logFile, record})
 	}()
+	openSession(t, stdinW, ws)
 	got := make(chan []string, 1)
 	go func() {
 		var answers []string

@@ -16,7 +16,7 @@ import (
 
 // linesAgent writes each of its arguments as a line, then waits for stdin
 // to close.
-const linesAgent = `for l in "$@"; do printf '%s\n' "$l"; done; cat > /dev/null`
+const linesAgent = awaitOpen + `for l in "$@"; do printf '%s\n' "$l"; done; cat > /dev/null`
 
 // TestBinaryAuditsWireRefusals runs the bridge binary with a policy and an
 // audit log in front of an agent that sends, before one ordinary file read,
@@ -70,6 +70,7 @@ func TestBinaryAuditsWireRefusals(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	openSession(t, stdin, ws)
 	// The agent's lines arrive in order: once the last read reaches the
 	// IDE, the bridge has settled every line before it.
 	var got []string
