@@ -191,49 +191,29 @@ func (d *fastDecoder) number() (any, bool) {
 func (d *fastDecoder) str() (string, bool) {
 	s := d.data
 	i := d.i + 1
-	// The common case: no escapes, ASCII or valid UTF-8.
-	start := i
-	ascii := true
+	var b []byte // nil until the first escape: then the string decoded so far
+	run := i     // start of the bytes not yet copied to b
 	for i < len(s) {
 		c := s[i]
-		if c == '"' {
-			if !ascii && !utf8.Valid(s[start:i]) {
-				return "", false
-			}
-			d.i = i + 1
-			return string(s[start:i]), true
+		if plainByte[c] {
+			i++
+			continue
 		}
-		if c == '\\' {
-			break
-		}
-		if c < 0x20 {
-			return "", false
-		}
-		if c >= utf8.RuneSelf {
-			ascii = false
-		}
-		i++
-	}
-	if i >= len(s) {
-		return "", false
-	}
-	if !ascii && !utf8.Valid(s[start:i]) {
-		return "", false
-	}
-	b := make([]byte, 0, i-start+64)
-	b = append(b, s[start:i]...)
-	for i < len(s) {
-		c := s[i]
 		switch {
 		case c == '"':
 			d.i = i + 1
-			return string(b), true
-		case c < 0x20:
-			return "", false
+			if b == nil {
+				return string(s[run:i]), true
+			}
+			return string(append(b, s[run:i]...)), true
 		case c == '\\':
 			if i+1 >= len(s) {
 				return "", false
 			}
+			if b == nil {
+				b = make([]byte, 0, i-run+64)
+			}
+			b = append(b, s[run:i]...)
 			switch s[i+1] {
 			case '"', '\\', '/':
 				b = append(b, s[i+1])
@@ -257,22 +237,31 @@ func (d *fastDecoder) str() (string, bool) {
 				}
 				b = utf8.AppendRune(b, rune(r))
 				i += 6
+				run = i
 				continue
 			default:
 				return "", false
 			}
 			i += 2
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-			i++
-		default:
+			run = i
+		case c < 0x20:
+			return "", false
+		default: // the first byte of a multi-byte character
 			r, size := utf8.DecodeRune(s[i:])
 			if r == utf8.RuneError && size == 1 {
 				return "", false
 			}
-			b = append(b, s[i:i+size]...)
 			i += size
 		}
 	}
 	return "", false
 }
+
+// plainByte marks the bytes a string copies as they are: ASCII other than
+// control characters, '"' and '\\'.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()

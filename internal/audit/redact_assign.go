@@ -33,18 +33,19 @@ func redactAssignments(s string) string {
 			continue
 		}
 		name := s[nameStart:nameEnd]
-		flag := strings.HasPrefix(name, "-")
-		bare := strings.TrimLeft(name, "-")
 		// The cheap tests first: in prose every space ends a name.
 		if c == ' ' || c == '\t' {
-			// Only flags and compound names take a value after a space,
+			// Only flags and compound names (with '_', '-' or '.', so
+			// a flag's leading dash counts) take a value after a space,
 			// and only a value that does not read as a word.
-			if nameEnd != i || !(flag || strings.ContainsAny(bare, "_-.")) {
+			if nameEnd != i || !hasNameSeparator(name) {
 				continue
 			}
 		} else if c == ':' && i+1 < len(s) && s[i+1] == '/' {
 			continue // a URL scheme, not an assignment
 		}
+		flag := strings.HasPrefix(name, "-")
+		bare := strings.TrimLeft(name, "-")
 		if !isSecretName(bare) {
 			continue
 		}
@@ -82,6 +83,16 @@ func assignedName(s string, i int) (start, end int) {
 		j--
 	}
 	return j, end
+}
+
+// hasNameSeparator reports whether name holds a '_', '-' or '.'.
+func hasNameSeparator(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c == '_' || c == '-' || c == '.' {
+			return true
+		}
+	}
+	return false
 }
 
 func isNameByte(c byte) bool {
