@@ -47,15 +47,28 @@ type protected struct {
 // them would escape the bridge there (a Claude Code hook is a command
 // Claude runs; Zed's project settings can name the agent command the IDE
 // starts). They are protected from changes beneath every workspace root,
-// whether or not the engine was given other locations.
-var agentConfig = []struct{ rel, what string }{
-	{".claude/settings.json", "Claude Code's project settings, whose hooks run commands"},
-	{".claude/settings.local.json", "Claude Code's local project settings, whose hooks run commands"},
-	{".mcp.json", "the project's MCP servers, each a command the agent starts"},
-	{".gemini/settings.json", "Gemini CLI's project settings"},
-	{".gemini/policies", "Gemini CLI's project policies"},
-	{".zed/settings.json", "Zed's project settings, which can change the agent command"},
-	{".vscode/settings.json", "VS Code's workspace settings"},
+// whether or not the engine was given other locations. So are the files
+// the IDE, its git and the person's shell run commands from without the
+// agent: the repository's git configuration and hooks (the IDE's git runs
+// core.fsmonitor, core.hooksPath, hooks), direnv's .envrc (run on cd into
+// the workspace) and the IDE's task and run configurations.
+var agentConfig = []struct {
+	rel, what string
+	dir       bool
+}{
+	{".claude/settings.json", "Claude Code's project settings, whose hooks run commands", false},
+	{".claude/settings.local.json", "Claude Code's local project settings, whose hooks run commands", false},
+	{".mcp.json", "the project's MCP servers, each a command the agent starts", false},
+	{".gemini/settings.json", "Gemini CLI's project settings", false},
+	{".gemini/policies", "Gemini CLI's project policies", true},
+	{".zed/settings.json", "Zed's project settings, which can change the agent command", false},
+	{".vscode/settings.json", "VS Code's workspace settings", false},
+	{".git/config", "the repository's git configuration, whose core.fsmonitor, core.hooksPath and aliases run commands", false},
+	{".git/hooks", "the repository's git hooks, commands git runs", true},
+	{".envrc", "direnv's .envrc, a script direnv runs in the workspace", false},
+	{".vscode/tasks.json", "VS Code's tasks, commands the IDE runs", false},
+	{".zed/tasks.json", "Zed's tasks, commands the IDE runs", false},
+	{".idea/runConfigurations", "JetBrains run configurations, commands the IDE runs", true},
 }
 
 // protectedFor returns the locations protected for a request: the
@@ -184,7 +197,7 @@ func (e *Engine) ImplicitRules() []string {
 	}
 	for _, c := range agentConfig {
 		glob := "./" + c.rel
-		if !strings.HasSuffix(c.rel, ".json") {
+		if c.dir {
 			glob += "/**"
 		}
 		for _, t := range []string{"Edit", "Write"} {
