@@ -189,19 +189,14 @@ func isJSONNumber(s string) bool {
 	if s[i] == '0' {
 		i++
 	} else if s[i] >= '1' && s[i] <= '9' {
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
+		i = skipDigits(s, i)
 	} else {
 		return false
 	}
 	if i < len(s) && s[i] == '.' {
 		i++
 		d := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == d {
+		if i = skipDigits(s, i); i == d {
 			return false
 		}
 	}
@@ -211,14 +206,20 @@ func isJSONNumber(s string) bool {
 			i++
 		}
 		d := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == d {
+		if i = skipDigits(s, i); i == d {
 			return false
 		}
 	}
 	return i == len(s)
+}
+
+// skipDigits returns the index of the first byte at or after i in s that
+// is not an ASCII digit.
+func skipDigits(s string, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // FromJSON converts a value produced by encoding/json with UseNumber
