@@ -61,9 +61,6 @@ func verifyAnchor(e *env, anchorFile, logName string, sum *audit.Summary) error 
 	if after := rv.Summary.LastSeq - res.Anchored; rv.Summary.Records > 0 && after > 0 {
 		fmt.Fprintf(e.stdout, "note: %s after seq %d are not anchored yet (not yet received by the collector)\n", auditPlural(int(after), "event"), res.Anchored)
 	}
-	if res.Older > 0 {
-		fmt.Fprintf(e.stdout, "note: %s are older than the files given\n", auditPlural(res.Older, "checkpoint"))
-	}
 	return nil
 }
 

@@ -40,8 +40,15 @@ func TestOTLPDemoSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	last := entries[len(entries)-1]
-	// The bridge flushed at exit: everything is there already.
-	rs := col.Records()
+	// The bridge flushed at exit; the collector prints a moment later.
+	rs := col.WaitRecords(func(rs []otelcoltest.Received) bool {
+		for _, r := range rs {
+			if r.EventName == otelexport.CheckpointEvent && r.Int(otelexport.AttrSeq) == last.Seq {
+				return true
+			}
+		}
+		return false
+	})
 	got := map[int64]otelcoltest.Received{}
 	checkpointed := false
 	for _, r := range rs {
@@ -176,9 +183,20 @@ func TestAuditExport(t *testing.T) {
 	if m, _ := filepath.Glob(path + ".0*"); len(m) == 0 {
 		t.Fatal("the log did not rotate")
 	}
-	count := func() int {
+	count := func(want int) int {
 		n := 0
-		for _, r := range col.Records() {
+		// The collector prints what it received a moment after
+		// acknowledging it: wait for at least want.
+		rs := col.WaitRecords(func(rs []otelcoltest.Received) bool {
+			k := 0
+			for _, r := range rs {
+				if r.EventName == "session.prompt" {
+					k++
+				}
+			}
+			return k >= want
+		})
+		for _, r := range rs {
 			if r.EventName == "session.prompt" {
 				n++
 			}
@@ -198,7 +216,7 @@ func TestAuditExport(t *testing.T) {
 		if err != nil || !strings.Contains(out, step.out) {
 			t.Fatalf("audit export %v: %v\n%s", step.args, err, out)
 		}
-		if got := count(); got != step.want {
+		if got := count(step.want); got != step.want {
 			t.Fatalf("after audit export %v the collector has %d records, want %d", step.args, got, step.want)
 		}
 	}
@@ -223,7 +241,16 @@ func TestOTLPEndpointFromEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	for _, r := range col.Records() {
+	last := entries[len(entries)-1].Seq
+	rs := col.WaitRecords(func(rs []otelcoltest.Received) bool {
+		for _, r := range rs {
+			if r.EventName != otelexport.CheckpointEvent && r.Int(otelexport.AttrSeq) == last {
+				return true
+			}
+		}
+		return false
+	})
+	for _, r := range rs {
 		if r.EventName != otelexport.CheckpointEvent {
 			n++
 			if r.Resource["service.name"] != "team-bridge" {

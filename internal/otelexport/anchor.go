@@ -143,7 +143,8 @@ type AnchorResult struct {
 	// covered by the anchor (yet).
 	Anchored int64
 	// Older is the number of anchor points before the first event given
-	// (their files were not given).
+	// (their files were not given, or were removed); CheckAnchor fails
+	// when there are any.
 	Older int
 }
 
@@ -188,6 +189,9 @@ func CheckAnchor(points []Point, logName string, entries []audit.Entry, sum *aud
 		default:
 			res.Matched++
 		}
+	}
+	if res.Older > 0 {
+		return res, fmt.Errorf("the anchor has %d events before seq %d, where the files given start: give the older files too (or they were removed)", res.Older, sum.FirstSeq)
 	}
 	if len(missing) > 0 {
 		last := int64(-1)

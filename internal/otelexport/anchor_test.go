@@ -103,6 +103,8 @@ func TestCheckAnchor(t *testing.T) {
 	truncated := filepath.Join(dir, "truncated.jsonl")
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	os.WriteFile(truncated, bytes.Join(lines[:len(lines)-3], nil), 0o600)
+	headless := filepath.Join(dir, "headless.jsonl")
+	os.WriteFile(headless, bytes.Join(lines[3:], nil), 0o600)
 	shortened := filepath.Join(dir, "shortened.jsonl")
 	recompute(t, shortened, entries, func(e *audit.Entry) bool { return e.Seq < entries[len(entries)-2].Seq })
 
@@ -117,6 +119,7 @@ func TestCheckAnchor(t *testing.T) {
 		{"last records removed", truncated, path, points, "removed from its end"},
 		{"last records removed, chain recomputed", shortened, path, points, "rewritten"},
 		{"anchored past the end", path, path, slices.Concat(points, []Point{{Log: path, Seq: entries[len(entries)-1].Seq + 1, Hash: "x"}}), "removed from its end"},
+		{"first records removed (older files not given)", headless, path, points, "before seq 3"},
 		{"anchor of another log", path, "/elsewhere/audit.jsonl", points, "no checkpoint"},
 		{"anchor with two hashes for a seq", path, path, slices.Concat(points, []Point{{Log: path, Seq: 0, Hash: "forged"}}), "two different hashes"},
 	} {
