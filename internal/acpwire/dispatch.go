@@ -87,7 +87,7 @@ func (b *Bridge) dispatch(ctx context.Context, m *Message, flush bool) {
 		w.flush()
 	}
 	if m.Kind != KindRequest {
-		b.recordFate(m, false)
+		b.recordFate(m)
 		switch {
 		case errors.Is(err, errPeerGone):
 			// The writer said so once, when the peer went.
@@ -98,7 +98,7 @@ func (b *Bridge) dispatch(ctx context.Context, m *Message, flush bool) {
 		return
 	}
 	// Whatever happens below, a request not passed on gets the bridge's answer.
-	defer b.recordFate(m, true)
+	defer b.recordFate(m)
 	b.mu.Lock()
 	st := *m.state
 	b.mu.Unlock()
@@ -211,10 +211,10 @@ func (b *Bridge) cancelsForwarded(m *Message) bool {
 // recordFate adds a message the bridge received but did not pass on with its
 // own bytes to the recording, saying what became of it instead: "replaced"
 // (a changed copy was sent and is recorded as sent), "answered" (a request
-// the bridge answered itself, isRequest) or "dropped". It runs once the
+// the bridge answered itself) or "dropped". It runs once the
 // middleware chain has returned, which is when Handler requires a message's
 // fate to be settled.
-func (b *Bridge) recordFate(m *Message, isRequest bool) {
+func (b *Bridge) recordFate(m *Message) {
 	if b.rec == nil || m.fate == fateWritten || m.fate == fateRefused {
 		return
 	}
@@ -222,7 +222,7 @@ func (b *Bridge) recordFate(m *Message, isRequest bool) {
 	switch {
 	case m.fate == fateReplaced:
 		held = "replaced"
-	case isRequest:
+	case m.Kind == KindRequest:
 		held = "answered"
 	}
 	b.rec.recordHeld(m.Dir, m.Raw, held, m.Received)
