@@ -1,8 +1,11 @@
 package governance
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
@@ -39,6 +42,71 @@ func TestQueuedRecorderKeepsOrder(t *testing.T) {
 	for i, e := range rec.events[:1000] {
 		if want := fmt.Sprintf("a%d", i); e.ev.Action != want || e.sync != (i%100 == 99) {
 			t.Fatalf("record %d = %s (sync %v), want %s", i, e.ev.Action, e.sync, want)
+		}
+	}
+}
+
+// gatedRecorder writes a record only when the test lets it through gate.
+type gatedRecorder struct {
+	fakeRecorder
+	gate chan struct{}
+}
+
+func (r *gatedRecorder) Append(ev audit.Event) error {
+	<-r.gate
+	return r.fakeRecorder.Append(ev)
+}
+
+// TestQueuedRecorderBoundsBytes: Append waits while the records queued
+// would exceed the byte budget, however few they are; a record larger than
+// the budget is queued alone; every record is written, in order.
+func TestQueuedRecorderBoundsBytes(t *testing.T) {
+	rec := &gatedRecorder{gate: make(chan struct{})}
+	const budget = 10_000
+	q := newQueuedRecorder(rec, nil, budget)
+	big := func(i, n int) audit.Event {
+		return audit.Event{Action: fmt.Sprintf("a%d", i), Output: json.RawMessage(`"` + strings.Repeat("x", n) + `"`)}
+	}
+	if err := q.Append(big(0, 6000)); err != nil { // taken by the writer, which waits at the gate
+		t.Fatal(err)
+	}
+	if err := q.Append(big(1, 3000)); err != nil { // fits beside it
+		t.Fatal(err)
+	}
+	if got := q.queuedBytes(); got < 9000 || got > budget {
+		t.Fatalf("%d bytes queued, want 9000 to %d", got, budget)
+	}
+	third := make(chan error, 1)
+	go func() { third <- q.Append(big(2, 6000)) }()
+	select {
+	case <-third:
+		t.Fatal("Append did not wait with the byte budget spent")
+	case <-time.After(100 * time.Millisecond):
+	}
+	rec.gate <- struct{}{} // a0 written: a2 fits now
+	if err := <-third; err != nil {
+		t.Fatal(err)
+	}
+	huge := make(chan error, 1)
+	go func() { huge <- q.Append(big(3, 3*budget)) }()
+	go func() {
+		for range 3 {
+			rec.gate <- struct{}{}
+		}
+	}()
+	if err := <-huge; err != nil {
+		t.Fatal(err)
+	}
+	q.Close()
+	if got := q.queuedBytes(); got != 0 {
+		t.Fatalf("%d bytes counted after Close, want 0", got)
+	}
+	if len(rec.events) != 4 {
+		t.Fatalf("%d records written, want 4", len(rec.events))
+	}
+	for i, e := range rec.events {
+		if want := fmt.Sprintf("a%d", i); e.ev.Action != want {
+			t.Fatalf("record %d = %s, want %s", i, e.ev.Action, want)
 		}
 	}
 }
