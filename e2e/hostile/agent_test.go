@@ -40,9 +40,13 @@ type hostileAgent struct {
 	synced  chan struct{}
 	outMu   sync.Mutex // guards out
 	out     io.Writer
-	stateMu sync.Mutex // guards cancelled, syncDone
+	stateMu sync.Mutex // guards cancelled, syncDone, creates
 	cancelled,
 	syncDone bool
+	// creates are the script's terminal/create requests not yet answered,
+	// by id: a line using a terminal waits for them, as a real agent
+	// waits for the terminalId.
+	creates map[string]chan struct{}
 }
 
 // runAgent is the hostile agent's main; it returns the exit status.
@@ -52,7 +56,7 @@ func runAgent(configPath string) int {
 		fmt.Fprintln(os.Stderr, "hostile agent:", err)
 		return 2
 	}
-	a := &hostileAgent{synced: make(chan struct{}), out: os.Stdout}
+	a := &hostileAgent{synced: make(chan struct{}), out: os.Stdout, creates: map[string]chan struct{}{}}
 	if err := json.Unmarshal(data, &a.cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "hostile agent:", err)
 		return 2
@@ -209,7 +213,62 @@ func (a *hostileAgent) handle(line []byte) {
 		}
 		a.stateMu.Unlock()
 	case m.Method == "":
+		a.stateMu.Lock()
+		if ch := a.creates[string(m.ID)]; ch != nil {
+			delete(a.creates, string(m.ID))
+			close(ch)
+		}
+		a.stateMu.Unlock()
 		a.permissionAnswered(m.ID, m.Result)
+	}
+}
+
+// createWait bounds how long a line using a terminal waits for the
+// script's earlier terminal/create requests to be answered.
+const createWait = 10 * time.Second
+
+// sendScript writes the script's bytes in order; a terminal/output,
+// wait_for_exit, kill or release line is held until every earlier
+// terminal/create of the script is answered (or createWait passes), as a
+// real agent learns the terminalId first. A script with no create sends
+// its lines at once.
+func (a *hostileAgent) sendScript() {
+	var pending []chan struct{}
+	rest := a.script
+	for len(rest) > 0 {
+		n := bytes.IndexByte(rest, '\n') + 1
+		if n == 0 {
+			n = len(rest)
+		}
+		line := rest[:n]
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		text := strings.TrimFunc(strings.ToValidUTF8(string(line), ""), jsWhitespace)
+		if json.Unmarshal([]byte(text), &m) == nil {
+			switch m.Method {
+			case "terminal/create":
+				if len(m.ID) > 0 {
+					ch := make(chan struct{})
+					a.stateMu.Lock()
+					a.creates[string(m.ID)] = ch
+					a.stateMu.Unlock()
+					pending = append(pending, ch)
+				}
+			case "terminal/output", "terminal/wait_for_exit", "terminal/kill", "terminal/release":
+				timeout := time.After(createWait)
+				for _, ch := range pending {
+					select {
+					case <-ch:
+					case <-timeout:
+					}
+				}
+				pending = nil
+			}
+		}
+		a.send(line)
+		rest = rest[n:]
 	}
 }
 
@@ -243,7 +302,7 @@ func (a *hostileAgent) permissionAnswered(id, result json.RawMessage) {
 // turn sends the attack, then the sync request, and ends the turn once the
 // sync is answered (or after syncTimeout).
 func (a *hostileAgent) turn(id json.RawMessage) {
-	a.send(a.script)
+	a.sendScript()
 	a.send([]byte(`{"jsonrpc":"2.0","id":"` + syncID + `","method":"_hostile/sync","params":{}}` + "\n"))
 	select {
 	case <-a.synced:

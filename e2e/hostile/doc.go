@@ -8,7 +8,9 @@
 // --audit audit/audit-log.jsonl -- <hostile agent>" in the workspace, and
 // the hostile agent (this test binary again, "hostile-agent CONFIG"). The IDE
 // opens a session and sends one prompt; during that prompt the agent writes the case's attack
-// lines to the bridge exactly as bytes, then a sync request, and ends the turn
+// lines to the bridge exactly as bytes (a terminal/output, wait_for_exit, kill or release line
+// waits until the case's earlier terminal/create requests are answered, as a real agent waits
+// for the terminalId), then a sync request, and ends the turn
 // once the sync is answered. The IDE parses every line it receives as a real
 // client would (see the variants below), reads and writes real files, runs
 // terminal commands for real, records permission requests as asked (and

@@ -113,6 +113,7 @@ type Enforcer struct {
 	prompts   map[string]string                  // session/prompt request id -> session id
 	asks      map[string]context.CancelCauseFunc // the bridge's own permission asks, by "session:"+id and "request:"+id
 	opened    map[string]bool                    // sessions the IDE opened and has not closed (enforce_opened.go)
+	terminals map[string]bool                    // terminals the IDE created, by terminalKey (enforce_terminal.go)
 	askSeq    int
 }
 
@@ -167,6 +168,8 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 					return x.onPermission(ctx, m, next)
 				case "fs/read_text_file", "fs/write_text_file", "terminal/create":
 					return x.onClientCall(ctx, m, next)
+				case "terminal/output", "terminal/wait_for_exit", "terminal/kill", "terminal/release":
+					return x.checkTerminalUse(ctx, m, next)
 				}
 			} else {
 				switch m.Method {
@@ -187,6 +190,8 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 				x.onOpened(m)
 			case m.IsResponseTo("session/prompt"):
 				x.onPromptDone(m)
+			case m.IsResponseTo("terminal/create"):
+				x.onTerminalCreated(m)
 			}
 		case acpwire.KindBatch:
 			return x.onBatch(ctx, m, next)

@@ -179,7 +179,7 @@ func (x *Enforcer) ask(ctx context.Context, req *acpwire.Message, sid, action, w
 	reqKey := "request:" + string(bytes.TrimSpace(req.ID))
 	x.mu.Lock()
 	x.askSeq++
-	id := fmt.Sprintf("acp-bridge-approval-%d", x.askSeq)
+	id := fmt.Sprintf("acp-bridge-approval-%s-%d", approvalNonce, x.askSeq)
 	x.asks["session:"+sid] = cancel
 	x.asks[reqKey] = cancel
 	x.mu.Unlock()

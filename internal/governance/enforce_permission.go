@@ -51,6 +51,10 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 	if p.ToolCall.ToolCallID == "" || len(p.ToolCall.ToolCallID) > maxCallID {
 		return x.refuseUnreadable(m, fmt.Errorf("%w: the permission request's toolCall has no toolCallId, or one over 1 KiB", errUnreadable))
 	}
+	if d, bad := x.toolCallRefusal(p.SessionID, p.ToolCall.ToolCallID, p.ToolCall.Content); bad {
+		x.refuseMessage(m, p.SessionID, d)
+		return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidRequest, "acp-bridge: %s", d.Reason).WithData(denialData(d)))
+	}
 	x.mu.Lock()
 	c := x.callLocked(p.SessionID, p.ToolCall.ToolCallID)
 	if c == nil {

@@ -350,6 +350,9 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 		return x.refuseUpdate(m, p.SessionID, Decision{Value: Deny, Ref: "tool-call-id-too-long", Rule: "a toolCallId is at most 1 KiB",
 			Reason: fmt.Sprintf("a %s with a toolCallId of %d bytes", kind, len(u.ToolCallID))})
 	}
+	if d, bad := x.toolCallRefusal(p.SessionID, u.ToolCallID, u.Content); bad {
+		return x.refuseUpdate(m, p.SessionID, d)
+	}
 	x.mu.Lock()
 	s := x.sessions[p.SessionID]
 	if s != nil && s.loading > 0 {
