@@ -3,6 +3,7 @@ package acpwire
 import (
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -30,10 +31,19 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 // has ended must leave nothing behind. Call it before starting the bridge,
 // so its check runs after the cleanups that stop the bridge. The package's
 // tests do not run in parallel, so the count is the test's own.
+// leakChecked holds the tests whose goroutines are checked already: a test
+// that starts several bridges is checked once, against the count before
+// the first, since the others start while earlier ones still run.
+var leakChecked sync.Map
+
 func checkLeaks(t testing.TB) {
 	t.Helper()
+	if _, checked := leakChecked.LoadOrStore(t, true); checked {
+		return // the first call's check runs last and covers this one
+	}
 	before := runtime.NumGoroutine()
 	t.Cleanup(func() {
+		leakChecked.Delete(t)
 		deadline := time.Now().Add(settle)
 		for runtime.NumGoroutine() > before {
 			if time.Now().After(deadline) {
