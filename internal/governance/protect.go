@@ -320,9 +320,10 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 	line := in.req.Command + " " + strings.Join(in.req.Argv, " ")
 	flat := strings.ToLower(strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(line))
 	cwd := filepath.Clean(in.req.Cwd)
+	lines := commandLines(in.req)
 	var globs []string
 	if strings.ContainsAny(line, "*?[") {
-		for _, a := range commandLines(in.req) {
+		for _, a := range lines {
 			for _, c := range a.Commands {
 				for _, f := range c.Forms {
 					for _, w := range f {
@@ -341,7 +342,7 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 	cwdForms, _ := pathForms(cwd, in.roots...)
 	lcwd := lowerAll(cwdForms)
 	lowerCwd := strings.ToLower(cwd)
-	words := commandWords(in.req, cwd)
+	words := commandWords(lines, cwd)
 	for _, pr := range list {
 		for j, pf := range pr.forms {
 			lower := pr.lower[j]
@@ -395,9 +396,9 @@ type cmdWords struct {
 	pieces [][]string // per run-time word: its static pieces, split where it expands; first and last may be ""
 }
 
-// commandWords collects the words of every form and redirection of every
-// analysis of the request's command line.
-func commandWords(req Request, cwd string) cmdWords {
+// commandWords collects the words of every form and redirection of the
+// analyses of a command line (commandLines).
+func commandWords(lines []*shellcmd.Analysis, cwd string) cmdWords {
 	var cw cmdWords
 	add := func(w shellcmd.Word) {
 		switch w.Kind {
@@ -429,7 +430,7 @@ func commandWords(req Request, cwd string) cmdWords {
 			}
 		}
 	}
-	for _, a := range commandLines(req) {
+	for _, a := range lines {
 		for _, c := range a.Commands {
 			for _, f := range c.Forms {
 				for _, w := range f {
@@ -537,6 +538,10 @@ func couldJoin(pieces []string, n string) bool {
 		return false
 	}
 	first, last := pieces[0], pieces[len(pieces)-1]
+	if len(pieces) == 1 {
+		// no split point ($"..." alone): the piece is the value
+		return strings.Contains(first, n)
+	}
 	rest := n
 	if first != "" {
 		// the first piece ends with a prefix of n, or holds n whole
@@ -562,7 +567,7 @@ func couldJoin(pieces []string, n string) bool {
 		}
 		rest = rest[i+len(m):]
 	}
-	if last == "" || len(pieces) == 1 {
+	if last == "" {
 		return true
 	}
 	if strings.Contains(last, n) {

@@ -135,6 +135,7 @@ func TestDecideProtected(t *testing.T) {
 		{"the policy by a parameter in the middle", Request{Action: ActionTerminalCreate, Command: "tee GOVERN${X}ANCE.md </dev/null"}, Deny, "the governance policy"},
 		{"the manifest by dotdot, ANSI-C quoted", Request{Action: ActionTerminalCreate, Command: "truncate -s0 src/../AC$'P'.md"}, Deny, "the ACP.md manifest"},
 		{"the cache by a parameter", Request{Action: ActionTerminalCreate, Command: "rm -rf " + tmp + "/ca${X}che/offload"}, Deny, "the compression cache"},
+		{"a translated string ending short of the audit log", Request{Action: ActionTerminalCreate, Command: `cat audit/audit-log.js$"o"`}, Allow, ""},
 		{"a parameter with a common suffix", Request{Action: ActionTerminalCreate, Command: "cat $F.md; echo $HOME"}, Allow, ""},
 		{"an ordinary command", Request{Action: ActionTerminalCreate, Command: "go test ./... && ls src"}, Allow, ""},
 		{"ordinary write", Request{Action: ActionFSWrite, Paths: []string{root + "/src/a.go"}}, Allow, ""},
@@ -188,7 +189,8 @@ func TestImplicitRules(t *testing.T) {
 // as a plain word is always denied, whatever surrounds it.
 func FuzzProtectedCommand(f *testing.F) {
 	for _, s := range []string{"rm {P}", "echo x > {P}", "cat '{P}'", "ls && mv {P} /tmp", "$(cat {P})", "x=\"{P}\"; rm $x",
-		"cp /dev/null GOVERN*", "echo 'unterminated", "`", "rm -rf .", "sed -i s/a/b/ \"GOVERN\"\"ANCE.md\""} {
+		"cp /dev/null GOVERN*", "echo 'unterminated", "`", "rm -rf .", "sed -i s/a/b/ \"GOVERN\"\"ANCE.md\"",
+		"cat GOVERN${X}ANCE.md", "cat GOVERNANCE.m$'d'", `cat GOVERNANCE.m$"d"`, `cat GOVERNANCE$"x"`, "cat $(x)$(y)ANCE.md${z}", "ln GOV{ER,}NANCE.md h"} {
 		f.Add(s)
 	}
 	dir := f.TempDir()
