@@ -98,8 +98,8 @@
 // rawInput.command (a line, or an argv array as Codex sends it), else the
 // title (where Gemini puts the command).
 //
-// The suite runs when ACP_BRIDGE_HOSTILE=1 or enabledByDefault (main_test.go)
-// is true; ACP_BRIDGE_BIN names a prebuilt bridge, else the suite builds
+// The suite runs in every "go test ./..."; ACP_BRIDGE_BIN names a prebuilt
+// bridge, else the suite builds
 // ../../cmd/acp-bridge once. "go test ./e2e/hostile -run 'TestHostile/^keys$'"
 // runs one class; -short runs each case under its first variant only;
 // HOSTILE_VERBOSE=1 with -v logs what the IDE saw and did in passing runs too; TestHarnessDetects shows each kind of effect is seen when
