@@ -1,0 +1,128 @@
+package compress
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+)
+
+// rollover opens a fresh downstream session with the original session's
+// parameters and returns the prompt block carrying the summary. The IDE's
+// session id stays; ids are translated from now on.
+func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
+	s.mu.Lock()
+	s.pendingRoll = false
+	params := s.newParams
+	md, archive := s.summary, s.archive
+	before := s.meter.Usage()
+	oldDown := s.down
+	rctx, cancel := context.WithTimeout(ctx, DefaultSessionTimeout)
+	s.cancelSetup = cancel
+	s.mu.Unlock()
+	defer func() {
+		cancel()
+		s.mu.Lock()
+		s.cancelSetup = nil
+		s.mu.Unlock()
+	}()
+	if md == "" || params == nil {
+		p.say(s, "> **acp-bridge:** rollover skipped: no verified summary or no session parameters.\n\n")
+		return nil, false
+	}
+	// The agent speaks in the new session right after answering (Claude
+	// sends its command list at once), so the id mapping must exist before
+	// the bridge reads its next message: record it on the forwarding loop.
+	var newID string
+	err := p.s.CallThen(rctx, acpwire.ClientToAgent, "session/new", params, func(res json.RawMessage, err error) error {
+		if err != nil {
+			return err
+		}
+		newID, _ = rawjson.GetString(res, "sessionId")
+		if newID == "" {
+			return fmt.Errorf("session/new result has no sessionId")
+		}
+		p.mu.Lock()
+		p.ideToDown[s.ide] = newID
+		p.downToIDE[newID] = s.ide
+		if oldDown != s.ide {
+			p.downToIDE[oldDown] = s.ide
+		}
+		p.mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		p.logger.Warn("rollover failed; staying in the current session", "session", s.ide, "err", err)
+		p.say(s, fmt.Sprintf("> **acp-bridge:** could not open a fresh agent session (%v); continuing in the current one.\n\n", err))
+		return nil, false
+	}
+	text := "[acp-bridge] This session continues earlier work whose context was checkpointed. " +
+		"The summary below preserves the user's intent and instructions; the full conversation is at " + archive +
+		" (read it in ranges if you need detail).\n\n" + md
+	block, _ := json.Marshal(map[string]any{"type": "text", "text": text})
+	after := CountTokens(text)
+	s.mu.Lock()
+	s.down = newID
+	s.meter.Reset(after)
+	s.sentLevel = Classify(int64(after), p.cfg.ContextSize)
+	s.checkpointed, s.compacted = false, false
+	s.watch = &driftWatch{reason: "the rollover to a fresh session"}
+	s.rec.Note(p.now(), "Bridge", "rolled over to downstream session "+newID)
+	s.mu.Unlock()
+	p.events.Add(Event{Time: p.now(), Session: s.ide, Type: EventRollover, Level: before.Level().String(),
+		Trigger:      fmt.Sprintf("context at %.1f%% (%s)", before.Percent(), before.Level()),
+		TokensBefore: int(before.Used), TokensAfter: after, TokensSaved: max(int(before.Used)-after, 0), Files: []string{archive}})
+	p.say(s, fmt.Sprintf("> **acp-bridge:** session checkpointed; continuing in a fresh agent session seeded with a %d-token summary. Full conversation: %s\n\n", after, archive))
+	return block, true
+}
+
+// compact runs the agent's own /compact between turns, with instructions
+// built from the summary.
+func (p *Pipeline) compact(ctx context.Context, s *session) {
+	s.mu.Lock()
+	s.compacted = true
+	down := s.down
+	intent := s.rec.Intent()
+	var paths []string
+	for _, a := range s.rec.artifacts {
+		paths = append(paths, a.Path)
+	}
+	facts := s.rec.Facts()
+	archive := s.archive
+	before := s.meter.Usage()
+	cctx, cancel := context.WithTimeout(ctx, p.cfg.CompactTimeout)
+	s.cancelSetup = cancel
+	s.mu.Unlock()
+	defer func() {
+		cancel()
+		s.mu.Lock()
+		s.cancelSetup = nil
+		s.mu.Unlock()
+	}()
+	instr := "/compact Preserve verbatim the session intent: " + oneLine(intent, 600)
+	if len(paths) > 0 {
+		instr += ". Keep every edited file path: " + strings.Join(paths, ", ")
+	}
+	if len(facts) > 0 {
+		instr += ". Keep these facts: " + strings.Join(facts[:min(len(facts), 10)], "; ")
+	}
+	instr += ". Full conversation archive: " + archive
+	params := map[string]any{"sessionId": down, "prompt": []map[string]any{{"type": "text", "text": instr}}}
+	_, err := p.s.Call(cctx, acpwire.ClientToAgent, "session/prompt", params)
+	if err != nil {
+		if cctx.Err() != nil {
+			_ = p.s.Notify(acpwire.ClientToAgent, "session/cancel", map[string]any{"sessionId": down})
+		}
+		p.logger.Warn("agent compaction failed", "session", s.ide, "err", err)
+		return
+	}
+	s.mu.Lock()
+	s.watch = &driftWatch{reason: "the agent's /compact"}
+	s.mu.Unlock()
+	p.events.Add(Event{Time: p.now(), Session: s.ide, Type: EventCompact, Level: before.Level().String(),
+		Trigger: fmt.Sprintf("context at %.1f%% (%s); agent advertises /compact", before.Percent(), before.Level()), TokensBefore: int(before.Used),
+		Files: []string{archive}, IntentPreserved: IntentVerify, Detail: "tokens after: see the agent's next usage_update"})
+}

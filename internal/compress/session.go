@@ -1,0 +1,150 @@
+package compress
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+)
+
+// session is the pipeline's view of one IDE session.
+type session struct {
+	mu        sync.Mutex // guards every field below
+	ide, down string
+	newParams json.RawMessage // session/new params, reused for rollover
+	meter     *Meter
+	rec       *Recorder
+	warm      *warmState
+	agentCmds [][]byte // the agent's own available commands, raw
+
+	sentLevel    Level
+	sentEstimate bool
+	checkpointed bool   // a tier-3 checkpoint covers the current RED episode
+	failedAt     Level  // level at which the last automatic checkpoint failed (0: none)
+	summary      string // last verified summary (Markdown)
+	archive      string
+	pendingRoll  bool
+	compacted    bool // the agent's compaction ran in this RED episode
+	cancelSetup  context.CancelFunc
+	terminals    map[string]string // terminalId -> command
+	permissions  map[string]string // request id -> tool title
+	watch        *driftWatch
+}
+
+// driftWatch collects the first turn after a compression.
+type driftWatch struct {
+	reason string
+	obs    TurnObservation
+}
+
+// lookup returns the session the IDE knows as id, or nil.
+func (p *Pipeline) lookup(id string) *session {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.sessions[id]
+}
+
+// sessionFor returns the session the IDE knows as id, creating it.
+func (p *Pipeline) sessionFor(id, cwd string) *session {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := p.sessions[id]
+	if s == nil {
+		rec := NewRecorder(id, cwd)
+		rec.SpoolTo(p.store.spoolBase(id))
+		s = &session{
+			ide: id, down: id,
+			meter:       NewMeter(p.cfg.ContextSize),
+			rec:         rec,
+			warm:        newWarmState(id, p.accp, p.cfg.Clock),
+			terminals:   map[string]string{},
+			permissions: map[string]string{},
+		}
+		p.sessions[id] = s
+	}
+	if cwd != "" {
+		// Lock order: p.mu, then s.mu; nothing takes them the other way.
+		s.mu.Lock()
+		if s.rec.Cwd == "" {
+			s.rec.Cwd = cwd
+		}
+		s.mu.Unlock()
+	}
+	return s
+}
+
+// sessionCreated registers a new session and offers the bridge's commands.
+func (p *Pipeline) sessionCreated(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
+	id, _ := rawjson.GetString(m.Result, "sessionId")
+	cwd, _ := rawjson.GetString(m.Request.Params, "cwd")
+	s := p.sessionFor(id, cwd)
+	s.mu.Lock()
+	s.newParams = append(json.RawMessage(nil), m.Request.Params...)
+	s.mu.Unlock()
+	if err := next.Handle(ctx, m); err != nil {
+		return err
+	}
+	p.offerCommands(s)
+	return nil
+}
+
+// paramsWithout returns params with key removed.
+func paramsWithout(params []byte, key string) json.RawMessage {
+	out, err := rawjson.Delete(params, key)
+	if err != nil {
+		return append(json.RawMessage(nil), params...)
+	}
+	return out
+}
+
+func (p *Pipeline) agentError(m *acpwire.Message) {
+	var e struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}
+	_ = json.Unmarshal(m.Error, &e)
+	id, _ := rawjson.GetString(m.Request.Params, "sessionId")
+	if s := p.lookup(p.ideID(id)); s != nil {
+		s.mu.Lock()
+		s.rec.Error(m.Request.Method, e.Code, e.Message)
+		s.mu.Unlock()
+	}
+}
+
+// agentRequest notes what the agent asks the IDE for: terminals (to name
+// their output later), permissions (for decisions), reads (drift checks).
+func (p *Pipeline) agentRequest(m *acpwire.Message) {
+	down, _ := rawjson.GetString(m.Params, "sessionId")
+	s := p.lookup(p.ideID(down))
+	if s == nil {
+		return
+	}
+	switch m.Method {
+	case "terminal/create":
+		cmd, _ := rawjson.GetString(m.Params, "command")
+		var args []string
+		if raw, ok := rawjson.Get(m.Params, "args"); ok {
+			_ = json.Unmarshal(raw, &args)
+		}
+		s.mu.Lock()
+		s.rec.Note(m.Received, "Tool", "terminal/create "+strings.Join(append([]string{cmd}, args...), " "))
+		s.mu.Unlock()
+	case "fs/read_text_file", "fs/write_text_file":
+		path, _ := rawjson.GetString(m.Params, "path")
+		if p.store.Contains(path) {
+			return // recovery reads are neither work nor drift
+		}
+		s.mu.Lock()
+		if s.watch != nil {
+			s.watch.obs.Touched = append(s.watch.obs.Touched, path)
+			s.watch.obs.ToolCalls++
+			if m.Method == "fs/write_text_file" {
+				s.watch.obs.Edits++
+			}
+		}
+		s.mu.Unlock()
+	}
+}

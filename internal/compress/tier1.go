@@ -1,0 +1,328 @@
+package compress
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+)
+
+// toolResult applies tier 1 to the string at path in a tool result going to
+// the agent, and counts what enters the agent's context.
+func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Message, next acpwire.Handler, path []string, tool, source string, offloadable bool) error {
+	content, ok := m.GetString(path...)
+	if !ok {
+		return errNotHandled
+	}
+	tokens, exact := -1, false
+	if offloadable && len(content) > p.cfg.OffloadTokens {
+		tokens, exact = measure(content)
+	}
+	if tokens > p.cfg.OffloadTokens {
+		ref, refTokens, err := p.offload(s, tool, source, content, tokens)
+		if err != nil {
+			p.logger.Warn("tier 1 offload failed; content passed as is", "source", source, "err", err)
+		} else {
+			out, err := m.PatchJSON(ref, path...)
+			if err != nil {
+				return err
+			}
+			p.account(s, refTokens)
+			return next.Handle(ctx, out)
+		}
+	}
+	s.mu.Lock()
+	if tool == "terminal_output" {
+		s.rec.ToolOutput(content)
+	}
+	if exact {
+		s.rec.Note(m.Received, "Tool", fmt.Sprintf("%s (%d tokens)", source, tokens))
+		s.meter.Add(tokens)
+	} else {
+		// Counted off the forwarding path, from a sample (Meter).
+		s.rec.Note(m.Received, "Tool", fmt.Sprintf("%s (%d bytes)", source, len(content)))
+		s.meter.AddText(content)
+	}
+	p.noteLevel(s)
+	return errNotHandled
+}
+
+// offload writes content to the cache and returns its reference and the
+// reference's tokens.
+func (p *Pipeline) offload(s *session, tool, source, content string, tokens int) (string, int, error) {
+	o := Offloaded{Source: source, Tokens: tokens, Bytes: len(content), Lines: countLines(content)}
+	path, err := p.store.WriteOffloaded(tool, content)
+	if err != nil {
+		return "", 0, err
+	}
+	o.Path = path
+	files := []string{path}
+	ref, after := reference(o, content)
+	s.mu.Lock()
+	lvl := s.meter.Usage().Level()
+	s.rec.Note(p.now(), "Tool", source+"\n\n"+ref)
+	s.mu.Unlock()
+	p.events.Add(Event{Time: p.now(), Session: s.ide, Type: EventTier1, Level: lvl.String(),
+		Trigger:      fmt.Sprintf("%s: %d tokens over the %d-token threshold", source, tokens, p.cfg.OffloadTokens),
+		TokensBefore: tokens, TokensAfter: after, TokensSaved: tokens - after, Files: files})
+	return ref, after, nil
+}
+
+// jsonText decodes a raw JSON string value; anything else is taken as is.
+func jsonText(v []byte) string {
+	if t, ok := rawjson.String(v); ok {
+		return t
+	}
+	return string(v)
+}
+
+// offloadResource replaces an embedded resource by a resource_link to the
+// offloaded copy and a text block with its reference.
+func (p *Pipeline) offloadResource(s *session, uri, mime, text string, tokens int) ([][]byte, error) {
+	ref, _, err := p.offload(s, "prompt_resource_"+filepath.Base(uri), "embedded resource "+uri, text, tokens)
+	if err != nil {
+		return nil, err
+	}
+	path := refPath(ref)
+	link := map[string]any{"type": "resource_link", "uri": (&url.URL{Scheme: "file", Path: path}).String(), "name": filepath.Base(path), "size": len(text),
+		"description": "offloaded by acp-bridge: byte-identical copy of " + uri}
+	if mime != "" {
+		link["mimeType"] = mime
+	}
+	lb, err := json.Marshal(link)
+	if err != nil {
+		return nil, err
+	}
+	tb, err := json.Marshal(map[string]any{"type": "text", "text": ref})
+	if err != nil {
+		return nil, err
+	}
+	return [][]byte{lb, tb}, nil
+}
+
+// refPath extracts the file path from a Reference.
+func refPath(ref string) string {
+	const k = "**File:** "
+	i := strings.Index(ref, k)
+	if i < 0 {
+		return ""
+	}
+	rest := ref[i+len(k):]
+	if j := strings.IndexByte(rest, '\n'); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest
+}
+
+func joinArray(elems [][]byte) []byte {
+	n := 2
+	for _, e := range elems {
+		n += len(e) + 1
+	}
+	out := make([]byte, 0, n)
+	out = append(out, '[')
+	for i, e := range elems {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, e...)
+	}
+	return append(out, ']')
+}
+
+// guardWrite refuses an fs/write_text_file whose content carries one of
+// the bridge's offload references: the agent would be writing the
+// reference over the real file (an edit tool that read the file through
+// the client got the reference and applied its change to it).
+func (p *Pipeline) guardWrite(m *acpwire.Message) (bool, error) {
+	if m.Method != "fs/write_text_file" {
+		return false, nil
+	}
+	content, _ := rawjson.GetString(m.Params, "content")
+	marker := "**File:** " + p.store.OffloadedDir()
+	if !strings.Contains(content, "## Offloaded Content Reference") || !strings.Contains(content, marker) {
+		return false, nil
+	}
+	path, _ := rawjson.GetString(m.Params, "path")
+	down, _ := rawjson.GetString(m.Params, "sessionId")
+	p.logger.Warn("refused a write carrying an offload reference", "path", path)
+	p.events.Add(Event{Time: p.now(), Session: p.ideID(down), Type: EventWriteRefused, Trigger: "fs/write_text_file " + path,
+		Files: []string{}, IntentPreserved: IntentPreserved, Detail: "content contains an acp-bridge offload reference"})
+	return true, p.s.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidParams,
+		"acp-bridge refused to write %s: the content contains an acp-bridge offload reference, not the file's text. Read the file in ranges (fs/read_text_file with line and limit) and edit from the real content", path))
+}
+
+// update handles session/update from the agent.
+func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
+	var downID, update []byte
+	eachMember(m.Params, func(k, v []byte) bool {
+		switch string(k) {
+		case "sessionId":
+			downID = v
+		case "update":
+			update = v
+		}
+		return true
+	})
+	if update == nil {
+		return next.Handle(ctx, m)
+	}
+	down, _ := rawjson.String(downID)
+	ide := p.ideID(down)
+	s := p.sessionFor(ide, "")
+	f := parseUpdate(update)
+	kind, content := f.kind, f.content
+	out := m
+	var grew [][]byte // text entering the agent's context, as JSON string literals
+	switch kind {
+	case "agent_message_chunk", "agent_thought_chunk", "user_message_chunk":
+		text, _ := member(content, "text")
+		p.mu.Lock()
+		loading := p.loading[ide]
+		p.mu.Unlock()
+		if loading && len(text) > p.cfg.OffloadTokens*bytesPerToken {
+			if o, err := p.offloadIDEText(s, m, text, "session_load_replay", []string{"params", "update", "content", "text"}); err == nil {
+				out = o
+			}
+		}
+		role := "Agent"
+		switch kind {
+		case "agent_thought_chunk":
+			role = "Thought"
+		case "user_message_chunk":
+			role = "User"
+		}
+		s.mu.Lock()
+		s.rec.AgentChunk(m.Received, role, text)
+		s.mu.Unlock()
+		if kind != "user_message_chunk" && text != nil {
+			grew = [][]byte{text}
+		}
+	case "tool_call", "tool_call_update":
+		var err error
+		if out, grew, err = p.toolCallUpdate(s, m, update, f); err != nil {
+			return err
+		}
+	case "plan":
+		s.mu.Lock()
+		s.rec.Plan(update)
+		s.mu.Unlock()
+	case "usage_update":
+		var u struct{ Used, Size int64 }
+		if json.Unmarshal(update, &u) == nil {
+			s.mu.Lock()
+			s.meter.Report(u.Used, u.Size)
+			s.mu.Unlock()
+		}
+	case "available_commands_update":
+		var err error
+		if out, err = p.mergeCommands(s, m, update); err != nil {
+			return err
+		}
+	case "current_mode_update":
+		mode, _ := rawjson.GetString(update, "currentModeId")
+		s.mu.Lock()
+		s.rec.Decision(m.Received, "Mode switched to "+mode)
+		s.mu.Unlock()
+	}
+	if ide != down {
+		var err error
+		if out, err = out.PatchJSON(ide, "params", "sessionId"); err != nil {
+			return err
+		}
+	}
+	// The meter's bookkeeping is cheap (no tokenizing); only the notice of
+	// a changed level waits until the message is forwarded.
+	var u Usage
+	changed := false
+	if len(grew) > 0 {
+		u, changed = p.accountLiterals(s, grew)
+	}
+	err := next.Handle(ctx, out)
+	if changed {
+		p.sendEstimate(s, u)
+	}
+	return err
+}
+
+// toolCallUpdate records a tool call and offloads oversized text content
+// toward the IDE (the IDE shows the preview and the path).
+func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update []byte, f updateFields) (*acpwire.Message, [][]byte, error) {
+	out := m
+	var text [][]byte
+	i := -1
+	eachElement(f.content, func(e []byte) bool {
+		i++
+		c := parseContent(e)
+		if c.text == nil {
+			// A diff's new text was the agent's own output.
+			if c.newText != nil {
+				text = append(text, c.newText)
+			}
+			return true
+		}
+		text = append(text, c.text)
+		// Toward the IDE the size is judged from bytes (four per token)
+		// to keep tokenizing off the streaming path.
+		if len(c.text) > p.cfg.OffloadTokens*bytesPerToken {
+			title, _ := rawjson.String(f.title)
+			if o, err := p.offloadIDEText(s, out, c.text, "tool_call_"+title, []string{"params", "update", "content", fmt.Sprint(i), "content", "text"}); err == nil {
+				out = o
+			} else {
+				p.logger.Debug("no tier 1 offload toward the IDE", "err", err)
+			}
+		}
+		return true
+	})
+	s.mu.Lock()
+	arts := s.rec.artifactsSeen
+	tc := s.rec.toolCall(m.Received, f)
+	newArts := s.rec.artifactsSeen - arts
+	lvl := s.meter.Usage().Level()
+	var bodies []Artifact
+	if st, _ := rawjson.String(f.status); st == "completed" {
+		for _, path := range tc.paths {
+			if a := s.rec.byPath[path]; a != nil && a.Bytes > 0 {
+				bodies = append(bodies, *a)
+			}
+		}
+	}
+	if w := s.watch; w != nil {
+		if f.kind == "tool_call" {
+			w.obs.ToolCalls++
+		}
+		for _, path := range tc.paths {
+			if !contains(w.obs.Touched, path) {
+				w.obs.Touched = append(w.obs.Touched, path)
+			}
+		}
+		w.obs.Edits += newArts
+	}
+	s.mu.Unlock()
+	for _, a := range bodies {
+		p.tier2(s, lvl, a.Path, a.Bytes)
+	}
+	return out, text, nil
+}
+
+// offloadIDEText offloads the JSON string literal lit found at path in m.
+func (p *Pipeline) offloadIDEText(s *session, m *acpwire.Message, lit []byte, tool string, path []string) (*acpwire.Message, error) {
+	text, ok := rawjson.String(lit)
+	if !ok {
+		return nil, fmt.Errorf("not a string")
+	}
+	tokens, _ := measure(text)
+	if tokens <= p.cfg.OffloadTokens {
+		return nil, fmt.Errorf("under threshold")
+	}
+	ref, _, err := p.offload(s, tool, "toward the IDE: "+strings.ReplaceAll(tool, "_", " "), text, tokens)
+	if err != nil {
+		return nil, err
+	}
+	return m.PatchJSON(ref, path...)
+}
