@@ -10,16 +10,15 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
-var errNotHandled = fmt.Errorf("not handled")
-
 // clientResult handles the IDE's answers to the agent's requests: tool
 // results entering the agent's context (tier 1), write outcomes and
-// permission decisions. It returns errNotHandled to let m pass as is.
-func (p *Pipeline) clientResult(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
+// permission decisions. It reports forwarded when it passed m (or its
+// rewrite) to next itself; otherwise the caller lets m pass as is.
+func (p *Pipeline) clientResult(ctx context.Context, m *acpwire.Message, next acpwire.Handler) (forwarded bool, err error) {
 	req := m.Request
 	down, ok := rawjson.GetString(req.Params, "sessionId")
 	if !ok {
-		return errNotHandled
+		return false, nil
 	}
 	s := p.sessionFor(p.ideID(down), "")
 	if m.Error != nil {
@@ -36,7 +35,7 @@ func (p *Pipeline) clientResult(ctx context.Context, m *acpwire.Message, next ac
 			s.rec.FileWrite(m.Received, path, len(body), false)
 		}
 		s.mu.Unlock()
-		return errNotHandled
+		return false, nil
 	}
 	switch req.Method {
 	case "fs/read_text_file":
@@ -105,7 +104,7 @@ func (p *Pipeline) clientResult(ctx context.Context, m *acpwire.Message, next ac
 		s.rec.Decision(m.Received, d+" for: "+oneLine(title, 160))
 		s.mu.Unlock()
 	}
-	return errNotHandled
+	return false, nil
 }
 
 // present reports whether key is in obj with a value other than null.

@@ -201,7 +201,7 @@ func (p *Pipeline) fromClient(ctx context.Context, m *acpwire.Message, next acpw
 		}
 	case acpwire.KindResponse:
 		if m.Request != nil {
-			if err := p.clientResult(ctx, m, next); err != errNotHandled {
+			if forwarded, err := p.clientResult(ctx, m, next); forwarded || err != nil {
 				return err
 			}
 		}

@@ -13,11 +13,13 @@ import (
 )
 
 // toolResult applies tier 1 to the string at path in a tool result going to
-// the agent, and counts what enters the agent's context.
-func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Message, next acpwire.Handler, path []string, tool, source string, offloadable bool) error {
+// the agent, and counts what enters the agent's context. It reports
+// forwarded when it passed the offloaded rewrite to next; otherwise the
+// caller lets m pass as is.
+func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Message, next acpwire.Handler, path []string, tool, source string, offloadable bool) (forwarded bool, err error) {
 	content, ok := m.GetString(path...)
 	if !ok {
-		return errNotHandled
+		return false, nil
 	}
 	tokens, exact := -1, false
 	if offloadable && len(content) > p.cfg.OffloadTokens {
@@ -30,10 +32,10 @@ func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Messag
 		} else {
 			out, err := m.PatchJSON(ref, path...)
 			if err != nil {
-				return err
+				return false, err
 			}
 			p.account(s, refTokens)
-			return next.Handle(ctx, out)
+			return true, next.Handle(ctx, out)
 		}
 	}
 	s.mu.Lock()
@@ -49,7 +51,7 @@ func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Messag
 		s.meter.AddText(content)
 	}
 	p.noteLevel(s)
-	return errNotHandled
+	return false, nil
 }
 
 // offload writes content to the cache and returns its reference and the
