@@ -5,8 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 	"github.com/acp-bridge/acp-bridge/internal/compress"
@@ -50,44 +48,21 @@ func compressFeature() feature {
 			if offloadTokens <= 0 || contextSize <= 0 {
 				return errors.New("--offload-tokens and --context-size must be positive")
 			}
-			if cacheDir == "" {
-				base, err := os.UserCacheDir()
-				if err != nil {
-					return fmt.Errorf("no --cache-dir and no user cache directory: %v", err)
-				}
-				cacheDir = filepath.Join(base, "acp-bridge")
+			cfg := compress.Config{CacheDir: cacheDir, ContextSize: contextSize, OffloadTokens: offloadTokens,
+				AgentCompact: agentCompact, KeepReads: !offloadReads, Logger: s.Logger}
+			if s.Governance != nil && s.Governance.Audit != nil {
+				cfg.Audit = auditCompression(s.Governance.Audit)
 			}
-			if err := os.MkdirAll(cacheDir, 0o700); err != nil {
-				return fmt.Errorf("creating --cache-dir: %v", err)
+			p, err := compress.Open(compress.Options{Config: cfg, LogPath: logPath}, s.Bridge)
+			if err != nil {
+				return err
 			}
+			cacheDir = p.Store().Dir()
 			if s.Governance != nil && s.Governance.Engine != nil {
 				s.Governance.Engine.Protect(governance.ProtectedPath{Path: cacheDir, What: "the compression cache"})
 				if logPath != "" {
 					s.Governance.Engine.Protect(governance.ProtectedPath{Path: logPath, What: "the compression event log"})
 				}
-			}
-			cfg := compress.Config{
-				CacheDir:      cacheDir,
-				ContextSize:   contextSize,
-				OffloadTokens: offloadTokens,
-				AgentCompact:  agentCompact,
-				KeepReads:     !offloadReads,
-				Logger:        s.Logger,
-			}
-			if logPath != "" {
-				f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-				if err != nil {
-					return fmt.Errorf("opening --compress-log: %v", err)
-				}
-				s.onExit(func() { f.Close() })
-				cfg.EventLog = f
-			}
-			if s.Governance != nil && s.Governance.Audit != nil {
-				cfg.Audit = auditCompression(s.Governance.Audit)
-			}
-			p, err := compress.New(cfg, s.Bridge)
-			if err != nil {
-				return err
 			}
 			s.Compression = p
 			s.Bridge.Use(p) // a Preempter: hears cancellations as they are read

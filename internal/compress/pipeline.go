@@ -74,6 +74,8 @@ type Pipeline struct {
 	loading   map[string]bool
 
 	settler settler
+
+	closeLog func() error // closes the event log file Open opened; nil otherwise
 }
 
 // New returns a pipeline speaking through s.
@@ -112,7 +114,7 @@ func New(cfg Config, s acpwire.Sender) (*Pipeline, error) {
 }
 
 // Close deletes the sessions' spooled conversations (archives written at
-// checkpoints stay). Call it when the bridge stops; the pipeline must not
+// checkpoints stay) and closes the event log file Open opened. Call it when the bridge stops; the pipeline must not
 // be used afterwards.
 func (p *Pipeline) Close() error {
 	p.mu.Lock()
@@ -128,6 +130,10 @@ func (p *Pipeline) Close() error {
 			first = fmt.Errorf("removing the spooled conversation of session %s: %v", s.ide, err)
 		}
 		s.mu.Unlock()
+	}
+	if p.closeLog != nil {
+		// A failed write shows in Events().Err(); closing adds nothing.
+		_ = p.closeLog()
 	}
 	return first
 }
