@@ -13,6 +13,7 @@ import (
 
 	"github.com/acp-bridge/acp-bridge/internal/adapter"
 	"github.com/acp-bridge/acp-bridge/internal/compress"
+	"github.com/acp-bridge/acp-bridge/internal/governance"
 )
 
 // adapterFeature carries the policy into agents that act without asking the
@@ -105,7 +106,7 @@ func setupAdapter(s *bridgeSetup, mode string, in adapterInputs) error {
 	default:
 		return fmt.Errorf("--adapter %q: want auto, none or one of %s", mode, strings.Join(adapter.Names(), ", "))
 	}
-	cfg := adapter.Config{Rules: in.rules, Audit: in.audit, Operator: operatorID(s), Logger: s.Logger}
+	cfg := adapter.Config{Rules: in.rules, Audit: in.audit, Operator: operatorOf(s), Logger: s.Logger}
 	if g := s.Governance; g != nil && g.Engine != nil {
 		cfg.Protect = g.Engine.Protect
 	}
@@ -176,7 +177,16 @@ func hookDecider(in adapterInputs, s *bridgeSetup) adapter.Decider {
 	}
 	d = adapter.LimitLargeReads(d, rl)
 	if in.audit != nil {
-		d = adapter.Audited(d, in.audit, adapter.AuditOptions{FailOpen: in.failOpen, Operator: operatorID(s), Logger: s.Logger})
+		d = adapter.Audited(d, in.audit, adapter.AuditOptions{FailOpen: in.failOpen, Operator: operatorOf(s), Logger: s.Logger})
 	}
 	return d
+}
+
+// operatorOf is the audit actor id of the agent, as the governance feature
+// named it.
+func operatorOf(s *bridgeSetup) string {
+	if g := s.Governance; g != nil && g.Operator != "" {
+		return g.Operator
+	}
+	return governance.OperatorID(userManifest(s.Manifest), append([]string{s.Agent.Path}, s.Agent.Args...))
 }
