@@ -164,12 +164,39 @@ func readEntries(r io.Reader, name string, line int, fn func(Entry)) (int64, err
 // File and Line are left for the caller to set.
 func ParseEntry(line []byte) (e Entry, ok bool) { return parseEntry(line) }
 
+// ParseEntryBrief is ParseEntry for an index: the same entry, but with
+// Output and Raw left empty, so the output (most of a line) is skipped,
+// not copied.
+func ParseEntryBrief(line []byte) (e Entry, ok bool) {
+	var r struct {
+		Record
+		Output skipped `json:"output"` // hides Record.Output
+	}
+	if err := json.Unmarshal(line, &r); err != nil || r.Doctype != Doctype {
+		return Entry{Record: r.Record}, false
+	}
+	e.Record = r.Record
+	e.finish()
+	return e, true
+}
+
+// skipped accepts any JSON value and keeps nothing of it.
+type skipped struct{}
+
+func (*skipped) UnmarshalJSON([]byte) error { return nil }
+
 // parseEntry decodes one line for review.
 func parseEntry(raw []byte) (Entry, bool) {
 	e := Entry{Raw: raw}
 	if err := json.Unmarshal(raw, &e.Record); err != nil || e.Doctype != Doctype {
 		return e, false
 	}
+	e.finish()
+	return e, true
+}
+
+// finish sets what an entry derives from its decoded record.
+func (e *Entry) finish() {
 	e.Time, _ = time.Parse(time.RFC3339Nano, e.TS)
 	var meta struct {
 		Session    string          `json:"session"`
@@ -194,7 +221,6 @@ func parseEntry(raw []byte) (Entry, bool) {
 	case e.Subject.Kind == "session":
 		e.Session = e.Subject.Ref
 	}
-	return e, true
 }
 
 // Decision returns the event's policy decision, or "".

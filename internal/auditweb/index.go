@@ -240,7 +240,7 @@ func (x *logIndex) indexFile(i int32) (bool, error) {
 // add indexes one line.
 func (x *logIndex) add(file int32, off int64, line []byte, n int) {
 	r := record{off: off, size: int32(len(line)), file: file, line: int32(n), group: -1, seq: -1}
-	if e, ok := audit.ParseEntry(line); ok {
+	if e, ok := audit.ParseEntryBrief(line); ok {
 		if x.collecting {
 			x.collected = append(x.collected, slimEntry(e))
 		}

@@ -1,0 +1,91 @@
+package auditweb
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+)
+
+// writeBigLog writes n tool-call events over ten sessions with the real
+// audit writer, each about 770 bytes, as a busy bridge run would.
+func writeBigLog(tb testing.TB, dir string, n int) string {
+	tb.Helper()
+	path := filepath.Join(dir, "audit.jsonl")
+	l, err := audit.Open(path, audit.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := strings.Repeat("PASS src/sum.test.js (3 tests) ", 12)
+	for i := range n {
+		sess := fmt.Sprintf("sess-%d", i%10)
+		id := fmt.Sprintf("toolu_%08d", i)
+		args := json.RawMessage(`{"command":"npm run test -- --watch=false","cwd":"/work/project","timeout":120000}`)
+		ev := audit.Event{
+			Actor:   audit.Actor{ID: "agent:claude-code", Role: "operator"},
+			Action:  "tool.call",
+			Subject: audit.Subject{Kind: "tool-call", Ref: id, Path: "/work/project"},
+			Input:   args,
+			Output:  map[string]any{"exitCode": 0, "stdout": out},
+			Policy:  &audit.Policy{Ref: "allow-tests", Decision: audit.DecisionAllow},
+			Metadata: map[string]any{"session": sess, "toolCall": audit.ToolCall{Kind: "tool-call", Operator: "claude-code", Session: sess,
+				ToolCallID: id, Tool: "Bash", Arguments: args, Approval: "auto"}},
+		}
+		if err := l.Append(ev); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := l.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkOpenBigLog measures what audit serve does before it prints its
+// URL (New: index the log, summarize its sessions) on a 100,000-event
+// log, and the peak heap while doing it (heap objects, sampled every millisecond).
+func BenchmarkOpenBigLog(b *testing.B) {
+	path := writeBigLog(b, b.TempDir(), 100_000)
+	var peak uint64
+	b.ResetTimer()
+	for b.Loop() {
+		runtime.GC()
+		done := make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			// runtime/metrics, unlike ReadMemStats, does not stop the world.
+			m := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+			tick := time.NewTicker(time.Millisecond)
+			defer tick.Stop()
+			for {
+				metrics.Read(m)
+				peak = max(peak, m[0].Value.Uint64())
+				select {
+				case <-done:
+					return
+				case <-tick.C:
+				}
+			}
+		})
+		s, err := New(Options{Paths: []string{path}})
+		close(done)
+		wg.Wait()
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.KeepAlive(s)
+		for _, x := range s.logs {
+			for _, xf := range x.files {
+				xf.f.Close()
+			}
+		}
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+}
