@@ -7,6 +7,7 @@ import (
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
 // The agent speaks to the IDE only in the name of a session the IDE
@@ -44,7 +45,16 @@ func (x *Enforcer) checkOpened(m *acpwire.Message) (bool, error) {
 		(m.Kind != acpwire.KindRequest && m.Kind != acpwire.KindNotification) {
 		return false, nil
 	}
-	sid, ok := m.GetString("params", "sessionId")
+	// The wire layer refuses every message of a session-scoped method
+	// whose names repeat (a text chunk is one fixed form with a single
+	// sessionId), so the first sessionId in params is the only one; the
+	// lookup stops there instead of reading a tool's whole output.
+	// TestSessionScopedDuplicatesRefusedByWire holds the wire to that.
+	var sid string
+	v, ok := rawjson.FirstMember(m.Params, "sessionId")
+	if ok {
+		sid, ok = rawjson.String(v)
+	}
 	var why string
 	switch {
 	case !ok:

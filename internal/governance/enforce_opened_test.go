@@ -43,3 +43,46 @@ func TestEnforceUnopenedSessions(t *testing.T) {
 	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s9","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"late"}}}}`)
 	h.marker()
 }
+
+// TestSessionScopedDuplicatesRefusedByWire: checkOpened reads the first
+// sessionId of params, which is sound only because the wire layer refuses
+// a repeated name in every message kind checkOpened judges, before
+// governance sees it. Each message here names an open session first and
+// an unopened one last (the one the IDE would read): the wire refuses it,
+// so no session-scope decision is ever made on it.
+func TestSessionScopedDuplicatesRefusedByWire(t *testing.T) {
+	h := newHarnessWith(t, EnforceOptions{}, false)
+	h.openSession()
+	sid := `"sessionId":"s1","sessionId":"evil"`
+	for method := range sessionScoped {
+		for _, notify := range []bool{false, true} {
+			id := ""
+			if !notify {
+				id = `"id":77,`
+			}
+			var line string
+			if method == "session/update" {
+				// Also the text chunk form, read by the wire's fast path.
+				line = `{"jsonrpc":"2.0",` + id + `"method":"session/update","params":{` + sid + `,"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}}}`
+			} else {
+				line = `{"jsonrpc":"2.0",` + id + `"method":"` + method + `","params":{` + sid + `,"path":"/x","command":"ls","terminalId":"t","toolCall":{"toolCallId":"c"},"options":[]}}`
+			}
+			h.rawAgent(line)
+			if !notify {
+				if m := h.nextAtAgent(); get(m, "error", "code") == nil {
+					t.Errorf("%s request with a repeated sessionId: agent got %v, want an error", method, m)
+				}
+			}
+			h.marker()
+		}
+	}
+	refused := h.rec.find("message.refused", "")
+	if len(refused) != 2*len(sessionScoped) {
+		t.Errorf("%d message.refused records, want %d", len(refused), 2*len(sessionScoped))
+	}
+	for _, r := range refused {
+		if r.ev.Policy != nil && r.ev.Policy.Ref == "session-scope" {
+			t.Errorf("governance judged a message the wire should have refused: %+v", r.ev)
+		}
+	}
+}

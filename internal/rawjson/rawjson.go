@@ -80,8 +80,53 @@ func Elements(arr []byte) ([][]byte, error) {
 	}
 }
 
+// FirstMember returns the value of the first member of the JSON object obj
+// named key, a sub-slice of obj, without reading past it. Where a name is
+// repeated, encoding/json and Get take the last member, so FirstMember
+// agrees with them only on an object whose names are known to be distinct:
+// one a strict parser has already checked (acpwire refuses duplicate names
+// in the messages it decodes strictly). On any other object use Get.
+func FirstMember(obj []byte, key string) ([]byte, bool) {
+	var v []byte
+	found := false
+	err := eachRawMember(obj, func(name []byte, vstart, vend int) bool {
+		if string(name[1:len(name)-1]) == key || bytes.IndexByte(name, '\\') >= 0 && decodedIs(name, key) {
+			v, found = obj[vstart:vend], true
+			return false
+		}
+		return true
+	})
+	if err != nil || !found {
+		return nil, false
+	}
+	return v, true
+}
+
+// decodedIs reports whether the quoted name with escapes decodes to key.
+func decodedIs(name []byte, key string) bool {
+	k, err := decodeKey(name)
+	return err == nil && k == key
+}
+
 // eachMember calls fn for each member of obj until fn returns false.
 func eachMember(obj []byte, fn func(Member) bool) error {
+	var err error
+	walkErr := eachRawMember(obj, func(name []byte, vstart, vend int) bool {
+		var key string
+		if key, err = decodeKey(name); err != nil {
+			return false
+		}
+		return fn(Member{Key: key, Value: obj[vstart:vend], Start: vstart, End: vend})
+	})
+	if err != nil {
+		return err
+	}
+	return walkErr
+}
+
+// eachRawMember calls fn with the quoted name and the value offsets of each
+// member of obj until fn returns false.
+func eachRawMember(obj []byte, fn func(name []byte, vstart, vend int) bool) error {
 	i := skipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return fmt.Errorf("rawjson: not an object")
@@ -94,11 +139,8 @@ func eachMember(obj []byte, fn func(Member) bool) error {
 		if i >= len(obj) || obj[i] != '"' {
 			return fmt.Errorf("rawjson: expected member name at offset %d", i)
 		}
+		kstart := i
 		kend, err := skipString(obj, i)
-		if err != nil {
-			return err
-		}
-		key, err := decodeKey(obj[i:kend])
 		if err != nil {
 			return err
 		}
@@ -112,7 +154,7 @@ func eachMember(obj []byte, fn func(Member) bool) error {
 		if err != nil {
 			return err
 		}
-		if !fn(Member{Key: key, Value: obj[vstart:vend], Start: vstart, End: vend}) {
+		if !fn(obj[kstart:kend], vstart, vend) {
 			return nil
 		}
 		i = skipSpace(obj, vend)

@@ -160,3 +160,27 @@ func lastWins(ms []Member, m Member) bool {
 	}
 	return false
 }
+
+func TestFirstMember(t *testing.T) {
+	for _, tc := range []struct {
+		name, obj, key, want string
+		ok                   bool
+	}{
+		{"first", `{"sessionId":"s","update":{"sessionId":"inner"}}`, "sessionId", `"s"`, true},
+		{"after others", ` {"a":[1,{"sessionId":2}], "sessionId" : "s" } `, "sessionId", `"s"`, true},
+		{"escaped name", `{"session\u0049d":"s"}`, "sessionId", `"s"`, true},
+		{"first of duplicates", `{"k":1,"k":2}`, "k", `1`, true},
+		{"missing", `{"a":1}`, "k", ``, false},
+		{"not an object", `["k"]`, "k", ``, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, ok := FirstMember([]byte(tc.obj), tc.key)
+			if string(v) != tc.want || ok != tc.ok {
+				t.Errorf("FirstMember(%s, %q) = %s, %v; want %s, %v", tc.obj, tc.key, v, ok, tc.want, tc.ok)
+			}
+			if last, lok := Get([]byte(tc.obj), tc.key); tc.name != "first of duplicates" && (string(last) != string(v) || lok != ok) {
+				t.Errorf("Get = %s, %v; FirstMember must agree on distinct names", last, lok)
+			}
+		})
+	}
+}
