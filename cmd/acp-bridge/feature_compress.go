@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/acp-bridge/acp-bridge/internal/audit"
 	"github.com/acp-bridge/acp-bridge/internal/compress"
 	"github.com/acp-bridge/acp-bridge/internal/governance"
 )
@@ -51,7 +50,7 @@ func compressFeature() feature {
 			cfg := compress.Config{CacheDir: cacheDir, ContextSize: contextSize, OffloadTokens: offloadTokens,
 				AgentCompact: agentCompact, KeepReads: !offloadReads, Logger: s.Logger}
 			if s.Governance != nil && s.Governance.Audit != nil {
-				cfg.Audit = auditCompression(s.Governance.Audit)
+				cfg.Audit = compress.AuditTo(s.Governance.Audit)
 			}
 			p, err := compress.Open(compress.Options{Config: cfg, LogPath: logPath}, s.Bridge)
 			if err != nil {
@@ -77,29 +76,5 @@ func compressFeature() feature {
 			s.Logger.Info("compression: on", "cache", cacheDir, "offload_tokens", offloadTokens, "context_size", contextSize)
 			return nil
 		},
-	}
-}
-
-// auditLog is the part of audit.Log the compression feature uses.
-type auditLog interface {
-	Append(audit.Event) error
-}
-
-// auditCompression turns compression events into audit records.
-func auditCompression(l auditLog) func(compress.Event) error {
-	return func(e compress.Event) error {
-		path := ""
-		if len(e.Files) > 0 {
-			path = e.Files[0]
-		}
-		return l.Append(audit.Event{
-			Actor:   audit.Actor{ID: "acp-bridge", Role: "compression"},
-			Action:  "context.compress",
-			Subject: audit.Subject{Kind: "session", Ref: e.Session, Path: path},
-			Input:   map[string]any{"event": e.Type, "trigger": e.Trigger, "level": e.Level},
-			Output: map[string]any{"tokensBefore": e.TokensBefore, "tokensAfter": e.TokensAfter, "tokensSaved": e.TokensSaved,
-				"filesCreated": e.Files, "intentPreserved": e.IntentPreserved, "detail": e.Detail},
-			Metadata: map[string]any{"session": e.Session},
-		})
 	}
 }

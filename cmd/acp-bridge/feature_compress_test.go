@@ -10,9 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/acp-bridge/acp-bridge/internal/audit"
-	"github.com/acp-bridge/acp-bridge/internal/compress"
 )
 
 // bigReadAgent asks the client for $2/big.log once the IDE has opened s1, saves
@@ -120,36 +117,5 @@ func TestBridgeCompressionFlags(t *testing.T) {
 				t.Errorf("run = %v, want exit 2 with %q", err, tt.want)
 			}
 		})
-	}
-}
-
-// recordingAudit keeps what auditCompression appends.
-type recordingAudit struct{ events []audit.Event }
-
-func (r *recordingAudit) Append(e audit.Event) error { r.events = append(r.events, e); return nil }
-
-func TestAuditCompression(t *testing.T) {
-	var r recordingAudit
-	sink := auditCompression(&r)
-	ev := compress.Event{Session: "s1", Type: compress.EventTier3, Trigger: "context at 80.0% (RED)", Level: "RED",
-		TokensBefore: 160000, TokensAfter: 1200, TokensSaved: 158800, Files: []string{"/c/conversations/s1_full.md"}, IntentPreserved: "YES"}
-	if err := sink(ev); err != nil {
-		t.Fatal(err)
-	}
-	if len(r.events) != 1 {
-		t.Fatalf("%d audit events", len(r.events))
-	}
-	a := r.events[0]
-	if a.Action != "context.compress" || a.Actor.ID != "acp-bridge" || a.Subject.Kind != "session" || a.Subject.Ref != "s1" || a.Subject.Path != "/c/conversations/s1_full.md" {
-		t.Errorf("audit event %+v", a)
-	}
-	if in := a.Input.(map[string]any); in["event"] != "TIER_3" || in["level"] != "RED" {
-		t.Errorf("input %v", in)
-	}
-	if out := a.Output.(map[string]any); out["tokensSaved"] != 158800 || out["intentPreserved"] != "YES" {
-		t.Errorf("output %v", out)
-	}
-	if a.Metadata["session"] != "s1" {
-		t.Errorf("metadata %v", a.Metadata)
 	}
 }
