@@ -4,11 +4,15 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/compress"
 	"github.com/acp-bridge/acp-bridge/internal/governance"
 )
 
@@ -134,6 +138,120 @@ func DetectAgentInfo(name string) string {
 		return Gemini
 	}
 	return ""
+}
+
+// Options is what Open needs to set up the adapters of one bridge run.
+type Options struct {
+	// Mode is "auto" (recognise the agent from its command or its
+	// initialize response), "none", or an adapter name; optional, if
+	// empty, defaults to "auto".
+	Mode string
+	// Agent is the agent command, which the adapter in use may change.
+	Agent *acpwire.AgentCommand
+	// Config is passed to the adapters. Open sets its Decider and
+	// Executable when there is something for a hook to do, and its Root,
+	// if empty, to Agent.Dir or else the working directory.
+	Config Config
+	// Engine decides hook calls; optional, nil when no policy is loaded.
+	Engine PolicyEngine
+	// Roots returns the workspace roots of an agent session as the IDE
+	// opened it; optional.
+	Roots func(sessionID string) []string
+	// FailOpen keeps hook decisions when Config.Audit cannot be written.
+	FailOpen bool
+	// ReadLimit limits Claude's own reads of large files (Tier 1);
+	// optional, a zero Threshold limits nothing. Open sets its OnLimit when
+	// Events is set.
+	ReadLimit ReadLimit
+	// Events receives a Tier 1 event for each limited read; optional.
+	Events *compress.EventLog
+}
+
+// Open creates the adapter Mode names (or recognises from the command)
+// with a decider for its hooks (the policy engine, then the Tier 1 read
+// limit, every decision audited) and spawns it into o.Agent. It returns
+// nil for Mode "none". Close the selector when the bridge stops.
+func Open(o Options) (*Selector, error) {
+	cfg := o.Config
+	logger := cfg.logger()
+	name := ""
+	switch {
+	case o.Mode == "none":
+		logger.Info("adapter: disabled (--adapter none); wire-level enforcement only")
+		return nil, nil
+	case o.Mode == "auto" || o.Mode == "":
+		name = DetectCommand(append([]string{o.Agent.Path}, o.Agent.Args...))
+	case slices.Contains(Names(), o.Mode):
+		name = o.Mode
+	default:
+		return nil, fmt.Errorf("--adapter %q: want auto, none or one of %s", o.Mode, strings.Join(Names(), ", "))
+	}
+	auto := o.Mode == "auto" || o.Mode == ""
+	if d := hookDecider(o); d != nil {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("finding the bridge's own path for the agent hook: %v", err)
+		}
+		if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = resolved
+		}
+		cfg.Decider, cfg.Executable = d, exe
+	}
+	if cfg.Root == "" {
+		cfg.Root = o.Agent.Dir
+	}
+	if cfg.Root == "" {
+		cfg.Root, _ = os.Getwd()
+	}
+	var a Adapter
+	if name != "" {
+		var err error
+		if a, err = New(name, cfg); err != nil {
+			return nil, err
+		}
+		if err := a.Spawn(o.Agent); err != nil {
+			a.Close()
+			return nil, err
+		}
+		logger.Info("adapter: in use", "adapter", name, "forced", !auto)
+	}
+	return NewSelector(a, auto, cfg), nil
+}
+
+// hookDecider builds what answers the agents' hooks: the policy engine,
+// then Tier 1 for large reads, with every decision audited. It returns nil
+// when there is nothing for a hook to do.
+func hookDecider(o Options) Decider {
+	if o.Engine == nil && o.ReadLimit.Threshold <= 0 {
+		return nil
+	}
+	var d Decider = DeciderFunc(func(context.Context, ToolCall) (Decision, error) {
+		return Decision{}, nil
+	})
+	if o.Engine != nil {
+		d = PolicyDeciderIn(o.Engine, o.Roots)
+	}
+	rl := o.ReadLimit
+	if rl.Logger == nil {
+		rl.Logger = o.Config.Logger
+	}
+	if events := o.Events; events != nil {
+		rl.OnLimit = func(lr LimitedRead) {
+			var files []string
+			if lr.Copy != "" {
+				files = []string{lr.Copy}
+			}
+			events.Add(compress.Event{Time: time.Now().UTC(), Session: lr.Session, Type: compress.EventTier1,
+				Trigger: fmt.Sprintf("Claude Read of %s: %d tokens over the %d-token threshold; limited to %d of %d lines",
+					lr.Path, lr.FileTokens, lr.Threshold, lr.Limit, lr.Lines),
+				TokensBefore: lr.FileTokens, TokensAfter: lr.ShownTokens, TokensSaved: lr.FileTokens - lr.ShownTokens, Files: files})
+		}
+	}
+	d = LimitLargeReads(d, rl)
+	if o.Config.Audit != nil {
+		d = Audited(d, o.Config.Audit, AuditOptions{FailOpen: o.FailOpen, Operator: o.Config.Operator, Logger: o.Config.Logger})
+	}
+	return d
 }
 
 // Selector holds the adapter in use for one bridge run: fixed at start
