@@ -151,7 +151,7 @@ func (c *callState) merge(f *toolCallFields) (full ToolCall, carried int, touche
 		}
 	}
 	if f.Content != nil {
-		diffs = diffPaths(f.Content)
+		diffs = f.contentDiffs()
 	}
 	if f.Locations != nil || f.Content != nil {
 		if !slices.Equal(locs, full.Locations) || !slices.Equal(diffs, full.DiffPaths) {

@@ -27,6 +27,19 @@ type toolCallFields struct {
 		Path string `json:"path"`
 	} `json:"locations"`
 	Meta json.RawMessage `json:"_meta"`
+	// diffs are the paths of Content's diffs when diffsRead says
+	// parseToolUpdate already read them, so that merge does not read the
+	// content again.
+	diffs     []string
+	diffsRead bool
+}
+
+// contentDiffs returns the paths of the diffs in f's content.
+func (f *toolCallFields) contentDiffs() []string {
+	if f.diffsRead {
+		return f.diffs
+	}
+	return diffPaths(f.Content)
 }
 
 // callKey is the key of a tool call in Enforcer.calls.
@@ -299,7 +312,9 @@ func parseToolUpdate(params []byte) (*updateParams, bool) {
 			u.RawOutput = v
 		case "content":
 			u.Content = v
-			if _, err := contentDiffPaths(v); err != nil && p.bad == "" {
+			diffs, err := contentDiffPaths(v)
+			u.diffs, u.diffsRead = diffs, err == nil
+			if err != nil && p.bad == "" {
 				p.bad = err.Error()
 			}
 		case "_meta":
