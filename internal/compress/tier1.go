@@ -26,15 +26,15 @@ func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Messag
 		tokens, exact = measure(content)
 	}
 	if tokens > p.cfg.OffloadTokens {
-		ref, refTokens, err := p.offload(s, tool, source, content, tokens)
+		ref, err := p.offload(s, tool, source, content, tokens)
 		if err != nil {
 			p.logger.Warn("tier 1 offload failed; content passed as is", "source", source, "err", err)
 		} else {
-			out, err := m.PatchJSON(ref, path...)
+			out, err := m.PatchJSON(ref.text, path...)
 			if err != nil {
 				return false, err
 			}
-			p.account(s, refTokens)
+			p.account(s, ref.tokens)
 			return true, next.Handle(ctx, out)
 		}
 	}
@@ -54,13 +54,20 @@ func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Messag
 	return false, nil
 }
 
-// offload writes content to the cache and returns its reference and the
-// reference's tokens.
-func (p *Pipeline) offload(s *session, tool, source, content string, tokens int) (string, int, error) {
+// offloadRef is what offload wrote: the cached file and the reference
+// that stands in for its content.
+type offloadRef struct {
+	path   string // the cached copy, absolute
+	text   string // the reference (Markdown)
+	tokens int    // the reference's own tokens
+}
+
+// offload writes content to the cache and returns its reference.
+func (p *Pipeline) offload(s *session, tool, source, content string, tokens int) (offloadRef, error) {
 	o := Offloaded{Source: source, Tokens: tokens, Bytes: len(content), Lines: countLines(content)}
 	path, err := p.store.WriteOffloaded(tool, content)
 	if err != nil {
-		return "", 0, err
+		return offloadRef{}, err
 	}
 	o.Path = path
 	files := []string{path}
@@ -72,7 +79,7 @@ func (p *Pipeline) offload(s *session, tool, source, content string, tokens int)
 	p.events.Add(Event{Time: p.now(), Session: s.ide, Type: EventTier1, Level: lvl.String(),
 		Trigger:      fmt.Sprintf("%s: %d tokens over the %d-token threshold", source, tokens, p.cfg.OffloadTokens),
 		TokensBefore: tokens, TokensAfter: after, TokensSaved: tokens - after, Files: files})
-	return ref, after, nil
+	return offloadRef{path: path, text: ref, tokens: after}, nil
 }
 
 // jsonText decodes a raw JSON string value; anything else is taken as is.
@@ -86,11 +93,11 @@ func jsonText(v []byte) string {
 // offloadResource replaces an embedded resource by a resource_link to the
 // offloaded copy and a text block with its reference.
 func (p *Pipeline) offloadResource(s *session, uri, mime, text string, tokens int) ([][]byte, error) {
-	ref, _, err := p.offload(s, "prompt_resource_"+filepath.Base(uri), "embedded resource "+uri, text, tokens)
+	ref, err := p.offload(s, "prompt_resource_"+filepath.Base(uri), "embedded resource "+uri, text, tokens)
 	if err != nil {
 		return nil, err
 	}
-	path := refPath(ref)
+	path := ref.path
 	link := map[string]any{"type": "resource_link", "uri": (&url.URL{Scheme: "file", Path: path}).String(), "name": filepath.Base(path), "size": len(text),
 		"description": "offloaded by acp-bridge: byte-identical copy of " + uri}
 	if mime != "" {
@@ -100,25 +107,11 @@ func (p *Pipeline) offloadResource(s *session, uri, mime, text string, tokens in
 	if err != nil {
 		return nil, err
 	}
-	tb, err := json.Marshal(map[string]any{"type": "text", "text": ref})
+	tb, err := json.Marshal(map[string]any{"type": "text", "text": ref.text})
 	if err != nil {
 		return nil, err
 	}
 	return [][]byte{lb, tb}, nil
-}
-
-// refPath extracts the file path from a Reference.
-func refPath(ref string) string {
-	const k = "**File:** "
-	i := strings.Index(ref, k)
-	if i < 0 {
-		return ""
-	}
-	rest := ref[i+len(k):]
-	if j := strings.IndexByte(rest, '\n'); j >= 0 {
-		rest = rest[:j]
-	}
-	return rest
 }
 
 func joinArray(elems [][]byte) []byte {
@@ -322,9 +315,9 @@ func (p *Pipeline) offloadIDEText(s *session, m *acpwire.Message, lit []byte, to
 	if tokens <= p.cfg.OffloadTokens {
 		return nil, fmt.Errorf("under threshold")
 	}
-	ref, _, err := p.offload(s, tool, "toward the IDE: "+strings.ReplaceAll(tool, "_", " "), text, tokens)
+	ref, err := p.offload(s, tool, "toward the IDE: "+strings.ReplaceAll(tool, "_", " "), text, tokens)
 	if err != nil {
 		return nil, err
 	}
-	return m.PatchJSON(ref, path...)
+	return m.PatchJSON(ref.text, path...)
 }

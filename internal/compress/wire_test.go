@@ -423,3 +423,17 @@ func TestKeepReads(t *testing.T) {
 		t.Errorf("read offloaded with KeepReads: %.100s", got)
 	}
 }
+
+// refPath extracts the file path from a Reference.
+func refPath(ref string) string {
+	const k = "**File:** "
+	i := strings.Index(ref, k)
+	if i < 0 {
+		return ""
+	}
+	rest := ref[i+len(k):]
+	if j := strings.IndexByte(rest, '\n'); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest
+}
