@@ -8,7 +8,6 @@ import (
 
 	"github.com/acp-bridge/acp-bridge/internal/adapter"
 	"github.com/acp-bridge/acp-bridge/internal/compress"
-	"github.com/acp-bridge/acp-bridge/internal/governance"
 )
 
 // adapterFeature carries the policy into agents that act without asking the
@@ -36,7 +35,7 @@ func adapterFeature() feature {
 // and compression features set up. The Tier 1 threshold is the compression
 // feature's --offload-tokens, read from the shared flag set.
 func adapterInputsOf(s *bridgeSetup, fs *flag.FlagSet) adapter.Options {
-	o := adapter.Options{Agent: s.Agent, Config: adapter.Config{Operator: operatorOf(s), Logger: s.Logger}}
+	o := adapter.Options{Agent: s.Agent, Config: adapter.Config{Logger: s.Logger}}
 	if g := s.Governance; g != nil {
 		if g.Engine != nil {
 			o.Engine, o.Config.Protect = g.Engine, g.Engine.Protect
@@ -50,7 +49,7 @@ func adapterInputsOf(s *bridgeSetup, fs *flag.FlagSet) adapter.Options {
 		if g.Audit != nil {
 			o.Config.Audit = g.Audit
 		}
-		o.FailOpen = g.FailOpen
+		o.Config.Operator, o.FailOpen = g.Operator, g.FailOpen
 	}
 	if s.Compression != nil {
 		o.ReadLimit.Threshold = compress.DefaultOffloadTokens
@@ -81,13 +80,4 @@ func setupAdapter(s *bridgeSetup, mode string, o adapter.Options) error {
 	// builds a new message), so read blocks can still be reused.
 	s.Bridge.UseNonRetaining(adapter.Middleware(sel, s.Bridge))
 	return nil
-}
-
-// operatorOf is the audit actor id of the agent, as the governance feature
-// named it.
-func operatorOf(s *bridgeSetup) string {
-	if g := s.Governance; g != nil && g.Operator != "" {
-		return g.Operator
-	}
-	return governance.OperatorID(userManifest(s.Manifest), append([]string{s.Agent.Path}, s.Agent.Args...))
 }
