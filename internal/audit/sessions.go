@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"time"
 )
 
@@ -38,13 +39,8 @@ type sessionKey struct{ run, session string }
 // Sessions summarizes entries by session and run, in order of first
 // appearance.
 func Sessions(entries []Entry) []SessionSummary {
-	var out []SessionSummary
+	var tallies []*SessionTally
 	index := make(map[sessionKey]int)
-	type counts struct {
-		calls, approved map[string]bool
-		decisions       *decisionCounter
-	}
-	var per []counts
 	runs := make(map[string]*RunInfo)
 	for i := range entries {
 		e := &entries[i]
@@ -60,35 +56,66 @@ func Sessions(entries []Entry) []SessionSummary {
 		key := sessionKey{e.RunID, e.Session}
 		k, ok := index[key]
 		if !ok {
-			k = len(out)
+			k = len(tallies)
 			index[key] = k
-			out = append(out, SessionSummary{ID: e.Session, Run: e.RunID, Start: e.Time})
-			per = append(per, counts{make(map[string]bool), make(map[string]bool), newDecisionCounter()})
+			tallies = append(tallies, NewSessionTally(e.RunID, e.Session))
 		}
-		s, c := &out[k], &per[k]
-		s.Events++
-		s.End = e.Time
-		if e.IsPrompt() {
-			s.Prompts++
-			c.decisions.newTurn()
-		}
-		c.decisions.add(e)
-		if tc := e.ToolCall; tc != nil {
-			id := cmp.Or(tc.ToolCallID, e.Subject.Ref, fmt.Sprint("#", e.Seq))
-			c.calls[id] = true
-			if tc.Approval != "" && tc.Approval != "auto" {
-				c.approved[id] = true
-			}
-		}
+		tallies[k].Add(e)
 	}
-	for i := range out {
-		out[i].ToolCalls = len(per[i].calls)
-		out[i].Approvals = len(per[i].approved)
-		out[i].Denials = per[i].decisions.count[DecisionDeny]
-		out[i].Decisions = per[i].decisions.count
-		out[i].Agent = runs[out[i].Run].Agent
+	var out []SessionSummary
+	for _, t := range tallies {
+		s := t.Summary()
+		s.Agent = runs[s.Run].Agent
+		out = append(out, s)
 	}
 	return out
+}
+
+// SessionTally summarizes the events of one session as they come, as
+// Sessions does, so a reader need not keep them. Agent is left empty: it
+// comes from the run (see Runs).
+type SessionTally struct {
+	s               SessionSummary
+	calls, approved map[string]bool
+	decisions       *decisionCounter
+}
+
+// NewSessionTally starts the tally of session id of run run.
+func NewSessionTally(run, id string) *SessionTally {
+	return &SessionTally{s: SessionSummary{ID: id, Run: run}, calls: make(map[string]bool), approved: make(map[string]bool),
+		decisions: newDecisionCounter()}
+}
+
+// Add counts e, the session's next event.
+func (t *SessionTally) Add(e *Entry) {
+	s := &t.s
+	if s.Events == 0 {
+		s.Start = e.Time
+	}
+	s.Events++
+	s.End = e.Time
+	if e.IsPrompt() {
+		s.Prompts++
+		t.decisions.newTurn()
+	}
+	t.decisions.add(e)
+	if tc := e.ToolCall; tc != nil {
+		id := cmp.Or(tc.ToolCallID, e.Subject.Ref, fmt.Sprint("#", e.Seq))
+		t.calls[id] = true
+		if tc.Approval != "" && tc.Approval != "auto" {
+			t.approved[id] = true
+		}
+	}
+}
+
+// Summary returns the summary of the events added so far.
+func (t *SessionTally) Summary() SessionSummary {
+	s := t.s
+	s.ToolCalls = len(t.calls)
+	s.Approvals = len(t.approved)
+	s.Denials = t.decisions.count[DecisionDeny]
+	s.Decisions = maps.Clone(t.decisions.count)
+	return s
 }
 
 // WriteSessions prints summaries as an aligned table. Ids and names from

@@ -74,6 +74,8 @@ type group struct {
 	summary      audit.SessionSummary
 	cwd          string
 	runInfo      audit.RunInfo
+	// tally counts the session's records while the index is collecting.
+	tally *audit.SessionTally
 	// dirty is set when records were added since summary was computed.
 	dirty bool
 }
@@ -92,11 +94,10 @@ type logIndex struct {
 	groups    []*group
 	groupOf   map[groupKey]int32
 	summaries bool // groups' summaries are up to date
-	// collected holds slim entries (see slimEntry) of every record while
-	// collecting is set: the first indexing pass keeps them so that the
-	// first summaries need not decode every line a second time.
+	// collecting is set while the first indexing pass tallies each
+	// group's summary as it goes, so that the first summaries need neither
+	// the records kept nor every line decoded a second time.
 	collecting bool
-	collected  []audit.Entry
 	// runRecs keeps, per run, the few records audit.Runs names the run's
 	// agent from (agent.info, bridge.start, the first record of an
 	// operator), so a change to one session does not mean reading the
@@ -193,7 +194,7 @@ func (x *logIndex) reset() {
 	x.files, x.recs, x.strs, x.groups = nil, nil, strTable{}, nil
 	x.groupOf = make(map[groupKey]int32)
 	x.ver = verifyState{}
-	x.collecting, x.collected = false, nil
+	x.collecting = false
 	x.runRecs = nil
 	x.resets++
 	x.summaries = false
@@ -241,9 +242,6 @@ func (x *logIndex) indexFile(i int32) (bool, error) {
 func (x *logIndex) add(file int32, off int64, line []byte, n int) {
 	r := record{off: off, size: int32(len(line)), file: file, line: int32(n), group: -1, seq: -1}
 	if e, ok := audit.ParseEntryBrief(line); ok {
-		if x.collecting {
-			x.collected = append(x.collected, slimEntry(e))
-		}
 		x.noteRun(&e)
 		r.flags |= flagEvent
 		if e.IsLifecycle() {
@@ -275,6 +273,9 @@ func (x *logIndex) add(file int32, off int64, line []byte, n int) {
 			r.group = g
 			x.groups[g].recs = append(x.groups[g].recs, int32(len(x.recs)))
 			x.groups[g].dirty = true
+			if x.collecting {
+				x.tally(x.groups[g], &e)
+			}
 		}
 	}
 	x.recs = append(x.recs, r)
@@ -350,12 +351,14 @@ func (x *logIndex) ensureSummaries() error {
 		}
 	}
 	if x.collecting {
-		x.summarize(x.collected)
 		for _, g := range x.groups {
-			g.dirty = false
+			if g.tally != nil {
+				g.summary = g.tally.Summary()
+				g.tally, g.dirty = nil, false
+			}
 		}
 	}
-	x.collecting, x.collected = false, nil
+	x.collecting = false
 	for _, g := range x.groups {
 		if !g.dirty {
 			continue
@@ -377,6 +380,18 @@ func (x *logIndex) ensureSummaries() error {
 	}
 	x.summaries = true
 	return nil
+}
+
+// tally adds e to g's tally and notes g's cwd, as summarize does. Called
+// with mu held.
+func (x *logIndex) tally(g *group, e *audit.Entry) {
+	if g.tally == nil {
+		g.tally = audit.NewSessionTally(g.run, g.session)
+	}
+	g.tally.Add(e)
+	if g.cwd == "" && (e.Action == "session.new" || e.Action == "session.start" || e.Action == "session.load") {
+		g.cwd = e.Subject.Path
+	}
 }
 
 // summarize sets the summary and cwd of the sessions of slim. Called with

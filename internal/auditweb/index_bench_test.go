@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -50,10 +51,11 @@ func writeBigLog(tb testing.TB, dir string, n int) string {
 
 // BenchmarkOpenBigLog measures what audit serve does before it prints its
 // URL (New: index the log, summarize its sessions) on a 100,000-event
-// log, and the peak heap while doing it (heap objects, sampled every millisecond).
+// log, the peak heap while doing it (heap objects, sampled every
+// millisecond) and the heap once ready.
 func BenchmarkOpenBigLog(b *testing.B) {
 	path := writeBigLog(b, b.TempDir(), 100_000)
-	var peak uint64
+	var peak, live uint64
 	b.ResetTimer()
 	for b.Loop() {
 		runtime.GC()
@@ -80,6 +82,10 @@ func BenchmarkOpenBigLog(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		live = ms.HeapAlloc
 		runtime.KeepAlive(s)
 		for _, x := range s.logs {
 			for _, xf := range x.files {
@@ -88,4 +94,35 @@ func BenchmarkOpenBigLog(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+	b.ReportMetric(float64(live)/(1<<20), "ready-heap-MB")
+}
+
+// TestFirstSummariesTallied checks that the summaries tallied while the
+// log is first indexed are those audit.Sessions makes of the records read
+// again.
+func TestFirstSummariesTallied(t *testing.T) {
+	path := writeBigLog(t, t.TempDir(), 300)
+	tallied, reread := newLogIndex(path), newLogIndex(path)
+	tallied.collecting = true
+	for _, x := range []*logIndex{tallied, reread} {
+		if _, err := x.refresh(); err != nil {
+			t.Fatal(err)
+		}
+		if err := x.ensureSummaries(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			for _, xf := range x.files {
+				xf.f.Close()
+			}
+		}()
+	}
+	if len(tallied.groups) != 10 || len(reread.groups) != 10 {
+		t.Fatalf("groups: %d tallied, %d read again; want 10", len(tallied.groups), len(reread.groups))
+	}
+	for i, g := range tallied.groups {
+		if want := reread.groups[i]; !reflect.DeepEqual(g.summary, want.summary) || g.cwd != want.cwd {
+			t.Errorf("session %s:\ntallied %+v cwd %q\nread again %+v cwd %q", g.session, g.summary, g.cwd, want.summary, want.cwd)
+		}
+	}
 }
