@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"flag"
-	"strconv"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/adapter"
-	"github.com/acp-bridge/acp-bridge/internal/compress"
 )
 
 // adapterFeature carries the policy into agents that act without asking the
@@ -17,24 +15,21 @@ import (
 // initialize response; none disables; a name forces one.
 func adapterFeature() feature {
 	var mode string
-	var flags *flag.FlagSet
 	return feature{
 		name: "adapters",
 		flags: func(fs *flag.FlagSet) {
-			flags = fs
 			fs.StringVar(&mode, "adapter", "auto",
 				"agent adapter: auto (recognise the agent), none, or one of "+strings.Join(adapter.Names(), ", "))
 		},
 		setup: func(ctx context.Context, s *bridgeSetup) error {
-			return setupAdapter(s, mode, adapterInputsOf(s, flags))
+			return setupAdapter(s, mode, adapterInputsOf(s))
 		},
 	}
 }
 
 // adapterInputsOf collects the adapters' options from what the governance
-// and compression features set up. The Tier 1 threshold is the compression
-// feature's --offload-tokens, read from the shared flag set.
-func adapterInputsOf(s *bridgeSetup, fs *flag.FlagSet) adapter.Options {
+// and compression features set up.
+func adapterInputsOf(s *bridgeSetup) adapter.Options {
 	o := adapter.Options{Agent: s.Agent, Config: adapter.Config{Logger: s.Logger}}
 	if g := s.Governance; g != nil {
 		if g.Engine != nil {
@@ -52,12 +47,7 @@ func adapterInputsOf(s *bridgeSetup, fs *flag.FlagSet) adapter.Options {
 		o.Config.Operator, o.FailOpen = g.Operator, g.FailOpen
 	}
 	if s.Compression != nil {
-		o.ReadLimit.Threshold = compress.DefaultOffloadTokens
-		if f := fs.Lookup("offload-tokens"); f != nil {
-			if n, err := strconv.Atoi(f.Value.String()); err == nil && n > 0 {
-				o.ReadLimit.Threshold = n
-			}
-		}
+		o.ReadLimit.Threshold = s.Compression.OffloadTokens()
 		o.ReadLimit.Offload = s.Compression.Store().WriteOffloaded
 		o.Events = s.Compression.Events()
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"io"
 	"log/slog"
 	"os"
@@ -44,7 +43,7 @@ func adapterTestSetup(t *testing.T, argv ...string) *bridgeSetup {
 
 func runAdapterSetup(t *testing.T, s *bridgeSetup, mode string) error {
 	t.Helper()
-	return setupAdapter(s, mode, adapterInputsOf(s, flag.NewFlagSet("t", flag.ContinueOnError)))
+	return setupAdapter(s, mode, adapterInputsOf(s))
 }
 
 func TestAdapterFeatureGemini(t *testing.T) {
