@@ -50,15 +50,16 @@ type decisionView struct {
 
 // recView is one record as a row.
 type recView struct {
-	Seq        int64
-	Time       string
-	Action     string
-	Actor      string
-	Decision   string
-	Class      string
-	Detail     string
-	Where      string
-	Raw        []string
+	Seq      int64
+	Time     string
+	Action   string
+	Actor    string
+	Decision string
+	Class    string
+	Detail   string
+	Where    string
+	// RawURL fetches the record's line (see handleRaw).
+	RawURL     string
 	Unverified bool
 }
 
@@ -69,6 +70,9 @@ type diffLine struct{ Op, Text string }
 type shownEntry struct {
 	audit.Entry
 	trusted bool
+	// log and pos locate the record in the server's index.
+	log int
+	pos int32
 }
 
 // buildTurns groups entries (in log order) into turns and cards.
@@ -273,7 +277,7 @@ func newRecView(e *shownEntry) recView {
 	if !e.Time.IsZero() {
 		rv.Time = e.Time.UTC().Format("2006-01-02 15:04:05.000Z")
 	}
-	rv.Raw = jsonLines(e.Raw, 2000)
+	rv.RawURL = fmt.Sprintf("/raw?log=%d&rec=%d", e.log, e.pos)
 	rv.Detail = audit.Printable(clip(oneLine(cmp.Or(target(&e.Entry), jsonText(e.Input))), 300))
 	if e.Reason != "" {
 		rv.Detail += " — " + audit.Printable(clip(e.Reason, 300))

@@ -5,9 +5,12 @@ import (
 	"embed"
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
@@ -241,8 +244,36 @@ func (s *Server) handleTimeline(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, err)
 			return
 		}
-		shown = append(shown, shownEntry{Entry: e, trusted: x.trusted(int(pos))})
+		shown = append(shown, shownEntry{Entry: e, trusted: x.trusted(int(pos)), log: q.Log, pos: pos})
 	}
 	data.Turns = buildTurns(shown)
 	s.render(w, s.pages.timeline, data)
+}
+
+// handleRaw answers /raw?log=N&rec=I with record I of log N, indented, as
+// printable plain text: the raw JSON a timeline row shows on demand, so
+// pages do not carry it.
+func (s *Server) handleRaw(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	n, err := strconv.Atoi(q.Get("log"))
+	if err != nil || n < 0 || n >= len(s.logs) {
+		http.Error(w, "404 no such log", http.StatusNotFound)
+		return
+	}
+	x := s.logs[n]
+	pos, err := strconv.ParseInt(q.Get("rec"), 10, 32)
+	x.mu.RLock()
+	if err != nil || pos < 0 || pos >= int64(len(x.recs)) {
+		x.mu.RUnlock()
+		http.Error(w, "404 no such record", http.StatusNotFound)
+		return
+	}
+	line, err := x.line(int32(pos))
+	x.mu.RUnlock()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	io.WriteString(w, strings.Join(jsonLines(line, 2000), "\n")+"\n")
 }

@@ -165,6 +165,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /export.jsonl", s.handleExportJSONL)
 	mux.HandleFunc("GET /export.csv", s.handleExportCSV)
 	mux.HandleFunc("GET /events", s.handleEvents)
+	mux.HandleFunc("GET /raw", s.handleRaw)
 	mux.Handle("GET /static/", http.StripPrefix("/static/", staticHandler()))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		for k, v := range securityHeaders {

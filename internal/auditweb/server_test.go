@@ -3,6 +3,7 @@ package auditweb
 import (
 	"bufio"
 	"encoding/csv"
+	"html"
 	"io"
 	"net"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -130,6 +132,7 @@ func TestToken(t *testing.T) {
 		{"no token static", "/static/app.js", "", "GET", "", http.StatusForbidden},
 		{"no token export", "/export.jsonl", "", "GET", "", http.StatusForbidden},
 		{"no token events", "/events", "", "GET", "", http.StatusForbidden},
+		{"no token raw", "/raw?log=0&rec=0", "", "GET", "", http.StatusForbidden},
 		{"wrong token", "/?token=" + strings.Repeat("0", 64), "", "GET", "", http.StatusForbidden},
 		{"token prefix", "/?token=" + ts.token[:10], "", "GET", "", http.StatusForbidden},
 		{"wrong cookie", "/", strings.Repeat("a", 64), "GET", "", http.StatusForbidden},
@@ -230,6 +233,36 @@ func TestPages(t *testing.T) {
 	}
 	if resp, _ := ts.get(t, "/timeline?session=nope&run=x"); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("unknown session: %d", resp.StatusCode)
+	}
+}
+
+// TestRaw checks that a timeline page links each record's raw JSON
+// instead of carrying it, and that /raw serves that line as printable
+// plain text under the strict CSP.
+func TestRaw(t *testing.T) {
+	ts := newTestServer(t, writeLog(t, t.TempDir()))
+	_, page := ts.get(t, "/timeline")
+	if strings.Contains(page, "prevHash") {
+		t.Error("the timeline page carries raw JSON")
+	}
+	m := regexp.MustCompile(`data-raw="(/raw\?log=0&amp;rec=(\d+))"`).FindAllStringSubmatch(page, -1)
+	if len(m) == 0 {
+		t.Fatal("no raw links")
+	}
+	for _, sm := range m {
+		resp, body := ts.get(t, html.UnescapeString(sm[1]))
+		if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") ||
+			!strings.Contains(resp.Header.Get("Content-Security-Policy"), "default-src 'none'") {
+			t.Fatalf("%s: %d %q %q", sm[1], resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Content-Security-Policy"))
+		}
+		if !strings.Contains(body, `"prevHash"`) || strings.ContainsAny(body, "\x1b\u202e") {
+			t.Errorf("%s: %q", sm[1], body)
+		}
+	}
+	for _, bad := range []string{"/raw", "/raw?log=1&rec=0", "/raw?log=0&rec=-1", "/raw?log=0&rec=99999", "/raw?log=0&rec=x"} {
+		if resp, _ := ts.get(t, bad); resp.StatusCode != http.StatusNotFound {
+			t.Errorf("%s: %d, want 404", bad, resp.StatusCode)
+		}
 	}
 }
 

@@ -1,7 +1,21 @@
 // Live updates for acp-bridge audit serve: when the server says the log
 // changed, fetch this same URL again and swap in the new <main>, keeping
-// open <details> open. No inline script; the page works without this file.
+// open <details> open. A record's raw JSON is fetched when its <details>
+// opens. No inline script; the page works without this file (the raw
+// JSON is then a link).
 "use strict";
+(function () {
+  document.addEventListener("toggle", function (ev) {
+    var d = ev.target;
+    if (!d.open || !d.matches || !d.matches("details[data-raw]") || d.getAttribute("data-loaded")) return;
+    d.setAttribute("data-loaded", "1");
+    var pre = d.querySelector("pre");
+    fetch(d.getAttribute("data-raw"), { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (text) { pre.textContent = text; })
+      .catch(function () { d.removeAttribute("data-loaded"); });
+  }, true);
+})();
 (function () {
   var main = document.getElementById("main");
   if (!main || !window.EventSource) return;
