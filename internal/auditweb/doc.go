@@ -14,7 +14,11 @@
 // templates and static files embedded under assets/: the sessions page
 // (one row per session per bridge run), and the timeline of a session (its
 // turns, each tool call as one card) with filters whose state is in the
-// URL (filter.go) and exports of the filtered records (export.go). Open
+// URL (filter.go) and exports of the filtered records (export.go). A
+// record's raw JSON is fetched by offset when its row is opened (/raw), not
+// carried in the page. The first indexing pass tallies each session's
+// summary as it reads (audit.SessionTally), so memory stays that of the
+// index. Open
 // pages follow the log through server-sent events (live.go).
 //
 // Security (server.go, token.go): the server listens on loopback by
