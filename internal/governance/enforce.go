@@ -149,6 +149,9 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 		if refused, err := x.checkOpened(m); refused {
 			return err
 		}
+		if refused, err := x.checkNamedSession(m); refused {
+			return err
+		}
 		switch m.Kind {
 		case acpwire.KindNotification:
 			switch m.Method {

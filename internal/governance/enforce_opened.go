@@ -70,6 +70,52 @@ func (x *Enforcer) checkOpened(m *acpwire.Message) (bool, error) {
 		}
 		why = fmt.Sprintf("its sessionId %q names no session the IDE opened", sid)
 	}
+	return true, x.refuseUnopened(m, why)
+}
+
+// checkNamedSession refuses m, an agent-to-IDE request or notification of
+// a method outside sessionScoped (elicitation/create, an extension method,
+// one ACP adds later), when its params name a session the IDE did not open:
+// the IDE may act on any method in the session it names. Such methods are
+// not read strictly by the wire layer, so every sessionId member counts.
+// A message whose params name no session passes.
+func (x *Enforcer) checkNamedSession(m *acpwire.Message) (bool, error) {
+	if m.Dir != acpwire.AgentToClient || sessionScoped[m.Method] || len(m.Params) == 0 ||
+		(m.Kind != acpwire.KindRequest && m.Kind != acpwire.KindNotification) {
+		return false, nil
+	}
+	members, err := rawjson.Members(m.Params)
+	if err != nil {
+		return false, nil // params that are not an object name no session
+	}
+	for _, mem := range members {
+		if mem.Key != "sessionId" {
+			continue
+		}
+		sid, ok := rawjson.String(mem.Value)
+		var why string
+		switch {
+		case !ok:
+			why = "its sessionId is not a string"
+		case sid == "":
+			why = "its sessionId is empty"
+		default:
+			x.mu.Lock()
+			open := x.opened[sid]
+			x.mu.Unlock()
+			if open {
+				continue
+			}
+			why = fmt.Sprintf("its sessionId %q names no session the IDE opened", sid)
+		}
+		return true, x.refuseUnopened(m, why)
+	}
+	return false, nil
+}
+
+// refuseUnopened records m as refused by the session-scope rule for why,
+// and answers it with -32600 when it is a request.
+func (x *Enforcer) refuseUnopened(m *acpwire.Message, why string) error {
 	d := Decision{Value: Deny, Ref: "session-scope", Rule: "the agent acts only in sessions the IDE opened (session/new, fork, load, resume) and has not closed",
 		Reason: fmt.Sprintf("a %s from the agent was refused: %s", m.Method, why)}
 	sum := sha256.Sum256(m.Raw)
@@ -80,7 +126,7 @@ func (x *Enforcer) checkOpened(m *acpwire.Message) (bool, error) {
 		x.log.Error("refusal could not be recorded; refusing anyway", "method", m.Method, "err", err)
 	}
 	if m.Kind == acpwire.KindRequest {
-		return true, x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidRequest, "acp-bridge: %s", d.Reason).WithData(denialData(d)))
+		return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidRequest, "acp-bridge: %s", d.Reason).WithData(denialData(d)))
 	}
-	return true, nil
+	return nil
 }

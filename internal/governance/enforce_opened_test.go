@@ -24,9 +24,23 @@ func TestEnforceUnopenedSessions(t *testing.T) {
 	refusedReq(12, `{"jsonrpc":"2.0","id":%d,"method":"terminal/create","params":{"sessionId":7,"command":"rm","args":["x"]}}`)
 	refusedReq(13, `{"jsonrpc":"2.0","id":%d,"method":"session/request_permission","params":{"sessionId":"","toolCall":{"toolCallId":"t","title":"ls"},"options":[]}}`)
 	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"evil","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}}}`)
+	// Any other method that names a session is held to it too, every
+	// sessionId member of it (the wire does not read these strictly).
+	refusedReq(14, `{"jsonrpc":"2.0","id":%d,"method":"elicitation/create","params":{"sessionId":"evil","message":"Re-enter your token"}}`)
+	refusedReq(15, `{"jsonrpc":"2.0","id":%d,"method":"_zed/open","params":{"sessionId":"s1","sessionId":"evil"}}`)
+	h.agent(`{"jsonrpc":"2.0","method":"_acme/notice","params":{"sessionId":"evil"}}`)
 	h.marker()
-	if n := len(h.rec.find("message.refused", "deny")); n != 5 {
-		t.Errorf("%d message.refused records, want 5", n)
+	if n := len(h.rec.find("message.refused", "deny")); n != 8 {
+		t.Errorf("%d message.refused records, want 8", n)
+	}
+	// A method that names no session, or an open one, passes.
+	h.agent(`{"jsonrpc":"2.0","method":"_acme/ping","params":{"n":1}}`)
+	if m := h.nextAtIDE(); m["method"] != "_acme/ping" {
+		t.Fatalf("IDE got %v, want the extension notification", m)
+	}
+	h.agent(`{"jsonrpc":"2.0","method":"_acme/notice","params":{"sessionId":"s1"}}`)
+	if m := h.nextAtIDE(); m["method"] != "_acme/notice" {
+		t.Fatalf("IDE got %v, want the notice for the open session", m)
 	}
 
 	// A session the IDE loads is known before the agent replays it.
