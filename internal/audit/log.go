@@ -593,7 +593,11 @@ func newRunID(now time.Time) string {
 func (l *Log) RunID() string { return l.opts.RunID }
 
 // rotatedName is the name of the n-th rotated file of path.
-func rotatedName(path string, n int) string {
+func rotatedName(path string, n int) string { return RotatedName(path, n) }
+
+// RotatedName is the name of the n-th rotated file of the log at path
+// (<path>.000001 for the first).
+func RotatedName(path string, n int) string {
 	return fmt.Sprintf("%s.%06d", path, n)
 }
 
@@ -604,6 +608,31 @@ type rotatedFile struct {
 
 // rotatedFiles lists the rotated files of path, oldest first.
 func rotatedFiles(path string) ([]rotatedFile, error) {
+	out, err := scanRotated(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("opening audit log: %w", err)
+	}
+	return out, err
+}
+
+// RotatedNumbers returns the rotation numbers of path's rotated files
+// (<path>.000001, <path>.000002, ...), oldest first: none when path's
+// directory does not exist.
+func RotatedNumbers(path string) ([]int, error) {
+	files, err := scanRotated(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	ns := make([]int, len(files))
+	for i, f := range files {
+		ns[i] = f.n
+	}
+	return ns, err
+}
+
+// scanRotated lists the rotated files of path, oldest first; its error
+// wraps os.ErrNotExist when path's directory does not exist.
+func scanRotated(path string) ([]rotatedFile, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -611,7 +640,7 @@ func rotatedFiles(path string) ([]rotatedFile, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("opening audit log: %w", err)
+			return nil, err
 		}
 		return nil, fmt.Errorf("listing rotated audit logs: %w", err)
 	}

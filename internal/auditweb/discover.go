@@ -2,7 +2,6 @@ package auditweb
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
@@ -126,15 +124,14 @@ func isAuditLog(path string) error {
 // chainFiles lists the files of the log whose active path is base: its
 // rotations in numbered order, then the active file when it exists.
 func chainFiles(base string) ([]string, error) {
-	matches, err := filepath.Glob(globEscape(base) + ".[0-9][0-9][0-9][0-9][0-9][0-9]")
+	ns, err := audit.RotatedNumbers(base)
 	if err != nil {
 		return nil, err
 	}
-	num := func(p string) int {
-		n, _ := strconv.Atoi(p[len(p)-6:])
-		return n
+	matches := make([]string, 0, len(ns)+1)
+	for _, n := range ns {
+		matches = append(matches, audit.RotatedName(base, n))
 	}
-	slices.SortFunc(matches, func(a, b string) int { return cmp.Compare(num(a), num(b)) })
 	matches = append(matches, base)
 	// Only regular files: a symlink or a FIFO planted as a rotated
 	// file is not part of the log (refresh opens them with openRegular
@@ -143,17 +140,4 @@ func chainFiles(base string) ([]string, error) {
 		fi, err := os.Lstat(p)
 		return err != nil || !fi.Mode().IsRegular()
 	}), nil
-}
-
-// globEscape quotes the glob metacharacters of a literal path.
-func globEscape(p string) string {
-	var b []byte
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '*', '?', '[', '\\':
-			b = append(b, '\\')
-		}
-		b = append(b, p[i])
-	}
-	return string(b)
 }

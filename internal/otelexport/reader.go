@@ -307,33 +307,7 @@ func nilEOF(err error) error {
 }
 
 // rotated lists the rotation numbers of path's rotated files, oldest first.
-func rotated(path string) ([]int, error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("listing rotated audit logs: %w", err)
-	}
-	var out []int
-	for _, e := range entries {
-		suffix, ok := strings.CutPrefix(e.Name(), base+".")
-		if !ok || len(suffix) < 6 {
-			continue
-		}
-		n, err := strconv.Atoi(suffix)
-		if err != nil || n <= 0 {
-			continue
-		}
-		out = append(out, n)
-	}
-	slices.Sort(out)
-	return out, nil
-}
+func rotated(path string) ([]int, error) { return audit.RotatedNumbers(path) }
 
 // anomaly is a line of the log that was not sent: not an unaltered audit
 // event, or not the next one of the chain.
