@@ -1,15 +1,14 @@
 package aacp
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+	"github.com/acp-bridge/acp-bridge/internal/golden"
+)
 
 // report renders what a validator says about a file of packets: every
 // diagnostic as "file:line:col: code: message", and for every packet that is
@@ -68,40 +67,8 @@ func TestGolden(t *testing.T) {
 				case dir == "invalid" && rejected != lines:
 					t.Errorf("only %d of %d packets rejected in a file of invalid packets:\n%s", rejected, lines, got)
 				}
-				golden := strings.TrimSuffix(path, ".aacp") + ".golden"
-				if *update {
-					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test -update)", err)
-				}
-				if got != string(want) {
-					t.Errorf("report differs from %s (run go test -update after checking):\n%s", golden, lineDiff(string(want), got))
-				}
+				golden.Check(t, strings.TrimSuffix(path, ".aacp")+".golden", []byte(got))
 			})
 		}
 	}
-}
-
-// lineDiff shows the lines of want and got that differ, by position.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			fmt.Fprintf(&b, "line %d:\n- %s\n+ %s\n", i+1, wl, gl)
-		}
-	}
-	return b.String()
 }

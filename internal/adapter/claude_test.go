@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/golden"
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
@@ -27,7 +28,7 @@ func TestBuildClaudeSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "claude-settings.json", append(got, '\n'))
+	golden.Check(t, "testdata/claude-settings.json", append(got, '\n'))
 	if len(skipped) != 1 || skipped[0] != "read_file" {
 		t.Errorf("skipped = %q, want [read_file]", skipped)
 	}
@@ -139,7 +140,7 @@ func TestClaudePatchSession(t *testing.T) {
 			t.Errorf("%s: effective settings lack the bridge's rule or hook: %+v", in.name, eff)
 		}
 	}
-	golden(t, "claude-patch-session.txt", out.Bytes())
+	golden.Check(t, "testdata/claude-patch-session.txt", out.Bytes())
 }
 
 func TestClaudePatchSessionErrors(t *testing.T) {

@@ -10,11 +10,12 @@ import (
 	"testing"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/golden"
 )
 
 func TestGeminiPolicyGolden(t *testing.T) {
 	rules, skipped := BuildGeminiPolicy(testRules, "/work/ws")
-	golden(t, "gemini-policy.toml", WriteGeminiPolicy(rules))
+	golden.Check(t, "testdata/gemini-policy.toml", WriteGeminiPolicy(rules))
 	for _, r := range rules {
 		if !geminiSafe(geminiPattern(r)) {
 			t.Errorf("Gemini would drop the rule from %s as unsafe: %s", r.Source, geminiPattern(r))

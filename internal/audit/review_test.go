@@ -3,7 +3,6 @@ package audit
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,29 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acp-bridge/acp-bridge/internal/golden"
 	"github.com/google/go-cmp/cmp"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
-	}
-}
 
 // reviewLog writes the sample session with a second, shorter session in
 // the middle and returns the path.
@@ -63,7 +42,7 @@ func TestShowGolden(t *testing.T) {
 	if err := WriteTimeline(&b, entries, TimelineOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "show.golden", b.Bytes())
+	golden.Check(t, "testdata/show.golden", b.Bytes())
 
 	b.Reset()
 	var sess1 []Entry
@@ -73,7 +52,7 @@ func TestShowGolden(t *testing.T) {
 		}
 	}
 	WriteTimeline(&b, sess1, TimelineOptions{})
-	golden(t, "show-session.golden", b.Bytes())
+	golden.Check(t, "testdata/show-session.golden", b.Bytes())
 
 	// Filtered: the heading still describes the whole session.
 	b.Reset()
@@ -84,11 +63,11 @@ func TestShowGolden(t *testing.T) {
 		}
 	}
 	WriteTimeline(&b, denied, TimelineOptions{Sessions: Sessions(entries)})
-	golden(t, "show-denied.golden", b.Bytes())
+	golden.Check(t, "testdata/show-denied.golden", b.Bytes())
 
 	b.Reset()
 	WriteSessions(&b, Sessions(entries), time.UTC)
-	golden(t, "sessions.golden", b.Bytes())
+	golden.Check(t, "testdata/sessions.golden", b.Bytes())
 }
 
 func TestSessions(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/acp-bridge/acp-bridge/internal/golden"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -98,13 +99,13 @@ func TestViewsGolden(t *testing.T) {
 		if err := WriteTimeline(&b, entries, tt.opts); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, tt.name, b.Bytes())
+		golden.Check(t, filepath.Join("testdata", tt.name), b.Bytes())
 	}
 	var b bytes.Buffer
 	if err := WriteSessions(&b, Sessions(entries), time.UTC); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "views-sessions.golden", b.Bytes())
+	golden.Check(t, "testdata/views-sessions.golden", b.Bytes())
 }
 
 // TestSessionsCountDecisionsOnce checks the counts behind the headings: a
@@ -201,7 +202,7 @@ func TestViewsHostile(t *testing.T) {
 		}
 		checkPrintable(t, "timeline", out)
 		if opts.Wide {
-			golden(t, "views-hostile.golden", b.Bytes())
+			golden.Check(t, "testdata/views-hostile.golden", b.Bytes())
 		}
 	}
 	var b bytes.Buffer

@@ -1,7 +1,6 @@
 package compress
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,27 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/acp-bridge/acp-bridge/internal/golden"
 )
-
-var updateGolden = flag.Bool("update", false, "rewrite golden files in testdata/")
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *updateGolden {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading golden file (run with -update to create it): %v", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
-	}
-}
 
 // bigLog returns n numbered log lines.
 func bigLog(n int) string {
@@ -58,7 +38,7 @@ func TestReferenceGolden(t *testing.T) {
 				Path: "/home/dev/.cache/acp-bridge/offloaded/20260129_142530.000000000_" + tt.name + ".md", Source: tt.source,
 				Tokens: CountTokens(tt.content), Bytes: len(tt.content), Lines: countLines(tt.content),
 			}
-			golden(t, "reference_"+tt.name+".golden", Reference(o, tt.content))
+			golden.Check(t, "testdata/reference_"+tt.name+".golden", []byte(Reference(o, tt.content)))
 		})
 	}
 }

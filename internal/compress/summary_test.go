@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/golden"
 )
 
 func scriptedRecorder() *Recorder {
@@ -22,7 +24,7 @@ func scriptedRecorder() *Recorder {
 func TestBuildSummary(t *testing.T) {
 	r := scriptedRecorder()
 	s := BuildSummary(r, time.Date(2026, 1, 29, 15, 0, 0, 0, time.UTC), "/c/conversations/s1_full.md", "/c/offloaded", 50000)
-	golden(t, "summary.golden", s.Markdown())
+	golden.Check(t, "testdata/summary.golden", []byte(s.Markdown()))
 	if s.ContextSaved <= 0 || s.ContextSaved >= 50000 {
 		t.Errorf("ContextSaved = %d", s.ContextSaved)
 	}

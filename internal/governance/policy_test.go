@@ -2,16 +2,13 @@ package governance
 
 import (
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/acp-bridge/acp-bridge/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestPolicyErrors checks the file:line messages for broken policies
 // against testdata/errors/<case>.golden.
@@ -33,19 +30,7 @@ func TestPolicyErrors(t *testing.T) {
 				}
 			}
 			got := err.Error() + "\n"
-			golden := filepath.Join("testdata/errors", strings.ReplaceAll(c, "/", "-")+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("errors differ from %s (-want +got):\n%s", golden, diff)
-			}
+			golden.Check(t, filepath.Join("testdata/errors", strings.ReplaceAll(c, "/", "-")+".golden"), []byte(got))
 		})
 	}
 }

@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -10,10 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acp-bridge/acp-bridge/internal/golden"
 	"github.com/google/go-cmp/cmp"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
 // summary describes a valid manifest for its golden file: the typed fields
 // and the capabilities it grants and withholds.
@@ -75,24 +73,6 @@ func manifestFiles(t *testing.T, dir string) []string {
 	return files
 }
 
-// checkGolden compares got with the golden file, or rewrites it with -update.
-func checkGolden(t *testing.T, golden, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("reading golden file (run with -update to create it): %v", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", golden, diff)
-	}
-}
-
 func TestLoadValid(t *testing.T) {
 	files := manifestFiles(t, filepath.Join("testdata", "valid"))
 	if len(files) < 3 {
@@ -104,7 +84,7 @@ func TestLoadValid(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Load: %v\n%s", err, listErrors(err))
 			}
-			checkGolden(t, file+".golden", summary(m))
+			golden.Check(t, file+".golden", []byte(summary(m)))
 		})
 	}
 }
@@ -124,7 +104,7 @@ func TestLoadInvalid(t *testing.T) {
 			if !errors.As(err, &l) {
 				t.Fatalf("Load error is %T (%v), want ErrorList", err, err)
 			}
-			checkGolden(t, file+".golden", listErrors(err))
+			golden.Check(t, file+".golden", []byte(listErrors(err)))
 		})
 	}
 }
@@ -157,7 +137,7 @@ func TestProjectManifest(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Parse: %v\n%s", err, listErrors(err))
 	}
-	checkGolden(t, filepath.Join("testdata", "project-ACP.md.golden"), summary(m))
+	golden.Check(t, filepath.Join("testdata", "project-ACP.md.golden"), []byte(summary(m)))
 	if got := m.Capabilities(); got != All {
 		t.Errorf("the bridge's own manifest withholds %s; it must grant everything it carries", All&^got)
 	}
