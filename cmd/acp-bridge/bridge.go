@@ -16,6 +16,7 @@ import (
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/compress"
+	"github.com/acp-bridge/acp-bridge/internal/governance"
 	"github.com/acp-bridge/acp-bridge/internal/manifest"
 )
 
@@ -47,10 +48,15 @@ type bridgeSetup struct {
 	Logger *slog.Logger
 	// Stderr is where user-facing diagnostics go.
 	Stderr io.Writer
+	// Protected are the bridge's own files (--record, --log-file), which the
+	// agent may not touch, reads included: the recording holds every message
+	// both ways, the log what the bridge decided and why. Set before the
+	// features run.
+	Protected []governance.ProtectedPath
 	// Manifest is the ACP.md the bridge enforces; set by the manifest feature.
 	Manifest *manifest.Manifest
 	// Governance is the policy engine, audit log and fail mode; set by the governance feature.
-	Governance *governed
+	Governance *governance.Setup
 	// Compression is the context compression pipeline; set by the compression feature, nil when off.
 	Compression *compress.Pipeline
 	// PreToolHook reports whether the agent asks the bridge before each of its own tool calls (Claude's hook); set by the adapters feature.
@@ -71,6 +77,19 @@ type bridgeFlags struct {
 	logLevel          string
 	maxLineSize       int
 	initializeTimeout time.Duration
+}
+
+// ownFiles are the files the bridge itself writes, as the agent may not
+// touch them.
+func (f *bridgeFlags) ownFiles() []governance.ProtectedPath {
+	var out []governance.ProtectedPath
+	if f.record != "" {
+		out = append(out, governance.ProtectedPath{Path: f.record, What: "the bridge's wire recording", Read: true})
+	}
+	if f.logFile != "" {
+		out = append(out, governance.ProtectedPath{Path: f.logFile, What: "the bridge's log", Read: true})
+	}
+	return out
 }
 
 func (f *bridgeFlags) register(fs *flag.FlagSet, defaultLevel string) {
@@ -193,7 +212,7 @@ func prepareBridge(ctx context.Context, e *env, f *bridgeFlags, features []featu
 		stderrCopy = io.MultiWriter(e.stderr, logFile)
 	}
 	agentCmd := &acpwire.AgentCommand{Path: agentArgs[0], Args: agentArgs[1:], Stderr: stderrCopy, Logger: logger}
-	br.setup = &bridgeSetup{Bridge: b, Agent: agentCmd, Logger: logger, Stderr: e.stderr}
+	br.setup = &bridgeSetup{Bridge: b, Agent: agentCmd, Logger: logger, Stderr: e.stderr, Protected: f.ownFiles()}
 	for _, ft := range features {
 		if err := ft.setup(ctx, br.setup); err != nil {
 			return nil, &exitError{code: 2, err: fmt.Errorf("%s: %w", ft.name, err)}

@@ -156,3 +156,9 @@ func printCommands(w io.Writer, names []string, summary func(string) string) {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, n, summary(n))
 	}
 }
+
+// stringsFlag is a repeatable string flag.
+type stringsFlag []string
+
+func (f *stringsFlag) String() string     { return strings.Join(*f, ",") }
+func (f *stringsFlag) Set(v string) error { *f = append(*f, v); return nil }

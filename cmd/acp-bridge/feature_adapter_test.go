@@ -31,7 +31,7 @@ func adapterTestSetup(t *testing.T, argv ...string) *bridgeSetup {
 		Agent:      &acpwire.AgentCommand{Path: argv[0], Args: argv[1:]},
 		Logger:     slog.New(slog.DiscardHandler),
 		Stderr:     io.Discard,
-		Governance: &governed{Policy: p, Engine: governance.NewEngine(p, governance.EngineOptions{})},
+		Governance: &governance.Setup{Policy: p, Engine: governance.NewEngine(p, governance.EngineOptions{})},
 	}
 	t.Cleanup(func() {
 		for i := len(s.cleanups) - 1; i >= 0; i-- {

@@ -32,7 +32,7 @@ func manifestFeature() feature {
 			}
 			s.Manifest = m
 			s.Bridge.UseNonRetaining(manifest.Mask(m, s.Bridge, manifest.MaskOptions{Logger: s.Logger}))
-			s.Logger.Info("manifest: enforcing", "file", m.File, "id", m.ID, "tier", m.AIP44().Tier,
+			s.Logger.Info("manifest: enforcing", "file", m.File, "embedded", m.Embedded, "id", m.ID, "tier", m.AIP44().Tier,
 				"withheld", (manifest.All &^ m.Capabilities()).String())
 			return nil
 		},
@@ -44,10 +44,11 @@ func manifestFeature() feature {
 // per line, before the error is returned.
 func loadBridgeManifest(path string, stderr io.Writer) (*manifest.Manifest, error) {
 	if path == "" {
-		m, err := manifest.Parse("ACP.md (embedded)", acpbridge.ACPManifest)
+		m, err := manifest.Parse("ACP.md", acpbridge.ACPManifest)
 		if err != nil {
 			return nil, fmt.Errorf("the bridge's embedded ACP.md is invalid: %v", err)
 		}
+		m.Embedded = true
 		return m, nil
 	}
 	m, err := manifest.Load(path)

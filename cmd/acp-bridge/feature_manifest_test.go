@@ -131,3 +131,29 @@ func TestBridgeRefusesInvalidManifest(t *testing.T) {
 		t.Errorf("the IDE received %q", stdout.String())
 	}
 }
+
+// TestEmbeddedManifestNamesNoFiles: without --manifest the bridge runs on
+// its own ACP.md, marked Embedded, whose references (./GOVERNANCE.md) name
+// none of the user's files: a GOVERNANCE.md in the directory the bridge
+// starts in is not loaded as its policy.
+func TestEmbeddedManifestNamesNoFiles(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writePolicy(t, dir, "  default: deny\n")
+	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
+	fs, f, features := bridgeFlagSet(e)
+	if err := parseFlags(e, fs, []string{"--adapter", "none", "--", "true"}); err != nil {
+		t.Fatal(err)
+	}
+	br, err := prepareBridge(context.Background(), e, f, features, fs.Args())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.close()
+	if m := br.setup.Manifest; !m.Embedded || m.File != "ACP.md" {
+		t.Errorf("manifest %q, embedded %v: want the embedded ACP.md", m.File, m.Embedded)
+	}
+	if g := br.setup.Governance; g.Policy != nil || g.Audit != nil {
+		t.Errorf("the embedded manifest's references were followed: policy %v, audit %v", g.Policy != nil, g.Audit != nil)
+	}
+}

@@ -23,6 +23,12 @@ const (
 type Manifest struct {
 	// File is the name the manifest was parsed or loaded under.
 	File string `json:"-"`
+	// Embedded is true for a manifest compiled into the program rather
+	// than read from a file, as the bridge's own ACP.md: File then names
+	// it in messages only, and its references (ResolveRef) name no files
+	// a user chose. Parse and Load leave it false; whoever parses an
+	// embedded file sets it.
+	Embedded bool `json:"-"`
 	// Name is the kebab-case name, equal to the directory (or sidecar
 	// prefix) the file sits in.
 	Name string `json:"name"`
