@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
+	"golang.org/x/text/language"
+	textmessage "golang.org/x/text/message"
 )
 
 // Entry is one line of a bridge recording (acp-bridge --record): a message
@@ -516,20 +518,8 @@ func atoi(s string) int {
 	return v
 }
 
+// english writes numbers with thousands separators: 257848 -> 257,848.
+var english = textmessage.NewPrinter(language.English)
+
 // groupDigits writes n with thousands separators: 257848 -> 257,848.
-func groupDigits(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+func groupDigits(n int) string { return english.Sprintf("%d", n) }
