@@ -8,30 +8,30 @@ var handlers map[string]handler
 
 func init() {
 	handlers = map[string]handler{
-		"env":       envHandler,
-		"sudo":      sudoHandler,
-		"doas":      doasHandler,
+		"env":       withOptions(envGrammar, envRuns),
+		"sudo":      withOptions(sudoGrammar, sudoRuns),
+		"doas":      withOptions(doasGrammar, doasRuns),
 		"timeout":   operandsThen(grammar{short: shortOpts("fpv", "ks", ""), long: longOpts("foreground preserve-status verbose help version", "kill-after signal", "")}, 1),
 		"nice":      niceHandler,
-		"ionice":    ioniceHandler,
+		"ionice":    withOptions(ioniceGrammar, ioniceRuns),
 		"nohup":     operandsThen(grammar{long: longOpts("help version", "", "")}, 0),
 		"stdbuf":    operandsThen(grammar{short: shortOpts("", "ioe", ""), long: longOpts("help version", "input output error", "")}, 0),
 		"setsid":    operandsThen(grammar{short: shortOpts("cfw", "", ""), long: longOpts("ctty fork wait help version", "", "")}, 0),
 		"time":      operandsThen(grammar{short: shortOpts("apvqV", "fo", ""), long: longOpts("append portability verbose quiet help version", "format output", "")}, 0),
 		"exec":      operandsThen(grammar{short: shortOpts("cl", "a", "")}, 0),
 		"builtin":   operandsThen(grammar{}, 0),
-		"command":   commandHandler,
-		"flock":     flockHandler,
-		"script":    scriptHandler,
+		"command":   withOptions(commandGrammar, commandRuns),
+		"flock":     withOptions(flockGrammar, flockRuns),
+		"script":    withOptions(scriptGrammar, scriptRuns),
 		"su":        suHandler,
 		"runuser":   suHandler,
 		"sg":        suHandler,
-		"xargs":     xargsHandler,
+		"xargs":     withOptions(xargsGrammar, xargsRuns),
 		"find":      findHandler,
 		"parallel":  parallelHandler,
-		"watch":     watchHandler,
+		"watch":     withOptions(watchGrammar, watchRuns),
 		"busybox":   busyboxHandler,
-		"chroot":    chrootHandler,
+		"chroot":    withOptions(chrootGrammar, chrootRuns),
 		"eval":      evalHandler,
 		"source":    sourceHandler,
 		".":         sourceHandler,
@@ -110,17 +110,26 @@ func problemStep(form []Word, p parsed) step {
 // operandsThen handles a wrapper that takes options, then n operands
 // (timeout's DURATION), then the command.
 func operandsThen(g grammar, n int) handler {
-	return func(form []Word) step {
-		p := parseOptions(form, 1, g)
-		if p.problem != "" {
-			return problemStep(form, p)
-		}
+	return withOptions(g, func(form []Word, p parsed) step {
 		for i := p.next; i < p.next+n && i < len(form); i++ {
 			if form[i].Kind != Static {
 				return step{notes: []Note{{Kind: NotStatic, Text: form[0].Text + " operand is not static: " + form[i].String()}}, others: [][]Word{rest(form, i+1)}}
 			}
 		}
 		return step{next: rest(form, p.next+n)}
+	})
+}
+
+// withOptions reads a wrapper's options by g and hands them to runs, which
+// says what the wrapper runs; options that do not parse fail closed
+// (problemStep) before runs sees them.
+func withOptions(g grammar, runs func(form []Word, p parsed) step) handler {
+	return func(form []Word) step {
+		p := parseOptions(form, 1, g)
+		if p.problem != "" {
+			return problemStep(form, p)
+		}
+		return runs(form, p)
 	}
 }
 
@@ -152,11 +161,7 @@ func assignments(form []Word, i int, st *step, anyName bool) int {
 var envGrammar = grammar{short: shortOpts("i0v", "uCSa", ""), long: longOpts("ignore-environment null debug list-signal-handling help version",
 	"unset chdir split-string argv0", "block-signal default-signal ignore-signal")}
 
-func envHandler(form []Word) step {
-	p := parseOptions(form, 1, envGrammar)
-	if p.problem != "" {
-		return problemStep(form, p)
-	}
+func envRuns(form []Word, p parsed) step {
 	st := step{}
 	i := p.next
 	if i < len(form) && form[i].Kind == Static && form[i].Text == "-" {
@@ -182,11 +187,7 @@ var sudoGrammar = grammar{short: shortOpts("ABbEeHhiKklnPSsVv", "CDgpRrTtUua", "
 	"askpass background bell edit help list login non-interactive preserve-groups remove-timestamp reset-timestamp set-home shell stdin validate version",
 	"chdir close-from chroot command-timeout group host other-user prompt role type user", "preserve-env")}
 
-func sudoHandler(form []Word) step {
-	p := parseOptions(form, 1, sudoGrammar)
-	if p.problem != "" {
-		return problemStep(form, p)
-	}
+func sudoRuns(form []Word, p parsed) step {
 	st := step{notes: []Note{asAnotherUser(form)}}
 	if p.has("e", "edit") {
 		return st // sudoedit: edits the named files
@@ -203,11 +204,9 @@ func sudoHandler(form []Word) step {
 	return st
 }
 
-func doasHandler(form []Word) step {
-	p := parseOptions(form, 1, grammar{short: shortOpts("Lns", "Cu", "")})
-	if p.problem != "" {
-		return problemStep(form, p)
-	}
+var doasGrammar = grammar{short: shortOpts("Lns", "Cu", "")}
+
+func doasRuns(form []Word, p parsed) step {
 	if p.has("s") || p.next >= len(form) && !p.has("L") {
 		return step{notes: []Note{{Kind: RunsCode, Text: form[0].Text + " opens a shell"}}}
 	}
@@ -251,34 +250,28 @@ func operandsThenFrom(form []Word, start int, g grammar) step {
 	return step{next: rest(form, p.next)}
 }
 
-func ioniceHandler(form []Word) step {
-	p := parseOptions(form, 1, grammar{short: shortOpts("t", "cnpPu", ""), long: longOpts("ignore help version", "class classdata pid pgid uid", "")})
-	if p.problem != "" {
-		return problemStep(form, p)
-	}
+var ioniceGrammar = grammar{short: shortOpts("t", "cnpPu", ""), long: longOpts("ignore help version", "class classdata pid pgid uid", "")}
+
+func ioniceRuns(form []Word, p parsed) step {
 	if p.has("p", "P", "u", "pid", "pgid", "uid") {
 		return step{} // sets the class of running processes
 	}
 	return step{next: rest(form, p.next)}
 }
 
-func commandHandler(form []Word) step {
-	p := parseOptions(form, 1, grammar{short: shortOpts("pvV", "", "")})
-	if p.problem != "" {
-		return problemStep(form, p)
-	}
+var commandGrammar = grammar{short: shortOpts("pvV", "", "")}
+
+func commandRuns(form []Word, p parsed) step {
 	if p.has("v", "V") {
 		return step{} // describes the command, does not run it
 	}
 	return step{next: rest(form, p.next)}
 }
 
-func flockHandler(form []Word) step {
-	p := parseOptions(form, 1, grammar{short: shortOpts("sxenouFhV", "wEc", ""), long: longOpts(
-		"shared exclusive unlock nonblock nb close no-fork verbose help version", "timeout wait conflict-exit-code command", "")})
-	if p.problem != "" {
-		return problemStep(form, p)
-	}
+var flockGrammar = grammar{short: shortOpts("sxenouFhV", "wEc", ""), long: longOpts(
+	"shared exclusive unlock nonblock nb close no-fork verbose help version", "timeout wait conflict-exit-code command", "")}
+
+func flockRuns(form []Word, p parsed) step {
 	st := step{}
 	if s, ok := p.value("c", "command"); ok {
 		st.shell = append(st.shell, shellRun{word: Word{Kind: Static, Text: s}, langs: dialectsOf("sh")})
@@ -295,12 +288,10 @@ func flockHandler(form []Word) step {
 	return st
 }
 
-func scriptHandler(form []Word) step {
-	p := parseOptions(form, 1, grammar{short: shortOpts("aefqh", "cTIOBmEo", "t"), long: longOpts(
-		"append return flush force quiet help version", "command echo log-timing log-in log-out log-io logging-format output-limit", "timing")})
-	if p.problem != "" {
-		return problemStep(form, p)
-	}
+var scriptGrammar = grammar{short: shortOpts("aefqh", "cTIOBmEo", "t"), long: longOpts(
+	"append return flush force quiet help version", "command echo log-timing log-in log-out log-io logging-format output-limit", "timing")}
+
+func scriptRuns(form []Word, p parsed) step {
 	if s, ok := p.value("c", "command"); ok {
 		return step{shell: []shellRun{{word: Word{Kind: Static, Text: s}, langs: dialectsOf("sh")}}}
 	}
@@ -352,11 +343,7 @@ var xargsGrammar = grammar{short: shortOpts("0oprtx", "aEdILnPs", "eil"), long: 
 	"null open-tty interactive no-run-if-empty show-limits verbose exit help version",
 	"arg-file delimiter max-args max-procs process-slot-var max-chars", "eof replace max-lines")}
 
-func xargsHandler(form []Word) step {
-	p := parseOptions(form, 1, xargsGrammar)
-	if p.problem != "" {
-		return problemStep(form, p)
-	}
+func xargsRuns(form []Word, p parsed) step {
 	inner := rest(form, p.next)
 	if inner == nil {
 		inner = []Word{{Kind: Static, Text: "echo"}}
@@ -442,12 +429,10 @@ func parallelHandler(form []Word) step {
 	return st
 }
 
-func watchHandler(form []Word) step {
-	p := parseOptions(form, 1, grammar{short: shortOpts("bcCeghprtwx", "nqs", "d"), long: longOpts(
-		"beep color no-color errexit chgexit precise no-rerun no-title no-wrap exec help version", "equexit interval shotsdir", "differences")})
-	if p.problem != "" {
-		return problemStep(form, p)
-	}
+var watchGrammar = grammar{short: shortOpts("bcCeghprtwx", "nqs", "d"), long: longOpts(
+	"beep color no-color errexit chgexit precise no-rerun no-title no-wrap exec help version", "equexit interval shotsdir", "differences")}
+
+func watchRuns(form []Word, p parsed) step {
 	if p.has("x", "exec") {
 		return step{next: rest(form, p.next)}
 	}
@@ -464,11 +449,9 @@ func busyboxHandler(form []Word) step {
 	return step{next: rest(form, 1)}
 }
 
-func chrootHandler(form []Word) step {
-	p := parseOptions(form, 1, grammar{long: longOpts("skip-chdir help version", "userspec groups", "")})
-	if p.problem != "" {
-		return problemStep(form, p)
-	}
+var chrootGrammar = grammar{long: longOpts("skip-chdir help version", "userspec groups", "")}
+
+func chrootRuns(form []Word, p parsed) step {
 	if p.next+1 >= len(form) {
 		return step{notes: []Note{{Kind: RunsCode, Text: "chroot opens a shell"}}}
 	}
