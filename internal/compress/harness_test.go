@@ -1,29 +1,24 @@
 package compress
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
-	"io"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
-// harness runs a real acpwire.Bridge with the pipeline over io.Pipes; the
-// test plays both the IDE and the agent.
+// harness runs a real acpwire.Bridge with the pipeline over OS pipes
+// (acpwiretest); the test plays both the IDE and the agent.
 type harness struct {
-	t        testing.TB
-	p        *Pipeline
-	ideOut   io.WriteCloser // IDE -> bridge
-	agentOut io.WriteCloser // agent -> bridge
-	toIDE    chan []byte    // bridge -> IDE
-	toAgent  chan []byte    // bridge -> agent
-	log      *strings.Builder
+	*acpwiretest.Harness
+	t   testing.TB
+	p   *Pipeline
+	log *strings.Builder
 }
 
 func newHarness(t *testing.T, cfg Config) *harness {
@@ -51,90 +46,28 @@ func newHarnessWith(t testing.TB, cfg *Config) *harness {
 		}
 		b.Use(p)
 	}
-	cr, cw := io.Pipe() // IDE writes cw, bridge reads cr
-	ir, iw := io.Pipe() // bridge writes iw, IDE reads ir
-	ar, aw := io.Pipe() // agent writes aw, bridge reads ar
-	gr, gw := io.Pipe() // bridge writes gw, agent reads gr
-	ctx, cancel := context.WithCancel(context.Background())
-	sess, err := b.Start(ctx, acpwire.Endpoint{In: cr, Out: iw}, acpwire.Endpoint{In: ar, Out: gw})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &harness{t: t, p: p, ideOut: cw, agentOut: aw, toIDE: pump(ir), toAgent: pump(gr), log: &log}
-	t.Cleanup(func() {
-		// Cancelling first releases a handler still waiting in Call.
-		cancel()
-		cw.Close()
-		aw.Close()
-		<-sess.Done(acpwire.ClientToAgent)
-		<-sess.Done(acpwire.AgentToClient)
-		sess.Close()
-		iw.Close()
-		gw.Close()
-	})
-	return h
+	return &harness{Harness: acpwiretest.Start(t, b), t: t, p: p, log: &log}
 }
 
-func pump(r io.Reader) chan []byte {
-	ch := make(chan []byte, 1024)
-	go func() {
-		defer close(ch)
-		br := bufio.NewReaderSize(r, 1<<20)
-		for {
-			line, err := br.ReadBytes('\n')
-			if len(line) > 0 {
-				ch <- []byte(strings.TrimRight(string(line), "\n"))
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	return ch
-}
+func (h *harness) ide(line string)   { h.t.Helper(); h.mustJSON(line); h.FromClient(line) }
+func (h *harness) agent(line string) { h.t.Helper(); h.mustJSON(line); h.FromAgent(line) }
 
-func (h *harness) ide(line string)   { h.t.Helper(); h.write(h.ideOut, line) }
-func (h *harness) agent(line string) { h.t.Helper(); h.write(h.agentOut, line) }
-
-func (h *harness) write(w io.Writer, line string) {
+func (h *harness) mustJSON(line string) {
 	h.t.Helper()
 	if !json.Valid([]byte(line)) {
 		h.t.Fatalf("test wrote invalid JSON: %s", line)
 	}
-	if _, err := io.WriteString(w, line+"\n"); err != nil {
-		h.t.Fatal(err)
-	}
-}
-
-func (h *harness) next(ch chan []byte, side string) []byte {
-	h.t.Helper()
-	select {
-	case m, ok := <-ch:
-		if !ok {
-			h.t.Fatalf("%s stream closed", side)
-		}
-		return m
-	case <-time.After(10 * time.Second):
-		h.t.Fatalf("timed out waiting for a message to the %s", side)
-	}
-	return nil
 }
 
 // readIDE returns the next message the IDE receives.
-func (h *harness) readIDE() []byte { h.t.Helper(); return h.next(h.toIDE, "IDE") }
+func (h *harness) readIDE() []byte { h.t.Helper(); return []byte(h.ClientGets()) }
 
 // readAgent returns the next message the agent receives.
-func (h *harness) readAgent() []byte { h.t.Helper(); return h.next(h.toAgent, "agent") }
+func (h *harness) readAgent() []byte { h.t.Helper(); return []byte(h.AgentGets()) }
 
-// noMore fails if side receives anything within a short grace period.
-func (h *harness) noMore(ch chan []byte, side string) {
-	h.t.Helper()
-	select {
-	case m := <-ch:
-		h.t.Fatalf("unexpected message to the %s: %s", side, m)
-	case <-time.After(50 * time.Millisecond):
-	}
-}
+// quiet is how long a peer must receive nothing for the test to take it
+// that nothing is coming.
+const quiet = 50 * time.Millisecond
 
 // untilIDE reads IDE messages until one satisfies pred, returning all read.
 func (h *harness) untilIDE(pred func([]byte) bool) [][]byte {

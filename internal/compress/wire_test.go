@@ -74,7 +74,7 @@ func TestQuickCommandsMergedAndNeverReachAgent(t *testing.T) {
 	if m := h.readAgent(); str(m, "params", "prompt", "0", "text") != "/compact please" {
 		t.Fatalf("agent got %s", m)
 	}
-	h.noMore(h.toAgent, "agent")
+	h.AgentGetsNothing(quiet)
 }
 
 func TestOffloadReadTextFile(t *testing.T) {
@@ -401,7 +401,7 @@ func TestWriteOfReferenceRefused(t *testing.T) {
 	if code, _ := rawjson.Get(got, "error", "code"); string(code) != "-32602" || !strings.Contains(str(got, "error", "message"), "offload reference") {
 		t.Fatalf("agent got %s, want an invalid-params error", got)
 	}
-	h.noMore(h.toIDE, "IDE")
+	h.ClientGetsNothing(quiet)
 	if !strings.Contains(h.log.String(), `"event":"WRITE_REFUSED"`) {
 		t.Errorf("refusal not logged:\n%s", h.log)
 	}

@@ -1,25 +1,19 @@
 package manifest
 
 import (
-	"bufio"
-	"context"
-	"io"
 	"strings"
 	"testing"
-	"time"
 
 	acpbridge "github.com/acp-bridge/acp-bridge"
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
 )
 
-// wire runs a real acpwire.Bridge with Mask over pipes; the test plays the
-// IDE and the agent.
+// wire runs a real acpwire.Bridge with Mask over OS pipes (acpwiretest);
+// the test plays the IDE and the agent.
 type wire struct {
-	t       *testing.T
-	ideW    *io.PipeWriter
-	agentW  *io.PipeWriter
-	toIDE   *bufio.Reader
-	toAgent *bufio.Reader
+	*acpwiretest.Harness
+	t *testing.T
 }
 
 func newWire(t *testing.T, m *Manifest) *wire {
@@ -29,64 +23,7 @@ func newWire(t *testing.T, m *Manifest) *wire {
 	// when they come back, so bytes kept past handling would show.
 	t.Setenv(acpwire.PoisonBlocksEnv, "1")
 	b.UseNonRetaining(Mask(m, b, MaskOptions{Version: "v0.0.0-test"}))
-	ideR, ideW := io.Pipe()
-	agentR, agentW := io.Pipe()
-	toIDER, toIDEW := io.Pipe()
-	toAgentR, toAgentW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	s, err := b.Start(ctx, acpwire.Endpoint{In: ideR, Out: toIDEW}, acpwire.Endpoint{In: agentR, Out: toAgentW})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ideW.Close()
-		agentW.Close()
-		go io.Copy(io.Discard, toIDER)
-		go io.Copy(io.Discard, toAgentR)
-		<-s.Done(acpwire.ClientToAgent)
-		<-s.Done(acpwire.AgentToClient)
-		s.Close()
-		cancel()
-	})
-	return &wire{t: t, ideW: ideW, agentW: agentW,
-		toIDE: bufio.NewReader(toIDER), toAgent: bufio.NewReader(toAgentR)}
-}
-
-func (w *wire) send(to *io.PipeWriter, line string) {
-	w.t.Helper()
-	done := make(chan error, 1)
-	go func() { _, err := io.WriteString(to, line+"\n"); done <- err }()
-	select {
-	case err := <-done:
-		if err != nil {
-			w.t.Fatalf("writing to the bridge: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		w.t.Fatal("timed out writing to the bridge")
-	}
-}
-
-func (w *wire) recv(from *bufio.Reader, who string) string {
-	w.t.Helper()
-	type result struct {
-		line string
-		err  error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		l, err := from.ReadString('\n')
-		ch <- result{strings.TrimSuffix(l, "\n"), err}
-	}()
-	select {
-	case r := <-ch:
-		if r.err != nil {
-			w.t.Fatalf("reading what the %s receives: %v", who, r.err)
-		}
-		return r.line
-	case <-time.After(10 * time.Second):
-		w.t.Fatalf("timed out waiting for a message to the %s", who)
-		return ""
-	}
+	return &wire{Harness: acpwiretest.Start(t, b), t: t}
 }
 
 // step is one line of a wire conversation: ide and agent lines are written
@@ -99,15 +36,15 @@ func (w *wire) run(steps []step) {
 	for i, s := range steps {
 		switch {
 		case s.ide != "":
-			w.send(w.ideW, s.ide)
+			w.FromClient(s.ide)
 		case s.agent != "":
-			w.send(w.agentW, s.agent)
+			w.FromAgent(s.agent)
 		case s.toIDE != "":
-			if got := w.recv(w.toIDE, "IDE"); got != s.toIDE {
+			if got := w.ClientGets(); got != s.toIDE {
 				w.t.Fatalf("step %d: IDE received\n  %s\nwant\n  %s", i, got, s.toIDE)
 			}
 		case s.toAgent != "":
-			if got := w.recv(w.toAgent, "agent"); got != s.toAgent {
+			if got := w.AgentGets(); got != s.toAgent {
 				w.t.Fatalf("step %d: agent received\n  %s\nwant\n  %s", i, got, s.toAgent)
 			}
 		}

@@ -22,16 +22,47 @@ import (
 // is stuck takes that long.
 const DefaultTimeout = 10 * time.Second
 
-// Harness is a started Bridge whose peers are the test.
+// Harness is a started Bridge whose peers are the test. Its methods are
+// for the test's goroutine, or one goroutine per peer: the IDE's side and
+// the agent's side may be driven concurrently, one side from two
+// goroutines may not.
 type Harness struct {
 	t        testing.TB
 	session  *acpwire.Session
-	clientW  *os.File      // the IDE's messages into the bridge
-	agentW   *os.File      // the agent's messages into the bridge
-	toClient *bufio.Reader // what the IDE receives
-	toAgent  *bufio.Reader // what the agent receives
+	clientW  *os.File // the IDE's messages into the bridge
+	agentW   *os.File // the agent's messages into the bridge
+	toClient *lines   // what the IDE receives
+	toAgent  *lines   // what the agent receives
 	// Timeout bounds one read or write; zero means DefaultTimeout.
 	Timeout time.Duration
+}
+
+// lines reads one peer's incoming lines. A read runs on its own goroutine
+// so a stuck bridge times out instead of hanging the test; a read still
+// running when its caller stopped waiting (ClientGetsNothing) is kept, and
+// the next read takes its line, so no line is lost.
+type lines struct {
+	r       *bufio.Reader
+	pending chan lineRead // the read in flight, or nil
+}
+
+type lineRead struct {
+	line string
+	err  error
+}
+
+// next returns the channel the next line arrives on, starting a read if
+// none is in flight.
+func (l *lines) next() <-chan lineRead {
+	if l.pending == nil {
+		ch := make(chan lineRead, 1)
+		go func() {
+			s, err := l.r.ReadString('\n')
+			ch <- lineRead{strings.TrimSuffix(s, "\n"), err}
+		}()
+		l.pending = ch
+	}
+	return l.pending
 }
 
 // Start starts b, with its middleware already added, over real pipes, and
@@ -51,8 +82,10 @@ func Start(t testing.TB, b *acpwire.Bridge) *Harness {
 		t.Fatal(err)
 	}
 	h := &Harness{t: t, session: s, clientW: cw, agentW: aw,
-		toClient: bufio.NewReaderSize(tcR, 1<<20), toAgent: bufio.NewReaderSize(taR, 1<<20)}
+		toClient: &lines{r: bufio.NewReaderSize(tcR, 1<<20)}, toAgent: &lines{r: bufio.NewReaderSize(taR, 1<<20)}}
 	t.Cleanup(func() {
+		// Cancelling first releases a handler still waiting in Call.
+		cancel()
 		cw.Close()
 		aw.Close()
 		// Drain so the bridge's writers never block while shutting down.
@@ -61,7 +94,6 @@ func Start(t testing.TB, b *acpwire.Bridge) *Harness {
 		<-s.Done(acpwire.ClientToAgent)
 		<-s.Done(acpwire.AgentToClient)
 		s.Close()
-		cancel()
 		for _, f := range []*os.File{cr, ar, tcW, taW} {
 			f.Close()
 		}
@@ -98,26 +130,40 @@ func (h *Harness) write(w io.Writer, line string) {
 	}
 }
 
-func (h *Harness) read(r *bufio.Reader, who string) string {
+// ClientGetsNothing fails the test if the IDE receives a line within d.
+func (h *Harness) ClientGetsNothing(d time.Duration) {
 	h.t.Helper()
-	type res struct {
-		s   string
-		err error
-	}
-	ch := make(chan res, 1)
-	go func() {
-		s, err := r.ReadString('\n')
-		ch <- res{s, err}
-	}()
+	h.nothing(h.toClient, "IDE", d)
+}
+
+// AgentGetsNothing fails the test if the agent receives a line within d.
+func (h *Harness) AgentGetsNothing(d time.Duration) {
+	h.t.Helper()
+	h.nothing(h.toAgent, "agent", d)
+}
+
+func (h *Harness) read(l *lines, who string) string {
+	h.t.Helper()
 	select {
-	case x := <-ch:
+	case x := <-l.next():
+		l.pending = nil
 		if x.err != nil {
 			h.t.Fatalf("reading what the %s receives: %v", who, x.err)
 		}
-		return strings.TrimSuffix(x.s, "\n")
+		return x.line
 	case <-time.After(h.timeout()):
 		h.t.Fatalf("timed out after %v waiting for a message to the %s", h.timeout(), who)
 		return ""
+	}
+}
+
+func (h *Harness) nothing(l *lines, who string, d time.Duration) {
+	h.t.Helper()
+	select {
+	case x := <-l.next():
+		l.pending = nil
+		h.t.Fatalf("the %s received %q (%v); want nothing within %v", who, x.line, x.err, d)
+	case <-time.After(d):
 	}
 }
 
