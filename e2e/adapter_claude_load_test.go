@@ -24,7 +24,6 @@ import (
 // log must hold the denial.
 func TestAdapterClaudeLoadedSessionDenied(t *testing.T) {
 	s := needSuite(t)
-	needAdapters(t, s)
 	for _, method := range []string{"session/load", "session/resume"} {
 		t.Run(strings.TrimPrefix(method, "session/"), func(t *testing.T) {
 			loadedSessionDenied(t, s, method)

@@ -57,15 +57,6 @@ func adapterRun(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, o runOpti
 	return start(t, s, a, w, o), auditFile
 }
 
-// needAdapters skips unless the bridge has the flags the adapter scenarios
-// use.
-func needAdapters(t *testing.T, s *suiteEnv) {
-	t.Helper()
-	needBridgeFlag(t, s, "adapter", "agent adapters (issue 7) are not in this bridge")
-	needBridgeFlag(t, s, "policy", "governance (issue 6) has not landed: the adapters have no policy to carry")
-	needBridgeFlag(t, s, "audit", "the audit log (issue 6) has not landed")
-}
-
 // auditRecord is the part of an audit line the scenarios check.
 type auditRecord struct {
 	Action  string          `json:"action"`
@@ -152,7 +143,6 @@ func mainRequestsText(r *run) []string {
 // audit log holds the decision with the path Claude tried to read.
 func TestAdapterClaudeDeniedRead(t *testing.T) {
 	s := needSuite(t)
-	needAdapters(t, s)
 	a := &claudeAgent
 	w := newWorkspace(t)
 	r, auditFile := adapterRun(t, s, a, w, runOptions{
@@ -175,7 +165,7 @@ func TestAdapterClaudeDeniedRead(t *testing.T) {
 	reqs := mainRequestsText(r)
 	if len(reqs) < 2 {
 		if len(sum.StopReasons) == 1 && sum.StopReasons[0] == "cancelled" {
-			t.Skipf("the secret stayed out and the denial is audited, but the bridge's wire-level enforcement cancelled " +
+			t.Fatalf("the secret stayed out and the denial is audited, but the bridge's wire-level enforcement cancelled " +
 				"the turn when it saw the denied Read in Claude's tool_call update, before Claude itself refused it, so the " +
 				"model never received the denial: the wire layer must leave calls the agent refuses itself to the agent " +
 				"(adapter.Selector.PreToolHook)")
@@ -194,7 +184,6 @@ func TestAdapterClaudeDeniedRead(t *testing.T) {
 // reaches the model, and the audit log has an allow record.
 func TestAdapterClaudeAllowedTool(t *testing.T) {
 	s := needSuite(t)
-	needAdapters(t, s)
 	a := &claudeAgent
 	w := newWorkspace(t)
 	const note = "adapter-allowed-note-7319"
@@ -224,7 +213,6 @@ func TestAdapterClaudeAllowedTool(t *testing.T) {
 // the decision and the approval.
 func TestAdapterClaudeAskedCommand(t *testing.T) {
 	s := needSuite(t)
-	needAdapters(t, s)
 	a := &claudeAgent
 	w := newWorkspace(t)
 	r, auditFile := adapterRun(t, s, a, w, runOptions{
@@ -315,8 +303,6 @@ func bigText(n int) (string, string) {
 // is and how to read the rest.
 func TestAdapterClaudeLargeRead(t *testing.T) {
 	s := needSuite(t)
-	needAdapters(t, s)
-	needBridgeFlag(t, s, "offload-tokens", "Tier 1 (issue 5) has not landed")
 	a := &claudeAgent
 	w := newWorkspace(t)
 	text, needle := bigText(20000)
@@ -382,7 +368,6 @@ func TestAdapterClaudeLargeRead(t *testing.T) {
 // (its socket is gone) it denies, and Claude does not run the tool.
 func TestAdapterClaudeBridgeUnreachable(t *testing.T) {
 	s := needSuite(t)
-	needAdapters(t, s)
 	a := &claudeAgent
 	w := newWorkspace(t)
 	const note = "unreachable-note-5521"
@@ -427,7 +412,6 @@ func TestAdapterClaudeBridgeUnreachable(t *testing.T) {
 // options, and the IDE's own Claude settings kept.
 func TestAdapterClaudeKeepsIDEMeta(t *testing.T) {
 	s := needSuite(t)
-	needAdapters(t, s)
 	a := &claudeAgent
 	w := newWorkspace(t)
 	ideMeta := map[string]any{
@@ -542,7 +526,6 @@ The vault is off limits.
 // the audit log has the hook's decision with Claude's tool name and input.
 func TestAdapterClaudeHookDeny(t *testing.T) {
 	s := needSuite(t)
-	needAdapters(t, s)
 	a := &claudeAgent
 	w := newWorkspace(t)
 	dir := filepath.Join(w.base, "policies", "no-vault")
@@ -577,7 +560,7 @@ func TestAdapterClaudeHookDeny(t *testing.T) {
 	recs := hookRecords(readAudit(t, auditFile), "Read")
 	if len(recs) == 0 {
 		if len(sum.StopReasons) == 1 && sum.StopReasons[0] == "cancelled" {
-			t.Skipf("the vault stayed out, but the bridge's wire-level enforcement cancelled the turn when it saw the " +
+			t.Fatalf("the vault stayed out, but the bridge's wire-level enforcement cancelled the turn when it saw the " +
 				"denied Read in Claude's tool_call update, before Claude ran its hook: the wire layer must leave calls " +
 				"covered by the agent's hook to the hook (bridgeSetup.PreToolHook)")
 		}

@@ -17,7 +17,6 @@ import (
 // permission instead, which shows the refusal came from Gemini's engine.
 func TestAdapterGeminiDeniedCommand(t *testing.T) {
 	s := needSuite(t)
-	needAdapters(t, s)
 	a := &geminiAgent
 	for _, mode := range []string{"auto", "none"} {
 		t.Run("adapter-"+mode, func(t *testing.T) {

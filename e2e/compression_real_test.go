@@ -25,7 +25,6 @@ import (
 // run and the compression log's path.
 func compressedRun(t *testing.T, s *suiteEnv, w *workspace, steps []fakemodel.Step, prompts ...string) (*run, string) {
 	t.Helper()
-	needBridgeFlag(t, s, "compress", "context compression (issue 5) has not landed")
 	clog := filepath.Join(w.base, "c.jsonl")
 	os.Remove(clog)
 	r := start(t, s, &claudeAgent, w, runOptions{

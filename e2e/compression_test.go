@@ -114,7 +114,6 @@ func TestCompressionTokens(t *testing.T) {
 			t.Logf("%s direct: file %d bytes, %d o200k tokens; largest context that reached the model: %d tokens",
 				c.name, len(content), fileTokens, base)
 
-			needBridgeFlag(t, s, "compress", "context compression (issue 5) has not landed")
 			o = c.opts(w, content)
 			o.name, o.bridge = "compress", true
 			o.bridgeArgs = []string{"--compress=on", "--cache-dir", filepath.Join(w.base, "cache")}
