@@ -20,6 +20,7 @@ func governanceFeature() feature {
 			fs.StringVar(&o.PolicyFile, "policy", "", "apply the AIP-7 GOVERNANCE.md policy in `FILE` (default: the --manifest's metadata.aip44.governance)")
 			fs.StringVar(&o.AuditFile, "audit", "", "append the audit log to `FILE` (default: the --manifest's metadata.aip44.audit)")
 			fs.StringVar(&o.AuditFail, "audit-fail", "closed", "when the audit log cannot be written: closed (deny tool permissions, writes and terminals until it recovers) or open (continue and log the error)")
+			fs.StringVar(&o.AuditContent, "audit-content", "digest", "how the audit log keeps tools' output: digest (long texts as size, SHA-256 and a redacted preview; diffs kept up to 64 KiB) or full (all of it, redacted, strings over 8 KiB capped)")
 			fs.Int64Var(&o.AuditMaxBytes, "audit-max-bytes", 0, "rotate the audit log before a file grows past `N` bytes, keeping the hash chain across files (0: never)")
 			fs.Var(&roots, "workspace-root", "a workspace root `DIR` paths must stay inside (repeatable; default: each session's cwd)")
 		},

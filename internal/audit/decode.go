@@ -27,6 +27,12 @@ func fastDecode(data []byte) (any, bool) {
 type fastDecoder struct {
 	data []byte
 	i    int
+	// digest, when not zero, is the longest JSON text of a string value
+	// decoded; a longer one becomes a *digestText (a tool's output, see
+	// content.go), and diffs' texts up to diffCap are kept (keptDiff
+	// says one was).
+	digest, diffCap int
+	keptDiff        bool
 }
 
 // maxDepth is the deepest nesting fastDecode takes, well inside
@@ -86,6 +92,9 @@ func (d *fastDecoder) value(depth int) (any, bool) {
 				d.i++
 			case '}':
 				d.i++
+				if d.digest > 0 {
+					d.keepDiff(m)
+				}
 				return m, true
 			default:
 				return nil, false
@@ -120,6 +129,9 @@ func (d *fastDecoder) value(depth int) (any, bool) {
 			}
 		}
 	case c == '"':
+		if d.digest > 0 {
+			return d.digestString()
+		}
 		return d.str()
 	case c == 't':
 		return true, d.literal("true")

@@ -230,6 +230,13 @@ func toTree(v any) (any, error) {
 			return nil, nil
 		}
 		return decodeTree(v)
+	case ToolOutput:
+		// Output and the mirror's result or error are read as the Log's
+		// Content says (Log.toolOutputs); anywhere else, as JSON.
+		if len(v) == 0 {
+			return nil, nil
+		}
+		return decodeTree(v)
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, e := range v {

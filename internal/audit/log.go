@@ -61,6 +61,9 @@ type Options struct {
 	// MaxFieldBytes caps input, output and metadata. Optional; if zero,
 	// DefaultMaxFieldBytes.
 	MaxFieldBytes int
+	// Content says how tools' output (ToolOutput) is stored. Optional;
+	// the zero value is ContentDigest.
+	Content ContentMode
 	// Actor is who the log records its own events as (a repair of a torn
 	// line found at Open). Optional; if zero, {ID: "acp-bridge", Role:
 	// "system"}.

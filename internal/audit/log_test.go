@@ -664,7 +664,8 @@ func TestLargeValuesAreCapped(t *testing.T) {
 	json.Unmarshal(lines[0], &r1)
 	json.Unmarshal(lines[1], &r2)
 	c := r1.Output.Content
-	if c["$truncated"] != true || c["bytes"] != float64(len(big)) || c["sha256"] != hashHex([]byte(big)) || c["head"] != big[:1024] {
+	if c["$truncated"] != true || c["bytes"] != float64(len(big)) || c["sha256"] != hashHex([]byte(big)) || c["head"] != "" {
+		// big has no white space: its head would be part of one word.
 		t.Errorf("capped string = %v", c)
 	}
 	if !r2.Output.Truncated || r2.Output.Bytes < 200_000 || len(r2.Output.SHA256) != 64 {

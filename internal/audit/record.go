@@ -103,37 +103,75 @@ func (l *Log) prepare(ev *Event) (*prepared, error) {
 }
 
 // shareResult returns the event's output and metadata["toolCall"] to
-// encode. A finished tool call's record carries its result twice, as
-// output and as the mirror's result or error, from the same bytes: when
-// they are, the result is decoded, redacted and canonicalized once, and
-// both places take that (a *sharedTree). The record is the same as
-// without sharing. mirror is nil when nothing is shared.
+// encode. A tool's output (ToolOutput) is read as Options.Content says.
+// A finished tool call's record carries its result twice, as output and
+// as the mirror's result or error, from the same bytes: when they are,
+// the result is decoded, redacted and canonicalized once, and both places
+// take that (a *sharedTree). The record is the same as without sharing.
+// mirror is nil when the mirror is to be encoded as it is.
 func (l *Log) shareResult(ev *Event) (output any, mirror *ToolCall, err error) {
-	raw, ok := ev.Output.(json.RawMessage)
-	if !ok || len(raw) == 0 {
-		return ev.Output, nil, nil
+	output = ev.Output
+	tc, hasMirror := ev.Metadata["toolCall"].(ToolCall)
+	var shared *sharedTree
+	var sharedRaw []byte
+	switch v := ev.Output.(type) {
+	case ToolOutput:
+		if len(v) == 0 {
+			output = nil
+			break
+		}
+		if shared, err = l.outputTree(v); err != nil {
+			return nil, nil, fmt.Errorf("%w: encoding output: %v", ErrInvalidEvent, err)
+		}
+		output, sharedRaw = shared, v
+	case json.RawMessage:
+		if len(v) == 0 || !hasMirror || !sameBytes(rawOf(tc.Result), v) && !sameBytes(rawOf(tc.Error), v) {
+			break
+		}
+		tree, err := decodeTree(v)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: encoding output: %v", ErrInvalidEvent, err)
+		}
+		shared = &sharedTree{v: l.red.tree(tree)}
+		output, sharedRaw = shared, v
 	}
-	tc, ok := ev.Metadata["toolCall"].(ToolCall)
-	if !ok {
-		return ev.Output, nil, nil
+	if !hasMirror {
+		return output, nil, nil
 	}
-	res, isRes := tc.Result.(json.RawMessage)
-	errv, isErr := tc.Error.(json.RawMessage)
-	if !(isRes && sameBytes(res, raw)) && !(isErr && sameBytes(errv, raw)) {
-		return ev.Output, nil, nil
+	changed := false
+	for _, f := range [...]*any{&tc.Result, &tc.Error} {
+		raw := rawOf(*f)
+		switch {
+		case shared != nil && sameBytes(raw, sharedRaw):
+			*f, changed = shared, true
+		case len(raw) > 0 && isToolOutput(*f):
+			st, err := l.outputTree(raw)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%w: encoding the tool call's result: %v", ErrInvalidEvent, err)
+			}
+			*f, changed = st, true
+		}
 	}
-	tree, err := decodeTree(raw)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w: encoding output: %v", ErrInvalidEvent, err)
+	if !changed {
+		return output, nil, nil
 	}
-	st := &sharedTree{v: l.red.tree(tree)}
-	if isRes && sameBytes(res, raw) {
-		tc.Result = st
+	return output, &tc, nil
+}
+
+// rawOf returns the bytes of a json.RawMessage or ToolOutput, else nil.
+func rawOf(v any) []byte {
+	switch v := v.(type) {
+	case json.RawMessage:
+		return v
+	case ToolOutput:
+		return v
 	}
-	if isErr && sameBytes(errv, raw) {
-		tc.Error = st
-	}
-	return st, &tc, nil
+	return nil
+}
+
+func isToolOutput(v any) bool {
+	_, ok := v.(ToolOutput)
+	return ok
 }
 
 // sameBytes reports whether a and b are the same bytes in memory, not

@@ -225,42 +225,48 @@ func hasPrefixFold(s, lower string) bool {
 // redactString applies every rule to s and returns the result with the
 // reason of the first secret found ("" when none was).
 func redactString(s string) (string, string) {
+	out, reason, _ := redactCount(s)
+	return out, reason
+}
+
+// redactCount is redactString that also returns how many secrets it
+// replaced.
+func redactCount(s string) (out, first string, n int) {
 	if len(s) < 8 {
-		return s, ""
+		return s, "", 0
 	}
 	m := candidates(s)
-	first := ""
 	for i := range rules {
 		r := &rules[i]
 		if m&(1<<i) == 0 || (r.needs != "" && !strings.ContainsAny(s, r.needs)) {
 			continue
 		}
-		out := replaceAll(r, s)
-		if out != s {
+		out, k := replaceAll(r, s)
+		if k > 0 {
 			if first == "" {
 				first = r.reason
 			}
-			s = out
+			s, n = out, n+k
 		}
 	}
-	if out := redactAssignments(s); out != s {
+	if out, k := redactAssignments(s); k > 0 {
 		if first == "" {
 			first = "secret-pair"
 		}
-		s = out
+		s, n = out, n+k
 	}
-	return s, first
+	return s, first, n
 }
 
 // replaceAll replaces each match of r in s by its kept prefix and suffix
-// around the marker.
-func replaceAll(r *rule, s string) string {
+// around the marker, and says how many it replaced.
+func replaceAll(r *rule, s string) (string, int) {
 	if r.anchored {
 		return replaceAnchored(r, s)
 	}
 	idx := r.re.FindAllStringSubmatchIndex(s, -1)
 	if idx == nil {
-		return s
+		return s, 0
 	}
 	var b strings.Builder
 	last := 0
@@ -270,14 +276,14 @@ func replaceAll(r *rule, s string) string {
 		last = m[1]
 	}
 	b.WriteString(s[last:])
-	return b.String()
+	return b.String(), len(idx)
 }
 
 // replaceAnchored is replaceAll for an anchored rule: it tries re only at
 // the trigger occurrences.
-func replaceAnchored(r *rule, s string) string {
+func replaceAnchored(r *rule, s string) (string, int) {
 	var b strings.Builder
-	last := 0
+	last, n := 0, 0
 	for i := 0; i < len(s); i++ {
 		trig := ""
 		for _, t := range r.byFirst[s[i]] {
@@ -303,12 +309,13 @@ func replaceAnchored(r *rule, s string) string {
 		writeMatch(&b, r, s, m)
 		last = m[1]
 		i = last - 1
+		n++
 	}
-	if last == 0 {
-		return s
+	if n == 0 {
+		return s, 0
 	}
 	b.WriteString(s[last:])
-	return b.String()
+	return b.String(), n
 }
 
 // writeMatch writes the marker for the match m (absolute submatch
@@ -399,6 +406,13 @@ func (r *redactor) tree(v any) any {
 		return v
 	case *sharedTree:
 		return v // redacted when it was made
+	case *digestText:
+		return r.digest(v.raw)
+	case diffText:
+		if out, changed := r.whole(string(v)); changed {
+			return out
+		}
+		return string(v)
 	case map[string]any:
 		// {"name": "GITHUB_TOKEN", "value": "..."}: env entries, headers.
 		pairSecret := false
@@ -454,7 +468,7 @@ func escapeMarkerKey(k string) string {
 		return k
 	}
 	rest := strings.TrimLeft(k, "$")
-	if rest == "redacted" || rest == "truncated" {
+	if rest == "redacted" || rest == "truncated" || rest == "digest" {
 		return "$" + k
 	}
 	return k
@@ -479,15 +493,21 @@ func (r *redactor) str(s string) (any, bool) {
 		// the head is redacted: a secret that starts in the head ends in
 		// the window (the longest token is 255 bytes; PEM keys and pairs
 		// match up to the end of the window). Redacting megabytes of tool
-		// output here would stall the bridge.
-		out, _ := redactString(validPrefix(s, r.headLen+512))
+		// output here would stall the bridge. The head ends at a word's
+		// end, as a digest's preview does, so no part of a token is kept.
+		head, _ := previewOf(validPrefix(s, r.headLen+previewSlack), len(s) <= r.headLen+previewSlack, r.headLen)
 		return map[string]any{
 			"$truncated": true,
 			"bytes":      jsonInt(len(s)),
 			"sha256":     hashHex([]byte(s)),
-			"head":       validPrefix(out, r.headLen),
+			"head":       head,
 		}, true
 	}
+	return r.whole(s)
+}
+
+// whole redacts one string without a cap, reporting whether it changed.
+func (r *redactor) whole(s string) (any, bool) {
 	out, reason := redactString(s)
 	if reason == "" {
 		return nil, false

@@ -19,10 +19,11 @@ import "strings"
 //   - a compound name (with '_', '-' or '.') followed by a space and a
 //     value that looks random (aws configure set aws_secret_access_key X).
 //
-// Values already replaced by a marker are left alone.
-func redactAssignments(s string) string {
+// Values already replaced by a marker are left alone. It also returns how
+// many values it replaced.
+func redactAssignments(s string) (string, int) {
 	var b strings.Builder
-	last := 0
+	last, n := 0, 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c != '=' && c != ':' && c != ' ' && c != '\t' {
@@ -57,12 +58,13 @@ func redactAssignments(s string) string {
 		b.WriteString("[REDACTED:secret-pair]")
 		last = ve
 		i = ve - 1
+		n++
 	}
-	if last == 0 {
-		return s
+	if n == 0 {
+		return s, 0
 	}
 	b.WriteString(s[last:])
-	return b.String()
+	return b.String(), n
 }
 
 // assignedName finds the name before the separator at s[i]: a run of

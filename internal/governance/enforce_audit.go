@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -68,4 +69,15 @@ func decisionMeta(d Decision, session string, extra map[string]any) map[string]a
 func auditDenied(err error) Decision {
 	return Decision{Value: Deny, Ref: "audit-unavailable", Rule: "deny while the audit log cannot be written (--audit-fail closed)",
 		Reason: fmt.Sprintf("the audit log cannot be written: %v", err)}
+}
+
+// toolOutput marks a tool call's content or rawOutput as a tool's output,
+// which the log stores as its --audit-content says (audit.ToolOutput);
+// nil when absent. Like rawOrNil it is a copy of raw.
+func toolOutput(raw json.RawMessage) any {
+	c, ok := rawOrNil(raw).(json.RawMessage)
+	if !ok {
+		return nil
+	}
+	return audit.ToolOutput(c)
 }

@@ -29,6 +29,9 @@ type SetupOptions struct {
 	// AuditMaxBytes rotates the audit log before a file grows past it;
 	// optional, zero never rotates.
 	AuditMaxBytes int64
+	// AuditContent is how the log keeps tools' output: "digest" (the
+	// zero value) or "full" (see audit.ContentMode).
+	AuditContent string
 	// Roots are the workspace roots paths must stay inside; optional, if
 	// empty, each session's cwd.
 	Roots []string
@@ -80,6 +83,13 @@ func NewSetup(o SetupOptions) (*Setup, error) {
 	if o.AuditFail != "closed" && o.AuditFail != "open" {
 		return nil, fmt.Errorf("--audit-fail %q: want closed or open", o.AuditFail)
 	}
+	if o.AuditContent == "" {
+		o.AuditContent = "digest"
+	}
+	content, err := audit.ParseContentMode(o.AuditContent)
+	if err != nil {
+		return nil, fmt.Errorf("--audit-content: %v", err)
+	}
 	logger := o.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -129,7 +139,7 @@ func NewSetup(o SetupOptions) (*Setup, error) {
 	if err := os.MkdirAll(filepath.Dir(auditFile), 0o700); err != nil {
 		return nil, fmt.Errorf("creating the audit log's directory: %v", err)
 	}
-	l, err := audit.Open(auditFile, audit.Options{Logger: logger, MaxBytes: o.AuditMaxBytes})
+	l, err := audit.Open(auditFile, audit.Options{Logger: logger, MaxBytes: o.AuditMaxBytes, Content: content})
 	if err != nil {
 		return nil, fmt.Errorf("opening the audit log: %v", err)
 	}
@@ -139,7 +149,8 @@ func NewSetup(o SetupOptions) (*Setup, error) {
 	}
 	start := audit.Event{Actor: audit.Actor{ID: "acp-bridge", Role: "system"}, Action: "bridge.start",
 		Subject: audit.Subject{Kind: "bridge", Ref: "acp-bridge"},
-		Input:   map[string]any{"agent": o.Agent, "policy": policyFile, "auditFail": o.AuditFail, "workspaceRoots": o.Roots}}
+		Input: map[string]any{"agent": o.Agent, "policy": policyFile, "auditFail": o.AuditFail,
+			"auditContent": content.String(), "workspaceRoots": o.Roots}}
 	if err := l.AppendSync(start); err != nil && !s.FailOpen {
 		l.Close()
 		return nil, fmt.Errorf("writing the audit log: %v", err)
