@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,50 +40,17 @@ func runTamperedBridge(t *testing.T, tamper string) tamperRun {
 			t.Fatal(err)
 		}
 	}
-	policy := filepath.Join(dir, "GOVERNANCE.md")
-	body := "---\nschema: governance.workspace/v1\nname: tamper\ntitle: Tamper\ndescription: D\nversion: 1.0.0\nrules:\n  default: allow\n---\n"
-	if err := os.WriteFile(policy, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	policy := writePolicy(t, dir, "  default: allow\n")
 	answer := filepath.Join(dir, "answer.json")
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	var stderr lockedBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(context.Background(), &env{stdin: inR, stdout: outW, stderr: &stderr},
-			[]string{"--policy", policy, "--audit", filepath.Join(logDir, "audit.jsonl"), "--workspace-root", ws, "--adapter", "none",
-				"--", "sh", "-c", moverAgent, "sh", logDir, ws, answer, tamper})
-		outW.Close()
-	}()
-	out := bufio.NewReader(outR)
-	var send func(line string)
-	send = func(line string) {
-		t.Helper()
-		wrote := make(chan error, 1)
-		go func() {
-			_, err := io.WriteString(inW, line+"\n")
-			wrote <- err
-		}()
-		select {
-		case err := <-wrote:
-			if err != nil {
-				t.Fatalf("writing %s: %v (stderr: %s)", line, err, stderr.String())
-			}
-		case err := <-done:
-			t.Fatalf("the bridge stopped: %v (stderr: %s)", err, stderr.String())
-		}
-	}
+	ide := startBridge(t, "--policy", policy, "--audit", filepath.Join(logDir, "audit.jsonl"), "--workspace-root", ws, "--adapter", "none",
+		"--", "sh", "-c", moverAgent, "sh", logDir, ws, answer, tamper)
 	// readUntil returns the lines the IDE got up to the one holding want.
 	readUntil := func(want string) string {
 		t.Helper()
 		var got strings.Builder
 		for {
-			line, err := out.ReadString('\n')
-			got.WriteString(line)
-			if err != nil {
-				t.Fatalf("reading until %s: %v\ngot:\n%s\nstderr: %s", want, err, got.String(), stderr.String())
-			}
+			line := ide.Next()
+			got.WriteString(line + "\n")
 			if strings.Contains(line, want) {
 				return got.String()
 			}
@@ -96,26 +60,24 @@ func runTamperedBridge(t *testing.T, tamper string) tamperRun {
 					ID json.RawMessage `json:"id"`
 				}
 				json.Unmarshal([]byte(line), &req)
-				send(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"error":{"code":-32000,"message":"the IDE was asked"}}`)
+				ide.Send(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"error":{"code":-32000,"message":"the IDE was asked"}}`)
 			}
 		}
 	}
-	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"terminal":true}}}`)
+	ide.Send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"terminal":true}}}`)
 	readUntil(`"id":0`)
-	send(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"` + ws + `","mcpServers":[]}}`)
+	ide.Send(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"` + ws + `","mcpServers":[]}}`)
 	readUntil(`"id":1`)
-	send(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"go"}]}}`)
+	ide.Send(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"go"}]}}`)
 	seen := readUntil(`"id":2`)
-	inW.Close()
-	go io.Copy(io.Discard, outR)
-	if err := <-done; err != nil {
-		t.Fatalf("bridge: %v (stderr: %s)", err, stderr.String())
+	if err := ide.Wait(); err != nil {
+		t.Fatalf("bridge: %v (stderr: %s)", err, ide.Stderr())
 	}
 	got, err := os.ReadFile(answer)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tamperRun{seen: seen, answer: string(got), stderr: stderr.String(), logDir: logDir}
+	return tamperRun{seen: seen, answer: string(got), stderr: ide.Stderr(), logDir: logDir}
 }
 
 // TestAuditTamperDeniesThroughBridge: once the agent has moved the audit

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -137,7 +136,7 @@ func TestAuditTailFollow(t *testing.T) {
 	log := filepath.Join(dir, "audit.jsonl")
 	writeAuditLog(t, log)
 	ctx, cancel := context.WithCancel(context.Background())
-	var out syncBuffer
+	var out lockedBuffer
 	done := make(chan error)
 	go func() {
 		done <- run(ctx, &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out}, []string{"audit", "tail", "-f", "-n", "0", log})
@@ -165,22 +164,4 @@ func TestAuditTailFollow(t *testing.T) {
 	if !strings.Contains(got, `"followed prompt"`) || strings.Contains(got, "fix the build") {
 		t.Errorf("tail -f -n 0 printed:\n%s", got)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for one writer and one reader.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

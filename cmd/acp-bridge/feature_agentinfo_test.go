@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"context"
-	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,26 +13,13 @@ import (
 func TestAgentInfoRecorded(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(dir, "audit.jsonl")
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	var stderr lockedBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(context.Background(), &env{stdin: inR, stdout: outW, stderr: &stderr},
-			[]string{"--audit", log, "--adapter", "none", "--", "sh", "-c", scriptAgent, "sh", filepath.Join(dir, "initialize.json")})
-		outW.Close()
-	}()
-	if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`+"\n"); err != nil {
-		t.Fatalf("writing initialize: %v (stderr: %s)", err, stderr.String())
+	ide := startBridge(t, "--audit", log, "--adapter", "none", "--", "sh", "-c", scriptAgent, "sh", filepath.Join(dir, "initialize.json"))
+	ide.Send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`)
+	if line := ide.Next(); !strings.Contains(line, `"agentInfo":{"name":"script-agent","version":"1.0.0"}`) {
+		t.Fatalf("initialize response %q", line)
 	}
-	line, err := bufio.NewReader(outR).ReadString('\n')
-	if err != nil || !strings.Contains(line, `"agentInfo":{"name":"script-agent","version":"1.0.0"}`) {
-		t.Fatalf("initialize response %q, %v (stderr: %s)", line, err, stderr.String())
-	}
-	inW.Close()
-	go io.Copy(io.Discard, outR)
-	if err := <-done; err != nil {
-		t.Fatalf("bridge: %v (stderr: %s)", err, stderr.String())
+	if err := ide.Wait(); err != nil {
+		t.Fatalf("bridge: %v (stderr: %s)", err, ide.Stderr())
 	}
 	out, errOut, code := runAuditCmd(t, "show", "--all", log)
 	if code != 0 {

@@ -4,12 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // bigReadAgent asks the client for $2/big.log once the IDE has opened s1, saves
@@ -21,52 +19,32 @@ const bigReadAgent = awaitOpen + `printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"r
 // client: the agent receives a reference, the cache holds the original, and
 // the event reaches both the compression log and the audit log.
 func TestBridgeCompressionOffloadsRead(t *testing.T) {
-	dir := t.TempDir()
-	ws := filepath.Join(dir, "ws")
-	if err := os.MkdirAll(ws, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir, ws := workspace(t)
 	policy := writePolicy(t, dir, "  allow: [Read]\n")
 	answer := filepath.Join(dir, "answer.json")
 	cache := filepath.Join(dir, "cache")
 	clog := filepath.Join(dir, "compress.jsonl")
 	auditLog := filepath.Join(dir, "audit.jsonl")
-	stdinR, stdinW := io.Pipe()
-	var stdout, stderr lockedBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(context.Background(), &env{stdin: stdinR, stdout: &stdout, stderr: &stderr},
-			[]string{"--compress", "on", "--cache-dir", cache, "--compress-log", clog, "--offload-tokens", "500",
-				"--policy", policy, "--audit", auditLog, "--workspace-root", ws, "--adapter", "none", "--",
-				"sh", "-c", bigReadAgent, "sh", answer, ws})
-	}()
-	openSession(t, stdinW, ws)
-	waitFor(t, func() bool { return strings.Contains(stdout.String(), "fs/read_text_file") }, &stderr)
+	ide := startBridge(t, "--compress", "on", "--cache-dir", cache, "--compress-log", clog, "--offload-tokens", "500",
+		"--policy", policy, "--audit", auditLog, "--workspace-root", ws, "--adapter", "none", "--",
+		"sh", "-c", bigReadAgent, "sh", answer, ws)
+	openSession(t, ide, ws)
+	ide.Until("fs/read_text_file")
 	var big strings.Builder
 	for i := 0; i < 2000; i++ {
 		big.WriteString("2026-01-29 INFO import batch processed without errors\n")
 	}
 	resp, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "r1", "result": map[string]any{"content": big.String()}})
-	if _, err := stdinW.Write(append(resp, '\n')); err != nil {
-		t.Fatal(err)
+	ide.Send(string(resp))
+	got := agentAnswer(t, ide, answer)
+	var ee *exitError
+	if err := ide.Wait(); err != nil && !errors.As(err, &ee) {
+		t.Fatalf("bridge: %v", err)
 	}
-	waitFor(t, func() bool { b, err := os.ReadFile(answer); return err == nil && len(b) > 0 }, &stderr)
-	stdinW.Close()
-	select {
-	case err := <-done:
-		var ee *exitError
-		if err != nil && !errors.As(err, &ee) {
-			t.Fatalf("bridge: %v", err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("bridge did not stop")
-	}
-
-	got, _ := os.ReadFile(answer)
 	var msg struct {
 		Result struct{ Content string }
 	}
-	if err := json.Unmarshal(got, &msg); err != nil {
+	if err := json.Unmarshal([]byte(got), &msg); err != nil {
 		t.Fatalf("agent got %s", got)
 	}
 	if !strings.HasPrefix(msg.Result.Content, "## Offloaded Content Reference") {
@@ -84,17 +62,6 @@ func TestBridgeCompressionOffloadsRead(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(auditLog); !strings.Contains(string(b), `"action":"context.compress"`) {
 		t.Errorf("audit log has no compression record:\n%s", b)
-	}
-}
-
-func waitFor(t *testing.T, cond func() bool, stderr *lockedBuffer) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out; stderr:\n%s", stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 

@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
@@ -17,62 +15,27 @@ import (
 // the answer to $1 and waits for stdin to close.
 const deniedReadAgent = awaitOpen + `printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"fs/read_text_file\",\"params\":{\"sessionId\":\"s1\",\"path\":\"$2/.env\"}}"; IFS= read -r line; printf '%s\n' "$line" > "$1"; cat > /dev/null`
 
-func writePolicy(t *testing.T, dir, rules string) string {
-	t.Helper()
-	p := filepath.Join(dir, "GOVERNANCE.md")
-	body := "---\nschema: governance.workspace/v1\nname: test-policy\ntitle: T\ndescription: D\nversion: 1.0.0\nrules:\n" + rules + "---\n"
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // TestBridgeGovernanceDeniesRead runs the bridge command with --policy and
 // --audit around a shell agent that reads .env through the client: the
 // agent gets an error, the IDE never sees the request, and the audit log
 // verifies and holds the decision between bridge.start and bridge.stop.
 func TestBridgeGovernanceDeniesRead(t *testing.T) {
-	dir := t.TempDir()
-	ws := filepath.Join(dir, "ws")
-	if err := os.MkdirAll(ws, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir, ws := workspace(t)
 	policy := writePolicy(t, dir, "  deny: [Read(**/.env)]\n  allow: [Read]\n")
 	answer := filepath.Join(dir, "answer.json")
 	logFile := filepath.Join(dir, "audit", "log.jsonl")
-	stdinR, stdinW := io.Pipe()
-	var stdout, stderr lockedBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(context.Background(), &env{stdin: stdinR, stdout: &stdout, stderr: &stderr},
-			[]string{"--policy", policy, "--audit", logFile, "--workspace-root", ws, "--adapter", "none", "--",
-				"sh", "-c", deniedReadAgent, "sh", answer, ws})
-	}()
-	openSession(t, stdinW, ws)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if b, err := os.ReadFile(answer); err == nil && len(b) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			stdinW.Close()
-			t.Fatalf("the agent got no answer; stderr:\n%s", stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
+	ide := startBridge(t, "--policy", policy, "--audit", logFile, "--workspace-root", ws, "--adapter", "none", "--",
+		"sh", "-c", deniedReadAgent, "sh", answer, ws)
+	openSession(t, ide, ws)
+	got := agentAnswer(t, ide, answer)
+	if err := ide.Wait(); err != nil {
+		t.Logf("bridge ended with %v", err)
 	}
-	stdinW.Close()
-	if err := <-done; err != nil {
-		var ee *exitError
-		if !errors.As(err, &ee) || ee.code != 0 {
-			t.Logf("bridge ended with %v", err)
-		}
-	}
-	got, _ := os.ReadFile(answer)
-	if !strings.Contains(string(got), `"error"`) || !strings.Contains(string(got), "Read(**/.env)") {
+	if !strings.Contains(got, `"error"`) || !strings.Contains(got, "Read(**/.env)") {
 		t.Fatalf("agent got %s, want an error naming the rule", got)
 	}
-	if strings.Contains(stdout.String(), "fs/read_text_file") {
-		t.Fatalf("the IDE saw the denied request:\n%s", stdout.String())
+	if strings.Contains(ide.Received(), "fs/read_text_file") {
+		t.Fatalf("the IDE saw the denied request:\n%s", ide.Received())
 	}
 	if _, err := audit.Verify(logFile); err != nil {
 		t.Fatalf("audit log does not verify: %v", err)

@@ -1,37 +1,14 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 )
-
-// lockedBuffer is a bytes.Buffer safe for the bridge's concurrent writers.
-type lockedBuffer struct {
-	mu  sync.Mutex // guards buf
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // scriptAgent is an ACP agent in sh: it saves the initialize request it
 // receives to the file named by $1, answers it, and waits for stdin to close.
@@ -54,41 +31,18 @@ func writeManifest(t *testing.T, name, aip44 string) string {
 // TestBridgeManifestMasks runs the bridge command with --manifest and a real
 // agent process, and checks both initialize messages as they arrive.
 func TestBridgeManifestMasks(t *testing.T) {
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh to run the script agent")
-	}
 	path := writeManifest(t, "basic-bridge", "    tier: basic\n    capabilities:\n      client: {terminal: true}\n")
 	got := filepath.Join(t.TempDir(), "initialize.json")
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	var stderr lockedBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(context.Background(), &env{stdin: inR, stdout: outW, stderr: &stderr},
-			[]string{"--manifest", path, "--adapter", "none", "--", "sh", "-c", scriptAgent, "sh", got})
-		outW.Close()
-	}()
-	if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true}}}`+"\n"); err != nil {
-		t.Fatalf("writing initialize: %v (stderr: %s)", err, stderr.String())
-	}
-	line, err := bufio.NewReader(outR).ReadString('\n')
-	if err != nil {
-		t.Fatalf("reading the initialize response: %v (stderr: %s)", err, stderr.String())
-	}
+	ide := startBridge(t, "--manifest", path, "--adapter", "none", "--", "sh", "-c", scriptAgent, "sh", got)
+	ide.Send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true}}}`)
+	line := ide.Next()
 	// A test binary's main module version is "(devel)".
-	want := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":false,"mcpCapabilities":{"http":false,"sse":false}},"agentInfo":{"name":"script-agent","version":"1.0.0"},"_meta":{"acp-bridge":{"name":"acp-bridge","version":"(devel)","manifest":"basic-bridge","tier":"basic"}}}}` + "\n"
+	want := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":false,"mcpCapabilities":{"http":false,"sse":false}},"agentInfo":{"name":"script-agent","version":"1.0.0"},"_meta":{"acp-bridge":{"name":"acp-bridge","version":"(devel)","manifest":"basic-bridge","tier":"basic"}}}}`
 	if line != want {
 		t.Errorf("IDE received\n  %s\nwant\n  %s", line, want)
 	}
-	inW.Close()
-	go io.Copy(io.Discard, outR)
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("bridge: %v (stderr: %s)", err, stderr.String())
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("bridge did not stop after its stdin closed")
+	if err := ide.Wait(); err != nil {
+		t.Errorf("bridge: %v (stderr: %s)", err, ide.Stderr())
 	}
 	agentSaw, err := os.ReadFile(got)
 	if err != nil {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,15 +32,9 @@ func TestBridgeProtectsItsOwnFiles(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	stdinR, stdinW := io.Pipe()
-	var stdout, stderr lockedBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(context.Background(), &env{stdin: stdinR, stdout: &stdout, stderr: &stderr},
-			[]string{"--policy", policy, "--audit", logFile, "--record", record, "--workspace-root", ws, "--adapter", "none", "--",
-				"sh", "-c", selfEditAgent, "sh", fifo, ws, logFile, record})
-	}()
-	openSession(t, stdinW, ws)
+	ide := startBridge(t, "--policy", policy, "--audit", logFile, "--record", record, "--workspace-root", ws, "--adapter", "none", "--",
+		"sh", "-c", selfEditAgent, "sh", fifo, ws, logFile, record)
+	openSession(t, ide, ws)
 	got := make(chan []string, 1)
 	go func() {
 		var answers []string
@@ -62,13 +54,12 @@ func TestBridgeProtectsItsOwnFiles(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		// A request that reached the IDE is never answered here: end the
 		// session so the agent gives up and the test reports it.
-		stdinW.Close()
+		ide.Close()
 		answers = <-got
 	}
-	stdinW.Close()
-	<-done
+	ide.Wait()
 	if len(answers) != 3 {
-		t.Fatalf("agent answers = %q; stderr:\n%s", answers, stderr.String())
+		t.Fatalf("agent answers = %q; stderr:\n%s", answers, ide.Stderr())
 	}
 	for i, want := range []string{"the governance policy is protected", "the audit log is protected", "the bridge's wire recording is protected"} {
 		if !strings.Contains(answers[i], `"error"`) || !strings.Contains(answers[i], want) {
@@ -78,7 +69,7 @@ func TestBridgeProtectsItsOwnFiles(t *testing.T) {
 	if b, _ := os.ReadFile(policy); strings.Contains(string(b), "rules: {default: allow}") {
 		t.Error("the policy was overwritten")
 	}
-	if out := stdout.String(); strings.Contains(out, "fs/write_text_file") || strings.Contains(out, "fs/read_text_file") {
+	if out := ide.Received(); strings.Contains(out, "fs/write_text_file") || strings.Contains(out, "fs/read_text_file") {
 		t.Errorf("the IDE saw a refused request:\n%s", out)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -12,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
 )
 
 // stubbornAgent ignores SIGTERM and its stdin closing, and starts a child of
@@ -38,19 +39,11 @@ func TestSIGTERMLeavesNoProcess(t *testing.T) {
 	var nonce [8]byte
 	rand.Read(nonce[:])
 	mark := "SIGTERM_TEST_MARK=" + hex.EncodeToString(nonce[:])
-	cmd := exec.Command(exe, "--log-level", "error", "--", "env", "-u", "ACP_BRIDGE_TEST_MAIN", mark, "ACP_BRIDGE_TEST_AGENT=stubborn", exe)
-	cmd.Env = append(os.Environ(), "ACP_BRIDGE_TEST_MAIN=1")
-	stdin, _ := cmd.StdinPipe()
-	defer stdin.Close()
-	out, _ := cmd.StdoutPipe()
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || !strings.Contains(line, "_test/ready") {
-		t.Fatalf("agent did not start: %q %v\n%s", line, err, stderr.String())
+	cmd := bridgeCommand(t, "--log-level", "error", "--", "env", "-u", "ACP_BRIDGE_TEST_MAIN", mark, "ACP_BRIDGE_TEST_AGENT=stubborn", exe)
+	ide := acpwiretest.StartIDE(t, cmd)
+	ide.Timeout = 20 * time.Second
+	if line := ide.Next(); !strings.Contains(line, "_test/ready") {
+		t.Fatalf("agent did not start: %q", line)
 	}
 	if n := len(processesWithEnv([]byte(mark))); n != 2 {
 		t.Fatalf("want the agent and its child running, found %d marked processes", n)
@@ -59,16 +52,8 @@ func TestSIGTERMLeavesNoProcess(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("bridge exited with %v after SIGTERM:\n%s", err, stderr.String())
-		}
-	case <-time.After(20 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("bridge did not exit after SIGTERM")
+	if err := ide.WaitExit(); err != nil {
+		t.Fatalf("bridge exited with %v after SIGTERM:\n%s", err, ide.Stderr())
 	}
 	// stdin close (2 s grace), SIGTERM (ignored, 5 s), SIGKILL.
 	t.Logf("bridge exited %v after SIGTERM", time.Since(start).Round(time.Millisecond))
@@ -91,10 +76,6 @@ func TestSIGTERMLeavesNoProcess(t *testing.T) {
 // an ignored signal is inherited, and `yes | head -1` in the agent's shell
 // would then end in "Broken pipe" instead of quietly.
 func TestAgentKeepsSignalDefaults(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	report := []string{"sh", "-c", "grep SigIgn /proc/self/status >&2"}
 	ignored := func(cmd *exec.Cmd) string {
 		t.Helper()
@@ -112,8 +93,7 @@ func TestAgentKeepsSignalDefaults(t *testing.T) {
 		return ""
 	}
 	direct := exec.Command(report[0], report[1:]...)
-	bridged := exec.Command(exe, append([]string{"--log-level", "error", "--"}, report...)...)
-	bridged.Env = append(os.Environ(), "ACP_BRIDGE_TEST_MAIN=1")
+	bridged := bridgeCommand(t, append([]string{"--log-level", "error", "--"}, report...)...)
 	want, got := ignored(direct), ignored(bridged)
 	if got != want {
 		t.Fatalf("agent's ignored signals %s, want %s (as without the bridge)", got, want)
@@ -129,8 +109,7 @@ func TestClosedStdoutIsAnError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(exe, "--log-level", "error", "--", "env", "-u", "ACP_BRIDGE_TEST_MAIN", "ACP_BRIDGE_TEST_AGENT=echo", exe)
-	cmd.Env = append(os.Environ(), "ACP_BRIDGE_TEST_MAIN=1")
+	cmd := bridgeCommand(t, "--log-level", "error", "--", "env", "-u", "ACP_BRIDGE_TEST_MAIN", "ACP_BRIDGE_TEST_AGENT=echo", exe)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

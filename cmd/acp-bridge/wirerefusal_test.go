@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,15 +22,7 @@ const linesAgent = awaitOpen + `for l in "$@"; do printf '%s\n' "$l"; done; cat 
 // None may reach the IDE; each must be in the audit log as a message.refused
 // record of the wire stage, and the log must verify.
 func TestBinaryAuditsWireRefusals(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	ws := filepath.Join(dir, "ws")
-	if err := os.MkdirAll(ws, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir, ws := workspace(t)
 	read := func(id, params string) string {
 		return `{"jsonrpc":"2.0","id":"` + id + `","method":"fs/read_text_file","params":` + params + `}`
 	}
@@ -55,49 +45,14 @@ func TestBinaryAuditsWireRefusals(t *testing.T) {
 		args = append(args, r.line)
 	}
 	args = append(args, read("last", `{"sessionId":"s1","path":`+path("a.txt")+`}`))
-	cmd := exec.Command(exe, args...)
-	cmd.Env = append(os.Environ(), "ACP_BRIDGE_TEST_MAIN=1")
-	var stderr lockedBuffer
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	openSession(t, stdin, ws)
+	ide := startBinary(t, args...)
+	ide.Timeout = 20 * time.Second
+	openSession(t, ide, ws)
 	// The agent's lines arrive in order: once the last read reaches the
 	// IDE, the bridge has settled every line before it.
-	var got []string
-	lines := make(chan string)
-	go func() {
-		defer close(lines)
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-	}()
-	timeout := time.After(20 * time.Second)
-	for done := false; !done; {
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				t.Fatalf("the bridge closed its stdout before the last read; it sent %q; stderr:\n%s", got, stderr.String())
-			}
-			got = append(got, l)
-			done = strings.Contains(l, `"id":"last"`)
-		case <-timeout:
-			t.Fatalf("the last read did not reach the IDE in 20s; it got %q; stderr:\n%s", got, stderr.String())
-		}
-	}
-	stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("bridge: %v; stderr:\n%s", err, stderr.String())
+	got := ide.Until(`"id":"last"`)
+	if err := ide.Wait(); err != nil {
+		t.Fatalf("bridge: %v; stderr:\n%s", err, ide.Stderr())
 	}
 	if len(got) != 1 {
 		t.Errorf("the IDE got %d messages, want only the last read:\n%s", len(got), strings.Join(got, "\n"))

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
+)
+
+// startBridge runs the bridge command in-process with args, over real
+// pipes, the test playing the IDE.
+func startBridge(t *testing.T, args ...string) *acpwiretest.IDE {
+	t.Helper()
+	return acpwiretest.RunIDE(t, func(stdin io.Reader, stdout, stderr io.Writer) error {
+		return run(context.Background(), &env{stdin: stdin, stdout: stdout, stderr: stderr}, args)
+	})
+}
+
+// startBinary runs this test binary as acp-bridge with args, the test
+// playing the IDE.
+func startBinary(t *testing.T, args ...string) *acpwiretest.IDE {
+	t.Helper()
+	return acpwiretest.StartIDE(t, bridgeCommand(t, args...))
+}
+
+// bridgeCommand is this test binary run as acp-bridge with args (TestMain
+// turns it into the command).
+func bridgeCommand(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), "ACP_BRIDGE_TEST_MAIN=1")
+	return cmd
+}
+
+// awaitOpen is the start of a shell agent that acts in session s1: it waits
+// for the IDE's session/load of s1 (sent by openSession) before it sends
+// anything, since governance refuses agent requests for a session the IDE
+// never opened.
+const awaitOpen = `IFS= read -r opened; `
+
+// openSession sends the IDE's session/load of s1 in cwd, so that the
+// agent's requests in s1 are for a session the IDE opened.
+func openSession(t *testing.T, ide *acpwiretest.IDE, cwd string) {
+	t.Helper()
+	line, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "open-s1", "method": "session/load",
+		"params": map[string]any{"sessionId": "s1", "cwd": cwd, "mcpServers": []any{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ide.Send(string(line))
+}
+
+// agentAnswer waits for a shell agent to save, to path, the answer it got,
+// and returns it.
+func agentAnswer(t *testing.T, ide *acpwiretest.IDE, path string) string {
+	t.Helper()
+	var b []byte
+	ide.WaitFor("the agent's answer in "+path, func() bool {
+		var err error
+		b, err = os.ReadFile(path)
+		return err == nil && len(b) > 0
+	})
+	return string(b)
+}
+
+// workspace makes the directory ws under a new temporary directory, and
+// returns both.
+func workspace(t *testing.T) (dir, ws string) {
+	t.Helper()
+	dir = t.TempDir()
+	ws = filepath.Join(dir, "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir, ws
+}
+
+// writePolicy writes a GOVERNANCE.md with the given rules block into dir.
+func writePolicy(t *testing.T, dir, rules string) string {
+	t.Helper()
+	p := filepath.Join(dir, "GOVERNANCE.md")
+	body := "---\nschema: governance.workspace/v1\nname: test-policy\ntitle: T\ndescription: D\nversion: 1.0.0\nrules:\n" + rules + "---\n"
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// lockedBuffer is a bytes.Buffer safe for the bridge's concurrent writers.
+type lockedBuffer struct {
+	mu  sync.Mutex // guards buf
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
