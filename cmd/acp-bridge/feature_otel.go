@@ -17,18 +17,26 @@ import (
 // OTLP/HTTP (internal/otelexport) when --otlp-endpoint or
 // OTEL_EXPORTER_OTLP_ENDPOINT is set. The log stays the source of truth:
 // the exporter reads it, so a collector that is down never slows the wire.
+// With --otlp-traces it also sends spans (see otelTraces).
 func otelFeature() feature {
 	var endpoint string
 	var every int
 	var flush time.Duration
+	var traces bool
 	return feature{
 		name: "otlp",
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&endpoint, "otlp-endpoint", "", "send the audit log to the OTLP/HTTP collector at base `URL` (default: $OTEL_EXPORTER_OTLP_ENDPOINT)")
 			fs.IntVar(&every, "otlp-checkpoint-every", otelexport.DefaultCheckpointEvery, "export a chain checkpoint every `N` audit events (and at each session end)")
 			fs.DurationVar(&flush, "otlp-flush-timeout", 5*time.Second, "how long the bridge sends what is left when it stops")
+			fs.BoolVar(&traces, "otlp-traces", false, "also send traces: a span per prompt turn and per tool call, the trace context passed to the agent (_meta.traceparent, TRACEPARENT)")
 		},
 		setup: func(ctx context.Context, s *bridgeSetup) error {
+			if traces {
+				if err := otelTraces(ctx, s, endpoint, flush); err != nil {
+					return err
+				}
+			}
 			fromEnv := endpoint == "" && os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != ""
 			if endpoint == "" && !fromEnv {
 				return nil

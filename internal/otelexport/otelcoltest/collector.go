@@ -1,6 +1,9 @@
 // Package otelcoltest runs the OpenTelemetry Collector that
-// scripts/otelcol.sh builds (an OTLP/HTTP receiver and the debug exporter)
-// for tests, and reads what it received from the debug exporter's output.
+// scripts/otelcol.sh builds (an OTLP/HTTP receiver, the debug exporter and
+// the file exporter) for tests, and reads what it received: log records
+// from the debug exporter's output, spans from the file exporter's OTLP
+// JSON (spans.go), and the file exporter's log output as a team's
+// collector writes it (LogsFile).
 package otelcoltest
 
 import (
@@ -69,6 +72,14 @@ func Start(t testing.TB) *Collector {
 	return c
 }
 
+// LogsFile is where the collector's file exporter writes the log records
+// it receives: OTLP JSON, one export request a line.
+func (c *Collector) LogsFile() string { return filepath.Join(c.dir, "logs.jsonl") }
+
+// TracesFile is where the collector's file exporter writes the spans it
+// receives: OTLP JSON, one export request a line.
+func (c *Collector) TracesFile() string { return filepath.Join(c.dir, "traces.jsonl") }
+
 // Endpoint is the OTLP/HTTP base URL.
 func (c *Collector) Endpoint() string { return "http://" + c.addr }
 
@@ -86,6 +97,12 @@ func (c *Collector) Restart() {
 exporters:
   debug:
     verbosity: detailed
+  file/logs:
+    path: %s
+    flush_interval: 100ms
+  file/traces:
+    path: %s
+    flush_interval: 100ms
 service:
   telemetry:
     metrics:
@@ -93,11 +110,11 @@ service:
   pipelines:
     logs:
       receivers: [otlp]
-      exporters: [debug]
+      exporters: [debug, file/logs]
     traces:
       receivers: [otlp]
-      exporters: [debug]
-`, c.addr)
+      exporters: [debug, file/traces]
+`, c.addr, c.LogsFile(), c.TracesFile())
 	if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,266 @@
+package otelexport
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// DefaultSpanQueue is the most ended spans held for export; more are
+// dropped, never waited for.
+const DefaultSpanQueue = 2048
+
+// TraceConfig configures a Tracer.
+type TraceConfig struct {
+	// Endpoint is the OTLP/HTTP base URL (http://host:4318); spans go to
+	// its /v1/traces. Optional; if empty,
+	// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT
+	// as the SDK reads them, with the headers, certificate and timeout
+	// variables.
+	Endpoint string
+	// Headers are added to every request (authentication). Optional.
+	Headers map[string]string
+	// Timeout bounds one export request. Optional; if zero,
+	// DefaultTimeout.
+	Timeout time.Duration
+	// QueueSize is the most ended spans waiting for export; a span ended
+	// while the queue is full is dropped and counted. Optional; if zero,
+	// DefaultSpanQueue.
+	QueueSize int
+	// LogPath is the audit log whose tool calls and policy decisions
+	// become tool spans. Optional; if empty, only turn spans are made.
+	LogPath string
+	// RunID is the audit log's run id: events of other runs are not
+	// traced. Optional.
+	RunID string
+	// Poll is how often the audit log is read for new events. Optional;
+	// if zero, DefaultPoll.
+	Poll time.Duration
+	// Parent is a W3C traceparent (the bridge's own TRACEPARENT) whose
+	// child the run's root span becomes; TraceState goes with it.
+	// Optional; ignored when malformed.
+	Parent, TraceState string
+	// BridgeVersion, User and Agent are resource attributes, as in
+	// Config; OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME override
+	// them. Optional.
+	BridgeVersion, User, Agent string
+	// Logger hears of export failures and what was dropped. Optional;
+	// nil discards.
+	Logger *slog.Logger
+}
+
+// Tracer makes OpenTelemetry spans of a bridge run: a root span for the
+// run, a span per prompt turn (from a wire middleware, see Middleware)
+// and a span per tool call with the policy decisions as span events
+// (from the audit log). Spans are exported in the background by the
+// SDK's batch processor: ending a span never waits on the collector.
+type Tracer struct {
+	cfg  TraceConfig
+	log  *slog.Logger
+	prov *sdktrace.TracerProvider
+	exp  *countingExporter
+	tr   trace.Tracer
+
+	root    trace.Span
+	rootCtx context.Context
+	ended   atomic.Int64 // spans ended, exported or not
+
+	mu       sync.Mutex        // guards turns and sessions
+	turns    map[string]*turn  // open turns by the forwarded request's id
+	sessions map[string][]turn // recent turns of each session, oldest first
+
+	tools *toolSpans // nil without LogPath
+	stop  chan struct{}
+	done  chan struct{}
+	once  sync.Once
+}
+
+// NewTracer starts the run's root span and the exporter. It does not
+// connect yet; a collector that is down costs only the spans it drops.
+func NewTracer(ctx context.Context, cfg TraceConfig) (*Tracer, error) {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.QueueSize <= 0 {
+		cfg.QueueSize = DefaultSpanQueue
+	}
+	if cfg.Poll <= 0 {
+		cfg.Poll = DefaultPoll
+	}
+	lg := cfg.Logger
+	if lg == nil {
+		lg = slog.New(slog.DiscardHandler)
+	}
+	opts := []otlptracehttp.Option{otlptracehttp.WithTimeout(cfg.Timeout)}
+	if cfg.Endpoint != "" {
+		opts = append(opts, otlptracehttp.WithEndpointURL(strings.TrimSuffix(cfg.Endpoint, "/")+"/v1/traces"))
+	}
+	if len(cfg.Headers) > 0 {
+		opts = append(opts, otlptracehttp.WithHeaders(cfg.Headers))
+	}
+	inner, err := otlptracehttp.New(ctx, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("otlp traces: %w", err)
+	}
+	c := &Config{BridgeVersion: cfg.BridgeVersion, User: cfg.User, Agent: cfg.Agent}
+	res, err := resource.New(ctx,
+		resource.WithAttributes(attribute.String("service.name", "acp-bridge")),
+		resource.WithHost(), resource.WithTelemetrySDK(),
+		resource.WithAttributes(resourceAttrs(c)...),
+		resource.WithFromEnv())
+	if err != nil && res == nil {
+		return nil, fmt.Errorf("otlp traces: resource: %w", err)
+	}
+	t := &Tracer{cfg: cfg, log: lg, exp: &countingExporter{SpanExporter: inner, log: lg},
+		turns: map[string]*turn{}, sessions: map[string][]turn{},
+		stop: make(chan struct{}), done: make(chan struct{})}
+	t.prov = sdktrace.NewTracerProvider(sdktrace.WithResource(res),
+		sdktrace.WithSpanProcessor(endCounter{&t.ended}),
+		// Never blocking: a full queue drops the span (counted at Close).
+		sdktrace.WithBatcher(t.exp, sdktrace.WithMaxQueueSize(cfg.QueueSize), sdktrace.WithExportTimeout(cfg.Timeout)))
+	t.tr = t.prov.Tracer("github.com/acp-bridge/acp-bridge")
+	parent := context.Background()
+	if sc, ok := ParseTraceparent(cfg.Parent, cfg.TraceState); ok {
+		parent = trace.ContextWithRemoteSpanContext(parent, sc)
+	}
+	t.rootCtx, t.root = t.tr.Start(parent, "acp-bridge "+cmpOr(cfg.Agent, "agent"),
+		trace.WithSpanKind(trace.SpanKindInternal),
+		trace.WithAttributes(attribute.String("gen_ai.agent.name", cfg.Agent)))
+	if cfg.LogPath != "" {
+		t.tools = newToolSpans(t, cfg.LogPath, cfg.RunID)
+	}
+	return t, nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// Traceparent is the W3C traceparent of the run's root span: what the
+// agent gets in TRACEPARENT.
+func (t *Tracer) Traceparent() string { return traceparentOf(t.rootCtx) }
+
+// Start reads the audit log for tool spans in the background until Close.
+// Without a LogPath it does nothing.
+func (t *Tracer) Start() {
+	if t.tools == nil {
+		close(t.done)
+		return
+	}
+	go func() {
+		defer close(t.done)
+		for {
+			t.tools.poll()
+			select {
+			case <-t.stop:
+				return
+			case <-time.After(t.cfg.Poll):
+			}
+		}
+	}()
+}
+
+// Close ends what is open (tool spans at their last event, turns that got
+// no response, the root span), then exports what is queued for at most
+// timeout. It returns how many spans ended without reaching the collector
+// (dropped from a full queue, failed, or still queued at the deadline).
+func (t *Tracer) Close(timeout time.Duration) (lost int64, err error) {
+	t.once.Do(func() { close(t.stop) })
+	<-t.done
+	if t.tools != nil {
+		t.tools.poll()
+		t.tools.close()
+	}
+	t.mu.Lock()
+	for id, tr := range t.turns {
+		tr.span.SetStatus(codes.Error, "the bridge stopped before the agent answered the prompt")
+		tr.span.End()
+		delete(t.turns, id)
+	}
+	t.mu.Unlock()
+	t.root.End()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	err = t.prov.Shutdown(ctx)
+	lost = t.ended.Load() - t.exp.sent.Load()
+	if lost > 0 {
+		t.log.Warn("otlp traces: spans did not reach the collector", "lost", lost, "ended", t.ended.Load(), "err", err)
+	}
+	return lost, err
+}
+
+// Sent returns how many spans the collector acknowledged.
+func (t *Tracer) Sent() int64 { return t.exp.sent.Load() }
+
+// ParseTraceparent reads a W3C traceparent (and tracestate) as the
+// OpenTelemetry propagator does; ok is false when it is malformed.
+func ParseTraceparent(traceparent, tracestate string) (trace.SpanContext, bool) {
+	if traceparent == "" {
+		return trace.SpanContext{}, false
+	}
+	carrier := propagation.MapCarrier{"traceparent": traceparent}
+	if tracestate != "" {
+		carrier["tracestate"] = tracestate
+	}
+	sc := trace.SpanContextFromContext(propagation.TraceContext{}.Extract(context.Background(), carrier))
+	return sc, sc.IsValid()
+}
+
+// traceparentOf is the W3C traceparent of the span in ctx, "" if none.
+func traceparentOf(ctx context.Context) string {
+	carrier := propagation.MapCarrier{}
+	propagation.TraceContext{}.Inject(ctx, carrier)
+	return carrier["traceparent"]
+}
+
+// countingExporter counts the spans the collector acknowledged and says
+// once when it stops taking them.
+type countingExporter struct {
+	sdktrace.SpanExporter
+	log  *slog.Logger
+	sent atomic.Int64
+	down atomic.Bool
+}
+
+func (c *countingExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
+	err := c.SpanExporter.ExportSpans(ctx, spans)
+	if err != nil {
+		if !c.down.Swap(true) {
+			c.log.Warn("otlp traces: the collector is not taking spans; spans that do not fit the queue are dropped", "err", err)
+		}
+		return err
+	}
+	if c.down.Swap(false) {
+		c.log.Info("otlp traces: the collector is back")
+	}
+	c.sent.Add(int64(len(spans)))
+	return nil
+}
+
+// endCounter counts ended spans, so that Close can say how many were
+// lost.
+type endCounter struct{ n *atomic.Int64 }
+
+func (e endCounter) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
+func (e endCounter) OnEnd(s sdktrace.ReadOnlySpan) {
+	if s.SpanContext().IsSampled() {
+		e.n.Add(1)
+	}
+}
+func (e endCounter) Shutdown(context.Context) error   { return nil }
+func (e endCounter) ForceFlush(context.Context) error { return nil }
