@@ -27,7 +27,10 @@ func (p *Pipeline) tier2(s *session, lvl Level, path string, bodyBytes int) {
 
 // turnEnd runs before the session/prompt response goes to the IDE: goal
 // drift checks, the ACCP delta, the estimated usage_update and, at RED and
-// CRITICAL, the tier-3 checkpoint.
+// CRITICAL, the tier-3 checkpoint. The session's state changes are one
+// locked step (endTurn); the slow work (the ACCP delta, notices, the
+// checkpoint) runs outside the lock, which is taken once more only to
+// keep the checkpoint's outcome.
 func (p *Pipeline) turnEnd(m *acpwire.Message) {
 	down, _ := rawjson.GetString(m.Request.Params, "sessionId")
 	s := p.lookup(p.ideID(down))
@@ -35,11 +38,65 @@ func (p *Pipeline) turnEnd(m *acpwire.Message) {
 		return
 	}
 	s.mu.Lock()
-	w := s.watch
-	s.watch = nil
-	var drift []string
+	e := p.endTurn(s)
+	s.mu.Unlock()
+	if _, err := s.warm.delta(); err != nil {
+		p.logger.Warn("ACCP warm state", "err", err)
+	}
+	for _, d := range e.drift {
+		p.logger.Warn("goal drift after compression", "session", s.ide, "indicator", d, "after", e.after)
+		p.events.Add(Event{Time: p.now(), Session: s.ide, Type: EventGoalDrift, Level: e.lvl.String(), Trigger: "first turn after " + e.after,
+			IntentPreserved: IntentVerify, Detail: d})
+		p.say(s, fmt.Sprintf("\n\n> **acp-bridge:** possible goal drift after %s: the agent %s. Session intent: %q. Full conversation: %s\n", e.after, d, oneLine(e.intent, 200), e.archive))
+	}
+	if e.u.Estimated {
+		p.sendEstimate(s, e.u)
+	}
+	if !e.checkpoint {
+		return
+	}
+	u, lvl := e.u, e.lvl
+	trigger := fmt.Sprintf("context at %.1f%% (%s)", u.Percent(), lvl)
+	path, tokens, err := p.checkpoint(s, trigger)
+	s.mu.Lock()
+	if err != nil {
+		s.failedAt = lvl
+	} else if lvl == Critical {
+		s.pendingRoll = true
+	}
+	s.mu.Unlock()
+	switch {
+	case err != nil:
+		p.say(s, fmt.Sprintf("\n\n> **acp-bridge:** context at %.0f%% (%s); checkpoint failed: %v\n", u.Percent(), lvl, err))
+	case lvl == Critical:
+		p.say(s, fmt.Sprintf("\n\n> **acp-bridge:** context at %.0f%% (CRITICAL). Session checkpointed: summary of %d tokens, full conversation archived at %s. Your next message continues in a fresh agent session seeded with the summary; this session id stays the same.\n", u.Percent(), tokens, path))
+	case e.canCompact:
+		p.say(s, fmt.Sprintf("\n\n> **acp-bridge:** context at %.0f%% (RED). Session checkpointed (archive: %s); the agent's /compact will run before your next message.\n", u.Percent(), path))
+	default:
+		p.say(s, fmt.Sprintf("\n\n> **acp-bridge:** context at %.0f%% (RED). Session checkpointed (archive: %s). Use /bridge-compress to continue in a fresh session seeded with the summary.\n", u.Percent(), path))
+	}
+}
+
+// turnEnding is what endTurn decided, for the work done after the lock.
+type turnEnding struct {
+	drift           []string // goal drift indicators, if a drift watch ended
+	after           string   // what the drift watch followed
+	u               Usage
+	lvl             Level
+	intent, archive string
+	checkpoint      bool // a tier-3 checkpoint is due
+	canCompact      bool // the agent's own compaction will run after it
+}
+
+// endTurn is turnEnd's locked step, called with s.mu held: it ends the
+// drift watch, queues the turn's streamed text to be settled, scans the
+// turn's text for facts, starts the next turn, and decides whether a
+// checkpoint is due.
+func (p *Pipeline) endTurn(s *session) turnEnding {
+	var e turnEnding
 	turnText := s.rec.TurnText()
-	if w != nil {
+	if w := s.watch; w != nil {
+		s.watch = nil
 		w.obs.AgentText = turnText
 		// Reading the archive or offloaded content is recovery, not drift.
 		touched := w.obs.Touched[:0]
@@ -49,74 +106,36 @@ func (p *Pipeline) turnEnd(m *acpwire.Message) {
 			}
 		}
 		w.obs.Touched = touched
-		drift = DriftCheck(w.obs, strings.Join(s.rec.userMessages, "\n"), s.rec.Artifacts(), s.rec.Cwd)
+		e.drift = DriftCheck(w.obs, strings.Join(s.rec.userMessages, "\n"), s.rec.Artifacts(), s.rec.Cwd)
+		e.after = w.reason
 	}
 	// The turn's byte estimate of streamed text is swapped for an o200k
-	// count off the forwarding path (settler).
-	p.settler.add(p, s, s.meter.TakePending())
+	// count off the forwarding path (settler), unless the agent reports
+	// its own usage, which the meter prefers: then nothing is tokenized.
+	if pending := s.meter.TakePending(); !s.meter.AgentReports() {
+		p.settler.add(p, s, pending)
+	}
 	// Error codes the agent names in its own words are facts too; its
 	// output streams in pieces, so look at the turn's text at once.
 	s.rec.scanFacts(turnText)
 	s.rec.StartTurn()
 	s.rec.Release()
-	u := s.meter.Usage()
-	lvl := u.Level()
-	s.warm.observe(s.rec, lvl)
-	intent := s.rec.Intent()
-	archive := s.archive
-	s.mu.Unlock()
-	if _, err := s.warm.delta(); err != nil {
-		p.logger.Warn("ACCP warm state", "err", err)
+	e.u = s.meter.Usage()
+	e.lvl = e.u.Level()
+	s.warm.observe(s.rec, e.lvl)
+	e.intent, e.archive = s.rec.Intent(), s.archive
+	if e.u.Estimated {
+		s.sentLevel = e.lvl
 	}
-	for _, d := range drift {
-		p.logger.Warn("goal drift after compression", "session", s.ide, "indicator", d, "after", w.reason)
-		p.events.Add(Event{Time: p.now(), Session: s.ide, Type: EventGoalDrift, Level: lvl.String(), Trigger: "first turn after " + w.reason,
-			IntentPreserved: IntentVerify, Detail: d})
-		p.say(s, fmt.Sprintf("\n\n> **acp-bridge:** possible goal drift after %s: the agent %s. Session intent: %q. Full conversation: %s\n", w.reason, d, oneLine(intent, 200), archive))
-	}
-	if u.Estimated {
-		s.mu.Lock()
-		s.sentLevel = lvl
-		s.mu.Unlock()
-		p.sendEstimate(s, u)
-	}
-	if lvl < Red {
-		s.mu.Lock()
+	if e.lvl < Red {
 		s.checkpointed, s.compacted, s.failedAt = false, false, 0
-		s.mu.Unlock()
-		return
+		return e
 	}
-	s.mu.Lock()
 	// Nothing to do if a checkpoint covers this level, or one failed at
 	// this level already (it is retried when the level rises).
-	done := s.checkpointed && (lvl < Critical || s.pendingRoll) || s.failedAt >= lvl
-	s.mu.Unlock()
-	if done {
-		return
-	}
-	trigger := fmt.Sprintf("context at %.1f%% (%s)", u.Percent(), lvl)
-	path, tokens, err := p.checkpoint(s, trigger)
-	if err != nil {
-		s.mu.Lock()
-		s.failedAt = lvl
-		s.mu.Unlock()
-		p.say(s, fmt.Sprintf("\n\n> **acp-bridge:** context at %.0f%% (%s); checkpoint failed: %v\n", u.Percent(), lvl, err))
-		return
-	}
-	s.mu.Lock()
-	canCompact := p.cfg.AgentCompact && s.rec.HasCommand("compact") && !s.compacted
-	if lvl == Critical {
-		s.pendingRoll = true
-	}
-	s.mu.Unlock()
-	switch {
-	case lvl == Critical:
-		p.say(s, fmt.Sprintf("\n\n> **acp-bridge:** context at %.0f%% (CRITICAL). Session checkpointed: summary of %d tokens, full conversation archived at %s. Your next message continues in a fresh agent session seeded with the summary; this session id stays the same.\n", u.Percent(), tokens, path))
-	case canCompact:
-		p.say(s, fmt.Sprintf("\n\n> **acp-bridge:** context at %.0f%% (RED). Session checkpointed (archive: %s); the agent's /compact will run before your next message.\n", u.Percent(), path))
-	default:
-		p.say(s, fmt.Sprintf("\n\n> **acp-bridge:** context at %.0f%% (RED). Session checkpointed (archive: %s). Use /bridge-compress to continue in a fresh session seeded with the summary.\n", u.Percent(), path))
-	}
+	e.checkpoint = !(s.checkpointed && (e.lvl < Critical || s.pendingRoll) || s.failedAt >= e.lvl)
+	e.canCompact = p.cfg.AgentCompact && s.rec.HasCommand("compact") && !s.compacted
+	return e
 }
 
 // checkpoint runs tier 3: archive the conversation, build and verify the

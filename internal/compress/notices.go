@@ -55,9 +55,6 @@ func (p *Pipeline) sendEstimate(s *session, u Usage) {
 	if err := p.s.Notify(acpwire.AgentToClient, "session/update", params); err != nil {
 		p.logger.Debug("sending estimated usage_update", "err", err)
 	}
-	s.mu.Lock()
-	s.sentEstimate = true
-	s.mu.Unlock()
 }
 
 // say sends the IDE a visible agent message in session s.

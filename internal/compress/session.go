@@ -21,7 +21,6 @@ type session struct {
 	agentCmds [][]byte // the agent's own available commands, raw
 
 	sentLevel    Level
-	sentEstimate bool
 	checkpointed bool   // a tier-3 checkpoint covers the current RED episode
 	failedAt     Level  // level at which the last automatic checkpoint failed (0: none)
 	summary      string // last verified summary (Markdown)

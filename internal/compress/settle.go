@@ -11,9 +11,10 @@ const maxSettling = 256
 // tokenizer, and applies the count to the session's meter. The goroutine
 // runs while there is work and exits when the queue is empty.
 type settler struct {
-	mu      sync.Mutex // guards queue, running
+	mu      sync.Mutex // guards queue, running, counted
 	queue   []settleJob
 	running bool
+	counted int            // turns settled so far
 	idle    sync.WaitGroup // one per queued job; Wait returns when all are settled
 }
 
@@ -56,8 +57,18 @@ func (st *settler) run(pl *Pipeline) {
 		j.s.mu.Lock()
 		j.s.meter.Settle(j.p, n)
 		pl.noteLevel(j.s) // unlocks
+		st.mu.Lock()
+		st.counted++
+		st.mu.Unlock()
 		st.idle.Done()
 	}
+}
+
+// settled returns how many turns have been settled.
+func (st *settler) settled() int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.counted
 }
 
 // wait returns once every queued turn is settled.
