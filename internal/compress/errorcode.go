@@ -13,23 +13,38 @@ var errnoNames = []string{"NOENT", "ACCES", "PERM", "CONNREFUSED", "CONNRESET", 
 // faster: it runs on every command output.
 func findErrorCodes[T string | []byte](text T, max int) []string {
 	var out []string
+	// i is always at the start of text or just after a byte that is not
+	// part of a word: a code starts only there, so the rest of a word that
+	// starts none is skipped at once.
 	for i := 0; i < len(text) && len(out) < max; {
 		c := text[i]
-		if !startsCode(c) || i > 0 && isWordByte(text[i-1]) {
+		if !wordByte[c] {
 			i++
 			continue
 		}
-		if n := matchCodeAt(text, i); n > 0 {
-			out = append(out, string(text[i:i+n]))
-			i += n
-			continue
+		if startsCode(c) {
+			if n := matchCodeAt(text, i); n > 0 {
+				// A code ends where its word does.
+				out = append(out, string(text[i:i+n]))
+				i += n
+				continue
+			}
 		}
-		i++
+		for i++; i < len(text) && wordByte[text[i]]; i++ {
+		}
 	}
 	return out
 }
 
 func startsCode(c byte) bool { return 'A' <= c && c <= 'Z' || c == 's' || c == 'e' }
+
+// wordByte holds the bytes of a word: letters, digits and the underscore.
+var wordByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = isWordByte(byte(c))
+	}
+	return t
+}()
 
 func isWordByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
@@ -57,6 +72,12 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // matchCodeAt returns the length of the error code starting at s[i], or 0.
 func matchCodeAt[T string | []byte](s T, i int) int {
+	switch s[i] {
+	case 's':
+		return matchNumberAfter(s, i, "status ")
+	case 'e':
+		return matchNumberAfter(s, i, "exit code ")
+	}
 	if u := run(s, i, isUpper); u >= 1 && u <= 4 {
 		if d := run(s, i+u, isDigit); d >= 3 && d <= 5 && wordEnds(s, i+u+d) {
 			return u + d
@@ -75,12 +96,17 @@ func matchCodeAt[T string | []byte](s T, i int) int {
 			}
 		}
 	}
-	for _, p := range []string{"status ", "exit code "} {
-		if hasPrefixAt(s, i, p) {
-			if d := run(s, i+len(p), isDigit); d >= 1 && d <= 3 && wordEnds(s, i+len(p)+d) {
-				return len(p) + d
-			}
-		}
+	return 0
+}
+
+// matchNumberAfter returns the length of phrase and the number of one to
+// three digits after it at s[i] ("status 503"), or 0.
+func matchNumberAfter[T string | []byte](s T, i int, phrase string) int {
+	if !hasPrefixAt(s, i, phrase) {
+		return 0
+	}
+	if d := run(s, i+len(phrase), isDigit); d >= 1 && d <= 3 && wordEnds(s, i+len(phrase)+d) {
+		return len(phrase) + d
 	}
 	return 0
 }

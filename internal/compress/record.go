@@ -205,12 +205,16 @@ func (r *Recorder) AgentChunk(at time.Time, role string, lit []byte) {
 	if len(lit) < 2 {
 		return
 	}
+	if r.spool != nil {
+		if role == "Agent" {
+			r.spool.chunk(at, role, r.turn.addLiteral(lit))
+		} else {
+			r.spool.chunkLiteral(at, role, lit)
+		}
+		return
+	}
 	if role == "Agent" {
 		r.turn.addLiteral(lit)
-	}
-	if r.spool != nil {
-		r.spool.chunk(at, role, lit)
-		return
 	}
 	c := append([]byte(nil), lit...)
 	if n := len(r.entries); n > 0 && r.entries[n-1].role == role && r.entries[n-1].text == "" {
@@ -229,15 +233,18 @@ func (r *Recorder) Note(at time.Time, role, text string) {
 // ToolCall records a tool_call or tool_call_update (the update object).
 // Artifacts come from edit/delete/move tool calls: their locations and diff
 // paths, with the status of the call.
-func (r *Recorder) ToolCall(at time.Time, update []byte) { r.toolCall(at, parseUpdate(update)) }
+func (r *Recorder) ToolCall(at time.Time, update []byte) {
+	f := parseUpdate(update)
+	r.toolCall(at, f, parseContents(f.content))
+}
 
 // done reports whether a tool call status is final: the call's state is
 // then forgotten (a later update for it starts afresh).
 func done(status string) bool { return status == "completed" || status == "failed" }
 
-// toolCall records f and returns the call's state, which it forgets once
-// the call is done.
-func (r *Recorder) toolCall(at time.Time, f updateFields) *toolCall {
+// toolCall records f, whose content items are items, and returns the
+// call's state, which it forgets once the call is done.
+func (r *Recorder) toolCall(at time.Time, f updateFields, items []contentFields) *toolCall {
 	id, _ := rawjson.String(f.toolCallID)
 	tc := r.toolCalls[id]
 	isNew := tc == nil
@@ -260,18 +267,16 @@ func (r *Recorder) toolCall(at time.Time, f updateFields) *toolCall {
 	if v, ok := rawjson.String(f.status); ok {
 		tc.status = v
 	}
-	if f.locations != nil {
-		var ls []struct {
-			Path string `json:"path"`
+	// The wire refused members named twice or in another case, so the
+	// first "path" of each location is the one every reader sees.
+	eachElement(f.locations, func(l []byte) bool {
+		if v, ok := member(l, "path"); ok {
+			p, _ := rawjson.String(v)
+			tc.addPath(p)
 		}
-		if json.Unmarshal(f.locations, &ls) == nil {
-			for _, l := range ls {
-				tc.addPath(l.Path)
-			}
-		}
-	}
-	eachElement(f.content, func(e []byte) bool {
-		c := parseContent(e)
+		return true
+	})
+	for _, c := range items {
 		switch c.typ {
 		case "content":
 			if (tc.status == "failed" || tc.kind == "execute") && len(c.text) > 1 && c.text[0] == '"' {
@@ -292,8 +297,7 @@ func (r *Recorder) toolCall(at time.Time, f updateFields) *toolCall {
 				tc.bodyBytes = len(c.newText)
 			}
 		}
-		return true
-	})
+	}
 	if isNew || tc.status != prevStatus {
 		r.Note(at, "Tool", fmt.Sprintf("%s [%s] %s %s", orDash(tc.kind), orDash(tc.status), tc.title, strings.Join(tc.paths, ", ")))
 	}

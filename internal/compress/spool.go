@@ -115,6 +115,24 @@ func entryHeader(role string, at time.Time) string {
 	return "### " + role + " · " + at.UTC().Format("15:04:05") + "\n\n"
 }
 
+// writeBytes appends text.
+func (s *spool) writeBytes(text []byte) {
+	if s.err != nil || len(text) == 0 {
+		return
+	}
+	if s.size[s.cur] >= spoolSegment {
+		s.rotate()
+	}
+	if s.w == nil && !s.openCurrent(os.O_APPEND) {
+		return
+	}
+	n, err := s.w.Write(text)
+	s.size[s.cur] += int64(n)
+	if err != nil {
+		s.fail(err)
+	}
+}
+
 // writeLiteral appends the text of the JSON string literal lit, decoded
 // straight into the write buffer.
 func (s *spool) writeLiteral(lit []byte) {
@@ -141,15 +159,26 @@ func (s *spool) entry(at time.Time, role, text string) {
 	s.write(entryHeader(role, at) + text + "\n\n")
 }
 
-// chunk writes agent output given as a JSON string literal: consecutive
-// chunks of one role form one entry.
-func (s *spool) chunk(at time.Time, role string, lit []byte) {
+// chunkLiteral writes agent output given as a JSON string literal:
+// consecutive chunks of one role form one entry.
+func (s *spool) chunkLiteral(at time.Time, role string, lit []byte) {
+	s.openChunk(at, role)
+	s.writeLiteral(lit)
+}
+
+// chunk is chunkLiteral for output already decoded.
+func (s *spool) chunk(at time.Time, role string, text []byte) {
+	s.openChunk(at, role)
+	s.writeBytes(text)
+}
+
+// openChunk starts an entry for role's chunks unless one is open.
+func (s *spool) openChunk(at time.Time, role string) {
 	if s.open != role {
 		s.closeChunk()
 		s.write(entryHeader(role, at))
 		s.open = role
 	}
-	s.writeLiteral(lit)
 }
 
 func (s *spool) closeChunk() {

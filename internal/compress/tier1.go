@@ -250,16 +250,14 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update []byte, f updateFields) (*acpwire.Message, [][]byte, error) {
 	out := m
 	var text [][]byte
-	i := -1
-	eachElement(f.content, func(e []byte) bool {
-		i++
-		c := parseContent(e)
+	items := parseContents(f.content)
+	for i, c := range items {
 		if c.text == nil {
 			// A diff's new text was the agent's own output.
 			if c.newText != nil {
 				text = append(text, c.newText)
 			}
-			return true
+			continue
 		}
 		text = append(text, c.text)
 		// Toward the IDE the size is judged from bytes (four per token)
@@ -272,11 +270,10 @@ func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update []byte,
 				p.logger.Debug("no tier 1 offload toward the IDE", "err", err)
 			}
 		}
-		return true
-	})
+	}
 	s.mu.Lock()
 	arts := s.rec.artifactsSeen
-	tc := s.rec.toolCall(m.Received, f)
+	tc := s.rec.toolCall(m.Received, f, items)
 	newArts := s.rec.artifactsSeen - arts
 	lvl := s.meter.Usage().Level()
 	var bodies []Artifact

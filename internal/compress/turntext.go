@@ -11,13 +11,18 @@ type turnText struct {
 	cut bool // earlier text was dropped
 }
 
-// addLiteral adds the text of the JSON string literal lit.
-func (t *turnText) addLiteral(lit []byte) {
-	t.buf = appendUnquoted(t.buf, lit)
+// addLiteral adds the text of the JSON string literal lit and returns
+// that text, valid until the next call: the recorder decodes an agent
+// chunk once, for the turn's text and the archive. Earlier text beyond
+// the bound is dropped at the next call.
+func (t *turnText) addLiteral(lit []byte) []byte {
 	if len(t.buf) > 2*TurnTextBytes {
 		t.buf = append(t.buf[:0], t.buf[len(t.buf)-TurnTextBytes:]...)
 		t.cut = true
 	}
+	start := len(t.buf)
+	t.buf = appendUnquoted(t.buf, lit)
+	return t.buf[start:]
 }
 
 func (t *turnText) add(s string) {

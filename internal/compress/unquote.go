@@ -1,6 +1,7 @@
 package compress
 
 import (
+	"bytes"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -17,25 +18,19 @@ func appendUnquoted(dst, lit []byte) []byte {
 	}
 	s := lit[1 : len(lit)-1]
 	for i := 0; i < len(s); {
-		// Copy the run up to the next escape or non-ASCII byte at once.
-		j := i
-		for j < len(s) && s[j] != '\\' && s[j] < utf8.RuneSelf {
-			j++
+		// Copy the run up to the next escape at once: found with
+		// bytes.IndexByte and checked with utf8.Valid, both of which take
+		// many bytes a step, rather than byte by byte.
+		j := bytes.IndexByte(s[i:], '\\')
+		if j < 0 {
+			j = len(s)
+		} else {
+			j += i
 		}
-		dst = append(dst, s[i:j]...)
+		dst = appendText(dst, s[i:j])
 		i = j
 		if i >= len(s) {
 			break
-		}
-		if c := s[i]; c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRune(s[i:])
-			if r == utf8.RuneError && n == 1 {
-				dst = utf8.AppendRune(dst, utf8.RuneError)
-			} else {
-				dst = append(dst, s[i:i+n]...)
-			}
-			i += n
-			continue
 		}
 		// An escape.
 		if i+1 >= len(s) {
@@ -76,6 +71,24 @@ func appendUnquoted(dst, lit []byte) []byte {
 			dst = append(dst, s[i], e)
 		}
 		i += 2
+	}
+	return dst
+}
+
+// appendText appends run, text without escapes, with each invalid UTF-8
+// byte replaced by U+FFFD as encoding/json does.
+func appendText(dst, run []byte) []byte {
+	if utf8.Valid(run) {
+		return append(dst, run...)
+	}
+	for i := 0; i < len(run); {
+		r, n := utf8.DecodeRune(run[i:])
+		if r == utf8.RuneError && n == 1 {
+			dst = utf8.AppendRune(dst, utf8.RuneError)
+		} else {
+			dst = append(dst, run[i:i+n]...)
+		}
+		i += n
 	}
 	return dst
 }

@@ -62,6 +62,17 @@ type contentFields struct {
 	path, oldText, newText []byte
 }
 
+// parseContents parses each item of a tool call's content array, once for
+// every reader of the update.
+func parseContents(content []byte) []contentFields {
+	var items []contentFields
+	eachElement(content, func(e []byte) bool {
+		items = append(items, parseContent(e))
+		return true
+	})
+	return items
+}
+
 func parseContent(item []byte) contentFields {
 	var c contentFields
 	eachMember(item, func(k, v []byte) bool {
