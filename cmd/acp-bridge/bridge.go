@@ -70,6 +70,24 @@ type bridgeSetup struct {
 // onExit registers fn to run when the bridge stops, in reverse order.
 func (s *bridgeSetup) onExit(fn func()) { s.cleanups = append(s.cleanups, fn) }
 
+// closeOnExit registers close to run when the bridge stops; its error is
+// logged as a warning about what.
+func (s *bridgeSetup) closeOnExit(what string, close func() error) {
+	s.onExit(func() {
+		if err := close(); err != nil {
+			s.Logger.Warn(what, "err", err)
+		}
+	})
+}
+
+// protect keeps p from the agent when a policy is enforced: the files the
+// features write.
+func (s *bridgeSetup) protect(p governance.ProtectedPath) {
+	if s.Governance != nil && s.Governance.Engine != nil {
+		s.Governance.Engine.Protect(p)
+	}
+}
+
 // bridgeFlags are the wire-level options of the bridge command.
 type bridgeFlags struct {
 	record            string

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"flag"
 	"io"
 	"log/slog"
 	"os"
@@ -41,9 +43,16 @@ func adapterTestSetup(t *testing.T, argv ...string) *bridgeSetup {
 	return s
 }
 
+// runAdapterSetup runs the adapters feature's setup on s with --adapter mode.
 func runAdapterSetup(t *testing.T, s *bridgeSetup, mode string) error {
 	t.Helper()
-	return setupAdapter(s, mode, adapterInputsOf(s))
+	ft := adapterFeature()
+	fs := flag.NewFlagSet("acp-bridge", flag.ContinueOnError)
+	ft.flags(fs)
+	if err := fs.Parse([]string{"--adapter", mode}); err != nil {
+		t.Fatal(err)
+	}
+	return ft.setup(context.Background(), s)
 }
 
 func TestAdapterFeatureGemini(t *testing.T) {

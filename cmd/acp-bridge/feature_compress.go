@@ -17,23 +17,19 @@ import (
 // It is off unless --compress on is given.
 func compressFeature() feature {
 	var (
-		mode          string
-		contextSize   int64
-		offloadTokens int
-		cacheDir      string
-		logPath       string
-		agentCompact  bool
-		offloadReads  bool
+		mode         string
+		o            compress.Options
+		offloadReads bool
 	)
 	return feature{
 		name: "compression",
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&mode, "compress", "off", "context compression (CTX-001): on or off")
-			fs.Int64Var(&contextSize, "context-size", compress.DefaultContextSize, "context window in `tokens` assumed for agents that send no usage_update")
-			fs.IntVar(&offloadTokens, "offload-tokens", compress.DefaultOffloadTokens, "offload content over this many o200k `tokens` to the cache (tier 1)")
-			fs.StringVar(&cacheDir, "cache-dir", "", "compression cache `DIR` for offloaded content and archives (default: the user cache dir + /acp-bridge)")
-			fs.StringVar(&logPath, "compress-log", "", "append compression events to `FILE` as JSONL")
-			fs.BoolVar(&agentCompact, "agent-compact", true, "at RED, run the agent's own /compact between turns when it advertises one")
+			fs.Int64Var(&o.ContextSize, "context-size", compress.DefaultContextSize, "context window in `tokens` assumed for agents that send no usage_update")
+			fs.IntVar(&o.OffloadTokens, "offload-tokens", compress.DefaultOffloadTokens, "offload content over this many o200k `tokens` to the cache (tier 1)")
+			fs.StringVar(&o.CacheDir, "cache-dir", "", "compression cache `DIR` for offloaded content and archives (default: the user cache dir + /acp-bridge)")
+			fs.StringVar(&o.LogPath, "compress-log", "", "append compression events to `FILE` as JSONL")
+			fs.BoolVar(&o.AgentCompact, "agent-compact", true, "at RED, run the agent's own /compact between turns when it advertises one")
 			fs.BoolVar(&offloadReads, "offload-reads", true, "offload whole-file fs/read_text_file results over the threshold (off for agents that edit files read through the client)")
 		},
 		setup: func(_ context.Context, s *bridgeSetup) error {
@@ -44,36 +40,27 @@ func compressFeature() feature {
 			default:
 				return fmt.Errorf("--compress %q: want on or off", mode)
 			}
-			if offloadTokens <= 0 || contextSize <= 0 {
+			if o.OffloadTokens <= 0 || o.ContextSize <= 0 {
 				return errors.New("--offload-tokens and --context-size must be positive")
 			}
-			cfg := compress.Config{CacheDir: cacheDir, ContextSize: contextSize, OffloadTokens: offloadTokens,
-				AgentCompact: agentCompact, KeepReads: !offloadReads, Logger: s.Logger}
+			o := o
+			o.KeepReads, o.Logger = !offloadReads, s.Logger
 			if s.Governance != nil && s.Governance.Audit != nil {
-				cfg.Audit = compress.AuditTo(s.Governance.Audit)
+				o.Audit = compress.AuditTo(s.Governance.Audit)
 			}
-			p, err := compress.Open(compress.Options{Config: cfg, LogPath: logPath}, s.Bridge)
+			p, err := compress.Open(o, s.Bridge)
 			if err != nil {
 				return err
 			}
-			cacheDir = p.Store().Dir()
-			if s.Governance != nil && s.Governance.Engine != nil {
-				s.Governance.Engine.Protect(governance.ProtectedPath{Path: cacheDir, What: "the compression cache"})
-				if logPath != "" {
-					s.Governance.Engine.Protect(governance.ProtectedPath{Path: logPath, What: "the compression event log"})
-				}
+			s.protect(governance.ProtectedPath{Path: p.Store().Dir(), What: "the compression cache"})
+			if o.LogPath != "" {
+				s.protect(governance.ProtectedPath{Path: o.LogPath, What: "the compression event log"})
 			}
 			s.Compression = p
 			s.Bridge.Use(p) // a Preempter: hears cancellations as they are read
-			s.onExit(func() {
-				if err := p.Events().Err(); err != nil {
-					s.Logger.Warn("compression log", "err", err)
-				}
-				if err := p.Close(); err != nil {
-					s.Logger.Warn("compression cache", "err", err)
-				}
-			})
-			s.Logger.Info("compression: on", "cache", cacheDir, "offload_tokens", offloadTokens, "context_size", contextSize)
+			s.closeOnExit("compression cache", p.Close)
+			s.closeOnExit("compression log", p.Events().Err) // before Close, as cleanups run in reverse
+			s.Logger.Info("compression: on", "cache", p.Store().Dir(), "offload_tokens", o.OffloadTokens, "context_size", o.ContextSize)
 			return nil
 		},
 	}
