@@ -164,27 +164,6 @@ func readEntries(r io.Reader, name string, line int, fn func(Entry)) (int64, err
 // File and Line are left for the caller to set.
 func ParseEntry(line []byte) (e Entry, ok bool) { return parseEntry(line) }
 
-// ParseEntryBrief is ParseEntry for an index: the same entry, but with
-// Output and Raw left empty, so the output (most of a line) is skipped,
-// not copied.
-func ParseEntryBrief(line []byte) (e Entry, ok bool) {
-	var r struct {
-		Record
-		Output skipped `json:"output"` // hides Record.Output
-	}
-	if err := json.Unmarshal(line, &r); err != nil || r.Doctype != Doctype {
-		return Entry{Record: r.Record}, false
-	}
-	e.Record = r.Record
-	e.finish()
-	return e, true
-}
-
-// skipped accepts any JSON value and keeps nothing of it.
-type skipped struct{}
-
-func (*skipped) UnmarshalJSON([]byte) error { return nil }
-
 // parseEntry decodes one line for review.
 func parseEntry(raw []byte) (Entry, bool) {
 	e := Entry{Raw: raw}
@@ -196,18 +175,30 @@ func parseEntry(raw []byte) (Entry, bool) {
 }
 
 // finish sets what an entry derives from its decoded record.
-func (e *Entry) finish() {
+func (e *Entry) finish() { e.derive(jsonMeta(e.Metadata)) }
+
+// entryMeta is what an entry derives from its record's metadata.
+type entryMeta struct {
+	Session    string          `json:"session"`
+	ToolCall   *ToolCallRecord `json:"toolCall"`
+	PolicyRule string          `json:"policyRule"`
+	Rule       string          `json:"rule"`
+	Reason     string          `json:"reason"`
+}
+
+// jsonMeta decodes metadata with encoding/json, keeping what decodes (a
+// member of the wrong type is left out).
+func jsonMeta(metadata json.RawMessage) entryMeta {
+	var meta entryMeta
+	if metadata != nil {
+		json.Unmarshal(metadata, &meta)
+	}
+	return meta
+}
+
+// derive sets what an entry derives from its decoded record and meta.
+func (e *Entry) derive(meta entryMeta) {
 	e.Time, _ = time.Parse(time.RFC3339Nano, e.TS)
-	var meta struct {
-		Session    string          `json:"session"`
-		ToolCall   *ToolCallRecord `json:"toolCall"`
-		PolicyRule string          `json:"policyRule"`
-		Rule       string          `json:"rule"`
-		Reason     string          `json:"reason"`
-	}
-	if e.Metadata != nil {
-		json.Unmarshal(e.Metadata, &meta)
-	}
 	e.ToolCall = meta.ToolCall
 	if e.Policy != nil {
 		e.PolicyRule = cmp.Or(meta.PolicyRule, meta.Rule, e.Policy.Ref)
