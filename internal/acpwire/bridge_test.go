@@ -1,4 +1,4 @@
-package acpwire
+package acpwire_test
 
 import (
 	"bufio"
@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 	"os"
 	"runtime"
 	"strings"
@@ -14,6 +13,9 @@ import (
 	"testing"
 	"time"
 	"weak"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
 func readCorpus(t *testing.T, name string) []string {
@@ -39,21 +41,22 @@ func readCorpus(t *testing.T, name string) []string {
 // bridge in both directions: each must arrive with exactly its bytes.
 func TestByteIdentity(t *testing.T) {
 	corpus := readCorpus(t, "unusual.jsonl")
-	for _, dir := range []Direction{ClientToAgent, AgentToClient} {
+	for _, dir := range []acpwire.Direction{acpwire.ClientToAgent, acpwire.AgentToClient} {
 		t.Run(dir.String(), func(t *testing.T) {
-			h := newHarness(t, Options{})
+			h := newHarness(t, acpwire.Options{})
 			for i, line := range corpus {
 				var got string
-				m, ok := parse(dir, []byte(line))
-				if ok && m.Kind == KindResponse {
+				m, err := acpwire.Parse(dir, []byte(line))
+				ok := err == nil
+				if ok && m.Kind == acpwire.KindResponse {
 					// A response is forwarded only to a peer that asked.
 					ask := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"x/ask"}`, m.ID)
-					if dir == ClientToAgent {
-						h.fromAgent(ask)
-						h.clientGets()
+					if dir == acpwire.ClientToAgent {
+						h.FromAgent(ask)
+						h.ClientGets()
 					} else {
-						h.fromClient(ask)
-						h.agentGets()
+						h.FromClient(ask)
+						h.AgentGets()
 					}
 				}
 				if ok && m.IsNotification("$/cancel_request") {
@@ -61,20 +64,20 @@ func TestByteIdentity(t *testing.T) {
 					// A cancel is forwarded only for a request the peer
 					// was sent and that still waits.
 					ask := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"x/slow"}`, id)
-					if dir == ClientToAgent {
-						h.fromClient(ask)
-						h.agentGets()
+					if dir == acpwire.ClientToAgent {
+						h.FromClient(ask)
+						h.AgentGets()
 					} else {
-						h.fromAgent(ask)
-						h.clientGets()
+						h.FromAgent(ask)
+						h.ClientGets()
 					}
 				}
-				if dir == ClientToAgent {
-					h.fromClient(line)
-					got = h.agentGets()
+				if dir == acpwire.ClientToAgent {
+					h.FromClient(line)
+					got = h.AgentGets()
 				} else {
-					h.fromAgent(line)
-					got = h.clientGets()
+					h.FromAgent(line)
+					got = h.ClientGets()
 				}
 				if got != line {
 					t.Errorf("line %d changed:\n sent %s\n  got %s", i+1, line, got)
@@ -87,17 +90,17 @@ func TestByteIdentity(t *testing.T) {
 // TestFramingTolerance: CRLF line ends are trimmed, blank lines skipped, and
 // a line that is not JSON is never forwarded.
 func TestFramingTolerance(t *testing.T) {
-	h := newHarness(t, Options{})
-	h.fromAgent("\r")
-	h.fromAgent("   ")
-	h.fromAgent("Welcome back! (shell profile noise)")
-	h.fromAgent(`{"jsonrpc":"2.0","method":"a"}` + "\r")
-	if got := h.clientGets(); got != `{"jsonrpc":"2.0","method":"a"}` {
+	h := newHarness(t, acpwire.Options{})
+	h.FromAgent("\r")
+	h.FromAgent("   ")
+	h.FromAgent("Welcome back! (shell profile noise)")
+	h.FromAgent(`{"jsonrpc":"2.0","method":"a"}` + "\r")
+	if got := h.ClientGets(); got != `{"jsonrpc":"2.0","method":"a"}` {
 		t.Fatalf("client got %q, want the first JSON line with \\r trimmed", got)
 	}
-	h.fromClient(`{not json`)
-	h.fromClient(`{"jsonrpc":"2.0","method":"b"}`)
-	if got := h.agentGets(); got != `{"jsonrpc":"2.0","method":"b"}` {
+	h.FromClient(`{not json`)
+	h.FromClient(`{"jsonrpc":"2.0","method":"b"}`)
+	if got := h.AgentGets(); got != `{"jsonrpc":"2.0","method":"b"}` {
 		t.Fatalf("agent got %q", got)
 	}
 }
@@ -111,10 +114,10 @@ func TestOrdering(t *testing.T) {
 	if testing.Short() {
 		runs = 10
 	}
-	slow := func(*Bridge) Middleware {
-		return func(next Handler) Handler {
+	slow := func(*acpwire.Bridge) acpwire.Middleware {
+		return func(next acpwire.Handler) acpwire.Handler {
 			n := 0
-			return HandlerFunc(func(ctx context.Context, m *Message) error {
+			return acpwire.HandlerFunc(func(ctx context.Context, m *acpwire.Message) error {
 				n++
 				if n%997 == 0 {
 					time.Sleep(200 * time.Microsecond) // e.g. an audit write
@@ -124,30 +127,27 @@ func TestOrdering(t *testing.T) {
 		}
 	}
 	for run := 0; run < runs; run++ {
-		h := newHarness(t, Options{}, slow)
-		h.fromClient(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":"s"}}`, run))
-		h.agentGets()
+		h := newHarness(t, acpwire.Options{}, slow)
+		h.FromClient(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":"s"}}`, run))
+		h.AgentGets()
 		go func() {
 			var b strings.Builder
 			for i := 0; i < updates; i++ {
 				fmt.Fprintf(&b, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"%d"}}}}`+"\n", i)
 			}
 			fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"result":{"stopReason":"end_turn"}}`+"\n", run)
-			h.agentW.Write([]byte(b.String()))
+			h.FromAgent(strings.TrimSuffix(b.String(), "\n"))
 		}()
 		watchdog := time.AfterFunc(30*time.Second, func() { panic("TestOrdering: stream stalled") })
 		for i := 0; i < updates; i++ {
-			got, err := h.toClient.ReadString('\n')
-			if err != nil {
-				t.Fatal(err)
-			}
+			got := h.ClientGets()
 			want := fmt.Sprintf(`"text":"%d"}`, i)
 			if !strings.Contains(got, want) {
 				t.Fatalf("run %d: message %d out of order: %s", run, i, got)
 			}
 		}
 		watchdog.Stop()
-		if got := h.clientGets(); !strings.Contains(got, `"stopReason":"end_turn"`) {
+		if got := h.ClientGets(); !strings.Contains(got, `"stopReason":"end_turn"`) {
 			t.Fatalf("run %d: expected the prompt response last, got %s", run, got)
 		}
 	}
@@ -157,32 +157,32 @@ func TestOrdering(t *testing.T) {
 // carrying its id, a response over the limit becomes an error for the
 // waiting requester, and the connection survives both.
 func TestOversizedLine(t *testing.T) {
-	h := newHarness(t, Options{MaxLineSize: 1024})
+	h := newHarness(t, acpwire.Options{MaxLineSize: 1024})
 	big := strings.Repeat("a", 2000)
-	h.fromClient(`{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{"text":"` + big + `"}}`)
-	got := h.clientGets()
+	h.FromClient(`{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{"text":"` + big + `"}}`)
+	got := h.ClientGets()
 	var resp struct {
-		ID    int    `json:"id"`
-		Error *Error `json:"error"`
+		ID    int            `json:"id"`
+		Error *acpwire.Error `json:"error"`
 	}
-	if err := json.Unmarshal([]byte(got), &resp); err != nil || resp.ID != 7 || resp.Error == nil || resp.Error.Code != CodeInvalidRequest {
+	if err := json.Unmarshal([]byte(got), &resp); err != nil || resp.ID != 7 || resp.Error == nil || resp.Error.Code != acpwire.CodeInvalidRequest {
 		t.Fatalf("client got %s, want an invalid-request error for id 7", got)
 	}
 	// The id may also come last.
-	h.fromClient(`{"jsonrpc":"2.0","method":"x","params":{"t":"` + big + `"},"id":"late"}`)
-	if got := h.clientGets(); !strings.Contains(got, `"id":"late"`) || !strings.Contains(got, `"error"`) {
+	h.FromClient(`{"jsonrpc":"2.0","method":"x","params":{"t":"` + big + `"},"id":"late"}`)
+	if got := h.ClientGets(); !strings.Contains(got, `"id":"late"`) || !strings.Contains(got, `"error"`) {
 		t.Fatalf("client got %s, want an error for id \"late\"", got)
 	}
 	// A response too big for the limit: the agent asked, the client answered.
-	h.fromAgent(`{"jsonrpc":"2.0","id":3,"method":"fs/read_text_file","params":{"path":"/a"}}`)
-	h.clientGets()
-	h.fromClient(`{"jsonrpc":"2.0","id":3,"result":{"content":"` + big + `"}}`)
-	if got := h.agentGets(); !strings.Contains(got, `"id":3`) || !strings.Contains(got, `"error"`) {
+	h.FromAgent(`{"jsonrpc":"2.0","id":3,"method":"fs/read_text_file","params":{"path":"/a"}}`)
+	h.ClientGets()
+	h.FromClient(`{"jsonrpc":"2.0","id":3,"result":{"content":"` + big + `"}}`)
+	if got := h.AgentGets(); !strings.Contains(got, `"id":3`) || !strings.Contains(got, `"error"`) {
 		t.Fatalf("agent got %s, want an error response for id 3", got)
 	}
 	// The session goes on.
-	h.fromClient(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}`)
-	if got := h.agentGets(); !strings.Contains(got, "session/cancel") {
+	h.FromClient(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}`)
+	if got := h.AgentGets(); !strings.Contains(got, "session/cancel") {
 		t.Fatalf("agent got %s after the oversized lines", got)
 	}
 }
@@ -193,9 +193,9 @@ func TestOversizedLine(t *testing.T) {
 // id it carries is intact although the bridge reads on meanwhile.
 func TestOversizedResponseKeepsItsTurn(t *testing.T) {
 	for run := range 20 {
-		h := newHarness(t, Options{MaxLineSize: 4096})
-		h.fromClient(`{"jsonrpc":"2.0","id":"prompt-1","method":"session/prompt","params":{"sessionId":"s"}}`)
-		h.agentGets()
+		h := newHarness(t, acpwire.Options{MaxLineSize: 4096})
+		h.FromClient(`{"jsonrpc":"2.0","id":"prompt-1","method":"session/prompt","params":{"sessionId":"s"}}`)
+		h.AgentGets()
 		var b strings.Builder
 		const updates = 2000
 		for i := range updates {
@@ -205,17 +205,17 @@ func TestOversizedResponseKeepsItsTurn(t *testing.T) {
 		for i := range updates {
 			fmt.Fprintf(&b, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"after %d"}}}}`+"\n", i)
 		}
-		go h.agentW.Write([]byte(b.String()))
+		go h.FromAgent(strings.TrimSuffix(b.String(), "\n"))
 		for i := range updates {
-			if got := h.clientGets(); !strings.Contains(got, fmt.Sprintf(`"text":"%d"}`, i)) {
+			if got := h.ClientGets(); !strings.Contains(got, fmt.Sprintf(`"text":"%d"}`, i)) {
 				t.Fatalf("run %d: message %d: got %.200s", run, i, got)
 			}
 		}
-		if got := h.clientGets(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":"prompt-1","error":{`) {
+		if got := h.ClientGets(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":"prompt-1","error":{`) {
 			t.Fatalf("run %d: after the updates, got %.200s; want the error for prompt-1", run, got)
 		}
 		for i := range updates {
-			if got := h.clientGets(); !strings.Contains(got, fmt.Sprintf(`"text":"after %d"}`, i)) {
+			if got := h.ClientGets(); !strings.Contains(got, fmt.Sprintf(`"text":"after %d"}`, i)) {
 				t.Fatalf("run %d: message %d after the response: got %.200s", run, i, got)
 			}
 		}
@@ -231,17 +231,17 @@ func TestOversizedResponseKeepsItsTurn(t *testing.T) {
 func TestHandledMessageNotKept(t *testing.T) {
 	var raw weak.Pointer[byte]
 	seen := make(chan struct{})
-	watch := mw(func(_ *Bridge, next Handler, ctx context.Context, m *Message) error {
+	watch := mw(func(_ *acpwire.Bridge, next acpwire.Handler, ctx context.Context, m *acpwire.Message) error {
 		if m.Method == "_big" {
 			raw = weak.Make(&m.Raw[0])
 			close(seen)
 		}
 		return next.Handle(ctx, m)
 	})
-	h := newHarness(t, Options{}, watch)
-	big := `{"jsonrpc":"2.0","method":"_big","params":{"text":"` + strings.Repeat("x", 3*blockSize) + `"}}`
-	h.fromClient(big)
-	if got := h.agentGets(); got != big {
+	h := newHarness(t, acpwire.Options{}, watch)
+	big := `{"jsonrpc":"2.0","method":"_big","params":{"text":"` + strings.Repeat("x", 3*acpwire.BlockSize) + `"}}`
+	h.FromClient(big)
+	if got := h.AgentGets(); got != big {
 		t.Fatalf("agent got %d bytes, want the %d sent", len(got), len(big))
 	}
 	<-seen
@@ -265,11 +265,11 @@ func TestOversizedAfterMessageFlushed(t *testing.T) {
 		{"request", `{"jsonrpc":"2.0","id":9,"method":"_x/big","params":{"t":"` + big + `"}}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			h := newHarness(t, Options{MaxLineSize: 200})
-			h.timeout = 3 * time.Second
+			h := newHarness(t, acpwire.Options{MaxLineSize: 200})
+			h.Timeout = 3 * time.Second
 			note := `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}`
-			h.fromClient(note + "\n" + c.over)
-			if got := h.agentGets(); got != note {
+			h.FromClient(note + "\n" + c.over)
+			if got := h.AgentGets(); got != note {
 				t.Fatalf("agent got %s", got)
 			}
 		})
@@ -279,34 +279,34 @@ func TestOversizedAfterMessageFlushed(t *testing.T) {
 // TestOversizedResponseToCall: the answer to one of the bridge's own calls
 // is over the limit; the call gets an error at once rather than waiting.
 func TestOversizedResponseToCall(t *testing.T) {
-	h := newHarness(t, Options{MaxLineSize: 300})
+	h := newHarness(t, acpwire.Options{MaxLineSize: 300})
 	type result struct {
 		raw json.RawMessage
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		raw, err := h.b.Call(context.Background(), ClientToAgent, "_x/ask", nil)
+		raw, err := h.b.Call(context.Background(), acpwire.ClientToAgent, "_x/ask", nil)
 		done <- result{raw, err}
 	}()
-	req := h.agentGets()
+	req := h.AgentGets()
 	var r struct{ ID json.RawMessage }
 	if err := json.Unmarshal([]byte(req), &r); err != nil {
 		t.Fatal(err)
 	}
-	h.fromAgent(`{"jsonrpc":"2.0","id":` + string(r.ID) + `,"result":{"t":"` + strings.Repeat("r", 1000) + `"}}`)
+	h.FromAgent(`{"jsonrpc":"2.0","id":` + string(r.ID) + `,"result":{"t":"` + strings.Repeat("r", 1000) + `"}}`)
 	select {
 	case res := <-done:
-		var e *Error
-		if !errors.As(res.err, &e) || e.Code != CodeInvalidRequest {
+		var e *acpwire.Error
+		if !errors.As(res.err, &e) || e.Code != acpwire.CodeInvalidRequest {
 			t.Fatalf("Call returned %s, %v; want the size error", res.raw, res.err)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Call still waiting after its answer was refused as too large")
 	}
 	// Nothing of it reached the client.
-	h.fromAgent(`{"jsonrpc":"2.0","method":"_x/after"}`)
-	if got := h.clientGets(); !strings.Contains(got, "_x/after") {
+	h.FromAgent(`{"jsonrpc":"2.0","method":"_x/after"}`)
+	if got := h.ClientGets(); !strings.Contains(got, "_x/after") {
 		t.Fatalf("client got %s", got)
 	}
 }
@@ -315,14 +315,14 @@ func TestOversizedResponseToCall(t *testing.T) {
 // (its context ended) gets its answer late; the answer is the bridge's and
 // never reaches the other peer.
 func TestLateCallResponseNotForwarded(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newHarness(t, acpwire.Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := h.b.Call(ctx, ClientToAgent, "_x/ask", nil)
+		_, err := h.b.Call(ctx, acpwire.ClientToAgent, "_x/ask", nil)
 		done <- err
 	}()
-	req := h.agentGets()
+	req := h.AgentGets()
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("Call returned %v, want context.Canceled", err)
@@ -331,9 +331,9 @@ func TestLateCallResponseNotForwarded(t *testing.T) {
 	if err := json.Unmarshal([]byte(req), &r); err != nil {
 		t.Fatal(err)
 	}
-	h.fromAgent(`{"jsonrpc":"2.0","id":` + string(r.ID) + `,"result":{}}`)
-	h.fromAgent(`{"jsonrpc":"2.0","method":"_x/after"}`)
-	if got := h.clientGets(); !strings.Contains(got, "_x/after") {
+	h.FromAgent(`{"jsonrpc":"2.0","id":` + string(r.ID) + `,"result":{}}`)
+	h.FromAgent(`{"jsonrpc":"2.0","method":"_x/after"}`)
+	if got := h.ClientGets(); !strings.Contains(got, "_x/after") {
 		t.Fatalf("client got %s; want the late answer dropped", got)
 	}
 }
@@ -345,37 +345,37 @@ func Test64MiBLine(t *testing.T) {
 	}
 	prefix := `{"jsonrpc":"2.0","method":"session/update","params":{"text":"`
 	suffix := `"}}`
-	body := strings.Repeat("x", DefaultMaxLineSize-len(prefix)-len(suffix))
+	body := strings.Repeat("x", acpwire.DefaultMaxLineSize-len(prefix)-len(suffix))
 	line := prefix + body + suffix
-	if len(line) != DefaultMaxLineSize {
+	if len(line) != acpwire.DefaultMaxLineSize {
 		t.Fatalf("test line is %d bytes", len(line))
 	}
-	h := newHarness(t, Options{})
-	h.timeout = 2 * time.Minute // the race detector makes this slow
-	go h.fromAgent(line)
-	got := h.clientGets()
+	h := newHarness(t, acpwire.Options{})
+	h.Timeout = 2 * time.Minute // the race detector makes this slow
+	go h.FromAgent(line)
+	got := h.ClientGets()
 	if got != line {
 		t.Fatalf("64 MiB line changed: got %d bytes", len(got))
 	}
 	// One byte more is refused; the line after it still passes. Both go in
 	// one write: two concurrent writers could interleave on the pipe.
-	go h.agentW.WriteString(prefix + body + "x" + suffix + "\n" + `{"jsonrpc":"2.0","method":"after"}` + "\n")
-	if got := h.clientGets(); got != `{"jsonrpc":"2.0","method":"after"}` {
+	go h.FromAgent(prefix + body + "x" + suffix + "\n" + `{"jsonrpc":"2.0","method":"after"}`)
+	if got := h.ClientGets(); got != `{"jsonrpc":"2.0","method":"after"}` {
 		t.Fatalf("after an oversized line the client got %.100s", got)
 	}
 }
 
 // mw adapts a function to the harness's middleware constructor.
-func mw(f func(s *Bridge, next Handler, ctx context.Context, m *Message) error) func(*Bridge) Middleware {
-	return func(b *Bridge) Middleware {
-		return func(next Handler) Handler {
-			return HandlerFunc(func(ctx context.Context, m *Message) error { return f(b, next, ctx, m) })
+func mw(f func(s *acpwire.Bridge, next acpwire.Handler, ctx context.Context, m *acpwire.Message) error) func(*acpwire.Bridge) acpwire.Middleware {
+	return func(b *acpwire.Bridge) acpwire.Middleware {
+		return func(next acpwire.Handler) acpwire.Handler {
+			return acpwire.HandlerFunc(func(ctx context.Context, m *acpwire.Message) error { return f(b, next, ctx, m) })
 		}
 	}
 }
 
 func TestMiddlewarePatchKeepsOtherBytes(t *testing.T) {
-	h := newHarness(t, Options{}, mw(func(_ *Bridge, next Handler, ctx context.Context, m *Message) error {
+	h := newHarness(t, acpwire.Options{}, mw(func(_ *acpwire.Bridge, next acpwire.Handler, ctx context.Context, m *acpwire.Message) error {
 		if m.IsRequest("initialize") {
 			p, err := m.Patch([]byte(`false`), "params", "clientCapabilities", "terminal")
 			if err != nil {
@@ -388,23 +388,23 @@ func TestMiddlewarePatchKeepsOtherBytes(t *testing.T) {
 		}
 		return next.Handle(ctx, m)
 	}))
-	h.fromClient(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1, "clientCapabilities":{"terminal":true,"fs":{"readTextFile":true}},"n":12345678901234567890,"_meta":{"b":1,"a":2}}}`)
+	h.FromClient(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1, "clientCapabilities":{"terminal":true,"fs":{"readTextFile":true}},"n":12345678901234567890,"_meta":{"b":1,"a":2}}}`)
 	want := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1, "clientCapabilities":{"terminal":false,"fs":{"readTextFile":true}},"n":12345678901234567890,"_meta":{"b":1,"a":2}}}`
-	if got := h.agentGets(); got != want {
+	if got := h.AgentGets(); got != want {
 		t.Fatalf("patched message:\n got %s\nwant %s", got, want)
 	}
 }
 
 // TestExactlyOneResponse covers the ways a middleware can end a request.
 func TestExactlyOneResponse(t *testing.T) {
-	h := newHarness(t, Options{}, mw(func(b *Bridge, next Handler, ctx context.Context, m *Message) error {
+	h := newHarness(t, acpwire.Options{}, mw(func(b *acpwire.Bridge, next acpwire.Handler, ctx context.Context, m *acpwire.Message) error {
 		switch {
 		case m.IsRequest("local/answer"):
 			return b.Reply(m, map[string]any{"answered": "locally"})
 		case m.IsRequest("local/drop"):
 			return nil // dropped: the core must answer
 		case m.IsRequest("local/fail"):
-			return Errorf(CodeInvalidParams, "refused by policy")
+			return acpwire.Errorf(acpwire.CodeInvalidParams, "refused by policy")
 		case m.IsRequest("local/answer-after-forward"):
 			if err := next.Handle(ctx, m); err != nil {
 				return err
@@ -431,30 +431,30 @@ func TestExactlyOneResponse(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			h.fromClient(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q}`, i+1, c.method))
-			if got := h.clientGets(); !strings.Contains(got, c.want) || !strings.Contains(got, fmt.Sprintf(`"id":%d`, i+1)) {
+			h.FromClient(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q}`, i+1, c.method))
+			if got := h.ClientGets(); !strings.Contains(got, c.want) || !strings.Contains(got, fmt.Sprintf(`"id":%d`, i+1)) {
 				t.Fatalf("client got %s, want %s", got, c.want)
 			}
 		})
 	}
 	t.Run("answer-after-forward", func(t *testing.T) {
-		h.fromClient(`{"jsonrpc":"2.0","id":9,"method":"local/answer-after-forward"}`)
-		if got := h.agentGets(); !strings.Contains(got, `"id":9`) {
+		h.FromClient(`{"jsonrpc":"2.0","id":9,"method":"local/answer-after-forward"}`)
+		if got := h.AgentGets(); !strings.Contains(got, `"id":9`) {
 			t.Fatalf("agent got %s", got)
 		}
-		if got := h.clientGets(); got != `{"jsonrpc":"2.0","id":9,"result":"bridge answered first"}` {
+		if got := h.ClientGets(); got != `{"jsonrpc":"2.0","id":9,"result":"bridge answered first"}` {
 			t.Fatalf("client got %s", got)
 		}
 		// The agent's own answer must not reach the client a second time.
-		h.fromAgent(`{"jsonrpc":"2.0","id":9,"result":"agent answer"}`)
-		h.fromAgent(`{"jsonrpc":"2.0","method":"marker"}`)
-		if got := h.clientGets(); got != `{"jsonrpc":"2.0","method":"marker"}` {
+		h.FromAgent(`{"jsonrpc":"2.0","id":9,"result":"agent answer"}`)
+		h.FromAgent(`{"jsonrpc":"2.0","method":"marker"}`)
+		if got := h.ClientGets(); got != `{"jsonrpc":"2.0","method":"marker"}` {
 			t.Fatalf("client got %s, want the agent's duplicate answer dropped", got)
 		}
 	})
 	t.Run("nothing reached the agent", func(t *testing.T) {
-		h.fromClient(`{"jsonrpc":"2.0","method":"marker2"}`)
-		if got := h.agentGets(); got != `{"jsonrpc":"2.0","method":"marker2"}` {
+		h.FromClient(`{"jsonrpc":"2.0","method":"marker2"}`)
+		if got := h.AgentGets(); got != `{"jsonrpc":"2.0","method":"marker2"}` {
 			t.Fatalf("agent got %s: a locally handled request leaked", got)
 		}
 	})
@@ -463,20 +463,20 @@ func TestExactlyOneResponse(t *testing.T) {
 // TestBridgeCall: requests the bridge injects carry ids that cannot collide
 // with the peers', and their responses are consumed, never forwarded.
 func TestBridgeCall(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newHarness(t, acpwire.Options{})
 	// The client has a request pending with id 1 toward the agent.
-	h.fromClient(`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{}}`)
-	h.agentGets()
+	h.FromClient(`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{}}`)
+	h.AgentGets()
 	type result struct {
 		raw json.RawMessage
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		raw, err := h.b.Call(context.Background(), ClientToAgent, "session/new", map[string]any{"cwd": "/w"})
+		raw, err := h.b.Call(context.Background(), acpwire.ClientToAgent, "session/new", map[string]any{"cwd": "/w"})
 		done <- result{raw, err}
 	}()
-	got := h.agentGets()
+	got := h.AgentGets()
 	var req struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
@@ -487,69 +487,69 @@ func TestBridgeCall(t *testing.T) {
 	if string(req.ID) == "1" {
 		t.Fatal("bridge reused a peer's id")
 	}
-	h.fromAgent(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"sessionId":"new"}}`)
+	h.FromAgent(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"sessionId":"new"}}`)
 	r := <-done
 	if r.err != nil || string(r.raw) != `{"sessionId":"new"}` {
 		t.Fatalf("Call = %s, %v", r.raw, r.err)
 	}
 	// The response to the client's own request still flows, and is the
 	// first thing the client sees: the bridge's response was consumed.
-	h.fromAgent(`{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`)
-	if got := h.clientGets(); got != `{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}` {
+	h.FromAgent(`{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`)
+	if got := h.ClientGets(); got != `{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}` {
 		t.Fatalf("client got %s", got)
 	}
 	// An error response comes back as *Error.
 	go func() {
-		_, err := h.b.Call(context.Background(), AgentToClient, "fs/read_text_file", map[string]any{"path": "/x"})
+		_, err := h.b.Call(context.Background(), acpwire.AgentToClient, "fs/read_text_file", map[string]any{"path": "/x"})
 		done <- result{err: err}
 	}()
-	got = h.clientGets()
+	got = h.ClientGets()
 	json.Unmarshal([]byte(got), &req)
-	h.fromClient(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"error":{"code":-32002,"message":"not found"}}`)
+	h.FromClient(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"error":{"code":-32002,"message":"not found"}}`)
 	r = <-done
-	if !errors.Is(r.err, &Error{Code: CodeResourceNotFound}) {
+	if !errors.Is(r.err, &acpwire.Error{Code: acpwire.CodeResourceNotFound}) {
 		t.Fatalf("Call error = %v, want resource not found", r.err)
 	}
 }
 
 func TestNotifyBothWays(t *testing.T) {
-	h := newHarness(t, Options{})
-	if err := h.b.Notify(AgentToClient, "session/update", json.RawMessage(`{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"from bridge"}}}`)); err != nil {
+	h := newHarness(t, acpwire.Options{})
+	if err := h.b.Notify(acpwire.AgentToClient, "session/update", json.RawMessage(`{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"from bridge"}}}`)); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.clientGets(); !strings.Contains(got, "from bridge") {
+	if got := h.ClientGets(); !strings.Contains(got, "from bridge") {
 		t.Fatalf("client got %s", got)
 	}
-	if err := h.b.Notify(ClientToAgent, "session/cancel", map[string]string{"sessionId": "s"}); err != nil {
+	if err := h.b.Notify(acpwire.ClientToAgent, "session/cancel", map[string]string{"sessionId": "s"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.agentGets(); got != `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}` {
+	if got := h.AgentGets(); got != `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}` {
 		t.Fatalf("agent got %s", got)
 	}
 }
 
 func TestInitializeTimeout(t *testing.T) {
-	h := newHarness(t, Options{InitializeTimeout: 50 * time.Millisecond})
-	h.fromClient(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`)
-	h.agentGets()
-	got := h.clientGets()
+	h := newHarness(t, acpwire.Options{InitializeTimeout: 50 * time.Millisecond})
+	h.FromClient(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`)
+	h.AgentGets()
+	got := h.ClientGets()
 	if !strings.Contains(got, `"id":0`) || !strings.Contains(got, "did not answer initialize") {
 		t.Fatalf("client got %s", got)
 	}
 	// A late answer is not delivered twice.
-	h.fromAgent(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1}}`)
-	h.fromAgent(`{"jsonrpc":"2.0","method":"marker"}`)
-	if got := h.clientGets(); got != `{"jsonrpc":"2.0","method":"marker"}` {
+	h.FromAgent(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1}}`)
+	h.FromAgent(`{"jsonrpc":"2.0","method":"marker"}`)
+	if got := h.ClientGets(); got != `{"jsonrpc":"2.0","method":"marker"}` {
 		t.Fatalf("client got %s", got)
 	}
 }
 
 func TestPreemptSeesCancelAtOnce(t *testing.T) {
-	for _, dir := range []Direction{ClientToAgent, AgentToClient} {
+	for _, dir := range []acpwire.Direction{acpwire.ClientToAgent, acpwire.AgentToClient} {
 		t.Run(dir.String(), func(t *testing.T) {
 			release, holding := make(chan struct{}), make(chan struct{})
 			var once sync.Once
-			block := mw(func(_ *Bridge, next Handler, ctx context.Context, m *Message) error {
+			block := mw(func(_ *acpwire.Bridge, next acpwire.Handler, ctx context.Context, m *acpwire.Message) error {
 				if m.IsRequest("slow") {
 					close(holding)
 					select {
@@ -560,13 +560,13 @@ func TestPreemptSeesCancelAtOnce(t *testing.T) {
 				}
 				return next.Handle(ctx, m)
 			})
-			b := New(Options{})
-			b.Use(preempting{block(b), func(m *Message) { once.Do(func() { close(release) }) }})
+			b := acpwire.New(acpwire.Options{})
+			b.Use(preempting{block(b), func(m *acpwire.Message) { once.Do(func() { close(release) }) }})
 			h := newHarnessFor(t, b)
-			send, gets := h.fromClient, h.agentGets
+			send, gets := h.FromClient, h.AgentGets
 			cancel := `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}`
-			if dir == AgentToClient {
-				send, gets = h.fromAgent, h.clientGets
+			if dir == acpwire.AgentToClient {
+				send, gets = h.FromAgent, h.ClientGets
 				cancel = `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":1}}`
 			}
 			send(`{"jsonrpc":"2.0","id":1,"method":"slow"}`)
@@ -592,12 +592,12 @@ func TestPreemptSeesCancelAtOnce(t *testing.T) {
 func TestRecordTranscript(t *testing.T) {
 	var rec strings.Builder
 	var mu sync.Mutex
-	h := newHarness(t, Options{Record: lockedWriter{&mu, &rec}})
-	h.fromClient(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`)
-	h.agentGets()
-	h.fromAgent(`{"jsonrpc":"2.0","id":1,"result":{"n":1.50}}`)
-	h.clientGets()
-	h.s.Close()
+	h := newHarness(t, acpwire.Options{Record: lockedWriter{&mu, &rec}})
+	h.FromClient(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`)
+	h.AgentGets()
+	h.FromAgent(`{"jsonrpc":"2.0","id":1,"result":{"n":1.50}}`)
+	h.ClientGets()
+	h.Session().Close()
 	mu.Lock()
 	lines := strings.Split(strings.TrimSpace(rec.String()), "\n")
 	mu.Unlock()
@@ -632,12 +632,12 @@ func TestRecordTranscript(t *testing.T) {
 func TestRecordWhatTheBridgeHeldBack(t *testing.T) {
 	var rec strings.Builder
 	var mu sync.Mutex
-	h := newHarness(t, Options{Record: lockedWriter{&mu, &rec}}, mw(func(b *Bridge, next Handler, ctx context.Context, m *Message) error {
+	h := newHarness(t, acpwire.Options{Record: lockedWriter{&mu, &rec}}, mw(func(b *acpwire.Bridge, next acpwire.Handler, ctx context.Context, m *acpwire.Message) error {
 		switch {
 		case m.IsRequest("fs/read_text_file"):
-			return b.ReplyError(m, Errorf(CodeInvalidParams, "denied"))
+			return b.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidParams, "denied"))
 		case m.IsRequest("terminal/create"):
-			return Errorf(CodeInvalidParams, "refused by returning an error")
+			return acpwire.Errorf(acpwire.CodeInvalidParams, "refused by returning an error")
 		case m.IsNotification("drop/me"):
 			return nil
 		case m.IsNotification("session/update"):
@@ -647,29 +647,29 @@ func TestRecordWhatTheBridgeHeldBack(t *testing.T) {
 			}
 			return next.Handle(ctx, p)
 		case m.IsRequest("session/prompt"):
-			go b.Call(context.Background(), AgentToClient, "_bridge/ping", map[string]any{})
+			go b.Call(context.Background(), acpwire.AgentToClient, "_bridge/ping", map[string]any{})
 		}
 		return next.Handle(ctx, m)
 	}))
-	h.fromAgent(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"path":"/etc/shadow"}}`)
-	h.agentGets() // the bridge's error answer
-	h.fromAgent(`{"jsonrpc":"2.0","id":8,"method":"terminal/create","params":{"command":"rm"}}`)
-	if got := h.agentGets(); !strings.Contains(got, "refused by returning an error") {
+	h.FromAgent(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"path":"/etc/shadow"}}`)
+	h.AgentGets() // the bridge's error answer
+	h.FromAgent(`{"jsonrpc":"2.0","id":8,"method":"terminal/create","params":{"command":"rm"}}`)
+	if got := h.AgentGets(); !strings.Contains(got, "refused by returning an error") {
 		t.Fatalf("agent got %s", got)
 	}
-	h.fromAgent(`{"jsonrpc":"2.0","method":"drop/me"}`)
-	h.fromAgent(`{"jsonrpc":"2.0","method":"session/update","params":{"x":"orig"}}`)
-	if got := h.clientGets(); !strings.Contains(got, `"changed"`) {
+	h.FromAgent(`{"jsonrpc":"2.0","method":"drop/me"}`)
+	h.FromAgent(`{"jsonrpc":"2.0","method":"session/update","params":{"x":"orig"}}`)
+	if got := h.ClientGets(); !strings.Contains(got, `"changed"`) {
 		t.Fatalf("client got %s", got)
 	}
-	h.fromClient(`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{}}`)
-	h.agentGets()
-	call := h.clientGets()
+	h.FromClient(`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{}}`)
+	h.AgentGets()
+	call := h.ClientGets()
 	id, _ := rawjson.Get([]byte(call), "id")
-	h.fromClient(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{}}`)
-	h.fromClient(`{"jsonrpc":"2.0","method":"session/cancel","params":{}}`)
-	h.agentGets()
-	h.s.Close()
+	h.FromClient(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{}}`)
+	h.FromClient(`{"jsonrpc":"2.0","method":"session/cancel","params":{}}`)
+	h.AgentGets()
+	h.Session().Close()
 
 	type entry struct {
 		TS     string          `json:"ts"`
@@ -746,7 +746,7 @@ func TestCallThenRunsBeforeNextMessage(t *testing.T) {
 		var mu sync.Mutex
 		mapped := ""
 		seen := make(chan string, 1)
-		check := mw(func(_ *Bridge, next Handler, ctx context.Context, m *Message) error {
+		check := mw(func(_ *acpwire.Bridge, next acpwire.Handler, ctx context.Context, m *acpwire.Message) error {
 			if m.IsNotification("session/update") {
 				mu.Lock()
 				seen <- mapped
@@ -754,10 +754,10 @@ func TestCallThenRunsBeforeNextMessage(t *testing.T) {
 			}
 			return next.Handle(ctx, m)
 		})
-		h := newHarness(t, Options{}, check)
+		h := newHarness(t, acpwire.Options{}, check)
 		done := make(chan error, 1)
 		go func() {
-			done <- h.b.CallThen(context.Background(), ClientToAgent, "session/new", map[string]string{"cwd": "/w"},
+			done <- h.b.CallThen(context.Background(), acpwire.ClientToAgent, "session/new", map[string]string{"cwd": "/w"},
 				func(result json.RawMessage, err error) error {
 					if err != nil {
 						return err
@@ -772,17 +772,17 @@ func TestCallThenRunsBeforeNextMessage(t *testing.T) {
 		var req struct {
 			ID json.RawMessage `json:"id"`
 		}
-		json.Unmarshal([]byte(h.agentGets()), &req)
+		json.Unmarshal([]byte(h.AgentGets()), &req)
 		// The response and the next notification arrive together.
-		h.agentW.WriteString(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"sessionId":"new"}}` + "\n" +
-			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"new"}}` + "\n")
+		h.FromAgent(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"sessionId":"new"}}` + "\n" +
+			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"new"}}`)
 		if got := <-seen; got != `{"sessionId":"new"}` {
 			t.Fatalf("run %d: the next message was handled before the response's handler ran (saw %q)", i, got)
 		}
 		if err := <-done; err != nil {
 			t.Fatal(err)
 		}
-		h.clientGets()
+		h.ClientGets()
 	}
 }
 
@@ -792,22 +792,22 @@ func TestCallThenRunsBeforeNextMessage(t *testing.T) {
 // if the peer goes away) is not read over. Middleware that may keep
 // messages gets fresh blocks.
 func TestReadBlocksReused(t *testing.T) {
-	pass := func(*Bridge) Middleware {
-		return func(next Handler) Handler { return next }
+	pass := func(*acpwire.Bridge) acpwire.Middleware {
+		return func(next acpwire.Handler) acpwire.Handler { return next }
 	}
 	cases := []struct {
 		name      string
 		retaining bool
-		mw        []func(*Bridge) Middleware
+		mw        []func(*acpwire.Bridge) acpwire.Middleware
 	}{
 		{name: "no middleware"},
-		{name: "non-retaining middleware", mw: []func(*Bridge) Middleware{pass}},
-		{name: "middleware that may keep messages", retaining: true, mw: []func(*Bridge) Middleware{pass}},
+		{name: "non-retaining middleware", mw: []func(*acpwire.Bridge) acpwire.Middleware{pass}},
+		{name: "middleware that may keep messages", retaining: true, mw: []func(*acpwire.Bridge) acpwire.Middleware{pass}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			t.Setenv(PoisonBlocksEnv, "1")
-			b := New(Options{})
+			t.Setenv(acpwire.PoisonBlocksEnv, "1")
+			b := acpwire.New(acpwire.Options{})
 			for _, mw := range c.mw {
 				if c.retaining {
 					b.Use(mw(b))
@@ -817,8 +817,8 @@ func TestReadBlocksReused(t *testing.T) {
 			}
 			h := newHarnessFor(t, b)
 			const request = `{"jsonrpc":"2.0","id":"kept-request-7","method":"fs/read_text_file","params":{"sessionId":"s","path":"/a"}}`
-			h.fromAgent(request)
-			if got := h.clientGets(); got != request {
+			h.FromAgent(request)
+			if got := h.ClientGets(); got != request {
 				t.Fatalf("client got %s", got)
 			}
 			const updates = 3000 // about 8 MB: some 120 blocks' worth
@@ -831,66 +831,38 @@ func TestReadBlocksReused(t *testing.T) {
 			total := len(stream)
 			// At most the forwarding queue's worth of messages (of at most
 			// 5.2 KB) wait in blocks, plus the block being read.
-			const maxBlocks = 256*5200/blockSize + 2
-			go h.agentW.Write([]byte(stream))
+			const maxBlocks = 256*5200/acpwire.BlockSize + 2
+			go h.FromAgent(strings.TrimSuffix(stream, "\n"))
 			for i, want := range lines {
-				got, err := h.toClient.ReadString('\n')
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got[:len(got)-1] != want {
+				if got := h.ClientGets(); got != want {
 					t.Fatalf("message %d changed in the bridge:\n got %.120s\nwant %.120s", i, got, want)
 				}
 			}
-			pool := h.s.pools[AgentToClient]
+			made, reused := acpwire.ReadBlocks(h.Session(), acpwire.AgentToClient)
 			switch {
-			case c.retaining && pool != nil:
+			case c.retaining && reused:
 				t.Fatal("read blocks are reused although a middleware may keep messages")
-			case !c.retaining && pool == nil:
+			case !c.retaining && !reused:
 				t.Fatal("read blocks are not reused")
-			case !c.retaining && pool.made.Load() > maxBlocks:
-				t.Fatalf("%d read blocks allocated for %d messages (%d blocks' worth); want at most %d reused ones", pool.made.Load(), updates, total/blockSize, maxBlocks)
+			case !c.retaining && made > maxBlocks:
+				t.Fatalf("%d read blocks allocated for %d messages (%d blocks' worth); want at most %d reused ones", made, updates, total/acpwire.BlockSize, maxBlocks)
 			}
 			// The request the bridge still tracks kept its bytes: its
 			// id comes back intact in the bridge's answer.
-			if n := b.FailPending(AgentToClient, Errorf(CodeInternalError, "client gone")); n != 1 {
+			if n := b.FailPending(acpwire.AgentToClient, acpwire.Errorf(acpwire.CodeInternalError, "client gone")); n != 1 {
 				t.Fatalf("FailPending answered %d requests, want 1", n)
 			}
-			if got := h.agentGets(); !strings.Contains(got, `"id":"kept-request-7"`) {
+			if got := h.AgentGets(); !strings.Contains(got, `"id":"kept-request-7"`) {
 				t.Fatalf("answer to the kept request: %s", got)
 			}
 		})
 	}
 }
 
-// TestOwnCallID: the bridge recognises the ids of its own requests, and
-// only those, without allocating (it checks every unclaimed response).
-func TestOwnCallID(t *testing.T) {
-	b := New(Options{})
-	own := json.RawMessage(`"` + b.callID + `7"`)
-	for _, c := range []struct {
-		id   string
-		want bool
-	}{
-		{string(own), true},
-		{`"acp-bridge-000000000000-7"`, false},
-		{`7`, false},
-		{`"` + b.callID[:len(b.callID)-1] + `"`, false},
-		{`""`, false},
-	} {
-		if got := b.ownCallID(json.RawMessage(c.id)); got != c.want {
-			t.Errorf("ownCallID(%s) = %v, want %v", c.id, got, c.want)
-		}
-	}
-	if n := testing.AllocsPerRun(100, func() { b.ownCallID(own) }); n != 0 {
-		t.Errorf("ownCallID allocates %v times per call", n)
-	}
-}
-
 // preempting is a Middleware with a preempt hook: a Preempter.
 type preempting struct {
-	Middleware
-	preempt func(*Message)
+	acpwire.Middleware
+	preempt func(*acpwire.Message)
 }
 
-func (p preempting) Preempt(m *Message) { p.preempt(m) }
+func (p preempting) Preempt(m *acpwire.Message) { p.preempt(m) }

@@ -1,17 +1,19 @@
-package acpwire
+package acpwire_test
 
 import (
 	"context"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 )
 
 // panicky is middleware that panics on every x/boom message, before or
 // after passing it on.
-func panicky(after bool) Middleware {
-	return func(next Handler) Handler {
-		return HandlerFunc(func(ctx context.Context, m *Message) error {
+func panicky(after bool) acpwire.Middleware {
+	return func(next acpwire.Handler) acpwire.Handler {
+		return acpwire.HandlerFunc(func(ctx context.Context, m *acpwire.Message) error {
 			if m.Method == "x/boom" {
 				if after {
 					_ = next.Handle(ctx, m)
@@ -46,28 +48,28 @@ func TestMiddlewarePanicContained(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var mu sync.Mutex
-			var panics []Panic
-			b := New(Options{OnPanic: func(p Panic) { mu.Lock(); panics = append(panics, p); mu.Unlock() }})
+			var panics []acpwire.Panic
+			b := acpwire.New(acpwire.Options{OnPanic: func(p acpwire.Panic) { mu.Lock(); panics = append(panics, p); mu.Unlock() }})
 			if tt.failClosed {
 				b.UseFailClosed(panicky(tt.after))
 			} else {
 				b.Use(panicky(tt.after))
 			}
 			h := newHarnessFor(t, b)
-			h.fromClient(tt.line)
+			h.FromClient(tt.line)
 			const marker = `{"jsonrpc":"2.0","method":"marker"}`
-			h.fromClient(marker)
+			h.FromClient(marker)
 			if tt.clientGets != "" {
-				if got := h.clientGets(); !strings.Contains(got, tt.clientGets) {
+				if got := h.ClientGets(); !strings.Contains(got, tt.clientGets) {
 					t.Fatalf("client got %s, want %s", got, tt.clientGets)
 				}
 			}
 			if tt.agentGets {
-				if got := h.agentGets(); got != tt.line {
+				if got := h.AgentGets(); got != tt.line {
 					t.Fatalf("agent got %s, want the message unchanged", got)
 				}
 			}
-			if got := h.agentGets(); got != marker {
+			if got := h.AgentGets(); got != marker {
 				t.Fatalf("agent got %s, want the marker: the session goes on", got)
 			}
 			mu.Lock()
@@ -85,9 +87,9 @@ func TestMiddlewarePanicContained(t *testing.T) {
 func TestOnionOrder(t *testing.T) {
 	var mu sync.Mutex
 	var seen []string
-	tag := func(name string) Middleware {
-		return func(next Handler) Handler {
-			return HandlerFunc(func(ctx context.Context, m *Message) error {
+	tag := func(name string) acpwire.Middleware {
+		return func(next acpwire.Handler) acpwire.Handler {
+			return acpwire.HandlerFunc(func(ctx context.Context, m *acpwire.Message) error {
 				mu.Lock()
 				seen = append(seen, m.Dir.String()+":"+name)
 				mu.Unlock()
@@ -95,14 +97,14 @@ func TestOnionOrder(t *testing.T) {
 			})
 		}
 	}
-	b := New(Options{})
+	b := acpwire.New(acpwire.Options{})
 	b.Use(tag("m1"), tag("m2"))
 	b.UseNonRetaining(tag("m3"))
 	h := newHarnessFor(t, b)
-	h.fromClient(`{"jsonrpc":"2.0","method":"a"}`)
-	h.agentGets()
-	h.fromAgent(`{"jsonrpc":"2.0","method":"b"}`)
-	h.clientGets()
+	h.FromClient(`{"jsonrpc":"2.0","method":"a"}`)
+	h.AgentGets()
+	h.FromAgent(`{"jsonrpc":"2.0","method":"b"}`)
+	h.ClientGets()
 	mu.Lock()
 	defer mu.Unlock()
 	want := "client_to_agent:m1 client_to_agent:m2 client_to_agent:m3 agent_to_client:m3 agent_to_client:m2 agent_to_client:m1"

@@ -15,3 +15,17 @@ func setGrace(stdin, term time.Duration) func() {
 }
 
 func signalIgnore(sig syscall.Signal) { signal.Ignore(sig) }
+
+// BlockSize is the size of a read block.
+const BlockSize = blockSize
+
+// ReadBlocks returns how many read blocks s has allocated for the messages
+// travelling in dir, and whether it reuses them (false: every message gets
+// fresh memory, as when a middleware may keep messages).
+func ReadBlocks(s *Session, dir Direction) (made int64, reused bool) {
+	p := s.pools[dir]
+	if p == nil {
+		return 0, false
+	}
+	return p.made.Load(), true
+}

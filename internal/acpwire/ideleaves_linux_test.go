@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/leakcheck"
 )
 
 // pipesSession starts b between four OS pipes. Nobody reads what the
@@ -17,7 +19,7 @@ import (
 // the test does. cleanup unblocks everything.
 func pipesSession(t *testing.T, b *Bridge) (s *Session, cr, cw, clientIn, agentIn *os.File) {
 	t.Helper()
-	checkLeaks(t)
+	leakcheck.Check(t)
 	cr, cw = osPipe(t)
 	ar, aw := osPipe(t)
 	tcR, tcW := osPipe(t)

@@ -1,4 +1,4 @@
-package acpwire
+package acpwire_test
 
 import (
 	"context"
@@ -6,16 +6,18 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 )
 
 // refusals collects what the OnRefused hook hears.
 type refusals struct {
 	mu   sync.Mutex
-	list []Refusal
+	list []acpwire.Refusal
 	ch   chan struct{}
 }
 
-func (r *refusals) hook(x Refusal) {
+func (r *refusals) hook(x acpwire.Refusal) {
 	r.mu.Lock()
 	r.list = append(r.list, x)
 	if r.ch == nil {
@@ -29,7 +31,7 @@ func (r *refusals) hook(x Refusal) {
 // last waits for the hook to have heard of a refusal and returns the
 // latest. The hook runs after the bridge has answered, so a test that saw
 // the answer may still have to wait for it.
-func (r *refusals) last() (Refusal, bool) {
+func (r *refusals) last() (acpwire.Refusal, bool) {
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
 		r.mu.Lock()
@@ -41,7 +43,7 @@ func (r *refusals) last() (Refusal, bool) {
 		r.mu.Unlock()
 		time.Sleep(time.Millisecond)
 	}
-	return Refusal{}, false
+	return acpwire.Refusal{}, false
 }
 
 // TestRefusedNeverForwarded: every line below would be a request,
@@ -91,16 +93,16 @@ func TestRefusedNeverForwarded(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var r refusals
-			h := newHarness(t, Options{OnRefused: r.hook})
-			h.fromAgent(tt.line)
+			h := newHarness(t, acpwire.Options{OnRefused: r.hook})
+			h.FromAgent(tt.line)
 			const marker = `{"jsonrpc":"2.0","method":"marker"}`
-			h.fromAgent(marker)
+			h.FromAgent(marker)
 			if tt.answer != "" {
-				if got := h.agentGets(); !strings.Contains(got, tt.answer) {
+				if got := h.AgentGets(); !strings.Contains(got, tt.answer) {
 					t.Errorf("agent got %s, want %s", got, tt.answer)
 				}
 			}
-			if got := h.clientGets(); got != marker {
+			if got := h.ClientGets(); got != marker {
 				t.Fatalf("client got %s: the refused line reached it", got)
 			}
 			x, ok := r.last()
@@ -123,15 +125,15 @@ func TestRefusedNeverForwarded(t *testing.T) {
 func TestLeadingWhiteSpaceStillJudged(t *testing.T) {
 	for _, lead := range []string{"\r", "\r\r", " \t\r "} {
 		seen := make(chan string, 1)
-		h := newHarness(t, Options{}, mw(func(b *Bridge, next Handler, ctx context.Context, m *Message) error {
+		h := newHarness(t, acpwire.Options{}, mw(func(b *acpwire.Bridge, next acpwire.Handler, ctx context.Context, m *acpwire.Message) error {
 			if m.IsRequest("fs/read_text_file") {
 				seen <- m.Method
-				return b.ReplyError(m, Errorf(CodeInvalidRequest, "denied"))
+				return b.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidRequest, "denied"))
 			}
 			return next.Handle(ctx, m)
 		}))
-		h.fromAgent(lead + `{"jsonrpc":"2.0","id":1,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/etc/passwd"}}`)
-		if got := h.agentGets(); !strings.Contains(got, "denied") {
+		h.FromAgent(lead + `{"jsonrpc":"2.0","id":1,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/etc/passwd"}}`)
+		if got := h.AgentGets(); !strings.Contains(got, "denied") {
 			t.Fatalf("lead %q: agent got %s", lead, got)
 		}
 		<-seen
@@ -142,11 +144,11 @@ func TestLeadingWhiteSpaceStillJudged(t *testing.T) {
 // with two outcomes is refused; the agent gets an error in its place.
 func TestStrictResponseRefused(t *testing.T) {
 	var r refusals
-	h := newHarness(t, Options{OnRefused: r.hook})
-	h.fromAgent(`{"jsonrpc":"2.0","id":"p1","method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"t"},"options":[]}}`)
-	h.clientGets()
-	h.fromClient(`{"jsonrpc":"2.0","id":"p1","result":{"outcome":{"outcome":"cancelled"},"outcome":{"outcome":"selected","optionId":"allow"}}}`)
-	got := h.agentGets()
+	h := newHarness(t, acpwire.Options{OnRefused: r.hook})
+	h.FromAgent(`{"jsonrpc":"2.0","id":"p1","method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"t"},"options":[]}}`)
+	h.ClientGets()
+	h.FromClient(`{"jsonrpc":"2.0","id":"p1","result":{"outcome":{"outcome":"cancelled"},"outcome":{"outcome":"selected","optionId":"allow"}}}`)
+	got := h.AgentGets()
 	if !strings.Contains(got, `"id":"p1","error":{"code":-32603`) || !strings.Contains(got, "duplicate") {
 		t.Fatalf("agent got %s", got)
 	}
@@ -158,10 +160,10 @@ func TestStrictResponseRefused(t *testing.T) {
 // TestNonStrictMessagesUntouched: methods outside the strict set keep
 // every byte, duplicates and all.
 func TestNonStrictMessagesUntouched(t *testing.T) {
-	h := newHarness(t, Options{})
+	h := newHarness(t, acpwire.Options{})
 	line := `{"jsonrpc":"2.0","id":1,"method":"_zed/x","params":{"a":1,"a":2,"A":3,"s":"\ud800"}}`
-	h.fromClient(line)
-	if got := h.agentGets(); got != line {
+	h.FromClient(line)
+	if got := h.AgentGets(); got != line {
 		t.Fatalf("agent got %s", got)
 	}
 }
@@ -172,9 +174,9 @@ func TestNonStrictMessagesUntouched(t *testing.T) {
 // a request the peer did see still does.
 func TestCancelAndLateAnswerStayInBridge(t *testing.T) {
 	var r refusals
-	h := newHarness(t, Options{OnRefused: r.hook}, mw(func(b *Bridge, next Handler, ctx context.Context, m *Message) error {
+	h := newHarness(t, acpwire.Options{OnRefused: r.hook}, mw(func(b *acpwire.Bridge, next acpwire.Handler, ctx context.Context, m *acpwire.Message) error {
 		if m.IsRequest("fs/read_text_file") {
-			return b.ReplyError(m, Errorf(CodeInvalidRequest, "denied"))
+			return b.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidRequest, "denied"))
 		}
 		if m.IsRequest("local/answer-after-forward") {
 			if err := next.Handle(ctx, m); err != nil {
@@ -186,50 +188,50 @@ func TestCancelAndLateAnswerStayInBridge(t *testing.T) {
 	}))
 	const marker = `{"jsonrpc":"2.0","method":"marker"}`
 	// Answered by the bridge, never forwarded: its cancel stays.
-	h.fromAgent(`{"jsonrpc":"2.0","id":"r1","method":"fs/read_text_file","params":{"sessionId":"s","path":"/etc/passwd"}}`)
-	if got := h.agentGets(); !strings.Contains(got, "denied") {
+	h.FromAgent(`{"jsonrpc":"2.0","id":"r1","method":"fs/read_text_file","params":{"sessionId":"s","path":"/etc/passwd"}}`)
+	if got := h.AgentGets(); !strings.Contains(got, "denied") {
 		t.Fatalf("agent got %s", got)
 	}
-	h.fromAgent(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":"r1"}}`)
-	h.fromAgent(marker)
-	if got := h.clientGets(); got != marker {
+	h.FromAgent(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":"r1"}}`)
+	h.FromAgent(marker)
+	if got := h.ClientGets(); got != marker {
 		t.Fatalf("client got %s, want the cancel kept in the bridge", got)
 	}
 	if x, _ := r.last(); !strings.Contains(x.Reason, "cancellation") {
 		t.Errorf("refusal reason %q", x.Reason)
 	}
 	// Refused before any middleware (a batch): its cancel stays too.
-	h.fromAgent(`[{"jsonrpc":"2.0","id":"r2","method":"terminal/create","params":{}}]`)
-	h.agentGets()
-	h.fromAgent(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":"r2"}}`)
-	h.fromAgent(marker)
-	if got := h.clientGets(); got != marker {
+	h.FromAgent(`[{"jsonrpc":"2.0","id":"r2","method":"terminal/create","params":{}}]`)
+	h.AgentGets()
+	h.FromAgent(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":"r2"}}`)
+	h.FromAgent(marker)
+	if got := h.ClientGets(); got != marker {
 		t.Fatalf("client got %s", got)
 	}
 	// Forwarded, then answered by the bridge: the cancel and the late
 	// answer both stay.
-	h.fromClient(`{"jsonrpc":"2.0","id":5,"method":"local/answer-after-forward"}`)
-	h.agentGets()
-	if got := h.clientGets(); !strings.Contains(got, "bridge answered") {
+	h.FromClient(`{"jsonrpc":"2.0","id":5,"method":"local/answer-after-forward"}`)
+	h.AgentGets()
+	if got := h.ClientGets(); !strings.Contains(got, "bridge answered") {
 		t.Fatalf("client got %s", got)
 	}
-	h.fromClient(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":5}}`)
-	h.fromClient(marker)
-	if got := h.agentGets(); got != marker {
+	h.FromClient(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":5}}`)
+	h.FromClient(marker)
+	if got := h.AgentGets(); got != marker {
 		t.Fatalf("agent got %s, want the cancel kept in the bridge", got)
 	}
-	h.fromAgent(`{"jsonrpc":"2.0","id":5,"result":"late"}`)
-	h.fromAgent(marker)
-	if got := h.clientGets(); got != marker {
+	h.FromAgent(`{"jsonrpc":"2.0","id":5,"result":"late"}`)
+	h.FromAgent(marker)
+	if got := h.ClientGets(); got != marker {
 		t.Fatalf("client got %s, want the late answer kept in the bridge", got)
 	}
 	// A request the peer did see and that waits: its cancel goes through,
 	// however the id is spelled.
-	h.fromClient(`{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{"sessionId":"s","prompt":[]}}`)
-	h.agentGets()
+	h.FromClient(`{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{"sessionId":"s","prompt":[]}}`)
+	h.AgentGets()
 	cancel := `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":7.0}}`
-	h.fromClient(cancel)
-	if got := h.agentGets(); got != cancel {
+	h.FromClient(cancel)
+	if got := h.AgentGets(); got != cancel {
 		t.Fatalf("agent got %s, want the cancel", got)
 	}
 }

@@ -6,16 +6,16 @@ package acpwiretest
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"io"
 	"os"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/leakcheck"
 )
 
 // DefaultTimeout bounds one read or write of a Harness: only a bridge that
@@ -49,6 +49,21 @@ type lines struct {
 type lineRead struct {
 	line string
 	err  error
+}
+
+// buffered returns the next line if it is whole in the buffer already,
+// so reading it cannot block (a stream of thousands of lines reads
+// without a goroutine each).
+func (l *lines) buffered() (string, bool) {
+	if l.pending != nil {
+		return "", false
+	}
+	b, _ := l.r.Peek(l.r.Buffered())
+	if bytes.IndexByte(b, '\n') < 0 {
+		return "", false
+	}
+	s, _ := l.r.ReadString('\n')
+	return strings.TrimSuffix(s, "\n"), true
 }
 
 // next returns the channel the next line arrives on, starting a read if
@@ -144,6 +159,9 @@ func (h *Harness) AgentGetsNothing(d time.Duration) {
 
 func (h *Harness) read(l *lines, who string) string {
 	h.t.Helper()
+	if line, ok := l.buffered(); ok {
+		return line
+	}
 	select {
 	case x := <-l.next():
 		l.pending = nil
@@ -183,33 +201,9 @@ func pipe(t testing.TB) (*os.File, *os.File) {
 	return r, w
 }
 
-// CheckLeaks fails the test if, once its cleanups have run, more
-// goroutines run than when CheckLeaks was called (waiting up to
-// DefaultTimeout for them to end). Call it before starting what it checks,
-// so its check runs after the cleanups that stop it; it counts every
-// goroutine, so it is meant for tests that do not run in parallel.
-// leakChecked holds the tests whose goroutines are checked already: a test
-// that starts several bridges is checked once, against the count before
-// the first, since the others start while earlier ones still run.
-var leakChecked sync.Map
-
+// CheckLeaks fails the test if, once its cleanups have run, goroutines
+// started since the call still run (see leakcheck.Check). Start calls it.
 func CheckLeaks(t testing.TB) {
 	t.Helper()
-	if _, checked := leakChecked.LoadOrStore(t, true); checked {
-		return // the first call's check runs last and covers this one
-	}
-	before := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		leakChecked.Delete(t)
-		deadline := time.Now().Add(DefaultTimeout)
-		for runtime.NumGoroutine() > before {
-			if time.Now().After(deadline) {
-				buf := make([]byte, 1<<20)
-				n := runtime.Stack(buf, true)
-				t.Errorf("%d goroutines after the test, %d before:\n%s", runtime.NumGoroutine(), before, buf[:n])
-				return
-			}
-			time.Sleep(time.Millisecond) // nothing to wait on: poll
-		}
-	})
+	leakcheck.Check(t)
 }

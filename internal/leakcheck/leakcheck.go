@@ -1,0 +1,81 @@
+// Package leakcheck fails a test that leaves goroutines running: a bridge
+// whose session has ended, or a pipeline that has closed, must leave
+// nothing behind.
+//
+//	func TestX(t *testing.T) {
+//		leakcheck.Check(t) // before starting what it checks
+//		...
+//	}
+package leakcheck
+
+import (
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// timeout is how long Check waits for goroutines to end after the test:
+// only one that is stuck takes that long. Only this package's tests
+// change it.
+var timeout = 10 * time.Second
+
+// checked holds the tests whose goroutines are checked already: a test
+// that starts several bridges is checked once, against the count before
+// the first, since the others start while earlier ones still run.
+var checked sync.Map
+
+// Check fails t if, once its cleanups have run, more goroutines run than
+// when Check was called, waiting up to 10 seconds for them to end; the
+// failure lists the goroutines that were not running when Check was
+// called. Call it before starting what it checks, so its check runs after
+// the cleanups that stop it. It counts every goroutine of the process, so
+// it is meant for tests that do not run in parallel.
+func Check(t testing.TB) {
+	t.Helper()
+	if _, ok := checked.LoadOrStore(t, true); ok {
+		return // the first call's check runs last and covers this one
+	}
+	before := runtime.NumGoroutine()
+	old := goroutineIDs(stacks())
+	t.Cleanup(func() {
+		checked.Delete(t)
+		deadline := time.Now().Add(timeout)
+		for runtime.NumGoroutine() > before {
+			if time.Now().After(deadline) {
+				var added []string
+				for _, g := range strings.Split(stacks(), "\n\n") {
+					if !old[goroutineID(g)] {
+						added = append(added, g)
+					}
+				}
+				t.Errorf("%d goroutines %v after the test, %d before; the ones started since:\n%s",
+					runtime.NumGoroutine(), timeout, before, strings.Join(added, "\n\n"))
+				return
+			}
+			time.Sleep(time.Millisecond) // nothing to wait on: poll
+		}
+	})
+}
+
+// stacks returns every goroutine's stack, separated by blank lines.
+func stacks() string {
+	buf := make([]byte, 1<<20)
+	return string(buf[:runtime.Stack(buf, true)])
+}
+
+func goroutineIDs(all string) map[string]bool {
+	ids := map[string]bool{}
+	for _, g := range strings.Split(all, "\n\n") {
+		ids[goroutineID(g)] = true
+	}
+	return ids
+}
+
+// goroutineID returns the number in a stack's first line, "goroutine 7
+// [running]:".
+func goroutineID(stack string) string {
+	id, _, _ := strings.Cut(strings.TrimPrefix(stack, "goroutine "), " ")
+	return id
+}

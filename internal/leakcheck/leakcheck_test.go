@@ -1,0 +1,72 @@
+package leakcheck
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// recorder is a testing.TB that runs its cleanups when told to and keeps
+// the failures they report.
+type recorder struct {
+	testing.TB
+	cleanups []func()
+	errors   []string
+}
+
+func (r *recorder) Helper()          {}
+func (r *recorder) Cleanup(f func()) { r.cleanups = append(r.cleanups, f) }
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+
+func (r *recorder) finish() {
+	for i := len(r.cleanups) - 1; i >= 0; i-- {
+		r.cleanups[i]()
+	}
+}
+
+func TestCheck(t *testing.T) {
+	defer func(d time.Duration) { timeout = d }(timeout)
+	timeout = 100 * time.Millisecond
+	tests := []struct {
+		name     string
+		run      func(stop chan struct{}) // starts what the test checks
+		wantLeak bool
+	}{
+		{name: "nothing started", run: func(chan struct{}) {}},
+		{name: "goroutine ended", run: func(chan struct{}) {
+			done := make(chan struct{})
+			go func() { <-done }()
+			close(done)
+		}},
+		{name: "goroutine left running", run: func(stop chan struct{}) { go leaky(stop) }, wantLeak: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &recorder{TB: t}
+			Check(r)
+			Check(r) // a second call in the same test adds no second check
+			if len(r.cleanups) != 1 {
+				t.Fatalf("%d cleanups registered; want 1", len(r.cleanups))
+			}
+			stop := make(chan struct{})
+			tt.run(stop)
+			r.finish()
+			close(stop)
+			switch {
+			case !tt.wantLeak && len(r.errors) > 0:
+				t.Errorf("Check reported %q; want nothing", r.errors)
+			case tt.wantLeak && len(r.errors) != 1:
+				t.Errorf("Check reported %q; want one leak", r.errors)
+			case tt.wantLeak && !strings.Contains(r.errors[0], "leakcheck.leaky"):
+				t.Errorf("the report does not name the goroutine left running:\n%s", r.errors[0])
+			case tt.wantLeak && strings.Contains(r.errors[0], "testing.tRunner"):
+				t.Errorf("the report names goroutines that ran before Check:\n%s", r.errors[0])
+			}
+		})
+	}
+}
+
+func leaky(stop chan struct{}) { <-stop }
