@@ -18,9 +18,12 @@ import (
 type Decoder struct {
 	sess *accp.Session
 
-	mu   sync.Mutex // guards sid and refs, and orders delivery with numbering
+	mu   sync.Mutex // guards sid, sidLost and refs, and orders delivery with numbering
 	sid  string     // the sid last seen in an envelope
 	refs refTable   // the session's numbered values (see Options.Refs)
+	// sidLost is the seq of a run frame refused unread (see refuse), whose
+	// messages may have changed the sid; 0 if none since the last sid.
+	sidLost int64
 
 	maxJSON int // Options.MaxJSONBytes
 }
@@ -89,14 +92,21 @@ func (d *Decoder) DecodeValues(line string) ([]any, error) {
 }
 
 func (d *Decoder) decode(line string, single bool) ([]any, error) {
+	if head, body, err := Limits.ParseOutline(line, d.sess.Registry()); err == nil {
+		if b, ok := frameBound(head, body); ok && b.bytes > d.maxJSON {
+			if single && isRun(head) && b.messages > 1 {
+				return nil, errRunFrame(b.messages)
+			}
+			return nil, d.refuse(head, line, b.bytes)
+		}
+	}
 	f, err := Limits.Parse(line, d.sess.Registry())
 	if err != nil {
 		return nil, err
 	}
 	if single && isRun(f) {
 		if n := runLen(f); n > 1 {
-			return nil, &accp.Error{Code: accp.CodeInvalidType, Offset: -1,
-				Msg: fmt.Sprintf("run frame holds %d messages; decode it with DecodeValues", n)}
+			return nil, errRunFrame(n)
 		}
 	}
 	d.mu.Lock()
@@ -121,9 +131,13 @@ func (d *Decoder) decode(line string, single bool) ([]any, error) {
 	// are in force from here on whatever becomes of the frame.
 	sids := make([]string, len(envs)) // the sid in force before each message
 	for i, e := range envs {
+		if e.SID == "" && d.sidLost != 0 && sessionKind(frames[i]) {
+			return nil, &accp.Error{Code: accp.CodeInvalidType, Offset: -1, Msg: fmt.Sprintf(
+				"message %d leaves its sid out, and the run frame with seq %d, refused unread, may have changed it", i+1, d.sidLost)}
+		}
 		sids[i] = d.sid
 		if e.SID != "" {
-			d.sid = e.SID
+			d.sid, d.sidLost = e.SID, 0
 		}
 	}
 	// A dropped frame's values are still numbered, as the encoder numbered
@@ -150,6 +164,45 @@ func (d *Decoder) decode(line string, single bool) ([]any, error) {
 		out[i] = x
 	}
 	return out, nil
+}
+
+// refuse rejects a frame whose body the text shows to decode to n bytes
+// of JSON, over Options.MaxJSONBytes, without parsing its values (see
+// frameBound): head is its header and metadata. The frame still takes its
+// place in the sequence; its values are not numbered, so the numbering is
+// lost from here on (later "$N" refs are E2001), and a run frame's sids
+// are not read, so a later message that leaves its sid out is rejected
+// until an envelope names one.
+func (d *Decoder) refuse(head *accp.Frame, line string, n int) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	env, drop, err := d.sess.ReceiveFrame(head, line)
+	if err != nil {
+		return err
+	}
+	d.refs.loseAt(env.Seq)
+	switch {
+	case isRun(head):
+		d.sidLost = env.Seq
+	case env.SID != "":
+		d.sid, d.sidLost = env.SID, 0
+	}
+	if drop {
+		return nil
+	}
+	return errJSONSize(n, d.maxJSON)
+}
+
+// sessionKind reports whether f's message always carries a session id.
+func sessionKind(f *accp.Frame) bool {
+	k := byFrame[[2]string{f.Intent, f.Op}]
+	return k != nil && k.session
+}
+
+// errRunFrame is the error for a run frame of n messages decoded as one.
+func errRunFrame(n int) *accp.Error {
+	return &accp.Error{Code: accp.CodeInvalidType, Offset: -1,
+		Msg: fmt.Sprintf("run frame holds %d messages; decode it with DecodeValues", n)}
 }
 
 // FrameToJSON maps one parsed frame and its envelope to the JSON-RPC
