@@ -27,19 +27,10 @@ Blank lines and lines starting with '#' are skipped.
 
 // runAACP implements "acp-bridge aacp".
 func runAACP(ctx context.Context, e *env, args []string) error {
-	if len(args) == 0 {
-		return usageError(e, "acp-bridge aacp", "aacp: which command? validate or encode")
-	}
-	switch args[0] {
-	case "validate":
-		return aacpValidate(e, args[1:])
-	case "encode":
-		return aacpEncode(ctx, e, args[1:])
-	case "help", "-h", "--help":
-		fmt.Fprint(e.stdout, aacpUsage)
-		return nil
-	}
-	return usageError(e, "acp-bridge aacp", fmt.Sprintf("aacp: unknown command %q (want validate or encode)", args[0]))
+	return runGroup(ctx, e, "aacp", aacpUsage, []subcommand{
+		{"validate", func(_ context.Context, e *env, args []string) error { return aacpValidate(e, args) }},
+		{"encode", aacpEncode},
+	}, args)
 }
 
 // aacpFlags returns a flag set for an aacp subcommand.

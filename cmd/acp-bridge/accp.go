@@ -46,21 +46,7 @@ is one ACCP session.`
 
 // runACCP implements "acp-bridge accp".
 func runACCP(ctx context.Context, e *env, args []string) error {
-	if len(args) == 0 {
-		return usageError(e, "acp-bridge accp", "accp: which command? encode, decode or stats")
-	}
-	switch args[0] {
-	case "encode":
-		return accpEncode(ctx, e, args[1:])
-	case "decode":
-		return accpDecode(ctx, e, args[1:])
-	case "stats":
-		return accpStats(ctx, e, args[1:])
-	case "-h", "--help", "help":
-		fmt.Fprintln(e.stdout, accpUsage)
-		return nil
-	}
-	return usageError(e, "acp-bridge accp", fmt.Sprintf("accp: unknown command %q (want encode, decode or stats)", args[0]))
+	return runGroup(ctx, e, "accp", accpUsage+"\n", []subcommand{{"encode", accpEncode}, {"decode", accpDecode}, {"stats", accpStats}}, args)
 }
 
 // accpFlags returns a flag set for an accp subcommand.

@@ -39,27 +39,10 @@ terminal and NO_COLOR is not set.
 
 // runAudit dispatches "acp-bridge audit <command>".
 func runAudit(ctx context.Context, e *env, args []string) error {
-	if len(args) == 0 {
-		return usageError(e, "acp-bridge audit", "audit: which command? verify, repair, sessions, show, tail or serve")
-	}
-	if isHelp(args[0]) {
-		fmt.Fprint(e.stdout, auditUsage)
-		return nil
-	}
-	cmds := map[string]func(context.Context, *env, []string) error{
-		"verify":   auditVerify,
-		"repair":   auditRepair,
-		"sessions": auditSessions,
-		"show":     auditShow,
-		"tail":     auditTail,
-		"serve":    auditServe,
-		"export":   auditExport,
-	}
-	run, ok := cmds[args[0]]
-	if !ok {
-		return usageError(e, "acp-bridge audit", fmt.Sprintf("audit: unknown command %q (want verify, repair, sessions, show, tail or serve)", args[0]))
-	}
-	return run(ctx, e, args[1:])
+	return runGroup(ctx, e, "audit", auditUsage, []subcommand{
+		{"verify", auditVerify}, {"repair", auditRepair}, {"sessions", auditSessions}, {"show", auditShow},
+		{"tail", auditTail}, {"serve", auditServe}, {"export", auditExport},
+	}, args)
 }
 
 // parseInterleaved parses flags that may come before or after the file

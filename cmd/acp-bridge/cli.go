@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -162,3 +163,36 @@ type stringsFlag []string
 
 func (f *stringsFlag) String() string     { return strings.Join(*f, ",") }
 func (f *stringsFlag) Set(v string) error { *f = append(*f, v); return nil }
+
+// subcommand is one command of a group, as "validate" of "acp-bridge aacp".
+type subcommand struct {
+	name string
+	run  func(ctx context.Context, e *env, args []string) error
+}
+
+// runGroup runs the command of group that args[0] names, with the rest of
+// args; help prints usage. No name, or one the group lacks, is a usage
+// error that lists the names.
+func runGroup(ctx context.Context, e *env, group, usage string, cmds []subcommand, args []string) error {
+	names := make([]string, len(cmds))
+	for i, c := range cmds {
+		names[i] = c.name
+	}
+	want := names[len(names)-1]
+	if len(names) > 1 {
+		want = strings.Join(names[:len(names)-1], ", ") + " or " + want
+	}
+	switch {
+	case len(args) == 0:
+		return usageError(e, "acp-bridge "+group, fmt.Sprintf("%s: which command? %s", group, want))
+	case isHelp(args[0]):
+		fmt.Fprint(e.stdout, usage)
+		return nil
+	}
+	for _, c := range cmds {
+		if c.name == args[0] {
+			return c.run(ctx, e, args[1:])
+		}
+	}
+	return usageError(e, "acp-bridge "+group, fmt.Sprintf("%s: unknown command %q (want %s)", group, args[0], want))
+}

@@ -152,6 +152,9 @@ func TestUsageMistakes(t *testing.T) {
 		{"unknown accp command", []string{"accp", "pack"}, []string{`unknown command "pack"`, "acp-bridge accp --help"}},
 		{"unknown aacp command", []string{"aacp", "pack"}, []string{`unknown command "pack"`, "acp-bridge aacp --help"}},
 		{"unknown policy command", []string{"policy", "test"}, []string{`unknown command "test"`, "acp-bridge policy --help"}},
+		{"no audit command", []string{"audit"}, []string{"which command? verify, repair, sessions, show, tail, serve or export", "acp-bridge audit --help"}},
+		{"no accp command", []string{"accp"}, []string{"which command? encode, decode or stats", "acp-bridge accp --help"}},
+		{"no aacp command", []string{"aacp"}, []string{"which command? validate or encode", "acp-bridge aacp --help"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
