@@ -182,13 +182,7 @@ func TestEnforceStaleApproval(t *testing.T) {
 func TestEnforceCallStateIsBounded(t *testing.T) {
 	x, root, handle, forwarded := directEnforcer(t)
 	const calls, size = 20, 50 << 20
-	heap := func() uint64 {
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return ms.HeapAlloc
-	}
-	before := heap()
+	before := heapAlloc()
 	content := strings.Repeat("x", size)
 	for i := range calls {
 		line := fmt.Sprintf(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"big%d","title":"Write","kind":"edit","status":"in_progress","locations":[{"path":"%s/src/f%d.txt"}],"rawInput":{"file_path":"%s/src/f%d.txt","content":"%s"}}}}`,
@@ -196,7 +190,7 @@ func TestEnforceCallStateIsBounded(t *testing.T) {
 		handle(acpwire.AgentToClient, []byte(line))
 	}
 	content = ""
-	held := heap()
+	held := heapAlloc()
 	if *forwarded != calls+2 {
 		t.Fatalf("forwarded %d messages, want %d", *forwarded, calls+2)
 	}
@@ -355,13 +349,7 @@ func TestEnforceStoppedCallsAreBounded(t *testing.T) {
 // person do not keep their bytes: ten of 20 MiB hold a few KiB.
 func TestEnforceHeldPermissionsAreLight(t *testing.T) {
 	x, root, handle, forwarded := directEnforcer(t)
-	heap := func() uint64 {
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return ms.HeapAlloc
-	}
-	before := heap()
+	before := heapAlloc()
 	content := strings.Repeat("z", 20<<20)
 	for i := range 10 {
 		line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"p%d","title":"Write","kind":"edit","status":"pending","locations":[{"path":"%s/README.md"}],"rawInput":{"file_path":"%s/README.md","content":"%s"}},"options":[{"optionId":"yes","name":"Allow","kind":"allow_once"},{"optionId":"no","name":"Reject","kind":"reject_once"}]}}`,
@@ -369,7 +357,7 @@ func TestEnforceHeldPermissionsAreLight(t *testing.T) {
 		handle(acpwire.AgentToClient, []byte(line))
 	}
 	content = ""
-	held := heap()
+	held := heapAlloc()
 	x.mu.Lock()
 	n := len(x.perms)
 	x.mu.Unlock()
@@ -396,4 +384,12 @@ func TestEnforceWaitingPermissionsAreBounded(t *testing.T) {
 	if n > maxWaitingPermissions || *forwarded > maxWaitingPermissions+2 {
 		t.Fatalf("%d permission requests waiting, %d messages forwarded; want at most %d waiting", n, *forwarded, maxWaitingPermissions)
 	}
+}
+
+// heapAlloc returns the bytes of live heap objects after a collection.
+func heapAlloc() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
 }
