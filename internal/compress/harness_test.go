@@ -65,6 +65,14 @@ func (h *harness) readIDE() []byte { h.t.Helper(); return []byte(h.ClientGets())
 // readAgent returns the next message the agent receives.
 func (h *harness) readAgent() []byte { h.t.Helper(); return []byte(h.AgentGets()) }
 
+// wantEvent fails the test if the pipeline logged no event of type ev.
+func (h *harness) wantEvent(ev string) {
+	h.t.Helper()
+	if !strings.Contains(h.log.String(), `"event":"`+ev+`"`) {
+		h.t.Errorf("no %s event logged:\n%s", ev, h.log)
+	}
+}
+
 // quiet is how long a peer must receive nothing for the test to take it
 // that nothing is coming.
 const quiet = 50 * time.Millisecond

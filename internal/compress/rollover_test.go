@@ -92,9 +92,8 @@ func TestRolloverKeepsIDESessionID(t *testing.T) {
 	if m := h.readAgent(); str(m, "params", "sessionId") != "down-2" {
 		t.Errorf("next turn reached the agent as %s", str(m, "params", "sessionId"))
 	}
-	if !strings.Contains(h.log.String(), `"event":"ROLLOVER"`) || !strings.Contains(h.log.String(), `"event":"TIER_3"`) {
-		t.Errorf("events not logged:\n%s", h.log)
-	}
+	h.wantEvent("ROLLOVER")
+	h.wantEvent("TIER_3")
 }
 
 func TestCompressCommandRollsOverOnNextPrompt(t *testing.T) {
@@ -133,18 +132,11 @@ func TestCompressRefusedWhenSummaryWouldNotSave(t *testing.T) {
 	if m := h.readAgent(); str(m, "method") != "session/prompt" || str(m, "params", "sessionId") != "s1" {
 		t.Fatalf("agent got %s", m)
 	}
-	if !strings.Contains(h.log.String(), `"event":"SUMMARY_REJECTED"`) {
-		t.Errorf("rejection not logged:\n%s", h.log)
-	}
+	h.wantEvent("SUMMARY_REJECTED")
 }
 
 func TestAgentCompactAtRed(t *testing.T) {
-	h := newHarness(t, Config{AgentCompact: true})
-	h.newSession(1, "/repo", "s1")
-	h.agent(update("s1", map[string]any{"sessionUpdate": "available_commands_update", "availableCommands": []any{map[string]any{"name": "compact", "description": "compact"}}}))
-	h.readIDE()
-	h.ide(promptMsg(2, "s1", textBlock("Port the build to Bazel")))
-	h.readAgent()
+	h := compactingTurn(t)
 	if n := notes(h.fillContext(2, "s1", 80)); !strings.Contains(n, "/compact will run") {
 		t.Fatalf("note: %q", n)
 	}
@@ -160,9 +152,7 @@ func TestAgentCompactAtRed(t *testing.T) {
 	if m := h.readAgent(); str(m, "params", "prompt", "0", "text") != "next step" {
 		t.Fatalf("agent got %s, want the user's prompt after compaction", m)
 	}
-	if !strings.Contains(h.log.String(), `"event":"AGENT_COMPACT"`) {
-		t.Errorf("compaction not logged:\n%s", h.log)
-	}
+	h.wantEvent("AGENT_COMPACT")
 }
 
 func TestGoalDriftReportedAfterRollover(t *testing.T) {
@@ -193,9 +183,7 @@ func TestGoalDriftReportedAfterRollover(t *testing.T) {
 	} else if strings.Contains(n, DriftUnrelated) {
 		t.Errorf("reading the archive was reported as drift: %q", n)
 	}
-	if !strings.Contains(h.log.String(), `"event":"GOAL_DRIFT"`) {
-		t.Errorf("drift not logged:\n%s", h.log)
-	}
+	h.wantEvent("GOAL_DRIFT")
 }
 
 // TestSummaryFidelity runs a long scripted session through the bridge and
@@ -299,9 +287,7 @@ func TestSummaryFidelity(t *testing.T) {
 		t.Error("archive lacks the agent's messages")
 	}
 	// Writes at ORANGE and above were logged as tier 2.
-	if !strings.Contains(h.log.String(), `"event":"TIER_2"`) {
-		t.Errorf("no TIER_2 event:\n%s", h.log)
-	}
+	h.wantEvent("TIER_2")
 	var ev Event
 	for _, line := range strings.Split(strings.TrimSpace(h.log.String()), "\n") {
 		if err := json.Unmarshal([]byte(line), &ev); err != nil {
@@ -314,12 +300,7 @@ func TestSummaryFidelity(t *testing.T) {
 }
 
 func TestCancelAbandonsCompaction(t *testing.T) {
-	h := newHarness(t, Config{AgentCompact: true})
-	h.newSession(1, "/repo", "s1")
-	h.agent(update("s1", map[string]any{"sessionUpdate": "available_commands_update", "availableCommands": []any{map[string]any{"name": "compact", "description": "compact"}}}))
-	h.readIDE()
-	h.ide(promptMsg(2, "s1", textBlock("Port the build to Bazel")))
-	h.readAgent()
+	h := compactingTurn(t)
 	h.fillContext(2, "s1", 80)
 	h.ide(promptMsg(3, "s1", textBlock("next step")))
 	if c := h.readAgent(); !strings.HasPrefix(str(c, "params", "prompt", "0", "text"), "/compact ") {
@@ -337,4 +318,17 @@ func TestCancelAbandonsCompaction(t *testing.T) {
 			t.Fatalf("prompt: %s", m)
 		}
 	}
+}
+
+// compactingTurn starts session s1 with an agent that offers /compact,
+// and the session's first prompt (id 2), which the agent has received.
+func compactingTurn(t *testing.T) *harness {
+	t.Helper()
+	h := newHarness(t, Config{AgentCompact: true})
+	h.newSession(1, "/repo", "s1")
+	h.agent(update("s1", map[string]any{"sessionUpdate": "available_commands_update", "availableCommands": []any{map[string]any{"name": "compact", "description": "compact"}}}))
+	h.readIDE()
+	h.ide(promptMsg(2, "s1", textBlock("Port the build to Bazel")))
+	h.readAgent()
+	return h
 }

@@ -146,9 +146,7 @@ func TestOffloadReadTextFile(t *testing.T) {
 	if got := str(h.readAgent(), "result", "content"); !strings.HasPrefix(got, "## Offloaded Content Reference") {
 		t.Errorf("read with null line/limit not offloaded: %.100s", got)
 	}
-	if !strings.Contains(h.log.String(), `"event":"TIER_1"`) {
-		t.Errorf("no TIER_1 event logged:\n%s", h.log)
-	}
+	h.wantEvent("TIER_1")
 }
 
 func TestOffloadTerminalOutput(t *testing.T) {
@@ -402,9 +400,7 @@ func TestWriteOfReferenceRefused(t *testing.T) {
 		t.Fatalf("agent got %s, want an invalid-params error", got)
 	}
 	h.ClientGetsNothing(quiet)
-	if !strings.Contains(h.log.String(), `"event":"WRITE_REFUSED"`) {
-		t.Errorf("refusal not logged:\n%s", h.log)
-	}
+	h.wantEvent("WRITE_REFUSED")
 	// An ordinary write passes.
 	h.agent(`{"jsonrpc":"2.0","id":9,"method":"fs/write_text_file","params":{"sessionId":"s1","path":"/repo/a.go","content":"package a\n"}}`)
 	if m := h.readIDE(); str(m, "method") != "fs/write_text_file" {
