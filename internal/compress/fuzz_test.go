@@ -44,15 +44,7 @@ func FuzzMiddleware(f *testing.F) {
 		if !json.Valid([]byte(params)) {
 			return
 		}
-		p, err := New(Config{CacheDir: t.TempDir(), OffloadTokens: 5}, nopSender{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var passed []*acpwire.Message
-		h := p.Middleware()(acpwire.HandlerFunc(func(_ context.Context, m *acpwire.Message) error {
-			passed = append(passed, m)
-			return nil
-		}))
+		_, h, passed := direct(t, 5)
 		method := methods[int(pick)%len(methods)]
 		for _, dir := range []acpwire.Direction{acpwire.ClientToAgent, acpwire.AgentToClient} {
 			for _, raw := range []string{
@@ -66,7 +58,7 @@ func FuzzMiddleware(f *testing.F) {
 				_ = h.Handle(context.Background(), m)
 			}
 		}
-		for _, m := range passed {
+		for _, m := range *passed {
 			if !json.Valid(m.Raw) {
 				t.Fatalf("passed invalid JSON: %s", m.Raw)
 			}

@@ -41,15 +41,7 @@ func hostileTexts() map[string]string {
 func TestHostileContent(t *testing.T) {
 	for name, text := range hostileTexts() {
 		t.Run(name, func(t *testing.T) {
-			p, err := New(Config{CacheDir: t.TempDir(), OffloadTokens: 1000}, nopSender{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var passed []*acpwire.Message
-			h := p.Middleware()(acpwire.HandlerFunc(func(_ context.Context, m *acpwire.Message) error {
-				passed = append(passed, m)
-				return nil
-			}))
+			p, h, passed := direct(t, 1000)
 			send := func(dir acpwire.Direction, raw string, req *acpwire.Message) {
 				t.Helper()
 				m, err := acpwire.Parse(dir, []byte(raw))
@@ -91,7 +83,7 @@ func TestHostileContent(t *testing.T) {
 			if got := tokens.Tokenized() - before; got > bound {
 				t.Errorf("tokenized %d bytes of %d-byte contents, over the bound of %d", got, len(text), bound)
 			}
-			for _, m := range passed {
+			for _, m := range *passed {
 				if !json.Valid(m.Raw) {
 					t.Fatalf("passed invalid JSON: %.200s", m.Raw)
 				}
@@ -99,4 +91,21 @@ func TestHostileContent(t *testing.T) {
 			t.Logf("%d bytes: %v", len(text), took)
 		})
 	}
+}
+
+// direct returns a pipeline with the given offload threshold, its
+// middleware called as a handler with no bridge around it, and the
+// messages it has passed on so far.
+func direct(t testing.TB, offloadTokens int) (*Pipeline, acpwire.Handler, *[]*acpwire.Message) {
+	t.Helper()
+	p, err := New(Config{CacheDir: t.TempDir(), OffloadTokens: offloadTokens}, nopSender{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var passed []*acpwire.Message
+	h := p.Middleware()(acpwire.HandlerFunc(func(_ context.Context, m *acpwire.Message) error {
+		passed = append(passed, m)
+		return nil
+	}))
+	return p, h, &passed
 }
