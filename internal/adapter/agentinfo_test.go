@@ -14,10 +14,10 @@ func TestAgentInfoNeverRelaxesTheWire(t *testing.T) {
 	sel := NewSelector(nil, true, cfg)
 	defer sel.Close()
 	w := startWire(t, sel)
-	send(t, w.toBridgeFromClient, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`)
-	readLine(t, w.atAgent)
-	send(t, w.toBridgeFromAgent, `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"claude-agent-acp","version":"9.9.9"}}}`)
-	readLine(t, w.atClient)
+	w.FromClient(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`)
+	w.AgentGets()
+	w.FromAgent(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"claude-agent-acp","version":"9.9.9"}}}`)
+	w.ClientGets()
 	if a := sel.Active(); a == nil || a.Name() != Claude {
 		t.Fatalf("active adapter after initialize = %v, want claude", a)
 	}

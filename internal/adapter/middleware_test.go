@@ -1,74 +1,24 @@
 package adapter
 
 import (
-	"bufio"
-	"context"
-	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
 
-// wire runs a real bridge with the adapter middleware between pipes and
-// returns writers for the client and agent sides and readers for what comes
-// out on each.
-type wire struct {
-	toBridgeFromClient, toBridgeFromAgent *io.PipeWriter
-	atAgent, atClient                     *bufio.Reader
-}
-
-func startWire(t *testing.T, sel *Selector) *wire {
+// startWire runs a real bridge with the adapter middleware over OS pipes
+// (acpwiretest); the test plays the IDE and the agent.
+func startWire(t *testing.T, sel *Selector) *acpwiretest.Harness {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
 	b := acpwire.New(acpwire.Options{})
 	// As cmd/acp-bridge adds it: read blocks are reused, and poisoned
 	// when they come back, so bytes kept past handling would show.
 	t.Setenv(acpwire.PoisonBlocksEnv, "1")
 	b.UseNonRetaining(Middleware(sel, b))
-	cr, cw := io.Pipe()
-	ar, aw := io.Pipe()
-	outAgentR, outAgentW := io.Pipe()
-	outClientR, outClientW := io.Pipe()
-	s, err := b.Start(ctx, acpwire.Endpoint{In: cr, Out: outClientW}, acpwire.Endpoint{In: ar, Out: outAgentW})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cw.Close()
-		aw.Close()
-		outAgentR.Close()
-		outClientR.Close()
-		cancel()
-		<-s.Done(acpwire.ClientToAgent)
-		<-s.Done(acpwire.AgentToClient)
-	})
-	return &wire{toBridgeFromClient: cw, toBridgeFromAgent: aw, atAgent: bufio.NewReader(outAgentR), atClient: bufio.NewReader(outClientR)}
-}
-
-func readLine(t *testing.T, r *bufio.Reader) string {
-	t.Helper()
-	done := make(chan string, 1)
-	go func() {
-		l, _ := r.ReadString('\n')
-		done <- strings.TrimSuffix(l, "\n")
-	}()
-	select {
-	case l := <-done:
-		return l
-	case <-time.After(5 * time.Second):
-		t.Fatal("timed out reading from the bridge")
-		return ""
-	}
-}
-
-func send(t *testing.T, w io.Writer, line string) {
-	t.Helper()
-	if _, err := io.WriteString(w, line+"\n"); err != nil {
-		t.Fatal(err)
-	}
+	return acpwiretest.Start(t, b)
 }
 
 func TestMiddlewareDetectsFromAgentInfo(t *testing.T) {
@@ -76,10 +26,10 @@ func TestMiddlewareDetectsFromAgentInfo(t *testing.T) {
 	defer sel.Close()
 	w := startWire(t, sel)
 
-	send(t, w.toBridgeFromClient, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`)
-	readLine(t, w.atAgent)
-	send(t, w.toBridgeFromAgent, `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"@agentclientprotocol/claude-agent-acp","version":"0.49.0"}}}`)
-	readLine(t, w.atClient)
+	w.FromClient(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`)
+	w.AgentGets()
+	w.FromAgent(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"@agentclientprotocol/claude-agent-acp","version":"0.49.0"}}}`)
+	w.ClientGets()
 	if a := sel.Active(); a == nil || a.Name() != Claude {
 		t.Fatalf("active adapter after initialize = %v, want claude", a)
 	}
@@ -87,16 +37,16 @@ func TestMiddlewareDetectsFromAgentInfo(t *testing.T) {
 		t.Errorf("PreToolHook is true for a Claude adapter without a decider")
 	}
 	newSession := `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/ws","mcpServers":[],"_meta":{"zed":{"x":1}}}}`
-	send(t, w.toBridgeFromClient, newSession)
-	got := readLine(t, w.atAgent)
+	w.FromClient(newSession)
+	got := w.AgentGets()
 	want := `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/ws","mcpServers":[],"_meta":{"zed":{"x":1},"claudeCode":{"options":{"extraArgs":{"settings":"{\"permissions\":{\"deny\":[\"Read(**/.env)\"]}}"}}}}}}`
 	if got != want {
 		t.Errorf("session/new at the agent:\n got %s\nwant %s", got, want)
 	}
 	// Other messages pass untouched.
 	prompt := `{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s","prompt":[]}}`
-	send(t, w.toBridgeFromClient, prompt)
-	if got := readLine(t, w.atAgent); got != prompt {
+	w.FromClient(prompt)
+	if got := w.AgentGets(); got != prompt {
 		t.Errorf("prompt changed: %s", got)
 	}
 }
@@ -104,13 +54,13 @@ func TestMiddlewareDetectsFromAgentInfo(t *testing.T) {
 func TestMiddlewareUnknownAgentPassesThrough(t *testing.T) {
 	sel := NewSelector(nil, true, Config{Rules: Rules{Deny: []string{"Read(**/.env)"}}})
 	w := startWire(t, sel)
-	send(t, w.toBridgeFromClient, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`)
-	readLine(t, w.atAgent)
-	send(t, w.toBridgeFromAgent, `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"codex-acp"}}}`)
-	readLine(t, w.atClient)
+	w.FromClient(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`)
+	w.AgentGets()
+	w.FromAgent(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"codex-acp"}}}`)
+	w.ClientGets()
 	newSession := `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/ws","mcpServers":[]}}`
-	send(t, w.toBridgeFromClient, newSession)
-	if got := readLine(t, w.atAgent); got != newSession {
+	w.FromClient(newSession)
+	if got := w.AgentGets(); got != newSession {
 		t.Errorf("session/new for an unknown agent changed: %s", got)
 	}
 }
@@ -118,8 +68,8 @@ func TestMiddlewareUnknownAgentPassesThrough(t *testing.T) {
 func TestMiddlewareFailedPatchAnswersError(t *testing.T) {
 	c := newTestClaude(t, Rules{Deny: []string{"Read(**/.env)"}})
 	w := startWire(t, NewSelector(c, false, Config{}))
-	send(t, w.toBridgeFromClient, `{"jsonrpc":"2.0","id":7,"method":"session/new","params":{"cwd":"/ws","_meta":{"claudeCode":{"options":{"settings":"/nonexistent.json"}}}}}`)
-	got := readLine(t, w.atClient)
+	w.FromClient(`{"jsonrpc":"2.0","id":7,"method":"session/new","params":{"cwd":"/ws","_meta":{"claudeCode":{"options":{"settings":"/nonexistent.json"}}}}}`)
+	got := w.ClientGets()
 	if !strings.Contains(got, `"id":7`) || !strings.Contains(got, `"error"`) || !strings.Contains(got, "cannot apply the policy") {
 		t.Errorf("IDE got %s, want an error response", got)
 	}
@@ -140,8 +90,8 @@ func TestGeminiRefusalsAudited(t *testing.T) {
 	refused := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"run_shell_command__run_shell_command_1795292928861_0","status":"failed","content":[{"type":"content","content":{"type":"text","text":"Tool execution for \"Shell\" denied by policy."}}],"kind":"execute"}}}`
 	failed := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"read_file__1","status":"failed","content":[{"type":"content","content":{"type":"text","text":"ENOENT"}}]}}}`
 	for _, line := range []string{refused, failed} {
-		send(t, w.toBridgeFromAgent, line)
-		if got := readLine(t, w.atClient); got != line {
+		w.FromAgent(line)
+		if got := w.ClientGets(); got != line {
 			t.Errorf("the update changed on its way to the IDE: %s", got)
 		}
 	}
