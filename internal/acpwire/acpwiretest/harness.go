@@ -119,10 +119,12 @@ func Start(t testing.TB, b *acpwire.Bridge) *Harness {
 // Session returns the running session.
 func (h *Harness) Session() *acpwire.Session { return h.session }
 
-// FromClient sends line (without its newline) as the IDE.
+// FromClient sends line (without its newline) as the IDE, in one write; it
+// may hold several lines joined by newlines, which then arrive together.
 func (h *Harness) FromClient(line string) { h.t.Helper(); h.write(h.clientW, line) }
 
-// FromAgent sends line (without its newline) as the agent.
+// FromAgent sends line (without its newline) as the agent, in one write,
+// as FromClient does.
 func (h *Harness) FromAgent(line string) { h.t.Helper(); h.write(h.agentW, line) }
 
 // ClientGets returns the next line the IDE receives, without its newline.
