@@ -252,3 +252,19 @@ func TestVerifyDigests(t *testing.T) {
 		t.Errorf("a 20 KB tool output made a %d-byte line", len(lines[0]))
 	}
 }
+
+// TestTextToolContent: the review views render a tool call's content
+// (text blocks, digests, diffs, terminals) as words.
+func TestTextToolContent(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`[{"type":"content","content":{"type":"text","text":"ok"}}]`, "ok"},
+		{`[{"type":"content","content":{"type":"text","text":{"$digest":true,"bytes":20002,"sha256":"0123456789abcdef0123","preview":"the build failed","redactions":0}}}]`,
+			"the build failed … [20002 bytes, sha256 0123456789ab…]"},
+		{`{"$digest":true,"bytes":9,"sha256":"ab","preview":""}`, "[9 bytes, sha256 ab…]"},
+		{`[{"type":"diff","path":"/w/a.go","oldText":"a","newText":"b"},{"type":"terminal","terminalId":"t1"}]`, "[diff: /w/a.go] [terminal: t1]"},
+	} {
+		if got := Text(json.RawMessage(tt.in)); got != tt.want {
+			t.Errorf("Text(%s) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -46,10 +46,24 @@ func textOf(v any) string {
 		if t, ok := v["$truncated"].(bool); ok && t {
 			return fmt.Sprintf("[truncated: %v bytes]", v["bytes"])
 		}
+		if d, ok := v["$digest"].(bool); ok && d {
+			return digestSummary(v)
+		}
 		return fieldsText(v)
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// digestSummary renders a digest record (a tool's long output kept as its
+// size, hash and preview): the preview, then what was left out.
+func digestSummary(v map[string]any) string {
+	sum, _ := v["sha256"].(string)
+	tail := fmt.Sprintf("[%v bytes, sha256 %s…]", v["bytes"], sum[:min(12, len(sum))])
+	if p, _ := v["preview"].(string); p != "" {
+		return p + " … " + tail
+	}
+	return tail
 }
 
 // leadKeys are members shown first and without their name: what a person
@@ -107,6 +121,12 @@ func contentText(blocks []any) (string, bool) {
 		switch typ {
 		case "text":
 			parts = append(parts, textOf(m["text"]))
+		case "content": // a tool call's content: one block
+			parts = append(parts, textOf([]any{m["content"]}))
+		case "diff":
+			parts = append(parts, fmt.Sprintf("[diff: %v]", m["path"]))
+		case "terminal":
+			parts = append(parts, fmt.Sprintf("[terminal: %v]", m["terminalId"]))
 		case "resource_link":
 			parts = append(parts, fmt.Sprintf("[link: %v]", m["uri"]))
 		case "resource":

@@ -3,6 +3,7 @@ package audit
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -37,7 +38,7 @@ func soakText(r *rand.Rand, n int, runs bool) string {
 // soakToolEvent is the record governance writes when a tool call of the
 // soak's mix completes: its content as output and in the mirror.
 func soakToolEvent(text string) Event {
-	content := json.RawMessage(`[{"type":"content","content":{"type":"text","text":"` + text + `"}}]`)
+	content := ToolOutput(`[{"type":"content","content":{"type":"text","text":"` + text + `"}}]`)
 	return Event{
 		Actor:   Actor{ID: "agent:fake", Role: "operator"},
 		Action:  "tool.call",
@@ -51,27 +52,33 @@ func soakToolEvent(text string) Event {
 
 // BenchmarkPrepareToolContent is the audit log's share of a soak tool
 // call: preparing (redaction, canonical JSON, hashing) one completion
-// record carrying 100 B to 20 KiB of content.
+// record carrying 100 B to 20 KiB of content, stored as each ContentMode
+// says.
 func BenchmarkPrepareToolContent(b *testing.B) {
-	for _, mix := range []string{"prose", "runs"} {
-		b.Run(mix, func(b *testing.B) {
-			r := newSoakRand()
-			evs := make([]Event, 61)
-			for i := range evs {
-				evs[i] = soakToolEvent(soakText(r, 100+r.IntN(20480-100+1), mix == "runs"))
-			}
-			l := openBench(b)
-			defer l.Close()
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				ev := evs[i%len(evs)]
-				if _, err := l.prepare(&ev); err != nil {
+	for _, mode := range []ContentMode{ContentDigest, ContentFull} {
+		for _, mix := range []string{"prose", "runs"} {
+			b.Run(mode.String()+"/"+mix, func(b *testing.B) {
+				r := newSoakRand()
+				evs := make([]Event, 61)
+				for i := range evs {
+					evs[i] = soakToolEvent(soakText(r, 100+r.IntN(20480-100+1), mix == "runs"))
+				}
+				l, err := Open(filepath.Join(b.TempDir(), "audit.jsonl"), Options{Content: mode})
+				if err != nil {
 					b.Fatal(err)
 				}
-				i++
-			}
-		})
+				defer l.Close()
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					ev := evs[i%len(evs)]
+					if _, err := l.prepare(&ev); err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+			})
+		}
 	}
 }
 
