@@ -1,19 +1,19 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
 
@@ -82,17 +82,14 @@ type composeRun struct {
 	ws       string
 	agentLog string
 	auditLog string
-	cmd      *exec.Cmd
-	stdin    io.WriteCloser
-	stderr   *lockedBuffer
-	ide      *ideSide
+	ide      *acpwiretest.IDE
 	stopped  sync.Once
 }
 
 func composeOnce(t *testing.T, exe string, c composeCase) {
 	dir := t.TempDir()
 	r := &composeRun{t: t, c: c, ws: filepath.Join(dir, "ws"), agentLog: filepath.Join(dir, "agent.jsonl"),
-		auditLog: filepath.Join(dir, "audit.jsonl"), stderr: &lockedBuffer{}}
+		auditLog: filepath.Join(dir, "audit.jsonl")}
 	if err := os.MkdirAll(r.ws, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -126,21 +123,10 @@ func composeOnce(t *testing.T, exe string, c composeCase) {
 		args = append(args, "--adapter", "none")
 	}
 	args = append(args, "--", "env", "-u", "ACP_BRIDGE_TEST_MAIN", "ACP_BRIDGE_TEST_AGENT=compose", composeLogEnv+"="+r.agentLog, exe)
-	r.cmd = exec.Command(exe, args...)
-	r.cmd.Env = append(os.Environ(), "ACP_BRIDGE_TEST_MAIN=1")
-	r.cmd.Stderr = r.stderr
-	var err error
-	if r.stdin, err = r.cmd.StdinPipe(); err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := r.cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	r.ide = newIDESide(r.stdin, stdout)
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), "ACP_BRIDGE_TEST_MAIN=1")
+	r.ide = acpwiretest.IDEOptions{Answer: answerFromDisk}.Start(t, cmd)
+	r.ide.Timeout = 20 * time.Second
 	defer r.stop()
 	r.session()
 }
@@ -149,18 +135,8 @@ func composeOnce(t *testing.T, exe string, c composeCase) {
 func (r *composeRun) stop() { r.stopped.Do(r.stopOnce) }
 
 func (r *composeRun) stopOnce() {
-	r.stdin.Close()
-	done := make(chan error, 1)
-	go func() { done <- r.cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			r.t.Errorf("bridge exited with %v; stderr:\n%s", err, r.stderr.String())
-		}
-	case <-time.After(20 * time.Second):
-		r.cmd.Process.Kill()
-		<-done
-		r.t.Errorf("bridge did not exit after the IDE closed its stdin; stderr:\n%s", r.stderr.String())
+	if err := r.ide.Wait(); err != nil {
+		r.t.Errorf("bridge exited with %v; stderr:\n%s", err, r.ide.Stderr())
 	}
 }
 
@@ -169,21 +145,21 @@ func (r *composeRun) session() {
 	t, ide, c := r.t, r.ide, r.c
 	cwd, _ := json.Marshal(r.ws)
 
-	init := ide.call(t, "initialize", `{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true}}`, r.stderr)
+	init := ide.Call("initialize", `{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true}}`)
 	image, _ := json.Marshal(jsonAt(init, "result", "agentCapabilities", "promptCapabilities", "image"))
 	if want := fmt.Sprint(!c.has("manifest")); string(image) != want {
 		t.Errorf("the IDE was told promptCapabilities.image = %s, want %s (manifest withholds it)", image, want)
 	}
 
-	created := ide.call(t, "session/new", `{"cwd":`+string(cwd)+`,"mcpServers":[]}`, r.stderr)
+	created := ide.Call("session/new", `{"cwd":`+string(cwd)+`,"mcpServers":[]}`)
 	sid, _ := jsonAt(created, "result", "sessionId").(string)
 	if sid == "" {
 		t.Fatalf("session/new answered %s", created)
 	}
 	quoted, _ := json.Marshal(sid)
-	prompt := func(text string) []byte {
+	prompt := func(text string) string {
 		p, _ := json.Marshal(map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "text", "text": text}}})
-		return ide.call(t, "session/prompt", string(p), r.stderr)
+		return ide.Call("session/prompt", string(p))
 	}
 	reads := 0
 	readTurn := func(text string) {
@@ -202,8 +178,8 @@ func (r *composeRun) session() {
 		if jsonAt(resp, "result", "stopReason") != "end_turn" {
 			t.Errorf("/bridge-compress ended with %s", resp)
 		}
-		if !ide.seen(func(m []byte) bool { return bytes.Contains(m, []byte("Session checkpointed")) }) {
-			t.Fatalf("/bridge-compress did not checkpoint; the IDE received:\n%s", ide.transcript())
+		if !slices.ContainsFunc(ide.Lines(), func(m string) bool { return strings.Contains(m, "Session checkpointed") }) {
+			t.Fatalf("/bridge-compress did not checkpoint; the IDE received:\n%s", ide.Received())
 		}
 		// The next turn opens a fresh agent session seeded with the summary.
 		readTurn("read the notes again after the checkpoint")
@@ -213,21 +189,21 @@ func (r *composeRun) session() {
 	}
 
 	// A turn the IDE cancels once the agent is working.
-	hung := ide.start("session/prompt", `{"sessionId":`+string(quoted)+`,"prompt":[{"type":"text","text":"hang"}]}`)
-	ide.wait(t, "the agent working", func(m []byte) bool { return bytes.Contains(m, []byte(`"text":"working"`)) }, r.stderr)
-	ide.send(t, `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":`+string(quoted)+`}}`)
-	if resp := ide.await(t, hung, r.stderr); jsonAt(resp, "result", "stopReason") != "cancelled" {
+	hung := ide.Request("session/prompt", `{"sessionId":`+string(quoted)+`,"prompt":[{"type":"text","text":"hang"}]}`)
+	ide.WaitLine("the agent working", func(m string) bool { return strings.Contains(m, `"text":"working"`) })
+	ide.Send(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":` + string(quoted) + `}}`)
+	if resp := ide.Response(hung); jsonAt(resp, "result", "stopReason") != "cancelled" {
 		t.Errorf("the cancelled turn ended with %s", resp)
 	}
 
 	// The IDE loads the session again: the history is replayed in its id.
-	loaded := ide.call(t, "session/load", `{"sessionId":`+string(quoted)+`,"cwd":`+string(cwd)+`,"mcpServers":[]}`, r.stderr)
+	loaded := ide.Call("session/load", `{"sessionId":`+string(quoted)+`,"cwd":`+string(cwd)+`,"mcpServers":[]}`)
 	if jsonAt(loaded, "error") != nil {
 		t.Errorf("session/load answered %s", loaded)
 	}
 	for _, text := range []string{"replayed: the user's request", "replayed: the agent's answer"} {
-		if !ide.seen(func(m []byte) bool {
-			return bytes.Contains(m, []byte(text)) && jsonAt(m, "params", "sessionId") == sid
+		if !slices.ContainsFunc(ide.Lines(), func(m string) bool {
+			return strings.Contains(m, text) && jsonAt(m, "params", "sessionId") == sid
 		}) {
 			t.Errorf("the IDE did not get %q in session %s", text, sid)
 		}
@@ -245,13 +221,13 @@ func (r *composeRun) session() {
 // content the agent; .env was denied under the policy, and read without one.
 func (r *composeRun) checkReads(n int) {
 	t := r.t
-	ideReads := r.ide.count(func(m []byte) bool {
+	ideReads := count(r.ide.Lines(), func(m string) bool {
 		return jsonAt(m, "method") == "fs/read_text_file" && strings.HasSuffix(fmt.Sprint(jsonAt(m, "params", "path")), "/notes.txt")
 	})
 	if ideReads != n {
-		t.Errorf("after %d read turns the IDE got %d reads of notes.txt, want %d; stderr:\n%s", n, ideReads, n, r.stderr.String())
+		t.Errorf("after %d read turns the IDE got %d reads of notes.txt, want %d; stderr:\n%s", n, ideReads, n, r.ide.Stderr())
 	}
-	envReads := r.ide.count(func(m []byte) bool {
+	envReads := count(r.ide.Lines(), func(m string) bool {
 		return jsonAt(m, "method") == "fs/read_text_file" && strings.HasSuffix(fmt.Sprint(jsonAt(m, "params", "path")), "/.env")
 	})
 	want := n
@@ -262,11 +238,14 @@ func (r *composeRun) checkReads(n int) {
 		t.Errorf("after %d read turns the IDE got %d reads of .env, want %d", n, envReads, want)
 	}
 	// What the agent reported of its reads, in the IDE's session.
-	reports := r.ide.matching(func(m []byte) bool {
-		return strings.HasPrefix(fmt.Sprint(jsonAt(m, "params", "update", "content", "text")), "notes.txt: ")
-	})
+	var reports []string
+	for _, m := range r.ide.Lines() {
+		if strings.HasPrefix(fmt.Sprint(jsonAt(m, "params", "update", "content", "text")), "notes.txt: ") {
+			reports = append(reports, m)
+		}
+	}
 	if len(reports) != n {
-		t.Fatalf("after %d read turns the IDE got %d reports:\n%s", n, len(reports), r.ide.transcript())
+		t.Fatalf("after %d read turns the IDE got %d reports:\n%s", n, len(reports), r.ide.Received())
 	}
 	text := fmt.Sprint(jsonAt(reports[n-1], "params", "update", "content", "text"))
 	if !strings.HasPrefix(text, "notes.txt: ok release notes") {
@@ -281,13 +260,13 @@ func (r *composeRun) checkReads(n int) {
 // checkIDESessionIDs checks that no message the IDE received names a
 // session other than its own.
 func (r *composeRun) checkIDESessionIDs(sid string) {
-	for _, m := range r.ide.matching(func([]byte) bool { return true }) {
+	for _, m := range r.ide.Lines() {
 		for _, path := range [][]string{{"params", "sessionId"}, {"result", "sessionId"}} {
 			if v := jsonAt(m, path...); v != nil && v != sid {
 				r.t.Errorf("the IDE got a message in session %v, its session is %s: %s", v, sid, m)
 			}
 		}
-		if bytes.Contains(m, []byte(`"agent-2"`)) {
+		if strings.Contains(m, `"agent-2"`) {
 			r.t.Errorf("the IDE got the agent's rolled-over session id: %s", m)
 		}
 	}
@@ -390,9 +369,9 @@ func (r *composeRun) agentGot(method string) int {
 }
 
 // jsonAt decodes the value at path in the JSON object b, or nil.
-func jsonAt(b []byte, path ...string) any {
+func jsonAt[T string | []byte](b T, path ...string) any {
 	var v any
-	if json.Unmarshal(b, &v) != nil {
+	if json.Unmarshal([]byte(b), &v) != nil {
 		return nil
 	}
 	for _, k := range path {
@@ -405,150 +384,31 @@ func jsonAt(b []byte, path ...string) any {
 	return v
 }
 
-// ideSide plays the IDE: it reads every line the bridge sends, answers the
-// agent's file reads from disk, and lets the test send requests and wait
-// for what arrives.
-type ideSide struct {
-	in io.Writer
-
-	mu      sync.Mutex // guards lines, changed, nextID, writeMu's writes
-	lines   [][]byte
-	changed chan struct{} // closed and replaced at each new line
-	nextID  int
-	closed  bool
-}
-
-func newIDESide(in io.Writer, out io.Reader) *ideSide {
-	s := &ideSide{in: in, changed: make(chan struct{})}
-	go s.read(out)
-	return s
-}
-
-func (s *ideSide) read(out io.Reader) {
-	br := bufio.NewReaderSize(out, 1<<20)
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			s.received(bytes.TrimSuffix(line, []byte("\n")))
-		}
-		if err != nil {
-			s.mu.Lock()
-			s.closed = true
-			close(s.changed)
-			s.changed = make(chan struct{})
-			s.mu.Unlock()
-			return
-		}
-	}
-}
-
-// received keeps line and answers it if it is a request of the agent's.
-func (s *ideSide) received(line []byte) {
-	s.mu.Lock()
-	s.lines = append(s.lines, line)
-	close(s.changed)
-	s.changed = make(chan struct{})
-	s.mu.Unlock()
+// answerFromDisk is the IDE's answer to the agent's requests: file reads
+// from disk, permission requests cancelled.
+func answerFromDisk(line string) string {
 	id, _ := json.Marshal(jsonAt(line, "id"))
 	switch jsonAt(line, "method") {
 	case "fs/read_text_file":
 		content, err := os.ReadFile(fmt.Sprint(jsonAt(line, "params", "path")))
 		if err != nil {
-			s.write(`{"jsonrpc":"2.0","id":` + string(id) + `,"error":{"code":-32002,"message":"not found"}}`)
-			return
+			return `{"jsonrpc":"2.0","id":` + string(id) + `,"error":{"code":-32002,"message":"not found"}}`
 		}
 		body, _ := json.Marshal(string(content))
-		s.write(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"content":` + string(body) + `}}`)
+		return `{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"content":` + string(body) + `}}`
 	case "session/request_permission":
-		s.write(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"outcome":{"outcome":"cancelled"}}}`)
+		return `{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"outcome":{"outcome":"cancelled"}}}`
 	}
+	return ""
 }
 
-func (s *ideSide) write(line string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, err := io.WriteString(s.in, line+"\n")
-	return err
-}
-
-func (s *ideSide) send(t *testing.T, line string) {
-	t.Helper()
-	if err := s.write(line); err != nil {
-		t.Fatalf("writing to the bridge: %v", err)
-	}
-}
-
-// start sends a request and returns its id.
-func (s *ideSide) start(method, params string) string {
-	s.mu.Lock()
-	s.nextID++
-	id := fmt.Sprint(s.nextID)
-	s.mu.Unlock()
-	s.write(`{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `","params":` + params + `}`)
-	return id
-}
-
-// await waits for the response to the request with id.
-func (s *ideSide) await(t *testing.T, id string, stderr *lockedBuffer) []byte {
-	t.Helper()
-	var resp []byte
-	s.wait(t, "the response to request "+id, func(m []byte) bool {
-		got, _ := json.Marshal(jsonAt(m, "id"))
-		if string(got) == id && jsonAt(m, "method") == nil {
-			resp = m
-			return true
-		}
-		return false
-	}, stderr)
-	return resp
-}
-
-func (s *ideSide) call(t *testing.T, method, params string, stderr *lockedBuffer) []byte {
-	t.Helper()
-	return s.await(t, s.start(method, params), stderr)
-}
-
-// wait blocks until a line the bridge sent satisfies cond.
-func (s *ideSide) wait(t *testing.T, what string, cond func([]byte) bool, stderr *lockedBuffer) {
-	t.Helper()
-	timeout := time.After(20 * time.Second)
-	for seen := 0; ; {
-		s.mu.Lock()
-		lines, changed, closed := s.lines[seen:], s.changed, s.closed
-		s.mu.Unlock()
-		for _, l := range lines {
-			if cond(l) {
-				return
-			}
-		}
-		seen += len(lines)
-		if closed {
-			t.Fatalf("the bridge closed its stdout before %s; it sent:\n%s\nstderr:\n%s", what, s.transcript(), stderr.String())
-		}
-		select {
-		case <-changed:
-		case <-timeout:
-			t.Fatalf("no %s in 20s; the bridge sent:\n%s\nstderr:\n%s", what, s.transcript(), stderr.String())
-		}
-	}
-}
-
-func (s *ideSide) matching(cond func([]byte) bool) [][]byte {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out [][]byte
-	for _, l := range s.lines {
+// count is how many of lines satisfy cond.
+func count(lines []string, cond func(string) bool) int {
+	n := 0
+	for _, l := range lines {
 		if cond(l) {
-			out = append(out, l)
+			n++
 		}
 	}
-	return out
-}
-
-func (s *ideSide) count(cond func([]byte) bool) int { return len(s.matching(cond)) }
-
-func (s *ideSide) seen(cond func([]byte) bool) bool { return s.count(cond) > 0 }
-
-func (s *ideSide) transcript() string {
-	return string(bytes.Join(s.matching(func([]byte) bool { return true }), []byte("\n")))
+	return n
 }

@@ -10,10 +10,6 @@ import (
 	"testing"
 )
 
-// bigReadAgent asks the client for $2/big.log once the IDE has opened s1, saves
-// the answer to $1 and waits for stdin to close.
-const bigReadAgent = awaitOpen + `printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"fs/read_text_file\",\"params\":{\"sessionId\":\"s1\",\"path\":\"$2/big.log\"}}"; IFS= read -r line; printf '%s\n' "$line" > "$1"; cat > /dev/null`
-
 // TestBridgeCompressionOffloadsRead runs the bridge command with
 // --compress on around a shell agent that reads a large file through the
 // client: the agent receives a reference, the cache holds the original, and
@@ -27,7 +23,7 @@ func TestBridgeCompressionOffloadsRead(t *testing.T) {
 	auditLog := filepath.Join(dir, "audit.jsonl")
 	ide := startBridge(t, "--compress", "on", "--cache-dir", cache, "--compress-log", clog, "--offload-tokens", "500",
 		"--policy", policy, "--audit", auditLog, "--workspace-root", ws, "--adapter", "none", "--",
-		"sh", "-c", bigReadAgent, "sh", answer, ws)
+		"sh", "-c", readAgent, "sh", answer, filepath.Join(ws, "big.log"))
 	openSession(t, ide, ws)
 	ide.Until("fs/read_text_file")
 	var big strings.Builder

@@ -11,10 +11,6 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
 
-// deniedReadAgent asks the client for $2/.env once the IDE has opened s1, saves
-// the answer to $1 and waits for stdin to close.
-const deniedReadAgent = awaitOpen + `printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"fs/read_text_file\",\"params\":{\"sessionId\":\"s1\",\"path\":\"$2/.env\"}}"; IFS= read -r line; printf '%s\n' "$line" > "$1"; cat > /dev/null`
-
 // TestBridgeGovernanceDeniesRead runs the bridge command with --policy and
 // --audit around a shell agent that reads .env through the client: the
 // agent gets an error, the IDE never sees the request, and the audit log
@@ -25,7 +21,7 @@ func TestBridgeGovernanceDeniesRead(t *testing.T) {
 	answer := filepath.Join(dir, "answer.json")
 	logFile := filepath.Join(dir, "audit", "log.jsonl")
 	ide := startBridge(t, "--policy", policy, "--audit", logFile, "--workspace-root", ws, "--adapter", "none", "--",
-		"sh", "-c", deniedReadAgent, "sh", answer, ws)
+		"sh", "-c", readAgent, "sh", answer, filepath.Join(ws, ".env"))
 	openSession(t, ide, ws)
 	got := agentAnswer(t, ide, answer)
 	if err := ide.Wait(); err != nil {

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
@@ -48,6 +46,10 @@ func bridgeCommand(t *testing.T, args ...string) *exec.Cmd {
 // anything, since governance refuses agent requests for a session the IDE
 // never opened.
 const awaitOpen = `IFS= read -r opened; `
+
+// readAgent asks the client for the file $2 once the IDE has opened s1,
+// saves the answer to $1 and waits for stdin to close.
+const readAgent = awaitOpen + `printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"fs/read_text_file\",\"params\":{\"sessionId\":\"s1\",\"path\":\"$2\"}}"; IFS= read -r line; printf '%s\n' "$line" > "$1"; cat > /dev/null`
 
 // openSession sends the IDE's session/load of s1 in cwd, so that the
 // agent's requests in s1 are for a session the IDE opened.
@@ -97,20 +99,5 @@ func writePolicy(t *testing.T, dir, rules string) string {
 	return p
 }
 
-// lockedBuffer is a bytes.Buffer safe for the bridge's concurrent writers.
-type lockedBuffer struct {
-	mu  sync.Mutex // guards buf
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+// lockedBuffer is a buffer safe for the bridge's concurrent writers.
+type lockedBuffer = acpwiretest.Buffer

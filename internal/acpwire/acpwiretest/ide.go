@@ -2,9 +2,12 @@ package acpwiretest
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,29 +21,57 @@ import (
 // also ask whether a message ever reached the IDE.
 type IDE struct {
 	t      testing.TB
-	stdin  io.WriteCloser
-	stderr lockedBuffer
+	opts   IDEOptions
+	stderr Buffer
 	done   chan struct{} // closed when the program has ended
 	err    error         // how it ended; set before done is closed
 
-	mu       sync.Mutex    // guards lines, eof and arrived
-	lines    []string      // what the program wrote to stdout
-	eof      bool          // stdout has ended
-	arrived  chan struct{} // closed and replaced when a line arrives or stdout ends
-	nextLine int           // the next line Next returns; only the test goroutine uses it
+	wmu   sync.Mutex // guards writes to stdin, so that lines never interleave
+	stdin io.WriteCloser
+
+	mu      sync.Mutex    // guards lines, eof, arrived and lastID
+	lines   []string      // what the program wrote to stdout
+	eof     bool          // stdout has ended
+	arrived chan struct{} // closed and replaced when a line arrives or stdout ends
+	lastID  int           // the last id Request used
+
+	nextLine int // the next line Next returns; only the test goroutine uses it
 
 	// Timeout bounds each wait; zero means DefaultTimeout.
 	Timeout time.Duration
 }
 
-// RunIDE runs main, a program's entry point over the given standard
-// streams, in a goroutine over real pipes, the test playing the IDE. When
-// the test ends its stdin is closed and main must return.
+// IDEOptions configure an IDE; the zero value is an IDE that answers
+// nothing on its own.
+type IDEOptions struct {
+	// Answer is given each line the program sends and returns the IDE's
+	// reply, or "" for none: an IDE that answers the agent's requests
+	// (file reads, permissions) by script. It runs on the goroutine that
+	// reads the program's output, so it must not wait on the test.
+	// Optional.
+	Answer func(line string) string
+}
+
+// RunIDE runs main with the zero IDEOptions (see IDEOptions.Run).
 func RunIDE(t testing.TB, main func(stdin io.Reader, stdout, stderr io.Writer) error) *IDE {
+	t.Helper()
+	return IDEOptions{}.Run(t, main)
+}
+
+// StartIDE starts cmd with the zero IDEOptions (see IDEOptions.Start).
+func StartIDE(t testing.TB, cmd *exec.Cmd) *IDE {
+	t.Helper()
+	return IDEOptions{}.Start(t, cmd)
+}
+
+// Run runs main, a program's entry point over the given standard streams,
+// in a goroutine over real pipes, the test playing the IDE. When the test
+// ends its stdin is closed and main must return.
+func (o IDEOptions) Run(t testing.TB, main func(stdin io.Reader, stdout, stderr io.Writer) error) *IDE {
 	t.Helper()
 	inR, inW := pipe(t)
 	outR, outW := pipe(t)
-	ide := newIDE(t, inW)
+	ide := newIDE(t, o, inW)
 	ended := make(chan error, 1)
 	go func() {
 		err := main(inR, outW, &ide.stderr)
@@ -60,10 +91,10 @@ func RunIDE(t testing.TB, main func(stdin io.Reader, stdout, stderr io.Writer) e
 	return ide
 }
 
-// StartIDE starts cmd, whose standard streams must not be set, with its
+// Start starts cmd, whose standard streams must not be set, with its
 // stdin and stdout as the IDE's pipes. When the test ends its stdin is
 // closed, and it is killed if it has not exited by the timeout.
-func StartIDE(t testing.TB, cmd *exec.Cmd) *IDE {
+func (o IDEOptions) Start(t testing.TB, cmd *exec.Cmd) *IDE {
 	t.Helper()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -73,7 +104,7 @@ func StartIDE(t testing.TB, cmd *exec.Cmd) *IDE {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ide := newIDE(t, stdin)
+	ide := newIDE(t, o, stdin)
 	cmd.Stderr = &ide.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -95,8 +126,8 @@ func StartIDE(t testing.TB, cmd *exec.Cmd) *IDE {
 	return ide
 }
 
-func newIDE(t testing.TB, stdin io.WriteCloser) *IDE {
-	return &IDE{t: t, stdin: stdin, done: make(chan struct{}), arrived: make(chan struct{})}
+func newIDE(t testing.TB, o IDEOptions, stdin io.WriteCloser) *IDE {
+	return &IDE{t: t, opts: o, stdin: stdin, done: make(chan struct{}), arrived: make(chan struct{})}
 }
 
 func (ide *IDE) end(err error) {
@@ -109,9 +140,10 @@ func (ide *IDE) read(r io.Reader) {
 	br := bufio.NewReaderSize(r, 1<<20)
 	for {
 		line, err := br.ReadString('\n')
+		line = strings.TrimSuffix(line, "\n")
 		ide.mu.Lock()
 		if line != "" {
-			ide.lines = append(ide.lines, strings.TrimSuffix(line, "\n"))
+			ide.lines = append(ide.lines, line)
 		}
 		ide.eof = err != nil
 		close(ide.arrived)
@@ -119,6 +151,11 @@ func (ide *IDE) read(r io.Reader) {
 		ide.mu.Unlock()
 		if err != nil {
 			return
+		}
+		if ide.opts.Answer != nil {
+			if reply := ide.opts.Answer(line); reply != "" {
+				ide.write(reply) // an error shows as the program's
+			}
 		}
 	}
 }
@@ -128,7 +165,7 @@ func (ide *IDE) read(r io.Reader) {
 func (ide *IDE) Send(line string) {
 	ide.t.Helper()
 	wrote := make(chan error, 1)
-	go func() { _, err := io.WriteString(ide.stdin, line+"\n"); wrote <- err }()
+	go func() { wrote <- ide.write(line) }()
 	select {
 	case err := <-wrote:
 		if err != nil {
@@ -139,6 +176,69 @@ func (ide *IDE) Send(line string) {
 	case <-time.After(ide.timeout()):
 		ide.t.Fatalf("timed out after %v writing %.200s to the bridge\nstderr:\n%s", ide.timeout(), line, ide.Stderr())
 	}
+}
+
+func (ide *IDE) write(line string) error {
+	ide.wmu.Lock()
+	defer ide.wmu.Unlock()
+	_, err := io.WriteString(ide.stdin, line+"\n")
+	return err
+}
+
+// Request sends a JSON-RPC request for method with params (JSON) and
+// returns its id: 1, 2, ... as JSON, so a test that also writes requests of
+// its own should give them string ids.
+func (ide *IDE) Request(method, params string) (id string) {
+	ide.t.Helper()
+	ide.mu.Lock()
+	ide.lastID++
+	id = strconv.Itoa(ide.lastID)
+	ide.mu.Unlock()
+	ide.Send(`{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `","params":` + params + `}`)
+	return id
+}
+
+// Response waits for the response to the request with id (JSON), among
+// every line the IDE has received, and returns it.
+func (ide *IDE) Response(id string) string {
+	ide.t.Helper()
+	return ide.WaitLine("the response to request "+id, func(line string) bool {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method *string         `json:"method"`
+		}
+		return json.Unmarshal([]byte(line), &m) == nil && m.Method == nil && string(m.ID) == id
+	})
+}
+
+// Call sends a request (see Request) and returns the response to it.
+func (ide *IDE) Call(method, params string) string {
+	ide.t.Helper()
+	return ide.Response(ide.Request(method, params))
+}
+
+// WaitLine waits until a line the IDE has received, since the start,
+// satisfies cond, and returns the first that does.
+func (ide *IDE) WaitLine(what string, cond func(line string) bool) string {
+	ide.t.Helper()
+	var found string
+	ide.await(what, func(lines []string) bool {
+		for _, l := range lines {
+			if cond(l) {
+				found = l
+				return true
+			}
+		}
+		return false
+	})
+	return found
+}
+
+// Lines returns every line the IDE has received so far.
+func (ide *IDE) Lines() []string {
+	ide.mu.Lock()
+	defer ide.mu.Unlock()
+	return slices.Clone(ide.lines)
 }
 
 // Next returns the next line the IDE receives, without its newline.
@@ -257,19 +357,22 @@ func (ide *IDE) timeout() time.Duration {
 	return DefaultTimeout
 }
 
-// lockedBuffer is a strings.Builder safe for concurrent use.
-type lockedBuffer struct {
+// Buffer is a strings.Builder safe for concurrent use: a program's
+// stderr, written by its goroutines while the test reads it.
+type Buffer struct {
 	mu sync.Mutex // guards b
 	b  strings.Builder
 }
 
-func (b *lockedBuffer) Write(p []byte) (int, error) {
+// Write appends p.
+func (b *Buffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.Write(p)
 }
 
-func (b *lockedBuffer) String() string {
+// String returns what was written so far.
+func (b *Buffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()

@@ -89,3 +89,29 @@ func (f *fatalTB) Fatalf(format string, args ...any) {
 }
 
 func (f *fatalTB) Helper() {}
+
+// TestIDEAnswersAndCalls: an IDE with Answer replies to the program's
+// requests as they arrive, while the test's Call waits for its own
+// response among them.
+func TestIDEAnswersAndCalls(t *testing.T) {
+	// The program asks the IDE a question before it answers the request.
+	prog := `read -r req; echo '{"jsonrpc":"2.0","id":"q","method":"ask"}'; read -r reply; echo "$reply" >&2; echo '{"jsonrpc":"2.0","id":1,"result":{}}'; cat >/dev/null`
+	ide := IDEOptions{Answer: func(line string) string {
+		if strings.Contains(line, `"method":"ask"`) {
+			return `{"jsonrpc":"2.0","id":"q","result":"yes"}`
+		}
+		return ""
+	}}.Start(t, exec.Command("sh", "-c", prog))
+	if got := ide.Call("do", `{}`); got != `{"jsonrpc":"2.0","id":1,"result":{}}` {
+		t.Errorf("Call = %q", got)
+	}
+	if err := ide.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if got := ide.Stderr(); got != `{"jsonrpc":"2.0","id":"q","result":"yes"}`+"\n" {
+		t.Errorf("the program got %q, want the IDE's answer", got)
+	}
+	if got := ide.Lines(); len(got) != 2 {
+		t.Errorf("Lines = %q, want the question and the response", got)
+	}
+}
