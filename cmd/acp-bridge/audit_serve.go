@@ -22,7 +22,7 @@ func auditServe(ctx context.Context, e *env, args []string) error {
 	if len(paths) == 0 {
 		return usageError(e, commandLine(fs), "audit serve: no file or directory given")
 	}
-	srv, err := auditweb.New(auditweb.Options{Paths: paths, Logger: slog.New(slog.NewTextHandler(e.stderr, nil))})
+	srv, err := auditweb.New(auditweb.Options{Paths: paths, Background: true, Logger: slog.New(slog.NewTextHandler(e.stderr, nil))})
 	if err != nil {
 		return &exitError{code: 1, err: audit.PrintableError(err)}
 	}

@@ -2,6 +2,7 @@ package auditweb
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -86,6 +87,8 @@ type groupKey struct{ run, session string }
 // follows it as it grows and rotates. It is safe for concurrent use.
 type logIndex struct {
 	base string
+	// refreshing serializes refresh: one indexer at a time appends.
+	refreshing sync.Mutex
 
 	mu        sync.RWMutex // guards the fields below
 	files     []*indexedFile
@@ -98,6 +101,12 @@ type logIndex struct {
 	// group's summary as it goes, so that the first summaries need neither
 	// the records kept nor every line decoded a second time.
 	collecting bool
+	// loading is set until the first indexing pass is done (see load);
+	// loaded is closed then.
+	loading bool
+	loaded  chan struct{}
+	// loadTotal is the size of the log's files when the first pass began.
+	loadTotal int64
 	// runRecs keeps, per run, the few records audit.Runs names the run's
 	// agent from (agent.info, bridge.start, the first record of an
 	// operator), so a change to one session does not mean reading the
@@ -110,7 +119,7 @@ type logIndex struct {
 }
 
 func newLogIndex(base string) *logIndex {
-	return &logIndex{base: base, groupOf: make(map[groupKey]int32), changed: make(chan struct{})}
+	return &logIndex{base: base, groupOf: make(map[groupKey]int32), changed: make(chan struct{}), loaded: make(chan struct{})}
 }
 
 // notify tells waiters (live pages) that the log changed. Called with mu
@@ -129,26 +138,53 @@ func (x *logIndex) watch() (uint64, <-chan struct{}) {
 	return x.version, x.changed
 }
 
+// stepBytes is about how much of a log one refresh step indexes under the
+// write lock, so that pages are answered, and show progress, while a long
+// log is first read. Only tests change it.
+var stepBytes = 4 << 20
+
 // refresh indexes what was appended to the log since the last call,
 // following rotations; when the files no longer continue what was indexed
 // (a file replaced or truncated) it indexes the log again from the start.
-// It reports whether anything changed.
-func (x *logIndex) refresh() (bool, error) {
+// It reports whether anything changed. It takes the write lock for one
+// step of about stepBytes at a time; calls are serialized.
+func (x *logIndex) refresh() (bool, error) { return x.refreshUntil(context.Background()) }
+
+// refreshUntil is refresh that stops between steps once ctx is done.
+func (x *logIndex) refreshUntil(ctx context.Context) (bool, error) {
+	x.refreshing.Lock()
+	defer x.refreshing.Unlock()
 	names, err := chainFiles(x.base)
 	if err != nil {
 		return false, err
 	}
+	changed := false
+	for {
+		more, grew, err := x.refreshStep(names)
+		changed = changed || grew
+		if err != nil || !more {
+			return changed, err
+		}
+		if err := ctx.Err(); err != nil {
+			return changed, err
+		}
+	}
+}
+
+// refreshStep indexes up to about stepBytes of names beyond what was
+// indexed, and reports whether more is left.
+func (x *logIndex) refreshStep(names []string) (more, changed bool, err error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if !x.continues(names) {
 		x.reset()
 	}
-	changed := false
+	budget := int64(stepBytes)
 	for i, name := range names {
 		if i == len(x.files) {
 			f, fi, err := openRegular(name)
 			if err != nil {
-				return changed, err
+				return false, changed, err
 			}
 			x.files = append(x.files, &indexedFile{name: name, f: f, fi: fi})
 			changed = true
@@ -158,17 +194,21 @@ func (x *logIndex) refresh() (bool, error) {
 			xf.name = name // rotated: same file, new name
 			changed = true
 		}
-		grew, err := x.indexFile(int32(i))
-		if err != nil {
-			return changed, err
-		}
+		grew, err := x.indexFile(int32(i), &budget)
 		changed = changed || grew
+		if err != nil {
+			return false, changed, err
+		}
+		if budget <= 0 {
+			more = true
+			break
+		}
 	}
 	if changed {
 		x.summaries = false
 		x.notify()
 	}
-	return changed, nil
+	return more, changed, nil
 }
 
 // continues reports whether names (the chain on disk now) continue the
@@ -201,15 +241,16 @@ func (x *logIndex) reset() {
 	x.notify()
 }
 
-// indexFile indexes the complete lines of file i after what was indexed.
-func (x *logIndex) indexFile(i int32) (bool, error) {
+// indexFile indexes the complete lines of file i after what was indexed,
+// until their bytes reach *budget, which it decreases.
+func (x *logIndex) indexFile(i int32, budget *int64) (bool, error) {
 	xf := x.files[i]
 	if _, err := xf.f.Seek(xf.size, io.SeekStart); err != nil {
 		return false, fmt.Errorf("reading %s: %v", xf.name, err)
 	}
 	br := bufio.NewReaderSize(xf.f, 256<<10)
 	grew := false
-	for {
+	for *budget > 0 {
 		line, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
 			// A line longer than the buffer: gather it.
@@ -233,9 +274,11 @@ func (x *logIndex) indexFile(i int32) (bool, error) {
 		xf.lines++
 		x.add(i, xf.size, line[:len(line)-1], xf.lines)
 		xf.size += int64(len(line))
+		*budget -= int64(len(line))
 		xf.torn = 0
 		grew = true
 	}
+	return grew, nil
 }
 
 // add indexes one line.
@@ -351,14 +394,19 @@ func (x *logIndex) ensureSummaries() error {
 		}
 	}
 	if x.collecting {
+		// While the first pass runs, its tallies give the summaries so
+		// far; once it is done they give the summaries and go.
 		for _, g := range x.groups {
 			if g.tally != nil {
 				g.summary = g.tally.Summary()
-				g.tally, g.dirty = nil, false
+			}
+			g.dirty = false
+			if !x.loading {
+				g.tally = nil
 			}
 		}
+		x.collecting = x.loading
 	}
-	x.collecting = false
 	for _, g := range x.groups {
 		if !g.dirty {
 			continue

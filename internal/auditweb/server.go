@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -21,6 +22,11 @@ type Options struct {
 	// PollInterval is how often logs are checked for new lines. Optional;
 	// if zero, 250 ms.
 	PollInterval time.Duration
+	// Background makes New only find the logs and Serve read them while
+	// it serves: the URL is ready at once, and pages say how far reading
+	// got and update themselves until it is done. Optional; if false, New
+	// reads the logs whole before it returns.
+	Background bool
 }
 
 // Server serves the audit logs it was made from, read-only.
@@ -34,8 +40,9 @@ type Server struct {
 	pages  *pages
 }
 
-// New indexes the logs named by opts.Paths. The chain is verified in the
-// background once Serve runs; pages say how far it got.
+// New finds the logs named by opts.Paths and, unless opts.Background is
+// set, indexes them. The chain is verified in the background once Serve
+// runs; pages say how far it got.
 func New(opts Options) (*Server, error) {
 	bases, err := discover(opts.Paths)
 	if err != nil {
@@ -57,21 +64,26 @@ func New(opts Options) (*Server, error) {
 	}
 	for _, b := range bases {
 		x := newLogIndex(b)
-		x.collecting = true
-		if _, err := x.refresh(); err != nil {
+		x.startLoad()
+		s.logs = append(s.logs, x)
+		if opts.Background {
+			continue
+		}
+		if err := x.load(context.Background()); err != nil {
 			return nil, fmt.Errorf("audit serve: %v", err)
 		}
 		// Summaries now, so the first page does not wait for them.
 		if err := x.ensureSummaries(); err != nil {
 			return nil, fmt.Errorf("audit serve: %v", err)
 		}
-		s.logs = append(s.logs, x)
 	}
 	return s, nil
 }
 
-// Serve answers requests on ln until ctx is done, and follows the logs
-// meanwhile. It returns the URL to print through ready before serving.
+// Serve answers requests on ln until ctx is done, and reads (see
+// Options.Background) and follows the logs meanwhile. It gives the URL to
+// print to ready before serving. It fails when a log cannot be read
+// through (a line longer than audit.MaxLineBytes).
 func (s *Server) Serve(ctx context.Context, ln net.Listener, ready func(url string)) error {
 	host, port, err := net.SplitHostPort(ln.Addr().String())
 	if err != nil {
@@ -82,13 +94,20 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, ready func(url stri
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	errc := make(chan error, 1+len(s.logs))
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
 	for _, x := range s.logs {
-		go s.follow(ctx, x)
+		wg.Go(func() {
+			if err := s.follow(ctx, x); err != nil {
+				errc <- err
+			}
+		})
 	}
 	if ready != nil {
 		ready(s.URL())
 	}
-	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case <-ctx.Done():
@@ -97,6 +116,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, ready func(url stri
 		srv.Shutdown(sctx)
 		return nil
 	case err := <-errc:
+		srv.Close()
 		if errors.Is(err, http.ErrServerClosed) {
 			return nil
 		}
@@ -109,8 +129,19 @@ func (s *Server) URL() string {
 	return "http://" + net.JoinHostPort(s.host, s.port) + "/?" + tokenParam + "=" + s.token
 }
 
-// follow indexes new lines and verifies the chain of x until ctx is done.
-func (s *Server) follow(ctx context.Context, x *logIndex) {
+// follow reads x if New did not, then indexes new lines and verifies the
+// chain of x until ctx is done. It fails when x cannot be read through.
+func (s *Server) follow(ctx context.Context, x *logIndex) error {
+	select {
+	case <-x.loaded:
+	default:
+		if err := x.load(ctx); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+	}
 	t := time.NewTicker(s.poll)
 	defer t.Stop()
 	for {
@@ -134,7 +165,7 @@ func (s *Server) follow(ctx context.Context, x *logIndex) {
 		}
 		select {
 		case <-ctx.Done():
-			return
+			return nil
 		case <-t.C:
 		}
 		if _, err := x.refresh(); err != nil {

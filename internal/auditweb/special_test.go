@@ -50,8 +50,17 @@ func TestSpecialFilesDoNotHang(t *testing.T) {
 // with no end is not read into memory whole; the log fails to open,
 // saying why.
 func TestEndlessLine(t *testing.T) {
-	dir := t.TempDir()
-	path := writeLog(t, dir)
+	_, err := New(Options{Paths: []string{writeEndlessLine(t)}})
+	if err == nil || !strings.Contains(err.Error(), "longer than") {
+		t.Fatalf("New = %v, want a line-too-long error", err)
+	}
+}
+
+// writeEndlessLine writes a log whose first line is an event, followed by
+// a line longer than audit.MaxLineBytes.
+func writeEndlessLine(t *testing.T) string {
+	t.Helper()
+	path := writeLog(t, t.TempDir())
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -64,9 +73,8 @@ func TestEndlessLine(t *testing.T) {
 		f.Write(chunk)
 	}
 	f.Write([]byte("\n"))
-	f.Close()
-	_, err = New(Options{Paths: []string{path}})
-	if err == nil || !strings.Contains(err.Error(), "longer than") {
-		t.Fatalf("New = %v, want a line-too-long error", err)
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
 	}
+	return path
 }

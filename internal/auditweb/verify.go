@@ -95,12 +95,15 @@ type chainStatus struct {
 	// Trust says what the rest of the page can still be trusted for
 	// when the chain is broken.
 	Trust string
-	Files []fileStatus
+	// Loading says how far the first reading of the log got; "" once it
+	// is done.
+	Loading string
+	Files   []fileStatus
 }
 
 // status describes the chain and each file. Called with mu held.
 func (x *logIndex) status() chainStatus {
-	var st chainStatus
+	st := chainStatus{Loading: x.loadStatus()}
 	first := 0
 	for i, xf := range x.files {
 		fs := fileStatus{Name: audit.Printable(xf.name), Records: xf.lines}
