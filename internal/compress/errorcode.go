@@ -9,31 +9,76 @@ var errnoNames = []string{"NOENT", "ACCES", "PERM", "CONNREFUSED", "CONNRESET", 
 // one to four capitals and three to five digits), errno names (ENOENT),
 // Node's ERR_* codes and "status 503" or "exit code 2" phrases, each a
 // whole word. It finds what the regular expression errorCode finds
-// (TestFindErrorCodesMatchesRegexp) in one pass over text, several times
-// faster: it runs on every command output.
+// (TestFindErrorCodesMatchesRegexp) in one pass over text, many times
+// faster: it runs on every command output. Every code starts with a
+// capital, and every phrase has a digit right after it, so it looks only
+// where capitals and digits are, found eight bytes a step (markFrom).
 func findErrorCodes[T string | []byte](text T, max int) []string {
 	var out []string
-	// i is always at the start of text or just after a byte that is not
-	// part of a word: a code starts only there, so the rest of a word that
-	// starts none is skipped at once.
 	for i := 0; i < len(text) && len(out) < max; {
-		c := text[i]
-		if !wordByte[c] {
-			i++
-			continue
+		k := markFrom(text, i)
+		if k >= len(text) {
+			break
 		}
-		if startsCode(c) {
-			if n := matchCodeAt(text, i); n > 0 {
-				// A code ends where its word does.
-				out = append(out, string(text[i:i+n]))
-				i += n
-				continue
+		start, n := k, 0
+		if isDigit(text[k]) {
+			// A phrase ends with its digits: it starts before them, no
+			// earlier than i (it would overlap the code found last).
+			for _, p := range phrases {
+				if st := k - len(p); st >= i && hasPrefixAt(text, st, p) {
+					start = st
+					break
+				}
 			}
 		}
-		for i++; i < len(text) && wordByte[text[i]]; i++ {
+		if start < k || isUpper(text[k]) {
+			if start == 0 || !wordByte[text[start-1]] {
+				n = matchCodeAt(text, start)
+			}
+		}
+		if n > 0 {
+			// A code ends where its word does.
+			out = append(out, string(text[start:start+n]))
+			i = start + n
+			continue
+		}
+		// No code starts in the rest of this word.
+		for i = k + 1; i < len(text) && wordByte[text[i]]; i++ {
 		}
 	}
 	return out
+}
+
+// phrases are the words before the digits of a status code.
+var phrases = [...]string{"status ", "exit code "}
+
+// markFrom returns the index of the first capital ASCII letter or digit in
+// s at or after i, or len(s).
+func markFrom[T string | []byte](s T, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		_ = s[i+7] // one bounds check for the eight loads
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if hasBetween(w, 'A', 'Z') || hasBetween(w, '0', '9') {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if isUpper(s[i]) || isDigit(s[i]) {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// hasBetween reports whether a byte of w is in [lo, hi], both ASCII: for
+// each byte b below 0x80, 127+hi+1-b has its top bit set when b <= hi, and
+// b+127-(lo-1) when b >= lo; neither carries into the next byte. Bytes of
+// 0x80 and above are left out by the mask of w's own top bits.
+func hasBetween(w uint64, lo, hi byte) bool {
+	const ones = 0x0101010101010101
+	t := w & (ones * 0x7F)
+	return (ones*(127+uint64(hi)+1)-t)&^w&(t+ones*(127-(uint64(lo)-1)))&(ones*0x80) != 0
 }
 
 func startsCode(c byte) bool { return 'A' <= c && c <= 'Z' || c == 's' || c == 'e' }

@@ -71,3 +71,49 @@ func BenchmarkFindErrorCodes(b *testing.B) {
 		}
 	})
 }
+
+// TestHasBetween checks the eight-bytes-a-step test for capitals and
+// digits against a byte-by-byte one: every byte value at every position,
+// among neighbours at the edges of the ranges and of ASCII.
+func TestHasBetween(t *testing.T) {
+	for _, r := range [][2]byte{{'A', 'Z'}, {'0', '9'}} {
+		in := func(c byte) bool { return r[0] <= c && c <= r[1] }
+		for _, fill := range []byte{0, 'a', r[0] - 1, r[1] + 1, 0x7F, 0x80, 0xC1, 0xDA, 0xFF} {
+			for pos := range 8 {
+				for b := range 256 {
+					var w uint64
+					for i := range 8 {
+						c := fill
+						if i == pos {
+							c = byte(b)
+						}
+						w |= uint64(c) << (8 * i)
+					}
+					if got, want := hasBetween(w, r[0], r[1]), in(byte(b)) || in(fill); got != want {
+						t.Fatalf("hasBetween(%#016x, %q, %q) = %v, want %v", w, r[0], r[1], got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// FuzzFindErrorCodesAligned puts a code at every offset of an eight-byte
+// step, after every kind of byte, so upperFrom's word reads are checked at
+// their edges.
+func FuzzFindErrorCodesAligned(f *testing.F) {
+	f.Add("E0308", uint8(3), byte(' '))
+	f.Add("status 503", uint8(9), byte('\n'))
+	f.Add("exit code 2", uint8(15), byte('x'))
+	f.Fuzz(func(t *testing.T, code string, pad uint8, before byte) {
+		s := strings.Repeat("abcdefg ", int(pad)/8) + strings.Repeat("q", int(pad)%8) + string(before) + code + " tail"
+		for _, text := range []string{s, strings.ToUpper(s[:len(s)/2]) + s[len(s)/2:]} {
+			if got, want := findErrorCodes(text, 20), errorCode.FindAllString(text, 20); !slices.Equal(got, want) {
+				t.Fatalf("findErrorCodes(%q) = %q, the regexp finds %q", text, got, want)
+			}
+			if got, want := findErrorCodes([]byte(text), 20), errorCode.FindAllString(text, 20); !slices.Equal(got, want) {
+				t.Fatalf("findErrorCodes([]byte(%q)) = %q, the regexp finds %q", text, got, want)
+			}
+		}
+	})
+}
