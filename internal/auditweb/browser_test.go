@@ -215,7 +215,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.Close()
-	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](`document.querySelector('[data-seq="22"]') !== null`, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](`document.querySelector('[data-seq="22"]') !== null`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
 		upd, _ := chromedp.Run(tctx, chromedp.Evaluate[string](`document.body.getAttribute("data-updated") + " " + document.querySelectorAll("[data-seq]").length`))
 		t.Fatalf("the appended record did not appear: %v (%s)", err, upd)
 	}
@@ -231,6 +231,38 @@ func TestBrowser(t *testing.T) {
 	page = text("main")
 	if !strings.Contains(page, "<script>window.__pwned=1</script>") || !strings.Contains(page, `\x1b[31mRED`) || strings.Contains(page, "\x1b") {
 		t.Errorf("hostile title not shown as text:\n%s", page)
+	}
+
+	// Opening the hostile record's "raw JSON" fetches its line from /raw
+	// and shows it as text: the same hostile title, inert.
+	raw := `li[data-seq="22"] details.raw`
+	if !eval(`(() => { for (let d = document.querySelector('` + raw + `').parentElement; d; d = d.parentElement) if (d.tagName == 'DETAILS') d.open = true; return true })()`) {
+		t.Fatal("opening the record's sections")
+	}
+	if eval(`document.querySelector('` + raw + `').open`) {
+		t.Fatal("the raw JSON is open before it was clicked")
+	}
+	if err := chromedp.Do(tctx, chromedp.Click(raw+` > summary`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](`!document.querySelector('`+raw+` pre a')`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("the raw JSON was not fetched: %v", err)
+	}
+	if !eval(`performance.getEntriesByType('resource').some(e => /\/raw\?log=0&rec=[0-9]+$/.test(e.name))`) {
+		t.Error("the raw JSON did not come from /raw")
+	}
+	rawText := text(raw + ` pre`)
+	for _, want := range []string{`"doctype": "` + audit.Doctype + `"`, `"toolCallId": "call_evil"`,
+		`<script>window.__pwned=1</script><img src=x onerror=window.__pwned=2>\u001b[31mRED`} {
+		if !strings.Contains(rawText, want) {
+			t.Errorf("raw JSON lacks %q:\n%s", want, rawText)
+		}
+	}
+	if strings.Contains(rawText, "\x1b") || !eval(`document.querySelector('`+raw+` pre').children.length == 0`) {
+		t.Errorf("the raw JSON is not plain text:\n%q", rawText)
+	}
+	if eval(`window.__pwned !== undefined`) {
+		t.Error("markup from the raw JSON ran")
 	}
 
 	// The tampered copy shows where its chain breaks.
