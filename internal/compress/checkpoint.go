@@ -30,12 +30,14 @@ func (p *Pipeline) tier2(s *session, lvl Level, path string, bodyBytes int) {
 // CRITICAL, the tier-3 checkpoint. The session's state changes are one
 // locked step (endTurn); the slow work (the ACCP delta, notices, the
 // checkpoint) runs outside the lock, which is taken once more only to
-// keep the checkpoint's outcome.
-func (p *Pipeline) turnEnd(m *acpwire.Message) {
+// keep the checkpoint's outcome. It returns the turn's streamed text to be
+// settled (settler) once the response has gone to the IDE, so that the
+// settled estimate follows the turn-end one rather than racing it.
+func (p *Pipeline) turnEnd(m *acpwire.Message) (settle settleJob) {
 	down, _ := rawjson.GetString(m.Request.Params, "sessionId")
 	s := p.lookup(p.ideID(down))
 	if s == nil {
-		return
+		return settleJob{}
 	}
 	s.mu.Lock()
 	e := p.endTurn(s)
@@ -53,7 +55,7 @@ func (p *Pipeline) turnEnd(m *acpwire.Message) {
 		p.sendEstimate(s, e.u)
 	}
 	if !e.checkpoint {
-		return
+		return e.settle
 	}
 	u, lvl := e.u, e.lvl
 	trigger := fmt.Sprintf("context at %.1f%% (%s)", u.Percent(), lvl)
@@ -75,6 +77,7 @@ func (p *Pipeline) turnEnd(m *acpwire.Message) {
 	default:
 		p.say(s, fmt.Sprintf("\n\n> **acp-bridge:** context at %.0f%% (RED). Session checkpointed (archive: %s). Use /bridge-compress to continue in a fresh session seeded with the summary.\n", u.Percent(), path))
 	}
+	return e.settle
 }
 
 // turnEnding is what endTurn decided, for the work done after the lock.
@@ -84,12 +87,13 @@ type turnEnding struct {
 	u               Usage
 	lvl             Level
 	intent, archive string
-	checkpoint      bool // a tier-3 checkpoint is due
-	canCompact      bool // the agent's own compaction will run after it
+	checkpoint      bool      // a tier-3 checkpoint is due
+	canCompact      bool      // the agent's own compaction will run after it
+	settle          settleJob // the turn's streamed text, to be settled
 }
 
 // endTurn is turnEnd's locked step, called with s.mu held: it ends the
-// drift watch, queues the turn's streamed text to be settled, scans the
+// drift watch, takes the turn's streamed text to be settled, scans the
 // turn's text for facts, starts the next turn, and decides whether a
 // checkpoint is due.
 func (p *Pipeline) endTurn(s *session) turnEnding {
@@ -113,7 +117,7 @@ func (p *Pipeline) endTurn(s *session) turnEnding {
 	// count off the forwarding path (settler), unless the agent reports
 	// its own usage, which the meter prefers: then nothing is tokenized.
 	if pending := s.meter.TakePending(); !s.meter.AgentReports() {
-		p.settler.add(p, s, pending)
+		e.settle = settleJob{s, pending}
 	}
 	// Error codes the agent names in its own words are facts too; its
 	// output streams in pieces, so look at the turn's text at once.

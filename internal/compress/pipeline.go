@@ -220,6 +220,7 @@ func (p *Pipeline) fromClient(ctx context.Context, m *acpwire.Message, next acpw
 }
 
 func (p *Pipeline) fromAgent(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
+	var settle settleJob
 	switch m.Kind {
 	case acpwire.KindNotification:
 		if m.Method == "session/update" {
@@ -245,7 +246,7 @@ func (p *Pipeline) fromAgent(ctx context.Context, m *acpwire.Message, next acpwi
 			case m.IsResponseTo("session/new"):
 				return p.sessionCreated(ctx, m, next)
 			case m.IsResponseTo("session/prompt"):
-				p.turnEnd(m)
+				settle = p.turnEnd(m)
 			}
 		}
 	}
@@ -253,5 +254,9 @@ func (p *Pipeline) fromAgent(ctx context.Context, m *acpwire.Message, next acpwi
 	if err != nil {
 		return err
 	}
-	return next.Handle(ctx, out)
+	err = next.Handle(ctx, out)
+	if settle.s != nil {
+		p.settler.add(p, settle.s, settle.p)
+	}
+	return err
 }

@@ -23,7 +23,7 @@ type settleJob struct {
 	p Pending
 }
 
-// add queues p for session s, which the caller has locked.
+// add queues p for session s.
 func (st *settler) add(pl *Pipeline, s *session, p Pending) {
 	if p.Bytes == 0 {
 		return
