@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/golden"
 )
 
 // TestDemoAuditEvents: the events the demo's audit log holds, in order,
@@ -59,19 +61,7 @@ func TestDemoAuditEvents(t *testing.T) {
 	// The offload reference the agent read names its file: its size
 	// follows the workspace path's length.
 	got := offloadedBytes.ReplaceAllString(normalizeDemo(b.String(), ws), `{"bytes":N,`)
-	golden := filepath.Join("testdata", "demo-audit.golden")
-	if *updateGolden {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("the demo's audit events differ from %s:\ngot:\n%s\nwant:\n%s", golden, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "demo-audit.golden"), []byte(got))
 }
 
 var offloadedBytes = regexp.MustCompile(`\{"bytes":\d+,`)

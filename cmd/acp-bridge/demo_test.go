@@ -2,15 +2,14 @@ package main
 
 import (
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-)
 
-var updateGolden = flag.Bool("update", false, "rewrite the golden files under testdata/")
+	"github.com/acp-bridge/acp-bridge/internal/golden"
+)
 
 // demoOutput runs acp-bridge demo with args in a fresh workspace and returns
 // its stdout with what changes from run to run replaced: the workspace path,
@@ -90,23 +89,9 @@ func TestDemoDeterministic(t *testing.T) {
 			t.Fatalf("run %d differs from run 0:\n%s\nrun 0:\n%s", i, got, first)
 		}
 	}
-	golden := filepath.Join("testdata", "demo.golden")
-	if *updateGolden {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(first), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if string(want) != first {
-		t.Errorf("the demo's account differs from %s; if the bridge's behaviour changed on purpose, rewrite it with\n"+
-			"go test ./cmd/acp-bridge -run TestDemoDeterministic -update\ngot:\n%s", golden, first)
-	}
+	// If the bridge's behaviour changed on purpose:
+	// go test ./cmd/acp-bridge -run TestDemoDeterministic -update
+	golden.Check(t, filepath.Join("testdata", "demo.golden"), []byte(first))
 }
 
 // TestDemoPlain: --plain is the bare pass-through: the agent reads .env,

@@ -2,13 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/acp-bridge/acp-bridge/internal/golden"
 )
 
 // runValidateCmd runs "acp-bridge validate args..." and returns its output
@@ -117,7 +115,7 @@ func TestValidatePolicies(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit status %d, want 1 (stderr: %s)", code, stderr)
 	}
-	checkValidateGolden(t, filepath.Join("testdata", "validate-policies.golden"), filepath.ToSlash(stdout))
+	golden.Check(t, filepath.Join("testdata", "validate-policies.golden"), []byte(filepath.ToSlash(stdout)))
 
 	stdout, stderr, code = runValidateCmd(t, "../../GOVERNANCE.md", "../../policies/governance-self-edit/POLICY.md")
 	want := "../../GOVERNANCE.md: valid (governance)\n../../policies/governance-self-edit/POLICY.md: valid (policy)\n"
@@ -125,21 +123,3 @@ func TestValidatePolicies(t *testing.T) {
 		t.Errorf("validate of the repository's policy = %d %q (stderr %s); want 0 %q", code, stdout, stderr, want)
 	}
 }
-
-func checkValidateGolden(t *testing.T, golden, got string) {
-	t.Helper()
-	if *updateValidate {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("reading golden file (run with -update-validate to create it): %v", err)
-	}
-	if d := cmp.Diff(string(want), got); d != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", golden, d)
-	}
-}
-
-var updateValidate = flag.Bool("update-validate", false, "rewrite testdata/validate-*.golden")
