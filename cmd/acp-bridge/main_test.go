@@ -18,7 +18,7 @@ import (
 // The test binary doubles as acp-bridge itself and as fast fake agents:
 //
 //	ACP_BRIDGE_TEST_MAIN=1     run acp-bridge's main with the given arguments
-//	ACP_BRIDGE_TEST_AGENT=...  run a fake agent (flood, echo, permflood, compose), or a
+//	ACP_BRIDGE_TEST_AGENT=...  run a fake agent (flood, echo, permflood, compose, soak), or a
 //	                           reference relay in front of the flood agent
 //	                           (relay-rw, relay-splice; see relayPeer)
 func TestMain(m *testing.M) {
@@ -51,6 +51,9 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	case "compose":
 		composeAgent()
+		os.Exit(0)
+	case "soak":
+		soakAgent()
 		os.Exit(0)
 	case "relay-rw", "relay-splice":
 		relayPeer(os.Getenv("ACP_BRIDGE_TEST_AGENT"))

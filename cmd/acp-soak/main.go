@@ -103,6 +103,7 @@ func runAgent(args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := flag.NewFlagSet("acp-soak agent", flag.ContinueOnError)
 	mixName := fs.String("mix", "prose", "the turns' text: prose or runs")
 	messages := fs.Int("messages", 10000, "session/update messages per turn")
+	usageEvery := fs.Int("usage-every", 0, "make every `N`th message a usage_update (0: none)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -110,5 +111,5 @@ func runAgent(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return soak.ServeAgent(stdin, stdout, soak.AgentConfig{Mix: mix, Messages: *messages})
+	return soak.ServeAgent(stdin, stdout, soak.AgentConfig{Mix: mix, Messages: *messages, UsageEvery: *usageEvery})
 }

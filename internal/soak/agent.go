@@ -14,14 +14,19 @@ type AgentConfig struct {
 	Mix Mix
 	// Messages is the number of session/update notifications in each turn.
 	Messages int
+	// UsageEvery makes every UsageEvery-th message a usage_update (the
+	// agent's own context figures) where an agent_message_chunk would be;
+	// optional, zero means none (the soak's mixes carry none).
+	UsageEvery int
 }
 
 // ServeAgent is a fake ACP agent on r and w: it answers initialize and
 // session/new, and each session/prompt with a turn of cfg.Messages
-// session/update notifications of cfg.Mix followed by the prompt's result.
+// session/update notifications of cfg.Mix (and usage_update every
+// cfg.UsageEvery) followed by the prompt's result.
 // Any other request gets an empty result. It returns when r ends.
 func ServeAgent(r io.Reader, w io.Writer, cfg AgentConfig) error {
-	t := newTurn(cfg.Mix, 1)
+	t := newTurn(cfg.Mix, 1, cfg.UsageEvery)
 	in := bufio.NewReaderSize(r, 1<<20)
 	out := bufio.NewWriterSize(w, 256<<10)
 	sessions, turns := 0, 0

@@ -74,13 +74,14 @@ func (m Mix) text(r *rand.Rand, n int) string {
 // turn is a pool of message bodies a fake agent cycles through, built once
 // so the agent spends its time writing, not generating.
 type turn struct {
-	chunks []string // JSON string literal contents, 1..1024 bytes
-	tools  []string // 100..20480 bytes
+	chunks     []string // JSON string literal contents, 1..1024 bytes
+	tools      []string // 100..20480 bytes
+	usageEvery int      // see AgentConfig.UsageEvery
 }
 
-func newTurn(m Mix, seed uint64) *turn {
+func newTurn(m Mix, seed uint64, usageEvery int) *turn {
 	r := rand.New(rand.NewPCG(seed, 20))
-	t := &turn{chunks: make([]string, 257), tools: make([]string, 61)}
+	t := &turn{chunks: make([]string, 257), tools: make([]string, 61), usageEvery: usageEvery}
 	for i := range t.chunks {
 		t.chunks[i] = trimEscape(m.text(r, 1+r.IntN(1024)))
 	}
@@ -104,11 +105,23 @@ var toolKinds = []string{"read", "execute", "search", "fetch"}
 // message appends the i-th message of a turn in session sid, whose
 // working directory is cwd, to b: every tenth (i%10 == 9) a
 // tool_call_update completing the call the message before opened with
-// tool_call on a file under cwd, the rest agent_message_chunk.
+// tool_call on a file under cwd, the rest agent_message_chunk, of which
+// every usageEvery-th is a usage_update instead if usageEvery is set.
 func (t *turn) message(b []byte, sid, cwd string, turnNo, i int) []byte {
 	b = append(b, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":`...)
 	b = strconv.AppendQuote(b, sid)
 	call := "call_" + strconv.Itoa(turnNo) + "_" + strconv.Itoa(i/10)
+	switch {
+	case i%10 < 8 && t.usageEvery > 0 && i%t.usageEvery == t.usageEvery-1:
+		// What Claude Code's adapter sends: the context used so far, the
+		// window, and the cost.
+		b = append(b, `,"update":{"sessionUpdate":"usage_update","used":`...)
+		b = strconv.AppendInt(b, int64(20000+i%50000), 10)
+		b = append(b, `,"size":200000,"cost":{"amount":`...)
+		b = strconv.AppendFloat(b, float64(i)/1e4, 'f', 4, 64)
+		b = append(b, `,"currency":"USD"}}}}`...)
+		return append(b, '\n')
+	}
 	switch i % 10 {
 	case 8:
 		k := toolKinds[(i/10)%len(toolKinds)]
