@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"go.opentelemetry.io/otel/trace"
-
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 )
 
@@ -174,6 +172,5 @@ func FuzzPromptTraceparent(f *testing.F) {
 		if _, ok := incomingContext(out.Params); !ok {
 			t.Fatalf("the rewritten prompt is itself ambiguous: %s", out.Raw)
 		}
-		var _ trace.SpanContext
 	})
 }

@@ -1,0 +1,92 @@
+package otelexport
+
+import (
+	"net"
+	"testing"
+	"time"
+)
+
+// hungCollector accepts connections and never answers; it returns its
+// base URL.
+func hungCollector(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := make(chan net.Conn, 64)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			select {
+			case held <- c:
+			default:
+				c.Close()
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		for {
+			select {
+			case c := <-held:
+				c.Close()
+			default:
+				return
+			}
+		}
+	})
+	return "http://" + l.Addr().String()
+}
+
+// TestTracerCollectorDown: with the collector refusing connections or
+// never answering, ending spans never waits, even with the queue full, and
+// Close takes about its timeout and counts every span as lost.
+func TestTracerCollectorDown(t *testing.T) {
+	refused := func(t *testing.T) string {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := l.Addr().String()
+		l.Close()
+		return "http://" + addr
+	}
+	for _, c := range []struct {
+		name     string
+		endpoint func(*testing.T) string
+	}{
+		{"refused", refused},
+		{"never answers", hungCollector},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			const spans = 20000
+			// A 30s request timeout: an exporter that made ending a span
+			// wait for the collector would take that long.
+			tr, err := NewTracer(t.Context(), TraceConfig{Endpoint: c.endpoint(t), QueueSize: 8, Timeout: 30 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr.Start()
+			start := time.Now()
+			for range spans {
+				_, s := tr.tr.Start(tr.rootCtx, "s")
+				s.End()
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("ending %d spans took %v with the collector down", spans, d)
+			}
+			start = time.Now()
+			lost, _ := tr.Close(300 * time.Millisecond)
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("Close(300ms) took %v", d)
+			}
+			if lost != spans+1 || tr.Sent() != 0 {
+				t.Errorf("Close reported %d lost, %d sent; want %d lost (the spans and the run's)", lost, tr.Sent(), spans+1)
+			}
+		})
+	}
+}
