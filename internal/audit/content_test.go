@@ -268,3 +268,74 @@ func TestTextToolContent(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDigestOutput: any JSON given as a tool's output makes a record
+// (no panic, valid canonical JSON), and a digest's preview is the start
+// of the decoded string, as encoding/json decodes it, up to a word's end.
+func FuzzDigestOutput(f *testing.F) {
+	for _, s := range []string{`"` + words(3000) + `"`, `[{"type":"content","content":{"type":"text","text":"` + words(1500) + `"}}]`,
+		`{"type":"diff","path":"a","oldText":"` + words(2000) + `","newText":"x"}`, `"` + strings.Repeat(`\ud800\u00e9\n`, 300) + `"`,
+		"\"" + words(1100) + "\xff\"", `{"token":"` + words(2000) + `"}`, `[1,2.5,null,true]`} {
+		f.Add(s)
+	}
+	l, err := Open(filepath.Join(f.TempDir(), "a.jsonl"), Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer l.Close()
+	f.Fuzz(func(t *testing.T, raw string) {
+		if !json.Valid([]byte(raw)) {
+			return
+		}
+		st, err := l.outputTree(ToolOutput(raw))
+		if err != nil {
+			return // a number out of range: refused as it is in full mode
+		}
+		if !json.Valid(st.canon) {
+			t.Fatalf("canonical form %q of %q", st.canon, raw)
+		}
+		var s string
+		if json.Unmarshal([]byte(raw), &s) != nil || len(raw) <= PreviewBytes+2 {
+			return
+		}
+		got, complete := decodePrefix([]byte(raw), len(raw))
+		if !complete || perByteValid(got) != s {
+			t.Fatalf("decodePrefix(%q) = %q, %v; encoding/json: %q", raw, got, complete, s)
+		}
+	})
+}
+
+// perByteValid replaces each byte of s that is not UTF-8 by U+FFFD, as
+// encoding/json does.
+func perByteValid(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteString("\uFFFD")
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// TestToolOutputNull: a tool's output of null is left out of the record,
+// in output and in the mirror, as a json.RawMessage null is.
+func TestToolOutputNull(t *testing.T) {
+	for _, mode := range []ContentMode{ContentDigest, ContentFull} {
+		l, err := Open(filepath.Join(t.TempDir(), "a.jsonl"), Options{Content: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := ToolOutput("null")
+		ev := Event{Actor: Actor{ID: "agent:a"}, Action: "tool.call", Subject: Subject{Kind: "tool-call", Ref: "c1"}, Output: out,
+			Metadata: map[string]any{"toolCall": ToolCall{Kind: "tool-call", ToolCallID: "c1", Result: out}}}
+		line := string(preparedLine(t, l, ev))
+		if strings.Contains(line, `"output"`) || strings.Contains(line, `"result"`) {
+			t.Errorf("%v: %s", mode, line)
+		}
+		l.Close()
+	}
+}

@@ -123,7 +123,7 @@ func (l *Log) shareResult(ev *Event) (output any, mirror *ToolCall, err error) {
 		if shared, err = l.outputTree(v); err != nil {
 			return nil, nil, fmt.Errorf("%w: encoding output: %v", ErrInvalidEvent, err)
 		}
-		output, sharedRaw = shared, v
+		output, sharedRaw = orNil(shared), v
 	case json.RawMessage:
 		if len(v) == 0 || !hasMirror || !sameBytes(rawOf(tc.Result), v) && !sameBytes(rawOf(tc.Error), v) {
 			break
@@ -143,19 +143,28 @@ func (l *Log) shareResult(ev *Event) (output any, mirror *ToolCall, err error) {
 		raw := rawOf(*f)
 		switch {
 		case shared != nil && sameBytes(raw, sharedRaw):
-			*f, changed = shared, true
+			*f, changed = orNil(shared), true
 		case len(raw) > 0 && isToolOutput(*f):
 			st, err := l.outputTree(raw)
 			if err != nil {
 				return nil, nil, fmt.Errorf("%w: encoding the tool call's result: %v", ErrInvalidEvent, err)
 			}
-			*f, changed = st, true
+			*f, changed = orNil(st), true
 		}
 	}
 	if !changed {
 		return output, nil, nil
 	}
 	return output, &tc, nil
+}
+
+// orNil returns st, or nil when it holds JSON null: a tool's output of
+// null is left out, as a json.RawMessage null is.
+func orNil(st *sharedTree) any {
+	if st.v == nil {
+		return nil
+	}
+	return st
 }
 
 // rawOf returns the bytes of a json.RawMessage or ToolOutput, else nil.
