@@ -110,36 +110,17 @@ func TestClosedStdoutIsAnError(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := bridgeCommand(t, "--log-level", "error", "--", "env", "-u", "ACP_BRIDGE_TEST_MAIN", "ACP_BRIDGE_TEST_AGENT=echo", exe)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	stdout.Close() // the IDE is gone: nobody reads what the bridge writes
+	ide := acpwiretest.StartIDE(t, cmd)
+	ide.Timeout = 20 * time.Second
+	ide.Hangup() // the IDE is gone: nobody reads what the bridge writes
 	// The echo agent answers; the bridge's write of the answer fails.
-	fmt.Fprintln(stdin, `{"jsonrpc":"2.0","id":1,"method":"_x/ping"}`)
-	time.Sleep(200 * time.Millisecond)
-	stdin.Close()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("bridge did not exit")
-	}
+	ide.Send(`{"jsonrpc":"2.0","id":1,"method":"_x/ping"}`)
+	ide.WaitFor("the bridge's failed write to the IDE", func() bool { return strings.Contains(ide.Stderr(), "broken pipe") })
+	err = ide.Wait()
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		t.Fatalf("bridge killed by %v; stderr:\n%s", ws.Signal(), stderr.String())
+		t.Fatalf("bridge killed by %v; stderr:\n%s", ws.Signal(), ide.Stderr())
 	}
-	if code := cmd.ProcessState.ExitCode(); code != 0 {
-		t.Fatalf("bridge exited %d; stderr:\n%s", code, stderr.String())
+	if err != nil {
+		t.Fatalf("bridge exited with %v; stderr:\n%s", err, ide.Stderr())
 	}
 }

@@ -28,6 +28,7 @@ type IDE struct {
 
 	wmu   sync.Mutex // guards writes to stdin, so that lines never interleave
 	stdin io.WriteCloser
+	out   io.Closer // the IDE's end of the program's stdout
 
 	mu      sync.Mutex    // guards lines, eof, arrived and lastID
 	lines   []string      // what the program wrote to stdout
@@ -72,6 +73,7 @@ func (o IDEOptions) Run(t testing.TB, main func(stdin io.Reader, stdout, stderr 
 	inR, inW := pipe(t)
 	outR, outW := pipe(t)
 	ide := newIDE(t, o, inW)
+	ide.out = outR
 	ended := make(chan error, 1)
 	go func() {
 		err := main(inR, outW, &ide.stderr)
@@ -105,6 +107,7 @@ func (o IDEOptions) Start(t testing.TB, cmd *exec.Cmd) *IDE {
 		t.Fatal(err)
 	}
 	ide := newIDE(t, o, stdin)
+	ide.out = stdout
 	cmd.Stderr = &ide.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -318,6 +321,10 @@ func (ide *IDE) WaitFor(what string, cond func() bool) {
 		time.Sleep(5 * time.Millisecond) // nothing to wait on: poll
 	}
 }
+
+// Hangup closes the IDE's end of the program's stdout, as an IDE that quit
+// without a word: the program's next write fails.
+func (ide *IDE) Hangup() { ide.out.Close() }
 
 // Close closes the program's stdin: the IDE has left.
 func (ide *IDE) Close() { ide.stdin.Close() }
