@@ -22,6 +22,14 @@ import (
 // dropped, never waited for.
 const DefaultSpanQueue = 2048
 
+// maxAttrLen bounds a span attribute's value, in bytes, unless
+// OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT asks for less; maxNameLen bounds the
+// tool name in a span's name.
+const (
+	maxAttrLen = 4096
+	maxNameLen = 256
+)
+
 // TraceConfig configures a Tracer.
 type TraceConfig struct {
 	// Endpoint is the OTLP/HTTP base URL (http://host:4318); spans go to
@@ -93,16 +101,6 @@ func NewTracer(ctx context.Context, cfg TraceConfig) (*Tracer, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
-	if cfg.QueueSize <= 0 {
-		cfg.QueueSize = DefaultSpanQueue
-	}
-	if cfg.Poll <= 0 {
-		cfg.Poll = DefaultPoll
-	}
-	lg := cfg.Logger
-	if lg == nil {
-		lg = slog.New(slog.DiscardHandler)
-	}
 	opts := []otlptracehttp.Option{otlptracehttp.WithTimeout(cfg.Timeout)}
 	if cfg.Endpoint != "" {
 		opts = append(opts, otlptracehttp.WithEndpointURL(strings.TrimSuffix(cfg.Endpoint, "/")+"/v1/traces"))
@@ -113,6 +111,24 @@ func NewTracer(ctx context.Context, cfg TraceConfig) (*Tracer, error) {
 	inner, err := otlptracehttp.New(ctx, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("otlp traces: %w", err)
+	}
+	return newTracer(ctx, cfg, inner)
+}
+
+// newTracer is NewTracer with the exporter given.
+func newTracer(ctx context.Context, cfg TraceConfig, inner sdktrace.SpanExporter) (*Tracer, error) {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.QueueSize <= 0 {
+		cfg.QueueSize = DefaultSpanQueue
+	}
+	if cfg.Poll <= 0 {
+		cfg.Poll = DefaultPoll
+	}
+	lg := cfg.Logger
+	if lg == nil {
+		lg = slog.New(slog.DiscardHandler)
 	}
 	c := &Config{BridgeVersion: cfg.BridgeVersion, User: cfg.User, Agent: cfg.Agent}
 	res, err := resource.New(ctx,
@@ -126,7 +142,13 @@ func NewTracer(ctx context.Context, cfg TraceConfig) (*Tracer, error) {
 	t := &Tracer{cfg: cfg, log: lg, exp: &countingExporter{SpanExporter: inner, log: lg},
 		turns: map[string]*turn{}, sessions: map[string][]turn{},
 		stop: make(chan struct{}), done: make(chan struct{})}
-	t.prov = sdktrace.NewTracerProvider(sdktrace.WithResource(res),
+	// The agent names tools and tool call ids: a huge one must not make
+	// huge spans.
+	limits := sdktrace.NewSpanLimits()
+	if limits.AttributeValueLengthLimit < 0 || limits.AttributeValueLengthLimit > maxAttrLen {
+		limits.AttributeValueLengthLimit = maxAttrLen
+	}
+	t.prov = sdktrace.NewTracerProvider(sdktrace.WithResource(res), sdktrace.WithSpanLimits(limits),
 		sdktrace.WithSpanProcessor(endCounter{&t.ended}),
 		// Never blocking: a full queue drops the span (counted at Close).
 		sdktrace.WithBatcher(t.exp, sdktrace.WithMaxQueueSize(cfg.QueueSize), sdktrace.WithExportTimeout(cfg.Timeout)))

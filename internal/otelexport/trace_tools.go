@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -126,7 +127,7 @@ func (s *toolSpans) add(e *audit.Entry) {
 		if sc, ok := s.t.turnAt(e.Session, ts); ok {
 			parent = trace.ContextWithSpanContext(context.Background(), sc)
 		}
-		_, span := s.t.tr.Start(parent, "execute_tool "+tool,
+		_, span := s.t.tr.Start(parent, "execute_tool "+shortName(tool),
 			trace.WithSpanKind(trace.SpanKindInternal), trace.WithTimestamp(ts),
 			trace.WithAttributes(
 				attribute.String("gen_ai.operation.name", "execute_tool"),
@@ -137,7 +138,7 @@ func (s *toolSpans) add(e *audit.Entry) {
 		s.open[key] = open
 		s.order = append(s.order, key)
 	} else if tool != "" {
-		open.span.SetName("execute_tool " + tool)
+		open.span.SetName("execute_tool " + shortName(tool))
 		open.span.SetAttributes(attribute.String("gen_ai.tool.name", tool))
 	}
 	open.last = ts
@@ -194,6 +195,19 @@ func (s *toolSpans) close() {
 		s.finish(key, s.open[key].last, "unfinished", codes.Unset, "")
 	}
 	s.rd.close()
+}
+
+// shortName is a tool name cut to maxNameLen bytes, on a UTF-8
+// boundary, for a span name.
+func shortName(s string) string {
+	if len(s) <= maxNameLen {
+		return s
+	}
+	n := maxNameLen
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // metaString returns metadata[name] when it is a string.

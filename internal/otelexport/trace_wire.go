@@ -19,8 +19,12 @@ import (
 const maxOpenTurns = 4096
 
 // maxSessionTurns is how many recent turns of a session are kept to
-// parent the tool spans read from the audit log.
-const maxSessionTurns = 32
+// parent the tool spans read from the audit log, and maxSessions how many
+// sessions.
+const (
+	maxSessionTurns = 32
+	maxSessions     = 1024
+)
 
 // turn is one prompt turn: a session/prompt request until its response.
 type turn struct {
@@ -91,7 +95,20 @@ func (t *Tracer) prompt(m *acpwire.Message) *acpwire.Message {
 	}
 	tr := &turn{session: sid, start: now, span: span, sc: span.SpanContext()}
 	t.mu.Lock()
+	if old, ok := t.turns[string(out.ID)]; ok {
+		// The IDE reused the id of a prompt still pending: the wire
+		// matches the next response to the later one, so the earlier
+		// turn ends here.
+		old.span.SetStatus(codes.Error, "another prompt reused its request id")
+		old.span.End()
+	}
 	t.turns[string(out.ID)] = tr
+	if _, ok := t.sessions[sid]; !ok && len(t.sessions) >= maxSessions {
+		for k := range t.sessions {
+			delete(t.sessions, k) // any one: its tools then parent to the run
+			break
+		}
+	}
 	recent := append(t.sessions[sid], *tr)
 	if len(recent) > maxSessionTurns {
 		recent = recent[len(recent)-maxSessionTurns:]
