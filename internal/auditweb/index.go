@@ -1,11 +1,8 @@
 package auditweb
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"sync"
@@ -242,50 +239,36 @@ func (x *logIndex) reset() {
 }
 
 // indexFile indexes the complete lines of file i after what was indexed,
-// until their bytes reach *budget, which it decreases.
+// until their bytes reach *budget, which it decreases. The lines are
+// decoded ahead, on another core (readAhead).
 func (x *logIndex) indexFile(i int32, budget *int64) (bool, error) {
 	xf := x.files[i]
-	if _, err := xf.f.Seek(xf.size, io.SeekStart); err != nil {
-		return false, fmt.Errorf("reading %s: %v", xf.name, err)
-	}
-	br := bufio.NewReaderSize(xf.f, 256<<10)
 	grew := false
-	for *budget > 0 {
-		line, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			// A line longer than the buffer: gather it.
-			long := append([]byte(nil), line...)
-			for errors.Is(err, bufio.ErrBufferFull) {
-				line, err = br.ReadSlice('\n')
-				long = append(long, line...)
-				if len(long) > audit.MaxLineBytes {
-					return grew, fmt.Errorf("%s:%d: a line longer than %d bytes: not an audit event", xf.name, xf.lines+1, audit.MaxLineBytes)
-				}
-			}
-			line = long
+	for b := range readAhead(xf.f, xf.name, xf.size, xf.lines, *budget) {
+		for k := range b.lines {
+			pl := &b.lines[k]
+			xf.lines++
+			x.add(i, xf.size, pl, xf.lines)
+			xf.size += pl.size
+			*budget -= pl.size
+			xf.torn = 0
+			grew = true
 		}
-		if err == io.EOF {
-			xf.torn = int64(len(line))
-			return grew, nil
+		if b.atEOF {
+			xf.torn = b.torn
 		}
-		if err != nil {
-			return grew, fmt.Errorf("reading %s: %v", xf.name, err)
+		if b.end {
+			return grew, b.err
 		}
-		xf.lines++
-		x.add(i, xf.size, line[:len(line)-1], xf.lines)
-		xf.size += int64(len(line))
-		*budget -= int64(len(line))
-		xf.torn = 0
-		grew = true
 	}
 	return grew, nil
 }
 
-// add indexes one line.
-func (x *logIndex) add(file int32, off int64, line []byte, n int) {
-	r := record{off: off, size: int32(len(line)), file: file, line: int32(n), group: -1, seq: -1}
-	if e, ok := audit.ParseEntryBrief(line); ok {
-		x.noteRun(&e)
+// add indexes line n of file, at off.
+func (x *logIndex) add(file int32, off int64, pl *parsedLine, n int) {
+	r := record{off: off, size: int32(pl.size - 1), file: file, line: int32(n), group: -1, seq: -1}
+	if e := &pl.entry; pl.ok {
+		x.noteRun(e)
 		r.flags |= flagEvent
 		if e.IsLifecycle() {
 			r.flags |= flagLifecycle
@@ -317,7 +300,7 @@ func (x *logIndex) add(file int32, off int64, line []byte, n int) {
 			x.groups[g].recs = append(x.groups[g].recs, int32(len(x.recs)))
 			x.groups[g].dirty = true
 			if x.collecting {
-				x.tally(x.groups[g], &e)
+				x.tally(x.groups[g], e)
 			}
 		}
 	}
