@@ -299,7 +299,7 @@ func (r *Recorder) toolCall(at time.Time, f updateFields, items []contentFields)
 		}
 	}
 	if isNew || tc.status != prevStatus {
-		r.Note(at, "Tool", fmt.Sprintf("%s [%s] %s %s", orDash(tc.kind), orDash(tc.status), tc.title, strings.Join(tc.paths, ", ")))
+		r.Note(at, "Tool", orDash(tc.kind)+" ["+orDash(tc.status)+"] "+tc.title+" "+strings.Join(tc.paths, ", "))
 	}
 	if tc.status == "failed" && prevStatus != "failed" {
 		r.fact("Tool call failed: " + oneLine(tc.title, 160))

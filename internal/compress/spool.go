@@ -112,7 +112,16 @@ func (s *spool) release() {
 }
 
 func entryHeader(role string, at time.Time) string {
-	return "### " + role + " · " + at.UTC().Format("15:04:05") + "\n\n"
+	return string(appendEntryHeader(nil, role, at))
+}
+
+// appendEntryHeader appends the heading of an archive entry to dst.
+func appendEntryHeader(dst []byte, role string, at time.Time) []byte {
+	dst = append(dst, "### "...)
+	dst = append(dst, role...)
+	dst = append(dst, " · "...)
+	dst = at.UTC().AppendFormat(dst, "15:04:05")
+	return append(dst, "\n\n"...)
 }
 
 // writeBytes appends text.
@@ -156,7 +165,15 @@ func (s *spool) writeLiteral(lit []byte) {
 // entry writes a whole archive entry.
 func (s *spool) entry(at time.Time, role, text string) {
 	s.closeChunk()
-	s.write(entryHeader(role, at) + text + "\n\n")
+	s.writeHeader(at, role)
+	s.write(text)
+	s.write("\n\n")
+}
+
+// writeHeader writes an entry's heading, formatted into the write buffer.
+func (s *spool) writeHeader(at time.Time, role string) {
+	var b [64]byte
+	s.writeBytes(appendEntryHeader(b[:0], role, at))
 }
 
 // chunkLiteral writes agent output given as a JSON string literal:
@@ -176,7 +193,7 @@ func (s *spool) chunk(at time.Time, role string, text []byte) {
 func (s *spool) openChunk(at time.Time, role string) {
 	if s.open != role {
 		s.closeChunk()
-		s.write(entryHeader(role, at))
+		s.writeHeader(at, role)
 		s.open = role
 	}
 }
