@@ -70,3 +70,40 @@ func TestCheck(t *testing.T) {
 }
 
 func leaky(stop chan struct{}) { <-stop }
+
+// runner is a testing.M whose run starts f.
+type runner func() int
+
+func (r runner) Run() int { return r() }
+
+func TestMainReportsLeaks(t *testing.T) {
+	defer func(d time.Duration) { timeout = d }(timeout)
+	timeout = 100 * time.Millisecond
+	stop := make(chan struct{})
+	defer close(stop)
+	tests := []struct {
+		name string
+		run  func() int
+		want int
+	}{
+		{"nothing left", func() int {
+			done := make(chan struct{})
+			go func() { <-done }()
+			close(done)
+			return 0
+		}, 0},
+		{"goroutine left running", func() int { go leaky(stop); return 0 }, 1},
+		{"tests failed", func() int { return 2 }, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out strings.Builder
+			if got := run(runner(tt.run), &out); got != tt.want {
+				t.Errorf("exit code %d, want %d; report:\n%s", got, tt.want, out.String())
+			}
+			if tt.want == 1 && !strings.Contains(out.String(), "leakcheck.leaky") {
+				t.Errorf("the report does not name the goroutine left running:\n%s", out.String())
+			}
+		})
+	}
+}
