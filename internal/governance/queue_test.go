@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
+	"testing/synctest"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
@@ -59,54 +59,61 @@ func (r *gatedRecorder) Append(ev audit.Event) error {
 
 // TestQueuedRecorderBoundsBytes: Append waits while the records queued
 // would exceed the byte budget, however few they are; a record larger than
-// the budget is queued alone; every record is written, in order.
+// the budget is queued alone; every record is written, in order. It runs in
+// a testing/synctest bubble, so "Append waits" is checked once every
+// goroutine is blocked rather than after a guessed delay.
 func TestQueuedRecorderBoundsBytes(t *testing.T) {
-	rec := &gatedRecorder{gate: make(chan struct{})}
-	const budget = 10_000
-	q := newQueuedRecorder(rec, nil, budget)
-	big := func(i, n int) audit.Event {
-		return audit.Event{Action: fmt.Sprintf("a%d", i), Output: json.RawMessage(`"` + strings.Repeat("x", n) + `"`)}
-	}
-	if err := q.Append(big(0, 6000)); err != nil { // taken by the writer, which waits at the gate
-		t.Fatal(err)
-	}
-	if err := q.Append(big(1, 3000)); err != nil { // fits beside it
-		t.Fatal(err)
-	}
-	if got := q.queuedBytes(); got < 9000 || got > budget {
-		t.Fatalf("%d bytes queued, want 9000 to %d", got, budget)
-	}
-	third := make(chan error, 1)
-	go func() { third <- q.Append(big(2, 6000)) }()
-	select {
-	case <-third:
-		t.Fatal("Append did not wait with the byte budget spent")
-	case <-time.After(100 * time.Millisecond):
-	}
-	rec.gate <- struct{}{} // a0 written: a2 fits now
-	if err := <-third; err != nil {
-		t.Fatal(err)
-	}
-	huge := make(chan error, 1)
-	go func() { huge <- q.Append(big(3, 3*budget)) }()
-	go func() {
-		for range 3 {
-			rec.gate <- struct{}{}
+	synctest.Test(t, func(t *testing.T) {
+		rec := &gatedRecorder{gate: make(chan struct{})}
+		const budget = 10_000
+		q := newQueuedRecorder(rec, nil, budget)
+		big := func(i, n int) audit.Event {
+			return audit.Event{Action: fmt.Sprintf("a%d", i), Output: json.RawMessage(`"` + strings.Repeat("x", n) + `"`)}
 		}
-	}()
-	if err := <-huge; err != nil {
-		t.Fatal(err)
-	}
-	q.Close()
-	if got := q.queuedBytes(); got != 0 {
-		t.Fatalf("%d bytes counted after Close, want 0", got)
-	}
-	if len(rec.events) != 4 {
-		t.Fatalf("%d records written, want 4", len(rec.events))
-	}
-	for i, e := range rec.events {
-		if want := fmt.Sprintf("a%d", i); e.ev.Action != want {
-			t.Fatalf("record %d = %s, want %s", i, e.ev.Action, want)
+		if err := q.Append(big(0, 6000)); err != nil { // taken by the writer, which waits at the gate
+			t.Fatal(err)
 		}
-	}
+		if err := q.Append(big(1, 3000)); err != nil { // fits beside it
+			t.Fatal(err)
+		}
+		if got := q.queuedBytes(); got < 9000 || got > budget {
+			t.Fatalf("%d bytes queued, want 9000 to %d", got, budget)
+		}
+		third := make(chan error, 1)
+		go func() { third <- q.Append(big(2, 6000)) }()
+		// Every goroutine of the bubble is blocked once Wait returns: the
+		// writer at the gate and, unless it failed to wait, the third Append.
+		synctest.Wait()
+		select {
+		case <-third:
+			t.Fatal("Append did not wait with the byte budget spent")
+		default:
+		}
+		rec.gate <- struct{}{} // a0 written: a2 fits now
+		if err := <-third; err != nil {
+			t.Fatal(err)
+		}
+		huge := make(chan error, 1)
+		go func() { huge <- q.Append(big(3, 3*budget)) }()
+		go func() {
+			for range 3 {
+				rec.gate <- struct{}{}
+			}
+		}()
+		if err := <-huge; err != nil {
+			t.Fatal(err)
+		}
+		q.Close()
+		if got := q.queuedBytes(); got != 0 {
+			t.Fatalf("%d bytes counted after Close, want 0", got)
+		}
+		if len(rec.events) != 4 {
+			t.Fatalf("%d records written, want 4", len(rec.events))
+		}
+		for i, e := range rec.events {
+			if want := fmt.Sprintf("a%d", i); e.ev.Action != want {
+				t.Fatalf("record %d = %s, want %s", i, e.ev.Action, want)
+			}
+		}
+	})
 }
