@@ -17,14 +17,11 @@ import (
 func TestBridgeCompressionOffloadsRead(t *testing.T) {
 	dir, ws := workspace(t)
 	policy := writePolicy(t, dir, "  allow: [Read]\n")
-	answer := filepath.Join(dir, "answer.json")
 	cache := filepath.Join(dir, "cache")
 	clog := filepath.Join(dir, "compress.jsonl")
 	auditLog := filepath.Join(dir, "audit.jsonl")
-	ide := startBridge(t, "--compress", "on", "--cache-dir", cache, "--compress-log", clog, "--offload-tokens", "500",
-		"--policy", policy, "--audit", auditLog, "--workspace-root", ws, "--adapter", "none", "--",
-		"sh", "-c", readAgent, "sh", answer, filepath.Join(ws, "big.log"))
-	openSession(t, ide, ws)
+	ide, answer := startReadAgent(t, dir, ws, filepath.Join(ws, "big.log"), "--compress", "on", "--cache-dir", cache,
+		"--compress-log", clog, "--offload-tokens", "500", "--policy", policy, "--audit", auditLog)
 	ide.Until("fs/read_text_file")
 	var big strings.Builder
 	for i := 0; i < 2000; i++ {

@@ -18,11 +18,8 @@ import (
 func TestBridgeGovernanceDeniesRead(t *testing.T) {
 	dir, ws := workspace(t)
 	policy := writePolicy(t, dir, "  deny: [Read(**/.env)]\n  allow: [Read]\n")
-	answer := filepath.Join(dir, "answer.json")
 	logFile := filepath.Join(dir, "audit", "log.jsonl")
-	ide := startBridge(t, "--policy", policy, "--audit", logFile, "--workspace-root", ws, "--adapter", "none", "--",
-		"sh", "-c", readAgent, "sh", answer, filepath.Join(ws, ".env"))
-	openSession(t, ide, ws)
+	ide, answer := startReadAgent(t, dir, ws, filepath.Join(ws, ".env"), "--policy", policy, "--audit", logFile)
 	got := agentAnswer(t, ide, answer)
 	if err := ide.Wait(); err != nil {
 		t.Logf("bridge ended with %v", err)

@@ -51,6 +51,19 @@ const awaitOpen = `IFS= read -r opened; `
 // saves the answer to $1 and waits for stdin to close.
 const readAgent = awaitOpen + `printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"fs/read_text_file\",\"params\":{\"sessionId\":\"s1\",\"path\":\"$2\"}}"; IFS= read -r line; printf '%s\n' "$line" > "$1"; cat > /dev/null`
 
+// startReadAgent runs the bridge with args, adapters off and ws as the
+// workspace root, around readAgent asking for file once the IDE has opened
+// s1 (which it does); it returns the IDE and the file under dir the agent
+// saves its answer to.
+func startReadAgent(t *testing.T, dir, ws, file string, args ...string) (*acpwiretest.IDE, string) {
+	t.Helper()
+	answer := filepath.Join(dir, "answer.json")
+	args = append(args, "--workspace-root", ws, "--adapter", "none", "--", "sh", "-c", readAgent, "sh", answer, file)
+	ide := startBridge(t, args...)
+	openSession(t, ide, ws)
+	return ide, answer
+}
+
 // openSession sends the IDE's session/load of s1 in cwd, so that the
 // agent's requests in s1 are for a session the IDE opened.
 func openSession(t *testing.T, ide *acpwiretest.IDE, cwd string) {
