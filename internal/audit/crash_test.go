@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/leakcheck"
 )
 
 // crashChildEnv makes the test binary act as a process that writes an audit
@@ -23,7 +25,7 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv(crashChildEnv); path != "" {
 		os.Exit(crashChild(path, os.Getenv("AUDIT_CRASH_RUN")))
 	}
-	os.Exit(m.Run())
+	os.Exit(leakcheck.Main(m)) // fails the run if a test leaves goroutines running
 }
 
 // crashChild appends from four goroutines as fast as it can while the main
