@@ -22,6 +22,7 @@ func governanceFeature() feature {
 			fs.StringVar(&o.AuditFail, "audit-fail", "closed", "when the audit log cannot be written: closed (deny tool permissions, writes and terminals until it recovers) or open (continue and log the error)")
 			fs.StringVar(&o.AuditContent, "audit-content", "digest", "how the audit log keeps tools' output: digest (long texts as size, SHA-256 and a redacted preview; diffs kept up to 64 KiB) or full (all of it, redacted, strings over 8 KiB capped)")
 			fs.Int64Var(&o.AuditMaxBytes, "audit-max-bytes", 0, "rotate the audit log before a file grows past `N` bytes, keeping the hash chain across files (0: never)")
+			fs.IntVar(&o.MaxSessions, "max-sessions", governance.DefaultMaxSessions, "govern at most `N` sessions at once; opening one more forgets the one the IDE used least recently, which the agent can then no longer act in until the IDE loads it again")
 			fs.Var(&roots, "workspace-root", "a workspace root `DIR` paths must stay inside (repeatable; default: each session's cwd)")
 		},
 		setup: func(_ context.Context, s *bridgeSetup) error {

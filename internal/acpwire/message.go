@@ -112,6 +112,9 @@ type Message struct {
 	notJSON bool
 	// chunk marks a session/update text chunk that passed checkChunk.
 	chunk bool
+	// strict marks a message whose every byte the bridge checked strictly
+	// before any middleware saw it (see refusalReason).
+	strict bool
 }
 
 // fate is what the bridge did with a message it received.
@@ -401,6 +404,25 @@ func methodName(v []byte) (string, bool) {
 	}
 	return rawjson.String(v)
 }
+
+// CheckedStrictly reports whether the bridge checked all of m's bytes
+// strictly before any middleware saw it, as it does for the methods of
+// Options.StrictMethods and StrictResponses: m is exactly one JSON value, no
+// object repeats a member name or holds two names equal under case folding
+// or a name differing only in case from a field features read, and every
+// string is valid UTF-8. A message failing that check reaches no
+// middleware. It is false for a text chunk (see TextChunk), for a
+// replacement built with WithRaw or Patch, and for a message no Bridge
+// received.
+func (m *Message) CheckedStrictly() bool { return m.strict }
+
+// TextChunk reports whether m is a session/update notification streaming
+// text (agent_message_chunk, agent_thought_chunk, user_message_chunk) under
+// every reading: down to its content block no object repeats a name or
+// holds two names equal under case folding or a name differing only in
+// case from a field features read, and its params.update.sessionUpdate is
+// one of those variants. Deeper names and the text itself are not checked.
+func (m *Message) TextChunk() bool { return m.chunk }
 
 // IsRequest reports whether m is a request for method.
 func (m *Message) IsRequest(method string) bool {

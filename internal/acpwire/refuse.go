@@ -133,7 +133,8 @@ func jsTrim(line []byte) []byte {
 }
 
 // refusalReason returns why m must be refused before any middleware sees
-// it, or "". It runs on m's direction's forwarding loop: d is that
+// it, or "", and marks m checked strictly (CheckedStrictly) when its whole
+// check passed. It runs on m's direction's forwarding loop: d is that
 // direction's strict decoder.
 func (b *Bridge) refusalReason(m *Message, d *strictDecoder) string {
 	switch m.Kind {
@@ -150,6 +151,7 @@ func (b *Bridge) refusalReason(m *Message, d *strictDecoder) string {
 	if err := d.check(m.Raw); err != nil {
 		return fmt.Sprintf("%s is not strict JSON: %v", describe(m), err)
 	}
+	m.strict = true
 	return ""
 }
 

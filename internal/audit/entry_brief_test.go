@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -142,5 +143,33 @@ func TestParseEntryBriefScansWriterLines(t *testing.T) {
 			t.Errorf("scanner gave up on a line of the writer (ok %v, sure %v):\n%s", ok, sure, line)
 		}
 		checkBrief(t, line)
+	}
+}
+
+// TestScannerKnowsEveryMember: the scanner's lists of member names are
+// those of the types encoding/json decodes into, so a member added to
+// Record, the metadata an entry reads or ToolCallRecord is not silently
+// left out by ParseEntryBrief.
+func TestScannerKnowsEveryMember(t *testing.T) {
+	for _, tt := range []struct {
+		typ   any
+		names []string
+	}{
+		{Record{}, recordNames},
+		{entryMeta{}, metaNames},
+		{ToolCallRecord{}, toolCallNames},
+		{Actor{}, actorNames},
+		{Subject{}, subjectNames},
+		{Policy{}, policyNames},
+	} {
+		rt := reflect.TypeOf(tt.typ)
+		var want []string
+		for i := range rt.NumField() {
+			name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+			want = append(want, name)
+		}
+		if got := slices.Sorted(slices.Values(tt.names)); !reflect.DeepEqual(slices.Sorted(slices.Values(want)), got) {
+			t.Errorf("%s: the scanner reads %q, encoding/json %q", rt.Name(), tt.names, want)
+		}
 	}
 }

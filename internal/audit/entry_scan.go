@@ -49,6 +49,14 @@ var metaNames = []string{"session", "toolCall", "policyRule", "rule", "reason"}
 // toolCallNames are the members of a ToolCallRecord.
 var toolCallNames = []string{"kind", "operator", "session", "toolCallId", "tool", "arguments", "result", "error", "approval"}
 
+// actorNames, subjectNames and policyNames are the members of an Actor, a
+// Subject and a Policy.
+var (
+	actorNames   = []string{"id", "role"}
+	subjectNames = []string{"kind", "path", "ref"}
+	policyNames  = []string{"ref", "decision"}
+)
+
 // memberScan reads the members of one object for the scanner. It notes
 // when the object holds something it cannot read as encoding/json would
 // (unsure), and when a member has a type encoding/json would refuse
@@ -170,13 +178,13 @@ func scanEntry(line []byte) (e Entry, ok, sure bool) {
 		case 3:
 			s.str(v, &r.TS)
 		case 4:
-			s.object(v, []string{"id", "role"}, func(i int, v []byte, in *memberScan) {
+			s.object(v, actorNames, func(i int, v []byte, in *memberScan) {
 				in.str(v, []*string{&r.Actor.ID, &r.Actor.Role}[i])
 			})
 		case 5:
 			s.str(v, &r.Action)
 		case 6:
-			s.object(v, []string{"kind", "path", "ref"}, func(i int, v []byte, in *memberScan) {
+			s.object(v, subjectNames, func(i int, v []byte, in *memberScan) {
 				in.str(v, []*string{&r.Subject.Kind, &r.Subject.Path, &r.Subject.Ref}[i])
 			})
 		case 7:
@@ -189,7 +197,7 @@ func scanEntry(line []byte) (e Entry, ok, sure bool) {
 				return
 			}
 			p := &Policy{}
-			s.object(v, []string{"ref", "decision"}, func(i int, v []byte, in *memberScan) {
+			s.object(v, policyNames, func(i int, v []byte, in *memberScan) {
 				in.str(v, []*string{&p.Ref, &p.Decision}[i])
 			})
 			r.Policy = p

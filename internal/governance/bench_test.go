@@ -6,7 +6,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -193,4 +195,66 @@ func BenchmarkDecide(b *testing.B) {
 			}
 		})
 	}
+}
+
+// soakLines returns n session/update notifications in session s1 mixed as
+// the soak benchmark mixes them (internal/soak): text chunks of 1 byte to
+// 1 KiB, and every tenth message a tool_call_update completing a read the
+// message before opened with tool_call, carrying 100 bytes to 20 KiB of
+// prose-like tool output.
+func soakLines(n int, root string) []byte {
+	r := rand.New(rand.NewPCG(20, 20))
+	text := func(size int) string {
+		var b strings.Builder
+		for b.Len() < size {
+			b.WriteString(benchWords[r.IntN(len(benchWords))])
+			b.WriteByte(' ')
+		}
+		return b.String()[:size]
+	}
+	var buf bytes.Buffer
+	for i := 0; i < n; i++ {
+		switch i % 10 {
+		case 8:
+			fmt.Fprintf(&buf, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"call_%d","title":"read src/file%d.go","kind":"read","status":"in_progress","locations":[{"path":"%s/src/file%d.go"}]}}}`+"\n", i/10, i%50, root, i%50)
+		case 9:
+			fmt.Fprintf(&buf, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_%d","status":"completed","content":[{"type":"content","content":{"type":"text","text":"%s"}}]}}}`+"\n", i/10, text(100+r.IntN(20480-100+1)))
+		default:
+			fmt.Fprintf(&buf, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"%s"}}}}`+"\n", text(1+r.IntN(1024)))
+		}
+	}
+	return buf.Bytes()
+}
+
+var benchWords = strings.Fields(`the bridge forwards each message as it came and the agent reads files runs
+tests edits code while the user waits for an answer about why the build failed on line error`)
+
+// BenchmarkSoakMix sends 50,000 notifications of the soak benchmark's mix
+// from the agent through a real bridge, pass-through and governed (with no
+// audit log, so that the figure is governance's own), in session s1, which
+// the IDE opened. Compare cpu-ns/msg.
+func BenchmarkSoakMix(b *testing.B) {
+	const n = 50_000
+	root := b.TempDir()
+	stream := soakLines(n, root)
+	b.Run("passthrough", func(b *testing.B) {
+		b.StopTimer()
+		var cpu time.Duration
+		for i := 0; i < b.N; i++ {
+			cpu += runStream(b, nil, acpwire.New(acpwire.Options{}), stream, n)
+		}
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*n), "cpu-ns/msg")
+	})
+	b.Run("governed", func(b *testing.B) {
+		b.StopTimer()
+		e := benchEngine(b, root)
+		var cpu time.Duration
+		for i := 0; i < b.N; i++ {
+			br := acpwire.New(acpwire.Options{})
+			x := NewEnforcer(EnforceOptions{Engine: e, Sender: br})
+			x.opened.add("s1")
+			cpu += runStream(b, x.Middleware(), br, stream, n)
+		}
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*n), "cpu-ns/msg")
+	})
 }

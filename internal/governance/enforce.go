@@ -46,6 +46,10 @@ type EnforceOptions struct {
 	Operator string
 	// Logger receives diagnostics; optional, nil discards them.
 	Logger *slog.Logger
+	// MaxSessions bounds the sessions governed at once; optional, if zero,
+	// defaults to DefaultMaxSessions. Opening one more forgets the one
+	// the IDE used least recently (see enforce_evict.go).
+	MaxSessions int
 	// AgentHook reports whether the bridge itself installed a pre-tool
 	// hook in the agent (Claude Code's PreToolUse hook deciding with the
 	// same engine); optional. It must never depend on what the agent says
@@ -112,9 +116,13 @@ type Enforcer struct {
 	opens     map[string]*openState              // session/new|load|resume|fork requests, by request id
 	prompts   map[string]string                  // session/prompt request id -> session id
 	asks      map[string]context.CancelCauseFunc // the bridge's own permission asks, by "session:"+id and "request:"+id
-	opened    map[string]bool                    // sessions the IDE opened and has not closed (enforce_opened.go)
+	opened    openSessions                       // sessions the IDE opened and has not closed, least recently used first (enforce_evict.go)
+	forgotten openSessions                       // the latest sessions forgotten as least recently used, oldest first
+	evictions []eviction                         // sessions forgotten, to report once x.mu is released
 	terminals map[string]bool                    // terminals the IDE created, by terminalKey (enforce_terminal.go)
-	askSeq    int
+	// terminalOrder holds the keys of terminals, oldest first.
+	terminalOrder []string
+	askSeq        int
 }
 
 // NewEnforcer returns an Enforcer; see Enforce for what it does.
@@ -132,7 +140,8 @@ func NewEnforcer(opts EnforceOptions) *Enforcer {
 		agent:    audit.Actor{ID: op, Role: "operator"},
 		sessions: map[string]*sessionState{}, calls: map[string]*callState{}, stopped: map[string]bool{},
 		perms: map[string]*permState{}, opens: map[string]*openState{},
-		prompts: map[string]string{}, asks: map[string]context.CancelCauseFunc{}, opened: map[string]bool{},
+		prompts: map[string]string{}, asks: map[string]context.CancelCauseFunc{}, opened: newOpenSessions(), forgotten: newOpenSessions(),
+		terminals: map[string]bool{},
 	}
 }
 
@@ -179,7 +188,7 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 				case "session/new", "session/load", "session/resume", "session/fork":
 					return x.onOpen(ctx, m, next)
 				case "session/prompt":
-					x.onPrompt(m)
+					return x.onPrompt(ctx, m, next)
 				case "session/close", "session/delete":
 					x.onClose(m)
 				}

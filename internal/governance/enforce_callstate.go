@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -219,44 +218,6 @@ func keepInput(raw []byte) (kept json.RawMessage, whole bool) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), false
-}
-
-// diffPaths returns the paths of the diff items in a tool call's content,
-// which contentDiffPaths has found readable.
-func diffPaths(content []byte) []string {
-	out, _ := contentDiffPaths(content)
-	return out
-}
-
-// contentDiffPaths returns the paths of the diff items in a tool call's
-// content. Content that is not an array, or a diff whose path is not a
-// string, is an error: a client that coerces it would write somewhere the
-// bridge did not judge.
-func contentDiffPaths(content []byte) ([]string, error) {
-	c := bytes.TrimSpace(content)
-	if len(c) == 0 || bytes.Equal(c, []byte("null")) {
-		return nil, nil
-	}
-	items, err := rawjson.Elements(c)
-	if err != nil {
-		return nil, errors.New("content is not an array")
-	}
-	var out []string
-	for _, it := range items {
-		t, ok := rawjson.GetString(it, "type")
-		if _, has := rawjson.Get(it, "type"); has && !ok {
-			return nil, errors.New("a content item's type is not a string")
-		}
-		if t != "diff" {
-			continue
-		}
-		p, ok := rawjson.GetString(it, "path")
-		if !ok {
-			return nil, errors.New("a diff's path is not a string")
-		}
-		out = append(out, p)
-	}
-	return out, nil
 }
 
 // writes reports whether the engine judges req as a change to its paths.

@@ -25,7 +25,7 @@ type clientCallParams struct {
 
 func (x *Enforcer) onClientCall(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
 	var p clientCallParams
-	if err := decodeStrict(m.Raw, m.Params, &p); err != nil {
+	if err := decodeStrict(m, &p); err != nil {
 		return x.refuseUnreadable(m, err)
 	}
 	cwd, roots := x.sessionContext(p.SessionID)

@@ -27,16 +27,6 @@ var sessionScoped = map[string]bool{
 	"terminal/kill": true, "terminal/release": true,
 }
 
-// openSessionLocked records that the IDE opened session sid and reports
-// whether it was new. x.mu held.
-func (x *Enforcer) openSessionLocked(sid string) bool {
-	if sid == "" || x.opened[sid] {
-		return false
-	}
-	x.opened[sid] = true
-	return true
-}
-
 // checkOpened refuses m, an agent-to-IDE request or notification of a
 // session-scoped method, unless its sessionId names a session the IDE
 // opened; it reports whether it refused.
@@ -63,7 +53,7 @@ func (x *Enforcer) checkOpened(m *acpwire.Message) (bool, error) {
 		why = "its sessionId is empty"
 	default:
 		x.mu.Lock()
-		open := x.opened[sid]
+		open := x.opened.has(sid)
 		x.mu.Unlock()
 		if open {
 			return false, nil
@@ -101,7 +91,7 @@ func (x *Enforcer) checkNamedSession(m *acpwire.Message) (bool, error) {
 			why = "its sessionId is empty"
 		default:
 			x.mu.Lock()
-			open := x.opened[sid]
+			open := x.opened.has(sid)
 			x.mu.Unlock()
 			if open {
 				continue

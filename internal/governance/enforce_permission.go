@@ -34,10 +34,10 @@ type permParams struct {
 
 func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
 	var p permParams
-	if err := decodeStrict(m.Raw, m.Params, &p); err != nil {
+	if err := decodeStrict(m, &p); err != nil {
 		return x.refuseUnreadable(m, err)
 	}
-	if _, err := contentDiffPaths(p.ToolCall.Content); err != nil {
+	if err := p.ToolCall.readContent(); err != nil {
 		return x.refuseUnreadable(m, fmt.Errorf("%w: %v", errUnreadable, err))
 	}
 	if len(p.Options) > maxOptions {
@@ -51,7 +51,7 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 	if p.ToolCall.ToolCallID == "" || len(p.ToolCall.ToolCallID) > maxCallID {
 		return x.refuseUnreadable(m, fmt.Errorf("%w: the permission request's toolCall has no toolCallId, or one over 1 KiB", errUnreadable))
 	}
-	if d, bad := x.toolCallRefusal(p.SessionID, p.ToolCall.ToolCallID, p.ToolCall.Content); bad {
+	if d, bad := x.toolCallRefusal(p.SessionID, p.ToolCall.ToolCallID, p.ToolCall.content.terminals); bad {
 		x.refuseMessage(m, p.SessionID, d)
 		return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidRequest, "acp-bridge: %s", d.Reason).WithData(denialData(d)))
 	}

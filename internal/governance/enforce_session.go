@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
@@ -30,7 +31,7 @@ type openParams struct {
 
 func (x *Enforcer) onOpen(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
 	var p openParams
-	if err := decodeStrict(m.Raw, m.Params, &p); err != nil {
+	if err := decodeStrict(m, &p); err != nil {
 		return x.refuseUnreadable(m, err)
 	}
 	roots := x.roots()
@@ -72,6 +73,7 @@ func (x *Enforcer) onOpen(ctx context.Context, m *acpwire.Message, next acpwire.
 		x.loadingN.Add(1)
 	}
 	x.mu.Unlock()
+	x.reportEvictions()
 	return next.Handle(ctx, m)
 }
 
@@ -105,14 +107,17 @@ func (x *Enforcer) onOpened(m *acpwire.Message) {
 		}
 	}
 	if m.Error != nil && op.named {
-		delete(x.opened, op.session)
+		// The session was not open before the IDE named it: nothing
+		// kept for it outlives the failure.
+		x.dropSessionLocked(op.session)
 	}
 	if m.Error == nil && (op.method == "session/new" || op.method == "session/fork") {
 		rid, _ := m.GetString("result", "sessionId")
 		x.openSessionLocked(rid)
 	}
-	if m.Error != nil || sid == "" {
+	if m.Error != nil || sid == "" || !x.opened.has(sid) {
 		x.mu.Unlock()
+		x.reportEvictions()
 		return
 	}
 	s := x.sessionLocked(sid)
@@ -120,6 +125,7 @@ func (x *Enforcer) onOpened(m *acpwire.Message) {
 	from := s.state
 	s.state = "invoked"
 	x.mu.Unlock()
+	x.reportEvictions()
 	x.append(audit.Event{Actor: x.agent, Action: "session.start", Subject: audit.Subject{Kind: "session", Ref: sid, Path: op.cwd},
 		Input: map[string]any{"method": op.method}, Metadata: map[string]any{"session": sid}})
 	x.lifecycle(sid, from, "invoked", op.method+" answered")
@@ -138,28 +144,48 @@ func (x *Enforcer) lifecycle(sid, from, to, why string) {
 		Input: in, Metadata: map[string]any{"session": sid, "operator": x.agent.ID}})
 }
 
-// transition moves session sid to state to and records it.
+// transition moves session sid to state to and records it. A session the
+// bridge does not keep (never opened, closed or forgotten) gets no state:
+// what an agent names does not make the bridge keep anything.
 func (x *Enforcer) transition(sid, to, why string) {
 	if sid == "" {
 		return
 	}
 	x.mu.Lock()
-	s := x.sessionLocked(sid)
-	from := s.state
-	s.state = to
+	from := ""
+	if s := x.sessions[sid]; s != nil {
+		from = s.state
+		s.state = to
+	}
 	x.mu.Unlock()
 	x.lifecycle(sid, from, to, why)
 }
 
-func (x *Enforcer) onPrompt(m *acpwire.Message) {
+// onPrompt records the IDE's prompt and makes its session the most
+// recently used. A prompt in a session the bridge forgot as the least
+// recently used is answered with an error: the agent could not act in it
+// until the IDE loads or resumes it.
+func (x *Enforcer) onPrompt(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
 	sid, _ := m.GetString("params", "sessionId")
 	x.mu.Lock()
-	x.prompts[string(bytes.TrimSpace(m.ID))] = sid
+	forgotten := x.forgotten.has(sid)
+	if !forgotten {
+		x.opened.touch(sid)
+		x.prompts[string(bytes.TrimSpace(m.ID))] = sid
+	}
 	x.mu.Unlock()
+	if forgotten {
+		d := Decision{Value: Deny, Ref: "session-scope", Rule: "the agent acts only in sessions the IDE opened (session/new, fork, load, resume) and has not closed",
+			Reason: fmt.Sprintf("acp-bridge forgot session %q because more than %d sessions were open; load or resume it first", sid, x.maxSessions())}
+		x.append(audit.Event{Actor: actorUser, Action: "message.refused", Subject: audit.Subject{Kind: "message", Ref: m.Method},
+			Input: map[string]any{"method": m.Method, "kind": m.Kind.String(), "direction": m.Dir.String()}, Policy: policyOf(d), Metadata: decisionMeta(d, sid, nil)})
+		return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeResourceNotFound, "acp-bridge: %s", d.Reason).WithData(denialData(d)))
+	}
 	prompt, _ := m.Get("params", "prompt")
 	x.append(audit.Event{Actor: actorUser, Action: "session.prompt", Subject: audit.Subject{Kind: "session", Ref: sid},
 		Input: map[string]any{"prompt": json.RawMessage(prompt)}, Metadata: map[string]any{"session": sid}})
 	x.transition(sid, "running", "session/prompt")
+	return next.Handle(ctx, m)
 }
 
 func (x *Enforcer) onPromptDone(m *acpwire.Message) {
@@ -193,9 +219,7 @@ func (x *Enforcer) endApprovalsLocked(sid string) {
 func (x *Enforcer) onClose(m *acpwire.Message) {
 	sid, _ := m.GetString("params", "sessionId")
 	x.mu.Lock()
-	delete(x.sessions, sid)
-	delete(x.opened, sid)
-	x.forgetSessionLocked(sid)
+	x.dropSessionLocked(sid)
 	x.mu.Unlock()
 	x.append(audit.Event{Actor: actorUser, Action: "session.end", Subject: audit.Subject{Kind: "session", Ref: sid},
 		Input: map[string]any{"method": m.Method}, Metadata: map[string]any{"session": sid}})
@@ -210,7 +234,8 @@ func (x *Enforcer) Close(why string) {
 		ids = append(ids, id)
 	}
 	x.sessions = map[string]*sessionState{}
-	x.opened = map[string]bool{}
+	x.opened, x.forgotten = newOpenSessions(), newOpenSessions()
+	x.terminals, x.terminalOrder = map[string]bool{}, nil
 	x.calls, x.stopped = map[string]*callState{}, map[string]bool{}
 	x.order, x.keptTotal = nil, 0
 	x.mu.Unlock()

@@ -41,16 +41,29 @@ func checkStrict(raw []byte) error {
 	return fmt.Errorf("%w: %v", errUnreadable, err)
 }
 
-// decodeStrict checks the whole message raw and decodes params into v
-// with case-exact member names, as the IDE reads them.
-func decodeStrict(raw, params []byte, v any) error {
-	if err := checkStrict(raw); err != nil {
+// strictlyRead returns why m, a message governance judges, cannot be read
+// strictly, or nil. Each judged message is read strictly once: by the wire
+// layer, before any middleware saw it (m.CheckedStrictly: the methods of
+// acpwire.DefaultStrictMethods and DefaultStrictResponses, unless the
+// bridge was told otherwise), or else here.
+func strictlyRead(m *acpwire.Message) error {
+	if m.CheckedStrictly() {
+		return nil
+	}
+	return checkStrict(m.Raw)
+}
+
+// decodeStrict reads the whole message m strictly (strictlyRead) and
+// decodes its params into v with case-exact member names, as the IDE reads
+// them.
+func decodeStrict(m *acpwire.Message, v any) error {
+	if err := strictlyRead(m); err != nil {
 		return err
 	}
-	if len(bytes.TrimSpace(params)) == 0 {
+	if len(bytes.TrimSpace(m.Params)) == 0 {
 		return fmt.Errorf("%w: no params", errUnreadable)
 	}
-	if err := json.Unmarshal(params, v); err != nil {
+	if err := json.Unmarshal(m.Params, v); err != nil {
 		return fmt.Errorf("%w: %v", errUnreadable, err)
 	}
 	return nil
@@ -136,7 +149,7 @@ func (x *Enforcer) Refused(r acpwire.Refusal) {
 	// (a session/update read one way by the bridge and another by the
 	// IDE): the person hears of it in the session, if the IDE opened it.
 	x.mu.Lock()
-	open := x.opened[sid]
+	open := x.opened.has(sid)
 	x.mu.Unlock()
 	if open {
 		what := m.Method

@@ -1,10 +1,12 @@
 package governance
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
 )
 
 // laxWire is a wire layer that decodes nothing strictly itself, so that
@@ -79,6 +81,15 @@ func TestEnforceReadsWhatTheIDEReads(t *testing.T) {
 		{"tool_call: a diff path that is not a string", "agent",
 			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"u1","title":"edit","kind":"edit","status":"pending","content":[{"type":"diff","path":["/etc/cron.d/x"],"newText":"x"}]}}}`,
 			notificationDrop, true, false},
+		{"tool_call: a content item that is not an object", "agent",
+			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"u1","title":"build","kind":"other","status":"pending","content":[{"type":"terminal","terminalId":"term-1"},5]}}}`,
+			notificationDrop, true, false},
+		{"tool_call: a terminalId that is not a string", "agent",
+			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"u1","title":"build","kind":"other","status":"pending","content":[{"type":"terminal","terminalId":1}]}}}`,
+			notificationDrop, true, false},
+		{"permission: a terminalId that is not a string", "agent",
+			`{"jsonrpc":"2.0","id":7,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"p1","title":"build","kind":"other","content":[{"type":"terminal","terminalId":1}]},"options":[{"optionId":"yes","name":"Allow","kind":"allow_once"},{"optionId":"no","name":"Reject","kind":"reject_once"}]}}`,
+			agentGetsError, true, false},
 		{"tool_call: a title that is not a string", "agent",
 			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"u1","title":["curl http://x"],"kind":"execute","status":"pending"}}}`,
 			notificationDrop, true, false},
@@ -196,5 +207,58 @@ func TestEnforceUnjudgedUpdatesPass(t *testing.T) {
 	h.rawAgent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"x","title":"half an emoji \ud83d","kind":"read","status":"pending"}}}`)
 	if m := h.nextAtAgent(); m["method"] != "session/cancel" {
 		t.Fatalf("agent got %v, want session/cancel", m)
+	}
+}
+
+// TestJudgedMessagesReadStrictlyOnce: every message kind governance judges
+// is one the wire layer reads strictly by default, so strictlyRead takes
+// the wire's reading rather than reading it again; a text chunk is known
+// as one; and a wire told to read nothing strictly leaves the reading to
+// governance (TestEnforceReadsWhatTheIDEReads runs governance on that wire).
+func TestJudgedMessagesReadStrictlyOnce(t *testing.T) {
+	lines := []struct {
+		name, from, line string
+		chunk            bool
+	}{
+		{"tool_call", "agent", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t","title":"x","kind":"read","status":"pending"}}}`, false},
+		{"text chunk", "agent", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}`, true},
+		{"text chunk, members reordered", "agent", `{"method":"session/update","jsonrpc":"2.0","params":{"update":{"content":{"text":"hi","type":"text"},"sessionUpdate":"agent_thought_chunk"},"sessionId":"s1"}}`, true},
+		{"permission request", "agent", `{"jsonrpc":"2.0","id":1,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"t"},"options":[]}}`, false},
+		{"read", "agent", `{"jsonrpc":"2.0","id":2,"method":"fs/read_text_file","params":{"sessionId":"s1","path":"/w/a"}}`, false},
+		{"write", "agent", `{"jsonrpc":"2.0","id":3,"method":"fs/write_text_file","params":{"sessionId":"s1","path":"/w/a","content":"x"}}`, false},
+		{"terminal", "agent", `{"jsonrpc":"2.0","id":4,"method":"terminal/create","params":{"sessionId":"s1","command":"ls"}}`, false},
+		{"session/new", "ide", `{"jsonrpc":"2.0","id":5,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`, false},
+		{"session/load", "ide", `{"jsonrpc":"2.0","id":6,"method":"session/load","params":{"sessionId":"s1","cwd":"/w","mcpServers":[]}}`, false},
+	}
+	for _, wire := range []struct {
+		name   string
+		opts   acpwire.Options
+		strict bool
+	}{{"default wire", acpwire.Options{}, true}, {"lax wire", laxWire, false}} {
+		t.Run(wire.name, func(t *testing.T) {
+			type seen struct{ strict, chunk bool }
+			got := make(chan seen, 1)
+			b := acpwire.New(wire.opts)
+			b.Use(acpwire.Middleware(func(next acpwire.Handler) acpwire.Handler {
+				return acpwire.HandlerFunc(func(ctx context.Context, m *acpwire.Message) error {
+					got <- seen{m.CheckedStrictly(), m.TextChunk()}
+					return next.Handle(ctx, m)
+				})
+			}))
+			h := acpwiretest.Start(t, b)
+			for _, l := range lines {
+				if l.from == "ide" {
+					h.FromClient(l.line)
+					h.AgentGets()
+				} else {
+					h.FromAgent(l.line)
+					h.ClientGets()
+				}
+				want := seen{strict: wire.strict && !l.chunk, chunk: l.chunk}
+				if s := <-got; s != want {
+					t.Errorf("%s: CheckedStrictly %v, TextChunk %v; want %v, %v", l.name, s.strict, s.chunk, want.strict, want.chunk)
+				}
+			}
+		})
 	}
 }

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-json-experiment/json"
-
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
@@ -38,10 +36,9 @@ func (x *Enforcer) onTerminalCreated(m *acpwire.Message) {
 		return
 	}
 	x.mu.Lock()
-	if x.terminals == nil {
-		x.terminals = map[string]bool{}
+	if x.opened.has(sid) {
+		x.rememberTerminalLocked(sid, tid)
 	}
-	x.terminals[terminalKey(sid, tid)] = true
 	x.mu.Unlock()
 }
 
@@ -85,24 +82,13 @@ func (x *Enforcer) refuseMessage(m *acpwire.Message, sid string, d Decision) {
 	}
 }
 
-// foreignTerminal returns the first terminal id in a tool call's content
-// (entries {type: "terminal", terminalId}) that the IDE did not create for
-// session sid, and whether there is one. Content that does not decode is
-// judged elsewhere.
-func (x *Enforcer) foreignTerminal(sid string, content []byte) (string, bool) {
-	if len(content) == 0 {
-		return "", false
-	}
-	var entries []struct {
-		Type       string `json:"type"`
-		TerminalID string `json:"terminalId"`
-	}
-	if err := json.Unmarshal(content, &entries); err != nil {
-		return "", false
-	}
-	for _, e := range entries {
-		if e.Type == "terminal" && !x.knownTerminal(sid, e.TerminalID) {
-			return e.TerminalID, true
+// foreignTerminal returns the first of terminals, the terminal ids a tool
+// call's content shows, that the IDE did not create for session sid, and
+// whether there is one.
+func (x *Enforcer) foreignTerminal(sid string, terminals []string) (string, bool) {
+	for _, tid := range terminals {
+		if !x.knownTerminal(sid, tid) {
+			return tid, true
 		}
 	}
 	return "", false
@@ -128,10 +114,11 @@ var approvalNonce = func() string {
 // tool_call, tool_call_update or permission request's toolCall) in session
 // sid: one whose id is in the bridge's namespace, so the IDE could take it
 // for (or take the bridge's ask for) the agent's call, or whose content
-// shows a terminal the IDE did not create for the session. A session
+// shows a terminal (terminals, from readContent) the IDE did not create
+// for the session. A session
 // being loaded replays tool calls of earlier runs, so its terminals are
 // not checked.
-func (x *Enforcer) toolCallRefusal(sid, id string, content []byte) (Decision, bool) {
+func (x *Enforcer) toolCallRefusal(sid, id string, terminals []string) (Decision, bool) {
 	if strings.HasPrefix(strings.ToLower(id), bridgeCallPrefix) {
 		return Decision{Value: Deny, Ref: "tool-call-id-reserved", Rule: "toolCallIds starting with acp-bridge- are the bridge's own",
 			Reason: fmt.Sprintf("the agent's tool call %q uses the bridge's own toolCallId namespace", id)}, true
@@ -143,7 +130,7 @@ func (x *Enforcer) toolCallRefusal(sid, id string, content []byte) (Decision, bo
 	if loading {
 		return Decision{}, false
 	}
-	if tid, bad := x.foreignTerminal(sid, content); bad {
+	if tid, bad := x.foreignTerminal(sid, terminals); bad {
 		return Decision{Value: Deny, Ref: "terminal-scope", Rule: "the agent uses only terminals the IDE created for it in the same session",
 			Reason: fmt.Sprintf("the agent's tool call %q shows terminal %q, which the IDE did not create for session %q through the bridge", id, tid, sid)}, true
 	}

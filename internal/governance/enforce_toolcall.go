@@ -10,37 +10,7 @@ import (
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
-	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
-
-// toolCallFields are the parts of a tool_call, tool_call_update or a
-// permission request's toolCall the bridge reads.
-type toolCallFields struct {
-	ToolCallID string          `json:"toolCallId"`
-	Title      *string         `json:"title"`
-	Kind       *string         `json:"kind"`
-	Status     string          `json:"status"`
-	RawInput   json.RawMessage `json:"rawInput"`
-	RawOutput  json.RawMessage `json:"rawOutput"`
-	Content    json.RawMessage `json:"content"`
-	Locations  []struct {
-		Path string `json:"path"`
-	} `json:"locations"`
-	Meta json.RawMessage `json:"_meta"`
-	// diffs are the paths of Content's diffs when diffsRead says
-	// parseToolUpdate already read them, so that merge does not read the
-	// content again.
-	diffs     []string
-	diffsRead bool
-}
-
-// contentDiffs returns the paths of the diffs in f's content.
-func (f *toolCallFields) contentDiffs() []string {
-	if f.diffsRead {
-		return f.diffs
-	}
-	return diffPaths(f.Content)
-}
 
 // callKey is the key of a tool call in Enforcer.calls.
 func callKey(sid, id string) string { return sid + "\x00" + id }
@@ -242,16 +212,6 @@ func rawOrNil(r json.RawMessage) any {
 	return append(json.RawMessage(nil), r...)
 }
 
-type updateParams struct {
-	// bad says which judged member has the wrong type, if one has.
-	bad       string
-	SessionID string `json:"sessionId"`
-	Update    struct {
-		SessionUpdate string `json:"sessionUpdate"`
-		toolCallFields
-	} `json:"update"`
-}
-
 // toolCallMark is in every tool_call and tool_call_update, unless the
 // sender escaped characters of it (then the message holds a backslash-u).
 var (
@@ -259,85 +219,13 @@ var (
 	escapeMark   = []byte(`\u`)
 )
 
-// parseToolUpdate reads the fields of a tool_call or tool_call_update
-// notification the bridge uses, without decoding the large ones (content,
-// rawOutput), which stay raw sub-slices of params.
-func parseToolUpdate(params []byte) (*updateParams, bool) {
-	top, err := rawjson.Members(params)
-	if err != nil {
-		return nil, false
-	}
-	p := &updateParams{}
-	str := func(name string, v []byte) (string, bool) {
-		s, ok := rawjson.String(v)
-		if !ok && !bytes.Equal(bytes.TrimSpace(v), []byte("null")) && p.bad == "" {
-			p.bad = name + " is not a string"
-		}
-		return s, ok
-	}
-	var update []byte
-	for _, mem := range top {
-		switch mem.Key {
-		case "sessionId":
-			p.SessionID, _ = str("sessionId", mem.Value)
-		case "update":
-			update = mem.Value
-		}
-	}
-	fields, err := rawjson.Members(update)
-	if err != nil {
-		return nil, false
-	}
-	u := &p.Update
-	for _, mem := range fields {
-		v := mem.Value
-		switch mem.Key {
-		case "sessionUpdate":
-			u.SessionUpdate, _ = rawjson.String(v)
-		case "toolCallId":
-			u.ToolCallID, _ = str("toolCallId", v)
-		case "title":
-			if s, ok := str("title", v); ok {
-				u.Title = &s
-			}
-		case "kind":
-			if s, ok := str("kind", v); ok {
-				u.Kind = &s
-			}
-		case "status":
-			u.Status, _ = str("status", v)
-		case "rawInput":
-			u.RawInput = v
-		case "rawOutput":
-			u.RawOutput = v
-		case "content":
-			u.Content = v
-			diffs, err := contentDiffPaths(v)
-			u.diffs, u.diffsRead = diffs, err == nil
-			if err != nil && p.bad == "" {
-				p.bad = err.Error()
-			}
-		case "_meta":
-			u.Meta = v
-		case "locations":
-			if err := unmarshalStrict(v, &u.Locations); err != nil {
-				u.Locations = nil
-				if p.bad == "" {
-					p.bad = "locations are not a list of paths"
-				}
-			}
-		}
-	}
-	return p, true
-}
-
 func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
-	if !bytes.Contains(m.Raw, toolCallMark) && !bytes.Contains(m.Raw, escapeMark) {
+	if m.TextChunk() || !bytes.Contains(m.Raw, toolCallMark) && !bytes.Contains(m.Raw, escapeMark) {
 		return next.Handle(ctx, m) // the common case: message chunks, plans, usage
 	}
 	// What could be a tool call is read strictly: with no duplicate names
 	// there is no "last member wins" for a reader to disagree about.
-	if err := checkStrict(m.Raw); err != nil {
+	if err := strictlyRead(m); err != nil {
 		if !mayBeToolCall(m.Params) {
 			// Not a tool call under any reading (a message chunk with a
 			// broken surrogate, say): not judged, so not refused here.
@@ -350,7 +238,7 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 	if ok {
 		kind = p.Update.SessionUpdate
 	}
-	if kind != "tool_call" && kind != "tool_call_update" {
+	if !isToolCall(kind) {
 		return next.Handle(ctx, m)
 	}
 	u := &p.Update.toolCallFields
@@ -365,7 +253,7 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 		return x.refuseUpdate(m, p.SessionID, Decision{Value: Deny, Ref: "tool-call-id-too-long", Rule: "a toolCallId is at most 1 KiB",
 			Reason: fmt.Sprintf("a %s with a toolCallId of %d bytes", kind, len(u.ToolCallID))})
 	}
-	if d, bad := x.toolCallRefusal(p.SessionID, u.ToolCallID, u.Content); bad {
+	if d, bad := x.toolCallRefusal(p.SessionID, u.ToolCallID, u.content.terminals); bad {
 		return x.refuseUpdate(m, p.SessionID, d)
 	}
 	x.mu.Lock()
@@ -611,34 +499,4 @@ func (x *Enforcer) tell(sid, text string) {
 	if err != nil {
 		x.log.Warn("telling the user about a blocked action", "err", err)
 	}
-}
-
-// mayBeToolCall reports whether some reading of a session/update's params
-// makes it a tool call: any of its (possibly repeated) update members has
-// a sessionUpdate member naming a tool call variant, or the params cannot
-// be read at all.
-func mayBeToolCall(params []byte) bool {
-	top, err := rawjson.Members(params)
-	if err != nil {
-		return true
-	}
-	for _, t := range top {
-		if t.Key != "update" {
-			continue
-		}
-		fields, err := rawjson.Members(t.Value)
-		if err != nil {
-			return true
-		}
-		for _, f := range fields {
-			if f.Key != "sessionUpdate" {
-				continue
-			}
-			s, ok := rawjson.String(f.Value)
-			if !ok || strings.HasPrefix(s, "tool_call") {
-				return true
-			}
-		}
-	}
-	return false
 }

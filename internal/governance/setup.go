@@ -35,6 +35,10 @@ type SetupOptions struct {
 	// Roots are the workspace roots paths must stay inside; optional, if
 	// empty, each session's cwd.
 	Roots []string
+	// MaxSessions bounds the sessions governed at once (see
+	// EnforceOptions.MaxSessions); optional, if zero, defaults to
+	// DefaultMaxSessions.
+	MaxSessions int
 	// Manifest is the ACP.md the bridge enforces, whose references name
 	// the defaults above and the operator; optional, nil when the bridge
 	// runs on its own embedded manifest, which names no files.
@@ -69,8 +73,9 @@ type Setup struct {
 	// after it when neither a policy nor a log is in use.
 	Enforcer *Enforcer
 
-	logger *slog.Logger
-	queue  *QueuedRecorder
+	logger      *slog.Logger
+	queue       *QueuedRecorder
+	maxSessions int
 }
 
 // NewSetup loads the policy, opens the audit log and records bridge.start
@@ -99,7 +104,7 @@ func NewSetup(o SetupOptions) (*Setup, error) {
 	if policyFile == "" && m != nil && m.AIP44().Governance != "" {
 		policyFile = m.ResolveRef(m.AIP44().Governance)
 	}
-	s := &Setup{FailOpen: o.AuditFail == "open", Operator: OperatorID(m, o.Agent), logger: logger}
+	s := &Setup{FailOpen: o.AuditFail == "open", Operator: OperatorID(m, o.Agent), logger: logger, maxSessions: o.MaxSessions}
 	if policyFile != "" {
 		p, err := LoadPolicy(policyFile)
 		var list ErrorList
@@ -168,7 +173,7 @@ func (s *Setup) NewEnforcer(sender acpwire.Sender, agentHook func() bool) *Enfor
 		return nil
 	}
 	opts := EnforceOptions{Engine: s.Engine, Sender: sender, FailOpen: s.FailOpen,
-		Operator: s.Operator, Logger: s.logger, AgentHook: agentHook}
+		Operator: s.Operator, Logger: s.logger, AgentHook: agentHook, MaxSessions: s.maxSessions}
 	if s.Audit != nil {
 		// Records other than decisions are encoded and hashed off the
 		// message path, in order.
