@@ -133,9 +133,10 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 	if bridged {
 		cmdline = append([]string{bridgeBin, "--policy", w.policy, "--audit", w.audit, "--"}, cmdline...)
 	}
-	writeJSON(t, at("ide.json"), ideConfig{Variant: variant, Bridge: cmdline, Workspace: w.ws, Approve: c.approve, Result: at("result.json"), Stderr: at("bridge.stderr")})
+	timeout := ideTimeout(t)
+	writeJSON(t, at("ide.json"), ideConfig{Variant: variant, Bridge: cmdline, Workspace: w.ws, Approve: c.approve, Result: at("result.json"), Stderr: at("bridge.stderr"), Timeout: timeout})
 
-	ctx, cancel := context.WithTimeout(context.Background(), ideTimeout+20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout+20*time.Second)
 	defer cancel()
 	ide := exec.CommandContext(ctx, testBin, "hostile-ide", at("ide.json"))
 	ide.Dir = w.out

@@ -3,6 +3,7 @@ package hostile
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 )
 
@@ -24,6 +26,8 @@ type ideConfig struct {
 	Approve   bool     `json:"approve"`   // answer permission requests with allow
 	Result    string   `json:"result"`    // where to write the ideResult
 	Stderr    string   `json:"stderr"`    // where the bridge's stderr goes
+	// Timeout bounds the whole run (see ideTimeout); if zero, minIDETimeout.
+	Timeout time.Duration `json:"timeout"`
 }
 
 // ideResult is what the IDE saw and did.
@@ -48,8 +52,21 @@ type seenUpdate struct {
 	RawInput   json.RawMessage `json:"rawInput,omitempty"`
 }
 
-// ideTimeout bounds a whole run of the IDE.
-const ideTimeout = 40 * time.Second
+// minIDETimeout is the least time a whole run of the IDE is given.
+const minIDETimeout = 40 * time.Second
+
+// ideTimeout returns how long one run of the IDE may take: what is left
+// before the test's deadline (go test -timeout) but a minute for the
+// report, and at least minIDETimeout. A fixed 40 s was exceeded by runs
+// that only waited for a core on a loaded machine; a run that hangs still
+// fails, with the IDE's account of it, before the test binary's alarm.
+func ideTimeout(t *testing.T) time.Duration {
+	d := minIDETimeout
+	if dl, ok := t.Deadline(); ok {
+		d = max(d, time.Until(dl)-time.Minute)
+	}
+	return d
+}
 
 // executingIDE is an ACP client that does what reaches it.
 type executingIDE struct {
@@ -130,8 +147,9 @@ func (ide *executingIDE) session() error {
 		<-readDone
 		exited <- cmd.Wait()
 	}()
-	deadline := time.AfterFunc(ideTimeout, func() {
-		ide.fail("the run took over %v: bridge killed", ideTimeout)
+	timeout := cmp.Or(ide.cfg.Timeout, minIDETimeout)
+	deadline := time.AfterFunc(timeout, func() {
+		ide.fail("the run took over %v: bridge killed", timeout)
 		cmd.Process.Kill()
 	})
 	defer deadline.Stop()
