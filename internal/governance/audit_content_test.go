@@ -75,3 +75,23 @@ func TestAuditContent(t *testing.T) {
 		})
 	}
 }
+
+// TestEventSizeCountsToolOutput: the audit queue's byte budget counts a
+// tool's output (audit.ToolOutput) as output and as the mirror's result,
+// or a queue of small-looking records could hold gigabytes.
+func TestEventSizeCountsToolOutput(t *testing.T) {
+	out := audit.ToolOutput(strings.Repeat("x", 1<<20))
+	for _, tt := range []struct {
+		name string
+		ev   audit.Event
+		min  int
+	}{
+		{"output", audit.Event{Output: out}, 1 << 20},
+		{"mirror result", audit.Event{Metadata: map[string]any{"toolCall": audit.ToolCall{Result: out}}}, 1 << 20},
+		{"both", audit.Event{Output: out, Metadata: map[string]any{"toolCall": audit.ToolCall{Error: out}}}, 2 << 20},
+	} {
+		if got := eventSize(tt.ev); got < tt.min {
+			t.Errorf("%s: eventSize %d, want at least %d", tt.name, got, tt.min)
+		}
+	}
+}

@@ -112,6 +112,8 @@ func valueSize(v any) int {
 		return 16 + len(v)
 	case json.RawMessage:
 		return 24 + len(v)
+	case audit.ToolOutput:
+		return 24 + len(v)
 	case []byte:
 		return 24 + len(v)
 	case map[string]any:
