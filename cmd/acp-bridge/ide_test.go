@@ -7,9 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
+	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
 
 // startBridge runs the bridge command in-process with args, over real
@@ -62,6 +64,24 @@ func startReadAgent(t *testing.T, dir, ws, file string, args ...string) (*acpwir
 	ide := startBridge(t, args...)
 	openSession(t, ide, ws)
 	return ide, answer
+}
+
+// checkAuditLog checks that the audit log at path verifies and holds each
+// of wants.
+func checkAuditLog(t *testing.T, path string, wants ...string) {
+	t.Helper()
+	if _, err := audit.Verify(path); err != nil {
+		t.Fatalf("audit log does not verify: %v", err)
+	}
+	log, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range wants {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("audit log lacks %s:\n%s", want, log)
+		}
+	}
 }
 
 // openSession sends the IDE's session/load of s1 in cwd, so that the
