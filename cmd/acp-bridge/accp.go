@@ -210,7 +210,8 @@ func accpDecode(ctx context.Context, e *env, args []string) error {
 			bad++
 			ef := accp.ErrorFrame("decoder", err)
 			env := accp.Envelope{}
-			if f, perr := acpmap.Limits.Parse(string(line), acpmap.NewRegistry()); perr == nil {
+			// The envelope only: the body may be what the decoder refused to parse.
+			if f, _, perr := acpmap.Limits.ParseOutline(string(line), acpmap.NewRegistry()); perr == nil {
 				if mid, ok := f.MetaValue("mid"); ok {
 					env.AID = mid
 				}
