@@ -3,7 +3,6 @@ package governance
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
@@ -142,11 +141,7 @@ func TestEnforceReadsWhatTheIDEReads(t *testing.T) {
 					t.Fatalf("IDE got %v, want an error response to id 9", m)
 				}
 				h.marker()
-				select {
-				case l := <-h.atAgent:
-					t.Fatalf("agent got %s", l)
-				default:
-				}
+				h.AgentGetsNothing(quiet)
 				return
 			case notificationDrop:
 				if m := h.nextAtAgent(); m["method"] != "session/cancel" {
@@ -195,13 +190,9 @@ func TestEnforceUnjudgedUpdatesPass(t *testing.T) {
 	h.openSession()
 	line := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"half an emoji \ud83d"}}}}`
 	h.rawAgent(line)
-	select {
-	case got := <-h.atIDE:
-		if got != line {
-			t.Fatalf("IDE got %s, want the chunk as sent", got)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the chunk did not reach the IDE")
+	got := h.ClientGets()
+	if got != line {
+		t.Fatalf("IDE got %s, want the chunk as sent", got)
 	}
 	// The same flaw in a tool call is refused.
 	h.rawAgent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"x","title":"half an emoji \ud83d","kind":"read","status":"pending"}}}`)

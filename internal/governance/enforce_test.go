@@ -1,18 +1,16 @@
 package governance
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
 
@@ -67,18 +65,13 @@ func (r *fakeRecorder) find(action, dec string) []recorded {
 }
 
 // harness is a bridge with Enforce between a test IDE and a test agent,
-// over real pipes.
+// over real pipes (acpwiretest).
 type harness struct {
-	t        *testing.T
-	root     string
-	rec      *fakeRecorder
-	enf      *Enforcer
-	toAgent  io.WriteCloser // the IDE writes here
-	toIDE    io.WriteCloser // the agent writes here
-	atIDE    chan string    // lines the IDE receives
-	atAgent  chan string    // lines the agent receives
-	cancel   context.CancelFunc
-	finished chan struct{}
+	*acpwiretest.Harness
+	t    *testing.T
+	root string
+	rec  *fakeRecorder
+	enf  *Enforcer
 }
 
 func newHarness(t *testing.T, opts EnforceOptions) *harness {
@@ -100,7 +93,7 @@ func newHarnessWire(t *testing.T, opts EnforceOptions, engine bool, wo acpwire.O
 	if opts.Engine == nil && engine {
 		opts.Engine = e
 	}
-	h := &harness{t: t, root: root, rec: &fakeRecorder{}, atIDE: make(chan string, 64), atAgent: make(chan string, 64), finished: make(chan struct{})}
+	h := &harness{t: t, root: root, rec: &fakeRecorder{}}
 	if opts.Audit == nil {
 		opts.Audit = h.rec
 	}
@@ -110,74 +103,47 @@ func newHarnessWire(t *testing.T, opts EnforceOptions, engine bool, wo acpwire.O
 	}
 	b := acpwire.New(wo)
 	opts.Sender = b
-	enf := NewEnforcer(opts)
-	h.enf = enf
-	b.Use(enf)
-	clientInR, clientInW := io.Pipe()
-	clientOutR, clientOutW := io.Pipe()
-	agentInR, agentInW := io.Pipe()
-	agentOutR, agentOutW := io.Pipe()
-	h.toAgent, h.toIDE = clientInW, agentOutW
-	ctx, cancel := context.WithCancel(context.Background())
-	h.cancel = cancel
-	s, err := b.Start(ctx, acpwire.Endpoint{In: clientInR, Out: clientOutW}, acpwire.Endpoint{In: agentOutR, Out: agentInW})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pump := func(r io.Reader, ch chan string) {
-		sc := bufio.NewScanner(r)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			ch <- sc.Text()
-		}
-	}
-	go pump(clientOutR, h.atIDE)
-	go pump(agentInR, h.atAgent)
-	t.Cleanup(func() {
-		clientInW.Close()
-		agentOutW.Close()
-		cancel()
-		<-s.Done(acpwire.ClientToAgent)
-		<-s.Done(acpwire.AgentToClient)
-		s.Close()
-		clientOutW.Close()
-		agentInW.Close()
-	})
+	h.enf = NewEnforcer(opts)
+	b.Use(h.enf)
+	h.Harness = acpwiretest.Start(t, b)
 	return h
 }
 
-func (h *harness) send(w io.Writer, format string, args ...any) {
+// quiet is how long a peer must receive nothing for the test to take it
+// that nothing is coming.
+const quiet = 50 * time.Millisecond
+
+// send sends the line format makes as a peer, after checking it is JSON.
+func (h *harness) send(peer func(string), format string, args ...any) {
 	h.t.Helper()
 	line := fmt.Sprintf(format, args...)
 	if !json.Valid([]byte(line)) {
 		h.t.Fatalf("test sends invalid JSON: %s", line)
 	}
-	if _, err := io.WriteString(w, line+"\n"); err != nil {
-		h.t.Fatal(err)
-	}
+	peer(line)
 }
 
-func (h *harness) ide(format string, args ...any)   { h.t.Helper(); h.send(h.toAgent, format, args...) }
-func (h *harness) agent(format string, args ...any) { h.t.Helper(); h.send(h.toIDE, format, args...) }
-
-// next returns the next line on ch, failing after a timeout.
-func (h *harness) next(ch chan string, who string) map[string]any {
+func (h *harness) ide(format string, args ...any) {
 	h.t.Helper()
-	select {
-	case l := <-ch:
-		var m map[string]any
-		if err := json.Unmarshal([]byte(l), &m); err != nil {
-			h.t.Fatalf("%s received invalid JSON %q", who, l)
-		}
-		return m
-	case <-time.After(5 * time.Second):
-		h.t.Fatalf("%s received nothing", who)
-	}
-	return nil
+	h.send(h.FromClient, format, args...)
+}
+func (h *harness) agent(format string, args ...any) {
+	h.t.Helper()
+	h.send(h.FromAgent, format, args...)
 }
 
-func (h *harness) nextAtIDE() map[string]any   { h.t.Helper(); return h.next(h.atIDE, "IDE") }
-func (h *harness) nextAtAgent() map[string]any { h.t.Helper(); return h.next(h.atAgent, "agent") }
+// decode returns line, which who received, decoded.
+func (h *harness) decode(line, who string) map[string]any {
+	h.t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(line), &m); err != nil {
+		h.t.Fatalf("%s received invalid JSON %q", who, line)
+	}
+	return m
+}
+
+func (h *harness) nextAtIDE() map[string]any   { h.t.Helper(); return h.decode(h.ClientGets(), "IDE") }
+func (h *harness) nextAtAgent() map[string]any { h.t.Helper(); return h.decode(h.AgentGets(), "agent") }
 
 // get walks a decoded message.
 func get(m map[string]any, path ...string) any {
@@ -239,13 +205,9 @@ func TestEnforceDeniedRead(t *testing.T) {
 	// An allowed read reaches the IDE untouched.
 	line := fmt.Sprintf(`{"jsonrpc":"2.0","id":8,"method":"fs/read_text_file","params":{"sessionId":"s1","path":%q}}`, h.root+"/src/a.go")
 	h.agent("%s", line)
-	select {
-	case got := <-h.atIDE:
-		if got != line {
-			t.Errorf("allowed read forwarded as %s, want the original bytes %s", got, line)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("allowed read did not reach the IDE")
+	got := h.ClientGets()
+	if got != line {
+		t.Errorf("allowed read forwarded as %s, want the original bytes %s", got, line)
 	}
 }
 
@@ -430,13 +392,9 @@ func TestEnforceLoadReplayIsNotEnforced(t *testing.T) {
 	h.nextAtAgent()
 	replayed := fmt.Sprintf(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"old","update":{"sessionUpdate":"tool_call","toolCallId":"r1","title":"Read","kind":"read","status":"completed","rawInput":{"file_path":%q}}}}`, h.root+"/.env")
 	h.agent("%s", replayed)
-	select {
-	case got := <-h.atIDE:
-		if got != replayed {
-			t.Fatalf("replay forwarded as %s", got)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("replayed tool_call not forwarded")
+	got := h.ClientGets()
+	if got != replayed {
+		t.Fatalf("replay forwarded as %s", got)
 	}
 	h.agent(`{"jsonrpc":"2.0","id":2,"result":{}}`)
 	h.nextAtIDE()
@@ -569,15 +527,11 @@ func TestEnforceRefusesGovernedBatches(t *testing.T) {
 	h := newHarness(t, EnforceOptions{})
 	h.openSession()
 	h.agent(`[{"jsonrpc":"2.0","id":90,"method":"fs/read_text_file","params":{"sessionId":"s1","path":"/etc/passwd"}}]`)
-	select {
-	case l := <-h.atAgent:
-		// The wire layer refuses every batch; the middleware refuses
-		// those carrying governed methods if one ever reaches it.
-		if !strings.Contains(l, `"id":90`) || !strings.Contains(l, `"error"`) {
-			t.Fatalf("agent got %s, want an error response to id 90", l)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("no answer to the batch")
+	l := h.AgentGets()
+	// The wire layer refuses every batch; the middleware refuses
+	// those carrying governed methods if one ever reaches it.
+	if !strings.Contains(l, `"id":90`) || !strings.Contains(l, `"error"`) {
+		t.Fatalf("agent got %s, want an error response to id 90", l)
 	}
 	h.marker()
 }
@@ -680,11 +634,7 @@ func TestEnforceLeavesDeniedCallsToTheAgentHook(t *testing.T) {
 	call("h1")
 	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"h1","status":"failed","content":[{"type":"content","content":{"type":"text","text":"denied by hook"}}]}}}`)
 	h.marker() // nothing of h1 reached the IDE
-	select {
-	case m := <-h.atAgent:
-		t.Fatalf("agent got %s; the turn must go on", m)
-	default:
-	}
+	h.AgentGetsNothing(quiet)
 	if evs := h.rec.find("tool.call", "deny"); len(evs) != 1 || !evs[0].sync {
 		t.Fatalf("deny records: %+v", evs)
 	}
@@ -701,15 +651,8 @@ func TestEnforceLeavesDeniedCallsToTheAgentHook(t *testing.T) {
 }
 
 // rawAgent and rawIDE send a line as is, valid JSON or not.
-func (h *harness) rawAgent(line string) { h.t.Helper(); h.rawSend(h.toIDE, line) }
-func (h *harness) rawIDE(line string)   { h.t.Helper(); h.rawSend(h.toAgent, line) }
-
-func (h *harness) rawSend(w io.Writer, line string) {
-	h.t.Helper()
-	if _, err := io.WriteString(w, line+"\n"); err != nil {
-		h.t.Fatal(err)
-	}
-}
+func (h *harness) rawAgent(line string) { h.t.Helper(); h.FromAgent(line) }
+func (h *harness) rawIDE(line string)   { h.t.Helper(); h.FromClient(line) }
 
 // rooted is s with every %[1]s replaced by the workspace root.
 func (h *harness) rooted(s string) string { return strings.ReplaceAll(s, "%[1]s", h.root) }

@@ -1,0 +1,83 @@
+package governance
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// A tool call is judged whole, as what it now says it does: the agent's
+// fields merged with what the bridge kept of the call (callState.merge),
+// asked of the engine as a Request.
+
+// hasValue reports whether raw says something: it is not absent, null or
+// an empty object (Claude announces every call with rawInput {}).
+func hasValue(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) > 0 && !bytes.Equal(t, []byte("null")) && !bytes.Equal(t, []byte("{}"))
+}
+
+// agentToolName reads the agent's own tool name from _meta: Claude Code's
+// claudeCode.toolName, or a top-level toolName.
+func agentToolName(meta json.RawMessage) string {
+	if len(meta) == 0 {
+		return ""
+	}
+	var m struct {
+		ClaudeCode struct {
+			ToolName string `json:"toolName"`
+		} `json:"claudeCode"`
+		ToolName string `json:"toolName"`
+	}
+	if unmarshalStrict(meta, &m) != nil {
+		return ""
+	}
+	if m.ClaudeCode.ToolName != "" {
+		return m.ClaudeCode.ToolName
+	}
+	return m.ToolName
+}
+
+// judgeCall decides a tool call as full describes it. A call's diffs are
+// judged as changes to their paths even when the call says it is of
+// another kind. It returns the decision, the request's fingerprint and
+// what an approval of it would cover.
+func (x *Enforcer) judgeCall(sid string, full ToolCall) (Decision, string, *coverage) {
+	cwd, roots := x.sessionContext(sid)
+	req := ToolCallRequest(full, cwd)
+	req.Roots = roots
+	d := x.decide(req)
+	if len(full.DiffPaths) > 0 && !writes(req) {
+		edit := Request{Action: ActionToolCall, Kind: "edit", Title: req.Title, Paths: full.DiffPaths, Cwd: req.Cwd, Roots: roots}
+		if de := x.decide(edit); de.Value.Stricter(d.Value) {
+			d = de
+		}
+	}
+	return d, fingerprint(req, full.DiffPaths), coverageOf(req)
+}
+
+// tooLargeToJudge is the decision on a call changed after part of it was
+// too large to keep.
+func tooLargeToJudge(c *callState) Decision {
+	return Decision{Value: Deny, Ref: "too-large-to-judge", Rule: "a changed tool call is judged whole",
+		Reason: fmt.Sprintf("tool call %s changed after its input, title or paths were too large for the bridge to keep (over %d KiB), so it cannot be judged again", c.id, maxKept>>10)}
+}
+
+// noPolicy is the decision without an engine.
+var noPolicy = Decision{Value: Allow, Ref: "no-policy", Rule: "no policy loaded (audit only)", Reason: "no policy is loaded"}
+
+// decide asks the engine, or allows when there is none.
+func (x *Enforcer) decide(req Request) Decision {
+	if x.engine == nil {
+		return noPolicy
+	}
+	return x.engine.Decide(req)
+}
+
+// roots returns the engine's configured workspace roots.
+func (x *Enforcer) roots() []string {
+	if x.engine == nil {
+		return nil
+	}
+	return x.engine.Roots()
+}
