@@ -84,10 +84,15 @@
 // marker object. A secret with no recognisable shape and no telling key (a
 // bare password in free text) cannot be found. Strings over 8 KiB become
 // {"$truncated": true, "bytes", "sha256" (of the full original), "head"
-// (first 1 KiB, redacted)}; a whole input, output or metadata over 64 KiB
-// becomes {"$truncated": true, "bytes", "sha256"}. Caller keys spelled like
-// the markers ("$redacted", "$truncated") are written with an extra "$" so
-// that caller data cannot pass for a marker.
+// (at most its first 1 KiB, redacted, ending at a word's end)}; a whole
+// input, output or metadata over 64 KiB becomes {"$truncated": true,
+// "bytes", "sha256"}. A tool's output
+// (ToolOutput) keeps, by default (ContentDigest), each string longer than
+// PreviewBytes as {"$digest": true, "bytes", "sha256" (of its JSON text as
+// received), "preview", "redactions"} (see content.go and digest.go).
+// Caller keys spelled like the markers ("$redacted", "$truncated",
+// "$digest") are written with an extra "$" so that caller data cannot pass
+// for a marker.
 //
 // # Files, crashes and rotation
 //

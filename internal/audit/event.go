@@ -65,7 +65,10 @@ type Policy struct {
 // Input and Output may be any value encoding/json can encode (a
 // json.RawMessage is used as is); they are redacted and capped before being
 // written. AIP-7 wants objects there, so any other value v is written as
-// {"value": v}. A nil Input or Output is left out.
+// {"value": v}. A nil Input or Output is left out. A tool's output given
+// as a ToolOutput (as Output, or as a ToolCall's Result or Error) is kept
+// as Options.Content says: by default its long strings become digest
+// records.
 //
 // Metadata holds the AIP-44 tool-call mirror under metadata["toolCall"] (see
 // ToolCall) and the ACP session id under metadata["session"] for events that
