@@ -128,6 +128,9 @@ type eviction struct {
 // dropSessionLocked forgets everything kept for session sid. x.mu held.
 func (x *Enforcer) dropSessionLocked(sid string) {
 	x.opened.remove(sid)
+	if s := x.sessions[sid]; s != nil && s.loading > 0 {
+		x.loadingN.Add(-int32(s.loading))
+	}
 	delete(x.sessions, sid)
 	x.forgetSessionLocked(sid)
 	x.forgetTerminalsLocked(sid)

@@ -331,3 +331,28 @@ func heapInUse() uint64 {
 	runtime.ReadMemStats(&ms)
 	return ms.HeapAlloc
 }
+
+// TestSessionEvictedWhileLoading: a session forgotten while its
+// session/load is pending stays forgotten when the load's answer comes,
+// and the agent's replay in it is refused.
+func TestSessionEvictedWhileLoading(t *testing.T) {
+	d := newSessionDriver(t, 1, true)
+	req, ok := d.request(acpwire.ClientToAgent, "session/load", fmt.Sprintf(`{"sessionId":"s1","cwd":%q,"mcpServers":[]}`, d.root))
+	if !ok || d.x.loadingN.Load() != 1 {
+		t.Fatalf("session/load forwarded %v, %d loads pending", ok, d.x.loadingN.Load())
+	}
+	d.open("s2") // forgets s1
+	if n := d.x.loadingN.Load(); n != 0 {
+		t.Errorf("%d loads pending after the loading session was forgotten, want 0", n)
+	}
+	if d.chunk("s1") {
+		t.Error("the agent's replay in a forgotten session reached the IDE")
+	}
+	d.respond(req, `{}`)
+	if d.x.opened.has("s1") || d.chunk("s1") {
+		t.Error("the answer to the load opened the forgotten session again")
+	}
+	if !d.chunk("s2") {
+		t.Error("a chunk in the open session was not forwarded")
+	}
+}
