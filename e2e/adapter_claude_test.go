@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -83,22 +82,7 @@ type auditRecord struct {
 
 func readAudit(t *testing.T, path string) []auditRecord {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatalf("audit log: %v", err)
-	}
-	defer f.Close()
-	var out []auditRecord
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var r auditRecord
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("audit line %q: %v", sc.Text(), err)
-		}
-		out = append(out, r)
-	}
-	return out
+	return readJSONL[auditRecord](t, path)
 }
 
 // hookRecords returns the audit records of decisions made for an agent's

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -47,19 +46,8 @@ type tsLine struct {
 
 func readTsTranscript(t *testing.T, path string) []tsLine {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatalf("reading transcript: %v", err)
-	}
-	defer f.Close()
 	var out []tsLine
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 256<<20)
-	for sc.Scan() {
-		var l tsLine
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
+	for _, l := range readJSONL[tsLine](t, path) {
 		if l.Msg != nil {
 			out = append(out, l)
 		}

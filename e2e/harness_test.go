@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -543,27 +542,7 @@ type line struct {
 
 func readTranscript(t *testing.T, path string) []line {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatalf("reading transcript: %v", err)
-	}
-	defer f.Close()
-	var out []line
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 256<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		var l line
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			t.Fatalf("%s:%d: %v", path, n, err)
-		}
-		out = append(out, l)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return out
+	return readJSONL[line](t, path)
 }
 
 // messages returns the raw messages one peer received, in order: lines that
