@@ -142,9 +142,12 @@ func TestAuditTailFollow(t *testing.T) {
 		done <- run(ctx, &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out}, []string{"audit", "tail", "-f", "-n", "0", log})
 	}()
 	// The header is printed once the starting offset is known.
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(30 * time.Second) // ends when the header is out; only a failure waits it out
 	for !strings.Contains(out.String(), "TIME") && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
+	}
+	if !strings.Contains(out.String(), "TIME") {
+		t.Fatalf("audit tail -f printed no header in 30 s:\n%s", out.String())
 	}
 	l, err := audit.Open(log, audit.Options{})
 	if err != nil {
@@ -152,7 +155,7 @@ func TestAuditTailFollow(t *testing.T) {
 	}
 	l.AppendSync(audit.Event{Actor: audit.Actor{ID: "user:ide"}, Action: "session.prompt", Subject: audit.Subject{Kind: "session", Ref: "s3"}, Input: "followed prompt"})
 	l.Close()
-	deadline = time.Now().Add(3 * time.Second)
+	deadline = time.Now().Add(30 * time.Second)
 	for !strings.Contains(out.String(), "followed prompt") && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
