@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -213,6 +214,23 @@ func streamOnce(tb testing.TB, p *peer, id int) (time.Duration, int) {
 	}
 }
 
+// openBenchSession opens the session "bench" that streamOnce prompts in.
+func openBenchSession(tb testing.TB, p *peer) {
+	fmt.Fprintf(p.in, `{"jsonrpc":"2.0","id":1000000000,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`+"\n", tb.TempDir())
+	for {
+		line, err := p.out.ReadBytes('\n')
+		if err != nil {
+			tb.Fatalf("opening the session: %v", err)
+		}
+		if bytes.Contains(line, []byte(`"id":1000000000,`)) {
+			if !bytes.Contains(line, []byte(`"sessionId":"bench"`)) {
+				tb.Fatalf("opening the session: %s", line)
+			}
+			return
+		}
+	}
+}
+
 // BenchmarkStream200k streams 200,000 session/update notifications of mixed
 // sizes from a fast fake agent to the benchmark (a fast client), directly and
 // through acp-bridge in pass-through, alternating in the same run. It reports
@@ -226,6 +244,10 @@ func benchStream(b *testing.B, bridgeArgs ...string) {
 	defer direct.close(b)
 	bridged := startPeer(b, "flood", true, env, bridgeArgs...)
 	defer bridged.close(b)
+	// Open the session the stream runs in: a governed bridge refuses
+	// updates for a session the IDE never opened.
+	openBenchSession(b, direct)
+	openBenchSession(b, bridged)
 	// Warm up both: the agent builds its messages on first use.
 	streamOnce(b, direct, 0)
 	streamOnce(b, bridged, 0)

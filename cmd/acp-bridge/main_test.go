@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -125,6 +126,11 @@ func floodAgent() {
 		}
 		id := requestID(line)
 		if id == "" {
+			continue
+		}
+		if bytes.Contains(line, []byte(`"method":"session/new"`)) {
+			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"sessionId":"bench"}}`+"\n", id)
+			out.Flush()
 			continue
 		}
 		for _, m := range msgs {
