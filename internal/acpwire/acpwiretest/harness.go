@@ -19,8 +19,11 @@ import (
 )
 
 // DefaultTimeout bounds one read or write of a Harness: only a bridge that
-// is stuck takes that long.
-const DefaultTimeout = 10 * time.Second
+// is stuck takes that long. A read ends as soon as its line is there, so
+// the bound costs a passing test nothing; 10 s was passed by a bridge that
+// was only waiting for a core (go test -count=3 -cpu 1,2 ./... with a load
+// average of 60 on 2 cores).
+const DefaultTimeout = 60 * time.Second
 
 // Harness is a started Bridge whose peers are the test. Its methods are
 // for the test's goroutine, or one goroutine per peer: the IDE's side and
