@@ -141,7 +141,9 @@ func BenchmarkStream(b *testing.B) {
 				}
 				br := acpwire.New(acpwire.Options{})
 				q := NewQueuedRecorder(l, nil) // as the bridge command does
-				cpu += runStream(b, Enforce(EnforceOptions{Engine: e, Sender: br, Audit: q}), br, stream, n)
+				x := NewEnforcer(EnforceOptions{Engine: e, Sender: br, Audit: q})
+				x.opened.add("s1") // as if the IDE had opened it: updates in other sessions are refused
+				cpu += runStream(b, x.Middleware(), br, stream, n)
 				q.Close()
 				l.Close()
 			}
