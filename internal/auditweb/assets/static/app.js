@@ -53,7 +53,4 @@
   }
   var es = new EventSource(url);
   es.addEventListener("change", reload);
-  // The stream reports changes from when it (re)connects: a record
-  // appended between rendering the page and connecting would go unseen.
-  es.addEventListener("open", reload);
 })();
