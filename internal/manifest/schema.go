@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -135,7 +136,9 @@ func (t *tree) report(e *jsonschema.ValidationError) {
 		}
 		return
 	case *kind.AdditionalProperties:
-		for _, name := range k.Properties {
+		// The validator lists them in map order: sorted, the report is
+		// the same every time.
+		for _, name := range slices.Sorted(slices.Values(k.Properties)) {
 			sub := append(path[:len(path):len(path)], name)
 			if l, ok := t.at[pointer(sub)]; ok && l.key != nil {
 				t.errorAt(l.key, l.field, "unknown field")
