@@ -26,32 +26,31 @@ var timeout = 10 * time.Second
 // the first, since the others start while earlier ones still run.
 var checked sync.Map
 
-// Check fails t if, once its cleanups have run, more goroutines run than
-// when Check was called, waiting up to 10 seconds for them to end; the
-// failure lists the goroutines that were not running when Check was
-// called. Call it before starting what it checks, so its check runs after
-// the cleanups that stop it. It counts every goroutine of the process, so
-// it is meant for tests that do not run in parallel.
+// Check fails t if, once its cleanups have run, goroutines still run that
+// were not running when Check was called, waiting up to 10 seconds for
+// them to end; the failure lists them. It compares the goroutines, not
+// their number: a goroutine from before that ends during the test does
+// not hide one the test leaves running. Call it before starting what it
+// checks, so its check runs after the cleanups that stop it. It sees every
+// goroutine of the process, so it is meant for tests that do not run in
+// parallel.
 func Check(t testing.TB) {
 	t.Helper()
 	if _, ok := checked.LoadOrStore(t, true); ok {
 		return // the first call's check runs last and covers this one
 	}
-	before := runtime.NumGoroutine()
 	old := goroutineIDs(stacks())
 	t.Cleanup(func() {
 		checked.Delete(t)
 		deadline := time.Now().Add(timeout)
-		for runtime.NumGoroutine() > before {
+		for {
+			added := startedSince(old)
+			if len(added) == 0 {
+				return
+			}
 			if time.Now().After(deadline) {
-				var added []string
-				for _, g := range strings.Split(stacks(), "\n\n") {
-					if !old[goroutineID(g)] {
-						added = append(added, g)
-					}
-				}
-				t.Errorf("%d goroutines %v after the test, %d before; the ones started since:\n%s",
-					runtime.NumGoroutine(), timeout, before, strings.Join(added, "\n\n"))
+				t.Errorf("%d goroutines started during the test still run %v after it:\n%s",
+					len(added), timeout, strings.Join(added, "\n\n"))
 				return
 			}
 			time.Sleep(time.Millisecond) // nothing to wait on: poll

@@ -107,3 +107,22 @@ func TestMainReportsLeaks(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckSeesPastAnEndedGoroutine: a goroutine from before Check that
+// ends during the test does not hide one the test leaves running, as a
+// count of goroutines would (TestCheck failed that way under -cpu 1,2).
+func TestCheckSeesPastAnEndedGoroutine(t *testing.T) {
+	defer func(d time.Duration) { timeout = d }(timeout)
+	timeout = 100 * time.Millisecond
+	end, stop := make(chan struct{}), make(chan struct{})
+	defer close(stop)
+	go func() { <-end }()
+	r := &recorder{TB: t}
+	Check(r)
+	go leaky(stop)
+	close(end)
+	r.finish()
+	if len(r.errors) != 1 || !strings.Contains(r.errors[0], "leakcheck.leaky") {
+		t.Errorf("Check reported %q; want the goroutine left running", r.errors)
+	}
+}
