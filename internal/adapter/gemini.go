@@ -404,7 +404,7 @@ func (g *gemini) Observe(m *acpwire.Message) {
 		Action:  "tool.call",
 		Subject: audit.Subject{Kind: "tool-call", Ref: u.ToolCallID},
 		Input:   rawOrNil(u.RawInput),
-		Output:  rawOrNil(u.Content),
+		Output:  toolOutput(u.Content),
 		Policy:  &audit.Policy{Ref: "gemini-admin-policy", Decision: "deny"},
 		Metadata: map[string]any{
 			"session":     p.SessionID,
@@ -412,7 +412,7 @@ func (g *gemini) Observe(m *acpwire.Message) {
 			"agent":       Gemini,
 			"enforcement": "refused by Gemini CLI's policy engine, which runs with the bridge's rules as its admin policy; Gemini does not report which rule",
 			"toolCall": audit.ToolCall{Kind: "tool-call", Operator: g.operator, Session: p.SessionID, ToolCallID: u.ToolCallID,
-				Tool: tool, Arguments: rawOrNil(u.RawInput), Error: rawOrNil(u.Content)},
+				Tool: tool, Arguments: rawOrNil(u.RawInput), Error: toolOutput(u.Content)},
 		},
 	}
 	if u.Title != "" {
@@ -421,6 +421,15 @@ func (g *gemini) Observe(m *acpwire.Message) {
 	if err := g.audit.AppendSync(ev); err != nil {
 		g.logger.Error("adapter: audit record of a call Gemini refused", "toolCallId", u.ToolCallID, "err", err)
 	}
+}
+
+// toolOutput is a refused call's content as the tool's output, stored as
+// the audit log's --audit-content says (audit.ToolOutput), or nil.
+func toolOutput(b json.RawMessage) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return audit.ToolOutput(b)
 }
 
 // PatchSession leaves Gemini's sessions as the IDE opened them.
