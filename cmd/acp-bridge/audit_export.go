@@ -89,7 +89,6 @@ func auditExport(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	cfg := otelexport.Config{LogPath: path, Endpoint: *endpoint}
-	otelIdentity(&cfg)
 	x, err := otelexport.New(ctx, cfg)
 	if err != nil {
 		return &exitError{code: 1, err: err}

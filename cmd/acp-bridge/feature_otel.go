@@ -5,9 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/user"
 	"path/filepath"
-	"runtime/debug"
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/otelexport"
@@ -50,7 +48,6 @@ func otelFeature() feature {
 			}
 			cfg := otelexport.Config{LogPath: s.Governance.Audit.Path(), Endpoint: endpoint, CheckpointEvery: every,
 				Agent: filepath.Base(s.Agent.Path), Logger: s.Logger}
-			otelIdentity(&cfg)
 			x, err := otelexport.New(ctx, cfg)
 			if err != nil {
 				return err
@@ -66,16 +63,5 @@ func otelFeature() feature {
 			}}, s.cleanups...)
 			return nil
 		},
-	}
-}
-
-// otelIdentity fills in the resource attributes naming this bridge: its
-// version and the user running it.
-func otelIdentity(cfg *otelexport.Config) {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		cfg.BridgeVersion = bi.Main.Version
-	}
-	if u, err := user.Current(); err == nil {
-		cfg.User = u.Username
 	}
 }

@@ -25,9 +25,6 @@ func otelTraces(ctx context.Context, s *bridgeSetup, endpoint string, flush time
 	}
 	cfg := otelexport.TraceConfig{Endpoint: endpoint, Agent: filepath.Base(s.Agent.Path), Logger: s.Logger,
 		Parent: os.Getenv("TRACEPARENT"), TraceState: os.Getenv("TRACESTATE")}
-	var logCfg otelexport.Config
-	otelIdentity(&logCfg)
-	cfg.BridgeVersion, cfg.User = logCfg.BridgeVersion, logCfg.User
 	if g := s.Governance; g != nil && g.Audit != nil {
 		cfg.LogPath, cfg.RunID = g.Audit.Path(), g.Audit.RunID()
 	} else {

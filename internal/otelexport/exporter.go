@@ -60,7 +60,8 @@ type Config struct {
 	// BridgeVersion, User and Agent are resource attributes
 	// (service.version, user.name, gen_ai.agent.name); host.name is
 	// detected, and OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME
-	// override all of them. Optional.
+	// override all of them. Optional: an empty BridgeVersion or User is
+	// the binary's module version or the current user.
 	BridgeVersion, User, Agent string
 	// Logger hears of outages and recoveries. Optional; nil discards.
 	Logger *slog.Logger
@@ -104,6 +105,7 @@ func New(ctx context.Context, cfg Config) (*Exporter, error) {
 	if cfg.CursorPath == "" {
 		cfg.CursorPath = CursorPath(abs)
 	}
+	cfg.BridgeVersion, cfg.User = identity(cfg.BridgeVersion, cfg.User)
 	if cfg.BatchSize <= 0 {
 		cfg.BatchSize = DefaultBatchSize
 	}

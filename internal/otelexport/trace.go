@@ -98,6 +98,7 @@ type Tracer struct {
 // NewTracer starts the run's root span and the exporter. It does not
 // connect yet; a collector that is down costs only the spans it drops.
 func NewTracer(ctx context.Context, cfg TraceConfig) (*Tracer, error) {
+	cfg.BridgeVersion, cfg.User = identity(cfg.BridgeVersion, cfg.User)
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
