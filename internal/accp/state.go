@@ -76,6 +76,23 @@ func (st *Store) Delete(session string, tier Tier, key string) {
 	delete(st.entries, storeKey{session, tier, key})
 }
 
+// Forget removes every key of session, in every tier, and the grants from
+// and to it.
+func (st *Store) Forget(session string) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for k := range st.entries {
+		if k.session == session {
+			delete(st.entries, k)
+		}
+	}
+	for g := range st.grants {
+		if g[0] == session || g[1] == session {
+			delete(st.grants, g)
+		}
+	}
+}
+
 // Grant lets session from resolve refs into session to.
 func (st *Store) Grant(from, to string) {
 	st.mu.Lock()

@@ -1,6 +1,7 @@
 package compress
 
 import (
+	"container/list"
 	"context"
 	"fmt"
 	"io"
@@ -19,6 +20,7 @@ const (
 	DefaultOffloadTokens  = 15000
 	DefaultCompactTimeout = 5 * time.Minute
 	DefaultSessionTimeout = 2 * time.Minute
+	DefaultMaxSessions    = 1024
 )
 
 // Config configures a Pipeline.
@@ -48,6 +50,11 @@ type Config struct {
 	// CompactTimeout bounds an agent compaction turn; optional, defaults to
 	// DefaultCompactTimeout.
 	CompactTimeout time.Duration
+	// MaxSessions bounds the sessions the pipeline keeps state for (meter,
+	// recorder, spooled conversation, ACCP state); the least recently used
+	// is forgotten beyond it, and a later message in a forgotten session
+	// starts its state afresh. Optional, defaults to DefaultMaxSessions.
+	MaxSessions int
 	// Logger receives diagnostics; optional, nil discards.
 	Logger *slog.Logger
 	// Clock returns the current time; optional, nil means time.Now.
@@ -67,8 +74,9 @@ type Pipeline struct {
 	accp   *accp.Store
 	logger *slog.Logger
 
-	mu        sync.Mutex // guards sessions, downToIDE, ideToDown, loading; taken before any session's mu
+	mu        sync.Mutex // guards sessions, recency, downToIDE, ideToDown, loading; taken before any session's mu
 	sessions  map[string]*session
+	recency   *list.List // of *session, the most recently used first
 	downToIDE map[string]string
 	ideToDown map[string]string
 	loading   map[string]bool
@@ -95,6 +103,9 @@ func New(cfg Config, s acpwire.Sender) (*Pipeline, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
 	}
+	if cfg.MaxSessions <= 0 {
+		cfg.MaxSessions = DefaultMaxSessions
+	}
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -107,6 +118,7 @@ func New(cfg Config, s acpwire.Sender) (*Pipeline, error) {
 		accp:      accp.NewStore(),
 		logger:    logger,
 		sessions:  map[string]*session{},
+		recency:   list.New(),
 		downToIDE: map[string]string{},
 		ideToDown: map[string]string{},
 		loading:   map[string]bool{},

@@ -1,6 +1,7 @@
 package compress
 
 import (
+	"container/list"
 	"context"
 	"encoding/json"
 	"strings"
@@ -12,6 +13,10 @@ import (
 
 // session is the pipeline's view of one IDE session.
 type session struct {
+	// used is the session's place in Pipeline.recency; guarded by the
+	// Pipeline's mu.
+	used *list.Element
+
 	mu        sync.Mutex // guards every field below
 	ide, down string
 	newParams json.RawMessage // session/new params, reused for rollover
@@ -43,7 +48,11 @@ type driftWatch struct {
 func (p *Pipeline) lookup(id string) *session {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.sessions[id]
+	s := p.sessions[id]
+	if s != nil {
+		p.recency.MoveToFront(s.used)
+	}
+	return s
 }
 
 // sessionFor returns the session the IDE knows as id, creating it.
@@ -63,6 +72,10 @@ func (p *Pipeline) sessionFor(id, cwd string) *session {
 			permissions: map[string]string{},
 		}
 		p.sessions[id] = s
+		s.used = p.recency.PushFront(s)
+		p.forgetOverLocked()
+	} else {
+		p.recency.MoveToFront(s.used)
 	}
 	if cwd != "" {
 		// Lock order: p.mu, then s.mu; nothing takes them the other way.
@@ -73,6 +86,37 @@ func (p *Pipeline) sessionFor(id, cwd string) *session {
 		s.mu.Unlock()
 	}
 	return s
+}
+
+// forgetOverLocked forgets the least recently used sessions beyond
+// Config.MaxSessions: their state, their ACCP state and their spooled
+// conversation (the id translation of a rolled-over session stays, so its
+// messages still reach the agent's session). p.mu is held; taking the
+// forgotten session's mu after it keeps the lock order.
+func (p *Pipeline) forgetOverLocked() {
+	for len(p.sessions) > p.cfg.MaxSessions {
+		e := p.recency.Back()
+		old := e.Value.(*session)
+		p.recency.Remove(e)
+		delete(p.sessions, old.ide)
+		p.accp.Forget(old.ide)
+		p.logger.Info("compress: session forgotten, over the bound of sessions kept", "session", old.ide, "bound", p.cfg.MaxSessions)
+		old.forget()
+	}
+}
+
+// forget ends what a forgotten session still holds: a rollover or
+// compaction it was setting up, and its spooled conversation.
+func (s *session) forget() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cancelSetup != nil {
+		s.cancelSetup()
+	}
+	_ = s.rec.removeSpool()
+	// A turn still under way writes to memory from now on (bounded by
+	// maxArchiveBytes), not to a spool nothing would remove.
+	s.rec.spool = nil
 }
 
 // sessionCreated registers a new session and offers the bridge's commands.
