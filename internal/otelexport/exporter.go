@@ -89,6 +89,8 @@ type Exporter struct {
 	stop    chan struct{}
 	done    chan struct{}
 	stopper sync.Once
+	// stopBy is when Close gives up sending; set before stop is closed.
+	stopBy  time.Time
 	started bool
 }
 
@@ -186,7 +188,16 @@ func (x *Exporter) run() {
 		go func() {
 			select {
 			case <-x.stop:
-				cancel()
+				// A request under way may have reached the collector:
+				// cancelling it now would send its events again in
+				// Close's flush. It gets until Close's deadline.
+				t := time.NewTimer(time.Until(x.stopBy))
+				defer t.Stop()
+				select {
+				case <-t.C:
+					cancel()
+				case <-ctx.Done():
+				}
 			case <-ctx.Done():
 			}
 		}()
@@ -314,15 +325,20 @@ func (x *Exporter) fill() error {
 	return nil
 }
 
-// Close stops sending in the background, then sends what is left for at
-// most timeout, and returns how many events are still not acknowledged
-// (they stay in the log and are sent next time).
+// Close stops sending in the background (a request under way is let
+// finish), then sends what is left, all within timeout, and returns how
+// many events are still not acknowledged (they stay in the log and are
+// sent next time).
 func (x *Exporter) Close(timeout time.Duration) (pending int, err error) {
-	x.stopper.Do(func() { close(x.stop) })
+	stopBy := time.Now().Add(timeout)
+	x.stopper.Do(func() {
+		x.stopBy = stopBy
+		close(x.stop)
+	})
 	if x.started {
 		<-x.done
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithDeadline(context.Background(), stopBy)
 	defer cancel()
 	_, err = x.Flush(ctx)
 	pending = len(x.batch)

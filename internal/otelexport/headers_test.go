@@ -59,3 +59,43 @@ func TestHeadersAndPath(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseLetsARequestFinish: Close while a request is under way lets it
+// finish instead of cancelling it, so the events the collector already has
+// are not sent a second time by Close's flush.
+func TestCloseLetsARequestFinish(t *testing.T) {
+	var mu sync.Mutex
+	requests := 0
+	first := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		mu.Lock()
+		requests++
+		n := requests
+		mu.Unlock()
+		if n == 1 {
+			close(first)
+			// The collector is slow to answer the first request: Close is
+			// called while it waits.
+			time.Sleep(300 * time.Millisecond)
+		}
+		w.Header().Set("Content-Type", "application/x-protobuf")
+		w.WriteHeader(http.StatusOK)
+	}))
+	defer srv.Close()
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	l := openLog(t, path, audit.Options{})
+	governedSession(t, l, "s")
+	l.Close()
+	x := newExporter(t, path, srv.URL)
+	x.Start()
+	<-first
+	if pending, err := x.Close(5 * time.Second); pending != 0 || err != nil {
+		t.Fatalf("Close: %d pending, %v", pending, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if requests != 1 {
+		t.Errorf("the collector got %d requests for one batch: the batch under way at Close was sent again", requests)
+	}
+}

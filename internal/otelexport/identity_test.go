@@ -13,7 +13,7 @@ func TestIdentity(t *testing.T) {
 		t.Fatalf("the current user: %v", err)
 	}
 	for _, tt := range []struct {
-		name, version, user string
+		name, version, user   string
 		wantVersion, wantUser string
 	}{
 		{"given", "v1.2.3", "dev", "v1.2.3", "dev"},
