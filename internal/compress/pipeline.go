@@ -262,13 +262,16 @@ func (p *Pipeline) fromAgent(ctx context.Context, m *acpwire.Message, next acpwi
 			}
 		}
 	}
+	if settle.s != nil {
+		// Queued once the response is out, so that the settled estimate's
+		// usage_update follows it; reserved now, so that nothing waiting
+		// on the settler misses it.
+		p.settler.reserve()
+		defer p.settler.add(p, settle.s, settle.p)
+	}
 	out, err := p.translate(m, false)
 	if err != nil {
 		return err
 	}
-	err = next.Handle(ctx, out)
-	if settle.s != nil {
-		p.settler.add(p, settle.s, settle.p)
-	}
-	return err
+	return next.Handle(ctx, out)
 }

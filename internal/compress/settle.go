@@ -15,7 +15,7 @@ type settler struct {
 	queue   []settleJob
 	running bool
 	counted int            // turns settled so far
-	idle    sync.WaitGroup // one per queued job; Wait returns when all are settled
+	idle    sync.WaitGroup // one per reserved or queued job; Wait returns when all are settled
 }
 
 type settleJob struct {
@@ -23,17 +23,19 @@ type settleJob struct {
 	p Pending
 }
 
-// add queues p for session s.
+// reserve notes, before the response that ends a turn is forwarded, that
+// the turn may be queued (add) once it has been: wait then covers it from
+// the moment the response is out. Every reserve is followed by one add.
+func (st *settler) reserve() { st.idle.Add(1) }
+
+// add queues p for session s, under the reservation made for it.
 func (st *settler) add(pl *Pipeline, s *session, p Pending) {
-	if p.Bytes == 0 {
-		return
-	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if len(st.queue) >= maxSettling {
+	if p.Bytes == 0 || len(st.queue) >= maxSettling {
+		st.idle.Done()
 		return
 	}
-	st.idle.Add(1)
 	st.queue = append(st.queue, settleJob{s, p})
 	if !st.running {
 		st.running = true
