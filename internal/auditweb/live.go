@@ -14,7 +14,9 @@ const keepAlive = 15 * time.Second
 
 // handleEvents streams server-sent events: "change" whenever the log
 // given by ?log= (or any log, without it) gains records, rotates, or its
-// verification verdict changes. Pages reload their content on it.
+// verification verdict changes. Pages reload their content on it. A page
+// gives the logs' version it was rendered at as ?since=, so that a change
+// between rendering and connecting is sent at once rather than missed.
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	logs := s.logs
 	if v := r.URL.Query().Get("log"); v != "" {
@@ -24,6 +26,15 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		logs = s.logs[n : n+1]
+	}
+	since, hasSince := uint64(0), false
+	if v := r.URL.Query().Get("since"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			http.Error(w, "400 bad request: since is not a version", http.StatusBadRequest)
+			return
+		}
+		since, hasSince = n, true
 	}
 	flusher, ok := w.(http.Flusher)
 	if !ok {
@@ -47,6 +58,15 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			v, ch := x.watch()
 			total += v
 			cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ch)})
+		}
+		if hasSince {
+			hasSince = false
+			if total != since {
+				// The logs changed after the page was rendered.
+				fmt.Fprintf(w, "event: change\ndata: %d\n\n", total)
+				flusher.Flush()
+				continue
+			}
 		}
 		chosen, _, _ := reflect.Select(cases)
 		switch chosen {

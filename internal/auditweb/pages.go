@@ -148,13 +148,15 @@ func stateRank(state string) string {
 }
 
 func (s *Server) handleSessions(w http.ResponseWriter, r *http.Request) {
-	data := sessionsData{Title: "Audit sessions", Events: "/events"}
+	data := sessionsData{Title: "Audit sessions"}
+	var version uint64
 	for li, x := range s.logs {
 		if err := x.ensureSummaries(); err != nil {
 			s.fail(w, err)
 			return
 		}
 		x.mu.RLock()
+		version += x.version
 		lv := logView{Index: li, Name: audit.Printable(x.base), Records: len(x.recs), Chain: x.status(),
 			AllURL: "/timeline?" + query{Log: li}.values(0).Encode()}
 		for _, g := range x.groups {
@@ -163,6 +165,7 @@ func (s *Server) handleSessions(w http.ResponseWriter, r *http.Request) {
 		x.mu.RUnlock()
 		data.Logs = append(data.Logs, lv)
 	}
+	data.Events = "/events?" + url.Values{"since": {fmt.Sprint(version)}}.Encode()
 	s.render(w, s.pages.sessions, data)
 }
 
@@ -210,7 +213,7 @@ func (s *Server) handleTimeline(w http.ResponseWriter, r *http.Request) {
 	defer x.mu.RUnlock()
 	data.LogName = audit.Printable(x.base)
 	data.Chain = x.status()
-	data.Events = "/events?" + url.Values{"log": {fmt.Sprint(q.Log)}}.Encode()
+	data.Events = "/events?" + url.Values{"log": {fmt.Sprint(q.Log)}, "since": {fmt.Sprint(x.version)}}.Encode()
 	data.Clear = "/timeline?" + query{Log: q.Log, Run: q.Run, Session: q.Session}.values(0).Encode()
 	if q.Session != "" {
 		if g, ok := x.groupOf[groupKey{q.Run, q.Session}]; ok {

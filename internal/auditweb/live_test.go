@@ -1,0 +1,76 @@
+package auditweb
+
+import (
+	"bufio"
+	"html"
+	"net/http"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/audit"
+)
+
+// TestEventsSinceRendering: a record appended after a page was rendered
+// and before its event stream connected is announced as soon as the
+// stream opens, on the sessions page and on the timeline, instead of being
+// missed until the next record.
+func TestEventsSinceRendering(t *testing.T) {
+	for _, page := range []string{"/", "/timeline?log=0"} {
+		t.Run(page, func(t *testing.T) {
+			path := writeLog(t, t.TempDir())
+			ts := newTestServer(t, path)
+			_, body := ts.get(t, page)
+			m := regexp.MustCompile(`data-events="([^"]+)"`).FindStringSubmatch(body)
+			if m == nil {
+				t.Fatalf("no data-events on %s", page)
+			}
+			events := html.UnescapeString(m[1])
+			// The log grows between the page and its stream.
+			l, err := audit.Open(path, audit.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.AppendSync(audit.Event{Actor: audit.Actor{ID: "acp-bridge"}, Action: "bridge.stop", Subject: audit.Subject{Kind: "bridge"}})
+			l.Close()
+			ts.logs[0].refresh()
+
+			req, _ := http.NewRequest("GET", ts.base+events, nil)
+			req.AddCookie(&http.Cookie{Name: cookieName(ts.port), Value: ts.token})
+			resp, err := ts.c.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			lines := make(chan string, 64) // never blocks the reader: closing the body ends it
+			go func() {
+				br := bufio.NewReader(resp.Body)
+				for {
+					line, err := br.ReadString('\n')
+					if err != nil {
+						close(lines)
+						return
+					}
+					lines <- line
+				}
+			}()
+			// Nothing else changes the log: only the append before the
+			// stream connected can bring a change event. The keep-alive is
+			// 15 s away.
+			deadline := time.After(10 * time.Second)
+			for {
+				select {
+				case line, ok := <-lines:
+					if !ok {
+						t.Fatal("the event stream ended")
+					}
+					if line == "event: change\n" {
+						return
+					}
+				case <-deadline:
+					t.Fatalf("no change event for a record appended after %s was rendered (stream %s)", page, events)
+				}
+			}
+		})
+	}
+}
