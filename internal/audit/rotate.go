@@ -54,8 +54,9 @@ func RotatedName(path string, n int) string {
 }
 
 type rotatedFile struct {
-	name string
-	n    int
+	name    string
+	n       int
+	regular bool
 }
 
 // rotatedFiles lists the rotated files of path, oldest first.
@@ -82,9 +83,41 @@ func RotatedNumbers(path string) ([]int, error) {
 	return ns, err
 }
 
+// ClosedFiles returns the files of the log at path that it no longer
+// writes: its rotated files, oldest first, then the files it moved aside
+// on finding the live file tampered with (<path>.tampered-<time>), oldest
+// first. Only regular files count; none when path's directory does not
+// exist.
+func ClosedFiles(path string) ([]string, error) {
+	rotated, aside, err := scanDir(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	out := make([]string, 0, len(rotated)+len(aside))
+	for _, f := range rotated {
+		if f.regular {
+			out = append(out, f.name)
+		}
+	}
+	return append(out, aside...), err
+}
+
 // scanRotated lists the rotated files of path, oldest first; its error
 // wraps os.ErrNotExist when path's directory does not exist.
 func scanRotated(path string) ([]rotatedFile, error) {
+	rotated, _, err := scanDir(path)
+	return rotated, err
+}
+
+// tamperedInfix separates a log's path from the time in the name of a file
+// it moved aside after tampering (watch.go).
+const tamperedInfix = ".tampered-"
+
+// scanDir lists, in one reading of path's directory, the rotated files of
+// path (numerically) and the regular files moved aside after tampering (by
+// name, which orders their times); its error wraps os.ErrNotExist when the
+// directory does not exist.
+func scanDir(path string) (rotated []rotatedFile, aside []string, err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -92,22 +125,30 @@ func scanRotated(path string) ([]rotatedFile, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, err
+			return nil, nil, err
 		}
-		return nil, fmt.Errorf("listing rotated audit logs: %w", err)
+		return nil, nil, fmt.Errorf("listing rotated audit logs: %w", err)
 	}
-	var out []rotatedFile
 	for _, e := range entries {
 		suffix, ok := strings.CutPrefix(e.Name(), base+".")
-		if !ok || len(suffix) < 6 {
+		if !ok {
+			continue
+		}
+		if strings.HasPrefix("."+suffix, tamperedInfix) {
+			if e.Type().IsRegular() {
+				aside = append(aside, filepath.Join(dir, e.Name()))
+			}
+			continue
+		}
+		if len(suffix) < 6 {
 			continue
 		}
 		n, err := strconv.Atoi(suffix)
 		if err != nil || n <= 0 {
 			continue
 		}
-		out = append(out, rotatedFile{filepath.Join(dir, e.Name()), n})
+		rotated = append(rotated, rotatedFile{filepath.Join(dir, e.Name()), n, e.Type().IsRegular()})
 	}
-	slices.SortFunc(out, func(a, b rotatedFile) int { return a.n - b.n })
-	return out, nil
+	slices.SortFunc(rotated, func(a, b rotatedFile) int { return a.n - b.n })
+	return rotated, aside, nil
 }

@@ -152,7 +152,7 @@ func (l *Log) restartLocked() error {
 	if l.f == nil {
 		aside := ""
 		if _, err := os.Lstat(l.path); err == nil {
-			aside = fmt.Sprintf("%s.tampered-%s", l.path, time.Now().UTC().Format("20060102T150405.000000000Z"))
+			aside = fmt.Sprintf("%s%s%s", l.path, tamperedInfix, time.Now().UTC().Format("20060102T150405.000000000Z"))
 			if err := os.Rename(l.path, aside); err != nil {
 				return l.stillDownLocked(fmt.Errorf("moving aside the file found at %s: %v", l.path, err))
 			}

@@ -10,9 +10,7 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
@@ -125,7 +123,7 @@ func (r *logReader) read(max int) ([]audit.Entry, error) {
 // after tampering) not yet read with the lowest first seq, else the active
 // file; false when there is none.
 func (r *logReader) openNext() (bool, error) {
-	closed, err := closedFiles(r.path)
+	closed, err := audit.ClosedFiles(r.path)
 	if err != nil {
 		return false, err
 	}
@@ -189,34 +187,6 @@ func firstSeq(name string) int64 {
 		return math.MaxInt64
 	}
 	return e.Seq
-}
-
-// closedFiles lists the files of the log at path that are no longer
-// written: rotated ones (<path>.NNNNNN) and ones the log moved aside
-// when it found the file tampered with (<path>.tampered-TIME).
-func closedFiles(path string) ([]string, error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("listing rotated audit logs: %w", err)
-	}
-	var out []string
-	for _, e := range entries {
-		suffix, ok := strings.CutPrefix(e.Name(), base+".")
-		if !ok || !e.Type().IsRegular() {
-			continue
-		}
-		if n, err := strconv.Atoi(suffix); (err == nil && n > 0 && len(suffix) >= 6) || strings.HasPrefix(suffix, "tampered-") {
-			out = append(out, filepath.Join(dir, e.Name()))
-		}
-	}
-	return out, nil
 }
 
 // readFile appends to out the events of f from r.off on, up to max in all.

@@ -58,7 +58,7 @@ type toolSpan struct {
 // written from now on become spans.
 func newToolSpans(t *Tracer, path, run string) *toolSpans {
 	r := &logReader{path: path, cursor: Cursor{Seq: -1}, checked: true, done: map[string]bool{}}
-	if closed, err := closedFiles(path); err == nil {
+	if closed, err := audit.ClosedFiles(path); err == nil {
 		for _, name := range closed {
 			r.done[name] = true
 		}
