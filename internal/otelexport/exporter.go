@@ -11,11 +11,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
 	"go.opentelemetry.io/otel/log"
 	sdklog "go.opentelemetry.io/otel/sdk/log"
-	"go.opentelemetry.io/otel/sdk/resource"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
@@ -142,11 +140,7 @@ func New(ctx context.Context, cfg Config) (*Exporter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("otlp export: %w", err)
 	}
-	res, err := resource.New(ctx,
-		resource.WithAttributes(attribute.String("service.name", "acp-bridge")),
-		resource.WithHost(), resource.WithTelemetrySDK(),
-		resource.WithAttributes(resourceAttrs(&cfg)...),
-		resource.WithFromEnv())
+	res, err := bridgeResource(ctx, cfg)
 	if err != nil && res == nil {
 		return nil, fmt.Errorf("otlp export: resource: %w", err)
 	}

@@ -13,7 +13,6 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/propagation"
-	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -98,7 +97,6 @@ type Tracer struct {
 // NewTracer starts the run's root span and the exporter. It does not
 // connect yet; a collector that is down costs only the spans it drops.
 func NewTracer(ctx context.Context, cfg TraceConfig) (*Tracer, error) {
-	cfg.BridgeVersion, cfg.User = identity(cfg.BridgeVersion, cfg.User)
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
@@ -131,12 +129,7 @@ func newTracer(ctx context.Context, cfg TraceConfig, inner sdktrace.SpanExporter
 	if lg == nil {
 		lg = slog.New(slog.DiscardHandler)
 	}
-	c := &Config{BridgeVersion: cfg.BridgeVersion, User: cfg.User, Agent: cfg.Agent}
-	res, err := resource.New(ctx,
-		resource.WithAttributes(attribute.String("service.name", "acp-bridge")),
-		resource.WithHost(), resource.WithTelemetrySDK(),
-		resource.WithAttributes(resourceAttrs(c)...),
-		resource.WithFromEnv())
+	res, err := bridgeResource(ctx, Config{BridgeVersion: cfg.BridgeVersion, User: cfg.User, Agent: cfg.Agent})
 	if err != nil && res == nil {
 		return nil, fmt.Errorf("otlp traces: resource: %w", err)
 	}
