@@ -15,23 +15,36 @@ func BenchmarkStream200kAudit(b *testing.B) {
 // BenchmarkStream200kAuditOTLPRefused exports the audit log to an
 // endpoint that refuses connections (a collector that is down).
 func BenchmarkStream200kAuditOTLPRefused(b *testing.B) {
+	benchStream(b, "--audit", filepath.Join(b.TempDir(), "audit.jsonl"), "--otlp-endpoint", refusingEndpoint(b), "--otlp-flush-timeout", "100ms")
+}
+
+// BenchmarkStream200kAuditOTLPHung exports the audit log to an endpoint
+// that accepts connections and never answers (a collector that hangs).
+func BenchmarkStream200kAuditOTLPHung(b *testing.B) {
+	benchStream(b, "--audit", filepath.Join(b.TempDir(), "audit.jsonl"), "--otlp-endpoint", hungEndpoint(b), "--otlp-flush-timeout", "100ms")
+}
+
+// refusingEndpoint returns the base URL of a local port nothing listens
+// on: a collector that is down.
+func refusingEndpoint(b *testing.B) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
 	}
 	addr := l.Addr().String()
 	l.Close()
-	benchStream(b, "--audit", filepath.Join(b.TempDir(), "audit.jsonl"), "--otlp-endpoint", "http://"+addr, "--otlp-flush-timeout", "100ms")
+	return "http://" + addr
 }
 
-// BenchmarkStream200kAuditOTLPHung exports the audit log to an endpoint
-// that accepts connections and never answers (a collector that hangs).
-func BenchmarkStream200kAuditOTLPHung(b *testing.B) {
+// hungEndpoint returns the base URL of a local listener that accepts
+// connections and never answers (a collector that hangs), until the
+// benchmark ends.
+func hungEndpoint(b *testing.B) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer l.Close()
+	b.Cleanup(func() { l.Close() })
 	go func() {
 		var held []net.Conn
 		for {
@@ -45,5 +58,5 @@ func BenchmarkStream200kAuditOTLPHung(b *testing.B) {
 			held = append(held, c)
 		}
 	}()
-	benchStream(b, "--audit", filepath.Join(b.TempDir(), "audit.jsonl"), "--otlp-endpoint", "http://"+l.Addr().String(), "--otlp-flush-timeout", "100ms")
+	return "http://" + l.Addr().String()
 }
