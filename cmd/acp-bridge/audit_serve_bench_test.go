@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,40 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/audit/audittest"
 )
-
-// writeServeBenchLog writes n tool-call events over ten sessions with the
-// real audit writer, each about 1.3 KB, as a busy bridge run would.
-func writeServeBenchLog(tb testing.TB, path string, n int) {
-	tb.Helper()
-	l, err := audit.Open(path, audit.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	out := strings.Repeat("PASS src/sum.test.js (3 tests) ", 12)
-	for i := range n {
-		sess := fmt.Sprintf("sess-%d", i%10)
-		id := fmt.Sprintf("toolu_%08d", i)
-		args := json.RawMessage(`{"command":"npm run test -- --watch=false","cwd":"/work/project","timeout":120000}`)
-		ev := audit.Event{
-			Actor:   audit.Actor{ID: "agent:claude-code", Role: "operator"},
-			Action:  "tool.call",
-			Subject: audit.Subject{Kind: "tool-call", Ref: id, Path: "/work/project"},
-			Input:   args,
-			Output:  map[string]any{"exitCode": 0, "stdout": out},
-			Policy:  &audit.Policy{Ref: "allow-tests", Decision: audit.DecisionAllow},
-			Metadata: map[string]any{"session": sess, "toolCall": audit.ToolCall{Kind: "tool-call", Operator: "claude-code", Session: sess,
-				ToolCallID: id, Tool: "Bash", Arguments: args, Approval: "auto"}},
-		}
-		if err := l.Append(ev); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	if err := l.Close(); err != nil {
-		tb.Fatal(err)
-	}
-}
 
 // BenchmarkAuditServeBigLog runs "acp-bridge audit serve" on a
 // 100,000-event log written with the real audit writer, and measures, per
@@ -66,7 +33,7 @@ func BenchmarkAuditServeBigLog(b *testing.B) {
 		path = filepath.Join(b.TempDir(), "audit.jsonl")
 	}
 	if _, err := os.Stat(path); os.IsNotExist(err) {
-		writeServeBenchLog(b, path, 100_000)
+		audittest.WriteBusyLog(b, path, 100_000)
 	}
 	exe, err := os.Executable()
 	if err != nil {

@@ -1,52 +1,24 @@
 package auditweb
 
 import (
-	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"reflect"
 	"runtime"
 	"runtime/metrics"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/audit/audittest"
 )
 
-// writeBigLog writes n tool-call events over ten sessions with the real
-// audit writer, each about 770 bytes, as a busy bridge run would.
+// writeBigLog writes a busy log of n events (audittest.WriteBusyLog) in
+// dir and returns its path.
 func writeBigLog(tb testing.TB, dir string, n int) string {
 	tb.Helper()
 	path := filepath.Join(dir, "audit.jsonl")
-	l, err := audit.Open(path, audit.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	out := strings.Repeat("PASS src/sum.test.js (3 tests) ", 12)
-	for i := range n {
-		sess := fmt.Sprintf("sess-%d", i%10)
-		id := fmt.Sprintf("toolu_%08d", i)
-		args := json.RawMessage(`{"command":"npm run test -- --watch=false","cwd":"/work/project","timeout":120000}`)
-		ev := audit.Event{
-			Actor:   audit.Actor{ID: "agent:claude-code", Role: "operator"},
-			Action:  "tool.call",
-			Subject: audit.Subject{Kind: "tool-call", Ref: id, Path: "/work/project"},
-			Input:   args,
-			Output:  map[string]any{"exitCode": 0, "stdout": out},
-			Policy:  &audit.Policy{Ref: "allow-tests", Decision: audit.DecisionAllow},
-			Metadata: map[string]any{"session": sess, "toolCall": audit.ToolCall{Kind: "tool-call", Operator: "claude-code", Session: sess,
-				ToolCallID: id, Tool: "Bash", Arguments: args, Approval: "auto"}},
-		}
-		if err := l.Append(ev); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	if err := l.Close(); err != nil {
-		tb.Fatal(err)
-	}
+	audittest.WriteBusyLog(tb, path, n)
 	return path
 }
 
