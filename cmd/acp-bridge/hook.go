@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -27,16 +26,11 @@ const maxHookInput = 64 << 20
 // When it cannot get an answer it denies: exit status 2 with the reason on
 // stderr, which Claude Code treats as a blocked tool call.
 func runHook(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("hook", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlags(e, "acp-bridge hook", "acp-bridge hook [--socket PATH] < hook-payload.json",
+		"Run by Claude Code before each tool call; prints the bridge's decision.")
 	socket := fs.String("socket", "", "the bridge's hook `socket` (default: $"+adapter.HookSocketEnv+")")
 	agent := fs.String("agent", adapter.Claude, "the agent whose hook this is")
 	timeout := fs.Duration("timeout", hookDeadline, "how long to wait for the bridge before denying")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: acp-bridge hook [--socket PATH] < hook-payload.json")
-		fmt.Fprintln(fs.Output(), "Run by Claude Code before each tool call; prints the bridge's decision.")
-		fs.PrintDefaults()
-	}
 	if err := parseFlags(e, fs, args); err != nil {
 		if errors.Is(err, errHelpShown) {
 			return err

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -79,13 +78,8 @@ func trimSpace(b []byte) []byte {
 // recorded requests in order. With --strict, a client message whose method
 // differs from the recording ends the replay with status 1.
 func runReplay(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("acp-bridge replay", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlags(e, "acp-bridge replay", "acp-bridge replay [--strict] TRANSCRIPT.jsonl", "")
 	strict := fs.Bool("strict", false, "exit 1 when the client departs from the recording")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: acp-bridge replay [--strict] TRANSCRIPT.jsonl")
-		fs.PrintDefaults()
-	}
 	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -40,14 +39,9 @@ type validateFileReport struct {
 // as file:line:col: field: message. It exits 1 if any file is invalid, 2 on
 // bad usage.
 func runValidate(_ context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlags(e, "acp-bridge validate", "acp-bridge validate [--json] FILE...",
+		"Checks AIP-44 ACP.md manifests against schemas/ACP.schema.json and the file-system rules.")
 	asJSON := fs.Bool("json", false, "print a machine-readable JSON report")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: acp-bridge validate [--json] FILE...")
-		fmt.Fprintln(fs.Output(), "\nChecks AIP-44 ACP.md manifests against schemas/ACP.schema.json and the file-system rules.")
-		fs.PrintDefaults()
-	}
 	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}
