@@ -11,52 +11,9 @@ import (
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/audit/audittest"
 	"github.com/acp-bridge/acp-bridge/internal/otelexport/otelcoltest"
 )
-
-// recompute writes, at path, a fresh chain of the events of entries that
-// keep accepts, as an agent that outlived the bridge would: every hash is
-// valid and the chain starts at GENESIS.
-func recompute(t testing.TB, path string, entries []audit.Entry, keep func(*audit.Entry) bool) {
-	t.Helper()
-	i := 0
-	var kept []audit.Entry
-	for _, e := range entries {
-		if keep(&e) {
-			kept = append(kept, e)
-		}
-	}
-	l := openLog(t, path, audit.Options{RunID: entries[0].RunID, Now: func() time.Time {
-		if i < len(kept) {
-			return kept[i].Time
-		}
-		return time.Now()
-	}})
-	for _, e := range kept {
-		var meta map[string]any
-		if e.Metadata != nil {
-			json.Unmarshal(e.Metadata, &meta)
-			delete(meta, "policyRule")
-		}
-		ev := audit.Event{Actor: e.Actor, Action: e.Action, Subject: e.Subject, Policy: e.Policy, Metadata: meta}
-		if e.Input != nil {
-			ev.Input = e.Input
-		}
-		if e.Output != nil {
-			ev.Output = e.Output
-		}
-		if err := l.AppendSync(ev); err != nil {
-			t.Fatal(err)
-		}
-		i++
-	}
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if sum, err := audit.Verify(path); err != nil || !sum.Genesis {
-		t.Fatalf("the recomputed chain does not verify on its own: %v", err)
-	}
-}
 
 // checkFiles runs CheckAnchor on files as audit verify --anchor does.
 func checkFiles(t testing.TB, points []Point, logName string, files ...string) error {
@@ -85,10 +42,7 @@ func pointsOf(logName string, entries []audit.Entry) []Point {
 func TestCheckAnchor(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "audit.jsonl")
-	l := openLog(t, path, audit.Options{})
-	governedSession(t, l, "s1")
-	governedSession(t, l, "s2")
-	l.Close()
+	governedLog(t, path, "s1", "s2")
 	entries, err := audit.ReadEntries(path)
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +50,7 @@ func TestCheckAnchor(t *testing.T) {
 	points := pointsOf(path, entries)
 
 	noDeny := filepath.Join(dir, "nodeny.jsonl")
-	recompute(t, noDeny, entries, func(e *audit.Entry) bool { return e.Decision() != audit.DecisionDeny })
+	audittest.Rechain(t, noDeny, entries, func(e *audit.Entry) bool { return e.Decision() != audit.DecisionDeny })
 	same := filepath.Join(dir, "same.jsonl")
 	data, _ := os.ReadFile(path)
 	os.WriteFile(same, data, 0o600)
@@ -106,7 +60,7 @@ func TestCheckAnchor(t *testing.T) {
 	headless := filepath.Join(dir, "headless.jsonl")
 	os.WriteFile(headless, bytes.Join(lines[3:], nil), 0o600)
 	shortened := filepath.Join(dir, "shortened.jsonl")
-	recompute(t, shortened, entries, func(e *audit.Entry) bool { return e.Seq < entries[len(entries)-2].Seq })
+	audittest.Rechain(t, shortened, entries, func(e *audit.Entry) bool { return e.Seq < entries[len(entries)-2].Seq })
 
 	for _, tc := range []struct {
 		name, file, logName string
@@ -172,9 +126,7 @@ func TestAnchorFromCollector(t *testing.T) {
 	col := otelcoltest.Start(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "audit.jsonl")
-	l := openLog(t, path, audit.Options{})
-	governedSession(t, l, "s1")
-	l.Close()
+	governedLog(t, path, "s1")
 	x := newExporter(t, path, col.Endpoint())
 	if n, err := x.Flush(t.Context()); err != nil || n == 0 {
 		t.Fatalf("Flush: %d sent, %v", n, err)
@@ -200,7 +152,7 @@ func TestAnchorFromCollector(t *testing.T) {
 	}
 	entries, _ := audit.ReadEntries(path)
 	tampered := filepath.Join(dir, "tampered.jsonl")
-	recompute(t, tampered, entries, func(e *audit.Entry) bool { return e.Decision() != audit.DecisionDeny })
+	audittest.Rechain(t, tampered, entries, func(e *audit.Entry) bool { return e.Decision() != audit.DecisionDeny })
 	if err := checkFiles(t, points, abs, tampered); err == nil {
 		t.Fatal("a log without its deny records, chain recomputed, verified against the anchor")
 	}

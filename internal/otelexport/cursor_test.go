@@ -14,9 +14,7 @@ import (
 // reports an anomaly. A matching cursor resumes after it.
 func TestCursorNotTrusted(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	l := openLog(t, path, audit.Options{})
-	governedSession(t, l, "s")
-	l.Close()
+	governedLog(t, path, "s")
 	entries, err := audit.ReadEntries(path)
 	if err != nil {
 		t.Fatal(err)

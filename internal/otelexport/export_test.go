@@ -37,6 +37,19 @@ func governedSession(t testing.TB, l *audit.Log, sid string) {
 	}
 }
 
+// governedLog writes a new log at path holding a governed session for
+// each of sids, and closes it.
+func governedLog(t testing.TB, path string, sids ...string) {
+	t.Helper()
+	l := openLog(t, path, audit.Options{})
+	for _, sid := range sids {
+		governedSession(t, l, sid)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func openLog(t testing.TB, path string, opts audit.Options) *audit.Log {
 	t.Helper()
 	l, err := audit.Open(path, opts)
@@ -62,11 +75,7 @@ func newExporter(t testing.TB, path, endpoint string) *Exporter {
 func TestGovernedSessionArrives(t *testing.T) {
 	col := otelcoltest.Start(t)
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	l := openLog(t, path, audit.Options{})
-	governedSession(t, l, "sess-1")
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
+	governedLog(t, path, "sess-1")
 	entries, err := audit.ReadEntries(path)
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -106,36 +105,19 @@ func New(ctx context.Context, cfg Config) (*Exporter, error) {
 		cfg.CursorPath = CursorPath(abs)
 	}
 	cfg.BridgeVersion, cfg.User = identity(cfg.BridgeVersion, cfg.User)
-	if cfg.BatchSize <= 0 {
-		cfg.BatchSize = DefaultBatchSize
-	}
-	if cfg.CheckpointEvery <= 0 {
-		cfg.CheckpointEvery = DefaultCheckpointEvery
-	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
-	}
-	if cfg.Poll <= 0 {
-		cfg.Poll = DefaultPoll
-	}
-	lg := cfg.Logger
-	if lg == nil {
-		lg = slog.New(slog.DiscardHandler)
-	}
+	cfg.BatchSize = orDefault(cfg.BatchSize, DefaultBatchSize)
+	cfg.CheckpointEvery = orDefault(cfg.CheckpointEvery, DefaultCheckpointEvery)
+	cfg.Timeout = orDefault(cfg.Timeout, DefaultTimeout)
+	cfg.Poll = orDefault(cfg.Poll, DefaultPoll)
+	lg := orDiscard(cfg.Logger)
 	cur, err := LoadCursor(cfg.CursorPath)
 	if err != nil {
 		return nil, err
 	}
-	opts := []otlploghttp.Option{otlploghttp.WithTimeout(cfg.Timeout),
+	opts := append([]otlploghttp.Option{otlploghttp.WithTimeout(cfg.Timeout),
 		// The Exporter retries itself, keeping order and the cursor.
-		otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false})}
-	if cfg.Endpoint != "" {
-		// A base URL, as OTEL_EXPORTER_OTLP_ENDPOINT: logs go to /v1/logs.
-		opts = append(opts, otlploghttp.WithEndpointURL(strings.TrimSuffix(cfg.Endpoint, "/")+"/v1/logs"))
-	}
-	if len(cfg.Headers) > 0 {
-		opts = append(opts, otlploghttp.WithHeaders(cfg.Headers))
-	}
+		otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false})},
+		transport(cfg.Endpoint, "/v1/logs", cfg.Headers, otlploghttp.WithEndpointURL, otlploghttp.WithHeaders)...)
 	exp, err := otlploghttp.New(ctx, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("otlp export: %w", err)

@@ -8,8 +8,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
 
 // TestHeadersAndPath: requests go to <endpoint>/v1/logs as protobuf, with
@@ -31,9 +29,7 @@ func TestHeadersAndPath(t *testing.T) {
 	}))
 	defer srv.Close()
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	l := openLog(t, path, audit.Options{})
-	governedSession(t, l, "s")
-	l.Close()
+	governedLog(t, path, "s")
 	x := newExporter(t, path, srv.URL)
 	if _, err := x.Flush(t.Context()); err == nil {
 		t.Fatal("a 401 was taken as an acknowledgement")
@@ -84,9 +80,7 @@ func TestCloseLetsARequestFinish(t *testing.T) {
 	}))
 	defer srv.Close()
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	l := openLog(t, path, audit.Options{})
-	governedSession(t, l, "s")
-	l.Close()
+	governedLog(t, path, "s")
 	x := newExporter(t, path, srv.URL)
 	x.Start()
 	<-first

@@ -43,12 +43,11 @@ func eventRecord(e *audit.Entry, logName string) log.Record {
 		r.SetTimestamp(e.Time)
 	}
 	r.SetObservedTimestamp(time.Now())
-	r.SetSeverity(log.SeverityInfo)
-	r.SetSeverityText("INFO")
+	sev := log.SeverityInfo
 	if e.Decision() == audit.DecisionDeny {
-		r.SetSeverity(log.SeverityWarn)
-		r.SetSeverityText("WARN")
+		sev = log.SeverityWarn
 	}
+	setSeverity(&r, sev)
 	r.SetBody(attribute.StringValue(string(e.Raw)))
 	kv := []attribute.KeyValue{
 		attribute.String(AttrAction, e.Action),
@@ -99,20 +98,11 @@ const (
 
 // anomalyRecord is the log record of an anomaly.
 func anomalyRecord(a anomaly, logName string) log.Record {
-	var r log.Record
-	r.SetEventName(AnomalyEvent)
-	r.SetTimestamp(time.Now())
-	r.SetSeverity(log.SeverityError)
-	r.SetSeverityText("ERROR")
-	r.SetBody(attribute.StringValue("a line of the audit log is not an unaltered event of its chain: " + a.reason))
-	r.AddAttributes(
-		attribute.String(AttrLog, logName),
-		attribute.String(AttrFile, filepath.Base(a.file)),
+	return fileRecord(AnomalyEvent, log.SeverityError,
+		"a line of the audit log is not an unaltered event of its chain: "+a.reason, logName, a.file,
 		attribute.String(AttrReason, a.reason),
 		attribute.String(AttrLineSHA256, a.sha256),
-		attribute.Int(AttrLineBytes, a.size),
-	)
-	return r
+		attribute.Int(AttrLineBytes, a.size))
 }
 
 // AttrLineBytes is the size of an anomaly's line.
@@ -121,20 +111,30 @@ const AttrLineBytes = "acp_bridge.audit.line_bytes"
 // checkpointRecord is the log record of a chain checkpoint at e, the last
 // event sent.
 func checkpointRecord(e *audit.Entry, logName string) log.Record {
-	var r log.Record
-	r.SetEventName(CheckpointEvent)
-	r.SetTimestamp(time.Now())
-	r.SetSeverity(log.SeverityInfo)
-	r.SetSeverityText("INFO")
-	r.SetBody(attribute.StringValue("audit chain checkpoint"))
-	r.AddAttributes(
-		attribute.String(AttrLog, logName),
-		attribute.String(AttrFile, filepath.Base(e.File)),
+	return fileRecord(CheckpointEvent, log.SeverityInfo, "audit chain checkpoint", logName, e.File,
 		attribute.Int64(AttrSeq, e.Seq),
 		attribute.String(AttrHash, e.Hash),
-		attribute.String(AttrRunID, e.RunID),
-	)
+		attribute.String(AttrRunID, e.RunID))
+}
+
+// fileRecord is a log record the exporter makes about a file of the log
+// (not one of its events), timed now: its event name, severity and body,
+// the log and the file's base name, then kv.
+func fileRecord(event string, sev log.Severity, body, logName, file string, kv ...attribute.KeyValue) log.Record {
+	var r log.Record
+	r.SetEventName(event)
+	r.SetTimestamp(time.Now())
+	setSeverity(&r, sev)
+	r.SetBody(attribute.StringValue(body))
+	r.AddAttributes(attribute.String(AttrLog, logName), attribute.String(AttrFile, filepath.Base(file)))
+	r.AddAttributes(kv...)
 	return r
+}
+
+// setSeverity sets r's severity and its text ("INFO", "WARN", "ERROR").
+func setSeverity(r *log.Record, sev log.Severity) {
+	r.SetSeverity(sev)
+	r.SetSeverityText(sev.String())
 }
 
 // resourceAttrs name the host, user, agent and bridge version.

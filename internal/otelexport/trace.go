@@ -1,10 +1,10 @@
 package otelexport
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -97,16 +97,9 @@ type Tracer struct {
 // NewTracer starts the run's root span and the exporter. It does not
 // connect yet; a collector that is down costs only the spans it drops.
 func NewTracer(ctx context.Context, cfg TraceConfig) (*Tracer, error) {
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
-	}
-	opts := []otlptracehttp.Option{otlptracehttp.WithTimeout(cfg.Timeout)}
-	if cfg.Endpoint != "" {
-		opts = append(opts, otlptracehttp.WithEndpointURL(strings.TrimSuffix(cfg.Endpoint, "/")+"/v1/traces"))
-	}
-	if len(cfg.Headers) > 0 {
-		opts = append(opts, otlptracehttp.WithHeaders(cfg.Headers))
-	}
+	cfg.Timeout = orDefault(cfg.Timeout, DefaultTimeout)
+	opts := append([]otlptracehttp.Option{otlptracehttp.WithTimeout(cfg.Timeout)},
+		transport(cfg.Endpoint, "/v1/traces", cfg.Headers, otlptracehttp.WithEndpointURL, otlptracehttp.WithHeaders)...)
 	inner, err := otlptracehttp.New(ctx, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("otlp traces: %w", err)
@@ -116,19 +109,10 @@ func NewTracer(ctx context.Context, cfg TraceConfig) (*Tracer, error) {
 
 // newTracer is NewTracer with the exporter given.
 func newTracer(ctx context.Context, cfg TraceConfig, inner sdktrace.SpanExporter) (*Tracer, error) {
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
-	}
-	if cfg.QueueSize <= 0 {
-		cfg.QueueSize = DefaultSpanQueue
-	}
-	if cfg.Poll <= 0 {
-		cfg.Poll = DefaultPoll
-	}
-	lg := cfg.Logger
-	if lg == nil {
-		lg = slog.New(slog.DiscardHandler)
-	}
+	cfg.Timeout = orDefault(cfg.Timeout, DefaultTimeout)
+	cfg.QueueSize = orDefault(cfg.QueueSize, DefaultSpanQueue)
+	cfg.Poll = orDefault(cfg.Poll, DefaultPoll)
+	lg := orDiscard(cfg.Logger)
 	res, err := bridgeResource(ctx, Config{BridgeVersion: cfg.BridgeVersion, User: cfg.User, Agent: cfg.Agent})
 	if err != nil && res == nil {
 		return nil, fmt.Errorf("otlp traces: resource: %w", err)
@@ -151,20 +135,13 @@ func newTracer(ctx context.Context, cfg TraceConfig, inner sdktrace.SpanExporter
 	if sc, ok := ParseTraceparent(cfg.Parent, cfg.TraceState); ok {
 		parent = trace.ContextWithRemoteSpanContext(parent, sc)
 	}
-	t.rootCtx, t.root = t.tr.Start(parent, "acp-bridge "+cmpOr(cfg.Agent, "agent"),
+	t.rootCtx, t.root = t.tr.Start(parent, "acp-bridge "+cmp.Or(cfg.Agent, "agent"),
 		trace.WithSpanKind(trace.SpanKindInternal),
 		trace.WithAttributes(attribute.String("gen_ai.agent.name", cfg.Agent)))
 	if cfg.LogPath != "" {
 		t.tools = newToolSpans(t, cfg.LogPath, cfg.RunID)
 	}
 	return t, nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // Traceparent is the W3C traceparent of the run's root span: what the

@@ -1,66 +1,22 @@
 package otelexport
 
 import (
-	"net"
 	"testing"
 	"time"
-)
 
-// hungCollector accepts connections and never answers; it returns its
-// base URL.
-func hungCollector(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	held := make(chan net.Conn, 64)
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			select {
-			case held <- c:
-			default:
-				c.Close()
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		for {
-			select {
-			case c := <-held:
-				c.Close()
-			default:
-				return
-			}
-		}
-	})
-	return "http://" + l.Addr().String()
-}
+	"github.com/acp-bridge/acp-bridge/internal/otelexport/otelcoltest"
+)
 
 // TestTracerCollectorDown: with the collector refusing connections or
 // never answering, ending spans never waits, even with the queue full, and
 // Close takes about its timeout and counts every span as lost.
 func TestTracerCollectorDown(t *testing.T) {
-	refused := func(t *testing.T) string {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		addr := l.Addr().String()
-		l.Close()
-		return "http://" + addr
-	}
 	for _, c := range []struct {
 		name     string
-		endpoint func(*testing.T) string
+		endpoint func(testing.TB) string
 	}{
-		{"refused", refused},
-		{"never answers", hungCollector},
+		{"refused", otelcoltest.RefusingEndpoint},
+		{"never answers", otelcoltest.HungEndpoint},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			const spans = 20000

@@ -1,12 +1,12 @@
 package otelexport
 
 import (
-	"net"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/otelexport/otelcoltest"
 )
 
 // ideParent is a well-formed W3C traceparent an IDE could send.
@@ -15,13 +15,7 @@ const ideParent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
 // newTestTracer returns a Tracer exporting to a port nothing listens on.
 func newTestTracer(t *testing.T) *Tracer {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	tr, err := NewTracer(t.Context(), TraceConfig{Endpoint: "http://" + addr, Agent: "probe", Timeout: 200 * time.Millisecond})
+	tr, err := NewTracer(t.Context(), TraceConfig{Endpoint: otelcoltest.RefusingEndpoint(t), Agent: "probe", Timeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

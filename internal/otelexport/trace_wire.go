@@ -1,6 +1,7 @@
 package otelexport
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"strings"
@@ -76,7 +77,7 @@ func (t *Tracer) prompt(m *acpwire.Message) *acpwire.Message {
 		links = append(links, trace.Link{SpanContext: t.root.SpanContext()})
 	}
 	now := time.Now()
-	ctx, span := t.tr.Start(parent, "invoke_agent "+cmpOr(t.cfg.Agent, "agent"),
+	ctx, span := t.tr.Start(parent, "invoke_agent "+cmp.Or(t.cfg.Agent, "agent"),
 		trace.WithSpanKind(trace.SpanKindClient), trace.WithTimestamp(now), trace.WithLinks(links...),
 		trace.WithAttributes(
 			attribute.String("gen_ai.operation.name", "invoke_agent"),

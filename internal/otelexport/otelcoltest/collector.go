@@ -10,7 +10,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,13 +59,7 @@ type Collector struct {
 // the test ends.
 func Start(t testing.TB) *Collector {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	c := &Collector{t: t, bin: Binary(t), dir: t.TempDir(), addr: addr}
+	c := &Collector{t: t, bin: Binary(t), dir: t.TempDir(), addr: freeAddr(t)}
 	c.Restart()
 	t.Cleanup(c.Stop)
 	return c
@@ -231,14 +224,24 @@ func (c *Collector) Records() []Received {
 // them; it fails the test after a minute.
 func (c *Collector) WaitRecords(ok func([]Received) bool) []Received {
 	c.t.Helper()
+	return waitFor(c, c.Records, ok, func() string {
+		return "what was expected in 60s; it printed:\n" + tail(c.Output(), 4000)
+	})
+}
+
+// waitFor polls read until ok accepts what it returns, and returns that;
+// after a minute it fails the test with "the collector did not receive "
+// and what missing says.
+func waitFor[T any](c *Collector, read func() T, ok func(T) bool, missing func() string) T {
+	c.t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		rs := c.Records()
-		if ok(rs) {
-			return rs
+		got := read()
+		if ok(got) {
+			return got
 		}
 		if time.Now().After(deadline) {
-			c.t.Fatalf("the collector did not receive what was expected in 60s; it printed:\n%s", tail(c.Output(), 4000))
+			c.t.Fatalf("the collector did not receive %s", missing())
 		}
 		time.Sleep(50 * time.Millisecond) // polls the observable output
 	}

@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strconv"
-	"time"
 )
 
 // Span is one span as the collector's file exporter wrote it, its
@@ -140,16 +140,8 @@ func (c *Collector) Spans() []Span {
 // it fails the test after a minute.
 func (c *Collector) WaitSpans(ok func([]Span) bool) []Span {
 	c.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		ss := c.Spans()
-		if ok(ss) {
-			return ss
-		}
-		if time.Now().After(deadline) {
-			data, _ := os.ReadFile(c.TracesFile())
-			c.t.Fatalf("the collector did not receive the spans expected in 60s; its file exporter wrote:\n%s\nit printed:\n%s", tail(string(data), 4000), tail(c.Output(), 2000))
-		}
-		time.Sleep(50 * time.Millisecond) // polls the observable output
-	}
+	return waitFor(c, c.Spans, ok, func() string {
+		data, _ := os.ReadFile(c.TracesFile())
+		return fmt.Sprintf("the spans expected in 60s; its file exporter wrote:\n%s\nit printed:\n%s", tail(string(data), 4000), tail(c.Output(), 2000))
+	})
 }
