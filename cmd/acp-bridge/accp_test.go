@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -12,30 +11,23 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/accp"
 )
 
-func runWith(t *testing.T, stdin string, args ...string) (stdout, stderr string, err error) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	err = run(context.Background(), &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb}, args)
-	return out.String(), errb.String(), err
-}
-
 func TestACCPEncodeDecode(t *testing.T) {
 	corpus, err := os.ReadFile("../../internal/accp/acpmap/testdata/corpus.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	frames, stderr, err := runWith(t, string(corpus), "accp", "encode")
-	if err != nil {
-		t.Fatalf("encode: %v\n%s", err, stderr)
+	frames, stderr, code := runCmd(t, string(corpus), "accp", "encode")
+	if code != 0 {
+		t.Fatalf("encode exited %d\n%s", code, stderr)
 	}
 	inLines := strings.Split(strings.TrimSpace(string(corpus)), "\n")
 	outLines := strings.Split(strings.TrimSpace(frames), "\n")
 	if len(outLines) != len(inLines) {
 		t.Fatalf("%d frames for %d messages", len(outLines), len(inLines))
 	}
-	decoded, stderr, err := runWith(t, frames, "accp", "decode")
-	if err != nil {
-		t.Fatalf("decode: %v\n%s", err, stderr)
+	decoded, stderr, code := runCmd(t, frames, "accp", "decode")
+	if code != 0 {
+		t.Fatalf("decode exited %d\n%s", code, stderr)
 	}
 	for i, line := range strings.Split(strings.TrimSpace(decoded), "\n") {
 		x, _ := accp.DecodeJSON([]byte(inLines[i]))
@@ -58,9 +50,9 @@ func TestACCPEncodeRunsRefs(t *testing.T) {
 	inLines := strings.Split(strings.TrimSpace(string(corpus)), "\n")
 	for _, args := range [][]string{{"-runs"}, {"-runs", "-run-tokens", "-1"}, {"-refs"}, {"-runs", "-refs"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			frames, stderr, err := runWith(t, string(corpus), append([]string{"accp", "encode"}, args...)...)
-			if err != nil {
-				t.Fatalf("encode: %v\n%s", err, stderr)
+			frames, stderr, code := runCmd(t, string(corpus), append([]string{"accp", "encode"}, args...)...)
+			if code != 0 {
+				t.Fatalf("encode exited %d\n%s", code, stderr)
 			}
 			outLines := strings.Split(strings.TrimSpace(frames), "\n")
 			if args[0] == "-runs" && (len(outLines) >= len(inLines) || !strings.Contains(frames, ">sync:run{m:[")) {
@@ -69,9 +61,9 @@ func TestACCPEncodeRunsRefs(t *testing.T) {
 			if args[len(args)-1] == "-refs" && !strings.Contains(frames, ":$") {
 				t.Fatalf("no back-reference:\n%s", frames)
 			}
-			decoded, stderr, err := runWith(t, frames, "accp", "decode")
-			if err != nil {
-				t.Fatalf("decode: %v\n%s", err, stderr)
+			decoded, stderr, code := runCmd(t, frames, "accp", "decode")
+			if code != 0 {
+				t.Fatalf("decode exited %d\n%s", code, stderr)
 			}
 			got := strings.Split(strings.TrimSpace(decoded), "\n")
 			if len(got) != len(inLines) {
@@ -93,8 +85,8 @@ func TestACCPDecodeErrors(t *testing.T) {
 	in := "@agent>sync:plan{e:[]}[mid:123456789012,seq:1,ts:1714000000]\n" +
 		"@agent>sync:plan{e:[]}[mid:123456789012,seq:2,ts:1714000000]\n" +
 		"@agent>sync:plan{e:[] }[mid:123456789013,seq:2,ts:1714000000]\n"
-	out, _, err := runWith(t, in, "accp", "decode")
-	if err == nil {
+	out, _, code := runCmd(t, in, "accp", "decode")
+	if code == 0 {
 		t.Fatal("decode of bad frames succeeded")
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -118,16 +110,16 @@ func TestACCPDecodeErrors(t *testing.T) {
 }
 
 func TestACCPStats(t *testing.T) {
-	out, stderr, err := runWith(t, "", "accp", "stats", "../../internal/accp/acpmap/testdata/corpus.jsonl")
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr)
+	out, stderr, code := runCmd(t, "", "accp", "stats", "../../internal/accp/acpmap/testdata/corpus.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
 	}
 	for _, want := range []string{"compact JSON", "session/update tool_call ", "TOTAL", "STRUCTURAL", "-runs -refs  STRUCTURAL"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stats output lacks %q:\n%s", want, out)
 		}
 	}
-	if _, _, err := runWith(t, "", "accp", "stats"); err == nil {
+	if _, _, code := runCmd(t, "", "accp", "stats"); code == 0 {
 		t.Error("stats without files succeeded")
 	}
 }
@@ -138,9 +130,9 @@ func TestACCPEncodeSkipsHeldBack(t *testing.T) {
 	rec := `{"ts":"2026-11-21T10:00:00Z","dir":"agent_to_client","msg":{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/etc/shadow"}},"bridge":"answered"}
 {"ts":"2026-11-21T10:00:00Z","dir":"client_to_agent","msg":{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"denied"}}}
 `
-	frames, stderr, err := runWith(t, rec, "accp", "encode")
-	if err != nil {
-		t.Fatalf("encode: %v\n%s", err, stderr)
+	frames, stderr, code := runCmd(t, rec, "accp", "encode")
+	if code != 0 {
+		t.Fatalf("encode exited %d\n%s", code, stderr)
 	}
 	if lines := strings.Split(strings.TrimSpace(frames), "\n"); len(lines) != 1 || strings.Contains(frames, "shadow") {
 		t.Fatalf("frames = %q, want one frame, for the error response", frames)
@@ -155,13 +147,13 @@ func TestACCPEncodeTooDeep(t *testing.T) {
 	deep := `{"jsonrpc":"2.0","method":"_x/deep","params":` + strings.Repeat(`{"a":`, 70) + `1` + strings.Repeat(`}`, 70) + `}`
 	for _, args := range [][]string{nil, {"-runs", "-run-tokens", "-1"}} {
 		t.Run(strings.Join(append([]string{"encode"}, args...), " "), func(t *testing.T) {
-			frames, stderr, err := runWith(t, note+"\n"+deep+"\n"+note+"\n", append([]string{"accp", "encode"}, args...)...)
-			if err == nil || !strings.Contains(stderr, "stdin:2: ") || !strings.Contains(stderr, "E1001") {
-				t.Fatalf("err %v, stderr %q: want line 2 reported with E1001", err, stderr)
+			frames, stderr, code := runCmd(t, note+"\n"+deep+"\n"+note+"\n", append([]string{"accp", "encode"}, args...)...)
+			if code == 0 || !strings.Contains(stderr, "stdin:2: ") || !strings.Contains(stderr, "E1001") {
+				t.Fatalf("exit %d, stderr %q: want line 2 reported with E1001", code, stderr)
 			}
-			decoded, stderr, err := runWith(t, frames, "accp", "decode")
-			if err != nil {
-				t.Fatalf("decode: %v\n%s", err, stderr)
+			decoded, stderr, code := runCmd(t, frames, "accp", "decode")
+			if code != 0 {
+				t.Fatalf("decode exited %d\n%s", code, stderr)
 			}
 			if got := strings.Count(decoded, `"_x/note"`); got != 2 {
 				t.Errorf("%d notes decoded, want 2:\n%s", got, decoded)
@@ -215,9 +207,9 @@ func TestACCPLongInputLines(t *testing.T) {
 	accpMaxInputLine = 1000
 	note := `{"jsonrpc":"2.0","method":"_x/note","params":{"note":"hello"}}`
 	long := `{"jsonrpc":"2.0","method":"_x/long","params":{"text":"` + strings.Repeat("x", 5000) + `"}}`
-	frames, stderr, err := runWith(t, note+"\n"+long+"\n"+note+"\n", "accp", "encode")
-	if err == nil || !strings.Contains(stderr, "stdin:2: line longer than 1000 bytes, skipped") {
-		t.Fatalf("err %v, stderr %q: want line 2 reported as too long", err, stderr)
+	frames, stderr, code := runCmd(t, note+"\n"+long+"\n"+note+"\n", "accp", "encode")
+	if code == 0 || !strings.Contains(stderr, "stdin:2: line longer than 1000 bytes, skipped") {
+		t.Fatalf("exit %d, stderr %q: want line 2 reported as too long", code, stderr)
 	}
 	if got := strings.Count(strings.TrimSpace(frames), "\n") + 1; got != 2 || strings.Contains(frames, "xxxx") {
 		t.Fatalf("frames %q: want the two notes only", frames)
@@ -226,8 +218,8 @@ func TestACCPLongInputLines(t *testing.T) {
 	if err := os.WriteFile(path, []byte(note+"\n"+long+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, stderr, err = runWith(t, "", "accp", "stats", path)
-	if err == nil || !strings.Contains(err.Error()+stderr, "long.jsonl:2: line longer than 1000 bytes") {
-		t.Fatalf("stats: err %v, stderr %q: want line 2 reported", err, stderr)
+	_, stderr, code = runCmd(t, "", "accp", "stats", path)
+	if code == 0 || !strings.Contains(stderr, "long.jsonl:2: line longer than 1000 bytes") {
+		t.Fatalf("stats: exit %d, stderr %q: want line 2 reported", code, stderr)
 	}
 }

@@ -69,9 +69,8 @@ func TestAuditServe(t *testing.T) {
 
 func TestAuditServeUsage(t *testing.T) {
 	for _, args := range [][]string{{"audit", "serve"}, {"audit", "serve", filepath.Join(t.TempDir(), "missing.jsonl")}} {
-		err := run(context.Background(), &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}, args)
-		if err == nil {
-			t.Errorf("%q: no error", args)
+		if _, _, code := runCmd(t, "", args...); code == 0 {
+			t.Errorf("%q: exit 0", args)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -19,13 +18,7 @@ import (
 // the write), are those of testdata/demo-audit.golden. Rewrite it with
 // go test ./cmd/acp-bridge -run TestDemoAuditEvents -update.
 func TestDemoAuditEvents(t *testing.T) {
-	t.Setenv("ACP_BRIDGE_TEST_MAIN", "1")
-	ws := filepath.Join(t.TempDir(), "ws")
-	var out, errOut lockedBuffer
-	if err := run(context.Background(), &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut},
-		[]string{"demo", "--workspace", ws}); err != nil {
-		t.Fatalf("demo: %v\nstderr:\n%s", err, errOut.String())
-	}
+	ws, _ := demoSession(t)
 	f, err := os.Open(filepath.Join(ws, ".acp-bridge", "audit.jsonl"))
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,19 +15,11 @@ import (
 // times, durations, hashes.
 func demoOutput(t *testing.T, args ...string) string {
 	t.Helper()
-	// The demo starts its agent as this executable: make it act as acp-bridge.
-	t.Setenv("ACP_BRIDGE_TEST_MAIN", "1")
-	ws := filepath.Join(t.TempDir(), "ws")
-	var out, errOut lockedBuffer
-	err := run(context.Background(), &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut},
-		append([]string{"demo", "--workspace", ws}, args...))
-	if err != nil {
-		t.Fatalf("demo: %v\nstdout:\n%s\nstderr:\n%s", err, out.String(), errOut.String())
-	}
-	if m := sessionsTable.FindString(out.String()); m != "" && !strings.Contains(m, "demo-session-1") {
+	ws, out := demoSession(t, args...)
+	if m := sessionsTable.FindString(out); m != "" && !strings.Contains(m, "demo-session-1") {
 		t.Errorf("the audit sessions table does not list the demo's session:\n%s", m)
 	}
-	return normalizeDemo(out.String(), ws)
+	return normalizeDemo(out, ws)
 }
 
 var demoVariable = []struct {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -69,12 +68,9 @@ func TestBridgeCompressionFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var stdout, stderr lockedBuffer
-			args := append(tt.args, "--cache-dir", t.TempDir(), "--", "true")
-			err := run(context.Background(), &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr}, args)
-			var ee *exitError
-			if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("run = %v, want exit 2 with %q", err, tt.want)
+			_, stderr, code := runCmd(t, "", append(tt.args, "--cache-dir", t.TempDir(), "--", "true")...)
+			if code != 2 || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q: want exit 2 with %q", code, stderr, tt.want)
 			}
 		})
 	}

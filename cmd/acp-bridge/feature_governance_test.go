@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,15 +37,12 @@ func TestBridgeRefusesBrokenPolicy(t *testing.T) {
 	dir := t.TempDir()
 	policy := writePolicy(t, dir, "  deny: [Bash(]\n")
 	marker := filepath.Join(dir, "started")
-	var stdout, stderr lockedBuffer
-	err := run(context.Background(), &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr},
-		[]string{"--policy", policy, "--adapter", "none", "--", "sh", "-c", "touch " + marker})
-	var ee *exitError
-	if !errors.As(err, &ee) || ee.code != 2 {
-		t.Fatalf("run = %v, want exit status 2", err)
+	_, stderr, code := runCmd(t, "", "--policy", policy, "--adapter", "none", "--", "sh", "-c", "touch "+marker)
+	if code != 2 {
+		t.Fatalf("exit %d, want 2\n%s", code, stderr)
 	}
-	if want := policy + ":8:10: rule \"Bash(\": missing closing parenthesis"; !strings.Contains(stderr.String(), want) {
-		t.Errorf("stderr = %q, want %q", stderr.String(), want)
+	if want := policy + ":8:10: rule \"Bash(\": missing closing parenthesis"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr = %q, want %q", stderr, want)
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("the agent was started under a broken policy")
@@ -67,13 +62,13 @@ func TestPolicyCheckCommand(t *testing.T) {
 		{nil, policy + ": valid; default require-approval (built-in); 2 rules:\n"},
 	}
 	for _, tt := range tests {
-		var stdout, stderr lockedBuffer
 		args := append([]string{"policy", "check", "--policy", policy, "--cwd", dir}, tt.args...)
-		if err := run(context.Background(), &env{stdout: &stdout, stderr: &stderr}, args); err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, stderr.String())
+		stdout, stderr, code := runCmd(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, stderr)
 		}
-		if !strings.HasPrefix(stdout.String(), tt.want) {
-			t.Errorf("%v:\n got %q\nwant prefix %q", tt.args, stdout.String(), tt.want)
+		if !strings.HasPrefix(stdout, tt.want) {
+			t.Errorf("%v:\n got %q\nwant prefix %q", tt.args, stdout, tt.want)
 		}
 	}
 }
@@ -84,14 +79,7 @@ func TestAuditRotationFlag(t *testing.T) {
 	dir := t.TempDir()
 	logFile := filepath.Join(dir, "audit.jsonl")
 	policy := writePolicy(t, dir, "  allow: [Read, Edit, Write]\n")
-	// The demo starts its agent as this executable: make it act as acp-bridge.
-	t.Setenv("ACP_BRIDGE_TEST_MAIN", "1")
-	var out, errOut lockedBuffer
-	err := run(context.Background(), &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut},
-		[]string{"demo", "--policy", policy, "--audit", logFile, "--audit-max-bytes", "3000", "--adapter", "none"})
-	if err != nil {
-		t.Fatalf("demo: %v\n%s\n%s", err, out.String(), errOut.String())
-	}
+	demoSession(t, "--policy", policy, "--audit", logFile, "--audit-max-bytes", "3000", "--adapter", "none")
 	files, _ := filepath.Glob(logFile + "*")
 	if len(files) < 3 {
 		t.Fatalf("want the log rotated into several files, got %v", files)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -59,30 +58,27 @@ func TestBridgeManifestMasks(t *testing.T) {
 func TestBridgeRefusesInvalidManifest(t *testing.T) {
 	path := writeManifest(t, "bad-bridge", "    tier: premium\n    governance: ./GOVERNANCE.md\n    capabilities: {client: {terminal: maybe}}\n")
 	started := filepath.Join(t.TempDir(), "started")
-	var stdout, stderr lockedBuffer
-	err := run(context.Background(), &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr},
-		[]string{"--manifest", path, "--", "sh", "-c", `touch "$1"`, "sh", started})
-	var ee *exitError
-	if !errors.As(err, &ee) || ee.code != 2 {
-		t.Fatalf("run = %v, want exit status 2", err)
+	stdout, stderr, code := runCmd(t, "", "--manifest", path, "--", "sh", "-c", `touch "$1"`, "sh", started)
+	if code != 2 {
+		t.Fatalf("exit %d, want 2\n%s", code, stderr)
 	}
 	for _, want := range []string{
 		path + `:11:11: metadata.aip44.tier: must be one of basic, governance-aware, sandboxed (got "premium")`,
 		path + `:12:17: metadata.aip44.governance: referenced file ` + filepath.Join(filepath.Dir(path), "GOVERNANCE.md") + ` does not exist`,
 		path + `:13:39: metadata.aip44.capabilities.client.terminal: must be true or false, not a string`,
 	} {
-		if !strings.Contains(stderr.String(), want) {
-			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
 	}
-	if !strings.Contains(err.Error(), "invalid (3 problems, listed above); not starting") {
-		t.Errorf("error %q does not say the bridge refuses to start", err)
+	if !strings.Contains(stderr, "invalid (3 problems, listed above); not starting") {
+		t.Errorf("stderr %q does not say the bridge refuses to start", stderr)
 	}
 	if _, err := os.Stat(started); err == nil {
 		t.Error("the agent was started despite the invalid manifest")
 	}
-	if stdout.String() != "" {
-		t.Errorf("the IDE received %q", stdout.String())
+	if stdout != "" {
+		t.Errorf("the IDE received %q", stdout)
 	}
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -15,12 +14,73 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/otelexport/otelcoltest"
 )
 
-// runCLI runs acp-bridge with args and returns its stdout and error.
-func runOtelCLI(t *testing.T, args ...string) (string, error) {
+// runOtelDemo runs the demo (see demoSession) with args, which name a
+// collector, and waits until the collector has received the record of the
+// audit log's last event: its checkpoint, or with checkpoint false the
+// event itself. It returns the log, its entries and what the collector
+// received.
+func runOtelDemo(t *testing.T, col *otelcoltest.Collector, checkpoint bool, args ...string) (logPath string, entries []audit.Entry, rs []otelcoltest.Received) {
 	t.Helper()
-	var out, errOut lockedBuffer
-	err := run(context.Background(), &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}, args)
-	return out.String() + errOut.String(), err
+	ws, _ := demoSession(t, args...)
+	logPath = filepath.Join(ws, ".acp-bridge", "audit.jsonl")
+	entries, err := audit.ReadEntries(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := entries[len(entries)-1].Seq
+	// The bridge flushed at exit; the collector prints a moment later.
+	rs = col.WaitRecords(func(rs []otelcoltest.Received) bool {
+		for _, r := range rs {
+			if (r.EventName == otelexport.CheckpointEvent) == checkpoint && r.Int(otelexport.AttrSeq) == last {
+				return true
+			}
+		}
+		return false
+	})
+	return logPath, entries, rs
+}
+
+// checkAnchorCatches checks audit verify against anchor: the untouched log
+// at logPath verifies; the log with its deny records dropped and its chain
+// recomputed (which verifies on its own: that is the attack), the log with
+// its last events cut off and the emptied log fail.
+func checkAnchorCatches(t *testing.T, anchor, logPath string, entries []audit.Entry) {
+	t.Helper()
+	if out, code := runOutput(t, "audit", "verify", "--anchor", anchor, logPath); code != 0 || !strings.Contains(out, "ok: anchored:") {
+		t.Fatalf("verify --anchor %s of the untouched log exited %d\n%s", anchor, code, out)
+	}
+	recomputed := filepath.Join(t.TempDir(), "audit.jsonl")
+	rewriteWithout(t, recomputed, entries, func(e *audit.Entry) bool { return e.Decision() == audit.DecisionDeny })
+	if out, code := runOutput(t, "audit", "verify", "--genesis", recomputed); code != 0 {
+		t.Fatalf("the recomputed chain should verify on its own (that is the attack): exit %d\n%s", code, out)
+	}
+	data, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	cut := filepath.Join(t.TempDir(), "audit.jsonl")
+	empty := filepath.Join(t.TempDir(), "audit.jsonl")
+	if os.WriteFile(cut, bytes.Join(lines[:len(lines)-3], nil), 0o600) != nil || os.WriteFile(empty, nil, 0o600) != nil {
+		t.Fatal("writing the tampered logs failed")
+	}
+	for _, c := range []struct{ log, want, what string }{
+		{recomputed, "FAIL anchor", "a log without its deny records, chain recomputed,"},
+		{cut, "removed from its end", "a truncated log"},
+		{empty, "FAIL", "an emptied log"},
+	} {
+		if out, code := runOutput(t, "audit", "verify", "--anchor", anchor, "--anchor-log", logPath, c.log); code == 0 || !strings.Contains(out, c.want) {
+			t.Fatalf("%s passed verify --anchor %s (exit %d):\n%s", c.what, anchor, code, out)
+		}
+	}
+}
+
+// runOutput runs acp-bridge with args (see runCmd) and returns all it
+// printed, stdout then stderr, and its exit status.
+func runOutput(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	stdout, stderr, code := runCmd(t, "", args...)
+	return stdout + stderr, code
 }
 
 // TestOTLPDemoSession: the demo's governed session, run through the bridge
@@ -30,26 +90,8 @@ func runOtelCLI(t *testing.T, args ...string) (string, error) {
 // log with its deny records removed and its chain recomputed.
 func TestOTLPDemoSession(t *testing.T) {
 	col := otelcoltest.Start(t)
-	t.Setenv("ACP_BRIDGE_TEST_MAIN", "1")
-	ws := filepath.Join(t.TempDir(), "ws")
-	if out, err := runOtelCLI(t, "demo", "--workspace", ws, "--otlp-endpoint", col.Endpoint()); err != nil {
-		t.Fatalf("demo: %v\n%s", err, out)
-	}
-	logPath := filepath.Join(ws, ".acp-bridge", "audit.jsonl")
-	entries, err := audit.ReadEntries(logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	logPath, entries, rs := runOtelDemo(t, col, true, "--otlp-endpoint", col.Endpoint())
 	last := entries[len(entries)-1]
-	// The bridge flushed at exit; the collector prints a moment later.
-	rs := col.WaitRecords(func(rs []otelcoltest.Received) bool {
-		for _, r := range rs {
-			if r.EventName == otelexport.CheckpointEvent && r.Int(otelexport.AttrSeq) == last.Seq {
-				return true
-			}
-		}
-		return false
-	})
 	got := map[int64]otelcoltest.Received{}
 	checkpointed := false
 	for _, r := range rs {
@@ -96,39 +138,7 @@ func TestOTLPDemoSession(t *testing.T) {
 	if err := os.WriteFile(anchorFile, anchor.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := runOtelCLI(t, "audit", "verify", "--anchor", anchorFile, logPath); err != nil || !strings.Contains(out, "ok: anchored:") {
-		t.Fatalf("verify --anchor of the untouched log: %v\n%s", err, out)
-	}
-
-	// The attack: deny records dropped, chain recomputed from GENESIS.
-	data, err := os.ReadFile(logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tampered := filepath.Join(t.TempDir(), "audit.jsonl")
-	rewriteWithout(t, tampered, entries, func(e *audit.Entry) bool { return e.Decision() == audit.DecisionDeny })
-	if out, err := runOtelCLI(t, "audit", "verify", "--genesis", tampered); err != nil {
-		t.Fatalf("the recomputed chain should verify on its own (that is the attack): %v\n%s", err, out)
-	}
-	out, err := runOtelCLI(t, "audit", "verify", "--anchor", anchorFile, "--anchor-log", logPath, tampered)
-	if err == nil || !strings.Contains(out, "FAIL anchor") {
-		t.Fatalf("a log without its deny records, chain recomputed, passed verify --anchor: %v\n%s", err, out)
-	}
-	// Truncation: the last lines cut off, the rest untouched.
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	cut := filepath.Join(t.TempDir(), "audit.jsonl")
-	os.WriteFile(cut, bytes.Join(lines[:len(lines)-3], nil), 0o600)
-	out, err = runOtelCLI(t, "audit", "verify", "--anchor", anchorFile, "--anchor-log", logPath, cut)
-	if err == nil || !strings.Contains(out, "removed from its end") {
-		t.Fatalf("a truncated log passed verify --anchor: %v\n%s", err, out)
-	}
-	// Emptied.
-	empty := filepath.Join(t.TempDir(), "audit.jsonl")
-	os.WriteFile(empty, nil, 0o600)
-	out, err = runOtelCLI(t, "audit", "verify", "--anchor", anchorFile, "--anchor-log", logPath, empty)
-	if err == nil || !strings.Contains(out, "FAIL") {
-		t.Fatalf("an emptied log passed verify --anchor: %v\n%s", err, out)
-	}
+	checkAnchorCatches(t, anchorFile, logPath, entries)
 }
 
 // rewriteWithout writes a fresh, valid chain of entries without those drop
@@ -213,16 +223,16 @@ func TestAuditExport(t *testing.T) {
 		{nil, "sent 0 events", 20},
 		{[]string{"--all"}, "sent 20 events", 40},
 	} {
-		out, err := runOtelCLI(t, append(append([]string{"audit", "export", "--otlp-endpoint", col.Endpoint()}, step.args...), path)...)
-		if err != nil || !strings.Contains(out, step.out) {
-			t.Fatalf("audit export %v: %v\n%s", step.args, err, out)
+		out, code := runOutput(t, append(append([]string{"audit", "export", "--otlp-endpoint", col.Endpoint()}, step.args...), path)...)
+		if code != 0 || !strings.Contains(out, step.out) {
+			t.Fatalf("audit export %v exited %d\n%s", step.args, code, out)
 		}
 		if got := count(step.want); got != step.want {
 			t.Fatalf("after audit export %v the collector has %d records, want %d", step.args, got, step.want)
 		}
 	}
-	if out, err := runOtelCLI(t, "audit", "export", path); err == nil || !strings.Contains(out, "no collector") {
-		t.Fatalf("audit export without a collector: %v\n%s", err, out)
+	if out, code := runOutput(t, "audit", "export", path); code == 0 || !strings.Contains(out, "no collector") {
+		t.Fatalf("audit export without a collector exited %d\n%s", code, out)
 	}
 }
 
@@ -230,27 +240,10 @@ func TestAuditExport(t *testing.T) {
 // export on, as --otlp-endpoint does.
 func TestOTLPEndpointFromEnv(t *testing.T) {
 	col := otelcoltest.Start(t)
-	t.Setenv("ACP_BRIDGE_TEST_MAIN", "1")
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", col.Endpoint())
 	t.Setenv("OTEL_SERVICE_NAME", "team-bridge")
-	ws := filepath.Join(t.TempDir(), "ws")
-	if out, err := runOtelCLI(t, "demo", "--workspace", ws); err != nil {
-		t.Fatalf("demo: %v\n%s", err, out)
-	}
-	entries, err := audit.ReadEntries(filepath.Join(ws, ".acp-bridge", "audit.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, entries, rs := runOtelDemo(t, col, false)
 	n := 0
-	last := entries[len(entries)-1].Seq
-	rs := col.WaitRecords(func(rs []otelcoltest.Received) bool {
-		for _, r := range rs {
-			if r.EventName != otelexport.CheckpointEvent && r.Int(otelexport.AttrSeq) == last {
-				return true
-			}
-		}
-		return false
-	})
 	// Delivery is at least once: a batch whose acknowledgement came late
 	// is sent again, so records are counted once per (run id, seq).
 	seen := map[string]bool{}

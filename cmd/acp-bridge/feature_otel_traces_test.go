@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -22,12 +20,8 @@ import (
 // a span event naming the rule's file:line and the approver.
 func TestOTLPTracesDemoSession(t *testing.T) {
 	col := otelcoltest.Start(t)
-	t.Setenv("ACP_BRIDGE_TEST_MAIN", "1")
 	t.Setenv("TRACEPARENT", "")
-	ws := filepath.Join(t.TempDir(), "ws")
-	if out, err := runOtelCLI(t, "demo", "--workspace", ws, "--otlp-endpoint", col.Endpoint(), "--otlp-traces"); err != nil {
-		t.Fatalf("demo: %v\n%s", err, out)
-	}
+	ws, _ := demoSession(t, "--otlp-endpoint", col.Endpoint(), "--otlp-traces")
 	spans := col.WaitSpans(func(ss []otelcoltest.Span) bool {
 		for _, s := range ss {
 			if strings.HasPrefix(s.Name, "acp-bridge ") {
@@ -148,28 +142,13 @@ func TestOTLPTracesPropagation(t *testing.T) {
 		`{"jsonrpc":"2.0","id":4,"method":"session/prompt","params":{"sessionId":"s1","prompt":[],"_meta":{"traceparent":"00-0AF7651916CD43DD8448EB211C80319C-b7ad6b7169203331-01"}}}`,
 		`{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{"sessionId":"s1","prompt":[],"_meta":{"TraceParent":"` + ideParent + `"}}}`,
 	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	var stderr lockedBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(context.Background(), &env{stdin: inR, stdout: outW, stderr: &stderr},
-			[]string{"--otlp-traces", "--adapter", "none", "--", "sh", "-c", traceProbeAgent, "sh", dir})
-		outW.Close()
-	}()
-	out := bufio.NewReader(outR)
+	ide := startBridge(t, "--otlp-traces", "--adapter", "none", "--", "sh", "-c", traceProbeAgent, "sh", dir)
 	for i, line := range sent {
-		if _, err := io.WriteString(inW, line+"\n"); err != nil {
-			t.Fatalf("writing %s: %v (stderr: %s)", line, err, stderr.String())
-		}
-		got, err := out.ReadString('\n')
-		if err != nil || !strings.Contains(got, `"id":`+string(rune('0'+i))) {
-			t.Fatalf("answer to %s: %q, %v (stderr: %s)", line, got, err, stderr.String())
-		}
+		ide.Send(line)
+		ide.Response(strconv.Itoa(i))
 	}
-	inW.Close()
-	if err := <-done; err != nil {
-		t.Fatalf("bridge: %v (stderr: %s)", err, stderr.String())
+	if err := ide.Wait(); err != nil {
+		t.Fatalf("bridge: %v (stderr: %s)", err, ide.Stderr())
 	}
 
 	envTP, _ := os.ReadFile(filepath.Join(dir, "env"))

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -68,7 +69,7 @@ func TestMain(m *testing.M) {
 // and the exit status.
 func runCmd(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	var out, errb strings.Builder
+	var out, errb lockedBuffer // the command's goroutines may write while it runs
 	err := run(context.Background(), &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb}, args)
 	var ee *exitError
 	switch {
@@ -76,13 +77,27 @@ func runCmd(t *testing.T, stdin string, args ...string) (stdout, stderr string, 
 	case errors.As(err, &ee):
 		code = ee.code
 		if ee.err != nil {
-			errb.WriteString(ee.err.Error())
+			io.WriteString(&errb, ee.err.Error())
 		}
 	default:
 		code = 1
-		errb.WriteString(err.Error())
+		io.WriteString(&errb, err.Error())
 	}
 	return out.String(), errb.String(), code
+}
+
+// demoSession runs acp-bridge demo with args in a fresh workspace, failing the
+// test if it fails, and returns the workspace and the demo's stdout.
+func demoSession(t *testing.T, args ...string) (ws, stdout string) {
+	t.Helper()
+	// The demo starts its agent as this executable: make it act as acp-bridge.
+	t.Setenv("ACP_BRIDGE_TEST_MAIN", "1")
+	ws = filepath.Join(t.TempDir(), "ws")
+	stdout, stderr, code := runCmd(t, "", append([]string{"demo", "--workspace", ws}, args...)...)
+	if code != 0 {
+		t.Fatalf("demo exited %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	return ws, stdout
 }
 
 // streamMessages is the benchmark's stream: session/update notifications of

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"strings"
 	"testing"
 )
@@ -38,14 +37,14 @@ func TestPolicyCheckSubjects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var stdout, stderr lockedBuffer
 			args := append([]string{"policy", "check", "--policy", policy, "--cwd", dir}, tt.args...)
-			if err := run(context.Background(), &env{stdout: &stdout, stderr: &stderr}, args); err != nil {
-				t.Fatalf("%v: %v\n%s", args, err, stderr.String())
+			stdout, stderr, code := runCmd(t, "", args...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d\n%s", args, code, stderr)
 			}
 			for _, w := range tt.want {
-				if !strings.Contains(stdout.String(), w) {
-					t.Errorf("output lacks %q:\n%s", w, stdout.String())
+				if !strings.Contains(stdout, w) {
+					t.Errorf("output lacks %q:\n%s", w, stdout)
 				}
 			}
 		})
