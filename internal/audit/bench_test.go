@@ -22,6 +22,7 @@ func benchEvent() Event {
 	}
 }
 
+// openBench opens a new log for a benchmark.
 func openBench(b *testing.B) *Log {
 	l, err := Open(filepath.Join(b.TempDir(), "audit.jsonl"), Options{})
 	if err != nil {
@@ -33,66 +34,53 @@ func openBench(b *testing.B) *Log {
 // BenchmarkAppend measures buffered appends from one goroutine, including
 // the final flush and fsync at Close.
 func BenchmarkAppend(b *testing.B) {
-	l := openBench(b)
-	ev := benchEvent()
 	b.ReportAllocs()
-	for b.Loop() {
-		if err := l.Append(ev); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := l.Close(); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	benchAppends(b, (*Log).Append, 0)
 }
 
 // BenchmarkAppendParallel measures buffered appends from GOMAXPROCS
 // goroutines.
 func BenchmarkAppendParallel(b *testing.B) {
-	l := openBench(b)
-	ev := benchEvent()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			if err := l.Append(ev); err != nil {
-				b.Error(err)
-			}
-		}
-	})
-	if err := l.Close(); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	benchAppends(b, (*Log).Append, 1)
 }
 
 // BenchmarkAppendSync measures durable appends one after another: one
 // fsync each.
 func BenchmarkAppendSync(b *testing.B) {
-	l := openBench(b)
-	ev := benchEvent()
-	for b.Loop() {
-		if err := l.AppendSync(ev); err != nil {
-			b.Fatal(err)
-		}
-	}
-	l.Close()
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	benchAppends(b, (*Log).AppendSync, 0)
 }
 
 // BenchmarkAppendSyncGroup measures durable appends from 64 concurrent
 // callers, which share fsyncs.
 func BenchmarkAppendSyncGroup(b *testing.B) {
+	benchAppends(b, (*Log).AppendSync, 64)
+}
+
+// benchAppends measures add (Append or AppendSync) of benchEvent to a new
+// log through its Close, in events/s: from one goroutine when parallelism
+// is 0, else from parallelism*GOMAXPROCS goroutines.
+func benchAppends(b *testing.B, add func(*Log, Event) error, parallelism int) {
 	l := openBench(b)
 	ev := benchEvent()
-	b.SetParallelism(64)
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			if err := l.AppendSync(ev); err != nil {
-				b.Error(err)
+	if parallelism == 0 {
+		for b.Loop() {
+			if err := add(l, ev); err != nil {
+				b.Fatal(err)
 			}
 		}
-	})
-	l.Close()
+	} else {
+		b.SetParallelism(parallelism)
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if err := add(l, ev); err != nil {
+					b.Error(err)
+				}
+			}
+		})
+	}
+	if err := l.Close(); err != nil {
+		b.Fatal(err)
+	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
 
@@ -115,10 +103,7 @@ func BenchmarkVerify(b *testing.B) {
 // BenchmarkWatch measures the live file check done before each write and
 // after each group commit (an fstat and an lstat).
 func BenchmarkWatch(b *testing.B) {
-	l, err := Open(filepath.Join(b.TempDir(), "audit.jsonl"), Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	l := openBench(b)
 	defer l.Close()
 	if err := l.AppendSync(Event{Actor: Actor{ID: "a"}, Action: "tool.call", Subject: Subject{Kind: "k"}}); err != nil {
 		b.Fatal(err)

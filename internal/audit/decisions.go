@@ -1,9 +1,6 @@
 package audit
 
-import (
-	"encoding/json"
-	"strings"
-)
+import "strings"
 
 // One decision often leaves several records: a tool call is recorded when
 // its input is known and again when it completes; a blocked read is a
@@ -84,17 +81,7 @@ func decisionTargets(e *Entry) []string {
 			keys = append(keys, "path:"+e.Subject.Path)
 		}
 	}
-	args := e.Input
-	if tc := e.ToolCall; tc != nil && len(tc.Arguments) > 0 {
-		args = tc.Arguments
-	}
-	var a struct {
-		Path     string `json:"path"`
-		FilePath string `json:"file_path"`
-		AbsPath  string `json:"absolute_path"`
-		Command  string `json:"command"`
-	}
-	if len(args) > 0 && json.Unmarshal(args, &a) == nil {
+	if a, err := e.Targets(); err == nil {
 		for _, p := range []string{a.Path, a.FilePath, a.AbsPath} {
 			if p != "" {
 				keys = append(keys, "path:"+p)

@@ -82,11 +82,7 @@ func Review(inputs ...Input) (*Reviewed, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		for _, o := range ordered {
-			o.close()
-		}
-	}()
+	defer ordered.closeAll()
 	rv := &Reviewed{Summary: &Summary{FirstSeq: -1, LastSeq: -1}}
 	for _, o := range ordered {
 		rv.Summary.Files = append(rv.Summary.Files, o.name)

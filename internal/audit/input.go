@@ -124,21 +124,29 @@ func (o *opened) reader() (io.Reader, error) {
 
 // openAll opens inputs and orders them by the seq of their first line
 // (inputs whose first line has none last), so rotated files can be given
-// in any order. The caller closes each.
-func openAll(inputs []Input) ([]*opened, error) {
-	out := make([]*opened, 0, len(inputs))
+// in any order. The caller closes them (closeAll).
+func openAll(inputs []Input) (openedInputs, error) {
+	out := make(openedInputs, 0, len(inputs))
 	for _, in := range inputs {
 		o, err := in.open()
 		if err != nil {
-			for _, p := range out {
-				p.close()
-			}
+			out.closeAll()
 			return nil, err
 		}
 		out = append(out, o)
 	}
 	slices.SortStableFunc(out, func(a, b *opened) int { return cmp.Compare(a.seq, b.seq) })
 	return out, nil
+}
+
+// openedInputs are inputs opened together, in chain order.
+type openedInputs []*opened
+
+// closeAll closes each input.
+func (ins openedInputs) closeAll() {
+	for _, o := range ins {
+		o.close()
+	}
 }
 
 // notAuditLog checks the first line of an input: a file that is not empty

@@ -63,6 +63,17 @@ func sampleEvents() []Event {
 	}
 }
 
+// readLog reads the entries of the log at path (ReadEntries), failing
+// the test if it cannot.
+func readLog(t testing.TB, path string) []Entry {
+	t.Helper()
+	entries, err := ReadEntries(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return entries
+}
+
 // writeLog appends evs to a new log in dir and closes it.
 func writeLog(t testing.TB, path string, opts Options, evs []Event) {
 	t.Helper()

@@ -34,47 +34,41 @@ func reviewLog(t *testing.T) string {
 }
 
 func TestShowGolden(t *testing.T) {
-	entries, err := ReadEntries(reviewLog(t))
-	if err != nil {
-		t.Fatal(err)
+	entries := readLog(t, reviewLog(t))
+	for _, tc := range []struct {
+		golden string
+		f      Filter
+		opts   TimelineOptions
+	}{
+		{"show.golden", Filter{}, TimelineOptions{}},
+		{"show-session.golden", Filter{Session: "sess-1"}, TimelineOptions{}},
+		// Filtered: the heading still describes the whole session.
+		{"show-denied.golden", Filter{Decision: DecisionDeny}, TimelineOptions{Sessions: Sessions(entries)}},
+	} {
+		var b bytes.Buffer
+		if err := WriteTimeline(&b, matching(entries, tc.f), tc.opts); err != nil {
+			t.Fatal(err)
+		}
+		golden.Check(t, filepath.Join("testdata", tc.golden), b.Bytes())
 	}
 	var b bytes.Buffer
-	if err := WriteTimeline(&b, entries, TimelineOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	golden.Check(t, "testdata/show.golden", b.Bytes())
-
-	b.Reset()
-	var sess1 []Entry
-	for _, e := range entries {
-		if (Filter{Session: "sess-1"}).Match(&e) {
-			sess1 = append(sess1, e)
-		}
-	}
-	WriteTimeline(&b, sess1, TimelineOptions{})
-	golden.Check(t, "testdata/show-session.golden", b.Bytes())
-
-	// Filtered: the heading still describes the whole session.
-	b.Reset()
-	var denied []Entry
-	for _, e := range entries {
-		if (Filter{Decision: DecisionDeny}).Match(&e) {
-			denied = append(denied, e)
-		}
-	}
-	WriteTimeline(&b, denied, TimelineOptions{Sessions: Sessions(entries)})
-	golden.Check(t, "testdata/show-denied.golden", b.Bytes())
-
-	b.Reset()
 	WriteSessions(&b, Sessions(entries), time.UTC)
 	golden.Check(t, "testdata/sessions.golden", b.Bytes())
 }
 
-func TestSessions(t *testing.T) {
-	entries, err := ReadEntries(reviewLog(t))
-	if err != nil {
-		t.Fatal(err)
+// matching returns the entries f matches.
+func matching(entries []Entry, f Filter) []Entry {
+	var out []Entry
+	for _, e := range entries {
+		if f.Match(&e) {
+			out = append(out, e)
+		}
 	}
+	return out
+}
+
+func TestSessions(t *testing.T) {
+	entries := readLog(t, reviewLog(t))
 	got := Sessions(entries)
 	start := time.Date(2026, 11, 21, 20, 0, 0, 0, time.UTC)
 	at := func(n int) time.Time { return start.Add(time.Duration(n) * 1500 * time.Millisecond) }
@@ -90,10 +84,7 @@ func TestSessions(t *testing.T) {
 }
 
 func TestFilter(t *testing.T) {
-	entries, err := ReadEntries(reviewLog(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	entries := readLog(t, reviewLog(t))
 	tests := []struct {
 		name string
 		f    Filter
@@ -109,10 +100,8 @@ func TestFilter(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []int64
-			for _, e := range entries {
-				if tt.f.Match(&e) {
-					got = append(got, e.Seq)
-				}
+			for _, e := range matching(entries, tt.f) {
+				got = append(got, e.Seq)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)

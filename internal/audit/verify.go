@@ -99,11 +99,7 @@ func VerifyInputs(inputs ...Input) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		for _, o := range ordered {
-			o.close()
-		}
-	}()
+	defer ordered.closeAll()
 	c := &Checker{}
 	sum := &Summary{FirstSeq: -1, LastSeq: -1}
 	for _, o := range ordered {

@@ -82,10 +82,7 @@ func viewsLog(t *testing.T) string {
 // (lifecycle hidden, POLICY and BY wrapped), --all, --wide, colour, and
 // the sessions table.
 func TestViewsGolden(t *testing.T) {
-	entries, err := ReadEntries(viewsLog(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	entries := readLog(t, viewsLog(t))
 	for _, tt := range []struct {
 		name string
 		opts TimelineOptions
@@ -113,10 +110,7 @@ func TestViewsGolden(t *testing.T) {
 // same read refused in a later turn is another; the session loaded again
 // by a later run is a row of its own, with that run's agent.
 func TestSessionsCountDecisionsOnce(t *testing.T) {
-	entries, err := ReadEntries(viewsLog(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	entries := readLog(t, viewsLog(t))
 	got := Sessions(entries)
 	type row struct {
 		ID, Run, Agent                           string
@@ -184,10 +178,7 @@ func checkPrintable(t *testing.T, name, out string) {
 // TestViewsHostile renders the hostile records in every view and option,
 // and checks nothing reaches the terminal as a control.
 func TestViewsHostile(t *testing.T) {
-	entries, err := ReadEntries(hostileLog(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	entries := readLog(t, hostileLog(t))
 	for _, opts := range []TimelineOptions{{}, {All: true}, {Wide: true, All: true}, {Color: true, All: true}} {
 		var b bytes.Buffer
 		if err := WriteTimeline(&b, entries, opts); err != nil {
