@@ -143,19 +143,8 @@ func cardKeys(e *audit.Entry) []string {
 
 // target is the path or command e is about.
 func target(e *audit.Entry) string {
-	args := e.Input
-	if tc := e.ToolCall; tc != nil && len(tc.Arguments) > 0 {
-		args = tc.Arguments
-	}
-	var a struct {
-		Path     string `json:"path"`
-		FilePath string `json:"file_path"`
-		AbsPath  string `json:"absolute_path"`
-		Command  string `json:"command"`
-	}
-	if len(args) > 0 {
-		json.Unmarshal(args, &a)
-	}
+	// Arguments that are not all strings still name what they can.
+	a, _ := e.Targets()
 	if e.Subject.Kind == "terminal" && e.Subject.Ref != "" {
 		return e.Subject.Ref
 	}

@@ -53,16 +53,9 @@ func TestExportDoesNotHoldLock(t *testing.T) {
 				ts.Handler().ServeHTTP(w, req)
 			}()
 			<-w.started // the export is streaming, and the client not reading
-			l, err := audit.Open(path, audit.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := l.AppendSync(audit.Event{Actor: audit.Actor{ID: "user:ide", Role: "user"}, Action: "session.prompt",
+			appendEvents(t, path, audit.Options{}, audit.Event{Actor: audit.Actor{ID: "user:ide", Role: "user"}, Action: "session.prompt",
 				Subject: audit.Subject{Kind: "session", Ref: "sess-live"}, Input: "appended during " + target,
-				Metadata: map[string]any{"session": "sess-live"}}); err != nil {
-				t.Fatal(err)
-			}
-			l.Close()
+				Metadata: map[string]any{"session": "sess-live"}})
 			if !x.mu.TryLock() {
 				close(w.release)
 				<-done

@@ -3,7 +3,6 @@ package auditweb
 import (
 	"bufio"
 	"html"
-	"net/http"
 	"regexp"
 	"testing"
 	"time"
@@ -27,20 +26,10 @@ func TestEventsSinceRendering(t *testing.T) {
 			}
 			events := html.UnescapeString(m[1])
 			// The log grows between the page and its stream.
-			l, err := audit.Open(path, audit.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			l.AppendSync(audit.Event{Actor: audit.Actor{ID: "acp-bridge"}, Action: "bridge.stop", Subject: audit.Subject{Kind: "bridge"}})
-			l.Close()
+			appendEvents(t, path, audit.Options{}, bridgeStop)
 			ts.logs[0].refresh()
 
-			req, _ := http.NewRequest("GET", ts.base+events, nil)
-			req.AddCookie(&http.Cookie{Name: cookieName(ts.port), Value: ts.token})
-			resp, err := ts.c.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
+			resp := ts.open(t, events)
 			defer resp.Body.Close()
 			lines := make(chan string, 64) // never blocks the reader: closing the body ends it
 			go func() {

@@ -88,13 +88,7 @@ func TestBackgroundLoad(t *testing.T) {
 	if err := x.ensureSummaries(); err != nil {
 		t.Fatal(err)
 	}
-	x.mu.RLock()
-	var got []audit.SessionSummary
-	for _, g := range x.groups {
-		got = append(got, g.summary)
-	}
-	x.mu.RUnlock()
-	if diff := cmp.Diff(audit.Sessions(entries), got); diff != "" {
+	if diff := cmp.Diff(audit.Sessions(entries), summaries(x)); diff != "" {
 		t.Errorf("summaries read in steps (-whole log +served):\n%s", diff)
 	}
 	want, err := os.ReadFile(path)

@@ -29,10 +29,6 @@ const hostileTool = "<script>alert(1)</script>\x1b[2J\x1b]8;;http://evil\x07\u20
 func writeLog(t testing.TB, dir string) string {
 	t.Helper()
 	path := filepath.Join(dir, "audit.jsonl")
-	l, err := audit.Open(path, audit.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	sess := map[string]any{"session": "sess-1"}
 	agent := audit.Actor{ID: "agent:test", Role: "operator"}
 	events := []audit.Event{
@@ -56,7 +52,19 @@ func writeLog(t testing.TB, dir string) string {
 				"toolCall": audit.ToolCall{Kind: "tool-call", Session: "sess-1", ToolCallID: "call_2", Tool: hostileTool, Approval: "auto",
 					Arguments: map[string]any{"command": "=cmd|' /C calc'!A0"}}}},
 	}
-	for _, ev := range events {
+	appendEvents(t, path, audit.Options{}, events...)
+	return path
+}
+
+// appendEvents appends evs to the log at path with the real audit writer
+// (a new run of it, opened with opts), and closes it.
+func appendEvents(t testing.TB, path string, opts audit.Options, evs ...audit.Event) {
+	t.Helper()
+	l, err := audit.Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range evs {
 		if err := l.AppendSync(ev); err != nil {
 			t.Fatal(err)
 		}
@@ -64,8 +72,10 @@ func writeLog(t testing.TB, dir string) string {
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return path
 }
+
+// bridgeStop is the record a bridge run ends with.
+var bridgeStop = audit.Event{Actor: audit.Actor{ID: "acp-bridge"}, Action: "bridge.stop", Subject: audit.Subject{Kind: "bridge"}}
 
 // testServer serves paths through httptest, with the token.
 type testServer struct {
@@ -85,25 +95,41 @@ func newTestServer(t *testing.T, paths ...string) *testServer {
 	host, port, _ := net.SplitHostPort(hs.Listener.Addr().String())
 	s.host, s.port = host, port
 	hs.Config.Handler = s.Handler()
-	// Verify synchronously, as the poller would.
 	for _, x := range s.logs {
-		for {
-			if _, err := x.verify(); err != nil {
-				t.Fatal(err)
-			}
-			x.mu.RLock()
-			done := x.ver.problem != nil || x.ver.done == len(x.recs)
-			x.mu.RUnlock()
-			if done {
-				break
-			}
-		}
+		verifyAll(t, x)
 	}
 	return &testServer{Server: s, base: hs.URL, c: hs.Client()}
 }
 
-// get fetches path with the token cookie.
-func (ts *testServer) get(t *testing.T, path string) (*http.Response, string) {
+// verifyAll verifies the whole of x synchronously, as the poller would.
+func verifyAll(t testing.TB, x *logIndex) {
+	t.Helper()
+	for {
+		if _, err := x.verify(); err != nil {
+			t.Fatal(err)
+		}
+		x.mu.RLock()
+		done := x.ver.problem != nil || x.ver.done == len(x.recs)
+		x.mu.RUnlock()
+		if done {
+			return
+		}
+	}
+}
+
+// summaries returns the session summaries x keeps.
+func summaries(x *logIndex) []audit.SessionSummary {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	var got []audit.SessionSummary
+	for _, g := range x.groups {
+		got = append(got, g.summary)
+	}
+	return got
+}
+
+// open requests path with the token cookie; the test closes the body.
+func (ts *testServer) open(t *testing.T, path string) *http.Response {
 	t.Helper()
 	req, _ := http.NewRequest("GET", ts.base+path, nil)
 	req.AddCookie(&http.Cookie{Name: cookieName(ts.port), Value: ts.token})
@@ -111,6 +137,13 @@ func (ts *testServer) get(t *testing.T, path string) (*http.Response, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return resp
+}
+
+// get fetches path with the token cookie.
+func (ts *testServer) get(t *testing.T, path string) (*http.Response, string) {
+	t.Helper()
+	resp := ts.open(t, path)
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp, string(b)
@@ -319,19 +352,14 @@ func TestLiveAppendAndRotation(t *testing.T) {
 	ts := newTestServer(t, path)
 	x := ts.logs[0]
 	v0, changed := x.watch()
-	l, err := audit.Open(path, audit.Options{MaxBytes: 1})
-	if err != nil {
-		t.Fatal(err)
+	var more []audit.Event
+	for i := range 3 {
+		more = append(more, audit.Event{Actor: audit.Actor{ID: "user:ide", Role: "user"}, Action: "session.prompt",
+			Subject: audit.Subject{Kind: "session", Ref: "sess-1"}, Input: "more " + string(rune('a'+i)), Metadata: map[string]any{"session": "sess-1"}})
 	}
 	// MaxBytes 1 rotates before every append: the live log moves to
 	// .000001, .000002 while the server follows it.
-	for i := range 3 {
-		if err := l.AppendSync(audit.Event{Actor: audit.Actor{ID: "user:ide", Role: "user"}, Action: "session.prompt",
-			Subject: audit.Subject{Kind: "session", Ref: "sess-1"}, Input: "more " + string(rune('a'+i)), Metadata: map[string]any{"session": "sess-1"}}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	l.Close()
+	appendEvents(t, path, audit.Options{MaxBytes: 1}, more...)
 	if _, err := x.refresh(); err != nil {
 		t.Fatal(err)
 	}
@@ -343,17 +371,7 @@ func TestLiveAppendAndRotation(t *testing.T) {
 	if v, _ := x.watch(); v == v0 {
 		t.Fatal("version did not move")
 	}
-	for {
-		if _, err := x.verify(); err != nil {
-			t.Fatal(err)
-		}
-		x.mu.RLock()
-		done := x.ver.problem != nil || x.ver.done == len(x.recs)
-		x.mu.RUnlock()
-		if done {
-			break
-		}
-	}
+	verifyAll(t, x)
 	_, body := ts.get(t, "/")
 	if !strings.Contains(body, "all 9 records verified") {
 		t.Errorf("after rotation: %s", body)
@@ -368,12 +386,7 @@ func TestLiveAppendAndRotation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x.mu.RLock()
-	var got []audit.SessionSummary
-	for _, g := range x.groups {
-		got = append(got, g.summary)
-	}
-	x.mu.RUnlock()
+	got := summaries(x)
 	if diff := cmp.Diff(audit.Sessions(entries), got); diff != "" {
 		t.Errorf("summaries after appends (-full +incremental):\n%s", diff)
 	}
@@ -389,12 +402,7 @@ func TestLiveAppendAndRotation(t *testing.T) {
 func TestEventsStream(t *testing.T) {
 	path := writeLog(t, t.TempDir())
 	ts := newTestServer(t, path)
-	req, _ := http.NewRequest("GET", ts.base+"/events?log=0", nil)
-	req.AddCookie(&http.Cookie{Name: cookieName(ts.port), Value: ts.token})
-	resp, err := ts.c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := ts.open(t, "/events?log=0")
 	defer resp.Body.Close()
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Fatalf("content type %q", ct)
@@ -403,12 +411,7 @@ func TestEventsStream(t *testing.T) {
 	if line, _ := br.ReadString('\n'); line != ": connected\n" {
 		t.Fatalf("first line %q", line)
 	}
-	l, err := audit.Open(path, audit.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.AppendSync(audit.Event{Actor: audit.Actor{ID: "acp-bridge"}, Action: "bridge.stop", Subject: audit.Subject{Kind: "bridge"}})
-	l.Close()
+	appendEvents(t, path, audit.Options{}, bridgeStop)
 	ts.logs[0].refresh()
 	for {
 		line, err := br.ReadString('\n')
