@@ -33,27 +33,39 @@ func reviewLog(t *testing.T) string {
 	return path
 }
 
-func TestShowGolden(t *testing.T) {
-	entries := readLog(t, reviewLog(t))
+// TestTimelineGolden renders the timeline and the sessions table of
+// reviewLog (whole, one session, filtered) and of viewsLog (lifecycle
+// hidden, POLICY and BY wrapped; --all, --wide, colour).
+func TestTimelineGolden(t *testing.T) {
+	review, views := readLog(t, reviewLog(t)), readLog(t, viewsLog(t))
 	for _, tc := range []struct {
-		golden string
-		f      Filter
-		opts   TimelineOptions
+		golden  string
+		entries []Entry
+		f       Filter
+		opts    TimelineOptions
 	}{
-		{"show.golden", Filter{}, TimelineOptions{}},
-		{"show-session.golden", Filter{Session: "sess-1"}, TimelineOptions{}},
+		{"show.golden", review, Filter{}, TimelineOptions{}},
+		{"show-session.golden", review, Filter{Session: "sess-1"}, TimelineOptions{}},
 		// Filtered: the heading still describes the whole session.
-		{"show-denied.golden", Filter{Decision: DecisionDeny}, TimelineOptions{Sessions: Sessions(entries)}},
+		{"show-denied.golden", review, Filter{Decision: DecisionDeny}, TimelineOptions{Sessions: Sessions(review)}},
+		{"views-show.golden", views, Filter{}, TimelineOptions{}},
+		{"views-show-all.golden", views, Filter{}, TimelineOptions{All: true}},
+		{"views-show-wide.golden", views, Filter{}, TimelineOptions{Wide: true}},
+		{"views-show-color.golden", views, Filter{}, TimelineOptions{Color: true}},
 	} {
 		var b bytes.Buffer
-		if err := WriteTimeline(&b, matching(entries, tc.f), tc.opts); err != nil {
+		if err := WriteTimeline(&b, matching(tc.entries, tc.f), tc.opts); err != nil {
 			t.Fatal(err)
 		}
 		golden.Check(t, filepath.Join("testdata", tc.golden), b.Bytes())
 	}
-	var b bytes.Buffer
-	WriteSessions(&b, Sessions(entries), time.UTC)
-	golden.Check(t, "testdata/sessions.golden", b.Bytes())
+	for name, entries := range map[string][]Entry{"sessions.golden": review, "views-sessions.golden": views} {
+		var b bytes.Buffer
+		if err := WriteSessions(&b, Sessions(entries), time.UTC); err != nil {
+			t.Fatal(err)
+		}
+		golden.Check(t, filepath.Join("testdata", name), b.Bytes())
+	}
 }
 
 // matching returns the entries f matches.

@@ -78,33 +78,6 @@ func viewsLog(t *testing.T) string {
 	return path
 }
 
-// TestViewsGolden renders the views of viewsLog: the default timeline
-// (lifecycle hidden, POLICY and BY wrapped), --all, --wide, colour, and
-// the sessions table.
-func TestViewsGolden(t *testing.T) {
-	entries := readLog(t, viewsLog(t))
-	for _, tt := range []struct {
-		name string
-		opts TimelineOptions
-	}{
-		{"views-show.golden", TimelineOptions{}},
-		{"views-show-all.golden", TimelineOptions{All: true}},
-		{"views-show-wide.golden", TimelineOptions{Wide: true}},
-		{"views-show-color.golden", TimelineOptions{Color: true}},
-	} {
-		var b bytes.Buffer
-		if err := WriteTimeline(&b, entries, tt.opts); err != nil {
-			t.Fatal(err)
-		}
-		golden.Check(t, filepath.Join("testdata", tt.name), b.Bytes())
-	}
-	var b bytes.Buffer
-	if err := WriteSessions(&b, Sessions(entries), time.UTC); err != nil {
-		t.Fatal(err)
-	}
-	golden.Check(t, "testdata/views-sessions.golden", b.Bytes())
-}
-
 // TestSessionsCountDecisionsOnce checks the counts behind the headings: a
 // read refused as a violation and again as an fs.read is one denial; the
 // same read refused in a later turn is another; the session loaded again
