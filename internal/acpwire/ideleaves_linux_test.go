@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -115,45 +114,26 @@ func TestIDELeavesWhileReplyToItWaits(t *testing.T) {
 	expectClientEnded(t, s, 2*time.Second)
 }
 
-// TestIDELeavesFloodThenAgentReads: the IDE floods an agent that is busy
-// for a while, until the bridge stops reading, and closes its end; the
-// hang-up watch reports the end while messages still wait. The agent then
-// reads again within the grace periods: it must still get every byte the
-// IDE sent.
+// TestIDELeavesFloodThenAgentReads: the IDE floods an agent that is busy,
+// until the bridge stops reading, and closes its end; the hang-up watch
+// reports the end while messages still wait. The agent, let go only then,
+// reads within the grace periods: it must still get every byte the IDE
+// sent.
 func TestIDELeavesFloodThenAgentReads(t *testing.T) {
 	defer setGrace(2*time.Second, 2*time.Second)()
 	out := filepath.Join(t.TempDir(), "got")
-	cmd := selfAgent(t, "slow-start") // sleeps 1.5 s, then counts stdin
-	cmd.Env = append(cmd.Env, "ACPWIRE_TEST_OUT="+out)
+	cmd, release := heldAgent(t, out)
 	var logs syncBuffer
 	_, cw, _, done := bridgeAgentWith(t, cmd, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	msg := `{"jsonrpc":"2.0","method":"_test/note","params":{"pad":"` + strings.Repeat("p", 1000) + `"}}` + "\n"
-	sent := floodUntilHeld(t, cw, msg, 200*time.Millisecond, 64<<20)
+	sent := floodUntilHeld(t, cw, msg, time.Second, 64<<20)
 	cw.Close()
 	t.Logf("IDE sent %d bytes and closed", sent)
+	waitFor(t, "the hang-up watch to see the IDE leave", func() bool {
+		return strings.Contains(logs.String(), "client closed its end while the bridge could not read it")
+	})
+	release()
 	agentGotAll(t, done, out, sent)
-	if !strings.Contains(logs.String(), "client closed its end while the bridge could not read it") {
-		t.Errorf("the hang-up watch did not fire; logs:\n%s", logs.String())
-	}
-}
-
-// syncBuffer is a strings.Builder that the bridge's logger and a test can
-// share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestPeerGoneLoggedOnce: once the agent's input is closed, each message

@@ -6,14 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	acp "github.com/coder/acp-go-sdk"
@@ -43,9 +46,12 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "fatal: worker lost")
 		bufio.NewReader(os.Stdin).ReadString('\n')
 		os.Exit(5)
-	case "slow-start":
-		// Busy for a while before it reads its input, then counts it.
-		time.Sleep(1500 * time.Millisecond)
+	case "held":
+		// Busy until the test releases it (heldAgent), then counts its
+		// input: opening the FIFO waits for the test to open its other end.
+		if f, err := os.Open(os.Getenv("ACPWIRE_TEST_GO")); err == nil {
+			f.Close()
+		}
 		n, _ := io.Copy(io.Discard, os.Stdin)
 		os.WriteFile(os.Getenv("ACPWIRE_TEST_OUT"), []byte(strconv.FormatInt(n, 10)), 0o600)
 	case "deaf":
@@ -63,6 +69,58 @@ func TestMain(m *testing.M) {
 		io.Copy(io.Discard, os.Stdin)
 		time.Sleep(time.Hour)
 	}
+}
+
+// heldAgent returns an agent that reads nothing until release is called,
+// then counts what it reads into the file out; release returns once the
+// agent has been let go. An agent busy with something else, without a
+// guess at how long the test takes to get where the agent should be busy.
+func heldAgent(t *testing.T, out string) (cmd AgentCommand, release func()) {
+	t.Helper()
+	fifo := filepath.Join(t.TempDir(), "go")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd = selfAgent(t, "held")
+	cmd.Env = append(cmd.Env, "ACPWIRE_TEST_OUT="+out, "ACPWIRE_TEST_GO="+fifo)
+	return cmd, func() {
+		t.Helper()
+		opened := make(chan error, 1)
+		go func() {
+			f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+			if err == nil {
+				f.Close()
+			}
+			opened <- err
+		}()
+		select {
+		case err := <-opened:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(settle):
+			t.Fatalf("the held agent was not waiting to be released after %v", settle)
+		}
+	}
+}
+
+// syncBuffer is a strings.Builder that the bridge's logger and a test can
+// share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func selfAgent(t *testing.T, mode string) AgentCommand {
@@ -312,23 +370,28 @@ func TestClientLeavesDeafAgentBigThenSmall(t *testing.T) {
 }
 
 // TestClientLeavesSlowAgent: the IDE sends more than the pipe holds to an
-// agent that is busy for a while before it reads, and closes its end at
-// once. The agent still gets every byte: the bridge waits for an agent that
-// is slow as long as it takes something within the grace periods.
+// agent that is busy before it reads, and closes its end at once. The
+// agent, let go only once the bridge is shutting it down, still gets every
+// byte: the bridge waits for an agent that is slow as long as it takes
+// something within the grace periods.
 func TestClientLeavesSlowAgent(t *testing.T) {
 	defer setGrace(time.Second, 2*time.Second)()
 	out := filepath.Join(t.TempDir(), "got")
-	cmd := selfAgent(t, "slow-start")
-	cmd.Env = append(cmd.Env, "ACPWIRE_TEST_OUT="+out)
-	_, cw, _, done := bridgeAgent(t, cmd)
+	cmd, release := heldAgent(t, out)
+	var logs syncBuffer
+	_, cw, _, done := bridgeAgentWith(t, cmd, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	msg := `{"jsonrpc":"2.0","method":"_test/note","params":{"pad":"` + strings.Repeat("p", 1000) + `"}}` + "\n"
 	// More than the pipe holds, less than the pipe and the messages that
-	// may wait: the IDE is done long before the agent reads.
+	// may wait: the IDE is done before the agent reads.
 	stream := strings.Repeat(msg, (pipeSize+pipeSize/8)/len(msg))
 	go func() {
 		io.WriteString(cw, stream)
 		cw.Close()
 	}()
+	waitFor(t, "the bridge to see the IDE leave", func() bool {
+		return strings.Contains(logs.String(), "client closed its input; shutting the agent down")
+	})
+	release()
 	agentGotAll(t, done, out, len(stream))
 }
 
@@ -473,45 +536,47 @@ func agentGotAll(t *testing.T, done <-chan error, out string, sent int) {
 // TestWatchHangupOnlyWhenStalled checks that a hang-up of the client's
 // input ends its side only once the reader has been kept from reading for a
 // while: otherwise the reader reads what is left and reports the end itself,
-// after it.
+// after it. It runs on the fake clock of testing/synctest: "no end within
+// three polls" is then exact, not a guess at how long the scheduler takes.
 func TestWatchHangupOnlyWhenStalled(t *testing.T) {
-	s := &Session{b: New(Options{}), ended: make(chan *Ended, 2), started: time.Now()}
-	probes := 0
-	hungUp := func() bool { probes++; return true }
-	var stalledSince atomic.Int64
-	done := make(chan struct{})
-	watched := make(chan struct{})
-	go func() { s.watchHangup(hungUp, &stalledSince, done); close(watched) }()
-	select {
-	case e := <-s.ended:
-		t.Fatalf("ended %v while the reader was reading", e)
-	case <-time.After(3 * hangupPoll):
-	}
-	// A stall that has only just begun is not one yet.
-	stalledSince.Store(int64(time.Since(s.started) + time.Hour))
-	select {
-	case e := <-s.ended:
-		t.Fatalf("ended %v before the reader had been stalled for %v", e, hangupPoll)
-	case <-time.After(3 * hangupPoll):
-	}
-	stalledSince.Store(int64(time.Since(s.started)) + 1)
-	select {
-	case e := <-s.ended:
-		if e.Side != ClientToAgent || e.Err != nil {
+	synctest.Test(t, func(t *testing.T) {
+		s := &Session{b: New(Options{}), ended: make(chan *Ended, 2), started: time.Now()}
+		probes := 0
+		hungUp := func() bool { probes++; return true }
+		var stalledSince atomic.Int64
+		done := make(chan struct{})
+		watched := make(chan struct{})
+		go func() { s.watchHangup(hungUp, &stalledSince, done); close(watched) }()
+		noEnd := func(when string) {
+			t.Helper()
+			time.Sleep(3 * hangupPoll)
+			synctest.Wait() // the watch has looked three times and is waiting again
+			select {
+			case e := <-s.ended:
+				t.Fatalf("ended %v %s", e, when)
+			default:
+			}
+		}
+		noEnd("while the reader was reading")
+		// A stall that has only just begun is not one yet.
+		stalledSince.Store(int64(time.Since(s.started) + time.Hour))
+		noEnd(fmt.Sprintf("before the reader had been stalled for %v", hangupPoll))
+		stalledSince.Store(int64(time.Since(s.started)) + 1)
+		// Were no end to come, every goroutine of the bubble would be
+		// blocked and synctest would fail the test.
+		if e := <-s.ended; e.Side != ClientToAgent || e.Err != nil {
 			t.Fatalf("ended %v, want the client side, cleanly", e)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("no end while the reader was stalled")
-	}
-	<-watched
-	if probes != 1 {
-		t.Errorf("the input was probed %d times; want only once the reader had stalled", probes)
-	}
-	s.end(ClientToAgent, io.EOF) // the reader's own end, later: not reported twice
-	select {
-	case e := <-s.ended:
-		t.Fatalf("a second end of the client side: %v", e)
-	default:
-	}
-	close(done)
+		<-watched
+		if probes != 1 {
+			t.Errorf("the input was probed %d times; want only once the reader had stalled", probes)
+		}
+		s.end(ClientToAgent, io.EOF) // the reader's own end, later: not reported twice
+		select {
+		case e := <-s.ended:
+			t.Fatalf("a second end of the client side: %v", e)
+		default:
+		}
+		close(done)
+	})
 }
