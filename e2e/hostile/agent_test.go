@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"time"
 )
 
 // agentConfig is what the hostile agent process is told (a JSON file named
@@ -24,11 +23,11 @@ type agentConfig struct {
 }
 
 // syncID is the id of the request the agent sends after the attack; its
-// answer means the IDE has handled everything sent before it.
+// answer means the IDE has handled everything sent before it. The agent
+// waits for it as long as it takes: a run that never gets it is ended, and
+// failed, by the IDE's deadline (ideTimeout), which kills the bridge; the
+// agent's input then ends and it exits.
 const syncID = "hostile-sync"
-
-// syncTimeout is how long the agent waits for that answer.
-const syncTimeout = 15 * time.Second
 
 // hostileAgent speaks ACP as an agent on stdin/stdout.
 type hostileAgent struct {
@@ -223,15 +222,12 @@ func (a *hostileAgent) handle(line []byte) {
 	}
 }
 
-// createWait bounds how long a line using a terminal waits for the
-// script's earlier terminal/create requests to be answered.
-const createWait = 10 * time.Second
-
 // sendScript writes the script's bytes in order; a terminal/output,
 // wait_for_exit, kill or release line is held until every earlier
-// terminal/create of the script is answered (or createWait passes), as a
-// real agent learns the terminalId first. A script with no create sends
-// its lines at once.
+// terminal/create of the script is answered, as a real agent learns the
+// terminalId first (a create never answered holds the script until the
+// IDE's deadline ends the run, as syncID says). A script with no create
+// sends its lines at once.
 func (a *hostileAgent) sendScript() {
 	var pending []chan struct{}
 	rest := a.script
@@ -257,12 +253,8 @@ func (a *hostileAgent) sendScript() {
 					pending = append(pending, ch)
 				}
 			case "terminal/output", "terminal/wait_for_exit", "terminal/kill", "terminal/release":
-				timeout := time.After(createWait)
 				for _, ch := range pending {
-					select {
-					case <-ch:
-					case <-timeout:
-					}
+					<-ch
 				}
 				pending = nil
 			}
@@ -300,15 +292,11 @@ func (a *hostileAgent) permissionAnswered(id, result json.RawMessage) {
 }
 
 // turn sends the attack, then the sync request, and ends the turn once the
-// sync is answered (or after syncTimeout).
+// sync is answered.
 func (a *hostileAgent) turn(id json.RawMessage) {
 	a.sendScript()
 	a.send([]byte(`{"jsonrpc":"2.0","id":"` + syncID + `","method":"_hostile/sync","params":{}}` + "\n"))
-	select {
-	case <-a.synced:
-	case <-time.After(syncTimeout):
-		fmt.Fprintln(os.Stderr, "hostile agent: the sync request was never answered")
-	}
+	<-a.synced
 	a.stateMu.Lock()
 	reason := "end_turn"
 	if a.cancelled {
