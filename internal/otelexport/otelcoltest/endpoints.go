@@ -16,12 +16,19 @@ func RefusingEndpoint(t testing.TB) string {
 // asked for.
 func freeAddr(t testing.TB) string {
 	t.Helper()
+	l := listen(t)
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// listen listens on a free local port.
+func listen(t testing.TB) net.Listener {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().String()
+	return l
 }
 
 // HungEndpoint returns the OTLP/HTTP base URL of a local listener that
@@ -29,10 +36,7 @@ func freeAddr(t testing.TB) string {
 // the test ends.
 func HungEndpoint(t testing.TB) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := listen(t)
 	var held []net.Conn // the accepting goroutine's until done is closed
 	done := make(chan struct{})
 	go func() {
