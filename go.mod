@@ -3,6 +3,7 @@ module github.com/acp-bridge/acp-bridge
 go 1.26.8
 
 require (
+	github.com/agnivade/levenshtein v1.2.2
 	github.com/chromedp/chromedp v0.23.0
 	github.com/coder/acp-go-sdk v0.13.0
 	github.com/go-json-experiment/json v1.27.2

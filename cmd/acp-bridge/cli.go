@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/agnivade/levenshtein"
 )
 
 // errHelpShown ends a subcommand whose usage was asked for (-h, --help) and
@@ -118,32 +120,11 @@ func unknownCommand(e *env, name string) error {
 func nearestCommand(name string) string {
 	best, bestDist := "", 3
 	for c := range commands() {
-		if d := editDistance(name, c); d < bestDist || (d == bestDist && c < best) {
+		if d := levenshtein.ComputeDistance(name, c); d < bestDist || (d == bestDist && c < best) {
 			best, bestDist = c, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // printCommands lists cmds with their summaries, as "help" and the parent

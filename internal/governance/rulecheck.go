@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/agnivade/levenshtein"
 )
 
 // knownTools are the tool names a rule may name: Claude Code's own tools
@@ -67,32 +69,11 @@ func nearestTool(name string) string {
 		if strings.EqualFold(t, name) {
 			return t
 		}
-		if d := editDistance(strings.ToLower(t), strings.ToLower(name)); d < bestD {
+		if d := levenshtein.ComputeDistance(strings.ToLower(t), strings.ToLower(name)); d < bestD {
 			best, bestD = t, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between short strings.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // checkRuleText refuses rule text that does not say what it looks like it
