@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/audit/audittest"
 	"github.com/acp-bridge/acp-bridge/internal/otelexport"
 	"github.com/acp-bridge/acp-bridge/internal/otelexport/otelcoltest"
 )
@@ -50,7 +51,7 @@ func checkAnchorCatches(t *testing.T, anchor, logPath string, entries []audit.En
 		t.Fatalf("verify --anchor %s of the untouched log exited %d\n%s", anchor, code, out)
 	}
 	recomputed := filepath.Join(t.TempDir(), "audit.jsonl")
-	rewriteWithout(t, recomputed, entries, func(e *audit.Entry) bool { return e.Decision() == audit.DecisionDeny })
+	audittest.Rechain(t, recomputed, entries, func(e *audit.Entry) bool { return e.Decision() != audit.DecisionDeny })
 	if out, code := runOutput(t, "audit", "verify", "--genesis", recomputed); code != 0 {
 		t.Fatalf("the recomputed chain should verify on its own (that is the attack): exit %d\n%s", code, out)
 	}
@@ -139,37 +140,6 @@ func TestOTLPDemoSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkAnchorCatches(t, anchorFile, logPath, entries)
-}
-
-// rewriteWithout writes a fresh, valid chain of entries without those drop
-// accepts, as an agent that outlived the bridge could.
-func rewriteWithout(t *testing.T, path string, entries []audit.Entry, drop func(*audit.Entry) bool) {
-	t.Helper()
-	l, err := audit.Open(path, audit.Options{RunID: entries[0].RunID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if drop(&e) {
-			continue
-		}
-		var meta map[string]any
-		json.Unmarshal(e.Metadata, &meta)
-		delete(meta, "policyRule")
-		ev := audit.Event{Actor: e.Actor, Action: e.Action, Subject: e.Subject, Policy: e.Policy, Metadata: meta}
-		if e.Input != nil {
-			ev.Input = e.Input
-		}
-		if e.Output != nil {
-			ev.Output = e.Output
-		}
-		if err := l.AppendSync(ev); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestAuditExport: audit export sends a log from its cursor on (rotated

@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/otelexport/otelcoltest"
+)
 
 // BenchmarkStream200kTracesRefused is BenchmarkStream200k through a bridge
 // with --otlp-traces and no other feature, exporting to an endpoint that
@@ -9,13 +13,13 @@ import "testing"
 // traceparent is written into the prompt, and every span is dropped.
 // BenchmarkStream200k is its baseline.
 func BenchmarkStream200kTracesRefused(b *testing.B) {
-	benchTraces(b, refusingEndpoint(b))
+	benchTraces(b, otelcoltest.RefusingEndpoint(b))
 }
 
 // BenchmarkStream200kTracesHung is BenchmarkStream200kTracesRefused with an
 // endpoint that accepts connections and never answers.
 func BenchmarkStream200kTracesHung(b *testing.B) {
-	benchTraces(b, hungEndpoint(b))
+	benchTraces(b, otelcoltest.HungEndpoint(b))
 }
 
 // benchTraces streams through a bridge sending only traces, to endpoint.
