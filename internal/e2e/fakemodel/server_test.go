@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,10 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acp-bridge/acp-bridge/internal/golden"
 	"github.com/google/go-cmp/cmp"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 func start(t *testing.T, opts Options) *Server {
 	t.Helper()
@@ -64,24 +62,6 @@ func sseData(t *testing.T, body []byte) (events []string, data []map[string]any)
 	return events, data
 }
 
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(p, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if d := cmp.Diff(string(want), string(got)); d != "" {
-		t.Errorf("%s (-want +got):\n%s", p, d)
-	}
-}
-
 const (
 	anthropicMain = `{"model":"claude-x","stream":%s,"tools":[{"name":"Read"}],"messages":[%s]}`
 	anthropicSide = `{"model":"claude-haiku","stream":true,"messages":[{"role":"user","content":"title?"}]}`
@@ -115,7 +95,7 @@ func TestAnthropicStreamingScript(t *testing.T) {
 
 	// Step 0: text.
 	_, body := post(t, url, anthropicReq(true, 1))
-	golden(t, "anthropic-text.sse.golden", body)
+	golden.Check(t, filepath.Join("testdata", "anthropic-text.sse.golden"), body)
 	events, data := sseData(t, body)
 	wantEvents := []string{"message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"}
 	if d := cmp.Diff(wantEvents, events); d != "" {
@@ -133,7 +113,7 @@ func TestAnthropicStreamingScript(t *testing.T) {
 
 	// Step 1: tool use, streamed as input_json_delta fragments.
 	_, body = post(t, url, anthropicReq(true, 3))
-	golden(t, "anthropic-tool.sse.golden", body)
+	golden.Check(t, filepath.Join("testdata", "anthropic-tool.sse.golden"), body)
 	_, data = sseData(t, body)
 	var partial strings.Builder
 	var stop any
@@ -228,7 +208,7 @@ func TestGemini(t *testing.T) {
 	main := `{"contents":[{"role":"user","parts":[{"text":"read a"}]}],"tools":[{"functionDeclarations":[{"name":"read_file"}]}]}`
 
 	_, body := post(t, base+"streamGenerateContent?alt=sse", main)
-	golden(t, "gemini-tool.sse.golden", body)
+	golden.Check(t, filepath.Join("testdata", "gemini-tool.sse.golden"), body)
 	_, data := sseData(t, body)
 	if len(data) != 1 {
 		t.Fatalf("%d chunks", len(data))
