@@ -28,11 +28,21 @@ func anthropicError(w http.ResponseWriter, code int, msg string) {
 	writeJSON(w, code, map[string]any{"type": "error", "error": map[string]any{"type": "invalid_request_error", "message": msg}})
 }
 
-func (s *Server) anthropicCountTokens(w http.ResponseWriter, r *http.Request, body []byte) {
+// decodeAnthropic decodes a Messages API request; when it is not JSON it
+// records the request as kind, answers 400 and reports false.
+func (s *Server) decodeAnthropic(w http.ResponseWriter, r *http.Request, body []byte, kind string) (anthropicRequest, bool) {
 	var req anthropicRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		s.record(r, body, "anthropic", KindCountTokens, "", -1)
+		s.record(r, body, "anthropic", kind, "", -1)
 		anthropicError(w, http.StatusBadRequest, "fake model: bad JSON: "+err.Error())
+		return req, false
+	}
+	return req, true
+}
+
+func (s *Server) anthropicCountTokens(w http.ResponseWriter, r *http.Request, body []byte) {
+	req, ok := s.decodeAnthropic(w, r, body, KindCountTokens)
+	if !ok {
 		return
 	}
 	s.record(r, body, "anthropic", KindCountTokens, req.Model, -1)
@@ -43,10 +53,8 @@ func (s *Server) anthropicCountTokens(w http.ResponseWriter, r *http.Request, bo
 // the main conversation and consumes a script step; one without tools (titles,
 // topic checks, quota probes) is a side request and gets sideText.
 func (s *Server) anthropicMessages(w http.ResponseWriter, r *http.Request, body []byte) {
-	var req anthropicRequest
-	if err := json.Unmarshal(body, &req); err != nil {
-		s.record(r, body, "anthropic", KindUnknown, "", -1)
-		anthropicError(w, http.StatusBadRequest, "fake model: bad JSON: "+err.Error())
+	req, ok := s.decodeAnthropic(w, r, body, KindUnknown)
+	if !ok {
 		return
 	}
 	var (
@@ -57,7 +65,6 @@ func (s *Server) anthropicMessages(w http.ResponseWriter, r *http.Request, body 
 	)
 	if len(req.Tools) > 0 {
 		kind = KindMain
-		var ok bool
 		if st, idx, ok = s.pick(len(req.Messages)); !ok {
 			st = Text(s.doneText())
 		}

@@ -254,6 +254,7 @@ func TestRoutes(t *testing.T) {
 		{"probe GET", http.MethodGet, "/", "", 200, KindProbe},
 		{"count tokens", http.MethodPost, "/v1/messages/count_tokens", `{"model":"m","messages":[]}`, 200, KindCountTokens},
 		{"bad JSON", http.MethodPost, "/v1/messages", `{`, 400, KindUnknown},
+		{"count tokens of bad JSON", http.MethodPost, "/v1/messages/count_tokens", `{`, 400, KindCountTokens},
 		{"unknown", http.MethodGet, "/v1/models", "", 404, KindUnknown},
 		{"gemini unknown method", http.MethodPost, "/v1beta/models/g:embedContent", `{}`, 404, KindUnknown},
 	}
