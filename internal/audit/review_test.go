@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/golden"
@@ -133,55 +134,51 @@ func TestTailOffset(t *testing.T) {
 }
 
 // TestFollow appends while Follow runs, across a rotation, and checks that
-// every event arrives once, in order.
+// every event arrives once, in order. It runs on the fake clock of
+// testing/synctest, so the appends, 10 ms apart, interleave with Follow's
+// looks the same way in every run, however loaded the machine.
 func TestFollow(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	l, err := Open(path, Options{MaxBytes: 1500, FlushInterval: 20 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var mu sync.Mutex
-	var seqs []int64
-	done := make(chan error)
-	go func() {
-		done <- Follow(ctx, path, 0, func(e Entry) {
-			mu.Lock()
-			seqs = append(seqs, e.Seq)
-			mu.Unlock()
-		})
-	}()
-	const n = 30
-	for i := range n {
-		ev := Event{Actor: Actor{ID: "a"}, Action: "tool.call", Subject: Subject{Kind: "tool-call", Ref: fmt.Sprint("c", i)}, Input: map[string]any{"i": i}}
-		if err := l.AppendSync(ev); err != nil {
+	synctest.Test(t, func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "audit.jsonl")
+		l, err := Open(path, Options{MaxBytes: 1500, FlushInterval: 20 * time.Millisecond})
+		if err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	l.Close()
-	if rot, _ := rotatedFiles(path); len(rot) == 0 {
-		t.Fatal("no rotation happened; the test does not cover it")
-	}
-	deadline := time.Now().Add(30 * time.Second) // ends when the condition holds; only a failure waits it out
-	for {
-		mu.Lock()
-		got := len(seqs)
-		mu.Unlock()
-		if got >= n || time.Now().After(deadline) {
-			break
+		ctx, cancel := context.WithCancel(context.Background())
+		var mu sync.Mutex
+		var seqs []int64
+		done := make(chan error)
+		go func() {
+			done <- Follow(ctx, path, 0, func(e Entry) {
+				mu.Lock()
+				seqs = append(seqs, e.Seq)
+				mu.Unlock()
+			})
+		}()
+		const n = 30
+		for i := range n {
+			ev := Event{Actor: Actor{ID: "a"}, Action: "tool.call", Subject: Subject{Kind: "tool-call", Ref: fmt.Sprint("c", i)}, Input: map[string]any{"i": i}}
+			if err := l.AppendSync(ev); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(10 * time.Millisecond)
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	want := make([]int64, n)
-	for i := range want {
-		want[i] = int64(i)
-	}
-	if diff := cmp.Diff(want, seqs); diff != "" {
-		t.Errorf("followed seqs (-want +got):\n%s", diff)
-	}
+		l.Close()
+		if rot, _ := rotatedFiles(path); len(rot) == 0 {
+			t.Fatal("no rotation happened; the test does not cover it")
+		}
+		time.Sleep(FollowInterval)
+		synctest.Wait() // Follow has looked once more since the last append
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		want := make([]int64, n)
+		for i := range want {
+			want[i] = int64(i)
+		}
+		if diff := cmp.Diff(want, seqs); diff != "" {
+			t.Errorf("followed seqs (-want +got):\n%s", diff)
+		}
+	})
 }
