@@ -41,14 +41,14 @@ func commands() map[string]command {
 	return map[string]command{
 		"aacp":       {"validate and encode AACP packets", runAACP},
 		"accp":       {"encode, decode and measure ACCP frames", runACCP},
-		"audit":      {"check and review audit logs: verify, repair, sessions, show, tail", runAudit},
+		"audit":      {"check and review audit logs: verify, repair, sessions, show, tail, serve, export", runAudit},
 		"bridge":     {"run the bridge (the default when the first argument is a flag or --)", runBridge},
 		"demo":       {"run a whole session with built-in client and agent, and print what happened", runDemo},
 		"demo-agent": {"serve the built-in demo agent on stdin/stdout", runDemoAgent},
 		"hook":       {"answer Claude Code's PreToolUse hook with the running bridge's decision (run by the agent)", runHook},
 		"policy":     {"check a governance policy: the decision for a request and the rule that made it", runPolicy},
 		"replay":     {"act as an agent that replays the agent side of a recorded transcript", runReplay},
-		"validate":   {"check ACP.md manifests and print every problem (file:line:col)", runValidate},
+		"validate":   {"check ACP.md manifests and GOVERNANCE.md/POLICY.md policies, every problem as file:line:col", runValidate},
 		"version":    {"print the module version and the commit it was built from", runVersion},
 		"help":       {"list subcommands and the bridge's flags; help COMMAND shows a command's usage", runHelp},
 	}

@@ -78,7 +78,9 @@ func trimSpace(b []byte) []byte {
 // recorded requests in order. With --strict, a client message whose method
 // differs from the recording ends the replay with status 1.
 func runReplay(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "acp-bridge replay", "acp-bridge replay [--strict] TRANSCRIPT.jsonl", "")
+	fs := newFlags(e, "acp-bridge replay", "acp-bridge replay [--strict] TRANSCRIPT.jsonl",
+		"Acts as the agent of a recorded session (a --record file) on stdin/stdout: sends the recorded\n"+
+			"agent messages to the client, answering its requests in order with the live ids.")
 	strict := fs.Bool("strict", false, "exit 1 when the client departs from the recording")
 	if err := parseFlags(e, fs, args); err != nil {
 		return err

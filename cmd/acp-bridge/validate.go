@@ -40,7 +40,9 @@ type validateFileReport struct {
 // bad usage.
 func runValidate(_ context.Context, e *env, args []string) error {
 	fs := newFlags(e, "acp-bridge validate", "acp-bridge validate [--json] FILE...",
-		"Checks AIP-44 ACP.md manifests against schemas/ACP.schema.json and the file-system rules.")
+		"Checks AIP-44 ACP.md manifests against schemas/ACP.schema.json and the file-system rules, and\n"+
+			"AIP-7 policies (a file named GOVERNANCE.md or POLICY.md) as the bridge loads them. Every problem\n"+
+			"is printed as file:line:col; the exit status is 1 if any file is invalid.")
 	asJSON := fs.Bool("json", false, "print a machine-readable JSON report")
 	if err := parseFlags(e, fs, args); err != nil {
 		return err
