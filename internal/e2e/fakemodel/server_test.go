@@ -309,33 +309,50 @@ func TestRequestLog(t *testing.T) {
 	}
 }
 
+// TestHangEndsOnClose: a hanging step sends the stream's start and then
+// nothing, until Close ends the request. That the step never answered is
+// read from the body once the stream has ended (no message_stop in it), not
+// from how long nothing arrived.
 func TestHangEndsOnClose(t *testing.T) {
 	s := start(t, Options{Script: Script{Steps: []Step{{Hang: true}}}})
-	errc := make(chan error, 1)
+	type answer struct {
+		body string
+		err  error
+	}
+	started := make(chan struct{})
+	answered := make(chan answer, 1)
 	go func() {
 		resp, err := http.Post(s.URL()+"/v1/messages", "application/json", strings.NewReader(anthropicReq(true, 1)))
+		if err != nil {
+			answered <- answer{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		br := bufio.NewReader(resp.Body)
+		first, err := br.ReadString('\n') // the step has begun: message_start is out
 		if err == nil {
-			_, err = io.ReadAll(resp.Body)
-			resp.Body.Close()
+			close(started)
 		}
-		errc <- err
+		rest, rerr := io.ReadAll(br)
+		if err == nil {
+			err = rerr
+		}
+		answered <- answer{first + string(rest), err}
 	}()
-	deadline := time.Now().Add(5 * time.Second)
-	for len(s.MainRequests()) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("request never arrived")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 	select {
-	case <-errc:
-		t.Fatal("a hanging step answered")
-	case <-time.After(100 * time.Millisecond):
+	case <-started:
+	case a := <-answered:
+		t.Fatalf("the stream ended before Close: %q, %v", a.body, a.err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the hanging step's stream never started")
 	}
 	closed := time.Now()
 	s.Close()
 	select {
-	case <-errc:
+	case a := <-answered:
+		if !strings.Contains(a.body, "message_start") || strings.Contains(a.body, "message_stop") {
+			t.Errorf("a hanging step sent %q; want its start and no answer", a.body)
+		}
 	case <-time.After(3 * time.Second):
 		t.Fatal("Close did not end the hanging request")
 	}
