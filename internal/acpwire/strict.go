@@ -141,7 +141,10 @@ func (s strictness) applies(m *Message) bool {
 // parsers reads it, so that every feature and every peer read the same
 // members. One is used by one direction's handling at a time.
 type strictDecoder struct {
-	rd  bytes.Reader
+	// rd holds the message being checked: from a bytes.Buffer the
+	// decoder parses in place, where from any other reader it would copy
+	// the message through its own buffer a few KiB at a time.
+	rd  *bytes.Buffer
 	dec *jsontext.Decoder
 	// folds holds the folded names of the objects being read, back to
 	// back; starts holds where each open object's names begin in it, and
@@ -153,6 +156,8 @@ type strictDecoder struct {
 	// it has maxFoldScan of them, and nil before.
 	sets []map[string]struct{}
 	name []byte
+	// names are the member names of the message fastAccept reads.
+	names []foldedName
 }
 
 // check returns why raw must be refused, or nil: it is not exactly one
@@ -161,11 +166,33 @@ type strictDecoder struct {
 // field the bridge reads (readFields); a string holds invalid UTF-8 or an
 // unpaired surrogate escape.
 func (d *strictDecoder) check(raw []byte) error {
-	d.rd.Reset(raw)
+	if d.fastAccept(raw) {
+		return nil
+	}
+	return d.decode(raw)
+}
+
+// decode is check by the full decoder, parsing raw in place.
+func (d *strictDecoder) decode(raw []byte) error {
+	if d.rd == nil {
+		d.rd = new(bytes.Buffer)
+	}
+	*d.rd = *bytes.NewBuffer(raw)
+	// The decoder holds raw until it is reset: let go of it, so that a
+	// large message is not kept alive until the next check.
+	defer func() {
+		*d.rd = bytes.Buffer{}
+		d.dec.Reset(d.rd)
+	}()
+	return d.checkFrom(d.rd)
+}
+
+// checkFrom is check of the message r reads.
+func (d *strictDecoder) checkFrom(r io.Reader) error {
 	if d.dec == nil {
-		d.dec = jsontext.NewDecoder(&d.rd)
+		d.dec = jsontext.NewDecoder(r)
 	} else {
-		d.dec.Reset(&d.rd)
+		d.dec.Reset(r)
 	}
 	d.folds, d.starts, d.ends = d.folds[:0], d.starts[:0], d.ends[:0]
 	clear(d.sets)

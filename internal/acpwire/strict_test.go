@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // TestStrictDecoderRefuses: each message below would be read one way by
@@ -174,5 +175,119 @@ func TestChunkFastPath(t *testing.T) {
 				t.Errorf("fast path %v, want %v: %s", m.chunk, tt.fast, tt.line)
 			}
 		})
+	}
+}
+
+// FuzzStrictInPlace: the strict check parses a message in place (from a
+// bytes.Buffer), where the decoder takes other readers' input through its
+// own buffer and resumes strings, names and numbers cut at its edges. The
+// two readings must agree on every input: one byte at a time is the
+// reading with the most edges.
+func FuzzStrictInPlace(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/ws/a"}}`,
+		`{"params":{"path":"/ws/a","p\u0061th":"/etc/passwd"}}`,
+		"{\"params\":{\"\u212aind\":\"execute\"}}",
+		"{\"params\":{\"path\":\"/ws/\xff\"}}",
+		`{"params":{"path":"/ws/\ud800"}}`,
+		`{"params":{"text":"emoji \ud83d\ude00 and \u00e9 \n\t\\\""}}`,
+		`{"a":1} {"b":2}`, `{"a":1} `, `[1,2.5e-3,-0,true,false,null]`, `{"a":`, `"x`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var inPlace, streamed strictDecoder
+		errInPlace := inPlace.decode(raw)
+		errStreamed := streamed.checkFrom(iotest.OneByteReader(bytes.NewReader(raw)))
+		if (errInPlace == nil) != (errStreamed == nil) {
+			t.Fatalf("in place: %v; streamed: %v; input %q", errInPlace, errStreamed, raw)
+		}
+		// The decoder is reused: a second check of the same bytes agrees.
+		if again := inPlace.decode(raw); (again == nil) != (errInPlace == nil) {
+			t.Fatalf("first: %v; again: %v", errInPlace, again)
+		}
+	})
+}
+
+// BenchmarkStrictToolUpdate checks tool_call_update lines carrying 16 KiB
+// of text, prose with escaped newlines and a run without them: the bulk
+// of what the strict check reads in a long turn.
+func BenchmarkStrictToolUpdate(b *testing.B) {
+	for _, tc := range []struct{ name, unit string }{{"prose", `the build failed on line 12.\n`}, {"runs", "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0"}} {
+		b.Run(tc.name, func(b *testing.B) {
+			text := strings.Repeat(tc.unit, 16<<10/len(tc.unit))
+			line := []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"completed","content":[{"type":"content","content":{"type":"text","text":"` + text + `"}}]}}}`)
+			b.SetBytes(int64(len(line)))
+			var d strictDecoder
+			for b.Loop() {
+				if err := d.check(line); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// FuzzStrictFastAccept: a message the fast reading accepts is one the full
+// decoder accepts, and check's verdict is the decoder's on every input.
+func FuzzStrictFastAccept(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/ws/a"}}`,
+		`{"params":{"path":"/ws/a","path":"/etc/passwd"}}`,
+		`{"params":{"path":"/ws/a","PATH":"/etc/passwd"}}`,
+		`{"params":{"PATH":"/etc/passwd"}}`,
+		`{"params":{"_meta":{"zz":1,"ZZ":2}}}`,
+		`{"params":{"x":[{"a":1,"a":2}]}}`,
+		`{"a":{"k":1},"b":{"k":1}}`,
+		"{\"params\":{\"\u212aind\":\"execute\"}}",
+		"{\"params\":{\"\u017fessionId\":\"other\"}}",
+		"{\"params\":{\"path\":\"/ws/\xff\"}}",
+		`{"params":{"text":"tab\t and \"quote\" and \\ and \/"}}`,
+		`{"a":1} {"b":2}`, `[1,2.5e-3,-0,true,false,null]`, `{"a":`, `{"a":01}`, `{"a":1,}`, ` {"a":[]} `,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var fast, full strictDecoder
+		accepted := fast.fastAccept(raw)
+		want := full.decode(raw)
+		if accepted && want != nil {
+			t.Fatalf("fast reading accepted %q, which the decoder refuses: %v", raw, want)
+		}
+		if got := fast.check(raw); (got == nil) != (want == nil) {
+			t.Fatalf("check: %v; decoder: %v; input %q", got, want, raw)
+		}
+	})
+}
+
+// TestStrictFastAcceptTakesOrdinaryMessages: the fast reading is the one
+// that decides the messages of an ordinary stream (a tool update with
+// prose and code, a permission request, a chunk), so the full decoder is
+// left for what needs it; and it leaves each refusal to the decoder.
+func TestStrictFastAcceptTakesOrdinaryMessages(t *testing.T) {
+	var d strictDecoder
+	for _, msg := range []string{
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"completed","content":[{"type":"content","content":{"type":"text","text":"func main() {\n\tfmt.Println(\"hi\")\n}\n"}}]}}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"c","title":"Run ls","kind":"execute","rawInput":{"command":"ls -la"}},"options":[{"optionId":"allow","name":"Allow","kind":"allow_once"},{"optionId":"reject","name":"Reject","kind":"reject_once"}]}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"héllo wörld"}}}}`,
+		`{"a":{"path":1},"b":{"path":2}}`,
+	} {
+		if !d.fastAccept([]byte(msg)) {
+			t.Errorf("fast reading left to the decoder: %.100s", msg)
+		}
+	}
+	for _, msg := range []string{
+		`{"params":{"path":"/ws/a","path":"/etc/passwd"}}`,
+		`{"params":{"path":"/ws/a","PATH":"/etc/passwd"}}`,
+		`{"params":{"PATH":"/etc/passwd"}}`,
+		`{"params":{"x":[{"a":1,"A":2}]}}`,
+		`{"params":{"path":"/ws/a","p\u0061th":"/etc/passwd"}}`,
+		"{\"params\":{\"path\":\"/ws/\xff\"}}",
+		`{"a":1} {"b":2}`,
+		strings.Repeat("[", fastMaxOpen+1) + strings.Repeat("]", fastMaxOpen+1),
+	} {
+		if d.fastAccept([]byte(msg)) {
+			t.Errorf("fast reading accepted %.100s", msg)
+		}
 	}
 }
