@@ -10,13 +10,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
 	"github.com/acp-bridge/acp-bridge/internal/e2e/fakemodel"
 )
 
@@ -479,23 +479,7 @@ func (r *run) leftovers() []int { return markedProcesses(r.marker) }
 
 // markedProcesses lists the live processes whose environment has the run
 // marker m.
-func markedProcesses(m string) []int {
-	want := []byte(marker + "=" + m + "\x00")
-	ents, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err != nil || !bytes.Contains(env, want) {
-			continue
-		}
-		pids = append(pids, pid)
-	}
-	return pids
-}
+func markedProcesses(m string) []int { return acpwiretest.ProcessesWithEnv(marker + "=" + m) }
 
 // noLeftovers fails the test if processes of this run outlive it by more
 // than a grace period.

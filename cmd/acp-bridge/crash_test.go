@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
 
@@ -293,11 +294,11 @@ func crashBridgeOnce(exe, dir string, delay time.Duration, rotate bool) (crashRe
 
 	// The agent dies with the bridge (parent-death signal). Until it is
 	// gone it may still append to the side file.
-	mark := []byte(permFloodLogEnv + "=" + side)
+	mark := permFloodLogEnv + "=" + side
 	for gone := false; !gone; {
-		gone = len(processesWithEnv(mark)) == 0
+		gone = len(acpwiretest.ProcessesWithEnv(mark)) == 0
 		if !gone && time.Now().After(deadline) {
-			return res, fmt.Errorf("the agent outlived the killed bridge: pids %v", processesWithEnv(mark))
+			return res, fmt.Errorf("the agent outlived the killed bridge: pids %v", acpwiretest.ProcessesWithEnv(mark))
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
@@ -376,26 +377,4 @@ func crashBridgeOnce(exe, dir string, delay time.Duration, rotate bool) (crashRe
 		res.decisions++
 	}
 	return res, nil
-}
-
-// processesWithEnv lists the processes whose environment holds the whole
-// entry mark.
-func processesWithEnv(mark []byte) []int {
-	envs, _ := filepath.Glob("/proc/[0-9]*/environ")
-	var pids []int
-	for _, f := range envs {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		for _, e := range bytes.Split(b, []byte{0}) {
-			if bytes.Equal(e, mark) {
-				if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(f))); err == nil {
-					pids = append(pids, pid)
-				}
-				break
-			}
-		}
-	}
-	return pids
 }

@@ -45,7 +45,7 @@ func TestSIGTERMLeavesNoProcess(t *testing.T) {
 	if line := ide.Next(); !strings.Contains(line, "_test/ready") {
 		t.Fatalf("agent did not start: %q", line)
 	}
-	if n := len(processesWithEnv([]byte(mark))); n != 2 {
+	if n := len(acpwiretest.ProcessesWithEnv(mark)); n != 2 {
 		t.Fatalf("want the agent and its child running, found %d marked processes", n)
 	}
 	start := time.Now()
@@ -59,7 +59,7 @@ func TestSIGTERMLeavesNoProcess(t *testing.T) {
 	t.Logf("bridge exited %v after SIGTERM", time.Since(start).Round(time.Millisecond))
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		left := processesWithEnv([]byte(mark))
+		left := acpwiretest.ProcessesWithEnv(mark)
 		if len(left) == 0 {
 			return
 		}
