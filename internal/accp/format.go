@@ -113,29 +113,26 @@ func AppendFrame(dst []byte, f *Frame) []byte {
 	dst = append(dst, f.Intent...)
 	dst = append(dst, ':')
 	dst = append(dst, f.Op...)
-	dst = append(dst, '{')
-	for i, p := range f.Params {
+	dst = appendParams(dst, '{', '|', '}', f.Params)
+	if len(f.Meta) > 0 {
+		dst = appendParams(dst, '[', ',', ']', f.Meta)
+	}
+	return dst
+}
+
+// appendParams appends ps as key:value pairs between open and close,
+// separated by sep: a frame's params, or its meta.
+func appendParams(dst []byte, open, sep, close byte, ps []Field) []byte {
+	dst = append(dst, open)
+	for i, p := range ps {
 		if i > 0 {
-			dst = append(dst, '|')
+			dst = append(dst, sep)
 		}
 		dst = append(dst, p.Key...)
 		dst = append(dst, ':')
 		dst = AppendValue(dst, p.Val)
 	}
-	dst = append(dst, '}')
-	if len(f.Meta) > 0 {
-		dst = append(dst, '[')
-		for i, p := range f.Meta {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, p.Key...)
-			dst = append(dst, ':')
-			dst = AppendValue(dst, p.Val)
-		}
-		dst = append(dst, ']')
-	}
-	return dst
+	return append(dst, close)
 }
 
 // AppendValue appends the canonical wire form of v to dst.

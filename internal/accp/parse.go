@@ -110,27 +110,23 @@ type parser struct {
 // for elements it never reaches.
 const maxSlab = 64
 
-// fields returns an empty slice with room for n fields, carved from the
-// slab when it has room. The slice's capacity is exactly n, so an append
-// past it (only possible for an invalid frame, whose counts are hints)
-// reallocates rather than overwriting the next container.
-func (p *parser) fields(n int) []Field {
-	if n <= len(p.fslab) {
-		s := p.fslab[:0:n]
-		p.fslab = p.fslab[n:]
-		return s
-	}
-	return make([]Field, 0, n)
-}
+// fields returns an empty slice with room for n fields (see carve).
+func (p *parser) fields(n int) []Field { return carve(&p.fslab, n) }
 
-// values is fields for array elements.
-func (p *parser) values(n int) []Value {
-	if n <= len(p.vslab) {
-		s := p.vslab[:0:n]
-		p.vslab = p.vslab[n:]
+// values returns an empty slice with room for n array elements (see carve).
+func (p *parser) values(n int) []Value { return carve(&p.vslab, n) }
+
+// carve returns an empty slice with room for n elements, carved from *slab
+// when it has room. The slice's capacity is exactly n, so an append past it
+// (only possible for an invalid frame, whose counts are hints) reallocates
+// rather than overwriting the next container.
+func carve[T any](slab *[]T, n int) []T {
+	if n <= len(*slab) {
+		s := (*slab)[:0:n]
+		*slab = (*slab)[n:]
 		return s
 	}
-	return make([]Value, 0, n)
+	return make([]T, 0, n)
 }
 
 // prescan counts the elements of every container ("{" and "[") in order of

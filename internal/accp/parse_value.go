@@ -41,14 +41,8 @@ func (p *parser) value(dst *Value, depth int) error {
 		dst.Kind, dst.Str = KindAgent, p.s[start:p.i]
 		return nil
 	case '[':
-		if depth+1 > p.lim.MaxDepth {
-			return p.errf(CodeParse, "nesting deeper than %d levels", p.lim.MaxDepth)
-		}
-		p.i++
-		dst.Kind = KindArray
-		if p.i < len(p.s) && p.s[p.i] == ']' {
-			p.i++
-			return nil
+		if empty, err := p.open(dst, KindArray, ']', depth); empty || err != nil {
+			return err
 		}
 		list := p.values(p.size())
 		for {
@@ -73,14 +67,8 @@ func (p *parser) value(dst *Value, depth int) error {
 			return nil
 		}
 	case '{':
-		if depth+1 > p.lim.MaxDepth {
-			return p.errf(CodeParse, "nesting deeper than %d levels", p.lim.MaxDepth)
-		}
-		p.i++
-		dst.Kind = KindMap
-		if p.i < len(p.s) && p.s[p.i] == '}' {
-			p.i++
-			return nil
+		if empty, err := p.open(dst, KindMap, '}', depth); empty || err != nil {
+			return err
 		}
 		sorted := true
 		id := p.next
@@ -120,6 +108,27 @@ func (p *parser) value(dst *Value, depth int) error {
 		}
 	}
 	return p.scalar(dst)
+}
+
+// open enters the array or map whose opening byte is at p.i, one level
+// below depth, and makes *dst of kind. It reports whether the container is
+// empty, its closing byte read too.
+func (p *parser) open(dst *Value, kind Kind, closing byte, depth int) (empty bool, err error) {
+	if depth+1 > p.lim.MaxDepth {
+		return false, p.tooDeep()
+	}
+	p.i++
+	dst.Kind = kind
+	if p.i < len(p.s) && p.s[p.i] == closing {
+		p.i++
+		return true, nil
+	}
+	return false, nil
+}
+
+// tooDeep is the error for a container nested deeper than the limit.
+func (p *parser) tooDeep() error {
+	return p.errf(CodeParse, "nesting deeper than %d levels", p.lim.MaxDepth)
 }
 
 // item parses an array element: a value, or a key:value pair (the draft's

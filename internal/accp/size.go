@@ -10,45 +10,8 @@ import (
 // known (such as a decoded frame's values), it lets a caller bound work
 // before doing it.
 func ValueSize(v Value) int {
-	switch v.Kind {
-	case KindBool:
-		if v.Bool {
-			return 4
-		}
-		return 5
-	case KindInt, KindDecimal:
-		return len(v.Str)
-	case KindNumber:
-		return 2 + len(v.Str)
-	case KindString:
-		return StringSize(v.Str)
-	case KindRef, KindAgent:
-		return 1 + len(v.Str)
-	case KindArray:
-		n := 2
-		for i, e := range v.List {
-			if i > 0 {
-				n++
-			}
-			n += ValueSize(e)
-		}
-		return n
-	case KindPair:
-		if len(v.Fields) == 1 {
-			return len(v.Fields[0].Key) + 1 + ValueSize(v.Fields[0].Val)
-		}
-		return 1
-	case KindMap:
-		n := 2
-		for i, f := range v.Fields {
-			if i > 0 {
-				n++
-			}
-			n += MapKeySize(f.Key) + 1 + ValueSize(f.Val)
-		}
-		return n
-	}
-	return 1 // null, and what AppendValue writes as null
+	var m frameMeasure
+	return m.value(v, 0)
 }
 
 // StringSize returns the length of the canonical text of the string s
@@ -128,18 +91,9 @@ func uSize(r rune) int {
 func (l Limits) Check(f *Frame) error {
 	l = l.withDefaults()
 	var m frameMeasure
-	size := len(f.Agent) + len(f.Intent) + len(f.Op) + len("@>:{}")
-	for i, p := range f.Params {
-		if i > 0 {
-			size++
-		}
-		size += len(p.Key) + 1 + m.value(p.Val, 0)
-	}
+	size := len(f.Agent) + len(f.Intent) + len(f.Op) + len("@>:{}") + m.params(f.Params)
 	if len(f.Meta) > 0 {
-		size += 1 + len(f.Meta)
-		for _, p := range f.Meta {
-			size += len(p.Key) + 1 + m.value(p.Val, 0)
-		}
+		size += len("[]") + m.params(f.Meta)
 	}
 	switch {
 	case m.depth > l.MaxDepth:
@@ -173,41 +127,64 @@ type frameMeasure struct {
 	elems int // values, counted as the parser's count()
 }
 
+// params walks a frame's params (or meta) and returns the size of their
+// text between the brackets: key:value pairs and the separators between
+// them.
+func (m *frameMeasure) params(ps []Field) int {
+	n := separators(len(ps))
+	for _, p := range ps {
+		n += len(p.Key) + 1 + m.value(p.Val, 0)
+	}
+	return n
+}
+
 // value walks v at container level depth and returns its canonical size.
 func (m *frameMeasure) value(v Value, depth int) int {
 	m.elems++
 	switch v.Kind {
+	case KindBool:
+		if v.Bool {
+			return 4
+		}
+		return 5
+	case KindInt, KindDecimal:
+		return len(v.Str)
+	case KindNumber:
+		return 2 + len(v.Str)
+	case KindString:
+		return StringSize(v.Str)
+	case KindRef, KindAgent:
+		return 1 + len(v.Str)
 	case KindArray:
-		depth++
-		m.depth = max(m.depth, depth)
-		n := 2
-		for i, e := range v.List {
-			if i > 0 {
-				n++
-			}
-			if e.Kind == KindPair && len(e.Fields) == 1 {
-				m.elems++ // the parser counts the pair and its value
-				n += len(e.Fields[0].Key) + 1 + m.value(e.Fields[0].Val, depth)
-				continue
-			}
+		depth = m.enter(depth)
+		n := 2 + separators(len(v.List))
+		for _, e := range v.List {
 			n += m.value(e, depth)
 		}
 		return n
-	case KindMap:
-		depth++
-		m.depth = max(m.depth, depth)
-		n := 2
-		for i, f := range v.Fields {
-			if i > 0 {
-				n++
-			}
-			n += MapKeySize(f.Key) + 1 + m.value(f.Val, depth)
-		}
-		return n
 	case KindPair:
+		// The parser counts the pair and its value.
 		if len(v.Fields) == 1 {
 			return len(v.Fields[0].Key) + 1 + m.value(v.Fields[0].Val, depth)
 		}
+	case KindMap:
+		depth = m.enter(depth)
+		n := 2 + separators(len(v.Fields))
+		for _, f := range v.Fields {
+			n += MapKeySize(f.Key) + 1 + m.value(f.Val, depth)
+		}
+		return n
 	}
-	return ValueSize(v)
+	return 1 // null, and what AppendValue writes as null
 }
+
+// enter records a container opened at level depth and returns the level of
+// its elements.
+func (m *frameMeasure) enter(depth int) int {
+	depth++
+	m.depth = max(m.depth, depth)
+	return depth
+}
+
+// separators is how many separators stand between n elements.
+func separators(n int) int { return max(n-1, 0) }
