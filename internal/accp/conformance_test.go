@@ -29,56 +29,69 @@ func newTestSession(t testing.TB, opt Options) *Session {
 // in a fresh strict session and compares the canonical form, the debug
 // rendering and the decoded fields with the golden file next to it.
 func TestConformanceValid(t *testing.T) {
-	files, _ := filepath.Glob("testdata/conformance/valid/*.accp")
-	if len(files) == 0 {
-		t.Fatal("no valid conformance frames")
-	}
-	for _, path := range files {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			data, err := os.ReadFile(path)
-			if err != nil {
+	eachConformanceFrame(t, "valid", func(t *testing.T, path string, data []byte) {
+		s := newTestSession(t, Options{})
+		s.Put(Warm, "ckpt_1", Map(Field{"status", String("ok")}), 0)
+		f, err := ParseFrame(string(data))
+		if err != nil {
+			t.Fatalf("parse: %v", err)
+		}
+		m, err := s.Decode(string(data))
+		if err != nil {
+			t.Fatalf("decode: %v", err)
+		}
+		fields := map[string]any{}
+		for _, fl := range m.Fields {
+			fields[fl.Key] = fl.Val.ToJSON()
+		}
+		js, _ := json.MarshalIndent(fields, "", "  ")
+		got := "canonical: " + f.String() + "\n\n" + Render(f, nil) + "\ndecoded fields:\n" + string(js) + "\n"
+		golden := strings.TrimSuffix(path, ".accp") + ".golden"
+		if *update {
+			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			s := newTestSession(t, Options{})
-			s.Put(Warm, "ckpt_1", Map(Field{"status", String("ok")}), 0)
-			f, err := ParseFrame(string(data))
-			if err != nil {
-				t.Fatalf("parse: %v", err)
-			}
-			m, err := s.Decode(string(data))
-			if err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			fields := map[string]any{}
-			for _, fl := range m.Fields {
-				fields[fl.Key] = fl.Val.ToJSON()
-			}
-			js, _ := json.MarshalIndent(fields, "", "  ")
-			got := "canonical: " + f.String() + "\n\n" + Render(f, nil) + "\ndecoded fields:\n" + string(js) + "\n"
-			golden := strings.TrimSuffix(path, ".accp") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs from golden:\n--- got\n%s\n--- want\n%s", path, got, want)
-			}
-		})
-	}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run go test -update)", err)
+		}
+		if got != string(want) {
+			t.Errorf("%s differs from golden:\n--- got\n%s\n--- want\n%s", path, got, want)
+		}
+	})
 }
 
 // TestConformanceInvalid checks that every frame under
 // testdata/conformance/invalid is rejected whole with the code its file name
 // starts with.
 func TestConformanceInvalid(t *testing.T) {
-	files, _ := filepath.Glob("testdata/conformance/invalid/*.accp")
+	eachConformanceFrame(t, "invalid", func(t *testing.T, path string, data []byte) {
+		want := Code(strings.SplitN(filepath.Base(path), "-", 2)[0])
+		if !want.Known() {
+			t.Fatalf("file name does not start with a standard code")
+		}
+		s := newTestSession(t, Options{})
+		m, err := s.Decode(string(data))
+		if err == nil {
+			t.Fatalf("accepted, want %s; decoded %+v", want, m)
+		}
+		if got := CodeOf(err); got != want {
+			t.Errorf("got %v, want %s", err, want)
+		}
+		if m != nil {
+			t.Errorf("rejected frame still produced a message")
+		}
+	})
+}
+
+// eachConformanceFrame runs test on every frame under
+// testdata/conformance/dir, each as a subtest named for its file, and
+// fails if there are none.
+func eachConformanceFrame(t *testing.T, dir string, test func(t *testing.T, path string, data []byte)) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "conformance", dir, "*.accp"))
 	if len(files) == 0 {
-		t.Fatal("no invalid conformance frames")
+		t.Fatalf("no %s conformance frames", dir)
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
@@ -86,21 +99,7 @@ func TestConformanceInvalid(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := Code(strings.SplitN(filepath.Base(path), "-", 2)[0])
-			if !want.Known() {
-				t.Fatalf("file name does not start with a standard code")
-			}
-			s := newTestSession(t, Options{})
-			m, err := s.Decode(string(data))
-			if err == nil {
-				t.Fatalf("accepted, want %s; decoded %+v", want, m)
-			}
-			if got := CodeOf(err); got != want {
-				t.Errorf("got %v, want %s", err, want)
-			}
-			if m != nil {
-				t.Errorf("rejected frame still produced a message")
-			}
+			test(t, path, data)
 		})
 	}
 }

@@ -111,21 +111,35 @@ func TestRefBudget(t *testing.T) {
 // the same frame: each array holds the previous one twice, so the text
 // doubles with every level of a frame that grows by a few bytes.
 func TestRefBudgetDoubling(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("{a:xxxxxxxx")
-	// The method name is $0, a is $1; each array is numbered after it.
-	for i := range 40 {
-		fmt.Fprintf(&b, ",b%02d:[$%d,$%d]", i, i+1, i+1)
-	}
-	b.WriteString("}")
-	var err error
-	d := cputime.Of(func() { _, err = NewDecoder("b", Options{}).DecodeValue(noteFrame(b.String(), 1)) })
+	d, err := decodeFresh(doublingRefs("xxxxxxxx", 40))
 	if accp.CodeOf(err) != accp.CodeBudgetExceeded {
 		t.Fatalf("got %v, want E2003", err)
 	}
 	if d > 2*time.Second {
 		t.Errorf("rejecting took %v of CPU", d)
 	}
+}
+
+// doublingRefs is a frame whose param a is first and whose every later
+// param is an array holding the one before it twice, by refs: the text
+// grows by a few bytes a level, the value it stands for doubles.
+func doublingRefs(first string, levels int) string {
+	var b strings.Builder
+	b.WriteString("{a:" + first)
+	// The method name is $0, a is $1; each array is numbered after it.
+	for i := range levels {
+		fmt.Fprintf(&b, ",b%02d:[$%d,$%d]", i, i+1, i+1)
+	}
+	b.WriteString("}")
+	return noteFrame(b.String(), 1)
+}
+
+// decodeFresh decodes frame with a new decoder and returns the CPU time it
+// took and the error.
+func decodeFresh(frame string) (time.Duration, error) {
+	var err error
+	d := cputime.Of(func() { _, err = NewDecoder("b", Options{}).DecodeValue(frame) })
+	return d, err
 }
 
 // TestEncoderRefBudget checks that the encoder writes no frame the
@@ -555,14 +569,7 @@ func TestRefBudgetValues(t *testing.T) {
 		t.Errorf("30 refs to the list: got %v, want E2003", err)
 	}
 
-	var b strings.Builder
-	b.WriteString("{a:{k:1,l:2}")
-	for i := range 19 {
-		fmt.Fprintf(&b, ",b%02d:[$%d,$%d]", i, i+1, i+1)
-	}
-	b.WriteString("}")
-	var err error
-	d := cputime.Of(func() { _, err = NewDecoder("b", Options{}).DecodeValue(noteFrame(b.String(), 1)) })
+	d, err := decodeFresh(doublingRefs("{k:1,l:2}", 19))
 	if accp.CodeOf(err) != accp.CodeBudgetExceeded {
 		t.Errorf("doubling maps: got %v, want E2003", err)
 	}
