@@ -40,13 +40,16 @@ rules:
 // adapterRun starts a bridged run under adapterPolicy with an audit log.
 func adapterRun(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, o runOptions) (*run, string) {
 	t.Helper()
-	if err := os.MkdirAll(w.base, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	policy := filepath.Join(w.base, "GOVERNANCE.md")
-	if err := os.WriteFile(policy, []byte(adapterPolicy), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return governedRun(t, s, a, w, adapterPolicy, o)
+}
+
+// governedRun starts a bridged run under policyText (written as the
+// workspace base's GOVERNANCE.md) with an audit log, the client allowing
+// what it is asked unless o says otherwise, and returns the run and its
+// audit log.
+func governedRun(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, policyText string, o runOptions) (*run, string) {
+	t.Helper()
+	policy := writeGovernance(t, w, policyText)
 	auditFile := filepath.Join(w.base, "audit-"+o.name+".jsonl")
 	o.bridge = true
 	o.bridgeArgs = append([]string{"--policy", policy, "--audit", auditFile}, o.bridgeArgs...)
@@ -519,19 +522,12 @@ func TestAdapterClaudeHookDeny(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "POLICY.md"), []byte(vaultPolicy), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	policy := filepath.Join(w.base, "GOVERNANCE.md")
-	if err := os.WriteFile(policy, []byte(hookOnlyPolicy), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	auditFile := filepath.Join(w.base, "audit-hook-deny.jsonl")
 	const secret = "vault-code-90210"
-	r := start(t, s, a, w, runOptions{
-		name:       "claude-hook-deny",
-		bridge:     true,
-		bridgeArgs: []string{"--policy", policy, "--audit", auditFile},
-		files:      map[string]string{"vault.txt": secret + "\n"},
-		script:     fakemodel.Script{Steps: []fakemodel.Step{a.read(w.path("vault.txt")), fakemodel.Text("It is off limits.")}},
-		client:     clientScript{Permission: "allow", Prompts: textPrompts("Read vault.txt.")},
+	r, auditFile := governedRun(t, s, a, w, hookOnlyPolicy, runOptions{
+		name:   "claude-hook-deny",
+		files:  map[string]string{"vault.txt": secret + "\n"},
+		script: fakemodel.Script{Steps: []fakemodel.Step{a.read(w.path("vault.txt")), fakemodel.Text("It is off limits.")}},
+		client: clientScript{Permission: "allow", Prompts: textPrompts("Read vault.txt.")},
 	})
 	sum := r.wait()
 	r.noLeftovers()

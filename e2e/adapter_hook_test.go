@@ -39,67 +39,57 @@ func TestAdapterClaudeHookProtocol(t *testing.T) {
 	}
 	defer srv.Close()
 
-	settingsFor := func(socket string) string {
-		st, _ := adapter.BuildClaudeSettings(adapter.Rules{}, adapter.HookCommand(s.bridge, socket))
-		b, err := json.Marshal(st)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
+	// The socket's path in the hook command, or, with none there, in the
+	// agent's environment (ACP_BRIDGE_HOOK_SOCKET, which the bridge sets
+	// when it starts the agent), passed on by claude-agent-acp and Claude
+	// Code.
+	withEnv := *a
+	withEnv.env = func(url string) []string {
+		return append(a.env(url), adapter.HookSocketEnv+"="+srv.SocketPath())
 	}
-	meta := func(settings string) map[string]any {
-		return map[string]any{"claudeCode": map[string]any{"options": map[string]any{"extraArgs": map[string]any{"settings": settings}}}}
+	for _, tc := range []struct {
+		name, run string
+		agent     *agentSpec
+		hook      string // the hook command in Claude's settings
+	}{
+		{"deny", "hook-protocol", a, adapter.HookCommand(s.bridge, srv.SocketPath())},
+		{"socket from the environment", "hook-env", &withEnv, shellQuote(s.bridge) + " hook"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mu.Lock()
+			calls = nil
+			mu.Unlock()
+			st, _ := adapter.BuildClaudeSettings(adapter.Rules{}, tc.hook)
+			settings, err := json.Marshal(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			meta := map[string]any{"claudeCode": map[string]any{"options": map[string]any{"extraArgs": map[string]any{"settings": string(settings)}}}}
+			r := start(t, s, tc.agent, w, runOptions{
+				name:   tc.run,
+				files:  map[string]string{".env": envSecret + "\n"},
+				script: fakemodel.Script{Steps: []fakemodel.Step{a.read(w.path(".env")), fakemodel.Text("Done.")}},
+				client: clientScript{Permission: "allow", Prompts: textPrompts("Read .env."), SessionMeta: meta},
+			})
+			r.mustSucceed()
+			r.noLeftovers()
+			if secretReachedModel(r) {
+				t.Errorf("the .env content reached the model")
+			}
+			reqs := mainRequestsText(r)
+			if len(reqs) < 2 {
+				t.Fatalf("%d main requests, want 2\n%s", len(reqs), r.stderrTail())
+			}
+			if got := toolResultText(t, reqs[1], "toolu_fake_step0"); !strings.Contains(got, "hook-protocol-test denies .env") {
+				t.Errorf("the model did not get the hook's reason for the denied read; it got %q", got)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(calls) < 1 || calls[0].Tool != "Read" || !strings.Contains(string(calls[0].Input), ".env") || calls[0].SessionID == "" {
+				t.Errorf("the hook server saw %+v, want Claude's Read call with its input and session", calls)
+			}
+		})
 	}
-
-	t.Run("deny", func(t *testing.T) {
-		r := start(t, s, a, w, runOptions{
-			name:   "hook-protocol",
-			files:  map[string]string{".env": envSecret + "\n"},
-			script: fakemodel.Script{Steps: []fakemodel.Step{a.read(w.path(".env")), fakemodel.Text("Done.")}},
-			client: clientScript{Permission: "allow", Prompts: textPrompts("Read .env."), SessionMeta: meta(settingsFor(srv.SocketPath()))},
-		})
-		r.mustSucceed()
-		r.noLeftovers()
-		if secretReachedModel(r) {
-			t.Errorf("the .env content reached the model")
-		}
-		reqs := mainRequestsText(r)
-		if len(reqs) < 2 {
-			t.Fatalf("%d main requests, want 2\n%s", len(reqs), r.stderrTail())
-		}
-		if got := toolResultText(t, reqs[1], "toolu_fake_step0"); !strings.Contains(got, "hook-protocol-test denies .env") {
-			t.Errorf("the model did not get the hook's reason for the denied read; it got %q", got)
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if len(calls) < 1 || calls[0].Tool != "Read" || !strings.Contains(string(calls[0].Input), ".env") || calls[0].SessionID == "" {
-			t.Errorf("the hook server saw %+v, want Claude's Read call with its input and session", calls)
-		}
-	})
-
-	t.Run("socket from the environment", func(t *testing.T) {
-		// The hook command names no socket: it must come from the agent's
-		// environment (ACP_BRIDGE_HOOK_SOCKET, which the bridge sets when it
-		// starts the agent), passed on by claude-agent-acp and Claude Code.
-		withEnv := *a
-		withEnv.env = func(url string) []string {
-			return append(a.env(url), adapter.HookSocketEnv+"="+srv.SocketPath())
-		}
-		st, _ := adapter.BuildClaudeSettings(adapter.Rules{}, shellQuote(s.bridge)+" hook")
-		b, _ := json.Marshal(st)
-		r := start(t, s, &withEnv, w, runOptions{
-			name:   "hook-env",
-			files:  map[string]string{".env": envSecret + "\n"},
-			script: fakemodel.Script{Steps: []fakemodel.Step{a.read(w.path(".env")), fakemodel.Text("Done.")}},
-			client: clientScript{Permission: "allow", Prompts: textPrompts("Read .env."), SessionMeta: meta(string(b))},
-		})
-		r.mustSucceed()
-		r.noLeftovers()
-		reqs := mainRequestsText(r)
-		if secretReachedModel(r) || len(reqs) < 2 || !strings.Contains(toolResultText(t, reqs[1], "toolu_fake_step0"), "hook-protocol-test denies .env") {
-			t.Errorf("the hook did not reach the bridge through the socket in its environment")
-		}
-	})
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

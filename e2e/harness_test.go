@@ -117,10 +117,9 @@ type agentSpec struct {
 	env func(modelURL string) []string
 	// setupHome prepares the isolated HOME.
 	setupHome func(home string) error
-	// Steps using the agent's own tool names.
-	read  func(path string) fakemodel.Step
-	write func(path, content string) fakemodel.Step
-	shell func(command string) fakemodel.Step
+	// The agent's own names for its read, write and shell tools, which
+	// the steps read, write and shell call.
+	readTool, writeTool, shellTool string
 	// writeNeedsExisting: the agent's write tool fails on a new file when
 	// the client serves fs/* (see geminiAgent).
 	writeNeedsExisting bool
@@ -157,15 +156,9 @@ var claudeAgent = agentSpec{
 		}
 	},
 	setupHome: func(string) error { return nil },
-	read: func(p string) fakemodel.Step {
-		return fakemodel.Tool("Read", map[string]any{"file_path": p})
-	},
-	write: func(p, c string) fakemodel.Step {
-		return fakemodel.Tool("Write", map[string]any{"file_path": p, "content": c})
-	},
-	shell: func(c string) fakemodel.Step {
-		return fakemodel.Tool("Bash", map[string]any{"command": c, "description": "Run " + c})
-	},
+	readTool:  "Read",
+	writeTool: "Write",
+	shellTool: "Bash",
 }
 
 // geminiSettings is ~/.gemini/settings.json for an offline, quiet Gemini CLI.
@@ -217,18 +210,27 @@ var geminiAgent = agentSpec{
 		}
 		return os.WriteFile(filepath.Join(dir, "settings.json"), []byte(geminiSettings), 0o644)
 	},
-	read: func(p string) fakemodel.Step {
-		return fakemodel.Tool("read_file", map[string]any{"file_path": p})
-	},
-	write: func(p, c string) fakemodel.Step {
-		return fakemodel.Tool("write_file", map[string]any{"file_path": p, "content": c})
-	},
-	shell: func(c string) fakemodel.Step {
-		return fakemodel.Tool("run_shell_command", map[string]any{"command": c, "description": "Run " + c})
-	},
+	readTool:  "read_file",
+	writeTool: "write_file",
+	shellTool: "run_shell_command",
 }
 
 var agents = []*agentSpec{&claudeAgent, &geminiAgent}
+
+// read is a step calling the agent's read tool on path.
+func (a *agentSpec) read(path string) fakemodel.Step {
+	return fakemodel.Tool(a.readTool, map[string]any{"file_path": path})
+}
+
+// write is a step calling the agent's write tool to write content to path.
+func (a *agentSpec) write(path, content string) fakemodel.Step {
+	return fakemodel.Tool(a.writeTool, map[string]any{"file_path": path, "content": content})
+}
+
+// shell is a step calling the agent's shell tool to run command.
+func (a *agentSpec) shell(command string) fakemodel.Step {
+	return fakemodel.Tool(a.shellTool, map[string]any{"command": command, "description": "Run " + command})
+}
 
 // clientScript is the test client's script (see client/client.mjs).
 type clientScript struct {

@@ -48,10 +48,7 @@ func policyRun(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, withPolicy
 // flags; the audit log goes to audit.jsonl in the workspace base (fresh).
 func policyRunWith(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, extra []string, steps []fakemodel.Step, prompt string) *run {
 	t.Helper()
-	policy := filepath.Join(w.base, "GOVERNANCE.md")
-	if err := os.WriteFile(policy, []byte(e2ePolicy), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	policy := writeGovernance(t, w, e2ePolicy)
 	audit := filepath.Join(w.base, "audit.jsonl")
 	os.Remove(audit)
 	name := "policy"
@@ -73,6 +70,20 @@ func policyStart(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, o runOpt
 		script:     fakemodel.Script{Steps: steps},
 		client:     clientScript{Permission: "allow", Prompts: textPrompts(prompt)},
 	})
+}
+
+// writeGovernance writes text as the workspace base's GOVERNANCE.md and
+// returns its path.
+func writeGovernance(t *testing.T, w *workspace, text string) string {
+	t.Helper()
+	if err := os.MkdirAll(w.base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	policy := filepath.Join(w.base, "GOVERNANCE.md")
+	if err := os.WriteFile(policy, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return policy
 }
 
 // secretReachedModel reports whether the secret file's content reached the model.
