@@ -152,3 +152,53 @@ func FuzzReadObject(f *testing.F) {
 		}
 	})
 }
+
+func TestSkipValueStrings(t *testing.T) {
+	tests := []struct {
+		doc string
+		end int // -1: an error
+	}{
+		{`"abc"`, 5},
+		{`"" , 1`, 2},
+		{`"a\"b"`, 6},
+		{`"a\\"b"`, 5},
+		{`"a\\\"b"`, 8},
+		{`"\\\\\\\\"x"`, 10},
+		{`"line\none\nline two \"quoted\" end"` + `,"next":"x"`, 36},
+		{`"` + strings.Repeat(`word\n`, 40) + `"]`, 242},
+		{`"` + strings.Repeat(`\\`, 30) + `\"` + `"`, 64},
+		{`"abc`, -1},
+		{`"abc\"`, -1},
+		{`"ab\`, -1},
+		{`"` + strings.Repeat(`x\n`, 20), -1},
+	}
+	for _, tt := range tests {
+		end, err := SkipValue([]byte(tt.doc), 0)
+		if tt.end < 0 {
+			if err == nil {
+				t.Errorf("SkipValue(%.40q) = %d, want an error", tt.doc, end)
+			}
+			continue
+		}
+		if err != nil || end != tt.end {
+			t.Errorf("SkipValue(%.40q) = %d, %v; want %d", tt.doc, end, err, tt.end)
+		}
+	}
+}
+
+// FuzzSkipValue: SkipValue finds the end of every valid value exactly
+// where the value ends, however its strings are escaped.
+func FuzzSkipValue(f *testing.F) {
+	for _, s := range []string{`"a\"b"`, `"\\\\"`, `{"k":"v\\\"w","x":["\n\"",1]}`, `["` + strings.Repeat(`ab\n`, 30) + `"]`, `"\u0022"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		end, err := SkipValue(doc, 0)
+		if !Valid(doc) {
+			return
+		}
+		if want := len(strings.TrimRight(string(doc), " \t\r\n")); err != nil || end != want {
+			t.Fatalf("%q: SkipValue %d, %v; want %d", doc, end, err, want)
+		}
+	})
+}
