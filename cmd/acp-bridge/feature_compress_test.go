@@ -56,22 +56,3 @@ func TestBridgeCompressionOffloadsRead(t *testing.T) {
 		t.Errorf("audit log has no compression record:\n%s", b)
 	}
 }
-
-func TestBridgeCompressionFlags(t *testing.T) {
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
-		{"bad mode", []string{"--compress", "maybe"}, `--compress "maybe": want on or off`},
-		{"bad threshold", []string{"--compress", "on", "--offload-tokens", "0"}, "must be positive"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, stderr, code := runCmd(t, "", append(tt.args, "--cache-dir", t.TempDir(), "--", "true")...)
-			if code != 2 || !strings.Contains(stderr, tt.want) {
-				t.Errorf("exit %d, stderr %q: want exit 2 with %q", code, stderr, tt.want)
-			}
-		})
-	}
-}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/acp-bridge/acp-bridge/internal/acpparams"
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
@@ -88,12 +89,7 @@ func (p *Pipeline) clientResult(ctx context.Context, m *acpwire.Message, next ac
 		s.mu.Unlock()
 		p.tier2(s, lvl, path, len(body))
 	case "session/request_permission":
-		var out struct {
-			Outcome struct {
-				Outcome  string `json:"outcome"`
-				OptionID string `json:"optionId"`
-			} `json:"outcome"`
-		}
+		var out acpparams.PermissionResponse
 		_ = json.Unmarshal(m.Result, &out)
 		title, _ := rawjson.GetString(req.Params, "toolCall", "title")
 		d := "Permission " + out.Outcome.Outcome
@@ -123,9 +119,7 @@ func deref(p *int) int {
 // optionLabel returns "<kind> (<name>)" for optionID in a permission request.
 func optionLabel(params []byte, optionID string) string {
 	raw, _ := rawjson.Get(params, "options")
-	var opts []struct {
-		OptionID, Name, Kind string
-	}
+	var opts []acpparams.PermissionOption
 	_ = json.Unmarshal(raw, &opts)
 	for _, o := range opts {
 		if o.OptionID == optionID {

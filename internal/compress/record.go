@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/acp-bridge/acp-bridge/internal/acpparams"
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
@@ -234,18 +235,19 @@ func (r *Recorder) Note(at time.Time, role, text string) {
 // Artifacts come from edit/delete/move tool calls: their locations and diff
 // paths, with the status of the call.
 func (r *Recorder) ToolCall(at time.Time, update []byte) {
-	f := parseUpdate(update)
-	r.toolCall(at, f, parseContents(f.content))
+	if t, err := acpparams.ReadToolCall(update); err == nil {
+		r.toolCall(at, &t)
+	}
 }
 
 // done reports whether a tool call status is final: the call's state is
 // then forgotten (a later update for it starts afresh).
 func done(status string) bool { return status == "completed" || status == "failed" }
 
-// toolCall records f, whose content items are items, and returns the
-// call's state, which it forgets once the call is done.
-func (r *Recorder) toolCall(at time.Time, f updateFields, items []contentFields) *toolCall {
-	id, _ := rawjson.String(f.toolCallID)
+// toolCall records f and returns the call's state, which it forgets once
+// the call is done.
+func (r *Recorder) toolCall(at time.Time, f *acpparams.ToolCall) *toolCall {
+	id := f.ID
 	tc := r.toolCalls[id]
 	isNew := tc == nil
 	if isNew {
@@ -257,44 +259,37 @@ func (r *Recorder) toolCall(at time.Time, f updateFields, items []contentFields)
 			r.toolOrder = append(r.toolOrder[:0], r.toolOrder[1:]...)
 		}
 	}
-	if v, ok := rawjson.String(f.title); ok {
-		tc.title = v
+	if f.HasTitle {
+		tc.title = f.Title
 	}
-	if v, ok := rawjson.String(f.toolKind); ok {
-		tc.kind = v
+	if f.HasKind {
+		tc.kind = f.Kind
 	}
 	prevStatus := tc.status
-	if v, ok := rawjson.String(f.status); ok {
-		tc.status = v
+	if f.Status != "" {
+		tc.status = f.Status
 	}
-	// The wire refused members named twice or in another case, so the
-	// first "path" of each location is the one every reader sees.
-	eachElement(f.locations, func(l []byte) bool {
-		if v, ok := member(l, "path"); ok {
-			p, _ := rawjson.String(v)
-			tc.addPath(p)
-		}
-		return true
-	})
-	for _, c := range items {
-		switch c.typ {
+	for _, p := range f.Locations {
+		tc.addPath(p)
+	}
+	for _, c := range f.Items {
+		switch c.Type {
 		case "content":
-			if (tc.status == "failed" || tc.kind == "execute") && len(c.text) > 1 && c.text[0] == '"' {
+			if (tc.status == "failed" || tc.kind == "execute") && len(c.Text) > 1 && c.Text[0] == '"' {
 				// Command output and failures carry the error codes.
-				r.scratch = appendUnquoted(r.scratch[:0], c.text)
+				r.scratch = appendUnquoted(r.scratch[:0], c.Text)
 				r.scanFactsIn(r.scratch)
 				if cap(r.scratch) > maxScratch {
 					r.scratch = nil
 				}
 			}
 		case "diff":
-			p, _ := rawjson.String(c.path)
-			tc.addPath(p)
-			if c.oldText == nil || string(c.oldText) == "null" {
+			tc.addPath(c.Path)
+			if c.OldText == nil || string(c.OldText) == "null" {
 				tc.created = true
 			}
-			if c.newText != nil {
-				tc.bodyBytes = len(c.newText)
+			if c.NewText != nil {
+				tc.bodyBytes = len(c.NewText)
 			}
 		}
 	}

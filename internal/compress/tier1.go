@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/acp-bridge/acp-bridge/internal/acpparams"
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
@@ -154,29 +155,21 @@ func (p *Pipeline) guardWrite(m *acpwire.Message) (bool, error) {
 
 // update handles session/update from the agent.
 func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
-	var downID, update []byte
-	eachMember(m.Params, func(k, v []byte) bool {
-		switch string(k) {
-		case "sessionId":
-			downID = v
-		case "update":
-			update = v
-		}
-		return true
-	})
-	if update == nil {
+	upd, err := acpparams.ReadUpdate(m.Params)
+	if err != nil {
+		// Not an update the IDE acts on, or one it may read another way
+		// (a member named twice): recorded and offloaded from nothing.
 		return next.Handle(ctx, m)
 	}
-	down, _ := rawjson.String(downID)
+	down := upd.SessionID
 	ide := p.ideID(down)
 	s := p.sessionFor(ide, "")
-	f := parseUpdate(update)
-	kind, content := f.kind, f.content
+	kind, update := upd.SessionUpdate, upd.Raw
 	out := m
 	var grew [][]byte // text entering the agent's context, as JSON string literals
 	switch kind {
 	case "agent_message_chunk", "agent_thought_chunk", "user_message_chunk":
-		text, _ := member(content, "text")
+		text := upd.Text
 		p.mu.Lock()
 		loading := p.loading[ide]
 		p.mu.Unlock()
@@ -199,8 +192,7 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 			grew = [][]byte{text}
 		}
 	case "tool_call", "tool_call_update":
-		var err error
-		if out, grew, err = p.toolCallUpdate(s, m, update, f); err != nil {
+		if out, grew, err = p.toolCallUpdate(s, m, &upd); err != nil {
 			return err
 		}
 	case "plan":
@@ -215,7 +207,6 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 			s.mu.Unlock()
 		}
 	case "available_commands_update":
-		var err error
 		if out, err = p.mergeCommands(s, m, update); err != nil {
 			return err
 		}
@@ -226,7 +217,6 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 		s.mu.Unlock()
 	}
 	if ide != down {
-		var err error
 		if out, err = out.PatchJSON(ide, "params", "sessionId"); err != nil {
 			return err
 		}
@@ -238,7 +228,7 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 	if len(grew) > 0 {
 		u, changed = p.accountLiterals(s, grew)
 	}
-	err := next.Handle(ctx, out)
+	err = next.Handle(ctx, out)
 	if changed {
 		p.sendEstimate(s, u)
 	}
@@ -247,24 +237,22 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 
 // toolCallUpdate records a tool call and offloads oversized text content
 // toward the IDE (the IDE shows the preview and the path).
-func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update []byte, f updateFields) (*acpwire.Message, [][]byte, error) {
+func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, u *acpparams.Update) (*acpwire.Message, [][]byte, error) {
 	out := m
 	var text [][]byte
-	items := parseContents(f.content)
-	for i, c := range items {
-		if c.text == nil {
+	for i, c := range u.Items {
+		if c.Text == nil {
 			// A diff's new text was the agent's own output.
-			if c.newText != nil {
-				text = append(text, c.newText)
+			if c.NewText != nil {
+				text = append(text, c.NewText)
 			}
 			continue
 		}
-		text = append(text, c.text)
+		text = append(text, c.Text)
 		// Toward the IDE the size is judged from bytes (four per token)
 		// to keep tokenizing off the streaming path.
-		if len(c.text) > p.cfg.OffloadTokens*bytesPerToken {
-			title, _ := rawjson.String(f.title)
-			if o, err := p.offloadIDEText(s, out, c.text, "tool_call_"+title, []string{"params", "update", "content", fmt.Sprint(i), "content", "text"}); err == nil {
+		if len(c.Text) > p.cfg.OffloadTokens*bytesPerToken {
+			if o, err := p.offloadIDEText(s, out, c.Text, "tool_call_"+u.Title, []string{"params", "update", "content", fmt.Sprint(i), "content", "text"}); err == nil {
 				out = o
 			} else {
 				p.logger.Debug("no tier 1 offload toward the IDE", "err", err)
@@ -273,11 +261,11 @@ func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update []byte,
 	}
 	s.mu.Lock()
 	arts := s.rec.artifactsSeen
-	tc := s.rec.toolCall(m.Received, f, items)
+	tc := s.rec.toolCall(m.Received, &u.ToolCall)
 	newArts := s.rec.artifactsSeen - arts
 	lvl := s.meter.Usage().Level()
 	var bodies []Artifact
-	if st, _ := rawjson.String(f.status); st == "completed" {
+	if u.Status == "completed" {
 		for _, path := range tc.paths {
 			if a := s.rec.byPath[path]; a != nil && a.Bytes > 0 {
 				bodies = append(bodies, *a)
@@ -285,7 +273,7 @@ func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, update []byte,
 		}
 	}
 	if w := s.watch; w != nil {
-		if f.kind == "tool_call" {
+		if u.SessionUpdate == "tool_call" {
 			w.obs.ToolCalls++
 		}
 		for _, path := range tc.paths {

@@ -15,6 +15,8 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"golang.org/x/text/language"
 	textmessage "golang.org/x/text/message"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpparams"
 )
 
 // Entry is one line of a bridge recording (acp-bridge --record): a message
@@ -418,14 +420,11 @@ func (n *narration) describeResponse(dir string, m message) string {
 		AgentInfo struct {
 			Name string `json:"name"`
 		} `json:"agentInfo"`
-		ProtocolVersion int    `json:"protocolVersion"`
-		SessionID       string `json:"sessionId"`
-		StopReason      string `json:"stopReason"`
-		Content         string `json:"content"`
-		Outcome         struct {
-			Outcome  string `json:"outcome"`
-			OptionID string `json:"optionId"`
-		} `json:"outcome"`
+		ProtocolVersion int                         `json:"protocolVersion"`
+		SessionID       string                      `json:"sessionId"`
+		StopReason      string                      `json:"stopReason"`
+		Content         string                      `json:"content"`
+		Outcome         acpparams.PermissionOutcome `json:"outcome"`
 	}
 	jsonv2.Unmarshal(m.Result, &r)
 	switch req.Method {

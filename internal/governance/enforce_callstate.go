@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/acp-bridge/acp-bridge/internal/acpparams"
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
@@ -104,22 +105,22 @@ func (c *callState) ended() bool { return c.status == "completed" || c.status ==
 // the kept state describe it together, with f's own fields whole (to
 // decide on now), which judged fields f carried, and whether f carried
 // any judged field at all.
-func (c *callState) merge(f *toolCallFields) (full ToolCall, carried int, touched bool) {
+func (c *callState) merge(f *acpparams.ToolCall) (full ToolCall, carried int, touched bool) {
 	full = c.tc
-	if f.Title != nil {
+	if f.HasTitle {
 		touched = true
-		full.Title = *f.Title
+		full.Title = f.Title
 		carried |= fieldTitle
-		if len(*f.Title) <= maxKept {
-			c.tc.Title, c.cut = *f.Title, c.cut&^fieldTitle
+		if len(f.Title) <= maxKept {
+			c.tc.Title, c.cut = f.Title, c.cut&^fieldTitle
 		} else {
 			c.tc.Title, c.cut = "", c.cut|fieldTitle
 		}
 	}
-	if f.Kind != nil && *f.Kind != c.tc.Kind {
+	if f.HasKind && f.Kind != c.tc.Kind {
 		touched = true
-		full.Kind = *f.Kind
-		c.tc.Kind = boundString(*f.Kind, 256)
+		full.Kind = f.Kind
+		c.tc.Kind = boundString(f.Kind, 256)
 	}
 	if name := agentToolName(f.Meta); name != "" && name != c.tc.Tool {
 		touched = true
@@ -144,13 +145,10 @@ func (c *callState) merge(f *toolCallFields) (full ToolCall, carried int, touche
 	}
 	locs, diffs := full.Locations, full.DiffPaths
 	if f.Locations != nil {
-		locs = make([]string, 0, len(f.Locations))
-		for _, l := range f.Locations {
-			locs = append(locs, l.Path)
-		}
+		locs = f.Locations
 	}
 	if f.Content != nil {
-		diffs = f.contentDiffs()
+		diffs = f.DiffPaths()
 	}
 	if f.Locations != nil || f.Content != nil {
 		if !slices.Equal(locs, full.Locations) || !slices.Equal(diffs, full.DiffPaths) {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/acp-bridge/acp-bridge/internal/acpparams"
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
@@ -200,7 +201,7 @@ func (x *Enforcer) ask(ctx context.Context, req *acpwire.Message, sid, action, w
 		"sessionId": sid,
 		"toolCall": map[string]any{"toolCallId": id, "title": fmt.Sprintf("%s (policy: %s)", what, d.Value),
 			"kind": kind, "status": "pending", "rawInput": input},
-		"options": []permOption{{OptionID: "allow", Name: "Allow once", Kind: "allow_once"}, {OptionID: "reject", Name: "Reject", Kind: "reject_once"}},
+		"options": []acpparams.PermissionOption{{OptionID: "allow", Name: "Allow once", Kind: "allow_once"}, {OptionID: "reject", Name: "Reject", Kind: "reject_once"}},
 	}
 	x.transition(sid, "suspended", "waiting for approval of "+what)
 	defer x.transition(sid, "running", "approval answered")
@@ -211,12 +212,7 @@ func (x *Enforcer) ask(ctx context.Context, req *acpwire.Message, sid, action, w
 		}
 		return false, "", err
 	}
-	var out struct {
-		Outcome struct {
-			Outcome  string `json:"outcome"`
-			OptionID string `json:"optionId"`
-		} `json:"outcome"`
-	}
+	var out acpparams.PermissionResponse
 	if err := unmarshalStrict(res, &out); err != nil {
 		return false, "", fmt.Errorf("unreadable permission response: %v", err)
 	}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/acp-bridge/acp-bridge/internal/acpparams"
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
@@ -16,29 +18,21 @@ type permState struct {
 	session  string
 	call     *callState
 	decision Decision
-	options  []permOption
+	options  []acpparams.PermissionOption
 	judged   string // the call's fingerprint when the person was asked
 }
 
-type permOption struct {
-	OptionID string `json:"optionId"`
-	Name     string `json:"name"`
-	Kind     string `json:"kind"`
-}
-
-type permParams struct {
-	SessionID string         `json:"sessionId"`
-	ToolCall  toolCallFields `json:"toolCall"`
-	Options   []permOption   `json:"options"`
-}
-
 func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
-	var p permParams
+	var p acpparams.PermissionRequest
 	if err := decodeStrict(m, &p); err != nil {
 		return x.refuseUnreadable(m, err)
 	}
-	if err := p.ToolCall.readContent(); err != nil {
-		return x.refuseUnreadable(m, fmt.Errorf("%w: %v", errUnreadable, err))
+	tc, err := acpparams.ReadToolCall(p.ToolCall)
+	if err == nil && tc.Bad != "" {
+		err = errors.New(tc.Bad)
+	}
+	if err != nil {
+		return x.refuseUnreadable(m, fmt.Errorf("%w: the permission request's toolCall: %v", errUnreadable, err))
 	}
 	if len(p.Options) > maxOptions {
 		return x.refuseUnreadable(m, fmt.Errorf("%w: the permission request offers %d options", errUnreadable, len(p.Options)))
@@ -48,21 +42,21 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 		// answer: a "Reject" could be taken for an "Allow".
 		return x.refuseUnreadable(m, fmt.Errorf("%w: two options have the optionId %q", errUnreadable, id))
 	}
-	if p.ToolCall.ToolCallID == "" || len(p.ToolCall.ToolCallID) > maxCallID {
+	if tc.ID == "" || len(tc.ID) > maxCallID {
 		return x.refuseUnreadable(m, fmt.Errorf("%w: the permission request's toolCall has no toolCallId, or one over 1 KiB", errUnreadable))
 	}
-	if d, bad := x.toolCallRefusal(p.SessionID, p.ToolCall.ToolCallID, p.ToolCall.content.terminals); bad {
+	if d, bad := x.toolCallRefusal(p.SessionID, tc.ID, tc.TerminalIDs()); bad {
 		x.refuseMessage(m, p.SessionID, d)
 		return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidRequest, "acp-bridge: %s", d.Reason).WithData(denialData(d)))
 	}
 	x.mu.Lock()
-	c := x.callLocked(p.SessionID, p.ToolCall.ToolCallID)
+	c := x.callLocked(p.SessionID, tc.ID)
 	if c == nil {
 		// The bridge stopped this call and it ended: a stand-in to refuse.
-		c = &callState{session: p.SessionID, id: p.ToolCall.ToolCallID, blocked: true}
+		c = &callState{session: p.SessionID, id: tc.ID, blocked: true}
 	}
 	cutBefore := c.cut
-	full, carried, _ := c.merge(&p.ToolCall)
+	full, carried, _ := c.merge(&tc)
 	if x.calls[callKey(c.session, c.id)] == c {
 		x.accountLocked(c)
 	}
@@ -119,16 +113,16 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 	}
 	switch {
 	case d.Value == Allow:
-		return x.send.Reply(m, selectedOutcome(allowOpt))
+		return x.send.Reply(m, acpparams.Selected(allowOpt))
 	case d.Value == Deny:
 		x.mu.Lock()
 		c.denied = true
 		x.mu.Unlock()
 		x.tell(p.SessionID, fmt.Sprintf("acp-bridge refused permission for %s: %s (rule: %s).", describeCall(c), d.Reason, d.Rule))
 		if opt := findOption(p.Options, "reject_once"); opt != "" {
-			return x.send.Reply(m, selectedOutcome(opt))
+			return x.send.Reply(m, acpparams.Selected(opt))
 		}
-		return x.send.Reply(m, cancelledOutcome)
+		return x.send.Reply(m, acpparams.Cancelled())
 	}
 	x.mu.Lock()
 	x.perms[string(bytes.TrimSpace(m.ID))] = &permState{msg: heldRequest(m), session: p.SessionID, call: c, decision: d, options: p.Options, judged: fp}
@@ -137,7 +131,7 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 	return next.Handle(ctx, m)
 }
 
-func findOption(opts []permOption, kind string) string {
+func findOption(opts []acpparams.PermissionOption, kind string) string {
 	for _, o := range opts {
 		if o.Kind == kind {
 			return o.OptionID
@@ -196,9 +190,9 @@ func (x *Enforcer) onPermissionResponse(ctx context.Context, m *acpwire.Message,
 		// agent gets a refusal instead.
 		x.transition(p.session, "running", "approval refused")
 		if opt := findOption(p.options, "reject_once"); opt != "" {
-			return x.send.Reply(p.msg, selectedOutcome(opt))
+			return x.send.Reply(p.msg, acpparams.Selected(opt))
 		}
-		return x.send.Reply(p.msg, cancelledOutcome)
+		return x.send.Reply(p.msg, acpparams.Cancelled())
 	}
 	x.transition(p.session, "running", "permission answered")
 	return next.Handle(ctx, m)
@@ -224,22 +218,15 @@ func (x *Enforcer) onCancel(m *acpwire.Message) {
 			Output: map[string]any{"outcome": "cancelled"}, Policy: policyOf(p.decision),
 			Metadata: decisionMeta(p.decision, sid, map[string]any{"cause": "session/cancel"})}
 		_ = x.record(ev)
-		if err := x.send.Reply(p.msg, cancelledOutcome); err != nil {
+		if err := x.send.Reply(p.msg, acpparams.Cancelled()); err != nil {
 			x.log.Debug("answering a held permission request on cancel", "err", err)
 		}
 	}
 	x.transition(sid, "interrupted", "session/cancel")
 }
 
-var cancelledOutcome = json.RawMessage(`{"outcome":{"outcome":"cancelled"}}`)
-
-func selectedOutcome(optionID string) json.RawMessage {
-	b, _ := json.Marshal(map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": optionID}})
-	return b
-}
-
 // repeatedOption returns an optionId that more than one option has.
-func repeatedOption(opts []permOption) (string, bool) {
+func repeatedOption(opts []acpparams.PermissionOption) (string, bool) {
 	seen := make(map[string]bool, len(opts))
 	for _, o := range opts {
 		if seen[o.OptionID] {

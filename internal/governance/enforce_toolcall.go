@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
+	"github.com/acp-bridge/acp-bridge/internal/acpparams"
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
@@ -77,41 +79,44 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 		}
 		return x.refuseUnreadable(m, err)
 	}
-	p, ok := parseToolUpdate(m.Params)
-	kind := ""
-	if ok {
-		kind = p.Update.SessionUpdate
+	p, err := acpparams.ReadUpdate(m.Params)
+	if err != nil {
+		if errors.Is(err, acpparams.ErrNotUpdate) || !mayBeToolCall(m.Params) {
+			return next.Handle(ctx, m)
+		}
+		return x.refuseUnreadable(m, fmt.Errorf("%w: %v", errUnreadable, err))
 	}
-	if !isToolCall(kind) {
+	kind := p.SessionUpdate
+	if !p.IsToolCall() {
 		return next.Handle(ctx, m)
 	}
-	u := &p.Update.toolCallFields
-	if p.bad != "" {
-		return x.refuseUnreadable(m, fmt.Errorf("%w: %s", errUnreadable, p.bad))
+	u := &p.ToolCall
+	if u.Bad != "" {
+		return x.refuseUnreadable(m, fmt.Errorf("%w: %s", errUnreadable, u.Bad))
 	}
-	if u.ToolCallID == "" {
+	if u.ID == "" {
 		return x.refuseUpdate(m, p.SessionID, Decision{Value: Deny, Ref: "no-tool-call-id", Rule: "every tool call names its toolCallId",
 			Reason: "a " + kind + " without a toolCallId cannot be followed or judged"})
 	}
-	if len(u.ToolCallID) > maxCallID {
+	if len(u.ID) > maxCallID {
 		return x.refuseUpdate(m, p.SessionID, Decision{Value: Deny, Ref: "tool-call-id-too-long", Rule: "a toolCallId is at most 1 KiB",
-			Reason: fmt.Sprintf("a %s with a toolCallId of %d bytes", kind, len(u.ToolCallID))})
+			Reason: fmt.Sprintf("a %s with a toolCallId of %d bytes", kind, len(u.ID))})
 	}
-	if d, bad := x.toolCallRefusal(p.SessionID, u.ToolCallID, u.content.terminals); bad {
+	if d, bad := x.toolCallRefusal(p.SessionID, u.ID, u.TerminalIDs()); bad {
 		return x.refuseUpdate(m, p.SessionID, d)
 	}
 	x.mu.Lock()
 	s := x.sessions[p.SessionID]
 	if s != nil && s.loading > 0 {
 		x.mu.Unlock()
-		x.append(audit.Event{Actor: x.agent, Action: "tool.call", Subject: audit.Subject{Kind: "tool-call", Ref: u.ToolCallID},
+		x.append(audit.Event{Actor: x.agent, Action: "tool.call", Subject: audit.Subject{Kind: "tool-call", Ref: u.ID},
 			Input: rawOrNil(u.RawInput), Output: toolOutput(u.RawOutput),
 			Metadata: map[string]any{"session": p.SessionID, "replay": true, "sessionUpdate": kind, "status": u.Status}})
 		return next.Handle(ctx, m)
 	}
-	c := x.callLocked(p.SessionID, u.ToolCallID)
+	c := x.callLocked(p.SessionID, u.ID)
 	if c == nil {
-		overflow := !x.stopped[callKey(p.SessionID, u.ToolCallID)]
+		overflow := !x.stopped[callKey(p.SessionID, u.ID)]
 		x.mu.Unlock()
 		if overflow {
 			return x.refuseUpdate(m, p.SessionID, Decision{Value: Deny, Ref: "too-many-stopped", Rule: "an agent with 16,384 stopped tool calls gets no more",
@@ -245,7 +250,7 @@ func (x *Enforcer) refuseUpdate(m *acpwire.Message, sid string, d Decision) erro
 }
 
 // finish records the final state of a tool call and forgets it.
-func (x *Enforcer) finish(c *callState, u *toolCallFields) {
+func (x *Enforcer) finish(c *callState, u *acpparams.ToolCall) {
 	x.mu.Lock()
 	x.forgetLocked(c)
 	mir := x.mirror(c)

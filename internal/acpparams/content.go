@@ -1,0 +1,203 @@
+package acpparams
+
+import "github.com/acp-bridge/acp-bridge/internal/rawjson"
+
+// content reads the content member at b[at] into t. A tool call's content
+// is an array of items; anything but an array or null is bad for a tool
+// call (contentBad), as is an item that is not an object, an item's type
+// that is not a string, a diff's path or a terminal's terminalId that is
+// not a string: a client that coerces them could write somewhere, or show
+// a terminal, the bridge did not judge. A message chunk's content is one
+// content block, whose text is read.
+func (r *reader) content(at int, t *ToolCall) (int, error) {
+	b := r.b
+	var end int
+	var err error
+	switch b[at] {
+	case '[':
+		t.Items = t.Items[:0]
+		end, err = rawjson.ReadArray(b, at, func(at int) (int, error) {
+			var c ContentItem
+			end, err := r.item(at, &c)
+			t.Items = append(t.Items, c)
+			return end, err
+		})
+	case '{':
+		r.setContentBad("content is not an array")
+		end, err = r.block(at, &t.Text)
+	default:
+		var v []byte
+		v, end, err = r.skip(at)
+		if err == nil && string(v) != "null" {
+			r.setContentBad("content is not an array")
+		}
+	}
+	if err != nil {
+		return 0, err
+	}
+	t.Content = b[at:end]
+	return end, nil
+}
+
+func (r *reader) setContentBad(why string) {
+	if r.contentBad == "" {
+		r.contentBad = why
+	}
+}
+
+// item reads one content item at b[at] into c.
+func (r *reader) item(at int, c *ContentItem) (int, error) {
+	b := r.b
+	if b[at] != '{' {
+		r.setContentBad("a content item is not an object")
+		return rawjson.SkipValue(b, at)
+	}
+	var seen names
+	var typ, path, tid []byte
+	end, err := rawjson.ReadObject(b, at, func(name []byte, at int) (int, error) {
+		var bit names
+		switch string(rawjson.Key(name)) {
+		case "content":
+			if err := seen.once(nContent, name); err != nil {
+				return 0, err
+			}
+			if b[at] == '{' {
+				return r.block(at, &c.Text)
+			}
+			return rawjson.SkipValue(b, at)
+		case "type":
+			bit = nType
+		case "path":
+			bit = nPath
+		case "terminalId":
+			bit = nTerminalID
+		case "oldText":
+			bit = nOldText
+		case "newText":
+			bit = nNewText
+		default:
+			return rawjson.SkipValue(b, at)
+		}
+		if err := seen.once(bit, name); err != nil {
+			return 0, err
+		}
+		v, end, err := r.skip(at)
+		if err != nil {
+			return 0, err
+		}
+		switch bit {
+		case nType:
+			typ = v
+		case nPath:
+			path = v
+		case nTerminalID:
+			tid = v
+		case nOldText:
+			c.OldText = v
+		case nNewText:
+			c.NewText = v
+		}
+		return end, nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	ok := true
+	if typ != nil {
+		c.Type, ok = itemType(typ)
+	}
+	switch {
+	case !ok:
+		r.setContentBad("a content item's type is not a string")
+	case c.Type == "diff":
+		if c.Path, ok = rawjson.String(path); !ok {
+			r.setContentBad("a diff's path is not a string")
+		}
+	case c.Type == "terminal" && tid != nil:
+		if c.TerminalID, ok = rawjson.String(tid); !ok {
+			r.setContentBad("a terminal's terminalId is not a string")
+		}
+	}
+	return end, nil
+}
+
+// itemType decodes a content item's type, without allocating for the
+// common ones.
+func itemType(v []byte) (string, bool) {
+	switch string(v) {
+	case `"content"`:
+		return "content", true
+	case `"diff"`:
+		return "diff", true
+	case `"terminal"`:
+		return "terminal", true
+	}
+	return rawjson.String(v)
+}
+
+// block reads the text member of the content block at b[at] into text.
+func (r *reader) block(at int, text *[]byte) (int, error) {
+	b := r.b
+	var seen names
+	return rawjson.ReadObject(b, at, func(name []byte, at int) (int, error) {
+		if string(rawjson.Key(name)) != "text" {
+			return rawjson.SkipValue(b, at)
+		}
+		if err := seen.once(nText, name); err != nil {
+			return 0, err
+		}
+		v, end, err := r.skip(at)
+		if err == nil {
+			*text = v
+		}
+		return end, err
+	})
+}
+
+// locations reads the locations member at b[at] into t: an array of
+// objects whose path is a string (or null: no path), or null. Anything
+// else is bad.
+func (r *reader) locations(at int, t *ToolCall) (int, error) {
+	b := r.b
+	const bad = "locations are not a list of paths"
+	if b[at] != '[' {
+		v, end, err := r.skip(at)
+		if err == nil && string(v) != "null" {
+			r.setBad(bad)
+		}
+		return end, err
+	}
+	t.Locations = []string{}
+	return rawjson.ReadArray(b, at, func(at int) (int, error) {
+		if b[at] != '{' {
+			v, end, err := r.skip(at)
+			if err == nil {
+				if string(v) != "null" {
+					r.setBad(bad)
+				}
+				t.Locations = append(t.Locations, "")
+			}
+			return end, err
+		}
+		var seen names
+		path := ""
+		end, err := rawjson.ReadObject(b, at, func(name []byte, at int) (int, error) {
+			if string(rawjson.Key(name)) != "path" {
+				return rawjson.SkipValue(b, at)
+			}
+			if err := seen.once(nPath, name); err != nil {
+				return 0, err
+			}
+			v, end, err := r.skip(at)
+			if err == nil {
+				var ok bool
+				if path, ok = rawjson.String(v); !ok && string(v) != "null" {
+					r.setBad(bad)
+				}
+			}
+			return end, err
+		})
+		t.Locations = append(t.Locations, path)
+		return end, err
+	})
+}

@@ -1,0 +1,360 @@
+package acpparams
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+)
+
+// ErrNotUpdate reports params that are not an object, or hold no update
+// object: no session/update the IDE would act on.
+var ErrNotUpdate = errors.New("acpparams: not a session/update's params")
+
+// ErrRepeated reports a member the reader uses named twice in one object
+// (after unescaping): the IDE might read either one.
+var ErrRepeated = errors.New("acpparams: a member is named twice")
+
+// Update is what the bridge reads of a session/update notification's
+// params.
+type Update struct {
+	// SessionID is params.sessionId.
+	SessionID string
+	// SessionUpdate is update.sessionUpdate, the variant: "tool_call",
+	// "tool_call_update", "agent_message_chunk", ...
+	SessionUpdate string
+	// ToolCall holds the update's members a tool call has. For a message
+	// chunk only Content and Text are of use.
+	ToolCall
+	// Raw is the update object as received, for the variants read with
+	// their own types (plan, usage_update, available_commands_update).
+	Raw []byte
+}
+
+// IsToolCall reports whether u is a tool_call or a tool_call_update.
+func (u *Update) IsToolCall() bool { return IsToolCall(u.SessionUpdate) }
+
+// IsToolCall reports whether a sessionUpdate names a tool call variant.
+func IsToolCall(sessionUpdate string) bool {
+	return sessionUpdate == "tool_call" || sessionUpdate == "tool_call_update"
+}
+
+// ToolCall is what the bridge reads of a tool call: a tool_call or
+// tool_call_update's update object, or a permission request's toolCall.
+// Raw values are sub-slices of the bytes read.
+type ToolCall struct {
+	// ID is toolCallId ("" when absent or null).
+	ID string
+	// Title and Kind are "" when absent or null, which HasTitle and
+	// HasKind tell from a string that is empty.
+	Title, Kind       string
+	HasTitle, HasKind bool
+	// Status is "" when absent or null.
+	Status string
+	// RawInput, RawOutput and Meta (_meta) are the raw values, nil when
+	// absent.
+	RawInput, RawOutput, Meta []byte
+	// Content is the raw content member, nil when absent.
+	Content []byte
+	// Items are content's items when it is an array, one for each element
+	// at its index (the zero ContentItem for an element that is not an
+	// object).
+	Items []ContentItem
+	// Text is the raw text member of content when content is one content
+	// block, as a message chunk's is.
+	Text []byte
+	// Locations are the paths of locations ("" for a location without
+	// one); nil when locations is absent or null.
+	Locations []string
+	// Bad names the first member read that has the wrong type ("title is
+	// not a string", "a diff's path is not a string"), or is "". A tool
+	// call with a Bad member cannot be judged.
+	Bad string
+}
+
+// ContentItem is what the bridge reads of one item of a tool call's
+// content.
+type ContentItem struct {
+	// Type is "content", "diff", "terminal", ...
+	Type string
+	// Text is the raw text member of a content item's content block.
+	Text []byte
+	// Path is a diff's path (read for diffs only).
+	Path string
+	// OldText and NewText are a diff's raw texts, nil when absent.
+	OldText, NewText []byte
+	// TerminalID is a terminal's terminalId (read for terminals only).
+	TerminalID string
+}
+
+// DiffPaths returns the paths of t's diff items.
+func (t *ToolCall) DiffPaths() []string {
+	var paths []string
+	for i := range t.Items {
+		if t.Items[i].Type == "diff" {
+			paths = append(paths, t.Items[i].Path)
+		}
+	}
+	return paths
+}
+
+// TerminalIDs returns the terminalIds of t's terminal items ("" for one
+// without).
+func (t *ToolCall) TerminalIDs() []string {
+	var ids []string
+	for i := range t.Items {
+		if t.Items[i].Type == "terminal" {
+			ids = append(ids, t.Items[i].TerminalID)
+		}
+	}
+	return ids
+}
+
+// ReadUpdate reads a session/update notification's params in one pass
+// (see the package doc). Content that is not an array makes Bad only for
+// a tool call: a message chunk's content is one block. It fails with
+// ErrNotUpdate when params or its update is not an object, ErrRepeated
+// when a member it uses is named twice, or an error saying where params
+// are not JSON.
+func ReadUpdate(params []byte) (Update, error) {
+	r := reader{b: params}
+	var u Update
+	if err := r.top(&u); err != nil {
+		return Update{}, err
+	}
+	u.Bad = r.bad
+	if r.contentBad != "" && u.IsToolCall() && u.Bad == "" {
+		u.Bad = r.contentBad
+	}
+	return u, nil
+}
+
+// ReadToolCall reads a tool call object (a permission request's toolCall,
+// a tool call's update object) as ReadUpdate reads an update; its
+// sessionUpdate is not read. It fails with ErrNotUpdate when obj is not
+// an object.
+func ReadToolCall(obj []byte) (ToolCall, error) {
+	r := reader{b: obj}
+	var t ToolCall
+	if _, err := r.toolCall(skipSpace(obj, 0), &t, nil); err != nil {
+		return ToolCall{}, err
+	}
+	t.Bad = r.bad
+	if t.Bad == "" {
+		t.Bad = r.contentBad
+	}
+	return t, nil
+}
+
+// reader reads one message's params.
+type reader struct {
+	b []byte
+	// bad is the first member of the wrong type; contentBad the first
+	// problem with content, which only a tool call's content has.
+	bad, contentBad string
+}
+
+// names are the members read in one object, one bit a name, for telling a
+// repeated name.
+type names uint32
+
+// once marks name bit as read, failing if it was read before in the same
+// object.
+func (n *names) once(bit names, name []byte) error {
+	if *n&bit != 0 {
+		return fmt.Errorf("%w: %q", ErrRepeated, name)
+	}
+	*n |= bit
+	return nil
+}
+
+const (
+	nSessionID names = 1 << iota
+	nUpdate
+	nSessionUpdate
+	nToolCallID
+	nTitle
+	nKind
+	nStatus
+	nRawInput
+	nRawOutput
+	nMeta
+	nContent
+	nLocations
+	nType
+	nText
+	nPath
+	nOldText
+	nNewText
+	nTerminalID
+)
+
+func (r *reader) setBad(why string) {
+	if r.bad == "" {
+		r.bad = why
+	}
+}
+
+// str decodes v, a member's value, as a string; a value other than a
+// string or null is bad.
+func (r *reader) str(name string, v []byte) (string, bool) {
+	s, ok := rawjson.String(v)
+	if !ok && string(v) != "null" {
+		r.setBad(name + " is not a string")
+	}
+	return s, ok
+}
+
+// skip returns the value at b[at] and the offset past it.
+func (r *reader) skip(at int) ([]byte, int, error) {
+	end, err := rawjson.SkipValue(r.b, at)
+	if err != nil {
+		return nil, 0, err
+	}
+	return r.b[at:end], end, nil
+}
+
+// top reads the params object: sessionId and update.
+func (r *reader) top(u *Update) error {
+	b := r.b
+	at := skipSpace(b, 0)
+	if at >= len(b) || b[at] != '{' {
+		return ErrNotUpdate
+	}
+	var seen names
+	sawUpdate := false
+	_, err := rawjson.ReadObject(b, at, func(name []byte, at int) (int, error) {
+		switch string(rawjson.Key(name)) {
+		case "sessionId":
+			if err := seen.once(nSessionID, name); err != nil {
+				return 0, err
+			}
+			v, end, err := r.skip(at)
+			if err == nil {
+				u.SessionID, _ = r.str("sessionId", v)
+			}
+			return end, err
+		case "update":
+			if err := seen.once(nUpdate, name); err != nil {
+				return 0, err
+			}
+			if b[at] != '{' {
+				// Read on, so that a second update is still told.
+				return rawjson.SkipValue(b, at)
+			}
+			sawUpdate = true
+			end, err := r.toolCall(at, &u.ToolCall, &u.SessionUpdate)
+			if err == nil {
+				u.Raw = b[at:end]
+			}
+			return end, err
+		}
+		return rawjson.SkipValue(b, at)
+	})
+	if err == nil && !sawUpdate {
+		err = ErrNotUpdate
+	}
+	return err
+}
+
+// toolCall reads the object at b[at] into t, and its sessionUpdate into
+// kind unless kind is nil.
+func (r *reader) toolCall(at int, t *ToolCall, kind *string) (int, error) {
+	b := r.b
+	if at >= len(b) || b[at] != '{' {
+		return 0, ErrNotUpdate
+	}
+	var seen names
+	return rawjson.ReadObject(b, at, func(name []byte, at int) (int, error) {
+		var bit names
+		switch string(rawjson.Key(name)) {
+		case "content":
+			if err := seen.once(nContent, name); err != nil {
+				return 0, err
+			}
+			return r.content(at, t)
+		case "locations":
+			if err := seen.once(nLocations, name); err != nil {
+				return 0, err
+			}
+			return r.locations(at, t)
+		case "sessionUpdate":
+			if kind == nil {
+				return rawjson.SkipValue(b, at)
+			}
+			bit = nSessionUpdate
+		case "toolCallId":
+			bit = nToolCallID
+		case "title":
+			bit = nTitle
+		case "kind":
+			bit = nKind
+		case "status":
+			bit = nStatus
+		case "rawInput":
+			bit = nRawInput
+		case "rawOutput":
+			bit = nRawOutput
+		case "_meta":
+			bit = nMeta
+		default:
+			return rawjson.SkipValue(b, at)
+		}
+		if err := seen.once(bit, name); err != nil {
+			return 0, err
+		}
+		v, end, err := r.skip(at)
+		if err != nil {
+			return 0, err
+		}
+		switch bit {
+		case nSessionUpdate:
+			*kind = sessionUpdate(v)
+		case nToolCallID:
+			t.ID, _ = r.str("toolCallId", v)
+		case nTitle:
+			t.Title, t.HasTitle = r.str("title", v)
+		case nKind:
+			t.Kind, t.HasKind = r.str("kind", v)
+		case nStatus:
+			t.Status, _ = r.str("status", v)
+		case nRawInput:
+			t.RawInput = v
+		case nRawOutput:
+			t.RawOutput = v
+		case nMeta:
+			t.Meta = v
+		}
+		return end, nil
+	})
+}
+
+// sessionUpdate decodes the sessionUpdate discriminator, without
+// allocating for the common ones.
+func sessionUpdate(v []byte) string {
+	switch string(v) {
+	case `"agent_message_chunk"`:
+		return "agent_message_chunk"
+	case `"agent_thought_chunk"`:
+		return "agent_thought_chunk"
+	case `"user_message_chunk"`:
+		return "user_message_chunk"
+	case `"tool_call_update"`:
+		return "tool_call_update"
+	case `"tool_call"`:
+		return "tool_call"
+	case `"plan"`:
+		return "plan"
+	case `"usage_update"`:
+		return "usage_update"
+	}
+	s, _ := rawjson.String(v)
+	return s
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
