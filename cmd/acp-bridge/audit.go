@@ -61,13 +61,10 @@ func parseInterleaved(e *env, fs *flag.FlagSet, args []string) ([]string, error)
 	}
 }
 
-func newAuditFlags(e *env, name, usage string) *flag.FlagSet {
-	var fs *flag.FlagSet
-	fs = subcommandFlags(e, "audit "+name, func(w io.Writer) {
-		fmt.Fprintf(w, "usage: acp-bridge audit %s %s\n", name, usage)
-		fs.PrintDefaults()
-	})
-	return fs
+// newAuditFlags returns a flag set for "acp-bridge audit NAME", whose
+// usage is "acp-bridge audit NAME ARGS" and its flags.
+func newAuditFlags(e *env, name, args string) *flag.FlagSet {
+	return newFlags(e, "audit "+name, "acp-bridge audit "+name+" "+args, "")
 }
 
 func auditVerify(_ context.Context, e *env, args []string) error {
