@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -45,8 +44,8 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 func runOnTerminal(t *testing.T, noColor string, args ...string) string {
 	t.Helper()
 	m, s := openPTY(t)
-	cmd := exec.Command(os.Args[0], append([]string{"audit"}, args...)...)
-	cmd.Env = append(os.Environ(), "ACP_BRIDGE_TEST_MAIN=1", "NO_COLOR="+noColor, "TERM=xterm")
+	cmd := bridgeCommand(t, append([]string{"audit"}, args...)...)
+	cmd.Env = append(cmd.Env, "NO_COLOR="+noColor, "TERM=xterm")
 	cmd.Stdout = s
 	var errb bytes.Buffer
 	cmd.Stderr = &errb

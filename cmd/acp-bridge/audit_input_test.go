@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,20 +12,9 @@ import (
 // real process, its standard input a pipe holding stdin.
 func auditProcess(t *testing.T, stdin []byte, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], append([]string{"audit"}, args...)...)
-	cmd.Env = append(os.Environ(), "ACP_BRIDGE_TEST_MAIN=1", "NO_COLOR=")
-	cmd.Stdin = bytes.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), code
+	cmd := bridgeCommand(t, append([]string{"audit"}, args...)...)
+	cmd.Env = append(cmd.Env, "NO_COLOR=")
+	return runProcess(t, cmd, string(stdin))
 }
 
 // TestAuditStandardInput feeds the audit commands through a real pipe, as

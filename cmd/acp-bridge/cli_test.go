@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"os/exec"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -193,33 +191,12 @@ func TestHelpOfTheBinary(t *testing.T) {
 		args []string
 		code int
 	}{{[]string{"replay", "--help"}, 0}, {[]string{"--version"}, 0}, {[]string{"npx", "x"}, 2}, {[]string{"demo", "--pace", "x"}, 2}} {
-		cmd := exec.Command(testBinary(t), c.args...)
-		cmd.Env = append(cmd.Environ(), "ACP_BRIDGE_TEST_MAIN=1")
-		var out, errOut strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &errOut
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
+		out, errOut, code := runProcess(t, bridgeCommand(t, c.args...), "")
 		if code != c.code {
-			t.Errorf("%v: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", c.args, code, c.code, out.String(), errOut.String())
+			t.Errorf("%v: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", c.args, code, c.code, out, errOut)
 		}
-		if c.code == 0 && errOut.Len() != 0 {
-			t.Errorf("%v: stderr %q", c.args, errOut.String())
+		if c.code == 0 && errOut != "" {
+			t.Errorf("%v: stderr %q", c.args, errOut)
 		}
 	}
-}
-
-// testBinary is this test binary, which acts as acp-bridge with
-// ACP_BRIDGE_TEST_MAIN=1 (see TestMain).
-func testBinary(t *testing.T) string {
-	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return exe
 }

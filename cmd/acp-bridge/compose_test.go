@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -123,9 +122,7 @@ func composeOnce(t *testing.T, exe string, c composeCase) {
 		args = append(args, "--adapter", "none")
 	}
 	args = append(args, "--", "env", "-u", "ACP_BRIDGE_TEST_MAIN", "ACP_BRIDGE_TEST_AGENT=compose", composeLogEnv+"="+r.agentLog, exe)
-	cmd := exec.Command(exe, args...)
-	cmd.Env = append(os.Environ(), "ACP_BRIDGE_TEST_MAIN=1")
-	r.ide = acpwiretest.IDEOptions{Answer: answerFromDisk}.Start(t, cmd)
+	r.ide = acpwiretest.IDEOptions{Answer: answerFromDisk}.Start(t, bridgeCommand(t, args...))
 	r.ide.Timeout = 20 * time.Second
 	defer r.stop()
 	r.session()

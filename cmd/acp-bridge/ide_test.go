@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -41,6 +42,24 @@ func bridgeCommand(t *testing.T, args ...string) *exec.Cmd {
 	cmd := exec.Command(exe, args...)
 	cmd.Env = append(os.Environ(), "ACP_BRIDGE_TEST_MAIN=1")
 	return cmd
+}
+
+// runProcess runs cmd to its end with stdin on its standard input and
+// returns what it printed and its exit status.
+func runProcess(t *testing.T, cmd *exec.Cmd, stdin string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
 }
 
 // awaitOpen is the start of a shell agent that acts in session s1: it waits

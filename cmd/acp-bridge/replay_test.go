@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,12 +31,7 @@ func TestReplayDemoTranscripts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			exe, err := os.Executable()
-			if err != nil {
-				t.Fatal(err)
-			}
-			cmd := exec.Command(exe, "replay", "--strict", path)
-			cmd.Env = append(os.Environ(), "ACP_BRIDGE_TEST_MAIN=1")
+			cmd := bridgeCommand(t, "replay", "--strict", path)
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
 			in, _ := cmd.StdinPipe()
@@ -80,13 +74,9 @@ func TestReplayDemoTranscripts(t *testing.T) {
 // recording makes a strict replay fail with the entry it stopped at.
 func TestReplayStrictFailsOnDeparture(t *testing.T) {
 	path := filepath.Join("..", "..", "testdata", "transcripts", "demo-allow.jsonl")
-	exe, _ := os.Executable()
-	cmd := exec.Command(exe, "replay", "--strict", path)
-	cmd.Env = append(os.Environ(), "ACP_BRIDGE_TEST_MAIN=1")
-	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"session/list","params":{}}` + "\n")
-	out, err := cmd.CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "entry 1: client sent request session/list, the recording has request initialize") {
-		t.Fatalf("err=%v output=%s", err, out)
+	stdout, stderr, code := runProcess(t, bridgeCommand(t, "replay", "--strict", path), `{"jsonrpc":"2.0","id":0,"method":"session/list","params":{}}`+"\n")
+	if code == 0 || !strings.Contains(stdout+stderr, "entry 1: client sent request session/list, the recording has request initialize") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
 
