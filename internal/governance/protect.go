@@ -384,7 +384,7 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 			}
 		}
 	}
-	return verdict{}, false
+	return e.protectedOperands(in, list, line, lines, cwd)
 }
 
 // cmdWords are the words of a command line as the shell parser computes

@@ -1,0 +1,302 @@
+package governance
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// A command can reach a protected file without naming it: through a name
+// in the workspace that is a symlink or hard link to it ("truncate -s0
+// notes.md" where notes.md leads to GOVERNANCE.md), through a directory
+// that holds it when the command deletes, moves or changes everything
+// beneath what it names ("find audit -delete", "chmod -R 777 ."), and
+// through a copy that fills a directory holding it with a source's files
+// of the same names ("cp -r evil/. ."). protectedCommand matches
+// protected names in the line's text; protectedOperands finds these on
+// the file system, as the command will, when the request is decided.
+
+// maxOperands bounds the names of one command line looked up for links:
+// a line naming more is refused rather than half checked.
+const maxOperands = 1024
+
+// operandSeparators split a command line's text into the tokens looked up
+// as names, so a name inside code ("open('notes.md','w')") or an option
+// value (of=notes.md, --file=notes.md) counts as well as a whole word.
+const operandSeparators = " \t\n\r\v\f'\"`()[]{},;<>|&$=:\\"
+
+// removers delete or move every operand they name, with what lies beneath.
+// (mv moves its sources; what it moves them into is a copier's
+// destination.)
+var removers = map[string]bool{"mv": true, "rm": true, "rmdir": true, "unlink": true, "shred": true,
+	"trash": true, "trash-put": true}
+
+// recursiveModifiers change every file beneath an operand when given
+// -R or --recursive.
+var recursiveModifiers = map[string]bool{"chmod": true, "chown": true, "chgrp": true, "setfacl": true, "chattr": true}
+
+// copiers write their sources into their last operand, a directory.
+var copiers = map[string]bool{"cp": true, "rsync": true, "mv": true, "install": true, "ditto": true}
+
+// findActions are the find expressions that act on every file found.
+var findActions = map[string]bool{"-delete": true, "-exec": true, "-execdir": true, "-ok": true, "-okdir": true}
+
+// protectedOperands returns a deny verdict for a command line that reaches
+// a protected location of list through a link, a directory it deletes,
+// moves or changes recursively, or a directory it copies into.
+func (e *Engine) protectedOperands(in *reqInfo, list []protected, line string, lines []*shellcmd.Analysis, cwd string) (verdict, bool) {
+	names, ok := e.lineNames(line, lines, cwd)
+	if !ok {
+		return verdict{value: Deny, ref: "self-protection",
+			ruleTx: "deny commands naming protected locations (built-in self-protection)",
+			reason: fmt.Sprintf("running %q: it names more than %d files, too many to check for links to the bridge's own files", strings.TrimSpace(line), maxOperands)}, true
+	}
+	for _, n := range names {
+		if pr, res, ok := linkedProtected(n, list, in.roots); ok {
+			return verdict{value: Deny, ref: "self-protection",
+				ruleTx: fmt.Sprintf("deny commands naming %s (built-in self-protection)", pr.What),
+				reason: fmt.Sprintf("running %q: %s is a link to %s (%s), which is protected from the agent, whatever the policy says", strings.TrimSpace(line), n, pr.What, res)}, true
+		}
+	}
+	for _, a := range lines {
+		for _, c := range a.Commands {
+			for _, form := range c.Forms {
+				if v, ok := e.formReaches(in, list, form, cwd, c.Source); ok {
+					return v, true
+				}
+			}
+		}
+	}
+	return verdict{}, false
+}
+
+// lineNames returns the absolute names a command line may open: every
+// token of its text (split at operandSeparators) and every static word and
+// redirection target the shell parser computes, relative ones joined to
+// cwd, and the names a glob word matches now. ok is false past maxOperands.
+func (e *Engine) lineNames(line string, lines []*shellcmd.Analysis, cwd string) ([]string, bool) {
+	seen := map[string]bool{}
+	var out []string
+	add := func(t string) {
+		if t == "" || t == "-" || t == "--" {
+			return
+		}
+		if strings.HasPrefix(t, "~/") && e.home != "" {
+			t = e.home + t[1:]
+		}
+		if !strings.HasPrefix(t, "/") {
+			if cwd == "" || cwd == "." {
+				return
+			}
+			t = cwd + "/" + t
+		}
+		if checkPathText(t) != nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		out = append(out, t)
+	}
+	for _, t := range strings.FieldsFunc(line, func(r rune) bool { return strings.ContainsRune(operandSeparators, r) }) {
+		add(t)
+	}
+	word := func(w shellcmd.Word) {
+		switch w.Kind {
+		case shellcmd.Static:
+			add(w.Text)
+		case shellcmd.Glob:
+			p := w.Text
+			if !strings.HasPrefix(p, "/") {
+				p = cwd + "/" + p
+			}
+			for _, m := range globNames(p) {
+				add(m)
+			}
+		}
+	}
+	for _, a := range lines {
+		for _, c := range a.Commands {
+			for _, f := range c.Forms {
+				for _, w := range f {
+					word(w)
+				}
+			}
+		}
+		for _, r := range a.Redirects {
+			word(r.Target)
+		}
+	}
+	return out, len(out) <= maxOperands
+}
+
+// linkedProtected reports whether the absolute name n leads to a protected
+// location of list, or into one, other than by its text: through a
+// symlink (res is where it leads), or as a hard link to a protected file.
+func linkedProtected(n string, list []protected, roots []string) (protected, string, bool) {
+	res, r := resolvePath(n, roots...)
+	if r != nil {
+		return protected{}, "", false
+	}
+	lres := strings.ToLower(res)
+	var linked os.FileInfo
+	if fi, err := os.Lstat(res); err == nil && fi.Mode().IsRegular() && hasLinks(fi) {
+		linked = fi
+	}
+	for _, pr := range list {
+		for _, pf := range pr.lower {
+			if beneath(pf, lres) || pr.Rotated && rotatedSibling(pf, lres) {
+				return pr, res, true
+			}
+		}
+		if linked != nil && sameFile(linked, pr) {
+			return pr, res, true
+		}
+	}
+	return protected{}, "", false
+}
+
+// formReaches denies one form of a simple command that deletes, moves or
+// recursively changes a directory holding a protected location, or copies
+// into one a source holding a file of a protected location's name there.
+func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word, cwd, source string) (verdict, bool) {
+	if len(form) < 2 || form[0].Kind != shellcmd.Static {
+		return verdict{}, false
+	}
+	name := filepath.Base(form[0].Text)
+	ops, dest := operands(name, form[1:])
+	acts := removers[name]
+	switch {
+	case recursiveModifiers[name]:
+		for _, w := range form[1:] {
+			acts = acts || w.Kind == shellcmd.Static && (w.Text == "--recursive" || strings.HasPrefix(w.Text, "-") && !strings.HasPrefix(w.Text, "--") && strings.ContainsRune(w.Text, 'R'))
+		}
+	case name == "find":
+		for _, w := range form[1:] {
+			acts = acts || w.Kind == shellcmd.Static && findActions[w.Text]
+		}
+	}
+	abs := func(w string) string {
+		if strings.HasPrefix(w, "~/") && e.home != "" {
+			w = e.home + w[1:]
+		}
+		if !strings.HasPrefix(w, "/") {
+			w = cwd + "/" + w
+		}
+		return w
+	}
+	if acts {
+		for _, op := range ops {
+			if name == "mv" && op == dest {
+				continue
+			}
+			forms, r := pathForms(abs(op), in.roots...)
+			if r != nil {
+				continue
+			}
+			if pr, f, ok := holds(forms, list); ok {
+				return verdict{value: Deny, ref: "self-protection",
+					ruleTx: fmt.Sprintf("deny commands that delete, move or change %s (built-in self-protection)", pr.What),
+					reason: fmt.Sprintf("running %q: %s acts on everything in %s, which holds %s (%s), protected from the agent whatever the policy says", strings.TrimSpace(source), name, op, pr.What, f)}, true
+			}
+		}
+	}
+	if !copiers[name] || dest == "" {
+		return verdict{}, false
+	}
+	dforms, r := pathForms(abs(dest), in.roots...)
+	if r != nil {
+		return verdict{}, false
+	}
+	for _, src := range ops {
+		if src == dest {
+			continue
+		}
+		for _, d := range dforms {
+			for _, pr := range list {
+				for _, pf := range pr.forms {
+					rel, ok := strings.CutPrefix(pf, strings.TrimSuffix(d, "/")+"/")
+					if !ok {
+						continue
+					}
+					if copiesOnto(abs(src), rel) {
+						return verdict{value: Deny, ref: "self-protection",
+							ruleTx: fmt.Sprintf("deny changes to %s (built-in self-protection)", pr.What),
+							reason: fmt.Sprintf("running %q: it copies %s into %s, and %s holds %s, which would replace %s (%s), protected from the agent whatever the policy says", strings.TrimSpace(source), src, dest, src, rel, pr.What, pf)}, true
+					}
+				}
+			}
+		}
+	}
+	return verdict{}, false
+}
+
+// operands returns the static operands of a command's words (options and
+// their values left out as far as they can be told apart) and the
+// directory it copies into: the value of -t/--target-directory, else its
+// last operand.
+func operands(name string, words []shellcmd.Word) (ops []string, dest string) {
+	optsDone := false
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if w.Kind != shellcmd.Static {
+			continue
+		}
+		t := w.Text
+		switch {
+		case optsDone:
+		case t == "--":
+			optsDone = true
+			continue
+		case name == "find" && (strings.HasPrefix(t, "-") || t == "(" || t == "!"):
+			return ops, ""
+		case (t == "-t" || t == "--target-directory") && i+1 < len(words):
+			dest = words[i+1].Text
+			i++
+			continue
+		case strings.HasPrefix(t, "--target-directory="):
+			dest = strings.TrimPrefix(t, "--target-directory=")
+			continue
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			continue
+		}
+		ops = append(ops, t)
+	}
+	if dest == "" && len(ops) > 1 && copiers[name] {
+		dest = ops[len(ops)-1]
+	}
+	return ops, dest
+}
+
+// holds returns the protected location one of forms is, or holds beneath
+// it.
+func holds(forms []string, list []protected) (protected, string, bool) {
+	for _, f := range forms {
+		lf := strings.ToLower(f)
+		for _, pr := range list {
+			for j, pf := range pr.lower {
+				if beneath(lf, pf) || beneath(pf, lf) {
+					return pr, pr.forms[j], true
+				}
+			}
+		}
+	}
+	return protected{}, "", false
+}
+
+// copiesOnto reports whether copying src into a directory may write the
+// file rel below it: src holds rel (its contents are copied, as
+// "cp -r src/. dir" and "rsync src/ dir" do), or src's own name is rel's
+// first element and src holds the rest ("cp -r src dir" makes dir/src).
+func copiesOnto(src, rel string) bool {
+	if _, err := os.Lstat(filepath.Join(src, rel)); err == nil {
+		return true
+	}
+	first, rest, ok := strings.Cut(rel, "/")
+	if !ok || !strings.EqualFold(first, filepath.Base(filepath.Clean(src))) {
+		return false
+	}
+	_, err := os.Lstat(filepath.Join(src, rest))
+	return err == nil
+}

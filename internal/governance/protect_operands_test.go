@@ -1,0 +1,89 @@
+package governance
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestDecideProtectedOperands checks the command lines that reach a
+// protected file without naming it: through a symlink or hard link, a
+// directory they delete, move or change recursively, or a directory they
+// copy a source of the same names into; and that everyday lines naming
+// the workspace are not refused for holding the policy.
+func TestDecideProtectedOperands(t *testing.T) {
+	e, root, tmp := protectedWorkspace(t)
+	for _, f := range []string{"evil/GOVERNANCE.md", "plain/a.go", "evil-audit/audit-log.jsonl"} {
+		if err := os.MkdirAll(root+"/"+f[:strings.LastIndexByte(f, '/')], 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(root+"/"+f, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"logs": "audit", "cfg": ".", "notes.md": "GOVERNANCE.md", "src/up": ".."} {
+		if err := os.Symlink(target, root+"/"+link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name string
+		line string
+		want Value
+		what string // substring of the reason when denied
+	}{
+		{"truncate through a symlink", "truncate -s 0 notes.md", Deny, "notes.md is a link to the governance policy"},
+		{"chmod through a symlink", "chmod 777 src/policy-link", Deny, "the governance policy"},
+		{"sed following a symlink", "sed -i --follow-symlinks s/a/b/ notes.md", Deny, "the governance policy"},
+		{"a symlink inside code", `python3 -c "open('notes.md','w')"`, Deny, "the governance policy"},
+		{"a symlink as an option value", "dd if=/dev/zero of=notes.md count=1", Deny, "the governance policy"},
+		{"a symlinked directory", "truncate -s0 logs/audit-log.jsonl.000001", Deny, "the audit log"},
+		{"dotdot after a symlinked directory", "chmod 777 src/up/ACP.md", Deny, "the ACP.md manifest"},
+		{"a glob matching a symlink", "truncate -s0 note*", Deny, "the governance policy"},
+		{"a hard link", "truncate -s0 src/hard.md", Deny, "the governance policy"},
+		{"a hard link to a rotated log", "wc -l src/old-log.txt", Deny, "the audit log"},
+		{"a dangling link into the cache", "cp a.go src/cache-link", Deny, "the compression cache"},
+		{"find deleting the audit directory", "find audit -type f -delete", Deny, "the audit log"},
+		{"find running a program on the audit directory", "find logs/ -type f -exec truncate -s0 {} +", Deny, "the audit log"},
+		{"moving the audit directory", "mv audit old", Deny, "the audit log"},
+		{"moving the workspace", "mv " + root + " " + tmp + "/gone", Deny, "the governance policy"},
+		{"deleting the workspace by a link", "rm -rf cfg/", Deny, "the governance policy"},
+		{"recursive chmod of the workspace", "chmod -R a+w .", Deny, "the governance policy"},
+		{"copying a directory's contents over the policy", "cp -r evil/. .", Deny, "the governance policy"},
+		{"rsync of a directory's contents over the policy", "rsync -a evil/ ./", Deny, "the governance policy"},
+		{"copying into the audit directory", "cp -r evil-audit/. audit/", Deny, "the audit log"},
+		{"copying with a target directory", "cp -r -t . evil/.", Deny, "the governance policy"},
+		{"moving a file into the workspace", "mv plain/a.go .", Allow, ""},
+		{"copying a directory into the workspace", "cp -r plain .", Allow, ""},
+		{"copying into the workspace by a link", "cp -r plain/. cfg/plain2", Allow, ""},
+		{"listing through a link", "ls -la cfg logs", Allow, ""},
+		{"searching the workspace", "grep -rn TODO . && find . -name '*.go' && git add .", Allow, ""},
+		{"recursive chmod elsewhere", "chmod -R a+w plain", Allow, ""},
+		{"deleting an ordinary directory", "rm -rf plain", Allow, ""},
+		{"find acting on an ordinary directory", "find plain -name '*.go' -exec gofmt -l {} +", Allow, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root}
+			d := e.Decide(req)
+			if d.Value != tt.want || tt.want == Deny && (d.Ref != "self-protection" || !strings.Contains(d.Reason, tt.what)) {
+				t.Errorf("Decide(%q) = %v (ref %s: %s); want %s about %q", tt.line, d.Value, d.Ref, d.Reason, tt.want, tt.what)
+			}
+		})
+	}
+}
+
+// TestProtectedOperandsBounded checks that a line naming more files than
+// are looked up is refused, not half checked.
+func TestProtectedOperandsBounded(t *testing.T) {
+	e, root, _ := protectedWorkspace(t)
+	var b strings.Builder
+	b.WriteString("cat")
+	for i := 0; i <= maxOperands; i++ {
+		b.WriteString(" f" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + "/" + strings.Repeat("y", i/26))
+	}
+	d := e.Decide(Request{Action: ActionTerminalCreate, Command: b.String(), Cwd: root})
+	if d.Value != Deny || !strings.Contains(d.Reason, "too many to check") {
+		t.Errorf("a line naming %d files: %v (%s); want deny as too many to check", maxOperands+1, d.Value, d.Reason)
+	}
+}
