@@ -14,13 +14,8 @@ func TestAgentInfoNeverRelaxesTheWire(t *testing.T) {
 	sel := NewSelector(nil, true, cfg)
 	defer sel.Close()
 	w := startWire(t, sel)
-	w.FromClient(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`)
-	w.AgentGets()
-	w.FromAgent(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"claude-agent-acp","version":"9.9.9"}}}`)
-	w.ClientGets()
-	if a := sel.Active(); a == nil || a.Name() != Claude {
-		t.Fatalf("active adapter after initialize = %v, want claude", a)
-	}
+	initialize(w, `{"name":"claude-agent-acp","version":"9.9.9"}`)
+	wantClaude(t, sel)
 	if sel.PreToolHook() {
 		t.Fatal("PreToolHook is true for an adapter chosen from what the agent says it is")
 	}

@@ -164,15 +164,8 @@ func TestClaudePatchSessionErrors(t *testing.T) {
 }
 
 func TestClaudeSpawnEnv(t *testing.T) {
-	a, err := New(Claude, Config{Decider: DeciderFunc(allowAll), Executable: "/usr/bin/acp-bridge"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
 	cmd := &acpwire.AgentCommand{Path: "claude-agent-acp", Env: []string{"PATH=/bin"}}
-	if err := a.Spawn(cmd); err != nil {
-		t.Fatal(err)
-	}
+	a := spawn(t, Claude, Config{Decider: DeciderFunc(allowAll), Executable: "/usr/bin/acp-bridge"}, cmd)
 	if !NewSelector(a, false, Config{}).PreToolHook() {
 		t.Error("PreToolHook is false for a Claude adapter with a hook")
 	}

@@ -165,14 +165,8 @@ func TestTOMLString(t *testing.T) {
 }
 
 func TestGeminiSpawn(t *testing.T) {
-	a, err := New(Gemini, Config{Rules: Rules{Deny: []string{"Bash(rm:*)"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	cmd := &acpwire.AgentCommand{Path: "gemini", Args: []string{"--acp"}}
-	if err := a.Spawn(cmd); err != nil {
-		t.Fatal(err)
-	}
+	a := spawn(t, Gemini, Config{Rules: Rules{Deny: []string{"Bash(rm:*)"}}}, cmd)
 	if len(cmd.Args) != 3 || cmd.Args[1] != "--admin-policy" {
 		t.Fatalf("args = %q, want --acp --admin-policy FILE", cmd.Args)
 	}

@@ -21,18 +21,44 @@ func startWire(t *testing.T, sel *Selector) *acpwiretest.Harness {
 	return acpwiretest.Start(t, b)
 }
 
+// initialize plays the initialize handshake on w, the agent naming itself
+// with agentInfo (a JSON object).
+func initialize(w *acpwiretest.Harness, agentInfo string) {
+	w.FromClient(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`)
+	w.AgentGets()
+	w.FromAgent(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":` + agentInfo + `}}`)
+	w.ClientGets()
+}
+
+// spawn makes the adapter name with cfg and has it prepare cmd, failing t
+// on either error; the adapter is closed when t ends.
+func spawn(t *testing.T, name string, cfg Config, cmd *acpwire.AgentCommand) Adapter {
+	t.Helper()
+	a, err := New(name, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	if err := a.Spawn(cmd); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// wantClaude fails t now unless sel's active adapter is Claude's.
+func wantClaude(t *testing.T, sel *Selector) {
+	t.Helper()
+	if a := sel.Active(); a == nil || a.Name() != Claude {
+		t.Fatalf("active adapter after initialize = %v, want claude", a)
+	}
+}
+
 func TestMiddlewareDetectsFromAgentInfo(t *testing.T) {
 	sel := NewSelector(nil, true, Config{Rules: Rules{Deny: []string{"Read(**/.env)"}}})
 	defer sel.Close()
 	w := startWire(t, sel)
-
-	w.FromClient(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`)
-	w.AgentGets()
-	w.FromAgent(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"@agentclientprotocol/claude-agent-acp","version":"0.49.0"}}}`)
-	w.ClientGets()
-	if a := sel.Active(); a == nil || a.Name() != Claude {
-		t.Fatalf("active adapter after initialize = %v, want claude", a)
-	}
+	initialize(w, `{"name":"@agentclientprotocol/claude-agent-acp","version":"0.49.0"}`)
+	wantClaude(t, sel)
 	if sel.PreToolHook() {
 		t.Errorf("PreToolHook is true for a Claude adapter without a decider")
 	}
@@ -54,10 +80,7 @@ func TestMiddlewareDetectsFromAgentInfo(t *testing.T) {
 func TestMiddlewareUnknownAgentPassesThrough(t *testing.T) {
 	sel := NewSelector(nil, true, Config{Rules: Rules{Deny: []string{"Read(**/.env)"}}})
 	w := startWire(t, sel)
-	w.FromClient(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`)
-	w.AgentGets()
-	w.FromAgent(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"codex-acp"}}}`)
-	w.ClientGets()
+	initialize(w, `{"name":"codex-acp"}`)
 	newSession := `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/ws","mcpServers":[]}}`
 	w.FromClient(newSession)
 	if got := w.AgentGets(); got != newSession {
@@ -77,14 +100,8 @@ func TestMiddlewareFailedPatchAnswersError(t *testing.T) {
 
 func TestGeminiRefusalsAudited(t *testing.T) {
 	rec := &memRecorder{}
-	a, err := New(Gemini, Config{Rules: Rules{Deny: []string{"Bash(rm:*)"}}, Audit: rec, Operator: "agent:gemini"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	if err := a.Spawn(&acpwire.AgentCommand{Path: "gemini", Args: []string{"--acp"}}); err != nil {
-		t.Fatal(err)
-	}
+	a := spawn(t, Gemini, Config{Rules: Rules{Deny: []string{"Bash(rm:*)"}}, Audit: rec, Operator: "agent:gemini"},
+		&acpwire.AgentCommand{Path: "gemini", Args: []string{"--acp"}})
 	w := startWire(t, NewSelector(a, false, Config{}))
 	// As Gemini CLI 0.61 reports a call its policy engine refused.
 	refused := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"run_shell_command__run_shell_command_1795292928861_0","status":"failed","content":[{"type":"content","content":{"type":"text","text":"Tool execution for \"Shell\" denied by policy."}}],"kind":"execute"}}}`

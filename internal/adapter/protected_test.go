@@ -84,15 +84,8 @@ func TestAdapterProtectsWhatItCreates(t *testing.T) {
 	}
 
 	got = nil
-	gm, err := New(Gemini, Config{Rules: Rules{Deny: []string{"Bash(rm:*)"}}, Protect: protect})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer gm.Close()
 	cmd := &acpwire.AgentCommand{Path: "gemini", Args: []string{"--acp"}}
-	if err := gm.Spawn(cmd); err != nil {
-		t.Fatal(err)
-	}
+	spawn(t, Gemini, Config{Rules: Rules{Deny: []string{"Bash(rm:*)"}}, Protect: protect}, cmd)
 	if len(got) != 1 || !strings.HasPrefix(cmd.Args[2], got[0].Path+string(os.PathSeparator)) {
 		t.Errorf("protected = %+v, want the directory of %s", got, cmd.Args[2])
 	}
