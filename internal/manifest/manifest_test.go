@@ -74,38 +74,39 @@ func manifestFiles(t *testing.T, dir string) []string {
 }
 
 func TestLoadValid(t *testing.T) {
-	files := manifestFiles(t, filepath.Join("testdata", "valid"))
-	if len(files) < 3 {
-		t.Fatalf("found %d valid manifests, want the upstream examples and more", len(files))
-	}
-	for _, file := range files {
-		t.Run(filepath.ToSlash(file), func(t *testing.T) {
-			m, err := Load(file)
-			if err != nil {
-				t.Fatalf("Load: %v\n%s", err, listErrors(err))
-			}
-			golden.Check(t, file+".golden", []byte(summary(m)))
-		})
-	}
+	eachManifest(t, "valid", 3, "the upstream examples and more", func(t *testing.T, file string) {
+		m, err := Load(file)
+		if err != nil {
+			t.Fatalf("Load: %v\n%s", err, listErrors(err))
+		}
+		golden.Check(t, file+".golden", []byte(summary(m)))
+	})
 }
 
 func TestLoadInvalid(t *testing.T) {
-	files := manifestFiles(t, filepath.Join("testdata", "invalid"))
-	if len(files) < 20 {
-		t.Fatalf("found %d invalid manifests, want at least 20", len(files))
+	eachManifest(t, "invalid", 20, "at least 20", func(t *testing.T, file string) {
+		_, err := Load(file)
+		if err == nil {
+			t.Fatal("Load succeeded, want problems")
+		}
+		var l ErrorList
+		if !errors.As(err, &l) {
+			t.Fatalf("Load error is %T (%v), want ErrorList", err, err)
+		}
+		golden.Check(t, file+".golden", []byte(listErrors(err)))
+	})
+}
+
+// eachManifest runs test on every manifest under testdata/dir, each as a
+// subtest named for its file, once it has found atLeast of them (want says
+// how many it wants, in words).
+func eachManifest(t *testing.T, dir string, atLeast int, want string, test func(t *testing.T, file string)) {
+	files := manifestFiles(t, filepath.Join("testdata", dir))
+	if len(files) < atLeast {
+		t.Fatalf("found %d %s manifests, want %s", len(files), dir, want)
 	}
 	for _, file := range files {
-		t.Run(filepath.ToSlash(file), func(t *testing.T) {
-			_, err := Load(file)
-			if err == nil {
-				t.Fatal("Load succeeded, want problems")
-			}
-			var l ErrorList
-			if !errors.As(err, &l) {
-				t.Fatalf("Load error is %T (%v), want ErrorList", err, err)
-			}
-			golden.Check(t, file+".golden", []byte(listErrors(err)))
-		})
+		t.Run(filepath.ToSlash(file), func(t *testing.T) { test(t, file) })
 	}
 }
 
