@@ -210,16 +210,16 @@ func (c *hostileCase) directive(line string) error {
 		kind, rest2, _ := strings.Cut(rest, " ")
 		nm, arg, _ := strings.Cut(strings.TrimSpace(rest2), " ")
 		switch kind {
-		case "file", "symlink", "exec":
+		case "file", "symlink", "exec", "hardlink":
 			if nm == "" || arg == "" {
 				return fmt.Errorf("@setup %s needs a name and an argument", kind)
 			}
-		case "dir":
+		case "dir", "fifo":
 			if nm == "" {
-				return fmt.Errorf("@setup dir needs a name")
+				return fmt.Errorf("@setup %s needs a name", kind)
 			}
 		default:
-			return fmt.Errorf("unknown @setup kind %q (want file, symlink, dir or exec)", kind)
+			return fmt.Errorf("unknown @setup kind %q (want file, symlink, hardlink, dir, fifo or exec)", kind)
 		}
 		c.setups = append(c.setups, setupStep{kind: kind, name: nm, arg: arg})
 	case "approve":

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -104,6 +105,14 @@ func newWorld(t *testing.T, c hostileCase) *world {
 			must(t, os.Symlink(string(arg), p))
 		case "dir":
 			must(t, os.MkdirAll(p, 0o755))
+		case "fifo":
+			must(t, syscall.Mkfifo(p, 0o644))
+		case "hardlink":
+			target := string(arg)
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(w.ws, target)
+			}
+			must(t, os.Link(target, p))
 		}
 	}
 	w.before = w.snapshot()

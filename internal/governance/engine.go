@@ -380,6 +380,9 @@ func (e *Engine) decidePath(in *reqInfo, p string, advisories *[]string) verdict
 	if v, ok := e.protectedVerdict(in, p, forms); ok {
 		return v
 	}
+	if v, ok := e.specialFileVerdict(in, p, forms); ok {
+		return v
+	}
 	var worst *verdict
 	for _, form := range forms {
 		what := fmt.Sprintf("%s %s", e.describeAction(in), form)

@@ -39,6 +39,7 @@ var refusalRules = map[string]string{
 	"relative-path":     "deny relative paths (built-in)",
 	"magic-link":        "deny paths through /proc and /dev/fd links (built-in)",
 	"unresolvable-path": "deny paths that cannot be resolved (built-in)",
+	"special-file":      "deny reads and writes of pipes, sockets and devices (built-in)",
 }
 
 func refuse(ref, format string, args ...any) *pathRefusal {
