@@ -113,39 +113,55 @@ func FuzzLineReader(f *testing.F) {
 		if max <= 0 || max > 1<<16 {
 			max = 16
 		}
-		lr := newLineReader(bytes.NewReader(in), max)
-		var want [][]byte
-		for _, l := range bytes.Split(in, []byte("\n")) {
-			l = bytes.TrimSuffix(l, []byte("\r"))
-			if len(bytes.TrimSpace(l)) > 0 {
-				want = append(want, l)
-			}
-		}
-		for i := 0; ; i++ {
-			line, over, err := lr.next()
-			if errors.Is(err, io.EOF) {
-				if i != len(want) {
-					t.Fatalf("got %d lines, want %d", i, len(want))
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if i >= len(want) {
-				t.Fatalf("more lines than the input has")
-			}
-			if over != nil {
-				if over.size != len(want[i]) || over.size <= max {
-					t.Fatalf("line %d: oversized %d, input line %d bytes, max %d", i, over.size, len(want[i]), max)
-				}
-				continue
-			}
+		want := inputLines(in)
+		readLines(t, newLineReader(bytes.NewReader(in), max), want, max, func(i int, line []byte) {
 			if !bytes.Equal(line, want[i]) {
 				t.Fatalf("line %d = %q, want %q", i, line, want[i])
 			}
-		}
+		})
 	})
+}
+
+// inputLines is what a lineReader must return for in: its lines without
+// their terminators, blank ones left out.
+func inputLines(in []byte) [][]byte {
+	var lines [][]byte
+	for _, l := range bytes.Split(in, []byte("\n")) {
+		l = bytes.TrimSuffix(l, []byte("\r"))
+		if len(bytes.TrimSpace(l)) > 0 {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// readLines reads lr to its end and checks it against want (inputLines):
+// as many lines, each over max reported as oversized with its size, and
+// each other one handed to line with its index.
+func readLines(t *testing.T, lr *lineReader, want [][]byte, max int, line func(i int, l []byte)) {
+	t.Helper()
+	for i := 0; ; i++ {
+		l, over, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			if i != len(want) {
+				t.Fatalf("got %d lines, want %d", i, len(want))
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i >= len(want) {
+			t.Fatal("more lines than the input has")
+		}
+		if over != nil {
+			if over.size != len(want[i]) || over.size <= max {
+				t.Fatalf("line %d: oversized %d, input line %d bytes, max %d", i, over.size, len(want[i]), max)
+			}
+			continue
+		}
+		line(i, l)
+	}
 }
 
 // FuzzPooledLineReader: with reused blocks, a line taken keeps its bytes
@@ -166,13 +182,7 @@ func FuzzPooledLineReader(f *testing.F) {
 		hold %= 16
 		unit := append(bytes.Clone(in), '\n')
 		data := bytes.Repeat(unit, min(1+(200<<10)/len(unit), 8192))
-		var want [][]byte
-		for _, l := range bytes.Split(data, []byte("\n")) {
-			l = bytes.TrimSuffix(l, []byte("\r"))
-			if len(bytes.TrimSpace(l)) > 0 {
-				want = append(want, l)
-			}
-		}
+		want := inputLines(data)
 		pool := newBlockPool()
 		pool.poison = true
 		lr := newLineReader(&chunkReader{data: data, sizes: []int{64 + int(readSize), 64 + int(readSize)/3}}, max)
@@ -191,32 +201,13 @@ func FuzzPooledLineReader(f *testing.F) {
 				h.blk.release()
 			}
 		}
-		for i := 0; ; i++ {
-			line, over, err := lr.next()
-			if errors.Is(err, io.EOF) {
-				if i != len(want) {
-					t.Fatalf("got %d lines, want %d", i, len(want))
-				}
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if i >= len(want) {
-				t.Fatal("more lines than the input has")
-			}
-			if over != nil {
-				if over.size != len(want[i]) {
-					t.Fatalf("line %d: oversized %d, input line %d bytes", i, over.size, len(want[i]))
-				}
-				continue
-			}
+		readLines(t, lr, want, max, func(i int, line []byte) {
 			window = append(window, held{i, line, lr.take()})
 			if len(window) > int(hold) {
 				release(window[0])
 				window = window[1:]
 			}
-		}
+		})
 		for _, h := range window {
 			release(h)
 		}

@@ -206,13 +206,8 @@ func TestSDKPeersThroughBridge(t *testing.T) {
 				t.Fatalf("saw %d tool calls, want 2", toolCalls)
 			}
 			stdin.Close()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Fatalf("bridge: %v", err)
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("bridge did not stop after the client closed its input")
+			if err := runReturned(t, done, 10*time.Second, "bridge did not stop after the client closed its input"); err != nil {
+				t.Fatalf("bridge: %v", err)
 			}
 		})
 	}
@@ -235,14 +230,10 @@ func TestAgentCrashMidTurn(t *testing.T) {
 	if !strings.Contains(rerr.Message, "exit status 3") {
 		t.Fatalf("error message %q does not name the exit status", rerr.Message)
 	}
-	select {
-	case err := <-done:
-		var gone *AgentExitError
-		if !errors.As(err, &gone) || gone.Failed != 1 {
-			t.Fatalf("Run = %v, want *AgentExitError with 1 failed request", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("bridge did not return after the agent crashed")
+	err = runReturned(t, done, 10*time.Second, "bridge did not return after the agent crashed")
+	var gone *AgentExitError
+	if !errors.As(err, &gone) || gone.Failed != 1 {
+		t.Fatalf("Run = %v, want *AgentExitError with 1 failed request", err)
 	}
 	if alive(agent.Pid()) {
 		t.Fatal("agent process still alive")
@@ -283,11 +274,7 @@ func TestNoProcessLeftBehind(t *testing.T) {
 			} else {
 				cancel()
 			}
-			select {
-			case <-done:
-			case <-time.After(10 * time.Second):
-				t.Fatal("bridge did not stop")
-			}
+			runReturned(t, done, 10*time.Second, "bridge did not stop")
 			for _, pid := range []int{agentPid, childPid} {
 				if alive(pid) {
 					t.Errorf("process %d still alive: %s", pid, procStat(pid))
@@ -326,14 +313,10 @@ func TestAgentExitWithChildHoldingPipes(t *testing.T) {
 	if !strings.Contains(resp, `"id":1`) || !strings.Contains(resp, "exit status 5") || !strings.Contains(resp, "worker lost") {
 		t.Fatalf("client got %s, want an error naming exit status 5 and the stderr tail", resp)
 	}
-	select {
-	case err := <-done:
-		var gone *AgentExitError
-		if !errors.As(err, &gone) {
-			t.Fatalf("Run = %v", err)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("bridge did not notice the agent's exit")
+	err = runReturned(t, done, 15*time.Second, "bridge did not notice the agent's exit")
+	var gone *AgentExitError
+	if !errors.As(err, &gone) {
+		t.Fatalf("Run = %v", err)
 	}
 	if alive(childPid) {
 		t.Fatalf("the agent's child %d is still alive", childPid)
@@ -423,13 +406,8 @@ func TestClientLeavesDeafAgentFlood(t *testing.T) {
 			t.Logf("the bridge stopped reading after %d bytes", sent)
 			start := time.Now()
 			cw.Close()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Fatalf("Run = %v, want nil (the client left)", err)
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("bridge did not notice that the IDE closed its end")
+			if err := runReturned(t, done, 10*time.Second, "bridge did not notice that the IDE closed its end"); err != nil {
+				t.Fatalf("Run = %v, want nil (the client left)", err)
 			}
 			t.Logf("stopped %v after the IDE closed its end", time.Since(start).Round(time.Millisecond))
 			if alive(agent.Pid()) {
@@ -482,13 +460,22 @@ func clientLeavesDeafAgent(t *testing.T, talk func(send func(string))) {
 		}
 	})
 	cw.Close()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("bridge did not stop after the IDE closed its end")
-	}
+	runReturned(t, done, 10*time.Second, "bridge did not stop after the IDE closed its end")
 	if alive(agent.Pid()) {
 		t.Errorf("agent %d still alive: %s", agent.Pid(), procStat(agent.Pid()))
+	}
+}
+
+// runReturned waits up to limit for the bridge's Run to return its error
+// on done, and returns it; past limit it fails t with msg.
+func runReturned(t *testing.T, done <-chan error, limit time.Duration, msg string) error {
+	t.Helper()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(limit):
+		t.Fatal(msg)
+		return nil
 	}
 }
 
@@ -519,11 +506,7 @@ func bridgeAgentWith(t *testing.T, cmd AgentCommand, opts Options) (agent *Agent
 // agent, which counts what it reads into the file out, got all sent bytes.
 func agentGotAll(t *testing.T, done <-chan error, out string, sent int) {
 	t.Helper()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("bridge did not stop")
-	}
+	runReturned(t, done, 20*time.Second, "bridge did not stop")
 	got, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatalf("the agent did not report: %v", err)
