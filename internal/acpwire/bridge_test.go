@@ -44,42 +44,24 @@ func TestByteIdentity(t *testing.T) {
 	for _, dir := range []acpwire.Direction{acpwire.ClientToAgent, acpwire.AgentToClient} {
 		t.Run(dir.String(), func(t *testing.T) {
 			h := newHarness(t, acpwire.Options{})
+			back := acpwire.AgentToClient // the way answers to dir go
+			if dir == acpwire.AgentToClient {
+				back = acpwire.ClientToAgent
+			}
 			for i, line := range corpus {
-				var got string
 				m, err := acpwire.Parse(dir, []byte(line))
 				ok := err == nil
 				if ok && m.Kind == acpwire.KindResponse {
 					// A response is forwarded only to a peer that asked.
-					ask := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"x/ask"}`, m.ID)
-					if dir == acpwire.ClientToAgent {
-						h.FromAgent(ask)
-						h.ClientGets()
-					} else {
-						h.FromClient(ask)
-						h.AgentGets()
-					}
+					h.pass(back, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"x/ask"}`, m.ID))
 				}
 				if ok && m.IsNotification("$/cancel_request") {
 					id, _ := m.Get("params", "requestId")
 					// A cancel is forwarded only for a request the peer
 					// was sent and that still waits.
-					ask := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"x/slow"}`, id)
-					if dir == acpwire.ClientToAgent {
-						h.FromClient(ask)
-						h.AgentGets()
-					} else {
-						h.FromAgent(ask)
-						h.ClientGets()
-					}
+					h.pass(dir, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"x/slow"}`, id))
 				}
-				if dir == acpwire.ClientToAgent {
-					h.FromClient(line)
-					got = h.AgentGets()
-				} else {
-					h.FromAgent(line)
-					got = h.ClientGets()
-				}
-				if got != line {
+				if got := h.pass(dir, line); got != line {
 					t.Errorf("line %d changed:\n sent %s\n  got %s", i+1, line, got)
 				}
 			}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"net"
 	"os"
-	"path/filepath"
 	"runtime"
 	"syscall"
 	"testing"
@@ -17,10 +16,7 @@ import (
 // hang-up while the writer is there or after the input is closed.
 func TestHangupProbe(t *testing.T) {
 	t.Run("pipe", func(t *testing.T) {
-		r, w, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
+		r, w := osPipe(t)
 		defer r.Close()
 		probe := hangupProbe(r)
 		if probe == nil {
@@ -47,10 +43,7 @@ func TestHangupProbe(t *testing.T) {
 		// would hold it until the writer closes, which it never does here,
 		// so Close would never return: the test waits for it to return,
 		// not for it to be quick (scheduling on a loaded machine is not).
-		r, w, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
+		r, w := osPipe(t)
 		defer w.Close()
 		probe := hangupProbe(r)
 		stop, probing := make(chan struct{}), make(chan struct{})
@@ -109,11 +102,7 @@ func TestHangupProbe(t *testing.T) {
 		}
 	})
 	t.Run("not a pipe", func(t *testing.T) {
-		f, err := os.Create(filepath.Join(t.TempDir(), "f"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
+		f := regularFile(t)
 		if hangupProbe(f) != nil {
 			t.Error("hangupProbe(regular file) != nil")
 		}

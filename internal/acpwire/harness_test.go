@@ -29,3 +29,14 @@ func newHarnessFor(t *testing.T, b *acpwire.Bridge) *harness {
 	t.Helper()
 	return &harness{Harness: acpwiretest.Start(t, b), b: b}
 }
+
+// pass sends line in direction d, from the IDE or the agent, and returns
+// what the other peer received.
+func (h *harness) pass(d acpwire.Direction, line string) string {
+	if d == acpwire.ClientToAgent {
+		h.FromClient(line)
+		return h.AgentGets()
+	}
+	h.FromAgent(line)
+	return h.ClientGets()
+}

@@ -2,6 +2,7 @@ package acpwire
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -13,6 +14,18 @@ func osPipe(t testing.TB) (*os.File, *os.File) {
 		t.Fatal(err)
 	}
 	return r, w
+}
+
+// regularFile creates an empty file in t's temporary directory, closed
+// when t ends.
+func regularFile(t testing.TB) *os.File {
+	t.Helper()
+	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }
 
 // settle is how long waitFor waits for a condition that should hold at

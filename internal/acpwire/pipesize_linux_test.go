@@ -30,17 +30,11 @@ func TestAgentPipesGrown(t *testing.T) {
 			t.Fatalf("agent %s is a %T, want *os.File", name, end)
 		}
 		const fGetPipeSize = 1032
-		sc, err := f.SyscallConn()
-		if err != nil {
-			t.Fatal(err)
-		}
 		var size uintptr
-		var errno syscall.Errno
-		if err := sc.Control(func(fd uintptr) {
+		syscallOn(t, f, "F_GETPIPE_SZ", func(fd uintptr) (errno syscall.Errno) {
 			size, _, errno = syscall.Syscall(syscall.SYS_FCNTL, fd, fGetPipeSize, 0)
-		}); err != nil || errno != 0 {
-			t.Fatal(err, errno)
-		}
+			return errno
+		})
 		if int(size) < want {
 			t.Errorf("agent %s pipe holds %d bytes, want %d", name, size, want)
 		}

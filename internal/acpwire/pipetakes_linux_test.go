@@ -5,7 +5,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -17,10 +16,7 @@ import (
 // complete without a reader.
 func TestPipeTakes(t *testing.T) {
 	for _, size := range []int{64 << 10, pipeSize} {
-		r, w, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
+		r, w := osPipe(t)
 		if size != 64<<10 {
 			growPipe(w)
 		}
@@ -90,21 +86,14 @@ func mustWrite(t *testing.T, w *os.File, p []byte) {
 // not a pipe, and nothing once the pipe is closed, so the bridge never
 // counts on a write not waiting there.
 func TestPipeTakesOnlyPipes(t *testing.T) {
-	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := regularFile(t)
 	if pipeTakes(f) != nil {
 		t.Error("pipeTakes(regular file) != nil")
 	}
 	if pipeTakes(&bytes.Buffer{}) != nil {
 		t.Error("pipeTakes(*bytes.Buffer) != nil")
 	}
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, w := osPipe(t)
 	takes := pipeTakes(w)
 	r.Close()
 	w.Close()
