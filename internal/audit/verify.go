@@ -24,24 +24,7 @@ const SchemaFile = "audit-event.schema.json"
 
 // schema is the compiled audit event schema.
 var schema = sync.OnceValues(func() (*jsonschema.Schema, error) {
-	data, err := schemas.FS.ReadFile(SchemaFile)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %v", SchemaFile, err)
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("parsing %s: %v", SchemaFile, err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource(SchemaFile, doc); err != nil {
-		return nil, fmt.Errorf("loading %s: %v", SchemaFile, err)
-	}
-	s, err := c.Compile(SchemaFile)
-	if err != nil {
-		return nil, fmt.Errorf("compiling %s: %v", SchemaFile, err)
-	}
-	return s, nil
+	return schemas.Compile(SchemaFile, true)
 })
 
 // Problem is the first thing wrong with a set of audit log files: a file,

@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -24,24 +23,7 @@ var printer = message.NewPrinter(language.English)
 
 // compiledSchema is the manifest schema, compiled on first use.
 var compiledSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
-	data, err := schemas.FS.ReadFile(SchemaFile)
-	if err != nil {
-		return nil, fmt.Errorf("reading embedded %s: %v", SchemaFile, err)
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("decoding embedded %s: %v", SchemaFile, err)
-	}
-	c := jsonschema.NewCompiler()
-	const url = "acp-bridge:///schemas/" + SchemaFile
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("loading %s: %v", SchemaFile, err)
-	}
-	s, err := c.Compile(url)
-	if err != nil {
-		return nil, fmt.Errorf("compiling %s: %v", SchemaFile, err)
-	}
-	return s, nil
+	return schemas.Compile(SchemaFile, false)
 })
 
 // validateSchema checks t's document against the manifest schema and
