@@ -426,6 +426,9 @@ func (e *Engine) decidePath(in *reqInfo, p string, advisories *[]string) verdict
 			worst = &v
 		}
 	}
+	if v, ok := e.hardLinkVerdict(in, p, forms); ok && v.value.Stricter(worst.value) {
+		worst = &v
+	}
 	return *worst
 }
 

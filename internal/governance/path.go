@@ -40,6 +40,7 @@ var refusalRules = map[string]string{
 	"magic-link":        "deny paths through /proc and /dev/fd links (built-in)",
 	"unresolvable-path": "deny paths that cannot be resolved (built-in)",
 	"special-file":      "deny reads and writes of pipes, sockets and devices (built-in)",
+	"hard-link":         "require-approval for files with several hard links (built-in)",
 }
 
 func refuse(ref, format string, args ...any) *pathRefusal {

@@ -67,10 +67,44 @@ func (e *Engine) protectedOperands(in *reqInfo, list []protected, line string, l
 				if v, ok := e.formReaches(in, list, form, cwd, c.Source); ok {
 					return v, true
 				}
+				if len(a.Commands) > 1 && makesUnknownLink(form) {
+					return verdict{value: Deny, ref: "self-protection",
+						ruleTx: "deny commands naming protected locations (built-in self-protection)",
+						reason: fmt.Sprintf("running %q: %q makes a link to a place known only when the line runs, and the line runs other commands that may use it; run the link on its own first", strings.TrimSpace(line), strings.TrimSpace(c.Source))}, true
+				}
 			}
 		}
 	}
 	return verdict{}, false
+}
+
+// makesUnknownLink reports whether one form of a command makes a symlink
+// or hard link (ln, link, symlink, cp -s/-l) with an operand computed at
+// run time: what a later command of the same line opens by the link's
+// name is then unknown when the line is decided. A link made by a line of
+// its own is judged where a later line names it (linkedProtected).
+func makesUnknownLink(form []shellcmd.Word) bool {
+	if len(form) < 2 || form[0].Kind != shellcmd.Static {
+		return false
+	}
+	name := filepath.Base(form[0].Text)
+	links := name == "ln" || name == "link" || name == "symlink"
+	if name == "cp" {
+		for _, w := range form[1:] {
+			t := w.Text
+			links = links || w.Kind != shellcmd.Dynamic && (t == "--link" || t == "--symbolic-link" ||
+				strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t, "sl"))
+		}
+	}
+	if !links {
+		return false
+	}
+	for _, w := range form[1:] {
+		if w.Kind == shellcmd.Dynamic {
+			return true
+		}
+	}
+	return false
 }
 
 // lineNames returns the absolute names a command line may open: every

@@ -32,3 +32,27 @@ func (e *Engine) specialFileVerdict(in *reqInfo, p string, forms []string) (verd
 	return verdict{value: Deny, ref: "special-file", ruleTx: refusalRules["special-file"],
 		reason: fmt.Sprintf("%s %q: it is %s, not a file the IDE can read or write as text", e.describeAction(in), p, what)}, true
 }
+
+// hardLinkVerdict asks about a read or write of a regular file with more
+// than one name (hard links) when the policy restricts any path: the other
+// name may be one a rule denies (a hard link to .env reads the secret), and
+// nothing in a name says where else the file lives. Hard links to the
+// bridge's own files are refused by self-protection instead. forms are the
+// path's forms (pathForms); the last is where it leads.
+func (e *Engine) hardLinkVerdict(in *reqInfo, p string, forms []string) (verdict, bool) {
+	if !in.read && !in.write || in.req.Action == ActionSessionNew {
+		return verdict{}, false
+	}
+	fi, err := os.Lstat(forms[len(forms)-1])
+	if err != nil || !fi.Mode().IsRegular() || !hasLinks(fi) {
+		return verdict{}, false
+	}
+	for _, r := range e.policy.rules {
+		if r.value == Allow || r.advisory || r.path == nil || !r.applies(in, catPath) {
+			continue
+		}
+		return verdict{value: RequireApproval, ref: "hard-link", ruleTx: refusalRules["hard-link"],
+			reason: fmt.Sprintf("%s %q: the file has other names (hard links), and one of them may be a file %s restricts; the bridge cannot tell which", e.describeAction(in), p, r.text)}, true
+	}
+	return verdict{}, false
+}

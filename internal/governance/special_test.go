@@ -53,3 +53,56 @@ func TestDecideSpecialFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestDecideHardLinks checks that a read or write of a file with several
+// hard links asks when the policy restricts any path (the other name may
+// be .env), that a rule's deny still wins, and that a policy restricting
+// no path does not ask.
+func TestDecideHardLinks(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{".env", "a.txt"} {
+		if err := os.WriteFile(root+"/"+f, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Link(root+"/.env", root+"/notes.txt"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("notes.txt", root+"/readme"); err != nil {
+		t.Fatal(err)
+	}
+	pol := t.TempDir() + "/GOVERNANCE.md"
+	if err := os.WriteFile(pol, []byte("---\nschema: governance.workspace/v1\nname: hard-links\ntitle: Hard links\ndescription: A test policy.\nversion: 1.0.0\nrules:\n  default: allow\n  deny: [Read(**/.env)]\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	restricting, err := LoadPolicy(pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine(restricting, EngineOptions{Roots: []string{root}})
+	open := NewEngine(&Policy{Default: Allow, DefaultWhere: "test"}, EngineOptions{Roots: []string{root}})
+	tests := []struct {
+		name string
+		e    *Engine
+		req  Request
+		want Value
+		ref  string
+	}{
+		{"read a hard link to .env", e, Request{Action: ActionFSRead, Paths: []string{root + "/notes.txt"}}, RequireApproval, "hard-link"},
+		{"write it, where only reads are restricted", e, Request{Action: ActionFSWrite, Paths: []string{root + "/notes.txt"}}, Allow, ""},
+		{"through a symlink", e, Request{Action: ActionFSRead, Paths: []string{root + "/readme"}}, RequireApproval, "hard-link"},
+		{"a command reading it", e, Request{Action: ActionTerminalCreate, Command: "cat notes.txt"}, RequireApproval, "hard-link"},
+		{"the denied name itself", e, Request{Action: ActionFSRead, Paths: []string{root + "/.env"}}, Deny, "rules-deny-1"},
+		{"a file with one name", e, Request{Action: ActionFSRead, Paths: []string{root + "/a.txt"}}, Allow, ""},
+		{"a policy restricting no path", open, Request{Action: ActionFSRead, Paths: []string{root + "/notes.txt"}}, Allow, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.req.Cwd = root
+			d := tt.e.Decide(tt.req)
+			if d.Value != tt.want || tt.ref != "" && d.Ref != tt.ref {
+				t.Errorf("Decide(%+v) = %v (ref %s: %s); want %s (ref %s)", tt.req, d.Value, d.Ref, d.Reason, tt.want, tt.ref)
+			}
+		})
+	}
+}
