@@ -274,6 +274,34 @@ func concurrentMessages(n int) [][]byte {
 	return out
 }
 
+// trials is how many times a concurrency test runs its scenario: n, or a
+// tenth of it with -short.
+func trials(n int) int {
+	if testing.Short() {
+		return n / 10
+	}
+	return n
+}
+
+// concurrently calls f with each of msgs and its index, each call in its
+// own goroutine, and returns what the calls returned, in the order they
+// returned it.
+func concurrently[T any](msgs [][]byte, f func(i int, m []byte) []T) []T {
+	var mu sync.Mutex
+	var out []T
+	var wg sync.WaitGroup
+	for i, m := range msgs {
+		wg.Go(func() {
+			got := f(i, m)
+			mu.Lock()
+			out = append(out, got...)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	return out
+}
+
 // sealed is a frame and the message it was made of.
 type sealed struct {
 	seq   int
@@ -313,29 +341,17 @@ func checkInSeqOrder(t *testing.T, out []sealed) {
 // with refs: whatever order the frames are sealed in, decoding them in seq
 // order gives each its own message.
 func TestEncoderConcurrent(t *testing.T) {
-	trials := 200
-	if testing.Short() {
-		trials = 20
-	}
 	msgs := concurrentMessages(8)
-	for trial := range trials {
+	for trial := range trials(200) {
 		enc := NewEncoder("c", Options{Refs: true})
-		var mu sync.Mutex
-		var out []sealed
-		var wg sync.WaitGroup
-		for _, m := range msgs {
-			wg.Go(func() {
-				fr, err := enc.Encode(m, AgentToClient, time.Unix(1714000000, 0))
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				mu.Lock()
-				out = append(out, sealed{seqOf(t, fr), fr, m})
-				mu.Unlock()
-			})
-		}
-		wg.Wait()
+		out := concurrently(msgs, func(_ int, m []byte) []sealed {
+			fr, err := enc.Encode(m, AgentToClient, time.Unix(1714000000, 0))
+			if err != nil {
+				t.Error(err)
+				return nil
+			}
+			return []sealed{{seqOf(t, fr), fr, m}}
+		})
 		if t.Failed() {
 			return
 		}
@@ -349,28 +365,16 @@ func TestEncoderConcurrent(t *testing.T) {
 // TestRunEncoderConcurrent is TestEncoderConcurrent for a RunEncoder with
 // a bound small enough that most messages end a run.
 func TestRunEncoderConcurrent(t *testing.T) {
-	trials := 100
-	if testing.Short() {
-		trials = 10
-	}
 	msgs := concurrentMessages(8)
-	for trial := range trials {
+	for trial := range trials(100) {
 		r := NewEncoder("c", Options{Refs: true}).Runs(RunOptions{MaxBodyTokens: 60})
-		var mu sync.Mutex
-		var frames []string
-		var wg sync.WaitGroup
-		for i, m := range msgs {
-			wg.Go(func() {
-				fs, err := r.Add(m, Direction(1+i%2), time.Unix(1714000000, 0))
-				if err != nil {
-					t.Error(err)
-				}
-				mu.Lock()
-				frames = append(frames, fs...)
-				mu.Unlock()
-			})
-		}
-		wg.Wait()
+		frames := concurrently(msgs, func(i int, m []byte) []string {
+			fs, err := r.Add(m, Direction(1+i%2), time.Unix(1714000000, 0))
+			if err != nil {
+				t.Error(err)
+			}
+			return fs
+		})
 		fs, err := r.Flush()
 		if err != nil {
 			t.Fatal(err)
@@ -397,10 +401,6 @@ func TestRunEncoderConcurrent(t *testing.T) {
 // (E3003): every message comes out as it went in. The first frame is
 // decoded first, since a session takes its first seq from it.
 func TestDecoderConcurrent(t *testing.T) {
-	trials := 200
-	if testing.Short() {
-		trials = 20
-	}
 	msgs := concurrentMessages(40)
 	enc := NewEncoder("c", Options{Refs: true})
 	frames := make([]string, len(msgs))
@@ -411,7 +411,7 @@ func TestDecoderConcurrent(t *testing.T) {
 		}
 		frames[i] = fr
 	}
-	for range trials {
+	for range trials(200) {
 		dec := NewDecoder("c", Options{})
 		if _, err := dec.DecodeValue(frames[0]); err != nil {
 			t.Fatal(err)
