@@ -28,8 +28,10 @@ func ClaudeToolRequest(toolName string, toolInput json.RawMessage, cwd string) (
 		req.Kind = "read"
 	case "Glob", "Grep":
 		req.Kind = "search"
-		if len(req.Paths) == 0 {
-			req.Paths = []string{cwd}
+		// Without a path the search reads the cwd, whatever its file
+		// filter (Grep's glob) adds.
+		if dir, _ := in["path"].(string); len(req.Paths) == 0 || toolName == "Grep" && dir == "" {
+			req.Paths = append([]string{cwd}, req.Paths...)
 		}
 	case "Write", "Edit", "MultiEdit", "NotebookEdit":
 		req.Kind = "edit"
@@ -53,10 +55,20 @@ func ClaudeToolRequest(toolName string, toolInput json.RawMessage, cwd string) (
 var pathKeys = []string{"file_path", "notebook_path", "path", "absolute_path", "filePath", "dir_path",
 	"directory", "source", "destination", "from", "to", "old_path", "new_path"}
 
+// pathListKeys are the input fields that list paths: Gemini CLI's
+// read_many_files (paths) and the like.
+var pathListKeys = []string{"paths", "file_paths", "filePaths", "files"}
+
+// filterKeys are the input fields holding a glob that picks the files a
+// search reads below its directory: Claude Code's Grep (glob), Gemini
+// CLI's search_file_content and read_many_files (include).
+var filterKeys = []string{"glob", "include"}
+
 // judgedInputKeys are every member of a tool's input that fillFromInput
 // reads: the rest of an input (a file's new content, say) is never judged,
 // so the bridge may forget it (reduceInput).
-var judgedInputKeys = append(append([]string(nil), pathKeys...), "pattern", "command", "args", "cwd", "url")
+var judgedInputKeys = append(append(append(append([]string(nil), pathKeys...), pathListKeys...), filterKeys...),
+	"pattern", "command", "args", "cwd", "url")
 
 // fillFromInput sets the paths, command and url a tool's input names. It
 // reads only judgedInputKeys.
@@ -72,10 +84,36 @@ func fillFromInput(req *Request, in map[string]any) {
 			req.Paths = append(req.Paths, s)
 		}
 	}
+	for _, k := range pathListKeys {
+		if list, ok := in[k].([]any); ok {
+			for _, v := range list {
+				if s, ok := v.(string); ok && s != "" {
+					req.Paths = append(req.Paths, s)
+				}
+			}
+		}
+	}
 	// A glob's fixed leading directories are a path too: "/etc/**/*.conf"
 	// reads under /etc.
 	if s, ok := in["pattern"].(string); ok && (filepath.IsAbs(s) || strings.HasPrefix(s, "~") || strings.Contains(s, "..")) {
 		req.Paths = append(req.Paths, globBase(s))
+	}
+	// A search's file filter names the files it reads: Grep with glob
+	// ".env" over the workspace reads every .env in it, judged as the
+	// path <dir>/**/.env (a filter without "/" matches at any depth).
+	for _, k := range filterKeys {
+		var globs []string
+		switch v := in[k].(type) {
+		case string:
+			globs = []string{v}
+		case []any:
+			globs = toStrings(v)
+		}
+		for _, g := range globs {
+			if p := filterPath(req, in, g); p != "" {
+				req.Paths = append(req.Paths, p)
+			}
+		}
 	}
 	switch c := in["command"].(type) {
 	case string:
@@ -94,6 +132,34 @@ func fillFromInput(req *Request, in map[string]any) {
 	if s, ok := in["url"].(string); ok {
 		req.URL = s
 	}
+}
+
+// filterPath returns the path pattern a search's file filter g covers:
+// g below the directory the search reads (its path, else the cwd), after
+// "**/" when g has no "/" of its own; "" for an empty filter or an
+// unknown directory.
+func filterPath(req *Request, in map[string]any, g string) string {
+	g = strings.TrimSpace(g)
+	if g == "" {
+		return ""
+	}
+	if filepath.IsAbs(g) || strings.HasPrefix(g, "~") {
+		return g
+	}
+	dir := req.Cwd
+	for _, k := range []string{"path", "dir_path", "directory", "absolute_path"} {
+		if s, ok := in[k].(string); ok && s != "" {
+			dir = s
+			break
+		}
+	}
+	if dir == "" {
+		return ""
+	}
+	if !strings.Contains(strings.TrimPrefix(g, "/"), "/") {
+		g = "**/" + g
+	}
+	return strings.TrimSuffix(dir, "/") + "/" + g
 }
 
 func toStrings(a []any) []string {

@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -20,6 +21,9 @@ func TestClaudeToolRequest(t *testing.T) {
 		{"Glob", `{"pattern":"**/*.go"}`, Request{Action: ActionToolCall, Tool: "Glob", Kind: "search", Paths: []string{"/w"}, Cwd: "/w"}},
 		{"Glob", `{"pattern":"/etc/**/*.conf"}`, Request{Action: ActionToolCall, Tool: "Glob", Kind: "search", Paths: []string{"/etc"}, Cwd: "/w"}},
 		{"Grep", `{"pattern":"TODO","path":"/w/src"}`, Request{Action: ActionToolCall, Tool: "Grep", Kind: "search", Paths: []string{"/w/src"}, Cwd: "/w"}},
+		{"Grep", `{"pattern":"KEY","glob":".env","output_mode":"content"}`, Request{Action: ActionToolCall, Tool: "Grep", Kind: "search", Paths: []string{"/w", "/w/**/.env"}, Cwd: "/w"}},
+		{"Grep", `{"pattern":"KEY","path":"/w/cfg","glob":"secrets/*.json"}`, Request{Action: ActionToolCall, Tool: "Grep", Kind: "search", Paths: []string{"/w/cfg", "/w/cfg/secrets/*.json"}, Cwd: "/w"}},
+		{"read_many_files", `{"paths":["/w/a.go","/w/.env"],"include":["*.md"]}`, Request{Action: ActionToolCall, Tool: "read_many_files", Paths: []string{"/w/a.go", "/w/.env", "/w/**/*.md"}, Cwd: "/w"}},
 		{"WebFetch", `{"url":"https://example.com/x","prompt":"p"}`, Request{Action: ActionToolCall, Tool: "WebFetch", Kind: "fetch", URL: "https://example.com/x", Cwd: "/w"}},
 		{"WebSearch", `{"query":"acp"}`, Request{Action: ActionToolCall, Tool: "WebSearch", Kind: "fetch", Cwd: "/w"}},
 		{"Task", `{"description":"d","prompt":"p"}`, Request{Action: ActionToolCall, Tool: "Task", Kind: "think", Cwd: "/w"}},
@@ -65,5 +69,49 @@ func TestToolCallRequest(t *testing.T) {
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
 		}
+	}
+}
+
+// TestDecideSearchFilters checks that the files a tool's input lists
+// (Gemini's read_many_files paths) and a search's file filter (Grep's
+// glob) are judged: a deny rule for .env refuses them, as it refuses a
+// Read of .env.
+func TestDecideSearchFilters(t *testing.T) {
+	root := t.TempDir()
+	pol := t.TempDir() + "/GOVERNANCE.md"
+	if err := os.WriteFile(pol, []byte("---\nschema: governance.workspace/v1\nname: filters\ntitle: Filters\ndescription: A test policy.\nversion: 1.0.0\nrules:\n  default: allow\n  deny: [Read(**/.env)]\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadPolicy(pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	// tool is Claude's tool name (its hook), or an ACP kind (Gemini
+	// reports read_many_files as kind read, search_file_content as search).
+	tests := []struct {
+		name, tool, input string
+		want              Value
+	}{
+		{"Grep over .env files", "Grep", `{"pattern":"KEY","glob":".env","output_mode":"content"}`, Deny},
+		{"Grep over .env files at any depth", "Grep", `{"pattern":"KEY","glob":"**/.env","path":"` + root + `"}`, Deny},
+		{"read_many_files listing .env", "read", `{"paths":["` + root + `/a.go","` + root + `/.env"]}`, Deny},
+		{"search_file_content including .env", "search", `{"pattern":"KEY","include":".env"}`, Deny},
+		{"Grep over Go files", "Grep", `{"pattern":"KEY","glob":"*.go"}`, Allow},
+		{"read_many_files of sources", "read", `{"paths":["` + root + `/a.go"]}`, Allow},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := ClaudeToolRequest(tt.tool, []byte(tt.input), root)
+			if tt.tool == "read" || tt.tool == "search" {
+				req = ToolCallRequest(ToolCall{Kind: tt.tool, Title: tt.name, RawInput: []byte(tt.input)}, root)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := e.Decide(req); d.Value != tt.want {
+				t.Errorf("Decide(%s %s) = %v (%s); want %s", tt.tool, tt.input, d.Value, d.Reason, tt.want)
+			}
+		})
 	}
 }
