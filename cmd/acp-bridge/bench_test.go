@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/cputime"
 )
 
 // peer is a process the benchmark talks to over its stdin and stdout:
@@ -137,21 +139,11 @@ func relayPeer(mode string) {
 	_ = cmd.Wait()
 }
 
-// procCPU is the user and system CPU time process pid has used so far, in
-// clock ticks of 10 ms.
+// procCPU is the user and system CPU time process pid has used so far,
+// 0 if it cannot be read.
 func procCPU(pid int) time.Duration {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-	if len(f) < 13 {
-		return 0
-	}
-	user, _ := strconv.Atoi(f[11])
-	sys, _ := strconv.Atoi(f[12])
-	return time.Duration(user+sys) * 10 * time.Millisecond
+	d, _ := cputime.Process(pid)
+	return d
 }
 
 // selfCPU is the CPU time the benchmark process (the fake client) has used.

@@ -4,7 +4,8 @@
 // Wall time is the wrong measure for that on a loaded machine: it grows
 // with every other process waiting for a core, and a bound on it races the
 // scheduler. The CPU time of one thread does not count the time the thread
-// waits.
+// waits. Benchmarks that compare processes (an agent alone, the same agent
+// behind the bridge) read a whole process's CPU time with Process.
 //
 //	if d := cputime.Of(func() { parse(huge) }); d > time.Second {
 //		t.Errorf("parsing took %v of CPU", d)

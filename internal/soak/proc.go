@@ -5,34 +5,18 @@ import (
 	"strconv"
 	"strings"
 	"time"
-)
 
-// clockTick is the unit of utime and stime in /proc/PID/stat (USER_HZ,
-// 100 on Linux).
-const clockTick = 10 * time.Millisecond
+	"github.com/acp-bridge/acp-bridge/internal/cputime"
+)
 
 // procCPU returns the user plus system CPU time process pid has used so
 // far, or -1 if it cannot be read.
 func procCPU(pid int) time.Duration {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	d, err := cputime.Process(pid)
 	if err != nil {
 		return -1
 	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 || i+2 > len(s) {
-		return -1
-	}
-	f := strings.Fields(s[i+2:])
-	if len(f) < 13 {
-		return -1
-	}
-	user, err1 := strconv.ParseInt(f[11], 10, 64)
-	sys, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return -1
-	}
-	return time.Duration(user+sys) * clockTick
+	return d
 }
 
 // procKB returns a VmXxx figure of /proc/PID/status ("VmRSS", "VmHWM") in
