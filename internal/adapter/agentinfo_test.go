@@ -11,14 +11,7 @@ import (
 // bridge chose from the command it ran (or was told to use) can say so.
 func TestAgentInfoNeverRelaxesTheWire(t *testing.T) {
 	cfg := Config{Decider: DeciderFunc(allowAll), Executable: "/usr/local/bin/acp-bridge"}
-	sel := NewSelector(nil, true, cfg)
-	defer sel.Close()
-	w := startWire(t, sel)
-	initialize(w, `{"name":"claude-agent-acp","version":"9.9.9"}`)
-	wantClaude(t, sel)
-	if sel.PreToolHook() {
-		t.Fatal("PreToolHook is true for an adapter chosen from what the agent says it is")
-	}
+	detectClaude(t, cfg, `{"name":"claude-agent-acp","version":"9.9.9"}`)
 
 	// The same adapter chosen by the bridge's operator does stand in front.
 	a, err := New(Claude, cfg)

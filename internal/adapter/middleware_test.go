@@ -45,23 +45,29 @@ func spawn(t *testing.T, name string, cfg Config, cmd *acpwire.AgentCommand) Ada
 	return a
 }
 
-// wantClaude fails t now unless sel's active adapter is Claude's.
-func wantClaude(t *testing.T, sel *Selector) {
+// detectClaude runs a wire whose selector detects the agent from what it
+// says it is, plays the initialize handshake with an agent naming itself
+// agentInfo (a JSON object), and checks that Claude's adapter was chosen
+// without a pre-tool hook: only an adapter the bridge chose itself can say
+// a hook of the bridge's stands in front of the tool calls.
+func detectClaude(t *testing.T, cfg Config, agentInfo string) *acpwiretest.Harness {
 	t.Helper()
+	sel := NewSelector(nil, true, cfg)
+	w := startWire(t, sel)
+	// Closed before the wire's leak check, which runs at its cleanup.
+	t.Cleanup(func() { sel.Close() })
+	initialize(w, agentInfo)
 	if a := sel.Active(); a == nil || a.Name() != Claude {
 		t.Fatalf("active adapter after initialize = %v, want claude", a)
 	}
+	if sel.PreToolHook() {
+		t.Fatal("PreToolHook is true for an adapter chosen from what the agent says it is")
+	}
+	return w
 }
 
 func TestMiddlewareDetectsFromAgentInfo(t *testing.T) {
-	sel := NewSelector(nil, true, Config{Rules: Rules{Deny: []string{"Read(**/.env)"}}})
-	defer sel.Close()
-	w := startWire(t, sel)
-	initialize(w, `{"name":"@agentclientprotocol/claude-agent-acp","version":"0.49.0"}`)
-	wantClaude(t, sel)
-	if sel.PreToolHook() {
-		t.Errorf("PreToolHook is true for a Claude adapter without a decider")
-	}
+	w := detectClaude(t, Config{Rules: Rules{Deny: []string{"Read(**/.env)"}}}, `{"name":"@agentclientprotocol/claude-agent-acp","version":"0.49.0"}`)
 	newSession := `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/ws","mcpServers":[],"_meta":{"zed":{"x":1}}}}`
 	w.FromClient(newSession)
 	got := w.AgentGets()
