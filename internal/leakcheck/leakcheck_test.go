@@ -41,7 +41,7 @@ func TestCheck(t *testing.T) {
 			go func() { <-done }()
 			close(done)
 		}},
-		{name: "goroutine left running", run: func(stop chan struct{}) { go leaky(stop) }, wantLeak: true},
+		{name: "goroutine left running", run: func(stop chan struct{}) { startLeaky(stop) }, wantLeak: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -69,7 +69,22 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-func leaky(stop chan struct{}) { <-stop }
+// leaky is the goroutine a test leaves running: it blocks until stop is
+// closed. It closes running first, once its own frame is on its stack.
+func leaky(running, stop chan struct{}) {
+	close(running)
+	<-stop
+}
+
+// startLeaky starts leaky and returns once it runs, so that a report names
+// it: a goroutine not yet scheduled shows only its go statement's wrapper
+// (under -cpu 1 on a loaded machine, for longer than Check's shortened
+// timeout).
+func startLeaky(stop chan struct{}) {
+	running := make(chan struct{})
+	go leaky(running, stop)
+	<-running
+}
 
 // runner is a testing.M whose run starts f.
 type runner func() int
@@ -92,7 +107,7 @@ func TestMainReportsLeaks(t *testing.T) {
 			close(done)
 			return 0
 		}, 0},
-		{"goroutine left running", func() int { go leaky(stop); return 0 }, 1},
+		{"goroutine left running", func() int { startLeaky(stop); return 0 }, 1},
 		{"tests failed", func() int { return 2 }, 2},
 	}
 	for _, tt := range tests {
@@ -119,7 +134,7 @@ func TestCheckSeesPastAnEndedGoroutine(t *testing.T) {
 	go func() { <-end }()
 	r := &recorder{TB: t}
 	Check(r)
-	go leaky(stop)
+	startLeaky(stop)
 	close(end)
 	r.finish()
 	if len(r.errors) != 1 || !strings.Contains(r.errors[0], "leakcheck.leaky") {
