@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/benchstream"
 )
 
 // The test binary doubles as acp-bridge itself and as fast fake agents:
@@ -100,38 +101,11 @@ func demoSession(t *testing.T, args ...string) (ws, stdout string) {
 	return ws, stdout
 }
 
-// streamMessages is the benchmark's stream: session/update notifications of
-// mixed sizes between 100 B and 20 KB (70% under 500 B, 25% 1-5 KB, 5%
-// 10-20 KB), the same every time.
-func streamMessages(n int) [][]byte {
-	r := rand.New(rand.NewPCG(1, 2))
-	const head = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"bench","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"`
-	const tail = `"}}}}`
-	out := make([][]byte, n)
-	for i := range out {
-		var size int
-		switch p := r.IntN(100); {
-		case p < 70:
-			size = 100 + r.IntN(400)
-		case p < 95:
-			size = 1000 + r.IntN(4000)
-		default:
-			size = 10000 + r.IntN(10000)
-		}
-		body := make([]byte, max(size-len(head)-len(tail), 1))
-		for j := range body {
-			body[j] = 'a' + byte((i+j)%26)
-		}
-		out[i] = []byte(head + string(body) + tail)
-	}
-	return out
-}
-
 // floodAgent answers the first request with FLOOD_N notifications followed
 // by its response, then waits for stdin to close.
 func floodAgent() {
 	n, _ := strconv.Atoi(os.Getenv("FLOOD_N"))
-	msgs := streamMessages(n)
+	msgs := benchstream.Messages(n)
 	in := bufio.NewReader(os.Stdin)
 	out := bufio.NewWriterSize(os.Stdout, 256<<10)
 	for {

@@ -5,35 +5,20 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/benchstream"
 )
 
-// benchStream is a stream of session/update notifications of mixed sizes
-// (100 B to 20 KB), as in cmd/acp-bridge's BenchmarkStream200k.
+// benchStream is the benchmark stream (benchstream.Messages, as in
+// cmd/acp-bridge's BenchmarkStream200k) as an agent writes it: one message
+// a line.
 func benchStream(n int) []byte {
-	r := rand.New(rand.NewPCG(1, 2))
-	const head = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"bench","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"`
-	const tail = `"}}}}`
 	var out []byte
-	for i := 0; i < n; i++ {
-		var size int
-		switch p := r.IntN(100); {
-		case p < 70:
-			size = 100 + r.IntN(400)
-		case p < 95:
-			size = 1000 + r.IntN(4000)
-		default:
-			size = 10000 + r.IntN(10000)
-		}
-		out = append(out, head...)
-		for j := 0; j < max(size-len(head)-len(tail), 1); j++ {
-			out = append(out, 'a'+byte((i+j)%26))
-		}
-		out = append(out, tail...)
-		out = append(out, '\n')
+	for _, m := range benchstream.Messages(n) {
+		out = append(append(out, m...), '\n')
 	}
 	return out
 }
