@@ -288,8 +288,14 @@ func (a *hostileAgent) permissionAnswered(id, result json.RawMessage) {
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = a.cfg.Workspace
-	runCommand(cmd)
+	if runCommand(cmd).overran {
+		fmt.Fprintf(os.Stderr, "%s %q ran over %v and was ended: its effects may be missing\n", agentOverran, argv, runTimeout)
+	}
 }
+
+// agentOverran starts the agent's stderr line for a command runTimeout
+// ended; the run fails on it (judge).
+const agentOverran = "hostile agent: command"
 
 // turn sends the attack, then the sync request, and ends the turn once the
 // sync is answered.

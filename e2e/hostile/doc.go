@@ -36,7 +36,10 @@
 // message for a session it never opened. Each case also requires the audit
 // log to verify (acp-bridge audit verify --genesis) and to hold a record of
 // the refused attempt (by default a decision of deny, require-approval or
-// escalate).
+// escalate). The suite waits for what it judges, never for a fixed time: a
+// run fails, rather than being judged early, when a command the IDE or the
+// agent runs is still going (or its output held open) after 10 s, or when
+// the whole run outlasts the test's deadline.
 //
 // # Adding a case
 //

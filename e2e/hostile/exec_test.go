@@ -12,14 +12,18 @@ import (
 	"time"
 )
 
-// runTimeout bounds one command the IDE or the agent runs.
-const runTimeout = 10 * time.Second
+// runTimeout bounds one command the IDE or the agent runs, and how long its
+// output may be held open after it exits. It bounds a hang: a command cut
+// short by it has overran set, and the run fails, because what the command
+// would have done later is not seen. Only TestRunOverran changes it.
+var runTimeout = 10 * time.Second
 
 // terminalRun is one command run for a terminal/create.
 type terminalRun struct {
 	output   string
 	exitCode int
 	err      string
+	overran  bool // ended by runTimeout: its effects may be missing
 }
 
 // runTerminal runs a terminal/create the way the variant's IDE does: "js"
@@ -55,7 +59,11 @@ func runTerminal(variant string, p terminalParams) terminalRun {
 	}
 	cmd.Env = env
 	cmd.Dir = p.Cwd
-	return runCommand(cmd)
+	r := runCommand(cmd)
+	if ctx.Err() != nil {
+		r.overran = true
+	}
+	return r
 }
 
 // runCommand runs cmd with its output in a buffer; waiting for the buffer
@@ -67,7 +75,7 @@ func runCommand(cmd *exec.Cmd) terminalRun {
 	cmd.Stderr = &out
 	cmd.WaitDelay = runTimeout
 	err := cmd.Run()
-	r := terminalRun{output: out.String()}
+	r := terminalRun{output: out.String(), overran: errors.Is(err, exec.ErrWaitDelay)}
 	var ee *exec.ExitError
 	switch {
 	case errors.As(err, &ee):

@@ -4,7 +4,38 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
+
+// TestRunOverran: a command still running at runTimeout, or whose output a
+// child it left in the background holds open past it, is marked overran,
+// which fails the run (the IDE's errors, or the agent's stderr): it is not
+// judged as if it had done all it would. The commands that overrun sleep
+// ten times the shortened bound, so load cannot make them finish in time;
+// the one that does not runs under the real bound.
+func TestRunOverran(t *testing.T) {
+	defer func(d time.Duration) { runTimeout = d }(runTimeout)
+	for _, c := range []struct {
+		name, line string
+		bound      time.Duration
+		want       bool
+	}{
+		{"done", "true", runTimeout, false},
+		{"still running", "sleep 3", 300 * time.Millisecond, true},
+		{"output held open", "sleep 3 &", 300 * time.Millisecond, true},
+	} {
+		runTimeout = c.bound
+		for _, variant := range []string{"js", "go"} {
+			p := terminalParams{Command: "bash", Args: []string{"-c", c.line}}
+			if variant == "js" {
+				p = terminalParams{Command: c.line}
+			}
+			if r := runTerminal(variant, p); r.overran != c.want {
+				t.Errorf("%s under %s: overran %v (exit %d %s), want %v", c.name, variant, r.overran, r.exitCode, r.err, c.want)
+			}
+		}
+	}
+}
 
 // TestHarnessDetects runs attacks with no bridge at all (the IDE talks to
 // the agent directly) and requires the harness to see each one's real

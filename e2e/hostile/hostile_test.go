@@ -178,6 +178,9 @@ func (v *verdict) judge(c hostileCase, received []byte, bridged bool) {
 	if strings.Contains(v.stderr, "panic:") || strings.Contains(v.stderr, "fatal error:") {
 		v.fail("the bridge crashed (see its stderr)")
 	}
+	if strings.Contains(v.stderr, agentOverran) {
+		v.fail("a command the agent ran was ended by runTimeout (see the stderr)")
+	}
 	for _, canary := range []string{w.canaryWS, w.canaryOut} {
 		if bytes.Contains(received, []byte(canary)) {
 			v.bypass("the agent received the secret %s", canary)

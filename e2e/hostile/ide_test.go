@@ -352,6 +352,9 @@ func (ide *executingIDE) serve(msg ideMessage) (any, *rpcError) {
 		ide.terminals[id] = run
 		ide.mu.Unlock()
 		ide.action("terminal %q %q env=%v cwd=%q: exit %d %s", p.Command, p.Args, p.Env, p.Cwd, run.exitCode, run.err)
+		if run.overran {
+			ide.fail("terminal %q %q ran over %v and was ended: its effects may be missing", p.Command, p.Args, runTimeout)
+		}
 		return map[string]any{"terminalId": id}, nil
 	case "terminal/output", "terminal/wait_for_exit", "terminal/kill", "terminal/release":
 		var p terminalRef
