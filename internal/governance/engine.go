@@ -69,7 +69,12 @@ func (e *Engine) Roots() []string { return append([]string(nil), e.roots...) }
 type reqInfo struct {
 	req                         Request
 	read, write, command, fetch bool
-	roots                       []string
+	// opaque: a tool call that claims neither a read nor a write (kind
+	// "other", "think", a tool name the bridge does not know). Its kind
+	// is the agent's word, so each path it names is also decided as a
+	// read and as a write, and the strictest decision stands.
+	opaque bool
+	roots  []string
 }
 
 var readTools = map[string]bool{"Read": true, "Glob": true, "Grep": true, "LS": true, "NotebookRead": true}
@@ -82,6 +87,7 @@ func (e *Engine) info(req Request) *reqInfo {
 	in.write = req.Action == ActionFSWrite || tc && (req.Kind == "edit" || req.Kind == "delete" || req.Kind == "move" || writeTools[req.Tool])
 	in.command = req.Action == ActionTerminalCreate || tc && (req.Kind == "execute" || req.Tool == "Bash")
 	in.fetch = tc && (req.Kind == "fetch" || req.Tool == "WebFetch")
+	in.opaque = tc && !in.read && !in.write
 	roots := e.roots
 	if len(roots) == 0 {
 		roots = req.Roots
@@ -137,6 +143,9 @@ func (e *Engine) Decide(req Request) Decision {
 			continue
 		}
 		v := e.decidePath(in, p, &advisories)
+		if in.opaque && !(in.command && p == req.Cwd) {
+			v = e.decideOpaquePath(in, p, v, &advisories)
+		}
 		if in.command && p == req.Cwd && v.ref == "default" {
 			// The directory a command runs in is refused outside the
 			// roots and by rules that name it; the default is the

@@ -115,3 +115,42 @@ func TestDecideSearchFilters(t *testing.T) {
 		})
 	}
 }
+
+// TestDecideOpaqueToolCalls checks that a tool call claiming neither a
+// read nor a write (kind other or think, a tool name in another case) is
+// held to the rules restricting reads and writes of the paths it names,
+// and that this never makes a decision weaker.
+func TestDecideOpaqueToolCalls(t *testing.T) {
+	root := t.TempDir()
+	pol := t.TempDir() + "/GOVERNANCE.md"
+	if err := os.WriteFile(pol, []byte("---\nschema: governance.workspace/v1\nname: opaque\ntitle: Opaque\ndescription: A test policy.\nversion: 1.0.0\nrules:\n  default: allow\n  deny: [Edit(**/.env)]\n  ask: [Read(**/*.pem)]\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadPolicy(pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	tests := []struct {
+		name string
+		tc   ToolCall
+		want Value
+	}{
+		{"kind other on .env", ToolCall{Kind: "other", Title: "Tidy config", RawInput: []byte(`{"file_path":"` + root + `/.env"}`)}, Deny},
+		{"kind think on .env", ToolCall{Kind: "think", RawInput: []byte(`{"path":"` + root + `/.env"}`)}, Deny},
+		{"a write tool named in lower case", ToolCall{Tool: "write", RawInput: []byte(`{"file_path":"` + root + `/.env"}`)}, Deny},
+		{"kind other on a key", ToolCall{Kind: "other", RawInput: []byte(`{"file_path":"` + root + `/k.pem"}`)}, RequireApproval},
+		{"kind other outside the workspace", ToolCall{Kind: "other", RawInput: []byte(`{"file_path":"/nowhere-acpb/k.pem"}`)}, Deny},
+		{"kind other on an ordinary file", ToolCall{Kind: "other", RawInput: []byte(`{"file_path":"` + root + `/a.go"}`)}, Allow},
+		{"kind execute naming .env", ToolCall{Kind: "execute", RawInput: []byte(`{"command":"true","file_path":"` + root + `/.env"}`)}, Deny},
+		{"kind execute in the workspace", ToolCall{Kind: "execute", RawInput: []byte(`{"command":"ls","cwd":"` + root + `"}`)}, Allow},
+		{"kind read on .env", ToolCall{Kind: "read", RawInput: []byte(`{"file_path":"` + root + `/.env"}`)}, Allow},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if d := e.Decide(ToolCallRequest(tt.tc, root)); d.Value != tt.want {
+				t.Errorf("Decide(%+v) = %v (%s); want %s", tt.tc, d.Value, d.Reason, tt.want)
+			}
+		})
+	}
+}
