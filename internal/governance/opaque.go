@@ -1,0 +1,18 @@
+package governance
+
+// decideOpaquePath decides path p of an opaque tool call (reqInfo.opaque)
+// as a read and as a write too, and returns the strictest of those and v,
+// its decision as the call claims to be: "kind": "other" on .env must not
+// pass a rule that denies reading or editing .env. A read or write
+// decision counts only where it restricts; it never allows more than v.
+func (e *Engine) decideOpaquePath(in *reqInfo, p string, v verdict, advisories *[]string) verdict {
+	for _, write := range []bool{false, true} {
+		sub := *in
+		sub.read, sub.write, sub.opaque = !write, write, false
+		var discard []string
+		if w := e.decidePath(&sub, p, &discard); w.rule != nil && w.value.Stricter(v.value) {
+			v = w
+		}
+	}
+	return v
+}
