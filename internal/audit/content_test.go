@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
 // words is n bytes of prose: words and spaces.
@@ -298,27 +300,11 @@ func FuzzDigestOutput(f *testing.F) {
 		if json.Unmarshal([]byte(raw), &s) != nil || len(raw) <= PreviewBytes+2 {
 			return
 		}
-		got, complete := decodePrefix([]byte(raw), len(raw))
-		if !complete || perByteValid(got) != s {
-			t.Fatalf("decodePrefix(%q) = %q, %v; encoding/json: %q", raw, got, complete, s)
+		got, complete := rawjson.AppendUnquoted(nil, []byte(raw), len(raw))
+		if !complete || string(got) != s {
+			t.Fatalf("AppendUnquoted(%q) = %q, %v; encoding/json: %q", raw, got, complete, s)
 		}
 	})
-}
-
-// perByteValid replaces each byte of s that is not UTF-8 by U+FFFD, as
-// encoding/json does.
-func perByteValid(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			b.WriteString("\uFFFD")
-		} else {
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
 }
 
 // TestToolOutputNull: a tool's output of null is left out of the record,

@@ -1,11 +1,9 @@
 package audit
 
 import (
-	"bytes"
-	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
 // A digest record stands for a long string of a tool's output:
@@ -37,7 +35,9 @@ const digestMarker = "[REDACTED:"
 // digest returns the digest record of a string of a tool's output whose
 // JSON text is raw, or the redacted string when it fits in the preview.
 func (r *redactor) digest(raw []byte) any {
-	text, complete := decodePrefix(raw, PreviewBytes+previewSlack)
+	const decoded = PreviewBytes + previewSlack
+	buf, complete := rawjson.AppendUnquoted(make([]byte, 0, min(decoded+8, len(raw))), raw, decoded)
+	text := string(buf)
 	if complete && len(text) <= PreviewBytes {
 		if out, changed := r.str(text); changed {
 			return out
@@ -85,64 +85,4 @@ func lastSpace(s string, end int) int {
 		return i
 	}
 	return 0
-}
-
-// decodePrefix decodes the JSON string literal lit (valid, quotes
-// included) until at least n bytes are decoded, reporting whether that is
-// all of it. Escapes of lone surrogates become U+FFFD as encoding/json
-// makes them; bytes that are not UTF-8 are copied (canonical encoding
-// replaces them).
-func decodePrefix(lit []byte, n int) (string, bool) {
-	end := len(lit) - 1 // the closing quote
-	b := make([]byte, 0, min(n+8, end))
-	i := 1
-	for i < end && len(b) < n {
-		if lit[i] != '\\' {
-			stop := min(end, i+n-len(b))
-			j := bytes.IndexByte(lit[i:stop], '\\')
-			if j < 0 {
-				j = stop - i
-			}
-			b = append(b, lit[i:i+j]...)
-			i += j
-			continue
-		}
-		switch c := lit[i+1]; c {
-		case 'u':
-			r := hex4(lit[i+2 : i+6])
-			i += 6
-			if utf16.IsSurrogate(r) {
-				r2 := utf8.RuneError
-				if i+6 <= end && lit[i] == '\\' && lit[i+1] == 'u' {
-					r2 = utf16.DecodeRune(r, hex4(lit[i+2:i+6]))
-				}
-				if r2 != utf8.RuneError {
-					i += 6
-				}
-				r = r2
-			}
-			b = utf8.AppendRune(b, r)
-			continue
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		default: // '"', '\\', '/'
-			b = append(b, c)
-		}
-		i += 2
-	}
-	return string(b), i >= end
-}
-
-// hex4 reads the four hex digits of a \u escape.
-func hex4(h []byte) rune {
-	v, _ := strconv.ParseUint(string(h), 16, 16)
-	return rune(v)
 }

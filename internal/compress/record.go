@@ -277,7 +277,7 @@ func (r *Recorder) toolCall(at time.Time, f *acpparams.ToolCall) *toolCall {
 		case "content":
 			if (tc.status == "failed" || tc.kind == "execute") && len(c.Text) > 1 && c.Text[0] == '"' {
 				// Command output and failures carry the error codes.
-				r.scratch = appendUnquoted(r.scratch[:0], c.Text)
+				r.scratch, _ = rawjson.AppendUnquoted(r.scratch[:0], c.Text, 0)
 				r.scanFactsIn(r.scratch)
 				if cap(r.scratch) > maxScratch {
 					r.scratch = nil

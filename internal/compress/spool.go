@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
 // SpoolSegmentBytes is the size of each of the two files a session's
@@ -154,7 +156,7 @@ func (s *spool) writeLiteral(lit []byte) {
 	if s.w == nil && !s.openCurrent(os.O_APPEND) {
 		return
 	}
-	buf := appendUnquoted(s.w.AvailableBuffer(), lit)
+	buf, _ := rawjson.AppendUnquoted(s.w.AvailableBuffer(), lit, 0)
 	n, err := s.w.Write(buf)
 	s.size[s.cur] += int64(n)
 	if err != nil {
