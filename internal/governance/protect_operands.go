@@ -67,44 +67,23 @@ func (e *Engine) protectedOperands(in *reqInfo, list []protected, line string, l
 				if v, ok := e.formReaches(in, list, form, cwd, c.Source); ok {
 					return v, true
 				}
-				if len(a.Commands) > 1 && makesUnknownLink(form) {
+				if len(a.Commands) < 2 || !makesLink(form) {
+					continue
+				}
+				if linkUnknown(form) {
 					return verdict{value: Deny, ref: "self-protection",
 						ruleTx: "deny commands naming protected locations (built-in self-protection)",
 						reason: fmt.Sprintf("running %q: %q makes a link to a place known only when the line runs, and the line runs other commands that may use it; run the link on its own first", strings.TrimSpace(line), strings.TrimSpace(c.Source))}, true
+				}
+				if pr, f, ok := e.linkReaches(in, list, form, cwd); ok {
+					return verdict{value: Deny, ref: "self-protection",
+						ruleTx: fmt.Sprintf("deny commands naming %s (built-in self-protection)", pr.What),
+						reason: fmt.Sprintf("running %q: %q makes a link to %s (%s), and the line runs other commands that may use it; %s is protected from the agent whatever the policy says", strings.TrimSpace(line), strings.TrimSpace(c.Source), f, pr.What, pr.What)}, true
 				}
 			}
 		}
 	}
 	return verdict{}, false
-}
-
-// makesUnknownLink reports whether one form of a command makes a symlink
-// or hard link (ln, link, symlink, cp -s/-l) with an operand computed at
-// run time: what a later command of the same line opens by the link's
-// name is then unknown when the line is decided. A link made by a line of
-// its own is judged where a later line names it (linkedProtected).
-func makesUnknownLink(form []shellcmd.Word) bool {
-	if len(form) < 2 || form[0].Kind != shellcmd.Static {
-		return false
-	}
-	name := filepath.Base(form[0].Text)
-	links := name == "ln" || name == "link" || name == "symlink"
-	if name == "cp" {
-		for _, w := range form[1:] {
-			t := w.Text
-			links = links || w.Kind != shellcmd.Dynamic && (t == "--link" || t == "--symbolic-link" ||
-				strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t, "sl"))
-		}
-	}
-	if !links {
-		return false
-	}
-	for _, w := range form[1:] {
-		if w.Kind == shellcmd.Dynamic {
-			return true
-		}
-	}
-	return false
 }
 
 // lineNames returns the absolute names a command line may open: every
@@ -333,4 +312,75 @@ func copiesOnto(src, rel string) bool {
 	}
 	_, err := os.Lstat(filepath.Join(src, rest))
 	return err == nil
+}
+
+// makesLink reports whether one form of a command makes a symlink or hard
+// link: ln, link, symlink, cp -s/-l. What a later command of the same
+// line opens by the link's name is where the link leads, which the file
+// system does not show when the line is decided. A link made by a line of
+// its own is judged where a later line names it (linkedProtected).
+func makesLink(form []shellcmd.Word) bool {
+	if len(form) < 2 || form[0].Kind != shellcmd.Static {
+		return false
+	}
+	name := filepath.Base(form[0].Text)
+	links := name == "ln" || name == "link" || name == "symlink"
+	if name == "cp" {
+		for _, w := range form[1:] {
+			t := w.Text
+			links = links || w.Kind != shellcmd.Dynamic && (t == "--link" || t == "--symbolic-link" ||
+				strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t, "sl"))
+		}
+	}
+	return links
+}
+
+// linkUnknown reports whether a link-making form has an operand computed
+// at run time.
+func linkUnknown(form []shellcmd.Word) bool {
+	for _, w := range form[1:] {
+		if w.Kind == shellcmd.Dynamic {
+			return true
+		}
+	}
+	return false
+}
+
+// linkReaches returns the protected location a link-making form's target
+// is, lies beneath or holds: each operand but the link's name, read
+// relative to the command's directory and to the directory the link is
+// made in (a symlink's relative target is read from there).
+func (e *Engine) linkReaches(in *reqInfo, list []protected, form []shellcmd.Word, cwd string) (protected, string, bool) {
+	ops, dest := operands("cp", form[1:])
+	linkDir := cwd
+	if dest != "" {
+		d := dest
+		if !strings.HasPrefix(d, "/") {
+			d = cwd + "/" + d
+		}
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() || strings.HasSuffix(dest, "/") {
+			linkDir = d
+		} else {
+			linkDir = filepath.Dir(d)
+		}
+	}
+	for i, op := range ops {
+		if op == dest && i == len(ops)-1 && len(ops) > 1 {
+			continue
+		}
+		for _, base := range []string{cwd, linkDir} {
+			p := op
+			if !strings.HasPrefix(p, "/") {
+				p = base + "/" + p
+			}
+			forms, r := pathForms(p, in.roots...)
+			if r != nil {
+				continue
+			}
+			if pr, f, ok := holds(forms, list); ok {
+				return pr, f, true
+			}
+		}
+	}
+	return protected{}, "", false
 }
