@@ -189,6 +189,12 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 		for _, w := range form[1:] {
 			acts = acts || w.Kind == shellcmd.Static && findActions[w.Text]
 		}
+	case name == "rsync":
+		// --delete empties the destination of what the source lacks;
+		// --remove-source-files deletes the sources.
+		for _, w := range form[1:] {
+			acts = acts || w.Kind == shellcmd.Static && (strings.HasPrefix(w.Text, "--delete") || w.Text == "--remove-source-files")
+		}
 	}
 	abs := func(w string) string {
 		if strings.HasPrefix(w, "~/") && e.home != "" {
