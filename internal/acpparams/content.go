@@ -45,6 +45,9 @@ func (r *reader) setContentBad(why string) {
 	}
 }
 
+// itemNames are the members of a content item the reader uses.
+const itemNames = nContent | nType | nPath | nTerminalID | nOldText | nNewText
+
 // item reads one content item at b[at] into c.
 func (r *reader) item(at int, c *ContentItem) (int, error) {
 	b := r.b
@@ -52,39 +55,13 @@ func (r *reader) item(at int, c *ContentItem) (int, error) {
 		r.setContentBad("a content item is not an object")
 		return rawjson.SkipValue(b, at)
 	}
-	var seen names
 	var typ, path, tid []byte
-	end, err := rawjson.ReadObject(b, at, func(name []byte, at int) (int, error) {
-		var bit names
-		switch string(rawjson.Key(name)) {
-		case "content":
-			if err := seen.once(nContent, name); err != nil {
-				return 0, err
-			}
-			if b[at] == '{' {
-				return r.block(at, &c.Text)
-			}
-			return rawjson.SkipValue(b, at)
-		case "type":
-			bit = nType
-		case "path":
-			bit = nPath
-		case "terminalId":
-			bit = nTerminalID
-		case "oldText":
-			bit = nOldText
-		case "newText":
-			bit = nNewText
-		default:
-			return rawjson.SkipValue(b, at)
+	end, err := r.object(at, itemNames, nContent, func(_ names, at int) (int, error) {
+		if b[at] == '{' {
+			return r.block(at, &c.Text)
 		}
-		if err := seen.once(bit, name); err != nil {
-			return 0, err
-		}
-		v, end, err := r.skip(at)
-		if err != nil {
-			return 0, err
-		}
+		return rawjson.SkipValue(b, at)
+	}, func(bit names, v []byte) {
 		switch bit {
 		case nType:
 			typ = v
@@ -97,7 +74,6 @@ func (r *reader) item(at int, c *ContentItem) (int, error) {
 		case nNewText:
 			c.NewText = v
 		}
-		return end, nil
 	})
 	if err != nil {
 		return 0, err
@@ -137,21 +113,7 @@ func itemType(v []byte) (string, bool) {
 
 // block reads the text member of the content block at b[at] into text.
 func (r *reader) block(at int, text *[]byte) (int, error) {
-	b := r.b
-	var seen names
-	return rawjson.ReadObject(b, at, func(name []byte, at int) (int, error) {
-		if string(rawjson.Key(name)) != "text" {
-			return rawjson.SkipValue(b, at)
-		}
-		if err := seen.once(nText, name); err != nil {
-			return 0, err
-		}
-		v, end, err := r.skip(at)
-		if err == nil {
-			*text = v
-		}
-		return end, err
-	})
+	return r.object(at, nText, 0, nil, func(_ names, v []byte) { *text = v })
 }
 
 // locations reads the locations member at b[at] into t: an array of
@@ -169,34 +131,22 @@ func (r *reader) locations(at int, t *ToolCall) (int, error) {
 	}
 	t.Locations = []string{}
 	return rawjson.ReadArray(b, at, func(at int) (int, error) {
-		if b[at] != '{' {
-			v, end, err := r.skip(at)
-			if err == nil {
-				if string(v) != "null" {
-					r.setBad(bad)
-				}
-				t.Locations = append(t.Locations, "")
-			}
-			return end, err
-		}
-		var seen names
 		path := ""
-		end, err := rawjson.ReadObject(b, at, func(name []byte, at int) (int, error) {
-			if string(rawjson.Key(name)) != "path" {
-				return rawjson.SkipValue(b, at)
-			}
-			if err := seen.once(nPath, name); err != nil {
-				return 0, err
-			}
-			v, end, err := r.skip(at)
-			if err == nil {
+		var end int
+		var err error
+		if b[at] == '{' {
+			end, err = r.object(at, nPath, 0, nil, func(_ names, v []byte) {
 				var ok bool
 				if path, ok = rawjson.String(v); !ok && string(v) != "null" {
 					r.setBad(bad)
 				}
+			})
+		} else {
+			var v []byte
+			if v, end, err = r.skip(at); err == nil && string(v) != "null" {
+				r.setBad(bad)
 			}
-			return end, err
-		})
+		}
 		t.Locations = append(t.Locations, path)
 		return end, err
 	})

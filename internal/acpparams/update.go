@@ -89,25 +89,24 @@ type ContentItem struct {
 
 // DiffPaths returns the paths of t's diff items.
 func (t *ToolCall) DiffPaths() []string {
-	var paths []string
-	for i := range t.Items {
-		if t.Items[i].Type == "diff" {
-			paths = append(paths, t.Items[i].Path)
-		}
-	}
-	return paths
+	return t.each("diff", func(c *ContentItem) string { return c.Path })
 }
 
 // TerminalIDs returns the terminalIds of t's terminal items ("" for one
 // without).
 func (t *ToolCall) TerminalIDs() []string {
-	var ids []string
+	return t.each("terminal", func(c *ContentItem) string { return c.TerminalID })
+}
+
+// each returns field of each item of type typ, or nil for none.
+func (t *ToolCall) each(typ string, field func(*ContentItem) string) []string {
+	var out []string
 	for i := range t.Items {
-		if t.Items[i].Type == "terminal" {
-			ids = append(ids, t.Items[i].TerminalID)
+		if t.Items[i].Type == typ {
+			out = append(out, field(&t.Items[i]))
 		}
 	}
-	return ids
+	return out
 }
 
 // ReadUpdate reads a session/update notification's params in one pass
@@ -154,19 +153,9 @@ type reader struct {
 	bad, contentBad string
 }
 
-// names are the members read in one object, one bit a name, for telling a
-// repeated name.
+// names are the members the reader uses, one bit a name, for telling a
+// repeated name and for saying which names an object's reading uses.
 type names uint32
-
-// once marks name bit as read, failing if it was read before in the same
-// object.
-func (n *names) once(bit names, name []byte) error {
-	if *n&bit != 0 {
-		return fmt.Errorf("%w: %q", ErrRepeated, name)
-	}
-	*n |= bit
-	return nil
-}
 
 const (
 	nSessionID names = 1 << iota
@@ -188,6 +177,78 @@ const (
 	nNewText
 	nTerminalID
 )
+
+// nameBit returns the bit of a member name (unescaped), or 0 for a name
+// the reader never uses.
+func nameBit(key []byte) names {
+	switch string(key) {
+	case "sessionId":
+		return nSessionID
+	case "update":
+		return nUpdate
+	case "sessionUpdate":
+		return nSessionUpdate
+	case "toolCallId":
+		return nToolCallID
+	case "title":
+		return nTitle
+	case "kind":
+		return nKind
+	case "status":
+		return nStatus
+	case "rawInput":
+		return nRawInput
+	case "rawOutput":
+		return nRawOutput
+	case "_meta":
+		return nMeta
+	case "content":
+		return nContent
+	case "locations":
+		return nLocations
+	case "type":
+		return nType
+	case "text":
+		return nText
+	case "path":
+		return nPath
+	case "oldText":
+		return nOldText
+	case "newText":
+		return nNewText
+	case "terminalId":
+		return nTerminalID
+	}
+	return 0
+}
+
+// object reads the object at b[at] in one pass, stepping over every member
+// but those named in want, each of which it takes at most once (a second
+// one is ErrRepeated): one named in descend is read by read, which gets
+// the offset of its value and returns the offset past it; the value of any
+// other is handed to leaf.
+func (r *reader) object(at int, want, descend names, read func(bit names, at int) (int, error), leaf func(bit names, v []byte)) (int, error) {
+	b := r.b
+	var seen names
+	return rawjson.ReadObject(b, at, func(name []byte, at int) (int, error) {
+		bit := nameBit(rawjson.Key(name)) & want
+		if bit == 0 {
+			return rawjson.SkipValue(b, at)
+		}
+		if seen&bit != 0 {
+			return 0, fmt.Errorf("%w: %s", ErrRepeated, name)
+		}
+		seen |= bit
+		if bit&descend != 0 {
+			return read(bit, at)
+		}
+		end, err := rawjson.SkipValue(b, at)
+		if err == nil {
+			leaf(bit, b[at:end])
+		}
+		return end, err
+	})
+}
 
 func (r *reader) setBad(why string) {
 	if r.bad == "" {
@@ -221,35 +282,20 @@ func (r *reader) top(u *Update) error {
 	if at >= len(b) || b[at] != '{' {
 		return ErrNotUpdate
 	}
-	var seen names
 	sawUpdate := false
-	_, err := rawjson.ReadObject(b, at, func(name []byte, at int) (int, error) {
-		switch string(rawjson.Key(name)) {
-		case "sessionId":
-			if err := seen.once(nSessionID, name); err != nil {
-				return 0, err
-			}
-			v, end, err := r.skip(at)
-			if err == nil {
-				u.SessionID, _ = r.str("sessionId", v)
-			}
-			return end, err
-		case "update":
-			if err := seen.once(nUpdate, name); err != nil {
-				return 0, err
-			}
-			if b[at] != '{' {
-				// Read on, so that a second update is still told.
-				return rawjson.SkipValue(b, at)
-			}
-			sawUpdate = true
-			end, err := r.toolCall(at, &u.ToolCall, &u.SessionUpdate)
-			if err == nil {
-				u.Raw = b[at:end]
-			}
-			return end, err
+	_, err := r.object(at, nSessionID|nUpdate, nUpdate, func(_ names, at int) (int, error) {
+		if b[at] != '{' {
+			// Read on, so that a second update is still told.
+			return rawjson.SkipValue(b, at)
 		}
-		return rawjson.SkipValue(b, at)
+		sawUpdate = true
+		end, err := r.toolCall(at, &u.ToolCall, &u.SessionUpdate)
+		if err == nil {
+			u.Raw = b[at:end]
+		}
+		return end, err
+	}, func(_ names, v []byte) {
+		u.SessionID, _ = r.str("sessionId", v)
 	})
 	if err == nil && !sawUpdate {
 		err = ErrNotUpdate
@@ -257,56 +303,25 @@ func (r *reader) top(u *Update) error {
 	return err
 }
 
+// toolCallNames are the members of a tool call the reader uses.
+const toolCallNames = nToolCallID | nTitle | nKind | nStatus | nRawInput | nRawOutput | nMeta | nContent | nLocations
+
 // toolCall reads the object at b[at] into t, and its sessionUpdate into
 // kind unless kind is nil.
 func (r *reader) toolCall(at int, t *ToolCall, kind *string) (int, error) {
-	b := r.b
-	if at >= len(b) || b[at] != '{' {
+	if at >= len(r.b) || r.b[at] != '{' {
 		return 0, ErrNotUpdate
 	}
-	var seen names
-	return rawjson.ReadObject(b, at, func(name []byte, at int) (int, error) {
-		var bit names
-		switch string(rawjson.Key(name)) {
-		case "content":
-			if err := seen.once(nContent, name); err != nil {
-				return 0, err
-			}
+	want := toolCallNames
+	if kind != nil {
+		want |= nSessionUpdate
+	}
+	return r.object(at, want, nContent|nLocations, func(bit names, at int) (int, error) {
+		if bit == nContent {
 			return r.content(at, t)
-		case "locations":
-			if err := seen.once(nLocations, name); err != nil {
-				return 0, err
-			}
-			return r.locations(at, t)
-		case "sessionUpdate":
-			if kind == nil {
-				return rawjson.SkipValue(b, at)
-			}
-			bit = nSessionUpdate
-		case "toolCallId":
-			bit = nToolCallID
-		case "title":
-			bit = nTitle
-		case "kind":
-			bit = nKind
-		case "status":
-			bit = nStatus
-		case "rawInput":
-			bit = nRawInput
-		case "rawOutput":
-			bit = nRawOutput
-		case "_meta":
-			bit = nMeta
-		default:
-			return rawjson.SkipValue(b, at)
 		}
-		if err := seen.once(bit, name); err != nil {
-			return 0, err
-		}
-		v, end, err := r.skip(at)
-		if err != nil {
-			return 0, err
-		}
+		return r.locations(at, t)
+	}, func(bit names, v []byte) {
 		switch bit {
 		case nSessionUpdate:
 			*kind = sessionUpdate(v)
@@ -325,7 +340,6 @@ func (r *reader) toolCall(at int, t *ToolCall, kind *string) (int, error) {
 		case nMeta:
 			t.Meta = v
 		}
-		return end, nil
 	})
 }
 

@@ -165,6 +165,16 @@ func (c *callState) merge(f *acpparams.ToolCall) (full ToolCall, carried int, to
 	return full, carried, touched
 }
 
+// judgeMerged decides full, what call c says after merge, unless a
+// judged field the bridge could not keep (cut before) was not carried
+// whole by the message merged: then the call is too large to judge.
+func (x *Enforcer) judgeMerged(c *callState, full ToolCall, cutBefore, carried int) (Decision, string, *coverage) {
+	if cutBefore&^carried != 0 {
+		return tooLargeToJudge(c), "unjudgeable", nil
+	}
+	return x.judgeCall(c.session, full)
+}
+
 func boundString(s string, n int) string {
 	if len(s) > n {
 		return s[:n]

@@ -55,13 +55,10 @@ func FuzzKeepInput(f *testing.F) {
 // of an unreadable update panic.
 func FuzzToolUpdate(f *testing.F) {
 	for _, s := range []string{
-		`{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"x","kind":"edit","status":"pending","locations":[{"path":"/w/a"}],"content":[{"type":"diff","path":"/w/a","newText":"b"}],"rawInput":{"file_path":"/w/a"}}}`,
-		`{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","content":{"type":"diff"}}}`,
-		`{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":5,"title":[1],"locations":[{"path":7}]}}`,
-		`{"update":{"content":[{"terminalId":"t9","type":"terminal"},{"content":{"type":"text","text":"x"},"type":"content"}],"toolCallId":"c","sessionUpdate":"tool_call_update"},"sessionId":"s"}`,
-		`{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t","content":[{"type":"terminal","terminalId":7},5,null]}}`,
-		`{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t","content":[{"typ\u0065":"diff","p\u0061th":"/etc/x"}]}}`,
-		`{"update":[]}`, `[]`, `{}`,
+		`{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","kind":"execute","rawInput":{"command":"rm -rf /","cwd":"/w"},"_meta":{"claudeCode":{"toolName":"Bash"}}}}`,
+		`{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"c","title":"","kind":"edit","locations":[{"path":"/w/a"},null],"content":[{"type":"diff","path":"/w/b","oldText":null,"newText":""}]}}`,
+		`{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"c","status":"completed","rawOutput":{"exit":1},"content":[]}}`,
+		`{"update":{"sessionUpdate":"tool_call","toolCallId":"c","rawInput":"not an object","locations":[]}}`,
 	} {
 		f.Add(s)
 	}

@@ -62,14 +62,7 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 	}
 	blocked := c.blocked
 	x.mu.Unlock()
-	var d Decision
-	var fp string
-	var cv *coverage
-	if cutBefore&^carried != 0 {
-		d, fp = tooLargeToJudge(c), "unjudgeable"
-	} else {
-		d, fp, cv = x.judgeCall(c.session, full)
-	}
+	d, fp, cv := x.judgeMerged(c, full, cutBefore, carried)
 	if x.engine == nil {
 		d = Decision{Value: RequireApproval, Ref: noPolicy.Ref, Rule: noPolicy.Rule, Reason: "no policy is loaded: the person decides"}
 	}

@@ -150,14 +150,7 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 		return nil // the IDE must not see more of a call the bridge stopped
 	}
 	if kind == "tool_call" || touched {
-		var d Decision
-		var fp string
-		var cv *coverage
-		if cutBefore&^carried != 0 {
-			d, fp = tooLargeToJudge(c), "unjudgeable"
-		} else {
-			d, fp, cv = x.judgeCall(c.session, full)
-		}
+		d, fp, cv := x.judgeMerged(c, full, cutBefore, carried)
 		x.mu.Lock()
 		changed := fp != c.judged
 		var withdrawn string

@@ -18,27 +18,30 @@ import (
 // be read at all. It is asked only of params that failed the strict
 // reading.
 func mayBeToolCall(params []byte) bool {
-	top, err := rawjson.Members(params)
-	if err != nil {
-		return true
-	}
-	for _, t := range top {
-		if t.Key != "update" {
-			continue
-		}
-		fields, err := rawjson.Members(t.Value)
-		if err != nil {
+	may := false
+	readable := eachNamed(params, "update", func(update []byte) bool {
+		return eachNamed(update, "sessionUpdate", func(v []byte) bool {
+			if s, ok := rawjson.String(v); !ok || strings.HasPrefix(s, "tool_call") {
+				may = true
+			}
 			return true
-		}
-		for _, f := range fields {
-			if f.Key != "sessionUpdate" {
-				continue
-			}
-			s, ok := rawjson.String(f.Value)
-			if !ok || strings.HasPrefix(s, "tool_call") {
-				return true
-			}
+		})
+	})
+	return may || !readable
+}
+
+// eachNamed calls fn with the value of every member of obj named key,
+// repeats included, and reports whether obj could be read as an object
+// and fn said so of every value.
+func eachNamed(obj []byte, key string, fn func(v []byte) bool) bool {
+	members, err := rawjson.Members(obj)
+	if err != nil {
+		return false
+	}
+	for _, m := range members {
+		if m.Key == key && !fn(m.Value) {
+			return false
 		}
 	}
-	return false
+	return true
 }
