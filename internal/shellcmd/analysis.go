@@ -133,8 +133,9 @@ const maxFields = 512
 // It never fails: what it cannot read becomes a Problem or a Note.
 func Analyze(line string, opts Options) *Analysis {
 	a := &Analysis{Line: line}
-	w := &walker{a: a, opts: opts, seen: map[string]bool{}}
+	w := newWalker(a, opts)
 	w.line(line, 0, dialectsOf("sh"))
+	w.checkEvaluations()
 	return a
 }
 
@@ -144,7 +145,7 @@ func AnalyzeArgv(argv []string, opts Options) *Analysis {
 	if len(argv) == 0 {
 		return a
 	}
-	w := &walker{a: a, opts: opts, seen: map[string]bool{}}
+	w := newWalker(a, opts)
 	words := make([]Word, len(argv))
 	for i, s := range argv {
 		words[i] = Word{Kind: Static, Text: s}
@@ -200,6 +201,14 @@ type walker struct {
 	seen map[string]bool
 	// parses counts the shell strings parsed, against maxParses.
 	parses int
+	// evals are the values the line evaluates as code (evaluate.go).
+	evals evaluations
+}
+
+// newWalker returns a walker that adds to a.
+func newWalker(a *Analysis, opts Options) *walker {
+	return &walker{a: a, opts: opts, seen: map[string]bool{},
+		evals: evaluations{arith: map[string]bool{}, integer: map[string]bool{}}}
 }
 
 // maxParses bounds the parsing one analysis does: shell strings nest, are

@@ -115,16 +115,27 @@ func aliasHandler(form []Word) step {
 	return st
 }
 
-// namesHandler: read and getopts set the variables they name.
+// namesHandler: read and getopts set the variables they name (read
+// without a name sets REPLY; getopts sets OPTARG as well).
 func namesHandler(g grammar) handler {
 	return func(form []Word) step {
 		p := parseOptions(form, 1, g)
 		st := step{}
-		if a, ok := p.value("a"); ok {
+		a, array := p.value("a")
+		if array {
 			st.assigns = append(st.assigns, Assignment{Name: a})
 		}
-		for _, wd := range rest(form, p.next) {
+		names := rest(form, p.next)
+		if form[0].Text == "getopts" && len(names) > 0 {
+			// getopts OPTSTRING NAME [ARG...]: NAME and OPTARG.
+			names = names[1:min(2, len(names))]
+			st.assigns = append(st.assigns, Assignment{Name: "OPTARG"})
+		}
+		for _, wd := range names {
 			st.assigns = append(st.assigns, Assignment{Name: wd.Text})
+		}
+		if len(names) == 0 && !array && form[0].Text == "read" {
+			st.assigns = append(st.assigns, Assignment{Name: "REPLY"})
 		}
 		return st
 	}
@@ -138,8 +149,12 @@ func mapfileHandler(form []Word) step {
 		st.notes = append(st.notes, Note{Kind: RunsCode, Text: "mapfile -C runs a callback"})
 		st.shell = append(st.shell, shellRun{word: Word{Kind: Static, Text: cb}, langs: dialectsOf("bash")})
 	}
-	for _, wd := range rest(form, p.next) {
+	names := rest(form, p.next)
+	for _, wd := range names {
 		st.assigns = append(st.assigns, Assignment{Name: wd.Text})
+	}
+	if len(names) == 0 {
+		st.assigns = append(st.assigns, Assignment{Name: "MAPFILE"})
 	}
 	return st
 }

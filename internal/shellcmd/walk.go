@@ -11,6 +11,7 @@ import (
 // nested, is visited.
 func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVariant) {
 	syntax.Walk(f, func(n syntax.Node) bool {
+		w.evalNode(n, src)
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			w.redirects(n, src)
@@ -21,7 +22,10 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 			w.decl(n, src, depth)
 		case *syntax.ForClause:
 			if it, ok := n.Loop.(*syntax.WordIter); ok && it.Name != nil {
-				w.assign(Assignment{Name: it.Name.Value}, depth)
+				w.loopAssign(it, src, depth)
+			}
+			if n.Select {
+				w.assign(Assignment{Name: "REPLY"}, depth)
 			}
 		case *syntax.Word:
 			w.subscript(n, src, depth)
@@ -59,6 +63,28 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 		c.Notes = append(c.Notes, Note{Kind: Unparsed, Text: "brace expansion too large to list"})
 	}
 	w.build(c, words, stdinOf(st, src), depth)
+}
+
+// loopAssign records the values a for or select loop gives its variable:
+// each word of a static list, else a value known only at run time.
+func (w *walker) loopAssign(it *syntax.WordIter, src string, depth int) {
+	if !it.InPos.IsValid() {
+		w.assign(Assignment{Name: it.Name.Value}, depth) // the positional parameters
+		return
+	}
+	for _, item := range it.Items {
+		fs, ok := fields(item, src)
+		if !ok {
+			w.assign(Assignment{Name: it.Name.Value}, depth)
+		}
+		for _, f := range fs {
+			if f.Kind == Static {
+				w.assign(Assignment{Name: it.Name.Value, Value: f.Text, Static: true}, depth)
+			} else {
+				w.assign(Assignment{Name: it.Name.Value}, depth)
+			}
+		}
+	}
 }
 
 // subscriptCode matches a word that names an array element whose

@@ -43,6 +43,7 @@ func init() {
 		"typeset":   declHandler,
 		"local":     declHandler,
 		"read":      namesHandler(grammar{short: shortOpts("ers", "adinNptu", "")}),
+		"getopts":   namesHandler(grammar{}),
 		"mapfile":   mapfileHandler,
 		"readarray": mapfileHandler,
 		"printf":    printfHandler,
