@@ -161,7 +161,9 @@ func TestAnalyzeAssignments(t *testing.T) {
 }
 
 func TestAnalyzeProblems(t *testing.T) {
-	for _, line := range []string{"echo 'oops", "if true; then", "rm x\nfi"} {
+	// An extended glob: bash without extglob rejects the line (bash -c
+	// "ls *(e:'rm x':)" exits 2), zsh runs the glob qualifier's code.
+	for _, line := range []string{"echo 'oops", "if true; then", "rm x\nfi", "ls *(e:'rm x':)", "ls ?(e:'rm x':)", "cat @(a|b)"} {
 		a := Analyze(line, Options{})
 		if len(a.Problems) == 0 {
 			t.Errorf("Analyze(%q) has no problem", line)

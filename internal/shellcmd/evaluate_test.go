@@ -72,3 +72,27 @@ func TestAnalyzeEvaluations(t *testing.T) {
 		})
 	}
 }
+
+// TestStaticValueSubstitutions: a static value bash evaluates again is read
+// as code when it holds any form of command substitution, bash 5.3's
+// ${ cmd;} and ${|cmd;} included.
+func TestStaticValueSubstitutions(t *testing.T) {
+	for _, line := range []string{
+		"X='a[$(rm x)]'",
+		"X='a[`rm x`]'",
+		"X='a[${ rm x;}]'",
+		"X='a[${\trm x;}]'",
+		"X='a[${|rm x;}]'",
+		"unset 'a[${ rm x;}]'",
+		"printf -v 'a[${|rm x;}]' 1",
+	} {
+		if got := formsOf(Analyze(line, Options{})); !strings.Contains(strings.Join(got, "\n"), "rm x") {
+			t.Errorf("Analyze(%q) forms %q; want rm x", line, got)
+		}
+	}
+	for _, value := range []string{"a[${ rm x;}]", "a[${|rm x;}]", "a[$(rm x)]"} {
+		if a := AssignmentCode(value, Options{}); a == nil || !strings.Contains(strings.Join(formsOf(a), "\n"), "rm x") {
+			t.Errorf("AssignmentCode(%q) does not read rm x", value)
+		}
+	}
+}

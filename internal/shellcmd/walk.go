@@ -29,6 +29,10 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 			}
 		case *syntax.Word:
 			w.subscript(n, src, depth)
+		case *syntax.ExtGlob:
+			// bash reads *(...) only after shopt -s extglob, and zsh runs
+			// a glob qualifier in it (*(e:'cmd':)) for every file.
+			w.problem("%s is an extended glob: bash without extglob does not read the line, and zsh runs a glob qualifier such as *(e:'cmd':) as code", sourceOf(n, src))
 		case *syntax.LetClause:
 			w.add(&Command{Source: sourceOf(n, src), Forms: [][]Word{{{Kind: Static, Text: "let"}}}}, depth)
 		}
@@ -89,7 +93,14 @@ func (w *walker) loopAssign(it *syntax.WordIter, src string, depth int) {
 
 // subscriptCode matches a word that names an array element whose
 // subscript holds a command substitution.
-var subscriptCode = regexp.MustCompile("^[A-Za-z_][A-Za-z0-9_]*\\[.*(\\$\\(|`)")
+var subscriptCode = regexp.MustCompile("^[A-Za-z_][A-Za-z0-9_]*\\[.*(\\$\\(|`|\\$\\{[ \t\n|])")
+
+// holdsSubstitution reports whether s holds a command substitution: $(...),
+// backquotes, or bash 5.3's ${ cmd;} and ${|cmd;}.
+func holdsSubstitution(s string) bool {
+	return strings.Contains(s, "$(") || strings.Contains(s, "`") || strings.Contains(s, "${ ") ||
+		strings.Contains(s, "${\t") || strings.Contains(s, "${\n") || strings.Contains(s, "${|")
+}
 
 // assignmentWord reports whether s reads as a bash assignment: NAME=v,
 // NAME+=v or NAME[i]=v.
@@ -169,7 +180,7 @@ func (w *walker) assign(a Assignment, depth int) {
 	}
 	w.seen[key] = true
 	w.a.Assignments = append(w.a.Assignments, a)
-	if a.Static && (strings.Contains(a.Value, "$(") || strings.Contains(a.Value, "`")) {
+	if a.Static && holdsSubstitution(a.Value) {
 		// Read as the argument of a command, where a[...] is a word.
 		w.line(": "+a.Value, depth+1, dialectsOf("bash"))
 	}
@@ -180,7 +191,7 @@ func (w *walker) assign(a Assignment, depth int) {
 // assigned in a line is: a command substitution it holds is code bash may
 // run. It returns nil when the value holds none.
 func AssignmentCode(value string, opts Options) *Analysis {
-	if !strings.Contains(value, "$(") && !strings.Contains(value, "`") {
+	if !holdsSubstitution(value) {
 		return nil
 	}
 	return Analyze(": "+value, opts)
@@ -285,7 +296,7 @@ func (c *Command) key() string {
 // subscript, running what it holds.
 func (w *walker) subscript(word *syntax.Word, src string, depth int) {
 	text := sourceOf(word, src)
-	if !strings.Contains(text, "[") || !strings.Contains(text, "$(") && !strings.Contains(text, "`") {
+	if !strings.Contains(text, "[") || !holdsSubstitution(text) {
 		return
 	}
 	if v := evalWord(word, src); v.Kind == Static && subscriptCode.MatchString(v.Text) {
