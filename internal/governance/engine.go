@@ -403,15 +403,18 @@ func (e *Engine) decidePath(in *reqInfo, p string, advisories *[]string) verdict
 			}
 		}
 		best := e.pick(in, catPath, func(r *rule) bool {
-			if r.all || r.cat == catAny || r.cat == catTool {
-				// A rule without a path cannot vouch for a path outside
-				// the workspace.
-				return inside || r.value != Allow
-			}
-			if r.path == nil {
+			if !inside && r.value != Deny && (r.path == nil || r.path.anchor != anchorAbs) {
+				// Outside the roots only a rule that names a fixed
+				// directory speaks for a path: a rule written for the
+				// workspace (Edit, Write(**/*.sh)) can neither allow it
+				// nor turn the built-in deny into a question. A deny
+				// is a deny anywhere.
 				return false
 			}
-			if !inside && r.value == Allow && r.path.anchor != anchorAbs {
+			if r.all || r.cat == catAny || r.cat == catTool {
+				return true
+			}
+			if r.path == nil {
 				return false
 			}
 			return r.path.match(form, in.roots, r.fold())
