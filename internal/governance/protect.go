@@ -430,18 +430,7 @@ func commandWords(lines []*shellcmd.Analysis, cwd string) cmdWords {
 			}
 		}
 	}
-	for _, a := range lines {
-		for _, c := range a.Commands {
-			for _, f := range c.Forms {
-				for _, w := range f {
-					add(w)
-				}
-			}
-		}
-		for _, r := range a.Redirects {
-			add(r.Target)
-		}
-	}
+	eachWord(lines, add)
 	return cw
 }
 
@@ -581,4 +570,21 @@ func couldJoin(pieces []string, n string) bool {
 		}
 	}
 	return false
+}
+
+// eachWord calls f with every word of every form of every command of
+// lines, and every redirection target.
+func eachWord(lines []*shellcmd.Analysis, f func(shellcmd.Word)) {
+	for _, a := range lines {
+		for _, c := range a.Commands {
+			for _, form := range c.Forms {
+				for _, w := range form {
+					f(w)
+				}
+			}
+		}
+		for _, r := range a.Redirects {
+			f(r.Target)
+		}
+	}
 }

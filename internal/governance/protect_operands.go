@@ -129,18 +129,7 @@ func (e *Engine) lineNames(line string, lines []*shellcmd.Analysis, cwd string) 
 			}
 		}
 	}
-	for _, a := range lines {
-		for _, c := range a.Commands {
-			for _, f := range c.Forms {
-				for _, w := range f {
-					word(w)
-				}
-			}
-		}
-		for _, r := range a.Redirects {
-			word(r.Target)
-		}
-	}
+	eachWord(lines, word)
 	return out, len(out) <= maxOperands
 }
 

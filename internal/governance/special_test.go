@@ -71,15 +71,7 @@ func TestDecideHardLinks(t *testing.T) {
 	if err := os.Symlink("notes.txt", root+"/readme"); err != nil {
 		t.Fatal(err)
 	}
-	pol := t.TempDir() + "/GOVERNANCE.md"
-	if err := os.WriteFile(pol, []byte("---\nschema: governance.workspace/v1\nname: hard-links\ntitle: Hard links\ndescription: A test policy.\nversion: 1.0.0\nrules:\n  default: allow\n  deny: [Read(**/.env)]\n---\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	restricting, err := LoadPolicy(pol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := NewEngine(restricting, EngineOptions{Roots: []string{root}})
+	e := NewEngine(testPolicy(t, "  default: allow\n  deny: [Read(**/.env)]\n"), EngineOptions{Roots: []string{root}})
 	open := NewEngine(&Policy{Default: Allow, DefaultWhere: "test"}, EngineOptions{Roots: []string{root}})
 	tests := []struct {
 		name string

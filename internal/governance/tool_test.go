@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -78,15 +77,7 @@ func TestToolCallRequest(t *testing.T) {
 // Read of .env.
 func TestDecideSearchFilters(t *testing.T) {
 	root := t.TempDir()
-	pol := t.TempDir() + "/GOVERNANCE.md"
-	if err := os.WriteFile(pol, []byte("---\nschema: governance.workspace/v1\nname: filters\ntitle: Filters\ndescription: A test policy.\nversion: 1.0.0\nrules:\n  default: allow\n  deny: [Read(**/.env)]\n---\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p, err := LoadPolicy(pol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	e := NewEngine(testPolicy(t, "  default: allow\n  deny: [Read(**/.env)]\n"), EngineOptions{Roots: []string{root}})
 	// tool is Claude's tool name (its hook), or an ACP kind (Gemini
 	// reports read_many_files as kind read, search_file_content as search).
 	tests := []struct {
@@ -122,15 +113,7 @@ func TestDecideSearchFilters(t *testing.T) {
 // and that this never makes a decision weaker.
 func TestDecideOpaqueToolCalls(t *testing.T) {
 	root := t.TempDir()
-	pol := t.TempDir() + "/GOVERNANCE.md"
-	if err := os.WriteFile(pol, []byte("---\nschema: governance.workspace/v1\nname: opaque\ntitle: Opaque\ndescription: A test policy.\nversion: 1.0.0\nrules:\n  default: allow\n  deny: [Edit(**/.env)]\n  ask: [Read(**/*.pem)]\n---\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p, err := LoadPolicy(pol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	e := NewEngine(testPolicy(t, "  default: allow\n  deny: [Edit(**/.env)]\n  ask: [Read(**/*.pem)]\n"), EngineOptions{Roots: []string{root}})
 	tests := []struct {
 		name string
 		tc   ToolCall

@@ -1,0 +1,23 @@
+package governance
+
+import (
+	"os"
+	"testing"
+)
+
+// testPolicy loads a policy whose "rules:" mapping is rules (YAML lines,
+// each indented by two spaces), from a file of its own outside any
+// workspace.
+func testPolicy(t *testing.T, rules string) *Policy {
+	t.Helper()
+	pol := t.TempDir() + "/GOVERNANCE.md"
+	text := "---\nschema: governance.workspace/v1\nname: test-policy\ntitle: Test policy\ndescription: A test policy.\nversion: 1.0.0\nrules:\n" + rules + "---\n"
+	if err := os.WriteFile(pol, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadPolicy(pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
