@@ -238,7 +238,7 @@ func (l *loader) workspace(p *Policy, file string, depth int) (appendOnly, signi
 	if s, ok := l.str(file, off, fs["name"], "name"); ok {
 		p.Name = s
 		if !slugRE.MatchString(s) {
-			l.errorf(file, fs["name"].value, off, "name %q must be kebab-case (a-z, 0-9, -)", s)
+			l.errorf(file, fs["name"].value, off, "name %q must be kebab-case: a lower-case letter, then a-z, 0-9 or -, ending in a letter or digit (two characters at least)", s)
 		}
 	}
 	l.str(file, off, fs["title"], "title")

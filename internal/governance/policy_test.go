@@ -13,7 +13,7 @@ import (
 // TestPolicyErrors checks the file:line messages for broken policies
 // against testdata/errors/<case>.golden.
 func TestPolicyErrors(t *testing.T) {
-	cases := []string{"unknown-field", "bad-rules", "missing-required", "no-frontmatter", "bad-yaml", "bad-yaml-tab", "bad-policy", "relaxed-view/child", "unclear-rules"}
+	cases := []string{"unknown-field", "bad-rules", "missing-required", "no-frontmatter", "bad-yaml", "bad-yaml-tab", "bad-policy", "relaxed-view/child", "unclear-rules", "bad-name"}
 	for _, c := range cases {
 		t.Run(c, func(t *testing.T) {
 			p, err := LoadPolicy(filepath.Join("testdata/errors", c, "GOVERNANCE.md"))
