@@ -238,7 +238,11 @@ func TestAnalyzeBounded(t *testing.T) {
 	}
 	wide := "bash --unknown" + strings.Repeat(" 'sh -c \"sh -c \\\"sh -c x\\\"\"'", 400)
 	deep := strings.Repeat("eval ", 20) + "ls"
-	for _, l := range []string{line, wide, deep} {
+	// Substitutions and expansions nested 20,000 deep parse in a tenth of a
+	// second; walking them took minutes and gigabytes.
+	nested := "echo " + strings.Repeat("$(", 20000) + "rm x" + strings.Repeat(")", 20000)
+	subscripts := "echo " + strings.Repeat("${a[", 20000) + "1" + strings.Repeat("]}", 20000)
+	for _, l := range []string{line, wide, deep, nested, subscripts} {
 		var a *Analysis
 		if d := cputime.Of(func() { a = Analyze(l, Options{}) }); d > 2*time.Second {
 			t.Errorf("Analyze took %v of CPU on a %d-byte line", d, len(l))

@@ -10,7 +10,25 @@ import (
 // file walks a parsed line: every statement anywhere in the tree, however
 // nested, is visited.
 func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVariant) {
+	var open []bool // for each node being walked: whether it counts in nesting
+	nesting := 0
 	syntax.Walk(f, func(n syntax.Node) bool {
+		if n == nil {
+			if open[len(open)-1] {
+				nesting--
+			}
+			open = open[:len(open)-1]
+			return true
+		}
+		nests := encloses(n)
+		if nests && nesting >= maxNesting {
+			w.problem("the command line nests substitutions, expansions or compound commands more than %d deep, so what is deeper is not analysed", maxNesting)
+			return false
+		}
+		if nests {
+			nesting++
+		}
+		open = append(open, nests)
 		w.evalNode(n, src)
 		switch n := n.(type) {
 		case *syntax.Stmt:
@@ -38,6 +56,26 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 		}
 		return true
 	})
+}
+
+// maxNesting bounds how deep substitutions, expansions and compound
+// commands are walked: each level's words hold every level below, so the
+// walk costs the square of the depth (20,000 nested $( took minutes and
+// gigabytes), and no command a person reads nests so deep.
+const maxNesting = 128
+
+// encloses reports whether a node counts in nesting: a substitution,
+// expansion or compound command, which holds words or commands of its own.
+func encloses(n syntax.Node) bool {
+	switch n.(type) {
+	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ParamExp, *syntax.ArithmExp, *syntax.ArithmCmd,
+		*syntax.ParenArithm, *syntax.DblQuoted, *syntax.ExtGlob, *syntax.Subshell, *syntax.Block,
+		*syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause, *syntax.FuncDecl,
+		*syntax.TestClause, *syntax.ParenTest, *syntax.CoprocClause, *syntax.TimeClause, *syntax.LetClause,
+		*syntax.DeclClause:
+		return true
+	}
+	return false
 }
 
 // call handles one simple command with the redirections of its statement.
