@@ -47,6 +47,7 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 			}
 		case *syntax.Word:
 			w.subscript(n, src, depth)
+			w.equals(n, src)
 		case *syntax.ExtGlob:
 			// bash reads *(...) only after shopt -s extglob, and zsh runs
 			// a glob qualifier in it (*(e:'cmd':)) for every file.
@@ -326,6 +327,21 @@ func (c *Command) key() string {
 		b.WriteString(n.Text)
 	}
 	return b.String()
+}
+
+// equals makes a problem of a word zsh expands to a program's path: an
+// unquoted =NAME at the start of a word is NAME as PATH finds it, so
+// echo x > =rm writes over rm outside the workspace, where bash and sh
+// write a file named =rm.
+func (w *walker) equals(word *syntax.Word, src string) {
+	if len(word.Parts) == 0 {
+		return
+	}
+	lit, ok := word.Parts[0].(*syntax.Lit)
+	if !ok || len(lit.Value) < 2 || lit.Value[0] != '=' || lit.Value[1] == '=' {
+		return
+	}
+	w.problem("zsh replaces %s with the path of a program found on PATH", sourceOf(word, src))
 }
 
 // subscript reads a static word that names an array element whose
