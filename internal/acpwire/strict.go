@@ -141,10 +141,7 @@ func (s strictness) applies(m *Message) bool {
 // parsers reads it, so that every feature and every peer read the same
 // members. One is used by one direction's handling at a time.
 type strictDecoder struct {
-	// rd holds the message being checked: from a bytes.Buffer the
-	// decoder parses in place, where from any other reader it would copy
-	// the message through its own buffer a few KiB at a time.
-	rd  *bytes.Buffer
+	rd  bytes.Reader
 	dec *jsontext.Decoder
 	// folds holds the folded names of the objects being read, back to
 	// back; starts holds where each open object's names begin in it, and
@@ -172,19 +169,10 @@ func (d *strictDecoder) check(raw []byte) error {
 	return d.decode(raw)
 }
 
-// decode is check by the full decoder, parsing raw in place.
+// decode is check by the full decoder.
 func (d *strictDecoder) decode(raw []byte) error {
-	if d.rd == nil {
-		d.rd = new(bytes.Buffer)
-	}
-	*d.rd = *bytes.NewBuffer(raw)
-	// The decoder holds raw until it is reset: let go of it, so that a
-	// large message is not kept alive until the next check.
-	defer func() {
-		*d.rd = bytes.Buffer{}
-		d.dec.Reset(d.rd)
-	}()
-	return d.checkFrom(d.rd)
+	d.rd.Reset(raw)
+	return d.checkFrom(&d.rd)
 }
 
 // checkFrom is check of the message r reads.

@@ -211,20 +211,29 @@ func FuzzStrictInPlace(f *testing.F) {
 
 // BenchmarkStrictToolUpdate checks tool_call_update lines carrying 16 KiB
 // of text, prose with escaped newlines and a run without them: the bulk
-// of what the strict check reads in a long turn.
+// of what the strict check reads in a long turn. check is the strict
+// check as the wire runs it (the fast reading, then the decoder if it must
+// look); decoder is the decoder alone, what check costs without the fast
+// reading. Compare CPU time (utime) over a fixed -benchtime NNNx: wall
+// time on a loaded machine measures the load.
 func BenchmarkStrictToolUpdate(b *testing.B) {
 	for _, tc := range []struct{ name, unit string }{{"prose", `the build failed on line 12.\n`}, {"runs", "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0"}} {
-		b.Run(tc.name, func(b *testing.B) {
-			text := strings.Repeat(tc.unit, 16<<10/len(tc.unit))
-			line := []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"completed","content":[{"type":"content","content":{"type":"text","text":"` + text + `"}}]}}}`)
-			b.SetBytes(int64(len(line)))
-			var d strictDecoder
-			for b.Loop() {
-				if err := d.check(line); err != nil {
-					b.Fatal(err)
+		text := strings.Repeat(tc.unit, 16<<10/len(tc.unit))
+		line := []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"completed","content":[{"type":"content","content":{"type":"text","text":"` + text + `"}}]}}}`)
+		for _, way := range []struct {
+			name  string
+			check func(*strictDecoder, []byte) error
+		}{{"check", (*strictDecoder).check}, {"decoder", (*strictDecoder).decode}} {
+			b.Run(way.name+"/"+tc.name, func(b *testing.B) {
+				b.SetBytes(int64(len(line)))
+				var d strictDecoder
+				for b.Loop() {
+					if err := way.check(&d, line); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 
@@ -261,13 +270,15 @@ func FuzzStrictFastAccept(f *testing.F) {
 }
 
 // TestStrictFastAcceptTakesOrdinaryMessages: the fast reading is the one
-// that decides the messages of an ordinary stream (a tool update with
-// prose and code, a permission request, a chunk), so the full decoder is
-// left for what needs it; and it leaves each refusal to the decoder.
+// that decides the messages of an ordinary stream (tool updates with code
+// and with a long run of base64, a permission request, a chunk), so the
+// full decoder
+// is left for what needs it; and it leaves each refusal to the decoder.
 func TestStrictFastAcceptTakesOrdinaryMessages(t *testing.T) {
 	var d strictDecoder
 	for _, msg := range []string{
 		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"completed","content":[{"type":"content","content":{"type":"text","text":"func main() {\n\tfmt.Println(\"hi\")\n}\n"}}]}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_2","status":"completed","content":[{"type":"content","content":{"type":"text","text":"` + strings.Repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0", 100) + `\n"}}]}}}`,
 		`{"jsonrpc":"2.0","id":7,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"c","title":"Run ls","kind":"execute","rawInput":{"command":"ls -la"}},"options":[{"optionId":"allow","name":"Allow","kind":"allow_once"},{"optionId":"reject","name":"Reject","kind":"reject_once"}]}}`,
 		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"héllo wörld"}}}}`,
 		`{"a":{"path":1},"b":{"path":2}}`,
