@@ -178,12 +178,11 @@ func TestChunkFastPath(t *testing.T) {
 	}
 }
 
-// FuzzStrictInPlace: the strict check parses a message in place (from a
-// bytes.Buffer), where the decoder takes other readers' input through its
-// own buffer and resumes strings, names and numbers cut at its edges. The
-// two readings must agree on every input: one byte at a time is the
-// reading with the most edges.
-func FuzzStrictInPlace(f *testing.F) {
+// FuzzStrictBufferEdges: the decoder takes a message through its own
+// buffer and resumes strings, names and numbers cut at the buffer's edges;
+// read one byte at a time (the reading with the most edges) and read as
+// the strict check reads it, a message must get the same verdict.
+func FuzzStrictBufferEdges(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/ws/a"}}`,
 		`{"params":{"path":"/ws/a","p\u0061th":"/etc/passwd"}}`,
