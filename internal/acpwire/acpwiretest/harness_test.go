@@ -1,25 +1,10 @@
 package acpwiretest
 
 import (
-	"runtime"
 	"testing"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 )
-
-// fatalRecorder is a testing.TB whose Fatalf records the failure and, as
-// testing.T's does, ends the goroutine it is called on.
-type fatalRecorder struct {
-	testing.TB
-	failed chan string
-}
-
-func (r *fatalRecorder) Helper() {}
-
-func (r *fatalRecorder) Fatalf(format string, args ...any) {
-	r.failed <- format
-	runtime.Goexit()
-}
 
 func TestHarnessForwards(t *testing.T) {
 	h := Start(t, acpwire.New(acpwire.Options{}))
