@@ -99,6 +99,16 @@ func (w *walker) evalNode(n syntax.Node, src string) {
 		if n.Index != nil {
 			w.arithm(n.Index, sourceOf(n, src), src)
 		}
+	case *syntax.ArrayElem:
+		if n.Index != nil {
+			w.arithm(n.Index, sourceOf(n, src), src)
+		}
+	case *syntax.UnaryTest:
+		if wd, ok := n.X.(*syntax.Word); ok && n.Op == syntax.TsVarSet {
+			if v := evalWord(wd, src); v.Kind != Dynamic {
+				w.elementSubscript(v.Text)
+			}
+		}
 	case *syntax.DeclClause:
 		w.declAttributes(n)
 	case *syntax.ParamExp:
@@ -250,6 +260,31 @@ func (w *walker) declAttributes(d *syntax.DeclClause) {
 	}
 }
 
+// element matches a word that names an array element (a[i], a[i]=v),
+// capturing the subscript.
+var element = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\[(.*?)\](\+?=.*)?$`)
+
+// elementSubscript records the names in the subscript of an array element
+// a builtin is given by name (test -v 'a[i]', printf -v 'a[i]',
+// declare 'a[i]=v'): bash evaluates the subscript as arithmetic.
+func (w *walker) elementSubscript(text string) {
+	if m := element.FindStringSubmatch(text); m != nil {
+		w.arithText(m[1], text)
+	}
+}
+
+// testElements records the elements test and [ are asked about with -v.
+func (w *walker) testElements(words []Word) {
+	if len(words) == 0 || words[0].Kind != Static || words[0].Text != "test" && words[0].Text != "[" {
+		return
+	}
+	for i := 1; i+1 < len(words); i++ {
+		if words[i].Kind == Static && words[i].Text == "-v" && words[i+1].Kind == Static {
+			w.elementSubscript(words[i+1].Text)
+		}
+	}
+}
+
 // numericSpecials are parameters bash keeps numeric whatever the line does.
 var numericSpecials = map[string]bool{
 	"#": true, "?": true, "$": true, "!": true, "RANDOM": true, "SRANDOM": true, "SECONDS": true,
@@ -270,6 +305,7 @@ func (w *walker) checkEvaluations() {
 	byName := map[string][]Assignment{}
 	aliased := w.evals.nameref
 	for _, a := range w.a.Assignments {
+		w.elementSubscript(a.Name) // read 'a[i]', printf -v 'a[i]'
 		if nameEnd(a.Name) != len(a.Name) || a.Name == "" {
 			aliased = true // declare "$x"=v, read "$x": any name may be set
 		}

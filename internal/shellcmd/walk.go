@@ -101,6 +101,7 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 	if len(words) == 0 || words[0].Kind == Static && words[0].Text == ":" {
 		return // ":" runs nothing; substitutions in its words are walked
 	}
+	w.testElements(words)
 	c := &Command{Source: strings.TrimRight(sourceOf(st, src), "; \t&")}
 	if !complete {
 		c.Notes = append(c.Notes, Note{Kind: Unparsed, Text: "brace expansion too large to list"})
@@ -176,6 +177,9 @@ func (w *walker) decl(d *syntax.DeclClause, src string, depth int) {
 			fs, _ := fields(as.Value, src)
 			forms = append(forms, fs...)
 			for _, f := range fs {
+				if f.Kind == Static {
+					w.elementSubscript(f.Text) // declare 'a[i]=v'
+				}
 				if f.Kind != Dynamic && assignmentWord(f.Text) {
 					name, value, _ := strings.Cut(f.Text, "=")
 					w.assign(Assignment{Name: strings.TrimSuffix(name[:nameEnd(name)], "+"), Value: value, Static: f.Kind == Static}, depth)
