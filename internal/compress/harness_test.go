@@ -72,33 +72,6 @@ func (h *harness) wantEvent(ev string) {
 	}
 }
 
-// barrier is a notification the pipeline passes on untouched. One peer
-// sends it to show that the other received nothing before it: the bridge
-// handles each peer's messages in order, so whatever it forwards or sends
-// on account of the earlier ones arrives first. It is an ordering proof,
-// not a pause.
-const barrier = `{"jsonrpc":"2.0","method":"_test/barrier","params":{}}`
-
-// agentGetsNothingMore fails the test if the agent receives anything
-// before a barrier the IDE sends now.
-func (h *harness) agentGetsNothingMore() {
-	h.t.Helper()
-	h.FromClient(barrier)
-	if got := h.AgentGets(); got != barrier {
-		h.t.Fatalf("the agent received %s; want nothing before the barrier", got)
-	}
-}
-
-// ideGetsNothingMore fails the test if the IDE receives anything before a
-// barrier the agent sends now.
-func (h *harness) ideGetsNothingMore() {
-	h.t.Helper()
-	h.FromAgent(barrier)
-	if got := h.ClientGets(); got != barrier {
-		h.t.Fatalf("the IDE received %s; want nothing before the barrier", got)
-	}
-}
-
 // untilIDE reads IDE messages until one satisfies pred, returning all read.
 func (h *harness) untilIDE(pred func([]byte) bool) [][]byte {
 	h.t.Helper()

@@ -109,7 +109,7 @@ func TestCompressCommandRollsOverOnNextPrompt(t *testing.T) {
 	if n := notes(got); !strings.Contains(n, "Session checkpointed") {
 		t.Fatalf("compress answer: %q", n)
 	}
-	h.agentGetsNothingMore()
+	h.AgentGetsNothingMore()
 	h.ide(promptMsg(4, "s1", textBlock("go on")))
 	if m := h.readAgent(); str(m, "method") != "session/new" {
 		t.Fatalf("agent got %s, want session/new", m)

@@ -74,7 +74,7 @@ func TestQuickCommandsMergedAndNeverReachAgent(t *testing.T) {
 	if m := h.readAgent(); str(m, "params", "prompt", "0", "text") != "/compact please" {
 		t.Fatalf("agent got %s", m)
 	}
-	h.agentGetsNothingMore()
+	h.AgentGetsNothingMore()
 }
 
 func TestOffloadReadTextFile(t *testing.T) {
@@ -399,7 +399,7 @@ func TestWriteOfReferenceRefused(t *testing.T) {
 	if code, _ := rawjson.Get(got, "error", "code"); string(code) != "-32602" || !strings.Contains(str(got, "error", "message"), "offload reference") {
 		t.Fatalf("agent got %s, want an invalid-params error", got)
 	}
-	h.ideGetsNothingMore()
+	h.ClientGetsNothingMore()
 	h.wantEvent("WRITE_REFUSED")
 	// An ordinary write passes.
 	h.agent(`{"jsonrpc":"2.0","id":9,"method":"fs/write_text_file","params":{"sessionId":"s1","path":"/repo/a.go","content":"package a\n"}}`)

@@ -107,25 +107,6 @@ func newHarnessWire(t *testing.T, opts EnforceOptions, engine bool, wo acpwire.O
 	return h
 }
 
-// barrier is a notification no feature acts on. The IDE sends it to show
-// that the agent received nothing before it (agentGetsNothingMore).
-const barrier = `{"jsonrpc":"2.0","method":"_test/barrier","params":{}}`
-
-// agentGetsNothingMore fails the test if the agent receives anything before
-// a barrier the IDE sends now. The barrier is an ordering proof, not a
-// pause: the bridge handles the IDE's messages in order, so whatever it
-// forwards or answers on account of the IDE's earlier ones reaches the
-// agent first; and what it sends the agent while handling an agent message
-// is written before that handling ends, so once a later agent message has
-// reached the IDE (marker), that too is ahead of the barrier.
-func (h *harness) agentGetsNothingMore() {
-	h.t.Helper()
-	h.FromClient(barrier)
-	if got := h.AgentGets(); got != barrier {
-		h.t.Fatalf("the agent received %s; want nothing before the barrier", got)
-	}
-}
-
 // send sends the line format makes as a peer, after checking it is JSON.
 func (h *harness) send(peer func(string), format string, args ...any) {
 	h.t.Helper()

@@ -141,7 +141,7 @@ func TestEnforceReadsWhatTheIDEReads(t *testing.T) {
 					t.Fatalf("IDE got %v, want an error response to id 9", m)
 				}
 				h.marker()
-				h.agentGetsNothingMore()
+				h.AgentGetsNothingMore()
 				return
 			case notificationDrop:
 				if m := h.nextAtAgent(); m["method"] != "session/cancel" {

@@ -464,7 +464,7 @@ func TestEnforceLeavesDeniedCallsToTheAgentHook(t *testing.T) {
 	call("h1")
 	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"h1","status":"failed","content":[{"type":"content","content":{"type":"text","text":"denied by hook"}}]}}}`)
 	h.marker() // nothing of h1 reached the IDE
-	h.agentGetsNothingMore()
+	h.AgentGetsNothingMore()
 	if evs := h.rec.find("tool.call", "deny"); len(evs) != 1 || !evs[0].sync {
 		t.Fatalf("deny records: %+v", evs)
 	}

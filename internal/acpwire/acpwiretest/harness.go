@@ -148,6 +148,32 @@ func (h *Harness) write(w io.Writer, line string) {
 	}
 }
 
+// Barrier is a notification no feature acts on. One peer sends it to show
+// that the other received nothing before it: the bridge handles each
+// peer's messages in order, so whatever it forwards or sends on account of
+// the earlier ones arrives first. It is an ordering proof, not a pause.
+const Barrier = `{"jsonrpc":"2.0","method":"_test/barrier","params":{}}`
+
+// AgentGetsNothingMore fails the test if the agent receives anything
+// before a Barrier the IDE sends now.
+func (h *Harness) AgentGetsNothingMore() {
+	h.t.Helper()
+	h.FromClient(Barrier)
+	if got := h.AgentGets(); got != Barrier {
+		h.t.Fatalf("the agent received %s; want nothing before the barrier", got)
+	}
+}
+
+// ClientGetsNothingMore fails the test if the IDE receives anything before
+// a Barrier the agent sends now.
+func (h *Harness) ClientGetsNothingMore() {
+	h.t.Helper()
+	h.FromAgent(Barrier)
+	if got := h.ClientGets(); got != Barrier {
+		h.t.Fatalf("the IDE received %s; want nothing before the barrier", got)
+	}
+}
+
 func (h *Harness) read(l *lines, who string) string {
 	h.t.Helper()
 	if line, ok := l.buffered(); ok {
