@@ -126,19 +126,11 @@ func (d *fastDecoder) digestString() (any, bool) {
 		return nil, false
 	}
 	lit := d.data[d.i:end]
+	d.i = end
 	if len(lit) > d.digest {
-		d.i = end
 		return &digestText{raw: lit}, true
 	}
-	if s, ok := d.str(); ok {
-		return s, true
-	}
-	var s string
-	if json.Unmarshal(lit, &s) != nil {
-		return nil, false
-	}
-	d.i = end
-	return s, true
+	return unquote(lit), true
 }
 
 // keepDiff replaces the digested oldText and newText of a diff by their

@@ -1,9 +1,11 @@
 package audit
 
 import (
+	"bytes"
 	"strconv"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
 // fastDecode decodes data, one JSON value, to the tree json.Unmarshal into
@@ -198,82 +200,24 @@ func (d *fastDecoder) number() (any, bool) {
 	return f, true
 }
 
-// str reads a string at d.data[d.i] == '"'. Invalid UTF-8 and \u escapes
-// of surrogates are left to encoding/json (which replaces them).
+// str reads a string at d.data[d.i] == '"', decoded as encoding/json
+// decodes it (invalid UTF-8 and lone surrogate escapes become U+FFFD).
 func (d *fastDecoder) str() (string, bool) {
-	s := d.data
-	i := d.i + 1
-	var b []byte // nil until the first escape: then the string decoded so far
-	run := i     // start of the bytes not yet copied to b
-	for i < len(s) {
-		c := s[i]
-		if plainByte[c] {
-			i++
-			continue
-		}
-		switch {
-		case c == '"':
-			d.i = i + 1
-			if b == nil {
-				return string(s[run:i]), true
-			}
-			return string(append(b, s[run:i]...)), true
-		case c == '\\':
-			if i+1 >= len(s) {
-				return "", false
-			}
-			if b == nil {
-				b = make([]byte, 0, i-run+64)
-			}
-			b = append(b, s[run:i]...)
-			switch s[i+1] {
-			case '"', '\\', '/':
-				b = append(b, s[i+1])
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
-				if i+6 > len(s) {
-					return "", false
-				}
-				r, err := strconv.ParseUint(string(s[i+2:i+6]), 16, 32)
-				if err != nil || utf16.IsSurrogate(rune(r)) {
-					return "", false
-				}
-				b = utf8.AppendRune(b, rune(r))
-				i += 6
-				run = i
-				continue
-			default:
-				return "", false
-			}
-			i += 2
-			run = i
-		case c < 0x20:
-			return "", false
-		default: // the first byte of a multi-byte character
-			r, size := utf8.DecodeRune(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				return "", false
-			}
-			i += size
-		}
+	end, ok := rawjson.ValidString(d.data, d.i)
+	if !ok {
+		return "", false
 	}
-	return "", false
+	lit := d.data[d.i:end]
+	d.i = end
+	return unquote(lit), true
 }
 
-// plainByte marks the bytes a string copies as they are: ASCII other than
-// control characters, '"' and '\\'.
-var plainByte = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
+// unquote decodes lit, a valid JSON string literal, as encoding/json does.
+func unquote(lit []byte) string {
+	inner := lit[1 : len(lit)-1]
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner)
 	}
-	return t
-}()
+	b, _ := rawjson.AppendUnquoted(make([]byte, 0, len(inner)), lit, 0)
+	return string(b)
+}
