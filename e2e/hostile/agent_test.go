@@ -92,34 +92,44 @@ type fileWrite struct {
 	path, content string
 }
 
-// permissionWrites maps the ids of the script's permission requests whose
-// rawInput names a file_path (Claude's Write and Edit tools) to the write
-// the agent makes itself once allowed, read leniently as permissionCommands.
-func permissionWrites(script []byte) map[string]fileWrite {
-	writes := map[string]fileWrite{}
+// permissionRequests calls each with the id and the toolCall of every
+// session/request_permission in the script, read leniently (the agent
+// knows what it meant: JavaScript's trim, invalid UTF-8 dropped) into the
+// toolCall type each caller needs.
+func permissionRequests[T any](script []byte, each func(id string, toolCall T)) {
 	for _, line := range bytes.Split(script, []byte("\n")) {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
 			Params struct {
-				ToolCall struct {
-					RawInput struct {
-						FilePath  string `json:"file_path"`
-						Content   string `json:"content"`
-						NewString string `json:"new_string"`
-					} `json:"rawInput"`
-				} `json:"toolCall"`
+				ToolCall T `json:"toolCall"`
 			} `json:"params"`
 		}
 		text := strings.TrimFunc(strings.ToValidUTF8(string(line), ""), jsWhitespace)
 		if json.Unmarshal([]byte(text), &m) != nil || m.Method != "session/request_permission" {
 			continue
 		}
-		in := m.Params.ToolCall.RawInput
-		if in.FilePath != "" {
-			writes[string(m.ID)] = fileWrite{path: in.FilePath, content: in.Content + in.NewString}
-		}
+		each(string(m.ID), m.Params.ToolCall)
 	}
+}
+
+// permissionWrites maps the ids of the script's permission requests whose
+// rawInput names a file_path (Claude's Write and Edit tools) to the write
+// the agent makes itself once allowed, read leniently as permissionCommands.
+func permissionWrites(script []byte) map[string]fileWrite {
+	writes := map[string]fileWrite{}
+	permissionRequests(script, func(id string, tc struct {
+		RawInput struct {
+			FilePath  string `json:"file_path"`
+			Content   string `json:"content"`
+			NewString string `json:"new_string"`
+		} `json:"rawInput"`
+	}) {
+		in := tc.RawInput
+		if in.FilePath != "" {
+			writes[id] = fileWrite{path: in.FilePath, content: in.Content + in.NewString}
+		}
+	})
 	return writes
 }
 
@@ -129,34 +139,23 @@ func permissionWrites(script []byte) map[string]fileWrite {
 // the title (Gemini's permission requests carry the command only there).
 func permissionCommands(script []byte) map[string][]string {
 	perms := map[string][]string{}
-	for _, line := range bytes.Split(script, []byte("\n")) {
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				ToolCall struct {
-					Title    string `json:"title"`
-					RawInput struct {
-						Command json.RawMessage `json:"command"`
-					} `json:"rawInput"`
-				} `json:"toolCall"`
-			} `json:"params"`
-		}
-		text := strings.TrimFunc(strings.ToValidUTF8(string(line), ""), jsWhitespace)
-		if json.Unmarshal([]byte(text), &m) != nil || m.Method != "session/request_permission" {
-			continue
-		}
+	permissionRequests(script, func(id string, tc struct {
+		Title    string `json:"title"`
+		RawInput struct {
+			Command json.RawMessage `json:"command"`
+		} `json:"rawInput"`
+	}) {
 		var line string
 		var argv []string
 		switch {
-		case json.Unmarshal(m.Params.ToolCall.RawInput.Command, &line) == nil && line != "":
-			perms[string(m.ID)] = []string{"bash", "-c", line}
-		case json.Unmarshal(m.Params.ToolCall.RawInput.Command, &argv) == nil && len(argv) > 0:
-			perms[string(m.ID)] = argv
-		case m.Params.ToolCall.Title != "":
-			perms[string(m.ID)] = []string{"bash", "-c", m.Params.ToolCall.Title}
+		case json.Unmarshal(tc.RawInput.Command, &line) == nil && line != "":
+			perms[id] = []string{"bash", "-c", line}
+		case json.Unmarshal(tc.RawInput.Command, &argv) == nil && len(argv) > 0:
+			perms[id] = argv
+		case tc.Title != "":
+			perms[id] = []string{"bash", "-c", tc.Title}
 		}
-	}
+	})
 	return perms
 }
 
