@@ -51,15 +51,7 @@ func TestEnforceTerminalScope(t *testing.T) {
 
 	// A tool call showing a terminal the IDE did not create is dropped, and the person told.
 	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s2","update":{"sessionUpdate":"tool_call","toolCallId":"t9","title":"build","kind":"other","status":"in_progress","content":[{"type":"terminal","terminalId":"term-7"}]}}}`)
-	for {
-		m := h.nextAtIDE()
-		if get(m, "params", "update", "sessionUpdate") == "tool_call" {
-			t.Fatalf("IDE got the tool call showing another session's terminal: %v", m)
-		}
-		if text, _ := get(m, "params", "update", "content", "text").(string); strings.Contains(text, "acp-bridge") {
-			break
-		}
-	}
+	h.toolCallDroppedAndTold("the tool call showing another session's terminal")
 	// One showing its own terminal passes.
 	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t10","title":"echo","kind":"other","status":"in_progress","content":[{"type":"terminal","terminalId":"term-7"}]}}}`)
 	if m := h.nextAtIDE(); get(m, "params", "update", "toolCallId") != "t10" {
@@ -78,15 +70,7 @@ func TestEnforceBridgeToolCallIDs(t *testing.T) {
 	h := newHarness(t, EnforceOptions{})
 	h.openSession()
 	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"acp-bridge-approval-1","title":"ls","kind":"execute","status":"pending","rawInput":{"command":"ls"}}}}`)
-	for {
-		m := h.nextAtIDE()
-		if get(m, "params", "update", "sessionUpdate") == "tool_call" {
-			t.Fatalf("IDE got a tool call in the bridge's namespace: %v", m)
-		}
-		if text, _ := get(m, "params", "update", "content", "text").(string); strings.Contains(text, "acp-bridge") {
-			break
-		}
-	}
+	h.toolCallDroppedAndTold("a tool call in the bridge's namespace")
 	if m := h.nextAtAgent(); m["method"] != "session/cancel" {
 		t.Fatalf("agent got %v, want the turn cancelled", m)
 	}
@@ -100,5 +84,21 @@ func TestEnforceBridgeToolCallIDs(t *testing.T) {
 	id, _ := get(ask, "params", "toolCall", "toolCallId").(string)
 	if ask["method"] != "session/request_permission" || !strings.HasPrefix(id, "acp-bridge-approval-") || len(id) < len("acp-bridge-approval-1")+8 {
 		t.Fatalf("IDE got %v; want the bridge's ask with a toolCallId carrying a nonce", ask)
+	}
+}
+
+// toolCallDroppedAndTold reads what reaches the IDE up to the bridge's
+// notice to the person (a message chunk naming acp-bridge), failing if a
+// tool call, the one the agent just sent (what), comes first.
+func (h *harness) toolCallDroppedAndTold(what string) {
+	h.t.Helper()
+	for {
+		m := h.nextAtIDE()
+		if get(m, "params", "update", "sessionUpdate") == "tool_call" {
+			h.t.Fatalf("IDE got %s: %v", what, m)
+		}
+		if text, _ := get(m, "params", "update", "content", "text").(string); strings.Contains(text, "acp-bridge") {
+			return
+		}
 	}
 }
