@@ -53,18 +53,9 @@ func TestDecideTerminalRequests(t *testing.T) {
 // TestEnvRules checks that Env(NAME) rules decide variables before the
 // built-in list.
 func TestEnvRules(t *testing.T) {
-	allow, err := parseRule("Env(PATH)", "/w", "/home/u")
-	if err != nil {
-		t.Fatal(err)
-	}
-	allow.value, allow.where, allow.ref = Allow, "test:1", "env-allow"
-	deny, err := parseRule("Env(SECRET_*)", "/w", "/home/u")
-	if err != nil {
-		t.Fatal(err)
-	}
-	deny.value, deny.where, deny.ref = Deny, "test:2", "env-deny"
-	ls, _ := parseRule("Bash(ls:*)", "/w", "/home/u")
-	ls.value, ls.where, ls.ref = Allow, "test:3", "ls"
+	allow := testRule(t, "Env(PATH)", "/w", Allow, "test:1", "env-allow")
+	deny := testRule(t, "Env(SECRET_*)", "/w", Deny, "test:2", "env-deny")
+	ls := testRule(t, "Bash(ls:*)", "/w", Allow, "test:3", "ls")
 	e := NewEngine(&Policy{Default: RequireApproval, DefaultWhere: "test", rules: []*rule{allow, deny, ls}}, EngineOptions{Roots: []string{"/w"}})
 	for _, tt := range []struct {
 		command string
@@ -126,15 +117,9 @@ func TestEnforceTerminalAsTheIDERunsIt(t *testing.T) {
 func TestExplicitAllowOfCodeRunners(t *testing.T) {
 	var rules []*rule
 	for i, text := range []string{"Bash(python3:*)", "Bash(ls:*)", "Bash(git:*)"} {
-		r, err := parseRule(text, "/w", "/home/u")
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.value, r.where, r.ref = Allow, fmt.Sprintf("test:%d", i+1), fmt.Sprintf("allow-%d", i+1)
-		rules = append(rules, r)
+		rules = append(rules, testRule(t, text, "/w", Allow, fmt.Sprintf("test:%d", i+1), fmt.Sprintf("allow-%d", i+1)))
 	}
-	all, _ := parseRule("Bash", "/w", "/home/u")
-	all.value, all.where, all.ref = Allow, "test:9", "allow-all"
+	all := testRule(t, "Bash", "/w", Allow, "test:9", "allow-all")
 	named := NewEngine(&Policy{Default: RequireApproval, DefaultWhere: "test", rules: rules}, EngineOptions{Roots: []string{"/w"}})
 	bare := NewEngine(&Policy{Default: RequireApproval, DefaultWhere: "test", rules: []*rule{all}}, EngineOptions{Roots: []string{"/w"}})
 	for _, tt := range []struct {

@@ -48,13 +48,8 @@ func FuzzDecidePath(f *testing.F) {
 	for _, s := range []string{"/w/.env", "/w/src/../.env", "/w//.env", "/w/./.ENV", "../w/.env", "/w/a/b/../../.env", ".env"} {
 		f.Add(s)
 	}
-	r, err := parseRule("Read(**/.env)", "/w", "/home/u")
-	if err != nil {
-		f.Fatal(err)
-	}
-	r.value, r.where, r.ref = Deny, "fuzz:1", "fuzz"
-	allow, _ := parseRule("Read", "/w", "/home/u")
-	allow.value, allow.where, allow.ref = Allow, "fuzz:2", "fuzz-allow"
+	r := testRule(f, "Read(**/.env)", "/w", Deny, "fuzz:1", "fuzz")
+	allow := testRule(f, "Read", "/w", Allow, "fuzz:2", "fuzz-allow")
 	e := NewEngine(&Policy{Default: Allow, DefaultWhere: "fuzz", rules: []*rule{r, allow}}, EngineOptions{Roots: []string{"/w"}, Home: "/home/u"})
 	f.Fuzz(func(t *testing.T, p string) {
 		d := e.Decide(Request{Action: ActionFSRead, Paths: []string{p}, Cwd: "/w/sub"})

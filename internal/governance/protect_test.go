@@ -198,8 +198,7 @@ func FuzzProtectedCommand(f *testing.F) {
 	if err := os.WriteFile(policy, []byte("x"), 0o644); err != nil {
 		f.Fatal(err)
 	}
-	allow, _ := parseRule("Bash", dir, "/home/u")
-	allow.value, allow.where, allow.ref = Allow, "fuzz:1", "fuzz"
+	allow := testRule(f, "Bash", dir, Allow, "fuzz:1", "fuzz")
 	e := NewEngine(&Policy{Default: Allow, DefaultWhere: "fuzz", rules: []*rule{allow}},
 		EngineOptions{Roots: []string{dir}, Protected: []ProtectedPath{{Path: policy, What: "the governance policy"}}})
 	f.Fuzz(func(t *testing.T, line string) {

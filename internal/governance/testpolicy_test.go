@@ -21,3 +21,16 @@ func testPolicy(t *testing.T, rules string) *Policy {
 	}
 	return p
 }
+
+// testRule parses text as a rule of a policy for the workspace root (home
+// /home/u) and gives it the value and the place (where, ref) the policy
+// would.
+func testRule(tb testing.TB, text, root string, value Value, where, ref string) *rule {
+	tb.Helper()
+	r, err := parseRule(text, root, "/home/u")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r.value, r.where, r.ref = value, where, ref
+	return r
+}
