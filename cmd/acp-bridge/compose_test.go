@@ -371,14 +371,7 @@ func jsonAt[T string | []byte](b T, path ...string) any {
 	if json.Unmarshal([]byte(b), &v) != nil {
 		return nil
 	}
-	for _, k := range path {
-		o, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = o[k]
-	}
-	return v
+	return acpwiretest.At(v, path...)
 }
 
 // answerFromDisk is the IDE's answer to the agent's requests: file reads

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/gowebpki/jcs"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
 )
 
 // fixedClock returns a Now func that starts at a fixed instant and advances
@@ -221,14 +223,7 @@ func gjson(t testing.TB, raw json.RawMessage, path ...string) string {
 	if err := json.Unmarshal(raw, &v); err != nil {
 		t.Fatalf("%s: %v", raw, err)
 	}
-	for _, p := range path {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return ""
-		}
-		v = m[p]
-	}
-	s, _ := v.(string)
+	s, _ := acpwiretest.At(v, path...).(string)
 	return s
 }
 

@@ -139,18 +139,8 @@ func (h *harness) decode(line, who string) map[string]any {
 func (h *harness) nextAtIDE() map[string]any   { h.t.Helper(); return h.decode(h.ClientGets(), "IDE") }
 func (h *harness) nextAtAgent() map[string]any { h.t.Helper(); return h.decode(h.AgentGets(), "agent") }
 
-// get walks a decoded message.
-func get(m map[string]any, path ...string) any {
-	var v any = m
-	for _, p := range path {
-		mm, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = mm[p]
-	}
-	return v
-}
+// get walks a decoded message (acpwiretest.At).
+func get(m map[string]any, path ...string) any { return acpwiretest.At(m, path...) }
 
 // openSession runs session/new with the workspace root as cwd.
 func (h *harness) openSession() {
