@@ -30,11 +30,7 @@ const composeLogEnv = "COMPOSE_AGENT_LOG"
 //
 // Every line it reads is appended to $COMPOSE_AGENT_LOG first.
 func composeAgent() {
-	log, err := os.OpenFile(os.Getenv(composeLogEnv), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "compose agent:", err)
-		os.Exit(2)
-	}
+	log := agentSideLog("compose agent", composeLogEnv)
 	a := &scriptedAgent{out: bufio.NewWriter(os.Stdout), cwd: map[string]string{},
 		waiting: map[string]chan json.RawMessage{}, cancels: map[string]chan struct{}{}}
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)

@@ -35,11 +35,7 @@ const permFloodLogEnv = "PERMFLOOD_LOG"
 // the toolCallId and the chosen option to $PERMFLOOD_LOG at once, with one
 // write on an O_APPEND file, so the line survives the agent's own death.
 func permFloodAgent() {
-	side, err := os.OpenFile(os.Getenv(permFloodLogEnv), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "permflood:", err)
-		os.Exit(2)
-	}
+	side := agentSideLog("permflood", permFloodLogEnv)
 	var mu sync.Mutex // guards out
 	out := bufio.NewWriterSize(os.Stdout, 64<<10)
 	send := func(line string) {

@@ -65,6 +65,18 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// agentSideLog opens the file $env names for the fake agent who to append
+// to (created if need be), the record a test reads of what the agent got,
+// or ends the agent with status 2 saying why.
+func agentSideLog(who, env string) *os.File {
+	f, err := os.OpenFile(os.Getenv(env), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, who+":", err)
+		os.Exit(2)
+	}
+	return f
+}
+
 // runCmd runs acp-bridge with args and stdin in this process and returns
 // what a user would see: stdout, stderr (with the error main would print)
 // and the exit status.
