@@ -100,8 +100,6 @@ func hookRecords(recs []auditRecord, tool string) []auditRecord {
 	return out
 }
 
-// mainRequestsText returns every main-conversation request body the model
-// received, in order.
 // envDenial returns the audit record that denied Claude's read of .env, from
 // the hook or from the wire-level enforcement; the test fails without one.
 func envDenial(t *testing.T, auditFile string, r *run) auditRecord {
@@ -116,6 +114,8 @@ func envDenial(t *testing.T, auditFile string, r *run) auditRecord {
 	return auditRecord{}
 }
 
+// mainRequestsText returns every main-conversation request body the model
+// received, in order.
 func mainRequestsText(r *run) []string {
 	var out []string
 	for _, req := range r.model.MainRequests() {
