@@ -45,22 +45,13 @@ func (x *Enforcer) checkOpened(m *acpwire.Message) (bool, error) {
 	if ok {
 		sid, ok = rawjson.String(v)
 	}
-	var why string
-	switch {
-	case !ok:
-		why = "it carries no sessionId string"
-	case sid == "":
-		why = "its sessionId is empty"
-	default:
-		x.mu.Lock()
-		open := x.opened.has(sid)
-		x.mu.Unlock()
-		if open {
-			return false, nil
-		}
-		why = fmt.Sprintf("its sessionId %q names no session the IDE opened", sid)
+	if !ok {
+		return true, x.refuseUnopened(m, "it carries no sessionId string")
 	}
-	return true, x.refuseUnopened(m, why)
+	if why := x.unopened(sid); why != "" {
+		return true, x.refuseUnopened(m, why)
+	}
+	return false, nil
 }
 
 // checkNamedSession refuses m, an agent-to-IDE request or notification of
@@ -83,24 +74,29 @@ func (x *Enforcer) checkNamedSession(m *acpwire.Message) (bool, error) {
 			continue
 		}
 		sid, ok := rawjson.String(mem.Value)
-		var why string
-		switch {
-		case !ok:
-			why = "its sessionId is not a string"
-		case sid == "":
-			why = "its sessionId is empty"
-		default:
-			x.mu.Lock()
-			open := x.opened.has(sid)
-			x.mu.Unlock()
-			if open {
-				continue
-			}
-			why = fmt.Sprintf("its sessionId %q names no session the IDE opened", sid)
+		if !ok {
+			return true, x.refuseUnopened(m, "its sessionId is not a string")
 		}
-		return true, x.refuseUnopened(m, why)
+		if why := x.unopened(sid); why != "" {
+			return true, x.refuseUnopened(m, why)
+		}
 	}
 	return false, nil
+}
+
+// unopened says why the session sid names is not one the agent may act
+// in (empty, or not opened by the IDE), or returns "" when it is.
+func (x *Enforcer) unopened(sid string) string {
+	if sid == "" {
+		return "its sessionId is empty"
+	}
+	x.mu.Lock()
+	open := x.opened.has(sid)
+	x.mu.Unlock()
+	if open {
+		return ""
+	}
+	return fmt.Sprintf("its sessionId %q names no session the IDE opened", sid)
 }
 
 // refuseUnopened records m as refused by the session-scope rule for why,
