@@ -73,14 +73,33 @@ type digestText struct{ raw []byte }
 type diffText string
 
 // outputTree returns the tree of a tool's output, redacted, with its
-// canonical form made once (a *sharedTree).
+// canonical form made once (a *sharedTree). The same output given again,
+// in a later record, is not read again (lastOutput).
 func (l *Log) outputTree(raw ToolOutput) (*sharedTree, error) {
+	if st := l.last.get(raw); st != nil {
+		return st, nil
+	}
+	st, err := l.readOutput(raw)
+	if err == nil {
+		l.last.put(raw, st)
+	}
+	return st, err
+}
+
+// readOutput is outputTree without the cache.
+func (l *Log) readOutput(raw ToolOutput) (*sharedTree, error) {
 	if l.opts.Content == ContentFull {
 		tree, err := decodeTree(raw)
 		if err != nil {
 			return nil, err
 		}
-		return &sharedTree{v: l.red.tree(tree)}, nil
+		st := &sharedTree{v: l.red.tree(tree)}
+		if canon, err := appendCanonical(nil, st.v); err == nil {
+			// Made now rather than on first use, so that the tree can
+			// be kept for the next record (lastOutput.put).
+			st.canon = canon
+		}
+		return st, nil
 	}
 	st, diffs, err := l.digestTree(raw, MaxDiffBytes)
 	if err != nil || !diffs {

@@ -104,6 +104,7 @@ type Log struct {
 	path  string
 	opts  Options
 	red   redactor
+	last  lastOutput // the tool output read last, for the next record
 	log   *slog.Logger
 	stop  chan struct{}
 	done  chan struct{}
