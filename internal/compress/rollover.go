@@ -23,12 +23,7 @@ func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
 	rctx, cancel := context.WithTimeout(ctx, DefaultSessionTimeout)
 	s.cancelSetup = cancel
 	s.mu.Unlock()
-	defer func() {
-		cancel()
-		s.mu.Lock()
-		s.cancelSetup = nil
-		s.mu.Unlock()
-	}()
+	defer s.endSetup(cancel)
 	if md == "" || params == nil {
 		p.say(s, "> **acp-bridge:** rollover skipped: no verified summary or no session parameters.\n\n")
 		return nil, false
@@ -79,6 +74,16 @@ func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
 	return block, true
 }
 
+// endSetup ends the setup call (a rollover's session/new, a compaction's
+// prompt) whose context cancel cancels: it cancels it and forgets it, so
+// a session/cancel no longer reaches it through s.cancelSetup.
+func (s *session) endSetup(cancel context.CancelFunc) {
+	cancel()
+	s.mu.Lock()
+	s.cancelSetup = nil
+	s.mu.Unlock()
+}
+
 // compact runs the agent's own /compact between turns, with instructions
 // built from the summary.
 func (p *Pipeline) compact(ctx context.Context, s *session) {
@@ -96,12 +101,7 @@ func (p *Pipeline) compact(ctx context.Context, s *session) {
 	cctx, cancel := context.WithTimeout(ctx, p.cfg.CompactTimeout)
 	s.cancelSetup = cancel
 	s.mu.Unlock()
-	defer func() {
-		cancel()
-		s.mu.Lock()
-		s.cancelSetup = nil
-		s.mu.Unlock()
-	}()
+	defer s.endSetup(cancel)
 	instr := "/compact Preserve verbatim the session intent: " + oneLine(intent, 600)
 	if len(paths) > 0 {
 		instr += ". Keep every edited file path: " + strings.Join(paths, ", ")
