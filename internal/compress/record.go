@@ -2,6 +2,7 @@ package compress
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -38,7 +39,8 @@ type Recorder struct {
 	artifactsSeen int // artifacts ever recorded, evicted ones included
 	byPath        map[string]*Artifact
 	toolCalls     map[string]*toolCall
-	toolOrder     []string // toolCalls keys, oldest first
+	toolOrder     []string // toolCalls keys in the order they came, a ring once MaxToolCalls long
+	toolOldest    int      // the oldest in toolOrder, once it is full
 	decisions     []string
 	plan          []PlanEntry
 	facts         []string
@@ -253,10 +255,14 @@ func (r *Recorder) toolCall(at time.Time, f *acpparams.ToolCall) *toolCall {
 	if isNew {
 		tc = &toolCall{}
 		r.toolCalls[id] = tc
-		r.toolOrder = append(r.toolOrder, id)
-		if len(r.toolOrder) > MaxToolCalls {
-			delete(r.toolCalls, r.toolOrder[0])
-			r.toolOrder = append(r.toolOrder[:0], r.toolOrder[1:]...)
+		if len(r.toolOrder) < MaxToolCalls {
+			r.toolOrder = append(r.toolOrder, id)
+		} else {
+			// Full: the oldest makes way, after the new call is in, as
+			// it would at the front of a queue.
+			delete(r.toolCalls, r.toolOrder[r.toolOldest])
+			r.toolOrder[r.toolOldest] = id
+			r.toolOldest = (r.toolOldest + 1) % MaxToolCalls
 		}
 	}
 	if f.HasTitle {
@@ -277,11 +283,7 @@ func (r *Recorder) toolCall(at time.Time, f *acpparams.ToolCall) *toolCall {
 		case "content":
 			if (tc.status == "failed" || tc.kind == "execute") && len(c.Text) > 1 && c.Text[0] == '"' {
 				// Command output and failures carry the error codes.
-				r.scratch, _ = rawjson.AppendUnquoted(r.scratch[:0], c.Text, 0)
-				r.scanFactsIn(r.scratch)
-				if cap(r.scratch) > maxScratch {
-					r.scratch = nil
-				}
+				r.scanLiteral(c.Text)
 			}
 		case "diff":
 			tc.addPath(c.Path)
@@ -458,6 +460,23 @@ func scanFactsInto[T string | []byte](r *Recorder, text T) {
 	}
 	for _, m := range findErrorCodes(text, 20) {
 		r.fact("Error code seen: " + m)
+	}
+}
+
+// scanLiteral scans the text of the JSON string literal lit for error
+// codes. A literal without escapes is scanned as it is: decoding would
+// only replace bytes that are not UTF-8, and every byte of 0x80 and above
+// ends a word and starts no code either way (TestScanLiteral).
+func (r *Recorder) scanLiteral(lit []byte) {
+	inner := lit[1 : len(lit)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		r.scanFactsIn(inner)
+		return
+	}
+	r.scratch, _ = rawjson.AppendUnquoted(r.scratch[:0], lit, 0)
+	r.scanFactsIn(r.scratch)
+	if cap(r.scratch) > maxScratch {
+		r.scratch = nil
 	}
 }
 

@@ -1,0 +1,69 @@
+package compress
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpparams"
+)
+
+// chunkReadCases are params readChunk must read, and params it must leave
+// to acpparams.ReadUpdate.
+var chunkReadCases = []struct {
+	name, params string
+	fast         bool
+}{
+	{"agent chunk", `{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}`, true},
+	{"thought chunk", `{"sessionId":"s1","update":{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"a\nb"}}}`, true},
+	{"user chunk", `{"sessionId":"s1","update":{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":""}}}`, true},
+	{"escaped session", `{"sessionId":"s\u0031","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"\"x\""}}}`, true},
+	{"escaped text", `{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"\ud83d\ude00 \u00e9"}}}`, true},
+	{"extra member", `{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a","x":1}}}`, false},
+	{"text then member", `{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a","text":"b"}}}`, false},
+	{"spaces", `{"sessionId": "s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a"}}}`, false},
+	{"other order", `{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a"}},"sessionId":"s1"}`, false},
+	{"tool call", `{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"c","content":[]}}`, false},
+	{"image", `{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"image","data":"x"}}}`, false},
+	{"escaped kind", `{"sessionId":"s1","update":{"sessionUpdate":"agent\u005fmessage_chunk","content":{"type":"text","text":"a"}}}`, false},
+	{"session not a string", `{"sessionId":7,"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a"}}}`, false},
+	{"bad escape, read as ReadUpdate reads it", `{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"\x"}}}`, true},
+	{"raw control, read as ReadUpdate reads it", "{\"sessionId\":\"s1\",\"update\":{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"a\tb\"}}}", true},
+	{"trailing", `{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a"}}} `, false},
+	{"truncated", `{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a"}}`, false},
+}
+
+// TestReadChunk checks which params readChunk reads, and that what it
+// reads is what acpparams.ReadUpdate reads.
+func TestReadChunk(t *testing.T) {
+	for _, c := range chunkReadCases {
+		t.Run(c.name, func(t *testing.T) {
+			_, fast := readChunk([]byte(c.params))
+			if fast != c.fast {
+				t.Fatalf("readChunk ok = %v, want %v", fast, c.fast)
+			}
+			checkReadChunk(t, []byte(c.params))
+		})
+	}
+}
+
+// FuzzReadChunk checks that readChunk, where it reads params, reads what
+// acpparams.ReadUpdate reads, and that readUpdate agrees with ReadUpdate
+// on every input.
+func FuzzReadChunk(f *testing.F) {
+	for _, c := range chunkReadCases {
+		f.Add([]byte(c.params))
+	}
+	f.Fuzz(func(t *testing.T, params []byte) { checkReadChunk(t, params) })
+}
+
+func checkReadChunk(t *testing.T, params []byte) {
+	t.Helper()
+	want, wantErr := acpparams.ReadUpdate(params)
+	got, gotErr := readUpdate(params)
+	if (gotErr == nil) != (wantErr == nil) || !reflect.DeepEqual(got, want) {
+		t.Fatalf("readUpdate(%q) = %+v, %v\nReadUpdate gives %+v, %v", params, got, gotErr, want, wantErr)
+	}
+	if _, ok := readChunk(params); ok && wantErr != nil {
+		t.Fatalf("readChunk read %q, which ReadUpdate refuses: %v", params, wantErr)
+	}
+}
