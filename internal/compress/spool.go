@@ -47,16 +47,27 @@ func (s *spool) path(i int) string { return fmt.Sprintf("%s.%d", s.base, i) }
 // write appends text to the current segment, switching segments when it is
 // full.
 func (s *spool) write(text string) {
-	if s.err != nil || text == "" {
+	if text == "" || !s.ready() {
 		return
+	}
+	s.wrote(s.w.WriteString(text))
+}
+
+// ready readies the current segment for a write, switching segments when
+// it is full; it reports false once the spool has failed.
+func (s *spool) ready() bool {
+	if s.err != nil {
+		return false
 	}
 	if s.size[s.cur] >= spoolSegment {
 		s.rotate()
 	}
-	if s.w == nil && !s.openCurrent(os.O_APPEND) {
-		return
-	}
-	n, err := s.w.WriteString(text)
+	return s.w != nil || s.openCurrent(os.O_APPEND)
+}
+
+// wrote counts the n bytes a write put in the current segment and keeps
+// its error as the spool's failure.
+func (s *spool) wrote(n int, err error) {
 	s.size[s.cur] += int64(n)
 	if err != nil {
 		s.fail(err)
@@ -128,40 +139,20 @@ func appendEntryHeader(dst []byte, role string, at time.Time) []byte {
 
 // writeBytes appends text.
 func (s *spool) writeBytes(text []byte) {
-	if s.err != nil || len(text) == 0 {
+	if len(text) == 0 || !s.ready() {
 		return
 	}
-	if s.size[s.cur] >= spoolSegment {
-		s.rotate()
-	}
-	if s.w == nil && !s.openCurrent(os.O_APPEND) {
-		return
-	}
-	n, err := s.w.Write(text)
-	s.size[s.cur] += int64(n)
-	if err != nil {
-		s.fail(err)
-	}
+	s.wrote(s.w.Write(text))
 }
 
 // writeLiteral appends the text of the JSON string literal lit, decoded
 // straight into the write buffer.
 func (s *spool) writeLiteral(lit []byte) {
-	if s.err != nil || len(lit) <= 2 {
-		return
-	}
-	if s.size[s.cur] >= spoolSegment {
-		s.rotate()
-	}
-	if s.w == nil && !s.openCurrent(os.O_APPEND) {
+	if len(lit) <= 2 || !s.ready() {
 		return
 	}
 	buf, _ := rawjson.AppendUnquoted(s.w.AvailableBuffer(), lit, 0)
-	n, err := s.w.Write(buf)
-	s.size[s.cur] += int64(n)
-	if err != nil {
-		s.fail(err)
-	}
+	s.wrote(s.w.Write(buf))
 }
 
 // entry writes a whole archive entry.
