@@ -24,9 +24,26 @@ import "strings"
 func redactAssignments(s string) (string, int) {
 	var b strings.Builder
 	last, n := 0, 0
+	// Where the last byte that is not in a name and the last '_', '-' or
+	// '.' are: a space takes a value only after a name with a separator,
+	// which in prose almost no word has, so most spaces are passed over
+	// without looking back at the word before them.
+	lastOther, lastSep := -1, -1
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c != '=' && c != ':' && c != ' ' && c != '\t' {
+		switch byteClass[c] {
+		case className:
+			continue
+		case classSeparator:
+			lastSep = i
+			continue
+		case classOther:
+			lastOther = i
+			continue
+		}
+		spaceAfterPlainWord := (c == ' ' || c == '\t') && lastSep <= lastOther
+		lastOther = i
+		if spaceAfterPlainWord {
 			continue
 		}
 		nameStart, nameEnd := assignedName(s, i)
@@ -59,6 +76,9 @@ func redactAssignments(s string) (string, int) {
 		last = ve
 		i = ve - 1
 		n++
+		// The bytes up to ve are not looked at: a name that starts
+		// among them starts before last and is passed over anyway.
+		lastOther, lastSep = i, -1
 	}
 	if n == 0 {
 		return s, 0
@@ -100,6 +120,29 @@ func hasNameSeparator(name string) bool {
 func isNameByte(c byte) bool {
 	return isAlnum(c) || c == '_' || c == '-' || c == '.'
 }
+
+// Classes of bytes for redactAssignments' scan.
+const (
+	classOther     = iota // ends a name
+	className             // a letter or digit
+	classSeparator        // '_', '-' or '.'
+	classAssign           // '=', ':', ' ' or '\t': may end a name and start its value
+)
+
+// byteClass is the class of each byte.
+var byteClass = func() (cl [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c == '_' || c == '-' || c == '.':
+			cl[c] = classSeparator
+		case isAlnum(byte(c)):
+			cl[c] = className
+		case c == '=' || c == ':' || c == ' ' || c == '\t':
+			cl[c] = classAssign
+		}
+	}
+	return cl
+}()
 
 // assignedValue finds the value that starts at s[i] (after spaces unless
 // spaced, a quoted string, or up to the next separator).

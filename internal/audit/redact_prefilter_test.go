@@ -5,7 +5,21 @@ import (
 	"testing"
 )
 
-// candidatesFull is candidates without the pair filter: every byte's
+// triggerIndex lists, for each byte, the triggers that start with it and
+// the rule each belongs to.
+var triggerIndex = func() (idx [256][]trigger) {
+	for i, r := range rules {
+		for _, t := range r.triggers {
+			idx[t[0]] = append(idx[t[0]], trigger{t, i})
+			if c := t[0]; c >= 'a' && c <= 'z' {
+				idx[c-'a'+'A'] = append(idx[c-'a'+'A'], trigger{t, i})
+			}
+		}
+	}
+	return idx
+}()
+
+// candidatesFull is candidates without the pair table: every byte's
 // triggers tried.
 func candidatesFull(s string) uint64 {
 	var m uint64
