@@ -148,7 +148,8 @@ func (b *Bridge) refusalReason(m *Message, d *strictDecoder) string {
 		// traffic, it is spared the lookup too.
 		return ""
 	}
-	if err := d.check(m.Raw); err != nil {
+	// m was parsed: its bytes are valid JSON (see checkParsed).
+	if err := d.checkParsed(m.Raw); err != nil {
 		return fmt.Sprintf("%s is not strict JSON: %v", describe(m), err)
 	}
 	m.strict = true

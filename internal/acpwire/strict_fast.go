@@ -44,18 +44,7 @@ func (d *strictDecoder) fastAccept(raw []byte) bool {
 	d.folds, d.names = d.folds[:0], d.names[:0]
 	sure := true
 	valid := rawjson.ValidNames(raw, fastMaxOpen, func(_, object, _ int, name, _ []byte) {
-		inner := name[1 : len(name)-1]
-		if !sure || bytes.IndexByte(inner, '\\') >= 0 {
-			sure = false
-			return
-		}
-		start := len(d.folds)
-		d.folds = foldName(d.folds, inner)
-		if field, ok := readFolds[string(d.folds[start:])]; ok && field != string(inner) {
-			sure = false
-			return
-		}
-		d.names = append(d.names, foldedName{object: object, start: start, end: len(d.folds)})
+		sure = sure && d.noteName(object, name)
 	})
 	if !valid || !sure {
 		return false
@@ -74,5 +63,22 @@ func (d *strictDecoder) fastAccept(raw []byte) bool {
 			return false
 		}
 	}
+	return true
+}
+
+// noteName adds name (as written, quotes included) of the object opening at
+// offset object to d.names, and reports whether the fast reading can go
+// on: false for a name written with an escape or one the case rules catch.
+func (d *strictDecoder) noteName(object int, name []byte) bool {
+	inner := name[1 : len(name)-1]
+	if bytes.IndexByte(inner, '\\') >= 0 {
+		return false
+	}
+	start := len(d.folds)
+	d.folds = foldName(d.folds, inner)
+	if field, ok := readFolds[string(d.folds[start:])]; ok && field != string(inner) {
+		return false
+	}
+	d.names = append(d.names, foldedName{object: object, start: start, end: len(d.folds)})
 	return true
 }

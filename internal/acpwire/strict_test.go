@@ -211,10 +211,11 @@ func FuzzStrictBufferEdges(f *testing.F) {
 // BenchmarkStrictToolUpdate checks tool_call_update lines carrying 16 KiB
 // of text, prose with escaped newlines and a run without them: the bulk
 // of what the strict check reads in a long turn. check is the strict
-// check as the wire runs it (the fast reading, then the decoder if it must
-// look); decoder is the decoder alone, what check costs without the fast
-// reading. Compare CPU time (utime) over a fixed -benchtime NNNx: wall
-// time on a loaded machine measures the load.
+// check of any bytes (the fast reading, then the decoder if it must look);
+// parsed is the check as the wire runs it on a message it parsed
+// (checkParsed); decoder is the decoder alone, what check costs without
+// the fast reading. Compare CPU time (utime) over a fixed -benchtime NNNx:
+// wall time on a loaded machine measures the load.
 func BenchmarkStrictToolUpdate(b *testing.B) {
 	for _, tc := range []struct{ name, unit string }{{"prose", `the build failed on line 12.\n`}, {"runs", "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0"}} {
 		text := strings.Repeat(tc.unit, 16<<10/len(tc.unit))
@@ -222,7 +223,7 @@ func BenchmarkStrictToolUpdate(b *testing.B) {
 		for _, way := range []struct {
 			name  string
 			check func(*strictDecoder, []byte) error
-		}{{"check", (*strictDecoder).check}, {"decoder", (*strictDecoder).decode}} {
+		}{{"check", (*strictDecoder).check}, {"parsed", (*strictDecoder).checkParsed}, {"decoder", (*strictDecoder).decode}} {
 			b.Run(way.name+"/"+tc.name, func(b *testing.B) {
 				b.SetBytes(int64(len(line)))
 				var d strictDecoder

@@ -1,0 +1,89 @@
+package acpwire
+
+import (
+	"strings"
+	"testing"
+)
+
+// parsedSeeds are messages parse accepts that the strict check must tell
+// apart: ordinary ones, and each kind of refusal.
+var parsedSeeds = []string{
+	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"completed","content":[{"type":"content","content":{"type":"text","text":"func main() {\n\tfmt.Println(\"hi\")\n}\n"}}]}}}`,
+	`{"jsonrpc":"2.0","id":7,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"c","title":"Run ls","kind":"execute","rawInput":{"command":"ls -la"}},"options":[{"optionId":"allow","name":"Allow","kind":"allow_once"},{"optionId":"reject","name":"Reject","kind":"reject_once"}]}}`,
+	`{"a":{"path":1},"b":{"path":2}}`,
+	`{"o":{"a":{"k":1},"b":{"k":2},"k":3}}`,
+	`{"params":{"path":"/ws/a","path":"/etc/passwd"}}`,
+	`{"params":{"path":"/ws/a","PATH":"/etc/passwd"}}`,
+	`{"params":{"PATH":"/etc/passwd"}}`,
+	`{"params":{"x":[{"a":1,"A":2}]}}`,
+	`{"params":{"path":"/ws/a","p\u0061th":"/etc/passwd"}}`,
+	`{"params":{"text":"emoji \ud83d\ude00"}}`,
+	`{"params":{"text":"lone \ud800"}}`,
+	"{\"params\":{\"path\":\"/ws/\xff\"}}",
+	"{\"params\":{\"\u212aind\":\"execute\"}}",
+	`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"B":11}`,
+	`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":{"b":1}}`,
+	`[1,2.5e-3,-0,true,false,null]`, ` {"a":[]} `, `"x"`, `7`,
+}
+
+// TestCheckParsedTakesOrdinaryMessages: on messages parse accepted, the
+// structure-only reading decides the ordinary ones itself and leaves every
+// refusal, and every message it is not sure of, to the decoder.
+func TestCheckParsedTakesOrdinaryMessages(t *testing.T) {
+	many := `{"a":[` + strings.Repeat(`[],`, fastMaxOpen) + `[]],"t":"` + strings.Repeat(`{[`, fastMaxOpen) + `"}`
+	var d strictDecoder
+	for _, msg := range append(parsedSeeds[:4:4], many,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_2","status":"completed","content":[{"type":"content","content":{"type":"text","text":"`+strings.Repeat(`the build failed on line 12.\n`, 600)+`"}}]}}}`) {
+		if _, ok := parse(AgentToClient, []byte(msg)); !ok {
+			t.Fatalf("parse refused %.100s", msg)
+		}
+		if !d.fastAcceptParsed([]byte(msg)) {
+			t.Errorf("structure reading left to the decoder: %.100s", msg)
+		}
+		if err := d.checkParsed([]byte(msg)); err != nil {
+			t.Errorf("checkParsed refused %.100s: %v", msg, err)
+		}
+	}
+	deep := strings.Repeat("[", fastMaxOpen+1) + strings.Repeat("]", fastMaxOpen+1)
+	for _, msg := range append(parsedSeeds[4:12:12], deep, parsedSeeds[13]) {
+		if d.fastAcceptParsed([]byte(msg)) {
+			t.Errorf("structure reading accepted %.100s", msg)
+		}
+	}
+	for _, msg := range append(parsedSeeds[4:9:9], parsedSeeds[10], parsedSeeds[11], parsedSeeds[12], parsedSeeds[13]) {
+		if d.checkParsed([]byte(msg)) == nil {
+			t.Errorf("checkParsed accepted %.100s", msg)
+		}
+	}
+}
+
+// FuzzCheckParsed: on every input parse accepts, checkParsed gives the
+// decoder's verdict, the structure reading accepts only what the decoder
+// accepts, and it accepts whatever the validating fast reading (fastAccept)
+// accepts, so the decoder is never asked more often than before.
+func FuzzCheckParsed(f *testing.F) {
+	for _, s := range parsedSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if _, ok := parse(AgentToClient, raw); !ok {
+			return
+		}
+		var parsed, fast, full strictDecoder
+		want := full.decode(raw)
+		accepted := parsed.fastAcceptParsed(raw)
+		if accepted && want != nil {
+			t.Fatalf("structure reading accepted %q, which the decoder refuses: %v", raw, want)
+		}
+		if fast.fastAccept(raw) && !accepted {
+			t.Fatalf("structure reading left %q to the decoder, which the validating reading accepts", raw)
+		}
+		if got := parsed.checkParsed(raw); (got == nil) != (want == nil) {
+			t.Fatalf("checkParsed: %v; decoder: %v; input %q", got, want, raw)
+		}
+		// The decoder is reused: a second check of the same bytes agrees.
+		if again := parsed.checkParsed(raw); (again == nil) != (want == nil) {
+			t.Fatalf("first: %v; again: %v", want, again)
+		}
+	})
+}
