@@ -172,7 +172,7 @@ func (e *Engine) decideCommand(in *reqInfo, c *shellcmd.Command, advisories *[]s
 	what := fmt.Sprintf("running %q", c.Source)
 	var best, maybe *rule
 	bestForm := 0
-	for _, r := range e.policy.rules {
+	for _, r := range e.rulesFor(catCommand) {
 		if !r.applies(in, catCommand) || !r.all && r.cmd == nil {
 			continue
 		}

@@ -17,6 +17,9 @@ type Engine struct {
 	policy *Policy
 	roots  []string
 	home   string
+	// bySubject lists, per subject category, the policy's rules that
+	// may apply to such a subject of some request, in policy order.
+	bySubject [catEnv + 1][]*rule
 
 	rootCache sync.Map // string (roots joined by NUL) -> []string (rootForms)
 
@@ -54,6 +57,13 @@ func NewEngine(p *Policy, opts EngineOptions) *Engine {
 		roots = append(roots, absPath(r, "", home))
 	}
 	e := &Engine{policy: p, roots: roots, home: home}
+	for sub := range e.bySubject {
+		for _, r := range p.rules {
+			if r.appliesTo(true, true, true, true, category(sub)) {
+				e.bySubject[sub] = append(e.bySubject[sub], r)
+			}
+		}
+	}
 	e.Protect(opts.Protected...)
 	return e
 }
@@ -75,13 +85,16 @@ type reqInfo struct {
 	// read and as a write, and the strictest decision stands.
 	opaque bool
 	roots  []string
+	// memo keeps what this decision resolved and parsed; nil decides
+	// without it.
+	memo *decisionMemo
 }
 
 var readTools = map[string]bool{"Read": true, "Glob": true, "Grep": true, "LS": true, "NotebookRead": true}
 var writeTools = map[string]bool{"Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true}
 
 func (e *Engine) info(req Request) *reqInfo {
-	in := &reqInfo{req: req}
+	in := &reqInfo{req: req, memo: &decisionMemo{}}
 	tc := req.Action == ActionToolCall
 	in.read = req.Action == ActionFSRead || tc && (req.Kind == "read" || req.Kind == "search" || readTools[req.Tool])
 	in.write = req.Action == ActionFSWrite || tc && (req.Kind == "edit" || req.Kind == "delete" || req.Kind == "move" || writeTools[req.Tool])
@@ -195,7 +208,7 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 		return nil // not known: only rules for every command apply
 	}
 	seen := map[string]bool{}
-	for i, a := range commandLines(in.req) {
+	for i, a := range in.commandLines() {
 		for _, p := range a.Problems {
 			consider(e.decideLineProblem(a.Line, p), fmt.Sprintf("reading %q", a.Line), nil)
 		}
@@ -254,7 +267,7 @@ func (e *Engine) decideVariable(in *reqInfo, name, value string, static bool, ad
 // the workspace roots.
 func (e *Engine) decideTerminalDir(in *reqInfo) verdict {
 	what := "running in " + in.req.Cwd
-	forms, refusal := pathForms(absPath(in.req.Cwd, "", e.home), in.roots...)
+	forms, refusal := in.pathForms(absPath(in.req.Cwd, "", e.home))
 	if refusal != nil {
 		return verdict{value: Deny, ref: refusal.ref, ruleTx: refusalRules[refusal.ref], reason: fmt.Sprintf("%s: %s", what, refusal.why)}
 	}
@@ -290,6 +303,12 @@ func (r *rule) applies(in *reqInfo, sub category) bool {
 			return false
 		}
 	}
+	return r.appliesTo(in.read, in.write, in.command || in.req.Command != "", in.fetch || in.req.URL != "", sub)
+}
+
+// appliesTo is applies without the actions: whether r may match subject
+// sub of a request that reads, writes, runs a command or fetches.
+func (r *rule) appliesTo(read, write, command, fetch bool, sub category) bool {
 	switch r.cat {
 	case catAny:
 		return sub == catTool
@@ -298,13 +317,13 @@ func (r *rule) applies(in *reqInfo, sub category) bool {
 	case catPath:
 		return sub == catPath
 	case catRead:
-		return in.read && (sub == catPath || r.all && sub == catTool)
+		return read && (sub == catPath || r.all && sub == catTool)
 	case catWrite:
-		return in.write && (sub == catPath || r.all && sub == catTool)
+		return write && (sub == catPath || r.all && sub == catTool)
 	case catCommand:
-		return (in.command || in.req.Command != "") && (sub == catCommand || r.all && sub == catTool)
+		return command && (sub == catCommand || r.all && sub == catTool)
 	case catFetch:
-		return (in.fetch || in.req.URL != "") && (sub == catFetch || r.all && sub == catTool)
+		return fetch && (sub == catFetch || r.all && sub == catTool)
 	case catEnv:
 		return sub == catEnv
 	}
@@ -317,10 +336,14 @@ func (r *rule) applies(in *reqInfo, sub category) bool {
 // than written.
 func (r *rule) fold() bool { return r.value != Allow }
 
+// rulesFor returns the rules that may apply to a subject of category sub
+// (rule.applies is false for every other rule), in policy order.
+func (e *Engine) rulesFor(sub category) []*rule { return e.bySubject[sub] }
+
 // pick returns the strictest matching rule; among equals, the first.
 func (e *Engine) pick(in *reqInfo, sub category, match func(r *rule) bool, advisories *[]string) *rule {
 	var best *rule
-	for _, r := range e.policy.rules {
+	for _, r := range e.rulesFor(sub) {
 		if !r.applies(in, sub) || !match(r) {
 			continue
 		}
@@ -381,27 +404,30 @@ func (e *Engine) describeAction(in *reqInfo) string {
 }
 
 func (e *Engine) decidePath(in *reqInfo, p string, advisories *[]string) verdict {
-	forms, refusal := pathForms(p, in.roots...)
+	f := in.facts(p)
+	forms, refusal := f.forms, f.refusal
 	if refusal != nil {
 		return verdict{value: Deny, ref: refusal.ref, ruleTx: refusalRules[refusal.ref],
 			reason: fmt.Sprintf("%s %q: %s", e.describeAction(in), p, refusal.why)}
 	}
-	if v, ok := e.protectedVerdict(in, p, forms); ok {
+	if v, ok := e.protectedVerdict(in, p, f); ok {
 		return v
 	}
 	if v, ok := e.specialFileVerdict(in, p, forms); ok {
 		return v
 	}
 	var worst *verdict
+	lowerRoots := in.lowerRoots()
 	for _, form := range forms {
 		what := fmt.Sprintf("%s %s", e.describeAction(in), form)
 		inside := false
 		for _, r := range in.roots {
-			if _, ok := within(r, form, false); ok {
+			if _, ok := cutDir(r, form); ok {
 				inside = true
 				break
 			}
 		}
+		subject := newPathSubject(form)
 		best := e.pick(in, catPath, func(r *rule) bool {
 			if !inside && r.value != Deny && (r.path == nil || r.path.anchor != anchorAbs) {
 				// Outside the roots only a rule that names a fixed
@@ -417,7 +443,7 @@ func (e *Engine) decidePath(in *reqInfo, p string, advisories *[]string) verdict
 			if r.path == nil {
 				return false
 			}
-			return r.path.match(form, in.roots, r.fold())
+			return r.path.matchSubject(&subject, in.roots, lowerRoots, r.fold())
 		}, advisories)
 		var v verdict
 		switch {
@@ -438,7 +464,7 @@ func (e *Engine) decidePath(in *reqInfo, p string, advisories *[]string) verdict
 			worst = &v
 		}
 	}
-	if v, ok := e.hardLinkVerdict(in, p, forms); ok && v.value.Stricter(worst.value) {
+	if v, ok := e.hardLinkVerdict(in, p, f); ok && v.value.Stricter(worst.value) {
 		worst = &v
 	}
 	return *worst

@@ -32,6 +32,11 @@ type pathPattern struct {
 	dirs   []string // for anchorAbs: the directory, literal and symlink-resolved
 	segs   []string
 	all    bool // "*" or "**": every path
+
+	// The compiled form (glob_compiled.go), when ready.
+	compiled  compiledSegs
+	lowerDirs []string // dirs in lower case
+	ready     bool
 }
 
 // compilePathPattern compiles pattern; base is the policy file's directory
@@ -103,6 +108,7 @@ func compilePathPattern(pattern, base, home string) (*pathPattern, error) {
 			p.dirs = append(p.dirs, r)
 		}
 	}
+	p.compile()
 	return p, nil
 }
 

@@ -115,7 +115,8 @@ func lowerAll(ss []string) []string {
 
 // beneath reports whether p is d or beneath it; both are lower-case.
 func beneath(d, p string) bool {
-	return p == d || strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/")
+	_, ok := cutDir(d, p)
+	return ok
 }
 
 // Protect adds locations the engine refuses to let the agent change (see
@@ -221,29 +222,24 @@ func (in *reqInfo) mutates() bool {
 // the request path p, names a protected location the request may not
 // touch: a change to it or beneath it, a delete or move of a directory
 // holding it, a read of one protected from reads, or a hard link to one
-// of its files.
-func (e *Engine) protectedVerdict(in *reqInfo, p string, forms []string) (verdict, bool) {
+// of its files. facts holds the path's forms (pathForms).
+func (e *Engine) protectedVerdict(in *reqInfo, p string, facts *pathFacts) (verdict, bool) {
 	list := e.protectedFor(in)
 	if len(list) == 0 || in.req.Action == ActionSessionNew {
 		return verdict{}, false
 	}
 	mutates := in.mutates()
 	removes := in.req.Kind == "delete" || in.req.Kind == "move"
-	lforms := lowerAll(forms)
-	linked := make([]os.FileInfo, len(forms)) // files with more than one name
-	for i, f := range forms {
-		if fi, err := os.Lstat(f); err == nil && fi.Mode().IsRegular() && hasLinks(fi) {
-			linked[i] = fi
-		}
-	}
+	forms, lforms := facts.forms, facts.lowerForms()
+	linked := facts.links() // files with more than one name
 	for _, pr := range list {
 		if !mutates && !pr.Read {
 			continue
 		}
 		for i, f := range forms {
 			hit := false
-			for j, pf := range pr.lower {
-				if beneath(pf, lforms[i]) || pr.Rotated && rotatedSibling(pr.forms[j], f) || removes && beneath(lforms[i], pf) {
+			for _, pf := range pr.lower {
+				if beneath(pf, lforms[i]) || pr.Rotated && rotatedSiblingLower(pf, lforms[i]) || removes && beneath(lforms[i], pf) {
 					hit = true
 				}
 			}
@@ -267,12 +263,20 @@ func (e *Engine) protectedVerdict(in *reqInfo, p string, forms []string) (verdic
 // "<name>.<suffix>" or ".<name>.<suffix>", compared without regard to
 // case as restricting rules are.
 func rotatedSibling(pf, f string) bool {
-	dir, name := filepath.Split(strings.ToLower(pf))
-	fdir, fname := filepath.Split(strings.ToLower(f))
+	return rotatedSiblingLower(strings.ToLower(pf), strings.ToLower(f))
+}
+
+// rotatedSiblingLower is rotatedSibling of paths already in lower case.
+func rotatedSiblingLower(pf, f string) bool {
+	dir, name := filepath.Split(pf)
+	fdir, fname := filepath.Split(f)
 	if dir != fdir {
 		return false
 	}
-	return strings.HasPrefix(fname, name+".") || strings.HasPrefix(fname, "."+name+".")
+	dotted := func(s string) bool { // s starts with name + "."
+		return len(s) > len(name) && s[:len(name)] == name && s[len(name)] == '.'
+	}
+	return dotted(fname) || fname != "" && fname[0] == '.' && dotted(fname[1:])
 }
 
 // sameFile reports whether fi, a file with more than one name, is pr's
@@ -320,7 +324,7 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 	line := in.req.Command + " " + strings.Join(in.req.Argv, " ")
 	flat := strings.ToLower(strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(line))
 	cwd := filepath.Clean(in.req.Cwd)
-	lines := commandLines(in.req)
+	lines := in.commandLines()
 	var globs []string
 	if strings.ContainsAny(line, "*?[") {
 		for _, a := range lines {
@@ -339,7 +343,7 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 			}
 		}
 	}
-	cwdForms, _ := pathForms(cwd, in.roots...)
+	cwdForms, _ := in.pathForms(cwd)
 	lcwd := lowerAll(cwdForms)
 	lowerCwd := strings.ToLower(cwd)
 	words := commandWords(lines, cwd)

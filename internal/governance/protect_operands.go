@@ -199,7 +199,7 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 			if name == "mv" && op == dest {
 				continue
 			}
-			forms, r := pathForms(abs(op), in.roots...)
+			forms, r := in.pathForms(abs(op))
 			if r != nil {
 				continue
 			}
@@ -213,7 +213,7 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 	if !copiers[name] || dest == "" {
 		return verdict{}, false
 	}
-	dforms, r := pathForms(abs(dest), in.roots...)
+	dforms, r := in.pathForms(abs(dest))
 	if r != nil {
 		return verdict{}, false
 	}
@@ -368,7 +368,7 @@ func (e *Engine) linkReaches(in *reqInfo, list []protected, form []shellcmd.Word
 			if !strings.HasPrefix(p, "/") {
 				p = base + "/" + p
 			}
-			forms, r := pathForms(p, in.roots...)
+			forms, r := in.pathForms(p)
 			if r != nil {
 				continue
 			}

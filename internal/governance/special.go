@@ -37,14 +37,13 @@ func (e *Engine) specialFileVerdict(in *reqInfo, p string, forms []string) (verd
 // than one name (hard links) when the policy restricts any path: the other
 // name may be one a rule denies (a hard link to .env reads the secret), and
 // nothing in a name says where else the file lives. Hard links to the
-// bridge's own files are refused by self-protection instead. forms are the
+// bridge's own files are refused by self-protection instead. f holds the
 // path's forms (pathForms); the last is where it leads.
-func (e *Engine) hardLinkVerdict(in *reqInfo, p string, forms []string) (verdict, bool) {
+func (e *Engine) hardLinkVerdict(in *reqInfo, p string, f *pathFacts) (verdict, bool) {
 	if !in.read && !in.write || in.req.Action == ActionSessionNew {
 		return verdict{}, false
 	}
-	fi, err := os.Lstat(forms[len(forms)-1])
-	if err != nil || !fi.Mode().IsRegular() || !hasLinks(fi) {
+	if linked := f.links(); linked[len(linked)-1] == nil {
 		return verdict{}, false
 	}
 	for _, r := range e.policy.rules {
