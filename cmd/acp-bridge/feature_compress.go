@@ -57,7 +57,9 @@ func compressFeature() feature {
 				s.protect(governance.ProtectedPath{Path: o.LogPath, What: "the compression event log"})
 			}
 			s.Compression = p
-			s.Bridge.Use(p) // a Preempter: hears cancellations as they are read
+			// A Preempter (hears cancellations as they are read) that keeps
+			// no message's bytes.
+			s.Bridge.UseNonRetaining(p)
 			s.closeOnExit("compression cache", p.Close)
 			s.closeOnExit("compression log", p.Events().Err) // before Close, as cleanups run in reverse
 			s.Logger.Info("compression: on", "cache", p.Store().Dir(), "offload_tokens", o.OffloadTokens, "context_size", o.ContextSize)

@@ -146,10 +146,11 @@ func (b *Bridge) UseFailClosed(mw ...Wrapper) {
 // UseNonRetaining appends middleware as Use does, for middleware that keeps
 // neither a message nor any slice of its bytes once its Handle has returned
 // (copies are fine), and that settles each message's fate before Handle
-// returns (see Handler). While all middleware is added this way and no
-// middleware is a Preempter, the bridge reads each message into a buffer
-// it reuses once the message is written. UseNonRetaining must be called
-// before Start; tests of such middleware should set PoisonBlocksEnv.
+// returns (see Handler); a Preempter added this way keeps nothing of the
+// messages its Preempt sees either. While all middleware is added this
+// way, the bridge reads each message into a buffer it reuses once the
+// message is written. UseNonRetaining must be called before Start; tests
+// of such middleware should set PoisonBlocksEnv.
 func (b *Bridge) UseNonRetaining(mw ...Wrapper) { b.add(mw, layerOptions{}) }
 
 // layerOptions says how middleware was added.

@@ -14,16 +14,17 @@ import (
 // The reader hands over what it has parsed in batches: each time it is
 // about to wait for more input, and every handoffBatch messages.
 //
-// While no middleware may keep messages (see UseNonRetaining) and no
-// preempt hook sees them early, the reader reuses its read blocks: a
-// message's block goes back to the pool once the loop has written the
-// message with its own bytes. Requests and batches are the exception: the
+// While no middleware may keep messages (see UseNonRetaining; the preempt
+// hooks of such middleware keep nothing either), the reader reuses its
+// read blocks: a message's block goes back to the pool once the loop has
+// written the message with its own bytes. Requests and batches are the
+// exception: the
 // bridge keeps them to match their responses (and answer them if the peer
 // goes away), so their blocks are left to the garbage collector.
 func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 	b := s.b
 	lr := newLineReader(in, b.opts.MaxLineSize)
-	if !b.retaining && len(b.preempt) == 0 {
+	if !b.retaining {
 		s.pools[dir] = newBlockPool()
 		lr.reuseBlocks(s.pools[dir])
 	}

@@ -43,7 +43,7 @@ func newHarnessWith(t testing.TB, cfg *Config) *harness {
 		if p, err = New(*cfg, b); err != nil {
 			t.Fatal(err)
 		}
-		b.Use(p)
+		b.UseNonRetaining(p) // as the bridge command adds it
 	}
 	return &harness{Harness: acpwiretest.Start(t, b), t: t, p: p, log: &log}
 }

@@ -65,7 +65,9 @@ type Config struct {
 // a meter, a recorder and ACCP warm state per session, offloads large
 // content in both directions, checkpoints and rolls sessions over, and
 // answers the bridge's quick commands. It is safe for concurrent use: the
-// bridge calls it from both directions' handlers.
+// bridge calls it from both directions' handlers. It keeps copies of what
+// it records, never a message or a slice of its bytes, so it may be added
+// with acpwire.Bridge.UseNonRetaining (its tests poison reused blocks).
 type Pipeline struct {
 	cfg    Config
 	s      acpwire.Sender
