@@ -83,6 +83,8 @@ func appendCanonical(dst []byte, v any) ([]byte, error) {
 			}
 		}
 		return append(dst, '}'), nil
+	case canonObject:
+		return append(dst, v...), nil
 	case *sharedTree:
 		if v.canon == nil {
 			start := len(dst)

@@ -1,6 +1,9 @@
 package audit
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
@@ -45,13 +48,27 @@ func (r *redactor) digest(raw []byte) any {
 		return text
 	}
 	preview, n := previewOf(text, complete, PreviewBytes)
-	return map[string]any{
-		"$digest":    true,
-		"bytes":      jsonInt(len(raw)),
-		"sha256":     hashHex(raw),
-		"preview":    preview,
-		"redactions": jsonInt(n),
-	}
+	return appendDigest(make(canonObject, 0, len(preview)+160), len(raw), sha256.Sum256(raw), preview, n)
+}
+
+// canonObject is a JSON object already in canonical form, made without a
+// map: appendCanonical copies it, the redactor passes it through, and it
+// counts as an object where input, output and metadata must be one.
+type canonObject []byte
+
+// appendDigest appends the digest record of a string whose JSON text is
+// size bytes long with SHA-256 sum, in canonical form: its members in
+// RFC 8785 order ($digest, bytes, preview, redactions, sha256).
+func appendDigest(dst canonObject, size int, sum [sha256.Size]byte, preview string, redactions int) canonObject {
+	dst = append(dst, `{"$digest":true,"bytes":`...)
+	dst = strconv.AppendInt(dst, int64(size), 10)
+	dst = append(dst, `,"preview":`...)
+	dst = appendCanonicalString(dst, preview)
+	dst = append(dst, `,"redactions":`...)
+	dst = strconv.AppendInt(dst, int64(redactions), 10)
+	dst = append(dst, `,"sha256":"`...)
+	dst = hex.AppendEncode(dst, sum[:])
+	return append(dst, `"}`...)
 }
 
 // previewOf returns the redacted start of text, at most max bytes ending

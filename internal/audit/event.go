@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -107,10 +106,31 @@ type ToolCall struct {
 // written and does not make the log unhealthy.
 var ErrInvalidEvent = errors.New("invalid audit event")
 
-var (
-	actionPattern = regexp.MustCompile(`^[a-z][a-z0-9._-]*[a-z0-9]$`)
-	slugPattern   = regexp.MustCompile(`^[a-z][a-z0-9-]*[a-z0-9]$`)
-)
+// isAction reports whether s is an action name: it matches
+// ^[a-z][a-z0-9._-]*[a-z0-9]$.
+func isAction(s string) bool { return isLowerName(s, "._-") }
+
+// isSlug reports whether s is an AIP-7 slug: it matches
+// ^[a-z][a-z0-9-]*[a-z0-9]$.
+func isSlug(s string) bool { return isLowerName(s, "-") }
+
+// isLowerName reports whether s is at least two bytes long, starts with a
+// lowercase ASCII letter, ends with one or a digit, and has only those
+// and the bytes of punct in between. It is what a regular expression
+// would say, at a fraction of the cost of one per record.
+func isLowerName(s, punct string) bool {
+	if len(s) < 2 || s[0] < 'a' || s[0] > 'z' || !isLowerOrDigit(s[len(s)-1]) {
+		return false
+	}
+	for i := 1; i < len(s)-1; i++ {
+		if c := s[i]; !isLowerOrDigit(c) && strings.IndexByte(punct, c) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func isLowerOrDigit(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
 
 // check reports why ev cannot be written, or nil.
 func (ev *Event) check() error {
@@ -121,7 +141,7 @@ func (ev *Event) check() error {
 		return fmt.Errorf("%w: actor id longer than 256 bytes", ErrInvalidEvent)
 	case len(ev.Actor.Role) > 64:
 		return fmt.Errorf("%w: actor role longer than 64 bytes", ErrInvalidEvent)
-	case len(ev.Action) > 128 || !actionPattern.MatchString(ev.Action):
+	case len(ev.Action) > 128 || !isAction(ev.Action):
 		return fmt.Errorf("%w: action %q is not a dot-separated lowercase name like tool.call", ErrInvalidEvent, ev.Action)
 	case ev.Subject.Kind == "":
 		return fmt.Errorf("%w: subject kind is empty", ErrInvalidEvent)
@@ -145,7 +165,7 @@ func (ev *Event) check() error {
 // into an AIP-7 slug ("rules-deny-0-bash-rm"), or returns ref unchanged
 // when it already is one.
 func policySlug(ref string) string {
-	if len(ref) <= 64 && slugPattern.MatchString(ref) {
+	if len(ref) <= 64 && isSlug(ref) {
 		return ref
 	}
 	var b strings.Builder

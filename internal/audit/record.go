@@ -240,7 +240,7 @@ func (l *Log) field(dst []byte, name string, v any, wrap bool) (out, part []byte
 	if st, ok := tree.(*sharedTree); ok {
 		inner = st.v
 	}
-	if _, ok := inner.(map[string]any); !ok && wrap {
+	if !isObject(inner) && wrap {
 		tree = map[string]any{"value": tree}
 	}
 	start := len(dst)
@@ -248,6 +248,15 @@ func (l *Log) field(dst []byte, name string, v any, wrap bool) (out, part []byte
 		return dst[:start], nil, fmt.Errorf("%w: encoding %s: %v", ErrInvalidEvent, name, err)
 	}
 	return l.capField(dst, start)
+}
+
+// isObject reports whether a redacted tree is a JSON object.
+func isObject(v any) bool {
+	switch v.(type) {
+	case map[string]any, canonObject:
+		return true
+	}
+	return false
 }
 
 // capField replaces the field that starts at dst[start:] by a truncation

@@ -1,0 +1,57 @@
+package audit
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+)
+
+// digestAsMap is digest as it was before canonObject: the record as a
+// map, for appendCanonical to encode.
+func (r *redactor) digestAsMap(raw []byte) any {
+	const decoded = PreviewBytes + previewSlack
+	buf, complete := rawjson.AppendUnquoted(make([]byte, 0, min(decoded+8, len(raw))), raw, decoded)
+	text := string(buf)
+	if complete && len(text) <= PreviewBytes {
+		if out, changed := r.str(text); changed {
+			return out
+		}
+		return text
+	}
+	preview, n := previewOf(text, complete, PreviewBytes)
+	return map[string]any{
+		"$digest":    true,
+		"bytes":      jsonInt(len(raw)),
+		"sha256":     hashHex(raw),
+		"preview":    preview,
+		"redactions": jsonInt(n),
+	}
+}
+
+// FuzzDigestCanon: the digest record made in canonical form is what
+// appendCanonical makes of it as a map.
+func FuzzDigestCanon(f *testing.F) {
+	for _, s := range []string{words(3000), words(900), strings.Repeat("A", 2000), "password=hunter22 " + words(1500),
+		strings.Repeat(`\u00e9\n`, 400), strings.Repeat("é\"\\\t", 500) + "\xff", "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB " + words(1100)} {
+		f.Add(s)
+	}
+	r := redactor{maxValue: DefaultMaxValueBytes, headLen: 1024}
+	f.Fuzz(func(t *testing.T, s string) {
+		lit := []byte(`"` + s + `"`)
+		if _, ok := rawjson.ValidString(lit, 0); !ok {
+			lit = appendCanonicalString(nil, s)
+		}
+		want, err := appendCanonical(nil, r.digestAsMap(lit))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := appendCanonical(nil, r.digest(lit))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Fatalf("digest of %q:\n%s\nas a map:\n%s", lit, got, want)
+		}
+	})
+}
