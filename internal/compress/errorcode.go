@@ -1,5 +1,7 @@
 package compress
 
+import "math/bits"
+
 // errnoNames are the errno names findErrorCodes recognises after an "E".
 var errnoNames = []string{"NOENT", "ACCES", "PERM", "CONNREFUSED", "CONNRESET", "ADDRINUSE", "EXIST", "ISDIR",
 	"NOTDIR", "TIMEDOUT", "PIPE", "NOMEM", "INVAL", "NOSPC", "NOTEMPTY"}
@@ -43,8 +45,7 @@ func findErrorCodes[T string | []byte](text T, max int) []string {
 			continue
 		}
 		// No code starts in the rest of this word.
-		for i = k + 1; i < len(text) && wordByte[text[i]]; i++ {
-		}
+		i = wordEndFrom(text, k+1)
 	}
 	return out
 }
@@ -71,15 +72,45 @@ func markFrom[T string | []byte](s T, i int) int {
 	return len(s)
 }
 
+// wordEndFrom returns the index of the first byte in s at or after i that
+// is not a word byte (see wordByte), or len(s), eight bytes a step: long
+// runs without spaces (base64, minified code) are mostly one word after
+// another.
+func wordEndFrom[T string | []byte](s T, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		_ = s[i+7] // one bounds check for the eight loads
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if m := nonWord(w); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for i < len(s) && wordByte[s[i]] {
+		i++
+	}
+	return i
+}
+
+// nonWord sets the top bit of each byte of w that is not a word byte: not
+// a letter, digit or underscore (bytes of 0x80 and above never are).
+func nonWord(w uint64) uint64 {
+	const high = 0x8080808080808080
+	return ^(between(w, '0', '9') | between(w, 'A', 'Z') | between(w, 'a', 'z') | between(w, '_', '_')) & high
+}
+
+// between sets the top bit of each byte of w in [lo, hi], both ASCII, and
+// only of those: see hasBetween, whose terms are exact byte by byte.
+func between(w uint64, lo, hi byte) uint64 {
+	const ones = 0x0101010101010101
+	t := w & (ones * 0x7F)
+	return (ones*(127+uint64(hi)+1) - t) &^ w & (t + ones*(127-(uint64(lo)-1))) & (ones * 0x80)
+}
+
 // hasBetween reports whether a byte of w is in [lo, hi], both ASCII: for
 // each byte b below 0x80, 127+hi+1-b has its top bit set when b <= hi, and
 // b+127-(lo-1) when b >= lo; neither carries into the next byte. Bytes of
 // 0x80 and above are left out by the mask of w's own top bits.
-func hasBetween(w uint64, lo, hi byte) bool {
-	const ones = 0x0101010101010101
-	t := w & (ones * 0x7F)
-	return (ones*(127+uint64(hi)+1)-t)&^w&(t+ones*(127-(uint64(lo)-1)))&(ones*0x80) != 0
-}
+func hasBetween(w uint64, lo, hi byte) bool { return between(w, lo, hi) != 0 }
 
 func startsCode(c byte) bool { return 'A' <= c && c <= 'Z' || c == 's' || c == 'e' }
 
