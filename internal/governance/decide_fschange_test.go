@@ -48,8 +48,12 @@ func TestDecisionsSeeFileSystemChanges(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	read := func(p string) Request { return Request{Action: ActionFSRead, Paths: []string{root + "/" + p}, Cwd: root} }
-	write := func(p string) Request { return Request{Action: ActionFSWrite, Paths: []string{root + "/" + p}, Cwd: root} }
+	read := func(p string) Request {
+		return Request{Action: ActionFSRead, Paths: []string{root + "/" + p}, Cwd: root}
+	}
+	write := func(p string) Request {
+		return Request{Action: ActionFSWrite, Paths: []string{root + "/" + p}, Cwd: root}
+	}
 	other := func(p string) Request {
 		return Request{Action: ActionToolCall, Kind: "other", Paths: []string{root + "/" + p}, Cwd: root}
 	}
