@@ -55,21 +55,25 @@ func (p *commandPattern) matchForm(form []shellcmd.Word, restrictive bool) match
 		return p.matchGlobForm(form, restrictive)
 	}
 	k, n := len(p.words), len(form)
-	// reach[i][j]: the best level at which form[:i] can produce p.words[:j].
-	reach := make([][]matchLevel, n+1)
-	for i := range reach {
-		reach[i] = make([]matchLevel, k+1)
+	// reach[i*(k+1)+j]: the best level at which form[:i] can produce
+	// p.words[:j]. Most commands and patterns fit the buffer.
+	var buf [128]matchLevel
+	reach := buf[:]
+	if size := (n + 1) * (k + 1); size <= len(buf) {
+		reach = buf[:size]
+	} else {
+		reach = make([]matchLevel, size)
 	}
-	reach[0][0] = doesMatch
+	reach[0] = doesMatch
 	best := noMatch
 	lift := func(i, j int, l matchLevel) {
-		if l > reach[i][j] {
-			reach[i][j] = l
+		if l > reach[i*(k+1)+j] {
+			reach[i*(k+1)+j] = l
 		}
 	}
 	for i := 0; i <= n; i++ {
 		for j := 0; j <= k; j++ {
-			l := reach[i][j]
+			l := reach[i*(k+1)+j]
 			if l == noMatch {
 				continue
 			}

@@ -368,13 +368,13 @@ func (e *Engine) defaultVerdict(in *reqInfo, what string) verdict {
 		}
 		name = "on-mutate: " + string(v)
 	}
-	return verdict{value: v, ref: "default", ruleTx: fmt.Sprintf("default %s (%s)", name, e.policy.DefaultWhere),
-		reason: fmt.Sprintf("%s: no rule matches, so the default applies", what)}
+	return verdict{value: v, ref: "default", ruleTx: "default " + name + " (" + e.policy.DefaultWhere + ")",
+		reason: what + ": no rule matches, so the default applies"}
 }
 
 func ruleVerdict(r *rule, what string) verdict {
 	return verdict{value: r.value, rule: r, ref: r.ref, ruleTx: r.describe(),
-		reason: fmt.Sprintf("%s: %s by %s", what, pastTense(r.value), r.text)}
+		reason: what + ": " + pastTense(r.value) + " by " + r.text}
 }
 
 func pastTense(v Value) string {
@@ -419,7 +419,7 @@ func (e *Engine) decidePath(in *reqInfo, p string, advisories *[]string) verdict
 	var worst *verdict
 	lowerRoots := in.lowerRoots()
 	for _, form := range forms {
-		what := fmt.Sprintf("%s %s", e.describeAction(in), form)
+		what := e.describeAction(in) + " " + form
 		inside := false
 		for _, r := range in.roots {
 			if _, ok := cutDir(r, form); ok {

@@ -26,6 +26,11 @@ func LoadPolicy(file string) (*Policy, error) {
 	if len(l.errs) > 0 {
 		return nil, l.sorted()
 	}
+	// Every decision names its rule: say it once. The rules do not
+	// change after loading.
+	for _, r := range p.rules {
+		r.desc = r.describe()
+	}
 	return p, nil
 }
 

@@ -322,7 +322,7 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 		return verdict{}, false
 	}
 	line := in.req.Command + " " + strings.Join(in.req.Argv, " ")
-	flat := strings.ToLower(strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(line))
+	flat := strings.ToLower(unquoter.Replace(line))
 	cwd := filepath.Clean(in.req.Cwd)
 	lines := in.commandLines()
 	var globs []string
@@ -390,6 +390,9 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 	}
 	return e.protectedOperands(in, list, line, lines, cwd)
 }
+
+// unquoter takes quotes and backslashes out of a command line.
+var unquoter = strings.NewReplacer(`'`, "", `"`, "", `\`, "")
 
 // cmdWords are the words of a command line as the shell parser computes
 // them, in lower case: static values (and their paths resolved against

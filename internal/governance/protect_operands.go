@@ -55,7 +55,7 @@ func (e *Engine) protectedOperands(in *reqInfo, list []protected, line string, l
 			reason: fmt.Sprintf("running %q: it names more than %d files, too many to check for links to the bridge's own files", strings.TrimSpace(line), maxOperands)}, true
 	}
 	for _, n := range names {
-		if pr, res, ok := linkedProtected(n, list, in.roots); ok {
+		if pr, res, ok := linkedProtected(in, n, list); ok {
 			return verdict{value: Deny, ref: "self-protection",
 				ruleTx: fmt.Sprintf("deny commands naming %s (built-in self-protection)", pr.What),
 				reason: fmt.Sprintf("running %q: %s is a link to %s (%s), which is protected from the agent, whatever the policy says", strings.TrimSpace(line), n, pr.What, res)}, true
@@ -136,16 +136,23 @@ func (e *Engine) lineNames(line string, lines []*shellcmd.Analysis, cwd string) 
 // linkedProtected reports whether the absolute name n leads to a protected
 // location of list, or into one, other than by its text: through a
 // symlink (res is where it leads), or as a hard link to a protected file.
-func linkedProtected(n string, list []protected, roots []string) (protected, string, bool) {
-	res, r := resolvePath(n, roots...)
-	if r != nil {
-		return protected{}, "", false
+func linkedProtected(in *reqInfo, n string, list []protected) (protected, string, bool) {
+	var res string
+	var linked os.FileInfo
+	if f := in.facts(n); f.refusal == nil {
+		// The path's last form is where it leads, resolved already.
+		res, linked = f.forms[len(f.forms)-1], f.links()[len(f.forms)-1]
+	} else {
+		// pathForms refuses more than resolvePath does.
+		var r *pathRefusal
+		if res, r = resolvePath(n, in.roots...); r != nil {
+			return protected{}, "", false
+		}
+		if fi, err := os.Lstat(res); err == nil && fi.Mode().IsRegular() && hasLinks(fi) {
+			linked = fi
+		}
 	}
 	lres := strings.ToLower(res)
-	var linked os.FileInfo
-	if fi, err := os.Lstat(res); err == nil && fi.Mode().IsRegular() && hasLinks(fi) {
-		linked = fi
-	}
 	for _, pr := range list {
 		for _, pf := range pr.lower {
 			if beneath(pf, lres) || pr.Rotated && rotatedSibling(pf, lres) {

@@ -36,11 +36,15 @@ type rule struct {
 	path     *pathPattern
 	cmd      *commandPattern
 	domain   string
+	desc     string // describe's result, set once the policy is loaded
 }
 
 // describe returns "deny Read(**/.env) (GOVERNANCE.md:12)".
 func (r *rule) describe() string {
-	return fmt.Sprintf("%s %s (%s)", r.value, r.text, r.where)
+	if r.desc != "" {
+		return r.desc
+	}
+	return string(r.value) + " " + r.text + " (" + r.where + ")"
 }
 
 // ruleCategories maps the tool names of Claude Code's permission syntax to
