@@ -464,13 +464,19 @@ func scanFactsInto[T string | []byte](r *Recorder, text T) {
 }
 
 // scanLiteral scans the text of the JSON string literal lit for error
-// codes. A literal without escapes is scanned as it is: decoding would
-// only replace bytes that are not UTF-8, and every byte of 0x80 and above
-// ends a word and starts no code either way (TestScanLiteral).
+// codes, as decoding it and scanning the text would (FuzzScanLiteral). A
+// literal without escapes is scanned as it is: decoding would only
+// replace bytes that are not UTF-8, and every byte of 0x80 and above ends
+// a word and starts no code either way. A literal with no capital and no
+// digit is not decoded at all: every code holds a capital or a digit, and
+// the only escape that decodes to one, \u00XX, holds digits itself.
 func (r *Recorder) scanLiteral(lit []byte) {
 	inner := lit[1 : len(lit)-1]
 	if bytes.IndexByte(inner, '\\') < 0 {
 		r.scanFactsIn(inner)
+		return
+	}
+	if markFrom(inner, 0) == len(inner) {
 		return
 	}
 	r.scratch, _ = rawjson.AppendUnquoted(r.scratch[:0], lit, 0)

@@ -22,6 +22,10 @@ var scanLiteralSeeds = []string{
 	`"\u0054S2304 escaped capital"`,
 	`"aGVsbG8K+TS2304/E0308+abc"`,
 	`""`,
+	`"no capital nor digit here.\nonly words, \"quoted\" and \/ escapes\t"`,
+	`"escaped capitals only: \u0054\u0053\u0032\u0033\u0030\u0034 and \u0045NOENT"`,
+	`"an escaped backslash before u: \\u and status\n"`,
+	`"failed\nexit code 2 and status 503, no capital"`,
 }
 
 // TestScanLiteral checks that scanning a tool output's literal finds what
