@@ -225,6 +225,25 @@ func (ev *Event) redactNames() {
 // when v is nil). With wrap, a value that is not an object is wrapped as
 // {"value": v}, because AIP-7 wants objects there.
 func (l *Log) field(dst []byte, name string, v any, wrap bool) (out, part []byte, err error) {
+	if m, ok := v.(map[string]any); ok {
+		// An object, so never wrapped: encoded without a tree unless a
+		// key would be renamed (encode.go).
+		start := len(dst)
+		out, ok, err := l.red.appendMap(dst, m)
+		if err != nil {
+			return out[:start], nil, fmt.Errorf("%w: encoding %s: %v", ErrInvalidEvent, name, err)
+		}
+		if ok {
+			return l.capField(out, start)
+		}
+		dst = out[:start]
+	}
+	return l.fieldTree(dst, name, v, wrap)
+}
+
+// fieldTree is field through a tree: toTree's copy of v, redacted in
+// place, then encoded.
+func (l *Log) fieldTree(dst []byte, name string, v any, wrap bool) (out, part []byte, err error) {
 	if v == nil {
 		return dst, nil, nil
 	}

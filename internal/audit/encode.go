@@ -1,0 +1,141 @@
+package audit
+
+import "slices"
+
+// The metadata of every record is a map the caller made (session, rule,
+// status, the tool-call mirror, ...). Copying it into a tree (toTree), so
+// that the redactor may change it, then encoding and sorting the tree,
+// cost a record more than anything but its output. appendMap encodes such
+// a map straight into canonical form, deciding each member as the
+// redactor's tree would (redactor.tree, the map case), and the mirror
+// (a ToolCall) without making a map of it. Where the redactor would
+// rename a key (a secret in it, a marker name), it is left to the tree.
+// FuzzAppendMap compares the two.
+
+// appendMap appends the redacted canonical form of m to dst, or reports
+// false when a key would be renamed (the caller then takes the tree
+// path, with dst unchanged up to its length).
+func (r *redactor) appendMap(dst []byte, m map[string]any) ([]byte, bool, error) {
+	var buf [16]string
+	keys := buf[:0]
+	for k := range m {
+		if len(k) > 16 || escapeMarkerKey(k) != k {
+			// A key the redactor may rename; renamed keys can collide.
+			return dst, false, nil
+		}
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, compareUTF16)
+	// {"name": "GITHUB_TOKEN", "value": "..."}: env entries, headers.
+	pairSecret := ""
+	if e, ok := m["name"]; ok {
+		t, err := toTree(e)
+		if err != nil {
+			return dst, false, err
+		}
+		if name, ok := t.(string); ok && isSecretKey(name) {
+			if e, ok := m["value"]; ok {
+				t, err := toTree(e)
+				if err != nil {
+					return dst, false, err
+				}
+				if hasContent(t) {
+					pairSecret = name
+				}
+			}
+		}
+	}
+	dst = append(dst, '{')
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendCanonicalString(dst, k)
+		dst = append(dst, ':')
+		var err error
+		if dst, err = r.appendMember(dst, k, m[k], pairSecret); err != nil {
+			return dst, false, err
+		}
+	}
+	return append(dst, '}'), true, nil
+}
+
+// appendMember appends the redacted canonical form of e, the value of
+// the member k; pairSecret is the secret name of a name/value pair, or "".
+func (r *redactor) appendMember(dst []byte, k string, e any, pairSecret string) ([]byte, error) {
+	masked := pairSecret != "" && k == "value" || isSecretKey(k)
+	switch tc := e.(type) {
+	case ToolCall:
+		if !masked {
+			return r.appendToolCall(dst, &tc)
+		}
+	case *ToolCall:
+		if !masked && tc != nil {
+			return r.appendToolCall(dst, tc)
+		}
+	}
+	t, err := toTree(e)
+	if err != nil {
+		return dst, err
+	}
+	switch {
+	case pairSecret != "" && k == "value":
+		name := pairSecret
+		if len(name) > 16 {
+			name, _ = redactString(name)
+		}
+		return appendCanonical(dst, redacted("secret-key:"+shorten(name, 64)))
+	case isSecretKey(k) && hasContent(t):
+		return appendCanonical(dst, redacted("secret-key:"+shorten(k, 64)))
+	}
+	return appendCanonical(dst, r.tree(t))
+}
+
+// appendToolCall appends the redacted canonical form of the mirror tc,
+// as the redactor and appendCanonical make it of tc.tree(): its members
+// in RFC 8785 order, kind always, the others when not
+// empty, each redacted as a member of that name is (none names a secret,
+// and there is no name/value pair: TestToolCallKeys).
+func (r *redactor) appendToolCall(dst []byte, tc *ToolCall) ([]byte, error) {
+	// A string field (str) is s, any other v.
+	members := [...]struct {
+		k, s string
+		v    any
+		str  bool
+	}{{k: "approval", s: tc.Approval, str: true}, {k: "arguments", v: tc.Arguments}, {k: "error", v: tc.Error},
+		{k: "kind", s: tc.Kind, str: true}, {k: "operator", s: tc.Operator, str: true}, {k: "result", v: tc.Result},
+		{k: "session", s: tc.Session, str: true}, {k: "tool", s: tc.Tool, str: true}, {k: "toolCallId", s: tc.ToolCallID, str: true}}
+	dst = append(dst, '{')
+	first := true
+	for _, m := range members {
+		var t any
+		switch {
+		case m.str:
+			if m.s == "" && m.k != "kind" {
+				continue
+			}
+			t = m.s
+		case m.v == nil:
+			continue
+		default:
+			var err error
+			if t, err = toTree(m.v); err != nil {
+				return dst, err
+			}
+			if t == nil {
+				continue
+			}
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = appendCanonicalString(dst, m.k)
+		dst = append(dst, ':')
+		var err error
+		if dst, err = appendCanonical(dst, r.tree(t)); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, '}'), nil
+}
