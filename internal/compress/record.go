@@ -29,6 +29,7 @@ type Recorder struct {
 	spool        *spool   // where entries go, if set (then entries stays empty)
 	turn         turnText // the tail of the agent's text this turn
 	scratch      []byte   // tool output decoded for scanFacts
+	note         []byte   // a tool call's archive line (toolNote)
 
 	userMessages  []string // the first (intent), then the most recent (see UserMessage)
 	userBytes     int      // bytes of userMessages after the first
@@ -296,7 +297,7 @@ func (r *Recorder) toolCall(at time.Time, f *acpparams.ToolCall) *toolCall {
 		}
 	}
 	if isNew || tc.status != prevStatus {
-		r.Note(at, "Tool", orDash(tc.kind)+" ["+orDash(tc.status)+"] "+tc.title+" "+strings.Join(tc.paths, ", "))
+		r.toolNote(at, tc)
 	}
 	if tc.status == "failed" && prevStatus != "failed" {
 		r.fact("Tool call failed: " + oneLine(tc.title, 160))
@@ -317,6 +318,33 @@ func (r *Recorder) toolCall(at time.Time, f *acpparams.ToolCall) *toolCall {
 		delete(r.toolCalls, id)
 	}
 	return tc
+}
+
+// toolNote records a tool call's kind, status, title and paths in the
+// archive, as Note would record the line "kind [status] title a, b",
+// formatted in a buffer the recorder keeps.
+func (r *Recorder) toolNote(at time.Time, tc *toolCall) {
+	b := append(r.note[:0], orDash(tc.kind)...)
+	b = append(b, " ["...)
+	b = append(b, orDash(tc.status)...)
+	b = append(b, "] "...)
+	b = append(b, tc.title...)
+	b = append(b, ' ')
+	for i, p := range tc.paths {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, p...)
+	}
+	if r.spool != nil {
+		r.spool.entryBytes(at, "Tool", b)
+	} else {
+		r.add(entry{at: at, role: "Tool", text: string(b)})
+	}
+	r.note = b
+	if cap(r.note) > maxScratch {
+		r.note = nil
+	}
 }
 
 func (tc *toolCall) addPath(p string) {

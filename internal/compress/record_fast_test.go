@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -89,6 +91,34 @@ func TestToolOrderRing(t *testing.T) {
 		}
 		if got, want := slices.Sorted(maps.Keys(r.toolCalls)), slices.Sorted(maps.Keys(kept)); !slices.Equal(got, want) {
 			t.Fatalf("after call %d (%s %s): the recorder keeps %d calls, the queue %d:\n%q\n%q", i, id, status, len(got), len(want), got, want)
+		}
+	}
+}
+
+// TestToolNote checks a tool call's archive line against the Note it
+// stands for, in memory and spooled.
+func TestToolNote(t *testing.T) {
+	at := time.Date(2026, 1, 29, 15, 4, 5, 0, time.UTC)
+	for _, tc := range []toolCall{
+		{},
+		{kind: "execute", status: "completed", title: "go test ./..."},
+		{kind: "edit", status: "in_progress", title: "Write a.go", paths: []string{"/w/a.go"}},
+		{kind: "move", status: "failed", title: "Move", paths: []string{"/w/a.go", "/w/b.go", "/w/c d.go"}},
+		{title: "ünïcode · title", paths: []string{""}},
+	} {
+		want := orDash(tc.kind) + " [" + orDash(tc.status) + "] " + tc.title + " " + strings.Join(tc.paths, ", ")
+		for _, spooled := range []bool{false, true} {
+			got, ref := NewRecorder("s", ""), NewRecorder("s", "")
+			if spooled {
+				dir := t.TempDir()
+				got.SpoolTo(filepath.Join(dir, "got"))
+				ref.SpoolTo(filepath.Join(dir, "ref"))
+			}
+			got.toolNote(at, &tc)
+			ref.Note(at, "Tool", want)
+			if g, w := got.Archive(at), ref.Archive(at); g != w {
+				t.Errorf("spooled %v: toolNote(%+v) archives\n%s\nwant\n%s", spooled, tc, g, w)
+			}
 		}
 	}
 }

@@ -133,8 +133,15 @@ func appendEntryHeader(dst []byte, role string, at time.Time) []byte {
 	dst = append(dst, "### "...)
 	dst = append(dst, role...)
 	dst = append(dst, " · "...)
-	dst = at.UTC().AppendFormat(dst, "15:04:05")
+	dst = appendClock(dst, at)
 	return append(dst, "\n\n"...)
+}
+
+// appendClock appends at's UTC time of day as at.UTC().AppendFormat(dst,
+// "15:04:05") does, without parsing the layout for every entry.
+func appendClock(dst []byte, at time.Time) []byte {
+	h, m, s := at.UTC().Clock()
+	return append(dst, byte('0'+h/10), byte('0'+h%10), ':', byte('0'+m/10), byte('0'+m%10), ':', byte('0'+s/10), byte('0'+s%10))
 }
 
 // writeBytes appends text.
@@ -160,6 +167,14 @@ func (s *spool) entry(at time.Time, role, text string) {
 	s.closeChunk()
 	s.writeHeader(at, role)
 	s.write(text)
+	s.write("\n\n")
+}
+
+// entryBytes is entry for text held in bytes.
+func (s *spool) entryBytes(at time.Time, role string, text []byte) {
+	s.closeChunk()
+	s.writeHeader(at, role)
+	s.writeBytes(text)
 	s.write("\n\n")
 }
 
