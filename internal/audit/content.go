@@ -129,7 +129,9 @@ func (l *Log) digestTree(raw []byte, diffCap int) (st *sharedTree, diffs bool, e
 		}
 	}
 	st = &sharedTree{v: l.red.tree(tree)}
-	if st.canon, err = appendCanonical(nil, st.v); err != nil {
+	// Sized for the common cases: an output shorter than a digest's
+	// preview is about as long encoded; a longer one is mostly digests.
+	if st.canon, err = appendCanonical(make([]byte, 0, min(len(raw), 2*PreviewBytes)+256), st.v); err != nil {
 		return nil, false, err
 	}
 	return st, d.keptDiff, nil

@@ -25,9 +25,25 @@ func (l *Log) prepare(ev *Event) (*prepared, error) {
 		return nil, err
 	}
 	ev.redactNames()
+	output, mirror, err := l.shareResult(ev)
+	if err != nil {
+		return nil, err
+	}
 	// All the parts share one buffer; each part is a full slice of it, so
-	// growing the buffer never changes a part already made.
-	buf := make([]byte, 0, 1024)
+	// growing the buffer never changes a part already made. A shared
+	// result is copied into output and into the mirror.
+	size := 1024
+	if st, ok := output.(*sharedTree); ok {
+		size += len(st.canon)
+	}
+	if mirror != nil {
+		for _, v := range [...]any{mirror.Result, mirror.Error} {
+			if st, ok := v.(*sharedTree); ok {
+				size += len(st.canon)
+			}
+		}
+	}
+	buf := make([]byte, 0, size)
 	cut := func(start int) []byte { return buf[start:len(buf):len(buf)] }
 	p := &prepared{}
 	start := len(buf)
@@ -73,10 +89,6 @@ func (l *Log) prepare(ev *Event) (*prepared, error) {
 		if slug != ev.Policy.Ref {
 			meta = map[string]any{"policyRule": ev.Policy.Ref}
 		}
-	}
-	output, mirror, err := l.shareResult(ev)
-	if err != nil {
-		return nil, err
 	}
 	if buf, p.input, err = l.field(buf, "input", ev.Input, true); err != nil {
 		return nil, err
