@@ -59,6 +59,24 @@ func (p *Pipeline) lookup(id string) *session {
 func (p *Pipeline) sessionFor(id, cwd string) *session {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	return p.sessionForLocked(id, cwd)
+}
+
+// updateSession returns, in one hold of p.mu, what a session/update from
+// the agent needs: the IDE's id for the downstream session down (ideID),
+// its session (sessionFor) and whether the IDE is loading it.
+func (p *Pipeline) updateSession(down string) (ide string, s *session, loading bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ide = down
+	if id, ok := p.downToIDE[down]; ok {
+		ide = id
+	}
+	return ide, p.sessionForLocked(ide, ""), p.loading[ide]
+}
+
+// sessionForLocked is sessionFor with p.mu held.
+func (p *Pipeline) sessionForLocked(id, cwd string) *session {
 	s := p.sessions[id]
 	if s == nil {
 		rec := NewRecorder(id, cwd)

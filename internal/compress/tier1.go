@@ -162,17 +162,13 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 		return next.Handle(ctx, m)
 	}
 	down := upd.SessionID
-	ide := p.ideID(down)
-	s := p.sessionFor(ide, "")
+	ide, s, loading := p.updateSession(down)
 	kind, update := upd.SessionUpdate, upd.Raw
 	out := m
 	var grew [][]byte // text entering the agent's context, as JSON string literals
 	switch kind {
 	case "agent_message_chunk", "agent_thought_chunk", "user_message_chunk":
 		text := upd.Text
-		p.mu.Lock()
-		loading := p.loading[ide]
-		p.mu.Unlock()
 		if loading && len(text) > p.cfg.OffloadTokens*bytesPerToken {
 			if o, err := p.offloadIDEText(s, m, text, "session_load_replay", []string{"params", "update", "content", "text"}); err == nil {
 				out = o
