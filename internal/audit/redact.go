@@ -235,6 +235,18 @@ func redactCount(s string) (out, first string, n int) {
 	if len(s) < 8 {
 		return s, "", 0
 	}
+	if clean.has(s) {
+		return s, "", 0
+	}
+	out, first, n = scanSecrets(s)
+	if n == 0 {
+		clean.add(s)
+	}
+	return out, first, n
+}
+
+// scanSecrets is redactCount without the memory of clean strings.
+func scanSecrets(s string) (out, first string, n int) {
 	m := candidates(s)
 	for i := range rules {
 		r := &rules[i]
@@ -415,10 +427,13 @@ func (r *redactor) tree(v any) any {
 		return string(v)
 	case map[string]any:
 		// {"name": "GITHUB_TOKEN", "value": "..."}: env entries, headers.
-		pairSecret := false
+		// The name as it came: the loop below may have replaced it (by a
+		// marker, when the name is itself a token) before it meets the
+		// value.
+		pairSecret, pairName := false, ""
 		if name, ok := v["name"].(string); ok && isSecretKey(name) {
 			if val, ok := v["value"]; ok && hasContent(val) {
-				pairSecret = true
+				pairSecret, pairName = true, name
 			}
 		}
 		// The tree is the caller's private copy (toTree): change it in
@@ -438,7 +453,7 @@ func (r *redactor) tree(v any) any {
 			}
 			switch {
 			case pairSecret && k == "value":
-				name := v["name"].(string)
+				name := pairName
 				if len(name) > 16 {
 					name, _ = redactString(name)
 				}
