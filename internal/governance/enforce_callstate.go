@@ -234,24 +234,33 @@ func writes(req Request) bool {
 }
 
 // fingerprint identifies what a request asks the policy about: two
-// requests with one fingerprint get one decision.
+// requests with one fingerprint get one decision. It is the SHA-256 of the
+// request's judged fields, its paths sorted and, unless the request is a
+// change already, its diffs' paths, each followed by a zero byte; the
+// bytes are gathered in a buffer on the stack, so a call of a few fields
+// hashes them without allocating.
 func fingerprint(req Request, diffs []string) string {
-	h := sha256.New()
-	paths := append([]string(nil), req.Paths...)
-	slices.Sort(paths)
-	for _, s := range append([]string{req.Action, req.Tool, req.Kind, req.Command, req.URL, req.Cwd, boolString(req.CommandUnknown)}, paths...) {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
+	var buf [1024]byte
+	b := buf[:0]
+	for _, s := range [...]string{req.Action, req.Tool, req.Kind, req.Command, req.URL, req.Cwd, boolString(req.CommandUnknown)} {
+		b = append(append(b, s...), 0)
+	}
+	paths := req.Paths
+	if !slices.IsSorted(paths) {
+		paths = slices.Sorted(slices.Values(paths))
+	}
+	for _, p := range paths {
+		b = append(append(b, p...), 0)
 	}
 	if !writes(req) {
 		// Diffs are judged as changes when the call is not one already.
-		h.Write([]byte("diffs\x00"))
+		b = append(b, "diffs\x00"...)
 		for _, d := range diffs {
-			h.Write([]byte(d))
-			h.Write([]byte{0})
+			b = append(append(b, d...), 0)
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 func boolString(b bool) string {
