@@ -235,6 +235,18 @@ func redactCount(s string) (out, first string, n int) {
 	if len(s) < 8 {
 		return s, "", 0
 	}
+	if clean.has(s) {
+		return s, "", 0
+	}
+	out, first, n = scanSecrets(s)
+	if n == 0 {
+		clean.add(s)
+	}
+	return out, first, n
+}
+
+// scanSecrets is redactCount without the memory of clean strings.
+func scanSecrets(s string) (out, first string, n int) {
 	m := candidates(s)
 	for i := range rules {
 		r := &rules[i]
