@@ -31,6 +31,22 @@ type hostileCase struct {
 	wants    []string
 	asked    []string // some permission request the IDE saw must contain each
 	repeat   int      // the next message line is sent this many times
+	files    []fileWant
+	answers  []answerWant
+}
+
+// fileWant is a workspace file's content after the run: it must (@want-file)
+// or must not (@not-file) hold text.
+type fileWant struct {
+	name, text string
+	held       bool
+}
+
+// answerWant is a person's answer the audit log must record (@approval): a
+// user:ide approval.recorded record, approved or not, whose line holds text.
+type answerWant struct {
+	approved bool
+	text     string
 }
 
 // setupStep creates one thing in the workspace before the run.
@@ -260,6 +276,18 @@ func (c *hostileCase) directive(line string) error {
 	case "want-agent":
 		c.wants = append(c.wants, rest)
 		return need()
+	case "want-file", "not-file":
+		nm, text, _ := strings.Cut(rest, " ")
+		if nm == "" || strings.TrimSpace(text) == "" {
+			return fmt.Errorf("@%s needs a workspace file name and a text", word)
+		}
+		c.files = append(c.files, fileWant{name: nm, text: strings.TrimSpace(text), held: word == "want-file"})
+	case "approval":
+		answer, text, _ := strings.Cut(rest, " ")
+		if answer != "allow" && answer != "reject" || strings.TrimSpace(text) == "" {
+			return fmt.Errorf("@approval wants allow or reject and a text, got %q", rest)
+		}
+		c.answers = append(c.answers, answerWant{approved: answer == "allow", text: strings.TrimSpace(text)})
 	default:
 		return fmt.Errorf("unknown directive @%s", word)
 	}

@@ -85,6 +85,13 @@
 //	@want-agent TEXT       the agent must receive TEXT (an allowed action still works)
 //	@asked TEXT            the person must have been asked about a tool call
 //	                       showing TEXT
+//	@want-file NAME TEXT   workspace file NAME must hold TEXT after the run
+//	                       (what the person allowed really happened)
+//	@not-file NAME TEXT    workspace file NAME must not hold TEXT (what the
+//	                       person rejected did not happen)
+//	@approval allow TEXT   the audit log records the person's answer: an
+//	@approval reject TEXT  approval.recorded by user:ide, approved or not,
+//	                       mentioning TEXT
 //
 // Commands are data too: each line of testdata/commands.txt ("name command")
 // becomes three cases: cmd/terminal/NAME, a terminal/create of the command
@@ -99,7 +106,11 @@
 // permission request whose answer allows it: it writes the file a
 // rawInput.file_path names (Claude's Write and Edit), else runs
 // rawInput.command (a line, or an argv array as Codex sends it), else the
-// title (where Gemini puts the command).
+// title (where Gemini puts the command). The cases approval/*-approved and
+// approval/*-rejected check that path end to end: the file the agent (or
+// the IDE) writes once allowed holds its content, a rejected one is never
+// written although the agent got the answer, and the log says who answered
+// what (TestHarnessApprovalFails shows those checks can fail).
 //
 // The suite runs in every "go test ./..."; ACP_BRIDGE_BIN names a prebuilt
 // bridge, else the suite builds

@@ -109,6 +109,45 @@ func TestHarnessWantFails(t *testing.T) {
 	}
 }
 
+// TestHarnessApprovalFails shows @want-file, @not-file and @approval can
+// fail: the person's answer is the opposite of what each case's checks
+// expect, so the agent's write happens where it must not and is missing
+// where it must be, and the log records the other answer.
+func TestHarnessApprovalFails(t *testing.T) {
+	needBridge(t)
+	request := `{"jsonrpc":"2.0","id":"p1","method":"session/request_permission","params":{"sessionId":"{{SID}}","toolCall":{"toolCallId":"tc-p1","title":"Write drafts/plan.md","kind":"edit","rawInput":{"file_path":"{{WS}}/drafts/plan.md","content":"the agent's plan"}},"options":[{"optionId":"allow-once","name":"Allow","kind":"allow_once"},{"optionId":"reject-once","name":"Reject","kind":"reject_once"}]}}`
+	for _, tt := range []struct {
+		name, directives string
+		bypass           bool
+		failures         []string
+	}{
+		{"rejected", "@want-file drafts/plan.md the agent's plan\n@approval allow drafts/plan.md\n", false,
+			[]string{"does not hold", "no approval.recorded record"}},
+		{"approved", "@approve\n@not-file drafts/plan.md the agent's plan\n@approval reject drafts/plan.md\n", true,
+			[]string{"no approval.recorded record"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := parseCase("inline", "approval/"+tt.name, []byte("@control\n@setup dir drafts\n"+tt.directives+request+"\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := runCase(t, c, "js", true)
+			if got := len(v.bypasses) > 0; got != tt.bypass {
+				t.Errorf("bypasses %q, want one: %v", v.bypasses, tt.bypass)
+			}
+			if len(v.failures) != len(tt.failures) {
+				t.Fatalf("failures %q, want %d\n%s", v.failures, len(tt.failures), v.context())
+			}
+			for i, want := range tt.failures {
+				if !strings.Contains(v.failures[i], want) {
+					t.Errorf("failure %d is %q, want one about %q", i, v.failures[i], want)
+				}
+			}
+		})
+	}
+}
+
 // TestReaders pins how each modelled client reads the lines the attacks
 // rely on.
 func TestReaders(t *testing.T) {

@@ -2,6 +2,7 @@ package hostile
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -210,6 +211,16 @@ func (v *verdict) judge(c hostileCase, received []byte, bridged bool) {
 			v.fail("the person was never asked about %q (asked %d times)", exp, len(v.res.Asked))
 		}
 	}
+	for _, f := range c.files {
+		exp, _ := expand(f.text, w.placeholders())
+		data, err := os.ReadFile(filepath.Join(w.ws, f.name))
+		switch held := err == nil && bytes.Contains(data, exp); {
+		case f.held && !held:
+			v.fail("the workspace file %s does not hold %q (%s): the action the person allowed never happened", f.name, exp, fileState(data, err))
+		case !f.held && held:
+			v.bypass("the workspace file %s holds %q: an action the person rejected happened", f.name, exp)
+		}
+	}
 	if c.told && !told(v.res.Updates) {
 		v.bypass("the person was never told: no message from the bridge and no tool call shown as failed")
 	}
@@ -217,6 +228,14 @@ func (v *verdict) judge(c hostileCase, received []byte, bridged bool) {
 		return
 	}
 	v.judgeAudit(c)
+}
+
+// fileState is what a reader of a failure needs to know of a file's content.
+func fileState(data []byte, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprintf("it holds %.200q", data)
 }
 
 // askedAbout reports whether one of the tool calls the person was asked
@@ -236,6 +255,39 @@ func askedAbout(asked []string, text string) bool {
 func told(updates []seenUpdate) bool {
 	for _, u := range updates {
 		if u.Kind == "agent_message_chunk" || (strings.HasPrefix(u.Kind, "tool_call") && u.Status == "failed") {
+			return true
+		}
+	}
+	return false
+}
+
+// personID is the actor the bridge records a person's answer in the IDE as.
+const personID = "user:ide"
+
+// answerRecorded reports whether one of the audit lines records the
+// person's answer: an approval.recorded event by personID that says
+// approved (or not) and mentions text. The answer to an agent's permission
+// request says it in its metadata, the answer the bridge asked for before
+// a client call in its output.
+func answerRecorded(lines [][]byte, approved bool, text []byte) bool {
+	for _, l := range lines {
+		var ev struct {
+			Actor struct {
+				ID string `json:"id"`
+			} `json:"actor"`
+			Action   string `json:"action"`
+			Metadata struct {
+				Approved *bool `json:"approved"`
+			} `json:"metadata"`
+			Output struct {
+				Approved *bool `json:"approved"`
+			} `json:"output"`
+		}
+		if json.Unmarshal(l, &ev) != nil || ev.Action != "approval.recorded" || ev.Actor.ID != personID {
+			continue
+		}
+		said := cmp.Or(ev.Metadata.Approved, ev.Output.Approved)
+		if said != nil && *said == approved && bytes.Contains(l, text) {
 			return true
 		}
 	}
@@ -263,6 +315,12 @@ func (v *verdict) judgeAudit(c hostileCase) {
 		exp, _ := expand(want, w.placeholders())
 		if !bytes.Contains([]byte(v.audit), exp) {
 			v.fail("no audit record contains %q", exp)
+		}
+	}
+	for _, a := range c.answers {
+		exp, _ := expand(a.text, w.placeholders())
+		if !answerRecorded(lines, a.approved, exp) {
+			v.fail("no approval.recorded record by %s with approved %v mentions %q", personID, a.approved, exp)
 		}
 	}
 	for _, s := range c.secrets {

@@ -18,15 +18,15 @@ import (
 )
 
 // suitePolicy is the policy every run enforces: reads allowed except .env,
-// writes only inside the workspace, rm and curl denied, echo, ls and cat
-// allowed, everything else asked.
+// writes only inside the workspace (those under drafts/ asked), rm and curl
+// denied, echo, ls and cat allowed, everything else asked.
 const suitePolicy = `---
 schema: governance.workspace/v1
 name: hostile-suite
 title: Hostile agent suite
 description: >-
-  Reads allowed except secrets, edits inside the workspace, rm and curl
-  denied, echo ls and cat allowed, anything else asked.
+  Reads allowed except secrets, edits inside the workspace (drafts asked),
+  rm and curl denied, echo ls and cat allowed, anything else asked.
 version: 1.0.0
 rules:
   default: ask
@@ -35,6 +35,8 @@ rules:
     - Edit(**/.env)
     - Bash(rm:*)
     - Bash(curl:*)
+  ask:
+    - Edit(./drafts/**)
   allow:
     - Read
     - Edit(./**)
