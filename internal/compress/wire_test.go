@@ -141,7 +141,10 @@ func TestOffloadReadTextFile(t *testing.T) {
 	}
 	// line and limit set to null do not make a read ranged.
 	h.agent(mustJSON(map[string]any{"jsonrpc": "2.0", "id": 11, "method": "fs/read_text_file", "params": map[string]any{"sessionId": "s1", "path": "/repo/import.log", "line": nil, "limit": nil}}))
-	h.readIDE()
+	// The IDE gets a usage_update first (the re-read above raised the
+	// estimate) and answers only once it has the request, as a real IDE
+	// does: an answer the bridge reads before it is refused.
+	h.untilIDE(func(m []byte) bool { return str(m, "method") == "fs/read_text_file" })
 	h.ide(mustJSON(map[string]any{"jsonrpc": "2.0", "id": 11, "result": map[string]any{"content": big}}))
 	if got := str(h.readAgent(), "result", "content"); !strings.HasPrefix(got, "## Offloaded Content Reference") {
 		t.Errorf("read with null line/limit not offloaded: %.100s", got)
