@@ -55,22 +55,29 @@ func TestHarnessDetects(t *testing.T) {
 		name    string
 		variant string
 		effect  bool
+		approve bool // the IDE allows permission requests, as under @approve
 	}{
-		{"control/read-allowed", "js", false},
-		{"control/echo-runs", "go", false},
-		{"wire/plain-denied-read", "js", true},               // the canary reaches the agent
-		{"wire/id-null", "js", true},                         // the JS reader treats it as a request
-		{"wire/case-variant-method", "go", true},             // the Go reader folds the key
-		{"paths/write-outside-absolute", "go", true},         // a file outside changes
-		{"paths/symlink-to-proc-self-cwd", "js", true},       // /proc/self is the IDE
-		{"selfprotect/write-policy", "js", true},             // the policy changes
-		{"cmd/terminal/plain-rm", "sh", true},                // the fake rm's marker
-		{"cmd/bash-c/brace-expansion", "go", true},           // argv exec of bash -c
-		{"cmd/permission/plain-rm", "js", false},             // no policy: the IDE is asked and rejects
-		{"terminal/bash-env", "js", true},                    // BASH_ENV sourced by bash -c
-		{"terminal/args-inject-command", "js", true},         // Zed's unquoted join
-		{"sessions/update-for-unopened-session", "js", true}, // a session the IDE never opened
-		{"toolcalls/update-swaps-rawinput", "js", true},      // nobody told the person
+		{"control/read-allowed", "js", false, false},
+		{"control/echo-runs", "go", false, false},
+		{"wire/plain-denied-read", "js", true, false},               // the canary reaches the agent
+		{"wire/id-null", "js", true, false},                         // the JS reader treats it as a request
+		{"wire/case-variant-method", "go", true, false},             // the Go reader folds the key
+		{"paths/write-outside-absolute", "go", true, false},         // a file outside changes
+		{"paths/symlink-to-proc-self-cwd", "js", true, false},       // /proc/self is the IDE
+		{"selfprotect/write-policy", "js", true, false},             // the policy changes
+		{"cmd/terminal/plain-rm", "sh", true, false},                // the fake rm's marker
+		{"cmd/bash-c/brace-expansion", "go", true, false},           // argv exec of bash -c
+		{"cmd/permission/plain-rm", "js", false, false},             // no policy: the IDE is asked and rejects
+		{"terminal/bash-env", "js", true, false},                    // BASH_ENV sourced by bash -c
+		{"terminal/args-inject-command", "js", true, false},         // Zed's unquoted join
+		{"sessions/update-for-unopened-session", "js", true, false}, // a session the IDE never opened
+		{"toolcalls/update-swaps-rawinput", "js", true, false},      // nobody told the person
+		// Allowed, the agent carries out its own permission request: the
+		// command in the title (Gemini), an argv array (Codex), a file_path
+		// write (Claude's Edit).
+		{"permission/title-only-rm", "js", true, true},
+		{"permission/command-argv-array", "go", true, true},
+		{"permission/write-policy-edit-kind", "js", true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+"/"+tt.variant, func(t *testing.T) {
@@ -79,6 +86,7 @@ func TestHarnessDetects(t *testing.T) {
 			if !ok {
 				t.Fatalf("no case %s in testdata", tt.name)
 			}
+			c.approve = c.approve || tt.approve
 			v := runCase(t, c, tt.variant, false)
 			for _, f := range v.failures {
 				t.Errorf("harness: %s", f)
