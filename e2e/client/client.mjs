@@ -180,7 +180,18 @@ async function main() {
 
   const tr = transcriptWriter(opts.transcript);
   const summary = { ok: false, sessionId: null, stopReasons: [], permissions: 0, error: null, agentExit: null };
-  const child = spawn(opts.command[0], opts.command.slice(1), { stdio: ["pipe", "pipe", "inherit"] });
+  // The agent gets a process group of its own, which the client kills as
+  // Zed does: SIGKILL goes to the whole group, so what the agent started
+  // (Gemini CLI relaunches itself as a child) goes with it. SIGTERM goes to
+  // the agent alone.
+  const child = spawn(opts.command[0], opts.command.slice(1), { stdio: ["pipe", "pipe", "inherit"], detached: true });
+  const killGroup = () => {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      child.kill("SIGKILL"); // no group left to kill
+    }
+  };
   const exited = new Promise((resolve) => {
     child.on("exit", (code, signal) => { summary.agentExit = { code, signal }; resolve(); });
     child.on("error", (e) => { summary.error = `spawning agent: ${e.message}`; resolve(); });
@@ -189,7 +200,7 @@ async function main() {
   // A client stopped from outside takes its agent down with it.
   for (const sig of ["SIGTERM", "SIGINT"]) {
     process.on(sig, () => {
-      child.kill("SIGKILL");
+      killGroup();
       process.exit(130);
     });
   }
@@ -245,7 +256,7 @@ async function main() {
 
   const timer = setTimeout(() => {
     summary.error = `timeout after ${timeoutMs} ms`;
-    child.kill("SIGKILL");
+    killGroup();
   }, timeoutMs);
 
   try {
@@ -288,7 +299,7 @@ async function main() {
   if (!(await waitExit(3000))) {
     child.kill("SIGTERM");
     if (!(await waitExit(3000))) {
-      child.kill("SIGKILL");
+      killGroup();
       await waitExit(3000);
     }
   }
