@@ -30,8 +30,13 @@ const (
 // that joins them unquoted runs (Zed's ShellBuilder runs $SHELL -i -c
 // "(command args...) </dev/null").
 func commandLines(req Request) []*shellcmd.Analysis {
+	return commandLinesWith(req, shellcmd.Analyze)
+}
+
+// commandLinesWith is commandLines with analyze reading the Command line.
+func commandLinesWith(req Request, analyze func(string, shellcmd.Options) *shellcmd.Analysis) []*shellcmd.Analysis {
 	opts := shellcmd.Options{Dir: req.Cwd}
-	out := []*shellcmd.Analysis{shellcmd.Analyze(req.Command, opts)}
+	out := []*shellcmd.Analysis{analyze(req.Command, opts)}
 	if len(req.Argv) > 1 {
 		line := strings.Join(req.Argv, " ")
 		out = append(out,

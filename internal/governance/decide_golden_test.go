@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -98,10 +99,16 @@ func TestDecisionsGolden(t *testing.T) {
 			e := NewEngine(p, EngineOptions{Home: "/home/agent", Protected: append(SelfProtected(p, nil), AuditProtected(filepath.Join(root, "audit.jsonl")))})
 			var b strings.Builder
 			for _, req := range decisionRequests(root) {
+				d := e.Decide(req)
+				// What an engine keeps between decisions must not change
+				// the next one.
+				if again := e.Decide(req); !reflect.DeepEqual(again, d) {
+					t.Fatalf("%+v: decided again: %+v, first %+v", req, again, d)
+				}
 				line, err := json.Marshal(struct {
 					Req Request
 					Got Decision
-				}{req, e.Decide(req)})
+				}{req, d})
 				if err != nil {
 					t.Fatal(err)
 				}

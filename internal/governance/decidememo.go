@@ -21,6 +21,7 @@ import (
 type decisionMemo struct {
 	paths      []*pathFacts
 	lowerRoots []string
+	analyses   *analyses // the engine's
 	lines      []*shellcmd.Analysis
 	linesRead  bool
 }
@@ -102,7 +103,7 @@ func (in *reqInfo) commandLines() []*shellcmd.Analysis {
 		return commandLines(in.req)
 	}
 	if !in.memo.linesRead {
-		in.memo.lines, in.memo.linesRead = commandLines(in.req), true
+		in.memo.lines, in.memo.linesRead = commandLinesWith(in.req, in.memo.analyses.analyze), true
 	}
 	return in.memo.lines
 }

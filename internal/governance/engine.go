@@ -23,6 +23,8 @@ type Engine struct {
 
 	rootCache sync.Map // string (roots joined by NUL) -> []string (rootForms)
 
+	analyses analyses // of pure command lines
+
 	protectMu    sync.Mutex                  // serialises Protect
 	protectCache sync.Map                    // string (roots joined by NUL) -> *protectedSet
 	protected    atomic.Pointer[[]protected] // replaced whole by Protect
@@ -94,7 +96,7 @@ var readTools = map[string]bool{"Read": true, "Glob": true, "Grep": true, "LS": 
 var writeTools = map[string]bool{"Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true}
 
 func (e *Engine) info(req Request) *reqInfo {
-	in := &reqInfo{req: req, memo: &decisionMemo{}}
+	in := &reqInfo{req: req, memo: &decisionMemo{analyses: &e.analyses}}
 	tc := req.Action == ActionToolCall
 	in.read = req.Action == ActionFSRead || tc && (req.Kind == "read" || req.Kind == "search" || readTools[req.Tool])
 	in.write = req.Action == ActionFSWrite || tc && (req.Kind == "edit" || req.Kind == "delete" || req.Kind == "move" || writeTools[req.Tool])

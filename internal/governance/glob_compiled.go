@@ -16,18 +16,37 @@ import (
 
 // compiledSegs is a pattern's segments as matchSegments sees them.
 type compiledSegs struct {
-	segs    []string // as written
-	lower   []string // in lower case
-	literal []bool   // segs[i] has no wildcard: path.Match is equality
-	lowLit  []bool   // lower[i] has no wildcard
+	segs  []string  // as written
+	lower []string  // in lower case
+	kind  []segKind // how segs[i] matches
+	lowK  []segKind // how lower[i] matches
+}
+
+// segKind says how a segment matches a path element.
+type segKind uint8
+
+const (
+	segGlob    segKind = iota // path.Match
+	segLiteral                // no wildcard: equality
+	segStar                   // one "*" and no other wildcard: prefix and suffix
+)
+
+func kindOf(s string) segKind {
+	switch {
+	case !strings.ContainsAny(s, `*?[\`):
+		return segLiteral
+	case strings.Count(s, "*") == 1 && !strings.ContainsAny(s, `?[\`):
+		return segStar
+	}
+	return segGlob
 }
 
 func compileSegs(segs []string) compiledSegs {
-	c := compiledSegs{segs: segs, lower: make([]string, len(segs)), literal: make([]bool, len(segs)), lowLit: make([]bool, len(segs))}
+	c := compiledSegs{segs: segs, lower: make([]string, len(segs)), kind: make([]segKind, len(segs)), lowK: make([]segKind, len(segs))}
 	for i, s := range segs {
 		c.lower[i] = strings.ToLower(s)
-		c.literal[i] = !strings.ContainsAny(s, `*?[\`)
-		c.lowLit[i] = !strings.ContainsAny(c.lower[i], `*?[\`)
+		c.kind[i] = kindOf(s)
+		c.lowK[i] = kindOf(c.lower[i])
 	}
 	return c
 }
@@ -137,9 +156,9 @@ func (c *compiledSegs) matchPath(rel string, fold bool) bool {
 		}
 		rel = rel[i+1:]
 	}
-	segs, lit := c.segs, c.literal
+	segs, kinds := c.segs, c.kind
 	if fold {
-		segs, lit = c.lower, c.lowLit
+		segs, kinds = c.lower, c.lowK
 	}
 	var okBuf, nextBuf [33]bool
 	ok, next := okBuf[:], nextBuf[:]
@@ -159,7 +178,7 @@ func (c *compiledSegs) matchPath(rel string, fold bool) bool {
 		} else {
 			next[0] = false
 			for j := 1; j < len(ok); j++ {
-				next[j] = ok[j-1] && segMatches(ps, lit[k], elems[j-1])
+				next[j] = ok[j-1] && segMatches(ps, kinds[k], elems[j-1])
 			}
 		}
 		ok, next = next, ok
@@ -167,11 +186,15 @@ func (c *compiledSegs) matchPath(rel string, fold bool) bool {
 	return ok[len(elems)]
 }
 
-// segMatches is matchSegment(ps, name, false), name and ps already folded
-// when the match ignores case.
-func segMatches(ps string, literal bool, name string) bool {
-	if literal {
+// segMatches is matchSegment(ps, name, false) for a path element name
+// (no "/"), name and ps already folded when the match ignores case.
+func segMatches(ps string, kind segKind, name string) bool {
+	switch kind {
+	case segLiteral:
 		return ps == name
+	case segStar:
+		pre, suf, _ := strings.Cut(ps, "*")
+		return len(name) >= len(pre)+len(suf) && strings.HasPrefix(name, pre) && strings.HasSuffix(name, suf)
 	}
 	m, err := path.Match(ps, name)
 	return err == nil && m
