@@ -233,7 +233,7 @@ func crashBridgeOnce(exe, dir string, delay time.Duration, rotate bool) (crashRe
 	// The IDE reads everything; the bridge answers every permission
 	// request itself, so none may reach it.
 	asked := make(chan string, 1)
-	readDone := make(chan int)
+	readDone := make(chan int, 1) // the reader ends even when no one takes its count
 	go func() {
 		n := 0
 		defer func() { readDone <- n }()
@@ -260,24 +260,35 @@ func crashBridgeOnce(exe, dir string, delay time.Duration, rotate bool) (crashRe
 		`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":`+string(cwd)+`,"mcpServers":[]}}`+"\n"+
 		`{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"crash","prompt":[{"type":"text","text":"go"}]}}`+"\n")
 
-	// Kill the bridge delay after the first decision took effect.
-	deadline := time.Now().Add(10 * time.Second)
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+
+	// Kill the bridge delay after the first decision took effect. The
+	// bridge must not exit before; only one that is stuck takes
+	// acpwiretest.DefaultTimeout (10 s was not enough for a bridge and an
+	// agent starting at a load average of 60 on 2 cores).
+	deadline := time.Now().Add(acpwiretest.DefaultTimeout)
 	for {
 		if fi, err := os.Stat(side); err == nil && fi.Size() > 0 {
 			break
 		}
+		select {
+		case err := <-waited:
+			return res, fmt.Errorf("the bridge exited (%v) before a decision reached the agent; stderr:\n%s", err, stderr.String())
+		default:
+		}
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
-			cmd.Wait()
-			return res, fmt.Errorf("no decision reached the agent in 10s; bridge stderr:\n%s", stderr.String())
+			<-waited
+			return res, fmt.Errorf("no decision reached the agent in %v; bridge stderr:\n%s", acpwiretest.DefaultTimeout, stderr.String())
 		}
-		time.Sleep(time.Millisecond)
+		time.Sleep(time.Millisecond) // nothing to wait on: poll
 	}
 	time.Sleep(delay)
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		return res, err
 	}
-	err = cmd.Wait()
+	err = <-waited
 	res.messages = <-readDone
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
 		return res, fmt.Errorf("the bridge was not killed by SIGKILL (%v); stderr:\n%s", err, stderr.String())
@@ -291,6 +302,7 @@ func crashBridgeOnce(exe, dir string, delay time.Duration, rotate bool) (crashRe
 	// The agent dies with the bridge (parent-death signal). Until it is
 	// gone it may still append to the side file.
 	mark := permFloodLogEnv + "=" + side
+	deadline = time.Now().Add(acpwiretest.DefaultTimeout)
 	for gone := false; !gone; {
 		gone = len(acpwiretest.ProcessesWithEnv(mark)) == 0
 		if !gone && time.Now().After(deadline) {
