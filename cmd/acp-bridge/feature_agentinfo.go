@@ -18,7 +18,7 @@ func agentInfoFeature() feature {
 			if s.Governance == nil || s.Governance.Audit == nil {
 				return nil
 			}
-			s.Bridge.Use(governance.RecordAgentInfo(s.Governance.Audit))
+			s.Bridge.UseNonRetaining(governance.RecordAgentInfo(s.Governance.Audit)) // it keeps decoded copies only
 			return nil
 		},
 	}

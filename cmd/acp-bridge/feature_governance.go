@@ -43,8 +43,9 @@ func governanceFeature() feature {
 			enf := g.NewEnforcer(s.Bridge, func() bool { return s.PreToolHook != nil && s.PreToolHook() })
 			if enf != nil {
 				// A panic in the enforcement refuses the message it was judging.
-				// A Preempter: it hears cancellations as they are read.
-				s.Bridge.UseFailClosed(enf)
+				// A Preempter: it hears cancellations as they are read. It keeps
+				// copies, never a message's bytes, so read blocks are reused.
+				s.Bridge.UseFailClosedNonRetaining(enf)
 				s.OnRefused = enf.Refused
 			}
 			return nil

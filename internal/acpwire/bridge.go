@@ -153,6 +153,13 @@ func (b *Bridge) UseFailClosed(mw ...Wrapper) {
 // of such middleware should set PoisonBlocksEnv.
 func (b *Bridge) UseNonRetaining(mw ...Wrapper) { b.add(mw, layerOptions{}) }
 
+// UseFailClosedNonRetaining appends middleware that fails closed, as
+// UseFailClosed does, and keeps nothing of the messages it handles, as
+// UseNonRetaining says.
+func (b *Bridge) UseFailClosedNonRetaining(mw ...Wrapper) {
+	b.add(mw, layerOptions{failClosed: true})
+}
+
 // layerOptions says how middleware was added.
 type layerOptions struct {
 	// retaining: the middleware may keep messages' bytes after handling

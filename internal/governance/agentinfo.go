@@ -11,7 +11,9 @@ import (
 // for each initialize response from the agent (ACP agentInfo: name, title,
 // version), so that reviews name the agent as it named itself instead of by
 // the command that started it, and passes every message on untouched. The
-// strings are the agent's own claims, recorded as such.
+// strings are the agent's own claims, recorded as such. It keeps nothing of
+// a message (the record holds decoded copies), so it may be added with
+// Bridge.UseNonRetaining.
 func RecordAgentInfo(l *audit.Log) acpwire.Middleware {
 	return func(next acpwire.Handler) acpwire.Handler {
 		return acpwire.HandlerFunc(func(ctx context.Context, m *acpwire.Message) error {

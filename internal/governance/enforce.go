@@ -150,7 +150,10 @@ func (x *Enforcer) Middleware() acpwire.Middleware { return x.middleware }
 
 // Wrap implements acpwire.Wrapper: an Enforcer added with Bridge.Use (or
 // UseFailClosed) enforces, and is registered for cancellations as an
-// acpwire.Preempter (see Preempt).
+// acpwire.Preempter (see Preempt). It keeps copies of what it records or
+// remembers of a message, never the message's bytes, and settles each
+// message's fate before its handler returns, so it may be added with
+// UseFailClosedNonRetaining, as the bridge command does.
 func (x *Enforcer) Wrap(next acpwire.Handler) acpwire.Handler { return x.middleware(next) }
 
 func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {

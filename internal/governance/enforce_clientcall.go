@@ -48,7 +48,7 @@ func (x *Enforcer) onClientCall(ctx context.Context, m *acpwire.Message, next ac
 		action, subjKind, what = ActionFSWrite, "file", "writing "+p.Path
 		req.Paths = []string{p.Path}
 		content, _ := m.Get("params", "content")
-		input["path"], input["content"] = p.Path, json.RawMessage(content)
+		input["path"], input["content"] = p.Path, json.RawMessage(bytes.Clone(content))
 	default:
 		action, subjKind = ActionTerminalCreate, "terminal"
 		req.Command = shellJoin(append([]string{p.Command}, p.Args...))

@@ -102,7 +102,7 @@ func newHarnessWire(t *testing.T, opts EnforceOptions, engine bool, wo acpwire.O
 	b := acpwire.New(wo)
 	opts.Sender = b
 	h.enf = NewEnforcer(opts)
-	b.Use(h.enf)
+	b.UseFailClosedNonRetaining(h.enf) // as the bridge command adds it
 	h.Harness = acpwiretest.Start(t, b)
 	return h
 }

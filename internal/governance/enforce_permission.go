@@ -155,7 +155,7 @@ func (x *Enforcer) onPermissionResponse(ctx context.Context, m *acpwire.Message,
 		out["optionId"], out["optionKind"] = optionID, optKind
 	}
 	if m.Error != nil {
-		out["error"] = json.RawMessage(m.Error)
+		out["error"] = json.RawMessage(bytes.Clone(m.Error))
 	}
 	approved := outcome == "selected" && strings.HasPrefix(optKind, "allow")
 	stale := false

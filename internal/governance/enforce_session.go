@@ -183,7 +183,7 @@ func (x *Enforcer) onPrompt(ctx context.Context, m *acpwire.Message, next acpwir
 	}
 	prompt, _ := m.Get("params", "prompt")
 	x.append(audit.Event{Actor: actorUser, Action: "session.prompt", Subject: audit.Subject{Kind: "session", Ref: sid},
-		Input: map[string]any{"prompt": json.RawMessage(prompt)}, Metadata: map[string]any{"session": sid}})
+		Input: map[string]any{"prompt": json.RawMessage(bytes.Clone(prompt))}, Metadata: map[string]any{"session": sid}})
 	x.transition(sid, "running", "session/prompt")
 	return next.Handle(ctx, m)
 }
