@@ -13,7 +13,9 @@
 // one win. What the wire layer already checked strictly (no duplicate
 // names anywhere, valid UTF-8: acpwire.Message.CheckedStrictly) is not
 // checked again; a caller that judges a message it did not get checked
-// checks the whole message first, as governance does.
+// checks the whole message first, as governance does. UpdateOf keeps the
+// reading on the message, so the features that read one session/update
+// (compression, then governance) read its params once between them.
 //
 // The reader makes one pass over the params: it descends into the members
 // it reads and steps over every other value (a tool's megabytes of output,

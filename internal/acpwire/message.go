@@ -115,6 +115,9 @@ type Message struct {
 	// strict marks a message whose every byte the bridge checked strictly
 	// before any middleware saw it (see refusalReason).
 	strict bool
+	// memo is a reading of the message's bytes kept for the features that
+	// read them the same way (see Memo).
+	memo *memo
 }
 
 // fate is what the bridge did with a message it received.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpparams"
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
@@ -32,6 +33,16 @@ func readUpdate(params []byte) (acpparams.Update, error) {
 		return u, nil
 	}
 	return acpparams.ReadUpdate(params)
+}
+
+// readUpdateOf is readUpdate of m's params, sharing the reading of a
+// params that is not a plain chunk with the other features that read m
+// (acpparams.UpdateOf).
+func readUpdateOf(m *acpwire.Message) (acpparams.Update, error) {
+	if u, ok := readChunk(m.Params); ok {
+		return u, nil
+	}
+	return acpparams.UpdateOf(m, m.Params)
 }
 
 // readChunk reads params of exactly the chunk form above into what

@@ -79,7 +79,7 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 		}
 		return x.refuseUnreadable(m, err)
 	}
-	p, err := acpparams.ReadUpdate(m.Params)
+	p, err := acpparams.UpdateOf(m, m.Params) // read once for every feature that reads it
 	if err != nil {
 		if errors.Is(err, acpparams.ErrNotUpdate) || !mayBeToolCall(m.Params) {
 			return next.Handle(ctx, m)

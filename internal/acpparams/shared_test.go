@@ -1,0 +1,114 @@
+package acpparams
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+)
+
+// sharedSeeds are session/update params UpdateOf must read as ReadUpdate
+// does, errors included.
+var sharedSeeds = []string{
+	`{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"x","kind":"edit","status":"pending","locations":[{"path":"/w/a"}],"content":[{"type":"diff","path":"/w/a","newText":"b"}],"rawInput":{"file_path":"/w/a"}}}`,
+	`{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed","content":[{"type":"content","content":{"type":"text","text":"out"}}]}}`,
+	`{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":5,"title":[1],"locations":[{"path":7}]}}`,
+	`{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t","toolCallId":"u"}}`,
+	`{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}`,
+	`{"update":[]}`, `[]`, `{}`, `7`,
+}
+
+// message returns the session/update notification carrying params, as the
+// bridge parses it, or nil if it does not parse.
+func message(params string) *acpwire.Message {
+	m, err := acpwire.Parse(acpwire.AgentToClient, []byte(`{"jsonrpc":"2.0","method":"session/update","params":`+params+`}`))
+	if err != nil {
+		return nil
+	}
+	return m
+}
+
+// sameRead fails t unless UpdateOf(m), asked twice, gives what
+// ReadUpdate(m.Params) gives.
+func sameRead(t *testing.T, m *acpwire.Message) {
+	t.Helper()
+	want, wantErr := ReadUpdate(m.Params)
+	for range 2 {
+		got, err := UpdateOf(m, m.Params)
+		if !reflect.DeepEqual(got, want) || (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+			t.Fatalf("UpdateOf = %+v, %v; ReadUpdate = %+v, %v", got, err, want, wantErr)
+		}
+	}
+}
+
+func TestUpdateOfIsReadUpdate(t *testing.T) {
+	for _, params := range sharedSeeds {
+		m := message(params)
+		if m == nil {
+			t.Fatalf("does not parse: %s", params)
+		}
+		sameRead(t, m)
+	}
+}
+
+// TestUpdateOfReplacement: a message a feature replaced is read afresh,
+// not as the message it replaced.
+func TestUpdateOfReplacement(t *testing.T) {
+	m := message(sharedSeeds[1])
+	if u, err := UpdateOf(m, m.Params); err != nil || u.Status != "completed" {
+		t.Fatalf("UpdateOf = %+v, %v", u, err)
+	}
+	r, err := m.Patch([]byte(`"failed"`), "params", "update", "status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, err := UpdateOf(r, r.Params); err != nil || u.Status != "failed" {
+		t.Fatalf("UpdateOf(replacement) = %+v, %v; want status failed", u, err)
+	}
+	sameRead(t, r)
+}
+
+// TestUpdateOfOtherReading: a message read another way through Memo first
+// is still read by UpdateOf as ReadUpdate reads it.
+func TestUpdateOfOtherReading(t *testing.T) {
+	type otherKey struct{}
+	m := message(sharedSeeds[0])
+	if v := m.Memo(otherKey{}, func() any { return 42 }); v != 42 {
+		t.Fatalf("Memo = %v", v)
+	}
+	sameRead(t, m)
+	if v := m.Memo(otherKey{}, func() any { return 43 }); v != 43 {
+		t.Fatalf("Memo after UpdateOf = %v, want a fresh reading", v)
+	}
+}
+
+// TestUpdateOfOtherParams: params other than those read for m first are
+// read afresh, not answered with m's reading.
+func TestUpdateOfOtherParams(t *testing.T) {
+	m := message(sharedSeeds[0])
+	sameRead(t, m)
+	other := []byte(sharedSeeds[1])
+	want, _ := ReadUpdate(other)
+	if got, err := UpdateOf(m, other); err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("UpdateOf(m, other) = %+v, %v; want %+v", got, err, want)
+	}
+	// The same bytes elsewhere are read there: the values point into them.
+	copied := append([]byte(nil), m.Params...)
+	want, _ = ReadUpdate(copied)
+	if got, err := UpdateOf(m, copied); err != nil || &got.RawInput[0] != &want.RawInput[0] {
+		t.Fatalf("UpdateOf(m, copy) = %+v, %v, not a reading of the copy", got, err)
+	}
+}
+
+// FuzzUpdateOf: on every session/update the bridge parses, UpdateOf reads
+// what ReadUpdate reads, the first time and every time after.
+func FuzzUpdateOf(f *testing.F) {
+	for _, s := range sharedSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, params string) {
+		if m := message(params); m != nil {
+			sameRead(t, m)
+		}
+	})
+}
