@@ -282,7 +282,9 @@ func (a *hostileAgent) permissionAnswered(id, result json.RawMessage) {
 		return
 	}
 	if write {
-		os.WriteFile(w.path, []byte(w.content), 0o644)
+		if err := os.WriteFile(w.path, []byte(w.content), 0o644); err != nil {
+			fmt.Fprintf(os.Stderr, "%s %v\n", agentWriteFailed, err)
+		}
 		return
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -295,6 +297,11 @@ func (a *hostileAgent) permissionAnswered(id, result json.RawMessage) {
 // agentOverran starts the agent's stderr line for a command runTimeout
 // ended; the run fails on it (judge).
 const agentOverran = "hostile agent: command"
+
+// agentWriteFailed starts the agent's stderr line for a write it was allowed
+// and could not make; the run fails on it (judge), since a case that finds
+// the file unchanged would otherwise pass with nothing attempted.
+const agentWriteFailed = "hostile agent: allowed write failed:"
 
 // turn sends the attack, then the sync request, and ends the turn once the
 // sync is answered.

@@ -120,7 +120,8 @@ func TestHarnessWantFails(t *testing.T) {
 // TestHarnessApprovalFails shows @want-file, @not-file and @approval can
 // fail: the person's answer is the opposite of what each case's checks
 // expect, so the agent's write happens where it must not and is missing
-// where it must be, and the log records the other answer.
+// where it must be, and the log records the other answer. An allowed write
+// the agent cannot make fails the run too.
 func TestHarnessApprovalFails(t *testing.T) {
 	needBridge(t)
 	request := `{"jsonrpc":"2.0","id":"p1","method":"session/request_permission","params":{"sessionId":"{{SID}}","toolCall":{"toolCallId":"tc-p1","title":"Write drafts/plan.md","kind":"edit","rawInput":{"file_path":"{{WS}}/drafts/plan.md","content":"the agent's plan"}},"options":[{"optionId":"allow-once","name":"Allow","kind":"allow_once"},{"optionId":"reject-once","name":"Reject","kind":"reject_once"}]}}`
@@ -129,14 +130,16 @@ func TestHarnessApprovalFails(t *testing.T) {
 		bypass           bool
 		failures         []string
 	}{
-		{"rejected", "@want-file drafts/plan.md the agent's plan\n@approval allow drafts/plan.md\n", false,
+		{"rejected", "@setup dir drafts\n@want-file drafts/plan.md the agent's plan\n@approval allow drafts/plan.md\n", false,
 			[]string{"does not hold", "no approval.recorded record"}},
-		{"approved", "@approve\n@not-file drafts/plan.md the agent's plan\n@approval reject drafts/plan.md\n", true,
+		{"approved", "@setup dir drafts\n@approve\n@not-file drafts/plan.md the agent's plan\n@approval reject drafts/plan.md\n", true,
 			[]string{"no approval.recorded record"}},
+		// No drafts directory: the agent's write, allowed, cannot be made.
+		{"write-failed", "@approve\n", false, []string{"a write the agent was allowed failed"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			c, err := parseCase("inline", "approval/"+tt.name, []byte("@control\n@setup dir drafts\n"+tt.directives+request+"\n"))
+			c, err := parseCase("inline", "approval/"+tt.name, []byte("@control\n"+tt.directives+request+"\n"))
 			if err != nil {
 				t.Fatal(err)
 			}

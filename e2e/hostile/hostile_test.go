@@ -182,6 +182,9 @@ func (v *verdict) judge(c hostileCase, received []byte, bridged bool) {
 	if strings.Contains(v.stderr, agentOverran) {
 		v.fail("a command the agent ran was ended by runTimeout (see the stderr)")
 	}
+	if strings.Contains(v.stderr, agentWriteFailed) {
+		v.fail("a write the agent was allowed failed (see the stderr): a case finding the file unchanged would pass with nothing written")
+	}
 	for _, canary := range []string{w.canaryWS, w.canaryOut} {
 		if bytes.Contains(received, []byte(canary)) {
 			v.bypass("the agent received the secret %s", canary)
