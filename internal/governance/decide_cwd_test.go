@@ -13,17 +13,7 @@ import (
 // text alone) must not carry where its names led: each decision resolves
 // them against its own directory, and the file system as it is.
 func TestCommandDecisionsFollowCwd(t *testing.T) {
-	root := t.TempDir()
-	for _, d := range []string{"a", "b"} {
-		if err := os.Mkdir(root+"/"+d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, f := range []string{".env", "a/notes.txt"} {
-		if err := os.WriteFile(root+"/"+f, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := tempTree(t, []string{"a", "b"}, []string{".env", "a/notes.txt"})
 	if err := os.Symlink("../.env", root+"/b/notes.txt"); err != nil {
 		t.Fatal(err)
 	}

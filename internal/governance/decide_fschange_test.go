@@ -13,17 +13,7 @@ import (
 // system says at the time; a hostile agent swaps a link between two of its
 // calls exactly to catch an answer kept from the first.
 func TestDecisionsSeeFileSystemChanges(t *testing.T) {
-	root := t.TempDir()
-	for _, d := range []string{"sub", "secret"} {
-		if err := os.Mkdir(root+"/"+d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, f := range []string{".env", "a.txt", "b.txt", "GOVERNANCE.md", "sub/x", "secret/x"} {
-		if err := os.WriteFile(root+"/"+f, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := tempTree(t, []string{"sub", "secret"}, []string{".env", "a.txt", "b.txt", "GOVERNANCE.md", "sub/x", "secret/x"})
 	e := NewEngine(testPolicy(t, "  default: allow\n  deny: [Read(**/.env), Edit(**/.env), Read(./secret/**)]\n"),
 		EngineOptions{Roots: []string{root}})
 	e.Protect(ProtectedPath{Path: root + "/GOVERNANCE.md", What: "the governance policy"})
@@ -88,4 +78,22 @@ func TestDecisionsSeeFileSystemChanges(t *testing.T) {
 			t.Errorf("%s: Decide = %v (ref %s: %s); want %v", s.name, d.Value, d.Ref, d.Reason, s.want)
 		}
 	}
+}
+
+// tempTree makes a temporary directory holding the directories dirs, made
+// in order, and the files files, each holding "x", and returns its path.
+func tempTree(t *testing.T, dirs, files []string) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, d := range dirs {
+		if err := os.Mkdir(root+"/"+d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range files {
+		if err := os.WriteFile(root+"/"+f, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
 }
