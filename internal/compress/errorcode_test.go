@@ -78,21 +78,29 @@ func BenchmarkFindErrorCodes(b *testing.B) {
 func TestHasBetween(t *testing.T) {
 	for _, r := range [][2]byte{{'A', 'Z'}, {'0', '9'}} {
 		in := func(c byte) bool { return r[0] <= c && c <= r[1] }
-		for _, fill := range []byte{0, 'a', r[0] - 1, r[1] + 1, 0x7F, 0x80, 0xC1, 0xDA, 0xFF} {
-			for pos := range 8 {
-				for b := range 256 {
-					var w uint64
-					for i := range 8 {
-						c := fill
-						if i == pos {
-							c = byte(b)
-						}
-						w |= uint64(c) << (8 * i)
+		eachProbe([]byte{0, 'a', r[0] - 1, r[1] + 1, 0x7F, 0x80, 0xC1, 0xDA, 0xFF}, func(w uint64, fill, b byte) {
+			if got, want := hasBetween(w, r[0], r[1]), in(b) || in(fill); got != want {
+				t.Fatalf("hasBetween(%#016x, %q, %q) = %v, want %v", w, r[0], r[1], got, want)
+			}
+		})
+	}
+}
+
+// eachProbe calls f with every eight-byte word that holds fill in seven
+// of its bytes and any byte value b in the eighth, for each fill given.
+func eachProbe(fills []byte, f func(w uint64, fill, b byte)) {
+	for _, fill := range fills {
+		for pos := range 8 {
+			for b := range 256 {
+				var w uint64
+				for i := range 8 {
+					c := fill
+					if i == pos {
+						c = byte(b)
 					}
-					if got, want := hasBetween(w, r[0], r[1]), in(byte(b)) || in(fill); got != want {
-						t.Fatalf("hasBetween(%#016x, %q, %q) = %v, want %v", w, r[0], r[1], got, want)
-					}
+					w |= uint64(c) << (8 * i)
 				}
+				f(w, fill, byte(b))
 			}
 		}
 	}
