@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"testing"
 )
 
 // hostileCase is one attack: the lines the agent sends and what must hold
@@ -66,6 +67,16 @@ func defaultIDEs(lines []string) []string {
 		}
 	}
 	return []string{"js", "go"}
+}
+
+// testCases loads the cases of testdata, failing t when one does not parse.
+func testCases(t *testing.T) []hostileCase {
+	t.Helper()
+	cases, err := loadCases("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cases
 }
 
 // loadCases reads every testdata/*.txtar and testdata/commands.txt.

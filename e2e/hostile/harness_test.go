@@ -43,10 +43,7 @@ func TestRunOverran(t *testing.T) {
 // means the attack worked, not that the IDE is broken.
 func TestHarnessDetects(t *testing.T) {
 	needBridge(t)
-	cases, err := loadCases("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cases := testCases(t)
 	byName := map[string]hostileCase{}
 	for _, c := range cases {
 		byName[c.name] = c
@@ -218,10 +215,7 @@ func TestReaders(t *testing.T) {
 // TestCasesLoad checks every case file parses, so a broken case fails even
 // while the suite is off.
 func TestCasesLoad(t *testing.T) {
-	cases, err := loadCases("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cases := testCases(t)
 	if len(cases) < 100 {
 		t.Errorf("only %d cases loaded", len(cases))
 	}

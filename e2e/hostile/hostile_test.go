@@ -19,10 +19,7 @@ import (
 // suite's policy.
 func TestHostile(t *testing.T) {
 	needBridge(t)
-	cases, err := loadCases("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cases := testCases(t)
 	for _, c := range cases {
 		variants := c.ides
 		if testing.Short() {

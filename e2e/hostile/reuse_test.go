@@ -24,10 +24,7 @@ import (
 // send.
 func TestHostileReusedBlocks(t *testing.T) {
 	needBridge(t)
-	cases, err := loadCases("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cases := testCases(t)
 	// The IDE process, and so the bridge it starts, inherits it; the
 	// parallel runs below all end before this test does.
 	os.Setenv(acpwire.PoisonBlocksEnv, "1")

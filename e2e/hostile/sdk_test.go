@@ -34,10 +34,7 @@ func TestJSReaderMatchesSDK(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(sdk, "package.json")); err != nil {
 		t.Fatalf("the TypeScript SDK is not installed: run e2e/install.sh (%v)", err)
 	}
-	cases, err := loadCases("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cases := testCases(t)
 	p := placeholders{ws: "/w", out: "/o", sid: "s", bin: "/b", audit: "/w/audit/log", policy: "/w/GOVERNANCE.md", secret: "ghp_x", markers: "/m"}
 	var lines [][]byte
 	var names []string
