@@ -175,23 +175,15 @@ func (ide *executingIDE) converse() error {
 		return fmt.Errorf("initialize: %v", err)
 	}
 	ws, _ := json.Marshal(ide.cfg.Workspace)
-	ans, err := ide.call("1", "session/new", `{"cwd":`+string(ws)+`,"mcpServers":[]}`)
+	ans, err := ide.call(sessionNewID, "session/new", `{"cwd":`+string(ws)+`,"mcpServers":[]}`)
 	if err != nil {
 		return fmt.Errorf("session/new: %v", err)
 	}
-	var sn struct {
-		Result struct {
-			SessionID string `json:"sessionId"`
-		} `json:"result"`
-	}
-	if err := json.Unmarshal(ans, &sn); err != nil || sn.Result.SessionID == "" {
+	sn := sessionOpened(ans) // the reader marked it opened (handle)
+	if sn == "" {
 		return fmt.Errorf("session/new answered %s", ans)
 	}
-	ide.mu.Lock()
-	ide.opened[sn.Result.SessionID] = true
-	ide.res.Opened = append(ide.res.Opened, sn.Result.SessionID)
-	ide.mu.Unlock()
-	sid, _ := json.Marshal(sn.Result.SessionID)
+	sid, _ := json.Marshal(sn)
 	ans, err = ide.call("2", "session/prompt", `{"sessionId":`+string(sid)+`,"prompt":[{"type":"text","text":"go"}]}`)
 	if err != nil {
 		return fmt.Errorf("session/prompt: %v", err)
@@ -262,6 +254,15 @@ func (ide *executingIDE) handle(line []byte) {
 		ide.mu.Lock()
 		ch, ok := ide.pending[string(msg.id)]
 		delete(ide.pending, string(msg.id))
+		if ok && string(msg.id) == `"`+sessionNewID+`"` {
+			// Opened as the response is read, in turn with what follows
+			// it, as a client's reader does: a session/update the bridge
+			// sends right after it is for a session the IDE has.
+			if sid := sessionOpened(line); sid != "" {
+				ide.opened[sid] = true
+				ide.res.Opened = append(ide.res.Opened, sid)
+			}
+		}
 		ide.mu.Unlock()
 		if ok {
 			// The whole line, so call's caller can read result or error.
@@ -276,6 +277,22 @@ func (ide *executingIDE) handle(line []byte) {
 		result, rpcErr := ide.serve(msg)
 		ide.answer(msg.id, result, rpcErr)
 	}
+}
+
+// sessionNewID is the id of the IDE's session/new request.
+const sessionNewID = "1"
+
+// sessionOpened returns the sessionId of a session/new response line, or "".
+func sessionOpened(line []byte) string {
+	var sn struct {
+		Result struct {
+			SessionID string `json:"sessionId"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(line, &sn) != nil {
+		return ""
+	}
+	return sn.Result.SessionID
 }
 
 // sawSession records the session id of a message the IDE handled.
