@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // urlWriter passes on the URL audit serve prints.
@@ -52,12 +53,21 @@ func TestAuditServe(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &http.Client{Jar: jar}
-	resp, err = c.Get(u)
-	if err != nil {
-		t.Fatal(err)
+	// The server reads the log after it starts listening; the page says so
+	// until it has read all of it, and lists its sessions then.
+	var body []byte
+	for deadline := time.Now().Add(time.Minute); ; {
+		resp, err = c.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(body), `class="indexing"`) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond) // nothing to wait on: poll
 	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
 	if resp.StatusCode != 200 || !strings.Contains(string(body), ">s1</a>") {
 		t.Errorf("with the token: %d\n%s", resp.StatusCode, body)
 	}
