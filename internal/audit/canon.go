@@ -70,19 +70,9 @@ func appendCanonical(dst []byte, v any) ([]byte, error) {
 			keys = append(keys, k)
 		}
 		slices.SortFunc(keys, compareUTF16)
-		dst = append(dst, '{')
-		for i, k := range keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendCanonicalString(dst, k)
-			dst = append(dst, ':')
-			var err error
-			if dst, err = appendCanonical(dst, v[k]); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, '}'), nil
+		return appendObject(dst, keys, func(dst []byte, k string) ([]byte, error) {
+			return appendCanonical(dst, v[k])
+		})
 	case canonObject:
 		return append(dst, v...), nil
 	case *sharedTree:
@@ -101,6 +91,25 @@ func appendCanonical(dst []byte, v any) ([]byte, error) {
 	default:
 		return dst, fmt.Errorf("unexpected %T in decoded JSON", v)
 	}
+}
+
+// appendObject appends the object whose member names are keys, in the
+// order given (RFC 8785's is the caller's to make), each value appended
+// by member; it stops at member's first error.
+func appendObject(dst []byte, keys []string, member func(dst []byte, k string) ([]byte, error)) ([]byte, error) {
+	dst = append(dst, '{')
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendCanonicalString(dst, k)
+		dst = append(dst, ':')
+		var err error
+		if dst, err = member(dst, k); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, '}'), nil
 }
 
 // appendCanonicalString appends s as an RFC 8785 string: only '"', '\\' and

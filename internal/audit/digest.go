@@ -38,17 +38,29 @@ const digestMarker = "[REDACTED:"
 // digest returns the digest record of a string of a tool's output whose
 // JSON text is raw, or the redacted string when it fits in the preview.
 func (r *redactor) digest(raw []byte) any {
+	short, preview, n := r.previewText(raw)
+	if short != nil {
+		return short
+	}
+	return appendDigest(make(canonObject, 0, len(preview)+160), len(raw), sha256.Sum256(raw), preview, n)
+}
+
+// previewText decodes the string whose JSON text is raw as far as a
+// digest needs: when the whole string fits in the preview it returns it,
+// redacted, as short; otherwise it returns the digest's preview and the
+// number of redactions in it, and short is nil.
+func (r *redactor) previewText(raw []byte) (short any, preview string, redactions int) {
 	const decoded = PreviewBytes + previewSlack
 	buf, complete := rawjson.AppendUnquoted(make([]byte, 0, min(decoded+8, len(raw))), raw, decoded)
 	text := string(buf)
 	if complete && len(text) <= PreviewBytes {
 		if out, changed := r.str(text); changed {
-			return out
+			return out, "", 0
 		}
-		return text
+		return text, "", 0
 	}
-	preview, n := previewOf(text, complete, PreviewBytes)
-	return appendDigest(make(canonObject, 0, len(preview)+160), len(raw), sha256.Sum256(raw), preview, n)
+	preview, redactions = previewOf(text, complete, PreviewBytes)
+	return nil, preview, redactions
 }
 
 // canonObject is a JSON object already in canonical form, made without a

@@ -10,16 +10,10 @@ import (
 // digestAsMap is digest as it was before canonObject: the record as a
 // map, for appendCanonical to encode.
 func (r *redactor) digestAsMap(raw []byte) any {
-	const decoded = PreviewBytes + previewSlack
-	buf, complete := rawjson.AppendUnquoted(make([]byte, 0, min(decoded+8, len(raw))), raw, decoded)
-	text := string(buf)
-	if complete && len(text) <= PreviewBytes {
-		if out, changed := r.str(text); changed {
-			return out
-		}
-		return text
+	short, preview, n := r.previewText(raw)
+	if short != nil {
+		return short
 	}
-	preview, n := previewOf(text, complete, PreviewBytes)
 	return map[string]any{
 		"$digest":    true,
 		"bytes":      jsonInt(len(raw)),

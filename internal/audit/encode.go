@@ -45,19 +45,10 @@ func (r *redactor) appendMap(dst []byte, m map[string]any) ([]byte, bool, error)
 			}
 		}
 	}
-	dst = append(dst, '{')
-	for i, k := range keys {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendCanonicalString(dst, k)
-		dst = append(dst, ':')
-		var err error
-		if dst, err = r.appendMember(dst, k, m[k], pairSecret); err != nil {
-			return dst, false, err
-		}
-	}
-	return append(dst, '}'), true, nil
+	dst, err := appendObject(dst, keys, func(dst []byte, k string) ([]byte, error) {
+		return r.appendMember(dst, k, m[k], pairSecret)
+	})
+	return dst, err == nil, err
 }
 
 // appendMember appends the redacted canonical form of e, the value of

@@ -231,17 +231,10 @@ func joinMembers(m map[string]json.RawMessage, skip map[string]bool) []byte {
 		}
 	}
 	slices.SortFunc(keys, compareUTF16)
-	out := make([]byte, 0, size)
-	out = append(out, '{')
-	for i, k := range keys {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = appendCanonicalString(out, k)
-		out = append(out, ':')
-		out = append(out, m[k]...)
-	}
-	return append(out, '}')
+	out, _ := appendObject(make([]byte, 0, size), keys, func(dst []byte, k string) ([]byte, error) {
+		return append(dst, m[k]...), nil // never fails
+	})
+	return out
 }
 
 // validate checks line against the audit event schema.
