@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -14,27 +13,13 @@ import (
 // person answers yes to. A rule that names the place (`Edit(~/.bashrc)`,
 // `Edit(//etc/hosts)`) decides it, and a deny is a deny wherever it is.
 func TestOutsideRootsRestrictingRules(t *testing.T) {
-	tmp := t.TempDir()
+	tmp := tempTree(t, []string{"ws", "home", "etc"}, nil)
 	root, home := filepath.Join(tmp, "ws"), filepath.Join(tmp, "home")
-	for _, d := range []string{root, home, filepath.Join(tmp, "etc")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
 	t.Setenv("HOME", home)
-	file := filepath.Join(tmp, "GOVERNANCE.md")
-	body := "---\nschema: governance.workspace/v1\nname: outside\ntitle: T\ndescription: D\nversion: 1.0.0\n" +
-		"rules:\n  default: allow\n" +
-		"  ask: [Edit, Write(**/*.sh), Edit(~/.profile), Edit(/" + filepath.Join(tmp, "etc") + "/hosts)]\n" +
-		"  escalate: [Write(**/*.conf)]\n" +
-		"  deny: [Edit(**/*.key)]\n---\n"
-	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p, err := LoadPolicy(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testPolicy(t, "  default: allow\n"+
+		"  ask: [Edit, Write(**/*.sh), Edit(~/.profile), Edit(/"+filepath.Join(tmp, "etc")+"/hosts)]\n"+
+		"  escalate: [Write(**/*.conf)]\n"+
+		"  deny: [Edit(**/*.key)]\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
 	tests := []struct {
 		name string
