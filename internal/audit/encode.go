@@ -54,7 +54,8 @@ func (r *redactor) appendMap(dst []byte, m map[string]any) ([]byte, bool, error)
 // appendMember appends the redacted canonical form of e, the value of
 // the member k; pairSecret is the secret name of a name/value pair, or "".
 func (r *redactor) appendMember(dst []byte, k string, e any, pairSecret string) ([]byte, error) {
-	masked := pairSecret != "" && k == "value" || isSecretKey(k)
+	pairValue, secretKey := pairSecret != "" && k == "value", isSecretKey(k)
+	masked := pairValue || secretKey
 	switch tc := e.(type) {
 	case ToolCall:
 		if !masked {
@@ -70,13 +71,9 @@ func (r *redactor) appendMember(dst []byte, k string, e any, pairSecret string) 
 		return dst, err
 	}
 	switch {
-	case pairSecret != "" && k == "value":
-		name := pairSecret
-		if len(name) > 16 {
-			name, _ = redactString(name)
-		}
-		return appendCanonical(dst, redacted("secret-key:"+shorten(name, 64)))
-	case isSecretKey(k) && hasContent(t):
+	case pairValue:
+		return appendCanonical(dst, pairValueMarker(pairSecret))
+	case secretKey && hasContent(t):
 		return appendCanonical(dst, redacted("secret-key:"+shorten(k, 64)))
 	}
 	return appendCanonical(dst, r.tree(t))

@@ -453,11 +453,7 @@ func (r *redactor) tree(v any) any {
 			}
 			switch {
 			case pairSecret && k == "value":
-				name := pairName
-				if len(name) > 16 {
-					name, _ = redactString(name)
-				}
-				v[k] = redacted("secret-key:" + shorten(name, 64))
+				v[k] = pairValueMarker(pairName)
 			case isSecretKey(k) && hasContent(e):
 				v[k] = redacted("secret-key:" + shorten(k2, 64))
 			default:
@@ -472,6 +468,16 @@ func (r *redactor) tree(v any) any {
 	default:
 		return v
 	}
+}
+
+// pairValueMarker is the marker that stands for the value of a
+// name/value pair whose name is the secret name name: the name, itself
+// redacted when long enough to hold a secret.
+func pairValueMarker(name string) map[string]any {
+	if len(name) > 16 {
+		name, _ = redactString(name)
+	}
+	return redacted("secret-key:" + shorten(name, 64))
 }
 
 // escapeMarkerKey keeps caller data from passing for a marker: a key
