@@ -195,7 +195,7 @@ func (w *walker) arithWord(parts []syntax.WordPart, where string) {
 	for _, part := range parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
-			if len(parts) == 1 && nameEnd(p.Value) == len(p.Value) && p.Value != "" {
+			if len(parts) == 1 && validName(p.Value) {
 				w.evaluated(evaluation{name: p.Value, where: where})
 			}
 		case *syntax.ParamExp:
@@ -221,7 +221,7 @@ func arithName(x syntax.ArithmExpr) (string, bool) {
 		return "", false
 	}
 	name := wd.Lit()
-	return name, name != "" && nameEnd(name) == len(name)
+	return name, validName(name)
 }
 
 // assignOp reports whether op assigns (=, +=, ...).
@@ -306,7 +306,7 @@ func (w *walker) checkEvaluations() {
 	aliased := w.evals.nameref
 	for _, a := range w.a.Assignments {
 		w.elementSubscript(a.Name) // read 'a[i]', printf -v 'a[i]'
-		if nameEnd(a.Name) != len(a.Name) || a.Name == "" {
+		if !validName(a.Name) {
 			aliased = true // declare "$x"=v, read "$x": any name may be set
 		}
 		byName[a.Name] = append(byName[a.Name], a)
@@ -373,7 +373,7 @@ func evaluatedWhat(e evaluation) string {
 // paramName shows a variable's name, a positional or special parameter
 // with its $ ($1, $@).
 func paramName(name string) string {
-	if name != "" && nameEnd(name) == len(name) {
+	if validName(name) {
 		return name
 	}
 	return "$" + name
