@@ -13,10 +13,10 @@ import (
 //
 //	{"sessionId":S,"update":{"sessionUpdate":"V","content":{"type":"text","text":T}}}
 //
-// Most of a stream is such chunks, so readUpdate reads params of exactly
-// this form directly (readChunk) and leaves every other to
-// acpparams.ReadUpdate, which gives the same Update for these
-// (FuzzReadChunk).
+// Most of a stream is such chunks, so readUpdateOf reads params of
+// exactly this form directly (readChunk) and leaves every other to
+// acpparams.UpdateOf, which reads as acpparams.ReadUpdate does; readChunk
+// gives ReadUpdate's Update for these (FuzzReadChunk).
 const (
 	chunkSession = `{"sessionId":`
 	chunkUpdate  = `,"update":{"sessionUpdate":`
@@ -26,14 +26,6 @@ const (
 
 // chunkKinds are the chunk variants readChunk reads, as written.
 var chunkKinds = [...]string{`"agent_message_chunk"`, `"agent_thought_chunk"`, `"user_message_chunk"`}
-
-// readUpdate reads a session/update's params as acpparams.ReadUpdate does.
-func readUpdate(params []byte) (acpparams.Update, error) {
-	if u, ok := readChunk(params); ok {
-		return u, nil
-	}
-	return acpparams.ReadUpdate(params)
-}
 
 // readUpdateOf is readUpdate of m's params, sharing the reading of a
 // params that is not a plain chunk with the other features that read m

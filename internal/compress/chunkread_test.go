@@ -57,6 +57,15 @@ func FuzzReadChunk(f *testing.F) {
 	f.Fuzz(func(t *testing.T, params []byte) { checkReadChunk(t, params) })
 }
 
+// readUpdate is readUpdateOf without a message to share the reading
+// with: readChunk, or else acpparams.ReadUpdate.
+func readUpdate(params []byte) (acpparams.Update, error) {
+	if u, ok := readChunk(params); ok {
+		return u, nil
+	}
+	return acpparams.ReadUpdate(params)
+}
+
 func checkReadChunk(t *testing.T, params []byte) {
 	t.Helper()
 	want, wantErr := acpparams.ReadUpdate(params)
