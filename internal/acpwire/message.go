@@ -168,10 +168,7 @@ func parse(dir Direction, line []byte) (*Message, bool) {
 // as it validates it.
 func parseMembers(dir Direction, line []byte) (*Message, bool) {
 	m := &Message{Dir: dir, Raw: line}
-	i := 0
-	for i < len(line) && isJSONSpace(line[i]) {
-		i++
-	}
+	i := skipJSONSpace(line, 0)
 	if i < len(line) && line[i] == '[' {
 		if !rawjson.Valid(line) {
 			return nil, false
