@@ -3,8 +3,6 @@ package audit
 import (
 	"encoding/json"
 	"fmt"
-
-	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
 // A tool's output (what a file read returned, what a command printed, a
@@ -142,12 +140,10 @@ func (l *Log) digestTree(raw []byte, diffCap int) (st *sharedTree, diffs bool, e
 // the decoded string (invalid UTF-8 and lone surrogates replaced as
 // encoding/json does).
 func (d *fastDecoder) digestString() (any, bool) {
-	end, ok := rawjson.ValidString(d.data, d.i)
+	lit, ok := d.stringText()
 	if !ok {
 		return nil, false
 	}
-	lit := d.data[d.i:end]
-	d.i = end
 	if len(lit) > d.digest {
 		return &digestText{raw: lit}, true
 	}

@@ -203,13 +203,23 @@ func (d *fastDecoder) number() (any, bool) {
 // str reads a string at d.data[d.i] == '"', decoded as encoding/json
 // decodes it (invalid UTF-8 and lone surrogate escapes become U+FFFD).
 func (d *fastDecoder) str() (string, bool) {
-	end, ok := rawjson.ValidString(d.data, d.i)
+	lit, ok := d.stringText()
 	if !ok {
 		return "", false
 	}
+	return unquote(lit), true
+}
+
+// stringText reads the JSON text of a valid string at d.data[d.i] == '"',
+// quotes included, and moves past it.
+func (d *fastDecoder) stringText() ([]byte, bool) {
+	end, ok := rawjson.ValidString(d.data, d.i)
+	if !ok {
+		return nil, false
+	}
 	lit := d.data[d.i:end]
 	d.i = end
-	return unquote(lit), true
+	return lit, true
 }
 
 // unquote decodes lit, a valid JSON string literal, as encoding/json does.
