@@ -357,8 +357,9 @@ func isSessionOpen(m *acpwire.Message) bool {
 // request never reaches the agent: a session the policy cannot be applied to
 // is not opened. Neither the middleware nor an adapter's Observe or
 // PatchSession keeps a message or slices of its bytes after handling it
-// (they decode into copies and write audit records synchronously), so it
-// may be added with Bridge.UseNonRetaining; adapters must keep it so.
+// (they read it, or decode copies of it, and write audit records
+// synchronously), so it may be added with Bridge.UseNonRetaining; adapters
+// must keep it so.
 func Middleware(sel *Selector, s acpwire.Sender) acpwire.Middleware {
 	return func(next acpwire.Handler) acpwire.Handler {
 		return acpwire.HandlerFunc(func(ctx context.Context, m *acpwire.Message) error {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/acp-bridge/acp-bridge/internal/acpparams"
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 	"github.com/acp-bridge/acp-bridge/internal/governance"
@@ -379,39 +380,24 @@ func (g *gemini) Observe(m *acpwire.Message) {
 	if g.audit == nil || g.dir == "" || !bytes.Contains(m.Params, geminiDenied) {
 		return
 	}
-	var p struct {
-		SessionID string `json:"sessionId"`
-		Update    struct {
-			SessionUpdate string          `json:"sessionUpdate"`
-			ToolCallID    string          `json:"toolCallId"`
-			Status        string          `json:"status"`
-			Kind          string          `json:"kind"`
-			Title         string          `json:"title"`
-			RawInput      json.RawMessage `json:"rawInput"`
-			Content       json.RawMessage `json:"content"`
-		} `json:"update"`
-	}
-	if json.Unmarshal(m.Params, &p) != nil {
+	u, err := acpparams.UpdateOf(m, m.Params)
+	if err != nil || !u.IsToolCall() || u.Status != "failed" || !bytes.Contains(u.Content, geminiDenied) {
 		return
 	}
-	u := p.Update
-	if (u.SessionUpdate != "tool_call" && u.SessionUpdate != "tool_call_update") || u.Status != "failed" || !bytes.Contains(u.Content, geminiDenied) {
-		return
-	}
-	tool := strings.SplitN(u.ToolCallID, "__", 2)[0] // "run_shell_command__run_shell_command_17952..._0"
+	tool := strings.SplitN(u.ID, "__", 2)[0] // "run_shell_command__run_shell_command_17952..._0"
 	ev := audit.Event{
 		Actor:   auditActor,
 		Action:  "tool.call",
-		Subject: audit.Subject{Kind: "tool-call", Ref: u.ToolCallID},
+		Subject: audit.Subject{Kind: "tool-call", Ref: u.ID},
 		Input:   rawOrNil(u.RawInput),
 		Output:  toolOutput(u.Content),
 		Policy:  &audit.Policy{Ref: "gemini-admin-policy", Decision: "deny"},
 		Metadata: map[string]any{
-			"session":     p.SessionID,
+			"session":     u.SessionID,
 			"stage":       "agent-policy",
 			"agent":       Gemini,
 			"enforcement": "refused by Gemini CLI's policy engine, which runs with the bridge's rules as its admin policy; Gemini does not report which rule",
-			"toolCall": audit.ToolCall{Kind: "tool-call", Operator: g.operator, Session: p.SessionID, ToolCallID: u.ToolCallID,
+			"toolCall": audit.ToolCall{Kind: "tool-call", Operator: g.operator, Session: u.SessionID, ToolCallID: u.ID,
 				Tool: tool, Arguments: rawOrNil(u.RawInput), Error: toolOutput(u.Content)},
 		},
 	}
@@ -419,7 +405,7 @@ func (g *gemini) Observe(m *acpwire.Message) {
 		ev.Metadata["title"] = u.Title
 	}
 	if err := g.audit.AppendSync(ev); err != nil {
-		g.logger.Error("adapter: audit record of a call Gemini refused", "toolCallId", u.ToolCallID, "err", err)
+		g.logger.Error("adapter: audit record of a call Gemini refused", "toolCallId", u.ID, "err", err)
 	}
 }
 
