@@ -52,13 +52,20 @@ func pathWorkspace(t testing.TB) (root, outside string) {
 	return root, outside
 }
 
-func TestDecideUntrustworthyPaths(t *testing.T) {
+// pathEngine returns an engine with the test policy whose one root is a
+// pathWorkspace, and that root.
+func pathEngine(t *testing.T) (*Engine, string) {
+	t.Helper()
 	p, err := LoadPolicy("testdata/policy/GOVERNANCE.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	root, _ := pathWorkspace(t)
-	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	return NewEngine(p, EngineOptions{Roots: []string{root}}), root
+}
+
+func TestDecideUntrustworthyPaths(t *testing.T) {
+	e, root := pathEngine(t)
 	long := root + "/" + strings.Repeat("a/", 2100)
 	tests := []struct {
 		name   string
@@ -113,12 +120,7 @@ func TestDecideUntrustworthyPaths(t *testing.T) {
 // are still allowed: the walk must not refuse what the kernel would open
 // in the same place.
 func TestDecideHarmlessLinks(t *testing.T) {
-	p, err := LoadPolicy("testdata/policy/GOVERNANCE.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, _ := pathWorkspace(t)
-	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	e, root := pathEngine(t)
 	for _, tt := range []struct {
 		action, path string
 		want         Value
@@ -189,12 +191,7 @@ func FuzzResolvePath(f *testing.F) {
 // the IDE chooses (its own directory), so whatever its command names is
 // not where the bridge would judge it; it is denied with that reason.
 func TestTerminalWithoutCwd(t *testing.T) {
-	p, err := LoadPolicy("testdata/policy/GOVERNANCE.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, _ := pathWorkspace(t)
-	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	e, root := pathEngine(t)
 	for _, tt := range []struct {
 		req  Request
 		want Value
