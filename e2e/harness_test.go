@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/e2e/fakemodel"
 )
 
@@ -481,7 +481,7 @@ func (r *run) leftovers() []int { return markedProcesses(r.marker) }
 
 // markedProcesses lists the live processes whose environment has the run
 // marker m.
-func markedProcesses(m string) []int { return acpwiretest.ProcessesWithEnv(marker + "=" + m) }
+func markedProcesses(m string) []int { return acpwire.ProcessesWithEnv(marker + "=" + m) }
 
 // noLeftovers fails the test if processes of this run outlive it by more
 // than a grace period.

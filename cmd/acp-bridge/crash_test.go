@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
@@ -304,9 +305,9 @@ func crashBridgeOnce(exe, dir string, delay time.Duration, rotate bool) (crashRe
 	mark := permFloodLogEnv + "=" + side
 	deadline = time.Now().Add(acpwiretest.DefaultTimeout)
 	for gone := false; !gone; {
-		gone = len(acpwiretest.ProcessesWithEnv(mark)) == 0
+		gone = len(acpwire.ProcessesWithEnv(mark)) == 0
 		if !gone && time.Now().After(deadline) {
-			return res, fmt.Errorf("the agent outlived the killed bridge: pids %v", acpwiretest.ProcessesWithEnv(mark))
+			return res, fmt.Errorf("the agent outlived the killed bridge: pids %v", acpwire.ProcessesWithEnv(mark))
 		}
 		time.Sleep(2 * time.Millisecond)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
 )
 
@@ -45,7 +46,7 @@ func TestSIGTERMLeavesNoProcess(t *testing.T) {
 	if line := ide.Next(); !strings.Contains(line, "_test/ready") {
 		t.Fatalf("agent did not start: %q", line)
 	}
-	if n := len(acpwiretest.ProcessesWithEnv(mark)); n != 2 {
+	if n := len(acpwire.ProcessesWithEnv(mark)); n != 2 {
 		t.Fatalf("want the agent and its child running, found %d marked processes", n)
 	}
 	start := time.Now()
@@ -59,7 +60,7 @@ func TestSIGTERMLeavesNoProcess(t *testing.T) {
 	t.Logf("bridge exited %v after SIGTERM", time.Since(start).Round(time.Millisecond))
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		left := acpwiretest.ProcessesWithEnv(mark)
+		left := acpwire.ProcessesWithEnv(mark)
 		if len(left) == 0 {
 			return
 		}

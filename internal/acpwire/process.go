@@ -73,7 +73,7 @@ type Agent struct {
 	mu    sync.Mutex // guards tail, known
 	tail  []string
 	known map[int]bool // every descendant of the agent seen so far
-	mark  []byte       // the environment entry every descendant inherits
+	mark  string       // the environment entry every descendant inherits
 
 	stopOnce sync.Once
 }
@@ -140,7 +140,7 @@ func StartAgent(c AgentCommand) (*Agent, error) {
 		stderrR.Close()
 		return nil, fmt.Errorf("starting agent %q: %w", c.Path, err)
 	}
-	a := &Agent{cmd: cmd, stdin: stdin, stdout: stdoutR, logger: logger, done: make(chan struct{}), known: map[int]bool{}, mark: []byte(mark)}
+	a := &Agent{cmd: cmd, stdin: stdin, stdout: stdoutR, logger: logger, done: make(chan struct{}), known: map[int]bool{}, mark: mark}
 	go a.watchTree()
 	logger.Info("agent started", "pid", cmd.Process.Pid, "path", c.Path, "args", c.Args)
 	go a.drainStderr(stderrR, c.Stderr)
@@ -286,7 +286,7 @@ func (a *Agent) noteTree() {
 // leftovers returns the descendants of the agent that still live: those
 // seen while it ran and those that carry its environment mark.
 func (a *Agent) leftovers() []int {
-	marked := markedProcesses(a.mark)
+	marked := ProcessesWithEnv(a.mark)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, p := range marked {
@@ -333,26 +333,31 @@ func (a *Agent) reapOrphans(termGrace time.Duration) {
 // process tree.
 const agentMarkVar = "ACP_BRIDGE_AGENT_MARK"
 
-// markedProcesses lists the processes whose environment holds mark.
-func markedProcesses(mark []byte) []int {
+// ProcessesWithEnv lists the live processes, other than the calling one,
+// whose environment holds the whole entry "NAME=VALUE": an agent's
+// descendants, which all inherit its mark (and a test's, which gives the
+// program under test a marker entry, to find processes left behind once it
+// has ended). It reads /proc, so it finds none elsewhere.
+func ProcessesWithEnv(entry string) []int {
+	want := []byte(entry)
 	envs, _ := filepath.Glob("/proc/[0-9]*/environ")
-	var out []int
+	var pids []int
 	for _, f := range envs {
 		b, err := os.ReadFile(f)
-		if err != nil || !bytes.Contains(b, mark) {
+		if err != nil || !bytes.Contains(b, want) {
 			continue
 		}
-		// Match whole entries only.
-		for _, entry := range bytes.Split(b, []byte{0}) {
-			if bytes.Equal(entry, mark) {
-				if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(f))); err == nil && pid != os.Getpid() {
-					out = append(out, pid)
-				}
-				break
+		for e := range bytes.SplitSeq(b, []byte{0}) {
+			if !bytes.Equal(e, want) {
+				continue
 			}
+			if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(f))); err == nil && pid != os.Getpid() {
+				pids = append(pids, pid)
+			}
+			break
 		}
 	}
-	return out
+	return pids
 }
 
 // alive reports whether pid is a live process (not a zombie).

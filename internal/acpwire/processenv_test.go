@@ -1,4 +1,4 @@
-package acpwiretest
+package acpwire
 
 import (
 	"os"
