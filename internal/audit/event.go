@@ -103,7 +103,8 @@ type ToolCall struct {
 // ErrInvalidEvent is wrapped by the errors Append returns for an event that
 // cannot be written as an AIP-7 audit event (missing actor id, bad action,
 // unknown decision, a value that cannot be encoded). Such an event is not
-// written and does not make the log unhealthy.
+// written and does not make the log unhealthy: an ActionUnrecorded record
+// saying what failed is written in its place.
 var ErrInvalidEvent = errors.New("invalid audit event")
 
 // isAction reports whether s is an action name: it matches

@@ -254,13 +254,14 @@ func Open(path string, opts Options) (*Log, error) {
 // Append records ev. The record is written in order within the flush
 // interval (or sooner under load) and at Close, but Append returns before
 // it reaches the file. Append returns an error only when the event was not
-// accepted: it is invalid (ErrInvalidEvent), the log is closed, or the
+// accepted: it is invalid (ErrInvalidEvent; an audit.unrecorded record
+// takes its place, see ActionUnrecorded), the log is closed, or the
 // backlog is full; a failure to write the file is reported by Healthy and
 // retried.
 func (l *Log) Append(ev Event) error {
 	p, err := l.prepare(&ev)
 	if err != nil {
-		return err
+		return l.appendUnrecorded(&ev, err, false)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -271,11 +272,13 @@ func (l *Log) Append(ev Event) error {
 // AppendSync records ev and returns once it is written and fsynced, so a
 // decision recorded with AppendSync is on stable storage before it takes
 // effect. Concurrent AppendSyncs share one fsync (group commit). On error
-// the record may still reach the file later, when writing works again.
+// the record may still reach the file later, when writing works again. An
+// invalid event (ErrInvalidEvent) is not written: its audit.unrecorded
+// record is, and fsynced, before AppendSync returns the error.
 func (l *Log) AppendSync(ev Event) error {
 	p, err := l.prepare(&ev)
 	if err != nil {
-		return err
+		return l.appendUnrecorded(&ev, err, true)
 	}
 	l.mu.Lock()
 	seq, err := l.appendLocked(p)

@@ -263,8 +263,14 @@ func TestInvalidEventsAreRefused(t *testing.T) {
 	if err := l.AppendSync(ok); err != nil {
 		t.Fatal(err)
 	}
-	if sum, err := Verify(path); err != nil || sum.Records != 1 {
-		t.Fatalf("Verify = %+v, %v; want the one valid event", sum, err)
+	// Each invalid event left an audit.unrecorded record in its place.
+	if sum, err := Verify(path); err != nil || sum.Records != len(tests)+1 {
+		t.Fatalf("Verify = %+v, %v; want %d records", sum, err, len(tests)+1)
+	}
+	for i, line := range readLines(t, path)[:len(tests)] {
+		if !bytes.Contains(line, []byte(`"action":"`+ActionUnrecorded+`"`)) {
+			t.Errorf("line %d = %s, want an %s record", i+1, line, ActionUnrecorded)
+		}
 	}
 }
 

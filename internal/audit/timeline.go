@@ -183,7 +183,7 @@ func decisionColor(e *Entry) string {
 		return colorGreen
 	}
 	switch e.Action {
-	case "audit.tamper", "audit.repair":
+	case "audit.tamper", "audit.repair", ActionUnrecorded:
 		return colorRed
 	}
 	return ""
