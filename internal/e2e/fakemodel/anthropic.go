@@ -68,6 +68,7 @@ func (s *Server) anthropicMessages(w http.ResponseWriter, r *http.Request, body 
 		if st, idx, ok = s.pick(len(req.Messages)); !ok {
 			st = Text(s.doneText())
 		}
+		st = st.filled(body)
 		msgID = fmt.Sprintf("msg_fake_step%d", idx)
 	} else {
 		st = Text(sideText)

@@ -67,6 +67,7 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request, body []byte) {
 		if st, idx, ok = s.pick(len(req.Contents)); !ok {
 			st = Text(s.doneText())
 		}
+		st = st.filled(body)
 	} else {
 		st = Text(geminiSideText(&req))
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
 	"time"
 )
 
@@ -41,6 +42,34 @@ type ToolCall struct {
 	Name string `json:"name"`
 	// Input is the tool's arguments as a JSON object.
 	Input json.RawMessage `json:"input"`
+	// Fill, when set, is a regular expression with one group: each
+	// "{{fill}}" in Input becomes the text of that group where it first
+	// matches the request's body, as a model copies a path out of its
+	// context (a file the bridge named, say). Without a match, Input is
+	// sent as it is, and the agent's tool fails on it visibly.
+	Fill string `json:"fill,omitempty"`
+}
+
+// filled returns st with its tool input filled from the request body
+// (see ToolCall.Fill).
+func (st Step) filled(body []byte) Step {
+	if st.Tool == nil || st.Tool.Fill == "" {
+		return st
+	}
+	re, err := regexp.Compile(st.Tool.Fill)
+	if err != nil || re.NumSubexp() < 1 {
+		return st
+	}
+	m := re.FindSubmatch(body)
+	if m == nil {
+		return st
+	}
+	// The body is JSON, so the group's text is escaped as the input's
+	// strings are: it goes in as it is.
+	tool := *st.Tool
+	tool.Input = bytes.ReplaceAll(tool.Input, []byte("{{fill}}"), m[1])
+	st.Tool = &tool
+	return st
 }
 
 // Duration is a time.Duration that reads and writes as a Go duration string.
@@ -106,6 +135,11 @@ func ParseScript(b []byte) (Script, error) {
 		}
 		if st.Tool.Name == "" {
 			return Script{}, fmt.Errorf("step %d: tool call without a name", i)
+		}
+		if st.Tool.Fill != "" {
+			if re, err := regexp.Compile(st.Tool.Fill); err != nil || re.NumSubexp() < 1 {
+				return Script{}, fmt.Errorf("step %d: fill must be a regular expression with a group (%v)", i, err)
+			}
 		}
 		in := bytes.TrimSpace(st.Tool.Input)
 		if len(in) == 0 || string(in) == "null" {

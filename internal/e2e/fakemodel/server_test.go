@@ -483,3 +483,30 @@ func FuzzServeHTTP(f *testing.F) {
 		}
 	})
 }
+
+func TestToolFill(t *testing.T) {
+	// The request names a file only known once it was sent; the step's
+	// input takes it from there, as a model copies a path out of its
+	// context.
+	for _, tt := range []struct {
+		name, fill, want string
+	}{
+		{"match", `"model":"(claude-[a-z0-9-]+)"`, `{"file_path":"/cache/claude-x.md"}`},
+		{"no match", `no such (thing)`, `{"file_path":"/cache/{{fill}}.md"}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			st := Step{Tool: &ToolCall{Name: "Read", Input: json.RawMessage(`{"file_path":"/cache/{{fill}}.md"}`), Fill: tt.fill}}
+			s := start(t, Options{Script: Script{Steps: []Step{st}}})
+			_, body := post(t, s.URL()+"/v1/messages", anthropicReq(false, 1))
+			var m struct {
+				Content []struct{ Input json.RawMessage }
+			}
+			if err := json.Unmarshal(body, &m); err != nil || len(m.Content) != 1 {
+				t.Fatalf("message = %s (%v)", body, err)
+			}
+			if got := string(m.Content[0].Input); got != tt.want {
+				t.Errorf("input = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
