@@ -61,6 +61,16 @@ func parseInterleaved(e *env, fs *flag.FlagSet, args []string) ([]string, error)
 	}
 }
 
+// parseFiles parses args as parseInterleaved does and refuses a command
+// line that names no file, with problem as the usage error.
+func parseFiles(e *env, fs *flag.FlagSet, args []string, problem string) ([]string, error) {
+	files, err := parseInterleaved(e, fs, args)
+	if err == nil && len(files) == 0 {
+		err = usageError(e, commandLine(fs), problem)
+	}
+	return files, err
+}
+
 // newAuditFlags returns a flag set for "acp-bridge audit NAME", whose
 // usage is "acp-bridge audit NAME ARGS" and its flags.
 func newAuditFlags(e *env, name, args string) *flag.FlagSet {
@@ -72,12 +82,9 @@ func auditVerify(_ context.Context, e *env, args []string) error {
 	genesis := fs.Bool("genesis", false, "fail unless the chain starts at GENESIS (seq 0): no older file is missing")
 	anchor := fs.String("anchor", "", "compare with the checkpoints in `FILE` (JSONL a collector received)")
 	anchorLog := fs.String("anchor-log", "", "the log's name in the anchor (default: the absolute path of the active file given)")
-	files, err := parseInterleaved(e, fs, args)
+	files, err := parseFiles(e, fs, args, "audit verify: no file given")
 	if err != nil {
 		return err
-	}
-	if len(files) == 0 {
-		return usageError(e, commandLine(fs), "audit verify: no file given")
 	}
 	inputs, err := auditInputs(e, files)
 	if err != nil {
@@ -262,12 +269,9 @@ func readChecked(e *env, files []string) ([]audit.Entry, error) {
 func readReview(e *env, name, usage string, withSession bool, args []string) (rf reviewFlags, f audit.Filter, entries []audit.Entry, err error) {
 	fs := newAuditFlags(e, name, usage)
 	rf.register(fs, withSession)
-	files, err := parseInterleaved(e, fs, args)
+	files, err := parseFiles(e, fs, args, "audit "+name+": no file given")
 	if err != nil {
 		return rf, f, nil, err
-	}
-	if len(files) == 0 {
-		return rf, f, nil, usageError(e, commandLine(fs), fmt.Sprintf("audit %s: no file given", name))
 	}
 	if f, err = rf.filter(time.Now()); err != nil {
 		return rf, f, nil, &exitError{code: 2, err: err}

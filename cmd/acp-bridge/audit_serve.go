@@ -15,12 +15,9 @@ import (
 func auditServe(ctx context.Context, e *env, args []string) error {
 	fs := newAuditFlags(e, "serve", "[--listen ADDR] FILE|DIR...")
 	listen := fs.String("listen", "127.0.0.1:0", "listen on `ADDR` (host:port; port 0 picks a free one). Anything but loopback lets others on the network try the token")
-	paths, err := parseInterleaved(e, fs, args)
+	paths, err := parseFiles(e, fs, args, "audit serve: no file or directory given")
 	if err != nil {
 		return err
-	}
-	if len(paths) == 0 {
-		return usageError(e, commandLine(fs), "audit serve: no file or directory given")
 	}
 	srv, err := auditweb.New(auditweb.Options{Paths: paths, Background: true, Logger: slog.New(slog.NewTextHandler(e.stderr, nil))})
 	if err != nil {

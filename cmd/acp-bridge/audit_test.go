@@ -106,6 +106,8 @@ func TestAuditCommands(t *testing.T) {
 		{"bad decision", []string{"show", "--decision", "maybe", log}, 2, nil, "--decision"},
 		{"unknown command", []string{"frobnicate"}, 2, nil, "unknown command"},
 		{"no file", []string{"verify"}, 2, nil, "no file given"},
+		{"show no file", []string{"show", "--tool", "edit"}, 2, nil, "audit show: no file given"},
+		{"serve no path", []string{"serve", "--listen", "127.0.0.1:0"}, 2, nil, "audit serve: no file or directory given"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
