@@ -126,6 +126,16 @@ func (h *harness) newSession(reqID int, cwd, id string) {
 	}
 }
 
+// prompt sends the IDE's session/prompt id, of one text block, and checks
+// the agent receives a session/prompt.
+func (h *harness) prompt(id int, session, text string) {
+	h.t.Helper()
+	h.ide(promptMsg(id, session, textBlock(text)))
+	if req := h.readAgent(); str(req, "method") != "session/prompt" {
+		h.t.Fatalf("agent got %s, want the session/prompt", req)
+	}
+}
+
 func promptMsg(id int, session string, blocks ...any) string {
 	return mustJSON(map[string]any{"jsonrpc": "2.0", "id": id, "method": "session/prompt", "params": map[string]any{"sessionId": session, "prompt": blocks}})
 }

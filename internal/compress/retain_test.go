@@ -15,8 +15,7 @@ import (
 func TestKeepsNoMessageBytes(t *testing.T) {
 	h := newHarness(t, Config{ContextSize: 1 << 30})
 	h.newSession(1, "/repo", "s1")
-	h.ide(promptMsg(2, "s1", textBlock("stream a lot")))
-	h.readAgent()
+	h.prompt(2, "s1", "stream a lot")
 	var said []string
 	for i := range 300 {
 		text := fmt.Sprintf("chunk %03d ", i) + strings.Repeat(string(rune('a'+i%26)), 1000)

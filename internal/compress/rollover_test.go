@@ -32,8 +32,7 @@ func notes(msgs [][]byte) string {
 func TestRolloverKeepsIDESessionID(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.newSession(1, "/repo", "down-1")
-	h.ide(promptMsg(2, "down-1", textBlock("Refactor internal/parser to stream tokens")))
-	h.readAgent()
+	h.prompt(2, "down-1", "Refactor internal/parser to stream tokens")
 	h.agent(update("down-1", map[string]any{"sessionUpdate": "tool_call", "toolCallId": "e1", "title": "Edit parser.go", "kind": "edit", "status": "completed",
 		"locations": []any{map[string]any{"path": "/repo/internal/parser/parser.go"}}}))
 	h.readIDE()
@@ -99,8 +98,7 @@ func TestRolloverKeepsIDESessionID(t *testing.T) {
 func TestCompressCommandRollsOverOnNextPrompt(t *testing.T) {
 	h := newHarness(t, Config{ContextSize: 2000})
 	h.newSession(1, "/repo", "s1")
-	h.ide(promptMsg(2, "s1", textBlock("Write a CSV exporter in export/csv.go")))
-	h.readAgent()
+	h.prompt(2, "s1", "Write a CSV exporter in export/csv.go")
 	h.agent(agentSays("s1", strings.Repeat("Working on the exporter. ", 200)))
 	h.agent(endTurn(2))
 	h.untilIDE(isResponse("2"))
@@ -119,8 +117,7 @@ func TestCompressCommandRollsOverOnNextPrompt(t *testing.T) {
 func TestCompressRefusedWhenSummaryWouldNotSave(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.newSession(1, "/repo", "s1")
-	h.ide(promptMsg(2, "s1", textBlock("tiny")))
-	h.readAgent()
+	h.prompt(2, "s1", "tiny")
 	h.agent(endTurn(2))
 	h.untilIDE(isResponse("2"))
 	h.ide(promptMsg(3, "s1", textBlock("/bridge-compress")))
@@ -158,8 +155,7 @@ func TestAgentCompactAtRed(t *testing.T) {
 func TestGoalDriftReportedAfterRollover(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.newSession(1, "/repo", "s1")
-	h.ide(promptMsg(2, "s1", textBlock("Fix the flaky retry test in internal/retry")))
-	h.readAgent()
+	h.prompt(2, "s1", "Fix the flaky retry test in internal/retry")
 	h.agent(update("s1", map[string]any{"sessionUpdate": "tool_call", "toolCallId": "e1", "title": "Edit retry.go", "kind": "edit", "status": "completed",
 		"content": []any{map[string]any{"type": "diff", "path": "/repo/internal/retry/retry.go", "oldText": "a", "newText": "b"}}}))
 	h.readIDE()
@@ -201,8 +197,7 @@ func TestSummaryFidelity(t *testing.T) {
 			msg = fmt.Sprintf("Step %d: also handle case %d; do not touch vendor/ (instruction %d)", turn, turn*7, turn)
 			instructions = append(instructions, msg)
 		}
-		h.ide(promptMsg(id, "s1", textBlock(msg)))
-		h.readAgent()
+		h.prompt(id, "s1", msg)
 		path := fmt.Sprintf("/repo/billing/grpc/handler_%02d.go", turn)
 		edited = append(edited, path)
 		h.agent(update("s1", map[string]any{"sessionUpdate": "tool_call", "toolCallId": fmt.Sprintf("w%d", turn), "title": "Write " + path, "kind": "edit", "status": "in_progress",
@@ -328,7 +323,6 @@ func compactingTurn(t *testing.T) *harness {
 	h.newSession(1, "/repo", "s1")
 	h.agent(update("s1", map[string]any{"sessionUpdate": "available_commands_update", "availableCommands": []any{map[string]any{"name": "compact", "description": "compact"}}}))
 	h.readIDE()
-	h.ide(promptMsg(2, "s1", textBlock("Port the build to Bazel")))
-	h.readAgent()
+	h.prompt(2, "s1", "Port the build to Bazel")
 	return h
 }

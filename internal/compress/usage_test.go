@@ -15,8 +15,7 @@ func TestAgentUsageIsNotEstimated(t *testing.T) {
 	h.newSession(1, "/repo", "s1")
 	turn := func(id int, usage bool) {
 		t.Helper()
-		h.ide(promptMsg(id, "s1", textBlock("go on")))
-		h.readAgent()
+		h.prompt(id, "s1", "go on")
 		if usage {
 			h.agent(update("s1", map[string]any{"sessionUpdate": "usage_update", "used": 1000, "size": 100000}))
 			h.readIDE()

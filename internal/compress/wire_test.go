@@ -253,8 +253,7 @@ func TestOffloadTowardIDE(t *testing.T) {
 func TestEstimatedUsageUpdate(t *testing.T) {
 	h := newHarness(t, Config{ContextSize: 1000})
 	h.newSession(1, "/repo", "s1")
-	h.ide(promptMsg(2, "s1", textBlock("hello there")))
-	h.readAgent()
+	h.prompt(2, "s1", "hello there")
 	// 1200 bytes of output is about 300 tokens: 30%, YELLOW. The level
 	// change is announced once, when it happens, and again at turn end.
 	h.agent(agentSays("s1", strings.Repeat("word ", 240)))
@@ -303,8 +302,7 @@ func TestEstimatedUsageUpdate(t *testing.T) {
 	}
 
 	// Once the agent reports usage itself, the bridge stops estimating.
-	h.ide(promptMsg(3, "s1", textBlock("again")))
-	h.readAgent()
+	h.prompt(3, "s1", "again")
 	h.agent(update("s1", map[string]any{"sessionUpdate": "usage_update", "used": 100, "size": 1000}))
 	h.readIDE()
 	h.agent(endTurn(3))
@@ -333,8 +331,7 @@ func TestSessionLoadReplayOffloaded(t *testing.T) {
 	}
 	h.readIDE() // load response
 	// After the load, live output passes as is.
-	h.ide(promptMsg(2, "old", textBlock("go on")))
-	h.readAgent()
+	h.prompt(2, "old", "go on")
 	live := agentSays("old", big)
 	h.agent(live)
 	if got := h.readIDE(); string(got) != live {
@@ -354,8 +351,7 @@ func TestSessionLoadReplayOffloaded(t *testing.T) {
 func TestTier2WriteBodiesStayOut(t *testing.T) {
 	h := newHarness(t, Config{ContextSize: 1000})
 	h.newSession(1, "/repo", "s1")
-	h.ide(promptMsg(2, "s1", textBlock("Generate the fixtures in testdata/")))
-	h.readAgent()
+	h.prompt(2, "s1", "Generate the fixtures in testdata/")
 	h.agent(agentSays("s1", strings.Repeat("planning the fixtures ", 120))) // ~660 tokens: ORANGE
 	body := strings.Repeat("fixture line with generated content\n", 200)
 	h.agent(mustJSON(map[string]any{"jsonrpc": "2.0", "id": 5, "method": "fs/write_text_file", "params": map[string]any{"sessionId": "s1", "path": "/repo/testdata/big.txt", "content": body}}))
