@@ -2,6 +2,7 @@ package shellcmd
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -102,6 +103,21 @@ func pythonHandler(form []Word) step {
 	return step{}
 }
 
+// scriptTool describes a program that runs a script in its own language
+// (awk, sed): where the script comes from and what in it runs commands.
+type scriptTool struct {
+	grammar grammar
+	// script is what the tool calls its script: "program", "script".
+	script string
+	// fileOpts are the options that name a script file; inlineOpts those
+	// that give the script on the command line. Without an inline one,
+	// the first operand is the script.
+	fileOpts, inlineOpts []string
+	// runs reports whether a script may run commands; how says how.
+	runs func(script string) bool
+	how  string
+}
+
 var awkGrammar = grammar{short: shortOpts("bcCdhlMNOPrsStVgDLo", "Ffve", ""), long: longOpts(
 	"traditional posix re-interval lint optimize sandbox characters-as-bytes copyright help version dump-variables profile pretty-print",
 	"field-separator assign file source exec include load", "")}
@@ -110,66 +126,46 @@ var awkGrammar = grammar{short: shortOpts("bcCdhlMNOPrsStVgDLo", "Ffve", ""), lo
 // "cmd" | getline, print | "cmd".
 var awkRunsCommands = regexp.MustCompile(`system|\|`)
 
-func awkHandler(form []Word) step {
-	p := parseOptions(form, 1, awkGrammar)
-	name := form[0].Text
-	switch {
-	case p.problem != "":
-		return step{notes: []Note{{Kind: RunsCode, Text: name + ": " + p.problem}}}
-	case p.has("f", "file", "exec", "include", "load"):
-		return step{notes: []Note{{Kind: RunsCode, Text: name + " runs a program file"}}}
-	}
-	progs := []string{}
-	for _, o := range p.opts {
-		if o.name == "e" || o.name == "source" {
-			progs = append(progs, o.value)
-		}
-	}
-	if len(progs) == 0 {
-		if p.next >= len(form) {
-			return step{}
-		}
-		if form[p.next].Kind != Static {
-			return step{notes: []Note{{Kind: RunsCode, Text: name + " program is not static: " + form[p.next].String()}}}
-		}
-		progs = append(progs, form[p.next].Text)
-	}
-	for _, prog := range progs {
-		if awkRunsCommands.MatchString(prog) {
-			return step{notes: []Note{{Kind: RunsCode, Text: name + " program runs commands (system or a pipe)"}}}
-		}
-	}
-	return step{}
-}
+var awkTool = scriptTool{grammar: awkGrammar, script: "program",
+	fileOpts: []string{"f", "file", "exec", "include", "load"}, inlineOpts: []string{"e", "source"},
+	runs: awkRunsCommands.MatchString, how: "(system or a pipe)"}
 
 var sedGrammar = grammar{short: shortOpts("nrEsuzil", "efl", ""), long: longOpts(
 	"quiet silent debug posix regexp-extended separate unbuffered null-data sandbox follow-symlinks help version",
 	"expression file line-length", "in-place")}
 
-func sedHandler(form []Word) step {
-	p := parseOptions(form, 1, sedGrammar)
+var sedTool = scriptTool{grammar: sedGrammar, script: "script",
+	fileOpts: []string{"f", "file"}, inlineOpts: []string{"e", "expression"},
+	runs: sedExec, how: "(the e command or flag)"}
+
+// awkHandler and sedHandler are the tools' handlers.
+var awkHandler, sedHandler handler = awkTool.handle, sedTool.handle
+
+// handle is the handler of the tool t.
+func (t *scriptTool) handle(form []Word) step {
+	p := parseOptions(form, 1, t.grammar)
 	name := form[0].Text
 	switch {
 	case p.problem != "":
 		return step{notes: []Note{{Kind: RunsCode, Text: name + ": " + p.problem}}}
-	case p.has("f", "file"):
-		return step{notes: []Note{{Kind: RunsCode, Text: name + " runs a script file"}}}
+	case p.has(t.fileOpts...):
+		return step{notes: []Note{{Kind: RunsCode, Text: name + " runs a " + t.script + " file"}}}
 	}
 	var scripts []string
 	for _, o := range p.opts {
-		if o.name == "e" || o.name == "expression" {
+		if slices.Contains(t.inlineOpts, o.name) {
 			scripts = append(scripts, o.value)
 		}
 	}
 	if len(scripts) == 0 && p.next < len(form) {
 		if form[p.next].Kind != Static {
-			return step{notes: []Note{{Kind: RunsCode, Text: name + " script is not static: " + form[p.next].String()}}}
+			return step{notes: []Note{{Kind: RunsCode, Text: name + " " + t.script + " is not static: " + form[p.next].String()}}}
 		}
 		scripts = append(scripts, form[p.next].Text)
 	}
 	for _, s := range scripts {
-		if sedExec(s) {
-			return step{notes: []Note{{Kind: RunsCode, Text: name + " script runs commands (the e command or flag)"}}}
+		if t.runs(s) {
+			return step{notes: []Note{{Kind: RunsCode, Text: name + " " + t.script + " runs commands " + t.how}}}
 		}
 	}
 	return step{}

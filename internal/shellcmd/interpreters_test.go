@@ -1,0 +1,45 @@
+package shellcmd
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestScriptToolNotes pins what the analysis says of awk and sed, which
+// run a script given by an option, in a file or as their first operand.
+func TestScriptToolNotes(t *testing.T) {
+	for _, tt := range []struct {
+		line, want string // want: the notes' texts, joined by "; "
+	}{
+		{"awk '{print $1}' f", ""},
+		{"gawk", ""},
+		{"awk --frobnicate x", "awk: unknown option --frobnicate"},
+		{"awk -f prog.awk f", "awk runs a program file"},
+		{"mawk --exec prog.awk", "mawk runs a program file"},
+		{"awk \"$P\" f", "awk: an option word is not static: \"$P\" (parameter expansion $P)"},
+		{"awk -- \"$P\" f", "awk program is not static: \"$P\" (parameter expansion $P)"},
+		{"awk '{system(\"id\")}'", "awk program runs commands (system or a pipe)"},
+		{"awk -e '{print}' --source 'BEGIN{print | \"sh\"}' f", "awk program runs commands (system or a pipe)"},
+		{"awk -e '{print}' '{system(\"id\")}'", ""},
+		{"sed -n 's/a/b/p' f", ""},
+		{"sed", ""},
+		{"sed --frobnicate x", "sed: unknown option --frobnicate"},
+		{"gsed -f x.sed f", "gsed runs a script file"},
+		{"sed --file=x.sed f", "sed runs a script file"},
+		{"sed \"$S\" f", "sed: an option word is not static: \"$S\" (parameter expansion $S)"},
+		{"sed -n -- \"$S\" f", "sed script is not static: \"$S\" (parameter expansion $S)"},
+		{"sed 's/a/b/e' f", "sed script runs commands (the e command or flag)"},
+		{"sed -e p --expression '1e id' f", "sed script runs commands (the e command or flag)"},
+		{"sed -e p 's/a/b/e' f", ""},
+	} {
+		var notes []string
+		for _, c := range Analyze(tt.line, Options{}).Commands {
+			for _, n := range c.Notes {
+				notes = append(notes, n.Text)
+			}
+		}
+		if got := strings.Join(notes, "; "); got != tt.want {
+			t.Errorf("Analyze(%q) notes %q, want %q", tt.line, got, tt.want)
+		}
+	}
+}
