@@ -37,8 +37,7 @@ func TestAuditContent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			h := newHarness(t, EnforceOptions{Audit: s.Audit})
-			h.openSession()
+			h := sessionHarness(t, EnforceOptions{Audit: s.Audit})
 			h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"r1","title":"Read a.txt","kind":"read","status":"in_progress","locations":[{"path":%q}]}}}`, h.root+"/a.txt")
 			h.nextAtIDE()
 			h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"r1","status":"completed","content":[{"type":"content","content":{"type":"text","text":%q}}]}}}`, text)

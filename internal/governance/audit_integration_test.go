@@ -21,8 +21,7 @@ func TestEnforceWithRealAuditLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newHarness(t, EnforceOptions{Audit: l, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{Audit: l, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	h.ide(`{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"read the env, key sk-abcdefghijklmnopqrstuvwxyz0123456789"}]}}`)
 	h.nextAtAgent()
 	h.agent(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"sessionId":"s1","path":%q}}`, h.root+"/.env")

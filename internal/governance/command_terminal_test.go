@@ -89,8 +89,7 @@ func TestEnforceTerminalAsTheIDERunsIt(t *testing.T) {
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHarness(t, EnforceOptions{})
-			h.openSession()
+			h := sessionHarness(t, EnforceOptions{})
 			h.agent(`{"jsonrpc":"2.0","id":%d,"method":"terminal/create","params":{"sessionId":"s1",%s}}`, 300+i, tt.params)
 			m := h.nextAtAgent()
 			if m["id"] != float64(300+i) || m["error"] == nil || !strings.Contains(fmt.Sprint(m["error"]), tt.reason) {

@@ -42,8 +42,7 @@ func (h *harness) wantAsked(answer string) {
 // never lets another through.
 func TestEnforceOneApprovalPerAction(t *testing.T) {
 	t.Run("covered write", func(t *testing.T) {
-		h := newHarness(t, EnforceOptions{})
-		h.openSession()
+		h := sessionHarness(t, EnforceOptions{})
 		h.agent("%s", editPermission(40, "w1", h.root+"/README.md"))
 		h.approve(40)
 		h.agent(`{"jsonrpc":"2.0","id":41,"method":"fs/write_text_file","params":{"sessionId":"s1","path":%q,"content":"hi"}}`, h.root+"/README.md")
@@ -63,8 +62,7 @@ func TestEnforceOneApprovalPerAction(t *testing.T) {
 		}
 	})
 	t.Run("unasked write asks once", func(t *testing.T) {
-		h := newHarness(t, EnforceOptions{})
-		h.openSession()
+		h := sessionHarness(t, EnforceOptions{})
 		h.agent(`{"jsonrpc":"2.0","id":41,"method":"fs/write_text_file","params":{"sessionId":"s1","path":%q,"content":"hi"}}`, h.root+"/README.md")
 		h.wantAsked("allow")
 		if m := h.nextAtIDE(); m["method"] != "fs/write_text_file" {
@@ -98,8 +96,7 @@ func TestEnforceOneApprovalPerAction(t *testing.T) {
 	}
 	for _, tt := range riders {
 		t.Run("rider: "+tt.name, func(t *testing.T) {
-			h := newHarness(t, EnforceOptions{})
-			h.openSession()
+			h := sessionHarness(t, EnforceOptions{})
 			h.agent("%s", editPermission(40, "w1", h.root+"/README.md"))
 			h.approve(40)
 			tt.then(h)
@@ -127,8 +124,7 @@ func TestEnforceOneApprovalPerAction(t *testing.T) {
 		})
 	}
 	t.Run("read approval does not cover a write", func(t *testing.T) {
-		h := newHarness(t, EnforceOptions{})
-		h.openSession()
+		h := sessionHarness(t, EnforceOptions{})
 		h.agent(`{"jsonrpc":"2.0","id":40,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"r1","title":"Read","kind":"fetch","status":"pending","locations":[{"path":%q}]},"options":[{"optionId":"yes","name":"Allow","kind":"allow_once"},{"optionId":"no","name":"Reject","kind":"reject_once"}]}}`, h.root+"/README.md")
 		h.approve(40)
 		h.agent(`{"jsonrpc":"2.0","id":42,"method":"fs/write_text_file","params":{"sessionId":"s1","path":%q,"content":"x"}}`, h.root+"/README.md")
@@ -152,8 +148,7 @@ func TestEnforceApprovalCoversItsCommand(t *testing.T) {
 		{"same command as argv", `"command":"git","args":["commit","-m","wip"],"cwd":"%[1]s"`, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHarness(t, EnforceOptions{})
-			h.openSession()
+			h := sessionHarness(t, EnforceOptions{})
 			h.agent("%s", permissionRequest(50, "x1", "execute", `{"command":"git commit -m wip"}`))
 			h.approve(50)
 			h.agent("%s", h.rooted(`{"jsonrpc":"2.0","id":51,"method":"terminal/create","params":{"sessionId":"s1",`+tt.command+`}}`))
@@ -175,8 +170,7 @@ func TestEnforceApprovalCoversItsCommand(t *testing.T) {
 // share an optionId is refused, so a person's "Reject" can never be
 // recorded as the "Allow" of the same id (and then cover a write).
 func TestEnforceAmbiguousOptionsRefused(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	h.agent(`{"jsonrpc":"2.0","id":40,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"w1","title":"Write","kind":"edit","status":"pending","locations":[{"path":%q}]},"options":[{"optionId":"x","name":"Reject","kind":"reject_once"},{"optionId":"x","name":"Allow","kind":"allow_once"}]}}`, h.root+"/README.md")
 	if m := h.nextAtAgent(); m["id"] != float64(40) || m["error"] == nil {
 		t.Fatalf("agent got %v, want the permission request refused", m)

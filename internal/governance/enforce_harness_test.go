@@ -77,6 +77,15 @@ func newHarness(t *testing.T, opts EnforceOptions) *harness {
 	return newHarnessWith(t, opts, true)
 }
 
+// sessionHarness builds a harness, as newHarness does, whose IDE has
+// opened session s1 (see openSession).
+func sessionHarness(t *testing.T, opts EnforceOptions) *harness {
+	t.Helper()
+	h := newHarness(t, opts)
+	h.openSession()
+	return h
+}
+
 // newHarnessWith builds a harness; without engine the middleware runs with
 // no policy (audit only).
 func newHarnessWith(t *testing.T, opts EnforceOptions, engine bool) *harness {

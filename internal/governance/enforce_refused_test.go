@@ -11,8 +11,7 @@ import (
 // and the person is told in its session, as for an unreadable message; a
 // refusal naming no session the IDE opened is only recorded.
 func TestEnforceWireRefusalTold(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	for _, line := range []string{
 		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_thought_chunk","sessionUpdate":"tool_call","toolCallId":"tc11","title":"rm","kind":"execute","status":"completed","rawInput":{"command":"rm -rf x"}}}}`,
 		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"tc7","title":"ls","kind":"execute","status":"completed","rawInput":{"command":"ls","Command":"rm -rf x"}}}}`,

@@ -169,8 +169,7 @@ func TestEnforceReadsWhatTheIDEReads(t *testing.T) {
 // before governance sees it (here a duplicate name) still leaves an audit
 // record, with the wire's reason.
 func TestEnforceRecordsWireRefusals(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	h.rawAgent(h.rooted(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"sessionId":"s1","path":"%[1]s/.env","path":"%[1]s/src/a.go"}}`))
 	if m := h.nextAtAgent(); get(m, "error", "code") != float64(acpwire.CodeInvalidRequest) {
 		t.Fatalf("agent got %v, want -32600", m)

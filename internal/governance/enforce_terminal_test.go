@@ -12,8 +12,7 @@ import (
 // terminal and a tool call showing an unknown terminal are refused and
 // recorded, and a known terminal's output is recorded.
 func TestEnforceTerminalScope(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	refused := func(id int, line string) {
 		t.Helper()
 		h.agent(line, id)
@@ -67,8 +66,7 @@ func TestEnforceTerminalScope(t *testing.T) {
 // permission request in it is refused, and the bridge's own ids carry a
 // nonce of the run.
 func TestEnforceBridgeToolCallIDs(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"acp-bridge-approval-1","title":"ls","kind":"execute","status":"pending","rawInput":{"command":"ls"}}}}`)
 	h.toolCallDroppedAndTold("a tool call in the bridge's namespace")
 	if m := h.nextAtAgent(); m["method"] != "session/cancel" {

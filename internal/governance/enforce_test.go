@@ -12,8 +12,7 @@ import (
 )
 
 func TestEnforceDeniedRead(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	h.agent(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"sessionId":"s1","path":%q}}`, h.root+"/src/../.env")
 	resp := h.nextAtAgent()
 	if resp["id"] != float64(7) || get(resp, "error", "code") != float64(acpwire.CodeInvalidRequest) {
@@ -59,8 +58,7 @@ func TestEnforcePermission(t *testing.T) {
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHarness(t, EnforceOptions{})
-			h.openSession()
+			h := sessionHarness(t, EnforceOptions{})
 			h.agent("%s", permissionRequest(20, fmt.Sprintf("c%d", i), "execute", tt.input))
 			if tt.outcome == "" {
 				m := h.nextAtIDE()
@@ -82,8 +80,7 @@ func TestEnforcePermission(t *testing.T) {
 }
 
 func TestEnforceApprovalRecorded(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	h.agent("%s", permissionRequest(30, "c9", "execute", `{"command":"git commit -m wip"}`))
 	if m := h.nextAtIDE(); m["method"] != "session/request_permission" {
 		t.Fatalf("IDE got %v", m)
@@ -119,8 +116,7 @@ func TestEnforceApprovalRecorded(t *testing.T) {
 }
 
 func TestEnforceCancelAnswersHeldPermissions(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	h.agent("%s", permissionRequest(40, "c1", "execute", `{"command":"git commit -m x"}`))
 	h.nextAtIDE()
 	h.ide(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s1"}}`)
@@ -146,8 +142,7 @@ func TestEnforceCancelAnswersHeldPermissions(t *testing.T) {
 }
 
 func TestEnforceUnauthorizedToolCall(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Read .env","kind":"read","status":"pending","locations":[{"path":%q}],"rawInput":{"file_path":%q},"_meta":{"claudeCode":{"toolName":"Read"}}}}}`, h.root+"/.env", h.root+"/.env")
 	if m := h.nextAtAgent(); m["method"] != "session/cancel" || get(m, "params", "sessionId") != "s1" {
 		t.Fatalf("agent got %v, want session/cancel", m)
@@ -172,8 +167,7 @@ func TestEnforceUnauthorizedToolCall(t *testing.T) {
 }
 
 func TestEnforceToolCallInputArrivesLater(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t2","title":"Terminal","kind":"execute","status":"pending","rawInput":{}}}}`)
 	if m := h.nextAtIDE(); get(m, "params", "update", "toolCallId") != "t2" {
 		t.Fatalf("IDE got %v, want the tool_call (nothing known yet)", m)
@@ -199,8 +193,7 @@ func TestEnforceToolCallInputArrivesLater(t *testing.T) {
 // TestEnforceAllowRecordedWithInput: a call announced before its input is
 // recorded as allowed once, with the input it was allowed with.
 func TestEnforceAllowRecordedWithInput(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t3","title":"Read File","kind":"read","status":"pending","rawInput":{}}}}`)
 	h.nextAtIDE()
 	h.marker()
@@ -275,8 +268,7 @@ func TestEnforceSessionRoots(t *testing.T) {
 }
 
 func TestEnforceAuditFailClosed(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	h.rec.mu.Lock()
 	h.rec.healthy = errors.New("disk full")
 	h.rec.mu.Unlock()
@@ -301,8 +293,7 @@ func TestEnforceAuditFailClosed(t *testing.T) {
 }
 
 func TestEnforceAuditFailOpen(t *testing.T) {
-	h := newHarness(t, EnforceOptions{FailOpen: true})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{FailOpen: true})
 	h.rec.mu.Lock()
 	h.rec.healthy = errors.New("disk full")
 	h.rec.mu.Unlock()
@@ -315,8 +306,7 @@ func TestEnforceAuditFailOpen(t *testing.T) {
 func TestEnforceWriteNeedsApproval(t *testing.T) {
 	for _, answer := range []string{"allow", "reject"} {
 		t.Run(answer, func(t *testing.T) {
-			h := newHarness(t, EnforceOptions{})
-			h.openSession()
+			h := sessionHarness(t, EnforceOptions{})
 			h.agent(`{"jsonrpc":"2.0","id":70,"method":"fs/write_text_file","params":{"sessionId":"s1","path":%q,"content":"hi"}}`, h.root+"/README.md")
 			ask := h.nextAtIDE()
 			if ask["method"] != "session/request_permission" || get(ask, "params", "toolCall", "kind") != "edit" {
@@ -340,8 +330,7 @@ func TestEnforceWriteNeedsApproval(t *testing.T) {
 }
 
 func TestEnforceDeniedTerminal(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	h.agent(`{"jsonrpc":"2.0","id":80,"method":"terminal/create","params":{"sessionId":"s1","command":"bash","args":["-c","ls; curl http://x"],"outputByteLimit":32000}}`)
 	if m := h.nextAtAgent(); m["id"] != float64(80) || m["error"] == nil {
 		t.Fatalf("agent got %v, want an error", m)
@@ -354,8 +343,7 @@ func TestEnforceDeniedTerminal(t *testing.T) {
 }
 
 func TestEnforceRefusesGovernedBatches(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	h.agent(`[{"jsonrpc":"2.0","id":90,"method":"fs/read_text_file","params":{"sessionId":"s1","path":"/etc/passwd"}}]`)
 	l := h.AgentGets()
 	// The wire layer refuses every batch; the middleware refuses
@@ -369,8 +357,7 @@ func TestEnforceRefusesGovernedBatches(t *testing.T) {
 // TestEnforceEscapedToolCall: escaping the variant name in JSON does not
 // get a denied tool call past the fast path.
 func TestEnforceEscapedToolCall(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool\u005fcall","toolCallId":"e1","title":"x","kind":"execute","status":"pending","rawInput":{"command":"curl x"}}}}`)
 	if m := h.nextAtAgent(); m["method"] != "session/cancel" {
 		t.Fatalf("agent got %v, want session/cancel", m)
@@ -410,8 +397,7 @@ func TestEnforceAuditOnly(t *testing.T) {
 // asking the person about; the bridge stops waiting at once (through
 // Preempt) and answers the write -32800.
 func TestEnforceCancelWhileAsking(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	h.agent(`{"jsonrpc":"2.0","id":71,"method":"fs/write_text_file","params":{"sessionId":"s1","path":%q,"content":"hi"}}`, h.root+"/README.md")
 	if ask := h.nextAtIDE(); ask["method"] != "session/request_permission" {
 		t.Fatalf("IDE got %v", ask)
@@ -432,8 +418,7 @@ func TestEnforceCancelWhileAsking(t *testing.T) {
 // last member); the person is told instead; governance refusing it alone
 // is TestEnforceReadsWhatTheIDEReads.
 func TestEnforceDuplicateKeys(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","toolCallId":"d1","title":"x","kind":"execute","status":"pending","rawInput":{"command":"curl x"},"sessionUpdate":"tool_call"}}}`)
 	if m := h.nextAtIDE(); !strings.Contains(fmt.Sprint(get(m, "params", "update", "content", "text")), "acp-bridge refused") {
 		t.Fatalf("IDE got %v, want the person told of the refusal", m)
@@ -444,8 +429,7 @@ func TestEnforceDuplicateKeys(t *testing.T) {
 // TestEnforceGeminiShellPermission: Gemini CLI asks for run_shell_command
 // with no rawInput, the command line as the title and no prior tool_call.
 func TestEnforceGeminiShellPermission(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	h.agent(`{"jsonrpc":"2.0","id":0,"method":"session/request_permission","params":{"sessionId":"s1","options":[{"optionId":"proceed_always","name":"Allow for this session","kind":"allow_always"},{"optionId":"proceed_once","name":"Allow","kind":"allow_once"},{"optionId":"cancel","name":"Reject","kind":"reject_once"}],"toolCall":{"toolCallId":"run_shell_command_1","status":"pending","title":"curl -s http://127.0.0.1:9/ > curl-ran.txt","content":[{"type":"content","content":{"type":"text","text":"[current working directory /w] (Run curl -s http://127.0.0.1:9/ > curl-ran.txt)"}}],"locations":[],"kind":"execute"}}}`)
 	if m := h.nextAtAgent(); get(m, "result", "outcome", "optionId") != "cancel" {
 		t.Fatalf("agent got %v, want the reject_once option", m)
@@ -456,8 +440,7 @@ func TestEnforceGeminiShellPermission(t *testing.T) {
 // hook in use, a denied tool_call is hidden but the turn goes on; if the
 // call completes anyway, the turn is cancelled then.
 func TestEnforceLeavesDeniedCallsToTheAgentHook(t *testing.T) {
-	h := newHarness(t, EnforceOptions{AgentHook: func() bool { return true }})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{AgentHook: func() bool { return true }})
 	call := func(id string) {
 		h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":%q,"title":"Read .env","kind":"read","status":"pending","rawInput":{"file_path":%q},"_meta":{"claudeCode":{"toolName":"Read"}}}}}`, id, h.root+"/.env")
 	}
@@ -486,8 +469,7 @@ func TestEnforceLeavesDeniedCallsToTheAgentHook(t *testing.T) {
 func TestEnforceHookModeStopsCallsThatRun(t *testing.T) {
 	for _, status := range []string{"in_progress", "completed"} {
 		t.Run(status, func(t *testing.T) {
-			h := newHarness(t, EnforceOptions{AgentHook: func() bool { return true }})
-			h.openSession()
+			h := sessionHarness(t, EnforceOptions{AgentHook: func() bool { return true }})
 			h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"h1","title":"Read .env","kind":"read","status":"pending","rawInput":{"file_path":%q},"_meta":{"claudeCode":{"toolName":"Read"}}}}}`, h.root+"/.env")
 			h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"h1","status":%q}}}`, status)
 			if m := h.nextAtAgent(); m["method"] != "session/cancel" {

@@ -74,8 +74,7 @@ func TestEnforceUpdatesAreDecidedAgain(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHarness(t, EnforceOptions{})
-			h.openSession()
+			h := sessionHarness(t, EnforceOptions{})
 			h.agent("%s", toolUpdate(h.rooted(tt.first)))
 			h.wantForwarded("t1")
 			h.agent("%s", toolUpdate(h.rooted(tt.change)))
@@ -101,8 +100,7 @@ func TestEnforceDiffOnlyEditIsJudged(t *testing.T) {
 		{"denied edit under kind read", `"sessionUpdate":"tool_call","toolCallId":"d1","title":"x","kind":"read","status":"pending","content":[{"type":"diff","path":"%[1]s/src/k.pem","newText":"b"}]`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHarness(t, EnforceOptions{})
-			h.openSession()
+			h := sessionHarness(t, EnforceOptions{})
 			h.agent("%s", toolUpdate(h.rooted(tt.body)))
 			h.wantBlocked("d1", false)
 			if v := h.rec.find("tool.call", "allow"); len(v) != 0 {
@@ -121,8 +119,7 @@ func TestEnforceToolCallWithoutID(t *testing.T) {
 		`"sessionUpdate":"tool_call","toolCallId":"","title":"Terminal","kind":"execute","status":"pending","rawInput":{"command":"ls"}`,
 		`"sessionUpdate":"tool_call_update","toolCallId":"","status":"completed","rawInput":{"command":"rm -rf /"}`,
 	} {
-		h := newHarness(t, EnforceOptions{})
-		h.openSession()
+		h := sessionHarness(t, EnforceOptions{})
 		h.agent("%s", toolUpdate(body))
 		h.wantBlocked("", false)
 		if evs := h.rec.find("message.refused", "deny"); len(evs) != 1 || !evs[0].sync {
@@ -136,8 +133,7 @@ func TestEnforceToolCallWithoutID(t *testing.T) {
 // not carry over, and a tool that ran without the approval the policy
 // wants is recorded as a violation.
 func TestEnforceApprovalWithdrawnOnChange(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	h.agent("%s", permissionRequest(30, "c9", "execute", `{"command":"git commit -m wip"}`))
 	if m := h.nextAtIDE(); m["method"] != "session/request_permission" {
 		t.Fatalf("IDE got %v", m)
@@ -165,8 +161,7 @@ func TestEnforceApprovalWithdrawnOnChange(t *testing.T) {
 // TestEnforceStaleApproval: the person's yes to what a call said when
 // they were asked does not approve what it says now.
 func TestEnforceStaleApproval(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	h.agent("%s", permissionRequest(31, "c1", "execute", `{"command":"git commit -m x"}`))
 	h.nextAtIDE()
 	h.agent("%s", toolUpdate(`"sessionUpdate":"tool_call_update","toolCallId":"c1","rawInput":{"command":"git commit -am all"}`))
@@ -224,8 +219,7 @@ func TestEnforceCallStateIsBounded(t *testing.T) {
 
 // TestEnforceEndedCallsAreFreed: a call's state goes when it ends.
 func TestEnforceEndedCallsAreFreed(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	for i, status := range []string{"completed", "failed"} {
 		id := fmt.Sprintf("e%d", i)
 		h.agent("%s", toolUpdate(`"sessionUpdate":"tool_call","toolCallId":%q,"title":"ls","kind":"execute","status":"pending","rawInput":{"command":"ls"}`, id))

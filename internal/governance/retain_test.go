@@ -16,8 +16,7 @@ import (
 // not the poison, as the Enforcer keeps copies only (it is added with
 // UseFailClosedNonRetaining).
 func TestKeepsNoMessageBytes(t *testing.T) {
-	h := newHarness(t, EnforceOptions{})
-	h.openSession()
+	h := sessionHarness(t, EnforceOptions{})
 	type call struct{ id, input, output string }
 	var calls []call
 	for i := range 200 {
