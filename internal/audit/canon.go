@@ -75,6 +75,8 @@ func appendCanonical(dst []byte, v any) ([]byte, error) {
 		})
 	case canonObject:
 		return append(dst, v...), nil
+	case canonOther:
+		return append(dst, v...), nil
 	case *sharedTree:
 		if v.canon == nil {
 			start := len(dst)

@@ -99,6 +99,9 @@ func (l *Log) readOutput(raw ToolOutput) (*sharedTree, error) {
 		}
 		return st, nil
 	}
+	if canon, ok := l.red.scanOutput(raw); ok {
+		return scannedTree(canon), nil
+	}
 	st, diffs, err := l.digestTree(raw, MaxDiffBytes)
 	if err != nil || !diffs {
 		return st, err

@@ -71,7 +71,7 @@ type canonObject []byte
 // appendDigest appends the digest record of a string whose JSON text is
 // size bytes long with SHA-256 sum, in canonical form: its members in
 // RFC 8785 order ($digest, bytes, preview, redactions, sha256).
-func appendDigest(dst canonObject, size int, sum [sha256.Size]byte, preview string, redactions int) canonObject {
+func appendDigest[B ~[]byte](dst B, size int, sum [sha256.Size]byte, preview string, redactions int) B {
 	dst = append(dst, `{"$digest":true,"bytes":`...)
 	dst = strconv.AppendInt(dst, int64(size), 10)
 	dst = append(dst, `,"preview":`...)

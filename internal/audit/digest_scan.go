@@ -1,0 +1,339 @@
+package audit
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"slices"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+	"github.com/gowebpki/jcs"
+)
+
+// Under ContentDigest, a tool's output (a JSON array of content blocks,
+// most of its bytes in one long text) was decoded into a tree of maps,
+// redacted in place and encoded again: three walks, a map per block and
+// a sort per map, for a record that keeps little more than a digest of
+// the text. scanOutput makes the same canonical form in one pass over the
+// JSON text, each member's value written as the redactor and
+// appendCanonical would write it, the members of each object then put in
+// canonical order. What it does not do the same way (a key the redactor
+// would rename, a secret name/value pair, a diff, a duplicate key, an
+// escaped or non-ASCII key, a number out of range, nesting deeper than
+// maxDepth, invalid JSON) it reports, and digestTree, the tree path,
+// reads the output instead. FuzzScanOutput compares the two.
+
+// outputScanner is the state of one scanOutput.
+type outputScanner struct {
+	r    *redactor
+	data []byte
+	i    int
+	// members holds the members of the objects being read, innermost
+	// last; tmp holds an object's members while they are reordered.
+	members []scanMember
+	tmp     []byte
+}
+
+// scanMember is one member of an object being read: its key and where
+// its "key":value text is in the output being made.
+type scanMember struct {
+	key        []byte // the key's JSON text without quotes (plain ASCII)
+	start, end int
+}
+
+// scanOutput returns the canonical form of a tool's output raw, redacted
+// with its long strings as digest records (see digestTree), or false
+// when raw is one of the cases it leaves to digestTree.
+func (r *redactor) scanOutput(raw []byte) ([]byte, bool) {
+	var members [16]scanMember
+	s := outputScanner{r: r, data: raw, members: members[:0]}
+	dst := make([]byte, 0, min(len(raw), 2*PreviewBytes)+256)
+	dst, ok := s.value(dst, 0)
+	if s.space(); !ok || s.i != len(s.data) {
+		return nil, false
+	}
+	return dst, true
+}
+
+func (s *outputScanner) space() {
+	for s.i < len(s.data) {
+		switch s.data[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// value appends the canonical form of the value at s.data[s.i].
+func (s *outputScanner) value(dst []byte, depth int) ([]byte, bool) {
+	s.space()
+	if s.i >= len(s.data) || depth > maxDepth {
+		return dst, false
+	}
+	switch c := s.data[s.i]; {
+	case c == '{':
+		return s.object(dst, depth)
+	case c == '[':
+		s.i++
+		dst = append(dst, '[')
+		s.space()
+		if s.i < len(s.data) && s.data[s.i] == ']' {
+			s.i++
+			return append(dst, ']'), true
+		}
+		for n := 0; ; n++ {
+			if n > 0 {
+				dst = append(dst, ',')
+			}
+			var ok bool
+			if dst, ok = s.value(dst, depth+1); !ok {
+				return dst, false
+			}
+			s.space()
+			if s.i >= len(s.data) {
+				return dst, false
+			}
+			switch s.data[s.i] {
+			case ',':
+				s.i++
+			case ']':
+				s.i++
+				return append(dst, ']'), true
+			default:
+				return dst, false
+			}
+		}
+	case c == '"':
+		end, ok := rawjson.ValidString(s.data, s.i)
+		if !ok {
+			return dst, false
+		}
+		lit := s.data[s.i:end]
+		s.i = end
+		return s.r.appendOutputString(dst, lit)
+	case c == 't':
+		return s.literal(dst, "true")
+	case c == 'f':
+		return s.literal(dst, "false")
+	case c == 'n':
+		return s.literal(dst, "null")
+	case c == '-' || c >= '0' && c <= '9':
+		return s.number(dst)
+	}
+	return dst, false
+}
+
+func (s *outputScanner) literal(dst []byte, lit string) ([]byte, bool) {
+	if len(s.data)-s.i < len(lit) || string(s.data[s.i:s.i+len(lit)]) != lit {
+		return dst, false
+	}
+	s.i += len(lit)
+	return append(dst, lit...), true
+}
+
+// number appends a number of JSON's grammar as appendCanonical writes
+// the float64 fastDecoder reads.
+func (s *outputScanner) number(dst []byte) ([]byte, bool) {
+	d := fastDecoder{data: s.data, i: s.i}
+	v, ok := d.number()
+	if !ok {
+		return dst, false
+	}
+	text, err := jcs.NumberToJSON(v.(float64))
+	if err != nil {
+		return dst, false
+	}
+	s.i = d.i
+	return append(dst, text...), true
+}
+
+// object appends the canonical form of the object at s.data[s.i]: each
+// member as it comes, then all of them again in canonical order.
+func (s *outputScanner) object(dst []byte, depth int) ([]byte, bool) {
+	s.i++
+	open := len(dst)
+	dst = append(dst, '{')
+	base := len(s.members)
+	defer func() { s.members = s.members[:base] }()
+	// The member "name" as it came, and whether a member "value" has
+	// content: a secret name/value pair is left to the tree path.
+	var nameLit []byte
+	hasValue, valueContent := false, false
+	s.space()
+	if s.i < len(s.data) && s.data[s.i] == '}' {
+		s.i++
+		return append(dst, '}'), true
+	}
+	for {
+		s.space()
+		if s.i >= len(s.data) || s.data[s.i] != '"' {
+			return dst, false
+		}
+		end, ok := rawjson.ValidString(s.data, s.i)
+		if !ok {
+			return dst, false
+		}
+		keyLit := s.data[s.i:end]
+		s.i = end
+		if !plainKey(keyLit) {
+			return dst, false
+		}
+		key := keyLit[1 : len(keyLit)-1]
+		if key[0] == '$' && escapeMarkerKey(string(key)) != string(key) {
+			return dst, false // renamed
+		}
+		if len(key) > 16 {
+			if k2, _ := redactString(string(key)); k2 != string(key) {
+				return dst, false // renamed
+			}
+		}
+		s.space()
+		if s.i >= len(s.data) || s.data[s.i] != ':' {
+			return dst, false
+		}
+		s.i++
+		s.space()
+		if len(s.members) > base {
+			dst = append(dst, ',')
+		}
+		start := len(dst)
+		dst = append(dst, keyLit...)
+		dst = append(dst, ':')
+		vstart, vfirst := len(dst), s.i
+		if dst, ok = s.value(dst, depth+1); !ok {
+			return dst, false
+		}
+		content := hasContentText(s.data[vfirst:s.i])
+		switch string(key) {
+		case "type":
+			if lit := s.data[vfirst:s.i]; lit[0] == '"' && len(lit) <= PreviewBytes+2 && unquote(lit) == "diff" {
+				return dst, false // a diff: its texts are kept (keepDiff)
+			}
+		case "name":
+			nameLit = s.data[vfirst:s.i]
+		case "value":
+			hasValue, valueContent = true, content
+		}
+		if content && isSecretKey(string(key)) {
+			dst = appendCanonicalString(append(dst[:vstart], `{"$redacted":true,"reason":`...), "secret-key:"+shorten(string(key), 64))
+			dst = append(dst, '}')
+		}
+		s.members = append(s.members, scanMember{key: key, start: start, end: len(dst)})
+		s.space()
+		if s.i >= len(s.data) {
+			return dst, false
+		}
+		switch s.data[s.i] {
+		case ',':
+			s.i++
+			continue
+		case '}':
+			s.i++
+		default:
+			return dst, false
+		}
+		break
+	}
+	if nameLit != nil && hasValue && valueContent && nameLit[0] == '"' && len(nameLit) <= PreviewBytes+2 && isSecretKey(unquote(nameLit)) {
+		return dst, false
+	}
+	return s.reorder(dst, open, s.members[base:])
+}
+
+// reorder rewrites the members of the object that starts at dst[open] in
+// canonical order; a key given twice is left to the tree path.
+func (s *outputScanner) reorder(dst []byte, open int, ms []scanMember) ([]byte, bool) {
+	sorted := true
+	for k := 1; k < len(ms); k++ {
+		switch c := bytes.Compare(ms[k-1].key, ms[k].key); {
+		case c == 0:
+			return dst, false
+		case c > 0:
+			sorted = false
+		}
+	}
+	if sorted {
+		return append(dst, '}'), true
+	}
+	slices.SortFunc(ms, func(a, b scanMember) int { return bytes.Compare(a.key, b.key) })
+	for k := 1; k < len(ms); k++ {
+		if bytes.Equal(ms[k-1].key, ms[k].key) {
+			return dst, false
+		}
+	}
+	s.tmp = append(s.tmp[:0], dst[open:]...)
+	dst = append(dst[:open], '{')
+	for k, m := range ms {
+		if k > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, s.tmp[m.start-open:m.end-open]...)
+	}
+	return append(dst, '}'), true
+}
+
+// plainKey reports whether lit, a valid JSON string's text, holds only
+// printable ASCII and no escape: then it is its own canonical form, its
+// bytes are its decoded key, and byte order is RFC 8785's order.
+func plainKey(lit []byte) bool {
+	if len(lit) < 3 {
+		return false
+	}
+	for _, c := range lit[1 : len(lit)-1] {
+		if c == '\\' || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// hasContentText is hasContent of the value whose JSON text is lit, as
+// fastDecoder reads it with digests: null, false, true and "" have none.
+func hasContentText(lit []byte) bool {
+	switch lit[0] {
+	case 'n', 't', 'f':
+		return false
+	case '"':
+		return len(lit) > 2
+	}
+	return true
+}
+
+// appendOutputString appends the canonical form of a string of a tool's
+// output whose JSON text is lit: its digest record when lit is longer than
+// a preview, else the string redacted and capped (redactor.str).
+func (r *redactor) appendOutputString(dst, lit []byte) ([]byte, bool) {
+	if len(lit) > PreviewBytes+2 {
+		short, preview, n := r.previewText(lit)
+		if short != nil {
+			dst, err := appendCanonical(dst, short)
+			return dst, err == nil
+		}
+		return appendDigest(dst, len(lit), sha256.Sum256(lit), preview, n), true
+	}
+	str := unquote(lit)
+	if out, changed := r.str(str); changed {
+		dst, err := appendCanonical(dst, out)
+		return dst, err == nil
+	}
+	return appendCanonicalString(dst, str), true
+}
+
+// canonOther is a value other than an object already in canonical form:
+// the v of a sharedTree made by scanOutput whose output is an array, a
+// string or a number.
+type canonOther []byte
+
+// scannedTree is the sharedTree of an output whose canonical form
+// scanOutput made.
+func scannedTree(canon []byte) *sharedTree {
+	st := &sharedTree{canon: canon}
+	switch {
+	case canon[0] == '{':
+		st.v = canonObject(canon)
+	case string(canon) != "null":
+		st.v = canonOther(canon)
+	}
+	return st
+}
