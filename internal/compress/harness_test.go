@@ -106,6 +106,15 @@ func mustJSON(v any) string {
 	return string(b)
 }
 
+// sessionHarness builds a harness, as newHarness does, whose IDE has
+// opened session s1 in /repo (see newSession).
+func sessionHarness(t *testing.T, cfg Config) *harness {
+	t.Helper()
+	h := newHarness(t, cfg)
+	h.newSession(1, "/repo", "s1")
+	return h
+}
+
 // newSession runs session/new through the bridge: the agent answers with
 // id, and the IDE receives the response and the bridge's command list.
 func (h *harness) newSession(reqID int, cwd, id string) {

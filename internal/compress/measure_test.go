@@ -100,8 +100,7 @@ func TestTokensReachingAgent(t *testing.T) {
 			bare.readIDE()
 			without := agentTokens(t, sc.run(t, bare, "s1"))
 
-			h := newHarness(t, Config{})
-			h.newSession(1, "/repo", "s1")
+			h := sessionHarness(t, Config{})
 			got := sc.run(t, h, "s1")
 			with := agentTokens(t, got)
 			saved := 100 * float64(without-with) / float64(without)

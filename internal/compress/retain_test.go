@@ -13,8 +13,7 @@ import (
 // the facts must hold what was said, not the poison, as the pipeline keeps
 // copies only (it is added with UseNonRetaining).
 func TestKeepsNoMessageBytes(t *testing.T) {
-	h := newHarness(t, Config{ContextSize: 1 << 30})
-	h.newSession(1, "/repo", "s1")
+	h := sessionHarness(t, Config{ContextSize: 1 << 30})
 	h.prompt(2, "s1", "stream a lot")
 	var said []string
 	for i := range 300 {

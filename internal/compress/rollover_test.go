@@ -96,8 +96,7 @@ func TestRolloverKeepsIDESessionID(t *testing.T) {
 }
 
 func TestCompressCommandRollsOverOnNextPrompt(t *testing.T) {
-	h := newHarness(t, Config{ContextSize: 2000})
-	h.newSession(1, "/repo", "s1")
+	h := sessionHarness(t, Config{ContextSize: 2000})
 	h.prompt(2, "s1", "Write a CSV exporter in export/csv.go")
 	h.agent(agentSays("s1", strings.Repeat("Working on the exporter. ", 200)))
 	h.agent(endTurn(2))
@@ -115,8 +114,7 @@ func TestCompressCommandRollsOverOnNextPrompt(t *testing.T) {
 }
 
 func TestCompressRefusedWhenSummaryWouldNotSave(t *testing.T) {
-	h := newHarness(t, Config{})
-	h.newSession(1, "/repo", "s1")
+	h := sessionHarness(t, Config{})
 	h.prompt(2, "s1", "tiny")
 	h.agent(endTurn(2))
 	h.untilIDE(isResponse("2"))
@@ -153,8 +151,7 @@ func TestAgentCompactAtRed(t *testing.T) {
 }
 
 func TestGoalDriftReportedAfterRollover(t *testing.T) {
-	h := newHarness(t, Config{})
-	h.newSession(1, "/repo", "s1")
+	h := sessionHarness(t, Config{})
 	h.prompt(2, "s1", "Fix the flaky retry test in internal/retry")
 	h.agent(update("s1", map[string]any{"sessionUpdate": "tool_call", "toolCallId": "e1", "title": "Edit retry.go", "kind": "edit", "status": "completed",
 		"content": []any{map[string]any{"type": "diff", "path": "/repo/internal/retry/retry.go", "oldText": "a", "newText": "b"}}}))
@@ -185,8 +182,7 @@ func TestGoalDriftReportedAfterRollover(t *testing.T) {
 // TestSummaryFidelity runs a long scripted session through the bridge and
 // checks the summary the fresh session receives.
 func TestSummaryFidelity(t *testing.T) {
-	h := newHarness(t, Config{ContextSize: 60000})
-	h.newSession(1, "/repo", "s1")
+	h := sessionHarness(t, Config{ContextSize: 60000})
 	intent := "Migrate the billing service from REST to gRPC without changing the public API.\nKeep backwards compatibility for two releases."
 	instructions := []string{intent}
 	var edited []string
@@ -319,8 +315,7 @@ func TestCancelAbandonsCompaction(t *testing.T) {
 // and the session's first prompt (id 2), which the agent has received.
 func compactingTurn(t *testing.T) *harness {
 	t.Helper()
-	h := newHarness(t, Config{AgentCompact: true})
-	h.newSession(1, "/repo", "s1")
+	h := sessionHarness(t, Config{AgentCompact: true})
 	h.agent(update("s1", map[string]any{"sessionUpdate": "available_commands_update", "availableCommands": []any{map[string]any{"name": "compact", "description": "compact"}}}))
 	h.readIDE()
 	h.prompt(2, "s1", "Port the build to Bazel")

@@ -11,8 +11,7 @@ import (
 // follow (issue 20: prefer the agent's usage_update when it sends one),
 // and tells the IDE no estimate of its own.
 func TestAgentUsageIsNotEstimated(t *testing.T) {
-	h := newHarness(t, Config{ContextSize: 100000})
-	h.newSession(1, "/repo", "s1")
+	h := sessionHarness(t, Config{ContextSize: 100000})
 	turn := func(id int, usage bool) {
 		t.Helper()
 		h.prompt(id, "s1", "go on")

@@ -29,8 +29,7 @@ func commandNames(t *testing.T, m []byte) []string {
 }
 
 func TestQuickCommandsMergedAndNeverReachAgent(t *testing.T) {
-	h := newHarness(t, Config{})
-	h.newSession(1, "/repo", "s1")
+	h := sessionHarness(t, Config{})
 	// The agent advertises its own commands, one of which clashes.
 	h.agent(update("s1", map[string]any{"sessionUpdate": "available_commands_update", "availableCommands": []any{
 		map[string]any{"name": "compact", "description": "Clear history but keep a summary"},
@@ -78,8 +77,7 @@ func TestQuickCommandsMergedAndNeverReachAgent(t *testing.T) {
 }
 
 func TestOffloadReadTextFile(t *testing.T) {
-	h := newHarness(t, Config{OffloadTokens: 1000})
-	h.newSession(1, "/repo", "s1")
+	h := sessionHarness(t, Config{OffloadTokens: 1000})
 	big := bigLog(3000)
 	lines := strings.Split(big, "\n")
 	lines[1777] = "NEEDLE: the staging database password rotates on day 17"
@@ -153,8 +151,7 @@ func TestOffloadReadTextFile(t *testing.T) {
 }
 
 func TestOffloadTerminalOutput(t *testing.T) {
-	h := newHarness(t, Config{OffloadTokens: 500})
-	h.newSession(1, "/repo", "s1")
+	h := sessionHarness(t, Config{OffloadTokens: 500})
 	h.agent(`{"jsonrpc":"2.0","id":3,"method":"terminal/create","params":{"sessionId":"s1","command":"go","args":["test","./..."]}}`)
 	h.readIDE()
 	h.ide(`{"jsonrpc":"2.0","id":3,"result":{"terminalId":"t1"}}`)
@@ -187,8 +184,7 @@ func TestOffloadTerminalOutput(t *testing.T) {
 }
 
 func TestOffloadEmbeddedResource(t *testing.T) {
-	h := newHarness(t, Config{OffloadTokens: 1000})
-	h.newSession(1, "/repo", "s1")
+	h := sessionHarness(t, Config{OffloadTokens: 1000})
 	big := bigLog(2000)
 	h.ide(promptMsg(2, "s1", textBlock("Summarise the failures in this log"),
 		map[string]any{"type": "resource", "resource": map[string]any{"uri": "file:///repo/import.log", "mimeType": "text/plain", "text": big}},
@@ -222,8 +218,7 @@ func TestOffloadEmbeddedResource(t *testing.T) {
 }
 
 func TestOffloadTowardIDE(t *testing.T) {
-	h := newHarness(t, Config{OffloadTokens: 1000})
-	h.newSession(1, "/repo", "s1")
+	h := sessionHarness(t, Config{OffloadTokens: 1000})
 	big := bigLog(1500)
 	small := update("s1", map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "completed", "content": []any{map[string]any{"type": "content", "content": textBlock("short")}}})
 	h.agent(small)
@@ -251,8 +246,7 @@ func TestOffloadTowardIDE(t *testing.T) {
 }
 
 func TestEstimatedUsageUpdate(t *testing.T) {
-	h := newHarness(t, Config{ContextSize: 1000})
-	h.newSession(1, "/repo", "s1")
+	h := sessionHarness(t, Config{ContextSize: 1000})
 	h.prompt(2, "s1", "hello there")
 	// 1200 bytes of output is about 300 tokens: 30%, YELLOW. The level
 	// change is announced once, when it happens, and again at turn end.
@@ -349,8 +343,7 @@ func TestSessionLoadReplayOffloaded(t *testing.T) {
 }
 
 func TestTier2WriteBodiesStayOut(t *testing.T) {
-	h := newHarness(t, Config{ContextSize: 1000})
-	h.newSession(1, "/repo", "s1")
+	h := sessionHarness(t, Config{ContextSize: 1000})
 	h.prompt(2, "s1", "Generate the fixtures in testdata/")
 	h.agent(agentSays("s1", strings.Repeat("planning the fixtures ", 120))) // ~660 tokens: ORANGE
 	body := strings.Repeat("fixture line with generated content\n", 200)
@@ -386,8 +379,7 @@ func TestTier2WriteBodiesStayOut(t *testing.T) {
 // TestWriteOfReferenceRefused: an edit tool that read a large file through
 // the client got the reference; writing that back would destroy the file.
 func TestWriteOfReferenceRefused(t *testing.T) {
-	h := newHarness(t, Config{OffloadTokens: 1000})
-	h.newSession(1, "/repo", "s1")
+	h := sessionHarness(t, Config{OffloadTokens: 1000})
 	h.agent(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"sessionId":"s1","path":"/repo/big.go"}}`)
 	h.readIDE()
 	h.ide(mustJSON(map[string]any{"jsonrpc": "2.0", "id": 7, "result": map[string]any{"content": bigLog(2000)}}))
@@ -408,8 +400,7 @@ func TestWriteOfReferenceRefused(t *testing.T) {
 }
 
 func TestKeepReads(t *testing.T) {
-	h := newHarness(t, Config{OffloadTokens: 1000, KeepReads: true})
-	h.newSession(1, "/repo", "s1")
+	h := sessionHarness(t, Config{OffloadTokens: 1000, KeepReads: true})
 	h.agent(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"sessionId":"s1","path":"/repo/big.go"}}`)
 	h.readIDE()
 	big := bigLog(2000)
