@@ -16,7 +16,8 @@ import (
 // of --opt=value is judged) is decided as the path the command will open:
 // a relative word joined to the command's cwd, ~/ to HOME, a glob expanded
 // against the file system (at most maxGlobMatches names) and its last
-// segment also matched as a pattern. Deny and ask path rules apply as to a
+// segment also matched as a pattern; a word the shell computes when the
+// line runs is asked about (runtimeName). Deny and ask path rules apply as to a
 // read (a write for destinations: cp, mv, ln, install's last argument,
 // every file of tee, dd's of=). Outside the workspace roots a destination
 // is denied as a redirection is; a plain argument that names an existing
@@ -64,7 +65,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			write := i == last || name == "tee"
 			if strings.HasPrefix(text, "-") {
 				eq := strings.IndexByte(text, '=')
-				if eq < 0 || w.Kind == shellcmd.Dynamic {
+				if eq < 0 {
 					continue
 				}
 				text = text[eq+1:]
@@ -112,7 +113,7 @@ func (e *Engine) decideArg(in *reqInfo, a argWord, changesDir bool, advisories *
 	kind := a.word.Kind
 	if kind == shellcmd.Dynamic && a.text == a.word.Text {
 		if !strings.HasPrefix(p, "~/") || strings.ContainsAny(p[2:], "$`\"'\\") {
-			return verdict{}, false // not known until it runs
+			return runtimeName(what), true
 		}
 		kind = shellcmd.Static
 		if strings.ContainsAny(p[2:], "*?[") {
@@ -120,7 +121,7 @@ func (e *Engine) decideArg(in *reqInfo, a argWord, changesDir bool, advisories *
 		}
 		p = filepath.Join(e.home, p[2:])
 	} else if kind == shellcmd.Dynamic {
-		return verdict{}, false
+		return runtimeName(what), true
 	}
 	if deviceFiles[p] || strings.HasPrefix(p, "/dev/fd/") {
 		return verdict{}, false
@@ -187,6 +188,15 @@ func (e *Engine) decideArg(in *reqInfo, a argWord, changesDir bool, advisories *
 	}
 	worst.reason = what + ": " + worst.reason
 	return *worst, true
+}
+
+// runtimeName is the verdict on a file whose name the shell computes only
+// when the line runs ("cat $f", "cat $(echo .env)", "cat ~-/x", a name
+// from the request's env): it may be any file, one a rule denies or one
+// outside the workspace, so the person is asked.
+func runtimeName(what string) verdict {
+	return verdict{value: RequireApproval, ref: "unreadable-command", ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+		reason: what + ": the file's name is not known until the line runs"}
 }
 
 // globNames expands pattern p against the file system, bounded.

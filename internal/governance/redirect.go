@@ -31,11 +31,7 @@ func (e *Engine) decideRedirect(in *reqInfo, r shellcmd.Redirect, changesDir boo
 	case r.Target.Kind == shellcmd.Dynamic && strings.HasPrefix(p, "~/") && !strings.ContainsAny(p[2:], "$`\"'\\*?["):
 		p = filepath.Join(e.home, p[2:])
 	case r.Target.Kind != shellcmd.Static:
-		if !r.Write {
-			return verdict{}, false
-		}
-		return verdict{value: RequireApproval, ref: "unreadable-command", ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
-			reason: what + ": the file's name is not known until the line runs"}, true
+		return runtimeName(what), true
 	}
 	if deviceFiles[p] || strings.HasPrefix(p, "/dev/fd/") {
 		return verdict{}, false
@@ -46,9 +42,6 @@ func (e *Engine) decideRedirect(in *reqInfo, r shellcmd.Redirect, changesDir boo
 	}
 	if !filepath.IsAbs(p) {
 		if changesDir || in.req.Cwd == "" {
-			if !r.Write {
-				return verdict{}, false
-			}
 			return verdict{value: RequireApproval, ref: "unreadable-command", ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
 				reason: what + ": the line changes directory, so where the file is is not known"}, true
 		}

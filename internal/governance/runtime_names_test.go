@@ -1,0 +1,41 @@
+package governance
+
+import "testing"
+
+// TestRuntimeNamesNeedApproval checks that a file a command opens by a
+// name the shell computes only when the line runs is asked about, whatever
+// rule allows the command: under Bash(cat:*) and Read(**/.env) denied,
+// "cat $(echo .env)" reads .env although no word of it names the file, and
+// "cat ~-/x" reads wherever the OLDPWD of the request's env points. A name
+// the line states, and the arguments of echo, are decided as before.
+func TestRuntimeNamesNeedApproval(t *testing.T) {
+	root := tempTree(t, []string{"sub"}, []string{".env", "a.txt", "sub/b.txt"})
+	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n  allow:\n    - Read\n    - Bash(cat:*)\n    - Bash(cd:*)\n    - Bash(echo:*)\n    - Bash(find:*)\n")
+	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	tests := []struct {
+		name, line string
+		want       Value
+	}{
+		{"a command substitution", "cat $(echo .env)", RequireApproval},
+		{"backquotes inside a word", "cat `echo .en`v", RequireApproval},
+		{"a variable the line sets", "f=.env; cat $f", RequireApproval},
+		{"a variable from the environment", "cat $F", RequireApproval},
+		{"a tilde prefix other than ~/", "cat ~-/secret.txt", RequireApproval},
+		{"the value of an option", "cat --show-ends=x --x=$(echo .env)", RequireApproval},
+		{"a read redirection from a variable", "f=.env; cat < $f", RequireApproval},
+		{"a relative read redirection after cd", "cd sub && cat < ../.env", RequireApproval},
+		{"the names find fills in", "find sub -name '.en?' -exec cat {} +", RequireApproval},
+		{"a stated name", "cat a.txt", Allow},
+		{"a stated denied name", "cat .env", Deny},
+		{"echo of a variable", "echo $HOME", Allow},
+		{"a relative read redirection", "cat < a.txt", Allow},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
+			if d.Value != tt.want {
+				t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
+			}
+		})
+	}
+}
