@@ -2,6 +2,7 @@ package governance
 
 import (
 	"os"
+	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
 )
@@ -32,10 +33,25 @@ type pathFacts struct {
 	p       string
 	forms   []string     // pathForms: as written and as resolved
 	refusal *pathRefusal // pathForms: why the path cannot be judged
+	last    lookup       // what resolving the path last saw of its last form
 
 	lower  []string      // forms in lower case (lowerAll)
+	subs   []pathSubject // forms as rules match them (newPathSubject)
 	linked []os.FileInfo // per form: the file, if it is regular with several names
 	looked bool          // linked is filled in
+
+	// A path has at most two forms: the slices above start in these.
+	lowerBuf  [2]string
+	subsBuf   [2]pathSubject
+	linkedBuf [2]os.FileInfo
+}
+
+// bufSlice returns b[:n] if b holds n, else a new slice.
+func bufSlice[T any](b []T, n int) []T {
+	if n <= len(b) {
+		return b[:n]
+	}
+	return make([]T, n)
 }
 
 // facts returns the forms of the absolute path p (pathForms, against the
@@ -48,8 +64,8 @@ func (in *reqInfo) facts(p string) *pathFacts {
 			}
 		}
 	}
-	forms, r := pathForms(p, in.roots...)
-	f := &pathFacts{p: p, forms: forms, refusal: r}
+	forms, last, r := pathFormsLooked(p, in.roots...)
+	f := &pathFacts{p: p, forms: forms, refusal: r, last: last}
 	if in.memo != nil {
 		in.memo.paths = append(in.memo.paths, f)
 	}
@@ -65,19 +81,43 @@ func (in *reqInfo) pathForms(p string) ([]string, *pathRefusal) {
 // lowerForms returns the forms in lower case.
 func (f *pathFacts) lowerForms() []string {
 	if f.lower == nil {
-		f.lower = lowerAll(f.forms)
+		f.lower = bufSlice(f.lowerBuf[:], len(f.forms))
+		for i, s := range f.forms {
+			f.lower[i] = strings.ToLower(s)
+		}
 	}
 	return f.lower
 }
 
+// subjects returns newPathSubject of each form, lowered once with the
+// forms (lowerForms: strings.ToLower of an ASCII path is asciiLower's).
+func (f *pathFacts) subjects() []pathSubject {
+	if f.subs == nil {
+		f.subs = bufSlice(f.subsBuf[:], len(f.forms))
+		for i, form := range f.forms {
+			s := pathSubject{path: form, ascii: isASCII(form)}
+			if s.ascii {
+				s.lower = f.lowerForms()[i]
+			}
+			f.subs[i] = s
+		}
+	}
+	return f.subs
+}
+
 // links returns, per form, the file it names when that is a regular file
 // with more than one name (hard links), else nil; each form is looked up
-// with lstat once per decision.
+// with lstat once per decision, the last (where the path leads) by the
+// resolution's own last lstat when that was of it.
 func (f *pathFacts) links() []os.FileInfo {
 	if !f.looked {
-		f.linked = make([]os.FileInfo, len(f.forms))
+		f.linked = bufSlice(f.linkedBuf[:], len(f.forms))
 		for i, form := range f.forms {
-			if fi, err := os.Lstat(form); err == nil && fi.Mode().IsRegular() && hasLinks(fi) {
+			fi, err := f.last.fi, error(nil)
+			if i < len(f.forms)-1 || !f.last.known() {
+				fi, err = os.Lstat(form)
+			}
+			if err == nil && fi != nil && fi.Mode().IsRegular() && hasLinks(fi) {
 				f.linked[i] = fi
 			}
 		}

@@ -17,6 +17,9 @@ type Engine struct {
 	policy *Policy
 	roots  []string
 	home   string
+	// defaultTx are the rule texts of the policy's default
+	// (defaultRuleTexts).
+	defaultTx [3]string
 	// bySubject lists, per subject category, the policy's rules that
 	// may apply to such a subject of some request, in policy order.
 	bySubject [catEnv + 1][]*rule
@@ -58,7 +61,7 @@ func NewEngine(p *Policy, opts EngineOptions) *Engine {
 	for _, r := range opts.Roots {
 		roots = append(roots, absPath(r, "", home))
 	}
-	e := &Engine{policy: p, roots: roots, home: home}
+	e := &Engine{policy: p, roots: roots, home: home, defaultTx: defaultRuleTexts(p)}
 	for sub := range e.bySubject {
 		for _, r := range p.rules {
 			if r.appliesTo(true, true, true, true, category(sub)) {
@@ -132,7 +135,19 @@ type verdict struct {
 	rule   *rule // nil for the default and the workspace-roots rule
 	ref    string
 	ruleTx string
-	reason string
+	reason string // if "", the pieces of lazy joined (text)
+	// lazy is the reason in pieces, joined only for a verdict a decision
+	// keeps: a decision weighs many verdicts (each path as written and
+	// resolved, as a read and as a write) and keeps few.
+	lazy [4]string
+}
+
+// text returns the verdict's reason.
+func (v *verdict) text() string {
+	if v.reason == "" {
+		return v.lazy[0] + v.lazy[1] + v.lazy[2] + v.lazy[3]
+	}
+	return v.reason
 }
 
 // Decide returns the decision for req: each subject of the request (every
@@ -144,20 +159,22 @@ type verdict struct {
 // request gets the strictest decision over its subjects.
 func (e *Engine) Decide(req Request) Decision {
 	in := e.info(req)
-	var worst *verdict
+	var worst verdict // the first strictest; kept by value, so nothing escapes
 	var advisories []string
 	var subjects []Subject
 	consider := func(v verdict, what string, details []string) {
-		subjects = append(subjects, Subject{What: what, Value: v.value, Rule: v.ruleTx, Reason: v.reason, Details: details})
-		if worst == nil || v.value.Stricter(worst.value) {
-			worst = &v
+		reason := v.text()
+		subjects = append(subjects, Subject{What: what, Value: v.value, Rule: v.ruleTx, Reason: reason, Details: details})
+		if len(subjects) == 1 || v.value.Stricter(worst.value) {
+			worst = v
+			worst.reason = reason
 		}
 	}
 	for _, p := range req.Paths {
 		if p == "" {
 			continue
 		}
-		v := e.decidePath(in, p, &advisories)
+		v := e.decidePathLazy(in, p, &advisories)
 		if in.opaque && !(in.command && p == req.Cwd) {
 			v = e.decideOpaquePath(in, p, v, &advisories)
 		}
@@ -361,22 +378,42 @@ func (e *Engine) pick(in *reqInfo, sub category, match func(r *rule) bool, advis
 }
 
 func (e *Engine) defaultVerdict(in *reqInfo, what string) verdict {
-	v := e.policy.Default
-	name := string(v)
+	v := e.defaultVerdictOf(in, what, "", "")
+	v.reason = v.text()
+	return v
+}
+
+// defaultVerdictOf is defaultVerdict of what+what1+what2 with its reason
+// left in pieces (verdict.lazy).
+func (e *Engine) defaultVerdictOf(in *reqInfo, what, what1, what2 string) verdict {
+	v, tx := e.policy.Default, e.defaultTx[0]
 	if e.policy.OnMutate {
-		v = Allow
+		v, tx = Allow, e.defaultTx[1]
 		if in.write || in.command || in.req.Action == ActionSessionNew || !in.read && in.req.Action == ActionToolCall && in.req.Kind != "think" && in.req.Kind != "search" {
-			v = RequireApproval
+			v, tx = RequireApproval, e.defaultTx[2]
 		}
-		name = "on-mutate: " + string(v)
 	}
-	return verdict{value: v, ref: "default", ruleTx: "default " + name + " (" + e.policy.DefaultWhere + ")",
-		reason: what + ": no rule matches, so the default applies"}
+	return verdict{value: v, ref: "default", ruleTx: tx, lazy: [4]string{what, what1, what2, ": no rule matches, so the default applies"}}
+}
+
+// defaultRuleTexts returns the rule texts of p's default as
+// defaultVerdictOf picks them: the default, on-mutate's allow and its
+// require-approval.
+func defaultRuleTexts(p *Policy) [3]string {
+	tx := func(name string) string { return "default " + name + " (" + p.DefaultWhere + ")" }
+	return [3]string{tx(string(p.Default)), tx("on-mutate: " + string(Allow)), tx("on-mutate: " + string(RequireApproval))}
 }
 
 func ruleVerdict(r *rule, what string) verdict {
-	return verdict{value: r.value, rule: r, ref: r.ref, ruleTx: r.describe(),
-		reason: what + ": " + pastTense(r.value) + " by " + r.text}
+	v := ruleVerdictOf(r, what, "", "")
+	v.reason = v.text()
+	return v
+}
+
+// ruleVerdictOf is ruleVerdict of what+what1+what2 with its reason left
+// in pieces (verdict.lazy).
+func ruleVerdictOf(r *rule, what, what1, what2 string) verdict {
+	return verdict{value: r.value, rule: r, ref: r.ref, ruleTx: r.describe(), lazy: [4]string{what, what1, what2, r.verdictTail()}}
 }
 
 func pastTense(v Value) string {
@@ -405,7 +442,16 @@ func (e *Engine) describeAction(in *reqInfo) string {
 	return "using"
 }
 
+// decidePath decides the request path p.
 func (e *Engine) decidePath(in *reqInfo, p string, advisories *[]string) verdict {
+	v := e.decidePathLazy(in, p, advisories)
+	v.reason = v.text()
+	return v
+}
+
+// decidePathLazy is decidePath with the reason possibly left in pieces
+// (verdict.lazy), for a caller that reads it only through verdict.text.
+func (e *Engine) decidePathLazy(in *reqInfo, p string, advisories *[]string) verdict {
 	f := in.facts(p)
 	forms, refusal := f.forms, f.refusal
 	if refusal != nil {
@@ -415,13 +461,14 @@ func (e *Engine) decidePath(in *reqInfo, p string, advisories *[]string) verdict
 	if v, ok := e.protectedVerdict(in, p, f); ok {
 		return v
 	}
-	if v, ok := e.specialFileVerdict(in, p, forms); ok {
+	if v, ok := e.specialFileVerdict(in, p, f); ok {
 		return v
 	}
-	var worst *verdict
+	var worst verdict
 	lowerRoots := in.lowerRoots()
-	for _, form := range forms {
-		what := e.describeAction(in) + " " + form
+	action := e.describeAction(in)
+	subjects := f.subjects()
+	for i, form := range forms {
 		inside := false
 		for _, r := range in.roots {
 			if _, ok := cutDir(r, form); ok {
@@ -429,7 +476,7 @@ func (e *Engine) decidePath(in *reqInfo, p string, advisories *[]string) verdict
 				break
 			}
 		}
-		subject := newPathSubject(form)
+		subject := &subjects[i]
 		best := e.pick(in, catPath, func(r *rule) bool {
 			if !inside && r.value != Deny && (r.path == nil || r.path.anchor != anchorAbs) {
 				// Outside the roots only a rule that names a fixed
@@ -445,31 +492,31 @@ func (e *Engine) decidePath(in *reqInfo, p string, advisories *[]string) verdict
 			if r.path == nil {
 				return false
 			}
-			return r.path.matchSubject(&subject, in.roots, lowerRoots, r.fold())
+			return r.path.matchSubject(subject, in.roots, lowerRoots, r.fold())
 		}, advisories)
 		var v verdict
 		switch {
 		case best != nil:
-			v = ruleVerdict(best, what)
+			v = ruleVerdictOf(best, action, " ", form)
 		case !inside:
 			v = verdict{value: Deny, ref: "workspace-roots", ruleTx: "deny paths outside the workspace roots (built-in)",
-				reason: fmt.Sprintf("%s: outside the workspace roots %s", what, strings.Join(in.roots, ", "))}
+				reason: fmt.Sprintf("%s %s: outside the workspace roots %s", action, form, strings.Join(in.roots, ", "))}
 		case in.req.Action == ActionSessionNew:
 			// The default is about what the agent does; a session
 			// inside the workspace is the person's own choice.
 			v = verdict{value: Allow, ref: "workspace-roots", ruleTx: "allow sessions inside the workspace roots (built-in)",
-				reason: fmt.Sprintf("%s: inside the workspace roots", what)}
+				reason: fmt.Sprintf("%s %s: inside the workspace roots", action, form)}
 		default:
-			v = e.defaultVerdict(in, what)
+			v = e.defaultVerdictOf(in, action, " ", form)
 		}
-		if worst == nil || v.value.Stricter(worst.value) {
-			worst = &v
+		if i == 0 || v.value.Stricter(worst.value) {
+			worst = v
 		}
 	}
 	if v, ok := e.hardLinkVerdict(in, p, f); ok && v.value.Stricter(worst.value) {
-		worst = &v
+		worst = v
 	}
-	return *worst
+	return worst
 }
 
 func (e *Engine) decideURL(in *reqInfo, u string, advisories *[]string) verdict {

@@ -71,17 +71,21 @@ type pathSubject struct {
 }
 
 func newPathSubject(p string) pathSubject {
-	s := pathSubject{path: p, ascii: true}
-	for i := 0; i < len(p); i++ {
-		if p[i] >= 0x80 {
-			s.ascii = false
-			break
-		}
-	}
+	s := pathSubject{path: p, ascii: isASCII(p)}
 	if s.ascii {
 		s.lower = asciiLower(p)
 	}
 	return s
+}
+
+// isASCII reports whether s has no byte outside ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // asciiLower is strings.ToLower for a string of ASCII bytes.

@@ -10,7 +10,7 @@ func (e *Engine) decideOpaquePath(in *reqInfo, p string, v verdict, advisories *
 		sub := *in
 		sub.read, sub.write, sub.opaque = !write, write, false
 		var discard []string
-		if w := e.decidePath(&sub, p, &discard); w.rule != nil && w.value.Stricter(v.value) {
+		if w := e.decidePathLazy(&sub, p, &discard); w.rule != nil && w.value.Stricter(v.value) {
 			v = w
 		}
 	}

@@ -63,10 +63,12 @@ func checkPathText(p string) *pathRefusal {
 	case !strings.HasPrefix(p, "/"):
 		return refuse("relative-path", "a relative path is opened against the IDE's own working directory, not the session's; the agent must name files by absolute path")
 	}
-	for _, e := range strings.Split(p, "/") {
+	for rest := p; rest != ""; {
+		e, after, _ := strings.Cut(rest, "/")
 		if len(e) > maxNameLen {
 			return refuse("unresolvable-path", "a path element is %d bytes long, more than the %d the system allows", len(e), maxNameLen)
 		}
+		rest = after
 	}
 	return nil
 }
@@ -81,8 +83,11 @@ var magicPrefixes = []string{"/proc/self", "/proc/thread-self", "/dev/fd", "/dev
 // isMagicPath reports whether the clean absolute path p is, or is beneath,
 // a per-process location: one of magicPrefixes or /proc/<pid>.
 func isMagicPath(p string) bool {
+	if !strings.HasPrefix(p, "/proc/") && !strings.HasPrefix(p, "/dev/") {
+		return false // every magic prefix starts with one of those
+	}
 	for _, m := range magicPrefixes {
-		if p == m || strings.HasPrefix(p, m+"/") {
+		if p == m || len(p) > len(m) && p[len(m)] == '/' && p[:len(m)] == m {
 			return true
 		}
 	}
@@ -119,13 +124,34 @@ func magicRefusal(p string) *pathRefusal {
 // or any symlink on a procfs mount), that follows more than maxLinks
 // links (a loop), or whose elements cannot be looked up.
 func resolvePath(raw string, roots ...string) (string, *pathRefusal) {
+	res, _, r := resolveLooked(raw, roots...)
+	return res, r
+}
+
+// lookup is what the last lstat of a path's resolution said about the
+// path it returns: the file (never a symlink), or that nothing is there;
+// neither when the walk did not end on a lookup of that path (a root, a
+// step up with ".."). It saves looking the same path up again in the
+// same decision.
+type lookup struct {
+	fi      os.FileInfo
+	missing bool
+}
+
+// known reports whether l says anything about the path.
+func (l lookup) known() bool { return l.fi != nil || l.missing }
+
+// resolveLooked is resolvePath that also returns what its last lstat said
+// about the resolved path.
+func resolveLooked(raw string, roots ...string) (string, lookup, *pathRefusal) {
+	var last lookup
 	cur, rest := "/", raw
 	for _, r := range roots {
 		if r == "/" || r != resolvedRoot(r) {
 			continue
 		}
 		if raw == r {
-			return r, nil
+			return r, last, nil
 		}
 		if tail, ok := strings.CutPrefix(raw, r+"/"); ok {
 			cur, rest = r, tail
@@ -141,7 +167,7 @@ func resolvePath(raw string, roots ...string) (string, *pathRefusal) {
 		case "", ".":
 			continue
 		case "..":
-			cur = filepath.Dir(cur)
+			cur, last = filepath.Dir(cur), lookup{}
 			continue
 		}
 		next := cur + "/" + e
@@ -149,7 +175,7 @@ func resolvePath(raw string, roots ...string) (string, *pathRefusal) {
 			next = "/" + e
 		}
 		if isMagicPath(next) {
-			return "", magicRefusal(next)
+			return "", last, magicRefusal(next)
 		}
 		fi, err := os.Lstat(next)
 		switch {
@@ -157,32 +183,36 @@ func resolvePath(raw string, roots ...string) (string, *pathRefusal) {
 			// Nothing below a missing element can be a link.
 			out := filepath.Clean(next + "/" + strings.Join(todo, "/"))
 			if isMagicPath(out) {
-				return "", magicRefusal(out)
+				return "", last, magicRefusal(out)
 			}
-			return out, nil
+			// out is next or beneath it (no ".." climbed back out), so
+			// its lookup fails as next's did.
+			last = lookup{missing: out == next || strings.HasPrefix(out, next+"/")}
+			return out, last, nil
 		case err != nil:
-			return "", refuse("unresolvable-path", "%s cannot be looked up (%v), so where the path leads is unknown", next, unwrapPathError(err))
+			return "", last, refuse("unresolvable-path", "%s cannot be looked up (%v), so where the path leads is unknown", next, unwrapPathError(err))
 		case fi.Mode()&fs.ModeSymlink == 0:
-			cur = next
+			cur, last = next, lookup{fi: fi}
 			continue
 		}
+		last = lookup{}
 		links++
 		if links > maxLinks {
-			return "", refuse("unresolvable-path", "the path follows more than %d symlinks (a loop?)", maxLinks)
+			return "", last, refuse("unresolvable-path", "the path follows more than %d symlinks (a loop?)", maxLinks)
 		}
 		if onProcfs(cur) {
-			return "", magicRefusal(next)
+			return "", last, magicRefusal(next)
 		}
 		target, err := os.Readlink(next)
 		if err != nil {
-			return "", refuse("unresolvable-path", "the link %s cannot be read (%v)", next, unwrapPathError(err))
+			return "", last, refuse("unresolvable-path", "the link %s cannot be read (%v)", next, unwrapPathError(err))
 		}
 		if strings.HasPrefix(target, "/") {
 			cur = "/"
 		}
 		todo = append(strings.Split(target, "/"), todo...)
 	}
-	return cur, nil
+	return cur, last, nil
 }
 
 // unwrapPathError drops the operation and path an *fs.PathError repeats.
@@ -201,21 +231,28 @@ func unwrapPathError(err error) error {
 // are resolved workspace roots (see rootForms). A path that cannot be
 // judged (checkPathText, resolvePath) is refused instead.
 func pathForms(p string, roots ...string) ([]string, *pathRefusal) {
+	forms, _, r := pathFormsLooked(p, roots...)
+	return forms, r
+}
+
+// pathFormsLooked is pathForms that also returns what resolving p last
+// looked up about its last form, where it leads (resolveLooked).
+func pathFormsLooked(p string, roots ...string) ([]string, lookup, *pathRefusal) {
 	if r := checkPathText(p); r != nil {
-		return nil, r
+		return nil, lookup{}, r
 	}
 	lit := filepath.Clean(p)
 	if isMagicPath(lit) {
-		return nil, magicRefusal(lit)
+		return nil, lookup{}, magicRefusal(lit)
 	}
-	res, r := resolvePath(p, roots...)
+	res, last, r := resolveLooked(p, roots...)
 	if r != nil {
-		return nil, r
+		return nil, lookup{}, r
 	}
 	if res == lit {
-		return []string{lit}, nil
+		return []string{lit}, last, nil
 	}
-	return []string{lit, res}, nil
+	return []string{lit, res}, last, nil
 }
 
 // absPath makes p absolute against cwd (and "~/" against home) without

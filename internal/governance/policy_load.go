@@ -29,7 +29,7 @@ func LoadPolicy(file string) (*Policy, error) {
 	// Every decision names its rule: say it once. The rules do not
 	// change after loading.
 	for _, r := range p.rules {
-		r.desc = r.describe()
+		r.desc, r.tail = r.describe(), r.verdictTail()
 	}
 	return p, nil
 }

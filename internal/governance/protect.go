@@ -346,6 +346,7 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 	cwdForms, _ := in.pathForms(cwd)
 	lcwd := lowerAll(cwdForms)
 	lowerCwd := strings.ToLower(cwd)
+	inCwd := strings.TrimSuffix(lowerCwd, "/") + "/"
 	words := commandWords(lines, cwd)
 	for _, pr := range list {
 		for j, pf := range pr.forms {
@@ -358,7 +359,7 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 				}
 			}
 			needles := [3]string{lower}
-			if rel, ok := strings.CutPrefix(lower, strings.TrimSuffix(lowerCwd, "/")+"/"); ok {
+			if rel, ok := strings.CutPrefix(lower, inCwd); ok {
 				needles[1] = rel
 			}
 			switch {

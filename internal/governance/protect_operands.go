@@ -137,11 +137,12 @@ func (e *Engine) lineNames(line string, lines []*shellcmd.Analysis, cwd string) 
 // location of list, or into one, other than by its text: through a
 // symlink (res is where it leads), or as a hard link to a protected file.
 func linkedProtected(in *reqInfo, n string, list []protected) (protected, string, bool) {
-	var res string
+	var res, lres string
 	var linked os.FileInfo
 	if f := in.facts(n); f.refusal == nil {
 		// The path's last form is where it leads, resolved already.
-		res, linked = f.forms[len(f.forms)-1], f.links()[len(f.forms)-1]
+		last := len(f.forms) - 1
+		res, lres, linked = f.forms[last], f.lowerForms()[last], f.links()[last]
 	} else {
 		// pathForms refuses more than resolvePath does.
 		var r *pathRefusal
@@ -151,8 +152,8 @@ func linkedProtected(in *reqInfo, n string, list []protected) (protected, string
 		if fi, err := os.Lstat(res); err == nil && fi.Mode().IsRegular() && hasLinks(fi) {
 			linked = fi
 		}
+		lres = strings.ToLower(res)
 	}
-	lres := strings.ToLower(res)
 	for _, pr := range list {
 		for _, pf := range pr.lower {
 			if beneath(pf, lres) || pr.Rotated && rotatedSibling(pf, lres) {

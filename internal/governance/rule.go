@@ -37,6 +37,16 @@ type rule struct {
 	cmd      *commandPattern
 	domain   string
 	desc     string // describe's result, set once the policy is loaded
+	tail     string // verdictTail's result, set once the policy is loaded
+}
+
+// verdictTail returns what a verdict of r adds after its subject:
+// ": denied by Read(**/.env)".
+func (r *rule) verdictTail() string {
+	if r.tail != "" {
+		return r.tail
+	}
+	return ": " + pastTense(r.value) + " by " + r.text
 }
 
 // describe returns "deny Read(**/.env) (GOVERNANCE.md:12)".

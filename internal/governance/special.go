@@ -11,12 +11,17 @@ import (
 // named pipe (the IDE's open blocks until another process opens the other
 // end, so a FIFO the agent made hangs the IDE's read or write), a socket,
 // or a device (/dev/zero never ends, /dev/tty is the person's terminal).
-// forms are the path's forms (pathForms); the last is where it leads.
-func (e *Engine) specialFileVerdict(in *reqInfo, p string, forms []string) (verdict, bool) {
-	if in.req.Action != ActionFSRead && in.req.Action != ActionFSWrite {
+// f holds the path's forms (pathForms); the last is where it leads, and
+// what resolving it last looked up there (never a symlink) is what stat
+// says of it.
+func (e *Engine) specialFileVerdict(in *reqInfo, p string, f *pathFacts) (verdict, bool) {
+	if in.req.Action != ActionFSRead && in.req.Action != ActionFSWrite || f.last.missing {
 		return verdict{}, false
 	}
-	fi, err := os.Stat(forms[len(forms)-1])
+	fi, err := f.last.fi, error(nil)
+	if fi == nil {
+		fi, err = os.Stat(f.forms[len(f.forms)-1])
+	}
 	if err != nil || fi.Mode().IsRegular() || fi.IsDir() {
 		return verdict{}, false
 	}
