@@ -12,14 +12,18 @@ func editPermission(id int, call, path string) string {
 }
 
 // approve has the person answer the permission request with id yes.
-func (h *harness) approve(id int) {
+func (h *harness) approve(id int) { h.t.Helper(); h.answer(id, "yes") }
+
+// answer checks the IDE got the permission request with id, has the
+// person pick option, and checks the agent gets that answer.
+func (h *harness) answer(id int, option string) {
 	h.t.Helper()
 	if m := h.nextAtIDE(); m["method"] != "session/request_permission" || m["id"] != float64(id) {
 		h.t.Fatalf("IDE got %v, want permission request %d", m, id)
 	}
-	h.ide(`{"jsonrpc":"2.0","id":%d,"result":{"outcome":{"outcome":"selected","optionId":"yes"}}}`, id)
-	if m := h.nextAtAgent(); get(m, "result", "outcome", "optionId") != "yes" {
-		h.t.Fatalf("agent got %v, want the approval", m)
+	h.ide(`{"jsonrpc":"2.0","id":%d,"result":{"outcome":{"outcome":"selected","optionId":%q}}}`, id, option)
+	if m := h.nextAtAgent(); get(m, "result", "outcome", "optionId") != option {
+		h.t.Fatalf("agent got %v, want the person's answer %s", m, option)
 	}
 }
 

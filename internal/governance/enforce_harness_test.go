@@ -49,6 +49,14 @@ func (r *fakeRecorder) Healthy() error {
 	return r.healthy
 }
 
+// setHealthy makes the recorder report err from Healthy and AppendSync,
+// as an audit log that cannot write does; nil makes it healthy again.
+func (r *fakeRecorder) setHealthy(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.healthy = err
+}
+
 // find returns the recorded events with action whose decision is dec ("" any).
 func (r *fakeRecorder) find(action, dec string) []recorded {
 	r.mu.Lock()

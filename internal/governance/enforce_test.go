@@ -82,13 +82,7 @@ func TestEnforcePermission(t *testing.T) {
 func TestEnforceApprovalRecorded(t *testing.T) {
 	h := sessionHarness(t, EnforceOptions{})
 	h.agent("%s", permissionRequest(30, "c9", "execute", `{"command":"git commit -m wip"}`))
-	if m := h.nextAtIDE(); m["method"] != "session/request_permission" {
-		t.Fatalf("IDE got %v", m)
-	}
-	h.ide(`{"jsonrpc":"2.0","id":30,"result":{"outcome":{"outcome":"selected","optionId":"yes"}}}`)
-	if m := h.nextAtAgent(); get(m, "result", "outcome", "optionId") != "yes" {
-		t.Fatalf("agent got %v, want the person's answer", m)
-	}
+	h.approve(30)
 	evs := h.rec.find("approval.recorded", "require-approval")
 	if len(evs) != 1 || !evs[0].sync {
 		t.Fatalf("approval records: %+v", evs)
@@ -269,9 +263,7 @@ func TestEnforceSessionRoots(t *testing.T) {
 
 func TestEnforceAuditFailClosed(t *testing.T) {
 	h := sessionHarness(t, EnforceOptions{})
-	h.rec.mu.Lock()
-	h.rec.healthy = errors.New("disk full")
-	h.rec.mu.Unlock()
+	h.rec.setHealthy(errors.New("disk full"))
 	h.agent("%s", permissionRequest(60, "c1", "execute", `{"command":"npm run test"}`))
 	if m := h.nextAtAgent(); get(m, "result", "outcome", "optionId") != "no" {
 		t.Fatalf("agent got %v, want reject while the audit log is down", m)
@@ -283,9 +275,7 @@ func TestEnforceAuditFailClosed(t *testing.T) {
 	}
 	h.nextAtIDE()
 	// It recovers.
-	h.rec.mu.Lock()
-	h.rec.healthy = nil
-	h.rec.mu.Unlock()
+	h.rec.setHealthy(nil)
 	h.agent("%s", permissionRequest(62, "c2", "execute", `{"command":"npm run test"}`))
 	if m := h.nextAtAgent(); get(m, "result", "outcome", "optionId") != "yes" {
 		t.Fatalf("agent got %v, want allow after recovery", m)
@@ -294,9 +284,7 @@ func TestEnforceAuditFailClosed(t *testing.T) {
 
 func TestEnforceAuditFailOpen(t *testing.T) {
 	h := sessionHarness(t, EnforceOptions{FailOpen: true})
-	h.rec.mu.Lock()
-	h.rec.healthy = errors.New("disk full")
-	h.rec.mu.Unlock()
+	h.rec.setHealthy(errors.New("disk full"))
 	h.agent("%s", permissionRequest(60, "c1", "execute", `{"command":"npm run test"}`))
 	if m := h.nextAtAgent(); get(m, "result", "outcome", "optionId") != "yes" {
 		t.Fatalf("agent got %v, want allow with --audit-fail open", m)
@@ -378,13 +366,7 @@ func TestEnforceAuditOnly(t *testing.T) {
 		t.Fatalf("IDE got %v, want the read (no policy)", m)
 	}
 	h.agent("%s", permissionRequest(8, "c1", "execute", `{"command":"curl x"}`))
-	if m := h.nextAtIDE(); m["method"] != "session/request_permission" {
-		t.Fatalf("IDE got %v, want the permission request", m)
-	}
-	h.ide(`{"jsonrpc":"2.0","id":8,"result":{"outcome":{"outcome":"selected","optionId":"no"}}}`)
-	if m := h.nextAtAgent(); get(m, "result", "outcome", "optionId") != "no" {
-		t.Fatalf("agent got %v", m)
-	}
+	h.answer(8, "no")
 	if evs := h.rec.find("approval.recorded", ""); len(evs) != 1 || evs[0].ev.Policy.Ref != "no-policy" {
 		t.Fatalf("approval records: %+v", evs)
 	}

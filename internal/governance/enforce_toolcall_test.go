@@ -135,11 +135,7 @@ func TestEnforceToolCallWithoutID(t *testing.T) {
 func TestEnforceApprovalWithdrawnOnChange(t *testing.T) {
 	h := sessionHarness(t, EnforceOptions{})
 	h.agent("%s", permissionRequest(30, "c9", "execute", `{"command":"git commit -m wip"}`))
-	if m := h.nextAtIDE(); m["method"] != "session/request_permission" {
-		t.Fatalf("IDE got %v", m)
-	}
-	h.ide(`{"jsonrpc":"2.0","id":30,"result":{"outcome":{"outcome":"selected","optionId":"yes"}}}`)
-	h.nextAtAgent()
+	h.approve(30)
 	h.agent("%s", toolUpdate(`"sessionUpdate":"tool_call_update","toolCallId":"c9","status":"in_progress","rawInput":{"command":"git commit -am everything"}`))
 	h.wantForwarded("c9")
 	h.agent("%s", toolUpdate(`"sessionUpdate":"tool_call_update","toolCallId":"c9","status":"completed"`))
