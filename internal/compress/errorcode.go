@@ -71,13 +71,24 @@ func codeStartWords[T string | []byte](s T, i int) int {
 var phrases = [...]string{"status ", "exit code "}
 
 // markFrom returns the index of the first capital ASCII letter or digit in
-// s at or after i, or len(s).
+// s at or after i, or len(s). The first 16 bytes are tested eight at a
+// time, as a mark is mostly near (in runs, at the next word); a longer
+// stretch without one (lowercase prose) is left to markRest: 16 bytes a
+// step (SSE2) on amd64, else markWords.
 func markFrom[T string | []byte](s T, i int) int {
+	for range 2 {
+		if i+8 > len(s) || hasMark(load8(s, i)) {
+			return markWords(s, i)
+		}
+		i += 8
+	}
+	return markRest(s, i)
+}
+
+// markWords is markFrom eight bytes a step, on every platform.
+func markWords[T string | []byte](s T, i int) int {
 	for ; i+8 <= len(s); i += 8 {
-		_ = s[i+7] // one bounds check for the eight loads
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if hasBetween(w, 'A', 'Z') || hasBetween(w, '0', '9') {
+		if hasMark(load8(s, i)) {
 			break
 		}
 	}
@@ -87,6 +98,16 @@ func markFrom[T string | []byte](s T, i int) int {
 		}
 	}
 	return len(s)
+}
+
+// hasMark reports whether a byte of w is a capital ASCII letter or digit.
+func hasMark(w uint64) bool { return hasBetween(w, 'A', 'Z') || hasBetween(w, '0', '9') }
+
+// load8 returns the eight bytes of s from i, the first in the low byte.
+func load8[T string | []byte](s T, i int) uint64 {
+	_ = s[i+7] // one bounds check for the eight loads
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 }
 
 // wordEndFrom returns the index of the first byte in s at or after i that

@@ -20,6 +20,21 @@ func codeStartFrom[T string | []byte](s T, i int) int {
 	return codeStartWords(s, i)
 }
 
+// markSSE2 is implemented in errorcode_amd64.s: markFrom 16 bytes a step,
+// up to the last few bytes, as codeStartSSE2.
+//
+//go:noescape
+func markSSE2(p *byte, n, i int) int
+
+// markRest is markFrom past its first 16 bytes: SSE2 for all but the last
+// few bytes, which the portable scan finishes.
+func markRest[T string | []byte](s T, i int) int {
+	if len(s)-i >= 16 {
+		i = markSSE2(dataOf(s), len(s), i)
+	}
+	return markWords(s, i)
+}
+
 // dataOf returns the address of s's first byte: a string and a slice both
 // begin with it. s must not be empty.
 func dataOf[T string | []byte](s T) *byte { return *(**byte)(unsafe.Pointer(&s)) }

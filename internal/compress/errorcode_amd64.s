@@ -71,3 +71,58 @@ found:
 done:
 	MOVQ AX, ret+32(FP)
 	RET
+
+// func markSSE2(p *byte, n, i int) int
+//
+// Scans p[i:n] in 16-byte steps for a capital ASCII letter or a digit. It
+// returns the offset of the first one, or the offset at which fewer than
+// 16 bytes remain unscanned.
+TEXT ·markSSE2(SB), NOSPLIT, $0-32
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), DX
+	MOVQ i+16(FP), AX
+	BYTES($0x2f2f2f2f2f2f2f2f, X1) // digits: above X1, below X2
+	BYTES($0x3a3a3a3a3a3a3a3a, X2)
+	BYTES($0x4040404040404040, X7) // capitals: above X7, below X8
+	BYTES($0x5b5b5b5b5b5b5b5b, X8)
+
+mloop32:
+	LEAQ 32(AX), R9
+	CMPQ R9, DX
+	JGT  mloop16
+	MOVOU (SI)(AX*1), X0
+	MOVOU 16(SI)(AX*1), X12
+	BETWEEN16(X0, X1, X2, X9, X10)
+	BETWEEN16(X0, X7, X8, X11, X10)
+	POR X11, X9
+	BETWEEN16(X12, X1, X2, X13, X10)
+	BETWEEN16(X12, X7, X8, X11, X10)
+	POR X11, X13
+	POR X13, X9
+	PMOVMSKB X9, CX
+	TESTL CX, CX
+	JNZ  mloop16 // the 16-byte steps find the exact offset
+	MOVQ R9, AX
+	JMP  mloop32
+
+mloop16:
+	LEAQ 16(AX), R9
+	CMPQ R9, DX
+	JGT  mdone
+	MOVOU (SI)(AX*1), X0
+	BETWEEN16(X0, X1, X2, X9, X10)
+	BETWEEN16(X0, X7, X8, X11, X10)
+	POR X11, X9
+	PMOVMSKB X9, CX
+	TESTL CX, CX
+	JNZ  mfound
+	MOVQ R9, AX
+	JMP  mloop16
+
+mfound:
+	BSFL CX, CX
+	ADDQ CX, AX
+
+mdone:
+	MOVQ AX, ret+24(FP)
+	RET

@@ -2,20 +2,21 @@ package compress
 
 import "testing"
 
-// checkWide fails t unless codeStartSSE2 from i finds exactly want (the
-// first start, from codeStartBytes) when it lies in the 16-byte steps it
-// scans, and stops where they end otherwise: a start it missed would be
-// missed by findErrorCodes, one it made up would cost a look.
-func checkWide(t *testing.T, s string, i, want int) {
+// checkWide fails t unless codeStartSSE2 and markSSE2 from i find
+// exactly start and mark (the first, from codeStartBytes and markBytes)
+// when it lies in the 16-byte steps they scan, and stop where those end
+// otherwise: a start missed would be missed by findErrorCodes, one made
+// up would cost a look.
+func checkWide(t *testing.T, s string, i, start, mark int) {
 	t.Helper()
 	if len(s)-i < 16 {
 		return
 	}
 	end := i + (len(s)-i)/16*16
-	if want > end {
-		want = end
-	}
-	if got := codeStartSSE2(dataOf(s), len(s), i, i > 0 && wordByte[s[i-1]]); got != want {
+	if got, want := codeStartSSE2(dataOf(s), len(s), i, i > 0 && wordByte[s[i-1]]), min(start, end); got != want {
 		t.Fatalf("codeStartSSE2(%q, %d) = %d, want %d", s, i, got, want)
+	}
+	if got, want := markSSE2(dataOf(s), len(s), i), min(mark, end); got != want {
+		t.Fatalf("markSSE2(%q, %d) = %d, want %d", s, i, got, want)
 	}
 }

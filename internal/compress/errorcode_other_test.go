@@ -5,4 +5,4 @@ package compress
 import "testing"
 
 // checkWide has nothing to check where codeStartFrom is codeStartWords.
-func checkWide(*testing.T, string, int, int) {}
+func checkWide(*testing.T, string, int, int, int) {}

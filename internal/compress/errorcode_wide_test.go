@@ -2,8 +2,15 @@ package compress
 
 import "testing"
 
-// codeStartBytes is codeStartFrom byte by byte: what the scans eight and
-// 16 bytes a step must find.
+// markBytes and codeStartBytes are markFrom and codeStartFrom byte by
+// byte: what the scans eight and 16 bytes a step must find.
+func markBytes(s string, i int) int {
+	for i < len(s) && !isUpper(s[i]) && !isDigit(s[i]) {
+		i++
+	}
+	return i
+}
+
 func codeStartBytes(s string, i int) int {
 	for ; i < len(s); i++ {
 		if (isUpper(s[i]) || isDigit(s[i])) && (i == 0 || !wordByte[s[i-1]]) {
@@ -14,13 +21,26 @@ func codeStartBytes(s string, i int) int {
 }
 
 // checkCodeStart fails t if codeStartFrom or codeStartWords, on s as a
-// string and as []byte, finds other than codeStartBytes from i, or if the
-// platform's 16-bytes-a-step scan, if any, does (checkWide).
+// string and as []byte, finds other than codeStartBytes from i, or
+// markFrom or markWords other than markBytes, or if the platform's
+// 16-bytes-a-step scans, if any, do (checkWide).
 func checkCodeStart(t *testing.T, s string, i int) {
 	t.Helper()
-	want := codeStartBytes(s, i)
-	checkWide(t, s, i, want)
+	want, mark := codeStartBytes(s, i), markBytes(s, i)
+	checkWide(t, s, i, want, mark)
 	b := []byte(s)
+	for _, c := range []struct {
+		name string
+		got  int
+	}{
+		{"markFrom", markFrom(s, i)},
+		{"markFrom([]byte)", markFrom(b, i)},
+		{"markWords", markWords(s, i)},
+	} {
+		if c.got != mark {
+			t.Fatalf("%s(%q, %d) = %d, want %d", c.name, s, i, c.got, mark)
+		}
+	}
 	for _, c := range []struct {
 		name string
 		got  int
@@ -36,8 +56,9 @@ func checkCodeStart(t *testing.T, s string, i int) {
 	}
 }
 
-// TestCodeStart checks codeStartFrom, which scans 16 bytes a step on
-// amd64, and the portable codeStartWords against the byte-by-byte walk:
+// TestCodeStart checks codeStartFrom and markFrom, which scan 16 bytes a
+// step on amd64, and the portable codeStartWords and markWords against the
+// byte-by-byte walks:
 // every byte value at every position of texts long enough for three
 // 16-byte steps and a tail, over fillers of each class; then pairs of
 // bytes at the edges of the classes side by side and across a step, from
@@ -84,8 +105,8 @@ func TestCodeStart(t *testing.T) {
 	}
 }
 
-// FuzzCodeStart checks codeStartFrom and codeStartWords against the
-// byte-by-byte walk, from every start.
+// FuzzCodeStart checks codeStartFrom, codeStartWords, markFrom and
+// markWords against the byte-by-byte walks, from every start.
 func FuzzCodeStart(f *testing.F) {
 	f.Add("the build failed on line forty two of the module and nobody noticed it at all TS2304")
 	f.Add("aGVsbG8gd29ybGQ+TS2304/abc_DEF0123456789 x\xff\x80Q status 503 exit code 2")
