@@ -83,11 +83,6 @@ type auditRecord struct {
 	} `json:"metadata"`
 }
 
-func readAudit(t *testing.T, path string) []auditRecord {
-	t.Helper()
-	return readJSONL[auditRecord](t, path)
-}
-
 // hookRecords returns the audit records of decisions made for an agent's
 // hook on tool.
 func hookRecords(recs []auditRecord, tool string) []auditRecord {
@@ -104,7 +99,7 @@ func hookRecords(recs []auditRecord, tool string) []auditRecord {
 // the hook or from the wire-level enforcement; the test fails without one.
 func envDenial(t *testing.T, auditFile string, r *run) auditRecord {
 	t.Helper()
-	for _, rec := range readAudit(t, auditFile) {
+	for _, rec := range readJSONL[auditRecord](t, auditFile) {
 		if (rec.Action == "tool.call" || rec.Action == "policy.violation") && rec.Policy != nil &&
 			rec.Policy.Decision == "deny" && strings.Contains(string(rec.Input), "/.env") {
 			return rec
@@ -186,7 +181,7 @@ func TestAdapterClaudeAllowedTool(t *testing.T) {
 	if len(reqs) < 2 || !strings.Contains(reqs[1], note) {
 		t.Errorf("the allowed read's content did not reach the model")
 	}
-	recs := hookRecords(readAudit(t, auditFile), "Read")
+	recs := hookRecords(readJSONL[auditRecord](t, auditFile), "Read")
 	if len(recs) == 0 || recs[0].Policy == nil || recs[0].Policy.Decision != "allow" ||
 		!strings.Contains(string(recs[0].Metadata.ToolCall.Arguments), "notes.txt") {
 		t.Errorf("audit hook records for Read = %+v, want an allow with the notes.txt path", recs)
@@ -222,7 +217,7 @@ func TestAdapterClaudeAskedCommand(t *testing.T) {
 	if !strings.Contains(string(audit), `"decision":"require-approval"`) || !strings.Contains(string(audit), `"approval.recorded"`) {
 		t.Errorf("the audit log lacks the require-approval decision or the recorded approval")
 	}
-	if recs := hookRecords(readAudit(t, auditFile), "Bash"); len(recs) > 0 {
+	if recs := hookRecords(readJSONL[auditRecord](t, auditFile), "Bash"); len(recs) > 0 {
 		t.Logf("hook decision: %s %s", recs[0].Policy.Decision, recs[0].Metadata.Reason)
 	}
 }
@@ -324,7 +319,7 @@ func TestAdapterClaudeLargeRead(t *testing.T) {
 	if !strings.Contains(reqs[1], w.path("big.txt")) || !strings.Contains(reqs[1], "offset") {
 		t.Errorf("the model was not told where the file is and how to read more")
 	}
-	recs := hookRecords(readAudit(t, auditFile), "Read")
+	recs := hookRecords(readJSONL[auditRecord](t, auditFile), "Read")
 	if len(recs) == 0 {
 		t.Errorf("no audit record of the limited read")
 	}
@@ -537,7 +532,7 @@ func TestAdapterClaudeHookDeny(t *testing.T) {
 			t.Fatalf("main request %d carries the vault", i+1)
 		}
 	}
-	recs := hookRecords(readAudit(t, auditFile), "Read")
+	recs := hookRecords(readJSONL[auditRecord](t, auditFile), "Read")
 	if len(recs) == 0 {
 		if len(sum.StopReasons) == 1 && sum.StopReasons[0] == "cancelled" {
 			t.Fatalf("the vault stayed out, but the bridge's wire-level enforcement cancelled the turn when it saw the " +

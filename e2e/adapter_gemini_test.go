@@ -64,7 +64,7 @@ func TestAdapterGeminiDeniedCommand(t *testing.T) {
 					t.Fatal(err)
 				}
 				var refused bool
-				for _, rec := range readAudit(t, auditFile) {
+				for _, rec := range readJSONL[auditRecord](t, auditFile) {
 					if rec.Metadata.Stage == "agent-policy" && rec.Policy != nil && rec.Policy.Decision == "deny" &&
 						strings.HasPrefix(rec.Subject.Ref, "run_shell_command") {
 						refused = true
