@@ -180,13 +180,8 @@ func (s *outputScanner) object(dst []byte, depth int) ([]byte, bool) {
 			return dst, false
 		}
 		key := keyLit[1 : len(keyLit)-1]
-		if key[0] == '$' && escapeMarkerKey(string(key)) != string(key) {
-			return dst, false // renamed
-		}
-		if len(key) > 16 {
-			if k2, _ := redactString(string(key)); k2 != string(key) {
-				return dst, false // renamed
-			}
+		if (key[0] == '$' || len(key) >= 8) && keyRenamed(string(key)) {
+			return dst, false // a key of 7 bytes or fewer is renamed only as a marker
 		}
 		s.space()
 		if s.i >= len(s.data) || s.data[s.i] != ':' {

@@ -19,7 +19,7 @@ func (r *redactor) appendMap(dst []byte, m map[string]any) ([]byte, bool, error)
 	var buf [16]string
 	keys := buf[:0]
 	for k := range m {
-		if len(k) > 16 || escapeMarkerKey(k) != k {
+		if len(k) > 16 || keyRenamed(k) {
 			// A key the redactor may rename; renamed keys can collide.
 			return dst, false, nil
 		}

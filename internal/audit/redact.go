@@ -441,12 +441,9 @@ func (r *redactor) tree(v any) any {
 		type rename struct{ from, to string }
 		var renames []rename
 		for k, e := range v {
-			// A key can hold a secret too (a map of tokens); the
-			// shortest secret a rule finds in a key is longer than 16.
-			k2 := k
-			if len(k) > 16 {
-				k2, _ = redactString(k)
-			}
+			// A key can hold a secret too (a map of tokens, a
+			// name=value pair as short as "pwd=Hunt3rXy").
+			k2, _ := redactString(k)
 			k2 = escapeMarkerKey(k2)
 			if k2 != k {
 				renames = append(renames, rename{k, k2})
@@ -474,10 +471,19 @@ func (r *redactor) tree(v any) any {
 // name/value pair whose name is the secret name name: the name, itself
 // redacted when long enough to hold a secret.
 func pairValueMarker(name string) map[string]any {
-	if len(name) > 16 {
-		name, _ = redactString(name)
-	}
+	name, _ = redactString(name)
 	return redacted("secret-key:" + shorten(name, 64))
+}
+
+// keyRenamed reports whether the redactor writes the key k under another
+// name (see redactor.tree): a secret in it replaced, or a marker name
+// escaped.
+func keyRenamed(k string) bool {
+	if escapeMarkerKey(k) != k {
+		return true
+	}
+	k2, _ := redactString(k)
+	return k2 != k
 }
 
 // escapeMarkerKey keeps caller data from passing for a marker: a key
