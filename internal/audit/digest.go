@@ -106,12 +106,27 @@ const spaceBytes = " \t\n\r\v\f"
 
 // lastSpace returns the index of the last white space byte at or before
 // s[end] (end itself only when it is in s), or 0 when there is none.
+// Text without spaces (base64, minified code) is common in tools'
+// output: eight bytes none of which is below '!' are passed over at once.
 func lastSpace(s string, end int) int {
-	if end < len(s) && strings.IndexByte(spaceBytes, s[end]) >= 0 {
+	if end < len(s) && isSpaceByte(s[end]) {
 		return end
 	}
-	if i := strings.LastIndexAny(s[:min(end, len(s))], spaceBytes); i > 0 {
-		return i
+	i := min(end, len(s)) - 1
+	for ; i >= 8; i -= 8 {
+		w := uint64(s[i-7]) | uint64(s[i-6])<<8 | uint64(s[i-5])<<16 | uint64(s[i-4])<<24 |
+			uint64(s[i-3])<<32 | uint64(s[i-2])<<40 | uint64(s[i-1])<<48 | uint64(s[i])<<56
+		// Nonzero when a byte of w is below 0x21, as every space byte is.
+		if (w-0x2121212121212121)&^w&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for ; i > 0; i-- {
+		if isSpaceByte(s[i]) {
+			return i
+		}
 	}
 	return 0
 }
+
+func isSpaceByte(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }

@@ -80,3 +80,29 @@ func TestScanOutputTakes(t *testing.T) {
 		}
 	}
 }
+
+// lastSpaceOracle is lastSpace as strings.LastIndexAny gives it.
+func lastSpaceOracle(s string, end int) int {
+	if end < len(s) && strings.IndexByte(spaceBytes, s[end]) >= 0 {
+		return end
+	}
+	if i := strings.LastIndexAny(s[:min(end, len(s))], spaceBytes); i > 0 {
+		return i
+	}
+	return 0
+}
+
+// FuzzLastSpace: lastSpace, which passes over eight bytes at a time, finds
+// what strings.LastIndexAny finds.
+func FuzzLastSpace(f *testing.F) {
+	for _, s := range []string{"", " ", "abc def", strings.Repeat("QUJD", 40) + "\v" + strings.Repeat("x", 17), "a\x00b\x1fc\x7f\xff \x80", "\tabcdefghijklmnop"} {
+		f.Add(s, len(s))
+		f.Add(s, 3)
+	}
+	f.Fuzz(func(t *testing.T, s string, end int) {
+		end = max(0, end%(len(s)+2))
+		if got, want := lastSpace(s, end), lastSpaceOracle(s, end); got != want {
+			t.Fatalf("lastSpace(%q, %d) = %d, want %d", s, end, got, want)
+		}
+	})
+}

@@ -130,12 +130,16 @@ type Log struct {
 	tamperChained bool
 	buf           []byte // complete lines not yet written to f
 	scratch       []byte // reused for the hashed form of an event
-	next          int64  // seq of the next event
-	prev          string // hash of the last event, or Genesis
-	size          int64  // bytes of the active file including buf
-	rotated       int    // number of the last rotated file
-	werr          error  // the last write failure, nil once writing works
-	closed        bool
+	// stampAt and stampText are the millisecond of the last ts and its
+	// text: records come many to a millisecond.
+	stampAt   int64
+	stampText string
+	next      int64  // seq of the next event
+	prev      string // hash of the last event, or Genesis
+	size      int64  // bytes of the active file including buf
+	rotated   int    // number of the last rotated file
+	werr      error  // the last write failure, nil once writing works
+	closed    bool
 	// closeErr is what Close returned: AppendSyncs that raced with Close
 	// report it.
 	closeErr error
@@ -407,7 +411,7 @@ func (l *Log) appendLocked(p *prepared) (int64, error) {
 // previous hash, and buffers its line.
 func (l *Log) chainLocked(p *prepared) int64 {
 	seq := l.next
-	ts := l.opts.Now().UTC().Format(timeFormat)
+	ts := l.stamp()
 	l.scratch = p.appendHashed(l.scratch[:0], seq, ts, l.prev, l.opts.RunID)
 	hash := hashHex(l.scratch)
 	start := len(l.buf)
@@ -416,6 +420,16 @@ func (l *Log) chainLocked(p *prepared) int64 {
 	l.next++
 	l.prev = hash
 	return seq
+}
+
+// stamp returns the ts of a record appended now, made again only when
+// the millisecond changed.
+func (l *Log) stamp() string {
+	t := l.opts.Now().UTC()
+	if at := t.UnixMilli(); at != l.stampAt || l.stampText == "" {
+		l.stampAt, l.stampText = at, t.Format(timeFormat)
+	}
+	return l.stampText
 }
 
 // writeLocked writes the buffered lines, reopening the file after a

@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
@@ -14,18 +15,31 @@ import (
 // records are redacted, encoded and hashed. AppendSync still returns only
 // once its record, and every record queued before it, has been handed to
 // the underlying recorder and written. It is safe for concurrent use.
+//
+// Records from Append linger in the queue (up to Linger, or until
+// LingerRecords of them wait) before the goroutine is woken to take them
+// all: a tool call makes two or three records a few messages apart, and
+// waking a goroutine for each cost the bridge more than some of the
+// records did. The underlying log buffers them for longer than that
+// anyway (audit.DefaultFlushInterval). An AppendSync, a full queue and
+// Close wake it at once.
 type QueuedRecorder struct {
 	r    Recorder
 	log  *slog.Logger
-	q    chan queued
+	wake chan struct{} // capacity 1: the writer is to look at items
 	done chan struct{}
+	// timer wakes the writer when the first record of a batch has
+	// lingered long enough.
+	timer *time.Timer
 
-	mu     sync.RWMutex // guards closed; held for reading while sending on q
-	closed bool
+	mu      sync.Mutex // guards the fields below
+	room    *sync.Cond // signalled when bytes or the number of items goes down
+	items   []queued   // records queued, oldest first
+	bytes   int        // estimated size of the records queued or being written
+	waiting int        // Appends waiting for room: Close lets them in
+	armed   bool       // timer runs for the records in items
+	closed  bool
 
-	bmu      sync.Mutex // guards bytes
-	bfree    *sync.Cond // signalled when bytes goes down
-	bytes    int        // estimated size of the records queued
 	maxBytes int
 }
 
@@ -44,6 +58,14 @@ const QueueSize = 512
 // does not bound memory. A record larger than this is queued alone.
 const QueueBytes = 16 << 20
 
+// Linger is the longest a record from Append waits in a QueuedRecorder
+// before the writer is woken for it; LingerRecords records waiting wake it
+// sooner.
+const (
+	Linger        = 10 * time.Millisecond
+	LingerRecords = 64
+)
+
 // NewQueuedRecorder starts the goroutine that feeds r. logger receives the
 // errors of Append calls, which cannot be returned; nil discards them.
 func NewQueuedRecorder(r Recorder, logger *slog.Logger) *QueuedRecorder {
@@ -54,46 +76,97 @@ func NewQueuedRecorder(r Recorder, logger *slog.Logger) *QueuedRecorder {
 }
 
 func newQueuedRecorder(r Recorder, logger *slog.Logger, maxBytes int) *QueuedRecorder {
-	q := &QueuedRecorder{r: r, log: logger, q: make(chan queued, QueueSize), done: make(chan struct{}), maxBytes: maxBytes}
-	q.bfree = sync.NewCond(&q.bmu)
+	q := &QueuedRecorder{r: r, log: logger, wake: make(chan struct{}, 1), done: make(chan struct{}), maxBytes: maxBytes}
+	q.room = sync.NewCond(&q.mu)
+	q.timer = time.AfterFunc(time.Hour, q.wakeUp)
+	q.timer.Stop()
 	go q.run()
 	return q
 }
 
-func (q *QueuedRecorder) run() {
-	defer close(q.done)
-	for it := range q.q {
-		if it.res != nil {
-			it.res <- q.r.AppendSync(it.ev)
-		} else if err := q.r.Append(it.ev); err != nil {
-			q.log.Warn("audit append failed", "action", it.ev.Action, "err", err)
-		}
-		q.release(it.size)
+// wakeUp tells the writer to look at the queue; it never blocks.
+func (q *QueuedRecorder) wakeUp() {
+	select {
+	case q.wake <- struct{}{}:
+	default:
 	}
 }
 
-// reserve waits until size more bytes fit in the queue (or it is empty),
-// and counts them.
-func (q *QueuedRecorder) reserve(size int) {
-	q.bmu.Lock()
-	for q.bytes > 0 && q.bytes+size > q.maxBytes {
-		q.bfree.Wait()
+// run is the writer: it takes every record queued at once and hands them
+// to the underlying recorder in order.
+func (q *QueuedRecorder) run() {
+	defer close(q.done)
+	var batch []queued
+	for {
+		q.mu.Lock()
+		for len(q.items) == 0 {
+			if q.closed && q.waiting == 0 {
+				q.mu.Unlock()
+				return
+			}
+			q.mu.Unlock()
+			<-q.wake
+			q.mu.Lock()
+		}
+		batch, q.items = q.items, batch[:0]
+		if q.armed {
+			q.armed = false
+			q.timer.Stop()
+		}
+		q.mu.Unlock()
+		for i := range batch {
+			it := &batch[i]
+			if it.res != nil {
+				it.res <- q.r.AppendSync(it.ev)
+			} else if err := q.r.Append(it.ev); err != nil {
+				q.log.Warn("audit append failed", "action", it.ev.Action, "err", err)
+			}
+			q.release(it.size)
+			*it = queued{} // the event's values can go
+		}
 	}
-	q.bytes += size
-	q.bmu.Unlock()
+}
+
+// enqueue queues it behind every record before it, waiting until it fits
+// (or nothing is queued or being written), and wakes the writer now or arms the timer. It
+// reports false, queueing nothing, after Close.
+func (q *QueuedRecorder) enqueue(it queued) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed {
+		return false
+	}
+	// The bytes count the records being written too, as the memory
+	// they hold does.
+	for q.bytes > 0 && q.bytes+it.size > q.maxBytes || len(q.items) >= QueueSize {
+		q.wakeUp()
+		q.waiting++
+		q.room.Wait()
+		q.waiting--
+	}
+	q.items = append(q.items, it)
+	q.bytes += it.size
+	switch {
+	case it.res != nil || q.closed || len(q.items) >= LingerRecords || 2*q.bytes >= q.maxBytes:
+		q.wakeUp()
+	case !q.armed:
+		q.armed = true
+		q.timer.Reset(Linger)
+	}
+	return true
 }
 
 func (q *QueuedRecorder) release(size int) {
-	q.bmu.Lock()
+	q.mu.Lock()
 	q.bytes -= size
-	q.bmu.Unlock()
-	q.bfree.Broadcast()
+	q.mu.Unlock()
+	q.room.Broadcast()
 }
 
 // queuedBytes returns the estimated size of the records queued.
 func (q *QueuedRecorder) queuedBytes() int {
-	q.bmu.Lock()
-	defer q.bmu.Unlock()
+	q.mu.Lock()
+	defer q.mu.Unlock()
 	return q.bytes
 }
 
@@ -141,30 +214,19 @@ func valueSize(v any) int {
 
 // Append queues ev. After Close it appends directly.
 func (q *QueuedRecorder) Append(ev audit.Event) error {
-	q.mu.RLock()
-	defer q.mu.RUnlock()
-	if q.closed {
+	if !q.enqueue(queued{ev: ev, size: eventSize(ev)}) {
 		return q.r.Append(ev)
 	}
-	size := eventSize(ev)
-	q.reserve(size)
-	q.q <- queued{ev: ev, size: size}
 	return nil
 }
 
 // AppendSync queues ev behind everything queued before it and waits until
 // the underlying recorder has written it.
 func (q *QueuedRecorder) AppendSync(ev audit.Event) error {
-	q.mu.RLock()
-	if q.closed {
-		q.mu.RUnlock()
+	res := make(chan error, 1)
+	if !q.enqueue(queued{ev: ev, res: res, size: eventSize(ev)}) {
 		return q.r.AppendSync(ev)
 	}
-	res := make(chan error, 1)
-	size := eventSize(ev)
-	q.reserve(size)
-	q.q <- queued{ev: ev, res: res, size: size}
-	q.mu.RUnlock()
 	return <-res
 }
 
@@ -180,7 +242,8 @@ func (q *QueuedRecorder) Close() {
 		return
 	}
 	q.closed = true
-	close(q.q)
 	q.mu.Unlock()
+	q.wakeUp()
 	<-q.done
+	q.timer.Stop()
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
@@ -114,6 +115,77 @@ func TestQueuedRecorderBoundsBytes(t *testing.T) {
 			if want := fmt.Sprintf("a%d", i); e.ev.Action != want {
 				t.Fatalf("record %d = %s, want %s", i, e.ev.Action, want)
 			}
+		}
+	})
+}
+
+// countingRecorder is a fakeRecorder that says how many records it has.
+type countingRecorder struct{ fakeRecorder }
+
+func (r *countingRecorder) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.events)
+}
+
+// TestQueuedRecorderLingers: records from Append wait, without waking the
+// writer, until Linger passes or LingerRecords of them are queued; an
+// AppendSync takes them at once; Close writes what lingers. It runs in a
+// testing/synctest bubble, where time passes only when every goroutine
+// waits, so the fake clock says how long the records lingered.
+func TestQueuedRecorderLingers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := &countingRecorder{}
+		q := NewQueuedRecorder(rec, nil)
+		defer q.Close()
+		synctest.Wait() // the writer waits for records
+		start := time.Now()
+		for i := range 3 {
+			if err := q.Append(audit.Event{Action: fmt.Sprintf("a%d", i)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		synctest.Wait()
+		if n := rec.count(); n != 0 {
+			t.Fatalf("%d records written at once, want them to linger", n)
+		}
+		time.Sleep(Linger - time.Nanosecond)
+		synctest.Wait()
+		if n := rec.count(); n != 0 {
+			t.Fatalf("%d records written before the linger passed, want 0", n)
+		}
+		time.Sleep(time.Nanosecond)
+		synctest.Wait()
+		if n, waited := rec.count(), time.Since(start); n != 3 || waited != Linger {
+			t.Fatalf("%d records written after %v, want 3 after %v", n, waited, Linger)
+		}
+		start = time.Now()
+		for i := range LingerRecords {
+			if err := q.Append(audit.Event{Action: fmt.Sprintf("b%d", i)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		synctest.Wait()
+		if n, waited := rec.count(), time.Since(start); n != 3+LingerRecords || waited != 0 {
+			t.Fatalf("%d records written after %v, want all %d at once", n, waited, 3+LingerRecords)
+		}
+		start = time.Now()
+		if err := q.Append(audit.Event{Action: "c0"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := q.AppendSync(audit.Event{Action: "c1"}); err != nil {
+			t.Fatal(err)
+		}
+		if n, waited := rec.count(), time.Since(start); n != 5+LingerRecords || waited != 0 {
+			t.Fatalf("%d records written after AppendSync, %v later; want %d at once", n, waited, 5+LingerRecords)
+		}
+		if err := q.Append(audit.Event{Action: "d0"}); err != nil {
+			t.Fatal(err)
+		}
+		start = time.Now()
+		q.Close()
+		if n, waited := rec.count(), time.Since(start); n != 6+LingerRecords || waited != 0 {
+			t.Fatalf("%d records written by Close, %v later; want %d at once", n, waited, 6+LingerRecords)
 		}
 	})
 }
