@@ -20,6 +20,7 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/crashtest"
 )
 
 // permFloodLogEnv names the file the permflood agent appends, one line per
@@ -143,45 +144,34 @@ func permFlood(cwd string, send func(string), flush func()) {
 // received must be in the log as the bridge's permission-stage tool.call
 // record for that toolCallId, with the decision the agent got.
 func TestCrashBridgeAudit(t *testing.T) {
-	runs := 100
-	if testing.Short() {
-		runs = 20
-	}
+	runs := crashtest.Runs()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	root := t.TempDir()
-	const workers = 2
 	var mu sync.Mutex
 	var done, decisions, torn, records, messages, maxFiles int
-	var wg sync.WaitGroup
 	start := time.Now()
-	for w := range workers {
-		wg.Go(func() {
-			rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(w)))
-			for run := w; run < runs; run += workers {
-				dir := filepath.Join(root, fmt.Sprintf("run-%d", run))
-				delay := time.Duration(rng.IntN(100_000)) * time.Microsecond
-				res, err := crashBridgeOnce(exe, dir, delay, run%2 == 1)
-				if err != nil {
-					t.Errorf("run %d (kill %v after the first decision): %v", run, delay, err)
-					return
-				}
-				mu.Lock()
-				done++
-				decisions += res.decisions
-				records += res.records
-				messages += res.messages
-				maxFiles = max(maxFiles, res.files)
-				if res.torn {
-					torn++
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
+	crashtest.Run(t, runs, func(_, run int, rng *rand.Rand) error {
+		dir := filepath.Join(root, fmt.Sprintf("run-%d", run))
+		delay := time.Duration(rng.IntN(100_000)) * time.Microsecond
+		res, err := crashBridgeOnce(exe, dir, delay, run%2 == 1)
+		if err != nil {
+			return fmt.Errorf("kill %v after the first decision: %v", delay, err)
+		}
+		mu.Lock()
+		done++
+		decisions += res.decisions
+		records += res.records
+		messages += res.messages
+		maxFiles = max(maxFiles, res.files)
+		if res.torn {
+			torn++
+		}
+		mu.Unlock()
+		return nil
+	})
 	t.Logf("%d of %d runs in %v: the IDE read %d messages; %d decisions took effect and were found in the log; %d records verified; %d torn last lines repaired; up to %d files per chain",
 		done, runs, time.Since(start).Round(time.Millisecond), messages, decisions, records, torn, maxFiles)
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acp-bridge/acp-bridge/internal/crashtest"
 	"github.com/acp-bridge/acp-bridge/internal/leakcheck"
 )
 
@@ -71,43 +72,32 @@ func crashChild(path, run string) int {
 // Each log directory serves two runs, so the second child also continues a
 // chain that a SIGKILL cut.
 func TestCrashSafety(t *testing.T) {
-	runs := 100
-	if testing.Short() {
-		runs = 20
-	}
+	runs := crashtest.Runs()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	root := t.TempDir()
-	const workers = 2
-	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var decided, torn, maxFiles int
-	for w := range workers {
-		wg.Go(func() {
-			rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(w)))
-			for run := w; run < runs; run += workers {
-				// Consecutive runs of one worker share a directory.
-				dir := filepath.Join(root, fmt.Sprintf("log-%d-%d", w, run/workers/2))
-				os.MkdirAll(dir, 0o700)
-				path := filepath.Join(dir, "audit.jsonl")
-				refs, tornLine, files, err := crashOnce(exe, path, fmt.Sprint(run), time.Duration(rng.IntN(40_000))*time.Microsecond)
-				if err != nil {
-					t.Errorf("run %d: %v", run, err)
-					return
-				}
-				mu.Lock()
-				decided += len(refs)
-				if tornLine {
-					torn++
-				}
-				maxFiles = max(maxFiles, files)
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
+	crashtest.Run(t, runs, func(w, run int, rng *rand.Rand) error {
+		// Consecutive runs of one worker share a directory.
+		dir := filepath.Join(root, fmt.Sprintf("log-%d-%d", w, run/crashtest.Workers/2))
+		os.MkdirAll(dir, 0o700)
+		path := filepath.Join(dir, "audit.jsonl")
+		refs, tornLine, files, err := crashOnce(exe, path, fmt.Sprint(run), time.Duration(rng.IntN(40_000))*time.Microsecond)
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		decided += len(refs)
+		if tornLine {
+			torn++
+		}
+		maxFiles = max(maxFiles, files)
+		mu.Unlock()
+		return nil
+	})
 	t.Logf("%d runs, %d decisions confirmed and found, %d torn lines repaired, up to %d files per chain", runs, decided, torn, maxFiles)
 	if decided == 0 {
 		t.Error("no decision was confirmed in any run: the kill comes too early to test anything")

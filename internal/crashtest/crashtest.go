@@ -1,0 +1,53 @@
+// Package crashtest runs the runs of a crash-safety test: a process killed
+// at a random moment, run after run, each run checking what the killed
+// process left behind (the audit package's log writer, the whole bridge
+// in cmd/acp-bridge). It shares the runs over Workers goroutines, so that
+// a kill often lands while another run is busy, as on a loaded machine.
+package crashtest
+
+import (
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Workers is how many runs go at once.
+const Workers = 2
+
+// Runs is how many runs a crash test makes: 100, or 20 with -short.
+func Runs() int {
+	if testing.Short() {
+		return 20
+	}
+	return 100
+}
+
+// Reporter is the part of a *testing.T that Run reports a failed run to.
+type Reporter interface {
+	Helper()
+	Errorf(format string, args ...any)
+}
+
+// Run calls each for the runs 0 to n-1 and returns once they have all
+// returned. Worker w (0 to Workers-1) makes the runs w, w+Workers,
+// w+2*Workers ... in turn, drawing the randomness of its runs (the moment
+// of the kill) from a source of its own, seeded from the clock so that
+// every test run kills at other moments. A run that returns an error is
+// reported to t as "run N: err", and its worker makes no more runs.
+func Run(t Reporter, n int, each func(worker, run int, rng *rand.Rand) error) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for w := range Workers {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(w)))
+			for run := w; run < n; run += Workers {
+				if err := each(w, run, rng); err != nil {
+					t.Errorf("run %d: %v", run, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
