@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,7 +45,13 @@ func TestAcpx(t *testing.T) {
 			rec := filepath.Join(w.base, "bridge-record.jsonl")
 			agentCmd := strings.Join(append([]string{s.bridge, "--record", rec, "--log-file", filepath.Join(w.base, "bridge.log"), "--",
 				filepath.Join(s.bin, a.command[0])}, a.command[1:]...), " ")
-			cmd := exec.Command(s.node, acpx, "--format", "json", "--approve-all", "--timeout", "60", "--cwd", w.ws, "--agent", agentCmd, "exec", "Say hello.")
+			// acpx's --timeout bounds each step (the agent's start and
+			// initialize, session/new, the prompt): a fixed 60 s was
+			// exceeded by a start that only waited for a core on a loaded
+			// machine (exit status 3, acpx's TIMEOUT).
+			timeout := runTimeout(t)
+			cmd := exec.Command(s.node, acpx, "--format", "json", "--approve-all", "--timeout", fmt.Sprint(int(timeout.Seconds())),
+				"--cwd", w.ws, "--agent", agentCmd, "exec", "Say hello.")
 			cmd.Dir = w.ws
 			m := newMarker()
 			cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + w.home, "LANG=C.UTF-8", "TERM=dumb", marker + "=" + m}, a.env(model.URL())...)
@@ -55,14 +62,20 @@ func TestAcpx(t *testing.T) {
 				t.Fatal(err)
 			}
 			go func() { done <- cmd.Wait() }()
+			report := func() string {
+				log, _ := os.ReadFile(filepath.Join(w.base, "bridge.log"))
+				return fmt.Sprintf("--- acpx stdout (tail) ---\n%s\n--- acpx stderr (tail) ---\n%s\n--- bridge log (tail) ---\n%s",
+					tail(stdout.String()), tail(stderr.String()), tail(string(log)))
+			}
 			select {
 			case err := <-done:
 				if err != nil {
-					t.Fatalf("acpx: %v\n%s", err, tail(stderr.String()))
+					t.Fatalf("acpx (--timeout %v): %v\n%s", timeout, err, report())
 				}
-			case <-time.After(90 * time.Second):
+			case <-time.After(timeout + reportTime/2):
 				cmd.Process.Kill()
-				t.Fatalf("acpx did not finish\n%s", tail(stderr.String()))
+				<-done
+				t.Fatalf("acpx did not finish within %v of its own timeout (%v)\n%s", reportTime/2, timeout, report())
 			}
 			// acpx can keep a queue owner alive after a session; exec must not.
 			noLeftovers(t, "acpx/"+a.name, m)

@@ -364,7 +364,7 @@ func TestAdapterClaudeBridgeUnreachable(t *testing.T) {
 	})
 	sockRe := regexp.MustCompile(`hook --socket '([^']+)'`)
 	var sock string
-	r.waitFor("the session/new the bridge sends Claude", 60*time.Second, func() bool {
+	r.waitFor("the session/new the bridge sends Claude", func() bool {
 		b, _ := os.ReadFile(r.record)
 		if m := sockRe.FindSubmatch(bytes.ReplaceAll(b, []byte(`\u0027`), []byte("'"))); m != nil {
 			sock = string(m[1])

@@ -54,7 +54,7 @@ func TestCrash(t *testing.T) {
 					script: fakemodel.Script{Steps: []fakemodel.Step{{Hang: true}}},
 					client: clientScript{Prompts: textPrompts("Start something long.")},
 				})
-				r.waitFor("the agent's first model request", 60*time.Second, func() bool {
+				r.waitFor("the agent's first model request", func() bool {
 					return len(r.model.MainRequests()) > 0
 				})
 				bridgePID := childWith(r.cmd.Process.Pid, filepath.Base(s.bridge))

@@ -323,8 +323,9 @@ type run struct {
 	cmd        *exec.Cmd
 	stdout     bytes.Buffer
 	stderrPath string
-	transcript string // client transcript path
-	record     string // bridge --record path, when bridged
+	transcript string        // client transcript path
+	record     string        // bridge --record path, when bridged
+	timeout    time.Duration // the client's whole-run limit (runTimeout)
 	done       chan struct{}
 	waitErr    error
 }
@@ -373,8 +374,9 @@ func start(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, o runOptions) 
 	r := &run{t: t, s: s, agent: a, w: w, opts: o, model: model, marker: m, done: make(chan struct{}),
 		stderrPath: filepath.Join(logs, "stderr.log"), transcript: filepath.Join(logs, "client-transcript.jsonl")}
 	if o.client.TimeoutMs == 0 {
-		o.client.TimeoutMs = 90000
+		o.client.TimeoutMs = int(runTimeout(t).Milliseconds())
 	}
+	r.timeout = time.Duration(o.client.TimeoutMs) * time.Millisecond
 	cs, err := json.Marshal(o.client)
 	if err != nil {
 		t.Fatal(err)
@@ -386,7 +388,12 @@ func start(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, o runOptions) 
 	agentCmd := append([]string{filepath.Join(s.bin, a.command[0])}, a.command[1:]...)
 	if o.bridge {
 		r.record = filepath.Join(logs, "bridge-record.jsonl")
-		pre := []string{s.bridge, "--record", r.record, "--log-file", filepath.Join(logs, "bridge.log"), "--log-level", "debug"}
+		// The bridge's own bound on the agent's start (--initialize-timeout,
+		// a product limit) is not what these scenarios test: it gets the
+		// run's whole time, so a start slowed by a loaded machine is waited
+		// for.
+		pre := []string{s.bridge, "--record", r.record, "--log-file", filepath.Join(logs, "bridge.log"), "--log-level", "debug",
+			"--initialize-timeout", r.timeout.String()}
 		pre = append(pre, o.bridgeArgs...)
 		agentCmd = append(append(pre, "--"), agentCmd...)
 	}
@@ -427,6 +434,27 @@ func start(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, o runOptions) 
 	return r
 }
 
+// minRunTimeout is the least time one client run is given.
+const minRunTimeout = 90 * time.Second
+
+// reportTime is what a run leaves of the test's time for its report: the
+// client's exit after its own timeout, and the test's failure.
+const reportTime = 2 * time.Minute
+
+// runTimeout returns how long one client run may take: what is left before
+// the test's deadline (go test -timeout) but reportTime, and at least
+// minRunTimeout. Fixed bounds (90 s for a run, 60 s for a real agent's
+// start) were exceeded by runs that only waited for a core on a loaded
+// machine; a run that hangs still fails, with the client's account of it,
+// before the test binary's alarm.
+func runTimeout(t *testing.T) time.Duration {
+	d := minRunTimeout
+	if dl, ok := t.Deadline(); ok {
+		d = max(d, time.Until(dl)-reportTime)
+	}
+	return d
+}
+
 // newMarker returns a value for the ACP_E2E_RUN variable unique to one run.
 func newMarker() string {
 	runMu.Lock()
@@ -440,10 +468,10 @@ func (r *run) wait() clientSummary {
 	r.t.Helper()
 	select {
 	case <-r.done:
-	case <-time.After(150 * time.Second):
+	case <-time.After(r.timeout + reportTime/2):
 		r.cmd.Process.Kill()
 		<-r.done
-		r.t.Fatalf("%s: client did not exit in time\n%s", r.opts.name, r.stderrTail())
+		r.t.Fatalf("%s: client did not exit within %v of its own timeout (%v)\n%s", r.opts.name, reportTime/2, r.timeout, r.stderrTail())
 	}
 	var sum clientSummary
 	if err := json.Unmarshal(bytes.TrimSpace(r.stdout.Bytes()), &sum); err != nil {
@@ -549,15 +577,17 @@ const (
 	toClient = "agent_to_client"
 )
 
-// waitFor polls cond until it holds or the run ends or the timeout passes.
-func (r *run) waitFor(what string, timeout time.Duration, cond func() bool) {
+// waitFor polls cond until it holds or the run ends: the client's own
+// timeout (r.timeout) bounds the wait, and the run's timeout once more in
+// case the client does not keep to it.
+func (r *run) waitFor(what string, cond func() bool) {
 	r.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), r.timeout)
 	defer cancel()
 	for !cond() {
 		select {
 		case <-ctx.Done():
-			r.t.Fatalf("%s/%s: timed out waiting for %s\n%s", r.agent.name, r.opts.name, what, r.stderrTail())
+			r.t.Fatalf("%s/%s: timed out after %v waiting for %s\n%s", r.agent.name, r.opts.name, r.timeout, what, r.stderrTail())
 		case <-r.done:
 			r.t.Fatalf("%s/%s: client exited while waiting for %s\n%s", r.agent.name, r.opts.name, what, r.stderrTail())
 		case <-time.After(50 * time.Millisecond):

@@ -52,7 +52,8 @@ func TestReplayRecordings(t *testing.T) {
 				}
 			}
 			dir := t.TempDir()
-			script, _ := json.Marshal(clientScript{Prompts: prompts, TimeoutMs: 30000})
+			timeout := runTimeout(t)
+			script, _ := json.Marshal(clientScript{Prompts: prompts, TimeoutMs: int(timeout.Milliseconds())})
 			scriptPath := filepath.Join(dir, "script.json")
 			if err := os.WriteFile(scriptPath, script, 0o644); err != nil {
 				t.Fatal(err)
@@ -72,9 +73,10 @@ func TestReplayRecordings(t *testing.T) {
 				if err != nil {
 					t.Fatalf("client: %v\n%s\n%s", err, stdout.String(), tail(stderr.String()))
 				}
-			case <-time.After(60 * time.Second):
+			case <-time.After(timeout + reportTime/2):
 				cmd.Process.Kill()
-				t.Fatalf("replay did not finish\n%s", tail(stderr.String()))
+				<-done
+				t.Fatalf("replay did not finish within %v of the client's own timeout (%v)\n%s", reportTime/2, timeout, tail(stderr.String()))
 			}
 			if !strings.Contains(stdout.String(), `"ok":true`) {
 				t.Fatalf("client summary %s", stdout.String())
