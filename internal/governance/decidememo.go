@@ -40,6 +40,11 @@ type pathFacts struct {
 	linked []os.FileInfo // per form: the file, if it is regular with several names
 	looked bool          // linked is filled in
 
+	// prot holds protectedHitOf, by whether the request mutates (a
+	// decision's other inputs to it do not change within it).
+	prot     [2]protectedHit
+	protDone [2]bool
+
 	// A path has at most two forms: the slices above start in these.
 	lowerBuf  [2]string
 	subsBuf   [2]pathSubject
@@ -87,6 +92,19 @@ func (f *pathFacts) lowerForms() []string {
 		}
 	}
 	return f.lower
+}
+
+// protection returns hit(mutates), the protected location the path
+// reaches, computed once per decision for each value of mutates.
+func (f *pathFacts) protection(mutates bool, hit func(mutates bool) protectedHit) protectedHit {
+	i := 0
+	if mutates {
+		i = 1
+	}
+	if !f.protDone[i] {
+		f.prot[i], f.protDone[i] = hit(mutates), true
+	}
+	return f.prot[i]
 }
 
 // subjects returns newPathSubject of each form, lowered once with the

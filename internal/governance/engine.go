@@ -26,7 +26,8 @@ type Engine struct {
 
 	rootCache sync.Map // string (roots joined by NUL) -> []string (rootForms)
 
-	analyses analyses // of pure command lines
+	analyses  analyses  // of pure command lines
+	lineTexts lineTexts // protectedCommand's reading of pure command lines
 
 	protectMu    sync.Mutex                  // serialises Protect
 	protectCache sync.Map                    // string (roots joined by NUL) -> *protectedSet
@@ -531,14 +532,16 @@ func (e *Engine) decideURL(in *reqInfo, u string, advisories *[]string) verdict 
 	return e.defaultVerdict(in, what)
 }
 
+// decideTool decides the tool itself. Its reason is left in pieces
+// (verdict.lazy): Decide often drops it.
 func (e *Engine) decideTool(in *reqInfo, advisories *[]string) verdict {
 	name := in.req.Tool
 	if name == "" {
 		name = in.req.Title
 	}
-	what := fmt.Sprintf("%s %s", in.req.Action, name)
+	what, sep := in.req.Action, " " // what+sep+name: "tool.call Read"
 	if name == "" {
-		what = in.req.Action
+		sep = ""
 	}
 	best := e.pick(in, catTool, func(r *rule) bool {
 		switch {
@@ -550,9 +553,9 @@ func (e *Engine) decideTool(in *reqInfo, advisories *[]string) verdict {
 		return false
 	}, advisories)
 	if best != nil {
-		return ruleVerdict(best, what)
+		return ruleVerdictOf(best, what, sep, name)
 	}
-	return e.defaultVerdict(in, what)
+	return e.defaultVerdictOf(in, what, sep, name)
 }
 
 func globName(pattern, name string, fold bool) bool {

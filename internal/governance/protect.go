@@ -228,8 +228,32 @@ func (e *Engine) protectedVerdict(in *reqInfo, p string, facts *pathFacts) (verd
 	if len(list) == 0 || in.req.Action == ActionSessionNew {
 		return verdict{}, false
 	}
-	mutates := in.mutates()
-	removes := in.req.Kind == "delete" || in.req.Kind == "move"
+	h := facts.protection(in.mutates(), func(mutates bool) protectedHit {
+		return protectedHitOf(list, facts, mutates, in.req.Kind == "delete" || in.req.Kind == "move")
+	})
+	if !h.ok {
+		return verdict{}, false
+	}
+	rule := "deny changes to %s (built-in self-protection)"
+	if h.pr.Read {
+		rule = "deny any access to %s (built-in self-protection)"
+	}
+	return verdict{value: Deny, ref: "self-protection", ruleTx: fmt.Sprintf(rule, h.pr.What),
+		reason: fmt.Sprintf("%s %s: %s is protected from the agent, whatever the policy says", e.describeAction(in), h.form, h.pr.What)}, true
+}
+
+// protectedHit is the first protected location of a list a path's forms
+// reach (protectedHitOf), and the form that reaches it.
+type protectedHit struct {
+	pr   protected
+	form string
+	ok   bool
+}
+
+// protectedHitOf returns the first location of list that one of the
+// forms of facts names, by protectedVerdict's rules: mutates says the
+// request may change what it names, removes that it deletes or moves it.
+func protectedHitOf(list []protected, facts *pathFacts, mutates, removes bool) protectedHit {
 	forms, lforms := facts.forms, facts.lowerForms()
 	linked := facts.links() // files with more than one name
 	for _, pr := range list {
@@ -247,16 +271,11 @@ func (e *Engine) protectedVerdict(in *reqInfo, p string, facts *pathFacts) (verd
 				hit = true
 			}
 			if hit {
-				rule := "deny changes to %s (built-in self-protection)"
-				if pr.Read {
-					rule = "deny any access to %s (built-in self-protection)"
-				}
-				return verdict{value: Deny, ref: "self-protection", ruleTx: fmt.Sprintf(rule, pr.What),
-					reason: fmt.Sprintf("%s %s: %s is protected from the agent, whatever the policy says", e.describeAction(in), f, pr.What)}, true
+				return protectedHit{pr: pr, form: f, ok: true}
 			}
 		}
 	}
-	return verdict{}, false
+	return protectedHit{}
 }
 
 // rotatedSibling reports whether f is a file next to pf named
@@ -322,9 +341,41 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 		return verdict{}, false
 	}
 	line := in.req.Command + " " + strings.Join(in.req.Argv, " ")
-	flat := strings.ToLower(unquoter.Replace(line))
 	cwd := filepath.Clean(in.req.Cwd)
 	lines := in.commandLines()
+	cwdForms, _ := in.pathForms(cwd)
+	lcwd := lowerAll(cwdForms)
+	t := e.lineTextOf(in, list, line, lines, cwd)
+	k := 0
+	for _, pr := range list {
+		for j, pf := range pr.forms {
+			for _, c := range lcwd {
+				if beneath(pr.lower[j], c) {
+					return verdict{value: Deny, ref: "self-protection",
+						ruleTx: fmt.Sprintf("deny commands run inside %s (built-in self-protection)", pr.What),
+						reason: fmt.Sprintf("running %q in %s: the directory is %s, which is protected from the agent, whatever the policy says", strings.TrimSpace(line), cwd, pr.What)}, true
+				}
+			}
+			if k == t.named {
+				return verdict{value: Deny, ref: "self-protection",
+					ruleTx: fmt.Sprintf("deny commands naming %s (built-in self-protection)", pr.What),
+					reason: fmt.Sprintf("running %q: it names %s (%s), which is protected from the agent, whatever the policy says", strings.TrimSpace(line), pr.What, pf)}, true
+			}
+			k++
+		}
+	}
+	return e.protectedOperands(in, list, line, lines, cwd, t.names, t.namesOK)
+}
+
+// namedIndex returns the index, counting every form of every location of
+// list in order, of the first protected form the text of a command line
+// names (see protectedCommand), or -1: its path as written in absolute
+// form or relative to cwd, or (for a file) its name alone, anywhere in
+// the line once quotes and backslashes are taken out, a glob word that
+// can expand to it, or a word the shell parser computes that is it, holds
+// it or could join to it. It reads no file system.
+func namedIndex(list []protected, line string, lines []*shellcmd.Analysis, cwd string) int {
+	flat := strings.ToLower(unquoter.Replace(line))
 	var globs []string
 	if strings.ContainsAny(line, "*?[") {
 		for _, a := range lines {
@@ -343,21 +394,13 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 			}
 		}
 	}
-	cwdForms, _ := in.pathForms(cwd)
-	lcwd := lowerAll(cwdForms)
 	lowerCwd := strings.ToLower(cwd)
 	inCwd := strings.TrimSuffix(lowerCwd, "/") + "/"
 	words := commandWords(lines, cwd)
+	k := 0
 	for _, pr := range list {
-		for j, pf := range pr.forms {
+		for j := range pr.forms {
 			lower := pr.lower[j]
-			for _, c := range lcwd {
-				if beneath(lower, c) {
-					return verdict{value: Deny, ref: "self-protection",
-						ruleTx: fmt.Sprintf("deny commands run inside %s (built-in self-protection)", pr.What),
-						reason: fmt.Sprintf("running %q in %s: the directory is %s, which is protected from the agent, whatever the policy says", strings.TrimSpace(line), cwd, pr.What)}, true
-				}
-			}
 			needles := [3]string{lower}
 			if rel, ok := strings.CutPrefix(lower, inCwd); ok {
 				needles[1] = rel
@@ -383,13 +426,12 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 				named = true
 			}
 			if named {
-				return verdict{value: Deny, ref: "self-protection",
-					ruleTx: fmt.Sprintf("deny commands naming %s (built-in self-protection)", pr.What),
-					reason: fmt.Sprintf("running %q: it names %s (%s), which is protected from the agent, whatever the policy says", strings.TrimSpace(line), pr.What, pf)}, true
+				return k
 			}
+			k++
 		}
 	}
-	return e.protectedOperands(in, list, line, lines, cwd)
+	return -1
 }
 
 // unquoter takes quotes and backslashes out of a command line.

@@ -47,8 +47,8 @@ var findActions = map[string]bool{"-delete": true, "-exec": true, "-execdir": tr
 // protectedOperands returns a deny verdict for a command line that reaches
 // a protected location of list through a link, a directory it deletes,
 // moves or changes recursively, or a directory it copies into.
-func (e *Engine) protectedOperands(in *reqInfo, list []protected, line string, lines []*shellcmd.Analysis, cwd string) (verdict, bool) {
-	names, ok := e.lineNames(line, lines, cwd)
+// names and ok are lineNames(line, lines, cwd).
+func (e *Engine) protectedOperands(in *reqInfo, list []protected, line string, lines []*shellcmd.Analysis, cwd string, names []string, ok bool) (verdict, bool) {
 	if !ok {
 		return verdict{value: Deny, ref: "self-protection",
 			ruleTx: "deny commands naming protected locations (built-in self-protection)",

@@ -12,7 +12,7 @@ import (
 // read, holding the bridge's own files: the policy (with a parent it
 // extends and a POLICY.md), the manifest, the audit log and a rotated
 // file, a cache directory outside the root and a hook socket directory.
-func protectedWorkspace(t *testing.T) (*Engine, string, string) {
+func protectedWorkspace(t testing.TB) (*Engine, string, string) {
 	t.Helper()
 	tmp := t.TempDir()
 	root := filepath.Join(tmp, "ws")

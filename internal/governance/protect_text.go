@@ -1,0 +1,77 @@
+package governance
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// What protectedCommand reads in a command line's text (which protected
+// location it names, which names it may open) depends on the text, the
+// command's directory and the protected locations, and on the file system
+// only through a glob word. For a pure line (shellcmd.Pure: no glob can
+// be in it) the engine keeps that reading, as it keeps the line's
+// analysis; everything the file system says (where the directory and each
+// name lead, links, what a command deletes or copies) is looked up again
+// by every decision.
+
+// lineText is what protectedCommand reads in a command line's text.
+type lineText struct {
+	named   int      // namedIndex
+	names   []string // lineNames: shared, never changed
+	namesOK bool
+}
+
+// lineTexts keeps the lineText of pure command lines, per directory and
+// protected list. It is safe for concurrent use.
+type lineTexts struct {
+	mu sync.Mutex
+	m  map[lineTextKey]*keptText // guarded by mu
+}
+
+// lineTextKey names a reading: the line, its directory and the roots the
+// protected list was made for.
+type lineTextKey struct{ line, cwd, roots string }
+
+// keptText is a kept reading, valid for the protected list it was read
+// against.
+type keptText struct {
+	list []protected
+	text lineText
+}
+
+// lineTextOf returns the lineText of the command line, kept per engine
+// for a pure line without arguments run as argv.
+func (e *Engine) lineTextOf(in *reqInfo, list []protected, line string, lines []*shellcmd.Analysis, cwd string) lineText {
+	read := func() lineText {
+		names, ok := e.lineNames(line, lines, cwd)
+		return lineText{named: namedIndex(list, line, lines, cwd), names: names, namesOK: ok}
+	}
+	if len(in.req.Argv) > 0 || len(in.req.Command) > maxAnalysedLine || !shellcmd.Pure(in.req.Command) {
+		return read()
+	}
+	key := lineTextKey{line: line, cwd: cwd, roots: strings.Join(in.roots, "\x00")}
+	c := &e.lineTexts
+	c.mu.Lock()
+	k, ok := c.m[key]
+	c.mu.Unlock()
+	if ok && sameList(k.list, list) {
+		return k.text
+	}
+	t := read()
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxAnalyses {
+		c.m = make(map[lineTextKey]*keptText)
+	}
+	c.m[key] = &keptText{list: list, text: t}
+	c.mu.Unlock()
+	return t
+}
+
+// sameList reports whether a and b are the same protected list: the same
+// backing array (protectedFor returns one list per set of roots until
+// Protect replaces the engine's own).
+func sameList(a, b []protected) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
