@@ -16,25 +16,55 @@ import "slices"
 // false when a key would be renamed (the caller then takes the tree
 // path, with dst unchanged up to its length).
 func (r *redactor) appendMap(dst []byte, m map[string]any) ([]byte, bool, error) {
+	return r.appendMapOver(dst, m, nil)
+}
+
+// member is a key and its value.
+type member struct {
+	k string
+	v any
+}
+
+// appendMapOver is appendMap of m with the members over added, each in
+// place of m's member of the same name: the record's metadata is the
+// caller's map with the mirror and the policy rule put in, encoded
+// without a copy of the map.
+func (r *redactor) appendMapOver(dst []byte, m map[string]any, over []member) ([]byte, bool, error) {
+	get := func(k string) (any, bool) {
+		for _, o := range over {
+			if o.k == k {
+				return o.v, true
+			}
+		}
+		v, ok := m[k]
+		return v, ok
+	}
 	var buf [16]string
 	keys := buf[:0]
 	for k := range m {
+		keys = append(keys, k)
+	}
+	for _, o := range over {
+		if _, ok := m[o.k]; !ok {
+			keys = append(keys, o.k)
+		}
+	}
+	for _, k := range keys {
 		if len(k) > 16 || keyRenamed(k) {
 			// A key the redactor may rename; renamed keys can collide.
 			return dst, false, nil
 		}
-		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, compareUTF16)
 	// {"name": "GITHUB_TOKEN", "value": "..."}: env entries, headers.
 	pairSecret := ""
-	if e, ok := m["name"]; ok {
+	if e, ok := get("name"); ok {
 		t, err := toTree(e)
 		if err != nil {
 			return dst, false, err
 		}
 		if name, ok := t.(string); ok && isSecretKey(name) {
-			if e, ok := m["value"]; ok {
+			if e, ok := get("value"); ok {
 				t, err := toTree(e)
 				if err != nil {
 					return dst, false, err
@@ -46,7 +76,8 @@ func (r *redactor) appendMap(dst []byte, m map[string]any) ([]byte, bool, error)
 		}
 	}
 	dst, err := appendObject(dst, keys, func(dst []byte, k string) ([]byte, error) {
-		return r.appendMember(dst, k, m[k], pairSecret)
+		e, _ := get(k)
+		return r.appendMember(dst, k, e, pairSecret)
 	})
 	return dst, err == nil, err
 }

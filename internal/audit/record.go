@@ -70,7 +70,9 @@ func (l *Log) prepare(ev *Event) (*prepared, error) {
 	buf = append(buf, '}')
 	p.subject = cut(start)
 
-	var meta map[string]any
+	// Members put into the caller's metadata: the mirror as shareResult
+	// made it, and the policy's reference when it is not a slug.
+	var over []member
 	if ev.Policy != nil {
 		// The slug is made from the redacted reference: a slug keeps the
 		// letters and digits of a secret in a rule's text. The original
@@ -86,8 +88,8 @@ func (l *Log) prepare(ev *Event) (*prepared, error) {
 		buf = appendCanonicalString(append(buf, `"ref":`...), slug)
 		buf = append(buf, '}')
 		p.policy = cut(start)
-		if slug != ev.Policy.Ref {
-			meta = map[string]any{"policyRule": ev.Policy.Ref}
+		if _, set := ev.Metadata["policyRule"]; slug != ev.Policy.Ref && !set {
+			over = append(over, member{"policyRule", ev.Policy.Ref})
 		}
 	}
 	if buf, p.input, err = l.field(buf, "input", ev.Input, true); err != nil {
@@ -96,22 +98,39 @@ func (l *Log) prepare(ev *Event) (*prepared, error) {
 	if buf, p.output, err = l.field(buf, "output", output, true); err != nil {
 		return nil, err
 	}
-	if len(ev.Metadata) > 0 || meta != nil {
-		if meta == nil {
-			meta = make(map[string]any, len(ev.Metadata))
-		}
-		for k, v := range ev.Metadata {
-			meta[k] = v
-		}
-		if mirror != nil {
-			meta["toolCall"] = *mirror
-		}
-		if _, p.metadata, err = l.field(buf, "metadata", meta, false); err != nil {
+	if mirror != nil {
+		over = append(over, member{"toolCall", *mirror})
+	}
+	if len(ev.Metadata) > 0 || len(over) > 0 {
+		if p.metadata, err = l.metadataField(buf, ev.Metadata, over); err != nil {
 			return nil, err
 		}
 		p.metadataHash = hashHex(p.metadata)
 	}
 	return p, nil
+}
+
+// metadataField is field for the metadata m with the members over put
+// in: encoded without a tree unless a key would be renamed.
+func (l *Log) metadataField(dst []byte, m map[string]any, over []member) (part []byte, err error) {
+	start := len(dst)
+	out, ok, err := l.red.appendMapOver(dst, m, over)
+	if err != nil {
+		return nil, fmt.Errorf("%w: encoding metadata: %v", ErrInvalidEvent, err)
+	}
+	if ok {
+		_, part, err = l.capField(out, start)
+		return part, err
+	}
+	meta := make(map[string]any, len(m)+len(over))
+	for k, v := range m {
+		meta[k] = v
+	}
+	for _, o := range over {
+		meta[o.k] = o.v
+	}
+	_, part, err = l.fieldTree(dst[:start], "metadata", meta, false)
+	return part, err
 }
 
 // shareResult returns the event's output and metadata["toolCall"] to
