@@ -15,7 +15,10 @@
 // checked again; a caller that judges a message it did not get checked
 // checks the whole message first, as governance does. UpdateOf keeps the
 // reading on the message, so the features that read one session/update
-// (compression, then governance) read its params once between them.
+// (compression, then governance) read its params once between them. A
+// text chunk the wire parsed in the form agents write it is not read at
+// all: ChunkOf builds its reading from the parts the wire found
+// (acpwire.Message.ChunkLine).
 //
 // The reader makes one pass over the params: it descends into the members
 // it reads and steps over every other value (a tool's megabytes of output,

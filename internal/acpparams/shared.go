@@ -1,5 +1,7 @@
 package acpparams
 
+import "github.com/acp-bridge/acp-bridge/internal/rawjson"
+
 // Memoizer is a message that keeps a reading of its bytes for whoever reads
 // it next the same way: an *acpwire.Message (see its Memo).
 type Memoizer interface {
@@ -25,6 +27,11 @@ type updateRead struct {
 // (Items, Locations) are shared by every caller: read them, do not change
 // them.
 func UpdateOf(m Memoizer, params []byte) (Update, error) {
+	if c, ok := m.(ChunkLiner); ok {
+		if u, ok := ChunkOf(c, params); ok {
+			return u, nil
+		}
+	}
 	r := m.Memo(updateKey{}, func() any {
 		u, err := ReadUpdate(params)
 		return &updateRead{params: params, u: u, err: err}
@@ -34,6 +41,39 @@ func UpdateOf(m Memoizer, params []byte) (Update, error) {
 	}
 	return r.u, r.err
 }
+
+// ChunkLiner is a message that knows the parts of the text chunk it holds
+// from when it was parsed: an *acpwire.Message (see its ChunkLine).
+type ChunkLiner interface {
+	ChunkLine() (params, sessionID []byte, variant string, text []byte, ok bool)
+}
+
+// ChunkOf returns ReadUpdate(params) for a text chunk m holds in the form
+// its ChunkLine knows, built from those parts without reading params
+// again, or ok false: for any other message, or params other than m's.
+// Text chunks are most of a stream, and the parts tell where the text ends
+// without a pass over it. It keeps nothing on m: the reading costs less
+// than keeping it.
+func ChunkOf(m ChunkLiner, params []byte) (u Update, ok bool) {
+	own, sid, variant, text, ok := m.ChunkLine()
+	if !ok || !sameSlice(own, params) {
+		return Update{}, false
+	}
+	// params is {"sessionId":S,"update":{"sessionUpdate":V,"content":{"type":"text","text":T}}}:
+	// the content block and the update end one and two bytes past T.
+	end := len(params) - 3 // past T
+	if u.SessionID, ok = rawjson.String(sid); !ok {
+		return Update{}, false
+	}
+	u.SessionUpdate = variant
+	u.Text = text
+	u.Content = params[end-len(text)-len(`{"type":"text","text":`) : end+1]
+	u.Raw = params[offsetIn(params, sid)+len(sid)+len(`,"update":`) : end+2]
+	return u, true
+}
+
+// offsetIn returns where sub, a sub-slice of b, starts in b.
+func offsetIn(b, sub []byte) int { return cap(b) - cap(sub) }
 
 // sameSlice reports whether a and b are the same bytes in memory.
 func sameSlice(a, b []byte) bool {

@@ -15,6 +15,8 @@ var sharedSeeds = []string{
 	`{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":5,"title":[1],"locations":[{"path":7}]}}`,
 	`{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t","toolCallId":"u"}}`,
 	`{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}`,
+	`{"sessionId":"s\u00e9\"","update":{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"a\"}}}\\"}}}`,
+	`{"sessionId":"","update":{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":""}}}`,
 	`{"update":[]}`, `[]`, `{}`, `7`,
 }
 
@@ -46,6 +48,39 @@ func TestUpdateOfIsReadUpdate(t *testing.T) {
 		m := message(params)
 		if m == nil {
 			t.Fatalf("does not parse: %s", params)
+		}
+		sameRead(t, m)
+	}
+}
+
+// TestUpdateOfChunkLine: a text chunk in the form agents write it is read
+// from the parts the bridge found when it parsed it (ChunkOf), as
+// ReadUpdate reads it; any other form, or other params, is not.
+func TestUpdateOfChunkLine(t *testing.T) {
+	for _, tt := range []struct {
+		params string
+		fast   bool
+	}{
+		{sharedSeeds[4], true},
+		{sharedSeeds[5], true},
+		{sharedSeeds[6], true},
+		{`{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"text":"hi","type":"text"}}}`, false},
+		{`{"sessionId":"s1","update":{"sessionUpdate":"plan","content":{"type":"text","text":"hi"}}}`, false},
+		{sharedSeeds[1], false},
+	} {
+		m := message(tt.params)
+		if m == nil {
+			t.Fatalf("does not parse: %s", tt.params)
+		}
+		u, fast := ChunkOf(m, m.Params)
+		if fast != tt.fast {
+			t.Errorf("ChunkOf(%s) ok = %v, want %v", tt.params, fast, tt.fast)
+		}
+		if want, _ := ReadUpdate(m.Params); fast && !reflect.DeepEqual(u, want) {
+			t.Errorf("ChunkOf(%s) = %+v, ReadUpdate = %+v", tt.params, u, want)
+		}
+		if _, ok := ChunkOf(m, append([]byte(nil), m.Params...)); ok {
+			t.Errorf("ChunkOf read params other than the message's as its own: %s", tt.params)
 		}
 		sameRead(t, m)
 	}

@@ -266,6 +266,42 @@ func (r *reader) str(name string, v []byte) (string, bool) {
 	return s, ok
 }
 
+// word is str for a tool call's kind or status, without allocating for
+// the values ACP defines.
+func (r *reader) word(name string, v []byte) (string, bool) {
+	switch string(v) {
+	case `"read"`:
+		return "read", true
+	case `"edit"`:
+		return "edit", true
+	case `"delete"`:
+		return "delete", true
+	case `"move"`:
+		return "move", true
+	case `"search"`:
+		return "search", true
+	case `"execute"`:
+		return "execute", true
+	case `"think"`:
+		return "think", true
+	case `"fetch"`:
+		return "fetch", true
+	case `"switch_mode"`:
+		return "switch_mode", true
+	case `"other"`:
+		return "other", true
+	case `"pending"`:
+		return "pending", true
+	case `"in_progress"`:
+		return "in_progress", true
+	case `"completed"`:
+		return "completed", true
+	case `"failed"`:
+		return "failed", true
+	}
+	return r.str(name, v)
+}
+
 // skip returns the value at b[at] and the offset past it.
 func (r *reader) skip(at int) ([]byte, int, error) {
 	end, err := rawjson.SkipValue(r.b, at)
@@ -330,9 +366,9 @@ func (r *reader) toolCall(at int, t *ToolCall, kind *string) (int, error) {
 		case nTitle:
 			t.Title, t.HasTitle = r.str("title", v)
 		case nKind:
-			t.Kind, t.HasKind = r.str("kind", v)
+			t.Kind, t.HasKind = r.word("kind", v)
 		case nStatus:
-			t.Status, _ = r.str("status", v)
+			t.Status, _ = r.word("status", v)
 		case nRawInput:
 			t.RawInput = v
 		case nRawOutput:

@@ -22,6 +22,7 @@ func FuzzChunkFastPath(f *testing.F) {
 		head + `"update":{"sessionUpdate":"agent_message_chunk"},"_meta":{"sessionUpdate":"tool_call","zz":1,"ZZ":1}}}`,
 		`{"jsonrpc":"2.0","method":"session/update","x":{"update":{"sessionUpdate":"agent_message_chunk"}},"params":{"update":{"sessionUpdate":"user_message_chunk"}}}`,
 		head + "\"update\":{\"sessionUpdate\":\"agent_message_chunk\",\"\u212aind\":\"execute\"}}}",
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s\"\\","update":{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"}}}}\"\\"}}}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -33,7 +34,24 @@ func FuzzChunkFastPath(f *testing.F) {
 		if !refChunk(line) {
 			t.Fatalf("the fast path takes a line the reference sends to the full check: %q", line)
 		}
+		checkChunkLine(t, m)
 	})
+}
+
+// checkChunkLine fails t unless the parts ChunkLine gives for m, if any, are
+// the members a general reading finds where they are.
+func checkChunkLine(t *testing.T, m *Message) {
+	t.Helper()
+	params, sid, variant, text, ok := m.ChunkLine()
+	if !ok {
+		return
+	}
+	wantSID, _ := rawjson.Get(m.Raw, "params", "sessionId")
+	wantVariant, _ := rawjson.GetString(m.Raw, "params", "update", "sessionUpdate")
+	wantText, _ := rawjson.Get(m.Raw, "params", "update", "content", "text")
+	if !bytes.Equal(params, m.Params) || !bytes.Equal(sid, wantSID) || variant != wantVariant || !bytes.Equal(text, wantText) {
+		t.Fatalf("ChunkLine(%q) = %q %q %q %q, want the params, %q %q %q", m.Raw, params, sid, variant, text, wantSID, wantVariant, wantText)
+	}
 }
 
 // refChunk is the reference: every member down to chunkDepth recorded,

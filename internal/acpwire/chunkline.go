@@ -53,5 +53,34 @@ func parseChunkLine(dir Direction, line []byte) *Message {
 		return nil
 	}
 	return &Message{Dir: dir, Raw: line, Kind: KindNotification, Method: "session/update",
-		Params: line[len(chunkLineHead) : len(line)-1], env: envJSONRPC | envMethod | envParams, chunk: true}
+		Params: line[len(chunkLineHead) : len(line)-1], env: envJSONRPC | envMethod | envParams, chunk: true, chunkLine: true}
+}
+
+// ChunkLine returns the parts of a text chunk the bridge read in the form
+// above, so that a feature reading it need not look for them again: the
+// message's params, its session id and text as written (JSON strings,
+// quotes included) and its variant (agent_message_chunk, ...). ok is
+// false for any other message, a replacement included unless its bytes
+// have the form too. The text's end is where the form's tail starts, so
+// finding it costs no pass over the text.
+func (m *Message) ChunkLine() (params, sessionID []byte, variant string, text []byte, ok bool) {
+	if !m.chunkLine {
+		return nil, nil, "", nil, false
+	}
+	line := m.Raw
+	sid := len(chunkLineHead) + len(chunkLineSession)
+	i, err := rawjson.SkipValue(line, sid)
+	if err != nil {
+		return nil, nil, "", nil, false // parseChunkLine read a string there
+	}
+	at := i + len(chunkLineUpdate)
+	for _, v := range chunkVariants {
+		if bytes.HasPrefix(line[at:], []byte(v)) {
+			variant = v[1 : len(v)-1]
+			at += len(v)
+			break
+		}
+	}
+	text = line[at+len(chunkLineContent) : len(line)-len(chunkLineTail)]
+	return m.Params, line[sid:i], variant, text, true
 }

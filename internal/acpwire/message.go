@@ -112,6 +112,9 @@ type Message struct {
 	notJSON bool
 	// chunk marks a session/update text chunk that passed checkChunk.
 	chunk bool
+	// chunkLine marks a text chunk of exactly the form parseChunkLine
+	// reads (see ChunkLine).
+	chunkLine bool
 	// strict marks a message whose every byte the bridge checked strictly
 	// before any middleware saw it (see refusalReason).
 	strict bool

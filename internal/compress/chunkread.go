@@ -31,6 +31,11 @@ var chunkKinds = [...]string{`"agent_message_chunk"`, `"agent_thought_chunk"`, `
 // params that is not a plain chunk with the other features that read m
 // (acpparams.UpdateOf).
 func readUpdateOf(m *acpwire.Message) (acpparams.Update, error) {
+	// A chunk the bridge parsed in this form (nearly all) comes with its
+	// parts found: no pass over its text.
+	if u, ok := acpparams.ChunkOf(m, m.Params); ok {
+		return u, nil
+	}
 	if u, ok := readChunk(m.Params); ok {
 		return u, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpparams"
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 )
 
 // chunkReadCases are params readChunk must read, and params it must leave
@@ -95,6 +96,22 @@ func BenchmarkReadChunk(b *testing.B) {
 		b.SetBytes(int64(len(params)))
 		for b.Loop() {
 			acpparams.ReadUpdate(params)
+		}
+	})
+	// readUpdateOf as the pipeline calls it, on a chunk the bridge parsed
+	// (a copy of one parsed message each round, so the parse is not
+	// measured).
+	parsed, err := acpwire.Parse(acpwire.AgentToClient, []byte(`{"jsonrpc":"2.0","method":"session/update","params":`+string(params)+`}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("readUpdateOf", func(b *testing.B) {
+		b.SetBytes(int64(len(params)))
+		for b.Loop() {
+			m := *parsed
+			if _, err := readUpdateOf(&m); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 }
