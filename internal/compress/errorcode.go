@@ -12,11 +12,8 @@ var errnoNames = []string{"NOENT", "ACCES", "PERM", "CONNREFUSED", "CONNRESET", 
 // Node's ERR_* codes and "status 503" or "exit code 2" phrases, each a
 // whole word. It finds what the regular expression errorCode finds
 // (TestFindErrorCodesMatchesRegexp) in one pass over text, many times
-// faster: it runs on every command output. Every code starts a word with a
-// capital, and every phrase has a digit right after it, which starts a
-// word too (the phrase ends with a space), so it looks only where a
-// capital or a digit starts a word (codeStartFrom: 16 bytes a step on
-// amd64, else codeStartWords).
+// faster: it runs on every command output. It looks only where a code can
+// start (codeStartFrom: 16 bytes a step on amd64, else codeStartWords).
 func findErrorCodes[T string | []byte](text T, max int) []string {
 	var out []string
 	for i := 0; i < len(text) && len(out) < max; {
@@ -52,19 +49,37 @@ func findErrorCodes[T string | []byte](text T, max int) []string {
 	return out
 }
 
-// codeStartWords returns the index of the first capital ASCII letter or
-// digit in s at or after i that starts a word (s[k-1] is not a word byte,
-// or k is 0), or len(s): it looks at the capitals and digits, found eight
-// bytes a step (markFrom), and steps over the rest of a word that one does
-// not start, eight bytes a step too (wordEndFrom).
+// codeStartWords returns the index of the first place in s at or after i
+// where a code can start (canStart), or len(s): it looks at the capitals
+// and digits, found eight bytes a step (markFrom), and steps over the rest
+// of a word that one does not start, eight bytes a step too (wordEndFrom).
 func codeStartWords[T string | []byte](s T, i int) int {
 	for {
 		k := markFrom(s, i)
-		if k >= len(s) || k == 0 || !wordByte[s[k-1]] {
+		switch {
+		case k >= len(s) || canStart(s, k):
 			return k
+		case k == 0 || !wordByte[s[k-1]]:
+			i = k + 1
+		default:
+			i = wordEndFrom(s, k+1)
 		}
-		i = wordEndFrom(s, k+1)
 	}
+}
+
+// canStart reports whether what findErrorCodes finds can start at s[k]:
+// it starts a word (k is 0 or s[k-1] is not a word byte) with a capital
+// followed by a capital or a digit (the second byte of every code: TS2304,
+// E0308, ENOENT, ERR_X), or with a digit after a space (the number of a
+// phrase, "status 503", which ends with a space).
+func canStart[T string | []byte](s T, k int) bool {
+	if k > 0 && wordByte[s[k-1]] {
+		return false
+	}
+	if isUpper(s[k]) {
+		return k+1 < len(s) && (isUpper(s[k+1]) || isDigit(s[k+1]))
+	}
+	return isDigit(s[k]) && k > 0 && s[k-1] == ' '
 }
 
 // phrases are the words before the digits of a status code.

@@ -4,18 +4,17 @@ import "unsafe"
 
 // codeStartSSE2 is implemented in errorcode_amd64.s: codeStartFrom 16
 // bytes a step, up to the last few bytes (it returns the offset at which
-// fewer than 16 remain unscanned if it found no start before).
+// fewer than 17 remain unscanned if it found no place before).
 //
 //go:noescape
-func codeStartSSE2(p *byte, n, i int, prevWord bool) int
+func codeStartSSE2(p *byte, n, i int, prevWord, prevSpace bool) int
 
-// codeStartFrom returns the index of the first capital ASCII letter or
-// digit in s at or after i that starts a word (see codeStartWords), or
-// len(s): SSE2 for all but the last few bytes, which the portable scan
-// finishes.
+// codeStartFrom returns the index of the first place in s at or after i
+// where a code can start (canStart), or len(s): SSE2 for all but the last
+// few bytes, which the portable scan finishes.
 func codeStartFrom[T string | []byte](s T, i int) int {
-	if len(s)-i >= 16 {
-		i = codeStartSSE2(dataOf(s), len(s), i, i > 0 && wordByte[s[i-1]])
+	if len(s)-i >= 17 {
+		i = codeStartSSE2(dataOf(s), len(s), i, i > 0 && wordByte[s[i-1]], i > 0 && s[i-1] == ' ')
 	}
 	return codeStartWords(s, i)
 }

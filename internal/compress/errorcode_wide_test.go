@@ -13,7 +13,7 @@ func markBytes(s string, i int) int {
 
 func codeStartBytes(s string, i int) int {
 	for ; i < len(s); i++ {
-		if (isUpper(s[i]) || isDigit(s[i])) && (i == 0 || !wordByte[s[i-1]]) {
+		if canStart(s, i) {
 			return i
 		}
 	}
