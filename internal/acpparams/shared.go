@@ -68,12 +68,9 @@ func ChunkOf(m ChunkLiner, params []byte) (u Update, ok bool) {
 	u.SessionUpdate = variant
 	u.Text = text
 	u.Content = params[end-len(text)-len(`{"type":"text","text":`) : end+1]
-	u.Raw = params[offsetIn(params, sid)+len(sid)+len(`,"update":`) : end+2]
+	u.Raw = params[len(`{"sessionId":`)+len(sid)+len(`,"update":`) : end+2]
 	return u, true
 }
-
-// offsetIn returns where sub, a sub-slice of b, starts in b.
-func offsetIn(b, sub []byte) int { return cap(b) - cap(sub) }
 
 // sameSlice reports whether a and b are the same bytes in memory.
 func sameSlice(a, b []byte) bool {
