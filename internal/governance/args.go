@@ -50,10 +50,18 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			continue
 		}
 		name := filepath.Base(form[0].Text)
+		// After "--" every word is an operand, "-x" a file named so.
+		operands := len(form)
+		for i := 1; i < len(form); i++ {
+			if form[i].Kind == shellcmd.Static && form[i].Text == "--" {
+				operands = i + 1
+				break
+			}
+		}
 		last := -1
 		if writesLast[name] {
 			for i := len(form) - 1; i > 0; i-- {
-				if !strings.HasPrefix(form[i].Text, "-") {
+				if i >= operands || !strings.HasPrefix(form[i].Text, "-") {
 					last = i
 					break
 				}
@@ -63,13 +71,16 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			i++
 			text := w.Text
 			write := i == last || name == "tee"
-			if strings.HasPrefix(text, "-") {
+			switch {
+			case i >= operands:
+				// a file, whatever it starts with
+			case strings.HasPrefix(text, "-"):
 				eq := strings.IndexByte(text, '=')
 				if eq < 0 {
 					continue
 				}
 				text = text[eq+1:]
-			} else if name == "dd" {
+			case name == "dd":
 				if k, v, ok := strings.Cut(text, "="); ok {
 					text, write = v, k == "of"
 				}

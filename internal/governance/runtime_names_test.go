@@ -1,6 +1,10 @@
 package governance
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 // TestRuntimeNamesNeedApproval checks that a file a command opens by a
 // name the shell computes only when the line runs is asked about, whatever
@@ -37,5 +41,35 @@ func TestRuntimeNamesNeedApproval(t *testing.T) {
 				t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
 			}
 		})
+	}
+}
+
+// TestOperandsAfterDashDash checks that a word after "--" is decided as
+// the file it is, though it starts with "-": a link named "-x" that leads
+// to .env, and the last operand of cp as its destination.
+func TestOperandsAfterDashDash(t *testing.T) {
+	root := tempTree(t, []string{"sub"}, []string{".env", "a.txt"})
+	for _, l := range [][2]string{{"-x", ".env"}, {"-z=a", ".env"}} {
+		if err := os.Symlink(l[1], filepath.Join(root, l[0])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n    - Edit(**/.env)\n  allow:\n    - Read\n    - Bash(cat:*)\n    - Bash(cp:*)\n")
+	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	tests := []struct {
+		line string
+		want Value
+	}{
+		{"cat -- -x", Deny},
+		{"cat -- -z=a", Deny},
+		{"cp -- a.txt -x", Deny},
+		{"cat -x", Allow}, // an option to cat, which refuses it
+		{"cat -- a.txt", Allow},
+	}
+	for _, tt := range tests {
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
+		if d.Value != tt.want {
+			t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
+		}
 	}
 }
