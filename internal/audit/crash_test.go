@@ -104,6 +104,13 @@ func TestCrashSafety(t *testing.T) {
 	}
 }
 
+// firstDecisionTimeout bounds the wait for a crash child's first confirmed
+// decision: only a child that is stuck takes that long. The wait ends as
+// soon as the line is there; a fixed 10 s is less than a process may wait
+// for a core to start on a loaded machine (cmd/acp-bridge's crash test
+// needed more than 10 s for a bridge at a load average of 60 on 2 cores).
+const firstDecisionTimeout = 60 * time.Second
+
 // crashOnce starts a child writing path, kills it after delay (counted
 // from its first confirmed decision), then repairs, verifies and looks for
 // every confirmed decision.
@@ -128,7 +135,7 @@ func crashOnce(exe, path, run string, delay time.Duration) (refs []string, torn 
 		}
 	}()
 	var timer <-chan time.Time
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(firstDecisionTimeout)
 	killed := false
 	for !killed {
 		select {
@@ -147,7 +154,7 @@ func crashOnce(exe, path, run string, delay time.Duration) (refs []string, torn 
 		case <-deadline:
 			cmd.Process.Kill()
 			cmd.Wait()
-			return nil, false, 0, fmt.Errorf("child confirmed no decision in 10s: %s", stderr.String())
+			return nil, false, 0, fmt.Errorf("child confirmed no decision in %v: %s", firstDecisionTimeout, stderr.String())
 		}
 	}
 	// What the child wrote to the pipe before it died is still there.
