@@ -3,6 +3,7 @@ package governance
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -233,7 +234,7 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 			consider(e.decideLineProblem(a.Line, p), fmt.Sprintf("reading %q", a.Line), nil)
 		}
 		for _, c := range a.Commands {
-			what, details := fmt.Sprintf("running %q", c.Source), describeCommand(c)
+			what, details := "running "+strconv.Quote(c.Source), describeCommand(c) // fmt's %q
 			if i == 1 {
 				what += " (as argv, the way a client that execs it runs it)"
 			}

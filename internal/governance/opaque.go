@@ -6,6 +6,9 @@ package governance
 // pass a rule that denies reading or editing .env. A read or write
 // decision counts only where it restricts; it never allows more than v.
 func (e *Engine) decideOpaquePath(in *reqInfo, p string, v verdict, advisories *[]string) verdict {
+	if !Deny.Stricter(v.value) {
+		return v // nothing is stricter than a deny
+	}
 	for _, write := range []bool{false, true} {
 		sub := *in
 		sub.read, sub.write, sub.opaque = !write, write, false
