@@ -31,6 +31,9 @@ type outputScanner struct {
 	// last; tmp holds an object's members while they are reordered.
 	members []scanMember
 	tmp     []byte
+	// digest says long strings become digest records (a tool's output);
+	// without it every string is redacted and capped (redactor.str).
+	digest bool
 }
 
 // scanMember is one member of an object being read: its key and where
@@ -45,8 +48,22 @@ type scanMember struct {
 // when raw is one of the cases it leaves to digestTree.
 func (r *redactor) scanOutput(raw []byte) ([]byte, bool) {
 	var members [16]scanMember
+	s := outputScanner{r: r, data: raw, members: members[:0], digest: true}
+	return s.all(make([]byte, 0, min(len(raw), 2*PreviewBytes)+256))
+}
+
+// scanJSON is scanOutput for JSON that is not a tool's output (a tool
+// call's input, the mirror's arguments): the canonical form that
+// appendCanonical makes of the redactor's tree of raw, every string
+// redacted and capped, or false where it leaves raw to that path.
+func (r *redactor) scanJSON(raw []byte) ([]byte, bool) {
+	var members [16]scanMember
 	s := outputScanner{r: r, data: raw, members: members[:0]}
-	dst := make([]byte, 0, min(len(raw), 2*PreviewBytes)+256)
+	return s.all(make([]byte, 0, len(raw)+64))
+}
+
+// all appends the canonical form of the whole of s.data.
+func (s *outputScanner) all(dst []byte) ([]byte, bool) {
 	dst, ok := s.value(dst, 0)
 	if s.space(); !ok || s.i != len(s.data) {
 		return nil, false
@@ -111,7 +128,7 @@ func (s *outputScanner) value(dst []byte, depth int) ([]byte, bool) {
 		}
 		lit := s.data[s.i:end]
 		s.i = end
-		return s.r.appendOutputString(dst, lit)
+		return s.r.appendOutputString(dst, lit, s.digest)
 	case c == 't':
 		return s.literal(dst, "true")
 	case c == 'f':
@@ -295,11 +312,12 @@ func hasContentText(lit []byte) bool {
 	return true
 }
 
-// appendOutputString appends the canonical form of a string of a tool's
-// output whose JSON text is lit: its digest record when lit is longer than
-// a preview, else the string redacted and capped (redactor.str).
-func (r *redactor) appendOutputString(dst, lit []byte) ([]byte, bool) {
-	if len(lit) > PreviewBytes+2 {
+// appendOutputString appends the canonical form of a string whose JSON
+// text is lit: with digest (a tool's output), its digest record when lit
+// is longer than a preview; else the string redacted and capped
+// (redactor.str).
+func (r *redactor) appendOutputString(dst, lit []byte, digest bool) ([]byte, bool) {
+	if digest && len(lit) > PreviewBytes+2 {
 		short, preview, n := r.previewText(lit)
 		if short != nil {
 			dst, err := appendCanonical(dst, short)

@@ -1,6 +1,9 @@
 package audit
 
-import "slices"
+import (
+	"encoding/json"
+	"slices"
+)
 
 // The metadata of every record is a map the caller made (session, rule,
 // status, the tool-call mirror, ...). Copying it into a tree (toTree), so
@@ -137,6 +140,20 @@ func (r *redactor) appendToolCall(dst []byte, tc *ToolCall) ([]byte, error) {
 		case m.v == nil:
 			continue
 		default:
+			if raw, ok := m.v.(json.RawMessage); ok && len(raw) > 0 {
+				if canon, ok := r.scanJSON(raw); ok {
+					if string(canon) == "null" {
+						continue
+					}
+					if !first {
+						dst = append(dst, ',')
+					}
+					first = false
+					dst = append(appendCanonicalString(dst, m.k), ':')
+					dst = append(dst, canon...)
+					continue
+				}
+			}
 			var err error
 			if t, err = toTree(m.v); err != nil {
 				return dst, err

@@ -269,6 +269,22 @@ func (l *Log) field(dst []byte, name string, v any, wrap bool) (out, part []byte
 		}
 		dst = out[:start]
 	}
+	if raw, ok := v.(json.RawMessage); ok && len(raw) > 0 {
+		// Raw JSON (a tool call's input) is read in one pass where
+		// scanJSON takes it.
+		if canon, ok := l.red.scanJSON(raw); ok {
+			if string(canon) == "null" {
+				return dst, nil, nil
+			}
+			start := len(dst)
+			if canon[0] != '{' && wrap {
+				dst = append(append(append(dst, `{"value":`...), canon...), '}')
+			} else {
+				dst = append(dst, canon...)
+			}
+			return l.capField(dst, start)
+		}
+	}
 	return l.fieldTree(dst, name, v, wrap)
 }
 
