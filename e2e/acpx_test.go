@@ -42,14 +42,17 @@ func TestAcpx(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer model.Close()
-			rec := filepath.Join(w.base, "bridge-record.jsonl")
-			agentCmd := strings.Join(append([]string{s.bridge, "--record", rec, "--log-file", filepath.Join(w.base, "bridge.log"), "--",
-				filepath.Join(s.bin, a.command[0])}, a.command[1:]...), " ")
 			// acpx's --timeout bounds each step (the agent's start and
-			// initialize, session/new, the prompt): a fixed 60 s was
-			// exceeded by a start that only waited for a core on a loaded
-			// machine (exit status 3, acpx's TIMEOUT).
+			// initialize, session/new, the prompt), and the bridge bounds
+			// the agent's start (--initialize-timeout): a fixed 60 s for
+			// each was exceeded by a Gemini start that only waited for a
+			// core on a loaded machine (acpx's exit status 3, its TIMEOUT;
+			// then the bridge's "agent did not answer initialize within
+			// 1m0s"). Both get the run's whole time (see start).
 			timeout := runTimeout(t)
+			rec := filepath.Join(w.base, "bridge-record.jsonl")
+			agentCmd := strings.Join(append([]string{s.bridge, "--record", rec, "--log-file", filepath.Join(w.base, "bridge.log"),
+				"--initialize-timeout", timeout.String(), "--", filepath.Join(s.bin, a.command[0])}, a.command[1:]...), " ")
 			cmd := exec.Command(s.node, acpx, "--format", "json", "--approve-all", "--timeout", fmt.Sprint(int(timeout.Seconds())),
 				"--cwd", w.ws, "--agent", agentCmd, "exec", "Say hello.")
 			cmd.Dir = w.ws
