@@ -85,7 +85,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 					text, write = v, k == "of"
 				}
 			}
-			if text == "" || strings.Contains(text, "://") {
+			if text == "" {
 				continue
 			}
 			out = append(out, argWord{word: w, text: text, write: write})

@@ -73,3 +73,26 @@ func TestOperandsAfterDashDash(t *testing.T) {
 		}
 	}
 }
+
+// TestURLShapedPaths checks that a word holding "://" is decided as the
+// path the kernel opens: "x://../.env" is .env when a directory "x:" is
+// there, and a plain URL names no file a rule restricts.
+func TestURLShapedPaths(t *testing.T) {
+	root := tempTree(t, []string{"x:"}, []string{".env", "a.txt"})
+	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n  allow:\n    - Read\n    - Bash(cat:*)\n    - Bash(git clone:*)\n")
+	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	for _, tt := range []struct {
+		line string
+		want Value
+	}{
+		{"cat x://../.env", Deny},
+		{"cat -- x://../.env", Deny},
+		{"cat x://../a.txt", Allow},
+		{"git clone https://example.com/acme/app.git", Allow},
+	} {
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
+		if d.Value != tt.want {
+			t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
+		}
+	}
+}
