@@ -134,7 +134,7 @@ func (e *Engine) decideArg(in *reqInfo, a argWord, changesDir bool, advisories *
 	} else if kind == shellcmd.Dynamic {
 		return runtimeName(what), true
 	}
-	if deviceFiles[p] || strings.HasPrefix(p, "/dev/fd/") {
+	if deviceFiles[p] || fdPath(p) {
 		return verdict{}, false
 	}
 	unknownDir := !filepath.IsAbs(p) && (changesDir || in.req.Cwd == "")

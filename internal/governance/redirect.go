@@ -18,6 +18,21 @@ import (
 // deviceFiles are the names a shell opens without touching a file.
 var deviceFiles = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/stdin": true, "/dev/tty": true, "/dev/zero": true}
 
+// fdPath reports whether p is /dev/fd/N, an open descriptor: not
+// /dev/fd/.., which is /proc/self, nor anything else beneath /dev/fd.
+func fdPath(p string) bool {
+	n, ok := strings.CutPrefix(p, "/dev/fd/")
+	if !ok || n == "" {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		if n[i] < '0' || n[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // decideRedirect decides the file one redirection opens; ok is false when
 // the command's decision covers it.
 func (e *Engine) decideRedirect(in *reqInfo, r shellcmd.Redirect, changesDir bool, advisories *[]string) (verdict, bool) {
@@ -33,7 +48,7 @@ func (e *Engine) decideRedirect(in *reqInfo, r shellcmd.Redirect, changesDir boo
 	case r.Target.Kind != shellcmd.Static:
 		return runtimeName(what), true
 	}
-	if deviceFiles[p] || strings.HasPrefix(p, "/dev/fd/") {
+	if deviceFiles[p] || fdPath(p) {
 		return verdict{}, false
 	}
 	if strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/") {

@@ -96,3 +96,26 @@ func TestURLShapedPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestDescriptorPaths checks that only /dev/fd/N passes as a descriptor:
+// /dev/fd/.. is /proc/self, and /dev/fd/../../.. the root, so a name
+// through it is decided as the file it reaches.
+func TestDescriptorPaths(t *testing.T) {
+	root := tempTree(t, nil, []string{".env", "a.txt"})
+	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n  allow:\n    - Read\n    - Bash(cat:*)\n")
+	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	for _, tt := range []struct {
+		line string
+		want Value
+	}{
+		{"cat /dev/fd/../../.." + root + "/.env", Deny},
+		{"cat < /dev/fd/../../.." + root + "/.env", Deny},
+		{"cat /dev/fd/0", Allow},
+		{"cat /dev/fd/3 3< a.txt", Allow},
+	} {
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
+		if d.Value != tt.want {
+			t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
+		}
+	}
+}
