@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"slices"
+	"sync"
 
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 	"github.com/gowebpki/jcs"
@@ -31,6 +32,8 @@ type outputScanner struct {
 	// last; tmp holds an object's members while they are reordered.
 	members []scanMember
 	tmp     []byte
+	// out is the canonical form being made.
+	out []byte
 	// digest says long strings become digest records (a tool's output);
 	// without it every string is redacted and capped (redactor.str).
 	digest bool
@@ -47,9 +50,7 @@ type scanMember struct {
 // with its long strings as digest records (see digestTree), or false
 // when raw is one of the cases it leaves to digestTree.
 func (r *redactor) scanOutput(raw []byte) ([]byte, bool) {
-	var members [16]scanMember
-	s := outputScanner{r: r, data: raw, members: members[:0], digest: true}
-	return s.all(make([]byte, 0, min(len(raw), 2*PreviewBytes)+256))
+	return r.scan(raw, true)
 }
 
 // scanJSON is scanOutput for JSON that is not a tool's output (a tool
@@ -57,19 +58,33 @@ func (r *redactor) scanOutput(raw []byte) ([]byte, bool) {
 // appendCanonical makes of the redactor's tree of raw, every string
 // redacted and capped, or false where it leaves raw to that path.
 func (r *redactor) scanJSON(raw []byte) ([]byte, bool) {
-	var members [16]scanMember
-	s := outputScanner{r: r, data: raw, members: members[:0]}
-	return s.all(make([]byte, 0, len(raw)+64))
+	return r.scan(raw, false)
 }
 
-// all appends the canonical form of the whole of s.data.
-func (s *outputScanner) all(dst []byte) ([]byte, bool) {
-	dst, ok := s.value(dst, 0)
-	if s.space(); !ok || s.i != len(s.data) {
-		return nil, false
+// scanners keeps outputScanners with their buffers between scans: the
+// canonical form is made in a buffer of the scanner's and copied out at
+// its size, which is often a small part of the raw text.
+var scanners = sync.Pool{New: func() any { return new(outputScanner) }}
+
+// scan returns the canonical form of the whole of raw, or false.
+func (r *redactor) scan(raw []byte, digest bool) ([]byte, bool) {
+	s := scanners.Get().(*outputScanner)
+	s.r, s.data, s.i, s.digest = r, raw, 0, digest
+	dst, ok := s.value(s.out[:0], 0)
+	s.out = dst
+	var canon []byte
+	if s.space(); ok && s.i == len(s.data) {
+		canon = bytes.Clone(dst)
 	}
-	return dst, true
+	s.r, s.data, s.members = nil, nil, s.members[:0]
+	if cap(s.out) <= maxPooledScan && cap(s.tmp) <= maxPooledScan {
+		scanners.Put(s)
+	}
+	return canon, canon != nil
 }
+
+// maxPooledScan is the largest buffer a pooled scanner keeps.
+const maxPooledScan = 64 << 10
 
 func (s *outputScanner) space() {
 	for s.i < len(s.data) {
