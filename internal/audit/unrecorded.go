@@ -20,8 +20,10 @@ const ActionUnrecorded = "audit.unrecorded"
 
 // appendUnrecorded appends, in place of ev, the record that says it
 // could not be written because of cause (an ErrInvalidEvent), fsynced
-// when sync is set. It returns cause once that record is accepted, or
-// the error that kept it out as well.
+// when sync is set. It returns cause once that record is accepted. When
+// that record is kept out too, the error it returns does not wrap
+// ErrInvalidEvent: nothing of the event is in the log, and a caller that
+// fails closed on a log it cannot write must do so.
 func (l *Log) appendUnrecorded(ev *Event, cause error, sync bool) error {
 	if !errors.Is(cause, ErrInvalidEvent) || ev.Action == ActionUnrecorded {
 		return cause
@@ -31,7 +33,7 @@ func (l *Log) appendUnrecorded(ev *Event, cause error, sync bool) error {
 		"action", ev.Action, "subject", ev.Subject.Kind, "ref", ev.Subject.Ref, "err", cause)
 	p, err := l.prepare(&sub)
 	if err != nil {
-		return fmt.Errorf("%w (and its audit.unrecorded record: %v)", cause, err)
+		return fmt.Errorf("audit log: %v, and its audit.unrecorded record could not be made: %v", cause, err)
 	}
 	l.mu.Lock()
 	seq, err := l.appendLocked(p)
@@ -40,7 +42,7 @@ func (l *Log) appendUnrecorded(ev *Event, cause error, sync bool) error {
 		err = l.syncTo(seq)
 	}
 	if err != nil {
-		return fmt.Errorf("%w (and its audit.unrecorded record: %w)", cause, err)
+		return fmt.Errorf("audit log: %v, and its audit.unrecorded record could not be written: %w", cause, err)
 	}
 	return cause
 }

@@ -101,3 +101,22 @@ func TestUnrecordedOfInvalidParts(t *testing.T) {
 		t.Errorf("input = %s, want the policy's text", rec.Input)
 	}
 }
+
+// TestUnrecordedKeptOut: when the audit.unrecorded record cannot be
+// written either (here the log is closed), the error does not say
+// ErrInvalidEvent, which callers take as "recorded in its place", but
+// why nothing was written.
+func TestUnrecordedKeptOut(t *testing.T) {
+	l, err := Open(filepath.Join(t.TempDir(), "audit.jsonl"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	ev := Event{Actor: Actor{ID: "agent:a"}, Action: "tool.call", Subject: Subject{Kind: "tool-call", Ref: "c1"},
+		Output: ToolOutput(`[1e400]`), Policy: &Policy{Ref: "allow-reads", Decision: DecisionAllow}}
+	for _, appendFn := range []func(Event) error{l.Append, l.AppendSync} {
+		if err := appendFn(ev); errors.Is(err, ErrInvalidEvent) || !errors.Is(err, ErrClosed) {
+			t.Errorf("append to a closed log = %v, want ErrClosed and not ErrInvalidEvent", err)
+		}
+	}
+}
