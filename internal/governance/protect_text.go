@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -75,3 +76,73 @@ func (e *Engine) lineTextOf(in *reqInfo, list []protected, line string, lines []
 func sameList(a, b []protected) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
+
+// namedIndex returns the index, counting every form of every location of
+// list in order, of the first protected form the text of a command line
+// names (see protectedCommand), or -1: its path as written in absolute
+// form or relative to cwd, or (for a file) its name alone, anywhere in
+// the line once quotes and backslashes are taken out, a glob word that
+// can expand to it, or a word the shell parser computes that is it, holds
+// it or could join to it. It reads no file system.
+func namedIndex(list []protected, line string, lines []*shellcmd.Analysis, cwd string) int {
+	flat := strings.ToLower(unquoter.Replace(line))
+	var globs []string
+	if strings.ContainsAny(line, "*?[") {
+		for _, a := range lines {
+			for _, c := range a.Commands {
+				for _, f := range c.Forms {
+					for _, w := range f {
+						if w.Kind == shellcmd.Glob {
+							g := w.Text
+							if !strings.HasPrefix(g, "/") {
+								g = cwd + "/" + g
+							}
+							globs = append(globs, strings.ToLower(filepath.Clean(g)))
+						}
+					}
+				}
+			}
+		}
+	}
+	lowerCwd := strings.ToLower(cwd)
+	inCwd := strings.TrimSuffix(lowerCwd, "/") + "/"
+	words := commandWords(lines, cwd)
+	k := 0
+	for _, pr := range list {
+		for j := range pr.forms {
+			lower := pr.lower[j]
+			needles := [3]string{lower}
+			if rel, ok := strings.CutPrefix(lower, inCwd); ok {
+				needles[1] = rel
+			}
+			switch {
+			case pr.rel != "":
+				needles[2] = strings.ToLower(pr.rel)
+			case !pr.dir:
+				needles[2] = filepath.Base(lower)
+			}
+			named := false
+			for _, n := range needles {
+				if n != "" && strings.Contains(flat, n) {
+					named = true
+				}
+			}
+			for _, g := range globs {
+				if ok, _ := filepath.Match(g, lower); ok {
+					named = true
+				}
+			}
+			if !named && words.names(lower, needles[1:], pr.dir) {
+				named = true
+			}
+			if named {
+				return k
+			}
+			k++
+		}
+	}
+	return -1
+}
+
+// unquoter takes quotes and backslashes out of a command line.
+var unquoter = strings.NewReplacer(`'`, "", `"`, "", `\`, "")
