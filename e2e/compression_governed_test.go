@@ -16,9 +16,10 @@ import (
 // log in the prompt; compression must offload it so that only the reference
 // reaches the model, and the agent must be able to read the fact it needs
 // back through that reference under the policy: the model reads a range of
-// the file the reference names, the hook lets the read through (the cache
-// is protected from writes only), and the lines read, with the needle,
-// reach the model in the next request. The audit log, which got a
+// the file the reference names, the hook lets the read through though the
+// cache lies outside the workspace (the file is this session's own
+// offload; the cache is protected from writes), and the lines read, with
+// the needle, reach the model in the next request. The audit log, which got a
 // record for the offload and one for the command, must verify. A pipeline
 // that broke the stream (a lost or mangled message) fails the client's run.
 func TestCompressionUnderPolicy(t *testing.T) {
@@ -26,9 +27,10 @@ func TestCompressionUnderPolicy(t *testing.T) {
 	a := &claudeAgent
 	w := newWorkspace(t)
 	content := bigFile()
-	// The cache sits inside the workspace: the policy denies paths outside
-	// the workspace roots, reads of the cache included.
-	cache := w.path(".acp-cache")
+	// The cache sits outside the workspace, as the default (the user cache
+	// dir) does: the policy denies paths outside the workspace roots but
+	// for the session's own offloads.
+	cache := filepath.Join(w.base, "cache")
 	policy := writeGovernance(t, w, e2ePolicy)
 	audit := filepath.Join(w.base, "audit.jsonl")
 	clog := filepath.Join(w.base, "c.jsonl")
@@ -95,15 +97,17 @@ func TestCompressionUnderPolicy(t *testing.T) {
 	// The audit log names the offloaded file twice: where compression put
 	// the content, and as what the agent was allowed to read.
 	type record struct {
-		Action  string
-		Subject struct{ Path string }
-		Policy  struct{ Decision string }
+		Action   string
+		Subject  struct{ Path string }
+		Policy   struct{ Decision string }
+		Metadata struct{ Reason string }
 	}
 	var offloaded, readBack bool
 	for _, rec := range readJSONL[record](t, audit) {
 		inCache := strings.HasPrefix(rec.Subject.Path, filepath.Join(cache, "offloaded")+"/")
 		offloaded = offloaded || rec.Action == "context.compress" && inCache
-		readBack = readBack || rec.Action == "tool.call" && inCache && rec.Policy.Decision == "allow"
+		readBack = readBack || rec.Action == "tool.call" && inCache && rec.Policy.Decision == "allow" &&
+			strings.Contains(rec.Metadata.Reason, "the bridge's offload of this session")
 	}
 	if !offloaded || !readBack {
 		t.Errorf("the audit log lacks the offload (%v) or the allowed read of the offloaded file (%v)", offloaded, readBack)

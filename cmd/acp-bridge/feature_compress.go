@@ -56,6 +56,10 @@ func compressFeature() feature {
 			if o.LogPath != "" {
 				s.protect(governance.ProtectedPath{Path: o.LogPath, What: "the compression event log"})
 			}
+			if s.Governance != nil && s.Governance.Engine != nil {
+				// The agent may read what was offloaded for its session.
+				s.Governance.Engine.SetOffloadReader(p)
+			}
 			s.Compression = p
 			// A Preempter (hears cancellations as they are read) that keeps
 			// no message's bytes.

@@ -45,6 +45,7 @@ func PolicyDeciderIn(e PolicyEngine, roots func(sessionID string) []string) Deci
 		if roots != nil {
 			req.Roots = roots(c.SessionID)
 		}
+		req.Session = c.SessionID
 		d := e.Decide(req)
 		out := Decision{Reason: decisionReason(d), Rule: d.Rule, PolicyRef: d.Ref, PolicyDecision: string(d.Value)}
 		switch d.Value {

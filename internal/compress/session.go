@@ -36,6 +36,7 @@ type session struct {
 	terminals    map[string]string // terminalId -> command
 	permissions  map[string]string // request id -> tool title
 	watch        *driftWatch
+	offloads     offloadSet // what offload wrote for this session
 }
 
 // driftWatch collects the first turn after a compression.

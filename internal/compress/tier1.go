@@ -73,7 +73,9 @@ func (p *Pipeline) offload(s *session, tool, source, content string, tokens int)
 	o.Path = path
 	files := []string{path}
 	ref, after := reference(o, content)
+	resolved := resolvedOffload(path)
 	s.mu.Lock()
+	s.offloads.add(path, resolved)
 	lvl := s.meter.Usage().Level()
 	s.rec.Note(p.now(), "Tool", source+"\n\n"+ref)
 	s.mu.Unlock()

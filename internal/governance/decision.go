@@ -97,6 +97,9 @@ type Request struct {
 	// CommandUnknown says the operation runs a command the bridge cannot
 	// see (an execute tool call whose input has not arrived yet).
 	CommandUnknown bool
+	// Session is the ACP session the request belongs to, if known; a read
+	// of one of its offloads is allowed (Engine.SetOffloadReader).
+	Session string `json:",omitempty"`
 	// NoCwd says a terminal request names no cwd: the client runs it in a
 	// directory of its own choosing (its own working directory), not the
 	// session's, so nothing it names can be judged.

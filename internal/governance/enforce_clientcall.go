@@ -30,7 +30,7 @@ func (x *Enforcer) onClientCall(ctx context.Context, m *acpwire.Message, next ac
 		return x.refuseUnreadable(m, err)
 	}
 	cwd, roots := x.sessionContext(p.SessionID)
-	req := Request{Cwd: cwd, Roots: roots}
+	req := Request{Cwd: cwd, Roots: roots, Session: p.SessionID}
 	var action, subjKind, what string
 	input := map[string]any{}
 	switch m.Method {

@@ -45,7 +45,7 @@ func agentToolName(meta json.RawMessage) string {
 func (x *Enforcer) judgeCall(sid string, full ToolCall) (Decision, string, *coverage) {
 	cwd, roots := x.sessionContext(sid)
 	req := ToolCallRequest(full, cwd)
-	req.Roots = roots
+	req.Roots, req.Session = roots, sid
 	d := x.decide(req)
 	if len(full.DiffPaths) > 0 && !writes(req) {
 		edit := Request{Action: ActionToolCall, Kind: "edit", Title: req.Title, Paths: full.DiffPaths, Cwd: req.Cwd, Roots: roots}

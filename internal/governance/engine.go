@@ -33,6 +33,8 @@ type Engine struct {
 	protectMu    sync.Mutex                  // serialises Protect
 	protectCache sync.Map                    // string (roots joined by NUL) -> *protectedSet
 	protected    atomic.Pointer[[]protected] // replaced whole by Protect
+
+	offloads offloadAllowance // SetOffloadReader
 }
 
 // EngineOptions configures an Engine. The zero value is usable.
@@ -500,6 +502,8 @@ func (e *Engine) decidePathLazy(in *reqInfo, p string, advisories *[]string) ver
 		switch {
 		case best != nil:
 			v = ruleVerdictOf(best, action, " ", form)
+		case !inside && e.ownOffload(in, form, forms[len(forms)-1]):
+			v = offloadVerdict(action, form)
 		case !inside:
 			v = verdict{value: Deny, ref: "workspace-roots", ruleTx: "deny paths outside the workspace roots (built-in)",
 				reason: fmt.Sprintf("%s %s: outside the workspace roots %s", action, form, strings.Join(in.roots, ", "))}

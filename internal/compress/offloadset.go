@@ -1,0 +1,73 @@
+package compress
+
+import "path/filepath"
+
+// maxSessionOffloads bounds the offloads a session remembers for
+// Pipeline.Offloaded; past it the oldest is forgotten, and reading it is
+// decided as any file outside the workspace again.
+const maxSessionOffloads = 1024
+
+// offloadSet is the files offloaded for one session, as written and with
+// their symlinks resolved, at most maxSessionOffloads of each, oldest
+// first in order. Guarded by its session's mu.
+type offloadSet struct {
+	has   map[string]int // path -> how many entries of order name it
+	order []string
+}
+
+// add remembers path, the file offload wrote, and its resolved form.
+func (o *offloadSet) add(path, resolved string) {
+	if o.has == nil {
+		o.has = map[string]int{}
+	}
+	forms := []string{path}
+	if resolved != "" && resolved != path {
+		forms = append(forms, resolved)
+	}
+	for _, f := range forms {
+		o.order = append(o.order, f)
+		o.has[f]++
+	}
+	for len(o.order) > 2*maxSessionOffloads {
+		old := o.order[0]
+		o.order = o.order[1:]
+		if o.has[old]--; o.has[old] <= 0 {
+			delete(o.has, old)
+		}
+	}
+}
+
+// resolvedOffload returns path with its symlinks resolved, or "" if it
+// cannot be resolved.
+func resolvedOffload(path string) string {
+	r, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return ""
+	}
+	return r
+}
+
+// Offloaded reports whether path, compared exactly, is a file the
+// pipeline offloaded for session (the IDE's id for it, or the agent's
+// after a rollover), as written or with its symlinks resolved: what
+// governance's OffloadReader asks before letting the agent read its own
+// offloads. A session the pipeline no longer keeps (Options.MaxSessions)
+// has none. Offloaded is safe for concurrent use and does not block on
+// I/O.
+func (p *Pipeline) Offloaded(session, path string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := p.sessions[session]
+	if s == nil {
+		if ide, ok := p.downToIDE[session]; ok {
+			s = p.sessions[ide]
+		}
+	}
+	if s == nil {
+		return false
+	}
+	// Lock order: p.mu, then s.mu.
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.offloads.has[path] > 0
+}
