@@ -22,8 +22,8 @@ import (
 // two on arbitrary JSON.
 
 // appendCanonical appends the RFC 8785 (JCS) form of v, a decoded JSON tree
-// (map[string]any, []any, string, float64 or json.Number, bool, nil), to
-// dst.
+// (map[string]any, []any, string, float64 or json.Number, numberMarker,
+// bool, nil), to dst.
 func appendCanonical(dst []byte, v any) ([]byte, error) {
 	switch v := v.(type) {
 	case nil:
@@ -73,6 +73,8 @@ func appendCanonical(dst []byte, v any) ([]byte, error) {
 		return appendObject(dst, keys, func(dst []byte, k string) ([]byte, error) {
 			return appendCanonical(dst, v[k])
 		})
+	case numberMarker:
+		return appendNumberMarker(dst, string(v)), nil
 	case canonObject:
 		return append(dst, v...), nil
 	case canonOther:
@@ -182,16 +184,15 @@ func isASCII(s string) bool {
 
 // decodeTree decodes JSON into the generic tree appendCanonical encodes.
 // Numbers become float64: RFC 8785 writes every number as an IEEE 754
-// double anyway.
+// double anyway. A number no double holds becomes a numberMarker.
 func decodeTree(data []byte) (any, error) {
-	if v, ok := fastDecode(data); ok {
-		return v, nil
+	d := fastDecoder{data: data, marks: true}
+	if v, ok := d.value(0); ok {
+		if d.space(); d.i == len(d.data) {
+			return v, nil
+		}
 	}
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		return nil, err
-	}
-	return v, nil
+	return decodeSlow(data)
 }
 
 // hashHex returns the lowercase hex SHA-256 of b.

@@ -35,6 +35,9 @@ type fastDecoder struct {
 	// says one was).
 	digest, diffCap int
 	keptDiff        bool
+	// marks says a number out of a double's range is read as a
+	// numberMarker rather than refused (see number.go).
+	marks bool
 }
 
 // maxDepth is the deepest nesting fastDecode takes, well inside
@@ -194,7 +197,13 @@ func (d *fastDecoder) number() (any, bool) {
 	}
 	f, err := strconv.ParseFloat(string(s[start:i]), 64)
 	if err != nil {
-		return nil, false
+		// The text is of JSON's grammar, so the error is ErrRange: a
+		// magnitude beyond the largest double.
+		if !d.marks {
+			return nil, false
+		}
+		d.i = i
+		return numberMarker(s[start:i]), true
 	}
 	d.i = i
 	return f, true

@@ -19,7 +19,7 @@ import (
 // appendCanonical would write it, the members of each object then put in
 // canonical order. What it does not do the same way (a key the redactor
 // would rename, a secret name/value pair, a diff, a duplicate key, an
-// escaped or non-ASCII key, a number out of range, nesting deeper than
+// escaped or non-ASCII key, nesting deeper than
 // maxDepth, invalid JSON) it reports, and digestTree, the tree path,
 // reads the output instead. FuzzScanOutput compares the two.
 
@@ -76,6 +76,9 @@ func (r *redactor) scan(raw []byte, digest bool) ([]byte, bool) {
 	if s.space(); ok && s.i == len(s.data) {
 		canon = bytes.Clone(dst)
 	}
+	// The members' keys point into raw: a pooled scanner must not keep
+	// the last event's bytes.
+	clear(s.members[:cap(s.members)])
 	s.r, s.data, s.members = nil, nil, s.members[:0]
 	if cap(s.out) <= maxPooledScan && cap(s.tmp) <= maxPooledScan {
 		scanners.Put(s)
@@ -165,12 +168,18 @@ func (s *outputScanner) literal(dst []byte, lit string) ([]byte, bool) {
 }
 
 // number appends a number of JSON's grammar as appendCanonical writes
-// the float64 fastDecoder reads.
+// the float64 fastDecoder reads, or as redactor.tree writes the
+// numberMarker it reads.
 func (s *outputScanner) number(dst []byte) ([]byte, bool) {
-	d := fastDecoder{data: s.data, i: s.i}
+	d := fastDecoder{data: s.data, i: s.i, marks: true}
 	v, ok := d.number()
 	if !ok {
 		return dst, false
+	}
+	if _, ok := v.(numberMarker); ok {
+		lit := s.data[s.i:d.i]
+		s.i = d.i
+		return s.r.appendScannedNumber(dst, lit)
 	}
 	text, err := jcs.NumberToJSON(v.(float64))
 	if err != nil {

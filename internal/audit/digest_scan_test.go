@@ -15,11 +15,11 @@ var (
 		`{"name":"PATH","value":"/bin"}`, `{"token":"abc","password":null,"secret":""}`,
 		`{"b":[1,2.50,-0,1e2,true,false,null],"a":{}}`, `"` + words(1100) + "\xff\"",
 		`"` + strings.Repeat(`\ud800\u00e9\n`, 300) + `"`, ` [ { "b" : "x" , "a" : "y" } ] `, `null`,
-		`"ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"`,
+		`"ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"`, `[1e400]`, `{"n":-1E+999,"m":[` + strings.Repeat("9", 400) + `]}`,
 	}
 	scanLeft = []string{
 		`{"type":"diff","path":"a","oldText":"` + words(2000) + `","newText":"x"}`,
-		`{"name":"GITHUB_TOKEN","value":"v"}`, `{"$redacted":true}`, `{"a":1,"a":2}`, `[1e400]`,
+		`{"name":"GITHUB_TOKEN","value":"v"}`, `{"$redacted":true}`, `{"a":1,"a":2}`, `{"$number":"1e400"}`,
 		`{"k\u0065y":1}`, `{"é":1,"z":2}`, `{"a_very_long_key_name_ghp_0123456789abcdefghijklmnopqrstuvwxyzAB":1}`,
 		`[1,]`, `{"a":1} x`,
 	}

@@ -418,6 +418,8 @@ func (r *redactor) tree(v any) any {
 		return v
 	case *sharedTree:
 		return v // redacted when it was made
+	case numberMarker:
+		return r.numberMark(string(v))
 	case *digestText:
 		return r.digest(v.raw)
 	case diffText:
@@ -487,15 +489,15 @@ func keyRenamed(k string) bool {
 }
 
 // escapeMarkerKey keeps caller data from passing for a marker: a key
-// "$redacted" or "$truncated" (with any number of leading '$') gets one
-// more '$', so {"$redacted": true} sent by an agent is written as
+// "$redacted", "$truncated", "$digest" or "$number" (with any number of
+// leading '$') gets one more '$', so {"$redacted": true} sent by an agent is written as
 // {"$$redacted": true}. The mapping is one-to-one.
 func escapeMarkerKey(k string) string {
 	if len(k) < 2 || k[0] != '$' {
 		return k
 	}
 	rest := strings.TrimLeft(k, "$")
-	if rest == "redacted" || rest == "truncated" || rest == "digest" {
+	if rest == "redacted" || rest == "truncated" || rest == "digest" || rest == "number" {
 		return "$" + k
 	}
 	return k

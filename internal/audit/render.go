@@ -49,6 +49,9 @@ func textOf(v any) string {
 		if d, ok := v["$digest"].(bool); ok && d {
 			return digestSummary(v)
 		}
+		if n, ok := v["$number"].(string); ok && len(v) == 1 {
+			return n // a number no double holds, as it came
+		}
 		return fieldsText(v)
 	}
 	b, _ := json.Marshal(v)
