@@ -186,11 +186,8 @@ func isASCII(s string) bool {
 // Numbers become float64: RFC 8785 writes every number as an IEEE 754
 // double anyway. A number no double holds becomes a numberMarker.
 func decodeTree(data []byte) (any, error) {
-	d := fastDecoder{data: data, marks: true}
-	if v, ok := d.value(0); ok {
-		if d.space(); d.i == len(d.data) {
-			return v, nil
-		}
+	if v, ok := fastDecode(data, true); ok {
+		return v, nil
 	}
 	return decodeSlow(data)
 }

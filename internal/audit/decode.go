@@ -10,14 +10,15 @@ import (
 
 // fastDecode decodes data, one JSON value, to the tree json.Unmarshal into
 // an any would give (map[string]any, []any, string, float64, bool, nil),
-// reporting false for anything it does not handle itself: invalid JSON, a
-// number out of range, nesting deeper than maxDepth. The
-// caller then decodes with encoding/json, which reports the error or
-// decodes the rare case. It exists because decoding a tool call's output
+// reporting false for anything it does not handle itself: invalid JSON,
+// nesting deeper than maxDepth, and without marks a number out of a
+// double's range (with marks, it is a numberMarker). The caller then
+// decodes with encoding/json, which reports the error or decodes the rare
+// case. It exists because decoding a tool call's output
 // with encoding/json (validate, then decode) was a fifth of the bridge's
 // CPU with the audit log on.
-func fastDecode(data []byte) (any, bool) {
-	d := fastDecoder{data: data}
+func fastDecode(data []byte, marks bool) (any, bool) {
+	d := fastDecoder{data: data, marks: marks}
 	v, ok := d.value(0)
 	if !ok {
 		return nil, false
