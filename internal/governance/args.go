@@ -108,6 +108,9 @@ func (e *Engine) decideArgs(in *reqInfo, c *shellcmd.Command, changesDir bool, a
 			keep(v)
 		}
 	}
+	if v, ok := e.treeReadVerdict(in, c, changesDir); ok {
+		keep(v)
+	}
 	if worst == nil {
 		return verdict{}, false
 	}

@@ -1,0 +1,148 @@
+package governance
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// maxTreeEntries bounds the entries one command's directory operands are
+// walked through; past it the command is asked about, not half checked.
+const maxTreeEntries = 20000
+
+// treeReadVerdict decides a command that reads everything beneath a
+// directory (treeReadOf): each directory operand, or the cwd when it names
+// none, is walked as the reader will walk it (symlinks beneath followed
+// only when it follows them), and a file or directory there that a rule
+// denies (or asks about) reading, or a read-protected location, decides
+// the command as reading that file by name would. Exclusion options
+// (--exclude, -g '!x', --exclude-dir, zip -x) are not trusted: the walk
+// ignores them. ok is false when c reads no directory whole, or nothing
+// beneath what it reads is refused.
+func (e *Engine) treeReadVerdict(in *reqInfo, c *shellcmd.Command, changesDir bool) (verdict, bool) {
+	var worst *verdict
+	budget := maxTreeEntries
+	for _, form := range c.Forms {
+		tr, ok := treeReadOf(form)
+		if !ok {
+			continue
+		}
+		for _, dir := range tr.roots(in, changesDir, e.home) {
+			v, ok := e.walkTreeRead(in, tr, dir, &budget)
+			if ok && (worst == nil || v.value.Stricter(worst.value)) {
+				w := v
+				worst = &w
+			}
+		}
+	}
+	if worst == nil {
+		return verdict{}, false
+	}
+	return *worst, true
+}
+
+// roots returns the absolute directories tr reads whole. After a cd in the
+// same line the cwd is unknown: every workspace root stands for it.
+func (tr treeRead) roots(in *reqInfo, changesDir bool, home string) []string {
+	bases := []string{in.req.Cwd}
+	if changesDir || in.req.Cwd == "" {
+		bases = in.roots
+	}
+	ops := tr.dirs
+	if tr.cwd {
+		ops = append(ops[:len(ops):len(ops)], ".")
+	}
+	var out []string
+	for _, b := range bases {
+		if tr.base != "" {
+			b = filepath.Join(b, tr.base)
+			if filepath.IsAbs(tr.base) {
+				b = tr.base
+			}
+		}
+		for _, op := range ops {
+			p := op
+			if strings.HasPrefix(p, "~/") && home != "" {
+				p = filepath.Join(home, p[2:])
+			}
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(b, p)
+			}
+			if strings.ContainsAny(p, "*?[") {
+				out = append(out, globNames(p)...)
+				continue
+			}
+			out = append(out, filepath.Clean(p))
+		}
+	}
+	return out
+}
+
+// walkTreeRead walks dir as tr's reader would and returns the verdict on
+// the first refused entry, or a require-approval once budget runs out.
+func (e *Engine) walkTreeRead(in *reqInfo, tr treeRead, dir string, budget *int) (verdict, bool) {
+	// The reader follows a symlink it is given by name.
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return verdict{}, false
+	}
+	sub := *in
+	sub.read, sub.write, sub.command = true, false, false
+	var scratch []string
+	refused := func(p string) (verdict, bool) {
+		v := e.decidePath(&sub, p, &scratch)
+		if v.value == Allow || v.ref == "default" || v.ref == "workspace-roots" {
+			return verdict{}, false
+		}
+		v.reason = fmt.Sprintf("%s reads every file beneath %s, which holds %s: %s", tr.reader, dir, p, v.reason)
+		return v, true
+	}
+	if v, ok := refused(dir); ok {
+		return v, true
+	}
+	seen := map[string]bool{}
+	stack := []string{dir}
+	for len(stack) > 0 {
+		d := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			if seen[r] {
+				continue
+			}
+			seen[r] = true
+		}
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			continue // the reader cannot read it either
+		}
+		for _, ent := range ents {
+			*budget--
+			if *budget < 0 {
+				return verdict{value: RequireApproval, ref: "unreadable-command",
+					ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+					reason: fmt.Sprintf("%s reads every file beneath %s, too large to check (more than %d entries) for files the policy denies reading", tr.reader, dir, maxTreeEntries)}, true
+			}
+			p := d + "/" + ent.Name()
+			isDir := ent.IsDir()
+			if ent.Type()&os.ModeSymlink != 0 {
+				if !tr.follow {
+					continue // read as a link, not through it
+				}
+				fi, err := os.Stat(p)
+				if err != nil {
+					continue
+				}
+				isDir = fi.IsDir()
+			}
+			if v, ok := refused(p); ok {
+				return v, true
+			}
+			if isDir {
+				stack = append(stack, p)
+			}
+		}
+	}
+	return verdict{}, false
+}

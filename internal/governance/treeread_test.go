@@ -1,0 +1,151 @@
+package governance
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// treeReadWorkspace builds a workspace holding a denied .env at its root,
+// a src directory without secrets, a directory with a link to .env inside
+// (lnk/env), a directory linked to one holding a secret (keys -> vault),
+// and a read-protected audit log beneath audit/.
+func treeReadWorkspace(t *testing.T) (*Engine, string) {
+	t.Helper()
+	tmp := t.TempDir()
+	root := filepath.Join(tmp, "ws")
+	for _, f := range []string{".env", "src/a.go", "src/b/c.go", "lnk/readme", "vault/.env", "audit/audit-log.jsonl", "clean/x.txt"} {
+		p := filepath.Join(root, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(root, "clean/sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{"lnk/env": "../.env", "clean/sub/keys": "../../vault"} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := testPolicy(t, "  default: allow\n  allow: [Read, Edit, Bash]\n  deny:\n    - Read(**/.env)\n")
+	e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: []ProtectedPath{
+		{Path: root + "/audit/audit-log.jsonl", What: "the audit log", Read: true, Rotated: true}}})
+	return e, root
+}
+
+// TestDecideTreeRead checks that a command reading everything beneath a
+// directory is decided as reading the refused files found there, as the
+// reader walks (symlinks followed only by readers that follow them), and
+// that one reading a directory without such files is not refused.
+func TestDecideTreeRead(t *testing.T) {
+	e, root := treeReadWorkspace(t)
+	tests := []struct {
+		name string
+		line string
+		cwd  string // relative to root
+		want Value
+		what string // substring of the reason when refused
+	}{
+		{"grep -r of the workspace", "grep -r SECRET .", "", Deny, ".env"},
+		{"grep -rn with the pattern by -e", "grep -rn -e SECRET", "", Deny, ".env"},
+		{"grep --recursive", "grep --recursive SECRET " + root, "", Deny, ".env"},
+		{"grep -d recurse", "grep -d recurse SECRET .", "", Deny, ".env"},
+		{"grep -R through a link", "grep -R SECRET lnk", "", Deny, "lnk/env"},
+		{"grep -R through a linked directory", "grep -R SECRET clean", "", Deny, "keys/.env"},
+		{"grep -r past an exclusion", "grep -r --exclude=.env SECRET .", "", Deny, ".env"},
+		{"egrep -r", "egrep -ri secret .", "", Deny, ".env"},
+		{"grep -r of a parent from a subdirectory", "grep -r SECRET ..", "src", Deny, ".env"},
+		{"grep -r reaching the audit log", "grep -r x audit", "", Deny, "the audit log"},
+		{"rg", "rg SECRET .", "", Deny, ".env"},
+		{"rg with no path", "rg SECRET", "", Deny, ".env"},
+		{"rg with an exclusion glob", "rg -g '!.env' SECRET", "", Deny, ".env"},
+		{"rg -L through a link", "rg -L SECRET clean", "", Deny, "keys/.env"},
+		{"ag with no path", "ag SECRET", "", Deny, ".env"},
+		{"ack", "ack SECRET .", "", Deny, ".env"},
+		{"git grep --no-index", "git grep --no-index SECRET", "", Deny, ".env"},
+		{"git -C grep", "git -C " + root + " grep --untracked SECRET", "src", Deny, ".env"},
+		{"tar of the workspace", "tar cf - .", "", Deny, ".env"},
+		{"tar -czf", "tar -czf /tmp/x.tgz vault", "", Deny, "vault/.env"},
+		{"tar -C", "tar -C " + root + " -cf - .", "src", Deny, ".env"},
+		{"zip -r", "zip -r /tmp/x.zip .", "", Deny, ".env"},
+		{"zip -r follows links", "zip -r /tmp/x.zip lnk", "", Deny, "lnk/env"},
+		{"cp -r into a subdirectory", "cp -r . sub/", "", Deny, ".env"},
+		{"cp -a", "cp -a vault copy/v", "", Deny, "vault/.env"},
+		{"rsync -a", "rsync -a ./ copy/", "", Deny, ".env"},
+		{"a cd, then grep -r", "cd src && grep -r SECRET .", "", Deny, ".env"},
+		{"grep -r with a run-time pattern", `grep -r "$P" src`, "", Deny, ".env"},
+		{"grep -r run by bash -c", `bash -c 'grep -r SECRET .'`, "", Deny, ".env"},
+		{"grep -r run by a wrapper", "timeout 5 env grep -r SECRET .", "", Deny, ".env"},
+		{"grep -r by its path", "/usr/bin/grep -r SECRET .", "", Deny, ".env"},
+		{"grep -r of a glob", "grep -r SECRET v*", "", Deny, "vault/.env"},
+
+		{"grep -r of a clean directory", "grep -r foo src/", "", Allow, ""},
+		{"grep -r does not follow a link below the top", "grep -r SECRET lnk", "", Allow, ""},
+		{"grep -r does not follow a linked directory", "grep -r SECRET clean", "", Allow, ""},
+		{"rg of a clean directory", "rg foo src", "", Allow, ""},
+		{"rg with no path in a clean directory", "rg foo", "src", Allow, ""},
+		{"rg does not follow links", "rg SECRET clean", "", Allow, ""},
+		{"grep without -r", "grep SECRET src/a.go", "", Allow, ""},
+		{"tar listing an archive", "tar tf x.tar", "", Allow, ""},
+		{"tar extracting", "tar xf x.tar", "", Allow, ""},
+		{"cp -r of a clean directory", "cp -r src copy/s", "", Allow, ""},
+		{"cp of a file", "cp src/a.go copy/a.go", "", Allow, ""},
+		{"zip without -r", "zip /tmp/x.zip src/a.go", "", Allow, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cwd := root
+			if tt.cwd != "" {
+				cwd = root + "/" + tt.cwd
+			}
+			d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: cwd})
+			if d.Value != tt.want || tt.want != Allow && !strings.Contains(d.Reason, tt.what) {
+				t.Errorf("Decide(%q) = %v (ref %s: %s); want %s about %q", tt.line, d.Value, d.Ref, d.Reason, tt.want, tt.what)
+			}
+		})
+	}
+}
+
+// TestDecideTreeReadBounded checks that a directory with more entries than
+// are walked is asked about, not half checked.
+func TestDecideTreeReadBounded(t *testing.T) {
+	e, root := treeReadWorkspace(t)
+	big := filepath.Join(root, "big")
+	if err := os.MkdirAll(big, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i <= maxTreeEntries; i++ {
+		f, err := os.Create(filepath.Join(big, "f"+strings.Repeat("x", i%5)+strconv.Itoa(i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	d := e.Decide(Request{Action: ActionTerminalCreate, Command: "grep -r foo big", Cwd: root})
+	if d.Value != RequireApproval || !strings.Contains(d.Reason, "too large to check") {
+		t.Errorf("grep -r of %d files: %v (%s); want require-approval as too large to check", maxTreeEntries+1, d.Value, d.Reason)
+	}
+}
+
+// FuzzTreeReadOf checks that reading any command's words as a tree reader
+// never panics.
+func FuzzTreeReadOf(f *testing.F) {
+	for _, s := range []string{"grep -r x .", "tar cf - .", "tar -C", "cp -r -t", "git -C", "rg -e", "zip -r", "tar cfC"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		var form []shellcmd.Word
+		for _, w := range strings.Fields(line) {
+			form = append(form, shellcmd.Word{Kind: shellcmd.Static, Text: w})
+		}
+		treeReadOf(form)
+	})
+}
