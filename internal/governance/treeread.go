@@ -58,24 +58,20 @@ func (tr treeRead) roots(in *reqInfo, changesDir bool, home string) []string {
 	var out []string
 	for _, b := range bases {
 		if tr.base != "" {
-			b = filepath.Join(b, tr.base)
-			if filepath.IsAbs(tr.base) {
-				b = tr.base
-			}
+			b = joinRaw(b, tr.base)
 		}
 		for _, op := range ops {
 			p := op
 			if strings.HasPrefix(p, "~/") && home != "" {
-				p = filepath.Join(home, p[2:])
+				p = joinRaw(home, p[2:])
 			}
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(b, p)
-			}
+			// Not cleaned: the reader opens "link/.." through the link.
+			p = joinRaw(b, p)
 			if strings.ContainsAny(p, "*?[") {
 				out = append(out, globNames(p)...)
 				continue
 			}
-			out = append(out, filepath.Clean(p))
+			out = append(out, p)
 		}
 	}
 	return out

@@ -230,7 +230,7 @@ func gitGrepRead(form []shellcmd.Word) (treeRead, bool) {
 		}
 		if (t == "-C" || t == "-c" || t == "--git-dir" || t == "--work-tree" || t == "--namespace") && i+1 < len(form) {
 			if t == "-C" {
-				base = filepath.Join(base, form[i+1].Text)
+				base = joinRaw(base, form[i+1].Text)
 			}
 			i++
 		}
@@ -275,11 +275,11 @@ func tarRead(name string, form []shellcmd.Word) (treeRead, bool) {
 			create = create || t == "--create"
 			follow = follow || t == "--dereference"
 			if strings.HasPrefix(t, "--directory=") {
-				base = filepath.Join(base, strings.TrimPrefix(t, "--directory="))
+				base = joinRaw(base, strings.TrimPrefix(t, "--directory="))
 			}
 			if (t == "--file" || t == "--directory" || t == "--files-from" || t == "--exclude-from") && i+1 < len(form) {
 				if t == "--directory" {
-					base = filepath.Join(base, form[i+1].Text)
+					base = joinRaw(base, form[i+1].Text)
 				}
 				i++
 			}
@@ -294,7 +294,7 @@ func tarRead(name string, form []shellcmd.Word) (treeRead, bool) {
 						v = form[i].Text
 					}
 					if t[j] == 'C' {
-						base = filepath.Join(base, v)
+						base = joinRaw(base, v)
 					}
 					break
 				}
@@ -331,4 +331,14 @@ func copyRead(name string, form []shellcmd.Word) (treeRead, bool) {
 	}
 	follow := shortHas(opts, s, 'L') || longHas(opts, "dereference", "copy-links", "copy-unsafe-links", "copy-dirlinks")
 	return treeRead{reader: name, dirs: operands, follow: follow}, true
+}
+
+// joinRaw joins name to dir as the kernel resolves it, without cleaning:
+// "link/.." is the parent of the link's target, not ".". An absolute name
+// stands alone.
+func joinRaw(dir, name string) string {
+	if dir == "" || strings.HasPrefix(name, "/") {
+		return name
+	}
+	return strings.TrimSuffix(dir, "/") + "/" + name
 }

@@ -18,7 +18,7 @@ func treeReadWorkspace(t *testing.T) (*Engine, string) {
 	t.Helper()
 	tmp := t.TempDir()
 	root := filepath.Join(tmp, "ws")
-	for _, f := range []string{".env", "src/a.go", "src/b/c.go", "lnk/readme", "vault/.env", "audit/audit-log.jsonl", "clean/x.txt"} {
+	for _, f := range []string{".env", "src/a.go", "src/b/c.go", "lnk/readme", "vault/.env", "vault/deep/x", "audit/audit-log.jsonl", "clean/x.txt"} {
 		p := filepath.Join(root, f)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -30,7 +30,7 @@ func treeReadWorkspace(t *testing.T) (*Engine, string) {
 	if err := os.MkdirAll(filepath.Join(root, "clean/sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for link, target := range map[string]string{"lnk/env": "../.env", "clean/sub/keys": "../../vault"} {
+	for link, target := range map[string]string{"lnk/env": "../.env", "clean/sub/keys": "../../vault", "src/up": "../vault/deep"} {
 		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
 			t.Fatal(err)
 		}
@@ -86,6 +86,7 @@ func TestDecideTreeRead(t *testing.T) {
 		{"grep -r run by a wrapper", "timeout 5 env grep -r SECRET .", "", Deny, ".env"},
 		{"grep -r by its path", "/usr/bin/grep -r SECRET .", "", Deny, ".env"},
 		{"grep -r of a glob", "grep -r SECRET v*", "", Deny, "vault/.env"},
+		{"grep -r of a link's parent", "grep -r SECRET src/up/..", "", Deny, "up/../.env"},
 
 		{"grep -r of a clean directory", "grep -r foo src/", "", Allow, ""},
 		{"grep -r does not follow a link below the top", "grep -r SECRET lnk", "", Allow, ""},
