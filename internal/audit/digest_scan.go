@@ -100,6 +100,25 @@ func (s *outputScanner) space() {
 	}
 }
 
+// separator reads past the white space after an element or a member and the
+// ',' or closing byte that follows it: more is true after a ',', ok false
+// when anything else follows.
+func (s *outputScanner) separator(closing byte) (more, ok bool) {
+	s.space()
+	if s.i >= len(s.data) {
+		return false, false
+	}
+	switch s.data[s.i] {
+	case ',':
+		s.i++
+		return true, true
+	case closing:
+		s.i++
+		return false, true
+	}
+	return false, false
+}
+
 // value appends the canonical form of the value at s.data[s.i].
 func (s *outputScanner) value(dst []byte, depth int) ([]byte, bool) {
 	s.space()
@@ -125,18 +144,12 @@ func (s *outputScanner) value(dst []byte, depth int) ([]byte, bool) {
 			if dst, ok = s.value(dst, depth+1); !ok {
 				return dst, false
 			}
-			s.space()
-			if s.i >= len(s.data) {
+			more, ok := s.separator(']')
+			if !ok {
 				return dst, false
 			}
-			switch s.data[s.i] {
-			case ',':
-				s.i++
-			case ']':
-				s.i++
+			if !more {
 				return append(dst, ']'), true
-			default:
-				return dst, false
 			}
 		}
 	case c == '"':
@@ -256,20 +269,13 @@ func (s *outputScanner) object(dst []byte, depth int) ([]byte, bool) {
 			dst = append(dst, '}')
 		}
 		s.members = append(s.members, scanMember{key: key, start: start, end: len(dst)})
-		s.space()
-		if s.i >= len(s.data) {
+		more, ok := s.separator('}')
+		if !ok {
 			return dst, false
 		}
-		switch s.data[s.i] {
-		case ',':
-			s.i++
-			continue
-		case '}':
-			s.i++
-		default:
-			return dst, false
+		if !more {
+			break
 		}
-		break
 	}
 	if nameLit != nil && hasValue && valueContent && nameLit[0] == '"' && len(nameLit) <= PreviewBytes+2 && isSecretKey(unquote(nameLit)) {
 		return dst, false
