@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"unsafe"
+
+	"github.com/acp-bridge/acp-bridge/internal/terminaltest"
 )
 
 // openPTY opens a pseudo-terminal: the master to read what a program
@@ -92,7 +94,7 @@ func TestAuditColorOnTerminal(t *testing.T) {
 		for _, c := range []string{"\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[0m"} {
 			plain = strings.ReplaceAll(plain, c, "")
 		}
-		checkTerminalSafe(t, "audit "+strings.Join(args, " ")+" on a terminal", plain)
+		terminaltest.CheckPrintable(t, "audit "+strings.Join(args, " ")+" on a terminal", plain, forgedPrefix)
 		if !strings.Contains(out, red+"deny"+reset) {
 			t.Errorf("audit %v: no coloured deny:\n%q", args, out)
 		}

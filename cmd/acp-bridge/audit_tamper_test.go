@@ -96,7 +96,7 @@ func TestAuditTamperDeniesThroughBridge(t *testing.T) {
 		t.Errorf("the bridge's log does not say the audit file was tampered with:\n%s", r.stderr)
 	}
 	// What was written before the move is whole where the agent put it.
-	if out, _, code := runAuditCmd(t, "verify", "--genesis", filepath.Join(r.logDir+".gone", "audit.jsonl")); code != 0 {
+	if out, _, code := runCmd(t, "", "audit", "verify", "--genesis", filepath.Join(r.logDir+".gone", "audit.jsonl")); code != 0 {
 		t.Errorf("the moved log does not verify: %s", out)
 	}
 }
@@ -110,7 +110,7 @@ func TestAuditTamperRecordedThroughBridge(t *testing.T) {
 		t.Errorf("the allowed terminal did not reach the IDE once the log was back:\n%s\nagent got: %s", r.seen, r.answer)
 	}
 	log := filepath.Join(r.logDir, "audit.jsonl")
-	out, _, code := runAuditCmd(t, "show", "--all", "--wide", log)
+	out, _, code := runCmd(t, "", "audit", "show", "--all", "--wide", log)
 	if code != 0 {
 		t.Fatalf("audit show: %s", out)
 	}
@@ -118,7 +118,7 @@ func TestAuditTamperRecordedThroughBridge(t *testing.T) {
 	if tamper < 0 || terminal < tamper || !strings.Contains(out, "found=unlinked") {
 		t.Errorf("the new file lacks the audit.tamper event (found=unlinked) before the terminal's record:\n%s", out)
 	}
-	if out, _, code := runAuditCmd(t, "verify", log); code != 0 || !strings.Contains(out, "not at GENESIS") {
+	if out, _, code := runCmd(t, "", "audit", "verify", log); code != 0 || !strings.Contains(out, "not at GENESIS") {
 		t.Errorf("the new file should verify as a chain continuing the deleted one: %s", out)
 	}
 }

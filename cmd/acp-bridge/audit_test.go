@@ -12,13 +12,6 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
 
-// runAuditCmd runs "acp-bridge audit args..." and returns its output and
-// exit status.
-func runAuditCmd(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	return runCmd(t, "", append([]string{"audit"}, args...)...)
-}
-
 // writeAuditLog writes a two-session log through the audit package.
 func writeAuditLog(t *testing.T, path string) {
 	t.Helper()
@@ -111,7 +104,7 @@ func TestAuditCommands(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, errOut, code := runAuditCmd(t, tt.args...)
+			out, errOut, code := runCmd(t, "", append([]string{"audit"}, tt.args...)...)
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, out, errOut)
 			}

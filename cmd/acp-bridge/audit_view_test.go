@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/terminaltest"
 )
 
 // forgedPrefix starts every text the hostile log's agent wrote to look
@@ -62,23 +62,6 @@ func writeHostileLog(t *testing.T, path string) {
 	}
 }
 
-// checkTerminalSafe fails when out holds anything a terminal would act on
-// (other than line ends) or a line that starts with the forged text.
-func checkTerminalSafe(t *testing.T, what, out string) {
-	t.Helper()
-	for _, r := range out {
-		if r != '\n' && (unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029') {
-			t.Errorf("%s printed %U:\n%s", what, r, out)
-			break
-		}
-	}
-	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), forgedPrefix) {
-			t.Errorf("%s printed a forged row: %q", what, l)
-		}
-	}
-}
-
 // TestAuditViewsHostile runs every human view of the real command over the
 // hostile log, and verify over a hostile line that was edited, and checks
 // that nothing the agent wrote reaches the terminal as a control.
@@ -98,15 +81,15 @@ func TestAuditViewsHostile(t *testing.T) {
 		{"tail", "-n", "1000", log}, {"tail", "--all", "--wide", log}, {"sessions", log},
 		{"verify", edited}, {"show", edited}, {"sessions", edited},
 	} {
-		out, errOut, code := runAuditCmd(t, args...)
+		out, errOut, code := runCmd(t, "", append([]string{"audit"}, args...)...)
 		if code != 0 && args[0] != "verify" {
 			t.Fatalf("audit %v: exit %d\n%s", args, code, errOut)
 		}
-		checkTerminalSafe(t, "audit "+strings.Join(args, " ")+" (stdout)", out)
-		checkTerminalSafe(t, "audit "+strings.Join(args, " ")+" (stderr)", errOut)
+		terminaltest.CheckPrintable(t, "audit "+strings.Join(args, " ")+" (stdout)", out, forgedPrefix)
+		terminaltest.CheckPrintable(t, "audit "+strings.Join(args, " ")+" (stderr)", errOut, forgedPrefix)
 	}
 	// The rows are all there: six events, none hidden but agent.info.
-	out, _, _ := runAuditCmd(t, "show", log)
+	out, _, _ := runCmd(t, "", "audit", "show", log)
 	for _, want := range []string{`session "s1\x1b[2J\nFORGEDROW`, `agent "evil\x1b[31m\nFORGEDROW`, `session "\u202eFORGEDROW`, `/w/.env\nFORGEDROW`, `echo FORGEDROW`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("show lacks %q, the escaped text:\n%s", want, out)

@@ -21,14 +21,14 @@ func TestAgentInfoRecorded(t *testing.T) {
 	if err := ide.Wait(); err != nil {
 		t.Fatalf("bridge: %v (stderr: %s)", err, ide.Stderr())
 	}
-	out, errOut, code := runAuditCmd(t, "show", "--all", log)
+	out, errOut, code := runCmd(t, "", "audit", "show", "--all", log)
 	if code != 0 {
 		t.Fatalf("audit show: exit %d: %s", code, errOut)
 	}
 	if !strings.Contains(out, `agent "script-agent 1.0.0" as it reported itself`) || !strings.Contains(out, `agent.info`) {
 		t.Errorf("the run is not named by the agent's agentInfo:\n%s", out)
 	}
-	if out, _, code := runAuditCmd(t, "verify", "--genesis", log); code != 0 {
+	if out, _, code := runCmd(t, "", "audit", "verify", "--genesis", log); code != 0 {
 		t.Errorf("verify: %s", out)
 	}
 }

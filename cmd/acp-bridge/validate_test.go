@@ -9,13 +9,6 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/golden"
 )
 
-// runValidateCmd runs "acp-bridge validate args..." and returns its output
-// and exit status.
-func runValidateCmd(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	return runCmd(t, "", append([]string{"validate"}, args...)...)
-}
-
 // testManifest returns the path of a manifest in internal/manifest/testdata.
 func testManifest(parts ...string) string {
 	return filepath.Join(append([]string{"..", "..", "internal", "manifest", "testdata"}, parts...)...)
@@ -51,7 +44,7 @@ func TestValidateText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			stdout, stderr, code := runValidateCmd(t, tt.args...)
+			stdout, stderr, code := runCmd(t, "", append([]string{"validate"}, tt.args...)...)
 			if code != tt.code {
 				t.Errorf("exit status %d, want %d (stderr: %s)", code, tt.code, stderr)
 			}
@@ -72,7 +65,7 @@ func TestValidateText(t *testing.T) {
 func TestValidateJSON(t *testing.T) {
 	valid := testManifest("valid", "guilde-acp", "ACP.md")
 	bad := testManifest("invalid", "unknown-tier", "ACP.md")
-	stdout, _, code := runValidateCmd(t, "--json", valid, bad)
+	stdout, _, code := runCmd(t, "", "validate", "--json", valid, bad)
 	if code != 1 {
 		t.Errorf("exit status %d, want 1", code)
 	}
@@ -99,7 +92,7 @@ func TestValidateJSON(t *testing.T) {
 		t.Errorf("problem %+v", p)
 	}
 
-	stdout, _, code = runValidateCmd(t, "--json", valid)
+	stdout, _, code = runCmd(t, "", "validate", "--json", valid)
 	if code != 0 || !strings.Contains(stdout, `"valid": true`) {
 		t.Errorf("all-valid run: exit %d, output %s", code, stdout)
 	}
@@ -111,13 +104,13 @@ func TestValidateJSON(t *testing.T) {
 // accepts the repository's own policy files.
 func TestValidatePolicies(t *testing.T) {
 	errs := filepath.Join("..", "..", "internal", "governance", "testdata", "errors", "unclear-rules")
-	stdout, stderr, code := runValidateCmd(t, filepath.Join(errs, "GOVERNANCE.md"), filepath.Join(errs, "policies", "p", "POLICY.md"))
+	stdout, stderr, code := runCmd(t, "", "validate", filepath.Join(errs, "GOVERNANCE.md"), filepath.Join(errs, "policies", "p", "POLICY.md"))
 	if code != 1 {
 		t.Errorf("exit status %d, want 1 (stderr: %s)", code, stderr)
 	}
 	golden.Check(t, filepath.Join("testdata", "validate-policies.golden"), []byte(filepath.ToSlash(stdout)))
 
-	stdout, stderr, code = runValidateCmd(t, "../../GOVERNANCE.md", "../../policies/governance-self-edit/POLICY.md")
+	stdout, stderr, code = runCmd(t, "", "validate", "../../GOVERNANCE.md", "../../policies/governance-self-edit/POLICY.md")
 	want := "../../GOVERNANCE.md: valid (governance)\n../../policies/governance-self-edit/POLICY.md: valid (policy)\n"
 	if code != 0 || stdout != want {
 		t.Errorf("validate of the repository's policy = %d %q (stderr %s); want 0 %q", code, stdout, stderr, want)

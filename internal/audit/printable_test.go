@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"strings"
 	"testing"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/acp-bridge/acp-bridge/internal/terminaltest"
 )
 
 func TestPrintable(t *testing.T) {
@@ -39,7 +40,7 @@ func FuzzPrintable(f *testing.F) {
 			t.Fatalf("Printable(%q) = %q: invalid UTF-8", s, p)
 		}
 		for _, r := range p {
-			if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029' {
+			if terminaltest.ActsOn(r) {
 				t.Fatalf("Printable(%q) = %q holds %U", s, p, r)
 			}
 		}

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode"
 
 	"github.com/acp-bridge/acp-bridge/internal/golden"
+	"github.com/acp-bridge/acp-bridge/internal/terminaltest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -131,23 +131,6 @@ func hostileLog(t *testing.T) string {
 	return path
 }
 
-// checkPrintable fails if out holds a control or format character other
-// than the newlines ending its lines, or a line that starts with FORGEDROW.
-func checkPrintable(t *testing.T, name, out string) {
-	t.Helper()
-	for _, r := range out {
-		if r != '\n' && (unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029') {
-			t.Errorf("%s printed %U:\n%s", name, r, out)
-			break
-		}
-	}
-	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "FORGEDROW") {
-			t.Errorf("%s printed a forged row: %q", name, l)
-		}
-	}
-}
-
 // TestViewsHostile renders the hostile records in every view and option,
 // and checks nothing reaches the terminal as a control.
 func TestViewsHostile(t *testing.T) {
@@ -164,7 +147,7 @@ func TestViewsHostile(t *testing.T) {
 				out = strings.ReplaceAll(out, c, "")
 			}
 		}
-		checkPrintable(t, "timeline", out)
+		terminaltest.CheckPrintable(t, "timeline", out, "FORGEDROW")
 		if opts.Wide {
 			golden.Check(t, "testdata/views-hostile.golden", b.Bytes())
 		}
@@ -173,7 +156,7 @@ func TestViewsHostile(t *testing.T) {
 	if err := WriteSessions(&b, Sessions(entries), time.UTC); err != nil {
 		t.Fatal(err)
 	}
-	checkPrintable(t, "sessions", b.String())
+	terminaltest.CheckPrintable(t, "sessions", b.String(), "FORGEDROW")
 	js, _ := json.Marshal(Sessions(entries))
 	if bytes.ContainsRune(js, 0x1b) {
 		t.Errorf("sessions JSON holds a raw ESC: %s", js)

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/terminaltest"
 )
 
 // FuzzPages writes a log whose agent-chosen strings (tool title, session
@@ -78,7 +78,7 @@ func FuzzPages(f *testing.F) {
 				t.Fatalf("%s: markup from the log in the page:\n%s", target, body)
 			}
 			for _, r := range body {
-				if r != '\n' && r != '\t' && (unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029') {
+				if r != '\n' && r != '\t' && terminaltest.ActsOn(r) {
 					t.Fatalf("%s: %U reaches the page raw", target, r)
 				}
 			}
