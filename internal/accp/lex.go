@@ -84,6 +84,17 @@ func (p *parser) expect(c byte, want string) error {
 	return p.unexpected(want)
 }
 
+// more reads what follows an element of an array or a member of a map:
+// a ',' (true: another follows) or the closing byte (false); anything
+// else is an error that says it wanted want.
+func (p *parser) more(closing byte, want string) (bool, error) {
+	if p.i < len(p.s) && p.s[p.i] == ',' {
+		p.i++
+		return true, nil
+	}
+	return false, p.expect(closing, want)
+}
+
 // name scans 1*(class) and returns it.
 func (p *parser) name(mask uint8, what string) (string, error) {
 	start := p.i

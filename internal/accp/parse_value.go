@@ -45,7 +45,7 @@ func (p *parser) value(dst *Value, depth int) error {
 			return err
 		}
 		list := p.values(p.size())
-		for {
+		for more := true; more; {
 			// Only this loop appends to list, so the element's address
 			// stays valid while it is parsed.
 			if n := len(list); n < cap(list) {
@@ -56,16 +56,13 @@ func (p *parser) value(dst *Value, depth int) error {
 			if err := p.item(&list[len(list)-1], depth+1); err != nil {
 				return err
 			}
-			if p.i < len(p.s) && p.s[p.i] == ',' {
-				p.i++
-				continue
-			}
-			if err := p.expect(']', `"," or "]" in an array`); err != nil {
+			var err error
+			if more, err = p.more(']', `"," or "]" in an array`); err != nil {
 				return err
 			}
-			dst.List = list
-			return nil
 		}
+		dst.List = list
+		return nil
 	case '{':
 		if empty, err := p.open(dst, KindMap, '}', depth); empty || err != nil {
 			return err
@@ -73,7 +70,7 @@ func (p *parser) value(dst *Value, depth int) error {
 		sorted := true
 		id := p.next
 		fields := p.fields(p.size())
-		for {
+		for more := true; more; {
 			at := p.i
 			key, err := p.mapKey()
 			if err != nil {
@@ -92,20 +89,16 @@ func (p *parser) value(dst *Value, depth int) error {
 			if err := p.value(&fields[len(fields)-1].Val, depth+1); err != nil {
 				return err
 			}
-			if p.i < len(p.s) && p.s[p.i] == ',' {
-				p.i++
-				continue
-			}
-			if err := p.expect('}', `"," or "}" in a map`); err != nil {
+			if more, err = p.more('}', `"," or "}" in a map`); err != nil {
 				return err
 			}
-			delete(p.keySets, id)
-			if !sorted {
-				sortFields(fields)
-			}
-			dst.Fields = fields
-			return nil
 		}
+		delete(p.keySets, id)
+		if !sorted {
+			sortFields(fields)
+		}
+		dst.Fields = fields
+		return nil
 	}
 	return p.scalar(dst)
 }
