@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -13,21 +12,12 @@ import (
 func TestDecideCommandFiles(t *testing.T) {
 	dir := t.TempDir()
 	ws, out := filepath.Join(dir, "ws"), filepath.Join(dir, "out")
-	for _, d := range []string{ws, filepath.Join(ws, "sub"), out} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, f := range []string{filepath.Join(ws, ".env"), filepath.Join(ws, "a.txt"), filepath.Join(out, "secret.txt")} {
-		if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pol := filepath.Join(ws, "GOVERNANCE.md")
-	if err := os.WriteFile(pol, []byte("---\nschema: governance.workspace/v1\nname: files-test\ntitle: Files\ndescription: Files a command names.\nversion: 1.0.0\nrules:\n  default: ask\n  deny: [Read(**/.env)]\n  allow: [Read, Bash(cat:*), Bash(ls:*), Bash(cp:*)]\n---\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p, err := LoadPolicy(pol)
+	tree{
+		dirs:  []string{"ws/sub"},
+		files: []string{"ws/.env", "ws/a.txt", "out/secret.txt"},
+		texts: map[string]string{"ws/GOVERNANCE.md": "---\nschema: governance.workspace/v1\nname: files-test\ntitle: Files\ndescription: Files a command names.\nversion: 1.0.0\nrules:\n  default: ask\n  deny: [Read(**/.env)]\n  allow: [Read, Bash(cat:*), Bash(ls:*), Bash(cp:*)]\n---\n"},
+	}.make(t, dir)
+	p, err := LoadPolicy(filepath.Join(ws, "GOVERNANCE.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

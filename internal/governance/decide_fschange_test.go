@@ -80,20 +80,11 @@ func TestDecisionsSeeFileSystemChanges(t *testing.T) {
 	}
 }
 
-// tempTree makes a temporary directory holding the directories dirs, made
-// in order, and the files files, each holding "x", and returns its path.
+// tempTree makes a temporary directory holding the directories dirs and
+// the files files, each holding "x", and returns its path.
 func tempTree(t *testing.T, dirs, files []string) string {
 	t.Helper()
 	root := t.TempDir()
-	for _, d := range dirs {
-		if err := os.Mkdir(root+"/"+d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, f := range files {
-		if err := os.WriteFile(root+"/"+f, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	tree{dirs: dirs, files: files}.make(t, root)
 	return root
 }

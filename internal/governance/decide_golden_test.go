@@ -19,23 +19,11 @@ var updateDecisions = flag.Bool("update-decisions", false, "rewrite testdata/dec
 func decisionWorkspace(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	for _, f := range []string{"src/a.go", ".env", "sub/.env.local", "key.pem", ".git/config", "audit.jsonl", "audit.jsonl.000001", "Docs/README.md"} {
-		p := filepath.Join(root, f)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for link, target := range map[string]string{"out": "/etc", "inner": "src", "envlink": ".env", "dangling": "nowhere/x"} {
-		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Link(filepath.Join(root, "src/a.go"), filepath.Join(root, "hard.go")); err != nil {
-		t.Fatal(err)
-	}
+	tree{
+		files:     []string{"src/a.go", ".env", "sub/.env.local", "key.pem", ".git/config", "audit.jsonl", "audit.jsonl.000001", "Docs/README.md"},
+		links:     map[string]string{"out": "/etc", "inner": "src", "envlink": ".env", "dangling": "nowhere/x"},
+		hardLinks: map[string]string{"hard.go": "src/a.go"},
+	}.make(t, root)
 	return root
 }
 
@@ -118,12 +106,7 @@ func TestDecisionsGolden(t *testing.T) {
 			got := strings.NewReplacer(root, "$ROOT", repo, "$REPO").Replace(b.String())
 			golden := filepath.Join("testdata", "decisions", name+".golden")
 			if *updateDecisions {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				writeFile(t, golden, got)
 				return
 			}
 			want, err := os.ReadFile(golden)

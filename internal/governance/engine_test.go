@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -19,25 +18,16 @@ func testEngine(t *testing.T) (*Engine, string) {
 	tmp := t.TempDir()
 	root := filepath.Join(tmp, "ws")
 	outside := filepath.Join(tmp, "outside")
-	for _, d := range []string{root + "/src", root + "/secrets", outside} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, f := range []string{root + "/.env", root + "/src/a.go", outside + "/passwd"} {
-		if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	must := func(err error) {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	must(os.Symlink(outside, root+"/src/escape"))            // dir link out of the root
-	must(os.Symlink(outside+"/passwd", root+"/src/pw.go"))   // file link out
-	must(os.Symlink(root+"/.env", root+"/src/config.txt"))   // link to a denied file
-	must(os.Symlink(root+"/secrets", root+"/src/notsecret")) // link to a denied dir
+	tree{
+		dirs:  []string{"ws/src", "ws/secrets", "outside"},
+		files: []string{"ws/.env", "ws/src/a.go", "outside/passwd"},
+		links: map[string]string{
+			"ws/src/escape":     outside,             // dir link out of the root
+			"ws/src/pw.go":      outside + "/passwd", // file link out
+			"ws/src/config.txt": root + "/.env",      // link to a denied file
+			"ws/src/notsecret":  root + "/secrets",   // link to a denied dir
+		},
+	}.make(t, tmp)
 	return NewEngine(p, EngineOptions{Roots: []string{root}, Home: tmp + "/home"}), root
 }
 

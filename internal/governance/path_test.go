@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,11 +15,6 @@ func pathWorkspace(t testing.TB) (root, outside string) {
 	t.Helper()
 	tmp := t.TempDir()
 	root, outside = filepath.Join(tmp, "ws"), filepath.Join(tmp, "outside")
-	for _, d := range []string{root + "/src", root + "/secrets", outside} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
 	links := map[string]string{
 		"src/cwd":        "/proc/self/cwd",          // the opener's cwd
 		"src/root":       "/proc/self/root",         // the opener's root
@@ -44,11 +38,7 @@ func pathWorkspace(t testing.TB) (root, outside string) {
 	for i := 0; i <= maxLinks; i++ {
 		links["src/long"+strconv.Itoa(i)] = "long" + strconv.Itoa(i+1)
 	}
-	for name, target := range links {
-		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	tree{dirs: []string{"src", "secrets", "../outside"}, links: links}.make(t, root)
 	return root, outside
 }
 

@@ -2,7 +2,6 @@ package governance
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -58,14 +57,7 @@ func TestLoadPolicy(t *testing.T) {
 
 func TestExtends(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name, body string) { writeFile(t, filepath.Join(dir, name), body) }
 	head := "---\nschema: governance.workspace/v1\nname: %s\ntitle: T\ndescription: D\nversion: 1.0.0\n"
 	write("GOVERNANCE.md", strings.Replace(head, "%s", "org", 1)+"rules:\n  default: deny\n  deny: [Bash(curl:*)]\n---\n")
 	write("team/GOVERNANCE.md", strings.Replace(head, "%s", "team", 1)+"extends: ../GOVERNANCE.md\nrules:\n  allow: [Bash(ls:*)]\n---\n")

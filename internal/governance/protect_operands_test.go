@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"os"
 	"strings"
 	"testing"
 )
@@ -13,19 +12,10 @@ import (
 // the workspace are not refused for holding the policy.
 func TestDecideProtectedOperands(t *testing.T) {
 	e, root, tmp := protectedWorkspace(t)
-	for _, f := range []string{"evil/GOVERNANCE.md", "plain/a.go", "evil-audit/audit-log.jsonl"} {
-		if err := os.MkdirAll(root+"/"+f[:strings.LastIndexByte(f, '/')], 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(root+"/"+f, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for link, target := range map[string]string{"logs": "audit", "cfg": ".", "notes.md": "GOVERNANCE.md", "src/up": ".."} {
-		if err := os.Symlink(target, root+"/"+link); err != nil {
-			t.Fatal(err)
-		}
-	}
+	tree{
+		files: []string{"evil/GOVERNANCE.md", "plain/a.go", "evil-audit/audit-log.jsonl"},
+		links: map[string]string{"logs": "audit", "cfg": ".", "notes.md": "GOVERNANCE.md", "src/up": ".."},
+	}.make(t, root)
 	tests := []struct {
 		name string
 		line string

@@ -18,34 +18,27 @@ func protectedWorkspace(t testing.TB) (*Engine, string, string) {
 	root := filepath.Join(tmp, "ws")
 	cache := filepath.Join(tmp, "cache")
 	hook := filepath.Join(tmp, "hook")
-	files := map[string]string{
-		root + "/GOVERNANCE.md": "---\nschema: governance.workspace/v1\nname: ws\ntitle: t\ndescription: d\nversion: 1.0.0\n" +
-			"extends: ../base/GOVERNANCE.md\nrules:\n  default: allow\n  allow: [Read, Edit, Write, Bash]\n---\n",
-		tmp + "/base/GOVERNANCE.md":            "---\nschema: governance.workspace/v1\nname: base\ntitle: t\ndescription: d\nversion: 1.0.0\nextends: ../missing/GOVERNANCE.md\n---\n",
-		root + "/ACP.md":                       "manifest",
-		root + "/audit/audit-log.jsonl":        "{}\n",
-		root + "/audit/audit-log.jsonl.000001": "{}\n",
-		root + "/src/a.go":                     "package a",
-		cache + "/offload/1.txt":               "offloaded",
-		hook + "/hook.sock":                    "",
-	}
-	for f, body := range files {
-		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	must := func(err error) {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	must(os.Symlink(root+"/GOVERNANCE.md", root+"/src/policy-link"))
-	must(os.Symlink(cache+"/offload/new.txt", root+"/src/cache-link")) // dangling into the cache
-	must(os.Link(root+"/GOVERNANCE.md", root+"/src/hard.md"))
-	must(os.Link(root+"/audit/audit-log.jsonl.000001", root+"/src/old-log.txt"))
+	tree{
+		texts: map[string]string{
+			"ws/GOVERNANCE.md": "---\nschema: governance.workspace/v1\nname: ws\ntitle: t\ndescription: d\nversion: 1.0.0\n" +
+				"extends: ../base/GOVERNANCE.md\nrules:\n  default: allow\n  allow: [Read, Edit, Write, Bash]\n---\n",
+			"base/GOVERNANCE.md":              "---\nschema: governance.workspace/v1\nname: base\ntitle: t\ndescription: d\nversion: 1.0.0\nextends: ../missing/GOVERNANCE.md\n---\n",
+			"ws/ACP.md":                       "manifest",
+			"ws/audit/audit-log.jsonl":        "{}\n",
+			"ws/audit/audit-log.jsonl.000001": "{}\n",
+			"ws/src/a.go":                     "package a",
+			"cache/offload/1.txt":             "offloaded",
+			"hook/hook.sock":                  "",
+		},
+		links: map[string]string{
+			"ws/src/policy-link": root + "/GOVERNANCE.md",
+			"ws/src/cache-link":  cache + "/offload/new.txt", // dangling into the cache
+		},
+		hardLinks: map[string]string{
+			"ws/src/hard.md":     "ws/GOVERNANCE.md",
+			"ws/src/old-log.txt": "ws/audit/audit-log.jsonl.000001",
+		},
+	}.make(t, tmp)
 	p, err := LoadPolicy(root + "/GOVERNANCE.md")
 	if err != nil {
 		t.Fatal(err)

@@ -18,23 +18,11 @@ func treeReadWorkspace(t *testing.T) (*Engine, string) {
 	t.Helper()
 	tmp := t.TempDir()
 	root := filepath.Join(tmp, "ws")
-	for _, f := range []string{".env", "src/a.go", "src/b/c.go", "lnk/readme", "vault/.env", "vault/deep/x", "audit/audit-log.jsonl", "clean/x.txt"} {
-		p := filepath.Join(root, f)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.MkdirAll(filepath.Join(root, "clean/sub"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for link, target := range map[string]string{"lnk/env": "../.env", "clean/sub/keys": "../../vault", "src/up": "../vault/deep"} {
-		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	tree{
+		dirs:  []string{"clean/sub"},
+		files: []string{".env", "src/a.go", "src/b/c.go", "lnk/readme", "vault/.env", "vault/deep/x", "audit/audit-log.jsonl", "clean/x.txt"},
+		links: map[string]string{"lnk/env": "../.env", "clean/sub/keys": "../../vault", "src/up": "../vault/deep"},
+	}.make(t, root)
 	p := testPolicy(t, "  default: allow\n  allow: [Read, Edit, Bash]\n  deny:\n    - Read(**/.env)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: []ProtectedPath{
 		{Path: root + "/audit/audit-log.jsonl", What: "the audit log", Read: true, Rotated: true}}})
