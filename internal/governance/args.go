@@ -12,8 +12,8 @@ import (
 
 // Files a command names: "cat .env" opens .env whatever rule allows cat.
 // Every static argument word of every form of a simple command that could
-// name a file (the command word itself and option words aside; the value
-// of --opt=value is judged) is decided as the path the command will open:
+// name a file (the command word aside; an option word whole and, for
+// --opt=value, its value too) is decided as the path the command will open:
 // a relative word joined to the command's cwd, ~/ to HOME, a glob expanded
 // against the file system (at most maxGlobMatches names) and its last
 // segment also matched as a pattern; a word the shell computes when the
@@ -75,6 +75,12 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			case i >= operands:
 				// a file, whatever it starts with
 			case strings.HasPrefix(text, "-"):
+				// An option to the table may be a file to the program:
+				// getopt stops at the first operand under POSIXLY_CORRECT
+				// (the request's env or an assignment can set it), and a
+				// program may not know the option at all. So the whole
+				// word is judged as a file too.
+				out = append(out, argWord{word: w, text: text, write: write})
 				eq := strings.IndexByte(text, '=')
 				if eq < 0 {
 					continue

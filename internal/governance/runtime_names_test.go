@@ -63,7 +63,7 @@ func TestOperandsAfterDashDash(t *testing.T) {
 		{"cat -- -x", Deny},
 		{"cat -- -z=a", Deny},
 		{"cp -- a.txt -x", Deny},
-		{"cat -x", Allow}, // an option to cat, which refuses it
+		{"cat -x", Deny}, // a file to cat after an operand under POSIXLY_CORRECT
 		{"cat -- a.txt", Allow},
 	}
 	for _, tt := range tests {
