@@ -30,28 +30,19 @@ func checkCodeStart(t *testing.T, s string, i int) {
 	checkWide(t, s, i, want, mark)
 	b := []byte(s)
 	for _, c := range []struct {
-		name string
-		got  int
+		name      string
+		got, want int
 	}{
-		{"markFrom", markFrom(s, i)},
-		{"markFrom([]byte)", markFrom(b, i)},
-		{"markWords", markWords(s, i)},
+		{"markFrom", markFrom(s, i), mark},
+		{"markFrom([]byte)", markFrom(b, i), mark},
+		{"markWords", markWords(s, i), mark},
+		{"codeStartFrom", codeStartFrom(s, i), want},
+		{"codeStartFrom([]byte)", codeStartFrom(b, i), want},
+		{"codeStartWords", codeStartWords(s, i), want},
+		{"codeStartWords([]byte)", codeStartWords(b, i), want},
 	} {
-		if c.got != mark {
-			t.Fatalf("%s(%q, %d) = %d, want %d", c.name, s, i, c.got, mark)
-		}
-	}
-	for _, c := range []struct {
-		name string
-		got  int
-	}{
-		{"codeStartFrom", codeStartFrom(s, i)},
-		{"codeStartFrom([]byte)", codeStartFrom(b, i)},
-		{"codeStartWords", codeStartWords(s, i)},
-		{"codeStartWords([]byte)", codeStartWords(b, i)},
-	} {
-		if c.got != want {
-			t.Fatalf("%s(%q, %d) = %d, want %d", c.name, s, i, c.got, want)
+		if c.got != c.want {
+			t.Fatalf("%s(%q, %d) = %d, want %d", c.name, s, i, c.got, c.want)
 		}
 	}
 }
