@@ -2,7 +2,6 @@ package compress
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
@@ -150,7 +149,7 @@ func (p *Pipeline) checkpoint(s *session, trigger string) (string, int, error) {
 	now := p.now()
 	s.mu.Lock()
 	u := s.meter.Usage()
-	path, err := p.store.WriteArchiveFrom(s.ide, func(w io.Writer) error { return s.rec.WriteArchive(w, now) })
+	path, err := s.rec.saveArchive(p.store, s.ide, now)
 	s.rec.Release()
 	s.mu.Unlock()
 	if err != nil {

@@ -149,6 +149,26 @@ func (s *Store) WriteArchiveFrom(session string, write func(io.Writer) error) (s
 	return absPath(p), nil
 }
 
+// LinkArchive makes the file src, which holds a whole archive (see
+// spool.asArchive), conversations/{session}_full.md as well, replacing
+// what was there, and returns its absolute path. src keeps its own name.
+func (s *Store) LinkArchive(session, src string) (string, error) {
+	dir := s.ConversationsDir()
+	p := filepath.Join(dir, safeName(session)+"_full.md")
+	s.mu.Lock()
+	s.seq++
+	tmp := filepath.Join(dir, fmt.Sprintf(".archive-link-%d-%d", os.Getpid(), s.seq))
+	s.mu.Unlock()
+	if err := os.Link(src, tmp); err != nil {
+		return "", fmt.Errorf("linking archive: %v", err)
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		os.Remove(tmp)
+		return "", fmt.Errorf("linking archive: %v", err)
+	}
+	return absPath(p), nil
+}
+
 func writeNew(p, content string) error {
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {

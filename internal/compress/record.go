@@ -1,11 +1,9 @@
 package compress
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -109,7 +107,13 @@ const (
 
 // SpoolTo makes the recorder write its conversation archive to disk under
 // base (base.0 and base.1, see SpoolSegmentBytes) instead of memory.
-func (r *Recorder) SpoolTo(base string) { r.spool = newSpool(base) }
+func (r *Recorder) SpoolTo(base string) {
+	r.spool = newSpool(base)
+	// Each segment starts with room for the heading of an archive written
+	// while it is the older one, the time a placeholder of the same
+	// length (see spool.asArchive).
+	r.spool.heading = func(dropped int64) []byte { return r.appendArchiveHeading(nil, time.Time{}, dropped) }
+}
 
 // Release frees what the recorder holds only while a turn runs: the
 // spool's write buffer and descriptor, and the turn's text.
@@ -528,54 +532,6 @@ func (r *Recorder) fact(f string) {
 
 // Facts returns the critical facts collected so far, in order.
 func (r *Recorder) Facts() []string { return r.facts }
-
-// Archive renders the conversation as Markdown.
-func (r *Recorder) Archive(now time.Time) string {
-	var b strings.Builder
-	_ = r.WriteArchive(&b, now)
-	return b.String()
-}
-
-// WriteArchive writes the conversation as Markdown to w: from the spool on
-// disk if the recorder has one, from memory otherwise.
-func (r *Recorder) WriteArchive(w io.Writer, now time.Time) error {
-	b := bufio.NewWriter(w)
-	fmt.Fprintf(b, "# Conversation archive: session %s\n\n", r.SessionID)
-	fmt.Fprintf(b, "Written by acp-bridge at %s from the traffic it forwarded", now.UTC().Format(time.RFC3339))
-	if r.Cwd != "" {
-		fmt.Fprintf(b, " (cwd %s)", r.Cwd)
-	}
-	b.WriteString(". Content offloaded to the cache appears as its reference.\n\n")
-	dropped := int64(r.droppedBytes)
-	if r.spool != nil {
-		dropped = r.spool.dropped
-	}
-	if dropped > 0 {
-		fmt.Fprintf(b, "*%d bytes of earlier conversation were not retained.*\n\n", dropped)
-	}
-	if r.spool != nil {
-		if err := b.Flush(); err != nil {
-			return err
-		}
-		if r.spool.err != nil {
-			return r.spool.err
-		}
-		return r.spool.copyTo(w)
-	}
-	for _, e := range r.entries {
-		b.WriteString(entryHeader(e.role, e.at))
-		if e.text != "" {
-			b.WriteString(e.text)
-		}
-		for _, c := range e.raw {
-			if s, ok := rawjson.String(c); ok {
-				b.WriteString(s)
-			}
-		}
-		b.WriteString("\n\n")
-	}
-	return b.Flush()
-}
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

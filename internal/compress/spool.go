@@ -38,6 +38,18 @@ type spool struct {
 	dropped int64  // bytes lost with emptied segments
 	open    string // role of the agent chunk entry being written, "" if none
 	err     error  // first failure; later writes are dropped
+
+	// heading returns the heading of an archive that leaves out dropped
+	// bytes, with a placeholder time, or nil for none. A segment the spool
+	// creates starts with the heading an archive written while the
+	// segment is the older one has, so that the segment can become that
+	// archive (asArchive). skip holds the bytes at each segment's start
+	// that are not conversation (the heading's, or none); size counts the
+	// rest.
+	heading func(dropped int64) []byte
+	skip    [2]int64
+	started bool    // segment 0 was opened once
+	linked  [2]bool // the segment is an archive too: never written again
 }
 
 func newSpool(base string) *spool { return &spool{base: base} }
@@ -85,9 +97,22 @@ func (s *spool) openCurrent(flag int) bool {
 		s.fail(err)
 		return false
 	}
-	if st, err := f.Stat(); err == nil {
-		s.size[s.cur] = st.Size()
+	st, err := f.Stat()
+	if err == nil && st.Size() == 0 && (flag == os.O_TRUNC || !s.started) && s.heading != nil {
+		// A segment created afresh: the heading goes first. It is the
+		// older one once the other is emptied and takes over, when the
+		// archive leaves out what the other holds now too.
+		head := s.heading(s.dropped + s.size[1-s.cur])
+		if _, err := f.Write(head); err != nil {
+			f.Close()
+			s.fail(err)
+			return false
+		}
+		s.size[s.cur], s.skip[s.cur] = 0, int64(len(head))
+	} else if err == nil {
+		s.size[s.cur] = st.Size() - s.skip[s.cur]
 	}
+	s.started = true
 	s.f, s.w = f, bufio.NewWriterSize(f, spoolBufferBytes)
 	return true
 }
@@ -97,7 +122,16 @@ func (s *spool) rotate() {
 	s.release()
 	s.cur = 1 - s.cur
 	s.dropped += s.size[s.cur]
-	s.size[s.cur] = 0
+	s.size[s.cur], s.skip[s.cur] = 0, 0
+	if s.linked[s.cur] {
+		// The segment is an archive's file too: it stays as that, and the
+		// spool starts a new file.
+		s.linked[s.cur] = false
+		if err := os.Remove(s.path(s.cur)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			s.fail(err)
+			return
+		}
+	}
 	s.openCurrent(os.O_TRUNC)
 }
 
@@ -227,7 +261,9 @@ func (s *spool) copyTo(w io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("reading the spooled archive: %v", err)
 		}
-		_, err = io.Copy(w, io.LimitReader(f, s.size[i]))
+		if _, err = f.Seek(s.skip[i], io.SeekStart); err == nil {
+			_, err = io.Copy(w, io.LimitReader(f, s.size[i]))
+		}
 		f.Close()
 		if err != nil {
 			return fmt.Errorf("reading the spooled archive: %v", err)
@@ -252,6 +288,6 @@ func (s *spool) remove() error {
 			first = err
 		}
 	}
-	s.size = [2]int64{}
+	s.size, s.skip, s.linked, s.started = [2]int64{}, [2]int64{}, [2]bool{}, false
 	return first
 }
