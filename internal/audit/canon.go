@@ -123,6 +123,14 @@ func appendCanonicalString(dst []byte, s string) []byte {
 	const hexDigits = "0123456789abcdef"
 	dst = append(dst, '"')
 	for i := 0; i < len(s); {
+		// Most bytes are their own canonical form: copied a run at a
+		// time.
+		if n := plainRun(s[i:]); n > 0 {
+			dst = append(dst, s[i:i+n]...)
+			if i += n; i >= len(s) {
+				break
+			}
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch {
@@ -155,6 +163,33 @@ func appendCanonicalString(dst []byte, s string) []byte {
 		i += size
 	}
 	return append(dst, '"')
+}
+
+// plainRun returns how many bytes s starts with that a canonical string
+// holds as they are: printable ASCII (and DEL) other than '"' and '\\'.
+// Eight bytes are looked at a step.
+func plainRun(s string) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// Nonzero when a byte of w is 0x80 or above, below 0x20, '"'
+		// or '\\' (a byte equal to c is a zero byte of w^(c*ones)).
+		q, bs := w^('"'*ones), w^('\\'*ones)
+		if (w|(w-0x20*ones)&^w|(q-ones)&^q|(bs-ones)&^bs)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+			break
+		}
+	}
+	return i
 }
 
 // compareUTF16 orders strings by their UTF-16 code units, as RFC 8785

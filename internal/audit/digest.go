@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"strconv"
 	"strings"
+	"sync"
+	"unsafe"
 
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
@@ -38,29 +40,54 @@ const digestMarker = "[REDACTED:"
 // digest returns the digest record of a string of a tool's output whose
 // JSON text is raw, or the redacted string when it fits in the preview.
 func (r *redactor) digest(raw []byte) any {
-	short, preview, n := r.previewText(raw)
+	rec, short := r.appendDigestOf(make([]byte, 0, 160+min(len(raw), PreviewBytes)), raw)
 	if short != nil {
 		return short
 	}
-	return appendDigest(make(canonObject, 0, len(preview)+160), len(raw), sha256.Sum256(raw), preview, n)
+	return canonObject(rec)
 }
 
-// previewText decodes the string whose JSON text is raw as far as a
-// digest needs: when the whole string fits in the preview it returns it,
-// redacted, as short; otherwise it returns the digest's preview and the
-// number of redactions in it, and short is nil.
-func (r *redactor) previewText(raw []byte) (short any, preview string, redactions int) {
+// previewBufs holds the buffers a preview is decoded into: the decoded
+// text is only read, redacted into the preview and copied into the
+// record, so no string of it need outlive appendDigestOf.
+var previewBufs = sync.Pool{New: func() any {
+	b := make([]byte, 0, PreviewBytes+previewSlack+8)
+	return &b
+}}
+
+// appendDigestOf appends the digest record of the string whose JSON text
+// is raw, decoding it only as far as the preview needs; when the whole
+// string fits in the preview it returns the string, redacted, as short
+// instead, and dst unchanged.
+func (r *redactor) appendDigestOf(dst, raw []byte) (out []byte, short any) {
 	const decoded = PreviewBytes + previewSlack
-	buf, complete := rawjson.AppendUnquoted(make([]byte, 0, min(decoded+8, len(raw))), raw, decoded)
-	text := string(buf)
-	if complete && len(text) <= PreviewBytes {
+	bp := previewBufs.Get().(*[]byte)
+	buf, complete := rawjson.AppendUnquoted((*bp)[:0], raw, decoded)
+	if complete && len(buf) <= PreviewBytes {
+		text := string(buf)
+		putPreviewBuf(bp, buf)
 		if out, changed := r.str(text); changed {
-			return out, "", 0
+			return dst, out
 		}
-		return text, "", 0
+		return dst, text
 	}
-	preview, redactions = previewOf(text, complete, PreviewBytes)
-	return nil, preview, redactions
+	// The text is a view of the pooled buffer: previewOf returns it or a
+	// part of it, or a new string; redactCount keeps a copy of what it
+	// remembers (cleanStrings.add); appendDigest copies the preview.
+	text := unsafe.String(unsafe.SliceData(buf), len(buf))
+	preview, n := previewOf(text, complete, PreviewBytes)
+	dst = appendDigest(dst, len(raw), sha256.Sum256(raw), preview, n)
+	putPreviewBuf(bp, buf)
+	return dst, nil
+}
+
+// putPreviewBuf returns a preview buffer to previewBufs.
+func putPreviewBuf(bp *[]byte, buf []byte) {
+	if cap(buf) > 2*(PreviewBytes+previewSlack) {
+		return
+	}
+	*bp = buf[:0]
+	previewBufs.Put(bp)
 }
 
 // canonObject is a JSON object already in canonical form, made without a

@@ -7,10 +7,27 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
-// digestAsMap is digest as it was before canonObject: the record as a
-// map, for appendCanonical to encode.
+// previewTextRef is the preview as appendDigestOf makes it, decoded into
+// a new string rather than a pooled buffer: the reference the pooled path
+// is held to.
+func (r *redactor) previewTextRef(raw []byte) (short any, preview string, redactions int) {
+	const decoded = PreviewBytes + previewSlack
+	buf, complete := rawjson.AppendUnquoted(make([]byte, 0, min(decoded+8, len(raw))), raw, decoded)
+	text := string(buf)
+	if complete && len(text) <= PreviewBytes {
+		if out, changed := r.str(text); changed {
+			return out, "", 0
+		}
+		return text, "", 0
+	}
+	preview, redactions = previewOf(text, complete, PreviewBytes)
+	return nil, preview, redactions
+}
+
+// digestAsMap is digest as it was before canonObject and the pooled
+// preview buffer: the record as a map, for appendCanonical to encode.
 func (r *redactor) digestAsMap(raw []byte) any {
-	short, preview, n := r.previewText(raw)
+	short, preview, n := r.previewTextRef(raw)
 	if short != nil {
 		return short
 	}
@@ -46,6 +63,13 @@ func FuzzDigestCanon(f *testing.F) {
 		}
 		if string(got) != string(want) {
 			t.Fatalf("digest of %q:\n%s\nas a map:\n%s", lit, got, want)
+		}
+		if len(lit) > PreviewBytes+2 {
+			// The scanner's path appends to what it has made so far.
+			scanned, ok := r.appendOutputString([]byte("[1,"), lit, true)
+			if !ok || string(scanned) != "[1,"+string(want) {
+				t.Fatalf("scanned digest of %q:\n%s\nas a map:\n[1,%s", lit, scanned, want)
+			}
 		}
 	})
 }

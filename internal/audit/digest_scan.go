@@ -2,7 +2,6 @@ package audit
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"slices"
 	"sync"
 
@@ -348,12 +347,12 @@ func hasContentText(lit []byte) bool {
 // (redactor.str).
 func (r *redactor) appendOutputString(dst, lit []byte, digest bool) ([]byte, bool) {
 	if digest && len(lit) > PreviewBytes+2 {
-		short, preview, n := r.previewText(lit)
+		out, short := r.appendDigestOf(dst, lit)
 		if short != nil {
 			dst, err := appendCanonical(dst, short)
 			return dst, err == nil
 		}
-		return appendDigest(dst, len(lit), sha256.Sum256(lit), preview, n), true
+		return out, true
 	}
 	str := unquote(lit)
 	if out, changed := r.str(str); changed {

@@ -268,8 +268,9 @@ func (l *Log) Append(ev Event) error {
 		return l.appendUnrecorded(&ev, err, false)
 	}
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	_, err = l.appendLocked(p)
+	l.mu.Unlock()
+	p.release()
 	return err
 }
 
@@ -287,6 +288,7 @@ func (l *Log) AppendSync(ev Event) error {
 	l.mu.Lock()
 	seq, err := l.appendLocked(p)
 	l.mu.Unlock()
+	p.release()
 	if err != nil {
 		return err
 	}

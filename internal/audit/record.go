@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"sync"
 )
 
 // timeFormat is the ts of every event: RFC 3339 in UTC with milliseconds,
@@ -17,6 +18,28 @@ type prepared struct {
 	input, output, policy  []byte // nil when absent
 	metadata               []byte // nil when absent
 	metadataHash           string // "" when metadata is absent
+	// buf is the buffer the parts were made in, kept with p in
+	// preparedPool once the record is chained (release).
+	buf []byte
+}
+
+// preparedPool keeps prepared records and their buffers between
+// appends: a record's parts are copied into the log's buffer when it is
+// chained, after which nothing reads them.
+var preparedPool = sync.Pool{New: func() any { return new(prepared) }}
+
+// maxPooledPrepared is the largest buffer preparedPool keeps.
+const maxPooledPrepared = 64 << 10
+
+// release returns p to preparedPool. p, and every part of it, must not be
+// used afterwards.
+func (p *prepared) release() {
+	buf := p.buf[:0]
+	*p = prepared{}
+	if cap(buf) <= maxPooledPrepared {
+		p.buf = buf
+		preparedPool.Put(p)
+	}
 }
 
 // prepare checks, redacts, caps and canonicalizes ev.
@@ -43,9 +66,13 @@ func (l *Log) prepare(ev *Event) (*prepared, error) {
 			}
 		}
 	}
-	buf := make([]byte, 0, size)
+	p := preparedPool.Get().(*prepared)
+	buf := p.buf[:0]
+	if cap(buf) < size {
+		buf = make([]byte, 0, size)
+	}
+	p.buf = buf
 	cut := func(start int) []byte { return buf[start:len(buf):len(buf)] }
-	p := &prepared{}
 	start := len(buf)
 	buf = appendCanonicalString(buf, ev.Action)
 	p.action = cut(start)
@@ -107,6 +134,7 @@ func (l *Log) prepare(ev *Event) (*prepared, error) {
 		}
 		p.metadataHash = hashHex(p.metadata)
 	}
+	p.buf = buf
 	return p, nil
 }
 
