@@ -217,10 +217,14 @@ func parseCase(file, name string, data []byte) (hostileCase, error) {
 func (c *hostileCase) directive(line string) error {
 	word, rest, _ := strings.Cut(line[1:], " ")
 	rest = strings.TrimSpace(rest)
-	need := func() error {
-		if rest == "" {
-			return fmt.Errorf("@%s needs an argument", word)
-		}
+	switch on, list := c.target(word); {
+	case on != nil:
+		*on = true
+		return nil
+	case list != nil && rest == "":
+		return fmt.Errorf("@%s needs an argument", word)
+	case list != nil:
+		*list = append(*list, rest)
 		return nil
 	}
 	switch word {
@@ -249,24 +253,11 @@ func (c *hostileCase) directive(line string) error {
 			return fmt.Errorf("unknown @setup kind %q (want file, symlink, hardlink, dir, fifo or exec)", kind)
 		}
 		c.setups = append(c.setups, setupStep{kind: kind, name: nm, arg: arg})
-	case "approve":
-		c.approve = true
 	case "agent-name":
+		if rest == "" {
+			return fmt.Errorf("@%s needs an argument", word)
+		}
 		c.agent = rest
-		return need()
-	case "audit":
-		c.audits = append(c.audits, rest)
-		return need()
-	case "no-refusal":
-		c.noRefuse = true
-	case "told":
-		c.told = true
-	case "secret":
-		c.secrets = append(c.secrets, rest)
-		return need()
-	case "forged":
-		c.forged = append(c.forged, rest)
-		return need()
 	case "rss":
 		n, err := strconv.Atoi(rest)
 		if err != nil || n <= 0 {
@@ -279,14 +270,6 @@ func (c *hostileCase) directive(line string) error {
 			return fmt.Errorf("@repeat wants a count up to 100000, got %q", rest)
 		}
 		c.repeat = n
-	case "control":
-		c.control = true
-	case "asked":
-		c.asked = append(c.asked, rest)
-		return need()
-	case "want-agent":
-		c.wants = append(c.wants, rest)
-		return need()
 	case "want-file", "not-file":
 		nm, text, _ := strings.Cut(rest, " ")
 		if nm == "" || strings.TrimSpace(text) == "" {
@@ -303,6 +286,33 @@ func (c *hostileCase) directive(line string) error {
 		return fmt.Errorf("unknown directive @%s", word)
 	}
 	return nil
+}
+
+// target returns what the directive word sets in c: a switch it turns
+// on (it takes no argument) or a list it adds its argument to; neither
+// for a directive of another kind.
+func (c *hostileCase) target(word string) (on *bool, list *[]string) {
+	switch word {
+	case "approve":
+		return &c.approve, nil
+	case "no-refusal":
+		return &c.noRefuse, nil
+	case "told":
+		return &c.told, nil
+	case "control":
+		return &c.control, nil
+	case "audit":
+		return nil, &c.audits
+	case "secret":
+		return nil, &c.secrets
+	case "forged":
+		return nil, &c.forged
+	case "asked":
+		return nil, &c.asked
+	case "want-agent":
+		return nil, &c.wants
+	}
+	return nil, nil
 }
 
 // parseCommands turns each "name command" line into the three command cases.
@@ -385,36 +395,15 @@ func expand(line string, p placeholders) ([]byte, error) {
 	}
 }
 
+// value returns what the placeholder {{name}} stands for.
 func (p placeholders) value(name string) ([]byte, error) {
-	switch name {
-	case "WS":
-		return []byte(p.ws), nil
-	case "OUT":
-		return []byte(p.out), nil
-	case "SID":
-		return []byte(p.sid), nil
-	case "BIN":
-		return []byte(p.bin), nil
-	case "AUDIT":
-		return []byte(p.audit), nil
-	case "POLICY":
-		return []byte(p.policy), nil
-	case "SECRET":
-		return []byte(p.secret), nil
-	case "SECRETBODY":
-		return []byte(strings.TrimPrefix(p.secret, "ghp_")), nil
-	case "MARKERS":
-		return []byte(p.markers), nil
-	case "CR":
-		return []byte{'\r'}, nil
-	case "LF":
-		return []byte{'\n'}, nil
-	case "TAB":
-		return []byte{'\t'}, nil
-	case "BOM":
-		return []byte("\uFEFF"), nil
-	case "ESC":
-		return []byte{0x1b}, nil
+	named := map[string]string{
+		"WS": p.ws, "OUT": p.out, "SID": p.sid, "BIN": p.bin, "AUDIT": p.audit, "POLICY": p.policy,
+		"SECRET": p.secret, "SECRETBODY": strings.TrimPrefix(p.secret, "ghp_"), "MARKERS": p.markers,
+		"CR": "\r", "LF": "\n", "TAB": "\t", "BOM": "\uFEFF", "ESC": "\x1b",
+	}
+	if v, ok := named[name]; ok {
+		return []byte(v), nil
 	}
 	kind, arg, ok := strings.Cut(name, ":")
 	if !ok {

@@ -32,12 +32,7 @@ func TestHostile(t *testing.T) {
 				if c.rssMB > 0 {
 					t.Logf("bridge peak RSS (VmHWM) %d KiB, bound %d MiB", r.res.PeakRSSKB, c.rssMB)
 				}
-				for _, f := range append(r.bypasses, r.failures...) {
-					t.Error(f)
-				}
-				if t.Failed() || os.Getenv("HOSTILE_VERBOSE") == "1" {
-					t.Log(r.context())
-				}
+				r.report(t)
 			})
 		}
 	}
@@ -59,6 +54,18 @@ func (v *verdict) bypass(format string, args ...any) {
 
 func (v *verdict) fail(format string, args ...any) {
 	v.failures = append(v.failures, fmt.Sprintf(format, args...))
+}
+
+// report fails t with every bypass and failure of the run, and logs its
+// context when t failed or HOSTILE_VERBOSE=1.
+func (v *verdict) report(t *testing.T) {
+	t.Helper()
+	for _, f := range append(v.bypasses, v.failures...) {
+		t.Error(f)
+	}
+	if t.Failed() || os.Getenv("HOSTILE_VERBOSE") == "1" {
+		t.Log(v.context())
+	}
 }
 
 // context is what a reader of a failure needs to see.

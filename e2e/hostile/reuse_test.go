@@ -46,12 +46,7 @@ func TestHostileReusedBlocks(t *testing.T) {
 			if i := strings.Index(r.stderr, "audit append failed"); i >= 0 {
 				r.fail("the bridge could not write a record: %.300s", r.stderr[i:])
 			}
-			for _, f := range append(r.bypasses, r.failures...) {
-				t.Error(f)
-			}
-			if t.Failed() {
-				t.Log(r.context())
-			}
+			r.report(t)
 		})
 	}
 }
