@@ -169,10 +169,12 @@ func TestEnforceStaleApproval(t *testing.T) {
 }
 
 // TestEnforceCallStateIsBounded: calls left open with huge inputs hold a
-// bounded amount of memory, and closing the session frees it.
+// bounded amount of memory, and closing the session frees it. Each input
+// is 4 MiB, 64 times maxKept: a call that kept its input, or a slice of
+// the line it came in, would hold 20 times the 4 MiB bound.
 func TestEnforceCallStateIsBounded(t *testing.T) {
 	x, root, handle, forwarded := directEnforcer(t)
-	const calls, size = 20, 50 << 20
+	const calls, size = 20, 4 << 20
 	before := heapAlloc()
 	content := strings.Repeat("x", size)
 	for i := range calls {
