@@ -52,7 +52,7 @@ func parseChunkLine(dir Direction, line []byte) *Message {
 	if !ok || string(line[i:]) != chunkLineTail {
 		return nil
 	}
-	return &Message{Dir: dir, Raw: line, Kind: KindNotification, Method: "session/update",
+	return &Message{Dir: dir, Raw: line, parsedAt: addressOf(line), parsedLen: len(line), Kind: KindNotification, Method: "session/update",
 		Params: line[len(chunkLineHead) : len(line)-1], env: envJSONRPC | envMethod | envParams, chunk: true, chunkLine: true}
 }
 
@@ -64,11 +64,17 @@ func parseChunkLine(dir Direction, line []byte) *Message {
 // have the form too. The text's end is where the form's tail starts, so
 // finding it costs no pass over the text.
 func (m *Message) ChunkLine() (params, sessionID []byte, variant string, text []byte, ok bool) {
-	if !m.chunkLine {
+	if !m.chunkLine || !m.intact() {
 		return nil, nil, "", nil, false
 	}
+	// A middleware that set Raw or Params to other bytes (Message asks for
+	// WithRaw or Patch instead) made the form's parts stale: the parts are
+	// given only while Params is still the form's params within Raw.
 	line := m.Raw
 	sid := len(chunkLineHead) + len(chunkLineSession)
+	if len(line) < sid+len(chunkLineTail) || !sameMemory(m.Params, line[len(chunkLineHead):len(line)-1]) {
+		return nil, nil, "", nil, false
+	}
 	i, err := rawjson.SkipValue(line, sid)
 	if err != nil {
 		return nil, nil, "", nil, false // parseChunkLine read a string there
@@ -81,6 +87,14 @@ func (m *Message) ChunkLine() (params, sessionID []byte, variant string, text []
 			break
 		}
 	}
+	if variant == "" || at+len(chunkLineContent) > len(line)-len(chunkLineTail) {
+		return nil, nil, "", nil, false
+	}
 	text = line[at+len(chunkLineContent) : len(line)-len(chunkLineTail)]
 	return m.Params, line[sid:i], variant, text, true
+}
+
+// sameMemory reports whether a and b are the same bytes in memory.
+func sameMemory(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }

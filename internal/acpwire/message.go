@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
@@ -121,6 +122,36 @@ type Message struct {
 	// memo is a reading of the message's bytes kept for the features that
 	// read them the same way (see Memo).
 	memo *memo
+	// parsedAt and parsedLen say where the line the message was parsed
+	// from lies: chunk, chunkLine and strict describe it, and hold only
+	// while Raw is still it (intact). An address, not a slice, so that a
+	// copy of the message that drops Raw (a request held while the person
+	// decides) does not keep the bytes alive.
+	parsedAt  uintptr
+	parsedLen int
+}
+
+// intact reports whether m still carries the bytes it was parsed from,
+// with Params within them: a middleware that set Raw or Params to other
+// bytes (Message asks for WithRaw or Patch instead) makes the marks the
+// wire set on the parsed bytes describe something else.
+func (m *Message) intact() bool {
+	if len(m.Raw) != m.parsedLen || len(m.Raw) > 0 && addressOf(m.Raw) != m.parsedAt {
+		return false
+	}
+	if len(m.Params) == 0 {
+		return true
+	}
+	off := cap(m.Raw) - cap(m.Params)
+	return off >= 0 && off+len(m.Params) <= len(m.Raw) && &m.Raw[off] == &m.Params[0]
+}
+
+// addressOf returns where b's first byte lies, or 0 for an empty b.
+func addressOf(b []byte) uintptr {
+	if len(b) == 0 {
+		return 0
+	}
+	return uintptr(unsafe.Pointer(&b[0]))
 }
 
 // fate is what the bridge did with a message it received.
@@ -170,7 +201,7 @@ func parse(dir Direction, line []byte) (*Message, bool) {
 // parseMembers is parse for any line: it reads the line member by member
 // as it validates it.
 func parseMembers(dir Direction, line []byte) (*Message, bool) {
-	m := &Message{Dir: dir, Raw: line}
+	m := &Message{Dir: dir, Raw: line, parsedAt: addressOf(line), parsedLen: len(line)}
 	i := skipJSONSpace(line, 0)
 	if i < len(line) && line[i] == '[' {
 		if !rawjson.Valid(line) {
@@ -415,9 +446,9 @@ func methodName(v []byte) (string, bool) {
 // or a name differing only in case from a field features read, and every
 // string is valid UTF-8. A message failing that check reaches no
 // middleware. It is false for a text chunk (see TextChunk), for a
-// replacement built with WithRaw or Patch, and for a message no Bridge
-// received.
-func (m *Message) CheckedStrictly() bool { return m.strict }
+// replacement built with WithRaw or Patch, for a message no Bridge
+// received, and for one whose Raw or Params a middleware set to other bytes.
+func (m *Message) CheckedStrictly() bool { return m.strict && m.intact() }
 
 // TextChunk reports whether m is a session/update notification streaming
 // text (agent_message_chunk, agent_thought_chunk, user_message_chunk) under
@@ -425,7 +456,8 @@ func (m *Message) CheckedStrictly() bool { return m.strict }
 // holds two names equal under case folding or a name differing only in
 // case from a field features read, and its params.update.sessionUpdate is
 // one of those variants. Deeper names and the text itself are not checked.
-func (m *Message) TextChunk() bool { return m.chunk }
+// It is false once a middleware set m's Raw or Params to other bytes.
+func (m *Message) TextChunk() bool { return m.chunk && m.intact() }
 
 // IsRequest reports whether m is a request for method.
 func (m *Message) IsRequest(method string) bool {
