@@ -212,19 +212,23 @@ func valueSize(v any) int {
 	return 16
 }
 
-// Append queues ev. After Close it appends directly.
+// Append queues ev. After Close it appends directly, once every record
+// queued before Close is written: the chain keeps the order of the calls.
 func (q *QueuedRecorder) Append(ev audit.Event) error {
 	if !q.enqueue(queued{ev: ev, size: eventSize(ev)}) {
+		<-q.done
 		return q.r.Append(ev)
 	}
 	return nil
 }
 
 // AppendSync queues ev behind everything queued before it and waits until
-// the underlying recorder has written it.
+// the underlying recorder has written it. After Close it appends directly,
+// as Append does.
 func (q *QueuedRecorder) AppendSync(ev audit.Event) error {
 	res := make(chan error, 1)
 	if !q.enqueue(queued{ev: ev, res: res, size: eventSize(ev)}) {
+		<-q.done
 		return q.r.AppendSync(ev)
 	}
 	return <-res
