@@ -12,14 +12,29 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
 
-// writeAuditLog writes a two-session log through the audit package.
-func writeAuditLog(t *testing.T, path string) {
+// writeEvents writes evs through the audit package to a new log at path,
+// one second apart from 2026-11-21 20:00:01 UTC, with runID as the run's
+// id (the log picks one when it is empty).
+func writeEvents(t *testing.T, path, runID string, evs []audit.Event) {
 	t.Helper()
 	clock := time.Date(2026, 11, 21, 20, 0, 0, 0, time.UTC)
-	l, err := audit.Open(path, audit.Options{Now: func() time.Time { clock = clock.Add(time.Second); return clock }, RunID: "20261121T200000Z-0000000a"})
+	l, err := audit.Open(path, audit.Options{Now: func() time.Time { clock = clock.Add(time.Second); return clock }, RunID: runID})
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, ev := range evs {
+		if err := l.Append(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeAuditLog writes a two-session log through the audit package.
+func writeAuditLog(t *testing.T, path string) {
+	t.Helper()
 	agent := audit.Actor{ID: "agent:claude-code", Role: "operator"}
 	evs := []audit.Event{
 		{Actor: audit.Actor{ID: "user:ide"}, Action: "session.prompt", Subject: audit.Subject{Kind: "session", Ref: "s1"}, Input: "fix the build"},
@@ -33,14 +48,7 @@ func writeAuditLog(t *testing.T, path string) {
 				Arguments: map[string]any{"path": "main.go"}, Result: "ok", Approval: "user:alice"}}},
 		{Actor: audit.Actor{ID: "user:ide"}, Action: "session.prompt", Subject: audit.Subject{Kind: "session", Ref: "s2"}, Input: "hello"},
 	}
-	for _, ev := range evs {
-		if err := l.Append(ev); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeEvents(t, path, "20261121T200000Z-0000000a", evs)
 }
 
 func TestAuditCommands(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 	"github.com/acp-bridge/acp-bridge/internal/terminaltest"
@@ -22,11 +21,6 @@ const forgedPrefix = "FORGEDROW"
 // agent's agentInfo.
 func writeHostileLog(t *testing.T, path string) {
 	t.Helper()
-	clock := time.Date(2026, 11, 21, 20, 0, 0, 0, time.UTC)
-	l, err := audit.Open(path, audit.Options{Now: func() time.Time { clock = clock.Add(time.Second); return clock }})
-	if err != nil {
-		t.Fatal(err)
-	}
 	const row = forgedPrefix + " 12:00:00.000 99 tool.call allow"
 	sid := "s1\x1b[2J\n" + row
 	evs := []audit.Event{
@@ -52,14 +46,7 @@ func writeHostileLog(t *testing.T, path string) {
 		{Actor: audit.Actor{ID: "agent:x", Role: "operator"}, Action: "terminal.create", Subject: audit.Subject{Kind: "terminal", Ref: "echo\r\n" + row, Path: "/w\x1b]0;title\x07"},
 			Policy: &audit.Policy{Ref: "allow-echo", Decision: audit.DecisionAllow}, Metadata: map[string]any{"session": sid}},
 	}
-	for _, ev := range evs {
-		if err := l.Append(ev); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeEvents(t, path, "", evs)
 }
 
 // TestAuditViewsHostile runs every human view of the real command over the

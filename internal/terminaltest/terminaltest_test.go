@@ -6,17 +6,16 @@ import (
 )
 
 func TestActsOn(t *testing.T) {
-	for _, tt := range []struct {
-		r    rune
-		want bool
-	}{
-		{'a', false}, {' ', false}, {'é', false}, {'\u00a0', false}, {'\u4e16', false},
-		{'\n', true}, {'\t', true}, {'\x1b', true}, {'\x7f', true}, {'\u0085', true},
-		{'\u200b', true}, {'\u202e', true}, {'\u2066', true}, {'\ufeff', true},
-		{'\u2028', true}, {'\u2029', true},
-	} {
-		if got := ActsOn(tt.r); got != tt.want {
-			t.Errorf("ActsOn(%U) = %v, want %v", tt.r, got, tt.want)
+	const acted = "\n\t\r\x00\x1b\x7f\u0085\u009b\u200b\u200e\u202e\u2066\ufeff\u2028\u2029"
+	const printed = "a Z0 ~é\u00a0\u4e16\U0001d11e"
+	for _, r := range acted {
+		if !ActsOn(r) {
+			t.Errorf("ActsOn(%U) = false, want true", r)
+		}
+	}
+	for _, r := range printed {
+		if ActsOn(r) {
+			t.Errorf("ActsOn(%U) = true, want false", r)
 		}
 	}
 }
@@ -33,23 +32,22 @@ func (r *recorder) Errorf(format string, args ...any) {
 	r.errs = append(r.errs, fmt.Sprintf(format, args...))
 }
 
+// TestCheckPrintable: how many errors CheckPrintable reports for what a
+// view printed, with FORGED as the forged text.
 func TestCheckPrintable(t *testing.T) {
-	for _, tt := range []struct {
-		name, out string
-		errs      int
-	}{
-		{"plain lines", "TIME  ACTOR\nrow one\n", 0},
-		{"forged text inside a row", "row FORGED\n", 0},
-		{"escape", "row \x1b[2J\n", 1},
-		{"bidi override", "row \u202e\n", 1},
-		{"carriage return", "row\r\n", 1},
-		{"forged row", "row\n  FORGED row\n", 1},
-		{"escape and forged row", "\x1b\nFORGED\n", 2},
+	for out, want := range map[string]int{
+		"TIME  ACTOR\nrow one\n": 0,
+		"row FORGED\n":           0, // the forged text inside a row
+		"row \x1b[2J\n":          1,
+		"row \u202e\n":           1,
+		"row\r\n":                1,
+		"row\n  FORGED row\n":    1,
+		"\x1b\nFORGED\n":         2,
 	} {
 		r := &recorder{TB: t}
-		CheckPrintable(r, tt.name, tt.out, "FORGED")
-		if len(r.errs) != tt.errs {
-			t.Errorf("%s: %d errors %q, want %d", tt.name, len(r.errs), r.errs, tt.errs)
+		CheckPrintable(r, "view", out, "FORGED")
+		if len(r.errs) != want {
+			t.Errorf("CheckPrintable(%q): %d errors %q, want %d", out, len(r.errs), r.errs, want)
 		}
 	}
 }
