@@ -145,10 +145,13 @@ func refCheckChunk(line []byte, members []refMember) bool {
 	if variant < 0 {
 		return false
 	}
-	for _, v := range chunkVariants {
-		if bytes.HasPrefix(line[variant:], []byte(v)) {
-			return true
-		}
+	end, err := rawjson.SkipValue(line, variant)
+	if err != nil {
+		return false
+	}
+	switch string(line[variant:end]) {
+	case `"agent_message_chunk"`, `"agent_thought_chunk"`, `"user_message_chunk"`:
+		return true
 	}
 	return false
 }
