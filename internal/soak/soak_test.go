@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -29,24 +30,49 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
-// buildBridge builds cmd/acp-bridge into a temporary directory: the soak
-// measures the built bridge, as an IDE runs it. ACP_SOAK_BRIDGE names an
-// already built one instead (to hold another build to the bounds).
+// built is the bridge buildBridge built, once per test process: each run
+// of TestSoak (-count, -cpu) measures the same binary, and the link does
+// not cost each of them again.
+var built struct {
+	once sync.Once
+	dir  string // temporary directory holding it, removed by TestMain
+	path string
+	err  error
+}
+
+// buildBridge builds cmd/acp-bridge into a temporary directory, the first
+// time it is called: the soak measures the built bridge, as an IDE runs
+// it. ACP_SOAK_BRIDGE names an already built one instead (to hold another
+// build to the bounds).
 func buildBridge(tb testing.TB) string {
 	tb.Helper()
 	if p := os.Getenv("ACP_SOAK_BRIDGE"); p != "" {
 		return p
 	}
-	out := filepath.Join(tb.TempDir(), "acp-bridge")
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	cmd := exec.Command(gobin, "build", "-o", out, "github.com/acp-bridge/acp-bridge/cmd/acp-bridge")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		tb.Fatalf("building acp-bridge: %v\n%s", err, b)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "acp-soak-bridge"); built.err != nil {
+			return
+		}
+		out := filepath.Join(built.dir, "acp-bridge")
+		gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+		cmd := exec.Command(gobin, "build", "-o", out, "github.com/acp-bridge/acp-bridge/cmd/acp-bridge")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("building acp-bridge: %v\n%s", err, b)
+			return
+		}
+		built.path = out
+	})
+	if built.err != nil {
+		tb.Fatal(built.err)
 	}
-	return out
+	return built.path
 }
 
 // config returns a run of one turn of n messages of mix through bridge.
