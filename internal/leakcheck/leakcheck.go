@@ -58,10 +58,15 @@ func Check(t testing.TB) {
 	})
 }
 
-// stacks returns every goroutine's stack, separated by blank lines.
+// stacks returns every goroutine's stack, separated by blank lines. The
+// buffer grows until the dump fits: runtime.Stack cuts what does not.
 func stacks() string {
-	buf := make([]byte, 1<<20)
-	return string(buf[:runtime.Stack(buf, true)])
+	for size := 1 << 20; ; size *= 2 {
+		buf := make([]byte, size)
+		if n := runtime.Stack(buf, true); n < size {
+			return string(buf[:n])
+		}
+	}
 }
 
 func goroutineIDs(all string) map[string]bool {

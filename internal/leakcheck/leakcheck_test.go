@@ -160,3 +160,18 @@ func TestCheckSeesPastAnEndedGoroutine(t *testing.T) {
 		t.Errorf("Check reported %q; want the goroutine left running", r.errors)
 	}
 }
+
+// TestStacksWhole: the dump Check compares holds every goroutine, however
+// many run; one cut at a fixed size hides the goroutines past the cut, a
+// leak among them included.
+func TestStacksWhole(t *testing.T) {
+	const n = 5000 // some 300 bytes of stack each: more than 1 MiB in all
+	stop := make(chan struct{})
+	defer close(stop)
+	for range n {
+		startLeaky(stop)
+	}
+	if got := strings.Count(stacks(), "leakcheck.leaky("); got != n {
+		t.Errorf("the dump holds %d of the %d goroutines running leaky", got, n)
+	}
+}
