@@ -42,23 +42,23 @@ func tsSDKRequest(line []byte) bool {
 // goRequest models a Go peer decoding into a struct with encoding/json:
 // names match case-insensitively, the last duplicate wins.
 func goRequest(line []byte) bool {
-	var r struct {
-		ID     json.RawMessage `json:"id"`
-		Method *string         `json:"method"`
-	}
-	if err := json.Unmarshal(line, &r); err != nil {
-		return false
-	}
-	return r.Method != nil && r.ID != nil
+	return structRequest[json.RawMessage](line, json.Unmarshal)
 }
 
 // v2Request models a peer decoding with go-json-experiment/json.
 func v2Request(line []byte) bool {
+	return structRequest[jsontext.Value](line, func(b []byte, v any) error { return jsonv2.Unmarshal(b, v) })
+}
+
+// structRequest reports whether unmarshal, decoding line into a struct
+// with id (held as raw JSON of type ID) and method fields, finds both: a
+// Go peer's test for a request.
+func structRequest[ID ~[]byte](line []byte, unmarshal func([]byte, any) error) bool {
 	var r struct {
-		ID     jsontext.Value `json:"id"`
-		Method *string        `json:"method"`
+		ID     ID      `json:"id"`
+		Method *string `json:"method"`
 	}
-	if err := jsonv2.Unmarshal(line, &r); err != nil {
+	if err := unmarshal(line, &r); err != nil {
 		return false
 	}
 	return r.Method != nil && r.ID != nil
