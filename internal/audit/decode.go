@@ -197,9 +197,10 @@ func (d *fastDecoder) number() (any, bool) {
 		}
 	}
 	f, err := strconv.ParseFloat(string(s[start:i]), 64)
-	if err != nil {
+	if err != nil || d.marks && !keptExactly(s[start:i], f) {
 		// The text is of JSON's grammar, so the error is ErrRange: a
-		// magnitude beyond the largest double.
+		// magnitude beyond the largest double. With marks, a number the
+		// double does not keep (-0, 1e-400, 2^53+1) is a marker too.
 		if !d.marks {
 			return nil, false
 		}

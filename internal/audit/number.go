@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 )
 
 // A number of JSON's grammar beyond a double's range (1e999, or a
@@ -15,9 +17,11 @@ import (
 // object holding its text, {"$number": "1e999"}, and the rest of the
 // event is recorded and redacted as usual. A caller's own "$number" key
 // is escaped to "$$number" (escapeMarkerKey), so it never passes for the
-// marker. A number that rounds to a double (-0, 1e-400, which underflows
-// to 0, a long digit string within range) keeps its canonical form, as
-// it always has.
+// marker. So is a number the canonical form would change: one whose
+// double's shortest text names another value than the text sent (-0, whose
+// canonical form is 0; 1e-400, which underflows to 0; 9007199254740993,
+// which rounds to ...992; 0.10000000000000001). Another spelling of the
+// same value (1.0, 1E2, 1 followed by 300 zeros) is written canonically.
 
 // numberMarker is, in a decoded tree, a number no double holds: its JSON
 // text as it came.
@@ -102,4 +106,86 @@ func numbersOf(v any) any {
 		}
 	}
 	return v
+}
+
+// keptExactly reports whether f, the double the JSON number text reads
+// as, has a canonical form naming the same decimal value as text (sign
+// included, so -0 is not kept). Integers of up to 15 digits are kept by
+// any double without a look.
+func keptExactly(text []byte, f float64) bool {
+	neg := text[0] == '-'
+	digits := text
+	if neg {
+		digits = text[1:]
+	}
+	if len(digits) <= 15 && (len(digits) == 1 || digits[0] != '0') && plainDigits(digits) {
+		return !neg || digits[0] != '0'
+	}
+	var buf [32]byte
+	short := strconv.AppendFloat(buf[:0], math.Abs(f), 'e', -1, 64)
+	if f == 0 {
+		short = short[:0] // no significant digit
+	}
+	wantDigits, wantExp := significand(digits)
+	gotDigits, gotExp := significand(short)
+	if len(wantDigits) == 0 || len(gotDigits) == 0 {
+		return len(wantDigits) == len(gotDigits) && !neg
+	}
+	return neg == (f < 0) && wantExp == gotExp && string(wantDigits) == string(gotDigits)
+}
+
+// plainDigits reports whether b is all decimal digits.
+func plainDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// significand returns the significant digits of num, an unsigned number
+// of JSON's grammar or strconv's 'e' form, without leading or trailing
+// zeros, and the exponent e such that num is 0.DIGITS times ten to the e;
+// no digits for zero. An exponent too long to matter saturates.
+func significand(num []byte) (digits []byte, exp int) {
+	mant, expText := num, []byte(nil)
+	if i := bytes.IndexAny(num, "eE"); i >= 0 {
+		mant, expText = num[:i], num[i+1:]
+	}
+	point := len(mant)
+	for i, c := range mant {
+		if c == '.' {
+			point = i
+			break
+		}
+	}
+	all := make([]byte, 0, len(mant))
+	for _, c := range mant {
+		if c != '.' {
+			all = append(all, c)
+		}
+	}
+	lead := 0
+	for lead < len(all) && all[lead] == '0' {
+		lead++
+	}
+	all = bytes.TrimRight(all[lead:], "0")
+	if len(all) == 0 {
+		return nil, 0
+	}
+	e, neg := 0, false
+	if len(expText) > 0 && (expText[0] == '+' || expText[0] == '-') {
+		neg = expText[0] == '-'
+		expText = expText[1:]
+	}
+	for _, c := range expText {
+		if e < 1<<20 {
+			e = 10*e + int(c-'0')
+		}
+	}
+	if neg {
+		e = -e
+	}
+	return all, point - lead + e
 }

@@ -34,7 +34,7 @@ func TestNumberOutOfRangeRecorded(t *testing.T) {
 		{"deep", Event{Input: json.RawMessage(`{"command":"` + cmd + `","d":` + strings.Repeat("[", maxDepth+2) + `1e999` + strings.Repeat("]", maxDepth+2) + `}`)},
 			[]string{cmd, `[[{"$number":"1e999"}]]`}},
 		{"in range", Event{Input: json.RawMessage(`{"command":"` + cmd + `","a":-0,"b":1e-400,"c":1` + strings.Repeat("0", 300) + `}`)},
-			[]string{cmd, `"a":0,"b":0,"c":1e+300`}},
+			[]string{cmd, `"a":{"$number":"-0"},"b":{"$number":"1e-400"},"c":1e+300`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "audit.jsonl")
