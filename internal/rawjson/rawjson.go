@@ -50,15 +50,11 @@ func Members(obj []byte) ([]Member, error) {
 
 // Elements returns the raw elements of the JSON array arr.
 func Elements(arr []byte) ([][]byte, error) {
-	i := skipSpace(arr, 0)
-	if i >= len(arr) || arr[i] != '[' {
-		return nil, fmt.Errorf("rawjson: not an array")
+	i, empty, err := opening(arr, 0, '[')
+	if err != nil || empty {
+		return nil, err
 	}
 	var out [][]byte
-	i = skipSpace(arr, i+1)
-	if i < len(arr) && arr[i] == ']' {
-		return out, nil
-	}
 	for {
 		start := i
 		end, err := skipValue(arr, i, 0)
@@ -67,14 +63,11 @@ func Elements(arr []byte) ([][]byte, error) {
 		}
 		out = append(out, arr[start:end])
 		i = skipSpace(arr, end)
-		if i >= len(arr) {
-			return nil, fmt.Errorf("rawjson: unterminated array")
-		}
-		if arr[i] == ']' {
+		if i >= len(arr) || arr[i] != ',' {
+			if _, err := closing(arr, i, ']'); err != nil {
+				return nil, err
+			}
 			return out, nil
-		}
-		if arr[i] != ',' {
-			return nil, fmt.Errorf("rawjson: expected ',' or ']' at offset %d", i)
 		}
 		i = skipSpace(arr, i+1)
 	}
@@ -127,13 +120,9 @@ func eachMember(obj []byte, fn func(Member) bool) error {
 // eachRawMember calls fn with the quoted name and the value offsets of each
 // member of obj until fn returns false.
 func eachRawMember(obj []byte, fn func(name []byte, vstart, vend int) bool) error {
-	i := skipSpace(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
-		return fmt.Errorf("rawjson: not an object")
-	}
-	i = skipSpace(obj, i+1)
-	if i < len(obj) && obj[i] == '}' {
-		return nil
+	i, empty, err := opening(obj, 0, '{')
+	if err != nil || empty {
+		return err
 	}
 	for {
 		if i >= len(obj) || obj[i] != '"' {
@@ -158,14 +147,9 @@ func eachRawMember(obj []byte, fn func(name []byte, vstart, vend int) bool) erro
 			return nil
 		}
 		i = skipSpace(obj, vend)
-		if i >= len(obj) {
-			return fmt.Errorf("rawjson: unterminated object")
-		}
-		if obj[i] == '}' {
-			return nil
-		}
-		if obj[i] != ',' {
-			return fmt.Errorf("rawjson: expected ',' or '}' at offset %d", i)
+		if i >= len(obj) || obj[i] != ',' {
+			_, err := closing(obj, i, '}')
+			return err
 		}
 		i = skipSpace(obj, i+1)
 	}
@@ -507,14 +491,8 @@ func skipValue(b []byte, i, depth int) (int, error) {
 				return 0, err
 			}
 			j = skipSpace(b, e)
-			if j >= len(b) {
-				return 0, fmt.Errorf("rawjson: unexpected end of input")
-			}
-			if b[j] == closer {
-				return j + 1, nil
-			}
-			if b[j] != ',' {
-				return 0, fmt.Errorf("rawjson: expected ',' at offset %d", j)
+			if j >= len(b) || b[j] != ',' {
+				return closing(b, j, closer)
 			}
 			j = skipSpace(b, j+1)
 		}

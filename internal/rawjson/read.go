@@ -1,6 +1,9 @@
 package rawjson
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // ReadObject reads the JSON object starting at b[i] (white space before it
 // allowed) in one pass: it calls member with each member's name as written
@@ -13,13 +16,9 @@ import "fmt"
 // finds the structure of b, not whether b is valid JSON (strings' contents
 // are not checked): run it on bytes already validated.
 func ReadObject(b []byte, i int, member func(name []byte, at int) (int, error)) (int, error) {
-	i = skipSpace(b, i)
-	if i >= len(b) || b[i] != '{' {
-		return 0, fmt.Errorf("rawjson: not an object at offset %d", i)
-	}
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return i + 1, nil
+	i, empty, err := opening(b, i, '{')
+	if err != nil || empty {
+		return i, err
 	}
 	for {
 		if i >= len(b) || b[i] != '"' {
@@ -46,14 +45,8 @@ func ReadObject(b []byte, i int, member func(name []byte, at int) (int, error)) 
 			return 0, fmt.Errorf("rawjson: member %s read to offset %d, outside its value at %d", name, end, at)
 		}
 		i = skipSpace(b, end)
-		if i >= len(b) {
-			return 0, fmt.Errorf("rawjson: unterminated object")
-		}
-		if b[i] == '}' {
-			return i + 1, nil
-		}
-		if b[i] != ',' {
-			return 0, fmt.Errorf("rawjson: expected ',' or '}' at offset %d", i)
+		if i >= len(b) || b[i] != ',' {
+			return closing(b, i, '}')
 		}
 		i = skipSpace(b, i+1)
 	}
@@ -64,13 +57,9 @@ func ReadObject(b []byte, i int, member func(name []byte, at int) (int, error)) 
 // element and returns the offset just past it. ReadArray returns the offset
 // just past the array.
 func ReadArray(b []byte, i int, elem func(at int) (int, error)) (int, error) {
-	i = skipSpace(b, i)
-	if i >= len(b) || b[i] != '[' {
-		return 0, fmt.Errorf("rawjson: not an array at offset %d", i)
-	}
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == ']' {
-		return i + 1, nil
+	i, empty, err := opening(b, i, '[')
+	if err != nil || empty {
+		return i, err
 	}
 	for {
 		if i >= len(b) {
@@ -84,14 +73,8 @@ func ReadArray(b []byte, i int, elem func(at int) (int, error)) (int, error) {
 			return 0, fmt.Errorf("rawjson: element read to offset %d, outside its value at %d", end, i)
 		}
 		i = skipSpace(b, end)
-		if i >= len(b) {
-			return 0, fmt.Errorf("rawjson: unterminated array")
-		}
-		if b[i] == ']' {
-			return i + 1, nil
-		}
-		if b[i] != ',' {
-			return 0, fmt.Errorf("rawjson: expected ',' or ']' at offset %d", i)
+		if i >= len(b) || b[i] != ',' {
+			return closing(b, i, ']')
 		}
 		i = skipSpace(b, i+1)
 	}
@@ -101,4 +84,38 @@ func ReadArray(b []byte, i int, elem func(at int) (int, error)) (int, error) {
 // (white space before it allowed), finding its end as Members does.
 func SkipValue(b []byte, i int) (int, error) {
 	return skipValue(b, skipSpace(b, i), 0)
+}
+
+// opening returns the offset of the first member or element of the object
+// ('{') or array ('[') that starts at b[i] (white space before it allowed),
+// or, when it is empty, empty and the offset just past it.
+func opening(b []byte, i int, opener byte) (next int, empty bool, err error) {
+	what, closer := "object", byte('}')
+	if opener == '[' {
+		what, closer = "array", ']'
+	}
+	i = skipSpace(b, i)
+	if i >= len(b) || b[i] != opener {
+		return 0, false, fmt.Errorf("rawjson: not an %s at offset %d", what, i)
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == closer {
+		return i + 1, true, nil
+	}
+	return i, false, nil
+}
+
+// closing returns the offset just past b[i] if it is closer, which ends the
+// object ('}') or array (']') whose last member or element ended before i,
+// and otherwise an error saying what was expected there.
+func closing(b []byte, i int, closer byte) (int, error) {
+	switch {
+	case i < len(b) && b[i] == closer:
+		return i + 1, nil
+	case i < len(b):
+		return 0, fmt.Errorf("rawjson: expected ',' or '%c' at offset %d", closer, i)
+	case closer == '}':
+		return 0, errors.New("rawjson: unterminated object")
+	}
+	return 0, errors.New("rawjson: unterminated array")
 }

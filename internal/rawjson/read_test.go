@@ -109,6 +109,37 @@ func TestReadObject(t *testing.T) {
 	}
 }
 
+// TestStructureErrors: an object or array must open with its byte, and
+// after each member or element comes a ',' or the byte that closes it;
+// where not, every reader's error says what was expected where, or that
+// the input ended.
+func TestStructureErrors(t *testing.T) {
+	read := func(b []byte) error { var sb strings.Builder; _, err := outlineRead(&sb, b, 0); return err }
+	skip := func(b []byte) error { _, err := SkipValue(b, 0); return err }
+	members := func(b []byte) error { _, err := Members(b); return err }
+	elements := func(b []byte) error { _, err := Elements(b); return err }
+	object := func(b []byte) error { _, err := ReadObject(b, 0, nil); return err }
+	array := func(b []byte) error { _, err := ReadArray(b, 0, nil); return err }
+	tests := []struct {
+		doc, want string
+		readers   map[string]func([]byte) error
+	}{
+		{` [1]`, "rawjson: not an object at offset 1", map[string]func([]byte) error{"ReadObject": object, "Members": members}},
+		{`{}`, "rawjson: not an array at offset 0", map[string]func([]byte) error{"ReadArray": array, "Elements": elements}},
+		{`{"a":1`, "rawjson: unterminated object", map[string]func([]byte) error{"ReadObject": read, "SkipValue": skip, "Members": members}},
+		{`{"a":1 "b":2}`, "rawjson: expected ',' or '}' at offset 7", map[string]func([]byte) error{"ReadObject": read, "SkipValue": skip, "Members": members}},
+		{`[1, 2`, "rawjson: unterminated array", map[string]func([]byte) error{"ReadArray": read, "SkipValue": skip, "Elements": elements}},
+		{`[1, 2 }`, "rawjson: expected ',' or ']' at offset 6", map[string]func([]byte) error{"ReadArray": read, "SkipValue": skip, "Elements": elements}},
+	}
+	for _, tt := range tests {
+		for name, f := range tt.readers {
+			if err := f([]byte(tt.doc)); err == nil || err.Error() != tt.want {
+				t.Errorf("%s(%s) = %v, want %s", name, tt.doc, err, tt.want)
+			}
+		}
+	}
+}
+
 // TestReadObjectBadOffset: a value of the wrong kind, or a callback that
 // reports an end outside its value, is an error, not a read past it.
 func TestReadObjectBadOffset(t *testing.T) {

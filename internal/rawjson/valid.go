@@ -23,63 +23,42 @@ func validValue(b []byte, i, depth int) (int, bool) {
 	switch c := b[i]; {
 	case c == '"':
 		return validString(b, i)
-	case c == '{':
+	case c == '{' || c == '[':
 		if depth >= maxDepth {
 			return 0, false
 		}
+		closer := byte('}')
+		if c == '[' {
+			closer = ']'
+		}
 		i = skipSpace(b, i+1)
-		if i < len(b) && b[i] == '}' {
+		if i < len(b) && b[i] == closer {
 			return i + 1, true
 		}
 		for {
-			if i >= len(b) || b[i] != '"' {
-				return 0, false
+			if c == '{' {
+				if i >= len(b) || b[i] != '"' {
+					return 0, false
+				}
+				end, ok := validString(b, i)
+				if !ok {
+					return 0, false
+				}
+				i = skipSpace(b, end)
+				if i >= len(b) || b[i] != ':' {
+					return 0, false
+				}
+				i = skipSpace(b, i+1)
 			}
-			end, ok := validString(b, i)
-			if !ok {
-				return 0, false
-			}
-			i = skipSpace(b, end)
-			if i >= len(b) || b[i] != ':' {
-				return 0, false
-			}
-			end, ok = validValue(b, skipSpace(b, i+1), depth+1)
-			if !ok {
-				return 0, false
-			}
-			i = skipSpace(b, end)
-			if i >= len(b) {
-				return 0, false
-			}
-			if b[i] == '}' {
-				return i + 1, true
-			}
-			if b[i] != ',' {
-				return 0, false
-			}
-			i = skipSpace(b, i+1)
-		}
-	case c == '[':
-		if depth >= maxDepth {
-			return 0, false
-		}
-		i = skipSpace(b, i+1)
-		if i < len(b) && b[i] == ']' {
-			return i + 1, true
-		}
-		for {
 			end, ok := validValue(b, i, depth+1)
 			if !ok {
 				return 0, false
 			}
 			i = skipSpace(b, end)
-			if i >= len(b) {
-				return 0, false
-			}
-			if b[i] == ']' {
+			if i < len(b) && b[i] == closer {
 				return i + 1, true
 			}
-			if b[i] != ',' {
+			if i >= len(b) || b[i] != ',' {
 				return 0, false
 			}
 			i = skipSpace(b, i+1)
