@@ -230,7 +230,9 @@ func decodeTree(data []byte) (any, error) {
 // hashHex returns the lowercase hex SHA-256 of b.
 func hashHex(b []byte) string {
 	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	var h [2 * sha256.Size]byte
+	hex.Encode(h[:], sum[:])
+	return string(h[:])
 }
 
 // jsonInt returns n as a JSON number in a decoded tree.

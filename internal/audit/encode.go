@@ -136,7 +136,23 @@ func (r *redactor) appendToolCall(dst []byte, tc *ToolCall) ([]byte, error) {
 			if m.s == "" && m.k != "kind" {
 				continue
 			}
-			t = m.s
+			// As appendCanonical of the redactor's tree of m.s, without
+			// boxing the string.
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = append(appendCanonicalString(dst, m.k), ':')
+			out, changed := r.str(m.s)
+			if !changed {
+				dst = appendCanonicalString(dst, m.s)
+				continue
+			}
+			var err error
+			if dst, err = appendCanonical(dst, out); err != nil {
+				return dst, err
+			}
+			continue
 		case m.v == nil:
 			continue
 		default:

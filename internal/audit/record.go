@@ -126,7 +126,9 @@ func (l *Log) prepare(ev *Event) (*prepared, error) {
 		return nil, err
 	}
 	if mirror != nil {
-		over = append(over, member{"toolCall", *mirror})
+		// The pointer: encoded as the ToolCall it points to, without
+		// boxing a copy.
+		over = append(over, member{"toolCall", mirror})
 	}
 	if len(ev.Metadata) > 0 || len(over) > 0 {
 		if p.metadata, err = l.metadataField(buf, ev.Metadata, over); err != nil {
@@ -296,6 +298,17 @@ func (l *Log) field(dst []byte, name string, v any, wrap bool) (out, part []byte
 			return l.capField(out, start)
 		}
 		dst = out[:start]
+	}
+	if st, ok := v.(*sharedTree); ok && st.canon != nil {
+		// A tool's output, read already: its canonical form, wrapped
+		// as fieldTree would wrap it.
+		start := len(dst)
+		if wrap && !isObject(st.v) {
+			dst = append(append(append(dst, `{"value":`...), st.canon...), '}')
+		} else {
+			dst = append(dst, st.canon...)
+		}
+		return l.capField(dst, start)
 	}
 	if raw, ok := v.(json.RawMessage); ok && len(raw) > 0 {
 		// Raw JSON (a tool call's input) is read in one pass where
