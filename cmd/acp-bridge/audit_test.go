@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/audit/audittest"
 )
 
 // writeEvents writes evs through the audit package to a new log at path,
@@ -18,18 +19,7 @@ import (
 func writeEvents(t *testing.T, path, runID string, evs []audit.Event) {
 	t.Helper()
 	clock := time.Date(2026, 11, 21, 20, 0, 0, 0, time.UTC)
-	l, err := audit.Open(path, audit.Options{Now: func() time.Time { clock = clock.Add(time.Second); return clock }, RunID: runID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, ev := range evs {
-		if err := l.Append(ev); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
+	audittest.Append(t, path, audit.Options{Now: func() time.Time { clock = clock.Add(time.Second); return clock }, RunID: runID}, evs...)
 }
 
 // writeAuditLog writes a two-session log through the audit package.
@@ -152,12 +142,7 @@ func TestAuditTailFollow(t *testing.T) {
 	if !strings.Contains(out.String(), "TIME") {
 		t.Fatalf("audit tail -f printed no header in 30 s:\n%s", out.String())
 	}
-	l, err := audit.Open(log, audit.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.AppendSync(audit.Event{Actor: audit.Actor{ID: "user:ide"}, Action: "session.prompt", Subject: audit.Subject{Kind: "session", Ref: "s3"}, Input: "followed prompt"})
-	l.Close()
+	audittest.Append(t, log, audit.Options{}, audit.Event{Actor: audit.Actor{ID: "user:ide"}, Action: "session.prompt", Subject: audit.Subject{Kind: "session", Ref: "s3"}, Input: "followed prompt"})
 	deadline = time.Now().Add(30 * time.Second)
 	for !strings.Contains(out.String(), "followed prompt") && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)

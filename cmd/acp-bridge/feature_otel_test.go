@@ -149,18 +149,12 @@ func TestAuditExport(t *testing.T) {
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "")
 	col := otelcoltest.Start(t)
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	l, err := audit.Open(path, audit.Options{MaxBytes: 1024})
-	if err != nil {
-		t.Fatal(err)
-	}
+	var evs []audit.Event
 	for i := range 20 {
-		ev := audit.Event{Actor: audit.Actor{ID: "user:ide"}, Action: "session.prompt", Subject: audit.Subject{Kind: "session", Ref: "s"},
-			Input: map[string]any{"n": i}}
-		if err := l.AppendSync(ev); err != nil {
-			t.Fatal(err)
-		}
+		evs = append(evs, audit.Event{Actor: audit.Actor{ID: "user:ide"}, Action: "session.prompt", Subject: audit.Subject{Kind: "session", Ref: "s"},
+			Input: map[string]any{"n": i}})
 	}
-	l.Close()
+	audittest.Append(t, path, audit.Options{MaxBytes: 1024}, evs...)
 	if m, _ := filepath.Glob(path + ".0*"); len(m) == 0 {
 		t.Fatal("the log did not rotate")
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/audit/audittest"
 )
 
 // chromiumPath finds Debian's chromium. In CI (CI set) a missing browser
@@ -202,19 +203,12 @@ func TestBrowser(t *testing.T) {
 	if !eval(`window.__marker = 1; true`) {
 		t.Fatal("marker")
 	}
-	l, err := audit.Open(logPath, audit.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	evil := "<script>window.__pwned=1</script><img src=x onerror=window.__pwned=2>\x1b[31mRED\x1b]0;title\x07"
-	if err := l.AppendSync(audit.Event{Actor: audit.Actor{ID: "agent:acpb", Role: "operator"}, Action: "tool.call",
+	audittest.Append(t, logPath, audit.Options{}, audit.Event{Actor: audit.Actor{ID: "agent:acpb", Role: "operator"}, Action: "tool.call",
 		Subject:  audit.Subject{Kind: "tool-call", Ref: "call_evil"},
 		Policy:   &audit.Policy{Ref: "rules-allow-1", Decision: audit.DecisionAllow},
 		Metadata: map[string]any{"session": "demo-session-1", "toolCall": audit.ToolCall{Kind: "tool-call", Session: "demo-session-1", ToolCallID: "call_evil", Tool: evil, Approval: "auto", Arguments: map[string]any{"command": "echo hi"}}},
-	}); err != nil {
-		t.Fatal(err)
-	}
-	l.Close()
+	})
 	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](`document.querySelector('[data-seq="22"]') !== null`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
 		upd, _ := chromedp.Run(tctx, chromedp.Evaluate[string](`document.body.getAttribute("data-updated") + " " + document.querySelectorAll("[data-seq]").length`))
 		t.Fatalf("the appended record did not appear: %v (%s)", err, upd)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/audit/audittest"
 )
 
 // stalledWriter is a ResponseWriter whose first write waits until the
@@ -53,7 +54,7 @@ func TestExportDoesNotHoldLock(t *testing.T) {
 				ts.Handler().ServeHTTP(w, req)
 			}()
 			<-w.started // the export is streaming, and the client not reading
-			appendEvents(t, path, audit.Options{}, audit.Event{Actor: audit.Actor{ID: "user:ide", Role: "user"}, Action: "session.prompt",
+			audittest.Append(t, path, audit.Options{}, audit.Event{Actor: audit.Actor{ID: "user:ide", Role: "user"}, Action: "session.prompt",
 				Subject: audit.Subject{Kind: "session", Ref: "sess-live"}, Input: "appended during " + target,
 				Metadata: map[string]any{"session": "sess-live"}})
 			if !x.mu.TryLock() {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/audit/audittest"
 )
 
 // TestEventsSinceRendering: a record appended after a page was rendered
@@ -26,7 +27,7 @@ func TestEventsSinceRendering(t *testing.T) {
 			}
 			events := html.UnescapeString(m[1])
 			// The log grows between the page and its stream.
-			appendEvents(t, path, audit.Options{}, bridgeStop)
+			audittest.Append(t, path, audit.Options{}, bridgeStop)
 			ts.logs[0].refresh()
 
 			resp := ts.open(t, events)

@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/audit/audittest"
 )
 
 // hostileTool is a tool title an agent chose: markup and terminal escapes.
@@ -52,26 +53,8 @@ func writeLog(t testing.TB, dir string) string {
 				"toolCall": audit.ToolCall{Kind: "tool-call", Session: "sess-1", ToolCallID: "call_2", Tool: hostileTool, Approval: "auto",
 					Arguments: map[string]any{"command": "=cmd|' /C calc'!A0"}}}},
 	}
-	appendEvents(t, path, audit.Options{}, events...)
+	audittest.Append(t, path, audit.Options{}, events...)
 	return path
-}
-
-// appendEvents appends evs to the log at path with the real audit writer
-// (a new run of it, opened with opts), and closes it.
-func appendEvents(t testing.TB, path string, opts audit.Options, evs ...audit.Event) {
-	t.Helper()
-	l, err := audit.Open(path, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, ev := range evs {
-		if err := l.AppendSync(ev); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // bridgeStop is the record a bridge run ends with.
@@ -359,7 +342,7 @@ func TestLiveAppendAndRotation(t *testing.T) {
 	}
 	// MaxBytes 1 rotates before every append: the live log moves to
 	// .000001, .000002 while the server follows it.
-	appendEvents(t, path, audit.Options{MaxBytes: 1}, more...)
+	audittest.Append(t, path, audit.Options{MaxBytes: 1}, more...)
 	if _, err := x.refresh(); err != nil {
 		t.Fatal(err)
 	}
@@ -411,7 +394,7 @@ func TestEventsStream(t *testing.T) {
 	if line, _ := br.ReadString('\n'); line != ": connected\n" {
 		t.Fatalf("first line %q", line)
 	}
-	appendEvents(t, path, audit.Options{}, bridgeStop)
+	audittest.Append(t, path, audit.Options{}, bridgeStop)
 	ts.logs[0].refresh()
 	for {
 		line, err := br.ReadString('\n')
