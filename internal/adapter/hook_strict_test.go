@@ -45,16 +45,12 @@ func TestHookReadsWhatClaudeWrote(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var mu sync.Mutex
 			var seen []ToolCall
-			s, err := ListenHook(DeciderFunc(func(_ context.Context, c ToolCall) (Decision, error) {
+			s := listenHook(t, func(_ context.Context, c ToolCall) (Decision, error) {
 				mu.Lock()
 				seen = append(seen, c)
 				mu.Unlock()
 				return Decision{Verdict: Allow}, nil
-			}), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
+			})
 			conn, err := net.Dial("unix", s.SocketPath())
 			if err != nil {
 				t.Fatal(err)

@@ -13,14 +13,23 @@ import (
 
 func allowAll(context.Context, ToolCall) (Decision, error) { return Decision{Verdict: Allow}, nil }
 
+// listenHook starts a hook server answering with decide, closed when tb
+// ends.
+func listenHook(tb testing.TB, decide DeciderFunc) *HookServer {
+	tb.Helper()
+	s, err := ListenHook(decide, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s
+}
+
 // realPayload is a PreToolUse payload as Claude Code 2.1 sent it to a hook.
 const realPayload = `{"session_id":"0b0c6c1e-8f8e-4d5c-9a61-1f3a2b9c7d10","transcript_path":"/root/.claude/projects/-ws/0b0c6c1e.jsonl","cwd":"/ws","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/ws/.env"},"tool_use_id":"toolu_01ABC"}`
 
 func TestHookServerPermissions(t *testing.T) {
-	s, err := ListenHook(DeciderFunc(allowAll), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := listenHook(t, allowAll)
 	st, err := os.Stat(s.SocketPath())
 	if err != nil {
 		t.Fatal(err)
@@ -61,11 +70,7 @@ func TestHookDecisions(t *testing.T) {
 		}
 		return Decision{Verdict: Allow}, nil
 	})
-	s, err := ListenHook(d, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := listenHook(t, d)
 	tests := []struct {
 		name  string
 		event string
@@ -113,10 +118,7 @@ func TestHookFailsClosed(t *testing.T) {
 		}
 	})
 	t.Run("bridge closed", func(t *testing.T) {
-		s, err := ListenHook(DeciderFunc(allowAll), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := listenHook(t, allowAll)
 		s.Close()
 		if _, err := AskHook(ctx, s.SocketPath(), req); err == nil {
 			t.Error("AskHook to a closed bridge succeeded")
@@ -124,17 +126,13 @@ func TestHookFailsClosed(t *testing.T) {
 	})
 	t.Run("bridge too slow", func(t *testing.T) {
 		release := make(chan struct{})
-		s, err := ListenHook(DeciderFunc(func(ctx context.Context, _ ToolCall) (Decision, error) {
+		s := listenHook(t, func(ctx context.Context, _ ToolCall) (Decision, error) {
 			select {
 			case <-release:
 			case <-ctx.Done():
 			}
 			return Decision{Verdict: Allow}, nil
-		}), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
+		})
 		defer close(release)
 		tctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 		defer cancel()
@@ -150,15 +148,11 @@ func TestHookConcurrentDecisions(t *testing.T) {
 	const n = 16
 	var arrived sync.WaitGroup
 	arrived.Add(n)
-	s, err := ListenHook(DeciderFunc(func(_ context.Context, c ToolCall) (Decision, error) {
+	s := listenHook(t, func(_ context.Context, c ToolCall) (Decision, error) {
 		arrived.Done()
 		arrived.Wait()
 		return Decision{Verdict: Allow, Reason: c.ToolUseID}, nil
-	}), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -228,13 +222,9 @@ func FuzzParseHookEvent(f *testing.F) {
 }
 
 func TestAskHookRejectsBadUpdatedInput(t *testing.T) {
-	s, err := ListenHook(DeciderFunc(func(context.Context, ToolCall) (Decision, error) {
+	s := listenHook(t, func(context.Context, ToolCall) (Decision, error) {
 		return Decision{Verdict: Allow, UpdatedInput: json.RawMessage(`[1,2]`)}, nil
-	}), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	})
 	if got, err := AskHook(context.Background(), s.SocketPath(), HookRequest{Agent: Claude, Event: json.RawMessage(realPayload)}); err == nil {
 		t.Errorf("AskHook accepted an updated input that is not an object: %+v", got)
 	}
@@ -244,11 +234,7 @@ func TestAskHookRejectsBadUpdatedInput(t *testing.T) {
 // decider that answers at once: the bridge-side cost the hook adds to each of
 // Claude's tool calls, besides starting the hook process.
 func BenchmarkHookRoundTrip(b *testing.B) {
-	s, err := ListenHook(DeciderFunc(allowAll), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s := listenHook(b, allowAll)
 	req := HookRequest{Agent: Claude, Event: json.RawMessage(realPayload)}
 	ctx := context.Background()
 	for b.Loop() {
