@@ -145,10 +145,7 @@ func permFlood(cwd string, send func(string), flush func()) {
 // record for that toolCallId, with the decision the agent got.
 func TestCrashBridgeAudit(t *testing.T) {
 	runs := crashtest.Runs()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := crashtest.Executable(t)
 	root := t.TempDir()
 	var mu sync.Mutex
 	var done, decisions, torn, records, messages, maxFiles int

@@ -73,10 +73,7 @@ func crashChild(path, run string) int {
 // chain that a SIGKILL cut.
 func TestCrashSafety(t *testing.T) {
 	runs := crashtest.Runs()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := crashtest.Executable(t)
 	root := t.TempDir()
 	var mu sync.Mutex
 	var decided, torn, maxFiles int

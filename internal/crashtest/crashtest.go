@@ -31,6 +31,17 @@ func Runs() int {
 	return 100
 }
 
+// Executable returns the path of the running test binary, which a crash
+// test starts again as the process it kills; it fails t when there is none.
+func Executable(t testing.TB) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
 // Reporter is the part of a *testing.T that Run reports a failed run to.
 type Reporter interface {
 	Helper()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -88,4 +89,13 @@ func seq(n int) []int {
 		s[i] = i
 	}
 	return s
+}
+
+// TestExecutable: a crash test starts the running test binary again.
+func TestExecutable(t *testing.T) {
+	exe := Executable(t)
+	fi, err := os.Stat(exe)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		t.Errorf("Executable() = %q (%v): not an executable file", exe, err)
+	}
 }
