@@ -42,20 +42,24 @@ func Check(t testing.TB) {
 	old := goroutineIDs(stacks())
 	t.Cleanup(func() {
 		checked.Delete(t)
-		deadline := time.Now().Add(timeout)
-		for {
-			added := startedSince(old)
-			if len(added) == 0 {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Errorf("%d goroutines started during the test still run %v after it:\n%s",
-					len(added), timeout, strings.Join(added, "\n\n"))
-				return
-			}
-			time.Sleep(time.Millisecond) // nothing to wait on: poll
+		if left := leftSince(old); len(left) > 0 {
+			t.Errorf("%d goroutines started during the test still run %v after it:\n%s",
+				len(left), timeout, strings.Join(left, "\n\n"))
 		}
 	})
+}
+
+// leftSince waits up to timeout for the goroutines started since old (see
+// startedSince) to end, and returns the stacks of those that still run.
+func leftSince(old map[string]bool) []string {
+	deadline := time.Now().Add(timeout)
+	for {
+		added := startedSince(old)
+		if len(added) == 0 || time.Now().After(deadline) {
+			return added
+		}
+		time.Sleep(time.Millisecond) // nothing to wait on: poll
+	}
 }
 
 // stacks returns every goroutine's stack, separated by blank lines. The

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 )
 
 // Main runs a package's tests, as a TestMain does, and then fails the run
@@ -27,19 +26,12 @@ func run(m interface{ Run() int }, stderr io.Writer) int {
 	if code != 0 {
 		return code
 	}
-	deadline := time.Now().Add(timeout)
-	for {
-		added := startedSince(old)
-		if len(added) == 0 {
-			return code
-		}
-		if time.Now().After(deadline) {
-			fmt.Fprintf(stderr, "leakcheck: %d goroutines started by the tests still run %v after them:\n\n%s\n",
-				len(added), timeout, strings.Join(added, "\n\n"))
-			return 1
-		}
-		time.Sleep(time.Millisecond) // nothing to wait on: poll
+	if left := leftSince(old); len(left) > 0 {
+		fmt.Fprintf(stderr, "leakcheck: %d goroutines started by the tests still run %v after them:\n\n%s\n",
+			len(left), timeout, strings.Join(left, "\n\n"))
+		return 1
 	}
+	return code
 }
 
 // startedSince returns the stacks of the goroutines not in old, but for
