@@ -214,8 +214,10 @@ func (s *spool) entryBytes(at time.Time, role string, text []byte) {
 
 // writeHeader writes an entry's heading, formatted into the write buffer.
 func (s *spool) writeHeader(at time.Time, role string) {
-	var b [64]byte
-	s.writeBytes(appendEntryHeader(b[:0], role, at))
+	if !s.ready() {
+		return
+	}
+	s.wrote(s.w.Write(appendEntryHeader(s.w.AvailableBuffer(), role, at)))
 }
 
 // chunkLiteral writes agent output given as a JSON string literal:
