@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -413,22 +414,24 @@ func descendants(pid int) []int {
 // thread that started it). It reports false when the kernel does not
 // provide those lists.
 func descendantsByChildren(pid int) ([]int, bool) {
+	return walkTree(pid, func(p int) ([]int, bool) {
+		kids, ok := childrenOf(p)
+		return slices.DeleteFunc(kids, func(c int) bool { return !alive(c) }), ok // a zombie, or gone since
+	})
+}
+
+// walkTree lists the processes below pid, breadth first, as children finds
+// each one's children; it reports false as soon as children does.
+func walkTree(pid int, children func(int) ([]int, bool)) ([]int, bool) {
 	var out []int
 	queue := []int{pid}
 	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		kids, ok := childrenOf(p)
+		kids, ok := children(queue[0])
 		if !ok {
 			return nil, false
 		}
-		for _, c := range kids {
-			if !alive(c) { // a zombie, or gone since
-				continue
-			}
-			out = append(out, c)
-			queue = append(queue, c)
-		}
+		queue = append(queue[1:], kids...)
+		out = append(out, kids...)
 	}
 	return out, true
 }
@@ -486,15 +489,6 @@ func descendantsByScan(pid int) []int {
 			children[ppid] = append(children[ppid], child)
 		}
 	}
-	var out []int
-	queue := []int{pid}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		for _, c := range children[p] {
-			out = append(out, c)
-			queue = append(queue, c)
-		}
-	}
+	out, _ := walkTree(pid, func(p int) ([]int, bool) { return children[p], true })
 	return out
 }
