@@ -117,6 +117,9 @@ func (e *Engine) decideArgs(in *reqInfo, c *shellcmd.Command, changesDir bool, a
 	if v, ok := e.treeReadVerdict(in, c, changesDir); ok {
 		keep(v)
 	}
+	if v, ok := namesFromFileVerdict(c); ok {
+		keep(v)
+	}
 	if worst == nil {
 		return verdict{}, false
 	}

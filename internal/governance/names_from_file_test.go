@@ -1,0 +1,57 @@
+package governance
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestNamesFromFile checks that a command whose files are named inside
+// another file or another command's output is asked about, never allowed
+// by a rule that allows the command: the bridge cannot see those names
+// (list holds ".env", which the policy denies reading). A protected name
+// the line shows is still denied.
+func TestNamesFromFile(t *testing.T) {
+	root := tempTree(t, []string{"sub"}, []string{".env", "a.txt", "sub/b.txt"})
+	if err := os.WriteFile(filepath.Join(root, "list"), []byte(".env\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n  allow:\n    - Read\n"+
+		"    - Bash(cat:*)\n    - Bash(wc:*)\n    - Bash(sort:*)\n    - Bash(du:*)\n    - Bash(tar:*)\n    - Bash(rsync:*)\n"+
+		"    - Bash(xargs:*)\n    - Bash(find:*)\n    - Bash(parallel:*)\n    - Bash(zip:*)\n    - Bash(cpio:*)\n    - Bash(ls:*)\n")
+	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	tests := []struct {
+		line string
+		want Value
+	}{
+		{"wc --files0-from=list", RequireApproval},
+		{"wc --files0-from list", RequireApproval},
+		{"sort --files0-from=list", RequireApproval},
+		{"du --files0-from=list", RequireApproval},
+		{"tar -cf - -T list", RequireApproval},
+		{"tar -cT list -f -", RequireApproval},
+		{"tar -c --files-from=list -f -", RequireApproval},
+		{"tar -c --files-from list -f -", RequireApproval},
+		{"rsync --files-from=list . host:/x", RequireApproval},
+		{"xargs -a list cat", RequireApproval},
+		{"xargs --arg-file=list cat", RequireApproval},
+		{"find . -type f | xargs cat", RequireApproval},
+		{"find sub -exec cat {} +", RequireApproval},
+		{"parallel cat :::: list", RequireApproval},
+		{"parallel -a list cat", RequireApproval},
+		{"parallel --arg-file list cat ::: a.txt", RequireApproval},
+		{"zip -@ out.zip < list", RequireApproval},
+		{"cpio -o < list", RequireApproval},
+		{"find . -name .env | xargs cat", Deny},
+		{"parallel cat ::: a.txt", Allow},
+		{"cat a.txt", Allow},
+		{"tar -cf - sub", Allow},
+		{"ls -T 4 sub", Allow},
+	}
+	for _, tt := range tests {
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
+		if d.Value != tt.want {
+			t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
+		}
+	}
+}

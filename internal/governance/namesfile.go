@@ -1,0 +1,95 @@
+package governance
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// Files named inside another file: "wc --files0-from=list", "tar -T list",
+// "parallel cat :::: list", "cpio -o < list" read the files a list names,
+// and the list's content is not on the line (nor, for a list the line
+// writes first, on the disk when the line is decided). Such a command is
+// asked about whatever rule allows it, as a file name computed at run time
+// is (runtimeName); "xargs" and "find -exec ... {}" are asked about that way
+// already, their operands being run-time words.
+
+// namesListOptions are options, of any command, whose value is a file of
+// file names the command then opens.
+var namesListOptions = map[string]bool{"--files0-from": true, "--files-from": true, "--arg-file": true,
+	"--pathspec-from-file": true, "-files0-from": true}
+
+// namesFromFile returns, for one form of a simple command, the word by
+// which it reads files named in a list the line does not show, or "".
+func namesFromFile(form []shellcmd.Word) string {
+	if len(form) < 2 || form[0].Kind != shellcmd.Static {
+		return ""
+	}
+	name := filepath.Base(form[0].Text)
+	for i, w := range form[1:] {
+		if w.Kind != shellcmd.Static {
+			continue
+		}
+		t := w.Text
+		if t == "--" {
+			break
+		}
+		opt, _, _ := strings.Cut(t, "=")
+		if namesListOptions[opt] {
+			return t
+		}
+		switch name {
+		case "tar", "gtar", "bsdtar":
+			if i == 0 && !strings.HasPrefix(t, "-") && strings.Contains(t, "T") || shortCluster(t, 'T', "fCXbgKLNVH") {
+				return t // old-style "cT" or a cluster reaching -T
+			}
+		case "parallel":
+			if strings.HasPrefix(t, "::::") || shortCluster(t, 'a', "jSNnLIPdC") {
+				return t
+			}
+		case "zip":
+			if shortCluster(t, '@', "bnPtxiZ") {
+				return t // names read from stdin
+			}
+		case "cpio":
+			if t == "--create" || t == "--pass-through" || shortCluster(t, 'o', "HIFORMCE") || shortCluster(t, 'p', "HIFORMCE") {
+				return t // copy-out and pass-through read names from stdin
+			}
+		case "7z", "7za", "7zr":
+			if strings.HasPrefix(t, "@") || strings.HasPrefix(t, "-i@") {
+				return t // a list file
+			}
+		}
+	}
+	return ""
+}
+
+// shortCluster reports whether t, a cluster of short options ("-cvT"),
+// gives option c before any of the options in valued, which take the rest
+// of the word as their value.
+func shortCluster(t string, c byte, valued string) bool {
+	if len(t) < 2 || t[0] != '-' || t[1] == '-' {
+		return false
+	}
+	for i := 1; i < len(t); i++ {
+		if t[i] == c {
+			return true
+		}
+		if strings.IndexByte(valued, t[i]) >= 0 {
+			return false
+		}
+	}
+	return false
+}
+
+// namesFromFileVerdict is the verdict on a command of c that reads files
+// named in a list, if any.
+func namesFromFileVerdict(c *shellcmd.Command) (verdict, bool) {
+	for _, form := range c.Forms {
+		if w := namesFromFile(form); w != "" {
+			return runtimeName("reading the files named in a list (" + w + ")"), true
+		}
+	}
+	return verdict{}, false
+}
