@@ -34,39 +34,6 @@ func TestValueSize(t *testing.T) {
 	}
 }
 
-func TestLimitsCheck(t *testing.T) {
-	meta := "[mid:123456789012,seq:1,ts:1714000000]"
-	tests := []struct {
-		name  string
-		frame string
-		lim   Limits
-	}{
-		{"deep enough", "@a>req:fetch{x:[[[[[1]]]]]}" + meta, Limits{}},
-		{"too deep", "@a>req:fetch{x:[[[[[[1]]]]]]}" + meta, Limits{}},
-		{"pair in a deep run", "@a>sync:run{m:[a_b:{x:[[[1]]]},c_d:{}]}" + meta, Limits{}},
-		{"pair one level less", "@a>sync:run{m:[a_b:{x:[[1]]},c_d:{}]}" + meta, Limits{}},
-		{"elements at the limit", "@a>req:fetch{m:" + bigMap(100, "") + "}" + meta, Limits{MaxElements: 104}},
-		{"elements over", "@a>req:fetch{m:" + bigMap(100, "") + "}" + meta, Limits{MaxElements: 103}},
-		{"pairs count twice", "@a>req:fetch{m:[k:1,j:2]}" + meta, Limits{MaxElements: 8}},
-		{"pairs over", "@a>req:fetch{m:[k:1,j:2]}" + meta, Limits{MaxElements: 7}},
-		{"bytes at the limit", "@a>req:fetch{q:" + strings.Repeat("x", 100) + "}" + meta, Limits{MaxFrameBytes: 155}},
-		{"bytes over", "@a>req:fetch{q:" + strings.Repeat("x", 100) + "}" + meta, Limits{MaxFrameBytes: 154}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f, err := Limits{MaxDepth: 100, MaxElements: 1 << 20, MaxFrameBytes: 1 << 20}.Parse(tt.frame, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, perr := tt.lim.Parse(tt.frame, nil)
-			cerr := tt.lim.Check(f)
-			if (perr == nil) != (cerr == nil) || CodeOf(cerr) != CodeOf(perr) {
-				t.Errorf("Check: %v, Parse: %v", cerr, perr)
-			}
-		})
-	}
-}
-
 // FuzzLimitsCheck checks that Check and ValueSize agree with the parser
 // and AppendValue for any frame the parser accepts, under limits taken
 // from the input.
