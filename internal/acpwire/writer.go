@@ -105,20 +105,20 @@ func (w *writer) flushIfIdle() {
 		return
 	}
 	defer w.mu.Unlock()
-	if !w.failed {
-		if err := w.bw.Flush(); err != nil {
-			w.failed = true
-		}
-	}
+	w.flushLocked()
 }
 
 func (w *writer) flush() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if !w.failed {
-		if err := w.bw.Flush(); err != nil {
-			w.failed = true
-		}
+	w.flushLocked()
+}
+
+// flushLocked flushes what is buffered unless an earlier write failed;
+// w.mu is held.
+func (w *writer) flushLocked() {
+	if !w.failed && w.bw.Flush() != nil {
+		w.failed = true
 	}
 }
 
