@@ -98,6 +98,17 @@ func (s *spool) openCurrent(flag int) bool {
 		return false
 	}
 	st, err := f.Stat()
+	if err == nil && linkedElsewhere(st) {
+		// An archive made of the segment by a bridge that was killed
+		// before it could delete the spool: written to, the archive
+		// would change. The spool goes on in a copy.
+		f.Close()
+		if f, err = s.unshare(flag); err != nil {
+			s.fail(err)
+			return false
+		}
+		st, err = f.Stat()
+	}
 	if err == nil && st.Size() == 0 && (flag == os.O_TRUNC || !s.started) && s.heading != nil {
 		// A segment created afresh: the heading goes first. It is the
 		// older one once the other is emptied and takes over, when the
@@ -110,11 +121,43 @@ func (s *spool) openCurrent(flag int) bool {
 		}
 		s.size[s.cur], s.skip[s.cur] = 0, int64(len(head))
 	} else if err == nil {
+		if !s.started {
+			// Left by an earlier bridge: the spool goes on from the
+			// conversation it holds, after its heading.
+			s.skip[s.cur] = headingLength(s.path(s.cur))
+		}
 		s.size[s.cur] = st.Size() - s.skip[s.cur]
 	}
 	s.started = true
 	s.f, s.w = f, bufio.NewWriterSize(f, spoolBufferBytes)
 	return true
+}
+
+// unshare replaces the current segment's file, which has another name,
+// by a copy of it, and opens the copy with flag.
+func (s *spool) unshare(flag int) (*os.File, error) {
+	p := s.path(s.cur)
+	src, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	tmp, err := os.OpenFile(p+".copy", os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	_, err = io.Copy(tmp, src)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(p+".copy", p)
+	}
+	if err != nil {
+		os.Remove(p + ".copy")
+		return nil, err
+	}
+	return os.OpenFile(p, os.O_WRONLY|flag, 0o600)
 }
 
 // rotate empties the other segment and makes it current.

@@ -1,6 +1,7 @@
 package compress
 
 import (
+	"bytes"
 	"io"
 	"os"
 )
@@ -80,3 +81,30 @@ func (s *spool) completeArchive(f *os.File, heading []byte) error {
 // spool never writes it again, and a rotation that empties the segment
 // starts a new file (rotate).
 func (s *spool) sealOlder() { s.linked[1-s.cur] = true }
+
+// headingLength returns the length of the archive heading the file at
+// path starts with (one a spool wrote: see Recorder.appendArchiveHeading),
+// or 0 if it starts with none.
+func headingLength(path string) int64 {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	var buf [8 << 10]byte
+	n, _ := io.ReadFull(f, buf[:])
+	b := buf[:n]
+	const title, end = "# Conversation archive: session ", ". Content offloaded to the cache appears as its reference.\n\n"
+	i := bytes.Index(b, []byte(end))
+	if !bytes.HasPrefix(b, []byte(title)) || i < 0 {
+		return 0
+	}
+	i += len(end)
+	// The bytes of earlier conversation left out, if said.
+	if rest := b[i:]; bytes.HasPrefix(rest, []byte("*")) {
+		if j := bytes.Index(rest, []byte(" bytes of earlier conversation were not retained.*\n\n")); j > 0 {
+			i += j + len(" bytes of earlier conversation were not retained.*\n\n")
+		}
+	}
+	return int64(i)
+}

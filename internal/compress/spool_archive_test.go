@@ -170,3 +170,67 @@ func runSavedArchive(t *testing.T, ops []byte) {
 		}
 	}
 }
+
+// TestSpoolCopiesLinkedSegment: a segment left on disk linked to an
+// archive (a bridge killed after a checkpoint made the archive of it) is
+// not written by the spool of a later bridge for the session: the spool
+// goes on in a copy, holding what the segment held, and the archive stays
+// as it was.
+func TestSpoolCopiesLinkedSegment(t *testing.T) {
+	dir := t.TempDir()
+	st := NewStore(dir, nil)
+	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	base := st.spoolBase("s")
+	if err := os.MkdirAll(filepath.Dir(base), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	const earlier = "### Agent · 11:00:00\n\nbefore the kill\n\n"
+	if err := os.WriteFile(base+".0", []byte(earlier), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	archive := filepath.Join(dir, "conversations", "s_full.md")
+	if err := os.Link(base+".0", archive); err != nil {
+		t.Fatal(err)
+	}
+	r := NewRecorder("s", "/r")
+	r.SpoolTo(base)
+	r.AgentChunk(at, "Agent", []byte(`"after the restart"`))
+	r.Release()
+	if got, err := os.ReadFile(archive); err != nil || string(got) != earlier {
+		t.Fatalf("the archive linked to the segment changed: %q, %v", got, err)
+	}
+	if a := r.Archive(at); !strings.Contains(a, earlier+"### Agent · 12:00:00\n\nafter the restart") {
+		t.Errorf("the spool does not go on from what the segment held:\n%s", a)
+	}
+	if left, _ := filepath.Glob(base + ".*.copy"); len(left) > 0 {
+		t.Errorf("copies left: %v", left)
+	}
+}
+
+// TestSpoolGoesOnAfterRestart: the spool of a bridge that was killed is
+// taken up by the next bridge's spool for the session from the
+// conversation it holds, without the heading the segment starts with (as
+// it was before segments started with one).
+func TestSpoolGoesOnAfterRestart(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "s.spool")
+	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	killed := NewRecorder("s", "/r")
+	killed.SpoolTo(base)
+	killed.UserMessage(at, "fix the build")
+	killed.AgentChunk(at, "Agent", []byte(`"before the kill"`))
+	killed.Release()
+
+	r := NewRecorder("s", "/r")
+	r.SpoolTo(base)
+	r.AgentChunk(at, "Agent", []byte(`"after the restart"`))
+	want := NewRecorder("s", "/r")
+	want.UserMessage(at, "fix the build")
+	want.AgentChunk(at, "Agent", []byte(`"before the kill"`))
+	want.Note(at, "Agent", "after the restart") // the old entry was closed by the kill
+	got, w := r.Archive(at), want.Archive(at)
+	// The killed spool's open entry was never closed: its text runs on.
+	w = strings.Replace(w, "before the kill\n\n### Agent · 12:00:00\n\nafter the restart", "before the kill### Agent · 12:00:00\n\nafter the restart", 1)
+	if got != w {
+		t.Errorf("after a restart the archive is\n%s\n---- want\n%s", got, w)
+	}
+}

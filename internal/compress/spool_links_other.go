@@ -1,0 +1,10 @@
+//go:build !unix
+
+package compress
+
+import "os"
+
+// linkedElsewhere reports whether the file st describes has more than one
+// name: never known here, and the spool links no archive (os.Link fails
+// or is not used), so false.
+func linkedElsewhere(os.FileInfo) bool { return false }
