@@ -250,7 +250,7 @@ func scanSecrets(s string) (out, first string, n int) {
 	m := candidates(s)
 	for i := range rules {
 		r := &rules[i]
-		if m&(1<<i) == 0 || (r.needs != "" && !strings.ContainsAny(s, r.needs)) {
+		if m&(1<<i) == 0 || (r.needs != "" && !containsAnyByte(s, r.needs)) {
 			continue
 		}
 		out, k := replaceAll(r, s)
@@ -268,6 +268,18 @@ func scanSecrets(s string) (out, first string, n int) {
 		s, n = out, n+k
 	}
 	return s, first, n
+}
+
+// containsAnyByte is strings.ContainsAny for a set of ASCII bytes: a
+// search per byte of the set, each many bytes a step, rather than one
+// pass that tests every byte of s against the set.
+func containsAnyByte(s, set string) bool {
+	for i := 0; i < len(set); i++ {
+		if strings.IndexByte(s, set[i]) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // replaceAll replaces each match of r in s by its kept prefix and suffix

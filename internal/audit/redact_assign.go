@@ -24,28 +24,23 @@ import "strings"
 func redactAssignments(s string) (string, int) {
 	var b strings.Builder
 	last, n := 0, 0
-	// Where the last byte that is not in a name and the last '_', '-' or
-	// '.' are: a space takes a value only after a name with a separator,
-	// which in prose almost no word has, so most spaces are passed over
-	// without looking back at the word before them.
-	lastOther, lastSep := -1, -1
+	// sepSince is 1 when a '_', '-' or '.' came after the last byte that
+	// is not in a name: a space takes a value only after a name with a
+	// separator, which in prose almost no word has, so most spaces are
+	// passed over without looking back at the word before them. It is
+	// kept with bit operations from assignFlags, so that the loop
+	// branches only on the bytes that may start a value (prose changes
+	// class every few bytes, and a branch on each change is mispredicted).
+	var sepSince uint8
 	for i := 0; i < len(s); i++ {
+		f := assignFlags[s[i]]
+		// An '=' or ':', or a space or tab after a separator.
+		maybe := f >> flagAssignShift & (f>>flagSpaceShift&1 ^ 1 | sepSince)
+		sepSince = (sepSince | f&flagSep) &^ (f >> flagOtherShift & 1)
+		if maybe == 0 {
+			continue
+		}
 		c := s[i]
-		switch byteClass[c] {
-		case className:
-			continue
-		case classSeparator:
-			lastSep = i
-			continue
-		case classOther:
-			lastOther = i
-			continue
-		}
-		spaceAfterPlainWord := (c == ' ' || c == '\t') && lastSep <= lastOther
-		lastOther = i
-		if spaceAfterPlainWord {
-			continue
-		}
 		nameStart, nameEnd := assignedName(s, i)
 		if nameStart < last || nameEnd <= nameStart {
 			continue
@@ -78,7 +73,7 @@ func redactAssignments(s string) (string, int) {
 		n++
 		// The bytes up to ve are not looked at: a name that starts
 		// among them starts before last and is passed over anyway.
-		lastOther, lastSep = i, -1
+		sepSince = 0
 	}
 	if n == 0 {
 		return s, 0
@@ -121,27 +116,33 @@ func isNameByte(c byte) bool {
 	return isAlnum(c) || c == '_' || c == '-' || c == '.'
 }
 
-// Classes of bytes for redactAssignments' scan.
+// Flags of bytes for redactAssignments' scan.
 const (
-	classOther     = iota // ends a name
-	className             // a letter or digit
-	classSeparator        // '_', '-' or '.'
-	classAssign           // '=', ':', ' ' or '\t': may end a name and start its value
+	flagSep         = 1 << iota // '_', '-' or '.': part of a name
+	flagOther                   // ends a name: neither a letter, a digit nor a separator
+	flagAssign                  // '=', ':', ' ' or '\t': may end a name and start its value (also flagOther)
+	flagSpace                   // ' ' or '\t' (also flagAssign)
+	flagOtherShift  = 1
+	flagAssignShift = 2
+	flagSpaceShift  = 3
 )
 
-// byteClass is the class of each byte.
-var byteClass = func() (cl [256]uint8) {
+// assignFlags are the flags of each byte.
+var assignFlags = func() (fl [256]uint8) {
 	for c := range 256 {
 		switch {
 		case c == '_' || c == '-' || c == '.':
-			cl[c] = classSeparator
+			fl[c] = flagSep
 		case isAlnum(byte(c)):
-			cl[c] = className
-		case c == '=' || c == ':' || c == ' ' || c == '\t':
-			cl[c] = classAssign
+		case c == ' ' || c == '\t':
+			fl[c] = flagOther | flagAssign | flagSpace
+		case c == '=' || c == ':':
+			fl[c] = flagOther | flagAssign
+		default:
+			fl[c] = flagOther
 		}
 	}
-	return cl
+	return fl
 }()
 
 // assignedValue finds the value that starts at s[i] (after spaces unless

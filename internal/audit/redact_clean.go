@@ -3,7 +3,7 @@ package audit
 import (
 	"hash/maphash"
 	"strings"
-	"sync"
+	"sync/atomic"
 )
 
 // Records repeat the same short strings: a decision's rule and reason,
@@ -16,11 +16,11 @@ import (
 
 // cleanStrings is a fixed set of strings known to hold no secret, one
 // per slot by hash, the newest replacing the one before in its slot. It
-// is safe for concurrent use.
+// is safe for concurrent use: a slot holds a pointer to a string that is
+// never changed, so a look-up needs no lock (several are made per record).
 type cleanStrings struct {
 	seed  maphash.Seed
-	mu    sync.Mutex // guards slots
-	slots [cleanSlots]string
+	slots [cleanSlots]atomic.Pointer[string]
 }
 
 // cleanSlots is how many strings cleanStrings keeps; cleanMaxLen is the
@@ -38,10 +38,8 @@ func (c *cleanStrings) has(s string) bool {
 	if len(s) > cleanMaxLen {
 		return false
 	}
-	i := maphash.String(c.seed, s) % cleanSlots
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.slots[i] == s
+	p := c.slots[maphash.String(c.seed, s)%cleanSlots].Load()
+	return p != nil && *p == s
 }
 
 // add records that s holds no secret.
@@ -49,10 +47,8 @@ func (c *cleanStrings) add(s string) {
 	if len(s) > cleanMaxLen {
 		return
 	}
-	i := maphash.String(c.seed, s) % cleanSlots
-	// A copy: s may be part of a much larger string.
+	// A copy: s may be part of a much larger string, or a view of a
+	// buffer that is used again.
 	s = strings.Clone(s)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.slots[i] = s
+	c.slots[maphash.String(c.seed, s)%cleanSlots].Store(&s)
 }

@@ -1,6 +1,8 @@
 package audit
 
 import (
+	"strconv"
+	"sync"
 	"testing"
 )
 
@@ -39,4 +41,28 @@ func FuzzCleanStrings(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCleanStringsConcurrent: redactCount from many goroutines at once,
+// on strings that share slots, says what the scan says (run with -race).
+func TestCleanStringsConcurrent(t *testing.T) {
+	texts := []string{"allow Read (/work/GOVERNANCE.md:75)", "password=hunter22", "agent:claude-code", "session-0123456789",
+		"export GITHUB_TOKEN=ghp_0123456789abcdefghijklmnopqrstuvwxyzAB", "the build failed on line 12"}
+	for i := range 600 {
+		texts = append(texts, "call_"+strconv.Itoa(i)+"_src/file.go")
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 3000 {
+				s := texts[(i*7+g)%len(texts)]
+				want, wantReason, wantN := scanSecrets(s)
+				if got, reason, n := redactCount(s); got != want || reason != wantReason || n != wantN {
+					t.Errorf("redactCount(%q) = %q, %q, %d; want %q, %q, %d", s, got, reason, n, want, wantReason, wantN)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -111,3 +111,23 @@ func TestRedactPrefilterSoakText(t *testing.T) {
 		}
 	}
 }
+
+// TestContainsAnyByte: containsAnyByte is strings.ContainsAny for the
+// rules' sets of needed bytes.
+func TestContainsAnyByte(t *testing.T) {
+	for _, r := range rules {
+		if r.needs == "" {
+			continue
+		}
+		for _, s := range []string{"", "plain words", "a:b", "a=b", "x" + strings.Repeat("y", 100) + ":", "=", "é:", "\xff="} {
+			if got, want := containsAnyByte(s, r.needs), strings.ContainsAny(s, r.needs); got != want {
+				t.Errorf("containsAnyByte(%q, %q) = %v, want %v", s, r.needs, got, want)
+			}
+		}
+		for i := 0; i < len(r.needs); i++ {
+			if r.needs[i] >= 0x80 {
+				t.Errorf("rule %s needs a byte that is not ASCII: %q", r.reason, r.needs)
+			}
+		}
+	}
+}
