@@ -8,6 +8,11 @@ import "github.com/acp-bridge/acp-bridge/internal/acpwire"
 func (p *Pipeline) accountLiterals(s *session, lits [][]byte) (Usage, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return p.accountLocked(s, lits...)
+}
+
+// accountLocked is accountLiterals with s.mu held.
+func (p *Pipeline) accountLocked(s *session, lits ...[]byte) (Usage, bool) {
 	for _, lit := range lits {
 		s.meter.AddStreamed(max(len(lit)-2, 0), func() string { return jsonText(lit) })
 	}

@@ -168,6 +168,10 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 	kind, update := upd.SessionUpdate, upd.Raw
 	out := m
 	var grew [][]byte // text entering the agent's context, as JSON string literals
+	// The meter's bookkeeping is cheap (no tokenizing); only the notice of
+	// a changed level waits until the message is forwarded.
+	var u Usage
+	changed := false
 	switch kind {
 	case "agent_message_chunk", "agent_thought_chunk", "user_message_chunk":
 		text := upd.Text
@@ -183,12 +187,14 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 		case "user_message_chunk":
 			role = "User"
 		}
+		// Recorded and accounted in one locked step: most messages are
+		// chunks.
 		s.mu.Lock()
 		s.rec.AgentChunk(m.Received, role, text)
-		s.mu.Unlock()
 		if kind != "user_message_chunk" && text != nil {
-			grew = [][]byte{text}
+			u, changed = p.accountLocked(s, text)
 		}
+		s.mu.Unlock()
 	case "tool_call", "tool_call_update":
 		if out, grew, err = p.toolCallUpdate(s, m, &upd); err != nil {
 			return err
@@ -219,10 +225,6 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 			return err
 		}
 	}
-	// The meter's bookkeeping is cheap (no tokenizing); only the notice of
-	// a changed level waits until the message is forwarded.
-	var u Usage
-	changed := false
 	if len(grew) > 0 {
 		u, changed = p.accountLiterals(s, grew)
 	}
