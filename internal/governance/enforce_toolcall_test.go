@@ -338,11 +338,13 @@ func TestEnforceStoppedCallsAreBounded(t *testing.T) {
 }
 
 // TestEnforceHeldPermissionsAreLight: permission requests waiting for the
-// person do not keep their bytes: ten of 20 MiB hold a few KiB.
+// person do not keep their bytes: ten of 4 MiB hold a few KiB, where
+// requests that kept their lines would hold ten times the 4 MiB bound.
 func TestEnforceHeldPermissionsAreLight(t *testing.T) {
 	x, root, handle, forwarded := directEnforcer(t)
 	before := heapAlloc()
-	content := strings.Repeat("z", 20<<20)
+	const size = 4 << 20
+	content := strings.Repeat("z", size)
 	for i := range 10 {
 		line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"p%d","title":"Write","kind":"edit","status":"pending","locations":[{"path":"%s/README.md"}],"rawInput":{"file_path":"%s/README.md","content":"%s"}},"options":[{"optionId":"yes","name":"Allow","kind":"allow_once"},{"optionId":"no","name":"Reject","kind":"reject_once"}]}}`,
 			100+i, i, root, root, content)
@@ -357,7 +359,7 @@ func TestEnforceHeldPermissionsAreLight(t *testing.T) {
 		t.Fatalf("%d permission requests held, %d messages forwarded; want 10 and 12", n, *forwarded)
 	}
 	grew := int64(held) - int64(before)
-	t.Logf("10 held permission requests of 20 MiB hold %d KiB", grew>>10)
+	t.Logf("10 held permission requests of %d MiB hold %d KiB", size>>20, grew>>10)
 	if grew > 4<<20 {
 		t.Fatalf("10 held permission requests hold %d bytes, want at most 4 MiB", grew)
 	}
