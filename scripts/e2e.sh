@@ -29,4 +29,6 @@ go build -o "$tmp/acp-bridge" ./cmd/acp-bridge
 echo "== e2e: installing the ACP peers (npm ci)"
 e2e/install.sh
 echo "== e2e: go test"
-ACP_BRIDGE_E2E=1 ACP_BRIDGE_BIN="$tmp/acp-bridge" go test -count=1 -timeout 10m "${gotest[@]}" ./e2e/... "${update[@]}"
+# The timeout only ends a hung run: the suite takes 13 to 16 minutes on 2
+# cores at a load average of 40 to 70, each real agent waiting for a core.
+ACP_BRIDGE_E2E=1 ACP_BRIDGE_BIN="$tmp/acp-bridge" go test -count=1 -timeout 40m "${gotest[@]}" ./e2e/... "${update[@]}"
