@@ -20,7 +20,8 @@ import (
 // shared by the reqInfo copies a decision makes to decide a path as a read
 // or a write, which have the same roots.
 type decisionMemo struct {
-	paths      []*pathFacts
+	paths      []*pathFacts // starts in pathsBuf
+	pathsBuf   [4]*pathFacts
 	lowerRoots []string
 	analyses   *analyses // the engine's
 	lines      []*shellcmd.Analysis
@@ -46,6 +47,7 @@ type pathFacts struct {
 	protDone [2]bool
 
 	// A path has at most two forms: the slices above start in these.
+	formsBuf  [2]string
 	lowerBuf  [2]string
 	subsBuf   [2]pathSubject
 	linkedBuf [2]os.FileInfo
@@ -69,8 +71,8 @@ func (in *reqInfo) facts(p string) *pathFacts {
 			}
 		}
 	}
-	forms, last, r := pathFormsLooked(p, in.roots...)
-	f := &pathFacts{p: p, forms: forms, refusal: r, last: last}
+	f := &pathFacts{p: p}
+	f.forms, f.last, f.refusal = pathFormsLooked(f.formsBuf[:0], p, in.roots...)
 	if in.memo != nil {
 		in.memo.paths = append(in.memo.paths, f)
 	}
@@ -146,6 +148,9 @@ func (f *pathFacts) links() []os.FileInfo {
 
 // lowerRoots returns the request's roots in lower case.
 func (in *reqInfo) lowerRoots() []string {
+	if in.rootsEnt != nil {
+		return in.rootsEnt.lower
+	}
 	if in.memo == nil {
 		return lowerAll(in.roots)
 	}

@@ -75,9 +75,8 @@ func auditDenied(err error) Decision {
 // which the log stores as its --audit-content says (audit.ToolOutput);
 // nil when absent. Like rawOrNil it is a copy of raw.
 func toolOutput(raw json.RawMessage) any {
-	c, ok := rawOrNil(raw).(json.RawMessage)
-	if !ok {
+	if len(raw) == 0 {
 		return nil
 	}
-	return audit.ToolOutput(c)
+	return audit.ToolOutput(append(json.RawMessage(nil), raw...))
 }

@@ -40,8 +40,11 @@ func (x *Enforcer) checkOpened(m *acpwire.Message) (bool, error) {
 	// sessionId), so the first sessionId in params is the only one; the
 	// lookup stops there instead of reading a tool's whole output.
 	// TestSessionScopedDuplicatesRefusedByWire holds the wire to that.
-	var sid string
 	v, ok := rawjson.FirstMember(m.Params, "sessionId")
+	if ok && x.openedPlain(v) {
+		return false, nil
+	}
+	var sid string
 	if ok {
 		sid, ok = rawjson.String(v)
 	}
@@ -82,6 +85,27 @@ func (x *Enforcer) checkNamedSession(m *acpwire.Message) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// openedPlain reports whether v, a JSON value, is a string of printable
+// ASCII without escapes (which reads as its bytes between the quotes)
+// naming a session the IDE opened: what checkOpened finds of nearly every
+// message, decided without making a string of it. Any other value takes
+// the general path (rawjson.String, unopened).
+func (x *Enforcer) openedPlain(v []byte) bool {
+	if len(v) < 3 || v[0] != '"' || v[len(v)-1] != '"' {
+		return false
+	}
+	id := v[1 : len(v)-1]
+	for _, c := range id {
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	x.mu.Lock()
+	open := x.opened.at[string(id)] != nil
+	x.mu.Unlock()
+	return open
 }
 
 // unopened says why the session sid names is not one the agent may act

@@ -25,7 +25,7 @@ type Engine struct {
 	// may apply to such a subject of some request, in policy order.
 	bySubject [catEnv + 1][]*rule
 
-	rootCache sync.Map // string (roots joined by NUL) -> []string (rootForms)
+	rootCache sync.Map // string (roots joined by NUL) -> *rootsEntry
 
 	analyses  analyses  // of pure command lines
 	lineTexts lineTexts // protectedCommand's reading of pure command lines
@@ -94,6 +94,9 @@ type reqInfo struct {
 	// read and as a write, and the strictest decision stands.
 	opaque bool
 	roots  []string
+	// rootsEnt is the engine's entry for roots (rootsOf), nil in a
+	// reqInfo built without an engine.
+	rootsEnt *rootsEntry
 	// memo keeps what this decision resolved and parsed; nil decides
 	// without it.
 	memo *decisionMemo
@@ -102,8 +105,27 @@ type reqInfo struct {
 var readTools = map[string]bool{"Read": true, "Glob": true, "Grep": true, "LS": true, "NotebookRead": true}
 var writeTools = map[string]bool{"Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true}
 
-func (e *Engine) info(req Request) *reqInfo {
-	in := &reqInfo{req: req, memo: &decisionMemo{analyses: &e.analyses}}
+// decision is what one decision keeps and gathers, allocated together:
+// the request's subjects, what it resolved and parsed, and the verdicts
+// Decide has considered so far.
+type decision struct {
+	info reqInfo
+	memo decisionMemo
+
+	worst      verdict // the first strictest
+	advisories []string
+	subjects   []Subject
+}
+
+func (e *Engine) info(req Request) *reqInfo { return &e.newDecision(req).info }
+
+// newDecision returns the decision of req, with its subjects known and
+// nothing considered yet.
+func (e *Engine) newDecision(req Request) *decision {
+	d := &decision{info: reqInfo{req: req}, memo: decisionMemo{analyses: &e.analyses}}
+	d.memo.paths = d.memo.pathsBuf[:0]
+	in := &d.info
+	in.memo = &d.memo
 	tc := req.Action == ActionToolCall
 	in.read = req.Action == ActionFSRead || tc && (req.Kind == "read" || req.Kind == "search" || readTools[req.Tool])
 	in.write = req.Action == ActionFSWrite || tc && (req.Kind == "edit" || req.Kind == "delete" || req.Kind == "move" || writeTools[req.Tool])
@@ -114,23 +136,18 @@ func (e *Engine) info(req Request) *reqInfo {
 	if len(roots) == 0 {
 		roots = req.Roots
 	}
+	cwdRoot := [1]string{req.Cwd}
 	if len(roots) == 0 && req.Cwd != "" {
-		roots = []string{req.Cwd}
+		roots = cwdRoot[:]
 	}
-	var abs []string
+	var absBuf [1]string // a session has one root
+	abs := absBuf[:0]
 	for _, r := range roots {
 		abs = append(abs, absPath(r, req.Cwd, e.home))
 	}
-	// Resolving the roots' symlinks costs system calls; a workspace root
-	// does not move during a session.
-	key := strings.Join(abs, "\x00")
-	if forms, ok := e.rootCache.Load(key); ok {
-		in.roots = forms.([]string)
-	} else {
-		in.roots = rootForms(abs)
-		e.rootCache.Store(key, in.roots)
-	}
-	return in
+	in.rootsEnt = e.rootsOf(strings.Join(abs, "\x00"), abs)
+	in.roots = in.rootsEnt.forms
+	return d
 }
 
 // verdict is the decision for one subject of a request.
@@ -162,25 +179,24 @@ func (v *verdict) text() string {
 // directory allows them, subjects no rule matches get the default, and the
 // request gets the strictest decision over its subjects.
 func (e *Engine) Decide(req Request) Decision {
-	in := e.info(req)
-	var worst verdict // the first strictest; kept by value, so nothing escapes
-	var advisories []string
-	var subjects []Subject
+	dd := e.newDecision(req)
+	in, advisories := &dd.info, &dd.advisories
+	dd.subjects = make([]Subject, 0, len(req.Paths)+2)
 	consider := func(v verdict, what string, details []string) {
 		reason := v.text()
-		subjects = append(subjects, Subject{What: what, Value: v.value, Rule: v.ruleTx, Reason: reason, Details: details})
-		if len(subjects) == 1 || v.value.Stricter(worst.value) {
-			worst = v
-			worst.reason = reason
+		dd.subjects = append(dd.subjects, Subject{What: what, Value: v.value, Rule: v.ruleTx, Reason: reason, Details: details})
+		if len(dd.subjects) == 1 || v.value.Stricter(dd.worst.value) {
+			dd.worst = v
+			dd.worst.reason = reason
 		}
 	}
 	for _, p := range req.Paths {
 		if p == "" {
 			continue
 		}
-		v := e.decidePathLazy(in, p, &advisories)
+		v := e.decidePathLazy(in, p, advisories)
 		if in.opaque && !(in.command && p == req.Cwd) {
-			v = e.decideOpaquePath(in, p, v, &advisories)
+			v = e.decideOpaquePath(in, p, v, advisories)
 		}
 		if in.command && p == req.Cwd && v.ref == "default" {
 			// The directory a command runs in is refused outside the
@@ -191,7 +207,7 @@ func (e *Engine) Decide(req Request) Decision {
 		consider(v, p, nil)
 	}
 	if in.command || req.Command != "" {
-		later := e.decideCommands(in, &advisories, consider)
+		later := e.decideCommands(in, advisories, consider)
 		if v, ok := e.protectedCommand(in); ok {
 			consider(v, "naming "+strings.TrimSpace(req.Command), nil)
 		}
@@ -200,7 +216,7 @@ func (e *Engine) Decide(req Request) Decision {
 		}
 	}
 	for _, v := range req.Env {
-		e.decideVariable(in, v.Name, v.Value, true, &advisories, consider)
+		e.decideVariable(in, v.Name, v.Value, true, advisories, consider)
 	}
 	if req.Action == ActionTerminalCreate && req.NoCwd {
 		consider(verdict{value: Deny, ref: "relative-path", ruleTx: refusalRules["relative-path"],
@@ -213,14 +229,14 @@ func (e *Engine) Decide(req Request) Decision {
 		}
 	}
 	if req.URL != "" {
-		consider(e.decideURL(in, req.URL, &advisories), req.URL, nil)
+		consider(e.decideURL(in, req.URL, advisories), req.URL, nil)
 	}
-	tool := e.decideTool(in, &advisories)
-	if tool.rule != nil || len(subjects) == 0 {
+	tool := e.decideTool(in, advisories)
+	if tool.rule != nil || len(dd.subjects) == 0 {
 		consider(tool, "the tool", nil)
 	}
-	d := Decision{Value: worst.value, Rule: worst.ruleTx, Ref: worst.ref, Reason: worst.reason, Advisories: advisories, Subjects: subjects}
-	return d
+	w := &dd.worst
+	return Decision{Value: w.value, Rule: w.ruleTx, Ref: w.ref, Reason: w.reason, Advisories: dd.advisories, Subjects: dd.subjects}
 }
 
 // decideCommands decides every command, assignment and problem of the
@@ -364,10 +380,11 @@ func (r *rule) fold() bool { return r.value != Allow }
 func (e *Engine) rulesFor(sub category) []*rule { return e.bySubject[sub] }
 
 // pick returns the strictest matching rule; among equals, the first.
-func (e *Engine) pick(in *reqInfo, sub category, match func(r *rule) bool, advisories *[]string) *rule {
+// match is given each rule's index in e.rulesFor(sub).
+func (e *Engine) pick(in *reqInfo, sub category, match func(i int, r *rule) bool, advisories *[]string) *rule {
 	var best *rule
-	for _, r := range e.rulesFor(sub) {
-		if !r.applies(in, sub) || !match(r) {
+	for i, r := range e.rulesFor(sub) {
+		if !r.applies(in, sub) || !match(i, r) {
 			continue
 		}
 		if r.advisory {
@@ -480,8 +497,8 @@ func (e *Engine) decidePathLazy(in *reqInfo, p string, advisories *[]string) ver
 				break
 			}
 		}
-		subject := &subjects[i]
-		best := e.pick(in, catPath, func(r *rule) bool {
+		var matches ruleBits // pathRuleMatches of the form, when a rule asks
+		best := e.pick(in, catPath, func(j int, r *rule) bool {
 			if !inside && r.value != Deny && (r.path == nil || r.path.anchor != anchorAbs) {
 				// Outside the roots only a rule that names a fixed
 				// directory speaks for a path: a rule written for the
@@ -496,7 +513,13 @@ func (e *Engine) decidePathLazy(in *reqInfo, p string, advisories *[]string) ver
 			if r.path == nil {
 				return false
 			}
-			return r.path.matchSubject(subject, in.roots, lowerRoots, r.fold())
+			if in.rootsEnt == nil {
+				return r.path.matchSubject(&subjects[i], in.roots, lowerRoots, r.fold())
+			}
+			if matches == nil {
+				matches = e.pathRuleMatches(in.rootsEnt, &subjects[i])
+			}
+			return matches.has(j)
 		}, advisories)
 		var v verdict
 		switch {
@@ -528,7 +551,7 @@ func (e *Engine) decidePathLazy(in *reqInfo, p string, advisories *[]string) ver
 func (e *Engine) decideURL(in *reqInfo, u string, advisories *[]string) verdict {
 	host := urlHost(u)
 	what := fmt.Sprintf("fetching %s", host)
-	best := e.pick(in, catFetch, func(r *rule) bool {
+	best := e.pick(in, catFetch, func(_ int, r *rule) bool {
 		return r.all || r.domain != "" && matchDomain(r.domain, host)
 	}, advisories)
 	if best != nil {
@@ -548,7 +571,7 @@ func (e *Engine) decideTool(in *reqInfo, advisories *[]string) verdict {
 	if name == "" {
 		sep = ""
 	}
-	best := e.pick(in, catTool, func(r *rule) bool {
+	best := e.pick(in, catTool, func(_ int, r *rule) bool {
 		switch {
 		case r.cat == catAny || r.all:
 			return true

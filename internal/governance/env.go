@@ -28,7 +28,7 @@ func envPatternError(pattern string) error {
 // rule nor the built-in list has anything to say about it.
 func (e *Engine) decideEnv(in *reqInfo, name string, advisories *[]string) (verdict, bool) {
 	what := "setting " + name
-	best := e.pick(in, catEnv, func(r *rule) bool {
+	best := e.pick(in, catEnv, func(_ int, r *rule) bool {
 		return r.all || globName(r.tool, name, r.fold())
 	}, advisories)
 	if best != nil {

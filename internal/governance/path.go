@@ -153,16 +153,17 @@ func resolveLooked(raw string, roots ...string) (string, lookup, *pathRefusal) {
 		if raw == r {
 			return r, last, nil
 		}
-		if tail, ok := strings.CutPrefix(raw, r+"/"); ok {
-			cur, rest = r, tail
+		if len(raw) > len(r) && raw[len(r)] == '/' && raw[:len(r)] == r {
+			cur, rest = r, raw[len(r)+1:]
 			break
 		}
 	}
-	todo := strings.Split(rest, "/")
+	// rest holds the elements still to walk, separated by "/" (an empty
+	// one is skipped); more says whether one is left, which may be "".
 	links := 0
-	for len(todo) > 0 {
-		e := todo[0]
-		todo = todo[1:]
+	for more := true; more; {
+		var e string
+		e, rest, more = strings.Cut(rest, "/")
 		switch e {
 		case "", ".":
 			continue
@@ -181,13 +182,13 @@ func resolveLooked(raw string, roots ...string) (string, lookup, *pathRefusal) {
 		switch {
 		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 			// Nothing below a missing element can be a link.
-			out := filepath.Clean(next + "/" + strings.Join(todo, "/"))
+			out := filepath.Clean(next + "/" + rest)
 			if isMagicPath(out) {
 				return "", last, magicRefusal(out)
 			}
 			// out is next or beneath it (no ".." climbed back out), so
 			// its lookup fails as next's did.
-			last = lookup{missing: out == next || strings.HasPrefix(out, next+"/")}
+			last = lookup{missing: out == next || len(out) > len(next) && out[len(next)] == '/' && out[:len(next)] == next}
 			return out, last, nil
 		case err != nil:
 			return "", last, refuse("unresolvable-path", "%s cannot be looked up (%v), so where the path leads is unknown", next, unwrapPathError(err))
@@ -210,7 +211,11 @@ func resolveLooked(raw string, roots ...string) (string, lookup, *pathRefusal) {
 		if strings.HasPrefix(target, "/") {
 			cur = "/"
 		}
-		todo = append(strings.Split(target, "/"), todo...)
+		if more {
+			rest = target + "/" + rest
+		} else {
+			rest, more = target, true
+		}
 	}
 	return cur, last, nil
 }
@@ -231,13 +236,15 @@ func unwrapPathError(err error) error {
 // are resolved workspace roots (see rootForms). A path that cannot be
 // judged (checkPathText, resolvePath) is refused instead.
 func pathForms(p string, roots ...string) ([]string, *pathRefusal) {
-	forms, _, r := pathFormsLooked(p, roots...)
+	forms, _, r := pathFormsLooked(nil, p, roots...)
 	return forms, r
 }
 
 // pathFormsLooked is pathForms that also returns what resolving p last
-// looked up about its last form, where it leads (resolveLooked).
-func pathFormsLooked(p string, roots ...string) ([]string, lookup, *pathRefusal) {
+// looked up about its last form, where it leads (resolveLooked). The
+// forms are appended to dst, so a caller with room for two allocates
+// nothing for them.
+func pathFormsLooked(dst []string, p string, roots ...string) ([]string, lookup, *pathRefusal) {
 	if r := checkPathText(p); r != nil {
 		return nil, lookup{}, r
 	}
@@ -250,9 +257,9 @@ func pathFormsLooked(p string, roots ...string) ([]string, lookup, *pathRefusal)
 		return nil, lookup{}, r
 	}
 	if res == lit {
-		return []string{lit}, last, nil
+		return append(dst, lit), last, nil
 	}
-	return []string{lit, res}, last, nil
+	return append(dst, lit, res), last, nil
 }
 
 // absPath makes p absolute against cwd (and "~/" against home) without

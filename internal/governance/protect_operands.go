@@ -156,7 +156,7 @@ func linkedProtected(in *reqInfo, n string, list []protected) (protected, string
 	}
 	for _, pr := range list {
 		for _, pf := range pr.lower {
-			if beneath(pf, lres) || pr.Rotated && rotatedSibling(pf, lres) {
+			if beneath(pf, lres) || pr.Rotated && rotatedSiblingLower(pf, lres) {
 				return pr, res, true
 			}
 		}
