@@ -2,10 +2,12 @@ package audit
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
@@ -61,6 +63,13 @@ var previewBufs = sync.Pool{New: func() any {
 // instead, and dst unchanged.
 func (r *redactor) appendDigestOf(dst, raw []byte) (out []byte, short any) {
 	const decoded = PreviewBytes + previewSlack
+	if len(raw)-2 > decoded && wordRun(raw[1:2+decoded]) == decoded+1 {
+		// The decoded part would be the text's first bytes as they are
+		// (no escape, nothing but ASCII, up to the byte after it) and
+		// one word, no white space in it: the word is cut, so the
+		// preview is empty.
+		return appendDigest(dst, len(raw), sha256.Sum256(raw), "", 0), nil
+	}
 	bp := previewBufs.Get().(*[]byte)
 	buf, complete := rawjson.AppendUnquoted((*bp)[:0], raw, decoded)
 	if complete && len(buf) <= PreviewBytes {
@@ -79,6 +88,33 @@ func (r *redactor) appendDigestOf(dst, raw []byte) (out []byte, short any) {
 	dst = appendDigest(dst, len(raw), sha256.Sum256(raw), preview, n)
 	putPreviewBuf(bp, buf)
 	return dst, nil
+}
+
+// wordRun returns how many bytes b starts with that are printable ASCII
+// other than the space and '\\': bytes that a JSON string holds as
+// themselves and that no preview is cut at. Eight bytes are looked at a
+// step, as plainRun does.
+func wordRun(b []byte) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		// Nonzero when a byte of w is 0x80 or above, 0x20 or below, or
+		// '\\' (a byte equal to '\\' is a zero byte of w^('\\'*ones)).
+		bs := w ^ ('\\' * ones)
+		if (w|(w-0x21*ones)&^w|(bs-ones)&^bs)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c <= ' ' || c >= utf8.RuneSelf || c == '\\' {
+			break
+		}
+	}
+	return i
 }
 
 // putPreviewBuf returns a preview buffer to previewBufs.

@@ -73,3 +73,32 @@ func FuzzDigestCanon(f *testing.F) {
 		}
 	})
 }
+
+// TestDigestOneWord: a text that starts with one long word (the case
+// appendDigestOf takes without decoding) has the preview the reference
+// makes, at the edges of the decoded part too: a space, an escape or a
+// byte above ASCII at or just past it, stray continuation bytes after a
+// secret-shaped word, and a word the redactor would shorten.
+func TestDigestOneWord(t *testing.T) {
+	const n = PreviewBytes + previewSlack
+	// One word the redactor replaces whole, n bytes long.
+	jwt := "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0." + strings.Repeat("s", n-37)
+	r := redactor{maxValue: DefaultMaxValueBytes, headLen: 1024}
+	for _, text := range []string{strings.Repeat("A", n+1), strings.Repeat("A", n+40), strings.Repeat("A", n) + " x",
+		strings.Repeat("A", n-1) + " " + strings.Repeat("B", 100), strings.Repeat("A", n) + `\n` + strings.Repeat("B", 10),
+		strings.Repeat("A", n-1) + `\n` + strings.Repeat("B", 10), strings.Repeat("A", n) + "é", strings.Repeat("A", n) + "\x80\x80\x80",
+		jwt + "\x80\x80\x80", jwt + "x", jwt, strings.Repeat("A", 500) + "\t" + strings.Repeat("A", n), "x" + strings.Repeat("A", n) + "\x7f"} {
+		lit := []byte(`"` + text + `"`)
+		want, err := appendCanonical(nil, r.digestAsMap(lit))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := appendCanonical(nil, r.digest(lit))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("digest of %.40q... (%d bytes):\n%s\nreference:\n%s", text, len(text), got, want)
+		}
+	}
+}
