@@ -16,11 +16,11 @@ func TestPolicyCheckSubjects(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{"wrappers and a computed word", []string{"--command", "ls; timeout --signal KILL 5 $X -rf /tmp/a"}, []string{
+		{"wrappers and a computed word", []string{"--command", "ls; timeout --signal KILL 5 $X -rf /tmp"}, []string{
 			"require-approval\n",
 			"  1. running \"ls\"\n       runs: ls\n       allow by allow Bash(ls:*)",
-			"       runs: timeout --signal KILL 5 $X -rf /tmp/a\n",
-			"       which runs: $X -rf /tmp/a\n",
+			"       runs: timeout --signal KILL 5 $X -rf /tmp\n",
+			"       which runs: $X -rf /tmp\n",
 			"       not static: $X (parameter expansion $X)\n",
 			"       note: the command word is not static: $X (parameter expansion $X)\n",
 			"       require-approval by deny Bash(rm:*)",

@@ -1,7 +1,9 @@
 package governance
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -35,11 +37,20 @@ var argsNotFiles = map[string]bool{"echo": true, "printf": true, "true": true, "
 // writesLast are commands whose last operand is written to.
 var writesLast = map[string]bool{"cp": true, "mv": true, "ln": true, "install": true, "rsync": true, "scp": true}
 
+// readsOnly are commands that open what they name only to read it, with
+// no option that writes a file: a name of theirs that does not exist is
+// never created.
+var readsOnly = map[string]bool{"ls": true, "cat": true, "head": true, "tail": true, "wc": true, "grep": true,
+	"egrep": true, "fgrep": true, "zgrep": true, "rg": true, "stat": true, "file": true, "less": true, "more": true,
+	"readlink": true, "realpath": true, "cmp": true, "nl": true, "strings": true, "du": true, "tac": true}
+
 // argWord is one word of a command judged as a file.
 type argWord struct {
 	word  shellcmd.Word
 	text  string // the text judged (the value of --opt=value)
 	write bool
+	// readOnly says the command never creates what it names (readsOnly).
+	readOnly bool
 }
 
 // commandArgs returns the words of c that may name files.
@@ -80,7 +91,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 				// (the request's env or an assignment can set it), and a
 				// program may not know the option at all. So the whole
 				// word is judged as a file too.
-				out = append(out, argWord{word: w, text: text, write: write})
+				out = append(out, argWord{word: w, text: text, write: write, readOnly: readsOnly[name]})
 				eq := strings.IndexByte(text, '=')
 				if eq < 0 {
 					continue
@@ -94,7 +105,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			if text == "" {
 				continue
 			}
-			out = append(out, argWord{word: w, text: text, write: write})
+			out = append(out, argWord{word: w, text: text, write: write, readOnly: readsOnly[name]})
 		}
 	}
 	return out
@@ -174,11 +185,24 @@ func (e *Engine) decideArg(in *reqInfo, a argWord, changesDir bool, advisories *
 	sub.read, sub.write, sub.command = !a.write, a.write, false
 	var worst *verdict
 	for _, n := range names {
-		v := e.decidePath(&sub, n, advisories)
+		v, write := e.decidePath(&sub, n, advisories), a.write
+		if !write && !a.readOnly && !unknownDir && kind != shellcmd.Glob && createdIfMissing(n) {
+			// Nothing to read there, but a command that opens the name
+			// may create it (sort -o, touch, go build -o, a dangling
+			// link): decided as a write too, the stricter standing.
+			w := sub
+			w.read, w.write = false, true
+			wv := e.decidePath(&w, n, advisories)
+			if wv.value != Allow && wv.ref != "default" && (v.value == Allow || v.ref == "default" ||
+				wv.value.Stricter(v.value) || v.ref == "workspace-roots") {
+				wv.reason = "it does not exist, so the command may create it: " + wv.reason
+				v, write = wv, true
+			}
+		}
 		switch {
 		case v.value == Allow || v.ref == "default":
 			continue
-		case v.ref == "workspace-roots" && !a.write:
+		case v.ref == "workspace-roots" && !write:
 			// Outside the roots a plain argument is asked about, and
 			// only when it names something that exists.
 			if _, err := os.Lstat(n); err != nil {
@@ -211,6 +235,17 @@ func (e *Engine) decideArg(in *reqInfo, a argWord, changesDir bool, advisories *
 	}
 	worst.reason = what + ": " + worst.reason
 	return *worst, true
+}
+
+// createdIfMissing reports whether the name p leads to nothing (a dangling
+// link included) in a directory that exists: any command that opens it
+// for writing creates it, and which commands do is not in the line.
+func createdIfMissing(p string) bool {
+	if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	_, err := os.Stat(filepath.Dir(p))
+	return err == nil
 }
 
 // runtimeName is the verdict on a file whose name the shell computes only

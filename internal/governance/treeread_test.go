@@ -61,10 +61,10 @@ func TestDecideTreeRead(t *testing.T) {
 		{"git grep --no-index", "git grep --no-index SECRET", "", Deny, ".env"},
 		{"git -C grep", "git -C " + root + " grep --untracked SECRET", "src", Deny, ".env"},
 		{"tar of the workspace", "tar cf - .", "", Deny, ".env"},
-		{"tar -czf", "tar -czf /tmp/x.tgz vault", "", Deny, "vault/.env"},
+		{"tar -czf", "tar -czf x.tgz vault", "", Deny, "vault/.env"},
 		{"tar -C", "tar -C " + root + " -cf - .", "src", Deny, ".env"},
-		{"zip -r", "zip -r /tmp/x.zip .", "", Deny, ".env"},
-		{"zip -r follows links", "zip -r /tmp/x.zip lnk", "", Deny, "lnk/env"},
+		{"zip -r", "zip -r x.zip .", "", Deny, ".env"},
+		{"zip -r follows links", "zip -r x.zip lnk", "", Deny, "lnk/env"},
 		{"cp -r into a subdirectory", "cp -r . sub/", "", Deny, ".env"},
 		{"cp -a", "cp -a vault copy/v", "", Deny, "vault/.env"},
 		{"rsync -a", "rsync -a ./ copy/", "", Deny, ".env"},
@@ -87,7 +87,7 @@ func TestDecideTreeRead(t *testing.T) {
 		{"tar extracting", "tar xf x.tar", "", Allow, ""},
 		{"cp -r of a clean directory", "cp -r src copy/s", "", Allow, ""},
 		{"cp of a file", "cp src/a.go copy/a.go", "", Allow, ""},
-		{"zip without -r", "zip /tmp/x.zip src/a.go", "", Allow, ""},
+		{"zip without -r", "zip x.zip src/a.go", "", Allow, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
