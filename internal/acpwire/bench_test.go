@@ -5,9 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/benchstream"
 )
@@ -31,7 +29,7 @@ func BenchmarkForward(b *testing.B) {
 	stream := benchStream(n)
 	b.SetBytes(int64(len(stream)))
 	b.ResetTimer()
-	cpu0 := processCPU(b)
+	cpu0 := benchstream.CPUTime()
 	for i := 0; i < b.N; i++ {
 		ar, aw := osPipe(b)
 		cr, cw := osPipe(b)
@@ -63,16 +61,7 @@ func BenchmarkForward(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/msg")
 	// CPU time is steadier than wall time on a loaded machine. It covers
 	// the whole process: the bridge and the test's own writer and reader.
-	b.ReportMetric(float64((processCPU(b)-cpu0).Nanoseconds())/float64(b.N*n), "cpu-ns/msg")
-}
-
-// processCPU returns the user and system CPU time the process has used.
-func processCPU(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64((benchstream.CPUTime()-cpu0).Nanoseconds())/float64(b.N*n), "cpu-ns/msg")
 }
 
 var _ = fmt.Sprint

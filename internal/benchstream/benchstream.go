@@ -3,10 +3,26 @@
 // between 100 B and 20 KB, 70% under 500 B, 25% 1-5 KB, 5% 10-20 KB, the
 // same every time. The command's end-to-end benchmark (a fake agent
 // flooding through acp-bridge) and the wire package's in-process ones read
-// the same messages, so their figures compare.
+// the same messages, so their figures compare. CPUTime is the measure the
+// benchmarks report besides wall time.
 package benchstream
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+	"syscall"
+	"time"
+)
+
+// CPUTime returns the CPU time (user + system) the process has used, or 0
+// if the kernel does not say: on a shared machine it varies far less with
+// other load than wall time does.
+func CPUTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
 
 const (
 	head = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"bench","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"`

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestMessages: the stream is the same every time, each message a
@@ -40,4 +41,19 @@ func TestMessages(t *testing.T) {
 	if small < 1300 || small > 1500 || medium < 400 || medium > 600 || large < 50 || large > 150 {
 		t.Errorf("%d small, %d medium, %d large messages; want about 1400, 500, 100", small, medium, large)
 	}
+}
+
+// TestCPUTime: the CPU time grows while the process computes.
+func TestCPUTime(t *testing.T) {
+	start, deadline := CPUTime(), time.Now().Add(20*time.Second)
+	x := 0
+	for CPUTime()-start < 20*time.Millisecond {
+		if time.Now().After(deadline) {
+			t.Fatalf("CPUTime went from %v to %v in 20 s of computing", start, CPUTime())
+		}
+		for i := range 100000 {
+			x += i * i
+		}
+	}
+	_ = x
 }

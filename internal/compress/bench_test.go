@@ -9,23 +9,14 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/benchstream"
 )
 
 var streamN = flag.Int("stream-n", 200000, "notifications in BenchmarkStream's stream")
-
-// cpuTime returns the process's user+system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // streamMessages returns n session/update notifications for session s1,
 // sizes log-uniform between 100 B and 20 KB (most small, as in a real
@@ -161,11 +152,11 @@ func BenchmarkStream(b *testing.B) {
 			b.SetBytes(total)
 			b.ReportAllocs()
 			var d time.Duration
-			cpu0 := cpuTime()
+			cpu0 := benchstream.CPUTime()
 			for b.Loop() {
 				d += streamThrough(b, msgs, mode.on)
 			}
-			cpu := cpuTime() - cpu0
+			cpu := benchstream.CPUTime() - cpu0
 			b.ReportMetric(float64(d.Nanoseconds())/float64(b.N)/1e9, "s/stream")
 			// On a shared machine wall time depends on the neighbours; the
 			// process's CPU time per stream is the steadier figure.

@@ -9,12 +9,12 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/benchstream"
 )
 
 // benchPolicy is a realistic policy for the benchmarks: 18 rules.
@@ -44,16 +44,6 @@ func streamLines(n int, tools bool, root string) []byte {
 		}
 	}
 	return buf.Bytes()
-}
-
-// cpuTime returns the CPU time (user + system) the process has used: on a
-// shared machine it varies far less with other load than wall time does.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // runStream pushes stream from the agent through a bridge to the client
@@ -88,14 +78,14 @@ func runStream(b *testing.B, mw acpwire.Middleware, bridge *acpwire.Bridge, stre
 		io.Copy(io.Discard, r)
 	}()
 	b.StartTimer()
-	cpu0 := cpuTime()
+	cpu0 := benchstream.CPUTime()
 	if _, err := agentOutW.Write(stream); err != nil {
 		b.Fatal(err)
 	}
 	if got := <-done; got != n {
 		b.Fatalf("client got %d lines, want %d", got, n)
 	}
-	cpu := cpuTime() - cpu0
+	cpu := benchstream.CPUTime() - cpu0
 	b.StopTimer()
 	agentOutW.Close()
 	clientInW.Close()

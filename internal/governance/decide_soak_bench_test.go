@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/benchstream"
 )
 
 // soakCalls returns the requests the bridge decides for the soak
@@ -45,13 +47,13 @@ func BenchmarkDecideSoak(b *testing.B) {
 		req := calls[kind]
 		b.Run(kind, func(b *testing.B) {
 			b.ReportAllocs()
-			cpu0 := cpuTime()
+			cpu0 := benchstream.CPUTime()
 			for i := 0; i < b.N; i++ {
 				e.Decide(req)
 			}
 			// CPU time: on a shared machine wall time says more about
 			// the other processes than about Decide.
-			b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64((benchstream.CPUTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 		})
 	}
 }
