@@ -92,7 +92,7 @@ func (s *spool) openCurrent(flag int) bool {
 		s.fail(err)
 		return false
 	}
-	f, err := os.OpenFile(s.path(s.cur), os.O_WRONLY|os.O_CREATE|flag, 0o600)
+	f, err := os.OpenFile(s.path(s.cur), os.O_WRONLY|os.O_CREATE|noFollow|flag, 0o600)
 	if err != nil {
 		s.fail(err)
 		return false
@@ -142,7 +142,10 @@ func (s *spool) unshare(flag int) (*os.File, error) {
 		return nil, err
 	}
 	defer src.Close()
-	tmp, err := os.OpenFile(p+".copy", os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	// A new file, whatever lies at the name: a link planted there is
+	// neither written through nor renamed into the segment's place.
+	os.Remove(p + ".copy")
+	tmp, err := os.OpenFile(p+".copy", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +160,7 @@ func (s *spool) unshare(flag int) (*os.File, error) {
 		os.Remove(p + ".copy")
 		return nil, err
 	}
-	return os.OpenFile(p, os.O_WRONLY|flag, 0o600)
+	return os.OpenFile(p, os.O_WRONLY|noFollow|flag, 0o600)
 }
 
 // rotate empties the other segment and makes it current.

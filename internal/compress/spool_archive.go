@@ -26,7 +26,7 @@ func (s *spool) asArchive(heading []byte) (string, bool) {
 	if s.err != nil {
 		return "", false
 	}
-	f, err := os.OpenFile(s.path(old), os.O_WRONLY, 0)
+	f, err := os.OpenFile(s.path(old), os.O_WRONLY|noFollow, 0)
 	if err != nil {
 		return "", false
 	}

@@ -4,6 +4,9 @@ package compress
 
 import "os"
 
+// noFollow is O_NOFOLLOW where the system has it.
+const noFollow = 0
+
 // linkedElsewhere reports whether the file st describes has more than one
 // name: never known here, and the spool links no archive (os.Link fails
 // or is not used), so false.

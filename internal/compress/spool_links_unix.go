@@ -7,6 +7,11 @@ import (
 	"syscall"
 )
 
+// noFollow keeps the spool from opening a symbolic link planted at a
+// segment's path: the bridge would write the conversation into whatever
+// file it leads to.
+const noFollow = syscall.O_NOFOLLOW
+
 // linkedElsewhere reports whether the file st describes has more than one
 // name.
 func linkedElsewhere(st os.FileInfo) bool {
