@@ -3,7 +3,10 @@ package governance
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
 )
 
 // TestNamesFromFile checks that a command whose files are named inside
@@ -54,4 +57,31 @@ func TestNamesFromFile(t *testing.T) {
 			t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
 		}
 	}
+}
+
+// FuzzNamesFromFile: whatever the words, namesFromFile does not panic,
+// and a form naming a list by one of namesListOptions (alone or with
+// =value), before any "--", is always caught.
+func FuzzNamesFromFile(f *testing.F) {
+	for _, s := range []string{"tar\x00-cT\x00list", "wc\x00--files0-from=x", "parallel\x00cat\x00::::\x00l", "zip\x00-r@\x00o", "cpio\x00-ov", "7z\x00a\x00@l", "x\x00--\x00--files-from"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var form []shellcmd.Word
+		for _, w := range strings.Split(s, "\x00") {
+			form = append(form, shellcmd.Word{Kind: shellcmd.Static, Text: w})
+		}
+		got := namesFromFile(form)
+		if len(form) < 2 {
+			return
+		}
+		for _, w := range form[1:] {
+			if w.Text == "--" {
+				break
+			}
+			if opt, _, _ := strings.Cut(w.Text, "="); namesListOptions[opt] && got == "" {
+				t.Fatalf("namesFromFile(%q) missed %q", s, w.Text)
+			}
+		}
+	})
 }
