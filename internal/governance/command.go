@@ -2,6 +2,7 @@ package governance
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
@@ -178,7 +179,7 @@ func joinWords(form []shellcmd.Word, base bool) string {
 // false for a transparent command (bash -c 'ls') no rule names: the
 // commands it runs decide.
 func (e *Engine) decideCommand(in *reqInfo, c *shellcmd.Command, advisories *[]string) (v verdict, ok bool) {
-	what := fmt.Sprintf("running %q", c.Source)
+	what := "running " + strconv.Quote(c.Source) // fmt's %q
 	var best, maybe *rule
 	bestForm := 0
 	for _, r := range e.rulesFor(catCommand) {

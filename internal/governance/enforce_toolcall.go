@@ -41,12 +41,23 @@ func (x *Enforcer) mirror(c *callState) audit.ToolCall {
 
 // inputRecord is a call's input for the audit record: as received, or,
 // when the bridge kept only part of it, that part with the whole input's
-// size and SHA-256.
+// size and SHA-256. It is the call's own copy (keepInput), not a new one:
+// a call's kept input is replaced when the agent sends another, never
+// written to, so a record that holds it sees what it saw.
 func inputRecord(c *callState) any {
+	kept := keptInput(c.tc.RawInput)
 	if c.inputSum == "" {
-		return rawOrNil(c.tc.RawInput)
+		return kept
 	}
-	return map[string]any{"kept": rawOrNil(c.tc.RawInput), "size": c.inputSize, "sha256": c.inputSum}
+	return map[string]any{"kept": kept, "size": c.inputSize, "sha256": c.inputSum}
+}
+
+// keptInput is a kept input as a record's value, nil when there is none.
+func keptInput(r json.RawMessage) any {
+	if len(r) == 0 {
+		return nil
+	}
+	return r
 }
 
 func rawOrNil(r json.RawMessage) any {

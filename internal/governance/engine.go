@@ -3,6 +3,7 @@ package governance
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -246,7 +247,10 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 	if strings.TrimSpace(in.req.Command) == "" && len(in.req.Argv) == 0 {
 		return nil // not known: only rules for every command apply
 	}
-	seen := map[string]bool{}
+	// The keys of the commands reported: a list while a line has run few,
+	// a set past that.
+	var seen []string
+	var seenSet map[string]bool
 	for i, a := range in.commandLines() {
 		for _, p := range a.Problems {
 			consider(e.decideLineProblem(a.Line, p), fmt.Sprintf("reading %q", a.Line), nil)
@@ -258,10 +262,17 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 			}
 			// The readings of one request often agree: report each once.
 			key := what + "\x00" + strings.Join(details, "\x00")
-			if seen[key] {
+			if seenSet[key] || seenSet == nil && slices.Contains(seen, key) {
 				continue
 			}
-			seen[key] = true
+			if seenSet != nil {
+				seenSet[key] = true
+			} else if seen = append(seen, key); len(seen) > 16 {
+				seenSet = make(map[string]bool, 2*len(seen))
+				for _, k := range seen {
+					seenSet[k] = true
+				}
+			}
 			if v, ok := e.decideCommand(in, c, advisories); ok {
 				consider(v, what, details)
 			}
