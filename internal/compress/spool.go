@@ -92,12 +92,22 @@ func (s *spool) openCurrent(flag int) bool {
 		s.fail(err)
 		return false
 	}
-	f, err := os.OpenFile(s.path(s.cur), os.O_WRONLY|os.O_CREATE|noFollow|flag, 0o600)
+	// O_TRUNC waits until the file is known to have no other name: it
+	// would empty an archive made of the segment, or a file linked there.
+	f, err := os.OpenFile(s.path(s.cur), os.O_WRONLY|os.O_CREATE|noFollow|(flag&^os.O_TRUNC), 0o600)
 	if err != nil {
 		s.fail(err)
 		return false
 	}
 	st, err := f.Stat()
+	if err == nil && !linkedElsewhere(st) && flag&os.O_TRUNC != 0 {
+		if err = f.Truncate(0); err != nil {
+			f.Close()
+			s.fail(err)
+			return false
+		}
+		st, err = f.Stat()
+	}
 	if err == nil && linkedElsewhere(st) {
 		// An archive made of the segment by a bridge that was killed
 		// before it could delete the spool: written to, the archive
