@@ -15,8 +15,7 @@ import (
 // and keeps the most recent conversation, and tool calls, artifacts,
 // decisions and user messages are capped.
 func TestRecorderBounded(t *testing.T) {
-	defer func(n int64) { spoolSegment = n }(spoolSegment)
-	spoolSegment = 64 << 10
+	setSpoolSegment(t, 64<<10)
 	dir := t.TempDir()
 	r := NewRecorder("s", "/r")
 	r.SpoolTo(filepath.Join(dir, "s.spool"))

@@ -162,3 +162,11 @@ func agentSays(session, text string) string {
 func endTurn(id int) string {
 	return mustJSON(map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{"stopReason": "end_turn"}})
 }
+
+// setSpoolSegment makes spools start a new segment every n bytes until t
+// ends, so that a test rotates segments without writing SpoolSegmentBytes.
+func setSpoolSegment(t testing.TB, n int64) {
+	old := spoolSegment
+	spoolSegment = n
+	t.Cleanup(func() { spoolSegment = old })
+}

@@ -19,8 +19,7 @@ import (
 // rotation starts a new file in its place). The session rotates its
 // segments twice, and some archives are saved with an agent entry open.
 func TestSavedArchiveAtEveryStep(t *testing.T) {
-	defer func(n int64) { spoolSegment = n }(spoolSegment)
-	spoolSegment = 8 << 10
+	setSpoolSegment(t, 8<<10)
 	dir := t.TempDir()
 	st := NewStore(dir, nil)
 	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
@@ -121,8 +120,7 @@ func runSavedArchive(t *testing.T, ops []byte) {
 		// Longer sequences only repeat what these do, more slowly.
 		ops = ops[:256]
 	}
-	defer func(n int64) { spoolSegment = n }(spoolSegment)
-	spoolSegment = 2 << 10
+	setSpoolSegment(t, 2<<10)
 	dir := t.TempDir()
 	st := NewStore(dir, nil)
 	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)

@@ -14,8 +14,7 @@ import (
 // segment's path) keeps its bytes when a rotation empties that segment: the
 // spool writes a copy, it does not truncate the shared file.
 func TestSpoolRotateIntoLinkedSegment(t *testing.T) {
-	defer func(n int64) { spoolSegment = n }(spoolSegment)
-	spoolSegment = 4 << 10
+	setSpoolSegment(t, 4<<10)
 	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	const kept = "### Agent · 11:00:00\n\nbefore the kill\n\n"
 	for _, name := range []string{"archive left by a killed bridge", "planted hard link"} {
