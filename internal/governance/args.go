@@ -39,9 +39,10 @@ var writesLast = map[string]bool{"cp": true, "mv": true, "ln": true, "install": 
 
 // readsOnly are commands that open what they name only to read it, with
 // no option that writes a file: a name of theirs that does not exist is
-// never created.
+// never created. less is not one: -o/-O/--log-file write its input to a
+// file.
 var readsOnly = map[string]bool{"ls": true, "cat": true, "head": true, "tail": true, "wc": true, "grep": true,
-	"egrep": true, "fgrep": true, "zgrep": true, "rg": true, "stat": true, "file": true, "less": true, "more": true,
+	"egrep": true, "fgrep": true, "zgrep": true, "rg": true, "stat": true, "file": true, "more": true,
 	"readlink": true, "realpath": true, "cmp": true, "nl": true, "strings": true, "du": true, "tac": true}
 
 // argWord is one word of a command judged as a file.
@@ -92,6 +93,13 @@ func commandArgs(c *shellcmd.Command) []argWord {
 				// program may not know the option at all. So the whole
 				// word is judged as a file too.
 				out = append(out, argWord{word: w, text: text, write: write, readOnly: readsOnly[name]})
+				// A short option's value may follow it in the same word,
+				// after a cluster of others ("-o/tmp/x", "-rno/tmp/x",
+				// "-f.env"): each rest of the word after an option
+				// letter may be a file.
+				for j := 2; j < len(text) && text[1] != '-' && isOptionLetter(text[j-1]); j++ {
+					out = append(out, argWord{word: w, text: text[j:], write: write, readOnly: readsOnly[name]})
+				}
 				eq := strings.IndexByte(text, '=')
 				if eq < 0 {
 					continue
@@ -109,6 +117,11 @@ func commandArgs(c *shellcmd.Command) []argWord {
 		}
 	}
 	return out
+}
+
+// isOptionLetter reports whether b may name a short option.
+func isOptionLetter(b byte) bool {
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }
 
 // decideArgs decides the files the words of c name; ok is false when the
@@ -186,7 +199,9 @@ func (e *Engine) decideArg(in *reqInfo, a argWord, changesDir bool, advisories *
 	var worst *verdict
 	for _, n := range names {
 		v, write := e.decidePath(&sub, n, advisories), a.write
-		if !write && !a.readOnly && !unknownDir && kind != shellcmd.Glob && createdIfMissing(n) {
+		// A glob that matches nothing reaches the command as written.
+		literal := kind != shellcmd.Glob || len(names) == 1
+		if !write && !a.readOnly && !unknownDir && literal && createdIfMissing(n) {
 			// Nothing to read there, but a command that opens the name
 			// may create it (sort -o, touch, go build -o, a dangling
 			// link): decided as a write too, the stricter standing.
