@@ -30,6 +30,12 @@ func (s *spool) asArchive(heading []byte) (string, bool) {
 	if err != nil {
 		return "", false
 	}
+	// A file with another name is not the spool's alone: a hard link
+	// planted in the segment's place would be written through.
+	if st, serr := f.Stat(); serr != nil || linkedElsewhere(st) {
+		f.Close()
+		return "", false
+	}
 	err = s.completeArchive(f, heading)
 	if cerr := f.Close(); err == nil {
 		err = cerr

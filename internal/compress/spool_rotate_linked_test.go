@@ -52,3 +52,43 @@ func TestSpoolRotateIntoLinkedSegment(t *testing.T) {
 		})
 	}
 }
+
+// TestSpoolArchivePlantedHardLink: a checkpoint does not make the older
+// segment the archive when its file has another name: a hard link planted
+// in its place would have the heading written over, and the conversation
+// appended to, the file it shares.
+func TestSpoolArchivePlantedHardLink(t *testing.T) {
+	setSpoolSegment(t, 8<<10)
+	dir := t.TempDir()
+	st := NewStore(dir, nil)
+	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	r := NewRecorder("s", "/r")
+	base := st.spoolBase("s")
+	r.SpoolTo(base)
+	r.UserMessage(at, "fix the build")
+	chunk := `"` + strings.Repeat("ab", 600) + `"`
+	for i := 0; i < 10; i++ { // 12 KB: the spool is in its second segment
+		r.AgentChunk(at, "Agent", []byte(chunk))
+	}
+	r.Release()
+	if r.spool.cur != 1 {
+		t.Fatalf("the spool is in segment %d, want 1", r.spool.cur)
+	}
+	victim := filepath.Join(dir, "GOVERNANCE.md")
+	want := strings.Repeat("the policy\n", 2000)
+	if err := os.WriteFile(victim, []byte(want), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(base + ".0"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(victim, base+".0"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.saveArchive(st, "s", at); err != nil {
+		t.Logf("saveArchive: %v", err)
+	}
+	if got, err := os.ReadFile(victim); err != nil || string(got) != want {
+		t.Fatalf("the file linked at the older segment's path changed: %d bytes %.60q (%v)", len(got), got, err)
+	}
+}
