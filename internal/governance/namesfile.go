@@ -36,7 +36,7 @@ func namesFromFile(form []shellcmd.Word) string {
 			break
 		}
 		opt, _, _ := strings.Cut(t, "=")
-		if namesListOptions[opt] {
+		if namesListOptions[opt] || abbreviatesNamesList(opt) {
 			return t
 		}
 		switch name {
@@ -63,6 +63,23 @@ func namesFromFile(form []shellcmd.Word) string {
 		}
 	}
 	return ""
+}
+
+// abbreviatesNamesList reports whether opt, a long option's name, may be
+// an abbreviation of one of namesListOptions: getopt_long and git take any
+// prefix that names one option of the program ("wc --files0=list",
+// "wc --f=list"). --file is left out: programs that have it (tar, grep,
+// sed) take the exact name over any it begins.
+func abbreviatesNamesList(opt string) bool {
+	if len(opt) < 3 || !strings.HasPrefix(opt, "--") || opt == "--file" {
+		return false
+	}
+	for o := range namesListOptions {
+		if strings.HasPrefix(o, opt) {
+			return true
+		}
+	}
+	return false
 }
 
 // shortCluster reports whether t, a cluster of short options ("-cvT"),

@@ -1,0 +1,42 @@
+package governance
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestNamesFromFileAbbreviated: a list option is caught however much of
+// its name the line gives, since getopt_long and git take any prefix that
+// names one option of the program ("sort --files0=list" prints the files
+// the list names); an exact option the list options begin with (--file)
+// is not one.
+func TestNamesFromFileAbbreviated(t *testing.T) {
+	root := tempTree(t, []string{"sub"}, []string{".env", "a.txt", "sub/b.txt"})
+	if err := os.WriteFile(filepath.Join(root, "list"), []byte(".env\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n  allow:\n    - Read\n"+
+		"    - Bash(wc:*)\n    - Bash(sort:*)\n    - Bash(tar:*)\n    - Bash(xargs:*)\n    - Bash(git:*)\n    - Bash(grep:*)\n")
+	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	tests := []struct {
+		line string
+		want Value
+	}{
+		{"wc --files0=list", RequireApproval},
+		{"wc --f=list", RequireApproval},
+		{"sort --files0 list", RequireApproval},
+		{"tar -c --files-f=list -f -", RequireApproval},
+		{"xargs --arg=list cat", RequireApproval},
+		{"git add --pathspec-from=list", RequireApproval},
+		{"tar -c --file=- sub", Allow},
+		{"grep --fixed-strings x a.txt", Allow},
+		{"wc --lines a.txt", Allow},
+	}
+	for _, tt := range tests {
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
+		if d.Value != tt.want {
+			t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
+		}
+	}
+}
