@@ -109,6 +109,12 @@ func commandArgs(c *shellcmd.Command) []argWord {
 				if k, v, ok := strings.Cut(text, "="); ok {
 					text, write = v, k == "of"
 				}
+			case name == "git" && !strings.Contains(text, "://"):
+				// REV:PATH (":PATH" the index) is the file PATH as git
+				// keeps it: "git show HEAD:.env" prints .env.
+				if _, file, ok := strings.Cut(text, ":"); ok && file != "" {
+					out = append(out, argWord{word: w, text: file, readOnly: true})
+				}
 			}
 			if text == "" {
 				continue

@@ -1,0 +1,31 @@
+package governance
+
+import "testing"
+
+// TestGitRevisionPaths checks that a git word REV:PATH ("HEAD:.env",
+// ":.env" for the index) is decided as the file PATH names, which git
+// prints from its objects: a rule that refuses reading .env refuses
+// "git show HEAD:.env" as it refuses "cat .env".
+func TestGitRevisionPaths(t *testing.T) {
+	root := tempTree(t, []string{"sub"}, []string{".env", "a.txt"})
+	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n  allow:\n    - Read\n    - Bash(git show:*)\n    - Bash(git cat-file:*)\n    - Bash(git log:*)\n")
+	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	tests := []struct {
+		line string
+		want Value
+	}{
+		{"git show HEAD:.env", Deny},
+		{"git show :.env", Deny},
+		{"git show HEAD~2:sub/.env", Deny},
+		{"git cat-file -p main:.env", Deny},
+		{"git show v1.0:a.txt", Allow},
+		{"git show HEAD", Allow},
+		{"git log --format=%H:%s", Allow},
+	}
+	for _, tt := range tests {
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
+		if d.Value != tt.want {
+			t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
+		}
+	}
+}
