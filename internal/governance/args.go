@@ -52,6 +52,10 @@ type argWord struct {
 	write bool
 	// readOnly says the command never creates what it names (readsOnly).
 	readOnly bool
+	// fromTop says the name is relative to the top of git's work tree,
+	// which may be any directory from the command's up to its workspace
+	// root, not to the command's directory alone.
+	fromTop bool
 }
 
 // commandArgs returns the words of c that may name files.
@@ -112,8 +116,12 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			case name == "git" && !strings.Contains(text, "://"):
 				// REV:PATH (":PATH" the index) is the file PATH as git
 				// keeps it: "git show HEAD:.env" prints .env.
-				if _, file, ok := strings.Cut(text, ":"); ok && file != "" {
-					out = append(out, argWord{word: w, text: file, readOnly: true})
+				if rev, file, ok := strings.Cut(text, ":"); ok && file != "" {
+					if rev == "" && len(file) > 2 && '0' <= file[0] && file[0] <= '3' && file[1] == ':' {
+						file = file[2:] // ":N:PATH", PATH at stage N of the index
+					}
+					fromTop := !strings.HasPrefix(file, "./") && !strings.HasPrefix(file, "../")
+					out = append(out, argWord{word: w, text: file, readOnly: true, fromTop: fromTop})
 				}
 			}
 			if text == "" {
@@ -199,6 +207,9 @@ func (e *Engine) decideArg(in *reqInfo, a argWord, changesDir bool, advisories *
 		names = append(names, unescapeGlob(p))
 	} else {
 		names = []string{p}
+		if a.fromTop && !unknownDir {
+			names = append(names, namesAbove(in.roots, base, a.text)...)
+		}
 	}
 	sub := *in
 	sub.read, sub.write, sub.command = !a.write, a.write, false
@@ -256,6 +267,25 @@ func (e *Engine) decideArg(in *reqInfo, a argWord, changesDir bool, advisories *
 	}
 	worst.reason = what + ": " + worst.reason
 	return *worst, true
+}
+
+// namesAbove returns name joined to each directory above dir up to the
+// workspace root dir lies beneath, nothing when dir is beneath none.
+func namesAbove(roots []string, dir, name string) []string {
+	var out []string
+	for _, r := range roots {
+		if len(dir) <= len(r) || dir[len(r)] != '/' || dir[:len(r)] != r {
+			continue
+		}
+		for d := filepath.Dir(dir); len(d) >= len(r); d = filepath.Dir(d) {
+			out = append(out, filepath.Join(d, name))
+			if len(d) == len(r) {
+				break
+			}
+		}
+		return out
+	}
+	return out
 }
 
 // createdIfMissing reports whether the name p leads to nothing (a dangling

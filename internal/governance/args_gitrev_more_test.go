@@ -1,0 +1,33 @@
+package governance
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// TestGitRevisionPathsSpelled: git reads REV:PATH's PATH from the top of
+// the work tree (unless it starts with ./ or ../), so a line run in a
+// subdirectory names the file at the top as well; and ":N:PATH" is PATH
+// at stage N of the index. Each is decided as the file it names.
+func TestGitRevisionPathsSpelled(t *testing.T) {
+	root := tempTree(t, []string{"sub", "secrets"}, []string{".env", "a.txt", "secrets/key"})
+	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n    - Read(./secrets/**)\n  allow:\n    - Read\n    - Bash(git show:*)\n")
+	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	tests := []struct {
+		line, cwd string
+		want      Value
+	}{
+		{"git show :0:.env", root, Deny},
+		{"git show :2:secrets/key", root, Deny},
+		{"git show HEAD:secrets/key", filepath.Join(root, "sub"), Deny},
+		{"git show HEAD:./a.txt", filepath.Join(root, "sub"), Allow},
+		{"git show HEAD:a.txt", filepath.Join(root, "sub"), Allow},
+		{"git show HEAD:secrets/key", root, Deny},
+	}
+	for _, tt := range tests {
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: tt.cwd})
+		if d.Value != tt.want {
+			t.Errorf("Decide(%q) in %s = %v (%s); want %v", tt.line, tt.cwd, d.Value, d.Reason, tt.want)
+		}
+	}
+}
