@@ -113,15 +113,23 @@ func commandArgs(c *shellcmd.Command) []argWord {
 				if k, v, ok := strings.Cut(text, "="); ok {
 					text, write = v, k == "of"
 				}
-			case name == "git" && !strings.Contains(text, "://"):
+			case name == "git":
 				// REV:PATH (":PATH" the index) is the file PATH as git
 				// keeps it: "git show HEAD:.env" prints .env.
-				if rev, file, ok := strings.Cut(text, ":"); ok && file != "" {
-					if rev == "" && len(file) > 2 && '0' <= file[0] && file[0] <= '3' && file[1] == ':' {
-						file = file[2:] // ":N:PATH", PATH at stage N of the index
+				// The rest after each colon, not the first only: a REV
+				// may hold one inside "@{...}" (HEAD@{10:00}:.env),
+				// and ":N:PATH" is PATH at stage N of the index. A URL's
+				// rest ("//host/repo") is a name that is not there.
+				for rest := text; ; {
+					i := strings.IndexByte(rest, ':')
+					if i < 0 {
+						break
 					}
-					fromTop := !strings.HasPrefix(file, "./") && !strings.HasPrefix(file, "../")
-					out = append(out, argWord{word: w, text: file, readOnly: true, fromTop: fromTop})
+					rest = rest[i+1:]
+					if rest != "" {
+						fromTop := !strings.HasPrefix(rest, "./") && !strings.HasPrefix(rest, "../")
+						out = append(out, argWord{word: w, text: rest, readOnly: true, fromTop: fromTop})
+					}
 				}
 			}
 			if text == "" {
