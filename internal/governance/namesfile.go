@@ -57,8 +57,8 @@ func namesFromFile(form []shellcmd.Word) string {
 				return t // copy-out and pass-through read names from stdin
 			}
 		case "7z", "7za", "7zr":
-			if strings.HasPrefix(t, "@") || strings.HasPrefix(t, "-i@") {
-				return t // a list file
+			if strings.HasPrefix(t, "@") || (strings.HasPrefix(t, "-i") || strings.HasPrefix(t, "-ai")) && strings.Contains(t, "@") {
+				return t // a list file: @list, -i[r[-|0]]@list, -ai[r[-|0]]@list
 			}
 		}
 	}
