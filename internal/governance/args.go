@@ -56,6 +56,9 @@ type argWord struct {
 	// which may be any directory from the command's up to its workspace
 	// root, not to the command's directory alone.
 	fromTop bool
+	// entersDir says the command changes the line's directory to the
+	// name (cd, pushd): what the line names after it may lead there.
+	entersDir bool
 }
 
 // commandArgs returns the words of c that may name files.
@@ -66,6 +69,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			continue
 		}
 		name := filepath.Base(form[0].Text)
+		first := len(out)
 		// After "--" every word is an operand, "-x" a file named so.
 		operands := len(form)
 		for i := 1; i < len(form); i++ {
@@ -137,6 +141,11 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			}
 			out = append(out, argWord{word: w, text: text, write: write, readOnly: readsOnly[name]})
 		}
+		if name == "cd" || name == "pushd" {
+			for k := first; k < len(out); k++ {
+				out[k].entersDir = true
+			}
+		}
 	}
 	return out
 }
@@ -178,6 +187,9 @@ func (e *Engine) decideArg(in *reqInfo, a argWord, changesDir bool, advisories *
 		verb = "writing"
 	}
 	what := fmt.Sprintf("%s %s (named by the command)", verb, a.text)
+	if a.entersDir {
+		what = fmt.Sprintf("changing directory to %s (named by the command; what the line names after it may lead there, which is not known when the line is decided)", a.text)
+	}
 	p := a.text
 	kind := a.word.Kind
 	if kind == shellcmd.Dynamic && a.text == a.word.Text {
