@@ -1,0 +1,108 @@
+package governance
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// decideCommands decides every command, assignment and problem of the
+// request's command line(s); it returns the decisions of the files the
+// commands name, for the caller to consider last.
+func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func(verdict, string, []string)) (later []func()) {
+	if strings.TrimSpace(in.req.Command) == "" && len(in.req.Argv) == 0 {
+		return nil // not known: only rules for every command apply
+	}
+	// The keys of the commands reported: a list while a line has run few,
+	// a set past that.
+	var seen []string
+	var seenSet map[string]bool
+	for i, a := range in.commandLines() {
+		for _, p := range a.Problems {
+			consider(e.decideLineProblem(a.Line, p), fmt.Sprintf("reading %q", a.Line), nil)
+		}
+		for _, c := range a.Commands {
+			what, details := "running "+strconv.Quote(c.Source), describeCommand(c) // fmt's %q
+			if i == 1 {
+				what += " (as argv, the way a client that execs it runs it)"
+			}
+			// The readings of one request often agree: report each once.
+			key := what + "\x00" + strings.Join(details, "\x00")
+			if seenSet[key] || seenSet == nil && slices.Contains(seen, key) {
+				continue
+			}
+			if seenSet != nil {
+				seenSet[key] = true
+			} else if seen = append(seen, key); len(seen) > 16 {
+				seenSet = make(map[string]bool, 2*len(seen))
+				for _, k := range seen {
+					seenSet[k] = true
+				}
+			}
+			if v, ok := e.decideCommand(in, c, advisories); ok {
+				consider(v, what, details)
+			}
+			if v, ok := e.decideArgs(in, c, a.ChangesDir, advisories); ok {
+				// After the protected files: when both deny, the
+				// protected file is the reason.
+				w := what
+				later = append(later, func() { consider(v, "opening the files "+w+" names", nil) })
+			}
+		}
+		for _, as := range a.Assignments {
+			e.decideVariable(in, as.Name, as.Value, as.Static, advisories, consider)
+		}
+		for _, r := range a.Redirects {
+			if v, ok := e.decideRedirect(in, r, a.ChangesDir, advisories); ok {
+				consider(v, "opening "+r.Target.Text+" (a redirection)", nil)
+			}
+		}
+	}
+	return later
+}
+
+// decideVariable decides setting one variable, and any command its value
+// holds that bash may run when it evaluates the value again.
+func (e *Engine) decideVariable(in *reqInfo, name, value string, static bool, advisories *[]string, consider func(verdict, string, []string)) {
+	if v, ok := e.decideEnv(in, name, advisories); ok {
+		consider(v, "setting "+name, nil)
+	}
+	if !static {
+		return
+	}
+	if a := shellcmd.AssignmentCode(value, shellcmd.Options{Dir: in.req.Cwd}); a != nil {
+		for _, c := range a.Commands {
+			if v, ok := e.decideCommand(in, c, advisories); ok {
+				consider(v, fmt.Sprintf("running %q (in the value of %s)", c.Source, name), describeCommand(c))
+			}
+		}
+	}
+}
+
+// decideTerminalDir denies a terminal whose working directory is outside
+// the workspace roots.
+func (e *Engine) decideTerminalDir(in *reqInfo) verdict {
+	what := "running in " + in.req.Cwd
+	forms, refusal := in.pathForms(absPath(in.req.Cwd, "", e.home))
+	if refusal != nil {
+		return verdict{value: Deny, ref: refusal.ref, ruleTx: refusalRules[refusal.ref], reason: fmt.Sprintf("%s: %s", what, refusal.why)}
+	}
+	for _, form := range forms {
+		inside := false
+		for _, r := range in.roots {
+			if _, ok := within(r, form, false); ok {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			return verdict{value: Deny, ref: "workspace-roots", ruleTx: "deny paths outside the workspace roots (built-in)",
+				reason: fmt.Sprintf("%s: %s is outside the workspace roots %s", what, form, strings.Join(in.roots, ", "))}
+		}
+	}
+	return verdict{value: Allow, ref: "workspace-roots", ruleTx: "allow terminals inside the workspace roots (built-in)",
+		reason: what + ": inside the workspace roots"}
+}

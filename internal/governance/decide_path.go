@@ -1,0 +1,106 @@
+package governance
+
+import (
+	"fmt"
+	"strings"
+)
+
+// describeAction names what the request does to its paths, for reasons.
+func (e *Engine) describeAction(in *reqInfo) string {
+	switch {
+	case in.req.Action == ActionSessionNew:
+		return "opening a session in"
+	case in.command:
+		return "running a command on"
+	case in.write:
+		return "writing"
+	case in.read:
+		return "reading"
+	}
+	return "using"
+}
+
+// decidePath decides the request path p.
+func (e *Engine) decidePath(in *reqInfo, p string, advisories *[]string) verdict {
+	v := e.decidePathLazy(in, p, advisories)
+	v.reason = v.text()
+	return v
+}
+
+// decidePathLazy is decidePath with the reason possibly left in pieces
+// (verdict.lazy), for a caller that reads it only through verdict.text.
+func (e *Engine) decidePathLazy(in *reqInfo, p string, advisories *[]string) verdict {
+	f := in.facts(p)
+	forms, refusal := f.forms, f.refusal
+	if refusal != nil {
+		return verdict{value: Deny, ref: refusal.ref, ruleTx: refusalRules[refusal.ref],
+			reason: fmt.Sprintf("%s %q: %s", e.describeAction(in), p, refusal.why)}
+	}
+	if v, ok := e.protectedVerdict(in, p, f); ok {
+		return v
+	}
+	if v, ok := e.specialFileVerdict(in, p, f); ok {
+		return v
+	}
+	var worst verdict
+	lowerRoots := in.lowerRoots()
+	action := e.describeAction(in)
+	subjects := f.subjects()
+	for i, form := range forms {
+		inside := false
+		for _, r := range in.roots {
+			if _, ok := cutDir(r, form); ok {
+				inside = true
+				break
+			}
+		}
+		var matches ruleBits // pathRuleMatches of the form, when a rule asks
+		best := e.pick(in, catPath, func(j int, r *rule) bool {
+			if !inside && r.value != Deny && (r.path == nil || r.path.anchor != anchorAbs) {
+				// Outside the roots only a rule that names a fixed
+				// directory speaks for a path: a rule written for the
+				// workspace (Edit, Write(**/*.sh)) can neither allow it
+				// nor turn the built-in deny into a question. A deny
+				// is a deny anywhere.
+				return false
+			}
+			if r.all || r.cat == catAny || r.cat == catTool {
+				return true
+			}
+			if r.path == nil {
+				return false
+			}
+			if in.rootsEnt == nil {
+				return r.path.matchSubject(&subjects[i], in.roots, lowerRoots, r.fold())
+			}
+			if matches == nil {
+				matches = e.pathRuleMatches(in.rootsEnt, &subjects[i])
+			}
+			return matches.has(j)
+		}, advisories)
+		var v verdict
+		switch {
+		case best != nil:
+			v = ruleVerdictOf(best, action, " ", form)
+		case !inside && e.ownOffload(in, form, forms[len(forms)-1]):
+			v = offloadVerdict(action, form)
+		case !inside:
+			v = verdict{value: Deny, ref: "workspace-roots", ruleTx: "deny paths outside the workspace roots (built-in)",
+				reason: fmt.Sprintf("%s %s: outside the workspace roots %s", action, form, strings.Join(in.roots, ", "))}
+		case in.req.Action == ActionSessionNew:
+			// The default is about what the agent does; a session
+			// inside the workspace is the person's own choice.
+			v = verdict{value: Allow, ref: "workspace-roots", ruleTx: "allow sessions inside the workspace roots (built-in)",
+				reason: fmt.Sprintf("%s %s: inside the workspace roots", action, form)}
+		default:
+			v = e.defaultVerdictOf(in, action, " ", form)
+		}
+		if i == 0 || v.value.Stricter(worst.value) {
+			worst = v
+		}
+	}
+	if v, ok := e.hardLinkVerdict(in, p, f); ok && v.value.Stricter(worst.value) {
+		worst = v
+	}
+	return worst
+}
