@@ -56,6 +56,25 @@ func (d *fastDecoder) space() {
 	}
 }
 
+// separator reads what follows an object's member or an array's element:
+// a comma (more), the container's closing byte close (done), or anything
+// else (not ok).
+func (d *fastDecoder) separator(close byte) (more, ok bool) {
+	d.space()
+	if d.i >= len(d.data) {
+		return false, false
+	}
+	switch d.data[d.i] {
+	case ',':
+		d.i++
+		return true, true
+	case close:
+		d.i++
+		return false, true
+	}
+	return false, false
+}
+
 func (d *fastDecoder) value(depth int) (any, bool) {
 	d.space()
 	if d.i >= len(d.data) || depth > maxDepth {
@@ -89,21 +108,13 @@ func (d *fastDecoder) value(depth int) (any, bool) {
 				return nil, false
 			}
 			m[k] = v
-			d.space()
-			if d.i >= len(d.data) {
+			if more, ok := d.separator('}'); !ok {
 				return nil, false
-			}
-			switch d.data[d.i] {
-			case ',':
-				d.i++
-			case '}':
-				d.i++
+			} else if !more {
 				if d.digest > 0 {
 					d.keepDiff(m)
 				}
 				return m, true
-			default:
-				return nil, false
 			}
 		}
 	case c == '[':
@@ -120,18 +131,10 @@ func (d *fastDecoder) value(depth int) (any, bool) {
 				return nil, false
 			}
 			a = append(a, v)
-			d.space()
-			if d.i >= len(d.data) {
+			if more, ok := d.separator(']'); !ok {
 				return nil, false
-			}
-			switch d.data[d.i] {
-			case ',':
-				d.i++
-			case ']':
-				d.i++
+			} else if !more {
 				return a, true
-			default:
-				return nil, false
 			}
 		}
 	case c == '"':

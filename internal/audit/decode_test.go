@@ -13,7 +13,7 @@ func FuzzFastDecode(f *testing.F) {
 	for _, s := range []string{`{"a":[1,-2.5e3,true,false,null,"x\n\"\\\/\b\f\r\t\u00e9\u20ac"]}`, `"é\ud83d\ude00"`, `"\udc00"`,
 		"\"\xff\"", `[{"type":"content","content":{"type":"text","text":"the bridge\n"}}]`, `{"a":1,"a":2}`, ` [ ] `, `{}`,
 		`1e400`, `-0`, `01`, `[1,]`, `{"a" 1}`, `"` + strings.Repeat(`\u0041`, 3) + `"`, strings.Repeat("[", 1200) + strings.Repeat("]", 1200),
-		`"\u00zz"`, `tru`, `nulll`, `0.`, `.5`, `1E+2`, `"a` + "\x01" + `"`} {
+		`"\u00zz"`, `tru`, `nulll`, `0.`, `.5`, `1E+2`, `"a` + "\x01" + `"`, `[1}`, `{"a":1]`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
