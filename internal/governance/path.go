@@ -280,16 +280,25 @@ func absPath(p, cwd, home string) string {
 	return filepath.Clean(p)
 }
 
-// resolvedRoots remembers which root forms are free of symlinks.
+// resolvedRoots holds, for each workspace root form, its resolved form as
+// last looked up: resolveLooked starts its walk below a root only when the
+// root resolves to itself (has no link in it). Every decision looks its
+// roots up again (rootsOf calls refreshRoot) before it resolves a path
+// beneath them, so the answer is never older than the decision.
 var resolvedRoots sync.Map // string -> string (its resolved form)
 
-// resolvedRoot returns r with its symlinks resolved, remembered. A root
-// that cannot be resolved maps to a form no path equals (resolveDir), so
-// paths beneath it are looked up from "/".
+// resolvedRoot returns r with its symlinks resolved, as last looked up
+// (now, if never). A root that cannot be resolved maps to a form no path
+// equals (resolveDir), so paths beneath it are looked up from "/".
 func resolvedRoot(r string) string {
 	if v, ok := resolvedRoots.Load(r); ok {
 		return v.(string)
 	}
+	return refreshRoot(r)
+}
+
+// refreshRoot resolves r now and keeps the answer for resolvedRoot.
+func refreshRoot(r string) string {
 	v := resolveDir(r)
 	resolvedRoots.Store(r, v)
 	return v

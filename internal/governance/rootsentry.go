@@ -7,7 +7,7 @@ import (
 
 // Which of the policy's path rules match a path is a question about
 // strings: the path's form (as written, or as resolved), the workspace
-// roots and the rules' patterns. The file system has answered already by
+// roots' forms and the rules' patterns. The file system has answered already by
 // the time it is asked (pathForms looks every path up again in each
 // decision), so the answer for a form can be kept across decisions
 // without keeping anything the file system can change. A session asks
@@ -33,15 +33,29 @@ type rootsEntry struct {
 }
 
 // rootsOf returns the entry for the absolute roots abs, joined by NUL as
-// key, making it once: resolving the roots' symlinks costs system calls,
-// and a workspace root does not move during a session.
+// key, making it once: the roots' forms are what they resolved to when
+// first decided on (the directories the person chose), and a root the
+// agent later turns into a link does not move the workspace there.
+//
+// Which root forms are free of links is looked up again on every call,
+// before any path beneath them is resolved (resolveLooked starts its walk
+// below such a root without looking at its elements): a root the agent
+// can reach (one inside another, or below a directory it may write) may
+// be a directory at one decision and a link out of the workspace at the
+// next, and a path beneath it must then be walked through the link.
 func (e *Engine) rootsOf(key string, abs []string) *rootsEntry {
+	var re *rootsEntry
 	if v, ok := e.rootCache.Load(key); ok {
-		return v.(*rootsEntry)
+		re = v.(*rootsEntry)
+	} else {
+		forms := rootForms(abs)
+		v, _ := e.rootCache.LoadOrStore(key, &rootsEntry{forms: forms, lower: lowerAll(forms)})
+		re = v.(*rootsEntry)
 	}
-	forms := rootForms(abs)
-	v, _ := e.rootCache.LoadOrStore(key, &rootsEntry{forms: forms, lower: lowerAll(forms)})
-	return v.(*rootsEntry)
+	for _, f := range re.forms {
+		refreshRoot(f)
+	}
+	return re
 }
 
 // ruleBits holds one bit per rule of a list, by index.
