@@ -1,7 +1,6 @@
 package compress
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -21,8 +20,9 @@ const SpoolSegmentBytes = 64 << 20
 var spoolSegment int64 = SpoolSegmentBytes
 
 // spoolBufferBytes is the write buffer a spool holds while a turn runs;
-// it is released at the end of each turn.
-const spoolBufferBytes = 16 << 10
+// it is released at the end of each turn. A full buffer is written up to
+// a page boundary of the segment (pageWriter).
+const spoolBufferBytes = 64 << 10
 
 // spool keeps a session's conversation archive on disk as it is recorded,
 // so memory holds only a write buffer whatever the session's length. It
@@ -34,7 +34,7 @@ type spool struct {
 	cur     int
 	size    [2]int64
 	f       *os.File
-	w       *bufio.Writer
+	w       *pageWriter
 	dropped int64  // bytes lost with emptied segments
 	open    string // role of the agent chunk entry being written, "" if none
 	err     error  // first failure; later writes are dropped
@@ -139,7 +139,7 @@ func (s *spool) openCurrent(flag int) bool {
 		s.size[s.cur] = st.Size() - s.skip[s.cur]
 	}
 	s.started = true
-	s.f, s.w = f, bufio.NewWriterSize(f, spoolBufferBytes)
+	s.f, s.w = f, newPageWriter(f, s.skip[s.cur]+s.size[s.cur], spoolBufferBytes)
 	return true
 }
 
