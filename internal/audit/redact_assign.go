@@ -62,8 +62,8 @@ func redactAssignments(s string) (string, int) {
 		if !isSecretName(bare) {
 			continue
 		}
-		vs, ve := assignedValue(s, i+1, c == ' ' || c == '\t')
-		if ve <= vs || (!flag && (c == ' ' || c == '\t') && !looksRandom(s[vs:ve])) {
+		vs, ve, ok := assignedSecret(s, i, flag)
+		if !ok {
 			continue
 		}
 		b.WriteString(s[last:vs])
@@ -144,6 +144,16 @@ var assignFlags = func() (fl [256]uint8) {
 	}
 	return fl
 }()
+
+// assignedSecret finds the value assigned at the separator s[i] to a name
+// that names a secret (a flag when flag), and says whether it is one to
+// replace: an empty value is not, nor one after a space that reads as a
+// word unless the name is a flag.
+func assignedSecret(s string, i int, flag bool) (start, end int, ok bool) {
+	spaced := s[i] == ' ' || s[i] == '\t'
+	start, end = assignedValue(s, i+1, spaced)
+	return start, end, end > start && (flag || !spaced || looksRandom(s[start:end]))
+}
 
 // assignedValue finds the value that starts at s[i] (after spaces unless
 // spaced, a quoted string, or up to the next separator).

@@ -68,6 +68,7 @@ func TestRedactStrings(t *testing.T) {
 		{"env var *_TOKEN", "NPM_TOKEN=npm_abcdefghij0123456789 npm publish", "NPM_TOKEN=[REDACTED:secret-pair] npm publish", "npm_abcdefghij0123456789"},
 		{"env var *_KEY", "STRIPE_KEY=rk_live_0123456789abcdef ./deploy", "STRIPE_KEY=[REDACTED:stripe-key] ./deploy", "rk_live_0123456789abcdef"},
 		{"url credentials", "postgres://admin:s3cr3tpass@db:5432/app", "postgres://admin:[REDACTED:url-credentials]@db:5432/app", "s3cr3tpass"},
+		{"flag with a word after a space", "mysql --password hunter2 db", "mysql --password [REDACTED:secret-pair] db", "hunter2"},
 		{"nothing secret", "npm run test -- --max_tokens: 5 keyboard", "npm run test -- --max_tokens: 5 keyboard", ""},
 		{"task id is not an sk- key", "task-0123456789abcdefghijklmnop", "task-0123456789abcdefghijklmnop", ""},
 	}
