@@ -21,7 +21,8 @@ import (
 // segment also matched as a pattern; a word the shell computes when the
 // line runs is asked about (runtimeName). Deny and ask path rules apply as to a
 // read (a write for destinations: cp, mv, ln, install's last argument,
-// every file of tee, dd's of=). Outside the workspace roots a destination
+// every file of tee, dd's of=, and the operands of programs that change
+// the files they name, args_writes.go). Outside the workspace roots a destination
 // is denied as a redirection is; a plain argument that names an existing
 // file there is asked about, not denied ("ls /usr/bin" is common), unless
 // a rule decides it. After cd in the same line a relative word's directory
@@ -87,10 +88,11 @@ func commandArgs(c *shellcmd.Command) []argWord {
 				}
 			}
 		}
+		written := writtenWords(form)
 		for i, w := range form[1:] {
 			i++
 			text := w.Text
-			write := i == last || name == "tee"
+			write := i == last || name == "tee" || written[i]
 			switch {
 			case i >= operands:
 				// a file, whatever it starts with
@@ -107,6 +109,10 @@ func commandArgs(c *shellcmd.Command) []argWord {
 				// letter may be a file.
 				for j := 2; j < len(text) && text[1] != '-' && isOptionLetter(text[j-1]); j++ {
 					out = append(out, argWord{word: w, text: text[j:], write: write, readOnly: readsOnly[name]})
+				}
+				if v, ok := writtenValue(name, text); ok {
+					out = append(out, argWord{word: w, text: v, write: true})
+					continue
 				}
 				eq := strings.IndexByte(text, '=')
 				if eq < 0 {

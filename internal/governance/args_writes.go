@@ -1,0 +1,185 @@
+package governance
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// Programs that change the files their operands name: "chmod 777 f",
+// "truncate -s0 f", "sed -i s/a/b/ f", "mkdir -p d", "rm f" change f
+// whether it exists or not, so each operand is decided as a write (denied
+// outside the workspace roots, and by a rule that refuses editing it), as a
+// write tool's path is, not as a name the command only reads. Words that
+// are not files (chmod's mode, sed's script, an option's value) are judged
+// as before.
+
+// operandWriter describes one program that writes its operands.
+type operandWriter struct {
+	// opts are its options that take the next word as their value.
+	opts optSet
+	// skip is how many leading operands are not files (sed's script),
+	// unless an option in skipUnless gives that value instead.
+	skip       int
+	skipUnless []string
+	// only, when set, are the options without which the program writes
+	// no operand (sed writes only with -i or --in-place).
+	only func(opts []string) bool
+	// output are options whose value is a file written ("sort -o f").
+	output []string
+	// lastOfTwo: only a second operand is written (uniq IN OUT).
+	lastOfTwo bool
+}
+
+// operandWriters are the programs that write their operands. chmod, chown
+// and chgrp's mode or owner is judged as a write too: it never starts with
+// "/", so it is a name inside the command's directory, and "-w" (a mode
+// that reads as an option) leaves nothing unjudged.
+var operandWriters = map[string]operandWriter{
+	"chmod":    {opts: optSet{longValue: map[string]bool{"reference": true}}},
+	"chown":    {opts: optSet{longValue: map[string]bool{"reference": true, "from": true}}},
+	"chgrp":    {opts: optSet{longValue: map[string]bool{"reference": true}}},
+	"truncate": {opts: optSet{shortValue: "sr", longValue: map[string]bool{"size": true, "reference": true}}},
+	"touch":    {opts: optSet{shortValue: "dtr", longValue: map[string]bool{"date": true, "reference": true, "time": true}}},
+	"mkdir":    {opts: optSet{shortValue: "m", longValue: map[string]bool{"mode": true, "context": true}}},
+	"rmdir":    {},
+	"rm":       {},
+	"unlink":   {},
+	"shred":    {opts: optSet{shortValue: "ns", longValue: map[string]bool{"iterations": true, "size": true, "random-source": true, "remove": false}}},
+	"mv":       {opts: optSet{shortValue: "tS", longValue: map[string]bool{"target-directory": true, "suffix": true, "backup": false}}},
+	"setfacl":  {opts: optSet{shortValue: "mxMX", longValue: map[string]bool{"modify": true, "remove": true, "modify-file": true, "remove-file": true, "set": true, "set-file": true}}},
+	"chattr":   {opts: optSet{shortValue: "vp"}},
+	"sed": {opts: optSet{shortValue: "efl", longValue: map[string]bool{"expression": true, "file": true, "line-length": true}},
+		skip: 1, skipUnless: []string{"e", "f", "expression", "file"}, only: sedInPlace},
+	"sort": {opts: optSet{shortValue: "okStT", longValue: map[string]bool{"output": true, "key": true, "field-separator": true,
+		"buffer-size": true, "temporary-directory": true, "parallel": true, "files0-from": true, "batch-size": true, "compress-program": true, "sort": true}},
+		output: []string{"o", "output"}, only: func([]string) bool { return false }},
+	"uniq": {opts: optSet{shortValue: "fsw", longValue: map[string]bool{"skip-fields": true, "skip-chars": true, "check-chars": true, "group": false, "all-repeated": false}},
+		lastOfTwo: true},
+}
+
+// sedInPlace reports whether sed's options hold -i (alone, with a suffix,
+// or in a cluster before a letter that takes a value) or --in-place, or a
+// prefix of it getopt_long would take ("--in").
+func sedInPlace(opts []string) bool {
+	for _, t := range opts {
+		if strings.HasPrefix(t, "--") {
+			name, _, _ := strings.Cut(t[2:], "=")
+			if len(name) >= 1 && strings.HasPrefix("in-place", name) {
+				return true
+			}
+			continue
+		}
+		if shortCluster(t, 'i', "efl") {
+			return true
+		}
+	}
+	return false
+}
+
+// writtenWords returns the indexes in form of the words form's program
+// writes as files, nil when it is not one of operandWriters.
+func writtenWords(form []shellcmd.Word) map[int]bool {
+	if len(form) < 2 || form[0].Kind != shellcmd.Static {
+		return nil
+	}
+	w, ok := operandWriters[filepath.Base(form[0].Text)]
+	if !ok {
+		return nil
+	}
+	var opts, operands []int // indexes in form
+	var optText []string
+	for i := 1; i < len(form); i++ {
+		t := form[i].Text
+		if form[i].Kind == shellcmd.Static && t == "--" {
+			for j := i + 1; j < len(form); j++ {
+				operands = append(operands, j)
+			}
+			break
+		}
+		if form[i].Kind != shellcmd.Dynamic && len(t) > 1 && t[0] == '-' {
+			opts = append(opts, i)
+			optText = append(optText, t)
+			if w.opts.takesValue(t) && i+1 < len(form) {
+				i++
+				opts = append(opts, i)
+				optText = append(optText, form[i].Text)
+			}
+			continue
+		}
+		operands = append(operands, i)
+	}
+	out := map[int]bool{}
+	for k, i := range opts {
+		if i+1 < len(form) && k+1 < len(opts) && opts[k+1] == i+1 && isOutputOption(form[i].Text, w.output) {
+			out[i+1] = true // "-o FILE", "--output FILE"
+		}
+	}
+	if w.only != nil && !w.only(optText) {
+		return out
+	}
+	skip := w.skip
+	for _, o := range w.skipUnless {
+		if shortHas(optText, w.opts, o[0]) && len(o) == 1 || len(o) > 1 && longHasPrefix(optText, o) {
+			skip = 0
+		}
+	}
+	if skip > len(operands) {
+		skip = len(operands)
+	}
+	operands = operands[skip:]
+	if w.lastOfTwo {
+		if len(operands) == 2 {
+			out[operands[1]] = true
+		}
+		return out
+	}
+	for _, i := range operands {
+		out[i] = true
+	}
+	return out
+}
+
+// writtenValue returns the file an option word of form's program writes
+// when the word holds it ("-oFILE", "--output=FILE").
+func writtenValue(program, t string) (string, bool) {
+	w, ok := operandWriters[program]
+	if !ok {
+		return "", false
+	}
+	for _, n := range w.output {
+		switch {
+		case len(n) == 1 && len(t) > 2 && t[0] == '-' && t[1] != '-' && shortCluster(t, n[0], w.opts.shortValue) && !strings.HasSuffix(t, n):
+			return t[strings.IndexByte(t, n[0])+1:], true
+		case len(n) > 1 && strings.HasPrefix(t, "--"+n+"="):
+			return t[len(n)+3:], true
+		}
+	}
+	return "", false
+}
+
+// isOutputOption reports whether option word t is one of names ("o",
+// "output") given without its value in the same word.
+func isOutputOption(t string, names []string) bool {
+	for _, n := range names {
+		if len(n) == 1 && t == "-"+n || len(n) > 1 && t == "--"+n {
+			return true
+		}
+	}
+	return false
+}
+
+// longHasPrefix reports whether opts hold --name, --name=value, or a
+// prefix of --name getopt_long may take for it.
+func longHasPrefix(opts []string, name string) bool {
+	for _, t := range opts {
+		if !strings.HasPrefix(t, "--") || len(t) < 3 {
+			continue
+		}
+		if n, _, _ := strings.Cut(t[2:], "="); strings.HasPrefix(name, n) {
+			return true
+		}
+	}
+	return false
+}
