@@ -293,6 +293,9 @@ func toTree(v any) (any, error) {
 			out[i] = e
 		}
 		return out, nil
+	case *ReadOutput:
+		// Taken only where shareResult puts it in place.
+		return nil, errors.New("a tool output read already, outside output and the tool call's result or error")
 	case ToolCall:
 		return v.tree()
 	case *ToolCall:

@@ -164,7 +164,8 @@ func (l *Log) metadataField(dst []byte, m map[string]any, over []member) (part [
 }
 
 // shareResult returns the event's output and metadata["toolCall"] to
-// encode. A tool's output (ToolOutput) is read as Options.Content says.
+// encode. A tool's output (ToolOutput) is read as Options.Content says;
+// one read already (*ReadOutput) is taken as it was read.
 // A finished tool call's record carries its result twice, as output and
 // as the mirror's result or error, from the same bytes: when they are,
 // the result is decoded, redacted and canonicalized once, and both places
@@ -176,6 +177,12 @@ func (l *Log) shareResult(ev *Event) (output any, mirror *ToolCall, err error) {
 	var shared *sharedTree
 	var sharedRaw []byte
 	switch v := ev.Output.(type) {
+	case *ReadOutput:
+		st, err := l.readBy(v)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: encoding output: %v", ErrInvalidEvent, err)
+		}
+		output = orNil(st)
 	case ToolOutput:
 		if len(v) == 0 {
 			output = nil
@@ -201,6 +208,14 @@ func (l *Log) shareResult(ev *Event) (output any, mirror *ToolCall, err error) {
 	}
 	changed := false
 	for _, f := range [...]*any{&tc.Result, &tc.Error} {
+		if r, ok := (*f).(*ReadOutput); ok {
+			st, err := l.readBy(r)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%w: encoding the tool call's result: %v", ErrInvalidEvent, err)
+			}
+			*f, changed = orNil(st), true
+			continue
+		}
 		raw := rawOf(*f)
 		switch {
 		case shared != nil && sameBytes(raw, sharedRaw):

@@ -121,7 +121,7 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 	if s != nil && s.loading > 0 {
 		x.mu.Unlock()
 		x.append(audit.Event{Actor: x.agent, Action: "tool.call", Subject: audit.Subject{Kind: "tool-call", Ref: u.ID},
-			Input: rawOrNil(u.RawInput), Output: toolOutput(u.RawOutput),
+			Input: rawOrNil(u.RawInput), Output: x.toolOutput(u.RawOutput),
 			Metadata: map[string]any{"session": p.SessionID, "replay": true, "sessionUpdate": kind, "status": u.Status}})
 		return next.Handle(ctx, m)
 	}
@@ -260,9 +260,9 @@ func (x *Enforcer) finish(c *callState, u *acpparams.ToolCall) {
 	mir := x.mirror(c)
 	d := c.decision
 	x.mu.Unlock()
-	result := toolOutput(u.RawOutput)
+	result := x.toolOutput(u.RawOutput)
 	if result == nil {
-		result = toolOutput(u.Content)
+		result = x.toolOutput(u.Content)
 	}
 	if u.Status == "failed" {
 		mir.Error = result

@@ -187,6 +187,11 @@ func valueSize(v any) int {
 		return 24 + len(v)
 	case audit.ToolOutput:
 		return 24 + len(v)
+	case *audit.ReadOutput:
+		if v == nil {
+			return 0
+		}
+		return 48 + v.Len()
 	case []byte:
 		return 24 + len(v)
 	case map[string]any:
@@ -232,6 +237,22 @@ func (q *QueuedRecorder) AppendSync(ev audit.Event) error {
 		return q.r.AppendSync(ev)
 	}
 	return <-res
+}
+
+// ReadToolOutput reads a tool's output as the underlying recorder stores
+// it, where that recorder reads outputs (audit.Log.ReadToolOutput); else
+// it returns a copy of raw as an audit.ToolOutput (nil when raw is
+// empty). It reads on the caller's goroutine: raw is usually a slice of
+// a buffer reused once the caller returns, and a reading holds much less
+// than a copy of raw does.
+func (q *QueuedRecorder) ReadToolOutput(raw []byte) any {
+	if len(raw) == 0 {
+		return nil
+	}
+	if r, ok := q.r.(outputReader); ok {
+		return r.ReadToolOutput(raw)
+	}
+	return audit.ToolOutput(append([]byte(nil), raw...))
 }
 
 // Healthy reports the underlying recorder's health.
