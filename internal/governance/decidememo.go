@@ -20,8 +20,12 @@ import (
 // shared by the reqInfo copies a decision makes to decide a path as a read
 // or a write, which have the same roots.
 type decisionMemo struct {
-	paths      []*pathFacts // starts in pathsBuf
-	pathsBuf   [4]*pathFacts
+	paths    []*pathFacts // starts in pathsBuf
+	pathsBuf [4]*pathFacts
+	// facts holds the facts of the decision's first paths (most
+	// decisions have one or two), so that they come with the decision.
+	facts      [2]pathFacts
+	nfacts     int // facts in use
 	lowerRoots []string
 	analyses   *analyses // the engine's
 	lines      []*shellcmd.Analysis
@@ -71,12 +75,23 @@ func (in *reqInfo) facts(p string) *pathFacts {
 			}
 		}
 	}
-	f := &pathFacts{p: p}
+	f := in.newFacts()
+	f.p = p
 	f.forms, f.last, f.refusal = pathFormsLooked(f.formsBuf[:0], p, in.roots...)
 	if in.memo != nil {
 		in.memo.paths = append(in.memo.paths, f)
 	}
 	return f
+}
+
+// newFacts returns cleared facts for a path, from the decision's own
+// while it has some left.
+func (in *reqInfo) newFacts() *pathFacts {
+	if m := in.memo; m != nil && m.nfacts < len(m.facts) {
+		m.nfacts++
+		return &m.facts[m.nfacts-1]
+	}
+	return new(pathFacts)
 }
 
 // pathForms is pathForms(p, in.roots...), resolved once per decision.

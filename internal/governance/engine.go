@@ -117,7 +117,8 @@ func (e *Engine) info(req Request) *reqInfo { return &e.newDecision(req).info }
 // newDecision returns the decision of req, with its subjects known and
 // nothing considered yet.
 func (e *Engine) newDecision(req Request) *decision {
-	d := &decision{info: reqInfo{req: req}, memo: decisionMemo{analyses: &e.analyses}}
+	d := takeDecision()
+	d.info.req, d.memo.analyses = req, &e.analyses
 	d.memo.paths = d.memo.pathsBuf[:0]
 	in := &d.info
 	in.memo = &d.memo
@@ -210,5 +211,7 @@ func (e *Engine) Decide(req Request) Decision {
 		consider(tool, "the tool", nil)
 	}
 	w := &dd.worst
-	return Decision{Value: w.value, Rule: w.ruleTx, Ref: w.ref, Reason: w.reason, Advisories: dd.advisories, Subjects: dd.subjects}
+	out := Decision{Value: w.value, Rule: w.ruleTx, Ref: w.ref, Reason: w.reason, Advisories: dd.advisories, Subjects: dd.subjects}
+	release(dd)
+	return out
 }
