@@ -341,9 +341,9 @@ const agentMarkVar = "ACP_BRIDGE_AGENT_MARK"
 // has ended). It reads /proc, so it finds none elsewhere.
 func ProcessesWithEnv(entry string) []int {
 	want := []byte(entry)
-	envs, _ := filepath.Glob("/proc/[0-9]*/environ")
 	var pids []int
-	for _, f := range envs {
+	for _, dir := range procDirs() {
+		f := dir + "/environ"
 		b, err := os.ReadFile(f)
 		if err != nil || !bytes.Contains(b, want) {
 			continue
@@ -359,6 +359,28 @@ func ProcessesWithEnv(entry string) []int {
 		}
 	}
 	return pids
+}
+
+// procDirs lists the directories of /proc whose names start with a digit,
+// one per process, sorted as filepath.Glob("/proc/[0-9]*") sorts them. It
+// reads /proc alone: a Glob of "/proc/[0-9]*/environ" also lists every
+// process's own directory, which costs the kernel a dentry per entry, and
+// each is invalidated again when that process is reaped.
+func procDirs() []string {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	names, _ := d.Readdirnames(-1)
+	var dirs []string
+	for _, n := range names {
+		if n != "" && '0' <= n[0] && n[0] <= '9' {
+			dirs = append(dirs, "/proc/"+n)
+		}
+	}
+	slices.Sort(dirs)
+	return dirs
 }
 
 // alive reports whether pid is a live process (not a zombie).
@@ -466,10 +488,9 @@ func childrenOf(pid int) ([]int, bool) {
 // descendantsByScan finds the tree below pid from the parent of every
 // process on the machine.
 func descendantsByScan(pid int) []int {
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	children := map[int][]int{}
-	for _, f := range stats {
-		b, err := os.ReadFile(f)
+	for _, dir := range procDirs() {
+		b, err := os.ReadFile(dir + "/stat")
 		if err != nil {
 			continue
 		}

@@ -3,8 +3,10 @@ package acpwire
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -36,5 +38,31 @@ func TestProcessesWithEnv(t *testing.T) {
 	cmd.Wait()
 	if pids := ProcessesWithEnv(mark); len(pids) != 0 {
 		t.Errorf("after the sleep exited ProcessesWithEnv lists %v", pids)
+	}
+}
+
+// TestProcDirs: procDirs lists, sorted, every process directory that
+// filepath.Glob("/proc/[0-9]*") lists both before and after it (a process
+// may start or end in between), its own process's among them, and nothing
+// but process directories.
+func TestProcDirs(t *testing.T) {
+	before, _ := filepath.Glob("/proc/[0-9]*")
+	got := procDirs()
+	after, _ := filepath.Glob("/proc/[0-9]*")
+	if !slices.IsSorted(got) {
+		t.Errorf("procDirs is not sorted: %v", got)
+	}
+	for _, d := range before {
+		if slices.Contains(after, d) && !slices.Contains(got, d) {
+			t.Errorf("procDirs misses %s, which Glob lists before and after it", d)
+		}
+	}
+	if own := "/proc/" + strconv.Itoa(os.Getpid()); !slices.Contains(got, own) {
+		t.Errorf("procDirs misses the test's own %s", own)
+	}
+	for _, d := range got {
+		if _, err := strconv.Atoi(strings.TrimPrefix(d, "/proc/")); err != nil {
+			t.Errorf("procDirs lists %s, not a process directory", d)
+		}
 	}
 }
