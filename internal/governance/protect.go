@@ -40,6 +40,8 @@ type protected struct {
 	lower []string // forms in lower case: restricting matches ignore case
 	dir   bool     // a directory when it was added (its name alone is no needle)
 	rel   string   // for agentConfig: the path below the workspace root
+	lrel  string   // rel in lower case
+	elem  bool     // for agentConfig: matched as path elements only, never in a command's text
 }
 
 // agentConfig are the files in a workspace that decide how the next run
@@ -51,24 +53,33 @@ type protected struct {
 // the IDE, its git and the person's shell run commands from without the
 // agent: the repository's git configuration and hooks (the IDE's git runs
 // core.fsmonitor, core.hooksPath, hooks), direnv's .envrc (run on cd into
-// the workspace) and the IDE's task and run configurations.
+// the workspace) and the IDE's task and run configurations. Each is
+// protected wherever below a root it sits, not only at the root: Zed reads
+// .zed/settings.json in every folder, direnv an .envrc in every directory
+// cd enters, and the IDE finds repositories nested in the workspace and
+// runs git in them. A git directory is protected whole, and so is a .git
+// file where none is ("gitdir: evil"): git takes the configuration and
+// hooks of whatever repository a .git names, a commondir in it or a
+// submodule's directory beneath it.
 var agentConfig = []struct {
 	rel, what string
 	dir       bool
+	elem      bool // a name too common in text (".git" is in ".gitignore") to look for in a command line
 }{
-	{".claude/settings.json", "Claude Code's project settings, whose hooks run commands", false},
-	{".claude/settings.local.json", "Claude Code's local project settings, whose hooks run commands", false},
-	{".mcp.json", "the project's MCP servers, each a command the agent starts", false},
-	{".gemini/settings.json", "Gemini CLI's project settings", false},
-	{".gemini/policies", "Gemini CLI's project policies", true},
-	{".zed/settings.json", "Zed's project settings, which can change the agent command", false},
-	{".vscode/settings.json", "VS Code's workspace settings", false},
-	{".git/config", "the repository's git configuration, whose core.fsmonitor, core.hooksPath and aliases run commands", false},
-	{".git/hooks", "the repository's git hooks, commands git runs", true},
-	{".envrc", "direnv's .envrc, a script direnv runs in the workspace", false},
-	{".vscode/tasks.json", "VS Code's tasks, commands the IDE runs", false},
-	{".zed/tasks.json", "Zed's tasks, commands the IDE runs", false},
-	{".idea/runConfigurations", "JetBrains run configurations, commands the IDE runs", true},
+	{".claude/settings.json", "Claude Code's project settings, whose hooks run commands", false, false},
+	{".claude/settings.local.json", "Claude Code's local project settings, whose hooks run commands", false, false},
+	{".mcp.json", "the project's MCP servers, each a command the agent starts", false, false},
+	{".gemini/settings.json", "Gemini CLI's project settings", false, false},
+	{".gemini/policies", "Gemini CLI's project policies", true, false},
+	{".zed/settings.json", "Zed's project settings, which can change the agent command", false, false},
+	{".vscode/settings.json", "VS Code's workspace settings", false, false},
+	{".git/config", "the repository's git configuration, whose core.fsmonitor, core.hooksPath and aliases run commands", false, false},
+	{".git/hooks", "the repository's git hooks, commands git runs", true, false},
+	{".git", "a repository's .git, a directory or a file naming one, where git finds configuration and hooks that run commands", true, true},
+	{".envrc", "direnv's .envrc, a script direnv runs in the workspace", false, false},
+	{".vscode/tasks.json", "VS Code's tasks, commands the IDE runs", false, false},
+	{".zed/tasks.json", "Zed's tasks, commands the IDE runs", false, false},
+	{".idea/runConfigurations", "JetBrains run configurations, commands the IDE runs", true, false},
 }
 
 // protectedFor returns the locations protected for a request: the
@@ -87,7 +98,7 @@ func (e *Engine) protectedFor(in *reqInfo) []protected {
 	out := make([]protected, 0, len(list)+len(agentConfig))
 	out = append(out, list...)
 	for _, c := range agentConfig {
-		pr := protected{ProtectedPath: ProtectedPath{Path: in.roots[0] + "/" + c.rel, What: c.what}, rel: c.rel}
+		pr := protected{ProtectedPath: ProtectedPath{Path: in.roots[0] + "/" + c.rel, What: c.what}, rel: c.rel, lrel: strings.ToLower(c.rel), elem: c.elem}
 		for _, r := range in.roots {
 			pr.forms = append(pr.forms, r+"/"+c.rel)
 		}
@@ -263,7 +274,8 @@ func protectedHitOf(list []protected, facts *pathFacts, mutates, removes bool) p
 		for i, f := range forms {
 			hit := false
 			for _, pf := range pr.lower {
-				if beneath(pf, lforms[i]) || pr.Rotated && rotatedSiblingLower(pf, lforms[i]) || removes && beneath(lforms[i], pf) {
+				if beneath(pf, lforms[i]) || pr.Rotated && rotatedSiblingLower(pf, lforms[i]) || removes && beneath(lforms[i], pf) ||
+					pr.lrel != "" && nestedConfig(pf, pr.lrel, lforms[i]) {
 					hit = true
 				}
 			}
@@ -276,6 +288,33 @@ func protectedHitOf(list []protected, facts *pathFacts, mutates, removes bool) p
 		}
 	}
 	return protectedHit{}
+}
+
+// nestedConfig reports whether f is the agent configuration lrel, or
+// beneath it, in a directory below the root pf is lrel of: lrel is a run
+// of f's elements below that root. All three are in lower case.
+func nestedConfig(pf, lrel, f string) bool {
+	n := len(pf) - len(lrel) - 1
+	if n < 0 || pf[n] != '/' || pf[n+1:] != lrel {
+		return false
+	}
+	below, ok := cutDir(pf[:n], f)
+	if !ok {
+		return false
+	}
+	for i := 0; i+len(lrel) <= len(below); {
+		j := strings.Index(below[i:], lrel)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(lrel)
+		if (j == 0 || below[j-1] == '/') && (end == len(below) || below[end] == '/') {
+			return true
+		}
+		i = j + 1
+	}
+	return false
 }
 
 // rotatedSibling reports whether f is a file next to pf named

@@ -112,7 +112,7 @@ func TestDecideProtected(t *testing.T) {
 		{"Zed's tasks", Request{Action: ActionFSWrite, Paths: []string{root + "/.zed/tasks.json"}}, Deny, "Zed's tasks"},
 		{"a JetBrains run configuration", Request{Action: ActionFSWrite, Paths: []string{root + "/.idea/runConfigurations/x.xml"}}, Deny, "run configurations"},
 		{"reading the git config", Request{Action: ActionFSRead, Paths: []string{root + "/.git/config"}}, Allow, ""},
-		{"a git object", Request{Action: ActionFSWrite, Paths: []string{root + "/.git/description"}}, Allow, ""},
+		{"a file in the git directory", Request{Action: ActionFSWrite, Paths: []string{root + "/.git/description"}}, Deny, "a repository's .git"},
 		{"reading Claude's settings", Request{Action: ActionFSRead, Paths: []string{root + "/.claude/settings.json"}}, Allow, ""},
 		{"another file in .claude", Request{Action: ActionFSWrite, Paths: []string{root + "/.claude/agents/reviewer.md"}}, Allow, ""},
 		{"the audit log by an ANSI-C quoted letter", Request{Action: ActionTerminalCreate, Command: "cat audit/audit-log.js$'o'nl"}, Deny, "the audit log"},

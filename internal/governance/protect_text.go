@@ -110,6 +110,10 @@ func namedIndex(list []protected, line string, lines []*shellcmd.Analysis, cwd s
 	k := 0
 	for _, pr := range list {
 		for j := range pr.forms {
+			if pr.elem {
+				k++ // decided on the paths the line names (protectedVerdict), not on its text
+				continue
+			}
 			lower := pr.lower[j]
 			needles := [3]string{lower}
 			if rel, ok := strings.CutPrefix(lower, inCwd); ok {
