@@ -1,6 +1,10 @@
 package acpparams
 
-import "github.com/acp-bridge/acp-bridge/internal/rawjson"
+import (
+	"sync/atomic"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+)
 
 // Memoizer is a message that keeps a reading of its bytes for whoever reads
 // it next the same way: an *acpwire.Message (see its Memo).
@@ -55,6 +59,12 @@ type ChunkLiner interface {
 // without a pass over it. It keeps nothing on m: the reading costs less
 // than keeping it.
 func ChunkOf(m ChunkLiner, params []byte) (u Update, ok bool) {
+	return (*SessionIDs)(nil).ChunkOf(m, params)
+}
+
+// ChunkOf is the package's ChunkOf, with the session id decoded through c
+// (SessionIDs.String); a nil c decodes it afresh.
+func (c *SessionIDs) ChunkOf(m ChunkLiner, params []byte) (u Update, ok bool) {
 	own, sid, variant, text, ok := m.ChunkLine()
 	if !ok || !sameSlice(own, params) {
 		return Update{}, false
@@ -62,7 +72,7 @@ func ChunkOf(m ChunkLiner, params []byte) (u Update, ok bool) {
 	// params is {"sessionId":S,"update":{"sessionUpdate":V,"content":{"type":"text","text":T}}}:
 	// the content block and the update end one and two bytes past T.
 	end := len(params) - 3 // past T
-	if u.SessionID, ok = rawjson.String(sid); !ok {
+	if u.SessionID, ok = c.String(sid); !ok {
 		return Update{}, false
 	}
 	u.SessionUpdate = variant
@@ -75,4 +85,33 @@ func ChunkOf(m ChunkLiner, params []byte) (u Update, ok bool) {
 // sameSlice reports whether a and b are the same bytes in memory.
 func sameSlice(a, b []byte) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// SessionIDs remembers the session id it decoded last, as written and as
+// decoded: the chunks of a stream all name one session, and share one
+// string instead of each decoding (and allocating) its own. The zero
+// value is ready to use; it is safe for concurrent use.
+type SessionIDs struct {
+	last atomic.Pointer[decodedID]
+}
+
+// decodedID is a JSON string literal and what rawjson.String returned
+// for it.
+type decodedID struct{ lit, id string }
+
+// String returns rawjson.String(lit): for the literal it decoded last, the
+// string it returned then (the same bytes decode the same way). A nil c
+// decodes lit afresh.
+func (c *SessionIDs) String(lit []byte) (string, bool) {
+	if c == nil {
+		return rawjson.String(lit)
+	}
+	if d := c.last.Load(); d != nil && d.lit == string(lit) {
+		return d.id, true
+	}
+	id, ok := rawjson.String(lit)
+	if ok {
+		c.last.Store(&decodedID{lit: string(lit), id: id})
+	}
+	return id, ok
 }

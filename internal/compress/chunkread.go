@@ -29,11 +29,11 @@ var chunkKinds = [...]string{`"agent_message_chunk"`, `"agent_thought_chunk"`, `
 
 // readUpdateOf is readUpdate of m's params, sharing the reading of a
 // params that is not a plain chunk with the other features that read m
-// (acpparams.UpdateOf).
-func readUpdateOf(m *acpwire.Message) (acpparams.Update, error) {
+// (acpparams.UpdateOf). The session id of a chunk is decoded through ids.
+func readUpdateOf(m *acpwire.Message, ids *acpparams.SessionIDs) (acpparams.Update, error) {
 	// A chunk the bridge parsed in this form (nearly all) comes with its
 	// parts found: no pass over its text.
-	if u, ok := acpparams.ChunkOf(m, m.Params); ok {
+	if u, ok := ids.ChunkOf(m, m.Params); ok {
 		return u, nil
 	}
 	if u, ok := readChunk(m.Params); ok {

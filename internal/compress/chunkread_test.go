@@ -106,10 +106,11 @@ func BenchmarkReadChunk(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("readUpdateOf", func(b *testing.B) {
+		var ids acpparams.SessionIDs
 		b.SetBytes(int64(len(params)))
 		for b.Loop() {
 			m := *parsed
-			if _, err := readUpdateOf(&m); err != nil {
+			if _, err := readUpdateOf(&m, &ids); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/accp"
+	"github.com/acp-bridge/acp-bridge/internal/acpparams"
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
@@ -75,6 +76,7 @@ type Pipeline struct {
 	events *EventLog
 	accp   *accp.Store
 	logger *slog.Logger
+	ids    acpparams.SessionIDs // the session id of the chunks read last
 
 	mu        sync.Mutex // guards sessions, recency, downToIDE, ideToDown, loading; taken before any session's mu
 	sessions  map[string]*session

@@ -157,7 +157,7 @@ func (p *Pipeline) guardWrite(m *acpwire.Message) (bool, error) {
 
 // update handles session/update from the agent.
 func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
-	upd, err := readUpdateOf(m)
+	upd, err := readUpdateOf(m, &p.ids)
 	if err != nil {
 		// Not an update the IDE acts on, or one it may read another way
 		// (a member named twice): recorded and offloaded from nothing.
