@@ -142,82 +142,127 @@ type lookup struct {
 func (l lookup) known() bool { return l.fi != nil || l.missing }
 
 // resolveLooked is resolvePath that also returns what its last lstat said
-// about the resolved path.
+// about the resolved path. The elements still to walk are kept in one
+// string; pathWalk.step walks each.
 func resolveLooked(raw string, roots ...string) (string, lookup, *pathRefusal) {
-	var last lookup
-	cur, rest := "/", raw
+	w, rest, done := startWalk(raw, roots)
+	if done {
+		return w.cur, w.last, nil
+	}
+	// rest holds the elements still to walk, separated by "/" (an empty
+	// one is skipped); more says whether one is left, which may be "".
+	for more := true; more; {
+		var e string
+		e, rest, more = strings.Cut(rest, "/")
+		target, link, r := w.step(e)
+		switch {
+		case r != nil:
+			return "", w.last, r
+		case w.missing != "":
+			return w.beneathMissing(rest)
+		case !link:
+		case more:
+			rest = target + "/" + rest
+		default:
+			rest, more = target, true
+		}
+	}
+	return w.cur, w.last, nil
+}
+
+// pathWalk is a resolution under way (resolvePath): the directory it has
+// reached, what its last lstat said, and how many links it has followed.
+type pathWalk struct {
+	cur   string
+	last  lookup
+	links int
+	// missing is the path of the element step found missing, which ends
+	// the walk (beneathMissing); "" until then.
+	missing string
+}
+
+// startWalk starts resolving raw below the first of roots (symlink-free
+// directories) raw lies beneath, if any, else at "/", and returns what of
+// raw is left to walk; done when raw is such a root.
+func startWalk(raw string, roots []string) (w pathWalk, rest string, done bool) {
+	w.cur = "/"
 	for _, r := range roots {
 		if r == "/" || r != resolvedRoot(r) {
 			continue
 		}
 		if raw == r {
-			return r, last, nil
+			w.cur = r
+			return w, "", true
 		}
 		if len(raw) > len(r) && raw[len(r)] == '/' && raw[:len(r)] == r {
-			cur, rest = r, raw[len(r)+1:]
-			break
+			w.cur = r
+			return w, raw[len(r)+1:], false
 		}
 	}
-	// rest holds the elements still to walk, separated by "/" (an empty
-	// one is skipped); more says whether one is left, which may be "".
-	links := 0
-	for more := true; more; {
-		var e string
-		e, rest, more = strings.Cut(rest, "/")
-		switch e {
-		case "", ".":
-			continue
-		case "..":
-			cur, last = filepath.Dir(cur), lookup{}
-			continue
-		}
-		next := cur + "/" + e
-		if cur == "/" {
-			next = "/" + e
-		}
-		if isMagicPath(next) {
-			return "", last, magicRefusal(next)
-		}
-		fi, err := os.Lstat(next)
-		switch {
-		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
-			// Nothing below a missing element can be a link.
-			out := filepath.Clean(next + "/" + rest)
-			if isMagicPath(out) {
-				return "", last, magicRefusal(out)
-			}
-			// out is next or beneath it (no ".." climbed back out), so
-			// its lookup fails as next's did.
-			last = lookup{missing: out == next || len(out) > len(next) && out[len(next)] == '/' && out[:len(next)] == next}
-			return out, last, nil
-		case err != nil:
-			return "", last, refuse("unresolvable-path", "%s cannot be looked up (%v), so where the path leads is unknown", next, unwrapPathError(err))
-		case fi.Mode()&fs.ModeSymlink == 0:
-			cur, last = next, lookup{fi: fi}
-			continue
-		}
-		last = lookup{}
-		links++
-		if links > maxLinks {
-			return "", last, refuse("unresolvable-path", "the path follows more than %d symlinks (a loop?)", maxLinks)
-		}
-		if onProcfs(cur) {
-			return "", last, magicRefusal(next)
-		}
-		target, err := os.Readlink(next)
-		if err != nil {
-			return "", last, refuse("unresolvable-path", "the link %s cannot be read (%v)", next, unwrapPathError(err))
-		}
-		if strings.HasPrefix(target, "/") {
-			cur = "/"
-		}
-		if more {
-			rest = target + "/" + rest
-		} else {
-			rest, more = target, true
-		}
+	return w, raw, false
+}
+
+// step walks the element e: "" and "." stay, ".." steps up from the
+// directory reached, any other element is looked up with lstat. A
+// symlink's target is returned (link) for the caller to walk before the
+// rest, from w.cur ("/" when the target is absolute); an element that
+// does not exist sets w.missing.
+func (w *pathWalk) step(e string) (target string, link bool, r *pathRefusal) {
+	switch e {
+	case "", ".":
+		return "", false, nil
+	case "..":
+		w.cur, w.last = filepath.Dir(w.cur), lookup{}
+		return "", false, nil
 	}
-	return cur, last, nil
+	next := w.cur + "/" + e
+	if w.cur == "/" {
+		next = "/" + e
+	}
+	if isMagicPath(next) {
+		return "", false, magicRefusal(next)
+	}
+	fi, err := os.Lstat(next)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		// Nothing below a missing element can be a link.
+		w.missing = next
+		return "", false, nil
+	case err != nil:
+		return "", false, refuse("unresolvable-path", "%s cannot be looked up (%v), so where the path leads is unknown", next, unwrapPathError(err))
+	case fi.Mode()&fs.ModeSymlink == 0:
+		w.cur, w.last = next, lookup{fi: fi}
+		return "", false, nil
+	}
+	w.last = lookup{}
+	w.links++
+	if w.links > maxLinks {
+		return "", false, refuse("unresolvable-path", "the path follows more than %d symlinks (a loop?)", maxLinks)
+	}
+	if onProcfs(w.cur) {
+		return "", false, magicRefusal(next)
+	}
+	target, err = os.Readlink(next)
+	if err != nil {
+		return "", false, refuse("unresolvable-path", "the link %s cannot be read (%v)", next, unwrapPathError(err))
+	}
+	if strings.HasPrefix(target, "/") {
+		w.cur = "/"
+	}
+	return target, true, nil
+}
+
+// beneathMissing ends a walk at the missing element: the rest of the
+// path, which cannot contain links, is appended to it lexically.
+func (w *pathWalk) beneathMissing(rest string) (string, lookup, *pathRefusal) {
+	next := w.missing
+	out := filepath.Clean(next + "/" + rest)
+	if isMagicPath(out) {
+		return "", w.last, magicRefusal(out)
+	}
+	// out is next or beneath it (no ".." climbed back out), so its
+	// lookup fails as next's did.
+	return out, lookup{missing: out == next || len(out) > len(next) && out[len(next)] == '/' && out[:len(next)] == next}, nil
 }
 
 // unwrapPathError drops the operation and path an *fs.PathError repeats.

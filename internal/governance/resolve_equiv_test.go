@@ -1,88 +1,38 @@
 package governance
 
 import (
-	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 )
 
-// resolveLookedSplit is resolveLooked as it was written first, with the
-// path split into a list of elements and a link's target split in front
-// of the rest: the reference the walk over one string is held to.
+// resolveLookedSplit walks as resolveLooked does, a pathWalk step an
+// element, but keeps the elements still to walk in a list, with a link's
+// target split in front of the rest, as resolveLooked was written first:
+// the reference its one string (cut an element at a time, a target
+// joined before the rest) is held to.
 func resolveLookedSplit(raw string, roots ...string) (string, lookup, *pathRefusal) {
-	var last lookup
-	cur, rest := "/", raw
-	for _, r := range roots {
-		if r == "/" || r != resolvedRoot(r) {
-			continue
-		}
-		if raw == r {
-			return r, last, nil
-		}
-		if tail, ok := strings.CutPrefix(raw, r+"/"); ok {
-			cur, rest = r, tail
-			break
-		}
+	w, rest, done := startWalk(raw, roots)
+	if done {
+		return w.cur, w.last, nil
 	}
 	todo := strings.Split(rest, "/")
-	links := 0
 	for len(todo) > 0 {
 		e := todo[0]
 		todo = todo[1:]
-		switch e {
-		case "", ".":
-			continue
-		case "..":
-			cur, last = filepath.Dir(cur), lookup{}
-			continue
-		}
-		next := cur + "/" + e
-		if cur == "/" {
-			next = "/" + e
-		}
-		if isMagicPath(next) {
-			return "", last, magicRefusal(next)
-		}
-		fi, err := os.Lstat(next)
+		target, link, r := w.step(e)
 		switch {
-		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
-			// Nothing below a missing element can be a link.
-			out := filepath.Clean(next + "/" + strings.Join(todo, "/"))
-			if isMagicPath(out) {
-				return "", last, magicRefusal(out)
-			}
-			// out is next or beneath it (no ".." climbed back out), so
-			// its lookup fails as next's did.
-			last = lookup{missing: out == next || strings.HasPrefix(out, next+"/")}
-			return out, last, nil
-		case err != nil:
-			return "", last, refuse("unresolvable-path", "%s cannot be looked up (%v), so where the path leads is unknown", next, unwrapPathError(err))
-		case fi.Mode()&fs.ModeSymlink == 0:
-			cur, last = next, lookup{fi: fi}
-			continue
+		case r != nil:
+			return "", w.last, r
+		case w.missing != "":
+			return w.beneathMissing(strings.Join(todo, "/"))
+		case link:
+			todo = append(strings.Split(target, "/"), todo...)
 		}
-		last = lookup{}
-		links++
-		if links > maxLinks {
-			return "", last, refuse("unresolvable-path", "the path follows more than %d symlinks (a loop?)", maxLinks)
-		}
-		if onProcfs(cur) {
-			return "", last, magicRefusal(next)
-		}
-		target, err := os.Readlink(next)
-		if err != nil {
-			return "", last, refuse("unresolvable-path", "the link %s cannot be read (%v)", next, unwrapPathError(err))
-		}
-		if strings.HasPrefix(target, "/") {
-			cur = "/"
-		}
-		todo = append(strings.Split(target, "/"), todo...)
 	}
-	return cur, last, nil
+	return w.cur, w.last, nil
 }
 
 // FuzzResolveSplitSame checks that resolveLooked walks as
