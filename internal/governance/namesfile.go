@@ -8,7 +8,8 @@ import (
 )
 
 // Files named inside another file: "wc --files0-from=list", "tar -T list",
-// "parallel cat :::: list", "cpio -o < list" read the files a list names,
+// "parallel cat :::: list", "cpio -o < list", "md5sum -c sums" read the
+// files a list names,
 // and the list's content is not on the line (nor, for a list the line
 // writes first, on the disk when the line is decided). Such a command is
 // asked about whatever rule allows it, as a file name computed at run time
@@ -55,6 +56,13 @@ func namesFromFile(form []shellcmd.Word) string {
 		case "cpio":
 			if t == "--create" || t == "--pass-through" || shortCluster(t, 'o', "HIFORMCE") || shortCluster(t, 'p', "HIFORMCE") {
 				return t // copy-out and pass-through read names from stdin
+			}
+		case "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "shasum", "sha3sum":
+			// -c reads the files a checksum list names (its operands,
+			// or stdin) and says whether each matches: an oracle of
+			// their content.
+			if shortCluster(t, 'c', "la") || len(t) >= 3 && strings.HasPrefix("--check", t) {
+				return t
 			}
 		case "7z", "7za", "7zr":
 			if strings.HasPrefix(t, "@") || (strings.HasPrefix(t, "-i") || strings.HasPrefix(t, "-ai")) && strings.Contains(t, "@") {

@@ -198,7 +198,12 @@ func treeReadOf(form []shellcmd.Word) (treeRead, bool) {
 		opts, _, _ := splitWords(form[1:], ackOpts.takesValue)
 		return searchRead(name, form, ackOpts, longHas(opts, "follow"))
 	case "git":
+		if r, ok := gitDiffNoIndexRead(form); ok {
+			return r, true
+		}
 		return gitGrepRead(form)
+	case "diff", "colordiff":
+		return diffRead(name, form)
 	case "tar", "bsdtar", "gtar":
 		return tarRead(name, form)
 	case "zip":

@@ -1,0 +1,72 @@
+package governance
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestProgramsThatRevealContent: programs whose output shows a file's
+// content, or answers a question about it, read the files they are given
+// another way than by naming them: a checksum list (md5sum -c list, whose
+// lines name .env) is a list of names the line does not show, asked about
+// whatever rule allows the command; diff over directories reads the files
+// of the same name beneath both (diff . OUT prints both .env files), so it
+// is decided by a walk of each directory as grep -r is. Naming the file
+// directly is denied as a read, as for any command.
+func TestProgramsThatRevealContent(t *testing.T) {
+	root := tempTree(t, []string{"sub", "clean"}, []string{".env", "a.txt", "sub/b.txt", "clean/c.txt"})
+	out := t.TempDir()
+	for _, f := range []string{".env", "a.txt"} {
+		if err := os.WriteFile(filepath.Join(out, f), []byte("y\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "sums"), []byte("0123  .env\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var allow string
+	for _, c := range []string{"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "shasum", "diff", "colordiff", "cmp", "comm", "git"} {
+		allow += "    - Bash(" + c + ":*)\n"
+	}
+	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n  allow:\n    - Read\n"+allow)
+	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	tests := []struct {
+		line string
+		want Value
+	}{
+		{"md5sum -c sums", RequireApproval},
+		{"md5sum --check sums", RequireApproval},
+		{"md5sum --ch sums", RequireApproval},
+		{"md5sum --c sums", RequireApproval},
+		{"sha256sum -c sums", RequireApproval},
+		{"sha256sum --status -c sums", RequireApproval},
+		{"sha1sum -wc sums", RequireApproval},
+		{"sha512sum -c < sums", RequireApproval},
+		{"b2sum -l 256 -c sums", RequireApproval},
+		{"cksum -c sums", RequireApproval},
+		{"shasum -a 256 -c sums", RequireApproval},
+		{"md5sum a.txt sub/b.txt", Allow},
+		{"md5sum -c .env", Deny},
+		{"diff -r . " + out, Deny},
+		{"diff --recursive sub " + root, Deny},
+		{"diff . " + out, Deny},
+		{"diff -u a.txt " + root, Deny}, // the walk reads root whole: stricter than diff
+		{"diff --from-file=. " + out, Deny},
+		{"colordiff -r . " + out, Deny},
+		{"git diff --no-index . " + out, Deny},
+		{"git diff --no-index -- sub " + root, Deny},
+		{"diff .env a.txt", Deny},
+		{"cmp .env a.txt", Deny},
+		{"comm .env a.txt", Deny},
+		{"diff -r sub clean", Allow},
+		{"diff a.txt sub/b.txt", Allow},
+		{"git diff --no-index a.txt sub/b.txt", Allow},
+	}
+	for _, tt := range tests {
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
+		if d.Value != tt.want {
+			t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
+		}
+	}
+}
