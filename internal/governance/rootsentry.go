@@ -53,7 +53,7 @@ func (e *Engine) rootsOf(key string, abs []string) *rootsEntry {
 		re = v.(*rootsEntry)
 	}
 	for _, f := range re.forms {
-		refreshRoot(f)
+		recheckRoot(f)
 	}
 	return re
 }

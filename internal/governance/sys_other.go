@@ -11,3 +11,7 @@ func onProcfs(dir string) bool { return false }
 // hasLinks reports whether the file fi describes has more than one name;
 // outside Linux it is not known, and hard links are not compared.
 func hasLinks(fi fs.FileInfo) bool { return false }
+
+// plainDir reports whether dir is a directory reached through no symlink
+// in one lookup; outside Linux there is none, and it reports false.
+func plainDir(dir string) bool { return false }
