@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -16,12 +15,7 @@ import (
 // (whose formatters and language servers are commands) in any folder.
 func TestProtectsConfigAtAnyDepth(t *testing.T) {
 	e, root, _ := protectedWorkspace(t)
-	tests := []struct {
-		name string
-		req  Request
-		want Value
-		what string // substring of the reason when denied
-	}{
+	tests := []protectedCase{
 		{"a .git file naming another repository", Request{Action: ActionFSWrite, Paths: []string{root + "/.git"}}, Deny, "git"},
 		{"the repository's commondir", Request{Action: ActionFSWrite, Paths: []string{root + "/.git/commondir"}}, Deny, "git"},
 		{"a submodule's configuration", Request{Action: ActionFSWrite, Paths: []string{root + "/.git/modules/m/config"}}, Deny, "git"},
@@ -49,15 +43,5 @@ func TestProtectsConfigAtAnyDepth(t *testing.T) {
 		{"a command on .gitignore", Request{Action: ActionTerminalCreate, Command: "echo '*.o' >> .gitignore"}, Allow, ""},
 		{"a clone URL ending in .git", Request{Action: ActionTerminalCreate, Command: "echo https://example.com/r.git/ > src/notes.txt"}, Allow, ""},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if tt.req.Cwd == "" {
-				tt.req.Cwd = root
-			}
-			d := e.Decide(tt.req)
-			if d.Value != tt.want || tt.want == Deny && (d.Ref != "self-protection" || !strings.Contains(d.Reason, tt.what)) {
-				t.Errorf("Decide(%+v) = %v (ref %s, %s); want %s about %q", tt.req, d.Value, d.Ref, d.Reason, tt.want, tt.what)
-			}
-		})
-	}
+	checkProtected(t, e, root, tests)
 }

@@ -56,14 +56,35 @@ func protectedWorkspace(t testing.TB) (*Engine, string, string) {
 	return e, root, tmp
 }
 
+// protectedCase is a request and what self-protection decides for it.
+type protectedCase struct {
+	name string
+	req  Request
+	want Value
+	what string // substring of the reason when denied
+}
+
+// checkProtected decides each case with e, in root when the request names
+// no cwd, and checks its value and, for a deny, that self-protection denied
+// it for what.
+func checkProtected(t *testing.T, e *Engine, root string, tests []protectedCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.req.Cwd == "" {
+				tt.req.Cwd = root
+			}
+			d := e.Decide(tt.req)
+			if d.Value != tt.want || tt.want == Deny && (d.Ref != "self-protection" || !strings.Contains(d.Reason, tt.what)) {
+				t.Errorf("Decide(%+v) = %v (ref %s, %s); want %s about %q", tt.req, d.Value, d.Ref, d.Reason, tt.want, tt.what)
+			}
+		})
+	}
+}
+
 func TestDecideProtected(t *testing.T) {
 	e, root, tmp := protectedWorkspace(t)
-	tests := []struct {
-		name string
-		req  Request
-		want Value
-		what string // substring of the reason when denied
-	}{
+	tests := []protectedCase{
 		{"write the policy", Request{Action: ActionFSWrite, Paths: []string{root + "/GOVERNANCE.md"}}, Deny, "the governance policy"},
 		{"create the missing parent of the policy it extends", Request{Action: ActionFSWrite, Paths: []string{tmp + "/missing/GOVERNANCE.md"}}, Deny, "the governance policy"},
 		{"write the policy it extends", Request{Action: ActionFSWrite, Paths: []string{tmp + "/base/GOVERNANCE.md"}}, Deny, "the governance policy"},
@@ -134,17 +155,7 @@ func TestDecideProtected(t *testing.T) {
 		{"ordinary write", Request{Action: ActionFSWrite, Paths: []string{root + "/src/a.go"}}, Allow, ""},
 		{"session in the workspace", Request{Action: ActionSessionNew, Paths: []string{root}}, Allow, ""},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if tt.req.Cwd == "" {
-				tt.req.Cwd = root
-			}
-			d := e.Decide(tt.req)
-			if d.Value != tt.want || tt.want == Deny && (d.Ref != "self-protection" || !strings.Contains(d.Reason, tt.what)) {
-				t.Errorf("Decide(%+v) = %v (ref %s); want %s about %q", tt.req, d, d.Ref, tt.want, tt.what)
-			}
-		})
-	}
+	checkProtected(t, e, root, tests)
 }
 
 // TestImplicitRules checks the rules self-protection shows in `policy
