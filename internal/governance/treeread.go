@@ -10,8 +10,10 @@ import (
 )
 
 // maxTreeEntries bounds the entries one command's directory operands are
-// walked through; past it the command is asked about, not half checked.
-const maxTreeEntries = 20000
+// walked through; past it the command is asked about, not half checked. A
+// variable only so that TestDecideTreeReadBounded can lower it; nothing
+// else sets it.
+var maxTreeEntries = 20000
 
 // treeReadVerdict decides a command that reads everything beneath a
 // directory (treeReadOf): each directory operand, or the cwd when it names

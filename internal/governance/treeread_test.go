@@ -103,22 +103,34 @@ func TestDecideTreeRead(t *testing.T) {
 	}
 }
 
-// TestDecideTreeReadBounded checks that a directory with more entries than
-// are walked is asked about, not half checked.
+// TestDecideTreeReadBounded checks that a directory with as many entries
+// as are walked is walked whole, and that one with more is asked about, not
+// half checked. The bound is lowered to 300 so that the test creates
+// hundreds of files, not 20,000; the walk counts the same way at any bound.
 func TestDecideTreeReadBounded(t *testing.T) {
+	defer func(n int) { maxTreeEntries = n }(maxTreeEntries)
+	maxTreeEntries = 300
 	e, root := treeReadWorkspace(t)
 	big := filepath.Join(root, "big")
 	if err := os.MkdirAll(big, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i <= maxTreeEntries; i++ {
+	create := func(i int) {
 		f, err := os.Create(filepath.Join(big, "f"+strings.Repeat("x", i%5)+strconv.Itoa(i)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		f.Close()
 	}
-	d := e.Decide(Request{Action: ActionTerminalCreate, Command: "grep -r foo big", Cwd: root})
+	for i := range maxTreeEntries {
+		create(i)
+	}
+	grep := Request{Action: ActionTerminalCreate, Command: "grep -r foo big", Cwd: root}
+	if d := e.Decide(grep); d.Value != Allow {
+		t.Errorf("grep -r of %d files, as many as are walked: %v (%s); want allow", maxTreeEntries, d.Value, d.Reason)
+	}
+	create(maxTreeEntries)
+	d := e.Decide(grep)
 	if d.Value != RequireApproval || !strings.Contains(d.Reason, "too large to check") {
 		t.Errorf("grep -r of %d files: %v (%s); want require-approval as too large to check", maxTreeEntries+1, d.Value, d.Reason)
 	}
