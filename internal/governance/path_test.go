@@ -57,50 +57,12 @@ func pathEngine(t *testing.T) (*Engine, string) {
 func TestDecideUntrustworthyPaths(t *testing.T) {
 	e, root := pathEngine(t)
 	long := root + "/" + strings.Repeat("a/", 2100)
-	tests := []struct {
-		name   string
-		action string
-		path   string
-		ref    string // Decision.Ref; every case is a deny
-		reason string // substring of Decision.Reason
-	}{
-		{"relative", ActionFSRead, "src/a.go", "relative-path", "relative path"},
-		{"dot relative", ActionFSWrite, "./src/a.go", "relative-path", "relative path"},
-		{"dotdot relative", ActionFSRead, "../ws/src/a.go", "relative-path", "relative path"},
-		{"tilde", ActionFSRead, "~/.ssh/id_rsa", "relative-path", "relative path"},
-		{"dot", ActionFSRead, ".", "relative-path", "relative path"},
-		{"NUL byte", ActionFSRead, root + "/src/a.go\x00/../../.env", "unresolvable-path", "NUL byte"},
-		{"not UTF-8", ActionFSWrite, root + "/src/\xff\xfe.go", "unresolvable-path", "UTF-8"},
-		{"overlong UTF-8 slash", ActionFSRead, root + "/src/\xc0\xaf.env", "unresolvable-path", "UTF-8"},
-		{"too long", ActionFSRead, long, "unresolvable-path", "bytes long"},
-		{"element too long", ActionFSWrite, root + "/src/" + strings.Repeat("x", 256), "unresolvable-path", "element"},
-		{"symlink loop", ActionFSRead, root + "/src/loop1", "unresolvable-path", "symlinks"},
-		{"symlink loop beneath", ActionFSWrite, root + "/src/loop2/x/y", "unresolvable-path", "symlinks"},
-		{"link to itself", ActionFSWrite, root + "/src/self", "unresolvable-path", "symlinks"},
-		{"chain longer than the kernel follows", ActionFSRead, root + "/src/long0", "unresolvable-path", "symlinks"},
-		{"link to /proc/self/cwd", ActionFSRead, root + "/src/cwd/.env", "magic-link", "/proc/self"},
-		{"link to /proc/self/root", ActionFSWrite, root + "/src/root/etc/cron.d/x", "magic-link", "/proc/self"},
-		{"link to /dev/fd", ActionFSRead, root + "/src/fd", "magic-link", "/dev/fd"},
-		{"link to a procfs link", ActionFSRead, root + "/src/mounts", "magic-link", "/proc/"},
-		{"link to /proc/1/cwd", ActionFSRead, root + "/src/pid/x", "magic-link", "/proc/1"},
-		{"link to /proc/thread-self", ActionFSRead, root + "/src/thread", "magic-link", "/proc/thread-self"},
-		{"/proc/self directly", ActionFSRead, "/proc/self/cwd/src/a.go", "magic-link", "/proc/self"},
-		{"/proc/<pid> directly", ActionFSRead, "/proc/4242/root/etc/passwd", "magic-link", "/proc/4242"},
-		{"/proc/self spelled with dots", ActionFSRead, "/proc/./self/../self/cwd", "magic-link", "/proc/self"},
-		{"/dev/stdin", ActionFSRead, "/dev/stdin", "magic-link", "/dev/stdin"},
-		{"/dev/fd directly", ActionFSWrite, "/dev/fd/3", "magic-link", "/dev/fd"},
-		{"dangling link out of the root", ActionFSWrite, root + "/src/dangle", "workspace-roots", "created.txt"},
-		{"dangling relative link out of the root", ActionFSWrite, root + "/src/dangle-rel", "workspace-roots", "outside/new.txt"},
-		{"dangling chain out of the root", ActionFSWrite, root + "/src/chain1", "workspace-roots", "deep/new.txt"},
-		{"dangling link into a denied dir", ActionFSRead, root + "/src/secret", "rules-deny-2", "secrets/new.txt"},
-		{"dangling link to a denied name", ActionFSRead, root + "/src/env", "rules-deny-1", ".env"},
-		{"parent link then out", ActionFSWrite, root + "/src/up/../outside/x", "workspace-roots", "outside/x"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := e.Decide(Request{Action: tt.action, Paths: []string{tt.path}, Cwd: root})
-			if d.Value != Deny || d.Ref != tt.ref || !strings.Contains(d.Reason, tt.reason) {
-				t.Errorf("Decide(%s %q) = %v (ref %s); want deny, ref %s, reason containing %q", tt.action, tt.path, d, d.Ref, tt.ref, tt.reason)
+	for _, c := range caseRows(t, "untrustworthy_paths.txt", 5, map[string]string{"$ROOT": root, "$LONG": long}) {
+		action, path, ref, reason := c.fields[1], c.fields[2], c.fields[3], c.fields[4]
+		t.Run(c.fields[0], func(t *testing.T) {
+			d := e.Decide(Request{Action: action, Paths: []string{path}, Cwd: root})
+			if d.Value != Deny || d.Ref != ref || !strings.Contains(d.Reason, reason) {
+				t.Errorf("untrustworthy_paths.txt:%d: Decide(%s %q) = %v (ref %s); want deny, ref %s, reason containing %q", c.line, action, path, d, d.Ref, ref, reason)
 			}
 		})
 	}
