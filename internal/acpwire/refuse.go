@@ -142,6 +142,10 @@ func (b *Bridge) refusalReason(m *Message, d *strictDecoder) string {
 		return m.invalid
 	case KindBatch:
 		return "JSON-RPC batches are not supported"
+	case KindRequest:
+		if b.awaitingID(m.Dir, m.ID) {
+			return reusedIDReason
+		}
 	}
 	if m.chunk || !b.strict.applies(m) {
 		// A text chunk was checked while it was parsed: most of the
@@ -154,6 +158,24 @@ func (b *Bridge) refusalReason(m *Message, d *strictDecoder) string {
 	}
 	m.strict = true
 	return ""
+}
+
+// reusedIDReason is why a request reusing the id of one still waiting for
+// its response is refused: the peer answers both under that id, and the
+// bridge, matching answers to requests by id, would take the first answer
+// for the second request (a person's allow of one permission request for
+// an allow of another).
+const reusedIDReason = "its id is the id of a request still waiting for its response, so the answers to the two could not be told apart"
+
+// awaitingID reports whether a request the bridge forwarded in direction
+// dir under id still waits for its response. Requests are handled in
+// order, one at a time per direction, so one a middleware holds (while it
+// asks the person) has been forwarded or answered before the next is
+// checked.
+func (b *Bridge) awaitingID(dir Direction, id []byte) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.awaiting[dir][idKey(id)] != nil
 }
 
 // describe names a message for a user: "fs/read_text_file request",
