@@ -222,11 +222,11 @@ func treeReadOf(form []shellcmd.Word) (treeRead, bool) {
 	return treeRead{}, false
 }
 
-// gitGrepRead reads "git [-C dir] grep ...": every file beneath its
-// pathspecs (the cwd when none), tracked or not, whatever --no-index says:
-// a tracked secret is read as surely as an untracked one.
-func gitGrepRead(form []shellcmd.Word) (treeRead, bool) {
-	base := ""
+// gitSubcommand finds git's subcommand sub in form, "git [options] sub
+// ...", past git's own options: it returns where sub is and the directory
+// the -C options name (joined, "" for none); ok is false when the
+// subcommand is not sub or is not known before the line runs.
+func gitSubcommand(form []shellcmd.Word, sub string) (base string, at int, ok bool) {
 	i := 1
 	for ; i < len(form); i++ {
 		t := form[i].Text
@@ -240,7 +240,18 @@ func gitGrepRead(form []shellcmd.Word) (treeRead, bool) {
 			i++
 		}
 	}
-	if i >= len(form) || form[i].Kind != shellcmd.Static || form[i].Text != "grep" {
+	if i >= len(form) || form[i].Kind != shellcmd.Static || form[i].Text != sub {
+		return "", 0, false
+	}
+	return base, i, true
+}
+
+// gitGrepRead reads "git [-C dir] grep ...": every file beneath its
+// pathspecs (the cwd when none), tracked or not, whatever --no-index says:
+// a tracked secret is read as surely as an untracked one.
+func gitGrepRead(form []shellcmd.Word) (treeRead, bool) {
+	base, i, ok := gitSubcommand(form, "grep")
+	if !ok {
 		return treeRead{}, false
 	}
 	r, _ := searchRead("git grep", form[i:], gitGrepOpts, false)

@@ -44,21 +44,8 @@ func diffRead(name string, form []shellcmd.Word) (treeRead, bool) {
 // gitDiffNoIndexRead reads "git [-C dir] diff --no-index A B": git compares
 // two paths of the file system, directories whole, as diff -r does.
 func gitDiffNoIndexRead(form []shellcmd.Word) (treeRead, bool) {
-	base := ""
-	i := 1
-	for ; i < len(form); i++ {
-		t := form[i].Text
-		if form[i].Kind != shellcmd.Static || !strings.HasPrefix(t, "-") {
-			break
-		}
-		if (t == "-C" || t == "-c" || t == "--git-dir" || t == "--work-tree" || t == "--namespace") && i+1 < len(form) {
-			if t == "-C" {
-				base = joinRaw(base, form[i+1].Text)
-			}
-			i++
-		}
-	}
-	if i >= len(form) || form[i].Kind != shellcmd.Static || form[i].Text != "diff" {
+	base, i, ok := gitSubcommand(form, "diff")
+	if !ok {
 		return treeRead{}, false
 	}
 	var operands []string
