@@ -25,6 +25,11 @@ func TestSessionIDsChunkOf(t *testing.T) {
 			}
 		}
 	}
+	// A message that is no chunk leaves what ReadChunk was given as it was.
+	u := Update{SessionID: "kept"}
+	if m := message(sharedSeeds[1]); ids.ReadChunk(m, m.Params, &u) || !reflect.DeepEqual(u, Update{SessionID: "kept"}) {
+		t.Errorf("ReadChunk of a tool call update read it, or changed what it was given: %+v", u)
+	}
 	m := message(`{"sessionId":"sess_0123456789","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}`)
 	ids.ChunkOf(m, m.Params)
 	if n := testing.AllocsPerRun(100, func() { ids.ChunkOf(m, m.Params) }); n != 0 {

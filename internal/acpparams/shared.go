@@ -36,14 +36,26 @@ func UpdateOf(m Memoizer, params []byte) (Update, error) {
 			return u, nil
 		}
 	}
+	u, err := SharedUpdateOf(m, params)
+	return *u, err
+}
+
+// SharedUpdateOf is UpdateOf returning the reading kept on m itself rather
+// than a copy of it (an Update is some 40 words): every caller shares it,
+// so read it and do not change it. It keeps a reading on m for a text
+// chunk too; a caller that reads chunks reads them with ChunkOf first.
+func SharedUpdateOf(m Memoizer, params []byte) (*Update, error) {
 	r := m.Memo(updateKey{}, func() any {
-		u, err := ReadUpdate(params)
-		return &updateRead{params: params, u: u, err: err}
+		r := &updateRead{params: params}
+		r.err = readUpdateInto(params, &r.u)
+		return r
 	}).(*updateRead)
 	if !sameSlice(r.params, params) {
-		return ReadUpdate(params)
+		u := new(Update)
+		err := readUpdateInto(params, u)
+		return u, err
 	}
-	return r.u, r.err
+	return &r.u, r.err
 }
 
 // ChunkLiner is a message that knows the parts of the text chunk it holds
@@ -65,21 +77,28 @@ func ChunkOf(m ChunkLiner, params []byte) (u Update, ok bool) {
 // ChunkOf is the package's ChunkOf, with the session id decoded through c
 // (SessionIDs.String); a nil c decodes it afresh.
 func (c *SessionIDs) ChunkOf(m ChunkLiner, params []byte) (u Update, ok bool) {
+	ok = c.ReadChunk(m, params, &u)
+	return u, ok
+}
+
+// ReadChunk is ChunkOf reading into *u rather than returning a copy: if it
+// reports true, *u holds what ChunkOf returns; otherwise *u is unchanged.
+func (c *SessionIDs) ReadChunk(m ChunkLiner, params []byte, u *Update) bool {
 	own, sid, variant, text, ok := m.ChunkLine()
 	if !ok || !sameSlice(own, params) {
-		return Update{}, false
+		return false
 	}
 	// params is {"sessionId":S,"update":{"sessionUpdate":V,"content":{"type":"text","text":T}}}:
 	// the content block and the update end one and two bytes past T.
 	end := len(params) - 3 // past T
-	if u.SessionID, ok = c.String(sid); !ok {
-		return Update{}, false
+	id, ok := c.String(sid)
+	if !ok {
+		return false
 	}
-	u.SessionUpdate = variant
-	u.Text = text
-	u.Content = params[end-len(text)-len(`{"type":"text","text":`) : end+1]
-	u.Raw = params[len(`{"sessionId":`)+len(sid)+len(`,"update":`) : end+2]
-	return u, true
+	*u = Update{SessionID: id, SessionUpdate: variant, ToolCall: ToolCall{Text: text,
+		Content: params[end-len(text)-len(`{"type":"text","text":`) : end+1]},
+		Raw: params[len(`{"sessionId":`)+len(sid)+len(`,"update":`) : end+2]}
+	return true
 }
 
 // sameSlice reports whether a and b are the same bytes in memory.

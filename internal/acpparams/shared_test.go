@@ -31,15 +31,28 @@ func message(params string) *acpwire.Message {
 }
 
 // sameRead fails t unless UpdateOf(m), asked twice, gives what
-// ReadUpdate(m.Params) gives.
+// ReadUpdate(m.Params) gives, and so does SharedUpdateOf of a copy of m,
+// asked twice, giving the same Update both times.
 func sameRead(t *testing.T, m *acpwire.Message) {
 	t.Helper()
 	want, wantErr := ReadUpdate(m.Params)
+	same := func(got Update, err error) bool {
+		return reflect.DeepEqual(got, want) && (err == nil) == (wantErr == nil) && (err == nil || err.Error() == wantErr.Error())
+	}
+	fresh := *m
+	var shared *Update
 	for range 2 {
-		got, err := UpdateOf(m, m.Params)
-		if !reflect.DeepEqual(got, want) || (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+		if got, err := UpdateOf(m, m.Params); !same(got, err) {
 			t.Fatalf("UpdateOf = %+v, %v; ReadUpdate = %+v, %v", got, err, want, wantErr)
 		}
+		got, err := SharedUpdateOf(&fresh, fresh.Params)
+		if !same(*got, err) {
+			t.Fatalf("SharedUpdateOf = %+v, %v; ReadUpdate = %+v, %v", *got, err, want, wantErr)
+		}
+		if shared != nil && got != shared {
+			t.Fatalf("SharedUpdateOf gave another Update the second time, not the reading kept on the message")
+		}
+		shared = got
 	}
 }
 

@@ -116,16 +116,24 @@ func (t *ToolCall) each(typ string, field func(*ContentItem) string) []string {
 // when a member it uses is named twice, or an error saying where params
 // are not JSON.
 func ReadUpdate(params []byte) (Update, error) {
-	r := reader{b: params}
 	var u Update
-	if err := r.top(&u); err != nil {
-		return Update{}, err
+	err := readUpdateInto(params, &u)
+	return u, err
+}
+
+// readUpdateInto is ReadUpdate reading into *u, which must be the zero
+// Update; on failure it leaves *u the zero Update.
+func readUpdateInto(params []byte, u *Update) error {
+	r := reader{b: params}
+	if err := r.top(u); err != nil {
+		*u = Update{}
+		return err
 	}
 	u.Bad = r.bad
 	if r.contentBad != "" && u.IsToolCall() && u.Bad == "" {
 		u.Bad = r.contentBad
 	}
-	return u, nil
+	return nil
 }
 
 // ReadToolCall reads a tool call object (a permission request's toolCall,

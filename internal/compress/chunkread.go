@@ -29,33 +29,35 @@ var chunkKinds = [...]string{`"agent_message_chunk"`, `"agent_thought_chunk"`, `
 
 // readUpdateOf is readUpdate of m's params, sharing the reading of a
 // params that is not a plain chunk with the other features that read m
-// (acpparams.UpdateOf). The session id of a chunk is decoded through ids.
-func readUpdateOf(m *acpwire.Message, ids *acpparams.SessionIDs) (acpparams.Update, error) {
+// (acpparams.SharedUpdateOf: read it, do not change it). A chunk is read
+// into buf, its session id decoded through ids, and buf returned.
+func readUpdateOf(m *acpwire.Message, ids *acpparams.SessionIDs, buf *acpparams.Update) (*acpparams.Update, error) {
 	// A chunk the bridge parsed in this form (nearly all) comes with its
 	// parts found: no pass over its text.
-	if u, ok := ids.ChunkOf(m, m.Params); ok {
-		return u, nil
+	if ids.ReadChunk(m, m.Params, buf) {
+		return buf, nil
 	}
-	if u, ok := readChunk(m.Params); ok {
-		return u, nil
+	if readChunk(m.Params, buf) {
+		return buf, nil
 	}
-	return acpparams.UpdateOf(m, m.Params)
+	return acpparams.SharedUpdateOf(m, m.Params)
 }
 
-// readChunk reads params of exactly the chunk form above into what
-// acpparams.ReadUpdate returns for them; ok is false for anything else.
+// readChunk reads params of exactly the chunk form above into *u, as what
+// acpparams.ReadUpdate returns for them; it reports false, leaving *u as
+// it was, for anything else.
 // S and T are delimited as ReadUpdate delimits them (rawjson.SkipValue:
 // up to the first unescaped quote, the bytes between left unchecked, as
 // the bridge has checked the line as JSON), and S decodes as ReadUpdate
 // decodes it.
-func readChunk(params []byte) (u acpparams.Update, ok bool) {
+func readChunk(params []byte, u *acpparams.Update) bool {
 	if !bytes.HasPrefix(params, []byte(chunkSession)) {
-		return u, false
+		return false
 	}
 	sid := len(chunkSession)
 	i, ok := stringEnd(params, sid)
 	if !ok || !bytes.HasPrefix(params[i:], []byte(chunkUpdate)) {
-		return u, false
+		return false
 	}
 	sidEnd := i
 	update := i + len(`,"update":`)
@@ -69,21 +71,20 @@ func readChunk(params []byte) (u acpparams.Update, ok bool) {
 		}
 	}
 	if kind == "" || !bytes.HasPrefix(params[i:], []byte(chunkContent)) {
-		return u, false
+		return false
 	}
 	content := i + len(`,"content":`)
 	text := i + len(chunkContent)
 	if i, ok = stringEnd(params, text); !ok || string(params[i:]) != chunkTail {
-		return u, false
+		return false
 	}
-	if u.SessionID, ok = rawjson.String(params[sid:sidEnd]); !ok {
-		return acpparams.Update{}, false
+	id, ok := rawjson.String(params[sid:sidEnd])
+	if !ok {
+		return false
 	}
-	u.SessionUpdate = kind
-	u.Text = params[text:i]
-	u.Content = params[content : i+1]
-	u.Raw = params[update : i+2]
-	return u, true
+	*u = acpparams.Update{SessionID: id, SessionUpdate: kind, ToolCall: acpparams.ToolCall{Text: params[text:i],
+		Content: params[content : i+1]}, Raw: params[update : i+2]}
+	return true
 }
 
 // stringEnd returns the offset past the JSON string starting at b[i], as

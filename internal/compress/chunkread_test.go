@@ -39,7 +39,8 @@ var chunkReadCases = []struct {
 func TestReadChunk(t *testing.T) {
 	for _, c := range chunkReadCases {
 		t.Run(c.name, func(t *testing.T) {
-			_, fast := readChunk([]byte(c.params))
+			var u acpparams.Update
+			fast := readChunk([]byte(c.params), &u)
 			if fast != c.fast {
 				t.Fatalf("readChunk ok = %v, want %v", fast, c.fast)
 			}
@@ -61,7 +62,8 @@ func FuzzReadChunk(f *testing.F) {
 // readUpdate is readUpdateOf without a message to share the reading
 // with: readChunk, or else acpparams.ReadUpdate.
 func readUpdate(params []byte) (acpparams.Update, error) {
-	if u, ok := readChunk(params); ok {
+	var u acpparams.Update
+	if readChunk(params, &u) {
 		return u, nil
 	}
 	return acpparams.ReadUpdate(params)
@@ -74,7 +76,7 @@ func checkReadChunk(t *testing.T, params []byte) {
 	if (gotErr == nil) != (wantErr == nil) || !reflect.DeepEqual(got, want) {
 		t.Fatalf("readUpdate(%q) = %+v, %v\nReadUpdate gives %+v, %v", params, got, gotErr, want, wantErr)
 	}
-	if _, ok := readChunk(params); ok && wantErr != nil {
+	if u := (acpparams.Update{}); readChunk(params, &u) && wantErr != nil {
 		t.Fatalf("readChunk read %q, which ReadUpdate refuses: %v", params, wantErr)
 	}
 }
@@ -110,7 +112,8 @@ func BenchmarkReadChunk(b *testing.B) {
 		b.SetBytes(int64(len(params)))
 		for b.Loop() {
 			m := *parsed
-			if _, err := readUpdateOf(&m, &ids); err != nil {
+			var u acpparams.Update
+			if _, err := readUpdateOf(&m, &ids, &u); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -157,7 +157,8 @@ func (p *Pipeline) guardWrite(m *acpwire.Message) (bool, error) {
 
 // update handles session/update from the agent.
 func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
-	upd, err := readUpdateOf(m, &p.ids)
+	var buf acpparams.Update
+	upd, err := readUpdateOf(m, &p.ids, &buf)
 	if err != nil {
 		// Not an update the IDE acts on, or one it may read another way
 		// (a member named twice): recorded and offloaded from nothing.
@@ -196,7 +197,7 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 		}
 		s.mu.Unlock()
 	case "tool_call", "tool_call_update":
-		if out, grew, err = p.toolCallUpdate(s, m, &upd); err != nil {
+		if out, grew, err = p.toolCallUpdate(s, m, upd); err != nil {
 			return err
 		}
 	case "plan":
