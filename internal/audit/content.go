@@ -120,7 +120,7 @@ func (l *Log) readOutput(raw ToolOutput) (*sharedTree, error) {
 // records and diffs kept up to diffCap, redacts it and makes its canonical
 // form. diffs says whether a diff text was kept.
 func (l *Log) digestTree(raw []byte, diffCap int) (st *sharedTree, diffs bool, err error) {
-	d := fastDecoder{data: raw, digest: PreviewBytes + 2, diffCap: diffCap, marks: true}
+	d := fastDecoder{jsonCursor: jsonCursor{data: raw}, digest: PreviewBytes + 2, diffCap: diffCap, marks: true}
 	tree, ok := d.value(0)
 	if d.space(); !ok || d.i != len(d.data) {
 		// What the digest reader does not take (nesting deeper than

@@ -18,7 +18,7 @@ import (
 // with encoding/json (validate, then decode) was a fifth of the bridge's
 // CPU with the audit log on.
 func fastDecode(data []byte, marks bool) (any, bool) {
-	d := fastDecoder{data: data, marks: marks}
+	d := fastDecoder{jsonCursor: jsonCursor{data: data}, marks: marks}
 	v, ok := d.value(0)
 	if !ok {
 		return nil, false
@@ -28,8 +28,7 @@ func fastDecode(data []byte, marks bool) (any, bool) {
 }
 
 type fastDecoder struct {
-	data []byte
-	i    int
+	jsonCursor
 	// digest, when not zero, is the longest JSON text of a string value
 	// decoded; a longer one becomes a *digestText (a tool's output, see
 	// content.go), and diffs' texts up to diffCap are kept (keptDiff
@@ -44,36 +43,6 @@ type fastDecoder struct {
 // maxDepth is the deepest nesting fastDecode takes, well inside
 // encoding/json's limit (10,000); deeper input is left to encoding/json.
 const maxDepth = 1000
-
-func (d *fastDecoder) space() {
-	for d.i < len(d.data) {
-		switch d.data[d.i] {
-		case ' ', '\t', '\n', '\r':
-			d.i++
-		default:
-			return
-		}
-	}
-}
-
-// separator reads what follows an object's member or an array's element:
-// a comma (more), the container's closing byte close (done), or anything
-// else (not ok).
-func (d *fastDecoder) separator(close byte) (more, ok bool) {
-	d.space()
-	if d.i >= len(d.data) {
-		return false, false
-	}
-	switch d.data[d.i] {
-	case ',':
-		d.i++
-		return true, true
-	case close:
-		d.i++
-		return false, true
-	}
-	return false, false
-}
 
 func (d *fastDecoder) value(depth int) (any, bool) {
 	d.space()

@@ -24,9 +24,8 @@ import (
 
 // outputScanner is the state of one scanOutput.
 type outputScanner struct {
-	r    *redactor
-	data []byte
-	i    int
+	r *redactor
+	jsonCursor
 	// members holds the members of the objects being read, innermost
 	// last; tmp holds an object's members while they are reordered.
 	members []scanMember
@@ -87,36 +86,6 @@ func (r *redactor) scan(raw []byte, digest bool) ([]byte, bool) {
 
 // maxPooledScan is the largest buffer a pooled scanner keeps.
 const maxPooledScan = 64 << 10
-
-func (s *outputScanner) space() {
-	for s.i < len(s.data) {
-		switch s.data[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
-
-// separator reads past the white space after an element or a member and the
-// ',' or closing byte that follows it: more is true after a ',', ok false
-// when anything else follows.
-func (s *outputScanner) separator(closing byte) (more, ok bool) {
-	s.space()
-	if s.i >= len(s.data) {
-		return false, false
-	}
-	switch s.data[s.i] {
-	case ',':
-		s.i++
-		return true, true
-	case closing:
-		s.i++
-		return false, true
-	}
-	return false, false
-}
 
 // value appends the canonical form of the value at s.data[s.i].
 func (s *outputScanner) value(dst []byte, depth int) ([]byte, bool) {
@@ -183,7 +152,7 @@ func (s *outputScanner) literal(dst []byte, lit string) ([]byte, bool) {
 // the float64 fastDecoder reads, or as redactor.tree writes the
 // numberMarker it reads.
 func (s *outputScanner) number(dst []byte) ([]byte, bool) {
-	d := fastDecoder{data: s.data, i: s.i, marks: true}
+	d := fastDecoder{jsonCursor: s.jsonCursor, marks: true}
 	v, ok := d.number()
 	if !ok {
 		return dst, false

@@ -91,7 +91,7 @@ func decodeSlow(data []byte) (any, error) {
 func numbersOf(v any) any {
 	switch v := v.(type) {
 	case json.Number:
-		d := fastDecoder{data: []byte(v), marks: true}
+		d := fastDecoder{jsonCursor: jsonCursor{data: []byte(v)}, marks: true}
 		if n, ok := d.number(); ok && d.i == len(d.data) {
 			return n
 		}

@@ -93,7 +93,7 @@ func FuzzKeptExactly(f *testing.F) {
 		if s == "" || len(s) > 400 || s[0] != '-' && (s[0] < '0' || s[0] > '9') {
 			return
 		}
-		d := fastDecoder{data: []byte(s)} // without marks: the double, or false
+		d := fastDecoder{jsonCursor: jsonCursor{data: []byte(s)}} // without marks: the double, or false
 		v, ok := d.number()
 		if !ok || d.i != len(s) {
 			return
