@@ -511,7 +511,7 @@ func (r *Recorder) scanLiteral(lit []byte) {
 	if markFrom(inner, 0) == len(inner) {
 		return
 	}
-	r.scratch, _ = rawjson.AppendUnquoted(r.scratch[:0], lit, 0)
+	r.scratch = appendUnquoted(r.scratch[:0], lit)
 	r.scanFactsIn(r.scratch)
 	if cap(r.scratch) > maxScratch {
 		r.scratch = nil

@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
 // SpoolSegmentBytes is the size of each of the two files a session's
@@ -248,7 +246,7 @@ func (s *spool) writeLiteral(lit []byte) {
 	if len(lit) <= 2 || !s.ready() {
 		return
 	}
-	buf, _ := rawjson.AppendUnquoted(s.w.AvailableBuffer(), lit, 0)
+	buf := appendUnquoted(s.w.AvailableBuffer(), lit)
 	s.wrote(s.w.Write(buf))
 }
 

@@ -1,7 +1,5 @@
 package compress
 
-import "github.com/acp-bridge/acp-bridge/internal/rawjson"
-
 // TurnTextBytes bounds the agent text of a turn the recorder keeps in
 // memory for the turn-end checks (error codes the agent names in its own
 // words, goal drift after a compression): the last TurnTextBytes of it.
@@ -23,7 +21,7 @@ func (t *turnText) addLiteral(lit []byte) []byte {
 		t.cut = true
 	}
 	start := len(t.buf)
-	t.buf, _ = rawjson.AppendUnquoted(t.buf, lit, 0)
+	t.buf = appendUnquoted(t.buf, lit)
 	return t.buf[start:]
 }
 

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,20 +15,39 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/benchstream"
 )
 
+// soakWords are the words of acp-soak's prose mix.
+var soakWords = strings.Fields(`the bridge forwards each message as it came and the agent reads files runs
+tests edits code while the user waits for an answer about why the build failed on line error
+function return value string buffer token context window session prompt tool call update result
+output input path directory module package import test bench memory heap stack goroutine channel`)
+
 // soakMix returns n session/update lines for session sid as acp-soak's
-// runs mix sends them (internal/soak): of every ten, eight
+// runs mix (or prose mix) sends them (internal/soak): of every ten, eight
 // agent_message_chunk of 1 B-1 KiB, a tool_call on a file under cwd
 // (kinds cycling read, execute, search, fetch) and a tool_call_update
-// completing it with 100 B-20 KiB of text.
-func soakMix(n int, sid, cwd string) [][]byte {
+// completing it with 100 B-20 KiB of text. Runs text is base64 letters
+// without spaces; prose is words, with a \n escape every dozen or so.
+func soakMix(n int, sid, cwd string, prose bool) [][]byte {
 	rng := rand.New(rand.NewPCG(1, 20))
 	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 	text := func(n int) string {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = alphabet[rng.IntN(len(alphabet))]
+		var b strings.Builder
+		for b.Len() < n {
+			if !prose {
+				b.WriteByte(alphabet[rng.IntN(len(alphabet))])
+				continue
+			}
+			b.WriteString(soakWords[rng.IntN(len(soakWords))])
+			switch rng.IntN(12) {
+			case 0:
+				b.WriteString(`.\n`)
+			case 1:
+				b.WriteString(", ")
+			default:
+				b.WriteByte(' ')
+			}
 		}
-		return string(b)
+		return strings.TrimSuffix(b.String()[:n], `\`)
 	}
 	chunks, tools := make([]string, 257), make([]string, 61)
 	for i := range chunks {
@@ -61,7 +81,7 @@ func soakMix(n int, sid, cwd string) [][]byte {
 
 // BenchmarkUpdateMix runs the compression middleware alone (no wire, a
 // next handler that does nothing) over 20,000 session/update notifications
-// of acp-soak's runs mix, and reports the CPU time (user and system, of the
+// of acp-soak's runs and prose mixes, and reports the CPU time (user and system, of the
 // running thread alone: the spool's writes are made on it) per message:
 // cpu-ns/msg, and the process's (the garbage collector's work included):
 // proc-cpu-ns/msg. The messages are copies of 400 parsed beforehand (1 MiB of
@@ -70,10 +90,15 @@ func soakMix(n int, sid, cwd string) [][]byte {
 //
 //	go test -run '^$' -bench BenchmarkUpdateMix -benchtime 20x ./internal/compress
 func BenchmarkUpdateMix(b *testing.B) {
+	b.Run("runs", func(b *testing.B) { benchUpdateMix(b, false) })
+	b.Run("prose", func(b *testing.B) { benchUpdateMix(b, true) })
+}
+
+func benchUpdateMix(b *testing.B, prose bool) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	const n = 20000
-	lines := soakMix(400, "sess_soak", "/home/u/project")
+	lines := soakMix(400, "sess_soak", "/home/u/project", prose)
 	parsed := make([]*acpwire.Message, len(lines))
 	for i, l := range lines {
 		m, err := acpwire.Parse(acpwire.AgentToClient, l)
