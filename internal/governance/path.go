@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"unicode/utf8"
 )
@@ -142,9 +141,19 @@ type lookup struct {
 func (l lookup) known() bool { return l.fi != nil || l.missing }
 
 // resolveLooked is resolvePath that also returns what its last lstat said
-// about the resolved path. The elements still to walk are kept in one
-// string; pathWalk.step walks each.
+// about the resolved path. A path the kernel finds no symlink on is
+// answered by one lookup (resolvePlain); any other is walked
+// (resolveWalk).
 func resolveLooked(raw string, roots ...string) (string, lookup, *pathRefusal) {
+	if res, last, ok := resolvePlain(raw, roots); ok {
+		return res, last, nil
+	}
+	return resolveWalk(raw, roots...)
+}
+
+// resolveWalk is resolveLooked element by element. The elements still to
+// walk are kept in one string; pathWalk.step walks each.
+func resolveWalk(raw string, roots ...string) (string, lookup, *pathRefusal) {
 	w, rest, done := startWalk(raw, roots)
 	if done {
 		return w.cur, w.last, nil
@@ -181,13 +190,13 @@ type pathWalk struct {
 	missing string
 }
 
-// startWalk starts resolving raw below the first of roots (symlink-free
-// directories) raw lies beneath, if any, else at "/", and returns what of
-// raw is left to walk; done when raw is such a root.
+// startWalk starts resolving raw below the first of roots raw lies
+// beneath that has no link in it now (rootIsPlain), if any, else at "/",
+// and returns what of raw is left to walk; done when raw is such a root.
 func startWalk(raw string, roots []string) (w pathWalk, rest string, done bool) {
 	w.cur = "/"
 	for _, r := range roots {
-		if r == "/" || r != resolvedRoot(r) {
+		if r == "/" || !(raw == r || len(raw) > len(r) && raw[len(r)] == '/' && raw[:len(r)] == r) || !rootIsPlain(r) {
 			continue
 		}
 		if raw == r {
@@ -323,30 +332,6 @@ func absPath(p, cwd, home string) string {
 		p = cwd + "/" + p
 	}
 	return filepath.Clean(p)
-}
-
-// resolvedRoots holds, for each workspace root form, its resolved form as
-// last looked up: resolveLooked starts its walk below a root only when the
-// root resolves to itself (has no link in it). Every decision looks its
-// roots up again (rootsOf calls refreshRoot) before it resolves a path
-// beneath them, so the answer is never older than the decision.
-var resolvedRoots sync.Map // string -> string (its resolved form)
-
-// resolvedRoot returns r with its symlinks resolved, as last looked up
-// (now, if never). A root that cannot be resolved maps to a form no path
-// equals (resolveDir), so paths beneath it are looked up from "/".
-func resolvedRoot(r string) string {
-	if v, ok := resolvedRoots.Load(r); ok {
-		return v.(string)
-	}
-	return refreshRoot(r)
-}
-
-// refreshRoot resolves r now and keeps the answer for resolvedRoot.
-func refreshRoot(r string) string {
-	v := resolveDir(r)
-	resolvedRoots.Store(r, v)
-	return v
 }
 
 // resolveDir resolves a configured directory (a root, a rule's fixed

@@ -1,31 +1,66 @@
 package governance
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
-// recheckRoot looks the workspace root form r up again for resolvedRoot,
-// as refreshRoot does, with one lookup where that says enough: a clean
-// absolute directory that the kernel reaches through no symlink at all
-// (plainDir) resolves to itself, which is what resolveDir's walk, one
-// lstat per element, finds of it. Anything else (a link on the way, a
-// missing element, a per-process location under /proc or /dev, a system
-// without the lookup) is walked by refreshRoot.
-func recheckRoot(r string) {
-	if !plainRoot(r) {
-		refreshRoot(r)
-		return
-	}
-	if v, ok := resolvedRoots.Load(r); !ok || v.(string) != r {
-		resolvedRoots.Store(r, r)
-	}
+// A path with no symlink on it resolves to itself. The kernel tells that
+// in one lookup (lookupPlain), where resolving a path element by element
+// costs an lstat each. Both shortcuts below answer exactly what the walk
+// would, and only where the lookup leaves no doubt; anything else (a link
+// on the way, a path that is not clean, a per-process place under /proc
+// or /dev, a system without the lookup) is walked.
+
+// plainCandidate reports whether p is a clean absolute path other than
+// "/" outside /proc and /dev (where isMagicPath refuses what the walk
+// meets): one whose plain lookup can stand for the walk.
+func plainCandidate(p string) bool {
+	return len(p) > 1 && p[0] == '/' && p == filepath.Clean(p) &&
+		!strings.HasPrefix(p, "/proc") && !strings.HasPrefix(p, "/dev")
 }
 
-// plainRoot reports whether r is a clean absolute directory reached
-// through no symlink, outside /proc and /dev (where isMagicPath refuses
-// what the walk meets).
-func plainRoot(r string) bool {
-	return strings.HasPrefix(r, "/") && r == filepath.Clean(r) &&
-		!strings.HasPrefix(r, "/proc") && !strings.HasPrefix(r, "/dev") && plainDir(r)
+// rootIsPlain reports whether the workspace root form r resolves to
+// itself now (has no link in it), so that a walk may start below it
+// without looking at its elements: looked up afresh for every walk that
+// would start there, since a root the agent can reach (one inside
+// another, or below a directory it may write) may be a directory at one
+// decision and a link out of the workspace at the next.
+func rootIsPlain(r string) bool {
+	if plainCandidate(r) && lookupPlain(r, true) == nil {
+		return true
+	}
+	return resolveDir(r) == r
+}
+
+// resolvePlain is resolveLooked's answer for raw when the kernel finds no
+// symlink on it: raw itself, with the file's lstat when it exists, or
+// missing when an element of it does not (nothing beneath a missing
+// element can be a link). ok is false when it cannot tell: then raw is
+// walked. raw equal to a root is left to the walk, whose answer for it
+// says nothing of the file.
+func resolvePlain(raw string, roots []string) (res string, last lookup, ok bool) {
+	if !plainCandidate(raw) {
+		return "", lookup{}, false
+	}
+	for _, r := range roots {
+		if raw == r {
+			return "", lookup{}, false
+		}
+	}
+	switch err := lookupPlain(raw, false); {
+	case err == nil:
+		fi, err := os.Lstat(raw)
+		if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+			return "", lookup{}, false // changed since: walk it
+		}
+		return raw, lookup{fi: fi}, true
+	case errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENOTDIR):
+		return raw, lookup{missing: true}, true
+	}
+	return "", lookup{}, false
 }

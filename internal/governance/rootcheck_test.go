@@ -51,27 +51,42 @@ func rootTree(dir string, ops []byte) []string {
 	return paths
 }
 
-// checkRecheckRoot holds recheckRoot to refreshRoot on every path of a
-// tree: the form kept for resolvedRoot is the one resolveDir's walk finds.
-func checkRecheckRoot(t *testing.T, paths []string) {
+// checkPlain holds the one-lookup shortcuts to the walk on every path of
+// a tree, clean or not, with and without roots: rootIsPlain says what
+// resolveDir's walk says (the root resolves to itself), and resolveLooked
+// answers what resolveWalk does: the same path or refusal, and the same
+// file when it says which.
+func checkPlain(t *testing.T, dir string, paths []string) {
 	t.Helper()
+	var all []string
 	for _, p := range paths {
-		want := resolveDir(p)
-		recheckRoot(p)
-		got, _ := resolvedRoots.Load(p)
-		if got != want {
-			t.Errorf("recheckRoot(%s) kept %q, the walk resolves it to %q", p, got, want)
+		all = append(all, p, p+"/", p+"/.", p+"/..", p+"//x", p+"/../a/x")
+	}
+	for _, p := range paths {
+		if got, want := rootIsPlain(p), resolveDir(p) == p; got != want {
+			t.Errorf("rootIsPlain(%s) = %v, the walk resolves it to %q", p, got, resolveDir(p))
 		}
-		if plainRoot(p) && want != p {
-			t.Errorf("plainRoot(%s) is true, but the walk resolves it to %q", p, want)
+	}
+	for _, roots := range [][]string{nil, {dir}, {filepath.Join(dir, "a")}, {filepath.Join(dir, "a", "b"), dir}} {
+		for _, p := range all {
+			res, last, r := resolveLooked(p, roots...)
+			wres, wlast, wr := resolveWalk(p, roots...)
+			if res != wres || (r == nil) != (wr == nil) || r != nil && *r != *wr {
+				t.Errorf("resolveLooked(%s, %q) = %q, %v; the walk: %q, %v", p, roots, res, r, wres, wr)
+				continue
+			}
+			if last.missing != wlast.missing || (last.fi == nil) != (wlast.fi == nil) ||
+				last.fi != nil && (!os.SameFile(last.fi, wlast.fi) || last.fi.Mode() != wlast.fi.Mode()) {
+				t.Errorf("resolveLooked(%s, %q) looked up %+v; the walk %+v", p, roots, last, wlast)
+			}
 		}
 	}
 }
 
-// TestRecheckRoot holds the one-lookup recheck to the walk on trees with
-// directories, files and every kind of link, and on a root swapped between
-// a directory and links back and forth.
-func TestRecheckRoot(t *testing.T) {
+// TestResolvePlain holds the shortcuts to the walk on trees with
+// directories, files and every kind of link, and on a root swapped
+// between a directory and a link back and forth.
+func TestResolvePlain(t *testing.T) {
 	for name, ops := range map[string][]byte{
 		"directories":         {0, 0, 1, 0, 2, 0, 13, 1, 14, 1},
 		"link to a directory": {0, 0, 1, 0 | 3<<3, 2, 3 | 1<<3, 14, 0},
@@ -81,21 +96,23 @@ func TestRecheckRoot(t *testing.T) {
 		"missing":             {},
 	} {
 		t.Run(name, func(t *testing.T) {
-			checkRecheckRoot(t, rootTree(t.TempDir(), ops))
+			dir := t.TempDir()
+			checkPlain(t, dir, rootTree(dir, ops))
 		})
 	}
 	t.Run("swapped", func(t *testing.T) {
 		dir := t.TempDir()
 		root, out := filepath.Join(dir, "root"), filepath.Join(dir, "out")
-		for _, d := range []string{root, out} {
+		for _, d := range []string{root, out, filepath.Join(out, "sub")} {
 			if err := os.Mkdir(d, 0o755); err != nil {
 				t.Fatal(err)
 			}
 		}
+		inside := filepath.Join(root, "sub")
 		for i := 0; i < 3; i++ {
-			checkRecheckRoot(t, []string{root})
-			if v, _ := resolvedRoots.Load(root); v != root {
-				t.Fatalf("round %d: a plain directory is kept as %q", i, v)
+			checkPlain(t, root, []string{root, inside})
+			if !rootIsPlain(root) {
+				t.Fatalf("round %d: a plain directory is not taken as one", i)
 			}
 			if err := os.Rename(root, root+".d"); err != nil {
 				t.Fatal(err)
@@ -103,9 +120,9 @@ func TestRecheckRoot(t *testing.T) {
 			if err := os.Symlink(out, root); err != nil {
 				t.Fatal(err)
 			}
-			checkRecheckRoot(t, []string{root})
-			if v, _ := resolvedRoots.Load(root); v != out {
-				t.Fatalf("round %d: a link to %s is kept as %q", i, out, v)
+			checkPlain(t, root, []string{root, inside})
+			if res, _, _ := resolveLooked(inside, root); res != filepath.Join(out, "sub") {
+				t.Fatalf("round %d: %s beneath a root swapped for a link resolves to %q", i, inside, res)
 			}
 			if err := os.Remove(root); err != nil {
 				t.Fatal(err)
@@ -116,16 +133,17 @@ func TestRecheckRoot(t *testing.T) {
 		}
 	})
 	t.Run("per-process", func(t *testing.T) {
-		checkRecheckRoot(t, []string{"/proc/self", "/proc/self/cwd", "/dev/fd", "/proc", "/", "/tmp/../tmp", "relative"})
+		checkPlain(t, "/", []string{"/proc/self", "/proc/self/cwd", "/dev/fd", "/dev/null", "/proc", "/", "/tmp/../tmp", "relative"})
 	})
 }
 
-// FuzzRecheckRoot is TestRecheckRoot on trees the fuzzer makes.
-func FuzzRecheckRoot(f *testing.F) {
+// FuzzResolvePlain is TestResolvePlain on trees the fuzzer makes.
+func FuzzResolvePlain(f *testing.F) {
 	f.Add([]byte{0, 0, 1, 0, 2, 0, 13, 1, 14, 1})
 	f.Add([]byte{0, 0, 1, 0 | 3<<3, 2, 3 | 1<<3, 14, 0})
 	f.Add([]byte{0, 0, 1, 4 | 1<<3, 13, 4 | 13<<3, 2, 5, 3, 6, 4, 7})
 	f.Fuzz(func(t *testing.T, ops []byte) {
-		checkRecheckRoot(t, rootTree(t.TempDir(), ops))
+		dir := t.TempDir()
+		checkPlain(t, dir, rootTree(dir, ops))
 	})
 }

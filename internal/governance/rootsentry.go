@@ -37,25 +37,19 @@ type rootsEntry struct {
 // first decided on (the directories the person chose), and a root the
 // agent later turns into a link does not move the workspace there.
 //
-// Which root forms are free of links is looked up again on every call,
-// before any path beneath them is resolved (resolveLooked starts its walk
-// below such a root without looking at its elements): a root the agent
-// can reach (one inside another, or below a directory it may write) may
-// be a directory at one decision and a link out of the workspace at the
-// next, and a path beneath it must then be walked through the link.
+// Which root forms are free of links is not kept: every walk that would
+// start below one looks it up again first (startWalk, rootIsPlain), since
+// a root the agent can reach (one inside another, or below a directory it
+// may write) may be a directory at one decision and a link out of the
+// workspace at the next, and a path beneath it must then be walked
+// through the link.
 func (e *Engine) rootsOf(key string, abs []string) *rootsEntry {
-	var re *rootsEntry
 	if v, ok := e.rootCache.Load(key); ok {
-		re = v.(*rootsEntry)
-	} else {
-		forms := rootForms(abs)
-		v, _ := e.rootCache.LoadOrStore(key, &rootsEntry{forms: forms, lower: lowerAll(forms)})
-		re = v.(*rootsEntry)
+		return v.(*rootsEntry)
 	}
-	for _, f := range re.forms {
-		recheckRoot(f)
-	}
-	return re
+	forms := rootForms(abs)
+	v, _ := e.rootCache.LoadOrStore(key, &rootsEntry{forms: forms, lower: lowerAll(forms)})
+	return v.(*rootsEntry)
 }
 
 // ruleBits holds one bit per rule of a list, by index.

@@ -28,19 +28,22 @@ func hasLinks(fi fs.FileInfo) bool {
 	return ok && st.Nlink > 1
 }
 
-// plainDir reports whether dir is a directory the kernel reaches through
-// no symlink, in one lookup (openat2 with RESOLVE_NO_SYMLINKS, which also
-// refuses /proc's magic links); false when it is not, or when the lookup
-// fails for any reason (no openat2 before Linux 5.6, a filter refusing
-// it): the caller then looks at each element itself.
-func plainDir(dir string) bool {
-	fd, err := unix.Openat2(unix.AT_FDCWD, dir, &unix.OpenHow{
-		Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
-		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
-	})
+// lookupPlain looks the path p up as the kernel does, following no
+// symlink at all (openat2 with RESOLVE_NO_SYMLINKS, which also refuses
+// /proc's magic links), and returns nil when it names a file (a directory,
+// if dir), else the error: syscall.ELOOP for a symlink anywhere on the
+// way, ENOENT or ENOTDIR for a missing element reached through none, or
+// any other (ENOSYS before Linux 5.6, a filter refusing the call), which
+// tells the caller nothing.
+func lookupPlain(p string, dir bool) error {
+	flags := uint64(unix.O_PATH | unix.O_CLOEXEC)
+	if dir {
+		flags |= unix.O_DIRECTORY
+	}
+	fd, err := unix.Openat2(unix.AT_FDCWD, p, &unix.OpenHow{Flags: flags, Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS})
 	if err != nil {
-		return false
+		return err
 	}
 	unix.Close(fd)
-	return true
+	return nil
 }

@@ -2,7 +2,10 @@
 
 package governance
 
-import "io/fs"
+import (
+	"errors"
+	"io/fs"
+)
 
 // onProcfs reports whether dir is on a procfs mount. Outside Linux the
 // per-process locations are known by name only (isMagicPath).
@@ -12,6 +15,6 @@ func onProcfs(dir string) bool { return false }
 // outside Linux it is not known, and hard links are not compared.
 func hasLinks(fi fs.FileInfo) bool { return false }
 
-// plainDir reports whether dir is a directory reached through no symlink
-// in one lookup; outside Linux there is none, and it reports false.
-func plainDir(dir string) bool { return false }
+// lookupPlain looks p up following no symlink in one call; outside Linux
+// there is no such call, and it reports errors.ErrUnsupported.
+func lookupPlain(p string, dir bool) error { return errors.ErrUnsupported }
