@@ -70,6 +70,8 @@ func (w *walker) evaluated(e evaluation) {
 // evalNode records what one node of a parsed line makes bash evaluate.
 func (w *walker) evalNode(n syntax.Node, src string) {
 	switch n := n.(type) {
+	case *syntax.Redirect:
+		w.zshClobber(n, src)
 	case *syntax.ArithmExp:
 		w.arithm(n.X, sourceOf(n, src), src)
 	case *syntax.ArithmCmd:
