@@ -34,9 +34,11 @@
 // written by the fake rm or curl first on PATH (or by a BASH_ENV script)
 // exists; the rm target "x" in the workspace is gone; the IDE handled a
 // message for a session it never opened. Each case also requires the audit
-// log to verify (acp-bridge audit verify --genesis) and to hold a record of
-// the refused attempt (by default a decision of deny, require-approval or
-// escalate). The suite waits for what it judges, never for a fixed time: a
+// log to verify as "acp-bridge audit verify --genesis" verifies it (asked of
+// one auditverify process, ./auditverify, that the suite starts once;
+// TestAuditVerifyAsCLI holds it to the command's verdicts) and to hold a
+// record of the refused attempt (by default a decision of deny,
+// require-approval or escalate). The suite waits for what it judges, never for a fixed time: a
 // run fails, rather than being judged early, when a command the IDE or the
 // agent runs is still going (or its output held open) after 10 s, or when
 // the whole run outlasts the test's deadline.
@@ -113,8 +115,8 @@
 // what (TestHarnessApprovalFails shows those checks can fail).
 //
 // The suite runs in every "go test ./..."; ACP_BRIDGE_BIN names a prebuilt
-// bridge, else the suite builds
-// ../../cmd/acp-bridge once. "go test ./e2e/hostile -run 'TestHostile/^keys$'"
+// bridge, else the suite builds ../../cmd/acp-bridge once, with
+// ./auditverify. "go test ./e2e/hostile -run 'TestHostile/^keys$'"
 // runs one class; -short runs each case under its first variant only;
 // HOSTILE_VERBOSE=1 with -v logs what the IDE saw and did in passing runs too; TestHarnessDetects shows each kind of effect is seen when
 // there is no bridge at all.

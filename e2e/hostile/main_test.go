@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -16,7 +17,7 @@ var (
 	bridgeOnce sync.Once
 	bridgeBin  string // the acp-bridge binary under test
 	bridgeErr  error
-	bridgeDir  string // temporary directory the suite built it in
+	bridgeDir  string // temporary directory the suite built it (and auditverify) in
 	testBin    string // this test binary, re-executed as the agent and the IDE
 )
 
@@ -37,6 +38,12 @@ func TestMain(m *testing.M) {
 		flag.Set("test.parallel", strconv.Itoa(3*runtime.GOMAXPROCS(0)))
 	}
 	code := m.Run()
+	if auditVerifier != nil {
+		if err := auditVerifier.stop(); err != nil && code == 0 {
+			fmt.Fprintln(os.Stderr, "auditverify:", err)
+			code = 1
+		}
+	}
 	if bridgeDir != "" {
 		os.RemoveAll(bridgeDir)
 	}
@@ -44,24 +51,28 @@ func TestMain(m *testing.M) {
 }
 
 // needBridge returns once the bridge binary is built (ACP_BRIDGE_BIN names
-// a prebuilt one).
+// a prebuilt one) and auditVerifier runs, both once per test binary: one
+// go build makes both binaries.
 func needBridge(t *testing.T) {
 	t.Helper()
 	bridgeOnce.Do(func() {
 		if testBin, bridgeErr = os.Executable(); bridgeErr != nil {
 			return
 		}
-		if bridgeBin = os.Getenv("ACP_BRIDGE_BIN"); bridgeBin != "" {
-			return
-		}
 		if bridgeDir, bridgeErr = os.MkdirTemp("", "acp-bridge-hostile"); bridgeErr != nil {
 			return
 		}
-		bridgeBin = filepath.Join(bridgeDir, "acp-bridge")
-		out, err := exec.Command("go", "build", "-o", bridgeBin, "../../cmd/acp-bridge").CombinedOutput()
-		if err != nil {
-			bridgeErr = fmt.Errorf("building the bridge: %v\n%s", err, out)
+		pkgs := []string{"./auditverify"}
+		if bridgeBin = os.Getenv("ACP_BRIDGE_BIN"); bridgeBin == "" {
+			bridgeBin = filepath.Join(bridgeDir, "acp-bridge")
+			pkgs = append(pkgs, "../../cmd/acp-bridge")
 		}
+		build := append([]string{"build", "-o", bridgeDir + string(filepath.Separator)}, pkgs...)
+		if out, err := exec.Command("go", build...).CombinedOutput(); err != nil {
+			bridgeErr = fmt.Errorf("go %s: %v\n%s", strings.Join(build, " "), err, out)
+			return
+		}
+		auditVerifier, bridgeErr = startVerifier(filepath.Join(bridgeDir, "auditverify"))
 	})
 	if bridgeErr != nil {
 		t.Fatal(bridgeErr)
