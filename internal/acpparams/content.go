@@ -80,7 +80,7 @@ func (r *reader) item(at int, c *ContentItem) (int, error) {
 	}
 	ok := true
 	if typ != nil {
-		c.Type, ok = itemType(typ)
+		c.Type, ok = rawjson.StringIn(typ, itemTypes)
 	}
 	switch {
 	case !ok:
@@ -97,19 +97,9 @@ func (r *reader) item(at int, c *ContentItem) (int, error) {
 	return end, nil
 }
 
-// itemType decodes a content item's type, without allocating for the
-// common ones.
-func itemType(v []byte) (string, bool) {
-	switch string(v) {
-	case `"content"`:
-		return "content", true
-	case `"diff"`:
-		return "diff", true
-	case `"terminal"`:
-		return "terminal", true
-	}
-	return rawjson.String(v)
-}
+// itemTypes are the types of content item ACP defines: a type naming one
+// decodes (rawjson.StringIn) without allocating.
+var itemTypes = []string{"content", "diff", "terminal"}
 
 // block reads the text member of the content block at b[at] into text.
 func (r *reader) block(at int, text *[]byte) (int, error) {

@@ -274,38 +274,15 @@ func (r *reader) str(name string, v []byte) (string, bool) {
 	return s, ok
 }
 
+// toolCallWords are the kinds and statuses of a tool call ACP defines.
+var toolCallWords = []string{"read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other",
+	"pending", "in_progress", "completed", "failed"}
+
 // word is str for a tool call's kind or status, without allocating for
-// the values ACP defines.
+// the values ACP defines (toolCallWords).
 func (r *reader) word(name string, v []byte) (string, bool) {
-	switch string(v) {
-	case `"read"`:
-		return "read", true
-	case `"edit"`:
-		return "edit", true
-	case `"delete"`:
-		return "delete", true
-	case `"move"`:
-		return "move", true
-	case `"search"`:
-		return "search", true
-	case `"execute"`:
-		return "execute", true
-	case `"think"`:
-		return "think", true
-	case `"fetch"`:
-		return "fetch", true
-	case `"switch_mode"`:
-		return "switch_mode", true
-	case `"other"`:
-		return "other", true
-	case `"pending"`:
-		return "pending", true
-	case `"in_progress"`:
-		return "in_progress", true
-	case `"completed"`:
-		return "completed", true
-	case `"failed"`:
-		return "failed", true
+	if s, ok := rawjson.StringIn(v, toolCallWords); ok {
+		return s, true
 	}
 	return r.str(name, v)
 }

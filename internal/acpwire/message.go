@@ -311,7 +311,7 @@ func (m *Message) classify(seen envelope, method []byte) {
 	case hasID && !validID(m.ID):
 		m.invalid = "id is not a string, number or null"
 	case seen&envMethod != 0:
-		name, ok := methodName(method)
+		name, ok := rawjson.StringIn(method, commonMethods)
 		if !ok {
 			m.invalid = "method is not a string"
 			break
@@ -421,23 +421,9 @@ func envelopeFold(name []byte) string {
 	return ""
 }
 
-// methodName decodes a method member. The methods that make up most of the
-// traffic come back as constants, so reading them allocates nothing.
-func methodName(v []byte) (string, bool) {
-	switch string(v) {
-	case `"session/update"`:
-		return "session/update", true
-	case `"session/request_permission"`:
-		return "session/request_permission", true
-	case `"session/prompt"`:
-		return "session/prompt", true
-	case `"fs/read_text_file"`:
-		return "fs/read_text_file", true
-	case `"fs/write_text_file"`:
-		return "fs/write_text_file", true
-	}
-	return rawjson.String(v)
-}
+// commonMethods are the methods that make up most of the traffic: a
+// method member naming one decodes (rawjson.StringIn) without allocating.
+var commonMethods = []string{"session/update", "session/request_permission", "session/prompt", "fs/read_text_file", "fs/write_text_file"}
 
 // CheckedStrictly reports whether the bridge checked all of m's bytes
 // strictly before any middleware saw it, as it does for the methods of

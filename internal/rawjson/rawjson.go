@@ -208,6 +208,21 @@ func String(v []byte) (string, bool) {
 	return s, true
 }
 
+// StringIn is String for a value that is often one of known: a string
+// that spells out an element of known, unescaped, comes back as that
+// element itself, so decoding it allocates nothing. The elements must
+// hold no '"' or '\\'.
+func StringIn(v []byte, known []string) (string, bool) {
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		for _, k := range known {
+			if string(v[1:len(v)-1]) == k {
+				return k, true
+			}
+		}
+	}
+	return String(v)
+}
+
 // locate finds the byte range of the value at path.
 func locate(doc []byte, path []string) (int, int, error) {
 	start := skipSpace(doc, 0)
