@@ -2,11 +2,13 @@ package auditweb
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -35,15 +37,44 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
+// The acp-bridge binary demoLog runs: ACP_BRIDGE_BIN when set
+// (scripts/test.sh passes the one it built), else one go build per test
+// binary (-count runs the test again with the same one) into
+// demoBridgeDir, which TestMain removes.
+var (
+	demoBridgeOnce sync.Once
+	demoBridgeBin  string
+	demoBridgeDir  string
+	demoBridgeErr  error
+)
+
+// demoBridge returns the acp-bridge binary demoLog runs.
+func demoBridge(t *testing.T) string {
+	t.Helper()
+	demoBridgeOnce.Do(func() {
+		if demoBridgeBin = os.Getenv("ACP_BRIDGE_BIN"); demoBridgeBin != "" {
+			return
+		}
+		if demoBridgeDir, demoBridgeErr = os.MkdirTemp("", "auditweb-bridge"); demoBridgeErr != nil {
+			return
+		}
+		demoBridgeBin = filepath.Join(demoBridgeDir, "acp-bridge")
+		if out, err := exec.Command("go", "build", "-o", demoBridgeBin, "github.com/acp-bridge/acp-bridge/cmd/acp-bridge").CombinedOutput(); err != nil {
+			demoBridgeErr = fmt.Errorf("building acp-bridge: %v\n%s", err, out)
+		}
+	})
+	if demoBridgeErr != nil {
+		t.Fatal(demoBridgeErr)
+	}
+	return demoBridgeBin
+}
+
 // demoLog runs the real demo (bridge with the example policy and an audit
 // log, the built-in agent as a process) and returns its audit log.
 func demoLog(t *testing.T) string {
 	t.Helper()
+	bin := demoBridge(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "acp-bridge")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/acp-bridge/acp-bridge/cmd/acp-bridge").CombinedOutput(); err != nil {
-		t.Fatalf("building acp-bridge: %v\n%s", err, out)
-	}
 	ws := filepath.Join(dir, "ws")
 	if out, err := exec.Command(bin, "demo", "--workspace", ws).CombinedOutput(); err != nil {
 		t.Fatalf("acp-bridge demo: %v\n%s", err, out)

@@ -7,5 +7,12 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/leakcheck"
 )
 
-// TestMain fails the run if a test leaves goroutines running.
-func TestMain(m *testing.M) { os.Exit(leakcheck.Main(m)) }
+// TestMain fails the run if a test leaves goroutines running, and removes
+// the bridge demoBridge built.
+func TestMain(m *testing.M) {
+	code := leakcheck.Main(m)
+	if demoBridgeDir != "" {
+		os.RemoveAll(demoBridgeDir)
+	}
+	os.Exit(code)
+}
