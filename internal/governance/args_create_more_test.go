@@ -21,10 +21,7 @@ func TestNamesACommandMayCreateSpelled(t *testing.T) {
 	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n    - Edit(**/.env)\n  allow:\n    - Read\n    - Edit(./**)\n"+
 		"    - Bash(sort:*)\n    - Bash(touch:*)\n    - Bash(cat:*)\n    - Bash(grep:*)\n    - Bash(less:*)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	tests := []struct {
-		name, line string
-		want       Value
-	}{
+	tests := []namedLineCase{
 		{"short option's attached value", "sort -o" + out + "/new.txt a.txt", Deny},
 		{"glob matching nothing, touch", "touch " + out + "/new*.txt", Deny},
 		{"glob matching nothing, sort -o", "sort -o " + out + "/new?.txt a.txt", Deny},
@@ -34,12 +31,5 @@ func TestNamesACommandMayCreateSpelled(t *testing.T) {
 		{"control: sort into the workspace", "sort -osorted.txt a.txt", Allow},
 		{"control: a cluster of flags", "sort -rn a.txt", Allow},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
-			if d.Value != tt.want {
-				t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
-			}
-		})
-	}
+	checkNamedLines(t, e, root, tests)
 }

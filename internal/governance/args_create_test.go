@@ -23,10 +23,7 @@ func TestNamesACommandMayCreate(t *testing.T) {
 	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n    - Edit(**/.env)\n    - Edit(./sub/**)\n  allow:\n    - Read\n    - Edit(./**)\n"+
 		"    - Bash(sort:*)\n    - Bash(touch:*)\n    - Bash(cat:*)\n    - Bash(grep:*)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	tests := []struct {
-		name, line string
-		want       Value
-	}{
+	tests := []namedLineCase{
 		{"sort -o outside", "sort -o " + out + "/new.txt a.txt", Deny},
 		{"long output option outside", "sort --output=" + out + "/new.txt a.txt", Deny},
 		{"touch outside", "touch " + out + "/new.txt", Deny},
@@ -40,12 +37,5 @@ func TestNamesACommandMayCreate(t *testing.T) {
 		{"a reader's dangling link", "grep x dangling", RequireApproval},
 		{"reading a file inside", "cat a.txt", Allow},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
-			if d.Value != tt.want {
-				t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
-			}
-		})
-	}
+	checkNamedLines(t, e, root, tests)
 }

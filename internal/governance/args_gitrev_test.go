@@ -10,10 +10,7 @@ func TestGitRevisionPaths(t *testing.T) {
 	root := tempTree(t, []string{"sub"}, []string{".env", "a.txt"})
 	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n  allow:\n    - Read\n    - Bash(git show:*)\n    - Bash(git cat-file:*)\n    - Bash(git log:*)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	tests := []struct {
-		line string
-		want Value
-	}{
+	tests := []lineCase{
 		{"git show HEAD:.env", Deny},
 		{"git show :.env", Deny},
 		{"git show HEAD~2:sub/.env", Deny},
@@ -22,10 +19,5 @@ func TestGitRevisionPaths(t *testing.T) {
 		{"git show HEAD", Allow},
 		{"git log --format=%H:%s", Allow},
 	}
-	for _, tt := range tests {
-		d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
-		if d.Value != tt.want {
-			t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
-		}
-	}
+	checkLines(t, e, root, tests)
 }

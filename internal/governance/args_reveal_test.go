@@ -31,10 +31,7 @@ func TestProgramsThatRevealContent(t *testing.T) {
 	}
 	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n  allow:\n    - Read\n"+allow)
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	tests := []struct {
-		line string
-		want Value
-	}{
+	tests := []lineCase{
 		{"md5sum -c sums", RequireApproval},
 		{"md5sum --check sums", RequireApproval},
 		{"md5sum --ch sums", RequireApproval},
@@ -63,10 +60,5 @@ func TestProgramsThatRevealContent(t *testing.T) {
 		{"diff a.txt sub/b.txt", Allow},
 		{"git diff --no-index a.txt sub/b.txt", Allow},
 	}
-	for _, tt := range tests {
-		d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
-		if d.Value != tt.want {
-			t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
-		}
-	}
+	checkLines(t, e, root, tests)
 }

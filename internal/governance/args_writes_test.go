@@ -23,10 +23,7 @@ func TestOperandsWritten(t *testing.T) {
 	v := filepath.Join(out, "victim.txt")
 	p := testPolicy(t, "  default: allow\n  deny:\n    - Read(**/.env)\n    - Edit(**/.env)\n  ask:\n    - Edit(./drafts/**)\n  allow:\n    - Read\n    - Edit(./**)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	tests := []struct {
-		name, line string
-		want       Value
-	}{
+	tests := []namedLineCase{
 		{"sed -i outside", "sed -i s/x/y/ " + v, Deny},
 		{"sed -i in a cluster", "sed -ni.bak s/x/y/p " + v, Deny},
 		{"sed --in-place", "sed --in-place=.bak -e s/x/y/ " + v, Deny},
@@ -68,12 +65,5 @@ func TestOperandsWritten(t *testing.T) {
 		{"mv inside", "mv a.txt sub/", Allow},
 		{"cat outside is asked, not denied", "cat " + v, RequireApproval},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
-			if d.Value != tt.want {
-				t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
-			}
-		})
-	}
+	checkNamedLines(t, e, root, tests)
 }

@@ -20,10 +20,7 @@ func TestNamesFromFileAbbreviated(t *testing.T) {
 	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n  allow:\n    - Read\n"+
 		"    - Bash(wc:*)\n    - Bash(sort:*)\n    - Bash(tar:*)\n    - Bash(xargs:*)\n    - Bash(git:*)\n    - Bash(grep:*)\n    - Bash(7z:*)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	tests := []struct {
-		line string
-		want Value
-	}{
+	tests := []lineCase{
 		{"wc --files0=list", RequireApproval},
 		{"wc --f=list", RequireApproval},
 		{"sort --files0 list", RequireApproval},
@@ -38,10 +35,5 @@ func TestNamesFromFileAbbreviated(t *testing.T) {
 		{"grep --fixed-strings x a.txt", Allow},
 		{"wc --lines a.txt", Allow},
 	}
-	for _, tt := range tests {
-		d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
-		if d.Value != tt.want {
-			t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
-		}
-	}
+	checkLines(t, e, root, tests)
 }

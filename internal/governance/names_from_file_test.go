@@ -23,10 +23,7 @@ func TestNamesFromFile(t *testing.T) {
 		"    - Bash(cat:*)\n    - Bash(wc:*)\n    - Bash(sort:*)\n    - Bash(du:*)\n    - Bash(tar:*)\n    - Bash(rsync:*)\n"+
 		"    - Bash(xargs:*)\n    - Bash(find:*)\n    - Bash(parallel:*)\n    - Bash(zip:*)\n    - Bash(cpio:*)\n    - Bash(ls:*)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	tests := []struct {
-		line string
-		want Value
-	}{
+	tests := []lineCase{
 		{"wc --files0-from=list", RequireApproval},
 		{"wc --files0-from list", RequireApproval},
 		{"sort --files0-from=list", RequireApproval},
@@ -51,12 +48,7 @@ func TestNamesFromFile(t *testing.T) {
 		{"tar -cf - sub", Allow},
 		{"ls -T 4 sub", Allow},
 	}
-	for _, tt := range tests {
-		d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
-		if d.Value != tt.want {
-			t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
-		}
-	}
+	checkLines(t, e, root, tests)
 }
 
 // FuzzNamesFromFile: whatever the words, namesFromFile does not panic,
