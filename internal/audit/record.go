@@ -228,10 +228,37 @@ func (l *Log) shareResult(ev *Event) (output any, mirror *ToolCall, err error) {
 			*f, changed = orNil(st), true
 		}
 	}
+	if l.shareInput(ev, &tc) {
+		changed = true
+	}
 	if !changed {
 		return output, nil, nil
 	}
 	return output, &tc, nil
+}
+
+// shareInput reads the event's input once where the mirror's arguments
+// are the same bytes (governance gives both the call's kept input): both
+// then take its canonical form, as field and appendToolCall would each
+// make it. It reports whether it replaced them.
+func (l *Log) shareInput(ev *Event, tc *ToolCall) bool {
+	in, ok := ev.Input.(json.RawMessage)
+	args, _ := tc.Arguments.(json.RawMessage)
+	if !ok || !sameBytes(in, args) {
+		return false
+	}
+	canon, ok := l.red.scanJSON(in)
+	if !ok {
+		return false // each is read through the tree, as before
+	}
+	if string(canon) == "null" {
+		// Left out of both, as a null input is.
+		ev.Input, tc.Arguments = nil, nil
+		return true
+	}
+	st := scannedTree(canon)
+	ev.Input, tc.Arguments = st, st
+	return true
 }
 
 // orNil returns st, or nil when it holds JSON null: a tool's output of
