@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"unicode/utf8"
@@ -310,10 +311,46 @@ func pathFormsLooked(dst []string, p string, roots ...string) ([]string, lookup,
 	if r != nil {
 		return nil, lookup{}, r
 	}
-	if res == lit {
-		return append(dst, lit), last, nil
+	n := len(dst)
+	dst = append(dst, lit)
+	if res != lit {
+		dst = append(dst, res)
 	}
-	return append(dst, lit, res), last, nil
+	if folded, ok := foldedToASCII(lit); ok {
+		more, _, r := pathFormsLooked(nil, folded, roots...)
+		if r != nil {
+			return nil, lookup{}, r
+		}
+		for _, f := range more {
+			if !slices.Contains(dst[n:], f) {
+				dst = append(dst, f)
+			}
+		}
+	}
+	return dst, last, nil
+}
+
+// asciiFolds maps the letters a case-insensitive file system (APFS and
+// HFS+ as macOS formats them by default) folds into ASCII letters to
+// those: the Kelvin sign is k, the long s is s, ß is ss, the ligature ﬁ
+// is fi. There ".claude/ſettings.json" opens ".claude/settings.json".
+var asciiFolds = strings.NewReplacer("\u212a", "k", "\u017f", "s", "\u00df", "ss", "\u1e9e", "ss", "\u0130", "i",
+	"\ufb00", "ff", "\ufb01", "fi", "\ufb02", "fl", "\ufb03", "ffi", "\ufb04", "ffl", "\ufb05", "st", "\ufb06", "st")
+
+// foldedToASCII returns p with the letters of asciiFolds replaced, and
+// whether it holds any: the path a case-insensitive file system opens for
+// p, which pathForms adds to p's forms so that the strictest decision
+// over them stands wherever the IDE runs.
+func foldedToASCII(p string) (string, bool) {
+	i := 0
+	for i < len(p) && p[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(p) {
+		return "", false
+	}
+	f := asciiFolds.Replace(p)
+	return f, f != p
 }
 
 // absPath makes p absolute against cwd (and "~/" against home) without
