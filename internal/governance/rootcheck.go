@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 )
@@ -20,8 +19,29 @@ import (
 // "/" outside /proc and /dev (where isMagicPath refuses what the walk
 // meets): one whose plain lookup can stand for the walk.
 func plainCandidate(p string) bool {
-	return len(p) > 1 && p[0] == '/' && p == filepath.Clean(p) &&
-		!strings.HasPrefix(p, "/proc") && !strings.HasPrefix(p, "/dev")
+	return len(p) > 1 && cleanAbsolute(p) && !strings.HasPrefix(p, "/proc") && !strings.HasPrefix(p, "/dev")
+}
+
+// cleanAbsolute reports whether p is absolute and filepath.Clean leaves
+// it as it is: no empty, "." or ".." element, and no "/" at the end
+// unless p is "/".
+func cleanAbsolute(p string) bool {
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	if p == "/" {
+		return true
+	}
+	for rest := p[1:]; ; {
+		e, after, more := strings.Cut(rest, "/")
+		if e == "" || e == "." || e == ".." {
+			return false
+		}
+		if !more {
+			return true
+		}
+		rest = after
+	}
 }
 
 // rootIsPlain reports whether the workspace root form r resolves to
@@ -41,18 +61,25 @@ func rootIsPlain(r string) bool {
 // symlink on it: raw itself, with the file's lstat when it exists, or
 // missing when an element of it does not (nothing beneath a missing
 // element can be a link). ok is false when it cannot tell: then raw is
-// walked. raw equal to a root is left to the walk, whose answer for it
-// says nothing of the file.
+// walked. raw equal to the first root is that root, as the walk answers
+// it (saying nothing of the file); raw equal to a later one, which an
+// earlier root may hold, is left to the walk.
 func resolvePlain(raw string, roots []string) (res string, last lookup, ok bool) {
 	if !plainCandidate(raw) {
 		return "", lookup{}, false
 	}
-	for _, r := range roots {
-		if raw == r {
+	root := false
+	for i, r := range roots {
+		if raw == r && i > 0 {
 			return "", lookup{}, false
 		}
+		root = root || raw == r
 	}
 	switch err := lookupPlain(raw, false); {
+	case root && (err == nil || errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENOTDIR)):
+		// The walk starts at a root with no link in it, or one that is
+		// missing (resolveDir finds it as written), and ends there.
+		return raw, lookup{}, true
 	case err == nil:
 		fi, err := os.Lstat(raw)
 		if err != nil || fi.Mode()&fs.ModeSymlink != 0 {

@@ -13,8 +13,9 @@ var rootTreeNames = [...]string{"a", "b", "c"}
 // (up to three levels of rootTreeNames) and what to make there: a
 // directory, a file, or a symlink (to another path of the tree, absolute
 // or relative, to itself, to its parent, or to a per-process place).
-// Steps whose parent is missing or not a directory fail and are skipped.
-// It returns every path of the tree, made or not, dir first.
+// Steps whose parent is missing, not a directory or reached through a
+// link are skipped, so nothing is made outside dir. It returns every path
+// of the tree, made or not, dir first.
 func rootTree(dir string, ops []byte) []string {
 	paths := []string{dir}
 	for _, a := range rootTreeNames {
@@ -29,6 +30,9 @@ func rootTree(dir string, ops []byte) []string {
 	for i := 0; i+1 < len(ops) && i < 80; i += 2 {
 		p := paths[1+int(ops[i])%(len(paths)-1)]
 		other := paths[int(ops[i+1]>>3)%len(paths)]
+		if !realDirsTo(dir, filepath.Dir(p)) {
+			continue
+		}
 		switch ops[i+1] % 8 {
 		case 0, 1:
 			_ = os.Mkdir(p, 0o755)
@@ -49,6 +53,17 @@ func rootTree(dir string, ops []byte) []string {
 		}
 	}
 	return paths
+}
+
+// realDirsTo reports whether every directory from dir down to d (d
+// beneath dir, or dir itself) is a directory, not a link to one.
+func realDirsTo(dir, d string) bool {
+	for ; len(d) > len(dir); d = filepath.Dir(d) {
+		if fi, err := os.Lstat(d); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return d == dir
 }
 
 // checkPlain holds the one-lookup shortcuts to the walk on every path of
@@ -145,5 +160,17 @@ func FuzzResolvePlain(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		dir := t.TempDir()
 		checkPlain(t, dir, rootTree(dir, ops))
+	})
+}
+
+// FuzzCleanAbsolute holds cleanAbsolute to filepath.Clean.
+func FuzzCleanAbsolute(f *testing.F) {
+	for _, p := range []string{"/", "//", "/a", "/a/", "/a//b", "/a/./b", "/a/../b", "/.", "/..", "/a/.b", "/a/..b", "/...", "a", "", "/a/b/c.go", "./a"} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if got, want := cleanAbsolute(p), filepath.IsAbs(p) && filepath.Clean(p) == p; got != want {
+			t.Errorf("cleanAbsolute(%q) = %v, want %v", p, got, want)
+		}
 	})
 }
