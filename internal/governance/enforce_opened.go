@@ -27,11 +27,18 @@ var sessionScoped = map[string]bool{
 	"terminal/kill": true, "terminal/release": true,
 }
 
+// isSessionScoped reports sessionScoped[method], asking the map only for
+// methods other than session/update, which nearly every message the agent
+// sends has, and which both checks below ask about.
+func isSessionScoped(method string) bool {
+	return method == "session/update" || sessionScoped[method]
+}
+
 // checkOpened refuses m, an agent-to-IDE request or notification of a
 // session-scoped method, unless its sessionId names a session the IDE
 // opened; it reports whether it refused.
 func (x *Enforcer) checkOpened(m *acpwire.Message) (bool, error) {
-	if m.Dir != acpwire.AgentToClient || !sessionScoped[m.Method] ||
+	if m.Dir != acpwire.AgentToClient || !isSessionScoped(m.Method) ||
 		(m.Kind != acpwire.KindRequest && m.Kind != acpwire.KindNotification) {
 		return false, nil
 	}
@@ -64,7 +71,7 @@ func (x *Enforcer) checkOpened(m *acpwire.Message) (bool, error) {
 // not read strictly by the wire layer, so every sessionId member counts.
 // A message whose params name no session passes.
 func (x *Enforcer) checkNamedSession(m *acpwire.Message) (bool, error) {
-	if m.Dir != acpwire.AgentToClient || sessionScoped[m.Method] || len(m.Params) == 0 ||
+	if m.Dir != acpwire.AgentToClient || isSessionScoped(m.Method) || len(m.Params) == 0 ||
 		(m.Kind != acpwire.KindRequest && m.Kind != acpwire.KindNotification) {
 		return false, nil
 	}

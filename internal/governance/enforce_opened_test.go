@@ -100,3 +100,16 @@ func TestSessionScopedDuplicatesRefusedByWire(t *testing.T) {
 		}
 	}
 }
+
+// TestIsSessionScoped holds isSessionScoped to the sessionScoped map.
+func TestIsSessionScoped(t *testing.T) {
+	methods := []string{"", "session/updat", "session/update ", "Session/update", "session/prompt", "elicitation/create", "_x"}
+	for m := range sessionScoped {
+		methods = append(methods, m)
+	}
+	for _, m := range methods {
+		if got, want := isSessionScoped(m), sessionScoped[m]; got != want {
+			t.Errorf("isSessionScoped(%q) = %v, want %v", m, got, want)
+		}
+	}
+}
