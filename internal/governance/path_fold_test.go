@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -15,12 +14,7 @@ import (
 // restricted is decided as before.
 func TestDecideCaseFoldedNames(t *testing.T) {
 	e, root, _ := protectedWorkspace(t)
-	tests := []struct {
-		name string
-		req  Request
-		want Value
-		what string // substring of the reason when denied
-	}{
+	tests := []protectedCase{
 		{"Claude's settings with a long s", Request{Action: ActionFSWrite, Paths: []string{root + "/.claude/\u017fettings.json"}}, Deny, "Claude Code's project settings"},
 		{"the audit log with a long s", Request{Action: ActionFSRead, Paths: []string{root + "/audit/audit-log.j\u017fonl"}}, Deny, "the audit log"},
 		{"the git config with a ligature", Request{Action: ActionFSWrite, Paths: []string{root + "/.git/con\ufb01g"}}, Deny, "git"},
@@ -29,17 +23,7 @@ func TestDecideCaseFoldedNames(t *testing.T) {
 		{"a German name", Request{Action: ActionFSWrite, Paths: []string{root + "/src/Stra\u00dfe.md"}}, Allow, ""},
 		{"a name with a long s elsewhere", Request{Action: ActionFSWrite, Paths: []string{root + "/src/\u017fonst.txt"}}, Allow, ""},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if tt.req.Cwd == "" {
-				tt.req.Cwd = root
-			}
-			d := e.Decide(tt.req)
-			if d.Value != tt.want || tt.want == Deny && (d.Ref != "self-protection" || !strings.Contains(d.Reason, tt.what)) {
-				t.Errorf("Decide(%+v) = %v (ref %s, %s); want %s about %q", tt.req, d.Value, d.Ref, d.Reason, tt.want, tt.what)
-			}
-		})
-	}
+	checkProtected(t, e, root, tests)
 }
 
 // TestDecideCaseFoldedRule: a deny rule meets a path that folds to what it
