@@ -2,7 +2,6 @@ package audit
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -18,11 +17,7 @@ func FuzzSharedInput(f *testing.F) {
 		f.Add(s, 4000)
 	}
 	f.Fuzz(func(t *testing.T, raw string, maxField int) {
-		l, err := Open(filepath.Join(t.TempDir(), "a.jsonl"), Options{MaxFieldBytes: 32 + maxField&0xffff})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer l.Close()
+		l := fieldLog(Options{MaxFieldBytes: 32 + maxField&0xffff})
 		mk := func(shared bool) Event {
 			in := json.RawMessage(raw)
 			args := in
