@@ -272,8 +272,12 @@ func (x *Enforcer) finish(c *callState, u *acpparams.ToolCall) {
 	} else {
 		mir.Result = result
 	}
-	md := map[string]any{"session": c.session, "toolCall": mir, "status": u.Status}
-	ev := audit.Event{Actor: x.agent, Action: "tool.call", Subject: toolSubject(c), Input: inputRecord(c), Output: result, Metadata: md}
+	// The records below share what they both hold (the mirror, boxed
+	// once; the subject, input and policy); nothing writes to them.
+	var toolCall any = mir
+	subject, input := toolSubject(c), inputRecord(c)
+	md := map[string]any{"session": c.session, "toolCall": toolCall, "status": u.Status}
+	ev := audit.Event{Actor: x.agent, Action: "tool.call", Subject: subject, Input: input, Output: result, Metadata: md}
 	if d != nil {
 		ev.Policy = policyOf(*d)
 		md["rule"] = d.Rule
@@ -281,9 +285,9 @@ func (x *Enforcer) finish(c *callState, u *acpparams.ToolCall) {
 	x.append(ev)
 	if d != nil && d.Value.NeedsApproval() && mir.Approval == "" {
 		// The agent ran a tool the policy wants approved without asking.
-		x.append(audit.Event{Actor: x.agent, Action: "policy.violation", Subject: toolSubject(c), Input: inputRecord(c),
-			Policy: policyOf(*d), Metadata: decisionMeta(*d, c.session, map[string]any{
-				"toolCall": mir, "violation": "the tool ran without the approval the policy requires"})})
+		vmd := decisionMeta(*d, c.session, nil)
+		vmd["toolCall"], vmd["violation"] = toolCall, "the tool ran without the approval the policy requires"
+		x.append(audit.Event{Actor: x.agent, Action: "policy.violation", Subject: subject, Input: input, Policy: ev.Policy, Metadata: vmd})
 	}
 }
 
