@@ -47,17 +47,31 @@ var operandWriters = map[string]operandWriter{
 	"rm":       {},
 	"unlink":   {},
 	"shred":    {opts: optSet{shortValue: "ns", longValue: map[string]bool{"iterations": true, "size": true, "random-source": true, "remove": false}}},
-	"mv":       {opts: optSet{shortValue: "tS", longValue: map[string]bool{"target-directory": true, "suffix": true, "backup": false}}},
-	"setfacl":  {opts: optSet{shortValue: "mxMX", longValue: map[string]bool{"modify": true, "remove": true, "modify-file": true, "remove-file": true, "set": true, "set-file": true}}},
-	"chattr":   {opts: optSet{shortValue: "vp"}},
+	"mv": {opts: optSet{shortValue: "tS", longValue: map[string]bool{"target-directory": true, "suffix": true, "backup": false}},
+		output: targetDirectory},
+	// cp, ln and install write their last operand (writesLast), or, with
+	// -t, the directory it names; their other operands are read.
+	"cp":      {opts: optSet{shortValue: "tS", longValue: map[string]bool{"target-directory": true, "suffix": true}}, output: targetDirectory, only: never},
+	"ln":      {opts: optSet{shortValue: "tS", longValue: map[string]bool{"target-directory": true, "suffix": true}}, output: targetDirectory, only: never},
+	"install": {opts: optSet{shortValue: "tSmogZ", longValue: map[string]bool{"target-directory": true, "suffix": true, "mode": true, "owner": true, "group": true, "strip-program": true}}, output: targetDirectory, only: never},
+	"setfacl": {opts: optSet{shortValue: "mxMX", longValue: map[string]bool{"modify": true, "remove": true, "modify-file": true, "remove-file": true, "set": true, "set-file": true}}},
+	"chattr":  {opts: optSet{shortValue: "vp"}},
 	"sed": {opts: optSet{shortValue: "efl", longValue: map[string]bool{"expression": true, "file": true, "line-length": true}},
 		skip: 1, skipUnless: []string{"e", "f", "expression", "file"}, only: sedInPlace},
 	"sort": {opts: optSet{shortValue: "okStT", longValue: map[string]bool{"output": true, "key": true, "field-separator": true,
 		"buffer-size": true, "temporary-directory": true, "parallel": true, "files0-from": true, "batch-size": true, "compress-program": true, "sort": true}},
-		output: []string{"o", "output"}, only: func([]string) bool { return false }},
+		output: []string{"o", "output"}, only: never},
 	"uniq": {opts: optSet{shortValue: "fsw", longValue: map[string]bool{"skip-fields": true, "skip-chars": true, "check-chars": true, "group": false, "all-repeated": false}},
 		lastOfTwo: true},
 }
+
+// targetDirectory are the options of mv, cp, ln and install that name the
+// directory their operands go into.
+var targetDirectory = []string{"t", "target-directory"}
+
+// never is an operandWriter's only for a program that writes no operand,
+// only the files its output options name.
+func never([]string) bool { return false }
 
 // sedInPlace reports whether sed's options hold -i (alone, with a suffix,
 // or in a cluster before a letter that takes a value) or --in-place, or a
@@ -101,7 +115,7 @@ func writtenWords(form []shellcmd.Word) map[int]bool {
 		if form[i].Kind != shellcmd.Dynamic && len(t) > 1 && t[0] == '-' {
 			opts = append(opts, i)
 			optText = append(optText, t)
-			if w.opts.takesValue(t) && i+1 < len(form) {
+			if (w.opts.takesValue(t) || isOutputOption(t, w.output, w.opts.shortValue)) && i+1 < len(form) {
 				i++
 				opts = append(opts, i)
 				optText = append(optText, form[i].Text)
@@ -112,7 +126,7 @@ func writtenWords(form []shellcmd.Word) map[int]bool {
 	}
 	out := map[int]bool{}
 	for k, i := range opts {
-		if i+1 < len(form) && k+1 < len(opts) && opts[k+1] == i+1 && isOutputOption(form[i].Text, w.output) {
+		if i+1 < len(form) && k+1 < len(opts) && opts[k+1] == i+1 && isOutputOption(form[i].Text, w.output, w.opts.shortValue) {
 			out[i+1] = true // "-o FILE", "--output FILE"
 		}
 	}
@@ -152,22 +166,32 @@ func writtenValue(program, t string) (string, bool) {
 		switch {
 		case len(n) == 1 && len(t) > 2 && t[0] == '-' && t[1] != '-' && shortCluster(t, n[0], w.opts.shortValue) && !strings.HasSuffix(t, n):
 			return t[strings.IndexByte(t, n[0])+1:], true
-		case len(n) > 1 && strings.HasPrefix(t, "--"+n+"="):
-			return t[len(n)+3:], true
+		case len(n) > 1 && strings.HasPrefix(t, "--"):
+			if name, v, ok := strings.Cut(t[2:], "="); ok && longPrefix(name, n) {
+				return v, true
+			}
 		}
 	}
 	return "", false
 }
 
 // isOutputOption reports whether option word t is one of names ("o",
-// "output") given without its value in the same word.
-func isOutputOption(t string, names []string) bool {
+// "output") given without its value in the same word (a short one also
+// last in a cluster, after no letter of valued); a long name also
+// as any prefix of it, which getopt_long takes for it ("--out").
+func isOutputOption(t string, names []string, valued string) bool {
 	for _, n := range names {
-		if len(n) == 1 && t == "-"+n || len(n) > 1 && t == "--"+n {
+		if len(n) == 1 && strings.HasSuffix(t, n) && shortCluster(t, n[0], valued) || len(n) > 1 && strings.HasPrefix(t, "--") && longPrefix(t[2:], n) {
 			return true
 		}
 	}
 	return false
+}
+
+// longPrefix reports whether name, an option word's name after "--", is
+// the long option n or a prefix of it getopt_long may take for it.
+func longPrefix(name, n string) bool {
+	return name != "" && strings.HasPrefix(n, name)
 }
 
 // longHasPrefix reports whether opts hold --name, --name=value, or a
