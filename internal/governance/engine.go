@@ -182,6 +182,9 @@ func (e *Engine) Decide(req Request) Decision {
 		consider(v, p, nil)
 	}
 	if in.command || req.Command != "" {
+		if v, ok := commandControlsVerdict(&req); ok {
+			consider(v, "reading "+strings.TrimSpace(req.Command), nil)
+		}
 		later := e.decideCommands(in, advisories, consider)
 		if v, ok := e.protectedCommand(in); ok {
 			consider(v, "naming "+strings.TrimSpace(req.Command), nil)
