@@ -14,16 +14,7 @@ import (
 // restricted is decided as before.
 func TestDecideCaseFoldedNames(t *testing.T) {
 	e, root, _ := protectedWorkspace(t)
-	tests := []protectedCase{
-		{"Claude's settings with a long s", Request{Action: ActionFSWrite, Paths: []string{root + "/.claude/\u017fettings.json"}}, Deny, "Claude Code's project settings"},
-		{"the audit log with a long s", Request{Action: ActionFSRead, Paths: []string{root + "/audit/audit-log.j\u017fonl"}}, Deny, "the audit log"},
-		{"the git config with a ligature", Request{Action: ActionFSWrite, Paths: []string{root + "/.git/con\ufb01g"}}, Deny, "git"},
-		{"a git hook with a Kelvin sign", Request{Action: ActionToolCall, Tool: "Write", Kind: "edit", Paths: []string{root + "/.git/hoo\u212as/pre-commit"}}, Deny, "git"},
-		{"Zed's settings by a command", Request{Action: ActionTerminalCreate, Command: "echo '{}' > .zed/\u017fettings.json"}, Deny, "Zed's project settings"},
-		{"a German name", Request{Action: ActionFSWrite, Paths: []string{root + "/src/Stra\u00dfe.md"}}, Allow, ""},
-		{"a name with a long s elsewhere", Request{Action: ActionFSWrite, Paths: []string{root + "/src/\u017fonst.txt"}}, Allow, ""},
-	}
-	checkProtected(t, e, root, tests)
+	checkProtected(t, e, root, protectedCases(t, "case_folded.txt", map[string]string{"$ROOT": root}))
 }
 
 // TestDecideCaseFoldedRule: a deny rule meets a path that folds to what it

@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -64,6 +65,24 @@ type protectedCase struct {
 	what string // substring of the reason when denied
 }
 
+// protectedCases reads testdata/cases/name (caseRows) into protected
+// cases: NAME<TAB>REQUEST<TAB>DECISION<TAB>WHAT, the request a Request as
+// JSON (no member it does not have).
+func protectedCases(t *testing.T, name string, vars map[string]string) []protectedCase {
+	t.Helper()
+	var out []protectedCase
+	for _, c := range caseRows(t, name, 4, vars) {
+		var req Request
+		dec := json.NewDecoder(strings.NewReader(c.fields[1]))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&req); err != nil {
+			t.Fatalf("%s:%d: %v", name, c.line, err)
+		}
+		out = append(out, protectedCase{name: c.fields[0], req: req, want: Value(c.fields[2]), what: c.fields[3]})
+	}
+	return out
+}
+
 // checkProtected decides each case with e, in root when the request names
 // no cwd, and checks its value and, for a deny, that self-protection denied
 // it for what.
@@ -84,78 +103,7 @@ func checkProtected(t *testing.T, e *Engine, root string, tests []protectedCase)
 
 func TestDecideProtected(t *testing.T) {
 	e, root, tmp := protectedWorkspace(t)
-	tests := []protectedCase{
-		{"write the policy", Request{Action: ActionFSWrite, Paths: []string{root + "/GOVERNANCE.md"}}, Deny, "the governance policy"},
-		{"create the missing parent of the policy it extends", Request{Action: ActionFSWrite, Paths: []string{tmp + "/missing/GOVERNANCE.md"}}, Deny, "the governance policy"},
-		{"write the policy it extends", Request{Action: ActionFSWrite, Paths: []string{tmp + "/base/GOVERNANCE.md"}}, Deny, "the governance policy"},
-		{"edit tool on the policy", Request{Action: ActionToolCall, Tool: "Edit", Kind: "edit", Paths: []string{root + "/GOVERNANCE.md"}}, Deny, "the governance policy"},
-		{"write the policy in other case", Request{Action: ActionFSWrite, Paths: []string{root + "/governance.MD"}}, Deny, "the governance policy"},
-		{"write through a symlink", Request{Action: ActionFSWrite, Paths: []string{root + "/src/policy-link"}}, Deny, "the governance policy"},
-		{"write through a hard link", Request{Action: ActionFSWrite, Paths: []string{root + "/src/hard.md"}}, Deny, "the governance policy"},
-		{"read a rotated audit file through a hard link", Request{Action: ActionFSRead, Paths: []string{root + "/src/old-log.txt"}}, Deny, "the audit log"},
-		{"write through dotdot", Request{Action: ActionFSWrite, Paths: []string{root + "/src/../GOVERNANCE.md"}}, Deny, "the governance policy"},
-		{"read the policy", Request{Action: ActionFSRead, Paths: []string{root + "/GOVERNANCE.md"}}, Allow, ""},
-		{"write the manifest", Request{Action: ActionFSWrite, Paths: []string{root + "/ACP.md"}}, Deny, "the ACP.md manifest"},
-		{"read the manifest", Request{Action: ActionFSRead, Paths: []string{root + "/ACP.md"}}, Allow, ""},
-		{"read the audit log", Request{Action: ActionFSRead, Paths: []string{root + "/audit/audit-log.jsonl"}}, Deny, "the audit log"},
-		{"write the audit log", Request{Action: ActionFSWrite, Paths: []string{root + "/audit/audit-log.jsonl"}}, Deny, "the audit log"},
-		{"read a rotated audit file", Request{Action: ActionFSRead, Paths: []string{root + "/audit/audit-log.jsonl.000001"}}, Deny, "the audit log"},
-		{"write the audit lock", Request{Action: ActionFSWrite, Paths: []string{root + "/audit/.audit-log.jsonl.lock"}}, Deny, "the audit log"},
-		{"grep the audit log", Request{Action: ActionToolCall, Tool: "Grep", Kind: "search", Paths: []string{root + "/audit/audit-log.jsonl"}}, Deny, "the audit log"},
-		{"delete the audit directory", Request{Action: ActionToolCall, Kind: "delete", Paths: []string{root + "/audit"}}, Deny, "the audit log"},
-		{"move the workspace away", Request{Action: ActionToolCall, Kind: "move", Paths: []string{root, tmp + "/elsewhere"}}, Deny, "the governance policy"},
-		{"list the workspace", Request{Action: ActionToolCall, Tool: "LS", Kind: "read", Paths: []string{root}}, Allow, ""},
-		{"another file beside the log", Request{Action: ActionFSWrite, Paths: []string{root + "/audit/notes.md"}}, Allow, ""},
-		{"write into the cache", Request{Action: ActionFSWrite, Paths: []string{tmp + "/cache/offload/1.txt"}}, Deny, "the compression cache"},
-		{"dangling link into the cache", Request{Action: ActionFSWrite, Paths: []string{root + "/src/cache-link"}}, Deny, "the compression cache"},
-		{"read the hook socket", Request{Action: ActionFSRead, Paths: []string{tmp + "/hook/hook.sock"}}, Deny, "the hook socket"},
-		{"command naming the policy", Request{Action: ActionTerminalCreate, Command: "sed -i s/deny/allow/ GOVERNANCE.md", Paths: []string{root + "/GOVERNANCE.md"}}, Deny, "the governance policy"},
-		{"tool of unknown kind on the manifest", Request{Action: ActionToolCall, Tool: "mcp__fs__touch", Kind: "other", Paths: []string{root + "/ACP.md"}}, Deny, "the ACP.md manifest"},
-		{"redirect into the policy, quoted", Request{Action: ActionTerminalCreate, Command: "echo 'rules: {}' > GOVERN''ANCE.md"}, Deny, "the governance policy"},
-		{"the audit log by relative path", Request{Action: ActionTerminalCreate, Command: "sed -i 1d audit/audit-log.jsonl"}, Deny, "the audit log"},
-		{"the audit log read by a command", Request{Action: ActionTerminalCreate, Command: "tail", Argv: []string{"tail", "audit/audit-log.jsonl.000001"}}, Deny, "the audit log"},
-		{"a glob reaching the policy", Request{Action: ActionTerminalCreate, Command: "cp /dev/null GOVERN*"}, Deny, "the governance policy"},
-		{"a glob with dotdot", Request{Action: ActionTerminalCreate, Command: "truncate -s0 src/../A?P.md"}, Deny, "the ACP.md manifest"},
-		{"the cache by absolute path", Request{Action: ActionTerminalCreate, Command: "rm -rf " + tmp + "/cache/offload"}, Deny, "the compression cache"},
-		{"an execute tool call", Request{Action: ActionToolCall, Tool: "Bash", Kind: "execute", Command: "mv ACP.md /tmp/x"}, Deny, "the ACP.md manifest"},
-		{"a command run inside the cache", Request{Action: ActionTerminalCreate, Command: "rm -rf ./offload", Cwd: tmp + "/cache"}, Deny, "the compression cache"},
-		{"Claude's project settings", Request{Action: ActionFSWrite, Paths: []string{root + "/.claude/settings.json"}}, Deny, "Claude Code's project settings"},
-		{"Claude's local settings by an edit tool", Request{Action: ActionToolCall, Tool: "Write", Kind: "edit", Paths: []string{root + "/.claude/settings.local.json"}}, Deny, "Claude Code's local project settings"},
-		{"a Gemini project policy", Request{Action: ActionFSWrite, Paths: []string{root + "/.gemini/policies/allow.toml"}}, Deny, "Gemini CLI's project policies"},
-		{"Zed's project settings by a command", Request{Action: ActionTerminalCreate, Command: `printf '{"agent_servers":{}}' > .zed/settings.json`}, Deny, "Zed's project settings"},
-		{"the MCP server list from a subdirectory", Request{Action: ActionTerminalCreate, Command: "cp evil.json ../.mcp.json", Cwd: root + "/src"}, Deny, "MCP servers"},
-		{"the repository's git config", Request{Action: ActionFSWrite, Paths: []string{root + "/.git/config"}}, Deny, "git configuration"},
-		{"a git hook", Request{Action: ActionFSWrite, Paths: []string{root + "/.git/hooks/pre-commit"}}, Deny, "git hooks"},
-		{"a git hook by a command", Request{Action: ActionTerminalCreate, Command: "cp evil .git/hooks/post-checkout"}, Deny, "git hooks"},
-		{"the git config by a redirect", Request{Action: ActionTerminalCreate, Command: `echo '[core] fsmonitor = touch /tmp/x' > .git/config`}, Deny, "git configuration"},
-		{"direnv's .envrc", Request{Action: ActionFSWrite, Paths: []string{root + "/.envrc"}}, Deny, "direnv"},
-		{"VS Code's tasks", Request{Action: ActionToolCall, Tool: "Write", Kind: "edit", Paths: []string{root + "/.vscode/tasks.json"}}, Deny, "VS Code's tasks"},
-		{"Zed's tasks", Request{Action: ActionFSWrite, Paths: []string{root + "/.zed/tasks.json"}}, Deny, "Zed's tasks"},
-		{"a JetBrains run configuration", Request{Action: ActionFSWrite, Paths: []string{root + "/.idea/runConfigurations/x.xml"}}, Deny, "run configurations"},
-		{"reading the git config", Request{Action: ActionFSRead, Paths: []string{root + "/.git/config"}}, Allow, ""},
-		{"a file in the git directory", Request{Action: ActionFSWrite, Paths: []string{root + "/.git/description"}}, Deny, "a repository's .git"},
-		{"reading Claude's settings", Request{Action: ActionFSRead, Paths: []string{root + "/.claude/settings.json"}}, Allow, ""},
-		{"another file in .claude", Request{Action: ActionFSWrite, Paths: []string{root + "/.claude/agents/reviewer.md"}}, Allow, ""},
-		{"the audit log by an ANSI-C quoted letter", Request{Action: ActionTerminalCreate, Command: "cat audit/audit-log.js$'o'nl"}, Deny, "the audit log"},
-		{"the audit log around an empty parameter", Request{Action: ActionTerminalCreate, Command: "cat audit/audit-log.js${NOPE}onl"}, Deny, "the audit log"},
-		{"the audit log by brace expansion", Request{Action: ActionTerminalCreate, Command: "cat audit/audit-log.js{o,}nl"}, Deny, "the audit log"},
-		{"the audit log by a translated string", Request{Action: ActionTerminalCreate, Command: `cat audit/audit-log.js$"o"nl`}, Deny, "the audit log"},
-		{"the audit log around an empty substitution", Request{Action: ActionTerminalCreate, Command: "cat audit/audit-log.js$()onl"}, Deny, "the audit log"},
-		{"the audit log in argv with an empty parameter", Request{Action: ActionTerminalCreate, Command: "cp", Argv: []string{"cp", "a.txt", "audit/audit-log.js${NOPE}onl"}}, Deny, "the audit log"},
-		{"sed on the policy, ANSI-C quoted", Request{Action: ActionTerminalCreate, Command: "sed", Argv: []string{"sed", "-i", "s/rm:/true:/", "GOVERNANCE.m$'d'"}}, Deny, "the governance policy"},
-		{"mv onto the policy, ANSI-C quoted", Request{Action: ActionTerminalCreate, Command: "mv a.txt GOVERNANCE.m$'d'"}, Deny, "the governance policy"},
-		{"hard link to the policy, ANSI-C quoted", Request{Action: ActionTerminalCreate, Command: "ln GOVERNANCE.m$'d' hl"}, Deny, "the governance policy"},
-		{"git checkout of the policy, ANSI-C quoted", Request{Action: ActionTerminalCreate, Command: "git checkout -- GOVERNANCE.m$'d'"}, Deny, "the governance policy"},
-		{"the policy by a parameter in the middle", Request{Action: ActionTerminalCreate, Command: "tee GOVERN${X}ANCE.md </dev/null"}, Deny, "the governance policy"},
-		{"the manifest by dotdot, ANSI-C quoted", Request{Action: ActionTerminalCreate, Command: "truncate -s0 src/../AC$'P'.md"}, Deny, "the ACP.md manifest"},
-		{"the cache by a parameter", Request{Action: ActionTerminalCreate, Command: "rm -rf " + tmp + "/ca${X}che/offload"}, Deny, "the compression cache"},
-		{"a translated string ending short of the audit log", Request{Action: ActionTerminalCreate, Command: `cat audit/audit-log.js$"o"`}, RequireApproval, "not known until the line runs"},
-		{"a parameter with a common suffix", Request{Action: ActionTerminalCreate, Command: "cat $F.md; echo $HOME"}, RequireApproval, "not known until the line runs"},
-		{"an ordinary command", Request{Action: ActionTerminalCreate, Command: "go test ./... && ls src"}, Allow, ""},
-		{"ordinary write", Request{Action: ActionFSWrite, Paths: []string{root + "/src/a.go"}}, Allow, ""},
-		{"session in the workspace", Request{Action: ActionSessionNew, Paths: []string{root}}, Allow, ""},
-	}
-	checkProtected(t, e, root, tests)
+	checkProtected(t, e, root, protectedCases(t, "protected.txt", map[string]string{"$ROOT": root, "$TMP": tmp}))
 }
 
 // TestImplicitRules checks the rules self-protection shows in `policy
