@@ -25,8 +25,9 @@ import (
 // the files they name, args_writes.go). Outside the workspace roots a destination
 // is denied as a redirection is; a plain argument that names an existing
 // file there is asked about, not denied ("ls /usr/bin" is common), unless
-// a rule decides it. After cd in the same line a relative word's directory
-// is unknown: a rule that denies its name there asks.
+// a rule decides it. After a cd in the same line a relative word is
+// decided where the cd leads (cwd.go); where that is not known, a rule
+// that denies its name anywhere asks.
 
 // maxGlobMatches bounds the names one glob word is expanded to.
 const maxGlobMatches = 256
@@ -147,9 +148,9 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			}
 			out = append(out, argWord{word: w, text: text, write: write, readOnly: readsOnly[name]})
 		}
-		if name == "cd" || name == "pushd" {
+		if name == "cd" || name == "pushd" || name == "chdir" {
 			for k := first; k < len(out); k++ {
-				out[k].entersDir = true
+				out[k].entersDir, out[k].readOnly = true, true
 			}
 		}
 	}
@@ -161,9 +162,9 @@ func isOptionLetter(b byte) bool {
 	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }
 
-// decideArgs decides the files the words of c name; ok is false when the
-// command's own decision covers them all.
-func (e *Engine) decideArgs(in *reqInfo, c *shellcmd.Command, changesDir bool, advisories *[]string) (verdict, bool) {
+// decideArgs decides the files the words of c name, where c runs; ok is
+// false when the command's own decision covers them all.
+func (e *Engine) decideArgs(in *reqInfo, c *shellcmd.Command, advisories *[]string) (verdict, bool) {
 	var worst *verdict
 	keep := func(v verdict) {
 		if worst == nil || v.value.Stricter(worst.value) {
@@ -171,11 +172,11 @@ func (e *Engine) decideArgs(in *reqInfo, c *shellcmd.Command, changesDir bool, a
 		}
 	}
 	for _, a := range commandArgs(c) {
-		if v, ok := e.decideArg(in, a, changesDir, advisories); ok {
+		if v, ok := e.decideArg(in, a, c.Dir, advisories); ok {
 			keep(v)
 		}
 	}
-	if v, ok := e.treeReadVerdict(in, c, changesDir); ok {
+	if v, ok := e.treeReadVerdict(in, c); ok {
 		keep(v)
 	}
 	if v, ok := namesFromFileVerdict(c); ok {
@@ -187,14 +188,16 @@ func (e *Engine) decideArgs(in *reqInfo, c *shellcmd.Command, changesDir bool, a
 	return *worst, true
 }
 
-func (e *Engine) decideArg(in *reqInfo, a argWord, changesDir bool, advisories *[]string) (verdict, bool) {
+// decideArg decides the file word a names, in each directory dir (where
+// its command runs) may be.
+func (e *Engine) decideArg(in *reqInfo, a argWord, dir shellcmd.Dir, advisories *[]string) (verdict, bool) {
 	verb := "reading"
 	if a.write {
 		verb = "writing"
 	}
 	what := fmt.Sprintf("%s %s (named by the command)", verb, a.text)
 	if a.entersDir {
-		what = fmt.Sprintf("changing directory to %s (named by the command; what the line names after it may lead there, which is not known when the line is decided)", a.text)
+		what = fmt.Sprintf("changing directory to %s (named by the command; what the line names after it is decided there)", a.text)
 	}
 	p := a.text
 	kind := a.word.Kind
@@ -213,17 +216,59 @@ func (e *Engine) decideArg(in *reqInfo, a argWord, changesDir bool, advisories *
 	if deviceFiles[p] || fdPath(p) {
 		return verdict{}, false
 	}
-	unknownDir := !filepath.IsAbs(p) && (changesDir || in.req.Cwd == "")
-	base := in.req.Cwd
-	if unknownDir {
+	if filepath.IsAbs(p) {
+		return e.decideArgAt(in, a, what, p, kind, "", false, advisories)
+	}
+	bases, unknown := e.commandDirs(in, dir)
+	if unknown {
+		if in.req.Cwd != "" {
+			// Any file of that name anywhere: asked about, and denied
+			// where a rule or self-protection denies the name by
+			// itself (decided below, in the first root).
+			v := verdict{value: RequireApproval, ref: "unreadable-command", ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+				reason: fmt.Sprintf("%s: the line changes directory before it to %s, so where %s leads is not known", what, unknownWhere(dir), a.text)}
+			if len(in.roots) > 0 {
+				if w, ok := e.decideArgAt(in, a, what, p, kind, in.roots[0], true, advisories); ok && w.value.Stricter(v.value) {
+					v = w
+				}
+			}
+			return v, true
+		}
 		if len(in.roots) == 0 {
 			return verdict{}, false
 		}
-		base = in.roots[0]
+		return e.decideArgAt(in, a, what, p, kind, in.roots[0], true, advisories)
+	}
+	var worst *verdict
+	for _, b := range bases {
+		w := what
+		if dir.Moved() {
+			w = fmt.Sprintf("%s, run in %s", what, b)
+		}
+		if v, ok := e.decideArgAt(in, a, w, p, kind, b, false, advisories); ok && (worst == nil || v.value.Stricter(worst.value)) {
+			worst = &v
+		}
+	}
+	if worst == nil {
+		return verdict{}, false
+	}
+	return *worst, true
+}
+
+// decideArgAt decides the file p (of kind kind) word a names when its
+// command runs in base; unknownDir says base only stands for a directory
+// that is not known, where a name is matched by its last element.
+func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellcmd.WordKind, base string, unknownDir bool, advisories *[]string) (verdict, bool) {
+	if unknownDir {
 		p = filepath.Base(p)
 	}
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(base, p)
+		if base == in.req.Cwd || unknownDir {
+			p = filepath.Join(base, p)
+		} else {
+			// Not cleaned: the command opens it through base's links.
+			p = joinRaw(base, p)
+		}
 	}
 	var names []string
 	if kind == shellcmd.Glob {
@@ -234,7 +279,7 @@ func (e *Engine) decideArg(in *reqInfo, a argWord, changesDir bool, advisories *
 	} else {
 		names = []string{p}
 		if a.fromTop && !unknownDir {
-			names = append(names, namesAbove(in.roots, base, a.text)...)
+			names = append(names, namesAbove(in.roots, filepath.Clean(base), a.text)...)
 		}
 	}
 	sub := *in

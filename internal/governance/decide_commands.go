@@ -30,7 +30,7 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 				what += " (as argv, the way a client that execs it runs it)"
 			}
 			// The readings of one request often agree: report each once.
-			key := what + "\x00" + strings.Join(details, "\x00")
+			key := what + "\x00" + strings.Join(details, "\x00") + "\x00" + c.Dir.String()
 			if seenSet[key] || seenSet == nil && slices.Contains(seen, key) {
 				continue
 			}
@@ -45,7 +45,7 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 			if v, ok := e.decideCommand(in, c, advisories); ok {
 				consider(v, what, details)
 			}
-			if v, ok := e.decideArgs(in, c, a.ChangesDir, advisories); ok {
+			if v, ok := e.decideArgs(in, c, advisories); ok {
 				// After the protected files: when both deny, the
 				// protected file is the reason.
 				w := what
@@ -56,7 +56,7 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 			e.decideVariable(in, as.Name, as.Value, as.Static, advisories, consider)
 		}
 		for _, r := range a.Redirects {
-			if v, ok := e.decideRedirect(in, r, a.ChangesDir, advisories); ok {
+			if v, ok := e.decideRedirect(in, r, advisories); ok {
 				consider(v, "opening "+r.Target.Text+" (a redirection)", nil)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
@@ -63,9 +64,20 @@ func (e *Engine) protectedOperands(in *reqInfo, list []protected, line string, l
 	}
 	for _, a := range lines {
 		for _, c := range a.Commands {
+			// Where the command runs, after the line's cd commands;
+			// every root when that is not known.
+			dirs := []string{cwd}
+			if c.Dir.Moved() {
+				var unknown bool
+				if dirs, unknown = e.commandDirs(in, c.Dir); unknown {
+					dirs = in.roots
+				}
+			}
 			for _, form := range c.Forms {
-				if v, ok := e.formReaches(in, list, form, cwd, c.Source); ok {
-					return v, true
+				for _, dir := range dirs {
+					if v, ok := e.formReaches(in, list, form, dir, c.Source); ok {
+						return v, true
+					}
 				}
 				if len(a.Commands) < 2 || !makesLink(form) {
 					continue
@@ -75,10 +87,12 @@ func (e *Engine) protectedOperands(in *reqInfo, list []protected, line string, l
 						ruleTx: "deny commands naming protected locations (built-in self-protection)",
 						reason: fmt.Sprintf("running %q: %q makes a link to a place known only when the line runs, and the line runs other commands that may use it; run the link on its own first", strings.TrimSpace(line), strings.TrimSpace(c.Source))}, true
 				}
-				if pr, f, ok := e.linkReaches(in, list, form, cwd); ok {
-					return verdict{value: Deny, ref: "self-protection",
-						ruleTx: fmt.Sprintf("deny commands naming %s (built-in self-protection)", pr.What),
-						reason: fmt.Sprintf("running %q: %q makes a link to %s (%s), and the line runs other commands that may use it; %s is protected from the agent whatever the policy says", strings.TrimSpace(line), strings.TrimSpace(c.Source), f, pr.What, pr.What)}, true
+				for _, dir := range dirs {
+					if pr, f, ok := e.linkReaches(in, list, form, dir); ok {
+						return verdict{value: Deny, ref: "self-protection",
+							ruleTx: fmt.Sprintf("deny commands naming %s (built-in self-protection)", pr.What),
+							reason: fmt.Sprintf("running %q: %q makes a link to %s (%s), and the line runs other commands that may use it; %s is protected from the agent whatever the policy says", strings.TrimSpace(line), strings.TrimSpace(c.Source), f, pr.What, pr.What)}, true
+					}
 				}
 			}
 		}
@@ -89,10 +103,15 @@ func (e *Engine) protectedOperands(in *reqInfo, list []protected, line string, l
 // lineNames returns the absolute names a command line may open: every
 // token of its text (split at operandSeparators) and every static word and
 // redirection target the shell parser computes, relative ones joined to
-// cwd, and the names a glob word matches now. ok is false past maxOperands.
+// cwd and to each directory a cd of the line leads to, and the names a
+// glob word matches now. ok is false past maxOperands.
 func (e *Engine) lineNames(line string, lines []*shellcmd.Analysis, cwd string) ([]string, bool) {
 	seen := map[string]bool{}
 	var out []string
+	bases := []string{cwd}
+	if cwd != "" && cwd != "." {
+		bases = movedDirs(bases, cwd, lines)
+	}
 	add := func(t string) {
 		if t == "" || t == "-" || t == "--" {
 			return
@@ -100,17 +119,24 @@ func (e *Engine) lineNames(line string, lines []*shellcmd.Analysis, cwd string) 
 		if strings.HasPrefix(t, "~/") && e.home != "" {
 			t = e.home + t[1:]
 		}
-		if !strings.HasPrefix(t, "/") {
-			if cwd == "" || cwd == "." {
-				return
+		if strings.HasPrefix(t, "/") {
+			if checkPathText(t) == nil && !seen[t] {
+				seen[t] = true
+				out = append(out, t)
 			}
-			t = cwd + "/" + t
-		}
-		if checkPathText(t) != nil || seen[t] {
 			return
 		}
-		seen[t] = true
-		out = append(out, t)
+		if cwd == "" || cwd == "." {
+			return
+		}
+		for _, b := range bases {
+			n := b + "/" + t
+			if checkPathText(n) != nil || seen[n] {
+				continue
+			}
+			seen[n] = true
+			out = append(out, n)
+		}
 	}
 	for _, t := range strings.FieldsFunc(line, func(r rune) bool { return strings.ContainsRune(operandSeparators, r) }) {
 		add(t)
@@ -386,4 +412,32 @@ func (e *Engine) linkReaches(in *reqInfo, list []protected, form []shellcmd.Word
 		}
 	}
 	return protected{}, "", false
+}
+
+// movedDirs appends to dirs every known directory other than cwd a command
+// of lines runs in after a cd of the line (shellcmd.Dir), joined to cwd.
+func movedDirs(dirs []string, cwd string, lines []*shellcmd.Analysis) []string {
+	add := func(d shellcmd.Dir) {
+		if !d.Moved() || d.Unknown {
+			return
+		}
+		for _, p := range d.Paths {
+			if p == "" {
+				continue
+			}
+			q := joinRaw(cwd, p)
+			if !slices.Contains(dirs, q) {
+				dirs = append(dirs, q)
+			}
+		}
+	}
+	for _, a := range lines {
+		for _, c := range a.Commands {
+			add(c.Dir)
+		}
+		for _, r := range a.Redirects {
+			add(r.Dir)
+		}
+	}
+	return dirs
 }

@@ -35,7 +35,7 @@ func fdPath(p string) bool {
 
 // decideRedirect decides the file one redirection opens; ok is false when
 // the command's decision covers it.
-func (e *Engine) decideRedirect(in *reqInfo, r shellcmd.Redirect, changesDir bool, advisories *[]string) (verdict, bool) {
+func (e *Engine) decideRedirect(in *reqInfo, r shellcmd.Redirect, advisories *[]string) (verdict, bool) {
 	verb := "reading"
 	if r.Write {
 		verb = "writing"
@@ -55,13 +55,32 @@ func (e *Engine) decideRedirect(in *reqInfo, r shellcmd.Redirect, changesDir boo
 		return verdict{value: RequireApproval, ref: "unreadable-command", ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
 			reason: what + ": bash opens a network connection for it"}, true
 	}
-	if !filepath.IsAbs(p) {
-		if changesDir || in.req.Cwd == "" {
-			return verdict{value: RequireApproval, ref: "unreadable-command", ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
-				reason: what + ": the line changes directory, so where the file is is not known"}, true
-		}
-		p = filepath.Join(in.req.Cwd, p)
+	if filepath.IsAbs(p) {
+		return e.decideRedirectAt(in, r, what, p, advisories)
 	}
+	bases, unknown := e.commandDirs(in, r.Dir)
+	if unknown {
+		return verdict{value: RequireApproval, ref: "unreadable-command", ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+			reason: what + ": the line changes directory, so where the file is is not known"}, true
+	}
+	var worst *verdict
+	for _, b := range bases {
+		q, w := filepath.Join(b, p), what
+		if b != in.req.Cwd {
+			q, w = joinRaw(b, p), fmt.Sprintf("%s, run in %s", what, b)
+		}
+		if v, ok := e.decideRedirectAt(in, r, w, q, advisories); ok && (worst == nil || v.value.Stricter(worst.value)) {
+			worst = &v
+		}
+	}
+	if worst == nil {
+		return verdict{}, false
+	}
+	return *worst, true
+}
+
+// decideRedirectAt decides the file p a redirection opens; what names it.
+func (e *Engine) decideRedirectAt(in *reqInfo, r shellcmd.Redirect, what, p string, advisories *[]string) (verdict, bool) {
 	sub := *in
 	sub.read, sub.write, sub.command = !r.Write, r.Write, false
 	v := e.decidePath(&sub, p, advisories)

@@ -24,7 +24,7 @@ var maxTreeEntries = 20000
 // (--exclude, -g '!x', --exclude-dir, zip -x) are not trusted: the walk
 // ignores them. ok is false when c reads no directory whole, or nothing
 // beneath what it reads is refused.
-func (e *Engine) treeReadVerdict(in *reqInfo, c *shellcmd.Command, changesDir bool) (verdict, bool) {
+func (e *Engine) treeReadVerdict(in *reqInfo, c *shellcmd.Command) (verdict, bool) {
 	var worst *verdict
 	budget := maxTreeEntries
 	for _, form := range c.Forms {
@@ -32,7 +32,11 @@ func (e *Engine) treeReadVerdict(in *reqInfo, c *shellcmd.Command, changesDir bo
 		if !ok {
 			continue
 		}
-		for _, dir := range tr.roots(in, changesDir, e.home) {
+		bases, unknown := e.commandDirs(in, c.Dir)
+		if unknown {
+			bases = in.roots
+		}
+		for _, dir := range tr.roots(bases, e.home) {
 			v, ok := e.walkTreeRead(in, tr, dir, &budget)
 			if ok && (worst == nil || v.value.Stricter(worst.value)) {
 				w := v
@@ -46,13 +50,10 @@ func (e *Engine) treeReadVerdict(in *reqInfo, c *shellcmd.Command, changesDir bo
 	return *worst, true
 }
 
-// roots returns the absolute directories tr reads whole. After a cd in the
-// same line the cwd is unknown: every workspace root stands for it.
-func (tr treeRead) roots(in *reqInfo, changesDir bool, home string) []string {
-	bases := []string{in.req.Cwd}
-	if changesDir || in.req.Cwd == "" {
-		bases = in.roots
-	}
+// roots returns the absolute directories tr reads whole when its command
+// runs in one of bases (every workspace root when where it runs is not
+// known).
+func (tr treeRead) roots(bases []string, home string) []string {
 	ops := tr.dirs
 	if tr.cwd {
 		ops = append(ops[:len(ops):len(ops)], ".")

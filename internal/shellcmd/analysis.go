@@ -83,6 +83,9 @@ type Command struct {
 	// commands of its own (bash -c 'ls', trap 'ls' EXIT), so it needs no
 	// decision of its own unless a rule names it.
 	Transparent bool
+	// Dir is where the command runs, after the line's cd commands
+	// before it (cwd.go).
+	Dir Dir
 }
 
 // Assignment is a variable the line sets: NAME=value, NAME+=value,
@@ -106,7 +109,8 @@ type Analysis struct {
 	// Redirects are the files the line's redirections open.
 	Redirects []Redirect
 	// ChangesDir: the line runs cd, pushd or popd, so a relative path in
-	// it may not be relative to the directory it starts in.
+	// it may not be relative to the directory it starts in; each
+	// command's and redirection's Dir says where it runs.
 	ChangesDir bool
 	// Problems are line-level reasons for caution (a parse error); each
 	// makes the whole line at least need approval.
@@ -203,6 +207,8 @@ type walker struct {
 	parses int
 	// evals are the values the line evaluates as code (evaluate.go).
 	evals evaluations
+	// cur is where the statement being walked runs (cwd.go).
+	cur Dir
 }
 
 // newWalker returns a walker that adds to a.

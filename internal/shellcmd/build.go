@@ -17,6 +17,9 @@ type step struct {
 	// stdinShell, when set, says the program is a shell reading its
 	// commands from standard input, in these dialects.
 	stdinShell dialects
+	// chdir, when set, says the program runs what it runs in another
+	// directory, and how.
+	chdir string
 }
 
 // shellRun is a string a program runs as shell code.
@@ -57,7 +60,7 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 					}
 					seen[m] = true
 					expanded := append([]Word{{Kind: Static, Text: m}}, form[1:]...)
-					w.build(&Command{Source: c.Source, Notes: []Note{{Kind: NotStatic, Text: "the glob " + head.Text + " can match " + m}}}, expanded, in, depth)
+					w.build(&Command{Source: c.Source, Dir: c.Dir, Notes: []Note{{Kind: NotStatic, Text: "the glob " + head.Text + " can match " + m}}}, expanded, in, depth)
 				}
 			}
 			break
@@ -86,6 +89,17 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 		for _, a := range st.assigns {
 			w.assign(a, depth)
 		}
+		if st.chdir == "" && execInDirs(form) {
+			st.chdir = "find -execdir runs its command in the directory of each file found"
+		}
+		if st.chdir != "" {
+			// What it runs runs in another directory (env -C, sudo -D,
+			// find -execdir): its forms' relative names lead somewhere
+			// the line does not show.
+			c.Dir = unknownDir(st.chdir)
+		}
+		// Shell code it runs starts where it runs.
+		w.cur = c.Dir
 		for _, s := range st.shell {
 			if s.word.Kind != Static {
 				c.Notes = append(c.Notes, Note{Kind: NotStatic, Text: "runs shell code that is not static: " + s.word.String(), Form: hop})
@@ -94,7 +108,7 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			w.line(s.word.Text, depth+1, s.langs)
 		}
 		for _, o := range st.others {
-			w.build(&Command{Source: c.Source}, o, nil, depth)
+			w.build(&Command{Source: c.Source, Dir: c.Dir}, o, nil, depth)
 		}
 		if st.stdinShell != nil {
 			switch {
@@ -138,4 +152,18 @@ func joined(form []Word, i int) Word {
 		}
 	}
 	return out
+}
+
+// execInDirs reports whether form is a find that runs commands in the
+// directory of each file found (-execdir, -okdir).
+func execInDirs(form []Word) bool {
+	if len(form) == 0 || form[0].Name() != "find" {
+		return false
+	}
+	for _, w := range form[1:] {
+		if w.Kind == Static && (w.Text == "-execdir" || w.Text == "-okdir") {
+			return true
+		}
+	}
+	return false
 }

@@ -15,6 +15,9 @@ type Redirect struct {
 	// Write: the file is opened for writing (>, >>, >|, &>, &>>, <>,
 	// >& file); else for reading (<).
 	Write bool
+	// Dir is where the statement runs, so where a relative Target
+	// leads (see Command.Dir).
+	Dir Dir
 }
 
 // redirects records the files a statement's redirections open. Numbers
@@ -44,6 +47,6 @@ func (w *walker) redirects(st *syntax.Stmt, src string) {
 				continue // >(cmd): its commands are walked
 			}
 		}
-		w.a.Redirects = append(w.a.Redirects, Redirect{Target: target, Write: write})
+		w.a.Redirects = append(w.a.Redirects, Redirect{Target: target, Write: write, Dir: w.cur})
 	}
 }

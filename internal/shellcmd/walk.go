@@ -10,6 +10,15 @@ import (
 // file walks a parsed line: every statement anywhere in the tree, however
 // nested, is visited.
 func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVariant) {
+	// Where each statement runs; a statement the directory walk did not
+	// reach runs in an unknown directory when the line moves at all.
+	start := w.cur
+	defer func() { w.cur = start }()
+	dirs, moved := stmtDirs(f, src, start)
+	fallback := start
+	if moved {
+		fallback = unknownDir("the line changes directory")
+	}
 	var open []bool // for each node being walked: whether it counts in nesting
 	nesting := 0
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -32,6 +41,10 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 		w.evalNode(n, src)
 		switch n := n.(type) {
 		case *syntax.Stmt:
+			w.cur = fallback
+			if d, ok := dirs[n]; ok {
+				w.cur = d
+			}
 			w.redirects(n, src)
 			if call, ok := n.Cmd.(*syntax.CallExpr); ok {
 				w.call(n, call, src, depth)
@@ -102,7 +115,7 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 		return // ":" runs nothing; substitutions in its words are walked
 	}
 	w.testElements(words)
-	c := &Command{Source: strings.TrimRight(sourceOf(st, src), "; \t&")}
+	c := &Command{Source: strings.TrimRight(sourceOf(st, src), "; \t&"), Dir: w.cur}
 	if !complete {
 		c.Notes = append(c.Notes, Note{Kind: Unparsed, Text: "brace expansion too large to list"})
 	}
@@ -306,6 +319,7 @@ func isQuoted(w *syntax.Word) bool {
 // add appends a command unless an identical one (from reading the line in
 // another dialect) is there.
 func (w *walker) add(c *Command, depth int) {
+	c.Dir = w.cur
 	key := c.key()
 	if w.seen[key] {
 		return
@@ -329,6 +343,12 @@ func (c *Command) key() string {
 	for _, n := range c.Notes {
 		b.WriteByte(2)
 		b.WriteString(n.Text)
+	}
+	// The same command in another directory opens other files.
+	b.WriteByte(3)
+	b.WriteString(c.Dir.String())
+	if c.Dir.Searched {
+		b.WriteByte(4)
 	}
 	return b.String()
 }

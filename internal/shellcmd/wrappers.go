@@ -164,6 +164,9 @@ var envGrammar = grammar{short: shortOpts("i0v", "uCSa", ""), long: longOpts("ig
 
 func envRuns(form []Word, p parsed) step {
 	st := step{}
+	if _, ok := p.value("C", "chdir"); ok {
+		st.chdir = "env -C runs the command in another directory"
+	}
 	i := p.next
 	if i < len(form) && form[i].Kind == Static && form[i].Text == "-" {
 		i++
@@ -190,6 +193,9 @@ var sudoGrammar = grammar{short: shortOpts("ABbEeHhiKklnPSsVv", "CDgpRrTtUua", "
 
 func sudoRuns(form []Word, p parsed) step {
 	st := step{notes: []Note{asAnotherUser(form)}}
+	if _, ok := p.value("D", "chdir"); ok {
+		st.chdir = form[0].Text + " -D runs the command in another directory"
+	}
 	if p.has("e", "edit") {
 		return st // sudoedit: edits the named files
 	}
