@@ -1,7 +1,9 @@
 package governance
 
 import (
+	"errors"
 	"io/fs"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -34,8 +36,15 @@ func hasLinks(fi fs.FileInfo) bool {
 // if dir), else the error: syscall.ELOOP for a symlink anywhere on the
 // way, ENOENT or ENOTDIR for a missing element reached through none, or
 // any other (ENOSYS before Linux 5.6, a filter refusing the call), which
-// tells the caller nothing.
+// tells the caller nothing. Where openat2 cannot open "/" (plainWorks),
+// a filter answers it whatever the path, and every lookup reports
+// errors.ErrUnsupported: a sandbox's seccomp filter may fail calls it does
+// not know with any errno, ENOENT too, which would read as "missing,
+// through no link".
 func lookupPlain(p string, dir bool) error {
+	if !plainWorks() {
+		return errors.ErrUnsupported
+	}
 	flags := uint64(unix.O_PATH | unix.O_CLOEXEC)
 	if dir {
 		flags |= unix.O_DIRECTORY
@@ -47,3 +56,17 @@ func lookupPlain(p string, dir bool) error {
 	unix.Close(fd)
 	return nil
 }
+
+// plainWorks reports whether openat2 opens "/" as lookupPlain looks paths
+// up, asked once: a seccomp filter sees no path (only the call and its
+// registers), so one that answers openat2 at all answers it for every
+// path.
+var plainWorks = sync.OnceValue(func() bool {
+	fd, err := unix.Openat2(unix.AT_FDCWD, "/", &unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS})
+	if err != nil {
+		return false
+	}
+	unix.Close(fd)
+	return true
+})
