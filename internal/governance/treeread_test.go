@@ -141,7 +141,8 @@ func TestDecideTreeReadBounded(t *testing.T) {
 // FuzzTreeReadOf checks that reading any command's words as a tree reader
 // never panics.
 func FuzzTreeReadOf(f *testing.F) {
-	for _, s := range []string{"grep -r x .", "tar cf - .", "tar -C", "cp -r -t", "git -C", "rg -e", "zip -r", "tar cfC"} {
+	for _, s := range []string{"grep -r x .", "tar cf - .", "tar -C", "cp -r -t", "git -C", "rg -e", "zip -r", "tar cfC",
+		"diff -r a b", "diff --from-file", "diff --to-file=x -- a", "git -C d diff --no-index -- a b", "git diff --no-index"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
