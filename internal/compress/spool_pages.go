@@ -2,17 +2,20 @@ package compress
 
 import "io"
 
-// spoolPageBytes is the page size the spool aligns its writes to: the page
-// cache's, and ext4's block size.
+// spoolPageBytes is the page size of the page cache, and ext4's block
+// size: a pageWriter's size is a whole number of them.
 const spoolPageBytes = 4 << 10
 
 // pageWriter is the spool's write buffer over a segment file. It writes
 // what it holds as bufio.Writer would, except that a full buffer is
-// written only up to the last page boundary of the file, the rest (less
-// than a page) staying in the buffer: each write then fills whole pages
-// from their start, which the kernel neither zeroes around nor visits
-// twice. Flush writes everything. The file's bytes are those a
-// bufio.Writer gives for the same writes (FuzzPageWriter).
+// written only up to the last offset of the file that is a multiple of
+// the buffer's size, the rest staying in the buffer. After the first,
+// then, every write but a flush's is a whole buffer at an offset that is
+// a multiple of its size: blocks of whole pages, which the page cache
+// takes whole (it neither zeroes part of a new page nor visits a page
+// twice, and can hold a block in one folio). Flush writes everything.
+// The file's bytes are those a bufio.Writer gives for the same writes
+// (FuzzPageWriter).
 type pageWriter struct {
 	f   io.Writer
 	buf []byte // cap is the buffer's size
@@ -20,17 +23,18 @@ type pageWriter struct {
 	err error  // the first write error; later writes and Flush return it
 }
 
-// newPageWriter returns a writer of size bytes (at least two pages)
-// appending to f, whose next write lands at offset off.
+// newPageWriter returns a writer of size bytes (rounded up to whole
+// pages) appending to f, whose next write lands at offset off.
 func newPageWriter(f io.Writer, off int64, size int) *pageWriter {
-	return &pageWriter{f: f, buf: make([]byte, 0, max(size, 2*spoolPageBytes)), off: off}
+	size = max((size+spoolPageBytes-1)/spoolPageBytes, 1) * spoolPageBytes
+	return &pageWriter{f: f, buf: make([]byte, 0, size), off: off}
 }
 
 // AvailableBuffer returns an empty buffer with the writer's free room, to
 // append to and pass to Write (as bufio.Writer.AvailableBuffer).
 func (w *pageWriter) AvailableBuffer() []byte { return w.buf[len(w.buf):][:0] }
 
-// Write buffers p, writing whole pages to the file as the buffer fills.
+// Write buffers p, writing blocks to the file as the buffer fills.
 func (w *pageWriter) Write(p []byte) (int, error) {
 	n := 0
 	for w.err == nil && len(w.buf)+len(p) > cap(w.buf) {
@@ -62,12 +66,12 @@ func (w *pageWriter) WriteString(s string) (int, error) {
 	return n + len(s), nil
 }
 
-// writePages writes the full buffer up to the file's last page boundary
-// it reaches and keeps the rest.
+// writePages writes the full buffer up to the last offset it reaches
+// that is a multiple of its size (at least one byte of it: the buffer is
+// full) and keeps the rest.
 func (w *pageWriter) writePages() {
-	end := w.off + int64(len(w.buf))
-	n := len(w.buf) - int(end%spoolPageBytes)
-	w.write(n)
+	size := int64(cap(w.buf))
+	w.write(len(w.buf) - int((w.off+size)%size))
 }
 
 // Flush writes everything buffered.

@@ -38,7 +38,8 @@ var pageText = strings.Repeat("0123456789abcdefghijklmnopqrstuvwxyz", 2048)
 // as pageWriter's callers use them: each op byte picks Write, WriteString,
 // an append to AvailableBuffer then Write, or Flush, with a length from the
 // next byte (scaled, so that ops cross the buffer's end). It reports
-// whether every write that was not a flush's ended at a page boundary.
+// whether every write that was not a flush's ended at a multiple of the
+// buffer's size.
 func pageOps(ops []byte, w *pageWriter, rec *pageRecorder, want *bufio.Writer) (aligned bool) {
 	aligned = true
 	text := pageText
@@ -67,7 +68,7 @@ func pageOps(ops []byte, w *pageWriter, rec *pageRecorder, want *bufio.Writer) (
 			continue
 		}
 		for _, end := range rec.ends[before:] {
-			if end%spoolPageBytes != 0 {
+			if end%int64(cap(w.buf)) != 0 {
 				aligned = false
 			}
 		}
@@ -79,7 +80,7 @@ func pageOps(ops []byte, w *pageWriter, rec *pageRecorder, want *bufio.Writer) (
 
 // FuzzPageWriter checks that pageWriter writes the bytes a bufio.Writer
 // writes for the same calls, from any starting offset, and that every
-// write but a flush's ends at a page boundary.
+// write but a flush's ends at a multiple of the buffer's size.
 func FuzzPageWriter(f *testing.F) {
 	f.Add(int64(0), uint16(16<<10), []byte{0, 200, 1, 255, 2, 10, 3, 0, 0, 255})
 	f.Add(int64(157), uint16(16<<10), []byte{0, 255, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255})
@@ -94,13 +95,13 @@ func FuzzPageWriter(f *testing.F) {
 		var want bytes.Buffer
 		bw := bufio.NewWriterSize(&want, cap(w.buf))
 		if !pageOps(ops, w, rec, bw) {
-			t.Errorf("a write that was not a flush's ended off a page boundary: %v (start %d)", rec.ends, off)
+			t.Errorf("a write that was not a flush's ended off a multiple of %d: %v (start %d)", cap(w.buf), rec.ends, off)
 		}
 		if !bytes.Equal(rec.Bytes(), want.Bytes()) {
 			t.Errorf("pageWriter wrote %d bytes, bufio.Writer %d: not the same", rec.Len(), want.Len())
 		}
-		if len(w.buf) != 0 || w.off != off+int64(rec.Len()) {
-			t.Errorf("after Flush: %d bytes buffered, offset %d; want 0, %d", len(w.buf), w.off, off+int64(rec.Len()))
+		if cap(w.buf)%spoolPageBytes != 0 || len(w.buf) != 0 || w.off != off+int64(rec.Len()) {
+			t.Errorf("after Flush: a %d-byte buffer holding %d bytes, offset %d; want whole pages, 0, %d", cap(w.buf), len(w.buf), w.off, off+int64(rec.Len()))
 		}
 	})
 }
@@ -129,9 +130,10 @@ func TestPageWriterError(t *testing.T) {
 	}
 }
 
-// TestSpoolWritesWholePages checks that the spool writes a segment in whole
-// pages at page offsets while a turn runs, whatever the length of its
-// heading, and that a turn's end leaves it all on disk.
+// TestSpoolWritesWholePages checks that the spool writes a segment in
+// blocks of its buffer's size at offsets that are multiples of it while a
+// turn runs, whatever the length of its heading, and that a turn's end
+// leaves it all on disk.
 func TestSpoolWritesWholePages(t *testing.T) {
 	dir := t.TempDir()
 	r := NewRecorder("sess-pages", "/home/u/project")
@@ -148,8 +150,8 @@ func TestSpoolWritesWholePages(t *testing.T) {
 		w := r.spool.w
 		if w.off != last && last >= 0 {
 			flushes++
-			if w.off%spoolPageBytes != 0 {
-				t.Fatalf("after message %d the segment was written to offset %d, not a page boundary", i, w.off)
+			if w.off%spoolBufferBytes != 0 {
+				t.Fatalf("after message %d the segment was written to offset %d, not a multiple of %d", i, w.off, spoolBufferBytes)
 			}
 		}
 		last = w.off
