@@ -10,14 +10,5 @@ func TestGitRevisionPaths(t *testing.T) {
 	root := tempTree(t, []string{"sub"}, []string{".env", "a.txt"})
 	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n  allow:\n    - Read\n    - Bash(git show:*)\n    - Bash(git cat-file:*)\n    - Bash(git log:*)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	tests := []lineCase{
-		{"git show HEAD:.env", Deny},
-		{"git show :.env", Deny},
-		{"git show HEAD~2:sub/.env", Deny},
-		{"git cat-file -p main:.env", Deny},
-		{"git show v1.0:a.txt", Allow},
-		{"git show HEAD", Allow},
-		{"git log --format=%H:%s", Allow},
-	}
-	checkLines(t, e, root, tests)
+	checkLines(t, e, root, lineCases(t, "git_revision_lines.txt", map[string]string{"$ROOT": root}))
 }

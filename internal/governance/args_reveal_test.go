@@ -31,34 +31,5 @@ func TestProgramsThatRevealContent(t *testing.T) {
 	}
 	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n  allow:\n    - Read\n"+allow)
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	tests := []lineCase{
-		{"md5sum -c sums", RequireApproval},
-		{"md5sum --check sums", RequireApproval},
-		{"md5sum --ch sums", RequireApproval},
-		{"md5sum --c sums", RequireApproval},
-		{"sha256sum -c sums", RequireApproval},
-		{"sha256sum --status -c sums", RequireApproval},
-		{"sha1sum -wc sums", RequireApproval},
-		{"sha512sum -c < sums", RequireApproval},
-		{"b2sum -l 256 -c sums", RequireApproval},
-		{"cksum -c sums", RequireApproval},
-		{"shasum -a 256 -c sums", RequireApproval},
-		{"md5sum a.txt sub/b.txt", Allow},
-		{"md5sum -c .env", Deny},
-		{"diff -r . " + out, Deny},
-		{"diff --recursive sub " + root, Deny},
-		{"diff . " + out, Deny},
-		{"diff -u a.txt " + root, Deny}, // the walk reads root whole: stricter than diff
-		{"diff --from-file=. " + out, Deny},
-		{"colordiff -r . " + out, Deny},
-		{"git diff --no-index . " + out, Deny},
-		{"git diff --no-index -- sub " + root, Deny},
-		{"diff .env a.txt", Deny},
-		{"cmp .env a.txt", Deny},
-		{"comm .env a.txt", Deny},
-		{"diff -r sub clean", Allow},
-		{"diff a.txt sub/b.txt", Allow},
-		{"git diff --no-index a.txt sub/b.txt", Allow},
-	}
-	checkLines(t, e, root, tests)
+	checkLines(t, e, root, lineCases(t, "reveal_lines.txt", map[string]string{"$ROOT": root, "$OUT": out}))
 }

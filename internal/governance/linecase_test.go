@@ -1,29 +1,46 @@
 package governance
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
-// lineCase is a terminal command line and the decision it must get.
+// lineCase is a terminal command line and the decision it must get, read
+// at file:line at.
 type lineCase struct {
 	line string
 	want Value
+	at   string
 }
 
-// namedLineCase is a lineCase with a name for its subtest.
+// lineCases reads testdata/cases/name (caseRows) into line cases:
+// LINE<TAB>DECISION.
+func lineCases(t *testing.T, name string, vars map[string]string) []lineCase {
+	t.Helper()
+	var out []lineCase
+	for _, c := range caseRows(t, name, 2, vars) {
+		out = append(out, lineCase{line: c.fields[0], want: Value(c.fields[1]), at: fmt.Sprintf("%s:%d", name, c.line)})
+	}
+	return out
+}
+
+// namedLineCase is a terminal command line, the decision it must get and
+// the name of its subtest.
 type namedLineCase struct {
 	name, line string
 	want       Value
 }
 
 // checkLines decides each line as a terminal command run in root and
-// checks its value.
+// checks its value, in a subtest named for where the case was read.
 func checkLines(t *testing.T, e *Engine, root string, tests []lineCase) {
 	t.Helper()
 	for _, tt := range tests {
-		checkLine(t, e, root, tt.line, tt.want)
+		t.Run(tt.at, func(t *testing.T) { checkLine(t, e, root, tt.line, tt.want) })
 	}
 }
 
-// checkNamedLines is checkLines with a subtest for each case.
+// checkNamedLines is checkLines for named cases.
 func checkNamedLines(t *testing.T, e *Engine, root string, tests []namedLineCase) {
 	t.Helper()
 	for _, tt := range tests {

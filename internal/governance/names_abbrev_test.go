@@ -20,20 +20,5 @@ func TestNamesFromFileAbbreviated(t *testing.T) {
 	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n  allow:\n    - Read\n"+
 		"    - Bash(wc:*)\n    - Bash(sort:*)\n    - Bash(tar:*)\n    - Bash(xargs:*)\n    - Bash(git:*)\n    - Bash(grep:*)\n    - Bash(7z:*)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	tests := []lineCase{
-		{"wc --files0=list", RequireApproval},
-		{"wc --f=list", RequireApproval},
-		{"sort --files0 list", RequireApproval},
-		{"tar -c --files-f=list -f -", RequireApproval},
-		{"xargs --arg=list cat", RequireApproval},
-		{"git add --pathspec-from=list", RequireApproval},
-		{"7z a out.7z -ir@list", RequireApproval},
-		{"7z a out.7z -ir0@list", RequireApproval},
-		{"7z x -ai@list", RequireApproval},
-		{"7z a out.7z sub", Allow},
-		{"tar -c --file=- sub", Allow},
-		{"grep --fixed-strings x a.txt", Allow},
-		{"wc --lines a.txt", Allow},
-	}
-	checkLines(t, e, root, tests)
+	checkLines(t, e, root, lineCases(t, "names_abbrev_lines.txt", map[string]string{"$ROOT": root}))
 }

@@ -23,32 +23,7 @@ func TestNamesFromFile(t *testing.T) {
 		"    - Bash(cat:*)\n    - Bash(wc:*)\n    - Bash(sort:*)\n    - Bash(du:*)\n    - Bash(tar:*)\n    - Bash(rsync:*)\n"+
 		"    - Bash(xargs:*)\n    - Bash(find:*)\n    - Bash(parallel:*)\n    - Bash(zip:*)\n    - Bash(cpio:*)\n    - Bash(ls:*)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	tests := []lineCase{
-		{"wc --files0-from=list", RequireApproval},
-		{"wc --files0-from list", RequireApproval},
-		{"sort --files0-from=list", RequireApproval},
-		{"du --files0-from=list", RequireApproval},
-		{"tar -cf - -T list", RequireApproval},
-		{"tar -cT list -f -", RequireApproval},
-		{"tar -c --files-from=list -f -", RequireApproval},
-		{"tar -c --files-from list -f -", RequireApproval},
-		{"rsync --files-from=list . host:/x", RequireApproval},
-		{"xargs -a list cat", RequireApproval},
-		{"xargs --arg-file=list cat", RequireApproval},
-		{"find . -type f | xargs cat", RequireApproval},
-		{"find sub -exec cat {} +", RequireApproval},
-		{"parallel cat :::: list", RequireApproval},
-		{"parallel -a list cat", RequireApproval},
-		{"parallel --arg-file list cat ::: a.txt", RequireApproval},
-		{"zip -@ out.zip < list", RequireApproval},
-		{"cpio -o < list", RequireApproval},
-		{"find . -name .env | xargs cat", Deny},
-		{"parallel cat ::: a.txt", Allow},
-		{"cat a.txt", Allow},
-		{"tar -cf - sub", Allow},
-		{"ls -T 4 sub", Allow},
-	}
-	checkLines(t, e, root, tests)
+	checkLines(t, e, root, lineCases(t, "names_from_file_lines.txt", map[string]string{"$ROOT": root}))
 }
 
 // FuzzNamesFromFile: whatever the words, namesFromFile does not panic,
