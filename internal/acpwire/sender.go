@@ -69,6 +69,10 @@ type pendingCall struct {
 	// thenErr for the caller.
 	then    func(result json.RawMessage, err error) error
 	thenErr error
+	// dir is the direction the call was sent in: only the peer it went
+	// to answers it (the other may have seen the ids of calls made to it,
+	// and guess this one).
+	dir Direction
 }
 
 // Call implements Sender.
@@ -87,7 +91,7 @@ func (b *Bridge) call(ctx context.Context, dir Direction, method string, params 
 	if err != nil {
 		return nil, fmt.Errorf("call %s: %w", method, err)
 	}
-	pc := &pendingCall{done: make(chan *Message, 1), then: then}
+	pc := &pendingCall{done: make(chan *Message, 1), then: then, dir: dir}
 	b.mu.Lock()
 	b.nextCall++
 	id, _ := json.Marshal(b.callID + strconv.FormatUint(b.nextCall, 10))
@@ -147,7 +151,12 @@ func (b *Bridge) ownCallID(id json.RawMessage) bool {
 func (b *Bridge) consumeCallResponse(m *Message) bool {
 	b.mu.Lock()
 	pc := b.calls[idKey(m.ID)]
-	delete(b.calls, idKey(m.ID))
+	if pc != nil && pc.dir != m.Dir.Reverse() {
+		pc = nil // an answer from the peer the call did not go to
+	}
+	if pc != nil {
+		delete(b.calls, idKey(m.ID))
+	}
 	b.mu.Unlock()
 	if pc == nil {
 		return false
