@@ -289,7 +289,7 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 		v, write := e.decidePath(&sub, n, advisories), a.write
 		// A glob that matches nothing reaches the command as written.
 		literal := kind != shellcmd.Glob || len(names) == 1
-		if !write && !a.readOnly && !unknownDir && literal && createdIfMissing(n) {
+		if !write && !a.readOnly && !unknownDir && literal && createdIfMissingLooked(sub.facts(n), n) {
 			// Nothing to read there, but a command that opens the name
 			// may create it (sort -o, touch, go build -o, a dangling
 			// link): decided as a write too, the stricter standing.
@@ -368,6 +368,26 @@ func createdIfMissing(p string) bool {
 	}
 	_, err := os.Stat(filepath.Dir(p))
 	return err == nil
+}
+
+// createdIfMissingLooked is createdIfMissing(p) for a path whose facts f
+// the decision has (f.p is p): one that leads to a file (the resolution's
+// last lstat found it) is not missing, with no lookup; for one whose
+// resolution met a missing element the directory is asked about first,
+// which is missing too more often than not, and p only when it exists.
+func createdIfMissingLooked(f *pathFacts, p string) bool {
+	switch {
+	case f.refusal != nil:
+	case f.last.fi != nil:
+		return false
+	case f.last.missing:
+		if _, err := os.Stat(filepath.Dir(p)); err != nil {
+			return false
+		}
+		_, err := os.Stat(p)
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	return createdIfMissing(p)
 }
 
 // runtimeName is the verdict on a file whose name the shell computes only
