@@ -155,6 +155,9 @@ type dirWalk struct {
 	// unsearched: the line sets CDPATH or cdable_vars, so a cd operand
 	// the shell may look up elsewhere leads to an unknown directory.
 	unsearched bool
+	// autocd: the line mentions autocd (bash's shopt, zsh's AUTO_CD), with
+	// which a command whose name is a directory goes there.
+	autocd bool
 	// bodies are the function bodies: they run where they are called.
 	bodies []*syntax.Stmt
 	// depth is how deep the statement being walked is nested; past
@@ -168,7 +171,8 @@ type dirWalk struct {
 func stmtDirs(f *syntax.File, src string, start Dir) (map[*syntax.Stmt]Dir, bool) {
 	squashed := strings.ToLower(strings.ReplaceAll(src, "_", ""))
 	d := &dirWalk{src: src, out: map[*syntax.Stmt]Dir{},
-		unsearched: strings.Contains(src, "CDPATH") || strings.Contains(squashed, "cdablevars")}
+		unsearched: strings.Contains(src, "CDPATH") || strings.Contains(squashed, "cdablevars"),
+		autocd:     strings.Contains(squashed, "autocd")}
 	_, end := d.stmts(f.Stmts, start)
 	moved := !sameDir(end, start) || d.anyMoved(start)
 	if moved {
@@ -416,6 +420,11 @@ func (d *dirWalk) call(c *syntax.CallExpr, in Dir) (ok, all Dir) {
 		out = unknownDir(words[0].Text + " runs a file that may change directory")
 	case sameShell[words[0].Text] && runsCd(words[1:]):
 		out = unknownDir(words[0].Text + " may run cd in the shell itself")
+	case d.autocd || dirOnly(words[0].Text):
+		// An interactive bash with autocd (the shell an IDE types the
+		// line into; the person's settings may set it) and zsh with
+		// AUTO_CD run "DIR" as "cd DIR".
+		out = unknownDir(words[0].Text + " may name a directory, which autocd enters")
 	default:
 		return in, in
 	}
@@ -456,6 +465,13 @@ func (d *dirWalk) cd(words []Word, in Dir) Dir {
 		return unknownDir(name + " " + op + " may be looked up in CDPATH or as a variable, which the line sets")
 	}
 	return in.enter(op, searched)
+}
+
+// dirOnly reports whether a command name can only name a directory: its
+// last element is ".", ".." or empty ("..", "sub/../..", "dir/").
+func dirOnly(name string) bool {
+	last := name[strings.LastIndexByte(name, '/')+1:]
+	return last == "" || last == "." || last == ".."
 }
 
 // runsCd reports whether words may run cd: one of them mentions it, or is

@@ -149,16 +149,21 @@ func TestCommandDirsKeepsBoth(t *testing.T) {
 func FuzzCommandDirs(f *testing.F) {
 	for _, s := range []string{"cd /etc && touch x", "(cd a; b) | c", "f() { cd x; }; f", "for i in 1; do cd x; done",
 		"if cd a; then b; elif cd c; then d; else e; fi", "cd a; cd b; cd c; cd d; cd e; cd f; cd g; cd h; cd i; x",
-		"case x in a) cd y;; esac; z", "echo ${ cd x; }; y", "eval cd x; y", "coproc cd x; y", "time cd x && y"} {
+		"case x in a) cd y;; esac; z", "echo ${ cd x; }; y", "eval cd x; y", "coproc cd x; y", "time cd x && y", "a/; b", "shopt -s autocd; a; b"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		a := Analyze(line, Options{})
 		mayMove := mentionsCd(line) || strings.Contains(line, "source") || strings.Contains(line, ".") ||
 			strings.ContainsAny(line, "$`*?[~")
+		// autocd: a command named by a directory goes there.
+		mayMove = mayMove || strings.Contains(strings.ToLower(strings.ReplaceAll(line, "_", "")), "autocd")
 		for _, c := range a.Commands {
 			for _, n := range c.Notes {
 				mayMove = mayMove || n.Kind == NotStatic // a command word computed at run time
+			}
+			for _, form := range c.Forms {
+				mayMove = mayMove || len(form) > 0 && dirOnly(form[0].Text)
 			}
 		}
 		for _, c := range a.Commands {
