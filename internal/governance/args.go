@@ -90,10 +90,14 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			}
 		}
 		written := writtenWords(form)
+		into, intoAttached := extractInto(form)
 		for i, w := range form[1:] {
 			i++
 			text := w.Text
-			write := i == last || name == "tee" || written[i]
+			write := i == last || name == "tee" || written[i] || into[i]
+			if v, ok := intoAttached[i]; ok && v != "" {
+				out = append(out, argWord{word: w, text: v, write: true})
+			}
 			switch {
 			case i >= operands:
 				// a file, whatever it starts with
