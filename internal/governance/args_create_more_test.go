@@ -21,15 +21,5 @@ func TestNamesACommandMayCreateSpelled(t *testing.T) {
 	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n    - Edit(**/.env)\n  allow:\n    - Read\n    - Edit(./**)\n"+
 		"    - Bash(sort:*)\n    - Bash(touch:*)\n    - Bash(cat:*)\n    - Bash(grep:*)\n    - Bash(less:*)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	tests := []namedLineCase{
-		{"short option's attached value", "sort -o" + out + "/new.txt a.txt", Deny},
-		{"glob matching nothing, touch", "touch " + out + "/new*.txt", Deny},
-		{"glob matching nothing, sort -o", "sort -o " + out + "/new?.txt a.txt", Deny},
-		{"after a cluster of options", "sort -so" + out + "/new.txt a.txt", Deny},
-		{"a denied file read as an attached value", "grep -f.env a.txt", Deny},
-		{"less writes its log file", "less -o " + out + "/new.txt a.txt", Deny},
-		{"control: sort into the workspace", "sort -osorted.txt a.txt", Allow},
-		{"control: a cluster of flags", "sort -rn a.txt", Allow},
-	}
-	checkNamedLines(t, e, root, tests)
+	checkNamedLines(t, e, root, namedLineCases(t, "may_create_spelled_lines.txt", map[string]string{"$ROOT": root, "$OUT": out}))
 }

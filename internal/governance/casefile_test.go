@@ -1,7 +1,9 @@
 package governance
 
 import (
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -26,9 +28,12 @@ func caseRows(t *testing.T, name string, cols int, vars map[string]string) []cas
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Longer names first: a replacer tries its pairs in order, and "$OUT"
+	// must not take the start of a longer name.
+	names := slices.SortedFunc(maps.Keys(vars), func(a, b string) int { return len(b) - len(a) })
 	var pairs []string
-	for k, v := range vars {
-		pairs = append(pairs, k, v)
+	for _, k := range names {
+		pairs = append(pairs, k, vars[k])
 	}
 	expand := strings.NewReplacer(pairs...)
 	var rows []caseRow

@@ -31,6 +31,17 @@ type namedLineCase struct {
 	want       Value
 }
 
+// namedLineCases reads testdata/cases/name (caseRows) into named line
+// cases: NAME<TAB>LINE<TAB>DECISION.
+func namedLineCases(t *testing.T, name string, vars map[string]string) []namedLineCase {
+	t.Helper()
+	var out []namedLineCase
+	for _, c := range caseRows(t, name, 3, vars) {
+		out = append(out, namedLineCase{name: c.fields[0], line: c.fields[1], want: Value(c.fields[2])})
+	}
+	return out
+}
+
 // checkLines decides each line as a terminal command run in root and
 // checks its value, in a subtest named for where the case was read.
 func checkLines(t *testing.T, e *Engine, root string, tests []lineCase) {
