@@ -334,8 +334,13 @@ func pathFormsLooked(dst []string, p string, roots ...string) ([]string, lookup,
 // HFS+ as macOS formats them by default) folds into ASCII letters to
 // those: the Kelvin sign is k, the long s is s, ß is ss, the ligature ﬁ
 // is fi. There ".claude/ſettings.json" opens ".claude/settings.json".
+// It also drops the code points HFS+ ignores in a name altogether (git's
+// is_hfs_dotgit lists them: U+200C-U+200F, U+202A-U+202E, U+206A-U+206F,
+// U+FEFF), with which ".g\u200cit" is ".git" there.
 var asciiFolds = strings.NewReplacer("\u212a", "k", "\u017f", "s", "\u00df", "ss", "\u1e9e", "ss", "\u0130", "i",
-	"\ufb00", "ff", "\ufb01", "fi", "\ufb02", "fl", "\ufb03", "ffi", "\ufb04", "ffl", "\ufb05", "st", "\ufb06", "st")
+	"\ufb00", "ff", "\ufb01", "fi", "\ufb02", "fl", "\ufb03", "ffi", "\ufb04", "ffl", "\ufb05", "st", "\ufb06", "st",
+	"\u200c", "", "\u200d", "", "\u200e", "", "\u200f", "", "\u202a", "", "\u202b", "", "\u202c", "", "\u202d", "", "\u202e", "",
+	"\u206a", "", "\u206b", "", "\u206c", "", "\u206d", "", "\u206e", "", "\u206f", "", "\ufeff", "")
 
 // foldedToASCII returns p with the letters of asciiFolds replaced, and
 // whether it holds any: the path a case-insensitive file system opens for
