@@ -264,6 +264,13 @@ type protectedHit struct {
 func protectedHitOf(list []protected, facts *pathFacts, mutates, removes bool) protectedHit {
 	forms, lforms := facts.forms, facts.lowerForms()
 	linked := facts.links() // files with more than one name
+	// Whether a form has an element starting with a dot: most agent
+	// configuration does (nestedConfig), and most paths have none.
+	var dotBuf [4]bool
+	dotted := bufSlice(dotBuf[:], len(lforms))
+	for i, lf := range lforms {
+		dotted[i] = strings.Contains(lf, "/.")
+	}
 	for _, pr := range list {
 		if !mutates && !pr.Read {
 			continue
@@ -272,7 +279,7 @@ func protectedHitOf(list []protected, facts *pathFacts, mutates, removes bool) p
 			hit := false
 			for _, pf := range pr.lower {
 				if beneath(pf, lforms[i]) || pr.Rotated && rotatedSiblingLower(pf, lforms[i]) || removes && beneath(lforms[i], pf) ||
-					pr.lrel != "" && nestedConfig(pf, pr.lrel, lforms[i]) {
+					pr.lrel != "" && (dotted[i] || pr.lrel[0] != '.') && nestedConfig(pf, pr.lrel, lforms[i]) {
 					hit = true
 				}
 			}
