@@ -199,7 +199,7 @@ func (e *Engine) decideArg(in *reqInfo, a argWord, dir shellcmd.Dir, advisories 
 	if a.write {
 		verb = "writing"
 	}
-	what := fmt.Sprintf("%s %s (named by the command)", verb, a.text)
+	what := verb + " " + a.text + " (named by the command)"
 	if a.entersDir {
 		what = fmt.Sprintf("changing directory to %s (named by the command; what the line names after it is decided there)", a.text)
 	}
