@@ -26,7 +26,7 @@ go build -o "$tmp/acp-bridge" ./cmd/acp-bridge
 export ACP_BRIDGE_BIN="$tmp/acp-bridge"
 echo "== go test"
 # The timeout only ends a hung run: e2e/hostile, the slowest package,
-# takes 10 to 15 minutes on 2 cores at a load average of 40 to 70.
+# took 218 s on 2 cores at a load average of 25 to 36 (docs/testing.md).
 go test -count=1 -timeout 30m ./...
 echo "== acp-bridge validate ACP.md"
 "$ACP_BRIDGE_BIN" validate ACP.md
