@@ -35,7 +35,14 @@ func newPageWriter(f io.Writer, off int64, size int) *pageWriter {
 func (w *pageWriter) AvailableBuffer() []byte { return w.buf[len(w.buf):][:0] }
 
 // Write buffers p, writing blocks to the file as the buffer fills.
-func (w *pageWriter) Write(p []byte) (int, error) {
+func (w *pageWriter) Write(p []byte) (int, error) { return writeBuffered(w, p) }
+
+// WriteString is Write for a string.
+func (w *pageWriter) WriteString(s string) (int, error) { return writeBuffered(w, s) }
+
+// writeBuffered is Write and WriteString: it appends p to w's buffer,
+// writing blocks to the file each time the buffer fills.
+func writeBuffered[T string | []byte](w *pageWriter, p T) (int, error) {
 	n := 0
 	for w.err == nil && len(w.buf)+len(p) > cap(w.buf) {
 		k := cap(w.buf) - len(w.buf)
@@ -48,22 +55,6 @@ func (w *pageWriter) Write(p []byte) (int, error) {
 	}
 	w.buf = append(w.buf, p...)
 	return n + len(p), nil
-}
-
-// WriteString is Write for a string.
-func (w *pageWriter) WriteString(s string) (int, error) {
-	n := 0
-	for w.err == nil && len(w.buf)+len(s) > cap(w.buf) {
-		k := cap(w.buf) - len(w.buf)
-		w.buf = append(w.buf, s[:k]...)
-		n, s = n+k, s[k:]
-		w.writePages()
-	}
-	if w.err != nil {
-		return n, w.err
-	}
-	w.buf = append(w.buf, s...)
-	return n + len(s), nil
 }
 
 // writePages writes the full buffer up to the last offset it reaches
