@@ -61,8 +61,44 @@ var operandWriters = map[string]operandWriter{
 	"sort": {opts: optSet{shortValue: "okStT", longValue: map[string]bool{"output": true, "key": true, "field-separator": true,
 		"buffer-size": true, "temporary-directory": true, "parallel": true, "files0-from": true, "batch-size": true, "compress-program": true, "sort": true}},
 		output: []string{"o", "output"}, only: never},
+	"gzip":    compressor(gzipOpts),
+	"gunzip":  compressor(gzipOpts),
+	"bzip2":   compressor(optSet{}),
+	"bunzip2": compressor(optSet{}),
+	"xz":      compressor(xzOpts),
+	"unxz":    compressor(xzOpts),
+	"lzma":    compressor(xzOpts),
+	"unlzma":  compressor(xzOpts),
 	"uniq": {opts: optSet{shortValue: "fsw", longValue: map[string]bool{"skip-fields": true, "skip-chars": true, "check-chars": true, "group": false, "all-repeated": false}},
 		lastOfTwo: true},
+}
+
+// gzipOpts and xzOpts are the options of gzip and xz that take a value.
+var (
+	gzipOpts = optSet{shortValue: "S", longValue: map[string]bool{"suffix": true}}
+	xzOpts   = optSet{shortValue: "TFCMS", longValue: map[string]bool{"threads": true, "format": true, "check": true,
+		"memlimit": true, "memory": true, "memlimit-compress": true, "memlimit-decompress": true, "memlimit-mt-decompress": true,
+		"suffix": true, "files": false, "files0": false, "block-size": true, "block-list": true, "filters": true}}
+)
+
+// compressor describes gzip, bzip2 or xz (or a decompressor of theirs):
+// each file it names is replaced by its compressed or decompressed form
+// (or, with -k, written beside), except with -c/--stdout (written to
+// standard output), -t/--test or -l/--list.
+func compressor(opts optSet) operandWriter {
+	return operandWriter{opts: opts, only: func(o []string) bool {
+		for _, c := range "ctl" {
+			if shortHas(o, opts, byte(c)) {
+				return false
+			}
+		}
+		for _, n := range []string{"stdout", "to-stdout", "test", "list"} {
+			if longHasPrefix(o, n) {
+				return false
+			}
+		}
+		return true
+	}}
 }
 
 // targetDirectory are the options of mv, cp, ln and install that name the
