@@ -1,9 +1,6 @@
 package audit
 
-import (
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // BenchmarkSoakCallOutput is what the records of one soak tool call cost
 // the bridge from the message on, as governance hands its output to the
@@ -20,13 +17,7 @@ func BenchmarkSoakCallOutput(b *testing.B) {
 				for i := range outputs {
 					outputs[i] = []byte(`[{"type":"content","content":{"type":"text","text":"` + soakText(r, 100+r.IntN(20480-100+1), mix == "runs") + `"}}]`)
 				}
-				l, err := Open(filepath.Join(b.TempDir(), "audit.jsonl"), Options{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.ReportAllocs()
-				i := 0
-				for b.Loop() {
+				appendRounds(b, func(l *Log, i int) []Event {
 					raw := outputs[i%len(outputs)]
 					var out any
 					if how == "copy" {
@@ -34,16 +25,8 @@ func BenchmarkSoakCallOutput(b *testing.B) {
 					} else {
 						out = l.ReadToolOutput(raw)
 					}
-					for _, ev := range soakCallRecords(out, i%2 == 1) {
-						if err := l.Append(ev); err != nil {
-							b.Fatal(err)
-						}
-					}
-					i++
-				}
-				if err := l.Close(); err != nil {
-					b.Fatal(err)
-				}
+					return soakCallRecords(out, i%2 == 1)
+				})
 			})
 		}
 	}

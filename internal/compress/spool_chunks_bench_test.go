@@ -4,7 +4,6 @@ package compress
 
 import (
 	"math/rand/v2"
-	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -18,8 +17,6 @@ import (
 //
 //	go test -run '^$' -bench BenchmarkSpoolChunks -benchtime 3x ./internal/compress
 func BenchmarkSpoolChunks(b *testing.B) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	const chunks = 160000
 	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	rng := rand.New(rand.NewPCG(1, 20))
@@ -32,14 +29,9 @@ func BenchmarkSpoolChunks(b *testing.B) {
 		}
 		lits[i] = []byte(strconv.Quote(string(b)))
 	}
-	var cpu time.Duration
-	for b.Loop() {
-		b.StopTimer()
-		r := NewRecorder("s", "/r")
-		r.SpoolTo(NewStore(b.TempDir(), nil).spoolBase("s"))
+	cpu := spooledThreadCPU(b, func(r *Recorder) {
 		r.UserMessage(at, "the intent")
-		b.StartTimer()
-		before := threadCPU(b)
+	}, func(r *Recorder, _ *Store) {
 		for i := range chunks {
 			r.AgentChunk(at, "Agent", lits[i%len(lits)])
 			if i%8 == 7 {
@@ -48,12 +40,6 @@ func BenchmarkSpoolChunks(b *testing.B) {
 			}
 		}
 		r.Release()
-		cpu += threadCPU(b) - before
-		b.StopTimer()
-		if err := r.removeSpool(); err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-	}
+	})
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*chunks), "cpu-ns/chunk")
 }
