@@ -57,7 +57,10 @@ type protected struct {
 // runs git in them. A git directory is protected whole, and so is a .git
 // file where none is ("gitdir: evil"): git takes the configuration and
 // hooks of whatever repository a .git names, a commondir in it or a
-// submodule's directory beneath it.
+// submodule's directory beneath it. So are the hooks and configuration of
+// the usual git hook managers: a core.hooksPath of .husky or .githooks runs
+// the scripts there, and lefthook, pre-commit and overcommit, once
+// installed, run what their configuration names on each commit.
 var agentConfig = []struct {
 	rel, what string
 	dir       bool
@@ -77,6 +80,33 @@ var agentConfig = []struct {
 	{".vscode/tasks.json", "VS Code's tasks, commands the IDE runs", false, false},
 	{".zed/tasks.json", "Zed's tasks, commands the IDE runs", false, false},
 	{".idea/runConfigurations", "JetBrains run configurations, commands the IDE runs", true, false},
+	{".husky", "husky's git hooks, which core.hooksPath names for git to run", true, false},
+	{".githooks", "the repository's shared git hooks, which core.hooksPath names for git to run", true, false},
+	{".git-hooks", "overcommit's git hooks, commands git runs", true, false},
+	{".overcommit.yml", "overcommit's configuration, the git hooks it runs", false, false},
+	{".pre-commit-config.yaml", "pre-commit's configuration, the git hooks it runs", false, false},
+	{".lefthook", "lefthook's hook scripts, commands git runs", true, false},
+	{".lefthook-local", "lefthook's local hook scripts, commands git runs", true, false},
+	{"lefthook.yml", "lefthook's configuration, the git hooks it runs", false, false},
+	{"lefthook.yaml", "lefthook's configuration, the git hooks it runs", false, false},
+	{"lefthook.toml", "lefthook's configuration, the git hooks it runs", false, false},
+	{"lefthook.json", "lefthook's configuration, the git hooks it runs", false, false},
+	{"lefthook.jsonc", "lefthook's configuration, the git hooks it runs", false, false},
+	{"lefthook-local.yml", "lefthook's configuration, the git hooks it runs", false, false},
+	{"lefthook-local.yaml", "lefthook's configuration, the git hooks it runs", false, false},
+	{"lefthook-local.toml", "lefthook's configuration, the git hooks it runs", false, false},
+	{"lefthook-local.json", "lefthook's configuration, the git hooks it runs", false, false},
+	{"lefthook-local.jsonc", "lefthook's configuration, the git hooks it runs", false, false},
+	{".lefthook.yml", "lefthook's configuration, the git hooks it runs", false, false},
+	{".lefthook.yaml", "lefthook's configuration, the git hooks it runs", false, false},
+	{".lefthook.toml", "lefthook's configuration, the git hooks it runs", false, false},
+	{".lefthook.json", "lefthook's configuration, the git hooks it runs", false, false},
+	{".lefthook.jsonc", "lefthook's configuration, the git hooks it runs", false, false},
+	{".lefthook-local.yml", "lefthook's configuration, the git hooks it runs", false, false},
+	{".lefthook-local.yaml", "lefthook's configuration, the git hooks it runs", false, false},
+	{".lefthook-local.toml", "lefthook's configuration, the git hooks it runs", false, false},
+	{".lefthook-local.json", "lefthook's configuration, the git hooks it runs", false, false},
+	{".lefthook-local.jsonc", "lefthook's configuration, the git hooks it runs", false, false},
 }
 
 // protectedFor returns the locations protected for a request: the
