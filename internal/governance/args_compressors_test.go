@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -14,13 +13,8 @@ import (
 // -c (to standard output), -t and -l write nothing.
 func TestCompressorsWriteOperands(t *testing.T) {
 	root := tempTree(t, []string{"sub"}, []string{"a.txt", "a.zip"})
-	out := t.TempDir()
+	out := tempTree(t, nil, []string{"victim.txt", "victim.txt.gz", "victim.txt.xz", "victim.txt.bz2"})
 	v := filepath.Join(out, "victim.txt")
-	for _, f := range []string{v, v + ".gz", v + ".xz", v + ".bz2"} {
-		if err := os.WriteFile(f, []byte("x\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	p := testPolicy(t, "  default: allow\n  allow:\n    - Read\n    - Edit(./**)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
 	checkNamedLines(t, e, root, []namedLineCase{

@@ -1,10 +1,6 @@
 package governance
 
-import (
-	"os"
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // TestNamesACommandMayCreateSpelled: a name a command may create outside
 // the workspace is denied however the line spells it: as a short option's
@@ -14,10 +10,7 @@ import (
 // less is no plain reader: its -o writes a log file.
 func TestNamesACommandMayCreateSpelled(t *testing.T) {
 	root := tempTree(t, []string{"sub"}, []string{".env", "a.txt"})
-	out := t.TempDir()
-	if err := os.WriteFile(filepath.Join(out, "there.txt"), []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	out := tempTree(t, nil, []string{"there.txt"})
 	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n    - Edit(**/.env)\n  allow:\n    - Read\n    - Edit(./**)\n"+
 		"    - Bash(sort:*)\n    - Bash(touch:*)\n    - Bash(cat:*)\n    - Bash(grep:*)\n    - Bash(less:*)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})

@@ -13,10 +13,7 @@ import (
 // whoever approves; a name that exists is still decided as a read.
 func TestNamesACommandMayCreate(t *testing.T) {
 	root := tempTree(t, []string{"sub"}, []string{".env", "a.txt"})
-	out := t.TempDir()
-	if err := os.WriteFile(filepath.Join(out, "there.txt"), []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	out := tempTree(t, nil, []string{"there.txt"})
 	if err := os.Symlink(filepath.Join(out, "new.txt"), filepath.Join(root, "dangling")); err != nil {
 		t.Fatal(err)
 	}

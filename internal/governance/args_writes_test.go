@@ -1,10 +1,6 @@
 package governance
 
-import (
-	"os"
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // TestOperandsWritten: a program the table knows changes the files its
 // operands name (chmod, truncate, sed -i, mkdir, touch, rm, mv, ...) has
@@ -14,12 +10,7 @@ import (
 // sed's script, an option's value) are not written.
 func TestOperandsWritten(t *testing.T) {
 	root := tempTree(t, []string{"sub", "drafts"}, []string{".env", "a.txt", "drafts/d.txt"})
-	out := t.TempDir()
-	for _, f := range []string{"victim.txt", "ref.txt"} {
-		if err := os.WriteFile(filepath.Join(out, f), []byte("x\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	out := tempTree(t, nil, []string{"victim.txt", "ref.txt"})
 	p := testPolicy(t, "  default: allow\n  deny:\n    - Read(**/.env)\n    - Edit(**/.env)\n  ask:\n    - Edit(./drafts/**)\n  allow:\n    - Read\n    - Edit(./**)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
 	checkNamedLines(t, e, root, namedLineCases(t, "operands_written_lines.txt", map[string]string{"$ROOT": root, "$OUT": out}))

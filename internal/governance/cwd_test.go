@@ -28,46 +28,11 @@ func TestDecideAfterChangeDir(t *testing.T) {
 	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n    - Edit(**/.env)\n  allow:\n    - Read\n    - Edit(./**)\n"+allow)
 	e := NewEngine(p, EngineOptions{Roots: []string{ws}, Protected: []ProtectedPath{
 		{Path: filepath.Join(ws, "audit", "audit-log.jsonl"), What: "the audit log", Read: true, Rotated: true}}})
-	tests := []struct {
-		line string
-		want Value
-		why  string // substring of the reason
-	}{
-		{"cd " + out + " && touch x", Deny, "writing " + out + "/x"},
-		{"cd " + out + "; touch x", Deny, "writing " + out + "/x"},
-		{"pushd " + out + " && touch x", Deny, "writing " + out + "/x"},
-		{"(cd " + out + "; touch x)", Deny, "writing " + out + "/x"},
-		{"(cd " + out + " && touch x); touch y", Deny, "writing " + out + "/x"},
-		{"cd .. && touch x", Deny, "outside the workspace"},
-		{"cd ../out && cat .env", Deny, "Read(**/.env)"},
-		{"cd sub && cd " + out + " && touch x", Deny, "writing " + out + "/x"},
-		{"touch x && cd " + out + " && touch x", Deny, "writing " + out + "/x"},
-		{"cd away && touch x", Deny, "outside the workspace"},
-		{"cd sub/../away && touch x", Deny, "outside the workspace"},
-		{"cd " + out + " && echo x > y", Deny, "writing " + out + "/y"},
-		{"cd " + out + " && grep -r K .", Deny, ".env"},
-		{"bash -c 'cd " + out + " && touch x'", Deny, "writing " + out + "/x"},
-		{"cd sub && cat ../.env", Deny, "Read(**/.env)"},
-		{"cd audit && truncate -s0 *", Deny, "protected from the agent"},
-		{"cd audit && truncate -s0 audit-log.jsonl", Deny, "audit log"},
-		{"cd sub && mv ../audit ../old", Deny, "audit log"},
-		{"cd sub && rm -rf ..", Deny, "audit log"},
-		{"cd sub && echo x > ../audit/audit-log.jsonl", Deny, "audit log"},
-		{`cd "$HOME" && touch x`, RequireApproval, "not known"},
-		{"cd - && touch x", RequireApproval, "not known"},
-		{"cd && touch x", RequireApproval, "not known"},
-		{"for d in a b; do cd sub; done; touch x", RequireApproval, "not known"},
-		{"f() { cd sub; }; f; touch x", RequireApproval, ""},
-		{"cd - && cat .env", RequireApproval, ".env"},
-		{"cd - && cat audit-log.jsonl", Deny, "audit log"},
-		{"cd sub && touch new.txt", Allow, ""},
-		{"cd sub && cat ../a.txt", Allow, ""},
-		{"(cd sub && touch new.txt) && cat a.txt", Allow, ""},
-	}
-	for _, tt := range tests {
-		d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: ws})
-		if d.Value != tt.want || !strings.Contains(d.Reason, tt.why) {
-			t.Errorf("Decide(%q) = %v (%s); want %v, the reason naming %q", tt.line, d.Value, d.Reason, tt.want, tt.why)
+	for _, c := range caseRows(t, "after_cd_lines.txt", 3, map[string]string{"$OUT": out}) {
+		line, want, why := c.fields[0], Value(c.fields[1]), c.fields[2]
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: line, Cwd: ws})
+		if d.Value != want || !strings.Contains(d.Reason, why) {
+			t.Errorf("after_cd_lines.txt:%d: Decide(%q) = %v (%s); want %v, the reason naming %q", c.line, line, d.Value, d.Reason, want, why)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(out, "x")); err == nil {

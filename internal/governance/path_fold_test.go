@@ -20,6 +20,20 @@ func TestDecideCaseFoldedNames(t *testing.T) {
 // TestDecideCaseFoldedRule: a deny rule meets a path that folds to what it
 // names.
 func TestDecideCaseFoldedRule(t *testing.T) {
+	e, root := secretsDenyingEngine(t)
+	for _, name := range []string{"secrets/k", "\u017fecrets/k", "SECRET\u017f/k"} {
+		d := e.Decide(Request{Action: ActionFSRead, Paths: []string{root + "/" + name}, Cwd: root})
+		if d.Value != Deny {
+			t.Errorf("reading %s: %v (%s); want deny by Read(**/secrets/**)", name, d.Value, d.Reason)
+		}
+	}
+}
+
+// secretsDenyingEngine returns an engine over a new workspace root whose
+// policy allows reading and editing anything but denies Read(**/secrets/**),
+// and the root.
+func secretsDenyingEngine(t *testing.T) (*Engine, string) {
+	t.Helper()
 	root := t.TempDir()
 	tree{texts: map[string]string{"GOVERNANCE.md": "---\nschema: governance.workspace/v1\nname: ws\ntitle: t\ndescription: d\nversion: 1.0.0\n" +
 		"rules:\n  default: allow\n  deny: ['Read(**/secrets/**)']\n  allow: [Read, Edit]\n---\n"}}.make(t, root)
@@ -28,10 +42,5 @@ func TestDecideCaseFoldedRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	for _, name := range []string{"secrets/k", "\u017fecrets/k", "SECRET\u017f/k"} {
-		d := e.Decide(Request{Action: ActionFSRead, Paths: []string{root + "/" + name}, Cwd: root})
-		if d.Value != Deny {
-			t.Errorf("reading %s: %v (%s); want deny by Read(**/secrets/**)", name, d.Value, d.Reason)
-		}
-	}
+	return e, root
 }

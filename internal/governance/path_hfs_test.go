@@ -9,14 +9,7 @@ import "testing"
 // rule's "secrets" is "se\ufeffcrets". A path holding them is also
 // decided as the file system opens it, as a case-folded one is.
 func TestDecideHFSIgnorableNames(t *testing.T) {
-	root := t.TempDir()
-	tree{texts: map[string]string{"GOVERNANCE.md": "---\nschema: governance.workspace/v1\nname: ws\ntitle: t\ndescription: d\nversion: 1.0.0\n" +
-		"rules:\n  default: allow\n  deny: ['Read(**/secrets/**)']\n  allow: [Read, Edit]\n---\n"}}.make(t, root)
-	p, err := LoadPolicy(root + "/GOVERNANCE.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	e, root := secretsDenyingEngine(t)
 	for _, tc := range []struct {
 		action string
 		name   string
