@@ -138,6 +138,9 @@ const maxFields = 512
 func Analyze(line string, opts Options) *Analysis {
 	a := &Analysis{Line: line}
 	w := newWalker(a, opts)
+	if e, ok := historyExpansion(line); ok {
+		w.problem("an interactive bash replaces %s with words from its history (history expansion) before it reads the line, so what runs is not what the line shows", e)
+	}
 	w.line(line, 0, dialectsOf("sh"))
 	w.checkEvaluations()
 	return a
