@@ -7,19 +7,13 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/benchstream"
+	"github.com/acp-bridge/acp-bridge/internal/soak"
 )
-
-// soakWords are the words of acp-soak's prose mix.
-var soakWords = strings.Fields(`the bridge forwards each message as it came and the agent reads files runs
-tests edits code while the user waits for an answer about why the build failed on line error
-function return value string buffer token context window session prompt tool call update result
-output input path directory module package import test bench memory heap stack goroutine channel`)
 
 // soakMix returns n session/update lines for session sid as acp-soak's
 // runs mix (or prose mix) sends them (internal/soak): of every ten, eight
@@ -29,26 +23,11 @@ output input path directory module package import test bench memory heap stack g
 // without spaces; prose is words, with a \n escape every dozen or so.
 func soakMix(n int, sid, cwd string, prose bool) [][]byte {
 	rng := rand.New(rand.NewPCG(1, 20))
-	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-	text := func(n int) string {
-		var b strings.Builder
-		for b.Len() < n {
-			if !prose {
-				b.WriteByte(alphabet[rng.IntN(len(alphabet))])
-				continue
-			}
-			b.WriteString(soakWords[rng.IntN(len(soakWords))])
-			switch rng.IntN(12) {
-			case 0:
-				b.WriteString(`.\n`)
-			case 1:
-				b.WriteString(", ")
-			default:
-				b.WriteByte(' ')
-			}
-		}
-		return strings.TrimSuffix(b.String()[:n], `\`)
+	mix := soak.Runs
+	if prose {
+		mix = soak.Prose
 	}
+	text := func(n int) string { return mix.Text(rng, n) }
 	chunks, tools := make([]string, 257), make([]string, 61)
 	for i := range chunks {
 		chunks[i] = text(1 + rng.IntN(1024))

@@ -71,6 +71,11 @@ func (m Mix) text(r *rand.Rand, n int) string {
 	return b.String()[:n]
 }
 
+// Text returns n bytes of m's text (one byte less or a space at the end
+// where the text would end in half an escape) drawn from r as the soak's
+// messages draw theirs, for a benchmark to send what the soak sends.
+func (m Mix) Text(r *rand.Rand, n int) string { return trimEscape(m.text(r, n)) }
+
 // turn is a pool of message bodies a fake agent cycles through, built once
 // so the agent spends its time writing, not generating.
 type turn struct {
