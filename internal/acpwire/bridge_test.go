@@ -263,15 +263,7 @@ func TestOversizedAfterMessageFlushed(t *testing.T) {
 // is over the limit; the call gets an error at once rather than waiting.
 func TestOversizedResponseToCall(t *testing.T) {
 	h := newHarness(t, acpwire.Options{MaxLineSize: 300})
-	type result struct {
-		raw json.RawMessage
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		raw, err := h.b.Call(context.Background(), acpwire.ClientToAgent, "_x/ask", nil)
-		done <- result{raw, err}
-	}()
+	done := h.callAsync(acpwire.ClientToAgent, "_x/ask", nil)
 	req := h.AgentGets()
 	var r struct{ ID json.RawMessage }
 	if err := json.Unmarshal([]byte(req), &r); err != nil {
@@ -450,15 +442,7 @@ func TestBridgeCall(t *testing.T) {
 	// The client has a request pending with id 1 toward the agent.
 	h.FromClient(`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{}}`)
 	h.AgentGets()
-	type result struct {
-		raw json.RawMessage
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		raw, err := h.b.Call(context.Background(), acpwire.ClientToAgent, "session/new", map[string]any{"cwd": "/w"})
-		done <- result{raw, err}
-	}()
+	done := h.callAsync(acpwire.ClientToAgent, "session/new", map[string]any{"cwd": "/w"})
 	got := h.AgentGets()
 	var req struct {
 		ID     json.RawMessage `json:"id"`
@@ -482,10 +466,7 @@ func TestBridgeCall(t *testing.T) {
 		t.Fatalf("client got %s", got)
 	}
 	// An error response comes back as *Error.
-	go func() {
-		_, err := h.b.Call(context.Background(), acpwire.AgentToClient, "fs/read_text_file", map[string]any{"path": "/x"})
-		done <- result{err: err}
-	}()
+	done = h.callAsync(acpwire.AgentToClient, "fs/read_text_file", map[string]any{"path": "/x"})
 	got = h.ClientGets()
 	json.Unmarshal([]byte(got), &req)
 	h.FromClient(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"error":{"code":-32002,"message":"not found"}}`)

@@ -1,7 +1,6 @@
 package acpwire_test
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
@@ -16,15 +15,7 @@ import (
 // IDE's answer (a person's allow the agent wrote itself).
 func TestCallAnsweredOnlyByItsPeer(t *testing.T) {
 	h := newHarness(t, acpwire.Options{})
-	type result struct {
-		raw json.RawMessage
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		raw, err := h.b.Call(context.Background(), acpwire.AgentToClient, "session/request_permission", map[string]any{"sessionId": "s"})
-		done <- result{raw, err}
-	}()
+	done := h.callAsync(acpwire.AgentToClient, "session/request_permission", map[string]any{"sessionId": "s"})
 	var req struct {
 		ID json.RawMessage `json:"id"`
 	}

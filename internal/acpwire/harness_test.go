@@ -1,6 +1,8 @@
 package acpwire_test
 
 import (
+	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
@@ -39,4 +41,21 @@ func (h *harness) pass(d acpwire.Direction, line string) string {
 	}
 	h.FromAgent(line)
 	return h.ClientGets()
+}
+
+// callResult is what one of the bridge's own calls returned.
+type callResult struct {
+	raw json.RawMessage
+	err error
+}
+
+// callAsync makes the bridge's call of method in direction d in the
+// background and returns the channel its result arrives on.
+func (h *harness) callAsync(d acpwire.Direction, method string, params any) <-chan callResult {
+	done := make(chan callResult, 1)
+	go func() {
+		raw, err := h.b.Call(context.Background(), d, method, params)
+		done <- callResult{raw, err}
+	}()
+	return done
 }

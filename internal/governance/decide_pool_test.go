@@ -82,10 +82,7 @@ func TestReleasedDecisionPoisoned(t *testing.T) {
 func TestDecideFromReleasedSame(t *testing.T) {
 	cwd := t.TempDir()
 	e := soakEngine(t, cwd)
-	var reqs []Request
-	for _, kind := range []string{"read", "execute", "search", "fetch"} {
-		reqs = append(reqs, soakCalls(cwd)[kind])
-	}
+	reqs := soakCallList(cwd)
 	reqs = append(reqs,
 		Request{Action: ActionFSRead, Paths: []string{cwd + "/.env", cwd + "/a", cwd + "/b", "/etc/passwd"}, Cwd: cwd},
 		Request{Action: ActionTerminalCreate, Command: "cat a b c d e f && rm -rf " + cwd + "/x", Cwd: cwd},

@@ -24,6 +24,17 @@ func soakCalls(cwd string) map[string]Request {
 	return out
 }
 
+// soakCallList returns soakCalls' requests in the order the fake agent
+// cycles through their kinds: read, execute, search, fetch.
+func soakCallList(cwd string) []Request {
+	calls := soakCalls(cwd)
+	var out []Request
+	for _, kind := range []string{"read", "execute", "search", "fetch"} {
+		out = append(out, calls[kind])
+	}
+	return out
+}
+
 // soakEngine returns an engine as the bridge builds one for the soak:
 // the repository's GOVERNANCE.md, its files and the audit log in dir
 // protected.

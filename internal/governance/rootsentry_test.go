@@ -92,10 +92,7 @@ func TestPathRuleMatchesBounded(t *testing.T) {
 func TestDecideKeptMatchesSame(t *testing.T) {
 	cwd := t.TempDir()
 	e := soakEngine(t, cwd)
-	var reqs []Request
-	for _, kind := range []string{"read", "execute", "search", "fetch"} {
-		reqs = append(reqs, soakCalls(cwd)[kind])
-	}
+	reqs := soakCallList(cwd)
 	for _, p := range []string{".env", "src/.env", "SRC/A.PEM", "go.mod", "policies/x", ".git/config", "internal/a.go"} {
 		for _, a := range []string{ActionFSRead, ActionFSWrite} {
 			reqs = append(reqs, Request{Action: a, Paths: []string{cwd + "/" + p}, Cwd: cwd, Roots: []string{cwd}})
