@@ -1,7 +1,9 @@
 package shellcmd
 
 import (
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -43,72 +45,29 @@ func dirText(d Dir) string {
 // its cd to itself, and what the walk cannot follow makes the directory
 // unknown.
 func TestCommandDirs(t *testing.T) {
-	tests := []struct {
-		line string
-		want map[string]string // command source -> dirText
-	}{
-		{"touch x", map[string]string{"touch x": "."}},
-		{"cd /etc && touch x", map[string]string{"cd /etc": ".", "touch x": "/etc"}},
-		{"cd /etc; touch x", map[string]string{"touch x": ".|/etc"}},
-		// A cd that failed leaves the shell where it was; one that
-		// succeeded is not followed by what || runs, but the walk
-		// keeps both, which is only stricter.
-		{"cd /etc || touch x", map[string]string{"touch x": ".|/etc"}},
-		{"cd /etc && touch x; touch y", map[string]string{"touch x": "/etc", "touch y": ".|/etc"}},
-		{"cd sub && cd ../x && touch y", map[string]string{"cd ../x": "sub", "touch y": "sub/../x"}},
-		{"cd -P link/.. && touch y", map[string]string{"touch y": "link/.."}},
-		{"cd -- /etc && touch y", map[string]string{"touch y": "/etc"}},
-		{"pushd /etc && touch x", map[string]string{"touch x": "/etc"}},
-		{"chdir /etc && touch x", map[string]string{"touch x": "/etc"}},
-		{"(cd /etc; touch x); touch y", map[string]string{"touch x": ".|/etc", "touch y": "."}},
-		{"(cd /etc && touch x) && touch y", map[string]string{"touch x": "/etc", "touch y": "."}},
-		{"echo $(cd /etc && touch x) && touch y", map[string]string{"touch x": "/etc", "touch y": "."}},
-		{"{ cd /etc && touch x; } && touch y", map[string]string{"touch x": "/etc", "touch y": "/etc"}},
-		{"cd /etc | touch x; touch y", map[string]string{"touch x": ".", "touch y": "."}},
-		{"touch x | cd /etc && touch y", map[string]string{"touch y": ".|/etc"}},
-		{"if cd /etc; then touch x; else touch y; fi; touch z", map[string]string{"touch x": "/etc", "touch y": ".|/etc", "touch z": ".|/etc"}},
-		{"cd /etc & touch x", map[string]string{"touch x": "."}},
-		{"cd /etc && bash -c 'cd sub && touch x'", map[string]string{"cd sub": "/etc", "touch x": "/etc/sub"}},
-		{"cd /etc && echo hi > out", map[string]string{"echo hi > out": "/etc"}},
-		{"cd && touch x", map[string]string{"touch x": "?"}},
-		{"cd - && touch x", map[string]string{"touch x": "?"}},
-		{`cd "$HOME" && touch x`, map[string]string{"touch x": "?"}},
-		{"cd ~ && touch x", map[string]string{"touch x": "?"}},
-		{"cd a b && touch x", map[string]string{"touch x": "?"}},
-		{"cd +1 && touch x", map[string]string{"touch x": "?"}},
-		{"popd && touch x", map[string]string{"touch x": "?"}},
-		{"pushd && touch x", map[string]string{"touch x": "?"}},
-		{"eval 'cd /etc'; touch x", map[string]string{"touch x": "?"}},
-		{"builtin cd /etc; touch x", map[string]string{"touch x": "?"}},
-		{"command cd /etc; touch x", map[string]string{"touch x": "?"}},
-		{"source ./env.sh; touch x", map[string]string{"touch x": "?"}},
-		{"eval c'd' /etc; touch x", map[string]string{"touch x": "?"}},
-		{"eval \"$X\"; touch x", map[string]string{"touch x": "?"}},
-		{"noglob cd /etc; touch x", map[string]string{"touch x": "?"}},
-		{"eval echo hi; touch x", map[string]string{"touch x": "."}},
-		{"bash -c 'cd /etc'; touch x", map[string]string{"touch x": "."}},
-		{"echo $(cd /etc; pwd); touch x", map[string]string{"touch x": "."}},
-		{"$c /etc; touch x", map[string]string{"touch x": "?"}},
-		{"for i in 1 2; do touch x; cd sub; done; touch y", map[string]string{"touch x": "?", "touch y": "?"}},
-		{"while true; do touch x; done; cd sub && touch y", map[string]string{"touch x": ".", "touch y": "sub"}},
-		{"f() { cd /etc; }; f; touch x", map[string]string{"touch x": "?"}},
-		{"f() { touch x; }; cd /etc && f", map[string]string{"touch x": "?"}},
-		{"f() { touch x; }; f", map[string]string{"touch x": "."}},
-		{"CDPATH=/etc; cd sub && touch x", map[string]string{"touch x": "?"}},
-		{"CDPATH=/etc; cd ./sub && touch x", map[string]string{"touch x": "./sub"}},
-		{"shopt -s cdable_vars; cd v && touch x", map[string]string{"touch x": "?"}},
-		{"env -C /etc touch x", map[string]string{"env -C /etc touch x": "?"}},
-		{"sudo -D /etc touch x", map[string]string{"sudo -D /etc touch x": "?"}},
-		{"env -C /etc sh -c 'touch x'", map[string]string{"touch x": "?"}},
-		{"cd /etc && sh <<'EOF'\ntouch x\nEOF", map[string]string{"touch x": "/etc"}},
-		{`find . -execdir touch x \;`, map[string]string{"=touch": "?"}},
-		{`find . -exec touch x \;`, map[string]string{"=touch": "."}},
+	data, err := os.ReadFile("testdata/command_dirs.txt")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, tt := range tests {
-		a := Analyze(tt.line, Options{})
-		for src, want := range tt.want {
-			if got := dirOf(a, src); got != want {
-				t.Errorf("%q: %q runs in %s; want %s", tt.line, src, got, want)
+	for n, row := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		if row == "" || row[0] == '#' {
+			continue
+		}
+		fields := strings.Split(row, "\t")
+		for i, f := range fields {
+			if strings.HasPrefix(f, `"`) {
+				if fields[i], err = strconv.Unquote(f); err != nil {
+					t.Fatalf("command_dirs.txt:%d: field %d: %v", n+1, i+1, err)
+				}
+			}
+		}
+		if len(fields) < 3 || len(fields)%2 == 0 {
+			t.Fatalf("command_dirs.txt:%d: %d fields; want a line and pairs of a command and a directory", n+1, len(fields))
+		}
+		a := Analyze(fields[0], Options{})
+		for i := 1; i < len(fields); i += 2 {
+			if got := dirOf(a, fields[i]); got != fields[i+1] {
+				t.Errorf("command_dirs.txt:%d: %q: %q runs in %s; want %s", n+1, fields[0], fields[i], got, fields[i+1])
 			}
 		}
 	}
