@@ -36,7 +36,7 @@ func hasLinks(fi fs.FileInfo) bool {
 // if dir), else the error: syscall.ELOOP for a symlink anywhere on the
 // way, ENOENT or ENOTDIR for a missing element reached through none, or
 // any other (ENOSYS before Linux 5.6, a filter refusing the call), which
-// tells the caller nothing. Where openat2 cannot open "/" (plainWorks),
+// tells the caller nothing. Where openat2 does not open "/" (plainWorks),
 // a filter answers it whatever the path, and every lookup reports
 // errors.ErrUnsupported: a sandbox's seccomp filter may fail calls it does
 // not know with any errno, ENOENT too, which would read as "missing,
@@ -60,11 +60,14 @@ func lookupPlain(p string, dir bool) error {
 // plainWorks reports whether openat2 opens "/" as lookupPlain looks paths
 // up, asked once: a seccomp filter sees no path (only the call and its
 // registers), so one that answers openat2 at all answers it for every
-// path.
+// path. The descriptor must be a new one: the bridge's standard input,
+// output and error are open, so a real open returns none of 0, 1 and 2,
+// where a filter that fakes success (an errno of 0) returns 0, having
+// opened nothing; that one is not closed.
 var plainWorks = sync.OnceValue(func() bool {
 	fd, err := unix.Openat2(unix.AT_FDCWD, "/", &unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
 		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS})
-	if err != nil {
+	if err != nil || fd <= 2 {
 		return false
 	}
 	unix.Close(fd)
