@@ -16,10 +16,7 @@ func TestRuntimeNamesNeedApproval(t *testing.T) {
 	root := tempTree(t, []string{"sub"}, []string{".env", "a.txt", "sub/b.txt"})
 	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n  allow:\n    - Read\n    - Bash(cat:*)\n    - Bash(cd:*)\n    - Bash(echo:*)\n    - Bash(find:*)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	tests := []struct {
-		name, line string
-		want       Value
-	}{
+	tests := []namedLineCase{
 		{"a command substitution", "cat $(echo .env)", RequireApproval},
 		{"backquotes inside a word", "cat `echo .en`v", RequireApproval},
 		{"a variable the line sets", "f=.env; cat $f", RequireApproval},
@@ -35,14 +32,7 @@ func TestRuntimeNamesNeedApproval(t *testing.T) {
 		{"echo of a variable", "echo $HOME", Allow},
 		{"a relative read redirection", "cat < a.txt", Allow},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
-			if d.Value != tt.want {
-				t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
-			}
-		})
-	}
+	checkNamedLines(t, e, root, tests)
 }
 
 // TestOperandsAfterDashDash checks that a word after "--" is decided as
