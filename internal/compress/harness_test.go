@@ -170,3 +170,16 @@ func setSpoolSegment(t testing.TB, n int64) {
 	spoolSegment = n
 	t.Cleanup(func() { spoolSegment = old })
 }
+
+// spoolingRecorder sets the spool's segment size to segment for t and
+// returns a new directory, a store in it and a recorder of session "s"
+// spooling into the store.
+func spoolingRecorder(t *testing.T, segment int64) (string, *Store, *Recorder) {
+	t.Helper()
+	setSpoolSegment(t, segment)
+	dir := t.TempDir()
+	st := NewStore(dir, nil)
+	r := NewRecorder("s", "/r")
+	r.SpoolTo(st.spoolBase("s"))
+	return dir, st, r
+}

@@ -19,13 +19,9 @@ import (
 // rotation starts a new file in its place). The session rotates its
 // segments twice, and some archives are saved with an agent entry open.
 func TestSavedArchiveAtEveryStep(t *testing.T) {
-	setSpoolSegment(t, 8<<10)
-	dir := t.TempDir()
-	st := NewStore(dir, nil)
+	dir, st, spooled := spoolingRecorder(t, 8<<10)
 	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	mem := NewRecorder("s", "/r")
-	spooled := NewRecorder("s", "/r")
-	spooled.SpoolTo(st.spoolBase("s"))
 
 	type kept struct{ path, text string }
 	var archives []kept
@@ -120,12 +116,8 @@ func runSavedArchive(t *testing.T, ops []byte) {
 		// Longer sequences only repeat what these do, more slowly.
 		ops = ops[:256]
 	}
-	setSpoolSegment(t, 2<<10)
-	dir := t.TempDir()
-	st := NewStore(dir, nil)
+	dir, st, r := spoolingRecorder(t, 2<<10)
 	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	r := NewRecorder("s", "/r")
-	r.SpoolTo(st.spoolBase("s"))
 	var kept []string
 	for i, op := range ops {
 		switch op % 5 {

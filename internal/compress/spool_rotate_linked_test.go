@@ -58,13 +58,9 @@ func TestSpoolRotateIntoLinkedSegment(t *testing.T) {
 // in its place would have the heading written over, and the conversation
 // appended to, the file it shares.
 func TestSpoolArchivePlantedHardLink(t *testing.T) {
-	setSpoolSegment(t, 8<<10)
-	dir := t.TempDir()
-	st := NewStore(dir, nil)
+	dir, st, r := spoolingRecorder(t, 8<<10)
 	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	r := NewRecorder("s", "/r")
 	base := st.spoolBase("s")
-	r.SpoolTo(base)
 	r.UserMessage(at, "fix the build")
 	chunk := `"` + strings.Repeat("ab", 600) + `"`
 	for i := 0; i < 10; i++ { // 12 KB: the spool is in its second segment
