@@ -57,10 +57,13 @@ func namesFromFile(form []shellcmd.Word) string {
 			if t == "--create" || t == "--pass-through" || shortCluster(t, 'o', "HIFORMCE") || shortCluster(t, 'p', "HIFORMCE") {
 				return t // copy-out and pass-through read names from stdin
 			}
-		case "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "shasum", "sha3sum":
+		case "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "shasum", "sha3sum",
+			"gmd5sum", "gsha1sum", "gsha224sum", "gsha256sum", "gsha384sum", "gsha512sum", "gb2sum", "gcksum",
+			"b3sum", "xxhsum", "xxh32sum", "xxh64sum", "xxh128sum", "xxh3sum", "rhash":
 			// -c reads the files a checksum list names (its operands,
 			// or stdin) and says whether each matches: an oracle of
-			// their content.
+			// their content. Coreutils come "g"-prefixed from
+			// Homebrew; b3sum, the xxHash tools and rhash check too.
 			if shortCluster(t, 'c', "la") || len(t) >= 3 && strings.HasPrefix("--check", t) {
 				return t
 			}
