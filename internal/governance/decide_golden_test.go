@@ -20,7 +20,8 @@ func decisionWorkspace(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
 	tree{
-		files:     []string{"src/a.go", ".env", "sub/.env.local", "key.pem", ".git/config", "audit.jsonl", "audit.jsonl.000001", "Docs/README.md"},
+		files:     []string{"src/a.go", ".env", "sub/.env.local", "key.pem", "audit.jsonl", "audit.jsonl.000001", "Docs/README.md"},
+		texts:     map[string]string{".git/config": "[core]\n\tbare = false\n"}, // git reads it (protect_hookspath.go)
 		links:     map[string]string{"out": "/etc", "inner": "src", "envlink": ".env", "dangling": "nowhere/x"},
 		hardLinks: map[string]string{"hard.go": "src/a.go"},
 	}.make(t, root)

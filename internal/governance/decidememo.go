@@ -30,6 +30,7 @@ type decisionMemo struct {
 	analyses   *analyses // the engine's
 	lines      []*shellcmd.Analysis
 	linesRead  bool
+	protected  []protected // protectedFor's list, once it is known
 }
 
 // pathFacts is what the file system says about one request path, looked

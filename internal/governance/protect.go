@@ -110,16 +110,31 @@ var agentConfig = []struct {
 }
 
 // protectedFor returns the locations protected for a request: the
-// engine's own, and the agent configuration beneath each workspace root.
-// The list for a set of roots is kept until Protect changes the engine's.
+// engine's own, the agent configuration beneath each workspace root and
+// what each root's repository configuration names (hooksOf). The list for
+// a set of roots is kept until Protect changes the engine's or a file that
+// configuration was read from changes.
 func (e *Engine) protectedFor(in *reqInfo) []protected {
 	own := e.protected.Load()
 	list := e.protectedList()
 	if len(in.roots) == 0 {
 		return list
 	}
+	if in.memo != nil && in.memo.protected != nil {
+		return in.memo.protected // the files hooksOf read are looked at once a decision
+	}
+	out := e.protectedForRoots(in, own, list)
+	if in.memo != nil {
+		in.memo.protected = out
+	}
+	return out
+}
+
+// protectedForRoots is protectedFor for a request with roots, from the
+// engine's cache while it holds.
+func (e *Engine) protectedForRoots(in *reqInfo, own *[]protected, list []protected) []protected {
 	key := strings.Join(in.roots, "\x00")
-	if c, ok := e.protectCache.Load(key); ok && c.(*protectedSet).own == own {
+	if c, ok := e.protectCache.Load(key); ok && c.(*protectedSet).own == own && !c.(*protectedSet).stale() {
 		return c.(*protectedSet).all
 	}
 	out := make([]protected, 0, len(list)+len(agentConfig))
@@ -132,15 +147,23 @@ func (e *Engine) protectedFor(in *reqInfo) []protected {
 		pr.lower = lowerAll(pr.forms)
 		out = append(out, pr)
 	}
-	e.protectCache.Store(key, &protectedSet{own: own, all: out})
+	set := &protectedSet{own: own}
+	for _, r := range in.roots {
+		h := hooksOf(r, e.home)
+		set.hooks = append(set.hooks, h)
+		out = append(out, h.list...)
+	}
+	set.all = out
+	e.protectCache.Store(key, set)
 	return out
 }
 
 // protectedSet is a cached protectedFor result, valid while the engine's
 // own list is own.
 type protectedSet struct {
-	own *[]protected
-	all []protected
+	own   *[]protected
+	all   []protected
+	hooks []*repoHooks // each root's repository configuration, read again when it changes
 }
 
 func lowerAll(ss []string) []string {
