@@ -39,6 +39,10 @@ var removers = map[string]bool{"mv": true, "rm": true, "rmdir": true, "unlink": 
 // -R or --recursive.
 var recursiveModifiers = map[string]bool{"chmod": true, "chown": true, "chgrp": true, "setfacl": true, "chattr": true}
 
+// recursiveCompressors replace every file beneath an operand by its
+// compressed (or decompressed) form when given -r or --recursive.
+var recursiveCompressors = map[string]bool{"gzip": true, "gunzip": true, "zstd": true, "unzstd": true}
+
 // copiers write their sources into their last operand, a directory.
 var copiers = map[string]bool{"cp": true, "rsync": true, "mv": true, "install": true, "ditto": true}
 
@@ -207,6 +211,10 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 	case recursiveModifiers[name]:
 		for _, w := range form[1:] {
 			acts = acts || w.Kind == shellcmd.Static && (w.Text == "--recursive" || strings.HasPrefix(w.Text, "-") && !strings.HasPrefix(w.Text, "--") && strings.ContainsRune(w.Text, 'R'))
+		}
+	case recursiveCompressors[name]:
+		for _, w := range form[1:] {
+			acts = acts || w.Kind == shellcmd.Static && (w.Text == "--recursive" || strings.HasPrefix(w.Text, "-") && !strings.HasPrefix(w.Text, "--") && strings.ContainsRune(w.Text, 'r'))
 		}
 	case name == "find":
 		for _, w := range form[1:] {
