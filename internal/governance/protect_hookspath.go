@@ -15,7 +15,8 @@ import (
 // files the configuration includes (where core.hooksPath and
 // core.fsmonitor could be set next), or, when the configuration cannot be
 // read strictly, the whole root. It holds while the files it was read from
-// are unchanged (stamps).
+// are unchanged (stamps). A git directory a .git file or a commondir
+// names elsewhere is protected whole, as a .git is.
 type repoHooks struct {
 	list   []protected
 	stamps []fileStamp
@@ -93,6 +94,7 @@ func (h *repoHooks) read(root, home string) error {
 			return fmt.Errorf("%s does not read gitdir: <path>", dotgit)
 		}
 		gitdir = joinUnder(root, rest)
+		h.list = append(h.list, protectedDir(gitdir, "the git directory the workspace's .git file names, whose configuration and hooks run commands", true))
 	}
 	configs := []string{gitdir + "/config", gitdir + "/config.worktree"}
 	commondir := gitdir + "/commondir"
@@ -103,7 +105,9 @@ func (h *repoHooks) read(root, home string) error {
 		if err != nil {
 			return fmt.Errorf("reading %s: %v", commondir, err)
 		}
-		configs = append(configs, joinUnder(gitdir, strings.TrimRight(string(b), "\r\n"))+"/config")
+		common := joinUnder(gitdir, strings.TrimRight(string(b), "\r\n"))
+		h.list = append(h.list, protectedDir(common, "the git directory the repository's commondir names, whose configuration and hooks run commands", true))
+		configs = append(configs, common+"/config")
 	}
 	for _, c := range configs {
 		if err := h.readConfig(c, root, home, 0); err != nil {

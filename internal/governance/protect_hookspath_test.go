@@ -40,6 +40,9 @@ func TestProtectsConfiguredHooksPath(t *testing.T) {
 		{"a bad section", []string{".git/config", "[core\n\thooksPath = tools/hooks\n"}, filepath.Join(root, "src/a.go"), Deny, "could not be read"},
 		{"a .git file", []string{".git", "", ".git", "gitdir: ../repo.git\n"}, hook, Allow, ""},
 		{"a .git file's repository", []string{"../repo.git/config", "[core]\n\thooksPath = tools/hooks\n"}, hook, Deny, "core.hooksPath"},
+		{"the git directory a .git file names", []string{".git", "gitdir: gd\n", "gd/config", "[core]\n"}, filepath.Join(root, "gd/config"), Deny, "git directory"},
+		{"the git directory's hooks", nil, filepath.Join(root, "gd/hooks/pre-commit"), Deny, "git directory"},
+		{"the common git directory", []string{"gd/commondir", "../common\n"}, filepath.Join(root, "common/config"), Deny, "commondir"},
 		{"an ordinary write", []string{".git", "", ".git/config", "[core]\n\thooksPath = tools/hooks\n"}, filepath.Join(root, "src/a.go"), Allow, ""},
 	}
 	for _, tt := range tests {
