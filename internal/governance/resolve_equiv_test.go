@@ -86,7 +86,9 @@ func TestResolveSplitSame(t *testing.T) {
 }
 
 // sameLookup reports whether two lookups say the same: both missing, or
-// both of one file (same inode, type and link count), or neither known.
+// both of one file (same inode and type, and the same link count unless a
+// directory's: /proc's count follows the processes running, so two
+// lookups of it a moment apart differ), or neither known.
 func sameLookup(a, b lookup) bool {
 	if a.missing != b.missing || (a.fi == nil) != (b.fi == nil) {
 		return false
@@ -96,5 +98,6 @@ func sameLookup(a, b lookup) bool {
 	}
 	sa, oka := a.fi.Sys().(*syscall.Stat_t)
 	sb, okb := b.fi.Sys().(*syscall.Stat_t)
-	return oka && okb && sa.Ino == sb.Ino && sa.Dev == sb.Dev && sa.Nlink == sb.Nlink && a.fi.Mode() == b.fi.Mode()
+	return oka && okb && sa.Ino == sb.Ino && sa.Dev == sb.Dev && a.fi.Mode() == b.fi.Mode() &&
+		(a.fi.IsDir() || sa.Nlink == sb.Nlink)
 }
