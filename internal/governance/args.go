@@ -94,7 +94,8 @@ func commandArgs(c *shellcmd.Command) []argWord {
 		for i, w := range form[1:] {
 			i++
 			text := w.Text
-			write := i == last || name == "tee" || written[i] || into[i]
+			changed, isWritten := written[i]
+			write := i == last || name == "tee" || isWritten || into[i]
 			if v, ok := intoAttached[i]; ok && v != "" {
 				out = append(out, argWord{word: w, text: v, write: true})
 			}
@@ -151,6 +152,11 @@ func commandArgs(c *shellcmd.Command) []argWord {
 				continue
 			}
 			out = append(out, argWord{word: w, text: text, write: write, readOnly: readsOnly[name]})
+			if changed {
+				// Its content is opened, or given a new name no rule
+				// covers: decided as a read too.
+				out = append(out, argWord{word: w, text: text})
+			}
 		}
 		if name == "cd" || name == "pushd" || name == "chdir" {
 			for k := first; k < len(out); k++ {

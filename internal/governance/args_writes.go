@@ -2,6 +2,7 @@ package governance
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
@@ -129,7 +130,13 @@ func sedInPlace(opts []string) bool {
 }
 
 // writtenWords returns the indexes in form of the words form's program
-// writes as files, nil when it is not one of operandWriters.
+// writes as files, nil when it is not one of operandWriters. An index maps
+// to true where the program changes a file that is there (an operand it
+// moves, compresses, edits or changes the mode of), whose content it opens
+// or gives a new name, so the file is decided as read too; to false where
+// it only writes one (an output option's file, uniq's OUT, the destination
+// mv moves its other operands to when no target directory option names
+// one).
 func writtenWords(form []shellcmd.Word) map[int]bool {
 	if len(form) < 2 || form[0].Kind != shellcmd.Static {
 		return nil
@@ -140,6 +147,7 @@ func writtenWords(form []shellcmd.Word) map[int]bool {
 	}
 	var opts, operands []int // indexes in form
 	var optText []string
+	target := false // an option names the directory the operands go into
 	for i := 1; i < len(form); i++ {
 		t := form[i].Text
 		if form[i].Kind == shellcmd.Static && t == "--" {
@@ -151,6 +159,9 @@ func writtenWords(form []shellcmd.Word) map[int]bool {
 		if form[i].Kind != shellcmd.Dynamic && len(t) > 1 && t[0] == '-' {
 			opts = append(opts, i)
 			optText = append(optText, t)
+			if _, ok := writtenValue(filepath.Base(form[0].Text), t); ok || isOutputOption(t, w.output, w.opts.shortValue) {
+				target = true
+			}
 			if (w.opts.takesValue(t) || isOutputOption(t, w.output, w.opts.shortValue)) && i+1 < len(form) {
 				i++
 				opts = append(opts, i)
@@ -163,7 +174,7 @@ func writtenWords(form []shellcmd.Word) map[int]bool {
 	out := map[int]bool{}
 	for k, i := range opts {
 		if i+1 < len(form) && k+1 < len(opts) && opts[k+1] == i+1 && isOutputOption(form[i].Text, w.output, w.opts.shortValue) {
-			out[i+1] = true // "-o FILE", "--output FILE"
+			out[i+1] = false // "-o FILE", "--output FILE"
 		}
 	}
 	if w.only != nil && !w.only(optText) {
@@ -181,12 +192,15 @@ func writtenWords(form []shellcmd.Word) map[int]bool {
 	operands = operands[skip:]
 	if w.lastOfTwo {
 		if len(operands) == 2 {
-			out[operands[1]] = true
+			out[operands[1]] = false
 		}
 		return out
 	}
 	for _, i := range operands {
 		out[i] = true
+	}
+	if slices.Equal(w.output, targetDirectory) && !target && len(operands) > 1 {
+		out[operands[len(operands)-1]] = false // mv's destination
 	}
 	return out
 }
