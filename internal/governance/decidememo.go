@@ -31,6 +31,10 @@ type decisionMemo struct {
 	lines      []*shellcmd.Analysis
 	linesRead  bool
 	protected  []protected // protectedFor's list, once it is known
+	// protectedKept is protectedFor's list for a request that changes
+	// nothing, taken without looking at the repository configuration's
+	// files: never given to one that changes something.
+	protectedKept []protected
 }
 
 // pathFacts is what the file system says about one request path, looked

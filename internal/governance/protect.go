@@ -123,9 +123,16 @@ func (e *Engine) protectedFor(in *reqInfo) []protected {
 	if in.memo != nil && in.memo.protected != nil {
 		return in.memo.protected // the files hooksOf read are looked at once a decision
 	}
+	if in.memo != nil && !in.mutates() && in.memo.protectedKept != nil {
+		return in.memo.protectedKept
+	}
 	out := e.protectedForRoots(in, own, list)
 	if in.memo != nil {
-		in.memo.protected = out
+		if in.mutates() {
+			in.memo.protected = out
+		} else {
+			in.memo.protectedKept = out
+		}
 	}
 	return out
 }
@@ -134,7 +141,11 @@ func (e *Engine) protectedFor(in *reqInfo) []protected {
 // engine's cache while it holds.
 func (e *Engine) protectedForRoots(in *reqInfo, own *[]protected, list []protected) []protected {
 	key := strings.Join(in.roots, "\x00")
-	if c, ok := e.protectCache.Load(key); ok && c.(*protectedSet).own == own && !c.(*protectedSet).stale() {
+	// What the repository configuration adds protects from changes only
+	// (protectedHitOf passes over it for a request that changes nothing),
+	// so such a request takes a kept set without looking at the files the
+	// configuration was read from.
+	if c, ok := e.protectCache.Load(key); ok && c.(*protectedSet).own == own && (!in.mutates() || !c.(*protectedSet).stale()) {
 		return c.(*protectedSet).all
 	}
 	out := make([]protected, 0, len(list)+len(agentConfig))
