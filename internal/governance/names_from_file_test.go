@@ -15,15 +15,25 @@ import (
 // (list holds ".env", which the policy denies reading). A protected name
 // the line shows is still denied.
 func TestNamesFromFile(t *testing.T) {
+	checkListLines(t, "names_from_file_lines.txt", "cat", "wc", "sort", "du", "tar", "rsync", "xargs", "find", "parallel", "zip", "cpio", "ls")
+}
+
+// checkListLines decides the lines of testdata/cases/file ($ROOT the
+// workspace root) in a workspace holding .env, a.txt, sub/b.txt and list
+// (which holds ".env"), under a policy that asks by default, denies
+// reading .env and allows Read and Bash(program:*) for each program.
+func checkListLines(t *testing.T, file string, programs ...string) {
+	t.Helper()
 	root := tempTree(t, []string{"sub"}, []string{".env", "a.txt", "sub/b.txt"})
 	if err := os.WriteFile(filepath.Join(root, "list"), []byte(".env\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n  allow:\n    - Read\n"+
-		"    - Bash(cat:*)\n    - Bash(wc:*)\n    - Bash(sort:*)\n    - Bash(du:*)\n    - Bash(tar:*)\n    - Bash(rsync:*)\n"+
-		"    - Bash(xargs:*)\n    - Bash(find:*)\n    - Bash(parallel:*)\n    - Bash(zip:*)\n    - Bash(cpio:*)\n    - Bash(ls:*)\n")
-	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	checkLines(t, e, root, lineCases(t, "names_from_file_lines.txt", map[string]string{"$ROOT": root}))
+	rules := "  default: ask\n  deny:\n    - Read(**/.env)\n  allow:\n    - Read\n"
+	for _, p := range programs {
+		rules += "    - Bash(" + p + ":*)\n"
+	}
+	e := NewEngine(testPolicy(t, rules), EngineOptions{Roots: []string{root}})
+	checkLines(t, e, root, lineCases(t, file, map[string]string{"$ROOT": root}))
 }
 
 // FuzzNamesFromFile: whatever the words, namesFromFile does not panic,
