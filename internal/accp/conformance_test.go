@@ -2,15 +2,14 @@ package accp
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/acp-bridge/acp-bridge/internal/golden"
+)
 
 var fixedNow = time.Unix(1714000100, 0)
 
@@ -46,19 +45,7 @@ func TestConformanceValid(t *testing.T) {
 		}
 		js, _ := json.MarshalIndent(fields, "", "  ")
 		got := "canonical: " + f.String() + "\n\n" + Render(f, nil) + "\ndecoded fields:\n" + string(js) + "\n"
-		golden := strings.TrimSuffix(path, ".accp") + ".golden"
-		if *update {
-			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run go test -update)", err)
-		}
-		if got != string(want) {
-			t.Errorf("%s differs from golden:\n--- got\n%s\n--- want\n%s", path, got, want)
-		}
+		golden.Check(t, strings.TrimSuffix(path, ".accp")+".golden", []byte(got))
 	})
 }
 

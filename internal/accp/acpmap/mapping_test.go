@@ -3,7 +3,6 @@ package acpmap
 import (
 	"bufio"
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -11,9 +10,8 @@ import (
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/accp"
+	"github.com/acp-bridge/acp-bridge/internal/golden"
 )
-
-var updateGolden = flag.Bool("update", false, "rewrite golden files")
 
 // TestNamedMappings checks the frames the issue names for particular ACP
 // messages.
@@ -84,24 +82,7 @@ func TestCorpusGolden(t *testing.T) {
 		}
 		out.WriteString(frame + "\n")
 	}
-	if *updateGolden {
-		if err := os.WriteFile("testdata/corpus.accp", out.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile("testdata/corpus.accp")
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if out.String() != string(want) {
-		gl, wl := strings.Split(out.String(), "\n"), strings.Split(string(want), "\n")
-		for i := range min(len(gl), len(wl)) {
-			if gl[i] != wl[i] {
-				t.Fatalf("line %d differs:\ngot  %s\nwant %s", i+1, gl[i], wl[i])
-			}
-		}
-		t.Fatalf("got %d lines, want %d", len(gl), len(wl))
-	}
+	golden.Check(t, "testdata/corpus.accp", out.Bytes())
 }
 
 func TestDecoderDelivery(t *testing.T) {
