@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 
-	acpbridge "github.com/acp-bridge/acp-bridge"
 	"github.com/acp-bridge/acp-bridge/internal/manifest"
 )
 
@@ -40,15 +39,15 @@ func manifestFeature() feature {
 }
 
 // loadBridgeManifest loads the manifest at path, or the embedded ACP.md if
-// path is empty. Problems with a user's manifest are written to stderr, one
-// per line, before the error is returned.
+// path is empty (decoded without the schema: see manifest.Own). Problems
+// with a user's manifest are written to stderr, one per line, before the
+// error is returned.
 func loadBridgeManifest(path string, stderr io.Writer) (*manifest.Manifest, error) {
 	if path == "" {
-		m, err := manifest.Parse("ACP.md", acpbridge.ACPManifest)
+		m, err := manifest.Own()
 		if err != nil {
 			return nil, fmt.Errorf("the bridge's embedded ACP.md is invalid: %v", err)
 		}
-		m.Embedded = true
 		return m, nil
 	}
 	m, err := manifest.Load(path)
