@@ -32,8 +32,16 @@ const operandSeparators = " \t\n\r\v\f'\"`()[]{},;<>|&$=:\\"
 // removers delete or move every operand they name, with what lies beneath.
 // (mv moves its sources; what it moves them into is a copier's
 // destination.)
+// rename (util-linux's and Perl's, under its Debian names too) renames
+// every file operand; its expression or from/to strings are taken for
+// operands too, which hold nothing.
 var removers = map[string]bool{"mv": true, "rm": true, "rmdir": true, "unlink": true, "shred": true,
-	"trash": true, "trash-put": true}
+	"trash": true, "trash-put": true, "rename": true, "prename": true, "file-rename": true, "perl-rename": true}
+
+// gitRemovers are the git subcommands that delete or move the work-tree
+// files their pathspecs name, decided as the program of the same name:
+// "git mv audit old" moves the audit log as "mv audit old" does.
+var gitRemovers = [...]string{"mv", "rm"}
 
 // recursiveModifiers change every file beneath an operand when given
 // -R or --recursive.
@@ -205,6 +213,22 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 		return verdict{}, false
 	}
 	name := filepath.Base(form[0].Text)
+	if name == "git" {
+		var ok bool
+		if form, cwd, ok = gitRemover(form, cwd); !ok {
+			return verdict{}, false
+		}
+		name = form[0].Text
+		if v, ok := gitPathspecReaches(form, cwd, source, list); ok {
+			return v, true
+		}
+	}
+	form, ok := in.globOperands(form, cwd, list)
+	if !ok {
+		return verdict{value: Deny, ref: "self-protection",
+			ruleTx: "deny commands naming protected locations (built-in self-protection)",
+			reason: fmt.Sprintf("running %q: a pattern of it matches more than %d files, too many to check for the bridge's own files", strings.TrimSpace(source), maxOperands)}, true
+	}
 	ops, dest := operands(name, form[1:])
 	acts := removers[name]
 	switch {
@@ -278,6 +302,57 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 				}
 			}
 		}
+	}
+	return verdict{}, false
+}
+
+// gitRemover returns the form of "git [options] mv|rm ..." from its
+// subcommand on, and the directory its pathspecs are relative to (cwd, or
+// where git's -C options lead); ok is false for any other git command.
+// "git rm --cached" leaves the work tree alone.
+func gitRemover(form []shellcmd.Word, cwd string) ([]shellcmd.Word, string, bool) {
+	for _, sub := range gitRemovers {
+		base, at, ok := gitSubcommand(form, sub)
+		if !ok {
+			continue
+		}
+		for _, w := range form[at+1:] {
+			if w.Kind == shellcmd.Static && w.Text == "--cached" {
+				return nil, "", false
+			}
+		}
+		if base != "" {
+			cwd = joinRaw(cwd, base)
+		}
+		return form[at:], cwd, true
+	}
+	return nil, "", false
+}
+
+// gitPathspecReaches denies a git mv or rm whose pathspec git expands
+// itself (a wildcard, which matches across directories, or ":" magic such
+// as ":(icase)" or ":/") while a protected location lies beneath the
+// directory it runs in: which files the pattern picks is git's reading,
+// not the shell's, and the bridge does not compute it.
+func gitPathspecReaches(form []shellcmd.Word, cwd, source string, list []protected) (verdict, bool) {
+	var spec string
+	for _, w := range form[1:] {
+		if w.Kind == shellcmd.Static && !strings.HasPrefix(w.Text, "-") && (strings.ContainsAny(w.Text, "*?[") || strings.HasPrefix(w.Text, ":")) {
+			spec = w.Text
+			break
+		}
+	}
+	if spec == "" {
+		return verdict{}, false
+	}
+	top := []string{cwd}
+	if strings.HasPrefix(spec, ":") {
+		top = []string{"/"} // ":/" names the repository's top, wherever that is
+	}
+	if pr, f, ok := holds(top, list); ok {
+		return verdict{value: Deny, ref: "self-protection",
+			ruleTx: fmt.Sprintf("deny commands that delete, move or change %s (built-in self-protection)", pr.What),
+			reason: fmt.Sprintf("running %q: git %s expands the pathspec %s itself, and %s holds %s (%s), protected from the agent whatever the policy says; name the files instead", strings.TrimSpace(source), form[0].Text, spec, cwd, pr.What, f)}, true
 	}
 	return verdict{}, false
 }

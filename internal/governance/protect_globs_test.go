@@ -1,0 +1,66 @@
+package governance
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestProtectedGlobAndGitOperands checks the lines that delete, move or
+// change a directory holding a protected location through a name the
+// line does not spell out: a shell glob the command's operand is (however
+// many other names it matches), and git's mv and rm, which move and
+// delete what their pathspecs name as mv and rm do.
+func TestProtectedGlobAndGitOperands(t *testing.T) {
+	e, root, _ := protectedWorkspace(t)
+	tree{links: map[string]string{"logs": "audit"}}.make(t, root)
+	// More names before audit than a glob is expanded to.
+	crowd := filepath.Join(root, "crowd")
+	for i := 0; i < 300; i++ {
+		if err := os.MkdirAll(filepath.Join(crowd, fmt.Sprintf("a%03d", i)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(root+"/audit", crowd+"/audit"); err != nil {
+		t.Fatal(err)
+	}
+	var tests []protectedCase
+	for _, c := range []struct {
+		line string
+		want Value
+		what string
+	}{
+		{"mv aud* old", Deny, "the audit log"},
+		{"mv au?it old", Deny, "the audit log"},
+		{"mv [a]udit old", Deny, "the audit log"},
+		{`mv "au"* old`, Deny, "the audit log"},
+		{"find aud* -delete", Deny, "the audit log"},
+		{"chmod -R 777 au*", Deny, "the audit log"},
+		{"rm -r AU*", Deny, "the audit log"}, // case folds as restricting rules do
+		{"mv lo*/audit-log.jsonl old.jsonl", Deny, "the audit log"},
+		{"mv crowd/a* old", Deny, "the audit log"},
+		{"mv */audit-log.jsonl old.jsonl", Deny, "the audit log"},
+		{"git mv audit old", Deny, "the audit log"},
+		{"git -c core.x=y mv -f audit old", Deny, "the audit log"},
+		{"git -C audit rm audit-log.jsonl", Deny, "the audit log"},
+		{"git rm -r audit", Deny, "the audit log"},
+		{"git rm -r 'aud*'", Deny, "expands the pathspec"},
+		{"git rm '*.jsonl'", Deny, "expands the pathspec"},
+		{"git rm ':(icase)AUDIT'", Deny, "expands the pathspec"},
+		{"git mv GOVERN* x", Deny, "the governance policy"},
+		{"rename s/audit/old/ audit", Deny, "the audit log"},
+		{"mv sr* lib", Allow, ""},
+		{"find sr* -delete", Allow, ""},
+		{"rm -r crowd/a00*", Allow, ""},
+		{"ls au*", Allow, ""},
+		{`mv "aud*" old`, Allow, ""},
+		{"git mv src/a.go src/b.go", Allow, ""},
+		{"git -C src rm '*.go'", Allow, ""},
+		{"git rm --cached -r audit", Allow, ""},
+		{"git status", Allow, ""},
+	} {
+		tests = append(tests, protectedCase{name: c.line, req: Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root}, want: c.want, what: c.what})
+	}
+	checkProtected(t, e, root, tests)
+}
