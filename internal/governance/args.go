@@ -175,13 +175,25 @@ func isOptionLetter(b byte) bool {
 // decideArgs decides the files the words of c name, where c runs; ok is
 // false when the command's own decision covers them all.
 func (e *Engine) decideArgs(in *reqInfo, c *shellcmd.Command, advisories *[]string) (verdict, bool) {
+	return e.decideArgsWith(in, c, nil, advisories)
+}
+
+// decideArgsWith is decideArgs with what the engine kept of c, if
+// anything (f is nil otherwise).
+func (e *Engine) decideArgsWith(in *reqInfo, c *shellcmd.Command, f *commandFacts, advisories *[]string) (verdict, bool) {
 	var worst *verdict
 	keep := func(v verdict) {
 		if worst == nil || v.value.Stricter(worst.value) {
 			worst = &v
 		}
 	}
-	for _, a := range commandArgs(c) {
+	var args []argWord
+	if f != nil {
+		args = f.args
+	} else {
+		args = commandArgs(c)
+	}
+	for _, a := range args {
 		if v, ok := e.decideArg(in, a, c.Dir, advisories); ok {
 			keep(v)
 		}
@@ -373,11 +385,10 @@ func namesAbove(roots []string, dir, name string) []string {
 // link included) in a directory that exists: any command that opens it
 // for writing creates it, and which commands do is not in the line.
 func createdIfMissing(p string) bool {
-	if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+	if err := statError(p); !errors.Is(err, fs.ErrNotExist) {
 		return false
 	}
-	_, err := os.Stat(filepath.Dir(p))
-	return err == nil
+	return statError(filepath.Dir(p)) == nil
 }
 
 // createdIfMissingLooked is createdIfMissing(p) for a path whose facts f
@@ -391,11 +402,10 @@ func createdIfMissingLooked(f *pathFacts, p string) bool {
 	case f.last.fi != nil:
 		return false
 	case f.last.missing:
-		if _, err := os.Stat(filepath.Dir(p)); err != nil {
+		if statError(filepath.Dir(p)) != nil {
 			return false
 		}
-		_, err := os.Stat(p)
-		return errors.Is(err, fs.ErrNotExist)
+		return errors.Is(statError(p), fs.ErrNotExist)
 	}
 	return createdIfMissing(p)
 }

@@ -179,26 +179,31 @@ func joinWords(form []shellcmd.Word, base bool) string {
 // false for a transparent command (bash -c 'ls') no rule names: the
 // commands it runs decide.
 func (e *Engine) decideCommand(in *reqInfo, c *shellcmd.Command, advisories *[]string) (v verdict, ok bool) {
-	what := "running " + strconv.Quote(c.Source) // fmt's %q
+	return e.decideCommandWith(in, c, nil, advisories)
+}
+
+// decideCommandWith is decideCommand with what the engine kept of c, if
+// anything (f is nil otherwise).
+func (e *Engine) decideCommandWith(in *reqInfo, c *shellcmd.Command, f *commandFacts, advisories *[]string) (v verdict, ok bool) {
+	var what string
+	if f != nil {
+		what = f.what
+	} else {
+		what = "running " + strconv.Quote(c.Source) // fmt's %q
+	}
 	var best, maybe *rule
 	bestForm := 0
-	for _, r := range e.rulesFor(catCommand) {
+	for i, r := range e.rulesFor(catCommand) {
 		if !r.applies(in, catCommand) || !r.all && r.cmd == nil {
 			continue
 		}
-		level, at := noMatch, 0
-		if r.all {
-			level = doesMatch
+		var m ruleLevel
+		if f != nil {
+			m = f.levels[i]
 		} else {
-			for i, f := range c.Forms {
-				if l := r.cmd.matchForm(f, r.value != Allow); l > level {
-					level, at = l, i
-				}
-				if level == doesMatch {
-					break
-				}
-			}
+			m = matchCommand(r, c)
 		}
+		level, at := m.level, m.at
 		switch {
 		case level == noMatch:
 		case r.advisory:
@@ -235,6 +240,27 @@ func (e *Engine) decideCommand(in *reqInfo, c *shellcmd.Command, advisories *[]s
 			reason: fmt.Sprintf("%s: a word computed at run time could make it match %s (%s)", what, maybe.text, maybe.value)}
 	}
 	return v, true
+}
+
+// matchCommand returns how the command rule r matches c: the best level
+// of its forms, and the first form at that level.
+func matchCommand(r *rule, c *shellcmd.Command) ruleLevel {
+	if r.all {
+		return ruleLevel{level: doesMatch}
+	}
+	if r.cmd == nil {
+		return ruleLevel{}
+	}
+	var m ruleLevel
+	for i, f := range c.Forms {
+		if l := r.cmd.matchForm(f, r.value != Allow); l > m.level {
+			m = ruleLevel{level: l, at: i}
+		}
+		if m.level == doesMatch {
+			break
+		}
+	}
+	return m
 }
 
 // decideLineProblem decides a command line the grammar could not read.

@@ -20,17 +20,31 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 	// a set past that.
 	var seen []string
 	var seenSet map[string]bool
+	kept := in.keptLine()
 	for i, a := range in.commandLines() {
 		for _, p := range a.Problems {
 			consider(e.decideLineProblem(a.Line, p), fmt.Sprintf("reading %q", a.Line), nil)
 		}
-		for _, c := range a.Commands {
-			what, details := "running "+strconv.Quote(c.Source), describeCommand(c) // fmt's %q
-			if i == 1 {
-				what += " (as argv, the way a client that execs it runs it)"
+		for j, c := range a.Commands {
+			// What the engine kept of the command line's own commands
+			// (the first analysis), if it kept it.
+			var f *commandFacts
+			if i == 0 && kept != nil {
+				f = &kept.cmds[j]
+			}
+			var what, key string
+			var details []string
+			if f != nil {
+				// A copy: the details go out in the decision's subjects.
+				what, details, key = f.what, slices.Clone(f.details), f.key
+			} else {
+				what, details = "running "+strconv.Quote(c.Source), describeCommand(c) // fmt's %q
+				if i == 1 {
+					what += " (as argv, the way a client that execs it runs it)"
+				}
+				key = commandKey(what, details, c)
 			}
 			// The readings of one request often agree: report each once.
-			key := what + "\x00" + strings.Join(details, "\x00") + "\x00" + c.Dir.String()
 			if seenSet[key] || seenSet == nil && slices.Contains(seen, key) {
 				continue
 			}
@@ -42,10 +56,10 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 					seenSet[k] = true
 				}
 			}
-			if v, ok := e.decideCommand(in, c, advisories); ok {
+			if v, ok := e.decideCommandWith(in, c, f, advisories); ok {
 				consider(v, what, details)
 			}
-			if v, ok := e.decideArgs(in, c, advisories); ok {
+			if v, ok := e.decideArgsWith(in, c, f, advisories); ok {
 				// After the protected files: when both deny, the
 				// protected file is the reason.
 				w := what

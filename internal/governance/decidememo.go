@@ -23,13 +23,16 @@ type decisionMemo struct {
 	paths    []*pathFacts // starts in pathsBuf
 	pathsBuf [4]*pathFacts
 	// facts holds the facts of the decision's first paths (most
-	// decisions have one or two), so that they come with the decision.
-	facts      [2]pathFacts
+	// decisions have one or two, a command's three or four: its
+	// locations, its directory, the names in its line), so that they come
+	// with the decision.
+	facts      [4]pathFacts
 	nfacts     int // facts in use
 	lowerRoots []string
 	analyses   *analyses // the engine's
 	lines      []*shellcmd.Analysis
 	linesRead  bool
+	kept       *keptLine   // the engine's facts of lines[0], if it kept them
 	protected  []protected // protectedFor's list, once it is known
 	// protectedKept is protectedFor's list for a request that changes
 	// nothing, taken without looking at the repository configuration's
@@ -186,7 +189,23 @@ func (in *reqInfo) commandLines() []*shellcmd.Analysis {
 		return commandLines(in.req)
 	}
 	if !in.memo.linesRead {
-		in.memo.lines, in.memo.linesRead = commandLinesWith(in.req, in.memo.analyses.analyze), true
+		m := in.memo
+		m.lines = commandLinesWith(in.req, func(line string, opts shellcmd.Options) *shellcmd.Analysis {
+			a, k := m.analyses.analyzeKept(line, opts)
+			m.kept = k
+			return a
+		})
+		m.linesRead = true
 	}
 	return in.memo.lines
+}
+
+// keptLine returns what the engine kept of the request's command line
+// (its first analysis, commandLines), nil when it kept nothing.
+func (in *reqInfo) keptLine() *keptLine {
+	if in.memo == nil {
+		return nil
+	}
+	in.commandLines()
+	return in.memo.kept
 }

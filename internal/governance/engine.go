@@ -68,6 +68,7 @@ func NewEngine(p *Policy, opts EngineOptions) *Engine {
 			}
 		}
 	}
+	e.analyses.rules = e.rulesFor(catCommand)
 	e.Protect(opts.Protected...)
 	return e
 }

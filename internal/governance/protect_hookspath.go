@@ -31,6 +31,11 @@ type fileStamp struct {
 
 // same reports whether the file at s.path is still what s saw.
 func (s fileStamp) same() bool {
+	if s.fi == nil {
+		// Still missing, as far as os.Stat tells; asked without
+		// allocating, as most stamps are of files that are not there.
+		return errors.Is(statError(s.path), fs.ErrNotExist)
+	}
 	fi, err := os.Stat(s.path)
 	if err != nil || s.fi == nil {
 		return err != nil && s.fi == nil && errors.Is(err, fs.ErrNotExist)

@@ -73,3 +73,20 @@ var plainWorks = sync.OnceValue(func() bool {
 	unix.Close(fd)
 	return true
 })
+
+// statError returns the error os.Stat(p) would return, as far as
+// errors.Is(err, fs.ErrNotExist) and err == nil tell: nil when p leads to
+// a file, else the errno, read into a buffer that does not escape, so
+// asking whether a name exists allocates no FileInfo or PathError.
+func statError(p string) error {
+	var st syscall.Stat_t
+	for {
+		err := syscall.Stat(p, &st)
+		if err != syscall.EINTR { // os.Stat's ignoringEINTR
+			if err == nil {
+				return nil
+			}
+			return err
+		}
+	}
+}

@@ -5,6 +5,7 @@ package governance
 import (
 	"errors"
 	"io/fs"
+	"os"
 )
 
 // onProcfs reports whether dir is on a procfs mount. Outside Linux the
@@ -18,3 +19,9 @@ func hasLinks(fi fs.FileInfo) bool { return false }
 // lookupPlain looks p up following no symlink in one call; outside Linux
 // there is no such call, and it reports errors.ErrUnsupported.
 func lookupPlain(p string, dir bool) error { return errors.ErrUnsupported }
+
+// statError returns the error os.Stat(p) returns.
+func statError(p string) error {
+	_, err := os.Stat(p)
+	return err
+}
