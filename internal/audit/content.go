@@ -77,15 +77,16 @@ func (l *Log) outputTree(raw ToolOutput) (*sharedTree, error) {
 	if st := l.last.get(raw); st != nil {
 		return st, nil
 	}
-	st, err := l.readOutput(raw)
+	st, err := l.readOutput(raw, false)
 	if err == nil {
 		l.last.put(raw, st)
 	}
 	return st, err
 }
 
-// readOutput is outputTree without the cache.
-func (l *Log) readOutput(raw ToolOutput) (*sharedTree, error) {
+// readOutput is outputTree without the cache; valid says raw is known
+// to be valid JSON (scanValidOutput).
+func (l *Log) readOutput(raw ToolOutput, valid bool) (*sharedTree, error) {
 	if l.opts.Content == ContentFull {
 		tree, err := decodeTree(raw)
 		if err != nil {
@@ -99,7 +100,11 @@ func (l *Log) readOutput(raw ToolOutput) (*sharedTree, error) {
 		}
 		return st, nil
 	}
-	if canon, ok := l.red.scanOutput(raw); ok {
+	scan := l.red.scanOutput
+	if valid {
+		scan = l.red.scanValidOutput
+	}
+	if canon, ok := scan(raw); ok {
 		return scannedTree(canon), nil
 	}
 	st, diffs, err := l.digestTree(raw, MaxDiffBytes)

@@ -35,6 +35,10 @@ type outputScanner struct {
 	// digest says long strings become digest records (a tool's output);
 	// without it every string is redacted and capped (redactor.str).
 	digest bool
+	// valid says the text is known to be valid JSON (scanValidOutput):
+	// a string's end is found without checking its escapes and bytes
+	// again.
+	valid bool
 }
 
 // scanMember is one member of an object being read: its key and where
@@ -48,7 +52,17 @@ type scanMember struct {
 // with its long strings as digest records (see digestTree), or false
 // when raw is one of the cases it leaves to digestTree.
 func (r *redactor) scanOutput(raw []byte) ([]byte, bool) {
-	return r.scan(raw, true)
+	return r.scan(raw, true, false)
+}
+
+// scanValidOutput is scanOutput for raw known to be exactly one valid
+// JSON value (RFC 8259), as a slice of a message the bridge read
+// strictly is: the strings, most of a tool's output, are not checked
+// again, only their ends found (validStringEnd). For valid JSON it
+// returns what scanOutput returns (FuzzScanValidOutput); given text that
+// is not valid, it may accept a string scanOutput would refuse.
+func (r *redactor) scanValidOutput(raw []byte) ([]byte, bool) {
+	return r.scan(raw, true, true)
 }
 
 // scanJSON is scanOutput for JSON that is not a tool's output (a tool
@@ -56,7 +70,7 @@ func (r *redactor) scanOutput(raw []byte) ([]byte, bool) {
 // appendCanonical makes of the redactor's tree of raw, every string
 // redacted and capped, or false where it leaves raw to that path.
 func (r *redactor) scanJSON(raw []byte) ([]byte, bool) {
-	return r.scan(raw, false)
+	return r.scan(raw, false, false)
 }
 
 // scanners keeps outputScanners with their buffers between scans: the
@@ -65,9 +79,9 @@ func (r *redactor) scanJSON(raw []byte) ([]byte, bool) {
 var scanners = sync.Pool{New: func() any { return new(outputScanner) }}
 
 // scan returns the canonical form of the whole of raw, or false.
-func (r *redactor) scan(raw []byte, digest bool) ([]byte, bool) {
+func (r *redactor) scan(raw []byte, digest, valid bool) ([]byte, bool) {
 	s := scanners.Get().(*outputScanner)
-	s.r, s.data, s.i, s.digest = r, raw, 0, digest
+	s.r, s.data, s.i, s.digest, s.valid = r, raw, 0, digest, valid
 	dst, ok := s.value(s.out[:0], 0)
 	s.out = dst
 	var canon []byte
@@ -121,7 +135,7 @@ func (s *outputScanner) value(dst []byte, depth int) ([]byte, bool) {
 			}
 		}
 	case c == '"':
-		end, ok := rawjson.ValidString(s.data, s.i)
+		end, ok := s.stringEnd()
 		if !ok {
 			return dst, false
 		}
@@ -138,6 +152,41 @@ func (s *outputScanner) value(dst []byte, depth int) ([]byte, bool) {
 		return s.number(dst)
 	}
 	return dst, false
+}
+
+// stringEnd returns the end of the string at s.data[s.i] == '"': checked
+// as JSON's grammar says (rawjson.ValidString) unless the text is known
+// to be valid.
+func (s *outputScanner) stringEnd() (int, bool) {
+	if s.valid {
+		return validStringEnd(s.data, s.i)
+	}
+	return rawjson.ValidString(s.data, s.i)
+}
+
+// validStringEnd returns the end of the string at b[i] == '"' in valid
+// JSON: just past the first '"' after it that is not escaped, which in
+// valid JSON is one after an even number of backslashes (a backslash
+// there starts an escape or is one). The bytes are looked for a quote at
+// a time (bytes.IndexByte), not checked. It reports false when no
+// closing quote follows.
+func validStringEnd(b []byte, i int) (int, bool) {
+	j := i + 1
+	for {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return 0, false
+		}
+		j += k
+		n := 0
+		for p := j - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return j + 1, true
+		}
+		j++
+	}
 }
 
 func (s *outputScanner) literal(dst []byte, lit string) ([]byte, bool) {
@@ -192,7 +241,7 @@ func (s *outputScanner) object(dst []byte, depth int) ([]byte, bool) {
 		if s.i >= len(s.data) || s.data[s.i] != '"' {
 			return dst, false
 		}
-		end, ok := rawjson.ValidString(s.data, s.i)
+		end, ok := s.stringEnd()
 		if !ok {
 			return dst, false
 		}

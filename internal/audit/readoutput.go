@@ -38,13 +38,25 @@ func (r *ReadOutput) Len() int { return len(r.st.canon) }
 // nil when raw is empty, and a copy of raw as a ToolOutput when raw cannot
 // be read, so that the event carrying it is refused as it would have
 // been. It is safe for concurrent use.
-func (l *Log) ReadToolOutput(raw []byte) any {
+func (l *Log) ReadToolOutput(raw []byte) any { return l.readToolOutput(raw, false) }
+
+// ReadValidToolOutput is ReadToolOutput for raw known to be exactly one
+// valid JSON value (RFC 8259): a slice of a message the bridge read
+// strictly. Its strings, most of a tool's output, are not checked again,
+// only their ends found; for valid JSON it returns the reading
+// ReadToolOutput returns (FuzzReadValidToolOutput). Given bytes that are
+// not valid JSON, it may return a reading where ReadToolOutput returns a
+// copy to be refused. It is safe for concurrent use.
+func (l *Log) ReadValidToolOutput(raw []byte) any { return l.readToolOutput(raw, true) }
+
+// readToolOutput is ReadToolOutput, or ReadValidToolOutput when valid.
+func (l *Log) readToolOutput(raw []byte, valid bool) any {
 	if len(raw) == 0 {
 		return nil
 	}
 	// Not outputTree: keeping the bytes for the next record is a copy
 	// of them, which the callers share a *ReadOutput instead.
-	st, err := l.readOutput(raw)
+	st, err := l.readOutput(raw, valid)
 	if err != nil || st.canon == nil {
 		return ToolOutput(bytes.Clone(raw))
 	}

@@ -7,9 +7,11 @@ import "testing"
 // log: "copy" copies the output's bytes out of the message (a ToolOutput)
 // and appends the records, which read it; "read" reads it while the
 // message is there (ReadToolOutput) and appends the records, which take
-// that reading. The records are the same (FuzzReadToolOutput).
+// that reading; "valid" is "read" for an output known to be valid JSON
+// (ReadValidToolOutput), as governance's are. The records are the same
+// (FuzzReadToolOutput, FuzzReadValidToolOutput).
 func BenchmarkSoakCallOutput(b *testing.B) {
-	for _, how := range []string{"copy", "read"} {
+	for _, how := range []string{"copy", "read", "valid"} {
 		for _, mix := range []string{"prose", "runs"} {
 			b.Run(how+"/"+mix, func(b *testing.B) {
 				r := newSoakRand()
@@ -20,10 +22,13 @@ func BenchmarkSoakCallOutput(b *testing.B) {
 				appendRounds(b, func(l *Log, i int) []Event {
 					raw := outputs[i%len(outputs)]
 					var out any
-					if how == "copy" {
+					switch how {
+					case "copy":
 						out = ToolOutput(append([]byte(nil), raw...))
-					} else {
+					case "read":
 						out = l.ReadToolOutput(raw)
+					default:
+						out = l.ReadValidToolOutput(raw)
 					}
 					return soakCallRecords(out, i%2 == 1)
 				})

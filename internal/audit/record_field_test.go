@@ -23,7 +23,7 @@ func FuzzSharedOutputField(f *testing.F) {
 			opts.Content = ContentFull
 		}
 		l := fieldLog(opts)
-		st, err := l.readOutput(ToolOutput(raw))
+		st, err := l.readOutput(ToolOutput(raw), false)
 		if err != nil {
 			return
 		}

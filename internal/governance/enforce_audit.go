@@ -72,24 +72,26 @@ func auditDenied(err error) Decision {
 }
 
 // outputReader is a Recorder that reads a tool's output while the
-// message holding it is still there (audit.Log.ReadToolOutput), so that
-// a record need not keep a copy of it.
+// message holding it is still there (audit.Log.ReadValidToolOutput), so
+// that a record need not keep a copy of it.
 type outputReader interface {
-	ReadToolOutput(raw []byte) any
+	ReadValidToolOutput(raw []byte) any
 }
 
 // toolOutput marks a tool call's content or rawOutput as a tool's output,
-// which the log stores as its --audit-content says; nil when absent. It
-// is the recorder's reading of raw where the recorder reads outputs
-// (audit.ReadOutput), else a copy of raw (audit.ToolOutput): either way
-// nothing of raw, which is a slice of the block the message was read
-// into.
+// which the log stores as its --audit-content says; nil when absent. raw
+// is a member of a message read strictly (strictlyRead), so it is valid
+// JSON and the recorder does not check its strings again
+// (audit.Log.ReadValidToolOutput). It is the recorder's reading of raw
+// where the recorder reads outputs (audit.ReadOutput), else a copy of raw
+// (audit.ToolOutput): either way nothing of raw, which is a slice of the
+// block the message was read into.
 func (x *Enforcer) toolOutput(raw json.RawMessage) any {
 	if len(raw) == 0 {
 		return nil
 	}
 	if r, ok := x.rec.(outputReader); ok {
-		return r.ReadToolOutput(raw)
+		return r.ReadValidToolOutput(raw)
 	}
 	return audit.ToolOutput(append(json.RawMessage(nil), raw...))
 }

@@ -239,18 +239,18 @@ func (q *QueuedRecorder) AppendSync(ev audit.Event) error {
 	return <-res
 }
 
-// ReadToolOutput reads a tool's output as the underlying recorder stores
-// it, where that recorder reads outputs (audit.Log.ReadToolOutput); else
-// it returns a copy of raw as an audit.ToolOutput (nil when raw is
-// empty). It reads on the caller's goroutine: raw is usually a slice of
-// a buffer reused once the caller returns, and a reading holds much less
-// than a copy of raw does.
-func (q *QueuedRecorder) ReadToolOutput(raw []byte) any {
+// ReadValidToolOutput reads a tool's output, valid JSON, as the
+// underlying recorder stores it, where that recorder reads outputs
+// (audit.Log.ReadValidToolOutput); else it returns a copy of raw as an
+// audit.ToolOutput (nil when raw is empty). It reads on the caller's
+// goroutine: raw is usually a slice of a buffer reused once the caller
+// returns, and a reading holds much less than a copy of raw does.
+func (q *QueuedRecorder) ReadValidToolOutput(raw []byte) any {
 	if len(raw) == 0 {
 		return nil
 	}
 	if r, ok := q.r.(outputReader); ok {
-		return r.ReadToolOutput(raw)
+		return r.ReadValidToolOutput(raw)
 	}
 	return audit.ToolOutput(append([]byte(nil), raw...))
 }

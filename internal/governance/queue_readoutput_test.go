@@ -20,7 +20,7 @@ func (c copyingRecorder) Healthy() error                  { return c.r.Healthy()
 
 // TestReadOutputRecords: the records of tool calls whose output the
 // Enforcer has the log read while the message is there (through the
-// queue, audit.Log.ReadToolOutput) hold what the records of the same
+// queue, audit.Log.ReadValidToolOutput) hold what the records of the same
 // calls hold when it hands the log copies of the bytes, in both content
 // modes: completed and failed calls, long and short outputs, rawOutput
 // and content.
