@@ -1,10 +1,12 @@
 package acpparams
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
 )
 
 // BenchmarkUpdateOf measures UpdateOf's first reading of a session/update
@@ -23,15 +25,40 @@ func BenchmarkUpdateOf(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(bc.name, func(b *testing.B) {
-			b.SetBytes(int64(len(parsed.Params)))
-			b.ReportAllocs()
-			for b.Loop() {
-				m := *parsed
-				if _, err := UpdateOf(&m, m.Params); err != nil {
-					b.Fatal(err)
+		// As the features meet it: checked strictly by a Bridge, which
+		// recorded where its long strings are (Message.KnownStrings).
+		checked := checkedByBridge(b, string(parsed.Raw))
+		for _, v := range []struct {
+			name string
+			m    *acpwire.Message
+		}{{bc.name, parsed}, {bc.name + "_checked", checked}} {
+			b.Run(v.name, func(b *testing.B) {
+				b.SetBytes(int64(len(v.m.Params)))
+				b.ReportAllocs()
+				for b.Loop() {
+					m := *v.m
+					if _, err := UpdateOf(&m, m.Params); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
+}
+
+// checkedByBridge returns line as the middleware of a Bridge receives it
+// from the agent, unread by any feature.
+func checkedByBridge(b *testing.B, line string) *acpwire.Message {
+	seen := make(chan *acpwire.Message, 1)
+	br := acpwire.New(acpwire.Options{})
+	br.Use(acpwire.Middleware(func(next acpwire.Handler) acpwire.Handler {
+		return acpwire.HandlerFunc(func(ctx context.Context, m *acpwire.Message) error {
+			seen <- m
+			return next.Handle(ctx, m)
+		})
+	}))
+	h := acpwiretest.Start(b, br)
+	h.FromAgent(line)
+	h.ClientGets()
+	return <-seen
 }

@@ -53,14 +53,14 @@ func (r *reader) item(at int, c *ContentItem) (int, error) {
 	b := r.b
 	if b[at] != '{' {
 		r.setContentBad("a content item is not an object")
-		return rawjson.SkipValue(b, at)
+		return r.known.SkipValue(b, at)
 	}
 	var typ, path, tid []byte
 	end, err := r.object(at, itemNames, nContent, func(_ names, at int) (int, error) {
 		if b[at] == '{' {
 			return r.block(at, &c.Text)
 		}
-		return rawjson.SkipValue(b, at)
+		return r.known.SkipValue(b, at)
 	}, func(bit names, v []byte) {
 		switch bit {
 		case nType:

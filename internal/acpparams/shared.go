@@ -47,15 +47,31 @@ func UpdateOf(m Memoizer, params []byte) (Update, error) {
 func SharedUpdateOf(m Memoizer, params []byte) (*Update, error) {
 	r := m.Memo(updateKey{}, func() any {
 		r := &updateRead{params: params}
-		r.err = readUpdateInto(params, &r.u)
+		r.err = readUpdateKnown(params, &r.u, knownOf(m))
 		return r
 	}).(*updateRead)
 	if !sameSlice(r.params, params) {
 		u := new(Update)
-		err := readUpdateInto(params, u)
+		err := readUpdateKnown(params, u, knownOf(m))
 		return u, err
 	}
 	return &r.u, r.err
+}
+
+// StringKnower is a message that knows where its long string literals
+// are: an *acpwire.Message (see its KnownStrings). The reader steps over
+// those without reading them again; a record that does not describe the
+// bytes read is never used (rawjson.KnownStrings.End).
+type StringKnower interface {
+	KnownStrings() *rawjson.KnownStrings
+}
+
+// knownOf returns m's record of its long string literals, or nil.
+func knownOf(m Memoizer) *rawjson.KnownStrings {
+	if k, ok := m.(StringKnower); ok {
+		return k.KnownStrings()
+	}
+	return nil
 }
 
 // ChunkLiner is a message that knows the parts of the text chunk it holds

@@ -124,7 +124,13 @@ func ReadUpdate(params []byte) (Update, error) {
 // readUpdateInto is ReadUpdate reading into *u, which must be the zero
 // Update; on failure it leaves *u the zero Update.
 func readUpdateInto(params []byte, u *Update) error {
-	r := reader{b: params}
+	return readUpdateKnown(params, u, nil)
+}
+
+// readUpdateKnown is readUpdateInto stepping over the string literals
+// known records without reading them.
+func readUpdateKnown(params []byte, u *Update, known *rawjson.KnownStrings) error {
+	r := reader{b: params, known: known}
 	if err := r.top(u); err != nil {
 		*u = Update{}
 		return err
@@ -156,6 +162,9 @@ func ReadToolCall(obj []byte) (ToolCall, error) {
 // reader reads one message's params.
 type reader struct {
 	b []byte
+	// known are the long string literals of b's message, stepped over
+	// without reading them; nil when none are known.
+	known *rawjson.KnownStrings
 	// bad is the first member of the wrong type; contentBad the first
 	// problem with content, which only a tool call's content has.
 	bad, contentBad string
@@ -241,7 +250,7 @@ func (r *reader) object(at int, want, descend names, read func(bit names, at int
 	return rawjson.ReadObject(b, at, func(name []byte, at int) (int, error) {
 		bit := nameBit(rawjson.Key(name)) & want
 		if bit == 0 {
-			return rawjson.SkipValue(b, at)
+			return r.known.SkipValue(b, at)
 		}
 		if seen&bit != 0 {
 			return 0, fmt.Errorf("%w: %s", ErrRepeated, name)
@@ -250,7 +259,7 @@ func (r *reader) object(at int, want, descend names, read func(bit names, at int
 		if bit&descend != 0 {
 			return read(bit, at)
 		}
-		end, err := rawjson.SkipValue(b, at)
+		end, err := r.known.SkipValue(b, at)
 		if err == nil {
 			leaf(bit, b[at:end])
 		}
@@ -289,7 +298,7 @@ func (r *reader) word(name string, v []byte) (string, bool) {
 
 // skip returns the value at b[at] and the offset past it.
 func (r *reader) skip(at int) ([]byte, int, error) {
-	end, err := rawjson.SkipValue(r.b, at)
+	end, err := r.known.SkipValue(r.b, at)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -307,7 +316,7 @@ func (r *reader) top(u *Update) error {
 	_, err := r.object(at, nSessionID|nUpdate, nUpdate, func(_ names, at int) (int, error) {
 		if b[at] != '{' {
 			// Read on, so that a second update is still told.
-			return rawjson.SkipValue(b, at)
+			return r.known.SkipValue(b, at)
 		}
 		sawUpdate = true
 		end, err := r.toolCall(at, &u.ToolCall, &u.SessionUpdate)

@@ -122,6 +122,9 @@ type Message struct {
 	// memo is a reading of the message's bytes kept for the features that
 	// read them the same way (see Memo).
 	memo *memo
+	// known is where the strict check found the message's long string
+	// literals (see KnownStrings); it holds with strict.
+	known *rawjson.KnownStrings
 	// parsedAt and parsedLen say where the line the message was parsed
 	// from lies: chunk, chunkLine and strict describe it, and hold only
 	// while Raw is still it (intact). An address, not a slice, so that a
@@ -435,6 +438,18 @@ var commonMethods = []string{"session/update", "session/request_permission", "se
 // replacement built with WithRaw or Patch, for a message no Bridge
 // received, and for one whose Raw or Params a middleware set to other bytes.
 func (m *Message) CheckedStrictly() bool { return m.strict && m.intact() }
+
+// KnownStrings returns where the long string literals of m's bytes are,
+// as its strict check found them (see rawjson.KnownStrings), so that a
+// feature reading m steps over them instead of walking them again; nil
+// when m is not CheckedStrictly or has no such literal. The record answers
+// only for slices of m.Raw itself.
+func (m *Message) KnownStrings() *rawjson.KnownStrings {
+	if !m.CheckedStrictly() {
+		return nil
+	}
+	return m.known
+}
 
 // TextChunk reports whether m is a session/update notification streaming
 // text (agent_message_chunk, agent_thought_chunk, user_message_chunk) under

@@ -153,10 +153,11 @@ func (b *Bridge) refusalReason(m *Message, d *strictDecoder) string {
 		return ""
 	}
 	// m was parsed: its bytes are valid JSON (see checkParsed).
-	if err := d.checkParsed(m.Raw); err != nil {
+	known, err := d.checkParsedKnown(m.Raw)
+	if err != nil {
 		return fmt.Sprintf("%s is not strict JSON: %v", describe(m), err)
 	}
-	m.strict = true
+	m.strict, m.known = true, known
 	return ""
 }
 

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -155,6 +156,8 @@ type strictDecoder struct {
 	name []byte
 	// names are the member names of the message fastAccept reads.
 	names []foldedName
+	// known records the long string literals fastAcceptParsed passes.
+	known rawjson.KnownRecorder
 }
 
 // check returns why raw must be refused, or nil: it is not exactly one

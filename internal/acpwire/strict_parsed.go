@@ -23,10 +23,19 @@ import (
 
 // checkParsed is check for raw that parse accepted.
 func (d *strictDecoder) checkParsed(raw []byte) error {
+	_, err := d.checkParsedKnown(raw)
+	return err
+}
+
+// checkParsedKnown is checkParsed that also returns, when the fast reading
+// accepted raw, what it recorded of raw's long string literals (see
+// rawjson.KnownStrings), or nil.
+func (d *strictDecoder) checkParsedKnown(raw []byte) (*rawjson.KnownStrings, error) {
 	if d.fastAcceptParsed(raw) {
-		return nil
+		return d.known.Known(), nil
 	}
-	return d.decode(raw)
+	d.known.Reset(nil)
+	return nil, d.decode(raw)
 }
 
 // errNotSure stops the structure walk of fastAcceptParsed.
@@ -39,6 +48,7 @@ func (d *strictDecoder) fastAcceptParsed(raw []byte) bool {
 		return false
 	}
 	d.folds, d.names = d.folds[:0], d.names[:0]
+	d.known.Reset(raw)
 	w := nameWalk{d: d, b: raw}
 	end, err := w.value(skipJSONSpace(raw, 0), 0)
 	return err == nil && skipJSONSpace(raw, end) == len(raw)
@@ -46,6 +56,10 @@ func (d *strictDecoder) fastAcceptParsed(raw []byte) bool {
 
 // nameWalk reads the structure of a valid JSON value, noting the names of
 // each object in its strictDecoder and checking them once the object ends.
+// It steps over the values that are not objects or arrays with the
+// decoder's KnownRecorder, so that the long string literals it passes are
+// recorded for the readers that come after (Message.KnownStrings): raw
+// was validated by parse, so each is a valid JSON string.
 type nameWalk struct {
 	d *strictDecoder
 	b []byte
@@ -59,7 +73,7 @@ type nameWalk struct {
 func (w *nameWalk) value(i, depth int) (int, error) {
 	b := w.b
 	if i >= len(b) || (b[i] != '{' && b[i] != '[') {
-		return rawjson.SkipValue(b, i)
+		return w.d.known.SkipValue(i)
 	}
 	if depth >= fastMaxOpen {
 		return 0, errNotSure

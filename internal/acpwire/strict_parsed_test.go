@@ -3,6 +3,8 @@ package acpwire
 import (
 	"strings"
 	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
 // parsedSeeds are messages parse accepts that the strict check must tell
@@ -84,6 +86,26 @@ func FuzzCheckParsed(f *testing.F) {
 		// The decoder is reused: a second check of the same bytes agrees.
 		if again := parsed.checkParsed(raw); (again == nil) != (want == nil) {
 			t.Fatalf("first: %v; again: %v", want, again)
+		}
+		// What an accepting check records of the strings it passed (every
+		// one, here) is what reading them finds: the end ValidString finds,
+		// each found valid. A refused message records nothing.
+		parsed.known.Min = 2
+		known, err := parsed.checkParsedKnown(raw)
+		if err != nil {
+			if known != nil {
+				t.Fatalf("%q refused (%v), with strings recorded", raw, err)
+			}
+			return
+		}
+		for i := range raw {
+			end, ok := known.End(raw, i)
+			if !ok {
+				continue
+			}
+			if want, valid := rawjson.ValidString(raw, i); !valid || want != end {
+				t.Fatalf("%q at %d: recorded end %d; ValidString %d, %v", raw, i, end, want, valid)
+			}
 		}
 	})
 }

@@ -1,0 +1,82 @@
+package acpparams
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+)
+
+// knownOfAll walks the whole of b as the wire's strict check does and
+// returns its record of every string literal of two bytes or more.
+func knownOfAll(b []byte) (*rawjson.KnownStrings, bool) {
+	rec := rawjson.KnownRecorder{Min: 2}
+	rec.Reset(b)
+	var walk func(i int) (int, error)
+	walk = func(i int) (int, error) {
+		i = skipSpace(b, i)
+		switch {
+		case i < len(b) && b[i] == '{':
+			return rawjson.ReadObject(b, i, func(_ []byte, at int) (int, error) { return walk(at) })
+		case i < len(b) && b[i] == '[':
+			return rawjson.ReadArray(b, i, walk)
+		}
+		return rec.SkipValue(i)
+	}
+	_, err := walk(0)
+	return rec.Known(), err == nil
+}
+
+// FuzzReadUpdateKnown: reading valid params stepping over the literals a
+// record of them holds reads exactly what reading every byte reads,
+// errors included.
+func FuzzReadUpdateKnown(f *testing.F) {
+	for _, s := range sharedSeeds {
+		f.Add(s)
+	}
+	f.Add(`{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","content":[{"type":"content","content":{"type":"text","text":"` + strings.Repeat(`a\"b\n`, 80) + `"}},"x",{"type":"diff","path":"/w/a","oldText":"o","newText":"n"}],"rawOutput":"r"}}`)
+	f.Fuzz(func(t *testing.T, params string) {
+		b := []byte(params)
+		if !rawjson.Valid(b) {
+			return // the bridge reads only what it parsed
+		}
+		known, ok := knownOfAll(b)
+		if !ok {
+			t.Fatalf("walking valid %q failed", params)
+		}
+		var want, got Update
+		wantErr := readUpdateInto(b, &want)
+		gotErr := readUpdateKnown(b, &got, known)
+		if !reflect.DeepEqual(got, want) || (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+			t.Fatalf("%s:\nwith the record %+v, %v\nreading it all %+v, %v", params, got, gotErr, want, wantErr)
+		}
+	})
+}
+
+// TestUpdateOfKnownOnTheWire: on a tool_call_update the bridge checked
+// strictly, whose output the check recorded, UpdateOf reads what
+// ReadUpdate reads.
+func TestUpdateOfKnownOnTheWire(t *testing.T) {
+	out := strings.Repeat(`the build failed on line 12.\n\"x\"\\`, 30)
+	line := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed","content":[{"type":"content","content":{"type":"text","text":"` + out + `"}}],"rawOutput":{"stdout":"` + out + `"}}}}`
+	seen := make(chan *acpwire.Message, 1)
+	b := acpwire.New(acpwire.Options{})
+	b.Use(acpwire.Middleware(func(next acpwire.Handler) acpwire.Handler {
+		return acpwire.HandlerFunc(func(ctx context.Context, m *acpwire.Message) error {
+			seen <- m // Use keeps the bytes: the message may be read later
+			return next.Handle(ctx, m)
+		})
+	}))
+	h := acpwiretest.Start(t, b)
+	h.FromAgent(line)
+	h.ClientGets()
+	m := <-seen
+	if m.KnownStrings() == nil {
+		t.Fatal("the message carried no record of its output: the record was not read")
+	}
+	sameRead(t, m)
+}

@@ -1,0 +1,123 @@
+package rawjson
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// recordAll walks the whole document b as acpwire's strict check does
+// (ReadObject, ReadArray, and the recorder for every other value) and
+// returns what the recorder kept of its literals of min bytes or more.
+func recordAll(t testing.TB, b []byte, min int) *KnownStrings {
+	t.Helper()
+	rec := KnownRecorder{Min: min}
+	rec.Reset(b)
+	var walk func(i int) (int, error)
+	walk = func(i int) (int, error) {
+		i = skipSpace(b, i)
+		switch {
+		case i < len(b) && b[i] == '{':
+			return ReadObject(b, i, func(_ []byte, at int) (int, error) { return walk(at) })
+		case i < len(b) && b[i] == '[':
+			return ReadArray(b, i, walk)
+		}
+		return rec.SkipValue(i)
+	}
+	if _, err := walk(0); err != nil {
+		t.Fatalf("walking %q: %v", b, err)
+	}
+	return rec.Known()
+}
+
+func TestKnownStrings(t *testing.T) {
+	long := `"` + strings.Repeat(`ab\"c\\d\n`, 40) + `"`
+	doc := []byte(`{"a":1,"text":` + long + `,"b":[` + long + `,"short"]}`)
+	known := recordAll(t, doc, 0)
+	first := bytes.Index(doc, []byte(long))
+	second := bytes.LastIndex(doc, []byte(long))
+	params := doc[6:] // a sub-slice, as a message's params are of its bytes
+	for _, tc := range []struct {
+		name string
+		b    []byte
+		i    int
+		want int // -1: not answered
+	}{
+		{"the document at its first literal", doc, first, first + len(long)},
+		{"the document at its second literal", doc, second, second + len(long)},
+		{"a sub-slice at a literal", params, first - 6, first - 6 + len(long)},
+		{"a short literal", doc, bytes.Index(doc, []byte(`"short"`)), -1},
+		{"inside a literal", doc, first + 4, -1},
+		{"a copy of the document", bytes.Clone(doc), first, -1},
+		{"a slice that ends inside the literal", doc[:first+10], first, -1},
+		{"a slice of the same memory with another capacity", doc[6:len(doc):len(doc)], first - 6, -1},
+		{"a slice starting at the literal", doc[first:], 0, len(long)},
+		{"past the end", doc, len(doc), -1},
+		{"before the start", doc, -1, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			end, ok := known.End(tc.b, tc.i)
+			if want := tc.want >= 0; ok != want || ok && end != tc.want {
+				t.Fatalf("End = %d, %v; want %d, %v", end, ok, tc.want, want)
+			}
+		})
+	}
+	if end, ok := (*KnownStrings)(nil).End(doc, first); ok {
+		t.Fatalf("nil record answered %d", end)
+	}
+	if got := recordAll(t, []byte(`{"a":"short","b":[1,2]}`), 0); got != nil {
+		t.Fatalf("a document without a long literal recorded %v", got.spans)
+	}
+}
+
+// FuzzKnownStrings: wherever a record made by walking a valid document
+// answers, for the document or any slice of it, its answer is what
+// SkipValue and ValidString find reading the bytes.
+func FuzzKnownStrings(f *testing.F) {
+	for _, s := range []string{
+		`{"a":"xy","b":["p\"q\\","r"],"c":{"d":"\u00e9\n"}}`,
+		`"just a string"`,
+		`[1,"two",{"three":"3"}, "four\\"]`,
+		`{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","content":[{"type":"content","content":{"type":"text","text":"line\nline\n"}}]}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		if !Valid(doc) {
+			return
+		}
+		known := recordAll(t, doc, 2)
+		for x := 0; x <= len(doc) && x < 8; x++ {
+			b := doc[x:]
+			for i := range b {
+				end, ok := known.End(b, i)
+				if !ok {
+					continue
+				}
+				if want, err := SkipValue(b, i); err != nil || want != end {
+					t.Fatalf("%q[%d:] at %d: recorded end %d; SkipValue %d, %v", doc, x, i, end, want, err)
+				}
+				if want, valid := ValidString(b, i); !valid || want != end {
+					t.Fatalf("%q[%d:] at %d: recorded end %d; ValidString %d, %v", doc, x, i, end, want, valid)
+				}
+				if got, err := known.SkipValue(b, i); err != nil || got != end {
+					t.Fatalf("KnownStrings.SkipValue %d, %v; want %d", got, err, end)
+				}
+			}
+		}
+		// Each span recorded is a whole literal.
+		for _, s := range known.spansOrNil() {
+			if doc[s.start] != '"' || doc[s.end-1] != '"' {
+				t.Fatalf("%q: span %v is not a literal", doc, s)
+			}
+		}
+	})
+}
+
+// spansOrNil returns k's spans, nil for a nil k.
+func (k *KnownStrings) spansOrNil() []span {
+	if k == nil {
+		return nil
+	}
+	return k.spans
+}
