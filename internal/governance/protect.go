@@ -39,6 +39,10 @@ type protected struct {
 	rel   string   // for agentConfig: the path below the workspace root
 	lrel  string   // rel in lower case
 	elem  bool     // for agentConfig: matched as path elements only, never in a command's text
+	// tail says every form in lower ends with "/"+lrel (lrel set, with no
+	// trailing "/"): a path beneath one, or holding lrel below its root
+	// (nestedConfig), has an element starting with lrel[0].
+	tail bool
 }
 
 // agentConfig are the files in a workspace that decide how the next run
@@ -156,6 +160,7 @@ func (e *Engine) protectedForRoots(in *reqInfo, own *[]protected, list []protect
 			pr.forms = append(pr.forms, r+"/"+c.rel)
 		}
 		pr.lower = lowerAll(pr.forms)
+		pr.tail = configTail(pr.lower, pr.lrel)
 		out = append(out, pr)
 	}
 	set := &protectedSet{own: own}
@@ -328,34 +333,72 @@ type protectedHit struct {
 func protectedHitOf(list []protected, facts *pathFacts, mutates, removes bool) protectedHit {
 	forms, lforms := facts.forms, facts.lowerForms()
 	linked := facts.links() // files with more than one name
-	// Whether a form has an element starting with a dot: most agent
-	// configuration does (nestedConfig), and most paths have none.
-	var dotBuf [4]bool
-	dotted := bufSlice(dotBuf[:], len(lforms))
+	// The bytes the elements of each form start with: agent configuration
+	// (a tail location) is reached only by a path with an element starting
+	// as its rel does, most of it with a dot, which most paths have none
+	// of.
+	var startsBuf [2]byteSet
+	starts := bufSlice(startsBuf[:], len(lforms))
 	for i, lf := range lforms {
-		dotted[i] = strings.Contains(lf, "/.")
+		starts[i] = elementStarts(lf)
 	}
-	for _, pr := range list {
+	for k := range list {
+		pr := &list[k]
 		if !mutates && !pr.Read {
 			continue
 		}
 		for i, f := range forms {
+			lf := lforms[i]
 			hit := false
+			// Neither beneath pr nor a nested copy of it (see tail).
+			far := pr.tail && !starts[i].has(pr.lrel[0])
 			for _, pf := range pr.lower {
-				if beneath(pf, lforms[i]) || pr.Rotated && rotatedSiblingLower(pf, lforms[i]) || removes && beneath(lforms[i], pf) ||
-					pr.lrel != "" && (dotted[i] || pr.lrel[0] != '.') && nestedConfig(pf, pr.lrel, lforms[i]) {
+				if !far && (beneath(pf, lf) || pr.lrel != "" && (starts[i].has('.') || pr.lrel[0] != '.') && nestedConfig(pf, pr.lrel, lf)) ||
+					pr.Rotated && rotatedSiblingLower(pf, lf) || removes && beneath(lf, pf) {
 					hit = true
 				}
 			}
-			if !hit && linked[i] != nil && sameFile(linked[i], pr) {
+			if !hit && linked[i] != nil && sameFile(linked[i], *pr) {
 				hit = true
 			}
 			if hit {
-				return protectedHit{pr: pr, form: f, ok: true}
+				return protectedHit{pr: *pr, form: f, ok: true}
 			}
 		}
 	}
 	return protectedHit{}
+}
+
+// configTail reports whether every one of lower ends with "/"+lrel, a
+// relative path with no trailing "/" (protected.tail).
+func configTail(lower []string, lrel string) bool {
+	if lrel == "" || strings.HasPrefix(lrel, "/") || strings.HasSuffix(lrel, "/") {
+		return false
+	}
+	for _, pf := range lower {
+		if !strings.HasSuffix(pf, "/"+lrel) {
+			return false
+		}
+	}
+	return true
+}
+
+// byteSet is a set of bytes.
+type byteSet [4]uint64
+
+func (s *byteSet) add(b byte)     { s[b>>6] |= 1 << (b & 63) }
+func (s byteSet) has(b byte) bool { return s[b>>6]&(1<<(b&63)) != 0 }
+
+// elementStarts returns the first bytes of the elements of the absolute
+// path p: the bytes that follow a "/".
+func elementStarts(p string) byteSet {
+	var s byteSet
+	for i := 0; i+1 < len(p); i++ {
+		if p[i] == '/' {
+			s.add(p[i+1])
+		}
+	}
+	return s
 }
 
 // nestedConfig reports whether f is the agent configuration lrel, or

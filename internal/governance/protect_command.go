@@ -28,14 +28,21 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 	line := in.req.Command + " " + strings.Join(in.req.Argv, " ")
 	cwd := filepath.Clean(in.req.Cwd)
 	lines := in.commandLines()
-	cwdForms, _ := in.pathForms(cwd)
-	lcwd := lowerAll(cwdForms)
+	lcwd := in.facts(cwd).lowerForms()
+	var startsBuf [2]byteSet
+	starts := bufSlice(startsBuf[:], len(lcwd))
+	for i, c := range lcwd {
+		starts[i] = elementStarts(c)
+	}
 	t := e.lineTextOf(in, list, line, lines, cwd)
 	k := 0
-	for _, pr := range list {
+	for i := range list {
+		pr := &list[i]
 		for j, pf := range pr.forms {
-			for _, c := range lcwd {
-				if beneath(pr.lower[j], c) {
+			for ci, c := range lcwd {
+				// Not beneath pr when far (see protected.tail).
+				far := pr.tail && !starts[ci].has(pr.lrel[0])
+				if !far && beneath(pr.lower[j], c) {
 					return verdict{value: Deny, ref: "self-protection",
 						ruleTx: fmt.Sprintf("deny commands run inside %s (built-in self-protection)", pr.What),
 						reason: fmt.Sprintf("running %q in %s: the directory is %s, which is protected from the agent, whatever the policy says", strings.TrimSpace(line), cwd, pr.What)}, true

@@ -192,14 +192,18 @@ func linkedProtected(in *reqInfo, n string, list []protected) (protected, string
 		}
 		lres = strings.ToLower(res)
 	}
-	for _, pr := range list {
+	starts := elementStarts(lres)
+	for k := range list {
+		pr := &list[k]
+		// Not beneath pr (see protected.tail).
+		far := pr.tail && !starts.has(pr.lrel[0])
 		for _, pf := range pr.lower {
-			if beneath(pf, lres) || pr.Rotated && rotatedSiblingLower(pf, lres) {
-				return pr, res, true
+			if !far && beneath(pf, lres) || pr.Rotated && rotatedSiblingLower(pf, lres) {
+				return *pr, res, true
 			}
 		}
-		if linked != nil && sameFile(linked, pr) {
-			return pr, res, true
+		if linked != nil && sameFile(linked, *pr) {
+			return *pr, res, true
 		}
 	}
 	return protected{}, "", false
