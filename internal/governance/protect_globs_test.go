@@ -64,3 +64,36 @@ func TestProtectedGlobAndGitOperands(t *testing.T) {
 	}
 	checkProtected(t, e, root, tests)
 }
+
+// TestProtectedOtherProgramNames checks that self-protection knows the
+// programs it checks under their other names (GNU tools as Homebrew
+// installs them, toybox, bfs) and fd, which runs a command on every file
+// beneath what it searches as find -exec does.
+func TestProtectedOtherProgramNames(t *testing.T) {
+	e, root, _ := protectedWorkspace(t)
+	var tests []protectedCase
+	for _, c := range []struct {
+		line string
+		want Value
+		what string
+	}{
+		{"gmv audit old", Deny, "the audit log"},
+		{"grm -r audit", Deny, "the audit log"},
+		{"gfind audit -delete", Deny, "the audit log"},
+		{"gchmod -R 777 audit", Deny, "the audit log"},
+		{"gmv au* old", Deny, "the audit log"},
+		{"toybox mv audit old", Deny, "the audit log"},
+		{"bfs audit -delete", Deny, "the audit log"},
+		{"fd . audit -x rm", Deny, "the audit log"},
+		{"fd -x rm", Deny, "protected from the agent"},
+		{"fd -Hx rm", Deny, "protected from the agent"},
+		{"fd -e jsonl --search-path audit -X rm", Deny, "the audit log"},
+		{"fdfind -e jsonl . audit --exec-batch rm", Deny, "the audit log"},
+		{"gmv src/a.go src/b.go", Allow, ""},
+		{"fd -e go . src -x gofmt -w", Allow, ""},
+		{"fd -e go", Allow, ""},
+	} {
+		tests = append(tests, protectedCase{name: c.line, req: Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root}, want: c.want, what: c.what})
+	}
+	checkProtected(t, e, root, tests)
+}

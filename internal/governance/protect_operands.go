@@ -248,6 +248,10 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 		for _, w := range form[1:] {
 			acts = acts || w.Kind == shellcmd.Static && findActions[w.Text]
 		}
+	case name == "fd" || name == "fdfind":
+		if dirs, ok := fdSearched(form); ok {
+			ops, acts = dirs, true
+		}
 	case name == "rsync":
 		// --delete empties the destination of what the source lacks;
 		// --remove-source-files deletes the sources.

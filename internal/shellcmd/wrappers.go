@@ -31,6 +31,10 @@ func init() {
 		"parallel":  parallelHandler,
 		"watch":     withOptions(watchGrammar, watchRuns),
 		"busybox":   busyboxHandler,
+		"toybox":    busyboxHandler,
+		"bfs":       sameAs("find"),
+		"fd":        fdHandler,
+		"fdfind":    fdHandler,
 		"chroot":    withOptions(chrootGrammar, chrootRuns),
 		"eval":      evalHandler,
 		"source":    sourceHandler,
@@ -62,6 +66,76 @@ func init() {
 	for _, name := range strings.Fields(shellNames) {
 		handlers[name] = shellHandler(name)
 	}
+	for _, name := range strings.Fields(gnuPrefixed) {
+		if handlers["g"+name] == nil {
+			handlers["g"+name] = sameAs(name)
+		}
+	}
+}
+
+// gnuPrefixed are GNU programs Homebrew installs with a "g" in front of
+// their names (coreutils, findutils, tar, grep, diffutils, patch), so that
+// macOS's own keep theirs: "grm -rf x" is rm, "gfind . -delete" is find.
+// An interpreter's g-name (gsed, gawk) is in interpreters.go.
+const gnuPrefixed = "rm mv cp ln install chmod chown chgrp shred unlink rmdir mkdir touch truncate dd tee cat " +
+	"tac head tail sort uniq split csplit cut paste join nl od fmt fold pr wc shuf base64 base32 basenc " +
+	"md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum cksum sum ls dir vdir du df stat readlink " +
+	"realpath mktemp mkfifo mknod env nice nohup timeout stdbuf chroot printf echo test kill " +
+	"find xargs locate tar grep egrep fgrep diff cmp diff3 sdiff patch"
+
+// sameAs reads a program as another name for program: what follows
+// is program's form with the same words ("bfs" is find, "gmv" is GNU mv
+// under Homebrew's name), so rules and checks for program apply to it.
+func sameAs(program string) handler {
+	return func(form []Word) step {
+		return step{next: append([]Word{{Kind: Static, Text: program}}, form[1:]...)}
+	}
+}
+
+// fdHandler: fd (fdfind on Debian) runs the command after -x/--exec once
+// per file found, and the one after -X/--exec-batch once for them all;
+// each ends at a ";" word or at the end of the line. A short option
+// cluster holding x or X is taken for one too, and {} placeholders are
+// file names known only when it runs.
+func fdHandler(form []Word) step {
+	st := step{}
+	var runs [][]Word
+	for i := 1; i < len(form); i++ {
+		wd := form[i]
+		if wd.Kind != Static {
+			continue
+		}
+		t := wd.Text
+		var cmd []Word
+		switch {
+		case t == "--exec" || t == "--exec-batch" || !strings.HasPrefix(t, "--") && strings.HasPrefix(t, "-") && strings.ContainsAny(t, "xX"):
+		case strings.HasPrefix(t, "--exec=") || strings.HasPrefix(t, "--exec-batch="):
+			_, v, _ := strings.Cut(t, "=")
+			cmd = append(cmd, Word{Kind: Static, Text: v})
+		case t == "--base-directory" || strings.HasPrefix(t, "--base-directory="):
+			st.chdir = "fd --base-directory runs its commands in another directory"
+			continue
+		default:
+			continue
+		}
+		j := i + 1
+		for ; j < len(form) && !(form[j].Kind == Static && form[j].Text == ";"); j++ {
+			w := form[j]
+			if strings.Contains(w.Text, "{") {
+				w = Word{Kind: Dynamic, Text: w.Text, Why: "file names fd substitutes"}
+			}
+			cmd = append(cmd, w)
+		}
+		if len(cmd) > 0 {
+			runs = append(runs, cmd)
+		}
+		i = j
+	}
+	if len(runs) > 0 {
+		st.next = runs[0]
+		st.others = runs[1:]
+	}
+	return st
 }
 
 // unmodelledWrappers run a command given after options this package does
