@@ -17,11 +17,12 @@ const SpoolSegmentBytes = 64 << 20
 // spoolSegment is SpoolSegmentBytes; tests lower it.
 var spoolSegment int64 = SpoolSegmentBytes
 
-// spoolBufferBytes is the write buffer a spool holds while a turn runs;
-// it is released at the end of each turn. A full buffer is written up to
-// the last offset of the segment that is a multiple of its size
-// (pageWriter): 16 KiB blocks at 16 KiB offsets. Larger blocks let the
-// page cache take larger folios, which cost more than they save on a
+// spoolBufferBytes is the write buffer a spool holds while a turn runs
+// where the segment's file system takes no direct I/O (else it is
+// spoolDirectBytes); it is released at the end of each turn. Writes go
+// to the page cache in blocks of this size at offsets that are multiples
+// of it (pageWriter): 16 KiB blocks at 16 KiB offsets. Larger blocks let
+// the page cache take larger folios, which cost more than they save on a
 // virtual machine (in acp-soak's bridge, the kernel's copy into 64 KiB
 // blocks took three times the CPU of the copy into 16 KiB ones).
 const spoolBufferBytes = 16 << 10
@@ -88,7 +89,8 @@ func (s *spool) wrote(n int, err error) {
 	}
 }
 
-// openCurrent opens the current segment with flag (O_APPEND or O_TRUNC).
+// openCurrent opens the current segment with flag: O_APPEND to go on
+// after what it holds, O_TRUNC to empty it.
 func (s *spool) openCurrent(flag int) bool {
 	if err := os.MkdirAll(filepath.Dir(s.base), 0o700); err != nil {
 		s.fail(err)
@@ -96,7 +98,9 @@ func (s *spool) openCurrent(flag int) bool {
 	}
 	// O_TRUNC waits until the file is known to have no other name: it
 	// would empty an archive made of the segment, or a file linked there.
-	f, err := os.OpenFile(s.path(s.cur), os.O_WRONLY|os.O_CREATE|noFollow|(flag&^os.O_TRUNC), 0o600)
+	// Not O_APPEND: the segment is written at the offsets its writer
+	// keeps (segmentFile).
+	f, err := os.OpenFile(s.path(s.cur), os.O_WRONLY|os.O_CREATE|noFollow, 0o600)
 	if err != nil {
 		s.fail(err)
 		return false
@@ -141,7 +145,9 @@ func (s *spool) openCurrent(flag int) bool {
 		s.size[s.cur] = st.Size() - s.skip[s.cur]
 	}
 	s.started = true
-	s.f, s.w = f, newPageWriter(f, s.skip[s.cur]+s.size[s.cur], spoolBufferBytes)
+	off := s.skip[s.cur] + s.size[s.cur]
+	seg := newSegmentFile(f, off)
+	s.f, s.w = f, newPageWriter(seg, off, seg.bufferBytes(), spoolBufferBytes)
 	return true
 }
 
@@ -172,7 +178,7 @@ func (s *spool) unshare(flag int) (*os.File, error) {
 		os.Remove(p + ".copy")
 		return nil, err
 	}
-	return os.OpenFile(p, os.O_WRONLY|noFollow|flag, 0o600)
+	return os.OpenFile(p, os.O_WRONLY|noFollow|(flag&os.O_TRUNC), 0o600)
 }
 
 // rotate empties the other segment and makes it current.

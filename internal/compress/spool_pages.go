@@ -1,33 +1,61 @@
 package compress
 
-import "io"
+import (
+	"io"
+	"unsafe"
+)
 
 // spoolPageBytes is the page size of the page cache, and ext4's block
-// size: a pageWriter's size is a whole number of them.
+// size: a pageWriter's size and block are whole numbers of them.
 const spoolPageBytes = 4 << 10
 
 // pageWriter is the spool's write buffer over a segment file. It writes
-// what it holds as bufio.Writer would, except that a full buffer is
-// written only up to the last offset of the file that is a multiple of
-// the buffer's size, the rest staying in the buffer. After the first,
-// then, every write but a flush's is a whole buffer at an offset that is
-// a multiple of its size: blocks of whole pages, which the page cache
+// what it holds as bufio.Writer would, except that it writes a block once
+// the buffer reaches the next offset of the file that is a multiple of
+// its block size, or holds its whole size from such an offset: after the
+// first, then, every write but a flush's is a whole buffer at an offset
+// that is a multiple of the block size, from memory that starts at a
+// multiple of the page size. Blocks of whole pages are what the page cache
 // takes whole (it neither zeroes part of a new page nor visits a page
-// twice, and can hold a block in one folio). Flush writes everything.
-// The file's bytes are those a bufio.Writer gives for the same writes
+// twice, and can hold a block in one folio), and what a file opened for
+// direct I/O takes at all (segmentFile). Flush writes everything. The
+// file's bytes are those a bufio.Writer gives for the same writes
 // (FuzzPageWriter).
 type pageWriter struct {
-	f   io.Writer
-	buf []byte // cap is the buffer's size
-	off int64  // the file offset buf[0] goes to
-	err error  // the first write error; later writes and Flush return it
+	f     io.Writer
+	back  []byte // the buffer's memory: cap is its size
+	buf   []byte // what is buffered, at the start of back; cap is the room before the next write
+	block int64  // writes but a flush's end at multiples of it
+	off   int64  // the file offset buf[0] goes to
+	err   error  // the first write error; later writes and Flush return it
 }
 
 // newPageWriter returns a writer of size bytes (rounded up to whole
-// pages) appending to f, whose next write lands at offset off.
-func newPageWriter(f io.Writer, off int64, size int) *pageWriter {
-	size = max((size+spoolPageBytes-1)/spoolPageBytes, 1) * spoolPageBytes
-	return &pageWriter{f: f, buf: make([]byte, 0, size), off: off}
+// blocks) writing blocks of block bytes (rounded up to whole pages) at
+// multiples of block to f, whose next write lands at offset off.
+func newPageWriter(f io.Writer, off int64, size, block int) *pageWriter {
+	block = max((block+spoolPageBytes-1)/spoolPageBytes, 1) * spoolPageBytes
+	size = max((size+block-1)/block, 1) * block
+	w := &pageWriter{f: f, back: alignedBuffer(size), block: int64(block), off: off}
+	w.buf = w.back[:0:w.room()]
+	return w
+}
+
+// alignedBuffer returns an empty slice of capacity size whose memory
+// starts at a multiple of spoolPageBytes, as direct I/O needs.
+func alignedBuffer(size int) []byte {
+	raw := make([]byte, size+spoolPageBytes)
+	skip := (spoolPageBytes - int(uintptr(unsafe.Pointer(unsafe.SliceData(raw)))%spoolPageBytes)) % spoolPageBytes
+	return raw[skip : skip : skip+size]
+}
+
+// room returns the bytes the buffer takes from off before it is written:
+// up to the next multiple of the block size, or the whole buffer from one.
+func (w *pageWriter) room() int {
+	if r := w.off % w.block; r != 0 {
+		return int(w.block - r)
+	}
+	return cap(w.back)
 }
 
 // AvailableBuffer returns an empty buffer with the writer's free room, to
@@ -48,7 +76,7 @@ func writeBuffered[T string | []byte](w *pageWriter, p T) (int, error) {
 		k := cap(w.buf) - len(w.buf)
 		w.buf = append(w.buf, p[:k]...)
 		n, p = n+k, p[k:]
-		w.writePages()
+		w.write()
 	}
 	if w.err != nil {
 		return n, w.err
@@ -57,29 +85,24 @@ func writeBuffered[T string | []byte](w *pageWriter, p T) (int, error) {
 	return n + len(p), nil
 }
 
-// writePages writes the full buffer up to the last offset it reaches
-// that is a multiple of its size (at least one byte of it: the buffer is
-// full) and keeps the rest.
-func (w *pageWriter) writePages() {
-	size := int64(cap(w.buf))
-	w.write(len(w.buf) - int((w.off+size)%size))
-}
-
 // Flush writes everything buffered.
 func (w *pageWriter) Flush() error {
 	if w.err == nil && len(w.buf) > 0 {
-		w.write(len(w.buf))
+		w.write()
 	}
 	return w.err
 }
 
-// write writes the buffer's first n bytes and moves the rest to its start.
-func (w *pageWriter) write(n int) {
-	m, err := w.f.Write(w.buf[:n])
+// write writes the buffer and makes room for the next block; what a
+// failed write left is kept at the buffer's start.
+func (w *pageWriter) write() {
+	n := len(w.buf)
+	m, err := w.f.Write(w.buf)
 	if err == nil && m < n {
 		err = io.ErrShortWrite
 	}
 	w.off += int64(m)
-	w.buf = w.buf[:copy(w.buf, w.buf[m:])]
 	w.err = err
+	left := copy(w.back[:n], w.buf[m:])
+	w.buf = w.back[:left:max(w.room(), left)]
 }

@@ -39,7 +39,7 @@ var pageText = strings.Repeat("0123456789abcdefghijklmnopqrstuvwxyz", 2048)
 // an append to AvailableBuffer then Write, or Flush, with a length from the
 // next byte (scaled, so that ops cross the buffer's end). It reports
 // whether every write that was not a flush's ended at a multiple of the
-// buffer's size.
+// block size.
 func pageOps(ops []byte, w *pageWriter, rec *pageRecorder, want *bufio.Writer) (aligned bool) {
 	aligned = true
 	text := pageText
@@ -68,7 +68,7 @@ func pageOps(ops []byte, w *pageWriter, rec *pageRecorder, want *bufio.Writer) (
 			continue
 		}
 		for _, end := range rec.ends[before:] {
-			if end%int64(cap(w.buf)) != 0 {
+			if end%w.block != 0 {
 				aligned = false
 			}
 		}
@@ -79,29 +79,37 @@ func pageOps(ops []byte, w *pageWriter, rec *pageRecorder, want *bufio.Writer) (
 }
 
 // FuzzPageWriter checks that pageWriter writes the bytes a bufio.Writer
-// writes for the same calls, from any starting offset, and that every
-// write but a flush's ends at a multiple of the buffer's size.
+// writes for the same calls, from any starting offset, with any size and
+// block, that every write but a flush's ends at a multiple of the block
+// size, and that the buffer's memory starts at a multiple of the page
+// size (direct I/O takes nothing else).
 func FuzzPageWriter(f *testing.F) {
-	f.Add(int64(0), uint16(16<<10), []byte{0, 200, 1, 255, 2, 10, 3, 0, 0, 255})
-	f.Add(int64(157), uint16(16<<10), []byte{0, 255, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255})
-	f.Add(int64(4095), uint16(8<<10), []byte{2, 1, 2, 255, 2, 255, 1, 3, 3, 0, 0, 84})
-	f.Add(int64(1<<20+1), uint16(12345), []byte{1, 100, 1, 100, 1, 100, 1, 100, 1, 100})
-	f.Fuzz(func(t *testing.T, off int64, size uint16, ops []byte) {
+	f.Add(int64(0), uint32(16<<10), uint16(16<<10), []byte{0, 200, 1, 255, 2, 10, 3, 0, 0, 255})
+	f.Add(int64(157), uint32(16<<10), uint16(16<<10), []byte{0, 255, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255})
+	f.Add(int64(4095), uint32(8<<10), uint16(8<<10), []byte{2, 1, 2, 255, 2, 255, 1, 3, 3, 0, 0, 84})
+	f.Add(int64(1<<20+1), uint32(12345), uint16(12345), []byte{1, 100, 1, 100, 1, 100, 1, 100, 1, 100})
+	f.Add(int64(224), uint32(256<<10), uint16(16<<10), []byte{0, 255, 0, 255, 3, 0, 0, 255, 1, 255, 2, 255, 3, 0, 1, 7})
+	f.Add(int64(8192), uint32(64<<10), uint16(4<<10), []byte{0, 255, 0, 255, 0, 255, 3, 0, 2, 255})
+	f.Fuzz(func(t *testing.T, off int64, size uint32, block uint16, ops []byte) {
 		if off < 0 {
 			off = -(off + 1)
 		}
 		rec := &pageRecorder{start: off}
-		w := newPageWriter(rec, off, int(size))
+		w := newPageWriter(rec, off, int(size%(1<<20)), int(block))
 		var want bytes.Buffer
-		bw := bufio.NewWriterSize(&want, cap(w.buf))
+		bw := bufio.NewWriterSize(&want, cap(w.back))
+		if !pageAligned(w.back[:1]) {
+			t.Errorf("the buffer's memory does not start at a multiple of %d", spoolPageBytes)
+		}
 		if !pageOps(ops, w, rec, bw) {
-			t.Errorf("a write that was not a flush's ended off a multiple of %d: %v (start %d)", cap(w.buf), rec.ends, off)
+			t.Errorf("a write that was not a flush's ended off a multiple of %d: %v (start %d)", w.block, rec.ends, off)
 		}
 		if !bytes.Equal(rec.Bytes(), want.Bytes()) {
 			t.Errorf("pageWriter wrote %d bytes, bufio.Writer %d: not the same", rec.Len(), want.Len())
 		}
-		if cap(w.buf)%spoolPageBytes != 0 || len(w.buf) != 0 || w.off != off+int64(rec.Len()) {
-			t.Errorf("after Flush: a %d-byte buffer holding %d bytes, offset %d; want whole pages, 0, %d", cap(w.buf), len(w.buf), w.off, off+int64(rec.Len()))
+		if cap(w.back)%int(w.block) != 0 || w.block%spoolPageBytes != 0 || len(w.buf) != 0 || w.off != off+int64(rec.Len()) {
+			t.Errorf("after Flush: a %d-byte buffer of %d-byte blocks holding %d bytes, offset %d; want whole blocks of whole pages, 0, %d",
+				cap(w.back), w.block, len(w.buf), w.off, off+int64(rec.Len()))
 		}
 	})
 }
@@ -110,7 +118,7 @@ func FuzzPageWriter(f *testing.F) {
 // Flush return it and write nothing more.
 func TestPageWriterError(t *testing.T) {
 	rec := &pageRecorder{fail: 5000}
-	w := newPageWriter(rec, 100, 8<<10)
+	w := newPageWriter(rec, 100, 8<<10, 8<<10)
 	chunk := strings.Repeat("x", 3000)
 	var err error
 	for i := 0; i < 10 && err == nil; i++ {
