@@ -10,8 +10,8 @@ import (
 // TestProtectedGlobAndGitOperands checks the lines that delete, move or
 // change a directory holding a protected location through a name the
 // line does not spell out: a shell glob the command's operand is (however
-// many other names it matches), and git's mv and rm, which move and
-// delete what their pathspecs name as mv and rm do.
+// many other names it matches), and git's mv, rm, checkout and restore,
+// which move, delete or replace what their pathspecs name.
 func TestProtectedGlobAndGitOperands(t *testing.T) {
 	e, root, _ := protectedWorkspace(t)
 	tree{links: map[string]string{"logs": "audit"}}.make(t, root)
@@ -50,6 +50,15 @@ func TestProtectedGlobAndGitOperands(t *testing.T) {
 		{"git rm ':(icase)AUDIT'", Deny, "expands the pathspec"},
 		{"git mv GOVERN* x", Deny, "the governance policy"},
 		{"rename s/audit/old/ audit", Deny, "the audit log"},
+		{"git checkout -- audit", Deny, "the audit log"},
+		{"git checkout HEAD~1 -- audit", Deny, "the audit log"},
+		{"git checkout .", Deny, "protected from the agent"},
+		{"git restore audit", Deny, "the audit log"},
+		{"git restore -s HEAD~1 -- audit/audit-log.jsonl.000001", Deny, "the audit log"},
+		{"git restore --staged --worktree audit", Deny, "the audit log"},
+		{"git restore --staged audit", Allow, ""},
+		{"git checkout -- src", Allow, ""},
+		{"git checkout -b topic", Allow, ""},
 		{"mv sr* lib", Allow, ""},
 		{"find sr* -delete", Allow, ""},
 		{"rm -r crowd/a00*", Allow, ""},

@@ -38,10 +38,12 @@ const operandSeparators = " \t\n\r\v\f'\"`()[]{},;<>|&$=:\\"
 var removers = map[string]bool{"mv": true, "rm": true, "rmdir": true, "unlink": true, "shred": true,
 	"trash": true, "trash-put": true, "rename": true, "prename": true, "file-rename": true, "perl-rename": true}
 
-// gitRemovers are the git subcommands that delete or move the work-tree
-// files their pathspecs name, decided as the program of the same name:
-// "git mv audit old" moves the audit log as "mv audit old" does.
-var gitRemovers = [...]string{"mv", "rm"}
+// gitRemovers are the git subcommands that delete, move or replace the
+// work-tree files their pathspecs name, and the program each is decided
+// as: "git mv audit old" moves the audit log as "mv audit old" does, and
+// "git checkout -- audit" or "git restore audit" puts the index's (or
+// another commit's) files in place of everything beneath audit.
+var gitRemovers = [...]struct{ sub, as string }{{"mv", "mv"}, {"rm", "rm"}, {"checkout", "rm"}, {"restore", "rm"}}
 
 // recursiveModifiers change every file beneath an operand when given
 // -R or --recursive.
@@ -219,10 +221,9 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 	name := filepath.Base(form[0].Text)
 	if name == "git" {
 		var ok bool
-		if form, cwd, ok = gitRemover(form, cwd); !ok {
+		if form, name, cwd, ok = gitRemover(form, cwd); !ok {
 			return verdict{}, false
 		}
-		name = form[0].Text
 		if v, ok := gitPathspecReaches(form, cwd, source, list); ok {
 			return v, true
 		}
@@ -314,27 +315,41 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 	return verdict{}, false
 }
 
-// gitRemover returns the form of "git [options] mv|rm ..." from its
-// subcommand on, and the directory its pathspecs are relative to (cwd, or
-// where git's -C options lead); ok is false for any other git command.
-// "git rm --cached" leaves the work tree alone.
-func gitRemover(form []shellcmd.Word, cwd string) ([]shellcmd.Word, string, bool) {
-	for _, sub := range gitRemovers {
-		base, at, ok := gitSubcommand(form, sub)
+// gitRemover returns the form of a git subcommand of gitRemovers from the
+// subcommand on, the program it is decided as, and the directory its
+// pathspecs are relative to (cwd, or where git's -C options lead); ok is
+// false for any other git command. "git rm --cached" and "git restore
+// --staged" without --worktree leave the work tree alone. Every operand
+// of checkout is taken for a path, a branch's name too.
+func gitRemover(form []shellcmd.Word, cwd string) ([]shellcmd.Word, string, string, bool) {
+	for _, g := range gitRemovers {
+		base, at, ok := gitSubcommand(form, g.sub)
 		if !ok {
 			continue
 		}
+		staged, worktree := false, false
 		for _, w := range form[at+1:] {
-			if w.Kind == shellcmd.Static && w.Text == "--cached" {
-				return nil, "", false
+			if w.Kind != shellcmd.Static {
+				continue
 			}
+			switch w.Text {
+			case "--cached":
+				return nil, "", "", false
+			case "--staged", "-S":
+				staged = true
+			case "--worktree", "-W":
+				worktree = true
+			}
+		}
+		if g.sub == "restore" && staged && !worktree {
+			return nil, "", "", false
 		}
 		if base != "" {
 			cwd = joinRaw(cwd, base)
 		}
-		return form[at:], cwd, true
+		return form[at:], g.as, cwd, true
 	}
-	return nil, "", false
+	return nil, "", "", false
 }
 
 // gitPathspecReaches denies a git mv or rm whose pathspec git expands
