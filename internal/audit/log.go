@@ -476,8 +476,16 @@ func (l *Log) writeOutLocked() error {
 	}
 	n, err := l.f.Write(l.buf)
 	l.written += int64(n)
-	l.unchecked = append(l.unchecked, l.buf[:n]...)
-	l.buf = l.buf[:copy(l.buf, l.buf[n:])]
+	if n == len(l.buf) && len(l.unchecked) == 0 {
+		// The usual case (every write follows a check): the buffer
+		// written becomes the unchecked lines as it is, and the next
+		// lines go to the other buffer, rather than a copy of every
+		// byte written.
+		l.unchecked, l.buf = l.buf, l.unchecked[:0]
+	} else {
+		l.unchecked = append(l.unchecked, l.buf[:n]...)
+		l.buf = l.buf[:copy(l.buf, l.buf[n:])]
+	}
 	if err != nil {
 		return l.failLocked(fmt.Errorf("writing audit log: %w", err))
 	}

@@ -369,6 +369,14 @@ var secretKeySuffixes = []string{
 // client_secret, Authorization, ... Counts such as max_tokens or
 // inputTokens do not.
 func isSecretKey(k string) bool {
+	if commonKey(k) {
+		return false
+	}
+	return secretName(k)
+}
+
+// secretName is isSecretKey without the common names' short cut.
+func secretName(k string) bool {
 	if len(k) < 3 || len(k) > 128 {
 		return false
 	}
@@ -493,6 +501,11 @@ func pairValueMarker(name string) map[string]any {
 // name (see redactor.tree): a secret in it replaced, or a marker name
 // escaped.
 func keyRenamed(k string) bool {
+	return !commonKey(k) && renamedName(k)
+}
+
+// renamedName is keyRenamed without the common names' short cut.
+func renamedName(k string) bool {
 	if escapeMarkerKey(k) != k {
 		return true
 	}
