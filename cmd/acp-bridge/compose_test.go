@@ -64,13 +64,18 @@ const composeManifest = "---\nname: compose\nid: compose\ndescription: test\nver
 // cancelled; the load replays its history to the IDE; the manifest masks
 // what it withholds; the Claude adapter's hook is in every session the
 // agent opens, the rollover's too; and the audit log verifies with the decisions made.
+// Each combination has its own directory and processes: they run in
+// parallel, as most of a run is spent waiting on its processes.
 func TestFeaturesCompose(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for c := range composeCase(1 << len(composeFeatures)) {
-		t.Run(c.String(), func(t *testing.T) { composeOnce(t, exe, c) })
+		t.Run(c.String(), func(t *testing.T) {
+			t.Parallel()
+			composeOnce(t, exe, c)
+		})
 	}
 }
 

@@ -143,7 +143,12 @@ func permFlood(cwd string, send func(string), flush func()) {
 // pass on the whole chain (from GENESIS), and every decision the agent
 // received must be in the log as the bridge's permission-stage tool.call
 // record for that toolCallId, with the decision the agent got.
+//
+// It runs in parallel with the package's other parallel tests: most of its
+// time is spent waiting on its processes (a decision to reach the agent,
+// the kill, the agent's death), not on a core.
 func TestCrashBridgeAudit(t *testing.T) {
+	t.Parallel()
 	runs := crashtest.Runs()
 	exe := crashtest.Executable(t)
 	root := t.TempDir()

@@ -31,8 +31,10 @@ func stubbornAgent() {
 // TestSIGTERMLeavesNoProcess sends SIGTERM to the real acp-bridge process
 // running a stubborn agent that has a child: the bridge exits, and neither
 // the agent nor its child is left (checked in /proc by an environment mark
-// only they carry).
+// only they carry). Its seconds are the bridge's stop grace periods, spent
+// waiting: it runs in parallel with the package's other parallel tests.
 func TestSIGTERMLeavesNoProcess(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
