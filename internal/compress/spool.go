@@ -53,6 +53,7 @@ type spool struct {
 	skip    [2]int64
 	started bool    // segment 0 was opened once
 	linked  [2]bool // the segment is an archive too: never written again
+	paged   bool    // the file system refused direct I/O: segments are written through the page cache
 }
 
 func newSpool(base string) *spool { return &spool{base: base} }
@@ -146,7 +147,7 @@ func (s *spool) openCurrent(flag int) bool {
 	}
 	s.started = true
 	off := s.skip[s.cur] + s.size[s.cur]
-	seg := newSegmentFile(f, off)
+	seg := newSegmentFile(f, off, !s.paged)
 	s.f, s.w = f, newPageWriter(seg, off, seg.bufferBytes(), spoolBufferBytes)
 	return true
 }
@@ -213,6 +214,9 @@ func (s *spool) release() {
 		return
 	}
 	err := s.w.Flush()
+	if seg, ok := s.w.f.(*segmentFile); ok && !seg.direct {
+		s.paged = true
+	}
 	if cerr := s.f.Close(); err == nil {
 		err = cerr
 	}

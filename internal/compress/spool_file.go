@@ -33,10 +33,10 @@ type segmentFile struct {
 }
 
 // newSegmentFile returns a segmentFile writing to f from offset off, with
-// direct I/O if f's file system takes the flag.
-func newSegmentFile(f *os.File, off int64) *segmentFile {
+// direct I/O if direct is set and f's file system takes the flag.
+func newSegmentFile(f *os.File, off int64, direct bool) *segmentFile {
 	s := &segmentFile{f: f, off: off}
-	s.direct = s.setDirect(true) == nil
+	s.direct = direct && s.setDirect(true) == nil
 	return s
 }
 

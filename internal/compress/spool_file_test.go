@@ -29,7 +29,7 @@ func FuzzSegmentFile(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer file.Close()
-		seg := newSegmentFile(file, int64(len(head)))
+		seg := newSegmentFile(file, int64(len(head)), true)
 		w := newPageWriter(seg, int64(len(head)), seg.bufferBytes(), spoolBufferBytes)
 		// Large writes, so that the buffer fills more than once.
 		var want bytes.Buffer
@@ -56,8 +56,9 @@ func FuzzSegmentFile(f *testing.F) {
 
 // TestSegmentFileDirect checks that on the test's file system (ext4 or
 // tmpfs, which take O_DIRECT) the spool writes a turn's whole buffers
-// past the page cache, from the first block offset on, and that the
-// segment then holds what was written.
+// past the page cache, from the first block offset on, with a one-block
+// buffer until a block fills, and that the segment then holds what was
+// written.
 func TestSegmentFileDirect(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	r := NewRecorder("sess-direct", "/home/u/project")
@@ -65,6 +66,10 @@ func TestSegmentFileDirect(t *testing.T) {
 	lit := []byte(`"` + string(bytes.Repeat([]byte("0123456789abcdef"), 64)) + `"`)
 	for range 3 << 10 {
 		r.AgentChunk(at, "Agent", lit)
+		// A turn's first 16 KiB take a buffer no larger than that.
+		if w := r.spool.w; w.off < spoolBufferBytes && cap(w.back) != spoolBufferBytes {
+			t.Fatalf("at offset %d the write buffer is %d bytes, want %d until a block fills", w.off, cap(w.back), spoolBufferBytes)
+		}
 	}
 	seg, ok := r.spool.w.f.(*segmentFile)
 	if !ok {

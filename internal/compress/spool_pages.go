@@ -15,7 +15,9 @@ const spoolPageBytes = 4 << 10
 // its block size, or holds its whole size from such an offset: after the
 // first, then, every write but a flush's is a whole buffer at an offset
 // that is a multiple of the block size, from memory that starts at a
-// multiple of the page size. Blocks of whole pages are what the page cache
+// multiple of the page size. The buffer starts at one block and grows to
+// its size the first time a block fills from such an offset, so that a
+// short turn allocates no more than a block. Blocks of whole pages are what the page cache
 // takes whole (it neither zeroes part of a new page nor visits a page
 // twice, and can hold a block in one folio), and what a file opened for
 // direct I/O takes at all (segmentFile). Flush writes everything. The
@@ -23,8 +25,9 @@ const spoolPageBytes = 4 << 10
 // (FuzzPageWriter).
 type pageWriter struct {
 	f     io.Writer
-	back  []byte // the buffer's memory: cap is its size
+	back  []byte // the buffer's memory, a block or size bytes
 	buf   []byte // what is buffered, at the start of back; cap is the room before the next write
+	size  int    // what back grows to
 	block int64  // writes but a flush's end at multiples of it
 	off   int64  // the file offset buf[0] goes to
 	err   error  // the first write error; later writes and Flush return it
@@ -36,7 +39,7 @@ type pageWriter struct {
 func newPageWriter(f io.Writer, off int64, size, block int) *pageWriter {
 	block = max((block+spoolPageBytes-1)/spoolPageBytes, 1) * spoolPageBytes
 	size = max((size+block-1)/block, 1) * block
-	w := &pageWriter{f: f, back: alignedBuffer(size), block: int64(block), off: off}
+	w := &pageWriter{f: f, back: alignedBuffer(block), size: size, block: int64(block), off: off}
 	w.buf = w.back[:0:w.room()]
 	return w
 }
@@ -76,7 +79,9 @@ func writeBuffered[T string | []byte](w *pageWriter, p T) (int, error) {
 		k := cap(w.buf) - len(w.buf)
 		w.buf = append(w.buf, p[:k]...)
 		n, p = n+k, p[k:]
-		w.write()
+		if !w.grow() {
+			w.write()
+		}
 	}
 	if w.err != nil {
 		return n, w.err
@@ -91,6 +96,18 @@ func (w *pageWriter) Flush() error {
 		w.write()
 	}
 	return w.err
+}
+
+// grow replaces a full one-block buffer that starts at a multiple of the
+// block size by one of the writer's size holding the same bytes, and
+// reports whether it did: the block is then written with the ones after it.
+func (w *pageWriter) grow() bool {
+	if cap(w.back) >= w.size || w.off%w.block != 0 || len(w.buf) != cap(w.back) {
+		return false
+	}
+	w.back = append(alignedBuffer(w.size), w.buf...)
+	w.buf = w.back[:len(w.buf):w.size]
+	return true
 }
 
 // write writes the buffer and makes room for the next block; what a
