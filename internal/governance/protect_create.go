@@ -1,0 +1,113 @@
+package governance
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// A protected location that is not there yet (.claude/settings.json in a
+// workspace without .claude, a policy's missing extends) is protected by
+// its path: a write there is refused. A command that creates a directory
+// above it as a link, or moves one into place, defines the location
+// without writing it: after "ln -s evil .claude", .claude/settings.json is
+// whatever evil/settings.json says, a file the agent may write, and Claude
+// runs the hooks it names. createsProtected refuses such commands.
+
+// createsProtected denies a form that makes a link at a name that is,
+// holds or lies beneath a protected location (ln, link, symlink, cp -s or
+// -l), or copies or moves into place a name holding one when what it
+// copies is not there to be checked (copiesOnto) when the request is
+// decided: the source is missing, or the line runs other commands, which
+// may make or change it first. others says the line runs other commands.
+func (e *Engine) createsProtected(in *reqInfo, list []protected, form []shellcmd.Word, cwd, source string, others bool) (verdict, bool) {
+	if len(form) < 2 || form[0].Kind != shellcmd.Static {
+		return verdict{}, false
+	}
+	name := filepath.Base(form[0].Text)
+	link := makesLink(form)
+	if !link && !copiers[name] {
+		return verdict{}, false
+	}
+	abs := func(w string) string {
+		if strings.HasPrefix(w, "~/") && e.home != "" {
+			w = e.home + w[1:]
+		}
+		if !strings.HasPrefix(w, "/") {
+			w = cwd + "/" + w
+		}
+		return w
+	}
+	ops, dest := operands("cp", form[1:]) // the last operand, or -t's value
+	if link && len(ops) == 1 {
+		dest = "." // "ln -s ../x" makes ./x
+	}
+	if dest == "" {
+		return verdict{}, false
+	}
+	into := intoDir(form, abs(dest), link)
+	for _, src := range ops {
+		if src == dest && len(ops) > 1 {
+			continue
+		}
+		made := abs(dest)
+		content := strings.HasSuffix(src, "/.") || name == "rsync" && strings.HasSuffix(src, "/")
+		if into && !content {
+			made += "/" + filepath.Base(filepath.Clean(src))
+		}
+		if !link && !others && exists(abs(src)) {
+			continue // formReaches looks at what it copies (copiesOnto)
+		}
+		forms, r := in.pathForms(made)
+		if r != nil {
+			continue
+		}
+		for _, f := range forms {
+			lf := strings.ToLower(f)
+			for _, pr := range list {
+				for j, pf := range pr.lower {
+					if !beneath(lf, pf) && !beneath(pf, lf) {
+						continue
+					}
+					if link {
+						return verdict{value: Deny, ref: "self-protection",
+							ruleTx: fmt.Sprintf("deny changes to %s (built-in self-protection)", pr.What),
+							reason: fmt.Sprintf("running %q: it makes %s a link, and %s (%s) is there or beneath it: the link would decide what that file says; %s is protected from the agent whatever the policy says", strings.TrimSpace(source), made, pr.forms[j], pr.What, pr.What)}, true
+					}
+					return verdict{value: Deny, ref: "self-protection",
+						ruleTx: fmt.Sprintf("deny changes to %s (built-in self-protection)", pr.What),
+						reason: fmt.Sprintf("running %q: it puts %s at %s, where %s (%s) is or lies beneath, and what %s holds is not there to check (it is missing, or the line's other commands may make it): run the copy on its own; %s is protected from the agent whatever the policy says", strings.TrimSpace(source), src, made, pr.forms[j], pr.What, src, pr.What)}, true
+				}
+			}
+		}
+	}
+	return verdict{}, false
+}
+
+// intoDir reports whether a copy, move or link command puts its sources
+// into dest (a directory there now) rather than making dest itself: not
+// with -T (--no-target-directory), nor, for ln, with -n
+// (--no-dereference) when dest is a link to a directory.
+func intoDir(form []shellcmd.Word, dest string, link bool) bool {
+	noDeref := false
+	for _, w := range form[1:] {
+		t := w.Text
+		if w.Kind != shellcmd.Static || t == "--" {
+			break
+		}
+		short := strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--")
+		if t == "--no-target-directory" || short && strings.ContainsRune(t, 'T') {
+			return false
+		}
+		noDeref = noDeref || link && (t == "--no-dereference" || short && strings.ContainsRune(t, 'n'))
+	}
+	if noDeref {
+		fi, err := os.Lstat(dest)
+		return err == nil && fi.IsDir()
+	}
+	fi, err := os.Stat(dest)
+	return err == nil && fi.IsDir()
+}
