@@ -306,7 +306,7 @@ func cleanAbs(p, cwd string) string {
 	if !filepath.IsAbs(p) && cwd != "" {
 		p = filepath.Join(cwd, p)
 	}
-	return filepath.Clean(p)
+	return cleanPath(p)
 }
 
 // allows reports whether cv covers a client request for action on path

@@ -303,7 +303,7 @@ func pathFormsLooked(dst []string, p string, roots ...string) ([]string, lookup,
 	if r := checkPathText(p); r != nil {
 		return nil, lookup{}, r
 	}
-	lit := filepath.Clean(p)
+	lit := cleanPath(p)
 	if isMagicPath(lit) {
 		return nil, lookup{}, magicRefusal(lit)
 	}
@@ -372,6 +372,15 @@ func absPath(p, cwd, home string) string {
 			cwd = "/"
 		}
 		p = cwd + "/" + p
+	}
+	return cleanPath(p)
+}
+
+// cleanPath is filepath.Clean(p), with no walk over a path that is clean
+// and absolute already (cleanAbsolute), as most are.
+func cleanPath(p string) string {
+	if cleanAbsolute(p) {
+		return p
 	}
 	return filepath.Clean(p)
 }
