@@ -35,8 +35,13 @@ const operandSeparators = " \t\n\r\v\f'\"`()[]{},;<>|&$=:\\"
 // rename (util-linux's and Perl's, under its Debian names too) renames
 // every file operand; its expression or from/to strings are taken for
 // operands too, which hold nothing.
+// mount and umount put another file system's files in place of (or take
+// away) everything beneath their operands: "mount --bind evil policies"
+// has the next run read the agent's policy, "mount --bind audit x" opens
+// the log under a name no rule protects.
 var removers = map[string]bool{"mv": true, "rm": true, "rmdir": true, "unlink": true, "shred": true,
-	"trash": true, "trash-put": true, "rename": true, "prename": true, "file-rename": true, "perl-rename": true}
+	"trash": true, "trash-put": true, "rename": true, "prename": true, "file-rename": true, "perl-rename": true,
+	"mount": true, "umount": true}
 
 // gitRemovers are the git subcommands that delete, move or replace the
 // work-tree files their pathspecs name, and the program each is decided
@@ -439,14 +444,21 @@ func holds(forms []string, list []protected) (protected, string, bool) {
 // copiesOnto reports whether copying src into a directory may write the
 // file rel below it: src holds rel (its contents are copied, as
 // "cp -r src/. dir" and "rsync src/ dir" do), or src's own name is rel's
-// first element and src holds the rest ("cp -r src dir" makes dir/src).
+// first element and src holds the rest ("cp -r src dir" makes dir/src),
+// or src's own name is rel ("cp evil/settings.json .claude" makes
+// .claude/settings.json).
 func copiesOnto(src, rel string) bool {
 	if _, err := os.Lstat(filepath.Join(src, rel)); err == nil {
 		return true
 	}
 	first, rest, ok := strings.Cut(rel, "/")
-	if !ok || !strings.EqualFold(first, filepath.Base(filepath.Clean(src))) {
+	if !strings.EqualFold(first, filepath.Base(filepath.Clean(src))) {
 		return false
+	}
+	if !ok {
+		// src itself becomes rel: "cp evil/settings.json .claude/".
+		_, err := os.Lstat(src)
+		return err == nil
 	}
 	_, err := os.Lstat(filepath.Join(src, rest))
 	return err == nil
