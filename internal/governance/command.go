@@ -193,8 +193,9 @@ func (e *Engine) decideCommandWith(in *reqInfo, c *shellcmd.Command, f *commandF
 	}
 	var best, maybe *rule
 	bestForm := 0
+	applies := e.appliesBits[in.kindSet()][catCommand] // r.applies(in, catCommand) but for r's actions
 	for i, r := range e.rulesFor(catCommand) {
-		if !r.applies(in, catCommand) || !r.all && r.cmd == nil {
+		if !applies.has(i) || !r.actionApplies(in.req.Action) || !r.all && r.cmd == nil {
 			continue
 		}
 		var m ruleLevel

@@ -19,6 +19,10 @@ type Engine struct {
 	// bySubject lists, per subject category, the policy's rules that
 	// may apply to such a subject of some request, in policy order.
 	bySubject [catEnv + 1][]*rule
+	// appliesBits says, per combination of request kinds (kindSet) and
+	// subject category, which rules of bySubject appliesTo lets match
+	// (appliesToBits).
+	appliesBits [kindSets][catEnv + 1]ruleBits
 
 	rootCache sync.Map // string (roots joined by NUL) -> *rootsEntry
 
@@ -68,6 +72,7 @@ func NewEngine(p *Policy, opts EngineOptions) *Engine {
 			}
 		}
 	}
+	e.appliesBits = appliesToBits(&e.bySubject)
 	e.analyses.rules = e.rulesFor(catCommand)
 	e.Protect(opts.Protected...)
 	return e
