@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/accp"
@@ -78,7 +79,8 @@ type Pipeline struct {
 	logger *slog.Logger
 	ids    acpparams.SessionIDs // the session id of the chunks read last
 
-	mu        sync.Mutex // guards sessions, recency, downToIDE, ideToDown, loading; taken before any session's mu
+	mu        sync.Mutex                 // guards sessions, recency, downToIDE, ideToDown, loading; taken before any session's mu (lockChanging to change them)
+	hit       atomic.Pointer[sessionHit] // updateSession's last answer; nil once any of mu's fields changes
 	sessions  map[string]*session
 	recency   *list.List // of *session, the most recently used first
 	downToIDE map[string]string
@@ -133,7 +135,7 @@ func New(cfg Config, s acpwire.Sender) (*Pipeline, error) {
 // checkpoints stay) and closes the event log file Open opened. Call it when the bridge stops; the pipeline must not
 // be used afterwards.
 func (p *Pipeline) Close() error {
-	p.mu.Lock()
+	p.lockChanging()
 	sessions := make([]*session, 0, len(p.sessions))
 	for _, s := range p.sessions {
 		sessions = append(sessions, s)
@@ -216,7 +218,7 @@ func (p *Pipeline) fromClient(ctx context.Context, m *acpwire.Message, next acpw
 			}
 			s.mu.Unlock()
 			if m.Method == "session/load" {
-				p.mu.Lock()
+				p.lockChanging()
 				p.loading[id] = true
 				p.mu.Unlock()
 			}
@@ -252,7 +254,7 @@ func (p *Pipeline) fromAgent(ctx context.Context, m *acpwire.Message, next acpwi
 			if m.IsResponseTo("session/load") {
 				id, _ := rawjson.GetString(m.Request.Params, "sessionId")
 				ide := p.ideID(id)
-				p.mu.Lock()
+				p.lockChanging()
 				delete(p.loading, ide)
 				p.mu.Unlock()
 			}

@@ -40,7 +40,7 @@ func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
 		if newID == "" {
 			return fmt.Errorf("session/new result has no sessionId")
 		}
-		p.mu.Lock()
+		p.lockChanging()
 		p.ideToDown[s.ide] = newID
 		p.downToIDE[newID] = s.ide
 		if oldDown != s.ide {

@@ -47,7 +47,7 @@ type driftWatch struct {
 
 // lookup returns the session the IDE knows as id, or nil.
 func (p *Pipeline) lookup(id string) *session {
-	p.mu.Lock()
+	p.lockChanging()
 	defer p.mu.Unlock()
 	s := p.sessions[id]
 	if s != nil {
@@ -58,22 +58,46 @@ func (p *Pipeline) lookup(id string) *session {
 
 // sessionFor returns the session the IDE knows as id, creating it.
 func (p *Pipeline) sessionFor(id, cwd string) *session {
-	p.mu.Lock()
+	p.lockChanging()
 	defer p.mu.Unlock()
 	return p.sessionForLocked(id, cwd)
 }
 
 // updateSession returns, in one hold of p.mu, what a session/update from
 // the agent needs: the IDE's id for the downstream session down (ideID),
-// its session (sessionFor) and whether the IDE is loading it.
+// its session (sessionFor) and whether the IDE is loading it. Most
+// updates name the session the one before named, and nothing changed in
+// between: then it returns what it returned then (p.hit) without taking
+// p.mu. The session is the most recently used already (nothing moved
+// another to the front since: that clears p.hit), so the answer is the
+// one the locked path gives (TestUpdateSessionHit).
 func (p *Pipeline) updateSession(down string) (ide string, s *session, loading bool) {
+	if h := p.hit.Load(); h != nil && h.down == down {
+		return h.ide, h.s, h.loading
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	ide = down
 	if id, ok := p.downToIDE[down]; ok {
 		ide = id
 	}
-	return ide, p.sessionForLocked(ide, ""), p.loading[ide]
+	s, loading = p.sessionForLocked(ide, ""), p.loading[ide]
+	p.hit.Store(&sessionHit{down: down, ide: ide, s: s, loading: loading})
+	return ide, s, loading
+}
+
+// sessionHit is what updateSession returned for down.
+type sessionHit struct {
+	down, ide string
+	s         *session
+	loading   bool
+}
+
+// lockChanging takes p.mu to change what it guards: updateSession's last
+// answer may no longer hold.
+func (p *Pipeline) lockChanging() {
+	p.mu.Lock()
+	p.hit.Store(nil)
 }
 
 // sessionForLocked is sessionFor with p.mu held.
