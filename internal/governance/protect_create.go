@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
@@ -69,7 +70,7 @@ func (e *Engine) createsProtected(in *reqInfo, list []protected, form []shellcmd
 			lf := strings.ToLower(f)
 			for _, pr := range list {
 				for j, pf := range pr.lower {
-					if !beneath(lf, pf) && !beneath(pf, lf) {
+					if !beneath(lf, pf) && !beneath(pf, lf) && !holdsConfig(lf, pr, j) {
 						continue
 					}
 					if link {
@@ -110,4 +111,72 @@ func intoDir(form []shellcmd.Word, dest string, link bool) bool {
 	}
 	fi, err := os.Stat(dest)
 	return err == nil && fi.IsDir()
+}
+
+// relsBelow returns the paths below directory d at which a copy into d
+// would put pr's form pf (pr.forms[j]): pf's path below d and, for
+// workspace configuration protected wherever below a root it sits
+// (pr.lrel), the rest of lrel wherever d's last elements are its first
+// ones (d a ".zed" below the root: "settings.json") and all of lrel (d
+// anywhere below the root: a source holding ".zed/settings.json").
+func relsBelow(d string, pr protected, j int) []string {
+	var out []string
+	if rel, ok := strings.CutPrefix(pr.forms[j], strings.TrimSuffix(d, "/")+"/"); ok {
+		out = append(out, rel)
+	}
+	if pr.lrel == "" {
+		return out
+	}
+	dElems, ok := belowRoot(strings.ToLower(strings.TrimSuffix(d, "/")), pr, j)
+	if !ok {
+		return out
+	}
+	relElems := strings.Split(pr.lrel, "/")
+	for k := 0; k < len(relElems) && k <= len(dElems); k++ {
+		if slices.Equal(dElems[len(dElems)-k:], relElems[:k]) {
+			out = append(out, strings.Join(relElems[k:], "/"))
+		}
+	}
+	return out
+}
+
+// holdsConfig reports whether the lower-case path lf is, holds or lies
+// beneath workspace configuration pr protects wherever below a root it
+// sits (pr.lrel), at any depth below the root of pr's form j.
+func holdsConfig(lf string, pr protected, j int) bool {
+	if pr.lrel == "" {
+		return false
+	}
+	if nestedConfig(pr.lower[j], pr.lrel, lf) {
+		return true
+	}
+	elems, ok := belowRoot(lf, pr, j)
+	if !ok {
+		return false
+	}
+	relElems := strings.Split(pr.lrel, "/")
+	for k := 1; k <= len(relElems) && k <= len(elems); k++ {
+		if slices.Equal(elems[len(elems)-k:], relElems[:k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// belowRoot returns the elements of the lower-case path lf below the
+// workspace root of pr's form j (pr.lower[j] is the root, "/", lrel); ok
+// is false when lf is not the root or beneath it.
+func belowRoot(lf string, pr protected, j int) ([]string, bool) {
+	root, ok := strings.CutSuffix(pr.lower[j], "/"+pr.lrel)
+	if !ok {
+		return nil, false
+	}
+	below, ok := cutDir(root, lf)
+	if !ok {
+		return nil, false
+	}
+	if below == "" {
+		return nil, true
+	}
+	return strings.Split(below, "/"), true
 }

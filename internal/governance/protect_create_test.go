@@ -4,7 +4,8 @@ import "testing"
 
 // TestProtectedCreatedByLinkOrMove checks the commands that would define a
 // protected location not there yet without writing it: a link at a name
-// holding it (.claude, where .claude/settings.json is protected), and a
+// holding it (.claude, where .claude/settings.json is protected, at the
+// root or below it, where such configuration is protected too), and a
 // copy or move into place of a name holding it whose source the decision
 // cannot look at (missing, or made by the line's other commands).
 func TestProtectedCreatedByLinkOrMove(t *testing.T) {
@@ -30,6 +31,12 @@ func TestProtectedCreatedByLinkOrMove(t *testing.T) {
 		{"install -D -t .claude evil/settings.json", Deny, "Claude Code's project settings"},
 		{"rsync -a --mkpath evil/settings.json .claude/", Deny, "Claude Code's project settings"},
 		{"mount --bind evil .claude", Deny, "Claude Code's project settings"},
+		{"ln -s ../evil plain/.zed", Deny, "Zed's project settings"},
+		{"mv evil plain/.zed", Deny, "Zed's project settings"},
+		{"cp -r evil plain/.zed", Deny, "Zed's project settings"},
+		{"install -D -t plain/.claude evil/settings.json", Deny, "Claude Code's project settings"},
+		{"ln -s evil plain/zed", Allow, ""},
+		{"cp -r evil plain/x", Allow, ""},
 		{"ln -s evil x", Allow, ""},
 		{"install -D -t plain evil/settings.json", Allow, ""},
 		{"ln -s plain/a.go b.go", Allow, ""},

@@ -306,15 +306,13 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 		}
 		for _, d := range dforms {
 			for _, pr := range list {
-				for _, pf := range pr.forms {
-					rel, ok := strings.CutPrefix(pf, strings.TrimSuffix(d, "/")+"/")
-					if !ok {
-						continue
-					}
-					if copiesOnto(abs(src), rel) {
-						return verdict{value: Deny, ref: "self-protection",
-							ruleTx: fmt.Sprintf("deny changes to %s (built-in self-protection)", pr.What),
-							reason: fmt.Sprintf("running %q: it copies %s into %s, and %s holds %s, which would replace %s (%s), protected from the agent whatever the policy says", strings.TrimSpace(source), src, dest, src, rel, pr.What, pf)}, true
+				for j, pf := range pr.forms {
+					for _, rel := range relsBelow(d, pr, j) {
+						if copiesOnto(abs(src), rel) {
+							return verdict{value: Deny, ref: "self-protection",
+								ruleTx: fmt.Sprintf("deny changes to %s (built-in self-protection)", pr.What),
+								reason: fmt.Sprintf("running %q: it copies %s into %s, and %s holds %s, which would replace %s (%s), protected from the agent whatever the policy says", strings.TrimSpace(source), src, dest, src, rel, pr.What, pf)}, true
+						}
 					}
 				}
 			}
