@@ -32,6 +32,7 @@ func init() {
 		"watch":     withOptions(watchGrammar, watchRuns),
 		"busybox":   busyboxHandler,
 		"toybox":    busyboxHandler,
+		"coreutils": coreutilsHandler,
 		"bfs":       sameAs("find"),
 		"fd":        fdHandler,
 		"fdfind":    fdHandler,
@@ -70,12 +71,16 @@ func init() {
 		if handlers["g"+name] == nil {
 			handlers["g"+name] = sameAs(name)
 		}
+		if handlers["uu-"+name] == nil {
+			handlers["uu-"+name] = sameAs(name)
+		}
 	}
 }
 
 // gnuPrefixed are GNU programs Homebrew installs with a "g" in front of
 // their names (coreutils, findutils, tar, grep, diffutils, patch), so that
 // macOS's own keep theirs: "grm -rf x" is rm, "gfind . -delete" is find.
+// Homebrew's uutils installs its own with "uu-" in front: "uu-mv" is mv.
 // An interpreter's g-name (gsed, gawk) is in interpreters.go.
 const gnuPrefixed = "rm mv cp ln install chmod chown chgrp shred unlink rmdir mkdir touch truncate dd tee cat " +
 	"tac head tail sort uniq split csplit cut paste join nl od fmt fold pr wc shuf base64 base32 basenc " +
@@ -521,6 +526,21 @@ func watchRuns(form []Word, p parsed) step {
 		return step{}
 	}
 	return step{shell: []shellRun{{word: joined(form, p.next), langs: dialectsOf("sh")}}}
+}
+
+// coreutilsHandler: coreutils is a multi-call binary of the coreutils
+// programs. uutils' (Ubuntu's coreutils) takes the program as its first
+// operand, as busybox does ("coreutils mv a b"); GNU's single binary
+// takes it as --coreutils-prog=NAME ("coreutils --coreutils-prog=mv a b").
+func coreutilsHandler(form []Word) step {
+	if len(form) > 1 && form[1].Kind == Static {
+		for _, opt := range []string{"--coreutils-prog=", "--coreutils-prog-shebang="} {
+			if name, ok := strings.CutPrefix(form[1].Text, opt); ok {
+				return step{next: append([]Word{{Kind: Static, Text: name}}, form[2:]...)}
+			}
+		}
+	}
+	return busyboxHandler(form)
 }
 
 func busyboxHandler(form []Word) step {

@@ -1,0 +1,85 @@
+package governance
+
+import "testing"
+
+// TestReviewProtectedForms checks self-protection against further forms of
+// this session's judgements (links at protected names, git checkout and
+// restore, other program names, glob operands) and that ordinary developer
+// commands still pass.
+func TestReviewProtectedForms(t *testing.T) {
+	e, root, _ := protectedWorkspace(t)
+	tree{
+		dirs:  []string{"lib", "vendor", "evil", "build", "y/.claude"},
+		files: []string{"script.sh", "evil/settings.json", "build/out"},
+	}.make(t, root)
+	var tests []protectedCase
+	for _, c := range []struct {
+		line string
+		want Value
+		what string
+	}{
+		// Ordinary commands. ("ln -s ../lib vendor/lib" is denied: the
+		// engine reads a link's target from the working directory, not
+		// from the link's; so it was at 0e3d9ac.)
+		{"cd src && go test ./...", Allow, ""},
+		{"git status", Allow, ""},
+		{"git checkout main", Allow, ""},
+		{"git restore --staged src/a.go", Allow, ""},
+		{"git restore src/a.go", Allow, ""},
+		{"git checkout HEAD -- src/a.go", Allow, ""},
+		{"chmod +x script.sh", Allow, ""},
+		{"ln -s lib vendor/lib", Allow, ""},
+		{"rm -rf build/*", Allow, ""},
+		{"mv build/* lib/", Allow, ""},
+		{"cp -r lib/. vendor/", Allow, ""},
+		// Links whose name comes from the source, or written another
+		// way. A name known only when the line runs is asked about.
+		{"ln -s -t . evil/.claude", Deny, "protected"},
+		{"ln -st . evil/.claude", Deny, "protected"},
+		{"ln -s y/.claude .", Deny, "protected"},
+		{"ln -s $PWD/y/.claude .", Deny, "protected"},
+		{"cp -rs y/.claude .", Deny, "protected"},
+		{"ln -s evil ./.claude", Deny, "protected"},
+		{"ln -s evil src/../.claude", Deny, "protected"},
+		{"ln -s evil .claude/", Deny, "protected"},
+		{"ln -sT evil .claude", Deny, "protected"},
+		{"cd src && ln -s ../evil ../.claude", Deny, "protected"},
+		{"ln -s evil .Claude", Deny, "protected"},
+		{"ln -s evil .c\u200claude", Deny, "protected"},
+		{"ln -s evil ~+/.claude", RequireApproval, ""},
+		{"ln -s {evil,.claude}", Deny, "protected"},
+		{"ln -s evil{,} .claude", Deny, "protected"},
+		{"mv {audit,old}", Deny, "the audit log"},
+		{"gln -s evil .claude", Deny, "protected"},
+		// git forms.
+		{"git restore -SW audit", Deny, "the audit log"},
+		{"git restore -WS audit", Deny, "the audit log"},
+		{"git restore -W --staged audit", Deny, "the audit log"},
+		{"git restore --source=HEAD~1 audit", Deny, "the audit log"},
+		{"git restore --pathspec-from-file=list", RequireApproval, ""},
+		{"git checkout --pathspec-from-file=list HEAD", RequireApproval, ""},
+		{"git rm -r --pathspec-from-file=list", RequireApproval, ""},
+		{"git -c alias.co=checkout co -- audit", RequireApproval, ""},
+		{"cd src && git -C .. checkout -- audit", Deny, "the audit log"},
+		{"git checkout -- ./audit", Deny, "the audit log"},
+		{"git checkout -f HEAD -- .", Deny, "protected"},
+		// Other program names: the coreutils multi-call binary (uutils',
+		// GNU's single binary) and Homebrew's uutils names.
+		{"coreutils --coreutils-prog=mv audit old", Deny, "the audit log"},
+		{"coreutils mv audit old", Deny, "the audit log"},
+		{"uu-mv audit old", Deny, "the audit log"},
+		{"busybox mv audit old", Deny, "the audit log"},
+		{"/opt/homebrew/bin/gmv audit old", Deny, "the audit log"},
+		{"command gmv audit old", Deny, "the audit log"},
+		{"fd . audit --exec=rm", Deny, "the audit log"},
+		{"fd -HIx rm . audit", Deny, "protected"},
+		// Glob and brace operands.
+		{"mv {aud,x}it old", Deny, "the audit log"},
+		{"rm -r {audit,}", Deny, "the audit log"},
+		{"mv ~+/aud* old", RequireApproval, ""},
+		{"rm -r ./a*/", Deny, "protected"},
+	} {
+		tests = append(tests, protectedCase{name: c.line, req: Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root}, want: c.want, what: c.what})
+	}
+	checkProtected(t, e, root, tests)
+}
