@@ -41,15 +41,22 @@ type keptLine struct {
 
 // commandFacts is what decideCommands reads of one simple command c of a
 // command line's own analysis (not of an argv reading) that is a function
-// of c alone.
+// of c alone (and of the engine's rules).
 type commandFacts struct {
 	what    string   // "running " + strconv.Quote(c.Source)
 	details []string // describeCommand(c)
 	key     string   // decideCommands' key of c
 	args    []argWord
-	// levels holds, per rule of analyses.rules, how its command pattern
-	// matches c (matchCommand); nothing for a rule with no pattern.
-	levels []ruleLevel
+	// matched holds, for each rule of analyses.rules whose command
+	// pattern matches c at all (matchCommand), in their order, its index
+	// and how it matches.
+	matched []ruleMatch
+}
+
+// ruleMatch is how the rule of index rule matches a command.
+type ruleMatch struct {
+	rule int
+	ruleLevel
 }
 
 // ruleLevel is how a command rule matches a command: the best level over
@@ -100,9 +107,10 @@ func (c *analyses) keep(a *shellcmd.Analysis) *keptLine {
 func factsOfCommand(c *shellcmd.Command, rules []*rule) commandFacts {
 	f := commandFacts{what: "running " + strconv.Quote(c.Source), details: describeCommand(c), args: commandArgs(c)}
 	f.key = commandKey(f.what, f.details, c)
-	f.levels = make([]ruleLevel, len(rules))
 	for i, r := range rules {
-		f.levels[i] = matchCommand(r, c)
+		if m := matchCommand(r, c); m.level != noMatch {
+			f.matched = append(f.matched, ruleMatch{rule: i, ruleLevel: m})
+		}
 	}
 	return f
 }

@@ -193,28 +193,34 @@ func (e *Engine) decideCommandWith(in *reqInfo, c *shellcmd.Command, f *commandF
 	}
 	var best, maybe *rule
 	bestForm := 0
+	rules := e.rulesFor(catCommand)
 	applies := e.appliesBits[in.kindSet()][catCommand] // r.applies(in, catCommand) but for r's actions
-	for i, r := range e.rulesFor(catCommand) {
+	take := func(i int, m ruleLevel) {
+		r := rules[i]
 		if !applies.has(i) || !r.actionApplies(in.req.Action) || !r.all && r.cmd == nil {
-			continue
+			return
 		}
-		var m ruleLevel
-		if f != nil {
-			m = f.levels[i]
-		} else {
-			m = matchCommand(r, c)
-		}
-		level, at := m.level, m.at
 		switch {
-		case level == noMatch:
+		case m.level == noMatch:
 		case r.advisory:
 			*advisories = append(*advisories, r.describe())
-		case level == doesMatch:
+		case m.level == doesMatch:
 			if best == nil || r.value.Stricter(best.value) {
-				best, bestForm = r, at
+				best, bestForm = r, m.at
 			}
 		case maybe == nil || r.value.Stricter(maybe.value):
 			maybe = r
+		}
+	}
+	if f != nil {
+		// The rules that match at all, in policy order: a rule that
+		// does not changes nothing.
+		for _, m := range f.matched {
+			take(m.rule, m.ruleLevel)
+		}
+	} else {
+		for i, r := range rules {
+			take(i, matchCommand(r, c))
 		}
 	}
 	if best == nil && maybe == nil && c.Transparent && len(c.Notes) == 0 {
