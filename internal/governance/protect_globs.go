@@ -27,7 +27,8 @@ import (
 // dotglob does), so it may find more than the shell would, never less; a
 // location that does not exist is not matched. form is returned as it was
 // when it holds no glob operand; ok is false when a glob matches more than
-// maxOperands names, too many to look up.
+// maxOperands names, or its expansion reads more than globBudget directory
+// entries: too many to look up.
 func (in *reqInfo) globOperands(form []shellcmd.Word, cwd string, list []protected) ([]shellcmd.Word, bool) {
 	at := slices.IndexFunc(form[1:], func(w shellcmd.Word) bool { return w.Kind == shellcmd.Glob })
 	if at < 0 {
@@ -44,12 +45,11 @@ func (in *reqInfo) globOperands(form []shellcmd.Word, cwd string, list []protect
 			pat = cwd + "/" + pat
 		}
 		// Every name it matches, leading dots too (as bash's dotglob
-		// does): past maxOperands the line is refused, not half checked.
-		names, err := filepath.Glob(pat)
-		if err != nil {
-			names = nil // a malformed pattern is the word itself to the shell
-		}
-		if len(names) > maxOperands {
+		// does): past maxOperands names, or globBudget directory entries
+		// read, the line is refused, not half checked.
+		budget := globBudget
+		names, ok := boundedGlob(pat, &budget)
+		if !ok || len(names) > maxOperands {
 			return nil, false
 		}
 		for _, p := range in.globPatternForms(pat) {
@@ -121,3 +121,52 @@ func exists(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
 }
+
+// globBudget bounds the directory entries the expansion of one glob
+// operand reads: "rm -r /*/*/*/*/*" would otherwise list most of the file
+// system (and /proc) before the decision is made.
+const globBudget = 20000
+
+// boundedGlob is filepath.Glob of an absolute pattern that reads at most
+// *budget directory entries in all; ok is false past it. A malformed
+// pattern matches nothing (the shell passes such a word as it is).
+func boundedGlob(pattern string, budget *int) ([]string, bool) {
+	if !hasGlobMeta(pattern) {
+		if exists(pattern) {
+			return []string{pattern}, true
+		}
+		return nil, true
+	}
+	dir, file := filepath.Split(pattern)
+	dir = filepath.Clean(dir)
+	dirs := []string{dir}
+	if hasGlobMeta(dir) {
+		var ok bool
+		if dirs, ok = boundedGlob(dir, budget); !ok {
+			return nil, false
+		}
+	}
+	var out []string
+	for _, d := range dirs {
+		f, err := os.Open(d)
+		if err != nil {
+			continue
+		}
+		names, _ := f.Readdirnames(*budget + 1)
+		f.Close()
+		if *budget -= len(names); *budget < 0 {
+			return nil, false
+		}
+		slices.Sort(names)
+		for _, n := range names {
+			if ok, err := filepath.Match(file, n); err == nil && ok {
+				out = append(out, filepath.Join(d, n))
+			}
+		}
+	}
+	return out, true
+}
+
+// hasGlobMeta reports whether p holds a character filepath.Match reads
+// as a pattern.
+func hasGlobMeta(p string) bool { return strings.ContainsAny(p, `*?[\`) }
