@@ -31,6 +31,12 @@ func TestMain(m *testing.M) {
 		}
 	}
 	flag.Parse()
+	// The runs' files, the bridge this binary builds included, go to a
+	// tmpfs when there is one to take them (runsTmpDir).
+	tmp := runsTmpDir()
+	if tmp != "" {
+		os.Setenv("TMPDIR", tmp)
+	}
 	// Each run mostly waits on its processes: run more at once than cores.
 	parallelSet := false
 	flag.Visit(func(f *flag.Flag) { parallelSet = parallelSet || f.Name == "test.parallel" })
@@ -46,6 +52,9 @@ func TestMain(m *testing.M) {
 	}
 	if bridgeDir != "" {
 		os.RemoveAll(bridgeDir)
+	}
+	if tmp != "" {
+		os.RemoveAll(tmp)
 	}
 	os.Exit(code)
 }
