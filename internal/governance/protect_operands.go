@@ -325,8 +325,9 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 // subcommand on, the program it is decided as, and the directory its
 // pathspecs are relative to (cwd, or where git's -C options lead); ok is
 // false for any other git command. "git rm --cached" and "git restore
-// --staged" without --worktree leave the work tree alone. Every operand
-// of checkout is taken for a path, a branch's name too.
+// --staged" without --worktree, given before "--", leave the work tree
+// alone. Every operand of checkout is taken for a path, a branch's name
+// too.
 func gitRemover(form []shellcmd.Word, cwd string) ([]shellcmd.Word, string, string, bool) {
 	for _, g := range gitRemovers {
 		base, at, ok := gitSubcommand(form, g.sub)
@@ -335,8 +336,11 @@ func gitRemover(form []shellcmd.Word, cwd string) ([]shellcmd.Word, string, stri
 		}
 		staged, worktree := false, false
 		for _, w := range form[at+1:] {
-			if w.Kind != shellcmd.Static {
-				continue
+			// Past "--" every word is a pathspec ("git rm -r -- audit
+			// --cached" removes audit and a file named --cached), and a
+			// word computed at run time may be "--".
+			if w.Kind != shellcmd.Static || w.Text == "--" {
+				break
 			}
 			switch w.Text {
 			case "--cached":

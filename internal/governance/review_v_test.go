@@ -63,6 +63,15 @@ func TestReviewProtectedForms(t *testing.T) {
 		{"cd src && git -C .. checkout -- audit", Deny, "the audit log"},
 		{"git checkout -- ./audit", Deny, "the audit log"},
 		{"git checkout -f HEAD -- .", Deny, "protected"},
+		// Past "--", --cached and --staged are pathspecs: git removes or
+		// restores audit (and a tracked file of that name).
+		{"git rm -r -- audit --cached", Deny, "the audit log"},
+		{"git restore -- audit --staged", Deny, "the audit log"},
+		{"git checkout -- audit --cached", Deny, "the audit log"},
+		{"git checkout HEAD -- audit --staged", Deny, "the audit log"},
+		{"git mv -- audit --cached", Deny, "the audit log"},
+		{"git rm -r --cached -- audit", Allow, ""},
+		{"git restore --staged -- audit", Allow, ""},
 		// Other program names: the coreutils multi-call binary (uutils',
 		// GNU's single binary) and Homebrew's uutils names.
 		{"coreutils --coreutils-prog=mv audit old", Deny, "the audit log"},
