@@ -2,8 +2,10 @@ package compress
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
+	"syscall"
 )
 
 // asArchive makes the spool's older segment file the whole archive whose
@@ -55,28 +57,98 @@ func (s *spool) completeArchive(f *os.File, heading []byte) error {
 	if err := f.Truncate(end); err != nil {
 		return err
 	}
-	if _, err := f.Seek(end, io.SeekStart); err != nil {
-		return err
-	}
-	if n := s.size[s.cur]; n > 0 {
+	n := s.size[s.cur]
+	if n > 0 {
 		cur, err := os.Open(s.path(s.cur))
 		if err != nil {
 			return err
 		}
-		if _, err = cur.Seek(s.skip[s.cur], io.SeekStart); err == nil {
-			var copied int64
-			copied, err = f.ReadFrom(io.LimitReader(cur, n))
-			if err == nil && copied != n {
-				err = io.ErrUnexpectedEOF
-			}
-		}
+		err = appendSegment(f, end, cur, s.skip[s.cur], n)
 		cur.Close()
 		if err != nil {
 			return err
 		}
 	}
 	if s.open != "" {
-		if _, err := f.WriteString("\n\n"); err != nil {
+		if _, err := f.WriteAt([]byte("\n\n"), end+n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// appendSegment writes the n bytes of src from offset from to dst at
+// offset off: read and written past the page cache where both files take
+// direct I/O (the spool wrote src so, and a copy through the page cache
+// would read it back from the device into it), else copied through it
+// (copy_file_range).
+func appendSegment(dst *os.File, off int64, src *os.File, from, n int64) error {
+	if setDirectIO(src, true) == nil {
+		seg := newSegmentFile(dst, off, true)
+		w := newPageWriter(seg, off, spoolDirectBytes, spoolBufferBytes)
+		err := readDirect(src, from, n, w.Write)
+		if ferr := w.Flush(); err == nil {
+			err = ferr
+		}
+		if derr := seg.setDirect(false); err == nil {
+			err = derr
+		}
+		if !errors.Is(err, errNoDirectRead) {
+			return err
+		}
+		if err := setDirectIO(src, false); err != nil {
+			return err
+		}
+	}
+	if _, err := dst.Seek(off, io.SeekStart); err != nil {
+		return err
+	}
+	if _, err := src.Seek(from, io.SeekStart); err != nil {
+		return err
+	}
+	copied, err := dst.ReadFrom(io.LimitReader(src, n))
+	if err == nil && copied != n {
+		err = io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// errNoDirectRead is readDirect's failure before it read anything: the
+// file system refused the read.
+var errNoDirectRead = errors.New("direct read refused")
+
+// readDirect passes the n bytes of src from offset from to write, read
+// with direct I/O (src's O_DIRECT set) in blocks of spoolDirectBytes at
+// offsets that are multiples of the page size.
+func readDirect(src *os.File, from, n int64, write func([]byte) (int, error)) error {
+	buf := alignedBuffer(spoolDirectBytes)[:spoolDirectBytes]
+	pos := from &^ (spoolPageBytes - 1)
+	for first := true; n > 0; first = false {
+		m, err := src.ReadAt(buf, pos)
+		if first && errors.Is(err, syscall.EINVAL) {
+			return errNoDirectRead
+		}
+		skip := from - pos
+		if int64(m) <= skip {
+			if err == nil || errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return err
+		}
+		part := buf[skip:m]
+		if int64(len(part)) > n {
+			part = part[:n]
+		}
+		if _, werr := write(part); werr != nil {
+			return werr
+		}
+		n -= int64(len(part))
+		pos += int64(m)
+		from = pos
+		if n > 0 && err != nil {
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
 			return err
 		}
 	}
