@@ -100,6 +100,9 @@ func (e *Engine) protectedOperands(in *reqInfo, list []protected, line string, l
 					if v, ok := e.createsProtected(in, list, form, dir, c.Source, len(a.Commands) > 1); ok {
 						return v, true
 					}
+					if v, ok := e.gitPlacesProtected(in, list, form, dir, c.Source); ok {
+						return v, true
+					}
 				}
 				if len(a.Commands) < 2 || !makesLink(form) {
 					continue

@@ -9,7 +9,7 @@ import "testing"
 func TestReviewProtectedForms(t *testing.T) {
 	e, root, _ := protectedWorkspace(t)
 	tree{
-		dirs:  []string{"lib", "vendor", "evil", "build", "y/.claude"},
+		dirs:  []string{"lib", "vendor", "evil", "build", "y/.claude", "evilrepo/.git", "sub"},
 		files: []string{"script.sh", "evil/settings.json", "build/out"},
 	}.make(t, root)
 	var tests []protectedCase
@@ -71,6 +71,22 @@ func TestReviewProtectedForms(t *testing.T) {
 		{"git checkout HEAD -- audit --staged", Deny, "the audit log"},
 		{"git mv -- audit --cached", Deny, "the audit log"},
 		{"git rm -r --cached -- audit", Allow, ""},
+		// git writes a repository's files where clone, worktree add and
+		// submodule add say: the repository decides what they are.
+		{"git clone evilrepo .claude", Deny, "protected"},
+		{"git clone -q ./evilrepo .claude/", Deny, "protected"},
+		{"git clone y/.claude", Deny, "protected"},
+		{"git clone evil.git .zed", Deny, "protected"},
+		{"mkdir .claude && git clone evilrepo .claude", Deny, "protected"},
+		{"git clone evilrepo sub/.claude", Deny, "protected"},
+		{"git worktree add .claude main", Deny, "protected"},
+		{"git submodule add ./evilrepo .gemini", Deny, "protected"},
+		{"git clone evilrepo .git/hooks", Deny, "protected"},
+		{"git clone https://example.com/x/y.git", Allow, ""},
+		{"git clone https://example.com/x/y.git vendor/y", Allow, ""},
+		{"git clone . backup", Allow, ""},
+		{"git worktree add wt topic", Allow, ""},
+		{"git submodule add https://example.com/x/lib.git vendor/lib", Allow, ""},
 		{"git restore --staged -- audit", Allow, ""},
 		// Other program names: the coreutils multi-call binary (uutils',
 		// GNU's single binary) and Homebrew's uutils names.
