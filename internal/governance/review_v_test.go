@@ -108,3 +108,48 @@ func TestReviewProtectedForms(t *testing.T) {
 	}
 	checkProtected(t, e, root, tests)
 }
+
+// TestReviewProtectedFolding checks that self-protection's element test
+// (protected.tail: a path reaches workspace configuration only with an
+// element starting as its rel does) holds for the forms a case-insensitive
+// file system folds together: upper case, the long s and the Kelvin sign,
+// code points HFS+ ignores at an element's start or end, and paths with
+// "..", "//" or a cd.
+func TestReviewProtectedFolding(t *testing.T) {
+	e, root, _ := protectedWorkspace(t)
+	tree{
+		dirs:  []string{".git/hooks", "sub/.git", "src/.claude"},
+		files: []string{".git/config", ".claude/settings.json", "sub/.git/config", "src/.claude/settings.json", "lefthook.yml"},
+	}.make(t, root)
+	var tests []protectedCase
+	for _, c := range []struct {
+		line string
+		want Value
+		what string
+	}{
+		{"rm -rf .GIT", Deny, "protected"},
+		{"rm -rf .g\u200cit", Deny, "protected"},
+		{"rm -rf \u200c.git", Deny, "protected"},
+		{"rm -rf .git\u200c", Deny, "protected"},
+		{"mv .claude/\u017fettings.json x", Deny, "protected"},
+		{"mv .claude/SETTINGS.JSON x", Deny, "protected"},
+		{"rm -rf sub/.GIT", Deny, "protected"},
+		{"rm -rf sub/\ufeff.git", Deny, "protected"},
+		{"rm src/.claude/settings.json", Deny, "protected"},
+		{"rm src/\u200d.claude/settings.json", Deny, "protected"},
+		{"rm src/.\u212alaude/settings.json", Allow, ""},
+		{"rm LEFTHOOK.YML", Deny, "protected"},
+		{"rm \u200dlefthook.yml", Deny, "protected"},
+		{"rm ./sub/../lefthook.yml", Deny, "protected"},
+		{"rm sub//../lefthook.yml", Deny, "protected"},
+		{"cd src && rm ../lefthook.yml", Deny, "protected"},
+		{"cd .git && rm config", Deny, "protected"},
+		{"cd .GIT && touch x", Deny, "protected"},
+	} {
+		tests = append(tests, protectedCase{name: c.line, req: Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root}, want: c.want, what: c.what})
+	}
+	for _, p := range []string{".GIT/config", ".g\u200cit/config", "src/\ufeff.claude/settings.json", ".claude/\u017fettings.json", "sub/../.git/hooks/x"} {
+		tests = append(tests, protectedCase{name: "write " + p, req: Request{Action: ActionFSWrite, Paths: []string{root + "/" + p}}, want: Deny, what: "protected"})
+	}
+	checkProtected(t, e, root, tests)
+}
