@@ -227,11 +227,11 @@ func (e *Engine) decideArg(in *reqInfo, a argWord, dir shellcmd.Dir, advisories 
 		if !strings.HasPrefix(p, "~/") || strings.ContainsAny(p[2:], "$`\"'\\") {
 			return runtimeName(what), true
 		}
-		kind = shellcmd.Static
-		if strings.ContainsAny(p[2:], "*?[") {
-			kind = shellcmd.Glob
+		rest := p[2:]
+		if rest, kind = shellcmd.PatternOf(rest); kind == shellcmd.Dynamic {
+			return runtimeName(what), true
 		}
-		p = filepath.Join(e.home, p[2:])
+		p = filepath.Join(e.home, rest)
 	} else if kind == shellcmd.Dynamic {
 		return runtimeName(what), true
 	}

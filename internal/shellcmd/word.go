@@ -76,11 +76,6 @@ func evalWord(word *syntax.Word, src string) Word {
 					glob = true
 					val.WriteByte(c)
 					pat.WriteByte(c)
-					if c == '[' && j+1 < len(s) && s[j+1] == '!' {
-						pat.WriteByte('^')
-						val.WriteByte('!')
-						j++
-					}
 				default:
 					val.WriteByte(c)
 					pat.WriteByte(c)
@@ -115,11 +110,21 @@ func evalWord(word *syntax.Word, src string) Word {
 			dyn(dynamicWhy(part))
 		}
 	}
-	switch {
-	case why != "":
+	if why == "" && glob {
+		// The shell's brackets in path.Match's syntax; one that is not a
+		// bracket expression after all leaves a static word.
+		p, isGlob, unread := matchPattern(pat.String())
+		switch {
+		case unread != "":
+			why = unread
+		case isGlob && !validPattern(p):
+			why = "a pattern the bridge cannot read"
+		case isGlob:
+			return Word{Kind: Glob, Text: p}
+		}
+	}
+	if why != "" {
 		return Word{Kind: Dynamic, Text: sourceOf(word, src), Why: why}
-	case glob && validPattern(pat.String()):
-		return Word{Kind: Glob, Text: pat.String()}
 	}
 	return Word{Kind: Static, Text: val.String()}
 }
@@ -168,7 +173,7 @@ func unescapeDouble(s string) string {
 // writeEscaped writes s to a pattern with its metacharacters escaped.
 func writeEscaped(b *strings.Builder, s string) {
 	for i := 0; i < len(s); i++ {
-		if strings.IndexByte(`*?[]\`, s[i]) >= 0 {
+		if strings.IndexByte(`*?[]\!^-`, s[i]) >= 0 {
 			b.WriteByte('\\')
 		}
 		b.WriteByte(s[i])
