@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Redaction happens before anything is written, on the decoded values of
@@ -29,9 +30,12 @@ type rule struct {
 	// triggers are lowercase substrings, one of which every match
 	// contains: a cheap filter, since most strings hold no secret.
 	triggers []string
-	// re matches the secret. Its group 1, when present, is text before the
-	// secret that stays (the "password=" of a pair), group 2 text after it.
-	re *regexp.Regexp
+	// re returns the regexp that matches the secret. Its group 1, when
+	// present, is text before the secret that stays (the "password=" of a
+	// pair), group 2 text after it. It is compiled the first time a
+	// string holds one of the triggers: most runs never need most rules,
+	// and a bridge does not compile them all at start.
+	re func() *regexp.Regexp
 	// needs, when set, holds bytes one of which the text must contain
 	// (the ':' or '=' of a key=value pair).
 	needs string
@@ -73,50 +77,50 @@ const secretValue = `(?:"[^"]+"|'[^']+'|[^\s&;,'"\[][^\s&;,'"]*)`
 // names would match (sk-ant- and sk-proj- do not).
 var rules = []rule{
 	{reason: "private-key", triggers: []string{"-----begin"},
-		re: regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----(?s:.*?)(?:-----END[ A-Z0-9]*PRIVATE KEY-----|$)`)},
+		re: lazyRegexp(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----(?s:.*?)(?:-----END[ A-Z0-9]*PRIVATE KEY-----|$)`)},
 	{reason: "aws-access-key", triggers: []string{"akia", "asia", "abia", "acca", "a3t"},
-		re: regexp.MustCompile(`(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}`)},
+		re: lazyRegexp(`(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}`)},
 	{reason: "aws-secret-key", triggers: []string{"aws"}, needs: ":=", anchored: true,
-		re: regexp.MustCompile(`^(?i)(aws_?secret_?access_?key["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}`)},
+		re: lazyRegexp(`^(?i)(aws_?secret_?access_?key["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}`)},
 	{reason: "gcp-api-key", triggers: []string{"aiza"},
-		re: regexp.MustCompile(`AIza[0-9A-Za-z_\-]{35}`)},
+		re: lazyRegexp(`AIza[0-9A-Za-z_\-]{35}`)},
 	{reason: "azure-storage-key", triggers: []string{"accountkey="}, anchored: true,
-		re: regexp.MustCompile(`^(?i)(AccountKey=)[A-Za-z0-9+/=]{20,}`)},
+		re: lazyRegexp(`^(?i)(AccountKey=)[A-Za-z0-9+/=]{20,}`)},
 	{reason: "azure-sas-signature", triggers: []string{"sig="}, anchored: true,
 		at: func(s string, i int, _ string) bool { return i > 0 && (s[i-1] == '?' || s[i-1] == '&') },
-		re: regexp.MustCompile(`^(?i)(sig=)[A-Za-z0-9%+/=]{20,}`)},
+		re: lazyRegexp(`^(?i)(sig=)[A-Za-z0-9%+/=]{20,}`)},
 	{reason: "azure-client-secret", triggers: []string{"q~"}, anchored: true, back: 4,
-		re: regexp.MustCompile(`^[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}`)},
+		re: lazyRegexp(`^[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}`)},
 	{reason: "github-token", triggers: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
-		re: regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})`)},
+		re: lazyRegexp(`(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})`)},
 	{reason: "gitlab-token", triggers: []string{"glpat-"},
-		re: regexp.MustCompile(`glpat-[A-Za-z0-9_\-]{20,}`)},
+		re: lazyRegexp(`glpat-[A-Za-z0-9_\-]{20,}`)},
 	{reason: "slack-token", triggers: []string{"xox"},
-		re: regexp.MustCompile(`xox[abposr]-[A-Za-z0-9-]{10,}`)},
+		re: lazyRegexp(`xox[abposr]-[A-Za-z0-9-]{10,}`)},
 	{reason: "slack-webhook", triggers: []string{"hooks.slack.com/"},
-		re: regexp.MustCompile(`(hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9_/\-]{8,}`)},
+		re: lazyRegexp(`(hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9_/\-]{8,}`)},
 	{reason: "service-token", triggers: []string{"hf_", "ya29.", "pypi-", "sg.", "dop_v1_", "shpat_", "shpss_", "glptt-", "gldt-", "glrt-", "xapp-"},
-		re: regexp.MustCompile(`(?:hf_[A-Za-z0-9]{30,}|ya29\.[0-9A-Za-z_-]{20,}|pypi-[A-Za-z0-9_-]{50,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|dop_v1_[a-f0-9]{64}|shp(?:at|ss)_[a-fA-F0-9]{32}|gl(?:ptt|dt|rt)-[A-Za-z0-9_-]{20,}|xapp-[0-9]-[A-Za-z0-9-]{10,})`)},
+		re: lazyRegexp(`(?:hf_[A-Za-z0-9]{30,}|ya29\.[0-9A-Za-z_-]{20,}|pypi-[A-Za-z0-9_-]{50,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|dop_v1_[a-f0-9]{64}|shp(?:at|ss)_[a-fA-F0-9]{32}|gl(?:ptt|dt|rt)-[A-Za-z0-9_-]{20,}|xapp-[0-9]-[A-Za-z0-9-]{10,})`)},
 	{reason: "npm-token", triggers: []string{"npm_"},
-		re: regexp.MustCompile(`npm_[A-Za-z0-9]{36}`)},
+		re: lazyRegexp(`npm_[A-Za-z0-9]{36}`)},
 	{reason: "stripe-key", triggers: []string{"_live_", "_test_"},
-		re: regexp.MustCompile(`(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`)},
+		re: lazyRegexp(`(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`)},
 	{reason: "basic-auth", triggers: []string{"-u", "--user"},
-		re: regexp.MustCompile(`((?:^|\s)(?:-u|--user)(?:\s+|=)['"]?[^\s:'"\[]+:)[^\s'"\[]+`)},
+		re: lazyRegexp(`((?:^|\s)(?:-u|--user)(?:\s+|=)['"]?[^\s:'"\[]+:)[^\s'"\[]+`)},
 	{reason: "api-key", triggers: []string{"sk-"}, anchored: true,
 		at: func(s string, i int, _ string) bool {
 			return i == 0 || !isWordByte(s[i-1]) || strings.HasPrefix(s[i:], "sk-ant-") || strings.HasPrefix(s[i:], "sk-proj-")
 		},
-		re: regexp.MustCompile(`^sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}`)},
+		re: lazyRegexp(`^sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}`)},
 	{reason: "jwt", triggers: []string{"eyj"},
-		re: regexp.MustCompile(`eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+		re: lazyRegexp(`eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
 	{reason: "authorization", triggers: []string{"authorization"}, needs: ":=", anchored: true,
-		re: regexp.MustCompile(`^(?i)(authorization["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token|digest|negotiate)\s+)?[^\s"',;\[][^\s"',;]*`)},
+		re: lazyRegexp(`^(?i)(authorization["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token|digest|negotiate)\s+)?[^\s"',;\[][^\s"',;]*`)},
 	{reason: "bearer-token", triggers: []string{"bearer"}, anchored: true,
 		at: func(s string, i int, _ string) bool { return i == 0 || !isWordByte(s[i-1]) },
-		re: regexp.MustCompile(`^(?i)(bearer\s+)[A-Za-z0-9._~+/=-]{8,}`)},
+		re: lazyRegexp(`^(?i)(bearer\s+)[A-Za-z0-9._~+/=-]{8,}`)},
 	{reason: "url-credentials", triggers: []string{"://"},
-		re: regexp.MustCompile(`(://[^/\s:@\[]+:)[^/\s@\[]+(@)`)},
+		re: lazyRegexp(`(://[^/\s:@\[]+:)[^/\s@\[]+(@)`)},
 	// password=..., GITHUB_TOKEN=..., api-key: ..., STRIPE_KEY=...: the
 	// word starts the string or follows a non-alphanumeric byte (so
 	// csrf_token counts and mytoken does not); a bare "key" needs a name
@@ -132,7 +136,14 @@ var rules = []rule{
 			}
 			return i == 0 || !isAlnum(s[i-1])
 		},
-		re: regexp.MustCompile(`^(?i)((?:password|passwd|pwd|passphrase|token|secret|credentials?|api[_-]?key|apikey|key)["']?\s*[:=]\s*)` + secretValue)},
+		re: lazyRegexp(`^(?i)((?:password|passwd|pwd|passphrase|token|secret|credentials?|api[_-]?key|apikey|key)["']?\s*[:=]\s*)` + secretValue)},
+}
+
+// lazyRegexp returns a function that compiles expr on its first call and
+// returns the same regexp on every call. TestRedactRulesCompile compiles
+// every rule's, so a bad expression still fails the tests.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
 func isAlnum(c byte) bool {
@@ -288,7 +299,7 @@ func replaceAll(r *rule, s string) (string, int) {
 	if r.anchored {
 		return replaceAnchored(r, s)
 	}
-	idx := r.re.FindAllStringSubmatchIndex(s, -1)
+	idx := r.re().FindAllStringSubmatchIndex(s, -1)
 	if idx == nil {
 		return s, 0
 	}
@@ -320,7 +331,7 @@ func replaceAnchored(r *rule, s string) (string, int) {
 		if trig == "" || start < last || (r.at != nil && !r.at(s, i, trig)) {
 			continue
 		}
-		m := r.re.FindStringSubmatchIndex(s[start:])
+		m := r.re().FindStringSubmatchIndex(s[start:])
 		if m == nil {
 			continue
 		}
