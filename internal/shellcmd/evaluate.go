@@ -72,6 +72,7 @@ func (w *walker) evalNode(n syntax.Node, src string) {
 	switch n := n.(type) {
 	case *syntax.Redirect:
 		w.zshClobber(n, src)
+		w.zshNumericRange(n, src)
 	case *syntax.ArithmExp:
 		w.arithm(n.X, sourceOf(n, src), src)
 	case *syntax.ArithmCmd:

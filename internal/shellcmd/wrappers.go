@@ -20,6 +20,10 @@ func init() {
 		"time":      operandsThen(grammar{short: shortOpts("apvqV", "fo", ""), long: longOpts("append portability verbose quiet help version", "format output", "")}, 0),
 		"exec":      operandsThen(grammar{short: shortOpts("cl", "a", "")}, 0),
 		"builtin":   operandsThen(grammar{}, 0),
+		"noglob":    operandsThen(grammar{}, 0), // zsh's precommand modifiers
+		"nocorrect": operandsThen(grammar{}, 0),
+		"-":         operandsThen(grammar{}, 0),
+		"repeat":    operandsThen(grammar{}, 1), // zsh: repeat N command
 		"command":   withOptions(commandGrammar, commandRuns),
 		"flock":     withOptions(flockGrammar, flockRuns),
 		"script":    withOptions(scriptGrammar, scriptRuns),
