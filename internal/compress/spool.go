@@ -331,9 +331,7 @@ func (s *spool) copyTo(w io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("reading the spooled archive: %v", err)
 		}
-		if _, err = f.Seek(s.skip[i], io.SeekStart); err == nil {
-			_, err = io.Copy(w, io.LimitReader(f, s.size[i]))
-		}
+		err = readSegment(w, f, s.skip[i], s.size[i])
 		f.Close()
 		if err != nil {
 			return fmt.Errorf("reading the spooled archive: %v", err)

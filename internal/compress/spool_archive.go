@@ -86,7 +86,10 @@ func appendSegment(dst *os.File, off int64, src *os.File, from, n int64) error {
 	if setDirectIO(src, true) == nil {
 		seg := newSegmentFile(dst, off, true)
 		w := newPageWriter(seg, off, spoolDirectBytes, spoolBufferBytes)
-		err := readDirect(src, from, n, w.Write)
+		copied, err := readDirect(src, from, n, w.Write)
+		if err == nil && copied != n {
+			err = io.ErrUnexpectedEOF
+		}
 		if ferr := w.Flush(); err == nil {
 			err = ferr
 		}
@@ -113,46 +116,64 @@ func appendSegment(dst *os.File, off int64, src *os.File, from, n int64) error {
 	return err
 }
 
+// readSegment writes the n bytes of src from offset from to w, or what
+// src holds of them, read past the page cache where src's file system
+// takes direct I/O (readDirect), else through it.
+func readSegment(w io.Writer, src *os.File, from, n int64) error {
+	if setDirectIO(src, true) == nil {
+		_, err := readDirect(src, from, n, w.Write)
+		if !errors.Is(err, errNoDirectRead) {
+			return err
+		}
+		if err := setDirectIO(src, false); err != nil {
+			return err
+		}
+	}
+	if _, err := src.Seek(from, io.SeekStart); err != nil {
+		return err
+	}
+	_, err := io.Copy(w, io.LimitReader(src, n))
+	return err
+}
+
 // errNoDirectRead is readDirect's failure before it read anything: the
 // file system refused the read.
 var errNoDirectRead = errors.New("direct read refused")
 
-// readDirect passes the n bytes of src from offset from to write, read
-// with direct I/O (src's O_DIRECT set) in blocks of spoolDirectBytes at
-// offsets that are multiples of the page size.
-func readDirect(src *os.File, from, n int64, write func([]byte) (int, error)) error {
+// readDirect passes the n bytes of src from offset from to write, or what
+// src holds of them, and returns how many it passed: read with direct I/O
+// (src's O_DIRECT set) in blocks of spoolDirectBytes at offsets that are
+// multiples of the page size.
+func readDirect(src *os.File, from, n int64, write func([]byte) (int, error)) (int64, error) {
 	buf := alignedBuffer(spoolDirectBytes)[:spoolDirectBytes]
 	pos := from &^ (spoolPageBytes - 1)
-	for first := true; n > 0; first = false {
+	var passed int64
+	for n > 0 {
 		m, err := src.ReadAt(buf, pos)
-		if first && errors.Is(err, syscall.EINVAL) {
-			return errNoDirectRead
+		if pos == from&^(spoolPageBytes-1) && errors.Is(err, syscall.EINVAL) {
+			return 0, errNoDirectRead
 		}
-		skip := from - pos
-		if int64(m) <= skip {
-			if err == nil || errors.Is(err, io.EOF) {
-				err = io.ErrUnexpectedEOF
+		if err != nil && !errors.Is(err, io.EOF) {
+			return passed, err
+		}
+		skip := max(from-pos, 0)
+		if int64(m) > skip {
+			part := buf[skip:m]
+			if int64(len(part)) > n {
+				part = part[:n]
 			}
-			return err
+			if _, werr := write(part); werr != nil {
+				return passed, werr
+			}
+			n -= int64(len(part))
+			passed += int64(len(part))
 		}
-		part := buf[skip:m]
-		if int64(len(part)) > n {
-			part = part[:n]
+		if err != nil || m < len(buf) {
+			return passed, nil // the end of src
 		}
-		if _, werr := write(part); werr != nil {
-			return werr
-		}
-		n -= int64(len(part))
 		pos += int64(m)
-		from = pos
-		if n > 0 && err != nil {
-			if errors.Is(err, io.EOF) {
-				err = io.ErrUnexpectedEOF
-			}
-			return err
-		}
 	}
-	return nil
+	return passed, nil
 }
 
 // sealOlder notes that the older segment's file is now an archive too: the

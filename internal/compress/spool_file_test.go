@@ -90,3 +90,46 @@ func TestSegmentFileDirect(t *testing.T) {
 		t.Errorf("the archive holds %d of the 3072 chunks", n)
 	}
 }
+
+// TestReadDirect checks that readDirect passes exactly the bytes asked for,
+// from any offset, across its 1 MiB blocks, and what the file holds of
+// them when it ends first.
+func TestReadDirect(t *testing.T) {
+	data := bytes.Repeat([]byte("0123456789abcdefghijklmnopqrstuvwxyz\n"), (3<<20)/37)
+	path := filepath.Join(t.TempDir(), "seg")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name    string
+		from, n int64
+	}{
+		{"whole", 0, int64(len(data))},
+		{"after a heading", 224, int64(len(data)) - 224},
+		{"one byte", 4095, 1},
+		{"across two blocks", spoolDirectBytes - 10, 20},
+		{"three blocks from off a page", 5000, 2<<20 + 7},
+		{"past the end", int64(len(data)) - 100, 1000},
+		{"from past the end", int64(len(data)) + 10, 10},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer src.Close()
+			if err := setDirectIO(src, true); err != nil {
+				t.Fatalf("O_DIRECT on the test's file system: %v", err)
+			}
+			var got bytes.Buffer
+			passed, err := readDirect(src, c.from, c.n, got.Write)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := data[min(c.from, int64(len(data))):min(c.from+c.n, int64(len(data)))]
+			if passed != int64(len(want)) || !bytes.Equal(got.Bytes(), want) {
+				t.Errorf("passed %d bytes (%d written), want the %d from %d", passed, got.Len(), len(want), c.from)
+			}
+		})
+	}
+}
