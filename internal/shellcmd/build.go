@@ -85,7 +85,15 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			n.Form = hop
 			c.Notes = append(c.Notes, n)
 		}
-		c.Transparent = len(st.next) == 0 && (len(st.shell) > 0 || st.stdinShell != nil && in != nil && in.known)
+		pathNamed := strings.Contains(head.Text, "/")
+		if pathNamed && len(st.next) > 0 {
+			// A wrapper named by its path is whatever program lives there
+			// (an agent's ./env script): what it would run is a command of
+			// its own, judged besides it, never in its place.
+			st.others = append([][]Word{st.next}, st.others...)
+			st.next = nil
+		}
+		c.Transparent = !pathNamed && len(st.next) == 0 && (len(st.shell) > 0 || st.stdinShell != nil && in != nil && in.known)
 		for _, a := range st.assigns {
 			w.assign(a, depth)
 		}

@@ -92,12 +92,14 @@ const gnuPrefixed = "rm mv cp ln install chmod chown chgrp shred unlink rmdir mk
 	"realpath mktemp mkfifo mknod env nice nohup timeout stdbuf chroot printf echo test kill " +
 	"find xargs locate tar grep egrep fgrep diff cmp diff3 sdiff patch"
 
-// sameAs reads a program as another name for program: what follows
-// is program's form with the same words ("bfs" is find, "gmv" is GNU mv
+// sameAs reads a program as another name for program: the line runs
+// program's form with the same words too ("bfs" is find, "gmv" is GNU mv
 // under Homebrew's name), so rules and checks for program apply to it.
+// That form is a command of its own, judged besides the program's: a rule
+// allowing cat does not allow gcat, which may be any program of that name.
 func sameAs(program string) handler {
 	return func(form []Word) step {
-		return step{next: append([]Word{{Kind: Static, Text: program}}, form[1:]...)}
+		return step{others: [][]Word{append([]Word{{Kind: Static, Text: program}}, form[1:]...)}}
 	}
 }
 
