@@ -398,6 +398,9 @@ func gitPathspecReaches(form []shellcmd.Word, cwd, source string, list []protect
 // directory it copies into: the value of -t/--target-directory, else its
 // last operand.
 func operands(name string, words []shellcmd.Word) (ops []string, dest string) {
+	if name == "find" {
+		return findStarts(words), ""
+	}
 	optsDone := false
 	for i := 0; i < len(words); i++ {
 		w := words[i]
@@ -410,8 +413,6 @@ func operands(name string, words []shellcmd.Word) (ops []string, dest string) {
 		case t == "--":
 			optsDone = true
 			continue
-		case name == "find" && (strings.HasPrefix(t, "-") || t == "(" || t == "!"):
-			return ops, ""
 		case (t == "-t" || t == "--target-directory") && i+1 < len(words):
 			dest = words[i+1].Text
 			i++
@@ -428,6 +429,54 @@ func operands(name string, words []shellcmd.Word) (ops []string, dest string) {
 		dest = ops[len(ops)-1]
 	}
 	return ops, dest
+}
+
+// findStarts returns the starting points of find's words: the operands
+// after its own options (GNU's -H, -L, -P, -D debugopts, -Olevel; BSD's
+// -E, -X, -d, -s, -x, and -f path, a starting point) up to the first word
+// of the expression (one starting with "-", "(" or "!"); "." when there is
+// none, as find starts there then ("find -delete" empties the directory).
+// A word computed at run time is left to the rules on such words.
+func findStarts(words []shellcmd.Word) []string {
+	var ops []string
+	i := 0
+	for ; i < len(words); i++ {
+		w := words[i]
+		t := w.Text
+		if w.Kind != shellcmd.Static || len(t) < 2 || t[0] != '-' {
+			break
+		}
+		if t == "--" {
+			i++
+			break
+		}
+		if (t == "-D" || t == "-f") && i+1 < len(words) {
+			if t == "-f" {
+				ops = append(ops, words[i+1].Text)
+			}
+			i++
+			continue
+		}
+		if strings.Trim(t[1:], "HLPEXdsx") != "" && !strings.HasPrefix(t, "-O") && !strings.HasPrefix(t, "-D") {
+			break // the expression
+		}
+	}
+	computed := false // a starting point known only when the line runs
+	for ; i < len(words); i++ {
+		w := words[i]
+		if w.Kind != shellcmd.Static {
+			computed = true
+			continue
+		}
+		if t := w.Text; strings.HasPrefix(t, "-") || t == "(" || t == "!" {
+			break
+		}
+		ops = append(ops, w.Text)
+	}
+	if len(ops) == 0 && !computed {
+		ops = []string{"."}
+	}
+	return ops
 }
 
 // holds returns the protected location one of forms is, or holds beneath

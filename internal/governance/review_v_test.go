@@ -98,6 +98,23 @@ func TestReviewProtectedForms(t *testing.T) {
 		{"command gmv audit old", Deny, "the audit log"},
 		{"fd . audit --exec=rm", Deny, "the audit log"},
 		{"fd -HIx rm . audit", Deny, "protected"},
+		// find's own options come before its starting points, and with
+		// none it starts at ".": each of these deletes the audit log.
+		{"find -delete", Deny, "protected"},
+		{"find -name *.jsonl -delete", Deny, "protected"},
+		{"find ! -name x -delete", Deny, "protected"},
+		{"cd audit && find -delete", Deny, "the audit log"},
+		{"find -L audit -name x -delete", Deny, "the audit log"},
+		{"find -H -L -P audit -delete", Deny, "the audit log"},
+		{"find -D tree audit -delete", Deny, "the audit log"},
+		{"find -O3 audit -delete", Deny, "the audit log"},
+		{"find -L -- audit -delete", Deny, "the audit log"},
+		{"find -d -f audit -delete", Deny, "the audit log"},
+		{"gfind -L audit -delete", Deny, "the audit log"},
+		{"bfs -L audit -delete", Deny, "the audit log"},
+		{"find -L src -delete", Allow, ""},
+		{"find src -name *.o -delete", Allow, ""},
+		{"find -name *.go", Allow, ""},
 		// Glob and brace operands.
 		{"mv {aud,x}it old", Deny, "the audit log"},
 		{"rm -r {audit,}", Deny, "the audit log"},
