@@ -22,7 +22,9 @@
 //
 // The reader makes one pass over the params: it descends into the members
 // it reads and steps over every other value (a tool's megabytes of output,
-// a deeply nested input) without decoding it. Large values stay raw
+// a deeply nested input) without decoding it. A long string the wire's
+// strict check already walked (acpwire.Message.KnownStrings) it steps over
+// by a lookup, without a pass over its bytes. Large values stay raw
 // sub-slices of the params. Members of the wrong type do not fail the read:
 // the first one is named in Bad, so a feature that judges them refuses the
 // message and one that only records them carries on.

@@ -13,7 +13,7 @@ import (
 
 // knownOfAll walks the whole of b as the wire's strict check does and
 // returns its record of every string literal of two bytes or more.
-func knownOfAll(b []byte) (*rawjson.KnownStrings, bool) {
+func knownOfAll(b []byte) (rawjson.KnownStrings, bool) {
 	rec := rawjson.KnownRecorder{Min: 2}
 	rec.Reset(b)
 	var walk func(i int) (int, error)
@@ -31,8 +31,9 @@ func knownOfAll(b []byte) (*rawjson.KnownStrings, bool) {
 	return rec.Known(), err == nil
 }
 
-// FuzzReadUpdateKnown: reading valid params stepping over the literals a
-// record of them holds reads exactly what reading every byte reads,
+// FuzzReadUpdateKnown: reading valid params as SharedUpdateOf reads them
+// (stepping over the literals a record of them holds, the session id
+// through the shared SessionIDs) reads exactly what ReadUpdate reads,
 // errors included.
 func FuzzReadUpdateKnown(f *testing.F) {
 	for _, s := range sharedSeeds {
@@ -50,7 +51,8 @@ func FuzzReadUpdateKnown(f *testing.F) {
 		}
 		var want, got Update
 		wantErr := readUpdateInto(b, &want)
-		gotErr := readUpdateKnown(b, &got, known)
+		rd := reader{b: b, known: known, ids: &sharedIDs}
+		gotErr := rd.update(&got)
 		if !reflect.DeepEqual(got, want) || (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
 			t.Fatalf("%s:\nwith the record %+v, %v\nreading it all %+v, %v", params, got, gotErr, want, wantErr)
 		}
@@ -75,7 +77,7 @@ func TestUpdateOfKnownOnTheWire(t *testing.T) {
 	h.FromAgent(line)
 	h.ClientGets()
 	m := <-seen
-	if m.KnownStrings() == nil {
+	if k := m.KnownStrings(); k.Len() == 0 {
 		t.Fatal("the message carried no record of its output: the record was not read")
 	}
 	sameRead(t, m)

@@ -23,6 +23,10 @@ type updateRead struct {
 	err    error
 }
 
+// sharedIDs decodes the session ids of the readings kept on messages: a
+// stream names one session, whose id is then decoded once.
+var sharedIDs SessionIDs
+
 // UpdateOf returns ReadUpdate(params), where params are m's params
 // (m.Params of an *acpwire.Message), reading them only the first time it is
 // asked for m: compression and governance both read each session/update
@@ -47,7 +51,8 @@ func UpdateOf(m Memoizer, params []byte) (Update, error) {
 func SharedUpdateOf(m Memoizer, params []byte) (*Update, error) {
 	r := m.Memo(updateKey{}, func() any {
 		r := &updateRead{params: params}
-		r.err = readUpdateKnown(params, &r.u, knownOf(m))
+		rd := reader{b: params, known: knownOf(m), ids: &sharedIDs}
+		r.err = rd.update(&r.u)
 		return r
 	}).(*updateRead)
 	if !sameSlice(r.params, params) {
@@ -63,15 +68,15 @@ func SharedUpdateOf(m Memoizer, params []byte) (*Update, error) {
 // those without reading them again; a record that does not describe the
 // bytes read is never used (rawjson.KnownStrings.End).
 type StringKnower interface {
-	KnownStrings() *rawjson.KnownStrings
+	KnownStrings() rawjson.KnownStrings
 }
 
-// knownOf returns m's record of its long string literals, or nil.
-func knownOf(m Memoizer) *rawjson.KnownStrings {
+// knownOf returns m's record of its long string literals, if it keeps one.
+func knownOf(m Memoizer) rawjson.KnownStrings {
 	if k, ok := m.(StringKnower); ok {
 		return k.KnownStrings()
 	}
-	return nil
+	return rawjson.KnownStrings{}
 }
 
 // ChunkLiner is a message that knows the parts of the text chunk it holds

@@ -124,13 +124,18 @@ func ReadUpdate(params []byte) (Update, error) {
 // readUpdateInto is ReadUpdate reading into *u, which must be the zero
 // Update; on failure it leaves *u the zero Update.
 func readUpdateInto(params []byte, u *Update) error {
-	return readUpdateKnown(params, u, nil)
+	return readUpdateKnown(params, u, rawjson.KnownStrings{})
 }
 
 // readUpdateKnown is readUpdateInto stepping over the string literals
 // known records without reading them.
-func readUpdateKnown(params []byte, u *Update, known *rawjson.KnownStrings) error {
-	r := reader{b: params, known: known}
+func readUpdateKnown(params []byte, u *Update, known rawjson.KnownStrings) error {
+	return (&reader{b: params, known: known}).update(u)
+}
+
+// update reads r's params into *u, which must be the zero Update; on
+// failure it leaves *u the zero Update.
+func (r *reader) update(u *Update) error {
 	if err := r.top(u); err != nil {
 		*u = Update{}
 		return err
@@ -163,8 +168,10 @@ func ReadToolCall(obj []byte) (ToolCall, error) {
 type reader struct {
 	b []byte
 	// known are the long string literals of b's message, stepped over
-	// without reading them; nil when none are known.
-	known *rawjson.KnownStrings
+	// without reading them; empty when none are known.
+	known rawjson.KnownStrings
+	// ids decodes the session id; nil decodes it afresh.
+	ids *SessionIDs
 	// bad is the first member of the wrong type; contentBad the first
 	// problem with content, which only a tool call's content has.
 	bad, contentBad string
@@ -325,7 +332,10 @@ func (r *reader) top(u *Update) error {
 		}
 		return end, err
 	}, func(_ names, v []byte) {
-		u.SessionID, _ = r.str("sessionId", v)
+		var ok bool
+		if u.SessionID, ok = r.ids.String(v); !ok && string(v) != "null" {
+			r.setBad("sessionId is not a string")
+		}
 	})
 	if err == nil && !sawUpdate {
 		err = ErrNotUpdate

@@ -22,7 +22,7 @@ func TestKnownStrings(t *testing.T) {
 	short := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed"}}}`
 	type seen struct {
 		raw, params             []byte
-		known, replaced, copied *rawjson.KnownStrings
+		known, replaced, copied rawjson.KnownStrings
 	}
 	got := make(chan seen, 3)
 	mw := func(next acpwire.Handler) acpwire.Handler {
@@ -42,7 +42,7 @@ func TestKnownStrings(t *testing.T) {
 
 	h.pass(acpwire.AgentToClient, update)
 	s := <-got
-	if s.known == nil {
+	if s.known.Len() == 0 {
 		t.Fatal("a tool_call_update checked strictly carries no record of its output")
 	}
 	at := bytes.Index(s.params, []byte(out))
@@ -53,16 +53,16 @@ func TestKnownStrings(t *testing.T) {
 	if _, ok := s.known.End(bytes.Clone(s.params), at); ok {
 		t.Error("the record answered for a copy of the params")
 	}
-	if s.replaced != nil {
+	if s.replaced.Len() != 0 {
 		t.Error("a replacement carries the record: it was not checked strictly")
 	}
-	if s.copied != nil {
+	if s.copied.Len() != 0 {
 		t.Error("a copy of the message with other bytes carries the record")
 	}
 
 	for _, line := range []string{chunk, short} {
 		h.pass(acpwire.AgentToClient, line)
-		if s := <-got; s.known != nil {
+		if s := <-got; s.known.Len() != 0 {
 			t.Errorf("%.80s...: a record, want none", line)
 		}
 	}

@@ -123,8 +123,10 @@ type Message struct {
 	// read them the same way (see Memo).
 	memo *memo
 	// known is where the strict check found the message's long string
-	// literals (see KnownStrings); it holds with strict.
-	known *rawjson.KnownStrings
+	// literals (see KnownStrings); it holds with strict. Offsets, not the
+	// bytes: a copy of the message that drops Raw keeps none of them. One
+	// word, for a struct made for every line.
+	known rawjson.StringSpans
 	// parsedAt and parsedLen say where the line the message was parsed
 	// from lies: chunk, chunkLine and strict describe it, and hold only
 	// while Raw is still it (intact). An address, not a slice, so that a
@@ -441,14 +443,14 @@ func (m *Message) CheckedStrictly() bool { return m.strict && m.intact() }
 
 // KnownStrings returns where the long string literals of m's bytes are,
 // as its strict check found them (see rawjson.KnownStrings), so that a
-// feature reading m steps over them instead of walking them again; nil
-// when m is not CheckedStrictly or has no such literal. The record answers
-// only for slices of m.Raw itself.
-func (m *Message) KnownStrings() *rawjson.KnownStrings {
+// feature reading m steps over them instead of walking them again; an
+// empty record when m is not CheckedStrictly or has no such literal. The
+// record answers only for slices of m.Raw itself.
+func (m *Message) KnownStrings() rawjson.KnownStrings {
 	if !m.CheckedStrictly() {
-		return nil
+		return rawjson.KnownStrings{}
 	}
-	return m.known
+	return m.known.In(m.Raw)
 }
 
 // TextChunk reports whether m is a session/update notification streaming

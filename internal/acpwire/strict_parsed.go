@@ -28,14 +28,14 @@ func (d *strictDecoder) checkParsed(raw []byte) error {
 }
 
 // checkParsedKnown is checkParsed that also returns, when the fast reading
-// accepted raw, what it recorded of raw's long string literals (see
-// rawjson.KnownStrings), or nil.
-func (d *strictDecoder) checkParsedKnown(raw []byte) (*rawjson.KnownStrings, error) {
+// accepted raw, where it found raw's long string literals (see
+// rawjson.KnownStrings); none otherwise.
+func (d *strictDecoder) checkParsedKnown(raw []byte) (rawjson.StringSpans, error) {
 	if d.fastAcceptParsed(raw) {
-		return d.known.Known(), nil
+		return d.known.Spans(), nil
 	}
 	d.known.Reset(nil)
-	return nil, d.decode(raw)
+	return rawjson.StringSpans{}, d.decode(raw)
 }
 
 // errNotSure stops the structure walk of fastAcceptParsed.

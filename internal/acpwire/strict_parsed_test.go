@@ -1,8 +1,11 @@
 package acpwire
 
 import (
+	"bytes"
+	"runtime"
 	"strings"
 	"testing"
+	"weak"
 
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
@@ -93,13 +96,14 @@ func FuzzCheckParsed(f *testing.F) {
 		parsed.known.Min = 2
 		known, err := parsed.checkParsedKnown(raw)
 		if err != nil {
-			if known != nil {
+			if k := known.In(raw); k.Len() != 0 {
 				t.Fatalf("%q refused (%v), with strings recorded", raw, err)
 			}
 			return
 		}
+		k := known.In(raw)
 		for i := range raw {
-			end, ok := known.End(raw, i)
+			end, ok := k.End(raw, i)
 			if !ok {
 				continue
 			}
@@ -108,4 +112,38 @@ func FuzzCheckParsed(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestHeldCopyKeepsNoBytes: a copy of a message checked strictly that
+// drops its bytes (as governance holds a permission request while the
+// person decides) keeps none of them alive through the record of its long
+// strings: the record is offsets (rawjson.StringSpans), given the bytes
+// only while the message still carries them.
+func TestHeldCopyKeepsNoBytes(t *testing.T) {
+	buf := []byte(`{"jsonrpc":"2.0","id":1,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"c","rawInput":{"content":"` + strings.Repeat("x", 4<<20) + `"}},"options":[]}}`)
+	bytesAlive := weak.Make(&buf[0])
+	m, ok := parse(AgentToClient, buf)
+	if !ok {
+		t.Fatal("parse refused the request")
+	}
+	var d strictDecoder
+	known, err := d.checkParsedKnown(m.Raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.strict, m.known = true, known
+	if k := m.KnownStrings(); k.Len() != 1 {
+		t.Fatalf("%d literals recorded, want the content's 1", k.Len())
+	}
+	held := *m
+	held.Raw, held.Params, held.Result, held.Error, held.Batch, held.Request = nil, nil, nil, nil, nil, nil
+	held.ID = bytes.Clone(m.ID)
+	m, buf = nil, nil
+	runtime.GC()
+	if bytesAlive.Value() != nil {
+		t.Fatal("the held copy keeps the message's 4 MiB alive")
+	}
+	if k := held.KnownStrings(); k.Len() != 0 {
+		t.Fatal("the held copy, without its bytes, answers for its strings")
+	}
 }

@@ -14,8 +14,9 @@ import "slices"
 //
 // A record is made by a reading of bytes already validated (as ReadObject
 // requires): then each literal it holds is a valid JSON string, and its
-// end is where SkipValue and ValidString find it. The zero value and nil
-// record nothing.
+// end is where SkipValue and ValidString find it. The zero value and a nil
+// pointer record nothing. A holder of the document keeps the record as StringSpans,
+// which do not hold the document.
 type KnownStrings struct {
 	doc []byte
 	// spans are the literals, by the offset of their opening quote in doc.
@@ -64,30 +65,69 @@ func (k *KnownRecorder) SkipValue(i int) (int, error) {
 	return end, err
 }
 
-// Known returns what was recorded since Reset, as a KnownStrings of its
-// own (nil when nothing was), and forgets the document. Only a reading
-// that went over the whole document and found it as its caller requires
-// should keep the result.
-func (k *KnownRecorder) Known() *KnownStrings {
-	var out *KnownStrings
+// Spans returns what was recorded since Reset, without the document (the
+// zero StringSpans when nothing was), and forgets the document. Only a
+// reading that went over the whole document and found it as its caller
+// requires should keep the result.
+func (k *KnownRecorder) Spans() StringSpans {
+	var out StringSpans
 	switch len(k.spans) {
 	case 0:
 	case 1:
 		// The usual case, a tool's output: one allocation.
-		one := &struct {
-			k KnownStrings
-			s [1]span
-		}{s: [1]span{k.spans[0]}}
-		one.k = KnownStrings{doc: k.doc, spans: one.s[:]}
-		out = &one.k
+		set := &spanSet{one: [1]span{k.spans[0]}}
+		set.spans = set.one[:]
+		out.set = set
 	default:
-		out = &KnownStrings{doc: k.doc, spans: slices.Clone(k.spans)}
+		set := &spanSet{spans: slices.Clone(k.spans)}
 		// A reading steps over literals in document order; sort in case
 		// a caller did not.
-		slices.SortFunc(out.spans, func(a, b span) int { return a.start - b.start })
+		slices.SortFunc(set.spans, func(a, b span) int { return a.start - b.start })
+		out.set = set
 	}
 	k.doc = nil
 	return out
+}
+
+// Known is Spans of the document Reset named, as its KnownStrings.
+func (k *KnownRecorder) Known() KnownStrings {
+	doc := k.doc
+	return k.Spans().In(doc)
+}
+
+// StringSpans is where the long string literals of a document are, as a
+// KnownRecorder found them, without the document: what a holder of the
+// document keeps, so that a copy of the holder that drops the document
+// does not keep it alive through the record. The zero value records
+// nothing.
+type StringSpans struct {
+	// set is a pointer, so that a holder of a document (a message, made
+	// for every line) grows by one word for its record.
+	set *spanSet
+}
+
+// spanSet holds the spans of a StringSpans, with room for one.
+type spanSet struct {
+	spans []span
+	one   [1]span
+}
+
+// In returns the record of doc, which must be the very bytes (the same
+// memory, unchanged) s was recorded from: a record of other bytes would
+// tell wrong ends.
+func (s StringSpans) In(doc []byte) KnownStrings {
+	if s.set == nil {
+		return KnownStrings{}
+	}
+	return KnownStrings{doc: doc, spans: s.set.spans}
+}
+
+// Len returns how many literals k records.
+func (k *KnownStrings) Len() int {
+	if k == nil {
+		return 0
+	}
+	return len(k.spans)
 }
 
 // End returns the offset in b just past the string literal that starts at
@@ -95,7 +135,7 @@ func (k *KnownRecorder) Known() *KnownStrings {
 // and that literal is one k records; otherwise ok is false, and the caller
 // reads the literal itself.
 func (k *KnownStrings) End(b []byte, i int) (end int, ok bool) {
-	if k == nil || i < 0 || i >= len(b) || b[i] != '"' {
+	if k == nil || len(k.spans) == 0 || i < 0 || i >= len(b) || b[i] != '"' {
 		return 0, false
 	}
 	off := cap(k.doc) - cap(b)
@@ -114,8 +154,10 @@ func (k *KnownStrings) End(b []byte, i int) (end int, ok bool) {
 // records without reading it.
 func (k *KnownStrings) SkipValue(b []byte, i int) (int, error) {
 	i = skipSpace(b, i)
-	if end, ok := k.End(b, i); ok {
-		return end, nil
+	if k != nil && len(k.spans) > 0 {
+		if end, ok := k.End(b, i); ok {
+			return end, nil
+		}
 	}
 	return skipValue(b, i, 0)
 }

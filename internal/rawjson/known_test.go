@@ -9,7 +9,7 @@ import (
 // recordAll walks the whole document b as acpwire's strict check does
 // (ReadObject, ReadArray, and the recorder for every other value) and
 // returns what the recorder kept of its literals of min bytes or more.
-func recordAll(t testing.TB, b []byte, min int) *KnownStrings {
+func recordAll(t testing.TB, b []byte, min int) KnownStrings {
 	t.Helper()
 	rec := KnownRecorder{Min: min}
 	rec.Reset(b)
@@ -62,11 +62,28 @@ func TestKnownStrings(t *testing.T) {
 			}
 		})
 	}
-	if end, ok := (*KnownStrings)(nil).End(doc, first); ok {
-		t.Fatalf("nil record answered %d", end)
+	if end, ok := (&KnownStrings{}).End(doc, first); ok {
+		t.Fatalf("the empty record answered %d", end)
 	}
-	if got := recordAll(t, []byte(`{"a":"short","b":[1,2]}`), 0); got != nil {
+	if end, ok := (*KnownStrings)(nil).End(doc, first); ok {
+		t.Fatalf("a nil record answered %d", end)
+	}
+	if got := recordAll(t, []byte(`{"a":"short","b":[1,2]}`), 0); got.Len() != 0 {
 		t.Fatalf("a document without a long literal recorded %v", got.spans)
+	}
+	// Kept without the document and given it again, the record answers as
+	// before; given other bytes, never.
+	var rec KnownRecorder
+	rec.Reset(doc)
+	if end, err := rec.SkipValue(first); err != nil || end != first+len(long) {
+		t.Fatalf("recorder's SkipValue = %d, %v; want %d", end, err, first+len(long))
+	}
+	again := rec.Spans().In(doc)
+	if end, found := again.End(doc, first); !found || end != first+len(long) {
+		t.Fatalf("End of the kept spans in the document = %d, %v", end, found)
+	}
+	if _, found := again.End(bytes.Clone(doc), first); found {
+		t.Fatal("the kept spans answered for other bytes")
 	}
 }
 
@@ -106,18 +123,10 @@ func FuzzKnownStrings(f *testing.F) {
 			}
 		}
 		// Each span recorded is a whole literal.
-		for _, s := range known.spansOrNil() {
+		for _, s := range known.spans {
 			if doc[s.start] != '"' || doc[s.end-1] != '"' {
 				t.Fatalf("%q: span %v is not a literal", doc, s)
 			}
 		}
 	})
-}
-
-// spansOrNil returns k's spans, nil for a nil k.
-func (k *KnownStrings) spansOrNil() []span {
-	if k == nil {
-		return nil
-	}
-	return k.spans
 }
