@@ -2,6 +2,7 @@ package shellcmd
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -240,16 +241,34 @@ func (set *classSet) add(rs ...rune) {
 }
 
 // pattern returns the class in path.Match's syntax.
+//
+// A pattern is matched in lower case where names are compared so
+// (Word.Matches with fold), which lowers a range's ends only: "[Z-_]"
+// would become "[z-_]", which holds nothing. So a range is cut where
+// ASCII's upper-case letters begin and end, and one whose end beyond ASCII
+// lower-cases to another character gains every character beyond ASCII
+// unless negated.
 func (set *classSet) pattern(neg bool) string {
+	var ranges [][2]rune
+	for _, r := range set.ranges {
+		if !neg && (unicode.ToLower(r[0]) != r[0] && r[0] >= utf8.RuneSelf || unicode.ToLower(r[1]) != r[1] && r[1] >= utf8.RuneSelf) {
+			set.nonASCII = true
+		}
+		for _, cut := range [][2]rune{{r[0], min(r[1], 'A'-1)}, {max(r[0], 'A'), min(r[1], 'Z')}, {max(r[0], 'Z'+1), r[1]}} {
+			if cut[0] <= cut[1] {
+				ranges = append(ranges, cut)
+			}
+		}
+	}
 	if set.nonASCII {
-		set.ranges = append(set.ranges, [2]rune{firstNonASCII, maxRune})
+		ranges = append(ranges, [2]rune{firstNonASCII, maxRune})
 	}
 	var b strings.Builder
 	b.WriteByte('[')
 	if neg {
 		b.WriteByte('^')
 	}
-	for _, r := range set.ranges {
+	for _, r := range ranges {
 		quoteRune(&b, r[0])
 		if r[1] != r[0] {
 			b.WriteByte('-')

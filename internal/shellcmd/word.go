@@ -191,10 +191,13 @@ func validPattern(pat string) bool {
 // A dynamic word matches nothing: callers treat it as unknown. fold
 // compares without regard to case.
 func (w Word) Matches(s string, fold bool) bool {
-	text := w.Text
-	if fold {
-		text, s = strings.ToLower(text), strings.ToLower(s)
-	}
+	// Folded as written too: a negated class lowered ("[!A-Z]" is
+	// "[^a-z]") no longer holds the lower-case letters it held.
+	return w.matchesText(w.Text, s) || fold && w.matchesText(strings.ToLower(w.Text), strings.ToLower(s))
+}
+
+// matchesText is Matches for the word's text given as text.
+func (w Word) matchesText(text, s string) bool {
 	switch w.Kind {
 	case Static:
 		return text == s
