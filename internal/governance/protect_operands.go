@@ -41,7 +41,15 @@ const operandSeparators = " \t\n\r\v\f'\"`()[]{},;<>|&$=:\\"
 // the log under a name no rule protects.
 var removers = map[string]bool{"mv": true, "rm": true, "rmdir": true, "unlink": true, "shred": true,
 	"trash": true, "trash-put": true, "rename": true, "prename": true, "file-rename": true, "perl-rename": true,
-	"mount": true, "umount": true}
+	"mount": true, "umount": true, "srm": true, "wipe": true}
+
+// gioRemovers are gio's subcommands that delete or move what they name,
+// and the program each is decided as ("gio trash audit" is "rm audit").
+var gioRemovers = map[string]string{"trash": "rm", "remove": "rm", "move": "mv", "rename": "mv"}
+
+// sevenZips are 7-Zip's programs, which delete the files they archive
+// when given -sdel.
+var sevenZips = map[string]bool{"7z": true, "7za": true, "7zr": true, "7zz": true}
 
 // gitRemovers are the git subcommands that delete, move or replace the
 // work-tree files their pathspecs name, and the program each is decided
@@ -239,6 +247,9 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 			return v, true
 		}
 	}
+	if as, ok := gioRemovers[wordText(form, 1)]; name == "gio" && ok {
+		form, name = form[1:], as
+	}
 	form, ok := in.globOperands(form, cwd, list)
 	if !ok {
 		return verdict{value: Deny, ref: "self-protection",
@@ -259,6 +270,10 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 	case name == "find":
 		for _, w := range form[1:] {
 			acts = acts || w.Kind == shellcmd.Static && findActions[w.Text]
+		}
+	case sevenZips[name]:
+		for _, w := range form[1:] {
+			acts = acts || w.Kind == shellcmd.Static && w.Text == "-sdel"
 		}
 	case name == "fd" || name == "fdfind":
 		if dirs, ok := fdSearched(form); ok {
@@ -429,6 +444,14 @@ func operands(name string, words []shellcmd.Word) (ops []string, dest string) {
 		dest = ops[len(ops)-1]
 	}
 	return ops, dest
+}
+
+// wordText returns the text of form[i] when it is a static word, else "".
+func wordText(form []shellcmd.Word, i int) string {
+	if i >= len(form) || form[i].Kind != shellcmd.Static {
+		return ""
+	}
+	return form[i].Text
 }
 
 // findStarts returns the starting points of find's words: the operands

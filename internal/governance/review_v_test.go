@@ -115,6 +115,16 @@ func TestReviewProtectedForms(t *testing.T) {
 		{"find -L src -delete", Allow, ""},
 		{"find src -name *.o -delete", Allow, ""},
 		{"find -name *.go", Allow, ""},
+		// Other programs that delete or move what they name.
+		{"srm -r audit", Deny, "the audit log"},
+		{"wipe -rf audit", Deny, "the audit log"},
+		{"gio trash audit", Deny, "the audit log"},
+		{"gio move audit old", Deny, "the audit log"},
+		{"gio rename audit old", Deny, "the audit log"},
+		{"7z a -sdel x.7z audit", Deny, "the audit log"},
+		{"7z a x.7z audit", Allow, ""},
+		{"gio trash src/a.go", Allow, ""},
+		{"gio info audit", Allow, ""},
 		// Glob and brace operands.
 		{"mv {aud,x}it old", Deny, "the audit log"},
 		{"rm -r {audit,}", Deny, "the audit log"},
