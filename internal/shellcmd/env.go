@@ -91,6 +91,7 @@ var envChangesCommands = map[string]string{
 	"GLOBIGNORE":     "it changes what globs match",
 	"HISTFILE":       "it changes which file the shell writes",
 	"HOME":           "it changes where ~ and start-up files are",
+	"PWD":            "a shell started where it leads takes it as its directory, which cd .. leaves by name (from /proc/self/cwd to /proc/self)",
 	"TMPDIR":         "it changes where programs write temporary files",
 	"PAGER":          "programs run it as a command",
 	"GIT_PAGER":      "git runs it as a command",

@@ -84,7 +84,9 @@ func checkPatternCovers(t testing.TB, shell, dir, pat string) {
 				continue
 			}
 		case Glob:
-			if m, err := path.Match(w.Text, name); err == nil && m {
+			// The shells write "a//b" and "a/" as they please; the
+			// names are the same.
+			if m, err := path.Match(squashSlashes(w.Text), squashSlashes(name)); err == nil && m {
 				continue
 			}
 			if name == unescapePattern(w.Text) {
@@ -93,6 +95,17 @@ func checkPatternCovers(t testing.TB, shell, dir, pat string) {
 		}
 		t.Errorf("%s expands %q to %q, which the word %v cannot be", shell, pat, name, w)
 	}
+}
+
+// squashSlashes writes each run of slashes as one and drops a trailing one.
+func squashSlashes(p string) string {
+	for strings.Contains(p, "//") {
+		p = strings.ReplaceAll(p, "//", "/")
+	}
+	if len(p) > 1 {
+		p = strings.TrimSuffix(p, "/")
+	}
+	return p
 }
 
 // unescapePattern drops the backslashes that quote a pattern's bytes.
