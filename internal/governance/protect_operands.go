@@ -55,8 +55,9 @@ var sevenZips = map[string]bool{"7z": true, "7za": true, "7zr": true, "7zz": tru
 // work-tree files their pathspecs name, and the program each is decided
 // as: "git mv audit old" moves the audit log as "mv audit old" does, and
 // "git checkout -- audit" or "git restore audit" puts the index's (or
-// another commit's) files in place of everything beneath audit.
-var gitRemovers = [...]struct{ sub, as string }{{"mv", "mv"}, {"rm", "rm"}, {"checkout", "rm"}, {"restore", "rm"}}
+// another commit's) files in place of everything beneath audit, as
+// "git checkout-index -f -a" does for every file the index holds.
+var gitRemovers = [...]struct{ sub, as string }{{"mv", "mv"}, {"rm", "rm"}, {"checkout", "rm"}, {"restore", "rm"}, {"checkout-index", "rm"}}
 
 // recursiveModifiers change every file beneath an operand when given
 // -R or --recursive.
@@ -352,7 +353,7 @@ func gitRemover(form []shellcmd.Word, cwd string) ([]shellcmd.Word, string, stri
 		if !ok {
 			continue
 		}
-		staged, worktree := false, false
+		staged, worktree, all := false, false, false
 		for _, w := range form[at+1:] {
 			// Past "--" every word is a pathspec ("git rm -r -- audit
 			// --cached" removes audit and a file named --cached), and a
@@ -367,6 +368,8 @@ func gitRemover(form []shellcmd.Word, cwd string) ([]shellcmd.Word, string, stri
 				staged = true
 			case "--worktree", "-W":
 				worktree = true
+			case "--all", "-a":
+				all = g.sub == "checkout-index"
 			}
 		}
 		if g.sub == "restore" && staged && !worktree {
@@ -374,6 +377,11 @@ func gitRemover(form []shellcmd.Word, cwd string) ([]shellcmd.Word, string, stri
 		}
 		if base != "" {
 			cwd = joinRaw(cwd, base)
+		}
+		if all {
+			// Every file of the index below the directory git runs
+			// in (git limits -a to it).
+			return append(slices.Clip(form[at:]), shellcmd.Word{Kind: shellcmd.Static, Text: "."}), g.as, cwd, true
 		}
 		return form[at:], g.as, cwd, true
 	}

@@ -71,6 +71,10 @@ func TestReviewProtectedForms(t *testing.T) {
 		{"git checkout HEAD -- audit --staged", Deny, "the audit log"},
 		{"git mv -- audit --cached", Deny, "the audit log"},
 		{"git rm -r --cached -- audit", Allow, ""},
+		{"git checkout-index -f -a", Deny, "protected"},
+		{"git checkout-index --all --force", Deny, "protected"},
+		{"git -C src checkout-index -f -a", Allow, ""},
+		{"git checkout-index -f -- src/a.go", Allow, ""},
 		// git writes a repository's files where clone, worktree add and
 		// submodule add say: the repository decides what they are.
 		{"git clone evilrepo .claude", Deny, "protected"},
