@@ -2,6 +2,7 @@ package hostile
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -30,11 +31,90 @@ func runsTmpDir() string {
 	if unix.Statfs(shm, &st) != nil || !takesRuns(st) {
 		return ""
 	}
-	dir, err := os.MkdirTemp(shm, "acp-bridge-hostile-")
+	sweepRuns(shm)
+	dir, err := newRunsDir(shm)
 	if err != nil {
 		return ""
 	}
 	return dir
+}
+
+// lockName is the file in a runs directory that the test binary which made
+// it holds locked (flock) for as long as it lives.
+const lockName = ".lock"
+
+// runsLocks are the open lock files of this binary's runs directories:
+// never closed, so the locks last until the process ends, however it ends.
+var runsLocks []*os.File
+
+// newRunsDir makes a runs directory under parent and locks it. The lock
+// file is locked before it takes lockName, so a sweep never finds it
+// unlocked while the directory is in use.
+func newRunsDir(parent string) (string, error) {
+	dir, err := os.MkdirTemp(parent, "acp-bridge-hostile-")
+	if err != nil {
+		return "", err
+	}
+	f, err := os.Create(filepath.Join(dir, lockName+"-new"))
+	if err == nil {
+		if err = unix.Flock(int(f.Fd()), unix.LOCK_EX); err == nil {
+			err = os.Rename(f.Name(), filepath.Join(dir, lockName))
+		}
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
+	runsLocks = append(runsLocks, f)
+	return dir, nil
+}
+
+// sweepRuns removes the runs directories under parent whose test binary
+// has ended without removing its own (go test's timeout ends it with a
+// panic, before TestMain's clean-up): those whose lock file it can lock.
+// A directory without a lock file is left alone.
+func sweepRuns(parent string) {
+	dirs, _ := filepath.Glob(filepath.Join(parent, "acp-bridge-hostile-*"))
+	for _, d := range dirs {
+		f, err := os.Open(filepath.Join(d, lockName))
+		if err != nil {
+			continue
+		}
+		if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil {
+			os.RemoveAll(d)
+		}
+		f.Close()
+	}
+}
+
+// TestSweepRuns: a runs directory whose lock is held stays, one whose lock
+// is free goes, one without a lock file stays.
+func TestSweepRuns(t *testing.T) {
+	parent := t.TempDir()
+	live, err := newRunsDir(parent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := filepath.Join(parent, "acp-bridge-hostile-dead")
+	unlocked := filepath.Join(parent, "acp-bridge-hostile-nolock")
+	for _, d := range []string{dead, unlocked} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dead, lockName), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sweepRuns(parent)
+	for _, c := range []struct {
+		dir  string
+		want bool
+	}{{live, true}, {dead, false}, {unlocked, true}} {
+		_, err := os.Stat(c.dir)
+		if got := err == nil; got != c.want {
+			t.Errorf("%s: there %v after the sweep, want %v", filepath.Base(c.dir), got, c.want)
+		}
+	}
 }
 
 // takesRuns reports whether the file system st describes can hold the
