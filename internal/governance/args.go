@@ -17,7 +17,7 @@ import (
 // name a file (the command word aside; an option word whole and, for
 // --opt=value, its value too) is decided as the path the command will open:
 // a relative word joined to the command's cwd, ~/ to HOME, a glob expanded
-// against the file system (at most maxGlobMatches names) and its last
+// against the file system (past maxGlobMatches names, asked) and its last
 // segment also matched as a pattern; a word the shell computes when the
 // line runs is asked about (runtimeName). Deny and ask path rules apply as to a
 // read (a write for destinations: cp, mv, ln, install's last argument,
@@ -29,8 +29,9 @@ import (
 // decided where the cd leads (cwd.go); where that is not known, a rule
 // that denies its name anywhere asks.
 
-// maxGlobMatches bounds the names one glob word is expanded to.
-const maxGlobMatches = 256
+// maxGlobMatches bounds the names one glob word is expanded to; past it
+// the command is asked about.
+const maxGlobMatches = 1024
 
 // argsNotFiles are commands whose arguments never name files to open.
 var argsNotFiles = map[string]bool{"echo": true, "printf": true, "true": true, "false": true, ":": true,
@@ -285,16 +286,20 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 		p = filepath.Base(p)
 	}
 	if !filepath.IsAbs(p) {
-		if base == in.req.Cwd || unknownDir {
+		if unknownDir {
 			p = filepath.Join(base, p)
 		} else {
-			// Not cleaned: the command opens it through base's links.
+			// Not cleaned: the command opens "link/../x" through the
+			// link, not as the x beside it.
 			p = joinRaw(base, p)
 		}
 	}
 	var names []string
+	tooMany := false
 	if kind == shellcmd.Glob {
-		names = globNames(p)
+		var ok bool
+		names, ok = globNames(p, maxGlobMatches)
+		tooMany = !ok
 		// The pattern itself, as a name: a file the line creates before
 		// the glob expands, or one a rule names by its last segment.
 		names = append(names, unescapeGlob(p))
@@ -354,6 +359,9 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 		if v, ok := e.globMayMatch(&sub, filepath.Base(p)); ok && (worst == nil || v.value.Stricter(worst.value)) {
 			worst = &v
 		}
+	}
+	if tooMany && (worst == nil || !worst.value.Stricter(RequireApproval)) {
+		return tooManyNames(what), true
 	}
 	if worst == nil {
 		return verdict{}, false
@@ -419,24 +427,35 @@ func runtimeName(what string) verdict {
 		reason: what + ": the file's name is not known until the line runs"}
 }
 
-// globNames expands pattern p against the file system, bounded.
-func globNames(p string) []string {
-	m, err := filepath.Glob(p)
-	if err != nil {
-		return nil
+// globNames expands the absolute pattern p against the file system as the
+// shell does (boundedGlob: through the links its path names). ok is false
+// when the expansion reads more than globBudget directory entries or
+// matches more than most names: too many to check, and the caller asks
+// instead of deciding some of them.
+func globNames(p string, most int) (names []string, ok bool) {
+	budget := globBudget
+	m, ok := boundedGlob(p, &budget)
+	if !ok {
+		return nil, false
 	}
 	// The shell's * and ? do not match a leading dot; Go's do.
 	dot := strings.HasPrefix(filepath.Base(p), ".")
-	var out []string
 	for _, n := range m {
-		if len(out) == maxGlobMatches {
-			break
-		}
 		if dot || !strings.HasPrefix(filepath.Base(n), ".") {
-			out = append(out, n)
+			names = append(names, n)
 		}
 	}
-	return out
+	if len(names) > most {
+		return nil, false
+	}
+	return names, true
+}
+
+// tooManyNames is the verdict on a command whose glob word what expands to
+// more names than the bridge checks (globNames): the person is asked.
+func tooManyNames(what string) verdict {
+	return verdict{value: RequireApproval, ref: "unreadable-command", ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+		reason: fmt.Sprintf("%s: the pattern matches more names than the bridge checks (over %d, or over %d directory entries read)", what, maxGlobMatches, globBudget)}
 }
 
 // unescapeGlob drops the backslashes that quote glob metacharacters.

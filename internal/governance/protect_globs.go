@@ -129,7 +129,10 @@ const globBudget = 20000
 
 // boundedGlob is filepath.Glob of an absolute pattern that reads at most
 // *budget directory entries in all; ok is false past it. A malformed
-// pattern matches nothing (the shell passes such a word as it is).
+// pattern matches nothing (the shell passes such a word as it is). Unlike
+// filepath.Glob it cleans nothing: "link/../k*" is expanded in the
+// directory the kernel reaches through the link, as the shell expands it,
+// not beside the link, and each name keeps the pattern's path to it.
 func boundedGlob(pattern string, budget *int) ([]string, bool) {
 	if !hasGlobMeta(pattern) {
 		if exists(pattern) {
@@ -138,7 +141,9 @@ func boundedGlob(pattern string, budget *int) ([]string, bool) {
 		return nil, true
 	}
 	dir, file := filepath.Split(pattern)
-	dir = filepath.Clean(dir)
+	if len(dir) > 1 {
+		dir = dir[:len(dir)-1]
+	}
 	dirs := []string{dir}
 	if hasGlobMeta(dir) {
 		var ok bool
@@ -160,7 +165,7 @@ func boundedGlob(pattern string, budget *int) ([]string, bool) {
 		slices.Sort(names)
 		for _, n := range names {
 			if ok, err := filepath.Match(file, n); err == nil && ok {
-				out = append(out, filepath.Join(d, n))
+				out = append(out, joinRaw(d, n))
 			}
 		}
 	}

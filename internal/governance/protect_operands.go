@@ -138,10 +138,12 @@ func (e *Engine) protectedOperands(in *reqInfo, list []protected, line string, l
 // token of its text (split at operandSeparators) and every static word and
 // redirection target the shell parser computes, relative ones joined to
 // cwd and to each directory a cd of the line leads to, and the names a
-// glob word matches now. ok is false past maxOperands.
+// glob word matches now. ok is false past maxOperands, or where a glob
+// matches more names than globNames expands.
 func (e *Engine) lineNames(line string, lines []*shellcmd.Analysis, cwd string) ([]string, bool) {
 	seen := map[string]bool{}
 	var out []string
+	tooMany := false
 	bases := []string{cwd}
 	if cwd != "" && cwd != "." {
 		bases = movedDirs(bases, cwd, lines)
@@ -184,13 +186,17 @@ func (e *Engine) lineNames(line string, lines []*shellcmd.Analysis, cwd string) 
 			if !strings.HasPrefix(p, "/") {
 				p = cwd + "/" + p
 			}
-			for _, m := range globNames(p) {
+			ms, ok := globNames(p, maxOperands)
+			if !ok {
+				tooMany = true
+			}
+			for _, m := range ms {
 				add(m)
 			}
 		}
 	}
 	eachWord(lines, word)
-	return out, len(out) <= maxOperands
+	return out, !tooMany && len(out) <= maxOperands
 }
 
 // linkedProtected reports whether the absolute name n leads to a protected

@@ -36,7 +36,13 @@ func (e *Engine) treeReadVerdict(in *reqInfo, c *shellcmd.Command) (verdict, boo
 		if unknown {
 			bases = in.roots
 		}
-		for _, dir := range tr.roots(bases, e.home) {
+		dirs, ok := tr.roots(bases, e.home)
+		if !ok {
+			return verdict{value: RequireApproval, ref: "unreadable-command",
+				ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+				reason: fmt.Sprintf("%s reads every file beneath the names a pattern matches, too many to check (more than %d)", tr.reader, maxGlobMatches)}, true
+		}
+		for _, dir := range dirs {
 			v, ok := e.walkTreeRead(in, tr, dir, &budget)
 			if ok && (worst == nil || v.value.Stricter(worst.value)) {
 				w := v
@@ -52,8 +58,9 @@ func (e *Engine) treeReadVerdict(in *reqInfo, c *shellcmd.Command) (verdict, boo
 
 // roots returns the absolute directories tr reads whole when its command
 // runs in one of bases (every workspace root when where it runs is not
-// known).
-func (tr treeRead) roots(bases []string, home string) []string {
+// known); ok is false when a pattern among them matches more names than
+// globNames expands.
+func (tr treeRead) roots(bases []string, home string) (dirs []string, ok bool) {
 	ops := tr.dirs
 	if tr.cwd {
 		ops = append(ops[:len(ops):len(ops)], ".")
@@ -71,13 +78,17 @@ func (tr treeRead) roots(bases []string, home string) []string {
 			// Not cleaned: the reader opens "link/.." through the link.
 			p = joinRaw(b, p)
 			if strings.ContainsAny(p, "*?[") {
-				out = append(out, globNames(p)...)
+				names, ok := globNames(p, maxGlobMatches)
+				if !ok {
+					return nil, false
+				}
+				out = append(out, names...)
 				continue
 			}
 			out = append(out, p)
 		}
 	}
-	return out
+	return out, true
 }
 
 // walkTreeRead walks dir as tr's reader would and returns the verdict on

@@ -1,0 +1,61 @@
+package governance
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestGlobNamesAsTheShellReads decides command lines whose glob words the
+// shell expands in another place than the pattern's text cleaned says, or
+// to more names than the bridge expands: a pattern through a link and
+// "..", which the kernel resolves in the directory the link leads to
+// (bash's "cat l/../keys/id_*" reads keys/id_rsa beside the link's
+// target, not beside the link), and a directory of more names than
+// maxGlobMatches whose last is a link out of the workspace. Each is
+// decided on the names the shell reaches, or refused as too many to
+// check, never allowed on part of them.
+func TestGlobNamesAsTheShellReads(t *testing.T) {
+	outside := t.TempDir()
+	for _, f := range []string{"keys/id_rsa", "keys/notes.txt", "plain.txt"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(outside, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(outside, f), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root := tempTree(t, []string{"sub", "crowd"}, []string{"sub/a.txt"})
+	if err := os.Symlink(outside+"/keys", root+"/l"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range maxGlobMatches + 10 {
+		if err := os.WriteFile(filepath.Join(root, "crowd", fmt.Sprintf("f%04d", i)), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(outside+"/plain.txt", root+"/crowd/zzz"); err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine(testPolicy(t, "  allow: [Bash(cat:*), Bash(grep:*)]\n  deny: [Read(**/id_rsa*)]\n"), EngineOptions{Roots: []string{root}})
+	for _, c := range []struct {
+		line string
+		want Value
+	}{
+		{"cat l/../keys/id_*", Deny},
+		{"cat l/../keys/id_rs?", Deny},
+		{"cat l/../*/id_rsa", Deny},
+		{"cat l/../keys/*", Deny},
+		{"cat l/../keys/n*", RequireApproval}, // outside the workspace
+		{"cat crowd/*", Deny},                 // more names than self-protection checks
+		{"grep -r x crowd/f000*", Allow},
+		{"cat sub/*", Allow},
+		{"cat sub/../sub/*", Allow},
+	} {
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root, Paths: []string{root}})
+		if d.Value != c.want {
+			t.Errorf("%q: %v (ref %s: %s); want %v", c.line, d.Value, d.Ref, d.Reason, c.want)
+		}
+	}
+}
