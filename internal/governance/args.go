@@ -302,7 +302,7 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 		tooMany = !ok
 		// The pattern itself, as a name: a file the line creates before
 		// the glob expands, or one a rule names by its last segment.
-		names = append(names, unescapeGlob(p))
+		names = append(names, shellcmd.Unescape(p))
 	} else {
 		names = []string{p}
 		if a.fromTop && !unknownDir {
@@ -342,7 +342,7 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 		}
 		if (unknownDir || kind == shellcmd.Glob) && v.value == Deny && v.rule != nil {
 			v.value = RequireApproval // it may not be that file
-			if kind == shellcmd.Glob && n != unescapeGlob(p) {
+			if kind == shellcmd.Glob && n != shellcmd.Unescape(p) {
 				v.value = Deny // the glob names it now
 			}
 			if unknownDir {
@@ -456,21 +456,6 @@ func globNames(p string, most int) (names []string, ok bool) {
 func tooManyNames(what string) verdict {
 	return verdict{value: RequireApproval, ref: "unreadable-command", ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
 		reason: fmt.Sprintf("%s: the pattern matches more names than the bridge checks (over %d, or over %d directory entries read)", what, maxGlobMatches, globBudget)}
-}
-
-// unescapeGlob drops the backslashes that quote glob metacharacters.
-func unescapeGlob(p string) string {
-	if !strings.Contains(p, `\`) {
-		return p
-	}
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		if p[i] == '\\' && i+1 < len(p) {
-			i++
-		}
-		b.WriteByte(p[i])
-	}
-	return b.String()
 }
 
 // globMayMatch reports a restrictive path rule whose last segment the glob

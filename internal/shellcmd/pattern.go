@@ -302,3 +302,19 @@ func PatternOf(text string) (string, WordKind) {
 	}
 	return text, Static
 }
+
+// Unescape drops the backslashes that quote a pattern's bytes (a Glob
+// word's Text): the pattern read as a name, with no metacharacter.
+func Unescape(pattern string) string {
+	if !strings.Contains(pattern, `\`) {
+		return pattern
+	}
+	var b strings.Builder
+	for i := 0; i < len(pattern); i++ {
+		if pattern[i] == '\\' && i+1 < len(pattern) {
+			i++
+		}
+		b.WriteByte(pattern[i])
+	}
+	return b.String()
+}

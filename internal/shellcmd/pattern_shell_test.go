@@ -89,7 +89,7 @@ func checkPatternCovers(t testing.TB, shell, dir, pat string) {
 			if m, err := path.Match(squashSlashes(w.Text), squashSlashes(name)); err == nil && m {
 				continue
 			}
-			if name == unescapePattern(w.Text) {
+			if name == Unescape(w.Text) {
 				continue
 			}
 		}
@@ -106,18 +106,6 @@ func squashSlashes(p string) string {
 		p = strings.TrimSuffix(p, "/")
 	}
 	return p
-}
-
-// unescapePattern drops the backslashes that quote a pattern's bytes.
-func unescapePattern(p string) string {
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		if p[i] == '\\' && i+1 < len(p) {
-			i++
-		}
-		b.WriteByte(p[i])
-	}
-	return b.String()
 }
 
 func patternDir(t testing.TB) string {
