@@ -33,15 +33,7 @@ func (e *Engine) createsProtected(in *reqInfo, list []protected, form []shellcmd
 	if !link && !copiers[name] {
 		return verdict{}, false
 	}
-	abs := func(w string) string {
-		if strings.HasPrefix(w, "~/") && e.home != "" {
-			w = e.home + w[1:]
-		}
-		if !strings.HasPrefix(w, "/") {
-			w = cwd + "/" + w
-		}
-		return w
-	}
+	abs := func(w string) string { return e.operandPath(cwd, w) }
 	ops, dest := operands("cp", form[1:]) // the last operand, or -t's value
 	if link && len(ops) == 1 {
 		dest = "." // "ln -s ../x" makes ./x
@@ -66,26 +58,51 @@ func (e *Engine) createsProtected(in *reqInfo, list []protected, form []shellcmd
 		if r != nil {
 			continue
 		}
-		for _, f := range forms {
-			lf := strings.ToLower(f)
-			for _, pr := range list {
-				for j, pf := range pr.lower {
-					if !beneath(lf, pf) && !beneath(pf, lf) && !holdsConfig(lf, pr, j) {
-						continue
-					}
-					if link {
-						return verdict{value: Deny, ref: "self-protection",
-							ruleTx: fmt.Sprintf("deny changes to %s (built-in self-protection)", pr.What),
-							reason: fmt.Sprintf("running %q: it makes %s a link, and %s (%s) is there or beneath it: the link would decide what that file says; %s is protected from the agent whatever the policy says", strings.TrimSpace(source), made, pr.forms[j], pr.What, pr.What)}, true
-					}
-					return verdict{value: Deny, ref: "self-protection",
-						ruleTx: fmt.Sprintf("deny changes to %s (built-in self-protection)", pr.What),
-						reason: fmt.Sprintf("running %q: it puts %s at %s, where %s (%s) is or lies beneath, and what %s holds is not there to check (it is missing, or the line's other commands may make it): run the copy on its own; %s is protected from the agent whatever the policy says", strings.TrimSpace(source), src, made, pr.forms[j], pr.What, src, pr.What)}, true
+		pr, j, ok := placedAt(forms, list)
+		if !ok {
+			continue
+		}
+		if link {
+			return verdict{value: Deny, ref: "self-protection",
+				ruleTx: fmt.Sprintf("deny changes to %s (built-in self-protection)", pr.What),
+				reason: fmt.Sprintf("running %q: it makes %s a link, and %s (%s) is there or beneath it: the link would decide what that file says; %s is protected from the agent whatever the policy says", strings.TrimSpace(source), made, pr.forms[j], pr.What, pr.What)}, true
+		}
+		return verdict{value: Deny, ref: "self-protection",
+			ruleTx: fmt.Sprintf("deny changes to %s (built-in self-protection)", pr.What),
+			reason: fmt.Sprintf("running %q: it puts %s at %s, where %s (%s) is or lies beneath, and what %s holds is not there to check (it is missing, or the line's other commands may make it): run the copy on its own; %s is protected from the agent whatever the policy says", strings.TrimSpace(source), src, made, pr.forms[j], pr.What, src, pr.What)}, true
+	}
+	return verdict{}, false
+}
+
+// placedAt returns the first protected location, and the index of its
+// form, that one of forms (the spellings of a path a command makes) is,
+// holds or lies beneath, counting workspace configuration protected
+// wherever below a root it sits (holdsConfig).
+func placedAt(forms []string, list []protected) (protected, int, bool) {
+	for _, f := range forms {
+		lf := strings.ToLower(f)
+		for _, pr := range list {
+			for j, pf := range pr.lower {
+				if beneath(lf, pf) || beneath(pf, lf) || holdsConfig(lf, pr, j) {
+					return pr, j, true
 				}
 			}
 		}
 	}
-	return verdict{}, false
+	return protected{}, 0, false
+}
+
+// operandPath is the absolute path a command run in cwd names by the
+// word w: "~/" expanded to the home directory when one is known, and a
+// relative word joined to cwd without cleaning.
+func (e *Engine) operandPath(cwd, w string) string {
+	if strings.HasPrefix(w, "~/") && e.home != "" {
+		w = e.home + w[1:]
+	}
+	if !strings.HasPrefix(w, "/") {
+		w = cwd + "/" + w
+	}
+	return w
 }
 
 // intoDir reports whether a copy, move or link command puts its sources

@@ -51,17 +51,10 @@ func (e *Engine) gitPlacesProtected(in *reqInfo, list []protected, form []shellc
 			if r != nil {
 				continue
 			}
-			for _, f := range forms {
-				lf := strings.ToLower(f)
-				for _, pr := range list {
-					for j, pf := range pr.lower {
-						if beneath(lf, pf) || beneath(pf, lf) || holdsConfig(lf, pr, j) {
-							return verdict{value: Deny, ref: "self-protection",
-								ruleTx: fmt.Sprintf("deny changes to %s (built-in self-protection)", pr.What),
-								reason: fmt.Sprintf("running %q: git may put a repository's files at %s, where %s (%s) is or lies beneath, and what they are is the repository's to say; %s is protected from the agent whatever the policy says", strings.TrimSpace(source), made, pr.forms[j], pr.What, pr.What)}, true
-						}
-					}
-				}
+			if pr, j, ok := placedAt(forms, list); ok {
+				return verdict{value: Deny, ref: "self-protection",
+					ruleTx: fmt.Sprintf("deny changes to %s (built-in self-protection)", pr.What),
+					reason: fmt.Sprintf("running %q: git may put a repository's files at %s, where %s (%s) is or lies beneath, and what they are is the repository's to say; %s is protected from the agent whatever the policy says", strings.TrimSpace(source), made, pr.forms[j], pr.What, pr.What)}, true
 			}
 		}
 	}

@@ -293,15 +293,7 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 			acts = acts || w.Kind == shellcmd.Static && (strings.HasPrefix(w.Text, "--delete") || w.Text == "--remove-source-files")
 		}
 	}
-	abs := func(w string) string {
-		if strings.HasPrefix(w, "~/") && e.home != "" {
-			w = e.home + w[1:]
-		}
-		if !strings.HasPrefix(w, "/") {
-			w = cwd + "/" + w
-		}
-		return w
-	}
+	abs := func(w string) string { return e.operandPath(cwd, w) }
 	if acts {
 		for _, op := range ops {
 			if name == "mv" && op == dest {
