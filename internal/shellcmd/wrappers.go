@@ -1,6 +1,9 @@
 package shellcmd
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // handlers maps the programs that run another command to their grammars.
 // Interpreters are in interpreters.go; shells in shells.go.
@@ -129,24 +132,47 @@ func fdHandler(form []Word) step {
 		default:
 			continue
 		}
-		j := i + 1
-		for ; j < len(form) && !(form[j].Kind == Static && form[j].Text == ";"); j++ {
-			w := form[j]
-			if strings.Contains(w.Text, "{") {
-				w = Word{Kind: Dynamic, Text: w.Text, Why: "file names fd substitutes"}
-			}
-			cmd = append(cmd, w)
-		}
-		if len(cmd) > 0 {
-			runs = append(runs, cmd)
-		}
-		i = j
+		runs, i = appendRun(runs, cmd, form, i, fdEnds, "{", "file names fd substitutes")
 	}
+	st.runAll(runs)
+	return st
+}
+
+// fdEnds and findEnds are the words that end the command an -exec
+// option runs.
+var (
+	fdEnds   = []string{";"}
+	findEnds = []string{";", "+"}
+)
+
+// appendRun adds to runs the command an -exec style option at form[i]
+// runs: cmd (words the option itself gave) and the words after form[i]
+// up to a static word in ends or the end of the line. A word holding
+// mark is one the program replaces with file names, so it is Dynamic
+// with the reason why. An empty command adds nothing. It returns runs
+// and the index of the word that ended the command.
+func appendRun(runs [][]Word, cmd, form []Word, i int, ends []string, mark, why string) ([][]Word, int) {
+	j := i + 1
+	for ; j < len(form) && !(form[j].Kind == Static && slices.Contains(ends, form[j].Text)); j++ {
+		w := form[j]
+		if strings.Contains(w.Text, mark) {
+			w = Word{Kind: Dynamic, Text: w.Text, Why: why}
+		}
+		cmd = append(cmd, w)
+	}
+	if len(cmd) > 0 {
+		runs = append(runs, cmd)
+	}
+	return runs, j
+}
+
+// runAll makes the first of runs the command st runs next and the rest
+// its others.
+func (st *step) runAll(runs [][]Word) {
 	if len(runs) > 0 {
 		st.next = runs[0]
 		st.others = runs[1:]
 	}
-	return st
 }
 
 // unmodelledWrappers run a command given after options this package does
@@ -456,28 +482,10 @@ func findHandler(form []Word) step {
 		}
 		switch wd.Text {
 		case "-exec", "-execdir", "-ok", "-okdir":
-			j := i + 1
-			var cmd []Word
-			for ; j < len(form); j++ {
-				if form[j].Kind == Static && (form[j].Text == ";" || form[j].Text == "+") {
-					break
-				}
-				w := form[j]
-				if strings.Contains(w.Text, "{}") {
-					w = Word{Kind: Dynamic, Text: w.Text, Why: "file names find substitutes"}
-				}
-				cmd = append(cmd, w)
-			}
-			if len(cmd) > 0 {
-				runs = append(runs, cmd)
-			}
-			i = j
+			runs, i = appendRun(runs, nil, form, i, findEnds, "{}", "file names find substitutes")
 		}
 	}
-	if len(runs) > 0 {
-		st.next = runs[0]
-		st.others = runs[1:]
-	}
+	st.runAll(runs)
 	return st
 }
 
