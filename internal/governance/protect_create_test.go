@@ -11,12 +11,7 @@ import "testing"
 func TestProtectedCreatedByLinkOrMove(t *testing.T) {
 	e, root, _ := protectedWorkspace(t)
 	tree{files: []string{"evil/settings.json", "plain/a.go", "emptydir/.keep"}, links: map[string]string{"lnk": "evil"}}.make(t, root)
-	var tests []protectedCase
-	for _, c := range []struct {
-		line string
-		want Value
-		what string
-	}{
+	tests := protectedLines(root, []protectedLine{
 		{"ln -s evil .claude", Deny, "Claude Code's project settings"},
 		{"ln -sT evil .claude", Deny, "Claude Code's project settings"},
 		{"ln -s " + root + "/evil .zed", Deny, "Zed's project settings"},
@@ -44,8 +39,6 @@ func TestProtectedCreatedByLinkOrMove(t *testing.T) {
 		{"mkdir -p out && cp -r plain out", Allow, ""},
 		{"cp -r emptydir/. plain", Allow, ""},
 		{"mv emptydir .claude", Allow, ""}, // looked at: nothing in it becomes settings.json
-	} {
-		tests = append(tests, protectedCase{name: c.line, req: Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root}, want: c.want, what: c.what})
-	}
+	})
 	checkProtected(t, e, root, tests)
 }

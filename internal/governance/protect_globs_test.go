@@ -25,12 +25,7 @@ func TestProtectedGlobAndGitOperands(t *testing.T) {
 	if err := os.Symlink(root+"/audit", crowd+"/audit"); err != nil {
 		t.Fatal(err)
 	}
-	var tests []protectedCase
-	for _, c := range []struct {
-		line string
-		want Value
-		what string
-	}{
+	tests := protectedLines(root, []protectedLine{
 		{"mv aud* old", Deny, "the audit log"},
 		{"mv au?it old", Deny, "the audit log"},
 		{"mv [a]udit old", Deny, "the audit log"},
@@ -72,9 +67,7 @@ func TestProtectedGlobAndGitOperands(t *testing.T) {
 		{"git -C src rm '*.go'", Allow, ""},
 		{"git rm --cached -r audit", Allow, ""},
 		{"git status", Allow, ""},
-	} {
-		tests = append(tests, protectedCase{name: c.line, req: Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root}, want: c.want, what: c.what})
-	}
+	})
 	checkProtected(t, e, root, tests)
 }
 
@@ -84,12 +77,7 @@ func TestProtectedGlobAndGitOperands(t *testing.T) {
 // beneath what it searches as find -exec does.
 func TestProtectedOtherProgramNames(t *testing.T) {
 	e, root, _ := protectedWorkspace(t)
-	var tests []protectedCase
-	for _, c := range []struct {
-		line string
-		want Value
-		what string
-	}{
+	tests := protectedLines(root, []protectedLine{
 		{"gmv audit old", Deny, "the audit log"},
 		{"grm -r audit", Deny, "the audit log"},
 		{"gfind audit -delete", Deny, "the audit log"},
@@ -105,8 +93,6 @@ func TestProtectedOtherProgramNames(t *testing.T) {
 		{"gmv src/a.go src/b.go", Allow, ""},
 		{"fd -e go . src -x gofmt -w", Allow, ""},
 		{"fd -e go", Allow, ""},
-	} {
-		tests = append(tests, protectedCase{name: c.line, req: Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root}, want: c.want, what: c.what})
-	}
+	})
 	checkProtected(t, e, root, tests)
 }

@@ -65,6 +65,25 @@ type protectedCase struct {
 	what string // substring of the reason when denied
 }
 
+// protectedLine is a terminal command line run in the workspace root and
+// what self-protection decides about it: want, and when denied a
+// substring of the reason.
+type protectedLine struct {
+	line string
+	want Value
+	what string
+}
+
+// protectedLines makes a protected case of each line, named by the line
+// and run in root.
+func protectedLines(root string, lines []protectedLine) []protectedCase {
+	tests := make([]protectedCase, 0, len(lines))
+	for _, c := range lines {
+		tests = append(tests, protectedCase{name: c.line, req: Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root}, want: c.want, what: c.what})
+	}
+	return tests
+}
+
 // protectedCases reads testdata/cases/name (caseRows) into protected
 // cases: NAME<TAB>REQUEST<TAB>DECISION<TAB>WHAT, the request a Request as
 // JSON (no member it does not have).

@@ -12,12 +12,7 @@ func TestReviewProtectedForms(t *testing.T) {
 		dirs:  []string{"lib", "vendor", "evil", "build", "y/.claude", "evilrepo/.git", "sub"},
 		files: []string{"script.sh", "evil/settings.json", "build/out"},
 	}.make(t, root)
-	var tests []protectedCase
-	for _, c := range []struct {
-		line string
-		want Value
-		what string
-	}{
+	tests := protectedLines(root, []protectedLine{
 		// Ordinary commands. ("ln -s ../lib vendor/lib" is denied: the
 		// engine reads a link's target from the working directory, not
 		// from the link's; so it was at 0e3d9ac.)
@@ -134,9 +129,7 @@ func TestReviewProtectedForms(t *testing.T) {
 		{"rm -r {audit,}", Deny, "the audit log"},
 		{"mv ~+/aud* old", RequireApproval, ""},
 		{"rm -r ./a*/", Deny, "protected"},
-	} {
-		tests = append(tests, protectedCase{name: c.line, req: Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root}, want: c.want, what: c.what})
-	}
+	})
 	checkProtected(t, e, root, tests)
 }
 
@@ -152,12 +145,7 @@ func TestReviewProtectedFolding(t *testing.T) {
 		dirs:  []string{".git/hooks", "sub/.git", "src/.claude"},
 		files: []string{".git/config", ".claude/settings.json", "sub/.git/config", "src/.claude/settings.json", "lefthook.yml"},
 	}.make(t, root)
-	var tests []protectedCase
-	for _, c := range []struct {
-		line string
-		want Value
-		what string
-	}{
+	tests := protectedLines(root, []protectedLine{
 		{"rm -rf .GIT", Deny, "protected"},
 		{"rm -rf .g\u200cit", Deny, "protected"},
 		{"rm -rf \u200c.git", Deny, "protected"},
@@ -176,9 +164,7 @@ func TestReviewProtectedFolding(t *testing.T) {
 		{"cd src && rm ../lefthook.yml", Deny, "protected"},
 		{"cd .git && rm config", Deny, "protected"},
 		{"cd .GIT && touch x", Deny, "protected"},
-	} {
-		tests = append(tests, protectedCase{name: c.line, req: Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root}, want: c.want, what: c.what})
-	}
+	})
 	for _, p := range []string{".GIT/config", ".g\u200cit/config", "src/\ufeff.claude/settings.json", ".claude/\u017fettings.json", "sub/../.git/hooks/x"} {
 		tests = append(tests, protectedCase{name: "write " + p, req: Request{Action: ActionFSWrite, Paths: []string{root + "/" + p}}, want: Deny, what: "protected"})
 	}
