@@ -6,28 +6,14 @@ import (
 	"testing"
 )
 
-// recordAll walks the whole document b as acpwire's strict check does
-// (ReadObject, ReadArray, and the recorder for every other value) and
-// returns what the recorder kept of its literals of min bytes or more.
+// recordAll is RecordAll, failing the test when the walk fails.
 func recordAll(t testing.TB, b []byte, min int) KnownStrings {
 	t.Helper()
-	rec := KnownRecorder{Min: min}
-	rec.Reset(b)
-	var walk func(i int) (int, error)
-	walk = func(i int) (int, error) {
-		i = skipSpace(b, i)
-		switch {
-		case i < len(b) && b[i] == '{':
-			return ReadObject(b, i, func(_ []byte, at int) (int, error) { return walk(at) })
-		case i < len(b) && b[i] == '[':
-			return ReadArray(b, i, walk)
-		}
-		return rec.SkipValue(i)
-	}
-	if _, err := walk(0); err != nil {
+	known, err := RecordAll(b, min)
+	if err != nil {
 		t.Fatalf("walking %q: %v", b, err)
 	}
-	return rec.Known()
+	return known
 }
 
 func TestKnownStrings(t *testing.T) {
