@@ -95,31 +95,6 @@ func (k *KnownRecorder) Known() KnownStrings {
 	return k.Spans().In(doc)
 }
 
-// RecordAll walks the whole of doc, a valid document, as a strict check
-// of its structure does (ReadObject and ReadArray for objects and arrays,
-// a KnownRecorder with Min min for every other value) and returns what
-// the recorder kept: the reference reading that a record made on the
-// way is compared with.
-func RecordAll(doc []byte, min int) (KnownStrings, error) {
-	rec := KnownRecorder{Min: min}
-	rec.Reset(doc)
-	var walk func(i int) (int, error)
-	walk = func(i int) (int, error) {
-		i = skipSpace(doc, i)
-		switch {
-		case i < len(doc) && doc[i] == '{':
-			return ReadObject(doc, i, func(_ []byte, at int) (int, error) { return walk(at) })
-		case i < len(doc) && doc[i] == '[':
-			return ReadArray(doc, i, walk)
-		}
-		return rec.SkipValue(i)
-	}
-	if _, err := walk(0); err != nil {
-		return KnownStrings{}, err
-	}
-	return rec.Known(), nil
-}
-
 // StringSpans is where the long string literals of a document are, as a
 // KnownRecorder found them, without the document: what a holder of the
 // document keeps, so that a copy of the holder that drops the document

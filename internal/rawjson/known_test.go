@@ -6,14 +6,28 @@ import (
 	"testing"
 )
 
-// recordAll is RecordAll, failing the test when the walk fails.
+// recordAll walks the whole document b as acpwire's strict check does
+// (ReadObject, ReadArray, and the recorder for every other value) and
+// returns what the recorder kept of its literals of min bytes or more.
 func recordAll(t testing.TB, b []byte, min int) KnownStrings {
 	t.Helper()
-	known, err := RecordAll(b, min)
-	if err != nil {
+	rec := KnownRecorder{Min: min}
+	rec.Reset(b)
+	var walk func(i int) (int, error)
+	walk = func(i int) (int, error) {
+		i = skipSpace(b, i)
+		switch {
+		case i < len(b) && b[i] == '{':
+			return ReadObject(b, i, func(_ []byte, at int) (int, error) { return walk(at) })
+		case i < len(b) && b[i] == '[':
+			return ReadArray(b, i, walk)
+		}
+		return rec.SkipValue(i)
+	}
+	if _, err := walk(0); err != nil {
 		t.Fatalf("walking %q: %v", b, err)
 	}
-	return known
+	return rec.Known()
 }
 
 func TestKnownStrings(t *testing.T) {
