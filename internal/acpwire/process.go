@@ -68,8 +68,9 @@ type Agent struct {
 	stdout io.ReadCloser
 	logger *slog.Logger
 
-	done    chan struct{} // closed when the process has been waited for
-	waitErr error         // set before done is closed
+	done       chan struct{} // closed when the process has been waited for
+	waitErr    error         // set before done is closed
+	stderrDone chan struct{} // closed when the agent's stderr has been read to its end
 
 	mu    sync.Mutex // guards tail, known
 	tail  []string
@@ -141,12 +142,22 @@ func StartAgent(c AgentCommand) (*Agent, error) {
 		stderrR.Close()
 		return nil, fmt.Errorf("starting agent %q: %w", c.Path, err)
 	}
-	a := &Agent{cmd: cmd, stdin: stdin, stdout: stdoutR, logger: logger, done: make(chan struct{}), known: map[int]bool{}, mark: mark}
+	a := &Agent{cmd: cmd, stdin: stdin, stdout: stdoutR, logger: logger, done: make(chan struct{}),
+		stderrDone: make(chan struct{}), known: map[int]bool{}, mark: mark}
 	go a.watchTree()
 	logger.Info("agent started", "pid", cmd.Process.Pid, "path", c.Path, "args", c.Args)
 	go a.drainStderr(stderrR, c.Stderr)
 	go func() {
 		a.waitErr = cmd.Wait()
+		// What the agent wrote to stderr before it exited is copied
+		// before its exit is reported, so a bridge that exits with its
+		// agent does not lose the last lines (often the reason it
+		// ended). A descendant still holding the pipe open keeps it
+		// from ending: past stderrFlushWait the exit is reported anyway.
+		select {
+		case <-a.stderrDone:
+		case <-time.After(stderrFlushWait):
+		}
 		logger.Info("agent exited", "pid", cmd.Process.Pid, "status", a.status())
 		close(a.done)
 	}()
@@ -208,7 +219,12 @@ func (a *Agent) StderrTail() []string {
 	return append([]string(nil), a.tail...)
 }
 
+// stderrFlushWait bounds how long an exited agent's report waits for the
+// rest of its stderr (see StartAgent).
+const stderrFlushWait = time.Second
+
 func (a *Agent) drainStderr(r io.ReadCloser, copyTo io.Writer) {
+	defer close(a.stderrDone)
 	defer r.Close()
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
