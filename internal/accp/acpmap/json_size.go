@@ -2,6 +2,7 @@ package acpmap
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/acp-bridge/acp-bridge/internal/accp"
@@ -110,31 +111,22 @@ func jsonSize(v accp.Value) int {
 
 // jsonStringSize returns the length of s as a JSON string, as MarshalJSON
 // writes it: quotes, and escapes for quotes, backslashes, control
-// characters, U+2028, U+2029 and invalid UTF-8 (written \ufffd).
+// characters, U+2028, U+2029 and invalid UTF-8 (each byte written \ufffd;
+// ranging over s yields utf8.RuneError for such a byte and for a U+FFFD
+// written out, which MarshalJSON keeps as it is).
 func jsonStringSize(s string) int {
 	n := 2
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
-				n += 2
-			case c < 0x20:
-				n += 6
-			default:
-				n++
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+	for i, r := range s {
 		switch {
-		case r == utf8.RuneError && size == 1, r == '\u2028', r == '\u2029':
+		case r == '"', r == '\\', r == '\n', r == '\r', r == '\t', r == '\b', r == '\f':
+			n += 2
+		case r < 0x20, r == '\u2028', r == '\u2029':
+			n += 6
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
 			n += 6
 		default:
-			n += size
+			n += utf8.RuneLen(r)
 		}
-		i += size
 	}
 	return n
 }

@@ -145,7 +145,8 @@ func allocatedBy(f func()) uint64 {
 // writes for the string.
 func FuzzJSONStringSize(f *testing.F) {
 	for _, s := range []string{"", "plain", `quote " and \ backslash`, "\n\r\t\b\f\x00\x1f\x7f",
-		"<html> & more", "caf\u00e9 \u2028 \u2029 \U0001F600", "bad \xff\xfe utf-8", "\xe2\x80"} {
+		"<html> & more", "caf\u00e9 \u2028 \u2029 \U0001F600", "bad \xff\xfe utf-8", "\xe2\x80",
+		"a U+FFFD written out: \ufffd, then a bad byte: \xef\xbf"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
