@@ -2,12 +2,32 @@ package shellcmd
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/cputime"
 )
+
+// problemLine is a command line and whether Analyze finds a problem in it.
+type problemLine struct {
+	line    string
+	problem bool
+}
+
+// checkProblems analyzes each line and checks that it has a problem whose
+// text holds about ("" for any problem) exactly when the line says so.
+func checkProblems(t *testing.T, about string, lines []problemLine) {
+	t.Helper()
+	for _, tt := range lines {
+		a := Analyze(tt.line, Options{})
+		got := slices.ContainsFunc(a.Problems, func(p string) bool { return strings.Contains(p, about) })
+		if got != tt.problem {
+			t.Errorf("Analyze(%q): a problem about %q %v, want %v (problems %q)", tt.line, about, got, tt.problem, a.Problems)
+		}
+	}
+}
 
 // formsOf renders every command's forms, one command per element, forms
 // joined by " => ", non-static words marked.

@@ -13,10 +13,7 @@ import (
 // escaped, before a blank, "=", or a closing quote, "$!", "${!x}",
 // "[!a]") is not.
 func TestHistoryExpansion(t *testing.T) {
-	for _, tc := range []struct {
-		line string
-		want bool
-	}{
+	checkProblems(t, "history", []problemLine{
 		{"!!", true},
 		{"!-1", true},
 		{"!echo:1-3", true},
@@ -41,16 +38,7 @@ func TestHistoryExpansion(t *testing.T) {
 		{"ls [!a]*", false},
 		{"awk '!seen[$0]++' f", false},
 		{"sed -n '/x/!p' f", false},
-	} {
-		a := Analyze(tc.line, Options{})
-		got := false
-		for _, p := range a.Problems {
-			got = got || strings.Contains(p, "history")
-		}
-		if got != tc.want {
-			t.Errorf("Analyze(%q): a history expansion problem %v, want %v (problems %q)", tc.line, got, tc.want, a.Problems)
-		}
-	}
+	})
 }
 
 // FuzzHistoryExpansion: scanning any line for history expansion neither
