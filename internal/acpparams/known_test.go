@@ -9,27 +9,8 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+	"github.com/acp-bridge/acp-bridge/internal/rawjson/rawjsontest"
 )
-
-// knownOfAll walks the whole of b as the wire's strict check does and
-// returns its record of every string literal of two bytes or more.
-func knownOfAll(b []byte) (rawjson.KnownStrings, bool) {
-	rec := rawjson.KnownRecorder{Min: 2}
-	rec.Reset(b)
-	var walk func(i int) (int, error)
-	walk = func(i int) (int, error) {
-		i = skipSpace(b, i)
-		switch {
-		case i < len(b) && b[i] == '{':
-			return rawjson.ReadObject(b, i, func(_ []byte, at int) (int, error) { return walk(at) })
-		case i < len(b) && b[i] == '[':
-			return rawjson.ReadArray(b, i, walk)
-		}
-		return rec.SkipValue(i)
-	}
-	_, err := walk(0)
-	return rec.Known(), err == nil
-}
 
 // FuzzReadUpdateKnown: reading valid params as SharedUpdateOf reads them
 // (stepping over the literals a record of them holds, the session id
@@ -45,9 +26,9 @@ func FuzzReadUpdateKnown(f *testing.F) {
 		if !rawjson.Valid(b) {
 			return // the bridge reads only what it parsed
 		}
-		known, ok := knownOfAll(b)
-		if !ok {
-			t.Fatalf("walking valid %q failed", params)
+		known, err := rawjsontest.Record(b, 2)
+		if err != nil {
+			t.Fatalf("walking valid %q: %v", params, err)
 		}
 		var want, got Update
 		wantErr := readUpdateInto(b, &want)

@@ -1,39 +1,28 @@
-package rawjson
+package rawjson_test
 
 import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+	"github.com/acp-bridge/acp-bridge/internal/rawjson/rawjsontest"
 )
 
-// recordAll walks the whole document b as acpwire's strict check does
-// (ReadObject, ReadArray, and the recorder for every other value) and
-// returns what the recorder kept of its literals of min bytes or more.
-func recordAll(t testing.TB, b []byte, min int) KnownStrings {
+// record is rawjsontest.Record of doc, which the test must be able to walk.
+func record(t testing.TB, doc []byte, min int) rawjson.KnownStrings {
 	t.Helper()
-	rec := KnownRecorder{Min: min}
-	rec.Reset(b)
-	var walk func(i int) (int, error)
-	walk = func(i int) (int, error) {
-		i = skipSpace(b, i)
-		switch {
-		case i < len(b) && b[i] == '{':
-			return ReadObject(b, i, func(_ []byte, at int) (int, error) { return walk(at) })
-		case i < len(b) && b[i] == '[':
-			return ReadArray(b, i, walk)
-		}
-		return rec.SkipValue(i)
+	known, err := rawjsontest.Record(doc, min)
+	if err != nil {
+		t.Fatalf("walking %q: %v", doc, err)
 	}
-	if _, err := walk(0); err != nil {
-		t.Fatalf("walking %q: %v", b, err)
-	}
-	return rec.Known()
+	return known
 }
 
 func TestKnownStrings(t *testing.T) {
 	long := `"` + strings.Repeat(`ab\"c\\d\n`, 40) + `"`
 	doc := []byte(`{"a":1,"text":` + long + `,"b":[` + long + `,"short"]}`)
-	known := recordAll(t, doc, 0)
+	known := record(t, doc, 0)
 	first := bytes.Index(doc, []byte(long))
 	second := bytes.LastIndex(doc, []byte(long))
 	params := doc[6:] // a sub-slice, as a message's params are of its bytes
@@ -62,18 +51,18 @@ func TestKnownStrings(t *testing.T) {
 			}
 		})
 	}
-	if end, ok := (&KnownStrings{}).End(doc, first); ok {
+	if end, ok := (&rawjson.KnownStrings{}).End(doc, first); ok {
 		t.Fatalf("the empty record answered %d", end)
 	}
-	if end, ok := (*KnownStrings)(nil).End(doc, first); ok {
+	if end, ok := (*rawjson.KnownStrings)(nil).End(doc, first); ok {
 		t.Fatalf("a nil record answered %d", end)
 	}
-	if got := recordAll(t, []byte(`{"a":"short","b":[1,2]}`), 0); got.Len() != 0 {
-		t.Fatalf("a document without a long literal recorded %v", got.spans)
+	if got := record(t, []byte(`{"a":"short","b":[1,2]}`), 0); got.Len() != 0 {
+		t.Fatalf("a document without a long literal recorded %v", rawjson.SpansOf(&got))
 	}
 	// Kept without the document and given it again, the record answers as
 	// before; given other bytes, never.
-	var rec KnownRecorder
+	var rec rawjson.KnownRecorder
 	rec.Reset(doc)
 	if end, err := rec.SkipValue(first); err != nil || end != first+len(long) {
 		t.Fatalf("recorder's SkipValue = %d, %v; want %d", end, err, first+len(long))
@@ -100,10 +89,10 @@ func FuzzKnownStrings(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		if !Valid(doc) {
+		if !rawjson.Valid(doc) {
 			return
 		}
-		known := recordAll(t, doc, 2)
+		known := record(t, doc, 2)
 		for x := 0; x <= len(doc) && x < 8; x++ {
 			b := doc[x:]
 			for i := range b {
@@ -111,10 +100,10 @@ func FuzzKnownStrings(f *testing.F) {
 				if !ok {
 					continue
 				}
-				if want, err := SkipValue(b, i); err != nil || want != end {
+				if want, err := rawjson.SkipValue(b, i); err != nil || want != end {
 					t.Fatalf("%q[%d:] at %d: recorded end %d; SkipValue %d, %v", doc, x, i, end, want, err)
 				}
-				if want, valid := ValidString(b, i); !valid || want != end {
+				if want, valid := rawjson.ValidString(b, i); !valid || want != end {
 					t.Fatalf("%q[%d:] at %d: recorded end %d; ValidString %d, %v", doc, x, i, end, want, valid)
 				}
 				if got, err := known.SkipValue(b, i); err != nil || got != end {
@@ -123,8 +112,8 @@ func FuzzKnownStrings(f *testing.F) {
 			}
 		}
 		// Each span recorded is a whole literal.
-		for _, s := range known.spans {
-			if doc[s.start] != '"' || doc[s.end-1] != '"' {
+		for _, s := range rawjson.SpansOf(&known) {
+			if doc[s[0]] != '"' || doc[s[1]-1] != '"' {
 				t.Fatalf("%q: span %v is not a literal", doc, s)
 			}
 		}
