@@ -152,69 +152,6 @@ func isAlnum(c byte) bool {
 
 func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }
 
-// trigger is one of a rule's triggers.
-type trigger struct {
-	text string // lowercase
-	rule int    // index in rules
-}
-
-// triggerPairs lists the triggers by their first two bytes, in both cases
-// for letters: pairTriggers[triggerPairs[a][b]] are the triggers that
-// start with a, b (index 0 holds none). Every trigger is at least two
-// bytes long, so a pair that starts no trigger is passed over with one
-// look-up, and a pair that does is tried only against the triggers that
-// start with it (in prose most pairs that start one start just one).
-var triggerPairs, pairTriggers = func() (pairs *[256][256]uint8, lists [][]trigger) {
-	both := func(c byte) []byte {
-		if c >= 'a' && c <= 'z' {
-			return []byte{c, c - 'a' + 'A'}
-		}
-		return []byte{c}
-	}
-	pairs = new([256][256]uint8)
-	lists = [][]trigger{nil}
-	for i, r := range rules {
-		for _, t := range r.triggers {
-			if len(t) < 2 {
-				panic("audit: redaction trigger shorter than two bytes: " + t)
-			}
-			for _, c0 := range both(t[0]) {
-				for _, c1 := range both(t[1]) {
-					k := pairs[c0][c1]
-					if k == 0 {
-						if len(lists) > 255 {
-							panic("audit: more than 255 pairs of bytes start redaction triggers")
-						}
-						k = uint8(len(lists))
-						pairs[c0][c1] = k
-						lists = append(lists, nil)
-					}
-					lists[k] = append(lists[k], trigger{t, i})
-				}
-			}
-		}
-	}
-	return pairs, lists
-}()
-
-// candidates returns a bit per rule whose triggers occur in s, compared
-// without regard to ASCII case.
-func candidates(s string) uint64 {
-	var m uint64
-	for i := 0; i+1 < len(s); i++ {
-		k := triggerPairs[s[i]][s[i+1]]
-		if k == 0 {
-			continue
-		}
-		for _, t := range pairTriggers[k] {
-			if m&(1<<t.rule) == 0 && hasPrefixFold(s[i:], t.text) {
-				m |= 1 << t.rule
-			}
-		}
-	}
-	return m
-}
-
 // hasPrefixFold reports whether s starts with lower, a lowercase ASCII
 // string, ignoring ASCII case in s.
 func hasPrefixFold(s, lower string) bool {

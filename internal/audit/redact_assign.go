@@ -1,6 +1,9 @@
 package audit
 
-import "strings"
+import (
+	"math/bits"
+	"strings"
+)
 
 // The regular-expression rules in redact.go find secrets by their shape or
 // by a few words before them. Secrets an agent puts on a command line
@@ -33,6 +36,15 @@ func redactAssignments(s string) (string, int) {
 	// class every few bytes, and a branch on each change is mispredicted).
 	var sepSince uint8
 	for i := 0; i < len(s); i++ {
+		if sepSince == 0 {
+			// Bytes other than a separator, '=' and ':' change
+			// nothing until one comes: no value starts at them (a
+			// space takes one only after a separator) and sepSince
+			// stays 0.
+			if i = nextAssignByte(s, i); i == len(s) {
+				break
+			}
+		}
 		f := assignFlags[s[i]]
 		// An '=' or ':', or a space or tab after a separator.
 		maybe := f >> flagAssignShift & (f>>flagSpaceShift&1 ^ 1 | sepSince)
@@ -114,6 +126,30 @@ func hasNameSeparator(name string) bool {
 
 func isNameByte(c byte) bool {
 	return isAlnum(c) || c == '_' || c == '-' || c == '.'
+}
+
+// nextAssignByte returns the index of the first '_', '-', '.', '=' or
+// ':' in s at or after i, looking at eight bytes a step as wordRun does;
+// in the last seven bytes of s it returns i, for the caller to look at
+// them a byte at a time.
+func nextAssignByte(s string, i int) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// A byte of w equal to c is a zero byte of x = w^(c*ones);
+		// (x-ones)&^x has the high bit of the first zero byte of x set,
+		// and none below it.
+		a, b, c, d, e := w^'_'*ones, w^'-'*ones, w^'.'*ones, w^'='*ones, w^':'*ones
+		m := ((a-ones)&^a | (b-ones)&^b | (c-ones)&^c | (d-ones)&^d | (e-ones)&^e) & highs
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	return i
 }
 
 // Flags of bytes for redactAssignments' scan.

@@ -81,7 +81,8 @@ func FuzzRedactPrefilter(f *testing.F) {
 	for _, s := range []string{"export GITHUB_TOKEN=ghp_0123456789abcdefghijklmnopqrstuvwxyzAB", "--password hunter2hunter2",
 		"aws configure set aws_secret_access_key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "Authorization: Bearer abc.def.ghi",
 		"the bridge forwards each token as it came", "DB_PASS=x y", "curl -u user:pw https://x", "sk-ant-0123456789abcdefghijkl",
-		"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig_sig_sig", "https://u:p@host/", "Q~", "sG.", "-U", "a3T", "the password x9Kq2Lm8 was"} {
+		"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig_sig_sig", "https://u:p@host/", "Q~", "sG.", "-U", "a3T", "the password x9Kq2Lm8 was",
+		"the tool reads files then my_var_token x9Kq2Lm8Zz and a_b:c\u00e9 END_KEY=abcdefgh", "q~", "xq~", "tok", "aiz", "words words words.\npwd=x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -92,7 +93,27 @@ func FuzzRedactPrefilter(f *testing.F) {
 			want := redactAssignmentsFull(s)
 			t.Fatalf("redactAssignments(%q) = %q, want %q", s, got, want)
 		}
+		for i := range min(len(s), 9) {
+			checkNextAssignByte(t, s, i)
+		}
 	})
+}
+
+// checkNextAssignByte checks nextAssignByte(s, i): it passes over no
+// byte that may start an assignment, and stops at one or in the last
+// seven bytes of s.
+func checkNextAssignByte(t *testing.T, s string, i int) {
+	t.Helper()
+	j := nextAssignByte(s, i)
+	if j < i || j > len(s) {
+		t.Fatalf("nextAssignByte(%q, %d) = %d, out of range", s, i, j)
+	}
+	if k := strings.IndexAny(s[i:j], "_-.=:"); k >= 0 {
+		t.Fatalf("nextAssignByte(%q, %d) = %d, passing over %q at %d", s, i, j, s[i+k], i+k)
+	}
+	if j+8 <= len(s) && !strings.ContainsRune("_-.=:", rune(s[j])) {
+		t.Fatalf("nextAssignByte(%q, %d) = %d, at %q", s, i, j, s[j])
+	}
 }
 
 // TestRedactPrefilterSoakText runs the comparison on the soak's text.
