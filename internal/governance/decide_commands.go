@@ -35,8 +35,11 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 			var what, key string
 			var details []string
 			if f != nil {
-				// A copy: the details go out in the decision's subjects.
-				what, details, key = f.what, slices.Clone(f.details), f.key
+				what, key = f.what, f.key
+				if in.subjects {
+					// A copy: the details go out in the decision's subjects.
+					details = slices.Clone(f.details)
+				}
 			} else {
 				what, details = "running "+strconv.Quote(c.Source), describeCommand(c) // fmt's %q
 				if i == 1 {

@@ -71,7 +71,7 @@ func (x *Enforcer) decide(req Request) Decision {
 	if x.engine == nil {
 		return noPolicy
 	}
-	return x.engine.Decide(req)
+	return x.engine.decideBrief(req) // the enforcer reads no subject of it
 }
 
 // roots returns the engine's configured workspace roots.

@@ -101,6 +101,9 @@ type reqInfo struct {
 	// memo keeps what this decision resolved and parsed; nil decides
 	// without it.
 	memo *decisionMemo
+	// subjects says the decision lists its subjects (Decide), so their
+	// details are copied out for it; decideBrief lists none.
+	subjects bool
 }
 
 var readTools = map[string]bool{"Read": true, "Glob": true, "Grep": true, "LS": true, "NotebookRead": true}
@@ -160,15 +163,33 @@ func (e *Engine) newDecision(req Request) *decision {
 // directory allows them, subjects no rule matches get the default, and the
 // request gets the strictest decision over its subjects.
 func (e *Engine) Decide(req Request) Decision {
+	return e.decideKeeping(req, true)
+}
+
+// decideBrief is Decide without the decision's Subjects: the same value,
+// rule, reason and advisories, from the same verdicts on every subject,
+// for a caller that reads none of the subjects (the enforcer), so that
+// no subject's reason is joined but the strictest one's.
+func (e *Engine) decideBrief(req Request) Decision {
+	return e.decideKeeping(req, false)
+}
+
+// decideKeeping is Decide, listing the subjects if subjects is set.
+func (e *Engine) decideKeeping(req Request, subjects bool) Decision {
 	dd := e.newDecision(req)
 	in, advisories := &dd.info, &dd.advisories
-	dd.subjects = make([]Subject, 0, len(req.Paths)+2)
+	in.subjects = subjects
+	if subjects {
+		dd.subjects = make([]Subject, 0, len(req.Paths)+2)
+	}
+	considered := 0
 	consider := func(v verdict, what string, details []string) {
-		reason := v.text()
-		dd.subjects = append(dd.subjects, Subject{What: what, Value: v.value, Rule: v.ruleTx, Reason: reason, Details: details})
-		if len(dd.subjects) == 1 || v.value.Stricter(dd.worst.value) {
-			dd.worst = v
-			dd.worst.reason = reason
+		considered++
+		if subjects {
+			dd.subjects = append(dd.subjects, Subject{What: what, Value: v.value, Rule: v.ruleTx, Reason: v.text(), Details: details})
+		}
+		if considered == 1 || v.value.Stricter(dd.worst.value) {
+			dd.worst = v // its reason joined below, once
 		}
 	}
 	for _, p := range req.Paths {
@@ -216,11 +237,11 @@ func (e *Engine) Decide(req Request) Decision {
 		consider(e.decideURL(in, req.URL, advisories), req.URL, nil)
 	}
 	tool := e.decideTool(in, advisories)
-	if tool.rule != nil || len(dd.subjects) == 0 {
+	if tool.rule != nil || considered == 0 {
 		consider(tool, "the tool", nil)
 	}
 	w := &dd.worst
-	out := Decision{Value: w.value, Rule: w.ruleTx, Ref: w.ref, Reason: w.reason, Advisories: dd.advisories, Subjects: dd.subjects}
+	out := Decision{Value: w.value, Rule: w.ruleTx, Ref: w.ref, Reason: w.text(), Advisories: dd.advisories, Subjects: dd.subjects}
 	release(dd)
 	return out
 }
