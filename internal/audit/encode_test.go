@@ -74,6 +74,16 @@ func fieldLog(opts Options) *Log {
 	return &Log{opts: opts, red: redactor{maxValue: opts.MaxValueBytes, headLen: min(1024, opts.MaxValueBytes)}}
 }
 
+// fuzzOptions is the options a fuzz target draws: fields capped at
+// maxField bytes, and content written in full when full (a digest else).
+func fuzzOptions(maxField int, full bool) Options {
+	opts := Options{MaxFieldBytes: maxField}
+	if full {
+		opts.Content = ContentFull
+	}
+	return opts
+}
+
 // FuzzAppendMap: a map encoded without a tree (appendMap) is what the
 // tree path makes of it: toTree's copy, redacted, encoded.
 func FuzzAppendMap(f *testing.F) {

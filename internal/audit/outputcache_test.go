@@ -57,10 +57,7 @@ func FuzzOutputReadOnce(f *testing.F) {
 		if !json.Valid([]byte(raw)) {
 			return
 		}
-		opts := Options{MaxFieldBytes: 32 + maxField&0xffff}
-		if full {
-			opts.Content = ContentFull
-		}
+		opts := fuzzOptions(32+maxField&0xffff, full)
 		open := func() *Log {
 			l, err := Open(filepath.Join(t.TempDir(), "a.jsonl"), opts)
 			if err != nil {

@@ -61,10 +61,7 @@ func FuzzReadToolOutput(f *testing.F) {
 		f.Add(s, false, 4, 4000)
 	}
 	f.Fuzz(func(t *testing.T, raw string, full bool, shape, maxField int) {
-		opts := Options{MaxFieldBytes: 32 + maxField&0xffff}
-		if full {
-			opts.Content = ContentFull
-		}
+		opts := fuzzOptions(32+maxField&0xffff, full)
 		// Logs without a file: prepare is what is compared.
 		slow, fast := fieldLog(opts), fieldLog(opts)
 		sh := readOutputShapes[uint(shape)%uint(len(readOutputShapes))]

@@ -80,10 +80,7 @@ func FuzzReadValidToolOutput(f *testing.F) {
 		if !json.Valid([]byte(raw)) {
 			return
 		}
-		opts := Options{MaxFieldBytes: 32 + maxField&0xffff}
-		if full {
-			opts.Content = ContentFull
-		}
+		opts := fuzzOptions(32+maxField&0xffff, full)
 		slow, fast := fieldLog(opts), fieldLog(opts)
 		sh := readOutputShapes[uint(shape)%uint(len(readOutputShapes))]
 		want := lineOrError(slow, readOutputEvent(sh, slow.ReadToolOutput([]byte(raw))))

@@ -18,10 +18,7 @@ func FuzzSharedOutputField(f *testing.F) {
 		if !json.Valid([]byte(raw)) {
 			return
 		}
-		opts := Options{MaxFieldBytes: 16 + maxField&0xfff}
-		if full {
-			opts.Content = ContentFull
-		}
+		opts := fuzzOptions(16+maxField&0xfff, full)
 		l := fieldLog(opts)
 		st, err := l.readOutput(ToolOutput(raw), false)
 		if err != nil {
