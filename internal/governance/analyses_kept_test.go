@@ -11,10 +11,7 @@ import (
 // decideArgsWith, and the advisories they add, are the same, for a Bash
 // tool call and for a terminal request.
 func FuzzCommandFactsKept(f *testing.F) {
-	for _, c := range loadCommandCases(f) {
-		f.Add(c.command)
-	}
-	e, root := corpusEngine(f)
+	e, root := corpusFuzz(f)
 	f.Fuzz(func(t *testing.T, line string) {
 		for _, req := range []Request{
 			{Action: ActionToolCall, Tool: "Bash", Kind: "execute", Command: line, Cwd: root},

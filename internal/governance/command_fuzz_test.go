@@ -14,10 +14,7 @@ import (
 // run rm or curl, or a command whose name is not static, as a separate
 // walk of mvdan.cc/sh's bash tree finds them.
 func FuzzDecideCommand(f *testing.F) {
-	for _, c := range loadCommandCases(f) {
-		f.Add(c.command)
-	}
-	e, root := corpusEngine(f)
+	e, root := corpusFuzz(f)
 	f.Fuzz(func(t *testing.T, line string) {
 		d := e.Decide(Request{Action: ActionTerminalCreate, Command: line, Cwd: root})
 		if d.Value == "" || d.Rule == "" {

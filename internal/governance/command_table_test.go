@@ -82,6 +82,16 @@ func corpusEngine(t testing.TB) (*Engine, string) {
 	return NewEngine(p, EngineOptions{Roots: []string{root}}), root
 }
 
+// corpusFuzz seeds f with the corpus commands and returns the corpus
+// engine and its root for the lines f makes of them.
+func corpusFuzz(f *testing.F) (*Engine, string) {
+	f.Helper()
+	for _, c := range loadCommandCases(f) {
+		f.Add(c.command)
+	}
+	return corpusEngine(f)
+}
+
 // TestCommandCorpus decides every corpus command as a Bash tool call and
 // as a terminal request.
 func TestCommandCorpus(t *testing.T) {
