@@ -19,6 +19,10 @@ func (r *reader) content(at int, t *ToolCall) (int, error) {
 		end, err = rawjson.ReadArray(b, at, func(at int) (int, error) {
 			var c ContentItem
 			end, err := r.item(at, &c)
+			if t.Items == nil {
+				// An empty array leaves Items nil, as append would.
+				t.Items = r.spareItems
+			}
 			t.Items = append(t.Items, c)
 			return end, err
 		})

@@ -16,12 +16,23 @@ type Memoizer interface {
 type updateKey struct{}
 
 // updateRead is ReadUpdate's result, as kept on a message, with the params
-// it read.
+// it read. items is the memory of u's Items while they hold one item, as
+// a tool call's content mostly does: the reading allocates none for them.
+// Items hold slices of the message's bytes anyway; Locations get memory of
+// their own, as a feature keeps them (governance's call state) and must
+// not keep the message's bytes, through the reading, with them.
 type updateRead struct {
+	done   bool // the reading is made
 	params []byte
 	u      Update
 	err    error
+	items  [1]ContentItem
 }
+
+// newUpdateRead is the reading Memo keeps on a message, made by
+// SharedUpdateOf right after: a function of no variables, so that asking
+// Memo allocates no closure, on the first reading or any after.
+func newUpdateRead() any { return new(updateRead) }
 
 // sharedIDs decodes the session ids of the readings kept on messages: a
 // stream names one session, whose id is then decoded once.
@@ -49,12 +60,14 @@ func UpdateOf(m Memoizer, params []byte) (Update, error) {
 // so read it and do not change it. It keeps a reading on m for a text
 // chunk too; a caller that reads chunks reads them with ChunkOf first.
 func SharedUpdateOf(m Memoizer, params []byte) (*Update, error) {
-	r := m.Memo(updateKey{}, func() any {
-		r := &updateRead{params: params}
-		rd := reader{b: params, known: knownOf(m), ids: &sharedIDs}
+	r := m.Memo(updateKey{}, newUpdateRead).(*updateRead)
+	if !r.done {
+		// Kept on m just now by this call: no other reader has seen it
+		// (Memo is never called on one message from two goroutines).
+		r.done, r.params = true, params
+		rd := reader{b: params, known: knownOf(m), ids: &sharedIDs, spareItems: r.items[:0]}
 		r.err = rd.update(&r.u)
-		return r
-	}).(*updateRead)
+	}
 	if !sameSlice(r.params, params) {
 		u := new(Update)
 		err := readUpdateKnown(params, u, knownOf(m))

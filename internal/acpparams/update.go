@@ -172,6 +172,9 @@ type reader struct {
 	known rawjson.KnownStrings
 	// ids decodes the session id; nil decodes it afresh.
 	ids *SessionIDs
+	// spareItems, if not nil, is an empty slice with room for the first
+	// content item read, which then needs no memory of its own.
+	spareItems []ContentItem
 	// bad is the first member of the wrong type; contentBad the first
 	// problem with content, which only a tool call's content has.
 	bad, contentBad string
