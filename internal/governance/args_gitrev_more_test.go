@@ -32,9 +32,6 @@ func TestGitRevisionPathsSpelled(t *testing.T) {
 		{"git remote add o git@example.com:org/r.git", root, Allow},
 	}
 	for _, tt := range tests {
-		d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: tt.cwd})
-		if d.Value != tt.want {
-			t.Errorf("Decide(%q) in %s = %v (%s); want %v", tt.line, tt.cwd, d.Value, d.Reason, tt.want)
-		}
+		checkLine(t, e, tt.cwd, tt.line, tt.want)
 	}
 }

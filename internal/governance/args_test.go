@@ -46,9 +46,6 @@ func TestDecideCommandFiles(t *testing.T) {
 		{"cat *.txt", ws, Allow},
 		{"ls " + out + "/missing", ws, Allow},
 	} {
-		d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.cmd, Cwd: c.cwd})
-		if d.Value != c.want {
-			t.Errorf("%q in %s = %s, want %s\n  %s", c.cmd, c.cwd, d.Value, c.want, d)
-		}
+		checkLine(t, e, c.cwd, c.cmd, c.want)
 	}
 }

@@ -59,12 +59,12 @@ func checkNamedLines(t *testing.T, e *Engine, root string, tests []namedLineCase
 	}
 }
 
-// checkLine decides line as a terminal command run in root and checks that
+// checkLine decides line as a terminal command run in dir and checks that
 // it gets want.
-func checkLine(t *testing.T, e *Engine, root, line string, want Value) {
+func checkLine(t *testing.T, e *Engine, dir, line string, want Value) {
 	t.Helper()
-	d := e.Decide(Request{Action: ActionTerminalCreate, Command: line, Cwd: root})
+	d := e.Decide(Request{Action: ActionTerminalCreate, Command: line, Cwd: dir})
 	if d.Value != want {
-		t.Errorf("Decide(%q) = %v (%s); want %v", line, d.Value, d.Reason, want)
+		t.Errorf("Decide(%q) in %s = %v (%s); want %v", line, dir, d.Value, d.Reason, want)
 	}
 }

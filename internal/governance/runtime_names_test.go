@@ -58,10 +58,7 @@ func TestOperandsAfterDashDash(t *testing.T) {
 		{"cat -- a.txt", Allow},
 	}
 	for _, tt := range tests {
-		d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
-		if d.Value != tt.want {
-			t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
-		}
+		checkLine(t, e, root, tt.line, tt.want)
 	}
 }
 
@@ -81,10 +78,7 @@ func TestURLShapedPaths(t *testing.T) {
 		{"cat x://../a.txt", Allow},
 		{"git clone https://example.com/acme/app.git", Allow},
 	} {
-		d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
-		if d.Value != tt.want {
-			t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
-		}
+		checkLine(t, e, root, tt.line, tt.want)
 	}
 }
 
@@ -104,9 +98,6 @@ func TestDescriptorPaths(t *testing.T) {
 		{"cat /dev/fd/0", Allow},
 		{"cat /dev/fd/3 3< a.txt", Allow},
 	} {
-		d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
-		if d.Value != tt.want {
-			t.Errorf("Decide(%q) = %v (%s); want %v", tt.line, d.Value, d.Reason, tt.want)
-		}
+		checkLine(t, e, root, tt.line, tt.want)
 	}
 }
