@@ -168,7 +168,8 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 	ide, s, loading := p.updateSession(down)
 	kind, update := upd.SessionUpdate, upd.Raw
 	out := m
-	var grew [][]byte // text entering the agent's context, as JSON string literals
+	var grewRoom [2][]byte
+	grew := grewRoom[:0] // text entering the agent's context, as JSON string literals
 	// The meter's bookkeeping is cheap (no tokenizing); only the notice of
 	// a changed level waits until the message is forwarded.
 	var u Usage
@@ -197,7 +198,7 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 		}
 		s.mu.Unlock()
 	case "tool_call", "tool_call_update":
-		if out, grew, err = p.toolCallUpdate(s, m, upd); err != nil {
+		if out, grew, err = p.toolCallUpdate(s, m, upd, grew); err != nil {
 			return err
 		}
 	case "plan":
@@ -237,10 +238,10 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 }
 
 // toolCallUpdate records a tool call and offloads oversized text content
-// toward the IDE (the IDE shows the preview and the path).
-func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, u *acpparams.Update) (*acpwire.Message, [][]byte, error) {
+// toward the IDE (the IDE shows the preview and the path). It returns the
+// text of the call's content, as JSON string literals, appended to text.
+func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, u *acpparams.Update, text [][]byte) (*acpwire.Message, [][]byte, error) {
 	out := m
-	var text [][]byte
 	for i, c := range u.Items {
 		if c.Text == nil {
 			// A diff's new text was the agent's own output.
