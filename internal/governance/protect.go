@@ -43,6 +43,9 @@ type protected struct {
 	// trailing "/"): a path beneath one, or holding lrel below its root
 	// (nestedConfig), has an element starting with lrel[0].
 	tail bool
+	// run is the run of plain tail locations this one starts in a list
+	// protectedForRoots made (markTailRuns); zero elsewhere.
+	run tailRun
 }
 
 // agentConfig are the files in a workspace that decide how the next run
@@ -169,6 +172,7 @@ func (e *Engine) protectedForRoots(in *reqInfo, own *[]protected, list []protect
 		set.hooks = append(set.hooks, h)
 		out = append(out, h.list...)
 	}
+	markTailRuns(out)
 	set.all = out
 	e.protectCache.Store(key, set)
 	return out
@@ -339,11 +343,21 @@ func protectedHitOf(list []protected, facts *pathFacts, mutates, removes bool) p
 	// of.
 	var startsBuf [2]byteSet
 	starts := bufSlice(startsBuf[:], len(lforms))
+	var all byteSet // of every form
+	// No removal and no hard link: a plain tail location is reached
+	// only through its rel's first byte.
+	plain := !removes
 	for i, lf := range lforms {
 		starts[i] = elementStarts(lf)
+		all = all.union(starts[i])
+		plain = plain && linked[i] == nil
 	}
-	for k := range list {
+	for k := 0; k < len(list); k++ {
 		pr := &list[k]
+		if plain && pr.run.passes(all) {
+			k += pr.run.n - 1 // no location of the run is a hit (protect_runs.go)
+			continue
+		}
 		if !mutates && !pr.Read {
 			continue
 		}

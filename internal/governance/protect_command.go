@@ -29,34 +29,58 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 	cwd := filepath.Clean(in.req.Cwd)
 	lines := in.commandLines()
 	lcwd := in.facts(cwd).lowerForms()
+	t := e.lineTextOf(in, list, line, lines, cwd)
+	switch pr, pf, inside := commandPlaceHit(list, lcwd, t.named); {
+	case pr == nil:
+	case inside:
+		return verdict{value: Deny, ref: "self-protection",
+			ruleTx: fmt.Sprintf("deny commands run inside %s (built-in self-protection)", pr.What),
+			reason: fmt.Sprintf("running %q in %s: the directory is %s, which is protected from the agent, whatever the policy says", strings.TrimSpace(line), cwd, pr.What)}, true
+	default:
+		return verdict{value: Deny, ref: "self-protection",
+			ruleTx: fmt.Sprintf("deny commands naming %s (built-in self-protection)", pr.What),
+			reason: fmt.Sprintf("running %q: it names %s (%s), which is protected from the agent, whatever the policy says", strings.TrimSpace(line), pr.What, pf)}, true
+	}
+	return e.protectedOperands(in, list, line, lines, cwd, t.names, t.namesOK)
+}
+
+// commandPlaceHit returns the first location of list, in its order, that
+// a command's directory is in (inside; lcwd are the directory's forms in
+// lower case) or whose form pf is the one of index named, counting every
+// form of every location in order (lineText.named); nil for none.
+func commandPlaceHit(list []protected, lcwd []string, named int) (hit *protected, pf string, inside bool) {
 	var startsBuf [2]byteSet
 	starts := bufSlice(startsBuf[:], len(lcwd))
+	var all byteSet // of every form of the directory
 	for i, c := range lcwd {
 		starts[i] = elementStarts(c)
+		all = all.union(starts[i])
 	}
-	t := e.lineTextOf(in, list, line, lines, cwd)
-	k := 0
-	for i := range list {
+	k := 0 // the index of pr's form j
+	for i := 0; i < len(list); i++ {
 		pr := &list[i]
+		if (named < k || named >= k+pr.run.forms) && pr.run.passes(all) {
+			// The directory is in no location of the run, and the
+			// line names none of its forms (protect_runs.go).
+			k += pr.run.forms
+			i += pr.run.n - 1
+			continue
+		}
 		for j, pf := range pr.forms {
 			for ci, c := range lcwd {
 				// Not beneath pr when far (see protected.tail).
 				far := pr.tail && !starts[ci].has(pr.lrel[0])
 				if !far && beneath(pr.lower[j], c) {
-					return verdict{value: Deny, ref: "self-protection",
-						ruleTx: fmt.Sprintf("deny commands run inside %s (built-in self-protection)", pr.What),
-						reason: fmt.Sprintf("running %q in %s: the directory is %s, which is protected from the agent, whatever the policy says", strings.TrimSpace(line), cwd, pr.What)}, true
+					return pr, pf, true
 				}
 			}
-			if k == t.named {
-				return verdict{value: Deny, ref: "self-protection",
-					ruleTx: fmt.Sprintf("deny commands naming %s (built-in self-protection)", pr.What),
-					reason: fmt.Sprintf("running %q: it names %s (%s), which is protected from the agent, whatever the policy says", strings.TrimSpace(line), pr.What, pf)}, true
+			if k == named {
+				return pr, pf, false
 			}
 			k++
 		}
 	}
-	return e.protectedOperands(in, list, line, lines, cwd, t.names, t.namesOK)
+	return nil, "", false
 }
 
 // cmdWords are the words of a command line as the shell parser computes

@@ -213,8 +213,12 @@ func linkedProtected(in *reqInfo, n string, list []protected) (protected, string
 		lres = strings.ToLower(res)
 	}
 	starts := elementStarts(lres)
-	for k := range list {
+	for k := 0; k < len(list); k++ {
 		pr := &list[k]
+		if linked == nil && pr.run.passes(starts) {
+			k += pr.run.n - 1 // no location of the run is reached (protect_runs.go)
+			continue
+		}
 		// Not beneath pr (see protected.tail).
 		far := pr.tail && !starts.has(pr.lrel[0])
 		for _, pf := range pr.lower {
@@ -542,12 +546,15 @@ func movedDirs(dirs []string, cwd string, lines []*shellcmd.Analysis) []string {
 			return
 		}
 		for _, p := range d.Paths {
-			if p == "" {
-				continue
-			}
 			q := joinRaw(cwd, p)
-			if !slices.Contains(dirs, q) {
-				dirs = append(dirs, q)
+			for {
+				if (p != "" || d.AtTop) && !slices.Contains(dirs, q) {
+					dirs = append(dirs, q)
+				}
+				if !d.AtTop || q == filepath.Dir(q) {
+					break
+				}
+				q = filepath.Dir(q) // the top of the work tree may be any directory above
 			}
 		}
 	}
