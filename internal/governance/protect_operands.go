@@ -546,15 +546,12 @@ func movedDirs(dirs []string, cwd string, lines []*shellcmd.Analysis) []string {
 			return
 		}
 		for _, p := range d.Paths {
+			if p == "" {
+				continue
+			}
 			q := joinRaw(cwd, p)
-			for {
-				if (p != "" || d.AtTop) && !slices.Contains(dirs, q) {
-					dirs = append(dirs, q)
-				}
-				if !d.AtTop || q == filepath.Dir(q) {
-					break
-				}
-				q = filepath.Dir(q) // the top of the work tree may be any directory above
+			if !slices.Contains(dirs, q) {
+				dirs = append(dirs, q)
 			}
 		}
 	}
