@@ -90,6 +90,9 @@ func commandArgs(c *shellcmd.Command) []argWord {
 				}
 			}
 		}
+		if name == "git" {
+			out = append(out, gitConfigWrites(form)...)
+		}
 		written := writtenWords(form)
 		into, intoAttached := extractInto(form)
 		for i, w := range form[1:] {

@@ -112,7 +112,9 @@ func TestEnforceTerminalAsTheIDERunsIt(t *testing.T) {
 
 // TestExplicitAllowOfCodeRunners: code the bridge cannot see needs
 // approval unless a rule names the program that runs it; a bare Bash rule
-// or a rule for the command it wraps does not count.
+// or a rule for the command it wraps does not count. A command the
+// program is given and the bridge can read (git's pager) is decided as a
+// command of its own besides.
 func TestExplicitAllowOfCodeRunners(t *testing.T) {
 	var rules []*rule
 	for i, text := range []string{"Bash(python3:*)", "Bash(ls:*)", "Bash(git:*)"} {
@@ -127,7 +129,8 @@ func TestExplicitAllowOfCodeRunners(t *testing.T) {
 	}{
 		{"python3 -c 'print(1)'", Allow, RequireApproval},
 		{"echo 'print(1)' | python3", RequireApproval, RequireApproval}, // echo has no rule
-		{"git -c core.pager=less log", Allow, RequireApproval},
+		{"git -c core.pager=ls log", Allow, RequireApproval},
+		{"git -c core.pager=less log", RequireApproval, RequireApproval}, // less has no rule
 		{"env python3 -c 'print(1)'", Allow, RequireApproval},
 		{"ls | sh", RequireApproval, RequireApproval},
 		{"$X", RequireApproval, RequireApproval},

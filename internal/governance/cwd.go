@@ -2,6 +2,8 @@ package governance
 
 import (
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
 )
@@ -25,7 +27,11 @@ func (e *Engine) commandDirs(in *reqInfo, d shellcmd.Dir) (dirs []string, unknow
 	if !d.Moved() {
 		return []string{in.req.Cwd}, false
 	}
-	for _, p := range d.Paths {
+	paths := d.Paths
+	if paths == nil {
+		paths = []string{""}
+	}
+	for _, p := range paths {
 		switch {
 		case p == "":
 			dirs = append(dirs, in.req.Cwd)
@@ -37,7 +43,38 @@ func (e *Engine) commandDirs(in *reqInfo, d shellcmd.Dir) (dirs []string, unknow
 			dirs = append(dirs, joinRaw(in.req.Cwd, p))
 		}
 	}
+	if d.AtTop {
+		return topCandidates(in.roots, dirs)
+	}
 	return dirs, false
+}
+
+// topCandidates returns every directory the top of a git work tree
+// holding one of dirs may be, up to the workspace root it lies beneath;
+// unknown is true when one of dirs lies beneath no root, where the top
+// could be anywhere above it.
+func topCandidates(roots, dirs []string) (tops []string, unknown bool) {
+	for _, d := range dirs {
+		d = filepath.Clean(d)
+		root := ""
+		for _, r := range roots {
+			if r = filepath.Clean(r); (d == r || strings.HasPrefix(d, strings.TrimSuffix(r, "/")+"/")) && len(r) > len(root) {
+				root = r
+			}
+		}
+		if root == "" {
+			return nil, true
+		}
+		for p := d; ; p = filepath.Dir(p) {
+			if !slices.Contains(tops, p) {
+				tops = append(tops, p)
+			}
+			if p == root || p == filepath.Dir(p) {
+				break
+			}
+		}
+	}
+	return tops, false
 }
 
 // setsCDPATH reports whether the request's env sets CDPATH, where cd

@@ -546,12 +546,15 @@ func movedDirs(dirs []string, cwd string, lines []*shellcmd.Analysis) []string {
 			return
 		}
 		for _, p := range d.Paths {
-			if p == "" {
-				continue
-			}
 			q := joinRaw(cwd, p)
-			if !slices.Contains(dirs, q) {
-				dirs = append(dirs, q)
+			for {
+				if (p != "" || d.AtTop) && !slices.Contains(dirs, q) {
+					dirs = append(dirs, q)
+				}
+				if !d.AtTop || q == filepath.Dir(q) {
+					break
+				}
+				q = filepath.Dir(q) // the top of the work tree may be any directory above
 			}
 		}
 	}

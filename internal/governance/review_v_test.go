@@ -54,7 +54,8 @@ func TestReviewProtectedForms(t *testing.T) {
 		{"git restore --pathspec-from-file=list", RequireApproval, ""},
 		{"git checkout --pathspec-from-file=list HEAD", RequireApproval, ""},
 		{"git rm -r --pathspec-from-file=list", RequireApproval, ""},
-		{"git -c alias.co=checkout co -- audit", RequireApproval, ""},
+		{"git -c alias.co=checkout co -- audit", Deny, "the audit log"}, // the alias is read through
+		{"git -c alias.co='!git checkout' co -- audit", Deny, "the audit log"},
 		{"cd src && git -C .. checkout -- audit", Deny, "the audit log"},
 		{"git checkout -- ./audit", Deny, "the audit log"},
 		{"git checkout -f HEAD -- .", Deny, "protected"},

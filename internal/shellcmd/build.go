@@ -20,6 +20,17 @@ type step struct {
 	// chdir, when set, says the program runs what it runs in another
 	// directory, and how.
 	chdir string
+	// acts says the program does work of its own besides the shell code
+	// it runs (git rebase --exec): it is decided as a command too.
+	acts bool
+	// elsewhere, when set, says what the program runs runs in a directory
+	// the line does not show, while its own words are where it runs.
+	elsewhere string
+	// atTop says what the program runs runs at the top of the git work
+	// tree holding the directory it runs in, moved by the relative
+	// directories of topFrom first (git -C).
+	atTop   bool
+	topFrom []string
 }
 
 // shellRun is a string a program runs as shell code.
@@ -93,7 +104,7 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			st.others = append([][]Word{st.next}, st.others...)
 			st.next = nil
 		}
-		c.Transparent = !pathNamed && len(st.next) == 0 && (len(st.shell) > 0 || st.stdinShell != nil && in != nil && in.known)
+		c.Transparent = !pathNamed && !st.acts && len(st.next) == 0 && (len(st.shell) > 0 || st.stdinShell != nil && in != nil && in.known)
 		for _, a := range st.assigns {
 			w.assign(a, depth)
 		}
@@ -107,7 +118,14 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			c.Dir = unknownDir(st.chdir)
 		}
 		// Shell code it runs starts where it runs.
-		w.cur = c.Dir
+		runDir := c.Dir
+		switch {
+		case st.elsewhere != "":
+			runDir = unknownDir(st.elsewhere)
+		case st.atTop:
+			runDir = topOf(c.Dir, st.topFrom)
+		}
+		w.cur = runDir
 		for _, s := range st.shell {
 			if s.word.Kind != Static {
 				c.Notes = append(c.Notes, Note{Kind: NotStatic, Text: "runs shell code that is not static: " + s.word.String(), Form: hop})
@@ -116,7 +134,7 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			w.line(s.word.Text, depth+1, s.langs)
 		}
 		for _, o := range st.others {
-			w.build(&Command{Source: c.Source, Dir: c.Dir}, o, nil, depth)
+			w.build(&Command{Source: c.Source, Dir: runDir}, o, nil, depth)
 		}
 		if st.stdinShell != nil {
 			switch {
@@ -174,4 +192,33 @@ func execInDirs(form []Word) bool {
 		}
 	}
 	return false
+}
+
+// topOf returns the directory of a command git runs at the top of the
+// work tree holding d, after git's -C options from (each relative to the
+// one before, or absolute).
+func topOf(d Dir, from []string) Dir {
+	if d.Unknown {
+		return d
+	}
+	paths := d.paths()
+	for _, f := range from {
+		moved := make([]string, 0, len(paths))
+		for _, p := range paths {
+			switch {
+			case strings.HasPrefix(f, "/"):
+				p = f
+			case p == "":
+				p = f
+			default:
+				p += "/" + f
+			}
+			if len(p) > maxDirLen {
+				return unknownDir("git -C names a directory too long to follow")
+			}
+			moved = append(moved, p)
+		}
+		paths = moved
+	}
+	return Dir{Paths: paths, AtTop: true, Searched: d.Searched}
 }

@@ -34,12 +34,16 @@ type Dir struct {
 	// starting with "." or "..", which the shell looks up in CDPATH when
 	// CDPATH is set.
 	Searched bool
+	// AtTop says it runs at the top of the git work tree that holds one
+	// of Paths: that directory or any above it (git runs a rebase's
+	// --exec, an alias's command, a pager there).
+	AtTop bool
 }
 
 // Moved reports whether the command may run somewhere other than where
 // the line starts.
 func (d Dir) Moved() bool {
-	return d.Unknown || len(d.Paths) > 1 || len(d.Paths) == 1 && d.Paths[0] != ""
+	return d.Unknown || d.AtTop || len(d.Paths) > 1 || len(d.Paths) == 1 && d.Paths[0] != ""
 }
 
 // String describes d for a person: "" when it has not moved.
@@ -51,11 +55,14 @@ func (d Dir) String() string {
 		return ""
 	}
 	var names []string
-	for _, p := range d.Paths {
+	for _, p := range d.paths() {
 		if p == "" {
 			p = "."
 		}
 		names = append(names, p)
+	}
+	if d.AtTop {
+		return "the top of the git work tree holding " + strings.Join(names, " or ") + " (it or a directory above it)"
 	}
 	return strings.Join(names, " or ")
 }

@@ -64,6 +64,7 @@ func init() {
 		"bind":      callbackHandler("x"),
 		"enable":    callbackHandler("f"),
 		"hash":      callbackHandler("p"),
+		"git":       gitHandler,
 		"fc": func(form []Word) step {
 			return step{notes: []Note{{Kind: RunsCode, Text: "fc runs commands from the shell history"}}}
 		},

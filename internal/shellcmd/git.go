@@ -1,0 +1,328 @@
+package shellcmd
+
+import (
+	"slices"
+	"strings"
+)
+
+// gitHandler reads the shell code git runs for the line: the commands
+// some subcommands are given (rebase --exec, filter-branch's filters,
+// submodule foreach, difftool --extcmd, bisect run, send-email's
+// commands, the upload-pack and receive-pack a transport starts), and
+// the commands and aliases "-c key=value" gives it. Each is decided as a
+// command of its own, so a rule allowing the git subcommand does not
+// vouch for what it runs ("git rebase -x 'cat .env' HEAD~3" reads .env).
+// git runs them with sh at the top of the work tree; filter-branch's in a
+// temporary tree, foreach's in each submodule and a transport's in the
+// repository it names, which the line does not show.
+func gitHandler(form []Word) step {
+	st := step{acts: true}
+	at, configs, from, fromKnown := gitGlobals(form)
+	var sub Word
+	var args []Word
+	if at < len(form) {
+		sub, args = form[at], form[at+1:]
+	}
+	for _, kv := range configs {
+		gitConfigRuns(&st, kv, sub, args)
+	}
+	if at >= len(form) || sub.Kind != Static {
+		if at < len(form) {
+			st.notes = append(st.notes, Note{Kind: NotStatic, Text: "git's subcommand is not static: " + sub.String()})
+		}
+		st.placeRuns("", from, fromKnown)
+		return st
+	}
+	elsewhere := ""
+	switch sub.Text {
+	case "rebase":
+		gitOptionRuns(&st, args, []string{"exec"}, "x", "sX", "SC")
+	case "difftool":
+		gitOptionRuns(&st, args, []string{"extcmd"}, "x", "t", "")
+	case "fetch", "pull", "ls-remote", "push", "send-pack", "fetch-pack", "archive":
+		gitOptionRuns(&st, args, []string{"upload-pack", "receive-pack", "exec"}, gitTransportShort(sub.Text), "", "")
+		elsewhere = "git runs a transport's command in the repository it reaches"
+	case "clone":
+		gitOptionRuns(&st, args, []string{"upload-pack"}, "u", "obcj", "")
+		for _, kv := range gitCloneConfigs(args) {
+			gitConfigRuns(&st, kv, Word{}, nil)
+		}
+		elsewhere = "git clone runs its commands in the repository it reaches or makes"
+	case "filter-branch":
+		gitFilterRuns(&st, args)
+		elsewhere = "git filter-branch runs its filters in a temporary tree"
+	case "submodule":
+		gitForeachRuns(&st, args)
+		elsewhere = "git submodule foreach runs its command in each submodule"
+	case "bisect":
+		if len(args) > 1 && args[0].Kind == Static && args[0].Text == "run" {
+			st.others = append(st.others, args[1:])
+		}
+	case "send-email":
+		gitSendEmailRuns(&st, args)
+	}
+	st.placeRuns(elsewhere, from, fromKnown)
+	return st
+}
+
+// placeRuns says where the commands git runs for the line run: at the top
+// of the work tree, after the -C directories from, unless elsewhere says
+// otherwise or a -C directory is not known.
+func (st *step) placeRuns(elsewhere string, from []string, fromKnown bool) {
+	switch {
+	case len(st.shell) == 0 && len(st.others) == 0:
+	case elsewhere != "":
+		st.elsewhere = elsewhere
+	case !fromKnown:
+		st.elsewhere = "git -C names a directory computed at run time"
+	default:
+		st.atTop, st.topFrom = true, from
+	}
+}
+
+// gitGlobals returns the index of git's subcommand in form (len(form)
+// when there is none), the values of its -c options before it and the
+// directories of its -C options; fromKnown is false when one of those is
+// computed at run time, or --git-dir or --work-tree moves the work tree.
+func gitGlobals(form []Word) (at int, configs []Word, from []string, fromKnown bool) {
+	fromKnown = true
+	i := 1
+	for ; i < len(form); i++ {
+		w := form[i]
+		if w.Kind != Static || !strings.HasPrefix(w.Text, "-") {
+			break
+		}
+		switch t := w.Text; {
+		case t == "-c":
+			if i+1 < len(form) {
+				configs = append(configs, form[i+1])
+			}
+			i++
+		case strings.HasPrefix(t, "-c"):
+			configs = append(configs, Word{Kind: Static, Text: t[2:]})
+		case t == "-C":
+			if i+1 < len(form) {
+				if d := form[i+1]; d.Kind == Static && d.Text != "" {
+					from = append(from, d.Text)
+				} else if d.Kind != Static {
+					fromKnown = false
+				}
+			}
+			i++
+		case t == "--git-dir" || t == "--work-tree":
+			fromKnown = false
+			i++
+		case strings.HasPrefix(t, "--git-dir=") || strings.HasPrefix(t, "--work-tree="):
+			fromKnown = false
+		case t == "--namespace" || t == "--config-env" || t == "--super-prefix" || t == "--list-cmds" || t == "--attr-source":
+			i++
+		}
+	}
+	return i, configs, from, fromKnown
+}
+
+// gitCloneConfigs returns the values of clone's -c and --config, which
+// clone writes into the new repository's configuration and uses at once.
+func gitCloneConfigs(args []Word) []Word {
+	var out []Word
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if w.Kind != Static {
+			continue
+		}
+		t := w.Text
+		if t == "--" {
+			break
+		}
+		switch {
+		case t == "-c" || t == "--config":
+			if i+1 < len(args) {
+				out = append(out, args[i+1])
+			}
+			i++
+		case strings.HasPrefix(t, "--config="):
+			out = append(out, Word{Kind: Static, Text: t[len("--config="):]})
+		case strings.HasPrefix(t, "-c"):
+			out = append(out, Word{Kind: Static, Text: t[2:]})
+		}
+	}
+	return out
+}
+
+// gitTransportShort is the short option that names the upload-pack a
+// transport subcommand runs: clone and ls-remote take -u.
+func gitTransportShort(sub string) string {
+	if sub == "ls-remote" {
+		return "u"
+	}
+	return ""
+}
+
+// gitOptionRuns adds to st the shell code given to a subcommand's options
+// as git's option parser reads them: a long option by any prefix of its
+// name ("--exe" is --exec), its value after "=" or in the next word; a
+// short option alone or in a cluster ("-ix cmd", "-xcmd"). longs and
+// shorts run their value; takes are short options whose value is the
+// next word when the cluster ends with them; attached are short options
+// whose value is the rest of their word. A word computed at run time may
+// be any of them, so it makes the command unreadable.
+func gitOptionRuns(st *step, args []Word, longs []string, shorts, takes, attached string) {
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if w.Kind != Static {
+			st.notes = append(st.notes, Note{Kind: NotStatic, Text: "a word computed at run time may be an option that makes git run a command: " + w.String()})
+			continue
+		}
+		t := w.Text
+		if t == "--" {
+			return
+		}
+		if name, ok := strings.CutPrefix(t, "--"); ok {
+			name, value, hasValue := strings.Cut(name, "=")
+			if !prefixOfAny(name, longs) {
+				continue
+			}
+			switch {
+			case hasValue:
+				st.shell = append(st.shell, shellRun{word: Word{Kind: Static, Text: value}, langs: dialectsOf("sh")})
+			case i+1 < len(args):
+				i++
+				st.shell = append(st.shell, shellRun{word: args[i], langs: dialectsOf("sh")})
+			}
+			continue
+		}
+		if len(t) < 2 || t[0] != '-' {
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			c := t[j]
+			switch {
+			case strings.IndexByte(shorts, c) >= 0:
+				switch {
+				case j+1 < len(t):
+					st.shell = append(st.shell, shellRun{word: Word{Kind: Static, Text: t[j+1:]}, langs: dialectsOf("sh")})
+				case i+1 < len(args):
+					i++
+					st.shell = append(st.shell, shellRun{word: args[i], langs: dialectsOf("sh")})
+				}
+			case strings.IndexByte(takes, c) >= 0:
+				if j+1 == len(t) {
+					i++
+				}
+			case strings.IndexByte(attached, c) >= 0:
+			default:
+				continue
+			}
+			break
+		}
+	}
+}
+
+// prefixOfAny reports whether name, two letters or more, begins one of
+// names (git's option parser takes any unambiguous prefix of a long
+// option; an ambiguous one fails, so taking it costs nothing).
+func prefixOfAny(name string, names []string) bool {
+	if len(name) < 2 {
+		return false
+	}
+	for _, n := range names {
+		if strings.HasPrefix(n, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// gitFilters are filter-branch's options whose value it evaluates as
+// shell code.
+var gitFilters = []string{"env-filter", "tree-filter", "index-filter", "parent-filter", "msg-filter",
+	"commit-filter", "tag-name-filter", "setup"}
+
+// gitFilterRuns adds filter-branch's filters to st. filter-branch is a
+// shell script that reads "--opt value" and "--opt=value", no prefixes.
+func gitFilterRuns(st *step, args []Word) {
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if w.Kind != Static {
+			st.notes = append(st.notes, Note{Kind: NotStatic, Text: "a word computed at run time may be a filter git filter-branch runs: " + w.String()})
+			continue
+		}
+		if w.Text == "--" {
+			return
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(w.Text, "--"), "=")
+		if !strings.HasPrefix(w.Text, "--") || !slices.Contains(gitFilters, name) {
+			continue
+		}
+		switch {
+		case hasValue:
+			st.shell = append(st.shell, shellRun{word: Word{Kind: Static, Text: value}, langs: dialectsOf("sh")})
+		case i+1 < len(args):
+			i++
+			st.shell = append(st.shell, shellRun{word: args[i], langs: dialectsOf("sh")})
+		}
+	}
+}
+
+// gitForeachRuns adds the command of "git submodule [options] foreach
+// [--recursive] [-q] command..." to st: one word is a shell string; more
+// are run as they are, and read as one shell string too.
+func gitForeachRuns(st *step, args []Word) {
+	i := 0
+	for ; i < len(args) && args[i].Kind == Static && strings.HasPrefix(args[i].Text, "-"); i++ {
+	}
+	if i >= len(args) || args[i].Kind != Static || args[i].Text != "foreach" {
+		return
+	}
+	for i++; i < len(args) && args[i].Kind == Static && strings.HasPrefix(args[i].Text, "-"); i++ {
+		if args[i].Text == "--" {
+			i++
+			break
+		}
+	}
+	if i >= len(args) {
+		return
+	}
+	st.shell = append(st.shell, shellRun{word: joined(args, i), langs: dialectsOf("sh")})
+	if len(args)-i > 1 {
+		st.others = append(st.others, args[i:])
+	}
+}
+
+// gitSendEmailCommands are send-email's options whose value is a command
+// (--smtp-server is one when it names a program by its path). Its other
+// options named by a prefix of these are exactly named.
+var (
+	gitSendEmailCommands = []string{"sendmail-cmd", "to-cmd", "cc-cmd", "header-cmd", "smtp-server"}
+	gitSendEmailOthers   = []string{"to", "cc", "smtp-server-port", "smtp-server-option"}
+)
+
+// gitSendEmailRuns adds send-email's commands to st. It reads options as
+// Perl's Getopt::Long does: one dash or two, the value after "=" or in
+// the next word, any unambiguous prefix of the name.
+func gitSendEmailRuns(st *step, args []Word) {
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if w.Kind != Static {
+			st.notes = append(st.notes, Note{Kind: NotStatic, Text: "a word computed at run time may be an option that makes git send-email run a command: " + w.String()})
+			continue
+		}
+		if w.Text == "--" {
+			return
+		}
+		if !strings.HasPrefix(w.Text, "-") {
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(w.Text, "-"), "=")
+		if slices.Contains(gitSendEmailOthers, name) || !prefixOfAny(name, gitSendEmailCommands) {
+			continue
+		}
+		switch {
+		case hasValue:
+			st.shell = append(st.shell, shellRun{word: Word{Kind: Static, Text: value}, langs: dialectsOf("sh")})
+		case i+1 < len(args):
+			i++
+			st.shell = append(st.shell, shellRun{word: args[i], langs: dialectsOf("sh")})
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package shellcmd
+
+import "strings"
+
+// gitConfigRuns adds to st the command a configuration value given on the
+// line ("git -c key=value", "git clone -c key=value") makes git run: an
+// alias's expansion, with the words after it when it is the subcommand
+// sub (a "!" alias is shell code, another a git command line), or a key
+// whose value is a command (gitCommandKey). A value computed at run time
+// may be any of them.
+func gitConfigRuns(st *step, kv Word, sub Word, args []Word) {
+	if kv.Kind != Static {
+		st.notes = append(st.notes, Note{Kind: NotStatic, Text: "git is given configuration computed at run time, which may be a command it runs: " + kv.String()})
+		return
+	}
+	key, value, ok := strings.Cut(kv.Text, "=")
+	if !ok {
+		return // "-c key" sets key to true
+	}
+	key = strings.ToLower(key)
+	if name, isAlias := strings.CutPrefix(key, "alias."); isAlias {
+		line, rest := value, Word{Kind: Static}
+		if sub.Kind == Static && strings.EqualFold(sub.Text, name) {
+			rest = quotedWords(args)
+		}
+		if code, bang := strings.CutPrefix(value, "!"); bang {
+			line = code
+		} else {
+			line = "git " + value
+		}
+		if rest.Text != "" {
+			line += " " + rest.Text
+		}
+		st.shell = append(st.shell, shellRun{word: Word{Kind: rest.Kind, Text: line, Why: rest.Why}, langs: dialectsOf("sh")})
+		return
+	}
+	if !gitCommandKey(key) || gitBoolean(value) {
+		return
+	}
+	if key == "credential.helper" || strings.HasPrefix(key, "credential.") {
+		// A helper named without a path is git's credential-NAME.
+		if code, bang := strings.CutPrefix(value, "!"); bang {
+			value = code
+		} else if !strings.Contains(value, "/") {
+			value = "git credential-" + value
+		}
+	}
+	st.shell = append(st.shell, shellRun{word: Word{Kind: Static, Text: value}, langs: dialectsOf("sh")})
+}
+
+// gitCommandKey reports whether a configuration key (lower case) holds a
+// command git runs, with the shell.
+func gitCommandKey(key string) bool {
+	switch key {
+	case "core.pager", "core.editor", "core.sshcommand", "core.askpass", "core.fsmonitor", "core.gitproxy",
+		"sequence.editor", "diff.external", "interactive.difffilter", "gpg.program", "sendemail.sendmailcmd",
+		"sendemail.tocmd", "sendemail.cccmd", "sendemail.headercmd", "uploadpack.packobjectshook", "credential.helper":
+		return true
+	}
+	section, rest, _ := strings.Cut(key, ".")
+	last := rest[strings.LastIndexByte(rest, '.')+1:]
+	switch section {
+	case "pager":
+		return true
+	case "diff":
+		return last == "command" || last == "textconv"
+	case "filter":
+		return last == "clean" || last == "smudge" || last == "process"
+	case "merge":
+		return last == "driver"
+	case "mergetool", "difftool", "browser":
+		return last == "cmd"
+	case "gpg":
+		return last == "program"
+	case "remote":
+		return last == "uploadpack" || last == "receivepack"
+	case "credential":
+		return last == "helper"
+	}
+	return false
+}
+
+// gitBoolean reports whether value is one of git's booleans, which a
+// key such as pager.log or core.fsmonitor takes instead of a command.
+func gitBoolean(value string) bool {
+	switch strings.ToLower(value) {
+	case "", "true", "false", "yes", "no", "on", "off", "1", "0":
+		return true
+	}
+	return false
+}
+
+// quotedWords returns words as one shell string that gives them back as
+// the shell gave them to git: a static word single-quoted, a pattern as
+// it is; Dynamic if any of them is.
+func quotedWords(words []Word) Word {
+	out := Word{Kind: Static}
+	for i, w := range words {
+		if i > 0 {
+			out.Text += " "
+		}
+		switch w.Kind {
+		case Glob:
+			out.Text += w.Text // the pattern as the shell reads it: git is given what it matches
+			continue
+		case Static:
+			out.Text += "'" + strings.ReplaceAll(w.Text, "'", `'\''`) + "'"
+			continue
+		}
+		out.Text += w.Text
+		out.Kind, out.Why = Dynamic, w.Why
+	}
+	return out
+}
