@@ -51,6 +51,12 @@ func appendUnquoted(dst, lit []byte) []byte {
 			out, _ := rawjson.AppendUnquoted(dst[:start], lit, 0)
 			return out
 		default:
+			if c >= utf8.RuneSelf {
+				// Not JSON: rawjson keeps the backslash and the byte
+				// after it, splitting the character.
+				out, _ := rawjson.AppendUnquoted(dst[:start], lit, 0)
+				return out
+			}
 			dst = append(dst, '\\')
 		}
 		dst = append(dst, c)

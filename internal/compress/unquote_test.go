@@ -15,6 +15,7 @@ var unquoteSeeds = []string{
 	`""`, `"a"`, `"plain text"`, `"line one.\nline two.\n"`, `"\"quoted\" \\ \/ \b\f\n\r\t"`,
 	`"caf\u00e9 \ud83d\ude00 \ud800 x"`, `"é \u0041"`, "\"\xff\xfe bad \\n\"", "\"ok \\n \xc3\"",
 	`"ends in \"`, `"\x"`, `"\`, `"`, `"\u12"`, `"\q\n"`, "\"tab\\t\xe2\x82\xac\"",
+	"\"a\\\xc3\xa9 escaped\"", "\"a\\\xc3 escaped\"",
 }
 
 // FuzzAppendUnquoted checks appendUnquoted against rawjson.AppendUnquoted,
