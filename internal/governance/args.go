@@ -316,7 +316,8 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 	sub.read, sub.write, sub.command = !a.write, a.write, false
 	var worst *verdict
 	for _, n := range names {
-		v, write := e.decidePath(&sub, n, advisories), a.write
+		// Reasons joined only for a verdict weighed below.
+		v, write := e.decidePathLazy(&sub, n, advisories), a.write
 		// A glob that matches nothing reaches the command as written.
 		literal := kind != shellcmd.Glob || len(names) == 1
 		if !write && !a.readOnly && !unknownDir && literal && createdIfMissingLooked(sub.facts(n), n) {
@@ -325,10 +326,10 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 			// link): decided as a write too, the stricter standing.
 			w := sub
 			w.read, w.write = false, true
-			wv := e.decidePath(&w, n, advisories)
+			wv := e.decidePathLazy(&w, n, advisories)
 			if wv.value != Allow && wv.ref != "default" && (v.value == Allow || v.ref == "default" ||
 				wv.value.Stricter(v.value) || v.ref == "workspace-roots") {
-				wv.reason = "it does not exist, so the command may create it: " + wv.reason
+				wv.reason = "it does not exist, so the command may create it: " + wv.text()
 				v, write = wv, true
 			}
 		}
@@ -343,6 +344,7 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 			}
 			v.value = RequireApproval
 		}
+		v.reason = v.text()
 		if (unknownDir || kind == shellcmd.Glob) && v.value == Deny && v.rule != nil {
 			v.value = RequireApproval // it may not be that file
 			if kind == shellcmd.Glob && n != shellcmd.Unescape(p) {

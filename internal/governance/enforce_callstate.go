@@ -238,7 +238,8 @@ func writes(req Request) bool {
 // request's judged fields, its paths sorted and, unless the request is a
 // change already, its diffs' paths, each followed by a zero byte; the
 // bytes are gathered in a buffer on the stack, so a call of a few fields
-// hashes them without allocating.
+// hashes them without allocating. The sum's 32 bytes are the string, not
+// their hex: a fingerprint is only compared with another.
 func fingerprint(req Request, diffs []string) string {
 	var buf [1024]byte
 	b := buf[:0]
@@ -260,7 +261,7 @@ func fingerprint(req Request, diffs []string) string {
 		}
 	}
 	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	return string(sum[:])
 }
 
 func boolString(b bool) string {

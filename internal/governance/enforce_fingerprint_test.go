@@ -2,7 +2,6 @@ package governance
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
 	"slices"
 	"strings"
 	"testing"
@@ -26,7 +25,7 @@ func fingerprintByHash(req Request, diffs []string) string {
 			h.Write([]byte{0})
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return string(h.Sum(nil))
 }
 
 func TestFingerprintMatchesHash(t *testing.T) {
@@ -47,7 +46,7 @@ func TestFingerprintMatchesHash(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			paths := slices.Clone(tc.req.Paths)
 			if got, want := fingerprint(tc.req, tc.diffs), fingerprintByHash(tc.req, tc.diffs); got != want {
-				t.Errorf("fingerprint = %s, want %s", got, want)
+				t.Errorf("fingerprint = %x, want %x", got, want)
 			}
 			if !slices.Equal(paths, tc.req.Paths) {
 				t.Errorf("fingerprint reordered the request's paths: %q, was %q", tc.req.Paths, paths)
@@ -72,7 +71,7 @@ func FuzzFingerprint(f *testing.F) {
 		}
 		before := slices.Clone(req.Paths)
 		if got, want := fingerprint(req, ds), fingerprintByHash(req, ds); got != want {
-			t.Fatalf("fingerprint = %s, want %s", got, want)
+			t.Fatalf("fingerprint = %x, want %x", got, want)
 		}
 		if !slices.Equal(before, req.Paths) {
 			t.Fatalf("paths changed: %q, was %q", req.Paths, before)

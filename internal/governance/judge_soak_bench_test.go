@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"os"
 	"strconv"
 	"testing"
 
@@ -10,10 +11,15 @@ import (
 // BenchmarkJudgeSoak judges the soak benchmark's four tool calls as the
 // enforcer does when their tool_call arrives (judgeCall: the decision,
 // the call's fingerprint and what an approval would cover), in a session
-// whose cwd is a workspace where the files do not exist, under the
-// repository's GOVERNANCE.md. Compare cpu-ns/op.
+// whose cwd is a workspace where the files do not exist, named as the
+// soak names its scratch directory (in lower case, as folding finds it),
+// under the repository's GOVERNANCE.md. Compare cpu-ns/op.
 func BenchmarkJudgeSoak(b *testing.B) {
-	cwd := b.TempDir()
+	cwd, err := os.MkdirTemp("", "acp-soak-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { os.RemoveAll(cwd) })
 	x := NewEnforcer(EnforceOptions{Engine: soakEngine(b, cwd)})
 	x.mu.Lock()
 	x.sessionLocked("s1").cwd = cwd
