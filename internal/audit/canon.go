@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strconv"
 	"unicode/utf16"
@@ -175,13 +176,16 @@ func plainRun(s string) int {
 	)
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		// Nonzero when a byte of w is 0x80 or above, below 0x20, '"'
-		// or '\\' (a byte equal to c is a zero byte of w^(c*ones)).
+		b := s[i : i+8] // one bounds check, not eight
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		// The high bit of each byte of w that is 0x80 or above, below
+		// 0x20, '"' or '\\' (a byte equal to c is a zero byte of
+		// w^(c*ones)). A borrow may mark a byte above one of those, never
+		// one below: the lowest mark is the first such byte.
 		q, bs := w^('"'*ones), w^('\\'*ones)
-		if (w|(w-0x20*ones)&^w|(q-ones)&^q|(bs-ones)&^bs)&highs != 0 {
-			break
+		if m := (w | (w-0x20*ones)&^w | (q-ones)&^q | (bs-ones)&^bs) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
 		}
 	}
 	for ; i < len(s); i++ {

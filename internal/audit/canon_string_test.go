@@ -54,7 +54,8 @@ func TestPlainRun(t *testing.T) {
 // once, writes what the byte-at-a-time encoder writes.
 func FuzzCanonicalString(f *testing.F) {
 	for _, s := range []string{"", "plain text of some length, with punctuation!", "tab\there \"quoted\" back\\slash",
-		"\x00\x01\x1f\x7f\x80\xff", "é漢字🙂 and \xed\xa0\x80 a surrogate", strings.Repeat("abcdefg\n", 9), "12345678\"", "1234567\\"} {
+		"\x00\x01\x1f\x7f\x80\xff", "é漢字🙂 and \xed\xa0\x80 a surrogate", strings.Repeat("abcdefg\n", 9), "12345678\"", "1234567\\",
+		"abcdefgh\"bcdefghij\x01klmnopqrs\u00e9tuvwxyz0\\12"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

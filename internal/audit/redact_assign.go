@@ -138,8 +138,9 @@ func nextAssignByte(s string, i int) int {
 		highs = 0x8080808080808080
 	)
 	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		r := s[i : i+8] // one bounds check, not eight
+		w := uint64(r[0]) | uint64(r[1])<<8 | uint64(r[2])<<16 | uint64(r[3])<<24 |
+			uint64(r[4])<<32 | uint64(r[5])<<40 | uint64(r[6])<<48 | uint64(r[7])<<56
 		// A byte of w equal to c is a zero byte of x = w^(c*ones);
 		// (x-ones)&^x has the high bit of the first zero byte of x set,
 		// and none below it.
