@@ -84,6 +84,7 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			n.Form = hop
 			c.Notes = append(c.Notes, n)
 		}
+		w.optionCommands(c, form, hop, depth)
 		h := handlers[head.Name()]
 		if h == nil {
 			h = interpreterHandler(head.Name())
@@ -221,4 +222,28 @@ func topOf(d Dir, from []string) Dir {
 		paths = moved
 	}
 	return Dir{Paths: paths, AtTop: true, Searched: d.Searched}
+}
+
+// optionCommands reads the commands form's options give its program to
+// run (optionCommands) as shell code of their own.
+func (w *walker) optionCommands(c *Command, form []Word, hop, depth int) {
+	runs, notes, elsewhere := optionCommands(form)
+	for _, n := range notes {
+		n.Form = hop
+		c.Notes = append(c.Notes, n)
+	}
+	if len(runs) == 0 {
+		return
+	}
+	w.cur = c.Dir
+	if elsewhere != "" {
+		w.cur = unknownDir(elsewhere)
+	}
+	for _, r := range runs {
+		if r.Kind != Static {
+			c.Notes = append(c.Notes, Note{Kind: NotStatic, Text: "runs shell code that is not static: " + r.String(), Form: hop})
+			continue
+		}
+		w.line(r.Text, depth+1, dialectsOf("sh"))
+	}
 }

@@ -1,0 +1,163 @@
+package shellcmd
+
+import (
+	"slices"
+	"strings"
+)
+
+// Programs other than git that run a command given as an option's value
+// (the options codeOptions lists, and go's -exec). The note codeOptionNote
+// makes asks for approval unless a rule names the program; the command
+// itself is decided too, so that "tar --to-command='rm -rf x' -xf a.tar"
+// is refused by a rule refusing rm whatever rule allows tar.
+
+// optionRun is how a program takes a command as an option's value.
+type optionRun struct {
+	// longs are long options whose value is a command, by any prefix of
+	// minPrefix letters or more (getopt_long and argp take one).
+	longs     []string
+	minPrefix int
+	// shorts are short options whose value is a command; takes are the
+	// other short options that take a value (the rest of their word, or
+	// the next word), which end a cluster.
+	shorts, takes string
+	// words are options, whole words, whose value is a command: the next
+	// word, or the rest after "=" (zip's -TT).
+	words []string
+	// goFlags says the program reads flags as Go's flag package does:
+	// one dash or two, whole names, no clusters, after its subcommand.
+	goFlags bool
+	// valuePrefix is what a value starts with when it is a command
+	// (tar's --checkpoint-action=exec=CMD); the rest is the command.
+	valuePrefix map[string]string
+}
+
+// optionRuns maps a program to how it takes commands in its options.
+var optionRuns = map[string]optionRun{
+	"tar": {longs: []string{"to-command", "use-compress-program", "checkpoint-action", "info-script", "new-volume-script",
+		"rsh-command", "rmt-command"}, minPrefix: 4, shorts: "IF", takes: "fCbTXgKNVLH",
+		valuePrefix: map[string]string{"checkpoint-action": "exec="}},
+	"bsdtar": {longs: []string{"use-compress-program"}, minPrefix: 4, shorts: "I", takes: "fCbTXsW"},
+	"sort":   {longs: []string{"compress-program"}, minPrefix: 3, takes: "kStTo"},
+	"split":  {longs: []string{"filter"}, minPrefix: 3, takes: "abClnt"},
+	"rsync":  {longs: []string{"rsh", "rsync-path"}, minPrefix: 3, shorts: "e", takes: "TB"},
+	"zip":    {longs: []string{"unzip-command"}, minPrefix: 3, takes: "bnPtx", words: []string{"-TT"}},
+	"man":    {longs: []string{"pager"}, minPrefix: 3, shorts: "P", takes: "CLMmSsEeRr"},
+	"go":     {longs: []string{"exec", "toolexec"}, goFlags: true},
+}
+
+func init() {
+	optionRuns["gtar"] = optionRuns["tar"]
+	optionRuns["gsort"] = optionRuns["sort"]
+	optionRuns["gsplit"] = optionRuns["split"]
+}
+
+// optionCommands returns the commands form's options give its program to
+// run, and says when one is computed at run time. tar with -C runs its
+// commands in that directory, go in each package's: elsewhere says so.
+func optionCommands(form []Word) (runs []Word, notes []Note, elsewhere string) {
+	name := form[0].Name()
+	o, ok := optionRuns[name]
+	if !ok {
+		return nil, nil, ""
+	}
+	args := form[1:]
+	if o.goFlags {
+		if len(args) == 0 {
+			return nil, nil, ""
+		}
+		args = args[1:] // the subcommand
+		elsewhere = "go runs it in each package's directory"
+	}
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if w.Kind != Static {
+			if strings.HasPrefix(w.Text, "-") || strings.HasPrefix(w.Text, `"-`) || strings.HasPrefix(w.Text, "'-") {
+				notes = append(notes, Note{Kind: NotStatic, Text: name + " option computed at run time may give it a command to run: " + w.String()})
+			}
+			continue
+		}
+		t := w.Text
+		if t == "--" {
+			break
+		}
+		if name == "tar" || name == "gtar" || name == "bsdtar" {
+			// -C anywhere in a cluster, the old-style first word or
+			// --directory (by a prefix) moves where tar runs them.
+			short := !strings.HasPrefix(t, "--") && (strings.HasPrefix(t, "-") || i == 0)
+			if short && strings.Contains(t, "C") || strings.HasPrefix(t, "--di") {
+				elsewhere = name + " -C runs its commands in the directory it names"
+			}
+		}
+		if opt, value, hasValue := strings.Cut(t, "="); slices.Contains(o.words, opt) {
+			switch {
+			case hasValue:
+				runs = append(runs, Word{Kind: Static, Text: value})
+			case i+1 < len(args):
+				i++
+				runs = append(runs, args[i])
+			}
+			continue
+		}
+		long, isLong := strings.CutPrefix(t, "--")
+		if o.goFlags && !isLong {
+			long, isLong = strings.CutPrefix(t, "-")
+		}
+		if isLong {
+			lname, value, hasValue := strings.Cut(long, "=")
+			full := ""
+			for _, l := range o.longs {
+				if lname == l || !o.goFlags && len(lname) >= o.minPrefix && strings.HasPrefix(l, lname) {
+					full = l
+				}
+			}
+			if full == "" {
+				continue
+			}
+			v := Word{Kind: Static, Text: value}
+			if !hasValue {
+				if i+1 >= len(args) {
+					continue
+				}
+				i++
+				v = args[i]
+			}
+			if p := o.valuePrefix[full]; p != "" {
+				if v.Kind != Static {
+					notes = append(notes, Note{Kind: NotStatic, Text: name + " --" + full + " is given a value computed at run time: " + v.String()})
+					continue
+				}
+				cmd, isCmd := strings.CutPrefix(v.Text, p)
+				if !isCmd {
+					continue
+				}
+				v.Text = cmd
+			}
+			runs = append(runs, v)
+			continue
+		}
+		if o.goFlags || len(t) < 2 || t[0] != '-' {
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			c := t[j]
+			code := strings.IndexByte(o.shorts, c) >= 0
+			if !code && strings.IndexByte(o.takes, c) < 0 {
+				continue
+			}
+			switch {
+			case j+1 < len(t):
+				if code {
+					runs = append(runs, Word{Kind: Static, Text: t[j+1:]})
+				}
+			case i+1 < len(args):
+				i++
+				if code {
+					runs = append(runs, args[i])
+				}
+			}
+			break
+		}
+	}
+	return runs, notes, elsewhere
+}
