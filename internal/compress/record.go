@@ -38,8 +38,9 @@ type Recorder struct {
 	artifactsSeen int // artifacts ever recorded, evicted ones included
 	byPath        map[string]*Artifact
 	toolCalls     map[string]*toolCall
-	toolOrder     []string // toolCalls keys in the order they came, a ring once MaxToolCalls long
-	toolOldest    int      // the oldest in toolOrder, once it is full
+	toolOrder     []string  // toolCalls keys in the order they came, a ring once MaxToolCalls long
+	toolOldest    int       // the oldest in toolOrder, once it is full
+	spareCall     *toolCall // a done call's state, for the next new call to take
 	decisions     []string
 	plan          []PlanEntry
 	facts         []string
@@ -258,7 +259,7 @@ func (r *Recorder) toolCall(at time.Time, f *acpparams.ToolCall) *toolCall {
 	tc := r.toolCalls[id]
 	isNew := tc == nil
 	if isNew {
-		tc = &toolCall{}
+		tc = r.newToolCall()
 		r.toolCalls[id] = tc
 		if len(r.toolOrder) < MaxToolCalls {
 			r.toolOrder = append(r.toolOrder, id)
@@ -320,9 +321,34 @@ func (r *Recorder) toolCall(at time.Time, f *acpparams.ToolCall) *toolCall {
 	}
 	if done(tc.status) {
 		delete(r.toolCalls, id)
+		// Nothing else holds it: the caller reads it before it records
+		// another call.
+		r.spareCall = tc
 	}
 	return tc
 }
+
+// newToolCall returns the empty state of a new tool call: the last done
+// call's, with its paths' memory, if there is one. Most calls run one at
+// a time, so this allocates for few of them.
+func (r *Recorder) newToolCall() *toolCall {
+	tc := r.spareCall
+	if tc == nil {
+		return &toolCall{}
+	}
+	r.spareCall = nil
+	paths := tc.paths[:0]
+	if cap(paths) > maxSparePaths {
+		paths = nil
+	}
+	clear(tc.paths)
+	*tc = toolCall{paths: paths}
+	return tc
+}
+
+// maxSparePaths bounds the paths' memory a done call's state keeps for
+// the next.
+const maxSparePaths = 16
 
 // toolNote records a tool call's kind, status, title and paths in the
 // archive, as Note would record the line "kind [status] title a, b",

@@ -11,8 +11,9 @@ import (
 // TestToolCallUpdateAllocs: the compression middleware handles a
 // tool_call_update completing a call with text output, once the session
 // is known, with the allocations of the shared reading (acpparams,
-// TestSharedUpdateOfAllocs) and its own bookkeeping only: the list of
-// the text entering the agent's context is not one of them.
+// TestSharedUpdateOfAllocs) only: the list of the text entering the
+// agent's context is not one of them, nor is the recorder's state of the
+// call, which takes the state of the call done before.
 func TestToolCallUpdateAllocs(t *testing.T) {
 	p, err := New(Config{CacheDir: t.TempDir()}, noSender{})
 	if err != nil {
@@ -37,8 +38,8 @@ func TestToolCallUpdateAllocs(t *testing.T) {
 	handle(*update) // the session's state is made
 	got := testing.AllocsPerRun(100, func() { handle(*update) })
 	// The message's copy, the reading (the reading, Memo's note, the
-	// toolCallId), the recorder's state of the call.
-	const want = 1 + 3 + 1
+	// toolCallId).
+	const want = 1 + 3
 	if got != want {
 		t.Errorf("allocations per tool_call_update = %v, want %v", got, want)
 	}
