@@ -43,7 +43,7 @@ var optionRuns = map[string]optionRun{
 	"rsync":  {longs: []string{"rsh", "rsync-path"}, minPrefix: 3, shorts: "e", takes: "TB"},
 	"zip":    {longs: []string{"unzip-command"}, minPrefix: 3, takes: "bnPtx", words: []string{"-TT"}},
 	"man":    {longs: []string{"pager"}, minPrefix: 3, shorts: "P", takes: "CLMmSsEeRr"},
-	"go":     {longs: []string{"exec", "toolexec"}, goFlags: true},
+	"go":     {longs: []string{"exec", "toolexec", "vettool"}, goFlags: true},
 }
 
 func init() {

@@ -36,6 +36,7 @@ func TestOptionCommands(t *testing.T) {
 		{`man -P 'rm x' ls`, []string{"man -P rm x ls", "rm x"}, false},
 		{`go test -exec 'rm x' ./...`, []string{"go test -exec rm x ./...", "rm x"}, true},
 		{`go build --toolexec='rm x' ./...`, []string{"go build --toolexec=rm x ./...", "rm x"}, true},
+		{`go vet -vettool=./x ./...`, []string{"go vet -vettool=./x ./...", "./x"}, true},
 		{`go test -run Exec ./...`, []string{"go test -run Exec ./..."}, false},
 	}
 	for _, tt := range tests {
