@@ -131,6 +131,12 @@ func TestExplicitAllowOfCodeRunners(t *testing.T) {
 		{"echo 'print(1)' | python3", RequireApproval, RequireApproval}, // echo has no rule
 		{"git -c core.pager=ls log", Allow, RequireApproval},
 		{"git -c core.pager=less log", RequireApproval, RequireApproval}, // less has no rule
+		// Programs whose own commands run the shell: a bare Bash rule does not vouch for them.
+		{"sqlite3 x.db '.shell cat .env'", RequireApproval, RequireApproval},
+		{"printf '!cat .env' | ed", RequireApproval, RequireApproval},
+		{"echo 'cat .env' | at now", RequireApproval, RequireApproval},
+		{"docker run -v /:/h alpine cat /h/etc/shadow", RequireApproval, RequireApproval},
+		{"docker ps", RequireApproval, Allow},
 		{"env python3 -c 'print(1)'", Allow, RequireApproval},
 		{"ls | sh", RequireApproval, RequireApproval},
 		{"$X", RequireApproval, RequireApproval},

@@ -84,6 +84,10 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			n.Form = hop
 			c.Notes = append(c.Notes, n)
 		}
+		if n, ok := escapeNote(form); ok {
+			n.Form = hop
+			c.Notes = append(c.Notes, n)
+		}
 		w.optionCommands(c, form, hop, depth)
 		h := handlers[head.Name()]
 		if h == nil {

@@ -30,6 +30,7 @@ var codeOptions = map[string][]string{
 	"make":    {"eval"},
 	"gmake":   {"eval"},
 	"git":     {"exec-path", "upload-pack", "receive-pack", "config-env"},
+	"wget":    {"use-askpass", "e", "execute"},
 }
 
 // sshCommandOption matches ssh -o options that run a local command.
@@ -64,6 +65,11 @@ func codeOptionNote(form []Word) (Note, bool) {
 			}
 			if sshCommandOption.MatchString(v) {
 				return Note{Kind: RunsCode, Text: name + " -o " + v + " runs a local command"}, true
+			}
+			// -F names a configuration file, whose ProxyCommand and
+			// LocalCommand run; scp's and sftp's -S a program they run.
+			if strings.HasPrefix(t, "-F") || name != "ssh" && strings.HasPrefix(t, "-S") {
+				return Note{Kind: RunsCode, Text: name + " " + t + " runs a local command the line does not show"}, true
 			}
 			continue
 		case "git":

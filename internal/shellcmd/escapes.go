@@ -1,0 +1,78 @@
+package shellcmd
+
+import (
+	"slices"
+	"strings"
+)
+
+// Programs that are not shells or interpreters by name but run shell
+// commands, or code of their own that can, from what they are given: an
+// argument, a file, their input. Like an interpreter's, such a command
+// needs approval unless a rule names the program: a bare Bash rule does
+// not vouch for "sqlite3 x.db '.shell cat .env'".
+
+// escapePrograms maps such a program to how it runs commands; the
+// programs in escapeReads run none when given only the options listed.
+var escapePrograms = map[string]string{
+	"ed":      "ed runs the '!' shell commands of the editing commands it reads",
+	"ex":      "ex runs the '!' shell commands of the editor commands it reads",
+	"dc":      "dc runs the '!' shell commands of the expressions it is given",
+	"m4":      "m4 runs the commands its syscmd and esyscmd macros name",
+	"sqlite3": "sqlite3 runs .shell and .system commands, and its SQL reads and writes files (readfile, writefile)",
+	"psql":    `psql runs \! shell commands and pipes its output to commands (\o |cmd)`,
+	"mysql":   "mysql runs system and \\! shell commands",
+	"mariadb": "mariadb runs system and \\! shell commands",
+	"at":      "at runs the commands it reads later, outside the bridge",
+	"batch":   "batch runs the commands it reads later, outside the bridge",
+	"crontab": "crontab installs commands that cron runs later, outside the bridge",
+	"emacs":   "emacs runs Emacs Lisp, which runs programs and reads and writes files",
+	"sftp":    "sftp runs the '!' local shell commands of the commands it reads",
+	"ftp":     "ftp runs the '!' local shell commands of the commands it reads",
+	"lftp":    "lftp runs the '!' local shell commands of the commands it is given",
+	"docker":  "docker runs commands in containers, which can mount any file the daemon reaches",
+	"podman":  "podman runs commands in containers, which can mount any file it reaches",
+	"nerdctl": "nerdctl runs commands in containers, which can mount any file it reaches",
+	"gdb":     "gdb runs shell commands and Python it is given",
+	"nvim":    "",
+	"vim":     "",
+	"vi":      "",
+	"view":    "",
+	"gvim":    "",
+	"vimdiff": "",
+}
+
+// escapeReads lists, for some of escapePrograms, the options or first
+// words that make the command only list or read what it keeps.
+var escapeReads = map[string][]string{
+	"crontab": {"-l"},
+	"at":      {"-l"},
+	"docker":  {"ps", "images", "version", "info", "inspect", "logs", "--version"},
+	"podman":  {"ps", "images", "version", "info", "inspect", "logs", "--version"},
+	"nerdctl": {"ps", "images", "version", "info", "inspect", "logs", "--version"},
+}
+
+// vimBatch are vim's options that make it read editor commands from its
+// input or a file rather than a terminal.
+var vimBatch = []string{"-e", "-E", "-es", "-Es", "-s", "--headless"}
+
+// escapeNote returns a note when form runs one of escapePrograms.
+func escapeNote(form []Word) (Note, bool) {
+	name := form[0].Name()
+	why, ok := escapePrograms[name]
+	if !ok {
+		return Note{}, false
+	}
+	if why == "" { // vim and its kin: only in batch mode
+		for _, w := range form[1:] {
+			if w.Kind == Static && (slices.Contains(vimBatch, w.Text) || strings.HasPrefix(w.Text, "-") && !strings.HasPrefix(w.Text, "--") && strings.ContainsAny(w.Text[1:], "eEs")) {
+				return Note{Kind: RunsCode, Text: name + " " + w.Text + " runs the editor commands it reads, whose '!' runs shell commands"}, true
+			}
+		}
+		return Note{}, false
+	}
+	if reads := escapeReads[name]; len(form) == 2 && form[1].Kind == Static && slices.Contains(reads, form[1].Text) ||
+		len(form) > 1 && form[1].Kind == Static && len(form[1].Text) > 0 && form[1].Text[0] != '-' && slices.Contains(reads, form[1].Text) {
+		return Note{}, false
+	}
+	return Note{Kind: RunsCode, Text: why}, true
+}
