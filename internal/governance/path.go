@@ -63,7 +63,8 @@ func checkPathText(p string) *pathRefusal {
 	case !strings.HasPrefix(p, "/"):
 		return refuse("relative-path", "a relative path is opened against the IDE's own working directory, not the session's; the agent must name files by absolute path")
 	}
-	for rest := p; rest != ""; {
+	// An element is no longer than the path.
+	for rest := p; len(rest) > maxNameLen; {
 		e, after, _ := strings.Cut(rest, "/")
 		if len(e) > maxNameLen {
 			return refuse("unresolvable-path", "a path element is %d bytes long, more than the %d the system allows", len(e), maxNameLen)
