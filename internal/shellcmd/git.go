@@ -182,13 +182,7 @@ func gitOptionRuns(st *step, args []Word, longs []string, shorts, takes, attache
 			if !prefixOfAny(name, longs) {
 				continue
 			}
-			switch {
-			case hasValue:
-				st.shell = append(st.shell, shellRun{word: Word{Kind: Static, Text: value}, langs: dialectsOf("sh")})
-			case i+1 < len(args):
-				i++
-				st.shell = append(st.shell, shellRun{word: args[i], langs: dialectsOf("sh")})
-			}
+			i = st.valueRun(args, i, value, hasValue)
 			continue
 		}
 		if len(t) < 2 || t[0] != '-' {
@@ -198,13 +192,7 @@ func gitOptionRuns(st *step, args []Word, longs []string, shorts, takes, attache
 			c := t[j]
 			switch {
 			case strings.IndexByte(shorts, c) >= 0:
-				switch {
-				case j+1 < len(t):
-					st.shell = append(st.shell, shellRun{word: Word{Kind: Static, Text: t[j+1:]}, langs: dialectsOf("sh")})
-				case i+1 < len(args):
-					i++
-					st.shell = append(st.shell, shellRun{word: args[i], langs: dialectsOf("sh")})
-				}
+				i = st.valueRun(args, i, t[j+1:], j+1 < len(t))
 			case strings.IndexByte(takes, c) >= 0:
 				if j+1 == len(t) {
 					i++
@@ -254,13 +242,7 @@ func gitFilterRuns(st *step, args []Word) {
 		if !strings.HasPrefix(w.Text, "--") || !slices.Contains(gitFilters, name) {
 			continue
 		}
-		switch {
-		case hasValue:
-			st.shell = append(st.shell, shellRun{word: Word{Kind: Static, Text: value}, langs: dialectsOf("sh")})
-		case i+1 < len(args):
-			i++
-			st.shell = append(st.shell, shellRun{word: args[i], langs: dialectsOf("sh")})
-		}
+		i = st.valueRun(args, i, value, hasValue)
 	}
 }
 
@@ -317,12 +299,20 @@ func gitSendEmailRuns(st *step, args []Word) {
 		if slices.Contains(gitSendEmailOthers, name) || !prefixOfAny(name, gitSendEmailCommands) {
 			continue
 		}
-		switch {
-		case hasValue:
-			st.shell = append(st.shell, shellRun{word: Word{Kind: Static, Text: value}, langs: dialectsOf("sh")})
-		case i+1 < len(args):
-			i++
-			st.shell = append(st.shell, shellRun{word: args[i], langs: dialectsOf("sh")})
-		}
+		i = st.valueRun(args, i, value, hasValue)
 	}
+}
+
+// valueRun adds to st, as shell code, the value of the option at args[i]:
+// value when the option's word gave it (after "=", or attached), else the
+// next word. It returns the index of the last word the option took.
+func (st *step) valueRun(args []Word, i int, value string, given bool) int {
+	switch {
+	case given:
+		st.shell = append(st.shell, shellRun{word: Word{Kind: Static, Text: value}, langs: dialectsOf("sh")})
+	case i+1 < len(args):
+		i++
+		st.shell = append(st.shell, shellRun{word: args[i], langs: dialectsOf("sh")})
+	}
+	return i
 }
