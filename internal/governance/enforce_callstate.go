@@ -276,8 +276,9 @@ func boolString(b bool) string {
 // the call out, on the very paths or the very command the person saw.
 type coverage struct {
 	read, write, execute bool
-	paths                []string // absolute, cleaned
+	paths                []string // absolute, cleaned; in one when it is one
 	command, cwd         string
+	one                  [1]string // most calls name one path: it comes with the coverage
 }
 
 // coverageOf is what an approval of a call judged as req covers; nil when
@@ -289,6 +290,7 @@ func coverageOf(req Request) *coverage {
 	cv := &coverage{write: writes(req), command: req.Command, cwd: cleanAbs(req.Cwd, "")}
 	cv.read = cv.write || req.Kind == "read" || req.Kind == "search" || readTools[req.Tool]
 	cv.execute = req.Kind == "execute" || req.Tool == "Bash"
+	cv.paths = cv.one[:0]
 	for _, p := range req.Paths {
 		if p != "" {
 			cv.paths = append(cv.paths, cleanAbs(p, req.Cwd))

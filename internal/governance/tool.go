@@ -235,20 +235,26 @@ func ToolCallRequest(tc ToolCall, cwd string) Request {
 			return r
 		}
 	}
-	var in map[string]any
-	if len(tc.RawInput) > 0 {
-		// Not an object, or not one read the same way by every reader: no
-		// arguments to read. Judged messages were read strictly before.
-		_ = jsonv2.Unmarshal(tc.RawInput, &in)
-	}
 	req := Request{Action: ActionToolCall, Tool: tc.Tool, Kind: tc.Kind, Title: tc.Title, Cwd: cwd}
-	fillFromInput(&req, in)
+	fillFromInput(&req, inputObject(tc.RawInput))
 	req.Paths = appendNew(req.Paths, tc.Locations...)
 	req.Paths = appendNew(req.Paths, tc.DiffPaths...)
 	if req.Kind == "execute" {
 		commandFromTitle(&req)
 	}
 	return req
+}
+
+// inputObject reads a tool call's rawInput as an object, nil when there
+// is none. Not an object, or not one read the same way by every reader: no
+// arguments to read. Judged messages were read strictly before.
+func inputObject(raw json.RawMessage) map[string]any {
+	if len(raw) == 0 {
+		return nil // and no map to read into made
+	}
+	var in map[string]any
+	_ = jsonv2.Unmarshal(raw, &in)
+	return in
 }
 
 // commandFromTitle fills in the command of an execute tool call whose
