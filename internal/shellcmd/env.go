@@ -43,6 +43,7 @@ var envRunsCode = map[string]string{
 	"SSH_ASKPASS":               "ssh runs it as a command",
 	"GIT_EXEC_PATH":             "git runs its subcommands from there",
 	"GIT_TEMPLATE_DIR":          "git copies hooks from there",
+	"GIT_ALLOW_PROTOCOL":        "it lets git use transports such as ext::, which runs a command the URL names",
 	"GIT_CONFIG_GLOBAL":         "git reads configuration (aliases, hooks, pagers) from the file it names",
 	"GIT_CONFIG_SYSTEM":         "git reads configuration (aliases, hooks, pagers) from the file it names",
 	"GIT_CONFIG_PARAMETERS":     "git takes configuration (aliases, hooks, pagers) from it",

@@ -114,7 +114,14 @@ func gitGlobals(form []Word) (at int, configs []Word, from []string, fromKnown b
 			i++
 		case strings.HasPrefix(t, "--git-dir=") || strings.HasPrefix(t, "--work-tree="):
 			fromKnown = false
-		case t == "--namespace" || t == "--config-env" || t == "--super-prefix" || t == "--list-cmds" || t == "--attr-source":
+		case t == "--config-env" || strings.HasPrefix(t, "--config-env="):
+			// The value is an environment variable's, which the line
+			// need not show.
+			configs = append(configs, Word{Kind: Dynamic, Text: t, Why: "a value git reads from the environment"})
+			if t == "--config-env" {
+				i++
+			}
+		case t == "--namespace" || t == "--super-prefix" || t == "--list-cmds" || t == "--attr-source":
 			i++
 		}
 	}

@@ -18,6 +18,10 @@ func gitConfigRuns(st *step, kv Word, sub Word, args []Word) {
 		return // "-c key" sets key to true
 	}
 	key = strings.ToLower(key)
+	if gitUnseenKey(key) {
+		st.notes = append(st.notes, Note{Kind: Unparsed, Text: "git -c " + key + " takes configuration or commands from where the line does not show"})
+		return
+	}
 	if name, isAlias := strings.CutPrefix(key, "alias."); isAlias {
 		line, rest := value, Word{Kind: Static}
 		if sub.Kind == Static && strings.EqualFold(sub.Text, name) {
@@ -78,6 +82,15 @@ func gitCommandKey(key string) bool {
 		return last == "helper"
 	}
 	return false
+}
+
+// gitUnseenKey reports whether a configuration key (lower case) makes git
+// take configuration or run commands from a file or directory the line
+// does not show (include.path, core.hooksPath), or lets a URL run one
+// (protocol.ext.allow): a rule naming git does not vouch for those.
+func gitUnseenKey(key string) bool {
+	return strings.HasPrefix(key, "include.") || strings.HasPrefix(key, "includeif.") ||
+		key == "core.hookspath" || strings.HasPrefix(key, "protocol.")
 }
 
 // gitBoolean reports whether value is one of git's booleans, which a

@@ -121,6 +121,8 @@ func TestGitRunsComputed(t *testing.T) {
 		`git $SUB -x 'rm x'`,
 		`git submodule foreach "$X"`,
 		`git filter-branch "$F" 'rm x'`,
+		`git --config-env=alias.x=V x`,
+		`git --config-env core.pager=V log`,
 	} {
 		a := Analyze(line, Options{})
 		noted := slices.ContainsFunc(a.Commands, func(c *Command) bool {
@@ -128,6 +130,24 @@ func TestGitRunsComputed(t *testing.T) {
 		})
 		if !noted {
 			t.Errorf("Analyze(%q): no note of a word not static (commands %q)", line, formsOf(a))
+		}
+	}
+}
+
+// TestGitUnseenConfig: configuration that makes git read more
+// configuration, or run hooks, from a file or directory the line does not
+// show needs approval whatever rule names git.
+func TestGitUnseenConfig(t *testing.T) {
+	for _, line := range []string{
+		`git -c include.path=x.cfg log`,
+		`git -c includeIf.onbranch:main.path=x.cfg log`,
+		`git -c core.hooksPath=h commit -m x`,
+		`git -c protocol.ext.allow=always fetch 'ext::sh -c x'`,
+		`git clone -c core.hooksPath=h r d`,
+	} {
+		a := Analyze(line, Options{})
+		if !slices.ContainsFunc(a.Commands[0].Notes, func(n Note) bool { return n.Kind == Unparsed }) {
+			t.Errorf("Analyze(%q): notes %+v; want one no rule can vouch for", line, a.Commands[0].Notes)
 		}
 	}
 }
