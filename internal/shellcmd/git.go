@@ -60,6 +60,11 @@ func gitHandler(form []Word) step {
 		}
 	case "send-email":
 		gitSendEmailRuns(&st, args)
+	case "daemon":
+		gitOptionRuns(&st, args, []string{"access-hook"}, "", "", "")
+		elsewhere = "git daemon runs its access hook for each request"
+	case "instaweb":
+		gitOptionRuns(&st, args, []string{"httpd", "browser"}, "db", "p", "")
 	}
 	st.placeRuns(elsewhere, from, fromKnown)
 	return st

@@ -49,6 +49,8 @@ func TestGitRuns(t *testing.T) {
 		{`git ls-remote -u 'rm x' .`, []string{"git ls-remote -u rm x .", "rm x"}},
 		{`git clone -u 'rm x' . y`, []string{"git clone -u rm x . y", "rm x"}},
 		{`git clone -b main -c core.sshCommand='rm x' r y`, []string{"git clone -b main -c core.sshCommand=rm x r y", "rm x"}},
+		{`git daemon --access-hook='rm x' .`, []string{"git daemon --access-hook=rm x .", "rm x"}},
+		{`git instaweb -d 'rm x'`, []string{"git instaweb -d rm x", "rm x"}},
 		{`git -c core.pager='rm x' log`, []string{"git -c core.pager=rm x log", "rm x"}},
 		{`git -ccore.editor='rm x' commit`, []string{"git -ccore.editor=rm x commit", "rm x"}},
 		{`git -c diff.x.textconv='rm x' log -p`, []string{"git -c diff.x.textconv=rm x log -p", "rm x"}},
