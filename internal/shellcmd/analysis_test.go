@@ -219,8 +219,8 @@ func TestAnalyzeProblems(t *testing.T) {
 func TestClassifyEnv(t *testing.T) {
 	for name, want := range map[string]EnvRisk{
 		"BASH_ENV": EnvRunsCode, "LD_PRELOAD": EnvRunsCode, "BASH_FUNC_ls%%": EnvRunsCode, "GIT_CONFIG_KEY_0": EnvRunsCode,
-		"GIT_ALLOW_PROTOCOL": EnvRunsCode,
-		"PATH":               EnvChangesCommands, "IFS": EnvChangesCommands, "a-b": EnvChangesCommands, "FOO": EnvPlain,
+		"GIT_ALLOW_PROTOCOL": EnvRunsCode, "LESS": EnvChangesCommands, "MANOPT": EnvChangesCommands,
+		"PATH": EnvChangesCommands, "IFS": EnvChangesCommands, "a-b": EnvChangesCommands, "FOO": EnvPlain,
 	} {
 		if got, _ := ClassifyEnv(name); got != want {
 			t.Errorf("ClassifyEnv(%q) = %d; want %d", name, got, want)
