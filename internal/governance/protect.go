@@ -327,9 +327,12 @@ func (e *Engine) protectedVerdict(in *reqInfo, p string, facts *pathFacts) (verd
 }
 
 // protectedHit is the first protected location of a list a path's forms
-// reach (protectedHitOf), and the form that reaches it.
+// reach (protectedHitOf), and the form that reaches it. pr points into the
+// list, which nothing writes once it is made (protectedForRoots, Protect):
+// a decision keeps two hits for each of its paths (pathFacts.prot), and a
+// copy of the location in each was most of the decision's memory.
 type protectedHit struct {
-	pr   protected
+	pr   *protected
 	form string
 	ok   bool
 }
@@ -379,7 +382,7 @@ func protectedHitOf(list []protected, facts *pathFacts, mutates, removes bool) p
 				hit = true
 			}
 			if hit {
-				return protectedHit{pr: *pr, form: f, ok: true}
+				return protectedHit{pr: pr, form: f, ok: true}
 			}
 		}
 	}

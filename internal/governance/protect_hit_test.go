@@ -13,7 +13,8 @@ import (
 func protectedHitOfEvery(list []protected, facts *pathFacts, mutates, removes bool) protectedHit {
 	forms, lforms := facts.forms, facts.lowerForms()
 	linked := facts.links()
-	for _, pr := range list {
+	for k := range list {
+		pr := &list[k]
 		if !mutates && !pr.Read {
 			continue
 		}
@@ -25,7 +26,7 @@ func protectedHitOfEvery(list []protected, facts *pathFacts, mutates, removes bo
 					hit = true
 				}
 			}
-			if !hit && linked[i] != nil && sameFile(linked[i], pr) {
+			if !hit && linked[i] != nil && sameFile(linked[i], *pr) {
 				hit = true
 			}
 			if hit {
