@@ -155,7 +155,10 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			if text == "" {
 				continue
 			}
-			out = append(out, argWord{word: w, text: text, write: write, readOnly: readsOnly[name]})
+			// ln never creates a link's target: "ln -s ../lib vendor/lib"
+			// stores ../lib in the link, which a later line naming the link
+			// is judged on.
+			out = append(out, argWord{word: w, text: text, write: write, readOnly: readsOnly[name] || name == "ln" && !write})
 			if changed {
 				// Its content is opened, or given a new name no rule
 				// covers: decided as a read too.
