@@ -117,6 +117,7 @@ type decision struct {
 	memo decisionMemo
 
 	worst      verdict // the first strictest
+	considered int     // verdicts considered so far
 	advisories []string
 	subjects   []Subject
 }
@@ -182,13 +183,14 @@ func (e *Engine) decideKeeping(req Request, subjects bool) Decision {
 	if subjects {
 		dd.subjects = make([]Subject, 0, len(req.Paths)+2)
 	}
-	considered := 0
+	// The count is the decision's (a local the closure counted in would
+	// be allocated for it).
 	consider := func(v verdict, what string, details []string) {
-		considered++
+		dd.considered++
 		if subjects {
 			dd.subjects = append(dd.subjects, Subject{What: what, Value: v.value, Rule: v.ruleTx, Reason: v.text(), Details: details})
 		}
-		if considered == 1 || v.value.Stricter(dd.worst.value) {
+		if dd.considered == 1 || v.value.Stricter(dd.worst.value) {
 			dd.worst = v // its reason joined below, once
 		}
 	}
@@ -237,7 +239,7 @@ func (e *Engine) decideKeeping(req Request, subjects bool) Decision {
 		consider(e.decideURL(in, req.URL, advisories), req.URL, nil)
 	}
 	tool := e.decideTool(in, advisories)
-	if tool.rule != nil || considered == 0 {
+	if tool.rule != nil || dd.considered == 0 {
 		consider(tool, "the tool", nil)
 	}
 	w := &dd.worst
