@@ -24,7 +24,13 @@ func benchEvent() Event {
 
 // openBench opens a new log for a benchmark.
 func openBench(b *testing.B) *Log {
-	l, err := Open(filepath.Join(b.TempDir(), "audit.jsonl"), Options{})
+	return openBenchWith(b, Options{})
+}
+
+// openBenchWith opens a new log with opts for a benchmark that closes it
+// when it ends.
+func openBenchWith(b *testing.B, opts Options) *Log {
+	l, err := Open(filepath.Join(b.TempDir(), "audit.jsonl"), opts)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package audit
 
 import (
 	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -27,10 +26,7 @@ func BenchmarkReadValidToolOutput(b *testing.B) {
 	for _, m := range []soak.Mix{soak.Prose, soak.Runs} {
 		b.Run(m.String(), func(b *testing.B) {
 			outs := soakOutputs(m)
-			l, err := Open(filepath.Join(b.TempDir(), "audit.jsonl"), Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
+			l := openBenchWith(b, Options{})
 			defer l.Close()
 			b.ReportAllocs()
 			i := 0

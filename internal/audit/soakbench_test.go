@@ -3,7 +3,6 @@ package audit
 import (
 	"encoding/json"
 	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -63,10 +62,7 @@ func BenchmarkPrepareToolContent(b *testing.B) {
 				for i := range evs {
 					evs[i] = soakToolEvent(soakText(r, 100+r.IntN(20480-100+1), mix == "runs"))
 				}
-				l, err := Open(filepath.Join(b.TempDir(), "audit.jsonl"), Options{Content: mode})
-				if err != nil {
-					b.Fatal(err)
-				}
+				l := openBenchWith(b, Options{Content: mode})
 				defer l.Close()
 				b.ReportAllocs()
 				i := 0

@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"path/filepath"
 	"testing"
 )
 
@@ -52,10 +51,7 @@ func BenchmarkAppendSoakRecords(b *testing.B) {
 // loop, appends the records round(l, i) gives; the log is closed (written
 // and fsynced) after the loop.
 func appendRounds(b *testing.B, round func(l *Log, i int) []Event) {
-	l, err := Open(filepath.Join(b.TempDir(), "audit.jsonl"), Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	l := openBenchWith(b, Options{})
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
