@@ -158,6 +158,8 @@ func TestAnalyzeNotes(t *testing.T) {
 		{"scp -S ./prog a h:b", RunsCode},
 		{"scp a h:b", 0},
 		{"wget --use-askpass=./prog http://x", RunsCode},
+		{"less '+!id' x", RunsCode},
+		{"less -R x", 0},
 		{"git -c alias.x='!sh' x", RunsCode},
 		{"git -c user.name=x commit -m y", 0},
 		{"ssh -o ProxyCommand='sh x' h", RunsCode},

@@ -90,6 +90,10 @@ func codeOptionNote(form []Word) (Note, bool) {
 			if strings.HasPrefix(t, "+") {
 				return Note{Kind: RunsCode, Text: name + " " + t + " runs editor commands, which can run programs"}, true
 			}
+		case "less":
+			if strings.HasPrefix(t, "+") {
+				return Note{Kind: RunsCode, Text: "less " + t + " runs less commands at start, whose ! runs a shell command"}, true
+			}
 		case "make", "gmake":
 			if strings.HasPrefix(t, "SHELL=") || strings.HasPrefix(t, ".SHELLFLAGS=") {
 				return Note{Kind: RunsCode, Text: name + " " + t + " changes the shell its recipes run in"}, true
