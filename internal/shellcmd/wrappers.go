@@ -161,7 +161,9 @@ const unmodelledWrappers = "strace ltrace valgrind unshare nsenter firejail syst
 	"cpulimit torsocks proxychains proxychains4 fakeroot eatmydata unbuffer catchsegv faketime entr caffeinate rlwrap " +
 	"ssh-agent dbus-run-session xvfb-run pkexec tsp nq mpirun srun trickle daemonize setpriv capsh gdb lldb perf " +
 	"ts-node npx bunx pnpx uvx pipx dotenv direnv with-contenv chpst softlimit setuidgid envdir s6-setuidgid " +
-	"tmux screen xterm gnome-terminal konsole x-terminal-emulator dtach abduco nohup-wrapper daemon"
+	"tmux screen xterm gnome-terminal konsole x-terminal-emulator dtach abduco nohup-wrapper daemon " +
+	"hyperfine watchexec concurrently nodemon chronic ifne cross-env env-cmd " +
+	"op doppler aws-vault infisical dotenvx chamber envchain summon sops teller"
 
 // longOpts builds a long option table from space-separated names without
 // an argument, with a required one, with an optional attached one.
