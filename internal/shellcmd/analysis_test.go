@@ -224,7 +224,7 @@ func TestAnalyzeProblems(t *testing.T) {
 func TestClassifyEnv(t *testing.T) {
 	for name, want := range map[string]EnvRisk{
 		"BASH_ENV": EnvRunsCode, "LD_PRELOAD": EnvRunsCode, "BASH_FUNC_ls%%": EnvRunsCode, "GIT_CONFIG_KEY_0": EnvRunsCode,
-		"GIT_ALLOW_PROTOCOL": EnvRunsCode, "LESS": EnvChangesCommands, "MANOPT": EnvChangesCommands,
+		"GIT_ALLOW_PROTOCOL": EnvRunsCode, "LESS": EnvChangesCommands, "MANOPT": EnvChangesCommands, "GOTOOLCHAIN": EnvChangesCommands, "GOSUMDB": EnvChangesCommands, "CGO_CFLAGS": EnvChangesCommands,
 		"PATH": EnvChangesCommands, "IFS": EnvChangesCommands, "a-b": EnvChangesCommands, "FOO": EnvPlain,
 	} {
 		if got, _ := ClassifyEnv(name); got != want {
