@@ -84,9 +84,11 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			n.Form = hop
 			c.Notes = append(c.Notes, n)
 		}
-		if n, ok := escapeNote(form); ok {
-			n.Form = hop
-			c.Notes = append(c.Notes, n)
+		for _, note := range []func([]Word) (Note, bool){escapeNote, npmConfigNote} {
+			if n, ok := note(form); ok {
+				n.Form = hop
+				c.Notes = append(c.Notes, n)
+			}
 		}
 		w.optionCommands(c, form, hop, depth)
 		h := handlers[head.Name()]

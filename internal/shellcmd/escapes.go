@@ -76,3 +76,40 @@ func escapeNote(form []Word) (Note, bool) {
 	}
 	return Note{Kind: RunsCode, Text: why}, true
 }
+
+// npmCodeKeys are the configuration keys npm, pnpm and yarn take as
+// --key=value options (pnpm as --config.key=value) whose value names code
+// they run or a file of configuration that can: the same keys in the
+// environment (npm_config_*) run code too. A rule allowing "npm run test"
+// vouches for the script it runs, not for a shell or a module the line
+// slips in, so no rule vouches for these.
+var npmCodeKeys = []string{"script-shell", "node-options", "userconfig", "globalconfig", "shell", "call",
+	"onload-script", "init-module", "editor", "browser", "git", "node-gyp"}
+
+// npmConfigNote returns a note when form gives npm, pnpm or yarn one of
+// npmCodeKeys on the line.
+func npmConfigNote(form []Word) (Note, bool) {
+	switch form[0].Name() {
+	case "npm", "pnpm", "yarn", "npx", "pnpx":
+	default:
+		return Note{}, false
+	}
+	for _, w := range form[1:] {
+		if w.Kind != Static {
+			continue
+		}
+		if w.Text == "--" {
+			break
+		}
+		name, ok := strings.CutPrefix(w.Text, "--")
+		if !ok {
+			continue
+		}
+		name, _, _ = strings.Cut(name, "=")
+		name = strings.TrimPrefix(strings.ToLower(name), "config.")
+		if slices.Contains(npmCodeKeys, name) || slices.Contains(npmCodeKeys, strings.ReplaceAll(name, "_", "-")) {
+			return Note{Kind: Unparsed, Text: form[0].Name() + " " + w.Text + " names code it runs, which no rule vouches for"}, true
+		}
+	}
+	return Note{}, false
+}
