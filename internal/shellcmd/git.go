@@ -26,6 +26,11 @@ func gitHandler(form []Word) step {
 	for _, kv := range configs {
 		gitConfigRuns(&st, kv, sub, args)
 	}
+	for _, w := range form[1:at] {
+		if w.Kind == Static && strings.HasPrefix(w.Text, "--exec-path=") {
+			st.notes = append(st.notes, Note{Kind: Unparsed, Text: "git " + w.Text + " runs its subcommands' programs from a directory the line names"})
+		}
+	}
 	if at >= len(form) || sub.Kind != Static {
 		if at < len(form) {
 			st.notes = append(st.notes, Note{Kind: NotStatic, Text: "git's subcommand is not static: " + sub.String()})

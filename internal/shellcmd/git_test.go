@@ -146,6 +146,7 @@ func TestGitUnseenConfig(t *testing.T) {
 		`git -c core.hooksPath=h commit -m x`,
 		`git -c protocol.ext.allow=always fetch 'ext::sh -c x'`,
 		`git clone -c core.hooksPath=h r d`,
+		`git --exec-path=./bin frob`,
 	} {
 		a := Analyze(line, Options{})
 		if !slices.ContainsFunc(a.Commands[0].Notes, func(n Note) bool { return n.Kind == Unparsed }) {
