@@ -84,7 +84,7 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			n.Form = hop
 			c.Notes = append(c.Notes, n)
 		}
-		for _, note := range []func([]Word) (Note, bool){escapeNote, npmConfigNote} {
+		for _, note := range []func([]Word) (Note, bool){escapeNote, npmConfigNote, ghNote} {
 			if n, ok := note(form); ok {
 				n.Form = hop
 				c.Notes = append(c.Notes, n)

@@ -113,3 +113,41 @@ func npmConfigNote(form []Word) (Note, bool) {
 	}
 	return Note{}, false
 }
+
+// ghNote returns a note when form is a GitHub CLI command that installs
+// or names code gh runs later, outside the bridge: a shell alias (gh
+// alias set x '!cmd'), an extension (a program it downloads and runs), an
+// editor, pager or browser in its configuration.
+func ghNote(form []Word) (Note, bool) {
+	if form[0].Name() != "gh" || len(form) < 2 {
+		return Note{}, false
+	}
+	var words []string
+	for _, w := range form[1:] {
+		if w.Kind != Static {
+			if len(words) < 2 {
+				// It may be the command or its subcommand.
+				return Note{Kind: NotStatic, Text: "gh is given a word computed at run time: " + w.String()}, true
+			}
+			break
+		}
+		if !strings.HasPrefix(w.Text, "-") {
+			words = append(words, w.Text)
+		}
+	}
+	if len(words) == 0 {
+		return Note{}, false
+	}
+	switch words[0] {
+	case "alias", "extension", "ext", "extensions":
+		if len(words) > 1 && (words[1] == "list" || words[1] == "ls") {
+			return Note{}, false
+		}
+		return Note{Kind: RunsCode, Text: "gh " + words[0] + " installs or runs commands gh runs later"}, true
+	case "config":
+		if len(words) > 1 && words[1] == "set" {
+			return Note{Kind: RunsCode, Text: "gh config set can name an editor, pager or browser gh runs"}, true
+		}
+	}
+	return Note{}, false
+}
