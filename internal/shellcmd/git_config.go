@@ -41,6 +41,13 @@ func gitConfigRuns(st *step, kv Word, sub Word, args []Word) {
 	if !gitCommandKey(key) || gitBoolean(value) {
 		return
 	}
+	if strings.HasPrefix(key, "submodule.") {
+		code, bang := strings.CutPrefix(value, "!")
+		if !bang {
+			return // checkout, rebase, merge, none
+		}
+		value = code
+	}
 	if key == "credential.helper" || strings.HasPrefix(key, "credential.") {
 		// A helper named without a path is git's credential-NAME.
 		if code, bang := strings.CutPrefix(value, "!"); bang {
@@ -73,9 +80,15 @@ func gitCommandKey(key string) bool {
 	case "merge":
 		return last == "driver"
 	case "mergetool", "difftool", "browser":
-		return last == "cmd"
+		return last == "cmd" || last == "path"
 	case "gpg":
-		return last == "program"
+		return last == "program" || last == "defaultkeycommand"
+	case "trailer":
+		return last == "command" || last == "cmd"
+	case "tar":
+		return last == "command"
+	case "submodule":
+		return last == "update"
 	case "remote":
 		return last == "uploadpack" || last == "receivepack"
 	case "credential":

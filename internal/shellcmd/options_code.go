@@ -40,7 +40,8 @@ var sshCommandOption = regexp.MustCompile(`(?i)^(proxycommand|localcommand|permi
 // value is a command git runs.
 var gitCodeKeys = []string{"alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.hookspath",
 	"core.gitproxy", "core.askpass", "diff.", "filter.", "credential.", "sequence.editor", "pager.", "gpg.", "uploadpack.",
-	"merge.", "interactive.difffilter", "protocol.", "url.", "include.", "includeif.", "sendemail.", "web.browser", "browser."}
+	"merge.", "interactive.difffilter", "protocol.", "url.", "include.", "includeif.", "sendemail.", "web.browser", "browser.", "trailer.", "tar.", "submodule.", "mergetool.", "difftool.",
+	"remote.", "core.askpass", "core.gitproxy"}
 
 // codeOptionNote returns a note when form uses an option that runs code.
 func codeOptionNote(form []Word) (Note, bool) {
