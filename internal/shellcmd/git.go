@@ -135,7 +135,7 @@ func gitGlobals(form []Word) (at int, configs []Word, from []string, fromKnown b
 			i++
 		}
 	}
-	return i, configs, from, fromKnown
+	return min(i, len(form)), configs, from, fromKnown
 }
 
 // gitCloneConfigs returns the values of clone's -c and --config, which

@@ -14,6 +14,9 @@ func TestGitRuns(t *testing.T) {
 		want []string // every command the analysis finds, in order
 	}{
 		{`git status`, []string{"git status"}},
+		{`git -c`, []string{"git -c"}}, // an option's value missing at the end
+		{`git -C`, []string{"git -C"}},
+		{`git --exec-path=x -c`, []string{"git --exec-path=x -c"}},
 		{`git rebase -i HEAD~3`, []string{"git rebase -i HEAD~3"}},
 		{`git rebase --exec 'cat .env' HEAD~3`, []string{"git rebase --exec cat .env HEAD~3", "cat .env"}},
 		{`git rebase --exec='rm -rf x' HEAD~3`, []string{"git rebase --exec=rm -rf x HEAD~3", "rm -rf x"}},
