@@ -223,27 +223,19 @@ func treeReadOf(form []shellcmd.Word) (treeRead, bool) {
 }
 
 // gitSubcommand finds git's subcommand sub in form, "git [options] sub
-// ...", past git's own options: it returns where sub is and the directory
-// the -C options name (joined, "" for none); ok is false when the
-// subcommand is not sub or is not known before the line runs.
+// ...", past git's own options as shellcmd.GitOptions reads them: it
+// returns where sub is and the directory the -C options name (joined, ""
+// for none); ok is false when the subcommand is not sub or is not known
+// before the line runs.
 func gitSubcommand(form []shellcmd.Word, sub string) (base string, at int, ok bool) {
-	i := 1
-	for ; i < len(form); i++ {
-		t := form[i].Text
-		if form[i].Kind != shellcmd.Static || !strings.HasPrefix(t, "-") {
-			break
-		}
-		if (t == "-C" || t == "-c" || t == "--git-dir" || t == "--work-tree" || t == "--namespace") && i+1 < len(form) {
-			if t == "-C" {
-				base = joinRaw(base, form[i+1].Text)
-			}
-			i++
-		}
-	}
-	if i >= len(form) || form[i].Kind != shellcmd.Static || form[i].Text != sub {
+	g := shellcmd.GitOptions(form)
+	if g.At >= len(form) || form[g.At].Kind != shellcmd.Static || form[g.At].Text != sub {
 		return "", 0, false
 	}
-	return base, i, true
+	for _, d := range g.Dirs {
+		base = joinRaw(base, d.Text)
+	}
+	return base, g.At, true
 }
 
 // gitGrepRead reads "git [-C dir] grep ...": every file beneath its

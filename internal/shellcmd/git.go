@@ -90,44 +90,54 @@ func (st *step) placeRuns(elsewhere string, from []string, fromKnown bool) {
 	}
 }
 
-// gitGlobals returns the index of git's subcommand in form (len(form)
-// when there is none), the values of its -c options before it and the
-// directories of its -C options; fromKnown is false when one of those is
-// computed at run time, or --git-dir or --work-tree moves the work tree.
-func gitGlobals(form []Word) (at int, configs []Word, from []string, fromKnown bool) {
-	fromKnown = true
+// GitGlobals is what git's own options, before its subcommand, say.
+type GitGlobals struct {
+	// At is the index of the subcommand in the form, len(form) when there
+	// is none.
+	At int
+	// Dirs are the values of the -C options, in order.
+	Dirs []Word
+	// Configs are the values of the -c options; a --config-env option is
+	// a Dynamic word (its value is an environment variable's).
+	Configs []Word
+	// Moved says --git-dir or --work-tree names the repository or work
+	// tree, so the -C directories do not say where git works.
+	Moved bool
+}
+
+// GitOptions reads git's own options in form, a git command's words, as
+// git reads them: the options that take the next word as their value
+// (-C, -c, --git-dir, --work-tree, --namespace, --super-prefix,
+// --config-env, --attr-source, --list-cmds) skip it, so the subcommand is
+// the word git runs. Every reader of git's subcommands shares it, so none
+// takes an option's value for the subcommand.
+func GitOptions(form []Word) GitGlobals {
+	var g GitGlobals
 	i := 1
 	for ; i < len(form); i++ {
 		w := form[i]
 		if w.Kind != Static || !strings.HasPrefix(w.Text, "-") {
 			break
 		}
+		next := form[min(i+1, len(form)):min(i+2, len(form))] // the next word, or none
 		switch t := w.Text; {
 		case t == "-c":
-			if i+1 < len(form) {
-				configs = append(configs, form[i+1])
-			}
+			g.Configs = append(g.Configs, next...)
 			i++
 		case strings.HasPrefix(t, "-c"):
-			configs = append(configs, Word{Kind: Static, Text: t[2:]})
+			g.Configs = append(g.Configs, Word{Kind: Static, Text: t[2:]})
 		case t == "-C":
-			if i+1 < len(form) {
-				if d := form[i+1]; d.Kind == Static && d.Text != "" {
-					from = append(from, d.Text)
-				} else if d.Kind != Static {
-					fromKnown = false
-				}
-			}
+			g.Dirs = append(g.Dirs, next...)
 			i++
 		case t == "--git-dir" || t == "--work-tree":
-			fromKnown = false
+			g.Moved = true
 			i++
 		case strings.HasPrefix(t, "--git-dir=") || strings.HasPrefix(t, "--work-tree="):
-			fromKnown = false
+			g.Moved = true
 		case t == "--config-env" || strings.HasPrefix(t, "--config-env="):
 			// The value is an environment variable's, which the line
 			// need not show.
-			configs = append(configs, Word{Kind: Dynamic, Text: t, Why: "a value git reads from the environment"})
+			g.Configs = append(g.Configs, Word{Kind: Dynamic, Text: t, Why: "a value git reads from the environment"})
 			if t == "--config-env" {
 				i++
 			}
@@ -135,7 +145,26 @@ func gitGlobals(form []Word) (at int, configs []Word, from []string, fromKnown b
 			i++
 		}
 	}
-	return min(i, len(form)), configs, from, fromKnown
+	g.At = min(i, len(form))
+	return g
+}
+
+// gitGlobals returns what gitHandler needs of git's options: where the
+// subcommand is, the -c values, the static -C directories, and whether
+// those say where git works (fromKnown is false when one is computed at
+// run time or --git-dir or --work-tree moves the work tree).
+func gitGlobals(form []Word) (at int, configs []Word, from []string, fromKnown bool) {
+	g := GitOptions(form)
+	fromKnown = !g.Moved
+	for _, d := range g.Dirs {
+		switch {
+		case d.Kind != Static:
+			fromKnown = false
+		case d.Text != "":
+			from = append(from, d.Text)
+		}
+	}
+	return g.At, g.Configs, from, fromKnown
 }
 
 // gitCloneConfigs returns the values of clone's -c and --config, which
