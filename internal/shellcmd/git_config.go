@@ -1,6 +1,9 @@
 package shellcmd
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // gitConfigRuns adds to st the command a configuration value given on the
 // line ("git -c key=value", "git clone -c key=value") makes git run: an
@@ -14,10 +17,13 @@ func gitConfigRuns(st *step, kv Word, sub Word, args []Word) {
 		return
 	}
 	key, value, ok := strings.Cut(kv.Text, "=")
+	key = strings.ToLower(key)
+	if slices.ContainsFunc(gitCodeKeys, func(k string) bool { return strings.HasPrefix(key, k) }) {
+		st.notes = append(st.notes, Note{Kind: RunsCode, Text: "git -c " + kv.Text + " makes git run a command"})
+	}
 	if !ok {
 		return // "-c key" sets key to true
 	}
-	key = strings.ToLower(key)
 	if gitUnseenKey(key) {
 		st.notes = append(st.notes, Note{Kind: Unparsed, Text: "git -c " + key + " takes configuration or commands from where the line does not show"})
 		return
@@ -58,6 +64,14 @@ func gitConfigRuns(st *step, kv Word, sub Word, args []Word) {
 	}
 	st.shell = append(st.shell, shellRun{word: Word{Kind: Static, Text: value}, langs: dialectsOf("sh")})
 }
+
+// gitCodeKeys are git configuration keys (lower case, by prefix) whose
+// value is, names or leads to a command git runs: given on the line, they
+// need approval unless a rule names git.
+var gitCodeKeys = []string{"alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.hookspath",
+	"core.gitproxy", "core.askpass", "diff.", "filter.", "credential.", "sequence.editor", "pager.", "gpg.", "uploadpack.",
+	"merge.", "interactive.difffilter", "protocol.", "url.", "include.", "includeif.", "sendemail.", "web.browser",
+	"browser.", "trailer.", "tar.", "submodule.", "mergetool.", "difftool.", "remote."}
 
 // gitCommandKey reports whether a configuration key (lower case) holds a
 // command git runs, with the shell.

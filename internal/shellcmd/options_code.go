@@ -36,13 +36,6 @@ var codeOptions = map[string][]string{
 // sshCommandOption matches ssh -o options that run a local command.
 var sshCommandOption = regexp.MustCompile(`(?i)^(proxycommand|localcommand|permitlocalcommand|knownhostscommand|match)\b`)
 
-// gitCodeKeys are git configuration keys (lower case, by prefix) whose
-// value is a command git runs.
-var gitCodeKeys = []string{"alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.hookspath",
-	"core.gitproxy", "core.askpass", "diff.", "filter.", "credential.", "sequence.editor", "pager.", "gpg.", "uploadpack.",
-	"merge.", "interactive.difffilter", "protocol.", "url.", "include.", "includeif.", "sendemail.", "web.browser", "browser.", "trailer.", "tar.", "submodule.", "mergetool.", "difftool.",
-	"remote.", "core.askpass", "core.gitproxy"}
-
 // codeOptionNote returns a note when form uses an option that runs code.
 func codeOptionNote(form []Word) (Note, bool) {
 	name := form[0].Name()
@@ -73,20 +66,6 @@ func codeOptionNote(form []Word) (Note, bool) {
 				return Note{Kind: RunsCode, Text: name + " " + t + " runs a local command the line does not show"}, true
 			}
 			continue
-		case "git":
-			v := ""
-			switch {
-			case t == "-c" && i+1 < len(form):
-				v = form[i+1].Text
-			case strings.HasPrefix(t, "-c") && len(t) > 2:
-				v = t[2:]
-			}
-			key := strings.ToLower(v)
-			for _, k := range gitCodeKeys {
-				if strings.HasPrefix(key, k) {
-					return Note{Kind: RunsCode, Text: "git -c " + v + " makes git run a command"}, true
-				}
-			}
 		case "vim", "vi", "nvim", "view", "vimdiff", "ex":
 			if strings.HasPrefix(t, "+") {
 				return Note{Kind: RunsCode, Text: name + " " + t + " runs editor commands, which can run programs"}, true
