@@ -234,6 +234,11 @@ func topOf(d Dir, from []string) Dir {
 // run (optionCommands) as shell code of their own.
 func (w *walker) optionCommands(c *Command, form []Word, hop, depth int) {
 	runs, notes, elsewhere := optionCommands(form)
+	if len(runs) > 0 {
+		// Decided in turn below, and a command no rule for another program
+		// vouches for: approval unless a rule names this one.
+		notes = append(notes, Note{Kind: RunsCode, Text: form[0].Text + " runs a command one of its options gives"})
+	}
 	for _, n := range notes {
 		n.Form = hop
 		c.Notes = append(c.Notes, n)

@@ -15,12 +15,7 @@ import (
 // attached); longer names are long options ("--to-command" or
 // "--to-command=x").
 var codeOptions = map[string][]string{
-	"tar":     {"to-command", "use-compress-program", "I", "checkpoint-action", "info-script", "new-volume-script", "F", "rsh-command", "rmt-command"},
-	"gtar":    {"to-command", "use-compress-program", "I", "checkpoint-action", "info-script", "new-volume-script", "F", "rsh-command", "rmt-command"},
-	"bsdtar":  {"use-compress-program", "I"},
-	"rsync":   {"e", "rsh", "rsync-path"},
-	"zip":     {"TT", "unzip-command"},
-	"man":     {"P", "pager", "H", "html"},
+	"man":     {"H", "html"},
 	"vim":     {"c", "cmd", "S"},
 	"vi":      {"c", "cmd", "S"},
 	"nvim":    {"c", "cmd", "S", "l"},
@@ -82,8 +77,7 @@ func codeOptionNote(form []Word) (Note, bool) {
 		for _, opt := range codeOptions[name] {
 			long := len(opt) > 1
 			if long && (t == "--"+opt || strings.HasPrefix(t, "--"+opt+"=")) ||
-				!long && strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t[1:], opt) ||
-				opt == "TT" && t == "-TT" {
+				!long && strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t[1:], opt) {
 				return Note{Kind: RunsCode, Text: name + " " + t + " runs a command it is given"}, true
 			}
 		}

@@ -5,11 +5,11 @@ import (
 	"strings"
 )
 
-// Programs other than git that run a command given as an option's value
-// (the options codeOptions lists, and go's -exec). The note codeOptionNote
-// makes asks for approval unless a rule names the program; the command
-// itself is decided too, so that "tar --to-command='rm -rf x' -xf a.tar"
-// is refused by a rule refusing rm whatever rule allows tar.
+// Programs other than git that run a command given as an option's value.
+// Such a command needs approval unless a rule names the program (the
+// walker notes it), and the command itself is decided too, so that
+// "tar --to-command='rm -rf x' -xf a.tar" is refused by a rule refusing
+// rm whatever rule allows tar.
 
 // optionRun is how a program takes a command as an option's value.
 type optionRun struct {
