@@ -39,6 +39,12 @@ type shellRun struct {
 	langs dialects
 }
 
+// formNotes read a form whose command word is static for what makes it
+// need approval besides what its handler finds: an option that runs code,
+// a program whose own commands run the shell, npm's configuration, gh's
+// aliases and extensions.
+var formNotes = []func([]Word) (Note, bool){codeOptionNote, escapeNote, npmConfigNote, ghNote}
+
 // handler reads one form whose command word is static.
 type handler func(form []Word) step
 
@@ -80,11 +86,7 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 		case "cd", "pushd", "popd":
 			w.a.ChangesDir = true
 		}
-		if n, ok := codeOptionNote(form); ok {
-			n.Form = hop
-			c.Notes = append(c.Notes, n)
-		}
-		for _, note := range []func([]Word) (Note, bool){escapeNote, npmConfigNote, ghNote} {
+		for _, note := range formNotes {
 			if n, ok := note(form); ok {
 				n.Form = hop
 				c.Notes = append(c.Notes, n)
