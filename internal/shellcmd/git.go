@@ -213,42 +213,50 @@ func gitTransportShort(sub string) string {
 // whose value is the rest of their word. A word computed at run time may
 // be any of them, so it makes the command unreadable.
 func gitOptionRuns(st *step, args []Word, longs []string, shorts, takes, attached string) {
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		if w.Kind != Static {
-			st.notes = append(st.notes, Note{Kind: NotStatic, Text: "a word computed at run time may be an option that makes git run a command: " + w.String()})
-			continue
-		}
-		t := w.Text
-		if t == "--" {
-			return
-		}
+	st.eachOption(args, "an option that makes git run a command", func(i int, t string) int {
 		if name, ok := strings.CutPrefix(t, "--"); ok {
 			name, value, hasValue := strings.Cut(name, "=")
-			if !prefixOfAny(name, longs) {
-				continue
+			if prefixOfAny(name, longs) {
+				i = st.valueRun(args, i, value, hasValue)
 			}
-			i = st.valueRun(args, i, value, hasValue)
-			continue
+			return i
 		}
 		if len(t) < 2 || t[0] != '-' {
-			continue
+			return i
 		}
 		for j := 1; j < len(t); j++ {
 			c := t[j]
 			switch {
 			case strings.IndexByte(shorts, c) >= 0:
-				i = st.valueRun(args, i, t[j+1:], j+1 < len(t))
+				return st.valueRun(args, i, t[j+1:], j+1 < len(t))
 			case strings.IndexByte(takes, c) >= 0:
 				if j+1 == len(t) {
 					i++
 				}
+				return i
 			case strings.IndexByte(attached, c) >= 0:
-			default:
-				continue
+				return i
 			}
-			break
 		}
+		return i
+	})
+}
+
+// eachOption calls f with the index and text of each static word of args
+// before a "--", and goes on after the last word f says it took; a word
+// computed at run time may be what (an option that runs a command), and is
+// noted so.
+func (st *step) eachOption(args []Word, what string, f func(i int, t string) int) {
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if w.Kind != Static {
+			st.notes = append(st.notes, Note{Kind: NotStatic, Text: "a word computed at run time may be " + what + ": " + w.String()})
+			continue
+		}
+		if w.Text == "--" {
+			return
+		}
+		i = f(i, w.Text)
 	}
 }
 
@@ -275,21 +283,13 @@ var gitFilters = []string{"env-filter", "tree-filter", "index-filter", "parent-f
 // gitFilterRuns adds filter-branch's filters to st. filter-branch is a
 // shell script that reads "--opt value" and "--opt=value", no prefixes.
 func gitFilterRuns(st *step, args []Word) {
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		if w.Kind != Static {
-			st.notes = append(st.notes, Note{Kind: NotStatic, Text: "a word computed at run time may be a filter git filter-branch runs: " + w.String()})
-			continue
+	st.eachOption(args, "a filter git filter-branch runs", func(i int, t string) int {
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(t, "--"), "=")
+		if strings.HasPrefix(t, "--") && slices.Contains(gitFilters, name) {
+			i = st.valueRun(args, i, value, hasValue)
 		}
-		if w.Text == "--" {
-			return
-		}
-		name, value, hasValue := strings.Cut(strings.TrimPrefix(w.Text, "--"), "=")
-		if !strings.HasPrefix(w.Text, "--") || !slices.Contains(gitFilters, name) {
-			continue
-		}
-		i = st.valueRun(args, i, value, hasValue)
-	}
+		return i
+	})
 }
 
 // gitForeachRuns adds the command of "git submodule [options] foreach
@@ -329,24 +329,13 @@ var (
 // Perl's Getopt::Long does: one dash or two, the value after "=" or in
 // the next word, any unambiguous prefix of the name.
 func gitSendEmailRuns(st *step, args []Word) {
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		if w.Kind != Static {
-			st.notes = append(st.notes, Note{Kind: NotStatic, Text: "a word computed at run time may be an option that makes git send-email run a command: " + w.String()})
-			continue
+	st.eachOption(args, "an option that makes git send-email run a command", func(i int, t string) int {
+		name, value, hasValue := strings.Cut(strings.TrimLeft(t, "-"), "=")
+		if strings.HasPrefix(t, "-") && !slices.Contains(gitSendEmailOthers, name) && prefixOfAny(name, gitSendEmailCommands) {
+			i = st.valueRun(args, i, value, hasValue)
 		}
-		if w.Text == "--" {
-			return
-		}
-		if !strings.HasPrefix(w.Text, "-") {
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(w.Text, "-"), "=")
-		if slices.Contains(gitSendEmailOthers, name) || !prefixOfAny(name, gitSendEmailCommands) {
-			continue
-		}
-		i = st.valueRun(args, i, value, hasValue)
-	}
+		return i
+	})
 }
 
 // valueRun adds to st, as shell code, the value of the option at args[i]:

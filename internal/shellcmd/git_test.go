@@ -74,9 +74,8 @@ func TestGitRuns(t *testing.T) {
 		{`git -c alias.x='rebase -x "rm y"' x main`, []string{"git -c alias.x=rebase -x \"rm y\" x main", "git rebase -x rm y main", "rm y"}},
 	}
 	for _, tt := range tests {
-		a := Analyze(tt.line, Options{})
-		if got := formsOf(a); !slices.Equal(got, tt.want) {
-			t.Errorf("Analyze(%q) commands = %q; want %q", tt.line, got, tt.want)
+		a, ok := commandsAre(t, tt.line, tt.want)
+		if !ok {
 			continue
 		}
 		if len(a.Commands[0].Notes) == 0 && a.Commands[0].Transparent {
@@ -162,4 +161,16 @@ func TestGitUnseenConfig(t *testing.T) {
 			t.Errorf("Analyze(%q): notes %+v; want one no rule can vouch for", line, a.Commands[0].Notes)
 		}
 	}
+}
+
+// commandsAre analyzes line and reports, failing t when they are not,
+// whether its commands are want (formsOf's rendering, in order).
+func commandsAre(t *testing.T, line string, want []string) (*Analysis, bool) {
+	t.Helper()
+	a := Analyze(line, Options{})
+	if got := formsOf(a); !slices.Equal(got, want) {
+		t.Errorf("Analyze(%q) commands = %q; want %q", line, got, want)
+		return a, false
+	}
+	return a, true
 }
