@@ -3,13 +3,16 @@ package governance
 import (
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// protectedHitOfEvery is protectedHitOf comparing every form with every
-// location, with no element-start filter: the reference its fast path is
-// compared with.
+// protectedHitOfEvery is protectedHitOf as its definition states it: the
+// first location (in list order) that one of the path's forms (in order)
+// reaches, comparing every form with every location, with none of the
+// filters (element starts, runs of locations) protectedHitOf skips them
+// by. It is the reference its fast path is compared with.
 func protectedHitOfEvery(list []protected, facts *pathFacts, mutates, removes bool) protectedHit {
 	forms, lforms := facts.forms, facts.lowerForms()
 	linked := facts.links()
@@ -19,17 +22,12 @@ func protectedHitOfEvery(list []protected, facts *pathFacts, mutates, removes bo
 			continue
 		}
 		for i, f := range forms {
-			hit := false
-			for _, pf := range pr.lower {
-				if beneath(pf, lforms[i]) || pr.Rotated && rotatedSiblingLower(pf, lforms[i]) || removes && beneath(lforms[i], pf) ||
-					pr.lrel != "" && nestedConfig(pf, pr.lrel, lforms[i]) {
-					hit = true
-				}
+			lf := lforms[i]
+			reaches := func(pf string) bool {
+				return beneath(pf, lf) || pr.Rotated && rotatedSiblingLower(pf, lf) || removes && beneath(lf, pf) ||
+					pr.lrel != "" && nestedConfig(pf, pr.lrel, lf)
 			}
-			if !hit && linked[i] != nil && sameFile(linked[i], *pr) {
-				hit = true
-			}
-			if hit {
+			if slices.ContainsFunc(pr.lower, reaches) || linked[i] != nil && sameFile(linked[i], *pr) {
 				return protectedHit{pr: pr, form: f, ok: true}
 			}
 		}
