@@ -144,7 +144,9 @@ func BenchmarkStream(b *testing.B) {
 }
 
 // BenchmarkEnforcePassThrough measures the middleware's own cost per
-// session/update notification, against a bare handler.
+// session/update notification of an open session that it forwards
+// unchanged, against a bare handler; it fails if a message was not
+// forwarded (a refusal is another path).
 func BenchmarkEnforcePassThrough(b *testing.B) {
 	root := b.TempDir()
 	msgs := map[string][]byte{
@@ -163,10 +165,17 @@ func BenchmarkEnforcePassThrough(b *testing.B) {
 			}
 		})
 		b.Run(name+"/enforce", func(b *testing.B) {
-			h := Enforce(EnforceOptions{Engine: benchEngine(b, root), Sender: acpwire.New(acpwire.Options{})})(bare)
+			forwarded := 0
+			x := NewEnforcer(EnforceOptions{Engine: benchEngine(b, root), Sender: acpwire.New(acpwire.Options{})})
+			x.opened.add("s1") // as if the IDE had opened it: updates in other sessions are refused
+			h := x.Middleware()(acpwire.HandlerFunc(func(context.Context, *acpwire.Message) error { forwarded++; return nil }))
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				_ = h.Handle(context.Background(), m)
+			}
+			b.StopTimer()
+			if forwarded != b.N {
+				b.Fatalf("%d of %d messages forwarded: not the pass-through path", forwarded, b.N)
 			}
 		})
 	}
