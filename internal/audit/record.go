@@ -426,15 +426,8 @@ func (l *Log) capField(dst []byte, start int) (out, part []byte, err error) {
 // hashAlg and metadata: what its hash covers. Members are in RFC 8785 key
 // order.
 func (p *prepared) appendHashed(dst []byte, seq int64, ts, prev, run string) []byte {
-	dst = append(dst, `{"$schema":"`+SchemaTag+`","action":`...)
-	dst = append(dst, p.action...)
-	dst = append(dst, `,"actor":`...)
-	dst = append(dst, p.actor...)
-	dst = append(dst, `,"doctype":"`+Doctype+`"`...)
-	if p.input != nil {
-		dst = append(dst, `,"input":`...)
-		dst = append(dst, p.input...)
-	}
+	dst = p.appendHead(dst)
+	dst = appendRawMember(dst, `,"input":`, p.input)
 	if p.metadataHash != "" {
 		dst = append(dst, `,"metadataHash":"`...)
 		dst = append(dst, p.metadataHash...)
@@ -446,17 +439,11 @@ func (p *prepared) appendHashed(dst []byte, seq int64, ts, prev, run string) []b
 // appendLine appends the whole line: the canonical form of the complete
 // record, newline-terminated.
 func (p *prepared) appendLine(dst []byte, seq int64, ts, prev, run, hash string) []byte {
-	dst = append(dst, `{"$schema":"`+SchemaTag+`","action":`...)
-	dst = append(dst, p.action...)
-	dst = append(dst, `,"actor":`...)
-	dst = append(dst, p.actor...)
-	dst = append(dst, `,"doctype":"`+Doctype+`","hash":"`...)
+	dst = p.appendHead(dst)
+	dst = append(dst, `,"hash":"`...)
 	dst = append(dst, hash...)
 	dst = append(dst, `","hashAlg":"`+HashAlg+`"`...)
-	if p.input != nil {
-		dst = append(dst, `,"input":`...)
-		dst = append(dst, p.input...)
-	}
+	dst = appendRawMember(dst, `,"input":`, p.input)
 	if p.metadata != nil {
 		dst = append(dst, `,"metadata":`...)
 		dst = append(dst, p.metadata...)
@@ -468,15 +455,21 @@ func (p *prepared) appendLine(dst []byte, seq int64, ts, prev, run, hash string)
 	return append(dst, '\n')
 }
 
+// appendHead appends the members both forms of the event start with
+// (appendHashed, appendLine): $schema, action, actor and doctype.
+func (p *prepared) appendHead(dst []byte) []byte {
+	dst = append(dst, `{"$schema":"`+SchemaTag+`","action":`...)
+	dst = append(dst, p.action...)
+	dst = append(dst, `,"actor":`...)
+	dst = append(dst, p.actor...)
+	return append(dst, `,"doctype":"`+Doctype+`"`...)
+}
+
+// appendTail appends the members both forms of the event end with, from
+// output on, and closes the object.
 func (p *prepared) appendTail(dst []byte, seq int64, ts, prev, run string) []byte {
-	if p.output != nil {
-		dst = append(dst, `,"output":`...)
-		dst = append(dst, p.output...)
-	}
-	if p.policy != nil {
-		dst = append(dst, `,"policy":`...)
-		dst = append(dst, p.policy...)
-	}
+	dst = appendRawMember(dst, `,"output":`, p.output)
+	dst = appendRawMember(dst, `,"policy":`, p.policy)
 	dst = append(dst, `,"prevHash":"`...)
 	dst = append(dst, prev...)
 	if run != "" {
@@ -490,6 +483,17 @@ func (p *prepared) appendTail(dst []byte, seq int64, ts, prev, run string) []byt
 	dst = append(dst, `,"ts":"`...)
 	dst = append(dst, ts...)
 	return append(dst, `"}`...)
+}
+
+// appendRawMember appends the member whose value is the canonical JSON v,
+// its name given with the comma before it and the colon after (`,"input":`),
+// or nothing when v is nil: the member is absent.
+func appendRawMember(dst []byte, name string, v []byte) []byte {
+	if v == nil {
+		return dst
+	}
+	dst = append(dst, name...)
+	return append(dst, v...)
 }
 
 // Record is one line of an audit log, as read back.
