@@ -435,25 +435,17 @@ func runtimeName(what string) verdict {
 		reason: what + ": the file's name is not known until the line runs"}
 }
 
-// globNames expands the absolute pattern p against the file system as the
-// shell does (boundedGlob: through the links its path names). ok is false
-// when the expansion reads more than globBudget directory entries or
-// matches more than most names: too many to check, and the caller asks
-// instead of deciding some of them.
+// globNames expands the absolute pattern p against the file system as a
+// shell could (boundedGlob: through the links its path names, a leading
+// dot matched and case ignored, since the line or the shell's start-up
+// files may set dotglob or nocaseglob). ok is false when the expansion
+// reads more than globBudget directory entries or matches more than most
+// names: too many to check, and the caller asks instead of deciding some
+// of them.
 func globNames(p string, most int) (names []string, ok bool) {
 	budget := globBudget
-	m, ok := boundedGlob(p, &budget)
-	if !ok {
-		return nil, false
-	}
-	// The shell's * and ? do not match a leading dot; Go's do.
-	dot := strings.HasPrefix(filepath.Base(p), ".")
-	for _, n := range m {
-		if dot || !strings.HasPrefix(filepath.Base(n), ".") {
-			names = append(names, n)
-		}
-	}
-	if len(names) > most {
+	names, ok = boundedGlob(p, &budget)
+	if !ok || len(names) > most {
 		return nil, false
 	}
 	return names, true

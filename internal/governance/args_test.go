@@ -30,7 +30,7 @@ func TestDecideCommandFiles(t *testing.T) {
 		{"cat " + ws + "/.env", ws, Deny},
 		{"cat ../.env", filepath.Join(ws, "sub"), Deny},
 		{"cat .en?", ws, Deny},
-		{"cat " + ws + "/*.env", ws, Allow}, // the shell's * skips a leading dot
+		{"cat " + ws + "/*.env", ws, Deny}, // with dotglob, which a start-up file may set, * matches a leading dot
 		{"cat " + ws + "/.*", ws, Deny},
 		{"cat .[e]nv", ws, Deny},
 		{"cat .*", ws, Deny},

@@ -132,7 +132,9 @@ const globBudget = 20000
 // pattern matches nothing (the shell passes such a word as it is). Unlike
 // filepath.Glob it cleans nothing: "link/../k*" is expanded in the
 // directory the kernel reaches through the link, as the shell expands it,
-// not beside the link, and each name keeps the pattern's path to it.
+// not beside the link, and each name keeps the pattern's path to it. Each
+// element holding a pattern is matched as a shell with any glob options
+// could match it (shellMatch): a leading dot too, case ignored.
 func boundedGlob(pattern string, budget *int) ([]string, bool) {
 	if !hasGlobMeta(pattern) {
 		if exists(pattern) {
@@ -164,12 +166,33 @@ func boundedGlob(pattern string, budget *int) ([]string, bool) {
 		}
 		slices.Sort(names)
 		for _, n := range names {
-			if ok, err := filepath.Match(file, n); err == nil && ok {
+			if shellMatch(file, n) {
 				out = append(out, joinRaw(d, n))
 			}
 		}
 	}
 	return out, true
+}
+
+// shellMatch reports whether the pattern element pat matches the name n
+// in some shell that could run the line: bash with dotglob (which
+// "shopt -s dotglob", "bash -O dotglob", GLOBIGNORE or the ~/.bashrc that
+// an IDE's "bash -i" reads may set) and zsh with GLOB_DOTS let * and ?
+// match a leading dot, which filepath.Match does too; bash's nocaseglob
+// and zsh's NO_CASE_GLOB ignore case, so ".EN?" matches .env. Case is
+// ignored by matching the pattern and the name both lowered and both
+// raised as well as as written. A malformed pattern matches nothing.
+func shellMatch(pat, n string) bool {
+	for _, c := range [...]func(string) string{nil, strings.ToLower, strings.ToUpper} {
+		p, m := pat, n
+		if c != nil {
+			p, m = c(pat), c(n)
+		}
+		if ok, err := filepath.Match(p, m); err == nil && ok {
+			return true
+		}
+	}
+	return false
 }
 
 // hasGlobMeta reports whether p holds a character filepath.Match reads
