@@ -184,6 +184,21 @@ func TestAnalyzeNotes(t *testing.T) {
 		{"man -P 'sh x' ls", RunsCode},
 		{"zip -T -TT 'sh x' a.zip a", RunsCode},
 		{"make SHELL=/tmp/x", RunsCode},
+		{"make -E 'x:;cat .env' x", RunsCode},
+		{"make -sE'x:;cat .env' x", RunsCode},
+		{"make --ev='x:;cat .env' x", RunsCode},
+		{"gmake --eva 'x:;cat .env' x", RunsCode},
+		{"make -f - <<< 'x:;cat .env'", RunsCode},
+		{"echo 'x:;cat .env' | make -f-", RunsCode},
+		{"make -sf /dev/stdin x", RunsCode},
+		{"make --file=/proc/self/fd/0 x", RunsCode},
+		{"make --mak - x", RunsCode},
+		{"make -C src -f Makefile.ci test", 0},
+		{"make -f /dev/null x", 0},
+		{"make -j4 test", 0},
+		{"make -e test", 0},
+		{"wget --execu=use_askpass=./prog http://x", RunsCode},
+		{"man --htm=./prog ls", RunsCode},
 	}
 	for _, tt := range tests {
 		a := Analyze(tt.line, Options{})

@@ -22,10 +22,65 @@ var codeOptions = map[string][]string{
 	"view":    {"c", "cmd", "S"},
 	"vimdiff": {"c", "cmd", "S"},
 	"ex":      {"c", "cmd", "S"},
-	"make":    {"eval"},
-	"gmake":   {"eval"},
+	"make":    {"E", "eval"},
+	"gmake":   {"E", "eval"},
 	"git":     {"exec-path", "upload-pack", "receive-pack", "config-env"},
 	"wget":    {"use-askpass", "e", "execute"},
+}
+
+// abbreviatingPrograms read their long options with getopt_long or argp,
+// which take any unambiguous prefix: make's "--ev=x" is "--eval=x".
+var abbreviatingPrograms = map[string]bool{"man": true, "make": true, "gmake": true, "wget": true}
+
+// longOption reports whether t gives the long option opt, as a program
+// reads it: "--opt" or "--opt=value", or for a program that takes a prefix
+// of a long option (abbreviatingPrograms) "--o" and "--op=value" too. A
+// prefix another option shares is taken as well: the program refuses an
+// ambiguous one, and one it reads as the other needs only approval.
+func longOption(name, t, opt string) bool {
+	given, ok := strings.CutPrefix(t, "--")
+	if !ok {
+		return false
+	}
+	given, _, _ = strings.Cut(given, "=")
+	if given == opt {
+		return true
+	}
+	return abbreviatingPrograms[name] && given != "" && strings.HasPrefix(opt, given)
+}
+
+// makeInputFile reports the makefile form[i] names when it is make's -f
+// (--file, --makefile, a prefix of either, or a cluster ending in f) and
+// whether that makefile is the command's input or another file the line
+// itself supplies ("-", /dev/stdin, /dev/fd/N, /proc/.../fd/N): its recipes
+// are commands the line gives, which only make runs.
+func makeInputFile(form []Word, i int) (string, bool) {
+	t := form[i].Text
+	v, found := "", false
+	switch {
+	case strings.HasPrefix(t, "--"):
+		given, val, eq := strings.Cut(t[2:], "=")
+		if given == "" || !strings.HasPrefix("file", given) && !strings.HasPrefix("makefile", given) {
+			return "", false
+		}
+		v, found = val, true
+		if !eq && i+1 < len(form) {
+			v = form[i+1].Text
+		}
+	case strings.HasPrefix(t, "-"):
+		at := strings.IndexByte(t, 'f')
+		if at < 0 {
+			return "", false
+		}
+		v, found = t[at+1:], true
+		if v == "" && i+1 < len(form) {
+			v = form[i+1].Text
+		}
+	}
+	if !found || v == "/dev/null" {
+		return "", false
+	}
+	return v, v == "-" || strings.HasPrefix(v, "/dev/") || strings.HasPrefix(v, "/proc/")
 }
 
 // sshCommandOption matches ssh -o options that run a local command.
@@ -73,10 +128,13 @@ func codeOptionNote(form []Word) (Note, bool) {
 			if strings.HasPrefix(t, "SHELL=") || strings.HasPrefix(t, ".SHELLFLAGS=") {
 				return Note{Kind: RunsCode, Text: name + " " + t + " changes the shell its recipes run in"}, true
 			}
+			if f, ok := makeInputFile(form, i); ok {
+				return Note{Kind: RunsCode, Text: name + " reads its makefile from " + f + ", whose recipes are commands the line gives"}, true
+			}
 		}
 		for _, opt := range codeOptions[name] {
 			long := len(opt) > 1
-			if long && (t == "--"+opt || strings.HasPrefix(t, "--"+opt+"=")) ||
+			if long && longOption(name, t, opt) ||
 				!long && strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t[1:], opt) {
 				return Note{Kind: RunsCode, Text: name + " " + t + " runs a command it is given"}, true
 			}
