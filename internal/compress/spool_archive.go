@@ -83,7 +83,7 @@ func (s *spool) completeArchive(f *os.File, heading []byte) error {
 // would read it back from the device into it), else copied through it
 // (copy_file_range).
 func appendSegment(dst *os.File, off int64, src *os.File, from, n int64) error {
-	if setDirectIO(src, true) == nil {
+	return copySegment(src, from, func() error {
 		seg := newSegmentFile(dst, off, true)
 		w := newPageWriter(seg, off, spoolDirectBytes, spoolBufferBytes)
 		copied, err := readDirect(src, from, n, w.Write)
@@ -96,32 +96,40 @@ func appendSegment(dst *os.File, off int64, src *os.File, from, n int64) error {
 		if derr := seg.setDirect(false); err == nil {
 			err = derr
 		}
-		if !errors.Is(err, errNoDirectRead) {
+		return err
+	}, func() error {
+		if _, err := dst.Seek(off, io.SeekStart); err != nil {
 			return err
 		}
-		if err := setDirectIO(src, false); err != nil {
-			return err
+		copied, err := dst.ReadFrom(io.LimitReader(src, n))
+		if err == nil && copied != n {
+			err = io.ErrUnexpectedEOF
 		}
-	}
-	if _, err := dst.Seek(off, io.SeekStart); err != nil {
 		return err
-	}
-	if _, err := src.Seek(from, io.SeekStart); err != nil {
-		return err
-	}
-	copied, err := dst.ReadFrom(io.LimitReader(src, n))
-	if err == nil && copied != n {
-		err = io.ErrUnexpectedEOF
-	}
-	return err
+	})
 }
 
 // readSegment writes the n bytes of src from offset from to w, or what
 // src holds of them, read past the page cache where src's file system
 // takes direct I/O (readDirect), else through it.
 func readSegment(w io.Writer, src *os.File, from, n int64) error {
-	if setDirectIO(src, true) == nil {
+	return copySegment(src, from, func() error {
 		_, err := readDirect(src, from, n, w.Write)
+		return err
+	}, func() error {
+		_, err := io.Copy(w, io.LimitReader(src, n))
+		return err
+	})
+}
+
+// copySegment copies a segment of src that starts at offset from, as
+// direct does with src set for direct I/O (readDirect) where its file
+// system takes it. Where it does not, or where direct's first read is
+// refused (errNoDirectRead), src is set back and positioned at from,
+// and buffered copies the segment through the page cache.
+func copySegment(src *os.File, from int64, direct, buffered func() error) error {
+	if setDirectIO(src, true) == nil {
+		err := direct()
 		if !errors.Is(err, errNoDirectRead) {
 			return err
 		}
@@ -132,8 +140,7 @@ func readSegment(w io.Writer, src *os.File, from, n int64) error {
 	if _, err := src.Seek(from, io.SeekStart); err != nil {
 		return err
 	}
-	_, err := io.Copy(w, io.LimitReader(src, n))
-	return err
+	return buffered()
 }
 
 // errNoDirectRead is readDirect's failure before it read anything: the
