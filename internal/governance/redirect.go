@@ -34,8 +34,18 @@ func fdPath(p string) bool {
 }
 
 // decideRedirect decides the file one redirection opens; ok is false when
-// the command's decision covers it.
+// the command's decision covers it. A file opened for reading and writing
+// (<>) is decided as both, the stricter standing.
 func (e *Engine) decideRedirect(in *reqInfo, r shellcmd.Redirect, advisories *[]string) (verdict, bool) {
+	if r.Read && r.Write {
+		rd, wr := r, r
+		rd.Write, wr.Read = false, false
+		v, ok := e.decideRedirect(in, rd, advisories)
+		if w, wok := e.decideRedirect(in, wr, advisories); wok && (!ok || w.value.Stricter(v.value)) {
+			v, ok = w, true
+		}
+		return v, ok
+	}
 	verb := "reading"
 	if r.Write {
 		verb = "writing"

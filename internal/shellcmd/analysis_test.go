@@ -338,9 +338,10 @@ func TestAnalyzeRedirects(t *testing.T) {
 	a := Analyze(`ls > out 2>&1 >&2 <in; echo x >> ~/.bashrc; cat <&3 &>"$F"; exec 3<>/dev/tcp/h/80; cat > >(wc)`, Options{})
 	var got []string
 	for _, r := range a.Redirects {
-		got = append(got, fmt.Sprintf("%v:%s", r.Write, r.Target))
+		got = append(got, fmt.Sprintf("%v%v:%s", r.Read, r.Write, r.Target))
 	}
-	want := `[true:out false:in true:~/.bashrc (tilde expansion) true:"$F" (parameter expansion $F) true:/dev/tcp/h/80]`
+	// <> opens its file for reading as well: "cat <> .env" reads .env.
+	want := `[falsetrue:out truefalse:in falsetrue:~/.bashrc (tilde expansion) falsetrue:"$F" (parameter expansion $F) truetrue:/dev/tcp/h/80]`
 	if fmt.Sprint(got) != want {
 		t.Errorf("redirects = %v; want %s", got, want)
 	}

@@ -13,8 +13,11 @@ type Redirect struct {
 	// name computed at run time).
 	Target Word
 	// Write: the file is opened for writing (>, >>, >|, &>, &>>, <>,
-	// >& file); else for reading (<).
+	// >& file).
 	Write bool
+	// Read: the file is opened for reading (<, <& file, and <>, which
+	// opens it for both: "cat <> .env" reads .env).
+	Read bool
 	// Dir is where the statement runs, so where a relative Target
 	// leads (see Command.Dir).
 	Dir Dir
@@ -28,11 +31,14 @@ func (w *walker) redirects(st *syntax.Stmt, src string) {
 		if r.Word == nil {
 			continue
 		}
-		write := false
+		var read, write bool
 		switch r.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut, syntax.RdrInOut, syntax.DplOut:
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut, syntax.DplOut:
 			write = true
+		case syntax.RdrInOut:
+			read, write = true, true
 		case syntax.RdrIn, syntax.DplIn:
+			read = true
 		default:
 			continue
 		}
@@ -47,6 +53,6 @@ func (w *walker) redirects(st *syntax.Stmt, src string) {
 				continue // >(cmd): its commands are walked
 			}
 		}
-		w.a.Redirects = append(w.a.Redirects, Redirect{Target: target, Write: write, Dir: w.cur})
+		w.a.Redirects = append(w.a.Redirects, Redirect{Target: target, Write: write, Read: read, Dir: w.cur})
 	}
 }
