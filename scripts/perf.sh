@@ -18,7 +18,7 @@ bench() { # bench PACKAGE PATTERN BENCHTIME [go test flags...]
 	local pkg=$1 pattern=$2 benchtime=$3
 	shift 3
 	echo "\$ go test -run '^\$' -bench '$pattern' -benchtime $benchtime $* $pkg"
-	go test -run '^$' -bench "$pattern" -benchtime "$benchtime" "$@" "$pkg" | grep -E '^(Benchmark|ok|FAIL|---)'
+	go test -run '^$' -bench "$pattern" -benchtime "$benchtime" "$@" "$pkg" | grep -E '^(Benchmark|ok|FAIL|--- FAIL)|ns/op'
 }
 
 verbose() { # verbose PACKAGE TEST: a test that prints what it measured
@@ -74,7 +74,7 @@ compression() {
 	bench ./internal/compress 'Stream$' 1x -count 3
 	bench ./internal/compress 'UpdateMix' 10x
 	bench ./internal/compress 'SpoolChunks|SaveArchive' 3x
-	bench ./internal/tokens 'Count' 1s
+	bench ./internal/tokens 'Count' 1x
 	verbose ./internal/tokens 'TestCountCloseToExact'
 	verbose ./internal/compress 'TestMeterSampleEstimate|TestTokensReachingAgent'
 }
