@@ -20,6 +20,9 @@ type agentConfig struct {
 	SessionID string `json:"sessionId"` // the session id session/new answers
 	Name      string `json:"name"`      // agentInfo.name
 	Workspace string `json:"workspace"` // where the agent runs commands it was allowed
+	// AuthMethods is the initialize response's authMethods; when set, the
+	// first session/new is answered that the person must log in.
+	AuthMethods json.RawMessage `json:"authMethods,omitempty"`
 }
 
 // syncID is the id of the request the agent sends after the attack; its
@@ -46,6 +49,9 @@ type hostileAgent struct {
 	// by id: a line using a terminal waits for them, as a real agent
 	// waits for the terminalId.
 	creates map[string]chan struct{}
+	// askedLogin: the first session/new was answered authRequired (only
+	// the reading goroutine uses it).
+	askedLogin bool
 }
 
 // runAgent is the hostile agent's main; it returns the exit status.
@@ -185,12 +191,21 @@ func (a *hostileAgent) handle(line []byte) {
 		if name == "" {
 			name = "hostile-agent"
 		}
+		methods := json.RawMessage(`[]`)
+		if len(a.cfg.AuthMethods) > 0 {
+			methods = a.cfg.AuthMethods
+		}
 		a.reply(m.ID, map[string]any{
 			"protocolVersion":   1,
 			"agentCapabilities": map[string]any{"loadSession": false},
 			"agentInfo":         map[string]any{"name": name, "version": "1.0.0"},
-			"authMethods":       []any{},
+			"authMethods":       methods,
 		})
+	case m.Method == "session/new" && len(a.cfg.AuthMethods) > 0 && !a.askedLogin:
+		a.askedLogin = true
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID,
+			"error": map[string]any{"code": authRequired, "message": "Authentication required"}})
+		a.send(append(b, '\n'))
 	case m.Method == "session/new":
 		a.reply(m.ID, map[string]any{"sessionId": a.cfg.SessionID})
 	case m.Method == "session/prompt":

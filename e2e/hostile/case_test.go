@@ -32,6 +32,7 @@ type hostileCase struct {
 	wants    []string
 	asked    []string // some permission request the IDE saw must contain each
 	repeat   int      // the next message line is sent this many times
+	auth     string   // @auth-methods: the agent's authMethods (JSON)
 	files    []fileWant
 	answers  []answerWant
 }
@@ -258,6 +259,11 @@ func (c *hostileCase) directive(line string) error {
 			return fmt.Errorf("@%s needs an argument", word)
 		}
 		c.agent = rest
+	case "auth-methods":
+		if !json.Valid([]byte(rest)) || !strings.HasPrefix(rest, "[") {
+			return fmt.Errorf("@auth-methods wants a JSON array, got %q", rest)
+		}
+		c.auth = rest
 	case "rss":
 		n, err := strconv.Atoi(rest)
 		if err != nil || n <= 0 {

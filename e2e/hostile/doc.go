@@ -72,6 +72,13 @@
 //	@setup exec NAME TEXT   an executable script (\n in TEXT is a newline)
 //	@approve               the IDE allows permission requests (approval flow)
 //	@agent-name NAME       the agentInfo.name the agent announces (placeholders apply)
+//	@auth-methods JSON     the authMethods of the agent's initialize response
+//	                       (placeholders apply); the agent answers the first
+//	                       session/new that a login is required, and the IDE,
+//	                       as a person pressing Zed's login button, runs the
+//	                       first method's _meta "terminal-auth" command (argv,
+//	                       with its env, in the workspace), then opens the
+//	                       session again
 //	@audit TEXT            some audit line must contain TEXT (placeholders apply)
 //	@no-refusal            the attempt need not leave a refusal record
 //	@told                  the person must be told: an agent_message_chunk the

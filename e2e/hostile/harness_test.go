@@ -255,6 +255,7 @@ func TestDirectives(t *testing.T) {
 		{"@want-agent \"error\"", func(c hostileCase) any { return c.wants }, []string{`"error"`}},
 		{"@rss 64", func(c hostileCase) any { return c.rssMB }, 64},
 		{"@ide go, sh", func(c hostileCase) any { return c.ides }, []string{"go", "sh"}},
+		{`@auth-methods [{"id":"a"}]`, func(c hostileCase) any { return c.auth }, `[{"id":"a"}]`},
 	} {
 		c, err := parseCase("inline", "directives", []byte(tt.directives+"\n{}\n"))
 		if err != nil {
@@ -265,7 +266,7 @@ func TestDirectives(t *testing.T) {
 			t.Errorf("%q: got %#v, want %#v", tt.directives, got, tt.want)
 		}
 	}
-	for _, d := range []string{"@agent-name", "@audit", "@secret ", "@forged", "@asked", "@want-agent", "@rss", "@approvals allow x", "@nope"} {
+	for _, d := range []string{"@agent-name", "@audit", "@secret ", "@forged", "@asked", "@want-agent", "@rss", "@approvals allow x", "@auth-methods {}", "@nope"} {
 		_, err := parseCase("inline", "directives", []byte(d+"\n{}\n"))
 		if err == nil || !strings.Contains(err.Error(), strings.Fields(d)[0]) {
 			t.Errorf("%q: error %v, want one naming the directive", d, err)

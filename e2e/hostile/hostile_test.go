@@ -133,7 +133,10 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 	must(t, os.WriteFile(at("script"), script, 0o600))
 	agentName, err := expand(c.agent, w.placeholders())
 	must(t, err)
-	writeJSON(t, at("agent.json"), agentConfig{Script: at("script"), Received: at("received"), SessionID: w.sid, Name: string(agentName), Workspace: w.ws})
+	auth, err := expand(c.auth, w.placeholders())
+	must(t, err)
+	writeJSON(t, at("agent.json"), agentConfig{Script: at("script"), Received: at("received"), SessionID: w.sid, Name: string(agentName), Workspace: w.ws,
+		AuthMethods: json.RawMessage(auth)})
 	cmdline := []string{testBin, "hostile-agent", at("agent.json")}
 	if bridged {
 		cmdline = append([]string{bridgeBin, "--policy", w.policy, "--audit", w.audit, "--"}, cmdline...)

@@ -171,11 +171,14 @@ func (ide *executingIDE) session() error {
 
 // converse runs the client's side of the session.
 func (ide *executingIDE) converse() error {
-	if _, err := ide.call("0", "initialize", `{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true},"clientInfo":{"name":"hostile-suite-ide","version":"1.0.0"}}`); err != nil {
+	// As Zed, the IDE says it runs the terminal logins of _meta
+	// "terminal-auth" (see logIn).
+	init, err := ide.call("0", "initialize", `{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true,"_meta":{"terminal-auth":true}},"clientInfo":{"name":"hostile-suite-ide","version":"1.0.0"}}`)
+	if err != nil {
 		return fmt.Errorf("initialize: %v", err)
 	}
 	ws, _ := json.Marshal(ide.cfg.Workspace)
-	ans, err := ide.call(sessionNewID, "session/new", `{"cwd":`+string(ws)+`,"mcpServers":[]}`)
+	ans, err := ide.openSession(init, `{"cwd":`+string(ws)+`,"mcpServers":[]}`)
 	if err != nil {
 		return fmt.Errorf("session/new: %v", err)
 	}

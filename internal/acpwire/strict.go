@@ -48,7 +48,7 @@ var readFields = []string{
 	"jsonrpc", "id", "method", "params", "result", "error", "code", "message", "data",
 	// sessions and initialization
 	"sessionId", "cwd", "mcpServers", "additionalDirectories", "protocolVersion",
-	"clientCapabilities", "agentCapabilities", "clientInfo", "agentInfo", "authMethods",
+	"clientCapabilities", "agentCapabilities", "clientInfo", "agentInfo", "authMethods", "label",
 	"fs", "readTextFile", "writeTextFile", "terminal", "loadSession", "promptCapabilities",
 	"mcpCapabilities", "embeddedContext", "image", "audio", "http", "sse",
 	"modes", "currentModeId", "availableModes", "models", "configOptions",

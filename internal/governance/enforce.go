@@ -205,6 +205,8 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 				x.onOpened(m)
 			case m.IsResponseTo("session/prompt"):
 				x.onPromptDone(m)
+			case m.IsResponseTo("initialize") && m.Dir == acpwire.AgentToClient:
+				return x.onInitialized(ctx, m, next)
 			case m.IsResponseTo("terminal/create"):
 				x.onTerminalCreated(m)
 			}
