@@ -58,6 +58,10 @@ const (
 	// (python -c, eval, source, a shell reading its input); a policy rule
 	// that names the command can still allow it.
 	RunsCode
+	// OpensFiles: the command opens files named inside its script (sed's
+	// r and w, awk's getline < and print >), which are not decided as
+	// paths; no rule vouches for it.
+	OpensFiles
 )
 
 // Note is one reason a command cannot be vouched for.

@@ -199,6 +199,22 @@ func TestAnalyzeNotes(t *testing.T) {
 		{"make -e test", 0},
 		{"wget --execu=use_askpass=./prog http://x", RunsCode},
 		{"man --htm=./prog ls", RunsCode},
+		{"sed 'r .env' a.txt", OpensFiles},
+		{"sed 1R.env a.txt", OpensFiles},
+		{"sed -n '/x/{w ../out.txt' a.txt", OpensFiles},
+		{"sed -e 's/a/b/w ../out.txt' a.txt", OpensFiles},
+		{"sed -n 's/a/b/gw /dev/stdout' a.txt", 0},
+		{"sed -n '1,10p;$W.claude/x' a.txt", OpensFiles},
+		{"sed -i 's/a/b/g' a.txt", 0},
+		{"sed -n '/^r/p' a.txt", 0},
+		{"awk 'BEGIN{while((getline l<\".env\")>0)print l}'", OpensFiles},
+		{"awk '{print > \"../out.txt\"}' a.txt", OpensFiles},
+		{"awk '{printf \"%s\", $1 >> \"../out.txt\"}' a.txt", OpensFiles},
+		{"awk 'BEGIN{ARGV[1]=\".env\";ARGC=2}{print}' a.txt", OpensFiles},
+		{"gawk '@include \"x.awk\"' a.txt", OpensFiles},
+		{"awk '{print $1 > \"/dev/stderr\"}' a.txt", 0},
+		{"awk '$3 > 10 {print $1}' a.txt", 0},
+		{"awk -F: '{print $1}' a.txt", 0},
 	}
 	for _, tt := range tests {
 		a := Analyze(tt.line, Options{})

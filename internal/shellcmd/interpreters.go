@@ -116,6 +116,10 @@ type scriptTool struct {
 	// runs reports whether a script may run commands; how says how.
 	runs func(script string) bool
 	how  string
+	// opens reports whether a script may open a file it names (see
+	// script_files.go); which says with what.
+	opens func(script string) bool
+	which string
 }
 
 var awkGrammar = grammar{short: shortOpts("bcCdhlMNOPrsStVgDLo", "Ffve", ""), long: longOpts(
@@ -128,7 +132,8 @@ var awkRunsCommands = regexp.MustCompile(`system|\|`)
 
 var awkTool = scriptTool{grammar: awkGrammar, script: "program",
 	fileOpts: []string{"f", "file", "exec", "include", "load"}, inlineOpts: []string{"e", "source"},
-	runs: awkRunsCommands.MatchString, how: "(system or a pipe)"}
+	runs: awkRunsCommands.MatchString, how: "(system or a pipe)",
+	opens: awkOpensFiles, which: "(getline <, print >, ARGV or @include)"}
 
 var sedGrammar = grammar{short: shortOpts("nrEsuzil", "efl", ""), long: longOpts(
 	"quiet silent debug posix regexp-extended separate unbuffered null-data sandbox follow-symlinks help version",
@@ -136,7 +141,8 @@ var sedGrammar = grammar{short: shortOpts("nrEsuzil", "efl", ""), long: longOpts
 
 var sedTool = scriptTool{grammar: sedGrammar, script: "script",
 	fileOpts: []string{"f", "file"}, inlineOpts: []string{"e", "expression"},
-	runs: sedExec, how: "(the e command or flag)"}
+	runs: sedExec, how: "(the e command or flag)",
+	opens: sedOpensFiles, which: "(r, R, w, W or the w flag of s)"}
 
 // awkHandler and sedHandler are the tools' handlers.
 var awkHandler, sedHandler handler = awkTool.handle, sedTool.handle
@@ -166,6 +172,11 @@ func (t *scriptTool) handle(form []Word) step {
 	for _, s := range scripts {
 		if t.runs(s) {
 			return step{notes: []Note{{Kind: RunsCode, Text: name + " " + t.script + " runs commands " + t.how}}}
+		}
+	}
+	for _, s := range scripts {
+		if t.opens(s) {
+			return step{notes: []Note{{Kind: OpensFiles, Text: name + " " + t.script + " opens files it names " + t.which + ", which the bridge does not decide as paths"}}}
 		}
 	}
 	return step{}

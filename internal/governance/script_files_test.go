@@ -1,0 +1,45 @@
+package governance
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestScriptNamedFiles decides sed and awk lines whose script opens a file
+// it names (sed's r, R, w and W commands and s///w; awk's getline <,
+// print > and >>, ARGV, @include): the name is text inside the script, not
+// a word the bridge decides as a path, so "sed 'r .env' a.txt" read .env
+// and "sed -n 'w ../out.txt' a.txt" wrote outside the workspace under
+// rules allowing sed. Each needs approval, whatever rule names the
+// program; scripts that open no file stay allowed.
+func TestScriptNamedFiles(t *testing.T) {
+	root := tempTree(t, nil, []string{"a.txt"})
+	if err := os.WriteFile(filepath.Join(root, ".env"), []byte("SECRET=1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, rules := range []string{"  allow: [Bash]\n  deny: [Read(**/.env)]\n", "  allow: [Bash(sed:*), Bash(awk:*)]\n  deny: [Read(**/.env)]\n"} {
+		e := NewEngine(testPolicy(t, rules), EngineOptions{Roots: []string{root}})
+		for _, c := range []struct {
+			line string
+			want Value
+		}{
+			{"sed 'r .env' a.txt", RequireApproval},
+			{"sed 1R.env a.txt", RequireApproval},
+			{"sed -n 'w ../out.txt' a.txt", RequireApproval},
+			{"sed 's/a/b/w ../out.txt' a.txt", RequireApproval},
+			{`awk 'BEGIN{while((getline l<".env")>0)print l}'`, RequireApproval},
+			{`awk '{print > "../out.txt"}' a.txt`, RequireApproval},
+			{`awk 'BEGIN{ARGV[1]=".env";ARGC=2}{print}' a.txt`, RequireApproval},
+			{"sed -n 's/a/b/p' a.txt", Allow},
+			{"sed -n '/^r/p' a.txt", Allow},
+			{`awk '$1 > 2 {print $1}' a.txt`, Allow},
+			{`awk '{print $1 > "/dev/stderr"}' a.txt`, Allow},
+		} {
+			d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root, Paths: []string{root}})
+			if d.Value != c.want {
+				t.Errorf("%s: %q: %v (ref %s: %s); want %v", rules, c.line, d.Value, d.Ref, d.Reason, c.want)
+			}
+		}
+	}
+}
