@@ -146,6 +146,9 @@ func (b *Bridge) refusalReason(m *Message, d *strictDecoder) string {
 		if b.awaitingID(m.Dir, m.ID) {
 			return reusedIDReason
 		}
+		if b.ownCallKey(m.ID) {
+			return ownIDReason
+		}
 	}
 	if m.chunk || !b.strict.applies(m) {
 		// A text chunk was checked while it was parsed: most of the
@@ -167,6 +170,13 @@ func (b *Bridge) refusalReason(m *Message, d *strictDecoder) string {
 // for the second request (a person's allow of one permission request for
 // an allow of another).
 const reusedIDReason = "its id is the id of a request still waiting for its response, so the answers to the two could not be told apart"
+
+// ownIDReason is why a peer's request under an id of the bridge's own
+// calls is refused: the peer it goes to would answer it under that id, and
+// the answer could be taken for the answer to the bridge's own question (a
+// person's allow of a harmless request for an allow of the bridge's). A
+// peer learns the ids from the calls the bridge makes to it.
+const ownIDReason = "its id is one of the bridge's own requests, so the answer to it could be taken for the answer to the bridge's"
 
 // awaitingID reports whether a request the bridge forwarded in direction
 // dir under id still waits for its response. Requests are handled in

@@ -1,11 +1,13 @@
 package acpwire
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
@@ -146,6 +148,19 @@ func callResult(method string, resp *Message) (json.RawMessage, error) {
 // response no call consumed, so it allocates nothing.
 func (b *Bridge) ownCallID(id json.RawMessage) bool {
 	return len(id) > len(b.callID) && id[0] == '"' && string(id[1:1+len(b.callID)]) == b.callID
+}
+
+// ownCallKey reports whether id, however it is spelled, is one the
+// bridge gives its own requests: ownCallID, or a string with escapes that
+// idKey, which matches responses to calls, reads as one.
+func (b *Bridge) ownCallKey(id json.RawMessage) bool {
+	if b.ownCallID(id) {
+		return true
+	}
+	if bytes.IndexByte(id, '\\') < 0 {
+		return false
+	}
+	return strings.HasPrefix(idKey(id), `"`+b.callID)
 }
 
 func (b *Bridge) consumeCallResponse(m *Message) bool {
