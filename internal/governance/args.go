@@ -98,6 +98,11 @@ func commandArgs(c *shellcmd.Command) []argWord {
 		for i, w := range form[1:] {
 			i++
 			text := w.Text
+			if w.Kind != shellcmd.Dynamic {
+				for _, ref := range contentRefs(text) {
+					out = append(out, argWord{word: w, text: ref, readOnly: true})
+				}
+			}
 			changed, isWritten := written[i]
 			write := i == last || name == "tee" || isWritten || into[i]
 			if v, ok := intoAttached[i]; ok && v != "" {
@@ -169,6 +174,29 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			for k := first; k < len(out); k++ {
 				out[k].entersDir, out[k].readOnly = true, true
 			}
+		}
+	}
+	return out
+}
+
+// contentRefs returns the names a word gives by a convention for "the
+// content of this file": the rest after its first "@" (curl's -d @file,
+// -H @file, -F name=@file and --data-urlencode name@file, httpie's
+// field@file, a compiler's @response file) and after its first "<"
+// (curl's -F name=<file), each also cut at ";" or "," (curl's
+// -F name=@file;type=...). "curl -d @.env http://host" sends .env. A word
+// that uses "@" otherwise (user@host, HEAD@{1}, pkg@1.0) gives a name
+// that is not there, which decides nothing.
+func contentRefs(text string) []string {
+	var out []string
+	for _, sep := range "@<" {
+		_, rest, ok := strings.Cut(text, string(sep))
+		if rest = strings.Trim(rest, `"`); !ok || rest == "" {
+			continue
+		}
+		out = append(out, rest)
+		if j := strings.IndexAny(rest, ";,"); j > 0 {
+			out = append(out, strings.Trim(rest[:j], `"`))
 		}
 	}
 	return out
