@@ -48,10 +48,7 @@ func gitHandler(form []Word) step {
 		gitOptionRuns(&st, args, []string{"upload-pack", "receive-pack", "exec"}, gitTransportShort(sub.Text), "", "")
 		elsewhere = "git runs a transport's command in the repository it reaches"
 	case "clone":
-		gitOptionRuns(&st, args, []string{"upload-pack"}, "u", "obcj", "")
-		for _, kv := range gitCloneConfigs(args) {
-			gitConfigRuns(&st, kv, Word{}, nil)
-		}
+		gitCloneRuns(&st, args)
 		elsewhere = "git clone runs its commands in the repository it reaches or makes"
 	case "filter-branch":
 		gitFilterRuns(&st, args)
@@ -167,32 +164,26 @@ func gitGlobals(form []Word) (at int, configs []Word, from []string, fromKnown b
 	return g.At, g.Configs, from, fromKnown
 }
 
-// gitCloneConfigs returns the values of clone's -c and --config, which
-// clone writes into the new repository's configuration and uses at once.
-func gitCloneConfigs(args []Word) []Word {
-	var out []Word
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		if w.Kind != Static {
-			continue
+// gitCloneRuns adds to st what clone runs: the command of -u and
+// --upload-pack, and the configuration of -c and --config, which clone
+// writes into the new repository's configuration and uses at once. Both
+// are read in one pass, as git's option parser reads them (gitOptions).
+func gitCloneRuns(st *step, args []Word) {
+	gitOptions(st, args, []string{"upload-pack", "config"}, "uc", "obj", "", func(i int, opt, value string, given bool) int {
+		if opt != "config" && opt != "c" {
+			return st.valueRun(args, i, value, given)
 		}
-		t := w.Text
-		if t == "--" {
-			break
-		}
-		switch {
-		case t == "-c" || t == "--config":
-			if i+1 < len(args) {
-				out = append(out, args[i+1])
+		kv := Word{Kind: Static, Text: value}
+		if !given {
+			if i+1 >= len(args) {
+				return i
 			}
 			i++
-		case strings.HasPrefix(t, "--config="):
-			out = append(out, Word{Kind: Static, Text: t[len("--config="):]})
-		case strings.HasPrefix(t, "-c"):
-			out = append(out, Word{Kind: Static, Text: t[2:]})
+			kv = args[i]
 		}
-	}
-	return out
+		gitConfigRuns(st, kv, Word{}, nil)
+		return i
+	})
 }
 
 // gitTransportShort is the short option that names the upload-pack a
@@ -205,19 +196,40 @@ func gitTransportShort(sub string) string {
 }
 
 // gitOptionRuns adds to st the shell code given to a subcommand's options
-// as git's option parser reads them: a long option by any prefix of its
-// name ("--exe" is --exec), its value after "=" or in the next word; a
-// short option alone or in a cluster ("-ix cmd", "-xcmd"). longs and
-// shorts run their value; takes are short options whose value is the
-// next word when the cluster ends with them; attached are short options
-// whose value is the rest of their word. A word computed at run time may
-// be any of them, so it makes the command unreadable.
+// (longs and shorts run their value), read as gitOptions reads them.
 func gitOptionRuns(st *step, args []Word, longs []string, shorts, takes, attached string) {
+	gitOptions(st, args, longs, shorts, takes, attached, func(i int, _, value string, given bool) int {
+		return st.valueRun(args, i, value, given)
+	})
+}
+
+// gitOptions reads a subcommand's options as git's option parser reads
+// them: a long option by any prefix of its name ("--exe" is --exec), its
+// value after "=" or in the next word; a short option alone or in a
+// cluster ("-ix cmd", "-xcmd"). For each of longs and shorts it calls
+// found with the word's index, the option (the long name or the short
+// letter), and its value when the word holds it (given); found returns
+// the index of the last word it took. takes are short options whose value
+// is the next word when the cluster ends with them; attached are short
+// options whose value is the rest of their word. A word computed at run
+// time may be any of them, so it makes the command unreadable.
+//
+// The long options that take a value are not all known (git clone
+// --origin -c -u X: --origin takes "-c", and -u runs X), so a next word
+// that starts with '-' is read as an option too, even where it is taken
+// as a value: read twice rather than missed.
+func gitOptions(st *step, args []Word, longs []string, shorts, takes, attached string, found func(i int, opt, value string, given bool) int) {
+	next := func(i, took int) int {
+		if took > i && args[took].Kind == Static && strings.HasPrefix(args[took].Text, "-") {
+			return took - 1 // a value that may be an option
+		}
+		return took
+	}
 	st.eachOption(args, "an option that makes git run a command", func(i int, t string) int {
 		if name, ok := strings.CutPrefix(t, "--"); ok {
 			name, value, hasValue := strings.Cut(name, "=")
-			if prefixOfAny(name, longs) {
-				i = st.valueRun(args, i, value, hasValue)
+			if long, ok := longNamed(name, longs); ok {
+				i = next(i, found(i, long, value, hasValue))
 			}
 			return i
 		}
@@ -228,10 +240,10 @@ func gitOptionRuns(st *step, args []Word, longs []string, shorts, takes, attache
 			c := t[j]
 			switch {
 			case strings.IndexByte(shorts, c) >= 0:
-				return st.valueRun(args, i, t[j+1:], j+1 < len(t))
+				return next(i, found(i, t[j:j+1], t[j+1:], j+1 < len(t)))
 			case strings.IndexByte(takes, c) >= 0:
-				if j+1 == len(t) {
-					i++
+				if j+1 == len(t) && i+1 < len(args) {
+					i = next(i, i+1)
 				}
 				return i
 			case strings.IndexByte(attached, c) >= 0:
@@ -240,6 +252,21 @@ func gitOptionRuns(st *step, args []Word, longs []string, shorts, takes, attache
 		}
 		return i
 	})
+}
+
+// longNamed returns the first of longs that name, two letters or more,
+// begins (git's option parser takes any unambiguous prefix of a long
+// option; an ambiguous one fails, so taking it costs nothing).
+func longNamed(name string, longs []string) (string, bool) {
+	if len(name) < 2 {
+		return "", false
+	}
+	for _, n := range longs {
+		if strings.HasPrefix(n, name) {
+			return n, true
+		}
+	}
+	return "", false
 }
 
 // eachOption calls f with the index and text of each static word of args
@@ -258,21 +285,6 @@ func (st *step) eachOption(args []Word, what string, f func(i int, t string) int
 		}
 		i = f(i, w.Text)
 	}
-}
-
-// prefixOfAny reports whether name, two letters or more, begins one of
-// names (git's option parser takes any unambiguous prefix of a long
-// option; an ambiguous one fails, so taking it costs nothing).
-func prefixOfAny(name string, names []string) bool {
-	if len(name) < 2 {
-		return false
-	}
-	for _, n := range names {
-		if strings.HasPrefix(n, name) {
-			return true
-		}
-	}
-	return false
 }
 
 // gitFilters are filter-branch's options whose value it evaluates as
@@ -331,7 +343,7 @@ var (
 func gitSendEmailRuns(st *step, args []Word) {
 	st.eachOption(args, "an option that makes git send-email run a command", func(i int, t string) int {
 		name, value, hasValue := strings.Cut(strings.TrimLeft(t, "-"), "=")
-		if strings.HasPrefix(t, "-") && !slices.Contains(gitSendEmailOthers, name) && prefixOfAny(name, gitSendEmailCommands) {
+		if _, ok := longNamed(name, gitSendEmailCommands); ok && strings.HasPrefix(t, "-") && !slices.Contains(gitSendEmailOthers, name) {
 			i = st.valueRun(args, i, value, hasValue)
 		}
 		return i

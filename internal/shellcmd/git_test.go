@@ -32,6 +32,8 @@ func TestGitRuns(t *testing.T) {
 		{`git difftool -x 'rm x'`, []string{"git difftool -x rm x", "rm x"}},
 		{`git difftool --extcmd='rm x' HEAD`, []string{"git difftool --extcmd=rm x HEAD", "rm x"}},
 		{`git difftool -t vimdiff HEAD`, []string{"git difftool -t vimdiff HEAD"}},
+		{`git difftool --tool -t -x 'rm x' HEAD`, []string{"git difftool --tool -t -x rm x HEAD", "rm x"}}, // --tool takes "-t"
+		{`git rebase --onto -s -x 'rm x' main`, []string{"git rebase --onto -s -x rm x main", "rm x"}},     // --onto takes "-s"
 		{`git filter-branch --tree-filter 'rm x' HEAD`, []string{"git filter-branch --tree-filter rm x HEAD", "rm x"}},
 		{`git filter-branch --msg-filter='sed s/a/b/' --setup 'rm x'`, []string{"git filter-branch --msg-filter=sed s/a/b/ --setup rm x", "sed s/a/b/", "rm x"}},
 		{`git filter-branch --subdirectory-filter lib`, []string{"git filter-branch --subdirectory-filter lib"}},
@@ -52,6 +54,13 @@ func TestGitRuns(t *testing.T) {
 		{`git ls-remote -u 'rm x' .`, []string{"git ls-remote -u rm x .", "rm x"}},
 		{`git clone -u 'rm x' . y`, []string{"git clone -u rm x . y", "rm x"}},
 		{`git clone -b main -c core.sshCommand='rm x' r y`, []string{"git clone -b main -c core.sshCommand=rm x r y", "rm x"}},
+		{`git clone --config=core.sshCommand='rm x' r y`, []string{"git clone --config=core.sshCommand=rm x r y", "rm x"}},
+		{`git clone --conf core.sshCommand='rm x' r y`, []string{"git clone --conf core.sshCommand=rm x r y", "rm x"}},
+		{`git clone --conf=core.sshCommand='rm x' r y`, []string{"git clone --conf=core.sshCommand=rm x r y", "rm x"}},
+		{`git clone -qc core.sshCommand='rm x' r y`, []string{"git clone -qc core.sshCommand=rm x r y", "rm x"}},
+		{`git clone -qccore.sshCommand='rm x' r y`, []string{"git clone -qccore.sshCommand=rm x r y", "rm x"}},
+		{`git clone -o -c r y`, []string{"git clone -o -c r y"}},                                   // -o takes "-c": the remote's name
+		{`git clone --origin -c -u 'rm x' r`, []string{"git clone --origin -c -u rm x r", "rm x"}}, // --origin takes "-c"
 		{`git daemon --access-hook='rm x' .`, []string{"git daemon --access-hook=rm x .", "rm x"}},
 		{`git instaweb -d 'rm x'`, []string{"git instaweb -d rm x", "rm x"}},
 		{`git -c core.pager='rm x' log`, []string{"git -c core.pager=rm x log", "rm x"}},
