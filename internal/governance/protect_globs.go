@@ -134,7 +134,7 @@ const globBudget = 20000
 // directory the kernel reaches through the link, as the shell expands it,
 // not beside the link, and each name keeps the pattern's path to it. Each
 // element holding a pattern is matched as a shell with any glob options
-// could match it (shellMatch): a leading dot too, case ignored.
+// could match it (shellPattern): a leading dot too, case ignored.
 func boundedGlob(pattern string, budget *int) ([]string, bool) {
 	if !hasGlobMeta(pattern) {
 		if exists(pattern) {
@@ -154,6 +154,7 @@ func boundedGlob(pattern string, budget *int) ([]string, bool) {
 		}
 	}
 	var out []string
+	pat := newShellPattern(file)
 	for _, d := range dirs {
 		f, err := os.Open(d)
 		if err != nil {
@@ -166,7 +167,7 @@ func boundedGlob(pattern string, budget *int) ([]string, bool) {
 		}
 		slices.Sort(names)
 		for _, n := range names {
-			if shellMatch(file, n) {
+			if pat.match(n) {
 				out = append(out, joinRaw(d, n))
 			}
 		}
@@ -174,25 +175,32 @@ func boundedGlob(pattern string, budget *int) ([]string, bool) {
 	return out, true
 }
 
-// shellMatch reports whether the pattern element pat matches the name n
-// in some shell that could run the line: bash with dotglob (which
-// "shopt -s dotglob", "bash -O dotglob", GLOBIGNORE or the ~/.bashrc that
-// an IDE's "bash -i" reads may set) and zsh with GLOB_DOTS let * and ?
-// match a leading dot, which filepath.Match does too; bash's nocaseglob
-// and zsh's NO_CASE_GLOB ignore case, so ".EN?" matches .env. Case is
-// ignored by matching the pattern and the name both lowered and both
-// raised as well as as written. A malformed pattern matches nothing.
-func shellMatch(pat, n string) bool {
-	for _, c := range [...]func(string) string{nil, strings.ToLower, strings.ToUpper} {
-		p, m := pat, n
-		if c != nil {
-			p, m = c(pat), c(n)
-		}
-		if ok, err := filepath.Match(p, m); err == nil && ok {
-			return true
-		}
+// shellPattern is a pattern element as some shell that could run the
+// line matches it: bash with dotglob (which "shopt -s dotglob",
+// "bash -O dotglob", GLOBIGNORE or the ~/.bashrc that an IDE's "bash -i"
+// reads may set) and zsh with GLOB_DOTS let * and ? match a leading dot,
+// which filepath.Match does too; bash's nocaseglob and zsh's NO_CASE_GLOB
+// ignore case, so ".EN?" matches .env. Case is ignored by matching the
+// pattern and the name both lowered and both raised as well as as
+// written.
+type shellPattern struct{ pat, lower, upper string }
+
+// newShellPattern prepares the pattern element pat for shellPattern.match.
+func newShellPattern(pat string) shellPattern {
+	return shellPattern{pat, strings.ToLower(pat), strings.ToUpper(pat)}
+}
+
+// match reports whether p matches the name n; a malformed pattern
+// matches nothing.
+func (p shellPattern) match(n string) bool {
+	if ok, err := filepath.Match(p.pat, n); err == nil && ok {
+		return true
 	}
-	return false
+	if ok, err := filepath.Match(p.lower, strings.ToLower(n)); err == nil && ok {
+		return true
+	}
+	ok, err := filepath.Match(p.upper, strings.ToUpper(n))
+	return err == nil && ok
 }
 
 // hasGlobMeta reports whether p holds a character filepath.Match reads
