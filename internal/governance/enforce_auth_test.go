@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -56,4 +57,41 @@ func TestEnforceTerminalAuthMethods(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzTerminalAuthRequest: an auth method some IDE would run in a terminal
+// is never taken for one it would not. Read as JavaScript reads it (names
+// exact, the last of duplicate names kept; a case variant, which a Go
+// client would read, the wire layer refuses in an initialize response), a
+// method whose
+// _meta holds "terminal-auth" or whose type is "terminal" gets a terminal
+// request or an error from terminalAuthRequest, never neither; and a
+// request it returns names no cwd, so it is denied.
+func FuzzTerminalAuthRequest(f *testing.F) {
+	for _, s := range []string{
+		`{"id":"a","name":"Log in"}`,
+		`{"id":"t","name":"T","type":"terminal","args":["--login"],"env":{"A":"b"}}`,
+		`{"id":"m","name":"M","_meta":{"terminal-auth":{"label":"L","command":"rm","args":["x"],"env":{"BASH_ENV":"/x"}}}}`,
+		`{"id":"k","type":"env_var","varName":"K","_meta":{"terminal-auth":{"command":"sh"}}}`,
+		`{"id":"d","_meta":{"terminal-auth":1,"terminal-auth":{"command":"rm"}}}`,
+		`{"id":"e","_meta":{"terminal-auth":{"command":"sh","args":["-c",5]}}}`,
+		`{"type":"terminal","type":"agent"}`, `[]`, `null`, `{}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		req, _, err := terminalAuthRequest(json.RawMessage(raw))
+		if req != nil && !req.NoCwd {
+			t.Fatalf("%s: a terminal request with a cwd", raw)
+		}
+		// Maps: names exact, the last duplicate kept.
+		var lenient map[string]any
+		if err != nil || req != nil || json.Unmarshal([]byte(raw), &lenient) != nil {
+			return
+		}
+		meta, _ := lenient["_meta"].(map[string]any)
+		if _, ok := meta["terminal-auth"]; ok || lenient["type"] == "terminal" {
+			t.Fatalf("%s: a method the IDE runs in a terminal was taken for one it does not", raw)
+		}
+	})
 }
