@@ -93,6 +93,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 		if name == "git" {
 			out = append(out, gitConfigWrites(form)...)
 		}
+		out = append(out, downloadWrites(form)...)
 		written := writtenWords(form)
 		into, intoAttached := extractInto(form)
 		for i, w := range form[1:] {
