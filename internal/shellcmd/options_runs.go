@@ -69,6 +69,16 @@ func optionCommands(form []Word) (runs []Word, notes []Note, elsewhere string) {
 		args = args[1:] // the subcommand
 		elsewhere = "go runs it in each package's directory"
 	}
+	// The options that take a value are not all known (tar --exclude -f
+	// --to-command=X: --exclude takes "-f", and --to-command runs X), so a
+	// value taken from the next word that starts with '-' is read as an
+	// option too: read twice rather than missed.
+	next := func(i int) int {
+		if args[i].Kind == Static && strings.HasPrefix(args[i].Text, "-") {
+			return i - 1
+		}
+		return i
+	}
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		if w.Kind != Static {
@@ -94,8 +104,8 @@ func optionCommands(form []Word) (runs []Word, notes []Note, elsewhere string) {
 			case hasValue:
 				runs = append(runs, Word{Kind: Static, Text: value})
 			case i+1 < len(args):
-				i++
-				runs = append(runs, args[i])
+				runs = append(runs, args[i+1])
+				i = next(i + 1)
 			}
 			continue
 		}
@@ -119,8 +129,8 @@ func optionCommands(form []Word) (runs []Word, notes []Note, elsewhere string) {
 				if i+1 >= len(args) {
 					continue
 				}
-				i++
-				v = args[i]
+				v = args[i+1]
+				i = next(i + 1)
 			}
 			if p := o.valuePrefix[full]; p != "" {
 				if v.Kind != Static {
@@ -151,10 +161,10 @@ func optionCommands(form []Word) (runs []Word, notes []Note, elsewhere string) {
 					runs = append(runs, Word{Kind: Static, Text: t[j+1:]})
 				}
 			case i+1 < len(args):
-				i++
 				if code {
-					runs = append(runs, args[i])
+					runs = append(runs, args[i+1])
 				}
+				i = next(i + 1)
 			}
 			break
 		}

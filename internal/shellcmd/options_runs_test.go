@@ -21,6 +21,11 @@ func TestOptionCommands(t *testing.T) {
 		{`tar -cf I x`, []string{"tar -cf I x"}, false}, // I is -f's value
 		{`tar -xf a.tar -C sub --to-command='rm x'`, []string{"tar -xf a.tar -C sub --to-command=rm x", "rm x"}, true},
 		{`tar xCf sub a.tar --to-command='rm x'`, []string{"tar xCf sub a.tar --to-command=rm x", "rm x"}, true},
+		// A value that starts with '-' is read as an option too: tar's
+		// --exclude takes "-f", so --to-command is an option.
+		{`tar --exclude -f --to-command='rm x' -xf a.tar`, []string{"tar --exclude -f --to-command=rm x -xf a.tar", "rm x"}, false},
+		{`tar -I -f --to-command='rm x' -xf a.tar`, []string{"tar -I -f --to-command=rm x -xf a.tar", "-f", "rm x"}, false},
+		{`tar --use-compress-program -f --to-command='rm x' -xf a.tar`, []string{"tar --use-compress-program -f --to-command=rm x -xf a.tar", "-f", "rm x"}, false},
 		{`sort --compress-program='rm x' big.txt`, []string{"sort --compress-program=rm x big.txt", "rm x"}, false},
 		{`sort --comp=rm big.txt`, []string{"sort --comp=rm big.txt", "rm"}, false},
 		{`sort -k 2 big.txt`, []string{"sort -k 2 big.txt"}, false},
@@ -28,6 +33,9 @@ func TestOptionCommands(t *testing.T) {
 		{`rsync -e 'rm x' a h:b`, []string{"rsync -e rm x a h:b", "rm x"}, false},
 		{`rsync -avze 'rm x' a h:b`, []string{"rsync -avze rm x a h:b", "rm x"}, false},
 		{`rsync --rsh='rm x' a h:b`, []string{"rsync --rsh=rm x a h:b", "rm x"}, false},
+		{`rsync --exclude -e -e 'rm x' a h:b`, []string{"rsync --exclude -e -e rm x a h:b", "-e", "rm x"}, false},
+		{`sort --output -T --compress-program='rm x' f`, []string{"sort --output -T --compress-program=rm x f", "rm x"}, false},
+		{`zip -TT -b -TT 'rm x' -T a.zip x`, []string{"zip -TT -b -TT rm x -T a.zip x", "-b", "rm x"}, false},
 		{`zip -TT 'rm x' -T a.zip x`, []string{"zip -TT rm x -T a.zip x", "rm x"}, false},
 		{`zip --unzip-command='rm x' -T a.zip x`, []string{"zip --unzip-command=rm x -T a.zip x", "rm x"}, false},
 		{`man -P 'rm x' ls`, []string{"man -P rm x ls", "rm x"}, false},
