@@ -173,18 +173,32 @@ const maxPrefixLines = 64
 // recovering parse of the whole is walked too.
 func (w *walker) prefix(src string, depth int, langs dialects) {
 	for _, lang := range langs {
-		if f, err := syntax.NewParser(syntax.Variant(lang), syntax.RecoverErrors(16)).Parse(strings.NewReader(src), ""); err == nil {
+		if f, err := parse(src, lang, syntax.RecoverErrors(16)); err == nil {
 			w.file(f, src, depth, lang)
 		}
 		lines := strings.SplitAfter(src, "\n")
 		for n := min(len(lines)-1, maxPrefixLines); n > 0; n-- {
 			head := strings.Join(lines[:n], "")
-			if f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(head), ""); err == nil {
+			if f, err := parse(head, lang); err == nil {
 				w.file(f, head, depth, lang)
 				break
 			}
 		}
 	}
+}
+
+// parse parses src in lang with the parser options opts. The recovering
+// parser of mvdan.cc/sh v3.14.1 (syntax.RecoverErrors) panics on some
+// broken lines ("A=$((0 A"): a panic is an error, as a line that does not
+// parse is, so the line is walked no further than its other parses reach
+// and needs approval.
+func parse(src string, lang syntax.LangVariant, opts ...syntax.ParserOption) (f *syntax.File, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			f, err = nil, fmt.Errorf("the parser failed: %v", v)
+		}
+	}()
+	return syntax.NewParser(append(opts, syntax.Variant(lang))...).Parse(strings.NewReader(src), "")
 }
 
 // dialects lists the grammars a shell string is parsed in.
@@ -254,7 +268,7 @@ func (w *walker) line(src string, depth int, langs dialects) {
 	var failed []string
 	parsed := 0
 	for _, lang := range langs {
-		f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), "")
+		f, err := parse(src, lang)
 		if err != nil {
 			failed = append(failed, fmt.Sprintf("%s: %v", lang, err))
 			continue
