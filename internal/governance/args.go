@@ -94,6 +94,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			out = append(out, gitConfigWrites(form)...)
 		}
 		out = append(out, downloadWrites(form)...)
+		out = append(out, backupWrites(form)...)
 		written := writtenWords(form)
 		into, intoAttached := extractInto(form)
 		for i, w := range form[1:] {

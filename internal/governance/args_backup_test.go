@@ -1,0 +1,52 @@
+package governance
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestBackupNames decides the backups cp, mv, install and ln make of the
+// file they replace: with -b or --backup, or a suffix (-S, --suffix),
+// the file there is renamed to its name followed by the suffix ("~" by
+// default), a name no word of the line holds. "cp -b -S .md evil
+// GOVERNANCE" renames the agent's file GOVERNANCE over the policy
+// GOVERNANCE.md. A suffix from SIMPLE_BACKUP_SUFFIX, or computed when the
+// line runs, is not known and needs approval.
+func TestBackupNames(t *testing.T) {
+	root := tempTree(t, []string{"audit", "d"}, []string{"a.txt", "GOVERNANCE", "audit/audit-log"})
+	pol := filepath.Join(root, "GOVERNANCE.md")
+	if err := os.WriteFile(pol, []byte("---\nschema: governance.workspace/v1\nname: test-policy\ntitle: t\ndescription: t\nversion: 1.0.0\nrules:\n  allow: [Bash]\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadPolicy(pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: []ProtectedPath{
+		{Path: pol, What: "the governance policy"}, {Path: filepath.Join(root, "audit/audit-log.jsonl"), What: "the audit log", Read: true}}})
+	for _, c := range []struct {
+		line string
+		want Value
+	}{
+		{"cp -b -S .md a.txt GOVERNANCE", Deny},
+		{"cp --backup --suffix=.md a.txt GOVERNANCE", Deny},
+		{"cp -bS.md a.txt GOVERNANCE", Deny},
+		{"cp -S .md a.txt GOVERNANCE", Deny},
+		{"mv -b --suffix .md a.txt GOVERNANCE", Deny},
+		{"install -b -S .md a.txt GOVERNANCE", Deny},
+		{"ln -fb -S .md a.txt GOVERNANCE", Deny},
+		{"cp -b -S .jsonl a.txt audit/audit-log", Deny},
+		{"cp -b -S .md -t . d/GOVERNANCE", Deny},
+		{"cp -b -S $S a.txt GOVERNANCE", RequireApproval},
+		{"SIMPLE_BACKUP_SUFFIX=.md cp -b a.txt GOVERNANCE", RequireApproval},
+		{"cp -b a.txt d/", Allow},
+		{"cp a.txt d/b.txt", Allow},
+		{"cp -b -S .orig a.txt d/b.txt", Allow},
+	} {
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root, Paths: []string{root}})
+		if d.Value != c.want {
+			t.Errorf("%q: %v (ref %s: %s); want %v", c.line, d.Value, d.Ref, d.Reason, c.want)
+		}
+	}
+}
