@@ -86,6 +86,41 @@ func makeInputFile(form []Word, i int) (string, bool) {
 // sshCommandOption matches ssh -o options that run a local command.
 var sshCommandOption = regexp.MustCompile(`(?i)^(proxycommand|localcommand|permitlocalcommand|knownhostscommand|match)\b`)
 
+// sshTakes are the short options of ssh, scp and sftp that take a value
+// (the rest of their word, or the next word), from their getopt strings
+// (OpenSSH 9); the others are flags, which a cluster may hold before one.
+var sshTakes = map[string]string{"ssh": "BDEFIJLOPQRSWbceilmopw", "scp": "DFJPSXcilo", "sftp": "BDFJPRSXbcilosS"}
+
+// sshOptionNote returns a note when the word form[i] of ssh, scp or sftp
+// gives, alone or in a cluster of short options (-o, -vo, -4oX=y), an
+// option that runs a local command: -o with a command option, -F (a
+// configuration file, whose ProxyCommand and LocalCommand run), scp's and
+// sftp's -S (the program they run for ssh).
+func sshOptionNote(name string, form []Word, i int) (Note, bool) {
+	t := form[i].Text
+	if len(t) < 2 || t[0] != '-' || t[1] == '-' {
+		return Note{}, false
+	}
+	for j := 1; j < len(t); j++ {
+		c := t[j]
+		if strings.IndexByte(sshTakes[name], c) < 0 {
+			continue // a flag
+		}
+		v := t[j+1:]
+		if v == "" && i+1 < len(form) {
+			v = form[i+1].Text
+		}
+		switch {
+		case c == 'o' && sshCommandOption.MatchString(v):
+			return Note{Kind: RunsCode, Text: name + " -o " + v + " runs a local command"}, true
+		case c == 'F' || c == 'S' && name != "ssh":
+			return Note{Kind: RunsCode, Text: name + " " + t + " runs a local command the line does not show"}, true
+		}
+		return Note{}, false // the rest of the word, or the next, is c's value
+	}
+	return Note{}, false
+}
+
 // codeOptionNote returns a note when form uses an option that runs code.
 func codeOptionNote(form []Word) (Note, bool) {
 	name := form[0].Name()
@@ -100,20 +135,8 @@ func codeOptionNote(form []Word) (Note, bool) {
 		}
 		switch name {
 		case "ssh", "scp", "sftp":
-			v := ""
-			switch {
-			case t == "-o" && i+1 < len(form):
-				v = form[i+1].Text
-			case strings.HasPrefix(t, "-o"):
-				v = t[2:]
-			}
-			if sshCommandOption.MatchString(v) {
-				return Note{Kind: RunsCode, Text: name + " -o " + v + " runs a local command"}, true
-			}
-			// -F names a configuration file, whose ProxyCommand and
-			// LocalCommand run; scp's and sftp's -S a program they run.
-			if strings.HasPrefix(t, "-F") || name != "ssh" && strings.HasPrefix(t, "-S") {
-				return Note{Kind: RunsCode, Text: name + " " + t + " runs a local command the line does not show"}, true
+			if n, ok := sshOptionNote(name, form, i); ok {
+				return n, true
 			}
 			continue
 		case "vim", "vi", "nvim", "view", "vimdiff", "ex":
