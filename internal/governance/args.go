@@ -95,6 +95,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 		}
 		out = append(out, downloadWrites(form)...)
 		out = append(out, backupWrites(form)...)
+		out = append(out, derivedWrites(form)...)
 		written := writtenWords(form)
 		into, intoAttached := extractInto(form)
 		for i, w := range form[1:] {
