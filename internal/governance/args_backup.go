@@ -8,24 +8,54 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
 )
 
-// cp, mv, install and ln back up the file they replace when asked to
-// (-b, --backup, or a suffix given with -S or --suffix): the file there
-// is renamed to its name followed by the suffix, "~" unless one is given.
+// cp, mv, install, ln, rsync and patch back up the file they replace
+// when asked to (-b, --backup, or a suffix given with -S, -z or
+// --suffix): the file there is renamed to its name followed by the
+// suffix, "~" (patch: ".orig") unless one is given.
 // That name is written, though no word of the line holds it: "cp -b -S
 // .md evil GOVERNANCE" renames the agent's GOVERNANCE over the policy
 // GOVERNANCE.md. backupWrites gives each such name as a file written.
 // SIMPLE_BACKUP_SUFFIX, which sets the suffix too, is an environment
 // variable that needs approval (shellcmd's envChangesCommands).
 
-// backupWrites returns the backup names a cp, mv, install or ln form may
-// write.
+// backuper describes the backup options of one program.
+type backuper struct {
+	// valued are its short options that take a value.
+	valued string
+	// suffix is its short option giving the suffix, if any (cp's S,
+	// patch's z); --suffix is the long one.
+	suffix byte
+	// elsewhere are long options that put backups under names the
+	// suffix does not give (rsync's --backup-dir, patch's --prefix and
+	// --basename-prefix), and short is their short forms (patch's B, Y).
+	elsewhere []string
+	short     string
+	// first: the file replaced is the first operand (patch), not the
+	// last or -t's directory.
+	first bool
+}
+
+// backupers are the programs that back up what they replace.
+var backupers = map[string]backuper{
+	"cp":      {valued: "tS", suffix: 'S'},
+	"mv":      {valued: "tS", suffix: 'S'},
+	"ln":      {valued: "tS", suffix: 'S'},
+	"install": {valued: "tSmogZ", suffix: 'S'},
+	"rsync":   {valued: "eBfTM", elsewhere: []string{"backup-dir"}},
+	"patch":   {valued: "pdDiorzBYVFgx", suffix: 'z', elsewhere: []string{"prefix", "basename-prefix"}, short: "BY", first: true},
+}
+
+// backupWrites returns the backup names a cp, mv, install, ln, rsync or
+// patch form may write; a name only known when the line runs (a computed
+// suffix, rsync's --backup-dir, patch's -B and -Y, patch's backups of the
+// files its diff names) as such.
 func backupWrites(form []shellcmd.Word) []argWord {
 	name := filepath.Base(form[0].Text)
-	w, ok := operandWriters[name]
-	if !ok || !writesLast[name] || name == "rsync" || name == "scp" {
+	b, ok := backupers[name]
+	if !ok {
 		return nil
 	}
-	backup := false
+	backup, elsewhere := false, ""
 	var suffix *shellcmd.Word
 	var dir string
 	var ops []shellcmd.Word
@@ -53,16 +83,18 @@ func backupWrites(form []shellcmd.Word) []argWord {
 		if long, ok := strings.CutPrefix(t, "--"); ok {
 			n, v, eq := strings.Cut(long, "=")
 			switch {
-			case longPrefix(n, "backup") && len(n) > 1:
+			case len(n) < 2:
+			case longPrefix(n, "backup") && !longPrefix(n, "backup-dir"):
 				backup = true
-			case longPrefix(n, "suffix") && len(n) > 1:
+			case longPrefix(n, "suffix"):
 				backup, suffix = true, next(v, eq)
-			case longPrefix(n, "target-directory") && len(n) > 1:
+			case longPrefix(n, "target-directory") && name != "patch":
 				if s := next(v, eq); s != nil {
 					dir = s.Text
 				}
-			case w.opts.longValue[n] && !eq:
-				i++
+			case anyLong(n, b.elsewhere):
+				backup, elsewhere = true, t
+				next(v, eq)
 			}
 			continue
 		}
@@ -71,17 +103,18 @@ func backupWrites(form []shellcmd.Word) []argWord {
 			if c == 'b' {
 				backup = true
 			}
-			if strings.IndexByte(w.opts.shortValue, c) < 0 {
+			if strings.IndexByte(b.short, c) >= 0 {
+				backup, elsewhere = true, t
+			}
+			if strings.IndexByte(b.valued, c) < 0 {
 				continue
 			}
 			v := next(t[j+1:], j+1 < len(t))
-			switch c {
-			case 'S':
+			switch {
+			case c == b.suffix:
 				backup, suffix = true, v
-			case 't':
-				if v != nil {
-					dir = v.Text
-				}
+			case c == 't' && name != "patch" && v != nil:
+				dir = v.Text
 			}
 			break
 		}
@@ -89,8 +122,21 @@ func backupWrites(form []shellcmd.Word) []argWord {
 	if !backup {
 		return nil
 	}
+	unknown := func(what string) []argWord {
+		return []argWord{{word: shellcmd.Word{Kind: shellcmd.Dynamic, Text: what, Why: "computed by " + name}, text: what, write: true}}
+	}
+	if elsewhere != "" {
+		return unknown("the backups " + name + " " + elsewhere + " names")
+	}
+	if suffix != nil && suffix.Kind == shellcmd.Dynamic {
+		return []argWord{{word: *suffix, text: suffix.Text, write: true}}
+	}
 	var dests []string
 	switch {
+	case b.first && len(ops) == 0:
+		return unknown("the backups of the files " + name + "'s diff names")
+	case b.first:
+		dests = append(dests, ops[0].Text)
 	case dir != "":
 		for _, o := range ops {
 			dests = append(dests, strings.TrimSuffix(dir, "/")+"/"+path.Base(o.Text))
@@ -102,12 +148,11 @@ func backupWrites(form []shellcmd.Word) []argWord {
 			dests = append(dests, strings.TrimSuffix(last, "/")+"/"+path.Base(o.Text))
 		}
 	}
-	if suffix != nil && suffix.Kind == shellcmd.Dynamic {
-		return []argWord{{word: *suffix, text: suffix.Text, write: true}}
-	}
 	sfx := "~"
 	if suffix != nil {
 		sfx = suffix.Text
+	} else if name == "patch" {
+		sfx = ".orig"
 	}
 	var out []argWord
 	for _, d := range dests {
