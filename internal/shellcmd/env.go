@@ -163,6 +163,9 @@ func ClassifyEnv(name string) (EnvRisk, string) {
 	if why, ok := envChangesCommands[name]; ok {
 		return EnvChangesCommands, why
 	}
+	if risk, why, ok := classifyEnvFamily(name); ok {
+		return risk, why
+	}
 	if !validName(name) {
 		return EnvChangesCommands, "its name is not a plain variable name, so what the shell makes of it is not known"
 	}
