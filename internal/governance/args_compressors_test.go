@@ -13,6 +13,7 @@ import (
 // -c (to standard output), -t and -l write nothing.
 func TestCompressorsWriteOperands(t *testing.T) {
 	root := tempTree(t, []string{"sub"}, []string{"a.txt", "a.zip"})
+	emptyArchives(t, root) // real archives: the names extracted are decided
 	out := tempTree(t, nil, []string{"victim.txt", "victim.txt.gz", "victim.txt.xz", "victim.txt.bz2"})
 	v := filepath.Join(out, "victim.txt")
 	p := testPolicy(t, "  default: allow\n  allow:\n    - Read\n    - Edit(./**)\n")

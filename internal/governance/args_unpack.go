@@ -1,0 +1,321 @@
+package governance
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"compress/bzip2"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// An archive extracted (tar -x, unzip) writes the files its members name,
+// which no word of the line shows: "tar -xf evil.tar" with a member
+// .claude/settings.json writes Claude's settings. unpackVerdict reads the
+// member names of an archive the line names (a tar, plain or compressed
+// with gzip or bzip2, or a zip) when the request is decided and decides
+// each, below the directory it is extracted into, as a write. An archive
+// whose names cannot be read (from the command's input, computed, made
+// or changed by another command of the line, another compression, a member that is a link or leaves the
+// directory, a rename option such as --transform, more than maxOperands
+// members) needs approval. The archive may change between the decision
+// and the run (docs/security.md, Limits).
+
+// maxUnpackBytes bounds the bytes of a tar archive read (decompressed)
+// to list its members; past it the archive cannot be read.
+const maxUnpackBytes = 256 << 20
+
+// unpack is what one extracting form reads and where it writes.
+type unpack struct {
+	prog    string
+	archive shellcmd.Word // the archive; Text "" for the command's input
+	dir     string        // where members go; "" for the command's directory
+	strip   int           // leading elements removed from each name
+	flat    bool          // unzip -j: directories dropped
+	unknown string        // why the names cannot be known, if they cannot
+}
+
+// unpackOf returns what form extracts, if it extracts an archive.
+func unpackOf(form []shellcmd.Word) (unpack, bool) {
+	if len(form) < 2 || form[0].Kind != shellcmd.Static {
+		return unpack{}, false
+	}
+	switch filepath.Base(form[0].Text) {
+	case "tar", "gtar", "bsdtar":
+		return tarUnpack(form)
+	case "unzip":
+		return unzipUnpack(form)
+	}
+	return unpack{}, false
+}
+
+// tarUnpack is unpackOf for tar.
+func tarUnpack(form []shellcmd.Word) (unpack, bool) {
+	u := unpack{prog: "tar"}
+	extract, file := false, false
+	take := func(letter byte, w shellcmd.Word) {
+		switch letter {
+		case 'f':
+			u.archive, file = w, true
+		case 'C':
+			u.dir = w.Text
+			if w.Kind == shellcmd.Dynamic {
+				u.unknown = "the directory it extracts into is computed"
+			}
+		case 'T', 'X':
+		}
+	}
+	var pending []byte
+	for i := 1; i < len(form); i++ {
+		w := form[i]
+		t := w.Text
+		switch {
+		case len(pending) > 0:
+			take(pending[0], w)
+			pending = pending[1:]
+		case i == 1 && !strings.HasPrefix(t, "-") && w.Kind == shellcmd.Static:
+			for j := 0; j < len(t); j++ {
+				extract = extract || t[j] == 'x'
+				if t[j] == 'P' {
+					u.unknown = "-P keeps absolute names"
+				}
+				if strings.IndexByte(tarShortValue, t[j]) >= 0 {
+					pending = append(pending, t[j])
+				}
+			}
+		case t == "--":
+			i = len(form)
+		case strings.HasPrefix(t, "--"):
+			name, v, eq := strings.Cut(t[2:], "=")
+			val := func() shellcmd.Word {
+				if eq {
+					return shellcmd.Word{Kind: w.Kind, Text: v}
+				}
+				if i+1 < len(form) {
+					i++
+					return form[i]
+				}
+				return shellcmd.Word{}
+			}
+			switch {
+			case len(name) >= 3 && strings.HasPrefix("extract", name) || name == "get":
+				extract = true
+			case len(name) >= 3 && strings.HasPrefix("directory", name):
+				take('C', val())
+			case len(name) >= 3 && strings.HasPrefix("file", name):
+				take('f', val())
+			case len(name) >= 3 && strings.HasPrefix("strip-components", name):
+				n, err := strconv.Atoi(val().Text)
+				if err != nil || n < 0 {
+					u.unknown = "its --strip-components is not a number"
+				}
+				u.strip = n
+			case len(name) >= 2 && (strings.HasPrefix("transform", name) || strings.HasPrefix("xform", name) ||
+				strings.HasPrefix("absolute-names", name)):
+				u.unknown = "--" + name + " changes the names it writes"
+			}
+		case strings.HasPrefix(t, "-") && len(t) > 1 && w.Kind != shellcmd.Dynamic:
+			for j := 1; j < len(t); j++ {
+				extract = extract || t[j] == 'x'
+				if t[j] == 'P' || t[j] == 's' {
+					u.unknown = "-" + string(t[j]) + " changes the names it writes"
+				}
+				if strings.IndexByte(tarShortValue, t[j]) < 0 {
+					continue
+				}
+				if j+1 < len(t) {
+					take(t[j], shellcmd.Word{Kind: w.Kind, Text: t[j+1:]})
+				} else if i+1 < len(form) {
+					i++
+					take(t[j], form[i])
+				}
+				break
+			}
+		}
+	}
+	if !extract {
+		return unpack{}, false
+	}
+	if !file || u.archive.Text == "-" {
+		u.archive = shellcmd.Word{}
+	}
+	return u, true
+}
+
+// unzipUnpack is unpackOf for unzip: it writes unless it lists (-l, -v,
+// -Z), tests (-t), or prints (-p, -c, -z).
+func unzipUnpack(form []shellcmd.Word) (unpack, bool) {
+	u := unpack{prog: "unzip"}
+	found := false
+	for i := 1; i < len(form); i++ {
+		w := form[i]
+		t := w.Text
+		switch {
+		case t == "-d" && i+1 < len(form):
+			i++
+			u.dir = form[i].Text
+		case strings.HasPrefix(t, "-d") && len(t) > 2:
+			u.dir = t[2:]
+		case t == "-x":
+			i = len(form)
+		case strings.HasPrefix(t, "-") && len(t) > 1 && w.Kind != shellcmd.Dynamic:
+			if strings.ContainsAny(t[1:], "lvZtpcz") {
+				return unpack{}, false
+			}
+			u.flat = u.flat || strings.ContainsRune(t[1:], 'j')
+		case !found:
+			u.archive, found = w, true
+		}
+	}
+	if !found {
+		return unpack{}, false
+	}
+	return u, true
+}
+
+// unpackVerdict decides the files the archives c extracts write.
+func (e *Engine) unpackVerdict(in *reqInfo, c *shellcmd.Command, others bool, advisories *[]string) (verdict, bool) {
+	var worst *verdict
+	for _, form := range c.Forms {
+		u, ok := unpackOf(form)
+		if !ok {
+			continue
+		}
+		bases, unknownDir := e.commandDirs(in, c.Dir)
+		reason := u.unknown
+		switch {
+		case reason != "":
+		case u.archive.Text == "":
+			reason = "it reads the archive from its input"
+		case u.archive.Kind != shellcmd.Static:
+			reason = "the archive's name is computed"
+		case unknownDir:
+			reason = "the line changes directory before it"
+		case others:
+			reason = "the line runs other commands, which may make or change the archive first"
+		}
+		var names []string
+		if reason == "" {
+			for _, b := range bases {
+				ns, why := archiveNames(e.operandPath(b, u.archive.Text), u.prog)
+				if why != "" {
+					reason = why
+					break
+				}
+				names = append(names, ns...)
+			}
+		}
+		if reason != "" {
+			return verdict{value: RequireApproval, ref: "unreadable-command", ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+				reason: fmt.Sprintf("running %q: the files it extracts are not known: %s", strings.TrimSpace(c.Source), reason)}, true
+		}
+		for _, n := range names {
+			if u.flat {
+				n = path.Base(n)
+			}
+			elems := strings.Split(strings.Trim(n, "/"), "/")
+			if u.strip >= len(elems) {
+				continue
+			}
+			n = strings.Join(elems[u.strip:], "/")
+			if u.dir != "" {
+				n = strings.TrimSuffix(u.dir, "/") + "/" + n
+			}
+			a := argWord{word: shellcmd.Word{Kind: shellcmd.Static, Text: n}, text: n, write: true}
+			if v, ok := e.decideArg(in, a, c.Dir, advisories); ok && (worst == nil || v.value.Stricter(worst.value)) {
+				v.reason = fmt.Sprintf("%s extracts %s: %s", u.prog, n, v.reason)
+				worst = &v
+			}
+		}
+	}
+	if worst == nil {
+		return verdict{}, false
+	}
+	return *worst, true
+}
+
+// archiveNames returns the member names of the archive at p, read as
+// prog reads it, or why they cannot be known.
+func archiveNames(p, prog string) ([]string, string) {
+	f, err := os.Open(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Nothing to extract: the command fails. An archive the line
+		// itself makes is not decided here (others).
+		return nil, ""
+	}
+	if err != nil {
+		return nil, "the archive cannot be read now (" + err.Error() + ")"
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, "the archive is not a regular file"
+	}
+	var names []string
+	add := func(n string, link bool) string {
+		switch {
+		case link:
+			return "it holds a link (" + n + "), which later members may be written through"
+		case n == "" || strings.HasPrefix(n, "/") || strings.Contains(n, "\\") ||
+			n == ".." || strings.HasPrefix(n, "../") || strings.Contains(n, "/../") || strings.HasSuffix(n, "/.."):
+			return "a member's name (" + n + ") leaves the directory it is extracted into"
+		case len(names) >= maxOperands:
+			return fmt.Sprintf("it holds more than %d members", maxOperands)
+		}
+		names = append(names, n)
+		return ""
+	}
+	if prog == "unzip" {
+		fi, _ := f.Stat()
+		z, err := zip.NewReader(f, fi.Size())
+		if err != nil {
+			return nil, "it is not a zip archive the bridge reads (" + err.Error() + ")"
+		}
+		for _, m := range z.File {
+			if why := add(m.Name, m.Mode()&os.ModeSymlink != 0); why != "" {
+				return nil, why
+			}
+		}
+		return names, ""
+	}
+	br := bufio.NewReader(f)
+	magic, _ := br.Peek(6)
+	var r io.Reader = br
+	switch {
+	case bytes.HasPrefix(magic, []byte{0x1f, 0x8b}):
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, "its gzip compression cannot be read (" + err.Error() + ")"
+		}
+		r = gz
+	case bytes.HasPrefix(magic, []byte("BZh")):
+		r = bzip2.NewReader(br)
+	case bytes.HasPrefix(magic, []byte{0xfd, '7', 'z', 'X', 'Z', 0}), bytes.HasPrefix(magic, []byte{0x28, 0xb5, 0x2f, 0xfd}),
+		bytes.HasPrefix(magic, []byte{0x5d, 0, 0}), bytes.HasPrefix(magic, []byte{0x1f, 0x9d}), bytes.HasPrefix(magic, []byte{0x04, 0x22, 0x4d, 0x18}):
+		return nil, "its compression is one the bridge does not read"
+	}
+	// Bounded: a small compressed archive may expand to any size.
+	tr := tar.NewReader(io.LimitReader(r, maxUnpackBytes))
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return names, ""
+		}
+		if err != nil {
+			return nil, "it is not a tar archive the bridge reads (" + err.Error() + ")"
+		}
+		if why := add(h.Name, h.Typeflag == tar.TypeSymlink || h.Typeflag == tar.TypeLink); why != "" {
+			return nil, why
+		}
+	}
+}

@@ -1,0 +1,121 @@
+package governance
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestUnpackedNames decides the files tar -x and unzip write: the members
+// of the archive the line names, read when the request is decided, each
+// below the directory it is extracted into. "tar -xf evil.tar" with a
+// member .claude/settings.json writes Claude's settings, and was allowed
+// under Bash(tar:*). An archive whose names cannot be known needs
+// approval.
+func TestUnpackedNames(t *testing.T) {
+	root := tempTree(t, []string{"sub", "out"}, []string{"a.txt"})
+	writeTar := func(name string, gz bool, members ...string) {
+		f, err := os.Create(filepath.Join(root, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		var tw *tar.Writer
+		if gz {
+			z := gzip.NewWriter(f)
+			defer z.Close()
+			tw = tar.NewWriter(z)
+		} else {
+			tw = tar.NewWriter(f)
+		}
+		defer tw.Close()
+		for _, m := range members {
+			h := &tar.Header{Name: m, Mode: 0o644, Size: 1, Typeflag: tar.TypeReg}
+			if strings.HasSuffix(m, "/") {
+				h = &tar.Header{Name: m, Mode: 0o755, Typeflag: tar.TypeDir}
+			}
+			if m == "link" {
+				h = &tar.Header{Name: m, Typeflag: tar.TypeSymlink, Linkname: ".claude"}
+			}
+			if err := tw.WriteHeader(h); err != nil {
+				t.Fatal(err)
+			}
+			if h.Typeflag == tar.TypeReg {
+				tw.Write([]byte("x"))
+			}
+		}
+	}
+	writeTar("evil.tar", false, ".claude/settings.json")
+	writeTar("evil.tgz", true, "pkg/", "pkg/.envrc")
+	writeTar("deep.tar", false, "top/GOVERNANCE.md")
+	writeTar("link.tar", false, "link")
+	writeTar("ok.tar", false, "src/", "src/main.go")
+	zf, err := os.Create(filepath.Join(root, "evil.zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(zf)
+	w, _ := zw.Create(".vscode/tasks.json")
+	w.Write([]byte("{}"))
+	zw.Close()
+	zf.Close()
+	pol := filepath.Join(root, "GOVERNANCE.md")
+	if err := os.WriteFile(pol, []byte("---\nschema: governance.workspace/v1\nname: test-policy\ntitle: t\ndescription: t\nversion: 1.0.0\nrules:\n  allow: [Bash(tar:*), Bash(unzip:*), Bash(ls:*)]\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadPolicy(pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: []ProtectedPath{{Path: pol, What: "the governance policy"}}})
+	for _, c := range []struct {
+		line string
+		want Value
+	}{
+		{"tar -xf evil.tar", Deny},
+		{"tar xf evil.tar", Deny},
+		{"tar --extract --file=evil.tar", Deny},
+		{"tar -xzf evil.tgz --strip-components=1", Deny},
+		{"tar -C sub -xf evil.tar", Deny},
+		{"tar -xf deep.tar --strip-components 1", Deny},
+		{"unzip evil.zip", Deny},
+		{"unzip -q evil.zip -d sub", Deny},
+		{"tar -xf link.tar", RequireApproval},
+		{"tar -xf missing.tar", Allow}, // nothing to extract: tar fails
+		{"tar -xzf - < evil.tgz", RequireApproval},
+		{"tar -xf ok.tar --transform=s/src/.claude/", RequireApproval},
+		{"tar -xf ok.tar && ls", RequireApproval},
+		{"tar -xf ok.tar", Allow},
+		{"tar -xf deep.tar", Allow},
+		{"tar -tf evil.tar", Allow},
+		{"unzip -l evil.zip", Allow},
+	} {
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root, Paths: []string{root}})
+		if d.Value != c.want {
+			t.Errorf("%q: %v (ref %s: %s); want %v", c.line, d.Value, d.Ref, d.Reason, c.want)
+		}
+	}
+}
+
+// emptyArchives writes an empty tar archive at root/a.tar and an empty zip
+// archive at root/a.zip, which tar and unzip read as holding nothing.
+func emptyArchives(t *testing.T, root string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(root, "a.tar"), make([]byte, 1024), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(root, "a.zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := zip.NewWriter(f).Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
