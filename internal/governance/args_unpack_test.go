@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
 )
 
 // TestUnpackedNames decides the files tar -x and unzip write: the members
@@ -118,4 +120,32 @@ func emptyArchives(t *testing.T, root string) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// FuzzUnpackOf reads tar and unzip command words and archive bytes: no
+// panic, and a form that extracts names an archive or says it reads its
+// input.
+func FuzzUnpackOf(f *testing.F) {
+	for _, s := range []string{"tar -xf a.tar", "tar xfC a.tar d", "tar --extract --file=a --strip-components=x", "unzip -jd d a.zip -x b", "tar -xC", "tar x", "unzip"} {
+		f.Add(s, []byte("x"))
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, line string, data []byte) {
+		var form []shellcmd.Word
+		for _, w := range strings.Fields(line) {
+			form = append(form, shellcmd.Word{Kind: shellcmd.Static, Text: w})
+		}
+		u, ok := unpackOf(form)
+		if !ok {
+			return
+		}
+		p := filepath.Join(dir, "archive")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names, why := archiveNames(p, u.prog)
+		if why != "" && names != nil {
+			t.Fatalf("%q: names %q and a reason %q", line, names, why)
+		}
+	})
 }
