@@ -123,6 +123,9 @@ type Enforcer struct {
 	// terminalOrder holds the keys of terminals, oldest first.
 	terminalOrder []string
 	askSeq        int
+	chosen        []string        // directories the IDE named in this run, cleaned (enforce_listed.go)
+	listed        map[string]bool // directories taken out of the agent's session lists, cleaned
+	listedFull    bool            // listed reached maxChosen: every directory counts as listed
 }
 
 // NewEnforcer returns an Enforcer; see Enforce for what it does.
@@ -141,7 +144,7 @@ func NewEnforcer(opts EnforceOptions) *Enforcer {
 		sessions: map[string]*sessionState{}, calls: map[string]*callState{}, stopped: map[string]bool{},
 		perms: map[string]*permState{}, opens: map[string]*openState{},
 		prompts: map[string]string{}, asks: map[string]context.CancelCauseFunc{}, opened: newOpenSessions(), forgotten: newOpenSessions(),
-		terminals: map[string]bool{},
+		terminals: map[string]bool{}, listed: map[string]bool{},
 	}
 }
 
@@ -194,6 +197,8 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 					return x.onPrompt(ctx, m, next)
 				case "session/close", "session/delete":
 					x.onClose(m)
+				case "session/list":
+					x.onListRequest(m)
 				}
 			}
 		case acpwire.KindResponse:
@@ -205,6 +210,8 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 				x.onOpened(m)
 			case m.IsResponseTo("session/prompt"):
 				x.onPromptDone(m)
+			case m.IsResponseTo("session/list") && m.Dir == acpwire.AgentToClient:
+				return x.onListed(ctx, m, next)
 			case m.IsResponseTo("initialize") && m.Dir == acpwire.AgentToClient:
 				return x.onInitialized(ctx, m, next)
 			case m.IsResponseTo("terminal/create"):

@@ -47,6 +47,9 @@ func (x *Enforcer) onOpen(ctx context.Context, m *acpwire.Message, next acpwire.
 	if len(req.Paths) == 0 {
 		d = Decision{Value: Allow, Ref: "default", Rule: "no directories to check", Reason: "the session names no directories"}
 	}
+	if l := x.checkListedOpen(m.Method, p.SessionID, req.Paths); l.Value == Deny {
+		d = l
+	}
 	ev := audit.Event{Actor: actorBridge, Action: "session.new", Subject: audit.Subject{Kind: "session", Ref: p.SessionID, Path: p.Cwd},
 		Input:  map[string]any{"method": m.Method, "cwd": p.Cwd, "additionalDirectories": p.AdditionalDirectories},
 		Policy: policyOf(d), Metadata: decisionMeta(d, p.SessionID, nil)}
@@ -59,6 +62,7 @@ func (x *Enforcer) onOpen(ctx context.Context, m *acpwire.Message, next acpwire.
 		return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidParams, "acp-bridge: %s", d.Reason).WithData(denialData(d)))
 	}
 	x.mu.Lock()
+	x.chooseLocked(req.Paths...)
 	op := &openState{method: m.Method, session: p.SessionID, cwd: p.Cwd, roots: append(roots, p.AdditionalDirectories...)}
 	if r := x.roots(); len(r) > 0 {
 		op.roots = r
