@@ -44,6 +44,9 @@ type unpack struct {
 	strip   int           // leading elements removed from each name
 	flat    bool          // unzip -j: directories dropped
 	unknown string        // why the names cannot be known, if they cannot
+	// text is a diff given in the line (a here-document), when textKnown.
+	text      string
+	textKnown bool
 }
 
 // unpackOf returns what form extracts, if it extracts an archive.
@@ -189,6 +192,9 @@ func (e *Engine) unpackVerdict(in *reqInfo, c *shellcmd.Command, others bool, ad
 	var worst *verdict
 	for _, form := range c.Forms {
 		u, ok := unpackOf(form)
+		if !ok && len(form) > 0 && form[0].Kind == shellcmd.Static && filepath.Base(form[0].Text) == "patch" {
+			u, ok = patchUnpack(form, c.Input)
+		}
 		if !ok {
 			continue
 		}
@@ -196,6 +202,7 @@ func (e *Engine) unpackVerdict(in *reqInfo, c *shellcmd.Command, others bool, ad
 		reason := u.unknown
 		switch {
 		case reason != "":
+		case u.textKnown:
 		case u.archive.Text == "":
 			reason = "it reads the archive from its input"
 		case u.archive.Kind != shellcmd.Static:
@@ -206,9 +213,19 @@ func (e *Engine) unpackVerdict(in *reqInfo, c *shellcmd.Command, others bool, ad
 			reason = "the line runs other commands, which may make or change the archive first"
 		}
 		var names []string
-		if reason == "" {
+		switch {
+		case reason != "":
+		case u.textKnown:
+			names, reason = diffNames(strings.NewReader(u.text))
+		default:
 			for _, b := range bases {
-				ns, why := archiveNames(e.operandPath(b, u.archive.Text), u.prog)
+				var ns []string
+				var why string
+				if u.prog == "patch" {
+					ns, why = diffFileNames(e.operandPath(b, u.archive.Text))
+				} else {
+					ns, why = archiveNames(e.operandPath(b, u.archive.Text), u.prog)
+				}
 				if why != "" {
 					reason = why
 					break
@@ -225,17 +242,20 @@ func (e *Engine) unpackVerdict(in *reqInfo, c *shellcmd.Command, others bool, ad
 				n = path.Base(n)
 			}
 			elems := strings.Split(strings.Trim(n, "/"), "/")
-			if u.strip >= len(elems) {
-				continue
+			from, to := u.strip, u.strip
+			if u.strip < 0 {
+				from, to = 0, len(elems)-1 // patch without -p: any count
 			}
-			n = strings.Join(elems[u.strip:], "/")
-			if u.dir != "" {
-				n = strings.TrimSuffix(u.dir, "/") + "/" + n
-			}
-			a := argWord{word: shellcmd.Word{Kind: shellcmd.Static, Text: n}, text: n, write: true}
-			if v, ok := e.decideArg(in, a, c.Dir, advisories); ok && (worst == nil || v.value.Stricter(worst.value)) {
-				v.reason = fmt.Sprintf("%s extracts %s: %s", u.prog, n, v.reason)
-				worst = &v
+			for k := from; k <= to && k < len(elems); k++ {
+				m := strings.Join(elems[k:], "/")
+				if u.dir != "" {
+					m = strings.TrimSuffix(u.dir, "/") + "/" + m
+				}
+				a := argWord{word: shellcmd.Word{Kind: shellcmd.Static, Text: m}, text: m, write: true}
+				if v, ok := e.decideArg(in, a, c.Dir, advisories); ok && (worst == nil || v.value.Stricter(worst.value)) {
+					v.reason = fmt.Sprintf("%s writes %s: %s", u.prog, m, v.reason)
+					worst = &v
+				}
 			}
 		}
 	}

@@ -64,6 +64,15 @@ const (
 	OpensFiles
 )
 
+// Input is the standard input a redirection gives a command: the file a
+// < or <> names (File), or a here-document's or here-string's text (Text,
+// when Known: static); neither when its text is computed.
+type Input struct {
+	File  *Word
+	Text  string
+	Known bool
+}
+
 // Note is one reason a command cannot be vouched for.
 type Note struct {
 	Kind NoteKind
@@ -87,6 +96,9 @@ type Command struct {
 	// commands of its own (bash -c 'ls', trap 'ls' EXIT), so it needs no
 	// decision of its own unless a rule names it.
 	Transparent bool
+	// Input is what a redirection of the command's statement gives it as
+	// its standard input; nil when none does (a pipe, the terminal).
+	Input *Input
 	// Dir is where the command runs, after the line's cd commands
 	// before it (cwd.go).
 	Dir Dir

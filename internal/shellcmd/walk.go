@@ -119,7 +119,11 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 	if !complete {
 		c.Notes = append(c.Notes, Note{Kind: Unparsed, Text: "brace expansion too large to list"})
 	}
-	w.build(c, words, stdinOf(st, src), depth)
+	in := stdinOf(st, src)
+	if in != nil {
+		c.Input = &Input{File: in.file, Text: in.text, Known: in.known}
+	}
+	w.build(c, words, in, depth)
 }
 
 // loopAssign records the values a for or select loop gives its variable:
@@ -263,6 +267,8 @@ type stdin struct {
 	// what names any other source ("a here-document with expansions",
 	// "a file").
 	what string
+	// file is the file a < or <> redirection names.
+	file *Word
 }
 
 // stdinOf returns the statement's stdin redirection, if any.
@@ -294,7 +300,8 @@ func stdinOf(st *syntax.Stmt, src string) *stdin {
 			}
 			in = &stdin{text: v.Text, known: true}
 		case syntax.RdrIn, syntax.RdrInOut:
-			in = &stdin{what: "a file"}
+			f := evalWord(r.Word, src)
+			in = &stdin{what: "a file", file: &f}
 		}
 	}
 	return in

@@ -1,0 +1,195 @@
+package governance
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// patch writes the files its diff names ("+++ b/.claude/settings.json"),
+// which no word of the line shows. patchUnpack reads where the diff comes
+// from (-i, the second operand, or the command's input: a file or a
+// here-document), and unpackVerdict decides each name, below -d's
+// directory, as a write: every name -p's count of leading elements
+// leaves, or, without -p, every name any count leaves. A diff whose
+// names cannot be read (from a pipe, computed, made by another command of
+// the line, a name leaving the directory, a link a git diff makes, no
+// header naming a file, as in an ed script patch hands to ed) needs
+// approval. Given the file to patch (its first operand), patch writes
+// that file only, which is decided as a word of the line.
+
+// patchShortValue are patch's short options that take a value.
+const patchShortValue = "BdDFgiopruVxYz"
+
+// patchUnpack is unpackOf for patch, whose input is in.
+func patchUnpack(form []shellcmd.Word, in *shellcmd.Input) (unpack, bool) {
+	u := unpack{prog: "patch", strip: -1}
+	var ops []shellcmd.Word
+	var input *shellcmd.Word
+	for i := 1; i < len(form); i++ {
+		w := form[i]
+		t := w.Text
+		if w.Kind == shellcmd.Static && t == "--" {
+			ops = append(ops, form[i+1:]...)
+			break
+		}
+		if w.Kind == shellcmd.Dynamic || len(t) < 2 || t[0] != '-' {
+			ops = append(ops, w)
+			continue
+		}
+		val := func(v string, attached bool) shellcmd.Word {
+			if attached {
+				return shellcmd.Word{Kind: w.Kind, Text: v}
+			}
+			if i+1 < len(form) {
+				i++
+				return form[i]
+			}
+			return shellcmd.Word{}
+		}
+		set := func(c byte, v shellcmd.Word) {
+			switch c {
+			case 'i':
+				input = &v
+			case 'd':
+				u.dir = v.Text
+				if v.Kind == shellcmd.Dynamic {
+					u.unknown = "the directory it works in is computed"
+				}
+			case 'p':
+				n, err := strconv.Atoi(v.Text)
+				if err != nil || n < 0 || v.Kind == shellcmd.Dynamic {
+					u.unknown = "its -p is not a number"
+				}
+				u.strip = n
+			case 'o':
+				u.unknown = "" // written to -o's file alone, decided as a word
+				u.prog = ""
+			}
+		}
+		if long, ok := strings.CutPrefix(t, "--"); ok {
+			n, v, eq := strings.Cut(long, "=")
+			for _, o := range []struct {
+				name string
+				c    byte
+			}{{"input", 'i'}, {"directory", 'd'}, {"strip", 'p'}, {"output", 'o'}} {
+				if len(n) >= 2 && strings.HasPrefix(o.name, n) {
+					set(o.c, val(v, eq))
+				}
+			}
+			if len(n) >= 3 && strings.HasPrefix("dry-run", n) {
+				return unpack{}, false
+			}
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			if strings.IndexByte(patchShortValue, t[j]) < 0 {
+				continue
+			}
+			set(t[j], val(t[j+1:], j+1 < len(t)))
+			break
+		}
+	}
+	if u.prog == "" || len(ops) > 0 {
+		return unpack{}, false // -o's file, or the file to patch: words of the line
+	}
+	switch {
+	case input != nil:
+		u.archive = *input
+	case in == nil:
+		u.unknown = "it reads the diff from a pipe or the terminal"
+	case in.File != nil:
+		u.archive = *in.File
+	case in.Known:
+		u.text, u.textKnown = in.Text, true
+	default:
+		u.unknown = "its input is computed when the line runs"
+	}
+	if u.archive.Text == "-" {
+		u.unknown = "it reads the diff from a pipe or the terminal"
+	}
+	return u, true
+}
+
+// diffNames returns the file names a diff's headers give, or why they
+// cannot be known.
+func diffNames(r io.Reader) ([]string, string) {
+	var names []string
+	sc := bufio.NewScanner(io.LimitReader(r, maxUnpackBytes))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	add := func(n string) string {
+		n = strings.TrimRight(n, " \r")
+		if strings.HasPrefix(n, `"`) {
+			u, err := strconv.Unquote(n)
+			if err != nil {
+				return "a quoted name (" + n + ") the bridge cannot read"
+			}
+			n = u
+		}
+		if n == "/dev/null" || n == "" {
+			return ""
+		}
+		if len(names) >= maxOperands {
+			return "it names too many files"
+		}
+		names = append(names, n)
+		return ""
+	}
+	for sc.Scan() {
+		line := sc.Text()
+		var why string
+		switch {
+		case strings.HasPrefix(line, "--- "), strings.HasPrefix(line, "+++ "), strings.HasPrefix(line, "*** "),
+			strings.HasPrefix(line, "Index: "), strings.HasPrefix(line, "rename to "), strings.HasPrefix(line, "copy to "),
+			strings.HasPrefix(line, "rename from "), strings.HasPrefix(line, "copy from "):
+			_, rest, _ := strings.Cut(line, " ")
+			if strings.HasPrefix(line, "rename ") || strings.HasPrefix(line, "copy ") {
+				_, rest, _ = strings.Cut(rest, " ")
+			}
+			name, _, _ := strings.Cut(rest, "\t")
+			why = add(name)
+		case strings.HasPrefix(line, "diff --git "):
+			for _, f := range strings.Fields(line)[2:] {
+				if why = add(f); why != "" {
+					break
+				}
+			}
+		case strings.Contains(line, "120000") && (strings.HasPrefix(line, "new file mode") || strings.HasPrefix(line, "new mode") ||
+			strings.HasPrefix(line, "index ") || strings.HasPrefix(line, "old mode") || strings.HasPrefix(line, "deleted file mode")):
+			why = "it makes or changes a link"
+		}
+		if why != "" {
+			return nil, why
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, "it cannot be read (" + err.Error() + ")"
+	}
+	if len(names) == 0 {
+		return nil, "no header names a file (patch would ask, or hand an ed script to ed)"
+	}
+	return names, ""
+}
+
+// diffFileNames is diffNames of the file at p; a file that is not there
+// gives nothing to patch.
+func diffFileNames(p string) ([]string, string) {
+	f, err := os.Open(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, ""
+	}
+	if err != nil {
+		return nil, "the diff cannot be read now (" + err.Error() + ")"
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, "the diff is not a regular file"
+	}
+	return diffNames(f)
+}

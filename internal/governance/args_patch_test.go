@@ -1,0 +1,74 @@
+package governance
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPatchedNames decides the files patch writes: the names its diff's
+// headers give, read from -i's file, the command's input file or a
+// here-document when the request is decided, below -d's directory after
+// -p's count (any count without -p). "patch -p1 < evil.diff" whose diff
+// adds .claude/settings.json writes Claude's settings, and was allowed
+// under Bash(patch:*). A diff whose names cannot be read needs approval.
+func TestPatchedNames(t *testing.T) {
+	root := tempTree(t, []string{"sub", "src"}, []string{"a.txt", "src/main.go"})
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("evil.diff", "--- /dev/null\n+++ b/.claude/settings.json\n@@ -0,0 +1 @@\n+{}\n")
+	write("policy.diff", "diff --git a/GOVERNANCE.md b/GOVERNANCE.md\n--- a/GOVERNANCE.md\n+++ b/GOVERNANCE.md\n@@ -1 +1 @@\n-x\n+y\n")
+	write("link.diff", "diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+.claude\n")
+	write("ed.diff", "1c\nx\n.\n")
+	write("ok.diff", "--- a/src/main.go\t2026-01-01\n+++ b/src/main.go\t2026-01-01\n@@ -1 +1 @@\n-x\n+y\n")
+	pol := filepath.Join(root, "GOVERNANCE.md")
+	write("GOVERNANCE.md", "---\nschema: governance.workspace/v1\nname: test-policy\ntitle: t\ndescription: t\nversion: 1.0.0\nrules:\n  allow: [Bash(patch:*), Bash(cat:*)]\n---\n")
+	p, err := LoadPolicy(pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: []ProtectedPath{{Path: pol, What: "the governance policy"}}})
+	heredoc := "patch -p1 <<'EOF'\n" + strings.TrimSuffix("--- /dev/null\n+++ b/.envrc\n@@ -0,0 +1 @@\n+echo x\n", "\n") + "\nEOF"
+	for _, c := range []struct {
+		line string
+		want Value
+	}{
+		{"patch -p1 < evil.diff", Deny},
+		{"patch -p1 -i evil.diff", Deny},
+		{"patch --input=evil.diff --strip=1", Deny},
+		{"patch < evil.diff", Deny},
+		{"patch -p0 -i policy.diff", Allow}, // a/GOVERNANCE.md: no directory a, nothing found to patch
+		{"patch -p1 -i policy.diff", Deny},
+		{"patch -d sub -p1 -i evil.diff", Deny},
+		{heredoc, Deny},
+		{"patch -p1 -i link.diff", RequireApproval},
+		{"patch -i ed.diff", RequireApproval},
+		{"cat evil.diff | patch -p1", RequireApproval},
+		{"patch -p1 < ok.diff", Allow},
+		{"patch -p1 -i missing.diff", Allow}, // nothing to apply: patch fails
+		{"patch --dry-run -p1 < evil.diff", Allow},
+		{"patch a.txt evil.diff", Allow}, // patches a.txt alone
+	} {
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root, Paths: []string{root}})
+		if d.Value != c.want {
+			t.Errorf("%q: %v (ref %s: %s); want %v", c.line, d.Value, d.Ref, d.Reason, c.want)
+		}
+	}
+}
+
+// FuzzDiffNames reads diff text: no panic, and names or a reason, not both.
+func FuzzDiffNames(f *testing.F) {
+	for _, s := range []string{"--- a/x\n+++ b/x\n", "diff --git a/l b/l\nnew file mode 120000\n", "+++ \"b/\\x41\"\n", "*** x\t1\n--- y\n", "rename to z\n", "1c\n.\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		names, why := diffNames(strings.NewReader(text))
+		if (why == "") == (names == nil) {
+			t.Fatalf("%q: names %q, reason %q", text, names, why)
+		}
+	})
+}
