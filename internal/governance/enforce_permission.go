@@ -20,6 +20,7 @@ type permState struct {
 	decision Decision
 	options  []acpparams.PermissionOption
 	judged   string // the call's fingerprint when the person was asked
+	title    string // the call's title (as the agent gave it) when the person was asked
 }
 
 func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
@@ -99,8 +100,15 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 	}
 	mir := x.mirror(c)
 	x.mu.Unlock()
+	meta := map[string]any{"toolCall": mir, "stage": "permission"}
+	shown, reshow := "", false
+	if d.Value.NeedsApproval() {
+		if shown, reshow = x.judgedTitle(p.SessionID, full); reshow {
+			meta["shownTitle"] = shown
+		}
+	}
 	ev := audit.Event{Actor: actorBridge, Action: "tool.call", Subject: toolSubject(c), Input: inputRecord(c),
-		Policy: policyOf(d), Metadata: decisionMeta(d, p.SessionID, map[string]any{"toolCall": mir, "stage": "permission"})}
+		Policy: policyOf(d), Metadata: decisionMeta(d, p.SessionID, meta)}
 	if err := x.record(ev); err != nil {
 		d = auditDenied(err)
 	}
@@ -117,11 +125,22 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 		}
 		return x.send.Reply(m, acpparams.Cancelled())
 	}
+	out := m
+	if reshow {
+		var err error
+		if out, err = showJudged(m, shown); err != nil {
+			// The person would not see what they approve: nobody is asked.
+			x.mu.Lock()
+			c.denied = true
+			x.mu.Unlock()
+			return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInternalError, "acp-bridge: the permission request cannot show the command it asks about: %v", err))
+		}
+	}
 	x.mu.Lock()
-	x.perms[string(bytes.TrimSpace(m.ID))] = &permState{msg: heldRequest(m), session: p.SessionID, call: c, decision: d, options: p.Options, judged: fp}
+	x.perms[string(bytes.TrimSpace(m.ID))] = &permState{msg: heldRequest(m), session: p.SessionID, call: c, decision: d, options: p.Options, judged: fp, title: c.tc.Title}
 	x.mu.Unlock()
 	x.transition(p.SessionID, "suspended", "waiting for approval of "+c.id)
-	return next.Handle(ctx, m)
+	return next.Handle(ctx, out)
 }
 
 func findOption(opts []acpparams.PermissionOption, kind string) string {
@@ -160,7 +179,7 @@ func (x *Enforcer) onPermissionResponse(ctx context.Context, m *acpwire.Message,
 	approved := outcome == "selected" && strings.HasPrefix(optKind, "allow")
 	stale := false
 	x.mu.Lock()
-	if approved && p.call.judged != p.judged {
+	if approved && (p.call.judged != p.judged || p.call.tc.Title != p.title) {
 		stale = true
 		// The call changed while the person was looking at it: the answer
 		// is about what they saw, which is no longer what the call does.

@@ -1,0 +1,99 @@
+package governance
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// permissionLine is a permission request of the agent's about toolCall.
+func permissionLine(id int, toolCall string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":%s,"options":[{"optionId":"yes","name":"Allow","kind":"allow_once"},{"optionId":"no","name":"Reject","kind":"reject_once"}]}}`, id, toolCall)
+}
+
+// TestPermissionShowsJudgedCommand: a permission request the bridge
+// forwards shows the person the command it judged. Zed shows an execute
+// call's title as its command line and never its rawInput, so a title that
+// reads as another command than rawInput's is replaced by the judged one
+// (the rest byte for byte) and the title shown recorded; a title that
+// already reads as the judged command, a command only the title carries
+// (Gemini) and a call of another kind pass unchanged.
+func TestPermissionShowsJudgedCommand(t *testing.T) {
+	tests := []struct {
+		name, toolCall string
+		oldTitle       string // replaced in the IDE's copy by want; "" for byte-identical
+		want           string
+	}{
+		{"title-hides-command", `{"toolCallId":"c1","title":"touch y","kind":"execute","rawInput":{"command":"touch y; python3 x.py"}}`,
+			`"title":"touch y"`, "`touch y; python3 x.py`"},
+		{"title-other-words", `{"toolCallId":"c1","title":"Run tests","kind":"execute","rawInput":{"command":"python3 x.py"}}`,
+			`"title":"Run tests"`, "`python3 x.py`"},
+		{"claude-bash-other-kind", `{"toolCallId":"c1","title":"Terminal","kind":"other","rawInput":{"command":"python3 x.py"},"_meta":{"claudeCode":{"toolName":"Bash"}}}`,
+			`"title":"Terminal"`, "`python3 x.py`"},
+		{"argv-command", `{"toolCallId":"c1","title":"Run echo ok","kind":"execute","rawInput":{"command":["bash","-lc","echo ok; python3 x.py"]}}`,
+			`"title":"Run echo ok"`, "`bash -lc 'echo ok; python3 x.py'`"},
+		{"command-with-backtick", "{\"toolCallId\":\"c1\",\"title\":\"ls\",\"kind\":\"execute\",\"rawInput\":{\"command\":\"echo `id`\"}}",
+			`"title":"ls"`, "echo `id`"},
+		{"claude-backticked-title", "{\"toolCallId\":\"c1\",\"title\":\"`python3 x.py`\",\"kind\":\"execute\",\"rawInput\":{\"command\":\"python3 x.py\"}}", "", ""},
+		{"gemini-title-only", `{"toolCallId":"c1","title":"python3 x.py","kind":"execute"}`, "", ""},
+		{"title-spaced", `{"toolCallId":"c1","title":"  python3 x.py ","kind":"execute","rawInput":{"command":"python3 x.py"}}`, "", ""},
+		{"not-a-command", `{"toolCallId":"c1","title":"Look up x","kind":"other","rawInput":{"query":"x"}}`, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := sessionHarness(t, EnforceOptions{})
+			line := permissionLine(40, tt.toolCall)
+			h.agent("%s", line)
+			want := line
+			if tt.oldTitle != "" {
+				b, _ := json.Marshal(tt.want)
+				want = strings.Replace(line, tt.oldTitle, `"title":`+string(b), 1)
+			}
+			if got := h.ClientGets(); got != want {
+				t.Errorf("the IDE got\n%s\nwant\n%s", got, want)
+			}
+			var shown []any
+			for _, r := range h.rec.find("tool.call", "") {
+				if s, ok := r.ev.Metadata["shownTitle"]; ok {
+					shown = append(shown, s)
+				}
+			}
+			if tt.oldTitle != "" && (len(shown) != 1 || shown[0] != tt.want) {
+				t.Errorf("recorded shown titles %v, want [%s]", shown, tt.want)
+			}
+			if tt.oldTitle == "" && len(shown) != 0 {
+				t.Errorf("recorded shown titles %v for a title left as it came", shown)
+			}
+		})
+	}
+}
+
+// TestPermissionTitleChangedWhileAsked: the person's answer covers the
+// title they saw; the agent retitling the call while they decide makes an
+// allow a refusal, as a changed input does.
+func TestPermissionTitleChangedWhileAsked(t *testing.T) {
+	for _, tt := range []struct {
+		name, update string
+		want         string // the option the agent gets
+	}{
+		{"retitled", `"title":"touch y"`, "no"},
+		{"status-only", `"status":"pending"`, "yes"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := sessionHarness(t, EnforceOptions{})
+			h.agent("%s", permissionLine(40, "{\"toolCallId\":\"c1\",\"title\":\"`python3 x.py`\",\"kind\":\"execute\",\"rawInput\":{\"command\":\"python3 x.py\"}}"))
+			if m := h.nextAtIDE(); m["method"] != "session/request_permission" {
+				t.Fatalf("the IDE got %v, want the permission request", m)
+			}
+			h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"c1",%s}}}`, tt.update)
+			if m := h.nextAtIDE(); get(m, "params", "update", "sessionUpdate") != "tool_call_update" {
+				t.Fatalf("the IDE got %v, want the update", m)
+			}
+			h.ide(`{"jsonrpc":"2.0","id":40,"result":{"outcome":{"outcome":"selected","optionId":"yes"}}}`)
+			if m := h.nextAtAgent(); get(m, "result", "outcome", "optionId") != tt.want {
+				t.Errorf("the agent got %v, want option %s", m, tt.want)
+			}
+		})
+	}
+}
