@@ -193,3 +193,95 @@ func diffFileNames(p string) ([]string, string) {
 	}
 	return diffNames(f)
 }
+
+// gitApplyUnpack is patchUnpack for "git apply" and "git am": the names
+// of their diffs are relative to the top of the work tree (fromTop),
+// after -p's count (1 by default) and below --directory. A git apply that
+// only checks or reports (--check, --stat, --numstat, --summary without
+// --apply), or applies to the index alone (--cached), writes no file.
+func gitApplyUnpack(form []shellcmd.Word, in *shellcmd.Input) (unpack, bool) {
+	var sub, base string
+	var at int
+	var ok bool
+	for _, s := range []string{"apply", "am"} {
+		if base, at, ok = gitSubcommand(form, s); ok {
+			sub = s
+			break
+		}
+	}
+	if !ok {
+		return unpack{}, false
+	}
+	u := unpack{prog: "git " + sub, strip: 1, fromTop: true}
+	var ops []shellcmd.Word
+	report, apply := false, false
+	for i := at + 1; i < len(form); i++ {
+		w := form[i]
+		t := w.Text
+		if w.Kind == shellcmd.Static && t == "--" {
+			ops = append(ops, form[i+1:]...)
+			break
+		}
+		if w.Kind == shellcmd.Dynamic || len(t) < 2 || t[0] != '-' {
+			ops = append(ops, w)
+			continue
+		}
+		n, v, eq := strings.Cut(strings.TrimPrefix(t, "--"), "=")
+		switch {
+		case t == "--cached":
+			return unpack{}, false
+		case t == "--check" || t == "--stat" || t == "--numstat" || t == "--summary":
+			report = true
+		case t == "--apply":
+			apply = true
+		case strings.HasPrefix(t, "--directory"):
+			if !eq && i+1 < len(form) {
+				i++
+				v = form[i].Text
+			}
+			u.dir = v
+		case strings.HasPrefix(t, "-p"):
+			s := strings.TrimPrefix(t, "-p")
+			if s == "" && i+1 < len(form) {
+				i++
+				s = form[i].Text
+			}
+			k, err := strconv.Atoi(s)
+			if err != nil || k < 0 {
+				u.unknown = "its -p is not a number"
+			}
+			u.strip = k
+		case strings.HasPrefix(t, "--include") || strings.HasPrefix(t, "--exclude") || n == "unsafe-paths":
+			// --include and --exclude only leave names out; --unsafe-paths
+			// lets names leave the work tree, refused below anyway.
+			if !eq && n != "unsafe-paths" && i+1 < len(form) {
+				i++
+			}
+		}
+	}
+	if report && !apply {
+		return unpack{}, false
+	}
+	switch {
+	case len(ops) > 1:
+		u.unknown = "it applies several diffs"
+	case len(ops) == 1:
+		u.archive = ops[0]
+		if base != "" && !strings.HasPrefix(u.archive.Text, "/") && u.archive.Text != "-" {
+			// git -C DIR opens the diff it is given in DIR.
+			u.archive.Text = joinRaw(base, u.archive.Text)
+		}
+	case in == nil:
+		u.unknown = "it reads the diff from a pipe or the terminal"
+	case in.File != nil:
+		u.archive = *in.File
+	case in.Known:
+		u.text, u.textKnown = in.Text, true
+	default:
+		u.unknown = "its input is computed when the line runs"
+	}
+	if u.archive.Text == "-" {
+		u.unknown = "it reads the diff from a pipe or the terminal"
+	}
+	return u, true
+}

@@ -26,7 +26,7 @@ func TestPatchedNames(t *testing.T) {
 	write("ed.diff", "1c\nx\n.\n")
 	write("ok.diff", "--- a/src/main.go\t2026-01-01\n+++ b/src/main.go\t2026-01-01\n@@ -1 +1 @@\n-x\n+y\n")
 	pol := filepath.Join(root, "GOVERNANCE.md")
-	write("GOVERNANCE.md", "---\nschema: governance.workspace/v1\nname: test-policy\ntitle: t\ndescription: t\nversion: 1.0.0\nrules:\n  allow: [Bash(patch:*), Bash(cat:*)]\n---\n")
+	write("GOVERNANCE.md", "---\nschema: governance.workspace/v1\nname: test-policy\ntitle: t\ndescription: t\nversion: 1.0.0\nrules:\n  allow: [Bash(patch:*), Bash(cat:*), Bash(git:*)]\n---\n")
 	p, err := LoadPolicy(pol)
 	if err != nil {
 		t.Fatal(err)
@@ -52,6 +52,15 @@ func TestPatchedNames(t *testing.T) {
 		{"patch -p1 -i missing.diff", Allow}, // nothing to apply: patch fails
 		{"patch --dry-run -p1 < evil.diff", Allow},
 		{"patch a.txt evil.diff", Allow}, // patches a.txt alone
+		{"git apply evil.diff", Deny},
+		{"git apply < evil.diff", Deny},
+		{"git -C src apply -p1 " + root + "/evil.diff", Deny}, // relative to the top of the work tree
+		{"git apply --directory=sub evil.diff", Deny},
+		{"git am evil.diff", Deny},
+		{"git apply --check evil.diff", Allow},
+		{"git apply --cached evil.diff", Allow},
+		{"git apply ok.diff", Allow},
+		{"cat evil.diff | git apply", RequireApproval},
 	} {
 		d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root, Paths: []string{root}})
 		if d.Value != c.want {

@@ -47,6 +47,8 @@ type unpack struct {
 	// text is a diff given in the line (a here-document), when textKnown.
 	text      string
 	textKnown bool
+	// fromTop: names are relative to the top of git's work tree.
+	fromTop bool
 }
 
 // unpackOf returns what form extracts, if it extracts an archive.
@@ -192,8 +194,13 @@ func (e *Engine) unpackVerdict(in *reqInfo, c *shellcmd.Command, others bool, ad
 	var worst *verdict
 	for _, form := range c.Forms {
 		u, ok := unpackOf(form)
-		if !ok && len(form) > 0 && form[0].Kind == shellcmd.Static && filepath.Base(form[0].Text) == "patch" {
-			u, ok = patchUnpack(form, c.Input)
+		if !ok && len(form) > 0 && form[0].Kind == shellcmd.Static {
+			switch filepath.Base(form[0].Text) {
+			case "patch":
+				u, ok = patchUnpack(form, c.Input)
+			case "git":
+				u, ok = gitApplyUnpack(form, c.Input)
+			}
 		}
 		if !ok {
 			continue
@@ -221,7 +228,7 @@ func (e *Engine) unpackVerdict(in *reqInfo, c *shellcmd.Command, others bool, ad
 			for _, b := range bases {
 				var ns []string
 				var why string
-				if u.prog == "patch" {
+				if u.prog != "tar" && u.prog != "unzip" {
 					ns, why = diffFileNames(e.operandPath(b, u.archive.Text))
 				} else {
 					ns, why = archiveNames(e.operandPath(b, u.archive.Text), u.prog)
@@ -251,7 +258,7 @@ func (e *Engine) unpackVerdict(in *reqInfo, c *shellcmd.Command, others bool, ad
 				if u.dir != "" {
 					m = strings.TrimSuffix(u.dir, "/") + "/" + m
 				}
-				a := argWord{word: shellcmd.Word{Kind: shellcmd.Static, Text: m}, text: m, write: true}
+				a := argWord{word: shellcmd.Word{Kind: shellcmd.Static, Text: m}, text: m, write: true, fromTop: u.fromTop}
 				if v, ok := e.decideArg(in, a, c.Dir, advisories); ok && (worst == nil || v.value.Stricter(worst.value)) {
 					v.reason = fmt.Sprintf("%s writes %s: %s", u.prog, m, v.reason)
 					worst = &v
