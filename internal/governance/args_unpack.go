@@ -56,13 +56,60 @@ func unpackOf(form []shellcmd.Word) (unpack, bool) {
 	if len(form) < 2 || form[0].Kind != shellcmd.Static {
 		return unpack{}, false
 	}
-	switch filepath.Base(form[0].Text) {
+	name := filepath.Base(form[0].Text)
+	switch name {
 	case "tar", "gtar", "bsdtar":
 		return tarUnpack(form)
 	case "unzip":
 		return unzipUnpack(form)
 	}
+	if otherExtracts(name, form) {
+		return unpack{prog: name, unknown: name + " extracts archives whose names the bridge does not read"}, true
+	}
 	return unpack{}, false
+}
+
+// otherExtracts reports whether form extracts an archive with a program
+// whose archives the bridge does not read: cpio -i, pax -r, ar x, jar x,
+// 7-Zip's and unrar's x and e, dpkg-deb -x/-X/-R, unar, aunpack.
+func otherExtracts(name string, form []shellcmd.Word) bool {
+	first := form[1].Text
+	short := func(letters string) bool {
+		for _, w := range form[1:] {
+			t := w.Text
+			if w.Kind == shellcmd.Dynamic {
+				return true
+			}
+			if strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t[1:], letters) {
+				return true
+			}
+		}
+		return false
+	}
+	long := func(names ...string) bool {
+		for _, w := range form[1:] {
+			n, _, _ := strings.Cut(strings.TrimPrefix(w.Text, "--"), "=")
+			if strings.HasPrefix(w.Text, "--") && anyLong(n, names) {
+				return true
+			}
+		}
+		return false
+	}
+	switch name {
+	case "cpio":
+		return short("i") || long("extract")
+	case "pax":
+		return short("r")
+	case "ar", "jar":
+		return strings.Contains(strings.TrimPrefix(first, "-"), "x") || form[1].Kind == shellcmd.Dynamic || long("extract")
+	case "7z", "7za", "7zr", "7zz", "unrar", "rar":
+		return first == "x" || first == "e" || form[1].Kind == shellcmd.Dynamic
+	case "dpkg-deb":
+		return short("xXR") || long("extract", "vextract", "raw-extract")
+	case "unar", "aunpack", "dtrx":
+		return true
+	}
+	return false
 }
 
 // tarUnpack is unpackOf for tar.

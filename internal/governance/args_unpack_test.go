@@ -66,7 +66,7 @@ func TestUnpackedNames(t *testing.T) {
 	zw.Close()
 	zf.Close()
 	pol := filepath.Join(root, "GOVERNANCE.md")
-	if err := os.WriteFile(pol, []byte("---\nschema: governance.workspace/v1\nname: test-policy\ntitle: t\ndescription: t\nversion: 1.0.0\nrules:\n  allow: [Bash(tar:*), Bash(unzip:*), Bash(ls:*)]\n---\n"), 0o644); err != nil {
+	if err := os.WriteFile(pol, []byte("---\nschema: governance.workspace/v1\nname: test-policy\ntitle: t\ndescription: t\nversion: 1.0.0\nrules:\n  allow: [Bash(tar:*), Bash(unzip:*), Bash(ls:*), Bash(cpio:*), Bash(7z:*), Bash(jar:*), Bash(ar:*), Bash(pax:*), Bash(dpkg-deb:*)]\n---\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	p, err := LoadPolicy(pol)
@@ -93,6 +93,14 @@ func TestUnpackedNames(t *testing.T) {
 		{"tar -xf ok.tar && ls", RequireApproval},
 		{"tar -xf ok.tar", Allow},
 		{"tar -xf deep.tar", Allow},
+		{"cpio -idm < evil.cpio", RequireApproval},
+		{"7z x evil.7z", RequireApproval},
+		{"jar xf evil.jar", RequireApproval},
+		{"ar x evil.a", RequireApproval},
+		{"pax -r < evil.pax", RequireApproval},
+		{"dpkg-deb -x evil.deb .", RequireApproval},
+		{"7z l evil.7z", Allow},
+		{"ar t evil.a", Allow},
 		{"tar -tf evil.tar", Allow},
 		{"unzip -l evil.zip", Allow},
 	} {
