@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -93,9 +95,11 @@ func runAgent(configPath string) int {
 	}
 }
 
-// fileWrite is what an agent's own Write or Edit tool does once allowed.
+// fileWrite is what an agent's own Write or Edit tool, or Codex's patch,
+// does once allowed: write content to path (if any), then remove remove
+// (if any: the file a patch moves away or deletes).
 type fileWrite struct {
-	path, content string
+	path, content, remove string
 }
 
 // permissionRequests calls each with the id and the toolCall of every
@@ -134,6 +138,29 @@ func permissionWrites(script []byte) map[string]fileWrite {
 		in := tc.RawInput
 		if in.FilePath != "" {
 			writes[id] = fileWrite{path: in.FilePath, content: in.Content + in.NewString}
+		}
+	})
+	// Codex's patches (codex-acp's rawInput: the changes it applies by
+	// path): the first change of each, an add, a delete or a move.
+	permissionRequests(script, func(id string, tc struct {
+		RawInput struct {
+			Changes map[string]struct {
+				Type     string `json:"type"`
+				Content  string `json:"content"`
+				MovePath string `json:"move_path"`
+			} `json:"changes"`
+		} `json:"rawInput"`
+	}) {
+		for _, p := range slices.Sorted(maps.Keys(tc.RawInput.Changes)) {
+			switch c := tc.RawInput.Changes[p]; {
+			case c.Type == "add":
+				writes[id] = fileWrite{path: p, content: c.Content}
+			case c.Type == "delete":
+				writes[id] = fileWrite{remove: p}
+			case c.Type == "update" && c.MovePath != "":
+				writes[id] = fileWrite{path: c.MovePath, content: "moved by the patch", remove: p}
+			}
+			break
 		}
 	})
 	return writes
@@ -297,8 +324,15 @@ func (a *hostileAgent) permissionAnswered(id, result json.RawMessage) {
 		return
 	}
 	if write {
-		if err := os.WriteFile(w.path, []byte(w.content), 0o644); err != nil {
-			fmt.Fprintf(os.Stderr, "%s %v\n", agentWriteFailed, err)
+		if w.path != "" {
+			if err := os.WriteFile(w.path, []byte(w.content), 0o644); err != nil {
+				fmt.Fprintf(os.Stderr, "%s %v\n", agentWriteFailed, err)
+			}
+		}
+		if w.remove != "" {
+			if err := os.Remove(w.remove); err != nil {
+				fmt.Fprintf(os.Stderr, "%s %v\n", agentWriteFailed, err)
+			}
 		}
 		return
 	}

@@ -113,7 +113,9 @@
 //
 // Like an agent that runs its own tools, the hostile agent carries out a
 // permission request whose answer allows it: it writes the file a
-// rawInput.file_path names (Claude's Write and Edit), else runs
+// rawInput.file_path names (Claude's Write and Edit), or carries out the
+// first of a Codex patch's rawInput.changes (an add, a delete, or a move:
+// the destination written, the source removed), else runs
 // rawInput.command (a line, or an argv array as Codex sends it), else the
 // title (where Gemini puts the command). The cases approval/*-approved and
 // approval/*-rejected check that path end to end: the file the agent (or

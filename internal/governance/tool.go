@@ -33,7 +33,7 @@ func ClaudeToolRequest(toolName string, toolInput json.RawMessage, cwd string) (
 		if dir, _ := in["path"].(string); len(req.Paths) == 0 || toolName == "Grep" && dir == "" {
 			req.Paths = append([]string{cwd}, req.Paths...)
 		}
-	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+	case "Write", "Edit", "MultiEdit", "NotebookEdit", "apply_patch":
 		req.Kind = "edit"
 	case "Bash":
 		req.Kind = "execute"
@@ -68,7 +68,7 @@ var filterKeys = []string{"glob", "include"}
 // reads: the rest of an input (a file's new content, say) is never judged,
 // so the bridge may forget it (reduceInput).
 var judgedInputKeys = append(append(append(append([]string(nil), pathKeys...), pathListKeys...), filterKeys...),
-	"pattern", "command", "args", "cwd", "url")
+	"pattern", "command", "args", "cwd", "url", "changes", "input", "patch")
 
 // fillFromInput sets the paths, command and url a tool's input names. It
 // reads only judgedInputKeys.
@@ -92,6 +92,10 @@ func fillFromInput(req *Request, in map[string]any) {
 				}
 			}
 		}
+	}
+	// A patch's files are in its changes or its body (tool_patch.go).
+	for _, p := range patchPaths(in) {
+		req.Paths = appendNew(req.Paths, p)
 	}
 	// A glob's fixed leading directories are a path too: "/etc/**/*.conf"
 	// reads under /etc.
