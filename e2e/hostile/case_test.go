@@ -35,6 +35,10 @@ type hostileCase struct {
 	auth     string   // @auth-methods: the agent's authMethods (JSON)
 	files    []fileWant
 	answers  []answerWant
+
+	// approveShown: the person allows a permission request only when
+	// what Zed shows of it (zedShows) is this text (@approve-shown).
+	approveShown string
 }
 
 // fileWant is a workspace file's content after the run: it must (@want-file)
@@ -254,6 +258,11 @@ func (c *hostileCase) directive(line string) error {
 			return fmt.Errorf("unknown @setup kind %q (want file, symlink, hardlink, dir, fifo or exec)", kind)
 		}
 		c.setups = append(c.setups, setupStep{kind: kind, name: nm, arg: arg})
+	case "approve-shown":
+		if rest == "" {
+			return fmt.Errorf("@%s needs the text the person must see", word)
+		}
+		c.approveShown = rest
 	case "agent-name":
 		if rest == "" {
 			return fmt.Errorf("@%s needs an argument", word)

@@ -244,6 +244,7 @@ func TestDirectives(t *testing.T) {
 		want       any
 	}{
 		{"@approve", func(c hostileCase) any { return c.approve }, true},
+		{"@approve-shown touch y", func(c hostileCase) any { return c.approveShown }, "touch y"},
 		{"@no-refusal", func(c hostileCase) any { return c.noRefuse }, true},
 		{"@told", func(c hostileCase) any { return c.told }, true},
 		{"@control", func(c hostileCase) any { return c.control }, true},

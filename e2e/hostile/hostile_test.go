@@ -142,7 +142,11 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 		cmdline = append([]string{bridgeBin, "--policy", w.policy, "--audit", w.audit, "--"}, cmdline...)
 	}
 	timeout := ideTimeout(t)
-	writeJSON(t, at("ide.json"), ideConfig{Variant: variant, Bridge: cmdline, Workspace: w.ws, Approve: c.approve, Result: at("result.json"), Stderr: at("bridge.stderr"), Timeout: timeout})
+	shown, err := expand(c.approveShown, w.placeholders())
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeJSON(t, at("ide.json"), ideConfig{Variant: variant, Bridge: cmdline, Workspace: w.ws, Approve: c.approve, ApproveShown: string(shown), Result: at("result.json"), Stderr: at("bridge.stderr"), Timeout: timeout})
 
 	ctx, cancel := context.WithTimeout(context.Background(), timeout+20*time.Second)
 	defer cancel()

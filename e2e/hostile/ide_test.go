@@ -28,6 +28,9 @@ type ideConfig struct {
 	Stderr    string   `json:"stderr"`    // where the bridge's stderr goes
 	// Timeout bounds the whole run (see ideTimeout); if zero, minIDETimeout.
 	Timeout time.Duration `json:"timeout"`
+	// ApproveShown, when set, has the person allow a permission request
+	// only when what Zed shows of it (zedShows) is this text.
+	ApproveShown string `json:"approveShown"`
 }
 
 // ideResult is what the IDE saw and did.
@@ -404,7 +407,7 @@ func (ide *executingIDE) serve(msg ideMessage) (any, *rpcError) {
 		ide.res.Asked = append(ide.res.Asked, string(p.ToolCall))
 		ide.mu.Unlock()
 		want := []string{"reject_once", "reject_always"}
-		if ide.cfg.Approve {
+		if ide.cfg.Approve || ide.cfg.ApproveShown != "" && ide.zedShows(p.ToolCall) == ide.cfg.ApproveShown {
 			want = []string{"allow_once", "allow_always"}
 		}
 		for _, kind := range want {
@@ -461,4 +464,24 @@ func peakRSS(pid int) int {
 		}
 	}
 	return -1
+}
+
+// zedShows returns what Zed shows the person of a permission request's
+// tool call before they answer: the title, which for a call of kind
+// "execute" it renders as the command line, followed for other kinds (but
+// edit) by the rawInput it offers behind "View Raw Input"
+// (should_show_raw_input in Zed's thread view).
+func (ide *executingIDE) zedShows(toolCall json.RawMessage) string {
+	var tc struct {
+		Title    string          `json:"title"`
+		Kind     string          `json:"kind"`
+		RawInput json.RawMessage `json:"rawInput"`
+	}
+	if ide.rd.params(toolCall, &tc) != nil {
+		return ""
+	}
+	if tc.Kind == "execute" || tc.Kind == "edit" || len(tc.RawInput) == 0 {
+		return tc.Title
+	}
+	return tc.Title + "\n" + string(tc.RawInput)
 }
