@@ -52,7 +52,11 @@ var gioRemovers = map[string]string{"trash": "rm", "remove": "rm", "move": "mv",
 var sevenZips = map[string]bool{"7z": true, "7za": true, "7zr": true, "7zz": true}
 
 // recursiveModifiers change every file beneath an operand when given
-// -R or --recursive.
+// -R or --recursive, and without it change who may reach what is beneath
+// a directory operand: "chmod 000 .claude" hides Claude's settings (and
+// their hooks and deny rules) from Claude, "chattr +i audit" stops the
+// audit log's rotation. Either way a directory operand holding a
+// protected location is refused.
 var recursiveModifiers = map[string]bool{"chmod": true, "chown": true, "chgrp": true, "setfacl": true, "chattr": true}
 
 // recursiveCompressors replace every file beneath an operand by its
@@ -263,9 +267,7 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 	acts := removers[name]
 	switch {
 	case recursiveModifiers[name]:
-		for _, w := range form[1:] {
-			acts = acts || w.Kind == shellcmd.Static && (w.Text == "--recursive" || strings.HasPrefix(w.Text, "-") && !strings.HasPrefix(w.Text, "--") && strings.ContainsRune(w.Text, 'R'))
-		}
+		acts = true
 	case recursiveCompressors[name]:
 		for _, w := range form[1:] {
 			acts = acts || w.Kind == shellcmd.Static && (w.Text == "--recursive" || strings.HasPrefix(w.Text, "-") && !strings.HasPrefix(w.Text, "--") && strings.ContainsRune(w.Text, 'r'))
