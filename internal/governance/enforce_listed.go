@@ -28,9 +28,9 @@ import (
 // this run (session/new, session/fork, a session/list request's cwd, and the
 // session/load and session/resume the bridge let through). An entry naming a
 // directory outside them is taken out of the answer (the rest byte for
-// byte), recorded (session.listed) and logged; a later session/load or
-// session/resume naming a directory taken out that way, and outside the
-// chosen ones, is refused.
+// byte), recorded (session.listed) and logged; a later session/load,
+// session/resume or session/fork naming a directory taken out that way, and
+// outside the chosen ones, is refused.
 
 // maxChosen bounds each list of directories kept for this check; past it
 // the oldest are dropped (chosen) or every directory counts as listed.
@@ -194,12 +194,13 @@ func (x *Enforcer) forwardListed(ctx context.Context, m *acpwire.Message, next a
 	return next.Handle(ctx, out)
 }
 
-// checkListedOpen refuses a session/load or session/resume (no
-// --workspace-root) naming a directory the bridge took out of the agent's
-// session list and that lies outside the directories the IDE named; it
-// returns the refusal, or the zero Decision.
+// checkListedOpen refuses a session/load, session/resume or session/fork
+// (no --workspace-root) naming a directory the bridge took out of the
+// agent's session list and that lies outside the directories the IDE
+// named; it returns the refusal, or the zero Decision. A session/new is
+// the person opening a directory of their own.
 func (x *Enforcer) checkListedOpen(method, sid string, dirs []string) Decision {
-	if x.engine == nil || len(x.roots()) > 0 || (method != "session/load" && method != "session/resume") {
+	if x.engine == nil || len(x.roots()) > 0 || method == "session/new" {
 		return Decision{}
 	}
 	x.mu.Lock()

@@ -65,6 +65,7 @@ func TestListedSessionDirectories(t *testing.T) {
 		{"session/load", "root", `"cwd":"/"`},
 		{"session/resume", "extra", fmt.Sprintf(`"cwd":%q,"additionalDirectories":[%q]`, ws, outside)},
 		{"session/load", "dotdot", fmt.Sprintf(`"cwd":%q`, filepath.Dir(ws)+"/")},
+		{"session/fork", "root", `"cwd":"/"`},
 	}
 	for i, r := range refused {
 		h.ide(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{"sessionId":%q,%s,"mcpServers":[]}}`, 20+i, r.method, r.id, r.params)

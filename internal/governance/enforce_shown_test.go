@@ -22,7 +22,7 @@ func permissionLine(id int, toolCall string) string {
 func TestPermissionShowsJudgedCommand(t *testing.T) {
 	tests := []struct {
 		name, toolCall string
-		oldTitle       string // replaced in the IDE's copy by want; "" for byte-identical
+		oldTitle       string // replaced in the IDE's copy by want (or followed by it); "" for byte-identical
 		want           string
 	}{
 		{"title-hides-command", `{"toolCallId":"c1","title":"touch y","kind":"execute","rawInput":{"command":"touch y; python3 x.py"}}`,
@@ -35,6 +35,8 @@ func TestPermissionShowsJudgedCommand(t *testing.T) {
 			`"title":"Run echo ok"`, "`bash -lc 'echo ok; python3 x.py'`"},
 		{"command-with-backtick", "{\"toolCallId\":\"c1\",\"title\":\"ls\",\"kind\":\"execute\",\"rawInput\":{\"command\":\"echo `id`\"}}",
 			`"title":"ls"`, "echo `id`"},
+		{"no-title", `{"toolCallId":"c1","kind":"execute","rawInput":{"command":"python3 x.py"}}`,
+			`"rawInput":{"command":"python3 x.py"}`, "`python3 x.py`"},
 		{"claude-backticked-title", "{\"toolCallId\":\"c1\",\"title\":\"`python3 x.py`\",\"kind\":\"execute\",\"rawInput\":{\"command\":\"python3 x.py\"}}", "", ""},
 		{"gemini-title-only", `{"toolCallId":"c1","title":"python3 x.py","kind":"execute"}`, "", ""},
 		{"title-spaced", `{"toolCallId":"c1","title":"  python3 x.py ","kind":"execute","rawInput":{"command":"python3 x.py"}}`, "", ""},
@@ -48,7 +50,11 @@ func TestPermissionShowsJudgedCommand(t *testing.T) {
 			want := line
 			if tt.oldTitle != "" {
 				b, _ := json.Marshal(tt.want)
-				want = strings.Replace(line, tt.oldTitle, `"title":`+string(b), 1)
+				repl := `"title":` + string(b)
+				if !strings.HasPrefix(tt.oldTitle, `"title"`) {
+					repl = tt.oldTitle + "," + repl // a title the call lacked comes last
+				}
+				want = strings.Replace(line, tt.oldTitle, repl, 1)
 			}
 			if got := h.ClientGets(); got != want {
 				t.Errorf("the IDE got\n%s\nwant\n%s", got, want)
