@@ -44,6 +44,11 @@ func TestGlobWordsUnderShellOptions(t *testing.T) {
 		{"cat a*", Allow},
 		{"grep -n main src/*.go", Allow},
 		{"ls", Allow},
+		// bash expands a redirection's glob that matches one name.
+		{"cat < *nv", Deny},
+		{"shopt -s nocaseglob; cat < .EN?", Deny},
+		{"cat <> .e*", Deny},
+		{"cat < a*", RequireApproval},
 	} {
 		d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root, Paths: []string{root}})
 		if d.Value != c.want {

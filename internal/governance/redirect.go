@@ -55,6 +55,8 @@ func (e *Engine) decideRedirect(in *reqInfo, r shellcmd.Redirect, advisories *[]
 	switch {
 	case r.Target.Kind == shellcmd.Dynamic && strings.HasPrefix(p, "~/") && !strings.ContainsAny(p[2:], "$`\"'\\*?["):
 		p = filepath.Join(e.home, p[2:])
+	case r.Target.Kind == shellcmd.Glob:
+		return e.decideRedirectGlob(in, r, what, advisories), true
 	case r.Target.Kind != shellcmd.Static:
 		return runtimeName(what), true
 	}
@@ -99,4 +101,34 @@ func (e *Engine) decideRedirectAt(in *reqInfo, r shellcmd.Redirect, what, p stri
 	}
 	v.reason = what + ": " + v.reason
 	return v, true
+}
+
+// decideRedirectGlob decides a redirection whose target is a glob: bash
+// opens the one name it matches ("cat < *nv" reads .env, with dotglob),
+// and the name as written when it matches none. Each name it may match
+// now (globNames: leading dots, case ignored) is decided, and a refusal of
+// one refuses the line; otherwise the name is not known until the line
+// runs and is asked about.
+func (e *Engine) decideRedirectGlob(in *reqInfo, r shellcmd.Redirect, what string, advisories *[]string) verdict {
+	v := runtimeName(what)
+	bases, unknown := e.commandDirs(in, r.Dir)
+	if unknown {
+		return v
+	}
+	for _, b := range bases {
+		pat := r.Target.Text
+		if !filepath.IsAbs(pat) {
+			pat = joinRaw(b, pat)
+		}
+		names, ok := globNames(pat, maxGlobMatches)
+		if !ok {
+			continue
+		}
+		for _, n := range names {
+			if w, ok := e.decideRedirectAt(in, r, what, n, advisories); ok && w.value.Stricter(v.value) {
+				v = w
+			}
+		}
+	}
+	return v
 }
