@@ -133,11 +133,22 @@ func permissionWrites(script []byte) map[string]fileWrite {
 			FilePath  string `json:"file_path"`
 			Content   string `json:"content"`
 			NewString string `json:"new_string"`
+			// MCP servers' and other agents' write tools: Serena's
+			// create_text_file, JetBrains' create_new_file_with_text, a
+			// target_file edit.
+			RelativePath  string `json:"relative_path"`
+			PathInProject string `json:"pathInProject"`
+			TargetFile    string `json:"target_file"`
+			Text          string `json:"text"`
+			CodeEdit      string `json:"code_edit"`
 		} `json:"rawInput"`
 	}) {
 		in := tc.RawInput
-		if in.FilePath != "" {
-			writes[id] = fileWrite{path: in.FilePath, content: in.Content + in.NewString}
+		for _, p := range []string{in.FilePath, in.RelativePath, in.PathInProject, in.TargetFile} {
+			if p != "" {
+				writes[id] = fileWrite{path: p, content: in.Content + in.NewString + in.Text + in.CodeEdit}
+				break
+			}
 		}
 	})
 	// Codex's patches (codex-acp's rawInput: the changes it applies by

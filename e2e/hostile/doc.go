@@ -113,7 +113,8 @@
 //
 // Like an agent that runs its own tools, the hostile agent carries out a
 // permission request whose answer allows it: it writes the file a
-// rawInput.file_path names (Claude's Write and Edit), or carries out the
+// rawInput.file_path names (Claude's Write and Edit; relative_path,
+// pathInProject or target_file for other tools'), or carries out the
 // first of a Codex patch's rawInput.changes (an add, a delete, or a move:
 // the destination written, the source removed), else runs
 // rawInput.command (a line, or an argv array as Codex sends it), else the

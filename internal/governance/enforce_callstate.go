@@ -19,7 +19,7 @@ import (
 // call (its input, its title, its paths) while the call lives: an agent
 // may leave any number of calls open, each with an input of any size.
 // An input larger than this is kept as the members the policy reads
-// (judgedInputKeys), plus its size and SHA-256 for the record.
+// (judgedInputKey), plus its size and SHA-256 for the record.
 const maxKept = 64 << 10
 
 // maxKeptPaths bounds how many locations and diff paths a call keeps.
@@ -210,7 +210,7 @@ func keepInput(raw []byte) (kept json.RawMessage, whole bool) {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	for _, m := range mems {
-		if !slices.Contains(judgedInputKeys, m.Key) {
+		if !judgedInputKey(m.Key) {
 			continue
 		}
 		if b.Len() > 1 {

@@ -20,6 +20,7 @@ func FuzzKeepInput(f *testing.F) {
 		`{"url":"https://example.com","prompt":"x"}`,
 		`{"absolute_path":"/w/.env","directory":"/w/sub","source":"a","destination":"b"}`,
 		`{"command":"a","command":"b"}`,
+		`{"relative_path":"/w/.env","pathInProject":"x","source_files":["/w/a"],"changes":{"/w/b":{"move_path":"/w/c"}},"input":"*** Begin Patch\n*** Add File: d\n"}`,
 		`[1,2]`, `"x"`, `{}`,
 	} {
 		f.Add(s, "execute", 1)

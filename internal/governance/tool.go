@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -70,8 +71,15 @@ var filterKeys = []string{"glob", "include"}
 var judgedInputKeys = append(append(append(append([]string(nil), pathKeys...), pathListKeys...), filterKeys...),
 	"pattern", "command", "args", "cwd", "url", "changes", "input", "patch")
 
+// judgedInputKey reports whether fillFromInput reads the input member
+// named k: one of judgedInputKeys, or one whose name says it holds a path
+// (namedPathKey).
+func judgedInputKey(k string) bool {
+	return slices.Contains(judgedInputKeys, k) || namedPathKey(k)
+}
+
 // fillFromInput sets the paths, command and url a tool's input names. It
-// reads only judgedInputKeys.
+// reads only the members judgedInputKey names.
 func fillFromInput(req *Request, in map[string]any) {
 	if in == nil {
 		return
@@ -82,6 +90,29 @@ func fillFromInput(req *Request, in map[string]any) {
 				req.Cwd = s
 			}
 			req.Paths = append(req.Paths, s)
+		}
+	}
+	// Any other tool's path fields, by their names (namedPathKey), in
+	// order, so that one input is always judged alike.
+	var named []string
+	for k := range in {
+		if !slices.Contains(judgedInputKeys, k) && namedPathKey(k) {
+			named = append(named, k)
+		}
+	}
+	slices.Sort(named)
+	for _, k := range named {
+		switch v := in[k].(type) {
+		case string:
+			if v != "" {
+				req.Paths = appendNew(req.Paths, v)
+			}
+		case []any:
+			for _, e := range v {
+				if s, ok := e.(string); ok && s != "" {
+					req.Paths = appendNew(req.Paths, s)
+				}
+			}
 		}
 	}
 	for _, k := range pathListKeys {
