@@ -58,7 +58,7 @@ func downloadWrites(form []shellcmd.Word) []argWord {
 	}
 	var dir string
 	var urls, outs []shellcmd.Word
-	remote, server, named := d.always, false, false
+	remote, server, named, globoff := d.always, false, false, false
 	for i := 1; i < len(form); i++ {
 		w := form[i]
 		t := w.Text
@@ -85,6 +85,8 @@ func downloadWrites(form []shellcmd.Word) []argWord {
 				named = true
 			case anyLong(name, d.serverLong):
 				server = true
+			case name == "globoff":
+				globoff = true
 			case anyLong(name, d.remoteLong):
 				remote = true
 			}
@@ -97,6 +99,9 @@ func downloadWrites(form []shellcmd.Word) []argWord {
 			}
 			if c == d.remoteShort && c != 0 {
 				remote = true
+			}
+			if c == 'g' && d.outLong == "output" {
+				globoff = true
 			}
 			if strings.IndexByte(d.valued, c) < 0 {
 				continue
@@ -119,8 +124,14 @@ func downloadWrites(form []shellcmd.Word) []argWord {
 		return strings.TrimSuffix(dir, "/") + "/" + n
 	}
 	var out []argWord
+	if d.outLong == "output" && !globoff && curlGlobs(urls, outs, remote) {
+		// curl expands {a,b} and [1-3] in a URL itself, and names the
+		// file after the expansion (-O) or fills -o's #1 with it: "-o
+		// '.claude/#1' 'http://host/{settings.json}'".
+		server = true
+	}
 	if server {
-		unknown := "a file the server names"
+		unknown := "a file named by the server or by curl's expansion of the URL"
 		if dir != "" {
 			unknown += " in " + dir
 		}
@@ -200,4 +211,20 @@ func urlNames(u string) []string {
 		}
 	}
 	return out
+}
+
+// curlGlobs reports whether curl names a file after a URL it expands
+// itself: a URL holding {...} or [...] named by -O, or an -o name holding
+// #N, which curl fills with what the expansion matched.
+func curlGlobs(urls, outs []shellcmd.Word, remote bool) bool {
+	globbed := false
+	for _, u := range urls {
+		globbed = globbed || strings.ContainsAny(u.Text, "{[")
+	}
+	for _, o := range outs {
+		if i := strings.IndexByte(o.Text, '#'); i >= 0 && i+1 < len(o.Text) && o.Text[i+1] >= '0' && o.Text[i+1] <= '9' {
+			return true
+		}
+	}
+	return globbed && remote
 }
