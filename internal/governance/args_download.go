@@ -40,13 +40,21 @@ type downloader struct {
 	serverShort string
 	serverLong  []string
 	always      bool // names every URL's file after it without -O (wget)
+	// outInDir: the file -o names lies in the directory (curl's
+	// --output-dir, aria2c's -d).
+	outInDir bool
+	// serverNames: without -o the server names the file (aria2c follows
+	// Content-Disposition).
+	serverNames bool
 }
 
 var downloaders = map[string]downloader{
 	"wget": {valued: "oaeiBtOTwQUPlARDIXh", dirShort: 'P', dirLong: "directory-prefix", outShort: 'O', outLong: "output-document",
 		serverShort: "rmi", serverLong: []string{"recursive", "mirror", "content-disposition", "trust-server-names", "input-file"}, always: true},
 	"curl": {valued: "dHouXAbceEFKmrTUwxyYzCPQtK", dirLong: "output-dir", remoteShort: 'O', remoteLong: []string{"remote-name", "remote-name-all"},
-		outShort: 'o', outLong: "output", serverShort: "J", serverLong: []string{"remote-header-name"}},
+		outShort: 'o', outLong: "output", serverShort: "J", serverLong: []string{"remote-header-name"}, outInDir: true},
+	"aria2c": {valued: "dosijxkUhplcCmt", dirShort: 'd', dirLong: "dir", outShort: 'o', outLong: "out",
+		serverShort: "iT", serverLong: []string{"input-file", "torrent-file", "metalink-file"}, outInDir: true, serverNames: true},
 }
 
 // downloadWrites returns the files a wget or curl form writes whose names
@@ -124,6 +132,9 @@ func downloadWrites(form []shellcmd.Word) []argWord {
 		return strings.TrimSuffix(dir, "/") + "/" + n
 	}
 	var out []argWord
+	if d.serverNames && !named {
+		server = true
+	}
 	if d.outLong == "output" && !globoff && curlGlobs(urls, outs, remote) {
 		// curl expands {a,b} and [1-3] in a URL itself, and names the
 		// file after the expansion (-O) or fills -o's #1 with it: "-o
@@ -137,8 +148,8 @@ func downloadWrites(form []shellcmd.Word) []argWord {
 		}
 		out = append(out, argWord{word: shellcmd.Word{Kind: shellcmd.Dynamic, Text: unknown, Why: "chosen by the server"}, text: unknown, write: true})
 	}
-	if dir != "" && d.outLong == "output" {
-		// curl writes -o's name inside --output-dir.
+	if dir != "" && d.outInDir {
+		// curl writes -o's name inside --output-dir, aria2c inside -d.
 		for _, o := range outs {
 			if o.Kind == shellcmd.Static && o.Text != "-" {
 				out = append(out, argWord{word: o, text: join(o.Text), write: true})
