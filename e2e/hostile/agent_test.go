@@ -25,6 +25,10 @@ type agentConfig struct {
 	// AuthMethods is the initialize response's authMethods; when set, the
 	// first session/new is answered that the person must log in.
 	AuthMethods json.RawMessage `json:"authMethods,omitempty"`
+	// Sessions, when set, is the agent's session/list answer's sessions;
+	// the agent then says it lists and loads sessions, and answers
+	// session/load of any of them.
+	Sessions json.RawMessage `json:"sessions,omitempty"`
 }
 
 // syncID is the id of the request the agent sends after the attack; its
@@ -233,9 +237,13 @@ func (a *hostileAgent) handle(line []byte) {
 		if len(a.cfg.AuthMethods) > 0 {
 			methods = a.cfg.AuthMethods
 		}
+		caps := map[string]any{"loadSession": false}
+		if len(a.cfg.Sessions) > 0 {
+			caps = map[string]any{"loadSession": true, "sessionCapabilities": map[string]any{"list": map[string]any{}}}
+		}
 		a.reply(m.ID, map[string]any{
 			"protocolVersion":   1,
-			"agentCapabilities": map[string]any{"loadSession": false},
+			"agentCapabilities": caps,
 			"agentInfo":         map[string]any{"name": name, "version": "1.0.0"},
 			"authMethods":       methods,
 		})
@@ -246,6 +254,10 @@ func (a *hostileAgent) handle(line []byte) {
 		a.send(append(b, '\n'))
 	case m.Method == "session/new":
 		a.reply(m.ID, map[string]any{"sessionId": a.cfg.SessionID})
+	case m.Method == "session/list" && len(a.cfg.Sessions) > 0:
+		a.reply(m.ID, map[string]any{"sessions": a.cfg.Sessions})
+	case m.Method == "session/load" && len(a.cfg.Sessions) > 0:
+		a.reply(m.ID, map[string]any{})
 	case m.Method == "session/prompt":
 		go a.turn(m.ID)
 	case m.Method == "session/cancel":

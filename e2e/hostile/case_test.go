@@ -39,6 +39,9 @@ type hostileCase struct {
 	// approveShown: the person allows a permission request only when
 	// what Zed shows of it (zedShows) is this text (@approve-shown).
 	approveShown string
+	// listed: the sessions of the agent's session/list answer (JSON,
+	// @listed-sessions); the IDE lists them and loads the first.
+	listed string
 }
 
 // fileWant is a workspace file's content after the run: it must (@want-file)
@@ -273,6 +276,11 @@ func (c *hostileCase) directive(line string) error {
 			return fmt.Errorf("@auth-methods wants a JSON array, got %q", rest)
 		}
 		c.auth = rest
+	case "listed-sessions":
+		if !json.Valid([]byte(rest)) || !strings.HasPrefix(rest, "[") {
+			return fmt.Errorf("@listed-sessions wants a JSON array, got %q", rest)
+		}
+		c.listed = rest
 	case "rss":
 		n, err := strconv.Atoi(rest)
 		if err != nil || n <= 0 {

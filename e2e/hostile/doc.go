@@ -71,6 +71,16 @@
 //	@setup dir NAME
 //	@setup exec NAME TEXT   an executable script (\n in TEXT is a newline)
 //	@approve               the IDE allows permission requests (approval flow)
+//	@approve-shown TEXT    the IDE allows a permission request only when what
+//	                       Zed shows of it is TEXT (the title of an execute or
+//	                       edit call; else the title, a line break and the
+//	                       rawInput), and rejects it otherwise
+//	@listed-sessions JSON  the sessions of the agent's session/list answer
+//	                       (placeholders apply): once its session is open the
+//	                       IDE lists them and loads the first in the cwd and
+//	                       additionalDirectories the list gives it, as Zed
+//	                       loads a session picked from its history, and
+//	                       prompts in it if the load succeeds
 //	@agent-name NAME       the agentInfo.name the agent announces (placeholders apply)
 //	@auth-methods JSON     the authMethods of the agent's initialize response
 //	                       (placeholders apply); the agent answers the first

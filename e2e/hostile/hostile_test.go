@@ -135,8 +135,10 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 	must(t, err)
 	auth, err := expand(c.auth, w.placeholders())
 	must(t, err)
+	listed, err := expand(c.listed, w.placeholders())
+	must(t, err)
 	writeJSON(t, at("agent.json"), agentConfig{Script: at("script"), Received: at("received"), SessionID: w.sid, Name: string(agentName), Workspace: w.ws,
-		AuthMethods: json.RawMessage(auth)})
+		AuthMethods: json.RawMessage(auth), Sessions: json.RawMessage(listed)})
 	cmdline := []string{testBin, "hostile-agent", at("agent.json")}
 	if bridged {
 		cmdline = append([]string{bridgeBin, "--policy", w.policy, "--audit", w.audit, "--"}, cmdline...)
@@ -146,7 +148,7 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeJSON(t, at("ide.json"), ideConfig{Variant: variant, Bridge: cmdline, Workspace: w.ws, Approve: c.approve, ApproveShown: string(shown), Result: at("result.json"), Stderr: at("bridge.stderr"), Timeout: timeout})
+	writeJSON(t, at("ide.json"), ideConfig{Variant: variant, Bridge: cmdline, Workspace: w.ws, Approve: c.approve, ApproveShown: string(shown), LoadListed: c.listed != "", Result: at("result.json"), Stderr: at("bridge.stderr"), Timeout: timeout})
 
 	ctx, cancel := context.WithTimeout(context.Background(), timeout+20*time.Second)
 	defer cancel()

@@ -31,6 +31,10 @@ type ideConfig struct {
 	// ApproveShown, when set, has the person allow a permission request
 	// only when what Zed shows of it (zedShows) is this text.
 	ApproveShown string `json:"approveShown"`
+	// LoadListed has the IDE, once its session is open, list the agent's
+	// sessions and load the first in the directories the list gives it,
+	// as a person picking it from Zed's history does (loadListed).
+	LoadListed bool `json:"loadListed"`
 }
 
 // ideResult is what the IDE saw and did.
@@ -188,6 +192,15 @@ func (ide *executingIDE) converse() error {
 	sn := sessionOpened(ans) // the reader marked it opened (handle)
 	if sn == "" {
 		return fmt.Errorf("session/new answered %s", ans)
+	}
+	if ide.cfg.LoadListed {
+		loaded, err := ide.loadListed()
+		if err != nil {
+			return err
+		}
+		if loaded != "" {
+			sn = loaded
+		}
 	}
 	sid, _ := json.Marshal(sn)
 	ans, err = ide.call("2", "session/prompt", `{"sessionId":`+string(sid)+`,"prompt":[{"type":"text","text":"go"}]}`)
@@ -484,4 +497,52 @@ func (ide *executingIDE) zedShows(toolCall json.RawMessage) string {
 		return tc.Title
 	}
 	return tc.Title + "\n" + string(tc.RawInput)
+}
+
+// loadListed asks the agent for its sessions and, as a person picking the
+// first entry of Zed's history does, loads it in the directories the list
+// gave it (Zed keeps a listed session's cwd and additionalDirectories as
+// the thread's folders and loads it in them). It returns the session
+// loaded, or "" when the list holds none or the load was refused.
+func (ide *executingIDE) loadListed() (string, error) {
+	ans, err := ide.call("3", "session/list", `{}`)
+	if err != nil {
+		return "", fmt.Errorf("session/list: %v", err)
+	}
+	var l struct {
+		Result struct {
+			Sessions []struct {
+				SessionID             string   `json:"sessionId"`
+				Cwd                   string   `json:"cwd"`
+				AdditionalDirectories []string `json:"additionalDirectories"`
+			} `json:"sessions"`
+		} `json:"result"`
+	}
+	if ide.rd.params(ans, &l) != nil || len(l.Result.Sessions) == 0 {
+		ide.action("session/list: no session to load")
+		return "", nil
+	}
+	s := l.Result.Sessions[0]
+	p := map[string]any{"sessionId": s.SessionID, "cwd": s.Cwd, "mcpServers": []any{}}
+	if len(s.AdditionalDirectories) > 0 {
+		p["additionalDirectories"] = s.AdditionalDirectories
+	}
+	params, _ := json.Marshal(p)
+	ans, err = ide.call("4", "session/load", string(params))
+	if err != nil {
+		return "", fmt.Errorf("session/load: %v", err)
+	}
+	var r struct {
+		Error json.RawMessage `json:"error"`
+	}
+	json.Unmarshal(ans, &r)
+	if len(r.Error) > 0 {
+		ide.action("session/load of %s refused: %s", s.SessionID, r.Error)
+		return "", nil
+	}
+	ide.mu.Lock()
+	ide.opened[s.SessionID] = true
+	ide.mu.Unlock()
+	ide.action("loaded listed session %s in %s", s.SessionID, s.Cwd)
+	return s.SessionID, nil
 }
