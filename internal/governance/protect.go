@@ -78,6 +78,8 @@ var agentConfig = []struct {
 	{".mcp.json", "the project's MCP servers, each a command the agent starts", false, false},
 	{".gemini/settings.json", "Gemini CLI's project settings", false, false},
 	{".gemini/policies", "Gemini CLI's project policies", true, false},
+	{".codex/config.toml", "Codex's project configuration, whose MCP servers are commands Codex starts and whose sandbox and approval settings it obeys", false, false},
+	{".codex/rules", "Codex's project rules, which let commands run without asking", true, false},
 	{".zed/settings.json", "Zed's project settings, which can change the agent command", false, false},
 	{".vscode/settings.json", "VS Code's workspace settings", false, false},
 	{".git/config", "the repository's git configuration, whose core.fsmonitor, core.hooksPath and aliases run commands", false, false},
