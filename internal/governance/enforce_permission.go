@@ -102,7 +102,7 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 	x.mu.Unlock()
 	meta := map[string]any{"toolCall": mir, "stage": "permission"}
 	shown, reshow := "", false
-	if d.Value.NeedsApproval() {
+	if d.Value.NeedsApproval() && x.engine != nil { // with no policy the bridge only records
 		if shown, reshow = x.judgedTitle(p.SessionID, full); reshow {
 			meta["shownTitle"] = shown
 		}

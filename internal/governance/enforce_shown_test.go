@@ -103,3 +103,15 @@ func TestPermissionTitleChangedWhileAsked(t *testing.T) {
 		})
 	}
 }
+
+// TestPermissionTitleAuditOnly: with no policy the bridge only records; a
+// permission request reaches the IDE as it came.
+func TestPermissionTitleAuditOnly(t *testing.T) {
+	h := newHarnessWith(t, EnforceOptions{}, false)
+	h.openSession()
+	line := permissionLine(40, `{"toolCallId":"c1","title":"touch y","kind":"execute","rawInput":{"command":"touch y; python3 x.py"}}`)
+	h.agent("%s", line)
+	if got := h.ClientGets(); got != line {
+		t.Errorf("the IDE got\n%s\nwant it as it came\n%s", got, line)
+	}
+}
