@@ -48,8 +48,13 @@ var formNotes = []func([]Word) (Note, bool){codeOptionNote, escapeNote, npmConfi
 // handler reads one form whose command word is static.
 type handler func(form []Word) step
 
-// build fills c with words and what they run, then adds it.
+// build fills c with words and what they run, then adds it. No words run
+// nothing (a wrapper whose command a glob took, as in timeout *): no
+// command is added.
 func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
+	if len(words) == 0 {
+		return
+	}
 	idx := len(w.a.Commands)
 	w.a.Commands = append(w.a.Commands, c)
 	form := words
