@@ -78,6 +78,7 @@ var agentConfig = []struct {
 	{".mcp.json", "the project's MCP servers, each a command the agent starts", false, false},
 	{".gemini/settings.json", "Gemini CLI's project settings", false, false},
 	{".gemini/policies", "Gemini CLI's project policies", true, false},
+	{".gemini/.env", "Gemini CLI's project environment, whose variables, BASH_ENV among them, Gemini's shell commands inherit", false, false},
 	{".codex/config.toml", "Codex's project configuration, whose MCP servers are commands Codex starts and whose sandbox and approval settings it obeys", false, false},
 	{".codex/rules", "Codex's project rules, which let commands run without asking", true, false},
 	{".zed/settings.json", "Zed's project settings, which can change the agent command", false, false},
