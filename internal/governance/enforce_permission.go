@@ -102,9 +102,17 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 	x.mu.Unlock()
 	meta := map[string]any{"toolCall": mir, "stage": "permission"}
 	shown, reshow := "", false
+	var options []byte
+	relabel := false
 	if d.Value.NeedsApproval() && x.engine != nil { // with no policy the bridge only records
 		if shown, reshow = x.judgedTitle(p.SessionID, full); reshow {
 			meta["shownTitle"] = shown
+		}
+		if options, relabel, err = shownOptions(m, p.Options); err != nil {
+			return x.refuseUnreadable(m, fmt.Errorf("%w: the permission request's options: %v", errUnreadable, err))
+		}
+		if relabel {
+			meta["shownOptions"] = json.RawMessage(options)
 		}
 	}
 	ev := audit.Event{Actor: actorBridge, Action: "tool.call", Subject: toolSubject(c), Input: inputRecord(c),
@@ -126,15 +134,19 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 		return x.send.Reply(m, acpparams.Cancelled())
 	}
 	out := m
+	err = nil
 	if reshow {
-		var err error
-		if out, err = showJudged(m, shown); err != nil {
-			// The person would not see what they approve: nobody is asked.
-			x.mu.Lock()
-			c.denied = true
-			x.mu.Unlock()
-			return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInternalError, "acp-bridge: the permission request cannot show the command it asks about: %v", err))
-		}
+		out, err = showJudged(out, shown)
+	}
+	if err == nil && relabel {
+		out, err = out.Patch(options, "params", "options")
+	}
+	if err != nil {
+		// The person would not see what they approve: nobody is asked.
+		x.mu.Lock()
+		c.denied = true
+		x.mu.Unlock()
+		return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInternalError, "acp-bridge: the permission request cannot show what it asks about: %v", err))
 	}
 	x.mu.Lock()
 	x.perms[string(bytes.TrimSpace(m.ID))] = &permState{msg: heldRequest(m), session: p.SessionID, call: c, decision: d, options: p.Options, judged: fp, title: c.tc.Title}
