@@ -42,6 +42,8 @@ type hostileCase struct {
 	// listed: the sessions of the agent's session/list answer (JSON,
 	// @listed-sessions); the IDE lists them and loads the first.
 	listed string
+	// press: the person presses the button labelled this (@press).
+	press string
 }
 
 // fileWant is a workspace file's content after the run: it must (@want-file)
@@ -276,6 +278,11 @@ func (c *hostileCase) directive(line string) error {
 			return fmt.Errorf("@auth-methods wants a JSON array, got %q", rest)
 		}
 		c.auth = rest
+	case "press":
+		if rest == "" {
+			return fmt.Errorf("@%s needs the label of a button", word)
+		}
+		c.press = rest
 	case "listed-sessions":
 		if !json.Valid([]byte(rest)) || !strings.HasPrefix(rest, "[") {
 			return fmt.Errorf("@listed-sessions wants a JSON array, got %q", rest)

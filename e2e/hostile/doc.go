@@ -75,6 +75,9 @@
 //	                       Zed shows of it is TEXT (the title of an execute or
 //	                       edit call; else the title, a line break and the
 //	                       rawInput), and rejects it otherwise
+//	@press LABEL           the person answers a permission request by pressing
+//	                       the button labelled LABEL (the option of that name,
+//	                       whatever its kind), or dismisses it when none is
 //	@listed-sessions JSON  the sessions of the agent's session/list answer
 //	                       (placeholders apply): once its session is open the
 //	                       IDE lists them and loads the first in the cwd and

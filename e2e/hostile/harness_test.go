@@ -245,6 +245,7 @@ func TestDirectives(t *testing.T) {
 	}{
 		{"@approve", func(c hostileCase) any { return c.approve }, true},
 		{"@approve-shown touch y", func(c hostileCase) any { return c.approveShown }, "touch y"},
+		{"@press Reject", func(c hostileCase) any { return c.press }, "Reject"},
 		{`@listed-sessions [{"sessionId":"s","cwd":"/"}]`, func(c hostileCase) any { return c.listed }, `[{"sessionId":"s","cwd":"/"}]`},
 		{"@no-refusal", func(c hostileCase) any { return c.noRefuse }, true},
 		{"@told", func(c hostileCase) any { return c.told }, true},

@@ -35,6 +35,10 @@ type ideConfig struct {
 	// sessions and load the first in the directories the list gives it,
 	// as a person picking it from Zed's history does (loadListed).
 	LoadListed bool `json:"loadListed"`
+	// Press, when set, has the person answer a permission request by
+	// pressing the button Zed labels Press (the option of that name), or
+	// dismissing it when none is.
+	Press string `json:"press"`
 }
 
 // ideResult is what the IDE saw and did.
@@ -419,6 +423,14 @@ func (ide *executingIDE) serve(msg ideMessage) (any, *rpcError) {
 		ide.mu.Lock()
 		ide.res.Asked = append(ide.res.Asked, string(p.ToolCall))
 		ide.mu.Unlock()
+		if ide.cfg.Press != "" {
+			for _, o := range p.Options {
+				if o.Name == ide.cfg.Press {
+					return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": o.OptionID}}, nil
+				}
+			}
+			return map[string]any{"outcome": map[string]any{"outcome": "cancelled"}}, nil
+		}
 		want := []string{"reject_once", "reject_always"}
 		if ide.cfg.Approve || ide.cfg.ApproveShown != "" && ide.zedShows(p.ToolCall) == ide.cfg.ApproveShown {
 			want = []string{"allow_once", "allow_always"}

@@ -199,6 +199,7 @@ type (
 		ToolCall  json.RawMessage `json:"toolCall"`
 		Options   []struct {
 			OptionID string `json:"optionId"`
+			Name     string `json:"name"`
 			Kind     string `json:"kind"`
 		} `json:"options"`
 	}
