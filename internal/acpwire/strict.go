@@ -27,12 +27,12 @@ func DefaultStrictMethods() []string {
 }
 
 // DefaultStrictResponses returns the methods whose responses the bridge
-// decodes strictly by default: the ones that open a session or grant a
-// permission.
+// decodes strictly by default: the ones that open a session, list the
+// sessions the IDE may open, or grant a permission.
 func DefaultStrictResponses() []string {
 	return []string{
 		"initialize", "session/new", "session/load", "session/resume", "session/fork",
-		"session/request_permission",
+		"session/list", "session/request_permission",
 	}
 }
 
@@ -47,7 +47,7 @@ var readFields = []string{
 	// JSON-RPC
 	"jsonrpc", "id", "method", "params", "result", "error", "code", "message", "data",
 	// sessions and initialization
-	"sessionId", "cwd", "mcpServers", "additionalDirectories", "protocolVersion",
+	"sessionId", "sessions", "cwd", "mcpServers", "additionalDirectories", "protocolVersion",
 	"clientCapabilities", "agentCapabilities", "clientInfo", "agentInfo", "authMethods", "label",
 	"fs", "readTextFile", "writeTextFile", "terminal", "loadSession", "promptCapabilities",
 	"mcpCapabilities", "embeddedContext", "image", "audio", "http", "sse",

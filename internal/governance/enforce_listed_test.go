@@ -135,3 +135,18 @@ func TestListedSessionWorkspaceRoot(t *testing.T) {
 		t.Errorf("the IDE got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestListedSessionCaseVariant: a listed session read one way by a client
+// that matches names exactly and another by one that folds case (a "CWD"
+// beside "cwd") never reaches the IDE.
+func TestListedSessionCaseVariant(t *testing.T) {
+	h := rootlessHarness(t)
+	h.openSession()
+	h.ide(`{"jsonrpc":"2.0","id":5,"method":"session/list","params":{}}`)
+	h.AgentGets()
+	h.agent(`{"jsonrpc":"2.0","id":5,"result":{"sessions":[{"sessionId":"a","cwd":%q,"CWD":"/"}]}}`, h.root)
+	m := h.nextAtIDE()
+	if s := fmt.Sprint(get(m, "result", "sessions")); s != "[]" && get(m, "error") == nil {
+		t.Errorf("the IDE got %v, want no session or an error", m)
+	}
+}
