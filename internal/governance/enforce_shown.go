@@ -2,7 +2,10 @@ package governance
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 )
@@ -25,17 +28,21 @@ import (
 
 // judgedTitle returns the title the IDE must show for a permission request
 // about full, a call in session sid, and whether it differs from the
-// title the agent gave.
+// title the agent gave. The agent's title stays when it reads as the
+// judged command and shows it as it is: the code span commandTitle makes,
+// or the command itself when nothing in it is Markdown or displays
+// otherwise than it reads.
 func (x *Enforcer) judgedTitle(sid string, full ToolCall) (string, bool) {
 	cwd, _ := x.sessionContext(sid)
 	req := ToolCallRequest(full, cwd)
 	if req.Kind != "execute" || req.Command == "" {
 		return "", false
 	}
-	if titleCommand(full.Title) == req.Command {
+	shown := commandTitle(req.Command)
+	if titleCommand(full.Title) == req.Command && (full.Title == shown || showsAsItReads(req.Command)) {
 		return "", false
 	}
-	return commandTitle(req.Command), true
+	return shown, true
 }
 
 // titleCommand reads a title as commandFromTitle reads it: trimmed, and
@@ -46,15 +53,57 @@ func titleCommand(title string) string {
 	return r.Command
 }
 
-// commandTitle is the title showing command: in backticks, as Claude Code
-// titles its commands (the IDE renders the title as Markdown, so a command
-// in code reads as it is), unless the command holds a backtick or a line
-// break a code span cannot carry.
-func commandTitle(command string) string {
-	if strings.ContainsAny(command, "`\r\n") || strings.TrimSpace(command) != command {
-		return command
+// showsAsItReads reports whether text, rendered as Markdown, shows every
+// character as it is: printable, and none that Markdown reads as markup
+// (an escape, emphasis, a code span, a link, an HTML tag or entity).
+func showsAsItReads(text string) bool {
+	for _, r := range text {
+		if strings.ContainsRune("\\`*_[]<>&~", r) || hiddenRune(r) {
+			return false
+		}
 	}
-	return "`" + command + "`"
+	return true
+}
+
+// hiddenRune reports whether r displays otherwise than it reads: a
+// control character (a line break among them), or a formatting character
+// (bidirectional overrides and isolates, zero-width joiners and spaces).
+func hiddenRune(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError
+}
+
+// commandTitle is the title showing command as the bridge read it: a
+// Markdown code span (the IDE renders a title as Markdown, and a code span
+// shows its text as it is), delimited by one backtick more than the
+// command's longest run of them, with every character that displays
+// otherwise than it reads written as an escape (\n, \t, \u{202E}).
+func commandTitle(command string) string {
+	var b strings.Builder
+	longest, run := 0, 0
+	for _, r := range command {
+		switch {
+		case r == '`':
+			run++
+			longest = max(longest, run)
+			b.WriteRune(r)
+			continue
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case hiddenRune(r):
+			fmt.Fprintf(&b, `\u{%X}`, r)
+		default:
+			b.WriteRune(r)
+		}
+		run = 0
+	}
+	fence := strings.Repeat("`", longest+1)
+	text := b.String()
+	if longest > 0 || strings.HasPrefix(text, " ") || strings.HasSuffix(text, " ") {
+		text = " " + text + " " // a code span drops one space each side
+	}
+	return fence + text + fence
 }
 
 // showJudged returns m, a permission request, with its toolCall.title set

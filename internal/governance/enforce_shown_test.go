@@ -34,7 +34,13 @@ func TestPermissionShowsJudgedCommand(t *testing.T) {
 		{"argv-command", `{"toolCallId":"c1","title":"Run echo ok","kind":"execute","rawInput":{"command":["bash","-lc","echo ok; python3 x.py"]}}`,
 			`"title":"Run echo ok"`, "`bash -lc 'echo ok; python3 x.py'`"},
 		{"command-with-backtick", "{\"toolCallId\":\"c1\",\"title\":\"ls\",\"kind\":\"execute\",\"rawInput\":{\"command\":\"echo `id`\"}}",
-			`"title":"ls"`, "echo `id`"},
+			`"title":"ls"`, "`` echo `id` ``"},
+		{"title-is-markdown", `{"toolCallId":"c1","title":"python3 x.py \\; *.log _x_","kind":"execute","rawInput":{"command":"python3 x.py \\; *.log _x_"}}`,
+			`"title":"python3 x.py \\; *.log _x_"`, "`python3 x.py \\; *.log _x_`"},
+		{"title-only-markdown", `{"toolCallId":"c1","title":"python3 [a](b) <!-- x -->","kind":"execute"}`,
+			`"title":"python3 [a](b) <!-- x -->"`, "`python3 [a](b) <!-- x -->`"},
+		{"line-break", `{"toolCallId":"c1","title":"ls","kind":"execute","rawInput":{"command":"ls\npython3 x.py"}}`,
+			`"title":"ls"`, "`ls\\npython3 x.py`"},
 		{"no-title", `{"toolCallId":"c1","kind":"execute","rawInput":{"command":"python3 x.py"}}`,
 			`"rawInput":{"command":"python3 x.py"}`, "`python3 x.py`"},
 		{"claude-backticked-title", "{\"toolCallId\":\"c1\",\"title\":\"`python3 x.py`\",\"kind\":\"execute\",\"rawInput\":{\"command\":\"python3 x.py\"}}", "", ""},
@@ -113,5 +119,27 @@ func TestPermissionTitleAuditOnly(t *testing.T) {
 	h.agent("%s", line)
 	if got := h.ClientGets(); got != line {
 		t.Errorf("the IDE got\n%s\nwant it as it came\n%s", got, line)
+	}
+}
+
+// TestCommandTitle: the title shown for a command is a code span that
+// holds every backtick of the command, and the characters that display
+// otherwise than they read are written as escapes.
+func TestCommandTitle(t *testing.T) {
+	for command, want := range map[string]string{
+		"python3 x.py":     "`python3 x.py`",
+		"echo `id`":        "`` echo `id` ``",
+		"a``b":             "``` a``b ```",
+		" ls":              "`  ls `",
+		"ls\npython3 x.py": "`ls\\npython3 x.py`",
+		"a\tb":             "`a\\tb`",
+		"echo x\u202e; y":  "`echo x\\u{202E}; y`",
+		"rm\u200b -rf x":   "`rm\\u{200B} -rf x`",
+		"a\x1b[8mhidden":   "`a\\u{1B}[8mhidden`",
+		"cat \xff":         "`cat \\u{FFFD}`",
+	} {
+		if got := commandTitle(command); got != want {
+			t.Errorf("commandTitle(%q) = %q, want %q", command, got, want)
+		}
 	}
 }
