@@ -25,10 +25,7 @@ func TestBackupNames(t *testing.T) {
 	}
 	e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: []ProtectedPath{
 		{Path: pol, What: "the governance policy"}, {Path: filepath.Join(root, "audit/audit-log.jsonl"), What: "the audit log", Read: true}}})
-	for _, c := range []struct {
-		line string
-		want Value
-	}{
+	checkCommandRows(t, e, root, []commandRow{
 		{"cp -b -S .md a.txt GOVERNANCE", Deny},
 		{"cp --backup --suffix=.md a.txt GOVERNANCE", Deny},
 		{"cp -bS.md a.txt GOVERNANCE", Deny},
@@ -51,10 +48,5 @@ func TestBackupNames(t *testing.T) {
 		{"cp -b a.txt d/", Allow},
 		{"cp a.txt d/b.txt", Allow},
 		{"cp -b -S .orig a.txt d/b.txt", Allow},
-	} {
-		d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root, Paths: []string{root}})
-		if d.Value != c.want {
-			t.Errorf("%q: %v (ref %s: %s); want %v", c.line, d.Value, d.Ref, d.Reason, c.want)
-		}
-	}
+	})
 }

@@ -25,10 +25,7 @@ func TestDerivedNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: []ProtectedPath{{Path: pol, What: "the governance policy"}}})
-	for _, c := range []struct {
-		line string
-		want Value
-	}{
+	checkCommandRows(t, e, root, []commandRow{
 		{"split -a1 -l1 a.txt GOVERNANCE.m", RequireApproval},
 		{"split -l1 a.txt d/.envr", RequireApproval},
 		{"csplit -f GOVERNANCE.m -b d a.txt 1", RequireApproval},
@@ -40,10 +37,5 @@ func TestDerivedNames(t *testing.T) {
 		{"split -l 100 a.txt", Allow},
 		{"gzip -k a.txt", Allow},
 		{"gunzip x.gz", Allow},
-	} {
-		d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root, Paths: []string{root}})
-		if d.Value != c.want {
-			t.Errorf("%q: %v (ref %s: %s); want %v", c.line, d.Value, d.Ref, d.Reason, c.want)
-		}
-	}
+	})
 }

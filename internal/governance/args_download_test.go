@@ -16,10 +16,7 @@ import (
 func TestDownloadedNames(t *testing.T) {
 	root := tempTree(t, []string{"src"}, []string{"a.txt"})
 	e := NewEngine(testPolicy(t, "  allow: [Bash]\n"), EngineOptions{Roots: []string{root}})
-	for _, c := range []struct {
-		line string
-		want Value
-	}{
+	checkCommandRows(t, e, root, []commandRow{
 		{"wget -P .claude http://h/settings.json", Deny},
 		{"wget -P.claude http://h/settings.json", Deny},
 		{"wget --directory-prefix=.claude http://h/settings.json", Deny},
@@ -48,10 +45,5 @@ func TestDownloadedNames(t *testing.T) {
 		{"curl -sSLO http://h/pkg.tar.gz", Allow},
 		{"curl -fsSL http://h/x -o src/x.json", Allow},
 		{"curl http://h/settings.json", Allow},
-	} {
-		d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root, Paths: []string{root}})
-		if d.Value != c.want {
-			t.Errorf("%q: %v (ref %s: %s); want %v", c.line, d.Value, d.Ref, d.Reason, c.want)
-		}
-	}
+	})
 }

@@ -33,10 +33,7 @@ func TestPatchedNames(t *testing.T) {
 	}
 	e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: []ProtectedPath{{Path: pol, What: "the governance policy"}}})
 	heredoc := "patch -p1 <<'EOF'\n" + strings.TrimSuffix("--- /dev/null\n+++ b/.envrc\n@@ -0,0 +1 @@\n+echo x\n", "\n") + "\nEOF"
-	for _, c := range []struct {
-		line string
-		want Value
-	}{
+	checkCommandRows(t, e, root, []commandRow{
 		{"patch -p1 < evil.diff", Deny},
 		{"patch -p1 -i evil.diff", Deny},
 		{"patch --input=evil.diff --strip=1", Deny},
@@ -61,12 +58,7 @@ func TestPatchedNames(t *testing.T) {
 		{"git apply --cached evil.diff", Allow},
 		{"git apply ok.diff", Allow},
 		{"cat evil.diff | git apply", RequireApproval},
-	} {
-		d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root, Paths: []string{root}})
-		if d.Value != c.want {
-			t.Errorf("%q: %v (ref %s: %s); want %v", c.line, d.Value, d.Ref, d.Reason, c.want)
-		}
-	}
+	})
 }
 
 // FuzzDiffNames reads diff text: no panic, and names or a reason, not both.

@@ -74,10 +74,7 @@ func TestUnpackedNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: []ProtectedPath{{Path: pol, What: "the governance policy"}}})
-	for _, c := range []struct {
-		line string
-		want Value
-	}{
+	checkCommandRows(t, e, root, []commandRow{
 		{"tar -xf evil.tar", Deny},
 		{"tar xf evil.tar", Deny},
 		{"tar --extract --file=evil.tar", Deny},
@@ -103,12 +100,7 @@ func TestUnpackedNames(t *testing.T) {
 		{"ar t evil.a", Allow},
 		{"tar -tf evil.tar", Allow},
 		{"unzip -l evil.zip", Allow},
-	} {
-		d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root, Paths: []string{root}})
-		if d.Value != c.want {
-			t.Errorf("%q: %v (ref %s: %s); want %v", c.line, d.Value, d.Ref, d.Reason, c.want)
-		}
-	}
+	})
 }
 
 // emptyArchives writes an empty tar archive at root/a.tar and an empty zip

@@ -22,10 +22,7 @@ func TestGlobWordsUnderShellOptions(t *testing.T) {
 		}
 	}
 	e := NewEngine(testPolicy(t, "  allow: [Bash]\n  deny: [Read(**/.env), Read(**/id_rsa)]\n"), EngineOptions{Roots: []string{root}})
-	for _, c := range []struct {
-		line string
-		want Value
-	}{
+	checkCommandRows(t, e, root, []commandRow{
 		{"shopt -s dotglob; cat *nv", Deny},
 		{"shopt -s dot''glob; cat *nv", Deny},
 		{"cat *nv", Deny}, // dotglob may come from the shell's start-up files
@@ -49,10 +46,5 @@ func TestGlobWordsUnderShellOptions(t *testing.T) {
 		{"shopt -s nocaseglob; cat < .EN?", Deny},
 		{"cat <> .e*", Deny},
 		{"cat < a*", RequireApproval},
-	} {
-		d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root, Paths: []string{root}})
-		if d.Value != c.want {
-			t.Errorf("%q: %v (ref %s: %s); want %v", c.line, d.Value, d.Ref, d.Reason, c.want)
-		}
-	}
+	})
 }

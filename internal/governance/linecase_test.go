@@ -68,3 +68,21 @@ func checkLine(t *testing.T, e *Engine, dir, line string, want Value) {
 		t.Errorf("Decide(%q) in %s = %v (%s); want %v", line, dir, d.Value, d.Reason, want)
 	}
 }
+
+// commandRow is a terminal command line and the decision it must get.
+type commandRow struct {
+	line string
+	want Value
+}
+
+// checkCommandRows decides each row's line as a terminal command run in
+// root, with root as the request's path, and checks its value.
+func checkCommandRows(t *testing.T, e *Engine, root string, rows []commandRow) {
+	t.Helper()
+	for _, c := range rows {
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root, Paths: []string{root}})
+		if d.Value != c.want {
+			t.Errorf("%q: %v (ref %s: %s); want %v", c.line, d.Value, d.Ref, d.Reason, c.want)
+		}
+	}
+}
