@@ -54,11 +54,40 @@ func titleCommand(title string) string {
 }
 
 // showsAsItReads reports whether text, rendered as Markdown, shows every
-// character as it is: printable, and none that Markdown reads as markup
-// (an escape, emphasis, a code span, a link, an HTML tag or entity).
+// character as it is: printable, and nothing Markdown reads as markup (an
+// escape, a code span, emphasis by * or by _ at a word's edge, a link,
+// strikethrough, an HTML tag or entity, a block quote or heading).
 func showsAsItReads(text string) bool {
-	for _, r := range text {
-		if strings.ContainsRune("\\`*_[]<>&~", r) || hiddenRune(r) {
+	if strings.HasPrefix(text, ">") || strings.HasPrefix(text, "#") {
+		return false
+	}
+	for i, r := range text {
+		switch {
+		case strings.ContainsRune("\\`*[]~<", r), hiddenRune(r):
+			return false
+		case r == '_' && (i == 0 || i == len(text)-1 || !wordByte(text[i-1]) || !wordByte(text[i+1])):
+			return false
+		case r == '&' && entityAt(text[i:]):
+			return false
+		}
+	}
+	return true
+}
+
+// wordByte reports whether b is an ASCII letter or digit.
+func wordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// entityAt reports whether s starts with an HTML entity reference Markdown
+// replaces (&name; or &#digits;).
+func entityAt(s string) bool {
+	end := strings.IndexByte(s, ';')
+	if end < 2 {
+		return false
+	}
+	for i := 1; i < end; i++ {
+		if !wordByte(s[i]) && !(i == 1 && s[i] == '#') {
 			return false
 		}
 	}

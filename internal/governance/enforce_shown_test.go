@@ -45,6 +45,9 @@ func TestPermissionShowsJudgedCommand(t *testing.T) {
 			`"rawInput":{"command":"python3 x.py"}`, "`python3 x.py`"},
 		{"claude-backticked-title", "{\"toolCallId\":\"c1\",\"title\":\"`python3 x.py`\",\"kind\":\"execute\",\"rawInput\":{\"command\":\"python3 x.py\"}}", "", ""},
 		{"gemini-title-only", `{"toolCallId":"c1","title":"python3 x.py","kind":"execute"}`, "", ""},
+		{"title-with-redirection", `{"toolCallId":"c1","title":"python3 my_x.py > out.txt && ls","kind":"execute","rawInput":{"command":"python3 my_x.py > out.txt && ls"}}`, "", ""},
+		{"title-with-entity", `{"toolCallId":"c1","title":"python3 x.py &#59; ls","kind":"execute","rawInput":{"command":"python3 x.py &#59; ls"}}`,
+			`"title":"python3 x.py &#59; ls"`, "`python3 x.py &#59; ls`"},
 		{"title-spaced", `{"toolCallId":"c1","title":"  python3 x.py ","kind":"execute","rawInput":{"command":"python3 x.py"}}`, "", ""},
 		{"not-a-command", `{"toolCallId":"c1","title":"Look up x","kind":"other","rawInput":{"query":"x"}}`, "", ""},
 	}
