@@ -8,7 +8,10 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
+	"syscall"
 
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 	"github.com/acp-bridge/acp-bridge/internal/tokens"
@@ -81,7 +84,11 @@ func LimitLargeReads(next Decider, rl ReadLimit) Decider {
 		if decodeObject(input, &in) != nil || in.FilePath == "" || in.Offset != nil || in.Limit != nil || in.Pages != nil {
 			return d, nil
 		}
-		plan, ok := planRead(in.FilePath, rl)
+		path, ok := claudeReadPath(in.FilePath, c.Cwd)
+		if !ok {
+			return d, nil
+		}
+		plan, ok := planRead(path, rl)
 		if !ok {
 			return d, nil
 		}
@@ -144,11 +151,35 @@ type readPlan struct {
 	complete             bool   // data is the whole file
 }
 
+// claudeReadPath returns the file Claude Code's Read opens for filePath
+// in a call whose working directory is cwd: filePath itself when
+// absolute, else filePath below cwd (as the policy judged it). It reports
+// false when that is not known: a relative path in a call without an
+// absolute cwd, or one starting with "~" (Claude's home, which the bridge
+// does not guess). The bridge's own working directory is never used: the
+// same name there may be another file.
+func claudeReadPath(filePath, cwd string) (string, bool) {
+	switch {
+	case strings.HasPrefix(filePath, "~"):
+		return "", false
+	case filepath.IsAbs(filePath):
+		return filepath.Clean(filePath), true
+	case filepath.IsAbs(cwd):
+		return filepath.Join(cwd, filePath), true
+	}
+	return "", false
+}
+
 // planRead counts the file's tokens and, if it is above the threshold,
 // returns how many lines fit the budget. Each line is counted as Claude Code
-// shows it, with its line number and a tab in front.
+// shows it, with its line number and a tab in front. Only a regular file is
+// read, and it is opened without blocking: a FIFO put in its place would
+// otherwise hold the decision until someone writes to it.
 func planRead(path string, rl ReadLimit) (readPlan, bool) {
-	f, err := os.Open(path)
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return readPlan{}, false
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return readPlan{}, false
 	}
