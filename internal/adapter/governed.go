@@ -3,8 +3,13 @@ package adapter
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 	"github.com/acp-bridge/acp-bridge/internal/governance"
@@ -37,6 +42,11 @@ func PolicyDecider(e PolicyEngine) Decider { return PolicyDeciderIn(e, nil) }
 // hook's cwd is then the root, as in PolicyDecider.
 func PolicyDeciderIn(e PolicyEngine, roots func(sessionID string) []string) Decider {
 	return DeciderFunc(func(_ context.Context, c ToolCall) (Decision, error) {
+		if k, ok := spacedPath(c.Input); ok {
+			return Decision{Verdict: Deny, PolicyDecision: string(governance.Deny), PolicyRef: "spaced-path",
+				Reason: fmt.Sprintf("acp-bridge: the tool's %s has spaces or line breaks at its start or end, which Claude Code drops "+
+					"before opening the file, so it would not open the file the bridge judged; name the file without them", k)}, nil
+		}
 		req, err := governance.ClaudeToolRequest(c.Tool, c.Input, c.Cwd)
 		if err != nil {
 			return Decision{Verdict: Deny, Reason: "acp-bridge cannot read this tool call: " + err.Error(),
@@ -59,6 +69,36 @@ func PolicyDeciderIn(e PolicyEngine, roots func(sessionID string) []string) Deci
 		return out, nil
 	})
 }
+
+// spacedPath returns the name of a member of a tool's input that holds a
+// path with whitespace at its start or end, if there is one. Claude Code
+// expands every path its tools take (file_path, notebook_path, Glob's and
+// Grep's path) after JavaScript's String.prototype.trim, which drops
+// spaces, tabs, line breaks, U+00A0, U+FEFF and the other Unicode spaces:
+// "WS/.env " reads WS/.env, and " /elsewhere/x", a relative name to the
+// bridge, writes /elsewhere/x. Every top-level string member whose name
+// ends in "path" (any case) is looked at; unicode.IsSpace and U+FEFF cover
+// what trim drops (and U+0085, which it keeps: refused all the same).
+func spacedPath(input json.RawMessage) (string, bool) {
+	var in map[string]any
+	if decodeObject(input, &in) != nil {
+		return "", false // ClaudeToolRequest refuses what cannot be read
+	}
+	for _, k := range slices.Sorted(maps.Keys(in)) {
+		s, ok := in[k].(string)
+		if !ok || s == "" || !strings.HasSuffix(strings.ToLower(k), "path") {
+			continue
+		}
+		first, _ := utf8.DecodeRuneInString(s)
+		last, _ := utf8.DecodeLastRuneInString(s)
+		if trimmedByJS(first) || trimmedByJS(last) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+func trimmedByJS(r rune) bool { return unicode.IsSpace(r) || r == '\ufeff' }
 
 func decisionReason(d governance.Decision) string {
 	var b strings.Builder
