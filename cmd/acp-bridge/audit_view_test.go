@@ -25,7 +25,7 @@ func writeHostileLog(t *testing.T, path string) {
 	sid := "s1\x1b[2J\n" + row
 	evs := []audit.Event{
 		{Actor: audit.Actor{ID: "acp-bridge"}, Action: audit.AgentInfoAction, Subject: audit.Subject{Kind: "agent"},
-			Input: map[string]any{"name": "evil\x1b[31m\n" + row, "version": "1\u200b\u202e"}},
+			Input: map[string]any{"name": "evil\x1b[31m\n" + row, "version": "1\u200b\u202e\u034f"}},
 		// Text cut where a column wraps would start a line of its own.
 		{Actor: audit.Actor{ID: "agent:" + strings.Repeat("a", 16) + " " + row, Role: "approver"}, Action: "tool.call",
 			Subject: audit.Subject{Kind: "tool-call", Ref: "tc0"}, Policy: &audit.Policy{Ref: "ask", Decision: audit.DecisionRequireApproval},
@@ -39,8 +39,11 @@ func writeHostileLog(t *testing.T, path string) {
 					Arguments: map[string]any{"command": "rm -rf x\u202e\u2029" + row}}}},
 		{Actor: audit.Actor{ID: "agent:x", Role: "operator"}, Action: "tool.call", Subject: audit.Subject{Kind: "tool-call", Ref: "tc2"},
 			Policy: &audit.Policy{Ref: "ask", Decision: audit.DecisionRequireApproval},
-			Metadata: map[string]any{"session": "\u202e" + row, "toolCall": audit.ToolCall{Kind: "tool-call", ToolCallID: "tc2", Tool: "Edit",
+			Metadata: map[string]any{"session": "\u202e" + row, "toolCall": audit.ToolCall{Kind: "tool-call", ToolCallID: "tc2", Tool: "Edit\u3164\ufe0f",
 				Approval: "user:\x1b[32mapproved\n" + row}}},
+		// A session whose id reads as the first's: the difference prints as nothing.
+		{Actor: audit.Actor{ID: "user:ide"}, Action: "session.prompt", Subject: audit.Subject{Kind: "session", Ref: "s1\ufe0f"},
+			Input: "hi", Metadata: map[string]any{"session": "s1\ufe0f"}},
 		{Actor: audit.Actor{ID: "agent:x", Role: "operator"}, Action: "fs.read", Subject: audit.Subject{Kind: "file", Path: "/w/.env\n" + row + "\x7f\x00"},
 			Policy: &audit.Policy{Ref: "deny-env", Decision: audit.DecisionDeny}, Metadata: map[string]any{"session": "\x85" + row}},
 		{Actor: audit.Actor{ID: "agent:x", Role: "operator"}, Action: "terminal.create", Subject: audit.Subject{Kind: "terminal", Ref: "echo\r\n" + row, Path: "/w\x1b]0;title\x07"},
@@ -77,7 +80,7 @@ func TestAuditViewsHostile(t *testing.T) {
 	}
 	// The rows are all there: six events, none hidden but agent.info.
 	out, _, _ := runCmd(t, "", "audit", "show", log)
-	for _, want := range []string{`session "s1\x1b[2J\nFORGEDROW`, `agent "evil\x1b[31m\nFORGEDROW`, `session "\u202eFORGEDROW`, `/w/.env\nFORGEDROW`, `echo FORGEDROW`} {
+	for _, want := range []string{`session "s1\x1b[2J\nFORGEDROW`, `agent "evil\x1b[31m\nFORGEDROW`, `session "\u202eFORGEDROW`, `/w/.env\nFORGEDROW`, `echo FORGEDROW`, `session "s1\ufe0f"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("show lacks %q, the escaped text:\n%s", want, out)
 		}

@@ -13,7 +13,9 @@ import (
 // terminal obeys control characters in them: ESC starts a colour or moves
 // the cursor, CR returns to the start of the row, a newline starts a new
 // row, U+202E reverses the text that follows, U+2028 breaks the line in
-// some terminals and editors. Any of them lets the agent print a deny row
+// some terminals and editors. Other characters print as nothing (a
+// variation selector, a Hangul filler), so that "sess-1" and "sess-1"
+// followed by U+FE0F read as the same session id. Any of them lets the agent print a deny row
 // as a green approval or add a session that never existed. Printable is
 // applied to every string from the log before it reaches a human view or
 // an error message, so the agent's text can only ever be text.
@@ -21,9 +23,11 @@ import (
 // Printable returns s with every character a terminal would act on
 // instead of print written as a visible escape: C0 controls (including
 // newline, carriage return and tab) and DEL as \n, \r, \t or \xNN, C1
-// controls and Unicode format characters (bidi overrides and isolates,
-// zero-width characters, the BOM) and line and paragraph separators as
-// \u{XXXX}, and bytes that are not UTF-8 as \xNN.
+// controls, Unicode format characters (bidi overrides and isolates,
+// zero-width characters, the BOM), the other default-ignorable code points
+// (variation selectors, Hangul fillers, the combining grapheme joiner) and
+// line and paragraph separators as \u{XXXX}, and bytes that are not UTF-8
+// as \xNN.
 func Printable(s string) string {
 	i := 0
 	for i < len(s) {
@@ -80,7 +84,7 @@ func needsEscape(r rune, size int) bool {
 	case r == '\u2028' || r == '\u2029':
 		return true
 	}
-	return unicode.Is(unicode.Cf, r)
+	return unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
 }
 
 // printableError is an error whose text is made printable.
@@ -100,14 +104,41 @@ func PrintableError(err error) error {
 
 // Quoted returns s as it is when it is a plain token (letters, digits and
 // ._:@/+=- only, at most 128 bytes), else in double quotes with every
-// character that is not printable escaped (strconv.Quote). Headings use it
-// for ids and names the agent chose, so that text in them cannot pass for
-// the heading's own words ("sess-1  12 events, 0 denied").
+// character that is not printable escaped (strconv.Quote), and every
+// character that Printable escapes but strconv.Quote keeps (a variation
+// selector, a Hangul filler: they print as nothing) escaped the same way.
+// Headings use it for ids and names the agent chose, so that text in them
+// cannot pass for the heading's own words ("sess-1  12 events, 0 denied"),
+// nor one id for another.
 func Quoted(s string) string {
 	if s != "" && len(s) <= 128 && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._:@/+=-", r))
 	}) < 0 {
 		return s
 	}
-	return strconv.Quote(s)
+	return quote(s)
+}
+
+// quote is strconv.Quote with the characters it keeps but Printable
+// escapes (they print as nothing) escaped as \uXXXX or \UXXXXXXXX.
+func quote(s string) string {
+	q := strconv.Quote(s)
+	if Printable(q) == q {
+		return q
+	}
+	// What is left raw is printable to strconv: no escape of its own
+	// holds it, so each such character is escaped where it stands.
+	var b strings.Builder
+	b.Grow(len(q) + 16)
+	for _, r := range q {
+		switch {
+		case !needsEscape(r, utf8.RuneLen(r)):
+			b.WriteRune(r)
+		case r > 0xffff:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
 }

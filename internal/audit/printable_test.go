@@ -20,6 +20,10 @@ func TestPrintable(t *testing.T) {
 		{"line\u2028para\u2029", `line\u{2028}para\u{2029}`},
 		{"zero\u200bwidth\ufeff", `zero\u{200B}width\u{FEFF}`},
 		{"bad \xff utf8", `bad \xff utf8`},
+		// Characters that print as nothing: sess-1 and sess-1 followed by
+		// one of them would read as the same id.
+		{"vs sess-1\ufe0f \U000e0100 fill\u3164\u115f\u1160\uffa0 cgj\u034f khmer\u17b4 mongolian\u180b",
+			`vs sess-1\u{FE0F} \u{E0100} fill\u{3164}\u{115F}\u{1160}\u{FFA0} cgj\u{034F} khmer\u{17B4} mongolian\u{180B}`},
 	}
 	for _, tt := range tests {
 		if got := Printable(tt.in); got != tt.want {
@@ -86,4 +90,32 @@ func FuzzReview(f *testing.F) {
 
 func isNotLog(err error) bool {
 	return err != nil && strings.Contains(err.Error(), ErrNotAuditLog.Error())
+}
+
+// TestQuoted: ids that are plain tokens as they are, others quoted with
+// nothing a terminal acts on or prints as nothing left raw, so that two
+// different ids never read as one.
+func TestQuoted(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"sess-1", "sess-1"},
+		{"", `""`},
+		{"sess 1", `"sess 1"`},
+		{"s1\x1b[2J\nrow", `"s1\x1b[2J\nrow"`},
+		{"\u202eevil", `"\u202eevil"`},
+		{"sess-1\ufe0f", `"sess-1\ufe0f"`},
+		{"sess-1\u3164\u034f", `"sess-1\u3164\u034f"`},
+		{"sess-1\U000e0100", `"sess-1\U000e0100"`},
+		{"漢字 é", `"漢字 é"`},
+	}
+	for _, tt := range tests {
+		got := Quoted(tt.in)
+		if got != tt.want {
+			t.Errorf("Quoted(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+		for _, r := range got {
+			if terminaltest.ActsOn(r) {
+				t.Errorf("Quoted(%q) = %q holds %U", tt.in, got, r)
+			}
+		}
+	}
 }

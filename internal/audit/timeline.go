@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -303,7 +302,7 @@ func (t *Timeline) writeRunHeading(id string) error {
 	}
 	switch {
 	case r.Reported:
-		fmt.Fprintf(&b, "  agent %s as it reported itself", strconv.Quote(r.Agent))
+		fmt.Fprintf(&b, "  agent %s as it reported itself", quote(r.Agent))
 	case r.Agent != "":
 		fmt.Fprintf(&b, "  agent %s", Quoted(r.Agent))
 	}

@@ -20,6 +20,7 @@ func FuzzPages(f *testing.F) {
 	f.Add("edit", "sess-1", "go test ./...", "denied", "decision=deny")
 	f.Add(hostileTool, "</td><script>x</script>", "=1+2", "\x1b[31mred", "q=%3Cscript%3E&since=2026-01-01")
 	f.Add("\u202e\u2066", "a\nb", "\r\n", "\x00\x7f\u0085", "from=99999999999999999999&tool=%00")
+	f.Add("s\ufe0f\u3164", "s1", "\u034f\u115f", "\U000e0100", "decision=deny")
 	f.Add("", "", "", "", "until=2026-13-45&actor=%E2%80%AE")
 	f.Fuzz(func(t *testing.T, tool, session, command, reason, rawQuery string) {
 		if session == "" {

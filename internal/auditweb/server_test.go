@@ -22,7 +22,7 @@ import (
 )
 
 // hostileTool is a tool title an agent chose: markup and terminal escapes.
-const hostileTool = "<script>alert(1)</script>\x1b[2J\x1b]8;;http://evil\x07\u202egnp.exe"
+const hostileTool = "<script>alert(1)</script>\x1b[2J\x1b]8;;http://evil\x07\u202egnp.exe\ufe0f\u3164"
 
 // writeLog writes a small governed session with the real audit writer:
 // a prompt, a denied read, an approved write and a tool with a hostile
@@ -216,12 +216,12 @@ func TestPages(t *testing.T) {
 	sessURL := "/timeline?" + url.Values{"run": {ts.logs[0].groups[0].run}, "session": {"sess-1"}}.Encode()
 	_, body = ts.get(t, sessURL)
 	for _, want := range []string{"fix the build", "deny Read(**/.env) (/work/proj/GOVERNANCE.md:10)", "approved by user:ide (allow_once allow)",
-		`<span class="dadd">&#43; two</span>`, "&lt;script&gt;alert(1)&lt;/script&gt;", `\x1b[2J`, `\u{202E}`, "raw JSON"} {
+		`<span class="dadd">&#43; two</span>`, "&lt;script&gt;alert(1)&lt;/script&gt;", `\x1b[2J`, `\u{202E}`, `\u{FE0F}\u{3164}`, "raw JSON"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("session page lacks %q", want)
 		}
 	}
-	for _, bad := range []string{"<script>alert", "\x1b", "\u202e", "\x07"} {
+	for _, bad := range []string{"<script>alert", "\x1b", "\u202e", "\x07", "\ufe0f", "\u3164"} {
 		if strings.Contains(body, bad) {
 			t.Errorf("session page carries %q raw", bad)
 		}

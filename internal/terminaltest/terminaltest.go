@@ -10,11 +10,15 @@ import (
 	"unicode"
 )
 
-// ActsOn reports whether a terminal acts on r instead of printing it: a
-// control character (newline and tab included), a format character (the
-// bidirectional overrides among them) or a line or paragraph separator.
+// ActsOn reports whether a terminal acts on r instead of printing it, or
+// prints it as nothing: a control character (newline and tab included), a
+// format character (the bidirectional overrides among them), a line or
+// paragraph separator, or another default-ignorable code point (variation
+// selectors, Hangul fillers, the combining grapheme joiner), by which two
+// different ids would read as one.
 func ActsOn(r rune) bool {
-	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029'
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029' ||
+		unicode.In(r, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
 }
 
 // CheckPrintable fails t when out, what a command or view named what

@@ -6,7 +6,8 @@ import (
 )
 
 func TestActsOn(t *testing.T) {
-	const acted = "\n\t\r\x00\x1b\x7f\u0085\u009b\u200b\u200e\u202e\u2066\ufeff\u2028\u2029"
+	const acted = "\n\t\r\x00\x1b\x7f\u0085\u009b\u200b\u200e\u202e\u2066\ufeff\u2028\u2029" +
+		"\u034f\u115f\u1160\u17b4\u180b\u3164\ufe00\ufe0f\uffa0\U000e0100" // print as nothing
 	const printed = "a Z0 ~é\u00a0\u4e16\U0001d11e"
 	for _, r := range acted {
 		if !ActsOn(r) {
@@ -40,6 +41,7 @@ func TestCheckPrintable(t *testing.T) {
 		"row FORGED\n":           0, // the forged text inside a row
 		"row \x1b[2J\n":          1,
 		"row \u202e\n":           1,
+		"row 1\ufe0f\n":          1,
 		"row\r\n":                1,
 		"row\n  FORGED row\n":    1,
 		"\x1b\nFORGED\n":         2,
