@@ -104,41 +104,19 @@ func PrintableError(err error) error {
 
 // Quoted returns s as it is when it is a plain token (letters, digits and
 // ._:@/+=- only, at most 128 bytes), else in double quotes with every
-// character that is not printable escaped (strconv.Quote), and every
-// character that Printable escapes but strconv.Quote keeps (a variation
-// selector, a Hangul filler: they print as nothing) escaped the same way.
-// Headings use it for ids and names the agent chose, so that text in them
-// cannot pass for the heading's own words ("sess-1  12 events, 0 denied"),
-// nor one id for another.
+// character that is not printable ASCII escaped (strconv.QuoteToASCII).
+// Headings and the sessions table use it for ids and names the agent
+// chose, so that text in them cannot pass for the heading's own words
+// ("sess-1  12 events, 0 denied"), one id cannot pass for another that
+// differs by a character that prints as nothing (U+FE0F) or looks the
+// same (a Cyrillic е), and a cell is as wide on a terminal as it has
+// bytes: a combining mark (no column) or a wide character (two) would
+// move the columns after it under other headings.
 func Quoted(s string) string {
 	if s != "" && len(s) <= 128 && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._:@/+=-", r))
 	}) < 0 {
 		return s
 	}
-	return quote(s)
-}
-
-// quote is strconv.Quote with the characters it keeps but Printable
-// escapes (they print as nothing) escaped as \uXXXX or \UXXXXXXXX.
-func quote(s string) string {
-	q := strconv.Quote(s)
-	if Printable(q) == q {
-		return q
-	}
-	// What is left raw is printable to strconv: no escape of its own
-	// holds it, so each such character is escaped where it stands.
-	var b strings.Builder
-	b.Grow(len(q) + 16)
-	for _, r := range q {
-		switch {
-		case !needsEscape(r, utf8.RuneLen(r)):
-			b.WriteRune(r)
-		case r > 0xffff:
-			fmt.Fprintf(&b, `\U%08x`, r)
-		default:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		}
-	}
-	return b.String()
+	return strconv.QuoteToASCII(s)
 }

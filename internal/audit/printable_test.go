@@ -92,9 +92,8 @@ func isNotLog(err error) bool {
 	return err != nil && strings.Contains(err.Error(), ErrNotAuditLog.Error())
 }
 
-// TestQuoted: ids that are plain tokens as they are, others quoted with
-// nothing a terminal acts on or prints as nothing left raw, so that two
-// different ids never read as one.
+// TestQuoted: ids that are plain tokens as they are, others quoted in
+// ASCII, so that two different ids never read as one.
 func TestQuoted(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"sess-1", "sess-1"},
@@ -105,7 +104,9 @@ func TestQuoted(t *testing.T) {
 		{"sess-1\ufe0f", `"sess-1\ufe0f"`},
 		{"sess-1\u3164\u034f", `"sess-1\u3164\u034f"`},
 		{"sess-1\U000e0100", `"sess-1\U000e0100"`},
-		{"漢字 é", `"漢字 é"`},
+		{"漢字 é", `"\u6f22\u5b57 \u00e9"`},
+		{"s\u0435ss-1", `"s\u0435ss-1"`},
+		{"sess-9\u0301\u0301", `"sess-9\u0301\u0301"`},
 	}
 	for _, tt := range tests {
 		got := Quoted(tt.in)

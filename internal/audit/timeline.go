@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -302,7 +303,7 @@ func (t *Timeline) writeRunHeading(id string) error {
 	}
 	switch {
 	case r.Reported:
-		fmt.Fprintf(&b, "  agent %s as it reported itself", quote(r.Agent))
+		fmt.Fprintf(&b, "  agent %s as it reported itself", strconv.QuoteToASCII(r.Agent))
 	case r.Agent != "":
 		fmt.Fprintf(&b, "  agent %s", Quoted(r.Agent))
 	}
