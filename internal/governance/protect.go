@@ -75,6 +75,9 @@ var agentConfig = []struct {
 }{
 	{".claude/settings.json", "Claude Code's project settings, whose hooks run commands", false, false},
 	{".claude/settings.local.json", "Claude Code's local project settings, whose hooks run commands", false, false},
+	{".claude/skills", "Claude Code's project skills, whose inline shell commands Claude runs without its hooks", true, false},
+	{".claude/commands", "Claude Code's project slash commands, whose inline shell commands Claude runs without its hooks", true, false},
+	{".claude/agents", "Claude Code's project subagents, whose hooks are commands Claude runs", true, false},
 	{".mcp.json", "the project's MCP servers, each a command the agent starts", false, false},
 	{".gemini/settings.json", "Gemini CLI's project settings", false, false},
 	{".gemini/policies", "Gemini CLI's project policies", true, false},
