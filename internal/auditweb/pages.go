@@ -98,10 +98,21 @@ func fmtTime(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04:05Z")
 }
 
+// shownID is how a session id is shown: as it is when it is a plain
+// token, else quoted in ASCII (audit.Quoted), so that two ids that differ
+// by a look-alike letter, a combining mark or a character that prints as
+// nothing do not read as one; nothing for no session.
+func shownID(id string) string {
+	if id == "" {
+		return ""
+	}
+	return audit.Quoted(id)
+}
+
 // row describes group g. Called with x.mu held and summaries computed.
 func (x *logIndex) row(li int, g *group) sessionRow {
 	s := g.summary
-	r := sessionRow{ID: audit.Printable(g.session), Run: audit.Printable(g.run), Agent: audit.Printable(s.Agent),
+	r := sessionRow{ID: shownID(g.session), Run: audit.Printable(g.run), Agent: audit.Printable(s.Agent),
 		Cwd: audit.Printable(g.cwd), Start: fmtTime(s.Start), End: fmtTime(s.End), Events: s.Events,
 		Prompts: s.Prompts, ToolCalls: s.ToolCalls, Approvals: s.Approvals,
 		Allowed: s.Decisions[audit.DecisionAllow], Asked: s.Decisions[audit.DecisionRequireApproval] + s.Decisions[audit.DecisionEscalate],
