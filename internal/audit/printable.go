@@ -25,9 +25,11 @@ import (
 // newline, carriage return and tab) and DEL as \n, \r, \t or \xNN, C1
 // controls, Unicode format characters (bidi overrides and isolates,
 // zero-width characters, the BOM), the other default-ignorable code points
-// (variation selectors, Hangul fillers, the combining grapheme joiner) and
-// line and paragraph separators as \u{XXXX}, and bytes that are not UTF-8
-// as \xNN.
+// (variation selectors, Hangul fillers, the combining grapheme joiner),
+// the braille blank (drawn empty, but not white space, so it outlives the
+// views' folding of spaces and could pad the agent's text into columns of
+// a row of its own where a long row wraps) and line and paragraph
+// separators as \u{XXXX}, and bytes that are not UTF-8 as \xNN.
 func Printable(s string) string {
 	i := 0
 	for i < len(s) {
@@ -82,6 +84,8 @@ func needsEscape(r rune, size int) bool {
 	case r <= 0x9f: // C1
 		return true
 	case r == '\u2028' || r == '\u2029':
+		return true
+	case r == '\u2800': // braille blank: a graphic character most fonts draw empty
 		return true
 	}
 	return unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)

@@ -24,6 +24,9 @@ func TestPrintable(t *testing.T) {
 		// one of them would read as the same id.
 		{"vs sess-1\ufe0f \U000e0100 fill\u3164\u115f\u1160\uffa0 cgj\u034f khmer\u17b4 mongolian\u180b",
 			`vs sess-1\u{FE0F} \u{E0100} fill\u{3164}\u{115F}\u{1160}\u{FFA0} cgj\u{034F} khmer\u{17B4} mongolian\u{180B}`},
+		// A blank that is not white space: runs of it padded a forged row
+		// into the timeline's columns where a long row wraps.
+		{"20:00:02.000\u2800\u2800\u28001\u2800tool.call", `20:00:02.000\u{2800}\u{2800}\u{2800}1\u{2800}tool.call`},
 	}
 	for _, tt := range tests {
 		if got := Printable(tt.in); got != tt.want {
