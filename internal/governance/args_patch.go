@@ -99,9 +99,19 @@ func patchUnpack(form []shellcmd.Word, in *shellcmd.Input) (unpack, bool) {
 	if u.prog == "" || len(ops) > 0 {
 		return unpack{}, false // -o's file, or the file to patch: words of the line
 	}
-	switch {
-	case input != nil:
+	if input != nil {
 		u.archive = *input
+	} else {
+		u.diffFromInput(in)
+	}
+	u.checkStdinDiff()
+	return u, true
+}
+
+// diffFromInput takes u's diff from the command's input, in, when no word
+// of the line names it: a file, a here-document's text, or not known.
+func (u *unpack) diffFromInput(in *shellcmd.Input) {
+	switch {
 	case in == nil:
 		u.unknown = "it reads the diff from a pipe or the terminal"
 	case in.File != nil:
@@ -111,10 +121,14 @@ func patchUnpack(form []shellcmd.Word, in *shellcmd.Input) (unpack, bool) {
 	default:
 		u.unknown = "its input is computed when the line runs"
 	}
+}
+
+// checkStdinDiff marks u unknown when the diff it names is "-", read from
+// a pipe or the terminal.
+func (u *unpack) checkStdinDiff() {
 	if u.archive.Text == "-" {
 		u.unknown = "it reads the diff from a pipe or the terminal"
 	}
-	return u, true
 }
 
 // diffNames returns the file names a diff's headers give, or why they
@@ -271,17 +285,9 @@ func gitApplyUnpack(form []shellcmd.Word, in *shellcmd.Input) (unpack, bool) {
 			// git -C DIR opens the diff it is given in DIR.
 			u.archive.Text = joinRaw(base, u.archive.Text)
 		}
-	case in == nil:
-		u.unknown = "it reads the diff from a pipe or the terminal"
-	case in.File != nil:
-		u.archive = *in.File
-	case in.Known:
-		u.text, u.textKnown = in.Text, true
 	default:
-		u.unknown = "its input is computed when the line runs"
+		u.diffFromInput(in)
 	}
-	if u.archive.Text == "-" {
-		u.unknown = "it reads the diff from a pipe or the terminal"
-	}
+	u.checkStdinDiff()
 	return u, true
 }

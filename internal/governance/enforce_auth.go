@@ -59,7 +59,7 @@ func (x *Enforcer) onInitialized(ctx context.Context, m *acpwire.Message, next a
 		// should one arrive, the IDE gets no method rather than a
 		// method read one way here and another there.
 		x.log.Warn("the agent's login methods cannot be read one way only; the IDE gets none")
-		return x.forwardAuthMethods(ctx, m, next, nil, true)
+		return x.forwardKept(ctx, m, next, "authMethods", "login methods", nil, true)
 	}
 	kept := make([]json.RawMessage, 0, len(entries))
 	for i, raw := range entries {
@@ -87,28 +87,7 @@ func (x *Enforcer) onInitialized(ctx context.Context, m *acpwire.Message, next a
 				"method", what, "reason", d.Reason)
 		}
 	}
-	return x.forwardAuthMethods(ctx, m, next, kept, len(kept) != len(entries))
-}
-
-// forwardAuthMethods passes m on, with its authMethods set to kept when
-// changed is true.
-func (x *Enforcer) forwardAuthMethods(ctx context.Context, m *acpwire.Message, next acpwire.Handler, kept []json.RawMessage, changed bool) error {
-	if !changed {
-		return next.Handle(ctx, m)
-	}
-	arr := []byte{'['}
-	for i, r := range kept {
-		if i > 0 {
-			arr = append(arr, ',')
-		}
-		arr = append(arr, r...)
-	}
-	out, err := m.Patch(append(arr, ']'), "result", "authMethods")
-	if err != nil {
-		// The methods cannot be taken out: the IDE must not get them.
-		return x.send.ReplyError(m.Request, acpwire.Errorf(acpwire.CodeInternalError, "acp-bridge: the agent's login methods could not be judged: %v", err))
-	}
-	return next.Handle(ctx, out)
+	return x.forwardKept(ctx, m, next, "authMethods", "login methods", kept, len(kept) != len(entries))
 }
 
 // terminalAuthRequest returns the terminal request an auth method makes

@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -102,7 +101,7 @@ func (x *Enforcer) onListed(ctx context.Context, m *acpwire.Message, next acpwir
 	var entries []json.RawMessage
 	if err := strictlyRead(m); err != nil || unmarshalStrict(list, &entries) != nil {
 		x.log.Warn("the agent's session list cannot be read one way only; the IDE gets none of its sessions")
-		return x.forwardListed(ctx, m, next, nil, true)
+		return x.forwardKept(ctx, m, next, "sessions", "session list", nil, true)
 	}
 	roots := x.chosenRoots()
 	kept := make([]json.RawMessage, 0, len(entries))
@@ -144,7 +143,7 @@ func (x *Enforcer) onListed(ctx context.Context, m *acpwire.Message, next acpwir
 		}
 		x.mu.Unlock()
 	}
-	return x.forwardListed(ctx, m, next, kept, len(kept) != len(entries))
+	return x.forwardKept(ctx, m, next, "sessions", "session list", kept, len(kept) != len(entries))
 }
 
 // decideListed decides the directories of s, a session the agent listed,
@@ -173,26 +172,6 @@ func (x *Enforcer) decideListed(s listedSession, roots []string) (Decision, []st
 
 // listedRule is the rule a session the agent listed is decided by.
 const listedRule = "a session the agent lists opens only in directories the person opened (--workspace-root, or those the IDE named in this run)"
-
-// forwardListed passes m on, with its sessions set to kept when changed is
-// true.
-func (x *Enforcer) forwardListed(ctx context.Context, m *acpwire.Message, next acpwire.Handler, kept []json.RawMessage, changed bool) error {
-	if !changed {
-		return next.Handle(ctx, m)
-	}
-	arr := []byte{'['}
-	for i, r := range kept {
-		if i > 0 {
-			arr = append(arr, ',')
-		}
-		arr = append(arr, bytes.TrimSpace(r)...)
-	}
-	out, err := m.Patch(append(arr, ']'), "result", "sessions")
-	if err != nil {
-		return x.send.ReplyError(m.Request, acpwire.Errorf(acpwire.CodeInternalError, "acp-bridge: the agent's session list could not be judged: %v", err))
-	}
-	return next.Handle(ctx, out)
-}
 
 // checkListedOpen refuses a session/load, session/resume or session/fork
 // (no --workspace-root) naming a directory the bridge took out of the
