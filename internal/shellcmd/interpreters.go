@@ -183,19 +183,14 @@ func (t *scriptTool) handle(form []Word) step {
 }
 
 // sedExec reports whether a sed script may use GNU sed's e command or the
-// e flag of s. It reads each command after its address; it errs towards
-// yes.
+// e flag of s. It reads each command after its address (sedCommands); it
+// errs towards yes.
 func sedExec(script string) bool {
-	for _, cmd := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' || r == '{' || r == '}' }) {
-		cmd = strings.TrimLeft(cmd, " \t0123456789$,!~+")
-		for strings.HasPrefix(cmd, "/") || strings.HasPrefix(cmd, "\\") {
-			// a /regex/ address
-			end := strings.IndexByte(cmd[1:], '/')
-			if end < 0 {
-				return true
-			}
-			cmd = strings.TrimLeft(cmd[end+2:], " \t0123456789$,!~+IM")
-		}
+	cmds, ok := sedCommands(script)
+	if !ok {
+		return true
+	}
+	for _, cmd := range cmds {
 		switch {
 		case cmd == "e" || strings.HasPrefix(cmd, "e ") || strings.HasPrefix(cmd, "e\t"):
 			return true
@@ -207,4 +202,23 @@ func sedExec(script string) bool {
 		}
 	}
 	return false
+}
+
+// sedCommands returns a sed script's commands, each without its address
+// (line numbers, $, ranges, /regex/ and \cregexc with their I and M
+// flags, !). ok is false when an address's regex does not end, so that
+// where the commands start is not known.
+func sedCommands(script string) (cmds []string, ok bool) {
+	for _, cmd := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' || r == '{' || r == '}' }) {
+		cmd = strings.TrimLeft(cmd, " \t0123456789$,!~+")
+		for strings.HasPrefix(cmd, "/") || strings.HasPrefix(cmd, "\\") {
+			end := strings.IndexByte(cmd[1:], '/')
+			if end < 0 {
+				return nil, false
+			}
+			cmd = strings.TrimLeft(cmd[end+2:], " \t0123456789$,!~+IM")
+		}
+		cmds = append(cmds, cmd)
+	}
+	return cmds, true
 }

@@ -14,18 +14,14 @@ import (
 
 // sedOpensFiles reports whether a sed script may use r, R, w or W, or
 // the w flag of s, on a file other than standard output or error. It
-// reads each command after its address as sedExec does, and errs towards
+// reads each command after its address (sedCommands), and errs towards
 // yes.
 func sedOpensFiles(script string) bool {
-	for _, cmd := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' || r == '{' || r == '}' }) {
-		cmd = strings.TrimLeft(cmd, " \t0123456789$,!~+")
-		for strings.HasPrefix(cmd, "/") || strings.HasPrefix(cmd, "\\") {
-			end := strings.IndexByte(cmd[1:], '/')
-			if end < 0 {
-				return true
-			}
-			cmd = strings.TrimLeft(cmd[end+2:], " \t0123456789$,!~+IM")
-		}
+	cmds, ok := sedCommands(script)
+	if !ok {
+		return true
+	}
+	for _, cmd := range cmds {
 		switch {
 		case cmd == "":
 		case strings.ContainsRune("rRwW", rune(cmd[0])):
