@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -15,16 +14,7 @@ import (
 // line runs, is not known and needs approval.
 func TestBackupNames(t *testing.T) {
 	root := tempTree(t, []string{"audit", "d"}, []string{"a.txt", "GOVERNANCE", "audit/audit-log"})
-	pol := filepath.Join(root, "GOVERNANCE.md")
-	if err := os.WriteFile(pol, []byte("---\nschema: governance.workspace/v1\nname: test-policy\ntitle: t\ndescription: t\nversion: 1.0.0\nrules:\n  allow: [Bash]\n---\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p, err := LoadPolicy(pol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: []ProtectedPath{
-		{Path: pol, What: "the governance policy"}, {Path: filepath.Join(root, "audit/audit-log.jsonl"), What: "the audit log", Read: true}}})
+	e := rootPolicyEngine(t, root, "  allow: [Bash]\n", ProtectedPath{Path: filepath.Join(root, "audit/audit-log.jsonl"), What: "the audit log", Read: true})
 	checkCommandRows(t, e, root, []commandRow{
 		{"cp -b -S .md a.txt GOVERNANCE", Deny},
 		{"cp --backup --suffix=.md a.txt GOVERNANCE", Deny},

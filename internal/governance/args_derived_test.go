@@ -1,8 +1,6 @@
 package governance
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -16,15 +14,7 @@ import (
 // decided as a write.
 func TestDerivedNames(t *testing.T) {
 	root := tempTree(t, []string{"d"}, []string{"a.txt", "GOVERNANCE", "x.gz"})
-	pol := filepath.Join(root, "GOVERNANCE.md")
-	if err := os.WriteFile(pol, []byte("---\nschema: governance.workspace/v1\nname: test-policy\ntitle: t\ndescription: t\nversion: 1.0.0\nrules:\n  allow: [Bash]\n  deny: [Edit(**/.env)]\n---\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p, err := LoadPolicy(pol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: []ProtectedPath{{Path: pol, What: "the governance policy"}}})
+	e := rootPolicyEngine(t, root, "  allow: [Bash]\n  deny: [Edit(**/.env)]\n")
 	checkCommandRows(t, e, root, []commandRow{
 		{"split -a1 -l1 a.txt GOVERNANCE.m", RequireApproval},
 		{"split -l1 a.txt d/.envr", RequireApproval},

@@ -65,15 +65,7 @@ func TestUnpackedNames(t *testing.T) {
 	w.Write([]byte("{}"))
 	zw.Close()
 	zf.Close()
-	pol := filepath.Join(root, "GOVERNANCE.md")
-	if err := os.WriteFile(pol, []byte("---\nschema: governance.workspace/v1\nname: test-policy\ntitle: t\ndescription: t\nversion: 1.0.0\nrules:\n  allow: [Bash(tar:*), Bash(unzip:*), Bash(ls:*), Bash(cpio:*), Bash(7z:*), Bash(jar:*), Bash(ar:*), Bash(pax:*), Bash(dpkg-deb:*)]\n---\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p, err := LoadPolicy(pol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: []ProtectedPath{{Path: pol, What: "the governance policy"}}})
+	e := rootPolicyEngine(t, root, "  allow: [Bash(tar:*), Bash(unzip:*), Bash(ls:*), Bash(cpio:*), Bash(7z:*), Bash(jar:*), Bash(ar:*), Bash(pax:*), Bash(dpkg-deb:*)]\n")
 	checkCommandRows(t, e, root, []commandRow{
 		{"tar -xf evil.tar", Deny},
 		{"tar xf evil.tar", Deny},

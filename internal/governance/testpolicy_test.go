@@ -2,6 +2,7 @@ package governance
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -33,4 +34,22 @@ func testRule(tb testing.TB, text, root string, value Value, where, ref string) 
 	}
 	r.value, r.where, r.ref = value, where, ref
 	return r
+}
+
+// rootPolicyEngine writes a policy whose rules are rules (YAML lines, each
+// indented by two spaces) as root's GOVERNANCE.md, and returns an engine
+// for root that protects it and the extra locations given.
+func rootPolicyEngine(t *testing.T, root, rules string, extra ...ProtectedPath) *Engine {
+	t.Helper()
+	pol := filepath.Join(root, "GOVERNANCE.md")
+	text := "---\nschema: governance.workspace/v1\nname: test-policy\ntitle: t\ndescription: t\nversion: 1.0.0\nrules:\n" + rules + "---\n"
+	if err := os.WriteFile(pol, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadPolicy(pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	protected := append([]ProtectedPath{{Path: pol, What: "the governance policy"}}, extra...)
+	return NewEngine(p, EngineOptions{Roots: []string{root}, Protected: protected})
 }
