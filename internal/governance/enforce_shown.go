@@ -2,12 +2,10 @@ package governance
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
 
 // When the bridge asks the person about a tool call, the person approves
@@ -61,9 +59,12 @@ func showsAsItReads(text string) bool {
 	if strings.HasPrefix(text, ">") || strings.HasPrefix(text, "#") {
 		return false
 	}
+	if audit.Printable(text) != text {
+		return false
+	}
 	for i, r := range text {
 		switch {
-		case strings.ContainsRune("\\`*[]~<", r), hiddenRune(r):
+		case strings.ContainsRune("\\`*[]~<", r):
 			return false
 		case r == '_' && (i == 0 || i == len(text)-1 || !wordByte(text[i-1]) || !wordByte(text[i+1])):
 			return false
@@ -94,41 +95,24 @@ func entityAt(s string) bool {
 	return true
 }
 
-// hiddenRune reports whether r displays otherwise than it reads: a
-// control character (a line break among them), or a formatting character
-// (bidirectional overrides and isolates, zero-width joiners and spaces).
-func hiddenRune(r rune) bool {
-	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError
-}
-
 // commandTitle is the title showing command as the bridge read it: a
 // Markdown code span (the IDE renders a title as Markdown, and a code span
-// shows its text as it is), delimited by one backtick more than the
-// command's longest run of them, with every character that displays
-// otherwise than it reads written as an escape (\n, \t, \u{202E}).
+// shows its text as it is) of the command with every character that
+// displays otherwise than it reads escaped as the audit log's views escape
+// it (audit.Printable: \n, \t, \x1b, \u{202E}), delimited by one backtick
+// more than its longest run of them.
 func commandTitle(command string) string {
-	var b strings.Builder
+	text := audit.Printable(command)
 	longest, run := 0, 0
-	for _, r := range command {
-		switch {
-		case r == '`':
+	for i := 0; i < len(text); i++ {
+		if text[i] == '`' {
 			run++
 			longest = max(longest, run)
-			b.WriteRune(r)
-			continue
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case hiddenRune(r):
-			fmt.Fprintf(&b, `\u{%X}`, r)
-		default:
-			b.WriteRune(r)
+		} else {
+			run = 0
 		}
-		run = 0
 	}
 	fence := strings.Repeat("`", longest+1)
-	text := b.String()
 	if longest > 0 || strings.HasPrefix(text, " ") || strings.HasSuffix(text, " ") {
 		text = " " + text + " " // a code span drops one space each side
 	}

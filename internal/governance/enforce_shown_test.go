@@ -138,8 +138,9 @@ func TestCommandTitle(t *testing.T) {
 		"a\tb":             "`a\\tb`",
 		"echo x\u202e; y":  "`echo x\\u{202E}; y`",
 		"rm\u200b -rf x":   "`rm\\u{200B} -rf x`",
-		"a\x1b[8mhidden":   "`a\\u{1B}[8mhidden`",
-		"cat \xff":         "`cat \\u{FFFD}`",
+		"a\x1b[8mhidden":   "`a\\x1b[8mhidden`",
+		"cat \xff":         "`cat \\xff`",
+		"rm\ufe0f -rf x":   "`rm\\u{FE0F} -rf x`",
 	} {
 		if got := commandTitle(command); got != want {
 			t.Errorf("commandTitle(%q) = %q, want %q", command, got, want)
