@@ -245,11 +245,16 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 		return verdict{}, false
 	}
 	name := filepath.Base(form[0].Text)
+	who := name // the program the reason names
 	if name == "git" {
-		var ok bool
-		if form, name, cwd, ok = gitRemover(form, cwd); !ok {
+		if f, as, dir, ok := gitRemover(form, cwd); ok {
+			form, name, cwd = f, as, dir
+		} else if f, dir, ok := gitUntrackedRemover(form, cwd, in.roots); ok {
+			form, name, cwd = f, "rm", dir
+		} else {
 			return verdict{}, false
 		}
+		who = "git " + form[0].Text
 		if v, ok := gitPathspecReaches(form, cwd, source, list); ok {
 			return v, true
 		}
@@ -304,7 +309,7 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 			if pr, f, ok := holds(forms, list); ok {
 				return verdict{value: Deny, ref: "self-protection",
 					ruleTx: fmt.Sprintf("deny commands that delete, move or change %s (built-in self-protection)", pr.What),
-					reason: fmt.Sprintf("running %q: %s acts on everything in %s, which holds %s (%s), protected from the agent whatever the policy says", strings.TrimSpace(source), name, op, pr.What, f)}, true
+					reason: fmt.Sprintf("running %q: %s acts on everything in %s, which holds %s (%s), protected from the agent whatever the policy says", strings.TrimSpace(source), who, op, pr.What, f)}, true
 			}
 		}
 	}

@@ -36,6 +36,10 @@ func (e *Engine) treeReadVerdict(in *reqInfo, c *shellcmd.Command) (verdict, boo
 		if unknown {
 			bases = in.roots
 		}
+		if tr.top {
+			bases = workTreeTops(bases, in.roots, tr.base)
+			tr.base = ""
+		}
 		dirs, ok := tr.roots(bases, e.home)
 		if !ok {
 			return verdict{value: RequireApproval, ref: "unreadable-command",
@@ -94,8 +98,11 @@ func (tr treeRead) roots(bases []string, home string) (dirs []string, ok bool) {
 // walkTreeRead walks dir as tr's reader would and returns the verdict on
 // the first refused entry, or a require-approval once budget runs out.
 func (e *Engine) walkTreeRead(in *reqInfo, tr treeRead, dir string, budget *int) (verdict, bool) {
-	// The reader follows a symlink it is given by name.
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+	// The reader follows a symlink it is given by name, and reads a file
+	// it is given whole ("git grep x -- '*'" is given every name of its
+	// directory, .env among them).
+	fi, err := os.Stat(dir)
+	if err != nil {
 		return verdict{}, false
 	}
 	sub := *in
@@ -109,8 +116,8 @@ func (e *Engine) walkTreeRead(in *reqInfo, tr treeRead, dir string, budget *int)
 		v.reason = fmt.Sprintf("%s reads every file beneath %s, which holds %s: %s", tr.reader, dir, p, v.reason)
 		return v, true
 	}
-	if v, ok := refused(dir); ok {
-		return v, true
+	if v, ok := refused(dir); ok || !fi.IsDir() {
+		return v, ok
 	}
 	seen := map[string]bool{}
 	stack := []string{dir}

@@ -20,6 +20,7 @@ type treeRead struct {
 	base   string   // "" for the command's cwd, else a directory (tar -C, git -C) as the command wrote it
 	follow bool     // symlinks beneath an operand are followed
 	cwd    bool     // the command reads its working directory too (it names no path, or may not)
+	top    bool     // dirs are relative to the top of the git work tree, not to the command's cwd
 }
 
 // optSet lists the options of a program that take a value in the next word
@@ -201,7 +202,7 @@ func treeReadOf(form []shellcmd.Word) (treeRead, bool) {
 		if r, ok := gitDiffNoIndexRead(form); ok {
 			return r, true
 		}
-		return gitGrepRead(form)
+		return gitTreeRead(form)
 	case "diff", "colordiff":
 		return diffRead(name, form)
 	case "tar", "bsdtar", "gtar":
@@ -236,19 +237,6 @@ func gitSubcommand(form []shellcmd.Word, sub string) (base string, at int, ok bo
 		base = joinRaw(base, d.Text)
 	}
 	return base, g.At, true
-}
-
-// gitGrepRead reads "git [-C dir] grep ...": every file beneath its
-// pathspecs (the cwd when none), tracked or not, whatever --no-index says:
-// a tracked secret is read as surely as an untracked one.
-func gitGrepRead(form []shellcmd.Word) (treeRead, bool) {
-	base, i, ok := gitSubcommand(form, "grep")
-	if !ok {
-		return treeRead{}, false
-	}
-	r, _ := searchRead("git grep", form[i:], gitGrepOpts, false)
-	r.base = base
-	return r, true
 }
 
 // tarRead reads a tar that creates an archive ("tar cf - .", "tar -czf x
