@@ -3,6 +3,7 @@ package leakcheck
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -164,14 +165,28 @@ func TestCheckSeesPastAnEndedGoroutine(t *testing.T) {
 // TestStacksWhole: the dump Check compares holds every goroutine, however
 // many run; one cut at a fixed size hides the goroutines past the cut, a
 // leak among them included.
+// Its goroutines run a function of their own, and the test waits for them
+// to end, so that no other test's leaky goroutine, nor one of this test's
+// earlier run (-count) still ending, is counted with them.
 func TestStacksWhole(t *testing.T) {
 	const n = 5000 // some 300 bytes of stack each: more than 1 MiB in all
 	stop := make(chan struct{})
+	var ended sync.WaitGroup
+	defer ended.Wait()
 	defer close(stop)
 	for range n {
-		startLeaky(stop)
+		running := make(chan struct{})
+		ended.Go(func() { parked(running, stop) })
+		<-running
 	}
-	if got := strings.Count(stacks(), "leakcheck.leaky("); got != n {
-		t.Errorf("the dump holds %d of the %d goroutines running leaky", got, n)
+	if got := strings.Count(stacks(), "leakcheck.parked("); got != n {
+		t.Errorf("the dump holds %d of the %d goroutines running parked", got, n)
 	}
+}
+
+// parked is TestStacksWhole's goroutine: it says it runs, then waits for
+// stop.
+func parked(running, stop chan struct{}) {
+	close(running)
+	<-stop
 }
