@@ -58,28 +58,9 @@ func backupWrites(form []shellcmd.Word) []argWord {
 	backup, elsewhere := false, ""
 	var suffix *shellcmd.Word
 	var dir string
-	var ops []shellcmd.Word
-	for i := 1; i < len(form); i++ {
-		wd := form[i]
-		t := wd.Text
-		if wd.Kind == shellcmd.Static && t == "--" {
-			ops = append(ops, form[i+1:]...)
-			break
-		}
-		if wd.Kind == shellcmd.Dynamic || len(t) < 2 || t[0] != '-' {
-			ops = append(ops, wd)
-			continue
-		}
-		next := func(v string, attached bool) *shellcmd.Word {
-			if attached {
-				return &shellcmd.Word{Kind: wd.Kind, Text: v}
-			}
-			if i+1 < len(form) {
-				i++
-				return &form[i]
-			}
-			return nil
-		}
+	o := optionWords{form: form}
+	for o.next() {
+		t := o.opt.Text
 		if long, ok := strings.CutPrefix(t, "--"); ok {
 			n, v, eq := strings.Cut(long, "=")
 			switch {
@@ -87,14 +68,14 @@ func backupWrites(form []shellcmd.Word) []argWord {
 			case longPrefix(n, "backup") && !longPrefix(n, "backup-dir"):
 				backup = true
 			case longPrefix(n, "suffix"):
-				backup, suffix = true, next(v, eq)
+				backup, suffix = true, o.value(v, eq)
 			case longPrefix(n, "target-directory") && name != "patch":
-				if s := next(v, eq); s != nil {
+				if s := o.value(v, eq); s != nil {
 					dir = s.Text
 				}
 			case anyLong(n, b.elsewhere):
 				backup, elsewhere = true, t
-				next(v, eq)
+				o.value(v, eq)
 			}
 			continue
 		}
@@ -109,7 +90,7 @@ func backupWrites(form []shellcmd.Word) []argWord {
 			if strings.IndexByte(b.valued, c) < 0 {
 				continue
 			}
-			v := next(t[j+1:], j+1 < len(t))
+			v := o.value(t[j+1:], j+1 < len(t))
 			switch {
 			case c == b.suffix:
 				backup, suffix = true, v
@@ -119,6 +100,7 @@ func backupWrites(form []shellcmd.Word) []argWord {
 			break
 		}
 	}
+	ops := o.ops
 	if !backup {
 		return nil
 	}

@@ -43,40 +43,25 @@ func derivedWrites(form []shellcmd.Word) []argWord {
 	}
 	w := operandWriters[name]
 	var opts []string
-	var ops []shellcmd.Word
 	var suffix *shellcmd.Word
-	for i := 1; i < len(form); i++ {
-		wd := form[i]
-		t := wd.Text
-		if wd.Kind == shellcmd.Static && t == "--" {
-			ops = append(ops, form[i+1:]...)
-			break
-		}
-		if wd.Kind == shellcmd.Dynamic || len(t) < 2 || t[0] != '-' {
-			ops = append(ops, wd)
-			continue
-		}
+	o := optionWords{form: form}
+	for o.next() {
+		t := o.opt.Text
 		opts = append(opts, t)
 		if n, v, eq := strings.Cut(strings.TrimPrefix(t, "--"), "="); strings.HasPrefix(t, "--") && longPrefix(n, "suffix") && len(n) > 1 {
-			if eq {
-				suffix = &shellcmd.Word{Kind: wd.Kind, Text: v}
-			} else if i+1 < len(form) {
-				i++
-				suffix = &form[i]
+			if s := o.value(v, eq); s != nil {
+				suffix = s
 			}
 			continue
 		}
 		if at := strings.IndexByte(t, 'S'); at > 0 && !strings.HasPrefix(t, "--") && strings.IndexByte(w.opts.shortValue, 'S') >= 0 {
-			if at+1 < len(t) {
-				suffix = &shellcmd.Word{Kind: wd.Kind, Text: t[at+1:]}
-			} else if i+1 < len(form) {
-				i++
-				suffix = &form[i]
+			if s := o.value(t[at+1:], at+1 < len(t)); s != nil {
+				suffix = s
 			}
 			continue
 		}
 		if w.opts.takesValue(t) {
-			i++
+			o.value("", false) // the next word
 		}
 	}
 	if w.only != nil && !w.only(opts) {
@@ -93,17 +78,17 @@ func derivedWrites(form []shellcmd.Word) []argWord {
 	add := func(n string) {
 		out = append(out, argWord{word: shellcmd.Word{Kind: shellcmd.Static, Text: n}, text: n, write: true})
 	}
-	for _, o := range ops {
-		if o.Kind != shellcmd.Static {
+	for _, op := range o.ops {
+		if op.Kind != shellcmd.Static {
 			continue
 		}
 		if !decompress {
-			add(o.Text + sfxs[0])
+			add(op.Text + sfxs[0])
 			continue
 		}
 		for _, s := range sfxs {
-			if len(o.Text) > len(s) && strings.EqualFold(o.Text[len(o.Text)-len(s):], s) {
-				n := o.Text[:len(o.Text)-len(s)]
+			if len(op.Text) > len(s) && strings.EqualFold(op.Text[len(op.Text)-len(s):], s) {
+				n := op.Text[:len(op.Text)-len(s)]
 				if strings.HasPrefix(s, ".t") && suffix == nil {
 					n += ".tar"
 				}
@@ -120,30 +105,21 @@ func derivedWrites(form []shellcmd.Word) []argWord {
 // names are computed from them.
 func splitWrites(name string, form []shellcmd.Word) []argWord {
 	valued := map[string]string{"split": "abClnt", "csplit": "fbn"}[name]
-	operands := 0
 	given := ""
-	for i := 1; i < len(form); i++ {
-		wd := form[i]
-		t := wd.Text
-		if wd.Kind == shellcmd.Static && t == "--" {
-			operands += len(form) - i - 1
-			break
-		}
-		if wd.Kind == shellcmd.Dynamic || len(t) < 2 || t[0] != '-' {
-			operands++
-			continue
-		}
+	o := optionWords{form: form}
+	for o.next() {
+		t := o.opt.Text
 		if strings.HasPrefix(t, "--") {
-			n, _, eq := strings.Cut(t[2:], "=")
+			n, v, eq := strings.Cut(t[2:], "=")
 			for _, l := range []string{"additional-suffix", "prefix", "suffix-format"} {
 				if longPrefix(n, l) && len(n) > 1 {
 					given = t
 				}
 			}
-			if !eq && (longPrefix(n, "additional-suffix") || longPrefix(n, "prefix") || longPrefix(n, "suffix-format") ||
+			if (longPrefix(n, "additional-suffix") || longPrefix(n, "prefix") || longPrefix(n, "suffix-format") ||
 				longPrefix(n, "bytes") || longPrefix(n, "lines") || longPrefix(n, "line-bytes") || longPrefix(n, "number") ||
 				longPrefix(n, "separator") || longPrefix(n, "suffix-length") || longPrefix(n, "filter") || longPrefix(n, "digits")) && len(n) > 1 {
-				i++
+				o.value(v, eq)
 			}
 			continue
 		}
@@ -154,13 +130,11 @@ func splitWrites(name string, form []shellcmd.Word) []argWord {
 			if name == "csplit" && (t[j] == 'f' || t[j] == 'b') {
 				given = t
 			}
-			if j == len(t)-1 {
-				i++
-			}
+			o.value(t[j+1:], j+1 < len(t))
 			break
 		}
 	}
-	if name == "split" && operands >= 2 {
+	if name == "split" && len(o.ops) >= 2 {
 		given = "a prefix"
 	}
 	if given == "" {

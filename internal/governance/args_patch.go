@@ -30,30 +30,15 @@ const patchShortValue = "BdDFgiopruVxYz"
 // patchUnpack is unpackOf for patch, whose input is in.
 func patchUnpack(form []shellcmd.Word, in *shellcmd.Input) (unpack, bool) {
 	u := unpack{prog: "patch", strip: -1}
-	var ops []shellcmd.Word
 	var input *shellcmd.Word
-	for i := 1; i < len(form); i++ {
-		w := form[i]
-		t := w.Text
-		if w.Kind == shellcmd.Static && t == "--" {
-			ops = append(ops, form[i+1:]...)
-			break
-		}
-		if w.Kind == shellcmd.Dynamic || len(t) < 2 || t[0] != '-' {
-			ops = append(ops, w)
-			continue
-		}
-		val := func(v string, attached bool) shellcmd.Word {
-			if attached {
-				return shellcmd.Word{Kind: w.Kind, Text: v}
+	o := optionWords{form: form}
+	for o.next() {
+		t := o.opt.Text
+		set := func(c byte, value *shellcmd.Word) {
+			var v shellcmd.Word // an option at the end has an empty value
+			if value != nil {
+				v = *value
 			}
-			if i+1 < len(form) {
-				i++
-				return form[i]
-			}
-			return shellcmd.Word{}
-		}
-		set := func(c byte, v shellcmd.Word) {
 			switch c {
 			case 'i':
 				input = &v
@@ -75,12 +60,12 @@ func patchUnpack(form []shellcmd.Word, in *shellcmd.Input) (unpack, bool) {
 		}
 		if long, ok := strings.CutPrefix(t, "--"); ok {
 			n, v, eq := strings.Cut(long, "=")
-			for _, o := range []struct {
+			for _, l := range []struct {
 				name string
 				c    byte
 			}{{"input", 'i'}, {"directory", 'd'}, {"strip", 'p'}, {"output", 'o'}} {
-				if len(n) >= 2 && strings.HasPrefix(o.name, n) {
-					set(o.c, val(v, eq))
+				if len(n) >= 2 && strings.HasPrefix(l.name, n) {
+					set(l.c, o.value(v, eq))
 				}
 			}
 			if len(n) >= 3 && strings.HasPrefix("dry-run", n) {
@@ -92,11 +77,11 @@ func patchUnpack(form []shellcmd.Word, in *shellcmd.Input) (unpack, bool) {
 			if strings.IndexByte(patchShortValue, t[j]) < 0 {
 				continue
 			}
-			set(t[j], val(t[j+1:], j+1 < len(t)))
+			set(t[j], o.value(t[j+1:], j+1 < len(t)))
 			break
 		}
 	}
-	if u.prog == "" || len(ops) > 0 {
+	if u.prog == "" || len(o.ops) > 0 {
 		return unpack{}, false // -o's file, or the file to patch: words of the line
 	}
 	if input != nil {
@@ -227,19 +212,10 @@ func gitApplyUnpack(form []shellcmd.Word, in *shellcmd.Input) (unpack, bool) {
 		return unpack{}, false
 	}
 	u := unpack{prog: "git " + sub, strip: 1, fromTop: true}
-	var ops []shellcmd.Word
 	report, apply := false, false
-	for i := at + 1; i < len(form); i++ {
-		w := form[i]
-		t := w.Text
-		if w.Kind == shellcmd.Static && t == "--" {
-			ops = append(ops, form[i+1:]...)
-			break
-		}
-		if w.Kind == shellcmd.Dynamic || len(t) < 2 || t[0] != '-' {
-			ops = append(ops, w)
-			continue
-		}
+	o := optionWords{form: form, at: at}
+	for o.next() {
+		t := o.opt.Text
 		n, v, eq := strings.Cut(strings.TrimPrefix(t, "--"), "=")
 		switch {
 		case t == "--cached":
@@ -249,16 +225,14 @@ func gitApplyUnpack(form []shellcmd.Word, in *shellcmd.Input) (unpack, bool) {
 		case t == "--apply":
 			apply = true
 		case strings.HasPrefix(t, "--directory"):
-			if !eq && i+1 < len(form) {
-				i++
-				v = form[i].Text
+			if d := o.value(v, eq); d != nil {
+				v = d.Text
 			}
 			u.dir = v
 		case strings.HasPrefix(t, "-p"):
 			s := strings.TrimPrefix(t, "-p")
-			if s == "" && i+1 < len(form) {
-				i++
-				s = form[i].Text
+			if p := o.value(s, s != ""); p != nil {
+				s = p.Text
 			}
 			k, err := strconv.Atoi(s)
 			if err != nil || k < 0 {
@@ -268,8 +242,8 @@ func gitApplyUnpack(form []shellcmd.Word, in *shellcmd.Input) (unpack, bool) {
 		case strings.HasPrefix(t, "--include") || strings.HasPrefix(t, "--exclude") || n == "unsafe-paths":
 			// --include and --exclude only leave names out; --unsafe-paths
 			// lets names leave the work tree, refused below anyway.
-			if !eq && n != "unsafe-paths" && i+1 < len(form) {
-				i++
+			if n != "unsafe-paths" {
+				o.value(v, eq)
 			}
 		}
 	}
@@ -277,10 +251,10 @@ func gitApplyUnpack(form []shellcmd.Word, in *shellcmd.Input) (unpack, bool) {
 		return unpack{}, false
 	}
 	switch {
-	case len(ops) > 1:
+	case len(o.ops) > 1:
 		u.unknown = "it applies several diffs"
-	case len(ops) == 1:
-		u.archive = ops[0]
+	case len(o.ops) == 1:
+		u.archive = o.ops[0]
 		if base != "" && !strings.HasPrefix(u.archive.Text, "/") && u.archive.Text != "-" {
 			// git -C DIR opens the diff it is given in DIR.
 			u.archive.Text = joinRaw(base, u.archive.Text)
