@@ -2,10 +2,7 @@ package governance
 
 import (
 	"bufio"
-	"errors"
 	"io"
-	"io/fs"
-	"os"
 	"strconv"
 	"strings"
 
@@ -179,17 +176,11 @@ func diffNames(r io.Reader) ([]string, string) {
 // diffFileNames is diffNames of the file at p; a file that is not there
 // gives nothing to patch.
 func diffFileNames(p string) ([]string, string) {
-	f, err := os.Open(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, ""
-	}
-	if err != nil {
-		return nil, "the diff cannot be read now (" + err.Error() + ")"
+	f, why := openArchive(p, "the diff")
+	if f == nil {
+		return nil, why
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, "the diff is not a regular file"
-	}
 	return diffNames(f)
 }
 

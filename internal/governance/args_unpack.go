@@ -319,22 +319,33 @@ func (e *Engine) unpackVerdict(in *reqInfo, c *shellcmd.Command, others bool, ad
 	return *worst, true
 }
 
-// archiveNames returns the member names of the archive at p, read as
-// prog reads it, or why they cannot be known.
-func archiveNames(p, prog string) ([]string, string) {
+// openArchive opens the file at p an unpacking command reads (an
+// archive, or patch's diff), what in a reason. A file that is not there
+// gives neither a file nor a reason: the command fails, writing nothing,
+// and a file the line itself makes is not decided here (others).
+func openArchive(p, what string) (*os.File, string) {
 	f, err := os.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		// Nothing to extract: the command fails. An archive the line
-		// itself makes is not decided here (others).
 		return nil, ""
 	}
 	if err != nil {
-		return nil, "the archive cannot be read now (" + err.Error() + ")"
+		return nil, what + " cannot be read now (" + err.Error() + ")"
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, what + " is not a regular file"
+	}
+	return f, ""
+}
+
+// archiveNames returns the member names of the archive at p, read as
+// prog reads it, or why they cannot be known.
+func archiveNames(p, prog string) ([]string, string) {
+	f, why := openArchive(p, "the archive")
+	if f == nil {
+		return nil, why
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, "the archive is not a regular file"
-	}
 	var names []string
 	add := func(n string, link bool) string {
 		switch {
