@@ -61,7 +61,8 @@ var recursiveModifiers = map[string]bool{"chmod": true, "chown": true, "chgrp": 
 
 // recursiveCompressors replace every file beneath an operand by its
 // compressed (or decompressed) form when given -r or --recursive.
-var recursiveCompressors = map[string]bool{"gzip": true, "gunzip": true, "zstd": true, "unzstd": true}
+var recursiveCompressors = map[string]bool{"gzip": true, "gunzip": true, "zstd": true, "unzstd": true,
+	"pigz": true, "unpigz": true, "lz4": true, "unlz4": true, "lzop": true}
 
 // copiers write their sources into their last operand, a directory.
 var copiers = map[string]bool{"cp": true, "rsync": true, "mv": true, "install": true, "ditto": true}
@@ -274,9 +275,7 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 	case recursiveModifiers[name]:
 		acts = true
 	case recursiveCompressors[name]:
-		for _, w := range form[1:] {
-			acts = acts || w.Kind == shellcmd.Static && (w.Text == "--recursive" || strings.HasPrefix(w.Text, "-") && !strings.HasPrefix(w.Text, "--") && strings.ContainsRune(w.Text, 'r'))
-		}
+		acts = compressorRecursive(form)
 	case name == "find":
 		for _, w := range form[1:] {
 			acts = acts || w.Kind == shellcmd.Static && findActions[w.Text]

@@ -220,7 +220,7 @@ func treeReadOf(form []shellcmd.Word) (treeRead, bool) {
 	case "cp", "rsync":
 		return copyRead(name, form)
 	}
-	return treeRead{}, false
+	return moreTreeReadOf(name, form)
 }
 
 // gitSubcommand finds git's subcommand sub in form, "git [options] sub
