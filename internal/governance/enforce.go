@@ -84,6 +84,10 @@ var (
 //     turn and tells the user why. Later updates of that call are dropped.
 //   - session/cancel: permission requests still waiting for the person are
 //     answered cancelled.
+//   - session modes (the session/new result's, an answered
+//     session/set_mode, the agent's current_mode_update) are followed for
+//     the agent's hook, which must know whether the agent asks the person
+//     (see Enforcer.Mode).
 //
 // Updates replayed by session/load are recorded as replays, never enforced
 // as new executions. Batches holding a governed method are refused. Every
@@ -114,6 +118,7 @@ type Enforcer struct {
 	keptTotal int
 	perms     map[string]*permState              // forwarded permission requests, by request id
 	opens     map[string]*openState              // session/new|load|resume|fork requests, by request id
+	setModes  map[string]pendingMode             // session/set_mode requests, by request id (enforce_mode.go)
 	prompts   map[string]string                  // session/prompt request id -> session id
 	asks      map[string]context.CancelCauseFunc // the bridge's own permission asks, by "session:"+id and "request:"+id
 	opened    openSessions                       // sessions the IDE opened and has not closed, least recently used first (enforce_evict.go)
@@ -142,7 +147,7 @@ func NewEnforcer(opts EnforceOptions) *Enforcer {
 		opts: opts, engine: opts.Engine, send: opts.Sender, rec: opts.Audit, log: lg,
 		agent:    audit.Actor{ID: op, Role: "operator"},
 		sessions: map[string]*sessionState{}, calls: map[string]*callState{}, stopped: map[string]bool{},
-		perms: map[string]*permState{}, opens: map[string]*openState{},
+		perms: map[string]*permState{}, opens: map[string]*openState{}, setModes: map[string]pendingMode{},
 		prompts: map[string]string{}, asks: map[string]context.CancelCauseFunc{}, opened: newOpenSessions(), forgotten: newOpenSessions(),
 		terminals: map[string]bool{}, listed: map[string]bool{},
 	}
@@ -199,6 +204,10 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 					x.onClose(m)
 				case "session/list":
 					x.onListRequest(m)
+				case "session/set_mode":
+					if refused, err := x.onSetMode(m); refused {
+						return err
+					}
 				}
 			}
 		case acpwire.KindResponse:
@@ -210,6 +219,8 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 				x.onOpened(m)
 			case m.IsResponseTo("session/prompt"):
 				x.onPromptDone(m)
+			case m.IsResponseTo("session/set_mode") && m.Dir == acpwire.AgentToClient:
+				x.onModeSet(m)
 			case m.IsResponseTo("session/list") && m.Dir == acpwire.AgentToClient:
 				return x.onListed(ctx, m, next)
 			case m.IsResponseTo("initialize") && m.Dir == acpwire.AgentToClient:

@@ -15,6 +15,7 @@ type sessionState struct {
 	roots   []string
 	state   string // operator lifecycle: invoked, running, suspended, completed, interrupted
 	loading int
+	mode    string // the agent's permission mode, as the wire showed it (enforce_mode.go)
 }
 
 type openState struct {
@@ -126,6 +127,7 @@ func (x *Enforcer) onOpened(m *acpwire.Message) {
 	}
 	s := x.sessionLocked(sid)
 	s.cwd, s.roots = op.cwd, op.roots
+	s.mode = openedMode(m.Result)
 	from := s.state
 	s.state = "invoked"
 	x.mu.Unlock()
@@ -275,6 +277,19 @@ func (x *Enforcer) Roots(sid string) []string {
 		all = appendNew(all, sessionRoots(s)...)
 	}
 	return all
+}
+
+// Mode returns the mode of session sid as the wire last showed it (see
+// enforce_mode.go): "" when the bridge does not know the session or saw
+// no mode for it, ModeUnreadable when the mode was set in a message it
+// could not read. It is safe for concurrent use.
+func (x *Enforcer) Mode(sid string) string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if s := x.sessions[sid]; s != nil {
+		return s.mode
+	}
+	return ""
 }
 
 func sessionRoots(s *sessionState) []string {

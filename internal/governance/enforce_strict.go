@@ -142,6 +142,13 @@ func (x *Enforcer) Refused(r acpwire.Refusal) {
 		Input: map[string]any{"method": m.Method, "kind": m.Kind.String(), "direction": m.Dir.String(), "size": len(m.Raw),
 			"sha256": hex.EncodeToString(sum[:]), "answered": r.Answered},
 		Policy: policyOf(d), Metadata: decisionMeta(d, sid, map[string]any{"stage": "wire"})})
+	if m.Dir == acpwire.AgentToClient {
+		params := m.Params
+		if len(params) == 0 {
+			params, _ = m.Get("params")
+		}
+		x.onUnreadableModeUpdate(params)
+	}
 	if m.Dir != acpwire.AgentToClient || sid == "" || !mayCarryToolCall(m.Raw) {
 		return
 	}

@@ -77,12 +77,14 @@ var (
 )
 
 func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
-	if m.TextChunk() || !bytes.Contains(m.Raw, toolCallMark) && !bytes.Contains(m.Raw, escapeMark) {
+	if m.TextChunk() || !bytes.Contains(m.Raw, toolCallMark) && !bytes.Contains(m.Raw, escapeMark) && !bytes.Contains(m.Raw, modeMark) {
 		return next.Handle(ctx, m) // the common case: message chunks, plans, usage
 	}
-	// What could be a tool call is read strictly: with no duplicate names
-	// there is no "last member wins" for a reader to disagree about.
+	// What could be a tool call or a mode is read strictly: with no
+	// duplicate names there is no "last member wins" for a reader to
+	// disagree about.
 	if err := strictlyRead(m); err != nil {
+		x.onUnreadableModeUpdate(m.Params)
 		if !mayBeToolCall(m.Params) {
 			// Not a tool call under any reading (a message chunk with a
 			// broken surrogate, say): not judged, so not refused here.
@@ -92,12 +94,16 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 	}
 	p, err := acpparams.UpdateOf(m, m.Params) // read once for every feature that reads it
 	if err != nil {
+		x.onUnreadableModeUpdate(m.Params)
 		if errors.Is(err, acpparams.ErrNotUpdate) || !mayBeToolCall(m.Params) {
 			return next.Handle(ctx, m)
 		}
 		return x.refuseUnreadable(m, fmt.Errorf("%w: %v", errUnreadable, err))
 	}
 	kind := p.SessionUpdate
+	if kind == "current_mode_update" {
+		x.onModeUpdate(&p)
+	}
 	if !p.IsToolCall() {
 		return next.Handle(ctx, m)
 	}

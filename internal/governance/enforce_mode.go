@@ -1,0 +1,145 @@
+package governance
+
+import (
+	"bytes"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpparams"
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+)
+
+// A session's mode is the agent's permission mode in it (Claude's
+// "default", "acceptEdits", "bypassPermissions", ...), which decides
+// whether the agent asks the person before running a tool its hook sent
+// to the person (see adapter.PolicyDeciderIn). The bridge follows it as
+// the wire shows it: the modes.currentModeId of a session/new, load,
+// resume or fork result, the modeId of a session/set_mode the agent
+// answered without an error, and the agent's current_mode_update.
+
+// ModeUnreadable is the mode of a session whose mode the agent or the IDE
+// set in a message the bridge could not read (a current_mode_update with
+// no string currentModeId, or one that could be read more than one way):
+// no agent has a mode by that name, so it is never one known to ask.
+const ModeUnreadable = "(unreadable)"
+
+// modeMark is in every current_mode_update, unless the sender escaped
+// characters of it (then the message holds a backslash-u, which onUpdate
+// reads on anyway).
+var modeMark = []byte(`"current_mode_update"`)
+
+// setModeParams are the params of session/set_mode.
+type setModeParams struct {
+	SessionID string `json:"sessionId"`
+	ModeID    string `json:"modeId"`
+}
+
+// pendingMode is a session/set_mode the agent has not answered yet.
+type pendingMode struct {
+	session, mode string
+}
+
+// onSetMode keeps the IDE's session/set_mode until the agent answers it
+// (onModeSet): a mode the agent refused is not its mode. Until then the
+// hook payload's own permission_mode tells the mode Claude is in. A
+// request that cannot be read strictly is refused (refused is true).
+func (x *Enforcer) onSetMode(m *acpwire.Message) (refused bool, err error) {
+	var p setModeParams
+	if err := decodeStrict(m, &p); err != nil {
+		return true, x.refuseUnreadable(m, err)
+	}
+	mode := p.ModeID
+	if mode == "" {
+		mode = ModeUnreadable // if the agent takes it, it is in a mode the bridge cannot name
+	}
+	x.mu.Lock()
+	x.setModes[string(bytes.TrimSpace(m.ID))] = pendingMode{session: p.SessionID, mode: mode}
+	x.mu.Unlock()
+	return false, nil
+}
+
+// onModeSet applies an answered session/set_mode to its session.
+func (x *Enforcer) onModeSet(m *acpwire.Message) {
+	key := string(bytes.TrimSpace(m.Request.ID))
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	p, ok := x.setModes[key]
+	delete(x.setModes, key)
+	if !ok || m.Error != nil {
+		return
+	}
+	if s := x.sessions[p.session]; s != nil {
+		s.mode = p.mode
+	}
+}
+
+// onModeUpdate applies the agent's current_mode_update u, read strictly
+// from a message read strictly, to the session it names.
+func (x *Enforcer) onModeUpdate(u *acpparams.Update) {
+	var v struct {
+		CurrentModeID *string `json:"currentModeId"`
+	}
+	mode := ModeUnreadable
+	if unmarshalStrict(u.Raw, &v) == nil && v.CurrentModeID != nil && *v.CurrentModeID != "" {
+		mode = *v.CurrentModeID
+	}
+	x.setMode(u.SessionID, mode)
+}
+
+// onUnreadableModeUpdate marks the mode of every session an update that
+// could not be read strictly names as unreadable, if any reading of it
+// is a current_mode_update: the IDE may have read another mode from it
+// than the bridge would.
+func (x *Enforcer) onUnreadableModeUpdate(params []byte) {
+	if !bytes.Contains(params, modeMark[1:len(modeMark)-1]) && !bytes.Contains(params, escapeMark) {
+		return
+	}
+	may := false
+	readable := eachNamed(params, "update", func(update []byte) bool {
+		return eachNamed(update, "sessionUpdate", func(v []byte) bool {
+			if s, ok := rawjson.String(v); !ok || s == "current_mode_update" {
+				may = true
+			}
+			return true
+		})
+	})
+	if !may && readable {
+		return
+	}
+	eachNamed(params, "sessionId", func(v []byte) bool {
+		if sid, ok := rawjson.String(v); ok {
+			x.setMode(sid, ModeUnreadable)
+		}
+		return true
+	})
+}
+
+// setMode sets the mode of session sid, if the bridge keeps the session:
+// what the agent names does not make the bridge keep anything.
+func (x *Enforcer) setMode(sid, mode string) {
+	x.mu.Lock()
+	if s := x.sessions[sid]; s != nil {
+		s.mode = mode
+	}
+	x.mu.Unlock()
+}
+
+// openedMode returns the modes.currentModeId of a session/new, load,
+// resume or fork result: "" when the result has no modes (the agent has
+// none), ModeUnreadable when it has modes without a string currentModeId.
+func openedMode(result []byte) string {
+	var r struct {
+		Modes *struct {
+			CurrentModeID *string `json:"currentModeId"`
+		} `json:"modes"`
+	}
+	if unmarshalStrict(result, &r) != nil {
+		return ModeUnreadable
+	}
+	switch {
+	case r.Modes == nil:
+		return ""
+	case r.Modes.CurrentModeID == nil || *r.Modes.CurrentModeID == "":
+		return ModeUnreadable
+	}
+	return *r.Modes.CurrentModeID
+}

@@ -1,0 +1,173 @@
+package governance
+
+import (
+	"testing"
+)
+
+// modeHarness opens session s1 with a session/new result whose
+// modes.currentModeId is mode ("" for a result without modes).
+func modeHarness(t *testing.T, mode string) *harness {
+	t.Helper()
+	h := newHarness(t, EnforceOptions{})
+	h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`, h.root)
+	h.nextAtAgent()
+	modes := ""
+	if mode != "" {
+		modes = `,"modes":{"currentModeId":"` + mode + `","availableModes":[{"id":"default","name":"Default"},{"id":"bypassPermissions","name":"Bypass Permissions"}]}`
+	}
+	h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"%s}}`, modes)
+	h.nextAtIDE()
+	return h
+}
+
+// modeUpdate is the agent's current_mode_update of session s1.
+func modeUpdate(mode string) string {
+	return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"current_mode_update","currentModeId":"` + mode + `"}}}`
+}
+
+// TestEnforcerModeOpened: a session's mode is the modes.currentModeId of
+// the result that opened it; a result without modes gives none.
+func TestEnforcerModeOpened(t *testing.T) {
+	for _, mode := range []string{"default", "bypassPermissions", ""} {
+		h := modeHarness(t, mode)
+		if got := h.enf.Mode("s1"); got != mode {
+			t.Errorf("opened in %q: Mode(s1) = %q", mode, got)
+		}
+		if got := h.enf.Mode("nobody"); got != "" {
+			t.Errorf("Mode(nobody) = %q, want none", got)
+		}
+	}
+	t.Run("resumed", func(t *testing.T) {
+		h := newHarness(t, EnforceOptions{})
+		h.ide(`{"jsonrpc":"2.0","id":4,"method":"session/resume","params":{"sessionId":"r1","cwd":%q,"mcpServers":[]}}`, h.root)
+		h.nextAtAgent()
+		h.agent(`{"jsonrpc":"2.0","id":4,"result":{"modes":{"currentModeId":"auto","availableModes":[]}}}`)
+		h.nextAtIDE()
+		if got := h.enf.Mode("r1"); got != "auto" {
+			t.Errorf("Mode(r1) = %q, want auto", got)
+		}
+	})
+	t.Run("modes without a mode", func(t *testing.T) {
+		h := newHarness(t, EnforceOptions{})
+		h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`, h.root)
+		h.nextAtAgent()
+		h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1","modes":{"currentModeId":7,"availableModes":[]}}}`)
+		h.nextAtIDE()
+		if got := h.enf.Mode("s1"); got != ModeUnreadable {
+			t.Errorf("Mode(s1) = %q, want %q", got, ModeUnreadable)
+		}
+	})
+}
+
+// TestEnforcerModeSet: the IDE's session/set_mode sets the mode when the
+// agent answers it without an error, not before, and not when it fails.
+func TestEnforcerModeSet(t *testing.T) {
+	h := modeHarness(t, "default")
+	h.ide(`{"jsonrpc":"2.0","id":7,"method":"session/set_mode","params":{"sessionId":"s1","modeId":"bypassPermissions"}}`)
+	if m := h.nextAtAgent(); m["method"] != "session/set_mode" {
+		t.Fatalf("agent got %v, want session/set_mode", m)
+	}
+	if got := h.enf.Mode("s1"); got != "default" {
+		t.Errorf("before the answer: Mode(s1) = %q, want default", got)
+	}
+	h.agent(`{"jsonrpc":"2.0","id":7,"result":{}}`)
+	if m := h.nextAtIDE(); m["id"] != 7.0 {
+		t.Fatalf("IDE got %v, want the set_mode answer", m)
+	}
+	if got := h.enf.Mode("s1"); got != "bypassPermissions" {
+		t.Errorf("after the answer: Mode(s1) = %q, want bypassPermissions", got)
+	}
+
+	h.ide(`{"jsonrpc":"2.0","id":8,"method":"session/set_mode","params":{"sessionId":"s1","modeId":"default"}}`)
+	h.nextAtAgent()
+	h.agent(`{"jsonrpc":"2.0","id":8,"error":{"code":-32603,"message":"Mode default is not available in this session"}}`)
+	h.nextAtIDE()
+	if got := h.enf.Mode("s1"); got != "bypassPermissions" {
+		t.Errorf("after a failed set_mode: Mode(s1) = %q, want bypassPermissions still", got)
+	}
+
+	// A set_mode the bridge cannot read as the agent would is refused.
+	h.ide(`{"jsonrpc":"2.0","id":9,"method":"session/set_mode","params":{"sessionId":"s1","modeId":"default","modeId":"bypassPermissions"}}`)
+	if m := h.nextAtIDE(); m["id"] != 9.0 || m["error"] == nil {
+		t.Fatalf("IDE got %v, want an error for the unreadable set_mode", m)
+	}
+	h.marker()
+}
+
+// TestEnforcerModeUpdate: the agent's current_mode_update sets the mode,
+// read strictly; one the bridge cannot read makes the mode unreadable
+// (never one known to ask). The update reaches the IDE as it came.
+func TestEnforcerModeUpdate(t *testing.T) {
+	rows := []struct {
+		name, line, want string
+	}{
+		{"plain", modeUpdate("acceptEdits"), "acceptEdits"},
+		{"to bypass", modeUpdate("bypassPermissions"), "bypassPermissions"},
+		{"escaped variant", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"current_mode_upd\u0061te","currentModeId":"bypassPermissions"}}}`, "bypassPermissions"},
+		{"escaped mode", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"current_mode_update","currentModeId":"bypass\u0050ermissions"}}}`, "bypassPermissions"},
+		{"no mode", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"current_mode_update"}}}`, ModeUnreadable},
+		{"a number", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"current_mode_update","currentModeId":1}}}`, ModeUnreadable},
+		{"not a mode update", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"\"current_mode_update\""}}}}`, "default"},
+	}
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			h := modeHarness(t, "default")
+			h.agent("%s", r.line)
+			if got := h.ClientGets(); got != r.line {
+				t.Fatalf("IDE got %s, want the update as sent", got)
+			}
+			if got := h.enf.Mode("s1"); got != r.want {
+				t.Errorf("Mode(s1) = %q, want %q", got, r.want)
+			}
+		})
+	}
+	// Read two ways (the IDE's JSON.parse keeps the last currentModeId;
+	// Go's encoding/json matches CurrentModeId): refused by the wire
+	// layer, which tells the person, and the mode is unreadable.
+	for name, line := range map[string]string{
+		"duplicate":  `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"current_mode_update","currentModeId":"default","currentModeId":"bypassPermissions"}}}`,
+		"other case": `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"current_mode_update","currentModeId":"default","CurrentModeId":"bypassPermissions"}}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := modeHarness(t, "default")
+			h.agent("%s", line)
+			if m := h.nextAtIDE(); get(m, "params", "update", "sessionUpdate") != "agent_message_chunk" {
+				t.Fatalf("IDE got %v, want the bridge telling of the refusal", m)
+			}
+			h.marker()
+			if got := h.enf.Mode("s1"); got != ModeUnreadable {
+				t.Errorf("Mode(s1) = %q, want %q", got, ModeUnreadable)
+			}
+		})
+	}
+	// A session the bridge does not keep gets no mode from the agent.
+	t.Run("unknown session", func(t *testing.T) {
+		h := modeHarness(t, "default")
+		h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s2","update":{"sessionUpdate":"current_mode_update","currentModeId":"bypassPermissions"}}}`)
+		h.marker()
+		if got := h.enf.Mode("s2"); got != "" {
+			t.Errorf("Mode(s2) = %q, want none", got)
+		}
+	})
+}
+
+// TestEnforcerModeUpdateLaxWire: with a wire layer that reads nothing
+// strictly itself, the middleware's own strict reading makes a mode
+// update read two ways unreadable.
+func TestEnforcerModeUpdateLaxWire(t *testing.T) {
+	h := newHarnessWire(t, EnforceOptions{}, true, laxWire)
+	h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`, h.root)
+	h.nextAtAgent()
+	h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1","modes":{"currentModeId":"default","availableModes":[]}}}`)
+	h.nextAtIDE()
+	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"current_mode_update","currentModeId":"default","currentModeId":"bypassPermissions"}}}`)
+	h.ClientGets() // not a tool call: forwarded
+	if got := h.enf.Mode("s1"); got != ModeUnreadable {
+		t.Errorf("Mode(s1) = %q, want %q", got, ModeUnreadable)
+	}
+	h.agent("%s", modeUpdate("plan"))
+	h.ClientGets()
+	if got := h.enf.Mode("s1"); got != "plan" {
+		t.Errorf("Mode(s1) = %q, want plan", got)
+	}
+}
