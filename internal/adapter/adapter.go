@@ -154,9 +154,9 @@ type Options struct {
 	Config Config
 	// Engine decides hook calls; optional, nil when no policy is loaded.
 	Engine PolicyEngine
-	// Roots returns the workspace roots of an agent session as the IDE
-	// opened it; optional.
-	Roots func(sessionID string) []string
+	// Sessions looks up the workspace roots and mode of an agent session
+	// as the wire-level enforcement saw them; optional.
+	Sessions Sessions
 	// FailOpen keeps hook decisions when Config.Audit cannot be written.
 	FailOpen bool
 	// ReadLimit limits Claude's own reads of large files (Tier 1);
@@ -229,7 +229,7 @@ func hookDecider(o Options) Decider {
 		return Decision{}, nil
 	})
 	if o.Engine != nil {
-		d = PolicyDeciderIn(o.Engine, o.Roots)
+		d = PolicyDeciderIn(o.Engine, o.Sessions)
 	}
 	rl := o.ReadLimit
 	if rl.Logger == nil {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -31,16 +32,42 @@ type Recorder interface {
 // call becomes a governance.Request (governance.ClaudeToolRequest), and
 // allow, deny, require-approval and escalate become Allow, Deny, Ask and Ask
 // (the agent then asks the client, where the wire-level enforcement takes
-// over). A call that cannot be turned into a request is denied.
-func PolicyDecider(e PolicyEngine) Decider { return PolicyDeciderIn(e, nil) }
+// over). A call that cannot be turned into a request is denied, and so is
+// one that needs approval in a mode where the agent would not ask (see
+// PolicyDeciderIn).
+func PolicyDecider(e PolicyEngine) Decider { return PolicyDeciderIn(e, Sessions{}) }
 
-// PolicyDeciderIn is PolicyDecider with the workspace roots of the agent's
-// session taken from roots (the wire-level enforcement knows the sessions
-// the IDE opened) rather than from the cwd the hook payload claims: a
-// model that moved its shell to / must not make / the workspace. roots
-// may be nil, and may return nil for a session it does not know; the
-// hook's cwd is then the root, as in PolicyDecider.
-func PolicyDeciderIn(e PolicyEngine, roots func(sessionID string) []string) Decider {
+// Sessions looks up what the wire-level enforcement knows of the agent's
+// sessions, by session id; *governance.Enforcer has both lookups
+// (Enforcer.Roots and Enforcer.Mode). Either may be nil. Both must be safe
+// for concurrent use.
+type Sessions struct {
+	// Roots returns the workspace roots of a session as the IDE opened
+	// it, or nil for a session it does not know.
+	Roots func(sessionID string) []string
+	// Mode returns the session's mode as last seen on the wire (the
+	// session/new result, an answered session/set_mode, the agent's
+	// current_mode_update), or "" when none was seen.
+	Mode func(sessionID string) string
+}
+
+// PolicyDeciderIn is PolicyDecider with what the wire-level enforcement
+// knows of the session the call is in.
+//
+// The workspace roots are the session's as the IDE opened it, rather than
+// the cwd the hook payload claims: a model that moved its shell to / must
+// not make / the workspace. Without s.Roots, or for a session it does not
+// know, the hook's cwd is the root.
+//
+// A call the policy sends to the person (require-approval, escalate) is
+// denied unless the session is in a mode known to ask (modesThatAsk): Ask
+// only lets Claude Code ask, and in bypassPermissions it runs the call
+// without asking, in auto a classifier may approve it. The mode is the
+// stricter of the hook payload's permission_mode and s.Mode's: either one
+// naming a mode not known to ask denies. When neither names a mode the
+// call stays Ask, and the wire-level enforcement records a call the agent
+// runs unasked as a violation.
+func PolicyDeciderIn(e PolicyEngine, s Sessions) Decider {
 	return DeciderFunc(func(_ context.Context, c ToolCall) (Decision, error) {
 		if k, ok := spacedPath(c.Input); ok {
 			return Decision{Verdict: Deny, PolicyDecision: string(governance.Deny), PolicyRef: "spaced-path",
@@ -52,8 +79,8 @@ func PolicyDeciderIn(e PolicyEngine, roots func(sessionID string) []string) Deci
 			return Decision{Verdict: Deny, Reason: "acp-bridge cannot read this tool call: " + err.Error(),
 				PolicyDecision: string(governance.Deny), PolicyRef: "malformed-tool-input"}, nil
 		}
-		if roots != nil {
-			req.Roots = roots(c.SessionID)
+		if s.Roots != nil {
+			req.Roots = s.Roots(c.SessionID)
 		}
 		req.Session = c.SessionID
 		d := e.Decide(req)
@@ -65,9 +92,48 @@ func PolicyDeciderIn(e PolicyEngine, roots func(sessionID string) []string) Deci
 			out.Verdict = Deny
 		default:
 			out.Verdict = Ask
+			wire := ""
+			if s.Mode != nil {
+				wire = s.Mode(c.SessionID)
+			}
+			if mode, ok := modeNotAsking(c.Mode, wire); ok {
+				return Decision{Verdict: Deny, Rule: d.Rule, PolicyRef: "mode-does-not-ask", PolicyDecision: string(governance.Deny),
+					Reason: out.Reason + ": this needs the person's approval, and " + unaskedBecause(mode) +
+						"; switch the session to a mode that asks (Default, Accept Edits) to be asked"}, nil
+			}
 		}
 		return out, nil
 	})
+}
+
+// modesThatAsk are the Claude Code permission modes in which a hook's
+// "ask" reaches the person: claude-agent-acp's canUseTool sends it to the
+// client as session/request_permission (default, acceptEdits, plan), or
+// denies it (dontAsk). Any other mode, one added later included, is not
+// known to ask.
+var modesThatAsk = map[string]bool{"default": true, "acceptEdits": true, "plan": true, "dontAsk": true}
+
+// modeNotAsking returns the first of the hook payload's and the wire's
+// modes that is set and not known to ask.
+func modeNotAsking(payload, wire string) (string, bool) {
+	for _, m := range []string{payload, wire} {
+		if m != "" && !modesThatAsk[m] {
+			return m, true
+		}
+	}
+	return "", false
+}
+
+// unaskedBecause says, for the user, what Claude Code does with a call
+// that needs approval in mode.
+func unaskedBecause(mode string) string {
+	switch mode {
+	case "bypassPermissions":
+		return "in Claude's bypassPermissions mode Claude Code runs it without asking"
+	case "auto":
+		return "in Claude's auto mode a model classifier, not the person, may approve it"
+	}
+	return fmt.Sprintf("Claude's mode %s is not one known to ask the person", strconv.QuoteToASCII(mode))
 }
 
 // spacedPath returns the name of a member of a tool's input that holds a

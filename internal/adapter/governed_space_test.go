@@ -42,7 +42,7 @@ func TestPolicyDeciderPathSpaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := governance.NewEngine(p, governance.EngineOptions{})
-	d := PolicyDeciderIn(e, func(string) []string { return []string{ws} })
+	d := PolicyDeciderIn(e, Sessions{Roots: func(string) []string { return []string{ws} }})
 	rows := []struct {
 		name, tool, input string
 		want              Verdict

@@ -34,6 +34,10 @@ type ToolCall struct {
 	SessionID string
 	// ToolUseID is the agent's id for the call.
 	ToolUseID string
+	// Mode is the agent's permission mode as the hook payload gives it
+	// (Claude Code's permission_mode: "default", "acceptEdits",
+	// "bypassPermissions", ...); empty when the payload gives none.
+	Mode string
 }
 
 // Verdict is what the bridge tells the agent about one tool call.
@@ -245,6 +249,8 @@ type claudeHookEvent struct {
 	ToolUseID     string          `json:"tool_use_id"`
 	SessionID     string          `json:"session_id"`
 	Cwd           string          `json:"cwd"`
+	// PermissionMode is optional in Claude Code's hook input.
+	PermissionMode string `json:"permission_mode"`
 }
 
 // parseHookEvent reads a hook payload into a ToolCall and returns the hook
@@ -266,7 +272,8 @@ func parseHookEvent(req HookRequest) (ToolCall, string, error) {
 		if len(input) == 0 {
 			input = json.RawMessage(`{}`)
 		}
-		return ToolCall{Agent: Claude, Tool: ev.ToolName, Input: input, Cwd: ev.Cwd, SessionID: ev.SessionID, ToolUseID: ev.ToolUseID}, ev.HookEventName, nil
+		return ToolCall{Agent: Claude, Tool: ev.ToolName, Input: input, Cwd: ev.Cwd, SessionID: ev.SessionID, ToolUseID: ev.ToolUseID,
+			Mode: ev.PermissionMode}, ev.HookEventName, nil
 	}
 	return ToolCall{}, "", fmt.Errorf("unknown agent %q", req.Agent)
 }

@@ -10,9 +10,10 @@ import (
 
 // OptionsFrom returns the Options for agent under the bridge's governance
 // setup g and compression pipeline p, either of which may be nil: the
-// policy's rules (its implicit ones included) and engine, the workspace
-// roots, the audit log, operator and fail mode, and the Tier 1 read limit
-// with its offload and events. Mode is left for the caller.
+// policy's rules (its implicit ones included) and engine, the sessions'
+// workspace roots and permission modes, the audit log, operator and fail
+// mode, and the Tier 1 read limit with its offload and events. Mode (the
+// adapter's) is left for the caller.
 func OptionsFrom(agent *acpwire.AgentCommand, g *governance.Setup, p *compress.Pipeline, logger *slog.Logger) Options {
 	o := Options{Agent: agent, Config: Config{Logger: logger}}
 	if g != nil {
@@ -20,7 +21,7 @@ func OptionsFrom(agent *acpwire.AgentCommand, g *governance.Setup, p *compress.P
 			o.Engine, o.Config.Protect = g.Engine, g.Engine.Protect
 		}
 		if g.Enforcer != nil {
-			o.Roots = g.Enforcer.Roots
+			o.Sessions = Sessions{Roots: g.Enforcer.Roots, Mode: g.Enforcer.Mode}
 		}
 		if g.Policy != nil {
 			o.Config.Rules = RulesFromPolicy(append(g.Policy.Rules(), g.Engine.ImplicitRules()...))

@@ -20,7 +20,7 @@ func TestHookDecidesInTheSessionsRoots(t *testing.T) {
 		}
 		return nil
 	}
-	d, err := PolicyDeciderIn(e, roots).DecideTool(context.Background(), call)
+	d, err := PolicyDeciderIn(e, Sessions{Roots: roots}).DecideTool(context.Background(), call)
 	if err != nil {
 		t.Fatal(err)
 	}
