@@ -244,6 +244,9 @@ type clientScript struct {
 	// Load opens an existing session instead of calling session/new;
 	// optional.
 	Load *sessionLoad `json:"load,omitempty"`
+	// Mode is a modeId the client sets with session/set_mode once the
+	// session is open, before the prompts; optional.
+	Mode string `json:"mode,omitempty"`
 }
 
 // sessionLoad names the stored session a client script opens and the

@@ -29,6 +29,8 @@
 //     "load": {"sessionId": "...",     // optional: open that existing session instead of
 //              "method": "session/load"}  //   calling session/new; method session/load (default)
 //                                      //   or session/resume
+//     "mode": "bypassPermissions",     // optional: session/set_mode to this modeId once the
+//                                      //   session is open, before the prompts
 //     "prompts": ["text", [blocks]],   // one session/prompt each, in order: a string is
 //                                      // one text block, an array is the ACP content blocks
 //     "timeoutMs": 120000              // whole-run limit (default 120000)
@@ -278,6 +280,7 @@ async function main() {
         sessionId = s.sessionId;
       }
       summary.sessionId = sessionId;
+      if (script.mode) await ctx.request("session/set_mode", { sessionId, modeId: script.mode });
       for (const p of prompts) {
         const prompt = typeof p === "string" ? [{ type: "text", text: p }] : p;
         const r = await ctx.request("session/prompt", { sessionId, prompt });
