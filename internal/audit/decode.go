@@ -53,25 +53,17 @@ func (d *fastDecoder) value(depth int) (any, bool) {
 	case c == '{':
 		d.i++
 		m := make(map[string]any)
-		d.space()
-		if d.i < len(d.data) && d.data[d.i] == '}' {
-			d.i++
+		if d.empty('}') {
 			return m, true
 		}
 		for {
-			d.space()
-			if d.i >= len(d.data) || d.data[d.i] != '"' {
+			if !d.atName() {
 				return nil, false
 			}
 			k, ok := d.str()
-			if !ok {
+			if !ok || !d.colon() {
 				return nil, false
 			}
-			d.space()
-			if d.i >= len(d.data) || d.data[d.i] != ':' {
-				return nil, false
-			}
-			d.i++
 			v, ok := d.value(depth + 1)
 			if !ok {
 				return nil, false
@@ -89,9 +81,7 @@ func (d *fastDecoder) value(depth int) (any, bool) {
 	case c == '[':
 		d.i++
 		a := []any{}
-		d.space()
-		if d.i < len(d.data) && d.data[d.i] == ']' {
-			d.i++
+		if d.empty(']') {
 			return a, true
 		}
 		for {

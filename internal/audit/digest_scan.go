@@ -113,9 +113,7 @@ func (s *outputScanner) value(dst []byte, depth int) ([]byte, bool) {
 	case c == '[':
 		s.i++
 		dst = append(dst, '[')
-		s.space()
-		if s.i < len(s.data) && s.data[s.i] == ']' {
-			s.i++
+		if s.empty(']') {
 			return append(dst, ']'), true
 		}
 		for n := 0; ; n++ {
@@ -231,14 +229,11 @@ func (s *outputScanner) object(dst []byte, depth int) ([]byte, bool) {
 	// content: a secret name/value pair is left to the tree path.
 	var nameLit []byte
 	hasValue, valueContent := false, false
-	s.space()
-	if s.i < len(s.data) && s.data[s.i] == '}' {
-		s.i++
+	if s.empty('}') {
 		return append(dst, '}'), true
 	}
 	for {
-		s.space()
-		if s.i >= len(s.data) || s.data[s.i] != '"' {
+		if !s.atName() {
 			return dst, false
 		}
 		end, ok := s.stringEnd()
@@ -254,11 +249,9 @@ func (s *outputScanner) object(dst []byte, depth int) ([]byte, bool) {
 		if (key[0] == '$' || len(key) >= 8) && keyRenamed(string(key)) {
 			return dst, false // a key of 7 bytes or fewer is renamed only as a marker
 		}
-		s.space()
-		if s.i >= len(s.data) || s.data[s.i] != ':' {
+		if !s.colon() {
 			return dst, false
 		}
-		s.i++
 		s.space()
 		if len(s.members) > base {
 			dst = append(dst, ',')

@@ -37,3 +37,33 @@ func (c *jsonCursor) separator(closing byte) (more, ok bool) {
 	}
 	return false, false
 }
+
+// empty reads past the white space after an object's or an array's
+// opening byte and, when closing follows, past it too: it reports an
+// empty object or array.
+func (c *jsonCursor) empty(closing byte) bool {
+	c.space()
+	if c.i < len(c.data) && c.data[c.i] == closing {
+		c.i++
+		return true
+	}
+	return false
+}
+
+// atName reads past white space and reports whether a member's name, a
+// string, comes next.
+func (c *jsonCursor) atName() bool {
+	c.space()
+	return c.i < len(c.data) && c.data[c.i] == '"'
+}
+
+// colon reads past the white space after a member's name and the ':'
+// that follows it, false when anything else follows.
+func (c *jsonCursor) colon() bool {
+	c.space()
+	if c.i >= len(c.data) || c.data[c.i] != ':' {
+		return false
+	}
+	c.i++
+	return true
+}
