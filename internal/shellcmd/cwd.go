@@ -54,13 +54,7 @@ func (d Dir) String() string {
 	case !d.Moved():
 		return ""
 	}
-	var names []string
-	for _, p := range d.paths() {
-		if p == "" {
-			p = "."
-		}
-		names = append(names, p)
-	}
+	names := d.names()
 	if d.AtTop {
 		return "the top of the git work tree holding " + strings.Join(names, " or ") + " (it or a directory above it)"
 	}
@@ -83,6 +77,19 @@ func (d Dir) paths() []string {
 		return []string{""}
 	}
 	return d.Paths
+}
+
+// names returns the directories d may be as a person reads them: the
+// start, "", as ".".
+func (d Dir) names() []string {
+	var names []string
+	for _, p := range d.paths() {
+		if p == "" {
+			p = "."
+		}
+		names = append(names, p)
+	}
+	return names
 }
 
 // union is every directory a or b may be.

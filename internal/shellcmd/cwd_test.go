@@ -27,13 +27,7 @@ func dirText(d Dir) string {
 	if d.Unknown {
 		return "?"
 	}
-	var ps []string
-	for _, p := range d.paths() {
-		if p == "" {
-			p = "."
-		}
-		ps = append(ps, p)
-	}
+	ps := d.names()
 	slices.Sort(ps)
 	return strings.Join(ps, "|")
 }
