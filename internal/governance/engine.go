@@ -218,6 +218,9 @@ func (e *Engine) decideKeeping(req Request, subjects bool) Decision {
 		if v, ok := e.protectedCommand(in); ok {
 			consider(v, "naming "+strings.TrimSpace(req.Command), nil)
 		}
+		if v, ok := e.gitRewritesProtected(in); ok {
+			consider(v, "running "+strings.TrimSpace(req.Command), nil)
+		}
 		for _, f := range later {
 			f()
 		}

@@ -18,7 +18,7 @@ func TestReviewProtectedForms(t *testing.T) {
 		// from the link's; so it was at 0e3d9ac.)
 		{"cd src && go test ./...", Allow, ""},
 		{"git status", Allow, ""},
-		{"git checkout main", Allow, ""},
+		{"git checkout main", RequireApproval, "changes files of the work tree"},
 		{"git restore --staged src/a.go", Allow, ""},
 		{"git restore src/a.go", Allow, ""},
 		{"git checkout HEAD -- src/a.go", Allow, ""},

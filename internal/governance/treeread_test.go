@@ -134,8 +134,8 @@ func TestDecideTreeRead(t *testing.T) {
 		{"git add -A of a clean directory", "git add -A src", "", Allow, ""},
 		{"git add -u", "git add -u", "", Allow, ""},
 		{"git add with no pathspec", "git add", "", Allow, ""},
-		{"git stash of tracked changes", "git stash", "", Allow, ""},
-		{"git stash -m u", "git stash -m u", "", Allow, ""},
+		{"git stash of tracked changes", "git stash", "", RequireApproval, "changes files of the work tree"},
+		{"git stash -m u of a directory", "git stash push -m u -- src", "", Allow, ""},
 		{"git stash -u of a clean directory", "git stash push -u -- src", "", Allow, ""},
 	}
 	for _, tt := range tests {

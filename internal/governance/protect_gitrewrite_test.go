@@ -1,0 +1,68 @@
+package governance
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGitRewritesProtected checks that git commands that rewrite the work
+// tree from other commits need approval under a policy allowing git, when
+// the tree holds the policy (from the root, a subdirectory, or by -C), and
+// that git commands that leave the tree alone, or name the paths they
+// change, are decided as before.
+func TestGitRewritesProtected(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e := rootPolicyEngine(t, root, "  default: ask\n  allow:\n    - Bash(git:*)\n    - Bash(echo:*)\n")
+	checkCommandRows(t, e, root, []commandRow{
+		{"git checkout main", RequireApproval},
+		{"git checkout -f main", RequireApproval},
+		{"git checkout -b topic origin/main", RequireApproval},
+		{"git checkout --detach HEAD~2", RequireApproval},
+		{"git switch main", RequireApproval},
+		{"git switch --orphan empty", RequireApproval},
+		{"git reset --hard HEAD~1", RequireApproval},
+		{"git reset --keep HEAD~1", RequireApproval},
+		{"git merge topic", RequireApproval},
+		{"git pull", RequireApproval},
+		{"git rebase -i HEAD~3", RequireApproval},
+		{"git cherry-pick abc123", RequireApproval},
+		{"git revert HEAD", RequireApproval},
+		{"git am < fix.patch", RequireApproval},
+		{"git stash", RequireApproval},
+		{"git stash pop", RequireApproval},
+		{"git stash apply stash@{1}", RequireApproval},
+		{"git read-tree -u --reset HEAD", RequireApproval},
+		{"git bisect start HEAD HEAD~10", RequireApproval},
+		{"git sparse-checkout set src", RequireApproval},
+		{"git -C sub merge topic", RequireApproval},
+		{"cd sub && git reset --hard", RequireApproval},
+		{"echo ok && git checkout main", RequireApproval},
+		{"git -c alias.co=checkout co main", RequireApproval},
+		{"/usr/bin/git merge topic", RequireApproval},
+
+		{"git status", Allow},
+		{"git log --oneline", Allow},
+		{"git commit -m wip", Allow},
+		{"git checkout -b topic", Allow},
+		{"git switch -c topic", Allow},
+		{"git reset HEAD~1", Allow},
+		{"git reset --soft HEAD~1", Allow},
+		{"git read-tree HEAD", Allow},
+		{"git stash list", Allow},
+		{"git stash push -- src", Allow},
+		{"git stash show -p", Allow},
+		{"git bisect log", Allow},
+		{"git checkout -- src/a.go", Allow},
+		{"git checkout main -- src/a.go", Allow},
+		{"git checkout -- GOVERNANCE.md", Deny},
+	})
+	d := e.Decide(Request{Action: ActionTerminalCreate, Command: "git merge topic", Cwd: filepath.Join(root, "sub")})
+	if d.Ref != "git-rewrites-tree" || !strings.Contains(d.Reason, "the governance policy") || !strings.Contains(d.Reason, "git merge changes files") {
+		t.Errorf("git merge from a subdirectory: %v (ref %s: %s); want the work tree's policy named", d.Value, d.Ref, d.Reason)
+	}
+}
