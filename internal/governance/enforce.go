@@ -193,6 +193,8 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 					return x.onClientCall(ctx, m, next)
 				case "terminal/output", "terminal/wait_for_exit", "terminal/kill", "terminal/release":
 					return x.checkTerminalUse(ctx, m, next)
+				case "elicitation/create":
+					return x.onElicitation(ctx, m, next)
 				}
 			} else {
 				switch m.Method {
