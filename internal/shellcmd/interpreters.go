@@ -195,13 +195,43 @@ func sedExec(script string) bool {
 		case cmd == "e" || strings.HasPrefix(cmd, "e ") || strings.HasPrefix(cmd, "e\t"):
 			return true
 		case len(cmd) > 1 && cmd[0] == 's':
-			parts := strings.Split(cmd[2:], string(cmd[1]))
-			if len(parts) < 3 || strings.ContainsRune(parts[len(parts)-1], 'e') {
+			flags, ok := sedSubstFlags(cmd)
+			if !ok {
+				return true
+			}
+			if w := strings.IndexByte(flags, 'w'); w >= 0 {
+				flags = flags[:w] // the rest is w's file name, which may hold an e
+			}
+			if strings.ContainsRune(flags, 'e') {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// sedSubstFlags returns the flags of a sed s command (cmd starts with s
+// and its delimiter): what follows the third delimiter, the ones a
+// backslash escapes not counted ("s/a\/b/c/e"). The flags end with w
+// and its file name, which may hold the delimiter ("s/x/y/ew /dev/stdout").
+// ok is false when the command has fewer than three delimiters, or a
+// delimiter that is not one ASCII byte.
+func sedSubstFlags(cmd string) (string, bool) {
+	if len(cmd) < 2 || cmd[1] >= 0x80 || cmd[1] == '\\' || cmd[1] == '\n' {
+		return "", false
+	}
+	d, seen := cmd[1], 0
+	for i := 2; i < len(cmd); i++ {
+		switch cmd[i] {
+		case '\\':
+			i++
+		case d:
+			if seen++; seen == 2 {
+				return cmd[i+1:], true
+			}
+		}
+	}
+	return "", false
 }
 
 // sedCommands returns a sed script's commands, each without its address

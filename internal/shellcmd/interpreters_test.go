@@ -31,6 +31,14 @@ func TestScriptToolNotes(t *testing.T) {
 		{"sed 's/a/b/e' f", "sed script runs commands (the e command or flag)"},
 		{"sed -e p --expression '1e id' f", "sed script runs commands (the e command or flag)"},
 		{"sed -e p 's/a/b/e' f", ""},
+		{"sed 's/.*/touch x/ew /dev/stdout' f", "sed script runs commands (the e command or flag)"},
+		{"sed 's|a|b|ew /tmp/d|y' f", "sed script runs commands (the e command or flag); sed script opens files it names (r, R, w, W or the s command's w flag)"},
+		{"sed 's/a\\/b/c/e' f", "sed script runs commands (the e command or flag)"},
+		{"sed 's/a/b\\/c/ge' f", "sed script runs commands (the e command or flag)"},
+		{"sed 's/a/b/we' f", "sed script opens files it names (r, R, w, W or the s command's w flag)"},
+		{"sed 's/e/e/g' f", ""},
+		{"sed 's/a\\/e/b/' f", ""},
+		{"sed 's/a/b/w /dev/stdout' f", ""},
 	} {
 		var notes []string
 		for _, c := range Analyze(tt.line, Options{}).Commands {

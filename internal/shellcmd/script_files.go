@@ -29,13 +29,10 @@ func sedOpensFiles(script string) bool {
 				return true
 			}
 		case len(cmd) > 1 && cmd[0] == 's':
-			parts := strings.Split(cmd[2:], string(cmd[1]))
-			if len(parts) < 3 {
+			flags, ok := sedSubstFlags(cmd)
+			if !ok {
 				return true
 			}
-			// The flags follow the third delimiter; a w flag's file name
-			// may hold the delimiter itself.
-			flags := strings.Join(parts[2:], string(cmd[1]))
 			if at := strings.IndexByte(flags, 'w'); at >= 0 && !standardStream(flags[at+1:]) {
 				return true
 			}
