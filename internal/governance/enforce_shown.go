@@ -34,13 +34,78 @@ func (x *Enforcer) judgedTitle(sid string, full ToolCall) (string, bool) {
 	cwd, _ := x.sessionContext(sid)
 	req := ToolCallRequest(full, cwd)
 	if req.Kind != "execute" || req.Command == "" {
-		return "", false
+		return pathsTitle(req, cwd)
 	}
 	shown := commandTitle(req.Command)
 	if titleCommand(full.Title) == req.Command && (full.Title == shown || showsAsItReads(req.Command)) {
 		return "", false
 	}
 	return shown, true
+}
+
+// pathsTitle returns the title the IDE must show for a permission request
+// about a call the bridge judged on the paths of req (a rawInput member,
+// a location, a diff's path), and whether it differs from the agent's.
+// Zed shows an edit call's title and its diffs, and the rawInput only on
+// request, so a call titled "Edit README.md" whose rawInput.file_path is
+// drafts/plan.md had the person approve a write they were not shown. The
+// agent's title stays when it shows every judged path, as written relative
+// to the session's cwd (Claude Code's "Edit src/a.go") or whole, and reads
+// as it shows; otherwise the title is the call's kind and each path in a
+// code span ("Edit `drafts/plan.md`").
+func pathsTitle(req Request, cwd string) (string, bool) {
+	var paths, shown []string
+	for _, p := range req.Paths {
+		if p != "" {
+			paths, shown = append(paths, p), append(shown, displayPath(p, cwd))
+		}
+	}
+	if len(paths) == 0 {
+		return "", false
+	}
+	all := showsAsItReads(req.Title)
+	for i := range paths {
+		all = all && (strings.Contains(req.Title, shown[i]) || strings.Contains(req.Title, paths[i]))
+	}
+	if all {
+		return "", false
+	}
+	var b strings.Builder
+	b.WriteString(kindVerb(req.Kind))
+	for i, d := range shown {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(" " + commandTitle(d))
+	}
+	return b.String(), true
+}
+
+// displayPath is p relative to cwd when it lies beneath it, else p.
+func displayPath(p, cwd string) string {
+	if cwd != "" {
+		if rel, ok := strings.CutPrefix(p, strings.TrimSuffix(cwd, "/")+"/"); ok && rel != "" {
+			return rel
+		}
+	}
+	return p
+}
+
+// kindVerb names what a call of an ACP tool kind does to its paths.
+func kindVerb(kind string) string {
+	switch kind {
+	case "read":
+		return "Read"
+	case "edit":
+		return "Edit"
+	case "delete":
+		return "Delete"
+	case "move":
+		return "Move"
+	case "search":
+		return "Search"
+	}
+	return "Use"
 }
 
 // titleCommand reads a title as commandFromTitle reads it: trimmed, and

@@ -147,3 +147,35 @@ func TestCommandTitle(t *testing.T) {
 		}
 	}
 }
+
+// TestPathsTitle: a permission request for a call judged on paths keeps
+// the agent's title when it shows every path (relative to the cwd, or
+// whole) as it reads, and is otherwise titled with the call's kind and each
+// path in a code span.
+func TestPathsTitle(t *testing.T) {
+	const cwd = "/ws"
+	tests := []struct {
+		name  string
+		req   Request
+		want  string
+		reset bool
+	}{
+		{"Claude's title", Request{Kind: "edit", Title: "Edit src/a.go", Paths: []string{"/ws/src/a.go"}}, "", false},
+		{"a whole path", Request{Kind: "read", Title: "Read /elsewhere/b.txt", Paths: []string{"/elsewhere/b.txt"}}, "", false},
+		{"a title naming another file", Request{Kind: "edit", Title: "Write notes/readme.md", Paths: []string{"/ws/drafts/plan.md"}}, "Edit `drafts/plan.md`", true},
+		{"a title naming one of two", Request{Kind: "move", Title: "Move a.txt", Paths: []string{"/ws/a.txt", "/ws/GOV.md"}}, "Move `a.txt`, `GOV.md`", true},
+		{"no title", Request{Kind: "delete", Paths: []string{"/ws/old"}}, "Delete `old`", true},
+		{"markup in the title", Request{Kind: "edit", Title: "Edit __init__.py", Paths: []string{"/ws/__init__.py"}}, "Edit `__init__.py`", true},
+		{"a path with a backtick", Request{Kind: "edit", Title: "Edit", Paths: []string{"/ws/a`b"}}, "Edit `` a`b ``", true},
+		{"an unknown kind", Request{Kind: "other", Title: "Do it", Paths: []string{"/ws/x"}}, "Use `x`", true},
+		{"no paths", Request{Kind: "fetch", Title: "Fetch https://example.com"}, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, reset := pathsTitle(tt.req, cwd)
+			if got != tt.want || reset != tt.reset {
+				t.Errorf("pathsTitle(%+v) = %q, %v; want %q, %v", tt.req, got, reset, tt.want, tt.reset)
+			}
+		})
+	}
+}
