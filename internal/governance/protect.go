@@ -67,12 +67,10 @@ type protected struct {
 // submodule's directory beneath it. So are the hooks and configuration of
 // the usual git hook managers: a core.hooksPath of .husky or .githooks runs
 // the scripts there, and lefthook, pre-commit and overcommit, once
-// installed, run what their configuration names on each commit.
-var agentConfig = []struct {
-	rel, what string
-	dir       bool
-	elem      bool // a name too common in text (".git" is in ".gitignore") to look for in a command line
-}{
+// installed, run what their configuration names on each commit. The
+// configuration of the person's other everyday tools that run commands
+// from the workspace on their own (toolConfig) is added to the list.
+var agentConfig = append([]configLocation{
 	{".claude/settings.json", "Claude Code's project settings, whose hooks run commands", false, false},
 	{".claude/settings.local.json", "Claude Code's local project settings, whose hooks run commands", false, false},
 	{".claude/skills", "Claude Code's project skills, whose inline shell commands Claude runs without its hooks", true, false},
@@ -123,6 +121,14 @@ var agentConfig = []struct {
 	{".lefthook-local.toml", "lefthook's configuration, the git hooks it runs", false, false},
 	{".lefthook-local.json", "lefthook's configuration, the git hooks it runs", false, false},
 	{".lefthook-local.jsonc", "lefthook's configuration, the git hooks it runs", false, false},
+}, toolConfig...)
+
+// configLocation is a file or directory protected beneath every workspace
+// root (agentConfig), by its path below the root.
+type configLocation struct {
+	rel, what string
+	dir       bool
+	elem      bool // a name too common in text (".git" is in ".gitignore") to look for in a command line
 }
 
 // protectedFor returns the locations protected for a request: the
