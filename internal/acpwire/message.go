@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
-	"strconv"
 	"time"
 	"unsafe"
 
@@ -311,10 +309,14 @@ const (
 // with an invalid reason stays KindOther.
 func (m *Message) classify(seen envelope, method []byte) {
 	hasID := seen&envID != 0
+	idWhy := ""
+	if hasID {
+		idWhy = idProblem(m.ID)
+	}
 	switch {
 	case m.invalid != "":
-	case hasID && !validID(m.ID):
-		m.invalid = "id is not a string, number or null"
+	case idWhy != "":
+		m.invalid = idWhy
 	case seen&envMethod != 0:
 		name, ok := rawjson.StringIn(method, commonMethods)
 		if !ok {
@@ -387,21 +389,6 @@ var methodShapes = map[string]methodShape{
 	"terminal/kill":              onlyRequest,
 	"terminal/release":           onlyRequest,
 	"elicitation/create":         onlyRequest,
-}
-
-// validID reports whether a raw id is one JSON-RPC allows: a string, a
-// number or null.
-func validID(id []byte) bool {
-	if len(id) == 0 {
-		return false
-	}
-	switch c := id[0]; {
-	case c == '"', c == '-', c >= '0' && c <= '9':
-		return true
-	case c == 'n':
-		return string(id) == "null"
-	}
-	return false
 }
 
 // isJSONSpace reports whether c is JSON white space (RFC 8259): what every
@@ -525,50 +512,4 @@ func (m *Message) original() *Message {
 		return m.Original
 	}
 	return m
-}
-
-// idKey returns a map key for a raw id. Ids that JavaScript holds equal
-// share a key: "\u0061" and "a", 1.0, 1e0 and 1, so that a peer answering
-// with its own spelling of an id is still matched to the request.
-func idKey(id json.RawMessage) string {
-	id = bytes.TrimSpace(id)
-	if len(id) == 0 {
-		return ""
-	}
-	switch c := id[0]; {
-	case c == '"':
-		if bytes.IndexByte(id, '\\') < 0 {
-			return string(id)
-		}
-		if s, ok := rawjson.String(id); ok {
-			return strconv.Quote(s)
-		}
-	case c == '-' || c >= '0' && c <= '9':
-		if plainInt(id) {
-			return string(id)
-		}
-		f, err := strconv.ParseFloat(string(id), 64)
-		if err != nil {
-			break
-		}
-		if f == math.Trunc(f) && math.Abs(f) < 1e15 {
-			return strconv.FormatInt(int64(f), 10)
-		}
-		return strconv.FormatFloat(f, 'g', -1, 64)
-	}
-	return string(id)
-}
-
-// plainInt reports whether a number is written as a non-negative integer
-// of up to 15 digits without leading zeros: its own canonical form.
-func plainInt(n []byte) bool {
-	if len(n) > 15 || (n[0] == '0' && len(n) > 1) {
-		return false
-	}
-	for _, c := range n {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }

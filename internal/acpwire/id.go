@@ -1,0 +1,121 @@
+package acpwire
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strconv"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+)
+
+// The bridge matches each response to the request it answers by the
+// request's id, and features act on what it matched (a person's allow of a
+// permission request covers that tool call). A peer answers under its own
+// spelling of the id it read: the TypeScript SDK under JSON.stringify's,
+// so "p\u00ad" comes back as "p" and a raw soft hyphen. Two requests the
+// bridge keyed apart but a peer reads as one id would let the answer to
+// one be taken for the answer to the other. So ids are keyed by the value
+// every JSON reader reads, and an id JSON readers read differently is
+// refused.
+
+// idProblem returns why a raw id must be refused, or "": it is not a
+// string, number or null; it is a string with invalid UTF-8 or an
+// unpaired surrogate escape, which JSON readers replace or keep in
+// different ways (TextDecoder and encoding/json replace bad bytes in
+// different numbers, JavaScript keeps a lone surrogate, serde_json
+// refuses it); or it is a number too large for a double, which JavaScript
+// reads as Infinity.
+func idProblem(id []byte) string {
+	if len(id) == 0 {
+		return "id is not a string, number or null"
+	}
+	switch c := id[0]; {
+	case c == '"':
+		if !printableASCII(id) && !jsontext.Value(id).IsValid() {
+			return "id is a string with invalid UTF-8 or an unpaired surrogate, which JSON readers decode differently"
+		}
+		return ""
+	case c == '-' || c >= '0' && c <= '9':
+		if plainInt(id) {
+			return ""
+		}
+		if _, err := strconv.ParseFloat(string(id), 64); err != nil {
+			return "id is a number too large for JSON-RPC peers to read alike (JavaScript reads it as Infinity)"
+		}
+		return ""
+	case c == 'n' && string(id) == "null":
+		return ""
+	}
+	return "id is not a string, number or null"
+}
+
+// idKey returns a map key for a raw id. Ids that JSON readers hold equal
+// share a key: a string by the string it decodes to ("\u0061" and "a",
+// "p\u00ad" and "p" with a raw soft hyphen), a number by the double
+// JavaScript reads (1.0, 1e0 and 1). An id idProblem refuses gets a key no
+// other id has.
+func idKey(id json.RawMessage) string {
+	id = bytes.TrimSpace(id)
+	if len(id) == 0 {
+		return ""
+	}
+	switch c := id[0]; {
+	case c == '"':
+		if printableASCII(id) {
+			return string(id)
+		}
+		if !jsontext.Value(id).IsValid() {
+			break
+		}
+		if s, ok := rawjson.String(id); ok {
+			return `"` + s + `"`
+		}
+	case c == '-' || c >= '0' && c <= '9':
+		if plainInt(id) {
+			return string(id)
+		}
+		f, err := strconv.ParseFloat(string(id), 64)
+		if err != nil {
+			break
+		}
+		if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+			return strconv.FormatInt(int64(f), 10)
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	case c == 'n' && string(id) == "null":
+		return "null"
+	}
+	// Refused ids match nothing: no decoded string or number starts so.
+	return "!" + string(id)
+}
+
+// printableASCII reports whether a JSON string is written with printable
+// ASCII only and no escape: its own spelling is the string it decodes to.
+func printableASCII(s []byte) bool {
+	if len(s) < 2 || s[len(s)-1] != '"' {
+		return false
+	}
+	for _, c := range s[1 : len(s)-1] {
+		if c < 0x20 || c > 0x7e || c == '\\' || c == '"' {
+			return false
+		}
+	}
+	return true
+}
+
+// plainInt reports whether a number is written as a non-negative integer
+// of up to 15 digits without leading zeros: its own canonical form.
+func plainInt(n []byte) bool {
+	if len(n) > 15 || (n[0] == '0' && len(n) > 1) {
+		return false
+	}
+	for _, c := range n {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
