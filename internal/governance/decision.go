@@ -104,6 +104,11 @@ type Request struct {
 	// directory of its own choosing (its own working directory), not the
 	// session's, so nothing it names can be judged.
 	NoCwd bool
+	// Searched are the directories a tool call reads every file beneath
+	// without naming them (Claude Code's Grep, Gemini CLI's grep_search
+	// and read_many_files): each is walked as "grep -r" is, and a file
+	// there the policy refuses reading refuses the call (decide_search.go).
+	Searched []Search `json:",omitempty"`
 }
 
 // Decision is the engine's answer for a Request.

@@ -210,6 +210,9 @@ func (e *Engine) decideKeeping(req Request, subjects bool) Decision {
 		}
 		consider(v, p, nil)
 	}
+	if v, dir, ok := e.searchVerdict(in); ok {
+		consider(v, "searching beneath "+dir, nil)
+	}
 	if in.command || req.Command != "" {
 		if v, ok := commandControlsVerdict(&req); ok {
 			consider(v, "reading "+strings.TrimSpace(req.Command), nil)

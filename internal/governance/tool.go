@@ -24,6 +24,7 @@ func ClaudeToolRequest(toolName string, toolInput json.RawMessage, cwd string) (
 	}
 	req := Request{Action: ActionToolCall, Tool: toolName, Cwd: cwd}
 	fillFromInput(&req, in)
+	req.Searched = searchesOf(toolName, in, cwd)
 	switch toolName {
 	case "Read", "NotebookRead", "LS":
 		req.Kind = "read"
@@ -62,8 +63,8 @@ var pathListKeys = []string{"paths", "file_paths", "filePaths", "files"}
 
 // filterKeys are the input fields holding a glob that picks the files a
 // search reads below its directory: Claude Code's Grep (glob), Gemini
-// CLI's search_file_content and read_many_files (include).
-var filterKeys = []string{"glob", "include"}
+// CLI's grep_search (include_pattern) and read_many_files (include).
+var filterKeys = []string{"glob", "include", "include_pattern"}
 
 // judgedInputKeys are every member of a tool's input that fillFromInput
 // reads: the rest of an input (a file's new content, say) is never judged,
@@ -271,7 +272,9 @@ func ToolCallRequest(tc ToolCall, cwd string) Request {
 		}
 	}
 	req := Request{Action: ActionToolCall, Tool: tc.Tool, Kind: tc.Kind, Title: tc.Title, Cwd: cwd}
-	fillFromInput(&req, inputObject(tc.RawInput))
+	in := inputObject(tc.RawInput)
+	fillFromInput(&req, in)
+	req.Searched = searchesOf(tc.Tool, in, cwd)
 	req.Paths = appendNew(req.Paths, tc.Locations...)
 	req.Paths = appendNew(req.Paths, tc.DiffPaths...)
 	if req.Kind == "execute" {

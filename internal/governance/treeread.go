@@ -153,6 +153,9 @@ func (e *Engine) walkTreeRead(in *reqInfo, tr treeRead, dir string, budget *int)
 				}
 				isDir = fi.IsDir()
 			}
+			if !isDir && !picked(tr.picks, ent.Name()) {
+				continue // a file the reader's own filter leaves unread
+			}
 			if v, ok := refused(p); ok {
 				return v, true
 			}

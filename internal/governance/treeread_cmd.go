@@ -21,6 +21,7 @@ type treeRead struct {
 	follow bool     // symlinks beneath an operand are followed
 	cwd    bool     // the command reads its working directory too (it names no path, or may not)
 	top    bool     // dirs are relative to the top of the git work tree, not to the command's cwd
+	picks  []string // when set, the reader reads only the files whose names one of these matches (picked)
 }
 
 // optSet lists the options of a program that take a value in the next word
