@@ -23,8 +23,13 @@ package governance
 //     the next cd or prompt.
 //   - Zed's terminal sources the activate script of a virtual environment
 //     in .venv or venv (and env, .env: detect_venv, on by default) each
-//     time a terminal opens; VS Code's Python extension activates the
-//     selected environment in new terminals too.
+//     time a terminal opens, and VS Code's Python extension activates the
+//     selected environment in new terminals too; but the environment is
+//     the agent's to make and use ("source .venv/bin/activate && pytest",
+//     "rm -rf .venv", pip writing its bin/), and its programs come first on
+//     the person's PATH once activated, so protecting the activate scripts
+//     would refuse everyday lines while leaving the programs beside them
+//     open. They are left to the policy (Edit(**/bin/activate*)).
 //   - Yarn runs the file .yarnrc.yml's yarnPath names (.yarnrc's yarn-path
 //     for Yarn 1), and loads its plugins, on every yarn command, yarn
 //     --version included; both usually lie in .yarn/releases and
@@ -53,7 +58,7 @@ package governance
 // starts on purpose runs the project's own code and is a documented limit
 // (.npmrc and .pnpmfile.cjs with package.json's scripts, Pipfile,
 // .cargo/config.toml with build.rs, flake.nix).
-var toolConfig = append([]configLocation{
+var toolConfig = []configLocation{
 	{"mise.toml", "mise's configuration, whose hooks and env._.source run commands on cd where mise is activated", false, false},
 	{".mise.toml", "mise's configuration, whose hooks and env._.source run commands on cd where mise is activated", false, false},
 	{"mise.local.toml", "mise's configuration, whose hooks and env._.source run commands on cd where mise is activated", false, false},
@@ -90,24 +95,4 @@ var toolConfig = append([]configLocation{
 	{"lint-staged.config.js", "lint-staged's configuration, commands a git hook runs", false, false},
 	{"lint-staged.config.mjs", "lint-staged's configuration, commands a git hook runs", false, false},
 	{"lint-staged.config.cjs", "lint-staged's configuration, commands a git hook runs", false, false},
-}, venvActivateScripts()...)
-
-// venvActivateScripts returns the activate scripts of a virtual
-// environment in .venv and venv, the directories python -m venv, uv,
-// Poetry and VS Code are told or choose to make, for each shell the IDE's
-// terminal activates with. Zed looks in env and .env as well; those names
-// are left to the policy: .env is most often the secrets file, and a
-// protected location beneath a name makes deleting or moving it a
-// protected change.
-func venvActivateScripts() []configLocation {
-	var out []configLocation
-	for _, dir := range []string{".venv", "venv"} {
-		for _, script := range []string{"activate", "activate.fish", "activate.csh", "activate.nu", "Activate.ps1"} {
-			out = append(out, configLocation{
-				rel:  dir + "/bin/" + script,
-				what: "a Python virtual environment's activate script, which the IDE's terminal sources when it opens",
-			})
-		}
-	}
-	return out
 }
