@@ -44,6 +44,11 @@ type hostileCase struct {
 	listed string
 	// press: the person presses the button labelled this (@press).
 	press string
+	// compress: the bridge runs with --compress on, its cache in the run
+	// directory, and these flags of its own (@compress).
+	compress []string
+	// compressOn says @compress was given.
+	compressOn bool
 }
 
 // fileWant is a workspace file's content after the run: it must (@want-file)
@@ -288,6 +293,8 @@ func (c *hostileCase) directive(line string) error {
 			return fmt.Errorf("@listed-sessions wants a JSON array, got %q", rest)
 		}
 		c.listed = rest
+	case "compress":
+		c.compressOn, c.compress = true, strings.Fields(rest)
 	case "rss":
 		n, err := strconv.Atoi(rest)
 		if err != nil || n <= 0 {

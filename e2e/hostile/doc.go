@@ -101,6 +101,8 @@
 //	                       start with TEXT, and none may hold ESC, CR, NEL,
 //	                       CSI or a bidi override raw
 //	@rss MB                the bridge's peak RSS (VmHWM) stays under MB
+//	@compress FLAGS        the bridge runs with --compress on, its cache in the
+//	                       run directory, and FLAGS (--context-size 1000, ...)
 //	@repeat N              send the next message line N times, {{I}} in it
 //	                       counting 1..N
 //	@control               a harness check, not an attack: no refusal is expected

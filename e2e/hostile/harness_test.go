@@ -257,6 +257,8 @@ func TestDirectives(t *testing.T) {
 		{"@asked rm -rf", func(c hostileCase) any { return c.asked }, []string{"rm -rf"}},
 		{"@want-agent \"error\"", func(c hostileCase) any { return c.wants }, []string{`"error"`}},
 		{"@rss 64", func(c hostileCase) any { return c.rssMB }, 64},
+		{"@compress --context-size 1000", func(c hostileCase) any { return c.compress }, []string{"--context-size", "1000"}},
+		{"@compress", func(c hostileCase) any { return c.compressOn }, true},
 		{"@ide go, sh", func(c hostileCase) any { return c.ides }, []string{"go", "sh"}},
 		{`@auth-methods [{"id":"a"}]`, func(c hostileCase) any { return c.auth }, `[{"id":"a"}]`},
 	} {

@@ -141,7 +141,11 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 		AuthMethods: json.RawMessage(auth), Sessions: json.RawMessage(listed)})
 	cmdline := []string{testBin, "hostile-agent", at("agent.json")}
 	if bridged {
-		cmdline = append([]string{bridgeBin, "--policy", w.policy, "--audit", w.audit, "--"}, cmdline...)
+		bridge := []string{bridgeBin, "--policy", w.policy, "--audit", w.audit}
+		if c.compressOn {
+			bridge = append(append(bridge, "--compress", "on", "--cache-dir", at("cache")), c.compress...)
+		}
+		cmdline = append(append(bridge, "--"), cmdline...)
 	}
 	timeout := ideTimeout(t)
 	shown, err := expand(c.approveShown, w.placeholders())

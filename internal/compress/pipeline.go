@@ -222,6 +222,9 @@ func (p *Pipeline) fromClient(ctx context.Context, m *acpwire.Message, next acpw
 				p.loading[id] = true
 				p.mu.Unlock()
 			}
+		case "session/close", "session/delete":
+			id, _ := rawjson.GetString(m.Params, "sessionId")
+			p.closeSession(id)
 		}
 	case acpwire.KindResponse:
 		if m.Request != nil {
@@ -261,7 +264,7 @@ func (p *Pipeline) fromAgent(ctx context.Context, m *acpwire.Message, next acpwi
 			switch {
 			case m.Error != nil:
 				p.agentError(m)
-			case m.IsResponseTo("session/new"):
+			case m.IsResponseTo("session/new"), m.IsResponseTo("session/fork"):
 				return p.sessionCreated(ctx, m, next)
 			case m.IsResponseTo("session/prompt"):
 				settle = p.turnEnd(m)

@@ -65,12 +65,13 @@ func (p *Pipeline) sessionFor(id, cwd string) *session {
 
 // updateSession returns, in one hold of p.mu, what a session/update from
 // the agent needs: the IDE's id for the downstream session down (ideID),
-// its session (sessionFor) and whether the IDE is loading it. Most
-// updates name the session the one before named, and nothing changed in
-// between: then it returns what it returned then (p.hit) without taking
-// p.mu. The session is the most recently used already (nothing moved
-// another to the front since: that clears p.hit), so the answer is the
-// one the locked path gives (TestUpdateSessionHit).
+// its session (lookup; nil when the IDE never opened it, see
+// sessionForLocked) and whether the IDE is loading it. Most updates name
+// the session the one before named, and nothing changed in between: then
+// it returns what it returned then (p.hit) without taking p.mu. The
+// session is the most recently used already (nothing moved another to the
+// front since: that clears p.hit), so the answer is the one the locked
+// path gives (TestUpdateSessionHit).
 func (p *Pipeline) updateSession(down string) (ide string, s *session, loading bool) {
 	if h := p.hit.Load(); h != nil && h.down == down {
 		return h.ide, h.s, h.loading
@@ -81,7 +82,10 @@ func (p *Pipeline) updateSession(down string) (ide string, s *session, loading b
 	if id, ok := p.downToIDE[down]; ok {
 		ide = id
 	}
-	s, loading = p.sessionForLocked(ide, ""), p.loading[ide]
+	s, loading = p.sessions[ide], p.loading[ide]
+	if s != nil {
+		p.recency.MoveToFront(s.used)
+	}
 	p.hit.Store(&sessionHit{down: down, ide: ide, s: s, loading: loading})
 	return ide, s, loading
 }
@@ -100,7 +104,13 @@ func (p *Pipeline) lockChanging() {
 	p.hit.Store(nil)
 }
 
-// sessionForLocked is sessionFor with p.mu held.
+// sessionForLocked is sessionFor with p.mu held. Sessions are created only
+// from what the IDE does (its session/new answered, its load, resume or
+// prompt, its answer to a request of the agent's), never from a session
+// the agent names in its own messages: the pipeline speaks to the IDE on
+// its own (estimates, notes, command lists) in the name of each session it
+// keeps, bypassing governance, and the agent could otherwise have it speak
+// in a session the IDE never opened, or crowd out the IDE's sessions.
 func (p *Pipeline) sessionForLocked(id, cwd string) *session {
 	s := p.sessions[id]
 	if s == nil {
@@ -162,19 +172,49 @@ func (s *session) forget() {
 	s.rec.spool = nil
 }
 
-// sessionCreated registers a new session and offers the bridge's commands.
+// sessionCreated registers the session the agent opened for the IDE's
+// session/new or session/fork (params without the source's sessionId, as
+// session/new takes them for a rollover) and offers the bridge's
+// commands. A result without a session id opens nothing.
 func (p *Pipeline) sessionCreated(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
 	id, _ := rawjson.GetString(m.Result, "sessionId")
+	if id == "" {
+		return next.Handle(ctx, m)
+	}
 	cwd, _ := rawjson.GetString(m.Request.Params, "cwd")
+	params := append(json.RawMessage(nil), m.Request.Params...)
+	if m.IsResponseTo("session/fork") {
+		params = paramsWithout(m.Request.Params, "sessionId")
+	}
 	s := p.sessionFor(id, cwd)
 	s.mu.Lock()
-	s.newParams = append(json.RawMessage(nil), m.Request.Params...)
+	s.newParams = params
 	s.mu.Unlock()
 	if err := next.Handle(ctx, m); err != nil {
 		return err
 	}
 	p.offerCommands(s)
 	return nil
+}
+
+// closeSession forgets the session the IDE closes or deletes (its
+// session/close or session/delete): from then on the pipeline keeps
+// nothing for it and never speaks to the IDE in its name, as governance
+// refuses the agent's messages naming it. A later load or resume opens
+// it afresh.
+func (p *Pipeline) closeSession(id string) {
+	p.lockChanging()
+	defer p.mu.Unlock()
+	s := p.sessions[id]
+	if s == nil {
+		return
+	}
+	p.recency.Remove(s.used)
+	delete(p.sessions, id)
+	delete(p.loading, id)
+	p.accp.Forget(id)
+	// Lock order: p.mu, then s.mu.
+	s.forget()
 }
 
 // paramsWithout returns params with key removed.

@@ -9,15 +9,17 @@ import (
 // FuzzUpdateSessionHit plays the same operations on two pipelines, one
 // answering updateSession from its last answer where it can (p.hit) and
 // one always taking the locked path, and checks that every answer, the
-// sessions kept and their recency are the same: updates for a few
+// sessions kept and their recency are the same: updates (which never
+// open a session) for a few
 // downstream ids, lookups and sessionFor of IDE ids (which move a session
 // to the front), the IDE loading a session, a rollover's id translation,
-// with room for three sessions so that the least recently used is
+// the IDE closing a session, with room for three sessions so that the least recently used is
 // forgotten.
 func FuzzUpdateSessionHit(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 2, 3, 0, 0, 0, 1})
 	f.Add([]byte{0, 0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 0, 1, 1, 0, 0})
 	f.Add([]byte{0, 2, 3, 2, 0, 2, 4, 2, 0, 2, 0, 2, 4, 3, 0, 3, 0, 2})
+	f.Add([]byte{2, 1, 0, 1, 5, 1, 0, 1, 2, 1, 0, 1})
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		cached, err := New(Config{CacheDir: t.TempDir(), MaxSessions: 3}, nil)
 		if err != nil {
@@ -33,13 +35,17 @@ func FuzzUpdateSessionHit(f *testing.F) {
 			var got, want string
 			for _, p := range []*Pipeline{cached, locked} {
 				var out string
-				switch ops[i] % 5 {
+				switch ops[i] % 6 {
 				case 0:
 					if p == locked {
 						p.hit.Store(nil)
 					}
 					ide, s, loading := p.updateSession(id)
-					out = fmt.Sprintf("update %s: %s %s %v", id, ide, s.ide, loading)
+					kept := "none"
+					if s != nil {
+						kept = s.ide
+					}
+					out = fmt.Sprintf("update %s: %s %s %v", id, ide, kept, loading)
 				case 1:
 					if s := p.lookup(id); s != nil {
 						out = "lookup " + s.ide
@@ -54,6 +60,8 @@ func FuzzUpdateSessionHit(f *testing.F) {
 					p.lockChanging()
 					p.downToIDE[id] = other
 					p.mu.Unlock()
+				case 5:
+					p.closeSession(id)
 				}
 				p.mu.Lock()
 				var order []string
@@ -74,7 +82,7 @@ func FuzzUpdateSessionHit(f *testing.F) {
 				}
 			}
 			if got != want {
-				t.Fatalf("op %d (%d on %s): with the last answer kept %q, locked %q", i/2, ops[i]%5, id, got, want)
+				t.Fatalf("op %d (%d on %s): with the last answer kept %q, locked %q", i/2, ops[i]%6, id, got, want)
 			}
 		}
 		for _, p := range []*Pipeline{cached, locked} {

@@ -166,6 +166,12 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 	}
 	down := upd.SessionID
 	ide, s, loading := p.updateSession(down)
+	if s == nil {
+		// A session the IDE never opened, or has closed: nothing is
+		// recorded, counted or offloaded for it, so the pipeline never
+		// speaks to the IDE in its name; governance judges the update.
+		return p.forwardAs(ctx, m, ide, down, next)
+	}
 	kind, update := upd.SessionUpdate, upd.Raw
 	out := m
 	var grewRoom [2][]byte
@@ -235,6 +241,19 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 		p.sendEstimate(s, u)
 	}
 	return err
+}
+
+// forwardAs passes m on with its sessionId, down, set to ide, the IDE's id
+// for it, when they differ.
+func (p *Pipeline) forwardAs(ctx context.Context, m *acpwire.Message, ide, down string, next acpwire.Handler) error {
+	if ide != down {
+		out, err := m.PatchJSON(ide, "params", "sessionId")
+		if err != nil {
+			return err
+		}
+		m = out
+	}
+	return next.Handle(ctx, m)
 }
 
 // toolCallUpdate records a tool call and offloads oversized text content

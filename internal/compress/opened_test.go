@@ -1,0 +1,101 @@
+package compress
+
+import (
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSessionsOnlyTheIDEOpened holds the pipeline to the sessions the IDE
+// opened and has not closed. It speaks to the IDE on its own, past every
+// middleware outside it (governance's session scope among them): estimated
+// usage_updates when a level changes, notes, command lists. An agent
+// streaming text in a session the IDE never opened, or has closed, made it
+// send a usage_update in that session's name, and its oversized tool call
+// content was offloaded and the message rewritten before governance
+// refused it. Such messages pass untouched, and nothing is kept for them.
+func TestSessionsOnlyTheIDEOpened(t *testing.T) {
+	big := strings.Repeat("0123456789abcdef\n", 200) // 3,400 bytes: RED of a 1,000-token window, over 500 tokens
+	tests := []struct {
+		name    string
+		session string
+		before  func(h *harness) // what the IDE does first
+		attack  []string         // the agent's messages, each must reach the IDE byte for byte
+	}{
+		{name: "never opened, message text", session: "evil", attack: []string{agentSays("evil", big)}},
+		{name: "never opened, thought", session: "evil", attack: []string{update("evil", map[string]any{"sessionUpdate": "agent_thought_chunk", "content": textBlock(big)})}},
+		{name: "never opened, tool call content", session: "evil", attack: []string{update("evil", map[string]any{"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "notes",
+			"kind": "think", "status": "completed", "content": []any{map[string]any{"type": "content", "content": textBlock(strings.Repeat("a1 ", 1200))}}})}},
+		{name: "never opened, many small chunks", session: "evil", attack: []string{agentSays("evil", big[:1200]), agentSays("evil", big[:1200]), agentSays("evil", big[:1200])}},
+		{name: "closed", session: "s1", before: func(h *harness) {
+			h.ide(`{"jsonrpc":"2.0","id":7,"method":"session/close","params":{"sessionId":"s1"}}`)
+			if m := h.readAgent(); str(m, "method") != "session/close" {
+				h.t.Fatalf("agent got %s", m)
+			}
+			h.agent(`{"jsonrpc":"2.0","id":7,"result":{}}`)
+			if m := h.readIDE(); !isResponse("7")(m) {
+				h.t.Fatalf("IDE got %s", m)
+			}
+		}, attack: []string{agentSays("s1", big)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := sessionHarness(t, Config{ContextSize: 1000, OffloadTokens: 500})
+			if tt.before != nil {
+				tt.before(h)
+			}
+			for _, line := range tt.attack {
+				h.agent(line)
+			}
+			const sync = `{"jsonrpc":"2.0","method":"_test/sync","params":{}}`
+			h.agent(sync)
+			got := h.untilIDE(func(m []byte) bool { return string(m) == sync })
+			if len(got) != len(tt.attack)+1 {
+				for _, m := range got {
+					t.Logf("IDE got %.300s", m)
+				}
+				t.Fatalf("IDE got %d messages, want the agent's %d and the sync: the pipeline spoke in session %q", len(got), len(tt.attack), tt.session)
+			}
+			for i, line := range tt.attack {
+				if string(got[i]) != line {
+					t.Errorf("message %d reached the IDE as %.300s, want it untouched", i, got[i])
+				}
+			}
+			h.p.mu.Lock()
+			_, kept := h.p.sessions[tt.session]
+			h.p.mu.Unlock()
+			if kept {
+				t.Errorf("the pipeline keeps session %q", tt.session)
+			}
+			filepath.WalkDir(h.p.Store().Dir(), func(path string, d fs.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					t.Errorf("the cache holds %s", path)
+				}
+				return nil
+			})
+		})
+	}
+}
+
+// TestForkOpensSession: a session the agent forks for the IDE is one the
+// IDE opened: the bridge offers its commands there and meters it.
+func TestForkOpensSession(t *testing.T) {
+	h := sessionHarness(t, Config{ContextSize: 1000})
+	h.ide(`{"jsonrpc":"2.0","id":5,"method":"session/fork","params":{"sessionId":"s1","cwd":"/repo","mcpServers":[]}}`)
+	if m := h.readAgent(); str(m, "method") != "session/fork" {
+		t.Fatalf("agent got %s", m)
+	}
+	h.agent(`{"jsonrpc":"2.0","id":5,"result":{"sessionId":"f1"}}`)
+	if m := h.readIDE(); !isResponse("5")(m) {
+		t.Fatalf("IDE got %s", m)
+	}
+	if m := h.readIDE(); str(m, "params", "sessionId") != "f1" || str(m, "params", "update", "sessionUpdate") != "available_commands_update" {
+		t.Fatalf("IDE got %s, want the bridge's commands for the fork", m)
+	}
+	h.agent(agentSays("f1", strings.Repeat("word ", 240)))
+	h.readIDE()
+	if m := h.readIDE(); str(m, "params", "sessionId") != "f1" || str(m, "params", "update", "sessionUpdate") != "usage_update" {
+		t.Fatalf("IDE got %s, want the estimate for the fork", m)
+	}
+}
