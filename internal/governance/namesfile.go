@@ -28,8 +28,9 @@ func namesFromFile(form []shellcmd.Word) string {
 		return ""
 	}
 	name := filepath.Base(form[0].Text)
+	gitSub := ""
 	if name == "git" {
-		return gitNamesFromInput(form)
+		gitSub = gitSubcommandName(form)
 	}
 	for i, w := range form[1:] {
 		if w.Kind != shellcmd.Static {
@@ -44,6 +45,10 @@ func namesFromFile(form []shellcmd.Word) string {
 			return t
 		}
 		switch name {
+		case "git":
+			if gitReadsNamesFromInput(gitSub, opt) {
+				return t
+			}
 		case "tar", "gtar", "bsdtar":
 			if i == 0 && !strings.HasPrefix(t, "-") && strings.Contains(t, "T") || shortCluster(t, 'T', "fCXbgKLNVH") {
 				return t // old-style "cT" or a cluster reaching -T
@@ -125,35 +130,30 @@ func namesFromFileVerdict(c *shellcmd.Command) (verdict, bool) {
 	return verdict{}, false
 }
 
-// gitNamesFromInput returns the option by which a git subcommand reads
-// names from its input and then the files (or objects) they name, or "":
-// "git update-index --add --stdin" and "git hash-object -w --stdin-paths"
-// put the files into git's objects, "git checkout-index --stdin" writes
-// them, and "git cat-file --batch" prints the objects its input names,
-// "HEAD:.env" among them. The list options of namesListOptions count for
-// every subcommand ("git add --pathspec-from-file=list").
-func gitNamesFromInput(form []shellcmd.Word) string {
+// gitReadsNamesFromInput reports whether git's subcommand sub, given the
+// option opt, reads names from its input and then the files (or objects)
+// they name: "git update-index --add --stdin" and "git hash-object -w
+// --stdin-paths" put the files into git's objects, "git checkout-index
+// --stdin" writes them, and "git cat-file --batch" prints the objects its
+// input names, "HEAD:.env" among them.
+func gitReadsNamesFromInput(sub, opt string) bool {
+	switch sub {
+	case "update-index", "checkout-index":
+		return opt == "--stdin"
+	case "hash-object":
+		return opt == "--stdin-paths"
+	case "cat-file":
+		return strings.HasPrefix(opt, "--batch")
+	}
+	return false
+}
+
+// gitSubcommandName returns git's subcommand in form, past git's own
+// options, or "" when there is none or it is known only at run time.
+func gitSubcommandName(form []shellcmd.Word) string {
 	g := shellcmd.GitOptions(form)
 	if g.At >= len(form) || form[g.At].Kind != shellcmd.Static {
 		return ""
 	}
-	sub := form[g.At].Text
-	for _, w := range form[g.At+1:] {
-		if w.Kind != shellcmd.Static {
-			continue
-		}
-		t := w.Text
-		if t == "--" {
-			break
-		}
-		opt, _, _ := strings.Cut(t, "=")
-		switch {
-		case namesListOptions[opt] || abbreviatesNamesList(opt),
-			opt == "--stdin" && (sub == "update-index" || sub == "checkout-index"),
-			opt == "--stdin-paths" && sub == "hash-object",
-			strings.HasPrefix(opt, "--batch") && sub == "cat-file":
-			return t
-		}
-	}
-	return ""
+	return form[g.At].Text
 }
