@@ -15,13 +15,17 @@ import (
 // DefaultStrictMethods returns the methods whose requests and notifications
 // the bridge decodes strictly by default: those that features judge or
 // rewrite (sessions, prompts, permissions, the client's file and terminal
-// calls, updates, cancellation).
+// calls, elicitations, updates, cancellation). A method judged but not read
+// strictly could carry "url" and "URL": the bridge judges the first, a Go
+// client (encoding/json matches names case-insensitively, the last one
+// winning) acts on the second.
 func DefaultStrictMethods() []string {
 	return []string{
 		"initialize", "session/new", "session/load", "session/resume", "session/fork",
 		"session/prompt", "session/request_permission",
 		"fs/read_text_file", "fs/write_text_file",
 		"terminal/create", "terminal/output", "terminal/wait_for_exit", "terminal/kill", "terminal/release",
+		"elicitation/create",
 		"session/update", "session/cancel", "$/cancel_request",
 	}
 }
