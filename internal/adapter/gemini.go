@@ -76,6 +76,10 @@ func segmentChars(wide bool) string {
 // rules with relative paths match the path at any depth: wider, never
 // narrower. Rules Gemini has no tool for are returned as skipped.
 func BuildGeminiPolicy(rules Rules, root string) (out []GeminiRule, skipped []string) {
+	// A rule of the same tool, arguments and decision as one written
+	// before decides nothing more (each Read rule refuses grep_search
+	// whole): written once.
+	written := map[GeminiRule]bool{}
 	for _, l := range []struct {
 		list     []string
 		decision string
@@ -96,24 +100,44 @@ func BuildGeminiPolicy(rules Rules, root string) (out []GeminiRule, skipped []st
 				skipped = append(skipped, text)
 				continue
 			}
-			for i := range gr {
-				gr[i].Decision = l.decision
-				gr[i].Priority = l.priority
-				gr[i].Source = r.String()
-				if l.decision == "deny" {
-					gr[i].DenyMessage = "acp-bridge policy denies " + r.String()
+			for _, g := range gr {
+				g.Decision = l.decision
+				key := GeminiRule{ToolName: g.ToolName, CommandPrefix: g.CommandPrefix, CommandRegex: g.CommandRegex,
+					ArgsPattern: g.ArgsPattern, Decision: g.Decision}
+				if written[key] {
+					continue
 				}
+				written[key] = true
+				g.Priority = l.priority
+				g.Source = r.String()
+				if l.decision == "deny" {
+					g.DenyMessage = strings.TrimSuffix("acp-bridge policy denies "+r.String()+": "+g.DenyMessage, ": ")
+				}
+				out = append(out, g)
 			}
-			out = append(out, gr...)
 		}
 	}
 	return out, skipped
 }
 
+// wholeTreeReaders are Gemini CLI's tools that read every file beneath a
+// directory or glob they are given (grep_search over its dir_path or the
+// cwd, read_many_files over each directory or glob of its include), with
+// what the model is told when a rule refuses them. No pattern over their
+// arguments names the files they read, so a rule refusing or asking about
+// reading some file refuses or asks about them whole; the model is pointed
+// at a shell search, which the bridge decides file by file.
+var wholeTreeReaders = map[string]string{
+	"grep_search": "grep_search reads every file beneath its directory, and the policy refuses reading some files; " +
+		"search with run_shell_command (grep -r PATTERN DIR), which acp-bridge checks file by file",
+	"read_many_files": "read_many_files reads every file beneath the directories and globs it is given, and the policy " +
+		"refuses reading some files; read each file with read_file",
+}
+
 // geminiTools maps Claude Code tool names to Gemini CLI's.
 var geminiTools = map[string][]string{
 	"Bash":      {"run_shell_command"},
-	"Read":      {"read_file", "read_many_files"},
+	"Read":      {"read_file", "read_many_files", "grep_search"},
 	"Edit":      {"replace", "write_file"},
 	"MultiEdit": {"replace"},
 	"Write":     {"write_file"},
@@ -146,6 +170,19 @@ func geminiRules(r Rule, decision, root string) []GeminiRule {
 		}
 		var out []GeminiRule
 		for _, t := range tools {
+			if wholeTreeReaders[t] != "" && decision != "allow" {
+				// No pattern over its arguments names the files it
+				// reads: refused (or asked about) whole.
+				g := GeminiRule{ToolName: t}
+				if decision == "deny" {
+					g.DenyMessage = wholeTreeReaders[t]
+				}
+				out = append(out, g)
+				continue
+			}
+			if t == "grep_search" {
+				continue // an allow of some files is not one of a search over all of them
+			}
 			if t == "read_many_files" {
 				// Its paths are a list: match the path anywhere in the args.
 				out = append(out, GeminiRule{ToolName: t, ArgsPattern: `"` + re + `"`})

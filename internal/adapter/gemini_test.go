@@ -103,6 +103,11 @@ func TestGeminiRulesMatch(t *testing.T) {
 		{rule: "Read(**/.env)", tool: "read_file", args: map[string]any{"file_path": ".env"}, matches: true},
 		{rule: "Read(**/.env)", tool: "read_file", args: map[string]any{"file_path": "/work/ws/.env.example"}, matches: false},
 		{rule: "Read(**/.env)", tool: "read_many_files", args: map[string]any{"include": []string{"src/a.go", "config/.env"}}, matches: true},
+		{rule: "Read(**/.env)", tool: "read_many_files", args: map[string]any{"include": []string{"**/*"}}, matches: true},
+		{rule: "Read(**/.env)", tool: "read_many_files", args: map[string]any{"include": []string{"config"}}, matches: true},
+		{rule: "Read(**/.env)", tool: "grep_search", args: map[string]any{"pattern": "SECRET"}, matches: true},
+		{rule: "Read(./secrets/**)", tool: "grep_search", args: map[string]any{"pattern": "x", "dir_path": "/work/ws", "include_pattern": "*.go"}, matches: true},
+		{rule: "Read(./src/**)", allow: true, tool: "grep_search", args: map[string]any{"pattern": "x", "dir_path": "/work/ws/src"}, matches: false},
 		{rule: "Read(/etc/**)", tool: "read_file", args: map[string]any{"file_path": "/etc/passwd"}, matches: true},
 		{rule: "Read(/etc/**)", tool: "read_file", args: map[string]any{"file_path": "/home/etc/passwd"}, matches: false},
 		{rule: "Read(./secrets/**)", tool: "read_file", args: map[string]any{"file_path": "/work/ws/secrets/k.pem"}, matches: true},
@@ -145,7 +150,7 @@ func TestGeminiRulesMatch(t *testing.T) {
 
 func TestGeminiRelativeAllowNeedsRoot(t *testing.T) {
 	rules, skipped := BuildGeminiPolicy(Rules{Allow: []string{"Read(./src/**)"}, Deny: []string{"Read(./secrets/**)"}}, "")
-	if len(rules) != 2 || rules[0].Decision != "deny" || !slices.Equal(skipped, []string{"Read(./src/**)"}) {
+	if len(rules) != 3 || rules[0].Decision != "deny" || !slices.Equal(skipped, []string{"Read(./src/**)"}) {
 		t.Errorf("rules %+v skipped %q: want only the deny rules and the allow rule skipped", rules, skipped)
 	}
 }
