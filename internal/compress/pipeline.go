@@ -211,12 +211,9 @@ func (p *Pipeline) fromClient(ctx context.Context, m *acpwire.Message, next acpw
 		case "session/load", "session/resume":
 			id, _ := rawjson.GetString(m.Params, "sessionId")
 			cwd, _ := rawjson.GetString(m.Params, "cwd")
-			s := p.sessionFor(id, cwd)
-			s.mu.Lock()
-			if s.newParams == nil {
-				s.newParams = paramsWithout(m.Params, "sessionId")
-			}
-			s.mu.Unlock()
+			// The session's params for a rollover are taken from the
+			// request as it reaches the agent (sessionReopened).
+			p.sessionFor(id, cwd)
 			if m.Method == "session/load" {
 				p.lockChanging()
 				p.loading[id] = true
@@ -266,6 +263,8 @@ func (p *Pipeline) fromAgent(ctx context.Context, m *acpwire.Message, next acpwi
 				p.agentError(m)
 			case m.IsResponseTo("session/new"), m.IsResponseTo("session/fork"):
 				return p.sessionCreated(ctx, m, next)
+			case m.IsResponseTo("session/load"), m.IsResponseTo("session/resume"):
+				p.sessionReopened(m)
 			case m.IsResponseTo("session/prompt"):
 				settle = p.turnEnd(m)
 			}

@@ -173,8 +173,9 @@ func (s *session) forget() {
 }
 
 // sessionCreated registers the session the agent opened for the IDE's
-// session/new or session/fork (params without the source's sessionId, as
-// session/new takes them for a rollover) and offers the bridge's
+// session/new or session/fork, with the request's params as they reached
+// the agent (a fork's without the source's sessionId, as session/new takes
+// them) for a rollover (see sessionReopened), and offers the bridge's
 // commands. A result without a session id opens nothing.
 func (p *Pipeline) sessionCreated(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
 	id, _ := rawjson.GetString(m.Result, "sessionId")
@@ -195,6 +196,27 @@ func (p *Pipeline) sessionCreated(ctx context.Context, m *acpwire.Message, next 
 	}
 	p.offerCommands(s)
 	return nil
+}
+
+// sessionReopened keeps, for a rollover, the params of the IDE's
+// session/load or session/resume the agent answered without an error, as
+// they reached the agent (m.Request), less the session id: what the
+// middleware between the pipeline and the agent added (the agent
+// adapter's settings, its policy hook among them) belongs to the session,
+// and the pipeline's own session/new reaches the agent past that
+// middleware. The params of a session/new or fork already open are kept.
+func (p *Pipeline) sessionReopened(m *acpwire.Message) {
+	id, _ := rawjson.GetString(m.Request.Params, "sessionId")
+	s := p.lookup(p.ideID(id))
+	if s == nil {
+		return
+	}
+	params := paramsWithout(m.Request.Params, "sessionId")
+	s.mu.Lock()
+	if s.newParams == nil {
+		s.newParams = params
+	}
+	s.mu.Unlock()
 }
 
 // closeSession forgets the session the IDE closes or deletes (its

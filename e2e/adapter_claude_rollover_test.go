@@ -1,0 +1,100 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/e2e/fakemodel"
+)
+
+// TestAdapterClaudeRolloverKeepsPolicy: with --compress on, /bridge-compress
+// has the next prompt continue in a fresh Claude session the bridge opens
+// itself with its own session/new, written to the agent past the middleware
+// inside compression. That session must carry the adapter's settings as the
+// IDE's did (Claude's permission rules and the PreToolUse hook), or Claude
+// would read .env itself there: the rollover reuses the session/new params
+// as they reached the agent, the adapter's additions included.
+func TestAdapterClaudeRolloverKeepsPolicy(t *testing.T) {
+	s := needSuite(t)
+	a := &claudeAgent
+	w := newWorkspace(t)
+	r, auditFile := adapterRun(t, s, a, w, runOptions{
+		name:       "claude-rollover",
+		bridgeArgs: []string{"--compress", "on", "--cache-dir", filepath.Join(w.base, "cache")},
+		files:      map[string]string{".env": envSecret + "\n", "notes.txt": "notes\n"},
+		// The first turn reads notes.txt: a fresh session's first request
+		// must not have the history length of the previous main request,
+		// which the fake model takes for a retry.
+		script: fakemodel.Script{Steps: []fakemodel.Step{
+			a.read(w.path("notes.txt")),
+			fakemodel.Text("Noted."),
+			a.read(w.path(".env")),
+			fakemodel.Text("I could not read it."),
+		}},
+		client: clientScript{Prompts: textPrompts("Keep notes on this project.", "/bridge-compress", "Show me .env.")},
+	})
+	sum := r.wait()
+	r.noLeftovers()
+	t.Logf("summary %+v", sum)
+	if b, err := os.ReadFile(auditFile); err != nil || !strings.Contains(string(b), `"ROLLOVER"`) {
+		t.Fatalf("no rollover in the audit log (%v)\n%s", err, r.stderrTail())
+	}
+	if secretReachedModel(r) {
+		t.Fatalf("the .env content reached the model from the session the bridge opened for the rollover")
+	}
+	denied := envDenial(t, auditFile, r)
+	t.Logf("audited: %s (stage %q, policy %s)", denied.Action, denied.Metadata.Stage, denied.Policy.Ref)
+}
+
+// TestAdapterClaudeLoadedRolloverKeepsPolicy: a session the IDE reopened
+// with session/load or session/resume, then rolled over with
+// /bridge-compress, continues in a fresh Claude session the bridge opens
+// with the reopening request's params. Those must be the params as they
+// reached the agent, with the adapter's settings (Claude's permission rules
+// and the PreToolUse hook), not the IDE's as compression saw them before
+// the adapter: with the IDE's, Claude read .env itself in the fresh session
+// and its content reached the model.
+func TestAdapterClaudeLoadedRolloverKeepsPolicy(t *testing.T) {
+	s := needSuite(t)
+	for _, method := range []string{"session/load", "session/resume"} {
+		t.Run(strings.TrimPrefix(method, "session/"), func(t *testing.T) {
+			a := &claudeAgent
+			w := newWorkspace(t)
+			first, _ := adapterRun(t, s, a, w, runOptions{
+				name:   "first",
+				script: fakemodel.Script{Steps: []fakemodel.Step{fakemodel.Text("Hello.")}},
+				client: clientScript{Prompts: textPrompts("Say hello.")},
+			})
+			sum := first.mustSucceed()
+			first.noLeftovers()
+			r, auditFile := adapterRun(t, s, a, w, runOptions{
+				name:       "loaded-rollover",
+				keepHome:   true,
+				bridgeArgs: []string{"--compress", "on", "--cache-dir", filepath.Join(w.base, "cache")},
+				files:      map[string]string{".env": envSecret + "\n", "notes.txt": "notes\n"},
+				script: fakemodel.Script{Steps: []fakemodel.Step{
+					a.read(w.path("notes.txt")),
+					fakemodel.Text("Noted."),
+					a.read(w.path(".env")),
+					fakemodel.Text("I could not read it."),
+				}},
+				client: clientScript{
+					Load:    &sessionLoad{SessionID: sum.SessionID, Method: method},
+					Prompts: textPrompts("Keep notes on this project.", "/bridge-compress", "Show me .env."),
+				},
+			})
+			got := r.wait()
+			r.noLeftovers()
+			t.Logf("summary %+v", got)
+			if b, err := os.ReadFile(auditFile); err != nil || !strings.Contains(string(b), `"ROLLOVER"`) {
+				t.Fatalf("no rollover in the audit log (%v)\n%s", err, r.stderrTail())
+			}
+			if secretReachedModel(r) {
+				t.Fatalf("the .env content reached the model from the session the bridge opened for the rollover")
+			}
+			envDenial(t, auditFile, r)
+		})
+	}
+}
