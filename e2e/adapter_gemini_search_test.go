@@ -43,6 +43,7 @@ func TestAdapterGeminiSearchDeniedBeneath(t *testing.T) {
 		{"grep-dir", "grep_search", func(w *workspace) map[string]any {
 			return map[string]any{"pattern": "E2E_SECRET", "dir_path": w.path("conf")}
 		}},
+		{"grep-legacy-name", "search_file_content", func(*workspace) map[string]any { return map[string]any{"pattern": "E2E_SECRET"} }},
 		{"read-many-glob", "read_many_files", func(*workspace) map[string]any {
 			return map[string]any{"include": []string{"**/*"}}
 		}},
