@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
@@ -68,8 +69,11 @@ func (x *Enforcer) checkOpened(m *acpwire.Message) (bool, error) {
 // a method outside sessionScoped (elicitation/create, an extension method,
 // one ACP adds later), when its params name a session the IDE did not open:
 // the IDE may act on any method in the session it names. Such methods are
-// not read strictly by the wire layer, so every sessionId member counts.
-// A message whose params name no session passes.
+// not read strictly by the wire layer, so every sessionId member counts,
+// and so does every member whose name differs from it only in case: a Go
+// client (encoding/json matches names case-insensitively, with Unicode
+// folding, the last match winning) reads "SessionId" as the session. A
+// message whose params name no session passes.
 func (x *Enforcer) checkNamedSession(m *acpwire.Message) (bool, error) {
 	if m.Dir != acpwire.AgentToClient || isSessionScoped(m.Method) || len(m.Params) == 0 ||
 		(m.Kind != acpwire.KindRequest && m.Kind != acpwire.KindNotification) {
@@ -80,7 +84,7 @@ func (x *Enforcer) checkNamedSession(m *acpwire.Message) (bool, error) {
 		return false, nil // params that are not an object name no session
 	}
 	for _, mem := range members {
-		if mem.Key != "sessionId" {
+		if mem.Key != "sessionId" && !strings.EqualFold(mem.Key, "sessionId") {
 			continue
 		}
 		sid, ok := rawjson.String(mem.Value)
