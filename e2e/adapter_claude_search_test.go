@@ -58,6 +58,9 @@ func TestAdapterClaudeGrepProtectedBeneath(t *testing.T) {
 		{"glob-list", func(*workspace) map[string]any {
 			return map[string]any{"pattern": "E2E_SECRET", "glob": "*.go,.e*", "output_mode": "content"}
 		}, false},
+		{"glob-list-bom", func(*workspace) map[string]any {
+			return map[string]any{"pattern": "E2E_SECRET", "glob": "*.go\ufeff.e*", "output_mode": "content"}
+		}, false},
 		{"clean-dir", func(w *workspace) map[string]any {
 			return map[string]any{"pattern": "note", "path": w.path("src"), "output_mode": "content"}
 		}, true},

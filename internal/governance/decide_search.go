@@ -74,8 +74,16 @@ func picked(picks []string, name string) bool {
 // pieces of plain characters, "*" and "?" without a "/" are read (ripgrep
 // matches them against a file's name, as filepath.Match does); with any
 // other include piece (a class, braces, an escape, a path) every file is
-// taken as read.
+// taken as read. So is every file when the glob holds a character past
+// ASCII.
 func ripgrepPicks(glob string) []string {
+	// Grep splits at JavaScript's \s, which holds U+FEFF and not U+0085:
+	// strings.Fields splits otherwise beyond ASCII, so a glob with any
+	// character past it (or a control character but the spaces both
+	// share) restricts nothing the bridge can prove.
+	if strings.IndexFunc(glob, func(r rune) bool { return r > '~' || r < ' ' && !strings.ContainsRune("\t\n\v\f\r", r) }) >= 0 {
+		return nil
+	}
 	var picks []string
 	for _, part := range strings.Fields(glob) {
 		pieces := []string{part}

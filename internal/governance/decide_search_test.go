@@ -30,6 +30,7 @@ func TestDecideSearchTool(t *testing.T) {
 		{"Grep with an exclusion glob", "Grep", `{"pattern":"x","glob":"!.env"}`, "", Deny, ".env"},
 		{"Grep with a list glob picking .env", "Grep", `{"pattern":"x","glob":"*.go,.e*"}`, "", Deny, ".env"},
 		{"Grep with a spaced glob picking .env", "Grep", `{"pattern":"x","glob":"*.go .env"}`, "", Deny, ".env"},
+		{"Grep with a glob split at a BOM", "Grep", `{"pattern":"x","glob":"*.go\ufeff.e*"}`, "", Deny, ".env"},
 		{"Grep with a class glob", "Grep", `{"pattern":"x","glob":"*.[g]o"}`, "", Deny, ".env"},
 		{"Grep with a brace glob", "Grep", `{"pattern":"x","glob":"*.{go,txt}"}`, "", Deny, ".env"},
 		{"Grep with a path glob", "Grep", `{"pattern":"x","glob":"src/*.go"}`, "", Deny, ".env"},
@@ -89,6 +90,11 @@ func TestRipgrepPicks(t *testing.T) {
 		{"src/**/*.go", nil},
 		{"*.[ch]", nil},
 		{`\*.go`, nil},
+		{"*.go\ufeff.env", nil},
+		{"*.go\u00a0.env", nil},
+		{"*.go\u0085.env", nil},
+		{"*.go\x00", nil},
+		{"*.go\t*.ts", []string{"*.go", "*.ts"}},
 	}
 	for _, tt := range tests {
 		got := ripgrepPicks(tt.glob)
