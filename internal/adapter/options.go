@@ -11,9 +11,10 @@ import (
 // OptionsFrom returns the Options for agent under the bridge's governance
 // setup g and compression pipeline p, either of which may be nil: the
 // policy's rules (its implicit ones included) and engine, the sessions'
-// workspace roots and permission modes, the audit log, operator and fail
-// mode, and the Tier 1 read limit with its offload and events. Mode (the
-// adapter's) is left for the caller.
+// workspace roots and permission modes (looked up by the IDE's id for the
+// agent's session, which differs after a compression rollover), the audit
+// log, operator and fail mode, and the Tier 1 read limit with its offload
+// and events. Mode (the adapter's) is left for the caller.
 func OptionsFrom(agent *acpwire.AgentCommand, g *governance.Setup, p *compress.Pipeline, logger *slog.Logger) Options {
 	o := Options{Agent: agent, Config: Config{Logger: logger}}
 	if g != nil {
@@ -22,6 +23,9 @@ func OptionsFrom(agent *acpwire.AgentCommand, g *governance.Setup, p *compress.P
 		}
 		if g.Enforcer != nil {
 			o.Sessions = Sessions{Roots: g.Enforcer.Roots, Mode: g.Enforcer.Mode}
+			if p != nil {
+				o.Sessions = sessionsAsIDE(o.Sessions, p.IDESession)
+			}
 		}
 		if g.Policy != nil {
 			o.Config.Rules = RulesFromPolicy(append(g.Policy.Rules(), g.Engine.ImplicitRules()...))
@@ -37,4 +41,20 @@ func OptionsFrom(agent *acpwire.AgentCommand, g *governance.Setup, p *compress.P
 		o.Events = p.Events()
 	}
 	return o
+}
+
+// sessionsAsIDE returns s looking sessions up by ide(id), the IDE's id for
+// the agent's session id: after a compression rollover Claude's hook names
+// the session the bridge opened for it, which the wire-level enforcement
+// knows by the IDE's id, and for a session it does not know
+// Enforcer.Roots answers the roots of every session open.
+func sessionsAsIDE(s Sessions, ide func(string) string) Sessions {
+	out := s
+	if s.Roots != nil {
+		out.Roots = func(id string) []string { return s.Roots(ide(id)) }
+	}
+	if s.Mode != nil {
+		out.Mode = func(id string) string { return s.Mode(ide(id)) }
+	}
+	return out
 }
