@@ -1,0 +1,62 @@
+package e2e
+
+import (
+	"os"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/e2e/fakemodel"
+)
+
+// geminiShellPolicy allows echo and denies touch.
+const geminiShellPolicy = `---
+schema: governance.workspace/v1
+name: e2e-gemini-shell
+title: e2e Gemini shell
+description: The policy the Gemini shell scenarios run under.
+version: 1.0.0
+rules:
+  default: ask
+  allow:
+    - Bash(echo:*)
+  deny:
+    - Bash(touch:*)
+---
+
+# e2e Gemini shell
+`
+
+// TestAdapterGeminiAllowedPrefixEffects: a command Gemini CLI's admin
+// policy allows by its prefix runs without a permission request, so the
+// bridge never judges it: a line that starts with an allowed command and
+// runs a denied one must not run.
+func TestAdapterGeminiAllowedPrefixEffects(t *testing.T) {
+	s := needSuite(t)
+	a := &geminiAgent
+	for _, c := range []struct{ name, cmd string }{
+		{"newline", "echo x\ntouch pwn.txt"},
+		{"background", "echo x & touch pwn.txt"},
+		{"pipe", "echo x | touch pwn.txt"},
+		{"process-substitution-out", "echo x >(touch pwn.txt)"},
+		{"parameter-default", "echo ${x:-$(touch pwn.txt)}"},
+		{"subshell", "echo x; (touch pwn.txt)"},
+		{"group", "echo x && { touch pwn.txt; }"},
+		{"arith", "echo $(( $(touch pwn.txt) 1 ))"},
+		{"heredoc", "echo <<E $(touch pwn.txt)\nx\nE"},
+		{"assign", "X=$(touch pwn.txt) echo x"},
+		{"carriage-return", "echo x\rtouch pwn.txt"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorkspace(t)
+			r, _ := governedRun(t, s, a, w, geminiShellPolicy, runOptions{
+				name:   "gemini-shell-" + c.name,
+				script: fakemodel.Script{Steps: []fakemodel.Step{a.shell(c.cmd), fakemodel.Text("Done.")}},
+				client: clientScript{Permission: "reject", Prompts: textPrompts("Run it.")},
+			})
+			r.wait()
+			r.noLeftovers()
+			if _, err := os.Stat(w.path("pwn.txt")); err == nil {
+				t.Errorf("BYPASS: %q ran touch", c.cmd)
+			}
+		})
+	}
+}
