@@ -11,7 +11,8 @@ import (
 // opened and has not closed. It speaks to the IDE on its own, past every
 // middleware outside it (governance's session scope among them): estimated
 // usage_updates when a level changes, notes, command lists. An agent
-// streaming text in a session the IDE never opened, or has closed, made it
+// streaming text in a session the IDE never opened (one whose load or
+// resume the agent refused among them), or has closed, made it
 // send a usage_update in that session's name, and its oversized tool call
 // content was offloaded and the message rewritten before governance
 // refused it. Such messages pass untouched, and nothing is kept for them.
@@ -38,6 +39,26 @@ func TestSessionsOnlyTheIDEOpened(t *testing.T) {
 				h.t.Fatalf("IDE got %s", m)
 			}
 		}, attack: []string{agentSays("s1", big)}},
+		{name: "load refused", session: "gone", before: func(h *harness) {
+			h.ide(`{"jsonrpc":"2.0","id":8,"method":"session/load","params":{"sessionId":"gone","cwd":"/repo","mcpServers":[]}}`)
+			if m := h.readAgent(); str(m, "method") != "session/load" {
+				h.t.Fatalf("agent got %s", m)
+			}
+			h.agent(`{"jsonrpc":"2.0","id":8,"error":{"code":-32002,"message":"no such session"}}`)
+			if m := h.readIDE(); !isResponse("8")(m) {
+				h.t.Fatalf("IDE got %s", m)
+			}
+		}, attack: []string{agentSays("gone", big)}},
+		{name: "resume refused", session: "gone", before: func(h *harness) {
+			h.ide(`{"jsonrpc":"2.0","id":9,"method":"session/resume","params":{"sessionId":"gone","cwd":"/repo","mcpServers":[]}}`)
+			if m := h.readAgent(); str(m, "method") != "session/resume" {
+				h.t.Fatalf("agent got %s", m)
+			}
+			h.agent(`{"jsonrpc":"2.0","id":9,"error":{"code":-32002,"message":"no such session"}}`)
+			if m := h.readIDE(); !isResponse("9")(m) {
+				h.t.Fatalf("IDE got %s", m)
+			}
+		}, attack: []string{agentSays("gone", big)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -212,8 +212,13 @@ func (p *Pipeline) fromClient(ctx context.Context, m *acpwire.Message, next acpw
 			id, _ := rawjson.GetString(m.Params, "sessionId")
 			cwd, _ := rawjson.GetString(m.Params, "cwd")
 			// The session's params for a rollover are taken from the
-			// request as it reaches the agent (sessionReopened).
-			p.sessionFor(id, cwd)
+			// request as it reaches the agent (sessionReopened). One the
+			// request opens lasts only if the agent opens it.
+			if s, created := p.sessionCreating(id, cwd); created {
+				s.mu.Lock()
+				s.unconfirmed = true
+				s.mu.Unlock()
+			}
 			if m.Method == "session/load" {
 				p.lockChanging()
 				p.loading[id] = true
@@ -261,6 +266,9 @@ func (p *Pipeline) fromAgent(ctx context.Context, m *acpwire.Message, next acpwi
 			switch {
 			case m.Error != nil:
 				p.agentError(m)
+				if m.IsResponseTo("session/load") || m.IsResponseTo("session/resume") {
+					p.reopenFailed(m)
+				}
 			case m.IsResponseTo("session/new"), m.IsResponseTo("session/fork"):
 				return p.sessionCreated(ctx, m, next)
 			case m.IsResponseTo("session/load"), m.IsResponseTo("session/resume"):

@@ -37,6 +37,9 @@ type session struct {
 	permissions  map[string]string // request id -> tool title
 	watch        *driftWatch
 	offloads     offloadSet // what offload wrote for this session
+	// unconfirmed: the IDE's session/load or session/resume that created
+	// the session has not been answered yet; an error answer forgets it.
+	unconfirmed bool
 }
 
 // driftWatch collects the first turn after a compression.
@@ -58,9 +61,17 @@ func (p *Pipeline) lookup(id string) *session {
 
 // sessionFor returns the session the IDE knows as id, creating it.
 func (p *Pipeline) sessionFor(id, cwd string) *session {
+	s, _ := p.sessionCreating(id, cwd)
+	return s
+}
+
+// sessionCreating is sessionFor, also reporting whether it created the
+// session.
+func (p *Pipeline) sessionCreating(id, cwd string) (*session, bool) {
 	p.lockChanging()
 	defer p.mu.Unlock()
-	return p.sessionForLocked(id, cwd)
+	_, had := p.sessions[id]
+	return p.sessionForLocked(id, cwd), !had
 }
 
 // updateSession returns, in one hold of p.mu, what a session/update from
@@ -216,7 +227,26 @@ func (p *Pipeline) sessionReopened(m *acpwire.Message) {
 	if s.newParams == nil {
 		s.newParams = params
 	}
+	s.unconfirmed = false
 	s.mu.Unlock()
+}
+
+// reopenFailed forgets the session an IDE's session/load or
+// session/resume created when the agent answers it with an error: the IDE
+// never opened it, and governance forgets it too.
+func (p *Pipeline) reopenFailed(m *acpwire.Message) {
+	id, _ := rawjson.GetString(m.Request.Params, "sessionId")
+	ide := p.ideID(id)
+	s := p.lookup(ide)
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	failed := s.unconfirmed
+	s.mu.Unlock()
+	if failed {
+		p.closeSession(ide)
+	}
 }
 
 // closeSession forgets the session the IDE closes or deletes (its
