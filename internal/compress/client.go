@@ -21,7 +21,12 @@ func (p *Pipeline) clientResult(ctx context.Context, m *acpwire.Message, next ac
 	if !ok {
 		return false, nil
 	}
-	s := p.sessionFor(p.ideID(down), "")
+	s := p.lookup(p.ideID(down))
+	if s == nil {
+		// A session the IDE closed while the request was pending (or
+		// never opened): nothing is kept for it.
+		return false, nil
+	}
 	if m.Error != nil {
 		var e struct {
 			Code    int    `json:"code"`

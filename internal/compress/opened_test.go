@@ -120,3 +120,36 @@ func TestForkOpensSession(t *testing.T) {
 		t.Fatalf("IDE got %s, want the estimate for the fork", m)
 	}
 }
+
+// TestClosedWhileRequestPending: the IDE's answer to a request of the
+// agent's in a session the IDE closed meanwhile does not bring the session
+// back: the answer passes untouched (nothing offloaded to the cache), and
+// the agent's text in that session gets no estimate of the bridge's.
+func TestClosedWhileRequestPending(t *testing.T) {
+	h := sessionHarness(t, Config{ContextSize: 1000, OffloadTokens: 500})
+	h.agent(`{"jsonrpc":"2.0","id":"r1","method":"fs/read_text_file","params":{"sessionId":"s1","path":"/repo/big.txt"}}`)
+	if m := h.readIDE(); str(m, "method") != "fs/read_text_file" {
+		t.Fatalf("IDE got %s", m)
+	}
+	h.ide(`{"jsonrpc":"2.0","id":7,"method":"session/close","params":{"sessionId":"s1"}}`)
+	h.readAgent()
+	h.agent(`{"jsonrpc":"2.0","id":7,"result":{}}`)
+	h.readIDE()
+	answer := mustJSON(map[string]any{"jsonrpc": "2.0", "id": "r1", "result": map[string]any{"content": strings.Repeat("a1 ", 1200)}})
+	h.ide(answer)
+	if m := h.readAgent(); string(m) != answer {
+		t.Errorf("the agent got %.200s, want the IDE's answer untouched", m)
+	}
+	const sync = `{"jsonrpc":"2.0","method":"_test/sync","params":{}}`
+	h.agent(agentSays("s1", strings.Repeat("word ", 700)))
+	h.agent(sync)
+	if got := h.untilIDE(func(m []byte) bool { return string(m) == sync }); len(got) != 2 {
+		t.Errorf("IDE got %d messages, want the agent's and the sync: the pipeline spoke in the closed session", len(got))
+	}
+	filepath.WalkDir(h.p.Store().Dir(), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			t.Errorf("the cache holds %s", path)
+		}
+		return nil
+	})
+}
