@@ -1,9 +1,10 @@
 package compress
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"io/fs"
 	"os"
@@ -76,6 +77,20 @@ func safeName(s string) string {
 	return s
 }
 
+// archiveName returns the file name of session's conversation archive:
+// {session}_full.md for an id that is its own safe name, else the safe
+// name after "_" (which no safe name starts with) and before a SHA-256
+// prefix of the exact id, so that no two session ids, which the agent
+// chooses, share an archive and one session's checkpoint never replaces
+// another's.
+func archiveName(session string) string {
+	if safe := safeName(session); safe == session {
+		return session + "_full.md"
+	}
+	sum := sha256.Sum256([]byte(session))
+	return "_" + safeName(session) + "-" + hex.EncodeToString(sum[:8]) + "_full.md"
+}
+
 // WriteOffloaded writes content, byte for byte, to a new file
 // offloaded/{timestamp}_{tool}.md and returns its absolute path. The
 // timestamp is UTC with nanoseconds (20260129_142530.123456789); a
@@ -103,7 +118,8 @@ func (s *Store) WriteOffloaded(tool, content string) (string, error) {
 	}
 }
 
-// WriteArchive replaces conversations/{session}_full.md with text and
+// WriteArchive replaces the session's archive (archiveName, in
+// conversations/) with text and
 // returns its absolute path.
 func (s *Store) WriteArchive(session, text string) (string, error) {
 	return s.WriteArchiveFrom(session, func(w io.Writer) error {
@@ -115,11 +131,11 @@ func (s *Store) WriteArchive(session, text string) (string, error) {
 // spoolBase returns where a session's conversation is spooled while it
 // runs (see spool): a hidden file in the conversations directory, named
 // for the session and a hash of its exact id so two ids that make the same
-// file name do not share it.
+// file name do not share it: SHA-256, since the agent chooses session ids
+// and could make two collide under a short checksum.
 func (s *Store) spoolBase(session string) string {
-	h := fnv.New32a()
-	h.Write([]byte(session))
-	return filepath.Join(s.ConversationsDir(), fmt.Sprintf(".%s-%08x.spool", safeName(session), h.Sum32()))
+	sum := sha256.Sum256([]byte(session))
+	return filepath.Join(s.ConversationsDir(), fmt.Sprintf(".%s-%x.spool", safeName(session), sum[:8]))
 }
 
 // WriteArchiveFrom replaces conversations/{session}_full.md with what
@@ -129,7 +145,7 @@ func (s *Store) WriteArchiveFrom(session string, write func(io.Writer) error) (s
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("creating conversations directory: %v", err)
 	}
-	p := filepath.Join(dir, safeName(session)+"_full.md")
+	p := filepath.Join(dir, archiveName(session))
 	tmp, err := os.CreateTemp(dir, ".archive-*")
 	if err != nil {
 		return "", fmt.Errorf("writing archive: %v", err)
@@ -154,7 +170,7 @@ func (s *Store) WriteArchiveFrom(session string, write func(io.Writer) error) (s
 // what was there, and returns its absolute path. src keeps its own name.
 func (s *Store) LinkArchive(session, src string) (string, error) {
 	dir := s.ConversationsDir()
-	p := filepath.Join(dir, safeName(session)+"_full.md")
+	p := filepath.Join(dir, archiveName(session))
 	s.mu.Lock()
 	s.seq++
 	tmp := filepath.Join(dir, fmt.Sprintf(".archive-link-%d-%d", os.Getpid(), s.seq))
