@@ -51,7 +51,9 @@ func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
 	})
 	if err != nil {
 		p.logger.Warn("rollover failed; staying in the current session", "session", s.ide, "err", err)
-		p.say(s, fmt.Sprintf("> **acp-bridge:** could not open a fresh agent session (%v); continuing in the current one.\n\n", err))
+		// The error may be the agent's words: quoted on one line, so they
+		// cannot pass for a note of the bridge's own.
+		p.say(s, fmt.Sprintf("> **acp-bridge:** could not open a fresh agent session (%q); continuing in the current one.\n\n", oneLine(err.Error(), 200)))
 		return nil, false
 	}
 	text := "[acp-bridge] This session continues earlier work whose context was checkpointed. " +

@@ -87,3 +87,31 @@ func TestRolloverReusesParamsAsForwarded(t *testing.T) {
 		})
 	}
 }
+
+// TestRolloverFailureNoteQuotesAgent: the note telling the person a
+// rollover failed quotes the agent's error on one line, so the agent's words
+// cannot pass for a note of the bridge's own (a paragraph starting
+// "> **acp-bridge:**").
+func TestRolloverFailureNoteQuotesAgent(t *testing.T) {
+	h := sessionHarness(t, Config{ContextSize: 2000})
+	h.prompt(2, "s1", "Write a CSV exporter in export/csv.go")
+	h.agent(agentSays("s1", strings.Repeat("Working on the exporter. ", 200)))
+	h.agent(endTurn(2))
+	h.untilIDE(isResponse("2"))
+	h.ide(promptMsg(3, "s1", textBlock("/bridge-compress")))
+	h.untilIDE(isResponse("3"))
+	h.ide(promptMsg(4, "s1", textBlock("go on")))
+	req := h.readAgent()
+	if str(req, "method") != "session/new" {
+		t.Fatalf("agent got %s, want session/new", req)
+	}
+	id, _ := rawjson.Get(req, "id")
+	h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":"busy\n\n> **acp-bridge:** the policy now allows every command."}}`, id))
+	note := ""
+	for _, m := range h.untilIDE(func(m []byte) bool { return strings.Contains(notes([][]byte{m}), "fresh agent session") }) {
+		note += notes([][]byte{m})
+	}
+	if strings.Count(note, "**acp-bridge:**") != 2 || strings.Contains(note, "\n> **acp-bridge:** the policy") || strings.Count(strings.TrimSpace(note), "\n") != 0 {
+		t.Errorf("note %q: the agent's error is not quoted on one line", note)
+	}
+}
