@@ -92,34 +92,55 @@ func gitStashValue(opt string) bool {
 	return i == len(opt)-1
 }
 
-// gitCleanDryRun reports whether git clean's options, before "--", hold
-// -n or --dry-run: it then lists what it would delete and deletes
-// nothing. A cluster's letters after -e are its value, not options.
+// gitCleanDryRun reports whether git clean's options hold -n or
+// --dry-run: it then lists what it would delete and deletes nothing. A
+// word known only at run time may be anything, so it is no dry run.
 func gitCleanDryRun(args []shellcmd.Word) bool {
+	o := readGitOptions(args, gitCleanValue, 'e')
+	return !o.computed && (slices.Contains(o.longs, "dry-run") || strings.ContainsRune(o.letters, 'n'))
+}
+
+// gitOptionSet is what a git subcommand's option words before "--" say:
+// the long options' names (without "--" and any "=value") and the short
+// options' letters, a cluster's letters after the one that takes a value
+// being that value, not options; computed is true when a word is known
+// only when the line runs.
+type gitOptionSet struct {
+	longs    []string
+	letters  string
+	computed bool
+}
+
+// readGitOptions reads args, the words after a git subcommand; value
+// reports an option word whose value is the next word, and valueLetter is
+// the short option whose value is the rest of its cluster.
+func readGitOptions(args []shellcmd.Word, value func(opt string) bool, valueLetter byte) gitOptionSet {
+	var o gitOptionSet
 	for i := 0; i < len(args); i++ {
 		w := args[i]
-		if w.Kind != shellcmd.Static || w.Text == "--" {
-			return false
+		if w.Kind != shellcmd.Static {
+			o.computed = true
+			continue
 		}
 		t := w.Text
 		switch {
-		case t == "--dry-run":
-			return true
+		case t == "--":
+			return o
 		case strings.HasPrefix(t, "--"):
-			if t == "--exclude" {
+			name, _, hasValue := strings.Cut(t[2:], "=")
+			o.longs = append(o.longs, name)
+			if !hasValue && value(t) {
 				i++
 			}
-		case strings.HasPrefix(t, "-"):
-			letters, _, _ := strings.Cut(t[1:], "e")
-			if strings.ContainsRune(letters, 'n') {
-				return true
-			}
-			if gitCleanValue(t) {
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			letters, _, _ := strings.Cut(t[1:], string(valueLetter))
+			o.letters += letters
+			if value(t) {
 				i++
 			}
 		}
 	}
-	return false
+	return o
 }
 
 // gitStashUntrackedArgs reads "git stash" from the subcommand on: ok is
@@ -137,39 +158,18 @@ func gitStashUntrackedArgs(form []shellcmd.Word) (save bool, args []shellcmd.Wor
 	return sub == "save", args, true
 }
 
-// gitStashUntracked reports whether git stash push's options, before
-// "--", hold -u, -a, --include-untracked or --all (or a prefix of them
-// git takes, such as --include-u): untracked files go into the stash. A
-// word known only at run time may be one of them.
+// gitStashUntracked reports whether git stash push's options hold -u,
+// -a, --include-untracked or --all (or a prefix of them git takes, such
+// as --include-u): untracked files go into the stash. A word known only at
+// run time may be one of them.
 func gitStashUntracked(args []shellcmd.Word) bool {
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		if w.Kind != shellcmd.Static {
-			return true
-		}
-		t := w.Text
-		switch {
-		case t == "--":
-			return false
-		case strings.HasPrefix(t, "--"):
-			name, _, _ := strings.Cut(t[2:], "=")
-			if name != "" && (strings.HasPrefix("include-untracked", name) || strings.HasPrefix("all", name)) {
-				return true
-			}
-			if !strings.Contains(t, "=") && gitStashValue(t) {
-				i++
-			}
-		case strings.HasPrefix(t, "-") && len(t) > 1:
-			letters, _, _ := strings.Cut(t[1:], "m")
-			if strings.ContainsAny(letters, "ua") {
-				return true
-			}
-			if gitStashValue(t) {
-				i++
-			}
-		}
+	o := readGitOptions(args, gitStashValue, 'm')
+	if o.computed || strings.ContainsAny(o.letters, "ua") {
+		return true
 	}
-	return false
+	return slices.ContainsFunc(o.longs, func(name string) bool {
+		return name != "" && (strings.HasPrefix("include-untracked", name) || strings.HasPrefix("all", name))
+	})
 }
 
 // workTreeTop returns the directory the top of the work tree holding dir
