@@ -82,6 +82,8 @@ var (
 //   - tool_call updates (tools the agent runs without asking): a denied
 //     call is not forwarded; the bridge records a violation, cancels the
 //     turn and tells the user why. Later updates of that call are dropped.
+//   - mcp/message: a tools/call the agent sends an MCP server the IDE
+//     offered is decided as the tool mcp__server__tool (enforce_mcp.go).
 //   - session/cancel: permission requests still waiting for the person are
 //     answered cancelled.
 //   - session modes (the session/new result's, an answered
@@ -128,9 +130,10 @@ type Enforcer struct {
 	// terminalOrder holds the keys of terminals, oldest first.
 	terminalOrder []string
 	askSeq        int
-	chosen        []string        // directories the IDE named in this run, cleaned (enforce_listed.go)
-	listed        map[string]bool // directories taken out of the agent's session lists, cleaned
-	listedFull    bool            // listed reached maxChosen: every directory counts as listed
+	chosen        []string             // directories the IDE named in this run, cleaned (enforce_listed.go)
+	listed        map[string]bool      // directories taken out of the agent's session lists, cleaned
+	listedFull    bool                 // listed reached maxChosen: every directory counts as listed
+	mcpServers    map[string]mcpServer // MCP servers the IDE offered over ACP, by serverId (enforce_mcp.go)
 }
 
 // NewEnforcer returns an Enforcer; see Enforce for what it does.
@@ -183,6 +186,10 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 				if m.Dir == acpwire.ClientToAgent {
 					x.onCancel(m)
 				}
+			case "mcp/message":
+				if m.Dir == acpwire.AgentToClient {
+					return x.onMCPMessage(ctx, m, next)
+				}
 			}
 		case acpwire.KindRequest:
 			if m.Dir == acpwire.AgentToClient {
@@ -195,6 +202,8 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 					return x.checkTerminalUse(ctx, m, next)
 				case "elicitation/create":
 					return x.onElicitation(ctx, m, next)
+				case "mcp/message":
+					return x.onMCPMessage(ctx, m, next)
 				}
 			} else {
 				switch m.Method {

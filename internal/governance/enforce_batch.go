@@ -13,6 +13,7 @@ var governedMethods = map[string]bool{
 	"session/request_permission": true, "fs/read_text_file": true, "fs/write_text_file": true,
 	"terminal/create": true, "session/new": true, "session/load": true, "session/resume": true,
 	"session/fork": true, "session/update": true, "session/prompt": true, "session/cancel": true,
+	"mcp/message": true,
 }
 
 type rawSender interface {

@@ -196,6 +196,8 @@ func (x *Enforcer) ask(ctx context.Context, req *acpwire.Message, sid, action, w
 		kind = "edit"
 	case ActionTerminalCreate:
 		kind = "execute"
+	case ActionToolCall:
+		kind = "other"
 	}
 	params := map[string]any{
 		"sessionId": sid,

@@ -22,12 +22,14 @@ type openState struct {
 	method, session, cwd string
 	roots                []string
 	named                bool // the request named session, which was not open before
+	mcpServers           []mcpServerDecl
 }
 
 type openParams struct {
-	SessionID             string   `json:"sessionId"`
-	Cwd                   string   `json:"cwd"`
-	AdditionalDirectories []string `json:"additionalDirectories"`
+	SessionID             string          `json:"sessionId"`
+	Cwd                   string          `json:"cwd"`
+	AdditionalDirectories []string        `json:"additionalDirectories"`
+	MCPServers            []mcpServerDecl `json:"mcpServers"`
 }
 
 func (x *Enforcer) onOpen(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
@@ -64,7 +66,7 @@ func (x *Enforcer) onOpen(ctx context.Context, m *acpwire.Message, next acpwire.
 	}
 	x.mu.Lock()
 	x.chooseLocked(req.Paths...)
-	op := &openState{method: m.Method, session: p.SessionID, cwd: p.Cwd, roots: append(roots, p.AdditionalDirectories...)}
+	op := &openState{method: m.Method, session: p.SessionID, cwd: p.Cwd, roots: append(roots, p.AdditionalDirectories...), mcpServers: p.MCPServers}
 	if r := x.roots(); len(r) > 0 {
 		op.roots = r
 	}
@@ -128,6 +130,7 @@ func (x *Enforcer) onOpened(m *acpwire.Message) {
 	s := x.sessionLocked(sid)
 	s.cwd, s.roots = op.cwd, op.roots
 	s.mode = openedMode(m.Result)
+	x.offerMCPServersLocked(sid, op.mcpServers)
 	from := s.state
 	s.state = "invoked"
 	x.mu.Unlock()
