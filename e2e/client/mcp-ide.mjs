@@ -1,0 +1,39 @@
+// An IDE on the TypeScript SDK for TestMCPOverACPToolDenied: it starts
+// "BRIDGE --policy POLICY --audit AUDIT -- node mcp-agent.mjs" in WS, offers
+// an MCP server named "ide" over ACP (McpOverAcpProvider) whose delete_file
+// tool removes the file its path argument names, opens a session with it,
+// and prints "deleted PATH" for every call the server ran.
+//
+// usage: node mcp-ide.mjs BRIDGE POLICY AUDIT WS TARGET
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { Readable, Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { client, methods, ndJsonStream, McpOverAcpProvider } from "@agentclientprotocol/sdk/unstable";
+
+const [bridge, policy, audit, ws, target] = process.argv.slice(2);
+const agent = path.join(path.dirname(fileURLToPath(import.meta.url)), "mcp-agent.mjs");
+const child = spawn(bridge, ["--policy", policy, "--audit", audit, "--", process.execPath, agent],
+  { cwd: ws, env: { ...process.env, TARGET: target }, stdio: ["pipe", "pipe", "inherit"] });
+const mcp = new McpOverAcpProvider();
+const app = client()
+  .onRequest(methods.client.mcp.message, mcp.handleRequest)
+  .onNotification("session/update", () => {});
+const conn = app.connect(ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout)));
+const server = mcp.registerServer(conn.agent, {
+  name: "ide", serverId: "srv-1",
+  handler: async (op) => {
+    if (op.method === "tools/call" && op.params?.name === "delete_file") {
+      fs.rmSync(op.params.arguments.path, { force: true });
+      console.log("deleted " + op.params.arguments.path);
+      return { result: { content: [{ type: "text", text: "deleted" }] } };
+    }
+    return { result: {} };
+  },
+});
+const exited = new Promise((resolve) => child.on("exit", resolve));
+await conn.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+await conn.agent.buildSession(ws).withMcpServer(server.declaration).start();
+await exited; // the agent exits once its call is answered, and the bridge with it
+process.exit(0);
