@@ -47,7 +47,8 @@ func OptionsFrom(agent *acpwire.AgentCommand, g *governance.Setup, p *compress.P
 // the agent's session id: after a compression rollover Claude's hook names
 // the session the bridge opened for it, which the wire-level enforcement
 // knows by the IDE's id, and for a session it does not know
-// Enforcer.Roots answers the roots of every session open.
+// Enforcer.Roots answers the roots of the one open session, or none
+// inside any workspace when several are open.
 func sessionsAsIDE(s Sessions, ide func(string) string) Sessions {
 	out := s
 	if s.Roots != nil {

@@ -18,9 +18,9 @@ import (
 // over to a fresh agent session D the bridge opened itself, Claude's hook
 // names D. The hook's decisions must take A's workspace roots and mode, as
 // the wire-level enforcement knows them: the enforcer does not know D, and
-// for a session it does not know answers the roots of every open session,
-// so the hook judged A's continuation with B's workspace as its own (a
-// write into B's workspace was inside the roots).
+// with A and B open a session it does not know is inside no workspace, so
+// the hook must not judge A's continuation with B's workspace as its own
+// (a write into B's workspace is outside the roots).
 func TestOptionsFromSessionsAfterRollover(t *testing.T) {
 	e, _ := loadTestEngine(t)
 	wsA, wsB := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
@@ -88,10 +88,12 @@ func TestOptionsFromSessionsAfterRollover(t *testing.T) {
 		t.Errorf("mode of D = %q, want A's %q", got, want)
 	}
 	// Claude's Write into B's workspace from A's continuation is outside
-	// the session's workspace, as it is from A itself.
+	// the session's workspace, as it is from A itself; so it is from a
+	// session Z the bridge knows nothing of (a rollover it did not see),
+	// which with A and B open takes neither workspace, not both.
 	write := ToolCall{Agent: Claude, Tool: "Write", SessionID: "D", Cwd: wsA,
 		Input: []byte(fmt.Sprintf(`{"file_path":%q,"content":"x"}`, filepath.Join(wsB, "notes.txt")))}
-	for _, sid := range []string{"A", "D"} {
+	for _, sid := range []string{"A", "D", "Z"} {
 		write.SessionID = sid
 		d, err := PolicyDeciderIn(e, o.Sessions).DecideTool(t.Context(), write)
 		if err != nil || d.Verdict != Deny {

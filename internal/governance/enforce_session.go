@@ -265,22 +265,40 @@ func (x *Enforcer) sessionContext(sid string) (string, []string) {
 }
 
 // Roots returns the workspace roots of session sid as the IDE opened it
-// (its cwd and additional directories); for a session the bridge does not
-// know, those of every open session together; nil when there is none.
-// The engine's own roots, when it has any, take precedence over these.
-// It is safe for concurrent use.
+// (its cwd and additional directories). For a session the bridge does not
+// know it returns those of the one open session when exactly one is open,
+// nil when none is, and noWorkspace when several are: a caller naming no
+// session the bridge knows (Claude's hook after a rollover it did not see)
+// must not gain the workspaces of sessions other than its own, and with
+// several open the bridge cannot tell which is its own, so nothing is
+// inside the workspace. The engine's own roots, when it has any, take
+// precedence over these. It is safe for concurrent use.
 func (x *Enforcer) Roots(sid string) []string {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if s := x.sessions[sid]; s != nil && (s.cwd != "" || len(s.roots) > 0) {
 		return sessionRoots(s)
 	}
-	var all []string
+	var only *sessionState
 	for _, s := range x.sessions {
-		all = appendNew(all, sessionRoots(s)...)
+		if s.cwd == "" && len(s.roots) == 0 {
+			continue
+		}
+		if only != nil {
+			return []string{noWorkspace}
+		}
+		only = s
 	}
-	return all
+	if only == nil {
+		return nil
+	}
+	return sessionRoots(only)
 }
+
+// noWorkspace is a root no file can be inside (/dev/null is no
+// directory): the roots of a session the bridge cannot attribute, so
+// every path it names is outside the workspace.
+const noWorkspace = "/dev/null/acp-bridge-no-workspace"
 
 // Mode returns the mode of session sid as the wire last showed it (see
 // enforce_mode.go): "" when the bridge does not know the session or saw
