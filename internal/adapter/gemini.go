@@ -117,6 +117,9 @@ func BuildGeminiPolicy(rules Rules, root string) (out []GeminiRule, skipped []st
 			}
 		}
 	}
+	if g, ok := geminiDefaultRule(rules.Default); ok {
+		out = append(out, g)
+	}
 	return out, skipped
 }
 

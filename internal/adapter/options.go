@@ -29,6 +29,7 @@ func OptionsFrom(agent *acpwire.AgentCommand, g *governance.Setup, p *compress.P
 		}
 		if g.Policy != nil {
 			o.Config.Rules = RulesFromPolicy(append(g.Policy.Rules(), g.Engine.ImplicitRules()...))
+			o.Config.Rules.Default = string(g.Policy.Default)
 		}
 		if g.Audit != nil {
 			o.Config.Audit = g.Audit

@@ -14,6 +14,9 @@ import (
 // governance policy: deny, then ask, then allow.
 type Rules struct {
 	Deny, Ask, Allow []string
+	// Default is the policy's decision for what no rule names ("deny",
+	// "require-approval", "escalate", "allow"); empty when unknown.
+	Default string
 }
 
 // Empty reports whether r has no rules.
@@ -123,7 +126,7 @@ func (r Rules) withProtected(path string, read bool) Rules {
 	if read {
 		tools = append(tools, "Read")
 	}
-	out := Rules{Deny: append([]string(nil), r.Deny...), Ask: r.Ask, Allow: r.Allow}
+	out := Rules{Deny: append([]string(nil), r.Deny...), Ask: r.Ask, Allow: r.Allow, Default: r.Default}
 	for _, t := range tools {
 		out.Deny = append(out.Deny, t+"("+glob+")")
 	}

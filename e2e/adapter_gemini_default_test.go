@@ -1,0 +1,62 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/adapter"
+	"github.com/acp-bridge/acp-bridge/internal/e2e/fakemodel"
+)
+
+// TestAdapterGeminiAdminPolicyDefault checks, with the real Gemini CLI and
+// no bridge, that the policy's default reaches Gemini's own engine: under
+// default deny Gemini offers the model no read_file (no rule names it; a
+// tool its policy denies whole is left out of the model's tools), so the
+// file's content never reaches the model and nobody is asked; with the
+// default allow (no rule written, the control) Gemini reads the file on its
+// own decision.
+func TestAdapterGeminiAdminPolicyDefault(t *testing.T) {
+	s := needSuite(t)
+	for _, tc := range []struct {
+		def        string
+		wantRefuse bool
+	}{{"deny", true}, {"allow", false}} {
+		t.Run(tc.def, func(t *testing.T) {
+			w := newWorkspace(t)
+			if err := os.MkdirAll(w.base, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			rules, _ := adapter.BuildGeminiPolicy(adapter.Rules{Deny: []string{"Bash(touch:*)"}, Default: tc.def}, "")
+			policy := filepath.Join(w.base, "policy.toml")
+			if err := os.WriteFile(policy, adapter.WriteGeminiPolicy(rules), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			g := geminiAgent
+			g.command = append(append([]string{}, geminiAgent.command...), "--admin-policy", policy)
+			r := start(t, s, &g, w, runOptions{
+				name:  "gemini-admin-default-" + tc.def,
+				files: map[string]string{"notes.txt": envSecret + "\n"},
+				script: fakemodel.Script{Steps: []fakemodel.Step{
+					g.read(w.path("notes.txt")),
+					fakemodel.Text("Done."),
+				}},
+				client: clientScript{Permission: "allow", Prompts: textPrompts("Read notes.txt.")},
+			})
+			sum := r.mustSucceed()
+			r.noLeftovers()
+			if sum.Permissions != 0 {
+				t.Errorf("Gemini asked %d permissions", sum.Permissions)
+			}
+			offered := false
+			for _, q := range r.model.Requests() {
+				offered = offered || strings.Contains(string(q.Body), `"name":"read_file"`)
+			}
+			if offered == tc.wantRefuse || secretReachedModel(r) == tc.wantRefuse {
+				t.Errorf("default %s: read_file offered to the model = %v, content reached the model = %v; want neither = %v\n%s",
+					tc.def, offered, secretReachedModel(r), tc.wantRefuse, r.stderrTail())
+			}
+		})
+	}
+}
