@@ -117,6 +117,10 @@ type Message struct {
 	// strict marks a message whose every byte the bridge checked strictly
 	// before any middleware saw it (see refusalReason).
 	strict bool
+	// noUEscape marks a message none of whose strings holds a \u escape,
+	// as parse found while it validated the line, so the strict check need
+	// not search the bytes for one (see checkParsedHint).
+	noUEscape bool
 	// memo is a reading of the message's bytes kept for the features that
 	// read them the same way (see Memo).
 	memo *memo
@@ -230,7 +234,7 @@ func parseMembers(dir Direction, line []byte) (*Message, bool) {
 	// line is validated, so checking a chunk costs no pass of its own over
 	// the bytes.
 	var ck chunkCheck
-	ok := rawjson.ValidNames(line, chunkDepth, func(depth, object, at int, name, value []byte) {
+	ok, uEscape := rawjson.ValidNamesEscapes(line, chunkDepth, func(depth, object, at int, name, value []byte) {
 		id := chunkNameOf(name)
 		ck.note(line, depth, object, at, name, id)
 		if depth > 1 {
@@ -286,6 +290,7 @@ func parseMembers(dir Direction, line []byte) (*Message, bool) {
 		return nil, false
 	}
 	m.env = seen
+	m.noUEscape = !uEscape
 	m.classify(seen, method)
 	if m.Kind == KindNotification && m.Method == "session/update" {
 		m.chunk = ck.chunk(line)

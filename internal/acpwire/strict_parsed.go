@@ -31,7 +31,14 @@ func (d *strictDecoder) checkParsed(raw []byte) error {
 // accepted raw, where it found raw's long string literals (see
 // rawjson.KnownStrings); none otherwise.
 func (d *strictDecoder) checkParsedKnown(raw []byte) (rawjson.StringSpans, error) {
-	if d.fastAcceptParsed(raw) {
+	return d.checkParsedHint(raw, false)
+}
+
+// checkParsedHint is checkParsedKnown for raw of which parse also found
+// that no string holds a \u escape when noUEscape is set (see
+// fastAcceptParsedHint); false asks nothing of raw.
+func (d *strictDecoder) checkParsedHint(raw []byte, noUEscape bool) (rawjson.StringSpans, error) {
+	if d.fastAcceptParsedHint(raw, noUEscape) {
 		return d.known.Spans(), nil
 	}
 	d.known.Reset(nil)
@@ -44,7 +51,17 @@ var errNotSure = errors.New("acpwire: the fast reading is not sure")
 // fastAcceptParsed reports whether raw, which parse accepted, certainly
 // passes check. False means only that the full decoder must look.
 func (d *strictDecoder) fastAcceptParsed(raw []byte) bool {
-	if bytes.Contains(raw, []byte(`\u`)) || !utf8.Valid(raw) {
+	return d.fastAcceptParsedHint(raw, false)
+}
+
+// fastAcceptParsedHint is fastAcceptParsed told, with noUEscape, that no
+// string of raw holds a \u escape (parse learns that as it validates), so
+// it need not search for one: a tool's output of prose holds an escaped
+// newline every few dozen bytes, and the search stopped at each backslash.
+// Without the hint any `\u` in raw, even after an escaped backslash, sends
+// raw to the decoder.
+func (d *strictDecoder) fastAcceptParsedHint(raw []byte, noUEscape bool) bool {
+	if !noUEscape && bytes.Contains(raw, []byte(`\u`)) || !utf8.Valid(raw) {
 		return false
 	}
 	d.folds, d.names = d.folds[:0], d.names[:0]

@@ -71,11 +71,23 @@ func FuzzCheckParsed(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		if _, ok := parse(AgentToClient, raw); !ok {
+		m, ok := parse(AgentToClient, raw)
+		if !ok {
 			return
+		}
+		// parse's word on \u escapes is true to the bytes: the reading of
+		// an object member by member says whether one is there; a text
+		// chunk's quick reading, and that of any other value, says nothing.
+		object := bytes.HasPrefix(raw[skipJSONSpace(raw, 0):], []byte("{"))
+		if hasU := hasUEscape(raw); m.noUEscape && hasU || object && !m.chunkLine && m.noUEscape == hasU {
+			t.Fatalf("parse: no \\u escape %v in %q", m.noUEscape, raw)
 		}
 		var parsed, fast, full strictDecoder
 		want := full.decode(raw)
+		// Told what parse found, the check gives the decoder's verdict too.
+		if _, got := parsed.checkParsedHint(raw, m.noUEscape); (got == nil) != (want == nil) {
+			t.Fatalf("checkParsedHint(%v): %v; decoder: %v; input %q", m.noUEscape, got, want, raw)
+		}
 		accepted := parsed.fastAcceptParsed(raw)
 		if accepted && want != nil {
 			t.Fatalf("structure reading accepted %q, which the decoder refuses: %v", raw, want)
@@ -112,6 +124,20 @@ func FuzzCheckParsed(f *testing.F) {
 			}
 		}
 	})
+}
+
+// hasUEscape reports whether valid JSON raw holds a \u escape: outside
+// strings JSON has no backslash, and inside one each starts an escape.
+func hasUEscape(raw []byte) bool {
+	for i := 0; i+1 < len(raw); i++ {
+		if raw[i] == '\\' {
+			if raw[i+1] == 'u' {
+				return true
+			}
+			i++
+		}
+	}
+	return false
 }
 
 // TestHeldCopyKeepsNoBytes: a copy of a message checked strictly that

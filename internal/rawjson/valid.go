@@ -11,18 +11,21 @@ import (
 // strings eight bytes at a time, which is where large messages spend their
 // bytes.
 func Valid(b []byte) bool {
+	var uesc bool
 	i := skipSpace(b, 0)
-	end, ok := validValue(b, i, 0)
+	end, ok := validValue(b, i, 0, &uesc)
 	return ok && skipSpace(b, end) == len(b)
 }
 
-func validValue(b []byte, i, depth int) (int, bool) {
+// validValue checks the value starting at b[i] and returns the offset just
+// past it. It sets *uesc when a string in the value holds a \u escape.
+func validValue(b []byte, i, depth int, uesc *bool) (int, bool) {
 	if i >= len(b) {
 		return 0, false
 	}
 	switch c := b[i]; {
 	case c == '"':
-		return validString(b, i)
+		return validString(b, i, uesc)
 	case c == '{' || c == '[':
 		if depth >= maxDepth {
 			return 0, false
@@ -40,7 +43,7 @@ func validValue(b []byte, i, depth int) (int, bool) {
 				if i >= len(b) || b[i] != '"' {
 					return 0, false
 				}
-				end, ok := validString(b, i)
+				end, ok := validString(b, i, uesc)
 				if !ok {
 					return 0, false
 				}
@@ -50,7 +53,7 @@ func validValue(b []byte, i, depth int) (int, bool) {
 				}
 				i = skipSpace(b, i+1)
 			}
-			end, ok := validValue(b, i, depth+1)
+			end, ok := validValue(b, i, depth+1, uesc)
 			if !ok {
 				return 0, false
 			}
@@ -123,8 +126,8 @@ func digits(b []byte, i int) int {
 }
 
 // validString checks the string starting at b[i] == '"' and returns the
-// offset just past it.
-func validString(b []byte, i int) (int, bool) {
+// offset just past it. It sets *uesc when the string holds a \u escape.
+func validString(b []byte, i int, uesc *bool) (int, bool) {
 	i++
 	for {
 		i = plainRun(b, i)
@@ -142,6 +145,7 @@ func validString(b []byte, i int) (int, bool) {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
+				*uesc = true
 				if i+6 > len(b) {
 					return 0, false
 				}
@@ -214,6 +218,7 @@ func firstFlagged(m uint64) int { return bits.TrailingZeros64(m) / 8 }
 // be invalid, so callers must discard what fn saw when ValidMembers returns
 // false. For any other value it calls fn never and returns Valid(b).
 func ValidMembers(b []byte, fn func(name, value []byte)) bool {
+	var uesc bool
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return Valid(b)
@@ -226,7 +231,7 @@ func ValidMembers(b []byte, fn func(name, value []byte)) bool {
 		if i >= len(b) || b[i] != '"' {
 			return false
 		}
-		nameEnd, ok := validString(b, i)
+		nameEnd, ok := validString(b, i, &uesc)
 		if !ok {
 			return false
 		}
@@ -236,7 +241,7 @@ func ValidMembers(b []byte, fn func(name, value []byte)) bool {
 			return false
 		}
 		vstart := skipSpace(b, i+1)
-		vend, ok := validValue(b, vstart, 1)
+		vend, ok := validValue(b, vstart, 1, &uesc)
 		if !ok {
 			return false
 		}
@@ -280,19 +285,32 @@ func Key(name []byte) []byte {
 // before a later part of b turns out to be invalid, so callers must discard
 // what fn saw when ValidNames returns false.
 func ValidNames(b []byte, maxDepth int, fn func(depth, object, at int, name, value []byte)) bool {
+	ok, _ := ValidNamesEscapes(b, maxDepth, fn)
+	return ok
+}
+
+// ValidNamesEscapes is ValidNames that also reports whether a string of b,
+// a name or a value, holds a \u escape (uEscape), which it learns on the
+// way at no cost: a reader that must treat such strings apart (their
+// decoded text can differ from their bytes by more than the two-character
+// escapes) need not search b for them when uEscape is false. uEscape means
+// nothing when ok is false.
+func ValidNamesEscapes(b []byte, maxDepth int, fn func(depth, object, at int, name, value []byte)) (ok, uEscape bool) {
 	w := validWalk{max: maxDepth, fn: fn}
 	end, ok := w.value(b, skipSpace(b, 0), 0)
-	return ok && skipSpace(b, end) == len(b)
+	return ok && skipSpace(b, end) == len(b), w.uesc
 }
 
 type validWalk struct {
 	max int
 	fn  func(depth, object, at int, name, value []byte)
+	// uesc is set when a string the walk checked holds a \u escape.
+	uesc bool
 }
 
 func (w *validWalk) value(b []byte, i, depth int) (int, bool) {
 	if i >= len(b) || depth >= w.max || (b[i] != '{' && b[i] != '[') {
-		return validValue(b, i, depth)
+		return validValue(b, i, depth, &w.uesc)
 	}
 	open := i
 	obj := b[i] == '{'
@@ -310,7 +328,7 @@ func (w *validWalk) value(b []byte, i, depth int) (int, bool) {
 			if i >= len(b) || b[i] != '"' {
 				return 0, false
 			}
-			end, ok := validString(b, i)
+			end, ok := validString(b, i, &w.uesc)
 			if !ok {
 				return 0, false
 			}
@@ -324,7 +342,7 @@ func (w *validWalk) value(b []byte, i, depth int) (int, bool) {
 		var end int
 		var ok bool
 		if depth+1 >= w.max || i >= len(b) || (b[i] != '{' && b[i] != '[') {
-			end, ok = validValue(b, i, depth+1) // a leaf: no names to report
+			end, ok = validValue(b, i, depth+1, &w.uesc) // a leaf: no names to report
 		} else {
 			end, ok = w.value(b, i, depth+1)
 		}
@@ -354,5 +372,6 @@ func ValidString(b []byte, i int) (end int, ok bool) {
 	if i < 0 || i >= len(b) || b[i] != '"' {
 		return 0, false
 	}
-	return validString(b, i)
+	var uesc bool
+	return validString(b, i, &uesc)
 }
