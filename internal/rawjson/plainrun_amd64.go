@@ -7,6 +7,11 @@ import "encoding/binary"
 //go:noescape
 func plainRunSSE2(b []byte, i int) int
 
+// stringRunSSE2 is implemented in plainrun_amd64.s.
+//
+//go:noescape
+func stringRunSSE2(b []byte, i int) int
+
 // plainRun returns the offset of the first byte at or after i that is '"',
 // '\\' or a control character (below 0x20), or len(b). The first 16 bytes
 // are tested a word at a time, which is where most strings of a message
@@ -27,4 +32,31 @@ func plainRun(b []byte, i int) int {
 		i = plainRunSSE2(b, i)
 	}
 	return plainRunWords(b, i)
+}
+
+// stringRun returns the offset of the first byte at or after i that a
+// string's check must look at: '"', a control character, or a backslash
+// that does not start one of the two-byte escapes \" \\ \/ \b \f \n \r \t,
+// which it steps over; or len(b). Short strings are read as plainRun reads
+// them; the SSE2 scan reads the rest, escapes and all, in one call.
+func stringRun(b []byte, i int) int {
+	for range 2 {
+		if i+8 > len(b) {
+			return stringRunWords(b, i)
+		}
+		m := special(binary.LittleEndian.Uint64(b[i:]))
+		if m == 0 {
+			i += 8
+			continue
+		}
+		i += firstFlagged(m)
+		if i+1 >= len(b) || b[i] != '\\' || !simpleEscape(b[i+1]) {
+			return i
+		}
+		i += 2
+	}
+	if len(b)-i >= 16 {
+		i = stringRunSSE2(b, i)
+	}
+	return stringRunWords(b, i)
 }

@@ -62,3 +62,81 @@ found:
 done:
 	MOVQ AX, ret+32(FP)
 	RET
+
+// func stringRunSSE2(b []byte, i int) int
+//
+// Scans b from i as plainRunSSE2 does, but steps over each two-byte escape
+// other than \u (\" \\ \/ \b \f \n \r \t) and goes on: it returns the
+// offset of the first '"', control character or other backslash, or an
+// offset at which fewer than 16 bytes remain unscanned. Text with an
+// escaped newline every few dozen bytes is then read in one call.
+TEXT ·stringRunSSE2(SB), NOSPLIT, $0-40
+	MOVQ b_base+0(FP), SI
+	MOVQ b_len+8(FP), DX
+	MOVQ i+24(FP), AX
+	MOVQ $0x2222222222222222, R8
+	MOVQ R8, X1
+	PUNPCKLQDQ X1, X1
+	MOVQ $0x5c5c5c5c5c5c5c5c, R8
+	MOVQ R8, X2
+	PUNPCKLQDQ X2, X2
+	MOVQ $0x1f1f1f1f1f1f1f1f, R8
+	MOVQ R8, X3
+	PUNPCKLQDQ X3, X3
+
+sloop32:
+	LEAQ 32(AX), R9
+	CMPQ R9, DX
+	JGT  sloop16
+	MOVOU (SI)(AX*1), X0
+	MOVOU 16(SI)(AX*1), X7
+	SPECIAL16(X0, X4, X5, X6)
+	SPECIAL16(X7, X8, X9, X10)
+	POR X8, X4
+	PMOVMSKB X4, CX
+	TESTL CX, CX
+	JNZ  sloop16
+	MOVQ R9, AX
+	JMP  sloop32
+
+sloop16:
+	LEAQ 16(AX), R9
+	CMPQ R9, DX
+	JGT  sdone
+	MOVOU (SI)(AX*1), X0
+	SPECIAL16(X0, X4, X5, X6)
+	PMOVMSKB X4, CX
+	TESTL CX, CX
+	JNZ  sfound
+	MOVQ R9, AX
+	JMP  sloop16
+
+sfound:
+	BSFL CX, CX
+	ADDQ CX, AX
+	MOVBLZX (SI)(AX*1), R10
+	CMPL R10, $0x5c
+	JNE  sdone // a quote or a control character
+	LEAQ 1(AX), R11
+	CMPQ R11, DX
+	JGE  sdone // a backslash that ends b
+	MOVBLZX (SI)(R11*1), R10
+	// R12 holds the escaped characters of the two-byte escapes, one bit
+	// each: '"' and '/' below 0x40, '\\' b f n r t from 0x40 on.
+	CMPL R10, $0x80
+	JAE  sdone
+	MOVQ $0x800400000000, R12
+	CMPL R10, $0x40
+	JB   stest
+	MOVQ $0x14404410000000, R12
+	SUBL $0x40, R10
+
+stest:
+	BTQ  R10, R12
+	JCC  sdone // \u or an invalid escape
+	LEAQ 2(AX), AX
+	JMP  sloop32
+
+sdone:
+	MOVQ AX, ret+32(FP)
+	RET

@@ -130,7 +130,7 @@ func digits(b []byte, i int) int {
 func validString(b []byte, i int, uesc *bool) (int, bool) {
 	i++
 	for {
-		i = plainRun(b, i)
+		i = stringRun(b, i)
 		if i >= len(b) {
 			return 0, false
 		}
@@ -187,6 +187,29 @@ func plainRunWords(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// stringRunWords is stringRun eight bytes at a time: it is stringRun on
+// platforms without a vector version and finishes the last bytes on those
+// with one.
+func stringRunWords(b []byte, i int) int {
+	for {
+		i = plainRunWords(b, i)
+		if i+1 >= len(b) || b[i] != '\\' || !simpleEscape(b[i+1]) {
+			return i
+		}
+		i += 2
+	}
+}
+
+// simpleEscape reports whether c follows the backslash of a two-byte
+// escape: one of " \ / b f n r t.
+func simpleEscape(c byte) bool {
+	switch c {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return true
+	}
+	return false
 }
 
 // special is non-zero if one of the eight bytes in w is '"', '\\' or below

@@ -195,3 +195,76 @@ func FuzzPlainRun(f *testing.F) {
 		}
 	})
 }
+
+// stringRunRef is the byte-by-byte definition of stringRun.
+func stringRunRef(b []byte, i int) int {
+	for i < len(b) {
+		switch c := b[i]; {
+		case c == '"' || c < 0x20:
+			return i
+		case c == '\\':
+			if i+1 < len(b) && strings.IndexByte(`"\/bfnrt`, b[i+1]) >= 0 {
+				i += 2
+				continue
+			}
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+// TestStringRun checks the vector and word-at-a-time scans that step over
+// two-byte escapes against a byte-by-byte one for every pair of byte values
+// at every offset of two 16-byte vectors and the tail after them, and
+// behind escaped newlines at every spacing.
+func TestStringRun(t *testing.T) {
+	buf := make([]byte, 40)
+	for c := 0; c < 256; c++ {
+		for d := 0; d < 256; d++ {
+			for pos := 0; pos < len(buf)-1; pos++ {
+				for i := range buf {
+					buf[i] = 'a'
+				}
+				buf[pos], buf[pos+1] = byte(c), byte(d)
+				for _, from := range []int{0, 1} {
+					w := stringRunRef(buf, from)
+					if got := stringRun(buf, from); got != w {
+						t.Fatalf("stringRun(%q, %d) = %d, want %d", buf, from, got, w)
+					}
+					if got := stringRunWords(buf, from); got != w {
+						t.Fatalf("stringRunWords(%q, %d) = %d, want %d", buf, from, got, w)
+					}
+				}
+			}
+		}
+	}
+	for gap := 0; gap < 70; gap++ {
+		for _, end := range []string{`"`, "\x01", `\u0041"`, `\x`, `\`, ``} {
+			b := []byte(strings.Repeat(strings.Repeat("a", gap)+`\n`, 9) + strings.Repeat("b", gap%17) + end)
+			for from := range b {
+				if got, w := stringRun(b, from), stringRunRef(b, from); got != w {
+					t.Fatalf("stringRun(%q, %d) = %d, want %d", b, from, got, w)
+				}
+			}
+		}
+	}
+}
+
+// FuzzStringRun compares the scans with the definition on arbitrary bytes
+// from every start offset.
+func FuzzStringRun(f *testing.F) {
+	f.Add([]byte(`the build failed on line 12.\nfunction return value, string buffer.\n\"quoted\" \\ back \/ slash \u0041 \b\f\r\t end"`))
+	f.Add([]byte(strings.Repeat(`word \n`, 40) + `\`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for i := 0; i <= len(b); i++ {
+			w := stringRunRef(b, i)
+			if got := stringRun(b, i); got != w {
+				t.Fatalf("stringRun(%q, %d) = %d, want %d", b, i, got, w)
+			}
+			if got := stringRunWords(b, i); got != w {
+				t.Fatalf("stringRunWords(%q, %d) = %d, want %d", b, i, got, w)
+			}
+		}
+	})
+}
