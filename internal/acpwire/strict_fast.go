@@ -76,7 +76,7 @@ func (d *strictDecoder) noteName(object int, name []byte) bool {
 	}
 	start := len(d.folds)
 	d.folds = foldName(d.folds, inner)
-	if field, ok := readFolds[string(d.folds[start:])]; ok && field != string(inner) {
+	if field, ok := readFieldOf(d.folds[start:]); ok && field != string(inner) {
 		return false
 	}
 	d.names = append(d.names, foldedName{object: object, start: start, end: len(d.folds)})

@@ -302,3 +302,24 @@ func TestStrictFastAcceptTakesOrdinaryMessages(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadFieldOf: the fast readings' lookup of a folded name answers
+// what readFolds, the decoder's, answers, for every read field, its case
+// variants and any other name.
+func FuzzReadFieldOf(f *testing.F) {
+	for _, field := range readFields {
+		f.Add(field)
+		f.Add(strings.ToUpper(field))
+	}
+	f.Add("")
+	f.Add("\u212aind")
+	f.Add("sessionid2")
+	f.Fuzz(func(t *testing.T, name string) {
+		fold := foldName(nil, []byte(name))
+		field, ok := readFieldOf(fold)
+		want, wantOK := readFolds[string(fold)]
+		if field != want || ok != wantOK {
+			t.Fatalf("readFieldOf(%q) = %q, %v; readFolds: %q, %v", fold, field, ok, want, wantOK)
+		}
+	})
+}
