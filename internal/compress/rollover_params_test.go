@@ -93,13 +93,7 @@ func TestRolloverReusesParamsAsForwarded(t *testing.T) {
 // cannot pass for a note of the bridge's own (a paragraph starting
 // "> **acp-bridge:**").
 func TestRolloverFailureNoteQuotesAgent(t *testing.T) {
-	h := sessionHarness(t, Config{ContextSize: 2000})
-	h.prompt(2, "s1", "Write a CSV exporter in export/csv.go")
-	h.agent(agentSays("s1", strings.Repeat("Working on the exporter. ", 200)))
-	h.agent(endTurn(2))
-	h.untilIDE(isResponse("2"))
-	h.ide(promptMsg(3, "s1", textBlock("/bridge-compress")))
-	h.untilIDE(isResponse("3"))
+	h, _ := checkpointedHarness(t)
 	h.ide(promptMsg(4, "s1", textBlock("go on")))
 	req := h.readAgent()
 	if str(req, "method") != "session/new" {

@@ -19,6 +19,21 @@ func (h *harness) fillContext(id int, session string, pct int) [][]byte {
 	return h.untilIDE(isResponse(fmt.Sprint(id)))
 }
 
+// checkpointedHarness is a sessionHarness with a 2,000-token context whose
+// IDE has had a turn of work done in s1 and then sent /bridge-compress; it
+// returns the harness and what the IDE received up to the command's answer.
+// The next prompt in s1 rolls over to a fresh agent session.
+func checkpointedHarness(t *testing.T) (*harness, [][]byte) {
+	t.Helper()
+	h := sessionHarness(t, Config{ContextSize: 2000})
+	h.prompt(2, "s1", "Write a CSV exporter in export/csv.go")
+	h.agent(agentSays("s1", strings.Repeat("Working on the exporter. ", 200)))
+	h.agent(endTurn(2))
+	h.untilIDE(isResponse("2"))
+	h.ide(promptMsg(3, "s1", textBlock("/bridge-compress")))
+	return h, h.untilIDE(isResponse("3"))
+}
+
 func notes(msgs [][]byte) string {
 	var b strings.Builder
 	for _, m := range msgs {
@@ -96,13 +111,7 @@ func TestRolloverKeepsIDESessionID(t *testing.T) {
 }
 
 func TestCompressCommandRollsOverOnNextPrompt(t *testing.T) {
-	h := sessionHarness(t, Config{ContextSize: 2000})
-	h.prompt(2, "s1", "Write a CSV exporter in export/csv.go")
-	h.agent(agentSays("s1", strings.Repeat("Working on the exporter. ", 200)))
-	h.agent(endTurn(2))
-	h.untilIDE(isResponse("2"))
-	h.ide(promptMsg(3, "s1", textBlock("/bridge-compress")))
-	got := h.untilIDE(isResponse("3"))
+	h, got := checkpointedHarness(t)
 	if n := notes(got); !strings.Contains(n, "Session checkpointed") {
 		t.Fatalf("compress answer: %q", n)
 	}
