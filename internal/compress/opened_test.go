@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
 // TestSessionsOnlyTheIDEOpened holds the pipeline to the sessions the IDE
@@ -30,34 +32,15 @@ func TestSessionsOnlyTheIDEOpened(t *testing.T) {
 			"kind": "think", "status": "completed", "content": []any{map[string]any{"type": "content", "content": textBlock(strings.Repeat("a1 ", 1200))}}})}},
 		{name: "never opened, many small chunks", session: "evil", attack: []string{agentSays("evil", big[:1200]), agentSays("evil", big[:1200]), agentSays("evil", big[:1200])}},
 		{name: "closed", session: "s1", before: func(h *harness) {
-			h.ide(`{"jsonrpc":"2.0","id":7,"method":"session/close","params":{"sessionId":"s1"}}`)
-			if m := h.readAgent(); str(m, "method") != "session/close" {
-				h.t.Fatalf("agent got %s", m)
-			}
-			h.agent(`{"jsonrpc":"2.0","id":7,"result":{}}`)
-			if m := h.readIDE(); !isResponse("7")(m) {
-				h.t.Fatalf("IDE got %s", m)
-			}
+			h.exchange(`{"jsonrpc":"2.0","id":7,"method":"session/close","params":{"sessionId":"s1"}}`, `{"jsonrpc":"2.0","id":7,"result":{}}`)
 		}, attack: []string{agentSays("s1", big)}},
 		{name: "load refused", session: "gone", before: func(h *harness) {
-			h.ide(`{"jsonrpc":"2.0","id":8,"method":"session/load","params":{"sessionId":"gone","cwd":"/repo","mcpServers":[]}}`)
-			if m := h.readAgent(); str(m, "method") != "session/load" {
-				h.t.Fatalf("agent got %s", m)
-			}
-			h.agent(`{"jsonrpc":"2.0","id":8,"error":{"code":-32002,"message":"no such session"}}`)
-			if m := h.readIDE(); !isResponse("8")(m) {
-				h.t.Fatalf("IDE got %s", m)
-			}
+			h.exchange(`{"jsonrpc":"2.0","id":8,"method":"session/load","params":{"sessionId":"gone","cwd":"/repo","mcpServers":[]}}`,
+				`{"jsonrpc":"2.0","id":8,"error":{"code":-32002,"message":"no such session"}}`)
 		}, attack: []string{agentSays("gone", big)}},
 		{name: "resume refused", session: "gone", before: func(h *harness) {
-			h.ide(`{"jsonrpc":"2.0","id":9,"method":"session/resume","params":{"sessionId":"gone","cwd":"/repo","mcpServers":[]}}`)
-			if m := h.readAgent(); str(m, "method") != "session/resume" {
-				h.t.Fatalf("agent got %s", m)
-			}
-			h.agent(`{"jsonrpc":"2.0","id":9,"error":{"code":-32002,"message":"no such session"}}`)
-			if m := h.readIDE(); !isResponse("9")(m) {
-				h.t.Fatalf("IDE got %s", m)
-			}
+			h.exchange(`{"jsonrpc":"2.0","id":9,"method":"session/resume","params":{"sessionId":"gone","cwd":"/repo","mcpServers":[]}}`,
+				`{"jsonrpc":"2.0","id":9,"error":{"code":-32002,"message":"no such session"}}`)
 		}, attack: []string{agentSays("gone", big)}},
 	}
 	for _, tt := range tests {
@@ -152,4 +135,20 @@ func TestClosedWhileRequestPending(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// exchange has the IDE send the request req, which must reach the agent as
+// a request of its method, and the agent answer it with answer, which must
+// reach the IDE as the response to req's id.
+func (h *harness) exchange(req, answer string) {
+	h.t.Helper()
+	h.ide(req)
+	if m := h.readAgent(); str(m, "method") != str([]byte(req), "method") {
+		h.t.Fatalf("agent got %s", m)
+	}
+	h.agent(answer)
+	id, _ := rawjson.Get([]byte(req), "id")
+	if m := h.readIDE(); !isResponse(string(id))(m) {
+		h.t.Fatalf("IDE got %s", m)
+	}
 }
