@@ -17,9 +17,7 @@ import (
 // would read .env itself there: the rollover reuses the session/new params
 // as they reached the agent, the adapter's additions included.
 func TestAdapterClaudeRolloverKeepsPolicy(t *testing.T) {
-	s := needSuite(t)
-	a := &claudeAgent
-	w := newWorkspace(t)
+	s, a, w := claudeScene(t)
 	r, auditFile := adapterRun(t, s, a, w, runOptions{
 		name:       "claude-rollover",
 		bridgeArgs: []string{"--compress", "on", "--cache-dir", filepath.Join(w.base, "cache")},

@@ -124,9 +124,7 @@ func mainRequestsText(r *run) []string {
 // refuse the read, and the model receives the denial, never the content. The
 // audit log holds the decision with the path Claude tried to read.
 func TestAdapterClaudeDeniedRead(t *testing.T) {
-	s := needSuite(t)
-	a := &claudeAgent
-	w := newWorkspace(t)
+	s, a, w := claudeScene(t)
 	r, auditFile := adapterRun(t, s, a, w, runOptions{
 		name:   "claude-deny",
 		files:  map[string]string{".env": envSecret + "\n"},
@@ -165,9 +163,7 @@ func TestAdapterClaudeDeniedRead(t *testing.T) {
 // TestAdapterClaudeAllowedTool: a tool the policy allows runs, its output
 // reaches the model, and the audit log has an allow record.
 func TestAdapterClaudeAllowedTool(t *testing.T) {
-	s := needSuite(t)
-	a := &claudeAgent
-	w := newWorkspace(t)
+	s, a, w := claudeScene(t)
 	const note = "adapter-allowed-note-7319"
 	r, auditFile := adapterRun(t, s, a, w, runOptions{
 		name:   "claude-allow",
@@ -194,9 +190,7 @@ func TestAdapterClaudeAllowedTool(t *testing.T) {
 // request, the client approves, the command runs, and the audit log records
 // the decision and the approval.
 func TestAdapterClaudeAskedCommand(t *testing.T) {
-	s := needSuite(t)
-	a := &claudeAgent
-	w := newWorkspace(t)
+	s, a, w := claudeScene(t)
 	r, auditFile := adapterRun(t, s, a, w, runOptions{
 		name:   "claude-ask",
 		script: fakemodel.Script{Steps: []fakemodel.Step{a.shell("mkdir asked-dir"), fakemodel.Text("Made it.")}},
@@ -284,9 +278,7 @@ func bigText(n int) (string, string) {
 // more than 10% of the file's tokens, and the model is told where the file
 // is and how to read the rest.
 func TestAdapterClaudeLargeRead(t *testing.T) {
-	s := needSuite(t)
-	a := &claudeAgent
-	w := newWorkspace(t)
+	s, a, w := claudeScene(t)
 	text, needle := bigText(20000)
 	fileTokens := fakemodel.CountTokens(text)
 	compressArgs := []string{"--compress", "on", "--offload-tokens", "15000",
@@ -349,9 +341,7 @@ func TestAdapterClaudeLargeRead(t *testing.T) {
 // TestAdapterClaudeBridgeUnreachable: when the hook cannot reach the bridge
 // (its socket is gone) it denies, and Claude does not run the tool.
 func TestAdapterClaudeBridgeUnreachable(t *testing.T) {
-	s := needSuite(t)
-	a := &claudeAgent
-	w := newWorkspace(t)
+	s, a, w := claudeScene(t)
 	const note = "unreachable-note-5521"
 	steps := []fakemodel.Step{a.read(w.path("notes.txt")), fakemodel.Text("Could not read it.")}
 	// Hold the read back so the test can take the socket away first.
@@ -393,9 +383,7 @@ func TestAdapterClaudeBridgeUnreachable(t *testing.T) {
 // Claude byte for byte, with the bridge's settings merged into the Claude
 // options, and the IDE's own Claude settings kept.
 func TestAdapterClaudeKeepsIDEMeta(t *testing.T) {
-	s := needSuite(t)
-	a := &claudeAgent
-	w := newWorkspace(t)
+	s, a, w := claudeScene(t)
 	ideMeta := map[string]any{
 		"zed":         map[string]any{"threadId": "thread-42", "flags": []any{"a", 1.5, nil}},
 		"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
@@ -507,9 +495,7 @@ The vault is off limits.
 // the Read, the model receives the bridge's reason, never the content, and
 // the audit log has the hook's decision with Claude's tool name and input.
 func TestAdapterClaudeHookDeny(t *testing.T) {
-	s := needSuite(t)
-	a := &claudeAgent
-	w := newWorkspace(t)
+	s, a, w := claudeScene(t)
 	dir := filepath.Join(w.base, "policies", "no-vault")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)

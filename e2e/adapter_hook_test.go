@@ -18,9 +18,7 @@ import (
 // finds the bridge through ACP_BRIDGE_HOOK_SOCKET alone. The decisions come
 // from a hook server in this test.
 func TestAdapterClaudeHookProtocol(t *testing.T) {
-	s := needSuite(t)
-	a := &claudeAgent
-	w := newWorkspace(t)
+	s, a, w := claudeScene(t)
 
 	var mu sync.Mutex
 	var calls []adapter.ToolCall

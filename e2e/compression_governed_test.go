@@ -23,9 +23,7 @@ import (
 // record for the offload and one for the command, must verify. A pipeline
 // that broke the stream (a lost or mangled message) fails the client's run.
 func TestCompressionUnderPolicy(t *testing.T) {
-	s := needSuite(t)
-	a := &claudeAgent
-	w := newWorkspace(t)
+	s, a, w := claudeScene(t)
 	content := bigFile()
 	// The cache sits outside the workspace, as the default (the user cache
 	// dir) does: the policy denies paths outside the workspace roots but

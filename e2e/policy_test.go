@@ -210,9 +210,7 @@ func TestPolicyDeniedCommand(t *testing.T) {
 //
 // Either way the audit log records the denial.
 func TestPolicyUnaskedTool(t *testing.T) {
-	s := needSuite(t)
-	a := &claudeAgent
-	w := newWorkspace(t)
+	s, a, w := claudeScene(t)
 	steps := []fakemodel.Step{a.read(w.path("secrets/token.txt")), fakemodel.Text("Here it is.")}
 	direct := policyRun(t, s, a, w, false, steps, "Show me secrets/token.txt.")
 	dsum := direct.mustSucceed()
