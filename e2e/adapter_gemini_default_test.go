@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -25,17 +23,8 @@ func TestAdapterGeminiAdminPolicyDefault(t *testing.T) {
 	}{{"deny", true}, {"allow", false}} {
 		t.Run(tc.def, func(t *testing.T) {
 			w := newWorkspace(t)
-			if err := os.MkdirAll(w.base, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			rules, _ := adapter.BuildGeminiPolicy(adapter.Rules{Deny: []string{"Bash(touch:*)"}, Default: tc.def}, "")
-			policy := filepath.Join(w.base, "policy.toml")
-			if err := os.WriteFile(policy, adapter.WriteGeminiPolicy(rules), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			g := geminiAgent
-			g.command = append(append([]string{}, geminiAgent.command...), "--admin-policy", policy)
-			r := start(t, s, &g, w, runOptions{
+			g, _ := geminiWithAdminPolicy(t, w, adapter.Rules{Deny: []string{"Bash(touch:*)"}, Default: tc.def})
+			r := start(t, s, g, w, runOptions{
 				name:  "gemini-admin-default-" + tc.def,
 				files: map[string]string{"notes.txt": envSecret + "\n"},
 				script: fakemodel.Script{Steps: []fakemodel.Step{

@@ -96,20 +96,11 @@ func TestAdapterGeminiDeniedCommand(t *testing.T) {
 func TestAdapterGeminiAdminPolicy(t *testing.T) {
 	s := needSuite(t)
 	w := newWorkspace(t)
-	if err := os.MkdirAll(w.base, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	rules, skipped := adapter.BuildGeminiPolicy(adapter.Rules{Deny: []string{"Bash(touch:*)", "Read(**/secret.txt)"}}, "")
+	g, skipped := geminiWithAdminPolicy(t, w, adapter.Rules{Deny: []string{"Bash(touch:*)", "Read(**/secret.txt)"}})
 	if len(skipped) > 0 {
 		t.Fatalf("rules left out of the Gemini policy: %q", skipped)
 	}
-	policy := filepath.Join(w.base, "policy.toml")
-	if err := os.WriteFile(policy, adapter.WriteGeminiPolicy(rules), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	g := geminiAgent
-	g.command = append(append([]string{}, geminiAgent.command...), "--admin-policy", policy)
-	r := start(t, s, &g, w, runOptions{
+	r := start(t, s, g, w, runOptions{
 		name:  "gemini-admin-policy",
 		files: map[string]string{"secret.txt": envSecret + "\n"},
 		script: fakemodel.Script{Steps: []fakemodel.Step{

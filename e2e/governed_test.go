@@ -1,6 +1,12 @@
 package e2e
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/adapter"
+)
 
 // The setup the scenarios of a governed real agent share.
 
@@ -9,4 +15,22 @@ import "testing"
 func claudeScene(t *testing.T) (*suiteEnv, *agentSpec, *workspace) {
 	t.Helper()
 	return needSuite(t), &claudeAgent, newWorkspace(t)
+}
+
+// geminiWithAdminPolicy returns Gemini CLI run with --admin-policy naming
+// the policy file the Gemini adapter builds from rules, written under w's
+// base, and the rules the adapter left out of it.
+func geminiWithAdminPolicy(t *testing.T, w *workspace, rules adapter.Rules) (*agentSpec, []string) {
+	t.Helper()
+	if err := os.MkdirAll(w.base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	built, skipped := adapter.BuildGeminiPolicy(rules, "")
+	policy := filepath.Join(w.base, "policy.toml")
+	if err := os.WriteFile(policy, adapter.WriteGeminiPolicy(built), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	g := geminiAgent
+	g.command = append(append([]string{}, geminiAgent.command...), "--admin-policy", policy)
+	return &g, skipped
 }
