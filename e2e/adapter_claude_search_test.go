@@ -3,8 +3,6 @@ package e2e
 import (
 	"strings"
 	"testing"
-
-	"github.com/acp-bridge/acp-bridge/internal/e2e/fakemodel"
 )
 
 // grepOptIn is the IDE's session/new _meta that gives Claude Code its Grep
@@ -72,18 +70,12 @@ func TestAdapterClaudeGrepProtectedBeneath(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorkspace(t)
 			input := c.input(w)
-			r, _ := governedRun(t, s, a, w, searchPolicy, runOptions{
+			r := searchRun(t, s, a, w, searchPolicy, "Grep", input, runOptions{
 				name: "claude-grep-" + c.name,
 				files: map[string]string{".env": envSecret + "\n", "conf/deep/.env": envSecret + "\n",
 					"src/main.go": "package main // note\n"},
-				script: fakemodel.Script{Steps: []fakemodel.Step{fakemodel.Tool("Grep", input), fakemodel.Text("Done.")}},
-				client: clientScript{Permission: "reject", Prompts: textPrompts("Search the workspace."), SessionMeta: grepOptIn},
+				client: clientScript{SessionMeta: grepOptIn},
 			})
-			r.wait()
-			r.noLeftovers()
-			if secretReachedModel(r) {
-				t.Fatalf("BYPASS: Grep %v put the .env content into the model's context unasked", input)
-			}
 			reqs := mainRequestsText(r)
 			if len(reqs) < 2 {
 				t.Fatalf("the model got no result for the Grep")

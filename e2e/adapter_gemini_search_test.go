@@ -3,8 +3,6 @@ package e2e
 import (
 	"strings"
 	"testing"
-
-	"github.com/acp-bridge/acp-bridge/internal/e2e/fakemodel"
 )
 
 // geminiSearchPolicy denies reading .env and key files.
@@ -55,18 +53,11 @@ func TestAdapterGeminiSearchDeniedBeneath(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorkspace(t)
 			input := c.input(w)
-			r, _ := governedRun(t, s, a, w, geminiSearchPolicy, runOptions{
+			r := searchRun(t, s, a, w, geminiSearchPolicy, c.tool, input, runOptions{
 				name: "gemini-search-" + c.name,
 				files: map[string]string{".env": envSecret + "\n", "conf/deep/key.pem": envSecret + "\n",
 					"src/main.go": "package main // note\n"},
-				script: fakemodel.Script{Steps: []fakemodel.Step{fakemodel.Tool(c.tool, input), fakemodel.Text("Done.")}},
-				client: clientScript{Permission: "reject", Prompts: textPrompts("Search the workspace.")},
 			})
-			r.wait()
-			r.noLeftovers()
-			if secretReachedModel(r) {
-				t.Fatalf("BYPASS: %s %v put the .env content into the model's context", c.tool, input)
-			}
 			// A tool the policy refuses whole is left out of Gemini's
 			// registry: the model is told it has no such tool.
 			if reqs := r.model.MainRequests(); len(reqs) < 2 || !strings.Contains(string(reqs[1].Body), "not found in registry") &&

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/acp-bridge/acp-bridge/internal/adapter"
+	"github.com/acp-bridge/acp-bridge/internal/e2e/fakemodel"
 )
 
 // The setup the scenarios of a governed real agent share.
@@ -33,4 +34,22 @@ func geminiWithAdminPolicy(t *testing.T, w *workspace, rules adapter.Rules) (*ag
 	g := geminiAgent
 	g.command = append(append([]string{}, geminiAgent.command...), "--admin-policy", policy)
 	return &g, skipped
+}
+
+// searchRun runs one call of agent a's search tool with input, bridged
+// under policyText, in a workspace whose files (o.files) hold envSecret;
+// the client refuses whatever it is asked. It fails t when the secret
+// reaches the model, and returns the finished run.
+func searchRun(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, policyText, tool string, input map[string]any, o runOptions) *run {
+	t.Helper()
+	o.script = fakemodel.Script{Steps: []fakemodel.Step{fakemodel.Tool(tool, input), fakemodel.Text("Done.")}}
+	o.client.Permission = "reject"
+	o.client.Prompts = textPrompts("Search the workspace.")
+	r, _ := governedRun(t, s, a, w, policyText, o)
+	r.wait()
+	r.noLeftovers()
+	if secretReachedModel(r) {
+		t.Fatalf("BYPASS: %s %v put the .env content into the model's context", tool, input)
+	}
+	return r
 }
