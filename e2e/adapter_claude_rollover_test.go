@@ -18,31 +18,7 @@ import (
 // as they reached the agent, the adapter's additions included.
 func TestAdapterClaudeRolloverKeepsPolicy(t *testing.T) {
 	s, a, w := claudeScene(t)
-	r, auditFile := adapterRun(t, s, a, w, runOptions{
-		name:       "claude-rollover",
-		bridgeArgs: []string{"--compress", "on", "--cache-dir", filepath.Join(w.base, "cache")},
-		files:      map[string]string{".env": envSecret + "\n", "notes.txt": "notes\n"},
-		// The first turn reads notes.txt: a fresh session's first request
-		// must not have the history length of the previous main request,
-		// which the fake model takes for a retry.
-		script: fakemodel.Script{Steps: []fakemodel.Step{
-			a.read(w.path("notes.txt")),
-			fakemodel.Text("Noted."),
-			a.read(w.path(".env")),
-			fakemodel.Text("I could not read it."),
-		}},
-		client: clientScript{Prompts: textPrompts("Keep notes on this project.", "/bridge-compress", "Show me .env.")},
-	})
-	sum := r.wait()
-	r.noLeftovers()
-	t.Logf("summary %+v", sum)
-	if b, err := os.ReadFile(auditFile); err != nil || !strings.Contains(string(b), `"ROLLOVER"`) {
-		t.Fatalf("no rollover in the audit log (%v)\n%s", err, r.stderrTail())
-	}
-	if secretReachedModel(r) {
-		t.Fatalf("the .env content reached the model from the session the bridge opened for the rollover")
-	}
-	denied := envDenial(t, auditFile, r)
+	denied := rolloverKeepsPolicy(t, s, a, w, runOptions{name: "claude-rollover"})
 	t.Logf("audited: %s (stage %q, policy %s)", denied.Action, denied.Metadata.Stage, denied.Policy.Ref)
 }
 
@@ -67,32 +43,45 @@ func TestAdapterClaudeLoadedRolloverKeepsPolicy(t *testing.T) {
 			})
 			sum := first.mustSucceed()
 			first.noLeftovers()
-			r, auditFile := adapterRun(t, s, a, w, runOptions{
-				name:       "loaded-rollover",
-				keepHome:   true,
-				bridgeArgs: []string{"--compress", "on", "--cache-dir", filepath.Join(w.base, "cache")},
-				files:      map[string]string{".env": envSecret + "\n", "notes.txt": "notes\n"},
-				script: fakemodel.Script{Steps: []fakemodel.Step{
-					a.read(w.path("notes.txt")),
-					fakemodel.Text("Noted."),
-					a.read(w.path(".env")),
-					fakemodel.Text("I could not read it."),
-				}},
-				client: clientScript{
-					Load:    &sessionLoad{SessionID: sum.SessionID, Method: method},
-					Prompts: textPrompts("Keep notes on this project.", "/bridge-compress", "Show me .env."),
-				},
+			rolloverKeepsPolicy(t, s, a, w, runOptions{
+				name:     "loaded-rollover",
+				keepHome: true,
+				client:   clientScript{Load: &sessionLoad{SessionID: sum.SessionID, Method: method}},
 			})
-			got := r.wait()
-			r.noLeftovers()
-			t.Logf("summary %+v", got)
-			if b, err := os.ReadFile(auditFile); err != nil || !strings.Contains(string(b), `"ROLLOVER"`) {
-				t.Fatalf("no rollover in the audit log (%v)\n%s", err, r.stderrTail())
-			}
-			if secretReachedModel(r) {
-				t.Fatalf("the .env content reached the model from the session the bridge opened for the rollover")
-			}
-			envDenial(t, auditFile, r)
 		})
 	}
+}
+
+// rolloverKeepsPolicy runs Claude under adapterPolicy with compression on
+// (o names the run and may reopen a session) through three prompts: a turn
+// that reads notes.txt, /bridge-compress, and one asking for .env, which
+// the fresh session the bridge opens for the rollover must refuse. It
+// fails t unless the audit log records the rollover and the denial of the
+// read and the .env content stays away from the model, and returns the
+// denial.
+func rolloverKeepsPolicy(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, o runOptions) auditRecord {
+	t.Helper()
+	o.bridgeArgs = []string{"--compress", "on", "--cache-dir", filepath.Join(w.base, "cache")}
+	o.files = map[string]string{".env": envSecret + "\n", "notes.txt": "notes\n"}
+	// The first turn reads notes.txt: a fresh session's first request must
+	// not have the history length of the previous main request, which the
+	// fake model takes for a retry.
+	o.script = fakemodel.Script{Steps: []fakemodel.Step{
+		a.read(w.path("notes.txt")),
+		fakemodel.Text("Noted."),
+		a.read(w.path(".env")),
+		fakemodel.Text("I could not read it."),
+	}}
+	o.client.Prompts = textPrompts("Keep notes on this project.", "/bridge-compress", "Show me .env.")
+	r, auditFile := adapterRun(t, s, a, w, o)
+	sum := r.wait()
+	r.noLeftovers()
+	t.Logf("summary %+v", sum)
+	if b, err := os.ReadFile(auditFile); err != nil || !strings.Contains(string(b), `"ROLLOVER"`) {
+		t.Fatalf("no rollover in the audit log (%v)\n%s", err, r.stderrTail())
+	}
+	if secretReachedModel(r) {
+		t.Fatalf("the .env content reached the model from the session the bridge opened for the rollover")
+	}
+	return envDenial(t, auditFile, r)
 }
