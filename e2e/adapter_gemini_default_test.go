@@ -23,21 +23,12 @@ func TestAdapterGeminiAdminPolicyDefault(t *testing.T) {
 	}{{"deny", true}, {"allow", false}} {
 		t.Run(tc.def, func(t *testing.T) {
 			w := newWorkspace(t)
-			g, _ := geminiWithAdminPolicy(t, w, adapter.Rules{Deny: []string{"Bash(touch:*)"}, Default: tc.def})
-			r := start(t, s, g, w, runOptions{
-				name:  "gemini-admin-default-" + tc.def,
-				files: map[string]string{"notes.txt": envSecret + "\n"},
-				script: fakemodel.Script{Steps: []fakemodel.Step{
-					g.read(w.path("notes.txt")),
-					fakemodel.Text("Done."),
-				}},
-				client: clientScript{Permission: "allow", Prompts: textPrompts("Read notes.txt.")},
+			r := geminiAdminRun(t, s, w, adapter.Rules{Deny: []string{"Bash(touch:*)"}, Default: tc.def}, runOptions{
+				name:   "gemini-admin-default-" + tc.def,
+				files:  map[string]string{"notes.txt": envSecret + "\n"},
+				script: fakemodel.Script{Steps: []fakemodel.Step{geminiAgent.read(w.path("notes.txt")), fakemodel.Text("Done.")}},
+				client: clientScript{Prompts: textPrompts("Read notes.txt.")},
 			})
-			sum := r.mustSucceed()
-			r.noLeftovers()
-			if sum.Permissions != 0 {
-				t.Errorf("Gemini asked %d permissions", sum.Permissions)
-			}
 			offered := false
 			for _, q := range r.model.Requests() {
 				offered = offered || strings.Contains(string(q.Body), `"name":"read_file"`)

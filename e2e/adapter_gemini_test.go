@@ -96,25 +96,17 @@ func TestAdapterGeminiDeniedCommand(t *testing.T) {
 func TestAdapterGeminiAdminPolicy(t *testing.T) {
 	s := needSuite(t)
 	w := newWorkspace(t)
-	g, skipped := geminiWithAdminPolicy(t, w, adapter.Rules{Deny: []string{"Bash(touch:*)", "Read(**/secret.txt)"}})
-	if len(skipped) > 0 {
-		t.Fatalf("rules left out of the Gemini policy: %q", skipped)
-	}
-	r := start(t, s, g, w, runOptions{
+	a := &geminiAgent
+	r := geminiAdminRun(t, s, w, adapter.Rules{Deny: []string{"Bash(touch:*)", "Read(**/secret.txt)"}}, runOptions{
 		name:  "gemini-admin-policy",
 		files: map[string]string{"secret.txt": envSecret + "\n"},
 		script: fakemodel.Script{Steps: []fakemodel.Step{
-			g.shell("touch admin-ran.txt"),
-			g.read(w.path("secret.txt")),
+			a.shell("touch admin-ran.txt"),
+			a.read(w.path("secret.txt")),
 			fakemodel.Text("Both were refused."),
 		}},
-		client: clientScript{Permission: "allow", Prompts: textPrompts("Create the file, then read .env.")},
+		client: clientScript{Prompts: textPrompts("Create the file, then read .env.")},
 	})
-	sum := r.mustSucceed()
-	r.noLeftovers()
-	if sum.Permissions != 0 {
-		t.Errorf("Gemini asked %d permissions: its own engine should have refused both calls", sum.Permissions)
-	}
 	if _, err := os.Stat(w.path("admin-ran.txt")); err == nil {
 		t.Errorf("the denied command ran")
 	}

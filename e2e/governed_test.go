@@ -18,22 +18,34 @@ func claudeScene(t *testing.T) (*suiteEnv, *agentSpec, *workspace) {
 	return needSuite(t), &claudeAgent, newWorkspace(t)
 }
 
-// geminiWithAdminPolicy returns Gemini CLI run with --admin-policy naming
-// the policy file the Gemini adapter builds from rules, written under w's
-// base, and the rules the adapter left out of it.
-func geminiWithAdminPolicy(t *testing.T, w *workspace, rules adapter.Rules) (*agentSpec, []string) {
+// geminiAdminRun runs Gemini CLI with no bridge, with --admin-policy naming
+// the policy file the Gemini adapter builds from rules (none may be left
+// out of it), and the client allowing what it is asked; o gives the run's
+// name, files, script and prompts. The run must succeed, leave no process
+// and ask no permission: Gemini's own engine decides. It returns the run.
+func geminiAdminRun(t *testing.T, s *suiteEnv, w *workspace, rules adapter.Rules, o runOptions) *run {
 	t.Helper()
+	built, skipped := adapter.BuildGeminiPolicy(rules, "")
+	if len(skipped) > 0 {
+		t.Fatalf("rules left out of the Gemini policy: %q", skipped)
+	}
 	if err := os.MkdirAll(w.base, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	built, skipped := adapter.BuildGeminiPolicy(rules, "")
 	policy := filepath.Join(w.base, "policy.toml")
 	if err := os.WriteFile(policy, adapter.WriteGeminiPolicy(built), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	g := geminiAgent
 	g.command = append(append([]string{}, geminiAgent.command...), "--admin-policy", policy)
-	return &g, skipped
+	o.client.Permission = "allow"
+	r := start(t, s, &g, w, o)
+	sum := r.mustSucceed()
+	r.noLeftovers()
+	if sum.Permissions != 0 {
+		t.Errorf("Gemini asked %d permissions: its own engine should have decided every call", sum.Permissions)
+	}
+	return r
 }
 
 // searchRun runs one call of agent a's search tool with input, bridged
