@@ -37,16 +37,7 @@ func loadedSessionDenied(t *testing.T, s *suiteEnv, method string) {
 	// firstPrompt marks the first turn, so the second run can show it
 	// really continued that conversation.
 	const firstPrompt = "Say hello, first-turn-marker-4821."
-	first, _ := adapterRun(t, s, a, w, runOptions{
-		name:   "first",
-		script: fakemodel.Script{Steps: []fakemodel.Step{fakemodel.Text("Hello.")}},
-		client: clientScript{Prompts: textPrompts(firstPrompt)},
-	})
-	sum := first.mustSucceed()
-	first.noLeftovers()
-	if sum.SessionID == "" {
-		t.Fatalf("the first run reported no session id")
-	}
+	first, sum := storedSession(t, s, a, w, firstPrompt)
 
 	r, auditFile := adapterRun(t, s, a, w, runOptions{
 		name:     "loaded",

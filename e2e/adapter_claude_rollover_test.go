@@ -36,13 +36,7 @@ func TestAdapterClaudeLoadedRolloverKeepsPolicy(t *testing.T) {
 		t.Run(strings.TrimPrefix(method, "session/"), func(t *testing.T) {
 			a := &claudeAgent
 			w := newWorkspace(t)
-			first, _ := adapterRun(t, s, a, w, runOptions{
-				name:   "first",
-				script: fakemodel.Script{Steps: []fakemodel.Step{fakemodel.Text("Hello.")}},
-				client: clientScript{Prompts: textPrompts("Say hello.")},
-			})
-			sum := first.mustSucceed()
-			first.noLeftovers()
+			_, sum := storedSession(t, s, a, w, "Say hello.")
 			rolloverKeepsPolicy(t, s, a, w, runOptions{
 				name:     "loaded-rollover",
 				keepHome: true,

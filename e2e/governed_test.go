@@ -18,6 +18,25 @@ func claudeScene(t *testing.T) (*suiteEnv, *agentSpec, *workspace) {
 	return needSuite(t), &claudeAgent, newWorkspace(t)
 }
 
+// storedSession runs a first session of agent a, bridged under
+// adapterPolicy, with one turn (prompt, answered with text), and returns
+// the finished run and its summary, which names the session the agent
+// stored in w's HOME for a later run (keepHome) to reopen.
+func storedSession(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, prompt string) (*run, clientSummary) {
+	t.Helper()
+	first, _ := adapterRun(t, s, a, w, runOptions{
+		name:   "first",
+		script: fakemodel.Script{Steps: []fakemodel.Step{fakemodel.Text("Hello.")}},
+		client: clientScript{Prompts: textPrompts(prompt)},
+	})
+	sum := first.mustSucceed()
+	first.noLeftovers()
+	if sum.SessionID == "" {
+		t.Fatalf("the first run reported no session id")
+	}
+	return first, sum
+}
+
 // geminiAdminRun runs Gemini CLI with no bridge, with --admin-policy naming
 // the policy file the Gemini adapter builds from rules (none may be left
 // out of it), and the client allowing what it is asked; o gives the run's
