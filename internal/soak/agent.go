@@ -14,9 +14,11 @@ type AgentConfig struct {
 	Mix Mix
 	// Messages is the number of session/update notifications in each turn.
 	Messages int
-	// UsageEvery makes every UsageEvery-th message a usage_update (the
-	// agent's own context figures) where an agent_message_chunk would be;
-	// optional, zero means none (the soak's mixes carry none).
+	// UsageEvery makes message i of a turn a usage_update (the agent's own
+	// context figures) where i%UsageEvery == 0 and an agent_message_chunk
+	// would be there, so every UsageEvery-th message when UsageEvery is a
+	// multiple of ten; optional, zero means none (the soak's mixes carry
+	// none).
 	UsageEvery int
 }
 

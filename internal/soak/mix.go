@@ -111,13 +111,15 @@ var toolKinds = []string{"read", "execute", "search", "fetch"}
 // working directory is cwd, to b: every tenth (i%10 == 9) a
 // tool_call_update completing the call the message before opened with
 // tool_call on a file under cwd, the rest agent_message_chunk, of which
-// every usageEvery-th is a usage_update instead if usageEvery is set.
+// those with i%usageEvery == 0 are a usage_update instead if usageEvery is
+// set (with a usageEvery that is a multiple of ten, every usageEvery-th
+// message; otherwise a place a tool call holds keeps its tool call).
 func (t *turn) message(b []byte, sid, cwd string, turnNo, i int) []byte {
 	b = append(b, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":`...)
 	b = strconv.AppendQuote(b, sid)
 	call := "call_" + strconv.Itoa(turnNo) + "_" + strconv.Itoa(i/10)
 	switch {
-	case i%10 < 8 && t.usageEvery > 0 && i%t.usageEvery == t.usageEvery-1:
+	case i%10 < 8 && t.usageEvery > 0 && i%t.usageEvery == 0:
 		// What Claude Code's adapter sends: the context used so far, the
 		// window, and the cost.
 		b = append(b, `,"update":{"sessionUpdate":"usage_update","used":`...)
