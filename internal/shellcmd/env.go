@@ -166,6 +166,9 @@ func ClassifyEnv(name string) (EnvRisk, string) {
 	if risk, why, ok := classifyEnvFamily(name); ok {
 		return risk, why
 	}
+	if risk, why, ok := classifyEnvOptions(name); ok {
+		return risk, why
+	}
 	if !validName(name) {
 		return EnvChangesCommands, "its name is not a plain variable name, so what the shell makes of it is not known"
 	}
