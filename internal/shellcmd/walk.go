@@ -39,6 +39,7 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 		}
 		open = append(open, nests)
 		w.evalNode(n, src)
+		w.literalQuotes(n, src, depth)
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			w.cur = fallback

@@ -1,0 +1,95 @@
+package shellcmd
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// bash reads some text as a here-document's body is read, where a single
+// quote is a character and not a quote: an arithmetic expression ($((...)),
+// $[...], ((...)), for ((...)), an array subscript, a substring offset)
+// and the word of ${x:-w}, ${x:+w}, ${x:=w} and ${x:?w} inside double
+// quotes. The grammar here reads '...' (and $'...') there as quoted text, so
+// echo ${a['$(rm x)']}, echo $(( '$(rm x)' )) and echo "${u:-'$(rm x)'}"
+// looked like echo with literal words, where bash runs rm x.
+//
+// literalQuotes walks such quoted text as bash reads it: each command in it
+// is a command of the line, and the line needs approval, since what the
+// quotes hold is not the static text it seems.
+
+// literalQuotes finds the quoted text inside n that bash reads unquoted.
+func (w *walker) literalQuotes(n syntax.Node, src string, depth int) {
+	switch n := n.(type) {
+	case *syntax.ArithmExp:
+		w.quotesIn(n.X, src, depth)
+	case *syntax.ArithmCmd:
+		w.quotesIn(n.X, src, depth)
+	case *syntax.CStyleLoop:
+		for _, x := range []syntax.ArithmExpr{n.Init, n.Cond, n.Post} {
+			w.quotesIn(x, src, depth)
+		}
+	case *syntax.ParamExp:
+		w.quotesIn(n.Index, src, depth)
+		if n.Slice != nil {
+			w.quotesIn(n.Slice.Offset, src, depth)
+			w.quotesIn(n.Slice.Length, src, depth)
+		}
+	case *syntax.Assign:
+		w.quotesIn(n.Index, src, depth)
+	case *syntax.ArrayElem:
+		w.quotesIn(n.Index, src, depth)
+	case *syntax.DblQuoted:
+		w.quotedDefaults(n.Parts, src, depth)
+	}
+}
+
+// quotedDefaults finds, in the parts of a double-quoted string, the words
+// of the expansions whose single quotes bash reads as characters.
+func (w *walker) quotedDefaults(parts []syntax.WordPart, src string, depth int) {
+	for _, part := range parts {
+		p, ok := part.(*syntax.ParamExp)
+		if !ok || p.Exp == nil || p.Exp.Word == nil {
+			continue
+		}
+		switch p.Exp.Op {
+		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull,
+			syntax.AssignUnset, syntax.AssignUnsetOrNull, syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+			w.quotesIn(p.Exp.Word, src, depth)
+			w.quotedDefaults(p.Exp.Word.Parts, src, depth)
+		}
+	}
+}
+
+// quotesIn walks the quoted text below x (not inside a command
+// substitution, whose quotes are quotes again) as bash reads it.
+func (w *walker) quotesIn(x syntax.Node, src string, depth int) {
+	if x == nil {
+		return
+	}
+	if wd, ok := x.(*syntax.Word); ok && wd == nil {
+		return
+	}
+	syntax.Walk(x, func(m syntax.Node) bool {
+		switch m := m.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return false
+		case *syntax.SglQuoted:
+			if strings.ContainsAny(m.Value, "$`") {
+				w.problem("%s is quoted in the line but bash reads the quotes as characters there (an arithmetic expression, an array subscript or ${x:-...} inside double quotes), so the expansions in it run", sourceOf(m, src))
+				w.line(": "+hereDocument(m.Value), depth+1, dialectsOf("bash"))
+			}
+		}
+		return true
+	})
+}
+
+// hereDocument returns text as the body of an unquoted here-document, which
+// bash expands as it expands text whose quotes are characters.
+func hereDocument(text string) string {
+	delim := "ACP_BRIDGE_EOF"
+	for strings.Contains(text, delim) {
+		delim += "_"
+	}
+	return "<<" + delim + "\n" + text + "\n" + delim + "\n"
+}
