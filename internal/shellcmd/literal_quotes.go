@@ -10,7 +10,7 @@ import (
 // quote is a character and not a quote: an arithmetic expression ($((...)),
 // $[...], ((...)), for ((...)), an array subscript, a substring offset)
 // and the word of ${x:-w}, ${x:+w}, ${x:=w} and ${x:?w} inside double
-// quotes. The grammar here reads '...' (and $'...') there as quoted text, so
+// quotes or an unquoted here-document's body. The grammar here reads '...' (and $'...') there as quoted text, so
 // echo ${a['$(rm x)']}, echo $(( '$(rm x)' )) and echo "${u:-'$(rm x)'}"
 // looked like echo with literal words, where bash runs rm x.
 //
@@ -41,6 +41,10 @@ func (w *walker) literalQuotes(n syntax.Node, src string, depth int) {
 		w.quotesIn(n.Index, src, depth)
 	case *syntax.DblQuoted:
 		w.quotedDefaults(n.Parts, src, depth)
+	case *syntax.Redirect:
+		if n.Hdoc != nil && (n.Op == syntax.Hdoc || n.Op == syntax.DashHdoc) && !isQuoted(n.Word) {
+			w.quotedDefaults(n.Hdoc.Parts, src, depth)
+		}
 	}
 }
 
@@ -76,7 +80,7 @@ func (w *walker) quotesIn(x syntax.Node, src string, depth int) {
 			return false
 		case *syntax.SglQuoted:
 			if strings.ContainsAny(m.Value, "$`") {
-				w.problem("%s is quoted in the line but bash reads the quotes as characters there (an arithmetic expression, an array subscript or ${x:-...} inside double quotes), so the expansions in it run", sourceOf(m, src))
+				w.problem("%s is quoted in the line but bash reads the quotes as characters there (an arithmetic expression, an array subscript or ${x:-...} inside double quotes or a here-document), so the expansions in it run", sourceOf(m, src))
 				w.line(": "+hereDocument(m.Value), depth+1, dialectsOf("bash"))
 			}
 		}
