@@ -381,11 +381,12 @@ func (w *walker) equals(word *syntax.Word, src string) {
 // printf -v 'a[$(cmd)]' and [[ -v 'a[$(cmd)]' ]] make bash evaluate the
 // subscript, running what it holds.
 func (w *walker) subscript(word *syntax.Word, src string, depth int) {
-	text := sourceOf(word, src)
-	if !strings.Contains(text, "[") || !holdsSubstitution(text) {
+	if !strings.Contains(sourceOf(word, src), "[") {
 		return
 	}
-	if v := evalWord(word, src); v.Kind == Static && subscriptCode.MatchString(v.Text) {
-		w.line(": "+v.Text, depth+1, dialectsOf("bash"))
+	// A glob's text counts as well: a[$(cmd)] matches no file, so bash
+	// passes it on as written, its backslashes removed.
+	if val, _, _, why := quoteRemoval(word); why == "" && holdsSubstitution(val) && subscriptCode.MatchString(val) {
+		w.line(": "+val, depth+1, dialectsOf("bash"))
 	}
 }

@@ -47,9 +47,32 @@ func sourceOf(n syntax.Node, src string) string {
 // its pattern when it is a glob, and why not otherwise. src is the text
 // the word was parsed from (for reporting dynamic words as written).
 func evalWord(word *syntax.Word, src string) Word {
-	var val, pat strings.Builder
-	glob := false
-	why := ""
+	val, pat, glob, why := quoteRemoval(word)
+	if why == "" && glob {
+		// The shell's brackets in path.Match's syntax; one that is not a
+		// bracket expression after all leaves a static word.
+		p, isGlob, unread := matchPattern(pat)
+		switch {
+		case unread != "":
+			why = unread
+		case isGlob && !validPattern(p):
+			why = "a pattern the bridge cannot read"
+		case isGlob:
+			return Word{Kind: Glob, Text: p}
+		}
+	}
+	if why != "" {
+		return Word{Kind: Dynamic, Text: sourceOf(word, src), Why: why}
+	}
+	return Word{Kind: Static, Text: val}
+}
+
+// quoteRemoval returns a word's text after quote removal (val), the same
+// text with its quoted bytes escaped for a pattern (pat), whether an
+// unquoted *, ? or [ makes it a glob, and why it is not static (empty when
+// it is).
+func quoteRemoval(word *syntax.Word) (val, pat string, glob bool, why string) {
+	var vb, pb strings.Builder
 	dyn := func(reason string) {
 		if why == "" {
 			why = reason
@@ -70,15 +93,15 @@ func evalWord(word *syntax.Word, src string) Word {
 					if s[j] == '\n' {
 						continue
 					}
-					val.WriteByte(s[j])
-					writeEscaped(&pat, s[j:j+1])
+					vb.WriteByte(s[j])
+					writeEscaped(&pb, s[j:j+1])
 				case c == '*' || c == '?' || c == '[':
 					glob = true
-					val.WriteByte(c)
-					pat.WriteByte(c)
+					vb.WriteByte(c)
+					pb.WriteByte(c)
 				default:
-					val.WriteByte(c)
-					pat.WriteByte(c)
+					vb.WriteByte(c)
+					pb.WriteByte(c)
 				}
 			}
 		case *syntax.SglQuoted:
@@ -90,8 +113,8 @@ func evalWord(word *syntax.Word, src string) Word {
 				}
 				s = lit
 			}
-			val.WriteString(s)
-			writeEscaped(&pat, s)
+			vb.WriteString(s)
+			writeEscaped(&pb, s)
 		case *syntax.DblQuoted:
 			if p.Dollar {
 				dyn(`$"..." string translated at run time`)
@@ -103,30 +126,14 @@ func evalWord(word *syntax.Word, src string) Word {
 					continue
 				}
 				s := unescapeDouble(lit.Value)
-				val.WriteString(s)
-				writeEscaped(&pat, s)
+				vb.WriteString(s)
+				writeEscaped(&pb, s)
 			}
 		default:
 			dyn(dynamicWhy(part))
 		}
 	}
-	if why == "" && glob {
-		// The shell's brackets in path.Match's syntax; one that is not a
-		// bracket expression after all leaves a static word.
-		p, isGlob, unread := matchPattern(pat.String())
-		switch {
-		case unread != "":
-			why = unread
-		case isGlob && !validPattern(p):
-			why = "a pattern the bridge cannot read"
-		case isGlob:
-			return Word{Kind: Glob, Text: p}
-		}
-	}
-	if why != "" {
-		return Word{Kind: Dynamic, Text: sourceOf(word, src), Why: why}
-	}
-	return Word{Kind: Static, Text: val.String()}
+	return vb.String(), pb.String(), glob, why
 }
 
 // dynamicWhy names the expansion a word part does.
