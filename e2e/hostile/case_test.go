@@ -23,6 +23,7 @@ type hostileCase struct {
 	approve  bool
 	agent    string
 	audits   []string
+	noAudits []string // no audit line may contain any: a record of what did not happen
 	noRefuse bool
 	told     bool
 	secrets  []string
@@ -340,6 +341,8 @@ func (c *hostileCase) target(word string) (on *bool, list *[]string) {
 		return &c.control, nil
 	case "audit":
 		return nil, &c.audits
+	case "no-audit":
+		return nil, &c.noAudits
 	case "secret":
 		return nil, &c.secrets
 	case "forged":

@@ -93,6 +93,8 @@
 //	                       with its env, in the workspace), then opens the
 //	                       session again
 //	@audit TEXT            some audit line must contain TEXT (placeholders apply)
+//	@no-audit TEXT         no audit line may contain TEXT: a record of
+//	                       something that did not happen is a bypass
 //	@no-refusal            the attempt need not leave a refusal record
 //	@told                  the person must be told: an agent_message_chunk the
 //	                       agent never sent, or a tool call shown as failed

@@ -337,6 +337,12 @@ func (v *verdict) judgeAudit(c hostileCase) {
 			v.fail("no audit record contains %q", exp)
 		}
 	}
+	for _, lie := range c.noAudits {
+		exp, _ := expand(lie, w.placeholders())
+		if bytes.Contains([]byte(v.audit), exp) {
+			v.bypass("the audit log records %q, which did not happen", exp)
+		}
+	}
 	for _, a := range c.answers {
 		exp, _ := expand(a.text, w.placeholders())
 		if !answerRecorded(lines, a.approved, exp) {

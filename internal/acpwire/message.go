@@ -512,6 +512,16 @@ func (m *Message) PatchJSON(value any, path ...string) (*Message, error) {
 	return m.Patch(b, path...)
 }
 
+// Passed reports whether m, or a replacement made from it (Patch,
+// WithRaw), has been written toward m's peer. Middleware reads it after
+// next.Handle returns to learn whether the layers past it passed the
+// message on or dropped it: a record of what reached a peer is made only
+// once it did.
+func (m *Message) Passed() bool {
+	f := m.original().fate
+	return f == fateWritten || f == fateReplaced
+}
+
 func (m *Message) original() *Message {
 	if m.Original != nil {
 		return m.Original

@@ -169,6 +169,7 @@ func (p *Pipeline) prompt(ctx context.Context, m *acpwire.Message, next acpwire.
 
 	// Tier 1 on embedded resources.
 	var userText strings.Builder
+	var held []heldOffload // recorded once the prompt reaches the agent
 	changed := false
 	newElems := make([][]byte, 0, len(elems)+1)
 	for i, b := range blocks {
@@ -182,11 +183,12 @@ func (p *Pipeline) prompt(ctx context.Context, m *acpwire.Message, next acpwire.
 			fmt.Fprintf(&userText, "[embedded resource: %s]\n", b.Resource.URI)
 			if len(b.Resource.Text) > p.cfg.OffloadTokens {
 				if tokens, _ := measure(b.Resource.Text); tokens > p.cfg.OffloadTokens {
-					repl, err := p.offloadResource(s, b.Resource.URI, b.Resource.MimeType, b.Resource.Text, tokens)
+					repl, h, err := p.offloadResource(s, b.Resource.URI, b.Resource.MimeType, b.Resource.Text, tokens)
 					if err != nil {
 						p.logger.Warn("tier 1 offload of an embedded resource failed; passed as is", "uri", b.Resource.URI, "err", err)
 					} else {
 						newElems = append(newElems, repl...)
+						held = append(held, h)
 						changed = true
 						continue
 					}
@@ -219,6 +221,7 @@ func (p *Pipeline) prompt(ctx context.Context, m *acpwire.Message, next acpwire.
 	if changed {
 		arr := joinArray(newElems)
 		if out, err = m.Patch(arr, "params", "prompt"); err != nil {
+			p.settleOffloads(m, held) // not passed on: undone
 			return err
 		}
 	}
@@ -230,7 +233,10 @@ func (p *Pipeline) prompt(ctx context.Context, m *acpwire.Message, next acpwire.
 	}
 	p.noteLevel(s)
 	if out, err = p.translate(out, true); err != nil {
+		p.settleOffloads(m, held)
 		return err
 	}
-	return next.Handle(ctx, out)
+	err = next.Handle(ctx, out)
+	p.settleOffloads(m, held)
+	return err
 }

@@ -37,6 +37,26 @@ func (o *offloadSet) add(path, resolved string) {
 	}
 }
 
+// remove forgets one entry of path and of its resolved form, as add
+// remembered them: the offload of a message the bridge did not pass on.
+func (o *offloadSet) remove(path, resolved string) {
+	forms := []string{path}
+	if resolved != "" && resolved != path {
+		forms = append(forms, resolved)
+	}
+	for _, f := range forms {
+		for i := len(o.order) - 1; i >= 0; i-- {
+			if o.order[i] == f {
+				o.order = append(o.order[:i], o.order[i+1:]...)
+				if o.has[f]--; o.has[f] <= 0 {
+					delete(o.has, f)
+				}
+				break
+			}
+		}
+	}
+}
+
 // resolvedOffload returns path with its symlinks resolved, or "" if it
 // cannot be resolved.
 func resolvedOffload(path string) string {

@@ -33,10 +33,13 @@ func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Messag
 		} else {
 			out, err := m.PatchJSON(ref.text, path...)
 			if err != nil {
+				p.discardOffload(ref.held)
 				return false, err
 			}
 			p.account(s, ref.tokens)
-			return true, next.Handle(ctx, out)
+			err = next.Handle(ctx, out)
+			p.settleOffloads(m, []heldOffload{ref.held})
+			return true, err
 		}
 	}
 	s.mu.Lock()
@@ -58,12 +61,16 @@ func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Messag
 // offloadRef is what offload wrote: the cached file and the reference
 // that stands in for its content.
 type offloadRef struct {
-	path   string // the cached copy, absolute
-	text   string // the reference (Markdown)
-	tokens int    // the reference's own tokens
+	path   string      // the cached copy, absolute
+	text   string      // the reference (Markdown)
+	tokens int         // the reference's own tokens
+	held   heldOffload // recorded by settleOffloads once the message is passed on
 }
 
-// offload writes content to the cache and returns its reference.
+// offload writes content to the cache and returns its reference. The
+// agent may read the file from now on; the offload is recorded, or
+// undone, by settleOffloads once the message carrying the reference has
+// been handled.
 func (p *Pipeline) offload(s *session, tool, source, content string, tokens int) (offloadRef, error) {
 	o := Offloaded{Source: source, Tokens: tokens, Bytes: len(content), Lines: countLines(content)}
 	path, err := p.store.WriteOffloaded(tool, content)
@@ -77,12 +84,12 @@ func (p *Pipeline) offload(s *session, tool, source, content string, tokens int)
 	s.mu.Lock()
 	s.offloads.add(path, resolved)
 	lvl := s.meter.Usage().Level()
-	s.rec.Note(p.now(), "Tool", source+"\n\n"+ref)
 	s.mu.Unlock()
-	p.events.Add(Event{Time: p.now(), Session: s.ide, Type: EventTier1, Level: lvl.String(),
-		Trigger:      fmt.Sprintf("%s: %d tokens over the %d-token threshold", source, tokens, p.cfg.OffloadTokens),
-		TokensBefore: tokens, TokensAfter: after, TokensSaved: tokens - after, Files: files})
-	return offloadRef{path: path, text: ref, tokens: after}, nil
+	held := heldOffload{s: s, path: path, resolved: resolved, note: source + "\n\n" + ref,
+		event: Event{Time: p.now(), Session: s.ide, Type: EventTier1, Level: lvl.String(),
+			Trigger:      fmt.Sprintf("%s: %d tokens over the %d-token threshold", source, tokens, p.cfg.OffloadTokens),
+			TokensBefore: tokens, TokensAfter: after, TokensSaved: tokens - after, Files: files}}
+	return offloadRef{path: path, text: ref, tokens: after, held: held}, nil
 }
 
 // jsonText decodes a raw JSON string value; anything else is taken as is.
@@ -95,10 +102,10 @@ func jsonText(v []byte) string {
 
 // offloadResource replaces an embedded resource by a resource_link to the
 // offloaded copy and a text block with its reference.
-func (p *Pipeline) offloadResource(s *session, uri, mime, text string, tokens int) ([][]byte, error) {
+func (p *Pipeline) offloadResource(s *session, uri, mime, text string, tokens int) ([][]byte, heldOffload, error) {
 	ref, err := p.offload(s, "prompt_resource_"+filepath.Base(uri), "embedded resource "+uri, text, tokens)
 	if err != nil {
-		return nil, err
+		return nil, heldOffload{}, err
 	}
 	path := ref.path
 	link := map[string]any{"type": "resource_link", "uri": (&url.URL{Scheme: "file", Path: path}).String(), "name": filepath.Base(path), "size": len(text),
@@ -108,13 +115,15 @@ func (p *Pipeline) offloadResource(s *session, uri, mime, text string, tokens in
 	}
 	lb, err := json.Marshal(link)
 	if err != nil {
-		return nil, err
+		p.discardOffload(ref.held)
+		return nil, heldOffload{}, err
 	}
 	tb, err := json.Marshal(map[string]any{"type": "text", "text": ref.text})
 	if err != nil {
-		return nil, err
+		p.discardOffload(ref.held)
+		return nil, heldOffload{}, err
 	}
-	return [][]byte{lb, tb}, nil
+	return [][]byte{lb, tb}, ref.held, nil
 }
 
 func joinArray(elems [][]byte) []byte {
@@ -175,7 +184,8 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 	kind, update := upd.SessionUpdate, upd.Raw
 	out := m
 	var grewRoom [2][]byte
-	grew := grewRoom[:0] // text entering the agent's context, as JSON string literals
+	grew := grewRoom[:0]   // text entering the agent's context, as JSON string literals
+	var held []heldOffload // recorded once the update reaches the IDE
 	// The meter's bookkeeping is cheap (no tokenizing); only the notice of
 	// a changed level waits until the message is forwarded.
 	var u Usage
@@ -184,8 +194,8 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 	case "agent_message_chunk", "agent_thought_chunk", "user_message_chunk":
 		text := upd.Text
 		if loading && len(text) > p.cfg.OffloadTokens*bytesPerToken {
-			if o, err := p.offloadIDEText(s, m, text, "session_load_replay", []string{"params", "update", "content", "text"}); err == nil {
-				out = o
+			if o, h, err := p.offloadIDEText(s, m, text, "session_load_replay", []string{"params", "update", "content", "text"}); err == nil {
+				out, held = o, append(held, h)
 			}
 		}
 		role := "Agent"
@@ -204,7 +214,8 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 		}
 		s.mu.Unlock()
 	case "tool_call", "tool_call_update":
-		if out, grew, err = p.toolCallUpdate(s, m, upd, grew); err != nil {
+		if out, grew, held, err = p.toolCallUpdate(s, m, upd, grew, held); err != nil {
+			p.settleOffloads(m, held)
 			return err
 		}
 	case "plan":
@@ -230,6 +241,7 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 	}
 	if ide != down {
 		if out, err = out.PatchJSON(ide, "params", "sessionId"); err != nil {
+			p.settleOffloads(m, held)
 			return err
 		}
 	}
@@ -237,6 +249,7 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 		u, changed = p.accountLiterals(s, grew)
 	}
 	err = next.Handle(ctx, out)
+	p.settleOffloads(m, held)
 	if changed {
 		p.sendEstimate(s, u)
 	}
@@ -258,8 +271,9 @@ func (p *Pipeline) forwardAs(ctx context.Context, m *acpwire.Message, ide, down 
 
 // toolCallUpdate records a tool call and offloads oversized text content
 // toward the IDE (the IDE shows the preview and the path). It returns the
-// text of the call's content, as JSON string literals, appended to text.
-func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, u *acpparams.Update, text [][]byte) (*acpwire.Message, [][]byte, error) {
+// text of the call's content, as JSON string literals, appended to text,
+// and the offloads made, appended to held.
+func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, u *acpparams.Update, text [][]byte, held []heldOffload) (*acpwire.Message, [][]byte, []heldOffload, error) {
 	out := m
 	for i, c := range u.Items {
 		if c.Text == nil {
@@ -273,8 +287,8 @@ func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, u *acpparams.U
 		// Toward the IDE the size is judged from bytes (four per token)
 		// to keep tokenizing off the streaming path.
 		if len(c.Text) > p.cfg.OffloadTokens*bytesPerToken {
-			if o, err := p.offloadIDEText(s, out, c.Text, "tool_call_"+u.Title, []string{"params", "update", "content", fmt.Sprint(i), "content", "text"}); err == nil {
-				out = o
+			if o, h, err := p.offloadIDEText(s, out, c.Text, "tool_call_"+u.Title, []string{"params", "update", "content", fmt.Sprint(i), "content", "text"}); err == nil {
+				out, held = o, append(held, h)
 			} else {
 				p.logger.Debug("no tier 1 offload toward the IDE", "err", err)
 			}
@@ -308,22 +322,28 @@ func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, u *acpparams.U
 	for _, a := range bodies {
 		p.tier2(s, lvl, a.Path, a.Bytes)
 	}
-	return out, text, nil
+	return out, text, held, nil
 }
 
 // offloadIDEText offloads the JSON string literal lit found at path in m.
-func (p *Pipeline) offloadIDEText(s *session, m *acpwire.Message, lit []byte, tool string, path []string) (*acpwire.Message, error) {
+// The offload is held for settleOffloads.
+func (p *Pipeline) offloadIDEText(s *session, m *acpwire.Message, lit []byte, tool string, path []string) (*acpwire.Message, heldOffload, error) {
 	text, ok := rawjson.String(lit)
 	if !ok {
-		return nil, fmt.Errorf("not a string")
+		return nil, heldOffload{}, fmt.Errorf("not a string")
 	}
 	tokens, _ := measure(text)
 	if tokens <= p.cfg.OffloadTokens {
-		return nil, fmt.Errorf("under threshold")
+		return nil, heldOffload{}, fmt.Errorf("under threshold")
 	}
 	ref, err := p.offload(s, tool, "toward the IDE: "+strings.ReplaceAll(tool, "_", " "), text, tokens)
 	if err != nil {
-		return nil, err
+		return nil, heldOffload{}, err
 	}
-	return m.PatchJSON(ref.text, path...)
+	out, err := m.PatchJSON(ref.text, path...)
+	if err != nil {
+		p.discardOffload(ref.held)
+		return nil, heldOffload{}, err
+	}
+	return out, ref.held, nil
 }
