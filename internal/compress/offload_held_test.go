@@ -28,11 +28,11 @@ func dropMarked(dir acpwire.Direction) acpwire.Middleware {
 // droppingHarness runs the pipeline between two dropMarked layers: one
 // nearer the IDE (dropping toward the IDE, where governance sits) and one
 // nearer the agent (dropping toward the agent), with session s1 open.
-func droppingHarness(t *testing.T) *harness {
+func droppingHarness(t *testing.T, contextSize int64) *harness {
 	t.Helper()
 	var log strings.Builder
 	b := acpwire.New(acpwire.Options{})
-	p, err := New(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), EventLog: &log, OffloadTokens: 100}, b)
+	p, err := New(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), EventLog: &log, OffloadTokens: 100, ContextSize: contextSize}, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,13 +48,12 @@ func bigOutput(mark string) string {
 }
 
 // syncIDE waits until the bridge has handled every message the agent
-// sent before: messages of a direction are handled in turn.
-func (h *harness) syncIDE() {
+// sent before (messages of a direction are handled in turn), and returns
+// what the IDE got meanwhile.
+func (h *harness) syncIDE() [][]byte {
 	h.t.Helper()
-	h.agent(agentSays("s1", "sync"))
-	if got := h.readIDE(); !strings.Contains(string(got), "sync") {
-		h.t.Fatalf("IDE got %s, want the sync chunk", got)
-	}
+	h.agent(agentSays("s1", "sync-mark"))
+	return h.untilIDE(func(m []byte) bool { return strings.Contains(string(m), "sync-mark") })
 }
 
 // syncAgent waits until the bridge has handled every message the IDE
@@ -122,7 +121,7 @@ func TestOffloadRecordedOnlyWhenPassedOn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := droppingHarness(t)
+			h := droppingHarness(t, 0)
 			tt.send(h)
 			files := offloadedFiles(t, h.p)
 			logged := strings.Contains(h.log.String(), `"event":"TIER_1"`) && strings.Contains(h.log.String(), tt.source)
@@ -141,6 +140,42 @@ func TestOffloadRecordedOnlyWhenPassedOn(t *testing.T) {
 			}
 			if _, err := os.Stat(h.p.Store().OffloadedDir()); err != nil && !os.IsNotExist(err) {
 				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestToolCallRecordedOnlyWhenPassedOn holds the session's record of a
+// tool call, and the TIER_2 event of its large edit body, to what reached
+// the IDE: an edit the layer nearer the IDE drops (governance blocking
+// it) is neither in the record (the archive, the summary) nor logged as
+// written; one passed on is both.
+func TestToolCallRecordedOnlyWhenPassedOn(t *testing.T) {
+	for _, passed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "dropped", true: "passed"}[passed], func(t *testing.T) {
+			h := droppingHarness(t, 1000)
+			h.agent(agentSays("s1", strings.Repeat("a long reply that fills the context ", 200)))
+			h.syncIDE()
+			title := "Edit"
+			if !passed {
+				title = "DROPME"
+			}
+			h.agent(update("s1", map[string]any{"sessionUpdate": "tool_call", "toolCallId": "e1", "title": title, "kind": "edit", "status": "completed",
+				"content": []any{map[string]any{"type": "diff", "path": "/repo/secret.cfg", "oldText": nil, "newText": strings.Repeat("key = value\n", 400)}}}))
+			shown := false
+			for _, m := range h.syncIDE() {
+				shown = shown || strings.Contains(string(m), `"toolCallId":"e1"`)
+			}
+			if shown != passed {
+				t.Fatalf("the IDE was shown the call: %v, want %v", shown, passed)
+			}
+			logged := strings.Contains(h.log.String(), `"event":"TIER_2"`)
+			s := h.p.lookup("s1")
+			s.mu.Lock()
+			recorded := strings.Contains(s.rec.Archive(time.Time{}), "/repo/secret.cfg")
+			s.mu.Unlock()
+			if logged != passed || recorded != passed {
+				t.Fatalf("TIER_2 logged %v, in the record %v; want %v\n%s", logged, recorded, passed, h.log)
 			}
 		})
 	}

@@ -184,8 +184,9 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 	kind, update := upd.SessionUpdate, upd.Raw
 	out := m
 	var grewRoom [2][]byte
-	grew := grewRoom[:0]   // text entering the agent's context, as JSON string literals
-	var held []heldOffload // recorded once the update reaches the IDE
+	grew := grewRoom[:0]              // text entering the agent's context, as JSON string literals
+	var held []heldOffload            // recorded once the update reaches the IDE
+	isCall, callLevel := false, Green // a tool call's: the level before its text is counted
 	// The meter's bookkeeping is cheap (no tokenizing); only the notice of
 	// a changed level waits until the message is forwarded.
 	var u Usage
@@ -218,6 +219,9 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 			p.settleOffloads(m, held)
 			return err
 		}
+		s.mu.Lock()
+		isCall, callLevel = true, s.meter.Usage().Level()
+		s.mu.Unlock()
 	case "plan":
 		s.mu.Lock()
 		s.rec.Plan(update)
@@ -250,6 +254,9 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 	}
 	err = next.Handle(ctx, out)
 	p.settleOffloads(m, held)
+	if isCall && m.Passed() {
+		p.recordToolCall(s, m, upd, callLevel)
+	}
 	if changed {
 		p.sendEstimate(s, u)
 	}
@@ -269,10 +276,11 @@ func (p *Pipeline) forwardAs(ctx context.Context, m *acpwire.Message, ide, down 
 	return next.Handle(ctx, m)
 }
 
-// toolCallUpdate records a tool call and offloads oversized text content
-// toward the IDE (the IDE shows the preview and the path). It returns the
-// text of the call's content, as JSON string literals, appended to text,
-// and the offloads made, appended to held.
+// toolCallUpdate offloads a tool call's oversized text content toward the
+// IDE (the IDE shows the preview and the path). It returns the text of the
+// call's content, as JSON string literals, appended to text, and the
+// offloads made, appended to held. The call is recorded by recordToolCall
+// once the update has reached the IDE.
 func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, u *acpparams.Update, text [][]byte, held []heldOffload) (*acpwire.Message, [][]byte, []heldOffload, error) {
 	out := m
 	for i, c := range u.Items {
@@ -293,34 +301,6 @@ func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, u *acpparams.U
 				p.logger.Debug("no tier 1 offload toward the IDE", "err", err)
 			}
 		}
-	}
-	s.mu.Lock()
-	arts := s.rec.artifactsSeen
-	tc := s.rec.toolCall(m.Received, &u.ToolCall)
-	newArts := s.rec.artifactsSeen - arts
-	lvl := s.meter.Usage().Level()
-	var bodies []Artifact
-	if u.Status == "completed" {
-		for _, path := range tc.paths {
-			if a := s.rec.byPath[path]; a != nil && a.Bytes > 0 {
-				bodies = append(bodies, *a)
-			}
-		}
-	}
-	if w := s.watch; w != nil {
-		if u.SessionUpdate == "tool_call" {
-			w.obs.ToolCalls++
-		}
-		for _, path := range tc.paths {
-			if !contains(w.obs.Touched, path) {
-				w.obs.Touched = append(w.obs.Touched, path)
-			}
-		}
-		w.obs.Edits += newArts
-	}
-	s.mu.Unlock()
-	for _, a := range bodies {
-		p.tier2(s, lvl, a.Path, a.Bytes)
 	}
 	return out, text, held, nil
 }
