@@ -50,3 +50,26 @@ func TestBridgeRefusesToStart(t *testing.T) {
 		})
 	}
 }
+
+// TestBridgeSubcommand: "acp-bridge bridge [flags] -- AGENT" is the bridge, as
+// "acp-bridge [flags] -- AGENT" is (README's command table names both): the
+// agent starts and what it writes reaches the IDE unchanged.
+func TestBridgeSubcommand(t *testing.T) {
+	const note = `{"jsonrpc":"2.0","method":"x/ping"}`
+	for _, prefix := range [][]string{{"bridge"}, nil} {
+		t.Run(strings.Join(append([]string{"acp-bridge"}, prefix...), " "), func(t *testing.T) {
+			started := filepath.Join(t.TempDir(), "started")
+			args := append(prefix, "--log-level", "error", "--", "sh", "-c", `touch "$1"; echo '`+note+`'`, "sh", started)
+			stdout, stderr, code := runCmd(t, "", args...)
+			if code != 0 {
+				t.Errorf("exit %d, want 0; stderr:\n%s", code, stderr)
+			}
+			if _, err := os.Stat(started); err != nil {
+				t.Errorf("the agent was not started: %v", err)
+			}
+			if stdout != note+"\n" {
+				t.Errorf("the IDE received %q, want %q", stdout, note+"\n")
+			}
+		})
+	}
+}
