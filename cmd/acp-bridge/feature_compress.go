@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -47,6 +48,12 @@ func compressFeature() feature {
 			o.KeepReads, o.Logger = !offloadReads, s.Logger
 			if s.Governance != nil && s.Governance.Audit != nil {
 				o.Audit = compress.AuditTo(s.Governance.Audit)
+			}
+			if s.Governance != nil && s.Governance.Enforcer != nil {
+				// A rollover's session/new passes no middleware: governance
+				// learns the fresh session's mode from its result.
+				enf := s.Governance.Enforcer
+				o.OnRollover = func(ide string, result json.RawMessage) { enf.ContinuedIn(ide, result) }
 			}
 			p, err := compress.Open(o, s.Bridge)
 			if err != nil {

@@ -3,6 +3,7 @@ package compress
 import (
 	"container/list"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -57,6 +58,13 @@ type Config struct {
 	// is forgotten beyond it, and a later message in a forgotten session
 	// starts its state afresh. Optional, defaults to DefaultMaxSessions.
 	MaxSessions int
+	// OnRollover, if set, hears the agent's result for each session/new
+	// the pipeline sends to continue the IDE's session ide in a fresh
+	// agent session, before any later message of the agent is handled:
+	// the middleware between the pipeline and the IDE (governance) never
+	// sees that exchange, and the fresh session's modes are in it. It must
+	// not block.
+	OnRollover func(ide string, result json.RawMessage)
 	// Logger receives diagnostics; optional, nil discards.
 	Logger *slog.Logger
 	// Clock returns the current time; optional, nil means time.Now.

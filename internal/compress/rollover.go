@@ -40,6 +40,9 @@ func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
 		if newID == "" {
 			return fmt.Errorf("session/new result has no sessionId")
 		}
+		if p.cfg.OnRollover != nil {
+			p.cfg.OnRollover(s.ide, res)
+		}
 		p.lockChanging()
 		p.ideToDown[s.ide] = newID
 		p.downToIDE[newID] = s.ide

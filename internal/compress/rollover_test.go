@@ -330,3 +330,41 @@ func compactingTurn(t *testing.T) *harness {
 	h.prompt(2, "s1", "Port the build to Bazel")
 	return h
 }
+
+// TestRolloverResultHeard: the agent's result for the rollover's
+// session/new, which passes no middleware, reaches Config.OnRollover with
+// the IDE's session id before the agent's next message is handled, so
+// governance follows the fresh session's mode.
+func TestRolloverResultHeard(t *testing.T) {
+	type heard struct{ ide, result string }
+	got := make(chan heard, 1)
+	h := newHarness(t, Config{ContextSize: 2000, OnRollover: func(ide string, result json.RawMessage) {
+		got <- heard{ide, string(result)}
+	}})
+	h.newSession(1, "/repo", "s1")
+	h.prompt(2, "s1", "Write a CSV exporter in export/csv.go")
+	h.agent(agentSays("s1", strings.Repeat("Working on the exporter. ", 200)))
+	h.agent(endTurn(2))
+	h.untilIDE(isResponse("2"))
+	h.ide(promptMsg(3, "s1", textBlock("/bridge-compress")))
+	h.untilIDE(isResponse("3"))
+	h.ide(promptMsg(4, "s1", textBlock("go on")))
+	m := h.readAgent()
+	if str(m, "method") != "session/new" {
+		t.Fatalf("agent got %s, want session/new", m)
+	}
+	id, _ := rawjson.Get(m, "id")
+	result := `{"sessionId":"s2","modes":{"currentModeId":"bypassPermissions","availableModes":[]}}`
+	h.agent(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":` + result + `}`)
+	if p := h.readAgent(); str(p, "method") != "session/prompt" || str(p, "params", "sessionId") != "s2" {
+		t.Fatalf("agent got %s, want the prompt in s2", p)
+	}
+	select {
+	case g := <-got:
+		if g.ide != "s1" || g.result != result {
+			t.Fatalf("OnRollover heard %q %s, want s1 %s", g.ide, g.result, result)
+		}
+	default:
+		t.Fatal("OnRollover not called before the prompt went on")
+	}
+}

@@ -123,6 +123,15 @@ func (x *Enforcer) setMode(sid, mode string) {
 	x.mu.Unlock()
 }
 
+// ContinuedIn applies result, the agent's answer to the session/new that
+// context compression sent to continue the IDE's session sid in a fresh
+// agent session (a rollover), which no middleware sees: the session's
+// mode is the fresh session's from now on, as for any session/new result
+// (openedMode). It is safe for concurrent use.
+func (x *Enforcer) ContinuedIn(sid string, result []byte) {
+	x.setMode(sid, openedMode(result))
+}
+
 // openedMode returns the modes.currentModeId of a session/new, load,
 // resume or fork result: "" when the result has no modes (the agent has
 // none), ModeUnreadable when it has modes without a string currentModeId.

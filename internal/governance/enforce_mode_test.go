@@ -171,3 +171,25 @@ func TestEnforcerModeUpdateLaxWire(t *testing.T) {
 		t.Errorf("Mode(s1) = %q, want plan", got)
 	}
 }
+
+// TestEnforcerModeContinuedIn: the result of the session/new a compression
+// rollover sends, which no middleware sees, gives the IDE's session the
+// fresh agent session's mode; it keeps no session the IDE never opened.
+func TestEnforcerModeContinuedIn(t *testing.T) {
+	for _, tt := range []struct{ result, want string }{
+		{`{"sessionId":"fresh","modes":{"currentModeId":"bypassPermissions","availableModes":[]}}`, "bypassPermissions"},
+		{`{"sessionId":"fresh"}`, ""},
+		{`{"sessionId":"fresh","modes":{"currentModeId":7}}`, ModeUnreadable},
+		{`{"sessionId":"fresh","modes":{"currentModeId":"plan"},"modes":{"currentModeId":"bypassPermissions"}}`, ModeUnreadable},
+	} {
+		h := modeHarness(t, "default")
+		h.enf.ContinuedIn("s1", []byte(tt.result))
+		if got := h.enf.Mode("s1"); got != tt.want {
+			t.Errorf("continued in %s: Mode(s1) = %q, want %q", tt.result, got, tt.want)
+		}
+		h.enf.ContinuedIn("nobody", []byte(tt.result))
+		if got := h.enf.Mode("nobody"); got != "" {
+			t.Errorf("Mode(nobody) = %q, want none", got)
+		}
+	}
+}
