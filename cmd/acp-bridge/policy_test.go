@@ -7,10 +7,10 @@ import (
 
 // TestPolicyCheckSubjects: policy check shows each command a line runs,
 // what in it is not static and which rule decided it, and takes a
-// terminal request's args and env.
+// terminal request's args and env and a tool call's kind, title and URL.
 func TestPolicyCheckSubjects(t *testing.T) {
 	dir := t.TempDir()
-	policy := writePolicy(t, dir, "  deny: [Bash(rm:*), Bash(curl:*)]\n  allow: [Bash(echo:*), Bash(ls:*)]\n")
+	policy := writePolicy(t, dir, "  deny: [Bash(rm:*), Bash(curl:*), WebFetch(domain:example.com)]\n  allow: [Bash(echo:*), Bash(ls:*)]\n")
 	tests := []struct {
 		name string
 		args []string
@@ -34,6 +34,17 @@ func TestPolicyCheckSubjects(t *testing.T) {
 			"deny\nrule:   deny environment variables that run code (built-in; allow with Env(NAME))\nreason: setting BASH_ENV: bash runs the file it names at start-up\n",
 		}},
 		{"brace expansion", []string{"--command", "{rm,-rf,x}"}, []string{"deny\n", "runs: rm -rf x\n"}},
+		// A tool call with no name the policy knows is judged by its kind,
+		// title and URL, as the bridge judges an agent's tool_call.
+		{"fetch kind and url", []string{"--kind", "fetch", "--title", "Fetch docs", "--url", "https://api.example.com/x"}, []string{
+			"deny\nrule:   deny WebFetch(domain:example.com)",
+			"fetching api.example.com",
+		}},
+		// A title names the call; the command to judge comes from --command.
+		{"execute kind and title", []string{"--kind", "execute", "--title", "rm -rf x"}, []string{
+			"require-approval\n",
+			"reason: tool.call rm -rf x: no rule matches",
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
