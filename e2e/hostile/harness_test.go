@@ -252,6 +252,7 @@ func TestDirectives(t *testing.T) {
 		{"@control", func(c hostileCase) any { return c.control }, true},
 		{"@agent-name  evil agent ", func(c hostileCase) any { return c.agent }, "evil agent"},
 		{"@audit tool.call\n@audit deny", func(c hostileCase) any { return c.audits }, []string{"tool.call", "deny"}},
+		{"@no-audit tool call x\n@no-audit written", func(c hostileCase) any { return c.noAudits }, []string{"tool call x", "written"}},
 		{"@secret ghp_x", func(c hostileCase) any { return c.secrets }, []string{"ghp_x"}},
 		{"@forged FORGED row", func(c hostileCase) any { return c.forged }, []string{"FORGED row"}},
 		{"@asked rm -rf", func(c hostileCase) any { return c.asked }, []string{"rm -rf"}},
@@ -271,7 +272,7 @@ func TestDirectives(t *testing.T) {
 			t.Errorf("%q: got %#v, want %#v", tt.directives, got, tt.want)
 		}
 	}
-	for _, d := range []string{"@agent-name", "@audit", "@secret ", "@forged", "@asked", "@want-agent", "@rss", "@approvals allow x", "@auth-methods {}", "@nope"} {
+	for _, d := range []string{"@agent-name", "@audit", "@no-audit", "@secret ", "@forged", "@asked", "@want-agent", "@rss", "@approvals allow x", "@auth-methods {}", "@nope"} {
 		_, err := parseCase("inline", "directives", []byte(d+"\n{}\n"))
 		if err == nil || !strings.Contains(err.Error(), strings.Fields(d)[0]) {
 			t.Errorf("%q: error %v, want one naming the directive", d, err)
