@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -222,4 +223,47 @@ func TestACCPLongInputLines(t *testing.T) {
 	if code == 0 || !strings.Contains(stderr, "long.jsonl:2: line longer than 1000 bytes") {
 		t.Fatalf("stats: exit %d, stderr %q: want line 2 reported", code, stderr)
 	}
+}
+
+// TestACCPEncodeSessionRandomMID: a frame's mid is derived from -session
+// and seq (the same input and session encode to the same mid, another
+// session to another), unless -random-mid makes it fresh each time; decode
+// gives the same message back either way.
+func TestACCPEncodeSessionRandomMID(t *testing.T) {
+	const in = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}` + "\n"
+	mid := regexp.MustCompile(`\[mid:([0-9a-z]+),`)
+	encode := func(args ...string) string {
+		t.Helper()
+		out, stderr, code := runCmd(t, in, append([]string{"accp", "encode"}, args...)...)
+		if code != 0 {
+			t.Fatalf("encode %v exited %d\n%s", args, code, stderr)
+		}
+		decoded, stderr, code := runCmd(t, out, "accp", "decode")
+		if code != 0 || !accp.JSONEqual(mustJSON(t, decoded), mustJSON(t, in)) {
+			t.Errorf("decode of %q (exit %d, %s): %q, want %q", out, code, stderr, decoded, in)
+		}
+		m := mid.FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("encode %v: no mid in %q", args, out)
+		}
+		return m[1]
+	}
+	if a, b := encode("-session", "s-42"), encode("-session", "s-42"); a != b {
+		t.Errorf("-session s-42 twice gave mids %s and %s, want the same", a, b)
+	}
+	if a, b := encode("-session", "s-42"), encode("-session", "s-43"); a == b {
+		t.Errorf("sessions s-42 and s-43 gave the same mid %s", a)
+	}
+	if a, b := encode("-session", "s-42", "-random-mid"), encode("-session", "s-42", "-random-mid"); a == b {
+		t.Errorf("-random-mid gave mid %s twice", a)
+	}
+}
+
+func mustJSON(t *testing.T, s string) any {
+	t.Helper()
+	v, err := accp.DecodeJSON([]byte(strings.TrimSpace(s)))
+	if err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return v
 }
