@@ -33,6 +33,10 @@ type validateFileReport struct {
 	// Grants lists the capabilities a valid manifest grants.
 	Grants   []string           `json:"grants,omitempty"`
 	Problems manifest.ErrorList `json:"problems"`
+	// Warnings are a valid GOVERNANCE.md's problems that do not stop the
+	// bridge (a missing or cyclic extends parent), as policy check and the
+	// bridge print them.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // runValidate checks ACP.md manifests and prints every problem of every file
@@ -65,6 +69,9 @@ func runValidate(_ context.Context, e *env, args []string) error {
 		}
 	} else {
 		for _, f := range report.Files {
+			for _, w := range f.Warnings {
+				fmt.Fprintln(e.stderr, "warning:", w)
+			}
 			switch {
 			case f.Valid && f.Policy != "":
 				fmt.Fprintf(e.stdout, "%s: valid (%s)\n", f.File, f.Policy)
@@ -89,8 +96,12 @@ func runValidate(_ context.Context, e *env, args []string) error {
 func validateFile(file string) validateFileReport {
 	switch base := filepath.Base(file); {
 	case strings.HasSuffix(base, "GOVERNANCE.md"):
-		_, err := governance.LoadPolicy(file)
-		return policyReport(file, "governance", err)
+		p, err := governance.LoadPolicy(file)
+		r := policyReport(file, "governance", err)
+		if err == nil {
+			r.Warnings = p.Warnings
+		}
+		return r
 	case strings.HasSuffix(base, "POLICY.md"):
 		return policyReport(file, "policy", governance.CheckPolicyFile(file))
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -114,5 +115,34 @@ func TestValidatePolicies(t *testing.T) {
 	want := "../../GOVERNANCE.md: valid (governance)\n../../policies/governance-self-edit/POLICY.md: valid (policy)\n"
 	if code != 0 || stdout != want {
 		t.Errorf("validate of the repository's policy = %d %q (stderr %s); want 0 %q", code, stdout, stderr, want)
+	}
+}
+
+// TestValidatePolicyWarnings: a GOVERNANCE.md whose extends parent is missing
+// is valid, as the bridge loads it, and validate says what it ignored, as
+// policy check and the bridge do: on stderr, and as warnings with --json.
+func TestValidatePolicyWarnings(t *testing.T) {
+	dir := t.TempDir()
+	policy := filepath.Join(dir, "GOVERNANCE.md")
+	body := "---\nschema: governance.workspace/v1\nname: test-policy\ntitle: T\ndescription: D\nversion: 1.0.0\n" +
+		"extends: ./missing/GOVERNANCE.md\nrules:\n  default: ask\n---\n"
+	if err := os.WriteFile(policy, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const warning = ":7: governance_extends_missing: ./missing/GOVERNANCE.md not found; ignored"
+	stdout, stderr, code := runCmd(t, "", "validate", policy)
+	if code != 0 || stdout != policy+": valid (governance)\n" {
+		t.Errorf("validate = %d %q, want 0 and valid", code, stdout)
+	}
+	if !strings.HasPrefix(stderr, "warning: ") || !strings.Contains(stderr, warning) {
+		t.Errorf("stderr = %q, want a warning ending %q", stderr, warning)
+	}
+	stdout, _, code = runCmd(t, "", "validate", "--json", policy)
+	var report validateReport
+	if err := json.Unmarshal([]byte(stdout), &report); err != nil || code != 0 {
+		t.Fatalf("validate --json = %d %q: %v", code, stdout, err)
+	}
+	if w := report.Files[0].Warnings; len(w) != 1 || !strings.HasSuffix(w[0], warning) {
+		t.Errorf("--json warnings = %q, want one ending %q", w, warning)
 	}
 }
