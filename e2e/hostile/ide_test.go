@@ -87,6 +87,7 @@ type executingIDE struct {
 	stdin     io.WriteCloser
 	opened    map[string]bool
 	terminals map[string]terminalRun
+	calls     map[string]shownCall       // tool calls the updates announced, by id
 	pending   map[string]chan ideMessage // our request id -> its answer
 	readEnded bool                       // the bridge's output has ended
 	mu        sync.Mutex                 // guards res, pending, readEnded
@@ -100,7 +101,7 @@ func runIDE(configPath string) int {
 		fmt.Fprintln(os.Stderr, "ide:", err)
 		return 2
 	}
-	ide := &executingIDE{opened: map[string]bool{}, terminals: map[string]terminalRun{}, pending: map[string]chan ideMessage{}}
+	ide := &executingIDE{opened: map[string]bool{}, terminals: map[string]terminalRun{}, calls: map[string]shownCall{}, pending: map[string]chan ideMessage{}}
 	if err := json.Unmarshal(data, &ide.cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "ide:", err)
 		return 2
@@ -338,6 +339,9 @@ func (ide *executingIDE) update(msg ideMessage) {
 		return
 	}
 	u := seenUpdate{Kind: p.Update.SessionUpdate, ToolCallID: p.Update.ToolCallID, Status: p.Update.Status, RawInput: p.Update.RawInput}
+	if u.Kind == "tool_call" || u.Kind == "tool_call_update" {
+		ide.keepCall(msg.params)
+	}
 	if u.Kind == "agent_message_chunk" {
 		u.Text = chunkText(ide.rd, p.Update.Content)
 	}
@@ -496,13 +500,13 @@ func peakRSS(pid int) int {
 // "execute" it renders as the command line, followed for other kinds (but
 // edit) by the rawInput it offers behind "View Raw Input"
 // (should_show_raw_input in Zed's thread view).
+//
+// The request's toolCall is an update of the call the agent announced
+// under its id: what it leaves out is shown as announced (Zed updates the
+// thread's tool call with it before showing the card).
 func (ide *executingIDE) zedShows(toolCall json.RawMessage) string {
-	var tc struct {
-		Title    string          `json:"title"`
-		Kind     string          `json:"kind"`
-		RawInput json.RawMessage `json:"rawInput"`
-	}
-	if ide.rd.params(toolCall, &tc) != nil {
+	tc, ok := ide.mergedCall(toolCall)
+	if !ok {
 		return ""
 	}
 	if tc.Kind == "execute" || tc.Kind == "edit" || len(tc.RawInput) == 0 {

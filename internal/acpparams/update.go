@@ -3,6 +3,7 @@ package acpparams
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
@@ -45,11 +46,12 @@ func IsToolCall(sessionUpdate string) bool {
 type ToolCall struct {
 	// ID is toolCallId ("" when absent or null).
 	ID string
-	// Title and Kind are "" when absent or null, which HasTitle and
+	// Title and Kind are "" when absent or null (Kind also when not a kind
+	// ACP defines, as the IDEs read it), which HasTitle and
 	// HasKind tell from a string that is empty.
 	Title, Kind       string
 	HasTitle, HasKind bool
-	// Status is "" when absent or null.
+	// Status is "" when absent, null or not a status ACP defines.
 	Status string
 	// RawInput, RawOutput and Meta (_meta) are the raw values, nil when
 	// absent.
@@ -293,17 +295,30 @@ func (r *reader) str(name string, v []byte) (string, bool) {
 	return s, ok
 }
 
-// toolCallWords are the kinds and statuses of a tool call ACP defines.
-var toolCallWords = []string{"read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other",
-	"pending", "in_progress", "completed", "failed"}
+// toolKinds and toolStatuses are the kinds and statuses of a tool call ACP
+// defines.
+var (
+	toolKinds    = []string{"read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"}
+	toolStatuses = []string{"pending", "in_progress", "completed", "failed"}
+)
 
-// word is str for a tool call's kind or status, without allocating for
-// the values ACP defines (toolCallWords).
-func (r *reader) word(name string, v []byte) (string, bool) {
-	if s, ok := rawjson.StringIn(v, toolCallWords); ok {
+// word is str for a tool call's kind or status, one of words, without
+// allocating for them. A string that is not one of words is read as
+// absent, as the IDEs read it: the TypeScript SDK's schema reads kind and
+// status with defaultOnError and Zed's with serde_with's DefaultOnError,
+// so "EXECUTE" is no kind at all and an update carrying it leaves the
+// call's kind as it was ("execute"). Read as a kind of its own, it had the
+// bridge judge an execute call the person was shown as a command as no
+// command, and leave its title unchecked.
+func (r *reader) word(name string, v []byte, words []string) (string, bool) {
+	if s, ok := rawjson.StringIn(v, words); ok && slices.Contains(words, s) {
 		return s, true
 	}
-	return r.str(name, v)
+	s, ok := r.str(name, v)
+	if ok && !slices.Contains(words, s) {
+		return "", false
+	}
+	return s, ok
 }
 
 // skip returns the value at b[at] and the offset past it.
@@ -373,9 +388,9 @@ func (r *reader) toolCall(at int, t *ToolCall, kind *string) (int, error) {
 		case nTitle:
 			t.Title, t.HasTitle = r.str("title", v)
 		case nKind:
-			t.Kind, t.HasKind = r.word("kind", v)
+			t.Kind, t.HasKind = r.word("kind", v, toolKinds)
 		case nStatus:
-			t.Status, _ = r.word("status", v)
+			t.Status, _ = r.word("status", v, toolStatuses)
 		case nRawInput:
 			t.RawInput = v
 		case nRawOutput:
