@@ -279,6 +279,11 @@ func (w *walker) line(src string, depth int, langs dialects) {
 	}
 	var failed []string
 	parsed := 0
+	defer func() {
+		if len(failed) > 0 && strings.HasPrefix(failed[0], "bash") {
+			w.arithmeticOrSubshell(src, depth)
+		}
+	}()
 	for _, lang := range langs {
 		f, err := parse(src, lang)
 		if err != nil {
