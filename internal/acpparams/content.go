@@ -32,7 +32,14 @@ func (r *reader) content(at int, t *ToolCall) (int, error) {
 	default:
 		var v []byte
 		v, end, err = r.skip(at)
-		if err == nil && string(v) != "null" {
+		if err == nil && string(v) == "null" {
+			// null says nothing of the content, as Zed reads it (an
+			// Option: None keeps what the call showed), so Content stays
+			// nil: an update with it leaves the call's diffs and
+			// terminals as they were.
+			return end, nil
+		}
+		if err == nil {
 			r.setContentBad("content is not an array")
 		}
 	}

@@ -2,6 +2,7 @@ package acpparams
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -104,6 +105,9 @@ func referenceUpdate(params []byte) (refUpdate, bool) {
 	str(upd, "title")
 	str(upd, "kind")
 	r.status = str(upd, "status")
+	if !slices.Contains(toolStatuses, r.status) {
+		r.status = "" // not a status ACP defines: the IDEs read none
+	}
 	if locs, has := upd["locations"]; has && locs != nil {
 		b, _ := jsonv2.Marshal(locs)
 		var l []struct {

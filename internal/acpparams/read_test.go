@@ -35,7 +35,7 @@ func TestReadUpdate(t *testing.T) {
 		{name: "escaped names are the names they spell", params: `{"update":{"sessionUpdate":"tool_call","toolCallId":"c","content":[{"typ\u0065":"diff","p\u0061th":"/etc/x"}]}}`,
 			want: Update{SessionUpdate: "tool_call", ToolCall: ToolCall{ID: "c", Items: []ContentItem{{Type: "diff", Path: "/etc/x"}}}}},
 		{name: "null is absent", params: `{"update":{"sessionUpdate":"tool_call","toolCallId":null,"title":null,"kind":null,"status":null,"locations":null,"content":null}}`,
-			want: Update{SessionUpdate: "tool_call", ToolCall: ToolCall{Content: []byte("null")}}},
+			want: Update{SessionUpdate: "tool_call", ToolCall: ToolCall{}}},
 		{name: "null location", params: `{"update":{"sessionUpdate":"tool_call","locations":[null,{"path":null},{}]}}`,
 			want: Update{SessionUpdate: "tool_call", ToolCall: ToolCall{Locations: []string{"", "", ""}}}},
 

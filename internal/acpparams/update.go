@@ -56,7 +56,8 @@ type ToolCall struct {
 	// RawInput, RawOutput and Meta (_meta) are the raw values, nil when
 	// absent.
 	RawInput, RawOutput, Meta []byte
-	// Content is the raw content member, nil when absent.
+	// Content is the raw content member, nil when absent or null (null
+	// leaves the call's content as it was, as Zed reads it).
 	Content []byte
 	// Items are content's items when it is an array, one for each element
 	// at its index (the zero ContentItem for an element that is not an
