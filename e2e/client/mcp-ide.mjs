@@ -1,8 +1,10 @@
 // An IDE on the TypeScript SDK for TestMCPOverACPToolDenied: it starts
 // "BRIDGE --policy POLICY --audit AUDIT -- node mcp-agent.mjs" in WS, offers
 // an MCP server named "ide" over ACP (McpOverAcpProvider) whose delete_file
-// tool removes the file its path argument names, opens a session with it,
-// and prints "deleted PATH" for every call the server ran.
+// tool removes the file its path argument names and whose resources/read
+// returns the text of the file a file:// URI names (as an IDE's server
+// offering workspace files as resources does), opens a session with it,
+// and prints "deleted PATH" or "read PATH" for every call the server ran.
 //
 // usage: node mcp-ide.mjs BRIDGE POLICY AUDIT WS TARGET
 import { spawn } from "node:child_process";
@@ -28,6 +30,12 @@ const server = mcp.registerServer(conn.agent, {
       fs.rmSync(op.params.arguments.path, { force: true });
       console.log("deleted " + op.params.arguments.path);
       return { result: { content: [{ type: "text", text: "deleted" }] } };
+    }
+    if (op.method === "resources/read" && String(op.params?.uri).startsWith("file:")) {
+      const file = fileURLToPath(op.params.uri);
+      const text = fs.readFileSync(file, "utf8");
+      console.log("read " + file);
+      return { result: { contents: [{ uri: op.params.uri, mimeType: "text/plain", text }] } };
     }
     return { result: {} };
   },

@@ -26,7 +26,8 @@ import (
 // Code's name for an MCP tool) with the call's arguments as its input: a
 // deny refuses it, a decision needing approval asks the person in the
 // session that offered the server, and a serverId no session offered is
-// refused. The agent's other MCP messages (initialize, tools/list, ...) pass.
+// refused. The agent's other MCP messages are judged as enforce_mcp_methods.go
+// says.
 
 // mcpServerDecl is an entry of a session request's mcpServers, as far as
 // the bridge reads it: only ACP-transport servers (type "acp") carry a
@@ -104,8 +105,24 @@ func caseVariants(obj []byte, names ...string) error {
 	return nil
 }
 
+// mcpOfferedRule is the built-in rule refusing a message to an MCP server
+// no session offered.
+const mcpOfferedRule = "the agent calls only MCP servers the IDE offered in a session (built-in)"
+
+// mcpJudged is what the bridge makes of one judged MCP message: the
+// decision, and how the audit log and the person see it.
+type mcpJudged struct {
+	d      Decision
+	action string
+	subj   audit.Subject
+	what   string
+	input  map[string]any
+}
+
 // onMCPMessage judges an agent's mcp/message to the IDE (request or
-// notification): a tools/call is decided as the MCP tool it calls.
+// notification): a tools/call is decided as the MCP tool it calls, a
+// resource with a file:// URI as a read of that file, the MCP protocol's
+// own messages pass, and any other method needs the person's approval.
 func (x *Enforcer) onMCPMessage(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
 	var p mcpMessageParams
 	if err := decodeStrict(m, &p); err != nil {
@@ -114,32 +131,67 @@ func (x *Enforcer) onMCPMessage(ctx context.Context, m *acpwire.Message, next ac
 	if err := caseVariants(m.Params, "serverId", "method", "params"); err != nil {
 		return x.refuseUnreadable(m, err)
 	}
-	if p.Method != "tools/call" {
+	if mcpPlainMethods[p.Method] {
 		return next.Handle(ctx, m)
-	}
-	var call mcpToolCallParams
-	if err := unmarshalStrict(p.Params, &call); err != nil || len(p.Params) == 0 {
-		return x.refuseUnreadable(m, fmt.Errorf("%w: a tools/call whose params are not an object naming the tool: %v", errUnreadable, err))
-	}
-	if err := caseVariants(p.Params, "name", "arguments"); err != nil {
-		return x.refuseUnreadable(m, err)
-	}
-	if call.Name == "" {
-		return x.refuseUnreadable(m, fmt.Errorf("%w: a tools/call names no tool", errUnreadable))
 	}
 	x.mu.Lock()
 	srv, offered := x.mcpServers[p.ServerID]
 	x.mu.Unlock()
-	tool := mcpToolName(srv.name, call.Name)
-	input := map[string]any{"serverId": p.ServerID, "tool": call.Name}
-	if len(call.Arguments) > 0 {
-		input["arguments"] = call.Arguments
+	var j mcpJudged
+	switch {
+	case p.Method == "tools/call":
+		var call mcpToolCallParams
+		if err := unmarshalStrict(p.Params, &call); err != nil || len(p.Params) == 0 {
+			return x.refuseUnreadable(m, fmt.Errorf("%w: a tools/call whose params are not an object naming the tool: %v", errUnreadable, err))
+		}
+		if err := caseVariants(p.Params, "name", "arguments"); err != nil {
+			return x.refuseUnreadable(m, err)
+		}
+		if call.Name == "" {
+			return x.refuseUnreadable(m, fmt.Errorf("%w: a tools/call names no tool", errUnreadable))
+		}
+		j = x.judgeMCPToolCall(srv, offered, p.ServerID, call)
+	case mcpResourceMethods[p.Method]:
+		var res mcpResourceParams
+		if err := unmarshalStrict(p.Params, &res); err != nil || len(p.Params) == 0 {
+			return x.refuseUnreadable(m, fmt.Errorf("%w: a %s whose params are not an object naming the resource: %v", errUnreadable, p.Method, err))
+		}
+		if err := caseVariants(p.Params, "uri"); err != nil {
+			return x.refuseUnreadable(m, err)
+		}
+		j = x.judgeMCPResource(srv, p.ServerID, p.Method, res.URI)
+	default:
+		j = mcpJudged{d: mcpNeedsApproval(p.Method, srv.name), action: ActionToolCall,
+			subj:  audit.Subject{Kind: "mcp", Ref: srv.name + " " + p.Method},
+			what:  fmt.Sprintf("the MCP request %q the agent sent to the IDE's server %q", p.Method, srv.name),
+			input: map[string]any{"serverId": p.ServerID, "method": p.Method}}
+		if len(p.Params) > 0 {
+			j.input["params"] = p.Params
+		}
 	}
-	var d Decision
+	if !offered && p.Method != "tools/call" {
+		j.d = Decision{Value: Deny, Ref: "mcp-server", Rule: mcpOfferedRule,
+			Reason: fmt.Sprintf("the agent sent %q to MCP server %q, which no session the IDE opened offered", p.Method, p.ServerID)}
+	}
+	return x.enforceMCP(ctx, m, next, srv.session, j)
+}
+
+// judgeMCPToolCall decides a tools/call as the tool call
+// mcp__<server name>__<tool> with the call's arguments as its input.
+func (x *Enforcer) judgeMCPToolCall(srv mcpServer, offered bool, serverID string, call mcpToolCallParams) mcpJudged {
+	tool := mcpToolName(srv.name, call.Name)
 	if !offered {
-		tool = mcpToolName(p.ServerID, call.Name)
-		d = Decision{Value: Deny, Ref: "mcp-server", Rule: "the agent calls only MCP servers the IDE offered in a session (built-in)",
-			Reason: fmt.Sprintf("the agent called tool %q of MCP server %q, which no session the IDE opened offered", call.Name, p.ServerID)}
+		tool = mcpToolName(serverID, call.Name)
+	}
+	j := mcpJudged{action: ActionToolCall, subj: audit.Subject{Kind: "tool", Ref: tool},
+		what:  fmt.Sprintf("the MCP tool %s the agent called through the IDE", tool),
+		input: map[string]any{"serverId": serverID, "tool": call.Name}}
+	if len(call.Arguments) > 0 {
+		j.input["arguments"] = call.Arguments
+	}
+	if !offered {
+		j.d = Decision{Value: Deny, Ref: "mcp-server", Rule: mcpOfferedRule,
+			Reason: fmt.Sprintf("the agent called tool %q of MCP server %q, which no session the IDE opened offered", call.Name, serverID)}
 	} else {
 		cwd, roots := x.sessionContext(srv.session)
 		if len(roots) == 0 {
@@ -147,23 +199,57 @@ func (x *Enforcer) onMCPMessage(ctx context.Context, m *acpwire.Message, next ac
 		}
 		req := ToolCallRequest(ToolCall{Kind: "other", Title: tool, Tool: tool, RawInput: []byte(call.Arguments)}, cwd)
 		req.Roots, req.Session = roots, srv.session
-		d = x.decide(req)
+		j.d = x.decide(req)
 	}
-	what := fmt.Sprintf("the MCP tool %s the agent called through the IDE", tool)
-	subj := audit.Subject{Kind: "tool", Ref: tool}
-	ev := audit.Event{Actor: x.agent, Action: "tool.call", Subject: subj, Input: input, Policy: policyOf(d),
-		Metadata: decisionMeta(d, srv.session, map[string]any{"method": m.Method})}
+	return j
+}
+
+// judgeMCPResource decides a resources/read, subscribe or unsubscribe: a
+// file:// URI as a read of every path it may name (the strictest decision
+// wins), a file URI that cannot be placed is refused, and any other URI
+// needs the person's approval.
+func (x *Enforcer) judgeMCPResource(srv mcpServer, serverID, method, uri string) mcpJudged {
+	j := mcpJudged{action: ActionFSRead, subj: audit.Subject{Kind: "file", Ref: uri},
+		what:  fmt.Sprintf("reading %s through the IDE's MCP server %q", uri, srv.name),
+		input: map[string]any{"serverId": serverID, "method": method, "uri": uri}}
+	paths, isFile, err := mcpFilePaths(uri)
+	switch {
+	case err != nil:
+		j.d = Decision{Value: Deny, Ref: "mcp-resource", Rule: "a file resource is read only where the policy can place it (built-in)",
+			Reason: err.Error()}
+	case !isFile:
+		j.action, j.subj.Kind = ActionToolCall, "mcp"
+		j.d = mcpNeedsApproval(method, srv.name)
+		j.d.Reason = fmt.Sprintf("the agent asked the IDE's MCP server %q for the resource %q, which the policy cannot place", srv.name, uri)
+	default:
+		cwd, roots := x.sessionContext(srv.session)
+		if len(roots) == 0 {
+			roots = x.Roots(srv.session)
+		}
+		j.subj.Path = paths[0]
+		j.d = x.decide(Request{Action: ActionFSRead, Cwd: cwd, Roots: roots, Session: srv.session, Paths: paths})
+	}
+	return j
+}
+
+// enforceMCP records the decision j on m and carries it out: the message
+// passes when allowed or approved, and is refused (a request answered
+// -32600, a notification dropped) otherwise, the person told why.
+func (x *Enforcer) enforceMCP(ctx context.Context, m *acpwire.Message, next acpwire.Handler, session string, j mcpJudged) error {
+	d, what, subj := j.d, j.what, j.subj
+	ev := audit.Event{Actor: x.agent, Action: j.action, Subject: subj, Input: j.input, Policy: policyOf(d),
+		Metadata: decisionMeta(d, session, map[string]any{"method": m.Method})}
 	if err := x.record(ev); err != nil {
 		d = auditDenied(err)
 	}
 	if d.Value.NeedsApproval() && m.Kind == acpwire.KindRequest {
-		ok, who, err := x.ask(ctx, m, srv.session, ActionToolCall, what, d, input)
+		ok, who, err := x.ask(ctx, m, session, j.action, what, d, j.input)
 		ans := map[string]any{"approved": ok, "approver": who}
 		if err != nil {
 			ans["error"] = err.Error()
 		}
 		if rerr := x.record(audit.Event{Actor: actorUser, Action: "approval.recorded", Subject: subj, Output: ans,
-			Policy: policyOf(d), Metadata: decisionMeta(d, srv.session, map[string]any{"stage": ActionToolCall})}); rerr != nil {
+			Policy: policyOf(d), Metadata: decisionMeta(d, session, map[string]any{"stage": j.action})}); rerr != nil {
 			ok = false
 		}
 		if ok {
@@ -183,8 +269,8 @@ func (x *Enforcer) onMCPMessage(ctx context.Context, m *acpwire.Message, next ac
 		return next.Handle(ctx, m)
 	}
 	// A deny, or a notification (no answer to wait for) needing approval.
-	if srv.session != "" {
-		x.tell(srv.session, fmt.Sprintf("acp-bridge blocked %s: %s (rule: %s).", what, d.Reason, d.Rule))
+	if session != "" {
+		x.tell(session, fmt.Sprintf("acp-bridge blocked %s: %s (rule: %s).", what, d.Reason, d.Rule))
 	}
 	if m.Kind != acpwire.KindRequest {
 		return nil
