@@ -190,6 +190,11 @@ func (b *Bridge) forward(_ context.Context, m *Message) error {
 	} else if m.Original.fate == fateUnknown {
 		m.Original.fate = fateReplaced
 	}
+	if o := m.original(); o.onPassed != nil {
+		f := o.onPassed
+		o.onPassed = nil
+		f()
+	}
 	w := b.writers[m.Dir]
 	return w.write(m.Raw, !w.batching.Load())
 }

@@ -105,6 +105,9 @@ type Message struct {
 	// fate says what became of a message received from a peer, for the
 	// recording: set on the message as it arrived, on the forwarding loop.
 	fate fate
+	// onPassed runs once, just before the message or its replacement is
+	// written toward its peer; see WhenPassed.
+	onPassed func()
 	// env is the set of envelope members the message has.
 	env envelope
 	// notJSON marks a line that is not JSON, kept only to be refused.
@@ -520,6 +523,21 @@ func (m *Message) PatchJSON(value any, path ...string) (*Message, error) {
 func (m *Message) Passed() bool {
 	f := m.original().fate
 	return f == fateWritten || f == fateReplaced
+}
+
+// WhenPassed arranges for f to run when m, or a replacement made from it,
+// is written toward m's peer: on the goroutine writing it, just before its
+// bytes go out, so a record of what reached the peer is made before the
+// peer can answer it. f does not run for a message the bridge drops or
+// refuses; read Passed after next.Handle returns to undo what f would
+// have recorded.
+func (m *Message) WhenPassed(f func()) {
+	o := m.original()
+	if prev := o.onPassed; prev != nil {
+		o.onPassed = func() { prev(); f() }
+		return
+	}
+	o.onPassed = f
 }
 
 func (m *Message) original() *Message {

@@ -236,6 +236,7 @@ func (p *Pipeline) prompt(ctx context.Context, m *acpwire.Message, next acpwire.
 		p.settleOffloads(m, held)
 		return err
 	}
+	p.recordWhenPassed(out, held)
 	err = next.Handle(ctx, out)
 	p.settleOffloads(m, held)
 	return err

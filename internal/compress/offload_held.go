@@ -21,24 +21,34 @@ type heldOffload struct {
 	event    Event  // the TIER_1 event
 }
 
-// settleOffloads records the offloads held for m once the layers past the
-// pipeline have handled it: when m (or its replacement) was passed on
-// toward its peer, each is noted and logged as an event; when it was not,
-// no record is made, the session forgets the file and the file is
-// removed, as nothing refers to it.
-func (p *Pipeline) settleOffloads(m *acpwire.Message, held []heldOffload) {
+// recordWhenPassed arranges for the offloads held for m to be recorded as
+// m (or its replacement) is written toward its peer, before the peer can
+// act on the reference: each is noted in the session's record and logged
+// as an event. Call it before next.Handle, and settleOffloads after.
+func (p *Pipeline) recordWhenPassed(m *acpwire.Message, held []heldOffload) {
 	if len(held) == 0 {
 		return
 	}
-	passed := m.Passed()
-	for _, h := range held {
-		if passed {
+	m.WhenPassed(func() {
+		for _, h := range held {
 			h.s.mu.Lock()
 			h.s.rec.Note(h.event.Time, "Tool", h.note)
 			h.s.mu.Unlock()
 			p.events.Add(h.event)
-			continue
 		}
+	})
+}
+
+// settleOffloads undoes the offloads held for m when the layers past the
+// pipeline did not pass m on (or it never reached next.Handle): no record
+// is made, the session forgets each file and the file is removed, as
+// nothing refers to it. When m was passed on, recordWhenPassed recorded
+// them as it went out.
+func (p *Pipeline) settleOffloads(m *acpwire.Message, held []heldOffload) {
+	if len(held) == 0 || m.Passed() {
+		return
+	}
+	for _, h := range held {
 		p.discardOffload(h)
 		p.logger.Debug("tier 1 offload not recorded: its message was not passed on", "session", h.s.ide, "trigger", h.event.Trigger)
 	}

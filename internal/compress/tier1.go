@@ -37,8 +37,10 @@ func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Messag
 				return false, err
 			}
 			p.account(s, ref.tokens)
+			held := []heldOffload{ref.held}
+			p.recordWhenPassed(out, held)
 			err = next.Handle(ctx, out)
-			p.settleOffloads(m, []heldOffload{ref.held})
+			p.settleOffloads(m, held)
 			return true, err
 		}
 	}
@@ -64,13 +66,13 @@ type offloadRef struct {
 	path   string      // the cached copy, absolute
 	text   string      // the reference (Markdown)
 	tokens int         // the reference's own tokens
-	held   heldOffload // recorded by settleOffloads once the message is passed on
+	held   heldOffload // recorded as the message is passed on (recordWhenPassed)
 }
 
 // offload writes content to the cache and returns its reference. The
-// agent may read the file from now on; the offload is recorded, or
-// undone, by settleOffloads once the message carrying the reference has
-// been handled.
+// agent may read the file from now on; the offload is recorded as the
+// message carrying the reference is written (recordWhenPassed), or undone
+// by settleOffloads when that message is not passed on.
 func (p *Pipeline) offload(s *session, tool, source, content string, tokens int) (offloadRef, error) {
 	o := Offloaded{Source: source, Tokens: tokens, Bytes: len(content), Lines: countLines(content)}
 	path, err := p.store.WriteOffloaded(tool, content)
@@ -252,6 +254,7 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 	if len(grew) > 0 {
 		u, changed = p.accountLiterals(s, grew)
 	}
+	p.recordWhenPassed(out, held)
 	err = next.Handle(ctx, out)
 	p.settleOffloads(m, held)
 	if isCall && m.Passed() {
@@ -306,7 +309,7 @@ func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, u *acpparams.U
 }
 
 // offloadIDEText offloads the JSON string literal lit found at path in m.
-// The offload is held for settleOffloads.
+// The offload is held for recordWhenPassed and settleOffloads.
 func (p *Pipeline) offloadIDEText(s *session, m *acpwire.Message, lit []byte, tool string, path []string) (*acpwire.Message, heldOffload, error) {
 	text, ok := rawjson.String(lit)
 	if !ok {
