@@ -11,9 +11,10 @@ import (
 )
 
 // TestMCPOverACPResourceRead runs the IDE of TestMCPOverACPToolDenied,
-// whose MCP server "ide" also answers resources/read of a file:// URI with
-// the file's text, and an agent that reads a resource of that server
-// directly with mcp/message. A file:// resource is the file it names: under
+// whose MCP server "ide" also answers resources/read of a file:// URI, and
+// its open_uri tool called with one, with the file's text, and an agent
+// that reads a resource of that server, or calls that tool, directly with
+// mcp/message. A file:// URI is the file it names: under
 // deny Read(**/.env) the .env's secret must not reach the agent, while a
 // file the policy allows (the control) still does, so the harness sees the
 // effect.
@@ -21,11 +22,13 @@ func TestMCPOverACPResourceRead(t *testing.T) {
 	s := needSuite(t)
 	const secret = "ghp_mcpresourcecanary0123456789abcdefAB"
 	for _, tt := range []struct {
-		name, file, params string
+		name, file, params string // params of resources/read, or of tools/call when they name a tool
 		reaches            bool
 	}{
 		{"env-denied", ".env", `{"uri":"$TARGET"}`, false},
 		{"control", "notes.txt", `{"uri":"$TARGET"}`, true},
+		{"tool-uri-env-denied", ".env", `{"name":"open_uri","arguments":{"uri":"$TARGET"}}`, false},
+		{"tool-uri-control", "notes.txt", `{"name":"open_uri","arguments":{"uri":"$TARGET"}}`, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -46,7 +49,11 @@ func TestMCPOverACPResourceRead(t *testing.T) {
 			defer cancel()
 			cmd := exec.CommandContext(ctx, s.node, filepath.Join(filepath.Dir(s.client), "mcp-ide.mjs"),
 				s.bridge, policy, filepath.Join(dir, "audit.jsonl"), ws, target)
-			cmd.Env = append(os.Environ(), "MCP_METHOD=resources/read", "MCP_PARAMS="+tt.params)
+			method := "resources/read"
+			if strings.Contains(tt.params, `"name"`) {
+				method = "tools/call"
+			}
+			cmd.Env = append(os.Environ(), "MCP_METHOD="+method, "MCP_PARAMS="+tt.params)
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				t.Fatalf("mcp-ide.mjs: %v\n%s", err, out)

@@ -1,7 +1,8 @@
 // An IDE on the TypeScript SDK for TestMCPOverACPToolDenied: it starts
 // "BRIDGE --policy POLICY --audit AUDIT -- node mcp-agent.mjs" in WS, offers
 // an MCP server named "ide" over ACP (McpOverAcpProvider) whose delete_file
-// tool removes the file its path argument names and whose resources/read
+// tool removes the file its path argument names, whose open_uri tool returns
+// the text of the file its uri argument (a file:// URI) names, and whose resources/read
 // returns the text of the file a file:// URI names (as an IDE's server
 // offering workspace files as resources does), opens a session with it,
 // and prints "deleted PATH" or "read PATH" for every call the server ran.
@@ -30,6 +31,11 @@ const server = mcp.registerServer(conn.agent, {
       fs.rmSync(op.params.arguments.path, { force: true });
       console.log("deleted " + op.params.arguments.path);
       return { result: { content: [{ type: "text", text: "deleted" }] } };
+    }
+    if (op.method === "tools/call" && op.params?.name === "open_uri") {
+      const file = fileURLToPath(op.params.arguments.uri);
+      console.log("read " + file);
+      return { result: { content: [{ type: "text", text: fs.readFileSync(file, "utf8") }] } };
     }
     if (op.method === "resources/read" && String(op.params?.uri).startsWith("file:")) {
       const file = fileURLToPath(op.params.uri);

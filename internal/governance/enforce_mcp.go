@@ -199,7 +199,12 @@ func (x *Enforcer) judgeMCPToolCall(srv mcpServer, offered bool, serverID string
 		}
 		req := ToolCallRequest(ToolCall{Kind: "other", Title: tool, Tool: tool, RawInput: []byte(call.Arguments)}, cwd)
 		req.Roots, req.Session = roots, srv.session
+		files, err := mcpArgumentFiles(call.Arguments)
+		req.Paths = appendNew(req.Paths, files...)
 		j.d = x.decide(req)
+		if err != nil {
+			j.d = Decision{Value: Deny, Ref: "mcp-resource", Rule: mcpFileURIRule, Reason: err.Error()}
+		}
 	}
 	return j
 }
@@ -215,8 +220,7 @@ func (x *Enforcer) judgeMCPResource(srv mcpServer, serverID, method, uri string)
 	paths, isFile, err := mcpFilePaths(uri)
 	switch {
 	case err != nil:
-		j.d = Decision{Value: Deny, Ref: "mcp-resource", Rule: "a file resource is read only where the policy can place it (built-in)",
-			Reason: err.Error()}
+		j.d = Decision{Value: Deny, Ref: "mcp-resource", Rule: mcpFileURIRule, Reason: err.Error()}
 	case !isFile:
 		j.action, j.subj.Kind = ActionToolCall, "mcp"
 		j.d = mcpNeedsApproval(method, srv.name)

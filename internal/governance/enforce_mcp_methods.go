@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -89,10 +90,56 @@ func mcpFilePaths(uri string) (paths []string, ok bool, err error) {
 	return paths, true, nil
 }
 
+// mcpFileURIRule is the built-in rule refusing a file URI the bridge
+// cannot place.
+const mcpFileURIRule = "a file URI is read only where the policy can place it (built-in)"
+
 // mcpNeedsApproval is the decision on an MCP message the policy has no
 // rule for: the person decides, as they do for a tool no rule names.
 func mcpNeedsApproval(method, server string) Decision {
 	return Decision{Value: RequireApproval, Ref: "mcp-method",
 		Rule:   "an MCP request other than a tool call or a file read needs the person's approval (built-in)",
 		Reason: fmt.Sprintf("the agent sent %q to the IDE's MCP server %q, which the policy has no rule for", method, server)}
+}
+
+// mcpArgumentFiles returns the paths the file:// URIs among an MCP tool's
+// arguments name, at any depth and under any member name: an IDE's server
+// reads a file a tool is given by URI (a "uri", a "resource") as surely as
+// one given by path, and no member name tells the bridge which it reads.
+// err says why one of them cannot be placed.
+func mcpArgumentFiles(args jsontext.Value) ([]string, error) {
+	if len(args) == 0 {
+		return nil, nil
+	}
+	var v any
+	if err := jsonv2.Unmarshal(args, &v); err != nil {
+		return nil, nil // read strictly before: nothing the IDE reads otherwise
+	}
+	var paths []string
+	var walk func(v any) error
+	walk = func(v any) error {
+		switch v := v.(type) {
+		case string:
+			ps, _, err := mcpFilePaths(v)
+			if err != nil {
+				return err
+			}
+			paths = append(paths, ps...)
+		case []any:
+			for _, e := range v {
+				if err := walk(e); err != nil {
+					return err
+				}
+			}
+		case map[string]any:
+			for _, e := range v {
+				if err := walk(e); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	err := walk(v)
+	return paths, err
 }
