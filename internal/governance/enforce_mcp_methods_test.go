@@ -41,6 +41,8 @@ func TestMCPMessagesJudged(t *testing.T) {
 		{"duplicate uri", msg("resources/read", `{"uri":"file://%[1]s/a.txt","uri":"file://%[1]s/.env"}`), refused, "more than one way"},
 		{"resource params not an object", msg("resources/read", `["file://%[1]s/.env"]`), refused, "not an object"},
 		{"server no session offered", strings.Replace(msg("prompts/get", `{"name":"p"}`), "srv-1", "srv-9", 1), refused, "no session the IDE opened offered"},
+		{"older shape: tools/call on a connection", `{"jsonrpc":"2.0","id":"m1","method":"mcp/message","params":{"connectionId":"c1","method":"tools/call","params":{"name":"delete_file","arguments":{}}}}`, refused, "no session the IDE opened offered"},
+		{"older shape: resources/read on a connection", `{"jsonrpc":"2.0","id":"m1","method":"mcp/message","params":{"connectionId":"c1","method":"resources/read","params":{"uri":"file://%[1]s/.env"}}}`, refused, "no session the IDE opened offered"},
 		{"prompts/get", msg("prompts/get", `{"name":"review","arguments":{"file":".env"}}`), asked, ""},
 		{"completion/complete", msg("completion/complete", `{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":"x"}}`), asked, ""},
 		{"resource of another scheme", msg("resources/read", `{"uri":"zed://buffer/1"}`), asked, ""},
