@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -71,6 +72,7 @@ type Agent struct {
 	done       chan struct{} // closed when the process has been waited for
 	waitErr    error         // set before done is closed
 	stderrDone chan struct{} // closed when the agent's stderr has been read to its end
+	stderrRead atomic.Int64  // lines of stderr copied so far
 
 	mu    sync.Mutex // guards tail, known
 	tail  []string
@@ -153,11 +155,10 @@ func StartAgent(c AgentCommand) (*Agent, error) {
 		// before its exit is reported, so a bridge that exits with its
 		// agent does not lose the last lines (often the reason it
 		// ended). A descendant still holding the pipe open keeps it
-		// from ending: past stderrFlushWait the exit is reported anyway.
-		select {
-		case <-a.stderrDone:
-		case <-time.After(stderrFlushWait):
-		}
+		// from ending: once the copy has made no progress for
+		// stderrFlushWait, or after stderrFlushLimit, the exit is
+		// reported anyway.
+		a.awaitStderr(stderrFlushWait, stderrFlushLimit)
 		logger.Info("agent exited", "pid", cmd.Process.Pid, "status", a.status())
 		close(a.done)
 	}()
@@ -219,9 +220,40 @@ func (a *Agent) StderrTail() []string {
 	return append([]string(nil), a.tail...)
 }
 
-// stderrFlushWait bounds how long an exited agent's report waits for the
-// rest of its stderr (see StartAgent).
-const stderrFlushWait = time.Second
+// stderrFlushWait is how long an exited agent's report waits for its
+// stderr's copy to move on before giving up on the rest; stderrFlushLimit
+// bounds the whole wait, however fast a descendant keeps writing (see
+// StartAgent).
+const (
+	stderrFlushWait  = time.Second
+	stderrFlushLimit = 10 * time.Second
+)
+
+// awaitStderr waits until the agent's stderr has been copied to its end,
+// or its copy has made no progress for idle, or limit has passed. A
+// machine too busy to copy the last lines within idle still gets them
+// all, as long as the copy moves.
+func (a *Agent) awaitStderr(idle, limit time.Duration) {
+	deadline := time.After(limit)
+	t := time.NewTimer(idle)
+	defer t.Stop()
+	last := a.stderrRead.Load()
+	for {
+		select {
+		case <-a.stderrDone:
+			return
+		case <-deadline:
+			return
+		case <-t.C:
+			n := a.stderrRead.Load()
+			if n == last {
+				return
+			}
+			last = n
+			t.Reset(idle)
+		}
+	}
+}
 
 func (a *Agent) drainStderr(r io.ReadCloser, copyTo io.Writer) {
 	defer close(a.stderrDone)
@@ -239,6 +271,7 @@ func (a *Agent) drainStderr(r io.ReadCloser, copyTo io.Writer) {
 				a.tail = a.tail[len(a.tail)-stderrTailLines:]
 			}
 			a.mu.Unlock()
+			a.stderrRead.Add(1)
 		}
 		if err != nil {
 			return
