@@ -99,33 +99,50 @@ func (x *Enforcer) onClientCall(ctx context.Context, m *acpwire.Message, next ac
 		return next.Handle(ctx, m)
 	}
 	if d.Value.NeedsApproval() {
-		ok, who, err := x.ask(ctx, m, p.SessionID, action, what, d, input)
-		ans := map[string]any{"approved": ok, "approver": who}
-		if err != nil {
-			ans["error"] = err.Error()
-		}
-		if rerr := x.record(audit.Event{Actor: actorUser, Action: "approval.recorded", Subject: subj, Output: ans,
-			Policy: policyOf(d), Metadata: decisionMeta(d, p.SessionID, map[string]any{"stage": action})}); rerr != nil {
-			ok = false
-		}
-		if ok {
-			return next.Handle(ctx, m)
-		}
-		reason := "the person did not approve it"
-		if errors.Is(err, errRequestCancelled) {
-			return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeRequestCancelled, "acp-bridge: %s: %v", what, err))
-		}
-		if err != nil {
-			reason = fmt.Sprintf("approval could not be asked: %v", err)
-		}
-		d = Decision{Value: Deny, Ref: d.Ref, Rule: d.Rule, Reason: what + ": " + reason}
-		return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidRequest, "acp-bridge: %s", d.Reason).WithData(denialData(d)))
+		return x.passIfApproved(ctx, m, next, approvalAsk{session: p.SessionID, action: action, what: what, d: d, input: input, subj: subj})
 	}
 	if d.Value == Deny {
 		x.tell(p.SessionID, fmt.Sprintf("acp-bridge blocked %s: %s (rule: %s).", what, d.Reason, d.Rule))
 		return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidRequest, "acp-bridge policy: %s", d.Reason).WithData(denialData(d)))
 	}
 	return next.Handle(ctx, m)
+}
+
+// approvalAsk is what the bridge asks the person about a request of the
+// agent's that needs approval: the request's session and action, the
+// words naming it, the decision and the audit record's input and subject.
+type approvalAsk struct {
+	session, action, what string
+	d                     Decision
+	input                 map[string]any
+	subj                  audit.Subject
+}
+
+// passIfApproved asks the person about m (see ask), records the answer,
+// and passes m on when approved; otherwise m is answered with an error
+// saying why (cancelled, not approved, or not asked).
+func (x *Enforcer) passIfApproved(ctx context.Context, m *acpwire.Message, next acpwire.Handler, a approvalAsk) error {
+	ok, who, err := x.ask(ctx, m, a.session, a.action, a.what, a.d, a.input)
+	ans := map[string]any{"approved": ok, "approver": who}
+	if err != nil {
+		ans["error"] = err.Error()
+	}
+	if rerr := x.record(audit.Event{Actor: actorUser, Action: "approval.recorded", Subject: a.subj, Output: ans,
+		Policy: policyOf(a.d), Metadata: decisionMeta(a.d, a.session, map[string]any{"stage": a.action})}); rerr != nil {
+		ok = false
+	}
+	if ok {
+		return next.Handle(ctx, m)
+	}
+	if errors.Is(err, errRequestCancelled) {
+		return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeRequestCancelled, "acp-bridge: %s: %v", a.what, err))
+	}
+	reason := "the person did not approve it"
+	if err != nil {
+		reason = fmt.Sprintf("approval could not be asked: %v", err)
+	}
+	d := Decision{Value: Deny, Ref: a.d.Ref, Rule: a.d.Rule, Reason: a.what + ": " + reason}
+	return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidRequest, "acp-bridge: %s", d.Reason).WithData(denialData(d)))
 }
 
 func denialData(d Decision) map[string]any {

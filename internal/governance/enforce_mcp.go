@@ -2,7 +2,6 @@ package governance
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -247,27 +246,7 @@ func (x *Enforcer) enforceMCP(ctx context.Context, m *acpwire.Message, next acpw
 		d = auditDenied(err)
 	}
 	if d.Value.NeedsApproval() && m.Kind == acpwire.KindRequest {
-		ok, who, err := x.ask(ctx, m, session, j.action, what, d, j.input)
-		ans := map[string]any{"approved": ok, "approver": who}
-		if err != nil {
-			ans["error"] = err.Error()
-		}
-		if rerr := x.record(audit.Event{Actor: actorUser, Action: "approval.recorded", Subject: subj, Output: ans,
-			Policy: policyOf(d), Metadata: decisionMeta(d, session, map[string]any{"stage": j.action})}); rerr != nil {
-			ok = false
-		}
-		if ok {
-			return next.Handle(ctx, m)
-		}
-		if errors.Is(err, errRequestCancelled) {
-			return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeRequestCancelled, "acp-bridge: %s: %v", what, err))
-		}
-		reason := "the person did not approve it"
-		if err != nil {
-			reason = fmt.Sprintf("approval could not be asked: %v", err)
-		}
-		d = Decision{Value: Deny, Ref: d.Ref, Rule: d.Rule, Reason: what + ": " + reason}
-		return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidRequest, "acp-bridge: %s", d.Reason).WithData(denialData(d)))
+		return x.passIfApproved(ctx, m, next, approvalAsk{session: session, action: j.action, what: what, d: d, input: j.input, subj: subj})
 	}
 	if d.Value == Allow {
 		return next.Handle(ctx, m)
