@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -52,8 +51,7 @@ func compressFeature() feature {
 			if s.Governance != nil && s.Governance.Enforcer != nil {
 				// A rollover's session/new passes no middleware: governance
 				// learns the fresh session's mode from its result.
-				enf := s.Governance.Enforcer
-				o.OnRollover = func(ide string, result json.RawMessage) { enf.ContinuedIn(ide, result) }
+				o.OnRollover = s.Governance.Enforcer.ContinuedIn
 			}
 			p, err := compress.Open(o, s.Bridge)
 			if err != nil {

@@ -3,7 +3,6 @@ package compress
 import (
 	"container/list"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -64,7 +63,7 @@ type Config struct {
 	// the middleware between the pipeline and the IDE (governance) never
 	// sees that exchange, and the fresh session's modes are in it. It must
 	// not block.
-	OnRollover func(ide string, result json.RawMessage)
+	OnRollover func(ide string, result []byte)
 	// Logger receives diagnostics; optional, nil discards.
 	Logger *slog.Logger
 	// Clock returns the current time; optional, nil means time.Now.

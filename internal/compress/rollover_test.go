@@ -338,7 +338,7 @@ func compactingTurn(t *testing.T) *harness {
 func TestRolloverResultHeard(t *testing.T) {
 	type heard struct{ ide, result string }
 	got := make(chan heard, 1)
-	h := newHarness(t, Config{ContextSize: 2000, OnRollover: func(ide string, result json.RawMessage) {
+	h := newHarness(t, Config{ContextSize: 2000, OnRollover: func(ide string, result []byte) {
 		got <- heard{ide, string(result)}
 	}})
 	h.newSession(1, "/repo", "s1")
