@@ -51,7 +51,12 @@ func (e *Engine) createsProtected(in *reqInfo, list []protected, form []shellcmd
 		if into && !content {
 			made += "/" + filepath.Base(filepath.Clean(src))
 		}
-		if !link && !others && exists(abs(src)) {
+		// A link copied or moved as a link is a link made at its new
+		// place, where a relative target leads somewhere else: "mv
+		// tmp/.claude ." of a link to "evil" makes .claude lead to
+		// ./evil, a directory the agent writes.
+		placesLink := !link && !content && isLink(abs(src))
+		if !link && !placesLink && !others && exists(abs(src)) {
 			continue // formReaches looks at what it copies (copiesOnto)
 		}
 		forms, r := in.pathForms(made)
@@ -66,6 +71,11 @@ func (e *Engine) createsProtected(in *reqInfo, list []protected, form []shellcmd
 			return verdict{value: Deny, ref: "self-protection",
 				ruleTx: fmt.Sprintf("deny changes to %s (built-in self-protection)", pr.What),
 				reason: fmt.Sprintf("running %q: it makes %s a link, and %s (%s) is there or beneath it: the link would decide what that file says; %s is protected from the agent whatever the policy says", strings.TrimSpace(source), made, pr.forms[j], pr.What, pr.What)}, true
+		}
+		if placesLink {
+			return verdict{value: Deny, ref: "self-protection",
+				ruleTx: fmt.Sprintf("deny changes to %s (built-in self-protection)", pr.What),
+				reason: fmt.Sprintf("running %q: %s is a link, and it would be put at %s, where %s (%s) is or lies beneath: the link would decide what that file says; %s is protected from the agent whatever the policy says", strings.TrimSpace(source), src, made, pr.forms[j], pr.What, pr.What)}, true
 		}
 		return verdict{value: Deny, ref: "self-protection",
 			ruleTx: fmt.Sprintf("deny changes to %s (built-in self-protection)", pr.What),

@@ -456,21 +456,50 @@ func holds(forms []string, list []protected) (protected, string, bool) {
 // first element and src holds the rest ("cp -r src dir" makes dir/src),
 // or src's own name is rel ("cp evil/settings.json .claude" makes
 // .claude/settings.json).
+//
+// A link src holds on the way to rel counts as holding rel: copied or
+// moved as a link ("cp -a", "rsync -a", "mv"), it decides what rel says
+// at its new place, where a relative target leads somewhere else
+// ("evil/.claude -> x" copied into the root makes .claude lead to ./x).
 func copiesOnto(src, rel string) bool {
-	if _, err := os.Lstat(filepath.Join(src, rel)); err == nil {
+	if _, err := os.Lstat(filepath.Join(src, rel)); err == nil || linkOnTheWay(src, rel) {
 		return true
 	}
 	first, rest, ok := strings.Cut(rel, "/")
 	if !strings.EqualFold(first, filepath.Base(filepath.Clean(src))) {
 		return false
 	}
-	if !ok {
-		// src itself becomes rel: "cp evil/settings.json .claude/".
+	if !ok || isLink(src) {
+		// src itself becomes rel ("cp evil/settings.json .claude/"),
+		// or a link at rel's first element.
 		_, err := os.Lstat(src)
 		return err == nil
 	}
 	_, err := os.Lstat(filepath.Join(src, rest))
-	return err == nil
+	return err == nil || linkOnTheWay(src, rest)
+}
+
+// linkOnTheWay reports whether one of the paths below dir that lead to
+// dir/rel (dir/a, dir/a/b for rel "a/b/c") is a symlink.
+func linkOnTheWay(dir, rel string) bool {
+	p := dir
+	for _, el := range strings.Split(rel, "/") {
+		p = filepath.Join(p, el)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return false
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// isLink reports whether p (cleaned: "a/." is a) is a symlink.
+func isLink(p string) bool {
+	fi, err := os.Lstat(filepath.Clean(p))
+	return err == nil && fi.Mode()&os.ModeSymlink != 0
 }
 
 // makesLink reports whether one form of a command makes a symlink or hard
