@@ -29,6 +29,14 @@ func (e *Engine) createsProtected(in *reqInfo, list []protected, form []shellcmd
 		return verdict{}, false
 	}
 	name := filepath.Base(form[0].Text)
+	if name == "git" {
+		// "git mv" moves a tracked link as a link, as mv does.
+		f, as, dir, ok := gitRemover(form, cwd)
+		if !ok || as != "mv" {
+			return verdict{}, false
+		}
+		form, name, cwd = f, as, dir
+	}
 	link := makesLink(form)
 	if !link && !copiers[name] {
 		return verdict{}, false

@@ -3,11 +3,12 @@ package governance
 import "testing"
 
 // TestProtectedLinkMovedIntoPlace checks a link copied or moved as a link
-// to a name that is, holds or lies beneath a protected location: at its
-// new place a relative target leads somewhere else ("t/x -> evil" leads
-// to the missing t/evil; moved to .claude it leads to ./evil, which the
-// agent writes), so it is refused as ln there is, whether the link is the
-// operand or lies inside a directory whose contents are copied.
+// (mv, git mv, cp, rsync) to a name that is, holds or lies beneath a
+// protected location: at its new place a relative target leads somewhere
+// else ("t/x -> evil" leads to the missing t/evil; moved to .claude it
+// leads to ./evil, which the agent writes), so it is refused as ln there
+// is, whether the link is the operand or lies inside a directory whose
+// contents are copied.
 func TestProtectedLinkMovedIntoPlace(t *testing.T) {
 	e, root, _ := protectedWorkspace(t)
 	tree{
@@ -27,6 +28,9 @@ func TestProtectedLinkMovedIntoPlace(t *testing.T) {
 		{"cp -a d/. .", Deny, "Claude Code's project settings"},
 		{"rsync -a d/ .", Deny, "Claude Code's project settings"},
 		{"mv d plain/", Deny, "Claude Code's project settings"},
+		{"git mv t/x .claude", Deny, "Claude Code's project settings"},
+		{"git -C t mv x ../.zed", Deny, "Zed's project settings"},
+		{"git mv t/x y", Allow, ""},
 		{"mv t/x y", Allow, ""},
 		{"cp -a t/x plain/", Allow, ""},
 		{"cp -a t/. plain", Allow, ""},
