@@ -26,6 +26,18 @@ const (
 	geminiAllowPriority = 100
 )
 
+// geminiAllowDecision is the Gemini decision written for the policy's allow
+// rules: ask_user, never allow. A call Gemini CLI allows by its own rule
+// runs without a permission request, decided by a pattern over the tool's
+// arguments alone, while the bridge's decision on the same call weighs what
+// no such pattern can: the paths a command names (deny rules for Read,
+// Edit and Write, protected files, the workspace roots), what an
+// interpreter runs, every URL in a web_fetch prompt. So Gemini asks, and
+// the wire-level enforcement answers the request with the whole policy:
+// an allowed call is approved by the bridge without asking the person, any
+// other is refused or asked about as the policy says.
+const geminiAllowDecision = "ask_user"
+
 // GeminiRule is one [[rule]] of a Gemini CLI policy file.
 type GeminiRule struct {
 	// ToolName is Gemini's tool name ("run_shell_command", "read_file").
@@ -89,6 +101,10 @@ func BuildGeminiPolicy(rules Rules, root string) (out []GeminiRule, skipped []st
 		{rules.Ask, "ask_user", geminiAskPriority},
 		{rules.Allow, "allow", geminiAllowPriority},
 	} {
+		decision := l.decision
+		if decision == "allow" {
+			decision = geminiAllowDecision
+		}
 		for _, text := range l.list {
 			r, err := ParseRule(text)
 			if err != nil {
@@ -101,7 +117,7 @@ func BuildGeminiPolicy(rules Rules, root string) (out []GeminiRule, skipped []st
 				continue
 			}
 			for _, g := range gr {
-				g.Decision = l.decision
+				g.Decision = decision
 				key := GeminiRule{ToolName: g.ToolName, CommandPrefix: g.CommandPrefix, CommandRegex: g.CommandRegex,
 					ArgsPattern: g.ArgsPattern, Decision: g.Decision}
 				if written[key] {
