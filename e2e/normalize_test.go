@@ -41,6 +41,12 @@ var volatileKeys = []string{"sessionId", "toolCallId"}
 // load of 60). Every message is still compared byte for byte, in order
 // within its group; what the bridge does to the order of one run is
 // checked without this, its --record against the client's transcript.
+//
+// The model stream's usage_update races the agent's own tool_call_update
+// (a completed call's output) the same way: within a run of consecutive
+// messages that are each one or the other, the usage_updates are moved
+// after the tool_call_updates, each kind in its order. A usage_update is
+// still compared in its place among the text and the tool calls.
 func hookUpdatesLast(msgs []string) []string {
 	var rest, hook []string
 	for _, m := range msgs {
@@ -50,7 +56,53 @@ func hookUpdatesLast(msgs []string) []string {
 			rest = append(rest, m)
 		}
 	}
-	return append(rest, hook...)
+	return append(usageAfterToolUpdates(rest), hook...)
+}
+
+// usageAfterToolUpdates returns msgs with each run of consecutive
+// usage_update and tool_call_update notifications ordered tool updates
+// first, then usage updates, each in its order.
+func usageAfterToolUpdates(msgs []string) []string {
+	out := make([]string, 0, len(msgs))
+	for i := 0; i < len(msgs); {
+		kind := updateKind(msgs[i])
+		if kind != "usage_update" && kind != "tool_call_update" {
+			out = append(out, msgs[i])
+			i++
+			continue
+		}
+		var usage []string
+		for ; i < len(msgs); i++ {
+			switch updateKind(msgs[i]) {
+			case "usage_update":
+				usage = append(usage, msgs[i])
+				continue
+			case "tool_call_update":
+				out = append(out, msgs[i])
+				continue
+			}
+			break
+		}
+		out = append(out, usage...)
+	}
+	return out
+}
+
+// updateKind is the sessionUpdate of a session/update notification, ""
+// for any other message.
+func updateKind(msg string) string {
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			Update struct {
+				SessionUpdate string `json:"sessionUpdate"`
+			} `json:"update"`
+		} `json:"params"`
+	}
+	if json.Unmarshal([]byte(msg), &m) != nil || m.Method != "session/update" {
+		return ""
+	}
+	return m.Params.Update.SessionUpdate
 }
 
 // isHookUpdate reports whether msg is a session/update notification whose
@@ -265,9 +317,10 @@ func TestNormalizer(t *testing.T) {
 	}
 }
 
-// TestHookUpdatesLast: the two orders of a hook's update and a usage_update
-// seen in two runs of one Claude session compare equal; a change to
-// either message, or to the order within a group, still shows.
+// TestHookUpdatesLast: the two orders of a hook's update, or of a
+// completed tool_call_update, and a usage_update seen in two runs of one
+// Claude session compare equal; a change to either message, or to the
+// order within a group, still shows.
 func TestHookUpdatesLast(t *testing.T) {
 	// This test runs without the suite: it checks the comparison itself.
 	const (
@@ -288,7 +341,9 @@ func TestHookUpdatesLast(t *testing.T) {
 		{"hook update after the text", []string{hook, usage, text}, []string{usage, text, hook}, true},
 		{"hook updates swapped", []string{hook, hook2, usage}, []string{hook2, usage, hook}, false},
 		{"others swapped", []string{usage, text, hook}, []string{text, usage, hook}, false},
-		{"plain update moved", []string{update, usage}, []string{usage, update}, false},
+		{"completed update before or after usage", []string{update, usage, text}, []string{usage, update, text}, true},
+		{"usage moved across the text", []string{update, usage, text}, []string{update, text, usage}, false},
+		{"completed updates swapped", []string{update, strings.Replace(update, "c1", "c2", 1), usage}, []string{strings.Replace(update, "c1", "c2", 1), usage, update}, false},
 		{"tool_call moved", []string{call, usage}, []string{usage, call}, false},
 		{"hook update changed", []string{hook, usage}, []string{usage, strings.Replace(hook, "Read", "Write", 1)}, false},
 		{"hook update missing", []string{hook, usage}, []string{usage}, false},

@@ -20,7 +20,7 @@ func basicSession(a *agentSpec, w *workspace) runOptions {
 			a.read(w.path("notes.txt")),
 			fakemodel.Text("The file says the secret word is pineapple."),
 		}},
-		client: clientScript{Prompts: textPrompts("Say hello.", "Read notes.txt and tell me the secret word.")},
+		client: clientScript{Prompts: textPrompts("Say hello.", "Read notes.txt and tell me the secret word."), AwaitToolResponses: true},
 	}
 }
 

@@ -124,6 +124,30 @@ function recordingStream(child, tr) {
 }
 
 // Terminals run for real when the script advertises the capability.
+// ClaudeToolResults follows Claude Code's tool calls and the late
+// tool_call_update that carries each one's result
+// (_meta.claudeCode.toolResponse), which claude-agent-acp sends from a hook
+// and may send after the turn has ended: with awaitToolResponses a script
+// waits for them before it shuts the agent down, so what a run records does
+// not depend on how fast the machine was.
+class ClaudeToolResults {
+  constructor() { this.calls = new Set(); this.results = new Set(); this.wake = () => {}; }
+  heard(u) {
+    if (!u?.toolCallId || !u._meta?.claudeCode) return;
+    if (u.sessionUpdate === "tool_call") this.calls.add(u.toolCallId);
+    if (u._meta.claudeCode.toolResponse !== undefined) this.results.add(u.toolCallId);
+    this.wake();
+  }
+  pending() { return [...this.calls].filter((id) => !this.results.has(id)); }
+  // settled resolves once every tool call heard has its result, or after ms.
+  async settled(ms) {
+    const deadline = Date.now() + ms;
+    while (this.pending().length > 0 && Date.now() < deadline) {
+      await new Promise((r) => { this.wake = r; setTimeout(r, deadline - Date.now()); });
+    }
+  }
+}
+
 class Terminals {
   constructor() { this.next = 1; this.byId = new Map(); }
   create(p) {
@@ -208,6 +232,7 @@ async function main() {
   }
 
   const terms = new Terminals();
+  const toolResults = new ClaudeToolResults();
   let sessionId = null;
   let cancelled = false;
 
@@ -254,7 +279,7 @@ async function main() {
     .onRequest("terminal/wait_for_exit", ({ params }) => terms.wait(params))
     .onRequest("terminal/kill", ({ params }) => terms.kill(params))
     .onRequest("terminal/release", ({ params }) => terms.release(params))
-    .onNotification("session/update", () => {});
+    .onNotification("session/update", ({ params }) => toolResults.heard(params?.update));
 
   const timer = setTimeout(() => {
     summary.error = `timeout after ${timeoutMs} ms`;
@@ -287,6 +312,7 @@ async function main() {
         summary.stopReasons.push(r.stopReason);
         if (cancelled) break;
       }
+      if (script.awaitToolResponses) await toolResults.settled(10000);
     });
     summary.ok = summary.error == null && summary.stopReasons.length === prompts.length;
     if (cancelled && summary.stopReasons.length > 0) summary.ok = summary.error == null;
