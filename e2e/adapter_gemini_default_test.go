@@ -13,8 +13,9 @@ import (
 // default deny Gemini offers the model no read_file (no rule names it; a
 // tool its policy denies whole is left out of the model's tools), so the
 // file's content never reaches the model and nobody is asked; with the
-// default allow (no rule written, the control) Gemini reads the file on its
-// own decision.
+// default allow (the control) Gemini asks, as it does about every call
+// there for the bridge to decide, and reads the file once the client
+// allows it.
 func TestAdapterGeminiAdminPolicyDefault(t *testing.T) {
 	s := needSuite(t)
 	for _, tc := range []struct {

@@ -54,6 +54,9 @@ type GeminiRule struct {
 	// Source is the bridge rule it was translated from, written as a
 	// comment.
 	Source string
+	// Modes lists, comma-separated, the Gemini approval modes the rule
+	// applies in ("default,autoEdit"); empty means every mode.
+	Modes string
 }
 
 // Gemini CLI drops any argsPattern its ReDoS heuristic flags: a group with
@@ -133,10 +136,10 @@ func BuildGeminiPolicy(rules Rules, root string) (out []GeminiRule, skipped []st
 			}
 		}
 	}
-	if g, ok := geminiDefaultRule(rules.Default); ok {
-		out = append(out, g)
+	if len(out) == 0 && rules.Default == "" {
+		return nil, skipped // no policy: Gemini runs as it would without the bridge
 	}
-	return out, skipped
+	return append(out, geminiDefaultRule(rules.Default)), skipped
 }
 
 // wholeTreeReaders are Gemini CLI's tools that read every file beneath a
@@ -329,6 +332,13 @@ func WriteGeminiPolicy(rules []GeminiRule) []byte {
 		kv("argsPattern", r.ArgsPattern)
 		kv("decision", r.Decision)
 		fmt.Fprintf(&b, "priority = %d\n", r.Priority)
+		if r.Modes != "" {
+			var modes []string
+			for _, m := range strings.Split(r.Modes, ",") {
+				modes = append(modes, tomlString(m))
+			}
+			fmt.Fprintf(&b, "modes = [%s]\n", strings.Join(modes, ", "))
+		}
 		kv("denyMessage", r.DenyMessage)
 	}
 	return []byte(b.String())

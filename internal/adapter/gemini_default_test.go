@@ -9,7 +9,9 @@ import (
 // TestGeminiPolicyDefault: the policy's default reaches Gemini CLI's admin
 // policy as a rule for every tool below the bridge's own rules, so a tool
 // no rule names is refused (default deny) or asked about (approval), not
-// run by Gemini's own decision; an allow default writes no rule.
+// run by Gemini's own decision; an allow default asks, outside plan
+// mode, so that the bridge decides each call (yolo mode would otherwise run
+// every tool unjudged).
 func TestGeminiPolicyDefault(t *testing.T) {
 	for _, tc := range []struct {
 		def, golden string
@@ -26,10 +28,9 @@ func TestGeminiPolicyDefault(t *testing.T) {
 	}
 	for _, def := range []string{"allow", ""} {
 		rules, _ := BuildGeminiPolicy(Rules{Allow: []string{"Bash(ls:*)"}, Default: def}, "/work/ws")
-		for _, r := range rules {
-			if r.ToolName == "*" {
-				t.Errorf("default %q wrote a rule for every tool: %+v", def, r)
-			}
+		last := rules[len(rules)-1]
+		if last.ToolName != "*" || last.Decision != "ask_user" || last.Modes != "default,autoEdit,yolo" {
+			t.Errorf("default %q: last rule %+v, want ask_user for every tool in every mode but plan", def, last)
 		}
 	}
 }
