@@ -20,7 +20,7 @@ func TestStderrCopiedWhileItMoves(t *testing.T) {
 	}
 	select {
 	case <-agent.Done():
-	case <-time.After(15*time.Second):
+	case <-time.After(15 * time.Second):
 		t.Fatal("the agent's exit was not reported")
 	}
 	tail := agent.StderrTail()
