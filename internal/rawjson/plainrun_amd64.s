@@ -8,6 +8,20 @@
 	MOVO x, t2; PMINUB X3, t2; PCMPEQB x, t2; \
 	POR t1, out; POR t2, out
 
+// SPECIALS loads X1, X2 and X3 with '"', '\\' and 0x1f in every byte, as
+// SPECIAL16 wants them (R8 is clobbered).
+#define SPECIALS \
+	MOVQ $0x2222222222222222, R8; MOVQ R8, X1; PUNPCKLQDQ X1, X1; \
+	MOVQ $0x5c5c5c5c5c5c5c5c, R8; MOVQ R8, X2; PUNPCKLQDQ X2, X2; \
+	MOVQ $0x1f1f1f1f1f1f1f1f, R8; MOVQ R8, X3; PUNPCKLQDQ X3, X3
+
+// ANY32 sets CX to a mask that is nonzero when one of the 32 bytes at
+// SI+AX is '"', '\\' or below 0x20 (X0 and X4-X10 are clobbered).
+#define ANY32 \
+	MOVOU (SI)(AX*1), X0; MOVOU 16(SI)(AX*1), X7; \
+	SPECIAL16(X0, X4, X5, X6); SPECIAL16(X7, X8, X9, X10); \
+	POR X8, X4; PMOVMSKB X4, CX
+
 // func plainRunSSE2(b []byte, i int) int
 //
 // Scans b from i in 16-byte steps for a byte that is '"', '\\' or below
@@ -18,26 +32,13 @@ TEXT ·plainRunSSE2(SB), NOSPLIT, $0-40
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), DX
 	MOVQ i+24(FP), AX
-	MOVQ $0x2222222222222222, R8
-	MOVQ R8, X1
-	PUNPCKLQDQ X1, X1
-	MOVQ $0x5c5c5c5c5c5c5c5c, R8
-	MOVQ R8, X2
-	PUNPCKLQDQ X2, X2
-	MOVQ $0x1f1f1f1f1f1f1f1f, R8
-	MOVQ R8, X3
-	PUNPCKLQDQ X3, X3
+	SPECIALS
 
 loop32:
 	LEAQ 32(AX), R9
 	CMPQ R9, DX
 	JGT  loop16
-	MOVOU (SI)(AX*1), X0
-	MOVOU 16(SI)(AX*1), X7
-	SPECIAL16(X0, X4, X5, X6)
-	SPECIAL16(X7, X8, X9, X10)
-	POR X8, X4
-	PMOVMSKB X4, CX
+	ANY32
 	TESTL CX, CX
 	JNZ  loop16 // the 16-byte steps find the exact offset
 	MOVQ R9, AX
@@ -74,26 +75,13 @@ TEXT ·stringRunSSE2(SB), NOSPLIT, $0-40
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), DX
 	MOVQ i+24(FP), AX
-	MOVQ $0x2222222222222222, R8
-	MOVQ R8, X1
-	PUNPCKLQDQ X1, X1
-	MOVQ $0x5c5c5c5c5c5c5c5c, R8
-	MOVQ R8, X2
-	PUNPCKLQDQ X2, X2
-	MOVQ $0x1f1f1f1f1f1f1f1f, R8
-	MOVQ R8, X3
-	PUNPCKLQDQ X3, X3
+	SPECIALS
 
 sloop32:
 	LEAQ 32(AX), R9
 	CMPQ R9, DX
 	JGT  sloop16
-	MOVOU (SI)(AX*1), X0
-	MOVOU 16(SI)(AX*1), X7
-	SPECIAL16(X0, X4, X5, X6)
-	SPECIAL16(X7, X8, X9, X10)
-	POR X8, X4
-	PMOVMSKB X4, CX
+	ANY32
 	TESTL CX, CX
 	JNZ  sloop16
 	MOVQ R9, AX
