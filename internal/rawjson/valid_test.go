@@ -158,6 +158,20 @@ func plainRunRef(b []byte, i int) int {
 // byte-by-byte one for every byte value at every offset of two 16-byte
 // vectors and the tail after them, alone and next to every other byte value.
 func TestPlainRun(t *testing.T) {
+	eachBytePair(func(buf []byte) {
+		w := plainRunRef(buf, 0)
+		if got := plainRun(buf, 0); got != w {
+			t.Fatalf("plainRun(%q) = %d, want %d", buf, got, w)
+		}
+		if got := plainRunWords(buf, 0); got != w {
+			t.Fatalf("plainRunWords(%q) = %d, want %d", buf, got, w)
+		}
+	})
+}
+
+// eachBytePair calls check with 40 bytes of 'a' (two 16-byte vectors and a
+// tail) holding each pair of byte values at each offset in turn.
+func eachBytePair(check func(buf []byte)) {
 	buf := make([]byte, 40)
 	for c := 0; c < 256; c++ {
 		for d := 0; d < 256; d++ {
@@ -166,13 +180,7 @@ func TestPlainRun(t *testing.T) {
 					buf[i] = 'a'
 				}
 				buf[pos], buf[pos+1] = byte(c), byte(d)
-				w := plainRunRef(buf, 0)
-				if got := plainRun(buf, 0); got != w {
-					t.Fatalf("plainRun(%q) = %d, want %d", buf, got, w)
-				}
-				if got := plainRunWords(buf, 0); got != w {
-					t.Fatalf("plainRunWords(%q) = %d, want %d", buf, got, w)
-				}
+				check(buf)
 			}
 		}
 	}
@@ -219,26 +227,17 @@ func stringRunRef(b []byte, i int) int {
 // at every offset of two 16-byte vectors and the tail after them, and
 // behind escaped newlines at every spacing.
 func TestStringRun(t *testing.T) {
-	buf := make([]byte, 40)
-	for c := 0; c < 256; c++ {
-		for d := 0; d < 256; d++ {
-			for pos := 0; pos < len(buf)-1; pos++ {
-				for i := range buf {
-					buf[i] = 'a'
-				}
-				buf[pos], buf[pos+1] = byte(c), byte(d)
-				for _, from := range []int{0, 1} {
-					w := stringRunRef(buf, from)
-					if got := stringRun(buf, from); got != w {
-						t.Fatalf("stringRun(%q, %d) = %d, want %d", buf, from, got, w)
-					}
-					if got := stringRunWords(buf, from); got != w {
-						t.Fatalf("stringRunWords(%q, %d) = %d, want %d", buf, from, got, w)
-					}
-				}
+	eachBytePair(func(buf []byte) {
+		for _, from := range []int{0, 1} {
+			w := stringRunRef(buf, from)
+			if got := stringRun(buf, from); got != w {
+				t.Fatalf("stringRun(%q, %d) = %d, want %d", buf, from, got, w)
+			}
+			if got := stringRunWords(buf, from); got != w {
+				t.Fatalf("stringRunWords(%q, %d) = %d, want %d", buf, from, got, w)
 			}
 		}
-	}
+	})
 	for gap := 0; gap < 70; gap++ {
 		for _, end := range []string{`"`, "\x01", `\u0041"`, `\x`, `\`, ``} {
 			b := []byte(strings.Repeat(strings.Repeat("a", gap)+`\n`, 9) + strings.Repeat("b", gap%17) + end)
