@@ -1,13 +1,8 @@
 package e2e
 
 import (
-	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestMCPOverACPResourceRead runs the IDE of TestMCPOverACPToolDenied,
@@ -31,33 +26,12 @@ func TestMCPOverACPResourceRead(t *testing.T) {
 		{"tool-uri-control", "notes.txt", `{"name":"open_uri","arguments":{"uri":"$TARGET"}}`, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			ws := filepath.Join(dir, "ws")
-			if err := os.MkdirAll(ws, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			target := filepath.Join(ws, tt.file)
-			if err := os.WriteFile(target, []byte("TOKEN="+secret+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			policy := filepath.Join(dir, "GOVERNANCE.md")
-			text := "---\nschema: governance.workspace/v1\nname: mcp-over-acp\ntitle: MCP over ACP\ndescription: The IDE's MCP resources under the policy.\nversion: 1.0.0\nrules:\n  default: allow\n  deny:\n    - Read(**/.env)\n---\n"
-			if err := os.WriteFile(policy, []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, s.node, filepath.Join(filepath.Dir(s.client), "mcp-ide.mjs"),
-				s.bridge, policy, filepath.Join(dir, "audit.jsonl"), ws, target)
 			method := "resources/read"
 			if strings.Contains(tt.params, `"name"`) {
 				method = "tools/call"
 			}
-			cmd.Env = append(os.Environ(), "MCP_METHOD="+method, "MCP_PARAMS="+tt.params)
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("mcp-ide.mjs: %v\n%s", err, out)
-			}
+			_, out := runMCPIDE(t, s, "  default: allow\n  deny:\n    - Read(**/.env)\n", tt.file, "TOKEN="+secret+"\n",
+				"MCP_METHOD="+method, "MCP_PARAMS="+tt.params)
 			if got := strings.Contains(string(out), "mcp-agent: answer") && strings.Contains(string(out), secret); got != tt.reaches {
 				t.Fatalf("the file's content reached the agent = %v, want %v\n%s", got, tt.reaches, out)
 			}

@@ -26,28 +26,7 @@ func TestMCPOverACPToolDenied(t *testing.T) {
 		{"control", "  default: allow\n  deny:\n    - mcp__other__delete_file\n", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			ws := filepath.Join(dir, "ws")
-			if err := os.MkdirAll(ws, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			target := filepath.Join(ws, "important.txt")
-			if err := os.WriteFile(target, []byte("keep me\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			policy := filepath.Join(dir, "GOVERNANCE.md")
-			text := "---\nschema: governance.workspace/v1\nname: mcp-over-acp\ntitle: MCP over ACP\ndescription: The IDE's MCP tools under the policy.\nversion: 1.0.0\nrules:\n" + tt.rules + "---\n"
-			if err := os.WriteFile(policy, []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, s.node, filepath.Join(filepath.Dir(s.client), "mcp-ide.mjs"),
-				s.bridge, policy, filepath.Join(dir, "audit.jsonl"), ws, target)
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("mcp-ide.mjs: %v\n%s", err, out)
-			}
+			target, out := runMCPIDE(t, s, tt.rules, "important.txt", "keep me\n")
 			_, statErr := os.Stat(target)
 			if gone := os.IsNotExist(statErr); gone != tt.deleted {
 				t.Fatalf("file deleted = %v, want %v\n%s", gone, tt.deleted, out)
@@ -57,4 +36,39 @@ func TestMCPOverACPToolDenied(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runMCPIDE runs e2e/client/mcp-ide.mjs: an IDE on the TypeScript SDK
+// offering its MCP server "ide" over ACP, behind the real bridge under a
+// policy of rules (YAML under rules:), with an agent that sends the server
+// one mcp/message (env sets MCP_METHOD and MCP_PARAMS; a tools/call of
+// delete_file on the target without them). The workspace holds file with
+// content; target is its path. It returns the combined output of the IDE,
+// the bridge and the agent.
+func runMCPIDE(t *testing.T, s *suiteEnv, rules, file, content string, env ...string) (target string, out []byte) {
+	t.Helper()
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	target = filepath.Join(ws, file)
+	if err := os.WriteFile(target, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	policy := filepath.Join(dir, "GOVERNANCE.md")
+	text := "---\nschema: governance.workspace/v1\nname: mcp-over-acp\ntitle: MCP over ACP\ndescription: The IDE's MCP server under the policy.\nversion: 1.0.0\nrules:\n" + rules + "---\n"
+	if err := os.WriteFile(policy, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, s.node, filepath.Join(filepath.Dir(s.client), "mcp-ide.mjs"),
+		s.bridge, policy, filepath.Join(dir, "audit.jsonl"), ws, target)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("mcp-ide.mjs: %v\n%s", err, out)
+	}
+	return target, out
 }
