@@ -65,7 +65,7 @@ func pathsTitle(req Request, cwd string) (string, bool) {
 	}
 	all := showsAsItReads(req.Title)
 	for i := range paths {
-		all = all && (strings.Contains(req.Title, shown[i]) || strings.Contains(req.Title, paths[i]))
+		all = all && (showsName(req.Title, shown[i]) || showsName(req.Title, paths[i]))
 	}
 	if all {
 		return "", false
@@ -80,6 +80,44 @@ func pathsTitle(req Request, cwd string) (string, bool) {
 	}
 	return b.String(), true
 }
+
+// showsName reports whether title shows name as a name of its own: name
+// appears in it with a space, the title's start or an opening quote or
+// parenthesis before it, and after it the title's end, a space, or a
+// closing quote or parenthesis or a sentence's punctuation followed by
+// either. A person reads the name a title shows up to its edges, so
+// "Write notes/drafts/plan.md" and "Write drafts/plan.md.bak" show other
+// files than drafts/plan.md, though both hold it. A name that itself
+// starts or ends with such punctuation is never shown this way: "plan."
+// at a sentence's end reads as "plan".
+func showsName(title, name string) bool {
+	if name == "" || strings.ContainsAny(name[:1], openers) || strings.ContainsAny(name[len(name)-1:], closers) {
+		return false
+	}
+	for from := 0; ; {
+		i := strings.Index(title[from:], name)
+		if i < 0 {
+			return false
+		}
+		start, end := from+i, from+i+len(name)
+		before := start == 0 || title[start-1] == ' ' || strings.IndexByte(openers, title[start-1]) >= 0
+		after := end == len(title) || title[end] == ' '
+		if !after && strings.IndexByte(closers, title[end]) >= 0 {
+			after = end+1 == len(title) || title[end+1] == ' '
+		}
+		if before && after {
+			return true
+		}
+		from = start + 1
+	}
+}
+
+// openers may stand right before a name a title shows, closers right
+// after it (followed by a space or the title's end).
+const (
+	openers = "(\"'"
+	closers = ")\"'.,;:!?"
+)
 
 // displayPath is p relative to cwd when it lies beneath it, else p.
 func displayPath(p, cwd string) string {

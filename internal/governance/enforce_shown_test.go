@@ -169,6 +169,17 @@ func TestPathsTitle(t *testing.T) {
 		{"a path with a backtick", Request{Kind: "edit", Title: "Edit", Paths: []string{"/ws/a`b"}}, "Edit `` a`b ``", true},
 		{"an unknown kind", Request{Kind: "other", Title: "Do it", Paths: []string{"/ws/x"}}, "Use `x`", true},
 		{"no paths", Request{Kind: "fetch", Title: "Fetch https://example.com"}, "", false},
+		{"a path then the lines read", Request{Kind: "read", Title: "Read /ws/a.go (1 - 50)", Paths: []string{"/ws/a.go"}}, "", false},
+		{"Gemini's edit title", Request{Kind: "edit", Title: "src/a.go: foo => bar", Paths: []string{"/ws/src/a.go"}}, "", false},
+		{"a path in parentheses", Request{Kind: "edit", Title: "Write (src/a.go)", Paths: []string{"/ws/src/a.go"}}, "", false},
+		{"a path at a sentence's end", Request{Kind: "edit", Title: "Write src/a.go.", Paths: []string{"/ws/src/a.go"}}, "", false},
+		{"a path as the end of a longer name", Request{Kind: "edit", Title: "Write notes/drafts/plan.md", Paths: []string{"/ws/drafts/plan.md"}}, "Edit `drafts/plan.md`", true},
+		{"a path as the start of a longer name", Request{Kind: "edit", Title: "Write drafts/plan.md.bak", Paths: []string{"/ws/drafts/plan.md"}}, "Edit `drafts/plan.md`", true},
+		{"a dotfile inside another name", Request{Kind: "read", Title: "Read my.env", Paths: []string{"/ws/.env"}}, "Read `.env`", true},
+		{"a path before punctuation inside a name", Request{Kind: "read", Title: "Read a.go.orig", Paths: []string{"/ws/a.go"}}, "Read `a.go`", true},
+		{"a whole path inside a longer one", Request{Kind: "read", Title: "Read /x/ws/a.go", Paths: []string{"/ws/a.go"}}, "Read `a.go`", true},
+		{"a longer name first, then the path", Request{Kind: "edit", Title: "Edit a.go.bak a.go", Paths: []string{"/ws/a.go"}}, "", false},
+		{"a path ending in a period", Request{Kind: "edit", Title: "Write plan.", Paths: []string{"/ws/plan."}}, "Edit `plan.`", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
