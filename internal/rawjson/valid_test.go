@@ -158,15 +158,33 @@ func plainRunRef(b []byte, i int) int {
 // byte-by-byte one for every byte value at every offset of two 16-byte
 // vectors and the tail after them, alone and next to every other byte value.
 func TestPlainRun(t *testing.T) {
-	eachBytePair(func(buf []byte) {
-		w := plainRunRef(buf, 0)
-		if got := plainRun(buf, 0); got != w {
-			t.Fatalf("plainRun(%q) = %d, want %d", buf, got, w)
-		}
-		if got := plainRunWords(buf, 0); got != w {
-			t.Fatalf("plainRunWords(%q) = %d, want %d", buf, got, w)
-		}
-	})
+	eachBytePair(func(buf []byte) { plainRunScan.check(t, buf, 0) })
+}
+
+// runScan is one of the scans for the end of a run of bytes that need no
+// attention (plainRun, stringRun): its byte-by-byte definition and the
+// vector and word-at-a-time versions that must agree with it.
+type runScan struct {
+	name               string
+	ref, vector, words func(b []byte, i int) int
+}
+
+var (
+	plainRunScan  = runScan{"plainRun", plainRunRef, plainRun, plainRunWords}
+	stringRunScan = runScan{"stringRun", stringRunRef, stringRun, stringRunWords}
+)
+
+// check fails t unless both fast versions of the scan of b from i agree
+// with the definition. It is called millions of times per test, so it does
+// not mark itself a helper; its message names the scan, input and offset.
+func (s runScan) check(t *testing.T, b []byte, i int) {
+	w := s.ref(b, i)
+	if got := s.vector(b, i); got != w {
+		t.Fatalf("%s(%q, %d) = %d, want %d", s.name, b, i, got, w)
+	}
+	if got := s.words(b, i); got != w {
+		t.Fatalf("%sWords(%q, %d) = %d, want %d", s.name, b, i, got, w)
+	}
 }
 
 // eachBytePair calls check with 40 bytes of 'a' (two 16-byte vectors and a
@@ -193,13 +211,7 @@ func FuzzPlainRun(f *testing.F) {
 	f.Add([]byte("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\x1f"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for i := 0; i <= len(b); i++ {
-			w := plainRunRef(b, i)
-			if got := plainRun(b, i); got != w {
-				t.Fatalf("plainRun(%q, %d) = %d, want %d", b, i, got, w)
-			}
-			if got := plainRunWords(b, i); got != w {
-				t.Fatalf("plainRunWords(%q, %d) = %d, want %d", b, i, got, w)
-			}
+			plainRunScan.check(t, b, i)
 		}
 	})
 }
@@ -228,15 +240,8 @@ func stringRunRef(b []byte, i int) int {
 // behind escaped newlines at every spacing.
 func TestStringRun(t *testing.T) {
 	eachBytePair(func(buf []byte) {
-		for _, from := range []int{0, 1} {
-			w := stringRunRef(buf, from)
-			if got := stringRun(buf, from); got != w {
-				t.Fatalf("stringRun(%q, %d) = %d, want %d", buf, from, got, w)
-			}
-			if got := stringRunWords(buf, from); got != w {
-				t.Fatalf("stringRunWords(%q, %d) = %d, want %d", buf, from, got, w)
-			}
-		}
+		stringRunScan.check(t, buf, 0)
+		stringRunScan.check(t, buf, 1)
 	})
 	for gap := 0; gap < 70; gap++ {
 		for _, end := range []string{`"`, "\x01", `\u0041"`, `\x`, `\`, ``} {
@@ -257,13 +262,7 @@ func FuzzStringRun(f *testing.F) {
 	f.Add([]byte(strings.Repeat(`word \n`, 40) + `\`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for i := 0; i <= len(b); i++ {
-			w := stringRunRef(b, i)
-			if got := stringRun(b, i); got != w {
-				t.Fatalf("stringRun(%q, %d) = %d, want %d", b, i, got, w)
-			}
-			if got := stringRunWords(b, i); got != w {
-				t.Fatalf("stringRunWords(%q, %d) = %d, want %d", b, i, got, w)
-			}
+			stringRunScan.check(t, b, i)
 		}
 	})
 }
