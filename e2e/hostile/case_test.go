@@ -270,30 +270,15 @@ func (c *hostileCase) directive(line string) error {
 		}
 		c.setups = append(c.setups, setupStep{kind: kind, name: nm, arg: arg})
 	case "approve-shown":
-		if rest == "" {
-			return fmt.Errorf("@%s needs the text the person must see", word)
-		}
-		c.approveShown = rest
+		return setText(&c.approveShown, word, rest, "the text the person must see")
 	case "agent-name":
-		if rest == "" {
-			return fmt.Errorf("@%s needs an argument", word)
-		}
-		c.agent = rest
+		return setText(&c.agent, word, rest, "an argument")
 	case "auth-methods":
-		if !json.Valid([]byte(rest)) || !strings.HasPrefix(rest, "[") {
-			return fmt.Errorf("@auth-methods wants a JSON array, got %q", rest)
-		}
-		c.auth = rest
+		return setJSONArray(&c.auth, word, rest)
 	case "press":
-		if rest == "" {
-			return fmt.Errorf("@%s needs the label of a button", word)
-		}
-		c.press = rest
+		return setText(&c.press, word, rest, "the label of a button")
 	case "listed-sessions":
-		if !json.Valid([]byte(rest)) || !strings.HasPrefix(rest, "[") {
-			return fmt.Errorf("@listed-sessions wants a JSON array, got %q", rest)
-		}
-		c.listed = rest
+		return setJSONArray(&c.listed, word, rest)
 	case "compress":
 		c.compressOn, c.compress = true, strings.Fields(rest)
 	case "rss":
@@ -323,6 +308,26 @@ func (c *hostileCase) directive(line string) error {
 	default:
 		return fmt.Errorf("unknown directive @%s", word)
 	}
+	return nil
+}
+
+// setText sets *dst to rest, the argument of directive word, which must
+// not be empty; what names the argument in the error.
+func setText(dst *string, word, rest, what string) error {
+	if rest == "" {
+		return fmt.Errorf("@%s needs %s", word, what)
+	}
+	*dst = rest
+	return nil
+}
+
+// setJSONArray sets *dst to rest, the argument of directive word, which
+// must be a JSON array.
+func setJSONArray(dst *string, word, rest string) error {
+	if !json.Valid([]byte(rest)) || !strings.HasPrefix(rest, "[") {
+		return fmt.Errorf("@%s wants a JSON array, got %q", word, rest)
+	}
+	*dst = rest
 	return nil
 }
 

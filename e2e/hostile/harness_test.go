@@ -272,7 +272,7 @@ func TestDirectives(t *testing.T) {
 			t.Errorf("%q: got %#v, want %#v", tt.directives, got, tt.want)
 		}
 	}
-	for _, d := range []string{"@agent-name", "@audit", "@no-audit", "@secret ", "@forged", "@asked", "@want-agent", "@rss", "@approvals allow x", "@auth-methods {}", "@nope"} {
+	for _, d := range []string{"@agent-name", "@audit", "@no-audit", "@secret ", "@forged", "@asked", "@want-agent", "@rss", "@approvals allow x", "@auth-methods {}", "@approve-shown", "@press", "@listed-sessions {}", "@nope"} {
 		_, err := parseCase("inline", "directives", []byte(d+"\n{}\n"))
 		if err == nil || !strings.Contains(err.Error(), strings.Fields(d)[0]) {
 			t.Errorf("%q: error %v, want one naming the directive", d, err)
