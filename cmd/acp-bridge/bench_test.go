@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acp-bridge/acp-bridge/internal/benchstream"
 	"github.com/acp-bridge/acp-bridge/internal/cputime"
 )
 
@@ -146,13 +147,6 @@ func procCPU(pid int) time.Duration {
 	return d
 }
 
-// selfCPU is the CPU time the benchmark process (the fake client) has used.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // childOf returns the first child process of pid, looking at every thread
 // (the bridge starts the agent from whichever thread runs the goroutine).
 func childOf(pid int) int {
@@ -173,13 +167,13 @@ type cpuUse struct{ agent, bridge, client time.Duration }
 // measure runs fn and adds the CPU time agent, bridge (if non-zero) and this
 // process used meanwhile.
 func (c *cpuUse) measure(agent, bridge int, fn func()) {
-	a, b, s := procCPU(agent), procCPU(bridge), selfCPU()
+	a, b, s := procCPU(agent), procCPU(bridge), benchstream.CPUTime()
 	fn()
 	c.agent += procCPU(agent) - a
 	if bridge != 0 {
 		c.bridge += procCPU(bridge) - b
 	}
-	c.client += selfCPU() - s
+	c.client += benchstream.CPUTime() - s
 }
 
 // streamOnce asks the flood agent for its stream and reads it to the end,

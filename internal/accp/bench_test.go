@@ -1,9 +1,9 @@
 package accp
 
 import (
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/benchstream"
 )
 
 // typical200B is a representative frame of about 200 bytes: a tool request
@@ -21,7 +21,7 @@ func BenchmarkEncodeDecode200B(b *testing.B) {
 	buf := make([]byte, 0, 512)
 	b.SetBytes(int64(len(typical200B)))
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0 := benchstream.CPUTime()
 	for b.Loop() {
 		buf = AppendFrame(buf[:0], f)
 		if _, err := ParseFrame(string(buf)); err != nil {
@@ -29,7 +29,7 @@ func BenchmarkEncodeDecode200B(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")
-	if cpu := cpuTime() - cpu0; cpu > 0 {
+	if cpu := benchstream.CPUTime() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(b.N)/cpu.Seconds(), "frames/cpu-s")
 	}
 }
@@ -59,15 +59,4 @@ func BenchmarkSessionEncodeDecode200B(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")
-}
-
-// cpuTime returns the CPU time this process has used, so benchmarks can
-// report frames per CPU-second, which does not depend on how busy the
-// machine is.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -6,11 +6,11 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit/audittest"
+	"github.com/acp-bridge/acp-bridge/internal/benchstream"
 )
 
 // writeBigLog writes a busy log of n events (audittest.WriteBusyLog) in
@@ -51,9 +51,9 @@ func BenchmarkOpenBigLog(b *testing.B) {
 				}
 			}
 		})
-		cpu0 := selfCPU()
+		cpu0 := benchstream.CPUTime()
 		s, err := New(Options{Paths: []string{path}})
-		cpu += selfCPU() - cpu0
+		cpu += benchstream.CPUTime() - cpu0
 		close(done)
 		wg.Wait()
 		if err != nil {
@@ -73,13 +73,6 @@ func BenchmarkOpenBigLog(b *testing.B) {
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 	b.ReportMetric(float64(live)/(1<<20), "ready-heap-MB")
 	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
-}
-
-// selfCPU is the CPU time the process has used so far.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // TestFirstSummariesTallied checks that the summaries tallied while the
