@@ -12,8 +12,9 @@ import (
 // protectedCommand denies a command line run inside a protected directory,
 // or that names a protected location:
 // its path as written in absolute form, relative to the command's
-// directory, or (for a file) by its name alone, anywhere in the line once
-// quotes and backslashes are taken out (so `> GOVERN”ANCE.md` and
+// directory, or (for a file) by its name alone where it stands as a file
+// name (namesIn), anywhere in the line once quotes and backslashes are
+// taken out (so `> GOVERN”ANCE.md` and
 // redirections count), or a glob word that can expand to it; and, on the
 // words the shell parser computes (quotes removed, $'..' decoded, braces
 // expanded, as decideCommand sees them), a word that is it or holds it,
@@ -181,26 +182,26 @@ func staticPieces(text string) []string {
 // names reports whether the words name the protected location lower
 // (absolute, lower case), or needles (its path relative to the
 // directory, its name alone; "" for none): a static word that is it,
-// beneath it, or holds a needle; a run-time word whose static pieces
-// could join to it or to a needle. dir: the location is a directory, so
-// its name alone is no needle.
-func (cw cmdWords) names(lower string, needles []string, dir bool) bool {
+// beneath it, or holds a needle as a file name (namesIn); a run-time
+// word whose static pieces could join to it or to a needle. rotated: the
+// location has rotated siblings (ProtectedPath.Rotated).
+func (cw cmdWords) names(lower string, needles []string, rotated bool) bool {
 	for _, w := range cw.static {
 		if beneath(lower, w) {
 			return true
 		}
 		for _, n := range needles {
-			if n != "" && strings.Contains(w, n) {
+			if namesIn(w, n, rotated) {
 				return true
 			}
 		}
 	}
 	for _, p := range cw.pieces {
-		if couldJoin(p, lower) {
+		if couldJoin(p, lower, rotated) {
 			return true
 		}
 		for _, n := range needles {
-			if n != "" && couldJoin(p, n) {
+			if n != "" && couldJoin(p, n, rotated) {
 				return true
 			}
 		}
@@ -213,8 +214,10 @@ func (cw cmdWords) names(lower string, needles []string, dir bool) bool {
 // (or the first is empty), ends with the last piece's start, with the
 // pieces between in order, and the static text covers more than half of
 // n, so `$F.md` does not name every .md file. A word that expands to n
-// and more beyond it counts too: a path beneath n.
-func couldJoin(pieces []string, n string) bool {
+// and more beyond it counts too: a path beneath n. n held whole in a
+// piece counts where it stands as a file name (namesIn), an expansion
+// ending a name; rotated as namesIn's.
+func couldJoin(pieces []string, n string, rotated bool) bool {
 	total := 0
 	for _, p := range pieces {
 		total += len(p)
@@ -225,12 +228,12 @@ func couldJoin(pieces []string, n string) bool {
 	first, last := pieces[0], pieces[len(pieces)-1]
 	if len(pieces) == 1 {
 		// no split point ($"..." alone): the piece is the value
-		return strings.Contains(first, n)
+		return namesIn(first, n, rotated)
 	}
 	rest := n
 	if first != "" {
 		// the first piece ends with a prefix of n, or holds n whole
-		if strings.Contains(first, n) {
+		if namesIn(first, n, rotated) {
 			return true
 		}
 		k := -1
@@ -255,13 +258,13 @@ func couldJoin(pieces []string, n string) bool {
 	if last == "" {
 		return true
 	}
-	if strings.Contains(last, n) {
+	if namesIn(last, n, rotated) {
 		return true
 	}
 	// the last piece starts with a suffix of rest (the word goes on
-	// beneath n, or n is its end)
+	// beneath n, or n is its end; a rotated sibling's suffix after it)
 	for i := min(len(last), len(rest)); i > 0; i-- {
-		if strings.HasSuffix(rest, last[:i]) && (i == len(last) || strings.HasPrefix(last[i:], "/")) {
+		if strings.HasSuffix(rest, last[:i]) && (i == len(last) || strings.HasPrefix(last[i:], "/") || rotated && last[i] == '.') {
 			return true
 		}
 	}

@@ -80,8 +80,9 @@ func sameList(a, b []protected) bool {
 // namedIndex returns the index, counting every form of every location of
 // list in order, of the first protected form the text of a command line
 // names (see protectedCommand), or -1: its path as written in absolute
-// form or relative to cwd, or (for a file) its name alone, anywhere in
-// the line once quotes and backslashes are taken out, a glob word that
+// form or relative to cwd, or (for a file) its name alone, where it
+// stands as a file name (namesIn) anywhere in the line once quotes and
+// backslashes are taken out, a glob word that
 // can expand to it, or a word the shell parser computes that is it, holds
 // it or could join to it. It reads no file system.
 func namedIndex(list []protected, line string, lines []*shellcmd.Analysis, cwd string) int {
@@ -127,7 +128,7 @@ func namedIndex(list []protected, line string, lines []*shellcmd.Analysis, cwd s
 			}
 			named := false
 			for _, n := range needles {
-				if n != "" && strings.Contains(flat, n) {
+				if namesIn(flat, n, pr.Rotated) {
 					named = true
 				}
 			}
@@ -136,7 +137,7 @@ func namedIndex(list []protected, line string, lines []*shellcmd.Analysis, cwd s
 					named = true
 				}
 			}
-			if !named && words.names(lower, needles[1:], pr.dir) {
+			if !named && words.names(lower, needles[1:], pr.Rotated) {
 				named = true
 			}
 			if named {
