@@ -3,13 +3,12 @@
 package compress
 
 import (
-	"fmt"
-	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/cputime"
 )
 
 // BenchmarkSaveArchive saves the archive of a session that spooled 82 MiB
@@ -36,11 +35,10 @@ func BenchmarkSaveArchive(b *testing.B) {
 
 // spooledThreadCPU runs b's loop over a new recorder of session "s"
 // spooling into a new store each round: setup, not measured, then
-// measure, whose CPU time (user and system, of this thread alone) it
-// returns summed over the rounds. Removing the spool is not measured.
+// measure, whose CPU time (user and system, of its thread alone: see
+// cputime.Of) it returns summed over the rounds. Removing the spool is not
+// measured.
 func spooledThreadCPU(b *testing.B, setup func(*Recorder), measure func(*Recorder, *Store)) time.Duration {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	var cpu time.Duration
 	for b.Loop() {
 		b.StopTimer()
@@ -49,9 +47,7 @@ func spooledThreadCPU(b *testing.B, setup func(*Recorder), measure func(*Recorde
 		r.SpoolTo(st.spoolBase("s"))
 		setup(r)
 		b.StartTimer()
-		before := threadCPU(b)
-		measure(r, st)
-		cpu += threadCPU(b) - before
+		cpu += cputime.Of(func() { measure(r, st) })
 		b.StopTimer()
 		if err := r.removeSpool(); err != nil {
 			b.Fatal(err)
@@ -59,14 +55,4 @@ func spooledThreadCPU(b *testing.B, setup func(*Recorder), measure func(*Recorde
 		b.StartTimer()
 	}
 	return cpu
-}
-
-// threadCPU returns the calling thread's CPU time so far, user and system.
-func threadCPU(b *testing.B) time.Duration {
-	const rusageThread = 1 // RUSAGE_THREAD
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
-		b.Fatal(fmt.Errorf("getrusage: %v", err))
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
