@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -42,7 +43,7 @@ const syncID = "hostile-sync"
 type hostileAgent struct {
 	cfg     agentConfig
 	script  []byte
-	perms   map[string][]string  // permission request id -> argv to run, from the script
+	perms   map[string]agentRun  // permission request id -> command to run, from the script
 	writes  map[string]fileWrite // permission request id -> file to write, from the script
 	recv    *os.File
 	synced  chan struct{}
@@ -181,28 +182,45 @@ func permissionWrites(script []byte) map[string]fileWrite {
 	return writes
 }
 
+// agentRun is a command the agent runs itself once a permission request
+// allows it: argv, in dir (the workspace when empty).
+type agentRun struct {
+	argv []string
+	dir  string
+}
+
 // permissionCommands maps the ids of the script's permission requests to
 // the argv they ask to run, read leniently (the agent knows what it meant):
 // rawInput.command as a shell line or as an argv array (Codex's form), else
-// the title (Gemini's permission requests carry the command only there).
-func permissionCommands(script []byte) map[string][]string {
-	perms := map[string][]string{}
+// the title (Gemini's permission requests carry the command only there),
+// run in rawInput.cwd when that is an absolute path (Codex's exec input
+// names the directory it runs in).
+func permissionCommands(script []byte) map[string]agentRun {
+	perms := map[string]agentRun{}
 	permissionRequests(script, func(id string, tc struct {
 		Title    string `json:"title"`
 		RawInput struct {
 			Command json.RawMessage `json:"command"`
+			Cwd     string          `json:"cwd"`
 		} `json:"rawInput"`
 	}) {
 		var line string
 		var argv []string
+		var run agentRun
 		switch {
 		case json.Unmarshal(tc.RawInput.Command, &line) == nil && line != "":
-			perms[id] = []string{"bash", "-c", line}
+			run.argv = []string{"bash", "-c", line}
 		case json.Unmarshal(tc.RawInput.Command, &argv) == nil && len(argv) > 0:
-			perms[id] = argv
+			run.argv = argv
 		case tc.Title != "":
-			perms[id] = []string{"bash", "-c", tc.Title}
+			run.argv = []string{"bash", "-c", tc.Title}
+		default:
+			return
 		}
+		if filepath.IsAbs(tc.RawInput.Cwd) {
+			run.dir = tc.RawInput.Cwd
+		}
+		perms[id] = run
 	})
 	return perms
 }
@@ -332,7 +350,7 @@ func (a *hostileAgent) sendScript() {
 // as an agent that runs its own tools does: it writes the file the request
 // names, else runs its command.
 func (a *hostileAgent) permissionAnswered(id, result json.RawMessage) {
-	argv, run := a.perms[string(id)]
+	ran, run := a.perms[string(id)]
 	w, write := a.writes[string(id)]
 	if !run && !write {
 		return
@@ -359,10 +377,13 @@ func (a *hostileAgent) permissionAnswered(id, result json.RawMessage) {
 		}
 		return
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd := exec.Command(ran.argv[0], ran.argv[1:]...)
 	cmd.Dir = a.cfg.Workspace
+	if ran.dir != "" {
+		cmd.Dir = ran.dir
+	}
 	if runCommand(cmd).overran {
-		fmt.Fprintf(os.Stderr, "%s %q ran over %v and was ended: its effects may be missing\n", agentOverran, argv, runTimeout)
+		fmt.Fprintf(os.Stderr, "%s %q ran over %v and was ended: its effects may be missing\n", agentOverran, ran.argv, runTimeout)
 	}
 }
 

@@ -72,9 +72,11 @@
 //	@setup exec NAME TEXT   an executable script (\n in TEXT is a newline)
 //	@approve               the IDE allows permission requests (approval flow)
 //	@approve-shown TEXT    the IDE allows a permission request only when what
-//	                       Zed shows of it is TEXT (the title of an execute or
-//	                       edit call; else the title, a line break and the
-//	                       rawInput), and rejects it otherwise
+//	                       Zed shows of it is TEXT (the title; for a call of
+//	                       another kind than execute or edit, its first line
+//	                       and "…" when it has more; never the rawInput, which
+//	                       Zed hides or keeps behind a closed disclosure), and
+//	                       rejects it otherwise
 //	@press LABEL           the person answers a permission request by pressing
 //	                       the button labelled LABEL (the option of that name,
 //	                       whatever its kind), or dismisses it when none is
@@ -135,7 +137,8 @@
 // first of a Codex patch's rawInput.changes (an add, a delete, or a move:
 // the destination written, the source removed), else runs
 // rawInput.command (a line, or an argv array as Codex sends it), else the
-// title (where Gemini puts the command). The cases approval/*-approved and
+// title (where Gemini puts the command), in rawInput.cwd when that is an
+// absolute path. The cases approval/*-approved and
 // approval/*-rejected check that path end to end: the file the agent (or
 // the IDE) writes once allowed holds its content, a rejected one is never
 // written although the agent got the answer, and the log says who answered

@@ -496,10 +496,14 @@ func peakRSS(pid int) int {
 }
 
 // zedShows returns what Zed shows the person of a permission request's
-// tool call before they answer: the title, which for a call of kind
-// "execute" it renders as the command line, followed for other kinds (but
-// edit) by the rawInput it offers behind "View Raw Input"
-// (should_show_raw_input in Zed's thread view).
+// tool call before they answer: the card's label, the call's title. Zed
+// renders an "execute" call's title as the command line and an "edit"
+// call's as it is written; for other kinds it shows the title's first
+// line, followed by "…" when there are more (ToolCall::from_acp in
+// acp_thread). The rawInput is never in view: an execute call, an edit
+// call and a call with diff content never show it (should_show_raw_input
+// in Zed's thread view), and for the others it waits behind a closed "View
+// Raw Input" disclosure the person has to open.
 //
 // The request's toolCall is an update of the call the agent announced
 // under its id: what it leaves out is shown as announced (Zed updates the
@@ -509,10 +513,13 @@ func (ide *executingIDE) zedShows(toolCall json.RawMessage) string {
 	if !ok {
 		return ""
 	}
-	if tc.Kind == "execute" || tc.Kind == "edit" || len(tc.RawInput) == 0 {
+	if tc.Kind == "execute" || tc.Kind == "edit" {
 		return tc.Title
 	}
-	return tc.Title + "\n" + string(tc.RawInput)
+	if first, _, more := strings.Cut(tc.Title, "\n"); more {
+		return first + "…"
+	}
+	return tc.Title
 }
 
 // loadListed asks the agent for its sessions and, as a person picking the

@@ -26,21 +26,83 @@ import (
 
 // judgedTitle returns the title the IDE must show for a permission request
 // about full, a call in session sid, and whether it differs from the
-// title the agent gave. The agent's title stays when it reads as the
-// judged command and shows it as it is: the code span commandTitle makes,
-// or the command itself when nothing in it is Markdown or displays
-// otherwise than it reads.
+// title the agent gave (see shownTitle).
 func (x *Enforcer) judgedTitle(sid string, full ToolCall) (string, bool) {
 	cwd, _ := x.sessionContext(sid)
-	req := ToolCallRequest(full, cwd)
-	if req.Kind != "execute" || req.Command == "" {
+	return shownTitle(ToolCallRequest(full, cwd), cwd)
+}
+
+// shownTitle returns the title the IDE must show for a permission request
+// about a call judged as req in a session whose cwd is cwd, and whether it
+// differs from the agent's title (req.Title). The person reads the title
+// and nothing of the rawInput: Zed hides it for an execute or edit call
+// and for one with diff content, and keeps it behind a closed "View Raw
+// Input" for the others. So the title shows everything the call was
+// judged on: its command, the directory it runs in when that is not the
+// session's, its paths and its URL.
+//
+// The agent's title stays when it already does: for an execute call
+// judged on its command alone, the title that reads as the command
+// (titleCommand) and shows it as it is (the code span commandTitle makes,
+// or the command itself when nothing in it is Markdown); for a call
+// judged on no command, a title that reads as it shows and shows every
+// path and the URL as names of their own (showsName). Otherwise the title
+// is the command in a code span ("Run" before it for a call of another
+// kind than execute), "in" its directory, the call's kind and each path,
+// and "Fetch" and the URL, joined by "; ".
+func shownTitle(req Request, cwd string) (string, bool) {
+	if req.Command == "" && req.URL == "" {
 		return pathsTitle(req, cwd)
 	}
-	shown := commandTitle(req.Command)
-	if titleCommand(full.Title) == req.Command && (full.Title == shown || showsAsItReads(req.Command)) {
+	paths, dir := req.Paths, ""
+	if req.Command != "" {
+		paths, dir = commandPlace(req, cwd)
+	}
+	if req.Kind == "execute" && req.Command != "" && len(paths) == 0 && dir == "" && req.URL == "" {
+		shown := commandTitle(req.Command)
+		if titleCommand(req.Title) == req.Command && (req.Title == shown || showsAsItReads(req.Command)) {
+			return "", false
+		}
+		return shown, true
+	}
+	if req.Command == "" && showsAsItReads(req.Title) && showsName(req.Title, req.URL) && showsPaths(req.Title, paths, cwd) {
 		return "", false
 	}
-	return shown, true
+	var parts []string
+	if req.Command != "" {
+		p := commandTitle(req.Command)
+		if req.Kind != "execute" {
+			p = "Run " + p
+		}
+		if dir != "" {
+			p += " in " + commandTitle(displayPath(dir, cwd))
+		}
+		parts = append(parts, p)
+	}
+	if len(paths) > 0 {
+		parts = append(parts, pathsPart(req.Kind, paths, cwd))
+	}
+	if req.URL != "" {
+		parts = append(parts, "Fetch "+commandTitle(req.URL))
+	}
+	return strings.Join(parts, "; "), true
+}
+
+// commandPlace returns the paths of req, a call judged on a command, other
+// than the directory the command runs in, and that directory when it is
+// not cwd, the session's ("" when it is).
+func commandPlace(req Request, cwd string) (paths []string, dir string) {
+	here := cleanAbs(cwd, "")
+	runs := cleanAbs(req.Cwd, cwd)
+	if runs != "" && runs != here {
+		dir = req.Cwd
+	}
+	for _, p := range req.Paths {
+		if c := cleanAbs(p, cwd); p != "" && c != here && c != runs {
+			paths = append(paths, p)
+		}
+	}
+	return paths, dir
 }
 
 // pathsTitle returns the title the IDE must show for a permission request
@@ -54,31 +116,46 @@ func (x *Enforcer) judgedTitle(sid string, full ToolCall) (string, bool) {
 // as it shows; otherwise the title is the call's kind and each path in a
 // code span ("Edit `drafts/plan.md`").
 func pathsTitle(req Request, cwd string) (string, bool) {
-	var paths, shown []string
+	var paths []string
 	for _, p := range req.Paths {
 		if p != "" {
-			paths, shown = append(paths, p), append(shown, displayPath(p, cwd))
+			paths = append(paths, p)
 		}
 	}
-	if len(paths) == 0 {
+	if len(paths) == 0 || showsAsItReads(req.Title) && showsPaths(req.Title, paths, cwd) {
 		return "", false
 	}
-	all := showsAsItReads(req.Title)
-	for i := range paths {
-		all = all && (showsName(req.Title, shown[i]) || showsName(req.Title, paths[i]))
+	return pathsPart(req.Kind, paths, cwd), true
+}
+
+// showsPaths reports whether title shows each of paths as a name of its
+// own, relative to cwd or whole.
+func showsPaths(title string, paths []string, cwd string) bool {
+	for _, p := range paths {
+		if p != "" && !showsName(title, displayPath(p, cwd)) && !showsName(title, p) {
+			return false
+		}
 	}
-	if all {
-		return "", false
-	}
+	return true
+}
+
+// pathsPart names paths for a call of kind: its verb and each path,
+// relative to cwd when beneath it, in a code span ("Edit `a.go`, `b.go`").
+func pathsPart(kind string, paths []string, cwd string) string {
 	var b strings.Builder
-	b.WriteString(kindVerb(req.Kind))
-	for i, d := range shown {
-		if i > 0 {
+	b.WriteString(kindVerb(kind))
+	n := 0
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		if n > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(" " + commandTitle(d))
+		b.WriteString(" " + commandTitle(displayPath(p, cwd)))
+		n++
 	}
-	return b.String(), true
+	return b.String()
 }
 
 // showsName reports whether title shows name as a name of its own: name

@@ -190,3 +190,72 @@ func TestPathsTitle(t *testing.T) {
 		})
 	}
 }
+
+// TestShownTitle: the title of a permission request shows everything the
+// call was judged on, since Zed never puts its rawInput in view: a command
+// judged on a call of any kind, the directory it runs in when it is not the
+// session's, the paths beside it and the URL.
+func TestShownTitle(t *testing.T) {
+	const cwd = "/ws"
+	tests := []struct {
+		name  string
+		req   Request
+		want  string
+		reset bool
+	}{
+		{"a command titled as itself", Request{Kind: "execute", Title: "touch y", Command: "touch y", Cwd: cwd}, "", false},
+		{"Claude's backticked command", Request{Kind: "execute", Title: "`touch y`", Command: "touch y", Cwd: cwd}, "", false},
+		{"a command run in the session's directory", Request{Kind: "execute", Title: "touch y", Command: "touch y", Cwd: "/ws/", Paths: []string{"/ws/"}}, "", false},
+		{"Gemini's dir_path at the cwd", Request{Kind: "execute", Title: "ls", Command: "ls", Cwd: cwd, Paths: []string{"/ws"}}, "", false},
+		{"a command run elsewhere", Request{Kind: "execute", Title: "printf pwned > y", Command: "printf pwned > y", Cwd: "/ws/drafts", Paths: []string{"/ws/drafts"}}, "`printf pwned > y` in `drafts`", true},
+		{"a command beside a path", Request{Kind: "execute", Title: "touch y", Command: "touch y", Cwd: cwd, Paths: []string{"/ws/drafts/plan.md"}}, "`touch y`; Use `drafts/plan.md`", true},
+		{"a command in an edit call", Request{Kind: "edit", Title: "Edit notes.md", Command: "printf pwned > z.txt", Cwd: cwd, Paths: []string{"/ws/notes.md"}}, "Run `printf pwned > z.txt`; Edit `notes.md`", true},
+		{"a command in a read call", Request{Kind: "read", Title: "printf pwned > z.txt", Command: "printf pwned > z.txt", Cwd: cwd}, "Run `printf pwned > z.txt`", true},
+		{"a command under a two-line title", Request{Kind: "think", Title: "Look\nprintf x", Command: "printf x", Cwd: cwd}, "Run `printf x`", true},
+		{"a URL the title shows", Request{Kind: "fetch", Title: "Fetch https://example.com/a", URL: "https://example.com/a", Cwd: cwd}, "", false},
+		{"a URL the title hides", Request{Kind: "fetch", Title: "Fetch the docs", URL: "https://evil.example/?k=1", Cwd: cwd}, "Fetch `https://evil.example/?k=1`", true},
+		{"a URL inside a longer one", Request{Kind: "fetch", Title: "Fetch https://example.com/abc", URL: "https://example.com/a", Cwd: cwd}, "Fetch `https://example.com/a`", true},
+		{"a URL and a path", Request{Kind: "fetch", Title: "Fetch https://example.com to out.html", URL: "https://example.com", Cwd: cwd, Paths: []string{"/ws/out.html"}}, "", false},
+		{"paths only", Request{Kind: "edit", Title: "Write notes/readme.md", Paths: []string{"/ws/drafts/plan.md"}}, "Edit `drafts/plan.md`", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, reset := shownTitle(tt.req, cwd)
+			if got != tt.want || reset != tt.reset {
+				t.Errorf("shownTitle(%+v) = %q, %v; want %q, %v", tt.req, got, reset, tt.want, tt.reset)
+			}
+		})
+	}
+}
+
+// TestPermissionShowsEverythingJudged: a permission request the bridge
+// forwards is titled with everything the call was judged on that its
+// title leaves out, whatever its kind: Zed never puts the rawInput in view
+// (an execute or edit call, or one with diffs, hides it; other kinds keep
+// it behind a closed "View Raw Input").
+func TestPermissionShowsEverythingJudged(t *testing.T) {
+	tests := []struct{ name, toolCall, want string }{
+		{"execute-beside-a-path", `{"toolCallId":"c1","title":"python3 x.py","kind":"execute","rawInput":{"command":"python3 x.py","file_path":"$ROOT/src/a.go"}}`,
+			"`python3 x.py`; Use `src/a.go`"},
+		{"execute-elsewhere", `{"toolCallId":"c1","title":"python3 x.py","kind":"execute","rawInput":{"command":"python3 x.py","cwd":"$ROOT/src"}}`,
+			"`python3 x.py` in `src`"},
+		{"execute-here", `{"toolCallId":"c1","title":"python3 x.py","kind":"execute","rawInput":{"command":"python3 x.py","cwd":"$ROOT"}}`,
+			"python3 x.py"},
+		{"other-with-diff", `{"toolCallId":"c1","title":"Edit src/a.go","kind":"other","content":[{"type":"diff","path":"$ROOT/src/a.go","oldText":"a","newText":"b"}],"rawInput":{"command":"python3 x.py"}}`,
+			"Run `python3 x.py`; Use `src/a.go`"},
+		{"edit-with-command", `{"toolCallId":"c1","title":"Edit src/a.go","kind":"edit","rawInput":{"path":"$ROOT/src/a.go","command":"python3 x.py"}}`,
+			"Run `python3 x.py`; Edit `src/a.go`"},
+		{"read-with-command", `{"toolCallId":"c1","title":"Read the docs","kind":"read","rawInput":{"command":"python3 x.py"}}`,
+			"Run `python3 x.py`"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := sessionHarness(t, EnforceOptions{})
+			h.agent("%s", permissionLine(41, strings.ReplaceAll(tt.toolCall, "$ROOT", h.root)))
+			m := h.nextAtIDE()
+			if got := get(m, "params", "toolCall", "title"); got != tt.want {
+				t.Errorf("the IDE shows the title %q, want %q (got %v)", got, tt.want, m)
+			}
+		})
+	}
+}
