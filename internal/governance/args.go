@@ -62,6 +62,9 @@ type argWord struct {
 	// entersDir says the command changes the line's directory to the
 	// name (cd, pushd): what the line names after it may lead there.
 	entersDir bool
+	// namedBy says where the name comes from, for the reason; empty
+	// means the command's words.
+	namedBy string
 }
 
 // commandArgs returns the words of c that may name files.
@@ -255,7 +258,11 @@ func (e *Engine) decideArg(in *reqInfo, a argWord, dir shellcmd.Dir, advisories 
 	if a.write {
 		verb = "writing"
 	}
-	what := verb + " " + a.text + " (named by the command)"
+	namedBy := a.namedBy
+	if namedBy == "" {
+		namedBy = "named by the command"
+	}
+	what := verb + " " + a.text + " (" + namedBy + ")"
 	if a.entersDir {
 		what = fmt.Sprintf("changing directory to %s (named by the command; what the line names after it is decided there)", a.text)
 	}

@@ -74,7 +74,7 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 			}
 		}
 		for _, as := range a.Assignments {
-			e.decideVariable(in, as.Name, as.Value, as.Static, advisories, consider)
+			e.decideVariable(in, as.Name, as.Value, as.Static, as.Dir, advisories, consider)
 		}
 		for _, r := range a.Redirects {
 			if v, ok := e.decideRedirect(in, r, advisories); ok {
@@ -85,11 +85,19 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 	return later
 }
 
-// decideVariable decides setting one variable, and any command its value
-// holds that bash may run when it evaluates the value again.
-func (e *Engine) decideVariable(in *reqInfo, name, value string, static bool, advisories *[]string, consider func(verdict, string, []string)) {
-	if v, ok := e.decideEnv(in, name, advisories); ok {
+// decideVariable decides setting one variable where the line is in dir,
+// the files its value names, and any command its value holds that bash
+// may run when it evaluates the value again.
+func (e *Engine) decideVariable(in *reqInfo, name, value string, static bool, dir shellcmd.Dir, advisories *[]string, consider func(verdict, string, []string)) {
+	v, ok := e.decideEnv(in, name, advisories)
+	if ok {
 		consider(v, "setting "+name, nil)
+	}
+	// A rule allowing the variable vouches for where its value leads,
+	// not for a file a rule refuses.
+	vouched := ok && v.value == Allow && v.rule != nil
+	if v, ok := e.decideEnvValue(in, name, value, static, vouched, dir, advisories); ok {
+		consider(v, "opening the files the value of "+name+" names", nil)
 	}
 	if !static {
 		return

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
 )
 
 // Engine decides requests against a loaded policy. It does not touch the
@@ -229,7 +231,7 @@ func (e *Engine) decideKeeping(req Request, subjects bool) Decision {
 		}
 	}
 	for _, v := range req.Env {
-		e.decideVariable(in, v.Name, v.Value, true, advisories, consider)
+		e.decideVariable(in, v.Name, v.Value, true, shellcmd.Dir{}, advisories, consider)
 	}
 	if req.Action == ActionTerminalCreate && req.NoCwd {
 		consider(verdict{value: Deny, ref: "relative-path", ruleTx: refusalRules["relative-path"],

@@ -19,9 +19,15 @@ func TestEnvPWD(t *testing.T) {
 		env     []EnvVar
 		want    Value
 	}{
-		{"cd .. && cat root/etc/shadow", []EnvVar{{"PWD", "/proc/self/cwd"}}, RequireApproval},
-		{"PWD=/proc/self/cwd sh -c 'cd .. && cat root/etc/shadow'", nil, RequireApproval},
-		{"cd .. && cat root/etc/shadow", []EnvVar{{"FOO", "/proc/self/cwd"}}, Allow},
+		// The value itself goes through /proc/self, refused whatever
+		// variable holds it.
+		{"cd .. && cat root/etc/shadow", []EnvVar{{"PWD", "/proc/self/cwd"}}, Deny},
+		{"PWD=/proc/self/cwd sh -c 'cd .. && cat root/etc/shadow'", nil, Deny},
+		{"cd .. && cat root/etc/shadow", []EnvVar{{"FOO", "/proc/self/cwd"}}, Deny},
+		// PWD is asked about by its name.
+		{"cd .. && cat root/etc/shadow", []EnvVar{{"PWD", "/w/sub"}}, RequireApproval},
+		{"PWD=/w/sub sh -c 'cd .. && cat root/etc/shadow'", nil, RequireApproval},
+		{"cd .. && cat root/etc/shadow", []EnvVar{{"FOO", "/w/sub"}}, Allow},
 	} {
 		if d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.command, Env: tt.env, Cwd: "/w/sub"}); d.Value != tt.want {
 			t.Errorf("%q env %v = %v; want %s", tt.command, tt.env, d, tt.want)

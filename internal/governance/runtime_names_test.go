@@ -11,7 +11,8 @@ import (
 // rule allows the command: under Bash(cat:*) and Read(**/.env) denied,
 // "cat $(echo .env)" reads .env although no word of it names the file, and
 // "cat ~-/x" reads wherever the OLDPWD of the request's env points. A name
-// the line states, and the arguments of echo, are decided as before.
+// the line states (a variable's value among them: "f=.env" names .env), and
+// the arguments of echo, are decided as before.
 func TestRuntimeNamesNeedApproval(t *testing.T) {
 	root := tempTree(t, []string{"sub"}, []string{".env", "a.txt", "sub/b.txt"})
 	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n  allow:\n    - Read\n    - Bash(cat:*)\n    - Bash(cd:*)\n    - Bash(echo:*)\n    - Bash(find:*)\n")
@@ -19,11 +20,13 @@ func TestRuntimeNamesNeedApproval(t *testing.T) {
 	tests := []namedLineCase{
 		{"a command substitution", "cat $(echo .env)", RequireApproval},
 		{"backquotes inside a word", "cat `echo .en`v", RequireApproval},
-		{"a variable the line sets", "f=.env; cat $f", RequireApproval},
+		{"a variable the line sets", "f=.e; cat ${f}nv", RequireApproval},
+		{"a variable the line sets to the denied name", "f=.env; cat $f", Deny},
 		{"a variable from the environment", "cat $F", RequireApproval},
 		{"a tilde prefix other than ~/", "cat ~-/secret.txt", RequireApproval},
 		{"the value of an option", "cat --show-ends=x --x=$(echo .env)", RequireApproval},
-		{"a read redirection from a variable", "f=.env; cat < $f", RequireApproval},
+		{"a read redirection from a variable", "f=.e; cat < ${f}nv", RequireApproval},
+		{"a read redirection from a variable set to the denied name", "f=.env; cat < $f", Deny},
 		{"a relative read redirection after a cd to a computed directory", "cd $D && cat < ../.env", RequireApproval},
 		{"a relative read redirection after cd", "cd sub && cat < ../.env", Deny},
 		{"the names find fills in", "find sub -name '.en?' -exec cat {} +", RequireApproval},

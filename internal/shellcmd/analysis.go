@@ -112,6 +112,9 @@ type Assignment struct {
 	// Value is the value when Static.
 	Value  string
 	Static bool
+	// Dir is where the line is when it sets the variable: where a
+	// relative name in the value leads for the program that reads it.
+	Dir Dir
 }
 
 // Analysis is everything a command line runs.

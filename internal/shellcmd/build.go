@@ -119,9 +119,6 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			st.next = nil
 		}
 		c.Transparent = !pathNamed && !st.acts && len(st.next) == 0 && (len(st.shell) > 0 || st.stdinShell != nil && in != nil && in.known)
-		for _, a := range st.assigns {
-			w.assign(a, depth)
-		}
 		if st.chdir == "" && execInDirs(form) {
 			st.chdir = "find -execdir runs its command in the directory of each file found"
 		}
@@ -130,6 +127,11 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			// find -execdir): its forms' relative names lead somewhere
 			// the line does not show.
 			c.Dir = unknownDir(st.chdir)
+		}
+		for _, a := range st.assigns {
+			// What it runs reads the value where it runs (env -C DIR).
+			a.Dir = c.Dir
+			w.assign(a, depth)
 		}
 		// Shell code it runs starts where it runs.
 		runDir := c.Dir

@@ -235,7 +235,10 @@ func (w *walker) assignNode(as *syntax.Assign, src string, depth int) {
 // substitution runs it wherever bash evaluates the value again
 // (arithmetic, ${x@P}, an array subscript), so it is analysed as code.
 func (w *walker) assign(a Assignment, depth int) {
-	key := "\x00" + a.Name + "\x00" + a.Value
+	if !a.Dir.Moved() {
+		a.Dir = w.cur
+	}
+	key := "\x00" + a.Name + "\x00" + a.Value + "\x00" + a.Dir.String()
 	if w.seen[key] {
 		return
 	}

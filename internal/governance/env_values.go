@@ -1,0 +1,62 @@
+package governance
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// A variable's value is decided as the files it names, as a command's
+// argument is (args.go): "MAGIC=.env file a.txt" has file(1) read .env and
+// print it, as "file -m .env a.txt" does, and "GIT_TRACE=/elsewhere/f git
+// --version" appends to a file outside the workspace. Whatever the
+// variable's name, its value whole and each element of it as a ':' list
+// meets the Read rules (the Edit rules, and the workspace roots as a
+// redirection does, for a variable a program writes to), relative to
+// where the line is when it sets it. A value that holds a '/' and leads
+// to nothing may be created, as an argument may; a bare word is only a
+// read ("NODE_ENV=test" names no file to write). A value not known until
+// the line runs is asked about when the variable is one a program reads
+// or writes files from; for any other it is not decided. An Env(NAME) rule
+// allowing the variable vouches for a computed value and for one that
+// reads outside the workspace ("PATH=/usr/bin:$PATH"), not for a file a
+// rule refuses nor for a write outside the workspace.
+
+// decideEnvValue decides the files the value of the variable name names,
+// set where the line is in dir; vouched says a rule allows the variable.
+// ok is false when the value names no file a rule or the workspace roots
+// have anything to say about.
+func (e *Engine) decideEnvValue(in *reqInfo, name, value string, static, vouched bool, dir shellcmd.Dir, advisories *[]string) (verdict, bool) {
+	use, why := shellcmd.ClassifyEnvValue(name)
+	if !static {
+		if use == shellcmd.EnvValueMayName || vouched {
+			return verdict{}, false
+		}
+		return runtimeName(fmt.Sprintf("opening the value of %s (%s)", name, why)), true
+	}
+	var worst *verdict
+	for _, n := range shellcmd.EnvValueNames(value) {
+		a := argWord{
+			word:  shellcmd.Word{Kind: shellcmd.Static, Text: n},
+			text:  n,
+			write: use == shellcmd.EnvValueWrites,
+			// A program reading its configuration creates none; one
+			// that may write what an unknown variable names creates
+			// a path, not a bare word ("NODE_ENV=test").
+			readOnly: use == shellcmd.EnvValueReads || use == shellcmd.EnvValueMayName && !strings.Contains(n, "/"),
+			namedBy:  fmt.Sprintf("the value of %s: %s", name, why),
+		}
+		v, ok := e.decideArg(in, a, dir, advisories)
+		if !ok || vouched && v.ref == "workspace-roots" && v.value == RequireApproval {
+			continue
+		}
+		if worst == nil || v.value.Stricter(worst.value) {
+			worst = &v
+		}
+	}
+	if worst == nil {
+		return verdict{}, false
+	}
+	return *worst, true
+}
