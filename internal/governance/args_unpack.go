@@ -128,74 +128,34 @@ func tarUnpack(form []shellcmd.Word) (unpack, bool) {
 		case 'T', 'X':
 		}
 	}
-	var pending []byte
-	for i := 1; i < len(form); i++ {
-		w := form[i]
-		t := w.Text
-		switch {
-		case len(pending) > 0:
-			take(pending[0], w)
-			pending = pending[1:]
-		case i == 1 && !strings.HasPrefix(t, "-") && w.Kind == shellcmd.Static:
-			for j := 0; j < len(t); j++ {
-				extract = extract || t[j] == 'x'
-				if t[j] == 'P' {
-					u.unknown = "-P keeps absolute names"
-				}
-				if strings.IndexByte(tarShortValue, t[j]) >= 0 {
-					pending = append(pending, t[j])
-				}
-			}
-		case t == "--":
-			i = len(form)
-		case strings.HasPrefix(t, "--"):
-			name, v, eq := strings.Cut(t[2:], "=")
-			val := func() shellcmd.Word {
-				if eq {
-					return shellcmd.Word{Kind: w.Kind, Text: v}
-				}
-				if i+1 < len(form) {
-					i++
-					return form[i]
-				}
-				return shellcmd.Word{}
-			}
-			switch {
-			case len(name) >= 3 && strings.HasPrefix("extract", name) || name == "get":
-				extract = true
-			case len(name) >= 3 && strings.HasPrefix("directory", name):
-				take('C', val())
-			case len(name) >= 3 && strings.HasPrefix("file", name):
-				take('f', val())
-			case len(name) >= 3 && strings.HasPrefix("strip-components", name):
-				n, err := strconv.Atoi(val().Text)
-				if err != nil || n < 0 {
-					u.unknown = "its --strip-components is not a number"
-				}
-				u.strip = n
-			case len(name) >= 2 && (strings.HasPrefix("transform", name) || strings.HasPrefix("xform", name) ||
-				strings.HasPrefix("absolute-names", name)):
-				u.unknown = "--" + name + " changes the names it writes"
-			}
-		case strings.HasPrefix(t, "-") && len(t) > 1 && w.Kind != shellcmd.Dynamic:
-			for j := 1; j < len(t); j++ {
-				extract = extract || t[j] == 'x'
-				if t[j] == 'P' || t[j] == 's' {
-					u.unknown = "-" + string(t[j]) + " changes the names it writes"
-				}
-				if strings.IndexByte(tarShortValue, t[j]) < 0 {
-					continue
-				}
-				if j+1 < len(t) {
-					take(t[j], shellcmd.Word{Kind: w.Kind, Text: t[j+1:]})
-				} else if i+1 < len(form) {
-					i++
-					take(t[j], form[i])
-				}
-				break
-			}
-		}
+	valued := func(name string) bool {
+		return tarLong(name, "directory") || tarLong(name, "file") || tarLong(name, "strip-components")
 	}
+	tarOptions(form, false, valued, func(o tarOption) {
+		switch {
+		case o.letter == 'x' || tarLong(o.long, "extract") || o.long == "get":
+			extract = true
+		case o.letter == 'P' && o.oldStyle:
+			u.unknown = "-P keeps absolute names"
+		case (o.letter == 'P' || o.letter == 's') && !o.oldStyle:
+			u.unknown = "-" + string(o.letter) + " changes the names it writes"
+		case o.letter != 0 && o.at >= 0:
+			take(o.letter, o.value)
+		case tarLong(o.long, "directory"):
+			take('C', o.value)
+		case tarLong(o.long, "file"):
+			take('f', o.value)
+		case tarLong(o.long, "strip-components"):
+			n, err := strconv.Atoi(o.value.Text)
+			if err != nil || n < 0 {
+				u.unknown = "its --strip-components is not a number"
+			}
+			u.strip = n
+		case len(o.long) >= 2 && (strings.HasPrefix("transform", o.long) || strings.HasPrefix("xform", o.long) ||
+			strings.HasPrefix("absolute-names", o.long)):
+			u.unknown = "--" + o.long + " changes the names it writes"
+		}
+	})
 	if !extract {
 		return unpack{}, false
 	}
