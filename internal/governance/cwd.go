@@ -49,6 +49,16 @@ func (e *Engine) commandDirs(in *reqInfo, d shellcmd.Dir) (dirs []string, unknow
 	return dirs, false
 }
 
+// dirsOrRoots returns the directories a command that runs in d may run
+// in (commandDirs), or every workspace root when those are not known.
+func (e *Engine) dirsOrRoots(in *reqInfo, d shellcmd.Dir) []string {
+	dirs, unknown := e.commandDirs(in, d)
+	if unknown {
+		return in.roots
+	}
+	return dirs
+}
+
 // topCandidates returns every directory the top of a git work tree
 // holding one of dirs may be, up to the workspace root it lies beneath;
 // unknown is true when one of dirs lies beneath no root, where the top

@@ -36,10 +36,7 @@ func (e *Engine) gitRewritesProtected(in *reqInfo) (verdict, bool) {
 				if !ok {
 					continue
 				}
-				dirs, unknown := e.commandDirs(in, c.Dir)
-				if unknown {
-					dirs = in.roots
-				}
+				dirs := e.dirsOrRoots(in, c.Dir)
 				base := ""
 				for _, d := range shellcmd.GitOptions(form).Dirs {
 					base = joinRaw(base, d.Text)

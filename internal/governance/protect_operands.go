@@ -93,10 +93,7 @@ func (e *Engine) protectedOperands(in *reqInfo, list []protected, line string, l
 			// every root when that is not known.
 			dirs := []string{cwd}
 			if c.Dir.Moved() {
-				var unknown bool
-				if dirs, unknown = e.commandDirs(in, c.Dir); unknown {
-					dirs = in.roots
-				}
+				dirs = e.dirsOrRoots(in, c.Dir)
 			}
 			for _, form := range c.Forms {
 				for _, dir := range dirs {

@@ -32,10 +32,7 @@ func (e *Engine) treeReadVerdict(in *reqInfo, c *shellcmd.Command) (verdict, boo
 		if !ok {
 			continue
 		}
-		bases, unknown := e.commandDirs(in, c.Dir)
-		if unknown {
-			bases = in.roots
-		}
+		bases := e.dirsOrRoots(in, c.Dir)
 		if tr.top {
 			bases = workTreeTops(bases, in.roots, tr.base)
 			tr.base = ""
