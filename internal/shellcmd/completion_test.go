@@ -1,0 +1,47 @@
+package shellcmd
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestCompletionRunsItsWordList: compgen and complete expand the word
+// list -W gives as shell words and run -C's command line, so the commands
+// in them are commands of the line (bash 5.2 runs rm x for each of the
+// compgen lines); a plain word list runs nothing, and a word after "--"
+// is the word to complete, not an option.
+func TestCompletionRunsItsWordList(t *testing.T) {
+	for _, tt := range []struct {
+		line    string
+		runsRm  bool
+		runsArg bool // noted as running code
+	}{
+		{"compgen -W '$(rm x)' w", true, false},
+		{"compgen -W'$(rm x)' w", true, false},
+		{"compgen -aW '`rm x`' w", true, false},
+		{"compgen -o default -W '${a[$(rm x)]}' w", true, false},
+		{"complete -W '$(rm x)' cmd", true, false},
+		{"compgen -C 'rm x' w", true, true},
+		{"complete -C'rm x' cmd", true, true},
+		{"compgen -F f w", false, true},
+		{"compgen -W 'start stop' -- st", false, false},
+		{"compgen -- -W '$(rm x)'", false, false},
+	} {
+		a := Analyze(tt.line, Options{})
+		forms := formsOf(a)
+		if got := slices.Contains(forms, "rm x"); got != tt.runsRm {
+			t.Errorf("Analyze(%q): runs rm x %v, want %v (forms %q)", tt.line, got, tt.runsRm, forms)
+		}
+		noted := slices.ContainsFunc(a.Commands, func(c *Command) bool {
+			return slices.ContainsFunc(c.Notes, func(n Note) bool { return n.Kind == RunsCode })
+		})
+		if noted != tt.runsArg {
+			t.Errorf("Analyze(%q): noted as running code %v, want %v", tt.line, noted, tt.runsArg)
+		}
+	}
+	if a := Analyze(`compgen -W "$x" w`, Options{}); !slices.ContainsFunc(a.Commands, func(c *Command) bool {
+		return slices.ContainsFunc(c.Notes, func(n Note) bool { return n.Kind == NotStatic })
+	}) {
+		t.Errorf(`Analyze("compgen -W \"$x\" w"): a word list known only at run time is not noted`)
+	}
+}
