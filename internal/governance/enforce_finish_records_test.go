@@ -45,12 +45,7 @@ func TestFinishRecords(t *testing.T) {
 	got := strings.ReplaceAll(b.String(), h.root, "$ROOT")
 	golden := filepath.Join("testdata", "records", "finish.golden")
 	if *updateFinishRecords {
-		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, golden, got)
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {

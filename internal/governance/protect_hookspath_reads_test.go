@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -13,15 +12,7 @@ import (
 func TestHooksPathReadsThenWrites(t *testing.T) {
 	e, root, _ := protectedWorkspace(t)
 	config := filepath.Join(root, ".git/config")
-	write := func(text string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(config), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(config, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(text string) { t.Helper(); writeFile(t, config, text) }
 	write("[core]\n\thooksPath = one\n")
 	if d := e.Decide(Request{Action: ActionFSWrite, Paths: []string{root + "/two/pre-commit"}, Cwd: root}); d.Value != Allow {
 		t.Fatalf("write two/pre-commit under hooksPath one: %v (%s)", d.Value, d.Reason)

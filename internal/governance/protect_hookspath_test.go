@@ -55,12 +55,7 @@ func TestProtectsConfiguredHooksPath(t *testing.T) {
 				}
 				continue
 			}
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, p, text)
 		}
 		t.Run(tt.name, func(t *testing.T) {
 			d := e.Decide(Request{Action: ActionFSWrite, Paths: []string{tt.path}, Cwd: root})
