@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpparams"
@@ -99,7 +100,8 @@ func (x *Enforcer) onClientCall(ctx context.Context, m *acpwire.Message, next ac
 		return next.Handle(ctx, m)
 	}
 	if d.Value.NeedsApproval() {
-		return x.passIfApproved(ctx, m, next, approvalAsk{session: p.SessionID, action: action, what: what, d: d, input: input, subj: subj})
+		title := clientAskTitle(m.Method, p, cwd, slices.Concat(x.roots(), roots), d.Value)
+		return x.passIfApproved(ctx, m, next, approvalAsk{session: p.SessionID, action: action, what: what, title: title, d: d, input: input, subj: subj})
 	}
 	if d.Value == Deny {
 		x.tell(p.SessionID, fmt.Sprintf("acp-bridge blocked %s: %s (rule: %s).", what, d.Reason, d.Rule))
@@ -110,25 +112,31 @@ func (x *Enforcer) onClientCall(ctx context.Context, m *acpwire.Message, next ac
 
 // approvalAsk is what the bridge asks the person about a request of the
 // agent's that needs approval: the request's session and action, the
-// words naming it, the decision and the audit record's input and subject.
+// words naming it, the title the person is shown (optional; if empty,
+// the words naming it and the decision), the decision and the audit
+// record's input and subject.
 type approvalAsk struct {
-	session, action, what string
-	d                     Decision
-	input                 map[string]any
-	subj                  audit.Subject
+	session, action, what, title string
+	d                            Decision
+	input                        map[string]any
+	subj                         audit.Subject
 }
 
 // passIfApproved asks the person about m (see ask), records the answer,
 // and passes m on when approved; otherwise m is answered with an error
 // saying why (cancelled, not approved, or not asked).
 func (x *Enforcer) passIfApproved(ctx context.Context, m *acpwire.Message, next acpwire.Handler, a approvalAsk) error {
-	ok, who, err := x.ask(ctx, m, a.session, a.action, a.what, a.d, a.input)
+	title := a.title
+	if title == "" {
+		title = fmt.Sprintf("%s (policy: %s)", a.what, a.d.Value)
+	}
+	ok, who, err := x.ask(ctx, m, a.session, a.action, title, a.d, a.input)
 	ans := map[string]any{"approved": ok, "approver": who}
 	if err != nil {
 		ans["error"] = err.Error()
 	}
 	if rerr := x.record(audit.Event{Actor: actorUser, Action: "approval.recorded", Subject: a.subj, Output: ans,
-		Policy: policyOf(a.d), Metadata: decisionMeta(a.d, a.session, map[string]any{"stage": a.action})}); rerr != nil {
+		Policy: policyOf(a.d), Metadata: decisionMeta(a.d, a.session, map[string]any{"stage": a.action, "shownTitle": title})}); rerr != nil {
 		ok = false
 	}
 	if ok {
@@ -188,7 +196,7 @@ func (x *Enforcer) Preempt(m *acpwire.Message) {
 	}
 }
 
-func (x *Enforcer) ask(ctx context.Context, req *acpwire.Message, sid, action, what string, d Decision, input map[string]any) (bool, string, error) {
+func (x *Enforcer) ask(ctx context.Context, req *acpwire.Message, sid, action, title string, d Decision, input map[string]any) (bool, string, error) {
 	if sid == "" {
 		return false, "", errors.New("no session to ask in")
 	}
@@ -218,11 +226,11 @@ func (x *Enforcer) ask(ctx context.Context, req *acpwire.Message, sid, action, w
 	}
 	params := map[string]any{
 		"sessionId": sid,
-		"toolCall": map[string]any{"toolCallId": id, "title": fmt.Sprintf("%s (policy: %s)", what, d.Value),
+		"toolCall": map[string]any{"toolCallId": id, "title": title,
 			"kind": kind, "status": "pending", "rawInput": input},
 		"options": []acpparams.PermissionOption{{OptionID: "allow", Name: "Allow once", Kind: "allow_once"}, {OptionID: "reject", Name: "Reject", Kind: "reject_once"}},
 	}
-	x.transition(sid, "suspended", "waiting for approval of "+what)
+	x.transition(sid, "suspended", "waiting for approval of "+title)
 	defer x.transition(sid, "running", "approval answered")
 	res, err := x.send.Call(ctx, acpwire.AgentToClient, "session/request_permission", params)
 	if err != nil {
