@@ -267,13 +267,22 @@ func TestAnalyzeProblems(t *testing.T) {
 }
 
 func TestClassifyEnv(t *testing.T) {
-	for name, want := range map[string]EnvRisk{
+	checkClassifyEnv(t, map[string]EnvRisk{
 		"BASH_ENV": EnvRunsCode, "LD_PRELOAD": EnvRunsCode, "BASH_FUNC_ls%%": EnvRunsCode, "GIT_CONFIG_KEY_0": EnvRunsCode,
 		"GIT_ALLOW_PROTOCOL": EnvRunsCode, "LESS": EnvChangesCommands, "MANOPT": EnvChangesCommands, "GOTOOLCHAIN": EnvChangesCommands, "GOSUMDB": EnvChangesCommands, "CGO_CFLAGS": EnvChangesCommands,
 		"PATH": EnvChangesCommands, "IFS": EnvChangesCommands, "a-b": EnvChangesCommands, "FOO": EnvPlain,
-	} {
-		if got, _ := ClassifyEnv(name); got != want {
-			t.Errorf("ClassifyEnv(%q) = %d; want %d", name, got, want)
+	})
+}
+
+// checkClassifyEnv checks that ClassifyEnv gives each name its risk, and
+// a reason whenever that is not EnvPlain.
+func checkClassifyEnv(t *testing.T, cases map[string]EnvRisk) {
+	t.Helper()
+	for name, want := range cases {
+		if got, why := ClassifyEnv(name); got != want {
+			t.Errorf("ClassifyEnv(%q) = %d (%s); want %d", name, got, why, want)
+		} else if want != EnvPlain && why == "" {
+			t.Errorf("ClassifyEnv(%q): no reason given", name)
 		}
 	}
 }
