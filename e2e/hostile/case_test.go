@@ -45,6 +45,9 @@ type hostileCase struct {
 	listed string
 	// press: the person presses the button labelled this (@press).
 	press string
+	// decideLate: the person answers the permission requests only once
+	// the agent's attack lines have all reached the IDE (@decide-late).
+	decideLate bool
 	// compress: the bridge runs with --compress on, its cache in the run
 	// directory, and these flags of its own (@compress).
 	compress []string
@@ -344,6 +347,8 @@ func (c *hostileCase) target(word string) (on *bool, list *[]string) {
 		return &c.told, nil
 	case "control":
 		return &c.control, nil
+	case "decide-late":
+		return &c.decideLate, nil
 	case "audit":
 		return nil, &c.audits
 	case "no-audit":

@@ -77,6 +77,9 @@
 //	                       and "…" when it has more; never the rawInput, which
 //	                       Zed hides or keeps behind a closed disclosure), and
 //	                       rejects it otherwise
+//	@decide-late           the person answers the permission requests only when
+//	                       the agent's sync request arrives, by what Zed shows
+//	                       of each call then (after every later update of it)
 //	@press LABEL           the person answers a permission request by pressing
 //	                       the button labelled LABEL (the option of that name,
 //	                       whatever its kind), or dismisses it when none is

@@ -39,6 +39,11 @@ type ideConfig struct {
 	// pressing the button Zed labels Press (the option of that name), or
 	// dismissing it when none is.
 	Press string `json:"press"`
+	// DecideLate has the person answer permission requests only when the
+	// agent's sync request arrives, after every attack line: what Zed
+	// shows then is the call as the later updates left it, as a person
+	// who takes a few seconds to read the card sees it.
+	DecideLate bool `json:"decideLate"`
 }
 
 // ideResult is what the IDE saw and did.
@@ -89,6 +94,7 @@ type executingIDE struct {
 	terminals map[string]terminalRun
 	calls     map[string]shownCall       // tool calls the updates announced, by id
 	pending   map[string]chan ideMessage // our request id -> its answer
+	late      []ideMessage               // permission requests waiting for the person (DecideLate)
 	readEnded bool                       // the bridge's output has ended
 	mu        sync.Mutex                 // guards res, pending, readEnded
 	writeMu   sync.Mutex                 // guards writes to stdin
@@ -298,6 +304,25 @@ func (ide *executingIDE) handle(line []byte) {
 			ide.update(msg)
 		}
 	case "request":
+		if ide.cfg.DecideLate && msg.method == "session/request_permission" {
+			// Shown now, answered when the attack is over.
+			ide.sawSession(msg.params)
+			var p permissionParams
+			if err := ide.rd.params(msg.params, &p); err != nil {
+				ide.answer(msg.id, nil, &rpcError{Code: -32602, Message: err.Error()})
+				return
+			}
+			ide.mergedCall(p.ToolCall)
+			ide.late = append(ide.late, msg)
+			return
+		}
+		if msg.method == "_hostile/sync" {
+			for _, late := range ide.late {
+				result, rpcErr := ide.decide(late)
+				ide.answer(late.id, result, rpcErr)
+			}
+			ide.late = nil
+		}
 		result, rpcErr := ide.serve(msg)
 		ide.answer(msg.id, result, rpcErr)
 	}
@@ -424,31 +449,48 @@ func (ide *executingIDE) serve(msg ideMessage) (any, *rpcError) {
 		if err := ide.rd.params(msg.params, &p); err != nil {
 			return bad(err)
 		}
-		ide.mu.Lock()
-		ide.res.Asked = append(ide.res.Asked, string(p.ToolCall))
-		ide.mu.Unlock()
-		if ide.cfg.Press != "" {
-			for _, o := range p.Options {
-				if o.Name == ide.cfg.Press {
-					return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": o.OptionID}}, nil
-				}
-			}
-			return map[string]any{"outcome": map[string]any{"outcome": "cancelled"}}, nil
-		}
-		want := []string{"reject_once", "reject_always"}
-		if ide.cfg.Approve || ide.cfg.ApproveShown != "" && ide.zedShows(p.ToolCall) == ide.cfg.ApproveShown {
-			want = []string{"allow_once", "allow_always"}
-		}
-		for _, kind := range want {
-			for _, o := range p.Options {
-				if o.Kind == kind {
-					return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": o.OptionID}}, nil
-				}
+		ide.mergedCall(p.ToolCall)
+		return ide.answerPermission(p)
+	}
+	return nil, &rpcError{Code: -32601, Message: "method not found: " + msg.method}
+}
+
+// decide answers a permission request DecideLate held, by what Zed shows
+// of its call now.
+func (ide *executingIDE) decide(msg ideMessage) (any, *rpcError) {
+	var p permissionParams
+	if err := ide.rd.params(msg.params, &p); err != nil {
+		return nil, &rpcError{Code: -32602, Message: err.Error()}
+	}
+	return ide.answerPermission(p)
+}
+
+// answerPermission is the person's answer to a permission request whose
+// call the IDE has taken in (mergedCall), by what Zed shows of it now.
+func (ide *executingIDE) answerPermission(p permissionParams) (any, *rpcError) {
+	ide.mu.Lock()
+	ide.res.Asked = append(ide.res.Asked, string(p.ToolCall))
+	ide.mu.Unlock()
+	if ide.cfg.Press != "" {
+		for _, o := range p.Options {
+			if o.Name == ide.cfg.Press {
+				return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": o.OptionID}}, nil
 			}
 		}
 		return map[string]any{"outcome": map[string]any{"outcome": "cancelled"}}, nil
 	}
-	return nil, &rpcError{Code: -32601, Message: "method not found: " + msg.method}
+	want := []string{"reject_once", "reject_always"}
+	if ide.cfg.Approve || ide.cfg.ApproveShown != "" && ide.zedShows(p.ToolCall) == ide.cfg.ApproveShown {
+		want = []string{"allow_once", "allow_always"}
+	}
+	for _, kind := range want {
+		for _, o := range p.Options {
+			if o.Kind == kind {
+				return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": o.OptionID}}, nil
+			}
+		}
+	}
+	return map[string]any{"outcome": map[string]any{"outcome": "cancelled"}}, nil
 }
 
 func (ide *executingIDE) action(format string, args ...any) {
@@ -496,23 +538,23 @@ func peakRSS(pid int) int {
 }
 
 // zedShows returns what Zed shows the person of a permission request's
-// tool call before they answer: the card's label, the call's title. Zed
-// renders an "execute" call's title as the command line and an "edit"
-// call's as it is written; for other kinds it shows the title's first
-// line, followed by "…" when there are more (ToolCall::from_acp in
+// tool call, as the IDE holds the call now (mergedCall took the request in
+// when it arrived, and updates since): the card's label, the call's
+// title. Zed renders an "execute" call's title as the command line and an
+// "edit" call's as it is written; for other kinds it shows the title's
+// first line, followed by "…" when there are more (ToolCall::from_acp in
 // acp_thread). The rawInput is never in view: an execute call, an edit
 // call and a call with diff content never show it (should_show_raw_input
 // in Zed's thread view), and for the others it waits behind a closed "View
 // Raw Input" disclosure the person has to open.
-//
-// The request's toolCall is an update of the call the agent announced
-// under its id: what it leaves out is shown as announced (Zed updates the
-// thread's tool call with it before showing the card).
 func (ide *executingIDE) zedShows(toolCall json.RawMessage) string {
-	tc, ok := ide.mergedCall(toolCall)
+	u, _, ok := ide.callFields(toolCall)
 	if !ok {
 		return ""
 	}
+	ide.mu.Lock()
+	tc := ide.calls[u.ID]
+	ide.mu.Unlock()
 	if tc.Kind == "execute" || tc.Kind == "edit" {
 		return tc.Title
 	}

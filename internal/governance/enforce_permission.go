@@ -21,6 +21,12 @@ type permState struct {
 	options  []acpparams.PermissionOption
 	judged   string // the call's fingerprint when the person was asked
 	title    string // the call's title (as the agent gave it) when the person was asked
+	// reshown says the IDE was asked under another title than the agent's
+	// (the bridge put what it judged in the title); retitled, that an
+	// update of the call carried a title since: the IDE takes it as the
+	// call's title, so the card the person answers shows the agent's words
+	// again, even the very title the bridge replaced.
+	reshown, retitled bool
 }
 
 func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
@@ -149,7 +155,8 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 		return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeInternalError, "acp-bridge: the permission request cannot show what it asks about: %v", err))
 	}
 	x.mu.Lock()
-	x.perms[string(bytes.TrimSpace(m.ID))] = &permState{msg: heldRequest(m), session: p.SessionID, call: c, decision: d, options: p.Options, judged: fp, title: c.tc.Title}
+	x.perms[string(bytes.TrimSpace(m.ID))] = &permState{msg: heldRequest(m), session: p.SessionID, call: c, decision: d, options: p.Options, judged: fp, title: c.tc.Title,
+		reshown: reshow}
 	x.mu.Unlock()
 	x.transition(p.SessionID, "suspended", "waiting for approval of "+c.id)
 	return next.Handle(ctx, out)
@@ -191,7 +198,7 @@ func (x *Enforcer) onPermissionResponse(ctx context.Context, m *acpwire.Message,
 	approved := outcome == "selected" && strings.HasPrefix(optKind, "allow")
 	stale := false
 	x.mu.Lock()
-	if approved && (p.call.judged != p.judged || p.call.tc.Title != p.title) {
+	if approved && (p.call.judged != p.judged || p.call.tc.Title != p.title || p.retitled) {
 		stale = true
 		// The call changed while the person was looking at it: the answer
 		// is about what they saw, which is no longer what the call does.
@@ -247,6 +254,17 @@ func (x *Enforcer) onCancel(m *acpwire.Message) {
 		}
 	}
 	x.transition(sid, "interrupted", "session/cancel")
+}
+
+// retitledLocked marks the permission requests waiting about call c that
+// the IDE was asked under the judged title: an update of c has just
+// carried a title, which the IDE now shows on their card. x.mu held.
+func (x *Enforcer) retitledLocked(c *callState) {
+	for _, p := range x.perms {
+		if p.call == c && p.reshown {
+			p.retitled = true
+		}
+	}
 }
 
 // repeatedOption returns an optionId that more than one option has.

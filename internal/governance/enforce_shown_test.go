@@ -86,18 +86,25 @@ func TestPermissionShowsJudgedCommand(t *testing.T) {
 
 // TestPermissionTitleChangedWhileAsked: the person's answer covers the
 // title they saw; the agent retitling the call while they decide makes an
-// allow a refusal, as a changed input does.
+// allow a refusal, as a changed input does, and so does an update sending
+// again the title the bridge replaced with the judged command: the IDE
+// shows it on the card the person answers.
 func TestPermissionTitleChangedWhileAsked(t *testing.T) {
 	for _, tt := range []struct {
-		name, update string
-		want         string // the option the agent gets
+		name          string
+		title, update string
+		want          string // the option the agent gets
 	}{
-		{"retitled", `"title":"touch y"`, "no"},
-		{"status-only", `"status":"pending"`, "yes"},
+		{"retitled", "`python3 x.py`", `"title":"touch y"`, "no"},
+		{"status-only", "`python3 x.py`", `"status":"pending"`, "yes"},
+		// The bridge showed the judged command in place of "touch y":
+		// an update re-sending "touch y" puts it back on the card.
+		{"replaced-title-sent-again", "touch y", `"title":"touch y"`, "no"},
+		{"replaced-title-status-only", "touch y", `"status":"pending"`, "yes"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := sessionHarness(t, EnforceOptions{})
-			h.agent("%s", permissionLine(40, "{\"toolCallId\":\"c1\",\"title\":\"`python3 x.py`\",\"kind\":\"execute\",\"rawInput\":{\"command\":\"python3 x.py\"}}"))
+			h.agent("%s", permissionLine(40, fmt.Sprintf(`{"toolCallId":"c1","title":%q,"kind":"execute","rawInput":{"command":"python3 x.py"}}`, tt.title)))
 			if m := h.nextAtIDE(); m["method"] != "session/request_permission" {
 				t.Fatalf("the IDE got %v, want the permission request", m)
 			}

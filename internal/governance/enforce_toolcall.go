@@ -143,6 +143,11 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 	}
 	cutBefore := c.cut
 	full, carried, touched := c.merge(u)
+	if u.HasTitle && len(x.perms) > 0 {
+		// The IDE shows this title in place of the judged one it was
+		// asked about: an answer given now is about the agent's words.
+		x.retitledLocked(c)
+	}
 	x.accountLocked(c)
 	if u.Status != "" {
 		c.status = u.Status
