@@ -3,7 +3,8 @@
 // offered over ACP directly (mcp/message tools/call), asking no one, on the
 // file $TARGET names, and exits once that call is answered. With
 // MCP_METHOD set it sends that MCP method instead, its params MCP_PARAMS
-// (JSON, $TARGET in it replaced by the target's file:// URI).
+// (JSON, $TARGET in it replaced by the target's file:// URI, $TARGETPATH by
+// its plain path).
 import readline from "node:readline";
 import { pathToFileURL } from "node:url";
 
@@ -22,7 +23,9 @@ lines.on("line", (line) => {
     if (process.env.MCP_METHOD) {
       method = process.env.MCP_METHOD;
       const uri = pathToFileURL(process.env.TARGET).href;
-      params = { ...JSON.parse(process.env.MCP_PARAMS.replaceAll("$TARGET", uri)), _meta: meta };
+      const plain = JSON.stringify(process.env.TARGET).slice(1, -1);
+      const params0 = process.env.MCP_PARAMS.replaceAll("$TARGETPATH", plain).replaceAll("$TARGET", uri);
+      params = { ...JSON.parse(params0), _meta: meta };
     }
     send({
       jsonrpc: "2.0", id: "mcp-call", method: "mcp/message",

@@ -2,7 +2,9 @@
 // "BRIDGE --policy POLICY --audit AUDIT -- node mcp-agent.mjs" in WS, offers
 // an MCP server named "ide" over ACP (McpOverAcpProvider) whose delete_file
 // tool removes the file its path argument names, whose open_uri tool returns
-// the text of the file its uri argument (a file:// URI) names, and whose resources/read
+// the text of the file its uri argument (a file:// URI) names, whose open_file
+// tool returns the text of the file a target, item or ref member at any depth
+// of its arguments names (a plain path, a relative one against WS), and whose resources/read
 // returns the text of the file a file:// URI names (as an IDE's server
 // offering workspace files as resources does), opens a session with it,
 // and prints "deleted PATH" or "read PATH" for every call the server ran.
@@ -34,6 +36,20 @@ const server = mcp.registerServer(conn.agent, {
     }
     if (op.method === "tools/call" && op.params?.name === "open_uri") {
       const file = fileURLToPath(op.params.arguments.uri);
+      console.log("read " + file);
+      return { result: { content: [{ type: "text", text: fs.readFileSync(file, "utf8") }] } };
+    }
+    if (op.method === "tools/call" && op.params?.name === "open_file") {
+      // A plain path under a member name of the server's own, anywhere in
+      // the arguments, relative ones against the workspace.
+      const named = (v) => {
+        for (const [k, e] of Object.entries(v && typeof v === "object" ? v : {})) {
+          const found = ["target", "item", "ref"].includes(k) && typeof e === "string" ? e : named(e);
+          if (found) return found;
+        }
+        return undefined;
+      };
+      const file = path.resolve(ws, named(op.params.arguments));
       console.log("read " + file);
       return { result: { content: [{ type: "text", text: fs.readFileSync(file, "utf8") }] } };
     }

@@ -109,6 +109,17 @@ type Request struct {
 	// and read_many_files): each is walked as "grep -r" is, and a file
 	// there the policy refuses reading refuses the call (decide_search.go).
 	Searched []Search `json:",omitempty"`
+	// Mentioned are the strings of a tool's input, at any depth, that a
+	// tool the bridge does not know may open as files under member names
+	// that do not say so ({"target": "/ws/.env"}): absolute, "~/..." or
+	// relative to Cwd. Each that reads as a path is decided as a read and
+	// a write where a rule naming paths, self-protection, a per-process
+	// location or a hard link restricts it, and says nothing elsewhere
+	// (mentioned.go).
+	Mentioned []string `json:",omitempty"`
+	// MentionedTooMany says the input held more such strings than the
+	// bridge judges: the call needs approval.
+	MentionedTooMany bool `json:",omitempty"`
 }
 
 // Decision is the engine's answer for a Request.

@@ -143,6 +143,11 @@ func (c *callState) merge(f *acpparams.ToolCall) (full ToolCall, carried int, to
 			c.cut &^= fieldInput
 		}
 	}
+	if c.inputSum != "" && judgesMentioned(full.Tool) {
+		// Every string of such a tool's input is judged (mentioned.go),
+		// and only the members fillFromInput reads were kept.
+		c.cut |= fieldInput
+	}
 	locs, diffs := full.Locations, full.DiffPaths
 	if f.Locations != nil {
 		locs = f.Locations
@@ -238,8 +243,9 @@ func writes(req Request) bool {
 // request's judged fields, its paths sorted and, unless the request is a
 // change already, its diffs' paths, each followed by a zero byte; the
 // bytes are gathered in a buffer on the stack, so a call of a few fields
-// hashes them without allocating. The sum's 32 bytes are the string, not
-// their hex: a fingerprint is only compared with another.
+// hashes them without allocating. The strings of its input that may be
+// paths (Request.Mentioned, sorted), when it has any, count too. The sum's 32 bytes are the
+// string, not their hex: a fingerprint is only compared with another.
 func fingerprint(req Request, diffs []string) string {
 	var buf [1024]byte
 	b := buf[:0]
@@ -252,6 +258,13 @@ func fingerprint(req Request, diffs []string) string {
 	}
 	for _, p := range paths {
 		b = append(append(b, p...), 0)
+	}
+	if len(req.Mentioned) > 0 || req.MentionedTooMany {
+		b = append(b, "mentioned\x00"...)
+		for _, m := range req.Mentioned {
+			b = append(append(b, m...), 0)
+		}
+		b = append(append(b, boolString(req.MentionedTooMany)...), 0)
 	}
 	if !writes(req) {
 		// Diffs are judged as changes when the call is not one already.

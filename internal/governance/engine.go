@@ -215,6 +215,7 @@ func (e *Engine) decideKeeping(req Request, subjects bool) Decision {
 	if v, dir, ok := e.searchVerdict(in); ok {
 		consider(v, "searching beneath "+dir, nil)
 	}
+	e.mentionedVerdicts(in, consider)
 	if in.command || req.Command != "" {
 		if v, ok := commandControlsVerdict(&req); ok {
 			consider(v, "reading "+strings.TrimSpace(req.Command), nil)

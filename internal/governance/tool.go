@@ -47,6 +47,10 @@ func ClaudeToolRequest(toolName string, toolInput json.RawMessage, cwd string) (
 		req.URL = "" // a query, not an address
 	case "Task", "TodoWrite", "ExitPlanMode":
 		req.Kind = "think"
+	default:
+		// A tool of an MCP server, or one the bridge does not know:
+		// any string of its input may be a file it opens.
+		req.Mentioned, req.MentionedTooMany = mentionedStrings(in)
 	}
 	return req, nil
 }
@@ -274,6 +278,7 @@ func ToolCallRequest(tc ToolCall, cwd string) Request {
 	req := Request{Action: ActionToolCall, Tool: tc.Tool, Kind: tc.Kind, Title: tc.Title, Cwd: cwd}
 	in := inputObject(tc.RawInput)
 	fillFromInput(&req, in)
+	req.Mentioned, req.MentionedTooMany = mentionedStrings(in)
 	req.Searched = searchesOf(tc.Tool, in, cwd)
 	req.Paths = appendNew(req.Paths, tc.Locations...)
 	req.Paths = appendNew(req.Paths, tc.DiffPaths...)

@@ -31,7 +31,11 @@ func TestOtherToolsPaths(t *testing.T) {
 		{"an ordinary file", ToolCall{Tool: "mcp__serena__create_text_file", Kind: "edit",
 			RawInput: []byte(`{"relative_path":"` + root + `/src/b.go","content":"x"}`)}, []string{root + "/src/b.go"}, Allow},
 		{"content and settings are no paths", ToolCall{Kind: "edit", Locations: []string{root + "/src/b.go"},
-			RawInput: []byte(`{"file_text":"../../GOVERNANCE.md","profile":"x","new_string":"GOVERNANCE.md","sort_dir":"asc"}`)}, []string{root + "/src/b.go"}, Allow},
+			RawInput: []byte(`{"file_text":"../../GOVERNANCE.md","profile":"x","new_string":"see GOVERNANCE.md","sort_dir":"asc"}`)}, []string{root + "/src/b.go"}, Allow},
+		// Any other string may be a file the tool opens (mentioned.go):
+		// not a path of the request, but decided where it restricts.
+		{"a string naming the policy", ToolCall{Kind: "edit", Locations: []string{root + "/src/b.go"},
+			RawInput: []byte(`{"file_text":"x","new_string":"GOVERNANCE.md"}`)}, []string{root + "/src/b.go"}, Deny},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

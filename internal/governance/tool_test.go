@@ -27,7 +27,7 @@ func TestClaudeToolRequest(t *testing.T) {
 		{"WebFetch", `{"url":"https://example.com/x","prompt":"p"}`, Request{Action: ActionToolCall, Tool: "WebFetch", Kind: "fetch", URL: "https://example.com/x", Cwd: "/w"}},
 		{"WebSearch", `{"query":"acp"}`, Request{Action: ActionToolCall, Tool: "WebSearch", Kind: "fetch", Cwd: "/w"}},
 		{"Task", `{"description":"d","prompt":"p"}`, Request{Action: ActionToolCall, Tool: "Task", Kind: "think", Cwd: "/w"}},
-		{"mcp__github__create_issue", `{"title":"t"}`, Request{Action: ActionToolCall, Tool: "mcp__github__create_issue", Cwd: "/w"}},
+		{"mcp__github__create_issue", `{"title":"t"}`, Request{Action: ActionToolCall, Tool: "mcp__github__create_issue", Cwd: "/w", Mentioned: []string{"t"}}},
 	}
 	for _, tt := range tests {
 		got, err := ClaudeToolRequest(tt.tool, []byte(tt.input), "/w")
