@@ -12,7 +12,9 @@ import (
 // run reads one direction's messages and hands them, in order, to a
 // forwarding loop, which writes them and flushes whenever it has caught up.
 // The reader hands over what it has parsed in batches: each time it is
-// about to wait for more input, and every handoffBatch messages.
+// about to wait for more input, and every handoffBatch messages. The
+// agent's messages, while no middleware may hold one (no preempt hooks),
+// are dispatched by the reader itself (see stream below).
 //
 // While no middleware may keep messages (see UseNonRetaining; the preempt
 // hooks of such middleware keep nothing either), the reader reuses its
@@ -73,6 +75,17 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 	// notices it). Not with preempt hooks: those exist because a middleware
 	// may hold a message, and the reader must go on.
 	inline := len(b.preempt) == 0
+	// stream: the agent's messages are read, judged and written by this
+	// goroutine alone while no middleware may hold one, sparing the
+	// hand-off to the loop and the wake-ups it costs both threads on every
+	// read (a sixth of the bridge's CPU on the soak's mix, where the
+	// agent and the IDE take the machine's cores too; docs/performance.md).
+	// A write the IDE keeps waiting then keeps the reader from reading,
+	// and the agent's pipe (growPipe) holds what the loop's queue would
+	// have: the agent's messages are written in order either way, and
+	// nothing the reader must hear at once (a cancellation for a preempt
+	// hook) comes while there are no hooks.
+	stream := inline && dir == AgentToClient
 	// stalledSince is, while the reader of the IDE is kept from reading by
 	// the loop or by a message it dispatches itself, when that began (on
 	// the monotonic clock, as time since s.started); zero while it reads.
@@ -90,9 +103,16 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 		}
 	}
 	var batch []queued
-	handOver := func() {
+	// handOver dispatches or queues the batch; wait says the reader is
+	// about to wait for input (or has reached its end), so what it
+	// dispatches itself is flushed.
+	handOver := func(wait bool) {
 		switch {
 		case len(batch) == 0:
+		case stream:
+			handle(batch, wait)
+			clear(batch) // keep no message alive for the next read
+			batch = batch[:0]
 		case inline && len(batch) == 1 && batch[0].m != nil && len(batch[0].m.Raw) <= inlineMax && pending.Load() == 0 &&
 			(dir == AgentToClient || b.writers[dir].fits(len(batch[0].m.Raw)+1)):
 			stall()
@@ -112,11 +132,11 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 			batch = make([]queued, 0, handoffBatch)
 		}
 	}
-	lr.beforeWait(handOver)
+	lr.beforeWait(func() { handOver(true) })
 	for {
 		line, over, err := lr.next()
 		if err != nil {
-			handOver()
+			handOver(true)
 			close(queue)
 			if errors.Is(err, io.EOF) {
 				err = nil
@@ -142,7 +162,7 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 		}
 		batch = append(batch, queued{m: m})
 		if len(batch) == handoffBatch {
-			handOver()
+			handOver(false)
 		}
 	}
 }
