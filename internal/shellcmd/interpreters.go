@@ -120,6 +120,10 @@ type scriptTool struct {
 	// script_files.go); which says with what.
 	opens func(script string) bool
 	which string
+	// commands, when set, returns the shell commands a script gives to
+	// run, why one it runs is not known until the line runs, and false
+	// when the script cannot be read (script_commands.go).
+	commands func(script string) (cmds []string, unknown string, ok bool)
 }
 
 var awkGrammar = grammar{short: shortOpts("bcCdhlMNOPrsStVgDLo", "Ffve", ""), long: longOpts(
@@ -133,7 +137,8 @@ var awkRunsCommands = regexp.MustCompile(`system|\|`)
 var awkTool = scriptTool{grammar: awkGrammar, script: "program",
 	fileOpts: []string{"f", "file", "exec", "include", "load"}, inlineOpts: []string{"e", "source"},
 	runs: awkRunsCommands.MatchString, how: "(system or a pipe)",
-	opens: awkOpensFiles, which: "(getline <, print >, ARGV or @include)"}
+	opens: awkOpensFiles, which: "(getline <, print >, ARGV or @include)",
+	commands: awkRuns}
 
 var sedGrammar = grammar{short: shortOpts("nrEsuzil", "efl", ""), long: longOpts(
 	"quiet silent debug posix regexp-extended separate unbuffered null-data sandbox follow-symlinks help version",
@@ -142,7 +147,8 @@ var sedGrammar = grammar{short: shortOpts("nrEsuzil", "efl", ""), long: longOpts
 var sedTool = scriptTool{grammar: sedGrammar, script: "script",
 	fileOpts: []string{"f", "file"}, inlineOpts: []string{"e", "expression"},
 	runs: sedExec, how: "(the e command or flag)",
-	opens: sedOpensFiles, which: "(r, R, w, W or the w flag of s)"}
+	opens: sedOpensFiles, which: "(r, R, w, W or the w flag of s)",
+	commands: sedRuns}
 
 // awkHandler and sedHandler are the tools' handlers.
 var awkHandler, sedHandler handler = awkTool.handle, sedTool.handle
@@ -171,7 +177,9 @@ func (t *scriptTool) handle(form []Word) step {
 	}
 	for _, s := range scripts {
 		if t.runs(s) {
-			return step{notes: []Note{{Kind: RunsCode, Text: name + " " + t.script + " runs commands " + t.how}}}
+			st := step{notes: []Note{{Kind: RunsCode, Text: name + " " + t.script + " runs commands " + t.how}}}
+			t.addCommands(&st, name, scripts)
+			return st
 		}
 	}
 	for _, s := range scripts {
@@ -180,6 +188,29 @@ func (t *scriptTool) handle(form []Word) step {
 		}
 	}
 	return step{}
+}
+
+// addCommands adds to st the commands the scripts give the tool to run,
+// as sh code of their own (the tool runs them with /bin/sh), and notes a
+// command known only when the line runs or a script that cannot be read:
+// a rule naming the tool does not vouch for either.
+func (t *scriptTool) addCommands(st *step, name string, scripts []string) {
+	if t.commands == nil {
+		return
+	}
+	for _, s := range scripts {
+		cmds, unknown, ok := t.commands(s)
+		if !ok {
+			st.notes = append(st.notes, Note{Kind: Unparsed, Text: name + " " + t.script + " runs commands the bridge cannot find in it"})
+			continue
+		}
+		if unknown != "" {
+			st.notes = append(st.notes, Note{Kind: NotStatic, Text: unknown + ", known only when the line runs"})
+		}
+		for _, c := range cmds {
+			st.shell = append(st.shell, shellRun{word: Word{Kind: Static, Text: c}, langs: dialectsOf("sh")})
+		}
+	}
 }
 
 // sedExec reports whether a sed script may use GNU sed's e command or the
