@@ -190,8 +190,9 @@ func (ide *executingIDE) session() error {
 // converse runs the client's side of the session.
 func (ide *executingIDE) converse() error {
 	// As Zed, the IDE says it runs the terminal logins of _meta
-	// "terminal-auth" (see logIn).
-	init, err := ide.call("0", "initialize", `{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true,"_meta":{"terminal-auth":true}},"clientInfo":{"name":"hostile-suite-ide","version":"1.0.0"}}`)
+	// "terminal-auth" (see logIn) and shows the display-only terminals of
+	// _meta "terminal_output".
+	init, err := ide.call("0", "initialize", `{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true,"_meta":{"terminal-auth":true,"terminal_output":true}},"clientInfo":{"name":"hostile-suite-ide","version":"1.0.0"}}`)
 	if err != nil {
 		return fmt.Errorf("initialize: %v", err)
 	}

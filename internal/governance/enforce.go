@@ -110,6 +110,9 @@ type Enforcer struct {
 	agent  audit.Actor
 
 	loadingN atomic.Int32 // number of session/load requests pending
+	// displayTerminals says the IDE makes display-only terminals the
+	// agent's tool calls name (enforce_displayterm.go).
+	displayTerminals atomic.Bool
 
 	mu       sync.Mutex // guards the maps below
 	sessions map[string]*sessionState
@@ -219,6 +222,8 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 					if refused, err := x.onSetMode(m); refused {
 						return err
 					}
+				case "initialize":
+					x.noteClientCapabilities(m)
 				}
 			}
 		case acpwire.KindResponse:

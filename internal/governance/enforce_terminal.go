@@ -45,6 +45,9 @@ func (x *Enforcer) onTerminalCreated(m *acpwire.Message) {
 // knownTerminal reports whether the IDE created terminal tid for session
 // sid through the bridge.
 func (x *Enforcer) knownTerminal(sid, tid string) bool {
+	if strings.IndexByte(tid, 0) >= 0 {
+		return false // no IDE names a terminal so; its key could be another's
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return x.terminals[terminalKey(sid, tid)]
@@ -83,11 +86,12 @@ func (x *Enforcer) refuseMessage(m *acpwire.Message, sid string, d Decision) {
 }
 
 // foreignTerminal returns the first of terminals, the terminal ids a tool
-// call's content shows, that the IDE did not create for session sid, and
-// whether there is one.
+// call's content shows, that the IDE did not create for session sid (nor
+// show for it as a display terminal, enforce_displayterm.go), and whether
+// there is one.
 func (x *Enforcer) foreignTerminal(sid string, terminals []string) (string, bool) {
 	for _, tid := range terminals {
-		if !x.knownTerminal(sid, tid) {
+		if !x.shownTerminal(sid, tid) {
 			return tid, true
 		}
 	}

@@ -119,6 +119,9 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 		return x.refuseUpdate(m, p.SessionID, Decision{Value: Deny, Ref: "tool-call-id-too-long", Rule: "a toolCallId is at most 1 KiB",
 			Reason: fmt.Sprintf("a %s with a toolCallId of %d bytes", kind, len(u.ID))})
 	}
+	if kind == "tool_call" {
+		x.noteDisplayTerminal(p.SessionID, u.Meta)
+	}
 	if d, bad := x.toolCallRefusal(p.SessionID, u.ID, u.TerminalIDs()); bad {
 		return x.refuseUpdate(m, p.SessionID, d)
 	}
