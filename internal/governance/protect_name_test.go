@@ -71,10 +71,7 @@ func TestCommandsWhereThePathHoldsAProtectedName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var prot []ProtectedPath
-	for _, f := range p.Files() {
-		prot = append(prot, ProtectedPath{Path: f, What: "the governance policy"})
-	}
+	prot := SelfProtected(p, nil)
 	if len(prot) != 2 {
 		t.Fatalf("policy files %v; want the GOVERNANCE.md and its POLICY.md", p.Files())
 	}

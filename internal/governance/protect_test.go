@@ -44,10 +44,7 @@ func protectedWorkspace(t testing.TB) (*Engine, string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var prot []ProtectedPath
-	for _, f := range p.Files() {
-		prot = append(prot, ProtectedPath{Path: f, What: "the governance policy"})
-	}
+	prot := SelfProtected(p, nil)
 	prot = append(prot,
 		ProtectedPath{Path: root + "/ACP.md", What: "the ACP.md manifest"},
 		ProtectedPath{Path: root + "/audit/audit-log.jsonl", What: "the audit log", Read: true, Rotated: true},
