@@ -6,7 +6,9 @@ import (
 )
 
 // TestScriptToolNotes pins what the analysis says of awk and sed, which
-// run a script given by an option, in a file or as their first operand.
+// run a script given by an option, in a file or as their first operand; a
+// command the script gives is analysed as a command of its own (the sh
+// print pipes to reads its input), and s///e runs the pattern space.
 func TestScriptToolNotes(t *testing.T) {
 	for _, tt := range []struct {
 		line, want string // want: the notes' texts, joined by "; "
@@ -19,7 +21,7 @@ func TestScriptToolNotes(t *testing.T) {
 		{"awk \"$P\" f", "awk: an option word is not static: \"$P\" (parameter expansion $P)"},
 		{"awk -- \"$P\" f", "awk program is not static: \"$P\" (parameter expansion $P)"},
 		{"awk '{system(\"id\")}'", "awk program runs commands (system or a pipe)"},
-		{"awk -e '{print}' --source 'BEGIN{print | \"sh\"}' f", "awk program runs commands (system or a pipe)"},
+		{"awk -e '{print}' --source 'BEGIN{print | \"sh\"}' f", "awk program runs commands (system or a pipe); sh runs the commands it reads from its input"},
 		{"awk -e '{print}' '{system(\"id\")}'", ""},
 		{"sed -n 's/a/b/p' f", ""},
 		{"sed", ""},
@@ -28,13 +30,13 @@ func TestScriptToolNotes(t *testing.T) {
 		{"sed --file=x.sed f", "sed runs a script file"},
 		{"sed \"$S\" f", "sed: an option word is not static: \"$S\" (parameter expansion $S)"},
 		{"sed -n -- \"$S\" f", "sed script is not static: \"$S\" (parameter expansion $S)"},
-		{"sed 's/a/b/e' f", "sed script runs commands (the e command or flag)"},
+		{"sed 's/a/b/e' f", "sed script runs commands (the e command or flag); the e flag of sed's s command runs the pattern space, known only when the line runs"},
 		{"sed -e p --expression '1e id' f", "sed script runs commands (the e command or flag)"},
 		{"sed -e p 's/a/b/e' f", ""},
-		{"sed 's/.*/touch x/ew /dev/stdout' f", "sed script runs commands (the e command or flag)"},
-		{"sed 's|a|b|ew /tmp/d|y' f", "sed script runs commands (the e command or flag)"},
-		{"sed 's/a\\/b/c/e' f", "sed script runs commands (the e command or flag)"},
-		{"sed 's/a/b\\/c/ge' f", "sed script runs commands (the e command or flag)"},
+		{"sed 's/.*/touch x/ew /dev/stdout' f", "sed script runs commands (the e command or flag); the e flag of sed's s command runs the pattern space, known only when the line runs"},
+		{"sed 's|a|b|ew /tmp/d|y' f", "sed script runs commands (the e command or flag); the e flag of sed's s command runs the pattern space, known only when the line runs"},
+		{"sed 's/a\\/b/c/e' f", "sed script runs commands (the e command or flag); the e flag of sed's s command runs the pattern space, known only when the line runs"},
+		{"sed 's/a/b\\/c/ge' f", "sed script runs commands (the e command or flag); the e flag of sed's s command runs the pattern space, known only when the line runs"},
 		{"sed 's/a/b/we' f", "sed script opens files it names (r, R, w, W or the w flag of s), which the bridge does not decide as paths"},
 		{"sed 's/e/e/g' f", ""},
 		{"sed 's/a\\/e/b/' f", ""},
