@@ -65,6 +65,7 @@ func init() {
 		"enable":    callbackHandler("f"),
 		"hash":      callbackHandler("p"),
 		"git":       gitHandler,
+		"npm":       npmHandler,
 		"fc": func(form []Word) step {
 			return step{notes: []Note{{Kind: RunsCode, Text: "fc runs commands from the shell history"}}}
 		},
