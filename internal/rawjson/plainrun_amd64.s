@@ -64,13 +64,27 @@ done:
 	MOVQ AX, ret+32(FP)
 	RET
 
+// ESCAPED jumps to fail unless the byte at SI+R11 (R11 < DX) is one a
+// backslash escapes in two bytes: " \ / b f n r t (R10 and R12 are
+// clobbered). R12 holds those characters one bit each: '"' and '/' below
+// 0x40, '\\' b f n r t from 0x40 on.
+#define ESCAPED(fail) \
+	MOVBLZX (SI)(R11*1), R10; \
+	CMPL R10, $0x80; JAE fail; \
+	MOVQ $0x800400000000, R12; \
+	CMPL R10, $0x40; JB 3(PC); \
+	MOVQ $0x14404410000000, R12; SUBL $0x40, R10; \
+	BTQ R10, R12; JCC fail
+
 // func stringRunSSE2(b []byte, i int) int
 //
 // Scans b from i as plainRunSSE2 does, but steps over each two-byte escape
 // other than \u (\" \\ \/ \b \f \n \r \t) and goes on: it returns the
 // offset of the first '"', control character or other backslash, or an
 // offset at which fewer than 16 bytes remain unscanned. Text with an
-// escaped newline every few dozen bytes is then read in one call.
+// escaped newline every few dozen bytes is then read in one call. The
+// special bytes of a 32-byte block are stepped through in its mask
+// (sbits), so an escape costs the block no second reading.
 TEXT ·stringRunSSE2(SB), NOSPLIT, $0-40
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), DX
@@ -81,11 +95,46 @@ sloop32:
 	LEAQ 32(AX), R9
 	CMPQ R9, DX
 	JGT  sloop16
-	ANY32
+	MOVOU (SI)(AX*1), X0
+	MOVOU 16(SI)(AX*1), X7
+	SPECIAL16(X0, X4, X5, X6)
+	SPECIAL16(X7, X8, X9, X10)
+	PMOVMSKB X4, CX
+	PMOVMSKB X8, R13
+	SHLL $16, R13
+	ORL  R13, CX
 	TESTL CX, CX
-	JNZ  sloop16
+	JNZ  sbits
 	MOVQ R9, AX
 	JMP  sloop32
+
+// CX has a bit for each special byte of the 32 at AX not yet stepped over.
+sbits:
+	BSFL CX, R14
+	LEAQ (AX)(R14*1), R15
+	CMPB (SI)(R15*1), $0x5c
+	JNE  sstop // a quote or a control character
+	LEAQ 1(R15), R11
+	CMPQ R11, DX
+	JGE  sstop // a backslash that ends b
+	ESCAPED(sstop)
+	CMPL R14, $31
+	JAE  snext // the escaped byte starts the next block
+	BTRL R14, CX
+	INCL R14
+	BTRL R14, CX // the escaped byte, which may be '"' or '\\'
+	TESTL CX, CX
+	JNZ  sbits
+	MOVQ R9, AX
+	JMP  sloop32
+
+snext:
+	LEAQ 2(R15), AX
+	JMP  sloop32
+
+sstop:
+	MOVQ R15, AX
+	JMP  sdone
 
 sloop16:
 	LEAQ 16(AX), R9
