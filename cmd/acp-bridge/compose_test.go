@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
-	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/audit/audittest"
 )
 
 // composeFeatures are the bridge's features as TestFeaturesCompose turns
@@ -324,13 +324,7 @@ func (r *composeRun) checkAgent() {
 func (r *composeRun) checkAudit(reads int) {
 	t := r.t
 	r.stop() // the log is complete once the bridge has stopped
-	if _, err := audit.Verify(r.auditLog); err != nil {
-		t.Fatalf("the audit log does not verify: %v", err)
-	}
-	b, err := os.ReadFile(r.auditLog)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := audittest.Verified(t, r.auditLog)
 	counts := map[string]int{}
 	for line := range bytes.Lines(b) {
 		if jsonAt(line, "action") != "fs.read" {

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
-	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/audit/audittest"
 )
 
 // startBridge runs the bridge command in-process with args, over real
@@ -89,13 +89,7 @@ func startReadAgent(t *testing.T, dir, ws, file string, args ...string) (*acpwir
 // of wants.
 func checkAuditLog(t *testing.T, path string, wants ...string) {
 	t.Helper()
-	if _, err := audit.Verify(path); err != nil {
-		t.Fatalf("audit log does not verify: %v", err)
-	}
-	log, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	log := audittest.Verified(t, path)
 	for _, want := range wants {
 		if !strings.Contains(string(log), want) {
 			t.Errorf("audit log lacks %s:\n%s", want, log)

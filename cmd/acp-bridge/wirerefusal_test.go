@@ -3,13 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/audit/audittest"
 )
 
 // linesAgent writes each of its arguments as a line, then waits for stdin
@@ -58,14 +57,7 @@ func TestBinaryAuditsWireRefusals(t *testing.T) {
 		t.Errorf("the IDE got %d messages, want only the last read:\n%s", len(got), strings.Join(got, "\n"))
 	}
 
-	logFile := filepath.Join(dir, "audit.jsonl")
-	if _, err := audit.Verify(logFile); err != nil {
-		t.Fatalf("the audit log does not verify: %v", err)
-	}
-	b, err := os.ReadFile(logFile)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := audittest.Verified(t, filepath.Join(dir, "audit.jsonl"))
 	var wire []string
 	for line := range bytes.Lines(b) {
 		if jsonAt(line, "action") == "message.refused" && jsonAt(line, "metadata", "stage") == "wire" {

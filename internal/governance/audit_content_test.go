@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/audit/audittest"
 )
 
 // TestAuditContent: --audit-content decides how a completed tool call's
@@ -44,13 +45,7 @@ func TestAuditContent(t *testing.T) {
 			h.nextAtIDE()
 			h.marker()
 			s.Close()
-			if _, err := audit.Verify(file); err != nil {
-				t.Fatalf("verify: %v", err)
-			}
-			entries, err := audit.ReadEntries(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+			entries := audittest.VerifiedEntries(t, file)
 			var start, done *audit.Entry
 			for i, e := range entries {
 				switch {
