@@ -2,6 +2,7 @@ package governance
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
@@ -158,15 +159,19 @@ func pathsPart(kind string, paths []string, cwd string) string {
 	return b.String()
 }
 
-// showsName reports whether title shows name as a name of its own: name
-// appears in it with a space, the title's start or an opening quote or
-// parenthesis before it, and after it the title's end, a space, or a
-// closing quote or parenthesis or a sentence's punctuation followed by
-// either. A person reads the name a title shows up to its edges, so
-// "Write notes/drafts/plan.md" and "Write drafts/plan.md.bak" show other
-// files than drafts/plan.md, though both hold it. A name that itself
-// starts or ends with such punctuation is never shown this way: "plan."
-// at a sentence's end reads as "plan".
+// showsName reports whether title shows name as the file (or address) it
+// is about, and no other: name comes first in the title, or after one
+// word of letters and a space ("Read src/a.go"), an opening quote or
+// parenthesis allowed right before it; after it come the title's end, a
+// closing quote or parenthesis or a sentence's punctuation followed by the
+// end or a space ("src/a.go: x => y"), or Claude Code's lines read
+// (" (1 - 50)", " (from line 9)"). A person reads a name a title shows to
+// its edges, spaces included, as names hold them: "Write
+// notes/drafts/plan.md", "Write drafts/plan.md.bak", "Write old
+// drafts/plan.md" (a directory "old drafts") and "Write drafts/plan.md
+// copy.md" each show another file than drafts/plan.md, though all hold it.
+// A name that itself starts or ends with such punctuation is never shown
+// this way: "plan." at a sentence's end reads as "plan".
 func showsName(title, name string) bool {
 	if name == "" || strings.ContainsAny(name[:1], openers) || strings.ContainsAny(name[len(name)-1:], closers) {
 		return false
@@ -177,16 +182,48 @@ func showsName(title, name string) bool {
 			return false
 		}
 		start, end := from+i, from+i+len(name)
-		before := start == 0 || title[start-1] == ' ' || strings.IndexByte(openers, title[start-1]) >= 0
-		after := end == len(title) || title[end] == ' '
-		if !after && strings.IndexByte(closers, title[end]) >= 0 {
-			after = end+1 == len(title) || title[end+1] == ' '
-		}
-		if before && after {
+		if leadsToName(title[:start]) && endsName(title[end:]) {
 			return true
 		}
 		from = start + 1
 	}
+}
+
+// leadsToName reports whether p, what a title holds before a name, leaves
+// the name standing alone: nothing, or one word of ASCII letters and a
+// space, either followed by one opening quote or parenthesis.
+func leadsToName(p string) bool {
+	if p != "" && strings.IndexByte(openers, p[len(p)-1]) >= 0 {
+		p = p[:len(p)-1]
+	}
+	if p == "" {
+		return true
+	}
+	word, ok := strings.CutSuffix(p, " ")
+	if !ok || word == "" {
+		return false
+	}
+	for i := 0; i < len(word); i++ {
+		if c := word[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// linesRead matches what Claude Code's Read title holds after its path.
+var linesRead = regexp.MustCompile(`^ \((?:[0-9]+ - [0-9]+|from line [0-9]+)\)$`)
+
+// endsName reports whether s, what a title holds after a name, ends the
+// name there (see showsName).
+func endsName(s string) bool {
+	switch {
+	case s == "":
+		return true
+	case strings.IndexByte(closers, s[0]) >= 0:
+		return len(s) == 1 || s[1] == ' '
+	}
+	return linesRead.MatchString(s)
 }
 
 // openers may stand right before a name a title shows, closers right

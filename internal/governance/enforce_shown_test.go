@@ -185,7 +185,13 @@ func TestPathsTitle(t *testing.T) {
 		{"a dotfile inside another name", Request{Kind: "read", Title: "Read my.env", Paths: []string{"/ws/.env"}}, "Read `.env`", true},
 		{"a path before punctuation inside a name", Request{Kind: "read", Title: "Read a.go.orig", Paths: []string{"/ws/a.go"}}, "Read `a.go`", true},
 		{"a whole path inside a longer one", Request{Kind: "read", Title: "Read /x/ws/a.go", Paths: []string{"/ws/a.go"}}, "Read `a.go`", true},
-		{"a longer name first, then the path", Request{Kind: "edit", Title: "Edit a.go.bak a.go", Paths: []string{"/ws/a.go"}}, "", false},
+		{"a longer name first, then the path", Request{Kind: "edit", Title: "Edit a.go.bak a.go", Paths: []string{"/ws/a.go"}}, "Edit `a.go`", true},
+		{"a path in a directory named with a space", Request{Kind: "edit", Title: "Write old drafts/plan.md", Paths: []string{"/ws/drafts/plan.md"}}, "Edit `drafts/plan.md`", true},
+		{"a path before a space and more name", Request{Kind: "edit", Title: "Write drafts/plan.md copy.md", Paths: []string{"/ws/drafts/plan.md"}}, "Edit `drafts/plan.md`", true},
+		{"a path before other words in parentheses", Request{Kind: "edit", Title: "Write drafts/plan.md (copy).md", Paths: []string{"/ws/drafts/plan.md"}}, "Edit `drafts/plan.md`", true},
+		{"Claude's read from a line", Request{Kind: "read", Title: "Read a.go (from line 9)", Paths: []string{"/ws/a.go"}}, "", false},
+		{"a path with a space of its own", Request{Kind: "edit", Title: "Write my notes.md", Paths: []string{"/ws/my notes.md"}}, "", false},
+		{"a quoted path", Request{Kind: "edit", Title: "Write \"a.go\"", Paths: []string{"/ws/a.go"}}, "", false},
 		{"a path ending in a period", Request{Kind: "edit", Title: "Write plan.", Paths: []string{"/ws/plan."}}, "Edit `plan.`", true},
 	}
 	for _, tt := range tests {
@@ -222,7 +228,7 @@ func TestShownTitle(t *testing.T) {
 		{"a URL the title shows", Request{Kind: "fetch", Title: "Fetch https://example.com/a", URL: "https://example.com/a", Cwd: cwd}, "", false},
 		{"a URL the title hides", Request{Kind: "fetch", Title: "Fetch the docs", URL: "https://evil.example/?k=1", Cwd: cwd}, "Fetch `https://evil.example/?k=1`", true},
 		{"a URL inside a longer one", Request{Kind: "fetch", Title: "Fetch https://example.com/abc", URL: "https://example.com/a", Cwd: cwd}, "Fetch `https://example.com/a`", true},
-		{"a URL and a path", Request{Kind: "fetch", Title: "Fetch https://example.com to out.html", URL: "https://example.com", Cwd: cwd, Paths: []string{"/ws/out.html"}}, "", false},
+		{"a URL and a path", Request{Kind: "fetch", Title: "Fetch https://example.com to out.html", URL: "https://example.com", Cwd: cwd, Paths: []string{"/ws/out.html"}}, "Use `out.html`; Fetch `https://example.com`", true},
 		{"paths only", Request{Kind: "edit", Title: "Write notes/readme.md", Paths: []string{"/ws/drafts/plan.md"}}, "Edit `drafts/plan.md`", true},
 	}
 	for _, tt := range tests {
