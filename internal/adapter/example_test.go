@@ -51,6 +51,14 @@ func ExampleWriteGeminiPolicy() {
 	// priority = 900
 	// denyMessage = 'acp-bridge policy denies Bash(rm:*)'
 	//
+	// # from: built-in: a shell command runs in the session's directory
+	// [[rule]]
+	// toolName = 'run_shell_command'
+	// argsPattern = '"dir_path":"(?:[^".]|\.[^"])'
+	// decision = 'deny'
+	// priority = 901
+	// denyMessage = "acp-bridge cannot see run_shell_command's dir_path in the permission request and would judge the command in the wrong directory; run it without dir_path, as cd DIR && COMMAND"
+	//
 	// # from: default allow
 	// [[rule]]
 	// toolName = '*'

@@ -89,7 +89,9 @@ func segmentChars(wide bool) string {
 // not empty, anchors relative paths of allow rules; without it those allow
 // rules are left out (an allow must not be wider than the rule). Deny and ask
 // rules with relative paths match the path at any depth: wider, never
-// narrower. Rules Gemini has no tool for are returned as skipped.
+// narrower. Rules Gemini has no tool for are returned as skipped. A
+// shell command given a directory of its own is refused
+// (geminiShellDirRule).
 func BuildGeminiPolicy(rules Rules, root string) (out []GeminiRule, skipped []string) {
 	// A rule of the same tool, arguments and decision as one written
 	// before decides nothing more (each Read rule refuses grep_search
@@ -139,7 +141,7 @@ func BuildGeminiPolicy(rules Rules, root string) (out []GeminiRule, skipped []st
 	if len(out) == 0 && rules.Default == "" {
 		return nil, skipped // no policy: Gemini runs as it would without the bridge
 	}
-	return append(out, geminiDefaultRule(rules.Default)), skipped
+	return append(out, geminiShellDirRule(), geminiDefaultRule(rules.Default)), skipped
 }
 
 // wholeTreeReaders are Gemini CLI's tools that read every file beneath a

@@ -150,8 +150,8 @@ func TestGeminiRulesMatch(t *testing.T) {
 
 func TestGeminiRelativeAllowNeedsRoot(t *testing.T) {
 	rules, skipped := BuildGeminiPolicy(Rules{Allow: []string{"Read(./src/**)"}, Deny: []string{"Read(./secrets/**)"}}, "")
-	if len(rules) != 4 || rules[0].Decision != "deny" || rules[3].ToolName != "*" || !slices.Equal(skipped, []string{"Read(./src/**)"}) {
-		t.Errorf("rules %+v skipped %q: want only the deny rules and the default, and the allow rule skipped", rules, skipped)
+	if len(rules) != 5 || rules[0].Decision != "deny" || rules[3].ArgsPattern != geminiShellDirPattern || rules[4].ToolName != "*" || !slices.Equal(skipped, []string{"Read(./src/**)"}) {
+		t.Errorf("rules %+v skipped %q: want only the deny rules, the shell directory rule and the default, and the allow rule skipped", rules, skipped)
 	}
 }
 

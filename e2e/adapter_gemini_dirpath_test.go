@@ -1,0 +1,67 @@
+package e2e
+
+import (
+	"os"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/e2e/fakemodel"
+)
+
+// geminiDirPathPolicy allows touch, and edits but in secrets/.
+const geminiDirPathPolicy = `---
+schema: governance.workspace/v1
+name: e2e-gemini-dir-path
+title: e2e Gemini dir_path
+description: The policy the Gemini dir_path scenarios run under.
+version: 1.0.0
+rules:
+  default: ask
+  allow:
+    - Bash(touch:*)
+    - Edit(./**)
+  deny:
+    - Edit(./secrets/**)
+---
+
+# e2e Gemini dir_path
+`
+
+// TestAdapterGeminiShellDirPath: Gemini CLI runs a run_shell_command in
+// its dir_path, and its permission request shows the command as the title
+// and the directory only in its text, so the bridge, which approves an
+// allowed call itself, would judge `touch pwn.txt` in the workspace's root
+// while it writes secrets/pwn.txt, which the policy denies. The command
+// must not run there; without a dir_path (the control) it runs.
+func TestAdapterGeminiShellDirPath(t *testing.T) {
+	s := needSuite(t)
+	a := &geminiAgent
+	for _, c := range []struct {
+		name    string
+		args    map[string]any
+		file    string
+		created bool
+	}{
+		{"dir-path", map[string]any{"command": "touch pwn.txt", "dir_path": "secrets", "description": "Touch"}, "secrets/pwn.txt", false},
+		{"control", map[string]any{"command": "touch pwn.txt", "description": "Touch"}, "pwn.txt", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorkspace(t)
+			r, _ := governedRun(t, s, a, w, geminiDirPathPolicy, runOptions{
+				name:   "gemini-dir-path-" + c.name,
+				files:  map[string]string{"secrets/keep.txt": "k"},
+				script: fakemodel.Script{Steps: []fakemodel.Step{fakemodel.Tool(a.shellTool, c.args), fakemodel.Text("Done.")}},
+				client: clientScript{Permission: "reject", Prompts: textPrompts("Run it.")},
+			})
+			r.wait()
+			r.noLeftovers()
+			_, err := os.Stat(w.path(c.file))
+			if created := err == nil; created != c.created {
+				if c.created {
+					t.Errorf("the allowed touch did not run: %s missing", c.file)
+				} else {
+					t.Errorf("BYPASS: touch ran in secrets/, which the policy denies editing")
+				}
+			}
+		})
+	}
+}
