@@ -25,13 +25,7 @@ func TestPatchedNames(t *testing.T) {
 	write("link.diff", "diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+.claude\n")
 	write("ed.diff", "1c\nx\n.\n")
 	write("ok.diff", "--- a/src/main.go\t2026-01-01\n+++ b/src/main.go\t2026-01-01\n@@ -1 +1 @@\n-x\n+y\n")
-	pol := filepath.Join(root, "GOVERNANCE.md")
-	write("GOVERNANCE.md", "---\nschema: governance.workspace/v1\nname: test-policy\ntitle: t\ndescription: t\nversion: 1.0.0\nrules:\n  allow: [Bash(patch:*), Bash(cat:*), Bash(git:*)]\n---\n")
-	p, err := LoadPolicy(pol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: []ProtectedPath{{Path: pol, What: "the governance policy"}}})
+	e := rootPolicyEngine(t, root, "  allow: [Bash(patch:*), Bash(cat:*), Bash(git:*)]\n")
 	heredoc := "patch -p1 <<'EOF'\n" + strings.TrimSuffix("--- /dev/null\n+++ b/.envrc\n@@ -0,0 +1 @@\n+echo x\n", "\n") + "\nEOF"
 	checkCommandRows(t, e, root, []commandRow{
 		{"patch -p1 < evil.diff", Deny},

@@ -11,7 +11,13 @@ import (
 // workspace.
 func testPolicy(t *testing.T, rules string) *Policy {
 	t.Helper()
-	pol := t.TempDir() + "/GOVERNANCE.md"
+	return writePolicy(t, t.TempDir()+"/GOVERNANCE.md", rules)
+}
+
+// writePolicy writes a policy whose rules are rules (YAML lines, each
+// indented by two spaces) at pol and loads it.
+func writePolicy(t *testing.T, pol, rules string) *Policy {
+	t.Helper()
 	text := "---\nschema: governance.workspace/v1\nname: test-policy\ntitle: Test policy\ndescription: A test policy.\nversion: 1.0.0\nrules:\n" + rules + "---\n"
 	if err := os.WriteFile(pol, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
@@ -42,14 +48,7 @@ func testRule(tb testing.TB, text, root string, value Value, where, ref string) 
 func rootPolicyEngine(t *testing.T, root, rules string, extra ...ProtectedPath) *Engine {
 	t.Helper()
 	pol := filepath.Join(root, "GOVERNANCE.md")
-	text := "---\nschema: governance.workspace/v1\nname: test-policy\ntitle: t\ndescription: t\nversion: 1.0.0\nrules:\n" + rules + "---\n"
-	if err := os.WriteFile(pol, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p, err := LoadPolicy(pol)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := writePolicy(t, pol, rules)
 	protected := append([]ProtectedPath{{Path: pol, What: "the governance policy"}}, extra...)
 	return NewEngine(p, EngineOptions{Roots: []string{root}, Protected: protected})
 }
