@@ -445,19 +445,10 @@ func nestedConfig(pf, lrel, f string) bool {
 	if !ok {
 		return false
 	}
-	for i := 0; i+len(lrel) <= len(below); {
-		j := strings.Index(below[i:], lrel)
-		if j < 0 {
-			return false
-		}
-		j += i
+	return anyIndex(below, lrel, func(j int) bool {
 		end := j + len(lrel)
-		if (j == 0 || below[j-1] == '/') && (end == len(below) || below[end] == '/') {
-			return true
-		}
-		i = j + 1
-	}
-	return false
+		return (j == 0 || below[j-1] == '/') && (end == len(below) || below[end] == '/')
+	})
 }
 
 // rotatedSibling reports whether f is a file next to pf named

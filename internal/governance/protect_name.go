@@ -37,13 +37,21 @@ func namesIn(text, n string, rotated bool) bool {
 	if n == "" {
 		return false
 	}
-	for i := 0; i+len(n) <= len(text); {
-		j := strings.Index(text[i:], n)
+	return anyIndex(text, n, func(j int) bool {
+		return nameStartsAt(text, j, rotated) && nameEndsAt(text, j+len(n), n, rotated)
+	})
+}
+
+// anyIndex reports whether sub occurs in s at an index j for which at(j)
+// holds, trying every occurrence (overlapping ones too) in order.
+func anyIndex(s, sub string, at func(j int) bool) bool {
+	for i := 0; i+len(sub) <= len(s); {
+		j := strings.Index(s[i:], sub)
 		if j < 0 {
 			return false
 		}
 		j += i
-		if nameStartsAt(text, j, rotated) && nameEndsAt(text, j+len(n), n, rotated) {
+		if at(j) {
 			return true
 		}
 		i = j + 1
