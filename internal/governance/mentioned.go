@@ -118,21 +118,35 @@ func mentionedPath(s, cwd, home string) string {
 }
 
 // mentionedVerdict decides the string s of a tool's input as a path the
-// tool may read or write, when it reads as one (mentionedPath): the
-// stricter of the two decisions, where it restricts (mentionedRestricts);
-// ok is false when s says nothing.
+// tool may read or write, when it reads as one (mentionedPath), and a
+// file:// URI as every path it may name to its reader (mcpFilePaths; one
+// the bridge cannot place is refused): the strictest of the decisions,
+// where it restricts (mentionedRestricts); ok is false when s says
+// nothing.
 func (e *Engine) mentionedVerdict(in *reqInfo, s string) (v verdict, ok bool) {
-	p := mentionedPath(s, in.req.Cwd, e.home)
-	if p == "" || checkPathText(p) != nil {
+	paths, isFile, err := mcpFilePaths(s) // a file:// URI names its path
+	if err != nil {
+		return verdict{value: Deny, ref: "unresolvable-path", ruleTx: mcpFileURIRule,
+			reason: fmt.Sprintf("the tool's input holds %q, which a tool may open as a file: %v", s, err)}, true
+	}
+	if p := mentionedPath(s, in.req.Cwd, e.home); p != "" {
+		paths = append(paths, p) // as a name, also when it is a URI: Node's path.resolve keeps "file:"
+	}
+	if !isFile && len(paths) == 0 {
 		return verdict{}, false
 	}
-	for _, write := range []bool{false, true} {
-		sub := *in
-		sub.read, sub.write, sub.opaque, sub.command, sub.fetch = !write, write, false, false, false
-		var discard []string
-		w := e.decidePathLazy(&sub, p, &discard)
-		if mentionedRestricts(w) && (!ok || w.value.Stricter(v.value)) {
-			v, ok = w, true
+	for _, p := range paths {
+		if checkPathText(p) != nil {
+			continue
+		}
+		for _, write := range []bool{false, true} {
+			sub := *in
+			sub.read, sub.write, sub.opaque, sub.command, sub.fetch = !write, write, false, false, false
+			var discard []string
+			w := e.decidePathLazy(&sub, p, &discard)
+			if mentionedRestricts(w) && (!ok || w.value.Stricter(v.value)) {
+				v, ok = w, true
+			}
 		}
 	}
 	if ok {
