@@ -29,8 +29,8 @@ import (
 // about full, a call in session sid, and whether it differs from the
 // title the agent gave (see shownTitle).
 func (x *Enforcer) judgedTitle(sid string, full ToolCall) (string, bool) {
-	cwd, _ := x.sessionContext(sid)
-	return shownTitle(ToolCallRequest(full, cwd), cwd)
+	cwd, roots := x.sessionContext(sid)
+	return shownTitle(ToolCallRequest(full, cwd), cwd, roots)
 }
 
 // shownTitle returns the title the IDE must show for a permission request
@@ -40,20 +40,24 @@ func (x *Enforcer) judgedTitle(sid string, full ToolCall) (string, bool) {
 // and for one with diff content, and keeps it behind a closed "View Raw
 // Input" for the others. So the title shows everything the call was
 // judged on: its command, the directory it runs in when that is not the
-// session's, its paths and its URL.
+// session's, its paths and its URL, and where a path or the directory
+// leads when it is a link (leadsTo): a write to notes.md, a link to
+// drafts/plan.md, writes drafts/plan.md.
 //
 // The agent's title stays when it already does: for an execute call
 // judged on its command alone, the title that reads as the command
 // (titleCommand) and shows it as it is (the code span commandTitle makes,
 // or the command itself when nothing in it is Markdown); for a call
 // judged on no command, a title that reads as it shows and shows every
-// path and the URL as names of their own (showsName). Otherwise the title
-// is the command in a code span ("Run" before it for a call of another
-// kind than execute), "in" its directory, the call's kind and each path,
-// and "Fetch" and the URL, joined by "; ".
-func shownTitle(req Request, cwd string) (string, bool) {
+// path and the URL as names of their own (showsName); in neither case may
+// a path or the directory lead elsewhere. Otherwise the title is the
+// command in a code span ("Run" before it for a call of another kind than
+// execute), "in" its directory, the call's kind and each path, each with
+// where it leads, and "Fetch" and the URL, joined by "; ". roots are the
+// session's workspace roots, shown as the person named them.
+func shownTitle(req Request, cwd string, roots []string) (string, bool) {
 	if req.Command == "" && req.URL == "" {
-		return pathsTitle(req, cwd)
+		return pathsTitle(req, cwd, roots)
 	}
 	paths, dir := req.Paths, ""
 	if req.Command != "" {
@@ -66,7 +70,8 @@ func shownTitle(req Request, cwd string) (string, bool) {
 		}
 		return shown, true
 	}
-	if req.Command == "" && showsAsItReads(req.Title) && showsName(req.Title, req.URL) && showsPaths(req.Title, paths, cwd) {
+	if req.Command == "" && showsAsItReads(req.Title) && showsName(req.Title, req.URL) && showsPaths(req.Title, paths, cwd) &&
+		!leadElsewhere(paths, cwd, roots) {
 		return "", false
 	}
 	var parts []string
@@ -76,12 +81,12 @@ func shownTitle(req Request, cwd string) (string, bool) {
 			p = "Run " + p
 		}
 		if dir != "" {
-			p += " in " + commandTitle(displayPath(dir, cwd))
+			p += " in " + commandTitle(displayPath(dir, cwd)) + leadsTo(cleanAbs(dir, cwd), cwd, roots)
 		}
 		parts = append(parts, p)
 	}
 	if len(paths) > 0 {
-		parts = append(parts, pathsPart(req.Kind, paths, cwd))
+		parts = append(parts, pathsPart(req.Kind, paths, cwd, roots))
 	}
 	if req.URL != "" {
 		parts = append(parts, "Fetch "+commandTitle(req.URL))
@@ -116,17 +121,28 @@ func commandPlace(req Request, cwd string) (paths []string, dir string) {
 // to the session's cwd (Claude Code's "Edit src/a.go") or whole, and reads
 // as it shows; otherwise the title is the call's kind and each path in a
 // code span ("Edit `drafts/plan.md`").
-func pathsTitle(req Request, cwd string) (string, bool) {
+func pathsTitle(req Request, cwd string, roots []string) (string, bool) {
 	var paths []string
 	for _, p := range req.Paths {
 		if p != "" {
 			paths = append(paths, p)
 		}
 	}
-	if len(paths) == 0 || showsAsItReads(req.Title) && showsPaths(req.Title, paths, cwd) {
+	if len(paths) == 0 || showsAsItReads(req.Title) && showsPaths(req.Title, paths, cwd) && !leadElsewhere(paths, cwd, roots) {
 		return "", false
 	}
-	return pathsPart(req.Kind, paths, cwd), true
+	return pathsPart(req.Kind, paths, cwd, roots), true
+}
+
+// leadElsewhere reports whether one of paths, as the file system resolves
+// it now, is another path than as written (leadsTo).
+func leadElsewhere(paths []string, cwd string, roots []string) bool {
+	for _, p := range paths {
+		if p != "" && leadsTo(p, cwd, roots) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // showsPaths reports whether title shows each of paths as a name of its
@@ -141,8 +157,9 @@ func showsPaths(title string, paths []string, cwd string) bool {
 }
 
 // pathsPart names paths for a call of kind: its verb and each path,
-// relative to cwd when beneath it, in a code span ("Edit `a.go`, `b.go`").
-func pathsPart(kind string, paths []string, cwd string) string {
+// relative to cwd when beneath it, in a code span, with where it leads
+// when it is a link ("Edit `a.go`, `notes.md` (leads to `drafts/plan.md`)").
+func pathsPart(kind string, paths []string, cwd string, roots []string) string {
 	var b strings.Builder
 	b.WriteString(kindVerb(kind))
 	n := 0
@@ -153,7 +170,7 @@ func pathsPart(kind string, paths []string, cwd string) string {
 		if n > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(" " + commandTitle(displayPath(p, cwd)))
+		b.WriteString(" " + commandTitle(displayPath(p, cwd)) + leadsTo(p, cwd, roots))
 		n++
 	}
 	return b.String()

@@ -3,6 +3,8 @@ package governance
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -196,7 +198,7 @@ func TestPathsTitle(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, reset := pathsTitle(tt.req, cwd)
+			got, reset := pathsTitle(tt.req, cwd, nil)
 			if got != tt.want || reset != tt.reset {
 				t.Errorf("pathsTitle(%+v) = %q, %v; want %q, %v", tt.req, got, reset, tt.want, tt.reset)
 			}
@@ -233,7 +235,7 @@ func TestShownTitle(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, reset := shownTitle(tt.req, cwd)
+			got, reset := shownTitle(tt.req, cwd, nil)
 			if got != tt.want || reset != tt.reset {
 				t.Errorf("shownTitle(%+v) = %q, %v; want %q, %v", tt.req, got, reset, tt.want, tt.reset)
 			}
@@ -260,10 +262,20 @@ func TestPermissionShowsEverythingJudged(t *testing.T) {
 			"Run `python3 x.py`; Edit `src/a.go`"},
 		{"read-with-command", `{"toolCallId":"c1","title":"Read the docs","kind":"read","rawInput":{"command":"python3 x.py"}}`,
 			"Run `python3 x.py`"},
+		// lnk is a link to src, alias.go one to src/a.go.
+		{"execute-through-a-link", `{"toolCallId":"c1","title":"python3 x.py","kind":"execute","rawInput":{"command":"python3 x.py","cwd":"$ROOT/lnk"}}`,
+			"`python3 x.py` in `lnk` (leads to `src`)"},
+		{"edit-of-a-link", `{"toolCallId":"c1","title":"Write alias.go","kind":"edit","rawInput":{"file_path":"$ROOT/alias.go","content":"x"}}`,
+			"Edit `alias.go` (leads to `src/a.go`)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := sessionHarness(t, EnforceOptions{})
+			for name, target := range map[string]string{"lnk": "src", "alias.go": "src/a.go"} {
+				if err := os.Symlink(target, filepath.Join(h.root, name)); err != nil {
+					t.Fatal(err)
+				}
+			}
 			h.agent("%s", permissionLine(41, strings.ReplaceAll(tt.toolCall, "$ROOT", h.root)))
 			m := h.nextAtIDE()
 			if got := get(m, "params", "toolCall", "title"); got != tt.want {
