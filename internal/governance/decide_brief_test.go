@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -23,12 +22,7 @@ func briefMatches(t *testing.T, e *Engine, req Request) {
 func TestDecideBriefGolden(t *testing.T) {
 	for _, file := range []string{"testdata/decisions/repo/GOVERNANCE.md", "testdata/policy/GOVERNANCE.md"} {
 		t.Run(file, func(t *testing.T) {
-			root := decisionWorkspace(t)
-			p, err := LoadPolicy(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			e := NewEngine(p, EngineOptions{Home: "/home/agent", Protected: append(SelfProtected(p, nil), AuditProtected(filepath.Join(root, "audit.jsonl")))})
+			e, root := decisionEngine(t, file)
 			for _, req := range decisionRequests(root) {
 				briefMatches(t, e, req)
 			}

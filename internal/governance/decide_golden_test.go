@@ -28,6 +28,19 @@ func decisionWorkspace(t *testing.T) string {
 	return root
 }
 
+// decisionEngine builds a decisionWorkspace and an engine deciding in it
+// under the policy file, as the bridge builds one: the policy's files and
+// the workspace's audit log protected, the home /home/agent.
+func decisionEngine(t *testing.T, file string) (*Engine, string) {
+	t.Helper()
+	root := decisionWorkspace(t)
+	p, err := LoadPolicy(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewEngine(p, EngineOptions{Home: "/home/agent", Protected: append(SelfProtected(p, nil), AuditProtected(filepath.Join(root, "audit.jsonl")))}), root
+}
+
 // decisionRequests returns the requests of the decision corpus: every
 // kind of tool call on every path, commands, fs calls and terminals.
 func decisionRequests(root string) []Request {
@@ -80,12 +93,7 @@ func TestDecisionsGolden(t *testing.T) {
 	}
 	for name, file := range map[string]string{"governance": "testdata/decisions/repo/GOVERNANCE.md", "bench": "testdata/policy/GOVERNANCE.md"} {
 		t.Run(name, func(t *testing.T) {
-			root := decisionWorkspace(t)
-			p, err := LoadPolicy(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			e := NewEngine(p, EngineOptions{Home: "/home/agent", Protected: append(SelfProtected(p, nil), AuditProtected(filepath.Join(root, "audit.jsonl")))})
+			e, root := decisionEngine(t, file)
 			var b strings.Builder
 			for _, req := range decisionRequests(root) {
 				d := e.Decide(req)
