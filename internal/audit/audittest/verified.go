@@ -12,30 +12,26 @@ import (
 // the records it expects.
 func Verified(tb testing.TB, path string) []byte {
 	tb.Helper()
-	verify(tb, path)
-	b, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return b
+	return verified(tb, path, os.ReadFile)
 }
 
 // VerifiedEntries is Verified returning the log's entries
 // (audit.ReadEntries).
 func VerifiedEntries(tb testing.TB, path string) []audit.Entry {
 	tb.Helper()
-	verify(tb, path)
-	entries, err := audit.ReadEntries(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return entries
+	return verified(tb, path, func(p string) ([]audit.Entry, error) { return audit.ReadEntries(p) })
 }
 
-// verify fails tb unless the audit log at path verifies.
-func verify(tb testing.TB, path string) {
+// verified fails tb unless the audit log at path verifies, then returns
+// what read makes of it.
+func verified[T any](tb testing.TB, path string, read func(string) (T, error)) T {
 	tb.Helper()
 	if _, err := audit.Verify(path); err != nil {
 		tb.Fatalf("the audit log does not verify: %v", err)
 	}
+	v, err := read(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v
 }
