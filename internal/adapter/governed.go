@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,6 +85,13 @@ func PolicyDeciderIn(e PolicyEngine, s Sessions) Decider {
 		}
 		req.Session = c.SessionID
 		d := e.Decide(req)
+		// Text the call writes may import files into the model's context
+		// (governance.WithImports); every string of its input is judged.
+		file := toolPath(c.Input)
+		if file != "" && !filepath.IsAbs(file) && c.Cwd != "" {
+			file = filepath.Join(c.Cwd, file)
+		}
+		d = governance.WithImports(e.Decide, d, req, file, governance.InputTexts(c.Input)...)
 		out := Decision{Reason: decisionReason(d), Rule: d.Rule, PolicyRef: d.Ref, PolicyDecision: string(d.Value)}
 		switch d.Value {
 		case governance.Allow:

@@ -70,6 +70,12 @@ func (x *Enforcer) onClientCall(ctx context.Context, m *acpwire.Message, next ac
 	}
 	req.Action = action
 	d := x.decide(req)
+	if action == ActionFSWrite {
+		// Text the IDE writes may import files into the model's
+		// context when the agent loads it as instructions (WithImports).
+		content, _ := m.GetString("params", "content")
+		d = WithImports(x.decide, d, req, p.Path, content)
+	}
 	if action != ActionFSRead {
 		if err := x.auditDown(); err != nil {
 			d = auditDenied(err)
