@@ -88,7 +88,19 @@ func LimitLargeReads(next Decider, rl ReadLimit) Decider {
 		if !ok {
 			return d, nil
 		}
-		plan, ok := planRead(path, rl)
+		f, ok := openRegular(path)
+		if !ok {
+			return d, nil
+		}
+		defer f.Close()
+		// The bridge reads the file itself (to count it, and for the copy
+		// the model may read from the cache): it reads only the file it
+		// opened, and only if the policy allows that very file, wherever
+		// a link swapped in since the decision now leads.
+		if !openedAllowed(ctx, next, c, input, f, path) {
+			return d, nil
+		}
+		plan, ok := planRead(f, rl)
 		if !ok {
 			return d, nil
 		}
@@ -170,20 +182,72 @@ func claudeReadPath(filePath, cwd string) (string, bool) {
 	return "", false
 }
 
-// planRead counts the file's tokens and, if it is above the threshold,
-// returns how many lines fit the budget. Each line is counted as Claude Code
-// shows it, with its line number and a tab in front. Only a regular file is
-// read, and it is opened without blocking: a FIFO put in its place would
-// otherwise hold the decision until someone writes to it.
-func planRead(path string, rl ReadLimit) (readPlan, bool) {
+// openRegular opens path for reading if it is a regular file, without
+// blocking: a FIFO put in its place would otherwise hold the decision
+// until someone writes to it.
+func openRegular(path string) (*os.File, bool) {
 	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
-		return readPlan{}, false
+		return nil, false
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return readPlan{}, false
+		return nil, false
 	}
-	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, false
+	}
+	return f, true
+}
+
+// openedAllowed reports whether the policy (next) lets the call read the
+// file f, opened at path after the call was decided: decided again on
+// where f is (the kernel's name for the open file), so a link swapped in
+// between the decision and the open (big.txt made a link to a denied file)
+// is decided where it leads. A file whose place cannot be told is not.
+func openedAllowed(ctx context.Context, next Decider, c ToolCall, input json.RawMessage, f *os.File, path string) bool {
+	real, ok := openedPath(f, path)
+	if !ok {
+		return false
+	}
+	in, err := rawjson.Set(input, mustJSON(real), "file_path")
+	if err != nil {
+		return false
+	}
+	c.Input = in
+	d, err := next.DecideTool(ctx, c)
+	return err == nil && d.Verdict != Deny && d.Verdict != Ask
+}
+
+// openedPath returns where the open file f is: the kernel's name for it
+// (/proc/self/fd), or else the resolved path when it is still f.
+func openedPath(f *os.File, path string) (string, bool) {
+	if p, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd()))); err == nil && filepath.IsAbs(p) {
+		return p, true
+	}
+	p, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", false
+	}
+	st, err1 := f.Stat()
+	pt, err2 := os.Stat(p)
+	if err1 != nil || err2 != nil || !os.SameFile(st, pt) {
+		return "", false
+	}
+	return p, true
+}
+
+// mustJSON is s as a JSON string.
+func mustJSON(s string) []byte {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// planRead counts the tokens of the regular file f and, if it is above
+// the threshold, returns how many lines fit the budget. Each line is
+// counted as Claude Code shows it, with its line number and a tab in
+// front.
+func planRead(f *os.File, rl ReadLimit) (readPlan, bool) {
 	st, err := f.Stat()
 	// A token is at least one byte: a file no longer than the threshold in
 	// bytes cannot exceed it in tokens.
