@@ -181,8 +181,8 @@ func pathsPart(kind string, paths []string, cwd string, roots []string) string {
 // word of letters and a space ("Read src/a.go"), an opening quote or
 // parenthesis allowed right before it; after it come the title's end, a
 // closing quote or parenthesis or a sentence's punctuation followed by the
-// end or a space ("src/a.go: x => y"), or Claude Code's lines read
-// (" (1 - 50)", " (from line 9)"). A person reads a name a title shows to
+// end or a space ("src/a.go: x => y"), or a note in parentheses that ends
+// the title (Claude Code's lines read, " (1 - 50)"). A person reads a name a title shows to
 // its edges, spaces included, as names hold them: "Write
 // notes/drafts/plan.md", "Write drafts/plan.md.bak", "Write old
 // drafts/plan.md" (a directory "old drafts") and "Write drafts/plan.md
@@ -228,8 +228,11 @@ func leadsToName(p string) bool {
 	return true
 }
 
-// linesRead matches what Claude Code's Read title holds after its path.
-var linesRead = regexp.MustCompile(`^ \((?:[0-9]+ - [0-9]+|from line [0-9]+)\)$`)
+// noteAfterName matches a note in parentheses that ends a title after its
+// path, as Claude Code's Read title notes the lines read (" (1 - 50)");
+// anything after the parenthesis could be more of a name ("plan.md
+// (copy).md").
+var noteAfterName = regexp.MustCompile(`^ \([^()]*\)$`)
 
 // endsName reports whether s, what a title holds after a name, ends the
 // name there (see showsName).
@@ -240,7 +243,7 @@ func endsName(s string) bool {
 	case strings.IndexByte(closers, s[0]) >= 0:
 		return len(s) == 1 || s[1] == ' '
 	}
-	return linesRead.MatchString(s)
+	return noteAfterName.MatchString(s)
 }
 
 // openers may stand right before a name a title shows, closers right

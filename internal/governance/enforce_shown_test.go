@@ -192,6 +192,7 @@ func TestPathsTitle(t *testing.T) {
 		{"a path before a space and more name", Request{Kind: "edit", Title: "Write drafts/plan.md copy.md", Paths: []string{"/ws/drafts/plan.md"}}, "Edit `drafts/plan.md`", true},
 		{"a path before other words in parentheses", Request{Kind: "edit", Title: "Write drafts/plan.md (copy).md", Paths: []string{"/ws/drafts/plan.md"}}, "Edit `drafts/plan.md`", true},
 		{"Claude's read from a line", Request{Kind: "read", Title: "Read a.go (from line 9)", Paths: []string{"/ws/a.go"}}, "", false},
+		{"a note after the path", Request{Kind: "edit", Title: "Write a.go (formatting)", Paths: []string{"/ws/a.go"}}, "", false},
 		{"a path with a space of its own", Request{Kind: "edit", Title: "Write my notes.md", Paths: []string{"/ws/my notes.md"}}, "", false},
 		{"a quoted path", Request{Kind: "edit", Title: "Write \"a.go\"", Paths: []string{"/ws/a.go"}}, "", false},
 		{"a path ending in a period", Request{Kind: "edit", Title: "Write plan.", Paths: []string{"/ws/plan."}}, "Edit `plan.`", true},
