@@ -41,7 +41,7 @@ func TestReviewProtectedForms(t *testing.T) {
 		{"cd src && ln -s ../evil ../.claude", Deny, "protected"},
 		{"ln -s evil .Claude", Deny, "protected"},
 		{"ln -s evil .c\u200claude", Deny, "protected"},
-		{"ln -s evil ~+/.claude", RequireApproval, ""},
+		{"ln -s evil ~+/.claude", Deny, "protected"}, // bash's $PWD: read as ./.claude
 		{"ln -s {evil,.claude}", Deny, "protected"},
 		{"ln -s evil{,} .claude", Deny, "protected"},
 		{"mv {audit,old}", Deny, "the audit log"},

@@ -53,6 +53,8 @@ func (w *walker) redirects(st *syntax.Stmt, src string) {
 				continue // >(cmd): its commands are walked
 			}
 		}
-		w.a.Redirects = append(w.a.Redirects, Redirect{Target: target, Write: write, Read: read, Dir: w.cur})
+		for _, t := range cwdTildeForms([]Word{target}) {
+			w.a.Redirects = append(w.a.Redirects, Redirect{Target: t[0], Write: write, Read: read, Dir: w.cur})
+		}
 	}
 }

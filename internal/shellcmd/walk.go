@@ -116,15 +116,17 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 		return // ":" runs nothing; substitutions in its words are walked
 	}
 	w.testElements(words)
-	c := &Command{Source: strings.TrimRight(sourceOf(st, src), "; \t&"), Dir: w.cur}
-	if !complete {
-		c.Notes = append(c.Notes, Note{Kind: Unparsed, Text: "brace expansion too large to list"})
+	for _, words := range cwdTildeForms(words) {
+		c := &Command{Source: strings.TrimRight(sourceOf(st, src), "; \t&"), Dir: w.cur}
+		if !complete {
+			c.Notes = append(c.Notes, Note{Kind: Unparsed, Text: "brace expansion too large to list"})
+		}
+		in := stdinOf(st, src)
+		if in != nil {
+			c.Input = &Input{File: in.file, Text: in.text, Known: in.known}
+		}
+		w.build(c, words, in, depth)
 	}
-	in := stdinOf(st, src)
-	if in != nil {
-		c.Input = &Input{File: in.file, Text: in.text, Known: in.known}
-	}
-	w.build(c, words, in, depth)
 }
 
 // loopAssign records the values a for or select loop gives its variable:
