@@ -33,7 +33,7 @@ func clientAskTitle(method string, p clientCallParams, cwd string, roots []strin
 			verb = "Write "
 		}
 		b.WriteString(verb + commandTitle(displayPath(p.Path, cwd)))
-		b.WriteString(leadsTo(p.Path, cwd, roots))
+		b.WriteString(leadsTo(p.Path, cwd, roots) + namesNote(p.Path))
 	default:
 		line := p.Command
 		if len(p.Args) > 0 {

@@ -2,6 +2,8 @@ package governance
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -135,14 +137,32 @@ func pathsTitle(req Request, cwd string, roots []string) (string, bool) {
 }
 
 // leadElsewhere reports whether one of paths, as the file system resolves
-// it now, is another path than as written (leadsTo).
+// it now, is another path than as written (leadsTo), or a file with other
+// names (namesNote).
 func leadElsewhere(paths []string, cwd string, roots []string) bool {
 	for _, p := range paths {
-		if p != "" && leadsTo(p, cwd, roots) != "" {
+		if p != "" && leadsTo(p, cwd, roots)+namesNote(p) != "" {
 			return true
 		}
 	}
 	return false
+}
+
+// namesNote returns " (a file with other names too)" when p leads to a
+// regular file with more than one hard link, else "": the file is another
+// file's content under this name (notes.md linked to drafts/plan.md), and
+// a person approving a write to notes.md is approving one to both. Which
+// other names it has is nowhere in the request; the bridge asks about
+// such a file for that reason (rule hard-link), and the title says it.
+func namesNote(p string) string {
+	if !filepath.IsAbs(p) {
+		return ""
+	}
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() || !hasLinks(fi) {
+		return ""
+	}
+	return " (a file with other names too)"
 }
 
 // showsPaths reports whether title shows each of paths as a name of its
@@ -170,7 +190,7 @@ func pathsPart(kind string, paths []string, cwd string, roots []string) string {
 		if n > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(" " + commandTitle(displayPath(p, cwd)) + leadsTo(p, cwd, roots))
+		b.WriteString(" " + commandTitle(displayPath(p, cwd)) + leadsTo(p, cwd, roots) + namesNote(p))
 		n++
 	}
 	return b.String()

@@ -285,3 +285,23 @@ func TestPermissionShowsEverythingJudged(t *testing.T) {
 		})
 	}
 }
+
+// TestTitlesSayAFileHasOtherNames: a file with other hard links is another
+// file's content under this name; the bridge asks about it for that
+// reason (rule hard-link), and both the agent's permission request and the
+// bridge's own question about a write to it say so in their title.
+func TestTitlesSayAFileHasOtherNames(t *testing.T) {
+	h := sessionHarness(t, EnforceOptions{})
+	if err := os.Link(filepath.Join(h.root, "src", "a.go"), filepath.Join(h.root, "twin.go")); err != nil {
+		t.Fatal(err)
+	}
+	twin := filepath.Join(h.root, "twin.go")
+	h.agent("%s", permissionLine(42, fmt.Sprintf(`{"toolCallId":"c1","title":"Write twin.go","kind":"edit","rawInput":{"file_path":%q,"content":"x"}}`, twin)))
+	if got, want := get(h.nextAtIDE(), "params", "toolCall", "title"), "Edit `twin.go` (a file with other names too)"; got != want {
+		t.Errorf("the permission request shows %q, want %q", got, want)
+	}
+	h.agent(`{"jsonrpc":"2.0","id":43,"method":"fs/write_text_file","params":{"sessionId":"s1","path":%q,"content":"x"}}`, twin)
+	if got, _ := get(h.nextAtIDE(), "params", "toolCall", "title").(string); !strings.Contains(got, "`twin.go` (a file with other names too)") {
+		t.Errorf("the bridge's question shows %q, want it to say twin.go has other names", got)
+	}
+}
