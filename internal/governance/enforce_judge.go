@@ -53,6 +53,14 @@ func (x *Enforcer) judgeCall(sid string, full ToolCall) (Decision, string, *cove
 			d = de
 		}
 	}
+	// Text the call writes may import files into the model's context
+	// (WithImports): every string of its input is judged, from the file
+	// it names when it names one.
+	file := ""
+	if len(req.Paths) == 1 {
+		file = req.Paths[0]
+	}
+	d = WithImports(x.decide, d, req, file, InputTexts(full.RawInput)...)
 	return d, fingerprint(req, full.DiffPaths), coverageOf(req)
 }
 

@@ -135,14 +135,14 @@ func WithImports(decide func(Request) Decision, d Decision, base Request, file s
 	home, _ := os.UserHomeDir()
 	for _, text := range texts {
 		paths, more := ImportedPaths(text, dir, home)
-		if more && stricter(RequireApproval, d.Value) {
+		if more && RequireApproval.Stricter(d.Value) {
 			d = Decision{Value: RequireApproval, Ref: "imports", Rule: "text an agent loads as instructions imports the files it names",
 				Reason: fmt.Sprintf("the text written names more than %d files with '@', which Claude Code and Gemini CLI read into the model's context when they load it as instructions", maxImports)}
 		}
 		for _, p := range paths {
 			_, err := os.Stat(p)
 			r := decide(Request{Action: ActionFSRead, Paths: []string{p}, Cwd: base.Cwd, Roots: base.Roots, Session: base.Session})
-			if r.Value == Allow || err != nil && (r.Value != Deny || r.Ref == "default") || !stricter(r.Value, d.Value) {
+			if r.Value == Allow || err != nil && (r.Value != Deny || r.Ref == "default") || !r.Value.Stricter(d.Value) {
 				continue
 			}
 			r.Reason = fmt.Sprintf("the text written imports %s with '@', and Claude Code and Gemini CLI read an imported file into the model's context, with no tool call, when they load the text as instructions (CLAUDE.md, GEMINI.md or a file they import): %s", p, r.Reason)
@@ -153,23 +153,6 @@ func WithImports(decide func(Request) Decision, d Decision, base Request, file s
 		}
 	}
 	return d
-}
-
-// stricter reports whether a is a stricter decision than b: deny, then
-// escalate, then require-approval, then allow.
-func stricter(a, b Value) bool {
-	rank := func(v Value) int {
-		switch v {
-		case Deny:
-			return 3
-		case Escalate:
-			return 2
-		case RequireApproval:
-			return 1
-		}
-		return 0
-	}
-	return rank(a) > rank(b)
 }
 
 // InputTexts returns every string of a tool's input, at any depth: the
