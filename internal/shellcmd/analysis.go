@@ -115,6 +115,9 @@ type Assignment struct {
 	// Dir is where the line is when it sets the variable: where a
 	// relative name in the value leads for the program that reads it.
 	Dir Dir
+	// Append says the value is added to what the variable held
+	// (NAME+=value): the whole value is that and Value together.
+	Append bool
 }
 
 // Analysis is everything a command line runs.
@@ -245,6 +248,9 @@ type walker struct {
 	evals evaluations
 	// cur is where the statement being walked runs (cwd.go).
 	cur Dir
+	// held are the values the line gives each variable, for NAME+=value
+	// (walk.go).
+	held map[string]heldValues
 }
 
 // newWalker returns a walker that adds to a.

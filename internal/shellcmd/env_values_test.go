@@ -91,3 +91,45 @@ func TestAssignmentDir(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendedValues: NAME+=value adds to what the variable held, so each
+// value the line gave it before, joined with the added text, is a value it
+// may hold ("M=.e; M+=nv" gives .env in bash 5.2), and one the line does
+// not show is not known; an integer's sum of known values stays known.
+func TestAppendedValues(t *testing.T) {
+	for _, tt := range []struct {
+		line    string
+		holds   []string
+		unknown bool
+	}{
+		{"M=; M+=.e; M+=nv", []string{".env"}, false},
+		{"M=.e; M+=nv", []string{".env"}, false},
+		{"M=.e; M=x; M=.e; M+=nv", []string{".env", "xnv"}, false},
+		{"if c; then M=.e; else M=x; fi; M+=nv", []string{".env", "xnv"}, false},
+		{"export M=.e; M+=nv file a.txt", []string{".env"}, false},
+		{"M+=.env", []string{".env"}, true},
+		{"M=$(cat f); M+=nv", nil, true},
+		{"declare -i i=0; i+=1", []string{"01"}, false},
+	} {
+		a := Analyze(tt.line, Options{})
+		var values []string
+		unknown := false
+		for _, as := range a.Assignments {
+			switch {
+			case as.Name != "M" && as.Name != "i":
+			case !as.Static:
+				unknown = true
+			default:
+				values = append(values, as.Value)
+			}
+		}
+		for _, h := range tt.holds {
+			if !slices.Contains(values, h) {
+				t.Errorf("Analyze(%q): values %q lack %q", tt.line, values, h)
+			}
+		}
+		if unknown != tt.unknown {
+			t.Errorf("Analyze(%q): a value not known %v, want %v", tt.line, unknown, tt.unknown)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package shellcmd
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -109,7 +110,8 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 	// assignments; a grammar that does not sees a command named so.
 	for len(words) > 0 && words[0].Kind != Dynamic && assignmentWord(words[0].Text) {
 		name, value, _ := strings.Cut(words[0].Text, "=")
-		w.assign(Assignment{Name: strings.TrimSuffix(name[:nameEnd(name)], "+"), Value: value, Static: words[0].Kind == Static}, depth)
+		w.assign(Assignment{Name: strings.TrimSuffix(name[:nameEnd(name)], "+"), Value: value, Static: words[0].Kind == Static,
+			Append: strings.HasSuffix(name[:nameEnd(name)], "+")}, depth)
 		words = words[1:]
 	}
 	if len(words) == 0 || words[0].Kind == Static && words[0].Text == ":" {
@@ -202,7 +204,8 @@ func (w *walker) decl(d *syntax.DeclClause, src string, depth int) {
 				}
 				if f.Kind != Dynamic && assignmentWord(f.Text) {
 					name, value, _ := strings.Cut(f.Text, "=")
-					w.assign(Assignment{Name: strings.TrimSuffix(name[:nameEnd(name)], "+"), Value: value, Static: f.Kind == Static}, depth)
+					w.assign(Assignment{Name: strings.TrimSuffix(name[:nameEnd(name)], "+"), Value: value, Static: f.Kind == Static,
+						Append: strings.HasSuffix(name[:nameEnd(name)], "+")}, depth)
 				} else if f.Kind == Dynamic {
 					// declare "$x": the name and value are not known.
 					w.assign(Assignment{Name: f.Text}, depth)
@@ -221,7 +224,7 @@ func (w *walker) assignNode(as *syntax.Assign, src string, depth int) {
 	if as.Name == nil {
 		return
 	}
-	a := Assignment{Name: as.Name.Value}
+	a := Assignment{Name: as.Name.Value, Append: as.Append}
 	switch {
 	case as.Array != nil:
 	case as.Value == nil:
@@ -236,11 +239,73 @@ func (w *walker) assignNode(as *syntax.Assign, src string, depth int) {
 // assign records an assignment. A static value that holds a command
 // substitution runs it wherever bash evaluates the value again
 // (arithmetic, ${x@P}, an array subscript), so it is analysed as code.
+// NAME+=value adds to what the variable held: each value the line gave it
+// before, joined with this one, is recorded as a value it may hold ("M=.e;
+// M+=nv" gives M .env), and so is a value not known when the line may not
+// show what it held.
 func (w *walker) assign(a Assignment, depth int) {
 	if !a.Dir.Moved() {
 		a.Dir = w.cur
 	}
+	held := w.held[a.Name]
+	switch {
+	case !a.Static:
+		held.unknown = true
+	case !a.Append:
+		held.add(a.Value)
+	default:
+		for _, v := range held.values {
+			held.add(v + a.Value)
+		}
+	}
+	if w.held == nil {
+		w.held = map[string]heldValues{}
+	}
+	w.held[a.Name] = held
+	w.record(a, depth)
+	if !a.Append {
+		return
+	}
+	if held.unknown || len(held.values) == 0 {
+		w.record(Assignment{Name: a.Name, Dir: a.Dir}, depth)
+	}
+	if a.Static {
+		for _, v := range held.values {
+			if strings.HasSuffix(v, a.Value) {
+				w.record(Assignment{Name: a.Name, Value: v, Static: true, Dir: a.Dir}, depth)
+			}
+		}
+	}
+}
+
+// heldValues are the values the line gives a variable, as far as it shows
+// them: at most maxHeld, past which, or after a value computed at run
+// time, what it holds is not known.
+type heldValues struct {
+	values  []string
+	unknown bool
+}
+
+// maxHeld bounds the values kept for one variable.
+const maxHeld = 16
+
+// add keeps v among the values, or marks them not known past maxHeld.
+func (h *heldValues) add(v string) {
+	switch {
+	case slices.Contains(h.values, v):
+	case len(h.values) >= maxHeld:
+		h.unknown = true
+	default:
+		h.values = append(h.values, v)
+	}
+}
+
+// record adds an assignment to the analysis once.
+func (w *walker) record(a Assignment, depth int) {
 	key := "\x00" + a.Name + "\x00" + a.Value + "\x00" + a.Dir.String()
+	if a.Append {
+		key += "\x00+"
+	}
 	if w.seen[key] {
 		return
 	}
