@@ -1,0 +1,45 @@
+package governance
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestCwdDotDotAfterLink: a request whose cwd holds ".." after a link is
+// decided where the kernel puts the process: with l a link to
+// drafts/deep, a command run in WS/l/.. writes drafts/plan.md, which the
+// policy asks about, not WS/plan.md, which it allows.
+func TestCwdDotDotAfterLink(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "drafts", "deep"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "drafts", "deep"), filepath.Join(root, "l")); err != nil {
+		t.Fatal(err)
+	}
+	p := testPolicy(t, "  default: ask\n  ask:\n    - Edit(./drafts/**)\n  allow:\n    - Edit(./**)\n    - Bash(echo:*)\n")
+	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	for _, tt := range []struct {
+		name string
+		req  Request
+		want Value
+	}{
+		{"terminal in l/..", Request{Action: ActionTerminalCreate, Command: "echo pwned > plan.md", Cwd: root + "/l/.."}, RequireApproval},
+		{"terminal argv in l/..", Request{Action: ActionTerminalCreate, Command: "echo", Argv: []string{"echo", "pwned", ">", "plan.md"}, Cwd: root + "/l/.."}, RequireApproval},
+		{"execute tool in l/..", Request{Action: ActionToolCall, Kind: "execute", Command: "echo pwned > plan.md", Cwd: root + "/l/.."}, RequireApproval},
+		{"terminal in l/../..", Request{Action: ActionTerminalCreate, Command: "echo pwned > drafts/plan.md", Cwd: root + "/l/../.."}, RequireApproval},
+		{"the root, plainly", Request{Action: ActionTerminalCreate, Command: "echo pwned > plan.md", Cwd: root}, Allow},
+		{"a plain .. ", Request{Action: ActionTerminalCreate, Command: "echo pwned > plan.md", Cwd: root + "/drafts/.."}, Allow},
+		{"drafts, plainly", Request{Action: ActionTerminalCreate, Command: "echo pwned > plan.md", Cwd: root + "/drafts"}, RequireApproval},
+	} {
+		if d := e.Decide(tt.req); d.Value != tt.want {
+			t.Errorf("%s: Decide = %v (%s); want %v", tt.name, d.Value, d.Reason, tt.want)
+		}
+	}
+	for p, want := range map[string]bool{"/a/..": true, "/a/../b": true, "..": true, "/a/..b": false, "/a/b..": false, "/a/...": false, "/a/b": false} {
+		if got := hasDotDot(p); got != want {
+			t.Errorf("hasDotDot(%q) = %v; want %v", p, got, want)
+		}
+	}
+}
