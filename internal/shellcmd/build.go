@@ -103,6 +103,9 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			h = interpreterHandler(head.Name())
 		}
 		if h == nil {
+			h = runnerHandler(head.Name())
+		}
+		if h == nil {
 			break
 		}
 		st := h(form)
