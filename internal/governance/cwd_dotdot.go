@@ -6,9 +6,12 @@ import "strings"
 // terminal's cwd WS/l/.., l a link to WS/drafts/deep) is in the directory
 // the kernel reaches, WS/drafts, not in the one the text cleans to, WS: a
 // name the command gives (echo x > plan.md) is opened there. The names
-// of a request are judged against its cwd, so a cwd holding ".." is taken
-// as the kernel resolves it; the cwd itself is judged as written and as
-// resolved, as any path is.
+// a command gives are judged against its cwd, so the cwd of a request
+// that runs one, holding "..", is taken as the kernel resolves it; the cwd
+// itself is judged as written and as resolved, as any path is. A tool's
+// own paths and strings keep the cwd as written: a Node tool resolves a
+// relative name against it as text (path.resolve), and the engine judges
+// such a path as written and as resolved.
 
 // kernelCwd returns cwd as the kernel resolves it when it holds a ".."
 // element (resolvePath: ".." after the links before it), else cwd as it

@@ -18,7 +18,13 @@ func TestCwdDotDotAfterLink(t *testing.T) {
 	if err := os.Symlink(filepath.Join(root, "drafts", "deep"), filepath.Join(root, "l")); err != nil {
 		t.Fatal(err)
 	}
-	p := testPolicy(t, "  default: ask\n  ask:\n    - Edit(./drafts/**)\n  allow:\n    - Edit(./**)\n    - Bash(echo:*)\n")
+	if err := os.MkdirAll(filepath.Join(root, "other", "deep"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "other", "deep"), filepath.Join(root, "o")); err != nil {
+		t.Fatal(err)
+	}
+	p := testPolicy(t, "  default: ask\n  ask:\n    - Edit(./drafts/**)\n    - Edit(./top.txt)\n  allow:\n    - Edit(./**)\n    - Bash(echo:*)\n    - mcp__ide__open\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
 	for _, tt := range []struct {
 		name string
@@ -31,6 +37,12 @@ func TestCwdDotDotAfterLink(t *testing.T) {
 		{"terminal in l/../..", Request{Action: ActionTerminalCreate, Command: "echo pwned > drafts/plan.md", Cwd: root + "/l/../.."}, RequireApproval},
 		{"the root, plainly", Request{Action: ActionTerminalCreate, Command: "echo pwned > plan.md", Cwd: root}, Allow},
 		{"a plain .. ", Request{Action: ActionTerminalCreate, Command: "echo pwned > plan.md", Cwd: root + "/drafts/.."}, Allow},
+		// A Node tool resolves a relative name as text: o/../top.txt is
+		// WS/top.txt to it, WS/other/top.txt to the kernel.
+		{"a tool's string, read as text", Request{Action: ActionToolCall, Tool: "mcp__ide__open", Mentioned: []string{"./top.txt"}, Cwd: root + "/o/.."}, RequireApproval},
+		{"a command's name, read by the kernel", Request{Action: ActionTerminalCreate, Command: "echo x > top.txt", Cwd: root + "/o/.."}, Allow},
+		{"a tool's string, read by the kernel", Request{Action: ActionToolCall, Tool: "mcp__ide__open", Mentioned: []string{"./plan.md"}, Cwd: root + "/l/.."}, RequireApproval},
+		{"a tool's string elsewhere", Request{Action: ActionToolCall, Tool: "mcp__ide__open", Mentioned: []string{"./a.txt"}, Cwd: root}, Allow},
 		{"drafts, plainly", Request{Action: ActionTerminalCreate, Command: "echo pwned > plan.md", Cwd: root + "/drafts"}, RequireApproval},
 	} {
 		if d := e.Decide(tt.req); d.Value != tt.want {

@@ -130,7 +130,9 @@ func (e *Engine) info(req Request) *reqInfo { return &e.newDecision(req).info }
 // nothing considered yet.
 func (e *Engine) newDecision(req Request) *decision {
 	d := takeDecision()
-	req.Cwd = kernelCwd(req.Cwd) // names are opened where the kernel puts the process (cwd_dotdot.go)
+	if req.Action == ActionTerminalCreate || req.Command != "" {
+		req.Cwd = kernelCwd(req.Cwd) // a command opens names where the kernel puts it (cwd_dotdot.go)
+	}
 	d.info.req, d.memo.analyses = req, &e.analyses
 	d.memo.paths = d.memo.pathsBuf[:0]
 	in := &d.info
