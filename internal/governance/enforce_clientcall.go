@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/acp-bridge/acp-bridge/internal/acpparams"
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
@@ -134,7 +136,7 @@ type approvalAsk struct {
 func (x *Enforcer) passIfApproved(ctx context.Context, m *acpwire.Message, next acpwire.Handler, a approvalAsk) error {
 	title := a.title
 	if title == "" {
-		title = fmt.Sprintf("%s (policy: %s)", a.what, a.d.Value)
+		title = fmt.Sprintf("%s%s (policy: %s)", a.what, shownArguments(a.input), a.d.Value)
 	}
 	ok, who, err := x.ask(ctx, m, a.session, a.action, title, a.d, a.input)
 	ans := map[string]any{"approved": ok, "approver": who}
@@ -161,6 +163,30 @@ func (x *Enforcer) passIfApproved(ctx context.Context, m *acpwire.Message, next 
 
 func denialData(d Decision) map[string]any {
 	return map[string]any{"decision": string(d.Value), "rule": d.Rule, "ref": d.Ref}
+}
+
+// shownArguments returns " with `ARGS`", the arguments of an MCP tool
+// call the bridge asks about (input["arguments"]) as compact JSON in a
+// code span, or "" when input holds none. The bridge's question is of kind
+// "other", whose rawInput Zed keeps behind a closed "View Raw Input", so
+// the title is all the person reads: without the arguments, approving
+// "the MCP tool mcp__ide__write_file" approved whichever file the call
+// named.
+func shownArguments(input map[string]any) string {
+	var raw []byte
+	switch v := input["arguments"].(type) {
+	case jsontext.Value:
+		raw = v
+	case json.RawMessage:
+		raw = v
+	default:
+		return ""
+	}
+	var b bytes.Buffer
+	if len(raw) == 0 || json.Compact(&b, raw) != nil {
+		return ""
+	}
+	return " with " + commandTitle(b.String())
 }
 
 // ask puts a permission request of the bridge's own to the IDE and waits
