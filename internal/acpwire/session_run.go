@@ -26,8 +26,23 @@ import (
 func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 	b := s.b
 	lr := newLineReader(in, b.opts.MaxLineSize)
+	// stream: the agent's messages are read, judged and written by this
+	// goroutine alone while no middleware may hold one, sparing the
+	// hand-off to the loop and the wake-ups it costs both threads on every
+	// read (a sixth of the bridge's CPU on the soak's mix, where the
+	// agent and the IDE take the machine's cores too; docs/performance.md).
+	// A write the IDE keeps waiting then keeps the reader from reading,
+	// and the agent's pipe (growPipe) holds what the loop's queue would
+	// have: the agent's messages are written in order either way, and
+	// nothing the reader must hear at once (a cancellation for a preempt
+	// hook) comes while there are no hooks.
+	stream := len(b.preempt) == 0 && dir == AgentToClient
 	if !b.retaining {
-		s.pools[dir] = newBlockPool()
+		size := blockSize
+		if stream {
+			size = streamBlockSize
+		}
+		s.pools[dir] = newBlockPoolOf(size)
 		lr.reuseBlocks(s.pools[dir])
 	}
 	// handle dispatches a batch in order; last says nothing waits behind it,
@@ -75,17 +90,6 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 	// notices it). Not with preempt hooks: those exist because a middleware
 	// may hold a message, and the reader must go on.
 	inline := len(b.preempt) == 0
-	// stream: the agent's messages are read, judged and written by this
-	// goroutine alone while no middleware may hold one, sparing the
-	// hand-off to the loop and the wake-ups it costs both threads on every
-	// read (a sixth of the bridge's CPU on the soak's mix, where the
-	// agent and the IDE take the machine's cores too; docs/performance.md).
-	// A write the IDE keeps waiting then keeps the reader from reading,
-	// and the agent's pipe (growPipe) holds what the loop's queue would
-	// have: the agent's messages are written in order either way, and
-	// nothing the reader must hear at once (a cancellation for a preempt
-	// hook) comes while there are no hooks.
-	stream := inline && dir == AgentToClient
 	// stalledSince is, while the reader of the IDE is kept from reading by
 	// the loop or by a message it dispatches itself, when that began (on
 	// the monotonic clock, as time since s.started); zero while it reads.
