@@ -251,6 +251,9 @@ type walker struct {
 	// held are the values the line gives each variable, for NAME+=value
 	// (walk.go).
 	held map[string]heldValues
+	// fds is what the statement being walked feeds each input
+	// descriptor (fd_scripts.go).
+	fds map[int]*stdin
 }
 
 // newWalker returns a walker that adds to a.

@@ -17,6 +17,11 @@ type step struct {
 	// stdinShell, when set, says the program is a shell reading its
 	// commands from standard input, in these dialects.
 	stdinShell dialects
+	// fdShell, when set, says the program is a shell reading its
+	// commands from descriptor fdScript (fd_scripts.go), in these
+	// dialects.
+	fdShell  dialects
+	fdScript int
 	// chdir, when set, says the program runs what it runs in another
 	// directory, and how.
 	chdir string
@@ -164,6 +169,9 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			default:
 				c.Notes = append(c.Notes, Note{Kind: RunsCode, Text: head.Text + " runs the commands it reads from its input", Form: hop})
 			}
+		}
+		if st.fdShell != nil {
+			w.fdShellCode(c, head, st.fdScript, st.fdShell, hop, depth)
 		}
 		form = st.next
 	}

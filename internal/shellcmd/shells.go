@@ -53,6 +53,10 @@ func shellHandler(name string) handler {
 		case p.has("s") || p.next >= len(form) || form[p.next].Kind == Static && form[p.next].Text == "-":
 			st.stdinShell = dialectsOf(name)
 		default:
+			if fd, ok := fdScript(form[p.next]); ok {
+				st.fdShell, st.fdScript = dialectsOf(name), fd
+				break
+			}
 			st.notes = append(st.notes, Note{Kind: RunsCode, Text: name + " runs the script " + form[p.next].String()})
 		}
 		return st
@@ -73,6 +77,9 @@ func sourceHandler(form []Word) step {
 	what := "a file"
 	if len(form) > 1 {
 		what = form[1].String()
+		if fd, ok := fdScript(form[1]); ok {
+			return step{fdShell: dialectsOf("bash"), fdScript: fd}
+		}
 	}
 	return step{notes: []Note{{Kind: RunsCode, Text: form[0].Text + " runs the commands in " + what}}}
 }

@@ -118,6 +118,9 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 		return // ":" runs nothing; substitutions in its words are walked
 	}
 	w.testElements(words)
+	outer := w.fds
+	w.fds = fdInputs(st, src)
+	defer func() { w.fds = outer }()
 	for _, words := range cwdTildeForms(words) {
 		c := &Command{Source: strings.TrimRight(sourceOf(st, src), "; \t&"), Dir: w.cur}
 		if !complete {

@@ -1,0 +1,43 @@
+package shellcmd
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestFdScriptsRead: a shell or source given /dev/stdin, /dev/fd/N or
+// /proc/self/fd/N runs what the statement feeds that descriptor (bash 5.2
+// runs rm x for each line that runs it), so a here-string or
+// here-document there is read as the shell's code; another descriptor's
+// text, or a pipe, is not the script.
+func TestFdScriptsRead(t *testing.T) {
+	for _, tt := range []struct {
+		line   string
+		runsRm bool
+		noted  bool // runs code the analysis does not see
+	}{
+		{"bash /dev/stdin <<< 'rm x'", true, false},
+		{"sh /dev/fd/0 <<< 'rm x'", true, false},
+		{"bash /proc/self/fd/0 <<< 'rm x'", true, false},
+		{"bash 3<<<'rm x' /dev/fd/3", true, false},
+		{"bash /dev/fd/3 3<<<'rm x' <<< 'echo hi'", true, false},
+		{"source /dev/stdin <<< 'rm x'", true, false},
+		{". /dev/fd/3 3<<<'rm x'", true, false},
+		{"bash /dev/stdin <<'E'\nrm x\nE", true, false},
+		{"bash /dev/fd/3 <<< 'rm x'", false, true},
+		{"echo 'rm x' | bash /dev/stdin", false, true},
+		{"bash /dev/stdin < s.sh", false, true},
+		{"bash ./s.sh", false, true},
+	} {
+		a := Analyze(tt.line, Options{})
+		if got := slices.Contains(formsOf(a), "rm x"); got != tt.runsRm {
+			t.Errorf("Analyze(%q): runs rm x %v, want %v (forms %q)", tt.line, got, tt.runsRm, formsOf(a))
+		}
+		noted := slices.ContainsFunc(a.Commands, func(c *Command) bool {
+			return slices.ContainsFunc(c.Notes, func(n Note) bool { return n.Kind == RunsCode })
+		})
+		if noted != tt.noted {
+			t.Errorf("Analyze(%q): noted as running code %v, want %v", tt.line, noted, tt.noted)
+		}
+	}
+}
