@@ -106,10 +106,18 @@ func ClassifyEnvValue(name string) (EnvValueUse, string) {
 // EnvValueNames returns the names a variable's value may give a program:
 // the value whole, and each element of it as a list separated by ':' (a
 // search path, MAGIC's list of files, TZ's ":/file"), empty ones left out.
+// A URL ("redis://host:6379/0", "sqlite:///./db") is not a list: it is
+// the value whole, and a file:// URL its path as well.
 func EnvValueNames(value string) []string {
 	var out []string
 	if value != "" {
 		out = append(out, value)
+	}
+	if scheme, rest, ok := strings.Cut(value, "://"); ok && scheme != "" && !strings.ContainsAny(scheme, "/:") {
+		if strings.EqualFold(scheme, "file") && rest != "" {
+			out = append(out, rest)
+		}
+		return out
 	}
 	if !strings.Contains(value, ":") {
 		return out

@@ -55,7 +55,11 @@ func TestEnvValueNames(t *testing.T) {
 		{"a.txt:.env", []string{"a.txt:.env", "a.txt", ".env"}},
 		{":/etc/localtime", []string{":/etc/localtime", "/etc/localtime"}},
 		{"a::a", []string{"a::a", "a"}},
-		{"postgres://u@h/db", []string{"postgres://u@h/db", "postgres", "//u@h/db"}},
+		{"postgres://u@h/db", []string{"postgres://u@h/db"}},
+		{"redis://localhost:6379/0", []string{"redis://localhost:6379/0"}},
+		{"sqlite:///./db.sqlite3", []string{"sqlite:///./db.sqlite3"}},
+		{"file:///ws/.env", []string{"file:///ws/.env", "/ws/.env"}},
+		{"a:b://c", []string{"a:b://c", "a", "b", "//c"}},
 	} {
 		if got := EnvValueNames(tt.value); !slices.Equal(got, tt.want) {
 			t.Errorf("EnvValueNames(%q) = %q; want %q", tt.value, got, tt.want)
