@@ -19,10 +19,6 @@ func signalIgnore(sig syscall.Signal) { signal.Ignore(sig) }
 // BlockSize is the size of a read block.
 const BlockSize = blockSize
 
-// StreamBlockSize is the size of a read block of the agent's messages
-// while their reader writes them itself.
-const StreamBlockSize = streamBlockSize
-
 // ReadBlocks returns how many read blocks s has allocated for the messages
 // travelling in dir, and whether it reuses them (false: every message gets
 // fresh memory, as when a middleware may keep messages).

@@ -39,12 +39,8 @@ func newLineReader(r io.Reader, max int) *lineReader {
 
 // reuseBlocks makes the reader take its blocks from pool and give them back
 // once every line taken from them (see take) is released. Only a reader
-// whose lines nobody keeps after releasing them may do this. The reader's
-// blocks are the pool's size.
-func (lr *lineReader) reuseBlocks(pool *blockPool) {
-	lr.r.pool = pool
-	lr.r.size = pool.size
-}
+// whose lines nobody keeps after releasing them may do this.
+func (lr *lineReader) reuseBlocks(pool *blockPool) { lr.r.pool = pool }
 
 // beforeWait makes the reader call fn before each read from its input,
 // which may wait: it has no whole line left in what it has read.
@@ -67,17 +63,8 @@ func (lr *lineReader) take() *block {
 	return lr.last
 }
 
-// blockSize is the size of the blocks a blockReader reads into, unless its
-// pool says otherwise.
+// blockSize is the size of the blocks a blockReader reads into.
 const blockSize = 64 << 10
-
-// streamBlockSize is the size of the blocks the agent's messages are read
-// into while their reader writes them itself (see Session.run): the agent's
-// pipe holds up to 1 MiB (growPipe), so a read takes up to a block of it,
-// and fewer reads wake an agent waiting on a full pipe fewer times. Few
-// such blocks are in use at once, as each goes back to the pool once its
-// messages are written (docs/performance.md).
-const streamBlockSize = 256 << 10
 
 // blockReader is bufio.Reader's ReadSlice without buffer reuse: it reads
 // into blocks and never writes to a block again once bytes of it have been
@@ -92,7 +79,6 @@ const streamBlockSize = 256 << 10
 type blockReader struct {
 	rd   io.Reader
 	pool *blockPool // nil: every block is new
-	size int        // of a block; 0 means blockSize
 	// beforeRead, if set, is called before each read from rd.
 	beforeRead func()
 	cur        *block
@@ -125,7 +111,6 @@ func (k *block) release() {
 // allocating and zeroing one per 64 KiB read and the collections that
 // follow.
 type blockPool struct {
-	size int // of a block
 	free chan *block
 	made atomic.Int64 // blocks allocated
 	// poison overwrites every block that comes back, so that bytes kept
@@ -141,16 +126,11 @@ type blockPool struct {
 // once; it costs a memset per 64 KiB read.
 const PoisonBlocksEnv = "ACPWIRE_POISON_BLOCKS"
 
-// pooledBlocks is how many unused blocks a pool keeps: 1 MiB of blockSize
-// blocks.
+// pooledBlocks is how many unused blocks a pool keeps: 1 MiB.
 const pooledBlocks = 16
 
-// newBlockPool returns a pool of blockSize blocks.
-func newBlockPool() *blockPool { return newBlockPoolOf(blockSize) }
-
-// newBlockPoolOf returns a pool of blocks of size bytes.
-func newBlockPoolOf(size int) *blockPool {
-	return &blockPool{size: size, free: make(chan *block, pooledBlocks), poison: os.Getenv(PoisonBlocksEnv) == "1"}
+func newBlockPool() *blockPool {
+	return &blockPool{free: make(chan *block, pooledBlocks), poison: os.Getenv(PoisonBlocksEnv) == "1"}
 }
 
 func (p *blockPool) get() *block {
@@ -159,7 +139,7 @@ func (p *blockPool) get() *block {
 		return k
 	default:
 		p.made.Add(1)
-		return &block{buf: make([]byte, p.size), pool: p}
+		return &block{buf: make([]byte, blockSize), pool: p}
 	}
 }
 
@@ -181,21 +161,13 @@ func (b *blockReader) newBlock() *block {
 	if b.pool != nil {
 		k = b.pool.get()
 	} else {
-		k = &block{buf: make([]byte, b.blockLen())}
+		k = &block{buf: make([]byte, blockSize)}
 	}
 	k.refs.Store(1)
 	return k
 }
 
-// blockLen returns the size of the reader's blocks.
-func (b *blockReader) blockLen() int {
-	if b.size > 0 {
-		return b.size
-	}
-	return blockSize
-}
-
-// ReadSlice behaves as bufio.Reader.ReadSlice with a block-sized buffer, except
+// ReadSlice behaves as bufio.Reader.ReadSlice with a blockSize buffer, except
 // that what it returns is never overwritten. Each slice's capacity ends
 // where its bytes do, so appending to it cannot reach the bytes after it.
 func (b *blockReader) ReadSlice(delim byte) ([]byte, error) {
@@ -214,7 +186,7 @@ func (b *blockReader) ReadSlice(delim byte) ([]byte, error) {
 			b.err = nil
 			return line, err
 		}
-		if b.w-b.r >= b.blockLen() {
+		if b.w-b.r >= blockSize {
 			line := b.buf[b.r:b.w:b.w]
 			b.r = b.w
 			// The piece is kept until the whole line is read, after the

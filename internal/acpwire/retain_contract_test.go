@@ -66,8 +66,7 @@ func TestPoisonCatchesRetention(t *testing.T) {
 			if got := h.ClientGets(); got != first {
 				t.Fatalf("client got %s", got)
 			}
-			// Three blocks' worth of messages of about 1 KiB.
-			for i := range 3 * acpwire.StreamBlockSize >> 10 {
+			for i := range 3 * 64 {
 				line := fmt.Sprintf(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"%d %s"}}}}`, i, strings.Repeat("x", 1000))
 				h.FromAgent(line)
 				if got := h.ClientGets(); got != line {

@@ -12,9 +12,7 @@ import (
 // run reads one direction's messages and hands them, in order, to a
 // forwarding loop, which writes them and flushes whenever it has caught up.
 // The reader hands over what it has parsed in batches: each time it is
-// about to wait for more input, and every handoffBatch messages. The
-// agent's messages, while no middleware may hold one (no preempt hooks),
-// are dispatched by the reader itself (see stream below).
+// about to wait for more input, and every handoffBatch messages.
 //
 // While no middleware may keep messages (see UseNonRetaining; the preempt
 // hooks of such middleware keep nothing either), the reader reuses its
@@ -26,23 +24,8 @@ import (
 func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 	b := s.b
 	lr := newLineReader(in, b.opts.MaxLineSize)
-	// stream: the agent's messages are read, judged and written by this
-	// goroutine alone while no middleware may hold one, sparing the
-	// hand-off to the loop and the wake-ups it costs both threads on every
-	// read (a sixth of the bridge's CPU on the soak's mix, where the
-	// agent and the IDE take the machine's cores too; docs/performance.md).
-	// A write the IDE keeps waiting then keeps the reader from reading,
-	// and the agent's pipe (growPipe) holds what the loop's queue would
-	// have: the agent's messages are written in order either way, and
-	// nothing the reader must hear at once (a cancellation for a preempt
-	// hook) comes while there are no hooks.
-	stream := len(b.preempt) == 0 && dir == AgentToClient
 	if !b.retaining {
-		size := blockSize
-		if stream {
-			size = streamBlockSize
-		}
-		s.pools[dir] = newBlockPoolOf(size)
+		s.pools[dir] = newBlockPool()
 		lr.reuseBlocks(s.pools[dir])
 	}
 	// handle dispatches a batch in order; last says nothing waits behind it,
@@ -107,16 +90,9 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 		}
 	}
 	var batch []queued
-	// handOver dispatches or queues the batch; wait says the reader is
-	// about to wait for input (or has reached its end), so what it
-	// dispatches itself is flushed.
-	handOver := func(wait bool) {
+	handOver := func() {
 		switch {
 		case len(batch) == 0:
-		case stream:
-			handle(batch, wait)
-			clear(batch) // keep no message alive for the next read
-			batch = batch[:0]
 		case inline && len(batch) == 1 && batch[0].m != nil && len(batch[0].m.Raw) <= inlineMax && pending.Load() == 0 &&
 			(dir == AgentToClient || b.writers[dir].fits(len(batch[0].m.Raw)+1)):
 			stall()
@@ -136,11 +112,11 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 			batch = make([]queued, 0, handoffBatch)
 		}
 	}
-	lr.beforeWait(func() { handOver(true) })
+	lr.beforeWait(handOver)
 	for {
 		line, over, err := lr.next()
 		if err != nil {
-			handOver(true)
+			handOver()
 			close(queue)
 			if errors.Is(err, io.EOF) {
 				err = nil
@@ -166,7 +142,7 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 		}
 		batch = append(batch, queued{m: m})
 		if len(batch) == handoffBatch {
-			handOver(false)
+			handOver()
 		}
 	}
 }
