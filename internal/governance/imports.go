@@ -164,23 +164,10 @@ func InputTexts(input json.RawMessage) []string {
 		return nil
 	}
 	var out []string
-	var walk func(any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case string:
-			if strings.IndexByte(v, '@') >= 0 {
-				out = append(out, v)
-			}
-		case []any:
-			for _, e := range v {
-				walk(e)
-			}
-		case map[string]any:
-			for _, e := range v {
-				walk(e)
-			}
+	for s := range stringsIn(v) {
+		if strings.IndexByte(s, '@') >= 0 {
+			out = append(out, s)
 		}
 	}
-	walk(v)
 	return out
 }

@@ -31,37 +31,19 @@ const maxMentioned = 4096
 // input is always judged alike; more says there were more than
 // maxMentioned.
 func mentionedStrings(in map[string]any) (out []string, more bool) {
-	var walk func(v any)
-	walk = func(v any) {
-		if more {
-			return
-		}
-		switch v := v.(type) {
-		case string:
-			if mayBePath(v) {
-				if len(out) == maxMentioned {
-					more = true
-					return
-				}
-				out = append(out, v)
-			}
-		case []any:
-			for _, e := range v {
-				walk(e)
-			}
-		case map[string]any:
-			for _, e := range v {
-				walk(e)
-			}
-		}
-	}
 	for k, v := range in {
-		if !judgedInputKey(k) {
-			walk(v)
+		if judgedInputKey(k) {
+			continue
 		}
-	}
-	if more {
-		return nil, true
+		for s := range stringsIn(v) {
+			if !mayBePath(s) {
+				continue
+			}
+			if len(out) == maxMentioned {
+				return nil, true
+			}
+			out = append(out, s)
+		}
 	}
 	slices.Sort(out)
 	return slices.Compact(out), false
