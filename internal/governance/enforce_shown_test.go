@@ -163,12 +163,7 @@ func TestCommandTitle(t *testing.T) {
 // path in a code span.
 func TestPathsTitle(t *testing.T) {
 	const cwd = "/ws"
-	tests := []struct {
-		name  string
-		req   Request
-		want  string
-		reset bool
-	}{
+	checkTitles(t, "pathsTitle", pathsTitle, cwd, []titleCase{
 		{"Claude's title", Request{Kind: "edit", Title: "Edit src/a.go", Paths: []string{"/ws/src/a.go"}}, "", false},
 		{"a whole path", Request{Kind: "read", Title: "Read /elsewhere/b.txt", Paths: []string{"/elsewhere/b.txt"}}, "", false},
 		{"a title naming another file", Request{Kind: "edit", Title: "Write notes/readme.md", Paths: []string{"/ws/drafts/plan.md"}}, "Edit `drafts/plan.md`", true},
@@ -196,15 +191,7 @@ func TestPathsTitle(t *testing.T) {
 		{"a path with a space of its own", Request{Kind: "edit", Title: "Write my notes.md", Paths: []string{"/ws/my notes.md"}}, "", false},
 		{"a quoted path", Request{Kind: "edit", Title: "Write \"a.go\"", Paths: []string{"/ws/a.go"}}, "", false},
 		{"a path ending in a period", Request{Kind: "edit", Title: "Write plan.", Paths: []string{"/ws/plan."}}, "Edit `plan.`", true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, reset := pathsTitle(tt.req, cwd, nil)
-			if got != tt.want || reset != tt.reset {
-				t.Errorf("pathsTitle(%+v) = %q, %v; want %q, %v", tt.req, got, reset, tt.want, tt.reset)
-			}
-		})
-	}
+	})
 }
 
 // TestShownTitle: the title of a permission request shows everything the
@@ -213,12 +200,7 @@ func TestPathsTitle(t *testing.T) {
 // session's, the paths beside it and the URL.
 func TestShownTitle(t *testing.T) {
 	const cwd = "/ws"
-	tests := []struct {
-		name  string
-		req   Request
-		want  string
-		reset bool
-	}{
+	checkTitles(t, "shownTitle", shownTitle, cwd, []titleCase{
 		{"a command titled as itself", Request{Kind: "execute", Title: "touch y", Command: "touch y", Cwd: cwd}, "", false},
 		{"Claude's backticked command", Request{Kind: "execute", Title: "`touch y`", Command: "touch y", Cwd: cwd}, "", false},
 		{"a command run in the session's directory", Request{Kind: "execute", Title: "touch y", Command: "touch y", Cwd: "/ws/", Paths: []string{"/ws/"}}, "", false},
@@ -233,15 +215,7 @@ func TestShownTitle(t *testing.T) {
 		{"a URL inside a longer one", Request{Kind: "fetch", Title: "Fetch https://example.com/abc", URL: "https://example.com/a", Cwd: cwd}, "Fetch `https://example.com/a`", true},
 		{"a URL and a path", Request{Kind: "fetch", Title: "Fetch https://example.com to out.html", URL: "https://example.com", Cwd: cwd, Paths: []string{"/ws/out.html"}}, "Use `out.html`; Fetch `https://example.com`", true},
 		{"paths only", Request{Kind: "edit", Title: "Write notes/readme.md", Paths: []string{"/ws/drafts/plan.md"}}, "Edit `drafts/plan.md`", true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, reset := shownTitle(tt.req, cwd, nil)
-			if got != tt.want || reset != tt.reset {
-				t.Errorf("shownTitle(%+v) = %q, %v; want %q, %v", tt.req, got, reset, tt.want, tt.reset)
-			}
-		})
-	}
+	})
 }
 
 // TestPermissionShowsEverythingJudged: a permission request the bridge
@@ -303,5 +277,28 @@ func TestTitlesSayAFileHasOtherNames(t *testing.T) {
 	h.agent(`{"jsonrpc":"2.0","id":43,"method":"fs/write_text_file","params":{"sessionId":"s1","path":%q,"content":"x"}}`, twin)
 	if got, _ := get(h.nextAtIDE(), "params", "toolCall", "title").(string); !strings.Contains(got, "`twin.go` (a file with other names too)") {
 		t.Errorf("the bridge's question shows %q, want it to say twin.go has other names", got)
+	}
+}
+
+// titleCase is a request, the title the bridge gives it ("" keeps the
+// agent's) and whether the title was replaced.
+type titleCase struct {
+	name  string
+	req   Request
+	want  string
+	reset bool
+}
+
+// checkTitles runs title (pathsTitle or shownTitle, named fn) over tests
+// with the session's cwd and no other roots.
+func checkTitles(t *testing.T, fn string, title func(Request, string, []string) (string, bool), cwd string, tests []titleCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, reset := title(tt.req, cwd, nil)
+			if got != tt.want || reset != tt.reset {
+				t.Errorf("%s(%+v) = %q, %v; want %q, %v", fn, tt.req, got, reset, tt.want, tt.reset)
+			}
+		})
 	}
 }
