@@ -53,6 +53,9 @@ type hostileCase struct {
 	compress []string
 	// compressOn says @compress was given.
 	compressOn bool
+	// rules are rules the case adds to the suite's policy (@rule), each
+	// its list (deny, ask or allow) and the rule.
+	rules [][2]string
 }
 
 // fileWant is a workspace file's content after the run: it must (@want-file)
@@ -302,6 +305,12 @@ func (c *hostileCase) directive(line string) error {
 			return fmt.Errorf("@%s needs a workspace file name and a text", word)
 		}
 		c.files = append(c.files, fileWant{name: nm, text: strings.TrimSpace(text), held: word == "want-file"})
+	case "rule":
+		list, rule, _ := strings.Cut(rest, " ")
+		if list != "deny" && list != "ask" && list != "allow" || strings.TrimSpace(rule) == "" {
+			return fmt.Errorf("@rule wants deny, ask or allow and a rule, got %q", rest)
+		}
+		c.rules = append(c.rules, [2]string{list, strings.TrimSpace(rule)})
 	case "approval":
 		answer, text, _ := strings.Cut(rest, " ")
 		if answer != "allow" && answer != "reject" || strings.TrimSpace(text) == "" {

@@ -70,6 +70,9 @@
 //	@setup symlink NAME TARGET
 //	@setup dir NAME
 //	@setup exec NAME TEXT   an executable script (\n in TEXT is a newline)
+//	@rule LIST RULE        add RULE to the suite policy's LIST (deny, ask or
+//	                       allow), as a case about a rule the suite's own
+//	                       policy lacks (a tool name) needs
 //	@approve               the IDE allows permission requests (approval flow)
 //	@approve-shown TEXT    the IDE allows a permission request only when what
 //	                       Zed shows of it is TEXT (the title; for a call of

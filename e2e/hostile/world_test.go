@@ -50,6 +50,16 @@ rules:
 The policy e2e/hostile runs the bridge with.
 `
 
+// policyWith is suitePolicy with rules added to its lists: each a list
+// (deny, ask or allow) and the rule (@rule).
+func policyWith(rules [][2]string) string {
+	p := suitePolicy
+	for _, r := range rules {
+		p = strings.Replace(p, "  "+r[0]+":\n", "  "+r[0]+":\n    - "+r[1]+"\n", 1)
+	}
+	return p
+}
+
 // world is one run's files: a workspace holding a secret, a directory
 // outside it, fake tools and the marker directory they write to.
 type world struct {
@@ -80,7 +90,7 @@ func newWorld(t *testing.T, c hostileCase) *world {
 		filepath.Join(w.ws, "a.txt"):        "public text\n",
 		filepath.Join(w.ws, "x"):            "the rm target\n",
 		filepath.Join(w.ws, "sub", "b.txt"): "public b\n",
-		w.policy:                            suitePolicy,
+		w.policy:                            policyWith(c.rules),
 		filepath.Join(w.out, "secret.txt"):  "outside secret " + w.canaryOut + "\n",
 		filepath.Join(w.out, ".env"):        "API_KEY=" + w.canaryOut + "\n",
 		filepath.Join(w.out, "victim.txt"):  "victim\n",
