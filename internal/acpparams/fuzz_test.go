@@ -25,6 +25,8 @@ func FuzzReadUpdate(f *testing.F) {
 		`{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t","content":[{"typ\u0065":"diff","p\u0061th":"/etc/x"}]}}`,
 		`{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a \"b\" \\"}}}`,
 		`{"sessionId":"s1","update":{"sessionUpdate":"tool_call","locations":[null,{"path":null},{"line":1}],"toolCallId":"t","toolCallId":"u"}}`,
+		`{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t","name":"mcp__evil__wipe","title":"x"}}`,
+		`{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t","name":["Bash"]}}`,
 		`{"update":[]}`, `[]`, `{}`,
 	} {
 		f.Add(s)
@@ -103,6 +105,9 @@ func referenceUpdate(params []byte) (refUpdate, bool) {
 	r.kind, _ = upd["sessionUpdate"].(string)
 	r.id = str(upd, "toolCallId")
 	str(upd, "title")
+	if len(str(upd, "name")) > MaxToolName {
+		r.bad = true
+	}
 	str(upd, "kind")
 	r.status = str(upd, "status")
 	if !slices.Contains(toolStatuses, r.status) {

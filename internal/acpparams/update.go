@@ -51,6 +51,11 @@ type ToolCall struct {
 	// HasKind tell from a string that is empty.
 	Title, Kind       string
 	HasTitle, HasKind bool
+	// Name is name, the programmatic name of the invoked tool (ACP's
+	// Tool Call Name, stable since September 2026), "" when absent or
+	// null; HasName tells an empty string from those.
+	Name    string
+	HasName bool
 	// Status is "" when absent, null or not a status ACP defines.
 	Status string
 	// RawInput, RawOutput and Meta (_meta) are the raw values, nil when
@@ -206,6 +211,7 @@ const (
 	nOldText
 	nNewText
 	nTerminalID
+	nName
 )
 
 // nameBit returns the bit of a member name (unescaped), or 0 for a name
@@ -248,6 +254,8 @@ func nameBit(key []byte) names {
 		return nNewText
 	case "terminalId":
 		return nTerminalID
+	case "name":
+		return nName
 	}
 	return 0
 }
@@ -362,8 +370,12 @@ func (r *reader) top(u *Update) error {
 	return err
 }
 
+// MaxToolName bounds a tool call's name: a longer one makes the call
+// Bad, as a name no tool has (MCP's tool names are at most 128 bytes).
+const MaxToolName = 1 << 10
+
 // toolCallNames are the members of a tool call the reader uses.
-const toolCallNames = nToolCallID | nTitle | nKind | nStatus | nRawInput | nRawOutput | nMeta | nContent | nLocations
+const toolCallNames = nToolCallID | nTitle | nName | nKind | nStatus | nRawInput | nRawOutput | nMeta | nContent | nLocations
 
 // toolCall reads the object at b[at] into t, and its sessionUpdate into
 // kind unless kind is nil.
@@ -388,6 +400,10 @@ func (r *reader) toolCall(at int, t *ToolCall, kind *string) (int, error) {
 			t.ID, _ = r.str("toolCallId", v)
 		case nTitle:
 			t.Title, t.HasTitle = r.str("title", v)
+		case nName:
+			if t.Name, t.HasName = r.str("name", v); len(t.Name) > MaxToolName {
+				r.setBad(fmt.Sprintf("name is over %d bytes", MaxToolName))
+			}
 		case nKind:
 			t.Kind, t.HasKind = r.word("kind", v, toolKinds)
 		case nStatus:

@@ -83,7 +83,7 @@ type callState struct {
 
 // size is about how many bytes the kept state of c takes.
 func (c *callState) size() int {
-	n := len(c.session) + len(c.id) + len(c.tc.Title) + len(c.tc.Kind) + len(c.tc.Tool) + len(c.tc.RawInput)
+	n := len(c.session) + len(c.id) + len(c.tc.Title) + len(c.tc.Kind) + len(c.tc.Tool) + len(c.tc.Name) + len(c.tc.RawInput)
 	for _, l := range [][]string{c.tc.Locations, c.tc.DiffPaths} {
 		for _, p := range l {
 			n += len(p) + 16
@@ -126,6 +126,14 @@ func (c *callState) merge(f *acpparams.ToolCall) (full ToolCall, carried int, to
 		touched = true
 		full.Tool = name
 		c.tc.Tool = boundString(name, 256)
+	}
+	if f.Name != "" && f.Name != c.tc.Name {
+		// A name given after the call was judged is judged as a changed
+		// input is: the call is decided again, and an approval of it
+		// under its old name covers nothing.
+		touched = true
+		full.Name = f.Name
+		c.tc.Name = f.Name // at most acpparams.MaxToolName bytes
 	}
 	if hasValue(f.RawInput) {
 		touched = true

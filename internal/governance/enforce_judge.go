@@ -38,17 +38,40 @@ func agentToolName(meta json.RawMessage) string {
 	return m.ToolName
 }
 
-// judgeCall decides a tool call as full describes it. A call's diffs are
-// judged as changes to their paths even when the call says it is of
-// another kind. It returns the decision, the request's fingerprint and
-// what an approval of it would cover.
+// judgeCall decides a tool call as full describes it, under every
+// reading of it (callReadings): the strictest decision holds, and the
+// call's fingerprint and what an approval covers take in every reading.
+// A call's diffs are judged as changes to their paths even when the call
+// says it is of another kind. It returns the decision, the request's
+// fingerprint and what an approval of it would cover.
 func (x *Enforcer) judgeCall(sid string, full ToolCall) (Decision, string, *coverage) {
 	cwd, roots := x.sessionContext(sid)
-	req := ToolCallRequest(full, cwd)
-	req.Roots, req.Session = roots, sid
+	var d Decision
+	var fp string
+	var cv *coverage
+	for i, r := range callReadings(full, cwd) {
+		req := r.req
+		req.Roots, req.Session = roots, sid
+		dr := x.judgeRequest(req, full)
+		if i == 0 {
+			d, fp, cv = dr, fingerprint(req, full.DiffPaths), coverageOf(req)
+			continue
+		}
+		if dr.Value.Stricter(d.Value) {
+			d = dr
+			d.Reason += "; " + r.why
+		}
+		fp = joinFingerprints(fp, fingerprint(req, full.DiffPaths))
+		cv = cv.intersect(coverageOf(req))
+	}
+	return d, fp, cv
+}
+
+// judgeRequest decides req, one reading of the tool call full.
+func (x *Enforcer) judgeRequest(req Request, full ToolCall) Decision {
 	d := x.decide(req)
 	if len(full.DiffPaths) > 0 && !writes(req) {
-		edit := Request{Action: ActionToolCall, Kind: "edit", Title: req.Title, Paths: full.DiffPaths, Cwd: req.Cwd, Roots: roots}
+		edit := Request{Action: ActionToolCall, Kind: "edit", Title: req.Title, Paths: full.DiffPaths, Cwd: req.Cwd, Roots: req.Roots}
 		if de := x.decide(edit); de.Value.Stricter(d.Value) {
 			d = de
 		}
@@ -60,8 +83,7 @@ func (x *Enforcer) judgeCall(sid string, full ToolCall) (Decision, string, *cove
 	if len(req.Paths) == 1 {
 		file = req.Paths[0]
 	}
-	d = WithImports(x.decide, d, req, file, InputTexts(full.RawInput)...)
-	return d, fingerprint(req, full.DiffPaths), coverageOf(req)
+	return WithImports(x.decide, d, req, file, InputTexts(full.RawInput)...)
 }
 
 // tooLargeToJudge is the decision on a call changed after part of it was

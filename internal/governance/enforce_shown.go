@@ -32,7 +32,7 @@ import (
 // title the agent gave (see shownTitle).
 func (x *Enforcer) judgedTitle(sid string, full ToolCall) (string, bool) {
 	cwd, roots := x.sessionContext(sid)
-	return shownTitle(ToolCallRequest(full, cwd), cwd, roots)
+	return shownTitle(shownReading(full, cwd), cwd, roots)
 }
 
 // shownTitle returns the title the IDE must show for a permission request

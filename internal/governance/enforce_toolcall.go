@@ -23,8 +23,12 @@ func toolSubject(c *callState) audit.Subject {
 	return s
 }
 
+// toolName is the name a call's record gives its tool: ACP's name when
+// the call has one, else the agent's name from _meta, its kind or title.
 func (x *Enforcer) toolName(c *callState) string {
 	switch {
+	case c.tc.Name != "":
+		return c.tc.Name
 	case c.tc.Tool != "":
 		return c.tc.Tool
 	case c.tc.Kind != "":

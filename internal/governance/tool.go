@@ -248,6 +248,10 @@ type ToolCall struct {
 	// Tool is the agent's own tool name, from _meta (Claude Code puts it
 	// in _meta.claudeCode.toolName).
 	Tool string
+	// Name is ACP's name member: the programmatic name of the invoked
+	// tool, which an IDE may show. The call is judged under it as under
+	// Tool, and under both when they differ (judgeCall).
+	Name string
 	// RawInput is the tool's input as the agent reported it.
 	RawInput json.RawMessage
 	// Locations are the paths of the tool call's locations.
@@ -275,6 +279,13 @@ func ToolCallRequest(tc ToolCall, cwd string) Request {
 			return r
 		}
 	}
+	return genericToolRequest(tc, cwd)
+}
+
+// genericToolRequest builds the Request for a tool call read by its ACP
+// fields alone: its kind, title, locations, diffs and the members of its
+// input, with tc.Tool only as the name tool rules match.
+func genericToolRequest(tc ToolCall, cwd string) Request {
 	req := Request{Action: ActionToolCall, Tool: tc.Tool, Kind: tc.Kind, Title: tc.Title, Cwd: cwd}
 	in := inputObject(tc.RawInput)
 	fillFromInput(&req, in)
