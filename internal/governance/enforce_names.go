@@ -23,11 +23,17 @@ type reading struct {
 }
 
 // callReadings returns the readings of full, a call running in cwd: the
-// call as its _meta names it (ToolCallRequest, the first reading); under
-// ACP's name when that is another name; and, for a reading whose tool
+// call as its _meta names it, or as ACP's name does when _meta names none
+// (ToolCallRequest, the first reading); under ACP's name when that is
+// another name; and, for a reading whose tool
 // gives it another kind than the call's ACP kind, the call read by its
 // ACP fields as of that kind, under the same name.
 func callReadings(full ToolCall, cwd string) []reading {
+	if full.Tool == "" {
+		// ACP's name is the only name: the call is judged under it as
+		// under a name from _meta.
+		full.Tool = full.Name
+	}
 	out := []reading{{req: ToolCallRequest(full, cwd)}}
 	if full.Name != "" && full.Name != full.Tool {
 		named := full

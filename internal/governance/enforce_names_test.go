@@ -8,7 +8,8 @@ import (
 )
 
 // namesEnforcer is an enforcer under a policy denying the tools of MCP
-// server evil and asking about edits under drafts/, with session s1 in a
+// server evil, allowing those of good, reads and edits but asking about
+// edits under drafts/ and anything else, with session s1 in a
 // fresh workspace, which it returns.
 func namesEnforcer(t *testing.T) (*Enforcer, string) {
 	t.Helper()
@@ -16,7 +17,7 @@ func namesEnforcer(t *testing.T) (*Enforcer, string) {
 	if err := os.MkdirAll(filepath.Join(ws, "drafts"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p := testPolicy(t, "  default: allow\n  deny:\n    - mcp__evil__*\n  ask:\n    - Edit(./drafts/**)\n  allow:\n    - Read\n")
+	p := testPolicy(t, "  default: ask\n  deny:\n    - mcp__evil__*\n  ask:\n    - Edit(./drafts/**)\n  allow:\n    - Read\n    - Edit(./**)\n    - mcp__good__*\n")
 	x := NewEnforcer(EnforceOptions{Engine: NewEngine(p, EngineOptions{Roots: []string{ws}, Home: t.TempDir()})})
 	x.mu.Lock()
 	x.sessionLocked("s1").cwd = ws
@@ -43,6 +44,8 @@ func TestJudgeCallUnderEveryName(t *testing.T) {
 		{"meta denied, name allowed", ToolCall{Kind: "edit", Title: "Write", Tool: "mcp__evil__wipe", Name: "Write", RawInput: write(notes)}, Deny, ""},
 		{"names agree", ToolCall{Kind: "edit", Title: "Write", Tool: "Write", Name: "Write", RawInput: write(notes)}, Allow, ""},
 		{"name allowed", ToolCall{Kind: "edit", Title: "Tidy", Name: "mcp__good__tidy", RawInput: write(notes)}, Allow, ""},
+		{"name alone allowed by its rule", ToolCall{Kind: "other", Title: "Tidy", Name: "mcp__good__tidy"}, Allow, ""},
+		{"no name asked", ToolCall{Kind: "other", Title: "Tidy"}, RequireApproval, ""},
 		{"edit named Read in meta", ToolCall{Kind: "edit", Title: "Edit plan", Tool: "Read", RawInput: write(plan)}, RequireApproval, `kind "edit"`},
 		{"edit named Read", ToolCall{Kind: "edit", Title: "Edit plan", Name: "Read", RawInput: write(plan)}, RequireApproval, "drafts"},
 		{"read named Read", ToolCall{Kind: "read", Title: "Read plan", Name: "Read", RawInput: write(plan)}, Allow, ""},
