@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
@@ -65,11 +66,23 @@ type argWord struct {
 	// namedBy says where the name comes from, for the reason; empty
 	// means the command's words.
 	namedBy string
+	// at is the word of the command's forms the name comes from (the
+	// word whole, or a part of it: an option's value), nil for a name
+	// from elsewhere; decideArgsWith compares it with the words the rule
+	// that allowed the command names (ruleNamedWords).
+	at *shellcmd.Word
+	// ruleNamed says the rule that allowed the command names the word
+	// literally ("test" in Bash(go test:*)): it is the command the policy
+	// allows, not a name the command may create (decideArgAt).
+	ruleNamed bool
 }
 
 // commandArgs returns the words of c that may name files.
 func commandArgs(c *shellcmd.Command) []argWord {
 	var out []argWord
+	// A go command's package patterns, as the words of a wrapper's form
+	// too (nice go test ./...).
+	goPatterns := goPackagePatterns(c)
 	for _, form := range c.Forms {
 		if len(form) < 2 || form[0].Kind != shellcmd.Static || argsNotFiles[filepath.Base(form[0].Text)] {
 			continue
@@ -101,8 +114,20 @@ func commandArgs(c *shellcmd.Command) []argWord {
 		out = append(out, derivedWrites(form)...)
 		written := writtenWords(form)
 		into, intoAttached := extractInto(form)
+		// The names each word gives are marked with the word (at) when
+		// the next begins, and after the last: the loop's body continues
+		// early.
+		fromWord, prev := len(out), (*shellcmd.Word)(nil)
+		markFrom := func() {
+			for k := fromWord; k < len(out); k++ {
+				out[k].at = prev
+			}
+			fromWord = len(out)
+		}
 		for i, w := range form[1:] {
 			i++
+			markFrom()
+			prev = &form[i]
 			text := w.Text
 			if w.Kind != shellcmd.Dynamic {
 				for _, ref := range contentRefs(text) {
@@ -169,13 +194,18 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			// ln never creates a link's target: "ln -s ../lib vendor/lib"
 			// stores ../lib in the link, which a later line naming the link
 			// is judged on.
-			out = append(out, argWord{word: w, text: text, write: write, readOnly: readsOnly[name] || name == "ln" && !write})
+			readOnly := readsOnly[name] || name == "ln" && !write
+			if !write && slices.Contains(goPatterns, &form[i]) {
+				text, readOnly = goPatternDir(text), true
+			}
+			out = append(out, argWord{word: w, text: text, write: write, readOnly: readOnly})
 			if changed {
 				// Its content is opened, or given a new name no rule
 				// covers: decided as a read too.
 				out = append(out, argWord{word: w, text: text})
 			}
 		}
+		markFrom()
 		if name == "cd" || name == "pushd" || name == "chdir" {
 			for k := first; k < len(out); k++ {
 				out[k].entersDir, out[k].readOnly = true, true
@@ -216,12 +246,13 @@ func isOptionLetter(b byte) bool {
 // decideArgs decides the files the words of c name, where c runs; ok is
 // false when the command's own decision covers them all.
 func (e *Engine) decideArgs(in *reqInfo, c *shellcmd.Command, advisories *[]string) (verdict, bool) {
-	return e.decideArgsWith(in, c, nil, advisories)
+	return e.decideArgsWith(in, c, nil, nil, advisories)
 }
 
 // decideArgsWith is decideArgs with what the engine kept of c, if
-// anything (f is nil otherwise).
-func (e *Engine) decideArgsWith(in *reqInfo, c *shellcmd.Command, f *commandFacts, advisories *[]string) (verdict, bool) {
+// anything (f is nil otherwise), and the words of c the rule that allowed
+// it names literally (ruleNamedWords; nil when no allow rule decided c).
+func (e *Engine) decideArgsWith(in *reqInfo, c *shellcmd.Command, f *commandFacts, named []*shellcmd.Word, advisories *[]string) (verdict, bool) {
 	var worst *verdict
 	keep := func(v verdict) {
 		if worst == nil || v.value.Stricter(worst.value) {
@@ -235,6 +266,7 @@ func (e *Engine) decideArgsWith(in *reqInfo, c *shellcmd.Command, f *commandFact
 		args = commandArgs(c)
 	}
 	for _, a := range args {
+		a.ruleNamed = a.at != nil && slices.Contains(named, a.at)
 		if v, ok := e.decideArg(in, a, c.Dir, advisories); ok {
 			keep(v)
 		}
@@ -368,7 +400,11 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 			w := sub
 			w.read, w.write = false, true
 			wv := e.decidePathLazy(&w, n, advisories)
-			if wv.value != Allow && wv.ref != "default" && (v.value == Allow || v.ref == "default" ||
+			// A word the allowing rule names is a policy rule's word, not
+			// a file: the policy's own path rules give way to it, the
+			// built-in refusals (self-protection, outside the roots) not.
+			named := a.ruleNamed && wv.rule != nil
+			if !named && wv.value != Allow && wv.ref != "default" && (v.value == Allow || v.ref == "default" ||
 				wv.value.Stricter(v.value) || v.ref == "workspace-roots") {
 				wv.reason = "it does not exist, so the command may create it: " + wv.text()
 				v, write = wv, true

@@ -59,10 +59,12 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 					seenSet[k] = true
 				}
 			}
+			var named []*shellcmd.Word
 			if v, ok := e.decideCommandWith(in, c, f, advisories); ok {
 				consider(v, what, details)
+				named = ruleNamedWords(v, c)
 			}
-			if v, ok := e.decideArgsWith(in, c, f, advisories); ok {
+			if v, ok := e.decideArgsWith(in, c, f, named, advisories); ok {
 				// After the protected files: when both deny, the
 				// protected file is the reason.
 				w := what

@@ -1,0 +1,90 @@
+package governance
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// TestRuleNamedWordsAreNotCreated checks that the words a command's
+// allowing rule names literally ("test" of Bash(go test:*)) are not asked
+// about as names the command may create, under the README's policy, while
+// the words the command runs with after them, an existing file a rule
+// refuses and the built-in protections are decided as before.
+func TestRuleNamedWordsAreNotCreated(t *testing.T) {
+	root := tempTree(t, []string{"sub", "private"}, []string{"sub/test", "go.mod"})
+	p := testPolicy(t, "  default: ask\n  deny: [Read(**/.env), Bash(git push --force:*), Read(**/sub/test), Read(./private), Edit(**/secret.txt)]\n  ask: [Edit]\n"+
+		"  allow: [Read, Bash(go test:*), Bash(make test:*), Bash(npm test), Bash(cargo build:*), Bash(touch:*)]\n")
+	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	checkNamedLines(t, e, root, []namedLineCase{
+		{name: "go test ./...", line: "go test ./...", want: Allow},
+		{name: "go test", line: "go test", want: Allow},
+		{name: "go test of a package tree", line: "go test ./internal/...", want: Allow},
+		{name: "package tree outside the roots", line: "go test /etc/...", want: RequireApproval},
+		{name: "package tree of a denied directory", line: "go test ./private/...", want: Deny},
+		{name: "npm test", line: "npm test", want: Allow},
+		{name: "make test", line: "make test", want: Allow},
+		{name: "cargo build", line: "cargo build", want: Allow},
+		{name: "under a wrapper", line: "nice go test ./...", want: Allow},
+		{name: "word after the prefix under a wrapper", line: "nice go test x", want: RequireApproval},
+		{name: "several allowed commands", line: "go test ./... && make test; cargo build", want: Allow},
+		{name: "word after the prefix", line: "go test x", want: RequireApproval},
+		{name: "word after the prefix in a later command", line: "cargo build && make test x", want: RequireApproval},
+		{name: "denied name after the prefix", line: "go test secret.txt", want: Deny},
+		{name: "protected name after the prefix", line: "go test .mcp.json", want: Deny},
+		{name: "exact rule with a word added", line: "npm test x", want: RequireApproval},
+		{name: "command no rule allows", line: "go vet ./...", want: RequireApproval},
+		{name: "program that creates its operands", line: "touch test", want: RequireApproval},
+		{name: "written operand", line: "make test >test", want: RequireApproval},
+	})
+	// An existing file a rule refuses, named by the rule's own word.
+	checkNamedLines(t, e, filepath.Join(root, "sub"), []namedLineCase{
+		{name: "existing denied file named by the rule's word", line: "go test", want: Deny},
+	})
+}
+
+// TestRuleNamedWordsFollowTheAllowingRule checks that only the rule that
+// decided the command names its words: Bash(go:*) names "go" alone.
+func TestRuleNamedWordsFollowTheAllowingRule(t *testing.T) {
+	root := tempTree(t, nil, []string{"go.mod"})
+	p := testPolicy(t, "  default: ask\n  ask: [Edit]\n  allow: [Read, Bash(go:*), Bash(npm run *)]\n")
+	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	checkNamedLines(t, e, root, []namedLineCase{
+		{name: "subcommand after the rule's words", line: "go test", want: RequireApproval},
+		{name: "words before a trailing star", line: "npm run", want: Allow},
+		{name: "word the star matches", line: "npm run build", want: RequireApproval},
+	})
+}
+
+// TestGoPackagePattern checks which words of a go command are package
+// patterns go never creates a file for.
+func TestGoPackagePattern(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		want bool // the last word is a package pattern
+	}{
+		{"go test ./...", true},
+		{"go test -v ./...", true},
+		{"go test -run X ./internal/...", true},
+		{"go test -count=1 ./...", true},
+		{"go build -o ./...", false},
+		{"go test -coverprofile ./...", false},
+		{"go test -args ./...", false},
+		{"go test ./x -- ./...", false},
+		{"go test ./x", false},
+		{"go test -o...", false},
+	} {
+		a := shellcmd.Analyze(tt.line, shellcmd.Options{})
+		form := a.Commands[0].Forms[0]
+		if got := goPackagePattern(form, len(form)-1); got != tt.want {
+			t.Errorf("goPackagePattern(%q) = %v; want %v", tt.line, got, tt.want)
+		}
+	}
+	for pattern, want := range map[string]string{"./...": ".", "...": ".", "./internal/...": "./internal",
+		"../x/y...": "../x", "/etc/...": "/etc", "/...": "/", "example.com/m/...": "example.com/m"} {
+		if got := goPatternDir(pattern); got != want {
+			t.Errorf("goPatternDir(%q) = %q; want %q", pattern, got, want)
+		}
+	}
+}
