@@ -32,8 +32,7 @@ func clientAskTitle(method string, p clientCallParams, cwd string, roots []strin
 		if method == "fs/write_text_file" {
 			verb = "Write "
 		}
-		b.WriteString(verb + commandTitle(displayPath(p.Path, cwd)))
-		b.WriteString(leadsTo(p.Path, cwd, roots) + namesNote(p.Path))
+		b.WriteString(verb + shownPath(p.Path, cwd, roots))
 	default:
 		line := p.Command
 		if len(p.Args) > 0 {

@@ -190,10 +190,17 @@ func pathsPart(kind string, paths []string, cwd string, roots []string) string {
 		if n > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(" " + commandTitle(displayPath(p, cwd)) + leadsTo(p, cwd, roots) + namesNote(p))
+		b.WriteString(" " + shownPath(p, cwd, roots))
 		n++
 	}
 	return b.String()
+}
+
+// shownPath is p as a title shows it: relative to cwd when beneath it, in
+// a code span, with where it leads when that is elsewhere (leadsTo) and a
+// note when the file has other names too (namesNote).
+func shownPath(p, cwd string, roots []string) string {
+	return commandTitle(displayPath(p, cwd)) + leadsTo(p, cwd, roots) + namesNote(p)
 }
 
 // showsName reports whether title shows name as the file (or address) it
