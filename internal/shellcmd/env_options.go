@@ -67,11 +67,20 @@ func classifyEnvOptions(name string) (risk EnvRisk, why string, ok bool) {
 	if envPlainInFamily[name] {
 		return EnvPlain, "", false
 	}
-	last := strings.ToUpper(name[strings.LastIndexByte(name, '_')+1:])
-	for _, s := range envNameSuffixes {
-		if strings.HasSuffix(last, s) {
-			return EnvChangesCommands, "its name says a program takes options, a command or code to load from it", true
-		}
+	if lastPartEnds(name, envNameSuffixes) {
+		return EnvChangesCommands, "its name says a program takes options, a command or code to load from it", true
 	}
 	return EnvPlain, "", false
+}
+
+// lastPartEnds reports whether the last '_'-separated part of the variable
+// name, upper-cased, ends with one of suffixes (MAVEN_OPTS, PSQLRC).
+func lastPartEnds(name string, suffixes []string) bool {
+	last := strings.ToUpper(name[strings.LastIndexByte(name, '_')+1:])
+	for _, s := range suffixes {
+		if strings.HasSuffix(last, s) {
+			return true
+		}
+	}
+	return false
 }

@@ -94,11 +94,8 @@ func ClassifyEnvValue(name string) (EnvValueUse, string) {
 	if why, ok := envValueReads[name]; ok {
 		return EnvValueReads, why
 	}
-	last := strings.ToUpper(name[strings.LastIndexByte(name, '_')+1:])
-	for _, s := range envFileSuffixes {
-		if strings.HasSuffix(last, s) {
-			return EnvValueReads, "its name says a program reads the files it names"
-		}
+	if lastPartEnds(name, envFileSuffixes) {
+		return EnvValueReads, "its name says a program reads the files it names"
 	}
 	return EnvValueMayName, "a program may open the file it names"
 }
