@@ -163,16 +163,45 @@ func ClassifyEnv(name string) (EnvRisk, string) {
 	if why, ok := envChangesCommands[name]; ok {
 		return EnvChangesCommands, why
 	}
-	if risk, why, ok := classifyEnvFamily(name); ok {
+	if risk, why, ok := envFamilyReaders.classify(name); ok {
 		return risk, why
 	}
-	if risk, why, ok := classifyEnvOptions(name); ok {
+	if risk, why, ok := envOptionReaders.classify(name); ok {
 		return risk, why
 	}
 	if !validName(name) {
 		return EnvChangesCommands, "its name is not a plain variable name, so what the shell makes of it is not known"
 	}
 	return EnvPlain, ""
+}
+
+// envReaders are readers of variables whose names two lists and a rule
+// classify alike: a variable they run code through is denied, one through
+// which they read, write or run what the line does not show is asked
+// about, and a name neither list holds is judged by byName unless it is
+// one of a family's plain settings (envPlainInFamily).
+type envReaders struct {
+	runsCode map[string]string                       // names and why, EnvRunsCode
+	changes  map[string]string                       // names and why, EnvChangesCommands
+	byName   func(name string) (why string, ok bool) // EnvChangesCommands when ok
+}
+
+// classify says what the variable name can do to r's readers; ok is false
+// for a variable they do not read or read only as a plain setting.
+func (r envReaders) classify(name string) (risk EnvRisk, why string, ok bool) {
+	if why, ok := r.runsCode[name]; ok {
+		return EnvRunsCode, why, true
+	}
+	if why, ok := r.changes[name]; ok {
+		return EnvChangesCommands, why, true
+	}
+	if envPlainInFamily[name] {
+		return EnvPlain, "", false
+	}
+	if why, ok := r.byName(name); ok {
+		return EnvChangesCommands, why, true
+	}
+	return EnvPlain, "", false
 }
 
 // validName reports whether s is a shell variable name.

@@ -112,23 +112,17 @@ var envPlainInFamily = map[string]bool{
 	"GTK_THEME": true, "GDK_BACKEND": true, "GDK_SCALE": true,
 }
 
-// classifyEnvFamily says what a variable of the C library's, a file
-// writer's or a family's can do; ok is false for a variable none of them
-// names.
-func classifyEnvFamily(name string) (risk EnvRisk, why string, ok bool) {
-	if why, ok := envLibcRunsCode[name]; ok {
-		return EnvRunsCode, why, true
-	}
-	if why, ok := envFileWriters[name]; ok {
-		return EnvChangesCommands, why, true
-	}
-	if envPlainInFamily[name] {
-		return EnvPlain, "", false
-	}
+// envFamilyReaders are the C library, the programs that write to a file
+// a variable names, and the families of readers.
+var envFamilyReaders = envReaders{runsCode: envLibcRunsCode, changes: envFileWriters, byName: familyOf}
+
+// familyOf returns what the variables of the family name belongs to can
+// do; ok is false for a name of no family.
+func familyOf(name string) (why string, ok bool) {
 	for _, f := range envFamilies {
 		if strings.HasPrefix(name, f.prefix) {
-			return EnvChangesCommands, f.why, true
+			return f.why, true
 		}
 	}
-	return EnvPlain, "", false
+	return "", false
 }

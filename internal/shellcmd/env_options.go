@@ -55,22 +55,16 @@ var envNameSuffixes = []string{
 	"PLUGIN", "PLUGINS", "HOOK", "HOOKS", "PRELOAD",
 }
 
-// classifyEnvOptions says what an option variable can do; ok is false for
-// a variable neither the lists nor the name's ending mark as one.
-func classifyEnvOptions(name string) (risk EnvRisk, why string, ok bool) {
-	if why, ok := envProgramRunsCode[name]; ok {
-		return EnvRunsCode, why, true
-	}
-	if why, ok := envProgramOptions[name]; ok {
-		return EnvChangesCommands, why, true
-	}
-	if envPlainInFamily[name] {
-		return EnvPlain, "", false
-	}
+// envOptionReaders are the programs that read option variables.
+var envOptionReaders = envReaders{runsCode: envProgramRunsCode, changes: envProgramOptions, byName: optionsByName}
+
+// optionsByName reports whether name ends as option variables' names do
+// (envNameSuffixes), and says why that matters.
+func optionsByName(name string) (why string, ok bool) {
 	if lastPartEnds(name, envNameSuffixes) {
-		return EnvChangesCommands, "its name says a program takes options, a command or code to load from it", true
+		return "its name says a program takes options, a command or code to load from it", true
 	}
-	return EnvPlain, "", false
+	return "", false
 }
 
 // lastPartEnds reports whether the last '_'-separated part of the variable
