@@ -1,11 +1,6 @@
 package e2e
 
-import (
-	"os"
-	"testing"
-
-	"github.com/acp-bridge/acp-bridge/internal/e2e/fakemodel"
-)
+import "testing"
 
 // geminiAllowDefaultPolicy allows what no rule names and denies writing
 // denied.txt.
@@ -32,29 +27,12 @@ rules:
 // permission request).
 func TestAdapterGeminiModeRunsNothingUnjudged(t *testing.T) {
 	s := needSuite(t)
-	a := &geminiAgent
-	for _, c := range []struct {
-		name, cmd, file string
-		runs            bool
-	}{
+	for _, c := range []touchCase{
 		{"denied", "touch denied.txt", "denied.txt", false},
 		{"allowed", "touch ok.txt", "ok.txt", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			w := newWorkspace(t)
-			r, _ := governedRun(t, s, a, w, geminiAllowDefaultPolicy, runOptions{
-				name:   "gemini-yolo-" + c.name,
-				script: fakemodel.Script{Steps: []fakemodel.Step{a.shell(c.cmd), fakemodel.Text("Done.")}},
-				client: clientScript{Permission: "reject", Mode: "yolo", Prompts: textPrompts("Run it.")},
-			})
-			r.wait()
-			_, err := os.Stat(w.path(c.file))
-			switch ran := err == nil; {
-			case ran && !c.runs:
-				t.Errorf("BYPASS: %q ran in yolo mode", c.cmd)
-			case !ran && c.runs:
-				t.Errorf("the allowed %q did not run in yolo mode\n%s", c.cmd, r.stderrTail())
-			}
+			checkGeminiTouch(t, s, newWorkspace(t), geminiAllowDefaultPolicy, "gemini-yolo-"+c.name, "yolo", c)
 		})
 	}
 }

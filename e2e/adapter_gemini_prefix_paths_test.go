@@ -2,10 +2,7 @@ package e2e
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
-
-	"github.com/acp-bridge/acp-bridge/internal/e2e/fakemodel"
 )
 
 // geminiPrefixPolicy allows touch by its prefix and denies writing
@@ -36,34 +33,18 @@ rules:
 // asking the person (the test client rejects every permission request).
 func TestAdapterGeminiAllowedPrefixPaths(t *testing.T) {
 	s := needSuite(t)
-	a := &geminiAgent
-	for _, c := range []struct {
-		name, cmd, file string
-		runs            bool
-	}{
-		{"allowed", "touch ok.txt", "ws/ok.txt", true},
-		{"denied-file", "touch denied.txt", "ws/denied.txt", false},
-		{"protected", "touch .gemini/settings.json", "ws/.gemini/settings.json", false},
-		{"outside", "touch ../outside.txt", "outside.txt", false},
+	for _, c := range []touchCase{
+		{"allowed", "touch ok.txt", "ok.txt", true},
+		{"denied-file", "touch denied.txt", "denied.txt", false},
+		{"protected", "touch .gemini/settings.json", ".gemini/settings.json", false},
+		{"outside", "touch ../outside.txt", "../outside.txt", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorkspace(t)
 			if err := os.MkdirAll(w.path(".gemini"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			r, _ := governedRun(t, s, a, w, geminiPrefixPolicy, runOptions{
-				name:   "gemini-prefix-" + c.name,
-				script: fakemodel.Script{Steps: []fakemodel.Step{a.shell(c.cmd), fakemodel.Text("Done.")}},
-				client: clientScript{Permission: "reject", Prompts: textPrompts("Run it.")},
-			})
-			r.wait()
-			_, err := os.Stat(filepath.Join(w.base, c.file))
-			switch ran := err == nil; {
-			case ran && !c.runs:
-				t.Errorf("BYPASS: %q ran", c.cmd)
-			case !ran && c.runs:
-				t.Errorf("the allowed %q did not run\n%s", c.cmd, r.stderrTail())
-			}
+			checkGeminiTouch(t, s, w, geminiPrefixPolicy, "gemini-prefix-"+c.name, "", c)
 		})
 	}
 }
