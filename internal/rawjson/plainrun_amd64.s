@@ -157,20 +157,7 @@ sfound:
 	LEAQ 1(AX), R11
 	CMPQ R11, DX
 	JGE  sdone // a backslash that ends b
-	MOVBLZX (SI)(R11*1), R10
-	// R12 holds the escaped characters of the two-byte escapes, one bit
-	// each: '"' and '/' below 0x40, '\\' b f n r t from 0x40 on.
-	CMPL R10, $0x80
-	JAE  sdone
-	MOVQ $0x800400000000, R12
-	CMPL R10, $0x40
-	JB   stest
-	MOVQ $0x14404410000000, R12
-	SUBL $0x40, R10
-
-stest:
-	BTQ  R10, R12
-	JCC  sdone // \u or an invalid escape
+	ESCAPED(sdone) // \u or an invalid escape stops the scan
 	LEAQ 2(AX), AX
 	JMP  sloop32
 
