@@ -54,6 +54,24 @@ func formsOf(a *Analysis) []string {
 	return out
 }
 
+// checkRunsRm analyzes line, checks that rm x is among its commands
+// exactly when runsRm says, and returns the analysis.
+func checkRunsRm(t *testing.T, line string, runsRm bool) *Analysis {
+	t.Helper()
+	a := Analyze(line, Options{})
+	if got := slices.Contains(formsOf(a), "rm x"); got != runsRm {
+		t.Errorf("Analyze(%q): runs rm x %v, want %v (forms %q)", line, got, runsRm, formsOf(a))
+	}
+	return a
+}
+
+// hasNote reports whether a command of a carries a note of kind k.
+func hasNote(a *Analysis, k NoteKind) bool {
+	return slices.ContainsFunc(a.Commands, func(c *Command) bool {
+		return slices.ContainsFunc(c.Notes, func(n Note) bool { return n.Kind == k })
+	})
+}
+
 func TestAnalyzeForms(t *testing.T) {
 	tests := []struct {
 		line string

@@ -1,9 +1,6 @@
 package shellcmd
 
-import (
-	"slices"
-	"testing"
-)
+import "testing"
 
 // TestCompletionRunsItsWordList: compgen and complete expand the word
 // list -W gives as shell words and run -C's command line, so the commands
@@ -27,21 +24,12 @@ func TestCompletionRunsItsWordList(t *testing.T) {
 		{"compgen -W 'start stop' -- st", false, false},
 		{"compgen -- -W '$(rm x)'", false, false},
 	} {
-		a := Analyze(tt.line, Options{})
-		forms := formsOf(a)
-		if got := slices.Contains(forms, "rm x"); got != tt.runsRm {
-			t.Errorf("Analyze(%q): runs rm x %v, want %v (forms %q)", tt.line, got, tt.runsRm, forms)
-		}
-		noted := slices.ContainsFunc(a.Commands, func(c *Command) bool {
-			return slices.ContainsFunc(c.Notes, func(n Note) bool { return n.Kind == RunsCode })
-		})
-		if noted != tt.runsArg {
+		a := checkRunsRm(t, tt.line, tt.runsRm)
+		if noted := hasNote(a, RunsCode); noted != tt.runsArg {
 			t.Errorf("Analyze(%q): noted as running code %v, want %v", tt.line, noted, tt.runsArg)
 		}
 	}
-	if a := Analyze(`compgen -W "$x" w`, Options{}); !slices.ContainsFunc(a.Commands, func(c *Command) bool {
-		return slices.ContainsFunc(c.Notes, func(n Note) bool { return n.Kind == NotStatic })
-	}) {
+	if a := Analyze(`compgen -W "$x" w`, Options{}); !hasNote(a, NotStatic) {
 		t.Errorf(`Analyze("compgen -W \"$x\" w"): a word list known only at run time is not noted`)
 	}
 }

@@ -1,9 +1,6 @@
 package shellcmd
 
-import (
-	"slices"
-	"testing"
-)
+import "testing"
 
 // TestFdScriptsRead: a shell or source given /dev/stdin, /dev/fd/N or
 // /proc/self/fd/N runs what the statement feeds that descriptor (bash 5.2
@@ -29,14 +26,8 @@ func TestFdScriptsRead(t *testing.T) {
 		{"bash /dev/stdin < s.sh", false, true},
 		{"bash ./s.sh", false, true},
 	} {
-		a := Analyze(tt.line, Options{})
-		if got := slices.Contains(formsOf(a), "rm x"); got != tt.runsRm {
-			t.Errorf("Analyze(%q): runs rm x %v, want %v (forms %q)", tt.line, got, tt.runsRm, formsOf(a))
-		}
-		noted := slices.ContainsFunc(a.Commands, func(c *Command) bool {
-			return slices.ContainsFunc(c.Notes, func(n Note) bool { return n.Kind == RunsCode })
-		})
-		if noted != tt.noted {
+		a := checkRunsRm(t, tt.line, tt.runsRm)
+		if noted := hasNote(a, RunsCode); noted != tt.noted {
 			t.Errorf("Analyze(%q): noted as running code %v, want %v", tt.line, noted, tt.noted)
 		}
 	}

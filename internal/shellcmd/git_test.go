@@ -144,10 +144,7 @@ func TestGitRunsComputed(t *testing.T) {
 		`git --config-env core.pager=V log`,
 	} {
 		a := Analyze(line, Options{})
-		noted := slices.ContainsFunc(a.Commands, func(c *Command) bool {
-			return slices.ContainsFunc(c.Notes, func(n Note) bool { return n.Kind == NotStatic })
-		})
-		if !noted {
+		if !hasNote(a, NotStatic) {
 			t.Errorf("Analyze(%q): no note of a word not static (commands %q)", line, formsOf(a))
 		}
 	}

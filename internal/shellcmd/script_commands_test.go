@@ -1,9 +1,6 @@
 package shellcmd
 
-import (
-	"slices"
-	"testing"
-)
+import "testing"
 
 // TestScriptCommandsDecided: a command a sed or awk script gives as text
 // is a command of the line (GNU sed 4.9 and mawk 1.3.4 run rm x for each
@@ -51,15 +48,8 @@ func TestScriptCommandsDecided(t *testing.T) {
 		{`awk '$1 ~ /^a\/b|c/' a.txt`, false, false},
 		{"awk '# a | b\n{ print }' a.txt", false, false},
 	} {
-		a := Analyze(tt.line, Options{})
-		forms := formsOf(a)
-		if got := slices.Contains(forms, "rm x"); got != tt.runsRm {
-			t.Errorf("Analyze(%q): runs rm x %v, want %v (forms %q)", tt.line, got, tt.runsRm, forms)
-		}
-		noted := slices.ContainsFunc(a.Commands, func(c *Command) bool {
-			return slices.ContainsFunc(c.Notes, func(n Note) bool { return n.Kind == NotStatic })
-		})
-		if noted != tt.notStatic {
+		a := checkRunsRm(t, tt.line, tt.runsRm)
+		if noted := hasNote(a, NotStatic); noted != tt.notStatic {
 			t.Errorf("Analyze(%q): a command known only at run time %v, want %v", tt.line, noted, tt.notStatic)
 		}
 	}
