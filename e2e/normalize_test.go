@@ -108,12 +108,13 @@ func updateKind(msg string) string {
 // isHookUpdate reports whether msg is a session/update notification whose
 // update is a tool_call_update with _meta.claudeCode.toolResponse.
 func isHookUpdate(msg string) bool {
+	if updateKind(msg) != "tool_call_update" {
+		return false
+	}
 	var m struct {
-		Method string `json:"method"`
 		Params struct {
 			Update struct {
-				SessionUpdate string `json:"sessionUpdate"`
-				Meta          struct {
+				Meta struct {
 					ClaudeCode struct {
 						ToolResponse json.RawMessage `json:"toolResponse"`
 					} `json:"claudeCode"`
@@ -121,11 +122,7 @@ func isHookUpdate(msg string) bool {
 			} `json:"update"`
 		} `json:"params"`
 	}
-	if json.Unmarshal([]byte(msg), &m) != nil {
-		return false
-	}
-	u := m.Params.Update
-	return m.Method == "session/update" && u.SessionUpdate == "tool_call_update" && len(u.Meta.ClaudeCode.ToolResponse) > 0
+	return json.Unmarshal([]byte(msg), &m) == nil && len(m.Params.Update.Meta.ClaudeCode.ToolResponse) > 0
 }
 
 // One difference is the bridge's on purpose (issue 8): its initialize
