@@ -22,6 +22,16 @@
 	SPECIAL16(X0, X4, X5, X6); SPECIAL16(X7, X8, X9, X10); \
 	POR X8, X4; PMOVMSKB X4, CX
 
+// STEP16 is the body of a loop at label loop that reads SI+AX 16 bytes at
+// a time: AX moves past each block without a special byte; it jumps to
+// done once fewer than 16 bytes remain, and to found, with CX the block's
+// SPECIAL16 mask, at a block with one (R9, X0 and X4-X6 are clobbered).
+#define STEP16(loop, done, found) \
+	LEAQ 16(AX), R9; CMPQ R9, DX; JGT done; \
+	MOVOU (SI)(AX*1), X0; SPECIAL16(X0, X4, X5, X6); \
+	PMOVMSKB X4, CX; TESTL CX, CX; JNZ found; \
+	MOVQ R9, AX; JMP loop
+
 // func plainRunSSE2(b []byte, i int) int
 //
 // Scans b from i in 16-byte steps for a byte that is '"', '\\' or below
@@ -45,16 +55,7 @@ loop32:
 	JMP  loop32
 
 loop16:
-	LEAQ 16(AX), R9
-	CMPQ R9, DX
-	JGT  done
-	MOVOU (SI)(AX*1), X0
-	SPECIAL16(X0, X4, X5, X6)
-	PMOVMSKB X4, CX
-	TESTL CX, CX
-	JNZ  found
-	MOVQ R9, AX
-	JMP  loop16
+	STEP16(loop16, done, found)
 
 found:
 	BSFL CX, CX
@@ -137,16 +138,7 @@ sstop:
 	JMP  sdone
 
 sloop16:
-	LEAQ 16(AX), R9
-	CMPQ R9, DX
-	JGT  sdone
-	MOVOU (SI)(AX*1), X0
-	SPECIAL16(X0, X4, X5, X6)
-	PMOVMSKB X4, CX
-	TESTL CX, CX
-	JNZ  sfound
-	MOVQ R9, AX
-	JMP  sloop16
+	STEP16(sloop16, sdone, sfound)
 
 sfound:
 	BSFL CX, CX
