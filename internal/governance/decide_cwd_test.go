@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"os"
 	"sync"
 	"testing"
 )
@@ -13,10 +12,8 @@ import (
 // text alone) must not carry where its names led: each decision resolves
 // them against its own directory, and the file system as it is.
 func TestCommandDecisionsFollowCwd(t *testing.T) {
-	root := tempTree(t, []string{"a", "b"}, []string{".env", "a/notes.txt"})
-	if err := os.Symlink("../.env", root+"/b/notes.txt"); err != nil {
-		t.Fatal(err)
-	}
+	root := t.TempDir()
+	tree{dirs: []string{"b"}, files: []string{".env", "a/notes.txt"}, links: map[string]string{"b/notes.txt": "../.env"}}.make(t, root)
 	e := NewEngine(testPolicy(t, "  default: allow\n  deny: [Read(**/.env)]\n"), EngineOptions{Roots: []string{root}})
 	steps := []struct {
 		line, dir string

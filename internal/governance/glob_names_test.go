@@ -2,8 +2,6 @@ package governance
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -17,27 +15,13 @@ import (
 // decided on the names the shell reaches, or refused as too many to
 // check, never allowed on part of them.
 func TestGlobNamesAsTheShellReads(t *testing.T) {
-	outside := t.TempDir()
-	for _, f := range []string{"keys/id_rsa", "keys/notes.txt", "plain.txt"} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(outside, f)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(outside, f), []byte("x"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	root := tempTree(t, []string{"sub", "crowd"}, []string{"sub/a.txt"})
-	if err := os.Symlink(outside+"/keys", root+"/l"); err != nil {
-		t.Fatal(err)
-	}
+	outside := tempTree(t, nil, []string{"keys/id_rsa", "keys/notes.txt", "plain.txt"})
+	files := []string{"sub/a.txt"}
 	for i := range maxGlobMatches + 10 {
-		if err := os.WriteFile(filepath.Join(root, "crowd", fmt.Sprintf("f%04d", i)), nil, 0o600); err != nil {
-			t.Fatal(err)
-		}
+		files = append(files, fmt.Sprintf("crowd/f%04d", i))
 	}
-	if err := os.Symlink(outside+"/plain.txt", root+"/crowd/zzz"); err != nil {
-		t.Fatal(err)
-	}
+	root := t.TempDir()
+	tree{files: files, links: map[string]string{"l": outside + "/keys", "crowd/zzz": outside + "/plain.txt"}}.make(t, root)
 	e := NewEngine(testPolicy(t, "  allow: [Bash(cat:*), Bash(grep:*)]\n  deny: [Read(**/id_rsa*)]\n"), EngineOptions{Roots: []string{root}})
 	checkCommandRows(t, e, root, []commandRow{
 		{"cat l/../keys/id_*", Deny},

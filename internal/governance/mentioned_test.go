@@ -3,8 +3,6 @@ package governance
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -64,17 +62,10 @@ func TestMentionedOnlyForToolsNotKnown(t *testing.T) {
 func TestDecideMentionedPaths(t *testing.T) {
 	root := t.TempDir()
 	home := t.TempDir()
-	for name, text := range map[string]string{".env": "TOKEN=x", "src/a.go": "package a", "drafts/plan.md": "plan"} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Symlink("/proc/self/cwd", filepath.Join(root, "here")); err != nil {
-		t.Fatal(err)
-	}
+	tree{
+		texts: map[string]string{".env": "TOKEN=x", "src/a.go": "package a", "drafts/plan.md": "plan"},
+		links: map[string]string{"here": "/proc/self/cwd"},
+	}.make(t, root)
 	p := testPolicy(t, "  default: allow\n  deny:\n    - Read(**/.env)\n  ask:\n    - Edit(./drafts/**)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}, Home: home, Protected: []ProtectedPath{{Path: root + "/GOVERNANCE.md", What: "the governance policy"}}})
 	for _, tt := range []struct {

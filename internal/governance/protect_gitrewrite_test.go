@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,10 +12,7 @@ import (
 // that git commands that leave the tree alone, or name the paths they
 // change, are decided as before.
 func TestGitRewritesProtected(t *testing.T) {
-	root := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(root, "sub"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	root := tempTree(t, []string{"sub"}, nil)
 	e := rootPolicyEngine(t, root, "  default: ask\n  allow:\n    - Bash(git:*)\n    - Bash(echo:*)\n")
 	checkCommandRows(t, e, root, []commandRow{
 		{"git checkout main", RequireApproval},
