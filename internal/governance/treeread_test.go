@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -160,16 +159,8 @@ func TestDecideTreeReadBounded(t *testing.T) {
 	defer func(n int) { maxTreeEntries = n }(maxTreeEntries)
 	maxTreeEntries = 300
 	e, root := treeReadWorkspace(t)
-	big := filepath.Join(root, "big")
-	if err := os.MkdirAll(big, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	create := func(i int) {
-		f, err := os.Create(filepath.Join(big, "f"+strings.Repeat("x", i%5)+strconv.Itoa(i)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
+		writeFile(t, filepath.Join(root, "big", "f"+strings.Repeat("x", i%5)+strconv.Itoa(i)), "")
 	}
 	for i := range maxTreeEntries {
 		create(i)
