@@ -193,37 +193,47 @@ type agentRun struct {
 // the argv they ask to run, read leniently (the agent knows what it meant):
 // rawInput.command as a shell line or as an argv array (Codex's form), else
 // the title (Gemini's permission requests carry the command only there),
-// run in rawInput.cwd when that is an absolute path (Codex's exec input
-// names the directory it runs in).
+// run in the directory the input names (runDirKeys: Codex's workdir,
+// Gemini CLI's dir_path, rawInput.cwd, ...), a relative one below the
+// workspace, as those agents resolve it (permissionAnswered).
 func permissionCommands(script []byte) map[string]agentRun {
 	perms := map[string]agentRun{}
 	permissionRequests(script, func(id string, tc struct {
-		Title    string `json:"title"`
-		RawInput struct {
-			Command json.RawMessage `json:"command"`
-			Cwd     string          `json:"cwd"`
-		} `json:"rawInput"`
+		Title    string                     `json:"title"`
+		RawInput map[string]json.RawMessage `json:"rawInput"`
 	}) {
 		var line string
 		var argv []string
 		var run agentRun
-		switch {
-		case json.Unmarshal(tc.RawInput.Command, &line) == nil && line != "":
+		switch command := tc.RawInput["command"]; {
+		case json.Unmarshal(command, &line) == nil && line != "":
 			run.argv = []string{"bash", "-c", line}
-		case json.Unmarshal(tc.RawInput.Command, &argv) == nil && len(argv) > 0:
+		case json.Unmarshal(command, &argv) == nil && len(argv) > 0:
 			run.argv = argv
 		case tc.Title != "":
 			run.argv = []string{"bash", "-c", tc.Title}
 		default:
 			return
 		}
-		if filepath.IsAbs(tc.RawInput.Cwd) {
-			run.dir = tc.RawInput.Cwd
+		keys := append(slices.Clone(runDirKeys), slices.Sorted(maps.Keys(tc.RawInput))...)
+		for _, k := range keys {
+			if (slices.Contains(runDirKeys, k) || strings.HasSuffix(k, "_dir")) &&
+				json.Unmarshal(tc.RawInput[k], &run.dir) == nil && run.dir != "" {
+				break
+			}
 		}
 		perms[id] = run
 	})
 	return perms
 }
+
+// runDirKeys are the members in which agents' shell tools name the
+// directory a command runs in, in the order the hostile agent takes them
+// (the first it carries): Codex's workdir, Gemini CLI's dir_path (and its
+// older directory), other agents' working_directory, workingDirectory,
+// working_dir, workingDir, and cwd; else the first member, by name, whose
+// name ends in _dir (a tool of the agent's own, such as exec_dir).
+var runDirKeys = []string{"workdir", "dir_path", "directory", "working_directory", "workingDirectory", "working_dir", "workingDir", "cwd"}
 
 func (a *hostileAgent) send(line []byte) {
 	a.outMu.Lock()
@@ -381,6 +391,9 @@ func (a *hostileAgent) permissionAnswered(id, result json.RawMessage) {
 	cmd.Dir = a.cfg.Workspace
 	if ran.dir != "" {
 		cmd.Dir = ran.dir
+		if !filepath.IsAbs(ran.dir) {
+			cmd.Dir = filepath.Join(a.cfg.Workspace, ran.dir)
+		}
 	}
 	if runCommand(cmd).overran {
 		fmt.Fprintf(os.Stderr, "%s %q ran over %v and was ended: its effects may be missing\n", agentOverran, ran.argv, runTimeout)

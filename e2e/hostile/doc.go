@@ -143,8 +143,11 @@
 // first of a Codex patch's rawInput.changes (an add, a delete, or a move:
 // the destination written, the source removed), else runs
 // rawInput.command (a line, or an argv array as Codex sends it), else the
-// title (where Gemini puts the command), in rawInput.cwd when that is an
-// absolute path. The cases approval/*-approved and
+// title (where Gemini puts the command), in the directory its rawInput
+// names (Codex's workdir, Gemini CLI's dir_path or directory,
+// working_directory, workingDirectory, working_dir, workingDir, cwd, else
+// a member whose name ends in _dir; a relative one below the workspace).
+// The cases approval/*-approved and
 // approval/*-rejected check that path end to end: the file the agent (or
 // the IDE) writes once allowed holds its content, a rejected one is never
 // written although the agent got the answer, and the log says who answered

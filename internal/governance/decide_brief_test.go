@@ -39,7 +39,8 @@ func TestDecideBriefGolden(t *testing.T) {
 }
 
 // FuzzDecideBrief compares decideBrief with Decide on any command line
-// and path, as a tool call of each kind and as a terminal.
+// and path, as a tool call of each kind, as a terminal, and as a command
+// that may also run in the path.
 func FuzzDecideBrief(f *testing.F) {
 	for _, c := range loadCommandCases(f) {
 		f.Add(c.command, "src/a.go")
@@ -52,5 +53,7 @@ func FuzzDecideBrief(f *testing.F) {
 			briefMatches(t, e, Request{Action: ActionToolCall, Kind: kind, Title: kind + " " + p, Command: line, Paths: []string{p}, Cwd: root})
 		}
 		briefMatches(t, e, Request{Action: ActionTerminalCreate, Command: line, Cwd: root})
+		// A command that may run in another directory too (decide_cwds.go).
+		briefMatches(t, e, Request{Action: ActionToolCall, Kind: "execute", Command: line, Paths: []string{root}, Cwd: root, OtherCwds: []string{p}})
 	})
 }

@@ -90,6 +90,16 @@ type Request struct {
 	URL string
 	// Cwd is the working directory relative paths and commands run in.
 	Cwd string
+	// OtherCwds are the other directories a call's command may run in:
+	// those its input names beside Cwd, and the session's when only a
+	// member whose name looks like a directory's names one
+	// (tool_workdir.go). The command is decided in each, the strictest
+	// decision standing.
+	OtherCwds []string `json:",omitempty"`
+	// RunDirUnclear says, in the user's words, why the bridge cannot tell
+	// where a call's command runs (its input names two directories, or one
+	// it cannot place): the call needs approval.
+	RunDirUnclear string `json:",omitempty"`
 	// Roots are the workspace roots for this request. The engine's own
 	// roots, when it has any, take precedence; if neither is set, Cwd is
 	// the root.

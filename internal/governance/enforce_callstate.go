@@ -252,7 +252,8 @@ func writes(req Request) bool {
 // change already, its diffs' paths, each followed by a zero byte; the
 // bytes are gathered in a buffer on the stack, so a call of a few fields
 // hashes them without allocating. The strings of its input that may be
-// paths (Request.Mentioned, sorted), when it has any, count too. The sum's 32 bytes are the
+// paths (Request.Mentioned, sorted), when it has any, count too, and so do
+// the other directories its command may run in. The sum's 32 bytes are the
 // string, not their hex: a fingerprint is only compared with another.
 func fingerprint(req Request, diffs []string) string {
 	var buf [1024]byte
@@ -266,6 +267,13 @@ func fingerprint(req Request, diffs []string) string {
 	}
 	for _, p := range paths {
 		b = append(append(b, p...), 0)
+	}
+	if len(req.OtherCwds) > 0 || req.RunDirUnclear != "" {
+		b = append(b, "cwds\x00"...)
+		for _, d := range req.OtherCwds {
+			b = append(append(b, d...), 0)
+		}
+		b = append(append(b, req.RunDirUnclear...), 0)
 	}
 	if len(req.Mentioned) > 0 || req.MentionedTooMany {
 		b = append(b, "mentioned\x00"...)

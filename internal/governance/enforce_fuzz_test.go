@@ -67,6 +67,7 @@ func FuzzToolUpdate(f *testing.F) {
 		`{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"c","title":"","kind":"edit","locations":[{"path":"/w/a"},null],"content":[{"type":"diff","path":"/w/b","oldText":null,"newText":""}]}}`,
 		`{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"c","status":"completed","rawOutput":{"exit":1},"content":[]}}`,
 		`{"update":{"sessionUpdate":"tool_call","toolCallId":"c","rawInput":"not an object","locations":[]}}`,
+		`{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","kind":"execute","rawInput":{"command":["ls"],"cwd":"/w","workdir":"/o","Exec-Dir":"x"}}}`,
 	} {
 		f.Add(s)
 	}

@@ -65,7 +65,7 @@ func shownTitle(req Request, cwd string, roots []string) (string, bool) {
 	if req.Command != "" {
 		paths, dir = commandPlace(req, cwd)
 	}
-	if req.Kind == "execute" && req.Command != "" && len(paths) == 0 && dir == "" && req.URL == "" {
+	if req.Kind == "execute" && req.Command != "" && len(paths) == 0 && dir == "" && len(req.OtherCwds) == 0 && req.URL == "" {
 		shown := commandTitle(req.Command)
 		if titleCommand(req.Title) == req.Command && (req.Title == shown || showsAsItReads(req.Command)) {
 			return "", false
@@ -82,8 +82,8 @@ func shownTitle(req Request, cwd string, roots []string) (string, bool) {
 		if req.Kind != "execute" {
 			p = "Run " + p
 		}
-		if dir != "" {
-			p += " in " + commandTitle(displayPath(dir, cwd)) + leadsTo(cleanAbs(dir, cwd), cwd, roots)
+		if dir != "" || len(req.OtherCwds) > 0 {
+			p += " in " + shownDirs(req, dir, cwd, roots)
 		}
 		parts = append(parts, p)
 	}
@@ -94,6 +94,20 @@ func shownTitle(req Request, cwd string, roots []string) (string, bool) {
 		parts = append(parts, "Fetch "+commandTitle(req.URL))
 	}
 	return strings.Join(parts, "; "), true
+}
+
+// shownDirs shows the directories a command judged as req runs in: dir
+// (the session's cwd when it is ""), then each of req.OtherCwds, joined by
+// "or", each with where it leads.
+func shownDirs(req Request, dir, cwd string, roots []string) string {
+	if dir == "" {
+		dir = cwd
+	}
+	var shown []string
+	for _, d := range append([]string{dir}, req.OtherCwds...) {
+		shown = append(shown, commandTitle(displayPath(d, cwd))+leadsTo(cleanAbs(d, cwd), cwd, roots))
+	}
+	return strings.Join(shown, " or ")
 }
 
 // commandPlace returns the paths of req, a call judged on a command, other

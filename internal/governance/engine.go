@@ -182,6 +182,9 @@ func (e *Engine) decideBrief(req Request) Decision {
 
 // decideKeeping is Decide, listing the subjects if subjects is set.
 func (e *Engine) decideKeeping(req Request, subjects bool) Decision {
+	if len(req.OtherCwds) > 0 {
+		return e.decideInEachCwd(req, subjects)
+	}
 	dd := e.newDecision(req)
 	in, advisories := &dd.info, &dd.advisories
 	in.subjects = subjects
@@ -233,6 +236,10 @@ func (e *Engine) decideKeeping(req Request, subjects bool) Decision {
 		for _, f := range later {
 			f()
 		}
+	}
+	if req.RunDirUnclear != "" {
+		consider(verdict{value: RequireApproval, ref: "run-directory", ruleTx: "require-approval for commands whose directory is unclear (built-in)",
+			reason: req.RunDirUnclear}, "the directory the command runs in", nil)
 	}
 	for _, v := range req.Env {
 		e.decideVariable(in, v.Name, v.Value, true, shellcmd.Dir{}, advisories, consider)

@@ -15,13 +15,34 @@ import (
 // "Edit", "mcp__github__create_issue", ...), the tool_input object and the
 // session's cwd. Unknown tools become plain tool calls decided by name
 // (and by any path, command or url their input carries).
+//
+// A command runs where its input says it does (placeCommand): a Bash
+// input naming a directory is decided there.
 func ClaudeToolRequest(toolName string, toolInput json.RawMessage, cwd string) (Request, error) {
+	in, err := toolInputObject(toolName, toolInput)
+	if err != nil {
+		return Request{}, err
+	}
+	req := claudeToolRequest(toolName, in, cwd)
+	placeCommand(&req, in, cwd)
+	return req, nil
+}
+
+// toolInputObject reads a tool's input strictly as an object, nil for
+// none.
+func toolInputObject(toolName string, toolInput json.RawMessage) (map[string]any, error) {
 	var in map[string]any
 	if len(toolInput) > 0 && string(toolInput) != "null" {
 		if err := jsonv2.Unmarshal(toolInput, &in); err != nil {
-			return Request{}, fmt.Errorf("tool_input of %s: %v", toolName, err)
+			return nil, fmt.Errorf("tool_input of %s: %v", toolName, err)
 		}
 	}
+	return in, nil
+}
+
+// claudeToolRequest is ClaudeToolRequest for the input object in, before
+// its command is placed.
+func claudeToolRequest(toolName string, in map[string]any, cwd string) Request {
 	req := Request{Action: ActionToolCall, Tool: toolName, Cwd: cwd}
 	fillFromInput(&req, in)
 	req.Searched = searchesOf(toolName, in, cwd)
@@ -52,7 +73,7 @@ func ClaudeToolRequest(toolName string, toolInput json.RawMessage, cwd string) (
 		// any string of its input may be a file it opens.
 		req.Mentioned, req.MentionedTooMany = mentionedStrings(in)
 	}
-	return req, nil
+	return req
 }
 
 // pathKeys are the input fields agents use for file paths: Claude Code
@@ -265,7 +286,8 @@ type ToolCall struct {
 // working directory cwd.
 func ToolCallRequest(tc ToolCall, cwd string) Request {
 	if tc.Tool != "" && !strings.HasPrefix(tc.Tool, "mcp__") {
-		if r, err := ClaudeToolRequest(tc.Tool, tc.RawInput, cwd); err == nil {
+		if in, err := toolInputObject(tc.Tool, tc.RawInput); err == nil {
+			r := claudeToolRequest(tc.Tool, in, cwd)
 			if tc.Kind != "" && r.Kind == "" {
 				r.Kind = tc.Kind
 			}
@@ -276,6 +298,7 @@ func ToolCallRequest(tc ToolCall, cwd string) Request {
 				r.Kind = "execute"
 				commandFromTitle(&r)
 			}
+			placeCommand(&r, in, cwd)
 			return r
 		}
 	}
@@ -296,6 +319,7 @@ func genericToolRequest(tc ToolCall, cwd string) Request {
 	if req.Kind == "execute" {
 		commandFromTitle(&req)
 	}
+	placeCommand(&req, in, cwd)
 	return req
 }
 

@@ -52,7 +52,7 @@ func TestToolCallRequest(t *testing.T) {
 		{"claude read with location", ToolCall{Kind: "read", Title: "Read a.go", Tool: "Read", RawInput: []byte(`{"file_path":"/w/a.go"}`), Locations: []string{"/w/a.go"}},
 			Request{Action: ActionToolCall, Tool: "Read", Kind: "read", Title: "Read a.go", Paths: []string{"/w/a.go"}, Cwd: "/w"}},
 		{"gemini shell", ToolCall{Kind: "execute", Title: "ls", RawInput: []byte(`{"command":"ls -la","directory":"/w/sub"}`)},
-			Request{Action: ActionToolCall, Kind: "execute", Title: "ls", Command: "ls -la", Paths: []string{"/w/sub"}, Cwd: "/w"}},
+			Request{Action: ActionToolCall, Kind: "execute", Title: "ls", Command: "ls -la", Paths: []string{"/w/sub"}, Cwd: "/w/sub"}},
 		{"codex argv", ToolCall{Kind: "execute", Title: "run", RawInput: []byte(`{"command":["bash","-lc","rm -rf /tmp/x"],"cwd":"/w"}`)},
 			Request{Action: ActionToolCall, Kind: "execute", Title: "run", Command: "bash -lc 'rm -rf /tmp/x'", Paths: []string{"/w"}, Cwd: "/w"}},
 		{"no input yet", ToolCall{Kind: "execute"},

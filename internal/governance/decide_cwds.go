@@ -1,0 +1,32 @@
+package governance
+
+import "slices"
+
+// decideInEachCwd decides req, whose command may run in req.Cwd or in any
+// of req.OtherCwds (tool_workdir.go), once in each directory, with that
+// directory as the command's cwd and as the path judged as where it runs;
+// the strictest decision stands (the first of equals), with every
+// decision's subjects and advisories.
+func (e *Engine) decideInEachCwd(req Request, subjects bool) Decision {
+	others := req.OtherCwds
+	req.OtherCwds = nil
+	out := e.decideKeeping(req, subjects)
+	for _, dir := range others {
+		in := req
+		in.Cwd = dir
+		in.Paths = appendNew(slices.DeleteFunc(slices.Clone(req.Paths), func(p string) bool { return p == req.Cwd }), dir)
+		d := e.decideKeeping(in, subjects)
+		all := append(out.Subjects, d.Subjects...)
+		advisories := out.Advisories
+		for _, a := range d.Advisories {
+			if !slices.Contains(advisories, a) {
+				advisories = append(advisories, a)
+			}
+		}
+		if d.Value.Stricter(out.Value) {
+			out = d
+		}
+		out.Subjects, out.Advisories = all, advisories
+	}
+	return out
+}
