@@ -75,6 +75,10 @@ type argWord struct {
 	// literally ("test" in Bash(go test:*)): it is the command the policy
 	// allows, not a name the command may create (decideArgAt).
 	ruleNamed bool
+	// notCreated says the name is an option, or an option's value the
+	// program never creates a file of (optionReadings): not a name the
+	// command may create either.
+	notCreated bool
 }
 
 // commandArgs returns the words of c that may name files.
@@ -83,6 +87,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 	// A go command's package patterns, as the words of a wrapper's form
 	// too (nice go test ./...).
 	goPatterns := goPackagePatterns(c)
+	readings := optionReadings(c)
 	for _, form := range c.Forms {
 		if len(form) < 2 || form[0].Kind != shellcmd.Static || argsNotFiles[filepath.Base(form[0].Text)] {
 			continue
@@ -129,6 +134,9 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			markFrom()
 			prev = &form[i]
 			text := w.Text
+			// from is where text begins in the word (the value of
+			// --opt=value), for its reading.
+			reading, from := readings[&form[i]], 0
 			if w.Kind != shellcmd.Dynamic {
 				for _, ref := range contentRefs(text) {
 					out = append(out, argWord{word: w, text: ref, readOnly: true})
@@ -148,13 +156,13 @@ func commandArgs(c *shellcmd.Command) []argWord {
 				// (the request's env or an assignment can set it), and a
 				// program may not know the option at all. So the whole
 				// word is judged as a file too.
-				out = append(out, argWord{word: w, text: text, write: write, readOnly: readsOnly[name]})
+				out = append(out, argWord{word: w, text: text, write: write, readOnly: readsOnly[name], notCreated: reading.notCreated(0)})
 				// A short option's value may follow it in the same word,
 				// after a cluster of others ("-o/tmp/x", "-rno/tmp/x",
 				// "-f.env"): each rest of the word after an option
 				// letter may be a file.
 				for j := 2; j < len(text) && text[1] != '-' && isOptionLetter(text[j-1]); j++ {
-					out = append(out, argWord{word: w, text: text[j:], write: write, readOnly: readsOnly[name]})
+					out = append(out, argWord{word: w, text: text[j:], write: write, readOnly: readsOnly[name], notCreated: reading.notCreated(j)})
 				}
 				if v, ok := writtenValue(name, text); ok {
 					out = append(out, argWord{word: w, text: v, write: true})
@@ -164,10 +172,10 @@ func commandArgs(c *shellcmd.Command) []argWord {
 				if eq < 0 {
 					continue
 				}
-				text = text[eq+1:]
+				text, from = text[eq+1:], eq+1
 			case name == "dd":
 				if k, v, ok := strings.Cut(text, "="); ok {
-					text, write = v, k == "of"
+					text, write, from = v, k == "of", len(k)+1
 				}
 			case name == "git":
 				// REV:PATH (":PATH" the index) is the file PATH as git
@@ -198,7 +206,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			if !write && slices.Contains(goPatterns, &form[i]) {
 				text, readOnly = goPatternDir(text), true
 			}
-			out = append(out, argWord{word: w, text: text, write: write, readOnly: readOnly})
+			out = append(out, argWord{word: w, text: text, write: write, readOnly: readOnly, notCreated: reading.notCreated(from)})
 			if changed {
 				// Its content is opened, or given a new name no rule
 				// covers: decided as a read too.
@@ -400,10 +408,12 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 			w := sub
 			w.read, w.write = false, true
 			wv := e.decidePathLazy(&w, n, advisories)
-			// A word the allowing rule names is a policy rule's word, not
-			// a file: the policy's own path rules give way to it, the
-			// built-in refusals (self-protection, outside the roots) not.
-			named := a.ruleNamed && wv.rule != nil
+			// A word the allowing rule names is a policy rule's word, and
+			// an option or a known option's value is the program's, not
+			// a file it creates: the policy's own path rules give way to
+			// them, the built-in refusals (self-protection, outside the
+			// roots) not.
+			named := (a.ruleNamed || a.notCreated) && wv.rule != nil
 			if !named && wv.value != Allow && wv.ref != "default" && (v.value == Allow || v.ref == "default" ||
 				wv.value.Stricter(v.value) || v.ref == "workspace-roots") {
 				wv.reason = "it does not exist, so the command may create it: " + wv.text()

@@ -17,17 +17,32 @@ import (
 // (self-protection, outside the roots) still apply to the names they may
 // create; the words the command runs with after them are judged as ever.
 
-// ruleNamedWords returns the words of c that the allow rule which decided
-// v names literally, in each form of c the rule matches: the pattern's
-// words before the first that holds "*", the command word included. It
-// returns nil unless v allows c by a command rule.
-func ruleNamedWords(v verdict, c *shellcmd.Command) []*shellcmd.Word {
-	r := v.rule
-	if v.value != Allow || r == nil || r.value != Allow || r.cmd == nil || r.cmd.all {
+// ruleNamedWords returns the words of c that the allow rules which may
+// have decided v name literally, in each form of c a rule matches: the
+// pattern's words before the first that holds "*", the command word
+// included. When v allows c by a command rule, every allow rule that
+// applies to the request and matches c allows it as much as the first
+// (Bash(go:*) and Bash(go test:*) both allow "go test -v"), so the words
+// of each count. It returns nil unless v allows c by a command rule.
+func (e *Engine) ruleNamedWords(in *reqInfo, v verdict, c *shellcmd.Command) []*shellcmd.Word {
+	if v.value != Allow || v.rule == nil || v.rule.value != Allow || v.rule.cmd == nil || v.rule.cmd.all {
 		return nil
 	}
-	words := r.cmd.words
 	var out []*shellcmd.Word
+	applies := e.appliesBits[in.kindSet()][catCommand] // r.applies(in, catCommand) but for r's actions
+	for i, r := range e.rulesFor(catCommand) {
+		if r.value != Allow || r.advisory || r.cmd == nil || r.cmd.all || !applies.has(i) || !r.actionApplies(in.req.Action) {
+			continue
+		}
+		out = appendRuleNamed(out, r, c)
+	}
+	return out
+}
+
+// appendRuleNamed appends to out the words of c's forms the allow rule r
+// matches that r names literally.
+func appendRuleNamed(out []*shellcmd.Word, r *rule, c *shellcmd.Command) []*shellcmd.Word {
+	words := r.cmd.words
 	for _, form := range c.Forms {
 		if len(form) < 2 || r.cmd.matchForm(form, false) != doesMatch {
 			continue

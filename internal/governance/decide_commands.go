@@ -62,7 +62,7 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 			var named []*shellcmd.Word
 			if v, ok := e.decideCommandWith(in, c, f, advisories); ok {
 				consider(v, what, details)
-				named = ruleNamedWords(v, c)
+				named = e.ruleNamedWords(in, v, c)
 			}
 			if v, ok := e.decideArgsWith(in, c, f, named, advisories); ok {
 				// After the protected files: when both deny, the
