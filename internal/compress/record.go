@@ -548,7 +548,18 @@ func (r *Recorder) scanLiteral(lit []byte) {
 // calls; a larger one is dropped after use.
 const maxScratch = 64 << 10
 
+// maxFactRunes bounds one critical fact, cut by oneLine.
+const maxFactRunes = 400
+
+// fact records f as a critical fact, on one line of at most maxFactRunes
+// runes: a fact quotes what the agent chose (a command line, a method
+// name, a signal), and it is rendered as one list item of the Session
+// Summary and the /compact instructions, which the bridge sends the agent
+// as its own prompt text. Left as it came, a line break in it would let
+// the agent's text start a heading or a quote there and pass for a
+// section of the summary, the user's instructions among them.
 func (r *Recorder) fact(f string) {
+	f = oneLine(f, maxFactRunes)
 	if r.factSet[f] {
 		return
 	}

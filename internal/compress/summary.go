@@ -125,7 +125,8 @@ func keepInstructions(msgs []string, budget int) []string {
 func (s *Summary) Markdown() string {
 	var b strings.Builder
 	b.WriteString("## Session Summary\n")
-	fmt.Fprintf(&b, "**Session ID:** %s\n", s.SessionID)
+	// The agent chose the session id (its session/new answer): one line.
+	fmt.Fprintf(&b, "**Session ID:** %s\n", oneLine(s.SessionID, 200))
 	fmt.Fprintf(&b, "**Generated:** %s\n", s.Generated.UTC().Format("2006-01-02 15:04:05 UTC"))
 	fmt.Fprintf(&b, "**Context Saved:** %s tokens\n\n", groupDigits(s.ContextSaved))
 
