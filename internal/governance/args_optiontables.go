@@ -20,6 +20,8 @@ type programOptions struct {
 	// table is for; the value says the options are read after the
 	// operands too (go test ./... -run X), else the table ends at the
 	// first operand (go run . -count 3: the rest are the program's).
+	// A table without subs is the program's own, read up to its
+	// operands.
 	subs map[string]bool
 	// wholeNames: an option is a whole name after one dash or two, with
 	// "=value" attached ("-run=X", "--count", as Go's flag package and
@@ -34,6 +36,10 @@ type programOptions struct {
 	// ends are options after which the words are another program's (go
 	// test -args: the test binary's).
 	ends map[string]bool
+	// textOperands is how many operands, first, are never files
+	// (timeout's duration); the words after them are the command the
+	// program runs, read by its own form.
+	textOperands int
 }
 
 // setOf returns the set of the words of list.
@@ -75,4 +81,9 @@ var knownOptions = map[string]*programOptions{
 			"no-audit", "no-fund", "production", "dry-run", "ignore-scripts", "quiet", "verbose"),
 		texts: setOf("workspace", "w", "loglevel", "omit", "include", "registry", "tag"),
 	},
+	// Wrappers: the words before the command they run.
+	"timeout": {flags: setOf("foreground", "preserve-status", "verbose", "v"), texts: setOf("kill-after", "k", "signal", "s"),
+		textOperands: 1},
+	"nice":   {texts: setOf("adjustment", "n")},
+	"stdbuf": {texts: setOf("input", "output", "error", "i", "o", "e")},
 }

@@ -105,12 +105,17 @@ func readOptionWords(form []shellcmd.Word, set func(int, wordReading)) {
 	}
 	var table *programOptions
 	afterOperands, start := false, 1
-	if t := knownOptions[form[0].Name()]; t != nil && len(form) > 1 && form[1].Kind == shellcmd.Static {
+	if t := knownOptions[form[0].Name()]; t != nil && t.subs == nil {
+		table = t
+	} else if t != nil && len(form) > 1 && form[1].Kind == shellcmd.Static {
 		if after, ok := t.subs[form[1].Text]; ok {
 			table, afterOperands, start = t, after, 2
 		}
 	}
-	takes := takesNone
+	takes, textOperands := takesNone, 0
+	if table != nil {
+		textOperands = table.textOperands
+	}
 	for i := start; i < len(form); i++ {
 		w := form[i]
 		if w.Kind == shellcmd.Static && w.Text == "--" {
@@ -134,6 +139,10 @@ func readOptionWords(form []shellcmd.Word, set func(int, wordReading)) {
 			continue
 		case w.Kind == shellcmd.Dynamic || w.Kind == shellcmd.Glob && strings.HasPrefix(w.Text, "-"):
 			takes = takesMaybe // it may be an option that takes the next
+			continue
+		case !option && table != nil && textOperands > 0:
+			set(i, allOf) // timeout's duration
+			textOperands--
 			continue
 		case !option:
 			if !afterOperands {

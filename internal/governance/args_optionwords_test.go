@@ -37,6 +37,9 @@ func TestOptionsAreNotCreated(t *testing.T) {
 		{name: "sh -c with options inside", line: `sh -ec "go test -v -run TestX ./..."`, want: Allow},
 		{name: "bash -lc of a one-word rule", line: `bash -lc "make test"`, want: Allow},
 		{name: "under a wrapper", line: "nice go test -run TestX ./...", want: Allow},
+		{name: "under timeout", line: "timeout -k 5s 300 go test -v ./...", want: Allow},
+		{name: "under nice -n", line: "nice -n 10 go test ./...", want: Allow},
+		{name: "word after timeout's command", line: "timeout 300 go test x", want: RequireApproval},
 		{name: "make with a flag", line: "make test -s", want: Allow},
 
 		{name: "go test operand", line: "go test x", want: RequireApproval},
