@@ -21,7 +21,7 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 	var seen []string
 	var seenSet map[string]bool
 	kept := in.keptLine()
-	for i, a := range in.commandLines() {
+	for i, a := range e.scriptLines(in) {
 		for _, p := range a.Problems {
 			consider(e.decideLineProblem(a.Line, p), fmt.Sprintf("reading %q", a.Line), nil)
 		}
@@ -29,7 +29,9 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 			// What the engine kept of the command line's own commands
 			// (the first analysis), if it kept it.
 			var f *commandFacts
-			if i == 0 && kept != nil {
+			// A command whose script files were judged (scriptLines) is
+			// not the one kept: its notes are the files'.
+			if i == 0 && kept != nil && j < len(kept.cmds) && kept.a.Commands[j] == c {
 				f = &kept.cmds[j]
 			}
 			var what, key string

@@ -32,8 +32,12 @@ type decisionMemo struct {
 	analyses   *analyses // the engine's
 	lines      []*shellcmd.Analysis
 	linesRead  bool
-	kept       *keptLine   // the engine's facts of lines[0], if it kept them
-	protected  []protected // protectedFor's list, once it is known
+	kept       *keptLine // the engine's facts of lines[0], if it kept them
+	// scriptLines are lines with their commands' script files judged
+	// (Engine.scriptLines), once scriptsRead.
+	scriptLines []*shellcmd.Analysis
+	scriptsRead bool
+	protected   []protected // protectedFor's list, once it is known
 	// protectedKept is protectedFor's list for a request that changes
 	// nothing, taken without looking at the repository configuration's
 	// files: never given to one that changes something.

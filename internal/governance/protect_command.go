@@ -28,7 +28,7 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 	}
 	line := in.req.Command + " " + strings.Join(in.req.Argv, " ")
 	cwd := filepath.Clean(in.req.Cwd)
-	lines := in.commandLines()
+	lines := e.scriptLines(in)
 	lcwd := in.facts(cwd).lowerForms()
 	t := e.lineTextOf(in, list, line, lines, cwd)
 	switch pr, pf, inside := commandPlaceHit(list, lcwd, t.named); {

@@ -29,7 +29,7 @@ func (e *Engine) gitRewritesProtected(in *reqInfo) (verdict, bool) {
 	if len(list) == 0 {
 		return verdict{}, false
 	}
-	for _, a := range in.commandLines() {
+	for _, a := range e.scriptLines(in) {
 		for _, c := range a.Commands {
 			for _, form := range c.Forms {
 				what, ok := gitRewrite(form)

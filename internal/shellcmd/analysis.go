@@ -62,6 +62,15 @@ const (
 	// r and w, awk's getline < and print >), which are not decided as
 	// paths; no rule vouches for it.
 	OpensFiles
+	// ScriptFile: the command runs a script it reads from a file the line
+	// names (sed -f, awk -f), listed in Command.Scripts. The text is not
+	// the line's, so no rule vouches for it; a caller that reads the file
+	// judges the text instead (AnalyzeScript) and drops the note.
+	ScriptFile
+	// LoadsCode: the command loads code from a file the bridge does not
+	// read (gawk's -i library found on AWKPATH, its -l shared library,
+	// its debugger's commands); no rule vouches for it.
+	LoadsCode
 )
 
 // Input is the standard input a redirection gives a command: the file a
@@ -102,6 +111,9 @@ type Command struct {
 	// Dir is where the command runs, after the line's cd commands
 	// before it (cwd.go).
 	Dir Dir
+	// Scripts are the script files the command's text tools read their
+	// script from (script_sources.go), each with a ScriptFile note.
+	Scripts []Script
 }
 
 // Assignment is a variable the line sets: NAME=value, NAME+=value,

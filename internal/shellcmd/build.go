@@ -22,6 +22,8 @@ type step struct {
 	// dialects.
 	fdShell  dialects
 	fdScript int
+	// scripts are the script files a text tool reads (scriptSources).
+	scripts []scriptRef
 	// chdir, when set, says the program runs what it runs in another
 	// directory, and how.
 	chdir string
@@ -114,6 +116,7 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			break
 		}
 		st := h(form)
+		w.scriptSources(c, &st, hop)
 		for _, n := range st.notes {
 			n.Form = hop
 			c.Notes = append(c.Notes, n)

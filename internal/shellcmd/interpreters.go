@@ -2,7 +2,6 @@ package shellcmd
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -101,116 +100,6 @@ func pythonHandler(form []Word) step {
 		return step{notes: []Note{{Kind: RunsCode, Text: form[0].Text + " runs the program it reads from its input"}}}
 	}
 	return step{}
-}
-
-// scriptTool describes a program that runs a script in its own language
-// (awk, sed): where the script comes from and what in it runs commands.
-type scriptTool struct {
-	grammar grammar
-	// script is what the tool calls its script: "program", "script".
-	script string
-	// fileOpts are the options that name a script file; inlineOpts those
-	// that give the script on the command line. Without an inline one,
-	// the first operand is the script.
-	fileOpts, inlineOpts []string
-	// runs reports whether a script may run commands; how says how.
-	runs func(script string) bool
-	how  string
-	// opens reports whether a script may open a file it names (see
-	// script_files.go); which says with what.
-	opens func(script string) bool
-	which string
-	// commands, when set, returns the shell commands a script gives to
-	// run, why one it runs is not known until the line runs, and false
-	// when the script cannot be read (script_commands.go).
-	commands func(script string) (cmds []string, unknown string, ok bool)
-}
-
-var awkGrammar = grammar{short: shortOpts("bcCdhlMNOPrsStVgDLo", "Ffve", ""), long: longOpts(
-	"traditional posix re-interval lint optimize sandbox characters-as-bytes copyright help version dump-variables profile pretty-print",
-	"field-separator assign file source exec include load", "")}
-
-// awkRunsCommands matches awk programs that run commands: system(),
-// "cmd" | getline, print | "cmd".
-var awkRunsCommands = regexp.MustCompile(`system|\|`)
-
-var awkTool = scriptTool{grammar: awkGrammar, script: "program",
-	fileOpts: []string{"f", "file", "exec", "include", "load"}, inlineOpts: []string{"e", "source"},
-	runs: awkRunsCommands.MatchString, how: "(system or a pipe)",
-	opens: awkOpensFiles, which: "(getline <, print >, ARGV or @include)",
-	commands: awkRuns}
-
-var sedGrammar = grammar{short: shortOpts("nrEsuzil", "efl", ""), long: longOpts(
-	"quiet silent debug posix regexp-extended separate unbuffered null-data sandbox follow-symlinks help version",
-	"expression file line-length", "in-place")}
-
-var sedTool = scriptTool{grammar: sedGrammar, script: "script",
-	fileOpts: []string{"f", "file"}, inlineOpts: []string{"e", "expression"},
-	runs: sedExec, how: "(the e command or flag)",
-	opens: sedOpensFiles, which: "(r, R, w, W or the w flag of s)",
-	commands: sedRuns}
-
-// awkHandler and sedHandler are the tools' handlers.
-var awkHandler, sedHandler handler = awkTool.handle, sedTool.handle
-
-// handle is the handler of the tool t.
-func (t *scriptTool) handle(form []Word) step {
-	p := parseOptions(form, 1, t.grammar)
-	name := form[0].Text
-	switch {
-	case p.problem != "":
-		return step{notes: []Note{{Kind: RunsCode, Text: name + ": " + p.problem}}}
-	case p.has(t.fileOpts...):
-		return step{notes: []Note{{Kind: RunsCode, Text: name + " runs a " + t.script + " file"}}}
-	}
-	var scripts []string
-	for _, o := range p.opts {
-		if slices.Contains(t.inlineOpts, o.name) {
-			scripts = append(scripts, o.value)
-		}
-	}
-	if len(scripts) == 0 && p.next < len(form) {
-		if form[p.next].Kind != Static {
-			return step{notes: []Note{{Kind: RunsCode, Text: name + " " + t.script + " is not static: " + form[p.next].String()}}}
-		}
-		scripts = append(scripts, form[p.next].Text)
-	}
-	for _, s := range scripts {
-		if t.runs(s) {
-			st := step{notes: []Note{{Kind: RunsCode, Text: name + " " + t.script + " runs commands " + t.how}}}
-			t.addCommands(&st, name, scripts)
-			return st
-		}
-	}
-	for _, s := range scripts {
-		if t.opens(s) {
-			return step{notes: []Note{{Kind: OpensFiles, Text: name + " " + t.script + " opens files it names " + t.which + ", which the bridge does not decide as paths"}}}
-		}
-	}
-	return step{}
-}
-
-// addCommands adds to st the commands the scripts give the tool to run,
-// as sh code of their own (the tool runs them with /bin/sh), and notes a
-// command known only when the line runs or a script that cannot be read:
-// a rule naming the tool does not vouch for either.
-func (t *scriptTool) addCommands(st *step, name string, scripts []string) {
-	if t.commands == nil {
-		return
-	}
-	for _, s := range scripts {
-		cmds, unknown, ok := t.commands(s)
-		if !ok {
-			st.notes = append(st.notes, Note{Kind: Unparsed, Text: name + " " + t.script + " runs commands the bridge cannot find in it"})
-			continue
-		}
-		if unknown != "" {
-			st.notes = append(st.notes, Note{Kind: NotStatic, Text: unknown + ", known only when the line runs"})
-		}
-		for _, c := range cmds {
-			st.shell = append(st.shell, shellRun{word: Word{Kind: Static, Text: c}, langs: dialectsOf("sh")})
-		}
-	}
 }
 
 // sedExec reports whether a sed script may use GNU sed's e command or the

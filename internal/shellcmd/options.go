@@ -45,6 +45,8 @@ type option struct {
 	long  bool
 	value string
 	has   bool // value given
+	// at is the index of the word the option is in.
+	at int
 }
 
 // parsed is the result of reading a program's options.
@@ -55,6 +57,8 @@ type parsed struct {
 	// problem is why the options could not be read (an unknown option, a
 	// word computed at run time, a missing argument); empty when read.
 	problem string
+	// dashdash says a "--" ended the options.
+	dashdash bool
 }
 
 // has reports whether any of the named options was given.
@@ -100,7 +104,7 @@ func parseOptions(words []Word, start int, g grammar) parsed {
 		s := wd.Text
 		switch {
 		case s == "--":
-			p.next = i + 1
+			p.next, p.dashdash = i+1, true
 			return p
 		case strings.HasPrefix(s, "--"):
 			name, val, hasVal := strings.Cut(s[2:], "=")
@@ -110,7 +114,7 @@ func parseOptions(words []Word, start int, g grammar) parsed {
 				p.next = i
 				return p
 			}
-			o := option{name: full, long: true, value: val, has: hasVal}
+			o := option{name: full, long: true, value: val, has: hasVal, at: i}
 			if kind == requiredArg && !hasVal {
 				if i+1 >= len(words) {
 					p.problem = "option " + s + " needs an argument"
@@ -137,7 +141,7 @@ func parseOptions(words []Word, start int, g grammar) parsed {
 					p.next = i
 					return p
 				}
-				o := option{name: s[j : j+1]}
+				o := option{name: s[j : j+1], at: i}
 				if s[0] == '+' {
 					o.name = "+" + o.name
 				}
