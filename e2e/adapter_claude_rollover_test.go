@@ -79,3 +79,56 @@ func rolloverKeepsPolicy(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, 
 	}
 	return envDenial(t, auditFile, r)
 }
+
+// TestAdapterClaudeRolloverAuditsIDESession: after /bridge-compress the
+// next prompt continues in a fresh Claude session the bridge opened, whose
+// id Claude's hook payload carries. Every record of the session's work,
+// the hook's decisions included, names the IDE's session: a record naming
+// the fresh one would put a session nobody opened in "audit sessions" and
+// leave the decision out of "audit show --session" for the person's.
+func TestAdapterClaudeRolloverAuditsIDESession(t *testing.T) {
+	s, a, w := claudeScene(t)
+	o := runOptions{name: "claude-rollover-audit"}
+	o.bridgeArgs = []string{"--compress", "on", "--cache-dir", filepath.Join(w.base, "cache")}
+	o.files = map[string]string{"notes.txt": "notes\n", "more.txt": "more\n"}
+	o.script = fakemodel.Script{Steps: []fakemodel.Step{
+		a.read(w.path("notes.txt")),
+		fakemodel.Text("Noted."),
+		a.read(w.path("more.txt")),
+		fakemodel.Text("Read it."),
+	}}
+	o.client.Prompts = textPrompts("Keep notes on this project.", "/bridge-compress", "Read more.txt.")
+	r, auditFile := adapterRun(t, s, a, w, o)
+	sum := r.wait()
+	r.noLeftovers()
+	type sessionRecord struct {
+		Action   string `json:"action"`
+		Metadata struct {
+			Session      string `json:"session"`
+			AgentSession string `json:"agentSession"`
+			Stage        string `json:"stage"`
+		} `json:"metadata"`
+		Subject struct {
+			Path string `json:"path"`
+		} `json:"subject"`
+	}
+	recs := readJSONL[sessionRecord](t, auditFile)
+	hookAfter := false
+	for _, rec := range recs {
+		if rec.Metadata.Session != "" && rec.Metadata.Session != sum.SessionID {
+			t.Errorf("a %s record (%s) names session %s; the IDE opened only %s", rec.Action, rec.Subject.Path, rec.Metadata.Session, sum.SessionID)
+		}
+		if rec.Metadata.Stage == "hook" && strings.HasSuffix(rec.Subject.Path, "more.txt") {
+			hookAfter = true
+			if rec.Metadata.AgentSession == "" || rec.Metadata.AgentSession == sum.SessionID {
+				t.Errorf("the hook's record after the rollover names the agent's session as %q", rec.Metadata.AgentSession)
+			}
+		}
+	}
+	if !hookAfter {
+		t.Fatalf("no hook record of the Read after the rollover\n%s", r.stderrTail())
+	}
+	if b, err := os.ReadFile(auditFile); err != nil || !strings.Contains(string(b), `"ROLLOVER"`) {
+		t.Fatalf("no rollover in the audit log (%v)", err)
+	}
+}

@@ -241,7 +241,7 @@ func hookDecider(o Options) Decider {
 			if lr.Copy != "" {
 				files = []string{lr.Copy}
 			}
-			events.Add(compress.Event{Time: time.Now().UTC(), Session: lr.Session, Type: compress.EventTier1,
+			events.Add(compress.Event{Time: time.Now().UTC(), Session: o.Sessions.ideSession(lr.Session), Type: compress.EventTier1,
 				Trigger: fmt.Sprintf("Claude Read of %s: %d tokens over the %d-token threshold; limited to %d of %d lines",
 					lr.Path, lr.FileTokens, lr.Threshold, lr.Limit, lr.Lines),
 				TokensBefore: lr.FileTokens, TokensAfter: lr.ShownTokens, TokensSaved: lr.FileTokens - lr.ShownTokens, Files: files})
@@ -249,7 +249,7 @@ func hookDecider(o Options) Decider {
 	}
 	d = LimitLargeReads(d, rl)
 	if o.Config.Audit != nil {
-		d = Audited(d, o.Config.Audit, AuditOptions{FailOpen: o.FailOpen, Operator: o.Config.Operator, Logger: o.Config.Logger})
+		d = Audited(d, o.Config.Audit, AuditOptions{FailOpen: o.FailOpen, Operator: o.Config.Operator, Logger: o.Config.Logger, Sessions: o.Sessions})
 	}
 	return d
 }

@@ -50,6 +50,20 @@ type Sessions struct {
 	// session/new result, an answered session/set_mode, the agent's
 	// current_mode_update), or "" when none was seen.
 	Mode func(sessionID string) string
+	// IDE returns the IDE's id for the agent's session: after a
+	// compression rollover the agent works in a session the bridge opened
+	// for it, which the IDE, the wire-level records and the person know by
+	// the id of the session it continues. nil means the agent's id is the
+	// IDE's.
+	IDE func(sessionID string) string
+}
+
+// ideSession returns the IDE's id for the agent's session id.
+func (s Sessions) ideSession(id string) string {
+	if s.IDE == nil || id == "" {
+		return id
+	}
+	return s.IDE(id)
 }
 
 // PolicyDeciderIn is PolicyDecider with what the wire-level enforcement
@@ -201,14 +215,20 @@ type AuditOptions struct {
 	Operator string
 	// Logger; nil means discard.
 	Logger *slog.Logger
+	// Sessions names the session a record is in: its IDE lookup gives
+	// the IDE's id for the agent's (see Sessions.IDE); optional.
+	Sessions Sessions
 }
 
 // Audited records every decision of next in the audit log before it is
 // returned, with the tool's real name and input: action "tool.call",
 // subject the tool call, policy {ref, decision}, and under metadata the
 // AIP-44 tool-call mirror, the session, the rule, the reason, "stage":
-// "hook", and the updated input when Tier 1 changed it. If the record cannot
-// be written the call is denied, unless opts.FailOpen.
+// "hook", and the updated input when Tier 1 changed it. The session is the
+// IDE's (opts.Sessions), as in every other record of the log, with the
+// agent's own id as "agentSession" when it differs (after a compression
+// rollover). If the record cannot be written the call is denied, unless
+// opts.FailOpen.
 func Audited(next Decider, rec Recorder, opts AuditOptions) Decider {
 	logger := opts.Logger
 	if logger == nil {
@@ -234,14 +254,18 @@ func Audited(next Decider, rec Recorder, opts AuditOptions) Decider {
 		if operator == "" {
 			operator = c.Agent
 		}
-		mirror := audit.ToolCall{Kind: "tool-call", Operator: operator, Session: c.SessionID, ToolCallID: c.ToolUseID,
+		session := opts.Sessions.ideSession(c.SessionID)
+		mirror := audit.ToolCall{Kind: "tool-call", Operator: operator, Session: session, ToolCallID: c.ToolUseID,
 			Tool: c.Tool, Arguments: rawOrNil(c.Input)}
 		if d.Verdict == Allow {
 			mirror.Approval = "auto"
 		}
 		md := map[string]any{"toolCall": mirror, "stage": "hook", "agent": c.Agent, "reason": d.Reason}
-		if c.SessionID != "" {
-			md["session"] = c.SessionID
+		if session != "" {
+			md["session"] = session
+		}
+		if session != c.SessionID {
+			md["agentSession"] = c.SessionID
 		}
 		if d.Rule != "" {
 			md["rule"] = d.Rule

@@ -12,7 +12,8 @@ import (
 // setup g and compression pipeline p, either of which may be nil: the
 // policy's rules (its implicit ones included) and engine, the sessions'
 // workspace roots and permission modes (looked up by the IDE's id for the
-// agent's session, which differs after a compression rollover), the audit
+// agent's session, which differs after a compression rollover, and the id
+// records name the session by), the audit
 // log, operator and fail mode, and the Tier 1 read limit with its offload
 // and events. Mode (the adapter's) is left for the caller.
 func OptionsFrom(agent *acpwire.AgentCommand, g *governance.Setup, p *compress.Pipeline, logger *slog.Logger) Options {
@@ -23,9 +24,6 @@ func OptionsFrom(agent *acpwire.AgentCommand, g *governance.Setup, p *compress.P
 		}
 		if g.Enforcer != nil {
 			o.Sessions = Sessions{Roots: g.Enforcer.Roots, Mode: g.Enforcer.Mode}
-			if p != nil {
-				o.Sessions = sessionsAsIDE(o.Sessions, p.IDESession)
-			}
 		}
 		if g.Policy != nil {
 			o.Config.Rules = RulesFromPolicy(append(g.Policy.Rules(), g.Engine.ImplicitRules()...))
@@ -37,6 +35,7 @@ func OptionsFrom(agent *acpwire.AgentCommand, g *governance.Setup, p *compress.P
 		o.Config.Operator, o.FailOpen = g.Operator, g.FailOpen
 	}
 	if p != nil {
+		o.Sessions = sessionsAsIDE(o.Sessions, p.IDESession)
 		o.ReadLimit.Threshold = p.OffloadTokens()
 		o.ReadLimit.Offload = p.Store().WriteOffloaded
 		o.Events = p.Events()
@@ -44,14 +43,16 @@ func OptionsFrom(agent *acpwire.AgentCommand, g *governance.Setup, p *compress.P
 	return o
 }
 
-// sessionsAsIDE returns s looking sessions up by ide(id), the IDE's id for
-// the agent's session id: after a compression rollover Claude's hook names
+// sessionsAsIDE returns s naming sessions (Sessions.IDE) and looking them
+// up by ide(id), the IDE's id for the agent's session id: after a
+// compression rollover Claude's hook names
 // the session the bridge opened for it, which the wire-level enforcement
 // knows by the IDE's id, and for a session it does not know
 // Enforcer.Roots answers the roots of the one open session, or none
 // inside any workspace when several are open.
 func sessionsAsIDE(s Sessions, ide func(string) string) Sessions {
 	out := s
+	out.IDE = ide
 	if s.Roots != nil {
 		out.Roots = func(id string) []string { return s.Roots(ide(id)) }
 	}

@@ -22,10 +22,47 @@ import (
 // the hook must not judge A's continuation with B's workspace as its own
 // (a write into B's workspace is outside the roots).
 func TestOptionsFromSessionsAfterRollover(t *testing.T) {
-	e, _ := loadTestEngine(t)
-	wsA, wsB := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	e, enf, p, wsA, wsB := rolledOver(t)
+	g := &governance.Setup{Policy: e.Policy(), Engine: e, Enforcer: enf}
+	o := OptionsFrom(&acpwire.AgentCommand{Path: "claude-agent-acp"}, g, p, nil)
+	wantRoots := enf.Roots("A")
+	if len(wantRoots) == 0 || slices.Contains(wantRoots, wsB) {
+		t.Fatalf("A's roots %v", wantRoots)
+	}
+	if got := o.Sessions.Roots("D"); !slices.Equal(got, wantRoots) {
+		t.Errorf("roots of the rolled-over session D = %v, want A's %v", got, wantRoots)
+	}
+	if got := o.Sessions.Roots("B"); !slices.Equal(got, enf.Roots("B")) {
+		t.Errorf("roots of B = %v, want %v", got, enf.Roots("B"))
+	}
+	if got, want := o.Sessions.Mode("D"), enf.Mode("A"); got != want || want == "" {
+		t.Errorf("mode of D = %q, want A's %q", got, want)
+	}
+	// Claude's Write into B's workspace from A's continuation is outside
+	// the session's workspace, as it is from A itself; so it is from a
+	// session Z the bridge knows nothing of (a rollover it did not see),
+	// which with A and B open takes neither workspace, not both.
+	write := ToolCall{Agent: Claude, Tool: "Write", SessionID: "D", Cwd: wsA,
+		Input: []byte(fmt.Sprintf(`{"file_path":%q,"content":"x"}`, filepath.Join(wsB, "notes.txt")))}
+	for _, sid := range []string{"A", "D", "Z"} {
+		write.SessionID = sid
+		d, err := PolicyDeciderIn(e, o.Sessions).DecideTool(t.Context(), write)
+		if err != nil || d.Verdict != Deny {
+			t.Errorf("Claude's Write into B's workspace in session %s: %+v, %v; want it denied", sid, d, err)
+		}
+	}
+}
+
+// rolledOver opens sessions A (in wsA) and B (in wsB) through a bridge
+// with the enforcer and the compression pipeline, then fills A's context
+// to CRITICAL and rolls it over with its next prompt to a fresh agent
+// session D, which the agent answers the bridge's session/new with.
+func rolledOver(t *testing.T) (e *governance.Engine, enf *governance.Enforcer, p *compress.Pipeline, wsA, wsB string) {
+	t.Helper()
+	e, _ = loadTestEngine(t)
+	wsA, wsB = filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
 	b := acpwire.New(acpwire.Options{})
-	enf := governance.NewEnforcer(governance.EnforceOptions{Engine: e, Sender: b})
+	enf = governance.NewEnforcer(governance.EnforceOptions{Engine: e, Sender: b})
 	p, err := compress.New(compress.Config{CacheDir: filepath.Join(t.TempDir(), "cache"), EventLog: &strings.Builder{}}, b)
 	if err != nil {
 		t.Fatal(err)
@@ -72,32 +109,5 @@ func TestOptionsFromSessionsAfterRollover(t *testing.T) {
 		t.Fatalf("agent got %s, want the prompt in D", m)
 	}
 
-	g := &governance.Setup{Policy: e.Policy(), Engine: e, Enforcer: enf}
-	o := OptionsFrom(&acpwire.AgentCommand{Path: "claude-agent-acp"}, g, p, nil)
-	wantRoots := enf.Roots("A")
-	if len(wantRoots) == 0 || slices.Contains(wantRoots, wsB) {
-		t.Fatalf("A's roots %v", wantRoots)
-	}
-	if got := o.Sessions.Roots("D"); !slices.Equal(got, wantRoots) {
-		t.Errorf("roots of the rolled-over session D = %v, want A's %v", got, wantRoots)
-	}
-	if got := o.Sessions.Roots("B"); !slices.Equal(got, enf.Roots("B")) {
-		t.Errorf("roots of B = %v, want %v", got, enf.Roots("B"))
-	}
-	if got, want := o.Sessions.Mode("D"), enf.Mode("A"); got != want || want == "" {
-		t.Errorf("mode of D = %q, want A's %q", got, want)
-	}
-	// Claude's Write into B's workspace from A's continuation is outside
-	// the session's workspace, as it is from A itself; so it is from a
-	// session Z the bridge knows nothing of (a rollover it did not see),
-	// which with A and B open takes neither workspace, not both.
-	write := ToolCall{Agent: Claude, Tool: "Write", SessionID: "D", Cwd: wsA,
-		Input: []byte(fmt.Sprintf(`{"file_path":%q,"content":"x"}`, filepath.Join(wsB, "notes.txt")))}
-	for _, sid := range []string{"A", "D", "Z"} {
-		write.SessionID = sid
-		d, err := PolicyDeciderIn(e, o.Sessions).DecideTool(t.Context(), write)
-		if err != nil || d.Verdict != Deny {
-			t.Errorf("Claude's Write into B's workspace in session %s: %+v, %v; want it denied", sid, d, err)
-		}
-	}
+	return e, enf, p, wsA, wsB
 }
