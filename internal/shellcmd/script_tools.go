@@ -2,6 +2,7 @@ package shellcmd
 
 import (
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 )
@@ -122,11 +123,11 @@ func (t *scriptTool) handle(form []Word) step {
 	// Without a script option the first operand is the script. A tool
 	// that reads options after operands does not when POSIXLY_CORRECT is
 	// set: then a script option after the first operand leaves it the
-	// script. BSD sed's -i takes the next word (the backup suffix), so
-	// after a bare -i the operand after that may be the script too.
+	// script. Where sed is BSD sed, -i takes the next word (the backup
+	// suffix), so after a bare -i the operand after that is the script.
 	if len(operands) > 0 && (first == len(form) || t.permutes && first > operands[0]) {
 		candidates := operands[:1]
-		if t.lang == "sed" && len(operands) > 1 && bareOptionBefore(p, "i", operands[0]) {
+		if t.lang == "sed" && bsdSed && first == len(form) && len(operands) > 1 && bareOptionBefore(p, "i", operands[0]) {
 			candidates = operands[:2]
 		}
 		for _, at := range candidates {
@@ -140,6 +141,11 @@ func (t *scriptTool) handle(form []Word) step {
 	t.judge(&st, name, inline)
 	return st
 }
+
+// bsdSed says the system's sed is BSD sed (macOS, the BSDs), whose -i
+// takes the next word as its suffix: "sed -i .bak 'r .env' a.txt" runs
+// the script 'r .env' there.
+var bsdSed = runtime.GOOS == "darwin" || strings.HasSuffix(runtime.GOOS, "bsd")
 
 // options reads the tool's options, after its operands too when it
 // permutes, and returns them with the indexes of its operands.
