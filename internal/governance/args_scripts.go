@@ -83,6 +83,9 @@ func (e *Engine) readScripts(in *reqInfo, a *shellcmd.Analysis) *shellcmd.Analys
 		judged.Notes = slices.DeleteFunc(slices.Clone(c.Notes), func(n shellcmd.Note) bool { return n.Kind == shellcmd.ScriptFile })
 		for _, s := range c.Scripts {
 			text, why := e.scriptText(in, c, s, others)
+			if why == "" && s.Lang == "awk" && !strings.Contains(s.Name.Text, "/") && setsAWKPATH(in, a) {
+				why = "the line sets AWKPATH, the directories gawk looks for it in"
+			}
 			if why != "" {
 				judged.Notes = append(judged.Notes, shellcmd.Note{Kind: shellcmd.Unparsed, Form: s.Form,
 					Text: fmt.Sprintf("the bridge cannot read the %s file %s that %s runs: %s", s.Lang, s.Name.Text, s.Tool, why)})
@@ -179,4 +182,21 @@ func readScriptFile(p string) (string, string) {
 		return "", "it holds a NUL byte, which sed and awk read otherwise than the bridge"
 	}
 	return string(b), ""
+}
+
+// setsAWKPATH reports whether the request or line a sets AWKPATH, the
+// directories gawk looks in for a program file named without a '/'
+// (not in the directory it runs in unless AWKPATH says so).
+func setsAWKPATH(in *reqInfo, a *shellcmd.Analysis) bool {
+	for _, v := range in.req.Env {
+		if v.Name == "AWKPATH" {
+			return true
+		}
+	}
+	for _, as := range a.Assignments {
+		if as.Name == "AWKPATH" {
+			return true
+		}
+	}
+	return false
 }

@@ -75,6 +75,9 @@ func TestScriptFilesJudged(t *testing.T) {
 		{"awk -f ok.awk a.txt | cat", RequireApproval, "the line runs other commands"},
 		{"echo hi; awk -f ok.awk a.txt", RequireApproval, "the line runs other commands"},
 		{"env -C sub awk -f ok.awk", RequireApproval, "the line changes directory"},
+		{"AWKPATH=sub awk -f ok.awk a.txt", RequireApproval, "the line sets AWKPATH"},
+		{"env AWKPATH=sub awk -f ok.awk a.txt", RequireApproval, "the line sets AWKPATH"},
+		{"AWKPATH=sub awk -f ./ok.awk a.txt", Allow, ""},
 		{"awk -f .env", Deny, "Read(**/.env)"},
 		{"awk -f secret/cmd.awk", Deny, "Read(secret/**)"},
 		{"awk -f ok.awk a.txt", Allow, ""},
@@ -101,5 +104,11 @@ func TestScriptFilesJudged(t *testing.T) {
 	d := e.Decide(Request{Action: ActionTerminalCreate, Command: "awk", Argv: []string{"awk", "-f", "cat-env.awk"}, Cwd: root, Paths: []string{root}})
 	if d.Value != Deny {
 		t.Errorf("argv awk -f cat-env.awk: %v (%s); want deny", d.Value, d.Reason)
+	}
+	// gawk looks for a program file named without a '/' in AWKPATH's
+	// directories, which the terminal's environment may set.
+	d = e.Decide(Request{Action: ActionTerminalCreate, Command: "awk -f ok.awk a.txt", Env: []EnvVar{{Name: "AWKPATH", Value: "sub"}}, Cwd: root, Paths: []string{root}})
+	if d.Value != RequireApproval || !strings.Contains(d.Reason, "AWKPATH") {
+		t.Errorf("awk -f ok.awk with AWKPATH=sub in the environment: %v (%s); want require-approval", d.Value, d.Reason)
 	}
 }
