@@ -285,6 +285,9 @@ func (e *Engine) decideArgsWith(in *reqInfo, c *shellcmd.Command, f *commandFact
 	if v, ok := namesFromFileVerdict(c); ok {
 		keep(v)
 	}
+	if v, ok := goToolFlagsVerdict(c); ok {
+		keep(v)
+	}
 	if worst == nil {
 		return verdict{}, false
 	}

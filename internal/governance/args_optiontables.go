@@ -10,8 +10,8 @@ package governance
 // value is a file or directory the program may write (go's -o,
 // -coverprofile, -outputdir; cargo's --manifest-path, whose Cargo.lock
 // and target/ it writes beside, --target-dir, --config; npm's --prefix),
-// runs a program (go's -exec, -toolexec) or passes words on to another
-// program that may (go's -gcflags, -ldflags).
+// or runs a program (go's -exec, -toolexec). go's lists of its tools'
+// flags (-gcflags, -ldflags) are judged as lists (goToolFlagsVerdict).
 
 // programOptions is how one program reads the options of some of its
 // subcommands.
@@ -60,7 +60,9 @@ var knownOptions = map[string]*programOptions{
 		flags:      goBoolFlags,
 		texts: setOf("run", "skip", "bench", "benchtime", "count", "cpu", "parallel", "timeout", "tags", "p", "shuffle",
 			"list", "fuzz", "fuzztime", "fuzzminimizetime", "covermode", "coverpkg", "mod", "buildmode", "compiler",
-			"vet", "buildvcs"),
+			"vet", "buildvcs",
+			// Lists of a tool's flags, judged whole (goToolFlagsVerdict).
+			"gcflags", "ldflags", "asmflags", "gccgoflags"),
 		ends: setOf("args"),
 	},
 	"cargo": {
