@@ -40,16 +40,20 @@ func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
 		if newID == "" {
 			return fmt.Errorf("session/new result has no sessionId")
 		}
-		if p.cfg.OnRollover != nil {
-			p.cfg.OnRollover(s.ide, res)
-		}
 		p.lockChanging()
+		if p.sessionIDTaken(newID) {
+			p.mu.Unlock()
+			return fmt.Errorf("session/new result names session %q, which is not a fresh one", newID)
+		}
 		p.ideToDown[s.ide] = newID
 		p.downToIDE[newID] = s.ide
 		if oldDown != s.ide {
 			p.downToIDE[oldDown] = s.ide
 		}
 		p.mu.Unlock()
+		if p.cfg.OnRollover != nil {
+			p.cfg.OnRollover(s.ide, res)
+		}
 		return nil
 	})
 	if err != nil {
@@ -77,6 +81,25 @@ func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
 		TokensBefore: int(before.Used), TokensAfter: after, TokensSaved: max(int(before.Used)-after, 0), Files: []string{archive}})
 	p.say(s, fmt.Sprintf("> **acp-bridge:** session checkpointed; continuing in a fresh agent session seeded with a %d-token summary. Full conversation: %s\n\n", after, archive))
 	return block, true
+}
+
+// sessionIDTaken reports whether id, the session a rollover's session/new
+// result names, is one the bridge already knows: a session the IDE opened
+// (this one included) or the agent session another one continues in. The
+// agent chooses it; mapped as this session's continuation, an open
+// session's id would carry that session's messages to the IDE, and its
+// tool calls to governance and the audit log, as this one's, and the IDE's
+// other session would speak to an agent session this one now owns. p.mu
+// held.
+func (p *Pipeline) sessionIDTaken(id string) bool {
+	if _, ok := p.sessions[id]; ok {
+		return true
+	}
+	if _, ok := p.downToIDE[id]; ok {
+		return true
+	}
+	_, ok := p.ideToDown[id]
+	return ok
 }
 
 // endSetup ends the setup call (a rollover's session/new, a compaction's

@@ -1,0 +1,72 @@
+package compress
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+)
+
+// rolloverAnswered sends the IDE's prompt id in s1, which a checkpoint
+// made due to roll over, answers the rollover's session/new with
+// sessionId fresh, and returns what the agent gets next.
+func rolloverAnswered(h *harness, id int, fresh string) []byte {
+	h.t.Helper()
+	h.ide(promptMsg(id, "s1", textBlock("go on")))
+	req := h.readAgent()
+	if str(req, "method") != "session/new" {
+		h.t.Fatalf("agent got %s, want the rollover's session/new", req)
+	}
+	rid, _ := rawjson.Get(req, "id")
+	h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"sessionId":%q}}`, rid, fresh))
+	return h.readAgent()
+}
+
+// TestRolloverNeedsAFreshSession: the agent answers the session/new a
+// rollover of s1 sends with the id of a session the bridge already knows:
+// s2, which the IDE opened as well; s1 itself; or d1, the agent session s1
+// already continues in. Mapped as s1's continuation, s2's messages would
+// reach the IDE (and governance, nearer it) as s1's. The rollover fails
+// instead: the person is told, the prompt goes on in s1's current agent
+// session, and each session's messages keep their own id.
+func TestRolloverNeedsAFreshSession(t *testing.T) {
+	cases := []struct {
+		name, taken, current string
+		prepare              func(h *harness) int // returns the next prompt id
+	}{
+		{"another open session", "s2", "s1", func(h *harness) int { return 4 }},
+		{"the session itself", "s1", "s1", func(h *harness) int { return 4 }},
+		{"its current agent session", "d1", "d1", func(h *harness) int {
+			if pr := rolloverAnswered(h, 4, "d1"); str(pr, "params", "sessionId") != "d1" {
+				h.t.Fatalf("first rollover: agent got %s, want the prompt in d1", pr)
+			}
+			h.agent(agentSays("d1", strings.Repeat("Working on the exporter again. ", 200)))
+			h.agent(endTurn(4))
+			h.untilIDE(isResponse("4"))
+			h.ide(promptMsg(5, "s1", textBlock("/bridge-compress")))
+			h.untilIDE(isResponse("5"))
+			return 6
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h, _ := checkpointedHarness(t)
+			h.newSession(10, "/other", "s2")
+			pr := rolloverAnswered(h, c.prepare(h), c.taken)
+			if str(pr, "method") != "session/prompt" || str(pr, "params", "sessionId") != c.current || str(pr, "params", "prompt", "0", "text") != "go on" {
+				t.Fatalf("agent got %s, want the person's prompt in %s, unchanged", pr, c.current)
+			}
+			got := h.untilIDE(func(m []byte) bool {
+				return strings.Contains(notes([][]byte{m}), "could not open a fresh agent session")
+			})
+			if n := notes(got); !strings.Contains(n, "not a fresh one") {
+				t.Errorf("note %q does not say why", n)
+			}
+			h.agent(agentSays("s2", "working in s2"))
+			if m := h.readIDE(); str(m, "params", "sessionId") != "s2" {
+				t.Errorf("s2's message reached the IDE in session %s", str(m, "params", "sessionId"))
+			}
+		})
+	}
+}
