@@ -27,8 +27,15 @@ func gitHandler(form []Word) step {
 		gitConfigRuns(&st, kv, sub, args)
 	}
 	for _, w := range form[1:at] {
-		if w.Kind == Static && strings.HasPrefix(w.Text, "--exec-path=") {
+		switch {
+		case w.Kind == Static && strings.HasPrefix(w.Text, "--exec-path="):
 			st.notes = append(st.notes, Note{Kind: Unparsed, Text: "git " + w.Text + " runs its subcommands' programs from a directory the line names"})
+		case w.Kind == Static && (w.Text == "--git-dir" || strings.HasPrefix(w.Text, "--git-dir=")):
+			// As GIT_DIR does: the repository's config file holds
+			// aliases, hooks and pagers git runs, in a directory the
+			// agent may have made ("git --git-dir=x st" runs x/config's
+			// alias st).
+			st.notes = append(st.notes, Note{Kind: Unparsed, Text: "git --git-dir takes its configuration (aliases, hooks, pagers) from the repository it names, which the line does not show"})
 		}
 	}
 	if at >= len(form) || sub.Kind != Static {

@@ -152,7 +152,9 @@ func TestGitRunsComputed(t *testing.T) {
 
 // TestGitUnseenConfig: configuration that makes git read more
 // configuration, or run hooks, from a file or directory the line does not
-// show needs approval whatever rule names git.
+// show needs approval whatever rule names git: --git-dir names a
+// repository whose config file the agent may have written ("git
+// --git-dir=x st" ran x/config's alias st under Bash(git:*)).
 func TestGitUnseenConfig(t *testing.T) {
 	for _, line := range []string{
 		`git -c include.path=x.cfg log`,
@@ -161,6 +163,9 @@ func TestGitUnseenConfig(t *testing.T) {
 		`git -c protocol.ext.allow=always fetch 'ext::sh -c x'`,
 		`git clone -c core.hooksPath=h r d`,
 		`git --exec-path=./bin frob`,
+		`git --git-dir=x st`,
+		`git --git-dir x st`,
+		`git -C sub --git-dir=.git log`,
 	} {
 		a := Analyze(line, Options{})
 		if !slices.ContainsFunc(a.Commands[0].Notes, func(n Note) bool { return n.Kind == Unparsed }) {
