@@ -40,8 +40,12 @@ const geminiAllowDecision = "ask_user"
 
 // GeminiRule is one [[rule]] of a Gemini CLI policy file.
 type GeminiRule struct {
-	// ToolName is Gemini's tool name ("run_shell_command", "read_file").
+	// ToolName is Gemini's tool name ("run_shell_command", "read_file"),
+	// or an MCP server's own name for its tool when MCPName is set.
 	ToolName string
+	// MCPName is the MCP server (as Gemini's settings name it, "*" for
+	// every one) whose tool ToolName names; "" for Gemini's own tools.
+	MCPName string
 	// CommandPrefix, CommandRegex and ArgsPattern narrow the rule; at most
 	// one is set (Gemini rejects the first two with the third).
 	CommandPrefix, CommandRegex, ArgsPattern string
@@ -111,19 +115,22 @@ func BuildGeminiPolicy(rules Rules, root string) (out []GeminiRule, skipped []st
 			decision = geminiAllowDecision
 		}
 		for _, text := range l.list {
-			r, err := ParseRule(text)
-			if err != nil {
-				skipped = append(skipped, text)
-				continue
+			r, gr, ok := geminiMCPRule(text, l.decision)
+			if !ok {
+				var err error
+				if r, err = ParseRule(text); err != nil {
+					skipped = append(skipped, text)
+					continue
+				}
+				gr = geminiRules(r, l.decision, root)
 			}
-			gr := geminiRules(r, l.decision, root)
 			if len(gr) == 0 {
 				skipped = append(skipped, text)
 				continue
 			}
 			for _, g := range gr {
 				g.Decision = decision
-				key := GeminiRule{ToolName: g.ToolName, CommandPrefix: g.CommandPrefix, CommandRegex: g.CommandRegex,
+				key := GeminiRule{ToolName: g.ToolName, MCPName: g.MCPName, CommandPrefix: g.CommandPrefix, CommandRegex: g.CommandRegex,
 					ArgsPattern: g.ArgsPattern, Decision: g.Decision}
 				if written[key] {
 					continue
@@ -328,6 +335,7 @@ func WriteGeminiPolicy(rules []GeminiRule) []byte {
 				fmt.Fprintf(&b, "%s = %s\n", k, tomlString(v))
 			}
 		}
+		kv("mcpName", r.MCPName)
 		kv("toolName", r.ToolName)
 		kv("commandPrefix", r.CommandPrefix)
 		kv("commandRegex", r.CommandRegex)

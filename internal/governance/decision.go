@@ -130,6 +130,10 @@ type Request struct {
 	// MentionedTooMany says the input held more such strings than the
 	// bridge judges: the call needs approval.
 	MentionedTooMany bool `json:",omitempty"`
+	// InputHidden says the call's input is not shown to the bridge (Gemini
+	// CLI leaves a long one out of the text it shows instead): the call
+	// needs approval.
+	InputHidden bool `json:",omitempty"`
 }
 
 // Decision is the engine's answer for a Request.

@@ -135,14 +135,25 @@ func (c *callState) merge(f *acpparams.ToolCall) (full ToolCall, carried int, to
 		full.Name = f.Name
 		c.tc.Name = f.Name // at most acpparams.MaxToolName bytes
 	}
-	if hasValue(f.RawInput) {
+	rawInput := f.RawInput
+	if !hasValue(rawInput) && c.inputSize == 0 && f.Content != nil && f.Status != "completed" && f.Status != "failed" {
+		// A call with no rawInput that shows its arguments as text
+		// (Gemini CLI's MCP calls) is judged on them (tool_shownargs.go).
+		var hidden bool
+		rawInput, hidden = textInput(f, full.Kind)
+		if hidden != c.tc.InputHidden {
+			touched = true
+			full.InputHidden, c.tc.InputHidden = hidden, hidden
+		}
+	}
+	if hasValue(rawInput) {
 		touched = true
 		carried |= fieldInput
-		full.RawInput = f.RawInput
-		kept, whole := keepInput(f.RawInput)
-		c.tc.RawInput, c.inputSize, c.inputSum = kept, len(f.RawInput), ""
+		full.RawInput = rawInput
+		kept, whole := keepInput(rawInput)
+		c.tc.RawInput, c.inputSize, c.inputSum = kept, len(rawInput), ""
 		if !whole {
-			sum := sha256.Sum256(f.RawInput)
+			sum := sha256.Sum256(rawInput)
 			c.inputSum = hex.EncodeToString(sum[:])
 		}
 		if kept == nil {
@@ -268,12 +279,13 @@ func fingerprint(req Request, diffs []string) string {
 	for _, p := range paths {
 		b = append(append(b, p...), 0)
 	}
-	if len(req.OtherCwds) > 0 || req.RunDirUnclear != "" {
+	if len(req.OtherCwds) > 0 || req.RunDirUnclear != "" || req.InputHidden {
 		b = append(b, "cwds\x00"...)
 		for _, d := range req.OtherCwds {
 			b = append(append(b, d...), 0)
 		}
 		b = append(append(b, req.RunDirUnclear...), 0)
+		b = append(append(b, boolString(req.InputHidden)...), 0)
 	}
 	if len(req.Mentioned) > 0 || req.MentionedTooMany {
 		b = append(b, "mentioned\x00"...)

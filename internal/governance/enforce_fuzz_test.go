@@ -68,6 +68,7 @@ func FuzzToolUpdate(f *testing.F) {
 		`{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"c","status":"completed","rawOutput":{"exit":1},"content":[]}}`,
 		`{"update":{"sessionUpdate":"tool_call","toolCallId":"c","rawInput":"not an object","locations":[]}}`,
 		`{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","kind":"execute","rawInput":{"command":["ls"],"cwd":"/w","workdir":"/o","Exec-Dir":"x"}}}`,
+		`{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","status":"pending","title":"read_text (notes MCP Server)","kind":"other","content":[{"type":"content","content":{"type":"text","text":"{\"path\":\"/w/.env\"}"}}]}}`,
 	} {
 		f.Add(s)
 	}

@@ -34,6 +34,11 @@ func callReadings(full ToolCall, cwd string) []reading {
 		// under a name from _meta.
 		full.Tool = full.Name
 	}
+	if full.Tool == "" && full.Kind == "other" {
+		// Gemini CLI names an MCP tool in the title alone
+		// (tool_shownargs.go).
+		full.Tool = mcpToolFromTitle(full.Title)
+	}
 	out := []reading{{req: ToolCallRequest(full, cwd)}}
 	if full.Name != "" && full.Name != full.Tool {
 		named := full

@@ -167,4 +167,9 @@ func (e *Engine) mentionedVerdicts(in *reqInfo, consider func(verdict, string, [
 			reason: fmt.Sprintf("the tool's input holds more than %d strings, each of which it may open as a file: too many for the bridge to judge", maxMentioned)},
 			"the input's strings", nil)
 	}
+	if in.req.InputHidden {
+		consider(verdict{value: RequireApproval, ref: "unreadable-input", ruleTx: "require-approval for tool inputs too large to judge (built-in)",
+			reason: "the agent shows the call's arguments only as text, and left them out as too long: the bridge cannot judge them"},
+			"the input", nil)
+	}
 }

@@ -280,6 +280,9 @@ type ToolCall struct {
 	// DiffPaths are the paths of the tool call's diff content: files it
 	// changes.
 	DiffPaths []string
+	// InputHidden says the call shows that it left its arguments out
+	// (textInput): it needs approval.
+	InputHidden bool
 }
 
 // ToolCallRequest builds the Request for an ACP tool call running with
@@ -291,7 +294,7 @@ func ToolCallRequest(tc ToolCall, cwd string) Request {
 			if tc.Kind != "" && r.Kind == "" {
 				r.Kind = tc.Kind
 			}
-			r.Title = tc.Title
+			r.Title, r.InputHidden = tc.Title, tc.InputHidden
 			r.Paths = appendNew(r.Paths, tc.Locations...)
 			r.Paths = appendNew(r.Paths, tc.DiffPaths...)
 			if r.Kind == "execute" || tc.Kind == "execute" {
@@ -309,7 +312,7 @@ func ToolCallRequest(tc ToolCall, cwd string) Request {
 // fields alone: its kind, title, locations, diffs and the members of its
 // input, with tc.Tool only as the name tool rules match.
 func genericToolRequest(tc ToolCall, cwd string) Request {
-	req := Request{Action: ActionToolCall, Tool: tc.Tool, Kind: tc.Kind, Title: tc.Title, Cwd: cwd}
+	req := Request{Action: ActionToolCall, Tool: tc.Tool, Kind: tc.Kind, Title: tc.Title, Cwd: cwd, InputHidden: tc.InputHidden}
 	in := inputObject(tc.RawInput)
 	fillFromInput(&req, in)
 	req.Mentioned, req.MentionedTooMany = mentionedStrings(in)

@@ -1,0 +1,127 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/e2e/fakemodel"
+)
+
+// notesMCPServer is an MCP server (stdio, one JSON-RPC message a line)
+// with one tool, read_text, that returns the text of the file its path
+// argument names: what a filesystem MCP server does.
+const notesMCPServer = `const fs = require("fs");
+const rl = require("readline").createInterface({ input: process.stdin });
+const send = (m) => process.stdout.write(JSON.stringify(m) + "\n");
+rl.on("line", (line) => {
+  let m;
+  try { m = JSON.parse(line); } catch { return; }
+  if (m.id === undefined) return;
+  switch (m.method) {
+  case "initialize":
+    send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "notes", version: "1.0.0" } } });
+    break;
+  case "tools/list":
+    send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "read_text", description: "Read a text file",
+      inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } }] } });
+    break;
+  case "tools/call": {
+    let text;
+    try { text = fs.readFileSync(m.params.arguments.path, "utf8"); } catch (e) { text = String(e); }
+    send({ jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text }] } });
+    break;
+  }
+  default:
+    send({ jsonrpc: "2.0", id: m.id, result: {} });
+  }
+});
+`
+
+// geminiMCPPolicy allows everything but what the case adds to deny.
+const geminiMCPPolicy = `---
+schema: governance.workspace/v1
+name: e2e-gemini-mcp
+title: e2e Gemini MCP
+description: The policy the Gemini MCP scenarios run under.
+version: 1.0.0
+rules:
+  default: allow
+  deny:
+    - DENY
+---
+
+# e2e Gemini MCP
+`
+
+// TestAdapterGeminiMCPTool: Gemini CLI calls a tool of an MCP server of
+// its own configuration (the person's ~/.gemini/settings.json) and tells
+// the client only the tool's display name ("read_text (notes MCP
+// Server)") as the title, the call's arguments as text, and no rawInput,
+// name or tool name, so a rule naming the tool (mcp__notes__*) or a path
+// its arguments name (.env) must be met where Gemini shows them; a server
+// the person trusts runs its tools without asking, so a rule naming the
+// tool is Gemini's own too. The call must not run: the secret must not
+// reach the model. The control reads a public file the same way, which the
+// person allows.
+func TestAdapterGeminiMCPTool(t *testing.T) {
+	s := needSuite(t)
+	for _, c := range []struct {
+		name, deny, file, permission string
+		trust, reaches               bool
+	}{
+		{"tool-rule", "mcp__notes__*", ".env", "reject", false, false},
+		{"tool-rule-exact", "mcp__notes__read_text", ".env", "reject", false, false},
+		{"trusted-tool-exact", "mcp__notes__read_text", ".env", "reject", true, false},
+		{"path-argument", "Read(**/.env)", ".env", "reject", false, false},
+		{"control", "Bash(rm:*)", "public.txt", "allow", false, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := geminiAgent
+			server := filepath.Join(t.TempDir(), "notes-mcp.js")
+			if err := os.WriteFile(server, []byte(notesMCPServer), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			a.setupHome = func(home string) error {
+				var settings map[string]any
+				if err := json.Unmarshal([]byte(geminiSettings), &settings); err != nil {
+					return err
+				}
+				settings["mcpServers"] = map[string]any{"notes": map[string]any{"command": "node", "args": []string{server}, "trust": c.trust}}
+				b, err := json.Marshal(settings)
+				if err != nil {
+					return err
+				}
+				if err := os.MkdirAll(filepath.Join(home, ".gemini"), 0o755); err != nil {
+					return err
+				}
+				return os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), b, 0o644)
+			}
+			w := newWorkspace(t)
+			const secret = "CANARY-MCP-7f3e"
+			r, _ := governedRun(t, s, &a, w, strings.Replace(geminiMCPPolicy, "DENY", c.deny, 1), runOptions{
+				name:  "gemini-mcp-" + c.name,
+				files: map[string]string{".env": "API_KEY=" + secret + "\n", "public.txt": "public " + secret + "\n"},
+				script: fakemodel.Script{Steps: []fakemodel.Step{
+					fakemodel.Tool("mcp_notes_read_text", map[string]any{"path": w.path(c.file)}), fakemodel.Text("Done.")}},
+				client: clientScript{Permission: c.permission, Prompts: textPrompts("Read it.")},
+			})
+			r.wait()
+			r.noLeftovers()
+			reached := false
+			for _, req := range r.model.MainRequests() {
+				if strings.Contains(string(req.Body), secret) {
+					reached = true
+				}
+			}
+			switch {
+			case reached && !c.reaches:
+				t.Errorf("BYPASS: the MCP tool's read of %s reached the model under deny %s", c.file, c.deny)
+			case !reached && c.reaches:
+				t.Errorf("the allowed MCP read of %s did not reach the model", c.file)
+			}
+		})
+	}
+}

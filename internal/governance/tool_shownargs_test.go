@@ -1,0 +1,81 @@
+package governance
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpparams"
+)
+
+// geminiMCPUpdate is a tool_call as Gemini CLI reports a call to a tool of
+// an MCP server of its own: the display name as the title, kind other, the
+// arguments as the text of its content, no rawInput or name.
+func geminiMCPUpdate(status, title, text string) string {
+	content, _ := json.Marshal([]any{map[string]any{"type": "content", "content": map[string]any{"type": "text", "text": text}}})
+	return `{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"c1","status":"` + status + `","title":` +
+		string(must(json.Marshal(title))) + `,"kind":"other","content":` + string(content) + `,"locations":[]}}`
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// TestGeminiMCPCallJudged: a call Gemini CLI makes to a tool of its own MCP
+// server is judged under the tool named in its title and on the arguments
+// its content shows; one whose arguments Gemini left out needs approval;
+// the text of a call already ended (its result) is no input.
+func TestGeminiMCPCallJudged(t *testing.T) {
+	x, ws := namesEnforcer(t)
+	notes, plan := filepath.Join(ws, "notes.md"), filepath.Join(ws, "drafts", "plan.md")
+	for _, tt := range []struct {
+		name, status, title, text string
+		want                      Value
+		why                       string
+	}{
+		{"a denied server's tool", "pending", "wipe (evil MCP Server)", `{"path":"` + notes + `"}`, Deny, "mcp__evil__*"},
+		{"an allowed server's tool on a file asked about", "pending", "tidy (good MCP Server)", `{"path":"` + plan + `"}`, RequireApproval, "drafts"},
+		{"arguments left out", "in_progress", "tidy (good MCP Server)", "[Payload omitted due to length with parameters: path, text]", RequireApproval, "left them out"},
+		{"an allowed server's tool", "pending", "tidy (good MCP Server)", `{"query":"notes"}`, Allow, ""},
+		{"a command argument as the title", "pending", "rm -rf x", `{"command":"rm -rf x","target":"` + plan + `"}`, RequireApproval, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := acpparams.ReadUpdate([]byte(geminiMCPUpdate(tt.status, tt.title, tt.text)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := &callState{session: "s1", id: "c1"}
+			full, _, _ := c.merge(&p.ToolCall)
+			d, _, _ := x.judgeCall("s1", full)
+			if d.Value != tt.want || !strings.Contains(d.Reason+d.Rule, tt.why) {
+				t.Errorf("decision %s (%s; %s), want %s naming %q", d.Value, d.Reason, d.Rule, tt.want, tt.why)
+			}
+		})
+	}
+	p, err := acpparams.ReadUpdate([]byte(geminiMCPUpdate("completed", "tidy (good MCP Server)", `{"path":"`+plan+`"}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &callState{session: "s1", id: "c1"}
+	if full, _, _ := c.merge(&p.ToolCall); full.RawInput != nil {
+		t.Errorf("a completed call's text (its result) was read as its input: %s", full.RawInput)
+	}
+}
+
+func TestMCPToolFromTitle(t *testing.T) {
+	for title, want := range map[string]string{
+		"read_text (notes MCP Server)":     "mcp__notes__read_text",
+		"query (my.db MCP Server)":         "mcp__my_db__query",
+		"read_text":                        "",
+		"a b (notes MCP Server)":           "",
+		"read_text (notes MCP Server) now": "",
+	} {
+		if got := mcpToolFromTitle(title); got != want {
+			t.Errorf("mcpToolFromTitle(%q) = %q, want %q", title, got, want)
+		}
+	}
+}
