@@ -31,3 +31,17 @@ func TestGoToolFlagsAsked(t *testing.T) {
 		{name: "quoted value", line: `go build -ldflags="-X 'main.msg=a b'" .`, want: Allow},
 	})
 }
+
+// TestCargoConfigAsked checks that a cargo command the README's policy
+// allows is asked about when its line sets cargo's configuration, which
+// names the programs cargo runs.
+func TestCargoConfigAsked(t *testing.T) {
+	root := tempTree(t, nil, []string{"Cargo.toml"})
+	e := NewEngine(testPolicy(t, readmePolicy), EngineOptions{Roots: []string{root}})
+	checkNamedLines(t, e, root, []namedLineCase{
+		{name: "rustc wrapper", line: `cargo build --config 'build.rustc-wrapper="./evil"'`, want: RequireApproval},
+		{name: "configuration file", line: "cargo test --config=evil.toml", want: RequireApproval},
+		{name: "unstable options", line: "cargo build -Zunstable-options", want: RequireApproval},
+		{name: "everyday line", line: "cargo build --release --target x86_64", want: Allow},
+	})
+}

@@ -48,9 +48,9 @@ type shellRun struct {
 
 // formNotes read a form whose command word is static for what makes it
 // need approval besides what its handler finds: an option that runs code,
-// a program whose own commands run the shell, npm's configuration, gh's
-// aliases and extensions.
-var formNotes = []func([]Word) (Note, bool){codeOptionNote, escapeNote, npmConfigNote, ghNote}
+// a program whose own commands run the shell, npm's and cargo's
+// configuration, gh's aliases and extensions.
+var formNotes = []func([]Word) (Note, bool){codeOptionNote, escapeNote, npmConfigNote, cargoConfigNote, ghNote}
 
 // handler reads one form whose command word is static.
 type handler func(form []Word) step
