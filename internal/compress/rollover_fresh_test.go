@@ -70,3 +70,44 @@ func TestRolloverNeedsAFreshSession(t *testing.T) {
 		})
 	}
 }
+
+// TestSessionOpenedUnderATakenID: the agent answers the IDE's session/new
+// with the id of a session the bridge already has: s1, open; or d1, the
+// agent session s1 continues in since a rollover. Kept, the new session
+// would share it with s1 (and its messages reach the IDE as s1's, or a
+// later rollover of s1 take the new one's cwd). The IDE gets an error
+// instead, and s1's messages keep reaching it as s1's.
+func TestSessionOpenedUnderATakenID(t *testing.T) {
+	cases := []struct {
+		name, taken string
+		harness     func(t *testing.T) *harness
+	}{
+		{"an open session", "s1", func(t *testing.T) *harness { return sessionHarness(t, Config{}) }},
+		{"the agent session a rollover opened", "d1", func(t *testing.T) *harness {
+			h, _ := checkpointedHarness(t)
+			if pr := rolloverAnswered(h, 4, "d1"); str(pr, "params", "sessionId") != "d1" {
+				t.Fatalf("rollover: agent got %s, want the prompt in d1", pr)
+			}
+			return h
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := c.harness(t)
+			h.ide(`{"jsonrpc":"2.0","id":10,"method":"session/new","params":{"cwd":"/other","mcpServers":[]}}`)
+			if req := h.readAgent(); str(req, "method") != "session/new" {
+				t.Fatalf("agent got %s", req)
+			}
+			h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":10,"result":{"sessionId":%q}}`, c.taken))
+			resp := h.untilIDE(isResponse("10"))
+			last := resp[len(resp)-1]
+			if _, ok := rawjson.Get(last, "error"); !ok || str(last, "result", "sessionId") != "" {
+				t.Fatalf("IDE got %s, want an error: the session is not opened", last)
+			}
+			h.agent(agentSays(c.taken, "still working"))
+			if m := h.readIDE(); str(m, "params", "sessionId") != "s1" {
+				t.Errorf("the agent's message in %s reached the IDE in session %s, want s1", c.taken, str(m, "params", "sessionId"))
+			}
+		})
+	}
+}

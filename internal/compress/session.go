@@ -193,6 +193,22 @@ func (p *Pipeline) sessionCreated(ctx context.Context, m *acpwire.Message, next 
 	if id == "" {
 		return next.Handle(ctx, m)
 	}
+	p.mu.Lock()
+	taken := p.sessionIDTaken(id)
+	p.mu.Unlock()
+	if taken {
+		// The agent chose an id the bridge already has a session for (an
+		// open one, or the agent session one continues in since a
+		// rollover): kept, the two would share it, and the new one's
+		// messages would reach the IDE as the other's. The IDE is told
+		// the session did not open.
+		p.logger.Warn("refused a session the agent opened under an id already in use", "session", id)
+		out, err := m.WithRaw(refusedOpen(m, id))
+		if err != nil {
+			return err
+		}
+		return next.Handle(ctx, out)
+	}
 	cwd, _ := rawjson.GetString(m.Request.Params, "cwd")
 	params := append(json.RawMessage(nil), m.Request.Params...)
 	if m.IsResponseTo("session/fork") {
@@ -207,6 +223,19 @@ func (p *Pipeline) sessionCreated(ctx context.Context, m *acpwire.Message, next 
 	}
 	p.offerCommands(s)
 	return nil
+}
+
+// refusedOpen returns an error response to the request m answers, whose
+// result named session id, which another session already uses.
+func refusedOpen(m *acpwire.Message, id string) []byte {
+	e := acpwire.Errorf(acpwire.CodeInternalError,
+		"acp-bridge: the agent answered %s with session %q, which another session already uses; the session was not opened", m.Request.Method, id)
+	out, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   *acpwire.Error  `json:"error"`
+	}{"2.0", m.ID, e})
+	return out
 }
 
 // sessionReopened keeps, for a rollover, the params of the IDE's
