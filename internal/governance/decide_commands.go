@@ -76,6 +76,9 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 				w := what
 				later = append(later, func() { consider(v, "writing the files "+w+" extracts", nil) })
 			}
+			if v, ok := e.gitBareVerdict(in, c); ok {
+				consider(v, what, nil)
+			}
 		}
 		for _, as := range a.Assignments {
 			e.decideVariable(in, as.Name, as.Value, as.Static, as.Dir, advisories, consider)
