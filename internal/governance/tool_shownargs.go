@@ -27,11 +27,22 @@ import (
 // leaves out.
 const omittedArguments = "[Payload omitted due to length"
 
-// textInput returns the input a call of kind other, which carries no
-// rawInput, shows as the text of its first content block: the text when it
-// is a JSON object (read strictly), and hidden when it says its arguments
-// were left out.
+// Gemini CLI's permission request for a run_shell_command given a
+// dir_path has the command as its title and the directory only in its
+// text, "[in secrets] (Touch)": a Gemini the bridge gave no policy file
+// (one known by its agentInfo alone) had touch pwn.txt judged in the
+// session's directory while it wrote secrets/pwn.txt. The directory that
+// text names is the call's dir_path.
+
+// textInput returns the input a call that carries no rawInput shows as the
+// text of its first content block: for a call of kind other the text when
+// it is a JSON object (read strictly), and hidden when it says its
+// arguments were left out; for an execute call the dir_path its text
+// names (shellDirText).
 func textInput(f *acpparams.ToolCall, kind string) (in json.RawMessage, hidden bool) {
+	if kind == "execute" {
+		return shellDirText(f)
+	}
 	if kind != "other" {
 		return nil, false
 	}
@@ -69,4 +80,39 @@ func mcpToolFromTitle(title string) string {
 		return ""
 	}
 	return mcpToolName(m[2], m[1])
+}
+
+// shellDirText returns, as the input {"dir_path": DIR}, the directory an
+// execute call's first content text names as Gemini CLI shows a
+// run_shell_command's dir_path: "[in DIR]", then " (DESCRIPTION)" and
+// " [background]" when the call has them. A text in which the directory
+// cannot be told from the rest (a "]" elsewhere) is hidden: the call needs
+// approval.
+func shellDirText(f *acpparams.ToolCall) (in json.RawMessage, hidden bool) {
+	for i := range f.Items {
+		item := &f.Items[i]
+		if item.Type != "content" {
+			continue
+		}
+		var text string
+		if item.Text == nil || jsonv2.Unmarshal(item.Text, &text) != nil {
+			return nil, false
+		}
+		rest, ok := strings.CutPrefix(text, "[in ")
+		if !ok {
+			return nil, false
+		}
+		dir, after, ok := strings.Cut(rest, "]")
+		after = strings.TrimSuffix(after, " [background]")
+		if !ok || dir == "" || strings.Contains(after, "]") ||
+			after != "" && !(strings.HasPrefix(after, " (") && strings.HasSuffix(after, ")")) {
+			return nil, true
+		}
+		b, err := json.Marshal(map[string]string{"dir_path": dir})
+		if err != nil {
+			return nil, true
+		}
+		return b, false
+	}
+	return nil, false
 }

@@ -39,7 +39,7 @@ func TestGeminiMCPCallJudged(t *testing.T) {
 	}{
 		{"a denied server's tool", "pending", "wipe (evil MCP Server)", `{"path":"` + notes + `"}`, Deny, "mcp__evil__*"},
 		{"an allowed server's tool on a file asked about", "pending", "tidy (good MCP Server)", `{"path":"` + plan + `"}`, RequireApproval, "drafts"},
-		{"arguments left out", "in_progress", "tidy (good MCP Server)", "[Payload omitted due to length with parameters: path, text]", RequireApproval, "left them out"},
+		{"arguments left out", "in_progress", "tidy (good MCP Server)", "[Payload omitted due to length with parameters: path, text]", RequireApproval, "not all of them"},
 		{"an allowed server's tool", "pending", "tidy (good MCP Server)", `{"query":"notes"}`, Allow, ""},
 		{"a command argument as the title", "pending", "rm -rf x", `{"command":"rm -rf x","target":"` + plan + `"}`, RequireApproval, ""},
 	} {
@@ -63,6 +63,42 @@ func TestGeminiMCPCallJudged(t *testing.T) {
 	c := &callState{session: "s1", id: "c1"}
 	if full, _, _ := c.merge(&p.ToolCall); full.RawInput != nil {
 		t.Errorf("a completed call's text (its result) was read as its input: %s", full.RawInput)
+	}
+}
+
+// TestGeminiShellDirText: an execute call with no rawInput whose text
+// names its directory as Gemini CLI shows a run_shell_command's dir_path
+// runs there: a relative one is refused as every relative path of a tool's
+// input is, an absolute one is where the command is decided, and a text
+// the bridge cannot read whole needs approval.
+func TestGeminiShellDirText(t *testing.T) {
+	x, ws := namesEnforcer(t)
+	for _, tt := range []struct {
+		name, text string
+		want       Value
+		why, cwd   string
+	}{
+		{"relative", "[in drafts] (Touch)", Deny, "relative", "drafts"},
+		{"absolute", "[in " + ws + "/drafts] (Touch) [background]", RequireApproval, "", ws + "/drafts"},
+		{"a ] in the description", "[in drafts] (Touch [x])", RequireApproval, "cannot tell", ws},
+		{"the session's directory", "[current working directory " + ws + "] (Touch)", RequireApproval, "", ws},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			line := strings.Replace(geminiMCPUpdate("pending", "touch pwn.txt", tt.text), `"kind":"other"`, `"kind":"execute"`, 1)
+			p, err := acpparams.ReadUpdate([]byte(line))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := &callState{session: "s1", id: "c1"}
+			full, _, _ := c.merge(&p.ToolCall)
+			d, _, _ := x.judgeCall("s1", full)
+			if d.Value != tt.want || !strings.Contains(d.Reason, tt.why) {
+				t.Errorf("decision %s (%s), want %s naming %q", d.Value, d.Reason, tt.want, tt.why)
+			}
+			if got := ToolCallRequest(full, ws).Cwd; got != tt.cwd {
+				t.Errorf("the command runs in %q, want %q", got, tt.cwd)
+			}
+		})
 	}
 }
 
