@@ -132,3 +132,40 @@ func TestAdapterClaudeRolloverAuditsIDESession(t *testing.T) {
 		t.Fatalf("no rollover in the audit log (%v)", err)
 	}
 }
+
+// TestAdapterClaudeRolloverKeepsMode: the person set the session to Plan
+// in the IDE (session/set_mode), so Claude tells the model it must not make
+// edits yet. /bridge-compress then has the next prompt continue in a fresh
+// Claude session the bridge opened, which starts in Claude's default mode
+// while the IDE still shows Plan: the bridge gives it the session's mode
+// before the prompt, and the model is told Plan mode is active there too.
+func TestAdapterClaudeRolloverKeepsMode(t *testing.T) {
+	s, a, w := claudeScene(t)
+	o := runOptions{name: "claude-rollover-mode"}
+	o.bridgeArgs = []string{"--compress", "on", "--cache-dir", filepath.Join(w.base, "cache")}
+	o.files = map[string]string{"notes.txt": "notes\n"}
+	o.client.Mode = "plan"
+	o.script = fakemodel.Script{Steps: []fakemodel.Step{
+		a.read(w.path("notes.txt")),
+		fakemodel.Text("Noted."),
+		fakemodel.Text("Still planning."),
+	}}
+	o.client.Prompts = textPrompts("Plan the notes layout; change nothing yet.", "/bridge-compress", "Go on planning.")
+	r, auditFile := adapterRun(t, s, a, w, o)
+	sum := r.wait()
+	r.noLeftovers()
+	if sum.Error != nil {
+		t.Fatalf("the run failed: %s\n%s", *sum.Error, r.stderrTail())
+	}
+	if b, err := os.ReadFile(auditFile); err != nil || !strings.Contains(string(b), `"ROLLOVER"`) {
+		t.Fatalf("no rollover in the audit log (%v)\n%s", err, r.stderrTail())
+	}
+	const planActive = "Plan mode is active"
+	reqs := mainRequestsText(r)
+	if len(reqs) < 2 || !strings.Contains(reqs[0], planActive) {
+		t.Fatalf("the model was not told %q before the rollover (%d requests)", planActive, len(reqs))
+	}
+	if !strings.Contains(reqs[len(reqs)-1], planActive) {
+		t.Errorf("the fresh session the rollover opened is not in Plan mode: the model was not told %q", planActive)
+	}
+}

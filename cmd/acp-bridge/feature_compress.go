@@ -52,6 +52,7 @@ func compressFeature() feature {
 				// A rollover's session/new passes no middleware: governance
 				// learns the fresh session's mode from its result.
 				o.OnRollover = s.Governance.Enforcer.ContinuedIn
+				o.OnModeRestored = s.Governance.Enforcer.ModeRestoredIn
 			}
 			p, err := compress.Open(o, s.Bridge)
 			if err != nil {

@@ -57,6 +57,12 @@ type Config struct {
 	// is forgotten beyond it, and a later message in a forgotten session
 	// starts its state afresh. Optional, defaults to DefaultMaxSessions.
 	MaxSessions int
+	// OnModeRestored, if set, hears that the agent took mode in the fresh
+	// session a rollover of the IDE's session ide opened: the pipeline
+	// sends that session the mode the session had (session/set_mode)
+	// when the fresh one starts in another, past the middleware between
+	// it and the IDE. It must not block.
+	OnModeRestored func(ide, mode string)
 	// OnRollover, if set, hears the agent's result for each session/new
 	// the pipeline sends to continue the IDE's session ide in a fresh
 	// agent session, before any later message of the agent is handled:
@@ -282,6 +288,8 @@ func (p *Pipeline) fromAgent(ctx context.Context, m *acpwire.Message, next acpwi
 				p.sessionReopened(m)
 			case m.IsResponseTo("session/prompt"):
 				settle = p.turnEnd(m)
+			case m.IsResponseTo("session/set_mode"):
+				p.modeSet(m)
 			}
 		}
 	}

@@ -31,7 +31,7 @@ func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
 	// The agent speaks in the new session right after answering (Claude
 	// sends its command list at once), so the id mapping must exist before
 	// the bridge reads its next message: record it on the forwarding loop.
-	var newID string
+	var newID, freshMode string
 	err := p.s.CallThen(rctx, acpwire.ClientToAgent, "session/new", params, func(res json.RawMessage, err error) error {
 		if err != nil {
 			return err
@@ -51,6 +51,7 @@ func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
 			p.downToIDE[oldDown] = s.ide
 		}
 		p.mu.Unlock()
+		freshMode, _ = rawjson.GetString(res, "modes", "currentModeId")
 		if p.cfg.OnRollover != nil {
 			p.cfg.OnRollover(s.ide, res)
 		}
@@ -63,6 +64,7 @@ func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
 		p.say(s, fmt.Sprintf("> **acp-bridge:** could not open a fresh agent session (%q); continuing in the current one.\n\n", oneLine(err.Error(), 200)))
 		return nil, false
 	}
+	mode := p.restoreMode(rctx, s, newID, freshMode)
 	text := "[acp-bridge] This session continues earlier work whose context was checkpointed. " +
 		"The summary below preserves the user's intent and instructions; the full conversation is at " + archive +
 		" (read it in ranges if you need detail).\n\n" + md
@@ -70,6 +72,7 @@ func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
 	after := CountTokens(text)
 	s.mu.Lock()
 	s.down = newID
+	s.mode = mode
 	s.meter.Reset(after)
 	s.sentLevel = Classify(int64(after), p.cfg.ContextSize)
 	s.checkpointed, s.compacted = false, false

@@ -24,6 +24,11 @@ type session struct {
 	rec       *Recorder
 	warm      *warmState
 	agentCmds [][]byte // the agent's own available commands, raw
+	// mode is the agent's permission mode in the session as last seen:
+	// the modes.currentModeId of the result that opened it, a
+	// session/set_mode the agent answered without an error, the agent's
+	// current_mode_update. A rollover restores it in the fresh session.
+	mode string
 
 	sentLevel    Level
 	checkpointed bool   // a tier-3 checkpoint covers the current RED episode
@@ -215,8 +220,10 @@ func (p *Pipeline) sessionCreated(ctx context.Context, m *acpwire.Message, next 
 		params = paramsWithout(m.Request.Params, "sessionId")
 	}
 	s := p.sessionFor(id, cwd)
+	mode, _ := rawjson.GetString(m.Result, "modes", "currentModeId")
 	s.mu.Lock()
 	s.newParams = params
+	s.mode = mode
 	s.mu.Unlock()
 	if err := next.Handle(ctx, m); err != nil {
 		return err
@@ -252,10 +259,12 @@ func (p *Pipeline) sessionReopened(m *acpwire.Message) {
 		return
 	}
 	params := paramsWithout(m.Request.Params, "sessionId")
+	mode, _ := rawjson.GetString(m.Result, "modes", "currentModeId")
 	s.mu.Lock()
 	if s.newParams == nil {
 		s.newParams = params
 	}
+	s.mode = mode
 	s.unconfirmed = false
 	s.mu.Unlock()
 }

@@ -243,6 +243,7 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 		mode, _ := rawjson.GetString(update, "currentModeId")
 		s.mu.Lock()
 		s.rec.Decision(m.Received, "Mode switched to "+mode)
+		s.mode = mode
 		s.mu.Unlock()
 	}
 	if ide != down {

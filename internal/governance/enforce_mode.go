@@ -132,6 +132,14 @@ func (x *Enforcer) ContinuedIn(sid string, result []byte) {
 	x.setMode(sid, openedMode(result))
 }
 
+// ModeRestoredIn applies mode, which the agent took in the fresh agent
+// session continuing the IDE's session sid when context compression's
+// rollover gave it back the session's mode (a session/set_mode no
+// middleware sees). It is safe for concurrent use.
+func (x *Enforcer) ModeRestoredIn(sid, mode string) {
+	x.setMode(sid, mode)
+}
+
 // openedMode returns the modes.currentModeId of a session/new, load,
 // resume or fork result: "" when the result has no modes (the agent has
 // none), ModeUnreadable when it has modes without a string currentModeId.

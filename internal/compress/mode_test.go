@@ -1,0 +1,79 @@
+package compress
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
+)
+
+// TestRolloverKeepsTheSessionMode: the person set the session to plan in
+// the IDE (session/set_mode, which the agent took); a rollover's fresh
+// agent session starts in the agent's default mode. The bridge gives it
+// the session's mode before the person's prompt reaches it, and tells
+// governance (OnModeRestored); if the agent refuses, the IDE is told the
+// mode the session now runs in, and so is the person.
+func TestRolloverKeepsTheSessionMode(t *testing.T) {
+	for _, refuse := range []bool{false, true} {
+		t.Run(fmt.Sprintf("refused=%v", refuse), func(t *testing.T) {
+			var restored []string
+			h := newHarness(t, Config{ContextSize: 2000, OnModeRestored: func(ide, mode string) { restored = append(restored, ide+" "+mode) }})
+			modes := `{"currentModeId":"default","availableModes":[{"id":"default","name":"Default"},{"id":"plan","name":"Plan"}]}`
+			h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/repo","mcpServers":[]}}`)
+			h.readAgent()
+			h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1","modes":` + modes + `}}`)
+			h.untilIDE(isResponse("1"))
+			h.ide(`{"jsonrpc":"2.0","id":2,"method":"session/set_mode","params":{"sessionId":"s1","modeId":"plan"}}`)
+			h.readAgent()
+			h.agent(`{"jsonrpc":"2.0","id":2,"result":{}}`)
+			h.untilIDE(isResponse("2"))
+			h.prompt(3, "s1", "Plan a CSV exporter in export/csv.go")
+			h.agent(agentSays("s1", strings.Repeat("Planning the exporter. ", 200)))
+			h.agent(endTurn(3))
+			h.untilIDE(isResponse("3"))
+			h.ide(promptMsg(4, "s1", textBlock("/bridge-compress")))
+			h.untilIDE(isResponse("4"))
+
+			h.ide(promptMsg(5, "s1", textBlock("go on")))
+			req := h.readAgent()
+			if str(req, "method") != "session/new" {
+				t.Fatalf("agent got %s, want the rollover's session/new", req)
+			}
+			id, _ := rawjson.Get(req, "id")
+			h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"sessionId":"d1","modes":%s}}`, id, modes))
+			set := h.readAgent()
+			if str(set, "method") != "session/set_mode" || str(set, "params", "sessionId") != "d1" || str(set, "params", "modeId") != "plan" {
+				t.Fatalf("agent got %s, want session/set_mode plan in d1 before the prompt", set)
+			}
+			sid, _ := rawjson.Get(set, "id")
+			if refuse {
+				h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32602,"message":"Invalid Mode"}}`, sid))
+			} else {
+				h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{}}`, sid))
+			}
+			if pr := h.readAgent(); str(pr, "method") != "session/prompt" || str(pr, "params", "sessionId") != "d1" {
+				t.Fatalf("agent got %s, want the prompt in d1", pr)
+			}
+			if refuse {
+				if len(restored) != 0 {
+					t.Errorf("governance heard %v, though the agent refused the mode", restored)
+				}
+				var told, noted bool
+				for _, m := range h.untilIDE(func(m []byte) bool { return strings.Contains(notes([][]byte{m}), "fresh agent session seeded") }) {
+					if str(m, "params", "update", "sessionUpdate") == "current_mode_update" && str(m, "params", "update", "currentModeId") == "default" && str(m, "params", "sessionId") == "s1" {
+						told = true
+					}
+					noted = noted || strings.Contains(notes([][]byte{m}), `did not take the mode "plan"`)
+				}
+				if !told || !noted {
+					t.Errorf("the IDE was not told the fresh session runs in default (update %v, note %v)", told, noted)
+				}
+				return
+			}
+			if len(restored) != 1 || restored[0] != "s1 plan" {
+				t.Errorf("governance heard %v, want [s1 plan]", restored)
+			}
+		})
+	}
+}
