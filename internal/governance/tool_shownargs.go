@@ -46,6 +46,23 @@ func textInput(f *acpparams.ToolCall, kind string) (in json.RawMessage, hidden b
 	if kind != "other" {
 		return nil, false
 	}
+	text, ok := firstContentText(f)
+	if !ok {
+		return nil, false
+	}
+	if strings.HasPrefix(text, omittedArguments) {
+		return nil, true
+	}
+	var obj map[string]any
+	if !strings.HasPrefix(strings.TrimSpace(text), "{") || jsonv2.Unmarshal([]byte(text), &obj) != nil {
+		return nil, false
+	}
+	return json.RawMessage(text), false
+}
+
+// firstContentText returns the text of a call's first content block, and
+// false when the call has none or that block's text is not a string.
+func firstContentText(f *acpparams.ToolCall) (string, bool) {
 	for i := range f.Items {
 		item := &f.Items[i]
 		if item.Type != "content" {
@@ -53,18 +70,11 @@ func textInput(f *acpparams.ToolCall, kind string) (in json.RawMessage, hidden b
 		}
 		var text string
 		if item.Text == nil || jsonv2.Unmarshal(item.Text, &text) != nil {
-			return nil, false
+			return "", false
 		}
-		if strings.HasPrefix(text, omittedArguments) {
-			return nil, true
-		}
-		var obj map[string]any
-		if !strings.HasPrefix(strings.TrimSpace(text), "{") || jsonv2.Unmarshal([]byte(text), &obj) != nil {
-			return nil, false
-		}
-		return json.RawMessage(text), false
+		return text, true
 	}
-	return nil, false
+	return "", false
 }
 
 // mcpDisplayName matches Gemini CLI's display name of an MCP tool: the
@@ -89,30 +99,23 @@ func mcpToolFromTitle(title string) string {
 // cannot be told from the rest (a "]" elsewhere) is hidden: the call needs
 // approval.
 func shellDirText(f *acpparams.ToolCall) (in json.RawMessage, hidden bool) {
-	for i := range f.Items {
-		item := &f.Items[i]
-		if item.Type != "content" {
-			continue
-		}
-		var text string
-		if item.Text == nil || jsonv2.Unmarshal(item.Text, &text) != nil {
-			return nil, false
-		}
-		rest, ok := strings.CutPrefix(text, "[in ")
-		if !ok {
-			return nil, false
-		}
-		dir, after, ok := strings.Cut(rest, "]")
-		after = strings.TrimSuffix(after, " [background]")
-		if !ok || dir == "" || strings.Contains(after, "]") ||
-			after != "" && !(strings.HasPrefix(after, " (") && strings.HasSuffix(after, ")")) {
-			return nil, true
-		}
-		b, err := json.Marshal(map[string]string{"dir_path": dir})
-		if err != nil {
-			return nil, true
-		}
-		return b, false
+	text, ok := firstContentText(f)
+	if !ok {
+		return nil, false
 	}
-	return nil, false
+	rest, ok := strings.CutPrefix(text, "[in ")
+	if !ok {
+		return nil, false
+	}
+	dir, after, ok := strings.Cut(rest, "]")
+	after = strings.TrimSuffix(after, " [background]")
+	if !ok || dir == "" || strings.Contains(after, "]") ||
+		after != "" && !(strings.HasPrefix(after, " (") && strings.HasSuffix(after, ")")) {
+		return nil, true
+	}
+	b, err := json.Marshal(map[string]string{"dir_path": dir})
+	if err != nil {
+		return nil, true
+	}
+	return b, false
 }
