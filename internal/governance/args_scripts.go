@@ -141,14 +141,7 @@ func (e *Engine) scriptText(in *reqInfo, c *shellcmd.Command, s shellcmd.Script,
 	case err != nil:
 		return "", "it cannot be read now (" + err.Error() + ")"
 	}
-	inside := false
-	for _, r := range in.roots {
-		if _, ok := within(r, resolved, false); ok {
-			inside = true
-			break
-		}
-	}
-	if !inside {
+	if !in.insideRoots(resolved) {
 		return "", "it is outside the workspace roots"
 	}
 	return readScriptFile(resolved)

@@ -127,14 +127,7 @@ func (e *Engine) decideTerminalDir(in *reqInfo) verdict {
 		return verdict{value: Deny, ref: refusal.ref, ruleTx: refusalRules[refusal.ref], reason: fmt.Sprintf("%s: %s", what, refusal.why)}
 	}
 	for _, form := range forms {
-		inside := false
-		for _, r := range in.roots {
-			if _, ok := within(r, form, false); ok {
-				inside = true
-				break
-			}
-		}
-		if !inside {
+		if !in.insideRoots(form) {
 			return verdict{value: Deny, ref: "workspace-roots", ruleTx: "deny paths outside the workspace roots (built-in)",
 				reason: fmt.Sprintf("%s: %s is outside the workspace roots %s", what, form, strings.Join(in.roots, ", "))}
 		}

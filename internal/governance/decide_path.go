@@ -20,6 +20,17 @@ func (e *Engine) describeAction(in *reqInfo) string {
 	return "using"
 }
 
+// insideRoots reports whether the path form p is one of the request's
+// workspace roots or below one.
+func (in *reqInfo) insideRoots(p string) bool {
+	for _, r := range in.roots {
+		if _, ok := cutDir(r, p); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // decidePath decides the request path p.
 func (e *Engine) decidePath(in *reqInfo, p string, advisories *[]string) verdict {
 	v := e.decidePathLazy(in, p, advisories)
@@ -47,13 +58,7 @@ func (e *Engine) decidePathLazy(in *reqInfo, p string, advisories *[]string) ver
 	action := e.describeAction(in)
 	subjects := f.subjects()
 	for i, form := range forms {
-		inside := false
-		for _, r := range in.roots {
-			if _, ok := cutDir(r, form); ok {
-				inside = true
-				break
-			}
-		}
+		inside := in.insideRoots(form)
 		var matches ruleBits // pathRuleMatches of the form, when a rule asks
 		best := e.pick(in, catPath, func(j int, r *rule) bool {
 			if !inside && r.value != Deny && (r.path == nil || r.path.anchor != anchorAbs) {
