@@ -33,6 +33,14 @@ rules:
 // while it writes secrets/pwn.txt, which the policy denies. The command
 // must not run there; without a dir_path (the control) it runs.
 func TestAdapterGeminiShellDirPath(t *testing.T) {
+	testGeminiShellDirPath(t, "gemini-dir-path-", nil)
+}
+
+// testGeminiShellDirPath has the Gemini CLI suite's agent, started with
+// the bridge's bridgeArgs added, ask to touch pwn.txt with a dir_path of
+// secrets (denied: the file must not be made) and without one (the
+// control: it must be), each run named prefix and its case.
+func testGeminiShellDirPath(t *testing.T, prefix string, bridgeArgs []string) {
 	s := needSuite(t)
 	a := &geminiAgent
 	for _, c := range []struct {
@@ -47,10 +55,11 @@ func TestAdapterGeminiShellDirPath(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorkspace(t)
 			r, _ := governedRun(t, s, a, w, geminiDirPathPolicy, runOptions{
-				name:   "gemini-dir-path-" + c.name,
-				files:  map[string]string{"secrets/keep.txt": "k"},
-				script: fakemodel.Script{Steps: []fakemodel.Step{fakemodel.Tool(a.shellTool, c.args), fakemodel.Text("Done.")}},
-				client: clientScript{Permission: "reject", Prompts: textPrompts("Run it.")},
+				name:       prefix + c.name,
+				bridgeArgs: bridgeArgs,
+				files:      map[string]string{"secrets/keep.txt": "k"},
+				script:     fakemodel.Script{Steps: []fakemodel.Step{fakemodel.Tool(a.shellTool, c.args), fakemodel.Text("Done.")}},
+				client:     clientScript{Permission: "reject", Prompts: textPrompts("Run it.")},
 			})
 			r.wait()
 			r.noLeftovers()
