@@ -106,23 +106,32 @@ func pythonHandler(form []Word) step {
 // e flag of s. It reads each command after its address (sedCommands); it
 // errs towards yes.
 func sedExec(script string) bool {
+	return sedScriptUses(script, func(cmd string) bool {
+		return cmd == "e" || strings.HasPrefix(cmd, "e ") || strings.HasPrefix(cmd, "e\t")
+	}, func(flags string) bool {
+		if w := strings.IndexByte(flags, 'w'); w >= 0 {
+			flags = flags[:w] // the rest is w's file name, which may hold an e
+		}
+		return strings.ContainsRune(flags, 'e')
+	})
+}
+
+// sedScriptUses reports whether a sed script has a command, read after
+// its address (sedCommands), of which command reports true, or an s
+// command with flags (sedSubstFlags) of which flags reports true. It errs
+// towards yes: a script whose commands or s flags cannot be read has one.
+func sedScriptUses(script string, command, flags func(string) bool) bool {
 	cmds, ok := sedCommands(script)
 	if !ok {
 		return true
 	}
 	for _, cmd := range cmds {
-		switch {
-		case cmd == "e" || strings.HasPrefix(cmd, "e ") || strings.HasPrefix(cmd, "e\t"):
+		if command(cmd) {
 			return true
-		case len(cmd) > 1 && cmd[0] == 's':
-			flags, ok := sedSubstFlags(cmd)
-			if !ok {
-				return true
-			}
-			if w := strings.IndexByte(flags, 'w'); w >= 0 {
-				flags = flags[:w] // the rest is w's file name, which may hold an e
-			}
-			if strings.ContainsRune(flags, 'e') {
+		}
+		if len(cmd) > 1 && cmd[0] == 's' {
+			f, ok := sedSubstFlags(cmd)
+			if !ok || flags(f) {
 				return true
 			}
 		}

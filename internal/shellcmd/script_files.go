@@ -17,28 +17,12 @@ import (
 // reads each command after its address (sedCommands), and errs towards
 // yes.
 func sedOpensFiles(script string) bool {
-	cmds, ok := sedCommands(script)
-	if !ok {
-		return true
-	}
-	for _, cmd := range cmds {
-		switch {
-		case cmd == "":
-		case strings.ContainsRune("rRwW", rune(cmd[0])):
-			if !standardStream(cmd[1:]) {
-				return true
-			}
-		case len(cmd) > 1 && cmd[0] == 's':
-			flags, ok := sedSubstFlags(cmd)
-			if !ok {
-				return true
-			}
-			if at := strings.IndexByte(flags, 'w'); at >= 0 && !standardStream(flags[at+1:]) {
-				return true
-			}
-		}
-	}
-	return false
+	return sedScriptUses(script, func(cmd string) bool {
+		return cmd != "" && strings.ContainsRune("rRwW", rune(cmd[0])) && !standardStream(cmd[1:])
+	}, func(flags string) bool {
+		at := strings.IndexByte(flags, 'w')
+		return at >= 0 && !standardStream(flags[at+1:])
+	})
 }
 
 // standardStream reports whether the file name after a sed w command or
