@@ -135,7 +135,7 @@ func (p *Pipeline) compact(ctx context.Context, s *session) {
 	defer s.endSetup(cancel)
 	instr := "/compact Preserve verbatim the session intent: " + oneLine(intent, 600)
 	if len(paths) > 0 {
-		instr += ". Keep every edited file path: " + strings.Join(paths, ", ")
+		instr += ". Keep every edited file path: " + strings.Join(shownPaths(paths), ", ")
 	}
 	if len(facts) > 0 {
 		instr += ". Keep these facts: " + strings.Join(facts[:min(len(facts), 10)], "; ")

@@ -3,8 +3,11 @@ package compress
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Summary is a CTX-001 Session Summary built from observed traffic.
@@ -22,8 +25,12 @@ type Summary struct {
 	// MaxInstructionTokens).
 	Instructions []string
 	// Artifacts are the files created or changed; bodies are never
-	// included (tier 2).
+	// included (tier 2). The table holds the last maxArtifactRows.
 	Artifacts []Artifact
+	// Earlier are the paths of the files created or changed before those
+	// the table holds, named on one line so that the summary still names
+	// every edited path.
+	Earlier []string
 	// Decisions are decisions taken in the session.
 	Decisions []string
 	// Plan is the agent's latest plan.
@@ -63,7 +70,11 @@ func BuildSummary(r *Recorder, now time.Time, archive, offloaded string, replace
 		Offloaded: offloaded,
 	}
 	if len(s.Artifacts) > maxArtifactRows {
-		s.Artifacts = s.Artifacts[len(s.Artifacts)-maxArtifactRows:]
+		cut := len(s.Artifacts) - maxArtifactRows
+		for _, a := range s.Artifacts[:cut] {
+			s.Earlier = append(s.Earlier, a.Path)
+		}
+		s.Artifacts = s.Artifacts[cut:]
 	}
 	if len(s.Facts) > maxFacts {
 		s.Facts = s.Facts[len(s.Facts)-maxFacts:]
@@ -156,7 +167,10 @@ func (s *Summary) Markdown() string {
 			if a.Bytes > 0 {
 				note = "; content persisted to disk"
 			}
-			fmt.Fprintf(&b, "| %s (%s%s) | %s | %s |\n", tableCell(name), a.Action, note, tableCell(a.Path), a.Status)
+			fmt.Fprintf(&b, "| %s (%s%s) | %s | %s |\n", tableCell(name), a.Action, note, shownPath(a.Path), a.Status)
+		}
+		if len(s.Earlier) > 0 {
+			fmt.Fprintf(&b, "\nEarlier files (%d, first touched first): %s\n", len(s.Earlier), strings.Join(shownPaths(s.Earlier), ", "))
 		}
 		b.WriteString("\n")
 	}
@@ -254,11 +268,27 @@ func Verify(markdown string, replaced int, intent string, paths []string) error 
 		return ErrSummaryMissingIntent
 	}
 	for _, p := range paths {
-		if !strings.Contains(markdown, p) && !strings.Contains(markdown, strings.ReplaceAll(p, "|", `\|`)) {
-			return fmt.Errorf("%w: %s", ErrSummaryMissingPath, p)
+		if !strings.Contains(markdown, shownPath(p)) {
+			return fmt.Errorf("%w: %s", ErrSummaryMissingPath, shownPath(p))
 		}
 	}
 	return nil
+}
+
+// shownPath returns path as the summary names it: as it is where it is
+// plain text of one line, else as a Go string literal (line breaks and
+// other control characters, spaces but ' ', invalid UTF-8, '"', '`' and
+// '\\' escaped), with '|' escaped for the table either way. A name the
+// agent chose then cannot end its table row or start a section of the
+// text the bridge sends as its own, and it is named whole, never cut, so
+// Verify finds every edited path.
+func shownPath(path string) string {
+	for _, r := range path {
+		if r == '"' || r == '`' || r == '\\' || r == utf8.RuneError || (r != ' ' && !unicode.IsPrint(r)) {
+			return strings.ReplaceAll(strconv.Quote(path), "|", `\|`)
+		}
+	}
+	return strings.ReplaceAll(path, "|", `\|`)
 }
 
 // containsQuoted reports whether text appears in md either as is or as a
@@ -266,4 +296,13 @@ func Verify(markdown string, replaced int, intent string, paths []string) error 
 func containsQuoted(md, text string) bool {
 	text = strings.TrimRight(text, "\n")
 	return strings.Contains(md, text) || strings.Contains(md, strings.ReplaceAll(text, "\n", "\n> "))
+}
+
+// shownPaths returns each of paths as shownPath does.
+func shownPaths(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = shownPath(p)
+	}
+	return out
 }
