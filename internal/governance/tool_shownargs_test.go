@@ -18,6 +18,19 @@ func geminiMCPUpdate(status, title, text string) string {
 		string(must(json.Marshal(title))) + `,"kind":"other","content":` + string(content) + `,"locations":[]}}`
 }
 
+// mergedCall returns the call the session/update line reports, as the call
+// state of c1 in s1 holds it after merging the line.
+func mergedCall(t *testing.T, line string) ToolCall {
+	t.Helper()
+	p, err := acpparams.ReadUpdate([]byte(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &callState{session: "s1", id: "c1"}
+	full, _, _ := c.merge(&p.ToolCall)
+	return full
+}
+
 func must(b []byte, err error) []byte {
 	if err != nil {
 		panic(err)
@@ -44,24 +57,14 @@ func TestGeminiMCPCallJudged(t *testing.T) {
 		{"a command argument as the title", "pending", "rm -rf x", `{"command":"rm -rf x","target":"` + plan + `"}`, RequireApproval, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := acpparams.ReadUpdate([]byte(geminiMCPUpdate(tt.status, tt.title, tt.text)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := &callState{session: "s1", id: "c1"}
-			full, _, _ := c.merge(&p.ToolCall)
+			full := mergedCall(t, geminiMCPUpdate(tt.status, tt.title, tt.text))
 			d, _, _ := x.judgeCall("s1", full)
 			if d.Value != tt.want || !strings.Contains(d.Reason+d.Rule, tt.why) {
 				t.Errorf("decision %s (%s; %s), want %s naming %q", d.Value, d.Reason, d.Rule, tt.want, tt.why)
 			}
 		})
 	}
-	p, err := acpparams.ReadUpdate([]byte(geminiMCPUpdate("completed", "tidy (good MCP Server)", `{"path":"`+plan+`"}`)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &callState{session: "s1", id: "c1"}
-	if full, _, _ := c.merge(&p.ToolCall); full.RawInput != nil {
+	if full := mergedCall(t, geminiMCPUpdate("completed", "tidy (good MCP Server)", `{"path":"`+plan+`"}`)); full.RawInput != nil {
 		t.Errorf("a completed call's text (its result) was read as its input: %s", full.RawInput)
 	}
 }
@@ -85,12 +88,7 @@ func TestGeminiShellDirText(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			line := strings.Replace(geminiMCPUpdate("pending", "touch pwn.txt", tt.text), `"kind":"other"`, `"kind":"execute"`, 1)
-			p, err := acpparams.ReadUpdate([]byte(line))
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := &callState{session: "s1", id: "c1"}
-			full, _, _ := c.merge(&p.ToolCall)
+			full := mergedCall(t, line)
 			d, _, _ := x.judgeCall("s1", full)
 			if d.Value != tt.want || !strings.Contains(d.Reason, tt.why) {
 				t.Errorf("decision %s (%s), want %s naming %q", d.Value, d.Reason, tt.want, tt.why)
