@@ -17,6 +17,11 @@ type step struct {
 	// stdinShell, when set, says the program is a shell reading its
 	// commands from standard input, in these dialects.
 	stdinShell dialects
+	// stdinAsks says the program runs its input's lines as commands
+	// without being a shell (GNU parallel): input the line does not show
+	// needs approval whatever rule names the program, where a shell's is
+	// code a rule naming the shell vouches for.
+	stdinAsks bool
 	// fdShell, when set, says the program is a shell reading its
 	// commands from descriptor fdScript (fd_scripts.go), in these
 	// dialects.
@@ -168,9 +173,9 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			case in != nil && in.known:
 				w.line(in.text, depth+1, st.stdinShell)
 			case in != nil:
-				c.Notes = append(c.Notes, Note{Kind: RunsCode, Text: head.Text + " runs the commands in " + in.what, Form: hop})
+				c.Notes = append(c.Notes, Note{Kind: stdinKind(st), Text: head.Text + " runs the commands in " + in.what, Form: hop})
 			default:
-				c.Notes = append(c.Notes, Note{Kind: RunsCode, Text: head.Text + " runs the commands it reads from its input", Form: hop})
+				c.Notes = append(c.Notes, Note{Kind: stdinKind(st), Text: head.Text + " runs the commands it reads from its input", Form: hop})
 			}
 		}
 		if st.fdShell != nil {
@@ -280,4 +285,13 @@ func (w *walker) optionCommands(c *Command, form []Word, hop, depth int) {
 		}
 		w.line(r.Text, depth+1, dialectsOf("sh"))
 	}
+}
+
+// stdinKind is the kind of note on a program of step st that runs
+// commands from an input the line does not show.
+func stdinKind(st step) NoteKind {
+	if st.stdinAsks {
+		return NotStatic
+	}
+	return RunsCode
 }

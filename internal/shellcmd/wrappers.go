@@ -476,7 +476,10 @@ var parallelGrammar = grammar{short: shortOpts("kvquXmt0gre", "jSNnLIPdaC", ""),
 	"jobs max-args max-lines delimiter arg-file colsep halt joblog results tmpdir workdir sshlogin timeout", "")}
 
 // parallelHandler: GNU parallel joins its command and each argument into a
-// shell line and runs it with a shell.
+// shell line and runs it with a shell. Without ::: it takes the arguments
+// from its input, one a line, as xargs does: they are not known until the
+// line runs; without a command either, each line of its input is a
+// command, judged where the line shows it (a here-document).
 func parallelHandler(form []Word) step {
 	p := parseOptions(form, 1, parallelGrammar)
 	st := step{}
@@ -495,7 +498,13 @@ func parallelHandler(form []Word) step {
 		st.shell = append(st.shell, shellRun{word: template, langs: dialectsOf("sh")})
 	}
 	if sep == len(form) {
-		st.notes = append(st.notes, Note{Kind: RunsCode, Text: "parallel runs what it reads from its input as shell code"})
+		// No ::: : parallel reads its input (or -a's and ::::'s files).
+		if template.Text == "" {
+			// Each line is a command of its own.
+			st.stdinShell, st.stdinAsks = dialectsOf("sh"), true
+			return st
+		}
+		st.notes = append(st.notes, Note{Kind: NotStatic, Text: "parallel adds to its command arguments it reads when it runs (from its input, or the files of -a or ::::), which the line does not show"})
 		return st
 	}
 	for i := sep + 1; i < len(form); i++ {
