@@ -17,18 +17,31 @@ import (
 // reaches the model, and the agent must be able to read the fact it needs
 // back through that reference under the policy: the model reads a range of
 // the file the reference names, the hook lets the read through though the
-// cache lies outside the workspace (the file is this session's own
-// offload; the cache is protected from writes), and the lines read, with
+// cache lies outside the workspace or is read-protected within it (the
+// file is this session's own offload), and the lines read, with
 // the needle, reach the model in the next request. The audit log, which got a
 // record for the offload and one for the command, must verify. A pipeline
 // that broke the stream (a lost or mangled message) fails the client's run.
 func TestCompressionUnderPolicy(t *testing.T) {
-	s, a, w := claudeScene(t)
-	content := bigFile()
 	// The cache sits outside the workspace, as the default (the user cache
 	// dir) does: the policy denies paths outside the workspace roots but
 	// for the session's own offloads.
+	t.Run("cache outside the workspace", func(t *testing.T) { testCompressionUnderPolicy(t, false) })
+	// The cache sits in the workspace, as the README's tour puts it: the
+	// cache is read-protected wherever it lies, but for the session's own
+	// offloads.
+	t.Run("cache in the workspace", func(t *testing.T) { testCompressionUnderPolicy(t, true) })
+}
+
+// testCompressionUnderPolicy is TestCompressionUnderPolicy with the cache
+// in the workspace or outside it.
+func testCompressionUnderPolicy(t *testing.T, cacheInWorkspace bool) {
+	s, a, w := claudeScene(t)
+	content := bigFile()
 	cache := filepath.Join(w.base, "cache")
+	if cacheInWorkspace {
+		cache = w.path("cache")
+	}
 	policy := writeGovernance(t, w, e2ePolicy)
 	audit := filepath.Join(w.base, "audit.jsonl")
 	clog := filepath.Join(w.base, "c.jsonl")

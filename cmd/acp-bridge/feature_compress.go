@@ -58,9 +58,13 @@ func compressFeature() feature {
 			if err != nil {
 				return err
 			}
-			s.protect(governance.ProtectedPath{Path: p.Store().Dir(), What: "the compression cache"})
+			// Reads refused too, wherever the cache lies (the workspace
+			// included): it holds other sessions' offloads, archives and
+			// spools, content read under approvals given once. The
+			// session's own offloads stay readable by the reference given.
+			s.protect(governance.ProtectedPath{Path: p.Store().Dir(), What: "the compression cache", Read: true, OwnOffloads: true})
 			if o.LogPath != "" {
-				s.protect(governance.ProtectedPath{Path: o.LogPath, What: "the compression event log"})
+				s.protect(governance.ProtectedPath{Path: o.LogPath, What: "the compression event log", Read: true})
 			}
 			if s.Governance != nil && s.Governance.Engine != nil {
 				// The agent may read what was offloaded for its session.

@@ -68,6 +68,8 @@
 //	@ide js,go,sh          the IDE variants to run
 //	@setup file NAME TEXT   create workspace file NAME (placeholders apply)
 //	@setup symlink NAME TARGET
+//	@setup copy NAME SRC    a copy of workspace file SRC (.env: its canary in a
+//	                       file the agent never wrote, as an earlier session left it)
 //	@setup dir NAME
 //	@setup exec NAME TEXT   an executable script (\n in TEXT is a newline)
 //	@rule LIST RULE        add RULE to the suite policy's LIST (deny, ask or
@@ -112,7 +114,8 @@
 //	                       CSI or a bidi override raw
 //	@rss MB                the bridge's peak RSS (VmHWM) stays under MB
 //	@compress FLAGS        the bridge runs with --compress on, its cache in the
-//	                       run directory, and FLAGS (--context-size 1000, ...)
+//	                       run directory, and FLAGS (--context-size 1000, ...;
+//	                       placeholders apply: --cache-dir {{WS}}/cache moves it)
 //	@repeat N              send the next message line N times, {{I}} in it
 //	                       counting 1..N
 //	@control               a harness check, not an attack: no refusal is expected

@@ -143,7 +143,12 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 	if bridged {
 		bridge := []string{bridgeBin, "--policy", w.policy, "--audit", w.audit}
 		if c.compressOn {
-			bridge = append(append(bridge, "--compress", "on", "--cache-dir", at("cache")), c.compress...)
+			bridge = append(bridge, "--compress", "on", "--cache-dir", at("cache"))
+			for _, f := range c.compress {
+				b, err := expand(f, w.placeholders())
+				must(t, err)
+				bridge = append(bridge, string(b)) // a later --cache-dir wins
+			}
 		}
 		cmdline = append(append(bridge, "--"), cmdline...)
 	}

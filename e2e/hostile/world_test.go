@@ -125,6 +125,10 @@ func newWorld(t *testing.T, c hostileCase) *world {
 				target = filepath.Join(w.ws, target)
 			}
 			must(t, os.Link(target, p))
+		case "copy":
+			data, err := os.ReadFile(filepath.Join(w.ws, string(arg)))
+			must(t, err)
+			must(t, os.WriteFile(p, data, 0o600))
 		}
 	}
 	w.before = w.snapshot()

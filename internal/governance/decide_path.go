@@ -83,11 +83,14 @@ func (e *Engine) decidePathLazy(in *reqInfo, p string, advisories *[]string) ver
 			}
 			return matches.has(j)
 		}, advisories)
+		// The session's own offload is decided the same wherever the
+		// cache lies: allowed unless a rule stricter than allow names it.
+		own := e.ownOffload(in, form, forms[len(forms)-1])
 		var v verdict
 		switch {
-		case best != nil:
+		case best != nil && !(own && best.value == Allow):
 			v = ruleVerdictOf(best, action, " ", form)
-		case !inside && e.ownOffload(in, form, forms[len(forms)-1]):
+		case own:
 			v = offloadVerdict(action, form)
 		case !inside:
 			v = verdict{value: Deny, ref: "workspace-roots", ruleTx: "deny paths outside the workspace roots (built-in)",

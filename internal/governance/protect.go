@@ -28,6 +28,12 @@ type ProtectedPath struct {
 	// suffix, "<name>.<suffix>" and ".<name>.<suffix>": rotated audit logs
 	// (audit.jsonl.000001) and their lock (.audit.jsonl.lock).
 	Rotated bool
+	// OwnOffloads lets a read through Read's protection when it names
+	// exactly, through no link, a file the bridge's compression offloaded
+	// for the reading session (SetOffloadReader): the compression cache,
+	// whose other files (other sessions' offloads, conversation archives
+	// and spools) stay refused wherever the cache lies.
+	OwnOffloads bool
 }
 
 // protected is a ProtectedPath with the forms it is compared in.
@@ -288,7 +294,10 @@ func (e *Engine) ImplicitRules() []string {
 		}
 		where := " (built-in: " + p.What + ")"
 		tools := []string{"Edit", "Write"}
-		if p.Read {
+		// An agent's native Read rule cannot tell the session's own
+		// offloads from the rest of the cache: the bridge decides those
+		// reads itself (through the agent's hook, or on the wire).
+		if p.Read && !p.OwnOffloads {
 			tools = append(tools, "Read")
 		}
 		for _, g := range globs {
@@ -332,6 +341,11 @@ func (e *Engine) protectedVerdict(in *reqInfo, p string, facts *pathFacts) (verd
 	h := facts.protection(in.mutates(), func(mutates bool) protectedHit {
 		return protectedHitOf(list, facts, mutates, in.req.Kind == "delete" || in.req.Kind == "move")
 	})
+	if h.ok && h.pr.OwnOffloads && e.ownOffloadForms(in, facts.forms) {
+		// The session's own offload: only the locations that keep no
+		// offloads still speak for it.
+		h = protectedHitOf(withoutOffloadCaches(list), facts, false, false)
+	}
 	if !h.ok {
 		return verdict{}, false
 	}
