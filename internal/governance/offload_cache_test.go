@@ -33,12 +33,7 @@ func TestOffloadCacheReadProtected(t *testing.T) {
 			e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: []ProtectedPath{
 				{Path: cache, What: "the compression cache", Read: true, OwnOffloads: true}}})
 			e.SetOffloadReader(set)
-			tests := []struct {
-				name string
-				req  Request
-				want Value
-				ref  string // the deciding rule's ref, "" for any
-			}{
+			tests := []cacheCase{
 				{"own offload, fs read", Request{Action: ActionFSRead, Paths: []string{mine}}, Allow, "session-offload"},
 				{"own offload, Read tool", Request{Action: ActionToolCall, Tool: "Read", Kind: "read", Paths: []string{mine}}, Allow, "session-offload"},
 				{"own offload, a rule asks", Request{Action: ActionFSRead, Paths: []string{off("asked.md")}}, RequireApproval, ""},
@@ -57,19 +52,13 @@ func TestOffloadCacheReadProtected(t *testing.T) {
 				{"write own offload", Request{Action: ActionFSWrite, Paths: []string{mine}}, Deny, ""},
 			}
 			if place == "ws/cache" {
+				// Tree reads of the workspace reach into the cache.
 				tests = append(tests,
-					struct {
-						name string
-						req  Request
-						want Value
-						ref  string
-					}{"grep -r the workspace holding it", Request{Action: ActionTerminalCreate, Command: "grep -r KEY .", Cwd: root}, Deny, "self-protection"},
-					struct {
-						name string
-						req  Request
-						want Value
-						ref  string
-					}{"Grep tool over the workspace", Request{Action: ActionToolCall, Tool: "Grep", Kind: "search", Searched: []Search{{Tool: "Grep", Dir: root}}}, Deny, "self-protection"},
+					cacheCase{"grep -r the workspace holding it", Request{Action: ActionTerminalCreate, Command: "grep -r KEY .", Cwd: root}, Deny, "self-protection"},
+					cacheCase{"find -exec cat over the workspace", Request{Action: ActionTerminalCreate, Command: "find . -type f -exec cat {} +", Cwd: root}, Deny, "self-protection"},
+					cacheCase{"tar of the workspace", Request{Action: ActionTerminalCreate, Command: "tar cf - .", Cwd: root}, Deny, "self-protection"},
+					cacheCase{"cp -r of the workspace into it", Request{Action: ActionTerminalCreate, Command: "cp -r src copy && cp -r . copy", Cwd: root}, Deny, "self-protection"},
+					cacheCase{"Grep tool over the workspace", Request{Action: ActionToolCall, Tool: "Grep", Kind: "search", Searched: []Search{{Tool: "Grep", Dir: root}}}, Deny, "self-protection"},
 				)
 			}
 			for _, tt := range tests {
@@ -89,6 +78,15 @@ func TestOffloadCacheReadProtected(t *testing.T) {
 			}
 		})
 	}
+}
+
+// cacheCase is a request TestOffloadCacheReadProtected decides, and the
+// verdict it wants.
+type cacheCase struct {
+	name string
+	req  Request
+	want Value
+	ref  string // the deciding rule's ref, "" for any
 }
 
 // TestOffloadCacheNativeRules: an agent's native rules (ImplicitRules)
