@@ -37,7 +37,7 @@ func OptionsFrom(agent *acpwire.AgentCommand, g *governance.Setup, p *compress.P
 	if p != nil {
 		o.Sessions = sessionsAsIDE(o.Sessions, p.IDESession)
 		o.ReadLimit.Threshold = p.OffloadTokens()
-		o.ReadLimit.Offload = p.Store().WriteOffloaded
+		o.ReadLimit.Offload = p.KeepCopy
 		o.Events = p.Events()
 	}
 	return o

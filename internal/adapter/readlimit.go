@@ -36,9 +36,10 @@ type ReadLimit struct {
 	// Count counts tokens; optional, if nil, o200k_base.
 	Count func(string) int
 	// Offload keeps a byte-identical copy of a file whose read was
-	// limited (the compression cache's WriteOffloaded) and returns its
-	// path; optional.
-	Offload func(tool, content string) (string, error)
+	// limited for the session that read it (compress.Pipeline.KeepCopy,
+	// which lets that session read the copy back) and returns its path;
+	// optional.
+	Offload func(session, tool, content string) (string, error)
 	// OnLimit is told about each limited read (for the compression event
 	// log); optional.
 	OnLimit func(LimitedRead)
@@ -116,7 +117,7 @@ func LimitLargeReads(next Decider, rl ReadLimit) Decider {
 		lr := LimitedRead{Session: c.SessionID, Path: in.FilePath, Threshold: rl.Threshold, FileTokens: plan.tokens,
 			ShownTokens: plan.shown, Lines: plan.lines, Limit: plan.limit}
 		if rl.Offload != nil && plan.complete {
-			if copyPath, err := rl.Offload("Read", string(plan.data)); err == nil {
+			if copyPath, err := rl.Offload(c.SessionID, "Read", string(plan.data)); err == nil {
 				note += fmt.Sprintf(" A copy as read now is kept in the bridge's cache at %s.", copyPath)
 				lr.Copy = copyPath
 			} else {

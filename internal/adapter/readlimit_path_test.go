@@ -60,7 +60,7 @@ func TestLimitLargeReadsOpensClaudesFile(t *testing.T) {
 			var copied []string
 			d := LimitLargeReads(DeciderFunc(func(context.Context, ToolCall) (Decision, error) {
 				return Decision{Verdict: Allow}, nil
-			}), ReadLimit{Threshold: 15000, Offload: func(tool, content string) (string, error) {
+			}), ReadLimit{Threshold: 15000, Offload: func(_, tool, content string) (string, error) {
 				copied = append(copied, content)
 				return "/cache/copy", nil
 			}})

@@ -59,7 +59,7 @@ func TestLimitLargeReadsReadsOnlyTheFileDecided(t *testing.T) {
 				return Decision{Verdict: Allow}, nil
 			})
 			var copied string
-			d := LimitLargeReads(inner, ReadLimit{Threshold: 15000, Offload: func(_, content string) (string, error) {
+			d := LimitLargeReads(inner, ReadLimit{Threshold: 15000, Offload: func(_, _, content string) (string, error) {
 				copied = content
 				return filepath.Join(t.TempDir(), "copy.txt"), nil
 			}})

@@ -90,10 +90,10 @@ func TestLimitLargeReads(t *testing.T) {
 		})
 	}
 	t.Run("a copy is offloaded byte for byte", func(t *testing.T) {
-		var kept string
+		var kept, keptFor string
 		var told []LimitedRead
-		d := LimitLargeReads(inner, ReadLimit{Threshold: 15000, Offload: func(tool, content string) (string, error) {
-			kept = content
+		d := LimitLargeReads(inner, ReadLimit{Threshold: 15000, Offload: func(session, tool, content string) (string, error) {
+			kept, keptFor = content, session
 			return "/cache/offloaded/x_Read.md", nil
 		}, OnLimit: func(lr LimitedRead) { told = append(told, lr) }})
 		c := read(fmt.Sprintf(`{"file_path":%q}`, big))
@@ -102,6 +102,9 @@ func TestLimitLargeReads(t *testing.T) {
 		want, _ := os.ReadFile(big)
 		if kept != string(want) || !strings.Contains(got.Context, "/cache/offloaded/x_Read.md") {
 			t.Errorf("offloaded %d bytes of %d; context %q", len(kept), len(want), got.Context)
+		}
+		if keptFor != "s1" {
+			t.Errorf("the copy was kept for session %q, want the reader's s1 (so it may read it back)", keptFor)
 		}
 		if len(told) != 1 || told[0].Session != "s1" || told[0].Copy != "/cache/offloaded/x_Read.md" ||
 			told[0].FileTokens < 20000 || told[0].ShownTokens > 1500 || told[0].ShownTokens < 1000 {

@@ -91,3 +91,33 @@ func (p *Pipeline) Offloaded(session, path string) bool {
 	defer s.mu.Unlock()
 	return s.offloads.has[path] > 0
 }
+
+// KeepCopy writes content, a copy of a file an agent's own read was
+// limited to part of (the Claude Code adapter's Tier 1), to the cache as
+// tool's offload and returns its path. The copy is one of session's
+// offloads (Offloaded: session is the IDE's id for it or the agent's) when
+// the pipeline keeps that session, so the agent may read it back by the
+// path it is told, as it may any offload of its session; else it is
+// written all the same and decided as any file of the cache.
+func (p *Pipeline) KeepCopy(session, tool, content string) (string, error) {
+	path, err := p.store.WriteOffloaded(tool, content)
+	if err != nil {
+		return "", err
+	}
+	resolved := resolvedOffload(path) // before the locks: Offloaded must not wait on I/O
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := p.sessions[session]
+	if s == nil {
+		if ide, ok := p.downToIDE[session]; ok {
+			s = p.sessions[ide]
+		}
+	}
+	if s != nil {
+		// Lock order: p.mu, then s.mu.
+		s.mu.Lock()
+		s.offloads.add(path, resolved)
+		s.mu.Unlock()
+	}
+	return path, nil
+}
