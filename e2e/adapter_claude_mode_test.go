@@ -82,18 +82,7 @@ func modeRun(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, mode string)
 	if sum.Error != nil {
 		t.Fatalf("the run failed: %s\n%s", *sum.Error, r.stderrTail())
 	}
-	setMode := false
-	id := modeRequestID(t, r)
-	for _, m := range messages(readTranscript(t, r.transcript), toClient) {
-		var resp struct {
-			ID     json.RawMessage `json:"id"`
-			Result json.RawMessage `json:"result"`
-		}
-		if json.Unmarshal([]byte(m), &resp) == nil && string(resp.ID) == string(id) && resp.Result != nil {
-			setMode = true
-		}
-	}
-	if !setMode {
+	if !modeTaken(t, r) {
 		t.Fatalf("the agent did not accept session/set_mode %s", mode)
 	}
 	return r, auditFile, sum
@@ -121,4 +110,21 @@ func modeRequestID(t *testing.T, r *run) json.RawMessage {
 		t.Fatal(err)
 	}
 	return req.ID
+}
+
+// modeTaken reports whether the agent answered the client's
+// session/set_mode with a result.
+func modeTaken(t *testing.T, r *run) bool {
+	t.Helper()
+	id := modeRequestID(t, r)
+	for _, m := range messages(readTranscript(t, r.transcript), toClient) {
+		var resp struct {
+			ID     json.RawMessage `json:"id"`
+			Result json.RawMessage `json:"result"`
+		}
+		if json.Unmarshal([]byte(m), &resp) == nil && string(resp.ID) == string(id) && resp.Result != nil {
+			return true
+		}
+	}
+	return false
 }

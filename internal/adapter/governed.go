@@ -74,6 +74,12 @@ func (s Sessions) ideSession(id string) string {
 // not make / the workspace. Without s.Roots, or for a session it does not
 // know, the hook's cwd is the root.
 //
+// A call the policy allows is answered Allow only in a mode that restricts
+// no more than the policy (modeRestricting, the stricter of the payload's
+// and s.Mode's): in plan, dontAsk or a mode the bridge does not know it is
+// left to Claude's own permission flow (NoOpinion), so the person's mode
+// still applies.
+//
 // A call the policy sends to the person (require-approval, escalate) is
 // denied unless the session is in a mode known to ask (modesThatAsk): Ask
 // only lets Claude Code ask, and in bypassPermissions it runs the call
@@ -107,17 +113,21 @@ func PolicyDeciderIn(e PolicyEngine, s Sessions) Decider {
 		}
 		d = governance.WithImports(e.Decide, d, req, file, governance.InputTexts(c.Input)...)
 		out := Decision{Reason: decisionReason(d), Rule: d.Rule, PolicyRef: d.Ref, PolicyDecision: string(d.Value)}
+		wire := ""
+		if s.Mode != nil {
+			wire = s.Mode(c.SessionID)
+		}
 		switch d.Value {
 		case governance.Allow:
 			out.Verdict = Allow
+			if mode, ok := modeRestricting(c.Mode, wire); ok {
+				out.Verdict = NoOpinion
+				out.Reason += "; " + leftToMode(mode)
+			}
 		case governance.Deny:
 			out.Verdict = Deny
 		default:
 			out.Verdict = Ask
-			wire := ""
-			if s.Mode != nil {
-				wire = s.Mode(c.SessionID)
-			}
 			if mode, ok := modeNotAsking(c.Mode, wire); ok {
 				return Decision{Verdict: Deny, Rule: d.Rule, PolicyRef: "mode-does-not-ask", PolicyDecision: string(governance.Deny),
 					Reason: out.Reason + ": this needs the person's approval, and " + unaskedBecause(mode) +

@@ -86,6 +86,11 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 		d = Decision{Value: Deny, Ref: "too-many-waiting", Rule: "at most 1,024 permission requests wait for the person at once",
 			Reason: fmt.Sprintf("%d permission requests are already waiting for the person", waiting)}
 	}
+	if d.Value == Allow {
+		if why, ok := x.personAnswers(p.SessionID, full); ok {
+			d.Value, d.Ref, d.Reason = RequireApproval, "mode-person-answers", d.Reason+"; "+why
+		}
+	}
 	allowOpt := findOption(p.Options, "allow_once")
 	if d.Value == Allow && allowOpt == "" {
 		// Only allow_always is offered: choosing it would let the agent
