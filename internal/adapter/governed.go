@@ -75,7 +75,7 @@ func (s Sessions) ideSession(id string) string {
 // know, the hook's cwd is the root.
 //
 // A call the policy allows is answered Allow only in a mode that restricts
-// no more than the policy (modeRestricting, the stricter of the payload's
+// no more than the policy (modesAllowKeeps, the stricter of the payload's
 // and s.Mode's): in plan, dontAsk or a mode the bridge does not know it is
 // left to Claude's own permission flow (NoOpinion), so the person's mode
 // still applies.
@@ -120,7 +120,7 @@ func PolicyDeciderIn(e PolicyEngine, s Sessions) Decider {
 		switch d.Value {
 		case governance.Allow:
 			out.Verdict = Allow
-			if mode, ok := modeRestricting(c.Mode, wire); ok {
+			if mode, ok := modeOutside(modesAllowKeeps, c.Mode, wire); ok {
 				out.Verdict = NoOpinion
 				out.Reason += "; " + leftToMode(mode)
 			}
@@ -128,7 +128,7 @@ func PolicyDeciderIn(e PolicyEngine, s Sessions) Decider {
 			out.Verdict = Deny
 		default:
 			out.Verdict = Ask
-			if mode, ok := modeNotAsking(c.Mode, wire); ok {
+			if mode, ok := modeOutside(modesThatAsk, c.Mode, wire); ok {
 				return Decision{Verdict: Deny, Rule: d.Rule, PolicyRef: "mode-does-not-ask", PolicyDecision: string(governance.Deny),
 					Reason: out.Reason + ": this needs the person's approval, and " + unaskedBecause(mode) +
 						"; switch the session to a mode that asks (Default, Accept Edits) to be asked"}, nil
@@ -145,11 +145,13 @@ func PolicyDeciderIn(e PolicyEngine, s Sessions) Decider {
 // known to ask.
 var modesThatAsk = map[string]bool{"default": true, "acceptEdits": true, "plan": true, "dontAsk": true}
 
-// modeNotAsking returns the first of the hook payload's and the wire's
-// modes that is set and not known to ask.
-func modeNotAsking(payload, wire string) (string, bool) {
+// modeOutside returns the first of the hook payload's and the wire's
+// modes that is set and not in modes (modesThatAsk, modesAllowKeeps).
+// When neither names a mode it reports none: the bridge knows of no mode
+// to go by.
+func modeOutside(modes map[string]bool, payload, wire string) (string, bool) {
 	for _, m := range []string{payload, wire} {
-		if m != "" && !modesThatAsk[m] {
+		if m != "" && !modes[m] {
 			return m, true
 		}
 	}

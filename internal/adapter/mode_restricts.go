@@ -24,18 +24,6 @@ import (
 // one added later or unreadable included, may restrict more.
 var modesAllowKeeps = map[string]bool{"default": true, "acceptEdits": true, "auto": true, "bypassPermissions": true}
 
-// modeRestricting returns the first of the hook payload's and the wire's
-// modes that is set and not one of modesAllowKeeps. When neither names a
-// mode the bridge knows of none to keep, and the policy's allow stands.
-func modeRestricting(payload, wire string) (string, bool) {
-	for _, m := range []string{payload, wire} {
-		if m != "" && !modesAllowKeeps[m] {
-			return m, true
-		}
-	}
-	return "", false
-}
-
 // leftToMode says, for the audit record's reason, why a call the policy
 // allows was left to Claude in mode.
 func leftToMode(mode string) string {
