@@ -67,6 +67,19 @@ func resolvedOffload(path string) string {
 	return r
 }
 
+// offloadSessionLocked returns the session id names, the IDE's id for it
+// or the agent's after a rollover, or nil if the pipeline does not keep
+// it. p.mu must be held.
+func (p *Pipeline) offloadSessionLocked(id string) *session {
+	if s := p.sessions[id]; s != nil {
+		return s
+	}
+	if ide, ok := p.downToIDE[id]; ok {
+		return p.sessions[ide]
+	}
+	return nil
+}
+
 // Offloaded reports whether path, compared exactly, is a file the
 // pipeline offloaded for session (the IDE's id for it, or the agent's
 // after a rollover), as written or with its symlinks resolved: what
@@ -77,12 +90,7 @@ func resolvedOffload(path string) string {
 func (p *Pipeline) Offloaded(session, path string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	s := p.sessions[session]
-	if s == nil {
-		if ide, ok := p.downToIDE[session]; ok {
-			s = p.sessions[ide]
-		}
-	}
+	s := p.offloadSessionLocked(session)
 	if s == nil {
 		return false
 	}
@@ -107,12 +115,7 @@ func (p *Pipeline) KeepCopy(session, tool, content string) (string, error) {
 	resolved := resolvedOffload(path) // before the locks: Offloaded must not wait on I/O
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	s := p.sessions[session]
-	if s == nil {
-		if ide, ok := p.downToIDE[session]; ok {
-			s = p.sessions[ide]
-		}
-	}
+	s := p.offloadSessionLocked(session)
 	if s != nil {
 		// Lock order: p.mu, then s.mu.
 		s.mu.Lock()
