@@ -29,18 +29,9 @@ func TestRolloverKeepsTheSessionMode(t *testing.T) {
 			h.agent(`{"jsonrpc":"2.0","id":2,"result":{}}`)
 			h.untilIDE(isResponse("2"))
 			h.prompt(3, "s1", "Plan a CSV exporter in export/csv.go")
-			h.agent(agentSays("s1", strings.Repeat("Planning the exporter. ", 200)))
-			h.agent(endTurn(3))
-			h.untilIDE(isResponse("3"))
-			h.ide(promptMsg(4, "s1", textBlock("/bridge-compress")))
-			h.untilIDE(isResponse("4"))
+			h.checkpoint(3, "s1", "Planning the exporter. ")
 
-			h.ide(promptMsg(5, "s1", textBlock("go on")))
-			req := h.readAgent()
-			if str(req, "method") != "session/new" {
-				t.Fatalf("agent got %s, want the rollover's session/new", req)
-			}
-			id, _ := rawjson.Get(req, "id")
+			_, id := h.rolloverAsked(5, "s1", "go on")
 			h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"sessionId":"d1","modes":%s}}`, id, modes))
 			set := h.readAgent()
 			if str(set, "method") != "session/set_mode" || str(set, "params", "sessionId") != "d1" || str(set, "params", "modeId") != "plan" {

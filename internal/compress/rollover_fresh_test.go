@@ -13,12 +13,7 @@ import (
 // sessionId fresh, and returns what the agent gets next.
 func rolloverAnswered(h *harness, id int, fresh string) []byte {
 	h.t.Helper()
-	h.ide(promptMsg(id, "s1", textBlock("go on")))
-	req := h.readAgent()
-	if str(req, "method") != "session/new" {
-		h.t.Fatalf("agent got %s, want the rollover's session/new", req)
-	}
-	rid, _ := rawjson.Get(req, "id")
+	_, rid := h.rolloverAsked(id, "s1", "go on")
 	h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"sessionId":%q}}`, rid, fresh))
 	return h.readAgent()
 }
@@ -41,11 +36,7 @@ func TestRolloverNeedsAFreshSession(t *testing.T) {
 			if pr := rolloverAnswered(h, 4, "d1"); str(pr, "params", "sessionId") != "d1" {
 				h.t.Fatalf("first rollover: agent got %s, want the prompt in d1", pr)
 			}
-			h.agent(agentSays("d1", strings.Repeat("Working on the exporter again. ", 200)))
-			h.agent(endTurn(4))
-			h.untilIDE(isResponse("4"))
-			h.ide(promptMsg(5, "s1", textBlock("/bridge-compress")))
-			h.untilIDE(isResponse("5"))
+			h.checkpoint(4, "d1", "Working on the exporter again. ")
 			return 6
 		}},
 	}

@@ -27,11 +27,35 @@ func checkpointedHarness(t *testing.T) (*harness, [][]byte) {
 	t.Helper()
 	h := sessionHarness(t, Config{ContextSize: 2000})
 	h.prompt(2, "s1", "Write a CSV exporter in export/csv.go")
-	h.agent(agentSays("s1", strings.Repeat("Working on the exporter. ", 200)))
-	h.agent(endTurn(2))
-	h.untilIDE(isResponse("2"))
-	h.ide(promptMsg(3, "s1", textBlock("/bridge-compress")))
-	return h, h.untilIDE(isResponse("3"))
+	return h, h.checkpoint(2, "s1", "Working on the exporter. ")
+}
+
+// checkpoint ends the turn of the IDE's prompt id in s1 with a long answer
+// of the agent's (say, 200 times, in down: the agent's id for s1) and
+// sends /bridge-compress as prompt id+1; it returns what the IDE received
+// up to the command's answer. With a 2,000-token context the next prompt
+// in s1 rolls over to a fresh agent session.
+func (h *harness) checkpoint(id int, down, say string) [][]byte {
+	h.t.Helper()
+	h.agent(agentSays(down, strings.Repeat(say, 200)))
+	h.agent(endTurn(id))
+	h.untilIDE(isResponse(fmt.Sprint(id)))
+	h.ide(promptMsg(id+1, "s1", textBlock("/bridge-compress")))
+	return h.untilIDE(isResponse(fmt.Sprint(id + 1)))
+}
+
+// rolloverAsked sends the IDE's prompt id in session with text, which is
+// due to roll over, and returns the rollover's session/new the agent gets
+// and that request's id.
+func (h *harness) rolloverAsked(id int, session, text string) (req, rid []byte) {
+	h.t.Helper()
+	h.ide(promptMsg(id, session, textBlock(text)))
+	req = h.readAgent()
+	if str(req, "method") != "session/new" {
+		h.t.Fatalf("agent got %s, want the rollover's session/new", req)
+	}
+	rid, _ = rawjson.Get(req, "id")
+	return req, rid
 }
 
 func notes(msgs [][]byte) string {
@@ -58,15 +82,10 @@ func TestRolloverKeepsIDESessionID(t *testing.T) {
 	}
 
 	// The next prompt goes to a fresh downstream session.
-	h.ide(promptMsg(3, "down-1", textBlock("now add tests")))
-	req := h.readAgent()
-	if str(req, "method") != "session/new" {
-		t.Fatalf("agent got %s, want session/new", req)
-	}
+	req, id := h.rolloverAsked(3, "down-1", "now add tests")
 	if str(req, "params", "cwd") != "/repo" || str(req, "params", "mcpServers", "0", "command") != "/bin/mcp-fs" {
 		t.Errorf("session/new does not repeat cwd and mcpServers: %s", req)
 	}
-	id, _ := rawjson.Get(req, "id")
 	h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"sessionId":"down-2"}}`, id))
 	pr := h.readAgent()
 	if str(pr, "method") != "session/prompt" || str(pr, "params", "sessionId") != "down-2" {
@@ -116,10 +135,7 @@ func TestCompressCommandRollsOverOnNextPrompt(t *testing.T) {
 		t.Fatalf("compress answer: %q", n)
 	}
 	h.AgentGetsNothingMore()
-	h.ide(promptMsg(4, "s1", textBlock("go on")))
-	if m := h.readAgent(); str(m, "method") != "session/new" {
-		t.Fatalf("agent got %s, want session/new", m)
-	}
+	h.rolloverAsked(4, "s1", "go on")
 }
 
 func TestCompressRefusedWhenSummaryWouldNotSave(t *testing.T) {
@@ -343,17 +359,8 @@ func TestRolloverResultHeard(t *testing.T) {
 	}})
 	h.newSession(1, "/repo", "s1")
 	h.prompt(2, "s1", "Write a CSV exporter in export/csv.go")
-	h.agent(agentSays("s1", strings.Repeat("Working on the exporter. ", 200)))
-	h.agent(endTurn(2))
-	h.untilIDE(isResponse("2"))
-	h.ide(promptMsg(3, "s1", textBlock("/bridge-compress")))
-	h.untilIDE(isResponse("3"))
-	h.ide(promptMsg(4, "s1", textBlock("go on")))
-	m := h.readAgent()
-	if str(m, "method") != "session/new" {
-		t.Fatalf("agent got %s, want session/new", m)
-	}
-	id, _ := rawjson.Get(m, "id")
+	h.checkpoint(2, "s1", "Working on the exporter. ")
+	_, id := h.rolloverAsked(4, "s1", "go on")
 	result := `{"sessionId":"s2","modes":{"currentModeId":"bypassPermissions","availableModes":[]}}`
 	h.agent(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":` + result + `}`)
 	if p := h.readAgent(); str(p, "method") != "session/prompt" || str(p, "params", "sessionId") != "s2" {

@@ -49,10 +49,8 @@ func TestSummaryNamesEveryEditedPath(t *testing.T) {
 					t.Errorf("an edited path's name broke out of its line: %q", line)
 				}
 			}
-			for _, line := range strings.Split(md, "\n") {
-				if strings.HasPrefix(line, "### User Instructions") || strings.HasPrefix(line, "> FORGED") {
-					t.Errorf("a path's name made a line of its own: %q", line)
-				}
+			for _, line := range forgedLines(md) {
+				t.Errorf("a path's name made a line of its own: %q", line)
 			}
 		})
 	}
@@ -86,12 +84,7 @@ func TestCompactInstructionsNamePathsOnOneLine(t *testing.T) {
 	h.agent(update("s1", map[string]any{"sessionUpdate": "tool_call", "toolCallId": "e1", "title": "Edit", "kind": "edit", "status": "completed",
 		"locations": []any{map[string]any{"path": "/repo/BUILD" + forgedSection}}}))
 	h.readIDE()
-	h.fillContext(2, "s1", 80)
-	h.ide(promptMsg(4, "s1", textBlock("next step")))
-	text := str(h.readAgent(), "params", "prompt", "0", "text")
-	if !strings.HasPrefix(text, "/compact ") || !strings.Contains(text, "FORGED") {
-		t.Fatalf("want /compact naming the edited path, got %q", text)
-	}
+	text := compactText(h)
 	if strings.Contains(text, "\n") {
 		t.Errorf("the /compact prompt has lines an edited path's name started: %q", text)
 	}
