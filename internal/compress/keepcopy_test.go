@@ -23,17 +23,10 @@ func TestKeepCopyReadBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tt := range []struct {
-		session, path string
-		want          bool
-	}{
+	wantOffloaded(t, h.p, []offloadedCase{
 		{"s1", path, true},
 		{"s2", path, false},
 		{"s9", stray, false},
 		{"s1", stray, false},
-	} {
-		if got := h.p.Offloaded(tt.session, tt.path); got != tt.want {
-			t.Errorf("Offloaded(%q, %q) = %v, want %v", tt.session, tt.path, got, tt.want)
-		}
-	}
+	})
 }

@@ -31,10 +31,7 @@ func TestOffloadedBySession(t *testing.T) {
 	if err := os.WriteFile(other, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
-		session, path string
-		want          bool
-	}{
+	wantOffloaded(t, h.p, []offloadedCase{
 		{"s1", path, true},
 		{"s1", resolved, true},
 		{"s2", path, false},
@@ -43,9 +40,20 @@ func TestOffloadedBySession(t *testing.T) {
 		{"s1", filepath.Dir(path), false},
 		{"s1", path + "/", false},
 		{"s1", filepath.Dir(path) + "/x/../" + filepath.Base(path), false}, // compared exactly, not cleaned
-	}
-	for _, tt := range tests {
-		if got := h.p.Offloaded(tt.session, tt.path); got != tt.want {
+	})
+}
+
+// offloadedCase is a question to Pipeline.Offloaded and its answer.
+type offloadedCase struct {
+	session, path string
+	want          bool
+}
+
+// wantOffloaded asks p.Offloaded each case's question.
+func wantOffloaded(t *testing.T, p *Pipeline, cases []offloadedCase) {
+	t.Helper()
+	for _, tt := range cases {
+		if got := p.Offloaded(tt.session, tt.path); got != tt.want {
 			t.Errorf("Offloaded(%q, %q) = %v, want %v", tt.session, tt.path, got, tt.want)
 		}
 	}
