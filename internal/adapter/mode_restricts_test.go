@@ -1,8 +1,6 @@
 package adapter
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -45,15 +43,7 @@ func TestPolicyDeciderAllowKeepsTheMode(t *testing.T) {
 	}
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
-			d := PolicyDeciderIn(e, Sessions{Mode: func(string) string { return r.wire }})
-			call := ToolCall{Agent: Claude, Tool: r.tool, Input: json.RawMessage(r.input), Cwd: dir, SessionID: "s1", ToolUseID: "t1", Mode: r.payload}
-			got, err := d.DecideTool(context.Background(), call)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Verdict != r.want {
-				t.Fatalf("verdict = %q (%s), want %q", got.Verdict, got.Reason, r.want)
-			}
+			got, _ := decideInMode(t, e, dir, r.tool, r.input, r.payload, r.wire, r.want)
 			if r.want != NoOpinion {
 				return
 			}

@@ -48,19 +48,7 @@ func TestPolicyDeciderMode(t *testing.T) {
 	}
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
-			var asked []string
-			d := PolicyDeciderIn(e, Sessions{Mode: func(sid string) string {
-				asked = append(asked, sid)
-				return r.wire
-			}})
-			call := ToolCall{Agent: Claude, Tool: r.tool, Input: json.RawMessage(r.input), Cwd: dir, SessionID: "s1", ToolUseID: "t1", Mode: r.payload}
-			got, err := d.DecideTool(context.Background(), call)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Verdict != r.want {
-				t.Fatalf("verdict = %q (%s), want %q", got.Verdict, got.Reason, r.want)
-			}
+			got, asked := decideInMode(t, e, dir, r.tool, r.input, r.payload, r.wire, r.want)
 			if r.ref != "" && (got.PolicyRef != r.ref || got.PolicyDecision != "deny" || got.Rule == "") {
 				t.Errorf("policy ref %q, decision %q, rule %q: want %q, deny and the rule that asked", got.PolicyRef, got.PolicyDecision, got.Rule, r.ref)
 			}
@@ -74,6 +62,28 @@ func TestPolicyDeciderMode(t *testing.T) {
 			}
 		})
 	}
+}
+
+// decideInMode has PolicyDeciderIn(e) decide Claude's call of tool with
+// input in session s1 (cwd dir), the hook payload naming the mode payload
+// and the wire the mode wire, and fails unless the verdict is want. It
+// returns the decision and the sessions the wire's mode was looked up for.
+func decideInMode(t *testing.T, e *governance.Engine, dir, tool, input, payload, wire string, want Verdict) (Decision, []string) {
+	t.Helper()
+	var asked []string
+	d := PolicyDeciderIn(e, Sessions{Mode: func(sid string) string {
+		asked = append(asked, sid)
+		return wire
+	}})
+	call := ToolCall{Agent: Claude, Tool: tool, Input: json.RawMessage(input), Cwd: dir, SessionID: "s1", ToolUseID: "t1", Mode: payload}
+	got, err := d.DecideTool(context.Background(), call)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Verdict != want {
+		t.Fatalf("verdict = %q (%s), want %q", got.Verdict, got.Reason, want)
+	}
+	return got, asked
 }
 
 // TestPolicyDeciderModeReason: the person reads why the call was not
