@@ -33,7 +33,7 @@ func TestOffloadCacheReadProtected(t *testing.T) {
 			e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: []ProtectedPath{
 				{Path: cache, What: "the compression cache", Read: true, OwnOffloads: true}}})
 			e.SetOffloadReader(set)
-			tests := []cacheCase{
+			tests := []offloadCase{
 				{"own offload, fs read", Request{Action: ActionFSRead, Paths: []string{mine}}, Allow, "session-offload"},
 				{"own offload, Read tool", Request{Action: ActionToolCall, Tool: "Read", Kind: "read", Paths: []string{mine}}, Allow, "session-offload"},
 				{"own offload, a rule asks", Request{Action: ActionFSRead, Paths: []string{off("asked.md")}}, RequireApproval, ""},
@@ -54,39 +54,18 @@ func TestOffloadCacheReadProtected(t *testing.T) {
 			if place == "ws/cache" {
 				// Tree reads of the workspace reach into the cache.
 				tests = append(tests,
-					cacheCase{"grep -r the workspace holding it", Request{Action: ActionTerminalCreate, Command: "grep -r KEY .", Cwd: root}, Deny, "self-protection"},
-					cacheCase{"find -exec cat over the workspace", Request{Action: ActionTerminalCreate, Command: "find . -type f -exec cat {} +", Cwd: root}, Deny, "self-protection"},
-					cacheCase{"tar of the workspace", Request{Action: ActionTerminalCreate, Command: "tar cf - .", Cwd: root}, Deny, "self-protection"},
-					cacheCase{"cp -r of the workspace into it", Request{Action: ActionTerminalCreate, Command: "cp -r src copy && cp -r . copy", Cwd: root}, Deny, "self-protection"},
-					cacheCase{"Grep tool over the workspace", Request{Action: ActionToolCall, Tool: "Grep", Kind: "search", Searched: []Search{{Tool: "Grep", Dir: root}}}, Deny, "self-protection"},
+					offloadCase{"grep -r the workspace holding it", Request{Action: ActionTerminalCreate, Command: "grep -r KEY .", Cwd: root}, Deny, "self-protection"},
+					offloadCase{"find -exec cat over the workspace", Request{Action: ActionTerminalCreate, Command: "find . -type f -exec cat {} +", Cwd: root}, Deny, "self-protection"},
+					offloadCase{"tar of the workspace", Request{Action: ActionTerminalCreate, Command: "tar cf - .", Cwd: root}, Deny, "self-protection"},
+					offloadCase{"cp -r of the workspace into it", Request{Action: ActionTerminalCreate, Command: "cp -r src copy && cp -r . copy", Cwd: root}, Deny, "self-protection"},
+					offloadCase{"Grep tool over the workspace", Request{Action: ActionToolCall, Tool: "Grep", Kind: "search", Searched: []Search{{Tool: "Grep", Dir: root}}}, Deny, "self-protection"},
 				)
 			}
 			for _, tt := range tests {
-				t.Run(tt.name, func(t *testing.T) {
-					req := tt.req
-					if req.Cwd == "" {
-						req.Cwd = root
-					}
-					if req.Session == "" {
-						req.Session = "s1"
-					}
-					d := e.Decide(req)
-					if d.Value != tt.want || tt.ref != "" && d.Ref != tt.ref {
-						t.Errorf("Decide = %v by %s (%s); want %v by %q", d.Value, d.Ref, d.Reason, tt.want, tt.ref)
-					}
-				})
+				t.Run(tt.name, func(t *testing.T) { decideOffloadCase(t, e, root, tt) })
 			}
 		})
 	}
-}
-
-// cacheCase is a request TestOffloadCacheReadProtected decides, and the
-// verdict it wants.
-type cacheCase struct {
-	name string
-	req  Request
-	want Value
-	ref  string // the deciding rule's ref, "" for any
 }
 
 // TestOffloadCacheNativeRules: an agent's native rules (ImplicitRules)

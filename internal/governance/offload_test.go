@@ -11,6 +11,34 @@ type offloadSet map[string]map[string]bool
 
 func (s offloadSet) Offloaded(session, path string) bool { return s[session][path] }
 
+// offloadCase is a request an offload test decides, and the verdict it
+// wants.
+type offloadCase struct {
+	name string
+	req  Request
+	want Value
+	ref  string // the deciding rule's ref, "" for any
+}
+
+// decideOffloadCase has e decide c.req, in root and session s1 unless it
+// names others, and fails unless the decision is c.want, by c.ref if set.
+// It returns the request as decided and the decision.
+func decideOffloadCase(t *testing.T, e *Engine, root string, c offloadCase) (Request, Decision) {
+	t.Helper()
+	req := c.req
+	if req.Cwd == "" {
+		req.Cwd = root
+	}
+	if req.Session == "" {
+		req.Session = "s1"
+	}
+	d := e.Decide(req)
+	if d.Value != c.want || c.ref != "" && d.Ref != c.ref {
+		t.Errorf("Decide = %v by %s (%s); want %v by %q", d.Value, d.Ref, d.Reason, c.want, c.ref)
+	}
+	return req, d
+}
+
 // TestOwnOffloadRead: with an OffloadReader the agent reads the files the
 // bridge offloaded for its own session, though the cache lies outside the
 // workspace roots; every other access to the cache is decided as without
@@ -29,12 +57,7 @@ func TestOwnOffloadRead(t *testing.T) {
 	}
 	set := offloadSet{"s1": {mine: true}, "s2": {theirs: true, secret: true}}
 	p := testPolicy(t, "  default: allow\n  deny: [Read(//"+secret[1:]+")]\n")
-	tests := []struct {
-		name string
-		req  Request
-		want Value
-		ref  string // the deciding rule's ref, "" for any
-	}{
+	tests := []offloadCase{
 		{"own offload, fs read", Request{Action: ActionFSRead, Paths: []string{mine}}, Allow, "session-offload"},
 		{"own offload, Read tool", Request{Action: ActionToolCall, Tool: "Read", Kind: "read", Paths: []string{mine}}, Allow, "session-offload"},
 		{"own offload, search", Request{Action: ActionToolCall, Kind: "search", Paths: []string{mine}}, Allow, "session-offload"},
@@ -58,17 +81,7 @@ func TestOwnOffloadRead(t *testing.T) {
 			without := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: []ProtectedPath{{Path: cache, What: "the compression cache"}}})
 			with := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: []ProtectedPath{{Path: cache, What: "the compression cache"}}})
 			with.SetOffloadReader(set)
-			req := tt.req
-			if req.Cwd == "" {
-				req.Cwd = root
-			}
-			if req.Session == "" {
-				req.Session = "s1"
-			}
-			d := with.Decide(req)
-			if d.Value != tt.want || tt.ref != "" && d.Ref != tt.ref {
-				t.Errorf("Decide = %v by %s (%s); want %v by %q", d.Value, d.Ref, d.Reason, tt.want, tt.ref)
-			}
+			req, d := decideOffloadCase(t, with, root, tt)
 			if tt.want != Allow {
 				// Not the session's own read: decided exactly as without
 				// the allowance.
