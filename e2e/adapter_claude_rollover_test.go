@@ -55,7 +55,6 @@ func TestAdapterClaudeLoadedRolloverKeepsPolicy(t *testing.T) {
 // denial.
 func rolloverKeepsPolicy(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, o runOptions) auditRecord {
 	t.Helper()
-	o.bridgeArgs = []string{"--compress", "on", "--cache-dir", filepath.Join(w.base, "cache")}
 	o.files = map[string]string{".env": envSecret + "\n", "notes.txt": "notes\n"}
 	// The first turn reads notes.txt: a fresh session's first request must
 	// not have the history length of the previous main request, which the
@@ -67,17 +66,28 @@ func rolloverKeepsPolicy(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, 
 		fakemodel.Text("I could not read it."),
 	}}
 	o.client.Prompts = textPrompts("Keep notes on this project.", "/bridge-compress", "Show me .env.")
-	r, auditFile := adapterRun(t, s, a, w, o)
-	sum := r.wait()
-	r.noLeftovers()
+	r, auditFile, sum := rolloverRun(t, s, a, w, o)
 	t.Logf("summary %+v", sum)
-	if b, err := os.ReadFile(auditFile); err != nil || !strings.Contains(string(b), `"ROLLOVER"`) {
-		t.Fatalf("no rollover in the audit log (%v)\n%s", err, r.stderrTail())
-	}
 	if secretReachedModel(r) {
 		t.Fatalf("the .env content reached the model from the session the bridge opened for the rollover")
 	}
 	return envDenial(t, auditFile, r)
+}
+
+// rolloverRun runs o, whose prompts include /bridge-compress, with
+// compression on (the cache under w.base) and waits for it to end; it
+// fails t unless the audit log records the rollover, and returns the run,
+// its audit file and the client's summary.
+func rolloverRun(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, o runOptions) (*run, string, clientSummary) {
+	t.Helper()
+	o.bridgeArgs = []string{"--compress", "on", "--cache-dir", filepath.Join(w.base, "cache")}
+	r, auditFile := adapterRun(t, s, a, w, o)
+	sum := r.wait()
+	r.noLeftovers()
+	if b, err := os.ReadFile(auditFile); err != nil || !strings.Contains(string(b), `"ROLLOVER"`) {
+		t.Fatalf("no rollover in the audit log (%v)\n%s", err, r.stderrTail())
+	}
+	return r, auditFile, sum
 }
 
 // TestAdapterClaudeRolloverAuditsIDESession: after /bridge-compress the
@@ -89,7 +99,6 @@ func rolloverKeepsPolicy(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, 
 func TestAdapterClaudeRolloverAuditsIDESession(t *testing.T) {
 	s, a, w := claudeScene(t)
 	o := runOptions{name: "claude-rollover-audit"}
-	o.bridgeArgs = []string{"--compress", "on", "--cache-dir", filepath.Join(w.base, "cache")}
 	o.files = map[string]string{"notes.txt": "notes\n", "more.txt": "more\n"}
 	o.script = fakemodel.Script{Steps: []fakemodel.Step{
 		a.read(w.path("notes.txt")),
@@ -98,9 +107,7 @@ func TestAdapterClaudeRolloverAuditsIDESession(t *testing.T) {
 		fakemodel.Text("Read it."),
 	}}
 	o.client.Prompts = textPrompts("Keep notes on this project.", "/bridge-compress", "Read more.txt.")
-	r, auditFile := adapterRun(t, s, a, w, o)
-	sum := r.wait()
-	r.noLeftovers()
+	r, auditFile, sum := rolloverRun(t, s, a, w, o)
 	type sessionRecord struct {
 		Action   string `json:"action"`
 		Metadata struct {
@@ -128,9 +135,6 @@ func TestAdapterClaudeRolloverAuditsIDESession(t *testing.T) {
 	if !hookAfter {
 		t.Fatalf("no hook record of the Read after the rollover\n%s", r.stderrTail())
 	}
-	if b, err := os.ReadFile(auditFile); err != nil || !strings.Contains(string(b), `"ROLLOVER"`) {
-		t.Fatalf("no rollover in the audit log (%v)", err)
-	}
 }
 
 // TestAdapterClaudeRolloverKeepsMode: the person set the session to Plan
@@ -142,7 +146,6 @@ func TestAdapterClaudeRolloverAuditsIDESession(t *testing.T) {
 func TestAdapterClaudeRolloverKeepsMode(t *testing.T) {
 	s, a, w := claudeScene(t)
 	o := runOptions{name: "claude-rollover-mode"}
-	o.bridgeArgs = []string{"--compress", "on", "--cache-dir", filepath.Join(w.base, "cache")}
 	o.files = map[string]string{"notes.txt": "notes\n"}
 	o.client.Mode = "plan"
 	o.script = fakemodel.Script{Steps: []fakemodel.Step{
@@ -151,14 +154,9 @@ func TestAdapterClaudeRolloverKeepsMode(t *testing.T) {
 		fakemodel.Text("Still planning."),
 	}}
 	o.client.Prompts = textPrompts("Plan the notes layout; change nothing yet.", "/bridge-compress", "Go on planning.")
-	r, auditFile := adapterRun(t, s, a, w, o)
-	sum := r.wait()
-	r.noLeftovers()
+	r, _, sum := rolloverRun(t, s, a, w, o)
 	if sum.Error != nil {
 		t.Fatalf("the run failed: %s\n%s", *sum.Error, r.stderrTail())
-	}
-	if b, err := os.ReadFile(auditFile); err != nil || !strings.Contains(string(b), `"ROLLOVER"`) {
-		t.Fatalf("no rollover in the audit log (%v)\n%s", err, r.stderrTail())
 	}
 	const planActive = "Plan mode is active"
 	reqs := mainRequestsText(r)
