@@ -191,7 +191,8 @@ type agentRun struct {
 
 // permissionCommands maps the ids of the script's permission requests to
 // the argv they ask to run, read leniently (the agent knows what it meant):
-// rawInput.command as a shell line or as an argv array (Codex's form), else
+// rawInput.command (or the first member of commandKeys it carries) as a
+// shell line or as an argv array (Codex's form), else
 // the title (Gemini's permission requests carry the command only there),
 // run in the directory the input names (runDirKeys: Codex's workdir,
 // Gemini CLI's dir_path, rawInput.cwd, ...), a relative one below the
@@ -205,7 +206,14 @@ func permissionCommands(script []byte) map[string]agentRun {
 		var line string
 		var argv []string
 		var run agentRun
-		switch command := tc.RawInput["command"]; {
+		var command json.RawMessage
+		for _, k := range commandKeys {
+			if c, ok := tc.RawInput[k]; ok {
+				command = c
+				break
+			}
+		}
+		switch {
 		case json.Unmarshal(command, &line) == nil && line != "":
 			run.argv = []string{"bash", "-c", line}
 		case json.Unmarshal(command, &argv) == nil && len(argv) > 0:
@@ -226,6 +234,13 @@ func permissionCommands(script []byte) map[string]agentRun {
 	})
 	return perms
 }
+
+// commandKeys are the members in which agents' shell tools take the
+// command they run, in the order the hostile agent takes them (the first
+// it carries): command (Claude Code's Bash, Gemini CLI's
+// run_shell_command, Codex's exec), cmd (Codex's exec_command, Amp's
+// Bash), and other tools' spellings.
+var commandKeys = []string{"command", "cmd", "cmdline", "commandLine", "command_line", "shell_command", "script", "argv", "code", "run"}
 
 // runDirKeys are the members in which agents' shell tools name the
 // directory a command runs in, in the order the hostile agent takes them

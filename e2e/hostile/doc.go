@@ -145,7 +145,9 @@
 // pathInProject or target_file for other tools'), or carries out the
 // first of a Codex patch's rawInput.changes (an add, a delete, or a move:
 // the destination written, the source removed), else runs
-// rawInput.command (a line, or an argv array as Codex sends it), else the
+// rawInput.command (a line, or an argv array as Codex sends it) or the
+// first other member its input holds a command under (Codex's
+// exec_command cmd, commandLine, script, argv, run, ...), else the
 // title (where Gemini puts the command), in the directory its rawInput
 // names (Codex's workdir, Gemini CLI's dir_path or directory,
 // working_directory, workingDirectory, working_dir, workingDir, cwd, else

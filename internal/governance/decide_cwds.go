@@ -30,3 +30,30 @@ func (e *Engine) decideInEachCwd(req Request, subjects bool) Decision {
 	}
 	return out
 }
+
+// decideEachCommand decides req, whose input names req.Command and each
+// of req.OtherCommands (tool_command.go), once for each command line; the
+// strictest decision stands (the first of equals), with every decision's
+// subjects and advisories.
+func (e *Engine) decideEachCommand(req Request, subjects bool) Decision {
+	others := req.OtherCommands
+	req.OtherCommands = nil
+	out := e.decideKeeping(req, subjects)
+	for _, c := range others {
+		in := req
+		in.Command = c
+		d := e.decideKeeping(in, subjects)
+		all := append(out.Subjects, d.Subjects...)
+		advisories := out.Advisories
+		for _, a := range d.Advisories {
+			if !slices.Contains(advisories, a) {
+				advisories = append(advisories, a)
+			}
+		}
+		if d.Value.Stricter(out.Value) {
+			out = d
+		}
+		out.Subjects, out.Advisories = all, advisories
+	}
+	return out
+}

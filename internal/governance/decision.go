@@ -100,6 +100,14 @@ type Request struct {
 	// where a call's command runs (its input names two directories, or one
 	// it cannot place): the call needs approval.
 	RunDirUnclear string `json:",omitempty"`
+	// OtherCommands are the other command lines a call's input names
+	// beside Command, under other members that hold one (tool_command.go):
+	// each is decided, the strictest decision standing.
+	OtherCommands []string `json:",omitempty"`
+	// UnreadInput are the members of a shell tool's input that may hold
+	// what it runs and that the bridge does not read (tool_command.go):
+	// the call needs approval, its title showing each.
+	UnreadInput []InputMember `json:",omitempty"`
 	// Roots are the workspace roots for this request. The engine's own
 	// roots, when it has any, take precedence; if neither is set, Cwd is
 	// the root.

@@ -279,6 +279,15 @@ func fingerprint(req Request, diffs []string) string {
 	for _, p := range paths {
 		b = append(append(b, p...), 0)
 	}
+	if len(req.OtherCommands) > 0 || len(req.UnreadInput) > 0 {
+		b = append(b, "commands\x00"...)
+		for _, c := range req.OtherCommands {
+			b = append(append(b, c...), 0)
+		}
+		for _, m := range req.UnreadInput {
+			b = append(append(append(append(b, m.Key...), 0), m.Text...), 0)
+		}
+	}
 	if len(req.OtherCwds) > 0 || req.RunDirUnclear != "" || req.InputHidden {
 		b = append(b, "cwds\x00"...)
 		for _, d := range req.OtherCwds {

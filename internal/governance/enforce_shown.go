@@ -57,7 +57,31 @@ func (x *Enforcer) judgedTitle(sid string, full ToolCall) (string, bool) {
 // execute), "in" its directory, the call's kind and each path, each with
 // where it leads, and "Fetch" and the URL, joined by "; ". roots are the
 // session's workspace roots, shown as the person named them.
+//
+// A call whose input names other commands (req.OtherCommands) shows each,
+// joined by "or"; one whose input holds members the bridge does not read
+// (req.UnreadInput) shows each after the rest, "input", its name and its
+// text, since the agent may run that text.
 func shownTitle(req Request, cwd string, roots []string) (string, bool) {
+	title, changed := shownJudged(req, cwd, roots)
+	if len(req.UnreadInput) == 0 {
+		return title, changed
+	}
+	if !changed {
+		title = req.Title
+	}
+	parts := []string{title}
+	if title == "" {
+		parts = nil
+	}
+	for _, m := range req.UnreadInput {
+		parts = append(parts, "input "+commandTitle(m.Key)+" "+commandTitle(m.Text))
+	}
+	return strings.Join(parts, "; "), true
+}
+
+// shownJudged is shownTitle for every member of req but its UnreadInput.
+func shownJudged(req Request, cwd string, roots []string) (string, bool) {
 	if req.Command == "" && req.URL == "" {
 		return pathsTitle(req, cwd, roots)
 	}
@@ -65,7 +89,8 @@ func shownTitle(req Request, cwd string, roots []string) (string, bool) {
 	if req.Command != "" {
 		paths, dir = commandPlace(req, cwd)
 	}
-	if req.Kind == "execute" && req.Command != "" && len(paths) == 0 && dir == "" && len(req.OtherCwds) == 0 && req.URL == "" {
+	if req.Kind == "execute" && req.Command != "" && len(paths) == 0 && dir == "" && len(req.OtherCwds) == 0 && req.URL == "" &&
+		len(req.OtherCommands) == 0 {
 		shown := commandTitle(req.Command)
 		if titleCommand(req.Title) == req.Command && (req.Title == shown || showsAsItReads(req.Command)) {
 			return "", false
@@ -79,6 +104,9 @@ func shownTitle(req Request, cwd string, roots []string) (string, bool) {
 	var parts []string
 	if req.Command != "" {
 		p := commandTitle(req.Command)
+		for _, c := range req.OtherCommands {
+			p += " or " + commandTitle(c)
+		}
 		if req.Kind != "execute" {
 			p = "Run " + p
 		}

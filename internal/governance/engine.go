@@ -182,6 +182,9 @@ func (e *Engine) decideBrief(req Request) Decision {
 
 // decideKeeping is Decide, listing the subjects if subjects is set.
 func (e *Engine) decideKeeping(req Request, subjects bool) Decision {
+	if len(req.OtherCommands) > 0 {
+		return e.decideEachCommand(req, subjects)
+	}
 	if len(req.OtherCwds) > 0 {
 		return e.decideInEachCwd(req, subjects)
 	}
@@ -240,6 +243,11 @@ func (e *Engine) decideKeeping(req Request, subjects bool) Decision {
 	if req.RunDirUnclear != "" {
 		consider(verdict{value: RequireApproval, ref: "run-directory", ruleTx: "require-approval for commands whose directory is unclear (built-in)",
 			reason: req.RunDirUnclear}, "the directory the command runs in", nil)
+	}
+	for _, m := range req.UnreadInput {
+		consider(verdict{value: RequireApproval, ref: "unread-input", ruleTx: "require-approval for shell tool input the bridge does not read (built-in)",
+			reason: "the tool's input has a member " + m.Key + " that may hold what it runs, and the bridge does not read it"},
+			"the tool's input "+m.Key, nil)
 	}
 	for _, v := range req.Env {
 		e.decideVariable(in, v.Name, v.Value, true, shellcmd.Dir{}, advisories, consider)

@@ -24,6 +24,7 @@ func ClaudeToolRequest(toolName string, toolInput json.RawMessage, cwd string) (
 		return Request{}, err
 	}
 	req := claudeToolRequest(toolName, in, cwd)
+	readCommandMembers(&req, in)
 	placeCommand(&req, in, cwd)
 	return req, nil
 }
@@ -297,8 +298,11 @@ func ToolCallRequest(tc ToolCall, cwd string) Request {
 			r.Title, r.InputHidden = tc.Title, tc.InputHidden
 			r.Paths = appendNew(r.Paths, tc.Locations...)
 			r.Paths = appendNew(r.Paths, tc.DiffPaths...)
-			if r.Kind == "execute" || tc.Kind == "execute" {
+			if tc.Kind == "execute" {
 				r.Kind = "execute"
+			}
+			readCommandMembers(&r, in)
+			if r.Kind == "execute" {
 				commandFromTitle(&r)
 			}
 			placeCommand(&r, in, cwd)
@@ -319,6 +323,7 @@ func genericToolRequest(tc ToolCall, cwd string) Request {
 	req.Searched = searchesOf(tc.Tool, in, cwd)
 	req.Paths = appendNew(req.Paths, tc.Locations...)
 	req.Paths = appendNew(req.Paths, tc.DiffPaths...)
+	readCommandMembers(&req, in)
 	if req.Kind == "execute" {
 		commandFromTitle(&req)
 	}

@@ -1,0 +1,156 @@
+package governance
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// An agent's shell tool takes its command under a member of the agent's
+// own spelling: Claude Code's Bash and Gemini CLI's run_shell_command
+// take command, Codex's exec_command (unified exec) and Amp's Bash cmd,
+// other tools commandLine, command_line, script or argv. An execute call
+// whose command was under a member the bridge did not read was judged on
+// its title, which the agent writes too: titled "echo ok" with
+// {"cmd":"rm x"}, it was allowed by Bash(echo:*) and the agent ran rm x.
+// So every member known to hold a command is judged as one, each of them
+// when there are several; and any other member of an execute call that
+// holds text (a string, or a list holding strings) and is not one the
+// bridge reads or knows to say nothing about what runs (a description, a
+// timeout, the call's id) may hold the command the agent runs: the call
+// needs the person's approval, and the title shows that member and its
+// text.
+
+// commandKeys are the members in which agents' tools name the command they
+// run, in the order the first one an input carries becomes its command:
+// command, then the others known.
+var commandKeys = []string{"command", "cmd", "cmdline", "cmdLine", "commandLine", "command_line", "shell_command",
+	"shellCommand", "argv"}
+
+// shellCommandKeys are the members that hold a command in an execute
+// call's input only: in another tool's input they may be a program's text
+// in another language.
+var shellCommandKeys = []string{"script", "code"}
+
+// describingKeys are the members of known agents' shell tools that say
+// nothing about what runs or where: Claude Code's Bash (description,
+// timeout, run_in_background, dangerouslyDisableSandbox), Gemini CLI's
+// run_shell_command (description, is_background), Codex's exec and its
+// approval requests (call_id, turn_id, reason, justification, parsed_cmd,
+// proposed_execpolicy_amendment, sandbox_permissions, yield_time_ms,
+// max_output_tokens, with_escalated_permissions, login, timeout_ms).
+var describingKeys = []string{"description", "reason", "justification", "title", "id", "call_id", "callId",
+	"turn_id", "turnId", "approval_id", "parsed_cmd", "proposed_execpolicy_amendment", "sandbox_permissions",
+	"timeout", "timeout_ms", "yield_time_ms", "max_output_tokens", "is_background", "run_in_background",
+	"dangerouslyDisableSandbox", "with_escalated_permissions", "login"}
+
+// InputMember is a member of a tool call's input and its text, as JSON.
+type InputMember struct {
+	// Key is the member's name.
+	Key string
+	// Text is the member's value as compact JSON.
+	Text string
+}
+
+// executesCommand reports whether req is a shell tool's call: an execute
+// call or Claude Code's Bash.
+func executesCommand(req *Request) bool {
+	return req.Kind == "execute" || req.Tool == "Bash"
+}
+
+// readCommandMembers sets the commands req's input in names under every
+// member of commandKeys (and, for an execute call, of shellCommandKeys):
+// the first is req.Command unless the input's command member set it, the
+// other different ones req.OtherCommands. A command member that holds no
+// command line, and, for an execute call, any other member holding text
+// the bridge neither reads nor knows (describingKeys), is in
+// req.UnreadInput: the call needs approval.
+func readCommandMembers(req *Request, in map[string]any) {
+	if in == nil {
+		return
+	}
+	keys := commandKeys
+	execute := executesCommand(req)
+	if execute {
+		keys = append(slices.Clone(commandKeys), shellCommandKeys...)
+	}
+	for _, k := range keys {
+		v, ok := in[k]
+		if !ok || v == nil {
+			continue
+		}
+		c, ok := commandLine(v)
+		switch {
+		case !ok:
+			req.UnreadInput = append(req.UnreadInput, InputMember{k, compactJSON(v)})
+		case c == "" || k == "command":
+			// The command member is read as fillFromInput reads it (with
+			// its args).
+		case req.Command == "":
+			req.Command = c
+		case c != req.Command && !slices.Contains(req.OtherCommands, c):
+			req.OtherCommands = append(req.OtherCommands, c)
+		}
+	}
+	if req.Command != "" {
+		req.CommandUnknown = false
+	}
+	if !execute {
+		return
+	}
+	var unread []string
+	for k, v := range in {
+		if slices.Contains(keys, k) || slices.Contains(describingKeys, k) || judgedInputKey(k) ||
+			slices.Contains(runDirKeys, k) || runDirLike(k) || !holdsText(v) {
+			continue
+		}
+		unread = append(unread, k)
+	}
+	slices.Sort(unread) // one input is always judged alike
+	for _, k := range unread {
+		req.UnreadInput = append(req.UnreadInput, InputMember{k, compactJSON(in[k])})
+	}
+}
+
+// commandLine returns the command line v holds: a string, or a list of
+// strings (an argv, joined as a shell reads it back); false for anything
+// else.
+func commandLine(v any) (string, bool) {
+	switch c := v.(type) {
+	case string:
+		return c, true
+	case []any:
+		words := make([]string, 0, len(c))
+		for _, w := range c {
+			s, ok := w.(string)
+			if !ok {
+				return "", false
+			}
+			words = append(words, s)
+		}
+		return shellJoin(words), true
+	}
+	return "", false
+}
+
+// holdsText reports whether v, a member's value, may hold a command: a
+// non-empty string, or a list or object holding one at any depth.
+func holdsText(v any) bool {
+	for s := range stringsIn(v) {
+		if s != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// compactJSON returns v as compact JSON, the way the title shows it.
+func compactJSON(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "(a value the bridge cannot show)"
+	}
+	return string(b)
+}
