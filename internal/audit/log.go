@@ -281,18 +281,26 @@ func (l *Log) Append(ev Event) error {
 // invalid event (ErrInvalidEvent) is not written: its audit.unrecorded
 // record is, and fsynced, before AppendSync returns the error.
 func (l *Log) AppendSync(ev Event) error {
+	_, err := l.AppendSyncSeq(ev)
+	return err
+}
+
+// AppendSyncSeq is AppendSync that also returns the seq ev was written
+// under, so a later record can name it; -1 when ev was not written (an
+// audit.unrecorded record took its place, or the log refused it).
+func (l *Log) AppendSyncSeq(ev Event) (int64, error) {
 	p, err := l.prepare(&ev)
 	if err != nil {
-		return l.appendUnrecorded(&ev, err, true)
+		return -1, l.appendUnrecorded(&ev, err, true)
 	}
 	l.mu.Lock()
 	seq, err := l.appendLocked(p)
 	l.mu.Unlock()
 	p.release()
 	if err != nil {
-		return err
+		return -1, err
 	}
-	return l.syncTo(seq)
+	return seq, l.syncTo(seq)
 }
 
 // Healthy returns nil if the log can be written, or the last write failure.

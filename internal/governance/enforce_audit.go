@@ -35,6 +35,38 @@ func (x *Enforcer) record(ev audit.Event) error {
 	return err
 }
 
+// seqRecorder is a Recorder that says under which seq a record was
+// written (audit.Log, QueuedRecorder), so a later record can name it.
+type seqRecorder interface {
+	AppendSyncSeq(ev audit.Event) (int64, error)
+}
+
+// appendSyncSeq writes ev with r.AppendSync and returns its seq, or -1
+// when r does not tell it.
+func appendSyncSeq(r Recorder, ev audit.Event) (int64, error) {
+	if sr, ok := r.(seqRecorder); ok {
+		return sr.AppendSyncSeq(ev)
+	}
+	return -1, r.AppendSync(ev)
+}
+
+// recordSeq is record that also returns the seq ev was written under
+// (-1 when the recorder does not tell it, or ev was not written).
+func (x *Enforcer) recordSeq(ev audit.Event) (int64, error) {
+	if x.rec == nil {
+		return -1, nil
+	}
+	seq, err := appendSyncSeq(x.rec, ev)
+	if err == nil {
+		return seq, nil
+	}
+	x.log.Error("audit record of a decision failed", "action", ev.Action, "err", err)
+	if x.opts.FailOpen || errors.Is(err, audit.ErrInvalidEvent) {
+		return -1, nil
+	}
+	return -1, err
+}
+
 // auditDown reports whether decisions must be refused because the log is
 // unhealthy and the bridge fails closed.
 func (x *Enforcer) auditDown() error {

@@ -73,7 +73,10 @@ type callState struct {
 	blocked   bool   // denied after the agent ran it: drop its updates
 	deferred  bool   // blocked, and left to the agent's pre-tool hook to refuse
 	denied    bool   // a permission for it was refused
-	approval  string // "auto" or who approved
+	// refusal is the refused answer to its latest permission request; nil
+	// when none was refused (enforce_refusal.go).
+	refusal  *refusal
+	approval string // "auto" or who approved
 	// approvedBy is the id of the permission request the person answered.
 	approvedBy string
 	// kept is how many bytes of tc the bridge holds, counted in

@@ -71,6 +71,9 @@ func (x *Enforcer) onClientCall(ctx context.Context, m *acpwire.Message, next ac
 		input["command"], input["args"], input["cwd"] = p.Command, p.Args, p.Cwd
 	}
 	req.Action = action
+	if action != ActionFSRead {
+		next = x.carrying(p.SessionID, next)
+	}
 	d := x.decide(req)
 	if action == ActionFSWrite {
 		// Text the IDE writes may import files into the model's

@@ -36,6 +36,15 @@ func (r *fakeRecorder) AppendSync(ev audit.Event) error {
 	return r.add(ev, true)
 }
 
+// AppendSyncSeq is AppendSync giving the event's index as its seq, as an
+// audit log starting at seq 0 would.
+func (r *fakeRecorder) AppendSyncSeq(ev audit.Event) (int64, error) {
+	r.mu.Lock()
+	seq := int64(len(r.events))
+	r.mu.Unlock()
+	return seq, r.AppendSync(ev)
+}
+
 func (r *fakeRecorder) add(ev audit.Event, sync bool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -102,6 +102,9 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 		// An approval of what the call said before covers nothing now.
 		c.approval, c.approvedBy = "", ""
 	}
+	// A new request is answered anew: a refusal of an earlier one does
+	// not say how this one ends.
+	c.refusal = nil
 	c.decision, c.judged, c.covers = &d, fp, cv
 	if x.calls[callKey(c.session, c.id)] == c {
 		x.accountLocked(c)
@@ -220,7 +223,17 @@ func (x *Enforcer) onPermissionResponse(ctx context.Context, m *acpwire.Message,
 	x.mu.Unlock()
 	ev := audit.Event{Actor: actorUser, Action: "approval.recorded", Subject: toolSubject(p.call), Output: out,
 		Policy: policyOf(p.decision), Metadata: decisionMeta(p.decision, p.session, map[string]any{"toolCall": mir, "approved": approved})}
-	if err := x.record(ev); err != nil || stale {
+	seq, err := x.recordSeq(ev)
+	if !approved {
+		by := actorUser.ID
+		if stale {
+			by = actorBridge.ID + " (the call changed after the person approved it)"
+		}
+		x.mu.Lock()
+		x.noteRefusalLocked(p.call, key, by, strings.TrimSpace(outcome+" "+optKind+" "+optionID), seq)
+		x.mu.Unlock()
+	}
+	if err != nil || stale {
 		// The person's answer cannot be recorded, or it is about another
 		// call than this one has become: it must not take effect. The
 		// agent gets a refusal instead.
@@ -253,7 +266,10 @@ func (x *Enforcer) onCancel(m *acpwire.Message) {
 		ev := audit.Event{Actor: actorBridge, Action: "approval.recorded", Subject: toolSubject(p.call),
 			Output: map[string]any{"outcome": "cancelled"}, Policy: policyOf(p.decision),
 			Metadata: decisionMeta(p.decision, sid, map[string]any{"cause": "session/cancel"})}
-		_ = x.record(ev)
+		seq, _ := x.recordSeq(ev)
+		x.mu.Lock()
+		x.noteRefusalLocked(p.call, string(bytes.TrimSpace(p.msg.ID)), actorUser.ID+" (cancelled the turn)", "cancelled", seq)
+		x.mu.Unlock()
 		if err := x.send.Reply(p.msg, acpparams.Cancelled()); err != nil {
 			x.log.Debug("answering a held permission request on cancel", "err", err)
 		}

@@ -16,6 +16,9 @@ type sessionState struct {
 	state   string // operator lifecycle: invoked, running, suspended, completed, interrupted
 	loading int
 	mode    string // the agent's permission mode, as the wire showed it (enforce_mode.go)
+	// carried counts the file writes and terminals the bridge let through
+	// in the session (enforce_refusal.go).
+	carried int
 }
 
 type openState struct {

@@ -159,6 +159,7 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 	if u.Status != "" {
 		c.status = u.Status
 	}
+	noteRanLocked(c, u, false)
 	blocked, deferred, seen := c.blocked, c.deferred, c.forwarded
 	// A call left to the agent's hook that runs or completes was not
 	// refused: the hook, or the permission rules the bridge gave the
@@ -190,6 +191,7 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 				withdrawn, c.approval, c.approvedBy = c.approval, "", ""
 			}
 			c.judged, c.decision, c.covers = fp, &d, cv
+			noteRanLocked(c, u, true)
 			if x.calls[callKey(c.session, c.id)] == c {
 				x.accountLocked(c)
 			}
@@ -302,9 +304,19 @@ func (x *Enforcer) finish(c *callState, u *acpparams.ToolCall) {
 	}
 	x.append(ev)
 	if d != nil && d.Value.NeedsApproval() && mir.Approval == "" {
+		r, ran := x.refusedUnrun(c, u)
+		if r != nil {
+			// Refused, and the agent reports it did not run: nothing
+			// the bridge saw says otherwise.
+			x.recordRefused(c, r, *d, subject, input, toolCall)
+			return
+		}
 		// The agent ran a tool the policy wants approved without asking.
 		vmd := decisionMeta(*d, c.session, nil)
 		vmd["toolCall"], vmd["violation"] = toolCall, "the tool ran without the approval the policy requires"
+		if ran != "" {
+			vmd["ranAfterRefusal"] = ran
+		}
 		x.append(audit.Event{Actor: x.agent, Action: "policy.violation", Subject: subject, Input: input, Policy: ev.Policy, Metadata: vmd})
 	}
 }

@@ -46,6 +46,7 @@ type QueuedRecorder struct {
 type queued struct {
 	ev   audit.Event
 	res  chan error // nil for Append
+	seq  *int64     // where AppendSyncSeq wants ev's seq; nil for the others
 	size int        // eventSize(ev)
 }
 
@@ -116,7 +117,11 @@ func (q *QueuedRecorder) run() {
 		q.mu.Unlock()
 		for i := range batch {
 			it := &batch[i]
-			if it.res != nil {
+			if it.seq != nil {
+				var err error
+				*it.seq, err = appendSyncSeq(q.r, it.ev)
+				it.res <- err
+			} else if it.res != nil {
 				it.res <- q.r.AppendSync(it.ev)
 			} else if err := q.r.Append(it.ev); err != nil {
 				q.log.Warn("audit append failed", "action", it.ev.Action, "err", err)
@@ -237,6 +242,19 @@ func (q *QueuedRecorder) AppendSync(ev audit.Event) error {
 		return q.r.AppendSync(ev)
 	}
 	return <-res
+}
+
+// AppendSyncSeq is AppendSync that also returns the seq the event was
+// written under, where the underlying recorder tells it (audit.Log
+// does), else -1.
+func (q *QueuedRecorder) AppendSyncSeq(ev audit.Event) (int64, error) {
+	res, seq := make(chan error, 1), new(int64)
+	if !q.enqueue(queued{ev: ev, res: res, seq: seq, size: eventSize(ev)}) {
+		<-q.done
+		return appendSyncSeq(q.r, ev)
+	}
+	err := <-res
+	return *seq, err
 }
 
 // ReadValidToolOutput reads a tool's output, valid JSON, as the

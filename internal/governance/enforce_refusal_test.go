@@ -1,0 +1,113 @@
+package governance
+
+import (
+	"testing"
+)
+
+// TestEnforceRefusedCallIsNoViolation: a call the policy wants approved,
+// refused by the person, that the agent reports failed with nothing
+// showing it ran is recorded as tool.refused naming the refusal's record,
+// not as "the tool ran without the approval the policy requires". The
+// messages are claude-agent-acp's for a refused Bash (tool_call with
+// rawInput {}, the update with the input, the permission request, then
+// "failed" with "User refused permission to run tool"). Whatever shows
+// the call ran after the refusal keeps the violation, and so does a call
+// nobody refused.
+func TestEnforceRefusedCallIsNoViolation(t *testing.T) {
+	const (
+		failed    = `"sessionUpdate":"tool_call_update","toolCallId":"toolu_1","status":"failed","rawOutput":"User refused permission to run tool","content":[{"type":"content","content":{"type":"text","text":"User refused permission to run tool"}}]`
+		completed = `"sessionUpdate":"tool_call_update","toolCallId":"toolu_1","status":"completed","rawOutput":"done"`
+		running   = `"sessionUpdate":"tool_call_update","toolCallId":"toolu_1","status":"in_progress"`
+		diffed    = `"sessionUpdate":"tool_call_update","toolCallId":"toolu_1","status":"failed","content":[{"type":"diff","path":"%[1]s/src/a.go","oldText":"a","newText":"b"}]`
+		changed   = `"sessionUpdate":"tool_call_update","toolCallId":"toolu_1","rawInput":{"command":"git commit -am all"}`
+	)
+	tests := []struct {
+		name string
+		// answer is what the person does with the permission request:
+		// an optionId, "cancel" (session/cancel), or "" (never asked).
+		answer string
+		// terminal has the agent run an allowed terminal after the answer.
+		terminal bool
+		after    []string // updates after the answer, the last one ending the call
+		refused  bool     // want tool.refused, else policy.violation
+	}{
+		{"refused and reported failed", "no", false, []string{failed}, true},
+		{"turn cancelled while asked, reported failed", "cancel", false, []string{failed}, true},
+		{"refused and reported completed", "no", false, []string{completed}, false},
+		{"refused, reported running, then failed", "no", false, []string{running, failed}, false},
+		{"refused, a terminal let through, then failed", "no", true, []string{failed}, false},
+		{"refused, failed with a diff", "no", false, []string{diffed}, false},
+		{"refused, asked for something else, then failed", "no", false, []string{changed, failed}, false},
+		{"never asked, reported failed", "", false, []string{failed}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := sessionHarness(t, EnforceOptions{})
+			h.agent("%s", toolUpdate(`"sessionUpdate":"tool_call","toolCallId":"toolu_1","title":"Terminal","kind":"execute","status":"pending","rawInput":{},"content":[]`))
+			h.wantForwarded("toolu_1")
+			h.agent("%s", toolUpdate(`"sessionUpdate":"tool_call_update","toolCallId":"toolu_1","title":"git commit -m x","kind":"execute","rawInput":{"command":"git commit -m x"}`))
+			h.wantForwarded("toolu_1")
+			refusalSeq := -1
+			switch tt.answer {
+			case "":
+			case "cancel":
+				h.agent("%s", permissionRequest(50, "toolu_1", "execute", `{"command":"git commit -m x"}`))
+				if m := h.nextAtIDE(); m["method"] != "session/request_permission" {
+					t.Fatalf("IDE got %v, want the permission request", m)
+				}
+				h.ide(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s1"}}`)
+				if m := h.nextAtAgent(); get(m, "result", "outcome", "outcome") != "cancelled" {
+					t.Fatalf("agent got %v, want its request answered cancelled", m)
+				}
+				h.nextAtAgent() // the session/cancel
+				refusalSeq = h.lastSeq("approval.recorded")
+			default:
+				h.agent("%s", permissionRequest(50, "toolu_1", "execute", `{"command":"git commit -m x"}`))
+				h.answer(50, tt.answer)
+				refusalSeq = h.lastSeq("approval.recorded")
+			}
+			if tt.terminal {
+				h.agent(`{"jsonrpc":"2.0","id":60,"method":"terminal/create","params":{"sessionId":"s1","command":"npm run test","cwd":%q}}`, h.root)
+				if m := h.nextAtIDE(); m["method"] != "terminal/create" {
+					t.Fatalf("IDE got %v, want the allowed terminal/create", m)
+				}
+			}
+			for _, u := range tt.after {
+				h.agent("%s", toolUpdate(h.rooted(u)))
+				h.wantForwarded("toolu_1")
+			}
+			h.marker()
+			violations, refused := h.rec.find("policy.violation", ""), h.rec.find("tool.refused", "require-approval")
+			if tt.refused {
+				if len(violations) != 0 || len(refused) != 1 {
+					t.Fatalf("%d violations, %d tool.refused; want none and one: %+v", len(violations), len(refused), violations)
+				}
+				r, _ := refused[0].ev.Metadata["refusal"].(map[string]any)
+				if r == nil || r["seq"] != int64(refusalSeq) || r["permissionRequest"] != "50" {
+					t.Errorf("tool.refused names refusal %v, want seq %d of request 50", r, refusalSeq)
+				}
+				return
+			}
+			if len(violations) != 1 || len(refused) != 0 {
+				t.Fatalf("%d violations, %d tool.refused; want one and none", len(violations), len(refused))
+			}
+			if tt.answer != "" && violations[0].ev.Metadata["ranAfterRefusal"] == nil {
+				t.Errorf("the violation does not say what showed the call ran after the refusal: %v", violations[0].ev.Metadata)
+			}
+		})
+	}
+}
+
+// lastSeq is the seq (index) of the last record with action.
+func (h *harness) lastSeq(action string) int {
+	h.t.Helper()
+	h.rec.mu.Lock()
+	defer h.rec.mu.Unlock()
+	for i := len(h.rec.events) - 1; i >= 0; i-- {
+		if h.rec.events[i].ev.Action == action {
+			return i
+		}
+	}
+	h.t.Fatalf("no %s record", action)
+	return -1
+}
