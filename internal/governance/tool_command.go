@@ -3,6 +3,7 @@ package governance
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 )
 
 // An agent's shell tool takes its command under a member of the agent's
@@ -52,9 +53,41 @@ type InputMember struct {
 }
 
 // executesCommand reports whether req is a shell tool's call: an execute
-// call or Claude Code's Bash.
+// call, Claude Code's Bash, or a call of any kind whose tool's name says
+// it runs commands (shellToolName).
 func executesCommand(req *Request) bool {
-	return req.Kind == "execute" || req.Tool == "Bash"
+	return req.Kind == "execute" || req.Tool == "Bash" || shellToolName(req.Tool)
+}
+
+// shellToolWords are the words whose presence in a tool's name (in lower
+// case, without separators) says it runs commands: Gemini CLI's
+// run_shell_command, Codex's shell, exec and exec_command, Cline's
+// execute_command, Cursor's run_terminal_cmd, Goose's developer__shell.
+var shellToolWords = []string{"shell", "bash", "terminal", "exec", "command", "cmd"}
+
+// notShellTools are tools whose names hold one of shellToolWords and that
+// run nothing: Claude Code's tools reading or ending a Bash run.
+var notShellTools = []string{"BashOutput", "KillBash", "KillShell"}
+
+// shellToolName reports whether a tool named name, not an MCP server's
+// (whose rules name it), runs commands by its name.
+func shellToolName(name string) bool {
+	if name == "" || strings.HasPrefix(name, "mcp__") || slices.Contains(notShellTools, name) {
+		return false
+	}
+	n := strings.Map(func(r rune) rune {
+		switch r {
+		case '_', '-', '.', ' ':
+			return -1
+		}
+		return r
+	}, strings.ToLower(name))
+	for _, w := range shellToolWords {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // readCommandMembers sets the commands req's input in names under every
