@@ -223,6 +223,16 @@ func permissionCommands(script []byte) map[string]agentRun {
 		default:
 			return
 		}
+		// Args after a command: appended to an argv, or joined unquoted
+		// to a line, as Zed joins a terminal's.
+		var args []string
+		if json.Unmarshal(tc.RawInput["args"], &args) == nil && len(args) > 0 && command != nil {
+			if len(argv) > 0 {
+				run.argv = append(run.argv, args...)
+			} else {
+				run.argv[2] += " " + strings.Join(args, " ")
+			}
+		}
 		keys := append(slices.Clone(runDirKeys), slices.Sorted(maps.Keys(tc.RawInput))...)
 		for _, k := range keys {
 			if (slices.Contains(runDirKeys, k) || strings.HasSuffix(k, "_dir")) &&

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
@@ -62,7 +63,15 @@ func (x *Enforcer) judgedTitle(sid string, full ToolCall) (string, bool) {
 // joined by "or"; one whose input holds members the bridge does not read
 // (req.UnreadInput) shows each after the rest, "input", its name and its
 // text, since the agent may run that text.
+//
+// A command given with args (req.Argv) is shown as the line they join into
+// unquoted too, when that differs, since an agent may run either.
 func shownTitle(req Request, cwd string, roots []string) (string, bool) {
+	if len(req.Argv) > 1 {
+		if j := strings.Join(req.Argv, " "); j != req.Command && !slices.Contains(req.OtherCommands, j) {
+			req.OtherCommands = append(slices.Clone(req.OtherCommands), j)
+		}
+	}
 	title, changed := shownJudged(req, cwd, roots)
 	if len(req.UnreadInput) == 0 {
 		return title, changed

@@ -106,6 +106,10 @@ func readCommandMembers(req *Request, in map[string]any) {
 	if execute {
 		keys = append(slices.Clone(commandKeys), shellCommandKeys...)
 	}
+	from := "" // the member req.Command is read from
+	if req.Command != "" {
+		from = "command"
+	}
 	for _, k := range keys {
 		v, ok := in[k]
 		if !ok || v == nil {
@@ -119,11 +123,12 @@ func readCommandMembers(req *Request, in map[string]any) {
 			// The command member is read as fillFromInput reads it (with
 			// its args).
 		case req.Command == "":
-			req.Command = c
+			req.Command, from = c, k
 		case c != req.Command && !slices.Contains(req.OtherCommands, c):
 			req.OtherCommands = append(req.OtherCommands, c)
 		}
 	}
+	readArgs(req, in, from, execute)
 	if req.Command != "" {
 		req.CommandUnknown = false
 	}
@@ -186,4 +191,51 @@ func compactJSON(v any) string {
 		return "(a value the bridge cannot show)"
 	}
 	return string(b)
+}
+
+// readArgs reads the args member of a tool's input in, beside the command
+// req.Command was read from the member from ("" for none). An agent may
+// run a command and its args as an argv, or join them unquoted into a
+// shell line, as IDEs run terminal requests: the call is decided as each
+// (Request.Argv), and its command is the quoted line. Args that are not a
+// list of strings, or args beside no command in an execute call, are
+// unread input.
+func readArgs(req *Request, in map[string]any, from string, execute bool) {
+	a, ok := in["args"]
+	if !ok || a == nil {
+		return
+	}
+	list, isList := a.([]any)
+	words := make([]string, 0, len(list))
+	for _, w := range list {
+		s, ok := w.(string)
+		if !ok {
+			isList = false
+			break
+		}
+		words = append(words, s)
+	}
+	switch {
+	case !isList:
+		if execute || from != "" {
+			req.UnreadInput = append(req.UnreadInput, InputMember{"args", compactJSON(a)})
+		}
+	case len(words) == 0:
+	case from == "":
+		if execute {
+			req.UnreadInput = append(req.UnreadInput, InputMember{"args", compactJSON(a)})
+		}
+	default:
+		var base []string
+		switch c := in[from].(type) {
+		case string:
+			base = []string{c}
+		case []any:
+			base = toStrings(c)
+		}
+		if from != "command" {
+			req.Command += " " + shellJoin(words)
+		}
+		req.Argv = append(base, words...)
+	}
 }
