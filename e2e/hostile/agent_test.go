@@ -199,14 +199,23 @@ type agentRun struct {
 // workspace, as those agents resolve it (permissionAnswered).
 func permissionCommands(script []byte) map[string]agentRun {
 	perms := map[string]agentRun{}
-	permissionRequests(script, func(id string, tc struct {
-		Title    string                     `json:"title"`
-		RawInput map[string]json.RawMessage `json:"rawInput"`
+	permissionRequests(script, func(id string, call struct {
+		Title    string          `json:"title"`
+		RawInput json.RawMessage `json:"rawInput"`
 	}) {
+		var tc struct {
+			Title    string
+			RawInput map[string]json.RawMessage
+		}
+		tc.Title = call.Title
 		var line string
 		var argv []string
 		var run agentRun
 		var command json.RawMessage
+		if json.Unmarshal(call.RawInput, &tc.RawInput) != nil && json.Unmarshal(call.RawInput, &line) == nil {
+			// A tool whose input is its command line itself.
+			command = call.RawInput
+		}
 		for _, k := range commandKeys {
 			if c, ok := tc.RawInput[k]; ok {
 				command = c

@@ -324,6 +324,9 @@ func genericToolRequest(tc ToolCall, cwd string) Request {
 	req.Paths = appendNew(req.Paths, tc.Locations...)
 	req.Paths = appendNew(req.Paths, tc.DiffPaths...)
 	readCommandMembers(&req, in)
+	if in == nil {
+		readBareInput(&req, tc.RawInput)
+	}
 	if req.Kind == "execute" {
 		commandFromTitle(&req)
 	}

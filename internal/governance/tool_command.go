@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
 )
 
 // An agent's shell tool takes its command under a member of the agent's
@@ -237,5 +239,30 @@ func readArgs(req *Request, in map[string]any, from string, execute bool) {
 			req.Command += " " + shellJoin(words)
 		}
 		req.Argv = append(base, words...)
+	}
+}
+
+// readBareInput reads the input raw of a shell tool's call that is not an
+// object: a string is its command line, as some agents' shell tools take
+// their input ("ls"); any other value but null is unread input, since the
+// agent may run it. It reads nothing for another call, or an input that
+// is an object.
+func readBareInput(req *Request, raw json.RawMessage) {
+	if len(raw) == 0 || !executesCommand(req) {
+		return
+	}
+	var v any
+	if jsonv2.Unmarshal(raw, &v) != nil {
+		req.UnreadInput = append(req.UnreadInput, InputMember{"rawInput", string(raw)})
+		return
+	}
+	switch v := v.(type) {
+	case nil, map[string]any:
+	case string:
+		if v != "" && req.Command == "" {
+			req.Command, req.CommandUnknown = v, false
+		}
+	default:
+		req.UnreadInput = append(req.UnreadInput, InputMember{"rawInput", compactJSON(v)})
 	}
 }
