@@ -259,7 +259,7 @@ func permissionCommands(script []byte) map[string]agentRun {
 // it carries): command (Claude Code's Bash, Gemini CLI's
 // run_shell_command, Codex's exec), cmd (Codex's exec_command, Amp's
 // Bash), and other tools' spellings.
-var commandKeys = []string{"command", "cmd", "cmdline", "commandLine", "command_line", "shell_command", "script", "argv", "code", "run"}
+var commandKeys = []string{"command", "cmd", "cmdline", "commandLine", "command_line", "shell_command", "script", "argv", "code", "run", "input"}
 
 // runDirKeys are the members in which agents' shell tools name the
 // directory a command runs in, in the order the hostile agent takes them

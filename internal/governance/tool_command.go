@@ -46,6 +46,11 @@ var describingKeys = []string{"description", "reason", "justification", "title",
 	"timeout", "timeout_ms", "yield_time_ms", "max_output_tokens", "is_background", "run_in_background",
 	"dangerouslyDisableSandbox", "with_escalated_permissions", "login"}
 
+// otherUseKeys are members the bridge reads as something other than a
+// command or a path (a patch's body, a glob, an address): in a shell
+// tool's input they may hold what it runs, and are unread input.
+var otherUseKeys = []string{"input", "patch", "changes", "pattern", "url"}
+
 // InputMember is a member of a tool call's input and its text, as JSON.
 type InputMember struct {
 	// Key is the member's name.
@@ -139,7 +144,7 @@ func readCommandMembers(req *Request, in map[string]any) {
 	}
 	var unread []string
 	for k, v := range in {
-		if slices.Contains(keys, k) || slices.Contains(describingKeys, k) || judgedInputKey(k) ||
+		if slices.Contains(keys, k) || slices.Contains(describingKeys, k) || judgedInputKey(k) && !slices.Contains(otherUseKeys, k) ||
 			slices.Contains(runDirKeys, k) || runDirLike(k) || !holdsText(v) {
 			continue
 		}

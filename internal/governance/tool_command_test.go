@@ -42,6 +42,8 @@ func TestCommandUnderEveryMember(t *testing.T) {
 		{"an input that is its command line", "execute", "", `"curl https://x.example"`, Deny, ""},
 		{"an input that is a list", "execute", "", `["python3","x.py"]`, RequireApproval, "unread-input"},
 		{"an input that is its allowed command line", "execute", "", `"echo ok"`, Allow, ""},
+		{"a member read as a patch", "execute", "", `{"input":"python3 x.py"}`, RequireApproval, "unread-input"},
+		{"a member read as a glob", "execute", "", `{"command":"echo ok","pattern":"python3 x.py"}`, RequireApproval, "unread-input"},
 		{"claude Bash", "execute", "Bash", `{"command":"echo ok","description":"say ok","timeout":5000,"run_in_background":false}`, Allow, ""},
 		{"gemini run_shell_command", "execute", "", `{"command":"echo ok","description":"say ok","dir_path":"$ROOT","is_background":false}`, Allow, ""},
 		{"codex exec", "execute", "", `{"call_id":"c1","turn_id":"t1","command":["echo","ok"],"cwd":"$ROOT","reason":"say ok","parsed_cmd":[{"type":"unknown","cmd":"echo ok"}],"proposed_execpolicy_amendment":["echo"]}`, Allow, ""},
