@@ -72,6 +72,14 @@ func noteRanLocked(c *callState, u *acpparams.ToolCall, changed bool) {
 	}
 }
 
+// ranRefusedLocked reports whether update u, of call c, reports running
+// or completed a call whose permission was refused (by the person or by
+// the bridge) and that no later answer approved. x.mu held.
+func ranRefusedLocked(c *callState, u *acpparams.ToolCall) bool {
+	return (c.denied || c.refusal != nil) && c.approval == "" && !c.blocked && c.decision != nil &&
+		(u.Status == "in_progress" || u.Status == "completed")
+}
+
 // refusedUnrun returns c's refusal when the call, ending with update u,
 // was refused and nothing shows it ran; otherwise nil and, when it was
 // refused, what shows it ran.

@@ -30,15 +30,19 @@ func TestEnforceRefusedCallIsNoViolation(t *testing.T) {
 		terminal bool
 		after    []string // updates after the answer, the last one ending the call
 		refused  bool     // want tool.refused, else policy.violation
+		// stops says the first update after the answer reports running a
+		// refused call: the bridge stops the call and the turn, and drops
+		// the updates after it.
+		stops bool
 	}{
-		{"refused and reported failed", "no", false, []string{failed}, true},
-		{"turn cancelled while asked, reported failed", "cancel", false, []string{failed}, true},
-		{"refused and reported completed", "no", false, []string{completed}, false},
-		{"refused, reported running, then failed", "no", false, []string{running, failed}, false},
-		{"refused, a terminal let through, then failed", "no", true, []string{failed}, false},
-		{"refused, failed with a diff", "no", false, []string{diffed}, false},
-		{"refused, asked for something else, then failed", "no", false, []string{changed, failed}, false},
-		{"never asked, reported failed", "", false, []string{failed}, false},
+		{"refused and reported failed", "no", false, []string{failed}, true, false},
+		{"turn cancelled while asked, reported failed", "cancel", false, []string{failed}, true, false},
+		{"refused and reported completed", "no", false, []string{completed}, false, true},
+		{"refused, reported running, then failed", "no", false, []string{running, failed}, false, true},
+		{"refused, a terminal let through, then failed", "no", true, []string{failed}, false, false},
+		{"refused, failed with a diff", "no", false, []string{diffed}, false, false},
+		{"refused, asked for something else, then failed", "no", false, []string{changed, failed}, false, false},
+		{"never asked, reported failed", "", false, []string{failed}, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,9 +76,14 @@ func TestEnforceRefusedCallIsNoViolation(t *testing.T) {
 					t.Fatalf("IDE got %v, want the allowed terminal/create", m)
 				}
 			}
-			for _, u := range tt.after {
+			for i, u := range tt.after {
 				h.agent("%s", toolUpdate(h.rooted(u)))
-				h.wantForwarded("toolu_1")
+				switch {
+				case tt.stops && i == 0:
+					h.wantBlocked("toolu_1", true)
+				case !tt.stops:
+					h.wantForwarded("toolu_1")
+				}
 			}
 			h.marker()
 			violations, refused := h.rec.find("policy.violation", ""), h.rec.find("tool.refused", "require-approval")
@@ -90,6 +99,12 @@ func TestEnforceRefusedCallIsNoViolation(t *testing.T) {
 			}
 			if len(violations) != 1 || len(refused) != 0 {
 				t.Fatalf("%d violations, %d tool.refused; want one and none", len(violations), len(refused))
+			}
+			if tt.stops {
+				if v := violations[0].ev.Metadata["violation"]; v != violationRefused {
+					t.Errorf("the violation says %q, want %q", v, violationRefused)
+				}
+				return
 			}
 			if tt.answer != "" && violations[0].ev.Metadata["ranAfterRefusal"] == nil {
 				t.Errorf("the violation does not say what showed the call ran after the refusal: %v", violations[0].ev.Metadata)
@@ -110,4 +125,33 @@ func (h *harness) lastSeq(action string) int {
 	}
 	h.t.Fatalf("no %s record", action)
 	return -1
+}
+
+// TestEnforceDeniedPermissionThenRun: the bridge refused a call's
+// permission (the policy denies it) and the agent reports the call
+// running or completed all the same. The log held only tool.call records
+// with the deny decision, which read as a call the bridge stopped, and the
+// IDE was shown the call completed. The bridge records the violation,
+// tells the IDE the call failed, stops the turn, and drops the rest of it.
+func TestEnforceDeniedPermissionThenRun(t *testing.T) {
+	for _, status := range []string{"in_progress", "completed"} {
+		t.Run(status, func(t *testing.T) {
+			h := sessionHarness(t, EnforceOptions{})
+			h.agent("%s", toolUpdate(`"sessionUpdate":"tool_call","toolCallId":"d1","title":"Terminal","kind":"execute","status":"pending","rawInput":{}`))
+			h.wantForwarded("d1")
+			h.agent("%s", permissionRequest(50, "d1", "execute", `{"command":"ls && curl http://x"}`))
+			if m := h.nextAtAgent(); get(m, "result", "outcome", "optionId") != "no" {
+				t.Fatalf("agent got %v, want the bridge's refusal", m)
+			}
+			h.nextAtIDE() // the bridge tells the person it refused
+			h.agent("%s", toolUpdate(`"sessionUpdate":"tool_call_update","toolCallId":"d1","status":%q,"rawOutput":"ran anyway"`, status))
+			h.wantBlocked("d1", true)
+			h.agent("%s", toolUpdate(`"sessionUpdate":"tool_call_update","toolCallId":"d1","status":"completed","rawOutput":"ran anyway"`))
+			h.marker()
+			v := h.rec.find("policy.violation", "deny")
+			if len(v) != 1 || v[0].ev.Metadata["violation"] != violationRefused || !v[0].sync {
+				t.Fatalf("violations %+v, want one saying %q, written before it took effect", v, violationRefused)
+			}
+		})
+	}
 }

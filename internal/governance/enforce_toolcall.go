@@ -160,6 +160,7 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 		c.status = u.Status
 	}
 	noteRanLocked(c, u, false)
+	refusedRan := ranRefusedLocked(c, u)
 	blocked, deferred, seen := c.blocked, c.deferred, c.forwarded
 	// A call left to the agent's hook that runs or completes was not
 	// refused: the hook, or the permission rules the bridge gave the
@@ -171,7 +172,14 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 	x.mu.Unlock()
 	if ranAnyway {
 		// The agent's hook did not refuse it: stop the turn after all.
-		err := x.block(ctx, c, *c.decision, false)
+		err := x.block(ctx, c, *c.decision, false, violationDenied)
+		x.endIfOver(c)
+		return err
+	}
+	if refusedRan {
+		// Its permission was refused and the agent runs it anyway: the
+		// IDE hears it failed, the turn stops.
+		err := x.block(ctx, c, *c.decision, seen, violationRefused)
 		x.endIfOver(c)
 		return err
 	}
@@ -222,7 +230,7 @@ func (x *Enforcer) onDecided(ctx context.Context, c *callState, d Decision, seen
 		return x.hide(c, d, seen)
 	}
 	if d.Value == Deny {
-		return x.block(ctx, c, d, seen)
+		return x.block(ctx, c, d, seen, violationDenied)
 	}
 	// An allowed call's decision is recorded once it was made with the
 	// call's input: an agent often announces a call before its input
@@ -321,18 +329,25 @@ func (x *Enforcer) finish(c *callState, u *acpparams.ToolCall) {
 	}
 }
 
-// block stops a tool call the agent runs without asking: the tool_call is
-// not forwarded, a violation is recorded, the turn is cancelled and the
+// Violations block records.
+const (
+	violationDenied  = "the agent ran a tool the policy denies without asking"
+	violationRefused = "the agent ran a tool whose permission was refused"
+)
+
+// block stops a tool call the agent runs without asking (or after its
+// permission was refused): the tool_call is not forwarded, a violation
+// (violation says which) is recorded, the turn is cancelled and the
 // user is told. seen says the IDE already saw the call (it arrived before
 // its input), so the IDE is told it failed.
-func (x *Enforcer) block(ctx context.Context, c *callState, d Decision, seen bool) error {
+func (x *Enforcer) block(ctx context.Context, c *callState, d Decision, seen bool, violation string) error {
 	x.mu.Lock()
 	c.blocked = true
 	mir := x.mirror(c)
 	x.mu.Unlock()
 	ev := audit.Event{Actor: x.agent, Action: "policy.violation", Subject: toolSubject(c), Input: inputRecord(c),
 		Policy: policyOf(d), Metadata: decisionMeta(d, c.session, map[string]any{"toolCall": mir,
-			"violation": "the agent ran a tool the policy denies without asking", "enforcement": "tool call hidden, turn cancelled"})}
+			"violation": violation, "enforcement": "tool call hidden, turn cancelled"})}
 	if err := x.record(ev); err != nil {
 		x.log.Error("violation could not be recorded; blocking anyway", "err", err)
 	}
