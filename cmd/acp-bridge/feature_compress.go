@@ -58,10 +58,8 @@ func compressFeature() feature {
 			if err != nil {
 				return err
 			}
-			// Reads refused too, wherever the cache lies (the workspace
-			// included): it holds other sessions' offloads, archives and
-			// spools, content read under approvals given once. The
-			// session's own offloads stay readable by the reference given.
+			// Reads refused too, wherever it lies: it holds other sessions'
+			// content. A session's own offloads stay readable.
 			s.protect(governance.ProtectedPath{Path: p.Store().Dir(), What: "the compression cache", Read: true, OwnOffloads: true})
 			if o.LogPath != "" {
 				s.protect(governance.ProtectedPath{Path: o.LogPath, What: "the compression event log", Read: true})
@@ -71,8 +69,7 @@ func compressFeature() feature {
 				s.Governance.Engine.SetOffloadReader(p)
 			}
 			s.Compression = p
-			// A Preempter (hears cancellations as they are read) that keeps
-			// no message's bytes.
+			// A Preempter that keeps no message's bytes.
 			s.Bridge.UseNonRetaining(p)
 			s.closeOnExit("compression cache", p.Close)
 			s.closeOnExit("compression log", p.Events().Err) // before Close, as cleanups run in reverse
