@@ -224,12 +224,20 @@ func (x *Enforcer) onPermissionResponse(ctx context.Context, m *acpwire.Message,
 	ev := audit.Event{Actor: actorUser, Action: "approval.recorded", Subject: toolSubject(p.call), Output: out,
 		Policy: policyOf(p.decision), Metadata: decisionMeta(p.decision, p.session, map[string]any{"toolCall": mir, "approved": approved})}
 	seq, err := x.recordSeq(ev)
-	if !approved {
+	if !approved || err != nil {
 		by := actorUser.ID
-		if stale {
+		switch {
+		case stale:
 			by = actorBridge.ID + " (the call changed after the person approved it)"
+		case approved:
+			// The agent is refused below: the approval must not stand for
+			// the call, nor cover what carries it out.
+			by = actorBridge.ID + " (the person's answer could not be recorded)"
 		}
 		x.mu.Lock()
+		if approved {
+			p.call.approval, p.call.approvedBy, p.call.denied = "", "", true
+		}
 		x.noteRefusalLocked(p.call, key, by, strings.TrimSpace(outcome+" "+optKind+" "+optionID), seq)
 		x.mu.Unlock()
 	}

@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"errors"
 	"testing"
 )
 
@@ -153,5 +154,33 @@ func TestEnforceDeniedPermissionThenRun(t *testing.T) {
 				t.Fatalf("violations %+v, want one saying %q, written before it took effect", v, violationRefused)
 			}
 		})
+	}
+}
+
+// TestEnforceUnrecordedApprovalRefuses: the person approves, the log
+// cannot record the answer, and the bridge refuses the agent instead; the
+// approval then stood for the call all the same, so an agent that ran it
+// and reported it completed was shown to the IDE as completed, and its
+// record said the person approved it. The call counts as refused by the
+// bridge: the run is stopped and recorded as a violation.
+func TestEnforceUnrecordedApprovalRefuses(t *testing.T) {
+	h := sessionHarness(t, EnforceOptions{})
+	h.agent("%s", toolUpdate(`"sessionUpdate":"tool_call","toolCallId":"a1","title":"Terminal","kind":"execute","status":"pending","rawInput":{}`))
+	h.wantForwarded("a1")
+	h.agent("%s", permissionRequest(50, "a1", "execute", `{"command":"git commit -m x"}`))
+	if m := h.nextAtIDE(); m["method"] != "session/request_permission" {
+		t.Fatalf("IDE got %v, want the permission request", m)
+	}
+	h.rec.setHealthy(errors.New("disk full"))
+	h.ide(`{"jsonrpc":"2.0","id":50,"result":{"outcome":{"outcome":"selected","optionId":"yes"}}}`)
+	if m := h.nextAtAgent(); get(m, "result", "outcome", "optionId") != "no" {
+		t.Fatalf("agent got %v, want a refusal: the answer was not recorded", m)
+	}
+	h.rec.setHealthy(nil)
+	h.agent("%s", toolUpdate(`"sessionUpdate":"tool_call_update","toolCallId":"a1","status":"completed","rawOutput":"ran"`))
+	h.wantBlocked("a1", true)
+	v := h.rec.find("policy.violation", "require-approval")
+	if len(v) != 1 || v[0].ev.Metadata["violation"] != violationRefused {
+		t.Fatalf("violations %+v, want one saying %q", v, violationRefused)
 	}
 }
