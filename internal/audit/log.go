@@ -1,15 +1,12 @@
 package audit
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sync"
 	"time"
@@ -584,17 +581,6 @@ func syncDir(path string) {
 	}
 	d.Sync()
 	d.Close()
-}
-
-// runIDPattern is what a run id may be (the schema's runId).
-var runIDPattern = regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z._-]{0,63}$`)
-
-// newRunID names a run by when it started, with 32 random bits so that
-// two bridges started in the same second differ.
-func newRunID(now time.Time) string {
-	var b [4]byte
-	rand.Read(b[:])
-	return now.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
 }
 
 // RunID returns the run id written in every event of this Log.

@@ -2,10 +2,24 @@ package audit
 
 import (
 	"cmp"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"time"
 )
+
+// runIDPattern is what a run id may be (the schema's runId).
+var runIDPattern = regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z._-]{0,63}$`)
+
+// newRunID names a run by when it started, with 32 random bits so that
+// two bridges started in the same second differ.
+func newRunID(now time.Time) string {
+	var b [4]byte
+	rand.Read(b[:])
+	return now.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+}
 
 // AgentInfoAction is the action of the event that records what the agent
 // said about itself in its initialize response (ACP agentInfo: name,
