@@ -71,12 +71,17 @@ func TestAdapterGeminiMCPTool(t *testing.T) {
 	for _, c := range []struct {
 		name, deny, file, permission string
 		trust, reaches               bool
+		// extra is a further argument, as the model's JSON spells it.
+		extra string
 	}{
-		{"tool-rule", "mcp__notes__*", ".env", "reject", false, false},
-		{"tool-rule-exact", "mcp__notes__read_text", ".env", "reject", false, false},
-		{"trusted-tool-exact", "mcp__notes__read_text", ".env", "reject", true, false},
-		{"path-argument", "Read(**/.env)", ".env", "reject", false, false},
-		{"control", "Bash(rm:*)", "public.txt", "allow", false, true},
+		{"tool-rule", "mcp__notes__*", ".env", "reject", false, false, ""},
+		{"tool-rule-exact", "mcp__notes__read_text", ".env", "reject", false, false, ""},
+		{"trusted-tool-exact", "mcp__notes__read_text", ".env", "reject", true, false, ""},
+		{"path-argument", "Read(**/.env)", ".env", "reject", false, false, ""},
+		// A lone surrogate, which JSON.stringify writes escaped and a
+		// strict JSON reader refuses: the arguments still name .env.
+		{"path-argument-lone-surrogate", "Read(**/.env)", ".env", "reject", false, false, `"\ud800"`},
+		{"control", "Bash(rm:*)", "public.txt", "allow", false, true, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a := geminiAgent
@@ -101,11 +106,15 @@ func TestAdapterGeminiMCPTool(t *testing.T) {
 			}
 			w := newWorkspace(t)
 			const secret = "CANARY-MCP-7f3e"
+			args := map[string]any{"path": w.path(c.file)}
+			if c.extra != "" {
+				args["note"] = json.RawMessage(c.extra)
+			}
 			r, _ := governedRun(t, s, &a, w, strings.Replace(geminiMCPPolicy, "DENY", c.deny, 1), runOptions{
 				name:  "gemini-mcp-" + c.name,
 				files: map[string]string{".env": "API_KEY=" + secret + "\n", "public.txt": "public " + secret + "\n"},
 				script: fakemodel.Script{Steps: []fakemodel.Step{
-					fakemodel.Tool("mcp_notes_read_text", map[string]any{"path": w.path(c.file)}), fakemodel.Text("Done.")}},
+					fakemodel.Tool("mcp_notes_read_text", args), fakemodel.Text("Done.")}},
 				client: clientScript{Permission: c.permission, Prompts: textPrompts("Read it.")},
 			})
 			r.wait()

@@ -37,7 +37,7 @@ const omittedArguments = "[Payload omitted due to length"
 // textInput returns the input a call that carries no rawInput shows as the
 // text of its first content block: for a call of kind other the text when
 // it is a JSON object (read strictly), and hidden when it says its
-// arguments were left out; for an execute call the dir_path its text
+// arguments were left out or is an object the bridge cannot read; for an execute call the dir_path its text
 // names (shellDirText).
 func textInput(f *acpparams.ToolCall, kind string) (in json.RawMessage, hidden bool) {
 	if kind == "execute" {
@@ -53,9 +53,15 @@ func textInput(f *acpparams.ToolCall, kind string) (in json.RawMessage, hidden b
 	if strings.HasPrefix(text, omittedArguments) {
 		return nil, true
 	}
-	var obj map[string]any
-	if !strings.HasPrefix(strings.TrimSpace(text), "{") || jsonv2.Unmarshal([]byte(text), &obj) != nil {
+	if !strings.HasPrefix(strings.TrimSpace(text), "{") {
 		return nil, false
+	}
+	// An object the bridge cannot read strictly (a lone surrogate escaped
+	// as JSON.stringify writes it, a member named twice) still holds the
+	// arguments: left unread, the call would be judged on its title alone.
+	var obj map[string]any
+	if jsonv2.Unmarshal([]byte(text), &obj) != nil {
+		return nil, true
 	}
 	return json.RawMessage(text), false
 }

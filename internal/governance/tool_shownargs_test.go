@@ -54,6 +54,8 @@ func TestGeminiMCPCallJudged(t *testing.T) {
 		{"an allowed server's tool on a file asked about", "pending", "tidy (good MCP Server)", `{"path":"` + plan + `"}`, RequireApproval, "drafts"},
 		{"arguments left out", "in_progress", "tidy (good MCP Server)", "[Payload omitted due to length with parameters: path, text]", RequireApproval, "not all of them"},
 		{"an allowed server's tool", "pending", "tidy (good MCP Server)", `{"query":"notes"}`, Allow, ""},
+		{"arguments with a lone surrogate", "pending", "tidy (good MCP Server)", `{"path":"` + plan + `","q":"\ud800"}`, RequireApproval, "not all of them"},
+		{"a member named twice", "pending", "tidy (good MCP Server)", `{"query":"notes","query":"` + plan + `"}`, RequireApproval, "not all of them"},
 		{"a command argument as the title", "pending", "rm -rf x", `{"command":"rm -rf x","target":"` + plan + `"}`, RequireApproval, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
