@@ -15,13 +15,24 @@ import (
 // seen by the person. Those requests go to the person whatever the policy
 // allows (a deny still refuses them).
 
+// modesPolicyAnswers are the modes in which the policy's allow answers a
+// permission request for the person: no mode (the agent has none),
+// Claude Code's default, acceptEdits, auto and bypassPermissions, Gemini
+// CLI's default, autoEdit and yolo, and Codex's auto and full-access,
+// where the agent asks no more than the policy does. Any other mode
+// (Claude's and Gemini CLI's plan, Claude's dontAsk, Codex's read-only, a
+// mode added later, one the bridge could not read) may restrict more.
+var modesPolicyAnswers = map[string]bool{"": true, "default": true, "acceptEdits": true, "auto": true,
+	"bypassPermissions": true, "autoEdit": true, "yolo": true, "full-access": true}
+
 // ModeLeavesToPerson reports whether, in a session in mode, every
-// permission request the policy allows still goes to the person: Claude's
-// and Gemini CLI's "plan", Claude's "dontAsk" (which asks nothing, so a
-// request in it is unexpected), and a mode the bridge could not read
-// (ModeUnreadable), which may be either.
+// permission request the policy allows still goes to the person: in every
+// mode but modesPolicyAnswers, such as Claude's and Gemini CLI's "plan",
+// Claude's "dontAsk" (which asks nothing, so a request in it is
+// unexpected), Codex's "read-only", and a mode the bridge could not read
+// (ModeUnreadable) or does not know.
 func ModeLeavesToPerson(mode string) bool {
-	return mode == "plan" || mode == "dontAsk" || mode == ModeUnreadable
+	return !modesPolicyAnswers[mode]
 }
 
 // modeSwitchTools are the agents' tools that leave plan mode once the
