@@ -71,17 +71,20 @@ func TestAdapterGeminiMCPTool(t *testing.T) {
 	for _, c := range []struct {
 		name, deny, file, permission string
 		trust, reaches               bool
-		// extra is a further argument, as the model's JSON spells it.
-		extra string
+		// extra are further arguments, as the model's JSON spells them.
+		extra map[string]string
 	}{
-		{"tool-rule", "mcp__notes__*", ".env", "reject", false, false, ""},
-		{"tool-rule-exact", "mcp__notes__read_text", ".env", "reject", false, false, ""},
-		{"trusted-tool-exact", "mcp__notes__read_text", ".env", "reject", true, false, ""},
-		{"path-argument", "Read(**/.env)", ".env", "reject", false, false, ""},
+		{"tool-rule", "mcp__notes__*", ".env", "reject", false, false, nil},
+		{"tool-rule-exact", "mcp__notes__read_text", ".env", "reject", false, false, nil},
+		{"trusted-tool-exact", "mcp__notes__read_text", ".env", "reject", true, false, nil},
+		{"path-argument", "Read(**/.env)", ".env", "reject", false, false, nil},
 		// A lone surrogate, which JSON.stringify writes escaped and a
 		// strict JSON reader refuses: the arguments still name .env.
-		{"path-argument-lone-surrogate", "Read(**/.env)", ".env", "reject", false, false, `"\ud800"`},
-		{"control", "Bash(rm:*)", "public.txt", "allow", false, true, ""},
+		{"path-argument-lone-surrogate", "Read(**/.env)", ".env", "reject", false, false, map[string]string{"note": `"\ud800"`}},
+		// An argument named command is the title Gemini shows, in place of
+		// the tool's display name.
+		{"tool-rule-command-argument", "mcp__notes__*", ".env", "reject", false, false, map[string]string{"command": `"echo hi"`}},
+		{"control", "Bash(rm:*)", "public.txt", "allow", false, true, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a := geminiAgent
@@ -107,8 +110,8 @@ func TestAdapterGeminiMCPTool(t *testing.T) {
 			w := newWorkspace(t)
 			const secret = "CANARY-MCP-7f3e"
 			args := map[string]any{"path": w.path(c.file)}
-			if c.extra != "" {
-				args["note"] = json.RawMessage(c.extra)
+			for k, v := range c.extra {
+				args[k] = json.RawMessage(v)
 			}
 			r, _ := governedRun(t, s, &a, w, strings.Replace(geminiMCPPolicy, "DENY", c.deny, 1), runOptions{
 				name:  "gemini-mcp-" + c.name,

@@ -37,7 +37,9 @@ const omittedArguments = "[Payload omitted due to length"
 // textInput returns the input a call that carries no rawInput shows as the
 // text of its first content block: for a call of kind other the text when
 // it is a JSON object (read strictly), and hidden when it says its
-// arguments were left out or is an object the bridge cannot read; for an execute call the dir_path its text
+// arguments were left out or is an object the bridge cannot read, and
+// its input and hidden when the object holds a string command (which
+// Gemini shows as the title in place of the tool's name); for an execute call the dir_path its text
 // names (shellDirText).
 func textInput(f *acpparams.ToolCall, kind string) (in json.RawMessage, hidden bool) {
 	if kind == "execute" {
@@ -63,7 +65,11 @@ func textInput(f *acpparams.ToolCall, kind string) (in json.RawMessage, hidden b
 	if jsonv2.Unmarshal([]byte(text), &obj) != nil {
 		return nil, true
 	}
-	return json.RawMessage(text), false
+	// Gemini titles a call whose arguments hold a string command with that
+	// command, in place of the tool's display name: the tool, and so the
+	// server, is not shown, and no rule naming it can be met.
+	_, unnamed := obj["command"].(string)
+	return json.RawMessage(text), unnamed
 }
 
 // firstContentText returns the text of a call's first content block, and

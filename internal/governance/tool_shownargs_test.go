@@ -71,6 +71,27 @@ func TestGeminiMCPCallJudged(t *testing.T) {
 	}
 }
 
+// TestGeminiMCPCommandTitle: Gemini titles a call to an MCP tool whose
+// arguments hold a string command with that command, so the server a rule
+// denies is not shown: under a policy allowing what no rule names, the
+// call needs approval; the same call titled with the display name is
+// refused by the rule.
+func TestGeminiMCPCommandTitle(t *testing.T) {
+	ws := t.TempDir()
+	p := testPolicy(t, "  default: allow\n  deny:\n    - mcp__notes__*\n")
+	x := NewEnforcer(EnforceOptions{Engine: NewEngine(p, EngineOptions{Roots: []string{ws}, Home: t.TempDir()})})
+	x.mu.Lock()
+	x.sessionLocked("s1").cwd = ws
+	x.mu.Unlock()
+	args := `{"command":"echo hi","path":"` + filepath.Join(ws, "notes.md") + `"}`
+	for title, want := range map[string]Value{"echo hi": RequireApproval, "read_text (notes MCP Server)": Deny} {
+		d, _, _ := x.judgeCall("s1", mergedCall(t, geminiMCPUpdate("pending", title, args)))
+		if d.Value != want {
+			t.Errorf("titled %q: decision %s (%s), want %s", title, d.Value, d.Reason, want)
+		}
+	}
+}
+
 // TestGeminiShellDirText: an execute call with no rawInput whose text
 // names its directory as Gemini CLI shows a run_shell_command's dir_path
 // runs there: a relative one is refused as every relative path of a tool's
