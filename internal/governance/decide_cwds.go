@@ -15,18 +15,7 @@ func (e *Engine) decideInEachCwd(req Request, subjects bool) Decision {
 		in := req
 		in.Cwd = dir
 		in.Paths = appendNew(slices.DeleteFunc(slices.Clone(req.Paths), func(p string) bool { return p == req.Cwd }), dir)
-		d := e.decideKeeping(in, subjects)
-		all := append(out.Subjects, d.Subjects...)
-		advisories := out.Advisories
-		for _, a := range d.Advisories {
-			if !slices.Contains(advisories, a) {
-				advisories = append(advisories, a)
-			}
-		}
-		if d.Value.Stricter(out.Value) {
-			out = d
-		}
-		out.Subjects, out.Advisories = all, advisories
+		out = strictestOf(out, e.decideKeeping(in, subjects))
 	}
 	return out
 }
@@ -42,18 +31,24 @@ func (e *Engine) decideEachCommand(req Request, subjects bool) Decision {
 	for _, c := range others {
 		in := req
 		in.Command = c
-		d := e.decideKeeping(in, subjects)
-		all := append(out.Subjects, d.Subjects...)
-		advisories := out.Advisories
-		for _, a := range d.Advisories {
-			if !slices.Contains(advisories, a) {
-				advisories = append(advisories, a)
-			}
-		}
-		if d.Value.Stricter(out.Value) {
-			out = d
-		}
-		out.Subjects, out.Advisories = all, advisories
+		out = strictestOf(out, e.decideKeeping(in, subjects))
 	}
+	return out
+}
+
+// strictestOf returns the stricter of out and d (out of equals), with the
+// subjects and advisories of both.
+func strictestOf(out, d Decision) Decision {
+	all := append(out.Subjects, d.Subjects...)
+	advisories := out.Advisories
+	for _, a := range d.Advisories {
+		if !slices.Contains(advisories, a) {
+			advisories = append(advisories, a)
+		}
+	}
+	if d.Value.Stricter(out.Value) {
+		out = d
+	}
+	out.Subjects, out.Advisories = all, advisories
 	return out
 }

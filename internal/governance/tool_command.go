@@ -82,13 +82,7 @@ func shellToolName(name string) bool {
 	if name == "" || strings.HasPrefix(name, "mcp__") || slices.Contains(notShellTools, name) {
 		return false
 	}
-	n := strings.Map(func(r rune) rune {
-		switch r {
-		case '_', '-', '.', ' ':
-			return -1
-		}
-		return r
-	}, strings.ToLower(name))
+	n := foldedMemberName(name)
 	for _, w := range shellToolWords {
 		if strings.Contains(n, w) {
 			return true

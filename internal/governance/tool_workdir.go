@@ -37,13 +37,7 @@ var runDirSuffixes = []string{"dir", "directory", "cwd", "dirpath", "directorypa
 // command runs in: its name, in lower case without _ - . or spaces, ends in
 // one of runDirSuffixes.
 func runDirLike(k string) bool {
-	n := strings.Map(func(r rune) rune {
-		switch r {
-		case '_', '-', '.', ' ':
-			return -1
-		}
-		return r
-	}, strings.ToLower(k))
+	n := foldedMemberName(k)
 	for _, s := range runDirSuffixes {
 		if strings.HasSuffix(n, s) {
 			return true
@@ -137,4 +131,17 @@ func placeCommand(req *Request, in map[string]any, sessionCwd string) {
 		req.RunDirUnclear = "the tool's input says where the command runs in a way the bridge cannot follow: " +
 			strings.Join(unclear, "; ")
 	}
+}
+
+// foldedMemberName returns name in lower case without '_', '-', '.' or
+// spaces, as member and tool names are compared whatever their separators
+// (work_dir, workDir, exec-cwd; run_shell_command, RunShellCommand).
+func foldedMemberName(name string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '_', '-', '.', ' ':
+			return -1
+		}
+		return r
+	}, strings.ToLower(name))
 }
