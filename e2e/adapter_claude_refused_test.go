@@ -12,8 +12,8 @@ import (
 // TestAdapterClaudeRefusedCommandIsNoViolation: a command the policy wants
 // approved reaches the person, who refuses it; Claude reports the call
 // failed and nothing runs. The audit log says so (tool.refused, naming the
-// approval record that refused it) and records no policy.violation: the
-// log once said "the tool ran without the approval the policy requires".
+// approval record that refused it) and records no policy.violation ("the
+// tool ran without the approval the policy requires" would be false).
 func TestAdapterClaudeRefusedCommandIsNoViolation(t *testing.T) {
 	s, a, w := claudeScene(t)
 	r, auditFile := adapterRun(t, s, a, w, runOptions{
