@@ -167,3 +167,31 @@ func TestAdapterClaudeRolloverKeepsMode(t *testing.T) {
 		t.Errorf("the fresh session the rollover opened is not in Plan mode: the model was not told %q", planActive)
 	}
 }
+
+// TestAdapterClaudeRolloverKeepsModel: the person chose a model for the
+// session in the IDE (session/set_config_option "model", which Claude
+// took); a rollover's fresh Claude session starts with Claude's default
+// model. The bridge gives the fresh session the chosen model before the
+// prompt reaches it: the model server is asked for that model before the
+// rollover and after it.
+func TestAdapterClaudeRolloverKeepsModel(t *testing.T) {
+	s, a, w := claudeScene(t)
+	o := runOptions{name: "claude-rollover-model"}
+	o.client.Config = []map[string]any{{"configId": "model", "value": "haiku"}}
+	o.script = fakemodel.Script{Steps: []fakemodel.Step{fakemodel.Text("Noted."), fakemodel.Text("Still here.")}}
+	o.client.Prompts = textPrompts("Say hello.", "/bridge-compress", "Go on.")
+	r, _, sum := rolloverRun(t, s, a, w, o)
+	if sum.Error != nil {
+		t.Fatalf("the run failed: %s\n%s", *sum.Error, r.stderrTail())
+	}
+	var models []string
+	for _, req := range r.model.MainRequests() {
+		models = append(models, req.Model)
+	}
+	if len(models) < 2 || !strings.Contains(models[0], "haiku") {
+		t.Fatalf("the model server was not asked for the chosen model before the rollover: %q", models)
+	}
+	if last := models[len(models)-1]; last != models[0] {
+		t.Errorf("the fresh session the rollover opened asks for %q, the session chose %q (every request: %q)", last, models[0], models)
+	}
+}

@@ -247,6 +247,10 @@ type clientScript struct {
 	// Mode is a modeId the client sets with session/set_mode once the
 	// session is open, before the prompts; optional.
 	Mode string `json:"mode,omitempty"`
+	// Config are the configuration options the client sets, each with
+	// session/set_config_option ({"configId": ..., "value": ...}), after
+	// the mode; optional.
+	Config []map[string]any `json:"config,omitempty"`
 	// AwaitToolResponses makes the client wait, once the prompts are
 	// answered, for the late update carrying each Claude Code tool call's
 	// result (up to 10 s) before it shuts the agent down.

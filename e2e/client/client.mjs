@@ -31,6 +31,8 @@
 //                                      //   or session/resume
 //     "mode": "bypassPermissions",     // optional: session/set_mode to this modeId once the
 //                                      //   session is open, before the prompts
+//     "config": [{"configId": "model", "value": "opus"}],  // optional: session/set_config_option
+//                                      //   each, in order, after the mode, before the prompts
 //     "prompts": ["text", [blocks]],   // one session/prompt each, in order: a string is
 //                                      // one text block, an array is the ACP content blocks
 //     "timeoutMs": 120000              // whole-run limit (default 120000)
@@ -306,6 +308,7 @@ async function main() {
       }
       summary.sessionId = sessionId;
       if (script.mode) await ctx.request("session/set_mode", { sessionId, modeId: script.mode });
+      for (const c of script.config ?? []) await ctx.request("session/set_config_option", { sessionId, ...c });
       for (const p of prompts) {
         const prompt = typeof p === "string" ? [{ type: "text", text: p }] : p;
         const r = await ctx.request("session/prompt", { sessionId, prompt });

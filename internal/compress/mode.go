@@ -26,16 +26,15 @@ func (p *Pipeline) modeSet(m *acpwire.Message) {
 }
 
 // restoreMode gives the fresh agent session fresh, which a rollover of s
-// opened in mode freshMode (its session/new result's), the mode s had:
+// opened in mode freshMode (its session/new result's), the mode s had,
+// want (read before the session's other settings were restored, which may
+// move the agent's mode):
 // a fresh session starts in the agent's default mode, while the IDE still
 // shows, and the person still means, the one they chose (Plan, or Default
 // where the agent's default lets edits run unasked). If the agent refuses
 // it, the IDE is told the mode the session is in now, and so is the
 // person. It returns the session's mode from now on.
-func (p *Pipeline) restoreMode(ctx context.Context, s *session, fresh, freshMode string) string {
-	s.mu.Lock()
-	want := s.mode
-	s.mu.Unlock()
+func (p *Pipeline) restoreMode(ctx context.Context, s *session, fresh, want, freshMode string) string {
 	if want == "" || freshMode == "" || want == freshMode {
 		return freshMode
 	}

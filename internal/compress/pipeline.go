@@ -290,6 +290,8 @@ func (p *Pipeline) fromAgent(ctx context.Context, m *acpwire.Message, next acpwi
 				settle = p.turnEnd(m)
 			case m.IsResponseTo("session/set_mode"):
 				p.modeSet(m)
+			case m.IsResponseTo("session/set_model"), m.IsResponseTo("session/set_config_option"):
+				p.settingChosen(m)
 			}
 		}
 	}

@@ -32,6 +32,7 @@ func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
 	// sends its command list at once), so the id mapping must exist before
 	// the bridge reads its next message: record it on the forwarding loop.
 	var newID, freshMode string
+	var fresh json.RawMessage
 	err := p.s.CallThen(rctx, acpwire.ClientToAgent, "session/new", params, func(res json.RawMessage, err error) error {
 		if err != nil {
 			return err
@@ -52,6 +53,7 @@ func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
 		}
 		p.mu.Unlock()
 		freshMode, _ = rawjson.GetString(res, "modes", "currentModeId")
+		fresh = append(fresh, res...)
 		if p.cfg.OnRollover != nil {
 			p.cfg.OnRollover(s.ide, res)
 		}
@@ -64,7 +66,11 @@ func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
 		p.say(s, fmt.Sprintf("> **acp-bridge:** could not open a fresh agent session (%q); continuing in the current one.\n\n", oneLine(err.Error(), 200)))
 		return nil, false
 	}
-	mode := p.restoreMode(rctx, s, newID, freshMode)
+	s.mu.Lock()
+	want := s.mode
+	s.mu.Unlock()
+	p.restoreSettings(rctx, s, newID, fresh)
+	mode := p.restoreMode(rctx, s, newID, want, freshMode)
 	text := "[acp-bridge] This session continues earlier work whose context was checkpointed. " +
 		"The summary below preserves the user's intent and instructions; the full conversation is at " + archive +
 		" (read it in ranges if you need detail).\n\n" + md

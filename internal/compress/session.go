@@ -29,6 +29,9 @@ type session struct {
 	// session/set_mode the agent answered without an error, the agent's
 	// current_mode_update. A rollover restores it in the fresh session.
 	mode string
+	// settings are the model and configuration options the person chose
+	// in the session; a rollover restores them too.
+	settings settings
 
 	sentLevel    Level
 	checkpointed bool   // a tier-3 checkpoint covers the current RED episode
