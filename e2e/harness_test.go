@@ -247,6 +247,9 @@ type clientScript struct {
 	// Mode is a modeId the client sets with session/set_mode once the
 	// session is open, before the prompts; optional.
 	Mode string `json:"mode,omitempty"`
+	// Model is a modelId the client sets with session/set_model after the
+	// mode; optional.
+	Model string `json:"model,omitempty"`
 	// Config are the configuration options the client sets, each with
 	// session/set_config_option ({"configId": ..., "value": ...}), after
 	// the mode; optional.

@@ -31,6 +31,7 @@
 //                                      //   or session/resume
 //     "mode": "bypassPermissions",     // optional: session/set_mode to this modeId once the
 //                                      //   session is open, before the prompts
+//     "model": "gemini-2.5-flash",     // optional: session/set_model to this modelId, after the mode
 //     "config": [{"configId": "model", "value": "opus"}],  // optional: session/set_config_option
 //                                      //   each, in order, after the mode, before the prompts
 //     "prompts": ["text", [blocks]],   // one session/prompt each, in order: a string is
@@ -308,6 +309,7 @@ async function main() {
       }
       summary.sessionId = sessionId;
       if (script.mode) await ctx.request("session/set_mode", { sessionId, modeId: script.mode });
+      if (script.model) await ctx.request("session/set_model", { sessionId, modelId: script.model });
       for (const c of script.config ?? []) await ctx.request("session/set_config_option", { sessionId, ...c });
       for (const p of prompts) {
         const prompt = typeof p === "string" ? [{ type: "text", text: p }] : p;
