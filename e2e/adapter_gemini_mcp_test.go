@@ -12,7 +12,9 @@ import (
 
 // notesMCPServer is an MCP server (stdio, one JSON-RPC message a line)
 // with one tool, read_text, that returns the text of the file its path
-// argument names: what a filesystem MCP server does.
+// argument names: what a filesystem MCP server does. Each call it runs is
+// also written down in calls.log beside the script, so a test sees a call
+// run whatever reached the model.
 const notesMCPServer = `const fs = require("fs");
 const rl = require("readline").createInterface({ input: process.stdin });
 const send = (m) => process.stdout.write(JSON.stringify(m) + "\n");
@@ -29,6 +31,7 @@ rl.on("line", (line) => {
       inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } }] } });
     break;
   case "tools/call": {
+    fs.appendFileSync(require("path").join(__dirname, "calls.log"), JSON.stringify(m.params) + "\n");
     let text;
     try { text = fs.readFileSync(m.params.arguments.path, "utf8"); } catch (e) { text = String(e); }
     send({ jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text }] } });
@@ -77,6 +80,12 @@ func TestAdapterGeminiMCPTool(t *testing.T) {
 		{"tool-rule", "mcp__notes__*", ".env", "reject", false, false, nil},
 		{"tool-rule-exact", "mcp__notes__read_text", ".env", "reject", false, false, nil},
 		{"trusted-tool-exact", "mcp__notes__read_text", ".env", "reject", true, false, nil},
+		// A trusted server runs its tools unasked: a rule for all of its
+		// tools must be Gemini's own, in a form Gemini matches.
+		{"trusted-tool-rule", "mcp__notes__*", ".env", "reject", true, false, nil},
+		{"trusted-tool-wildcard", "mcp__notes__read_*", ".env", "reject", true, false, nil},
+		{"trusted-server-named", "mcp__notes", ".env", "reject", true, false, nil},
+		{"trusted-path-argument", "Read(**/.env)", ".env", "reject", true, false, nil},
 		{"path-argument", "Read(**/.env)", ".env", "reject", false, false, nil},
 		// A lone surrogate, which JSON.stringify writes escaped and a
 		// strict JSON reader refuses: the arguments still name .env.
@@ -133,6 +142,10 @@ func TestAdapterGeminiMCPTool(t *testing.T) {
 				t.Errorf("BYPASS: the MCP tool's read of %s reached the model under deny %s", c.file, c.deny)
 			case !reached && c.reaches:
 				t.Errorf("the allowed MCP read of %s did not reach the model", c.file)
+			}
+			calls, _ := os.ReadFile(filepath.Join(filepath.Dir(server), "calls.log"))
+			if ran := len(calls) > 0; ran != c.reaches {
+				t.Errorf("the MCP tool ran: %v, want %v (calls: %q)", ran, c.reaches, calls)
 			}
 		})
 	}

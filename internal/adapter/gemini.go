@@ -221,6 +221,12 @@ func geminiRules(r Rule, decision, root string) []GeminiRule {
 			}
 			out = append(out, GeminiRule{ToolName: t, ArgsPattern: `"file_path":"` + re + `"`})
 		}
+		if wide {
+			// An MCP tool's arguments are its server's own: a path
+			// anywhere in them. A server the person trusts runs its tools
+			// without asking, before the wire shows the call.
+			out = append(out, GeminiRule{ToolName: "mcp_*", ArgsPattern: `"` + re + `"`})
+		}
 		return out
 	case "WebFetch":
 		host, ok := strings.CutPrefix(r.Specifier, "domain:")

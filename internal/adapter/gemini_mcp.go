@@ -9,12 +9,11 @@ import "strings"
 // permission request. Gemini's own policy engine sees the tool before the
 // call, so a rule naming an MCP tool is written for it there too.
 //
-// Gemini 0.61 names a server's tool mcp_SERVER_TOOL, and checks a rule's
-// mcpName against the server's name with that mcp_ prefix, so a rule on
-// mcpName matches nothing there: a tool is named whole (toolName
-// mcp_notes_read_text), every MCP tool is mcp_*, and a rule for all of one
-// server's tools is written on mcpName as Gemini documents it (for the
-// versions where it holds) and decided on the wire, where the bridge reads
+// Gemini 0.61 names a server's tool mcp_SERVER_TOOL: a tool is named whole
+// (toolName mcp_notes_read_text), every MCP tool is mcp_*, and a rule for
+// all of one server's tools is written on mcpName as Gemini documents it
+// (e2e TestAdapterGeminiMCPTool: a trusted server's tool does not run
+// under deny mcp__notes__*). The wire decides too, where the bridge reads
 // the server and the tool from the call's title.
 
 // geminiMCPRule translates text, a rule of the policy's list of decision

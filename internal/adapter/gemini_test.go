@@ -116,6 +116,13 @@ func TestGeminiRulesMatch(t *testing.T) {
 		{rule: "Read(./src/**)", allow: true, tool: "read_file", args: map[string]any{"file_path": "/elsewhere/src/main.go"}, matches: false},
 		{rule: "Edit(**/*.go)", tool: "replace", args: map[string]any{"file_path": "/work/ws/a/b.go", "old_string": "x", "new_string": "y"}, matches: true},
 		{rule: "Edit(**/*.go)", tool: "write_file", args: map[string]any{"file_path": "/work/ws/a/b.go.txt", "content": "x"}, matches: false},
+		// An MCP tool's arguments are its server's: a path anywhere in them.
+		{rule: "Read(**/.env)", tool: "mcp_*", args: map[string]any{"path": "/work/ws/.env"}, matches: true},
+		{rule: "Read(**/.env)", tool: "mcp_*", args: map[string]any{"files": []string{"a.txt", "config/.env"}, "mode": "r"}, matches: true},
+		{rule: "Read(**/.env)", tool: "mcp_*", args: map[string]any{"path": "/work/ws/.env.example"}, matches: false},
+		{rule: "Edit(./secrets/**)", tool: "mcp_*", args: map[string]any{"target": "secrets/k.pem", "text": "x"}, matches: true},
+		{rule: "Edit(./secrets/**)", tool: "mcp_*", args: map[string]any{"target": "notes/k.pem"}, matches: false},
+		{rule: "Read(./src/**)", allow: true, tool: "mcp_*", args: map[string]any{"path": "/work/ws/src/main.go"}, matches: false},
 		{rule: "WebFetch(domain:example.com)", tool: "web_fetch", args: map[string]any{"prompt": "summarise https://docs.example.com/a"}, matches: true},
 		{rule: "WebFetch(domain:example.com)", tool: "web_fetch", args: map[string]any{"prompt": "summarise https://example.com.evil.io/a"}, matches: false},
 	}
@@ -150,8 +157,8 @@ func TestGeminiRulesMatch(t *testing.T) {
 
 func TestGeminiRelativeAllowNeedsRoot(t *testing.T) {
 	rules, skipped := BuildGeminiPolicy(Rules{Allow: []string{"Read(./src/**)"}, Deny: []string{"Read(./secrets/**)"}}, "")
-	if len(rules) != 5 || rules[0].Decision != "deny" || rules[3].ArgsPattern != geminiShellDirPattern || rules[4].ToolName != "*" || !slices.Equal(skipped, []string{"Read(./src/**)"}) {
-		t.Errorf("rules %+v skipped %q: want only the deny rules, the shell directory rule and the default, and the allow rule skipped", rules, skipped)
+	if len(rules) != 6 || rules[0].Decision != "deny" || rules[3].ToolName != "mcp_*" || rules[4].ArgsPattern != geminiShellDirPattern || rules[5].ToolName != "*" || !slices.Equal(skipped, []string{"Read(./src/**)"}) {
+		t.Errorf("rules %+v skipped %q: want only the deny rules (an MCP tool's among them), the shell directory rule and the default, and the allow rule skipped", rules, skipped)
 	}
 }
 

@@ -339,7 +339,10 @@ func toolPath(input json.RawMessage) string {
 // (governance.Policy.Rules: "deny Read(**/.env) (GOVERNANCE.md:12)"), the
 // compact rules written in Claude Code's permission syntax, by decision.
 // AIP-7 policy entries ("policy no-secrets ...") and advisory rules have no
-// native form and are left to the hook and the wire.
+// native form and are left to the hook and the wire. A rule for MCP tools
+// with wildcards (mcp__notes__*) is kept although a tool name of Claude
+// Code's has none: Gemini CLI's policy has a form for it, and a server the
+// person trusts runs its tools before the wire sees them.
 func RulesFromPolicy(lines []string) Rules {
 	var r Rules
 	for _, l := range lines {
@@ -354,7 +357,9 @@ func RulesFromPolicy(lines []string) Rules {
 			rest = rest[:i]
 		}
 		if _, err := ParseRule(rest); err != nil {
-			continue
+			if _, _, mcp := geminiMCPRule(rest, "deny"); !mcp {
+				continue
+			}
 		}
 		switch governance.Value(value) {
 		case governance.Deny:

@@ -53,6 +53,12 @@ func TestRulesFromPolicy(t *testing.T) {
 	if !other.Empty() {
 		t.Errorf("non-rule lines gave %+v", other)
 	}
+	// Rules for MCP tools with wildcards are kept: Gemini CLI's policy has
+	// a form for them, and a trusted server's tools run unasked.
+	mcp := RulesFromPolicy([]string{"deny mcp__notes__* (G.md:1)", "require-approval mcp__db__read_* (G.md:2)", "deny mcp__* (G.md:3)", "deny mcp__notes__*(x) (G.md:4)"})
+	if want := []string{"mcp__notes__*", "mcp__*"}; !slices.Equal(mcp.Deny, want) || !slices.Equal(mcp.Ask, []string{"mcp__db__read_*"}) {
+		t.Errorf("MCP rules gave %+v, want deny %q and ask [mcp__db__read_*]", mcp, want)
+	}
 }
 
 type memRecorder struct {
