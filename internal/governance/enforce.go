@@ -222,6 +222,10 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 					if refused, err := x.onSetMode(m); refused {
 						return err
 					}
+				case "session/set_config_option":
+					if refused, err := x.onSetConfig(m); refused {
+						return err
+					}
 				case "initialize":
 					x.noteClientCapabilities(m)
 				}
@@ -235,7 +239,7 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 				x.onOpened(m)
 			case m.IsResponseTo("session/prompt"):
 				x.onPromptDone(m)
-			case m.IsResponseTo("session/set_mode") && m.Dir == acpwire.AgentToClient:
+			case (m.IsResponseTo("session/set_mode") || m.IsResponseTo("session/set_config_option")) && m.Dir == acpwire.AgentToClient:
 				x.onModeSet(m)
 			case m.IsResponseTo("session/list") && m.Dir == acpwire.AgentToClient:
 				return x.onListed(ctx, m, next)

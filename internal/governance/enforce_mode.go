@@ -33,9 +33,11 @@ type setModeParams struct {
 	ModeID    string `json:"modeId"`
 }
 
-// pendingMode is a session/set_mode the agent has not answered yet.
+// pendingMode is a session/set_mode or session/set_config_option
+// (configID names its option) the agent has not answered yet.
 type pendingMode struct {
 	session, mode string
+	configID      string
 }
 
 // onSetMode keeps the IDE's session/set_mode until the agent answers it
@@ -67,6 +69,10 @@ func (x *Enforcer) onModeSet(m *acpwire.Message) {
 	if !ok || m.Error != nil {
 		return
 	}
+	if p.configID != "" {
+		x.onConfigSet(p, m.Result)
+		return
+	}
 	if s := x.sessions[p.session]; s != nil {
 		s.mode = p.mode
 	}
@@ -87,16 +93,17 @@ func (x *Enforcer) onModeUpdate(u *acpparams.Update) {
 
 // onUnreadableModeUpdate marks the mode of every session an update that
 // could not be read strictly names as unreadable, if any reading of it
-// is a current_mode_update: the IDE may have read another mode from it
-// than the bridge would.
+// is a current_mode_update or a config_option_update: the IDE may have
+// read another mode from it than the bridge would.
 func (x *Enforcer) onUnreadableModeUpdate(params []byte) {
-	if !bytes.Contains(params, modeMark[1:len(modeMark)-1]) && !bytes.Contains(params, escapeMark) {
+	if !bytes.Contains(params, modeMark[1:len(modeMark)-1]) && !bytes.Contains(params, configMark[1:len(configMark)-1]) &&
+		!bytes.Contains(params, escapeMark) {
 		return
 	}
 	may := false
 	readable := eachNamed(params, "update", func(update []byte) bool {
 		return eachNamed(update, "sessionUpdate", func(v []byte) bool {
-			if s, ok := rawjson.String(v); !ok || s == "current_mode_update" {
+			if s, ok := rawjson.String(v); !ok || s == "current_mode_update" || s == "config_option_update" {
 				may = true
 			}
 			return true
@@ -154,7 +161,8 @@ func openedMode(result []byte) string {
 	}
 	switch {
 	case r.Modes == nil:
-		return ""
+		mode, _ := configuredMode(result)
+		return mode
 	case r.Modes.CurrentModeID == nil || *r.Modes.CurrentModeID == "":
 		return ModeUnreadable
 	}

@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -192,4 +193,68 @@ func TestEnforcerModeContinuedIn(t *testing.T) {
 			t.Errorf("Mode(nobody) = %q, want none", got)
 		}
 	}
+}
+
+// configSet is the IDE's session/set_config_option of session s1.
+func configSet(id int, configID, value string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/set_config_option","params":{"sessionId":"s1","configId":%q,"value":%s}}`, id, configID, value)
+}
+
+// modeOptions are configOptions with a mode option of that value, as
+// codex-acp and claude-agent-acp show them.
+func modeOptions(mode string) string {
+	return `[{"id":"model","name":"Model","category":"model","type":"select","currentValue":"gpt","options":[]},` +
+		`{"id":"mode","name":"Mode","category":"mode","type":"select","currentValue":"` + mode + `","options":[]}]`
+}
+
+// TestEnforcerModeConfigured: a session's mode is also its configuration
+// option of the category "mode", which codex-acp takes from
+// session/set_config_option without a current_mode_update: the mode the
+// agent's answer shows (or, with no options shown, the value of the option
+// "mode" set), the agent's config_option_update, and a result that opened
+// the session with options and no modes. A refused set changes nothing; an
+// option the bridge cannot read makes the mode unreadable; a request it
+// cannot read is refused.
+func TestEnforcerModeConfigured(t *testing.T) {
+	h := modeHarness(t, "auto")
+	steps := []struct {
+		ide, agent, want string
+	}{
+		{configSet(7, "mode", `"read-only"`), `{"jsonrpc":"2.0","id":7,"result":{"configOptions":` + modeOptions("read-only") + `}}`, "read-only"},
+		{configSet(8, "mode", `"auto"`), `{"jsonrpc":"2.0","id":8,"result":{}}`, "auto"},
+		{configSet(9, "mode", `"full-access"`), `{"jsonrpc":"2.0","id":9,"error":{"code":-32602,"message":"Invalid params"}}`, "auto"},
+		// A model switch that moves the mode (claude-agent-acp on Haiku).
+		{configSet(10, "model", `"haiku"`), `{"jsonrpc":"2.0","id":10,"result":{"configOptions":` + modeOptions("default") + `}}`, "default"},
+		{configSet(11, "effort", `"high"`), `{"jsonrpc":"2.0","id":11,"result":{}}`, "default"},
+		{"", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"config_option_update","configOptions":` + modeOptions("plan") + `}}}`, "plan"},
+		{"", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"config_option_update","configOptions":[{"id":"mode","currentValue":"auto"}]}}}`, "auto"},
+		{"", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"config_option_update","configOptions":[{"id":"x","category":7,"currentValue":"auto"}]}}}`, ModeUnreadable},
+		{"", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"config_option_update","configOptions":` + modeOptions("auto") + `,"configOptions":[]}}}`, ModeUnreadable},
+	}
+	for i, s := range steps {
+		if s.ide != "" {
+			h.ide("%s", s.ide)
+			h.nextAtAgent()
+		}
+		h.agent("%s", s.agent)
+		h.nextAtIDE()
+		if got := h.enf.Mode("s1"); got != s.want {
+			t.Errorf("step %d: Mode(s1) = %q, want %q", i, got, s.want)
+		}
+	}
+	h.ide("%s", `{"jsonrpc":"2.0","id":12,"method":"session/set_config_option","params":{"sessionId":"s1","configId":"mode","value":"auto","value":"full-access"}}`)
+	if m := h.nextAtIDE(); m["id"] != 12.0 || m["error"] == nil {
+		t.Fatalf("IDE got %v, want an error for the unreadable set_config_option", m)
+	}
+
+	t.Run("opened with options", func(t *testing.T) {
+		h := newHarness(t, EnforceOptions{})
+		h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`, h.root)
+		h.nextAtAgent()
+		h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1","configOptions":%s}}`, modeOptions("read-only"))
+		h.nextAtIDE()
+		if got := h.enf.Mode("s1"); got != "read-only" {
+			t.Errorf("Mode(s1) = %q, want read-only", got)
+		}
+	})
 }

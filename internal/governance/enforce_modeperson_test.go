@@ -61,3 +61,25 @@ func TestPermissionInPlanModeGoesToThePerson(t *testing.T) {
 		})
 	}
 }
+
+// TestPermissionInConfiguredReadOnlyGoesToThePerson: the person set
+// Codex's session to read-only through its configuration option
+// (session/set_config_option, which codex-acp takes without a
+// current_mode_update); a permission request the policy allows then
+// reaches the person, as it does after session/set_mode.
+func TestPermissionInConfiguredReadOnlyGoesToThePerson(t *testing.T) {
+	root := t.TempDir()
+	allowAll := NewEngine(testPolicy(t, "  default: allow\n"), EngineOptions{Roots: []string{root}})
+	h := newHarness(t, EnforceOptions{Engine: allowAll})
+	h.root = root
+	h.openSession()
+	h.enf.setMode("s1", "auto")
+	h.ide("%s", configSet(7, "mode", `"read-only"`))
+	h.nextAtAgent()
+	h.agent(`{"jsonrpc":"2.0","id":7,"result":{"configOptions":%s}}`, modeOptions("read-only"))
+	h.nextAtIDE()
+	h.agent("%s", permissionRequest(20, "c1", "execute", `{"command":"npm run test"}`))
+	if m := h.nextAtIDE(); m["method"] != "session/request_permission" {
+		t.Fatalf("IDE got %v, want the permission request: the person chose read-only", m)
+	}
+}

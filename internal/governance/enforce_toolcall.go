@@ -81,7 +81,7 @@ var (
 )
 
 func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
-	if m.TextChunk() || !bytes.Contains(m.Raw, toolCallMark) && !bytes.Contains(m.Raw, escapeMark) && !bytes.Contains(m.Raw, modeMark) {
+	if m.TextChunk() || !bytes.Contains(m.Raw, toolCallMark) && !bytes.Contains(m.Raw, escapeMark) && !bytes.Contains(m.Raw, modeMark) && !bytes.Contains(m.Raw, configMark) {
 		return next.Handle(ctx, m) // the common case: message chunks, plans, usage
 	}
 	// What could be a tool call or a mode is read strictly: with no
@@ -105,8 +105,11 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 		return x.refuseUnreadable(m, fmt.Errorf("%w: %v", errUnreadable, err))
 	}
 	kind := p.SessionUpdate
-	if kind == "current_mode_update" {
+	switch kind {
+	case "current_mode_update":
 		x.onModeUpdate(&p)
+	case "config_option_update":
+		x.onConfigUpdate(&p)
 	}
 	if !p.IsToolCall() {
 		return next.Handle(ctx, m)

@@ -1,0 +1,105 @@
+package governance
+
+import (
+	"bytes"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpparams"
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+)
+
+// A session's mode may be one of the agent's configuration options too:
+// the option of the category "mode" (claude-agent-acp's and codex-acp's
+// "mode"), which the IDE sets with session/set_config_option. codex-acp
+// takes it without a current_mode_update, so the bridge follows the
+// option as the wire shows it: a session/set_config_option the agent
+// answered without an error (the mode option its answer shows, else the
+// request's value when it set the option "mode"), the agent's
+// config_option_update, and the configOptions of the result that opened
+// a session without modes.
+
+// configMark is in every config_option_update, unless the sender escaped
+// characters of it.
+var configMark = []byte(`"config_option_update"`)
+
+// setConfigParams are the params of session/set_config_option.
+type setConfigParams struct {
+	SessionID string `json:"sessionId"`
+	ConfigID  string `json:"configId"`
+	Value     any    `json:"value"`
+}
+
+// onSetConfig keeps the IDE's session/set_config_option until the agent
+// answers it (onConfigSet). A request that cannot be read strictly is
+// refused (refused is true): the agent may take a mode from it.
+func (x *Enforcer) onSetConfig(m *acpwire.Message) (refused bool, err error) {
+	var p setConfigParams
+	if err := decodeStrict(m, &p); err != nil {
+		return true, x.refuseUnreadable(m, err)
+	}
+	mode, ok := p.Value.(string)
+	if !ok || mode == "" {
+		mode = ModeUnreadable
+	}
+	x.mu.Lock()
+	x.setModes[string(bytes.TrimSpace(m.ID))] = pendingMode{session: p.SessionID, mode: mode, configID: p.ConfigID}
+	x.mu.Unlock()
+	return false, nil
+}
+
+// onConfigSet applies an answered session/set_config_option p to its
+// session's mode: the mode option the answer shows, else, when p set the
+// option "mode", the value it set. x.mu held.
+func (x *Enforcer) onConfigSet(p pendingMode, result []byte) {
+	s := x.sessions[p.session]
+	if s == nil {
+		return
+	}
+	if mode, shown := configuredMode(result); shown {
+		s.mode = mode
+	} else if p.configID == "mode" {
+		s.mode = p.mode
+	}
+}
+
+// onConfigUpdate applies the agent's config_option_update u, read
+// strictly from a message read strictly, to the session it names.
+func (x *Enforcer) onConfigUpdate(u *acpparams.Update) {
+	if mode, shown := configuredMode(u.Raw); shown {
+		x.setMode(u.SessionID, mode)
+	}
+}
+
+// configuredMode returns the current value of the option of the category
+// "mode" (or, without a category, the id "mode") in doc's configOptions (a
+// result, or an update), and whether it shows one: ModeUnreadable for a doc or an option the bridge cannot read
+// strictly, or a value that is not a string.
+func configuredMode(doc []byte) (mode string, shown bool) {
+	var d struct {
+		ConfigOptions []struct {
+			ID           any `json:"id"`
+			Category     any `json:"category"`
+			CurrentValue any `json:"currentValue"`
+		} `json:"configOptions"`
+	}
+	if err := unmarshalStrict(doc, &d); err != nil {
+		if bytes.Contains(doc, []byte(`"configOptions"`)) || bytes.Contains(doc, escapeMark) {
+			return ModeUnreadable, true
+		}
+		return "", false
+	}
+	for _, o := range d.ConfigOptions {
+		category, named := o.Category.(string)
+		switch {
+		case o.Category == nil && o.ID == "mode", named && category == "mode":
+		case o.Category == nil, named:
+			continue
+		default:
+			return ModeUnreadable, true // a category the bridge cannot read may be "mode"
+		}
+		if v, ok := o.CurrentValue.(string); ok && v != "" {
+			return v, true
+		}
+		return ModeUnreadable, true
+	}
+	return "", false
+}
