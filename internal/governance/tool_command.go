@@ -38,11 +38,14 @@ var shellCommandKeys = []string{"script", "code"}
 // nothing about what runs or where: Claude Code's Bash (description,
 // timeout, run_in_background, dangerouslyDisableSandbox), Gemini CLI's
 // run_shell_command (description, is_background), Codex's exec and its
-// approval requests (call_id, turn_id, reason, justification, parsed_cmd,
-// proposed_execpolicy_amendment, sandbox_permissions, yield_time_ms,
-// max_output_tokens, with_escalated_permissions, login, timeout_ms).
+// approval requests (call_id, approval_id, turn_id, started_at_ms, reason,
+// justification, parsed_cmd, proposed_execpolicy_amendment,
+// available_decisions, sandbox_permissions, yield_time_ms,
+// max_output_tokens, with_escalated_permissions, login, timeout_ms; its
+// additional_permissions and network_approval_context widen what the
+// command may reach, and are unread input).
 var describingKeys = []string{"description", "reason", "justification", "title", "id", "call_id", "callId",
-	"turn_id", "turnId", "approval_id", "parsed_cmd", "proposed_execpolicy_amendment", "sandbox_permissions",
+	"turn_id", "turnId", "approval_id", "started_at_ms", "available_decisions", "parsed_cmd", "proposed_execpolicy_amendment", "sandbox_permissions",
 	"timeout", "timeout_ms", "yield_time_ms", "max_output_tokens", "is_background", "run_in_background",
 	"dangerouslyDisableSandbox", "with_escalated_permissions", "login"}
 

@@ -47,6 +47,10 @@ func TestCommandUnderEveryMember(t *testing.T) {
 		{"claude Bash", "execute", "Bash", `{"command":"echo ok","description":"say ok","timeout":5000,"run_in_background":false}`, Allow, ""},
 		{"gemini run_shell_command", "execute", "", `{"command":"echo ok","description":"say ok","dir_path":"$ROOT","is_background":false}`, Allow, ""},
 		{"codex exec", "execute", "", `{"call_id":"c1","turn_id":"t1","command":["echo","ok"],"cwd":"$ROOT","reason":"say ok","parsed_cmd":[{"type":"unknown","cmd":"echo ok"}],"proposed_execpolicy_amendment":["echo"]}`, Allow, ""},
+		// The approval request as codex's protocol (approvals.rs) writes it.
+		{"codex exec approval", "execute", "", `{"call_id":"c1","approval_id":"a1","turn_id":"t1","started_at_ms":1795757221463,"command":["echo","ok"],"cwd":"$ROOT","reason":"say ok","parsed_cmd":[{"type":"unknown","cmd":"echo ok"}],"available_decisions":["approved","approved_for_session","denied","abort"]}`, Allow, ""},
+		{"codex exec approval with more permissions", "execute", "", `{"call_id":"c1","turn_id":"t1","command":["echo","ok"],"cwd":"$ROOT","additional_permissions":{"file_system":{"write":["/etc"]}}}`, RequireApproval, "unread-input"},
+		{"codex exec approval with network", "execute", "", `{"call_id":"c1","turn_id":"t1","command":["echo","ok"],"cwd":"$ROOT","network_approval_context":{"host":"x.example","protocol":"https"}}`, RequireApproval, "unread-input"},
 		{"codex exec_command", "execute", "", `{"cmd":"echo ok","workdir":"$ROOT","yield_time_ms":1000,"max_output_tokens":100,"login":true}`, Allow, ""},
 		{"cmd and command alike", "execute", "", `{"command":"echo ok","cmd":"echo ok"}`, Allow, ""},
 		{"a non-execute call's other members", "other", "", `{"command":"echo ok","note":"say ok"}`, Allow, ""},
