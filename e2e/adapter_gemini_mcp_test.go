@@ -43,7 +43,8 @@ rl.on("line", (line) => {
 });
 `
 
-// geminiMCPPolicy allows everything but what the case adds to deny.
+// geminiMCPPolicy allows everything but what the case adds to deny
+// (geminiMCPRules writes other rules in its place).
 const geminiMCPPolicy = `---
 schema: governance.workspace/v1
 name: e2e-gemini-mcp
@@ -58,6 +59,19 @@ rules:
 
 # e2e Gemini MCP
 `
+
+// geminiMCPRules returns geminiMCPPolicy for a case's rule: "ask RULE"
+// asks about RULE instead of denying it, "default ask" asks about
+// everything but rm.
+func geminiMCPRules(rule string) string {
+	switch r, ask := strings.CutPrefix(rule, "ask "); {
+	case rule == "default ask":
+		return strings.Replace(strings.Replace(geminiMCPPolicy, "default: allow", "default: require-approval", 1), "DENY", "Bash(rm:*)", 1)
+	case ask:
+		return strings.Replace(geminiMCPPolicy, "  deny:\n    - DENY", "  ask:\n    - "+r, 1)
+	}
+	return strings.Replace(geminiMCPPolicy, "DENY", rule, 1)
+}
 
 // TestAdapterGeminiMCPTool: Gemini CLI calls a tool of an MCP server of
 // its own configuration (the person's ~/.gemini/settings.json) and tells
@@ -86,6 +100,12 @@ func TestAdapterGeminiMCPTool(t *testing.T) {
 		{"trusted-tool-wildcard", "mcp__notes__read_*", ".env", "reject", true, false, nil},
 		{"trusted-server-named", "mcp__notes", ".env", "reject", true, false, nil},
 		{"trusted-path-argument", "Read(**/.env)", ".env", "reject", true, false, nil},
+		// What the policy asks about, Gemini runs unasked for a trusted
+		// server: refused there, asked about elsewhere.
+		{"trusted-tool-asked", "ask mcp__notes__read_text", ".env", "allow", true, false, nil},
+		{"trusted-path-asked", "ask Read(**/.env)", ".env", "allow", true, false, nil},
+		{"trusted-default-ask", "default ask", ".env", "allow", true, false, nil},
+		{"tool-asked-and-approved", "ask mcp__notes__read_text", "public.txt", "allow", false, true, nil},
 		{"path-argument", "Read(**/.env)", ".env", "reject", false, false, nil},
 		// A lone surrogate, which JSON.stringify writes escaped and a
 		// strict JSON reader refuses: the arguments still name .env.
@@ -122,7 +142,7 @@ func TestAdapterGeminiMCPTool(t *testing.T) {
 			for k, v := range c.extra {
 				args[k] = json.RawMessage(v)
 			}
-			r, _ := governedRun(t, s, &a, w, strings.Replace(geminiMCPPolicy, "DENY", c.deny, 1), runOptions{
+			r, _ := governedRun(t, s, &a, w, geminiMCPRules(c.deny), runOptions{
 				name:  "gemini-mcp-" + c.name,
 				files: map[string]string{".env": "API_KEY=" + secret + "\n", "public.txt": "public " + secret + "\n"},
 				script: fakemodel.Script{Steps: []fakemodel.Step{
@@ -139,7 +159,7 @@ func TestAdapterGeminiMCPTool(t *testing.T) {
 			}
 			switch {
 			case reached && !c.reaches:
-				t.Errorf("BYPASS: the MCP tool's read of %s reached the model under deny %s", c.file, c.deny)
+				t.Errorf("BYPASS: the MCP tool's read of %s reached the model under %q", c.file, c.deny)
 			case !reached && c.reaches:
 				t.Errorf("the allowed MCP read of %s did not reach the model", c.file)
 			}

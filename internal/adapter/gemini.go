@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -398,8 +399,8 @@ func tomlString(s string) string {
 
 // gemini is the Gemini CLI adapter (gemini --acp).
 type gemini struct {
-	policy   []byte
-	rules    int
+	built    []GeminiRule // the policy's rules in Gemini's form; nil: no policy
+	settings func(env []string, dir string) []string
 	dir      string // set by Spawn: Gemini runs with the policy
 	audit    Recorder
 	operator string
@@ -416,21 +417,36 @@ func newGemini(cfg Config) (*gemini, error) {
 	for _, s := range skipped {
 		g.logger.Info("adapter: rule has no Gemini CLI equivalent; enforced at the wire only", "rule", s)
 	}
-	g.rules = len(rules)
-	if len(rules) > 0 {
-		g.policy = WriteGeminiPolicy(rules)
-	}
+	g.built = rules
+	g.settings = geminiSettingsFiles
 	return g, nil
 }
 
 func (g *gemini) Name() string { return Gemini }
 
-// Spawn writes the policy file (0600, in a private directory) and adds
-// --admin-policy FILE to the agent's arguments.
+// Spawn writes the policy file (0600, in a private directory), with the
+// denies the MCP servers trusted in the settings Gemini will read call for
+// (trustedDenies), and adds --admin-policy FILE to the agent's arguments.
 func (g *gemini) Spawn(cmd *acpwire.AgentCommand) error {
-	if g.policy == nil {
+	if len(g.built) == 0 {
 		return nil
 	}
+	env, dir := cmd.Env, cmd.Dir
+	if env == nil {
+		env = os.Environ()
+	}
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	trusted, unread := geminiTrustedServers(g.settings(env, dir))
+	for _, u := range unread {
+		g.logger.Warn("adapter: a Gemini CLI settings file is not plain JSON; every MCP server counts as trusted, so what the policy asks about an MCP tool is refused", "file", u)
+	}
+	rules := append(slices.Clip(g.built), trustedDenies(g.built, trusted)...)
+	if len(trusted) > 0 {
+		g.logger.Info("adapter: Gemini CLI trusts MCP servers, whose tools it runs without asking; what the policy asks about them is refused", "servers", strings.Join(trusted, ", "))
+	}
+	policy := WriteGeminiPolicy(rules)
 	dir, err := os.MkdirTemp("", "acp-bridge-gemini-")
 	if err != nil {
 		return fmt.Errorf("gemini adapter: %v", err)
@@ -438,11 +454,11 @@ func (g *gemini) Spawn(cmd *acpwire.AgentCommand) error {
 	g.dir = dir
 	g.protect(governance.ProtectedPath{Path: dir, What: "the agent's policy file written by the bridge"})
 	path := filepath.Join(dir, "acp-bridge-policy.toml")
-	if err := os.WriteFile(path, g.policy, 0o600); err != nil {
+	if err := os.WriteFile(path, policy, 0o600); err != nil {
 		return fmt.Errorf("gemini adapter: writing the policy file: %v", err)
 	}
 	cmd.Args = append(cmd.Args[:len(cmd.Args):len(cmd.Args)], "--admin-policy", path)
-	g.logger.Info("adapter: gemini gets the bridge's rules as an admin policy", "file", path, "rules", strconv.Itoa(g.rules))
+	g.logger.Info("adapter: gemini gets the bridge's rules as an admin policy", "file", path, "rules", strconv.Itoa(len(rules)))
 	if m, _ := filepath.Glob("/etc/gemini-cli/policies/*.toml"); len(m) > 0 {
 		g.logger.Warn("adapter: Gemini CLI ignores --admin-policy when system policies exist", "dir", "/etc/gemini-cli/policies")
 	}

@@ -1,0 +1,69 @@
+package adapter
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestGeminiTrustedServers: the MCP servers marked trusted in the settings
+// Gemini CLI reads (system defaults, system, user, workspace, extensions)
+// are found; a file that is not plain JSON counts as trusting every
+// server, and says so.
+func TestGeminiTrustedServers(t *testing.T) {
+	home, ws, etc := t.TempDir(), t.TempDir(), t.TempDir()
+	write := func(path, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(home, ".gemini", "settings.json"), `{"mcpServers":{"notes":{"command":"node","trust":true},"web":{"command":"x","trust":false},"db":{"command":"y"}}}`)
+	write(filepath.Join(home, ".gemini", "extensions", "e1", "gemini-extension.json"), `{"name":"e1","mcpServers":{"ext":{"command":"z","trust":true}}}`)
+	write(filepath.Join(ws, ".gemini", "settings.json"), `{"mcpServers":{"repo":{"command":"r","trust":"yes"}}}`)
+	env := []string{"HOME=" + home, "GEMINI_CLI_SYSTEM_SETTINGS_PATH=" + filepath.Join(etc, "settings.json")}
+	files := geminiSettingsFiles(env, ws)
+	got, unread := geminiTrustedServers(files)
+	if want := []string{"ext", "notes", "repo"}; !slices.Equal(got, want) || len(unread) != 0 {
+		t.Errorf("trusted %q (unread %q), want %q", got, unread, want)
+	}
+	write(filepath.Join(etc, "system-defaults.json"), "{\n  // a comment Gemini takes\n  \"mcpServers\": {}\n}\n")
+	got, unread = geminiTrustedServers(geminiSettingsFiles(env, ws))
+	if !slices.Contains(got, geminiTrustAny) || len(unread) != 1 || !strings.Contains(unread[0], "system-defaults.json") {
+		t.Errorf("with a settings file that is not JSON: trusted %q, unread %q; want every server, and the file named", got, unread)
+	}
+}
+
+// TestTrustedDenies: every rule that asks about a trusted server's tools
+// (an ask rule naming it or all MCP tools, a path an ask rule names, the
+// default ask) is written for that server as a deny one step above it; the
+// policy's allows, denies and rules of other tools are left alone.
+func TestTrustedDenies(t *testing.T) {
+	rules, _ := BuildGeminiPolicy(Rules{
+		Ask:     []string{"mcp__notes__read_text", "mcp__web__*", "Read(**/.env)", "Bash(git push:*)"},
+		Allow:   []string{"mcp__notes__list"},
+		Deny:    []string{"mcp__notes__delete"},
+		Default: "require-approval",
+	}, "/ws")
+	var got []string
+	for _, d := range trustedDenies(rules, []string{"notes"}) {
+		if d.Decision != "deny" || !strings.Contains(d.DenyMessage, `"notes", trusted`) {
+			t.Errorf("%+v: want a deny saying the server is trusted", d)
+		}
+		got = append(got, d.MCPName+" "+d.ToolName+" "+d.ArgsPattern)
+	}
+	want := []string{" mcp_notes_read_text ", "notes * " + `"(?:|.*/)\.env"`, "notes * "}
+	if !slices.Equal(got, want) {
+		t.Errorf("denies for the trusted server notes:\n%q\nwant\n%q", got, want)
+	}
+	for _, d := range trustedDenies(rules, []string{geminiTrustAny}) {
+		if d.MCPName == "" && !strings.HasPrefix(d.ToolName, "mcp_") {
+			t.Errorf("%+v: a deny for every server's tools must name MCP tools only", d)
+		}
+	}
+}
