@@ -229,6 +229,8 @@ func TestEnforcerModeConfigured(t *testing.T) {
 		{"", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"config_option_update","configOptions":` + modeOptions("plan") + `}}}`, "plan"},
 		{"", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"config_option_update","configOptions":[{"id":"mode","currentValue":"auto"}]}}}`, "auto"},
 		{"", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"config_option_update","configOptions":[{"id":"x","category":7,"currentValue":"auto"}]}}}`, ModeUnreadable},
+		{"", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"config_option_update","configOptions":[{"id":"mode","currentValue":"auto"},{"id":"m2","category":"mode","currentValue":"auto"}]}}}`, "auto"},
+		{"", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"config_option_update","configOptions":[{"id":"mode","currentValue":"auto"},{"id":"m2","category":"mode","currentValue":"read-only"}]}}}`, ModeUnreadable},
 		{"", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"config_option_update","configOptions":` + modeOptions("auto") + `,"configOptions":[]}}}`, ModeUnreadable},
 	}
 	for i, s := range steps {

@@ -96,10 +96,12 @@ func configuredMode(doc []byte) (mode string, shown bool) {
 		default:
 			return ModeUnreadable, true // a category the bridge cannot read may be "mode"
 		}
-		if v, ok := o.CurrentValue.(string); ok && v != "" {
-			return v, true
+		v, ok := o.CurrentValue.(string)
+		switch {
+		case !ok || v == "", shown && v != mode:
+			return ModeUnreadable, true // two mode options may be read either way
 		}
-		return ModeUnreadable, true
+		mode, shown = v, true
 	}
-	return "", false
+	return mode, shown
 }
