@@ -5,6 +5,7 @@ import (
 
 	"github.com/acp-bridge/acp-bridge/internal/acpparams"
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/audit"
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
@@ -59,13 +60,14 @@ func (x *Enforcer) onSetMode(m *acpwire.Message) (refused bool, err error) {
 	return false, nil
 }
 
-// onModeSet applies an answered session/set_mode to its session.
+// onModeSet applies an answered session/set_mode or
+// session/set_config_option to its session.
 func (x *Enforcer) onModeSet(m *acpwire.Message) {
 	key := string(bytes.TrimSpace(m.Request.ID))
 	x.mu.Lock()
-	defer x.mu.Unlock()
 	p, ok := x.setModes[key]
 	delete(x.setModes, key)
+	x.mu.Unlock()
 	if !ok || m.Error != nil {
 		return
 	}
@@ -73,9 +75,7 @@ func (x *Enforcer) onModeSet(m *acpwire.Message) {
 		x.onConfigSet(p, m.Result)
 		return
 	}
-	if s := x.sessions[p.session]; s != nil {
-		s.mode = p.mode
-	}
+	x.setModeBy(p.session, p.mode, actorUser, "session/set_mode")
 }
 
 // onModeUpdate applies the agent's current_mode_update u, read strictly
@@ -88,7 +88,7 @@ func (x *Enforcer) onModeUpdate(u *acpparams.Update) {
 	if unmarshalStrict(u.Raw, &v) == nil && v.CurrentModeID != nil && *v.CurrentModeID != "" {
 		mode = *v.CurrentModeID
 	}
-	x.setMode(u.SessionID, mode)
+	x.setModeBy(u.SessionID, mode, x.agent, "current_mode_update")
 }
 
 // onUnreadableModeUpdate marks the mode of every session an update that
@@ -114,14 +114,46 @@ func (x *Enforcer) onUnreadableModeUpdate(params []byte) {
 	}
 	eachNamed(params, "sessionId", func(v []byte) bool {
 		if sid, ok := rawjson.String(v); ok {
-			x.setMode(sid, ModeUnreadable)
+			x.setModeBy(sid, ModeUnreadable, x.agent, "a mode update the bridge could not read")
 		}
 		return true
 	})
 }
 
-// setMode sets the mode of session sid, if the bridge keeps the session:
-// what the agent names does not make the bridge keep anything.
+// setModeBy sets the mode of session sid, if the bridge keeps the session
+// (what the agent names does not make the bridge keep anything), and
+// records a change in the audit log as who changed it, and how. A change
+// the agent shows (by is x.agent) to the mode the IDE's pending
+// session/set_mode or session/set_config_option of the session asks for
+// is the person's: claude-agent-acp sends its update before its answer.
+func (x *Enforcer) setModeBy(sid, mode string, by audit.Actor, via string) {
+	x.mu.Lock()
+	s := x.sessions[sid]
+	from, changed := "", s != nil && s.mode != mode
+	if changed {
+		from, s.mode = s.mode, mode
+		if by == x.agent {
+			for _, p := range x.setModes {
+				if p.session == sid && p.mode == mode {
+					method := "session/set_mode"
+					if p.configID != "" {
+						method = "session/set_config_option"
+					}
+					by, via = actorUser, method+", shown by the agent's "+via+" before its answer"
+					break
+				}
+			}
+		}
+	}
+	x.mu.Unlock()
+	if changed {
+		x.append(audit.Event{Actor: by, Action: "session.mode", Subject: audit.Subject{Kind: "session", Ref: sid},
+			Input: map[string]any{"mode": mode, "from": from, "via": via}, Metadata: map[string]any{"session": sid}})
+	}
+}
+
+// setMode sets the mode of session sid as setModeBy does, without a
+// record: for tests that put a session in a mode.
 func (x *Enforcer) setMode(sid, mode string) {
 	x.mu.Lock()
 	if s := x.sessions[sid]; s != nil {
@@ -136,7 +168,7 @@ func (x *Enforcer) setMode(sid, mode string) {
 // mode is the fresh session's from now on, as for any session/new result
 // (openedMode). It is safe for concurrent use.
 func (x *Enforcer) ContinuedIn(sid string, result []byte) {
-	x.setMode(sid, openedMode(result))
+	x.setModeBy(sid, openedMode(result), actorBridge, "the fresh agent session a rollover opened")
 }
 
 // ModeRestoredIn applies mode, which the agent took in the fresh agent
@@ -144,7 +176,7 @@ func (x *Enforcer) ContinuedIn(sid string, result []byte) {
 // rollover gave it back the session's mode (a session/set_mode no
 // middleware sees). It is safe for concurrent use.
 func (x *Enforcer) ModeRestoredIn(sid, mode string) {
-	x.setMode(sid, mode)
+	x.setModeBy(sid, mode, actorBridge, "the session's mode, restored after a rollover")
 }
 
 // openedMode returns the modes.currentModeId of a session/new, load,

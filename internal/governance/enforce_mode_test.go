@@ -2,6 +2,7 @@ package governance
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -259,4 +260,59 @@ func TestEnforcerModeConfigured(t *testing.T) {
 			t.Errorf("Mode(s1) = %q, want read-only", got)
 		}
 	})
+}
+
+// TestEnforcerModeRecorded: each change of a session's mode is in the
+// audit log (session.mode) with who made it and how: the person through
+// the IDE (an answered session/set_mode or session/set_config_option),
+// the agent (current_mode_update, config_option_update), the bridge (a
+// rollover); the mode a session opened in is in its session.start. The
+// agent's update to the mode the IDE's pending request asks for is the
+// person's change. A mode set again, or a refused set, records nothing.
+func TestEnforcerModeRecorded(t *testing.T) {
+	h := modeHarness(t, "default")
+	h.ide(`{"jsonrpc":"2.0","id":7,"method":"session/set_mode","params":{"sessionId":"s1","modeId":"bypassPermissions"}}`)
+	h.nextAtAgent()
+	h.agent(`{"jsonrpc":"2.0","id":7,"result":{}}`)
+	h.nextAtIDE()
+	h.ide("%s", configSet(8, "mode", `"bypassPermissions"`))
+	h.nextAtAgent()
+	h.agent(`{"jsonrpc":"2.0","id":8,"result":{}}`)
+	h.nextAtIDE()
+	h.ide("%s", configSet(9, "mode", `"plan"`))
+	h.nextAtAgent()
+	h.agent(`{"jsonrpc":"2.0","id":9,"error":{"code":-32602,"message":"no"}}`)
+	h.nextAtIDE()
+	h.ide("%s", configSet(10, "mode", `"read-only"`))
+	h.nextAtAgent()
+	h.agent(`{"jsonrpc":"2.0","id":10,"result":{"configOptions":%s}}`, modeOptions("read-only"))
+	h.nextAtIDE()
+	h.agent("%s", modeUpdate("default"))
+	h.nextAtIDE()
+	h.enf.ModeRestoredIn("s1", "plan")
+	// claude-agent-acp shows the mode before it answers the request.
+	h.ide(`{"jsonrpc":"2.0","id":11,"method":"session/set_mode","params":{"sessionId":"s1","modeId":"acceptEdits"}}`)
+	h.nextAtAgent()
+	h.agent("%s", modeUpdate("acceptEdits"))
+	h.nextAtIDE()
+	h.agent(`{"jsonrpc":"2.0","id":11,"result":{}}`)
+	h.nextAtIDE()
+	var got []string
+	for _, e := range h.rec.find("session.mode", "") {
+		in := e.ev.Input.(map[string]any)
+		got = append(got, fmt.Sprintf("%s %v->%v via %v", e.ev.Actor.ID, in["from"], in["mode"], in["via"]))
+	}
+	want := []string{
+		"user:ide default->bypassPermissions via session/set_mode",
+		"user:ide bypassPermissions->read-only via session/set_config_option",
+		h.enf.agent.ID + " read-only->default via current_mode_update",
+		"acp-bridge default->plan via the session's mode, restored after a rollover",
+		"user:ide plan->acceptEdits via session/set_mode, shown by the agent's current_mode_update before its answer",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("session.mode records:\n%q\nwant\n%q", got, want)
+	}
+	if st := h.rec.find("session.start", ""); len(st) != 1 || st[0].ev.Input.(map[string]any)["mode"] != "default" {
+		t.Errorf("session.start records %+v, want one with mode default", st)
+	}
 }

@@ -48,16 +48,12 @@ func (x *Enforcer) onSetConfig(m *acpwire.Message) (refused bool, err error) {
 
 // onConfigSet applies an answered session/set_config_option p to its
 // session's mode: the mode option the answer shows, else, when p set the
-// option "mode", the value it set. x.mu held.
+// option "mode", the value it set.
 func (x *Enforcer) onConfigSet(p pendingMode, result []byte) {
-	s := x.sessions[p.session]
-	if s == nil {
-		return
-	}
 	if mode, shown := configuredMode(result); shown {
-		s.mode = mode
+		x.setModeBy(p.session, mode, actorUser, "session/set_config_option")
 	} else if p.configID == "mode" {
-		s.mode = p.mode
+		x.setModeBy(p.session, p.mode, actorUser, "session/set_config_option")
 	}
 }
 
@@ -65,7 +61,7 @@ func (x *Enforcer) onConfigSet(p pendingMode, result []byte) {
 // strictly from a message read strictly, to the session it names.
 func (x *Enforcer) onConfigUpdate(u *acpparams.Update) {
 	if mode, shown := configuredMode(u.Raw); shown {
-		x.setMode(u.SessionID, mode)
+		x.setModeBy(u.SessionID, mode, x.agent, "config_option_update")
 	}
 }
 

@@ -133,13 +133,18 @@ func (x *Enforcer) onOpened(m *acpwire.Message) {
 	s := x.sessionLocked(sid)
 	s.cwd, s.roots = op.cwd, op.roots
 	s.mode = openedMode(m.Result)
+	mode := s.mode
 	x.offerMCPServersLocked(sid, op.mcpServers)
 	from := s.state
 	s.state = "invoked"
 	x.mu.Unlock()
 	x.reportEvictions()
+	input := map[string]any{"method": op.method}
+	if mode != "" {
+		input["mode"] = mode
+	}
 	x.append(audit.Event{Actor: x.agent, Action: "session.start", Subject: audit.Subject{Kind: "session", Ref: sid, Path: op.cwd},
-		Input: map[string]any{"method": op.method}, Metadata: map[string]any{"session": sid}})
+		Input: input, Metadata: map[string]any{"session": sid}})
 	x.lifecycle(sid, from, "invoked", op.method+" answered")
 }
 
