@@ -106,6 +106,10 @@ func TestAdapterGeminiMCPTool(t *testing.T) {
 		{"trusted-path-asked", "ask Read(**/.env)", ".env", "allow", true, false, nil},
 		{"trusted-default-ask", "default ask", ".env", "allow", true, false, nil},
 		{"tool-asked-and-approved", "ask mcp__notes__read_text", "public.txt", "allow", false, true, nil},
+		// The model calls the tool twice and the person answers "Always
+		// allow", which would have Gemini allowlist the tool: the second
+		// call would reach nobody. The person is asked each time.
+		{"tool-asked-each-time", "ask mcp__notes__read_text", "public.txt", "allow_always", false, true, nil},
 		{"path-argument", "Read(**/.env)", ".env", "reject", false, false, nil},
 		// A lone surrogate, which JSON.stringify writes escaped and a
 		// strict JSON reader refuses: the arguments still name .env.
@@ -142,15 +146,22 @@ func TestAdapterGeminiMCPTool(t *testing.T) {
 			for k, v := range c.extra {
 				args[k] = json.RawMessage(v)
 			}
+			steps := []fakemodel.Step{fakemodel.Tool("mcp_notes_read_text", args), fakemodel.Text("Done.")}
+			twice := c.permission == "allow_always"
+			if twice {
+				steps = append([]fakemodel.Step{fakemodel.Tool("mcp_notes_read_text", args)}, steps...)
+			}
 			r, _ := governedRun(t, s, &a, w, geminiMCPRules(c.deny), runOptions{
-				name:  "gemini-mcp-" + c.name,
-				files: map[string]string{".env": "API_KEY=" + secret + "\n", "public.txt": "public " + secret + "\n"},
-				script: fakemodel.Script{Steps: []fakemodel.Step{
-					fakemodel.Tool("mcp_notes_read_text", args), fakemodel.Text("Done.")}},
+				name:   "gemini-mcp-" + c.name,
+				files:  map[string]string{".env": "API_KEY=" + secret + "\n", "public.txt": "public " + secret + "\n"},
+				script: fakemodel.Script{Steps: steps},
 				client: clientScript{Permission: c.permission, Prompts: textPrompts("Read it.")},
 			})
-			r.wait()
+			sum := r.wait()
 			r.noLeftovers()
+			if twice && sum.Permissions != 2 {
+				t.Errorf("BYPASS: the person was asked %d times about two calls under %q", sum.Permissions, c.deny)
+			}
 			reached := false
 			for _, req := range r.model.MainRequests() {
 				if strings.Contains(string(req.Body), secret) {

@@ -45,7 +45,7 @@ var modeSwitchTools = map[string]bool{"ExitPlanMode": true, "exit_plan_mode": tr
 // the session's mode (kind switch_mode, or a tool that leaves plan mode),
 // or the session is in a mode that leaves every question to the person.
 func (x *Enforcer) personAnswers(sid string, call ToolCall) (string, bool) {
-	if call.Kind == "switch_mode" || modeSwitchTools[call.Tool] || modeSwitchTools[call.Name] {
+	if switchesMode(call) {
 		return "the call changes the session's mode, which only the person chooses", true
 	}
 	if mode := x.Mode(sid); ModeLeavesToPerson(mode) {
@@ -53,4 +53,10 @@ func (x *Enforcer) personAnswers(sid string, call ToolCall) (string, bool) {
 			strconv.QuoteToASCII(mode)), true
 	}
 	return "", false
+}
+
+// switchesMode reports whether call changes the session's mode: kind
+// switch_mode, or a tool that leaves plan mode.
+func switchesMode(call ToolCall) bool {
+	return call.Kind == "switch_mode" || modeSwitchTools[call.Tool] || modeSwitchTools[call.Name]
 }

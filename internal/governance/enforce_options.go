@@ -64,14 +64,25 @@ func nameSaysKind(name, kind string) bool {
 	return own && !other
 }
 
+// A question the policy asks is asked each time, as a Claude Code ask
+// rule is: an allow_always option would have the agent run such calls
+// unasked from then on (Gemini CLI allowlists an MCP server's tool, and
+// the next call of it reaches nobody). So where the agent offers
+// allow_once too, its allow_always options are not shown, and an answer
+// naming one is taken as allow_once (onPermissionResponse). A call that
+// changes the session's mode keeps them: Claude's ExitPlanMode offers
+// "Yes, and auto-accept edits" as allow_always, the mode to go on in.
+
 // shownOptions returns the options array of m, a permission request with
-// options opts, with the names that do not say what their option does
-// prefixed by its kind, and whether any was; an error when the array
-// cannot be rebuilt.
-func shownOptions(m *acpwire.Message, opts []acpparams.PermissionOption) ([]byte, bool, error) {
+// options opts, without its allow_always options where it has an
+// allow_once one and does not switch modes (switches), and with the names that do not say what their option does
+// prefixed by its kind, and whether it changed any; an error when the
+// array cannot be rebuilt.
+func shownOptions(m *acpwire.Message, opts []acpparams.PermissionOption, switches bool) ([]byte, bool, error) {
+	dropAlways := !switches && findOption(opts, "allow_once") != ""
 	changed := false
 	for _, o := range opts {
-		if !nameSaysKind(o.Name, o.Kind) {
+		if !nameSaysKind(o.Name, o.Kind) || dropAlways && o.Kind == "allow_always" {
 			changed = true
 		}
 	}
@@ -85,7 +96,10 @@ func shownOptions(m *acpwire.Message, opts []acpparams.PermissionOption) ([]byte
 	}
 	arr := []byte{'['}
 	for i, o := range opts {
-		if i > 0 {
+		if dropAlways && o.Kind == "allow_always" {
+			continue
+		}
+		if len(arr) > 1 {
 			arr = append(arr, ',')
 		}
 		e := []byte(elems[i])

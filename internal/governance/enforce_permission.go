@@ -27,6 +27,9 @@ type permState struct {
 	// call's title, so the card the person answers shows the agent's words
 	// again, even the very title the bridge replaced.
 	reshown, retitled bool
+	// switches says the call changes the session's mode: its
+	// allow_always options were shown, and mean what they say.
+	switches bool
 }
 
 func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
@@ -122,7 +125,7 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 		if shown, reshow = x.judgedTitle(p.SessionID, full); reshow {
 			meta["shownTitle"] = shown
 		}
-		if options, relabel, err = shownOptions(m, p.Options); err != nil {
+		if options, relabel, err = shownOptions(m, p.Options, switchesMode(full)); err != nil {
 			return x.refuseUnreadable(m, fmt.Errorf("%w: the permission request's options: %v", errUnreadable, err))
 		}
 		if relabel {
@@ -164,7 +167,7 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 	}
 	x.mu.Lock()
 	x.perms[string(bytes.TrimSpace(m.ID))] = &permState{msg: heldRequest(m), session: p.SessionID, call: c, decision: d, options: p.Options, judged: fp, title: c.tc.Title,
-		reshown: reshow}
+		reshown: reshow, switches: switchesMode(full)}
 	x.mu.Unlock()
 	x.transition(p.SessionID, "suspended", "waiting for approval of "+c.id)
 	return next.Handle(ctx, out)
@@ -199,6 +202,16 @@ func (x *Enforcer) onPermissionResponse(ctx context.Context, m *acpwire.Message,
 	out := map[string]any{"outcome": outcome}
 	if optionID != "" {
 		out["optionId"], out["optionKind"] = optionID, optKind
+	}
+	if once := findOption(p.options, "allow_once"); outcome == "selected" && optKind == "allow_always" && once != "" && !p.switches {
+		// Not shown (shownOptions): this call is approved, not the next.
+		b, _ := json.Marshal(once)
+		if answered, err := m.Patch(b, "result", "outcome", "optionId"); err == nil {
+			out["answeredAs"] = once
+			m, optionID, optKind = answered, once, "allow_once"
+		} else {
+			outcome, optKind = "unreadable", ""
+		}
 	}
 	if m.Error != nil {
 		out["error"] = json.RawMessage(bytes.Clone(m.Error))
