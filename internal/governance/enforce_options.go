@@ -74,12 +74,11 @@ func nameSaysKind(name, kind string) bool {
 // "Yes, and auto-accept edits" as allow_always, the mode to go on in.
 
 // shownOptions returns the options array of m, a permission request with
-// options opts, without its allow_always options where it has an
-// allow_once one and does not switch modes (switches), and with the names that do not say what their option does
-// prefixed by its kind, and whether it changed any; an error when the
-// array cannot be rebuilt.
-func shownOptions(m *acpwire.Message, opts []acpparams.PermissionOption, switches bool) ([]byte, bool, error) {
-	dropAlways := !switches && findOption(opts, "allow_once") != ""
+// options opts, without its allow_always options when dropAlways, and
+// with the names that do not say what their option does prefixed by its
+// kind, and whether it changed any; an error when the array cannot be
+// rebuilt.
+func shownOptions(m *acpwire.Message, opts []acpparams.PermissionOption, dropAlways bool) ([]byte, bool, error) {
 	changed := false
 	for _, o := range opts {
 		if !nameSaysKind(o.Name, o.Kind) || dropAlways && o.Kind == "allow_always" {

@@ -87,12 +87,16 @@ func TestPermissionAskedEachTime(t *testing.T) {
 	const always = `[{"optionId":"always","name":"Always Allow","kind":"allow_always"},{"optionId":"allow","name":"Allow","kind":"allow_once"},{"optionId":"reject","name":"Reject","kind":"reject_once"}]`
 	for _, tt := range []struct {
 		name, call, want string // want: the optionId the agent gets
+		policy           bool
 	}{
-		{"a command", "{\"toolCallId\":\"c1\",\"title\":\"`python3 x.py`\",\"kind\":\"execute\",\"rawInput\":{\"command\":\"python3 x.py\"}}", "allow"},
-		{"leaving plan mode", `{"toolCallId":"p1","title":"Ready to code?","kind":"switch_mode","rawInput":{"plan":"x"}}`, "always"},
+		{"a command", "{\"toolCallId\":\"c1\",\"title\":\"`python3 x.py`\",\"kind\":\"execute\",\"rawInput\":{\"command\":\"python3 x.py\"}}", "allow", true},
+		{"leaving plan mode", `{"toolCallId":"p1","title":"Ready to code?","kind":"switch_mode","rawInput":{"plan":"x"}}`, "always", true},
+		// With no policy the bridge only records: the person's answer stands.
+		{"no policy", "{\"toolCallId\":\"c1\",\"title\":\"`python3 x.py`\",\"kind\":\"execute\",\"rawInput\":{\"command\":\"python3 x.py\"}}", "always", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			h := sessionHarness(t, EnforceOptions{})
+			h := newHarnessWith(t, EnforceOptions{}, tt.policy)
+			h.openSession()
 			line := strings.Replace(permissionLine(40, tt.call),
 				`[{"optionId":"yes","name":"Allow","kind":"allow_once"},{"optionId":"no","name":"Reject","kind":"reject_once"}]`, always, 1)
 			h.agent("%s", line)

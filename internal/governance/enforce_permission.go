@@ -27,9 +27,10 @@ type permState struct {
 	// call's title, so the card the person answers shows the agent's words
 	// again, even the very title the bridge replaced.
 	reshown, retitled bool
-	// switches says the call changes the session's mode: its
-	// allow_always options were shown, and mean what they say.
-	switches bool
+	// alwaysHidden says the IDE was shown the request without its
+	// allow_always options (shownOptions): an answer naming one approves
+	// this call only.
+	alwaysHidden bool
 }
 
 func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
@@ -121,11 +122,13 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 	shown, reshow := "", false
 	var options []byte
 	relabel := false
+	hideAlways := d.Value.NeedsApproval() && x.engine != nil && !switchesMode(full) &&
+		findOption(p.Options, "allow_once") != "" && findOption(p.Options, "allow_always") != ""
 	if d.Value.NeedsApproval() && x.engine != nil { // with no policy the bridge only records
 		if shown, reshow = x.judgedTitle(p.SessionID, full); reshow {
 			meta["shownTitle"] = shown
 		}
-		if options, relabel, err = shownOptions(m, p.Options, switchesMode(full)); err != nil {
+		if options, relabel, err = shownOptions(m, p.Options, hideAlways); err != nil {
 			return x.refuseUnreadable(m, fmt.Errorf("%w: the permission request's options: %v", errUnreadable, err))
 		}
 		if relabel {
@@ -167,7 +170,7 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 	}
 	x.mu.Lock()
 	x.perms[string(bytes.TrimSpace(m.ID))] = &permState{msg: heldRequest(m), session: p.SessionID, call: c, decision: d, options: p.Options, judged: fp, title: c.tc.Title,
-		reshown: reshow, switches: switchesMode(full)}
+		reshown: reshow, alwaysHidden: hideAlways}
 	x.mu.Unlock()
 	x.transition(p.SessionID, "suspended", "waiting for approval of "+c.id)
 	return next.Handle(ctx, out)
@@ -203,20 +206,22 @@ func (x *Enforcer) onPermissionResponse(ctx context.Context, m *acpwire.Message,
 	if optionID != "" {
 		out["optionId"], out["optionKind"] = optionID, optKind
 	}
-	if once := findOption(p.options, "allow_once"); outcome == "selected" && optKind == "allow_always" && once != "" && !p.switches {
+	unanswerable := false
+	if p.alwaysHidden && outcome == "selected" && optKind == "allow_always" {
 		// Not shown (shownOptions): this call is approved, not the next.
+		once := findOption(p.options, "allow_once")
 		b, _ := json.Marshal(once)
 		if answered, err := m.Patch(b, "result", "outcome", "optionId"); err == nil {
 			out["answeredAs"] = once
 			m, optionID, optKind = answered, once, "allow_once"
 		} else {
-			outcome, optKind = "unreadable", ""
+			unanswerable, out["unanswerable"] = true, err.Error()
 		}
 	}
 	if m.Error != nil {
 		out["error"] = json.RawMessage(bytes.Clone(m.Error))
 	}
-	approved := outcome == "selected" && strings.HasPrefix(optKind, "allow")
+	approved := outcome == "selected" && strings.HasPrefix(optKind, "allow") && !unanswerable
 	stale := false
 	x.mu.Lock()
 	if approved && (p.call.judged != p.judged || p.call.tc.Title != p.title || p.retitled) {
@@ -254,10 +259,11 @@ func (x *Enforcer) onPermissionResponse(ctx context.Context, m *acpwire.Message,
 		x.noteRefusalLocked(p.call, key, by, strings.TrimSpace(outcome+" "+optKind+" "+optionID), seq)
 		x.mu.Unlock()
 	}
-	if err != nil || stale {
+	if err != nil || stale || unanswerable {
 		// The person's answer cannot be recorded, or it is about another
-		// call than this one has become: it must not take effect. The
-		// agent gets a refusal instead.
+		// call than this one has become, or it cannot be given for this
+		// call alone: it must not take effect. The agent gets a refusal
+		// instead.
 		x.transition(p.session, "running", "approval refused")
 		if opt := findOption(p.options, "reject_once"); opt != "" {
 			return x.send.Reply(p.msg, acpparams.Selected(opt))
