@@ -400,8 +400,7 @@ func tomlString(s string) string {
 // gemini is the Gemini CLI adapter (gemini --acp).
 type gemini struct {
 	built    []GeminiRule // the policy's rules in Gemini's form; nil: no policy
-	settings func(env []string, dir string) []string
-	dir      string // set by Spawn: Gemini runs with the policy
+	dir      string       // set by Spawn: Gemini runs with the policy
 	audit    Recorder
 	operator string
 	logger   *slog.Logger
@@ -418,7 +417,6 @@ func newGemini(cfg Config) (*gemini, error) {
 		g.logger.Info("adapter: rule has no Gemini CLI equivalent; enforced at the wire only", "rule", s)
 	}
 	g.built = rules
-	g.settings = geminiSettingsFiles
 	return g, nil
 }
 
@@ -431,14 +429,14 @@ func (g *gemini) Spawn(cmd *acpwire.AgentCommand) error {
 	if len(g.built) == 0 {
 		return nil
 	}
-	env, dir := cmd.Env, cmd.Dir
+	env, wd := cmd.Env, cmd.Dir // Gemini's environment, and the directory it reads workspace settings in
 	if env == nil {
 		env = os.Environ()
 	}
-	if dir == "" {
-		dir, _ = os.Getwd()
+	if wd == "" {
+		wd, _ = os.Getwd()
 	}
-	trusted, unread := geminiTrustedServers(g.settings(env, dir))
+	trusted, unread := geminiTrustedServers(geminiSettingsFiles(env, wd))
 	for _, u := range unread {
 		g.logger.Warn("adapter: a Gemini CLI settings file is not plain JSON; every MCP server counts as trusted, so what the policy asks about an MCP tool is refused", "file", u)
 	}
