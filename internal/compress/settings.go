@@ -105,9 +105,9 @@ func optionsOf(result []byte) map[string]shownOption {
 
 // restoreSettings gives fresh, the agent session a rollover of s opened
 // with the session/new result res, the settings of s where res shows
-// others. What the agent refuses is told to the person in one note, and a
-// refused configuration option's current values to the IDE
-// (config_option_update), so the IDE shows what the session runs with.
+// others. What the agent refuses is told to the person in one note. The
+// IDE is not sent the fresh session's options: they would be the agent's
+// words in a message the bridge writes, which no middleware reads.
 func (p *Pipeline) restoreSettings(ctx context.Context, s *session, fresh string, res json.RawMessage) {
 	s.mu.Lock()
 	want := settings{model: s.settings.model, options: slices.Clone(s.settings.options)}
@@ -122,8 +122,6 @@ func (p *Pipeline) restoreSettings(ctx context.Context, s *session, fresh string
 		}
 	}
 	current := optionsOf(res)
-	shown := rawOptions(res)
-	optionRefused := false
 	for _, o := range want.options {
 		if c, ok := current[o.id]; ok && c.CurrentValue == o.value {
 			continue
@@ -136,33 +134,17 @@ func (p *Pipeline) restoreSettings(ctx context.Context, s *session, fresh string
 		if err != nil {
 			value, _ := json.Marshal(o.value)
 			refused = append(refused, fmt.Sprintf("%s = %s (%q)", quoteName(o.id), oneLine(string(value), 80), oneLine(err.Error(), 200)))
-			optionRefused = true
 			continue
 		}
 		if c := optionsOf(r); c != nil {
-			current, shown = c, rawOptions(r)
+			current = c
 		}
 	}
 	if len(refused) == 0 {
 		return
 	}
 	p.logger.Warn("rollover: the fresh agent session did not take the session's settings", "session", s.ide, "refused", refused)
-	if optionRefused && shown != nil {
-		update := map[string]any{"sessionId": s.ide, "update": map[string]any{"sessionUpdate": "config_option_update", "configOptions": shown}}
-		if err := p.s.Notify(acpwire.AgentToClient, "session/update", update); err != nil {
-			p.logger.Debug("sending the fresh session's configuration options", "err", err)
-		}
-	}
 	p.say(s, fmt.Sprintf("> **acp-bridge:** the fresh agent session did not take %s; it keeps the agent's own choice there.\n\n", strings.Join(refused, ", ")))
-}
-
-// rawOptions returns result's configOptions as they are, or nil.
-func rawOptions(result []byte) json.RawMessage {
-	v, ok := rawjson.Get(result, "configOptions")
-	if !ok || len(v) == 0 || v[0] != '[' {
-		return nil
-	}
-	return append(json.RawMessage(nil), v...)
 }
 
 // quoteName quotes an option id the agent chose for a note: on one line.
