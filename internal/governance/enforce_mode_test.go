@@ -227,6 +227,8 @@ func TestEnforcerModeConfigured(t *testing.T) {
 		// A model switch that moves the mode (claude-agent-acp on Haiku).
 		{configSet(10, "model", `"haiku"`), `{"jsonrpc":"2.0","id":10,"result":{"configOptions":` + modeOptions("default") + `}}`, "default"},
 		{configSet(11, "effort", `"high"`), `{"jsonrpc":"2.0","id":11,"result":{}}`, "default"},
+		{`{"jsonrpc":"2.0","id":14,"method":"session/set_config_option","params":{"sessionId":"s1","type":"boolean","configId":"fast","value":true,"_meta":{"x":1}}}`,
+			`{"jsonrpc":"2.0","id":14,"result":{}}`, "default"},
 		{"", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"config_option_update","configOptions":` + modeOptions("plan") + `}}}`, "plan"},
 		{"", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"config_option_update","configOptions":[{"id":"mode","currentValue":"auto"}]}}}`, "auto"},
 		{"", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"config_option_update","configOptions":[{"id":"x","category":7,"currentValue":"auto"}]}}}`, ModeUnreadable},
