@@ -118,6 +118,7 @@ func TestAdapterGeminiMCPTool(t *testing.T) {
 		// the tool's display name.
 		{"tool-rule-command-argument", "mcp__notes__*", ".env", "reject", false, false, map[string]string{"command": `"echo hi"`}},
 		{"control", "Bash(rm:*)", "public.txt", "allow", false, true, nil},
+		{"trusted-control", "Bash(rm:*)", "public.txt", "allow", true, true, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a := geminiAgent

@@ -61,6 +61,13 @@ func TestTrustedDenies(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("denies for the trusted server notes:\n%q\nwant\n%q", got, want)
 	}
+	// A policy that allows by default asks about nothing by default.
+	for _, def := range []string{"allow", ""} {
+		rules, _ := BuildGeminiPolicy(Rules{Deny: []string{"Bash(rm:*)"}, Allow: []string{"mcp__notes__list"}, Default: def}, "/ws")
+		if d := trustedDenies(rules, []string{"notes", geminiTrustAny}); len(d) != 0 {
+			t.Errorf("default %q: denies %+v, want none", def, d)
+		}
+	}
 	for _, d := range trustedDenies(rules, []string{geminiTrustAny}) {
 		if d.MCPName == "" && !strings.HasPrefix(d.ToolName, "mcp_") {
 			t.Errorf("%+v: a deny for every server's tools must name MCP tools only", d)
