@@ -35,11 +35,22 @@ type setModeParams struct {
 }
 
 // pendingMode is a session/set_mode or session/set_config_option
-// (configID names its option) the agent has not answered yet.
+// (configID names its option) the agent has not answered yet, or a
+// rollover's restoring of the session's mode (rolloverKey), and who asks
+// for it, how.
 type pendingMode struct {
 	session, mode string
 	configID      string
+	by            audit.Actor
+	via           string
 }
+
+// rolloverKey is the key of session sid's pending restore of its mode in
+// Enforcer.setModes: no JSON-RPC id is written so.
+func rolloverKey(sid string) string { return "rollover:" + sid }
+
+// viaRestore says how a rollover changed a session's mode.
+const viaRestore = "the session's mode, restored after a rollover"
 
 // onSetMode keeps the IDE's session/set_mode until the agent answers it
 // (onModeSet): a mode the agent refused is not its mode. Until then the
@@ -55,7 +66,7 @@ func (x *Enforcer) onSetMode(m *acpwire.Message) (refused bool, err error) {
 		mode = ModeUnreadable // if the agent takes it, it is in a mode the bridge cannot name
 	}
 	x.mu.Lock()
-	x.setModes[string(bytes.TrimSpace(m.ID))] = pendingMode{session: p.SessionID, mode: mode}
+	x.setModes[string(bytes.TrimSpace(m.ID))] = pendingMode{session: p.SessionID, mode: mode, by: actorUser, via: "session/set_mode"}
 	x.mu.Unlock()
 	return false, nil
 }
@@ -135,11 +146,7 @@ func (x *Enforcer) setModeBy(sid, mode string, by audit.Actor, via string) {
 		if by == x.agent {
 			for _, p := range x.setModes {
 				if p.session == sid && p.mode == mode {
-					method := "session/set_mode"
-					if p.configID != "" {
-						method = "session/set_config_option"
-					}
-					by, via = actorUser, method+", shown by the agent's "+via+" before its answer"
+					by, via = p.by, p.via+", shown by the agent's "+via+" before its answer"
 					break
 				}
 			}
@@ -167,8 +174,18 @@ func (x *Enforcer) setMode(sid, mode string) {
 // agent session (a rollover), which no middleware sees: the session's
 // mode is the fresh session's from now on, as for any session/new result
 // (openedMode). It is safe for concurrent use.
+//
+// The mode the session had is what the rollover gives the fresh session
+// back (ModeRestoredIn): until then, the agent's update to it is the
+// bridge's restore.
 func (x *Enforcer) ContinuedIn(sid string, result []byte) {
-	x.setModeBy(sid, openedMode(result), actorBridge, "the fresh agent session a rollover opened")
+	fresh := openedMode(result)
+	x.mu.Lock()
+	if s := x.sessions[sid]; s != nil && s.mode != fresh && s.mode != "" {
+		x.setModes[rolloverKey(sid)] = pendingMode{session: sid, mode: s.mode, by: actorBridge, via: viaRestore}
+	}
+	x.mu.Unlock()
+	x.setModeBy(sid, fresh, actorBridge, "the fresh agent session a rollover opened")
 }
 
 // ModeRestoredIn applies mode, which the agent took in the fresh agent
@@ -176,7 +193,10 @@ func (x *Enforcer) ContinuedIn(sid string, result []byte) {
 // rollover gave it back the session's mode (a session/set_mode no
 // middleware sees). It is safe for concurrent use.
 func (x *Enforcer) ModeRestoredIn(sid, mode string) {
-	x.setModeBy(sid, mode, actorBridge, "the session's mode, restored after a rollover")
+	x.mu.Lock()
+	delete(x.setModes, rolloverKey(sid))
+	x.mu.Unlock()
+	x.setModeBy(sid, mode, actorBridge, viaRestore)
 }
 
 // openedMode returns the modes.currentModeId of a session/new, load,

@@ -318,3 +318,28 @@ func TestEnforcerModeRecorded(t *testing.T) {
 		t.Errorf("session.start records %+v, want one with mode default", st)
 	}
 }
+
+// TestEnforcerModeRestoreRecorded: at a rollover the fresh agent session
+// opens in the agent's default mode, and the bridge gives it the session's
+// mode back past the middleware; the agent's update to that mode, which
+// claude-agent-acp sends before its answer, is the bridge's restore in the
+// audit log, not the agent's own change.
+func TestEnforcerModeRestoreRecorded(t *testing.T) {
+	h := modeHarness(t, "plan")
+	h.enf.ContinuedIn("s1", []byte(`{"sessionId":"d1","modes":{"currentModeId":"default","availableModes":[]}}`))
+	h.agent("%s", modeUpdate("plan"))
+	h.nextAtIDE()
+	h.enf.ModeRestoredIn("s1", "plan")
+	var got []string
+	for _, e := range h.rec.find("session.mode", "") {
+		in := e.ev.Input.(map[string]any)
+		got = append(got, fmt.Sprintf("%s %v->%v via %v", e.ev.Actor.ID, in["from"], in["mode"], in["via"]))
+	}
+	want := []string{
+		"acp-bridge plan->default via the fresh agent session a rollover opened",
+		"acp-bridge default->plan via the session's mode, restored after a rollover, shown by the agent's current_mode_update before its answer",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("session.mode records:\n%q\nwant\n%q", got, want)
+	}
+}

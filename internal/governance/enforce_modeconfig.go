@@ -41,7 +41,7 @@ func (x *Enforcer) onSetConfig(m *acpwire.Message) (refused bool, err error) {
 		mode = ModeUnreadable
 	}
 	x.mu.Lock()
-	x.setModes[string(bytes.TrimSpace(m.ID))] = pendingMode{session: p.SessionID, mode: mode, configID: p.ConfigID}
+	x.setModes[string(bytes.TrimSpace(m.ID))] = pendingMode{session: p.SessionID, mode: mode, configID: p.ConfigID, by: actorUser, via: "session/set_config_option"}
 	x.mu.Unlock()
 	return false, nil
 }

@@ -210,6 +210,7 @@ func (x *Enforcer) onPromptDone(m *acpwire.Message) {
 	x.mu.Lock()
 	sid := x.prompts[key]
 	delete(x.prompts, key)
+	delete(x.setModes, rolloverKey(sid)) // a restore the agent refused
 	x.endApprovalsLocked(sid)
 	x.mu.Unlock()
 	stop, _ := m.GetString("result", "stopReason")
