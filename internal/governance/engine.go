@@ -1,6 +1,8 @@
 package governance
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -245,9 +247,12 @@ func (e *Engine) decideKeeping(req Request, subjects bool) Decision {
 			reason: req.RunDirUnclear}, "the directory the command runs in", nil)
 	}
 	for _, m := range req.UnreadInput {
+		why := "the tool's input has a member " + m.Key + " that may hold what it runs, and the bridge does not read it"
+		if slices.Contains(grantKeys, m.Key) {
+			why = "the tool's input asks for write access beneath " + strconv.Quote(m.Text) + " for the rest of the session (" + m.Key + "), more than the files it changes"
+		}
 		consider(verdict{value: RequireApproval, ref: "unread-input", ruleTx: "require-approval for shell tool input the bridge does not read (built-in)",
-			reason: "the tool's input has a member " + m.Key + " that may hold what it runs, and the bridge does not read it"},
-			"the tool's input "+m.Key, nil)
+			reason: why}, "the tool's input "+m.Key, nil)
 	}
 	for _, v := range req.Env {
 		e.decideVariable(in, v.Name, v.Value, true, shellcmd.Dir{}, advisories, consider)

@@ -155,6 +155,13 @@ func fillFromInput(req *Request, in map[string]any) {
 	for _, p := range patchPaths(in) {
 		req.Paths = appendNew(req.Paths, p)
 	}
+	// A patch that asks for a root to write beneath for the rest of the
+	// session asks for more than its files: the person decides.
+	for _, k := range grantKeys {
+		if v, ok := in[k]; ok && v != nil && holdsText(v) {
+			req.UnreadInput = append(req.UnreadInput, InputMember{k, compactJSON(v)})
+		}
+	}
 	// A glob's fixed leading directories are a path too: "/etc/**/*.conf"
 	// reads under /etc.
 	if s, ok := in["pattern"].(string); ok && (filepath.IsAbs(s) || strings.HasPrefix(s, "~") || strings.Contains(s, "..")) {

@@ -19,6 +19,11 @@ import (
 // File: P", "*** Move to: P", "*** Delete File: P" headers). Every file
 // either names is a path the call changes.
 
+// grantKeys are the members of Codex's patch approval that ask for write
+// access beneath a directory for the rest of the session (grant_root),
+// beyond the files the patch changes.
+var grantKeys = []string{"grant_root", "grantRoot"}
+
 // patchKeys are the input members that may hold a patch body.
 var patchKeys = []string{"input", "patch"}
 

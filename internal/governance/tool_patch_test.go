@@ -68,6 +68,12 @@ func TestDecideCodexPatches(t *testing.T) {
 			RawInput: []byte(`{"input":"*** Begin Patch\n*** Add File: audit/audit-log.jsonl\n+{}\n*** End Patch"}`)}, Deny},
 		{"an ordinary move", ToolCall{Kind: "edit", Locations: []string{root + "/src/b.go"},
 			RawInput: []byte(`{"changes":{"` + root + `/src/a.go":{"type":"update","unified_diff":"","move_path":"` + root + `/src/b.go"}}}`)}, Allow},
+		// Codex's patch approval may ask for a root to write beneath for
+		// the rest of the session, beyond the files it changes.
+		{"a patch asking for a root", ToolCall{Kind: "edit", Locations: []string{root + "/src/a.go"},
+			RawInput: []byte(`{"call_id":"c1","turn_id":"t1","changes":{"` + root + `/src/a.go":{"type":"add","content":"x"}},"reason":null,"grant_root":"/home"}`)}, RequireApproval},
+		{"a patch asking for no root", ToolCall{Kind: "edit", Locations: []string{root + "/src/a.go"},
+			RawInput: []byte(`{"call_id":"c1","turn_id":"t1","changes":{"` + root + `/src/a.go":{"type":"add","content":"x"}},"reason":null,"grant_root":null}`)}, Allow},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,6 +83,9 @@ func TestDecideCodexPatches(t *testing.T) {
 			}
 			if tt.want == Deny && !strings.Contains(d.Reason, "the ") {
 				t.Errorf("reason %q names nothing", d.Reason)
+			}
+			if tt.want == RequireApproval && !strings.Contains(d.Reason, `write access beneath "/home"`) {
+				t.Errorf("reason %q does not say what the patch asks for", d.Reason)
 			}
 		})
 	}
