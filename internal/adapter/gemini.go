@@ -438,7 +438,7 @@ func (g *gemini) Spawn(cmd *acpwire.AgentCommand) error {
 	}
 	trusted, unread := geminiTrustedServers(geminiSettingsFiles(env, wd))
 	for _, u := range unread {
-		g.logger.Warn("adapter: a Gemini CLI settings file is not plain JSON; every MCP server counts as trusted, so what the policy asks about an MCP tool is refused", "file", u)
+		g.logger.Warn("adapter: a Gemini CLI settings file cannot be read one way only; every MCP server counts as trusted, so what the policy asks about an MCP tool is refused", "file", u)
 	}
 	rules := append(slices.Clip(g.built), trustedDenies(g.built, trusted)...)
 	if len(trusted) > 0 {

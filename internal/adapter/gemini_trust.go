@@ -1,7 +1,6 @@
 package adapter
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +8,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/tailscale/hujson"
 )
 
 // Gemini CLI runs the tools of an MCP server its settings mark
@@ -63,9 +65,11 @@ func geminiSettingsFiles(env []string, dir string) []string {
 }
 
 // geminiTrustedServers returns the names of the MCP servers files mark
-// trusted, sorted; geminiTrustAny, and a note of why, for a file that
-// exists but cannot be read as JSON (Gemini also takes comments, which
-// the bridge does not read).
+// trusted, sorted. A file is read as Gemini reads it, JSON with comments
+// (hujson standardizes them away, and trailing commas too), with names
+// matched case-exactly; geminiTrustAny, and a note of why, for a file that
+// exists but cannot be read so (a member named twice among them: which
+// one Gemini takes is not the bridge's to guess).
 func geminiTrustedServers(files []string) (servers, unread []string) {
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -78,7 +82,9 @@ func geminiTrustedServers(files []string) (servers, unread []string) {
 			} `json:"mcpServers"`
 		}
 		if err == nil {
-			err = json.Unmarshal(b, &s)
+			if b, err = hujson.Standardize(b); err == nil {
+				err = jsonv2.Unmarshal(b, &s)
+			}
 		}
 		if err != nil {
 			unread = append(unread, fmt.Sprintf("%s: %v", f, err))

@@ -10,8 +10,9 @@ import (
 
 // TestGeminiTrustedServers: the MCP servers marked trusted in the settings
 // Gemini CLI reads (system defaults, system, user, workspace, extensions)
-// are found; a file that is not plain JSON counts as trusting every
-// server, and says so.
+// are found, read as Gemini reads them (comments, trailing commas); a file
+// the bridge cannot read one way only counts as trusting every server, and
+// says so.
 func TestGeminiTrustedServers(t *testing.T) {
 	home, ws, etc := t.TempDir(), t.TempDir(), t.TempDir()
 	write := func(path, text string) {
@@ -32,10 +33,22 @@ func TestGeminiTrustedServers(t *testing.T) {
 	if want := []string{"ext", "notes", "repo"}; !slices.Equal(got, want) || len(unread) != 0 {
 		t.Errorf("trusted %q (unread %q), want %q", got, unread, want)
 	}
-	write(filepath.Join(etc, "system-defaults.json"), "{\n  // a comment Gemini takes\n  \"mcpServers\": {}\n}\n")
+	// Comments and trailing commas, as Gemini takes them.
+	write(filepath.Join(etc, "system-defaults.json"), "{\n  // a comment Gemini takes\n  \"mcpServers\": {\"sys\": {\"trust\": true,},},\n}\n")
+	got, unread = geminiTrustedServers(geminiSettingsFiles(env, ws))
+	if want := []string{"ext", "notes", "repo", "sys"}; !slices.Equal(got, want) || len(unread) != 0 {
+		t.Errorf("with comments: trusted %q (unread %q), want %q", got, unread, want)
+	}
+	// A name spelled in another case is not Gemini's; one named twice may
+	// be read either way.
+	write(filepath.Join(etc, "system-defaults.json"), `{"mcpServers": {"a": {"Trust": true}}}`)
+	if got, _ = geminiTrustedServers(geminiSettingsFiles(env, ws)); slices.Contains(got, "a") {
+		t.Errorf("Trust spelled in another case counted: %q", got)
+	}
+	write(filepath.Join(etc, "system-defaults.json"), `{"mcpServers": {"a": {"trust": false, "trust": true}}}`)
 	got, unread = geminiTrustedServers(geminiSettingsFiles(env, ws))
 	if !slices.Contains(got, geminiTrustAny) || len(unread) != 1 || !strings.Contains(unread[0], "system-defaults.json") {
-		t.Errorf("with a settings file that is not JSON: trusted %q, unread %q; want every server, and the file named", got, unread)
+		t.Errorf("with a member named twice: trusted %q, unread %q; want every server, and the file named", got, unread)
 	}
 }
 
@@ -73,4 +86,28 @@ func TestTrustedDenies(t *testing.T) {
 			t.Errorf("%+v: a deny for every server's tools must name MCP tools only", d)
 		}
 	}
+}
+
+// FuzzGeminiSettings: reading any settings file never fails the bridge: a
+// file it cannot read counts every server as trusted, and the names are
+// sorted and unique.
+func FuzzGeminiSettings(f *testing.F) {
+	f.Add([]byte(`{"mcpServers":{"notes":{"command":"node","trust":true}}}`))
+	f.Add([]byte("{\n// c\n\"mcpServers\": {\"a\": {\"trust\": true,},},\n}"))
+	f.Add([]byte(`{"mcpServers":{"a":{"trust":false,"trust":true}}}`))
+	f.Add([]byte(`[1,2`))
+	f.Add([]byte(`{"mcpServers":{"*":{"trust":true}}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		path := filepath.Join(t.TempDir(), "settings.json")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, unread := geminiTrustedServers([]string{path})
+		if len(unread) > 0 && !slices.Contains(got, geminiTrustAny) {
+			t.Fatalf("%q: trusted %q, unread %q: a file not read must trust every server", b, got, unread)
+		}
+		if !slices.IsSorted(got) || len(slices.Compact(slices.Clone(got))) != len(got) {
+			t.Fatalf("%q: trusted %q, not sorted and unique", b, got)
+		}
+	})
 }
