@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -42,7 +43,7 @@ func geminiSettingsFiles(env []string, dir string) []string {
 	}
 	system := get("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
 	if system == "" {
-		system = "/etc/gemini-cli/settings.json"
+		system = geminiSystemSettings(runtime.GOOS)
 	}
 	defaults := get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH")
 	if defaults == "" {
@@ -62,6 +63,18 @@ func geminiSettingsFiles(env []string, dir string) []string {
 		files = append(files, filepath.Join(dir, ".gemini", "settings.json"))
 	}
 	return files
+}
+
+// geminiSystemSettings is where Gemini CLI reads its system settings on
+// the platform goos without GEMINI_CLI_SYSTEM_SETTINGS_PATH.
+func geminiSystemSettings(goos string) string {
+	switch goos {
+	case "darwin":
+		return "/Library/Application Support/GeminiCli/settings.json"
+	case "windows":
+		return `C:\ProgramData\gemini-cli\settings.json`
+	}
+	return "/etc/gemini-cli/settings.json"
 }
 
 // geminiTrustedServers returns the names of the MCP servers files mark

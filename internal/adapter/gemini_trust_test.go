@@ -111,3 +111,17 @@ func FuzzGeminiSettings(f *testing.F) {
 		}
 	})
 }
+
+// TestGeminiSystemSettings: the system settings path is Gemini CLI's for
+// each platform (getSystemSettingsPath in its bundle).
+func TestGeminiSystemSettings(t *testing.T) {
+	for goos, want := range map[string]string{
+		"linux":   "/etc/gemini-cli/settings.json",
+		"darwin":  "/Library/Application Support/GeminiCli/settings.json",
+		"windows": `C:\ProgramData\gemini-cli\settings.json`,
+	} {
+		if got := geminiSystemSettings(goos); got != want {
+			t.Errorf("%s: %q, want %q", goos, got, want)
+		}
+	}
+}

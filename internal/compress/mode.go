@@ -27,15 +27,17 @@ func (p *Pipeline) modeSet(m *acpwire.Message) {
 
 // restoreMode gives the fresh agent session fresh, which a rollover of s
 // opened in mode freshMode (its session/new result's), the mode s had,
-// want (read before the session's other settings were restored, which may
-// move the agent's mode):
+// want (read before the session's other settings were restored), also when
+// freshMode is want but restoring other settings (moved) may have moved
+// the agent's mode (claude-agent-acp leaves a mode the model it is given
+// does not offer):
 // a fresh session starts in the agent's default mode, while the IDE still
 // shows, and the person still means, the one they chose (Plan, or Default
 // where the agent's default lets edits run unasked). If the agent refuses
 // it, the IDE is told the mode the session is in now, and so is the
 // person. It returns the session's mode from now on.
-func (p *Pipeline) restoreMode(ctx context.Context, s *session, fresh, want, freshMode string) string {
-	if want == "" || freshMode == "" || want == freshMode {
+func (p *Pipeline) restoreMode(ctx context.Context, s *session, fresh, want, freshMode string, moved bool) string {
+	if want == "" || freshMode == "" || want == freshMode && !moved {
 		return freshMode
 	}
 	_, err := p.s.Call(ctx, acpwire.ClientToAgent, "session/set_mode", map[string]any{"sessionId": fresh, "modeId": want})

@@ -69,8 +69,8 @@ func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
 	s.mu.Lock()
 	want := s.mode
 	s.mu.Unlock()
-	p.restoreSettings(rctx, s, newID, fresh)
-	mode := p.restoreMode(rctx, s, newID, want, freshMode)
+	moved := p.restoreSettings(rctx, s, newID, fresh)
+	mode := p.restoreMode(rctx, s, newID, want, freshMode, moved)
 	text := "[acp-bridge] This session continues earlier work whose context was checkpointed. " +
 		"The summary below preserves the user's intent and instructions; the full conversation is at " + archive +
 		" (read it in ranges if you need detail).\n\n" + md

@@ -59,8 +59,19 @@ func (p *Pipeline) settingChosen(m *acpwire.Message) {
 		ConfigID string `json:"configId"`
 		Value    any    `json:"value"`
 	}
-	if json.Unmarshal(m.Request.Params, &req) != nil || req.ConfigID == "" || !settingValue(req.Value) ||
-		req.ConfigID == "mode" || optionsOf(m.Result)[req.ConfigID].Category == "mode" {
+	if json.Unmarshal(m.Request.Params, &req) != nil || req.ConfigID == "" || !settingValue(req.Value) {
+		return
+	}
+	if mode, ok := modeOption(m.Result); ok {
+		s.mu.Lock()
+		s.mode = mode // codex-acp takes a mode set so without a current_mode_update
+		s.mu.Unlock()
+	} else if v, ok := req.Value.(string); ok && req.ConfigID == "mode" {
+		s.mu.Lock()
+		s.mode = v
+		s.mu.Unlock()
+	}
+	if req.ConfigID == "mode" || optionsOf(m.Result)[req.ConfigID].Category == "mode" {
 		return
 	}
 	s.mu.Lock()
@@ -77,6 +88,18 @@ func settingValue(v any) bool {
 		return true
 	}
 	return false
+}
+
+// modeOption returns the current value of the configuration option of the
+// category "mode" (or, without a category, the id "mode") that doc's
+// configOptions show, as governance reads it; false when it shows none.
+func modeOption(doc []byte) (string, bool) {
+	for id, o := range optionsOf(doc) {
+		if v, ok := o.CurrentValue.(string); ok && (o.Category == "mode" || o.Category == "" && id == "mode") {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 // shownOption is what a result shows of a configuration option.
@@ -105,16 +128,18 @@ func optionsOf(result []byte) map[string]shownOption {
 
 // restoreSettings gives fresh, the agent session a rollover of s opened
 // with the session/new result res, the settings of s where res shows
-// others. What the agent refuses is told to the person in one note. The
+// others, and reports whether it sent any. What the agent refuses is told
+// to the person in one note. The
 // IDE is not sent the fresh session's options: they would be the agent's
 // words in a message the bridge writes, which no middleware reads.
-func (p *Pipeline) restoreSettings(ctx context.Context, s *session, fresh string, res json.RawMessage) {
+func (p *Pipeline) restoreSettings(ctx context.Context, s *session, fresh string, res json.RawMessage) (sent bool) {
 	s.mu.Lock()
 	want := settings{model: s.settings.model, options: slices.Clone(s.settings.options)}
 	s.mu.Unlock()
 	var refused []string
 	if want.model != "" {
 		if current, _ := rawjson.GetString(res, "models", "currentModelId"); current != want.model {
+			sent = true
 			_, err := p.s.Call(ctx, acpwire.ClientToAgent, "session/set_model", map[string]any{"sessionId": fresh, "modelId": want.model})
 			if err != nil {
 				refused = append(refused, fmt.Sprintf("the model %q (%q)", want.model, oneLine(err.Error(), 200)))
@@ -130,6 +155,7 @@ func (p *Pipeline) restoreSettings(ctx context.Context, s *session, fresh string
 		if _, ok := o.value.(bool); ok {
 			params["type"] = "boolean"
 		}
+		sent = true
 		r, err := p.s.Call(ctx, acpwire.ClientToAgent, "session/set_config_option", params)
 		if err != nil {
 			value, _ := json.Marshal(o.value)
@@ -141,10 +167,11 @@ func (p *Pipeline) restoreSettings(ctx context.Context, s *session, fresh string
 		}
 	}
 	if len(refused) == 0 {
-		return
+		return sent
 	}
 	p.logger.Warn("rollover: the fresh agent session did not take the session's settings", "session", s.ide, "refused", refused)
 	p.say(s, fmt.Sprintf("> **acp-bridge:** the fresh agent session did not take %s; it keeps the agent's own choice there.\n\n", strings.Join(refused, ", ")))
+	return sent
 }
 
 // quoteName quotes an option id the agent chose for a note: on one line.

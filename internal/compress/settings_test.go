@@ -98,3 +98,67 @@ func TestRolloverKeepsTheSessionSettings(t *testing.T) {
 		})
 	}
 }
+
+// TestRolloverKeepsAConfiguredMode: a mode the person set as a
+// configuration option (codex-acp takes session/set_config_option mode
+// without a current_mode_update), or the agent showed in a
+// config_option_update, is the session's mode a rollover gives back; and
+// the mode is given back after the other settings are restored, even when
+// the fresh session opened in it, for restoring them may move it.
+func TestRolloverKeepsAConfiguredMode(t *testing.T) {
+	modes := func(mode string) string {
+		return fmt.Sprintf(`"models":{"currentModelId":"small","availableModels":[]},"modes":{"currentModeId":%q,"availableModes":[]},`+
+			`"configOptions":[{"id":"mode","name":"Mode","category":"mode","type":"select","currentValue":%q,"options":[]}]`, mode, mode)
+	}
+	for _, tt := range []struct {
+		name, fresh string
+		set         func(h *harness)
+		want        []string // the methods the agent gets before the prompt
+	}{
+		{"set as an option", "auto", func(h *harness) {
+			h.ide(`{"jsonrpc":"2.0","id":10,"method":"session/set_config_option","params":{"sessionId":"s1","configId":"mode","value":"read-only"}}`)
+			h.readAgent()
+			h.agent(`{"jsonrpc":"2.0","id":10,"result":{"configOptions":[{"id":"mode","category":"mode","currentValue":"read-only"}]}}`)
+			h.untilIDE(isResponse("10"))
+		}, []string{"session/set_mode read-only"}},
+		{"shown by the agent", "auto", func(h *harness) {
+			h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"config_option_update","configOptions":[{"id":"mode","category":"mode","currentValue":"read-only"}]}}}`)
+			h.untilIDE(func(m []byte) bool { return str(m, "params", "update", "sessionUpdate") == "config_option_update" })
+		}, []string{"session/set_mode read-only"}},
+		{"moved by the model", "read-only", func(h *harness) {
+			h.ide(`{"jsonrpc":"2.0","id":10,"method":"session/set_config_option","params":{"sessionId":"s1","configId":"mode","value":"read-only"}}`)
+			h.readAgent()
+			h.agent(`{"jsonrpc":"2.0","id":10,"result":{}}`)
+			h.untilIDE(isResponse("10"))
+			h.ide(`{"jsonrpc":"2.0","id":11,"method":"session/set_model","params":{"sessionId":"s1","modelId":"large"}}`)
+			h.readAgent()
+			h.agent(`{"jsonrpc":"2.0","id":11,"result":{}}`)
+			h.untilIDE(isResponse("11"))
+		}, []string{"session/set_model large", "session/set_mode read-only"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, Config{ContextSize: 2000})
+			h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/repo","mcpServers":[]}}`)
+			h.readAgent()
+			h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1",` + modes("auto") + `}}`)
+			h.untilIDE(isResponse("1"))
+			tt.set(h)
+			h.prompt(3, "s1", "Review export/csv.go")
+			h.checkpoint(3, "s1", "Reviewing the exporter. ")
+			_, id := h.rolloverAsked(5, "s1", "go on")
+			h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"sessionId":"d1",%s}}`, id, modes(tt.fresh)))
+			for _, w := range tt.want {
+				m := h.readAgent()
+				got := str(m, "method") + " " + str(m, "params", "modelId") + str(m, "params", "modeId")
+				if got != w {
+					t.Fatalf("agent got %s, want %s before the prompt", m, w)
+				}
+				sid, _ := rawjson.Get(m, "id")
+				h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{}}`, sid))
+			}
+			if pr := h.readAgent(); str(pr, "method") != "session/prompt" {
+				t.Fatalf("agent got %s, want the prompt", pr)
+			}
+		})
+	}
+}

@@ -245,6 +245,15 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 		s.rec.Decision(m.Received, "Mode switched to "+mode)
 		s.mode = mode
 		s.mu.Unlock()
+	case "config_option_update":
+		if mode, ok := modeOption(update); ok {
+			s.mu.Lock()
+			if s.mode != mode {
+				s.rec.Decision(m.Received, "Mode switched to "+mode)
+			}
+			s.mode = mode
+			s.mu.Unlock()
+		}
 	}
 	if ide != down {
 		if out, err = out.PatchJSON(ide, "params", "sessionId"); err != nil {

@@ -143,9 +143,11 @@ func (x *Enforcer) setModeBy(sid, mode string, by audit.Actor, via string) {
 	from, changed := "", s != nil && s.mode != mode
 	if changed {
 		from, s.mode = s.mode, mode
-		if by == x.agent {
+		if by == x.agent && mode != ModeUnreadable {
 			for _, p := range x.setModes {
-				if p.session == sid && p.mode == mode {
+				// Only a request for the mode: an option of another kind
+				// may share a mode's name ("default").
+				if p.session == sid && p.mode == mode && (p.configID == "" || p.configID == "mode") {
 					by, via = p.by, p.via+", shown by the agent's "+via+" before its answer"
 					break
 				}

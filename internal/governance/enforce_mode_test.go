@@ -299,6 +299,14 @@ func TestEnforcerModeRecorded(t *testing.T) {
 	h.nextAtIDE()
 	h.agent(`{"jsonrpc":"2.0","id":11,"result":{}}`)
 	h.nextAtIDE()
+	// An option of another kind that shares a mode's name is not the
+	// person asking for that mode.
+	h.ide("%s", configSet(12, "model", `"default"`))
+	h.nextAtAgent()
+	h.agent("%s", modeUpdate("default"))
+	h.nextAtIDE()
+	h.agent(`{"jsonrpc":"2.0","id":12,"result":{}}`)
+	h.nextAtIDE()
 	var got []string
 	for _, e := range h.rec.find("session.mode", "") {
 		in := e.ev.Input.(map[string]any)
@@ -310,6 +318,7 @@ func TestEnforcerModeRecorded(t *testing.T) {
 		h.enf.agent.ID + " read-only->default via current_mode_update",
 		"acp-bridge default->plan via the session's mode, restored after a rollover",
 		"user:ide plan->acceptEdits via session/set_mode, shown by the agent's current_mode_update before its answer",
+		h.enf.agent.ID + " acceptEdits->default via current_mode_update",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("session.mode records:\n%q\nwant\n%q", got, want)
