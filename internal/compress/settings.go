@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/acp-bridge/acp-bridge/internal/acpparams"
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
@@ -62,11 +63,11 @@ func (p *Pipeline) settingChosen(m *acpwire.Message) {
 	if json.Unmarshal(m.Request.Params, &req) != nil || req.ConfigID == "" || !settingValue(req.Value) {
 		return
 	}
-	if mode, ok := modeOption(m.Result); ok {
+	if mode, shown, err := acpparams.ConfigMode(m.Result); shown && err == nil {
 		s.mu.Lock()
 		s.mode = mode // codex-acp takes a mode set so without a current_mode_update
 		s.mu.Unlock()
-	} else if v, ok := req.Value.(string); ok && req.ConfigID == "mode" {
+	} else if v, ok := req.Value.(string); ok && req.ConfigID == "mode" && !shown {
 		s.mu.Lock()
 		s.mode = v
 		s.mu.Unlock()
@@ -88,18 +89,6 @@ func settingValue(v any) bool {
 		return true
 	}
 	return false
-}
-
-// modeOption returns the current value of the configuration option of the
-// category "mode" (or, without a category, the id "mode") that doc's
-// configOptions show, as governance reads it; false when it shows none.
-func modeOption(doc []byte) (string, bool) {
-	for id, o := range optionsOf(doc) {
-		if v, ok := o.CurrentValue.(string); ok && (o.Category == "mode" || o.Category == "" && id == "mode") {
-			return v, true
-		}
-	}
-	return "", false
 }
 
 // shownOption is what a result shows of a configuration option.

@@ -246,7 +246,7 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 		s.mode = mode
 		s.mu.Unlock()
 	case "config_option_update":
-		if mode, ok := modeOption(update); ok {
+		if mode, shown, err := acpparams.ConfigMode(update); shown && err == nil {
 			s.mu.Lock()
 			if s.mode != mode {
 				s.rec.Decision(m.Received, "Mode switched to "+mode)

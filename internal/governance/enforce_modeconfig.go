@@ -65,39 +65,16 @@ func (x *Enforcer) onConfigUpdate(u *acpparams.Update) {
 	}
 }
 
-// configuredMode returns the current value of the option of the category
-// "mode" (or, without a category, the id "mode") in doc's configOptions (a
-// result, or an update), and whether it shows one: ModeUnreadable for a doc or an option the bridge cannot read
-// strictly, or a value that is not a string.
+// configuredMode returns the session's mode doc's configOptions show
+// (acpparams.ConfigMode), and whether they show one: ModeUnreadable where
+// they may show one the bridge cannot read one way only.
 func configuredMode(doc []byte) (mode string, shown bool) {
-	var d struct {
-		ConfigOptions []struct {
-			ID           any `json:"id"`
-			Category     any `json:"category"`
-			CurrentValue any `json:"currentValue"`
-		} `json:"configOptions"`
-	}
-	if err := unmarshalStrict(doc, &d); err != nil {
-		if bytes.Contains(doc, []byte(`"configOptions"`)) || bytes.Contains(doc, escapeMark) {
+	mode, shown, err := acpparams.ConfigMode(doc)
+	if err != nil {
+		if shown {
 			return ModeUnreadable, true
 		}
 		return "", false
-	}
-	for _, o := range d.ConfigOptions {
-		category, named := o.Category.(string)
-		switch {
-		case o.Category == nil && o.ID == "mode", named && category == "mode":
-		case o.Category == nil, named:
-			continue
-		default:
-			return ModeUnreadable, true // a category the bridge cannot read may be "mode"
-		}
-		v, ok := o.CurrentValue.(string)
-		switch {
-		case !ok || v == "", shown && v != mode:
-			return ModeUnreadable, true // two mode options may be read either way
-		}
-		mode, shown = v, true
 	}
 	return mode, shown
 }
