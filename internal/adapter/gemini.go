@@ -62,6 +62,10 @@ type GeminiRule struct {
 	// Modes lists, comma-separated, the Gemini approval modes the rule
 	// applies in ("default,autoEdit"); empty means every mode.
 	Modes string
+	// ForWire says the rule asks (ask_user) only so that the question
+	// reaches the wire, where the bridge decides: the policy allows it
+	// (an allow rule, default allow). Not written to the policy file.
+	ForWire bool
 }
 
 // Gemini CLI drops any argsPattern its ReDoS heuristic flags: a group with
@@ -137,7 +141,7 @@ func BuildGeminiPolicy(rules Rules, root string) (out []GeminiRule, skipped []st
 					continue
 				}
 				written[key] = true
-				g.Priority = l.priority
+				g.Priority, g.ForWire = l.priority, l.decision == "allow"
 				g.Source = r.String()
 				if l.decision == "deny" {
 					g.DenyMessage = strings.TrimSuffix("acp-bridge policy denies "+r.String()+": "+g.DenyMessage, ": ")

@@ -31,7 +31,7 @@ func geminiDefaultRule(def string) GeminiRule {
 	case "require-approval", "escalate":
 		g.Decision = "ask_user"
 	default:
-		g.Decision = "ask_user"
+		g.Decision, g.ForWire = "ask_user", true
 		g.Modes = geminiModesBut
 	}
 	return g

@@ -32,7 +32,7 @@ func TestGeminiMCPRules(t *testing.T) {
 		{"a server wildcard denied: every server", Rules{Deny: []string{"mcp__no*__x"}},
 			[]GeminiRule{{ToolName: "mcp_*", Decision: "deny", Priority: geminiDenyPriority}}},
 		{"an allowed tool is asked about", Rules{Allow: []string{"mcp__notes__read_text"}},
-			[]GeminiRule{{ToolName: "mcp_notes_read_text", Decision: "ask_user", Priority: geminiAllowPriority}}},
+			[]GeminiRule{{ToolName: "mcp_notes_read_text", Decision: "ask_user", Priority: geminiAllowPriority, ForWire: true}}},
 		{"an allow wider in Gemini's form is left out", Rules{Allow: []string{"mcp__notes__read_*", "mcp__no*"}}, nil},
 	}
 	for _, tt := range tests {

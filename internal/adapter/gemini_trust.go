@@ -115,15 +115,14 @@ func geminiTrustedServers(files []string) (servers, unread []string) {
 }
 
 // trustedDenies returns, for each rule of rules that asks about the tools
-// of a server in trusted (the policy's asks; not its allows, nor the
-// default of a policy that allows by default, which Gemini is made to ask
-// about only so that the bridge decides), the same rule for that server as
+// of a server in trusted (the policy's asks; not a rule that asks only so
+// that the bridge decides, ForWire), the same rule for that server as
 // a deny, one step above it, so that the policy's allows and denies keep
 // their order around it.
 func trustedDenies(rules []GeminiRule, trusted []string) []GeminiRule {
 	var out []GeminiRule
 	for _, r := range rules {
-		if r.Decision != "ask_user" || r.Priority == geminiAllowPriority || r.Priority == geminiDefaultPriority && r.Modes == geminiModesBut {
+		if r.Decision != "ask_user" || r.ForWire {
 			continue
 		}
 		for _, s := range trusted {

@@ -307,11 +307,7 @@ func TestEnforcerModeRecorded(t *testing.T) {
 	h.nextAtIDE()
 	h.agent(`{"jsonrpc":"2.0","id":12,"result":{}}`)
 	h.nextAtIDE()
-	var got []string
-	for _, e := range h.rec.find("session.mode", "") {
-		in := e.ev.Input.(map[string]any)
-		got = append(got, fmt.Sprintf("%s %v->%v via %v", e.ev.Actor.ID, in["from"], in["mode"], in["via"]))
-	}
+	got := modeRecords(h)
 	want := []string{
 		"user:ide default->bypassPermissions via session/set_mode",
 		"user:ide bypassPermissions->read-only via session/set_config_option",
@@ -339,11 +335,7 @@ func TestEnforcerModeRestoreRecorded(t *testing.T) {
 	h.agent("%s", modeUpdate("plan"))
 	h.nextAtIDE()
 	h.enf.ModeRestoredIn("s1", "plan")
-	var got []string
-	for _, e := range h.rec.find("session.mode", "") {
-		in := e.ev.Input.(map[string]any)
-		got = append(got, fmt.Sprintf("%s %v->%v via %v", e.ev.Actor.ID, in["from"], in["mode"], in["via"]))
-	}
+	got := modeRecords(h)
 	want := []string{
 		"acp-bridge plan->default via the fresh agent session a rollover opened",
 		"acp-bridge default->plan via the session's mode, restored after a rollover, shown by the agent's current_mode_update before its answer",
@@ -351,4 +343,15 @@ func TestEnforcerModeRestoreRecorded(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("session.mode records:\n%q\nwant\n%q", got, want)
 	}
+}
+
+// modeRecords returns the session.mode records of h's audit log as
+// "ACTOR FROM->MODE via VIA".
+func modeRecords(h *harness) []string {
+	var out []string
+	for _, e := range h.rec.find("session.mode", "") {
+		in := e.ev.Input.(map[string]any)
+		out = append(out, fmt.Sprintf("%s %v->%v via %v", e.ev.Actor.ID, in["from"], in["mode"], in["via"]))
+	}
+	return out
 }
