@@ -2,38 +2,43 @@ package governance
 
 import "slices"
 
-// decideInEachCwd decides req, whose command may run in req.Cwd or in any
-// of req.OtherCwds (tool_workdir.go), once in each directory, with that
-// directory as the command's cwd and as the path judged as where it runs;
-// the strictest decision stands (the first of equals), with every
-// decision's subjects and advisories.
-func (e *Engine) decideInEachCwd(req Request, subjects bool) Decision {
-	others := req.OtherCwds
-	req.OtherCwds = nil
+// decideEach decides req, then each request variants makes of it (they
+// share req's other fields); the strictest decision stands (the first of
+// equals), with every decision's subjects and advisories.
+func (e *Engine) decideEach(req Request, subjects bool, variants []Request) Decision {
 	out := e.decideKeeping(req, subjects)
-	for _, dir := range others {
-		in := req
-		in.Cwd = dir
-		in.Paths = appendNew(slices.DeleteFunc(slices.Clone(req.Paths), func(p string) bool { return p == req.Cwd }), dir)
-		out = strictestOf(out, e.decideKeeping(in, subjects))
+	for _, v := range variants {
+		out = strictestOf(out, e.decideKeeping(v, subjects))
 	}
 	return out
 }
 
+// decideInEachCwd decides req, whose command may run in req.Cwd or in any
+// of req.OtherCwds (tool_workdir.go), once in each directory, with that
+// directory as the command's cwd and as the path judged as where it runs.
+func (e *Engine) decideInEachCwd(req Request, subjects bool) Decision {
+	others := req.OtherCwds
+	req.OtherCwds = nil
+	variants := make([]Request, len(others))
+	for i, dir := range others {
+		variants[i] = req
+		variants[i].Cwd = dir
+		variants[i].Paths = appendNew(slices.DeleteFunc(slices.Clone(req.Paths), func(p string) bool { return p == req.Cwd }), dir)
+	}
+	return e.decideEach(req, subjects, variants)
+}
+
 // decideEachCommand decides req, whose input names req.Command and each
-// of req.OtherCommands (tool_command.go), once for each command line; the
-// strictest decision stands (the first of equals), with every decision's
-// subjects and advisories.
+// of req.OtherCommands (tool_command.go), once for each command line.
 func (e *Engine) decideEachCommand(req Request, subjects bool) Decision {
 	others := req.OtherCommands
 	req.OtherCommands = nil
-	out := e.decideKeeping(req, subjects)
-	for _, c := range others {
-		in := req
-		in.Command = c
-		out = strictestOf(out, e.decideKeeping(in, subjects))
+	variants := make([]Request, len(others))
+	for i, c := range others {
+		variants[i] = req
+		variants[i].Command = c
 	}
-	return out
+	return e.decideEach(req, subjects, variants)
 }
 
 // strictestOf returns the stricter of out and d (out of equals), with the
