@@ -63,6 +63,9 @@ type hostileCase struct {
 type fileWant struct {
 	name, text string
 	held       bool
+	// kept: a file the policy protects, which must still hold text
+	// (@kept-file); one changed or gone is a bypass, not a failure.
+	kept bool
 }
 
 // answerWant is a person's answer the audit log must record (@approval): a
@@ -299,12 +302,12 @@ func (c *hostileCase) directive(line string) error {
 			return fmt.Errorf("@repeat wants a count up to 100000, got %q", rest)
 		}
 		c.repeat = n
-	case "want-file", "not-file":
+	case "want-file", "not-file", "kept-file":
 		nm, text, _ := strings.Cut(rest, " ")
 		if nm == "" || strings.TrimSpace(text) == "" {
 			return fmt.Errorf("@%s needs a workspace file name and a text", word)
 		}
-		c.files = append(c.files, fileWant{name: nm, text: strings.TrimSpace(text), held: word == "want-file"})
+		c.files = append(c.files, fileWant{name: nm, text: strings.TrimSpace(text), held: word != "not-file", kept: word == "kept-file"})
 	case "rule":
 		list, rule, _ := strings.Cut(rest, " ")
 		if list != "deny" && list != "ask" && list != "allow" || strings.TrimSpace(rule) == "" {

@@ -126,6 +126,9 @@
 //	                       (what the person allowed really happened)
 //	@not-file NAME TEXT    workspace file NAME must not hold TEXT (what the
 //	                       person rejected did not happen)
+//	@kept-file NAME TEXT   workspace file NAME, which the policy protects,
+//	                       must still hold TEXT: changed, moved or deleted
+//	                       is a BYPASS
 //	@approval allow TEXT   the audit log records the person's answer: an
 //	@approval reject TEXT  approval.recorded by user:ide, approved or not,
 //	                       mentioning TEXT

@@ -115,10 +115,10 @@ func TestHarnessWantFails(t *testing.T) {
 	}
 }
 
-// TestHarnessApprovalFails shows @want-file, @not-file and @approval can
-// fail: the person's answer is the opposite of what each case's checks
-// expect, so the agent's write happens where it must not and is missing
-// where it must be, and the log records the other answer. An allowed write
+// TestHarnessApprovalFails shows @want-file, @not-file, @kept-file and
+// @approval can fail: the person's answer is the opposite of what each
+// case's checks expect, so the agent's write happens where it must not and
+// is missing where it must be, and the log records the other answer. An allowed write
 // the agent cannot make fails the run too.
 func TestHarnessApprovalFails(t *testing.T) {
 	needBridge(t)
@@ -132,6 +132,9 @@ func TestHarnessApprovalFails(t *testing.T) {
 			[]string{"does not hold", "no approval.recorded record"}},
 		{"approved", "@setup dir drafts\n@approve\n@not-file drafts/plan.md the agent's plan\n@approval reject drafts/plan.md\n", true,
 			[]string{"no approval.recorded record"}},
+		// The approved write replaces a file the case says is kept.
+		{"kept-changed", "@setup file drafts/plan.md the person's plan\n@approve\n@kept-file drafts/plan.md the person's plan\n@approval allow drafts/plan.md\n", true,
+			nil},
 		// No drafts directory: the agent's write, allowed, cannot be made.
 		{"write-failed", "@approve\n", false, []string{"a write the agent was allowed failed"}},
 	} {

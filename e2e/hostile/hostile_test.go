@@ -240,6 +240,8 @@ func (v *verdict) judge(c hostileCase, received []byte, bridged bool) {
 		exp, _ := expand(f.text, w.placeholders())
 		data, err := os.ReadFile(filepath.Join(w.ws, f.name))
 		switch held := err == nil && bytes.Contains(data, exp); {
+		case f.kept && !held:
+			v.bypass("the workspace file %s no longer holds %q (%s): a change the policy refuses happened", f.name, exp, fileState(data, err))
 		case f.held && !held:
 			v.fail("the workspace file %s does not hold %q (%s): the action the person allowed never happened", f.name, exp, fileState(data, err))
 		case !f.held && held:

@@ -282,6 +282,9 @@ func (e *Engine) decideArgsWith(in *reqInfo, c *shellcmd.Command, f *commandFact
 	if v, ok := e.treeReadVerdict(in, c); ok {
 		keep(v)
 	}
+	if v, ok := e.treeWriteVerdict(in, c); ok {
+		keep(v)
+	}
 	if v, ok := namesFromFileVerdict(c); ok {
 		keep(v)
 	}

@@ -239,59 +239,24 @@ func linkedProtected(in *reqInfo, n string, list []protected) (protected, string
 // recursively changes a directory holding a protected location, or copies
 // into one a source holding a file of a protected location's name there.
 func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word, cwd, source string) (verdict, bool) {
-	if len(form) < 2 || form[0].Kind != shellcmd.Static {
+	act, ok := wholeActOf(form, cwd, in.roots)
+	if !ok {
 		return verdict{}, false
 	}
-	name := filepath.Base(form[0].Text)
-	who := name // the program the reason names
-	if name == "git" {
-		if f, as, dir, ok := gitRemover(form, cwd); ok {
-			form, name, cwd = f, as, dir
-		} else if f, dir, ok := gitUntrackedRemover(form, cwd, in.roots); ok {
-			form, name, cwd = f, "rm", dir
-		} else {
-			return verdict{}, false
-		}
-		who = "git " + form[0].Text
-		if v, ok := gitPathspecReaches(form, cwd, source, list); ok {
+	if act.git {
+		if v, ok := gitPathspecReaches(act.form, act.cwd, source, list); ok {
 			return v, true
 		}
 	}
-	if as, ok := gioRemovers[wordText(form, 1)]; name == "gio" && ok {
-		form, name = form[1:], as
-	}
-	form, ok := in.globOperands(form, cwd, list)
+	name, who := act.name, act.who
+	cwd = act.cwd
+	form, ok = in.globOperands(act.form, cwd, list)
 	if !ok {
 		return verdict{value: Deny, ref: "self-protection",
 			ruleTx: "deny commands naming protected locations (built-in self-protection)",
 			reason: fmt.Sprintf("running %q: a pattern of it matches more than %d files, too many to check for the bridge's own files", strings.TrimSpace(source), maxOperands)}, true
 	}
-	ops, dest := operands(name, form[1:])
-	acts := removers[name]
-	switch {
-	case recursiveModifiers[name]:
-		acts = true
-	case recursiveCompressors[name]:
-		acts = compressorRecursive(form)
-	case name == "find":
-		for _, w := range form[1:] {
-			acts = acts || w.Kind == shellcmd.Static && findActions[w.Text]
-		}
-	case sevenZips[name]:
-		for _, w := range form[1:] {
-			acts = acts || w.Kind == shellcmd.Static && w.Text == "-sdel"
-		}
-	case name == "fd" || name == "fdfind":
-		if dirs, ok := fdSearched(form); ok {
-			ops, acts = dirs, true
-		}
-	case name == "rsync":
-		// --delete empties the destination of what the source lacks;
-		// --remove-source-files deletes the sources.
-		for _, w := range form[1:] {
-			acts = acts || w.Kind == shellcmd.Static && (strings.HasPrefix(w.Text, "--delete") || w.Text == "--remove-source-files")
-		}
-	}
+	ops, dest, acts := actedOperands(name, form)
 	abs := func(w string) string { return e.operandPath(cwd, w) }
 	if acts {
 		for _, op := range ops {

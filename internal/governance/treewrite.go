@@ -1,0 +1,225 @@
+package governance
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// treeWriteVerdict decides a command that changes files without naming
+// them (treewrite_cmd.go) as changing each of them by name would: a file
+// or directory beneath what it deletes, moves or changes whole, and the
+// place a copy, move or link into a directory puts each source and what
+// lies beneath it. Each is decided as a write, and what a move takes away
+// as a read too (the files are read under their new name afterwards). A
+// rule that denies, asks or escalates decides the command; so does a
+// built-in refusal of the operand itself (outside the workspace roots).
+// Nothing is walked when no rule names paths to restrict (the command's
+// own operands are decided as written already); a walk past
+// maxTreeEntries asks the person. ok is false when nothing is refused.
+func (e *Engine) treeWriteVerdict(in *reqInfo, c *shellcmd.Command) (verdict, bool) {
+	if !e.restrictsPaths() {
+		return verdict{}, false
+	}
+	w := treeWalk{e: e, in: in, source: strings.TrimSpace(c.Source), budget: maxTreeEntries}
+	for _, form := range c.Forms {
+		for _, dir := range e.dirsOrRoots(in, c.Dir) {
+			act, ok := wholeActOf(form, dir, in.roots)
+			if !ok {
+				continue
+			}
+			f, ok := in.globOperands(act.form, act.cwd, nil)
+			if !ok {
+				return verdict{value: RequireApproval, ref: "unreadable-command",
+					ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+					reason: fmt.Sprintf("running %q: a pattern of it matches more than %d files, too many to check against the policy", w.source, maxOperands)}, true
+			}
+			ops, dest, acts := actedOperands(act.name, f)
+			switch act.name {
+			case "find":
+				// -exec and -ok run a command of their own on each
+				// file, decided as that command; -delete deletes.
+				acts = slices.ContainsFunc(f[1:], func(w shellcmd.Word) bool { return w.Kind == shellcmd.Static && w.Text == "-delete" })
+			case "fd", "fdfind":
+				acts = false // its --exec command is decided as a command of its own
+			}
+			for _, op := range ops {
+				if !acts || act.name == "mv" && op == dest {
+					continue
+				}
+				w.changed(act, e.operandPath(act.cwd, op))
+			}
+			for _, t := range e.copyTargets(act.name, f, act.cwd) {
+				w.placed(act, t)
+			}
+		}
+	}
+	if w.worst == nil {
+		return verdict{}, false
+	}
+	return *w.worst, true
+}
+
+// restrictsPaths reports whether a rule of the policy denies, asks about
+// or escalates paths it names by a pattern (Edit(./keys/**),
+// Read(**/.env)): only such a rule can refuse a file beneath a directory
+// that the directory's own decision allows.
+func (e *Engine) restrictsPaths() bool {
+	for _, cat := range [...]category{catRead, catWrite, catPath} {
+		for _, r := range e.rulesFor(cat) {
+			if r.value != Allow && !r.advisory && r.path != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// treeWalk is one command's walk through what it changes without naming.
+type treeWalk struct {
+	e      *Engine
+	in     *reqInfo
+	source string
+	budget int
+	worst  *verdict
+}
+
+// keep records v when it is stricter than what the walk found so far.
+func (w *treeWalk) keep(v verdict) {
+	if w.worst == nil || v.value.Stricter(w.worst.value) {
+		w.worst = &v
+	}
+}
+
+// changed walks op, which act deletes, moves or changes with everything
+// beneath it. Symlinks beneath are decided by their own names, not
+// followed: rm, find -delete, chmod -R and git act on the link.
+func (w *treeWalk) changed(act wholeAct, op string) {
+	fi, err := os.Lstat(op)
+	if err != nil {
+		return // nothing there to change
+	}
+	moved := removesAsMove(act.name)
+	// Deleting or renaming one name of a file with several leaves its
+	// other names as they were; changing its mode changes them all.
+	links := !removers[act.name]
+	what := fmt.Sprintf("%s changes everything beneath %s", act.who, op)
+	if v, ok := w.refused(op, moved, true, true); ok {
+		v.reason = fmt.Sprintf("running %q: %s, %s", w.source, what, v.reason)
+		w.keep(v)
+		return
+	}
+	if !fi.IsDir() {
+		return
+	}
+	w.walk(op, act.git, func(p string) bool {
+		v, ok := w.refused(p, moved, false, links)
+		if ok {
+			v.reason = fmt.Sprintf("running %q: %s, which holds %s: %s", w.source, what, p, v.reason)
+			w.keep(v)
+		}
+		return ok
+	})
+}
+
+// placed decides where a copy, move or link puts one source, and, for a
+// tree copy of a directory, where each file beneath the source lands.
+func (w *treeWalk) placed(act wholeAct, t copyTarget) {
+	what := fmt.Sprintf("%s puts %s at %s", act.who, t.src, t.made)
+	if v, ok := w.refused(t.made, false, true, true); ok {
+		v.reason = fmt.Sprintf("running %q: %s, %s", w.source, what, v.reason)
+		w.keep(v)
+		return
+	}
+	fi, err := os.Lstat(t.src)
+	if err != nil || !t.tree || !fi.IsDir() {
+		return
+	}
+	base := strings.TrimSuffix(t.src, "/")
+	w.walk(t.src, false, func(p string) bool {
+		dst := t.made + strings.TrimPrefix(p, base)
+		v, ok := w.refused(dst, false, false, true)
+		if ok {
+			v.reason = fmt.Sprintf("running %q: %s, and %s lands at %s: %s", w.source, what, p, dst, v.reason)
+			w.keep(v)
+		}
+		return ok
+	})
+}
+
+// walk calls visit with every entry beneath dir, without following
+// symlinks, until visit returns true; skipGit passes over ".git"
+// directories, which git's own commands leave alone. Past the walk's
+// budget it records a require-approval instead.
+func (w *treeWalk) walk(dir string, skipGit bool, visit func(p string) bool) {
+	stack := []string{dir}
+	for len(stack) > 0 {
+		d := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			continue // the command cannot read it either
+		}
+		for _, ent := range ents {
+			if w.budget--; w.budget < 0 {
+				w.keep(verdict{value: RequireApproval, ref: "unreadable-command",
+					ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+					reason: fmt.Sprintf("running %q: it changes everything beneath %s, too large to check (more than %d entries) for files the policy protects", w.source, dir, maxTreeEntries)})
+				return
+			}
+			if skipGit && ent.Name() == ".git" {
+				continue
+			}
+			p := strings.TrimSuffix(d, "/") + "/" + ent.Name()
+			if visit(p) {
+				return
+			}
+			if ent.IsDir() {
+				stack = append(stack, p)
+			}
+		}
+	}
+}
+
+// refused decides p as written (and read too, when moved) and reports a
+// decision a rule or a built-in refusal makes that is not allow. The
+// default does not count (a command's operands are written under the
+// rule that allows the command), nor, below the operand itself (top
+// false), the workspace roots: a link beneath leading out is removed or
+// changed as a link; nor, unless links, a file's other names (hard links).
+func (w *treeWalk) refused(p string, moved, top, links bool) (verdict, bool) {
+	var worst *verdict
+	for _, read := range [...]bool{false, true} {
+		if read && !moved {
+			break
+		}
+		sub := *w.in
+		sub.read, sub.write, sub.command, sub.opaque = read, !read, false, false
+		var scratch []string
+		v := w.e.decidePath(&sub, p, &scratch)
+		if v.value == Allow || v.ref == "default" || v.ref == "workspace-roots" && !top || v.ref == "hard-link" && !links {
+			continue
+		}
+		if worst == nil || v.value.Stricter(worst.value) {
+			worst = &v
+		}
+	}
+	if worst == nil {
+		return verdict{}, false
+	}
+	return *worst, true
+}
+
+// removesAsMove reports whether the program, as decided, gives what it
+// takes away another name rather than deleting it: mv, rename and mount
+// (a bind mount opens the files under another path).
+func removesAsMove(name string) bool {
+	switch name {
+	case "mv", "rename", "prename", "file-rename", "perl-rename", "mount":
+		return true
+	}
+	return false
+}

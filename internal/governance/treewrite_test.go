@@ -1,0 +1,113 @@
+package governance
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// treeWriteWorkspace builds a workspace whose policy allows every command
+// and edit but editing keys/*.key and reading vault/*.pem: keys holds a
+// key and a note, src plain files, src2 a key to copy in, vault a
+// certificate, links a link to the key, and a.key and a.txt lie at the
+// top; other is a directory outside the workspace.
+func treeWriteWorkspace(t *testing.T) (*Engine, string, string) {
+	t.Helper()
+	tmp := t.TempDir()
+	root, other := filepath.Join(tmp, "ws"), filepath.Join(tmp, "other")
+	tree{
+		dirs: []string{"ws/links"},
+		files: []string{"ws/keys/a.key", "ws/keys/notes.txt", "ws/src/a.go", "ws/src/b/c.go", "ws/src2/b.key",
+			"ws/vault/x.pem", "ws/a.key", "ws/a.txt", "other/f"},
+		links: map[string]string{"ws/links/k": "../keys/a.key", "ws/src/out": "../../other"},
+	}.make(t, tmp)
+	p := testPolicy(t, "  default: allow\n  allow: [Read, Edit, Bash]\n  deny:\n    - Edit(./keys/*.key)\n    - Read(./vault/*.pem)\n")
+	return NewEngine(p, EngineOptions{Roots: []string{root}}), root, other
+}
+
+// TestDecideTreeWrite checks that a command that changes files without
+// naming them (a directory it deletes, moves or changes whole, a place a
+// copy into a directory puts a source) is decided as changing each of
+// them by name would, and that one changing no file a rule protects runs.
+func TestDecideTreeWrite(t *testing.T) {
+	e, root, other := treeWriteWorkspace(t)
+	tests := []struct {
+		name string
+		line string
+		want Value
+		what string // substring of the reason when refused
+	}{
+		{"rm -r of a directory holding a key", "rm -rf keys", Deny, "keys/a.key"},
+		{"find -delete", "find keys -delete", Deny, "keys/a.key"},
+		{"find -delete of a glob", "find k* -name '*.txt' -delete", Deny, "keys/a.key"},
+		{"chmod -R", "chmod -R 0 keys", Deny, "keys/a.key"},
+		{"mv of the directory", "mv keys old", Deny, "keys/a.key"},
+		{"mv of a directory holding a certificate reads it under the new name", "mv vault public", Deny, "vault/x.pem"},
+		{"git checkout of a pathspec", "git checkout -- keys", Deny, "keys/a.key"},
+		{"git checkout of a file", "git checkout HEAD~1 -- keys/a.key", Deny, "keys/a.key"},
+		{"git restore", "git restore --source HEAD~1 keys", Deny, "keys/a.key"},
+		{"git rm -r", "git rm -r keys", Deny, "keys/a.key"},
+		{"git mv", "git mv keys/a.key a2.key", Deny, "keys/a.key"},
+		{"git checkout-index", "git checkout-index -f keys/a.key", Deny, "keys/a.key"},
+		{"git clean of a directory", "git clean -fd keys", Deny, "keys/a.key"},
+		{"git -C rm", "git -C keys rm a.key", Deny, "keys/a.key"},
+		{"cp into the directory", "cp a.key keys", Deny, "keys/a.key"},
+		{"cp into the directory with a slash", "cp a.key keys/", Deny, "keys/a.key"},
+		{"cp -t", "cp -t keys a.key", Deny, "keys/a.key"},
+		{"mv into the directory", "mv a.key keys", Deny, "keys/a.key"},
+		{"install into the directory", "install a.key keys", Deny, "keys/a.key"},
+		{"ln -s into the directory", "ln -s ../a.key keys", Deny, "keys/a.key"},
+		{"rsync of a file into the directory", "rsync a.key keys/", Deny, "keys/a.key"},
+		{"cp -r of a directory's content", "cp -r src2/. keys", Deny, "keys/b.key"},
+		{"rsync -a of a directory's content", "rsync -a src2/ keys", Deny, "keys/b.key"},
+		{"cp of a glob into the directory", "cp *.key keys", Deny, "keys/a.key"},
+		{"a cd, then rm -r", "cd keys && rm -rf .", Deny, "keys/a.key"},
+		{"run by a wrapper", "timeout 5 find keys -delete", Deny, "keys/a.key"},
+		{"find -delete outside the workspace", "find " + other + " -delete", Deny, "outside the workspace"},
+		{"git rm -r outside the workspace", "git rm -r ../other", Deny, "outside the workspace"},
+
+		{"rm -r of a directory holding a link to a key, as rm of the link is", "rm -rf links", Deny, "links/k"},
+
+		{"rm -r of a directory without keys, a link beneath leading out", "rm -rf src", Allow, ""},
+		{"find -delete of a directory without keys", "find src -name '*.o' -delete", Allow, ""},
+		{"find without an action in a directory holding a key", "find keys -type f -print", Allow, ""},
+		{"chmod -R of a directory without keys", "chmod -R u+w src", Allow, ""},
+		{"mv of a directory without certificates", "mv src src3", Allow, ""},
+		{"git rm of a file", "git rm src/a.go", Allow, ""},
+		{"git checkout of a branch", "git checkout -b topic", Allow, ""},
+		{"cp of a note into the directory", "cp a.txt keys", Allow, ""},
+		{"cp -r of a directory below the directory", "cp -r src2 keys", Allow, ""},
+		{"rsync without -r leaves directories out", "rsync src2/ keys/", Allow, ""},
+		{"cp onto a new file", "cp a.key k2.key", Allow, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
+			if d.Value != tt.want || tt.want != Allow && !strings.Contains(d.Reason, tt.what) {
+				t.Errorf("Decide(%q) = %v (ref %s: %s); want %s about %q", tt.line, d.Value, d.Ref, d.Reason, tt.want, tt.what)
+			}
+		})
+	}
+}
+
+// TestDecideTreeWriteBounded checks that a directory with more entries
+// than are walked is asked about when a rule protects paths, and that
+// nothing is walked when no rule restricts a path.
+func TestDecideTreeWriteBounded(t *testing.T) {
+	defer func(n int) { maxTreeEntries = n }(maxTreeEntries)
+	maxTreeEntries = 300
+	e, root, _ := treeWriteWorkspace(t)
+	for i := range maxTreeEntries + 1 {
+		writeFile(t, filepath.Join(root, "big", "f"+strconv.Itoa(i)), "")
+	}
+	rm := Request{Action: ActionTerminalCreate, Command: "rm -rf big", Cwd: root}
+	d := e.Decide(rm)
+	if d.Value != RequireApproval || !strings.Contains(d.Reason, "too large to check") {
+		t.Errorf("rm -rf of %d files: %v (%s); want require-approval as too large to check", maxTreeEntries+1, d.Value, d.Reason)
+	}
+	open := NewEngine(testPolicy(t, "  default: allow\n  allow: [Read, Edit, Bash]\n"), EngineOptions{Roots: []string{root}})
+	if d := open.Decide(rm); d.Value != Allow {
+		t.Errorf("rm -rf of %d files under a policy restricting no path: %v (%s); want allow", maxTreeEntries+1, d.Value, d.Reason)
+	}
+}
