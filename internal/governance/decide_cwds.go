@@ -19,13 +19,10 @@ func (e *Engine) decideEach(req Request, subjects bool, variants []Request) Deci
 func (e *Engine) decideInEachCwd(req Request, subjects bool) Decision {
 	others := req.OtherCwds
 	req.OtherCwds = nil
-	variants := make([]Request, len(others))
-	for i, dir := range others {
-		variants[i] = req
-		variants[i].Cwd = dir
-		variants[i].Paths = appendNew(slices.DeleteFunc(slices.Clone(req.Paths), func(p string) bool { return p == req.Cwd }), dir)
-	}
-	return e.decideEach(req, subjects, variants)
+	return e.decideEach(req, subjects, variantsOf(req, others, func(v *Request, dir string) {
+		v.Cwd = dir
+		v.Paths = appendNew(slices.DeleteFunc(slices.Clone(req.Paths), func(p string) bool { return p == req.Cwd }), dir)
+	}))
 }
 
 // decideEachCommand decides req, whose input names req.Command and each
@@ -33,12 +30,18 @@ func (e *Engine) decideInEachCwd(req Request, subjects bool) Decision {
 func (e *Engine) decideEachCommand(req Request, subjects bool) Decision {
 	others := req.OtherCommands
 	req.OtherCommands = nil
-	variants := make([]Request, len(others))
-	for i, c := range others {
+	return e.decideEach(req, subjects, variantsOf(req, others, func(v *Request, c string) { v.Command = c }))
+}
+
+// variantsOf returns a copy of req for each of values, which set writes
+// into its copy.
+func variantsOf(req Request, values []string, set func(v *Request, value string)) []Request {
+	variants := make([]Request, len(values))
+	for i, value := range values {
 		variants[i] = req
-		variants[i].Command = c
+		set(&variants[i], value)
 	}
-	return e.decideEach(req, subjects, variants)
+	return variants
 }
 
 // strictestOf returns the stricter of out and d (out of equals), with the
