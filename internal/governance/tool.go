@@ -171,14 +171,7 @@ func fillFromInput(req *Request, in map[string]any) {
 	// ".env" over the workspace reads every .env in it, judged as the
 	// path <dir>/**/.env (a filter without "/" matches at any depth).
 	for _, k := range filterKeys {
-		var globs []string
-		switch v := in[k].(type) {
-		case string:
-			globs = []string{v}
-		case []any:
-			globs = toStrings(v)
-		}
-		for _, g := range globs {
+		for _, g := range stringOrList(in[k]) {
 			if p := filterPath(req, in, g); p != "" {
 				req.Paths = append(req.Paths, p)
 			}
@@ -237,6 +230,18 @@ func toStrings(a []any) []string {
 		out = append(out, fmt.Sprint(v))
 	}
 	return out
+}
+
+// stringOrList returns the words of an input member that is a string (one
+// word) or a list (toStrings of it), and none for any other value.
+func stringOrList(v any) []string {
+	switch v := v.(type) {
+	case string:
+		return []string{v}
+	case []any:
+		return toStrings(v)
+	}
+	return nil
 }
 
 // globBase returns the directories of a glob before its first wildcard.

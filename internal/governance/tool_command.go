@@ -230,17 +230,10 @@ func readArgs(req *Request, in map[string]any, from string, execute bool) {
 			req.UnreadInput = append(req.UnreadInput, InputMember{"args", compactJSON(a)})
 		}
 	default:
-		var base []string
-		switch c := in[from].(type) {
-		case string:
-			base = []string{c}
-		case []any:
-			base = toStrings(c)
-		}
 		if from != "command" {
 			req.Command += " " + shellJoin(words)
 		}
-		req.Argv = append(base, words...)
+		req.Argv = append(stringOrList(in[from]), words...)
 	}
 }
 
