@@ -1,11 +1,6 @@
 package e2e
 
-import (
-	"os"
-	"testing"
-
-	"github.com/acp-bridge/acp-bridge/internal/e2e/fakemodel"
-)
+import "testing"
 
 // geminiShellPolicy allows echo and denies touch.
 const geminiShellPolicy = `---
@@ -31,7 +26,6 @@ rules:
 // runs a denied one must not run.
 func TestAdapterGeminiAllowedPrefixEffects(t *testing.T) {
 	s := needSuite(t)
-	a := &geminiAgent
 	for _, c := range []struct{ name, cmd string }{
 		{"newline", "echo x\ntouch pwn.txt"},
 		{"background", "echo x & touch pwn.txt"},
@@ -46,17 +40,8 @@ func TestAdapterGeminiAllowedPrefixEffects(t *testing.T) {
 		{"carriage-return", "echo x\rtouch pwn.txt"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			w := newWorkspace(t)
-			r, _ := governedRun(t, s, a, w, geminiShellPolicy, runOptions{
-				name:   "gemini-shell-" + c.name,
-				script: fakemodel.Script{Steps: []fakemodel.Step{a.shell(c.cmd), fakemodel.Text("Done.")}},
-				client: clientScript{Permission: "reject", Prompts: textPrompts("Run it.")},
-			})
-			r.wait()
+			r := checkGeminiTouch(t, s, newWorkspace(t), geminiShellPolicy, "gemini-shell-"+c.name, "", touchCase{c.name, c.cmd, "pwn.txt", false})
 			r.noLeftovers()
-			if _, err := os.Stat(w.path("pwn.txt")); err == nil {
-				t.Errorf("BYPASS: %q ran touch", c.cmd)
-			}
 		})
 	}
 }

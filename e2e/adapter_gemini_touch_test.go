@@ -18,8 +18,8 @@ type touchCase struct {
 // the test client rejecting every permission request in session mode (the
 // agent's default when ""), and fails t if the command ran where the
 // policy refuses it or did not run where it allows it. The run's logs are
-// named runName.
-func checkGeminiTouch(t *testing.T, s *suiteEnv, w *workspace, policy, runName, mode string, c touchCase) {
+// named runName; the run, ended, is returned.
+func checkGeminiTouch(t *testing.T, s *suiteEnv, w *workspace, policy, runName, mode string, c touchCase) *run {
 	t.Helper()
 	a := &geminiAgent
 	r, _ := governedRun(t, s, a, w, policy, runOptions{
@@ -39,4 +39,5 @@ func checkGeminiTouch(t *testing.T, s *suiteEnv, w *workspace, policy, runName, 
 	case !ran && c.runs:
 		t.Errorf("the allowed %q did not run%s\n%s", c.cmd, how, r.stderrTail())
 	}
+	return r
 }
