@@ -5,8 +5,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/acp-bridge/acp-bridge/internal/e2e/fakemodel"
 )
 
 // TestAdapterClaudeRefusedCommandIsNoViolation: a command the policy wants
@@ -15,17 +13,7 @@ import (
 // approval record that refused it) and records no policy.violation ("the
 // tool ran without the approval the policy requires" would be false).
 func TestAdapterClaudeRefusedCommandIsNoViolation(t *testing.T) {
-	s, a, w := claudeScene(t)
-	r, auditFile := adapterRun(t, s, a, w, runOptions{
-		name:   "claude-refused",
-		script: fakemodel.Script{Steps: []fakemodel.Step{a.shell("mkdir refused-dir"), fakemodel.Text("Not made.")}},
-		client: clientScript{Permission: "reject", Prompts: textPrompts("Make the directory.")},
-	})
-	sum := r.mustSucceed()
-	r.noLeftovers()
-	if sum.Permissions < 1 {
-		t.Fatalf("the client was not asked to approve the command")
-	}
+	w, auditFile := claudeAskedMkdir(t, "claude-refused", "refused-dir", "reject", "Not made.")
 	if _, err := os.Stat(w.path("refused-dir")); err == nil {
 		t.Fatalf("the refused command ran")
 	}

@@ -184,23 +184,34 @@ func TestAdapterClaudeAllowedTool(t *testing.T) {
 	}
 }
 
+// claudeAskedMkdir has Claude run "mkdir dir", a command the policy wants
+// approved, the test client answering the permission request with
+// permission and the model saying reply after it; name names the run. It
+// fails t unless the run succeeds, leaves no process behind and the client
+// was asked, and returns the workspace and the audit file.
+func claudeAskedMkdir(t *testing.T, name, dir, permission, reply string) (*workspace, string) {
+	t.Helper()
+	s, a, w := claudeScene(t)
+	r, auditFile := adapterRun(t, s, a, w, runOptions{
+		name:   name,
+		script: fakemodel.Script{Steps: []fakemodel.Step{a.shell("mkdir " + dir), fakemodel.Text(reply)}},
+		client: clientScript{Permission: permission, Prompts: textPrompts("Make the directory.")},
+	})
+	sum := r.mustSucceed()
+	r.noLeftovers()
+	if sum.Permissions < 1 {
+		t.Fatalf("the client was not asked to approve the command")
+	}
+	return w, auditFile
+}
+
 // TestAdapterClaudeAskedCommand: a command the policy wants approved is put
 // to the person even though Claude would run it itself: the bridge's rule (in
 // Claude's settings, and the hook's "ask") makes Claude send a permission
 // request, the client approves, the command runs, and the audit log records
 // the decision and the approval.
 func TestAdapterClaudeAskedCommand(t *testing.T) {
-	s, a, w := claudeScene(t)
-	r, auditFile := adapterRun(t, s, a, w, runOptions{
-		name:   "claude-ask",
-		script: fakemodel.Script{Steps: []fakemodel.Step{a.shell("mkdir asked-dir"), fakemodel.Text("Made it.")}},
-		client: clientScript{Permission: "allow", Prompts: textPrompts("Make the directory.")},
-	})
-	sum := r.mustSucceed()
-	r.noLeftovers()
-	if sum.Permissions < 1 {
-		t.Errorf("the client was not asked to approve the command")
-	}
+	w, auditFile := claudeAskedMkdir(t, "claude-ask", "asked-dir", "allow", "Made it.")
 	if st, err := os.Stat(w.path("asked-dir")); err != nil || !st.IsDir() {
 		t.Errorf("the approved command did not run: %v", err)
 	}
