@@ -18,28 +18,25 @@ func TestScriptNamedFiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, ".env"), []byte("SECRET=1\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for _, rules := range []string{"  allow: [Bash]\n  deny: [Read(**/.env)]\n", "  allow: [Bash(sed:*), Bash(awk:*)]\n  deny: [Read(**/.env)]\n"} {
-		e := NewEngine(testPolicy(t, rules), EngineOptions{Roots: []string{root}})
-		for _, c := range []struct {
-			line string
-			want Value
-		}{
-			{"sed 'r .env' a.txt", RequireApproval},
-			{"sed 1R.env a.txt", RequireApproval},
-			{"sed -n 'w ../out.txt' a.txt", RequireApproval},
-			{"sed 's/a/b/w ../out.txt' a.txt", RequireApproval},
-			{`awk 'BEGIN{while((getline l<".env")>0)print l}'`, RequireApproval},
-			{`awk '{print > "../out.txt"}' a.txt`, RequireApproval},
-			{`awk 'BEGIN{ARGV[1]=".env";ARGC=2}{print}' a.txt`, RequireApproval},
-			{"sed -n 's/a/b/p' a.txt", Allow},
-			{"sed -n '/^r/p' a.txt", Allow},
-			{`awk '$1 > 2 {print $1}' a.txt`, Allow},
-			{`awk '{print $1 > "/dev/stderr"}' a.txt`, Allow},
-		} {
-			d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root, Paths: []string{root}})
-			if d.Value != c.want {
-				t.Errorf("%s: %q: %v (ref %s: %s); want %v", rules, c.line, d.Value, d.Ref, d.Reason, c.want)
-			}
-		}
+	rows := []commandRow{
+		{"sed 'r .env' a.txt", RequireApproval},
+		{"sed 1R.env a.txt", RequireApproval},
+		{"sed -n 'w ../out.txt' a.txt", RequireApproval},
+		{"sed 's/a/b/w ../out.txt' a.txt", RequireApproval},
+		{`awk 'BEGIN{while((getline l<".env")>0)print l}'`, RequireApproval},
+		{`awk '{print > "../out.txt"}' a.txt`, RequireApproval},
+		{`awk 'BEGIN{ARGV[1]=".env";ARGC=2}{print}' a.txt`, RequireApproval},
+		{"sed -n 's/a/b/p' a.txt", Allow},
+		{"sed -n '/^r/p' a.txt", Allow},
+		{`awk '$1 > 2 {print $1}' a.txt`, Allow},
+		{`awk '{print $1 > "/dev/stderr"}' a.txt`, Allow},
+	}
+	for _, p := range []struct{ name, rules string }{
+		{"Bash allowed", "  allow: [Bash]\n  deny: [Read(**/.env)]\n"},
+		{"sed and awk allowed", "  allow: [Bash(sed:*), Bash(awk:*)]\n  deny: [Read(**/.env)]\n"},
+	} {
+		t.Run(p.name, func(t *testing.T) {
+			checkCommandRows(t, NewEngine(testPolicy(t, p.rules), EngineOptions{Roots: []string{root}}), root, rows)
+		})
 	}
 }
