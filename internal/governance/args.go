@@ -113,6 +113,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 		}
 		if name == "git" {
 			out = append(out, gitConfigWrites(form)...)
+			out = append(out, gitOutputWrites(form)...)
 		}
 		out = append(out, downloadWrites(form)...)
 		out = append(out, backupWrites(form)...)

@@ -31,6 +31,8 @@ type operandWriter struct {
 	output []string
 	// lastOfTwo: only a second operand is written (uniq IN OUT).
 	lastOfTwo bool
+	// firstOnly: only the first operand is written (patch FILE PATCHFILE).
+	firstOnly bool
 }
 
 // operandWriters are the programs that write their operands. chmod, chown
@@ -70,6 +72,13 @@ var operandWriters = map[string]operandWriter{
 	"unxz":    compressor(xzOpts),
 	"lzma":    compressor(xzOpts),
 	"unlzma":  compressor(xzOpts),
+	// patch writes the file it is given to patch (its first operand; its
+	// second is the diff, read) unless -o names where the result goes,
+	// and -r's reject file.
+	"patch": {opts: optSet{shortValue: patchShortValue, longValue: map[string]bool{"prefix": true, "directory": true,
+		"ifdef": true, "fuzz": true, "get": true, "input": true, "output": true, "strip": true, "reject-file": true,
+		"version-control": true, "basename-prefix": true, "suffix": true, "quoting-style": true, "read-only": true}},
+		output: []string{"o", "output", "r", "reject-file"}, firstOnly: true, only: patchInPlace},
 	"uniq": {opts: optSet{shortValue: "fsw", longValue: map[string]bool{"skip-fields": true, "skip-chars": true, "check-chars": true, "group": false, "all-repeated": false}},
 		lastOfTwo: true},
 }
@@ -109,6 +118,24 @@ var targetDirectory = []string{"t", "target-directory"}
 // never is an operandWriter's only for a program that writes no operand,
 // only the files its output options name.
 func never([]string) bool { return false }
+
+// patchInPlace reports whether patch writes the file it is given, that
+// is, no -o or --output (or a prefix getopt_long takes for it) says where
+// the patched text goes instead.
+func patchInPlace(opts []string) bool {
+	for _, t := range opts {
+		if strings.HasPrefix(t, "--") {
+			if name, _, _ := strings.Cut(t[2:], "="); longPrefix(name, "output") && len(name) > 1 {
+				return false
+			}
+			continue
+		}
+		if shortCluster(t, 'o', patchShortValue) {
+			return false
+		}
+	}
+	return true
+}
 
 // sedInPlace reports whether sed's options hold -i (alone, with a suffix,
 // or in a cluster before a letter that takes a value) or --in-place, or a
@@ -190,6 +217,9 @@ func writtenWords(form []shellcmd.Word) map[int]bool {
 		skip = len(operands)
 	}
 	operands = operands[skip:]
+	if w.firstOnly && len(operands) > 1 {
+		operands = operands[:1]
+	}
 	if w.lastOfTwo {
 		if len(operands) == 2 {
 			out[operands[1]] = false

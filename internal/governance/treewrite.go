@@ -55,6 +55,12 @@ func (e *Engine) treeWriteVerdict(in *reqInfo, c *shellcmd.Command) (verdict, bo
 			for _, t := range e.copyTargets(act.name, f, act.cwd) {
 				w.placed(act, t)
 			}
+			if ops, base, ok := archivedAway(act.name, f); ok {
+				away := wholeAct{who: act.who, name: "rm", form: f, cwd: joinRaw(act.cwd, base)}
+				for _, op := range ops {
+					w.changed(away, e.operandPath(away.cwd, op))
+				}
+			}
 		}
 	}
 	if w.worst == nil {

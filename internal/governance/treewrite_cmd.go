@@ -146,3 +146,34 @@ func copiesRecursively(form []shellcmd.Word) bool {
 	}
 	return false
 }
+
+// archivedAway returns the operands an archiver deletes once it has
+// archived them, and the directory they are relative to ("" for the
+// command's): tar's creating an archive with --remove-files (or a prefix
+// getopt_long takes for it), zip's with -m or --move. ok is false for any
+// other form.
+func archivedAway(name string, form []shellcmd.Word) (ops []string, base string, ok bool) {
+	switch name {
+	case "tar", "bsdtar", "gtar":
+		removes := false
+		for _, w := range form[1:] {
+			if w.Kind != shellcmd.Static || w.Text == "--" {
+				break
+			}
+			removes = removes || len(w.Text) > 4 && strings.HasPrefix("--remove-files", w.Text)
+		}
+		tr, ok := tarRead(name, form)
+		if !removes || !ok {
+			return nil, "", false
+		}
+		return tr.dirs, tr.base, true
+	case "zip":
+		s := optSet{shortValue: "bnt"}
+		opts, operands, _ := splitWords(form[1:], s.takesValue)
+		if !shortHas(opts, s, 'm') && !longHas(opts, "move") || len(operands) < 2 {
+			return nil, "", false
+		}
+		return operands[1:], "", true // the first is the archive
+	}
+	return nil, "", false
+}

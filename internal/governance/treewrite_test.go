@@ -62,6 +62,10 @@ func TestDecideTreeWrite(t *testing.T) {
 		{"cp -r of a directory's content", "cp -r src2/. keys", Deny, "keys/b.key"},
 		{"rsync -a of a directory's content", "rsync -a src2/ keys", Deny, "keys/b.key"},
 		{"cp of a glob into the directory", "cp *.key keys", Deny, "keys/a.key"},
+		{"tar --remove-files", "tar --remove-files -cf k.tar keys", Deny, "keys/a.key"},
+		{"tar -C with --remove-files", "tar -C keys -cf k.tar --remove-files a.key", Deny, "keys/a.key"},
+		{"zip -m", "zip -m k.zip keys/a.key", Deny, "keys/a.key"},
+		{"zip -rm", "zip -rm k.zip keys", Deny, "keys/a.key"},
 		{"a cd, then rm -r", "cd keys && rm -rf .", Deny, "keys/a.key"},
 		{"run by a wrapper", "timeout 5 find keys -delete", Deny, "keys/a.key"},
 		{"find -delete outside the workspace", "find " + other + " -delete", Deny, "outside the workspace"},
@@ -80,6 +84,8 @@ func TestDecideTreeWrite(t *testing.T) {
 		{"cp -r of a directory below the directory", "cp -r src2 keys", Allow, ""},
 		{"rsync without -r leaves directories out", "rsync src2/ keys/", Allow, ""},
 		{"cp onto a new file", "cp a.key k2.key", Allow, ""},
+		{"tar of the directory keeps it", "tar -cf k.tar keys", Allow, ""},
+		{"zip -m of a directory without keys", "zip -rm s.zip src", Allow, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
