@@ -119,6 +119,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 		out = append(out, backupWrites(form)...)
 		out = append(out, derivedWrites(form)...)
 		written := writtenWords(form)
+		outputs := outputOptionWords(form)
 		into, intoAttached := extractInto(form)
 		// The names each word gives are marked with the word (at) when
 		// the next begins, and after the last: the loop's body continues
@@ -144,7 +145,8 @@ func commandArgs(c *shellcmd.Command) []argWord {
 				}
 			}
 			changed, isWritten := written[i]
-			write := i == last || name == "tee" || isWritten || into[i]
+			changed = changed || outputs[i]
+			write := i == last || name == "tee" || isWritten || into[i] || outputs[i]
 			if v, ok := intoAttached[i]; ok && v != "" {
 				out = append(out, argWord{word: w, text: v, write: true})
 			}
@@ -164,6 +166,9 @@ func commandArgs(c *shellcmd.Command) []argWord {
 				// letter may be a file.
 				for j := 2; j < len(text) && text[1] != '-' && isOptionLetter(text[j-1]); j++ {
 					out = append(out, argWord{word: w, text: text[j:], write: write, readOnly: readsOnly[name], notCreated: reading.notCreated(j)})
+					if outputs[i] {
+						out = append(out, argWord{word: w, text: text[j:], notCreated: reading.notCreated(j)})
+					}
 				}
 				if v, ok := writtenValue(name, text); ok {
 					out = append(out, argWord{word: w, text: v, write: true})

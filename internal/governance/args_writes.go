@@ -79,6 +79,13 @@ var operandWriters = map[string]operandWriter{
 		"ifdef": true, "fuzz": true, "get": true, "input": true, "output": true, "strip": true, "reject-file": true,
 		"version-control": true, "basename-prefix": true, "suffix": true, "quoting-style": true, "read-only": true}},
 		output: []string{"o", "output", "r", "reject-file"}, firstOnly: true, only: patchInPlace},
+	// zip writes its archive, the first operand; xxd its output, the
+	// second.
+	"zip": {opts: optSet{shortValue: "bntPsOZ", longValue: map[string]bool{"temp-path": true, "suffixes": true,
+		"from-date": true, "before-date": true, "password": true, "split-size": true, "output-file": true,
+		"compression-method": true}}, firstOnly: true},
+	"xxd": {opts: optSet{shortValue: "cglosn", longValue: map[string]bool{"cols": true, "groupsize": true,
+		"len": true, "seek": true, "name": true}}, lastOfTwo: true},
 	"uniq": {opts: optSet{shortValue: "fsw", longValue: map[string]bool{"skip-fields": true, "skip-chars": true, "check-chars": true, "group": false, "all-repeated": false}},
 		lastOfTwo: true},
 }
