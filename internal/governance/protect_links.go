@@ -98,10 +98,31 @@ func linkUnknown(form []shellcmd.Word) bool {
 }
 
 // linkReaches returns the protected location a link-making form's target
-// is, lies beneath or holds: each operand but the link's name, read
-// relative to the command's directory and to the directory the link is
-// made in (a symlink's relative target is read from there).
+// is, lies beneath or holds (linkTargets).
 func (e *Engine) linkReaches(in *reqInfo, list []protected, form []shellcmd.Word, cwd string) (protected, string, bool) {
+	for _, t := range linkTargets(form, cwd) {
+		for _, p := range [...]string{t.fromCwd, t.fromLink} {
+			forms, r := in.pathForms(p)
+			if r != nil {
+				continue
+			}
+			if pr, f, ok := holds(forms, list); ok {
+				return pr, f, true
+			}
+		}
+	}
+	return protected{}, "", false
+}
+
+// linkTarget is one target operand of a link-making form, read relative
+// to the command's directory (where a hard link's target is) and to the
+// directory the link is made in (where a symlink's relative target
+// leads); an absolute target is both.
+type linkTarget struct{ fromCwd, fromLink string }
+
+// linkTargets returns where a link-making form's links may lead: each
+// operand but the link's name (linkTarget).
+func linkTargets(form []shellcmd.Word, cwd string) []linkTarget {
 	ops, dest := operands("cp", form[1:])
 	linkDir := cwd
 	if dest != "" {
@@ -115,23 +136,36 @@ func (e *Engine) linkReaches(in *reqInfo, list []protected, form []shellcmd.Word
 			linkDir = filepath.Dir(d)
 		}
 	}
+	var out []linkTarget
 	for i, op := range ops {
 		if op == dest && i == len(ops)-1 && len(ops) > 1 {
 			continue
 		}
-		for _, base := range []string{cwd, linkDir} {
-			p := op
-			if !strings.HasPrefix(p, "/") {
-				p = base + "/" + p
-			}
-			forms, r := in.pathForms(p)
-			if r != nil {
-				continue
-			}
-			if pr, f, ok := holds(forms, list); ok {
-				return pr, f, true
-			}
+		t := linkTarget{fromCwd: op, fromLink: op}
+		if !strings.HasPrefix(op, "/") {
+			t = linkTarget{fromCwd: cwd + "/" + op, fromLink: linkDir + "/" + op}
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// makesSymlink reports whether a link-making form makes symbolic links
+// (ln -s or --symbolic, symlink, cp -s or --symbolic-link) rather than
+// hard ones.
+func makesSymlink(form []shellcmd.Word) bool {
+	name := filepath.Base(form[0].Text)
+	if name == "symlink" {
+		return true
+	}
+	for _, w := range form[1:] {
+		t := w.Text
+		if w.Kind != shellcmd.Static || t == "--" {
+			break
+		}
+		if t == "--symbolic" || t == "--symbolic-link" || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsRune(t, 's') {
+			return true
 		}
 	}
-	return protected{}, "", false
+	return false
 }

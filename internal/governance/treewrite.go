@@ -3,6 +3,7 @@ package governance
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -17,14 +18,12 @@ import (
 // as a read too (the files are read under their new name afterwards). A
 // rule that denies, asks or escalates decides the command; so does a
 // built-in refusal of the operand itself (outside the workspace roots).
-// Nothing is walked when no rule names paths to restrict (the command's
-// own operands are decided as written already); a walk past
-// maxTreeEntries asks the person. ok is false when nothing is refused.
+// Nothing beneath is walked when no rule names paths to restrict (what a
+// rule restricts as a whole, or the workspace roots, the operand's own
+// decision shows); a walk past maxTreeEntries asks the person. ok is false
+// when nothing is refused.
 func (e *Engine) treeWriteVerdict(in *reqInfo, c *shellcmd.Command) (verdict, bool) {
-	if !e.restrictsPaths() {
-		return verdict{}, false
-	}
-	w := treeWalk{e: e, in: in, source: strings.TrimSpace(c.Source), budget: maxTreeEntries}
+	w := e.newTreeWalk(in, c)
 	for _, form := range c.Forms {
 		for _, dir := range e.dirsOrRoots(in, c.Dir) {
 			act, ok := wholeActOf(form, dir, in.roots)
@@ -63,10 +62,7 @@ func (e *Engine) treeWriteVerdict(in *reqInfo, c *shellcmd.Command) (verdict, bo
 			}
 		}
 	}
-	if w.worst == nil {
-		return verdict{}, false
-	}
-	return *w.worst, true
+	return w.result()
 }
 
 // restrictsPaths reports whether a rule of the policy denies, asks about
@@ -91,6 +87,22 @@ type treeWalk struct {
 	source string
 	budget int
 	worst  *verdict
+	// deep says a rule restricts paths by a pattern, so what lies beneath
+	// a directory is walked (restrictsPaths).
+	deep bool
+}
+
+// newTreeWalk starts the walk of c.
+func (e *Engine) newTreeWalk(in *reqInfo, c *shellcmd.Command) treeWalk {
+	return treeWalk{e: e, in: in, source: strings.TrimSpace(c.Source), budget: maxTreeEntries, deep: e.restrictsPaths()}
+}
+
+// result is the strictest refusal the walk found; ok is false for none.
+func (w *treeWalk) result() (verdict, bool) {
+	if w.worst == nil {
+		return verdict{}, false
+	}
+	return *w.worst, true
 }
 
 // keep records v when it is stricter than what the walk found so far.
@@ -118,7 +130,7 @@ func (w *treeWalk) changed(act wholeAct, op string) {
 		w.keep(v)
 		return
 	}
-	if !fi.IsDir() {
+	if !fi.IsDir() || !w.deep {
 		return
 	}
 	w.walk(op, act.git, func(p string) bool {
@@ -141,7 +153,7 @@ func (w *treeWalk) placed(act wholeAct, t copyTarget) {
 		return
 	}
 	fi, err := os.Lstat(t.src)
-	if err != nil || !t.tree || !fi.IsDir() {
+	if err != nil || !t.tree || !fi.IsDir() || !w.deep {
 		return
 	}
 	base := strings.TrimSuffix(t.src, "/")
@@ -228,4 +240,63 @@ func removesAsMove(name string) bool {
 		return true
 	}
 	return false
+}
+
+// linkWriteVerdict decides a link that c makes while the line runs other
+// commands, which may write through it: what a later command of the line
+// writes by the link's name lands where the link leads, and the file
+// system does not show the link when the line is decided. Each target
+// (linkTargets: a symlink's read from where the link is made, a hard
+// link's from the command's directory), there or not, is decided as a write, and what lies
+// beneath a directory target as walked for treeWriteVerdict; a target
+// known only when the line runs needs approval. (The bridge's own files
+// are kept from such links by linkReaches.)
+func (e *Engine) linkWriteVerdict(in *reqInfo, c *shellcmd.Command, others bool) (verdict, bool) {
+	if !others {
+		return verdict{}, false
+	}
+	w := e.newTreeWalk(in, c)
+	for _, form := range c.Forms {
+		if !makesLink(form) {
+			continue
+		}
+		if linkUnknown(form) {
+			return verdict{value: RequireApproval, ref: "unreadable-command",
+				ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+				reason: fmt.Sprintf("running %q: it makes a link to a place known only when the line runs, and the line runs other commands that may write through it; run the link on its own first", w.source)}, true
+		}
+		who := filepath.Base(form[0].Text)
+		symbolic := makesSymlink(form)
+		for _, dir := range e.dirsOrRoots(in, c.Dir) {
+			for _, t := range linkTargets(form, dir) {
+				p := t.fromCwd
+				if symbolic {
+					p = t.fromLink
+				}
+				what := fmt.Sprintf("%s makes a link to %s, and the line's other commands may write through it (run the link on its own first)", who, p)
+				if v, ok := w.refused(p, false, true, true); ok {
+					v.reason = fmt.Sprintf("running %q: %s: %s", w.source, what, v.reason)
+					w.keep(v)
+					continue
+				}
+				if _, err := os.Stat(p); err != nil {
+					// "d/../keys" where the line makes d first: as
+					// the kernel will read it once d is a directory.
+					p = filepath.Clean(p)
+				}
+				if fi, err := os.Stat(p); err != nil || !fi.IsDir() || !w.deep {
+					continue
+				}
+				w.walk(p, false, func(q string) bool {
+					v, ok := w.refused(q, false, false, true)
+					if ok {
+						v.reason = fmt.Sprintf("running %q: %s, which holds %s: %s", w.source, what, q, v.reason)
+						w.keep(v)
+					}
+					return ok
+				})
+			}
+		}
+	}
+	return w.result()
 }

@@ -117,3 +117,38 @@ func TestDecideTreeWriteBounded(t *testing.T) {
 		t.Errorf("rm -rf of %d files under a policy restricting no path: %v (%s); want allow", maxTreeEntries+1, d.Value, d.Reason)
 	}
 }
+
+// TestDecideLinkWrites checks that a link made by a line that runs other
+// commands is decided as a write of where it leads, there or not, and of
+// what lies beneath a directory it leads to, and that a link made alone,
+// or to a place no rule protects, is not refused for it.
+func TestDecideLinkWrites(t *testing.T) {
+	e, root, other := treeWriteWorkspace(t)
+	tests := []struct {
+		name string
+		line string
+		want Value
+		what string
+	}{
+		{"a link to a key, then cp onto it", "ln -s keys/a.key l && cp a.key l", Deny, "keys/a.key"},
+		{"a link to the directory, then cp into it", "ln -s keys l && cp a.key l/", Deny, "keys/a.key"},
+		{"a link in a subdirectory read from there", "mkdir d && ln -s ../keys d/k && cp a.key d/k/", Deny, "keys/a.key"},
+		{"a link to a key not there yet", "ln -s keys/new.key l; echo x > l", Deny, "keys/new.key"},
+		{"cp -s, then append", "cp -s keys/a.key l && echo x >> l", Deny, "keys/a.key"},
+		{"a hard link, then sed -i", "ln keys/a.key l && sed -i s/x/y/ l", Deny, "keys/a.key"},
+		{"a link outside the workspace, then a write", "ln -s " + other + "/f l && echo x > l", Deny, "outside the workspace"},
+		{"a computed target", `ln -s "$T" l && echo x > l`, Deny, "known only when the line runs"},
+
+		{"a link to a key alone", "ln -s keys/a.key l", Allow, ""},
+		{"a link to a plain directory, then ls", "ln -s src l && ls l", Allow, ""},
+		{"a link to a note, then cat", "ln -s keys/notes.txt l && cat l", Allow, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
+			if d.Value != tt.want || tt.want != Allow && !strings.Contains(d.Reason, tt.what) {
+				t.Errorf("Decide(%q) = %v (ref %s: %s); want %s about %q", tt.line, d.Value, d.Ref, d.Reason, tt.want, tt.what)
+			}
+		})
+	}
+}
