@@ -71,6 +71,9 @@ func outputOptionWords(form []shellcmd.Word) map[int]bool {
 	if tarLike[name] {
 		return tarArchiveWritten(form)
 	}
+	if name == "find" {
+		return findOutputs(form)
+	}
 	own := programOutputs[name]
 	shorts := own.short
 	if !notOutputO[name] {
@@ -182,4 +185,21 @@ func tarArchiveWritten(form []shellcmd.Word) map[int]bool {
 		return nil
 	}
 	return map[int]bool{file: true}
+}
+
+// findOutputs returns the indexes of the files find's -fprint, -fprint0,
+// -fprintf and -fls actions write ("find . -fprint keys/a.key" truncates
+// it even when nothing is found).
+func findOutputs(form []shellcmd.Word) map[int]bool {
+	var out map[int]bool
+	for i := 1; i+1 < len(form); i++ {
+		switch form[i].Text {
+		case "-fprint", "-fprint0", "-fprintf", "-fls":
+			if out == nil {
+				out = map[int]bool{}
+			}
+			out[i+1] = true
+		}
+	}
+	return out
 }

@@ -42,6 +42,9 @@ type decisionMemo struct {
 	// nothing, taken without looking at the repository configuration's
 	// files: never given to one that changes something.
 	protectedKept []protected
+	// treeEntries counts the directory entries the decision's tree walks
+	// have looked at, bounded by maxDecisionTreeEntries.
+	treeEntries int
 }
 
 // pathFacts is what the file system says about one request path, looked
@@ -80,7 +83,7 @@ func bufSlice[T any](b []T, n int) []T {
 // facts returns the forms of the absolute path p (pathForms, against the
 // request's roots), resolved once per decision.
 func (in *reqInfo) facts(p string) *pathFacts {
-	if in.memo != nil {
+	if in.memo != nil && !in.transient {
 		for _, f := range in.memo.paths {
 			if f.p == p {
 				return f
@@ -90,7 +93,7 @@ func (in *reqInfo) facts(p string) *pathFacts {
 	f := in.newFacts()
 	f.p = p
 	f.forms, f.last, f.refusal = pathFormsLooked(f.formsBuf[:0], p, in.roots...)
-	if in.memo != nil {
+	if in.memo != nil && !in.transient {
 		in.memo.paths = append(in.memo.paths, f)
 	}
 	return f
@@ -99,7 +102,7 @@ func (in *reqInfo) facts(p string) *pathFacts {
 // newFacts returns cleared facts for a path, from the decision's own
 // while it has some left.
 func (in *reqInfo) newFacts() *pathFacts {
-	if m := in.memo; m != nil && m.nfacts < len(m.facts) {
+	if m := in.memo; m != nil && !in.transient && m.nfacts < len(m.facts) {
 		m.nfacts++
 		return &m.facts[m.nfacts-1]
 	}

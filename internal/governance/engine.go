@@ -108,6 +108,10 @@ type reqInfo struct {
 	// subjects says the decision lists its subjects (Decide), so their
 	// details are copied out for it; decideBrief lists none.
 	subjects bool
+	// transient says the paths this copy decides are looked up afresh
+	// and not kept in memo: a tree walk decides thousands, each once, and
+	// a memo searched for each would cost their square.
+	transient bool
 }
 
 var readTools = map[string]bool{"Read": true, "Glob": true, "Grep": true, "LS": true, "NotebookRead": true}

@@ -42,8 +42,8 @@ func (e *Engine) createsProtected(in *reqInfo, list []protected, form []shellcmd
 		return verdict{}, false
 	}
 	abs := func(w string) string { return e.operandPath(cwd, w) }
-	ops, dest := operands("cp", form[1:]) // the last operand, or -t's value
-	if link && len(ops) == 1 {
+	ops, dest := operands(name, form[1:]) // the last operand, or -t's value
+	if link && len(ops) == 1 && dest == "" {
 		dest = "." // "ln -s ../x" makes ./x
 	}
 	if dest == "" {
@@ -129,6 +129,7 @@ func (e *Engine) operandPath(cwd, w string) string {
 // (--no-dereference) when dest is a link to a directory.
 func intoDir(form []shellcmd.Word, dest string, link bool) bool {
 	noDeref := false
+	link = link && filepath.Base(form[0].Text) == "ln" // cp's -n is --no-clobber
 	for _, w := range form[1:] {
 		t := w.Text
 		if w.Kind != shellcmd.Static || t == "--" {

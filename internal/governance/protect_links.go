@@ -123,7 +123,7 @@ type linkTarget struct{ fromCwd, fromLink string }
 // linkTargets returns where a link-making form's links may lead: each
 // operand but the link's name (linkTarget).
 func linkTargets(form []shellcmd.Word, cwd string) []linkTarget {
-	ops, dest := operands("cp", form[1:])
+	ops, dest := operands(filepath.Base(form[0].Text), form[1:])
 	linkDir := cwd
 	if dest != "" {
 		d := dest

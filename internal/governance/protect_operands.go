@@ -256,22 +256,20 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 			ruleTx: "deny commands naming protected locations (built-in self-protection)",
 			reason: fmt.Sprintf("running %q: a pattern of it matches more than %d files, too many to check for the bridge's own files", strings.TrimSpace(source), maxOperands)}, true
 	}
-	ops, dest, acts := actedOperands(name, form)
+	ops, dest, acted := actedOperands(name, form)
 	abs := func(w string) string { return e.operandPath(cwd, w) }
-	if acts {
-		for _, op := range ops {
-			if name == "mv" && op == dest {
-				continue
-			}
-			forms, r := in.pathForms(abs(op))
-			if r != nil {
-				continue
-			}
-			if pr, f, ok := holds(forms, list); ok {
-				return verdict{value: Deny, ref: "self-protection",
-					ruleTx: fmt.Sprintf("deny commands that delete, move or change %s (built-in self-protection)", pr.What),
-					reason: fmt.Sprintf("running %q: %s acts on everything in %s, which holds %s (%s), protected from the agent whatever the policy says", strings.TrimSpace(source), who, op, pr.What, f)}, true
-			}
+	for _, op := range acted {
+		if name == "mv" && op == dest {
+			continue
+		}
+		forms, r := in.pathForms(abs(op))
+		if r != nil {
+			continue
+		}
+		if pr, f, ok := holds(forms, list); ok {
+			return verdict{value: Deny, ref: "self-protection",
+				ruleTx: fmt.Sprintf("deny commands that delete, move or change %s (built-in self-protection)", pr.What),
+				reason: fmt.Sprintf("running %q: %s acts on everything in %s, which holds %s (%s), protected from the agent whatever the policy says", strings.TrimSpace(source), who, op, pr.What, f)}, true
 		}
 	}
 	if !copiers[name] || dest == "" {
@@ -300,44 +298,6 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 		}
 	}
 	return verdict{}, false
-}
-
-// operands returns the static operands of a command's words (options and
-// their values left out as far as they can be told apart) and the
-// directory it copies into: the value of -t/--target-directory, else its
-// last operand.
-func operands(name string, words []shellcmd.Word) (ops []string, dest string) {
-	if name == "find" {
-		return findStarts(words), ""
-	}
-	optsDone := false
-	for i := 0; i < len(words); i++ {
-		w := words[i]
-		if w.Kind != shellcmd.Static {
-			continue
-		}
-		t := w.Text
-		switch {
-		case optsDone:
-		case t == "--":
-			optsDone = true
-			continue
-		case (t == "-t" || t == "--target-directory") && i+1 < len(words):
-			dest = words[i+1].Text
-			i++
-			continue
-		case strings.HasPrefix(t, "--target-directory="):
-			dest = strings.TrimPrefix(t, "--target-directory=")
-			continue
-		case strings.HasPrefix(t, "-") && len(t) > 1:
-			continue
-		}
-		ops = append(ops, t)
-	}
-	if dest == "" && len(ops) > 1 && copiers[name] {
-		dest = ops[len(ops)-1]
-	}
-	return ops, dest
 }
 
 // wordText returns the text of form[i] when it is a static word, else "".

@@ -4,10 +4,19 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// maxTreeWriteEntries bounds the entries one command's walk through what
+// it changes looks at (a node_modules holds tens of thousands); past it
+// the command is asked about. maxDecisionTreeEntries bounds those of all
+// the walks of one decision together (a line of many commands each
+// walking a large directory). Variables only so that tests can lower them.
+var (
+	maxTreeWriteEntries    = 200000
+	maxDecisionTreeEntries = 400000
 )
 
 // treeWriteVerdict decides a command that changes files without naming
@@ -26,58 +35,117 @@ func (e *Engine) treeWriteVerdict(in *reqInfo, c *shellcmd.Command) (verdict, bo
 	w := e.newTreeWalk(in, c)
 	for _, form := range c.Forms {
 		for _, dir := range e.dirsOrRoots(in, c.Dir) {
-			act, ok := wholeActOf(form, dir, in.roots)
-			if !ok {
-				continue
-			}
-			f, ok := in.globOperands(act.form, act.cwd, nil)
-			if !ok {
-				return verdict{value: RequireApproval, ref: "unreadable-command",
-					ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
-					reason: fmt.Sprintf("running %q: a pattern of it matches more than %d files, too many to check against the policy", w.source, maxOperands)}, true
-			}
-			ops, dest, acts := actedOperands(act.name, f)
-			switch act.name {
-			case "find":
-				// -exec and -ok run a command of their own on each
-				// file, decided as that command; -delete deletes.
-				acts = slices.ContainsFunc(f[1:], func(w shellcmd.Word) bool { return w.Kind == shellcmd.Static && w.Text == "-delete" })
-			case "fd", "fdfind":
-				acts = false // its --exec command is decided as a command of its own
-			}
-			for _, op := range ops {
-				if !acts || act.name == "mv" && op == dest {
-					continue
+			for _, act := range wholeActsOf(form, dir, in.roots) {
+				f, ok := in.globOperands(act.form, act.cwd, nil)
+				if !ok {
+					return verdict{value: RequireApproval, ref: "unreadable-command",
+						ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+						reason: fmt.Sprintf("running %q: a pattern of it matches more than %d files, too many to check against the policy", w.source, maxOperands)}, true
 				}
-				w.changed(act, e.operandPath(act.cwd, op))
-			}
-			for _, t := range e.copyTargets(act.name, f, act.cwd) {
-				w.placed(act, t)
-			}
-			if ops, base, ok := archivedAway(act.name, f); ok {
-				away := wholeAct{who: act.who, name: "rm", form: f, cwd: joinRaw(act.cwd, base)}
-				for _, op := range ops {
-					w.changed(away, e.operandPath(away.cwd, op))
-				}
+				w.act(act, f)
 			}
 		}
 	}
 	return w.result()
 }
 
-// restrictsPaths reports whether a rule of the policy denies, asks about
-// or escalates paths it names by a pattern (Edit(./keys/**),
-// Read(**/.env)): only such a rule can refuse a file beneath a directory
-// that the directory's own decision allows.
-func (e *Engine) restrictsPaths() bool {
-	for _, cat := range [...]category{catRead, catWrite, catPath} {
-		for _, r := range e.rulesFor(cat) {
-			if r.value != Allow && !r.advisory && r.path != nil {
-				return true
+// wholeActsOf is wholeActOf, once more for each work tree a git command's
+// --work-tree names: its pathspecs may be read from there.
+func wholeActsOf(form []shellcmd.Word, cwd string, roots []string) []wholeAct {
+	act, ok := wholeActOf(form, cwd, roots)
+	if !ok {
+		return nil
+	}
+	acts := []wholeAct{act}
+	if act.git {
+		for _, t := range shellcmd.GitOptions(form).WorkTrees {
+			if a, ok := wholeActOf(form, joinRaw(cwd, t.Text), roots); ok && t.Kind != shellcmd.Dynamic {
+				acts = append(acts, a)
 			}
 		}
 	}
+	return acts
+}
+
+// act walks what one form, read as act with its globs expanded (f),
+// changes without naming it.
+func (w *treeWalk) act(act wholeAct, f []shellcmd.Word) {
+	ops, dest, acted := actedOperands(act.name, f)
+	var picks func(rel string, ent os.DirEntry) bool
+	switch act.name {
+	case "find":
+		// -exec and -ok run a command of their own on each file,
+		// decided as that command; -delete deletes what its
+		// expression picks (findPicks), or all when the bridge does not
+		// read the expression.
+		acted = nil
+		if hasWord(f, "-delete") {
+			acted = ops
+			picks = findPicks(f)
+		}
+	case "fd", "fdfind":
+		acted = nil // its --exec command is decided as a command of its own
+	}
+	prefix := ""
+	if act.who == "git checkout-index" {
+		prefix = checkoutIndexPrefix(f)
+	}
+	for _, op := range acted {
+		if act.name == "mv" && op == dest {
+			continue
+		}
+		w.changed(act, w.e.operandPath(act.cwd, prefix+op), picks)
+	}
+	for _, t := range w.e.copyTargets(act.name, f, act.cwd) {
+		w.placed(act, t)
+	}
+	if ops, base, ok := archivedAway(act.name, f); ok {
+		away := wholeAct{who: act.who, name: "rm", form: f, cwd: joinRaw(act.cwd, base)}
+		for _, op := range ops {
+			w.changed(away, w.e.operandPath(away.cwd, op), nil)
+		}
+	}
+}
+
+// hasWord reports whether a static word of form, after its program, is t.
+func hasWord(form []shellcmd.Word, t string) bool {
+	for _, w := range form[1:] {
+		if w.Kind == shellcmd.Static && w.Text == t {
+			return true
+		}
+	}
 	return false
+}
+
+// checkoutIndexPrefix returns the value of git checkout-index's --prefix
+// (written before each path it checks out: "--prefix=keys/" writes
+// keys/a.key for a.key), "" for none.
+func checkoutIndexPrefix(form []shellcmd.Word) string {
+	for i, w := range form[1:] {
+		if v, ok := strings.CutPrefix(w.Text, "--prefix="); ok {
+			return v
+		}
+		if w.Text == "--prefix" && i+2 < len(form) {
+			return form[i+2].Text
+		}
+	}
+	return ""
+}
+
+// restrictingPathRules returns the rules of the policy that deny, ask
+// about or escalate paths they name by a pattern (Edit(./keys/**),
+// Read(**/.env)): only such a rule can refuse a file beneath a directory
+// that the directory's own decision allows.
+func (e *Engine) restrictingPathRules() []*rule {
+	var out []*rule
+	for _, cat := range [...]category{catRead, catWrite, catPath} {
+		for _, r := range e.rulesFor(cat) {
+			if r.value != Allow && !r.advisory && r.path != nil {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
 }
 
 // treeWalk is one command's walk through what it changes without naming.
@@ -87,14 +155,62 @@ type treeWalk struct {
 	source string
 	budget int
 	worst  *verdict
-	// deep says a rule restricts paths by a pattern, so what lies beneath
-	// a directory is walked (restrictsPaths).
-	deep bool
+	// rules are the policy's rules that deny, ask about or escalate paths
+	// named by a pattern (restrictingPathRules); without one nothing
+	// beneath a directory is walked.
+	rules []*rule
+	deep  bool // len(rules) > 0
 }
 
 // newTreeWalk starts the walk of c.
 func (e *Engine) newTreeWalk(in *reqInfo, c *shellcmd.Command) treeWalk {
-	return treeWalk{e: e, in: in, source: strings.TrimSpace(c.Source), budget: maxTreeEntries, deep: e.restrictsPaths()}
+	rules := e.restrictingPathRules()
+	return treeWalk{e: e, in: in, source: strings.TrimSpace(c.Source), budget: maxTreeWriteEntries, rules: rules, deep: len(rules) > 0}
+}
+
+// candidate reports whether an entry beneath a walked directory, whose
+// path is p as the command names it and resolved as the file system
+// resolves its parent, can be refused: a rule of w.rules matches either
+// path, it is a symlink (decided where it leads), or, when links, a
+// regular file with other names (hard links). Every other entry is
+// decided as the directory's own decision already says, and is passed
+// over without looking it up.
+func (w *treeWalk) candidate(p, resolved string, ent os.DirEntry, links bool) bool {
+	roots, lower := w.in.roots, w.in.lowerRoots()
+	for _, q := range [...]string{p, resolved} {
+		s := newPathSubject(q)
+		for _, r := range w.rules {
+			if r.path.matchSubject(&s, roots, lower, r.fold()) {
+				return true
+			}
+		}
+	}
+	if ent.Type()&os.ModeSymlink != 0 {
+		return true
+	}
+	if links && ent.Type().IsRegular() {
+		if fi, err := ent.Info(); err == nil && hasLinks(fi) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolvedDir returns dir with its symlinks resolved, as far as it exists
+// (the rest appended as written), for matching the entries beneath it as
+// the file system places them.
+func resolvedDir(dir string) string {
+	for d, rest := dir, ""; ; {
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			return r + rest
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		rest = "/" + filepath.Base(d) + rest
+		d = parent
+	}
 }
 
 // result is the strictest refusal the walk found; ok is false for none.
@@ -113,10 +229,16 @@ func (w *treeWalk) keep(v verdict) {
 }
 
 // changed walks op, which act deletes, moves or changes with everything
-// beneath it. Symlinks beneath are decided by their own names, not
-// followed: rm, find -delete, chmod -R and git act on the link.
-func (w *treeWalk) changed(act wholeAct, op string) {
-	fi, err := os.Lstat(op)
+// beneath it, deciding the entries picks keeps (all when nil). A remover
+// acts on a symlink, not where it leads; a modifier (chmod, chown, ...)
+// follows one given as the operand, and with -L every one beneath.
+func (w *treeWalk) changed(act wholeAct, op string, picks func(rel string, ent os.DirEntry) bool) {
+	modifier := recursiveModifiers[act.name]
+	stat := os.Lstat
+	if modifier {
+		stat = os.Stat
+	}
+	fi, err := stat(op)
 	if err != nil {
 		return // nothing there to change
 	}
@@ -130,10 +252,16 @@ func (w *treeWalk) changed(act wholeAct, op string) {
 		w.keep(v)
 		return
 	}
-	if !fi.IsDir() || !w.deep {
+	// A modifier changes what is beneath only with -R (chmod 755 dir
+	// changes dir alone).
+	if !fi.IsDir() || !w.deep || modifier && !modifierRecursive(act.form) {
 		return
 	}
-	w.walk(op, act.git, func(p string) bool {
+	follow := modifier && shortFlag(act.form, 'L')
+	w.walk(op, act.git, follow, func(p, rel, resolved string, ent os.DirEntry) bool {
+		if picks != nil && !picks(rel, ent) || !w.candidate(p, resolved, ent, links) {
+			return false
+		}
 		v, ok := w.refused(p, moved, false, links)
 		if ok {
 			v.reason = fmt.Sprintf("running %q: %s, which holds %s: %s", w.source, what, p, v.reason)
@@ -141,6 +269,27 @@ func (w *treeWalk) changed(act wholeAct, op string) {
 		}
 		return ok
 	})
+}
+
+// modifierRecursive reports whether a chmod, chown, chgrp, setfacl or
+// chattr form changes what is beneath its operands: -R or --recursive.
+func modifierRecursive(form []shellcmd.Word) bool {
+	return shortFlag(form, 'R') || hasWord(form, "--recursive")
+}
+
+// shortFlag reports whether a short option cluster of form, before "--",
+// holds the letter c.
+func shortFlag(form []shellcmd.Word, c byte) bool {
+	for _, w := range form[1:] {
+		t := w.Text
+		if w.Kind != shellcmd.Static || t == "--" {
+			return false
+		}
+		if len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.IndexByte(t[1:], c) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // placed decides where a copy, move or link puts one source, and, for a
@@ -152,13 +301,20 @@ func (w *treeWalk) placed(act wholeAct, t copyTarget) {
 		w.keep(v)
 		return
 	}
-	fi, err := os.Lstat(t.src)
+	stat := os.Lstat
+	if t.followTop {
+		stat = os.Stat
+	}
+	fi, err := stat(t.src)
 	if err != nil || !t.tree || !fi.IsDir() || !w.deep {
 		return
 	}
-	base := strings.TrimSuffix(t.src, "/")
-	w.walk(t.src, false, func(p string) bool {
-		dst := t.made + strings.TrimPrefix(p, base)
+	rmade := resolvedDir(t.made)
+	w.walk(t.src, false, t.follow, func(p, rel, _ string, ent os.DirEntry) bool {
+		dst := t.made + "/" + rel
+		if !w.candidate(dst, rmade+"/"+rel, ent, false) && !overwritesLink(dst) {
+			return false
+		}
 		v, ok := w.refused(dst, false, false, true)
 		if ok {
 			v.reason = fmt.Sprintf("running %q: %s, and %s lands at %s: %s", w.source, what, p, dst, v.reason)
@@ -168,38 +324,71 @@ func (w *treeWalk) placed(act wholeAct, t copyTarget) {
 	})
 }
 
-// walk calls visit with every entry beneath dir, without following
-// symlinks, until visit returns true; skipGit passes over ".git"
-// directories, which git's own commands leave alone. Past the walk's
-// budget it records a require-approval instead.
-func (w *treeWalk) walk(dir string, skipGit bool, visit func(p string) bool) {
-	stack := []string{dir}
+// walk calls visit with every entry beneath dir (its path, its path
+// relative to dir, and its path with the symlinks above it resolved),
+// following symlinks to directories when follow says so, until visit
+// returns true; skipGit passes over ".git" directories, which git's own
+// commands leave alone. Past the walk's budget, or the decision's
+// (maxDecisionTreeEntries), it records a require-approval instead.
+func (w *treeWalk) walk(dir string, skipGit, follow bool, visit func(p, rel, resolved string, ent os.DirEntry) bool) {
+	type item struct{ path, rel, resolved string }
+	stack := []item{{dir, "", resolvedDir(dir)}}
+	seen := map[string]bool{}
 	for len(stack) > 0 {
 		d := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		ents, err := os.ReadDir(d)
+		if follow {
+			if seen[d.resolved] {
+				continue
+			}
+			seen[d.resolved] = true
+		}
+		ents, err := os.ReadDir(d.path)
 		if err != nil {
 			continue // the command cannot read it either
 		}
 		for _, ent := range ents {
-			if w.budget--; w.budget < 0 {
+			if !w.count() {
 				w.keep(verdict{value: RequireApproval, ref: "unreadable-command",
 					ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
-					reason: fmt.Sprintf("running %q: it changes everything beneath %s, too large to check (more than %d entries) for files the policy protects", w.source, dir, maxTreeEntries)})
+					reason: fmt.Sprintf("running %q: it changes everything beneath %s, too large to check (more than %d entries) for files the policy protects", w.source, dir, maxTreeWriteEntries)})
 				return
 			}
 			if skipGit && ent.Name() == ".git" {
 				continue
 			}
-			p := strings.TrimSuffix(d, "/") + "/" + ent.Name()
-			if visit(p) {
+			it := item{strings.TrimSuffix(d.path, "/") + "/" + ent.Name(), ent.Name(), strings.TrimSuffix(d.resolved, "/") + "/" + ent.Name()}
+			if d.rel != "" {
+				it.rel = d.rel + "/" + ent.Name()
+			}
+			if visit(it.path, it.rel, it.resolved, ent) {
 				return
 			}
-			if ent.IsDir() {
-				stack = append(stack, p)
+			isDir := ent.IsDir()
+			if follow && ent.Type()&os.ModeSymlink != 0 {
+				if r, err := filepath.EvalSymlinks(it.path); err == nil {
+					if fi, err := os.Stat(r); err == nil && fi.IsDir() {
+						isDir, it.resolved = true, r
+					}
+				}
+			}
+			if isDir {
+				stack = append(stack, it)
 			}
 		}
 	}
+}
+
+// count takes one entry from the walk's budget and the decision's, and
+// reports whether both had one left.
+func (w *treeWalk) count() bool {
+	w.budget--
+	ok := w.budget >= 0
+	if m := w.in.memo; m != nil {
+		m.treeEntries++
+		ok = ok && m.treeEntries <= maxDecisionTreeEntries
+	}
+	return ok
 }
 
 // refused decides p as written (and read too, when moved) and reports a
@@ -216,6 +405,7 @@ func (w *treeWalk) refused(p string, moved, top, links bool) (verdict, bool) {
 		}
 		sub := *w.in
 		sub.read, sub.write, sub.command, sub.opaque = read, !read, false, false
+		sub.transient = !top
 		var scratch []string
 		v := w.e.decidePath(&sub, p, &scratch)
 		if v.value == Allow || v.ref == "default" || v.ref == "workspace-roots" && !top || v.ref == "hard-link" && !links {
@@ -242,61 +432,10 @@ func removesAsMove(name string) bool {
 	return false
 }
 
-// linkWriteVerdict decides a link that c makes while the line runs other
-// commands, which may write through it: what a later command of the line
-// writes by the link's name lands where the link leads, and the file
-// system does not show the link when the line is decided. Each target
-// (linkTargets: a symlink's read from where the link is made, a hard
-// link's from the command's directory), there or not, is decided as a write, and what lies
-// beneath a directory target as walked for treeWriteVerdict; a target
-// known only when the line runs needs approval. (The bridge's own files
-// are kept from such links by linkReaches.)
-func (e *Engine) linkWriteVerdict(in *reqInfo, c *shellcmd.Command, others bool) (verdict, bool) {
-	if !others {
-		return verdict{}, false
-	}
-	w := e.newTreeWalk(in, c)
-	for _, form := range c.Forms {
-		if !makesLink(form) {
-			continue
-		}
-		if linkUnknown(form) {
-			return verdict{value: RequireApproval, ref: "unreadable-command",
-				ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
-				reason: fmt.Sprintf("running %q: it makes a link to a place known only when the line runs, and the line runs other commands that may write through it; run the link on its own first", w.source)}, true
-		}
-		who := filepath.Base(form[0].Text)
-		symbolic := makesSymlink(form)
-		for _, dir := range e.dirsOrRoots(in, c.Dir) {
-			for _, t := range linkTargets(form, dir) {
-				p := t.fromCwd
-				if symbolic {
-					p = t.fromLink
-				}
-				what := fmt.Sprintf("%s makes a link to %s, and the line's other commands may write through it (run the link on its own first)", who, p)
-				if v, ok := w.refused(p, false, true, true); ok {
-					v.reason = fmt.Sprintf("running %q: %s: %s", w.source, what, v.reason)
-					w.keep(v)
-					continue
-				}
-				if _, err := os.Stat(p); err != nil {
-					// "d/../keys" where the line makes d first: as
-					// the kernel will read it once d is a directory.
-					p = filepath.Clean(p)
-				}
-				if fi, err := os.Stat(p); err != nil || !fi.IsDir() || !w.deep {
-					continue
-				}
-				w.walk(p, false, func(q string) bool {
-					v, ok := w.refused(q, false, false, true)
-					if ok {
-						v.reason = fmt.Sprintf("running %q: %s, which holds %s: %s", w.source, what, q, v.reason)
-						w.keep(v)
-					}
-					return ok
-				})
-			}
-		}
-	}
-	return w.result()
+// overwritesLink reports whether a copy onto dst writes through a link:
+// dst is a symlink (cp opens where it leads) or a regular file with other
+// names.
+func overwritesLink(dst string) bool {
+	fi, err := os.Lstat(dst)
+	return err == nil && (fi.Mode()&os.ModeSymlink != 0 || fi.Mode().IsRegular() && hasLinks(fi))
 }

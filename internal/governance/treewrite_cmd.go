@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -24,10 +25,10 @@ type wholeAct struct {
 
 // wholeActOf reads form, run in cwd, as the program it acts as: a git
 // subcommand that deletes, moves or replaces the files its pathspecs name
-// (gitRemover) or the untracked files beneath a directory
-// (gitUntrackedRemover) as rm or mv, gio's removers as theirs, any other
-// program as itself. ok is false for a form without a static program and
-// for a git command that changes no file it is given.
+// (gitRemover, a stash of pathspecs) or the untracked files beneath a
+// directory (gitUntrackedRemover) as rm or mv, gio's removers as theirs,
+// any other program as itself. ok is false for a form without a static
+// program and for a git command that changes no file it is given.
 func wholeActOf(form []shellcmd.Word, cwd string, roots []string) (wholeAct, bool) {
 	if len(form) < 2 || form[0].Kind != shellcmd.Static {
 		return wholeAct{}, false
@@ -38,6 +39,8 @@ func wholeActOf(form []shellcmd.Word, cwd string, roots []string) (wholeAct, boo
 		if f, as, dir, ok := gitRemover(form, cwd); ok {
 			a.form, a.name, a.cwd = f, as, dir
 		} else if f, dir, ok := gitUntrackedRemover(form, cwd, roots); ok {
+			a.form, a.name, a.cwd = f, "rm", dir
+		} else if f, dir, ok := gitStashedPaths(form, cwd); ok {
 			a.form, a.name, a.cwd = f, "rm", dir
 		} else {
 			return wholeAct{}, false
@@ -50,15 +53,51 @@ func wholeActOf(form []shellcmd.Word, cwd string, roots []string) (wholeAct, boo
 	return a, true
 }
 
+// gitStashedPaths returns the form of "git stash [push] ... -- PATHS"
+// from the subcommand on, and the directory its pathspecs are relative
+// to: stashing them puts the committed files back in their place. ok is
+// false for a stash naming no pathspec (the whole tree: gitRewrites asks
+// about it) and for stash's other subcommands.
+func gitStashedPaths(form []shellcmd.Word, cwd string) ([]shellcmd.Word, string, bool) {
+	base, at, ok := gitSubcommand(form, "stash")
+	if !ok {
+		return nil, "", false
+	}
+	rest := form[at+1:]
+	if len(rest) > 0 && rest[0].Kind == shellcmd.Static && !strings.HasPrefix(rest[0].Text, "-") {
+		if rest[0].Text != "push" {
+			return nil, "", false // list, show, pop, apply, save MESSAGE, ...
+		}
+		rest = rest[1:]
+	}
+	out := []shellcmd.Word{form[at]}
+	paths := false
+	for i := 0; i < len(rest); i++ {
+		w := rest[i]
+		switch t := w.Text; {
+		case w.Kind == shellcmd.Static && (t == "-m" || t == "--message" || t == "--pathspec-from-file"):
+			i++ // a message, not a pathspec
+		case w.Kind == shellcmd.Static && strings.HasPrefix(t, "-"):
+		default:
+			out, paths = append(out, w), true
+		}
+	}
+	if !paths {
+		return nil, "", false
+	}
+	return out, joinRaw(cwd, base), true
+}
+
 // actedOperands returns the operands of form, run as name, and the
-// directory it copies into (operands), and acts says whether it deletes,
-// moves or changes each operand with everything beneath it: a remover, a
-// recursive modifier, a recursive compressor, find with an action, 7-Zip
-// with -sdel, fd (the directories it searches) and rsync with --delete or
-// --remove-source-files.
-func actedOperands(name string, form []shellcmd.Word) (ops []string, dest string, acts bool) {
+// directory it copies into (operands), and acted: the operands it
+// deletes, moves or changes with everything beneath them. Those are a
+// remover's and a recursive modifier's operands, a recursive compressor's,
+// find's starting points with an action, 7-Zip's with -sdel, the
+// directories fd searches, rsync's destination with --delete (or --del)
+// and its sources with --remove-source-files.
+func actedOperands(name string, form []shellcmd.Word) (ops []string, dest string, acted []string) {
 	ops, dest = operands(name, form[1:])
-	acts = removers[name]
+	acts := removers[name]
 	switch {
 	case recursiveModifiers[name]:
 		acts = true
@@ -74,77 +113,163 @@ func actedOperands(name string, form []shellcmd.Word) (ops []string, dest string
 		}
 	case name == "fd" || name == "fdfind":
 		if dirs, ok := fdSearched(form); ok {
-			ops, acts = dirs, true
+			return ops, dest, dirs
 		}
 	case name == "rsync":
-		// --delete empties the destination of what the source lacks;
-		// --remove-source-files deletes the sources.
 		for _, w := range form[1:] {
-			acts = acts || w.Kind == shellcmd.Static && (strings.HasPrefix(w.Text, "--delete") || w.Text == "--remove-source-files")
+			if w.Kind != shellcmd.Static {
+				continue
+			}
+			if w.Text == "--remove-source-files" {
+				for _, op := range ops {
+					if op != dest {
+						acted = append(acted, op)
+					}
+				}
+			}
+			// --delete empties the destination of what the source lacks.
+			if (strings.HasPrefix(w.Text, "--delete") || w.Text == "--del") && dest != "" {
+				acted = append(acted, dest)
+			}
 		}
+		return ops, dest, acted
 	}
-	return ops, dest, acts
+	if acts {
+		acted = ops
+	}
+	return ops, dest, acted
 }
 
 // copyTarget is where a copy, move or link command run in cwd puts one
 // source: made, and whether what lies beneath the source goes beneath
-// made (a recursive copy or a move of a directory).
+// made (a recursive copy or a move of a directory), following the
+// symlinks there or not.
 type copyTarget struct {
 	src, made string
 	tree      bool
+	followTop bool // a source that is a symlink is followed
+	follow    bool // symlinks beneath the source are followed
+}
+
+// copyFlags is what a copier's or link maker's options say of where its
+// sources land.
+type copyFlags struct {
+	noTarget  bool // -T, --no-target-directory: the destination is made (merged into), not entered
+	parents   bool // cp --parents, rsync -R/--relative: the source's path is kept below the destination
+	recursive bool // -r, -R (cp), -a, --recursive, --archive
+	followTop bool // -H, -L, --dereference: a symlink given as a source is followed
+	follow    bool // -L, --dereference, rsync's --copy-links, -k: symlinks beneath are followed
+}
+
+// readCopyFlags reads copyFlags from a form of name (operandOptions says
+// which options take a value).
+func readCopyFlags(name string, form []shellcmd.Word) copyFlags {
+	s := operandOptions[name]
+	var f copyFlags
+	o := optionWords{form: form}
+	for o.next() {
+		t := o.opt.Text
+		if long, ok := strings.CutPrefix(t, "--"); ok {
+			n, v, eq := strings.Cut(long, "=")
+			if s.longValueName(n) != "" {
+				o.value(v, eq)
+				continue
+			}
+			prefix := func(full string, least int) bool { return len(n) >= least && strings.HasPrefix(full, n) }
+			switch {
+			case prefix("no-target-directory", 4):
+				f.noTarget = true
+			case prefix("parents", 3) || name == "rsync" && prefix("relative", 3):
+				f.parents = true
+			case prefix("recursive", 3) || prefix("archive", 2):
+				f.recursive = true
+			case name == "cp" && prefix("dereference", 3) || name == "rsync" && (n == "copy-links" || n == "copy-dirlinks" || n == "copy-unsafe-links"):
+				f.followTop, f.follow = true, true
+			}
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			c := t[j]
+			if strings.IndexByte(s.shortValue, c) >= 0 {
+				o.value(t[j+1:], j+1 < len(t))
+				break
+			}
+			switch {
+			case c == 'T':
+				f.noTarget = true
+			case c == 'R' && name == "rsync":
+				f.parents = true
+			case c == 'r' || c == 'R' || c == 'a':
+				f.recursive = true
+			case c == 'L' || c == 'k' && name == "rsync":
+				f.followTop, f.follow = true, true
+			case c == 'H' && name == "cp":
+				f.followTop = true
+			}
+		}
+	}
+	return f
 }
 
 // copyTargets returns where form (a copier's or a link maker's, with its
-// globs expanded) puts each source when its destination is a directory
-// there now: dest/NAME for a source NAME, dest itself for a source whose
-// content goes in ("src/." and rsync's "src/"). A destination that is not
-// a directory is the file written, named by the command and decided as
-// such; nil then.
+// globs expanded) puts each source: DEST/NAME for a source NAME when the
+// destination is a directory there now; DEST itself for a source whose
+// content goes in ("src/.", "src/./", rsync's "src/", ditto's sources, and
+// a directory copied or moved where no directory is, or with -T, whose
+// content then fills DEST); DEST/PATH with cp's --parents and rsync's -R
+// (the source's path as written, for rsync from a "/./" in it). A file
+// copied where no directory is makes DEST, a name the command gives and
+// decided as such: nil then. A cp source ending in "/" is placed both as
+// GNU cp places it (DEST/NAME) and as BSD cp does (its content in DEST).
 func (e *Engine) copyTargets(name string, form []shellcmd.Word, cwd string) []copyTarget {
 	link := makesLink(form)
 	if !link && !copiers[name] {
 		return nil
 	}
 	abs := func(w string) string { return e.operandPath(cwd, w) }
-	ops, dest := operands("cp", form[1:]) // the last operand, or -t's value
-	if link && len(ops) == 1 {
+	ops, dest := operands(name, form[1:]) // the last operand, or -t's value
+	if link && len(ops) == 1 && dest == "" {
 		dest = "." // "ln -s ../x" makes ./x
 	}
-	if dest == "" || !intoDir(form, abs(dest), link) {
+	if dest == "" {
 		return nil
 	}
-	tree := name == "mv" || name == "ditto" || !link && copiesRecursively(form)
+	f := readCopyFlags(name, form)
+	into := !f.noTarget && intoDir(form, abs(dest), link)
+	tree := name == "mv" || name == "ditto" || !link && f.recursive
 	var out []copyTarget
-	for _, src := range ops {
-		if src == dest && len(ops) > 1 {
+	add := func(src, made string) {
+		out = append(out, copyTarget{src: abs(src), made: made, tree: tree, followTop: f.followTop, follow: f.follow})
+	}
+	for i, src := range ops {
+		if src == dest && i == len(ops)-1 && len(ops) > 1 {
 			continue
 		}
-		made := abs(dest)
-		if content := strings.HasSuffix(src, "/.") || name == "rsync" && strings.HasSuffix(src, "/"); !content {
-			made += "/" + filepath.Base(filepath.Clean(src))
+		trimmed := strings.TrimRight(src, "/")
+		content := name == "ditto" || trimmed == "." || strings.HasSuffix(trimmed, "/.") ||
+			name == "rsync" && strings.HasSuffix(src, "/") && trimmed != ""
+		switch {
+		case f.parents:
+			rel := src
+			if k := strings.Index(src, "/./"); name == "rsync" && k >= 0 {
+				rel = src[k+3:]
+			}
+			add(src, abs(dest)+"/"+strings.TrimLeft(rel, "/"))
+		case !into:
+			if fi, err := os.Stat(abs(src)); link || err != nil || !fi.IsDir() {
+				continue // a file made at dest, or a link there: named by the command
+			}
+			add(src, abs(dest))
+		case content:
+			add(src, abs(dest))
+		default:
+			add(src, abs(dest)+"/"+filepath.Base(filepath.Clean(src)))
+			if name == "cp" && strings.HasSuffix(src, "/") {
+				add(src, abs(dest))
+			}
 		}
-		out = append(out, copyTarget{src: abs(src), made: made, tree: tree})
 	}
 	return out
-}
-
-// copiesRecursively reports whether a cp, rsync or install form copies a
-// directory source with what lies beneath it: cp's -r, -R, -a and their
-// long forms, rsync's -r and -a (in a cluster too).
-func copiesRecursively(form []shellcmd.Word) bool {
-	for _, w := range form[1:] {
-		t := w.Text
-		if w.Kind != shellcmd.Static || t == "--" {
-			return false
-		}
-		switch {
-		case t == "--recursive" || t == "--archive":
-			return true
-		case strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t, "rRa"):
-			return true
-		}
-	}
-	return false
 }
 
 // archivedAway returns the operands an archiver deletes once it has

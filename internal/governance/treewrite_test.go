@@ -10,17 +10,20 @@ import (
 // treeWriteWorkspace builds a workspace whose policy allows every command
 // and edit but editing keys/*.key and reading vault/*.pem: keys holds a
 // key and a note, src plain files, src2 a key to copy in, vault a
-// certificate, links a link to the key, and a.key and a.txt lie at the
-// top; other is a directory outside the workspace.
+// certificate, links a link to the key, evil a keys directory of its own
+// (evil2/keys leads there), lk and d/k lead to keys, old and empty are
+// empty, and a.key and a.txt lie at the top; other is a directory outside
+// the workspace.
 func treeWriteWorkspace(t *testing.T) (*Engine, string, string) {
 	t.Helper()
 	tmp := t.TempDir()
 	root, other := filepath.Join(tmp, "ws"), filepath.Join(tmp, "other")
 	tree{
-		dirs: []string{"ws/links"},
+		dirs: []string{"ws/links", "ws/old", "ws/empty", "ws/evil2", "ws/d"},
 		files: []string{"ws/keys/a.key", "ws/keys/notes.txt", "ws/src/a.go", "ws/src/b/c.go", "ws/src2/b.key",
-			"ws/vault/x.pem", "ws/a.key", "ws/a.txt", "other/f"},
-		links: map[string]string{"ws/links/k": "../keys/a.key", "ws/src/out": "../../other"},
+			"ws/vault/x.pem", "ws/a.key", "ws/a.txt", "ws/evil/keys/a.key", "other/f"},
+		links: map[string]string{"ws/links/k": "../keys/a.key", "ws/src/out": "../../other", "ws/lk": "keys",
+			"ws/evil2/keys": "../evil/keys", "ws/d/k": "../keys"},
 	}.make(t, tmp)
 	p := testPolicy(t, "  default: allow\n  allow: [Read, Edit, Bash]\n  deny:\n    - Edit(./keys/*.key)\n    - Read(./vault/*.pem)\n")
 	return NewEngine(p, EngineOptions{Roots: []string{root}}), root, other
@@ -40,7 +43,36 @@ func TestDecideTreeWrite(t *testing.T) {
 	}{
 		{"rm -r of a directory holding a key", "rm -rf keys", Deny, "keys/a.key"},
 		{"find -delete", "find keys -delete", Deny, "keys/a.key"},
-		{"find -delete of a glob", "find k* -name '*.txt' -delete", Deny, "keys/a.key"},
+		{"find -delete of a glob", "find k* -name '*.key' -delete", Deny, "keys/a.key"},
+		{"find -delete of every file", "find keys -type f -delete", Deny, "keys/a.key"},
+		{"find -delete with -o picks every entry", "find keys -name '*.txt' -o -name x -delete", Deny, "keys/a.key"},
+		{"mv -t in a cluster", "mv -vt old keys", Deny, "keys/a.key"},
+		{"mv --target abbreviated", "mv --target old keys", Deny, "keys/a.key"},
+		{"mv -t moving a certificate", "mv -vt old vault", Deny, "vault/x.pem"},
+		{"cp -t attached", "cp -tkeys a.key", Deny, "keys/a.key"},
+		{"cp -t in a cluster", "cp -vt keys a.key", Deny, "keys/a.key"},
+		{"cp --target-dir abbreviated", "cp --target-dir=keys a.key", Deny, "keys/a.key"},
+		{"install -Dt", "install -Dt keys a.key", Deny, "keys/a.key"},
+		{"cp with -S after the operands", "cp a.key keys -S .bak", Deny, "keys/a.key"},
+		{"install with -m after the operands", "install a.key keys -m 644", Deny, "keys/a.key"},
+		{"ln -t with -f", "ln -f -t keys a.key", Deny, "keys/a.key"},
+		{"cp -lf -t", "cp -lf -t keys a.key", Deny, "keys/a.key"},
+		{"cp -rT merges into the directory", "cp -rT evil/keys keys", Deny, "keys/a.key"},
+		{"cp -r --no-target merges", "cp -r --no-target evil/keys keys", Deny, "keys/a.key"},
+		{"cp -r of src/./", "cp -r evil/keys/./ keys", Deny, "keys/a.key"},
+		{"cp --parents keeps the path", "cd evil && cp --parents keys/a.key ..", Deny, "keys/a.key"},
+		{"rsync -R keeps the path", "cd evil && rsync -R keys/a.key ..", Deny, "keys/a.key"},
+		{"cp -ln into a link to the directory", "cp -ln a.key lk", Deny, "keys/a.key"},
+		{"cp -rL follows a linked source", "cp -rL evil2/keys .", Deny, "keys/a.key"},
+		{"cp -rH follows a linked source", "cp -rH evil2/keys .", Deny, "keys/a.key"},
+		{"chmod -R of a link to the directory", "chmod -R 0 lk", Deny, "keys/a.key"},
+		{"chown -R -L follows links beneath", "chown -R -L nobody d", Deny, "keys/a.key"},
+		{"rsync --del", "rsync -a --del empty/ keys/", Deny, "keys/a.key"},
+		{"git --work-tree checkout", "git --work-tree=keys checkout HEAD -- a.key", Deny, "keys/a.key"},
+		{"git --work-tree restore", "git --work-tree keys restore a.key", Deny, "keys/a.key"},
+		{"git checkout-index --prefix", "git checkout-index -f --prefix=keys/ a.key", Deny, "keys/a.key"},
+		{"git stash of a pathspec", "git stash -- keys", Deny, "keys/a.key"},
+		{"git stash push -p of a pathspec", "git stash push -p -- keys", Deny, "keys/a.key"},
 		{"chmod -R", "chmod -R 0 keys", Deny, "keys/a.key"},
 		{"mv of the directory", "mv keys old", Deny, "keys/a.key"},
 		{"mv of a directory holding a certificate reads it under the new name", "mv vault public", Deny, "vault/x.pem"},
@@ -84,6 +116,10 @@ func TestDecideTreeWrite(t *testing.T) {
 		{"cp -r of a directory below the directory", "cp -r src2 keys", Allow, ""},
 		{"rsync without -r leaves directories out", "rsync src2/ keys/", Allow, ""},
 		{"cp onto a new file", "cp a.key k2.key", Allow, ""},
+		{"find -delete of what holds no key", "find keys -name '*.txt' -delete", Allow, ""},
+		{"rsync --delete reads its source", "rsync -a --delete keys/ old/", Allow, ""},
+		{"chmod of a directory without -R", "chmod 755 keys", Allow, ""},
+		{"git stash list", "git stash list", Allow, ""},
 		{"tar of the directory keeps it", "tar -cf k.tar keys", Allow, ""},
 		{"zip -m of a directory without keys", "zip -rm s.zip src", Allow, ""},
 	}
@@ -101,20 +137,20 @@ func TestDecideTreeWrite(t *testing.T) {
 // than are walked is asked about when a rule protects paths, and that
 // nothing is walked when no rule restricts a path.
 func TestDecideTreeWriteBounded(t *testing.T) {
-	defer func(n int) { maxTreeEntries = n }(maxTreeEntries)
-	maxTreeEntries = 300
+	defer func(n int) { maxTreeWriteEntries = n }(maxTreeWriteEntries)
+	maxTreeWriteEntries = 300
 	e, root, _ := treeWriteWorkspace(t)
-	for i := range maxTreeEntries + 1 {
+	for i := range maxTreeWriteEntries + 1 {
 		writeFile(t, filepath.Join(root, "big", "f"+strconv.Itoa(i)), "")
 	}
 	rm := Request{Action: ActionTerminalCreate, Command: "rm -rf big", Cwd: root}
 	d := e.Decide(rm)
 	if d.Value != RequireApproval || !strings.Contains(d.Reason, "too large to check") {
-		t.Errorf("rm -rf of %d files: %v (%s); want require-approval as too large to check", maxTreeEntries+1, d.Value, d.Reason)
+		t.Errorf("rm -rf of %d files: %v (%s); want require-approval as too large to check", maxTreeWriteEntries+1, d.Value, d.Reason)
 	}
 	open := NewEngine(testPolicy(t, "  default: allow\n  allow: [Read, Edit, Bash]\n"), EngineOptions{Roots: []string{root}})
 	if d := open.Decide(rm); d.Value != Allow {
-		t.Errorf("rm -rf of %d files under a policy restricting no path: %v (%s); want allow", maxTreeEntries+1, d.Value, d.Reason)
+		t.Errorf("rm -rf of %d files under a policy restricting no path: %v (%s); want allow", maxTreeWriteEntries+1, d.Value, d.Reason)
 	}
 }
 

@@ -107,6 +107,8 @@ type GitGlobals struct {
 	// Moved says --git-dir or --work-tree names the repository or work
 	// tree, so the -C directories do not say where git works.
 	Moved bool
+	// WorkTrees are the values of the --work-tree options, in order.
+	WorkTrees []Word
 }
 
 // GitOptions reads git's own options in form, a git command's words, as
@@ -135,9 +137,15 @@ func GitOptions(form []Word) GitGlobals {
 			i++
 		case t == "--git-dir" || t == "--work-tree":
 			g.Moved = true
+			if t == "--work-tree" {
+				g.WorkTrees = append(g.WorkTrees, next...)
+			}
 			i++
 		case strings.HasPrefix(t, "--git-dir=") || strings.HasPrefix(t, "--work-tree="):
 			g.Moved = true
+			if v, ok := strings.CutPrefix(t, "--work-tree="); ok {
+				g.WorkTrees = append(g.WorkTrees, Word{Kind: w.Kind, Text: v})
+			}
 		case t == "--config-env" || strings.HasPrefix(t, "--config-env="):
 			// The value is an environment variable's, which the line
 			// need not show.
