@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
 )
 
 // treeWriteWorkspace builds a workspace whose policy allows every command
@@ -187,4 +189,41 @@ func TestDecideLinkWrites(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzTreeWriteReaders checks that reading any command's words for what
+// it changes without naming it (operands and their options, copy flags,
+// find's expression, git stash's pathspecs, output options, tar's
+// archive) never panics, and that each word an output option marks is a
+// word of the command after its program.
+func FuzzTreeWriteReaders(f *testing.F) {
+	for _, s := range []string{"cp -vt d a b", "mv --target d a", "install a d -m 644", "rsync -aR --del a/./b d/",
+		"cp -rT a d", "cp --parents a/b ..", "ln -f -t d a", "find k -name *.o -type f,d -delete", "find ( -o ) -delete",
+		"git stash push -m x -- a", "git --work-tree=k checkout -- a", "tar -cf", "tar czf a", "tar --file", "gcc -o",
+		"cc -oout x.c", "openssl -out", "wget -O", "find . -fprint", "zip -m a", "tar --remove-files -C"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		var form []shellcmd.Word
+		for _, w := range strings.Fields(line) {
+			form = append(form, shellcmd.Word{Kind: shellcmd.Static, Text: w})
+		}
+		if len(form) == 0 {
+			return
+		}
+		name := filepath.Base(form[0].Text)
+		operands(name, form[1:])
+		actedOperands(name, form)
+		readCopyFlags(name, form)
+		archivedAway(name, form)
+		findPicks(form)
+		gitStashedPaths(form, "/ws")
+		checkoutIndexPrefix(form)
+		gitOutputWrites(form)
+		for i := range outputOptionWords(form) {
+			if i < 1 || i >= len(form) {
+				t.Fatalf("%q: word %d is an output, outside 1..%d", line, i, len(form)-1)
+			}
+		}
+	})
 }
