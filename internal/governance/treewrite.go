@@ -257,8 +257,14 @@ func (w *treeWalk) changed(act wholeAct, op string, picks func(rel string, ent o
 	if !fi.IsDir() || !w.deep || modifier && !modifierRecursive(act.form) {
 		return
 	}
-	follow := modifier && shortFlag(act.form, 'L')
-	w.walk(op, act.git, follow, func(p, rel, resolved string, ent os.DirEntry) bool {
+	w.beneath(op, what, act.git, modifier && shortFlag(act.form, 'L'), moved, links, picks)
+}
+
+// beneath walks dir for changed and linked: each entry picks keeps (all
+// when nil) that may be refused (candidate) is decided (refused), the
+// first refusal recorded with what the command does (what).
+func (w *treeWalk) beneath(dir, what string, skipGit, follow, moved, links bool, picks func(rel string, ent os.DirEntry) bool) {
+	w.walk(dir, skipGit, follow, func(p, rel, resolved string, ent os.DirEntry) bool {
 		if picks != nil && !picks(rel, ent) || !w.candidate(p, resolved, ent, links) {
 			return false
 		}

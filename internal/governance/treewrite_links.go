@@ -64,15 +64,5 @@ func (w *treeWalk) linked(who, p string) {
 	if fi, err := os.Stat(p); err != nil || !fi.IsDir() || !w.deep {
 		return
 	}
-	w.walk(p, false, false, func(q, _, resolved string, ent os.DirEntry) bool {
-		if !w.candidate(q, resolved, ent, true) {
-			return false
-		}
-		v, ok := w.refused(q, false, false, true)
-		if ok {
-			v.reason = fmt.Sprintf("running %q: %s, which holds %s: %s", w.source, what, q, v.reason)
-			w.keep(v)
-		}
-		return ok
-	})
+	w.beneath(p, what, false, false, false, true, nil)
 }

@@ -31,18 +31,35 @@ func treeWriteWorkspace(t *testing.T) (*Engine, string, string) {
 	return NewEngine(p, EngineOptions{Roots: []string{root}}), root, other
 }
 
+// lineDecision is a command line run at the workspace's top and the
+// decision it wants; what is a text of the reason when it is refused.
+type lineDecision struct {
+	name, line string
+	want       Value
+	what       string
+}
+
+// checkLineDecisions decides each line of tests as a terminal's command
+// run in root.
+func checkLineDecisions(t *testing.T, e *Engine, root string, tests []lineDecision) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
+			if d.Value != tt.want || tt.want != Allow && !strings.Contains(d.Reason, tt.what) {
+				t.Errorf("Decide(%q) = %v (ref %s: %s); want %s about %q", tt.line, d.Value, d.Ref, d.Reason, tt.want, tt.what)
+			}
+		})
+	}
+}
+
 // TestDecideTreeWrite checks that a command that changes files without
 // naming them (a directory it deletes, moves or changes whole, a place a
 // copy into a directory puts a source) is decided as changing each of
 // them by name would, and that one changing no file a rule protects runs.
 func TestDecideTreeWrite(t *testing.T) {
 	e, root, other := treeWriteWorkspace(t)
-	tests := []struct {
-		name string
-		line string
-		want Value
-		what string // substring of the reason when refused
-	}{
+	tests := []lineDecision{
 		{"rm -r of a directory holding a key", "rm -rf keys", Deny, "keys/a.key"},
 		{"find -delete", "find keys -delete", Deny, "keys/a.key"},
 		{"find -delete of a glob", "find k* -name '*.key' -delete", Deny, "keys/a.key"},
@@ -125,14 +142,7 @@ func TestDecideTreeWrite(t *testing.T) {
 		{"tar of the directory keeps it", "tar -cf k.tar keys", Allow, ""},
 		{"zip -m of a directory without keys", "zip -rm s.zip src", Allow, ""},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
-			if d.Value != tt.want || tt.want != Allow && !strings.Contains(d.Reason, tt.what) {
-				t.Errorf("Decide(%q) = %v (ref %s: %s); want %s about %q", tt.line, d.Value, d.Ref, d.Reason, tt.want, tt.what)
-			}
-		})
-	}
+	checkLineDecisions(t, e, root, tests)
 }
 
 // TestDecideTreeWriteBounded checks that a directory with more entries
@@ -162,12 +172,7 @@ func TestDecideTreeWriteBounded(t *testing.T) {
 // or to a place no rule protects, is not refused for it.
 func TestDecideLinkWrites(t *testing.T) {
 	e, root, other := treeWriteWorkspace(t)
-	tests := []struct {
-		name string
-		line string
-		want Value
-		what string
-	}{
+	tests := []lineDecision{
 		{"a link to a key, then cp onto it", "ln -s keys/a.key l && cp a.key l", Deny, "keys/a.key"},
 		{"a link to the directory, then cp into it", "ln -s keys l && cp a.key l/", Deny, "keys/a.key"},
 		{"a link in a subdirectory read from there", "mkdir d && ln -s ../keys d/k && cp a.key d/k/", Deny, "keys/a.key"},
@@ -181,14 +186,7 @@ func TestDecideLinkWrites(t *testing.T) {
 		{"a link to a plain directory, then ls", "ln -s src l && ls l", Allow, ""},
 		{"a link to a note, then cat", "ln -s keys/notes.txt l && cat l", Allow, ""},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
-			if d.Value != tt.want || tt.want != Allow && !strings.Contains(d.Reason, tt.what) {
-				t.Errorf("Decide(%q) = %v (ref %s: %s); want %s about %q", tt.line, d.Value, d.Ref, d.Reason, tt.want, tt.what)
-			}
-		})
-	}
+	checkLineDecisions(t, e, root, tests)
 }
 
 // FuzzTreeWriteReaders checks that reading any command's words for what
