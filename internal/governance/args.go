@@ -267,12 +267,7 @@ func (e *Engine) decideArgs(in *reqInfo, c *shellcmd.Command, advisories *[]stri
 // anything (f is nil otherwise), and the words of c the rule that allowed
 // it names literally (ruleNamedWords; nil when no allow rule decided c).
 func (e *Engine) decideArgsWith(in *reqInfo, c *shellcmd.Command, f *commandFacts, named []*shellcmd.Word, advisories *[]string) (verdict, bool) {
-	var worst *verdict
-	keep := func(v verdict) {
-		if worst == nil || v.value.Stricter(worst.value) {
-			worst = &v
-		}
-	}
+	var worst strictest
 	var args []argWord
 	if f != nil {
 		args = f.args
@@ -281,26 +276,13 @@ func (e *Engine) decideArgsWith(in *reqInfo, c *shellcmd.Command, f *commandFact
 	}
 	for _, a := range args {
 		a.ruleNamed = a.at != nil && slices.Contains(named, a.at)
-		if v, ok := e.decideArg(in, a, c.Dir, advisories); ok {
-			keep(v)
-		}
+		worst.keepIf(e.decideArg(in, a, c.Dir, advisories))
 	}
-	if v, ok := e.treeReadVerdict(in, c); ok {
-		keep(v)
-	}
-	if v, ok := e.treeWriteVerdict(in, c); ok {
-		keep(v)
-	}
-	if v, ok := namesFromFileVerdict(c); ok {
-		keep(v)
-	}
-	if v, ok := goToolFlagsVerdict(c); ok {
-		keep(v)
-	}
-	if worst == nil {
-		return verdict{}, false
-	}
-	return *worst, true
+	worst.keepIf(e.treeReadVerdict(in, c))
+	worst.keepIf(e.treeWriteVerdict(in, c))
+	worst.keepIf(namesFromFileVerdict(c))
+	worst.keepIf(goToolFlagsVerdict(c))
+	return worst.result()
 }
 
 // decideArg decides the file word a names, in each directory dir (where
@@ -358,20 +340,15 @@ func (e *Engine) decideArg(in *reqInfo, a argWord, dir shellcmd.Dir, advisories 
 		}
 		return e.decideArgAt(in, a, what, p, kind, in.roots[0], true, advisories)
 	}
-	var worst *verdict
+	var worst strictest
 	for _, b := range bases {
 		w := what
 		if dir.Moved() {
 			w = fmt.Sprintf("%s, run in %s", what, b)
 		}
-		if v, ok := e.decideArgAt(in, a, w, p, kind, b, false, advisories); ok && (worst == nil || v.value.Stricter(worst.value)) {
-			worst = &v
-		}
+		worst.keepIf(e.decideArgAt(in, a, w, p, kind, b, false, advisories))
 	}
-	if worst == nil {
-		return verdict{}, false
-	}
-	return *worst, true
+	return worst.result()
 }
 
 // decideArgAt decides the file p (of kind kind) word a names when its

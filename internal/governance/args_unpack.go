@@ -198,7 +198,7 @@ func unzipUnpack(form []shellcmd.Word) (unpack, bool) {
 
 // unpackVerdict decides the files the archives c extracts write.
 func (e *Engine) unpackVerdict(in *reqInfo, c *shellcmd.Command, others bool, advisories *[]string) (verdict, bool) {
-	var worst *verdict
+	var worst strictest
 	for _, form := range c.Forms {
 		u, ok := unpackOf(form)
 		if !ok && len(form) > 0 && form[0].Kind == shellcmd.Static {
@@ -266,17 +266,14 @@ func (e *Engine) unpackVerdict(in *reqInfo, c *shellcmd.Command, others bool, ad
 					m = strings.TrimSuffix(u.dir, "/") + "/" + m
 				}
 				a := argWord{word: shellcmd.Word{Kind: shellcmd.Static, Text: m}, text: m, write: true, fromTop: u.fromTop}
-				if v, ok := e.decideArg(in, a, c.Dir, advisories); ok && (worst == nil || v.value.Stricter(worst.value)) {
+				if v, ok := e.decideArg(in, a, c.Dir, advisories); ok {
 					v.reason = fmt.Sprintf("%s writes %s: %s", u.prog, m, v.reason)
-					worst = &v
+					worst.keep(v)
 				}
 			}
 		}
 	}
-	if worst == nil {
-		return verdict{}, false
-	}
-	return *worst, true
+	return worst.result()
 }
 
 // openArchive opens the file at p an unpacking command reads (an

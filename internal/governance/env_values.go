@@ -35,7 +35,7 @@ func (e *Engine) decideEnvValue(in *reqInfo, name, value string, static, vouched
 		}
 		return runtimeName(fmt.Sprintf("opening the value of %s (%s)", name, why)), true
 	}
-	var worst *verdict
+	var worst strictest
 	for _, n := range shellcmd.EnvValueNames(value) {
 		a := argWord{
 			word:  shellcmd.Word{Kind: shellcmd.Static, Text: n},
@@ -51,12 +51,7 @@ func (e *Engine) decideEnvValue(in *reqInfo, name, value string, static, vouched
 		if !ok || vouched && v.ref == "workspace-roots" && v.value == RequireApproval {
 			continue
 		}
-		if worst == nil || v.value.Stricter(worst.value) {
-			worst = &v
-		}
+		worst.keep(v)
 	}
-	if worst == nil {
-		return verdict{}, false
-	}
-	return *worst, true
+	return worst.result()
 }

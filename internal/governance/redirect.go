@@ -75,20 +75,15 @@ func (e *Engine) decideRedirect(in *reqInfo, r shellcmd.Redirect, advisories *[]
 		return verdict{value: RequireApproval, ref: "unreadable-command", ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
 			reason: what + ": the line changes directory, so where the file is is not known"}, true
 	}
-	var worst *verdict
+	var worst strictest
 	for _, b := range bases {
 		q, w := filepath.Join(b, p), what
 		if b != in.req.Cwd {
 			q, w = joinRaw(b, p), fmt.Sprintf("%s, run in %s", what, b)
 		}
-		if v, ok := e.decideRedirectAt(in, r, w, q, advisories); ok && (worst == nil || v.value.Stricter(worst.value)) {
-			worst = &v
-		}
+		worst.keepIf(e.decideRedirectAt(in, r, w, q, advisories))
 	}
-	if worst == nil {
-		return verdict{}, false
-	}
-	return *worst, true
+	return worst.result()
 }
 
 // decideRedirectAt decides the file p a redirection opens; what names it.

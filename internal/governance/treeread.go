@@ -25,7 +25,7 @@ var maxTreeEntries = 20000
 // ignores them. ok is false when c reads no directory whole, or nothing
 // beneath what it reads is refused.
 func (e *Engine) treeReadVerdict(in *reqInfo, c *shellcmd.Command) (verdict, bool) {
-	var worst *verdict
+	var worst strictest
 	budget := maxTreeEntries
 	for _, form := range c.Forms {
 		tr, ok := treeReadOf(form)
@@ -44,17 +44,10 @@ func (e *Engine) treeReadVerdict(in *reqInfo, c *shellcmd.Command) (verdict, boo
 				reason: fmt.Sprintf("%s reads every file beneath the names a pattern matches, too many to check (more than %d)", tr.reader, maxGlobMatches)}, true
 		}
 		for _, dir := range dirs {
-			v, ok := e.walkTreeRead(in, tr, dir, &budget)
-			if ok && (worst == nil || v.value.Stricter(worst.value)) {
-				w := v
-				worst = &w
-			}
+			worst.keepIf(e.walkTreeRead(in, tr, dir, &budget))
 		}
 	}
-	if worst == nil {
-		return verdict{}, false
-	}
-	return *worst, true
+	return worst.result()
 }
 
 // roots returns the absolute directories tr reads whole when its command

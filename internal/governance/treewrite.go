@@ -154,7 +154,7 @@ type treeWalk struct {
 	in     *reqInfo
 	source string
 	budget int
-	worst  *verdict
+	worst  strictest
 	// rules are the policy's rules that deny, ask about or escalate paths
 	// named by a pattern (restrictingPathRules); without one nothing
 	// beneath a directory is walked.
@@ -214,19 +214,10 @@ func resolvedDir(dir string) string {
 }
 
 // result is the strictest refusal the walk found; ok is false for none.
-func (w *treeWalk) result() (verdict, bool) {
-	if w.worst == nil {
-		return verdict{}, false
-	}
-	return *w.worst, true
-}
+func (w *treeWalk) result() (verdict, bool) { return w.worst.result() }
 
 // keep records v when it is stricter than what the walk found so far.
-func (w *treeWalk) keep(v verdict) {
-	if w.worst == nil || v.value.Stricter(w.worst.value) {
-		w.worst = &v
-	}
-}
+func (w *treeWalk) keep(v verdict) { w.worst.keep(v) }
 
 // changed walks op, which act deletes, moves or changes with everything
 // beneath it, deciding the entries picks keeps (all when nil). A remover
@@ -404,7 +395,7 @@ func (w *treeWalk) count() bool {
 // false), the workspace roots: a link beneath leading out is removed or
 // changed as a link; nor, unless links, a file's other names (hard links).
 func (w *treeWalk) refused(p string, moved, top, links bool) (verdict, bool) {
-	var worst *verdict
+	var worst strictest
 	for _, read := range [...]bool{false, true} {
 		if read && !moved {
 			break
@@ -414,17 +405,9 @@ func (w *treeWalk) refused(p string, moved, top, links bool) (verdict, bool) {
 		sub.transient = !top
 		var scratch []string
 		v := w.e.decidePath(&sub, p, &scratch)
-		if v.value == Allow || v.ref == "default" || v.ref == "workspace-roots" && !top || v.ref == "hard-link" && !links {
-			continue
-		}
-		if worst == nil || v.value.Stricter(worst.value) {
-			worst = &v
-		}
+		worst.keepIf(v, v.value != Allow && v.ref != "default" && (v.ref != "workspace-roots" || top) && (v.ref != "hard-link" || links))
 	}
-	if worst == nil {
-		return verdict{}, false
-	}
-	return *worst, true
+	return worst.result()
 }
 
 // removesAsMove reports whether the program, as decided, gives what it

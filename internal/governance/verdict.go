@@ -74,3 +74,33 @@ func pastTense(v Value) string {
 	}
 	return "approval required"
 }
+
+// strictest keeps the first strictest of the verdicts it is given, for a
+// decision weighing several:
+//
+//	var s strictest
+//	s.keep(v) // for each
+//	return s.result()
+type strictest struct{ v *verdict }
+
+// keep records v when it is stricter than every verdict kept so far.
+func (s *strictest) keep(v verdict) {
+	if s.v == nil || v.value.Stricter(s.v.value) {
+		s.v = &v
+	}
+}
+
+// keepIf is keep of v when ok, the shape of a decider's results.
+func (s *strictest) keepIf(v verdict, ok bool) {
+	if ok {
+		s.keep(v)
+	}
+}
+
+// result returns the verdict kept; ok is false when none was.
+func (s *strictest) result() (verdict, bool) {
+	if s.v == nil {
+		return verdict{}, false
+	}
+	return *s.v, true
+}
