@@ -141,5 +141,12 @@ func splitWrites(name string, form []shellcmd.Word) []argWord {
 		return nil
 	}
 	what := "the files " + name + " names after " + given
-	return []argWord{{word: shellcmd.Word{Kind: shellcmd.Dynamic, Text: what, Why: "computed by " + name}, text: what, write: true}}
+	out := []argWord{{word: shellcmd.Word{Kind: shellcmd.Dynamic, Text: what, Why: "computed by " + name}, text: what, write: true}}
+	if p := o.ops; name == "split" && len(p) >= 2 && p[1].Kind == shellcmd.Static {
+		// The pieces lie in the prefix's directory, a write there
+		// whatever their suffix: "split f /etc/x" writes /etc/xaa.
+		first := p[1].Text + "aa"
+		out = append(out, argWord{word: shellcmd.Word{Kind: shellcmd.Static, Text: first}, text: first, write: true})
+	}
+	return out
 }

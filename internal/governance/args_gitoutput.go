@@ -12,16 +12,27 @@ import (
 var gitDiffWriters = map[string]bool{"diff": true, "log": true, "show": true, "whatchanged": true,
 	"diff-files": true, "diff-index": true, "diff-tree": true, "format-patch": true, "range-diff": true}
 
-// gitOutputWrites returns the files a git command of gitDiffWriters
-// writes by an option: the diff options' --output (as --output=FILE or
-// --output FILE; git takes no shorter spelling, --output-indicator-* also
-// beginning so), and format-patch's -o DIR, -oDIR and --output-directory
-// (or a prefix of it past "--output-"), the directory its patches are
-// written into. Each is decided as a write, relative to the directory
-// git's -C options lead to.
+// gitOutputWrites returns the files a git command writes by an option or
+// an operand: the diff options' --output of gitDiffWriters (as
+// --output=FILE or --output FILE; git takes no shorter spelling,
+// --output-indicator-* also beginning so); format-patch's -o DIR, -oDIR
+// and --output-directory (or a prefix of it past "--output-"), the
+// directory its patches are written into; archive's -o and --output;
+// the file "bundle create" makes; fast-export's and fast-import's
+// --export-marks; the file merge-file merges into (its first operand);
+// and init's and clone's --separate-git-dir. Each is decided as a write,
+// relative to the directory git's -C options lead to.
 func gitOutputWrites(form []shellcmd.Word) []argWord {
 	g := shellcmd.GitOptions(form)
-	if g.At >= len(form) || form[g.At].Kind != shellcmd.Static || !gitDiffWriters[form[g.At].Text] {
+	if g.At >= len(form) || form[g.At].Kind != shellcmd.Static {
+		return nil
+	}
+	sub := form[g.At].Text
+	switch sub {
+	case "archive", "bundle", "fast-export", "fast-import", "merge-file", "init", "clone":
+		return gitOtherWrites(form, g, sub)
+	}
+	if !gitDiffWriters[sub] {
 		return nil
 	}
 	base := ""
@@ -65,6 +76,68 @@ func gitOutputWrites(form []shellcmd.Word) []argWord {
 			} else {
 				next()
 			}
+		}
+	}
+	return out
+}
+
+// gitOtherWrites is gitOutputWrites for git's subcommands other than the
+// diff commands.
+func gitOtherWrites(form []shellcmd.Word, g shellcmd.GitGlobals, sub string) []argWord {
+	base := ""
+	for _, d := range g.Dirs {
+		base = joinRaw(base, d.Text)
+	}
+	var out []argWord
+	add := func(w shellcmd.Word, v string) {
+		if w.Kind == shellcmd.Dynamic {
+			out = append(out, argWord{word: w, text: w.Text, write: true})
+			return
+		}
+		out = append(out, argWord{word: w, text: joinRaw(base, v), write: true})
+	}
+	args := form[g.At+1:]
+	if sub == "merge-file" && (hasWord(form, "-p") || hasWord(form, "--stdout")) {
+		return nil // printed, not merged into the file
+	}
+	operand := 0 // operands seen so far
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		t := w.Text
+		if w.Kind == shellcmd.Static && t == "--" {
+			break
+		}
+		name, value, eq := strings.Cut(strings.TrimPrefix(t, "--"), "=")
+		long := strings.HasPrefix(t, "--")
+		var takes bool // the option names a file written
+		switch {
+		case sub == "archive" && (t == "-o" || long && name == "output"):
+			takes = true
+		case sub == "archive" && strings.HasPrefix(t, "-o") && !long:
+			add(w, t[2:])
+			continue
+		case (sub == "fast-export" || sub == "fast-import") && long && name == "export-marks":
+			takes = true
+		case (sub == "init" || sub == "clone") && long && name == "separate-git-dir":
+			takes = true
+		case strings.HasPrefix(t, "-") && w.Kind == shellcmd.Static:
+			continue
+		default:
+			operand++
+			if sub == "merge-file" && operand == 1 || sub == "bundle" && operand == 2 && wordText(args, 0) == "create" {
+				add(w, t)
+			}
+			continue
+		}
+		if !takes {
+			continue
+		}
+		switch {
+		case eq:
+			add(w, value)
+		case i+1 < len(args):
+			i++
+			add(args[i], args[i].Text)
 		}
 	}
 	return out

@@ -24,38 +24,56 @@ var outputLongNames = map[string]bool{"output": true, "output-file": true, "outf
 // programOutputs are the output options of programs whose own names for
 // them are not outputLongNames: short letters that take the next word (or
 // the rest of their word) and long names, each naming a file or directory
-// the program writes (wget's -O and -P, go test's profiles, ssh-keygen's
-// key file, mktemp's directory, pip's --target).
+// the program writes (wget's -O and -P, curl's -o, -D and -c, go test's
+// profiles, ssh-keygen's key file, openssl's -keyout, pip's --target,
+// rsync's batch files, script's logs).
 var programOutputs = map[string]struct {
 	short string
 	long  map[string]bool
 }{
-	"wget":       {"OP", setOf("output-document", "directory-prefix")},
-	"go":         {"", setOf("coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir")},
+	"wget": {"OPa", setOf("output-document", "directory-prefix", "append-output")},
+	"curl": {"oDc", setOf("dump-header", "cookie-jar", "trace", "trace-ascii", "stderr", "libcurl", "etag-save",
+		"hsts", "alt-svc")},
+	"go": {"", setOf("coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir",
+		"test.coverprofile", "test.cpuprofile", "test.memprofile", "test.blockprofile", "test.mutexprofile",
+		"test.trace", "test.outputdir")},
 	"ssh-keygen": {"f", nil},
-	"mktemp":     {"p", setOf("tmpdir")},
+	"openssl":    {"", setOf("keyout", "sigout", "certout", "signer-out")},
 	"aria2c":     {"d", setOf("dir")},
 	"pip":        {"t", setOf("target", "src")},
 	"pip3":       {"t", setOf("target", "src")},
 	"npm":        {"", setOf("pack-destination")},
+	"rsync":      {"", setOf("write-batch", "only-write-batch")},
+	"script":     {"OBTI", setOf("log-out", "log-io", "log-timing", "log-in")},
+	"zstd":       {"o", nil},
 }
 
 // notOutputO are programs whose -o is not a file they write: a flag (ls
-// -o, grep -o, tar -o, rsync -o, unzip -o, xargs -o, ssh-keygen -o), an
-// operator (find), a format or options list (ps, pgrep, mount, ssh and
-// its kin, column's separator), or a reading the bridge already does
-// (git, sort, curl, patch), or an offset (xxd).
+// -o, grep -o, tar -o, rsync -o, unzip -o, xargs -o, ssh-keygen -o, nm,
+// od and hexdump -o), an operator (find), a format or options list (ps,
+// pgrep, mount, ssh and its kin, column's separator), a reading the bridge
+// already does (git, sort, patch), or an offset (xxd).
 var notOutputO = map[string]bool{"find": true, "ps": true, "pgrep": true, "pkill": true, "mount": true,
 	"umount": true, "ssh": true, "scp": true, "sftp": true, "autossh": true, "ssh-keygen": true, "tar": true,
 	"bsdtar": true, "gtar": true, "unzip": true, "xargs": true, "rsync": true, "git": true, "column": true,
-	"top": true, "htop": true, "ip": true, "lsblk": true, "sort": true, "curl": true, "patch": true, "xxd": true}
+	"top": true, "htop": true, "ip": true, "lsblk": true, "sort": true, "patch": true, "xxd": true,
+	"nm": true, "od": true, "hexdump": true, "script": true}
+
+// sshKeygenReads are ssh-keygen's options that make -f a file it reads
+// (-l fingerprint, -y public key, -F find a host, -e and -i export and
+// import, -B bubblebabble): without one it writes the key -f names.
+const sshKeygenReads = "lyFeiB"
 
 // outputOptionWords returns the indexes of form's words that name a file
-// its program writes by an output option: the word after "-o" or one of
-// outputLongNames given alone, and such an option's own word when it
-// holds its value ("-oout", "--output=out", "-out=x"). A program that
-// only reads (readsOnly) has none. The file may be read as well (appended
-// to, or read before it is replaced), so commandArgs decides it as both.
+// its program writes by an output option: the word after "-o" (or a
+// program's own letter, programOutputs) last in a cluster of up to four
+// short options ("-qo FILE"; not for wholeNameOptions), the word itself
+// when the letter comes first with the rest its value ("-oFILE"), and the value of one of outputLongNames
+// or a program's own long names, or a prefix getopt_long may take for an
+// "out" name ("--outp=FILE", "--output-doc FILE"), after one dash or two
+// (openssl's "-out FILE"). A program that only reads
+// (readsOnly) has none. The file may be read as well (appended to, or
+// read before it is replaced), so commandArgs decides it as both.
 func outputOptionWords(form []shellcmd.Word) map[int]bool {
 	name := filepath.Base(form[0].Text)
 	if readsOnly[name] || name == "git" { // git's: gitOutputWrites
@@ -79,6 +97,9 @@ func outputOptionWords(form []shellcmd.Word) map[int]bool {
 	if !notOutputO[name] {
 		shorts += "o"
 	}
+	if name == "ssh-keygen" && shortLetters(form, sshKeygenReads) {
+		shorts = ""
+	}
 	for i := 1; i < len(form); i++ {
 		w := form[i]
 		t := w.Text
@@ -89,14 +110,13 @@ func outputOptionWords(form []shellcmd.Word) map[int]bool {
 			break
 		}
 		long, value, eq := strings.Cut(strings.TrimLeft(t, "-"), "=")
-		isLong := outputLongNames[long] || own.long[long]
-		if !strings.HasPrefix(t, "--") && !isLong && strings.IndexByte(shorts, t[1]) >= 0 {
-			if len(t) == 2 {
-				if i+1 < len(form) {
-					mark(i + 1)
-				}
-			} else {
-				mark(i) // -oFILE
+		isLong := outputName(long, own.long)
+		if !strings.HasPrefix(t, "--") && !isLong {
+			switch {
+			case strings.IndexByte(shorts, t[1]) >= 0 && len(t) > 2:
+				mark(i) // -oFILE: the rest is the value
+			case strings.IndexByte(shorts, t[len(t)-1]) >= 0 && i+1 < len(form) && shortCluster4(t) && (len(t) == 2 || !wholeNameOptions[name]):
+				mark(i + 1) // -o FILE, -qo FILE, -sSLo FILE
 			}
 		}
 		if !isLong {
@@ -112,14 +132,72 @@ func outputOptionWords(form []shellcmd.Word) map[int]bool {
 	return out
 }
 
+// wholeNameOptions are programs whose options are whole names after one
+// dash ("-timeout", "-echo"), never clusters of letters.
+var wholeNameOptions = map[string]bool{"go": true, "java": true, "javac": true, "gcc": true, "cc": true, "clang": true,
+	"g++": true, "c++": true, "clang++": true, "openssl": true, "ffmpeg": true, "ffprobe": true, "stty": true}
+
+// shortCluster4 reports whether t is a cluster of one to four short
+// option letters ("-o", "-qo", "-sSLo"), each a letter or digit.
+func shortCluster4(t string) bool {
+	if len(t) < 2 || len(t) > 5 || t[0] != '-' || t[1] == '-' {
+		return false
+	}
+	for i := 1; i < len(t); i++ {
+		c := t[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// outputName reports whether a long option's name (without its dashes
+// and value) is one of outputLongNames or own, or a prefix of one of
+// them of at least four letters beginning "out" ("--outp", "--output-doc").
+func outputName(n string, own map[string]bool) bool {
+	if outputLongNames[n] || own[n] {
+		return true
+	}
+	// Only a prefix of the "out" names: another long option may be
+	// whole where it is a prefix of one ("--target" of --target-dir).
+	if len(n) < 4 || !strings.HasPrefix(n, "out") {
+		return false
+	}
+	for _, names := range [...]map[string]bool{outputLongNames, own} {
+		for full := range names {
+			if strings.HasPrefix(full, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// shortLetters reports whether a short option cluster of form, before
+// "--", holds one of letters.
+func shortLetters(form []shellcmd.Word, letters string) bool {
+	for _, w := range form[1:] {
+		t := w.Text
+		if w.Kind != shellcmd.Static || t == "--" {
+			return false
+		}
+		if len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.ContainsAny(t[1:], letters) {
+			return true
+		}
+	}
+	return false
+}
+
 // tarLike are tar's names.
 var tarLike = map[string]bool{"tar": true, "bsdtar": true, "gtar": true}
 
 // tarArchiveWritten returns the index of the word naming the archive a
 // tar that makes or changes one writes (-f's value, attached or the next
 // word, in the old style's cluster too; --file), unless it only lists,
-// extracts or compares (t, x, d and their long forms). A tar with no
-// mode given writes nothing marked.
+// extracts or compares (t, x, d and their long forms, a long one also as
+// a prefix of three letters or more: "--cre"). A tar with no mode given
+// writes nothing marked.
 func tarArchiveWritten(form []shellcmd.Word) map[int]bool {
 	const shortValue = "fCbTXgKNVL"
 	reads, writes := false, false
@@ -150,12 +228,20 @@ func tarArchiveWritten(form []shellcmd.Word) map[int]bool {
 			i = len(form)
 		case strings.HasPrefix(t, "--"):
 			name, _, eq := strings.Cut(t[2:], "=")
-			switch name {
-			case "create", "append", "update", "concatenate", "catenate", "delete":
+			prefixOf := func(fulls ...string) bool {
+				for _, f := range fulls {
+					if len(name) >= 3 && strings.HasPrefix(f, name) {
+						return true
+					}
+				}
+				return false
+			}
+			switch {
+			case prefixOf("create", "append", "update", "concatenate", "catenate", "delete"):
 				writes = true
-			case "list", "extract", "get", "diff", "compare":
+			case prefixOf("list", "extract", "get", "diff", "compare"):
 				reads = true
-			case "file":
+			case name == "file":
 				file = i
 				if !eq && i+1 < len(form) {
 					i++

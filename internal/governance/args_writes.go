@@ -86,6 +86,10 @@ var operandWriters = map[string]operandWriter{
 		"compression-method": true}}, firstOnly: true},
 	"xxd": {opts: optSet{shortValue: "cglosn", longValue: map[string]bool{"cols": true, "groupsize": true,
 		"len": true, "seek": true, "name": true}}, lastOfTwo: true},
+	// script writes its typescript, the operand, and its logs (-O, -B,
+	// -T, -I and their long forms).
+	"script": {opts: optSet{shortValue: "cTIOBEmo", longValue: map[string]bool{"command": true, "log-timing": true,
+		"log-in": true, "log-out": true, "log-io": true, "echo": true, "logging-format": true, "output-limit": true}}},
 	"uniq": {opts: optSet{shortValue: "fsw", longValue: map[string]bool{"skip-fields": true, "skip-chars": true, "check-chars": true, "group": false, "all-repeated": false}},
 		lastOfTwo: true},
 }

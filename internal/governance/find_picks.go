@@ -8,14 +8,30 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
 )
 
+// findArgs are how many words find's primaries take after them; -exec,
+// -execdir, -ok and -okdir take every word up to ";" or "+".
+var findArgs = map[string]int{
+	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1, "-regex": 1, "-iregex": 1,
+	"-lname": 1, "-ilname": 1, "-type": 1, "-xtype": 1, "-newer": 1, "-anewer": 1, "-cnewer": 1, "-samefile": 1,
+	"-perm": 1, "-size": 1, "-user": 1, "-group": 1, "-uid": 1, "-gid": 1, "-links": 1, "-inum": 1, "-fstype": 1,
+	"-amin": 1, "-cmin": 1, "-mmin": 1, "-atime": 1, "-ctime": 1, "-mtime": 1, "-used": 1, "-context": 1,
+	"-maxdepth": 1, "-mindepth": 1, "-regextype": 1, "-printf": 1, "-fprint": 1, "-fprint0": 1, "-fls": 1,
+	"-fprintf": 2, "-empty": 0, "-readable": 0, "-writable": 0, "-executable": 0, "-nouser": 0, "-nogroup": 0,
+	"-print": 0, "-print0": 0, "-ls": 0, "-true": 0, "-depth": 0, "-xdev": 0, "-mount": 0, "-noleaf": 0,
+	"-ignore_readdir_race": 0, "-noignore_readdir_race": 0, "-daystart": 0, "-follow": 0, "-delete": 0,
+	"-exec": -1, "-execdir": -1, "-ok": -1, "-okdir": -1,
+}
+
 // findPicks returns which entries a find form's expression picks, as far
 // as the bridge reads it, for deciding what its -delete deletes: an
-// expression whose terms are all joined by "and" picks an entry only when
-// every -name, -iname and -type term of it holds ("find src -name '*.pyc'
-// -delete" deletes the .pyc files alone). Any other term that tests an
-// entry only narrows the pick, and is taken as holding; an expression with
-// -o, -or, !, -not, a comma or parentheses, a term whose value is computed,
-// or -name given a pattern the bridge cannot read, picks every entry (nil).
+// expression whose terms are all joined by "and" deletes an entry only
+// when every -name, -iname and -type term before its -delete holds ("find
+// src -name '*.pyc' -delete" deletes the .pyc files alone). Any other
+// term that tests an entry only narrows the pick, and is taken as
+// holding; an expression with -o, -or, !, -not, a comma or parentheses, a
+// primary the bridge does not know, a word computed at run time, or a
+// -name pattern the bridge cannot read ([[:class:]]), picks every entry
+// (nil).
 func findPicks(form []shellcmd.Word) func(rel string, ent os.DirEntry) bool {
 	words := form[1:]
 	start := 0
@@ -32,22 +48,39 @@ func findPicks(form []shellcmd.Word) func(rel string, ent os.DirEntry) bool {
 		if w.Kind != shellcmd.Static {
 			return nil
 		}
-		switch t := w.Text; t {
-		case "-o", "-or", "!", "-not", ",", "(", ")":
+		t := w.Text
+		if t == "-delete" {
+			break // what comes after it does not narrow what it deletes
+		}
+		n, known := findArgs[t]
+		switch {
+		case !known:
+			return nil // -o, !, (, a comma, or a primary not read
+		case n < 0:
+			for i++; i < len(words) && words[i].Text != ";" && words[i].Text != "+"; i++ {
+			}
+			continue
+		case i+n >= len(words):
 			return nil
-		case "-name", "-iname", "-type":
-			if i+1 >= len(words) || words[i+1].Kind != shellcmd.Static {
+		}
+		if t == "-name" || t == "-iname" || t == "-type" {
+			v := words[i+1]
+			if v.Kind != shellcmd.Static {
 				return nil
 			}
-			v := words[i+1].Text
+			pat := v.Text
 			if t != "-type" {
-				if _, err := path.Match(v, ""); err != nil {
+				if strings.Contains(pat, "[:") || strings.Contains(pat, "[=") || strings.Contains(pat, "[.") {
+					return nil
+				}
+				pat = strings.ReplaceAll(pat, "[!", "[^") // fnmatch's negation, in Go's syntax
+				if _, err := path.Match(pat, ""); err != nil {
 					return nil
 				}
 			}
-			tests = append(tests, test{t, v})
-			i++
+			tests = append(tests, test{t, pat})
 		}
+		i += n
 	}
 	if len(tests) == 0 {
 		return nil

@@ -14,11 +14,11 @@ import (
 // getopt_long matches them, by any unambiguous prefix of a name that takes
 // a value ("--target" for --target-directory).
 var operandOptions = map[string]optSet{
-	"cp":      {shortValue: "tS", longValue: setOf("target-directory", "suffix")},
+	"cp":      {shortValue: "tS", longValue: setOf("target-directory", "suffix", "sparse", "no-preserve")},
 	"mv":      {shortValue: "tS", longValue: setOf("target-directory", "suffix")},
 	"ln":      {shortValue: "tS", longValue: setOf("target-directory", "suffix")},
-	"install": {shortValue: "tSmogZ", longValue: setOf("target-directory", "suffix", "mode", "owner", "group", "strip-program")},
-	"rsync": {shortValue: "eBfTM", longValue: setOf("rsh", "rsync-path", "filter", "exclude", "include",
+	"install": {shortValue: "tSmog", longValue: setOf("target-directory", "suffix", "mode", "owner", "group", "strip-program")},
+	"rsync": {shortValue: "eBfTM@", longValue: setOf("max-alloc", "copy-as", "stderr", "rsh", "rsync-path", "filter", "exclude", "include",
 		"exclude-from", "include-from", "files-from", "temp-dir", "partial-dir", "compare-dest", "copy-dest",
 		"link-dest", "backup-dir", "suffix", "chmod", "chown", "usermap", "groupmap", "log-file", "log-file-format",
 		"out-format", "password-file", "bwlimit", "max-size", "min-size", "max-delete", "timeout", "contimeout",

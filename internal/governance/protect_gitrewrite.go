@@ -107,7 +107,11 @@ func gitRewrite(form []shellcmd.Word) (string, bool) {
 		if created && len(operands) <= 1 {
 			return "", false
 		}
-		return what, len(operands) > 0 || slices.Contains(opts, "--orphan") || slices.Contains(opts, "--detach")
+		// -f puts every tracked file back as HEAD has it.
+		force := slices.ContainsFunc(opts, func(o string) bool {
+			return o == "--force" || !strings.HasPrefix(o, "--") && strings.ContainsRune(o, 'f')
+		})
+		return what, len(operands) > 0 || force || slices.Contains(opts, "--orphan") || slices.Contains(opts, "--detach")
 	}
 	return "", false
 }

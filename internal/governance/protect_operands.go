@@ -65,7 +65,7 @@ var recursiveCompressors = map[string]bool{"gzip": true, "gunzip": true, "zstd":
 	"pigz": true, "unpigz": true, "lz4": true, "unlz4": true, "lzop": true}
 
 // copiers write their sources into their last operand, a directory.
-var copiers = map[string]bool{"cp": true, "rsync": true, "mv": true, "install": true, "ditto": true}
+var copiers = map[string]bool{"cp": true, "rsync": true, "mv": true, "install": true, "ditto": true, "scp": true}
 
 // findActions are the find expressions that act on every file found.
 var findActions = map[string]bool{"-delete": true, "-exec": true, "-execdir": true, "-ok": true, "-okdir": true}

@@ -141,7 +141,8 @@ func compressorRecursive(form []shellcmd.Word) bool {
 		if t == "--" {
 			return false
 		}
-		if t == "--recursive" || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsRune(t, 'r') {
+		if n, ok := strings.CutPrefix(t, "--"); ok && len(n) >= 3 && strings.HasPrefix("recursive", n) ||
+			strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsRune(t, 'r') {
 			return true
 		}
 	}

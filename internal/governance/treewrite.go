@@ -84,7 +84,10 @@ func (w *treeWalk) act(act wholeAct, f []shellcmd.Word) {
 			picks = findPicks(f)
 		}
 	case "fd", "fdfind":
-		acted = nil // its --exec command is decided as a command of its own
+		// Its --exec command is given the files found, which its own
+		// words do not show ("fd . keys -x rm"): acted is what it
+		// searches (actedOperands), each file beneath decided as
+		// changed, to err on the side of the rule.
 	}
 	prefix := ""
 	if act.who == "git checkout-index" {
@@ -225,8 +228,9 @@ func (w *treeWalk) keep(v verdict) { w.worst.keep(v) }
 // follows one given as the operand, and with -L every one beneath.
 func (w *treeWalk) changed(act wholeAct, op string, picks func(rel string, ent os.DirEntry) bool) {
 	modifier := recursiveModifiers[act.name]
+	findTop, findAll := findFollows(act)
 	stat := os.Lstat
-	if modifier {
+	if modifier || findTop {
 		stat = os.Stat
 	}
 	fi, err := stat(op)
@@ -248,7 +252,24 @@ func (w *treeWalk) changed(act wholeAct, op string, picks func(rel string, ent o
 	if !fi.IsDir() || !w.deep || modifier && !modifierRecursive(act.form) {
 		return
 	}
-	w.beneath(op, what, act.git, modifier && shortFlag(act.form, 'L'), moved, links, picks)
+	w.beneath(op, what, act.git, modifier && shortFlag(act.form, 'L') || findAll, moved, links, picks)
+}
+
+// findFollows reports whether a find form follows the symlinks it is
+// given as starting points (-H or -L before them) and every symlink
+// beneath (-L).
+func findFollows(act wholeAct) (top, all bool) {
+	if act.name != "find" {
+		return false, false
+	}
+	for _, w := range act.form[1:] {
+		if w.Kind != shellcmd.Static || !strings.HasPrefix(w.Text, "-") || w.Text == "--" {
+			break
+		}
+		top = top || w.Text == "-H" || w.Text == "-L"
+		all = all || w.Text == "-L"
+	}
+	return top, all
 }
 
 // beneath walks dir for changed and linked: each entry picks keeps (all
@@ -271,7 +292,23 @@ func (w *treeWalk) beneath(dir, what string, skipGit, follow, moved, links bool,
 // modifierRecursive reports whether a chmod, chown, chgrp, setfacl or
 // chattr form changes what is beneath its operands: -R or --recursive.
 func modifierRecursive(form []shellcmd.Word) bool {
-	return shortFlag(form, 'R') || hasWord(form, "--recursive")
+	return shortFlag(form, 'R') || longFlag(form, "recursive", 3)
+}
+
+// longFlag reports whether a word of form, before "--", is the long
+// option --full or a prefix of it of at least least letters, as
+// getopt_long takes one ("--recur").
+func longFlag(form []shellcmd.Word, full string, least int) bool {
+	for _, w := range form[1:] {
+		t := w.Text
+		if w.Kind != shellcmd.Static || t == "--" {
+			return false
+		}
+		if n, ok := strings.CutPrefix(t, "--"); ok && len(n) >= least && strings.HasPrefix(full, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // shortFlag reports whether a short option cluster of form, before "--",
@@ -330,6 +367,7 @@ func (w *treeWalk) placed(act wholeAct, t copyTarget) {
 func (w *treeWalk) walk(dir string, skipGit, follow bool, visit func(p, rel, resolved string, ent os.DirEntry) bool) {
 	type item struct{ path, rel, resolved string }
 	stack := []item{{dir, "", resolvedDir(dir)}}
+	w.budget = maxTreeWriteEntries // each walk has its own; the decision's bounds them all
 	seen := map[string]bool{}
 	for len(stack) > 0 {
 		d := stack[len(stack)-1]

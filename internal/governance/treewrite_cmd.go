@@ -195,7 +195,7 @@ func readCopyFlags(name string, form []shellcmd.Word) copyFlags {
 				break
 			}
 			switch {
-			case c == 'T':
+			case c == 'T' && name != "scp":
 				f.noTarget = true
 			case c == 'R' && name == "rsync":
 				f.parents = true
@@ -246,7 +246,7 @@ func (e *Engine) copyTargets(name string, form []shellcmd.Word, cwd string) []co
 			continue
 		}
 		trimmed := strings.TrimRight(src, "/")
-		content := name == "ditto" || trimmed == "." || strings.HasSuffix(trimmed, "/.") ||
+		content := name == "ditto" || trimmed == "." || trimmed == ".." || strings.HasSuffix(trimmed, "/.") || strings.HasSuffix(trimmed, "/..") ||
 			name == "rsync" && strings.HasSuffix(src, "/") && trimmed != ""
 		switch {
 		case f.parents:

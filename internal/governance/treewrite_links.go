@@ -25,6 +25,7 @@ func (e *Engine) linkWriteVerdict(in *reqInfo, c *shellcmd.Command, others bool)
 	w := e.newTreeWalk(in, c)
 	for _, form := range c.Forms {
 		if !makesLink(form) {
+			w.copiedLinks(form, e.dirsOrRoots(in, c.Dir))
 			continue
 		}
 		if linkUnknown(form) {
@@ -33,7 +34,9 @@ func (e *Engine) linkWriteVerdict(in *reqInfo, c *shellcmd.Command, others bool)
 				reason: fmt.Sprintf("running %q: it makes a link to a place known only when the line runs, and the line runs other commands that may write through it; run the link on its own first", w.source)}, true
 		}
 		who := filepath.Base(form[0].Text)
-		symbolic := makesSymlink(form)
+		// ln -r stores a target relative to the link, computed from
+		// the target as the command names it: from its directory.
+		symbolic := makesSymlink(form) && !(who == "ln" && (shortFlag(form, 'r') || longFlag(form, "relative", 3)))
 		for _, dir := range e.dirsOrRoots(in, c.Dir) {
 			for _, t := range linkTargets(form, dir) {
 				p := t.fromCwd
@@ -65,4 +68,40 @@ func (w *treeWalk) linked(who, p string) {
 		return
 	}
 	w.beneath(p, what, false, false, false, true, nil)
+}
+
+// copiedLinks decides, for a copier's or mover's form (cp -P, cp -a, mv,
+// rsync -l, ...) run in one of dirs, where each source that is a symlink
+// now leads, as a write: the copy is a link there too, which the line's
+// other commands may write through. A copy that follows the link (cp
+// without -P) makes a file instead, which is decided the same, to err on
+// the side of the rule.
+func (w *treeWalk) copiedLinks(form []shellcmd.Word, dirs []string) {
+	if len(form) < 2 || form[0].Kind != shellcmd.Static {
+		return
+	}
+	name := filepath.Base(form[0].Text)
+	if !copiers[name] {
+		return
+	}
+	ops, dest := operands(name, form[1:])
+	for _, dir := range dirs {
+		for i, op := range ops {
+			if op == dest && i == len(ops)-1 {
+				continue
+			}
+			src := w.e.operandPath(dir, op)
+			if !isLink(src) {
+				continue
+			}
+			if to, err := filepath.EvalSymlinks(src); err == nil {
+				w.linked(name, to)
+			} else if t, err := os.Readlink(src); err == nil {
+				if !filepath.IsAbs(t) {
+					t = filepath.Join(filepath.Dir(filepath.Clean(src)), t)
+				}
+				w.linked(name, t)
+			}
+		}
+	}
 }
