@@ -266,7 +266,7 @@ func (c *hostileCase) directive(line string) error {
 		kind, rest2, _ := strings.Cut(rest, " ")
 		nm, arg, _ := strings.Cut(strings.TrimSpace(rest2), " ")
 		switch kind {
-		case "file", "symlink", "exec", "hardlink", "copy":
+		case "file", "symlink", "exec", "hardlink", "copy", "tarlink":
 			if nm == "" || arg == "" {
 				return fmt.Errorf("@setup %s needs a name and an argument", kind)
 			}

@@ -72,6 +72,8 @@
 //	                       file the agent never wrote, as an earlier session left it)
 //	@setup dir NAME
 //	@setup exec NAME TEXT   an executable script (\n in TEXT is a newline)
+//	@setup tarlink NAME LINK TARGET
+//	                       a tar archive holding one symlink member LINK -> TARGET
 //	@rule LIST RULE        add RULE to the suite policy's LIST (deny, ask or
 //	                       allow), as a case about a rule the suite's own
 //	                       policy lacks (a tool name) needs

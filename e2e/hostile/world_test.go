@@ -1,6 +1,7 @@
 package hostile
 
 import (
+	"archive/tar"
 	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
@@ -129,6 +130,13 @@ func newWorld(t *testing.T, c hostileCase) *world {
 			data, err := os.ReadFile(filepath.Join(w.ws, string(arg)))
 			must(t, err)
 			must(t, os.WriteFile(p, data, 0o600))
+		case "tarlink":
+			link, target, _ := strings.Cut(string(arg), " ")
+			var b bytes.Buffer
+			tw := tar.NewWriter(&b)
+			must(t, tw.WriteHeader(&tar.Header{Name: link, Typeflag: tar.TypeSymlink, Linkname: target, Mode: 0o777}))
+			must(t, tw.Close())
+			must(t, os.WriteFile(p, b.Bytes(), 0o644))
 		}
 	}
 	w.before = w.snapshot()
