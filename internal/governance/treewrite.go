@@ -3,6 +3,7 @@ package governance
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -343,10 +344,22 @@ func (w *treeWalk) placed(act wholeAct, t copyTarget) {
 	if err != nil || !t.tree || !fi.IsDir() || !w.deep {
 		return
 	}
-	rmade := resolvedDir(t.made)
+	// Where each destination directory leads, looked up once: a
+	// directory of the destination may be a symlink ("dest/sub" leading
+	// to keys), which the copy writes through.
+	parents := map[string]string{}
+	resolvedParent := func(rel string) string {
+		d := path.Dir(rel)
+		if r, ok := parents[d]; ok {
+			return r
+		}
+		r := resolvedDir(t.made + "/" + d)
+		parents[d] = r
+		return r
+	}
 	w.walk(t.src, false, t.follow, func(p, rel, _ string, ent os.DirEntry) bool {
 		dst := t.made + "/" + rel
-		if !w.candidate(dst, rmade+"/"+rel, ent, false) && !overwritesLink(dst) {
+		if !w.candidate(dst, resolvedParent(rel)+"/"+path.Base(rel), ent, false) && !overwritesLink(dst) {
 			return false
 		}
 		v, ok := w.refused(dst, false, false, true)

@@ -13,7 +13,7 @@ import (
 // and edit but editing keys/*.key and reading vault/*.pem: keys holds a
 // key and a note, src plain files, src2 a key to copy in, vault a
 // certificate, links a link to the key, evil a keys directory of its own
-// (evil2/keys leads there), lk and d/k lead to keys, old and empty are
+// (evil2/keys leads there), lk, d/k and d2/keys lead to keys, old and empty are
 // empty, and a.key and a.txt lie at the top; other is a directory outside
 // the workspace.
 func treeWriteWorkspace(t *testing.T) (*Engine, string, string) {
@@ -21,11 +21,11 @@ func treeWriteWorkspace(t *testing.T) (*Engine, string, string) {
 	tmp := t.TempDir()
 	root, other := filepath.Join(tmp, "ws"), filepath.Join(tmp, "other")
 	tree{
-		dirs: []string{"ws/links", "ws/old", "ws/empty", "ws/evil2", "ws/d"},
+		dirs: []string{"ws/links", "ws/old", "ws/empty", "ws/evil2", "ws/d", "ws/d2"},
 		files: []string{"ws/keys/a.key", "ws/keys/notes.txt", "ws/src/a.go", "ws/src/b/c.go", "ws/src2/b.key",
 			"ws/vault/x.pem", "ws/a.key", "ws/a.txt", "ws/evil/keys/a.key", "other/f"},
 		links: map[string]string{"ws/links/k": "../keys/a.key", "ws/src/out": "../../other", "ws/lk": "keys",
-			"ws/evil2/keys": "../evil/keys", "ws/d/k": "../keys"},
+			"ws/evil2/keys": "../evil/keys", "ws/d/k": "../keys", "ws/d2/keys": "../keys"},
 	}.make(t, tmp)
 	p := testPolicy(t, "  default: allow\n  allow: [Read, Edit, Bash]\n  deny:\n    - Edit(./keys/*.key)\n    - Read(./vault/*.pem)\n")
 	return NewEngine(p, EngineOptions{Roots: []string{root}}), root, other
@@ -111,6 +111,7 @@ func TestDecideTreeWrite(t *testing.T) {
 		{"ln -s into the directory", "ln -s ../a.key keys", Deny, "keys/a.key"},
 		{"rsync of a file into the directory", "rsync a.key keys/", Deny, "keys/a.key"},
 		{"cp -r of a directory's content", "cp -r src2/. keys", Deny, "keys/b.key"},
+		{"cp -r into a destination whose subdirectory leads to keys", "cp -r evil/. d2", Deny, "keys/a.key"},
 		{"rsync -a of a directory's content", "rsync -a src2/ keys", Deny, "keys/b.key"},
 		{"cp of a glob into the directory", "cp *.key keys", Deny, "keys/a.key"},
 		{"tar --remove-files", "tar --remove-files -cf k.tar keys", Deny, "keys/a.key"},
