@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -38,6 +39,8 @@ type Harness struct {
 	toAgent  *lines   // what the agent receives
 	// Timeout bounds one read or write; zero means DefaultTimeout.
 	Timeout time.Duration
+	// stop ends the session once (Stop, and the test's clean-up).
+	stop func()
 }
 
 // lines reads one peer's incoming lines. A read runs on its own goroutine
@@ -99,7 +102,7 @@ func Start(t testing.TB, b *acpwire.Bridge) *Harness {
 	}
 	h := &Harness{t: t, session: s, clientW: cw, agentW: aw,
 		toClient: &lines{r: bufio.NewReaderSize(tcR, 1<<20)}, toAgent: &lines{r: bufio.NewReaderSize(taR, 1<<20)}}
-	t.Cleanup(func() {
+	h.stop = sync.OnceFunc(func() {
 		// Cancelling first releases a handler still waiting in Call.
 		cancel()
 		cw.Close()
@@ -114,8 +117,15 @@ func Start(t testing.TB, b *acpwire.Bridge) *Harness {
 			f.Close()
 		}
 	})
+	t.Cleanup(h.stop)
 	return h
 }
+
+// Stop ends the session as both peers leaving would: their inputs close,
+// both directions finish what they hold (each message's fate recorded),
+// and the session is closed, its recording flushed. What the peers were
+// sent but did not read is discarded. The test's clean-up stops it too.
+func (h *Harness) Stop() { h.stop() }
 
 // Session returns the running session.
 func (h *Harness) Session() *acpwire.Session { return h.session }
