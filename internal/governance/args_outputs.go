@@ -66,7 +66,7 @@ const sshKeygenReads = "lyFeiB"
 
 // outputOptionWords returns the indexes of form's words that name a file
 // its program writes by an output option: the word after "-o" (or a
-// program's own letter, programOutputs) last in a cluster of up to four
+// program's own letter, programOutputs) last in a cluster of up to eight
 // short options ("-qo FILE"; not for wholeNameOptions), the word itself
 // when the letter comes first with the rest its value ("-oFILE"), and the value of one of outputLongNames
 // or a program's own long names, or a prefix getopt_long may take for an
@@ -110,12 +110,15 @@ func outputOptionWords(form []shellcmd.Word) map[int]bool {
 			break
 		}
 		long, value, eq := strings.Cut(strings.TrimLeft(t, "-"), "=")
-		isLong := outputName(long, own.long)
+		// After one dash only a whole name counts (openssl's -out): "-o"
+		// is a short option, never a prefix of --output.
+		isLong := strings.HasPrefix(t, "--") && outputName(long, own.long) ||
+			!strings.HasPrefix(t, "--") && len(long) > 1 && (outputLongNames[long] || own.long[long])
 		if !strings.HasPrefix(t, "--") && !isLong {
 			switch {
 			case strings.IndexByte(shorts, t[1]) >= 0 && len(t) > 2:
 				mark(i) // -oFILE: the rest is the value
-			case strings.IndexByte(shorts, t[len(t)-1]) >= 0 && i+1 < len(form) && shortCluster4(t) && (len(t) == 2 || !wholeNameOptions[name]):
+			case strings.IndexByte(shorts, t[len(t)-1]) >= 0 && i+1 < len(form) && letterCluster(t) && (len(t) == 2 || !wholeNameOptions[name]):
 				mark(i + 1) // -o FILE, -qo FILE, -sSLo FILE
 			}
 		}
@@ -137,15 +140,16 @@ func outputOptionWords(form []shellcmd.Word) map[int]bool {
 var wholeNameOptions = map[string]bool{"go": true, "java": true, "javac": true, "gcc": true, "cc": true, "clang": true,
 	"g++": true, "c++": true, "clang++": true, "openssl": true, "ffmpeg": true, "ffprobe": true, "stty": true}
 
-// shortCluster4 reports whether t is a cluster of one to four short
-// option letters ("-o", "-qo", "-sSLo"), each a letter or digit.
-func shortCluster4(t string) bool {
-	if len(t) < 2 || len(t) > 5 || t[0] != '-' || t[1] == '-' {
+// letterCluster reports whether t is a cluster of one to eight short
+// option letters ("-o", "-qo", "-fsSLo", "-#fsSLo"), each a letter, a
+// digit or "#".
+func letterCluster(t string) bool {
+	if len(t) < 2 || len(t) > 9 || t[0] != '-' || t[1] == '-' {
 		return false
 	}
 	for i := 1; i < len(t); i++ {
 		c := t[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '#') {
 			return false
 		}
 	}
@@ -154,14 +158,15 @@ func shortCluster4(t string) bool {
 
 // outputName reports whether a long option's name (without its dashes
 // and value) is one of outputLongNames or own, or a prefix of one of
-// them of at least four letters beginning "out" ("--outp", "--output-doc").
+// them beginning "o" ("--o", "--outp", "--output-doc").
 func outputName(n string, own map[string]bool) bool {
 	if outputLongNames[n] || own[n] {
 		return true
 	}
-	// Only a prefix of the "out" names: another long option may be
-	// whole where it is a prefix of one ("--target" of --target-dir).
-	if len(n) < 4 || !strings.HasPrefix(n, "out") {
+	// Only a prefix of the "out" names ("--o", "--outp"): another long
+	// option may be whole where it is a prefix of one ("--target" of
+	// --target-dir).
+	if n == "" || n[0] != 'o' {
 		return false
 	}
 	for _, names := range [...]map[string]bool{outputLongNames, own} {

@@ -42,6 +42,12 @@ func findPicks(form []shellcmd.Word) func(rel string, ent os.DirEntry) bool {
 	type test struct {
 		kind, value string
 	}
+	for _, w := range words[start:] {
+		switch w.Text {
+		case "-o", "-or", "!", "-not", ",", "(", ")":
+			return nil // an operator anywhere, after -delete too ("-delete , -delete")
+		}
+	}
 	var tests []test
 	for i := start; i < len(words); i++ {
 		w := words[i]

@@ -71,11 +71,13 @@ func (w *treeWalk) linked(who, p string) {
 }
 
 // copiedLinks decides, for a copier's or mover's form (cp -P, cp -a, mv,
-// rsync -l, ...) run in one of dirs, where each source that is a symlink
-// now leads, as a write: the copy is a link there too, which the line's
-// other commands may write through. A copy that follows the link (cp
-// without -P) makes a file instead, which is decided the same, to err on
-// the side of the rule.
+// rsync -l, ...) run in one of dirs, where each symlink it puts in place
+// leads from there, as a write: a source that is a symlink, and each
+// symlink beneath a directory it copies or moves whole. The line's other
+// commands may write through it. A relative target is read from where the
+// copy puts the link and from where the link is now; a copy that follows
+// the link (cp without -P) makes a file instead, which is decided the
+// same, to err on the side of the rule.
 func (w *treeWalk) copiedLinks(form []shellcmd.Word, dirs []string) {
 	if len(form) < 2 || form[0].Kind != shellcmd.Static {
 		return
@@ -86,22 +88,47 @@ func (w *treeWalk) copiedLinks(form []shellcmd.Word, dirs []string) {
 	}
 	ops, dest := operands(name, form[1:])
 	for _, dir := range dirs {
+		abs := func(p string) string { return w.e.operandPath(dir, p) }
+		into := dest != "" && intoDir(form, abs(dest), false)
 		for i, op := range ops {
-			if op == dest && i == len(ops)-1 {
+			if dest == "" || op == dest && i == len(ops)-1 {
 				continue
 			}
-			src := w.e.operandPath(dir, op)
+			src := abs(op)
 			if !isLink(src) {
 				continue
 			}
-			if to, err := filepath.EvalSymlinks(src); err == nil {
-				w.linked(name, to)
-			} else if t, err := os.Readlink(src); err == nil {
-				if !filepath.IsAbs(t) {
-					t = filepath.Join(filepath.Dir(filepath.Clean(src)), t)
-				}
-				w.linked(name, t)
+			made := abs(dest)
+			if into {
+				made += "/" + filepath.Base(filepath.Clean(src))
 			}
+			w.copiedLink(name, src, made)
+		}
+		for _, t := range w.e.copyTargets(name, form, dir) {
+			if fi, err := os.Lstat(t.src); err != nil || !t.tree || !fi.IsDir() {
+				continue
+			}
+			w.walk(t.src, false, false, func(p, rel, _ string, ent os.DirEntry) bool {
+				if ent.Type()&os.ModeSymlink != 0 {
+					w.copiedLink(name, p, t.made+"/"+rel)
+				}
+				return false
+			})
 		}
 	}
+}
+
+// copiedLink decides where the symlink at link leads once a copy puts it
+// at made.
+func (w *treeWalk) copiedLink(who, link, made string) {
+	t, err := os.Readlink(link)
+	if err != nil {
+		return
+	}
+	if filepath.IsAbs(t) {
+		w.linked(who, t)
+		return
+	}
+	w.linked(who, filepath.Dir(made)+"/"+t)
+	w.linked(who, filepath.Dir(link)+"/"+t)
 }

@@ -12,7 +12,8 @@ import (
 // treeWriteWorkspace builds a workspace whose policy allows every command
 // and edit but editing keys/*.key and reading vault/*.pem: keys holds a
 // key and a note, src plain files, src2 a key to copy in, vault a
-// certificate, links a link to the key, evil a keys directory of its own
+// certificate, links a link to the key (and kk, dangling there, one that
+// leads to it from the top), evil a keys directory of its own
 // (evil2/keys leads there), lk, d/k and d2/keys lead to keys, old and empty are
 // empty, and a.key and a.txt lie at the top; other is a directory outside
 // the workspace.
@@ -25,7 +26,7 @@ func treeWriteWorkspace(t *testing.T) (*Engine, string, string) {
 		files: []string{"ws/keys/a.key", "ws/keys/notes.txt", "ws/src/a.go", "ws/src/b/c.go", "ws/src2/b.key",
 			"ws/vault/x.pem", "ws/a.key", "ws/a.txt", "ws/evil/keys/a.key", "other/f"},
 		links: map[string]string{"ws/links/k": "../keys/a.key", "ws/src/out": "../../other", "ws/lk": "keys",
-			"ws/evil2/keys": "../evil/keys", "ws/d/k": "../keys", "ws/d2/keys": "../keys"},
+			"ws/evil2/keys": "../evil/keys", "ws/d/k": "../keys", "ws/d2/keys": "../keys", "ws/links/kk": "keys/a.key"},
 	}.make(t, tmp)
 	p := testPolicy(t, "  default: allow\n  allow: [Read, Edit, Bash]\n  deny:\n    - Edit(./keys/*.key)\n    - Read(./vault/*.pem)\n")
 	return NewEngine(p, EngineOptions{Roots: []string{root}}), root, other
@@ -65,6 +66,7 @@ func TestDecideTreeWrite(t *testing.T) {
 		{"find -delete of a glob", "find k* -name '*.key' -delete", Deny, "keys/a.key"},
 		{"find -delete of every file", "find keys -type f -delete", Deny, "keys/a.key"},
 		{"find -delete with -o picks every entry", "find keys -name '*.txt' -o -name x -delete", Deny, "keys/a.key"},
+		{"find with a comma after -delete", "find keys -name '*.tmp' -delete , -delete", Deny, "keys/a.key"},
 		{"mv -t in a cluster", "mv -vt old keys", Deny, "keys/a.key"},
 		{"mv --target abbreviated", "mv --target old keys", Deny, "keys/a.key"},
 		{"mv -t moving a certificate", "mv -vt old vault", Deny, "vault/x.pem"},
@@ -202,6 +204,9 @@ func TestDecideLinkWrites(t *testing.T) {
 		{"ln -r reads the target from the command's directory", "mkdir x && ln -rs keys x/l && cp a.key x/l/", Deny, "keys/a.key"},
 		{"a copied link, then cp into it", "cp -P lk l2 && cp a.key l2/", Deny, "keys/a.key"},
 		{"a moved link, then cp into it", "mv lk l3 && cp a.key l3/", Deny, "keys/a.key"},
+		{"a dangling link moved where it leads to a key", "mv links/kk k3 && echo x > k3", Deny, "keys/a.key"},
+		{"a link beneath a copied directory", "cp -a links . && cp a.key k", Deny, "keys/a.key"},
+		{"a link beneath an rsync copy", "rsync -a links/ c/ && cp a.key c/k", Deny, "keys/a.key"},
 
 		{"a link to a key alone", "ln -s keys/a.key l", Allow, ""},
 		{"a link to a plain directory, then ls", "ln -s src l && ls l", Allow, ""},
