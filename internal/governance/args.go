@@ -279,7 +279,6 @@ func (e *Engine) decideArgsWith(in *reqInfo, c *shellcmd.Command, f *commandFact
 		worst.keepIf(e.decideArg(in, a, c.Dir, advisories))
 	}
 	worst.keepIf(e.treeReadVerdict(in, c))
-	worst.keepIf(e.treeWriteVerdict(in, c))
 	worst.keepIf(namesFromFileVerdict(c))
 	worst.keepIf(goToolFlagsVerdict(c))
 	return worst.result()

@@ -76,6 +76,10 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 				w := what
 				later = append(later, func() { consider(v, "writing the files "+w+" extracts", nil) })
 			}
+			if v, ok := e.treeWriteVerdict(in, c, len(a.Commands) > 1); ok {
+				w := what
+				later = append(later, func() { consider(v, "changing the files "+w+" changes without naming them", nil) })
+			}
 			if v, ok := e.linkWriteVerdict(in, c, len(a.Commands) > 1); ok {
 				w := what
 				later = append(later, func() { consider(v, "writing through the links "+w+" makes", nil) })

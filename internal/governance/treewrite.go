@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
@@ -32,8 +33,9 @@ var (
 // rule restricts as a whole, or the workspace roots, the operand's own
 // decision shows); a walk past maxTreeEntries asks the person. ok is false
 // when nothing is refused.
-func (e *Engine) treeWriteVerdict(in *reqInfo, c *shellcmd.Command) (verdict, bool) {
+func (e *Engine) treeWriteVerdict(in *reqInfo, c *shellcmd.Command, others bool) (verdict, bool) {
 	w := e.newTreeWalk(in, c)
+	w.others = others
 	for _, form := range c.Forms {
 		for _, dir := range e.dirsOrRoots(in, c.Dir) {
 			for _, act := range wholeActsOf(form, dir, in.roots) {
@@ -164,6 +166,9 @@ type treeWalk struct {
 	// beneath a directory is walked.
 	rules []*rule
 	deep  bool // len(rules) > 0
+	// others says the line runs other commands, which may change git's
+	// index before this one runs.
+	others bool
 }
 
 // newTreeWalk starts the walk of c.
@@ -253,7 +258,43 @@ func (w *treeWalk) changed(act wholeAct, op string, picks func(rel string, ent o
 	if !fi.IsDir() || !w.deep || modifier && !modifierRecursive(act.form) {
 		return
 	}
+	if act.tracked && !w.others && !gitFromCommit(act.form) {
+		// Only what the index holds: an ignored .env beneath is left
+		// alone. An index the bridge cannot read counts every file.
+		if idx, ok := loadGitTracked(op); ok {
+			inner, rop := picks, resolvedDir(op)
+			picks = func(rel string, ent os.DirEntry) bool {
+				return idx.holds(rop+"/"+rel) && (inner == nil || inner(rel, ent))
+			}
+		}
+	}
 	w.beneath(op, what, act.git, modifier && shortFlag(act.form, 'L') || findAll, moved, links, picks)
+}
+
+// gitFromCommit reports whether a git form of wholeActOf (from its
+// subcommand on) takes its files from a commit rather than from the index:
+// checkout given a tree-ish before its pathspecs, or without "--" (its
+// first word may name a branch), and restore with -s or --source.
+func gitFromCommit(form []shellcmd.Word) bool {
+	switch wordText(form, 0) {
+	case "checkout":
+		for _, w := range form[1:] {
+			switch {
+			case w.Kind != shellcmd.Static:
+				return true
+			case w.Text == "--":
+				return false
+			case !strings.HasPrefix(w.Text, "-"):
+				return true // a tree-ish, or a pathspec read as one
+			}
+		}
+		return true
+	case "restore":
+		return shortFlag(form, 's') || longFlag(form, "source", 2) || slices.ContainsFunc(form[1:], func(w shellcmd.Word) bool {
+			return strings.HasPrefix(w.Text, "--source=") || strings.HasPrefix(w.Text, "-s") && !strings.HasPrefix(w.Text, "--")
+		})
+	}
+	return false
 }
 
 // findFollows reports whether a find form follows the symlinks it is

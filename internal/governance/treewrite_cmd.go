@@ -21,6 +21,9 @@ type wholeAct struct {
 	form []shellcmd.Word // the form from that program on
 	cwd  string          // the directory its relative operands are in
 	git  bool            // a git subcommand, whose pathspecs git expands itself
+	// tracked says it changes only the files git's index holds beneath
+	// its pathspecs (checkout, restore, checkout-index, rm, mv, stash).
+	tracked bool
 }
 
 // wholeActOf reads form, run in cwd, as the program it acts as: a git
@@ -37,11 +40,11 @@ func wholeActOf(form []shellcmd.Word, cwd string, roots []string) (wholeAct, boo
 	a := wholeAct{who: name, name: name, form: form, cwd: cwd}
 	if name == "git" {
 		if f, as, dir, ok := gitRemover(form, cwd); ok {
-			a.form, a.name, a.cwd = f, as, dir
+			a.form, a.name, a.cwd, a.tracked = f, as, dir, true
 		} else if f, dir, ok := gitUntrackedRemover(form, cwd, roots); ok {
 			a.form, a.name, a.cwd = f, "rm", dir
 		} else if f, dir, ok := gitStashedPaths(form, cwd); ok {
-			a.form, a.name, a.cwd = f, "rm", dir
+			a.form, a.name, a.cwd, a.tracked = f, "rm", dir, true
 		} else {
 			return wholeAct{}, false
 		}
