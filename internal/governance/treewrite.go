@@ -38,6 +38,7 @@ func (e *Engine) treeWriteVerdict(in *reqInfo, c *shellcmd.Command, others bool)
 	w.others = others
 	for _, form := range c.Forms {
 		for _, dir := range e.dirsOrRoots(in, c.Dir) {
+			w.manifests(form, dir)
 			for _, act := range wholeActsOf(form, dir, in.roots) {
 				f, ok := in.globOperands(act.form, act.cwd, nil)
 				if !ok {

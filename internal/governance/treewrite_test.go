@@ -244,6 +244,7 @@ func FuzzTreeWriteReaders(f *testing.F) {
 		gitStashedPaths(form, "/ws")
 		checkoutIndexPrefix(form)
 		gitOutputWrites(form)
+		manifestWrites(form, "/ws")
 		for i := range outputOptionWords(form) {
 			if i < 1 || i >= len(form) {
 				t.Fatalf("%q: word %d is an output, outside 1..%d", line, i, len(form)-1)
