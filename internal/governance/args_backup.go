@@ -51,6 +51,9 @@ var backupers = map[string]backuper{
 // files its diff names) as such.
 func backupWrites(form []shellcmd.Word) []argWord {
 	name := filepath.Base(form[0].Text)
+	if name == "sed" {
+		return sedBackupWrites(form)
+	}
 	b, ok := backupers[name]
 	if !ok {
 		return nil
@@ -140,6 +143,64 @@ func backupWrites(form []shellcmd.Word) []argWord {
 	for _, d := range dests {
 		n := d + sfx
 		out = append(out, argWord{word: shellcmd.Word{Kind: shellcmd.Static, Text: n}, text: n, write: true})
+	}
+	return out
+}
+
+// sedBackupWrites returns the backups a sed -i with a suffix writes
+// (-i.bak, -ni.bak, --in-place=.bak): each file it edits, FILE, is first
+// copied to FILE followed by the suffix, or, when the suffix holds "*",
+// to the suffix with each "*" made FILE's base name, which may name
+// another directory ("--in-place='bak/*'"), read from the file's
+// directory and from the command's. A computed suffix is a name known
+// only when the line runs.
+func sedBackupWrites(form []shellcmd.Word) []argWord {
+	var suffix *shellcmd.Word
+	for _, w := range form[1:] {
+		t := w.Text
+		if w.Kind == shellcmd.Static && t == "--" {
+			break
+		}
+		if v, ok := strings.CutPrefix(t, "--in-place="); ok {
+			suffix = &shellcmd.Word{Kind: w.Kind, Text: v}
+			continue
+		}
+		if len(t) < 3 || t[0] != '-' || t[1] == '-' {
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			if strings.IndexByte("efl", t[j]) >= 0 {
+				break // the rest is that option's value
+			}
+			if t[j] == 'i' {
+				if j+1 < len(t) {
+					suffix = &shellcmd.Word{Kind: w.Kind, Text: t[j+1:]}
+				}
+				break
+			}
+		}
+	}
+	if suffix == nil || suffix.Text == "" {
+		return nil
+	}
+	if suffix.Kind == shellcmd.Dynamic {
+		return []argWord{{word: *suffix, text: suffix.Text, write: true}}
+	}
+	var out []argWord
+	add := func(n string) {
+		out = append(out, argWord{word: shellcmd.Word{Kind: shellcmd.Static, Text: n}, text: n, write: true})
+	}
+	for i := range writtenWords(form) {
+		f := form[i].Text
+		if !strings.Contains(suffix.Text, "*") {
+			add(f + suffix.Text)
+			continue
+		}
+		b := strings.ReplaceAll(suffix.Text, "*", path.Base(f))
+		add(b)
+		if d := path.Dir(f); d != "." && !strings.HasPrefix(b, "/") {
+			add(d + "/" + b)
+		}
 	}
 	return out
 }

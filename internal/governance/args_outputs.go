@@ -46,6 +46,7 @@ var programOutputs = map[string]struct {
 	"rsync":      {"", setOf("write-batch", "only-write-batch")},
 	"script":     {"OBTI", setOf("log-out", "log-io", "log-timing", "log-in")},
 	"zstd":       {"o", nil},
+	"zip":        {"O", setOf("output-file")},
 }
 
 // notOutputO are programs whose -o is not a file they write: a flag (ls
@@ -194,19 +195,22 @@ func shortLetters(form []shellcmd.Word, letters string) bool {
 	return false
 }
 
-// tarLike are tar's names.
-var tarLike = map[string]bool{"tar": true, "bsdtar": true, "gtar": true}
+// tarLike are tar's names, and jar's, whose options (c, u, x, t, f) are
+// tar's old style.
+var tarLike = map[string]bool{"tar": true, "bsdtar": true, "gtar": true, "jar": true}
 
-// tarArchiveWritten returns the index of the word naming the archive a
-// tar that makes or changes one writes (-f's value, attached or the next
-// word, in the old style's cluster too; --file), unless it only lists,
-// extracts or compares (t, x, d and their long forms, a long one also as
-// a prefix of three letters or more: "--cre"). A tar with no mode given
-// writes nothing marked.
+// tarArchiveWritten returns the indexes of the words naming what a tar
+// writes besides the files it extracts: the archive it makes or changes
+// (-f's value, attached or the next word, in the old style's cluster too;
+// --file), unless it only lists, extracts or compares (t, x, d and their
+// long forms, a long one also as a prefix of three letters or more:
+// "--cre"), and, in any mode, the snapshot file of -g or
+// --listed-incremental and the --index-file it writes its listing to.
 func tarArchiveWritten(form []shellcmd.Word) map[int]bool {
 	const shortValue = "fCbTXgKNVL"
 	reads, writes := false, false
 	file := -1
+	out := map[int]bool{}
 	mode := func(c byte) {
 		reads = reads || c == 't' || c == 'x' || c == 'd'
 		writes = writes || c == 'c' || c == 'r' || c == 'u' || c == 'A'
@@ -217,8 +221,11 @@ func tarArchiveWritten(form []shellcmd.Word) map[int]bool {
 		t := w.Text
 		switch {
 		case len(pending) > 0:
-			if pending[0] == 'f' {
+			switch pending[0] {
+			case 'f':
 				file = i
+			case 'g':
+				out[i] = true
 			}
 			pending = pending[1:]
 		case w.Kind != shellcmd.Static:
@@ -241,17 +248,21 @@ func tarArchiveWritten(form []shellcmd.Word) map[int]bool {
 				}
 				return false
 			}
+			value := func() int {
+				if !eq && i+1 < len(form) {
+					i++
+				}
+				return i
+			}
 			switch {
 			case prefixOf("create", "append", "update", "concatenate", "catenate", "delete"):
 				writes = true
 			case prefixOf("list", "extract", "get", "diff", "compare"):
 				reads = true
 			case name == "file":
-				file = i
-				if !eq && i+1 < len(form) {
-					i++
-					file = i
-				}
+				file = value()
+			case name == "index-file" || len(name) >= 3 && strings.HasPrefix("listed-incremental", name):
+				out[value()] = true
 			}
 		case strings.HasPrefix(t, "-") && len(t) > 1:
 			for j := 1; j < len(t); j++ {
@@ -259,23 +270,28 @@ func tarArchiveWritten(form []shellcmd.Word) map[int]bool {
 				if strings.IndexByte(shortValue, t[j]) < 0 {
 					continue
 				}
-				if t[j] == 'f' {
-					file = i
-					if j == len(t)-1 && i+1 < len(form) {
-						file = i + 1
-					}
-				}
+				at := i
 				if j == len(t)-1 && i+1 < len(form) {
-					i++
+					at = i + 1
 				}
+				switch t[j] {
+				case 'f':
+					file = at
+				case 'g':
+					out[at] = true
+				}
+				i = at
 				break
 			}
 		}
 	}
-	if file < 0 || !writes || reads {
+	if file >= 0 && writes && !reads {
+		out[file] = true
+	}
+	if len(out) == 0 {
 		return nil
 	}
-	return map[int]bool{file: true}
+	return out
 }
 
 // findOutputs returns the indexes of the files find's -fprint, -fprint0,

@@ -106,12 +106,40 @@ func (w *treeWalk) act(act wholeAct, f []shellcmd.Word) {
 	for _, t := range w.e.copyTargets(act.name, f, act.cwd) {
 		w.placed(act, t)
 	}
+	for _, to := range renamedTo(act.name, ops) {
+		p := w.e.operandPath(act.cwd, to)
+		if v, ok := w.refused(p, false, true, true); ok {
+			v.reason = fmt.Sprintf("running %q: %s gives a file the name %s: %s", w.source, act.who, to, v.reason)
+			w.keep(v)
+		}
+	}
 	if ops, base, ok := archivedAway(act.name, f); ok {
 		away := wholeAct{who: act.who, name: "rm", form: f, cwd: joinRaw(act.cwd, base)}
 		for _, op := range ops {
 			w.changed(away, w.e.operandPath(away.cwd, op), nil)
 		}
 	}
+}
+
+// renamedTo returns the names util-linux rename (rename FROM TO FILE...,
+// also as rename.ul) gives its files: each FILE with its first FROM
+// replaced by TO, read from the command's directory. Perl's rename, whose
+// first operand is an expression (s/a/b/, y/a/b/), names nothing here.
+func renamedTo(name string, ops []string) []string {
+	if name != "rename" && name != "rename.ul" || len(ops) < 3 {
+		return nil
+	}
+	from, to := ops[0], ops[1]
+	if from == "" || len(from) > 2 && (from[0] == 's' || from[0] == 'y') && !strings.ContainsAny(from[1:2], "abcdefghijklmnopqrstuvwxyz0123456789._-") {
+		return nil
+	}
+	var out []string
+	for _, f := range ops[2:] {
+		if strings.Contains(f, from) {
+			out = append(out, strings.Replace(f, from, to, 1))
+		}
+	}
+	return out
 }
 
 // hasWord reports whether a static word of form, after its program, is t.

@@ -136,6 +136,9 @@ func TestDecideTreeWrite(t *testing.T) {
 		{"scp into the directory", "scp a.key keys", Deny, "keys/a.key"},
 		{"fd running a command on what it finds", "fdfind . keys -x rm", Deny, "keys/a.key"},
 		{"git checkout -f puts the tracked files back", "git checkout -f", RequireApproval, "changes files of the work tree"},
+		{"sed -i's backup lands on the key", "sed -i.key s/x/y/ keys/a", Deny, "keys/a.key"},
+		{"sed -i's backup in the keys directory", "sed --in-place='keys/*' s/x/y/ a.key", Deny, "keys/a.key"},
+		{"util-linux rename onto the key", "rename b.txt a.key keys/b.txt", Deny, "keys/a.key"},
 		{"a cd, then rm -r", "cd keys && rm -rf .", Deny, "keys/a.key"},
 		{"run by a wrapper", "timeout 5 find keys -delete", Deny, "keys/a.key"},
 		{"find -delete outside the workspace", "find " + other + " -delete", Deny, "outside the workspace"},
@@ -245,6 +248,7 @@ func FuzzTreeWriteReaders(f *testing.F) {
 		checkoutIndexPrefix(form)
 		gitOutputWrites(form)
 		manifestWrites(form, "/ws")
+		renamedTo(name, strings.Fields(line))
 		for i := range outputOptionWords(form) {
 			if i < 1 || i >= len(form) {
 				t.Fatalf("%q: word %d is an output, outside 1..%d", line, i, len(form)-1)
