@@ -429,6 +429,14 @@ func (w *treeWalk) placed(act wholeAct, t copyTarget) {
 	}
 	w.walk(t.src, false, t.follow, func(p, rel, _ string, ent os.DirEntry) bool {
 		dst := t.made + "/" + rel
+		if t.backup != "" && exists(dst) {
+			// The file replaced is kept under its name and the suffix.
+			if v, ok := w.refused(dst+t.backup, false, false, true); ok {
+				v.reason = fmt.Sprintf("running %q: %s, and backs up %s as %s: %s", w.source, what, dst, dst+t.backup, v.reason)
+				w.keep(v)
+				return true
+			}
+		}
 		if !w.candidate(dst, resolvedParent(rel)+"/"+path.Base(rel), ent, false) && !overwritesLink(dst) {
 			return false
 		}

@@ -150,8 +150,9 @@ func actedOperands(name string, form []shellcmd.Word) (ops []string, dest string
 type copyTarget struct {
 	src, made string
 	tree      bool
-	followTop bool // a source that is a symlink is followed
-	follow    bool // symlinks beneath the source are followed
+	followTop bool   // a source that is a symlink is followed
+	follow    bool   // symlinks beneath the source are followed
+	backup    string // the suffix of the backup of a file replaced, "" for none
 }
 
 // copyFlags is what a copier's or link maker's options say of where its
@@ -162,6 +163,10 @@ type copyFlags struct {
 	recursive bool // -r, -R (cp), -a, --recursive, --archive
 	followTop bool // -H, -L, --dereference: a symlink given as a source is followed
 	follow    bool // -L, --dereference, rsync's --copy-links, -k: symlinks beneath are followed
+	// backup is the suffix a file replaced beneath the destination is
+	// renamed with (-b, --backup, -S, --suffix; "~" by default), "" for
+	// none.
+	backup string
 }
 
 // readCopyFlags reads copyFlags from a form of name (operandOptions says
@@ -174,9 +179,15 @@ func readCopyFlags(name string, form []shellcmd.Word) copyFlags {
 		t := o.opt.Text
 		if long, ok := strings.CutPrefix(t, "--"); ok {
 			n, v, eq := strings.Cut(long, "=")
-			if s.longValueName(n) != "" {
-				o.value(v, eq)
+			if full := s.longValueName(n); full != "" {
+				val := o.value(v, eq)
+				if full == "suffix" && val != nil {
+					f.backup = val.Text
+				}
 				continue
+			}
+			if len(n) >= 3 && strings.HasPrefix("backup", n) && f.backup == "" {
+				f.backup = "~"
 			}
 			prefix := func(full string, least int) bool { return len(n) >= least && strings.HasPrefix(full, n) }
 			switch {
@@ -194,10 +205,15 @@ func readCopyFlags(name string, form []shellcmd.Word) copyFlags {
 		for j := 1; j < len(t); j++ {
 			c := t[j]
 			if strings.IndexByte(s.shortValue, c) >= 0 {
-				o.value(t[j+1:], j+1 < len(t))
+				val := o.value(t[j+1:], j+1 < len(t))
+				if c == 'S' && name != "scp" && val != nil {
+					f.backup = val.Text
+				}
 				break
 			}
 			switch {
+			case c == 'b' && name != "scp" && f.backup == "":
+				f.backup = "~"
 			case c == 'T' && name != "scp":
 				f.noTarget = true
 			case c == 'R' && name == "rsync":
@@ -242,7 +258,7 @@ func (e *Engine) copyTargets(name string, form []shellcmd.Word, cwd string) []co
 	tree := name == "mv" || name == "ditto" || !link && f.recursive
 	var out []copyTarget
 	add := func(src, made string) {
-		out = append(out, copyTarget{src: abs(src), made: made, tree: tree, followTop: f.followTop, follow: f.follow})
+		out = append(out, copyTarget{src: abs(src), made: made, tree: tree, followTop: f.followTop, follow: f.follow, backup: f.backup})
 	}
 	for i, src := range ops {
 		if src == dest && i == len(ops)-1 && len(ops) > 1 {

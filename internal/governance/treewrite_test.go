@@ -24,7 +24,7 @@ func treeWriteWorkspace(t *testing.T) (*Engine, string, string) {
 	tree{
 		dirs: []string{"ws/links", "ws/old", "ws/empty", "ws/evil2", "ws/d", "ws/d2"},
 		files: []string{"ws/keys/a.key", "ws/keys/notes.txt", "ws/src/a.go", "ws/src/b/c.go", "ws/src2/b.key",
-			"ws/vault/x.pem", "ws/a.key", "ws/a.txt", "ws/evil/keys/a.key", "other/f"},
+			"ws/vault/x.pem", "ws/a.key", "ws/a.txt", "ws/evil/keys/a.key", "ws/stage/keys/a", "ws/keys/a", "other/f"},
 		links: map[string]string{"ws/links/k": "../keys/a.key", "ws/src/out": "../../other", "ws/lk": "keys",
 			"ws/evil2/keys": "../evil/keys", "ws/d/k": "../keys", "ws/d2/keys": "../keys", "ws/links/kk": "keys/a.key"},
 	}.make(t, tmp)
@@ -139,6 +139,8 @@ func TestDecideTreeWrite(t *testing.T) {
 		{"sed -i's backup lands on the key", "sed -i.key s/x/y/ keys/a", Deny, "keys/a.key"},
 		{"sed -i's backup in the keys directory", "sed --in-place='keys/*' s/x/y/ a.key", Deny, "keys/a.key"},
 		{"util-linux rename onto the key", "rename b.txt a.key keys/b.txt", Deny, "keys/a.key"},
+		{"a tree copy's backup lands on the key", "cp -rb -S .key stage/keys .", Deny, "keys/a.key"},
+		{"rsync's backup with --suffix", "rsync -rb --suffix=.key stage/keys .", Deny, "keys/a.key"},
 		{"a cd, then rm -r", "cd keys && rm -rf .", Deny, "keys/a.key"},
 		{"run by a wrapper", "timeout 5 find keys -delete", Deny, "keys/a.key"},
 		{"find -delete outside the workspace", "find " + other + " -delete", Deny, "outside the workspace"},
