@@ -116,6 +116,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			out = append(out, gitOutputWrites(form)...)
 		}
 		out = append(out, downloadWrites(form)...)
+		out = append(out, goOutputDirWrites(form)...)
 		out = append(out, backupWrites(form)...)
 		out = append(out, derivedWrites(form)...)
 		written := writtenWords(form)

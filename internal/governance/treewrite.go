@@ -106,6 +106,9 @@ func (w *treeWalk) act(act wholeAct, f []shellcmd.Word) {
 	for _, t := range w.e.copyTargets(act.name, f, act.cwd) {
 		w.placed(act, t)
 	}
+	for _, d := range clearedDirs(f) {
+		w.changed(wholeAct{who: act.who, name: "rm", form: f, cwd: act.cwd}, w.e.operandPath(act.cwd, d), nil)
+	}
 	for _, to := range renamedTo(act.name, ops) {
 		p := w.e.operandPath(act.cwd, to)
 		if v, ok := w.refused(p, false, true, true); ok {

@@ -103,3 +103,82 @@ func (w *treeWalk) manifests(form []shellcmd.Word, dir string) {
 		}
 	}
 }
+
+// clearedDirs returns the directories a form empties and fills anew
+// without naming them as removed: "go mod vendor" its -o directory
+// (vendor by default), "python3 -m venv --clear" (also --upgrade-deps
+// with --clear) its environment directories. Each is decided as rm -r of
+// it.
+func clearedDirs(form []shellcmd.Word) []string {
+	if len(form) < 2 || form[0].Kind != shellcmd.Static {
+		return nil
+	}
+	name := filepath.Base(form[0].Text)
+	switch {
+	case name == "go" && wordText(form, 1) == "mod" && wordText(form, 2) == "vendor":
+		for i := 3; i < len(form); i++ {
+			t := form[i].Text
+			if v, ok := strings.CutPrefix(strings.TrimLeft(t, "-"), "o="); ok && strings.HasPrefix(t, "-") {
+				return []string{v}
+			}
+			if (t == "-o" || t == "--o") && i+1 < len(form) {
+				return []string{form[i+1].Text}
+			}
+		}
+		return []string{"vendor"}
+	case strings.HasPrefix(name, "python") && wordText(form, 1) == "-m" && wordText(form, 2) == "venv" && hasWord(form, "--clear"):
+		var dirs []string
+		for _, w := range form[3:] {
+			if w.Kind == shellcmd.Static && !strings.HasPrefix(w.Text, "-") {
+				dirs = append(dirs, w.Text)
+			}
+		}
+		return dirs
+	}
+	return nil
+}
+
+// goOutputDirWrites returns the files go test writes beneath its
+// -outputdir: each profile given by a relative name ("-outputdir keys
+// -coverprofile a.key" writes keys/a.key).
+func goOutputDirWrites(form []shellcmd.Word) []argWord {
+	if len(form) < 2 || form[0].Kind != shellcmd.Static || filepath.Base(form[0].Text) != "go" {
+		return nil
+	}
+	value := func(i int, names map[string]bool) (string, int, bool) {
+		t := strings.TrimLeft(form[i].Text, "-")
+		n, v, eq := strings.Cut(strings.TrimPrefix(t, "test."), "=")
+		if !strings.HasPrefix(form[i].Text, "-") || !names[n] {
+			return "", i, false
+		}
+		if eq {
+			return v, i, true
+		}
+		if i+1 < len(form) {
+			return form[i+1].Text, i + 1, true
+		}
+		return "", i, false
+	}
+	dir := ""
+	var profiles []string
+	for i := 1; i < len(form); i++ {
+		if v, j, ok := value(i, setOf("outputdir")); ok {
+			dir, i = v, j
+			continue
+		}
+		if v, j, ok := value(i, setOf("coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace")); ok {
+			profiles, i = append(profiles, v), j
+		}
+	}
+	if dir == "" {
+		return nil
+	}
+	var out []argWord
+	for _, p := range profiles {
+		if !filepath.IsAbs(p) {
+			n := strings.TrimSuffix(dir, "/") + "/" + p
+			out = append(out, argWord{word: shellcmd.Word{Kind: shellcmd.Static, Text: n}, text: n, write: true})
+		}
+	}
+	return out
+}

@@ -140,6 +140,10 @@ func TestDecideTreeWrite(t *testing.T) {
 		{"sed -i's backup in the keys directory", "sed --in-place='keys/*' s/x/y/ a.key", Deny, "keys/a.key"},
 		{"util-linux rename onto the key", "rename b.txt a.key keys/b.txt", Deny, "keys/a.key"},
 		{"a tree copy's backup lands on the key", "cp -rb -S .key stage/keys .", Deny, "keys/a.key"},
+		{"go mod vendor -o empties the directory", "go mod vendor -o keys", Deny, "keys/a.key"},
+		{"python3 -m venv --clear empties it", "python3 -m venv --clear keys", Deny, "keys/a.key"},
+		{"go test -outputdir holds the profile", "go test -outputdir keys -coverprofile a.key ./...", Deny, "keys/a.key"},
+		{"go test -outputdir= with -test.cpuprofile=", "go test -outputdir=keys -test.cpuprofile=a.key ./...", Deny, "keys/a.key"},
 		{"rsync's backup with --suffix", "rsync -rb --suffix=.key stage/keys .", Deny, "keys/a.key"},
 		{"a cd, then rm -r", "cd keys && rm -rf .", Deny, "keys/a.key"},
 		{"run by a wrapper", "timeout 5 find keys -delete", Deny, "keys/a.key"},
@@ -164,6 +168,8 @@ func TestDecideTreeWrite(t *testing.T) {
 		{"rsync --delete reads its source", "rsync -a --delete keys/ old/", Allow, ""},
 		{"chmod of a directory without -R", "chmod 755 keys", Allow, ""},
 		{"git stash list", "git stash list", Allow, ""},
+		{"go mod vendor of a clean vendor", "go mod vendor", Allow, ""},
+		{"go test -outputdir of a profile elsewhere", "go test -outputdir src -coverprofile c.out ./...", Allow, ""},
 		{"tar of the directory keeps it", "tar -cf k.tar keys", Allow, ""},
 		{"zip -m of a directory without keys", "zip -rm s.zip src", Allow, ""},
 	}
@@ -251,6 +257,8 @@ func FuzzTreeWriteReaders(f *testing.F) {
 		gitOutputWrites(form)
 		manifestWrites(form, "/ws")
 		renamedTo(name, strings.Fields(line))
+		clearedDirs(form)
+		goOutputDirWrites(form)
 		for i := range outputOptionWords(form) {
 			if i < 1 || i >= len(form) {
 				t.Fatalf("%q: word %d is an output, outside 1..%d", line, i, len(form)-1)
