@@ -333,21 +333,9 @@ func archiveNames(p, prog string) ([]string, string) {
 		}
 		return names, ""
 	}
-	br := bufio.NewReader(f)
-	magic, _ := br.Peek(6)
-	var r io.Reader = br
-	switch {
-	case bytes.HasPrefix(magic, []byte{0x1f, 0x8b}):
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, "its gzip compression cannot be read (" + err.Error() + ")"
-		}
-		r = gz
-	case bytes.HasPrefix(magic, []byte("BZh")):
-		r = bzip2.NewReader(br)
-	case bytes.HasPrefix(magic, []byte{0xfd, '7', 'z', 'X', 'Z', 0}), bytes.HasPrefix(magic, []byte{0x28, 0xb5, 0x2f, 0xfd}),
-		bytes.HasPrefix(magic, []byte{0x5d, 0, 0}), bytes.HasPrefix(magic, []byte{0x1f, 0x9d}), bytes.HasPrefix(magic, []byte{0x04, 0x22, 0x4d, 0x18}):
-		return nil, "its compression is one the bridge does not read"
+	r, why := tarStream(f)
+	if r == nil {
+		return nil, why
 	}
 	// Bounded: a small compressed archive may expand to any size.
 	tr := tar.NewReader(io.LimitReader(r, maxUnpackBytes))
@@ -363,4 +351,26 @@ func archiveNames(p, prog string) ([]string, string) {
 			return nil, why
 		}
 	}
+}
+
+// tarStream returns the tar stream of the file f, decompressed when its
+// first bytes say gzip or bzip2; nil, and why, when it is compressed
+// otherwise (xz, zstd, lzma, compress, lz4) or its gzip header is bad.
+func tarStream(f io.Reader) (io.Reader, string) {
+	br := bufio.NewReader(f)
+	magic, _ := br.Peek(6)
+	switch {
+	case bytes.HasPrefix(magic, []byte{0x1f, 0x8b}):
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, "its gzip compression cannot be read (" + err.Error() + ")"
+		}
+		return gz, ""
+	case bytes.HasPrefix(magic, []byte("BZh")):
+		return bzip2.NewReader(br), ""
+	case bytes.HasPrefix(magic, []byte{0xfd, '7', 'z', 'X', 'Z', 0}), bytes.HasPrefix(magic, []byte{0x28, 0xb5, 0x2f, 0xfd}),
+		bytes.HasPrefix(magic, []byte{0x5d, 0, 0}), bytes.HasPrefix(magic, []byte{0x1f, 0x9d}), bytes.HasPrefix(magic, []byte{0x04, 0x22, 0x4d, 0x18}):
+		return nil, "its compression is one the bridge does not read"
+	}
+	return br, ""
 }

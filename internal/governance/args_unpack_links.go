@@ -3,10 +3,6 @@ package governance
 import (
 	"archive/tar"
 	"archive/zip"
-	"bufio"
-	"bytes"
-	"compress/bzip2"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
@@ -68,18 +64,9 @@ func archiveLinks(p, prog string) []archiveLink {
 		}
 		return out
 	}
-	br := bufio.NewReader(f)
-	magic, _ := br.Peek(3)
-	var r io.Reader = br
-	switch {
-	case bytes.HasPrefix(magic, []byte{0x1f, 0x8b}):
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			return nil
-		}
-		r = gz
-	case bytes.HasPrefix(magic, []byte("BZh")):
-		r = bzip2.NewReader(br)
+	r, _ := tarStream(f)
+	if r == nil {
+		return nil
 	}
 	tr := tar.NewReader(io.LimitReader(r, maxUnpackBytes))
 	for len(out) < maxArchiveLinks {

@@ -387,18 +387,7 @@ func longFlag(form []shellcmd.Word, full string, least int) bool {
 
 // shortFlag reports whether a short option cluster of form, before "--",
 // holds the letter c.
-func shortFlag(form []shellcmd.Word, c byte) bool {
-	for _, w := range form[1:] {
-		t := w.Text
-		if w.Kind != shellcmd.Static || t == "--" {
-			return false
-		}
-		if len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.IndexByte(t[1:], c) >= 0 {
-			return true
-		}
-	}
-	return false
-}
+func shortFlag(form []shellcmd.Word, c byte) bool { return shortLetters(form, string(c)) }
 
 // placed decides where a copy, move or link puts one source, and, for a
 // tree copy of a directory, where each file beneath the source lands.
