@@ -94,12 +94,18 @@ func findPicks(form []shellcmd.Word) func(rel string, ent os.DirEntry) bool {
 	return func(_ string, ent os.DirEntry) bool {
 		for _, t := range tests {
 			switch t.kind {
-			case "-name":
-				if ok, _ := path.Match(t.value, ent.Name()); !ok {
-					return false
+			case "-name", "-iname":
+				// Go matches runes where find in the C locale matches
+				// bytes: a name outside ASCII counts as picked, as does
+				// one the pattern cannot be matched against.
+				pat, name := t.value, ent.Name()
+				if !isASCII(name) || !isASCII(pat) {
+					continue
 				}
-			case "-iname":
-				if ok, _ := path.Match(strings.ToLower(t.value), strings.ToLower(ent.Name())); !ok {
+				if t.kind == "-iname" {
+					pat, name = strings.ToLower(pat), strings.ToLower(name)
+				}
+				if ok, err := path.Match(pat, name); err == nil && !ok {
 					return false
 				}
 			case "-type":

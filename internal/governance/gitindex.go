@@ -49,6 +49,10 @@ func loadGitTracked(dir string) (*gitTracked, bool) {
 				}
 				gitDir = p
 			}
+			if cfg, err := os.ReadFile(filepath.Join(gitDir, "config")); err != nil ||
+				strings.Contains(strings.ToLower(string(cfg)), "objectformat") {
+				return nil, false // a SHA-256 repository's index is read otherwise
+			}
 			paths, ok := readGitIndex(filepath.Join(gitDir, "index"))
 			if !ok {
 				return nil, false
@@ -68,6 +72,12 @@ func loadGitTracked(dir string) (*gitTracked, bool) {
 	}
 }
 
+// within reports whether p lies in this work tree.
+func (t *gitTracked) within(p string) bool {
+	rel, err := filepath.Rel(t.top, resolvedDir(p))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
 // holds reports whether the index tracks the file at p (absolute, as
 // the file system places it) or a file beneath it.
 func (t *gitTracked) holds(p string) bool {
@@ -78,14 +88,21 @@ func (t *gitTracked) holds(p string) bool {
 	return t.paths[rel] || t.dirs[rel]
 }
 
+// maxIndexNameBytes bounds the bytes of all the names an index holds
+// together: a format-4 index of names each one byte longer than the last
+// is small on disk and quadratic in memory. A variable only so that
+// TestReadGitIndexRefuses can lower it.
+var maxIndexNameBytes = 64 << 20
+
 // readGitIndex returns the paths of the git index at p; ok is false when
-// it is missing (an empty repository tracks nothing: ok, no paths), too
-// large, or not an index of format 2, 3 or 4.
+// it is missing, too large, not an index of format 2, 3 or 4 with 20-byte
+// object names (a SHA-256 repository's does not read as one: each entry's
+// name length, in its flags, must match), or its names together exceed
+// maxIndexNameBytes. A missing index (a repository that tracks nothing
+// yet, or one the agent just made) is not ok either: the caller counts
+// every file.
 func readGitIndex(p string) ([]string, bool) {
 	f, err := os.Open(p)
-	if os.IsNotExist(err) {
-		return nil, true
-	}
 	if err != nil {
 		return nil, false
 	}
@@ -96,11 +113,11 @@ func readGitIndex(p string) ([]string, bool) {
 	}
 	version := binary.BigEndian.Uint32(data[4:8])
 	n := binary.BigEndian.Uint32(data[8:12])
-	if version < 2 || version > 4 || int64(n) > int64(len(data)) {
+	if version < 2 || version > 4 || int64(n) > int64(len(data)/62) {
 		return nil, false
 	}
-	paths := make([]string, 0, n)
-	at, prev := 12, ""
+	var paths []string
+	at, prev, total := 12, "", 0
 	for i := uint32(0); i < n; i++ {
 		start := at
 		if at+62 > len(data) {
@@ -117,7 +134,7 @@ func readGitIndex(p string) ([]string, bool) {
 		var name string
 		if version == 4 {
 			strip, k, ok := gitIndexVarint(data[at:])
-			if !ok || strip > len(prev) {
+			if !ok || strip > uint64(len(prev)) {
 				return nil, false
 			}
 			at += k
@@ -125,7 +142,7 @@ func readGitIndex(p string) ([]string, bool) {
 			if end < 0 {
 				return nil, false
 			}
-			name = prev[:len(prev)-strip] + string(data[at:at+end])
+			name = prev[:len(prev)-int(strip)] + string(data[at:at+end])
 			at += end + 1
 		} else {
 			end := bytes.IndexByte(data[at:], 0)
@@ -136,6 +153,12 @@ func readGitIndex(p string) ([]string, bool) {
 			// The entry is padded with NULs to a multiple of 8 bytes.
 			at = start + (at+end-start+8)&^7
 		}
+		if l := int(flags & 0xfff); l < 0xfff && l != len(name) || name == "" {
+			return nil, false // not read as git wrote it
+		}
+		if total += len(name); total > maxIndexNameBytes {
+			return nil, false
+		}
 		prev = name
 		paths = append(paths, name)
 	}
@@ -143,18 +166,21 @@ func readGitIndex(p string) ([]string, bool) {
 }
 
 // gitIndexVarint reads the offset-encoded number of an index of format 4
-// (git's varint.c) from b: the number, and the bytes it took.
-func gitIndexVarint(b []byte) (int, int, bool) {
+// (git's varint.c) from b: the number, and the bytes it took; ok is false
+// for a number that does not fit in 64 bits or runs past b.
+func gitIndexVarint(b []byte) (uint64, int, bool) {
 	if len(b) == 0 {
 		return 0, 0, false
 	}
-	v, k := int(b[0]&127), 1
-	for c := b[0]; c&128 != 0; k++ {
-		if k >= len(b) || k > 8 {
+	c := b[0]
+	v, k := uint64(c&127), 1
+	for c&128 != 0 {
+		if k >= len(b) || v+1 > (1<<57)-1 {
 			return 0, 0, false
 		}
 		c = b[k]
-		v = (v+1)<<7 | int(c&127)
+		k++
+		v = (v+1)<<7 | uint64(c&127)
 	}
 	return v, k, true
 }

@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"encoding/binary"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,9 +51,10 @@ func TestReadGitIndex(t *testing.T) {
 }
 
 // TestDecideTrackedOnly checks that git's checkout, restore, rm and stash
-// of a directory are decided by the files its index holds there: an
-// ignored .env beneath is left alone (and the command allowed), a tracked
-// one is not.
+// of a directory are decided by the files its index holds there (the
+// index of the repository git finds from where it runs, not one made
+// inside): an ignored .env beneath is left alone (and the command
+// allowed), a tracked one is not, nor when another index may be read.
 func TestDecideTrackedOnly(t *testing.T) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "ws")
@@ -61,6 +63,9 @@ func TestDecideTrackedOnly(t *testing.T) {
 	gitRun(t, root, "add", "-f", ".gitignore", "web/a.txt", "cfg/a.txt", "cfg/.env")
 	p := testPolicy(t, "  default: allow\n  allow: [Read, Edit, Bash]\n  deny:\n    - Edit(**/.env)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	// A repository the agent makes inside: git, run from the top, still
+	// reads the top's index, which tracks cfg/.env.
+	gitRun(t, filepath.Join(root, "cfg"), "init", "-q")
 	checkLineDecisions(t, e, root, []lineDecision{
 		{"git checkout of a directory holding an ignored .env", "git checkout -- web", Allow, ""},
 		{"git restore of it", "git restore web", Allow, ""},
@@ -72,6 +77,85 @@ func TestDecideTrackedOnly(t *testing.T) {
 		{"git restore --source reads no index", "git restore --source=HEAD web", Deny, "web/.env"},
 		{"a line whose other commands may change the index", "git add -f web/.env && git checkout -- web", Deny, "web/.env"},
 		{"rm -r of the ignored one", "rm -rf web", Deny, "web/.env"},
+		{"git GIT_INDEX_FILE moves the index", "GIT_INDEX_FILE=alt git checkout -- web", Deny, "web/.env"},
 		{"git clean -x of it", "git clean -fdx web", Deny, "web/.env"},
+	})
+}
+
+// indexEntry is one index entry: the fixed part with flags (the name's
+// length for a well-formed one), then rest (the name and its padding, or
+// format 4's prefix length and name).
+func indexEntry(flags uint16, rest string) []byte {
+	b := make([]byte, 60, 62+len(rest))
+	b = binary.BigEndian.AppendUint16(b, flags)
+	return append(b, rest...)
+}
+
+// indexBytes returns an index of format version that says it holds count
+// entries, followed by entries.
+func indexBytes(version, count uint32, entries ...[]byte) []byte {
+	b := []byte("DIRC")
+	b = binary.BigEndian.AppendUint32(b, version)
+	b = binary.BigEndian.AppendUint32(b, count)
+	for _, e := range entries {
+		b = append(b, e...)
+	}
+	return b
+}
+
+// TestReadGitIndexRefuses checks that an index the bridge cannot read as
+// git wrote it is not read (the caller then counts every file): a
+// format-4 prefix length past 64 bits, a count of entries the file cannot
+// hold, a name whose length the flags do not give (as a SHA-256
+// repository's index reads), names that grow past maxIndexNameBytes
+// together, and none at all; a well-formed one is read.
+func TestReadGitIndexRefuses(t *testing.T) {
+	dir := t.TempDir()
+	var growing [][]byte
+	for i := 1; i <= 20; i++ {
+		growing = append(growing, indexEntry(uint16(i), "\x00a\x00")) // strip nothing, add "a"
+	}
+	defer func(n int) { maxIndexNameBytes = n }(maxIndexNameBytes)
+	maxIndexNameBytes = 100 // 1+2+...+20 = 210 bytes of names
+	for _, tt := range []struct {
+		name string
+		data []byte
+		ok   bool
+	}{
+		{"varint overflow", indexBytes(4, 1, indexEntry(1, "\xff\xff\xff\xff\xff\xff\xff\xff\x7fa\x00")), false},
+		{"count past the file", indexBytes(2, 1<<30), false},
+		{"name length not the flags'", indexBytes(2, 1, indexEntry(7, "abc\x00\x00\x00\x00\x00\x00\x00")), false},
+		{"names growing past the bound", indexBytes(4, uint32(len(growing)), growing...), false},
+		{"not an index", []byte("DIRX00000000"), false},
+		{"well formed", indexBytes(2, 1, indexEntry(3, "abc\x00\x00\x00\x00\x00\x00\x00")), true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-"))
+			if err := os.WriteFile(p, tt.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if got, ok := readGitIndex(p); ok != tt.ok {
+				t.Errorf("readGitIndex = %q, %v; want %v", got, ok, tt.ok)
+			}
+		})
+	}
+	if _, ok := readGitIndex(filepath.Join(dir, "missing")); ok {
+		t.Error("a missing index read as ok; want every file counted")
+	}
+}
+
+// FuzzReadGitIndex checks that reading any file as a git index never
+// panics.
+func FuzzReadGitIndex(f *testing.F) {
+	f.Add(indexBytes(2, 1, indexEntry(3, "abc\x00\x00\x00\x00\x00\x00\x00")))
+	f.Add(indexBytes(4, 2, indexEntry(1, "\x00a\x00"), indexEntry(2, "\x00b\x00")))
+	f.Add(indexBytes(3, 1, indexEntry(0x4003, "\x00\x00abc\x00")))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(dir, "index")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		readGitIndex(p)
 	})
 }

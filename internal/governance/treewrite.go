@@ -5,7 +5,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
@@ -31,8 +30,8 @@ var (
 // built-in refusal of the operand itself (outside the workspace roots).
 // Nothing beneath is walked when no rule names paths to restrict (what a
 // rule restricts as a whole, or the workspace roots, the operand's own
-// decision shows); a walk past maxTreeEntries asks the person. ok is false
-// when nothing is refused.
+// decision shows); a walk past maxTreeWriteEntries asks the person. ok is
+// false when nothing is refused.
 func (e *Engine) treeWriteVerdict(in *reqInfo, c *shellcmd.Command, others bool) (verdict, bool) {
 	w := e.newTreeWalk(in, c)
 	w.others = others
@@ -124,52 +123,6 @@ func (w *treeWalk) act(act wholeAct, f []shellcmd.Word) {
 	}
 }
 
-// renamedTo returns the names util-linux rename (rename FROM TO FILE...,
-// also as rename.ul) gives its files: each FILE with its first FROM
-// replaced by TO, read from the command's directory. Perl's rename, whose
-// first operand is an expression (s/a/b/, y/a/b/), names nothing here.
-func renamedTo(name string, ops []string) []string {
-	if name != "rename" && name != "rename.ul" || len(ops) < 3 {
-		return nil
-	}
-	from, to := ops[0], ops[1]
-	if from == "" || len(from) > 2 && (from[0] == 's' || from[0] == 'y') && !strings.ContainsAny(from[1:2], "abcdefghijklmnopqrstuvwxyz0123456789._-") {
-		return nil
-	}
-	var out []string
-	for _, f := range ops[2:] {
-		if strings.Contains(f, from) {
-			out = append(out, strings.Replace(f, from, to, 1))
-		}
-	}
-	return out
-}
-
-// hasWord reports whether a static word of form, after its program, is t.
-func hasWord(form []shellcmd.Word, t string) bool {
-	for _, w := range form[1:] {
-		if w.Kind == shellcmd.Static && w.Text == t {
-			return true
-		}
-	}
-	return false
-}
-
-// checkoutIndexPrefix returns the value of git checkout-index's --prefix
-// (written before each path it checks out: "--prefix=keys/" writes
-// keys/a.key for a.key), "" for none.
-func checkoutIndexPrefix(form []shellcmd.Word) string {
-	for i, w := range form[1:] {
-		if v, ok := strings.CutPrefix(w.Text, "--prefix="); ok {
-			return v
-		}
-		if w.Text == "--prefix" && i+2 < len(form) {
-			return form[i+2].Text
-		}
-	}
-	return ""
-}
-
 // restrictingPathRules returns the rules of the policy that deny, ask
 // about or escalate paths they name by a pattern (Edit(./keys/**),
 // Read(**/.env)): only such a rule can refuse a file beneath a directory
@@ -191,7 +144,6 @@ type treeWalk struct {
 	e      *Engine
 	in     *reqInfo
 	source string
-	budget int
 	worst  strictest
 	// rules are the policy's rules that deny, ask about or escalate paths
 	// named by a pattern (restrictingPathRules); without one nothing
@@ -201,12 +153,53 @@ type treeWalk struct {
 	// others says the line runs other commands, which may change git's
 	// index before this one runs.
 	others bool
+	// indexes are the git indexes read, by the directory git ran in.
+	indexes map[string]*gitTracked
 }
+
+// gitIndex returns the index of the repository git finds from dir, read
+// once per walk.
+func (w *treeWalk) gitIndex(dir string) (*gitTracked, bool) {
+	if t, ok := w.indexes[dir]; ok {
+		return t, t != nil
+	}
+	t, ok := loadGitTracked(dir)
+	if !ok {
+		t = nil
+	}
+	if w.indexes == nil {
+		w.indexes = map[string]*gitTracked{}
+	}
+	w.indexes[dir] = t
+	return t, ok
+}
+
+// gitMoved reports whether git may read another index than its work
+// tree's: --git-dir or --work-tree on the line, or GIT_INDEX_FILE,
+// GIT_DIR, GIT_WORK_TREE or GIT_COMMON_DIR set by the request or the
+// line.
+func (w *treeWalk) gitMoved() bool {
+	for _, e := range w.in.req.Env {
+		if gitLocators[e.Name] {
+			return true
+		}
+	}
+	for n := range gitLocators {
+		if strings.Contains(w.in.req.Command, n) || strings.Contains(w.source, n) {
+			return true
+		}
+	}
+	return strings.Contains(w.source, "--git-dir") || strings.Contains(w.source, "--work-tree")
+}
+
+// gitLocators are the variables that tell git where its repository and
+// index are.
+var gitLocators = map[string]bool{"GIT_INDEX_FILE": true, "GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_COMMON_DIR": true}
 
 // newTreeWalk starts the walk of c.
 func (e *Engine) newTreeWalk(in *reqInfo, c *shellcmd.Command) treeWalk {
 	rules := e.restrictingPathRules()
-	return treeWalk{e: e, in: in, source: strings.TrimSpace(c.Source), budget: maxTreeWriteEntries, rules: rules, deep: len(rules) > 0}
+	return treeWalk{e: e, in: in, source: strings.TrimSpace(c.Source), rules: rules, deep: len(rules) > 0}
 }
 
 // candidate reports whether an entry beneath a walked directory, whose
@@ -283,17 +276,20 @@ func (w *treeWalk) changed(act wholeAct, op string, picks func(rel string, ent o
 	if v, ok := w.refused(op, moved, true, true); ok {
 		v.reason = fmt.Sprintf("running %q: %s, %s", w.source, what, v.reason)
 		w.keep(v)
-		return
+		if v.value == Deny {
+			return
+		}
 	}
 	// A modifier changes what is beneath only with -R (chmod 755 dir
 	// changes dir alone).
 	if !fi.IsDir() || !w.deep || modifier && !modifierRecursive(act.form) {
 		return
 	}
-	if act.tracked && !w.others && !gitFromCommit(act.form) {
+	if act.tracked && !w.others && !gitFromCommit(act.form) && !w.gitMoved() {
 		// Only what the index holds: an ignored .env beneath is left
-		// alone. An index the bridge cannot read counts every file.
-		if idx, ok := loadGitTracked(op); ok {
+		// alone. The index is the repository's git finds from where it
+		// runs; one the bridge cannot read counts every file.
+		if idx, ok := w.gitIndex(act.cwd); ok && idx.within(op) {
 			inner, rop := picks, resolvedDir(op)
 			picks = func(rel string, ent os.DirEntry) bool {
 				return idx.holds(rop+"/"+rel) && (inner == nil || inner(rel, ent))
@@ -301,49 +297,6 @@ func (w *treeWalk) changed(act wholeAct, op string, picks func(rel string, ent o
 		}
 	}
 	w.beneath(op, what, act.git, modifier && shortFlag(act.form, 'L') || findAll, moved, links, picks)
-}
-
-// gitFromCommit reports whether a git form of wholeActOf (from its
-// subcommand on) takes its files from a commit rather than from the index:
-// checkout given a tree-ish before its pathspecs, or without "--" (its
-// first word may name a branch), and restore with -s or --source.
-func gitFromCommit(form []shellcmd.Word) bool {
-	switch wordText(form, 0) {
-	case "checkout":
-		for _, w := range form[1:] {
-			switch {
-			case w.Kind != shellcmd.Static:
-				return true
-			case w.Text == "--":
-				return false
-			case !strings.HasPrefix(w.Text, "-"):
-				return true // a tree-ish, or a pathspec read as one
-			}
-		}
-		return true
-	case "restore":
-		return shortFlag(form, 's') || longFlag(form, "source", 2) || slices.ContainsFunc(form[1:], func(w shellcmd.Word) bool {
-			return strings.HasPrefix(w.Text, "--source=") || strings.HasPrefix(w.Text, "-s") && !strings.HasPrefix(w.Text, "--")
-		})
-	}
-	return false
-}
-
-// findFollows reports whether a find form follows the symlinks it is
-// given as starting points (-H or -L before them) and every symlink
-// beneath (-L).
-func findFollows(act wholeAct) (top, all bool) {
-	if act.name != "find" {
-		return false, false
-	}
-	for _, w := range act.form[1:] {
-		if w.Kind != shellcmd.Static || !strings.HasPrefix(w.Text, "-") || w.Text == "--" {
-			break
-		}
-		top = top || w.Text == "-H" || w.Text == "-L"
-		all = all || w.Text == "-L"
-	}
-	return top, all
 }
 
 // beneath walks dir for changed and linked: each entry picks keeps (all
@@ -359,35 +312,9 @@ func (w *treeWalk) beneath(dir, what string, skipGit, follow, moved, links bool,
 			v.reason = fmt.Sprintf("running %q: %s, which holds %s: %s", w.source, what, p, v.reason)
 			w.keep(v)
 		}
-		return ok
+		return ok && v.value == Deny // a question found first may hide a refusal deeper in
 	})
 }
-
-// modifierRecursive reports whether a chmod, chown, chgrp, setfacl or
-// chattr form changes what is beneath its operands: -R or --recursive.
-func modifierRecursive(form []shellcmd.Word) bool {
-	return shortFlag(form, 'R') || longFlag(form, "recursive", 3)
-}
-
-// longFlag reports whether a word of form, before "--", is the long
-// option --full or a prefix of it of at least least letters, as
-// getopt_long takes one ("--recur").
-func longFlag(form []shellcmd.Word, full string, least int) bool {
-	for _, w := range form[1:] {
-		t := w.Text
-		if w.Kind != shellcmd.Static || t == "--" {
-			return false
-		}
-		if n, ok := strings.CutPrefix(t, "--"); ok && len(n) >= least && strings.HasPrefix(full, n) {
-			return true
-		}
-	}
-	return false
-}
-
-// shortFlag reports whether a short option cluster of form, before "--",
-// holds the letter c.
-func shortFlag(form []shellcmd.Word, c byte) bool { return shortLetters(form, string(c)) }
 
 // placed decides where a copy, move or link puts one source, and, for a
 // tree copy of a directory, where each file beneath the source lands.
@@ -396,7 +323,9 @@ func (w *treeWalk) placed(act wholeAct, t copyTarget) {
 	if v, ok := w.refused(t.made, false, true, true); ok {
 		v.reason = fmt.Sprintf("running %q: %s, %s", w.source, what, v.reason)
 		w.keep(v)
-		return
+		if v.value == Deny {
+			return
+		}
 	}
 	stat := os.Lstat
 	if t.followTop {
@@ -426,7 +355,9 @@ func (w *treeWalk) placed(act wholeAct, t copyTarget) {
 			if v, ok := w.refused(dst+t.backup, false, false, true); ok {
 				v.reason = fmt.Sprintf("running %q: %s, and backs up %s as %s: %s", w.source, what, dst, dst+t.backup, v.reason)
 				w.keep(v)
-				return true
+				if v.value == Deny {
+					return true
+				}
 			}
 		}
 		if !w.candidate(dst, resolvedParent(rel)+"/"+path.Base(rel), ent, false) && !overwritesLink(dst) {
@@ -437,7 +368,7 @@ func (w *treeWalk) placed(act wholeAct, t copyTarget) {
 			v.reason = fmt.Sprintf("running %q: %s, and %s lands at %s: %s", w.source, what, p, dst, v.reason)
 			w.keep(v)
 		}
-		return ok
+		return ok && v.value == Deny
 	})
 }
 
@@ -445,13 +376,16 @@ func (w *treeWalk) placed(act wholeAct, t copyTarget) {
 // relative to dir, and its path with the symlinks above it resolved),
 // following symlinks to directories when follow says so, until visit
 // returns true; skipGit passes over ".git" directories, which git's own
-// commands leave alone. Past the walk's budget, or the decision's
-// (maxDecisionTreeEntries), it records a require-approval instead.
+// commands leave alone. A directory beneath that cannot be listed (a
+// mode that lets a command pass through it, or move or change it, but
+// not read it) records a require-approval: what it holds is not known.
+// Past maxTreeWriteEntries entries of this walk, or the decision's
+// maxDecisionTreeEntries, it records a require-approval instead.
 func (w *treeWalk) walk(dir string, skipGit, follow bool, visit func(p, rel, resolved string, ent os.DirEntry) bool) {
 	type item struct{ path, rel, resolved string }
 	stack := []item{{dir, "", resolvedDir(dir)}}
-	w.budget = maxTreeWriteEntries // each walk has its own; the decision's bounds them all
 	seen := map[string]bool{}
+	budget := maxTreeWriteEntries
 	for len(stack) > 0 {
 		d := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -462,14 +396,16 @@ func (w *treeWalk) walk(dir string, skipGit, follow bool, visit func(p, rel, res
 			seen[d.resolved] = true
 		}
 		ents, err := os.ReadDir(d.path)
-		if err != nil {
-			continue // the command cannot read it either
+		if err != nil && !os.IsNotExist(err) {
+			w.keep(verdict{value: RequireApproval, ref: "unreadable-command",
+				ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+				reason: fmt.Sprintf("running %q: it changes everything beneath %s, and %s cannot be listed to check for files the policy protects (%v)", w.source, dir, d.path, err)})
 		}
 		for _, ent := range ents {
-			if !w.count() {
+			if reason := w.count(&budget); reason != "" {
 				w.keep(verdict{value: RequireApproval, ref: "unreadable-command",
 					ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
-					reason: fmt.Sprintf("running %q: it changes everything beneath %s, too large to check (more than %d entries) for files the policy protects", w.source, dir, maxTreeWriteEntries)})
+					reason: fmt.Sprintf("running %q: it changes everything beneath %s, %s for files the policy protects", w.source, dir, reason)})
 				return
 			}
 			if skipGit && ent.Name() == ".git" {
@@ -497,16 +433,18 @@ func (w *treeWalk) walk(dir string, skipGit, follow bool, visit func(p, rel, res
 	}
 }
 
-// count takes one entry from the walk's budget and the decision's, and
-// reports whether both had one left.
-func (w *treeWalk) count() bool {
-	w.budget--
-	ok := w.budget >= 0
-	if m := w.in.memo; m != nil {
-		m.treeEntries++
-		ok = ok && m.treeEntries <= maxDecisionTreeEntries
+// count takes one entry from a walk's budget and the decision's, and
+// says which ran out, "" while both last.
+func (w *treeWalk) count(budget *int) string {
+	if *budget--; *budget < 0 {
+		return fmt.Sprintf("too large to check (more than %d entries)", maxTreeWriteEntries)
 	}
-	return ok
+	if m := w.in.memo; m != nil {
+		if m.treeEntries++; m.treeEntries > maxDecisionTreeEntries {
+			return fmt.Sprintf("and the line's commands together change too much to check (more than %d entries)", maxDecisionTreeEntries)
+		}
+	}
+	return ""
 }
 
 // refused decides p as written (and read too, when moved) and reports a

@@ -57,7 +57,9 @@ func (w *treeWalk) linked(who, p string) {
 	if v, ok := w.refused(p, false, true, true); ok {
 		v.reason = fmt.Sprintf("running %q: %s: %s", w.source, what, v.reason)
 		w.keep(v)
-		return
+		if v.value == Deny {
+			return
+		}
 	}
 	if _, err := os.Stat(p); err != nil {
 		// "d/../keys" where the line makes d first: as the kernel

@@ -37,6 +37,36 @@ var manifestTools = map[string]manifestTool{
 	"uv":     {setOf("add", "remove", "lock", "sync", "version"), []string{"pyproject.toml", "uv.lock"}},
 }
 
+// manifestDirOptions are the options that move a package manager to
+// another project directory (go -C, npm --prefix, yarn --cwd, pnpm --dir,
+// cargo --manifest-path, poetry --directory, uv --directory and
+// --project).
+var manifestDirOptions = map[string][]string{
+	"go": {"-C"}, "npm": {"--prefix", "-C"}, "yarn": {"--cwd"}, "pnpm": {"-C", "--dir"},
+	"cargo": {"--manifest-path"}, "poetry": {"-C", "--directory"}, "uv": {"--directory", "--project"},
+}
+
+// manifestDirOption reads one of manifestDirOptions at form[*i] (as
+// "--opt value" or "--opt=value", moving *i past the value): the
+// directory, "" when it is computed; ok is false for any other word.
+func manifestDirOption(name string, form []shellcmd.Word, i *int) (string, bool) {
+	t := form[*i].Text
+	for _, o := range manifestDirOptions[name] {
+		if v, ok := strings.CutPrefix(t, o+"="); ok {
+			return v, true
+		}
+		if t == o {
+			if *i+1 >= len(form) || form[*i+1].Kind != shellcmd.Static {
+				*i = len(form)
+				return "", true
+			}
+			*i++
+			return form[*i].Text, true
+		}
+	}
+	return "", false
+}
+
 // goModReads are go mod's subcommands that leave go.mod alone, and go mod
 // edit's options that only print it.
 var goModReads = setOf("download", "graph", "verify", "why", "-json", "-print")
@@ -59,7 +89,21 @@ func manifestWrites(form []shellcmd.Word, dir string) []string {
 		if form[i].Kind != shellcmd.Static {
 			return nil
 		}
-		if !strings.HasPrefix(form[i].Text, "-") {
+		t := form[i].Text
+		if d, ok := manifestDirOption(name, form, &i); ok {
+			if d == "" {
+				continue // computed: the files are looked for from dir still
+			}
+			if strings.HasSuffix(d, tool.files[0]) {
+				d = filepath.Dir(d) // cargo's --manifest-path names the file
+			}
+			if !filepath.IsAbs(d) {
+				d = filepath.Join(dir, d)
+			}
+			dir = d
+			continue
+		}
+		if !strings.HasPrefix(t, "-") {
 			sub = i
 			break
 		}

@@ -266,3 +266,22 @@ func FuzzTreeWriteReaders(f *testing.F) {
 		}
 	})
 }
+
+// TestDecideTreeWriteAskThenDeny checks that a walk does not stop at a
+// question when a refusal lies deeper in (a.txt asked about, b.key
+// denied, both beneath top), and that find's -name counts a name outside
+// ASCII as picked (find in the C locale matches bytes, "??" two of é's).
+func TestDecideTreeWriteAskThenDeny(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "ws")
+	tree{files: []string{"top/a.txt", "top/b.key", "src/top/a.txt", "src/top/b.key", "keys/é.key", "keys/n.txt"}}.make(t, root)
+	p := testPolicy(t, "  default: allow\n  allow: [Read, Edit, Bash]\n  ask:\n    - Edit(./top/*.txt)\n  deny:\n    - Edit(./top/*.key)\n    - Edit(./keys/*.key)\n")
+	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	checkLineDecisions(t, e, root, []lineDecision{
+		{"rm -r", "rm -rf top", Deny, "top/b.key"},
+		{"chmod -R", "chmod -R 0 top", Deny, "top/b.key"},
+		{"mv", "mv top gone", Deny, "top/b.key"},
+		{"cp -r into place", "cp -r src/. .", Deny, "top/b.key"},
+		{"find -name of a name outside ASCII", "find keys -name '??.key' -delete", Deny, "keys/é.key"},
+		{"find -name picking nothing protected", "find top -name '*.md' -delete", Allow, ""},
+	})
+}
