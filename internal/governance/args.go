@@ -117,6 +117,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 		}
 		out = append(out, downloadWrites(form)...)
 		out = append(out, goOutputDirWrites(form)...)
+		out = append(out, wgetExecuteWrites(form)...)
 		out = append(out, backupWrites(form)...)
 		out = append(out, derivedWrites(form)...)
 		written := writtenWords(form)

@@ -310,3 +310,46 @@ func findOutputs(form []shellcmd.Word) map[int]bool {
 	}
 	return out
 }
+
+// wgetWriteCommands are the wgetrc commands, given on the line with -e or
+// --execute, that name a file or directory wget writes.
+var wgetWriteCommands = setOf("output_document", "outputdocument", "dir_prefix", "dirprefix", "logfile",
+	"log_file", "save_cookies", "savecookies", "warc_file", "warcfile")
+
+// wgetExecuteWrites returns the files a wget form's -e/--execute commands
+// make it write ("wget -e output_document=keys/a.key URL"), each decided
+// as a write and a read; wgetrc reads a command's name without regard to
+// case, "_" or "-".
+func wgetExecuteWrites(form []shellcmd.Word) []argWord {
+	if len(form) < 2 || form[0].Kind != shellcmd.Static || filepath.Base(form[0].Text) != "wget" {
+		return nil
+	}
+	var out []argWord
+	for i := 1; i < len(form); i++ {
+		t := form[i].Text
+		var cmd shellcmd.Word
+		switch {
+		case (t == "-e" || t == "--execute") && i+1 < len(form):
+			i++
+			cmd = form[i]
+		case strings.HasPrefix(t, "--execute="):
+			cmd = shellcmd.Word{Kind: form[i].Kind, Text: strings.TrimPrefix(t, "--execute=")}
+		case strings.HasPrefix(t, "-e") && !strings.HasPrefix(t, "--") && len(t) > 2:
+			cmd = shellcmd.Word{Kind: form[i].Kind, Text: t[2:]}
+		default:
+			continue
+		}
+		k, v, ok := strings.Cut(cmd.Text, "=")
+		key := strings.ReplaceAll(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(k)), "-", "_"), " ", "")
+		if cmd.Kind == shellcmd.Dynamic {
+			out = append(out, argWord{word: cmd, text: cmd.Text, write: true})
+			continue
+		}
+		if ok && (wgetWriteCommands[key] || wgetWriteCommands[strings.ReplaceAll(key, "_", "")]) {
+			v = strings.TrimSpace(v)
+			w := shellcmd.Word{Kind: shellcmd.Static, Text: v}
+			out = append(out, argWord{word: w, text: v, write: true}, argWord{word: w, text: v})
+		}
+	}
+	return out
+}

@@ -259,6 +259,7 @@ func FuzzTreeWriteReaders(f *testing.F) {
 		renamedTo(name, strings.Fields(line))
 		clearedDirs(form)
 		goOutputDirWrites(form)
+		wgetExecuteWrites(form)
 		for i := range outputOptionWords(form) {
 			if i < 1 || i >= len(form) {
 				t.Fatalf("%q: word %d is an output, outside 1..%d", line, i, len(form)-1)
