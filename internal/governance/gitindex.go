@@ -49,9 +49,12 @@ func loadGitTracked(dir string) (*gitTracked, bool) {
 				}
 				gitDir = p
 			}
+			// A SHA-256 repository's index is read otherwise, and
+			// core.worktree puts the work tree somewhere else.
 			if cfg, err := os.ReadFile(filepath.Join(gitDir, "config")); err != nil ||
-				strings.Contains(strings.ToLower(string(cfg)), "objectformat") {
-				return nil, false // a SHA-256 repository's index is read otherwise
+				strings.Contains(strings.ToLower(string(cfg)), "objectformat") ||
+				strings.Contains(strings.ToLower(string(cfg)), "worktree") {
+				return nil, false
 			}
 			paths, ok := readGitIndex(filepath.Join(gitDir, "index"))
 			if !ok {
@@ -161,6 +164,19 @@ func readGitIndex(p string) ([]string, bool) {
 		}
 		prev = name
 		paths = append(paths, name)
+	}
+	// A split index ("link": most entries are in a shared index) or a
+	// sparse one ("sdir": a directory stands for the files beneath it)
+	// does not list every file git tracks here.
+	for at+8 <= len(data)-20 {
+		sig, size := string(data[at:at+4]), int64(binary.BigEndian.Uint32(data[at+4:at+8]))
+		if sig == "link" || sig == "sdir" {
+			return nil, false
+		}
+		if int64(at)+8+size > int64(len(data)) {
+			return nil, false
+		}
+		at += 8 + int(size)
 	}
 	return paths, true
 }

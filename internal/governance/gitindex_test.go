@@ -50,6 +50,20 @@ func TestReadGitIndex(t *testing.T) {
 	}
 }
 
+// TestReadGitIndexSplit checks that a split index, most of whose entries
+// git keeps in a shared index beside it, is not read as the whole list.
+func TestReadGitIndexSplit(t *testing.T) {
+	dir := t.TempDir()
+	tree{files: []string{"a/x", "b/y"}}.make(t, dir)
+	gitRun(t, dir, "init", "-q")
+	gitRun(t, dir, "add", ".")
+	gitRun(t, dir, "commit", "-qm", "x")
+	gitRun(t, dir, "update-index", "--split-index")
+	if got, ok := readGitIndex(filepath.Join(dir, ".git", "index")); ok {
+		t.Errorf("readGitIndex of a split index = %q, ok; want not read", got)
+	}
+}
+
 // TestDecideTrackedOnly checks that git's checkout, restore, rm and stash
 // of a directory are decided by the files its index holds there (the
 // index of the repository git finds from where it runs, not one made
@@ -108,7 +122,8 @@ func indexBytes(version, count uint32, entries ...[]byte) []byte {
 // format-4 prefix length past 64 bits, a count of entries the file cannot
 // hold, a name whose length the flags do not give (as a SHA-256
 // repository's index reads), names that grow past maxIndexNameBytes
-// together, and none at all; a well-formed one is read.
+// together, a split or sparse index, and none at all; a well-formed one
+// is read.
 func TestReadGitIndexRefuses(t *testing.T) {
 	dir := t.TempDir()
 	var growing [][]byte
@@ -128,6 +143,8 @@ func TestReadGitIndexRefuses(t *testing.T) {
 		{"names growing past the bound", indexBytes(4, uint32(len(growing)), growing...), false},
 		{"not an index", []byte("DIRX00000000"), false},
 		{"well formed", indexBytes(2, 1, indexEntry(3, "abc\x00\x00\x00\x00\x00\x00\x00")), true},
+		{"split index", append(indexBytes(2, 1, indexEntry(3, "abc\x00\x00\x00\x00\x00\x00\x00"), []byte("link\x00\x00\x00\x00")), make([]byte, 20)...), false},
+		{"sparse index", append(indexBytes(2, 1, indexEntry(3, "abc\x00\x00\x00\x00\x00\x00\x00"), []byte("sdir\x00\x00\x00\x00")), make([]byte, 20)...), false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			p := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-"))
