@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -27,52 +28,87 @@ type gitTracked struct {
 	dirs  map[string]bool // every directory above a tracked path
 }
 
-// loadGitTracked returns the index of the work tree holding dir: the
-// nearest directory at or above it with a .git (a directory, or a file
-// saying "gitdir: PATH"). ok is false when there is none, or its index
-// cannot be read whole.
-func loadGitTracked(dir string) (*gitTracked, bool) {
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+// gitRepo is the repository git finds from a directory: the top of its
+// work tree, its git directory and its configuration's text.
+type gitRepo struct {
+	top, gitDir string
+	config      string
+}
+
+// findGitRepo returns the repository git finds from dir: the nearest
+// directory at or above dir, as the file system resolves it (git starts
+// from the real path), with a .git (a directory, or a file saying
+// "gitdir: PATH"); its configuration is the common directory's for a
+// linked work tree (the git directory's "commondir" file). ok is false
+// when there is none or it cannot be read.
+func findGitRepo(dir string) (gitRepo, bool) {
+	for d := filepath.Clean(resolvedDir(dir)); ; d = filepath.Dir(d) {
 		if fi, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			gitDir := filepath.Join(d, ".git")
+			r := gitRepo{top: d, gitDir: filepath.Join(d, ".git")}
 			if fi.Mode().IsRegular() {
-				data, err := os.ReadFile(gitDir)
+				data, err := os.ReadFile(r.gitDir)
 				if err != nil {
-					return nil, false
+					return gitRepo{}, false
 				}
 				p, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
 				if !ok {
-					return nil, false
+					return gitRepo{}, false
 				}
 				if !filepath.IsAbs(p) {
 					p = filepath.Join(d, p)
 				}
-				gitDir = p
+				r.gitDir = p
 			}
-			// A SHA-256 repository's index is read otherwise, and
-			// core.worktree puts the work tree somewhere else.
-			if cfg, err := os.ReadFile(filepath.Join(gitDir, "config")); err != nil ||
-				strings.Contains(strings.ToLower(string(cfg)), "objectformat") ||
-				strings.Contains(strings.ToLower(string(cfg)), "worktree") {
-				return nil, false
-			}
-			paths, ok := readGitIndex(filepath.Join(gitDir, "index"))
-			if !ok {
-				return nil, false
-			}
-			t := &gitTracked{top: d, paths: map[string]bool{}, dirs: map[string]bool{}}
-			for _, p := range paths {
-				t.paths[p] = true
-				for q := filepath.Dir(p); q != "." && q != "/" && !t.dirs[q]; q = filepath.Dir(q) {
-					t.dirs[q] = true
+			common := r.gitDir
+			if c, err := os.ReadFile(filepath.Join(r.gitDir, "commondir")); err == nil {
+				common = strings.TrimSpace(string(c))
+				if !filepath.IsAbs(common) {
+					common = filepath.Join(r.gitDir, common)
 				}
 			}
-			return t, true
+			cfg, err := os.ReadFile(filepath.Join(common, "config"))
+			if err != nil {
+				return gitRepo{}, false
+			}
+			r.config = strings.ToLower(string(cfg))
+			return r, true
 		}
 		if d == filepath.Dir(d) {
-			return nil, false
+			return gitRepo{}, false
 		}
 	}
+}
+
+// worktreeSetting finds a core.worktree setting in a configuration's text
+// (lower case).
+var worktreeSetting = regexp.MustCompile(`(?m)^\s*worktree\s*=`)
+
+// movesWorkTree reports whether the repository's configuration puts its
+// work tree somewhere else than its top (core.worktree): git then changes
+// files there, not beneath the pathspecs as the command names them.
+func (r gitRepo) movesWorkTree() bool { return worktreeSetting.MatchString(r.config) }
+
+// loadGitTracked returns the index of the repository git finds from dir
+// (findGitRepo). ok is false when there is none, its index cannot be read
+// whole, it names an object format (a SHA-256 repository's index is read
+// otherwise), or it moves its work tree.
+func loadGitTracked(dir string) (*gitTracked, bool) {
+	r, ok := findGitRepo(dir)
+	if !ok || strings.Contains(r.config, "objectformat") || r.movesWorkTree() {
+		return nil, false
+	}
+	paths, ok := readGitIndex(filepath.Join(r.gitDir, "index"))
+	if !ok {
+		return nil, false
+	}
+	t := &gitTracked{top: r.top, paths: map[string]bool{}, dirs: map[string]bool{}}
+	for _, p := range paths {
+		t.paths[p] = true
+		for q := filepath.Dir(p); q != "." && q != "/" && !t.dirs[q]; q = filepath.Dir(q) {
+			t.dirs[q] = true
+		}
+	}
+	return t, true
 }
 
 // within reports whether p lies in this work tree.

@@ -64,6 +64,47 @@ func TestReadGitIndexSplit(t *testing.T) {
 	}
 }
 
+// TestDecideGitRepoFound checks that the index is the one git finds from
+// the real path (a symlink into a nested repository leads to that
+// repository's index), that a linked work tree's configuration is its
+// common directory's (not a reason to count every file), and that a
+// repository whose configuration moves its work tree elsewhere
+// (core.worktree) has its git commands of pathspecs refused.
+func TestDecideGitRepoFound(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "ws")
+	tree{files: []string{"nested/x/.env", "nested/x/a.txt", "web/a.txt", "web/.env", "keys/a.key"},
+		texts: map[string]string{".gitignore": "web/.env\nnested/\n"}}.make(t, root)
+	gitRun(t, root, "init", "-q")
+	gitRun(t, root, "add", ".gitignore", "web/a.txt", "keys/a.key")
+	gitRun(t, root, "commit", "-qm", "x")
+	gitRun(t, filepath.Join(root, "nested"), "init", "-q")
+	gitRun(t, filepath.Join(root, "nested"), "add", "-f", "x/.env", "x/a.txt")
+	if err := os.Symlink("nested/x", filepath.Join(root, "L")); err != nil {
+		t.Fatal(err)
+	}
+	gitRun(t, root, "worktree", "add", "-q", "wt")
+	writeFile(t, filepath.Join(root, "wt", "web", ".env"), "x")
+	gitRun(t, root, "init", "-q", "--separate-git-dir="+filepath.Join(root, "gd"), "sub")
+	f, err := os.OpenFile(filepath.Join(root, "gd", "config"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("[core]\n\tworktree = " + filepath.Join(root, "keys") + "\n")
+	f.Close()
+	p := testPolicy(t, "  default: allow\n  allow: [Read, Edit, Bash]\n  deny:\n    - Edit(**/.env)\n    - Edit(./keys/*.key)\n")
+	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	checkLineDecisions(t, e, root, []lineDecision{
+		{"a link into the nested repository", "git -C L checkout -- .", Deny, ".env"},
+		{"a repository that moves its work tree", "git -C sub checkout -- .", Deny, "core.worktree"},
+	})
+	// Run in the linked work tree itself: a "cd" first would be another
+	// command of the line, which may change the index.
+	if d := e.Decide(Request{Action: ActionTerminalCreate, Command: "git checkout -- web", Cwd: filepath.Join(root, "wt")}); d.Value != Allow {
+		t.Errorf("git checkout of an ignored .env's directory in a linked work tree = %v (%s); want allow", d.Value, d.Reason)
+	}
+}
+
 // TestDecideTrackedOnly checks that git's checkout, restore, rm and stash
 // of a directory are decided by the files its index holds there (the
 // index of the repository git finds from where it runs, not one made

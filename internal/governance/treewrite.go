@@ -73,6 +73,14 @@ func wholeActsOf(form []shellcmd.Word, cwd string, roots []string) []wholeAct {
 // act walks what one form, read as act with its globs expanded (f),
 // changes without naming it.
 func (w *treeWalk) act(act wholeAct, f []shellcmd.Word) {
+	if act.git {
+		if r, ok := findGitRepo(act.cwd); ok && r.movesWorkTree() {
+			w.keep(verdict{value: Deny, ref: "git-worktree-elsewhere",
+				ruleTx: "deny git commands that change files of a work tree the repository's configuration puts elsewhere (built-in)",
+				reason: fmt.Sprintf("running %q: the repository at %s sets core.worktree, so %s changes files somewhere the line does not name", w.source, r.top, act.who)})
+			return
+		}
+	}
 	ops, dest, acted := actedOperands(act.name, f)
 	var picks func(rel string, ent os.DirEntry) bool
 	switch act.name {
