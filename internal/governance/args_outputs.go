@@ -31,7 +31,7 @@ var programOutputs = map[string]struct {
 	short string
 	long  map[string]bool
 }{
-	"wget": {"OPa", setOf("output-document", "directory-prefix", "append-output")},
+	"wget": {"OPa", setOf("output-document", "directory-prefix", "append-output", "hsts-file", "save-cookies", "warc-file", "rejected-log")},
 	"curl": {"oDc", setOf("dump-header", "cookie-jar", "trace", "trace-ascii", "stderr", "libcurl", "etag-save",
 		"hsts", "alt-svc")},
 	"go": {"", setOf("coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir",
