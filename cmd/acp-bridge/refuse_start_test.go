@@ -59,7 +59,11 @@ func TestBridgeSubcommand(t *testing.T) {
 	for _, prefix := range [][]string{{"bridge"}, nil} {
 		t.Run(strings.Join(append([]string{"acp-bridge"}, prefix...), " "), func(t *testing.T) {
 			started := filepath.Join(t.TempDir(), "started")
-			args := append(prefix, "--log-level", "error", "--", "sh", "-c", `touch "$1"; echo '`+note+`'`, "sh", started)
+			// The agent stays until its input closes, as an agent does:
+			// one that exits on its own while the IDE's input ends races
+			// the bridge's "client closed its input" against "agent
+			// exited", and the second ends with status 1.
+			args := append(prefix, "--log-level", "error", "--", "sh", "-c", `touch "$1"; echo '`+note+`'; cat >/dev/null`, "sh", started)
 			stdout, stderr, code := runCmd(t, "", args...)
 			if code != 0 {
 				t.Errorf("exit %d, want 0; stderr:\n%s", code, stderr)
