@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -188,14 +189,22 @@ func TestAdapterRolloverKeepsModel(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorkspace(t)
 			o := runOptions{name: c.name + "-rollover-model", client: c.client}
-			o.script = fakemodel.Script{Steps: []fakemodel.Step{fakemodel.Text("Noted."), fakemodel.Text("Still here.")}}
-			first := "Say hello."
+			reply := "Noted."
 			if c.agent == &geminiAgent {
 				// Gemini CLI reports no usage_update: the bridge's estimate
-				// of its context must exceed the summary's size.
-				first += strings.Repeat(" The exporter writes one CSV row per record.", 200)
+				// of its context must exceed the summary's size. The bulk
+				// is the model's answer, which the summary does not keep
+				// (a long first prompt, its intent, it keeps whole, so the
+				// two came within a few hundred tokens of each other, and
+				// what else Gemini sent before /bridge-compress decided it).
+				// Each sentence differs: Gemini CLI ends a turn whose
+				// output repeats itself.
+				for i := range 300 {
+					reply += fmt.Sprintf(" Record %d goes to row %d of sheet %d.", i*7919%10007, i*31+5, i%13+1)
+				}
 			}
-			o.client.Prompts = textPrompts(first, "/bridge-compress", "Go on.")
+			o.script = fakemodel.Script{Steps: []fakemodel.Step{fakemodel.Text(reply), fakemodel.Text("Still here.")}}
+			o.client.Prompts = textPrompts("Say hello.", "/bridge-compress", "Go on.")
 			r, _, sum := rolloverRun(t, s, c.agent, w, o)
 			if sum.Error != nil {
 				t.Fatalf("the run failed: %s\n%s", *sum.Error, r.stderrTail())
