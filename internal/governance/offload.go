@@ -56,7 +56,7 @@ func (e *Engine) ownOffload(in *reqInfo, form, resolved string) bool {
 
 // offloadVerdict allows reading form, one of the session's offloads.
 func offloadVerdict(action, form string) verdict {
-	return verdict{value: Allow, ref: "session-offload", ruleTx: "allow reading this session's offloads (built-in)",
+	return verdict{value: Allow, ref: "session-offload", ruleTx: "allow reading the requesting ACP session's own offloads (built-in)",
 		reason: fmt.Sprintf("%s %s: the bridge's offload of this session", action, form)}
 }
 
