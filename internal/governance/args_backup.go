@@ -54,59 +54,11 @@ func backupWrites(form []shellcmd.Word) []argWord {
 	if name == "sed" {
 		return sedBackupWrites(form)
 	}
-	b, ok := backupers[name]
-	if !ok {
+	bo, ok := readBackupOptions(name, form)
+	if !ok || !bo.on {
 		return nil
 	}
-	backup, elsewhere := false, ""
-	var suffix *shellcmd.Word
-	var dir string
-	o := optionWords{form: form}
-	for o.next() {
-		t := o.opt.Text
-		if long, ok := strings.CutPrefix(t, "--"); ok {
-			n, v, eq := strings.Cut(long, "=")
-			switch {
-			case len(n) < 2:
-			case longPrefix(n, "backup") && !longPrefix(n, "backup-dir"):
-				backup = true
-			case longPrefix(n, "suffix"):
-				backup, suffix = true, o.value(v, eq)
-			case longPrefix(n, "target-directory") && name != "patch":
-				if s := o.value(v, eq); s != nil {
-					dir = s.Text
-				}
-			case anyLong(n, b.elsewhere):
-				backup, elsewhere = true, t
-				o.value(v, eq)
-			}
-			continue
-		}
-		for j := 1; j < len(t); j++ {
-			c := t[j]
-			if c == 'b' {
-				backup = true
-			}
-			if strings.IndexByte(b.short, c) >= 0 {
-				backup, elsewhere = true, t
-			}
-			if strings.IndexByte(b.valued, c) < 0 {
-				continue
-			}
-			v := o.value(t[j+1:], j+1 < len(t))
-			switch {
-			case c == b.suffix:
-				backup, suffix = true, v
-			case c == 't' && name != "patch" && v != nil:
-				dir = v.Text
-			}
-			break
-		}
-	}
-	ops := o.ops
-	if !backup {
-		return nil
-	}
+	suffix, elsewhere, dir, ops := bo.suffix, bo.elsewhere, bo.dir, bo.ops
 	unknown := func(what string) []argWord {
 		return []argWord{{word: shellcmd.Word{Kind: shellcmd.Dynamic, Text: what, Why: "computed by " + name}, text: what, write: true}}
 	}
@@ -118,9 +70,9 @@ func backupWrites(form []shellcmd.Word) []argWord {
 	}
 	var dests []string
 	switch {
-	case b.first && len(ops) == 0:
+	case backupers[name].first && len(ops) == 0:
 		return unknown("the backups of the files " + name + "'s diff names")
-	case b.first:
+	case backupers[name].first:
 		dests = append(dests, ops[0].Text)
 	case dir != "":
 		for _, o := range ops {
@@ -203,4 +155,68 @@ func sedBackupWrites(form []shellcmd.Word) []argWord {
 		}
 	}
 	return out
+}
+
+// backupOptions is what a backuper's options say of its backups.
+type backupOptions struct {
+	on        bool           // it backs up what it replaces (-b, --backup, a suffix)
+	suffix    *shellcmd.Word // the suffix given, nil for the default
+	elsewhere string         // the option putting backups under other names, if any
+	dir       string         // -t's directory
+	ops       []shellcmd.Word
+}
+
+// readBackupOptions reads the backup options of a form of one of
+// backupers (name); ok is false for any other program.
+func readBackupOptions(name string, form []shellcmd.Word) (backupOptions, bool) {
+	b, ok := backupers[name]
+	if !ok {
+		return backupOptions{}, false
+	}
+	backup, elsewhere := false, ""
+	var suffix *shellcmd.Word
+	var dir string
+	o := optionWords{form: form}
+	for o.next() {
+		t := o.opt.Text
+		if long, ok := strings.CutPrefix(t, "--"); ok {
+			n, v, eq := strings.Cut(long, "=")
+			switch {
+			case len(n) < 2:
+			case longPrefix(n, "backup") && !longPrefix(n, "backup-dir"):
+				backup = true
+			case longPrefix(n, "suffix"):
+				backup, suffix = true, o.value(v, eq)
+			case longPrefix(n, "target-directory") && name != "patch":
+				if s := o.value(v, eq); s != nil {
+					dir = s.Text
+				}
+			case anyLong(n, b.elsewhere):
+				backup, elsewhere = true, t
+				o.value(v, eq)
+			}
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			c := t[j]
+			if c == 'b' {
+				backup = true
+			}
+			if strings.IndexByte(b.short, c) >= 0 {
+				backup, elsewhere = true, t
+			}
+			if strings.IndexByte(b.valued, c) < 0 {
+				continue
+			}
+			v := o.value(t[j+1:], j+1 < len(t))
+			switch {
+			case c == b.suffix:
+				backup, suffix = true, v
+			case c == 't' && name != "patch" && v != nil:
+				dir = v.Text
+			}
+			break
+		}
+	}
+	return backupOptions{on: backup, suffix: suffix, elsewhere: elsewhere, dir: dir, ops: o.ops}, true
 }

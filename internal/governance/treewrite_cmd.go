@@ -163,10 +163,6 @@ type copyFlags struct {
 	recursive bool // -r, -R (cp), -a, --recursive, --archive
 	followTop bool // -H, -L, --dereference: a symlink given as a source is followed
 	follow    bool // -L, --dereference, rsync's --copy-links, -k: symlinks beneath are followed
-	// backup is the suffix a file replaced beneath the destination is
-	// renamed with (-b, --backup, -S, --suffix; "~" by default), "" for
-	// none.
-	backup string
 }
 
 // readCopyFlags reads copyFlags from a form of name (operandOptions says
@@ -179,15 +175,9 @@ func readCopyFlags(name string, form []shellcmd.Word) copyFlags {
 		t := o.opt.Text
 		if long, ok := strings.CutPrefix(t, "--"); ok {
 			n, v, eq := strings.Cut(long, "=")
-			if full := s.longValueName(n); full != "" {
-				val := o.value(v, eq)
-				if full == "suffix" && val != nil {
-					f.backup = val.Text
-				}
+			if s.longValueName(n) != "" {
+				o.value(v, eq)
 				continue
-			}
-			if len(n) >= 3 && strings.HasPrefix("backup", n) && f.backup == "" {
-				f.backup = "~"
 			}
 			prefix := func(full string, least int) bool { return len(n) >= least && strings.HasPrefix(full, n) }
 			switch {
@@ -205,15 +195,10 @@ func readCopyFlags(name string, form []shellcmd.Word) copyFlags {
 		for j := 1; j < len(t); j++ {
 			c := t[j]
 			if strings.IndexByte(s.shortValue, c) >= 0 {
-				val := o.value(t[j+1:], j+1 < len(t))
-				if c == 'S' && name != "scp" && val != nil {
-					f.backup = val.Text
-				}
+				o.value(t[j+1:], j+1 < len(t))
 				break
 			}
 			switch {
-			case c == 'b' && name != "scp" && f.backup == "":
-				f.backup = "~"
 			case c == 'T' && name != "scp":
 				f.noTarget = true
 			case c == 'R' && name == "rsync":
@@ -256,9 +241,16 @@ func (e *Engine) copyTargets(name string, form []shellcmd.Word, cwd string) []co
 	f := readCopyFlags(name, form)
 	into := !f.noTarget && intoDir(form, abs(dest), link)
 	tree := name == "mv" || name == "ditto" || !link && f.recursive
+	backup := "" // the suffix of the backup of a file a tree copy replaces
+	if bo, ok := readBackupOptions(name, form); ok && bo.on && bo.elsewhere == "" {
+		backup = "~"
+		if bo.suffix != nil {
+			backup = bo.suffix.Text
+		}
+	}
 	var out []copyTarget
 	add := func(src, made string) {
-		out = append(out, copyTarget{src: abs(src), made: made, tree: tree, followTop: f.followTop, follow: f.follow, backup: f.backup})
+		out = append(out, copyTarget{src: abs(src), made: made, tree: tree, followTop: f.followTop, follow: f.follow, backup: backup})
 	}
 	for i, src := range ops {
 		if src == dest && i == len(ops)-1 && len(ops) > 1 {
