@@ -27,6 +27,9 @@ type Engine struct {
 	// subject category, which rules of bySubject appliesTo lets match
 	// (appliesToBits).
 	appliesBits [kindSets][catEnv + 1]ruleBits
+	// restricting are the rules that deny, ask about or escalate paths
+	// named by a pattern (restrictingPathRules), for the tree-write walk.
+	restricting []*rule
 
 	rootCache sync.Map // string (roots joined by NUL) -> *rootsEntry
 
@@ -77,6 +80,7 @@ func NewEngine(p *Policy, opts EngineOptions) *Engine {
 		}
 	}
 	e.appliesBits = appliesToBits(&e.bySubject)
+	e.restricting = e.restrictingPathRules()
 	e.analyses.rules = e.rulesFor(catCommand)
 	e.Protect(opts.Protected...)
 	return e

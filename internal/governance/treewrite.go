@@ -134,7 +134,8 @@ func (w *treeWalk) act(act wholeAct, f []shellcmd.Word) {
 // restrictingPathRules returns the rules of the policy that deny, ask
 // about or escalate paths they name by a pattern (Edit(./keys/**),
 // Read(**/.env)): only such a rule can refuse a file beneath a directory
-// that the directory's own decision allows.
+// that the directory's own decision allows. NewEngine keeps them
+// (Engine.restricting); every command's walk reads them.
 func (e *Engine) restrictingPathRules() []*rule {
 	var out []*rule
 	for _, cat := range [...]category{catRead, catWrite, catPath} {
@@ -206,8 +207,7 @@ var gitLocators = map[string]bool{"GIT_INDEX_FILE": true, "GIT_DIR": true, "GIT_
 
 // newTreeWalk starts the walk of c.
 func (e *Engine) newTreeWalk(in *reqInfo, c *shellcmd.Command) treeWalk {
-	rules := e.restrictingPathRules()
-	return treeWalk{e: e, in: in, source: strings.TrimSpace(c.Source), rules: rules, deep: len(rules) > 0}
+	return treeWalk{e: e, in: in, source: strings.TrimSpace(c.Source), rules: e.restricting, deep: len(e.restricting) > 0}
 }
 
 // candidate reports whether an entry beneath a walked directory, whose
