@@ -32,8 +32,8 @@ func FuzzCommandFactsKept(f *testing.F) {
 				if ok1 != ok2 || !reflect.DeepEqual(v1, v2) || !reflect.DeepEqual(advKept, advRead) {
 					t.Fatalf("%q, command %d: kept %v %+v %q; read again %v %+v %q", line, j, ok1, v1, advKept, ok2, v2, advRead)
 				}
-				a1, ok1 := e.decideArgsWith(in, c, &kept.cmds[j], nil, &advKept)
-				a2, ok2 := e.decideArgsWith(in, c, nil, nil, &advRead)
+				a1, ok1 := e.decideArgsWith(in, c, kept.cmds[j].args, nil, false, &advKept)
+				a2, ok2 := e.decideArgsWith(in, c, commandArgs(c), nil, false, &advRead)
 				if ok1 != ok2 || !reflect.DeepEqual(a1, a2) || !reflect.DeepEqual(advKept, advRead) {
 					t.Fatalf("%q, command %d: args kept %v %+v %q; read again %v %+v %q", line, j, ok1, a1, advKept, ok2, a2, advRead)
 				}

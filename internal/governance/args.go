@@ -79,6 +79,13 @@ type argWord struct {
 	// program never creates a file of (optionReadings): not a name the
 	// command may create either.
 	notCreated bool
+	// mayWrite says the program is not known to leave the file as it
+	// is (args_maywrite.go); program is its name, for the reason.
+	mayWrite bool
+	program  string
+	// vouched says a rule of the policy allowed the command: a rule
+	// asking before an edit does not ask again for what it may change.
+	vouched bool
 }
 
 // commandArgs returns the words of c that may name files.
@@ -88,11 +95,13 @@ func commandArgs(c *shellcmd.Command) []argWord {
 	// too (nice go test ./...).
 	goPatterns := goPackagePatterns(c)
 	readings := optionReadings(c)
-	for _, form := range c.Forms {
+	for fi, form := range c.Forms {
 		if len(form) < 2 || form[0].Kind != shellcmd.Static || argsNotFiles[filepath.Base(form[0].Text)] {
 			continue
 		}
 		name := filepath.Base(form[0].Text)
+		// "./cat" is whatever program the workspace holds there.
+		readsOnlyProgram := readsOnly[name] && systemProgram(form[0].Text)
 		first := len(out)
 		// After "--" every word is an operand, "-x" a file named so.
 		operands := len(form)
@@ -161,13 +170,13 @@ func commandArgs(c *shellcmd.Command) []argWord {
 				// (the request's env or an assignment can set it), and a
 				// program may not know the option at all. So the whole
 				// word is judged as a file too.
-				out = append(out, argWord{word: w, text: text, write: write, readOnly: readsOnly[name], notCreated: reading.notCreated(0)})
+				out = append(out, argWord{word: w, text: text, write: write, readOnly: readsOnlyProgram, notCreated: reading.notCreated(0)})
 				// A short option's value may follow it in the same word,
 				// after a cluster of others ("-o/tmp/x", "-rno/tmp/x",
 				// "-f.env"): each rest of the word after an option
 				// letter may be a file.
 				for j := 2; j < len(text) && text[1] != '-' && isOptionLetter(text[j-1]); j++ {
-					out = append(out, argWord{word: w, text: text[j:], write: write, readOnly: readsOnly[name], notCreated: reading.notCreated(j)})
+					out = append(out, argWord{word: w, text: text[j:], write: write, readOnly: readsOnlyProgram, notCreated: reading.notCreated(j)})
 					if outputs[i] {
 						out = append(out, argWord{word: w, text: text[j:], notCreated: reading.notCreated(j)})
 					}
@@ -210,7 +219,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			// ln never creates a link's target: "ln -s ../lib vendor/lib"
 			// stores ../lib in the link, which a later line naming the link
 			// is judged on.
-			readOnly := readsOnly[name] || name == "ln" && !write
+			readOnly := readsOnlyProgram || name == "ln" && !write
 			if !write && slices.Contains(goPatterns, &form[i]) {
 				text, readOnly = goPatternDir(text), true
 			}
@@ -225,6 +234,13 @@ func commandArgs(c *shellcmd.Command) []argWord {
 		if name == "cd" || name == "pushd" || name == "chdir" {
 			for k := first; k < len(out); k++ {
 				out[k].entersDir, out[k].readOnly = true, true
+			}
+		}
+		if mayWriteOperands(form, fi == len(c.Forms)-1) {
+			for k := first; k < len(out); k++ {
+				if a := &out[k]; !a.write && !a.readOnly && !a.notCreated {
+					a.mayWrite, a.program = true, name
+				}
 			}
 		}
 	}
@@ -262,22 +278,18 @@ func isOptionLetter(b byte) bool {
 // decideArgs decides the files the words of c name, where c runs; ok is
 // false when the command's own decision covers them all.
 func (e *Engine) decideArgs(in *reqInfo, c *shellcmd.Command, advisories *[]string) (verdict, bool) {
-	return e.decideArgsWith(in, c, nil, nil, advisories)
+	return e.decideArgsWith(in, c, commandArgs(c), nil, false, advisories)
 }
 
-// decideArgsWith is decideArgs with what the engine kept of c, if
-// anything (f is nil otherwise), and the words of c the rule that allowed
-// it names literally (ruleNamedWords; nil when no allow rule decided c).
-func (e *Engine) decideArgsWith(in *reqInfo, c *shellcmd.Command, f *commandFacts, named []*shellcmd.Word, advisories *[]string) (verdict, bool) {
+// decideArgsWith is decideArgs with the words of c that may name files
+// (what the engine kept, or commandArgs), the words of c the rule that
+// allowed it names literally (ruleNamedWords; nil when no allow rule
+// decided c), and whether a rule of the policy allowed it (vouched).
+func (e *Engine) decideArgsWith(in *reqInfo, c *shellcmd.Command, args []argWord, named []*shellcmd.Word, vouched bool, advisories *[]string) (verdict, bool) {
 	var worst strictest
-	var args []argWord
-	if f != nil {
-		args = f.args
-	} else {
-		args = commandArgs(c)
-	}
 	for _, a := range args {
 		a.ruleNamed = a.at != nil && slices.Contains(named, a.at)
+		a.vouched = vouched
 		worst.keepIf(e.decideArg(in, a, c.Dir, advisories))
 	}
 	worst.keepIf(e.treeReadVerdict(in, c))
@@ -407,6 +419,10 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 			if !named && wv.value != Allow && wv.ref != "default" && (v.value == Allow || v.ref == "default" ||
 				wv.value.Stricter(v.value) || v.ref == "workspace-roots") {
 				wv.reason = "it does not exist, so the command may create it: " + wv.text()
+				v, write = wv, true
+			}
+		} else if !write && a.mayWrite && sub.facts(n).last.fi != nil {
+			if wv, ok := e.mayChange(&sub, a, n, v, advisories); ok {
 				v, write = wv, true
 			}
 		}

@@ -22,6 +22,7 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 	var seenSet map[string]bool
 	kept := in.keptLine()
 	for i, a := range e.scriptLines(in) {
+		var given lineGiven
 		for _, p := range a.Problems {
 			consider(e.decideLineProblem(a.Line, p), fmt.Sprintf("reading %q", a.Line), nil)
 		}
@@ -62,11 +63,20 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 				}
 			}
 			var named []*shellcmd.Word
+			vouched := false
 			if v, ok := e.decideCommandWith(in, c, f, advisories); ok {
 				consider(v, what, details)
 				named = e.ruleNamedWords(in, v, c)
+				vouched = v.value == Allow && v.rule != nil
 			}
-			if v, ok := e.decideArgsWith(in, c, f, named, advisories); ok {
+			var args []argWord
+			if f != nil {
+				args = f.args
+			} else {
+				args = commandArgs(c)
+			}
+			given.note(c, args, vouched)
+			if v, ok := e.decideArgsWith(in, c, args, named, vouched, advisories); ok {
 				// After the protected files: when both deny, the
 				// protected file is the reason.
 				w := what
@@ -91,9 +101,13 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 		for _, as := range a.Assignments {
 			e.decideVariable(in, as.Name, as.Value, as.Static, as.Dir, advisories, consider)
 		}
+		given.redirects(a)
 		for _, r := range a.Redirects {
 			if v, ok := e.decideRedirect(in, r, advisories); ok {
 				consider(v, "opening "+r.Target.Text+" (a redirection)", nil)
+			}
+			if v, ok := e.decideRedirectGiven(in, r, &given, advisories); ok {
+				consider(v, "opening "+r.Target.Text+" (a redirection) for writing", nil)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package governance
 import (
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
@@ -146,4 +147,42 @@ func findTypeHolds(types string, ent os.DirEntry) bool {
 		}
 	}
 	return false
+}
+
+// findExecPlaceholder stands for the file names find gives the command
+// of -exec, for reading that command's words (findExecWrites).
+const findExecPlaceholder = "{}"
+
+// findExecWrites returns the program of the first command find's -exec,
+// -execdir, -ok or -okdir runs that may change the files find gives it
+// ("-exec sponge {} ;", "-exec sed -i s/a/b/ {} +"): one that writes the
+// word holding {} (args_writes.go), or one the bridge does not know to
+// leave it as it is (args_maywrite.go). ok is false when every such
+// command only reads them.
+func findExecWrites(form []shellcmd.Word) (program string, ok bool) {
+	for i := 1; i < len(form); i++ {
+		if form[i].Kind != shellcmd.Static || !findActions[form[i].Text] || form[i].Text == "-delete" {
+			continue
+		}
+		var run []shellcmd.Word
+		for i++; i < len(form) && !(form[i].Kind == shellcmd.Static && (form[i].Text == ";" || form[i].Text == "+")); i++ {
+			w := form[i]
+			if strings.Contains(w.Text, findExecPlaceholder) {
+				w = shellcmd.Word{Kind: shellcmd.Static, Text: findExecPlaceholder}
+			}
+			run = append(run, w)
+		}
+		if len(run) == 0 {
+			continue
+		}
+		if run[0].Kind != shellcmd.Static {
+			return run[0].Text, true // a program not known before the line runs
+		}
+		for _, a := range commandArgs(&shellcmd.Command{Forms: [][]shellcmd.Word{run}}) {
+			if a.text == findExecPlaceholder && (a.write || a.mayWrite) {
+				return filepath.Base(run[0].Text), true
+			}
+		}
+	}
+	return "", false
 }

@@ -86,12 +86,18 @@ func (w *treeWalk) act(act wholeAct, f []shellcmd.Word) {
 	switch act.name {
 	case "find":
 		// -exec and -ok run a command of their own on each file,
-		// decided as that command; -delete deletes what its
-		// expression picks (findPicks), or all when the bridge does not
-		// read the expression.
+		// decided as that command, and, when it may change the files
+		// it is given, as changing each file the expression picks;
+		// -delete deletes what its expression picks (findPicks), or
+		// all when the bridge does not read the expression.
 		acted = nil
 		if hasWord(f, "-delete") {
 			acted = ops
+			picks = findPicks(f)
+		} else if program, ok := findExecWrites(f); ok {
+			// The command is given every file the expression picks,
+			// which its own words show only as {}.
+			acted, act.who = ops, "find -exec "+program
 			picks = findPicks(f)
 		}
 	case "fd", "fdfind":

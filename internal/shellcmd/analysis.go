@@ -142,6 +142,9 @@ type Analysis struct {
 	Assignments []Assignment
 	// Redirects are the files the line's redirections open.
 	Redirects []Redirect
+	// Duplications are the descriptors the line's redirections copy
+	// onto others (2>&1).
+	Duplications []Duplication
 	// ChangesDir: the line runs cd, pushd or popd, so a relative path in
 	// it may not be relative to the directory it starts in; each
 	// command's and redirection's Dir says where it runs.

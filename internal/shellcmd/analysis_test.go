@@ -2,6 +2,7 @@ package shellcmd
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -392,5 +393,23 @@ func TestAnalyzeRedirects(t *testing.T) {
 	}
 	if Analyze("ls", Options{}).ChangesDir || !Analyze("cd /etc && ls", Options{}).ChangesDir {
 		t.Error("ChangesDir is wrong")
+	}
+}
+
+// TestAnalyzeDescriptors: each redirection says the descriptor it opens its
+// file on, and each copy of a descriptor onto another is listed, so a
+// write through /dev/fd/N can be traced to the file the line gave N.
+func TestAnalyzeDescriptors(t *testing.T) {
+	a := Analyze(`cat <in 3<k 4>o {fd}<x 5<>rw 2>&1 6<&3 7>&3- >&$fd 0<&- 8>&-`, Options{})
+	var got []string
+	for _, r := range a.Redirects {
+		got = append(got, fmt.Sprintf("%d:%s", r.FD, r.Target))
+	}
+	if want := `[0:in 3:k 4:o -1:x 5:rw 1:$fd (parameter expansion $fd)]`; fmt.Sprint(got) != want {
+		t.Errorf("redirects = %v; want %s", got, want)
+	}
+	want := []Duplication{{2, 1}, {6, 3}, {7, 3}, {1, -1}}
+	if !reflect.DeepEqual(a.Duplications, want) {
+		t.Errorf("duplications = %v; want %v", a.Duplications, want)
 	}
 }

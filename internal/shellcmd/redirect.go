@@ -1,6 +1,7 @@
 package shellcmd
 
 import (
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -21,11 +22,35 @@ type Redirect struct {
 	// Dir is where the statement runs, so where a relative Target
 	// leads (see Command.Dir).
 	Dir Dir
+	// FD is the descriptor the file is opened on: the number before the
+	// operator, else 0 for a read and 1 for a write; -1 when bash picks
+	// it ({name}<file) or it is not a number.
+	FD int
 }
 
-// redirects records the files a statement's redirections open. Numbers
-// and "-" after >& and <& duplicate or close descriptors; here-documents
-// open no file.
+// Duplication is a redirection that copies one descriptor onto another:
+// "2>&1" is {To: 2, From: 1}. From is -1 when the descriptor copied is
+// not known before the line runs (>&$fd).
+type Duplication struct {
+	To, From int
+}
+
+// descriptor returns the descriptor redirection r opens or copies onto,
+// def when it names none; -1 when it is not a number.
+func descriptor(r *syntax.Redirect, def int) int {
+	if r.N == nil {
+		return def
+	}
+	n, err := strconv.Atoi(r.N.Value)
+	if err != nil || n < 0 {
+		return -1
+	}
+	return n
+}
+
+// redirects records the files a statement's redirections open, and the
+// descriptors they copy: numbers after >& and <& duplicate descriptors, "-"
+// closes one; here-documents open no file.
 func (w *walker) redirects(st *syntax.Stmt, src string) {
 	for _, r := range st.Redirs {
 		if r.Word == nil {
@@ -43,9 +68,27 @@ func (w *walker) redirects(st *syntax.Stmt, src string) {
 			continue
 		}
 		target := evalWord(r.Word, src)
+		fd := 1
+		if read && !write {
+			fd = 0
+		}
+		fd = descriptor(r, fd)
 		if r.Op == syntax.DplOut || r.Op == syntax.DplIn {
-			if target.Kind == Static && (target.Text == "-" || strings.Trim(target.Text, "0123456789") == "" || strings.Trim(strings.TrimSuffix(target.Text, "-"), "0123456789") == "") {
+			from := strings.TrimSuffix(target.Text, "-")
+			if target.Kind == Static && strings.Trim(from, "0123456789") == "" {
+				// "-" closes the descriptor; "N" and "N-" copy N.
+				if n, err := strconv.Atoi(from); from != "" {
+					if err != nil {
+						n = -1
+					}
+					w.a.Duplications = append(w.a.Duplications, Duplication{To: fd, From: n})
+				}
 				continue
+			}
+			if target.Kind != Static {
+				// >&$fd copies a descriptor or opens a file: which, the
+				// line says only when it runs.
+				w.a.Duplications = append(w.a.Duplications, Duplication{To: fd, From: -1})
 			}
 		}
 		if len(r.Word.Parts) == 1 {
@@ -54,7 +97,7 @@ func (w *walker) redirects(st *syntax.Stmt, src string) {
 			}
 		}
 		for _, t := range cwdTildeForms([]Word{target}) {
-			w.a.Redirects = append(w.a.Redirects, Redirect{Target: t[0], Write: write, Read: read, Dir: w.cur})
+			w.a.Redirects = append(w.a.Redirects, Redirect{Target: t[0], Write: write, Read: read, Dir: w.cur, FD: fd})
 		}
 	}
 }

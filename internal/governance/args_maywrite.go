@@ -1,0 +1,95 @@
+package governance
+
+import (
+	"path/filepath"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// Programs the bridge does not know may change the files they are given:
+// "gofmt -w f", "sponge f", "yq -i ... f", "python3 tool.py f" (a script
+// that opens its argument to write), "make f". An operand of such a
+// program that names an existing file is decided as a read, and also as a
+// write under the policy's own rules: a rule refusing to edit the file
+// refuses the command. A rule asking before an edit asks, unless a rule of
+// the policy allowed the command (the person vouched for the program).
+// The built-in refusal of writes outside the workspace roots is not
+// applied to them ("wc /usr/include/stdio.h" is common): a plain argument
+// there is asked about as before.
+
+// leavesOperands are programs known to leave the files they name as they
+// are: they read them, or write only through options the other tables read
+// (sort -o, an output option, a backup). A wrapper's own form is not
+// judged by this list: what it runs is (lastFormOnly).
+var leavesOperands = map[string]bool{
+	// read and print
+	"bat": true, "batcat": true, "less": true, "most": true, "pager": true, "od": true, "hexdump": true, "hd": true,
+	"xxd": true, "base64": true, "base32": true, "basenc": true, "bzcat": true, "xzcat": true, "zcat": true,
+	"zstdcat": true, "lz4cat": true, "zless": true, "zmore": true, "zdiff": true, "zcmp": true, "tree": true,
+	// compare and summarise
+	"diff": true, "diff3": true, "colordiff": true, "cmp": true, "comm": true, "md5sum": true, "sha1sum": true,
+	"sha224sum": true, "sha256sum": true, "sha384sum": true, "sha512sum": true, "b2sum": true, "cksum": true,
+	"sum": true, "shasum": true, "md5": true, "getfacl": true, "lsattr": true, "df": true, "namei": true,
+	// filters
+	"cut": true, "paste": true, "join": true, "fold": true, "fmt": true, "pr": true, "expand": true,
+	"unexpand": true, "rev": true, "column": true, "look": true, "tsort": true, "shuf": true, "jq": true,
+	"gojq": true, "jaq": true, "awk": true, "gawk": true, "mawk": true, "nawk": true, "uniq": true, "iconv": true,
+	// search
+	"find": true, "fd": true, "fdfind": true, "ag": true, "ack": true, "locate": true, "which": true,
+	"whereis": true, "type": true, "basename": true, "dirname": true,
+	// the shell's own commands, and programs that name no file to change
+	"cd": true, "pushd": true, "popd": true, "chdir": true, "read": true, "mapfile": true, "readarray": true,
+	"exec": true, "xargs": true, "wait": true, "set": true, "shift": true, "local": true, "declare": true,
+	"typeset": true, "readonly": true, "let": true, "alias": true, "unalias": true, "umask": true, "ulimit": true,
+	"trap": true, "return": true, "break": true, "continue": true, "hash": true, "getopts": true, "pwd": true,
+	"env": true, "printenv": true, "date": true, "id": true, "whoami": true, "uname": true, "seq": true,
+	"yes": true, "expr": true,
+	// programs whose file operands are inputs, or which the other tables read
+	"git": true, "ssh": true, "ssh-add": true, "openssl": true, "curl": true, "wget": true, "tar": true,
+	"zip": true, "unzip": true, "source": true, ".": true, "kubectl": true, "docker": true, "podman": true,
+	"helm": true,
+}
+
+// goLeavesOperands are the go subcommands that leave the files they name
+// as they are ("go fmt" rewrites them; "go run" and "go generate" run
+// programs of the agent's).
+var goLeavesOperands = map[string]bool{"build": true, "test": true, "vet": true, "list": true, "doc": true,
+	"version": true, "env": true, "mod": true, "get": true, "install": true, "work": true, "help": true}
+
+// mayWriteOperands reports whether the program of form, the last of its
+// command's forms (what runs after every wrapper), may change a file its
+// operands name without the bridge knowing it.
+func mayWriteOperands(form []shellcmd.Word, lastForm bool) bool {
+	if !lastForm || len(form) == 0 || form[0].Kind != shellcmd.Static {
+		return false
+	}
+	if !systemProgram(form[0].Text) {
+		return true // whatever program lives there: the agent's "./cat"
+	}
+	name := filepath.Base(form[0].Text)
+	switch {
+	case readsOnly[name], leavesOperands[name], argsNotFiles[name], writesLast[name], name == "tee", name == "dd":
+		return false
+	case name == "go":
+		return len(form) < 2 || !goLeavesOperands[form[1].Text]
+	}
+	_, known := operandWriters[name]
+	return !known
+}
+
+// mayChange decides the existing file n, which a's program may change, as
+// a write under the policy's own rules; v is its verdict as a read. ok
+// says the write's verdict is the stricter and stands instead.
+func (e *Engine) mayChange(in *reqInfo, a argWord, n string, v verdict, advisories *[]string) (verdict, bool) {
+	w := *in
+	w.read, w.write = false, true
+	wv := e.decidePathLazy(&w, n, advisories)
+	if wv.rule == nil || !(wv.value == Deny || wv.value == RequireApproval && !a.vouched) {
+		return verdict{}, false
+	}
+	if v.value != Allow && v.ref != "default" && !wv.value.Stricter(v.value) {
+		return verdict{}, false
+	}
+	wv.reason = a.program + " may change it (the bridge does not know that " + a.program + " leaves the files it is given as they are): " + wv.text()
+	return wv, true
+}
