@@ -82,6 +82,10 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 				w := what
 				later = append(later, func() { consider(v, "opening the files "+w+" names", nil) })
 			}
+			if v, ok := e.configFileVerdict(in, c, len(a.Commands) > 1, advisories); ok {
+				w := what
+				later = append(later, func() { consider(v, "writing the files "+w+" names in a configuration file", nil) })
+			}
 			if v, ok := e.unpackVerdict(in, c, len(a.Commands) > 1, advisories); ok {
 				w := what
 				later = append(later, func() { consider(v, "writing the files "+w+" extracts", nil) })

@@ -1,0 +1,193 @@
+package governance
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// curl and wget read options from a file the line names as readily as from
+// the line ("curl -K cfg URL" with "output = keys/a.key" in cfg; "wget
+// --config=cfg URL" with "output_document = keys/a.key"), and the agent
+// writes that file with an edit the policy allows. configFileVerdict reads
+// each such file when the request is decided, as script files are read
+// (args_scripts.go), puts its options where the line gives them, and
+// decides the files they name as the same options on the line are
+// decided. A file the bridge cannot read needs approval (scriptText says
+// why), as does curl's configuration from its input ("-K -").
+
+// maxConfigDepth bounds how deep configuration files may name others
+// (curl's "config = other"); past it the command needs approval.
+const maxConfigDepth = 4
+
+// configFileVerdict decides the files the configuration files c's curl or
+// wget reads name; others says the line runs other commands.
+func (e *Engine) configFileVerdict(in *reqInfo, c *shellcmd.Command, others bool, advisories *[]string) (verdict, bool) {
+	var worst strictest
+	for _, form := range c.Forms {
+		worst.keepIf(e.configFormVerdict(in, c, form, others, 0, advisories))
+	}
+	return worst.result()
+}
+
+// configFormVerdict decides the configuration files form names, depth
+// files deep.
+func (e *Engine) configFormVerdict(in *reqInfo, c *shellcmd.Command, form []shellcmd.Word, others bool, depth int, advisories *[]string) (verdict, bool) {
+	if len(form) == 0 || form[0].Kind != shellcmd.Static || !systemProgram(form[0].Text) {
+		return verdict{}, false
+	}
+	program := filepath.Base(form[0].Text)
+	files := configFiles(program, form)
+	if len(files) == 0 {
+		return verdict{}, false
+	}
+	var worst strictest
+	for _, f := range files {
+		what := fmt.Sprintf("reading the options %s's configuration file %s gives", program, f.Text)
+		why := ""
+		var text string
+		switch {
+		case depth >= maxConfigDepth:
+			why = fmt.Sprintf("configuration files name others more than %d deep", maxConfigDepth)
+		case f.Kind == shellcmd.Static && f.Text == "-":
+			why = "it is read from the command's input"
+		default:
+			text, why = e.scriptText(in, c, shellcmd.Script{Name: f}, others)
+		}
+		if why != "" {
+			worst.keep(verdict{value: RequireApproval, ref: "unreadable-command",
+				ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+				reason: fmt.Sprintf("%s: the bridge cannot read it: %s", what, why)})
+			continue
+		}
+		given := []shellcmd.Word{form[0]}
+		if program == "wget" {
+			given = append(given, wgetrcWords(text)...)
+		} else {
+			given = append(given, curlConfigWords(text)...)
+		}
+		fromFile := given
+		// The line's own words after the file's: curl's -O names the
+		// file of a URL the line gives.
+		given = append(given[:len(given):len(given)], form[1:]...)
+		for _, a := range commandArgs(&shellcmd.Command{Forms: [][]shellcmd.Word{given}}) {
+			if a.write {
+				a.namedBy = "named by the command or in " + f.Text
+				worst.keepIf(e.decideArg(in, a, c.Dir, advisories))
+			}
+		}
+		worst.keepIf(e.configFormVerdict(in, c, fromFile, others, depth+1, advisories))
+	}
+	return worst.result()
+}
+
+// configFiles returns the configuration files form, run as program,
+// reads: curl's -K (also "-KFILE", last in a cluster "-sK FILE") and
+// --config, wget's --config (and the prefixes getopt_long takes).
+func configFiles(program string, form []shellcmd.Word) []shellcmd.Word {
+	var out []shellcmd.Word
+	for i := 1; i < len(form); i++ {
+		t := form[i].Text
+		if form[i].Kind != shellcmd.Static {
+			continue
+		}
+		if t == "--" {
+			break
+		}
+		name, value, eq := strings.Cut(t, "=")
+		long := program == "curl" && name == "--config" ||
+			program == "wget" && len(name) >= len("--conf") && strings.HasPrefix("--config", name)
+		short := program == "curl" && !strings.HasPrefix(t, "--") && strings.HasPrefix(t, "-") && strings.IndexByte(t, 'K') > 0
+		switch {
+		case long && eq:
+			out = append(out, shellcmd.Word{Kind: shellcmd.Static, Text: value})
+		case long && i+1 < len(form):
+			out = append(out, form[i+1])
+			i++
+		case short && t[len(t)-1] == 'K' && letterCluster(t) && i+1 < len(form):
+			out = append(out, form[i+1])
+			i++
+		case short && t[1] == 'K':
+			out = append(out, shellcmd.Word{Kind: shellcmd.Static, Text: t[2:]})
+		}
+	}
+	return out
+}
+
+// curlConfigWords returns the options of a curl configuration file as the
+// words of a command line: each line one option, with or without its
+// dashes ("output = f", "-o f", "--output f"), its value after blanks, "="
+// or ":", in double quotes with backslash escapes or up to a blank.
+func curlConfigWords(text string) []shellcmd.Word {
+	var out []shellcmd.Word
+	for _, line := range strings.Split(text, "\n") {
+		l := strings.TrimSpace(line)
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		end := strings.IndexAny(l, " \t=:")
+		if end < 0 {
+			end = len(l)
+		}
+		name, rest := l[:end], strings.TrimLeft(l[end:], " \t")
+		if rest != "" && (rest[0] == '=' || rest[0] == ':') {
+			rest = strings.TrimLeft(rest[1:], " \t")
+		}
+		if !strings.HasPrefix(name, "-") {
+			name = "--" + name
+		}
+		out = append(out, shellcmd.Word{Kind: shellcmd.Static, Text: name})
+		if value := curlConfigValue(rest); value != "" {
+			out = append(out, shellcmd.Word{Kind: shellcmd.Static, Text: value})
+		}
+	}
+	return out
+}
+
+// curlConfigValue returns the value at the start of rest: a double-quoted
+// string with its escapes undone, or the text up to the first blank.
+func curlConfigValue(rest string) string {
+	if !strings.HasPrefix(rest, `"`) {
+		if i := strings.IndexAny(rest, " \t"); i >= 0 {
+			return rest[:i]
+		}
+		return rest
+	}
+	var b strings.Builder
+	for i := 1; i < len(rest) && rest[i] != '"'; i++ {
+		if rest[i] == '\\' && i+1 < len(rest) {
+			i++
+			switch rest[i] {
+			case 't':
+				b.WriteByte('\t')
+			case 'n':
+				b.WriteByte('\n')
+			case 'r':
+				b.WriteByte('\r')
+			case 'v':
+				b.WriteByte('\v')
+			default:
+				b.WriteByte(rest[i])
+			}
+			continue
+		}
+		b.WriteByte(rest[i])
+	}
+	return b.String()
+}
+
+// wgetrcWords returns the commands of a wgetrc file as the "-e COMMAND"
+// words wget takes them from on the line (wgetExecuteWrites reads them).
+func wgetrcWords(text string) []shellcmd.Word {
+	var out []shellcmd.Word
+	for _, line := range strings.Split(text, "\n") {
+		l := strings.TrimSpace(line)
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		out = append(out, shellcmd.Word{Kind: shellcmd.Static, Text: "-e"}, shellcmd.Word{Kind: shellcmd.Static, Text: l})
+	}
+	return out
+}
