@@ -122,11 +122,7 @@ func configFiles(program string, form []shellcmd.Word) []shellcmd.Word {
 // or ":", in double quotes with backslash escapes or up to a blank.
 func curlConfigWords(text string) []shellcmd.Word {
 	var out []shellcmd.Word
-	for _, line := range strings.Split(text, "\n") {
-		l := strings.TrimSpace(line)
-		if l == "" || l[0] == '#' {
-			continue
-		}
+	for _, l := range configLines(text) {
 		end := strings.IndexAny(l, " \t=:")
 		if end < 0 {
 			end = len(l)
@@ -182,12 +178,21 @@ func curlConfigValue(rest string) string {
 // words wget takes them from on the line (wgetExecuteWrites reads them).
 func wgetrcWords(text string) []shellcmd.Word {
 	var out []shellcmd.Word
-	for _, line := range strings.Split(text, "\n") {
-		l := strings.TrimSpace(line)
-		if l == "" || l[0] == '#' {
-			continue
-		}
+	for _, l := range configLines(text) {
 		out = append(out, shellcmd.Word{Kind: shellcmd.Static, Text: "-e"}, shellcmd.Word{Kind: shellcmd.Static, Text: l})
+	}
+	return out
+}
+
+// configLines returns the lines of a configuration file that say
+// something: without their surrounding blanks, neither empty nor a
+// comment ("#" first).
+func configLines(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		if l := strings.TrimSpace(line); l != "" && l[0] != '#' {
+			out = append(out, l)
+		}
 	}
 	return out
 }
