@@ -127,6 +127,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 		out = append(out, downloadWrites(form)...)
 		out = append(out, goOutputDirWrites(form)...)
 		out = append(out, wgetExecuteWrites(form)...)
+		out = append(out, optionValueWrites(form)...)
 		out = append(out, backupWrites(form)...)
 		out = append(out, derivedWrites(form)...)
 		written := writtenWords(form)
@@ -237,8 +238,9 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			}
 		}
 		if mayWriteOperands(form, fi == len(c.Forms)-1) {
+			script := interpreterScript(name, form)
 			for k := first; k < len(out); k++ {
-				if a := &out[k]; !a.write && !a.readOnly && !a.notCreated {
+				if a := &out[k]; !a.write && !a.readOnly && !a.notCreated && (script == nil || a.at != script) {
 					a.mayWrite, a.program = true, name
 				}
 			}

@@ -2,6 +2,7 @@ package governance
 
 import (
 	"path/filepath"
+	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
 )
@@ -23,7 +24,7 @@ import (
 // judged by this list: what it runs is (lastFormOnly).
 var leavesOperands = map[string]bool{
 	// read and print
-	"bat": true, "batcat": true, "less": true, "most": true, "pager": true, "od": true, "hexdump": true, "hd": true,
+	"bat": true, "batcat": true, "od": true, "hexdump": true, "hd": true,
 	"xxd": true, "base64": true, "base32": true, "basenc": true, "bzcat": true, "xzcat": true, "zcat": true,
 	"zstdcat": true, "lz4cat": true, "zless": true, "zmore": true, "zdiff": true, "zcmp": true, "tree": true,
 	// compare and summarise
@@ -32,7 +33,7 @@ var leavesOperands = map[string]bool{
 	"sum": true, "shasum": true, "md5": true, "getfacl": true, "lsattr": true, "df": true, "namei": true,
 	// filters
 	"cut": true, "paste": true, "join": true, "fold": true, "fmt": true, "pr": true, "expand": true,
-	"unexpand": true, "rev": true, "column": true, "look": true, "tsort": true, "shuf": true, "jq": true,
+	"unexpand": true, "rev": true, "column": true, "look": true, "tsort": true, "shuf": true, "jq": true, "tr": true, "numfmt": true,
 	"gojq": true, "jaq": true, "awk": true, "gawk": true, "mawk": true, "nawk": true, "uniq": true, "iconv": true,
 	// search
 	"find": true, "fd": true, "fdfind": true, "ag": true, "ack": true, "locate": true, "which": true,
@@ -45,14 +46,37 @@ var leavesOperands = map[string]bool{
 	"env": true, "printenv": true, "date": true, "id": true, "whoami": true, "uname": true, "seq": true,
 	"yes": true, "expr": true,
 	// programs whose file operands are inputs, or which the other tables read
-	"git": true, "ssh": true, "ssh-add": true, "openssl": true, "curl": true, "wget": true, "tar": true,
-	"zip": true, "unzip": true, "source": true, ".": true, "kubectl": true, "docker": true, "podman": true,
-	"helm": true,
+	"ssh": true, "ssh-add": true, "ssh-keygen": true, "openssl": true, "curl": true, "wget": true, "tar": true,
+	"zip": true, "unzip": true, "source": true, ".": true,
+	// compilers and checkers, which read their sources
+	"gcc": true, "cc": true, "g++": true, "c++": true, "clang": true, "clang++": true, "rustc": true, "javac": true,
+	"mypy": true, "pyright": true, "flake8": true, "pylint": true, "shellcheck": true, "staticcheck": true,
 }
+
+// interpreters run the script their first operand names, which they read:
+// "python3 tool.py f" may change f, not tool.py.
+var interpreters = map[string]bool{"python": true, "python3": true, "node": true, "nodejs": true, "ruby": true,
+	"perl": true, "php": true, "lua": true, "bash": true, "sh": true, "dash": true, "zsh": true, "ksh": true,
+	"Rscript": true, "deno": true, "bun": true, "tsx": true}
+
+// gitLeavesOperands are the git subcommands that leave the files they
+// name as they are, or whose writes the other tables read (checkout,
+// restore, rm, mv, stash, clean: treewrite_cmd.go; config: gitConfigWrites;
+// --output, format-patch, archive, bundle: gitOutputWrites). Any other
+// ("interpret-trailers --in-place", "mailinfo MSG PATCH", "credential-store
+// --file F") may change them.
+var gitLeavesOperands = setOf("add", "am", "annotate", "apply", "archive", "bisect", "blame", "branch", "bundle",
+	"cat-file", "check-attr", "check-ignore", "check-ref-format", "checkout", "cherry", "cherry-pick", "clean",
+	"clone", "commit", "config", "count-objects", "describe", "diff", "diff-files", "diff-index", "diff-tree",
+	"fetch", "for-each-ref", "format-patch", "fsck", "gc", "grep", "help", "init", "log", "ls-files", "ls-remote",
+	"ls-tree", "merge", "merge-base", "mv", "name-rev", "notes", "pull", "push", "range-diff", "rebase", "reflog",
+	"remote", "reset", "restore", "rev-list", "rev-parse", "revert", "rm", "shortlog", "show", "show-ref", "stash",
+	"status", "submodule", "switch", "tag", "update-index", "var", "version", "whatchanged", "worktree")
 
 // goLeavesOperands are the go subcommands that leave the files they name
 // as they are ("go fmt" rewrites them; "go run" and "go generate" run
-// programs of the agent's).
+// programs of the agent's; "go mod edit" and "go work edit" rewrite the
+// file they are given).
 var goLeavesOperands = map[string]bool{"build": true, "test": true, "vet": true, "list": true, "doc": true,
 	"version": true, "env": true, "mod": true, "get": true, "install": true, "work": true, "help": true}
 
@@ -71,7 +95,9 @@ func mayWriteOperands(form []shellcmd.Word, lastForm bool) bool {
 	case readsOnly[name], leavesOperands[name], argsNotFiles[name], writesLast[name], name == "tee", name == "dd":
 		return false
 	case name == "go":
-		return len(form) < 2 || !goLeavesOperands[form[1].Text]
+		return len(form) < 2 || !goLeavesOperands[form[1].Text] || len(form) > 2 && form[2].Text == "edit"
+	case name == "git":
+		return !gitLeavesOperands[gitSubcommandName(form)]
 	}
 	_, known := operandWriters[name]
 	return !known
@@ -92,4 +118,35 @@ func (e *Engine) mayChange(in *reqInfo, a argWord, n string, v verdict, advisori
 	}
 	wv.reason = a.program + " may change it (the bridge does not know that " + a.program + " leaves the files it is given as they are): " + wv.text()
 	return wv, true
+}
+
+// interpreterScript returns the word of form naming the script an
+// interpreter runs: its first word that is not an option; nil for a form
+// that is not an interpreter's, or runs no script file (-c, -e, -m).
+func interpreterScript(name string, form []shellcmd.Word) *shellcmd.Word {
+	if !interpreters[name] && !strings.HasPrefix(name, "python") && !strings.HasPrefix(name, "pypy") {
+		return nil
+	}
+	for i := 1; i < len(form); i++ {
+		t := form[i].Text
+		switch {
+		case form[i].Kind != shellcmd.Static:
+			return nil
+		case t == "-c" || t == "-e" || t == "-m" || t == "--eval" || t == "-p" || t == "--print":
+			return nil
+		case t == "--":
+			if i+1 < len(form) {
+				return &form[i+1]
+			}
+			return nil
+		case !strings.HasPrefix(t, "-"):
+			if name == "deno" || name == "bun" {
+				if t == "run" {
+					continue
+				}
+			}
+			return &form[i]
+		}
+	}
+	return nil
 }

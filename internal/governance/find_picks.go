@@ -175,12 +175,20 @@ func findExecWrites(form []shellcmd.Word) (program string, ok bool) {
 		if len(run) == 0 {
 			continue
 		}
-		if run[0].Kind != shellcmd.Static {
-			return run[0].Text, true // a program not known before the line runs
+		// Read as a line of its own, so that a wrapper's command is what
+		// is judged ("-exec env truncate -s0 {} +").
+		var line strings.Builder
+		for _, w := range run {
+			if w.Kind != shellcmd.Static {
+				return run[0].Text, true // a word not known before the line runs
+			}
+			line.WriteString(" '" + strings.ReplaceAll(w.Text, "'", `'\''`) + "'")
 		}
-		for _, a := range commandArgs(&shellcmd.Command{Forms: [][]shellcmd.Word{run}}) {
-			if a.text == findExecPlaceholder && (a.write || a.mayWrite) {
-				return filepath.Base(run[0].Text), true
+		for _, c := range shellcmd.Analyze(line.String(), shellcmd.Options{}).Commands {
+			for _, a := range commandArgs(c) {
+				if a.text == findExecPlaceholder && (a.write || a.mayWrite) {
+					return filepath.Base(run[0].Text), true
+				}
 			}
 		}
 	}

@@ -119,7 +119,9 @@ func (g *lineGiven) reopens(fd int) bool {
 				return true
 			}
 			for _, d := range g.dups {
-				if d.To != held[i] || slices.Contains(held, d.From) {
+				// A copy onto a descriptor bash picks ({fd}<&3) may be
+				// the one written.
+				if d.To >= 0 && d.To != held[i] || slices.Contains(held, d.From) {
 					continue
 				}
 				if d.From < 0 {

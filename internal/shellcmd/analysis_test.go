@@ -400,7 +400,7 @@ func TestAnalyzeRedirects(t *testing.T) {
 // file on, and each copy of a descriptor onto another is listed, so a
 // write through /dev/fd/N can be traced to the file the line gave N.
 func TestAnalyzeDescriptors(t *testing.T) {
-	a := Analyze(`cat <in 3<k 4>o {fd}<x 5<>rw 2>&1 6<&3 7>&3- >&$fd 0<&- 8>&-`, Options{})
+	a := Analyze(`cat <in 3<k 4>o {fd}<x 5<>rw 2>&1 6<&3 7>&3- >&$fd 0<&- 8>&- {v}<&3`, Options{})
 	var got []string
 	for _, r := range a.Redirects {
 		got = append(got, fmt.Sprintf("%d:%s", r.FD, r.Target))
@@ -408,7 +408,7 @@ func TestAnalyzeDescriptors(t *testing.T) {
 	if want := `[0:in 3:k 4:o -1:x 5:rw 1:$fd (parameter expansion $fd)]`; fmt.Sprint(got) != want {
 		t.Errorf("redirects = %v; want %s", got, want)
 	}
-	want := []Duplication{{2, 1}, {6, 3}, {7, 3}, {1, -1}}
+	want := []Duplication{{2, 1}, {6, 3}, {7, 3}, {1, -1}, {-1, 3}}
 	if !reflect.DeepEqual(a.Duplications, want) {
 		t.Errorf("duplications = %v; want %v", a.Duplications, want)
 	}

@@ -1,0 +1,104 @@
+package governance
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// Some programs write a file named inside an option's value rather than by
+// the value itself: ssh, scp and sftp record host keys in the file
+// "-o UserKnownHostsFile=F" names and make a socket at "-o ControlPath=F";
+// curl (8.3 and later) writes what "-w '%output{F}...'" names.
+// optionValueWrites returns those files, decided as writes by
+// commandArgs; one holding a token the program expands when it runs
+// (ssh's %h, ~) is a name not known until then.
+
+// sshWrittenOptions are the ssh_config keywords, in lower case, whose value
+// is a file ssh writes or creates.
+var sshWrittenOptions = setOf("userknownhostsfile", "controlpath")
+
+// optionValueWrites returns the files form writes through a file named
+// inside an option's value.
+func optionValueWrites(form []shellcmd.Word) []argWord {
+	switch filepath.Base(form[0].Text) {
+	case "ssh", "scp", "sftp", "autossh":
+		return sshOptionWrites(form)
+	case "curl":
+		return curlWriteOutFiles(form)
+	}
+	return nil
+}
+
+// sshOptionWrites reads "-o Key=Value", "-oKey=Value" and "-o 'Key Value'".
+func sshOptionWrites(form []shellcmd.Word) []argWord {
+	var out []argWord
+	for i := 1; i < len(form); i++ {
+		w := form[i]
+		var opt shellcmd.Word
+		switch {
+		case w.Kind == shellcmd.Static && w.Text == "-o" && i+1 < len(form):
+			i++
+			opt = form[i]
+		case w.Kind == shellcmd.Static && strings.HasPrefix(w.Text, "-o") && len(w.Text) > 2:
+			opt = shellcmd.Word{Kind: w.Kind, Text: w.Text[2:]}
+		default:
+			continue
+		}
+		key, value, ok := strings.Cut(strings.TrimSpace(opt.Text), "=")
+		if !ok {
+			key, value, ok = strings.Cut(strings.TrimSpace(opt.Text), " ")
+		}
+		key, value = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(value)
+		if !ok || !sshWrittenOptions[key] || strings.EqualFold(value, "none") {
+			continue
+		}
+		kind := opt.Kind
+		if strings.ContainsAny(value, "%~$") {
+			kind = shellcmd.Dynamic // ssh expands it when it runs
+		}
+		for _, f := range strings.Fields(value) {
+			v := shellcmd.Word{Kind: kind, Text: f}
+			out = append(out, argWord{word: v, text: f, write: true})
+		}
+	}
+	return out
+}
+
+// curlWriteOutFiles reads the files "%output{F}" (or "%output{>>F}") names
+// in curl's -w/--write-out.
+func curlWriteOutFiles(form []shellcmd.Word) []argWord {
+	var out []argWord
+	for i := 1; i < len(form); i++ {
+		t := form[i].Text
+		var v shellcmd.Word
+		switch {
+		case form[i].Kind == shellcmd.Static && (t == "-w" || t == "--write-out") && i+1 < len(form):
+			i++
+			v = form[i]
+		case form[i].Kind == shellcmd.Static && strings.HasPrefix(t, "--write-out="):
+			v = shellcmd.Word{Kind: form[i].Kind, Text: strings.TrimPrefix(t, "--write-out=")}
+		case form[i].Kind == shellcmd.Static && strings.HasPrefix(t, "-w") && !strings.HasPrefix(t, "--"):
+			v = shellcmd.Word{Kind: form[i].Kind, Text: t[2:]}
+		default:
+			continue
+		}
+		for rest := v.Text; ; {
+			_, after, ok := strings.Cut(rest, "%output{")
+			if !ok {
+				break
+			}
+			name, tail, closed := strings.Cut(after, "}")
+			name = strings.TrimPrefix(name, ">>")
+			kind := v.Kind
+			if !closed {
+				kind = shellcmd.Dynamic
+			}
+			w := shellcmd.Word{Kind: kind, Text: name}
+			out = append(out, argWord{word: w, text: name, write: true})
+			rest = tail
+		}
+	}
+	return out
+}
