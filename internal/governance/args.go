@@ -86,6 +86,10 @@ type argWord struct {
 	// vouched says a rule of the policy allowed the command: a rule
 	// asking before an edit does not ask again for what it may change.
 	vouched bool
+	// segment says the name is a part of a word after "=" or ","
+	// ("-Wl,-Map=F"), decided only as a file the program may change
+	// (wordSegments).
+	segment bool
 }
 
 // commandArgs returns the words of c that may name files.
@@ -240,10 +244,11 @@ func commandArgs(c *shellcmd.Command) []argWord {
 		if mayWriteOperands(form, fi == len(c.Forms)-1) {
 			script := interpreterScript(name, form)
 			for k := first; k < len(out); k++ {
-				if a := &out[k]; !a.write && !a.readOnly && !a.notCreated && (script == nil || a.at != script) {
+				if a := &out[k]; !a.write && !a.readOnly && !a.notCreated && (script == nil || a.at != script) && !readOptionValue(form, a) {
 					a.mayWrite, a.program = true, name
 				}
 			}
+			out = append(out, wordSegments(name, form)...)
 		}
 	}
 	return out
@@ -401,6 +406,15 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 	sub.read, sub.write, sub.command = !a.write, a.write, false
 	var worst *verdict
 	for _, n := range names {
+		if a.segment {
+			// Only as a file the program may change, whether it is
+			// there or not.
+			if wv, ok := e.mayChange(&sub, a, n, verdict{value: Allow}, advisories); ok && (worst == nil || wv.value.Stricter(worst.value)) {
+				wv.reason = wv.text()
+				worst = &wv
+			}
+			continue
+		}
 		// Reasons joined only for a verdict weighed below.
 		v, write := e.decidePathLazy(&sub, n, advisories), a.write
 		// A glob that matches nothing reaches the command as written.

@@ -131,8 +131,9 @@ func curlConfigWords(text string) []shellcmd.Word {
 		if rest != "" && (rest[0] == '=' || rest[0] == ':') {
 			rest = strings.TrimLeft(rest[1:], " \t")
 		}
-		if !strings.HasPrefix(name, "-") {
-			name = "--" + name
+		if !strings.HasPrefix(name, "-") || strings.HasPrefix(name, "--") {
+			// A long name, which curl matches without regard to case.
+			name = "--" + strings.ToLower(strings.TrimPrefix(name, "--"))
 		}
 		out = append(out, shellcmd.Word{Kind: shellcmd.Static, Text: name})
 		if value := curlConfigValue(rest); value != "" {

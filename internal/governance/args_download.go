@@ -85,6 +85,9 @@ func downloadWrites(form []shellcmd.Word) []argWord {
 		}
 		if long, ok := strings.CutPrefix(t, "--"); ok {
 			name, v, eq := strings.Cut(long, "=")
+			if foldsLongOptions[filepath.Base(form[0].Text)] {
+				name = strings.ToLower(name)
+			}
 			switch {
 			case d.dirLong != "" && longPrefix(name, d.dirLong) && len(name) > 1:
 				dir = value(v, eq)

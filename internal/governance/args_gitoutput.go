@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
@@ -77,6 +78,40 @@ func gitOutputWrites(form []shellcmd.Word) []argWord {
 				next()
 			}
 		}
+	}
+	if patches {
+		out = append(out, patchFilesNamed(args, base, out)...)
+	}
+	return out
+}
+
+// patchFilesNamed returns, for git format-patch with --suffix (args its
+// words after the subcommand), one patch file in each directory it writes
+// them in (dirs, or base), named as the patches are: "NNNN-subject" and
+// the suffix, which a rule may refuse ("--suffix=.key" in a directory
+// Edit(./keys/*.key) protects).
+func patchFilesNamed(args []shellcmd.Word, base string, dirs []argWord) []argWord {
+	suffix := ""
+	for i, w := range args {
+		switch t := w.Text; {
+		case w.Kind == shellcmd.Static && t == "--":
+			i = len(args)
+		case strings.HasPrefix(t, "--suffix="):
+			suffix = strings.TrimPrefix(t, "--suffix=")
+		case t == "--suffix" && i+1 < len(args):
+			suffix = args[i+1].Text
+		}
+	}
+	if suffix == "" {
+		return nil
+	}
+	if len(dirs) == 0 {
+		dirs = []argWord{{text: cmp.Or(base, ".")}}
+	}
+	var out []argWord
+	for _, d := range dirs {
+		name := joinRaw(d.text, "0001-patch"+suffix)
+		out = append(out, argWord{word: shellcmd.Word{Kind: shellcmd.Static, Text: name}, text: name, write: true})
 	}
 	return out
 }

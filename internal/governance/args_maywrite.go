@@ -24,7 +24,7 @@ import (
 // judged by this list: what it runs is (lastFormOnly).
 var leavesOperands = map[string]bool{
 	// read and print
-	"bat": true, "batcat": true, "od": true, "hexdump": true, "hd": true,
+	"bat": true, "batcat": true, "less": true, "od": true, "hexdump": true, "hd": true,
 	"xxd": true, "base64": true, "base32": true, "basenc": true, "bzcat": true, "xzcat": true, "zcat": true,
 	"zstdcat": true, "lz4cat": true, "zless": true, "zmore": true, "zdiff": true, "zcmp": true, "tree": true,
 	// compare and summarise
@@ -46,11 +46,11 @@ var leavesOperands = map[string]bool{
 	"env": true, "printenv": true, "date": true, "id": true, "whoami": true, "uname": true, "seq": true,
 	"yes": true, "expr": true,
 	// programs whose file operands are inputs, or which the other tables read
-	"ssh": true, "ssh-add": true, "ssh-keygen": true, "openssl": true, "curl": true, "wget": true, "tar": true,
+	"ssh": true, "ssh-add": true, "openssl": true, "curl": true, "wget": true, "tar": true,
 	"zip": true, "unzip": true, "source": true, ".": true,
-	// compilers and checkers, which read their sources
-	"gcc": true, "cc": true, "g++": true, "c++": true, "clang": true, "clang++": true, "rustc": true, "javac": true,
-	"mypy": true, "pyright": true, "flake8": true, "pylint": true, "shellcheck": true, "staticcheck": true,
+	// checkers, which read their sources (compilers are not: gcc -MF,
+	// -Wl,-Map=, rustc --emit=dep-info= write files they name)
+	"shellcheck": true, "staticcheck": true,
 }
 
 // interpreters run the script their first operand names, which they read:
@@ -94,6 +94,10 @@ func mayWriteOperands(form []shellcmd.Word, lastForm bool) bool {
 	switch {
 	case readsOnly[name], leavesOperands[name], argsNotFiles[name], writesLast[name], name == "tee", name == "dd":
 		return false
+	case name == "ssh-keygen":
+		// Its -f is read by its own table; other operands are written
+		// unless it only reads keys (-l, -y, ...): "-M generate OUT".
+		return !shortLetters(form, sshKeygenReads)
 	case name == "go":
 		return len(form) < 2 || !goLeavesOperands[form[1].Text] || len(form) > 2 && form[2].Text == "edit"
 	case name == "git":
@@ -121,10 +125,16 @@ func (e *Engine) mayChange(in *reqInfo, a argWord, n string, v verdict, advisori
 }
 
 // interpreterScript returns the word of form naming the script an
-// interpreter runs: its first word that is not an option; nil for a form
-// that is not an interpreter's, or runs no script file (-c, -e, -m).
+// interpreter runs: its first word that is not an option, after options
+// the bridge knows take no value (python's -u, a shell's -e) or one
+// (python's -W, a shell's -o); nil for a form that is not an
+// interpreter's, runs no script file (-c, -m), or has an option the bridge
+// does not know ("node --cpu-prof-name F x.js"), where every word may be
+// a file the program changes.
 func interpreterScript(name string, form []shellcmd.Word) *shellcmd.Word {
-	if !interpreters[name] && !strings.HasPrefix(name, "python") && !strings.HasPrefix(name, "pypy") {
+	python := strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy")
+	shell := shellInterpreters[name]
+	if !interpreters[name] && !python {
 		return nil
 	}
 	for i := 1; i < len(form); i++ {
@@ -132,21 +142,86 @@ func interpreterScript(name string, form []shellcmd.Word) *shellcmd.Word {
 		switch {
 		case form[i].Kind != shellcmd.Static:
 			return nil
-		case t == "-c" || t == "-e" || t == "-m" || t == "--eval" || t == "-p" || t == "--print":
-			return nil
 		case t == "--":
-			if i+1 < len(form) {
+			if i+1 < len(form) && form[i+1].Kind == shellcmd.Static {
 				return &form[i+1]
 			}
 			return nil
-		case !strings.HasPrefix(t, "-"):
-			if name == "deno" || name == "bun" {
-				if t == "run" {
-					continue
-				}
+		case !strings.HasPrefix(t, "-") && !(shell && strings.HasPrefix(t, "+")):
+			if (name == "deno" || name == "bun") && t == "run" && i == 1 {
+				continue
 			}
 			return &form[i]
+		case python && t[1:] != "" && strings.Trim(t[1:], pythonFlags) == "",
+			shell && t[1:] != "" && strings.Trim(t[1:], shellFlags) == "":
+		case python && (t == "-W" || t == "-X"),
+			shell && (t == "-o" || t == "+o" || t == "-O" || t == "+O"):
+			i++ // and its value
+		default:
+			return nil
 		}
 	}
 	return nil
+}
+
+// pythonFlags and shellFlags are the option letters of python and of the
+// shells that take no value and leave the first operand the script.
+const (
+	pythonFlags = "bBdEhiIOPqsSuvVx"
+	shellFlags  = "abefhkmnptuvxBCEHPT"
+)
+
+// shellInterpreters are the interpreters among the shells.
+var shellInterpreters = setOf("bash", "sh", "dash", "zsh", "ksh")
+
+// wordSegments returns the names inside the words of form, whose program
+// the bridge does not know, after an "=" or "," that is not the word's
+// first: a compiler's "-Wl,-Map=F", "--emit=dep-info=F",
+// "-fopt-info-all=F" write F. Each is decided only as a file the program
+// may change (argWord.segment): a plain argument of such a shape is often
+// no file at all.
+func wordSegments(name string, form []shellcmd.Word) []argWord {
+	var out []argWord
+	for i := 1; i < len(form); i++ {
+		w := form[i]
+		if w.Kind != shellcmd.Static || !strings.ContainsAny(w.Text, "=,") {
+			continue
+		}
+		if opt, _, ok := strings.Cut(w.Text, "="); ok && strings.HasPrefix(opt, "-") && readOptionValues[strings.TrimLeft(opt, "-")] {
+			continue
+		}
+		parts := strings.FieldsFunc(w.Text, func(r rune) bool { return r == '=' || r == ',' })
+		if len(parts) < 2 {
+			continue // "=", ",,": no part after another
+		}
+		for _, p := range parts[1:] {
+			if p != "" && !strings.HasPrefix(p, "-") {
+				out = append(out, argWord{word: w, text: p, at: &form[i], segment: true, mayWrite: true, program: name})
+			}
+		}
+	}
+	return out
+}
+
+// readOptionValues are long options, of any program, whose value is a
+// file the program reads: an environment or variables file.
+var readOptionValues = setOf("env-file", "var-file")
+
+// readOptionValue reports whether a is the value of one of the
+// readOptionValues ("--env-file=.env", "--env-file .env", "-var-file=x").
+func readOptionValue(form []shellcmd.Word, a *argWord) bool {
+	if a.at == nil {
+		return false
+	}
+	opt := a.at.Text
+	if a.text == opt {
+		for i := 2; i < len(form); i++ {
+			if &form[i] == a.at {
+				opt = form[i-1].Text
+			}
+		}
+	} else if name, _, ok := strings.Cut(opt, "="); ok {
+		opt = name
+	}
+	return strings.HasPrefix(opt, "-") && readOptionValues[strings.TrimLeft(opt, "-")]
 }

@@ -27,6 +27,24 @@ func optionValueWrites(form []shellcmd.Word) []argWord {
 		return sshOptionWrites(form)
 	case "curl":
 		return curlWriteOutFiles(form)
+	case "openssl":
+		return opensslSerialFiles(form)
+	}
+	return nil
+}
+
+// opensslSerialFiles returns the serial file "-CAcreateserial" makes: the
+// name -CA gives, its extension replaced by ".srl".
+func opensslSerialFiles(form []shellcmd.Word) []argWord {
+	if !hasWord(form, "-CAcreateserial") {
+		return nil
+	}
+	for i := 1; i+1 < len(form); i++ {
+		if form[i].Kind == shellcmd.Static && form[i].Text == "-CA" {
+			ca := form[i+1]
+			srl := strings.TrimSuffix(ca.Text, filepath.Ext(ca.Text)) + ".srl"
+			return []argWord{{word: shellcmd.Word{Kind: ca.Kind, Text: srl}, text: srl, write: true}}
+		}
 	}
 	return nil
 }
@@ -46,11 +64,7 @@ func sshOptionWrites(form []shellcmd.Word) []argWord {
 		default:
 			continue
 		}
-		key, value, ok := strings.Cut(strings.TrimSpace(opt.Text), "=")
-		if !ok {
-			key, value, ok = strings.Cut(strings.TrimSpace(opt.Text), " ")
-		}
-		key, value = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(value)
+		key, value, ok := sshOptionKeyValue(opt.Text)
 		if !ok || !sshWrittenOptions[key] || strings.EqualFold(value, "none") {
 			continue
 		}
@@ -59,6 +73,7 @@ func sshOptionWrites(form []shellcmd.Word) []argWord {
 			kind = shellcmd.Dynamic // ssh expands it when it runs
 		}
 		for _, f := range strings.Fields(value) {
+			f = strings.Trim(f, `"`) // ssh takes the quotes away
 			v := shellcmd.Word{Kind: kind, Text: f}
 			out = append(out, argWord{word: v, text: f, write: true})
 		}
@@ -101,4 +116,20 @@ func curlWriteOutFiles(form []shellcmd.Word) []argWord {
 		}
 	}
 	return out
+}
+
+// sshOptionKeyValue splits an ssh option as ssh's own reading does: its
+// keyword up to the first blank (space or tab) or "=", then blanks and at
+// most one "=" before the value; the keyword in lower case.
+func sshOptionKeyValue(opt string) (key, value string, ok bool) {
+	opt = strings.TrimLeft(opt, " \t")
+	end := strings.IndexAny(opt, " \t=")
+	if end < 0 {
+		return "", "", false
+	}
+	key, rest := opt[:end], strings.TrimLeft(opt[end:], " \t")
+	if strings.HasPrefix(rest, "=") {
+		rest = strings.TrimLeft(rest[1:], " \t")
+	}
+	return strings.ToLower(key), strings.TrimSpace(rest), true
 }

@@ -38,16 +38,18 @@ var programOutputs = map[string]struct {
 		"test.coverprofile", "test.cpuprofile", "test.memprofile", "test.blockprofile", "test.mutexprofile",
 		"test.trace", "test.outputdir")},
 	"ssh-keygen": {"f", nil},
-	"openssl":    {"", setOf("keyout", "sigout", "certout", "signer-out", "writerand")},
-	"ssh":        {"ES", nil},
-	"aria2c":     {"d", setOf("dir")},
-	"pip":        {"t", setOf("target", "src")},
-	"pip3":       {"t", setOf("target", "src")},
-	"npm":        {"", setOf("pack-destination")},
-	"rsync":      {"", setOf("write-batch", "only-write-batch")},
-	"script":     {"OBTI", setOf("log-out", "log-io", "log-timing", "log-in")},
-	"zstd":       {"o", nil},
-	"zip":        {"O", setOf("output-file")},
+	"openssl": {"", setOf("keyout", "sigout", "certout", "signer-out", "writerand", "keylogfile", "msgfile", "sess_out",
+		"CAserial", "respout", "reqout")},
+	"ssh":    {"ES", nil},
+	"less":   {"oO", setOf("log-file", "LOG-FILE")},
+	"aria2c": {"d", setOf("dir")},
+	"pip":    {"t", setOf("target", "src")},
+	"pip3":   {"t", setOf("target", "src")},
+	"npm":    {"", setOf("pack-destination")},
+	"rsync":  {"", setOf("write-batch", "only-write-batch")},
+	"script": {"OBTI", setOf("log-out", "log-io", "log-timing", "log-in")},
+	"zstd":   {"o", nil},
+	"zip":    {"O", setOf("output-file")},
 }
 
 // notOutputO are programs whose -o is not a file they write: a flag (ls
@@ -112,9 +114,12 @@ func outputOptionWords(form []shellcmd.Word) map[int]bool {
 			break
 		}
 		long, value, eq := strings.Cut(strings.TrimLeft(t, "-"), "=")
+		if foldsLongOptions[name] {
+			long = strings.ToLower(long)
+		}
 		// After one dash only a whole name counts (openssl's -out): "-o"
 		// is a short option, never a prefix of --output.
-		isLong := strings.HasPrefix(t, "--") && outputName(long, own.long) ||
+		isLong := strings.HasPrefix(t, "--") && (outputName(long, own.long) || anyPrefixOutput(name, long, own.long)) ||
 			!strings.HasPrefix(t, "--") && len(long) > 1 && (outputLongNames[long] || own.long[long])
 		if !strings.HasPrefix(t, "--") && !isLong {
 			switch {
@@ -169,6 +174,35 @@ func outputName(n string, own map[string]bool) bool {
 	// option may be whole where it is a prefix of one ("--target" of
 	// --target-dir).
 	if n == "" || n[0] != 'o' {
+		return false
+	}
+	for _, names := range [...]map[string]bool{outputLongNames, own} {
+		for full := range names {
+			if strings.HasPrefix(full, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// foldsLongOptions are programs that match long option names without
+// regard to case (curl: "--OUTPUT" is --output).
+var foldsLongOptions = setOf("curl")
+
+// prefixedOutputs are programs that take any unambiguous prefix of a long
+// option's name ("curl --dump F" is --dump-header, "wget --save-c F"
+// --save-cookies), and their options whose whole name is a prefix of an
+// output's without being one ("curl --cookie F" reads F).
+var prefixedOutputs = map[string]map[string]bool{"curl": setOf("cookie"), "wget": {}}
+
+// anyPrefixOutput reports whether the long option name n of program is a
+// prefix, two letters or more, of one of its output options (own) or
+// outputLongNames, for a program that takes prefixes. An ambiguous prefix
+// makes the program refuse to run, so counting it writes nothing.
+func anyPrefixOutput(program, n string, own map[string]bool) bool {
+	whole, ok := prefixedOutputs[program]
+	if !ok || len(n) < 2 || whole[n] {
 		return false
 	}
 	for _, names := range [...]map[string]bool{outputLongNames, own} {
