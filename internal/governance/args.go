@@ -309,8 +309,11 @@ func (e *Engine) decideArgsWith(in *reqInfo, c *shellcmd.Command, args []argWord
 // its command runs) may be.
 func (e *Engine) decideArg(in *reqInfo, a argWord, dir shellcmd.Dir, advisories *[]string) (verdict, bool) {
 	verb := "reading"
-	if a.write {
+	switch {
+	case a.write:
 		verb = "writing"
+	case a.mayWrite:
+		verb = "reading or changing"
 	}
 	namedBy := a.namedBy
 	if namedBy == "" {
@@ -452,6 +455,7 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 				continue
 			}
 			v.value = RequireApproval
+			v.ruleTx = "require-approval for an existing file outside the workspace roots a command names (built-in)"
 		}
 		v.reason = v.text()
 		if (unknownDir || kind == shellcmd.Glob) && v.value == Deny && v.rule != nil {

@@ -22,19 +22,22 @@ import (
 // (curl's "config = other"); past it the command needs approval.
 const maxConfigDepth = 4
 
-// configFileVerdict decides the files the configuration files c's curl or
-// wget reads name; others says the line runs other commands.
-func (e *Engine) configFileVerdict(in *reqInfo, c *shellcmd.Command, others bool, advisories *[]string) (verdict, bool) {
+// configFileVerdict decides the options the configuration files c's curl
+// or wget reads give; others says the line runs other commands. written
+// are the files those options write, for what the line writes through a
+// descriptor's name (lineGiven: "output = /dev/stdin").
+func (e *Engine) configFileVerdict(in *reqInfo, c *shellcmd.Command, others bool, advisories *[]string) (v verdict, ok bool, written []argWord) {
 	var worst strictest
 	for _, form := range c.Forms {
-		worst.keepIf(e.configFormVerdict(in, c, form, others, 0, advisories))
+		worst.keepIf(e.configFormVerdict(in, c, form, others, 0, &written, advisories))
 	}
-	return worst.result()
+	v, ok = worst.result()
+	return v, ok, written
 }
 
 // configFormVerdict decides the configuration files form names, depth
-// files deep.
-func (e *Engine) configFormVerdict(in *reqInfo, c *shellcmd.Command, form []shellcmd.Word, others bool, depth int, advisories *[]string) (verdict, bool) {
+// files deep, adding the files their options write to written.
+func (e *Engine) configFormVerdict(in *reqInfo, c *shellcmd.Command, form []shellcmd.Word, others bool, depth int, written *[]argWord, advisories *[]string) (verdict, bool) {
 	if len(form) == 0 || form[0].Kind != shellcmd.Static || !systemProgram(form[0].Text) {
 		return verdict{}, false
 	}
@@ -62,25 +65,51 @@ func (e *Engine) configFormVerdict(in *reqInfo, c *shellcmd.Command, form []shel
 				reason: fmt.Sprintf("%s: the bridge cannot read it: %s", what, why)})
 			continue
 		}
-		given := []shellcmd.Word{form[0]}
+		fromFile := []shellcmd.Word{form[0]}
 		if program == "wget" {
-			given = append(given, wgetrcWords(text)...)
+			fromFile = append(fromFile, wgetrcWords(text)...)
 		} else {
-			given = append(given, curlConfigWords(text)...)
+			fromFile = append(fromFile, curlConfigWords(text)...)
 		}
-		fromFile := given
-		// The line's own words after the file's: curl's -O names the
-		// file of a URL the line gives.
-		given = append(given[:len(given):len(given)], form[1:]...)
-		for _, a := range commandArgs(&shellcmd.Command{Forms: [][]shellcmd.Word{given}}) {
-			if a.write {
-				a.namedBy = "named by the command or in " + f.Text
-				worst.keepIf(e.decideArg(in, a, c.Dir, advisories))
+		// The line as the program reads it, the file's options first
+		// (curl's -O names the file of a URL the line gives), decided
+		// as a command of the line: what its options run ("wget -e"
+		// commands are asked about) and the files they write.
+		line := quotedWords(append(fromFile[:len(fromFile):len(fromFile)], form[1:]...))
+		for _, gc := range shellcmd.Analyze(line, shellcmd.Options{Dir: in.req.Cwd}).Commands {
+			gc.Dir = c.Dir
+			if v, ok := e.decideCommand(in, gc, advisories); ok && v.value != Allow {
+				v.reason = fmt.Sprintf("%s: %s", what, v.text())
+				worst.keep(v)
+			}
+			for _, a := range commandArgs(gc) {
+				if a.write {
+					a.namedBy = "named by the command or in " + f.Text
+					worst.keepIf(e.decideArg(in, a, c.Dir, advisories))
+					*written = append(*written, a)
+				}
 			}
 		}
-		worst.keepIf(e.configFormVerdict(in, c, fromFile, others, depth+1, advisories))
+		worst.keepIf(e.configFormVerdict(in, c, fromFile, others, depth+1, written, advisories))
 	}
 	return worst.result()
+}
+
+// quotedWords returns words as a line the shell reads back as them: a
+// static word single-quoted, any other as its text on the line.
+func quotedWords(words []shellcmd.Word) string {
+	var b strings.Builder
+	for i, w := range words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if w.Kind != shellcmd.Static {
+			b.WriteString(w.Text)
+			continue
+		}
+		b.WriteString("'" + strings.ReplaceAll(w.Text, "'", `'\''`) + "'")
+	}
+	return b.String()
 }
 
 // configFiles returns the configuration files form, run as program,
@@ -97,8 +126,11 @@ func configFiles(program string, form []shellcmd.Word) []shellcmd.Word {
 			break
 		}
 		name, value, eq := strings.Cut(t, "=")
-		long := program == "curl" && name == "--config" ||
-			program == "wget" && len(name) >= len("--conf") && strings.HasPrefix("--config", name)
+		if foldsLongOptions[program] {
+			name = strings.ToLower(name) // curl's --CONFIG
+		}
+		// curl and wget take a prefix of a long name: --conf.
+		long := (program == "curl" || program == "wget") && len(name) >= len("--conf") && strings.HasPrefix("--config", name)
 		short := program == "curl" && !strings.HasPrefix(t, "--") && strings.HasPrefix(t, "-") && strings.IndexByte(t, 'K') > 0
 		switch {
 		case long && eq:

@@ -25,6 +25,7 @@ func TestConfigFiles(t *testing.T) {
 		"wgetrc":     "# options\noutput_document = secrets/a.key\n",
 		"wgetrc.ok":  "tries = 3\n",
 		"upper.cfg":  "OUTPUT = secrets/a.key\n",
+		"stdin.cfg":  "output = /dev/stdin\n",
 	} {
 		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)

@@ -32,6 +32,8 @@ func gitOutputWrites(form []shellcmd.Word) []argWord {
 	switch sub {
 	case "archive", "bundle", "fast-export", "fast-import", "merge-file", "init", "clone":
 		return gitOtherWrites(form, g, sub)
+	case "apply":
+		return gitApplyWrites(form, g)
 	}
 	if !gitDiffWriters[sub] {
 		return nil
@@ -92,10 +94,11 @@ func gitOutputWrites(form []shellcmd.Word) []argWord {
 // Edit(./keys/*.key) protects).
 func patchFilesNamed(args []shellcmd.Word, base string, dirs []argWord) []argWord {
 	suffix := ""
+words:
 	for i, w := range args {
 		switch t := w.Text; {
 		case w.Kind == shellcmd.Static && t == "--":
-			i = len(args)
+			break words
 		case strings.HasPrefix(t, "--suffix="):
 			suffix = strings.TrimPrefix(t, "--suffix=")
 		case t == "--suffix" && i+1 < len(args):
@@ -174,6 +177,41 @@ func gitOtherWrites(form []shellcmd.Word, g shellcmd.GitGlobals, sub string) []a
 			i++
 			add(args[i], args[i].Text)
 		}
+	}
+	return out
+}
+
+// gitApplyWrites returns the index file git apply's
+// --build-fake-ancestor=F (or a prefix of it, "--bu") writes.
+func gitApplyWrites(form []shellcmd.Word, g shellcmd.GitGlobals) []argWord {
+	base := ""
+	for _, d := range g.Dirs {
+		base = joinRaw(base, d.Text)
+	}
+	var out []argWord
+	args := form[g.At+1:]
+	for i := 0; i < len(args); i++ {
+		t := args[i].Text
+		if args[i].Kind == shellcmd.Static && t == "--" {
+			break
+		}
+		name, value, eq := strings.Cut(strings.TrimPrefix(t, "--"), "=")
+		if !strings.HasPrefix(t, "--") || len(name) < len("bu") || !strings.HasPrefix("build-fake-ancestor", name) {
+			continue
+		}
+		w := args[i]
+		if !eq {
+			if i+1 >= len(args) {
+				break
+			}
+			i++
+			w, value = args[i], args[i].Text
+		}
+		if w.Kind == shellcmd.Dynamic {
+			out = append(out, argWord{word: w, text: w.Text, write: true})
+			continue
+		}
+		out = append(out, argWord{word: w, text: joinRaw(base, value), write: true})
 	}
 	return out
 }

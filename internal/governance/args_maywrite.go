@@ -114,7 +114,9 @@ func (e *Engine) mayChange(in *reqInfo, a argWord, n string, v verdict, advisori
 	w := *in
 	w.read, w.write = false, true
 	wv := e.decidePathLazy(&w, n, advisories)
-	if wv.rule == nil || !(wv.value == Deny || wv.value == RequireApproval && !a.vouched) {
+	// Deny and escalate stand whoever allowed the command; a question
+	// only where no rule vouched for the program.
+	if wv.rule == nil || !(wv.value.Stricter(RequireApproval) || wv.value == RequireApproval && !a.vouched) {
 		return verdict{}, false
 	}
 	if v.value != Allow && v.ref != "default" && !wv.value.Stricter(v.value) {
@@ -195,7 +197,7 @@ func wordSegments(name string, form []shellcmd.Word) []argWord {
 			continue // "=", ",,": no part after another
 		}
 		for _, p := range parts[1:] {
-			if p != "" && !strings.HasPrefix(p, "-") {
+			if !strings.HasPrefix(p, "-") {
 				out = append(out, argWord{word: w, text: p, at: &form[i], segment: true, mayWrite: true, program: name})
 			}
 		}
@@ -218,6 +220,7 @@ func readOptionValue(form []shellcmd.Word, a *argWord) bool {
 		for i := 2; i < len(form); i++ {
 			if &form[i] == a.at {
 				opt = form[i-1].Text
+				break
 			}
 		}
 	} else if name, _, ok := strings.Cut(opt, "="); ok {

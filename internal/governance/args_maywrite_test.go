@@ -10,9 +10,9 @@ import "testing"
 // the bridge does not know may do the same with its input. Programs known
 // to leave their operands alone, behind wrappers too, read as before.
 func TestOperandsMayChange(t *testing.T) {
-	root := tempTree(t, []string{"secrets", "drafts"}, []string{"secrets/a.key", "drafts/d.txt", "a.txt", "tool.py"})
+	root := tempTree(t, []string{"secrets", "drafts", "held"}, []string{"secrets/a.key", "drafts/d.txt", "held/h.txt", "a.txt", "tool.py"})
 	out := tempTree(t, nil, []string{"victim.txt"})
-	p := testPolicy(t, "  default: allow\n  deny:\n    - Edit(./secrets/*.key)\n  ask:\n    - Edit(./drafts/**)\n  allow:\n    - Bash(python3:*)\n")
+	p := testPolicy(t, "  default: allow\n  deny:\n    - Edit(./secrets/*.key)\n  escalate:\n    - Edit(./held/*.txt)\n  ask:\n    - Edit(./drafts/**)\n  allow:\n    - Bash(python3:*)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
 	checkNamedLines(t, e, root, namedLineCases(t, "operands_maywrite_lines.txt", map[string]string{"$OUT": out}))
 }

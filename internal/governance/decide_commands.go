@@ -21,8 +21,14 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 	var seen []string
 	var seenSet map[string]bool
 	kept := in.keptLine()
+	// What the request's lines and the script files they run do with the
+	// files they redirect: a descriptor is inherited by what a line runs,
+	// so a script's "echo x > /dev/stdin" writes what the line redirects
+	// into it. Their read redirections are decided as writes last, when
+	// every command and redirection has been seen.
+	var given lineGiven
+	var reads []shellcmd.Redirect
 	for i, a := range e.scriptLines(in) {
-		var given lineGiven
 		for _, p := range a.Problems {
 			consider(e.decideLineProblem(a.Line, p), fmt.Sprintf("reading %q", a.Line), nil)
 		}
@@ -82,9 +88,13 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 				w := what
 				later = append(later, func() { consider(v, "opening the files "+w+" names", nil) })
 			}
-			if v, ok := e.configFileVerdict(in, c, len(a.Commands) > 1, advisories); ok {
+			v, ok, written := e.configFileVerdict(in, c, len(a.Commands) > 1, advisories)
+			if ok {
 				w := what
-				later = append(later, func() { consider(v, "writing the files "+w+" names in a configuration file", nil) })
+				later = append(later, func() { consider(v, "the options "+w+" takes from a configuration file", nil) })
+			}
+			for _, wa := range written {
+				given.reopen(wa.text)
 			}
 			if v, ok := e.unpackVerdict(in, c, len(a.Commands) > 1, advisories); ok {
 				w := what
@@ -110,9 +120,14 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 			if v, ok := e.decideRedirect(in, r, advisories); ok {
 				consider(v, "opening "+r.Target.Text+" (a redirection)", nil)
 			}
-			if v, ok := e.decideRedirectGiven(in, r, &given, advisories); ok {
-				consider(v, "opening "+r.Target.Text+" (a redirection) for writing", nil)
+			if r.Read && !r.Write {
+				reads = append(reads, r)
 			}
+		}
+	}
+	for _, r := range reads {
+		if v, ok := e.decideRedirectGiven(in, r, &given, advisories); ok {
+			consider(v, "opening "+r.Target.Text+" (a redirection) for writing", nil)
 		}
 	}
 	return later

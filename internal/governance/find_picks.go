@@ -149,8 +149,8 @@ func findTypeHolds(types string, ent os.DirEntry) bool {
 	return false
 }
 
-// findExecPlaceholder stands for the file names find gives the command
-// of -exec, for reading that command's words (findExecWrites).
+// findExecPlaceholder is what find replaces with the names it gives the
+// command of -exec, in any word of it.
 const findExecPlaceholder = "{}"
 
 // findExecWrites returns the program of the first command find's -exec,
@@ -166,27 +166,23 @@ func findExecWrites(form []shellcmd.Word) (program string, ok bool) {
 		}
 		var run []shellcmd.Word
 		for i++; i < len(form) && !(form[i].Kind == shellcmd.Static && (form[i].Text == ";" || form[i].Text == "+")); i++ {
-			w := form[i]
-			if strings.Contains(w.Text, findExecPlaceholder) {
-				w = shellcmd.Word{Kind: shellcmd.Static, Text: findExecPlaceholder}
-			}
-			run = append(run, w)
+			run = append(run, form[i])
 		}
 		if len(run) == 0 {
 			continue
 		}
 		// Read as a line of its own, so that a wrapper's command is what
 		// is judged ("-exec env truncate -s0 {} +").
-		var line strings.Builder
 		for _, w := range run {
 			if w.Kind != shellcmd.Static {
 				return run[0].Text, true // a word not known before the line runs
 			}
-			line.WriteString(" '" + strings.ReplaceAll(w.Text, "'", `'\''`) + "'")
 		}
-		for _, c := range shellcmd.Analyze(line.String(), shellcmd.Options{}).Commands {
+		for _, c := range shellcmd.Analyze(quotedWords(run), shellcmd.Options{}).Commands {
 			for _, a := range commandArgs(c) {
-				if a.text == findExecPlaceholder && (a.write || a.mayWrite) {
+				// "{}" whole, or in a word that names a file by it
+				// ("of={}", "-o{}", "{}.bak").
+				if strings.Contains(a.text, findExecPlaceholder) && (a.write || a.mayWrite) {
 					return filepath.Base(run[0].Text), true
 				}
 			}

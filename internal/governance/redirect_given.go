@@ -50,8 +50,8 @@ func reopenedDescriptor(p string) (int, bool) {
 	return fd, true
 }
 
-// lineGiven is what one line does with the files it redirects, gathered
-// from its commands (note) and its redirections.
+// lineGiven is what a request's lines do with the files they redirect,
+// gathered from their commands (note) and redirections.
 type lineGiven struct {
 	// reopened are the descriptors the line writes through their names
 	// (-1: any), and names the first of them.
@@ -60,10 +60,9 @@ type lineGiven struct {
 	// dups are the line's descriptor copies (2>&1).
 	dups []shellcmd.Duplication
 	// unknown is the first program the line runs that the bridge does not
-	// know leaves what it is given as it is; "" when none.
-	unknown string
-	// unvouched says no rule of the policy allowed one of those programs.
-	unvouched bool
+	// know leaves what it is given as it is, and unvouched the first of
+	// those no rule of the policy allowed; "" when none.
+	unknown, unvouched string
 }
 
 // reopen adds a write through the descriptor name p, if it is one.
@@ -88,10 +87,13 @@ func (g *lineGiven) note(c *shellcmd.Command, args []argWord, vouched bool) {
 		return
 	}
 	if last := c.Forms[len(c.Forms)-1]; mayWriteOperands(last, true) {
+		name := filepath.Base(last[0].Text)
 		if g.unknown == "" {
-			g.unknown = filepath.Base(last[0].Text)
+			g.unknown = name
 		}
-		g.unvouched = g.unvouched || !vouched
+		if g.unvouched == "" && !vouched {
+			g.unvouched = name
+		}
 	}
 }
 
@@ -102,7 +104,7 @@ func (g *lineGiven) redirects(a *shellcmd.Analysis) {
 			g.reopen(r.Target.Text)
 		}
 	}
-	g.dups = a.Duplications
+	g.dups = append(g.dups, a.Duplications...)
 }
 
 // reopens reports whether a write through a descriptor's name may open the
@@ -152,9 +154,13 @@ func (e *Engine) decideRedirectGiven(in *reqInfo, r shellcmd.Redirect, g *lineGi
 		v.reason = "the line writes through " + g.name + ", which opens what a descriptor holds again: " + v.reason
 		return v, true
 	}
-	if v.rule == nil || !(v.value == Deny || v.value == RequireApproval && g.unvouched) {
+	if v.rule == nil || !(v.value.Stricter(RequireApproval) || v.value == RequireApproval && g.unvouched != "") {
 		return verdict{}, false
 	}
-	v.reason = g.unknown + " may open what it is given again to write it (/proc/self/fd/0), and the bridge does not know that it does not: " + v.reason
+	who := g.unknown
+	if v.value == RequireApproval {
+		who = g.unvouched // the one no rule vouched for
+	}
+	v.reason = who + " may open what it is given again to write it (/proc/self/fd/0), and the bridge does not know that it does not: " + v.reason
 	return v, true
 }

@@ -45,6 +45,8 @@ func wholeActOf(form []shellcmd.Word, cwd string, roots []string) (wholeAct, boo
 			a.form, a.name, a.cwd = f, "rm", dir
 		} else if f, dir, ok := gitStashedPaths(form, cwd); ok {
 			a.form, a.name, a.cwd, a.tracked = f, "rm", dir, true
+		} else if f, dir, tracked, ok := gitPagedFiles(form, cwd); ok {
+			a.form, a.name, a.cwd, a.tracked = f, "rm", dir, tracked
 		} else {
 			return wholeAct{}, false
 		}
@@ -89,6 +91,48 @@ func gitStashedPaths(form []shellcmd.Word, cwd string) ([]shellcmd.Word, string,
 		return nil, "", false
 	}
 	return out, joinRaw(cwd, base), true
+}
+
+// gitPagedFiles returns, for git grep with -O or --open-files-in-pager
+// (whose pager is given the files that match), a form from the subcommand
+// on whose operands are every file it may give the pager: "." and each of
+// its words that is not an option (the pattern too, which may be a
+// pathspec when -e gives it), relative to dir. tracked says it searches
+// only what git's index holds (not --untracked, --no-index).
+func gitPagedFiles(form []shellcmd.Word, cwd string) (_ []shellcmd.Word, dir string, tracked, ok bool) {
+	base, at, ok := gitSubcommand(form, "grep")
+	if !ok || !gitGrepPages(form[at+1:]) {
+		return nil, "", false, false
+	}
+	out := []shellcmd.Word{form[at], {Kind: shellcmd.Static, Text: "."}}
+	tracked = true
+	for _, w := range form[at+1:] {
+		switch {
+		case w.Kind == shellcmd.Static && (w.Text == "--untracked" || w.Text == "--no-index"):
+			tracked = false
+		case w.Kind != shellcmd.Static || !strings.HasPrefix(w.Text, "-"):
+			out = append(out, w)
+		}
+	}
+	return out, joinRaw(cwd, base), tracked, true
+}
+
+// gitGrepPages reports whether git grep's words args open the files that
+// match in a pager: -O (alone or with its command attached, also in a
+// cluster) or a prefix of --open-files-in-pager.
+func gitGrepPages(args []shellcmd.Word) bool {
+	for _, a := range args {
+		t := a.Text
+		if a.Kind != shellcmd.Static || t == "--" {
+			return false
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(t, "--"), "=")
+		if strings.HasPrefix(t, "--") && len(name) >= len("op") && strings.HasPrefix("open-files-in-pager", name) ||
+			!strings.HasPrefix(t, "--") && strings.HasPrefix(t, "-") && strings.Contains(t, "O") {
+			return true
+		}
+	}
+	return false
 }
 
 // actedOperands returns the operands of form, run as name, and the

@@ -74,6 +74,21 @@ func gitHandler(form []Word) step {
 		elsewhere = "git daemon runs its access hook for each request"
 	case "instaweb":
 		gitOptionRuns(&st, args, []string{"httpd", "browser"}, "db", "p", "")
+	case "grep":
+		// -O/--open-files-in-pager runs a pager, its own or the one the
+		// option names, on the files that match, whose names the line
+		// does not hold: "git grep -O'sed -i s/x/y/' x" changes them.
+		for _, a := range args {
+			t := a.Text
+			name, _, _ := strings.Cut(strings.TrimPrefix(t, "--"), "=")
+			if a.Kind != Static || t == "--" {
+				break
+			}
+			if strings.HasPrefix(t, "-O") || strings.HasPrefix(t, "--") && len(name) >= len("op") && strings.HasPrefix("open-files-in-pager", name) {
+				st.notes = append(st.notes, Note{Kind: Unparsed, Text: "git grep " + t + " runs a pager on the files that match, which the line does not name"})
+				break
+			}
+		}
 	}
 	st.placeRuns(elsewhere, from, fromKnown)
 	return st
