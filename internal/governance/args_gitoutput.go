@@ -82,6 +82,16 @@ func gitOutputWrites(form []shellcmd.Word) []argWord {
 		}
 	}
 	if patches {
+		// git -c format.outputDirectory=DIR is -o DIR (its key in any
+		// case, as git reads keys).
+		for _, c := range g.Configs {
+			key, value, ok := strings.Cut(c.Text, "=")
+			if c.Kind == shellcmd.Dynamic {
+				out = append(out, argWord{word: c, text: c.Text, write: true})
+			} else if ok && strings.EqualFold(strings.TrimSpace(key), "format.outputDirectory") {
+				add(c, value)
+			}
+		}
 		out = append(out, patchFilesNamed(args, base, out)...)
 	}
 	return out

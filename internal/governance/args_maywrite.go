@@ -94,6 +94,8 @@ func mayWriteOperands(form []shellcmd.Word, lastForm bool) bool {
 	switch {
 	case readsOnly[name], leavesOperands[name], argsNotFiles[name], writesLast[name], name == "tee", name == "dd":
 		return false
+	case readersUnless[name] != nil:
+		return anyOption(form, readersUnless[name])
 	case name == "ssh-keygen":
 		// Its -f is read by its own table; other operands are written
 		// unless it only reads keys (-l, -y, ...): "-M generate OUT".
@@ -205,9 +207,60 @@ func wordSegments(name string, form []shellcmd.Word) []argWord {
 	return out
 }
 
+// readersUnless are checkers that read the files they are given unless
+// one of their options (a letter, or a long name or a prefix of one of
+// three letters or more) has them write: yq -i, prettier --write, mypy's
+// reports.
+var readersUnless = map[string][]string{
+	"yq":                {"i", "inplace"},
+	"prettier":          {"w", "write"},
+	"eslint":            {"fix"},
+	"codespell":         {"w", "write-changes"},
+	"semgrep":           {"autofix"},
+	"yamllint":          {},
+	"actionlint":        {},
+	"hadolint":          {},
+	"check-jsonschema":  {},
+	"markdownlint":      {"f", "fix"},
+	"markdownlint-cli2": {"fix"},
+	"gitleaks":          {"r", "report-path"},
+	"detect-secrets":    {"baseline", "update"},
+	"mypy": {"junit-xml", "html-report", "txt-report", "xml-report", "linecount-report", "any-exprs-report",
+		"cobertura-xml-report", "lineprecision-report", "xslt-html-report", "xslt-txt-report", "cache-dir"},
+}
+
+// anyOption reports whether form holds one of opts: a one-letter one in a
+// cluster of short options, a longer one as a long option or a prefix of
+// it of three letters or more ("--junit" of --junit-xml).
+func anyOption(form []shellcmd.Word, opts []string) bool {
+	for _, w := range form[1:] {
+		t := w.Text
+		if w.Kind != shellcmd.Static {
+			return true // an option not known until the line runs
+		}
+		if t == "--" {
+			return false
+		}
+		for _, o := range opts {
+			if len(o) == 1 && len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.Contains(t[1:], o) {
+				return true
+			}
+			name, _, _ := strings.Cut(strings.TrimLeft(t, "-"), "=")
+			if len(o) > 1 && strings.HasPrefix(t, "-") && (name == o || len(name) >= 3 && strings.HasPrefix(o, name)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // readOptionValues are long options, of any program, whose value is a
-// file the program reads: an environment or variables file.
-var readOptionValues = setOf("env-file", "var-file")
+// file the program reads: an environment or variables file; and
+// programReadOptions a program's own (dotenv's -f).
+var (
+	readOptionValues   = setOf("env-file", "var-file")
+	programReadOptions = map[string]map[string]bool{"dotenv": setOf("f", "file")}
+)
 
 // readOptionValue reports whether a is the value of one of the
 // readOptionValues ("--env-file=.env", "--env-file .env", "-var-file=x").
@@ -226,5 +279,6 @@ func readOptionValue(form []shellcmd.Word, a *argWord) bool {
 	} else if name, _, ok := strings.Cut(opt, "="); ok {
 		opt = name
 	}
-	return strings.HasPrefix(opt, "-") && readOptionValues[strings.TrimLeft(opt, "-")]
+	name := strings.TrimLeft(opt, "-")
+	return strings.HasPrefix(opt, "-") && (readOptionValues[name] || programReadOptions[filepath.Base(form[0].Text)][name])
 }

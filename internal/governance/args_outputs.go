@@ -363,12 +363,19 @@ func wgetExecuteWrites(form []shellcmd.Word) []argWord {
 	for i := 1; i < len(form); i++ {
 		t := form[i].Text
 		var cmd shellcmd.Word
+		long, value, eq := strings.Cut(strings.TrimPrefix(t, "--"), "=")
+		// --exe, --exec, ... as getopt_long takes them.
+		isExecute := strings.HasPrefix(t, "--") && len(long) >= len("exe") && strings.HasPrefix("execute", long)
 		switch {
-		case (t == "-e" || t == "--execute") && i+1 < len(form):
+		case isExecute && !eq && i+1 < len(form):
 			i++
 			cmd = form[i]
-		case strings.HasPrefix(t, "--execute="):
-			cmd = shellcmd.Word{Kind: form[i].Kind, Text: strings.TrimPrefix(t, "--execute=")}
+		case isExecute && eq:
+			cmd = shellcmd.Word{Kind: form[i].Kind, Text: value}
+		case !strings.HasPrefix(t, "--") && letterCluster(t) && t[len(t)-1] == 'e' && i+1 < len(form):
+			// -e last in a cluster: "-qe output_document=F".
+			i++
+			cmd = form[i]
 		case strings.HasPrefix(t, "-e") && !strings.HasPrefix(t, "--") && len(t) > 2:
 			cmd = shellcmd.Word{Kind: form[i].Kind, Text: t[2:]}
 		default:

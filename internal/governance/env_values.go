@@ -46,6 +46,13 @@ func (e *Engine) decideEnvValue(in *reqInfo, name, value string, static, vouched
 			// a path, not a bare word ("NODE_ENV=test").
 			readOnly: use == shellcmd.EnvValueReads || use == shellcmd.EnvValueMayName && !strings.Contains(n, "/"),
 			namedBy:  fmt.Sprintf("the value of %s: %s", name, why),
+			// A program may write what a variable of no known use
+			// names as readily as what its operands name: decided as
+			// a write too under the policy's rules (args_maywrite.go).
+			// One whose name says it is read (ENV_FILE, a *_CONFIG)
+			// is a program's input.
+			mayWrite: use == shellcmd.EnvValueMayName || envValueMayWrite[name],
+			program:  "the program reading " + name,
 		}
 		v, ok := e.decideArg(in, a, dir, advisories)
 		if !ok || vouched && v.ref == "workspace-roots" && v.value == RequireApproval {
@@ -55,3 +62,10 @@ func (e *Engine) decideEnvValue(in *reqInfo, name, value string, static, vouched
 	}
 	return worst.result()
 }
+
+// envValueMayWrite are variables whose names say a program reads what they
+// name (a _FILE, _DIR, _HOME, _PATH) but that name where programs write:
+// their caches, data and reports. Their values are decided as files the
+// program may change, under the policy's own rules.
+var envValueMayWrite = setOf("GOPATH", "COVERAGE_FILE", "MYPY_CACHE_DIR", "RUFF_CACHE_DIR", "XDG_CACHE_HOME",
+	"XDG_DATA_HOME", "XDG_STATE_HOME")

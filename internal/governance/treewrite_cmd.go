@@ -55,6 +55,12 @@ func wholeActOf(form []shellcmd.Word, cwd string, roots []string) (wholeAct, boo
 	if as, ok := gioRemovers[wordText(form, 1)]; name == "gio" && ok {
 		a.form, a.name = form[1:], as
 	}
+	if name == "rg" && rgRunsPre(form) {
+		// --pre runs a program on each file it searches, given its
+		// name: every file beneath its paths, and where it runs.
+		a.form, a.name = append([]shellcmd.Word{form[0], {Kind: shellcmd.Static, Text: "."}}, form[1:]...), "rm"
+		a.who = "rg --pre"
+	}
 	return a, true
 }
 
@@ -91,6 +97,21 @@ func gitStashedPaths(form []shellcmd.Word, cwd string) ([]shellcmd.Word, string,
 		return nil, "", false
 	}
 	return out, joinRaw(cwd, base), true
+}
+
+// rgRunsPre reports whether an rg form runs a preprocessor on the files it
+// searches: --pre (also as --pre=CMD, or a longer prefix of it).
+func rgRunsPre(form []shellcmd.Word) bool {
+	for _, w := range form[1:] {
+		if w.Kind != shellcmd.Static || w.Text == "--" {
+			return w.Kind != shellcmd.Static
+		}
+		name, _, _ := strings.Cut(w.Text, "=")
+		if name == "--pre" || name == "--hostname-bin" {
+			return true
+		}
+	}
+	return false
 }
 
 // gitPagedFiles returns, for git grep with -O or --open-files-in-pager

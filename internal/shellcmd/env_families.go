@@ -85,6 +85,8 @@ var envFamilies = []envFamily{
 	{"PIP_", "pip takes its settings, where it installs code from among them, from PIP_* variables"},
 	{"WGETRC", "wget reads its settings, a command to run among them, from the file it names"},
 	{"CURL_HOME", "curl reads its settings, files to write among them, from the directory it names"},
+	{"RIPGREP_CONFIG_PATH", "rg reads its options, a program to run on each file among them, from the file it names"},
+	{"BAT_CONFIG_PATH", "bat reads its options, a pager to run among them, from the file it names"},
 	{"VIM", "vim runs the commands VIM* variables give or name"},
 	{"MYVIMRC", "vim runs the file it names"},
 	{"GIT_", "git reads GIT_* variables, some of which run commands or change the repository it works on"},

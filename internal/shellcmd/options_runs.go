@@ -43,6 +43,8 @@ var optionRuns = map[string]optionRun{
 	"rsync":  {longs: []string{"rsh", "rsync-path"}, minPrefix: 3, shorts: "e", takes: "TB"},
 	"zip":    {longs: []string{"unzip-command"}, minPrefix: 3, takes: "bnPtx", words: []string{"-TT"}},
 	"man":    {longs: []string{"pager"}, minPrefix: 3, shorts: "P", takes: "CLMmSsEeRr"},
+	"bat":    {longs: []string{"pager"}, minPrefix: 5},
+	"rg":     {longs: []string{"pre", "hostname-bin"}, minPrefix: 3},
 	"go":     {longs: []string{"exec", "toolexec", "vettool"}, goFlags: true},
 }
 
@@ -50,6 +52,7 @@ func init() {
 	optionRuns["gtar"] = optionRuns["tar"]
 	optionRuns["gsort"] = optionRuns["sort"]
 	optionRuns["gsplit"] = optionRuns["split"]
+	optionRuns["batcat"] = optionRuns["bat"]
 }
 
 // optionCommands returns the commands form's options give its program to
