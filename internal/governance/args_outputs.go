@@ -173,9 +173,12 @@ func outputName(n string, own map[string]bool) bool {
 	// Only a prefix of the "out" names ("--o", "--outp"): another long
 	// option may be whole where it is a prefix of one ("--target" of
 	// --target-dir).
-	if n == "" || n[0] != 'o' {
-		return false
-	}
+	return n != "" && n[0] == 'o' && prefixOfOutput(n, own)
+}
+
+// prefixOfOutput reports whether n is a prefix of one of outputLongNames
+// or own.
+func prefixOfOutput(n string, own map[string]bool) bool {
 	for _, names := range [...]map[string]bool{outputLongNames, own} {
 		for full := range names {
 			if strings.HasPrefix(full, n) {
@@ -202,17 +205,7 @@ var prefixedOutputs = map[string]map[string]bool{"curl": setOf("cookie"), "wget"
 // makes the program refuse to run, so counting it writes nothing.
 func anyPrefixOutput(program, n string, own map[string]bool) bool {
 	whole, ok := prefixedOutputs[program]
-	if !ok || len(n) < 2 || whole[n] {
-		return false
-	}
-	for _, names := range [...]map[string]bool{outputLongNames, own} {
-		for full := range names {
-			if strings.HasPrefix(full, n) {
-				return true
-			}
-		}
-	}
-	return false
+	return ok && len(n) >= 2 && !whole[n] && prefixOfOutput(n, own)
 }
 
 // shortLetters reports whether a short option cluster of form, before
