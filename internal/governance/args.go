@@ -90,6 +90,9 @@ type argWord struct {
 	// ("-Wl,-Map=F"), decided only as a file the program may change
 	// (wordSegments).
 	segment bool
+	// dirOnly says mayWrite holds only where the name is a directory (a
+	// variable's value a program reads files from, or writes into).
+	dirOnly bool
 }
 
 // commandArgs returns the words of c that may name files.
@@ -404,6 +407,9 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 		if a.fromTop && !unknownDir {
 			names = append(names, namesAbove(in.roots, filepath.Clean(base), a.text)...)
 		}
+		if a.mayWrite && !unknownDir {
+			names = append(names, programGlobNames(p)...)
+		}
 	}
 	sub := *in
 	sub.read, sub.write, sub.command = !a.write, a.write, false
@@ -440,7 +446,7 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 				wv.reason = "it does not exist, so the command may create it: " + wv.text()
 				v, write = wv, true
 			}
-		} else if !write && a.mayWrite && sub.facts(n).last.fi != nil {
+		} else if fi := sub.facts(n).last.fi; !write && a.mayWrite && fi != nil && (!a.dirOnly || fi.IsDir()) {
 			if wv, ok := e.mayChange(&sub, a, n, v, advisories); ok {
 				v, write = wv, true
 			}

@@ -48,9 +48,12 @@ var leavesOperands = map[string]bool{
 	// programs whose file operands are inputs, or which the other tables read
 	"ssh": true, "ssh-add": true, "openssl": true, "curl": true, "wget": true, "tar": true,
 	"zip": true, "unzip": true, "source": true, ".": true,
-	// checkers, which read their sources (compilers are not: gcc -MF,
-	// -Wl,-Map=, rustc --emit=dep-info= write files they name)
-	"shellcheck": true, "staticcheck": true,
+	// checkers with no option that writes a file, which read their sources
+	// (compilers are not: gcc -MF, -Wl,-Map=, rustc --emit=dep-info= write
+	// files they name; nor are linters and formatters with caches, reports
+	// or fixes: eslint --cache-location, prettier --write, semgrep
+	// --json-output, yq --in-place)
+	"shellcheck": true, "staticcheck": true, "yamllint": true, "hadolint": true, "envsubst": true,
 }
 
 // interpreters run the script their first operand names, which they read:
@@ -69,7 +72,7 @@ var gitLeavesOperands = setOf("add", "am", "annotate", "apply", "archive", "bise
 	"cat-file", "check-attr", "check-ignore", "check-ref-format", "checkout", "cherry", "cherry-pick", "clean",
 	"clone", "commit", "config", "count-objects", "describe", "diff", "diff-files", "diff-index", "diff-tree",
 	"fetch", "for-each-ref", "format-patch", "fsck", "gc", "grep", "help", "init", "log", "ls-files", "ls-remote",
-	"ls-tree", "merge", "merge-base", "mv", "name-rev", "notes", "pull", "push", "range-diff", "rebase", "reflog",
+	"ls-tree", "hash-object", "merge", "merge-base", "mv", "name-rev", "notes", "pull", "push", "range-diff", "rebase", "reflog",
 	"remote", "reset", "restore", "rev-list", "rev-parse", "revert", "rm", "shortlog", "show", "show-ref", "stash",
 	"status", "submodule", "switch", "tag", "update-index", "var", "version", "whatchanged", "worktree")
 
@@ -92,10 +95,10 @@ func mayWriteOperands(form []shellcmd.Word, lastForm bool) bool {
 	}
 	name := filepath.Base(form[0].Text)
 	switch {
+	case (name == "bat" || name == "batcat") && len(form) > 1 && form[1].Text == "cache":
+		return true // "bat cache --build --target DIR" writes DIR
 	case readsOnly[name], leavesOperands[name], argsNotFiles[name], writesLast[name], name == "tee", name == "dd":
 		return false
-	case readersUnless[name] != nil:
-		return anyOption(form, readersUnless[name])
 	case name == "ssh-keygen":
 		// Its -f is read by its own table; other operands are written
 		// unless it only reads keys (-l, -y, ...): "-M generate OUT".
@@ -179,22 +182,22 @@ const (
 var shellInterpreters = setOf("bash", "sh", "dash", "zsh", "ksh")
 
 // wordSegments returns the names inside the words of form, whose program
-// the bridge does not know, after an "=" or "," that is not the word's
-// first: a compiler's "-Wl,-Map=F", "--emit=dep-info=F",
-// "-fopt-info-all=F" write F. Each is decided only as a file the program
+// the bridge does not know, after an "=", "," or ":" that is not the
+// word's first: a compiler's "-Wl,-Map=F", "--emit=dep-info=F",
+// "-fopt-info-all=F", java's "-Xloggc:F" and "-Xlog:gc:F" write F. Each is decided only as a file the program
 // may change (argWord.segment): a plain argument of such a shape is often
 // no file at all.
 func wordSegments(name string, form []shellcmd.Word) []argWord {
 	var out []argWord
 	for i := 1; i < len(form); i++ {
 		w := form[i]
-		if w.Kind != shellcmd.Static || !strings.ContainsAny(w.Text, "=,") {
+		if w.Kind != shellcmd.Static || !strings.ContainsAny(w.Text, "=,:") {
 			continue
 		}
 		if opt, _, ok := strings.Cut(w.Text, "="); ok && strings.HasPrefix(opt, "-") && readOptionValues[strings.TrimLeft(opt, "-")] {
 			continue
 		}
-		parts := strings.FieldsFunc(w.Text, func(r rune) bool { return r == '=' || r == ',' })
+		parts := strings.FieldsFunc(w.Text, func(r rune) bool { return r == '=' || r == ',' || r == ':' })
 		if len(parts) < 2 {
 			continue // "=", ",,": no part after another
 		}
@@ -205,53 +208,6 @@ func wordSegments(name string, form []shellcmd.Word) []argWord {
 		}
 	}
 	return out
-}
-
-// readersUnless are checkers that read the files they are given unless
-// one of their options (a letter, or a long name or a prefix of one of
-// three letters or more) has them write: yq -i, prettier --write, mypy's
-// reports.
-var readersUnless = map[string][]string{
-	"yq":                {"i", "inplace"},
-	"prettier":          {"w", "write"},
-	"eslint":            {"fix"},
-	"codespell":         {"w", "write-changes"},
-	"semgrep":           {"autofix"},
-	"yamllint":          {},
-	"actionlint":        {},
-	"hadolint":          {},
-	"check-jsonschema":  {},
-	"markdownlint":      {"f", "fix"},
-	"markdownlint-cli2": {"fix"},
-	"gitleaks":          {"r", "report-path"},
-	"detect-secrets":    {"baseline", "update"},
-	"mypy": {"junit-xml", "html-report", "txt-report", "xml-report", "linecount-report", "any-exprs-report",
-		"cobertura-xml-report", "lineprecision-report", "xslt-html-report", "xslt-txt-report", "cache-dir"},
-}
-
-// anyOption reports whether form holds one of opts: a one-letter one in a
-// cluster of short options, a longer one as a long option or a prefix of
-// it of three letters or more ("--junit" of --junit-xml).
-func anyOption(form []shellcmd.Word, opts []string) bool {
-	for _, w := range form[1:] {
-		t := w.Text
-		if w.Kind != shellcmd.Static {
-			return true // an option not known until the line runs
-		}
-		if t == "--" {
-			return false
-		}
-		for _, o := range opts {
-			if len(o) == 1 && len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.Contains(t[1:], o) {
-				return true
-			}
-			name, _, _ := strings.Cut(strings.TrimLeft(t, "-"), "=")
-			if len(o) > 1 && strings.HasPrefix(t, "-") && (name == o || len(name) >= 3 && strings.HasPrefix(o, name)) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // readOptionValues are long options, of any program, whose value is a
@@ -281,4 +237,21 @@ func readOptionValue(form []shellcmd.Word, a *argWord) bool {
 	}
 	name := strings.TrimLeft(opt, "-")
 	return strings.HasPrefix(opt, "-") && (readOptionValues[name] || programReadOptions[filepath.Base(form[0].Text)][name])
+}
+
+// programGlobNames returns the files a quoted pattern p may name to a
+// program that expands patterns itself ("prettier --write '.github/**/*.yml'"):
+// what it matches as a shell glob, with each "**/" as no directory, one
+// or two; nothing for a name without a pattern's characters.
+func programGlobNames(p string) []string {
+	if !strings.ContainsAny(p, "*?[") {
+		return nil
+	}
+	var out []string
+	for _, v := range []string{p, strings.ReplaceAll(p, "**/", ""), strings.ReplaceAll(p, "**/", "*/"), strings.ReplaceAll(p, "**/", "*/*/")} {
+		if names, ok := globNames(v, maxGlobMatches); ok {
+			out = append(out, names...)
+		}
+	}
+	return out
 }

@@ -51,8 +51,12 @@ func (e *Engine) decideEnvValue(in *reqInfo, name, value string, static, vouched
 			// a write too under the policy's rules (args_maywrite.go).
 			// One whose name says it is read (ENV_FILE, a *_CONFIG)
 			// is a program's input.
-			mayWrite: use == shellcmd.EnvValueMayName || envValueMayWrite[name],
-			program:  "the program reading " + name,
+			mayWrite: use == shellcmd.EnvValueMayName || envValueMayWrite[name] || use == shellcmd.EnvValueReads && !shellcmd.EnvValueReadKnown(name),
+			// One whose name alone says it is read (GNUPGHOME,
+			// GRADLE_USER_HOME, a *_CACHE_DIR) may still be where the
+			// program writes: when it names a directory.
+			dirOnly: use == shellcmd.EnvValueReads && !envValueMayWrite[name],
+			program: "the program reading " + name,
 		}
 		v, ok := e.decideArg(in, a, dir, advisories)
 		if !ok || vouched && v.ref == "workspace-roots" && v.value == RequireApproval {

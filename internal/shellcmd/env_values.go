@@ -43,31 +43,35 @@ var envValueWrites = map[string]string{
 // envValueReads are variables naming a file a program reads whose names do
 // not end as envFileSuffixes say.
 var envValueReads = map[string]string{
-	"MAGIC":          "file reads its magic database from the files it lists, and prints a line it cannot read",
-	"NETRC":          "programs read credentials from the file it names",
-	"TZ":             "the C library reads the time zone file it names",
-	"TERMINFO":       "programs read terminal descriptions from the directory it names",
-	"CURL_CA_BUNDLE": "curl reads certificates from the file it names",
-	"MANPATH":        "man reads pages from the directories it lists",
-	"INFOPATH":       "info reads documents from the directories it lists",
-	"AWKPATH":        "gawk reads the programs -f and @include name from the directories it lists",
-	"ENV":            "sh runs the file it names at start-up",
-	"BASH_ENV":       "bash runs the file it names at start-up",
-	"LD_PRELOAD":     "the dynamic loader loads the libraries it lists into every program",
-	"LD_AUDIT":       "the dynamic loader loads the libraries it lists into every program",
-	"MAKEFILES":      "make reads the makefiles it lists first",
-	"KUBECONFIG":     "kubectl reads the files it lists",
-	"GOENV":          "go reads its settings from the file it names",
-	"INPUTRC":        "readline reads key bindings from the file it names",
-	"HOSTALIASES":    "the C library reads host aliases from the file it names",
-	"LESSKEYIN":      "less reads key bindings and its environment from the file it names",
-	"LESSKEY":        "less reads key bindings and its environment from the file it names",
-	"LESSOPEN":       "less runs it as a command",
-	"MAIL":           "the shell reads the file it names",
-	"WGETRC":         "wget reads its settings from the file it names",
-	"MYVIMRC":        "vim runs the file it names",
-	"GIT_DIR":        "git uses the repository it names",
-	"GIT_WORK_TREE":  "git works on the tree it names",
+	"MAGIC":           "file reads its magic database from the files it lists, and prints a line it cannot read",
+	"NETRC":           "programs read credentials from the file it names",
+	"TZ":              "the C library reads the time zone file it names",
+	"TERMINFO":        "programs read terminal descriptions from the directory it names",
+	"CURL_CA_BUNDLE":  "curl reads certificates from the file it names",
+	"SSL_CERT_DIR":    "TLS libraries read certificates from the directory it names",
+	"SSL_CERT_FILE":   "TLS libraries read certificates from the file it names",
+	"JAVA_HOME":       "java tools run the programs of the directory it names",
+	"PKG_CONFIG_PATH": "pkg-config reads package descriptions from the directories it lists",
+	"MANPATH":         "man reads pages from the directories it lists",
+	"INFOPATH":        "info reads documents from the directories it lists",
+	"AWKPATH":         "gawk reads the programs -f and @include name from the directories it lists",
+	"ENV":             "sh runs the file it names at start-up",
+	"BASH_ENV":        "bash runs the file it names at start-up",
+	"LD_PRELOAD":      "the dynamic loader loads the libraries it lists into every program",
+	"LD_AUDIT":        "the dynamic loader loads the libraries it lists into every program",
+	"MAKEFILES":       "make reads the makefiles it lists first",
+	"KUBECONFIG":      "kubectl reads the files it lists",
+	"GOENV":           "go reads its settings from the file it names",
+	"INPUTRC":         "readline reads key bindings from the file it names",
+	"HOSTALIASES":     "the C library reads host aliases from the file it names",
+	"LESSKEYIN":       "less reads key bindings and its environment from the file it names",
+	"LESSKEY":         "less reads key bindings and its environment from the file it names",
+	"LESSOPEN":        "less runs it as a command",
+	"MAIL":            "the shell reads the file it names",
+	"WGETRC":          "wget reads its settings from the file it names",
+	"MYVIMRC":         "vim runs the file it names",
+	"GIT_DIR":         "git uses the repository it names",
+	"GIT_WORK_TREE":   "git works on the tree it names",
 }
 
 // envFileSuffixes are the endings of a variable name's last part that say
@@ -77,6 +81,13 @@ var envValueReads = map[string]string{
 var envFileSuffixes = []string{
 	"FILE", "FILES", "PATH", "DIR", "DIRS", "HOME", "CONFIG", "CONF", "CFG", "RC", "INIT",
 	"PROFILE", "STARTUP", "ROOT", "PREFIX", "INCLUDE", "LIB", "CERTS", "BUNDLE", "SCRIPT",
+}
+
+// EnvValueReadKnown reports whether name is a variable known to name only
+// what a program reads (envValueReads), not one whose name alone says so.
+func EnvValueReadKnown(name string) bool {
+	_, ok := envValueReads[name]
+	return ok
 }
 
 // ClassifyEnvValue says what a program may do with the files the value of

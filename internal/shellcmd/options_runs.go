@@ -44,6 +44,8 @@ var optionRuns = map[string]optionRun{
 	"zip":    {longs: []string{"unzip-command"}, minPrefix: 3, takes: "bnPtx", words: []string{"-TT"}},
 	"man":    {longs: []string{"pager"}, minPrefix: 3, shorts: "P", takes: "CLMmSsEeRr"},
 	"bat":    {longs: []string{"pager"}, minPrefix: 5},
+	"ag":     {longs: []string{"pager"}, minPrefix: 5},
+	"ack":    {longs: []string{"pager"}, minPrefix: 5},
 	"rg":     {longs: []string{"pre", "hostname-bin"}, minPrefix: 3},
 	"go":     {longs: []string{"exec", "toolexec", "vettool"}, goFlags: true},
 }
