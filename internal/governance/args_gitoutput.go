@@ -175,6 +175,12 @@ func gitOtherWrites(form []shellcmd.Word, g shellcmd.GitGlobals, sub string) []a
 			if sub == "merge-file" && operand == 1 || sub == "bundle" && operand == 2 && wordText(args, 0) == "create" {
 				add(w, t)
 			}
+			if sub == "init" && operand == 1 {
+				// The directory it makes a repository in, whose
+				// .git (or, --bare, whose files) it creates: decided
+				// as that directory, since its .git is new.
+				add(w, t)
+			}
 			continue
 		}
 		if !takes {
@@ -187,6 +193,10 @@ func gitOtherWrites(form []shellcmd.Word, g shellcmd.GitGlobals, sub string) []a
 			i++
 			add(args[i], args[i].Text)
 		}
+	}
+	if sub == "init" && operand == 0 && base != "" {
+		// Where -C has it run: "git -C keys init".
+		add(shellcmd.Word{Kind: shellcmd.Static, Text: "."}, ".")
 	}
 	return out
 }

@@ -26,7 +26,7 @@ var leavesOperands = map[string]bool{
 	// read and print
 	"bat": true, "batcat": true, "less": true, "od": true, "hexdump": true, "hd": true,
 	"xxd": true, "base64": true, "base32": true, "basenc": true, "bzcat": true, "xzcat": true, "zcat": true,
-	"zstdcat": true, "lz4cat": true, "zless": true, "zmore": true, "zdiff": true, "zcmp": true, "tree": true,
+	"zless": true, "zmore": true, "zdiff": true, "zcmp": true, "tree": true,
 	// compare and summarise
 	"diff": true, "diff3": true, "colordiff": true, "cmp": true, "comm": true, "md5sum": true, "sha1sum": true,
 	"sha224sum": true, "sha256sum": true, "sha384sum": true, "sha512sum": true, "b2sum": true, "cksum": true,
@@ -53,7 +53,7 @@ var leavesOperands = map[string]bool{
 	// files they name; nor are linters and formatters with caches, reports
 	// or fixes: eslint --cache-location, prettier --write, semgrep
 	// --json-output, yq --in-place)
-	"shellcheck": true, "staticcheck": true, "yamllint": true, "hadolint": true, "envsubst": true,
+	"shellcheck": true, "yamllint": true, "hadolint": true, "envsubst": true,
 }
 
 // interpreters run the script their first operand names, which they read:
@@ -95,8 +95,11 @@ func mayWriteOperands(form []shellcmd.Word, lastForm bool) bool {
 	}
 	name := filepath.Base(form[0].Text)
 	switch {
-	case (name == "bat" || name == "batcat") && len(form) > 1 && form[1].Text == "cache":
-		return true // "bat cache --build --target DIR" writes DIR
+	case (name == "bat" || name == "batcat") && len(form) > 1 && form[1].Text == "cache",
+		name == "tree" && shortLetters(form, "R"):
+		// "bat cache --build --target DIR" writes DIR; "tree -R -H"
+		// writes a page into every directory it lists.
+		return true
 	case readsOnly[name], leavesOperands[name], argsNotFiles[name], writesLast[name], name == "tee", name == "dd":
 		return false
 	case name == "ssh-keygen":

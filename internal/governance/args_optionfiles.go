@@ -29,8 +29,42 @@ func optionValueWrites(form []shellcmd.Word) []argWord {
 		return curlWriteOutFiles(form)
 	case "openssl":
 		return opensslSerialFiles(form)
+	case "file":
+		return fileCompiledMagic(form)
 	}
 	return nil
+}
+
+// fileCompiledMagic returns the files "file -C -m F" writes: each magic
+// file's last element with ".mgc", in the directory it runs in.
+func fileCompiledMagic(form []shellcmd.Word) []argWord {
+	if !shortLetters(form, "C") && !hasWord(form, "--compile") {
+		return nil
+	}
+	var out []argWord
+	for i := 1; i < len(form); i++ {
+		t := form[i].Text
+		var v shellcmd.Word
+		switch {
+		case (t == "-m" || t == "--magic-file") && i+1 < len(form):
+			i++
+			v = form[i]
+		case strings.HasPrefix(t, "--magic-file="):
+			v = shellcmd.Word{Kind: form[i].Kind, Text: strings.TrimPrefix(t, "--magic-file=")}
+		case strings.HasPrefix(t, "-m") && len(t) > 2:
+			v = shellcmd.Word{Kind: form[i].Kind, Text: t[2:]}
+		default:
+			continue
+		}
+		for _, f := range strings.Split(v.Text, ":") {
+			if f == "" {
+				continue
+			}
+			mgc := filepath.Base(f) + ".mgc"
+			out = append(out, argWord{word: shellcmd.Word{Kind: v.Kind, Text: mgc}, text: mgc, write: true})
+		}
+	}
+	return out
 }
 
 // opensslSerialFiles returns the serial file "-CAcreateserial" makes: the

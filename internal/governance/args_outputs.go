@@ -233,7 +233,8 @@ var tarLike = map[string]bool{"tar": true, "bsdtar": true, "gtar": true, "jar": 
 // --file), unless it only lists, extracts or compares (t, x, d and their
 // long forms, a long one also as a prefix of three letters or more:
 // "--cre"), and, in any mode, the snapshot file of -g or
-// --listed-incremental and the --index-file it writes its listing to.
+// --listed-incremental, the --index-file it writes its listing to and the
+// --volno-file it writes the volume number to.
 func tarArchiveWritten(form []shellcmd.Word) map[int]bool {
 	const shortValue = "fCbTXgKNVL"
 	reads, writes := false, false
@@ -289,7 +290,8 @@ func tarArchiveWritten(form []shellcmd.Word) map[int]bool {
 				reads = true
 			case name == "file":
 				file = value()
-			case name == "index-file" || len(name) >= 3 && strings.HasPrefix("listed-incremental", name):
+			case name == "index-file" || len(name) >= 3 && strings.HasPrefix("listed-incremental", name) ||
+				len(name) >= 3 && strings.HasPrefix("volno-file", name):
 				out[value()] = true
 			}
 		case strings.HasPrefix(t, "-") && len(t) > 1:

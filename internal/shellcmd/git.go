@@ -56,6 +56,7 @@ func gitHandler(form []Word) step {
 		elsewhere = "git runs a transport's command in the repository it reaches"
 	case "clone":
 		gitCloneRuns(&st, args)
+		gitTemplateNote(&st, args, "clone")
 		elsewhere = "git clone runs its commands in the repository it reaches or makes"
 	case "filter-branch":
 		gitFilterRuns(&st, args)
@@ -74,6 +75,8 @@ func gitHandler(form []Word) step {
 		elsewhere = "git daemon runs its access hook for each request"
 	case "instaweb":
 		gitOptionRuns(&st, args, []string{"httpd", "browser"}, "db", "p", "")
+	case "init":
+		gitTemplateNote(&st, args, "init")
 	case "grep":
 		// -O/--open-files-in-pager runs a pager, its own or the one the
 		// option names, on the files that match, whose names the line
@@ -392,4 +395,19 @@ func (st *step) valueRun(args []Word, i int, value string, given bool) int {
 		st.shell = append(st.shell, shellRun{word: args[i], langs: dialectsOf("sh")})
 	}
 	return i
+}
+
+// gitTemplateNote notes git init's or clone's --template (or a prefix of
+// it): git copies the hooks of the directory it names into the repository
+// and runs them later.
+func gitTemplateNote(st *step, args []Word, sub string) {
+	for _, a := range args {
+		if a.Kind != Static || a.Text == "--" {
+			return
+		}
+		if name, _, _ := strings.Cut(a.Text, "="); len(name) > len("--te") && strings.HasPrefix("--template", name) {
+			st.notes = append(st.notes, Note{Kind: Unparsed, Text: "git " + sub + " " + a.Text + " copies hooks from a directory the line names, which git runs later"})
+			return
+		}
+	}
 }

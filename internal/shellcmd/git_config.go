@@ -71,7 +71,7 @@ func gitConfigRuns(st *step, kv Word, sub Word, args []Word) {
 var gitCodeKeys = []string{"alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.hookspath",
 	"core.gitproxy", "core.askpass", "diff.", "filter.", "credential.", "sequence.editor", "pager.", "gpg.", "uploadpack.",
 	"merge.", "interactive.difffilter", "protocol.", "url.", "include.", "includeif.", "sendemail.", "web.browser",
-	"browser.", "trailer.", "tar.", "submodule.", "mergetool.", "difftool.", "remote."}
+	"browser.", "trailer.", "tar.", "submodule.", "mergetool.", "difftool.", "remote.", "init.templatedir"}
 
 // gitCommandKey reports whether a configuration key (lower case) holds a
 // command git runs, with the shell.
@@ -113,11 +113,12 @@ func gitCommandKey(key string) bool {
 
 // gitUnseenKey reports whether a configuration key (lower case) makes git
 // take configuration or run commands from a file or directory the line
-// does not show (include.path, core.hooksPath), or lets a URL run one
-// (protocol.ext.allow): a rule naming git does not vouch for those.
+// does not show (include.path, core.hooksPath, init.templateDir, whose
+// hooks git init copies in), or lets a URL run one (protocol.ext.allow): a
+// rule naming git does not vouch for those.
 func gitUnseenKey(key string) bool {
 	return strings.HasPrefix(key, "include.") || strings.HasPrefix(key, "includeif.") ||
-		key == "core.hookspath" || strings.HasPrefix(key, "protocol.")
+		key == "core.hookspath" || key == "init.templatedir" || strings.HasPrefix(key, "protocol.")
 }
 
 // gitBoolean reports whether value is one of git's booleans, which a

@@ -26,6 +26,9 @@ var codeOptions = map[string][]string{
 	"gmake":   {"E", "eval"},
 	"git":     {"exec-path", "upload-pack", "receive-pack", "config-env"},
 	"wget":    {"use-askpass", "e", "execute"},
+	"less":    {"lesskey-src", "lesskey-file", "k"},
+	"zless":   {"lesskey-src", "lesskey-file", "k"},
+	"curl":    {"engine"},
 }
 
 // abbreviatingPrograms read their long options with getopt_long or argp,
@@ -84,7 +87,7 @@ func makeInputFile(form []Word, i int) (string, bool) {
 }
 
 // sshCommandOption matches ssh -o options that run a local command.
-var sshCommandOption = regexp.MustCompile(`(?i)^(proxycommand|localcommand|permitlocalcommand|knownhostscommand|match)\b`)
+var sshCommandOption = regexp.MustCompile(`(?i)^(proxycommand|localcommand|permitlocalcommand|knownhostscommand|match|pkcs11provider|securitykeyprovider)\b`)
 
 // sshTakes are the short options of ssh, scp and sftp that take a value
 // (the rest of their word, or the next word), from their getopt strings
@@ -115,6 +118,8 @@ func sshOptionNote(name string, form []Word, i int) (Note, bool) {
 			return Note{Kind: RunsCode, Text: name + " -o " + v + " runs a local command"}, true
 		case c == 'F' || c == 'S' && name != "ssh":
 			return Note{Kind: RunsCode, Text: name + " " + t + " runs a local command the line does not show"}, true
+		case c == 'I':
+			return Note{Kind: RunsCode, Text: name + " " + t + " loads the PKCS#11 library it names"}, true
 		}
 		return Note{}, false // the rest of the word, or the next, is c's value
 	}
@@ -142,6 +147,13 @@ func codeOptionNote(form []Word) (Note, bool) {
 		case "vim", "vi", "nvim", "view", "vimdiff", "ex":
 			if strings.HasPrefix(t, "+") {
 				return Note{Kind: RunsCode, Text: name + " " + t + " runs editor commands, which can run programs"}, true
+			}
+		case "openssl":
+			// -engine, -provider, -provider-path and -config load code
+			// or a configuration that names it.
+			switch strings.TrimPrefix(strings.TrimPrefix(t, "-"), "-") {
+			case "engine", "provider", "provider-path", "config", "keygen_engine", "ssl_client_engine":
+				return Note{Kind: RunsCode, Text: "openssl " + t + " loads code the line does not show"}, true
 			}
 		case "less":
 			if strings.HasPrefix(t, "+") {

@@ -45,6 +45,8 @@ var optionRuns = map[string]optionRun{
 	"man":    {longs: []string{"pager"}, minPrefix: 3, shorts: "P", takes: "CLMmSsEeRr"},
 	"bat":    {longs: []string{"pager"}, minPrefix: 5},
 	"ag":     {longs: []string{"pager"}, minPrefix: 5},
+	"diff3":  {longs: []string{"diff-program"}, minPrefix: 3},
+	"sdiff":  {longs: []string{"diff-program"}, minPrefix: 3},
 	"ack":    {longs: []string{"pager"}, minPrefix: 5},
 	"rg":     {longs: []string{"pre", "hostname-bin"}, minPrefix: 3},
 	"go":     {longs: []string{"exec", "toolexec", "vettool"}, goFlags: true},
