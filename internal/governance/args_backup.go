@@ -113,8 +113,8 @@ func sedBackupWrites(form []shellcmd.Word) []argWord {
 		if w.Kind == shellcmd.Static && t == "--" {
 			break
 		}
-		if v, ok := strings.CutPrefix(t, "--in-place="); ok {
-			suffix = &shellcmd.Word{Kind: w.Kind, Text: v}
+		if n, v, ok := strings.Cut(strings.TrimPrefix(t, "--"), "="); ok && strings.HasPrefix(t, "--") && len(n) >= 2 && longPrefix(n, "in-place") {
+			suffix = &shellcmd.Word{Kind: w.Kind, Text: v} // --in-place=, --in=
 			continue
 		}
 		if len(t) < 3 || t[0] != '-' || t[1] == '-' {

@@ -21,7 +21,7 @@ import (
 // strips (a "t" form, .tgz, becomes .tar).
 var compressorSuffixes = map[string][]string{
 	"gzip": {".gz", "-gz", ".z", "-z", "_z", ".tgz", ".taz"}, "bzip2": {".bz2", ".bz", ".tbz2", ".tbz"},
-	"xz": {".xz", ".txz"}, "lzma": {".lzma", ".tlz"},
+	"xz": {".xz", ".txz", ".lzma", ".tlz", ".lz"}, "lzma": {".lzma", ".tlz"},
 }
 
 // derivedWrites returns the names a split, csplit, compressor or

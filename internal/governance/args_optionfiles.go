@@ -35,33 +35,65 @@ func optionValueWrites(form []shellcmd.Word) []argWord {
 	return nil
 }
 
-// fileCompiledMagic returns the files "file -C -m F" writes: each magic
-// file's last element with ".mgc", in the directory it runs in.
+// fileCompiledMagic returns the files "file -C" writes where it runs: each
+// magic file's last element with ".mgc" ("-m F", "-bCm F", "--magic-file F"
+// or a prefix of it), or "magic.mgc" without one.
 func fileCompiledMagic(form []shellcmd.Word) []argWord {
-	if !shortLetters(form, "C") && !hasWord(form, "--compile") {
-		return nil
-	}
-	var out []argWord
+	compile := false
+	var magic []shellcmd.Word
 	for i := 1; i < len(form); i++ {
-		t := form[i].Text
-		var v shellcmd.Word
-		switch {
-		case (t == "-m" || t == "--magic-file") && i+1 < len(form):
-			i++
-			v = form[i]
-		case strings.HasPrefix(t, "--magic-file="):
-			v = shellcmd.Word{Kind: form[i].Kind, Text: strings.TrimPrefix(t, "--magic-file=")}
-		case strings.HasPrefix(t, "-m") && len(t) > 2:
-			v = shellcmd.Word{Kind: form[i].Kind, Text: t[2:]}
-		default:
+		w := form[i]
+		t := w.Text
+		if w.Kind != shellcmd.Static || t == "--" {
+			break
+		}
+		if name, v, eq := strings.Cut(strings.TrimPrefix(t, "--"), "="); strings.HasPrefix(t, "--") {
+			switch {
+			case len(name) >= 3 && strings.HasPrefix("compile", name):
+				compile = true
+			case len(name) >= 3 && strings.HasPrefix("magic-file", name) && eq:
+				magic = append(magic, shellcmd.Word{Kind: w.Kind, Text: v})
+			case len(name) >= 3 && strings.HasPrefix("magic-file", name) && i+1 < len(form):
+				i++
+				magic = append(magic, form[i])
+			}
 			continue
 		}
-		for _, f := range strings.Split(v.Text, ":") {
+		if !strings.HasPrefix(t, "-") {
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			switch t[j] {
+			case 'C':
+				compile = true
+			case 'm', 'e', 'F', 'f', 'P':
+				// A letter that takes a value: the rest, or the next word.
+				v := t[j+1:]
+				if v == "" && i+1 < len(form) {
+					i++
+					v = form[i].Text
+				}
+				if t[j] == 'm' {
+					magic = append(magic, shellcmd.Word{Kind: w.Kind, Text: v})
+				}
+				j = len(t)
+			}
+		}
+	}
+	if !compile {
+		return nil
+	}
+	if len(magic) == 0 {
+		magic = []shellcmd.Word{{Kind: shellcmd.Static, Text: "magic"}}
+	}
+	var out []argWord
+	for _, m := range magic {
+		for _, f := range strings.Split(m.Text, ":") {
 			if f == "" {
 				continue
 			}
 			mgc := filepath.Base(f) + ".mgc"
-			out = append(out, argWord{word: shellcmd.Word{Kind: v.Kind, Text: mgc}, text: mgc, write: true})
+			out = append(out, argWord{word: shellcmd.Word{Kind: m.Kind, Text: mgc}, text: mgc, write: true})
 		}
 	}
 	return out

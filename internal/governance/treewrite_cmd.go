@@ -188,7 +188,7 @@ func actedOperands(name string, form []shellcmd.Word) (ops []string, dest string
 			if w.Kind != shellcmd.Static {
 				continue
 			}
-			if w.Text == "--remove-source-files" {
+			if w.Text == "--remove-source-files" || w.Text == "--remove-sent-files" {
 				for _, op := range ops {
 					if op != dest {
 						acted = append(acted, op)

@@ -148,6 +148,12 @@ func codeOptionNote(form []Word) (Note, bool) {
 			if strings.HasPrefix(t, "+") {
 				return Note{Kind: RunsCode, Text: name + " " + t + " runs editor commands, which can run programs"}, true
 			}
+		case "setfacl":
+			// --restore=F sets the ACLs of the files F lists, and "-"
+			// reads the names of the files to change from the input.
+			if strings.HasPrefix(t, "--restore") || t == "-" {
+				return Note{Kind: Unparsed, Text: "setfacl " + t + " changes files whose names the line does not hold"}, true
+			}
 		case "openssl":
 			// -engine, -provider, -provider-path and -config load code
 			// or a configuration that names it.

@@ -166,10 +166,18 @@ func mapfileHandler(form []Word) step {
 	return st
 }
 
-// printfHandler: printf -v sets a variable.
+// printfHandler: printf -v NAME (or -vNAME, among its options) sets a
+// variable.
 func printfHandler(form []Word) step {
-	if len(form) > 2 && form[1].Kind == Static && form[1].Text == "-v" {
-		return step{assigns: []Assignment{{Name: form[2].Text}}}
+	for i := 1; i < len(form) && form[i].Kind == Static && strings.HasPrefix(form[i].Text, "-"); i++ {
+		switch t := form[i].Text; {
+		case t == "-v" && i+1 < len(form):
+			return step{assigns: []Assignment{{Name: form[i+1].Text}}}
+		case strings.HasPrefix(t, "-v"):
+			return step{assigns: []Assignment{{Name: t[2:]}}} // "-vPATH"
+		case t == "--":
+			return step{}
+		}
 	}
 	return step{}
 }
