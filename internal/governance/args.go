@@ -86,7 +86,7 @@ type argWord struct {
 	// vouched says a rule of the policy allowed the command: a rule
 	// asking before an edit does not ask again for what it may change.
 	vouched bool
-	// segment says the name is a part of a word after "=" or ","
+	// segment says the name is a part of a word after "=", "," or ":"
 	// ("-Wl,-Map=F"), decided only as a file the program may change
 	// (wordSegments).
 	segment bool
@@ -247,7 +247,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 		if mayWriteOperands(form, fi == len(c.Forms)-1) {
 			script := interpreterScript(name, form)
 			for k := first; k < len(out); k++ {
-				if a := &out[k]; !a.write && !a.readOnly && !a.notCreated && (script == nil || a.at != script) && !readOptionValue(form, a) {
+				if a := &out[k]; !a.write && !a.readOnly && !a.notCreated && (script == nil || a.at != script) && !readOptionValueBefore(name, form, a, script) {
 					a.mayWrite, a.program = true, name
 				}
 			}

@@ -113,7 +113,7 @@ func quotedWords(words []shellcmd.Word) string {
 }
 
 // configFiles returns the configuration files form, run as program,
-// reads: curl's -K (also "-KFILE", last in a cluster "-sK FILE") and
+// reads: curl's -K (also "-KFILE", in a cluster "-sK FILE", "-sKc.cfg") and
 // --config, wget's --config (and the prefixes getopt_long takes).
 func configFiles(program string, form []shellcmd.Word) []shellcmd.Word {
 	var out []shellcmd.Word
@@ -131,18 +131,31 @@ func configFiles(program string, form []shellcmd.Word) []shellcmd.Word {
 		}
 		// curl and wget take a prefix of a long name: --conf.
 		long := (program == "curl" || program == "wget") && len(name) >= len("--conf") && strings.HasPrefix("--config", name)
-		short := program == "curl" && !strings.HasPrefix(t, "--") && strings.HasPrefix(t, "-") && strings.IndexByte(t, 'K') > 0
+		short := program == "curl" && !strings.HasPrefix(t, "--") && strings.HasPrefix(t, "-")
 		switch {
 		case long && eq:
 			out = append(out, shellcmd.Word{Kind: shellcmd.Static, Text: value})
 		case long && i+1 < len(form):
 			out = append(out, form[i+1])
 			i++
-		case short && t[len(t)-1] == 'K' && letterCluster(t) && i+1 < len(form):
-			out = append(out, form[i+1])
-			i++
-		case short && t[1] == 'K':
-			out = append(out, shellcmd.Word{Kind: shellcmd.Static, Text: t[2:]})
+		case short:
+			// A cluster of curl's letters: the first that takes a value
+			// takes the rest of the word, or the next word ("-sKc.cfg",
+			// "-fsSLK c.cfg").
+			for j := 1; j < len(t); j++ {
+				if strings.IndexByte(downloaders["curl"].valued, t[j]) < 0 {
+					continue
+				}
+				if t[j] == 'K' {
+					if j+1 < len(t) {
+						out = append(out, shellcmd.Word{Kind: shellcmd.Static, Text: t[j+1:]})
+					} else if i+1 < len(form) {
+						out = append(out, form[i+1])
+						i++
+					}
+				}
+				break
+			}
 		}
 	}
 	return out

@@ -162,6 +162,8 @@ func interpreterScript(name string, form []shellcmd.Word) *shellcmd.Word {
 				continue
 			}
 			return &form[i]
+		case readOptionValues[strings.TrimLeft(strings.SplitN(t, "=", 2)[0], "-")] && strings.Contains(t, "="):
+			// "--env-file=.env": a file it reads, its value in the word.
 		case python && t[1:] != "" && strings.Trim(t[1:], pythonFlags) == "",
 			shell && t[1:] != "" && strings.Trim(t[1:], shellFlags) == "":
 		case python && (t == "-W" || t == "-X"),
@@ -257,4 +259,28 @@ func programGlobNames(p string) []string {
 		}
 	}
 	return out
+}
+
+// readOptionValueBefore is readOptionValue for a program's own options: an
+// interpreter's before the script it runs ("node --env-file=.env x.js"),
+// never the script's ("python3 tool.py --env-file F" hands F to tool.py).
+func readOptionValueBefore(name string, form []shellcmd.Word, a *argWord, script *shellcmd.Word) bool {
+	if !readOptionValue(form, a) {
+		return false
+	}
+	if !interpreters[name] && !strings.HasPrefix(name, "python") && !strings.HasPrefix(name, "pypy") {
+		return true
+	}
+	if script == nil {
+		return false
+	}
+	for i := range form {
+		switch &form[i] {
+		case a.at:
+			return true
+		case script:
+			return false
+		}
+	}
+	return false
 }

@@ -171,20 +171,30 @@ func findExecWrites(form []shellcmd.Word) (program string, ok bool) {
 		if len(run) == 0 {
 			continue
 		}
-		// Read as a line of its own, so that a wrapper's command is what
-		// is judged ("-exec env truncate -s0 {} +").
-		for _, w := range run {
-			if w.Kind != shellcmd.Static {
-				return run[0].Text, true // a word not known before the line runs
-			}
+		if program, ok := runMayChangeGiven(run); ok {
+			return program, true
 		}
-		for _, c := range shellcmd.Analyze(quotedWords(run), shellcmd.Options{}).Commands {
-			for _, a := range commandArgs(c) {
-				// "{}" whole, or in a word that names a file by it
-				// ("of={}", "-o{}", "{}.bak").
-				if strings.Contains(a.text, findExecPlaceholder) && (a.write || a.mayWrite) {
-					return filepath.Base(run[0].Text), true
-				}
+	}
+	return "", false
+}
+
+// runMayChangeGiven reports whether the command run, whose words name the
+// files another program gives it by findExecPlaceholder, may change them:
+// it writes a word holding the placeholder ("{}" whole, or "of={}",
+// "-o{}", "{}.bak"), or its program is not known to leave what it is given
+// alone. It is read as a line of its own, so that a wrapper's command is
+// what is judged ("env truncate -s0 {}"); a word not known before the line
+// runs may be any program.
+func runMayChangeGiven(run []shellcmd.Word) (program string, ok bool) {
+	for _, w := range run {
+		if w.Kind != shellcmd.Static {
+			return run[0].Text, true
+		}
+	}
+	for _, c := range shellcmd.Analyze(quotedWords(run), shellcmd.Options{}).Commands {
+		for _, a := range commandArgs(c) {
+			if strings.Contains(a.text, findExecPlaceholder) && (a.write || a.mayWrite) {
+				return filepath.Base(run[0].Text), true
 			}
 		}
 	}

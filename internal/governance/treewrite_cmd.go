@@ -55,7 +55,7 @@ func wholeActOf(form []shellcmd.Word, cwd string, roots []string) (wholeAct, boo
 	if as, ok := gioRemovers[wordText(form, 1)]; name == "gio" && ok {
 		a.form, a.name = form[1:], as
 	}
-	if name == "rg" && rgRunsPre(form) {
+	if pre, ok := rgPreprocessor(form); name == "rg" && ok && rgPreMayChange(pre) {
 		// --pre runs a program on each file it searches, given its
 		// name: every file beneath its paths, and where it runs.
 		a.form, a.name = append([]shellcmd.Word{form[0], {Kind: shellcmd.Static, Text: "."}}, form[1:]...), "rm"
@@ -99,19 +99,34 @@ func gitStashedPaths(form []shellcmd.Word, cwd string) ([]shellcmd.Word, string,
 	return out, joinRaw(cwd, base), true
 }
 
-// rgRunsPre reports whether an rg form runs a preprocessor on the files it
-// searches: --pre (also as --pre=CMD, or a longer prefix of it).
-func rgRunsPre(form []shellcmd.Word) bool {
-	for _, w := range form[1:] {
-		if w.Kind != shellcmd.Static || w.Text == "--" {
-			return w.Kind != shellcmd.Static
+// rgPreprocessor returns the program rg's --pre (or --pre=) or
+// --hostname-bin names, which rg runs with the name of each file it
+// searches (--pre) or on its own; ok is false without one.
+func rgPreprocessor(form []shellcmd.Word) (program shellcmd.Word, ok bool) {
+	for i := 1; i < len(form); i++ {
+		w := form[i]
+		if w.Kind == shellcmd.Static && w.Text == "--" {
+			break
 		}
-		name, _, _ := strings.Cut(w.Text, "=")
-		if name == "--pre" || name == "--hostname-bin" {
-			return true
+		name, value, eq := strings.Cut(w.Text, "=")
+		if w.Kind != shellcmd.Static || name != "--pre" && name != "--hostname-bin" {
+			continue
+		}
+		if eq {
+			return shellcmd.Word{Kind: w.Kind, Text: value}, true
+		}
+		if i+1 < len(form) {
+			return form[i+1], true
 		}
 	}
-	return false
+	return shellcmd.Word{}, false
+}
+
+// rgPreMayChange reports whether rg's preprocessor pre may change the
+// files rg gives it: a program that writes or may change its operand.
+func rgPreMayChange(pre shellcmd.Word) bool {
+	_, ok := runMayChangeGiven([]shellcmd.Word{pre, {Kind: shellcmd.Static, Text: findExecPlaceholder}})
+	return ok
 }
 
 // gitPagedFiles returns, for git grep with -O or --open-files-in-pager

@@ -405,7 +405,8 @@ func gitTemplateNote(st *step, args []Word, sub string) {
 		if a.Kind != Static || a.Text == "--" {
 			return
 		}
-		if name, _, _ := strings.Cut(a.Text, "="); len(name) > len("--te") && strings.HasPrefix("--template", name) {
+		// git takes a prefix: "--t" is --template to git init.
+		if name, _, _ := strings.Cut(a.Text, "="); len(name) >= len("--t") && strings.HasPrefix("--template", name) {
 			st.notes = append(st.notes, Note{Kind: Unparsed, Text: "git " + sub + " " + a.Text + " copies hooks from a directory the line names, which git runs later"})
 			return
 		}
