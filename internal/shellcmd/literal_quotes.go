@@ -66,7 +66,11 @@ func (w *walker) quotedDefaults(parts []syntax.WordPart, src string, depth int) 
 }
 
 // quotesIn walks the quoted text below x (not inside a command
-// substitution, whose quotes are quotes again) as bash reads it.
+// substitution, whose quotes are quotes again) as bash reads it, no deeper
+// than maxNesting: the line's own walk, which calls it for every
+// expansion it meets, stops there too (and says so), so that each call
+// costs at most that depth and not the whole subtree again ("${a[" nested
+// 20,000 deep took seconds).
 func (w *walker) quotesIn(x syntax.Node, src string, depth int) {
 	if x == nil {
 		return
@@ -74,7 +78,24 @@ func (w *walker) quotesIn(x syntax.Node, src string, depth int) {
 	if wd, ok := x.(*syntax.Word); ok && wd == nil {
 		return
 	}
+	var open []bool
+	nesting := 0
 	syntax.Walk(x, func(m syntax.Node) bool {
+		if m == nil {
+			if open[len(open)-1] {
+				nesting--
+			}
+			open = open[:len(open)-1]
+			return true
+		}
+		nests := encloses(m)
+		if nests && nesting >= maxNesting {
+			return false
+		}
+		if nests {
+			nesting++
+		}
+		open = append(open, nests)
 		switch m := m.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			return false
