@@ -78,24 +78,15 @@ func (w *walker) quotesIn(x syntax.Node, src string, depth int) {
 	if wd, ok := x.(*syntax.Word); ok && wd == nil {
 		return
 	}
-	var open []bool
-	nesting := 0
+	var guard nestingGuard
 	syntax.Walk(x, func(m syntax.Node) bool {
 		if m == nil {
-			if open[len(open)-1] {
-				nesting--
-			}
-			open = open[:len(open)-1]
+			guard.leave()
 			return true
 		}
-		nests := encloses(m)
-		if nests && nesting >= maxNesting {
+		if !guard.enter(m) {
 			return false
 		}
-		if nests {
-			nesting++
-		}
-		open = append(open, nests)
 		switch m := m.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			return false

@@ -20,25 +20,16 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 	if moved {
 		fallback = unknownDir("the line changes directory")
 	}
-	var open []bool // for each node being walked: whether it counts in nesting
-	nesting := 0
+	var guard nestingGuard
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if n == nil {
-			if open[len(open)-1] {
-				nesting--
-			}
-			open = open[:len(open)-1]
+			guard.leave()
 			return true
 		}
-		nests := encloses(n)
-		if nests && nesting >= maxNesting {
+		if !guard.enter(n) {
 			w.problem("the command line nests substitutions, expansions or compound commands more than %d deep, so what is deeper is not analysed", maxNesting)
 			return false
 		}
-		if nests {
-			nesting++
-		}
-		open = append(open, nests)
 		w.evalNode(n, src)
 		w.literalQuotes(n, src, depth)
 		switch n := n.(type) {
@@ -79,6 +70,36 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 // walk costs the square of the depth (20,000 nested $( took minutes and
 // gigabytes), and no command a person reads nests so deep.
 const maxNesting = 128
+
+// nestingGuard follows how deep a syntax.Walk is in nodes that nest
+// (encloses), for a walk that goes no deeper than maxNesting.
+type nestingGuard struct {
+	open    []bool // for each node being walked: whether it counts
+	nesting int
+}
+
+// enter records the walk entering n and reports whether it may: false
+// past maxNesting, where the walk must not go into n (and will not leave
+// it either).
+func (g *nestingGuard) enter(n syntax.Node) bool {
+	nests := encloses(n)
+	if nests && g.nesting >= maxNesting {
+		return false
+	}
+	if nests {
+		g.nesting++
+	}
+	g.open = append(g.open, nests)
+	return true
+}
+
+// leave records the walk leaving the node it entered last.
+func (g *nestingGuard) leave() {
+	if g.open[len(g.open)-1] {
+		g.nesting--
+	}
+	g.open = g.open[:len(g.open)-1]
+}
 
 // encloses reports whether a node counts in nesting: a substitution,
 // expansion or compound command, which holds words or commands of its own.
