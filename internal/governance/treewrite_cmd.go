@@ -3,6 +3,7 @@ package governance
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
@@ -55,7 +56,7 @@ func wholeActOf(form []shellcmd.Word, cwd string, roots []string) (wholeAct, boo
 	if as, ok := gioRemovers[wordText(form, 1)]; name == "gio" && ok {
 		a.form, a.name = form[1:], as
 	}
-	if pre, ok := rgPreprocessor(form); name == "rg" && ok && rgPreMayChange(pre) {
+	if name == "rg" && slices.ContainsFunc(rgPreprocessors(form), rgPreMayChange) {
 		// --pre runs a program on each file it searches, given its
 		// name: every file beneath its paths, and where it runs.
 		a.form, a.name = append([]shellcmd.Word{form[0], {Kind: shellcmd.Static, Text: "."}}, form[1:]...), "rm"
@@ -99,27 +100,31 @@ func gitStashedPaths(form []shellcmd.Word, cwd string) ([]shellcmd.Word, string,
 	return out, joinRaw(cwd, base), true
 }
 
-// rgPreprocessor returns the program rg's --pre (or --pre=) or
-// --hostname-bin names, which rg runs with the name of each file it
-// searches (--pre) or on its own; ok is false without one.
-func rgPreprocessor(form []shellcmd.Word) (program shellcmd.Word, ok bool) {
+// rgPreprocessors returns the programs rg's --pre (or --pre=) and
+// --hostname-bin name, which rg runs with the name of each file it
+// searches (the last --pre) or on its own; every one is returned, the
+// caller judging each.
+func rgPreprocessors(form []shellcmd.Word) []shellcmd.Word {
+	var out []shellcmd.Word
 	for i := 1; i < len(form); i++ {
 		w := form[i]
 		if w.Kind == shellcmd.Static && w.Text == "--" {
 			break
 		}
+		// A word computed when the line runs counts when its static
+		// start names the option ("--pre=$P").
 		name, value, eq := strings.Cut(w.Text, "=")
-		if w.Kind != shellcmd.Static || name != "--pre" && name != "--hostname-bin" {
+		if name != "--pre" && name != "--hostname-bin" {
 			continue
 		}
-		if eq {
-			return shellcmd.Word{Kind: w.Kind, Text: value}, true
-		}
-		if i+1 < len(form) {
-			return form[i+1], true
+		switch {
+		case eq:
+			out = append(out, shellcmd.Word{Kind: w.Kind, Text: value})
+		case i+1 < len(form):
+			out = append(out, form[i+1])
 		}
 	}
-	return shellcmd.Word{}, false
+	return out
 }
 
 // rgPreMayChange reports whether rg's preprocessor pre may change the

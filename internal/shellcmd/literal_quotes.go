@@ -84,12 +84,15 @@ func (w *walker) quotesIn(x syntax.Node, src string, depth int) {
 			guard.leave()
 			return true
 		}
+		switch m.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			// Not entered: Walk does not leave what it does not enter.
+			return false
+		}
 		if !guard.enter(m) {
 			return false
 		}
 		switch m := m.(type) {
-		case *syntax.CmdSubst, *syntax.ProcSubst:
-			return false
 		case *syntax.SglQuoted:
 			if strings.ContainsAny(m.Value, "$`") {
 				w.problem("%s is quoted in the line but bash reads the quotes as characters there (an arithmetic expression, an array subscript or ${x:-...} inside double quotes or a here-document), so the expansions in it run", sourceOf(m, src))
