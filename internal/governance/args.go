@@ -247,11 +247,11 @@ func commandArgs(c *shellcmd.Command) []argWord {
 		if mayWriteOperands(form, fi == len(c.Forms)-1) {
 			script := interpreterScript(name, form)
 			for k := first; k < len(out); k++ {
-				if a := &out[k]; !a.write && !a.readOnly && !a.notCreated && (script == nil || a.at != script) && !readOptionValueBefore(name, form, a, script) {
+				if a := &out[k]; !a.write && !a.readOnly && !a.notCreated && (script == nil || a.at != script) {
 					a.mayWrite, a.program = true, name
 				}
 			}
-			out = append(out, wordSegments(name, form)...)
+			out = append(out, wordSegments(name, form, readings)...)
 		}
 	}
 	return out

@@ -136,18 +136,32 @@ func (e *Engine) mayChange(in *reqInfo, a argWord, n string, v verdict, advisori
 
 // interpreterScript returns the word of form naming the script an
 // interpreter runs: its first word that is not an option, after options
-// the bridge knows take no value (python's -u, a shell's -e) or one
-// (python's -W, a shell's -o); nil for a form that is not an
+// the bridge knows (a shell's, as shellcmd.ShellOptions reads them;
+// python's flags, -W and -X; the options knownOptions has for node, deno
+// and bun, "--env-file=.env" among them); nil for a form that is not an
 // interpreter's, runs no script file (-c, -m), or has an option the bridge
-// does not know ("node --cpu-prof-name F x.js"), where every word may be
-// a file the program changes.
+// does not know ("node --cpu-prof-name F x.js"), where every word may be a
+// file the program changes.
 func interpreterScript(name string, form []shellcmd.Word) *shellcmd.Word {
+	if operands, code, ok := shellcmd.ShellOptions(form); ok {
+		if code || operands >= len(form) || form[operands].Kind != shellcmd.Static {
+			return nil
+		}
+		return &form[operands]
+	}
 	python := strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy")
-	shell := shellInterpreters[name]
 	if !interpreters[name] && !python {
 		return nil
 	}
-	for i := 1; i < len(form); i++ {
+	table := knownOptions[name]
+	start := 1
+	if len(form) > 1 && table != nil && table.subs != nil {
+		if _, ok := table.subs[form[1].Text]; !ok {
+			return nil
+		}
+		start = 2 // deno run, bun run
+	}
+	for i := start; i < len(form); i++ {
 		t := form[i].Text
 		switch {
 		case form[i].Kind != shellcmd.Static:
@@ -157,18 +171,18 @@ func interpreterScript(name string, form []shellcmd.Word) *shellcmd.Word {
 				return &form[i+1]
 			}
 			return nil
-		case !strings.HasPrefix(t, "-") && !(shell && strings.HasPrefix(t, "+")):
-			if (name == "deno" || name == "bun") && t == "run" && i == 1 {
-				continue
-			}
+		case !strings.HasPrefix(t, "-"):
 			return &form[i]
-		case readOptionValues[strings.TrimLeft(strings.SplitN(t, "=", 2)[0], "-")] && strings.Contains(t, "="):
-			// "--env-file=.env": a file it reads, its value in the word.
-		case python && t[1:] != "" && strings.Trim(t[1:], pythonFlags) == "",
-			shell && t[1:] != "" && strings.Trim(t[1:], shellFlags) == "":
-		case python && (t == "-W" || t == "-X"),
-			shell && (t == "-o" || t == "+o" || t == "-O" || t == "+O"):
+		case python && t[1:] != "" && strings.Trim(t[1:], pythonFlags) == "":
+		case python && (t == "-W" || t == "-X"):
 			i++ // and its value
+		case table != nil:
+			switch _, takes := readOption(table, t); takes {
+			case takesMaybe:
+				return nil // not known
+			case takesText:
+				i++ // and its value
+			}
 		default:
 			return nil
 		}
@@ -176,15 +190,9 @@ func interpreterScript(name string, form []shellcmd.Word) *shellcmd.Word {
 	return nil
 }
 
-// pythonFlags and shellFlags are the option letters of python and of the
-// shells that take no value and leave the first operand the script.
-const (
-	pythonFlags = "bBdEhiIOPqsSuvVx"
-	shellFlags  = "abefhkmnptuvxBCEHPT"
-)
-
-// shellInterpreters are the interpreters among the shells.
-var shellInterpreters = setOf("bash", "sh", "dash", "zsh", "ksh")
+// pythonFlags are python's option letters that take no value and leave
+// the first operand the script.
+const pythonFlags = "bBdEhiIOPqsSuvVx"
 
 // wordSegments returns the names inside the words of form, whose program
 // the bridge does not know, after an "=", "," or ":" that is not the
@@ -192,15 +200,15 @@ var shellInterpreters = setOf("bash", "sh", "dash", "zsh", "ksh")
 // "-fopt-info-all=F", java's "-Xloggc:F" and "-Xlog:gc:F" write F. Each is decided only as a file the program
 // may change (argWord.segment): a plain argument of such a shape is often
 // no file at all.
-func wordSegments(name string, form []shellcmd.Word) []argWord {
+func wordSegments(name string, form []shellcmd.Word, readings map[*shellcmd.Word]wordReading) []argWord {
 	var out []argWord
 	for i := 1; i < len(form); i++ {
 		w := form[i]
 		if w.Kind != shellcmd.Static || !strings.ContainsAny(w.Text, "=,:") {
 			continue
 		}
-		if opt, _, ok := strings.Cut(w.Text, "="); ok && strings.HasPrefix(opt, "-") && readOptionValues[strings.TrimLeft(opt, "-")] {
-			continue
+		if r := readings[&form[i]]; r.valueAt > 0 && r.value {
+			continue // "--env-file=.env": a value the program only reads
 		}
 		parts := strings.FieldsFunc(w.Text, func(r rune) bool { return r == '=' || r == ',' || r == ':' })
 		if len(parts) < 2 {
@@ -213,35 +221,6 @@ func wordSegments(name string, form []shellcmd.Word) []argWord {
 		}
 	}
 	return out
-}
-
-// readOptionValues are long options, of any program, whose value is a
-// file the program reads: an environment or variables file; and
-// programReadOptions a program's own (dotenv's -f).
-var (
-	readOptionValues   = setOf("env-file", "var-file")
-	programReadOptions = map[string]map[string]bool{"dotenv": setOf("f", "file")}
-)
-
-// readOptionValue reports whether a is the value of one of the
-// readOptionValues ("--env-file=.env", "--env-file .env", "-var-file=x").
-func readOptionValue(form []shellcmd.Word, a *argWord) bool {
-	if a.at == nil {
-		return false
-	}
-	opt := a.at.Text
-	if a.text == opt {
-		for i := 2; i < len(form); i++ {
-			if &form[i] == a.at {
-				opt = form[i-1].Text
-				break
-			}
-		}
-	} else if name, _, ok := strings.Cut(opt, "="); ok {
-		opt = name
-	}
-	name := strings.TrimLeft(opt, "-")
-	return strings.HasPrefix(opt, "-") && (readOptionValues[name] || programReadOptions[filepath.Base(form[0].Text)][name])
 }
 
 // programGlobNames returns the files a quoted pattern p may name to a
@@ -259,28 +238,4 @@ func programGlobNames(p string) []string {
 		}
 	}
 	return out
-}
-
-// readOptionValueBefore is readOptionValue for a program's own options: an
-// interpreter's before the script it runs ("node --env-file=.env x.js"),
-// never the script's ("python3 tool.py --env-file F" hands F to tool.py).
-func readOptionValueBefore(name string, form []shellcmd.Word, a *argWord, script *shellcmd.Word) bool {
-	if !readOptionValue(form, a) {
-		return false
-	}
-	if !interpreters[name] && !strings.HasPrefix(name, "python") && !strings.HasPrefix(name, "pypy") {
-		return true
-	}
-	if script == nil {
-		return false
-	}
-	for i := range form {
-		switch &form[i] {
-		case a.at:
-			return true
-		case script:
-			return false
-		}
-	}
-	return false
 }

@@ -86,6 +86,15 @@ var knownOptions = map[string]*programOptions{
 	// Wrappers: the words before the command they run.
 	"timeout": {flags: setOf("foreground", "preserve-status", "verbose", "v"), texts: setOf("kill-after", "k", "signal", "s"),
 		textOperands: 1},
-	"nice":   {texts: setOf("adjustment", "n")},
-	"stdbuf": {texts: setOf("input", "output", "error", "i", "o", "e")},
+	"nice": {texts: setOf("adjustment", "n")},
+	// Files programs only read, given by an option: an environment or
+	// variables file (the script an interpreter runs is its first operand,
+	// args_maywrite.go).
+	"node":      {texts: setOf("env-file", "env-file-if-exists")},
+	"bun":       {subs: map[string]bool{"run": false}, texts: setOf("env-file")},
+	"deno":      {subs: map[string]bool{"run": false, "test": false}, texts: setOf("env-file")},
+	"docker":    {subs: map[string]bool{"run": false, "create": false}, texts: setOf("env-file")},
+	"dotenv":    {texts: setOf("f", "file")},
+	"terraform": {subs: map[string]bool{"plan": false, "apply": false, "destroy": false, "refresh": false}, wholeNames: true, texts: setOf("var-file")},
+	"stdbuf":    {texts: setOf("input", "output", "error", "i", "o", "e")},
 }
