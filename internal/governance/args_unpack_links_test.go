@@ -3,23 +3,25 @@ package governance
 import (
 	"archive/tar"
 	"archive/zip"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
 )
 
-// writeLinkTar writes a tar at p holding one symlink member name -> target.
-func writeLinkTar(t *testing.T, p, name, target string) {
+// writeArchive creates the file at p, has fill write an archive into it
+// through the writer it returns, and closes both.
+func writeArchive(t *testing.T, p string, fill func(f *os.File) (io.Closer, error)) {
 	t.Helper()
 	f, err := os.Create(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tw := tar.NewWriter(f)
-	if err := tw.WriteHeader(&tar.Header{Name: name, Typeflag: tar.TypeSymlink, Linkname: target, Mode: 0o777}); err != nil {
+	w, err := fill(f)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tw.Close(); err != nil {
+	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
@@ -27,29 +29,28 @@ func writeLinkTar(t *testing.T, p, name, target string) {
 	}
 }
 
+// writeLinkTar writes a tar at p holding one symlink member name -> target.
+func writeLinkTar(t *testing.T, p, name, target string) {
+	t.Helper()
+	writeArchive(t, p, func(f *os.File) (io.Closer, error) {
+		tw := tar.NewWriter(f)
+		return tw, tw.WriteHeader(&tar.Header{Name: name, Typeflag: tar.TypeSymlink, Linkname: target, Mode: 0o777})
+	})
+}
+
 // writeLinkZip writes a zip at p holding one symlink member name -> target.
 func writeLinkZip(t *testing.T, p, name, target string) {
 	t.Helper()
-	f, err := os.Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw := zip.NewWriter(f)
-	h := &zip.FileHeader{Name: name}
-	h.SetMode(os.ModeSymlink | 0o777)
-	w, err := zw.CreateHeader(h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Write([]byte(target)); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeArchive(t, p, func(f *os.File) (io.Closer, error) {
+		zw := zip.NewWriter(f)
+		h := &zip.FileHeader{Name: name}
+		h.SetMode(os.ModeSymlink | 0o777)
+		w, err := zw.CreateHeader(h)
+		if err == nil {
+			_, err = w.Write([]byte(target))
+		}
+		return zw, err
+	})
 }
 
 // TestDecideArchiveLinks checks that an archive extracted while its names
