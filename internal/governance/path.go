@@ -317,8 +317,8 @@ func pathFormsLooked(dst []string, p string, roots ...string) ([]string, lookup,
 	if res != lit {
 		dst = append(dst, res)
 	}
-	if folded, ok := foldedToASCII(lit); ok {
-		more, _, r := pathFormsLooked(nil, folded, roots...)
+	for _, other := range otherSpellings(lit) {
+		more, r := spellingForms(other, roots...)
 		if r != nil {
 			return nil, lookup{}, r
 		}
@@ -331,32 +331,25 @@ func pathFormsLooked(dst []string, p string, roots ...string) ([]string, lookup,
 	return dst, last, nil
 }
 
-// asciiFolds maps the letters a case-insensitive file system (APFS and
-// HFS+ as macOS formats them by default) folds into ASCII letters to
-// those: the Kelvin sign is k, the long s is s, ß is ss, the ligature ﬁ
-// is fi. There ".claude/ſettings.json" opens ".claude/settings.json".
-// It also drops the code points HFS+ ignores in a name altogether (git's
-// is_hfs_dotgit lists them: U+200C-U+200F, U+202A-U+202E, U+206A-U+206F,
-// U+FEFF), with which ".g\u200cit" is ".git" there.
-var asciiFolds = strings.NewReplacer("\u212a", "k", "\u017f", "s", "\u00df", "ss", "\u1e9e", "ss", "\u0130", "i",
-	"\ufb00", "ff", "\ufb01", "fi", "\ufb02", "fl", "\ufb03", "ffi", "\ufb04", "ffl", "\ufb05", "st", "\ufb06", "st",
-	"\u200c", "", "\u200d", "", "\u200e", "", "\u200f", "", "\u202a", "", "\u202b", "", "\u202c", "", "\u202d", "", "\u202e", "",
-	"\u206a", "", "\u206b", "", "\u206c", "", "\u206d", "", "\u206e", "", "\u206f", "", "\ufeff", "")
-
-// foldedToASCII returns p with the letters of asciiFolds replaced, and
-// whether it holds any: the path a case-insensitive file system opens for
-// p, which pathForms adds to p's forms so that the strictest decision
-// over them stands wherever the IDE runs.
-func foldedToASCII(p string) (string, bool) {
-	i := 0
-	for i < len(p) && p[i] < utf8.RuneSelf {
-		i++
+// spellingForms returns the forms of another spelling of a path
+// (otherSpellings): as written and resolved, as pathFormsLooked gives
+// them, without spelling it again.
+func spellingForms(p string, roots ...string) ([]string, *pathRefusal) {
+	if r := checkPathText(p); r != nil {
+		return nil, r
 	}
-	if i == len(p) {
-		return "", false
+	lit := cleanPath(p)
+	if isMagicPath(lit) {
+		return nil, magicRefusal(lit)
 	}
-	f := asciiFolds.Replace(p)
-	return f, f != p
+	res, _, r := resolveLooked(p, roots...)
+	if r != nil {
+		return nil, r
+	}
+	if res != lit {
+		return []string{lit, res}, nil
+	}
+	return []string{lit}, nil
 }
 
 // absPath makes p absolute against cwd (and "~/" against home) without
