@@ -132,7 +132,7 @@ var agentConfig = append([]configLocation{
 	{".lefthook-local.toml", "lefthook's configuration, the git hooks it runs", false, false},
 	{".lefthook-local.json", "lefthook's configuration, the git hooks it runs", false, false},
 	{".lefthook-local.jsonc", "lefthook's configuration, the git hooks it runs", false, false},
-}, toolConfig...)
+}, append(toolConfig, agentDirs...)...)
 
 // configLocation is a file or directory protected beneath every workspace
 // root (agentConfig), by its path below the root.

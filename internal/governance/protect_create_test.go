@@ -14,8 +14,8 @@ func TestProtectedCreatedByLinkOrMove(t *testing.T) {
 	tests := protectedLines(root, []protectedLine{
 		{"ln -s evil .claude", Deny, "Claude Code's project settings"},
 		{"ln -sT evil .claude", Deny, "Claude Code's project settings"},
-		{"ln -s " + root + "/evil .zed", Deny, "Zed's project settings"},
-		{"ln -s evil .gemini", Deny, "Gemini CLI's project settings"},
+		{"ln -s " + root + "/evil .zed", Deny, "Zed's project directory"},
+		{"ln -s evil .gemini", Deny, "Gemini CLI's project directory"},
 		{"symlink evil .vscode", Deny, "VS Code's workspace settings"},
 		{"cp -s -r evil .claude", Deny, "Claude Code's project settings"},
 		{"ln -s evil x && mv x .claude", Deny, "Claude Code's project settings"},

@@ -18,8 +18,8 @@ func TestProtectedLinkMovedIntoPlace(t *testing.T) {
 	}.make(t, root)
 	tests := protectedLines(root, []protectedLine{
 		{"mv t/x .claude", Deny, "Claude Code's project settings"},
-		{"mv t/x .zed", Deny, "Zed's project settings"},
-		{"cp -P t/x .gemini", Deny, "Gemini CLI's project settings"},
+		{"mv t/x .zed", Deny, "Zed's project directory"},
+		{"cp -P t/x .gemini", Deny, "Gemini CLI's project directory"},
 		{"cp -a t/x .vscode", Deny, "VS Code's workspace settings"},
 		{"cp -d t/x plain/.claude", Deny, "Claude Code's project settings"},
 		{"rsync -a t/x .claude", Deny, "Claude Code's project settings"},

@@ -1,0 +1,26 @@
+package governance
+
+// agentDirs are the project directories and files from which the coding
+// agents that speak ACP take their configuration: what they run at start,
+// on events or as a command, the variables their shells inherit, their
+// sandbox and approval settings, their subagents and MCP servers. An agent
+// that wrote one would have it obeyed on the next run, outside the bridge.
+// Each agent's directory is protected whole, so that a file a release adds
+// there (Codex's hooks.json and hooks/, its agents/*.toml with a
+// sandbox_mode; Gemini CLI's sandbox.bashrc, which its sandbox sources, and
+// system.md, which replaces its system prompt) is covered before anyone
+// lists it. The files agentConfig names inside them come first in the list,
+// so a refusal names what the file does. They are protected as agentConfig
+// is, beneath every workspace root and at any depth.
+var agentDirs = []configLocation{
+	{".codex", "Codex's project directory: its configuration, hooks, rules and agents decide what Codex runs and what it may do without asking", true, true},
+	{".gemini", "Gemini CLI's project directory: its settings, environment, commands, agents, policies and sandbox files decide what Gemini runs", true, true},
+	{".qwen", "Qwen Code's project directory: its settings, environment, commands and agents decide what Qwen Code runs", true, true},
+	{".opencode", "OpenCode's project directory: its plugins, agents and commands are code and commands OpenCode runs", true, true},
+	{"opencode.json", "OpenCode's project configuration, whose MCP servers are commands OpenCode starts and whose permissions it obeys", false, false},
+	{"opencode.jsonc", "OpenCode's project configuration, whose MCP servers are commands OpenCode starts and whose permissions it obeys", false, false},
+	{".github/hooks", "GitHub Copilot's agent hooks, commands Copilot runs on its events", true, false},
+	{".cursor/hooks.json", "Cursor's agent hooks, commands Cursor runs on its events", false, false},
+	{".cursor/mcp.json", "Cursor's MCP servers, commands Cursor starts", false, false},
+	{".zed", "Zed's project directory: its settings, tasks and debug configurations name commands the IDE runs", true, true},
+}
