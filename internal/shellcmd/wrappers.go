@@ -568,7 +568,7 @@ func chrootRuns(form []Word, p parsed) step {
 // POSIX grammar sees them, as plain commands: their NAME=value words are
 // assignments even when the value is computed.
 func declHandler(form []Word) step {
-	st := step{}
+	st := step{notes: namerefNotes(form)}
 	for _, wd := range form[1:] {
 		t := wd.Text
 		if strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+") {

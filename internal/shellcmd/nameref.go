@@ -1,0 +1,29 @@
+package shellcmd
+
+import "strings"
+
+// namerefNotes returns a RunsCode note when a declare, typeset or local
+// form gives a name the nameref attribute (-n, alone or in a cluster such
+// as -gn): from then on an assignment to that name sets the variable its
+// value names, so `declare -n r=PATH; r=src` sets PATH and
+// `declare -n r=BASH_CMDS; r['cat']=x` makes cat run x, while the line names
+// neither. Which variable a later assignment sets is known only at run
+// time (NotStatic: no rule for declare vouches for it, as none for export
+// vouches for PATH). export -n and readonly take no such attribute.
+func namerefNotes(form []Word) []Note {
+	switch form[0].Text {
+	case "declare", "typeset", "local":
+	default:
+		return nil
+	}
+	for _, wd := range form[1:] {
+		t := wd.Text
+		if t == "--" {
+			break
+		}
+		if wd.Kind == Static && len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.Contains(t[1:], "n") {
+			return []Note{{Kind: NotStatic, Text: form[0].Text + " " + t + " makes a name stand for another variable, so an assignment through it sets a variable the line does not name"}}
+		}
+	}
+	return nil
+}

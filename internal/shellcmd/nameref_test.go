@@ -1,0 +1,65 @@
+package shellcmd
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestClassifyEnvCommandNames: bash's own tables of what a command name
+// runs (BASH_CMDS, the hash table; BASH_ALIASES, the aliases), where it
+// loads builtins from, and POSIX mode, in which aliases expand in scripts,
+// change what a command name runs.
+func TestClassifyEnvCommandNames(t *testing.T) {
+	checkClassifyEnv(t, map[string]EnvRisk{
+		"BASH_CMDS":           EnvChangesCommands,
+		"BASH_ALIASES":        EnvChangesCommands,
+		"BASH_LOADABLES_PATH": EnvChangesCommands,
+		"POSIXLY_CORRECT":     EnvChangesCommands,
+		"COLUMNS":             EnvPlain,
+	})
+}
+
+// TestAnalyzeCommandNameTables: every way a line sets an element of
+// BASH_CMDS or BASH_ALIASES is an assignment of that variable, whatever
+// the subscript's quotes; a nameref declaration carries a NotStatic note,
+// so no rule for declare vouches for what a later assignment through it
+// sets; other declarations carry none.
+func TestAnalyzeCommandNameTables(t *testing.T) {
+	for _, tc := range []struct {
+		line    string
+		assigns string // a variable the line assigns, or ""
+		nameref bool
+	}{
+		{`BASH_CMDS['ls']=./e; ls`, "BASH_CMDS", false},
+		{`BASH_CMDS["ls"]=./e; ls`, "BASH_CMDS", false},
+		{`BASH_CMDS[ls]=./e; ls`, "BASH_CMDS", false},
+		{`BASH_CMDS+=(['ls']=./e); ls`, "BASH_CMDS", false},
+		{`BASH_CMDS=(); ls`, "BASH_CMDS", false},
+		{`declare -A BASH_CMDS=(['ls']=./e); ls`, "BASH_CMDS", false},
+		{`local -A BASH_ALIASES; ls`, "BASH_ALIASES", false},
+		{`BASH_ALIASES['ls']='rm -f'; ls`, "BASH_ALIASES", false},
+		{`declare -n r=BASH_CMDS; r['ls']=./e; ls`, "", true},
+		{`typeset -n r=PATH; r=./bin; ls`, "", true},
+		{`local -gn r=BASH_ENV`, "", true},
+		{`declare -n r; r=PATH`, "", true},
+		{`builtin declare -n r=PATH`, "", true},
+		{`declare -a arr=(1 2); ls`, "", false},
+		{`declare +n r; ls`, "", false},
+		{`export -n FOO; ls`, "", false},
+		{`declare -- -n; ls`, "", false},
+	} {
+		a := Analyze(tc.line, Options{})
+		if tc.assigns != "" {
+			var names []string
+			for _, as := range a.Assignments {
+				names = append(names, as.Name)
+			}
+			if !slices.Contains(names, tc.assigns) {
+				t.Errorf("Analyze(%q) assigns %q, want %s among them", tc.line, names, tc.assigns)
+			}
+		}
+		if got := hasNote(a, NotStatic); got != tc.nameref {
+			t.Errorf("Analyze(%q): NotStatic note %v, want %v", tc.line, got, tc.nameref)
+		}
+	}
+}
