@@ -138,16 +138,7 @@ func TestDecideTreeRead(t *testing.T) {
 		{"git stash -u of a clean directory", "git stash push -u -- src", "", Allow, ""},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			cwd := root
-			if tt.cwd != "" {
-				cwd = root + "/" + tt.cwd
-			}
-			d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: cwd})
-			if d.Value != tt.want || tt.want != Allow && !strings.Contains(d.Reason, tt.what) {
-				t.Errorf("Decide(%q) = %v (ref %s: %s); want %s about %q", tt.line, d.Value, d.Ref, d.Reason, tt.want, tt.what)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkLineDecision(t, e, filepath.Join(root, tt.cwd), tt.line, tt.want, tt.what) })
 	}
 }
 

@@ -45,12 +45,17 @@ type lineDecision struct {
 func checkLineDecisions(t *testing.T, e *Engine, root string, tests []lineDecision) {
 	t.Helper()
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root})
-			if d.Value != tt.want || tt.want != Allow && !strings.Contains(d.Reason, tt.what) {
-				t.Errorf("Decide(%q) = %v (ref %s: %s); want %s about %q", tt.line, d.Value, d.Ref, d.Reason, tt.want, tt.what)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkLineDecision(t, e, root, tt.line, tt.want, tt.what) })
+	}
+}
+
+// checkLineDecision decides line as a terminal's command run in cwd and
+// checks that it gets want and, unless allowed, a reason holding what.
+func checkLineDecision(t *testing.T, e *Engine, cwd, line string, want Value, what string) {
+	t.Helper()
+	d := e.Decide(Request{Action: ActionTerminalCreate, Command: line, Cwd: cwd})
+	if d.Value != want || want != Allow && !strings.Contains(d.Reason, what) {
+		t.Errorf("Decide(%q) = %v (ref %s: %s); want %s about %q", line, d.Value, d.Ref, d.Reason, want, what)
 	}
 }
 
