@@ -5,7 +5,7 @@ import "testing"
 // TestGoToolListProblem checks how a tool flag list value is split and
 // which flag of it is not known to be quiet.
 func TestGoToolListProblem(t *testing.T) {
-	for value, want := range map[string]string{
+	checkFunc(t, "goToolListProblem", goToolListProblem, map[string]string{
 		"":                      "",
 		"-N -l":                 "",
 		"all=-N -l":             "",
@@ -23,9 +23,5 @@ func TestGoToolListProblem(t *testing.T) {
 		"-X main.v=1 x":         "x",
 		`"-N`:                   `"-N`,
 		`'-N'x`:                 `'-N'x`,
-	} {
-		if got := goToolListProblem(value); got != want {
-			t.Errorf("goToolListProblem(%q) = %q; want %q", value, got, want)
-		}
-	}
+	})
 }

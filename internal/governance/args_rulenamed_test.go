@@ -81,10 +81,6 @@ func TestGoPackagePattern(t *testing.T) {
 			t.Errorf("goPackagePattern(%q) = %v; want %v", tt.line, got, tt.want)
 		}
 	}
-	for pattern, want := range map[string]string{"./...": ".", "...": ".", "./internal/...": "./internal",
-		"../x/y...": "../x", "/etc/...": "/etc", "/...": "/", "example.com/m/...": "example.com/m"} {
-		if got := goPatternDir(pattern); got != want {
-			t.Errorf("goPatternDir(%q) = %q; want %q", pattern, got, want)
-		}
-	}
+	checkFunc(t, "goPatternDir", goPatternDir, map[string]string{"./...": ".", "...": ".", "./internal/...": "./internal",
+		"../x/y...": "../x", "/etc/...": "/etc", "/...": "/", "example.com/m/...": "example.com/m"})
 }

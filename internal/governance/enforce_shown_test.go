@@ -138,7 +138,7 @@ func TestPermissionTitleAuditOnly(t *testing.T) {
 // holds every backtick of the command, and the characters that display
 // otherwise than they read are written as escapes.
 func TestCommandTitle(t *testing.T) {
-	for command, want := range map[string]string{
+	checkFunc(t, "commandTitle", commandTitle, map[string]string{
 		"python3 x.py":     "`python3 x.py`",
 		"echo `id`":        "`` echo `id` ``",
 		"a``b":             "``` a``b ```",
@@ -150,11 +150,7 @@ func TestCommandTitle(t *testing.T) {
 		"a\x1b[8mhidden":   "`a\\x1b[8mhidden`",
 		"cat \xff":         "`cat \\xff`",
 		"rm\ufe0f -rf x":   "`rm\\u{FE0F} -rf x`",
-	} {
-		if got := commandTitle(command); got != want {
-			t.Errorf("commandTitle(%q) = %q, want %q", command, got, want)
-		}
-	}
+	})
 }
 
 // TestPathsTitle: a permission request for a call judged on paths keeps

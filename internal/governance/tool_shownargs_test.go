@@ -124,15 +124,11 @@ func TestGeminiShellDirText(t *testing.T) {
 }
 
 func TestMCPToolFromTitle(t *testing.T) {
-	for title, want := range map[string]string{
+	checkFunc(t, "mcpToolFromTitle", mcpToolFromTitle, map[string]string{
 		"read_text (notes MCP Server)":     "mcp__notes__read_text",
 		"query (my.db MCP Server)":         "mcp__my_db__query",
 		"read_text":                        "",
 		"a b (notes MCP Server)":           "",
 		"read_text (notes MCP Server) now": "",
-	} {
-		if got := mcpToolFromTitle(title); got != want {
-			t.Errorf("mcpToolFromTitle(%q) = %q, want %q", title, got, want)
-		}
-	}
+	})
 }
