@@ -11,7 +11,7 @@ import "testing"
 func TestProtectedCreatedByLinkOrMove(t *testing.T) {
 	e, root, _ := protectedWorkspace(t)
 	tree{files: []string{"evil/settings.json", "plain/a.go", "emptydir/.keep"}, links: map[string]string{"lnk": "evil"}}.make(t, root)
-	tests := protectedLines(root, []protectedLine{
+	checkProtectedLines(t, e, root, []protectedLine{
 		{"ln -s evil .claude", Deny, "Claude Code's project settings"},
 		{"ln -sT evil .claude", Deny, "Claude Code's project settings"},
 		{"ln -s " + root + "/evil .zed", Deny, "Zed's project directory"},
@@ -40,5 +40,4 @@ func TestProtectedCreatedByLinkOrMove(t *testing.T) {
 		{"cp -r emptydir/. plain", Allow, ""},
 		{"mv emptydir .claude", Allow, ""}, // looked at: nothing in it becomes settings.json
 	})
-	checkProtected(t, e, root, tests)
 }

@@ -18,7 +18,7 @@ func TestProtectedGlobAndGitOperands(t *testing.T) {
 		crowd = append(crowd, fmt.Sprintf("crowd/a%03d", i))
 	}
 	tree{dirs: crowd, links: map[string]string{"logs": "audit", "crowd/audit": root + "/audit"}}.make(t, root)
-	tests := protectedLines(root, []protectedLine{
+	checkProtectedLines(t, e, root, []protectedLine{
 		{"mv aud* old", Deny, "the audit log"},
 		{"mv au?it old", Deny, "the audit log"},
 		{"mv [a]udit old", Deny, "the audit log"},
@@ -61,7 +61,6 @@ func TestProtectedGlobAndGitOperands(t *testing.T) {
 		{"git rm --cached -r audit", Allow, ""},
 		{"git status", Allow, ""},
 	})
-	checkProtected(t, e, root, tests)
 }
 
 // TestProtectedOtherProgramNames checks that self-protection knows the
@@ -70,7 +69,7 @@ func TestProtectedGlobAndGitOperands(t *testing.T) {
 // beneath what it searches as find -exec does.
 func TestProtectedOtherProgramNames(t *testing.T) {
 	e, root, _ := protectedWorkspace(t)
-	tests := protectedLines(root, []protectedLine{
+	checkProtectedLines(t, e, root, []protectedLine{
 		{"gmv audit old", Deny, "the audit log"},
 		{"grm -r audit", Deny, "the audit log"},
 		{"gfind audit -delete", Deny, "the audit log"},
@@ -87,5 +86,4 @@ func TestProtectedOtherProgramNames(t *testing.T) {
 		{"fd -e go . src -x gofmt -w", Allow, ""},
 		{"fd -e go", Allow, ""},
 	})
-	checkProtected(t, e, root, tests)
 }

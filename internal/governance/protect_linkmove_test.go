@@ -16,7 +16,7 @@ func TestProtectedLinkMovedIntoPlace(t *testing.T) {
 		files: []string{"real/a.go"},
 		links: map[string]string{"t/x": "evil", "d/.claude": "evil", "realdir": "real"},
 	}.make(t, root)
-	tests := protectedLines(root, []protectedLine{
+	checkProtectedLines(t, e, root, []protectedLine{
 		{"mv t/x .claude", Deny, "Claude Code's project settings"},
 		{"mv t/x .zed", Deny, "Zed's project directory"},
 		{"cp -P t/x .gemini", Deny, "Gemini CLI's project directory"},
@@ -37,5 +37,4 @@ func TestProtectedLinkMovedIntoPlace(t *testing.T) {
 		{"cp -a realdir/. plain", Allow, ""},
 		{"cp -a realdir/. .", Allow, ""},
 	})
-	checkProtected(t, e, root, tests)
 }

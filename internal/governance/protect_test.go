@@ -81,6 +81,13 @@ func protectedLines(root string, lines []protectedLine) []protectedCase {
 	return tests
 }
 
+// checkProtectedLines checks each line, run in root, as checkProtected
+// checks a case named by the line.
+func checkProtectedLines(t *testing.T, e *Engine, root string, lines []protectedLine) {
+	t.Helper()
+	checkProtected(t, e, root, protectedLines(root, lines))
+}
+
 // protectedCases reads testdata/cases/name (caseRows) into protected
 // cases: NAME<TAB>REQUEST<TAB>DECISION<TAB>WHAT, the request a Request as
 // JSON (no member it does not have).

@@ -12,7 +12,7 @@ func TestReviewProtectedForms(t *testing.T) {
 		dirs:  []string{"lib", "vendor", "evil", "build", "y/.claude", "evilrepo/.git", "sub"},
 		files: []string{"script.sh", "evil/settings.json", "build/out"},
 	}.make(t, root)
-	tests := protectedLines(root, []protectedLine{
+	checkProtectedLines(t, e, root, []protectedLine{
 		// Ordinary commands. ("ln -s ../lib vendor/lib" is denied: the
 		// engine reads a link's target from the working directory, not
 		// from the link's; so it was at 0e3d9ac.)
@@ -131,7 +131,6 @@ func TestReviewProtectedForms(t *testing.T) {
 		{"mv ~+/aud* old", RequireApproval, ""},
 		{"rm -r ./a*/", Deny, "protected"},
 	})
-	checkProtected(t, e, root, tests)
 }
 
 // TestReviewProtectedFolding checks that self-protection's element test
