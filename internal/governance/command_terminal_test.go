@@ -67,9 +67,7 @@ func TestEnvRules(t *testing.T) {
 		{"IFS=: ls", RequireApproval},
 		{"LD_PRELOAD=x ls", Deny},
 	} {
-		if d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.command, Cwd: "/w"}); d.Value != tt.want {
-			t.Errorf("%q = %v; want %s", tt.command, d, tt.want)
-		}
+		checkLine(t, e, "/w", tt.command, tt.want)
 	}
 	if _, err := parseRule("Env([)", "/w", "/home/u"); err == nil {
 		t.Error("Env([) parsed; want an error")
@@ -148,14 +146,8 @@ func TestExplicitAllowOfCodeRunners(t *testing.T) {
 		{"ls", Allow, Allow},
 		{"sudo ls", RequireApproval, RequireApproval},
 	} {
-		for _, c := range []struct {
-			e    *Engine
-			want Value
-		}{{named, tt.named}, {bare, tt.bare}} {
-			if d := c.e.Decide(Request{Action: ActionTerminalCreate, Command: tt.command, Cwd: "/w"}); d.Value != c.want {
-				t.Errorf("%q = %v; want %s", tt.command, d, c.want)
-			}
-		}
+		checkLine(t, named, "/w", tt.command, tt.named)
+		checkLine(t, bare, "/w", tt.command, tt.bare)
 	}
 }
 
