@@ -66,6 +66,16 @@ func checkRunsRm(t *testing.T, line string, runsRm bool) *Analysis {
 	return a
 }
 
+// checkRunsRmNoted is checkRunsRm that also checks that a command of line
+// is noted as running code exactly when runsCode says.
+func checkRunsRmNoted(t *testing.T, line string, runsRm, runsCode bool) {
+	t.Helper()
+	a := checkRunsRm(t, line, runsRm)
+	if noted := hasNote(a, RunsCode); noted != runsCode {
+		t.Errorf("Analyze(%q): noted as running code %v, want %v", line, noted, runsCode)
+	}
+}
+
 // hasNote reports whether a command of a carries a note of kind k.
 func hasNote(a *Analysis, k NoteKind) bool {
 	return slices.ContainsFunc(a.Commands, func(c *Command) bool {

@@ -24,10 +24,7 @@ func TestCompletionRunsItsWordList(t *testing.T) {
 		{"compgen -W 'start stop' -- st", false, false},
 		{"compgen -- -W '$(rm x)'", false, false},
 	} {
-		a := checkRunsRm(t, tt.line, tt.runsRm)
-		if noted := hasNote(a, RunsCode); noted != tt.runsArg {
-			t.Errorf("Analyze(%q): noted as running code %v, want %v", tt.line, noted, tt.runsArg)
-		}
+		checkRunsRmNoted(t, tt.line, tt.runsRm, tt.runsArg)
 	}
 	if a := Analyze(`compgen -W "$x" w`, Options{}); !hasNote(a, NotStatic) {
 		t.Errorf(`Analyze("compgen -W \"$x\" w"): a word list known only at run time is not noted`)

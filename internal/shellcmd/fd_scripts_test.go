@@ -26,9 +26,6 @@ func TestFdScriptsRead(t *testing.T) {
 		{"bash /dev/stdin < s.sh", false, true},
 		{"bash ./s.sh", false, true},
 	} {
-		a := checkRunsRm(t, tt.line, tt.runsRm)
-		if noted := hasNote(a, RunsCode); noted != tt.noted {
-			t.Errorf("Analyze(%q): noted as running code %v, want %v", tt.line, noted, tt.noted)
-		}
+		checkRunsRmNoted(t, tt.line, tt.runsRm, tt.noted)
 	}
 }
