@@ -16,30 +16,25 @@ import (
 func TestPolicyDeciderAllowKeepsTheMode(t *testing.T) {
 	e, dir := loadTestEngine(t)
 	write := fmt.Sprintf(`{"file_path":%q,"content":"x"}`, filepath.Join(dir, "notes.md"))
-	const (
-		touch = `{"command":"touch made.txt"}`
-		push  = `{"command":"git push origin main"}`
-		rm    = `{"command":"rm -rf build"}`
-		unset = ""
-	)
+	const touch = `{"command":"touch made.txt"}`
 	rows := []struct {
 		name, tool, input, payload, wire string
 		want                             Verdict
 	}{
-		{"default keeps allow", "Write", write, "default", unset, Allow},
+		{"default keeps allow", "Write", write, "default", noMode, Allow},
 		{"acceptEdits keeps allow", "Write", write, "acceptEdits", "acceptEdits", Allow},
-		{"auto keeps allow", "Bash", touch, "auto", unset, Allow},
-		{"bypassPermissions keeps allow", "Bash", touch, "bypassPermissions", unset, Allow},
-		{"no mode known keeps allow", "Write", write, unset, unset, Allow},
-		{"plan leaves a write to Claude", "Write", write, "plan", unset, NoOpinion},
+		{"auto keeps allow", "Bash", touch, "auto", noMode, Allow},
+		{"bypassPermissions keeps allow", "Bash", touch, "bypassPermissions", noMode, Allow},
+		{"no mode known keeps allow", "Write", write, noMode, noMode, Allow},
+		{"plan leaves a write to Claude", "Write", write, "plan", noMode, NoOpinion},
 		{"plan leaves a command to Claude", "Bash", touch, "plan", "plan", NoOpinion},
 		{"the wire's plan is stricter than the payload's default", "Write", write, "default", "plan", NoOpinion},
 		{"the payload's plan is stricter than the wire's default", "Write", write, "plan", "default", NoOpinion},
-		{"dontAsk leaves it to Claude's own rules", "Write", write, "dontAsk", unset, NoOpinion},
-		{"an unknown mode may restrict more", "Write", write, "readOnly", unset, NoOpinion},
-		{"an unreadable wire mode may restrict more", "Write", write, unset, "(unreadable)", NoOpinion},
-		{"plan keeps a deny", "Bash", rm, "plan", unset, Deny},
-		{"plan keeps an ask", "Bash", push, "plan", unset, Ask},
+		{"dontAsk leaves it to Claude's own rules", "Write", write, "dontAsk", noMode, NoOpinion},
+		{"an unknown mode may restrict more", "Write", write, "readOnly", noMode, NoOpinion},
+		{"an unreadable wire mode may restrict more", "Write", write, noMode, "(unreadable)", NoOpinion},
+		{"plan keeps a deny", "Bash", deniedRm, "plan", noMode, Deny},
+		{"plan keeps an ask", "Bash", askedPush, "plan", noMode, Ask},
 	}
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {

@@ -18,33 +18,28 @@ import (
 // the hook payload's permission_mode and the mode seen on the wire counts.
 func TestPolicyDeciderMode(t *testing.T) {
 	e, dir := loadTestEngine(t)
-	const (
-		push  = `{"command":"git push origin main"}`
-		rm    = `{"command":"rm -rf build"}`
-		glob  = `{"pattern":"*.go"}`
-		unset = ""
-	)
+	const glob = `{"pattern":"*.go"}`
 	rows := []struct {
 		name, tool, input, payload, wire string
 		want                             Verdict
 		ref                              string // PolicyRef, when it is not the policy's
 	}{
-		{"default asks", "Bash", push, "default", unset, Ask, ""},
-		{"acceptEdits asks", "Bash", push, "acceptEdits", unset, Ask, ""},
-		{"plan asks", "Bash", push, "plan", unset, Ask, ""},
-		{"dontAsk refuses what it would ask", "Bash", push, "dontAsk", unset, Ask, ""},
-		{"bypassPermissions does not ask", "Bash", push, "bypassPermissions", unset, Deny, "mode-does-not-ask"},
-		{"auto lets a classifier approve", "Bash", push, "auto", unset, Deny, "mode-does-not-ask"},
-		{"an unknown mode is not known to ask", "Bash", push, "yolo", unset, Deny, "mode-does-not-ask"},
-		{"a mode differing in case is another mode", "Bash", push, "Default", unset, Deny, "mode-does-not-ask"},
-		{"the wire's bypass is stricter than the payload's default", "Bash", push, "default", "bypassPermissions", Deny, "mode-does-not-ask"},
-		{"the payload's bypass is stricter than the wire's default", "Bash", push, "bypassPermissions", "default", Deny, "mode-does-not-ask"},
-		{"the wire's mode alone", "Bash", push, unset, "auto", Deny, "mode-does-not-ask"},
-		{"the wire's mode unreadable", "Bash", push, unset, "(unreadable)", Deny, "mode-does-not-ask"},
-		{"the wire's default alone asks", "Bash", push, unset, "default", Ask, ""},
-		{"neither known keeps ask", "Bash", push, unset, unset, Ask, ""},
+		{"default asks", "Bash", askedPush, "default", noMode, Ask, ""},
+		{"acceptEdits asks", "Bash", askedPush, "acceptEdits", noMode, Ask, ""},
+		{"plan asks", "Bash", askedPush, "plan", noMode, Ask, ""},
+		{"dontAsk refuses what it would ask", "Bash", askedPush, "dontAsk", noMode, Ask, ""},
+		{"bypassPermissions does not ask", "Bash", askedPush, "bypassPermissions", noMode, Deny, "mode-does-not-ask"},
+		{"auto lets a classifier approve", "Bash", askedPush, "auto", noMode, Deny, "mode-does-not-ask"},
+		{"an unknown mode is not known to ask", "Bash", askedPush, "yolo", noMode, Deny, "mode-does-not-ask"},
+		{"a mode differing in case is another mode", "Bash", askedPush, "Default", noMode, Deny, "mode-does-not-ask"},
+		{"the wire's bypass is stricter than the payload's default", "Bash", askedPush, "default", "bypassPermissions", Deny, "mode-does-not-ask"},
+		{"the payload's bypass is stricter than the wire's default", "Bash", askedPush, "bypassPermissions", "default", Deny, "mode-does-not-ask"},
+		{"the wire's mode alone", "Bash", askedPush, noMode, "auto", Deny, "mode-does-not-ask"},
+		{"the wire's mode unreadable", "Bash", askedPush, noMode, "(unreadable)", Deny, "mode-does-not-ask"},
+		{"the wire's default alone asks", "Bash", askedPush, noMode, "default", Ask, ""},
+		{"neither known keeps ask", "Bash", askedPush, noMode, noMode, Ask, ""},
 		{"an allowed call in bypass is allowed", "Glob", glob, "bypassPermissions", "bypassPermissions", Allow, ""},
-		{"a denied call in bypass is denied by its rule", "Bash", rm, "bypassPermissions", unset, Deny, ""},
+		{"a denied call in bypass is denied by its rule", "Bash", deniedRm, "bypassPermissions", noMode, Deny, ""},
 	}
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
@@ -63,6 +58,14 @@ func TestPolicyDeciderMode(t *testing.T) {
 		})
 	}
 }
+
+// The Bash inputs the mode tests decide: one the test policy asks about
+// and one it denies; noMode is the mode of a payload or wire that names none.
+const (
+	askedPush = `{"command":"git push origin main"}`
+	deniedRm  = `{"command":"rm -rf build"}`
+	noMode    = ""
+)
 
 // decideInMode has PolicyDeciderIn(e) decide Claude's call of tool with
 // input in session s1 (cwd dir), the hook payload naming the mode payload
@@ -91,7 +94,7 @@ func decideInMode(t *testing.T, e *governance.Engine, dir, tool, input, payload,
 func TestPolicyDeciderModeReason(t *testing.T) {
 	e, dir := loadTestEngine(t)
 	call := func(mode string) ToolCall {
-		return ToolCall{Agent: Claude, Tool: "Bash", Input: json.RawMessage(`{"command":"git push origin main"}`), Cwd: dir, SessionID: "s1", Mode: mode}
+		return ToolCall{Agent: Claude, Tool: "Bash", Input: json.RawMessage(askedPush), Cwd: dir, SessionID: "s1", Mode: mode}
 	}
 	for mode, want := range map[string]string{
 		"bypassPermissions": "in Claude's bypassPermissions mode Claude Code runs it without asking",
@@ -117,7 +120,7 @@ func TestPolicyDeciderModeAudited(t *testing.T) {
 	e, dir := loadTestEngine(t)
 	rec := &memRecorder{}
 	d := Audited(PolicyDecider(e), rec, AuditOptions{})
-	call := ToolCall{Agent: Claude, Tool: "Bash", Input: json.RawMessage(`{"command":"git push origin main"}`), Cwd: dir, SessionID: "s1", ToolUseID: "t1", Mode: "bypassPermissions"}
+	call := ToolCall{Agent: Claude, Tool: "Bash", Input: json.RawMessage(askedPush), Cwd: dir, SessionID: "s1", ToolUseID: "t1", Mode: "bypassPermissions"}
 	if _, err := d.DecideTool(context.Background(), call); err != nil {
 		t.Fatal(err)
 	}
