@@ -72,6 +72,13 @@ const (
 	initResp = `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true,"promptCapabilities":{"image":true,"audio":true,"embeddedContext":true},"mcpCapabilities":{"http":true,"sse":true},"sessionCapabilities":{"list":{}}},"authMethods":[],"agentInfo":{"name":"claude-agent-acp","version":"0.23.0"},"_meta":{"claudeCode":{"x":1}}}}`
 )
 
+// initializeSteps is the initialize exchange of the IDE and agent that
+// offer everything (initReq, initResp), the agent receiving toAgent and
+// the IDE toIDE.
+func initializeSteps(toAgent, toIDE string) []step {
+	return []step{{ide: initReq}, {toAgent: toAgent}, {agent: initResp}, {toIDE: toIDE}}
+}
+
 func TestMaskInitialize(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -81,22 +88,16 @@ func TestMaskInitialize(t *testing.T) {
 		{
 			name:  "basic tier masks every optional capability both ways",
 			aip44: basic,
-			steps: []step{
-				{ide: initReq},
-				{toAgent: `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":false,"writeTextFile":false},"terminal":false,"_meta":{"terminal_output":true}},"clientInfo":{"name":"zed","version":"1"}}}`},
-				{agent: initResp},
-				{toIDE: `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":false,"promptCapabilities":{"image":false,"audio":false,"embeddedContext":false},"mcpCapabilities":{"http":false,"sse":false},"sessionCapabilities":{"list":{}}},"authMethods":[],"agentInfo":{"name":"claude-agent-acp","version":"0.23.0"},"_meta":{"claudeCode":{"x":1},"acp-bridge":{"name":"acp-bridge","version":"v0.0.0-test","manifest":"test-manifest","tier":"basic"}}}}`},
-			},
+			steps: initializeSteps(
+				`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":false,"writeTextFile":false},"terminal":false,"_meta":{"terminal_output":true}},"clientInfo":{"name":"zed","version":"1"}}}`,
+				`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":false,"promptCapabilities":{"image":false,"audio":false,"embeddedContext":false},"mcpCapabilities":{"http":false,"sse":false},"sessionCapabilities":{"list":{}}},"authMethods":[],"agentInfo":{"name":"claude-agent-acp","version":"0.23.0"},"_meta":{"claudeCode":{"x":1},"acp-bridge":{"name":"acp-bridge","version":"v0.0.0-test","manifest":"test-manifest","tier":"basic"}}}}`),
 		},
 		{
 			name:  "a declared client side grants what it lists and the tier grants loadSession",
 			aip44: readOnlyClient,
-			steps: []step{
-				{ide: initReq},
-				{toAgent: `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":false},"terminal":false,"_meta":{"terminal_output":true}},"clientInfo":{"name":"zed","version":"1"}}}`},
-				{agent: initResp},
-				{toIDE: `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true,"promptCapabilities":{"image":false,"audio":false,"embeddedContext":false},"mcpCapabilities":{"http":false,"sse":false},"sessionCapabilities":{"list":{}}},"authMethods":[],"agentInfo":{"name":"claude-agent-acp","version":"0.23.0"},"_meta":{"claudeCode":{"x":1},"acp-bridge":{"name":"acp-bridge","version":"v0.0.0-test","manifest":"test-manifest","tier":"governance-aware"}}}}`},
-			},
+			steps: initializeSteps(
+				`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":false},"terminal":false,"_meta":{"terminal_output":true}},"clientInfo":{"name":"zed","version":"1"}}}`,
+				`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true,"promptCapabilities":{"image":false,"audio":false,"embeddedContext":false},"mcpCapabilities":{"http":false,"sse":false},"sessionCapabilities":{"list":{}}},"authMethods":[],"agentInfo":{"name":"claude-agent-acp","version":"0.23.0"},"_meta":{"claudeCode":{"x":1},"acp-bridge":{"name":"acp-bridge","version":"v0.0.0-test","manifest":"test-manifest","tier":"governance-aware"}}}}`),
 		},
 		{
 			name:  "capabilities a peer does not advertise are left out, not added",
@@ -257,15 +258,12 @@ func TestDefaultManifestMasksNothing(t *testing.T) {
 		`{"jsonrpc":"2.0","id":2,"method":"terminal/create","params":{"sessionId":"s","command":"ls"}}`,
 		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c1","title":"t"}}}`,
 	}
-	w.run([]step{
-		{ide: initReq},
-		{toAgent: initReq},
-		{agent: initResp},
-		{toIDE: strings.TrimSuffix(initResp, `}}}`) + `,"acp-bridge":{"name":"acp-bridge","version":"v0.0.0-test","manifest":"acp-bridge","tier":"governance-aware"}}}}`},
+	withIdentity := strings.TrimSuffix(initResp, `}}}`) + `,"acp-bridge":{"name":"acp-bridge","version":"v0.0.0-test","manifest":"acp-bridge","tier":"governance-aware"}}}}`
+	w.run(append(initializeSteps(initReq, withIdentity), []step{
 		{ide: `{"jsonrpc":"2.0","id":9,"method":"session/load","params":{"sessionId":"old","cwd":"/w","mcpServers":[{"type":"sse","name":"x","url":"u","headers":[]}]}}`},
 		{toAgent: `{"jsonrpc":"2.0","id":9,"method":"session/load","params":{"sessionId":"old","cwd":"/w","mcpServers":[{"type":"sse","name":"x","url":"u","headers":[]}]}}`},
 		{agent: calls[0]}, {toIDE: calls[0]},
 		{agent: calls[1]}, {toIDE: calls[1]},
 		{agent: calls[2]}, {toIDE: calls[2]},
-	})
+	}...))
 }
