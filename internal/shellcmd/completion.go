@@ -19,26 +19,24 @@ const completionValued = "oAGWCFXPS"
 func completionHandler(form []Word) step {
 	var st step
 	bash := dialectsOf("bash")
-	for i := 1; i < len(form); i++ {
-		wd := form[i]
-		if wd.Kind == Static && wd.Text == "--" {
-			break
-		}
-		if wd.Kind != Static || !strings.HasPrefix(wd.Text, "-") || wd.Text == "-" {
+	o := staticWords{form: form}
+	for o.next() {
+		t := o.text()
+		if !strings.HasPrefix(t, "-") || t == "-" {
 			continue
 		}
-		for j := 1; j < len(wd.Text); j++ {
-			letter := wd.Text[j]
+		for j := 1; j < len(t); j++ {
+			letter := t[j]
 			if strings.IndexByte(completionValued, letter) < 0 {
 				continue
 			}
-			val := Word{Kind: Static, Text: wd.Text[j+1:]}
+			val := Word{Kind: Static, Text: t[j+1:]}
 			if val.Text == "" {
-				if i+1 >= len(form) {
+				next, ok := o.take()
+				if !ok {
 					break
 				}
-				i++
-				val = form[i]
+				val = next
 			}
 			switch letter {
 			case 'W':

@@ -13,32 +13,23 @@ import "strings"
 // npmHandler is the handler of npm.
 func npmHandler(form []Word) step {
 	st := step{acts: true}
-	for i := 1; i < len(form); i++ {
-		wd := form[i]
-		if wd.Kind != Static {
-			continue
-		}
-		t := wd.Text
-		if t == "--" {
-			break
-		}
+	o := staticWords{form: form}
+	for o.next() {
+		t := o.text()
 		var val Word
 		switch {
 		case t == "--call" || t == "-c":
-			if i+1 >= len(form) {
+			v, ok := o.take()
+			if !ok {
 				continue
 			}
-			i++
-			val = form[i]
+			val = v
 		case strings.HasPrefix(t, "--call=") || strings.HasPrefix(t, "-c="):
 			_, v, _ := strings.Cut(t, "=")
 			val = Word{Kind: Static, Text: v}
 		case npmShortCluster(t):
 			st.notes = append(st.notes, Note{Kind: Unparsed, Text: "npm " + t + " holds -c (--call), code no rule vouches for"})
-			if i+1 < len(form) {
-				i++
-				val = form[i]
-			}
+			val, _ = o.take() // the zero Word when the line ends here
 		default:
 			continue
 		}

@@ -129,15 +129,9 @@ func sshOptionNote(name string, form []Word, i int) (Note, bool) {
 // codeOptionNote returns a note when form uses an option that runs code.
 func codeOptionNote(form []Word) (Note, bool) {
 	name := form[0].Name()
-	for i := 1; i < len(form); i++ {
-		wd := form[i]
-		if wd.Kind != Static {
-			continue
-		}
-		t := wd.Text
-		if t == "--" {
-			break
-		}
+	o := staticWords{form: form}
+	for o.next() {
+		i, t := o.at, o.text()
 		switch name {
 		case "ssh", "scp", "sftp":
 			if n, ok := sshOptionNote(name, form, i); ok {
