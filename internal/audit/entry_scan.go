@@ -96,15 +96,24 @@ func (s *memberScan) name(quoted []byte) int {
 	return -1
 }
 
+// holds reports whether the member value v is of the type that opens
+// with the byte open ('"', '{'), to be read; null is not (it leaves the
+// destination as it is), and another type is not and is bad.
+func (s *memberScan) holds(v []byte, open byte) bool {
+	switch v[0] {
+	case 'n':
+		return false
+	case open:
+		return true
+	}
+	s.bad = true
+	return false
+}
+
 // str decodes a string member into dst as encoding/json would: null
 // leaves dst as it is, another type is bad.
 func (s *memberScan) str(v []byte, dst *string) {
-	switch v[0] {
-	case 'n':
-		return
-	case '"':
-	default:
-		s.bad = true
+	if !s.holds(v, '"') {
 		return
 	}
 	inner := v[1 : len(v)-1]
@@ -125,12 +134,7 @@ func raw(v []byte) json.RawMessage { return bytes.Clone(v) }
 // object reads an object member with fields: null leaves it as it is,
 // another type is bad.
 func (s *memberScan) object(v []byte, names []string, fn func(i int, v []byte, in *memberScan)) {
-	switch v[0] {
-	case 'n':
-		return
-	case '{':
-	default:
-		s.bad = true
+	if !s.holds(v, '{') {
 		return
 	}
 	in := memberScan{names: names}
