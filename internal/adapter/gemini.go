@@ -413,6 +413,13 @@ type gemini struct {
 
 func newGemini(cfg Config) (*gemini, error) {
 	g := &gemini{logger: cfg.logger(), audit: cfg.Audit, operator: cfg.Operator, protect: cfg.protect}
+	// Gemini CLI loads the first .env it finds from a session's directory
+	// up (after .gemini/.env, which self-protection covers) into its own
+	// environment, BASH_ENV among the variables, which its shell commands
+	// inherit: a .env the agent wrote would run code in every command of
+	// the next session.
+	g.protect(governance.ProtectedPath{Path: ".env", BelowRoots: true,
+		What: "the .env Gemini CLI loads into its environment from a session's directory or the nearest above it, whose variables, BASH_ENV among them, its shell commands inherit"})
 	if g.operator == "" {
 		g.operator = "agent:" + Gemini
 	}

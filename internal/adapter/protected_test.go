@@ -62,7 +62,8 @@ func TestProtectedNativeRules(t *testing.T) {
 
 // TestAdapterProtectsWhatItCreates checks that the hook socket's directory
 // and Gemini's policy file are handed to the engine and, for Claude, denied
-// in its own settings.
+// in its own settings; and that with Gemini the .env it loads into its
+// environment is protected beneath every root.
 func TestAdapterProtectsWhatItCreates(t *testing.T) {
 	var got []governance.ProtectedPath
 	protect := func(ps ...governance.ProtectedPath) { got = append(got, ps...) }
@@ -86,7 +87,8 @@ func TestAdapterProtectsWhatItCreates(t *testing.T) {
 	got = nil
 	cmd := &acpwire.AgentCommand{Path: "gemini", Args: []string{"--acp"}}
 	spawn(t, Gemini, Config{Rules: Rules{Deny: []string{"Bash(rm:*)"}}, Protect: protect}, cmd)
-	if len(got) != 1 || !strings.HasPrefix(cmd.Args[2], got[0].Path+string(os.PathSeparator)) {
-		t.Errorf("protected = %+v, want the directory of %s", got, cmd.Args[2])
+	if len(got) != 2 || got[0].Path != ".env" || !got[0].BelowRoots || got[0].Read ||
+		got[1].BelowRoots || !strings.HasPrefix(cmd.Args[2], got[1].Path+string(os.PathSeparator)) {
+		t.Errorf("protected = %+v, want .env beneath every root (Gemini loads it into its environment) and the directory of %s", got, cmd.Args[2])
 	}
 }

@@ -36,9 +36,10 @@ type Engine struct {
 	analyses  analyses  // of pure command lines
 	lineTexts lineTexts // protectedCommand's reading of pure command lines
 
-	protectMu    sync.Mutex                  // serialises Protect
-	protectCache sync.Map                    // string (roots joined by NUL) -> *protectedSet
-	protected    atomic.Pointer[[]protected] // replaced whole by Protect
+	protectMu    sync.Mutex                       // serialises Protect
+	protectCache sync.Map                         // string (roots joined by NUL) -> *protectedSet
+	protected    atomic.Pointer[[]protected]      // replaced whole by Protect
+	belowRoots   atomic.Pointer[[]configLocation] // Protect's BelowRoots names, set before the list that counts them
 
 	offloads offloadAllowance // SetOffloadReader
 }

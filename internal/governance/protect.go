@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -34,6 +35,11 @@ type ProtectedPath struct {
 	// whose other files (other sessions' offloads, conversation archives
 	// and spools) stay refused wherever the cache lies.
 	OwnOffloads bool
+	// BelowRoots makes Path a name relative to a workspace root (".env")
+	// protected beneath every root and at any depth, as the agents' own
+	// configuration is (agentConfig): for an agent that reads it from
+	// whatever directory its session runs in, or the nearest above.
+	BelowRoots bool
 }
 
 // protected is a ProtectedPath with the forms it is compared in.
@@ -183,7 +189,7 @@ func (e *Engine) protectedForRoots(in *reqInfo, own *[]protected, list []protect
 	}
 	out := make([]protected, 0, len(list)+len(agentConfig))
 	out = append(out, list...)
-	for _, c := range agentConfig {
+	for _, c := range slices.Concat(agentConfig, e.belowRootsList()) {
 		pr := protected{ProtectedPath: ProtectedPath{Path: in.roots[0] + "/" + c.rel, What: c.what}, rel: c.rel, lrel: strings.ToLower(c.rel), elem: c.elem}
 		for _, r := range in.roots {
 			pr.forms = append(pr.forms, r+"/"+c.rel)
@@ -234,8 +240,13 @@ func (e *Engine) Protect(ps ...ProtectedPath) {
 	e.protectMu.Lock()
 	defer e.protectMu.Unlock()
 	list := append([]protected(nil), e.protectedList()...)
+	below := e.belowRootsList()
 	for _, p := range ps {
 		if p.Path == "" {
+			continue
+		}
+		if p.BelowRoots {
+			below = append(below[:len(below):len(below)], configLocation{rel: filepath.Clean(p.Path), what: p.What, dir: false, elem: true})
 			continue
 		}
 		c, err := filepath.Abs(p.Path) // relative to the bridge's directory, as it opened the file
@@ -253,7 +264,17 @@ func (e *Engine) Protect(ps ...ProtectedPath) {
 		}
 		list = append(list, pr)
 	}
+	e.belowRoots.Store(&below) // before the new list, whose pointer tells the caches to count it
 	e.protected.Store(&list)
+}
+
+// belowRootsList returns the names Protect was given to protect beneath
+// every workspace root.
+func (e *Engine) belowRootsList() []configLocation {
+	if l := e.belowRoots.Load(); l != nil {
+		return *l
+	}
+	return nil
 }
 
 func (e *Engine) protectedList() []protected {
@@ -306,7 +327,7 @@ func (e *Engine) ImplicitRules() []string {
 			}
 		}
 	}
-	for _, c := range agentConfig {
+	for _, c := range slices.Concat(agentConfig, e.belowRootsList()) {
 		glob := "./" + c.rel
 		if c.dir {
 			glob += "/**"
