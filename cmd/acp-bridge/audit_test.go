@@ -41,19 +41,37 @@ func writeAuditLog(t *testing.T, path string) {
 	writeEvents(t, path, "20261121T200000Z-0000000a", evs)
 }
 
+// newAuditLog has write write a log to audit.jsonl in a fresh temporary
+// directory and returns the directory, the log's path and its bytes.
+func newAuditLog(t *testing.T, write func(*testing.T, string)) (dir, log string, data []byte) {
+	t.Helper()
+	dir = t.TempDir()
+	log = filepath.Join(dir, "audit.jsonl")
+	write(t, log)
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, log, data
+}
+
+// writeLogVariant writes data, a log the test altered, to name in dir and
+// returns its path.
+func writeLogVariant(t *testing.T, dir, name string, data []byte) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 func TestAuditCommands(t *testing.T) {
-	dir := t.TempDir()
-	log := filepath.Join(dir, "audit.jsonl")
-	writeAuditLog(t, log)
-	data, _ := os.ReadFile(log)
-	tampered := filepath.Join(dir, "tampered.jsonl")
-	os.WriteFile(tampered, bytes.Replace(data, []byte("rm -rf /"), []byte("ls -la /"), 1), 0o600)
-	headless := filepath.Join(dir, "headless.jsonl")
-	os.WriteFile(headless, data[bytes.IndexByte(data, '\n')+1:], 0o600)
-	notLog := filepath.Join(dir, "notes.txt")
-	os.WriteFile(notLog, []byte("hello\n"), 0o600)
-	torn := filepath.Join(dir, "torn.jsonl")
-	os.WriteFile(torn, append(bytes.Clone(data), `{"$schema":"agentgov`...), 0o600)
+	dir, log, data := newAuditLog(t, writeAuditLog)
+	tampered := writeLogVariant(t, dir, "tampered.jsonl", bytes.Replace(data, []byte("rm -rf /"), []byte("ls -la /"), 1))
+	headless := writeLogVariant(t, dir, "headless.jsonl", data[bytes.IndexByte(data, '\n')+1:])
+	notLog := writeLogVariant(t, dir, "notes.txt", []byte("hello\n"))
+	torn := writeLogVariant(t, dir, "torn.jsonl", append(bytes.Clone(data), `{"$schema":"agentgov`...))
 
 	tests := []struct {
 		name    string

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -56,16 +54,9 @@ func writeHostileLog(t *testing.T, path string) {
 // hostile log, and verify over a hostile line that was edited, and checks
 // that nothing the agent wrote reaches the terminal as a control.
 func TestAuditViewsHostile(t *testing.T) {
-	dir := t.TempDir()
-	log := filepath.Join(dir, "audit.jsonl")
-	writeHostileLog(t, log)
-	data, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, log, data := newAuditLog(t, writeHostileLog)
 	// An edited line whose content the error message might quote.
-	edited := filepath.Join(dir, "edited.jsonl")
-	os.WriteFile(edited, []byte(strings.Replace(string(data), `"actor":{"id":"agent:x"`, `"actor":{"id":"agent:\u001b[32m\n`+forgedPrefix+`"`, 1)), 0o600)
+	edited := writeLogVariant(t, dir, "edited.jsonl", []byte(strings.Replace(string(data), `"actor":{"id":"agent:x"`, `"actor":{"id":"agent:\u001b[32m\n`+forgedPrefix+`"`, 1)))
 	for _, args := range [][]string{
 		{"show", log}, {"show", "--all", log}, {"show", "--wide", "--all", log}, {"show", "--decision", "deny", log},
 		{"tail", "-n", "1000", log}, {"tail", "--all", "--wide", log}, {"sessions", log},
