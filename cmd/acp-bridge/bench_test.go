@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
 	"github.com/acp-bridge/acp-bridge/internal/benchstream"
 	"github.com/acp-bridge/acp-bridge/internal/cputime"
 )
@@ -46,15 +47,8 @@ func startPeer(tb testing.TB, agentMode string, bridged bool, extraEnv []string,
 	}
 	cmd.Env = append(cmd.Env, extraEnv...)
 	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
+	in, out, err := acpwiretest.StartPiped(cmd)
 	if err != nil {
-		tb.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
 	}
 	return &peer{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}

@@ -212,15 +212,8 @@ func crashBridgeOnce(exe, dir string, delay time.Duration, rotate bool) (crashRe
 	cmd.Env = append(os.Environ(), "ACP_BRIDGE_TEST_MAIN=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
+	stdin, stdout, err := acpwiretest.StartPiped(cmd)
 	if err != nil {
-		return res, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return res, err
-	}
-	if err := cmd.Start(); err != nil {
 		return res, err
 	}
 	// The IDE reads everything; the bridge answers every permission

@@ -98,20 +98,14 @@ func (o IDEOptions) Run(t testing.TB, main func(stdin io.Reader, stdout, stderr 
 // closed, and it is killed if it has not exited by the timeout.
 func (o IDEOptions) Start(t testing.TB, cmd *exec.Cmd) *IDE {
 	t.Helper()
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ide := newIDE(t, o, stdin)
-	ide.out = stdout
+	ide := newIDE(t, o, nil)
 	cmd.Stderr = &ide.stderr
-	if err := cmd.Start(); err != nil {
+	stdin, stdout, err := StartPiped(cmd)
+	if err != nil {
 		t.Fatal(err)
 	}
+	ide.stdin = stdin
+	ide.out = stdout
 	go func() {
 		ide.read(stdout) // to EOF before Wait, which closes the pipe
 		ide.end(cmd.Wait())
