@@ -57,22 +57,28 @@ func TestAdapterClaudeLoadedRolloverKeepsPolicy(t *testing.T) {
 func rolloverKeepsPolicy(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, o runOptions) auditRecord {
 	t.Helper()
 	o.files = map[string]string{".env": envSecret + "\n", "notes.txt": "notes\n"}
-	// The first turn reads notes.txt: a fresh session's first request must
-	// not have the history length of the previous main request, which the
-	// fake model takes for a retry.
-	o.script = fakemodel.Script{Steps: []fakemodel.Step{
-		a.read(w.path("notes.txt")),
-		fakemodel.Text("Noted."),
-		a.read(w.path(".env")),
-		fakemodel.Text("I could not read it."),
-	}}
-	o.client.Prompts = textPrompts("Keep notes on this project.", "/bridge-compress", "Show me .env.")
+	readAfterRollover(&o, a, w, ".env", "I could not read it.", "Show me .env.")
 	r, auditFile, sum := rolloverRun(t, s, a, w, o)
 	t.Logf("summary %+v", sum)
 	if secretReachedModel(r) {
 		t.Fatalf("the .env content reached the model from the session the bridge opened for the rollover")
 	}
 	return envDenial(t, auditFile, r)
+}
+
+// readAfterRollover scripts o's run as three prompts: a turn that reads
+// notes.txt, /bridge-compress, and prompt, which the model answers by
+// reading file and then replying reply. The first turn reads notes.txt: a
+// fresh session's first request must not have the history length of the
+// previous main request, which the fake model takes for a retry.
+func readAfterRollover(o *runOptions, a *agentSpec, w *workspace, file, reply, prompt string) {
+	o.script = fakemodel.Script{Steps: []fakemodel.Step{
+		a.read(w.path("notes.txt")),
+		fakemodel.Text("Noted."),
+		a.read(w.path(file)),
+		fakemodel.Text(reply),
+	}}
+	o.client.Prompts = textPrompts("Keep notes on this project.", "/bridge-compress", prompt)
 }
 
 // rolloverRun runs o, whose prompts include /bridge-compress, with
@@ -101,13 +107,7 @@ func TestAdapterClaudeRolloverAuditsIDESession(t *testing.T) {
 	s, a, w := claudeScene(t)
 	o := runOptions{name: "claude-rollover-audit"}
 	o.files = map[string]string{"notes.txt": "notes\n", "more.txt": "more\n"}
-	o.script = fakemodel.Script{Steps: []fakemodel.Step{
-		a.read(w.path("notes.txt")),
-		fakemodel.Text("Noted."),
-		a.read(w.path("more.txt")),
-		fakemodel.Text("Read it."),
-	}}
-	o.client.Prompts = textPrompts("Keep notes on this project.", "/bridge-compress", "Read more.txt.")
+	readAfterRollover(&o, a, w, "more.txt", "Read it.", "Read more.txt.")
 	r, auditFile, sum := rolloverRun(t, s, a, w, o)
 	type sessionRecord struct {
 		Action   string `json:"action"`
