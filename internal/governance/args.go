@@ -131,6 +131,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			out = append(out, gitConfigWrites(form)...)
 			out = append(out, gitOutputWrites(form)...)
 		}
+		out = append(out, userConfigWrites(form)...)
 		out = append(out, downloadWrites(form)...)
 		out = append(out, goOutputDirWrites(form)...)
 		out = append(out, wgetExecuteWrites(form)...)

@@ -8,10 +8,10 @@ import (
 
 // gitConfigWrites returns the files a "git [-C dir] config ..." that
 // changes configuration writes, as words written: the repository's
-// .git/config always (where git finds the repository, the line does not
-// say; the name is protected wherever it lies), and the file of
-// --global (~/.gitconfig, ~/.config/git/config), --system
-// (/etc/gitconfig) or --file. The configuration says which commands git
+// .git/config (where git finds the repository, the line does not say;
+// the name is protected wherever it lies) unless --global
+// (~/.gitconfig, ~/.config/git/config), --system (/etc/gitconfig),
+// --file or --blob names another file, and that file. The configuration says which commands git
 // runs (core.fsmonitor on the person's next "git status", aliases,
 // pagers, hooks), so "git config core.fsmonitor 'sh x'" is a change to
 // .git/config as much as "echo ... >> .git/config" is. A line that only
@@ -23,8 +23,8 @@ func gitConfigWrites(form []shellcmd.Word) []argWord {
 		return nil
 	}
 	word := form[at]
-	files := []string{joinRaw(base, ".git/config")}
-	write, read, operands := false, false, 0
+	var files []string
+	write, read, operands, elsewhere := false, false, 0, false
 	args := form[at+1:]
 	for i := 0; i < len(args); i++ {
 		w := args[i]
@@ -48,15 +48,22 @@ func gitConfigWrites(form []shellcmd.Word) []argWord {
 			if i+1 < len(args) && (t == "-f" || t == "--file") {
 				files = append(files, joinRaw(base, args[i+1].Text))
 			}
+			elsewhere = elsewhere || t == "-f" || t == "--file" || t == "--blob"
 			i++
 		case strings.HasPrefix(t, "-f") && !strings.HasPrefix(t, "--"):
 			files = append(files, joinRaw(base, t[2:]))
-		case hasValue && name == "file":
-			files = append(files, joinRaw(base, value))
+			elsewhere = true
+		case hasValue && (name == "file" || name == "blob"):
+			if name == "file" {
+				files = append(files, joinRaw(base, value))
+			}
+			elsewhere = true
 		case t == "--global":
 			files = append(files, "~/.gitconfig", "~/.config/git/config")
+			elsewhere = true
 		case t == "--system":
 			files = append(files, "/etc/gitconfig")
+			elsewhere = true
 		case t == "--worktree":
 			files = append(files, joinRaw(base, ".git/config.worktree"))
 		case gitConfigReads[t]:
@@ -69,9 +76,16 @@ func gitConfigWrites(form []shellcmd.Word) []argWord {
 	if !write && (read || operands == 1) {
 		return nil
 	}
+	if !elsewhere {
+		files = append([]string{joinRaw(base, ".git/config")}, files...)
+	}
 	out := make([]argWord, 0, len(files))
 	for _, f := range files {
-		out = append(out, argWord{word: word, text: f, write: true})
+		w := word
+		if strings.HasPrefix(f, "~/") {
+			w = configFileWord(f, false) // the home directory's
+		}
+		out = append(out, argWord{word: w, text: f, write: true})
 	}
 	return out
 }

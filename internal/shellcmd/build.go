@@ -54,8 +54,9 @@ type shellRun struct {
 // formNotes read a form whose command word is static for what makes it
 // need approval besides what its handler finds: an option that runs code,
 // a program whose own commands run the shell, npm's and cargo's
-// configuration, gh's aliases and extensions.
-var formNotes = []func([]Word) (Note, bool){codeOptionNote, escapeNote, npmConfigNote, cargoConfigNote, ghNote}
+// configuration, gh's aliases and extensions, a program's persisted
+// setting that names a program (configKeyNote).
+var formNotes = []func([]Word) (Note, bool){codeOptionNote, escapeNote, npmConfigNote, cargoConfigNote, ghNote, configKeyNote}
 
 // handler reads one form whose command word is static.
 type handler func(form []Word) step
