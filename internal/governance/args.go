@@ -132,6 +132,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			out = append(out, gitOutputWrites(form)...)
 		}
 		out = append(out, userConfigWrites(form)...)
+		out = append(out, mktempWrites(form)...)
 		out = append(out, downloadWrites(form)...)
 		out = append(out, goOutputDirWrites(form)...)
 		out = append(out, wgetExecuteWrites(form)...)

@@ -33,6 +33,12 @@ func TestConfigSubcommandWrites(t *testing.T) {
 	checkConfigLines(t, "user_config_lines.txt")
 }
 
+// TestMktempNames checks that mktemp is decided as a write of the name
+// it creates, put together from all its options.
+func TestMktempNames(t *testing.T) {
+	checkConfigLines(t, "mktemp_lines.txt")
+}
+
 // TestConfigWriteReasons checks that the reason of a refused
 // configuration write names the file the command writes, not another.
 func TestConfigWriteReasons(t *testing.T) {

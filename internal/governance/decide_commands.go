@@ -81,6 +81,8 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 			} else {
 				args = commandArgs(c)
 			}
+			// A mktemp that creates its file in the TMPDIR the line sets.
+			args = append(slices.Clip(args), mktempLineTMPDIR(c, a.Assignments)...)
 			given.note(c, args, vouched)
 			if v, ok := e.decideArgsWith(in, c, args, named, vouched, advisories); ok {
 				// After the protected files: when both deny, the
