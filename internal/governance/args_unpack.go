@@ -2,7 +2,6 @@ package governance
 
 import (
 	"archive/tar"
-	"archive/zip"
 	"bufio"
 	"bytes"
 	"compress/bzip2"
@@ -322,13 +321,15 @@ func archiveNames(p, prog string) ([]string, string) {
 	}
 	if prog == "unzip" {
 		fi, _ := f.Stat()
-		z, err := zip.NewReader(f, fi.Size())
-		if err != nil {
-			return nil, "it is not a zip archive the bridge reads (" + err.Error() + ")"
+		members, why := zipMembers(f, fi.Size())
+		if why != "" {
+			return nil, why
 		}
-		for _, m := range z.File {
-			if why := add(m.Name, m.Mode()&os.ModeSymlink != 0); why != "" {
-				return nil, why
+		for _, m := range members {
+			for _, n := range m.names {
+				if why := add(n, m.link); why != "" {
+					return nil, why
+				}
 			}
 		}
 		return names, ""
@@ -337,20 +338,12 @@ func archiveNames(p, prog string) ([]string, string) {
 	if r == nil {
 		return nil, why
 	}
-	// Bounded: a small compressed archive may expand to any size.
-	tr := tar.NewReader(io.LimitReader(r, maxUnpackBytes))
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			return names, ""
-		}
-		if err != nil {
-			return nil, "it is not a tar archive the bridge reads (" + err.Error() + ")"
-		}
-		if why := add(h.Name, h.Typeflag == tar.TypeSymlink || h.Typeflag == tar.TypeLink); why != "" {
-			return nil, why
-		}
+	if why := tarEachMember(r, func(h *tar.Header) string {
+		return add(h.Name, h.Typeflag == tar.TypeSymlink || h.Typeflag == tar.TypeLink)
+	}); why != "" {
+		return nil, why
 	}
+	return names, ""
 }
 
 // tarStream returns the tar stream of the file f, decompressed when its

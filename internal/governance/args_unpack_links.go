@@ -5,7 +5,6 @@ import (
 	"archive/zip"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"strings"
 
@@ -46,12 +45,13 @@ func archiveLinks(p, prog string) []archiveLink {
 		if err != nil {
 			return nil
 		}
+		members, _ := zipMembers(f, fi.Size())
 		z, err := zip.NewReader(f, fi.Size())
-		if err != nil {
+		if err != nil || len(z.File) != len(members) {
 			return nil
 		}
-		for _, m := range z.File {
-			if m.Mode()&os.ModeSymlink == 0 || len(out) >= maxArchiveLinks {
+		for i, m := range z.File {
+			if !members[i].link || len(out) >= maxArchiveLinks {
 				continue
 			}
 			rc, err := m.Open()
@@ -60,7 +60,9 @@ func archiveLinks(p, prog string) []archiveLink {
 			}
 			target, _ := io.ReadAll(io.LimitReader(rc, 4096))
 			rc.Close()
-			out = append(out, archiveLink{name: m.Name, target: string(target)})
+			for _, n := range members[i].names {
+				out = append(out, archiveLink{name: n, target: string(target)})
+			}
 		}
 		return out
 	}
@@ -68,16 +70,15 @@ func archiveLinks(p, prog string) []archiveLink {
 	if r == nil {
 		return nil
 	}
-	tr := tar.NewReader(io.LimitReader(r, maxUnpackBytes))
-	for len(out) < maxArchiveLinks {
-		h, err := tr.Next()
-		if err != nil {
-			return out
+	tarEachMember(r, func(h *tar.Header) string {
+		if len(out) >= maxArchiveLinks {
+			return "enough"
 		}
 		if h.Typeflag == tar.TypeSymlink || h.Typeflag == tar.TypeLink {
 			out = append(out, archiveLink{name: h.Name, target: h.Linkname, hard: h.Typeflag == tar.TypeLink})
 		}
-	}
+		return ""
+	})
 	return out
 }
 
