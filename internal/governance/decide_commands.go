@@ -102,6 +102,10 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 				w := what
 				later = append(later, func() { consider(v, "writing the files "+w+" extracts", nil) })
 			}
+			if v, ok := e.storedNameVerdict(in, c, len(a.Commands) > 1, advisories); ok {
+				w := what
+				later = append(later, func() { consider(v, "writing the files "+w+" decompresses under the names they store", nil) })
+			}
 			if v, ok := e.treeWriteVerdict(in, c, len(a.Commands) > 1); ok {
 				w := what
 				later = append(later, func() { consider(v, "changing the files "+w+" changes without naming them", nil) })
