@@ -30,7 +30,7 @@ func zipBytes(t *testing.T, name string, extra []byte) []byte {
 	return b.Bytes()
 }
 
-// unicodePathField returns an Info-ZIP Unicode Path extra field naming
+// unicodePathExtra returns an Info-ZIP Unicode Path extra field naming
 // real, of the version given, checked against the name sum.
 func unicodePathExtra(version byte, sum, real string) []byte {
 	b := binary.LittleEndian.AppendUint16(nil, 0x7075)
