@@ -50,3 +50,34 @@ func TestArchiveAndSpoolNamesPerSession(t *testing.T) {
 		t.Errorf("archive of s1 = %s, want s1_full.md", got)
 	}
 }
+
+// TestNamesHoldNoAgentText: the cache's file names are recorded in the
+// audit log, whose redaction must see the agent's text as written. A
+// session id that is not its own safe name leaves no part of itself in its
+// archive's or spool's name, and a tool call's offload toward the IDE is
+// named after its kind, not its title, so "API_KEY=secret" never reaches
+// the log as "API_KEY_secret".
+func TestNamesHoldNoAgentText(t *testing.T) {
+	const secret = "S3cretHunter2value"
+	st := NewStore(t.TempDir(), nil)
+	for _, id := range []string{"API_KEY=" + secret, "mysql --password=" + secret} {
+		if n := archiveName(id); strings.Contains(n, secret) {
+			t.Errorf("archive of session %q is %s", id, n)
+		}
+		if n := st.spoolBase(id); strings.Contains(n, secret) {
+			t.Errorf("spool of session %q is %s", id, n)
+		}
+	}
+	h := sessionHarness(t, Config{ContextSize: 1 << 30, OffloadTokens: 100})
+	h.prompt(3, "s1", "think")
+	h.agent(update("s1", map[string]any{"sessionUpdate": "tool_call", "toolCallId": "c1", "kind": "think", "status": "completed",
+		"title": "API_KEY=" + secret, "content": []any{map[string]any{"type": "content", "content": textBlock(strings.Repeat("a line of thought\n", 500))}}}))
+	h.untilIDE(func(m []byte) bool { return str(m, "params", "update", "status") == "completed" })
+	files, err := filepath.Glob(filepath.Join(h.p.Store().OffloadedDir(), "*.md"))
+	if err != nil || len(files) != 1 {
+		t.Fatalf("offloaded files %v (%v), want one", files, err)
+	}
+	if n := filepath.Base(files[0]); strings.Contains(n, secret) || !strings.HasSuffix(n, "_tool_call_think.md") {
+		t.Errorf("offload of a think call titled API_KEY=... is %s, want ..._tool_call_think.md", n)
+	}
+}

@@ -78,17 +78,19 @@ func safeName(s string) string {
 }
 
 // archiveName returns the file name of session's conversation archive:
-// {session}_full.md for an id that is its own safe name, else the safe
-// name after "_" (which no safe name starts with) and before a SHA-256
-// prefix of the exact id, so that no two session ids, which the agent
-// chooses, share an archive and one session's checkpoint never replaces
-// another's.
+// {session}_full.md for an id that is its own safe name, else "_" (which
+// no safe name starts with) and a SHA-256 prefix of the exact id, so that
+// no two session ids, which the agent chooses, share an archive and one
+// session's checkpoint never replaces another's. An id that is not its
+// own safe name leaves no part of itself in the name: the name is
+// recorded in the audit log, whose redaction must see the id as written
+// (a secret in "API_KEY=..." would pass it as "API_KEY_...").
 func archiveName(session string) string {
 	if safe := safeName(session); safe == session {
 		return session + "_full.md"
 	}
 	sum := sha256.Sum256([]byte(session))
-	return "_" + safeName(session) + "-" + hex.EncodeToString(sum[:8]) + "_full.md"
+	return "_" + hex.EncodeToString(sum[:8]) + "_full.md"
 }
 
 // WriteOffloaded writes content, byte for byte, to a new file
@@ -135,7 +137,11 @@ func (s *Store) WriteArchive(session, text string) (string, error) {
 // and could make two collide under a short checksum.
 func (s *Store) spoolBase(session string) string {
 	sum := sha256.Sum256([]byte(session))
-	return filepath.Join(s.ConversationsDir(), fmt.Sprintf(".%s-%x.spool", safeName(session), sum[:8]))
+	name := safeName(session)
+	if name != session {
+		name = "_" // as in archiveName: no part of an id that is not its own safe name
+	}
+	return filepath.Join(s.ConversationsDir(), fmt.Sprintf(".%s-%x.spool", name, sum[:8]))
 }
 
 // WriteArchiveFrom replaces conversations/{session}_full.md with what

@@ -105,7 +105,7 @@ func jsonText(v []byte) string {
 // offloadResource replaces an embedded resource by a resource_link to the
 // offloaded copy and a text block with its reference.
 func (p *Pipeline) offloadResource(s *session, uri, mime, text string, tokens int) ([][]byte, heldOffload, error) {
-	ref, err := p.offload(s, "prompt_resource_"+filepath.Base(uri), "embedded resource "+uri, text, tokens)
+	ref, err := p.offload(s, "prompt_resource", "embedded resource "+uri, text, tokens)
 	if err != nil {
 		return nil, heldOffload{}, err
 	}
@@ -197,7 +197,7 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 	case "agent_message_chunk", "agent_thought_chunk", "user_message_chunk":
 		text := upd.Text
 		if loading && len(text) > p.cfg.OffloadTokens*bytesPerToken {
-			if o, h, err := p.offloadIDEText(s, m, text, "session_load_replay", []string{"params", "update", "content", "text"}); err == nil {
+			if o, h, err := p.offloadIDEText(s, m, text, "session_load_replay", "toward the IDE: session load replay", []string{"params", "update", "content", "text"}); err == nil {
 				out, held = o, append(held, h)
 			}
 		}
@@ -308,7 +308,14 @@ func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, u *acpparams.U
 		// Toward the IDE the size is judged from bytes (four per token)
 		// to keep tokenizing off the streaming path.
 		if len(c.Text) > p.cfg.OffloadTokens*bytesPerToken {
-			if o, h, err := p.offloadIDEText(s, out, c.Text, "tool_call_"+u.Title, []string{"params", "update", "content", fmt.Sprint(i), "content", "text"}); err == nil {
+			// The file is named after the call's kind, one ACP defines: a
+			// title is the agent's text, which the audit log's redaction
+			// must see as written, not cut into a file name.
+			name := "tool_call"
+			if u.Kind != "" {
+				name += "_" + u.Kind
+			}
+			if o, h, err := p.offloadIDEText(s, out, c.Text, name, "toward the IDE: tool call "+u.Title, []string{"params", "update", "content", fmt.Sprint(i), "content", "text"}); err == nil {
 				out, held = o, append(held, h)
 			} else {
 				p.logger.Debug("no tier 1 offload toward the IDE", "err", err)
@@ -318,9 +325,10 @@ func (p *Pipeline) toolCallUpdate(s *session, m *acpwire.Message, u *acpparams.U
 	return out, text, held, nil
 }
 
-// offloadIDEText offloads the JSON string literal lit found at path in m.
-// The offload is held for recordWhenPassed and settleOffloads.
-func (p *Pipeline) offloadIDEText(s *session, m *acpwire.Message, lit []byte, tool string, path []string) (*acpwire.Message, heldOffload, error) {
+// offloadIDEText offloads the JSON string literal lit found at path in m,
+// to a file named after tool, with source saying where it came from. The
+// offload is held for recordWhenPassed and settleOffloads.
+func (p *Pipeline) offloadIDEText(s *session, m *acpwire.Message, lit []byte, tool, source string, path []string) (*acpwire.Message, heldOffload, error) {
 	text, ok := rawjson.String(lit)
 	if !ok {
 		return nil, heldOffload{}, fmt.Errorf("not a string")
@@ -329,7 +337,7 @@ func (p *Pipeline) offloadIDEText(s *session, m *acpwire.Message, lit []byte, to
 	if tokens <= p.cfg.OffloadTokens {
 		return nil, heldOffload{}, fmt.Errorf("under threshold")
 	}
-	ref, err := p.offload(s, tool, "toward the IDE: "+strings.ReplaceAll(tool, "_", " "), text, tokens)
+	ref, err := p.offload(s, tool, source, text, tokens)
 	if err != nil {
 		return nil, heldOffload{}, err
 	}
