@@ -13,16 +13,11 @@ import (
 // piece), gzip, bzip2, xz and lzma the file they compress followed by
 // their suffix (-S: "gzip -S .md GOVERNANCE" replaces the policy with the
 // compressed GOVERNANCE), and their decompressors the file without it
-// ("gunzip .env.gz" writes .env). derivedWrites gives the compressors'
-// names as files written, and a split or csplit given its own prefix or
+// ("gunzip .env.gz" writes .env), in the directory an output-directory
+// option names where it has one (zstd --output-dir-flat, lzop -p).
+// derivedWrites gives the compressors' names (compressorFamilies) as
+// files written, and a split or csplit given its own prefix or
 // format a name known only when the line runs (runtimeName).
-
-// compressorSuffixes are the suffixes each compressor adds by default and
-// strips (a "t" form, .tgz, becomes .tar).
-var compressorSuffixes = map[string][]string{
-	"gzip": {".gz", "-gz", ".z", "-z", "_z", ".tgz", ".taz"}, "bzip2": {".bz2", ".bz", ".tbz2", ".tbz"},
-	"xz": {".xz", ".txz", ".lzma", ".tlz", ".lz"}, "lzma": {".lzma", ".tlz"},
-}
 
 // derivedWrites returns the names a split, csplit, compressor or
 // decompressor form writes that no word of the line holds whole.
@@ -32,22 +27,25 @@ func derivedWrites(form []shellcmd.Word) []argWord {
 	case "split", "csplit":
 		return splitWrites(name, form)
 	}
-	base, decompress := name, false
-	switch name {
-	case "gunzip", "bunzip2", "unxz", "unlzma":
-		base, decompress = map[string]string{"gunzip": "gzip", "bunzip2": "bzip2", "unxz": "xz", "unlzma": "lzma"}[name], true
-	}
-	sfxs, ok := compressorSuffixes[base]
+	fam, _, decompress, ok := compressorOf(name)
 	if !ok {
 		return nil
 	}
+	sfxs := fam.suffixes
 	w := operandWriters[name]
 	var opts []string
 	var suffix *shellcmd.Word
+	var dirs []shellcmd.Word // where an output-directory option sends the files
 	o := optionWords{form: form}
 	for o.next() {
 		t := o.opt.Text
 		opts = append(opts, t)
+		if d, ok := outputDirOption(&o, t, fam.outputDirs); ok {
+			if d != nil {
+				dirs = append(dirs, *d)
+			}
+			continue
+		}
 		if n, v, eq := strings.Cut(strings.TrimPrefix(t, "--"), "="); strings.HasPrefix(t, "--") && longPrefix(n, "suffix") && len(n) > 1 {
 			if s := o.value(v, eq); s != nil {
 				suffix = s
@@ -75,8 +73,21 @@ func derivedWrites(form []shellcmd.Word) []argWord {
 		sfxs = []string{suffix.Text}
 	}
 	var out []argWord
-	add := func(n string) {
+	written := func(n string) {
 		out = append(out, argWord{word: shellcmd.Word{Kind: shellcmd.Static, Text: n}, text: n, write: true})
+	}
+	add := func(n string) {
+		written(n)
+		for _, d := range dirs {
+			if d.Kind != shellcmd.Static {
+				out = append(out, argWord{word: d, text: d.Text, write: true})
+				continue
+			}
+			// zstd's --output-dir-mirror keeps the operand's path below
+			// the directory, --output-dir-flat and lzop's -p its name.
+			written(filepath.Join(d.Text, filepath.Base(n)))
+			written(filepath.Join(d.Text, n))
+		}
 	}
 	for _, op := range o.ops {
 		if op.Kind != shellcmd.Static {
@@ -149,4 +160,23 @@ func splitWrites(name string, form []shellcmd.Word) []argWord {
 		out = append(out, argWord{word: shellcmd.Word{Kind: shellcmd.Static, Text: first}, text: first, write: true})
 	}
 	return out
+}
+
+// outputDirOption reads t, an option of a compressor, as one of names
+// (its options naming the directory its files go into: a long name, as
+// getopt_long takes it by a prefix, or a short letter): ok says it is,
+// and dir is its value, nil when the line ends before it.
+func outputDirOption(o *optionWords, t string, names []string) (dir *shellcmd.Word, ok bool) {
+	for _, n := range names {
+		if len(n) == 1 {
+			if !strings.HasPrefix(t, "--") && len(t) > 1 && t[1] == n[0] {
+				return o.value(t[2:], len(t) > 2), true
+			}
+			continue
+		}
+		if name, v, eq := strings.Cut(strings.TrimPrefix(t, "--"), "="); strings.HasPrefix(t, "--") && len(name) > 2 && longPrefix(name, n) {
+			return o.value(v, eq), true
+		}
+	}
+	return nil, false
 }

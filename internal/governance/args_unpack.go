@@ -52,10 +52,17 @@ type unpack struct {
 
 // unpackOf returns what form extracts, if it extracts an archive.
 func unpackOf(form []shellcmd.Word) (unpack, bool) {
-	if len(form) < 2 || form[0].Kind != shellcmd.Static {
+	if len(form) == 0 || form[0].Kind != shellcmd.Static {
 		return unpack{}, false
 	}
 	name := filepath.Base(form[0].Text)
+	if len(form) == 1 {
+		// uudecode and unshar read their input when given no file.
+		if name == "uudecode" || name == "unshar" {
+			return unpack{prog: name, unknown: name + " extracts archives whose names the bridge does not read"}, true
+		}
+		return unpack{}, false
+	}
 	switch name {
 	case "tar", "gtar", "bsdtar":
 		return tarUnpack(form)
@@ -69,8 +76,13 @@ func unpackOf(form []shellcmd.Word) (unpack, bool) {
 }
 
 // otherExtracts reports whether form extracts an archive with a program
-// whose archives the bridge does not read: cpio -i, pax -r, ar x, jar x,
-// 7-Zip's and unrar's x and e, dpkg-deb -x/-X/-R, unar, aunpack.
+// whose archives the bridge does not read: cpio -i (bsdcpio too), pax -r,
+// ar x, jar x, 7-Zip's, unrar's, lha's, arj's and zpaq's x and e,
+// dpkg-deb -x/-X/-R, atool -x/-X, ark -b, gem unpack, unar, aunpack, dtrx,
+// cabextract, innoextract, unsquashfs and lrzuntar (unless they only list
+// or test), and the decoders that write the names their input holds:
+// uudecode without -o (the name on its begin line) and unshar (a shell
+// script that writes what it likes).
 func otherExtracts(name string, form []shellcmd.Word) bool {
 	first := form[1].Text
 	short := func(letters string) bool {
@@ -95,14 +107,33 @@ func otherExtracts(name string, form []shellcmd.Word) bool {
 		return false
 	}
 	switch name {
-	case "cpio":
+	case "cpio", "bsdcpio":
 		return short("i") || long("extract")
 	case "pax":
 		return short("r")
 	case "ar", "jar":
 		return strings.Contains(strings.TrimPrefix(first, "-"), "x") || form[1].Kind == shellcmd.Dynamic || long("extract")
-	case "7z", "7za", "7zr", "7zz", "unrar", "rar":
+	case "7z", "7za", "7zr", "7zz", "unrar", "rar", "zpaq":
 		return first == "x" || first == "e" || form[1].Kind == shellcmd.Dynamic
+	case "lha", "lharc", "arj", "unarj":
+		// lha's and arj's command is a letter, with or without a "-" and
+		// modifiers ("lha xf", "lha -xw=dir").
+		c := strings.TrimPrefix(first, "-")
+		return name == "unarj" || c == "" || c[0] == 'x' || c[0] == 'e' || form[1].Kind == shellcmd.Dynamic
+	case "atool":
+		return short("xX") || long("extract", "extract-to")
+	case "ark":
+		return short("b") || long("batch")
+	case "gem":
+		return first == "unpack" || form[1].Kind == shellcmd.Dynamic
+	case "cabextract", "innoextract":
+		return !(short("lt") || long("list", "test"))
+	case "unsquashfs":
+		return !(short("lsi") || long("ls", "lls", "info", "stat"))
+	case "uudecode":
+		return !(short("op") || long("output-file"))
+	case "unshar", "lrzuntar":
+		return true
 	case "dpkg-deb":
 		return short("xXR") || long("extract", "vextract", "raw-extract")
 	case "unar", "aunpack", "dtrx":

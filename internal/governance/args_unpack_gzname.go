@@ -43,15 +43,15 @@ type storedNameForm struct {
 }
 
 // storedNameOf returns what form restores names from, if it is a gzip,
-// gunzip, pigz, unpigz or lzop that decompresses into files.
+// gunzip, uncompress, pigz, unpigz or lzop that decompresses into files.
 func storedNameOf(form []shellcmd.Word) (storedNameForm, bool) {
 	if len(form) < 2 || form[0].Kind != shellcmd.Static {
 		return storedNameForm{}, false
 	}
 	name := filepath.Base(form[0].Text)
-	decompress := name == "gunzip" || name == "unpigz"
+	decompress := name == "gunzip" || name == "unpigz" || name == "uncompress"
 	switch name {
-	case "gzip", "gunzip", "pigz", "unpigz", "lzop":
+	case "gzip", "gunzip", "pigz", "unpigz", "lzop", "uncompress": // Debian's uncompress is gzip's script
 	default:
 		return storedNameForm{}, false
 	}

@@ -41,6 +41,7 @@ func TestStoredNames(t *testing.T) {
 	checkCommandRows(t, e, root, []commandRow{
 		{"gunzip -fN gov.gz", Deny},
 		{"gunzip -N gov.gz", Deny},
+		{"uncompress -fN gov.gz", Deny},
 		{"gunzip --name gov.gz", Deny},
 		{"gzip -dN gov.gz", Deny},
 		{"gzip -Nd gov.gz", Deny},

@@ -64,14 +64,6 @@ var operandWriters = map[string]operandWriter{
 	"sort": {opts: optSet{shortValue: "okStT", longValue: map[string]bool{"output": true, "key": true, "field-separator": true,
 		"buffer-size": true, "temporary-directory": true, "parallel": true, "files0-from": true, "batch-size": true, "compress-program": true, "sort": true}},
 		output: []string{"o", "output"}, only: never},
-	"gzip":    compressor(gzipOpts),
-	"gunzip":  compressor(gzipOpts),
-	"bzip2":   compressor(optSet{}),
-	"bunzip2": compressor(optSet{}),
-	"xz":      compressor(xzOpts),
-	"unxz":    compressor(xzOpts),
-	"lzma":    compressor(xzOpts),
-	"unlzma":  compressor(xzOpts),
 	// patch writes the file it is given to patch (its first operand; its
 	// second is the diff, read) unless -o names where the result goes,
 	// and -r's reject file.
@@ -102,13 +94,14 @@ var (
 		"suffix": true, "files": false, "files0": false, "block-size": true, "block-list": true, "filters": true}}
 )
 
-// compressor describes gzip, bzip2 or xz (or a decompressor of theirs):
+// compressor describes a compressor or decompressor (compressorFamilies):
 // each file it names is replaced by its compressed or decompressed form
-// (or, with -k, written beside), except with -c/--stdout (written to
-// standard output), -t/--test or -l/--list.
-func compressor(opts optSet) operandWriter {
+// (or, with -k, written beside), except with a letter of noWrite
+// (-c/--stdout, written to standard output; -t/--test; -l/--list) or
+// --stdout, --to-stdout, --test or --list.
+func compressor(opts optSet, noWrite string) operandWriter {
 	return operandWriter{opts: opts, only: func(o []string) bool {
-		for _, c := range "ctl" {
+		for _, c := range noWrite {
 			if shortHas(o, opts, byte(c)) {
 				return false
 			}
