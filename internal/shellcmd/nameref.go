@@ -7,8 +7,9 @@ import "strings"
 // as -gn): from then on an assignment to that name sets the variable its
 // value names, so `declare -n r=PATH; r=src` sets PATH and
 // `declare -n r=BASH_CMDS; r['cat']=x` makes cat run x, while the line names
-// neither. Which variable a later assignment sets is known only at run
-// time (NotStatic: no rule for declare vouches for it, as none for export
+// neither. A glob or a computed word there may be -n when the line runs
+// ("-?" with a file named -n beside it). Which variable a later assignment
+// sets is known only at run time (NotStatic: no rule for declare vouches for it, as none for export
 // vouches for PATH). export -n and readonly take no such attribute.
 func namerefNotes(form []Word) []Note {
 	switch form[0].Text {
@@ -18,11 +19,16 @@ func namerefNotes(form []Word) []Note {
 	}
 	for _, wd := range form[1:] {
 		t := wd.Text
-		if t == "--" {
+		if wd.Kind == Static && t == "--" {
 			break
 		}
-		if wd.Kind == Static && len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.Contains(t[1:], "n") {
+		switch {
+		case wd.Kind == Static && len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.Contains(t[1:], "n"):
 			return []Note{{Kind: NotStatic, Text: form[0].Text + " " + t + " makes a name stand for another variable, so an assignment through it sets a variable the line does not name"}}
+		case wd.Kind != Static && !strings.Contains(t, "="):
+			// A glob ("-?", "-[n]") or a computed word may be -n when
+			// the line runs.
+			return []Note{{Kind: NotStatic, Text: form[0].Text + " " + t + " is an option known only when the line runs, which may make a name stand for another variable"}}
 		}
 	}
 	return nil
