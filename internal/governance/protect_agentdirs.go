@@ -9,7 +9,10 @@ package governance
 // there (Codex's hooks.json and hooks/, its agents/*.toml with a
 // sandbox_mode; Gemini CLI's sandbox.bashrc, which its sandbox sources, and
 // system.md, which replaces its system prompt) is covered before anyone
-// lists it. The files agentConfig names inside them come first in the list,
+// lists it; so are other agents' and agent IDEs' project directories and
+// hook, MCP and environment files (Augment, Kiro, Amazon Q, Roo Code,
+// Continue, Junie, Windsurf, Crush, Cursor, Copilot's custom agents). The
+// files agentConfig names inside them come first in the list,
 // so a refusal names what the file does. They are protected as agentConfig
 // is, beneath every workspace root and at any depth.
 var agentDirs = []configLocation{
@@ -23,4 +26,15 @@ var agentDirs = []configLocation{
 	{".cursor/hooks.json", "Cursor's agent hooks, commands Cursor runs on its events", false, false},
 	{".cursor/mcp.json", "Cursor's MCP servers, commands Cursor starts", false, false},
 	{".zed", "Zed's project directory: its settings, tasks and debug configurations name commands the IDE runs", true, true},
+	{".augment", "Augment's project directory: its settings, hooks and MCP servers are commands Auggie runs", true, true},
+	{".kiro", "Kiro's project directory: its hooks and settings are commands Kiro runs", true, true},
+	{".amazonq", "Amazon Q's project directory: its MCP servers are commands Q starts", true, true},
+	{".roo", "Roo Code's project directory: its MCP servers are commands Roo starts", true, true},
+	{".continue", "Continue's project directory: its configuration names MCP servers and commands Continue runs", true, true},
+	{".junie", "Junie's project directory: its MCP servers are commands Junie starts", true, true},
+	{".windsurf", "Windsurf's project directory: its hooks are commands Windsurf runs", true, true},
+	{".crush.json", "Crush's project configuration, whose MCP servers and LSP commands Crush starts", false, false},
+	{"crush.json", "Crush's project configuration, whose MCP servers and LSP commands Crush starts", false, false},
+	{".cursor/environment.json", "Cursor's background-agent environment, whose install and start commands Cursor runs", false, false},
+	{".github/agents", "GitHub Copilot's custom agents, whose MCP servers are commands Copilot starts", true, false},
 }

@@ -82,9 +82,13 @@ func (e *Engine) protectedOperands(in *reqInfo, list []protected, line string, l
 	}
 	for _, n := range names {
 		if pr, res, ok := linkedProtected(in, n, list); ok {
+			how := fmt.Sprintf("%s is a link to %s (%s)", n, pr.What, res)
+			if namedAsWritten(in, n, pr) {
+				how = fmt.Sprintf("it names %s (%s)", pr.What, res)
+			}
 			return verdict{value: Deny, ref: "self-protection",
 				ruleTx: fmt.Sprintf("deny commands naming %s (built-in self-protection)", pr.What),
-				reason: fmt.Sprintf("running %q: %s is a link to %s (%s), which is protected from the agent, whatever the policy says", strings.TrimSpace(line), n, pr.What, res)}, true
+				reason: fmt.Sprintf("running %q: %s, which is protected from the agent, whatever the policy says", strings.TrimSpace(line), how)}, true
 		}
 	}
 	for _, a := range lines {
@@ -233,6 +237,23 @@ func linkedProtected(in *reqInfo, n string, list []protected) (protected, string
 		}
 	}
 	return protected{}, "", false
+}
+
+// namedAsWritten reports whether the name n, as written (cleaned, before
+// any link is followed), is pr or lies beneath it: a command naming a
+// protected location outright, not through a link.
+func namedAsWritten(in *reqInfo, n string, pr protected) bool {
+	f := in.facts(n)
+	if f.refusal != nil || len(f.forms) == 0 {
+		return false
+	}
+	lit := f.lowerForms()[0]
+	for _, pf := range pr.lower {
+		if beneath(pf, lit) {
+			return true
+		}
+	}
+	return false
 }
 
 // formReaches denies one form of a simple command that deletes, moves or
