@@ -94,7 +94,8 @@ func (e *Engine) decidePathLazy(in *reqInfo, p string, advisories *[]string) ver
 			v = offloadVerdict(action, form)
 		case !inside:
 			v = verdict{value: Deny, ref: "workspace-roots", ruleTx: "deny paths outside the workspace roots (built-in)",
-				reason: fmt.Sprintf("%s %s: outside the workspace roots %s", action, form, strings.Join(in.roots, ", "))}
+				reason: fmt.Sprintf("%s %s: outside the workspace roots %s; a rule naming it decides it, such as ask: [%s]",
+					action, form, strings.Join(in.roots, ", "), e.ruleNaming(in, form))}
 		case in.req.Action == ActionSessionNew:
 			// The default is about what the agent does; a session
 			// inside the workspace is the person's own choice.
@@ -111,4 +112,21 @@ func (e *Engine) decidePathLazy(in *reqInfo, p string, advisories *[]string) ver
 		worst = v
 	}
 	return worst
+}
+
+// ruleNaming returns a rule that names the path p outside the roots, for a
+// reason's hint: Read or Edit as the request reads or writes, of ~/... for
+// a path in the home directory and //... for another.
+func (e *Engine) ruleNaming(in *reqInfo, p string) string {
+	tool := "Edit"
+	if in.read && !in.write && !in.command {
+		tool = "Read"
+	}
+	if rel, ok := cutDir(e.home, p); ok && e.home != "" && rel != "" {
+		return tool + "(~/" + rel + ")"
+	}
+	if p == "/" {
+		return tool + "(//**)"
+	}
+	return tool + "(/" + p + ")"
 }
