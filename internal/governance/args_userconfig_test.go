@@ -11,7 +11,7 @@ import (
 const configLinesPolicy = "  default: ask\n  deny:\n    - Edit(./secrets/*.key)\n  allow:\n    - Read\n    - Edit(./**)\n" +
 	"    - Bash(go:*)\n    - Bash(npm:*)\n    - Bash(pnpm:*)\n    - Bash(yarn:*)\n    - Bash(pip:*)\n    - Bash(pip3:*)\n" +
 	"    - Bash(python3:*)\n    - Bash(bundle:*)\n    - Bash(poetry:*)\n    - Bash(conda:*)\n    - Bash(composer:*)\n" +
-	"    - Bash(gh:*)\n    - Bash(git:*)\n    - Bash(git-lfs:*)\n    - Bash(kubectl:*)\n    - Bash(aws:*)\n    - Bash(mktemp:*)\n" +
+	"    - Bash(gh:*)\n    - Bash(git:*)\n    - Bash(bun:*)\n    - Bash(corepack:*)\n    - Bash(git-lfs:*)\n    - Bash(kubectl:*)\n    - Bash(aws:*)\n    - Bash(mktemp:*)\n" +
 	"    - Bash(cd:*)\n    - Env(TMPDIR)\n"
 
 // checkConfigLines decides the rows of the case file name in a workspace

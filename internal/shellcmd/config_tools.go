@@ -198,11 +198,11 @@ func lfsInstall(args []Word) (ConfigChange, bool) {
 // rename-context): the kubeconfig (--kubeconfig, or ~/.kube/config).
 // A user's exec command is a program kubectl runs.
 func kubectlConfig(_ string, args []Word) (ConfigChange, bool) {
-	sub, rest, ok := subcommand(args, "--kubeconfig", "--context", "-n", "--namespace", "--cluster", "--user")
+	sub, rest, ok := subcommand(args, kubectlValued...)
 	if !ok || sub != "config" && sub != "" {
 		return ConfigChange{}, false
 	}
-	verb, _, ok := subcommand(rest, "--kubeconfig")
+	verb, _, ok := subcommand(rest, kubectlValued...)
 	if !ok || strings.HasPrefix(verb, "get-") || verb == "view" || verb == "current-context" {
 		return ConfigChange{}, false
 	}
@@ -226,19 +226,17 @@ func kubectlConfig(_ string, args []Word) (ConfigChange, bool) {
 // the user's ~/.aws/config and credentials. A profile's
 // credential_process and the cli_pager are programs the CLI runs.
 func awsConfig(_ string, args []Word) (ConfigChange, bool) {
-	sub, rest, ok := subcommand(args, "--profile", "--region", "--output", "--endpoint-url")
+	sub, rest, ok := subcommand(args, awsValued...)
 	if !ok || sub != "configure" && sub != "" {
 		return ConfigChange{}, false
 	}
-	verb, after, _ := subcommand(rest, "--profile")
+	verb, after, _ := subcommand(rest, awsValued...)
 	if slices.Contains([]string{"get", "list", "list-profiles", "export-credentials"}, verb) {
 		return ConfigChange{}, false
 	}
 	var keys []string
 	if verb == "set" || verb == "" {
-		if ops := splitConfigArgs(after, "--profile").operands; len(ops) > 0 {
-			keys = ops[:1]
-		}
+		keys = splitConfigArgs(after, awsValued...).operands
 	}
 	return changeWith("aws configure", homeFiles("~/.aws/config", "~/.aws/credentials"), keys, func(key string) (string, bool) {
 		k := strings.ToLower(key)

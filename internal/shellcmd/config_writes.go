@@ -132,28 +132,49 @@ func userConfig(rest string) string {
 
 // ConfigChangeOf returns what form writes when it changes a program's
 // settings; ok is false for a form that does not (or only reads them).
+// Each reading of an option this package does not know, with a value
+// and without (optionReadings), is tried, and the changes joined.
 func ConfigChangeOf(form []Word) (c ConfigChange, ok bool) {
 	if len(form) < 2 || form[0].Kind != Static {
 		return ConfigChange{}, false
 	}
 	name := form[0].Name()
 	args := form[1:]
-	if isPython(name) && len(args) >= 2 && staticText(args[0]) == "-m" && staticText(args[1]) == "pip" {
-		name, args = "pip", args[2:]
+	if pythonName.MatchString(name) {
+		module, margs, ok := pythonModule(form)
+		if !ok || !isPipModule(module) {
+			return ConfigChange{}, false
+		}
+		name, args = "pip", margs
 	}
 	reader := configReaders[name]
+	known := programOptions[name]
 	if reader == nil && strings.HasPrefix(name, "pip") && isVersion(strings.TrimPrefix(name, "pip")) {
-		reader = pipConfig
+		reader, known = pipConfig, programOptions["pip"]
+	}
+	if name == "pnpm" {
+		known = programOptions["npm"]
 	}
 	if reader == nil {
 		return ConfigChange{}, false
 	}
-	return reader(name, args)
+	var changes []ConfigChange
+	for _, reading := range optionReadings(args, known) {
+		if c, ok := reader(name, reading); ok {
+			changes = append(changes, c)
+		}
+	}
+	if len(changes) == 0 {
+		return ConfigChange{}, false
+	}
+	return mergeChanges(changes), true
 }
 
-// isPython says name runs CPython (python, python3, python3.12).
-func isPython(name string) bool {
-	return strings.HasPrefix(name, "python") && isVersion(strings.TrimPrefix(name, "python"))
+// isPipModule says python -m runs pip for module: pip, its __main__, or
+// a name the pip of a version goes by (pip3).
+func isPipModule(module string) bool {
+	module = strings.TrimSuffix(module, ".__main__")
+	return strings.HasPrefix(module, "pip") && isVersion(strings.TrimPrefix(module, "pip"))
 }
 
 // isVersion says s is empty or a version such as "3" or "3.12".
@@ -207,15 +228,16 @@ func homeFiles(paths ...string) []ConfigFile {
 	return out
 }
 
-// goEnvConfig reads "go env -w NAME=VALUE" and "go env -u NAME": they
-// write go's environment file (GOENV, in the user configuration
+// goEnvConfig reads "go env -w NAME=VALUE" and "go env -u NAME", after
+// go's -C DIR too: they write go's environment file (GOENV, in the user configuration
 // directory), whose variables every later go command takes as its
 // environment's.
 func goEnvConfig(_ string, args []Word) (ConfigChange, bool) {
-	if len(args) == 0 || staticText(args[0]) != "env" {
+	sub, rest, ok := subcommand(args, programOptions["go"].valued...)
+	if !ok || sub != "env" && sub != "" {
 		return ConfigChange{}, false
 	}
-	a := splitConfigArgs(args[1:])
+	a := splitConfigArgs(rest)
 	write := a.computed
 	for _, o := range []string{"-w", "--w", "-u", "--u"} {
 		for _, v := range a.opts[o] {
@@ -257,8 +279,8 @@ func npmConfig(name string, args []Word) (ConfigChange, bool) {
 		return ConfigChange{}, false
 	}
 	var keys []string
-	switch sub {
-	case "config", "c":
+	switch npmCommand(sub) {
+	case "config":
 		verb, after, ok := subcommand(rest, npmValued...)
 		if !ok || slices.Contains([]string{"get", "list", "ls"}, verb) {
 			return ConfigChange{}, false
@@ -269,7 +291,7 @@ func npmConfig(name string, args []Word) (ConfigChange, bool) {
 		}
 	case "set":
 		keys = npmKeys(splitConfigArgs(rest, npmValued...).operands)
-	case "login", "adduser", "add-user", "logout":
+	case "login", "adduser", "logout":
 		if name != "npm" {
 			return ConfigChange{}, false
 		}
@@ -298,8 +320,10 @@ func npmConfig(name string, args []Word) (ConfigChange, bool) {
 	}
 	var files []ConfigFile
 	locations := a.values("--location")
-	if a.has("-g", "--global") {
-		locations = append(locations, "global")
+	for _, v := range a.values("-g", "--global") {
+		if v != "false" {
+			locations = append(locations, "global")
+		}
 	}
 	if len(locations) == 0 {
 		locations = []string{"user"}
@@ -321,16 +345,15 @@ func npmConfig(name string, args []Word) (ConfigChange, bool) {
 	return changeWith(name+" config", files, keys, npmProgramKey)
 }
 
-// npmKeys are the keys of "npm config set key value ..." and "key=value"
-// operands: every other operand unless an operand holds '='.
+// npmKeys are the keys "npm config set key value ..." and "key=value"
+// may set: every operand, as it stands or before its '=', since an
+// option npm takes a value for may shift which words are keys and which
+// values (--otp 123).
 func npmKeys(operands []string) []string {
-	var keys []string
-	for i := 0; i < len(operands); i++ {
-		k, _, has := strings.Cut(operands[i], "=")
+	keys := make([]string, 0, len(operands))
+	for _, op := range operands {
+		k, _, _ := strings.Cut(op, "=")
 		keys = append(keys, k)
-		if !has && operands[i] != "" {
-			i++ // its value
-		}
 	}
 	return keys
 }
@@ -359,9 +382,7 @@ func yarnConfig(_ string, args []Word) (ConfigChange, bool) {
 	}
 	var keys []string
 	if verb == "set" || verb == "" {
-		if ops := splitConfigArgs(rest).operands; len(ops) > 0 {
-			keys = ops[:1]
-		}
+		keys = npmKeys(splitConfigArgs(rest).operands)
 	}
 	files := homeFiles("~/.yarnrc", "~/.yarnrc.yml", ".yarnrc.yml")
 	return changeWith("yarn config", files, keys, func(key string) (string, bool) {

@@ -42,7 +42,7 @@ func interpreterHandler(name string) handler {
 	if !ok {
 		return nil
 	}
-	return func(form []Word) step {
+	inline := func(form []Word) step {
 		operand := false
 		for _, wd := range form[1:] {
 			if wd.Kind == Dynamic {
@@ -68,6 +68,26 @@ func interpreterHandler(name string) handler {
 		}
 		return step{}
 	}
+	if name == "bun" {
+		return bunHandler(inline)
+	}
+	return inline
+}
+
+// bunX reads "bun x" (bunx) as a tool runner: the package's command and
+// its words are a command of their own.
+var bunX = runner{subs: [][]string{{"x"}}, values: []string{"-p", "--package"}, flags: []string{"--bun", "--silent", "--verbose", "--no-install"}}
+
+// bunHandler reads bun's form: "bun x CMD ..." runs CMD as a command of
+// its own, decided as any; bun's other forms are read by inline (-e, -p
+// and its input).
+func bunHandler(inline handler) handler {
+	return func(form []Word) step {
+		if bunX.matchSub(form, 1) {
+			return bunX.handle(form)
+		}
+		return inline(form)
+	}
 }
 
 // clusterHas reports whether the short option cluster t ("-lne") holds
@@ -87,7 +107,55 @@ func clusterHas(t string, c byte) bool {
 
 var pythonGrammar = grammar{short: shortOpts("bBdEhiIOPqsSuvVx", "cmWX", ""), long: longOpts("help version help-env help-xoptions help-all", "check-hash-based-pycs", "")}
 
+// pythonModule reads form's options as CPython reads them, one letter
+// at a time through each cluster ("-Im", "-E"), -W and -X taking a value
+// (the cluster's rest or the next word), up to -m: it returns the module
+// -m names ("-m pip", "-mpip", "-Im pip") and the words after it, which
+// are the module's arguments. ok is false when the line runs no module
+// (a script, -c, its input) or a word of its options is computed at run
+// time.
+func pythonModule(form []Word) (module string, args []Word, ok bool) {
+	for i := 1; i < len(form); i++ {
+		w := form[i]
+		if w.Kind != Static || !strings.HasPrefix(w.Text, "-") || w.Text == "-" || w.Text == "--" {
+			return "", nil, false
+		}
+		t := w.Text
+		if strings.HasPrefix(t, "--") {
+			if name, _, has := strings.Cut(t[2:], "="); name == "check-hash-based-pycs" && !has {
+				i++
+			}
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			kind, known := pythonGrammar.short[t[j]]
+			if !known || kind == noArg {
+				continue
+			}
+			value := t[j+1:]
+			if value == "" {
+				if i+1 >= len(form) || form[i+1].Kind != Static {
+					return "", nil, false
+				}
+				i++
+				value = form[i].Text
+			}
+			switch t[j] {
+			case 'm':
+				return value, form[i+1:], true
+			case 'c':
+				return "", nil, false
+			}
+			break
+		}
+	}
+	return "", nil, false
+}
+
 func pythonHandler(form []Word) step {
+	if _, _, ok := pythonModule(form); ok {
+		return step{} // the words after -m's module are the module's
+	}
 	p := parseOptions(form, 1, pythonGrammar)
 	switch {
 	case p.problem != "":

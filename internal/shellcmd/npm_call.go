@@ -38,7 +38,35 @@ func npmHandler(form []Word) step {
 			st.notes = append(st.notes, Note{Kind: Unparsed, Text: "npm -c (--call) names code it runs, which no rule vouches for"})
 		}
 	}
+	npmExecRuns(form, &st)
 	return st
+}
+
+// npmExec reads the words after npm exec (npm x, npx's twin) as a tool
+// runner's: the package's command and its words, after npm exec's own
+// options, are a command of their own, decided as npx's and pnpm dlx's.
+var npmExec = runner{subs: [][]string{{"exec"}}, values: []string{"--package", "-p", "--call", "-c", "--workspace", "-w"},
+	flags: []string{"-y", "--yes", "--no", "-ws", "--workspaces", "--include-workspace-root"}}
+
+// npmExecRuns adds to st the command npm exec (x, exe, or any spelling
+// npmCommand reads) runs in form, after npm's own options, each reading
+// of an option it does not know (optionReadings): "npm exec -- npm
+// config set ..." runs npm config set, which every check then sees.
+func npmExecRuns(form []Word, st *step) {
+	for _, reading := range optionReadings(form[1:], programOptions["npm"]) {
+		sub, rest, ok := subcommand(reading, npmValued...)
+		if !ok || npmCommand(sub) != "exec" {
+			continue
+		}
+		run := npmExec.handle(append([]Word{form[0], {Kind: Static, Text: "exec"}}, rest...))
+		st.notes = append(st.notes, run.notes...)
+		if st.next == nil {
+			st.next = run.next
+		} else if run.next != nil {
+			st.others = append(st.others, run.next)
+		}
+		st.others = append(st.others, run.others...)
+	}
 }
 
 // npmShortCluster reports whether t is a cluster of one-letter flags

@@ -40,23 +40,24 @@ var runners = map[string]runner{
 			"--package", "--env-file", "--extra", "--group", "--index", "--default-index", "--from", "-w"},
 		flags: []string{"--frozen", "--locked", "--no-sync", "--isolated", "--no-project", "--all-extras", "--dev",
 			"--no-dev", "--active", "--quiet", "-q", "--verbose", "-v", "--offline", "--no-cache", "--script", "--module", "-m"}},
-	"poetry":          {subs: [][]string{{"run"}}, values: []string{"--directory", "-C", "--project", "-P"}},
-	"pipenv":          {subs: [][]string{{"run"}}},
-	"bundle":          {subs: [][]string{{"exec"}}},
-	"pyenv":           {subs: [][]string{{"exec"}}},
-	"rbenv":           {subs: [][]string{{"exec"}}},
-	"nodenv":          {subs: [][]string{{"exec"}}},
-	"asdf":            {subs: [][]string{{"exec"}}},
-	"conda":           {subs: [][]string{{"run"}}, values: []string{"-n", "--name", "-p", "--prefix", "--cwd"}, flags: []string{"--no-capture-output", "--live-stream"}},
-	"mamba":           {subs: [][]string{{"run"}}, values: []string{"-n", "--name", "-p", "--prefix", "--cwd"}, flags: []string{"--no-capture-output", "--live-stream"}},
-	"micromamba":      {subs: [][]string{{"run"}}, values: []string{"-n", "--name", "-p", "--prefix", "--cwd"}},
-	"pdm":             {subs: [][]string{{"run"}}},
-	"hatch":           {subs: [][]string{{"run"}}},
-	"rye":             {subs: [][]string{{"run"}}},
-	"pixi":            {subs: [][]string{{"run"}, {"exec"}}, values: []string{"-e", "--environment", "--manifest-path"}},
-	"devbox":          {subs: [][]string{{"run"}}},
-	"pnpm":            {subs: [][]string{{"exec"}}},
-	"yarn":            {subs: [][]string{{"exec"}}},
+	"poetry":     {subs: [][]string{{"run"}}, values: []string{"--directory", "-C", "--project", "-P"}},
+	"pipenv":     {subs: [][]string{{"run"}}},
+	"bundle":     {subs: [][]string{{"exec"}}},
+	"pyenv":      {subs: [][]string{{"exec"}}},
+	"rbenv":      {subs: [][]string{{"exec"}}},
+	"nodenv":     {subs: [][]string{{"exec"}}},
+	"asdf":       {subs: [][]string{{"exec"}}},
+	"conda":      {subs: [][]string{{"run"}}, values: []string{"-n", "--name", "-p", "--prefix", "--cwd"}, flags: []string{"--no-capture-output", "--live-stream"}},
+	"mamba":      {subs: [][]string{{"run"}}, values: []string{"-n", "--name", "-p", "--prefix", "--cwd"}, flags: []string{"--no-capture-output", "--live-stream"}},
+	"micromamba": {subs: [][]string{{"run"}}, values: []string{"-n", "--name", "-p", "--prefix", "--cwd"}},
+	"pdm":        {subs: [][]string{{"run"}}},
+	"hatch":      {subs: [][]string{{"run"}}},
+	"rye":        {subs: [][]string{{"run"}}},
+	"pixi":       {subs: [][]string{{"run"}, {"exec"}}, values: []string{"-e", "--environment", "--manifest-path"}},
+	"devbox":     {subs: [][]string{{"run"}}},
+	"pnpm": {subs: [][]string{{"exec"}, {"dlx"}}, shells: []string{"-c", "--shell-mode"}, values: []string{"--package", "--filter", "-F", "-C", "--dir", "--workspace-dir"},
+		flags: []string{"-r", "--recursive", "--parallel", "--no-bail", "--silent", "-s", "--report-summary"}},
+	"yarn":            {subs: [][]string{{"exec"}, {"dlx"}}, values: []string{"-p", "--package", "--cwd"}, flags: []string{"-q", "--quiet"}},
 	"volta":           {subs: [][]string{{"run"}}, values: []string{"--node", "--npm", "--yarn", "--pnpm"}},
 	"fnm":             {subs: [][]string{{"exec"}}, values: []string{"--using"}},
 	"nvm":             {subs: [][]string{{"exec"}, {"run"}}, version: true},
@@ -84,8 +85,18 @@ func runnerHandler(name string) handler {
 // handle finds the command a runner's form runs.
 func (r runner) handle(form []Word) step {
 	i := 1
-	for i < len(form) && form[i].Kind == Static && strings.HasPrefix(form[i].Text, "-") && !r.matchSub(form, i) {
-		i++ // the program's own options
+	for i < len(form) && !r.matchSub(form, i) {
+		t := staticText(form[i])
+		switch {
+		case form[i].Kind == Static && strings.HasPrefix(t, "-"):
+			i++ // the program's own options
+			continue
+		case i > 1 && strings.HasPrefix(staticText(form[i-1]), "-") && !strings.Contains(staticText(form[i-1]), "=") &&
+			r.matchSub(form, i+1):
+			i++ // the value of one ("pnpm --filter web exec")
+			continue
+		}
+		break
 	}
 	sub := r.matchSub(form, i)
 	if !sub {

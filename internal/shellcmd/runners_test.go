@@ -36,6 +36,22 @@ func TestRunnersRunTheirCommand(t *testing.T) {
 		{"nvm exec 20 rm x", []string{"nvm exec 20 rm x => rm x"}, nil},
 		{"corepack pnpm exec rm x", []string{"corepack pnpm exec rm x => pnpm exec rm x => rm x"}, nil},
 		{"proot rm x", []string{"proot rm x => rm x"}, nil},
+		{"npm exec -- rm x", []string{"npm exec -- rm x => rm x"}, nil},
+		{"npm x rm x", []string{"npm x rm x => rm x"}, nil},
+		{"npm exe --yes -- rm x", []string{"npm exe --yes -- rm x => rm x"}, nil},
+		{"npm --prefix d exec -- rm x", []string{"npm --prefix d exec -- rm x => rm x"}, nil},
+		{"npm --otp 1 exec -- rm x", []string{"npm --otp 1 exec -- rm x => rm x"}, nil},
+		{"npm exec --package=p -- rm x", []string{"npm exec --package=p -- rm x => rm x"}, nil},
+		{"npm exec -c 'rm x'", []string{"rm x"}, nil},
+		{"npm run exec", []string{"npm run exec"}, []string{"exec"}},
+		{"pnpm dlx rm x", []string{"pnpm dlx rm x => rm x"}, nil},
+		{"pnpm --filter web exec rm x", []string{"pnpm --filter web exec rm x => rm x"}, nil},
+		{"pnpm exec -c 'rm x'", []string{"rm x"}, nil},
+		{"yarn dlx -p p rm x", []string{"yarn dlx -p p rm x => rm x"}, nil},
+		{"yarn exec rm x", []string{"yarn exec rm x => rm x"}, nil},
+		{"bun x rm x", []string{"bun x rm x => rm x"}, nil},
+		{"bun x --bun rm x", []string{"bun x --bun rm x => rm x"}, nil},
+		{"bun run x", []string{"bun run x"}, []string{"x"}},
 	} {
 		forms := formsOf(Analyze(tt.line, Options{}))
 		for _, w := range tt.want {
