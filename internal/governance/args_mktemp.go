@@ -27,96 +27,90 @@ type mktempName struct {
 	inTMPDIR bool
 }
 
+// mktempOpts are mktemp's options that take a value: -p DIR and
+// --suffix SUFF; --tmpdir takes one only attached (--tmpdir=DIR).
+var mktempOpts = optSet{shortValue: "p", longValue: map[string]bool{"suffix": true}}
+
 // readMktemp reads form as a mktemp command; ok is false for another
-// program or a dry run. A word computed at run time makes the whole name
-// one (name "").
+// program or a dry run. Its options are read as every writer's are
+// (optionWords, mktempOpts): clusters (-dp DIR, -psecrets), long options
+// by any prefix getopt_long takes (--tmp=DIR, --suf .key), "--" before
+// the template. A word computed at run time makes the whole name one
+// (name "").
 func readMktemp(form []shellcmd.Word) (m mktempName, ok bool) {
 	if len(form) == 0 || form[0].Kind != shellcmd.Static || form[0].Name() != "mktemp" {
 		return mktempName{}, false
 	}
-	var template, suffix string
-	var dirs []string
-	hasTemplate, tmpdirOpt, tOpt, computed := false, false, false, false
-	args := form[1:]
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		if w.Kind != shellcmd.Static {
-			computed = true
-			continue
-		}
-		t := w.Text
-		next := func() string {
-			if i+1 < len(args) {
-				i++
-				computed = computed || args[i].Kind != shellcmd.Static
-				return args[i].Text
-			}
-			return ""
-		}
-		switch long, value, hasValue := strings.Cut(strings.TrimPrefix(t, "--"), "="); {
-		case t == "--":
-			if i+1 < len(args) {
-				template, hasTemplate = next(), true
-			}
-			i = len(args)
-		case strings.HasPrefix(t, "--"):
+	computed := false
+	for _, w := range form[1:] {
+		computed = computed || w.Kind != shellcmd.Static
+	}
+	var opts, dirs []string
+	suffix, tmpdirOpt := "", false
+	o := optionWords{form: form}
+	for o.next() {
+		t := o.opt.Text
+		opts = append(opts, t)
+		if long, value, attached := strings.Cut(strings.TrimPrefix(t, "--"), "="); strings.HasPrefix(t, "--") {
 			switch {
-			case long == "":
-			case strings.HasPrefix("dry-run", long) && len(long) >= 2:
+			case longPrefix(long, "dry-run") && len(long) >= 2: // --d is --directory's too
 				return mktempName{}, false
-			case strings.HasPrefix("suffix", long):
-				if !hasValue {
-					value = next()
+			case longPrefix(long, "suffix"):
+				if !attached {
+					value = optionText(o.value("", false))
 				}
 				suffix = value
-			case strings.HasPrefix("tmpdir", long):
+			case longPrefix(long, "tmpdir"):
 				tmpdirOpt = true
 				if value != "" {
 					dirs = append(dirs, value)
 				}
 			}
-		case strings.HasPrefix(t, "-") && len(t) > 1:
-			for j := 1; j < len(t); j++ {
-				switch t[j] {
-				case 'u':
-					return mktempName{}, false
-				case 't':
-					tOpt = true
-				case 'p':
-					tmpdirOpt = true
-					d := t[j+1:]
-					if d == "" {
-						d = next()
-					}
-					if d != "" {
-						dirs = append(dirs, d)
-					}
-					j = len(t)
-				}
-			}
-		default:
-			template, hasTemplate = t, true
+			continue
 		}
+		if !shortHas([]string{t}, mktempOpts, 'p') {
+			continue
+		}
+		tmpdirOpt = true
+		d := t[strings.IndexByte(t, 'p')+1:]
+		if d == "" {
+			d = optionText(o.value("", false))
+		}
+		if d != "" {
+			dirs = append(dirs, d)
+		}
+	}
+	if shortHas(opts, mktempOpts, 'u') {
+		return mktempName{}, false
 	}
 	if computed {
 		return mktempName{}, true
 	}
-	if !hasTemplate {
-		template, tmpdirOpt = "tmp.XXXXXXXXXX", true
+	template, tmpdirDefault := "tmp.XXXXXXXXXX", true
+	if len(o.ops) > 0 {
+		template, tmpdirDefault = o.ops[len(o.ops)-1].Text, false
 	}
 	m.name = template + suffix
 	switch {
-	case tOpt:
+	case shortHas(opts, mktempOpts, 't'):
 		// $TMPDIR if set, else -p's directory, else /tmp: each may be.
 		m.dirs, m.inTMPDIR = dirs, true
-	case tmpdirOpt && len(dirs) > 0:
+	case (tmpdirOpt || tmpdirDefault) && len(dirs) > 0:
 		m.dirs = dirs
-	case tmpdirOpt:
+	case tmpdirOpt || tmpdirDefault:
 		m.inTMPDIR = true
 	default:
 		m.dirs = []string{""}
 	}
 	return m, true
+}
+
+// optionText is the text of an option's value, "" when there is none.
+func optionText(w *shellcmd.Word) string {
+	if w == nil {
+		return ""
+	}
+	return w.Text
 }
 
 // mktempWrites returns the names a mktemp command creates in the
