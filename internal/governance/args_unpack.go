@@ -27,7 +27,7 @@ import (
 // each, below the directory it is extracted into, as a write. An archive
 // whose names cannot be read (from the command's input, computed, made
 // or changed by another command of the line, another compression, a member that is a link or leaves the
-// directory, a rename option such as --transform, more than maxOperands
+// directory, a rename option such as --transform or --pax-option, more than maxOperands
 // members) needs approval. The archive may change between the decision
 // and the run (docs/security.md, Limits).
 
@@ -184,6 +184,10 @@ func tarUnpack(form []shellcmd.Word) (unpack, bool) {
 		case len(o.long) >= 2 && (strings.HasPrefix("transform", o.long) || strings.HasPrefix("xform", o.long) ||
 			strings.HasPrefix("absolute-names", o.long)):
 			u.unknown = "--" + o.long + " changes the names it writes"
+		case len(o.long) >= 2 && strings.HasPrefix("pax-option", o.long):
+			u.unknown = "--" + o.long + " may give its members other names"
+		case len(o.long) >= 3 && strings.HasPrefix("one-top-level", o.long):
+			u.unknown = "--" + o.long + " changes the directory it extracts into"
 		}
 	})
 	if !extract {
@@ -268,7 +272,7 @@ func (e *Engine) unpackVerdict(in *reqInfo, c *shellcmd.Command, others bool, ad
 				if u.prog != "tar" && u.prog != "unzip" {
 					ns, why = diffFileNames(e.operandPath(b, u.archive.Text))
 				} else {
-					ns, why = archiveNames(e.operandPath(b, u.archive.Text), u.prog)
+					ns, why = archivesNames(e.operandPath(b, u.archive.Text), u.prog)
 				}
 				if why != "" {
 					reason = why
@@ -328,6 +332,22 @@ func openArchive(p, what string) (*os.File, string) {
 	return f, ""
 }
 
+// archivesNames returns the member names of every archive prog reads for
+// the archive at p (archivePaths), or why they cannot be known.
+func archivesNames(p, prog string) ([]string, string) {
+	paths, why := archivePaths(p, prog)
+	var names []string
+	for _, a := range paths {
+		if why != "" {
+			break
+		}
+		var ns []string
+		ns, why = archiveNames(a, prog)
+		names = append(names, ns...)
+	}
+	return names, why
+}
+
 // archiveNames returns the member names of the archive at p, read as
 // prog reads it, or why they cannot be known.
 func archiveNames(p, prog string) ([]string, string) {
@@ -370,7 +390,13 @@ func archiveNames(p, prog string) ([]string, string) {
 		return nil, why
 	}
 	if why := tarEachMember(r, func(h *tar.Header) string {
-		return add(h.Name, h.Typeflag == tar.TypeSymlink || h.Typeflag == tar.TypeLink)
+		ns, why := tarMemberNames(h)
+		for _, n := range ns {
+			if why == "" {
+				why = add(n, h.Typeflag == tar.TypeSymlink || h.Typeflag == tar.TypeLink)
+			}
+		}
+		return why
 	}); why != "" {
 		return nil, why
 	}

@@ -30,6 +30,10 @@ type archiveLink struct {
 // maxArchiveLinks bounds the link members read from one archive.
 const maxArchiveLinks = 1024
 
+// enoughLinks is what archiveLinks' reader of tar members gives to stop
+// reading once it holds maxArchiveLinks links: no reason, a sentinel.
+const enoughLinks = "enough links read"
+
 // archiveLinks returns the link members of the archive at p, read as
 // prog reads it; nil when it cannot be read (the caller asks about it
 // for that already).
@@ -72,10 +76,13 @@ func archiveLinks(p, prog string) []archiveLink {
 	}
 	tarEachMember(r, func(h *tar.Header) string {
 		if len(out) >= maxArchiveLinks {
-			return "enough"
+			return enoughLinks
 		}
 		if h.Typeflag == tar.TypeSymlink || h.Typeflag == tar.TypeLink {
-			out = append(out, archiveLink{name: h.Name, target: h.Linkname, hard: h.Typeflag == tar.TypeLink})
+			names, _ := tarMemberNames(h)
+			for _, n := range names {
+				out = append(out, archiveLink{name: n, target: h.Linkname, hard: h.Typeflag == tar.TypeLink})
+			}
 		}
 		return ""
 	})
@@ -95,7 +102,12 @@ func (e *Engine) unpackLinksVerdict(in *reqInfo, c *shellcmd.Command, u unpack, 
 		if u.dir != "" {
 			top = joinRaw(b, u.dir)
 		}
-		for _, l := range archiveLinks(e.operandPath(b, u.archive.Text), u.prog) {
+		paths, _ := archivePaths(e.operandPath(b, u.archive.Text), u.prog)
+		var links []archiveLink
+		for _, a := range paths {
+			links = append(links, archiveLinks(a, u.prog)...)
+		}
+		for _, l := range links {
 			t := l.target
 			switch {
 			case strings.HasPrefix(t, "/"):
