@@ -40,6 +40,12 @@ type storedNameForm struct {
 	ops     []shellcmd.Word
 	restore bool   // -N or --name given: stored names are restored
 	unknown string // why the names it writes cannot be known
+	// suffixes are the values of -S (--suffix), which it tries after a
+	// name that is not there.
+	suffixes []string
+	// recursive: -r (--recursive) given, or pigz's (the PIGZ variable may
+	// hold it); a directory operand's files are decompressed.
+	recursive bool
 }
 
 // storedNameOf returns what form restores names from, if it is a gzip,
@@ -55,11 +61,14 @@ func storedNameOf(form []shellcmd.Word) (storedNameForm, bool) {
 	default:
 		return storedNameForm{}, false
 	}
-	var opts []string
+	var opts, suffixes []string
 	o := optionWords{form: form}
 	for o.next() {
-		opts = append(opts, o.opt.Text)
-		if gzipNameOpts.takesValue(o.opt.Text) {
+		t := o.opt.Text
+		opts = append(opts, t)
+		if v, ok := gzipSuffixOpt(&o, t); ok {
+			suffixes = append(suffixes, v)
+		} else if gzipNameOpts.takesValue(t) {
 			o.value("", false)
 		}
 	}
@@ -79,7 +88,8 @@ func storedNameOf(form []shellcmd.Word) (storedNameForm, bool) {
 	if !decompress && !has("dx", "decompress", "uncompress", "extract") || has("ctl", "stdout", "to-stdout", "test", "list") {
 		return storedNameForm{}, false
 	}
-	f := storedNameForm{prog: name, ops: o.ops, restore: has("N", "name")}
+	f := storedNameForm{prog: name, ops: o.ops, restore: has("N", "name"), suffixes: suffixes,
+		recursive: has("r", "recursive") || name == "pigz" || name == "unpigz"}
 	if name == "lzop" {
 		if !f.restore && !has("Px", "path", "extract") {
 			return storedNameForm{}, false
@@ -117,24 +127,29 @@ func (e *Engine) storedNameVerdict(in *reqInfo, c *shellcmd.Command, others bool
 				}
 				continue
 			}
-			dir := ""
-			if i := strings.LastIndexByte(op.Text, '/'); i >= 0 {
-				dir = op.Text[:i+1]
-			}
 			for _, b := range bases {
-				stored, why := storedName(e.operandPath(b, op.Text))
+				files, why := storedNameFiles(e.operandPath(b, op.Text), op.Text, f)
+				for _, file := range files {
+					stored, bad := storedName(e.operandPath(b, file))
+					if bad != "" && why == "" {
+						why = bad
+					}
+					if stored == "" {
+						continue
+					}
+					m := stored
+					if i := strings.LastIndexByte(file, '/'); i >= 0 {
+						m = file[:i+1] + stored
+					}
+					a := argWord{word: shellcmd.Word{Kind: shellcmd.Static, Text: m}, text: m, write: true}
+					if v, ok := e.decideArg(in, a, c.Dir, advisories); ok {
+						v.reason = fmt.Sprintf("%s writes %s, the name %s stores: %s", f.prog, m, file, v.reason)
+						worst.keep(v)
+					}
+				}
 				if why != "" && f.restore {
 					reason = why
 					break
-				}
-				if stored == "" {
-					continue
-				}
-				m := dir + stored
-				a := argWord{word: shellcmd.Word{Kind: shellcmd.Static, Text: m}, text: m, write: true}
-				if v, ok := e.decideArg(in, a, c.Dir, advisories); ok {
-					v.reason = fmt.Sprintf("%s writes %s, the name %s stores: %s", f.prog, m, op.Text, v.reason)
-					worst.keep(v)
 				}
 			}
 		}

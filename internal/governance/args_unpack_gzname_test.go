@@ -11,9 +11,12 @@ import (
 // TestStoredNames decides the file gzip, gunzip, pigz and unpigz write
 // when they restore the name a compressed file stores (-N, --name, or
 // the GZIP variable): the stored name's last element, in the operand's
-// directory. lzop restoring names needs approval.
+// directory. An operand that is not there stands for the files gzip and
+// pigz look for with a suffix added (-S's, .gz, .z, -z, .Z and more), and
+// a directory given -r for every file beneath it. lzop restoring names
+// needs approval.
 func TestStoredNames(t *testing.T) {
-	root := tempTree(t, []string{"sub", ".claude"}, []string{"a.txt"})
+	root := tempTree(t, []string{"sub", ".claude", "rec/deep", "rec.gz"}, []string{"a.txt"})
 	write := func(name string, b []byte) {
 		if err := os.WriteFile(filepath.Join(root, name), b, 0o644); err != nil {
 			t.Fatal(err)
@@ -36,8 +39,14 @@ func TestStoredNames(t *testing.T) {
 	write("dir.gz", gz("sub/", nil))
 	write("bad.gz", gz("GOVERNANCE.md", nil)[:12])
 	write("gov.zip", zipBytes(t, "GOVERNANCE.md", nil))
+	for _, suffix := range []string{".z", "-z", ".Z", "_z", "-gz", ".zz", ".bin"} {
+		write("g"+suffix, gz("GOVERNANCE.md", nil))
+	}
+	write("rec/deep/k.gz", gz("a.key", nil))
+	write("rec/k.gz", gz("a.key", nil))
+	write("rec.gz/k.gz", gz("a.key", nil))
 
-	e := rootPolicyEngine(t, root, "  allow: [Bash(gzip:*), Bash(gunzip:*), Bash(pigz:*), Bash(unpigz:*), Bash(lzop:*), Bash(zcat:*), Bash(ls:*)]\n")
+	e := rootPolicyEngine(t, root, "  allow: [Bash(gzip:*), Bash(gunzip:*), Bash(pigz:*), Bash(unpigz:*), Bash(lzop:*), Bash(zcat:*), Bash(ls:*)]\n  deny: [Edit(./rec/**/a.key), Edit(./rec.gz/a.key)]\n")
 	checkCommandRows(t, e, root, []commandRow{
 		{"gunzip -fN gov.gz", Deny},
 		{"gunzip -N gov.gz", Deny},
@@ -66,7 +75,31 @@ func TestStoredNames(t *testing.T) {
 		{"gunzip -N sub/trav.gz", Allow}, // sub/GOVERNANCE.md
 		{"gunzip -N ok.gz", Allow},
 		{"gunzip -N plain.gz", Allow},
-		{"gunzip -N missing.gz", Allow},
+		{"gunzip -N g", Deny}, // gzip tries g.gz, g.z, g-z, g.Z; other versions and pigz more
+		{"gunzip -fN g", Deny},
+		{"gzip -dN g", Deny},
+		{"unpigz -N g", Deny},
+		{"gunzip -N -S .bin g", Deny},
+		{"gunzip -N --suffix=.bin g", Deny},
+		{"gunzip -N --suffix .bin g", Deny},
+		{"gunzip -N --suf=.bin g", Deny},
+		{"gunzip -NS.bin g", Deny},
+		{"gunzip -NS .bin g", Deny},
+		{"gzip -dNS .bin g", Deny},
+		{"gunzip -rN rec", Deny},
+		{"gunzip -N -r rec", Deny},
+		{"gunzip --recursive --name rec", Deny},
+		{"gzip -drN rec", Deny},
+		{"gunzip -rN rec/", Deny},
+		{"gunzip -rN ./rec", Deny},
+		{"gunzip -rN rec/deep", Deny},
+		{"unpigz -N rec", Deny}, // the PIGZ variable may hold -r
+		{"gunzip -rN rec.gz", Deny},
+		{"gunzip -N rec", Allow},
+		{"gunzip -N -S .gz rec", Allow},
+		{"gunzip -rN sub", Allow},
+		{"gunzip -N missing.gz", Allow}, // .gz is a suffix gzip knows: it looks for nothing else
+		{"gunzip -N missing", Allow},
 		{"gunzip -N sub", Allow},
 		{"gunzip ok.gz && ls", Allow},
 		{"gunzip -cN gov.gz", Allow},
