@@ -38,7 +38,7 @@ func toolInputObject(toolName string, toolInput json.RawMessage) (map[string]any
 			return nil, fmt.Errorf("tool_input of %s: %v", toolName, err)
 		}
 	}
-	return in, nil
+	return canonicalInput(in), nil
 }
 
 // claudeToolRequest is ClaudeToolRequest for the input object in, before
@@ -355,7 +355,7 @@ func inputObject(raw json.RawMessage) map[string]any {
 	}
 	var in map[string]any
 	_ = jsonv2.Unmarshal(raw, &in)
-	return in
+	return canonicalInput(in)
 }
 
 // commandFromTitle fills in the command of an execute tool call whose

@@ -34,7 +34,16 @@ func namedPathKey(k string) bool {
 		!strings.Contains(l, "folder") && !strings.Contains(l, "dirname") {
 		return false
 	}
-	words := nameWords(k)
+	// A decoder that ignores case reads "FiLe_PaTh" as file_path: the
+	// words are also taken split at separators alone.
+	return pathNamed(nameWords(k)) || pathNamed(strings.FieldsFunc(l, func(r rune) bool {
+		return r == '_' || r == '-' || r == '.' || r == ' '
+	}))
+}
+
+// pathNamed reports whether a member name of these words names a path
+// (namedPathKey).
+func pathNamed(words []string) bool {
 	for i, w := range words {
 		if pathWords[w] || i+1 < len(words) && w == "file" && words[i+1] == "name" {
 			return true
