@@ -33,3 +33,30 @@ func namerefNotes(form []Word) []Note {
 	}
 	return nil
 }
+
+// hashHandler is the handler of hash. "hash -p FILE NAME" makes NAME run
+// FILE, as an element of BASH_CMDS does: FILE is decided as the command it
+// is (its own next form, so a rule refusing it refuses the line), and the
+// line carries hash's RunsCode note, which a rule naming hash vouches for.
+func hashHandler(form []Word) step {
+	st := callbackHandler("p")(form)
+	for i := 1; i < len(form); i++ {
+		t := form[i].Text
+		if form[i].Kind != Static || !strings.HasPrefix(t, "-") || t == "-" {
+			break
+		}
+		if t == "--" {
+			break
+		}
+		if at := strings.IndexByte(t, 'p'); at > 0 {
+			switch {
+			case at+1 < len(t): // -pFILE
+				st.next = []Word{{Kind: Static, Text: t[at+1:]}}
+			case i+1 < len(form):
+				st.next = []Word{form[i+1]}
+			}
+			return st
+		}
+	}
+	return st
+}

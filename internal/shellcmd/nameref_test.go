@@ -2,6 +2,7 @@ package shellcmd
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -65,6 +66,32 @@ func TestAnalyzeCommandNameTables(t *testing.T) {
 		}
 		if got := hasNote(a, NotStatic); got != tc.nameref {
 			t.Errorf("Analyze(%q): NotStatic note %v, want %v", tc.line, got, tc.nameref)
+		}
+	}
+}
+
+// TestHashRunsItsFile: hash -p FILE NAME makes NAME run FILE, so FILE is
+// one of the line's commands, as after a wrapper, in every spelling of
+// -p; hash without -p runs nothing.
+func TestHashRunsItsFile(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		runs string
+	}{
+		{"hash -p ./x cat", "./x"},
+		{"hash -p./x cat", "./x"},
+		{"hash -rp ./x cat", "./x"},
+		{"hash -p /bin/rm ls; ls y", "/bin/rm"},
+		{"hash -r", ""},
+		{"hash -t ls", ""},
+	} {
+		forms := formsOf(Analyze(tc.line, Options{}))
+		runs := slices.ContainsFunc(forms, func(f string) bool { return strings.HasSuffix(f, " => "+tc.runs) })
+		if tc.runs == "" {
+			runs = slices.ContainsFunc(forms, func(f string) bool { return strings.Contains(f, " => ") })
+		}
+		if runs != (tc.runs != "") {
+			t.Errorf("%s: forms %q, want it to run %q", tc.line, forms, tc.runs)
 		}
 	}
 }

@@ -63,7 +63,7 @@ func init() {
 		"complete":  completionHandler,
 		"bind":      callbackHandler("x"),
 		"enable":    callbackHandler("f"),
-		"hash":      callbackHandler("p"),
+		"hash":      hashHandler,
 		"git":       gitHandler,
 		"npm":       npmHandler,
 		"fc": func(form []Word) step {
