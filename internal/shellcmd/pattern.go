@@ -254,7 +254,10 @@ func (set *classSet) pattern(neg bool) string {
 		if !neg && (unicode.ToLower(r[0]) != r[0] && r[0] >= utf8.RuneSelf || unicode.ToLower(r[1]) != r[1] && r[1] >= utf8.RuneSelf) {
 			set.nonASCII = true
 		}
-		for _, cut := range [][2]rune{{r[0], min(r[1], 'A'-1)}, {max(r[0], 'A'), min(r[1], 'Z')}, {max(r[0], 'Z'+1), r[1]}} {
+		// A range is also cut around "/", which no bracket matches in a
+		// path and which a pattern split into its elements must not hold
+		// ("[!-/]", [[:punct:]]'s first range, would split there).
+		for _, cut := range [][2]rune{{r[0], min(r[1], '/'-1)}, {max(r[0], '/'+1), min(r[1], 'A'-1)}, {max(r[0], 'A'), min(r[1], 'Z')}, {max(r[0], 'Z'+1), r[1]}} {
 			if cut[0] <= cut[1] {
 				ranges = append(ranges, cut)
 			}
