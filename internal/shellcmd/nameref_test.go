@@ -95,3 +95,25 @@ func TestHashRunsItsFile(t *testing.T) {
 		}
 	}
 }
+
+// TestAliasJoiningNextText: an alias whose text ends in a backslash or an
+// open quote runs on into the text after its use, which no reading of the
+// value alone shows, so it carries a NotStatic note (no rule naming alias
+// vouches for it); an alias of a whole command carries none.
+func TestAliasJoiningNextText(t *testing.T) {
+	for _, tc := range []struct {
+		line  string
+		joins bool
+	}{
+		{"alias a='r\\'\na\nm victim", true},
+		{`alias a="echo \"x"`, true},
+		{`alias a="echo '"`, true},
+		{`alias ll='ls -l'`, false},
+		{`alias a='echo "x"'`, false},
+		{`alias a='echo \\'`, false},
+	} {
+		if got := hasNote(Analyze(tc.line, Options{}), NotStatic); got != tc.joins {
+			t.Errorf("%q: NotStatic note %v, want %v", tc.line, got, tc.joins)
+		}
+	}
+}

@@ -116,6 +116,12 @@ func aliasHandler(form []Word) step {
 		}
 		if _, value, ok := strings.Cut(wd.Text, "="); ok {
 			st.notes = append(st.notes, Note{Kind: RunsCode, Text: "alias makes a later word run other commands"})
+			if aliasJoinsNext(value) {
+				// Expanded, the text goes on into what follows the
+				// alias's use ("r\" then "m x" on the next line is
+				// rm x), which no reading of the value alone shows.
+				st.notes = append(st.notes, Note{Kind: NotStatic, Text: "alias text ends in a backslash or an open quote, so where it is used it joins the text after it"})
+			}
 			st.shell = append(st.shell, shellRun{word: Word{Kind: Static, Text: value}, langs: dialectsOf("bash")})
 		}
 	}
@@ -198,4 +204,32 @@ func callbackHandler(letters ...string) handler {
 		}
 		return step{}
 	}
+}
+
+// aliasJoinsNext reports whether an alias's text, expanded, runs on into
+// the text after its use: it ends in an unquoted backslash, or leaves a
+// quote open.
+func aliasJoinsNext(value string) bool {
+	var quote byte
+	escaped := false
+	for i := 0; i < len(value); i++ {
+		c := value[i]
+		switch {
+		case escaped:
+			escaped = false
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			}
+		case c == '\\':
+			escaped = true
+		case quote == '"':
+			if c == '"' {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		}
+	}
+	return escaped || quote != 0
 }
