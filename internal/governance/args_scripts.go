@@ -150,15 +150,14 @@ func (e *Engine) scriptText(in *reqInfo, c *shellcmd.Command, s shellcmd.Script,
 // readScriptFile returns the text of the regular file at p (a path with
 // no link in it), or why it cannot be read.
 func readScriptFile(p string) (string, string) {
-	f, err := os.Open(p)
+	f, fi, err := openRegular(p)
+	if errors.Is(err, errNotRegular) {
+		return "", "it is not a regular file"
+	}
 	if err != nil {
 		return "", "it cannot be read now (" + err.Error() + ")"
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		return "", "it is not a regular file"
-	}
 	if lfi, err := os.Lstat(p); err != nil || !os.SameFile(fi, lfi) {
 		return "", "it changed while the bridge read it"
 	}

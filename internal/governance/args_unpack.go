@@ -318,16 +318,14 @@ func (e *Engine) unpackVerdict(in *reqInfo, c *shellcmd.Command, others bool, ad
 // gives neither a file nor a reason: the command fails, writing nothing,
 // and a file the line itself makes is not decided here (others).
 func openArchive(p, what string) (*os.File, string) {
-	f, err := os.Open(p)
-	if errors.Is(err, fs.ErrNotExist) {
+	f, _, err := openRegular(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, ""
-	}
-	if err != nil {
-		return nil, what + " cannot be read now (" + err.Error() + ")"
-	}
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		f.Close()
+	case errors.Is(err, errNotRegular):
 		return nil, what + " is not a regular file"
+	case err != nil:
+		return nil, what + " cannot be read now (" + err.Error() + ")"
 	}
 	return f, ""
 }

@@ -46,7 +46,7 @@ func findGitRepo(dir string) (gitRepo, bool) {
 		if fi, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
 			r := gitRepo{top: d, gitDir: filepath.Join(d, ".git")}
 			if fi.Mode().IsRegular() {
-				data, err := os.ReadFile(r.gitDir)
+				data, err := readRegular(r.gitDir, maxConfigFileBytes)
 				if err != nil {
 					return gitRepo{}, false
 				}
@@ -60,13 +60,13 @@ func findGitRepo(dir string) (gitRepo, bool) {
 				r.gitDir = p
 			}
 			common := r.gitDir
-			if c, err := os.ReadFile(filepath.Join(r.gitDir, "commondir")); err == nil {
+			if c, err := readRegular(filepath.Join(r.gitDir, "commondir"), maxConfigFileBytes); err == nil {
 				common = strings.TrimSpace(string(c))
 				if !filepath.IsAbs(common) {
 					common = filepath.Join(r.gitDir, common)
 				}
 			}
-			cfg, err := os.ReadFile(filepath.Join(common, "config"))
+			cfg, err := readRegular(filepath.Join(common, "config"), maxConfigFileBytes)
 			if err != nil {
 				return gitRepo{}, false
 			}
@@ -141,7 +141,7 @@ var maxIndexNameBytes = 64 << 20
 // yet, or one the agent just made) is not ok either: the caller counts
 // every file.
 func readGitIndex(p string) ([]string, bool) {
-	f, err := os.Open(p)
+	f, _, err := openRegular(p)
 	if err != nil {
 		return nil, false
 	}

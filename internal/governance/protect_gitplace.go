@@ -86,7 +86,7 @@ func filled(p string) bool {
 	if !fi.IsDir() {
 		return true
 	}
-	f, err := os.Open(p)
+	f, err := openDir(p)
 	if err != nil {
 		return false
 	}

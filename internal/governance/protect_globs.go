@@ -156,7 +156,7 @@ func boundedGlob(pattern string, budget *int) ([]string, bool) {
 	var out []string
 	pat := newShellPattern(file)
 	for _, d := range dirs {
-		f, err := os.Open(d)
+		f, err := openDir(d)
 		if err != nil {
 			continue
 		}

@@ -89,7 +89,7 @@ func (h *repoHooks) read(root, home string) error {
 	}
 	gitdir := dotgit
 	if !fi.IsDir() {
-		b, err := os.ReadFile(dotgit)
+		b, err := readRegular(dotgit, maxConfigFileBytes)
 		if err != nil {
 			return fmt.Errorf("reading %s: %v", dotgit, err)
 		}
@@ -106,7 +106,7 @@ func (h *repoHooks) read(root, home string) error {
 	if fi, err := h.stamp(commondir); err != nil {
 		return err
 	} else if fi != nil {
-		b, err := os.ReadFile(commondir)
+		b, err := readRegular(commondir, maxConfigFileBytes)
 		if err != nil {
 			return fmt.Errorf("reading %s: %v", commondir, err)
 		}
@@ -132,7 +132,7 @@ func (h *repoHooks) readConfig(p, root, home string, depth int) error {
 	if err != nil || fi == nil {
 		return err
 	}
-	b, err := os.ReadFile(p)
+	b, err := readRegular(p, maxConfigFileBytes)
 	if err != nil {
 		return fmt.Errorf("reading %s: %v", p, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -260,11 +261,16 @@ func globFiles(dir, pattern string) []string {
 		}
 		full = filepath.Join(dir, d)
 	}
-	f, err := os.Open(full)
+	// Not waiting on a named pipe the agent put there (O_NONBLOCK
+	// changes nothing for a directory), and listing only a directory.
+	f, err := os.OpenFile(full, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.IsDir() {
+		return nil
+	}
 	names, _ := f.Readdirnames(maxGlobDir + 1)
 	if len(names) > maxGlobDir {
 		return nil

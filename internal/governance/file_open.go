@@ -1,0 +1,88 @@
+package governance
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+)
+
+// The files the bridge reads to decide a request (an archive, a script
+// file, a git configuration and what it includes, a directory a glob
+// lists) are the agent's to make: one of them may be a named pipe, which
+// an open for reading would wait on until someone writes to it, holding
+// the decision, and the message behind it, for ever. They are opened
+// without blocking (O_NONBLOCK, which changes nothing for a regular file or
+// a directory) and read only when they are what the caller expects.
+
+// errNotRegular says a file the bridge reads is not a regular file.
+var errNotRegular = errors.New("not a regular file")
+
+// errNotDirectory says a directory the bridge lists is not one.
+var errNotDirectory = errors.New("not a directory")
+
+// openNoWait opens p for reading without waiting on a named pipe or a
+// device, and returns it with what it is.
+func openNoWait(p string) (*os.File, os.FileInfo, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
+// openRegular opens the regular file at p for reading without waiting on
+// anything else (errNotRegular).
+func openRegular(p string) (*os.File, os.FileInfo, error) {
+	f, fi, err := openNoWait(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, errNotRegular
+	}
+	return f, fi, nil
+}
+
+// openDir opens the directory at p for listing without waiting on
+// anything else (errNotDirectory).
+func openDir(p string) (*os.File, error) {
+	f, fi, err := openNoWait(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		f.Close()
+		return nil, errNotDirectory
+	}
+	return f, nil
+}
+
+// maxConfigFileBytes bounds a git configuration file (or .git file,
+// commondir) the bridge reads.
+const maxConfigFileBytes = 1 << 20
+
+// readRegular returns the text of the regular file at p, at most max
+// bytes (an error past it), without waiting on anything else.
+func readRegular(p string, max int64) ([]byte, error) {
+	f, _, err := openRegular(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("larger than %d bytes", max)
+	}
+	return b, nil
+}
