@@ -116,17 +116,29 @@ func (e *Engine) decidePathLazy(in *reqInfo, p string, advisories *[]string) ver
 
 // ruleNaming returns a rule that names the path p outside the roots, for a
 // reason's hint: Read or Edit as the request reads or writes, of ~/... for
-// a path in the home directory and //... for another.
+// a path in the home directory and //... for another. A glob character in
+// p is written as a class holding it ([[], [*], [?]) so that the rule
+// names p alone, and a rule holding a character YAML's flow sequence reads
+// is quoted, as it must be in a policy's list.
 func (e *Engine) ruleNaming(in *reqInfo, p string) string {
 	tool := "Edit"
 	if in.read && !in.write && !in.command {
 		tool = "Read"
 	}
-	if rel, ok := cutDir(e.home, p); ok && e.home != "" && rel != "" {
-		return tool + "(~/" + rel + ")"
+	pat := "/" + literalPattern.Replace(p)
+	switch rel, ok := cutDir(e.home, p); {
+	case p == "/":
+		pat = "//**"
+	case ok && e.home != "" && rel != "":
+		pat = "~/" + literalPattern.Replace(rel)
 	}
-	if p == "/" {
-		return tool + "(//**)"
+	rule := tool + "(" + pat + ")"
+	if strings.ContainsAny(rule, "[]{},#'\"&!|>%@`") || strings.Contains(rule, ": ") {
+		rule = "'" + strings.ReplaceAll(rule, "'", "''") + "'"
 	}
-	return tool + "(/" + p + ")"
+	return rule
 }
+
+// literalPattern writes a rule pattern's glob characters as classes that
+// hold them alone.
+var literalPattern = strings.NewReplacer("[", "[[]", "*", "[*]", "?", "[?]")
