@@ -93,6 +93,9 @@ type argWord struct {
 	// dirOnly says mayWrite holds only where the name is a directory (a
 	// variable's value a program reads files from, or writes into).
 	dirOnly bool
+	// unplaced says why the name is of no file the bridge can place (a
+	// file URL of another host): asked about (args_fileurl.go).
+	unplaced string
 }
 
 // commandArgs returns the words of c that may name files.
@@ -241,6 +244,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			}
 		}
 		markFrom()
+		out = append(out, fileURLArgs(form, out[first:])...)
 		if name == "cd" || name == "pushd" || name == "chdir" {
 			for k := first; k < len(out); k++ {
 				out[k].entersDir, out[k].readOnly = true, true
@@ -327,6 +331,9 @@ func (e *Engine) decideArg(in *reqInfo, a argWord, dir shellcmd.Dir, advisories 
 	what := verb + " " + a.text + " (" + namedBy + ")"
 	if a.entersDir {
 		what = fmt.Sprintf("changing directory to %s (named by the command; what the line names after it is decided there)", a.text)
+	}
+	if a.unplaced != "" {
+		return unplacedVerdict(what, a.unplaced), true
 	}
 	p := a.text
 	kind := a.word.Kind

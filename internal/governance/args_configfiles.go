@@ -83,10 +83,12 @@ func (e *Engine) configFormVerdict(in *reqInfo, c *shellcmd.Command, form []shel
 				worst.keep(v)
 			}
 			for _, a := range commandArgs(gc) {
-				if a.write {
+				if a.write || a.namesFileURL() {
 					a.namedBy = "named by the command or in " + f.Text
 					worst.keepIf(e.decideArg(in, a, c.Dir, advisories))
-					*written = append(*written, a)
+					if a.write {
+						*written = append(*written, a)
+					}
 				}
 			}
 		}
