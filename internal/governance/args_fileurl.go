@@ -106,14 +106,14 @@ func fileURLArgs(form []shellcmd.Word, args []argWord) []argWord {
 		if name == "curl" && !up.globoff && strings.ContainsAny(text, "{[") {
 			expanded, err := curlGlob(text, maxGlobMatches)
 			if err != nil {
-				out = append(out, fileURLAsk(a, text, fmt.Sprintf("curl expands the URL %q itself, and %v", text, err)))
+				out = append(out, fileURLAsk(a, text, fmt.Sprintf("curl expands the URL %q itself, and %v", text, err), write))
 			}
 			urls = append(urls, expanded...)
 		}
 		for _, u := range urls {
 			paths, why := fileURLPaths(u)
 			if why != "" {
-				out = append(out, fileURLAsk(a, text, why))
+				out = append(out, fileURLAsk(a, text, why, write))
 			}
 			for _, p := range paths {
 				out = append(out, fileURLArg(a, text, p, write))
@@ -153,11 +153,11 @@ func (a argWord) namesFileURL() bool {
 }
 
 // fileURLAsk is the question on the file URL u of word a, which names a
-// file the bridge cannot place (why).
-func fileURLAsk(a argWord, u, why string) argWord {
+// file the bridge cannot place (why); write says the program writes it.
+func fileURLAsk(a argWord, u, why string, write bool) argWord {
 	b := a
 	b.word = shellcmd.Word{Kind: shellcmd.Static, Text: u}
-	b.text, b.unplaced, b.segment = u, why, false
+	b.text, b.unplaced, b.segment, b.write = u, why, false, write
 	return b
 }
 

@@ -132,7 +132,7 @@ func (up curlUpload) baseNames() []string {
 func curlUploadReads(f curlUploadFile) []argWord {
 	a := argWord{word: shellcmd.Word{Kind: shellcmd.Static, Text: f.text}, text: f.text, readOnly: true, at: f.at}
 	if f.err != nil {
-		return []argWord{fileURLAsk(a, f.text, fmt.Sprintf("curl expands the name %q itself, and %v", f.text, f.err))}
+		return []argWord{fileURLAsk(a, f.text, fmt.Sprintf("curl expands the name %q itself, and %v", f.text, f.err), false)}
 	}
 	var out []argWord
 	for _, n := range f.names[1:] {
