@@ -21,36 +21,23 @@ var gitRemovers = [...]struct{ sub, as string }{{"mv", "mv"}, {"rm", "rm"}, {"ch
 // pathspecs are relative to (cwd, or where git's -C options lead); ok is
 // false for any other git command. "git rm --cached" and "git restore
 // --staged" without --worktree, given before "--", leave the work tree
-// alone. Every operand of checkout is taken for a path, a branch's name
-// too.
+// alone. Their options are read as git reads them (ReadGitArgs: "--ca"
+// is --cached, "-af" holds -a). Every operand of checkout is taken for
+// a path, a branch's name too.
 func gitRemover(form []shellcmd.Word, cwd string) ([]shellcmd.Word, string, string, bool) {
 	for _, g := range gitRemovers {
 		base, at, ok := gitSubcommand(form, g.sub)
 		if !ok {
 			continue
 		}
-		staged, worktree, all := false, false, false
-		for _, w := range form[at+1:] {
-			// Past "--" every word is a pathspec ("git rm -r -- audit
-			// --cached" removes audit and a file named --cached), and a
-			// word computed at run time may be "--".
-			if w.Kind != shellcmd.Static || w.Text == "--" {
-				break
-			}
-			switch w.Text {
-			case "--cached":
-				return nil, "", "", false
-			case "--staged", "-S":
-				staged = true
-			case "--worktree", "-W":
-				worktree = true
-			case "--all", "-a":
-				all = g.sub == "checkout-index"
-			}
-		}
-		if g.sub == "restore" && staged && !worktree {
+		o := shellcmd.ReadGitArgs(g.sub, form[at+1:])
+		if g.sub == "rm" && o.Surely("cached") {
 			return nil, "", "", false
 		}
+		if g.sub == "restore" && o.Surely("staged") && !o.Has("worktree") {
+			return nil, "", "", false
+		}
+		all := g.sub == "checkout-index" && o.Has("all")
 		if base != "" {
 			cwd = joinRaw(cwd, base)
 		}

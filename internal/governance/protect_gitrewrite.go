@@ -55,7 +55,9 @@ func (e *Engine) gitRewritesProtected(in *reqInfo) (verdict, bool) {
 
 // gitRewrite reports whether form is a git command that rewrites work-tree
 // files it does not name, and names it ("git merge"). One whose
-// subcommand is known only when the line runs may be one.
+// subcommand is known only when the line runs may be one. Options are
+// read as git reads them (ReadGitArgs): "git reset --ha" is --hard,
+// "git read-tree -mu" holds -u.
 func gitRewrite(form []shellcmd.Word) (string, bool) {
 	if len(form) == 0 || form[0].Kind != shellcmd.Static || !isGit(form[0].Text) {
 		return "", false
@@ -68,22 +70,24 @@ func gitRewrite(form []shellcmd.Word) (string, bool) {
 		return "git", true
 	}
 	sub, args := form[g.At].Text, form[g.At+1:]
-	opts, operands := gitArgs(args)
 	what := "git " + sub
 	switch sub {
 	case "merge", "pull", "rebase", "cherry-pick", "revert", "am", "sparse-checkout", "filter-branch":
 		return what, true
 	case "reset":
-		return what, slices.ContainsFunc(opts, func(o string) bool { return o == "--hard" || o == "--merge" || o == "--keep" })
+		o := shellcmd.ReadGitArgs(sub, args)
+		return what, o.Has("hard") || o.Has("merge") || o.Has("keep")
 	case "read-tree":
-		return what, slices.ContainsFunc(opts, func(o string) bool { return o == "-u" || o == "--reset" && slices.Contains(opts, "-u") })
+		o := shellcmd.ReadGitArgs(sub, args)
+		return what, o.Has("u")
 	case "stash":
-		if slices.Contains(args, shellcmd.Word{Kind: shellcmd.Static, Text: "--"}) {
+		o := shellcmd.ReadGitArgs("stash push", args)
+		if o.DashDash {
 			return "", false // "git stash push -- paths": decided by what they name
 		}
 		first := ""
-		if len(operands) > 0 {
-			first = operands[0]
+		if len(o.Operands) > 0 && o.Operands[0].Kind == shellcmd.Static {
+			first = o.Operands[0].Text
 		}
 		switch first {
 		case "list", "show", "drop", "clear", "create", "store":
@@ -91,48 +95,31 @@ func gitRewrite(form []shellcmd.Word) (string, bool) {
 		}
 		return what, true
 	case "bisect":
-		if len(operands) > 0 && (operands[0] == "log" || operands[0] == "view" || operands[0] == "visualize" || operands[0] == "terms") {
-			return "", false
+		if len(args) > 0 && args[0].Kind == shellcmd.Static {
+			switch args[0].Text {
+			case "log", "view", "visualize", "terms":
+				return "", false
+			}
 		}
 		return what, true
 	case "checkout", "switch":
-		if slices.Contains(args, shellcmd.Word{Kind: shellcmd.Static, Text: "--"}) {
+		o := shellcmd.ReadGitArgs(sub, args)
+		if o.DashDash {
 			return "", false // paths: decided by what they name (gitRemover)
 		}
-		created := slices.ContainsFunc(opts, func(o string) bool {
-			return o == "-b" || o == "-B" || o == "-c" || o == "-C" || o == "--create" || o == "--force-create"
+		created := slices.ContainsFunc([]string{"b", "B", "create", "force-create", "orphan"}, func(n string) bool {
+			return len(o.Values(n)) > 0
 		})
 		// "git checkout -b new" makes a branch where HEAD is and leaves
 		// the files alone; with a start point it checks that out.
-		if created && len(operands) <= 1 {
+		// -f puts every tracked file back as HEAD has it.
+		force := o.Has("force") || o.Has("orphan") || o.Has("detach") || o.Has("discard-changes")
+		if created && len(o.Operands) == 0 && !force {
 			return "", false
 		}
-		// -f puts every tracked file back as HEAD has it.
-		force := slices.ContainsFunc(opts, func(o string) bool {
-			return o == "--force" || !strings.HasPrefix(o, "--") && strings.ContainsRune(o, 'f')
-		})
-		return what, len(operands) > 0 || force || slices.Contains(opts, "--orphan") || slices.Contains(opts, "--detach")
+		return what, len(o.Operands) > 0 || force
 	}
 	return "", false
-}
-
-// gitArgs splits a git subcommand's words, before "--", into options and
-// operands, taking the word after -b, -B, -c, -C, --orphan, --create and
-// --force-create (which name a branch) as an operand: the branch is the
-// first operand, a start point the second. A word known only when the
-// line runs counts as an operand.
-func gitArgs(args []shellcmd.Word) (opts, operands []string) {
-	for _, w := range args {
-		if w.Kind == shellcmd.Static && w.Text == "--" {
-			break
-		}
-		if w.Kind == shellcmd.Static && strings.HasPrefix(w.Text, "-") && len(w.Text) > 1 {
-			opts = append(opts, w.Text)
-			continue
-		}
-		operands = append(operands, w.Text)
-	}
-	return opts, operands
 }
 
 // isGit reports whether a command word runs git.

@@ -45,34 +45,14 @@ func gitTreeRead(form []shellcmd.Word) (treeRead, bool) {
 // object store did not hold. -N (--intent-to-add) reads nothing, but makes
 // "git diff" print the whole file: it counts as adding.
 func gitAddRead(form []shellcmd.Word, base string) (treeRead, bool) {
-	all, update := false, false
+	o := shellcmd.ReadGitArgs("add", form[1:])
+	all := o.Has("all") || o.HasNo("ignore-removal")
+	update := o.Surely("update") || o.Surely("renormalize")
 	var specs []string
-	unknown := false
-	for i := 1; i < len(form); i++ {
-		w := form[i]
-		if w.Kind != shellcmd.Static {
-			unknown = true
-			continue
-		}
-		t := w.Text
-		switch {
-		case t == "--":
-			for _, r := range form[i+1:] {
-				specs = append(specs, r.Text)
-				unknown = unknown || r.Kind != shellcmd.Static && r.Kind != shellcmd.Glob
-			}
-			i = len(form)
-		case t == "--all" || t == "--no-ignore-removal":
-			all = true
-		case t == "--update":
-			update = true
-		case strings.HasPrefix(t, "--"):
-		case strings.HasPrefix(t, "-") && len(t) > 1:
-			all = all || strings.ContainsRune(t, 'A')
-			update = update || strings.ContainsRune(t, 'u')
-		default:
-			specs = append(specs, t)
-		}
+	unknown := o.Computed
+	for _, w := range o.Operands {
+		specs = append(specs, w.Text)
+		unknown = unknown || w.Kind != shellcmd.Static && w.Kind != shellcmd.Glob
 	}
 	if update && !all {
 		return treeRead{}, false
@@ -100,36 +80,16 @@ func gitStashRead(form []shellcmd.Word, base string) (treeRead, bool) {
 	if !ok {
 		return treeRead{}, false
 	}
-	specs := operandWords(args, gitStashValue)
+	var specs []string
+	for _, w := range shellcmd.ReadGitArgs("stash push", args).Operands {
+		specs = append(specs, w.Text)
+	}
 	if save || len(specs) == 0 {
 		specs = []string{":/"} // save's words are its message
 	}
 	r := treeRead{reader: "git stash", base: base}
 	r.dirs, r.top = gitPathspecDirs(specs)
 	return r, true
-}
-
-// operandWords returns the words of args that are not options (value
-// reports an option taking the next word), every word after "--" too.
-func operandWords(args []shellcmd.Word, value func(opt string) bool) []string {
-	var out []string
-	for i := 0; i < len(args); i++ {
-		t := args[i].Text
-		switch {
-		case t == "--" && args[i].Kind == shellcmd.Static:
-			for _, r := range args[i+1:] {
-				out = append(out, r.Text)
-			}
-			return out
-		case args[i].Kind == shellcmd.Static && strings.HasPrefix(t, "-") && len(t) > 1:
-			if value(t) {
-				i++
-			}
-		default:
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 // gitPathspecDirs returns the names git's pathspecs specs reach, for a

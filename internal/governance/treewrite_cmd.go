@@ -82,18 +82,9 @@ func gitStashedPaths(form []shellcmd.Word, cwd string) ([]shellcmd.Word, string,
 		}
 		rest = rest[1:]
 	}
-	out := []shellcmd.Word{form[at]}
-	paths := false
-	for i := 0; i < len(rest); i++ {
-		w := rest[i]
-		switch t := w.Text; {
-		case w.Kind == shellcmd.Static && (t == "-m" || t == "--message" || t == "--pathspec-from-file"):
-			i++ // a message, not a pathspec
-		case w.Kind == shellcmd.Static && strings.HasPrefix(t, "-"):
-		default:
-			out, paths = append(out, w), true
-		}
-	}
+	o := shellcmd.ReadGitArgs("stash push", rest)
+	out := append([]shellcmd.Word{form[at]}, o.Operands...)
+	paths := len(o.Operands) > 0
 	if !paths {
 		return nil, "", false
 	}
@@ -146,12 +137,10 @@ func gitPagedFiles(form []shellcmd.Word, cwd string) (_ []shellcmd.Word, dir str
 		return nil, "", false, false
 	}
 	out := []shellcmd.Word{form[at], {Kind: shellcmd.Static, Text: "."}}
-	tracked = true
+	o := shellcmd.ReadGitArgs("grep", form[at+1:])
+	tracked = !o.Has("untracked") && !o.Has("no-index")
 	for _, w := range form[at+1:] {
-		switch {
-		case w.Kind == shellcmd.Static && (w.Text == "--untracked" || w.Text == "--no-index"):
-			tracked = false
-		case w.Kind != shellcmd.Static || !strings.HasPrefix(w.Text, "-"):
+		if w.Kind != shellcmd.Static || !strings.HasPrefix(w.Text, "-") {
 			out = append(out, w)
 		}
 	}
@@ -160,20 +149,11 @@ func gitPagedFiles(form []shellcmd.Word, cwd string) (_ []shellcmd.Word, dir str
 
 // gitGrepPages reports whether git grep's words args open the files that
 // match in a pager: -O (alone or with its command attached, also in a
-// cluster) or a prefix of --open-files-in-pager.
+// cluster, "-iO") or a prefix of --open-files-in-pager, as git reads
+// them (ReadGitArgs).
 func gitGrepPages(args []shellcmd.Word) bool {
-	for _, a := range args {
-		t := a.Text
-		if a.Kind != shellcmd.Static || t == "--" {
-			return false
-		}
-		name, _, _ := strings.Cut(strings.TrimPrefix(t, "--"), "=")
-		if strings.HasPrefix(t, "--") && len(name) >= len("op") && strings.HasPrefix("open-files-in-pager", name) ||
-			!strings.HasPrefix(t, "--") && strings.HasPrefix(t, "-") && strings.Contains(t, "O") {
-			return true
-		}
-	}
-	return false
+	o := shellcmd.ReadGitArgs("grep", args)
+	return !o.Computed && o.Has("open-files-in-pager")
 }
 
 // actedOperands returns the operands of form, run as name, and the

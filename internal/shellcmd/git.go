@@ -81,16 +81,8 @@ func gitHandler(form []Word) step {
 		// -O/--open-files-in-pager runs a pager, its own or the one the
 		// option names, on the files that match, whose names the line
 		// does not hold: "git grep -O'sed -i s/x/y/' x" changes them.
-		for _, a := range args {
-			t := a.Text
-			name, _, _ := strings.Cut(strings.TrimPrefix(t, "--"), "=")
-			if a.Kind != Static || t == "--" {
-				break
-			}
-			if strings.HasPrefix(t, "-O") || strings.HasPrefix(t, "--") && len(name) >= len("op") && strings.HasPrefix("open-files-in-pager", name) {
-				st.notes = append(st.notes, Note{Kind: Unparsed, Text: "git grep " + t + " runs a pager on the files that match, which the line does not name"})
-				break
-			}
+		if o := ReadGitArgs("grep", args); !o.Computed && o.Has("open-files-in-pager") {
+			st.notes = append(st.notes, Note{Kind: Unparsed, Text: "git grep " + strings.Join(gitWordTexts(args), " ") + " runs a pager on the files that match, which the line does not name"})
 		}
 	}
 	st.placeRuns(elsewhere, from, fromKnown)
@@ -411,4 +403,13 @@ func gitTemplateNote(st *step, args []Word, sub string) {
 			return
 		}
 	}
+}
+
+// gitWordTexts returns the texts of words.
+func gitWordTexts(words []Word) []string {
+	out := make([]string, 0, len(words))
+	for _, w := range words {
+		out = append(out, w.Text)
+	}
+	return out
 }
