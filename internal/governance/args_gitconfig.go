@@ -23,55 +23,36 @@ func gitConfigWrites(form []shellcmd.Word) []argWord {
 		return nil
 	}
 	word := form[at]
+	o := shellcmd.ReadGitArgs("config", form[at+1:])
 	var files []string
-	write, read, operands, elsewhere := false, false, 0, false
-	args := form[at+1:]
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		if w.Kind != shellcmd.Static {
-			write = true
-			continue
+	for _, v := range o.Values("file") {
+		files = append(files, joinRaw(base, v.Text))
+	}
+	elsewhere := o.Surely("file") || o.Surely("blob") || o.Surely("global") || o.Surely("system")
+	if o.Has("global") {
+		files = append(files, "~/.gitconfig", "~/.config/git/config")
+	}
+	if o.Has("system") {
+		files = append(files, "/etc/gitconfig")
+	}
+	if o.Has("worktree") {
+		files = append(files, joinRaw(base, ".git/config.worktree"))
+	}
+	write, read := o.Computed, false
+	for _, names := range o.Given() {
+		for _, n := range names {
+			switch {
+			case gitConfigReads[n]:
+				read = read || len(names) == 1
+			case !gitConfigModifiers[n]:
+				write = true // a change (--add, --unset, -e, ...) or an option not known
+			}
 		}
-		t := w.Text
-		name, value, hasValue := strings.Cut(strings.TrimPrefix(t, "--"), "=")
-		switch {
-		case t == "--":
-			operands += len(args) - i - 1
-			i = len(args)
-		case !strings.HasPrefix(t, "-"):
-			if operands == 0 && gitConfigVerbs[t] != 0 {
-				write, read = write || gitConfigVerbs[t] == configWrites, read || gitConfigVerbs[t] == configReads
-			}
-			operands++
-		case t == "-f" || t == "--file" || t == "--blob" || t == "--type" || t == "--default" ||
-			t == "--comment" || t == "--value" || t == "--url":
-			if i+1 < len(args) && (t == "-f" || t == "--file") {
-				files = append(files, joinRaw(base, args[i+1].Text))
-			}
-			elsewhere = elsewhere || t == "-f" || t == "--file" || t == "--blob"
-			i++
-		case strings.HasPrefix(t, "-f") && !strings.HasPrefix(t, "--"):
-			files = append(files, joinRaw(base, t[2:]))
-			elsewhere = true
-		case hasValue && (name == "file" || name == "blob"):
-			if name == "file" {
-				files = append(files, joinRaw(base, value))
-			}
-			elsewhere = true
-		case t == "--global":
-			files = append(files, "~/.gitconfig", "~/.config/git/config")
-			elsewhere = true
-		case t == "--system":
-			files = append(files, "/etc/gitconfig")
-			elsewhere = true
-		case t == "--worktree":
-			files = append(files, joinRaw(base, ".git/config.worktree"))
-		case gitConfigReads[t]:
-			read = true
-		case gitConfigModifiers[t] || hasValue && gitConfigModifiers["--"+name]:
-		default:
-			write = true // a change (--add, --unset, -e, ...) or an option not known
-		}
+	}
+	operands := len(o.Operands)
+	if len(o.Operands) > 0 && o.Operands[0].Kind == shellcmd.Static && !o.DashDash {
+		verb := gitConfigVerbs[o.Operands[0].Text]
+		write, read = write || verb == configWrites, read || verb == configReads
 	}
 	if !write && (read || operands == 1) {
 		return nil
@@ -101,12 +82,13 @@ var gitConfigVerbs = map[string]int{"list": configReads, "get": configReads, "se
 	"rename-section": configWrites, "remove-section": configWrites, "edit": configWrites}
 
 // gitConfigReads are git config's options that read configuration.
-var gitConfigReads = map[string]bool{"--get": true, "--get-all": true, "--get-regexp": true, "--get-urlmatch": true,
-	"--get-color": true, "--get-colorbool": true, "-l": true, "--list": true}
+var gitConfigReads = map[string]bool{"get": true, "get-all": true, "get-regexp": true, "get-urlmatch": true,
+	"get-color": true, "get-colorbool": true, "list": true}
 
 // gitConfigModifiers are git config's options that change neither what
-// it does nor where: the scope of a read (--local), its form.
-var gitConfigModifiers = map[string]bool{"--local": true, "--includes": true, "--no-includes": true, "--show-origin": true,
-	"--show-scope": true, "--name-only": true, "-z": true, "--null": true, "--fixed-value": true, "--bool": true,
-	"--int": true, "--bool-or-int": true, "--path": true, "--expiry-date": true, "--all": true, "--type": true,
-	"--default": true, "--url": true}
+// it does nor where it writes (the scope of a read, the form of a value,
+// the file, whose writes are decided apart).
+var gitConfigModifiers = map[string]bool{"local": true, "includes": true, "show-origin": true,
+	"show-scope": true, "name-only": true, "z": true, "null": true, "fixed-value": true, "bool": true,
+	"int": true, "bool-or-int": true, "bool-or-str": true, "path": true, "expiry-date": true, "all": true, "type": true,
+	"default": true, "url": true, "file": true, "blob": true, "global": true, "system": true, "worktree": true}

@@ -66,11 +66,14 @@ func gitOutputWrites(form []shellcmd.Word) []argWord {
 		}
 		name, value, eq := strings.Cut(strings.TrimPrefix(t, "--"), "=")
 		switch {
-		case !strings.HasPrefix(t, "--") && patches && strings.HasPrefix(t, "-o"):
-			if t == "-o" {
+		case !strings.HasPrefix(t, "--") && patches && strings.HasPrefix(t, "-") && strings.Contains(t, "o"):
+			// -o in a cluster ("-ko DIR", "-kqoDIR"); the diff options
+			// format-patch also takes are not all known, so any "o"
+			// of a cluster is taken for -o.
+			if j := strings.IndexByte(t, 'o'); j == len(t)-1 {
 				next()
 			} else {
-				add(w, t[2:])
+				add(w, t[j+1:])
 			}
 		case !strings.HasPrefix(t, "--"):
 		case name == "output" || patches && len(name) > len("output-") && strings.HasPrefix("output-directory", name):
@@ -145,8 +148,9 @@ func gitOtherWrites(form []shellcmd.Word, g shellcmd.GitGlobals, sub string) []a
 		out = append(out, argWord{word: w, text: joinRaw(base, v), write: true})
 	}
 	args := form[g.At+1:]
-	if sub == "merge-file" && (hasWord(form, "-p") || hasWord(form, "--stdout")) {
-		return nil // printed, not merged into the file
+	if sub != "fast-export" && sub != "fast-import" && sub != "bundle" {
+		gitReadWrites(form[g.At+1:], sub, base, add)
+		return out
 	}
 	operand := 0 // operands seen so far
 	for i := 0; i < len(args); i++ {
@@ -159,26 +163,13 @@ func gitOtherWrites(form []shellcmd.Word, g shellcmd.GitGlobals, sub string) []a
 		long := strings.HasPrefix(t, "--")
 		var takes bool // the option names a file written
 		switch {
-		case sub == "archive" && (t == "-o" || long && name == "output"):
-			takes = true
-		case sub == "archive" && strings.HasPrefix(t, "-o") && !long:
-			add(w, t[2:])
-			continue
 		case (sub == "fast-export" || sub == "fast-import") && long && name == "export-marks":
-			takes = true
-		case (sub == "init" || sub == "clone") && long && name == "separate-git-dir":
 			takes = true
 		case strings.HasPrefix(t, "-") && w.Kind == shellcmd.Static:
 			continue
 		default:
 			operand++
-			if sub == "merge-file" && operand == 1 || sub == "bundle" && operand == 2 && wordText(args, 0) == "create" {
-				add(w, t)
-			}
-			if sub == "init" && operand == 1 {
-				// The directory it makes a repository in, whose
-				// .git (or, --bare, whose files) it creates: decided
-				// as that directory, since its .git is new.
+			if sub == "bundle" && operand == 2 && wordText(args, 0) == "create" {
 				add(w, t)
 			}
 			continue
@@ -194,11 +185,45 @@ func gitOtherWrites(form []shellcmd.Word, g shellcmd.GitGlobals, sub string) []a
 			add(args[i], args[i].Text)
 		}
 	}
-	if sub == "init" && operand == 0 && base != "" {
+	return out
+}
+
+// gitReadWrites is gitOtherWrites for archive, merge-file, init and
+// clone, whose options are read as git reads them (ReadGitArgs: "-vo F"
+// and "--out F" are archive's -o F, "--sep D" is --separate-git-dir D,
+// "-qp" is merge-file's --stdout) in args, the words after the
+// subcommand; add takes each file written, base is where git's -C
+// options lead. A word known only at run time that begins as an option
+// may be any of them.
+func gitReadWrites(args []shellcmd.Word, sub, base string, add func(w shellcmd.Word, v string)) {
+	o := shellcmd.ReadGitArgs(sub, args)
+	if sub == "merge-file" && o.Surely("stdout") {
+		return // printed, not merged into the file
+	}
+	for _, name := range []string{"output", "separate-git-dir"} {
+		if name == "output" && sub != "archive" || name == "separate-git-dir" && sub != "init" && sub != "clone" {
+			continue
+		}
+		for _, v := range o.Values(name) {
+			add(v, v.Text)
+		}
+	}
+	for i, w := range o.Operands {
+		switch {
+		case w.Kind == shellcmd.Dynamic && strings.HasPrefix(w.Text, "-"):
+			add(w, w.Text)
+		case i == 0 && (sub == "merge-file" || sub == "init"):
+			// merge-file's first operand is the file it merges into;
+			// init's the directory it makes a repository in, whose
+			// .git (or, --bare, whose files) it creates: decided as
+			// that directory, since its .git is new.
+			add(w, w.Text)
+		}
+	}
+	if sub == "init" && len(o.Operands) == 0 && base != "" {
 		// Where -C has it run: "git -C keys init".
 		add(shellcmd.Word{Kind: shellcmd.Static, Text: "."}, ".")
 	}
-	return out
 }
 
 // gitApplyWrites returns the index file git apply's

@@ -189,6 +189,8 @@ func diffFileNames(p string) ([]string, string) {
 // after -p's count (1 by default) and below --directory. A git apply that
 // only checks or reports (--check, --stat, --numstat, --summary without
 // --apply), or applies to the index alone (--cached), writes no file.
+// Options are read as git reads them (ReadGitArgs): "--dir=x" is
+// --directory, "-Rp2" holds -p 2, "--check --app" applies.
 func gitApplyUnpack(form []shellcmd.Word, in *shellcmd.Input) (unpack, bool) {
 	var sub, base string
 	var at int
@@ -203,49 +205,33 @@ func gitApplyUnpack(form []shellcmd.Word, in *shellcmd.Input) (unpack, bool) {
 		return unpack{}, false
 	}
 	u := unpack{prog: "git " + sub, strip: 1, fromTop: true}
-	report, apply := false, false
-	o := optionWords{form: form, at: at}
-	for o.next() {
-		t := o.opt.Text
-		n, v, eq := strings.Cut(strings.TrimPrefix(t, "--"), "=")
-		switch {
-		case t == "--cached":
-			return unpack{}, false
-		case t == "--check" || t == "--stat" || t == "--numstat" || t == "--summary":
-			report = true
-		case t == "--apply":
-			apply = true
-		case strings.HasPrefix(t, "--directory"):
-			if d := o.value(v, eq); d != nil {
-				v = d.Text
-			}
-			u.dir = v
-		case strings.HasPrefix(t, "-p"):
-			s := strings.TrimPrefix(t, "-p")
-			if p := o.value(s, s != ""); p != nil {
-				s = p.Text
-			}
-			k, err := strconv.Atoi(s)
-			if err != nil || k < 0 {
-				u.unknown = "its -p is not a number"
-			}
-			u.strip = k
-		case strings.HasPrefix(t, "--include") || strings.HasPrefix(t, "--exclude") || n == "unsafe-paths":
-			// --include and --exclude only leave names out; --unsafe-paths
-			// lets names leave the work tree, refused below anyway.
-			if n != "unsafe-paths" {
-				o.value(v, eq)
-			}
-		}
-	}
-	if report && !apply {
+	o := shellcmd.ReadGitArgs(sub, form[at+1:])
+	if sub == "apply" && o.Surely("cached") {
 		return unpack{}, false
 	}
+	report := sub == "apply" && (o.Surely("check") || o.Surely("stat") || o.Surely("numstat") || o.Surely("summary"))
+	if report && !o.Has("apply") {
+		return unpack{}, false
+	}
+	if d := o.Values("directory"); len(d) > 0 {
+		u.dir = d[len(d)-1].Text
+	}
+	if p := o.Values("p"); len(p) > 0 {
+		k, err := strconv.Atoi(p[len(p)-1].Text)
+		if err != nil || k < 0 {
+			u.unknown = "its -p is not a number"
+		}
+		u.strip = k
+	}
+	if o.Computed {
+		u.unknown = "a word computed at run time may be one of its options"
+	}
+	ops := o.Operands
 	switch {
-	case len(o.ops) > 1:
+	case len(ops) > 1:
 		u.unknown = "it applies several diffs"
-	case len(o.ops) == 1:
-		u.archive = o.ops[0]
+	case len(ops) == 1:
+		u.archive = ops[0]
 		if base != "" && !strings.HasPrefix(u.archive.Text, "/") && u.archive.Text != "-" {
 			// git -C DIR opens the diff it is given in DIR.
 			u.archive.Text = joinRaw(base, u.archive.Text)

@@ -46,7 +46,8 @@ func namesFromFile(form []shellcmd.Word) string {
 		}
 		switch name {
 		case "git":
-			if gitReadsNamesFromInput(gitSub, opt) {
+			// An option word by which git reads names from its input.
+			if strings.HasPrefix(t, "-") && gitReadsNamesFromInput(gitSub, []shellcmd.Word{w}) {
 				return t
 			}
 		case "tar", "gtar", "bsdtar":
@@ -131,19 +132,23 @@ func namesFromFileVerdict(c *shellcmd.Command) (verdict, bool) {
 }
 
 // gitReadsNamesFromInput reports whether git's subcommand sub, given the
-// option opt, reads names from its input and then the files (or objects)
+// words args, reads names from its input and then the files (or objects)
 // they name: "git update-index --add --stdin" and "git hash-object -w
 // --stdin-paths" put the files into git's objects, "git checkout-index
 // --stdin" writes them, and "git cat-file --batch" prints the objects its
-// input names, "HEAD:.env" among them.
-func gitReadsNamesFromInput(sub, opt string) bool {
-	switch sub {
-	case "update-index", "checkout-index":
-		return opt == "--stdin"
-	case "hash-object":
-		return opt == "--stdin-paths"
-	case "cat-file":
-		return strings.HasPrefix(opt, "--batch")
+// input names, "HEAD:.env" among them (--batch-all-objects every one).
+// The options are read as git reads them ("--std" is --stdin).
+func gitReadsNamesFromInput(sub string, args []shellcmd.Word) bool {
+	names := map[string][]string{"update-index": {"stdin"}, "checkout-index": {"stdin"}, "hash-object": {"stdin-paths"},
+		"cat-file": {"batch", "batch-check", "batch-command", "batch-all-objects"}}[sub]
+	if len(names) == 0 {
+		return false
+	}
+	o := shellcmd.ReadGitArgs(sub, args)
+	for _, n := range names {
+		if o.Has(n) {
+			return true
+		}
 	}
 	return false
 }
