@@ -93,17 +93,18 @@ func hasWord(form []shellcmd.Word, t string) bool {
 
 // checkoutIndexPrefix returns the value of git checkout-index's --prefix
 // (written before each path it checks out: "--prefix=keys/" writes
-// keys/a.key for a.key), "" for none.
+// keys/a.key for a.key), "" for none; form is the command from the
+// subcommand on, its options read as git reads them ("--pre=keys/", the
+// last one given counting).
 func checkoutIndexPrefix(form []shellcmd.Word) string {
-	for i, w := range form[1:] {
-		if v, ok := strings.CutPrefix(w.Text, "--prefix="); ok {
-			return v
-		}
-		if w.Text == "--prefix" && i+2 < len(form) {
-			return form[i+2].Text
-		}
+	if len(form) == 0 {
+		return ""
 	}
-	return ""
+	v := shellcmd.ReadGitArgs("checkout-index", form[1:]).Values("prefix")
+	if len(v) == 0 {
+		return ""
+	}
+	return v[len(v)-1].Text
 }
 
 // renamedTo returns the names util-linux rename (rename FROM TO FILE...,
