@@ -20,8 +20,9 @@ import (
 //   - a pax record names a member: GNU tar takes GNU.sparse.name as its
 //     name, ahead of path, where Go takes it only beside other sparse
 //     records, and a global header ('g') names every member after it.
-//     Every record that names a path (path, linkpath, GNU.sparse.name,
-//     GNU.volume.filename), in the member's header or a global one, is
+//     Every record that names a path (path, GNU.sparse.name,
+//     GNU.volume.filename, and linkpath, a link's target, where a write
+//     through the link goes), in the member's header or a global one, is
 //     decided as a name the member may be written under; a GNU.dumpdir
 //     record makes the names unknown.
 
@@ -34,7 +35,8 @@ var tarReadAlike = map[byte]bool{
 }
 
 // tarNameRecords are the pax records that name a path a member may be
-// written under, by GNU tar or bsdtar.
+// written under, by GNU tar or bsdtar, with a link's target (linkpath),
+// decided so too.
 var tarNameRecords = []string{"path", "linkpath", "GNU.sparse.name", "GNU.volume.filename"}
 
 // tarMemberNames returns every name the member h (as Go's archive/tar

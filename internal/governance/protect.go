@@ -327,8 +327,12 @@ func (e *Engine) ImplicitRules() []string {
 			}
 		}
 	}
-	for _, c := range slices.Concat(agentConfig, e.belowRootsList()) {
+	below := e.belowRootsList()
+	for i, c := range slices.Concat(agentConfig, below) {
 		glob := "./" + c.rel
+		if i >= len(agentConfig) {
+			glob = "**/" + c.rel // a BelowRoots name, at any depth
+		}
 		if c.dir {
 			glob += "/**"
 		}

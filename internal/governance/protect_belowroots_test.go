@@ -39,7 +39,7 @@ func TestProtectBelowRoots(t *testing.T) {
 		}
 	}
 	rules := e.ImplicitRules()
-	want := "deny Edit(./.env) (built-in: Gemini's environment file)"
+	want := "deny Edit(**/.env) (built-in: Gemini's environment file)"
 	found := false
 	for _, r := range rules {
 		found = found || r == want
