@@ -190,7 +190,7 @@ func (e *Engine) protectedForRoots(in *reqInfo, own *[]protected, list []protect
 	out := make([]protected, 0, len(list)+len(agentConfig))
 	out = append(out, list...)
 	for _, c := range slices.Concat(agentConfig, e.belowRootsList()) {
-		pr := protected{ProtectedPath: ProtectedPath{Path: in.roots[0] + "/" + c.rel, What: c.what}, rel: c.rel, lrel: strings.ToLower(c.rel), elem: c.elem}
+		pr := protected{ProtectedPath: ProtectedPath{Path: in.roots[0] + "/" + c.rel, What: c.what}, rel: c.rel, lrel: strings.ToLower(c.rel), elem: c.elem, dir: c.dir}
 		for _, r := range in.roots {
 			pr.forms = append(pr.forms, r+"/"+c.rel)
 		}

@@ -108,9 +108,13 @@ func namedIndex(list []protected, line string, lines []*shellcmd.Analysis, cwd s
 	lowerCwd := strings.ToLower(cwd)
 	inCwd := strings.TrimSuffix(lowerCwd, "/") + "/"
 	words := commandWords(lines, cwd)
+	tails := unknownDirWords(lines)
 	k := 0
 	for _, pr := range list {
 		for j := range pr.forms {
+			if tailNames(tails, pr.lower[j], pr.dir, pr.lrel) {
+				return k
+			}
 			if pr.elem {
 				k++ // decided on the paths the line names (protectedVerdict), not on its text
 				continue
