@@ -25,9 +25,10 @@ type ProtectedPath struct {
 	// default only writes, edits, deletes, moves and commands naming the
 	// location are refused.
 	Read bool
-	// Rotated also protects the files next to Path named after it with a
-	// suffix, "<name>.<suffix>" and ".<name>.<suffix>": rotated audit logs
-	// (audit.jsonl.000001) and their lock (.audit.jsonl.lock).
+	// Rotated also protects the files next to Path whose names begin with
+	// its name, "<name><anything>" and ".<name><anything>": rotated audit
+	// logs (audit.jsonl.000001), their lock (.audit.jsonl.lock), and any
+	// file a reviewer's "audit verify audit.jsonl*" would read with them.
 	Rotated bool
 	// OwnOffloads lets a read through Read's protection when it names
 	// exactly, through no link, a file the bridge's compression offloaded
@@ -509,10 +510,11 @@ func rotatedSiblingLower(pf, f string) bool {
 	if dir != fdir {
 		return false
 	}
-	dotted := func(s string) bool { // s starts with name + "."
-		return len(s) > len(name) && s[:len(name)] == name && s[len(name)] == '.'
-	}
-	return dotted(fname) || fname != "" && fname[0] == '.' && dotted(fname[1:])
+	// Any name beginning with the file's: "audit-log.jsonl.000001", and
+	// "audit-log.jsonl-old" or "audit-log.jsonl~" too, which a reviewer's
+	// "audit verify audit-log.jsonl*" reads as part of the log.
+	longer := func(s string) bool { return len(s) > len(name) && s[:len(name)] == name }
+	return longer(fname) || fname != "" && fname[0] == '.' && longer(fname[1:])
 }
 
 // sameFile reports whether fi, a file with more than one name, is pr's

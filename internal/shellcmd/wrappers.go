@@ -164,7 +164,8 @@ const unmodelledWrappers = "strace ltrace valgrind unshare nsenter firejail syst
 	"ts-node npx bunx pnpx uvx pipx dotenv direnv with-contenv chpst softlimit setuidgid envdir s6-setuidgid " +
 	"tmux screen xterm gnome-terminal konsole x-terminal-emulator dtach abduco nohup-wrapper daemon " +
 	"hyperfine watchexec concurrently nodemon chronic ifne cross-env env-cmd " +
-	"op doppler aws-vault infisical dotenvx chamber envchain summon sops teller"
+	"op doppler aws-vault infisical dotenvx chamber envchain summon sops teller " +
+	"setarch linux32 linux64 i386 x86_64 uname26 arch sem schroot torify runcon sandbox-exec"
 
 // longOpts builds a long option table from space-separated names without
 // an argument, with a required one, with an optional attached one.
