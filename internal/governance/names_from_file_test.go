@@ -15,7 +15,8 @@ import (
 // (list holds ".env", which the policy denies reading). A protected name
 // the line shows is still denied.
 func TestNamesFromFile(t *testing.T) {
-	checkListLines(t, "names_from_file_lines.txt", "cat", "wc", "sort", "du", "tar", "rsync", "xargs", "find", "parallel", "zip", "cpio", "ls", "git")
+	checkListLines(t, "names_from_file_lines.txt", "cat", "wc", "sort", "du", "tar", "rsync", "xargs", "find", "parallel", "zip", "cpio", "ls", "git",
+		"zstd", "unzstd", "zstdcat", "xz", "unxz", "xzcat", "lzma")
 }
 
 // checkListLines decides the lines of testdata/cases/file ($ROOT the

@@ -8,7 +8,9 @@ import (
 )
 
 // Files named inside another file: "wc --files0-from=list", "tar -T list",
-// "parallel cat :::: list", "cpio -o < list", "md5sum -c sums" read the
+// "parallel cat :::: list", "cpio -o < list", "md5sum -c sums", "zstd -d
+// --filelist list", "xz -d --files=list" (--files0, and with no value the
+// input; an abbreviation of --files-from to the generic rule) read the
 // files a list names,
 // and the list's content is not on the line (nor, for a list the line
 // writes first, on the disk when the line is decided). Such a command is
@@ -74,6 +76,13 @@ func namesFromFile(form []shellcmd.Word) string {
 			// their content. Coreutils come "g"-prefixed from
 			// Homebrew; b3sum, the xxHash tools and rhash check too.
 			if shortCluster(t, 'c', "la") || len(t) >= 3 && strings.HasPrefix("--check", t) {
+				return t
+			}
+		case "zstd", "unzstd", "zstdcat", "zstdmt":
+			// --filelist FILE (--filelist=FILE) acts on the files FILE
+			// names, one a line; zstd matches the option's letters as a
+			// prefix of the word.
+			if strings.HasPrefix(t, "--filelist") {
 				return t
 			}
 		case "7z", "7za", "7zr":
