@@ -135,19 +135,3 @@ func tarOptions(form []shellcmd.Word, dynamic bool, takesValue func(long string)
 func tarLong(name, full string) bool {
 	return len(name) >= 3 && strings.HasPrefix(full, name)
 }
-
-// unzipInto is extractInto for unzip: the value of -d, in its word or the
-// next.
-func unzipInto(form []shellcmd.Word) (whole map[int]bool, attached map[int]string) {
-	whole, attached = map[int]bool{}, map[int]string{}
-	for i := 1; i < len(form); i++ {
-		switch t := form[i].Text; {
-		case t == "-d" && i+1 < len(form):
-			whole[i+1] = true
-			i++
-		case strings.HasPrefix(t, "-d") && len(t) > 2:
-			attached[i] = t[2:]
-		}
-	}
-	return whole, attached
-}

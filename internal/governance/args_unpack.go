@@ -200,31 +200,11 @@ func tarUnpack(form []shellcmd.Word) (unpack, bool) {
 }
 
 // unzipUnpack is unpackOf for unzip: it writes unless it lists (-l, -v,
-// -Z), tests (-t), or prints (-p, -c, -z).
+// -Z), tests (-t), or prints (-p, -c, -z); its options are read as
+// unzipOptions says.
 func unzipUnpack(form []shellcmd.Word) (unpack, bool) {
-	u := unpack{prog: "unzip"}
-	found := false
-	for i := 1; i < len(form); i++ {
-		w := form[i]
-		t := w.Text
-		switch {
-		case t == "-d" && i+1 < len(form):
-			i++
-			u.dir = form[i].Text
-		case strings.HasPrefix(t, "-d") && len(t) > 2:
-			u.dir = t[2:]
-		case t == "-x":
-			i = len(form)
-		case strings.HasPrefix(t, "-") && len(t) > 1 && w.Kind != shellcmd.Dynamic:
-			if strings.ContainsAny(t[1:], "lvZtpcz") {
-				return unpack{}, false
-			}
-			u.flat = u.flat || strings.ContainsRune(t[1:], 'j')
-		case !found:
-			u.archive, found = w, true
-		}
-	}
-	if !found {
+	u, found, writes, _ := unzipOptions(form)
+	if !found || !writes {
 		return unpack{}, false
 	}
 	return u, true
