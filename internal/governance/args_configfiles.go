@@ -29,15 +29,19 @@ const maxConfigDepth = 4
 func (e *Engine) configFileVerdict(in *reqInfo, c *shellcmd.Command, others bool, advisories *[]string) (v verdict, ok bool, written []argWord) {
 	var worst strictest
 	for _, form := range c.Forms {
-		worst.keepIf(e.configFormVerdict(in, c, form, others, 0, &written, advisories))
+		worst.keepIf(e.configFormVerdict(in, c, form, nil, others, 0, &written, advisories))
 	}
 	v, ok = worst.result()
 	return v, ok, written
 }
 
 // configFormVerdict decides the configuration files form names, depth
-// files deep, adding the files their options write to written.
-func (e *Engine) configFormVerdict(in *reqInfo, c *shellcmd.Command, form []shellcmd.Word, others bool, depth int, written *[]argWord, advisories *[]string) (verdict, bool) {
+// files deep, adding the files their options write to written. outer are
+// the words of the line and of the files that name form's (empty for the
+// line's own form): curl reads a file's options with theirs, so "config =
+// b" in a -K file, b holding "proto-default = file", makes the line's
+// URLs file URLs.
+func (e *Engine) configFormVerdict(in *reqInfo, c *shellcmd.Command, form, outer []shellcmd.Word, others bool, depth int, written *[]argWord, advisories *[]string) (verdict, bool) {
 	if len(form) == 0 || form[0].Kind != shellcmd.Static || !systemProgram(form[0].Text) {
 		return verdict{}, false
 	}
@@ -75,7 +79,7 @@ func (e *Engine) configFormVerdict(in *reqInfo, c *shellcmd.Command, form []shel
 		// (curl's -O names the file of a URL the line gives), decided
 		// as a command of the line: what its options run ("wget -e"
 		// commands are asked about) and the files they write.
-		line := quotedWords(append(fromFile[:len(fromFile):len(fromFile)], form[1:]...))
+		line := quotedWords(append(append(fromFile[:len(fromFile):len(fromFile)], form[1:]...), outer...))
 		for _, gc := range shellcmd.Analyze(line, shellcmd.Options{Dir: in.req.Cwd}).Commands {
 			gc.Dir = c.Dir
 			if v, ok := e.decideCommand(in, gc, advisories); ok && v.value != Allow {
@@ -92,7 +96,7 @@ func (e *Engine) configFormVerdict(in *reqInfo, c *shellcmd.Command, form []shel
 				}
 			}
 		}
-		worst.keepIf(e.configFormVerdict(in, c, fromFile, others, depth+1, written, advisories))
+		worst.keepIf(e.configFormVerdict(in, c, fromFile, append(form[1:len(form):len(form)], outer...), others, depth+1, written, advisories))
 	}
 	return worst.result()
 }

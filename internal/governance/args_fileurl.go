@@ -24,7 +24,8 @@ import (
 // --upload-file), gio's and its kin's copy, move, save, remove, trash,
 // rename, set and mkdir. curl's own globbing of a URL ({a,b}, [a-z],
 // unless -g) is expanded to every URL it gives; one too large or not
-// read is asked about.
+// read is asked about. A curl URL without a scheme is a file URL when
+// --proto-default may be file (args_fileurl_protodefault.go).
 
 // urlWriterSubcommands are programs whose subcommand writes the URLs it
 // is given: "last" its last operand (a copy's target: the others are
@@ -70,6 +71,9 @@ func fileURLArgs(form []shellcmd.Word, args []argWord) []argWord {
 	var up curlUpload
 	if name == "curl" {
 		up = curlUploadOf(form)
+		if more := curlDefaultFileArgs(form); len(more) > 0 {
+			args = append(args[:len(args):len(args)], more...)
+		}
 	}
 	writer := urlWriterOf(form)
 	var out []argWord

@@ -17,9 +17,13 @@ func TestFileURLs(t *testing.T) {
 		[]string{".env", "secrets/a.key", "secrets/c.txt", "src/a.txt", "x/a.key", "x/b.key", ".git/config"})
 	out := tempTree(t, nil, []string{".bashrc", "victim.txt"})
 	for name, text := range map[string]string{
-		"up.cfg":     "upload-file = \"src/a.txt\"\nurl = \"file://" + root + "/secrets/a%2ekey\"\n",
-		"upload.cfg": "upload-file = \"src/a.txt\"\n",
-		"url.cfg":    "url = \"file://" + root + "/%2eenv\"\n",
+		"up.cfg":      "upload-file = \"src/a.txt\"\nurl = \"file://" + root + "/secrets/a%2ekey\"\n",
+		"upload.cfg":  "upload-file = \"src/a.txt\"\n",
+		"url.cfg":     "url = \"file://" + root + "/%2eenv\"\n",
+		"pd.cfg":      "proto-default = file\n",
+		"pdurl.cfg":   "--proto-default FILE\nurl = \"" + root + "/%2eenv\"\n",
+		"pdnest.cfg":  "config = pd.cfg\n",
+		"pdhttps.cfg": "proto-default = https\n",
 	} {
 		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
