@@ -47,6 +47,9 @@ func gitConfigRuns(st *step, kv Word, sub Word, args []Word) {
 	if !gitCommandKey(key) || gitBoolean(value) {
 		return
 	}
+	if strings.HasSuffix(key, ".smtpserver") && !strings.HasPrefix(value, "/") {
+		return // a host name
+	}
 	if strings.HasPrefix(key, "submodule.") {
 		code, bang := strings.CutPrefix(value, "!")
 		if !bang {
@@ -71,7 +74,8 @@ func gitConfigRuns(st *step, kv Word, sub Word, args []Word) {
 var gitCodeKeys = []string{"alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.hookspath",
 	"core.gitproxy", "core.askpass", "diff.", "filter.", "credential.", "sequence.editor", "pager.", "gpg.", "uploadpack.",
 	"merge.", "interactive.difffilter", "protocol.", "url.", "include.", "includeif.", "sendemail.", "web.browser",
-	"browser.", "trailer.", "tar.", "submodule.", "mergetool.", "difftool.", "remote.", "init.templatedir"}
+	"browser.", "trailer.", "tar.", "submodule.", "mergetool.", "difftool.", "remote.", "init.templatedir",
+	"core.alternaterefscommand", "man.", "help.", "guitool.", "instaweb.", "hook."}
 
 // gitCommandKey reports whether a configuration key (lower case) holds a
 // command git runs, with the shell.
@@ -79,7 +83,8 @@ func gitCommandKey(key string) bool {
 	switch key {
 	case "core.pager", "core.editor", "core.sshcommand", "core.askpass", "core.fsmonitor", "core.gitproxy",
 		"sequence.editor", "diff.external", "interactive.difffilter", "gpg.program", "sendemail.sendmailcmd",
-		"sendemail.tocmd", "sendemail.cccmd", "sendemail.headercmd", "uploadpack.packobjectshook", "credential.helper":
+		"sendemail.tocmd", "sendemail.cccmd", "sendemail.headercmd", "uploadpack.packobjectshook", "credential.helper",
+		"core.alternaterefscommand", "instaweb.httpd":
 		return true
 	}
 	section, rest, _ := strings.Cut(key, ".")
@@ -93,8 +98,18 @@ func gitCommandKey(key string) bool {
 		return last == "clean" || last == "smudge" || last == "process"
 	case "merge":
 		return last == "driver"
-	case "mergetool", "difftool", "browser":
+	case "mergetool", "difftool", "browser", "man":
+		// man.<tool>.cmd runs with the shell, man.<tool>.path is the
+		// program git help -m runs for man, woman or konqueror.
 		return last == "cmd" || last == "path"
+	case "guitool":
+		return last == "cmd"
+	case "hook":
+		return last == "command"
+	case "sendemail":
+		// sendemail.<identity>.sendmailCmd and the like; an
+		// smtpServer that is an absolute path is a program git runs.
+		return strings.HasSuffix(last, "cmd") || last == "smtpserver"
 	case "gpg":
 		return last == "program" || last == "defaultkeycommand"
 	case "trailer":
