@@ -279,6 +279,14 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 	}
 	ops, dest, acted := actedOperands(name, form)
 	abs := func(w string) string { return e.operandPath(cwd, w) }
+	if who == "git checkout-index" {
+		if paths, prefixed, ok := checkoutIndexWrites(form, cwd); prefixed && ok {
+			// The files go beneath its prefix, not in place; when the
+			// bridge cannot tell which, its operands are decided as
+			// written in place, and the policy's walk asks.
+			return prefixedWritesReach(in, list, paths, source)
+		}
+	}
 	for _, op := range acted {
 		if name == "mv" && op == dest {
 			continue

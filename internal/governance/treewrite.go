@@ -106,15 +106,14 @@ func (w *treeWalk) act(act wholeAct, f []shellcmd.Word) {
 		// searches (actedOperands), each file beneath decided as
 		// changed, to err on the side of the rule.
 	}
-	prefix := ""
-	if act.who == "git checkout-index" {
-		prefix = checkoutIndexPrefix(f)
+	if act.who == "git checkout-index" && w.checkoutIndex(act, f) {
+		return
 	}
 	for _, op := range acted {
 		if act.name == "mv" && op == dest {
 			continue
 		}
-		w.changed(act, w.e.operandPath(act.cwd, prefix+op), picks)
+		w.changed(act, w.e.operandPath(act.cwd, op), picks)
 	}
 	for _, t := range w.e.copyTargets(act.name, f, act.cwd) {
 		w.placed(act, t)
@@ -135,6 +134,31 @@ func (w *treeWalk) act(act wholeAct, f []shellcmd.Word) {
 			w.changed(away, w.e.operandPath(away.cwd, op), nil)
 		}
 	}
+}
+
+// checkoutIndex decides git checkout-index given a --prefix as writing
+// each file checkoutIndexWrites names, there or not (the files it checks
+// out are put there, not in place), and asks when the bridge cannot tell
+// which. It reports false for one without a prefix, left to the walk of
+// its operands.
+func (w *treeWalk) checkoutIndex(act wholeAct, f []shellcmd.Word) bool {
+	paths, prefixed, ok := checkoutIndexWrites(f, act.cwd)
+	if !prefixed {
+		return false
+	}
+	if !ok {
+		w.keep(verdict{value: RequireApproval, ref: "unreadable-command",
+			ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+			reason: fmt.Sprintf("running %q: git checkout-index writes its files beneath a prefix, and the bridge cannot tell which files (a word known only when it runs, an index it cannot read, or more than %d files)", w.source, maxCheckoutIndexWrites)})
+		return true
+	}
+	for _, p := range paths {
+		if v, ok := w.refused(p, false, true, true); ok {
+			v.reason = fmt.Sprintf("running %q: git checkout-index writes %s: %s", w.source, p, v.reason)
+			w.keep(v)
+		}
+	}
+	return true
 }
 
 // restrictingPathRules returns the rules of the policy that deny, ask

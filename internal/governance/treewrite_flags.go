@@ -91,22 +91,6 @@ func hasWord(form []shellcmd.Word, t string) bool {
 	return false
 }
 
-// checkoutIndexPrefix returns the value of git checkout-index's --prefix
-// (written before each path it checks out: "--prefix=keys/" writes
-// keys/a.key for a.key), "" for none; form is the command from the
-// subcommand on, its options read as git reads them ("--pre=keys/", the
-// last one given counting).
-func checkoutIndexPrefix(form []shellcmd.Word) string {
-	if len(form) == 0 {
-		return ""
-	}
-	v := shellcmd.ReadGitArgs("checkout-index", form[1:]).Values("prefix")
-	if len(v) == 0 {
-		return ""
-	}
-	return v[len(v)-1].Text
-}
-
 // renamedTo returns the names util-linux rename (rename FROM TO FILE...,
 // also as rename.ul) gives its files: each FILE with its first FROM
 // replaced by TO, read from the command's directory. Perl's rename, whose

@@ -258,7 +258,7 @@ func FuzzTreeWriteReaders(f *testing.F) {
 		archivedAway(name, form)
 		findPicks(form)
 		gitStashedPaths(form, "/ws")
-		checkoutIndexPrefix(form)
+		checkoutIndexWrites(form, "/ws")
 		gitOutputWrites(form)
 		manifestWrites(form, "/ws")
 		renamedTo(name, strings.Fields(line))

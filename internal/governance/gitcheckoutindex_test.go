@@ -1,0 +1,25 @@
+package governance
+
+import (
+	"testing"
+)
+
+// TestCheckoutIndexPrefixLines decides the lines of
+// testdata/cases/checkout_index_prefix_lines.txt in a git work tree whose
+// index holds t/hooks/pre-commit, OVERNANCE.md, a.key and src/s.go, under
+// a policy allowing git and denying edits of secrets/*.key: git
+// checkout-index --prefix writes the prefix followed by each path from the
+// top of the work tree, wherever the command runs.
+func TestCheckoutIndexPrefixLines(t *testing.T) {
+	root := tempTree(t, []string{"src/export", "secrets"}, []string{"t/hooks/pre-commit", "OVERNANCE.md", "a.key", "src/s.go"})
+	e := rootPolicyEngine(t, root, "  default: ask\n  allow:\n    - Bash(git:*)\n    - Bash(cd:*)\n  deny:\n    - Edit(./secrets/*.key)\n")
+	gitRun(t, root, "init", "-q")
+	gitRun(t, root, "add", "t", "OVERNANCE.md", "a.key", "src")
+	for _, c := range caseRows(t, "checkout_index_prefix_lines.txt", 2, map[string]string{"$ROOT": root}) {
+		line, want := c.fields[0], c.fields[1]
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: line, Cwd: root, Paths: []string{root}})
+		if string(d.Value) != want {
+			t.Errorf("checkout_index_prefix_lines.txt:%d: %q = %v (ref %s: %s); want %s", c.line, line, d.Value, d.Ref, d.Reason, want)
+		}
+	}
+}
