@@ -13,7 +13,7 @@ import (
 func TestDecideProtectedOperands(t *testing.T) {
 	e, root, tmp := protectedWorkspace(t)
 	tree{
-		files: []string{"evil/GOVERNANCE.md", "plain/a.go", "evil-audit/audit-log.jsonl"},
+		files: []string{"evil/GOVERNANCE.md", "plain/a.go", "evil-audit/audit-log.jsonl", "repo/.git/HEAD"},
 		links: map[string]string{"logs": "audit", "cfg": ".", "notes.md": "GOVERNANCE.md", "src/up": ".."},
 	}.make(t, root)
 	var tests []protectedCase
