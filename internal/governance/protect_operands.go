@@ -113,6 +113,9 @@ func (e *Engine) protectedOperands(in *reqInfo, list []protected, line string, l
 					if v, ok := e.gitSeparatesGitDir(in, list, form, dir, c.Source, othersThanCd(a, c)); ok {
 						return v, true
 					}
+					if v, ok := goBinaryReaches(in, list, form, dir, c.Source, a.Assignments); ok {
+						return v, true
+					}
 				}
 				if len(a.Commands) < 2 || !makesLink(form) {
 					continue

@@ -1,0 +1,51 @@
+package governance
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestGoBinaryLines decides the lines of testdata/cases/go_binary_lines.txt
+// in a Go module (module example.com/proj, whose packages include
+// x/acp-bridge and cmd/tool) while the bridge's program lies at
+// $GOBIN/acp-bridge and at $OUT/acp-bridge, protected: go install and go
+// build write a binary named after each main package they build into
+// GOBIN, -o's directory or where they run, and may replace it.
+func TestGoBinaryLines(t *testing.T) {
+	tmp := t.TempDir()
+	root := filepath.Join(tmp, "ws")
+	gobin := filepath.Join(tmp, "gobin")
+	out := filepath.Join(root, "out")
+	tree{
+		texts: map[string]string{
+			"ws/go.mod":               "module example.com/proj\n\ngo 1.22\n",
+			"ws/x/acp-bridge/main.go": "package main\n",
+			"ws/cmd/tool/main.go":     "package main\n",
+			"ws/lib/lib.go":           "package lib\n",
+			"ws/clean/go.mod":         "module example.com/clean\n",
+			"ws/clean/cmd/a/main.go":  "package main\n",
+			"ws/out/acp-bridge":       "bridge",
+			"gobin/acp-bridge":        "bridge",
+			"gopath/bin/tool":         "bridge",
+		},
+	}.make(t, tmp)
+	for _, f := range []string{"ws/out/acp-bridge", "gobin/acp-bridge", "gopath/bin/tool"} {
+		if err := os.Chmod(filepath.Join(tmp, f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("GOBIN", gobin)
+	t.Setenv("GOPATH", filepath.Join(tmp, "gopath"))
+	e := rootPolicyEngine(t, root, "  default: allow\n",
+		ProtectedPath{Path: filepath.Join(gobin, "acp-bridge"), What: "the bridge's program, which the hook runs"},
+		ProtectedPath{Path: filepath.Join(out, "acp-bridge"), What: "the bridge's program, which the hook runs"},
+		ProtectedPath{Path: filepath.Join(tmp, "gopath", "bin", "tool"), What: "a tool"})
+	for _, c := range caseRows(t, "go_binary_lines.txt", 2, map[string]string{"$ROOT": root, "$TMP": tmp}) {
+		line, want := c.fields[0], c.fields[1]
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: line, Cwd: root, Paths: []string{root}})
+		if string(d.Value) != want {
+			t.Errorf("go_binary_lines.txt:%d: %q = %v (ref %s: %s); want %s", c.line, line, d.Value, d.Ref, d.Reason, want)
+		}
+	}
+}
