@@ -50,6 +50,9 @@ type MaskOptions struct {
 //     mcpServers) is answered with -32602 and never reaches the agent.
 //   - Without ToolCallStreaming (tier basic), the agent's tool_call and
 //     tool_call_update session updates are dropped.
+//   - Without Terminal, the login methods the IDE would run in a terminal
+//     are taken out of authMethods, and clientCapabilities._meta
+//     ["terminal-auth"] is set to false (mask_login.go).
 //
 // s is the bridge the middleware answers refused requests through. The
 // middleware keeps nothing of a message after handling it and settles its
@@ -104,6 +107,9 @@ func (k *masker) handle(ctx context.Context, m *acpwire.Message, next acpwire.Ha
 				if err != nil {
 					return err
 				}
+				if out, err = k.maskLoginTerminals(out); err != nil {
+					return err
+				}
 				return next.Handle(ctx, out)
 			}
 			if c, what, denied := k.deniedParams(m); denied {
@@ -121,6 +127,9 @@ func (k *masker) handle(ctx context.Context, m *acpwire.Message, next acpwire.Ha
 		if m.Dir == acpwire.AgentToClient && m.IsResponseTo("initialize") && isObject(m.Result) {
 			out, err := k.maskSide(m, AgentSide, "result")
 			if err != nil {
+				return err
+			}
+			if out, err = k.maskLoginTerminals(out); err != nil {
 				return err
 			}
 			out, err = k.addIdentity(out)
