@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"math/big"
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -27,7 +28,10 @@ import (
 // different ways (TextDecoder and encoding/json replace bad bytes in
 // different numbers, JavaScript keeps a lone surrogate, serde_json
 // refuses it); or it is a number too large for a double, which JavaScript
-// reads as Infinity.
+// reads as Infinity; or it is a number a peer reading it as a double
+// writes back as another (1.00000000000000000001, which JavaScript writes
+// back as 1), while acp-go-sdk keeps the decimal it is, so the answer
+// matches the request for one and not for the other.
 func idProblem(id []byte) string {
 	if len(id) == 0 {
 		return "id is not a string, number or null"
@@ -42,8 +46,12 @@ func idProblem(id []byte) string {
 		if plainInt(id) {
 			return ""
 		}
-		if _, err := strconv.ParseFloat(string(id), 64); err != nil {
+		f, err := strconv.ParseFloat(string(id), 64)
+		if err != nil {
 			return "id is a number too large for JSON-RPC peers to read alike (JavaScript reads it as Infinity)"
+		}
+		if !exactDouble(id, f) {
+			return "id is a number JSON-RPC peers write back differently (a double rounds it), so an answer may match the request for one peer and not another"
 		}
 		return ""
 	case c == 'n' && string(id) == "null":
@@ -118,4 +126,26 @@ func plainInt(n []byte) bool {
 		}
 	}
 	return true
+}
+
+// maxExactIDBytes bounds the number ids exactDouble reads exactly: longer
+// ones are no ids a peer writes, and are refused.
+const maxExactIDBytes = 64
+
+// exactDouble reports whether the JSON number n, whose double is f, is
+// the number a peer that read it as a double writes back (JavaScript's
+// shortest form of f): 0.1 and 1e300 are, 1.00000000000000000001 (written
+// back as 1) and 9007199254740993 (as 9007199254740992) are not, and a
+// reader that keeps the decimal (acp-go-sdk) matches the answer to no
+// request.
+func exactDouble(n []byte, f float64) bool {
+	if len(n) > maxExactIDBytes {
+		return false
+	}
+	r, ok := new(big.Rat).SetString(string(n))
+	if !ok {
+		return false
+	}
+	back, ok := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
+	return ok && r.Cmp(back) == 0
 }

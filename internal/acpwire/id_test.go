@@ -53,7 +53,9 @@ func TestIDKeyDifferentValue(t *testing.T) {
 }
 
 // TestIDReadDifferentlyRefused refuses a request whose id JSON readers
-// decode to different values.
+// decode to different values, or which a peer reading numbers as doubles
+// writes back as another number (acp-go-sdk keeps the decimal, so the
+// answer would match no request there).
 func TestIDReadDifferentlyRefused(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -68,8 +70,14 @@ func TestIDReadDifferentlyRefused(t *testing.T) {
 		{"overflowing negative number", `-1e400`, true},
 		{"surrogate pair", `"\ud83d\ude00"`, false},
 		{"raw format character", "\"p\u00ad\"", false},
-		{"underflowing number", `1e-400`, false},
+		{"underflowing number (written back as 0)", `1e-400`, true},
+		{"a decimal a double rounds (written back as 1)", `1.00000000000000000001`, true},
+		{"beyond a double's integers (written back as ...992)", `9007199254740993`, true},
 		{"large number", `1e300`, false},
+		{"a fraction written back as it is", `0.1`, false},
+		{"an integer as a float", `1.0`, false},
+		{"an integer with an exponent", `1e0`, false},
+		{"a long number", `1.00000000000000000000000000000000000000000000000000000000000000001`, true},
 		{"null", `null`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
