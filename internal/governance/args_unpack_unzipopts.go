@@ -60,8 +60,15 @@ func unzipOptions(form []shellcmd.Word) (u unpack, found, writes bool, at []unzi
 			i++
 			break
 		}
+		neg := false // UnZip's "-" inside a cluster turns the next letter off ("--t", "-q-t")
 		for j := 1; j < len(t); j++ {
 			c := t[j]
+			if c == '-' {
+				neg = true
+				continue
+			}
+			off := neg
+			neg = false
 			if strings.IndexByte(unzipValued, c) >= 0 {
 				v, attached := t[j+1:], j+1 < len(t)
 				if !attached && i+1 < len(form) {
@@ -75,10 +82,10 @@ func unzipOptions(form []shellcmd.Word) (u unpack, found, writes bool, at []unzi
 				break
 			}
 			if strings.IndexByte(unzipListing, c) >= 0 {
-				writes = false
+				writes = off
 			}
 			if c == 'j' {
-				u.flat = true
+				u.flat = !off
 			}
 		}
 	}

@@ -27,6 +27,11 @@ func TestUnzipOptions(t *testing.T) {
 	e := rootPolicyEngine(t, root, "  default: allow\n  deny: [Edit(./secrets/*.key)]\n  allow: [Bash(unzip:*)]\n")
 	checkCommandRows(t, e, root, []commandRow{
 		{"unzip -oqd secrets src/a.zip", Deny},
+		{"unzip --t -o -d secrets src/a.zip", Deny},
+		{"unzip -o --l -d secrets src/a.zip", Deny},
+		{"unzip -o -q-t -d secrets src/a.zip", Deny},
+		{"unzip -oq --z -d secrets src/a.zip", Deny},
+		{"unzip -t -d secrets src/a.zip", Allow},
 		{"unzip -qod secrets src/a.zip", Deny},
 		{"unzip -qodsecrets src/a.zip", Deny},
 		{"unzip -odsecrets src/a.zip", Deny},
