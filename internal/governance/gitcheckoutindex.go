@@ -45,7 +45,9 @@ func checkoutIndexWrites(form []shellcmd.Word, cwd string) (paths []string, pref
 		return nil, true, false
 	}
 	top, rel := checkoutIndexTop(cwd)
-	put := func(p string) { paths = append(paths, filepath.Clean(joinRaw(top, prefix.Text+p))) }
+	// Not cleaned: "L/.." is where the link L leads, then up, as the
+	// kernel walks it; the decision resolves it so.
+	put := func(p string) { paths = append(paths, joinRaw(top, prefix.Text+p)) }
 	if o.Has("all") {
 		t, ok := loadGitTracked(cwd)
 		if !ok {

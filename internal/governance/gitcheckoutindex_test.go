@@ -1,6 +1,8 @@
 package governance
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -13,6 +15,12 @@ import (
 func TestCheckoutIndexPrefixLines(t *testing.T) {
 	root := tempTree(t, []string{"src/export", "secrets"}, []string{"t/hooks/pre-commit", "OVERNANCE.md", "a.key", "src/s.go"})
 	e := rootPolicyEngine(t, root, "  default: ask\n  allow:\n    - Bash(git:*)\n    - Bash(cd:*)\n  deny:\n    - Edit(./secrets/*.key)\n")
+	if err := os.MkdirAll(filepath.Join(root, "x", "y"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../../src", filepath.Join(root, "x", "y", "L")); err != nil { // x/y/L/.. is the root
+		t.Fatal(err)
+	}
 	gitRun(t, root, "init", "-q")
 	gitRun(t, root, "add", "t", "OVERNANCE.md", "a.key", "src")
 	for _, c := range caseRows(t, "checkout_index_prefix_lines.txt", 2, map[string]string{"$ROOT": root}) {
