@@ -2,6 +2,7 @@ package governance
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
@@ -16,6 +17,10 @@ import (
 // directory holding it (which a mv or rm of the word would take away), so
 // that self-protection holds wherever the line turns out to run.
 
+// looseBrackets are the bracket expressions of a pattern, a POSIX class,
+// equivalence class or collating symbol inside included.
+var looseBrackets = regexp.MustCompile(`\[(\[[:=.][^\]]*[:=.]\]|[^\]])*\]`)
+
 // tailWord is a relative word of a command whose directory is unknown, in
 // lower case, split into its elements, without the leading "." and ".."
 // ones.
@@ -29,19 +34,38 @@ type tailWord struct {
 // runs, and of the redirections that do.
 func unknownDirWords(lines []*shellcmd.Analysis) []tailWord {
 	var out []tailWord
-	add := func(w shellcmd.Word) {
-		if w.Kind != shellcmd.Static && w.Kind != shellcmd.Glob || strings.HasPrefix(w.Text, "/") || strings.HasPrefix(w.Text, "-") {
+	addText := func(text string, glob bool) {
+		if strings.HasPrefix(text, "/") || strings.HasPrefix(text, "-") {
 			return
 		}
 		var elems []string
-		for _, e := range strings.Split(strings.ToLower(w.Text), "/") {
-			if e == "" || e == "." || e == ".." && len(elems) == 0 {
+		for _, e := range strings.Split(strings.ToLower(text), "/") {
+			// A "**" element (globstar, zsh) reaches any depth: the
+			// elements around it are matched where they stand.
+			if e == "" || e == "." || e == "**" || e == ".." && len(elems) == 0 {
 				continue
 			}
 			elems = append(elems, e)
 		}
 		if len(elems) > 0 {
-			out = append(out, tailWord{elems: elems, glob: w.Kind == shellcmd.Glob})
+			out = append(out, tailWord{elems: elems, glob: glob})
+		}
+	}
+	add := func(w shellcmd.Word) {
+		text, glob := w.Text, w.Kind == shellcmd.Glob
+		switch {
+		case w.Kind == shellcmd.Dynamic && !strings.ContainsAny(text, "$`"):
+			// A pattern the shells expand in ways no one pattern
+			// covers ("[[=i=]]", "**/"): read loosely, each bracket
+			// expression as any one character.
+			text, glob = looseBrackets.ReplaceAllString(text, "?"), true
+		case w.Kind != shellcmd.Static && w.Kind != shellcmd.Glob:
+			return
+		}
+		addText(text, glob)
+		// A file given as an option's value ("of=F", "--output=F").
+		if _, v, ok := strings.Cut(text, "="); ok && v != "" {
+			addText(v, glob)
 		}
 	}
 	for _, a := range lines {

@@ -29,6 +29,11 @@ func TestProtectedAfterUnknownCd(t *testing.T) {
 		{`cd "$(printf sub)" && mv ../aud?t ../gone`, Deny},
 		{`cd "$(printf sub)" && echo x > ../GOVERNANCE.m?`, Deny},
 		{`cd "$(printf sub)" && cp evil ../.codex/hooks.jso?`, Deny},
+		{`cd "$(printf sub)" && truncate -s0 ../**/audit-log.json?`, Deny},
+		{`cd "$(printf sub)" && cp evil ../.git/conf[[=i=]]g`, Deny},
+		{`shopt -s dotglob; cd "$(printf sub)" && cp evil ../.claude/**/settings.jso?`, Deny},
+		{`cd "$(printf sub)" && dd if=evil of=../.git/confi?`, Deny},
+		{`cd "$(printf sub)" && ls **/*.go`, RequireApproval},
 		{`cd "$(printf sub)" && cat notes.txt`, RequireApproval}, // asked as after any cd it cannot follow
 		{`cd "$(printf sub)" && cp a.txt b.txt`, RequireApproval},
 		{`cd sub && cat confi?`, Allow},
