@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -141,6 +142,13 @@ const maxExactIDBytes = 64
 func exactDouble(n []byte, f float64) bool {
 	if len(n) > maxExactIDBytes {
 		return false
+	}
+	// An exponent past any double's (0e5000, which acp-go-sdk refuses
+	// to read at all) is no id a peer writes back.
+	if i := bytes.IndexAny(n, "eE"); i >= 0 {
+		if e, err := strconv.Atoi(strings.TrimPrefix(string(n[i+1:]), "+")); err != nil || e > 400 || e < -400 {
+			return false
+		}
 	}
 	r, ok := new(big.Rat).SetString(string(n))
 	if !ok {
