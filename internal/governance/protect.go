@@ -373,7 +373,7 @@ func (e *Engine) protectedVerdict(in *reqInfo, p string, facts *pathFacts) (verd
 		h = protectedHitOf(withoutOffloadCaches(list), facts, false, false)
 	}
 	if !h.ok {
-		return verdict{}, false
+		return e.gitDirVerdict(in, facts.forms)
 	}
 	rule := "deny changes to %s (built-in self-protection)"
 	if h.pr.Read {

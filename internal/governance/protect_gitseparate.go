@@ -25,7 +25,18 @@ func (e *Engine) gitSeparatesGitDir(in *reqInfo, list []protected, form []shellc
 		}
 		o := shellcmd.ReadGitArgs(sub, form[at+1:])
 		dirs := o.Values("separate-git-dir")
+		bare := o.Has("bare") || sub == "clone" && o.Has("mirror")
+		if len(dirs) == 0 && !bare {
+			return verdict{}, false
+		}
 		if len(dirs) == 0 {
+			// git init --bare, git clone --bare or --mirror: the
+			// directory it makes is a git directory, under any name.
+			if others {
+				return verdict{value: Deny, ref: "self-protection",
+					ruleTx: "deny changes to a git directory's configuration and hooks, which git runs commands from (built-in self-protection)",
+					reason: fmt.Sprintf("running %q: git %s makes a git directory, whose configuration and hooks run commands, and the line runs other commands that may write there; run it on a line of its own", strings.TrimSpace(source), sub)}, true
+			}
 			return verdict{}, false
 		}
 		sep := dirs[len(dirs)-1].Text
