@@ -26,7 +26,7 @@ var bzip2Suffixes = []string{".bz2", ".bz", ".tbz2", ".tbz"}
 // ("-T4") stays one word, as these programs read it.
 var compressorFamilies = map[string]compressorFamily{
 	"gzip":  {suffixes: gzipSuffixes, noWrite: "ctl", opts: gzipOpts, decompressors: []string{"gunzip"}},
-	"pigz":  {suffixes: append(gzipSuffixes[:len(gzipSuffixes):len(gzipSuffixes)], ".zz"), noWrite: "ctl", opts: optSet{shortValue: "bpS", longValue: map[string]bool{"blocksize": true, "processes": true, "suffix": true}}, decompressors: []string{"unpigz"}},
+	"pigz":  {suffixes: append(gzipSuffixes[:len(gzipSuffixes):len(gzipSuffixes)], ".zz"), noWrite: "ctl", opts: gzipNameOpts, decompressors: []string{"unpigz"}},
 	"bzip2": {suffixes: bzip2Suffixes, noWrite: "ctl", decompressors: []string{"bunzip2"}},
 	// pbzip2's -l is its load average, lbzip2's -n its thread count.
 	"pbzip2": {suffixes: bzip2Suffixes, noWrite: "ct"},

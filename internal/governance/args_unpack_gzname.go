@@ -30,7 +30,8 @@ import (
 // itself refuses longer ones.
 const maxStoredName = 4096
 
-// gzipNameOpts are the options of gzip and pigz that take a value.
+// gzipNameOpts are the options of gzip and pigz that take a value (pigz's
+// family in compressorFamilies reads its options by them too).
 var gzipNameOpts = optSet{shortValue: "SbpIJCA", longValue: map[string]bool{"suffix": true, "blocksize": true,
 	"processes": true, "iterations": true, "maxsplits": true, "comment": true, "alias": true}}
 
