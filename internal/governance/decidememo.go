@@ -93,6 +93,9 @@ func (in *reqInfo) facts(p string) *pathFacts {
 	f := in.newFacts()
 	f.p = p
 	f.forms, f.last, f.refusal = pathFormsLooked(f.formsBuf[:0], p, in.roots...)
+	if f.refusal == nil {
+		f.forms, f.refusal = in.links.extend(f.forms, in.roots)
+	}
 	if in.memo != nil && !in.transient {
 		in.memo.paths = append(in.memo.paths, f)
 	}

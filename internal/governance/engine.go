@@ -42,6 +42,9 @@ type Engine struct {
 	belowRoots   atomic.Pointer[[]configLocation] // Protect's BelowRoots names, set before the list that counts them
 
 	offloads offloadAllowance // SetOffloadReader
+
+	// made are the links lines the engine let run may make (links_made.go).
+	made madeLinks
 }
 
 // EngineOptions configures an Engine. The zero value is usable.
@@ -117,6 +120,11 @@ type reqInfo struct {
 	// and not kept in memo: a tree walk decides thousands, each once, and
 	// a memo searched for each would cost their square.
 	transient bool
+	// links are the engine's kept links (madeLinks), through which every
+	// path is decided too; made gathers the links this decision's line
+	// may make, for keepMadeLinks.
+	links *madeLinks
+	made  []madeLink
 }
 
 var readTools = map[string]bool{"Read": true, "Glob": true, "Grep": true, "LS": true, "NotebookRead": true}
@@ -169,6 +177,7 @@ func (e *Engine) newDecision(req Request) *decision {
 	}
 	in.rootsEnt = e.rootsOf(strings.Join(abs, "\x00"), abs)
 	in.roots = in.rootsEnt.forms
+	in.links = &e.made
 	return d
 }
 
@@ -284,6 +293,7 @@ func (e *Engine) decideKeeping(req Request, subjects bool) Decision {
 		consider(tool, "the tool", nil)
 	}
 	w := &dd.worst
+	e.keepMadeLinks(in, w.value)
 	out := Decision{Value: w.value, Rule: w.ruleTx, Ref: w.ref, Reason: w.text(), Advisories: dd.advisories, Subjects: dd.subjects}
 	release(dd)
 	return out

@@ -49,10 +49,13 @@ func checkLineDecisions(t *testing.T, e *Engine, root string, tests []lineDecisi
 	}
 }
 
-// checkLineDecision decides line as a terminal's command run in cwd and
-// checks that it gets want and, unless allowed, a reason holding what.
+// checkLineDecision decides line as a terminal's command run in cwd, as
+// the first line of a run, and checks that it gets want and, unless allowed, a reason holding what.
 func checkLineDecision(t *testing.T, e *Engine, cwd, line string, want Value, what string) {
 	t.Helper()
+	// Each line is decided as the first of its run: none of the links
+	// the lines before it would make were made.
+	e.made.forget()
 	d := e.Decide(Request{Action: ActionTerminalCreate, Command: line, Cwd: cwd})
 	if d.Value != want || want != Allow && !strings.Contains(d.Reason, what) {
 		t.Errorf("Decide(%q) = %v (ref %s: %s); want %s about %q", line, d.Value, d.Ref, d.Reason, want, what)

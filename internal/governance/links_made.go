@@ -1,0 +1,352 @@
+package governance
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// The links a command line the engine let run may make, kept for the
+// requests that come after it. The IDE carries out what it receives in
+// order, but a terminal it has started may not have made its link when
+// the agent's next request arrives, and that request would be decided
+// against a file system without the link and carried out with it
+// ("ln -s . d", then a write of d/GOVERNANCE.md sent straight behind it).
+// So each link a decided line may put at a name (ln, link, symlink,
+// cp -s/-l, a copy or move of a symlink or of a tree holding one) is kept,
+// name and target, for the engine's life, and every later path through
+// the name is decided also as the path through the target
+// (madeLinks.extend): the strictest decision over the forms stands, so a
+// kept link only ever adds to what a path is decided as.
+
+// maxMadeLinks bounds the links kept; a line that would make more once
+// it is reached needs approval (madeLinksVerdict).
+const maxMadeLinks = 4096
+
+// maxLinkForms bounds the forms one path may take through kept links
+// (a link kept to a name beneath itself, or many links on one path).
+const maxLinkForms = 32
+
+// maxLinkTreeEntries bounds the entries of a copied or moved directory
+// looked through for the symlinks it holds; a larger tree is kept as
+// leading back to its source.
+const maxLinkTreeEntries = 10000
+
+// madeLink is a name a decided line may make a link at, and where the
+// link leads: an absolute path, not cleaned (".." after a link is read as
+// the kernel reads it), or "" when that is known only when the line runs.
+//
+// op is the target as the link holds it (what readlink returns) for a
+// symlink, "" for a hard link or a copied tree; hard says the link is a
+// hard one, to the file at target.
+type madeLink struct {
+	name, target, op string
+	hard             bool
+}
+
+// inPlace reports whether the file system already shows l as it was
+// kept: a symlink at the name holding the same target, or a hard link
+// that is the target's file. Then the path resolves through it as it is
+// and l adds nothing to its forms.
+func (l madeLink) inPlace() bool {
+	switch {
+	case l.op != "":
+		t, err := os.Readlink(l.name)
+		return err == nil && t == l.op
+	case l.hard:
+		a, err1 := os.Lstat(l.name)
+		b, err2 := os.Stat(l.target)
+		return err1 == nil && err2 == nil && os.SameFile(a, b)
+	}
+	return false
+}
+
+// madeLinks is the engine's record of madeLink, shared by its decisions.
+type madeLinks struct {
+	n     atomic.Int32 // len(links), read without the lock
+	mu    sync.Mutex   // guards links
+	links []madeLink
+}
+
+// add keeps links, each once; it reports false, keeping none, when they
+// would take the record past maxMadeLinks.
+func (m *madeLinks) add(links []madeLink) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.links)+len(links) > maxMadeLinks {
+		// The links the file system now shows as kept add nothing.
+		m.links = slices.DeleteFunc(slices.Clone(m.links), madeLink.inPlace)
+	}
+	var fresh []madeLink
+	for _, l := range links {
+		if !slices.Contains(m.links, l) && !slices.Contains(fresh, l) {
+			fresh = append(fresh, l)
+		}
+	}
+	if len(m.links)+len(fresh) > maxMadeLinks {
+		return false
+	}
+	m.links = append(m.links, fresh...)
+	m.n.Store(int32(len(m.links)))
+	return true
+}
+
+// room reports whether n more links can be kept.
+func (m *madeLinks) room(n int) bool { return int(m.n.Load())+n <= maxMadeLinks }
+
+// extend appends to forms, the forms of one path, each form the path
+// takes through a kept link (the target, then the rest of the path),
+// resolved as the file system resolves it now (spellingForms); and so on
+// for the forms it adds. A path those forms cannot be judged by is
+// refused.
+func (m *madeLinks) extend(forms []string, roots []string) ([]string, *pathRefusal) {
+	if m == nil || m.n.Load() == 0 {
+		return forms, nil
+	}
+	m.mu.Lock()
+	links := m.links
+	m.mu.Unlock()
+	for i := 0; i < len(forms); i++ {
+		for _, l := range links {
+			rest, ok := cutDir(l.name, forms[i])
+			if !ok || l.inPlace() {
+				continue
+			}
+			if l.target == "" {
+				return forms, refuse("unresolvable-path", "the path runs through %s, a link a command already let run makes to a place known only when it ran", l.name)
+			}
+			alt := l.target
+			if rest != "" {
+				alt += "/" + rest
+			}
+			more, r := spellingForms(alt, roots...)
+			if r != nil {
+				return forms, &pathRefusal{ref: r.ref, why: fmt.Sprintf("through %s, a link a command already let run makes to %s: %s", l.name, l.target, r.why)}
+			}
+			for _, f := range more {
+				if slices.Contains(forms, f) {
+					continue
+				}
+				if len(forms) == maxLinkForms {
+					return forms, refuse("unresolvable-path", "the path runs through more links that commands already let run make than the bridge follows (%d forms)", maxLinkForms)
+				}
+				forms = append(forms, f)
+			}
+		}
+	}
+	return forms, nil
+}
+
+// linksMadeBy returns the links the command c may make, in each directory
+// it may run in, and whether one of them is known only when it runs (an
+// operand computed by the shell).
+func (e *Engine) linksMadeBy(in *reqInfo, c *shellcmd.Command) (links []madeLink, unknown bool) {
+	for _, form := range c.Forms {
+		if len(form) < 2 || form[0].Kind != shellcmd.Static {
+			continue
+		}
+		name := filepath.Base(form[0].Text)
+		link := makesLink(form)
+		if !link && !copiers[name] {
+			continue
+		}
+		for _, dir := range e.dirsOrRoots(in, c.Dir) {
+			if link && linkUnknown(form) {
+				// The name the link is made at, if it is spelled out
+				// (the last word), is kept as leading where no one
+				// can tell.
+				unknown = true
+				if last := form[len(form)-1]; last.Kind == shellcmd.Static && !strings.HasPrefix(last.Text, "-") {
+					links = append(links, madeLink{name: filepath.Clean(absIn(dir, last.Text))})
+				}
+				continue
+			}
+			if link {
+				links = append(links, linkFormLinks(form, dir)...)
+			} else {
+				links = append(links, copiedFormLinks(name, form, dir)...)
+			}
+		}
+	}
+	return links, unknown
+}
+
+// linkFormLinks returns the links a link-making form (makesLink) run in
+// dir makes: at the name it gives (or, when that is a directory, beneath
+// it under each target's base name; or in dir under the target's base
+// name when it gives none), to each target, read as the link reads it.
+func linkFormLinks(form []shellcmd.Word, dir string) []madeLink {
+	who := filepath.Base(form[0].Text)
+	ops, dest := operands(who, form[1:])
+	symbolic := makesSymlink(form)
+	// ln -r stores a target relative to the link, computed from the
+	// target as the command names it: from its directory.
+	relative := who == "ln" && (shortFlag(form, 'r') || longFlag(form, "relative", 3))
+	abs := func(p string) string {
+		if strings.HasPrefix(p, "/") {
+			return p
+		}
+		return dir + "/" + p
+	}
+	var out []madeLink
+	for i, op := range ops {
+		if op == dest && i == len(ops)-1 && len(ops) > 1 {
+			continue
+		}
+		base := filepath.Base(filepath.Clean(op))
+		var names []string
+		switch d := abs(dest); {
+		case dest == "":
+			names = []string{filepath.Clean(dir + "/" + base)}
+		case isDirNow(d) || strings.HasSuffix(dest, "/"):
+			// Beneath the directory, or in its place with -n or -T.
+			names = []string{filepath.Clean(d + "/" + base), filepath.Clean(d)}
+		default:
+			names = []string{filepath.Clean(d)}
+		}
+		for _, n := range names {
+			l := madeLink{name: n, target: abs(op), hard: !symbolic}
+			if symbolic && !relative {
+				l.op = op
+				if !strings.HasPrefix(op, "/") {
+					l.target = filepath.Dir(n) + "/" + op
+				}
+			}
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// copiedFormLinks returns the links a copier's or mover's form run in dir
+// puts in place: a source that is a symlink, kept at the name the copy
+// gives it with its target read from there and from where it is now; and
+// each symlink beneath a source directory, the same at its place in the
+// copy (a tree too large to look through is kept whole, as leading to its
+// source). A copy that follows links makes files instead; they are kept
+// all the same, to err on the side of the rule.
+func copiedFormLinks(name string, form []shellcmd.Word, dir string) []madeLink {
+	ops, dest := operands(name, form[1:])
+	if dest == "" {
+		return nil
+	}
+	abs := func(p string) string {
+		if strings.HasPrefix(p, "/") {
+			return filepath.Clean(p)
+		}
+		return filepath.Clean(dir + "/" + p)
+	}
+	d := abs(dest)
+	var out []madeLink
+	for i, op := range ops {
+		if op == dest && i == len(ops)-1 {
+			continue
+		}
+		src := abs(op)
+		fi, err := os.Lstat(src)
+		if err != nil {
+			continue
+		}
+		// The copy is d itself, or beneath d under the source's name
+		// when d is a directory (rsync's "src/" fills d itself).
+		for _, made := range []string{d, d + "/" + filepath.Base(src)} {
+			if fi.Mode()&fs.ModeSymlink != 0 {
+				out = appendReadLink(out, src, made)
+				continue
+			}
+			if fi.IsDir() {
+				out = appendTreeLinks(out, src, made)
+			}
+		}
+	}
+	return out
+}
+
+// appendReadLink appends the link at made that copying the symlink src
+// makes: its target as read from made and from src.
+func appendReadLink(out []madeLink, src, made string) []madeLink {
+	t, err := os.Readlink(src)
+	if err != nil {
+		return out
+	}
+	if strings.HasPrefix(t, "/") {
+		return append(out, madeLink{name: made, target: t, op: t})
+	}
+	return append(out, madeLink{name: made, target: filepath.Dir(made) + "/" + t, op: t}, madeLink{name: made, target: filepath.Dir(src) + "/" + t, op: t})
+}
+
+// appendTreeLinks appends, for each symlink beneath the directory src, the
+// link its copy at made makes; a tree past maxLinkTreeEntries is kept as
+// made leading to src.
+func appendTreeLinks(out []madeLink, src, made string) []madeLink {
+	n := 0
+	var found []madeLink
+	err := filepath.WalkDir(src, func(p string, ent fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if n++; n > maxLinkTreeEntries {
+			return fs.SkipAll
+		}
+		if ent.Type()&fs.ModeSymlink != 0 {
+			rel, _ := filepath.Rel(src, p)
+			found = appendReadLink(found, p, made+"/"+rel)
+		}
+		return nil
+	})
+	if err != nil || n > maxLinkTreeEntries {
+		return append(out, madeLink{name: made, target: src})
+	}
+	return append(out, found...)
+}
+
+// absIn returns p, absolute or relative to dir.
+func absIn(dir, p string) string {
+	if strings.HasPrefix(p, "/") {
+		return p
+	}
+	return dir + "/" + p
+}
+
+// isDirNow reports whether p is a directory (or a link to one) now.
+func isDirNow(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// madeLinksVerdict decides the links the line's command c may make: one
+// whose name or target is known only when it runs, or past what the
+// engine keeps, needs approval, since a later request through it could
+// not be judged where it leads; the rest are gathered for the engine to
+// keep once the line is decided (keepMadeLinks).
+func (e *Engine) madeLinksVerdict(in *reqInfo, c *shellcmd.Command) (verdict, bool) {
+	links, unknown := e.linksMadeBy(in, c)
+	in.made = append(in.made, links...)
+	why := ""
+	switch {
+	case unknown:
+		why = "it makes a link whose name or target is known only when it runs, and a request after it through that link could not be judged where it leads"
+	case len(in.made) > 0 && !e.made.room(len(in.made)):
+		why = fmt.Sprintf("it makes links past the %d the bridge keeps track of in one run, and a request after it through them could not be judged where it leads", maxMadeLinks)
+	default:
+		return verdict{}, false
+	}
+	return verdict{value: RequireApproval, ref: "unreadable-command",
+		ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+		reason: fmt.Sprintf("running %q: %s", c.Source, why)}, true
+}
+
+// keepMadeLinks keeps the links a decided request's line may make, unless
+// it was denied (and so does not run).
+func (e *Engine) keepMadeLinks(in *reqInfo, d Value) {
+	if len(in.made) > 0 && d != Deny {
+		e.made.add(in.made)
+	}
+}

@@ -1,0 +1,69 @@
+package governance
+
+import (
+	"strings"
+	"testing"
+)
+
+// forget drops every link kept, as an engine that decided nothing yet.
+func (m *madeLinks) forget() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.links = nil
+	m.n.Store(0)
+}
+
+// TestLinksMadeDecideLaterRequests decides a line that makes a link, which
+// the test never runs (as a terminal the IDE has not got to yet), and
+// then a later request through the link's name: the later request is
+// decided where the link will lead.
+func TestLinksMadeDecideLaterRequests(t *testing.T) {
+	e, root, other := treeWriteWorkspace(t)
+	write := func(p string) Request {
+		return Request{Action: ActionFSWrite, Paths: []string{root + "/" + p}, Cwd: root}
+	}
+	line := func(l string) Request { return Request{Action: ActionTerminalCreate, Command: l, Cwd: root} }
+	tests := []struct {
+		name      string
+		first     string
+		firstWant Value
+		later     Request
+		want      Value
+		what      string
+	}{
+		{"a link to the workspace, then a write beneath it", "ln -s . d", Allow, write("d/keys/a.key"), Deny, "keys/a.key"},
+		{"a link to a directory, then a redirection into it", "ln -s keys l", Allow, line("echo x > l/a.key"), Deny, "keys/a.key"},
+		{"a link outside (asked), then a write beneath it", "ln -s ../other o", RequireApproval, write("o/f"), Deny, "outside the workspace roots"},
+		{"a dangling link outside, then a write of it", "ln -s " + other + "/new n", Allow, write("n"), Deny, "outside the workspace roots"},
+		{"cp -s, then a write of the link", "cp -s " + root + "/keys/a.key c", Allow, write("c"), Deny, "keys/a.key"},
+		{"cp --symbolic-link, then a write", "cp --symbolic-link " + root + "/keys/a.key c2", Allow, write("c2"), Deny, "keys/a.key"},
+		{"a hard link, then a write of it", "ln keys/a.key h", Allow, write("h"), Deny, "keys/a.key"},
+		{"ln -r, then a write of it", "ln -sr keys/a.key r", Allow, write("r"), Deny, "keys/a.key"},
+		{"a link made in a directory, then a write", "ln -s ../keys/a.key src/", Allow, write("src/a.key"), Deny, "keys/a.key"},
+		{"a link moved to a new name, then a write beneath it", "mv lk m", Allow, write("m/a.key"), Deny, "keys/a.key"},
+		{"a link copied as a link, then a write", "cp -P links/k m2", Allow, write("m2"), Deny, "keys/a.key"},
+		{"a tree holding a link copied, then a write", "cp -a links cp2", Allow, write("cp2/k"), Deny, "keys/a.key"},
+		{"a tree holding a link moved into a directory, then a write", "mv d empty/", Allow, write("empty/d/k/a.key"), Deny, "keys/a.key"},
+		{"a link whose target is computed, then a write", `ln -s "$RANDOM" u`, RequireApproval, write("u/x"), Deny, "known only when it ran"},
+		{"a link to a plain directory, then a write", "ln -s src l2", Allow, write("l2/new.go"), Allow, ""},
+		{"a refused line keeps nothing", "ln -s keys/a.key x && echo > x", Deny, write("x"), Allow, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e.made.forget()
+			if d := e.Decide(line(tt.first)); d.Value != tt.firstWant {
+				t.Fatalf("Decide(%q) = %v (%s); want %v", tt.first, d.Value, d.Reason, tt.firstWant)
+			}
+			d := e.Decide(tt.later)
+			if d.Value != tt.want || tt.want != Allow && !strings.Contains(d.Reason, tt.what) {
+				t.Errorf("after %q: Decide(%s %q) = %v (%s); want %v about %q", tt.first, tt.later.Action, tt.later.Paths, d.Value, d.Reason, tt.want, tt.what)
+			}
+			// The same request without the line first, as the file
+			// system shows it, is allowed: the link is what refuses it.
+			e.made.forget()
+			if d := e.Decide(tt.later); d.Value != Allow {
+				t.Errorf("Decide(%s %q) alone = %v (%s); want allow", tt.later.Action, tt.later.Paths, d.Value, d.Reason)
+			}
+		})
+	}
+}
