@@ -30,6 +30,20 @@ func zipBytes(t *testing.T, name string, extra []byte) []byte {
 	return b.Bytes()
 }
 
+// gzipBytes returns b compressed by gzip, with no name stored.
+func gzipBytes(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	z := gzip.NewWriter(&out)
+	if _, err := z.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
 // unicodePathExtra returns an Info-ZIP Unicode Path extra field naming
 // real, of the version given, checked against the name sum.
 func unicodePathExtra(version byte, sum, real string) []byte {
@@ -100,25 +114,18 @@ func TestUnpackedNamesElsewhere(t *testing.T) {
 		}
 		return append(b.Bytes(), make([]byte, pad)...)
 	}
-	gz := func(b []byte) []byte {
-		var out bytes.Buffer
-		z := gzip.NewWriter(&out)
-		z.Write(b)
-		z.Close()
-		return out.Bytes()
-	}
 	cat := append(tarOf(0, "src/b.txt"), tarOf(0, real)...)
 	write("cat.tar", cat)
 	write("catpad.tar", append(tarOf(9216, "src/b.txt"), tarOf(0, "GOVERNANCE.md")...))
-	write("cat.tgz", gz(cat))
-	write("cat2.tgz", append(gz(tarOf(0, "src/b.txt")), gz(tarOf(0, real))...))
+	write("cat.tgz", gzipBytes(t, cat))
+	write("cat2.tgz", append(gzipBytes(t, tarOf(0, "src/b.txt")), gzipBytes(t, tarOf(0, real))...))
 	write("catlink.tar", append(tarOf(0, "src/b.txt"), tarOf(0, "link")...))
 	write("okcat.tar", append(tarOf(0, "src/b.txt"), tarOf(0, "src/c.txt")...))
 	write("padded.tar", tarOf(9216, "src/b.txt"))
 	write("junk.tar", append(tarOf(0, "src/b.txt"), []byte("not a tar member")...))
 	lone := tarOf(0, "src/b.txt")
 	write("lone.tar", append(lone[:len(lone)-512], tarOf(0, real)...))
-	write("junk.tgz", append(gz(tarOf(0, "src/b.txt")), []byte("trailing garbage")...))
+	write("junk.tgz", append(gzipBytes(t, tarOf(0, "src/b.txt")), []byte("trailing garbage")...))
 
 	e := rootPolicyEngine(t, root, "  allow: [Bash(tar:*), Bash(bsdtar:*), Bash(unzip:*)]\n")
 	checkCommandRows(t, e, root, []commandRow{

@@ -2,7 +2,6 @@ package governance
 
 import (
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -69,26 +68,19 @@ func TestTarMemberNamesRead(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	gz := func(b []byte) []byte {
-		var out bytes.Buffer
-		z := gzip.NewWriter(&out)
-		z.Write(b)
-		z.Close()
-		return out.Bytes()
-	}
 	file := rawTarMember("src/ok.txt", '0', []byte("k\n"))
 	withPax := func(flag byte, kv ...string) []byte {
 		return rawTar(rawTarMember("PaxHeaders/ok.txt", flag, paxBody(kv...)), file)
 	}
 	write("solaris.tar", withPax('X', "path", "GOVERNANCE.md"))
-	write("solaris.tgz", gz(withPax('X', "path", "GOVERNANCE.md")))
+	write("solaris.tgz", gzipBytes(t, withPax('X', "path", "GOVERNANCE.md")))
 	write("solarisok.tar", withPax('X', "path", "src/fine.txt"))
 	for _, flag := range "VMNDAEIXZ89" {
 		write(fmt.Sprintf("type%c.tar", flag), rawTar(rawTarMember("src/ok.txt", byte(flag), []byte("k\n"))))
 	}
 	write("cont.tar", rawTar(rawTarMember("src/ok.txt", '7', []byte("k\n"))))
 	write("sparse.tar", withPax('x', "GNU.sparse.name", "GOVERNANCE.md"))
-	write("sparse.tgz", gz(withPax('x', "GNU.sparse.name", "GOVERNANCE.md")))
+	write("sparse.tgz", gzipBytes(t, withPax('x', "GNU.sparse.name", "GOVERNANCE.md")))
 	write("sparsepath.tar", withPax('x', "path", "src/p.txt", "GNU.sparse.name", ".claude/settings.json"))
 	write("pathsparse.tar", withPax('x', "GNU.sparse.name", "src/p.txt", "path", ".claude/settings.json"))
 	write("linkpath.tar", withPax('x', "linkpath", "GOVERNANCE.md"))
