@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"syscall"
+
+	"github.com/acp-bridge/acp-bridge/internal/nowaitopen"
 )
 
 // The files the bridge reads to decide a request (an archive, a script
@@ -17,44 +18,21 @@ import (
 // a directory) and read only when they are what the caller expects.
 
 // errNotRegular says a file the bridge reads is not a regular file.
-var errNotRegular = errors.New("not a regular file")
+var errNotRegular = nowaitopen.ErrNotRegular
 
 // errNotDirectory says a directory the bridge lists is not one.
 var errNotDirectory = errors.New("not a directory")
 
-// openNoWait opens p for reading without waiting on a named pipe or a
-// device, and returns it with what it is.
-func openNoWait(p string) (*os.File, os.FileInfo, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	return f, fi, nil
-}
-
 // openRegular opens the regular file at p for reading without waiting on
 // anything else (errNotRegular).
 func openRegular(p string) (*os.File, os.FileInfo, error) {
-	f, fi, err := openNoWait(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, nil, errNotRegular
-	}
-	return f, fi, nil
+	return nowaitopen.OpenRegular(p, 0)
 }
 
 // openDir opens the directory at p for listing without waiting on
 // anything else (errNotDirectory).
 func openDir(p string) (*os.File, error) {
-	f, fi, err := openNoWait(p)
+	f, fi, err := nowaitopen.Open(p, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,43 @@
+// Package nowaitopen opens a file for reading without waiting on it: a
+// named pipe or a device put where a file was expected would otherwise
+// hold the open until someone writes to it. O_NONBLOCK changes nothing for
+// a regular file or a directory.
+package nowaitopen
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+// ErrNotRegular says a file opened by OpenRegular is not a regular file.
+var ErrNotRegular = errors.New("not a regular file")
+
+// Open opens name for reading without blocking, with flag (O_NOFOLLOW,
+// say) added to the open's flags, and returns it with what it is.
+func Open(name string, flag int) (*os.File, os.FileInfo, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|flag, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
+// OpenRegular opens name as Open does and keeps it only when it is a
+// regular file (ErrNotRegular otherwise).
+func OpenRegular(name string, flag int) (*os.File, os.FileInfo, error) {
+	f, fi, err := Open(name, flag)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, ErrNotRegular
+	}
+	return f, fi, nil
+}

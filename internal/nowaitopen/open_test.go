@@ -1,0 +1,38 @@
+//go:build unix
+
+package nowaitopen
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// TestOpenRegular checks that a regular file is opened, and that a named
+// pipe is opened without waiting and refused with ErrNotRegular.
+func TestOpenRegular(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, fi, err := OpenRegular(file, 0)
+	if err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("OpenRegular(file): %v, %v; want a regular file", fi, err)
+	}
+	f.Close()
+	fifo := filepath.Join(dir, "p")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := OpenRegular(fifo, 0); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("OpenRegular(fifo): %v; want ErrNotRegular", err)
+	}
+	f, fi, err = Open(fifo, 0)
+	if err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatalf("Open(fifo): %v, %v; want the pipe, opened without waiting", fi, err)
+	}
+	f.Close()
+}
