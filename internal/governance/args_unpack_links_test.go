@@ -53,6 +53,25 @@ func writeLinkZip(t *testing.T, p, name, target string) {
 	})
 }
 
+// writeZip writes a zip at p holding a file of text body under each of
+// names.
+func writeZip(t *testing.T, p, body string, names ...string) {
+	t.Helper()
+	writeArchive(t, p, func(f *os.File) (io.Closer, error) {
+		zw := zip.NewWriter(f)
+		for _, n := range names {
+			w, err := zw.Create(n)
+			if err != nil {
+				return zw, err
+			}
+			if _, err := w.Write([]byte(body)); err != nil {
+				return zw, err
+			}
+		}
+		return zw, nil
+	})
+}
+
 // TestDecideArchiveLinks checks that an archive extracted while its names
 // are not decided (the line runs other commands, or it holds a link) is
 // refused when a link it holds leads out of the workspace or onto a file a

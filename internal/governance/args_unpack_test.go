@@ -56,15 +56,7 @@ func TestUnpackedNames(t *testing.T) {
 	writeTar("deep.tar", false, "top/GOVERNANCE.md")
 	writeTar("link.tar", false, "link")
 	writeTar("ok.tar", false, "src/", "src/main.go")
-	zf, err := os.Create(filepath.Join(root, "evil.zip"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw := zip.NewWriter(zf)
-	w, _ := zw.Create(".vscode/tasks.json")
-	w.Write([]byte("{}"))
-	zw.Close()
-	zf.Close()
+	writeZip(t, filepath.Join(root, "evil.zip"), "{}", ".vscode/tasks.json")
 	e := rootPolicyEngine(t, root, "  allow: [Bash(tar:*), Bash(unzip:*), Bash(ls:*), Bash(cpio:*), Bash(7z:*), Bash(jar:*), Bash(ar:*), Bash(pax:*), Bash(dpkg-deb:*)]\n")
 	checkCommandRows(t, e, root, []commandRow{
 		{"tar -xf evil.tar", Deny},

@@ -1,8 +1,6 @@
 package governance
 
 import (
-	"archive/zip"
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -13,17 +11,7 @@ import (
 // policy denies editing.
 func TestUnzipOptions(t *testing.T) {
 	root := tempTree(t, []string{"src", "secrets", "out"}, nil)
-	zf, err := os.Create(filepath.Join(root, "src", "a.zip"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw := zip.NewWriter(zf)
-	for _, n := range []string{"a.key", "b"} {
-		w, _ := zw.Create(n)
-		w.Write([]byte("x"))
-	}
-	zw.Close()
-	zf.Close()
+	writeZip(t, filepath.Join(root, "src", "a.zip"), "x", "a.key", "b")
 	e := rootPolicyEngine(t, root, "  default: allow\n  deny: [Edit(./secrets/*.key)]\n  allow: [Bash(unzip:*)]\n")
 	checkCommandRows(t, e, root, []commandRow{
 		{"unzip -oqd secrets src/a.zip", Deny},
