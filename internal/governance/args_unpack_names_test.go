@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"archive/tar"
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
@@ -95,24 +94,7 @@ func TestUnpackedNamesElsewhere(t *testing.T) {
 	write("ushort.zip", zipBytes(t, fake, append([]byte{0x75, 0x70, 0x40, 0}, real...)))
 
 	tarOf := func(pad int, members ...string) []byte {
-		var b bytes.Buffer
-		tw := tar.NewWriter(&b)
-		for _, m := range members {
-			h := &tar.Header{Name: m, Mode: 0o644, Size: 1, Typeflag: tar.TypeReg}
-			if m == "link" {
-				h = &tar.Header{Name: m, Typeflag: tar.TypeSymlink, Linkname: "GOVERNANCE.md"}
-			}
-			if err := tw.WriteHeader(h); err != nil {
-				t.Fatal(err)
-			}
-			if h.Typeflag == tar.TypeReg {
-				tw.Write([]byte("x"))
-			}
-		}
-		if err := tw.Close(); err != nil {
-			t.Fatal(err)
-		}
-		return append(b.Bytes(), make([]byte, pad)...)
+		return append(tarBytes(t, "GOVERNANCE.md", members...), make([]byte, pad)...)
 	}
 	cat := append(tarOf(0, "src/b.txt"), tarOf(0, real)...)
 	write("cat.tar", cat)

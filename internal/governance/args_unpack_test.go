@@ -3,7 +3,7 @@ package governance
 import (
 	"archive/tar"
 	"archive/zip"
-	"compress/gzip"
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +11,35 @@ import (
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
 )
+
+// tarBytes returns a tar of members: a name ending in / is a directory,
+// "link" a symlink to linkTarget, any other a regular file holding "x".
+func tarBytes(t *testing.T, linkTarget string, members ...string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	tw := tar.NewWriter(&b)
+	for _, m := range members {
+		h := &tar.Header{Name: m, Mode: 0o644, Size: 1, Typeflag: tar.TypeReg}
+		if strings.HasSuffix(m, "/") {
+			h = &tar.Header{Name: m, Mode: 0o755, Typeflag: tar.TypeDir}
+		}
+		if m == "link" {
+			h = &tar.Header{Name: m, Typeflag: tar.TypeSymlink, Linkname: linkTarget}
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		if h.Typeflag == tar.TypeReg {
+			if _, err := tw.Write([]byte("x")); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
 
 // TestUnpackedNames decides the files tar -x and unzip write: the members
 // of the archive the line names, read when the request is decided, each
@@ -21,34 +50,12 @@ import (
 func TestUnpackedNames(t *testing.T) {
 	root := tempTree(t, []string{"sub", "out"}, []string{"a.txt"})
 	writeTar := func(name string, gz bool, members ...string) {
-		f, err := os.Create(filepath.Join(root, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		var tw *tar.Writer
+		b := tarBytes(t, ".claude", members...)
 		if gz {
-			z := gzip.NewWriter(f)
-			defer z.Close()
-			tw = tar.NewWriter(z)
-		} else {
-			tw = tar.NewWriter(f)
+			b = gzipBytes(t, b)
 		}
-		defer tw.Close()
-		for _, m := range members {
-			h := &tar.Header{Name: m, Mode: 0o644, Size: 1, Typeflag: tar.TypeReg}
-			if strings.HasSuffix(m, "/") {
-				h = &tar.Header{Name: m, Mode: 0o755, Typeflag: tar.TypeDir}
-			}
-			if m == "link" {
-				h = &tar.Header{Name: m, Typeflag: tar.TypeSymlink, Linkname: ".claude"}
-			}
-			if err := tw.WriteHeader(h); err != nil {
-				t.Fatal(err)
-			}
-			if h.Typeflag == tar.TypeReg {
-				tw.Write([]byte("x"))
-			}
+		if err := os.WriteFile(filepath.Join(root, name), b, 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 	writeTar("evil.tar", false, ".claude/settings.json")
