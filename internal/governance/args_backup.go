@@ -179,8 +179,7 @@ func readBackupOptions(name string, form []shellcmd.Word) (backupOptions, bool) 
 	o := optionWords{form: form}
 	for o.next() {
 		t := o.opt.Text
-		if long, ok := strings.CutPrefix(t, "--"); ok {
-			n, v, eq := strings.Cut(long, "=")
+		if n, v, eq, ok := longOption(t); ok {
 			switch {
 			case len(n) < 2:
 			case longPrefix(n, "backup") && !longPrefix(n, "backup-dir"):

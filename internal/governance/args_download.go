@@ -83,8 +83,7 @@ func downloadWrites(form []shellcmd.Word) []argWord {
 			}
 			return v
 		}
-		if long, ok := strings.CutPrefix(t, "--"); ok {
-			name, v, eq := strings.Cut(long, "=")
+		if name, v, eq, ok := longOption(t); ok {
 			if foldsLongOptions[filepath.Base(form[0].Text)] {
 				name = strings.ToLower(name)
 			}

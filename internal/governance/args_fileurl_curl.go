@@ -71,8 +71,7 @@ func curlUploadOf(form []shellcmd.Word) curlUpload {
 				up.files = append(up.files, curlUploadFile{text: v, at: at})
 			}
 		}
-		if long, ok := strings.CutPrefix(t, "--"); ok {
-			n, v, eq := strings.Cut(long, "=")
+		if n, v, eq, ok := longOption(t); ok {
 			n = strings.ToLower(n)
 			switch {
 			case longPrefix(n, "upload-file"):

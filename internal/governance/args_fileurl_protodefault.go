@@ -62,8 +62,7 @@ func curlDefaultFileURLs(form []shellcmd.Word) []int {
 			urls = append(urls, i)
 			continue
 		}
-		if long, ok := strings.CutPrefix(t, "--"); ok {
-			n, v, eq := strings.Cut(long, "=")
+		if n, v, eq, ok := longOption(t); ok {
 			n = strings.ToLower(n)
 			switch {
 			case len(n) >= len("proto-d") && longPrefix(n, "proto-default"):

@@ -1,6 +1,10 @@
 package governance
 
-import "github.com/acp-bridge/acp-bridge/internal/shellcmd"
+import (
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
 
 // optionWords reads the words of a command form after its name as getopt
 // reads them for a program that takes its options before, between and
@@ -47,6 +51,17 @@ func (o *optionWords) next() bool {
 		return true
 	}
 	return false
+}
+
+// longOption reports whether t is a long option word (--name or
+// --name=value) and splits it into the name and the value = attaches.
+func longOption(t string) (name, value string, attached, ok bool) {
+	long, ok := strings.CutPrefix(t, "--")
+	if !ok {
+		return "", "", false, false
+	}
+	name, value, attached = strings.Cut(long, "=")
+	return name, value, attached, true
 }
 
 // value returns the value of the option next gave: v when it is attached

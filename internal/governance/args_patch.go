@@ -55,8 +55,7 @@ func patchUnpack(form []shellcmd.Word, in *shellcmd.Input) (unpack, bool) {
 				u.prog = ""
 			}
 		}
-		if long, ok := strings.CutPrefix(t, "--"); ok {
-			n, v, eq := strings.Cut(long, "=")
+		if n, v, eq, ok := longOption(t); ok {
 			for _, l := range []struct {
 				name string
 				c    byte

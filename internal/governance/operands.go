@@ -61,8 +61,7 @@ func operands(name string, words []shellcmd.Word) (ops []string, dest string) {
 	o := optionWords{form: form}
 	for o.next() {
 		t := o.opt.Text
-		if long, ok := strings.CutPrefix(t, "--"); ok {
-			n, v, eq := strings.Cut(long, "=")
+		if n, v, eq, ok := longOption(t); ok {
 			full := s.longValueName(n)
 			if full == "" {
 				continue

@@ -238,8 +238,7 @@ func readCopyFlags(name string, form []shellcmd.Word) copyFlags {
 	o := optionWords{form: form}
 	for o.next() {
 		t := o.opt.Text
-		if long, ok := strings.CutPrefix(t, "--"); ok {
-			n, v, eq := strings.Cut(long, "=")
+		if n, v, eq, ok := longOption(t); ok {
 			if s.longValueName(n) != "" {
 				o.value(v, eq)
 				continue
