@@ -11,8 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 
+	"github.com/acp-bridge/acp-bridge/internal/nowaitopen"
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 	"github.com/acp-bridge/acp-bridge/internal/tokens"
 )
@@ -190,12 +190,8 @@ func openRegular(path string) (*os.File, bool) {
 	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
 		return nil, false
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, _, err := nowaitopen.OpenRegular(path, 0)
 	if err != nil {
-		return nil, false
-	}
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		f.Close()
 		return nil, false
 	}
 	return f, true
