@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,7 +20,7 @@ import (
 var errNotRegular = nowaitopen.ErrNotRegular
 
 // errNotDirectory says a directory the bridge lists is not one.
-var errNotDirectory = errors.New("not a directory")
+var errNotDirectory = nowaitopen.ErrNotDirectory
 
 // openRegular opens the regular file at p for reading without waiting on
 // anything else (errNotRegular).
@@ -32,15 +31,7 @@ func openRegular(p string) (*os.File, os.FileInfo, error) {
 // openDir opens the directory at p for listing without waiting on
 // anything else (errNotDirectory).
 func openDir(p string) (*os.File, error) {
-	f, fi, err := nowaitopen.Open(p, 0)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.IsDir() {
-		f.Close()
-		return nil, errNotDirectory
-	}
-	return f, nil
+	return nowaitopen.OpenDir(p)
 }
 
 // maxConfigFileBytes bounds a git configuration file (or .git file,

@@ -13,6 +13,9 @@ import (
 // ErrNotRegular says a file opened by OpenRegular is not a regular file.
 var ErrNotRegular = errors.New("not a regular file")
 
+// ErrNotDirectory says a file opened by OpenDir is not a directory.
+var ErrNotDirectory = errors.New("not a directory")
+
 // Open opens name for reading without blocking, with flag (O_NOFOLLOW,
 // say) added to the open's flags, and returns it with what it is.
 func Open(name string, flag int) (*os.File, os.FileInfo, error) {
@@ -40,4 +43,19 @@ func OpenRegular(name string, flag int) (*os.File, os.FileInfo, error) {
 		return nil, nil, ErrNotRegular
 	}
 	return f, fi, nil
+}
+
+// OpenDir opens the directory name for listing as Open does (no flag
+// added) and keeps it only when it is a directory (ErrNotDirectory
+// otherwise).
+func OpenDir(name string) (*os.File, error) {
+	f, fi, err := Open(name, 0)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		f.Close()
+		return nil, ErrNotDirectory
+	}
+	return f, nil
 }

@@ -10,14 +10,22 @@ import (
 	"testing"
 )
 
-// TestOpenRegular checks that a regular file is opened, and that a named
-// pipe is opened without waiting and refused with ErrNotRegular.
-func TestOpenRegular(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "f")
+// dirWithFile makes a temporary directory holding one regular file, f,
+// and returns both paths.
+func dirWithFile(t *testing.T) (dir, file string) {
+	t.Helper()
+	dir = t.TempDir()
+	file = filepath.Join(dir, "f")
 	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return dir, file
+}
+
+// TestOpenRegular checks that a regular file is opened, and that a named
+// pipe is opened without waiting and refused with ErrNotRegular.
+func TestOpenRegular(t *testing.T) {
+	dir, file := dirWithFile(t)
 	f, fi, err := OpenRegular(file, 0)
 	if err != nil || !fi.Mode().IsRegular() {
 		t.Fatalf("OpenRegular(file): %v, %v; want a regular file", fi, err)
@@ -35,4 +43,18 @@ func TestOpenRegular(t *testing.T) {
 		t.Fatalf("Open(fifo): %v, %v; want the pipe, opened without waiting", fi, err)
 	}
 	f.Close()
+}
+
+// TestOpenDir checks that a directory is opened for listing and that a
+// regular file is refused with ErrNotDirectory.
+func TestOpenDir(t *testing.T) {
+	dir, file := dirWithFile(t)
+	f, err := OpenDir(dir)
+	if err != nil {
+		t.Fatalf("OpenDir(dir): %v", err)
+	}
+	f.Close()
+	if _, err := OpenDir(file); !errors.Is(err, ErrNotDirectory) {
+		t.Errorf("OpenDir(file): %v; want ErrNotDirectory", err)
+	}
 }

@@ -1,13 +1,12 @@
 package shellcmd
 
 import (
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 
+	"github.com/acp-bridge/acp-bridge/internal/nowaitopen"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -263,14 +262,11 @@ func globFiles(dir, pattern string) []string {
 	}
 	// Not waiting on a named pipe the agent put there (O_NONBLOCK
 	// changes nothing for a directory), and listing only a directory.
-	f, err := os.OpenFile(full, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := nowaitopen.OpenDir(full)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.IsDir() {
-		return nil
-	}
 	names, _ := f.Readdirnames(maxGlobDir + 1)
 	if len(names) > maxGlobDir {
 		return nil
