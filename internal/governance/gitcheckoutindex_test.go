@@ -23,11 +23,5 @@ func TestCheckoutIndexPrefixLines(t *testing.T) {
 	}
 	gitRun(t, root, "init", "-q")
 	gitRun(t, root, "add", "t", "OVERNANCE.md", "a.key", "src")
-	for _, c := range caseRows(t, "checkout_index_prefix_lines.txt", 2, map[string]string{"$ROOT": root}) {
-		line, want := c.fields[0], c.fields[1]
-		d := e.Decide(Request{Action: ActionTerminalCreate, Command: line, Cwd: root, Paths: []string{root}})
-		if string(d.Value) != want {
-			t.Errorf("checkout_index_prefix_lines.txt:%d: %q = %v (ref %s: %s); want %s", c.line, line, d.Value, d.Ref, d.Reason, want)
-		}
-	}
+	checkCommandLines(t, e, root, "checkout_index_prefix_lines.txt", map[string]string{"$ROOT": root})
 }

@@ -17,11 +17,5 @@ func TestGitOptionsLines(t *testing.T) {
 	}}.make(t, root)
 	e := rootPolicyEngine(t, root, "  default: ask\n  allow:\n    - Bash(git:*)\n  deny:\n    - Edit(./secrets/*.key)\n",
 		ProtectedPath{Path: filepath.Join(root, ".claude"), What: "Claude's settings"})
-	for _, c := range caseRows(t, "git_options_lines.txt", 2, map[string]string{"$ROOT": root}) {
-		line, want := c.fields[0], c.fields[1]
-		d := e.Decide(Request{Action: ActionTerminalCreate, Command: line, Cwd: root, Paths: []string{root}})
-		if string(d.Value) != want {
-			t.Errorf("git_options_lines.txt:%d: %q = %v (ref %s: %s); want %s", c.line, line, d.Value, d.Ref, d.Reason, want)
-		}
-	}
+	checkCommandLines(t, e, root, "git_options_lines.txt", map[string]string{"$ROOT": root})
 }

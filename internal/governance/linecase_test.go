@@ -86,3 +86,16 @@ func checkCommandRows(t *testing.T, e *Engine, root string, rows []commandRow) {
 		}
 	}
 }
+
+// checkCommandLines decides each line of testdata/cases/name (lineCases:
+// LINE<TAB>DECISION) as checkCommandRows does its rows, a terminal command
+// run in root with root as the request's path, and checks its value.
+func checkCommandLines(t *testing.T, e *Engine, root, name string, vars map[string]string) {
+	t.Helper()
+	for _, c := range lineCases(t, name, vars) {
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root, Paths: []string{root}})
+		if d.Value != c.want {
+			t.Errorf("%s: %q = %v (ref %s: %s); want %s", c.at, c.line, d.Value, d.Ref, d.Reason, c.want)
+		}
+	}
+}

@@ -41,11 +41,5 @@ func TestGoBinaryLines(t *testing.T) {
 		ProtectedPath{Path: filepath.Join(gobin, "acp-bridge"), What: "the bridge's program, which the hook runs"},
 		ProtectedPath{Path: filepath.Join(out, "acp-bridge"), What: "the bridge's program, which the hook runs"},
 		ProtectedPath{Path: filepath.Join(tmp, "gopath", "bin", "tool"), What: "a tool"})
-	for _, c := range caseRows(t, "go_binary_lines.txt", 2, map[string]string{"$ROOT": root, "$TMP": tmp}) {
-		line, want := c.fields[0], c.fields[1]
-		d := e.Decide(Request{Action: ActionTerminalCreate, Command: line, Cwd: root, Paths: []string{root}})
-		if string(d.Value) != want {
-			t.Errorf("go_binary_lines.txt:%d: %q = %v (ref %s: %s); want %s", c.line, line, d.Value, d.Ref, d.Reason, want)
-		}
-	}
+	checkCommandLines(t, e, root, "go_binary_lines.txt", map[string]string{"$ROOT": root, "$TMP": tmp})
 }
