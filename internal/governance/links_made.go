@@ -256,13 +256,22 @@ func copiedFormLinks(name string, form []shellcmd.Word, dir string) []madeLink {
 		}
 		// The copy is d itself, or beneath d under the source's name
 		// when d is a directory (rsync's "src/" fills d itself).
-		for _, made := range []string{d, d + "/" + filepath.Base(src)} {
-			if fi.Mode()&fs.ModeSymlink != 0 {
-				out = appendReadLink(out, src, made)
-				continue
+		made := [2]string{d, d + "/" + filepath.Base(src)}
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			for _, m := range made {
+				out = appendReadLink(out, src, m)
 			}
-			if fi.IsDir() {
-				out = appendTreeLinks(out, src, made)
+		case fi.IsDir():
+			rels, whole := treeLinks(src)
+			for _, m := range made {
+				if whole {
+					out = append(out, madeLink{name: m, target: src})
+					continue
+				}
+				for _, rel := range rels {
+					out = appendReadLink(out, src+"/"+rel, m+"/"+rel)
+				}
 			}
 		}
 	}
@@ -282,29 +291,25 @@ func appendReadLink(out []madeLink, src, made string) []madeLink {
 	return append(out, madeLink{name: made, target: filepath.Dir(made) + "/" + t, op: t}, madeLink{name: made, target: filepath.Dir(src) + "/" + t, op: t})
 }
 
-// appendTreeLinks appends, for each symlink beneath the directory src, the
-// link its copy at made makes; a tree past maxLinkTreeEntries is kept as
-// made leading to src.
-func appendTreeLinks(out []madeLink, src, made string) []madeLink {
+// treeLinks returns the paths, relative to the directory src, of the
+// symlinks beneath it; whole when the tree is past maxLinkTreeEntries or
+// cannot be listed, and is to be kept whole, as leading to src.
+func treeLinks(src string) (rels []string, whole bool) {
 	n := 0
-	var found []madeLink
 	err := filepath.WalkDir(src, func(p string, ent fs.DirEntry, err error) error {
 		if err != nil {
-			return nil
+			return err
 		}
 		if n++; n > maxLinkTreeEntries {
 			return fs.SkipAll
 		}
 		if ent.Type()&fs.ModeSymlink != 0 {
 			rel, _ := filepath.Rel(src, p)
-			found = appendReadLink(found, p, made+"/"+rel)
+			rels = append(rels, rel)
 		}
 		return nil
 	})
-	if err != nil || n > maxLinkTreeEntries {
-		return append(out, madeLink{name: made, target: src})
-	}
-	return append(out, found...)
+	return rels, err != nil || n > maxLinkTreeEntries
 }
 
 // absIn returns p, absolute or relative to dir.
