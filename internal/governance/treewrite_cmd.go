@@ -290,10 +290,14 @@ func readCopyFlags(name string, form []shellcmd.Word) copyFlags {
 // decided as such: nil then. A cp source ending in "/" is placed both as
 // GNU cp places it (DEST/NAME) and as BSD cp does (its content in DEST).
 func (e *Engine) copyTargets(name string, form []shellcmd.Word, cwd string) []copyTarget {
-	link := makesLink(form)
-	if !link && !copiers[name] {
+	if !copiers[name] && !makesLink(form) {
 		return nil
 	}
+	// A copier in a link mode (cp -l, -s, --link, --symbolic-link) is
+	// placed as its copies are: "cp -rlf src dest" puts a link at each
+	// file beneath src's place in dest, replacing what is there, and is
+	// decided as a tree copy; only ln and its kin place one link a source.
+	link := !copiers[name]
 	abs := func(w string) string { return e.operandPath(cwd, w) }
 	ops, dest := operands(name, form[1:]) // the last operand, or -t's value
 	if link && len(ops) == 1 && dest == "" {
