@@ -89,6 +89,11 @@ type argWord struct {
 	// ("-Wl,-Map=F"), decided only as a file the program may change
 	// (wordSegments).
 	segment bool
+	// part says the name is a part of a word of a program the bridge
+	// does not know, read as a file (segmentReads): a rule refusing to
+	// read it refuses the command, and outside the workspace roots it
+	// is not asked about ("make CC=/usr/bin/gcc").
+	part bool
 	// dirOnly says mayWrite holds only where the name is a directory (a
 	// variable's value a program reads files from, or writes into).
 	dirOnly bool
@@ -465,7 +470,7 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 		case v.ref == "workspace-roots" && !write:
 			// Outside the roots a plain argument is asked about, and
 			// only when it names something that exists.
-			if _, err := os.Lstat(n); err != nil {
+			if _, err := os.Lstat(n); err != nil || a.part {
 				continue
 			}
 			v.value = RequireApproval

@@ -197,9 +197,13 @@ const pythonFlags = "bBdEhiIOPqsSuvVx"
 // wordSegments returns the names inside the words of form, whose program
 // the bridge does not know, after an "=", "," or ":" that is not the
 // word's first: a compiler's "-Wl,-Map=F", "--emit=dep-info=F",
-// "-fopt-info-all=F", java's "-Xloggc:F" and "-Xlog:gc:F" write F. Each is decided only as a file the program
-// may change (argWord.segment): a plain argument of such a shape is often
-// no file at all.
+// "-fopt-info-all=F", java's "-Xloggc:F" and "-Xlog:gc:F" write F. Each is
+// decided as a file the program may change (argWord.segment): a plain
+// argument of such a shape is often no file at all. Each part, and a
+// word's first part before such a separator when the word is no option,
+// is also decided as a file the program reads (segmentReads): dd's kin
+// read "if=F" (dcfldd, dc3dd, sg_dd, ddpt), socat "OPEN:F" and
+// "GOPEN:F,rdonly", and a program may split "x,F" at its commas.
 func wordSegments(name string, form []shellcmd.Word, readings map[*shellcmd.Word]wordReading) []argWord {
 	var out []argWord
 	for i := 1; i < len(form); i++ {
@@ -219,6 +223,25 @@ func wordSegments(name string, form []shellcmd.Word, readings map[*shellcmd.Word
 				out = append(out, argWord{word: w, text: p, at: &form[i], segment: true, mayWrite: true, program: name})
 			}
 		}
+		out = append(out, segmentReads(w, &form[i], parts)...)
+	}
+	return out
+}
+
+// segmentReads returns the parts of word w (split into parts at "=", ","
+// and ":") an unknown program may open to read, each decided as a read
+// the way a whole word is (argWord.part): every part that is no option
+// ("-Map"), the first only when the word is no option itself ("--in" of
+// "--in=F" is the option's name). The rest of a URL's scheme
+// ("//host/path" of "https://host/path") names a file of another host and
+// is left out.
+func segmentReads(w shellcmd.Word, at *shellcmd.Word, parts []string) []argWord {
+	var out []argWord
+	for _, p := range parts {
+		if strings.HasPrefix(p, "-") || strings.HasPrefix(p, "//") {
+			continue
+		}
+		out = append(out, argWord{word: w, text: p, at: at, readOnly: true, part: true})
 	}
 	return out
 }
