@@ -197,11 +197,11 @@ const pythonFlags = "bBdEhiIOPqsSuvVx"
 // wordSegments returns the names inside the words of form, whose program
 // the bridge does not know, after an "=", "," or ":" that is not the
 // word's first: a compiler's "-Wl,-Map=F", "--emit=dep-info=F",
-// "-fopt-info-all=F", java's "-Xloggc:F" and "-Xlog:gc:F" write F. Each is
-// decided as a file the program may change (argWord.segment): a plain
-// argument of such a shape is often no file at all. Each part, and a
-// word's first part before such a separator when the word is no option,
-// is also decided as a file the program reads (segmentReads): dd's kin
+// "-fopt-info-all=F", java's "-Xloggc:F" and "-Xlog:gc:F" write F; so may
+// a word's first part before such a separator when the word is no option
+// ("F,x", "F:/mnt"). Each is decided as a file the program may change
+// (argWord.segment): a plain argument of such a shape is often no file at
+// all. Each is also decided as a file the program reads (segmentReads): dd's kin
 // read "if=F" (dcfldd, dc3dd, sg_dd, ddpt), socat "OPEN:F" and
 // "GOPEN:F,rdonly", and a program may split "x,F" at its commas.
 func wordSegments(name string, form []shellcmd.Word, readings map[*shellcmd.Word]wordReading) []argWord {
@@ -218,8 +218,8 @@ func wordSegments(name string, form []shellcmd.Word, readings map[*shellcmd.Word
 		if len(parts) < 2 {
 			continue // "=", ",,": no part after another
 		}
-		for _, p := range parts[1:] {
-			if !strings.HasPrefix(p, "-") {
+		for k, p := range parts {
+			if !strings.HasPrefix(p, "-") && (k > 0 || !strings.HasPrefix(w.Text, "-")) {
 				out = append(out, argWord{word: w, text: p, at: &form[i], segment: true, mayWrite: true, program: name})
 			}
 		}
