@@ -119,6 +119,10 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			h = runnerHandler(head.Name())
 		}
 		if h == nil {
+			h = shellFamilyHandler(head.Name())
+		}
+		if h == nil {
+			w.unknownProgram(c, form, depth)
 			break
 		}
 		st := h(form)

@@ -66,6 +66,12 @@ func init() {
 		"hash":      hashHandler,
 		"git":       gitHandler,
 		"npm":       npmHandler,
+		"pee":       peeHandler,
+		"mispipe":   mispipeHandler,
+		"socat":     socatHandler,
+		"ncat":      ncatHandler,
+		"nc":        ncatHandler,
+		"netcat":    ncatHandler,
 		"fc": func(form []Word) step {
 			return step{notes: []Note{{Kind: RunsCode, Text: "fc runs commands from the shell history"}}}
 		},
