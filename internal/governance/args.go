@@ -146,6 +146,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 		out = append(out, optionValueWrites(form)...)
 		out = append(out, backupWrites(form)...)
 		out = append(out, derivedWrites(form)...)
+		out = append(out, yqLoadReads(form)...)
 		written := writtenWords(form)
 		outputs := outputOptionWords(form)
 		into, intoAttached := extractInto(form)
