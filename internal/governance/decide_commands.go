@@ -114,6 +114,10 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 				w := what
 				later = append(later, func() { consider(v, "writing through the links "+w+" makes", nil) })
 			}
+			if v, ok := e.gitLinkWriteVerdict(in, a, c); ok {
+				w := what
+				later = append(later, func() { consider(v, "writing through the links "+w+" may put in place", nil) })
+			}
 			if v, ok := e.madeLinksVerdict(in, c); ok {
 				consider(v, what, nil)
 			}
