@@ -141,6 +141,28 @@ var maxIndexNameBytes = 64 << 20
 // yet, or one the agent just made) is not ok either: the caller counts
 // every file.
 func readGitIndex(p string) ([]string, bool) {
+	entries, ok := readGitIndexEntries(p)
+	if !ok {
+		return nil, false
+	}
+	paths := make([]string, len(entries))
+	for i, en := range entries {
+		paths[i] = en.path
+	}
+	return paths, true
+}
+
+// gitIndexEntry is one entry of a git index: its path from the top of
+// the work tree, its mode (0120000 for a symlink) and its object's name.
+type gitIndexEntry struct {
+	path string
+	mode uint32
+	oid  [20]byte
+}
+
+// readGitIndexEntries returns the entries of the git index at p, read as
+// readGitIndex reads them.
+func readGitIndexEntries(p string) ([]gitIndexEntry, bool) {
 	f, _, err := openRegular(p)
 	if err != nil {
 		return nil, false
@@ -155,7 +177,7 @@ func readGitIndex(p string) ([]string, bool) {
 	if version < 2 || version > 4 || int64(n) > int64(len(data)/62) {
 		return nil, false
 	}
-	var paths []string
+	var paths []gitIndexEntry
 	at, prev, total := 12, "", 0
 	for i := uint32(0); i < n; i++ {
 		start := at
@@ -199,7 +221,9 @@ func readGitIndex(p string) ([]string, bool) {
 			return nil, false
 		}
 		prev = name
-		paths = append(paths, name)
+		en := gitIndexEntry{path: name, mode: binary.BigEndian.Uint32(data[start+24 : start+28])}
+		copy(en.oid[:], data[start+40:start+60])
+		paths = append(paths, en)
 	}
 	// A split index ("link": most entries are in a shared index) or a
 	// sparse one ("sdir": a directory stands for the files beneath it)

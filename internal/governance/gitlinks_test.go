@@ -1,6 +1,8 @@
 package governance
 
 import (
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -57,4 +59,46 @@ func TestGitLinkWriteVerdict(t *testing.T) {
 			t.Errorf("gitLinkWriteVerdict(%q) asks = %v, want %v", tt.line, got, tt.want)
 		}
 	}
+}
+
+// TestLinksMadeByGit decides a git command that puts a symlink in place,
+// which the test never runs, and then a later write through the link's
+// name: an index entry of mode 120000 checked out (its target the blob's
+// text), and a tracked link git mv moves, are kept as the links ln makes.
+func TestLinksMadeByGit(t *testing.T) {
+	e, root, _ := treeWriteWorkspace(t)
+	gitRun(t, root, "init", "-q")
+	writeFile(t, filepath.Join(root, "f"), "keys/a.key")
+	blob := strings.TrimSpace(gitRun(t, root, "hash-object", "-w", "f"))
+	gitRun(t, root, "update-index", "--add", "--cacheinfo", "120000,"+blob+",l")
+	writeFile(t, filepath.Join(root, "f"), "../keys/a.key")
+	up := strings.TrimSpace(gitRun(t, root, "hash-object", "-w", "f"))
+	gitRun(t, root, "update-index", "--add", "--cacheinfo", "120000,"+up+",sub/m")
+	gitRun(t, root, "add", "links/kk", "a.txt")
+	write := func(p string) Request {
+		return Request{Action: ActionFSWrite, Paths: []string{root + "/" + p}, Cwd: root}
+	}
+	tests := []struct {
+		first, later string
+		want         Value
+	}{
+		{"git checkout-index l", "l", Deny},
+		{"git -C sub checkout-index -a", "sub/m", Deny},
+		{"git checkout -- l", "l", Deny},
+		{"git restore sub", "sub/m", Deny},
+		{"git checkout-index -f -- sub/m", "sub/m", Deny},
+		{"git mv links/kk k4", "k4", Deny},
+		{"git checkout-index a.txt", "l", Allow},
+		{"git mv a.txt b.txt", "b.txt", Allow},
+	}
+	for _, tt := range tests {
+		e.made.forget()
+		if d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.first, Cwd: root}); d.Value != Allow {
+			t.Fatalf("Decide(%q) = %v (%s); want allow", tt.first, d.Value, d.Reason)
+		}
+		if d := e.Decide(write(tt.later)); d.Value != tt.want || tt.want == Deny && !strings.Contains(d.Reason, "keys/a.key") {
+			t.Errorf("after %q: write of %s = %v (%s); want %v", tt.first, tt.later, d.Value, d.Reason, tt.want)
+		}
+	}
+	e.made.forget()
 }

@@ -20,7 +20,8 @@ import (
 // against a file system without the link and carried out with it
 // ("ln -s . d", then a write of d/GOVERNANCE.md sent straight behind it).
 // So each link a decided line may put at a name (ln, link, symlink,
-// cp -s/-l, a copy or move of a symlink or of a tree holding one) is kept,
+// cp -s/-l, a copy or move of a symlink or of a tree holding one, the
+// links git puts in place that the bridge can read: gitlinks_made.go) is kept,
 // name and target, for the engine's life, and every later path through
 // the name is decided also as the path through the target
 // (madeLinks.extend): the strictest decision over the forms stands, so a
@@ -153,6 +154,10 @@ func (e *Engine) linksMadeBy(in *reqInfo, c *shellcmd.Command) (links []madeLink
 			continue
 		}
 		name := filepath.Base(form[0].Text)
+		if isGit(form[0].Text) {
+			links = append(links, gitFormLinks(form, e.dirsOrRoots(in, c.Dir))...)
+			continue
+		}
 		link := makesLink(form)
 		if !link && !copiers[name] {
 			continue
