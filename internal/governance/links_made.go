@@ -191,9 +191,7 @@ func linkFormLinks(form []shellcmd.Word, dir string) []madeLink {
 	who := filepath.Base(form[0].Text)
 	ops, dest := operands(who, form[1:])
 	symbolic := makesSymlink(form)
-	// ln -r stores a target relative to the link, computed from the
-	// target as the command names it: from its directory.
-	relative := who == "ln" && (shortFlag(form, 'r') || longFlag(form, "relative", 3))
+	relative := lnRelative(form)
 	abs := func(p string) string {
 		if strings.HasPrefix(p, "/") {
 			return p

@@ -47,6 +47,21 @@ func (s optSet) longValueName(name string) string {
 	return found
 }
 
+// programLongValue returns the option of s that the long option word
+// name of program stands for when it takes a value, as longValueName
+// does; for cp and ln, read against all their long options
+// (linkerLong), so that a prefix one of them shares with an option
+// taking no value stands for neither.
+func programLongValue(program string, s optSet, name string) string {
+	if linkerLongOptions[program] == nil {
+		return s.longValueName(name)
+	}
+	if full := linkerLong(program, name); s.longValue[full] {
+		return full
+	}
+	return ""
+}
+
 // operands returns the static operands of a command's words, options and
 // their values left out (as operandOptions says they take them, for the
 // programs it knows; for others every word starting with "-" is an
@@ -62,7 +77,7 @@ func operands(name string, words []shellcmd.Word) (ops []string, dest string) {
 	for o.next() {
 		t := o.opt.Text
 		if n, v, eq, ok := longOption(t); ok {
-			full := s.longValueName(n)
+			full := programLongValue(name, s, n)
 			if full == "" {
 				continue
 			}

@@ -66,24 +66,24 @@ func isLink(p string) bool {
 }
 
 // makesLink reports whether one form of a command makes a symlink or hard
-// link: ln, link, symlink, cp -s/-l. What a later command of the same
-// line opens by the link's name is where the link leads, which the file
-// system does not show when the line is decided. A link made by a line of
-// its own is judged where a later line names it (linkedProtected).
+// link: ln, link, symlink, cp -s/-l (or --link, --symbolic-link, or a
+// prefix getopt_long takes for one: readLinkOptions). What a later command
+// of the same line opens by the link's name is where the link leads,
+// which the file system does not show when the line is decided. A link
+// made by a line of its own is judged where a later line names it
+// (linkedProtected).
 func makesLink(form []shellcmd.Word) bool {
 	if len(form) < 2 || form[0].Kind != shellcmd.Static {
 		return false
 	}
-	name := filepath.Base(form[0].Text)
-	links := name == "ln" || name == "link" || name == "symlink"
-	if name == "cp" {
-		for _, w := range form[1:] {
-			t := w.Text
-			links = links || w.Kind != shellcmd.Dynamic && (t == "--link" || t == "--symbolic-link" ||
-				strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t, "sl"))
-		}
+	switch filepath.Base(form[0].Text) {
+	case "ln", "link", "symlink":
+		return true
+	case "cp":
+		f := readLinkOptions(form)
+		return f.hard || f.symbolic
 	}
-	return links
+	return false
 }
 
 // linkUnknown reports whether a link-making form has an operand computed
@@ -151,21 +151,19 @@ func linkTargets(form []shellcmd.Word, cwd string) []linkTarget {
 }
 
 // makesSymlink reports whether a link-making form makes symbolic links
-// (ln -s or --symbolic, symlink, cp -s or --symbolic-link) rather than
-// hard ones.
+// (ln -s or --symbolic, symlink, cp -s or --symbolic-link, or a prefix
+// getopt_long takes for one) rather than hard ones.
 func makesSymlink(form []shellcmd.Word) bool {
-	name := filepath.Base(form[0].Text)
-	if name == "symlink" {
+	if filepath.Base(form[0].Text) == "symlink" {
 		return true
 	}
-	for _, w := range form[1:] {
-		t := w.Text
-		if w.Kind != shellcmd.Static || t == "--" {
-			break
-		}
-		if t == "--symbolic" || t == "--symbolic-link" || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsRune(t, 's') {
-			return true
-		}
-	}
-	return false
+	return readLinkOptions(form).symbolic
+}
+
+// lnRelative reports whether a form is ln -r (or --relative, or a prefix
+// getopt_long takes for it), which stores a symlink's target relative to
+// the link, computed from the target as the command names it: from its
+// directory.
+func lnRelative(form []shellcmd.Word) bool {
+	return filepath.Base(form[0].Text) == "ln" && readLinkOptions(form).relative
 }

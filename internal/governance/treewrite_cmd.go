@@ -239,9 +239,12 @@ func readCopyFlags(name string, form []shellcmd.Word) copyFlags {
 	for o.next() {
 		t := o.opt.Text
 		if n, v, eq, ok := longOption(t); ok {
-			if s.longValueName(n) != "" {
+			if programLongValue(name, s, n) != "" {
 				o.value(v, eq)
 				continue
+			}
+			if full := linkerLong(name, n); full != "" {
+				n = full // cp's and ln's prefixes, as getopt_long reads them
 			}
 			prefix := func(full string, least int) bool { return len(n) >= least && strings.HasPrefix(full, n) }
 			switch {

@@ -34,9 +34,7 @@ func (e *Engine) linkWriteVerdict(in *reqInfo, c *shellcmd.Command, others bool)
 				reason: fmt.Sprintf("running %q: it makes a link to a place known only when the line runs, and the line runs other commands that may write through it; run the link on its own first", w.source)}, true
 		}
 		who := filepath.Base(form[0].Text)
-		// ln -r stores a target relative to the link, computed from
-		// the target as the command names it: from its directory.
-		symbolic := makesSymlink(form) && !(who == "ln" && (shortFlag(form, 'r') || longFlag(form, "relative", 3)))
+		symbolic := makesSymlink(form) && !lnRelative(form)
 		for _, dir := range e.dirsOrRoots(in, c.Dir) {
 			for _, t := range linkTargets(form, dir) {
 				p := t.fromCwd

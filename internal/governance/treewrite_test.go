@@ -226,6 +226,20 @@ func TestDecideLinkWrites(t *testing.T) {
 		{"a dangling link moved where it leads to a key", "mv links/kk k3 && echo x > k3", Deny, "keys/a.key"},
 		{"a link beneath a copied directory", "cp -a links . && cp a.key k", Deny, "keys/a.key"},
 		{"a link beneath an rsync copy", "rsync -a links/ c/ && cp a.key c/k", Deny, "keys/a.key"},
+		{"ln --sym, a prefix of --symbolic", "ln --sym a.key keys/l && echo x > keys/l", Deny, "keys/a.key"},
+		{"ln --symb read as a symlink", "ln --symb a.key keys/l && echo x > keys/l", Deny, "keys/a.key"},
+		{"ln --symbolic read as a symlink", "ln --symbolic a.key keys/l && echo x > keys/l", Deny, "keys/a.key"},
+		{"cp --lin, a prefix of --link", "cp --lin keys/a.key y && echo x > y", Deny, "keys/a.key"},
+		{"cp --li", "cp --li keys/a.key y && echo x > y", Deny, "keys/a.key"},
+		{"cp --l, the only cp option starting so", "cp --l keys/a.key y && echo x > y", Deny, "keys/a.key"},
+		{"cp --sym, a prefix of --symbolic-link", "cp --sym " + root + "/keys/a.key y && echo x > y", Deny, "keys/a.key"},
+		{"cp --symbolic", "cp --symbolic " + root + "/keys/a.key y && echo x > y", Deny, "keys/a.key"},
+		{"ln --re, a prefix of --relative", "mkdir x && ln --re -s keys x/l && cp a.key x/l/", Deny, "keys/a.key"},
+		{"ln --r --sy", "mkdir x && ln --r --sy keys x/l && cp a.key x/l/", Deny, "keys/a.key"},
+		{"ln -S's value is no -s: a hard link", "ln -S .s keys/a.key l && echo x > l", Deny, "keys/a.key"},
+		{"ln --su's value is no option", "ln --su -s keys/a.key l && echo x > l", Deny, "keys/a.key"},
+		{"ln --t, a prefix of --target-directory", "ln --t keys --sym a.key && echo x > keys/a.key", Deny, "keys/a.key"},
+		{"cp --target prefix and --li", "cp --li --target keys2 keys/a.key && echo x > keys2/a.key", Deny, "keys/a.key"},
 
 		{"git checkout-index, then a redirection into its name", "git checkout-index l && cat a.txt > l", RequireApproval, "run git checkout-index on its own first"},
 		{"git checkout of a path, then echo into it", "git checkout -- l && echo x > l", RequireApproval, "git checkout may put symlinks"},
@@ -246,6 +260,10 @@ func TestDecideLinkWrites(t *testing.T) {
 		{"a link to a key alone", "ln -s keys/a.key l", Allow, ""},
 		{"a link to a plain directory, then ls", "ln -s src l && ls l", Allow, ""},
 		{"a link to a note, then cat", "ln -s keys/notes.txt l && cat l", Allow, ""},
+		{"ln --sym to a plain directory, then ls", "ln --sym src l && ls l", Allow, ""},
+		{"cp --li of a plain file, then cat", "cp --li src/a.go y && cat y", Allow, ""},
+		{"cp --preserve is no link", "cp --pre keys/a.key y && echo x > y", Allow, ""},
+		{"cp -r of plain files, then a write", "cp -r src/b s2 && echo x > s2/c.go", Allow, ""},
 	}
 	checkLineDecisions(t, e, root, tests)
 }
