@@ -20,8 +20,9 @@ import (
 // against a file system without the link and carried out with it
 // ("ln -s . d", then a write of d/GOVERNANCE.md sent straight behind it).
 // So each link a decided line may put at a name (ln, link, symlink,
-// cp -s/-l, a copy or move of a symlink or of a tree holding one, the
-// links git puts in place that the bridge can read: gitlinks_made.go) is kept,
+// cp -s/-l, rsync --link-dest, a copy or move of a symlink or of a tree
+// holding one, the links git puts in place that the bridge can read:
+// gitlinks_made.go) is kept,
 // name and target, for the engine's life, and every later path through
 // the name is decided also as the path through the target
 // (madeLinks.extend): the strictest decision over the forms stands, so a
@@ -163,6 +164,10 @@ func (e *Engine) linksMadeBy(in *reqInfo, c *shellcmd.Command) (links []madeLink
 			continue
 		}
 		for _, dir := range e.dirsOrRoots(in, c.Dir) {
+			if rl, ok := rsyncLinkDest(form, dir); ok {
+				unknown = unknown || rl.unknown
+				links = append(links, rl.links...)
+			}
 			if link && linkUnknown(form) {
 				// The name the link is made at, if it is spelled out
 				// (the last word), is kept as leading where no one

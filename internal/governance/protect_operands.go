@@ -117,7 +117,13 @@ func (e *Engine) protectedOperands(in *reqInfo, list []protected, line string, l
 						return v, true
 					}
 				}
-				if len(a.Commands) < 2 || !makesLink(form) {
+				if len(a.Commands) < 2 {
+					continue
+				}
+				if v, ok := e.rsyncLinkDestReaches(in, list, form, dirs, line, c.Source); ok {
+					return v, true
+				}
+				if !makesLink(form) {
 					continue
 				}
 				if linkUnknown(form) {

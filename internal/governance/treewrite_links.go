@@ -16,7 +16,8 @@ import (
 // link's from the command's directory), there or not, is decided as a
 // write, and what lies beneath a directory target as walked for
 // treeWriteVerdict; a target known only when the line runs needs
-// approval. (The bridge's own files are kept from such links by
+// approval. rsync's --link-dest directories are such targets
+// (rsyncLinkDest). (The bridge's own files are kept from such links by
 // linkReaches.)
 func (e *Engine) linkWriteVerdict(in *reqInfo, c *shellcmd.Command, others bool) (verdict, bool) {
 	if !others {
@@ -24,6 +25,17 @@ func (e *Engine) linkWriteVerdict(in *reqInfo, c *shellcmd.Command, others bool)
 	}
 	w := e.newTreeWalk(in, c)
 	for _, form := range c.Forms {
+		for _, dir := range e.dirsOrRoots(in, c.Dir) {
+			rl, ok := rsyncLinkDest(form, dir)
+			if ok && rl.unknown {
+				return verdict{value: RequireApproval, ref: "unreadable-command",
+					ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+					reason: fmt.Sprintf("running %q: its --link-dest makes hard links where, or to files whose place, is known only when the line runs, and the line runs other commands that may write through them; run it on its own first", w.source)}, true
+			}
+			for _, d := range rl.dirs {
+				w.linked("rsync --link-dest", d)
+			}
+		}
 		if !makesLink(form) {
 			w.copiedLinks(form, e.dirsOrRoots(in, c.Dir))
 			continue

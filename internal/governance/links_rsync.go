@@ -1,0 +1,150 @@
+package governance
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// rsync --link-dest=DIR makes each file it would copy to DEST/rel, when
+// DIR/rel matches it (by size and time, or size alone with --size-only),
+// a hard link to DIR/rel instead: the file DEST/rel is then DIR/rel, and
+// what a later command writes there lands in DIR. A relative DIR is read
+// from the destination directory (from DEST's own directory when DEST
+// names a file). The option may be given many times, its value attached
+// ("--link-dest=DIR") or as the next word; rsync takes only its whole
+// name, and openrsync (getopt_long) any prefix no other option shares
+// ("--link-"), which is read the same. --copy-dest copies DIR/rel instead
+// and --compare-dest only skips the file: neither links.
+
+// rsyncLinks is what an rsync form's --link-dest options say of the hard
+// links it may make.
+type rsyncLinks struct {
+	dirs    []string   // each DIR, absolute, as read from where the files go
+	links   []madeLink // DEST leading to DIR, kept for later requests
+	unknown bool       // a DIR or the destination is known only when the form runs
+}
+
+// rsyncLinkDest reads an rsync form run in dir for --link-dest; ok is
+// false when it has none (or is no rsync form, or copies to a remote
+// host).
+func rsyncLinkDest(form []shellcmd.Word, dir string) (rl rsyncLinks, ok bool) {
+	if len(form) < 2 || form[0].Kind != shellcmd.Static || filepath.Base(form[0].Text) != "rsync" {
+		return rl, false
+	}
+	s := operandOptions["rsync"]
+	var vals []shellcmd.Word
+	o := optionWords{form: form}
+	for o.next() {
+		t := o.opt.Text
+		if long, isLong := strings.CutPrefix(t, "--"); isLong {
+			n, v, eq := strings.Cut(long, "=")
+			if len(n) >= len("link-") && strings.HasPrefix("link-dest", n) {
+				if val := o.value(v, eq); val != nil {
+					vals = append(vals, *val)
+				} else {
+					rl.unknown = true
+				}
+				continue
+			}
+			if s.longValueName(n) != "" {
+				o.value(v, eq)
+			}
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			if strings.IndexByte(s.shortValue, t[j]) >= 0 {
+				o.value(t[j+1:], j+1 < len(t))
+				break
+			}
+		}
+	}
+	if len(vals) == 0 && !rl.unknown {
+		return rl, false
+	}
+	if len(o.ops) == 0 || o.ops[len(o.ops)-1].Kind != shellcmd.Static {
+		rl.unknown = true
+		return rl, true
+	}
+	dest := o.ops[len(o.ops)-1].Text
+	if remoteRsyncPath(dest) {
+		return rl, false
+	}
+	d := absIn(dir, dest)
+	// DEST is the directory the files go in, or the name of the one
+	// file copied there (from DEST's directory, under DEST's name).
+	fileDest := !strings.HasSuffix(dest, "/") && !isDirNow(d)
+	for _, v := range vals {
+		if v.Kind != shellcmd.Static {
+			rl.unknown = true
+			continue
+		}
+		from := []string{v.Text}
+		if !strings.HasPrefix(v.Text, "/") {
+			from = []string{strings.TrimSuffix(d, "/") + "/" + v.Text}
+			if fileDest {
+				from = append(from, filepath.Dir(filepath.Clean(d))+"/"+v.Text)
+			}
+		}
+		name := filepath.Clean(d)
+		for _, t := range from {
+			rl.dirs = append(rl.dirs, t)
+			if _, within := cutDir(name, filepath.Clean(t)); within {
+				// A DIR inside DEST: its files are beneath DEST
+				// already, each decided as itself, and a link kept
+				// to a place beneath its own name leads on forever.
+				continue
+			}
+			rl.links = append(rl.links, madeLink{name: name, target: t, hard: true})
+			if fileDest {
+				rl.links = append(rl.links, madeLink{name: name, target: t + "/" + filepath.Base(name), hard: true})
+			}
+		}
+	}
+	return rl, true
+}
+
+// remoteRsyncPath reports whether an rsync operand names a path on
+// another host: "host:path", "user@host:path" or "rsync://host/path"
+// (a ":" before any "/").
+func remoteRsyncPath(p string) bool {
+	if strings.HasPrefix(p, "rsync://") {
+		return true
+	}
+	colon := strings.IndexByte(p, ':')
+	slash := strings.IndexByte(p, '/')
+	return colon > 0 && (slash < 0 || colon < slash)
+}
+
+// rsyncLinkDestReaches decides an rsync form of a line that runs other
+// commands, run in one of dirs, for the bridge's own files: a --link-dest
+// directory that is, lies beneath or holds a protected location makes
+// hard links to it that the line's other commands may write through, and
+// one known only when the line runs may; both are denied.
+func (e *Engine) rsyncLinkDestReaches(in *reqInfo, list []protected, form []shellcmd.Word, dirs []string, line, source string) (verdict, bool) {
+	for _, dir := range dirs {
+		rl, ok := rsyncLinkDest(form, dir)
+		if !ok {
+			return verdict{}, false
+		}
+		if rl.unknown {
+			return verdict{value: Deny, ref: "self-protection",
+				ruleTx: "deny commands naming protected locations (built-in self-protection)",
+				reason: fmt.Sprintf("running %q: %q makes hard links (--link-dest) where, or to a place, known only when the line runs, and the line runs other commands that may use them; run it on its own first", strings.TrimSpace(line), strings.TrimSpace(source))}, true
+		}
+		for _, d := range rl.dirs {
+			forms, r := in.pathForms(d)
+			if r != nil {
+				continue
+			}
+			if pr, f, ok := holds(forms, list); ok {
+				return verdict{value: Deny, ref: "self-protection",
+					ruleTx: fmt.Sprintf("deny commands naming %s (built-in self-protection)", pr.What),
+					reason: fmt.Sprintf("running %q: %q makes hard links (--link-dest) to the files of %s, which holds %s (%s), and the line runs other commands that may write through them; %s is protected from the agent whatever the policy says", strings.TrimSpace(line), strings.TrimSpace(source), d, f, pr.What, pr.What)}, true
+			}
+		}
+	}
+	return verdict{}, false
+}
