@@ -41,7 +41,7 @@ func TestLinksMadeDecideLaterRequests(t *testing.T) {
 		{"rsync --link-dest, then a write beneath the destination", "rsync -a --link-dest=" + root + "/keys src/b/ c/", Allow, write("c/a.key"), Deny, "keys/a.key"},
 		{"rsync --link-dest as a separate word, then a write", "rsync -a --link-dest " + root + "/keys src/b/ c2/", Allow, write("c2/a.key"), Deny, "keys/a.key"},
 		{"rsync --link-dest to one file, then a write of it", "rsync -a --link-dest=keys a.txt b.key", Allow, write("b.key"), Deny, "keys/b.key"},
-		{"rsync --link-dest of the workspace, then a write", "rsync -r --size-only --link-dest=" + root + " src/b/ c4/", Allow, write("c4/keys/a.key"), Deny, "keys/a.key"},
+		{"rsync --link-dest of a directory holding a link, then a write", "rsync -r --size-only --link-dest=" + root + "/d src/b/ c4/", Allow, write("c4/k/a.key"), Deny, "keys/a.key"},
 		{"rsync --link-dest to a plain directory, then a write", "rsync -a --link-dest=" + root + "/old src/b/ c5/", Allow, write("c5/c.go"), Allow, ""},
 		{"ln --sym, then a write of it", "ln --sym a.key keys/s1", Allow, write("keys/s1"), Deny, "keys/a.key"},
 		{"ln --symb, then a write of it", "ln --symb a.key keys/s2", Allow, write("keys/s2"), Deny, "keys/a.key"},

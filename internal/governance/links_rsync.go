@@ -34,41 +34,16 @@ func rsyncLinkDest(form []shellcmd.Word, dir string) (rl rsyncLinks, ok bool) {
 	if len(form) < 2 || form[0].Kind != shellcmd.Static || filepath.Base(form[0].Text) != "rsync" {
 		return rl, false
 	}
-	s := operandOptions["rsync"]
-	var vals []shellcmd.Word
-	o := optionWords{form: form}
-	for o.next() {
-		t := o.opt.Text
-		if long, isLong := strings.CutPrefix(t, "--"); isLong {
-			n, v, eq := strings.Cut(long, "=")
-			if len(n) >= len("link-") && strings.HasPrefix("link-dest", n) {
-				if val := o.value(v, eq); val != nil {
-					vals = append(vals, *val)
-				} else {
-					rl.unknown = true
-				}
-				continue
-			}
-			if s.longValueName(n) != "" {
-				o.value(v, eq)
-			}
-			continue
-		}
-		for j := 1; j < len(t); j++ {
-			if strings.IndexByte(s.shortValue, t[j]) >= 0 {
-				o.value(t[j+1:], j+1 < len(t))
-				break
-			}
-		}
-	}
+	vals, ops, missing := rsyncDirOptions(form, "link-dest")
+	rl.unknown = missing
 	if len(vals) == 0 && !rl.unknown {
 		return rl, false
 	}
-	if len(o.ops) == 0 || o.ops[len(o.ops)-1].Kind != shellcmd.Static {
+	if len(ops) == 0 || ops[len(ops)-1].Kind != shellcmd.Static {
 		rl.unknown = true
 		return rl, true
 	}
-	dest := o.ops[len(o.ops)-1].Text
+	dest := ops[len(ops)-1].Text
 	if remoteRsyncPath(dest) {
 		return rl, false
 	}
@@ -104,6 +79,78 @@ func rsyncLinkDest(form []shellcmd.Word, dir string) (rl rsyncLinks, ok bool) {
 		}
 	}
 	return rl, true
+}
+
+// rsyncDirOptions reads an rsync form for the values of the long options
+// names (each taken whole, or by a prefix of five letters or more that
+// openrsync's getopt_long takes for it), and its operands; missing says
+// one of them is last, without its value.
+func rsyncDirOptions(form []shellcmd.Word, names ...string) (vals, ops []shellcmd.Word, missing bool) {
+	s := operandOptions["rsync"]
+	o := optionWords{form: form}
+	for o.next() {
+		t := o.opt.Text
+		if long, isLong := strings.CutPrefix(t, "--"); isLong {
+			n, v, eq := strings.Cut(long, "=")
+			named := false
+			for _, full := range names {
+				named = named || len(n) >= 5 && strings.HasPrefix(full, n)
+			}
+			if named {
+				if val := o.value(v, eq); val != nil {
+					vals = append(vals, *val)
+				} else {
+					missing = true
+				}
+				continue
+			}
+			if s.longValueName(n) != "" {
+				o.value(v, eq)
+			}
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			if strings.IndexByte(s.shortValue, t[j]) >= 0 {
+				o.value(t[j+1:], j+1 < len(t))
+				break
+			}
+		}
+	}
+	return vals, o.ops, missing
+}
+
+// rsyncBasisDirs returns the directories an rsync form's --link-dest and
+// --copy-dest options name, whose files it links or copies into the
+// destination where the agent can read them: as the command's directory
+// reads them (a relative one joined to the destination, its last
+// operand), static ones only.
+func rsyncBasisDirs(form []shellcmd.Word) []string {
+	if len(form) < 2 || form[0].Kind != shellcmd.Static || filepath.Base(form[0].Text) != "rsync" {
+		return nil
+	}
+	vals, ops, _ := rsyncDirOptions(form, "link-dest", "copy-dest")
+	if len(vals) == 0 || len(ops) == 0 || ops[len(ops)-1].Kind != shellcmd.Static {
+		return nil
+	}
+	dest := ops[len(ops)-1].Text
+	if remoteRsyncPath(dest) {
+		return nil
+	}
+	var out []string
+	for _, v := range vals {
+		if v.Kind != shellcmd.Static {
+			continue
+		}
+		// As the kernel reads it once rsync has made the destination,
+		// and cleaned, as it reads it where the destination is missing
+		// now ("d/../vault" before d exists).
+		p := joinRaw(dest, v.Text)
+		out = append(out, p)
+		if c := filepath.Clean(p); c != p {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // remoteRsyncPath reports whether an rsync operand names a path on

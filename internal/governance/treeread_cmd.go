@@ -307,7 +307,9 @@ func tarRead(name string, form []shellcmd.Word) (treeRead, bool) {
 }
 
 // copyRead reads "cp -r/-R/-a" and "rsync -r/-a": every source is copied
-// whole to where it can be read.
+// whole to where it can be read; so are the directories of rsync's
+// --link-dest and --copy-dest (rsyncBasisDirs), whose files it links or
+// copies into the destination.
 func copyRead(name string, form []shellcmd.Word) (treeRead, bool) {
 	s := optSet{shortValue: "tSeBfT"}
 	if name == "cp" {
@@ -316,7 +318,8 @@ func copyRead(name string, form []shellcmd.Word) (treeRead, bool) {
 	opts, operands, _ := splitWords(form[1:], s.takesValue)
 	rec := shortHas(opts, s, 'r') || shortHas(opts, s, 'R') || shortHas(opts, s, 'a') ||
 		longHas(opts, "recursive", "archive")
-	if !rec {
+	basis := rsyncBasisDirs(form)
+	if !rec && len(basis) == 0 {
 		return treeRead{}, false
 	}
 	target := shortHas(opts, s, 't') || longHas(opts, "target-directory")
@@ -326,8 +329,11 @@ func copyRead(name string, form []shellcmd.Word) (treeRead, bool) {
 	if !target && len(operands) > 0 {
 		operands = operands[:len(operands)-1] // the destination
 	}
+	if !rec {
+		operands = nil
+	}
 	follow := shortHas(opts, s, 'L') || longHas(opts, "dereference", "copy-links", "copy-unsafe-links", "copy-dirlinks")
-	return treeRead{reader: name, dirs: operands, follow: follow}, true
+	return treeRead{reader: name, dirs: append(operands, basis...), follow: follow}, true
 }
 
 // joinRaw joins name to dir as the kernel resolves it, without cleaning:
