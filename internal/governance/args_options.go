@@ -78,3 +78,23 @@ func (o *optionWords) value(v string, attached bool) *shellcmd.Word {
 	}
 	return nil
 }
+
+// shortCluster reads the short option cluster next gave ("-rlt DIR",
+// "-tDIR") as getopt reads it: each letter before the first that takes a
+// value (one of shortValue) is passed to flag, if flag is not nil; that
+// letter takes the rest of the cluster as its value, or else the next
+// word. It returns the letter that took a value and the value, or 0 and
+// nil when none did.
+func (o *optionWords) shortCluster(shortValue string, flag func(c byte)) (byte, *shellcmd.Word) {
+	t := o.opt.Text
+	for j := 1; j < len(t); j++ {
+		c := t[j]
+		if strings.IndexByte(shortValue, c) >= 0 {
+			return c, o.value(t[j+1:], j+1 < len(t))
+		}
+		if flag != nil {
+			flag(c)
+		}
+	}
+	return 0, nil
+}

@@ -103,12 +103,7 @@ func readLinkOptions(form []shellcmd.Word) linkOptions {
 			}
 			continue
 		}
-		for j := 1; j < len(t); j++ {
-			c := t[j]
-			if strings.IndexByte(s.shortValue, c) >= 0 {
-				o.value(t[j+1:], j+1 < len(t))
-				break
-			}
+		o.shortCluster(s.shortValue, func(c byte) {
 			switch {
 			case c == 's':
 				f.symbolic = true
@@ -117,7 +112,7 @@ func readLinkOptions(form []shellcmd.Word) linkOptions {
 			case c == 'r' && name == "ln":
 				f.relative = true
 			}
-		}
+		})
 	}
 	return f
 }

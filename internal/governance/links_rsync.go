@@ -109,12 +109,7 @@ func rsyncDirOptions(form []shellcmd.Word, names ...string) (vals, ops []shellcm
 			}
 			continue
 		}
-		for j := 1; j < len(t); j++ {
-			if strings.IndexByte(s.shortValue, t[j]) >= 0 {
-				o.value(t[j+1:], j+1 < len(t))
-				break
-			}
-		}
+		o.shortCluster(s.shortValue, nil)
 	}
 	return vals, o.ops, missing
 }

@@ -87,15 +87,8 @@ func operands(name string, words []shellcmd.Word) (ops []string, dest string) {
 			}
 			continue
 		}
-		for j := 1; j < len(t); j++ {
-			if strings.IndexByte(s.shortValue, t[j]) < 0 {
-				continue
-			}
-			val := o.value(t[j+1:], j+1 < len(t))
-			if t[j] == 't' && val != nil && name != "scp" {
-				dest = val.Text
-			}
-			break
+		if c, val := o.shortCluster(s.shortValue, nil); c == 't' && val != nil && name != "scp" {
+			dest = val.Text
 		}
 	}
 	for _, w := range o.ops {

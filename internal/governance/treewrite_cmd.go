@@ -259,12 +259,7 @@ func readCopyFlags(name string, form []shellcmd.Word) copyFlags {
 			}
 			continue
 		}
-		for j := 1; j < len(t); j++ {
-			c := t[j]
-			if strings.IndexByte(s.shortValue, c) >= 0 {
-				o.value(t[j+1:], j+1 < len(t))
-				break
-			}
+		o.shortCluster(s.shortValue, func(c byte) {
 			switch {
 			case c == 'T' && name != "scp":
 				f.noTarget = true
@@ -277,7 +272,7 @@ func readCopyFlags(name string, form []shellcmd.Word) copyFlags {
 			case c == 'H' && name == "cp":
 				f.followTop = true
 			}
-		}
+		})
 	}
 	return f
 }
