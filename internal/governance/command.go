@@ -26,10 +26,10 @@ const (
 )
 
 // commandLines returns the analyses of what a request runs: its Command
-// line, and for a terminal request with arguments, its Argv as a client
-// that execs it runs it and as the shell line "(command args...)" a client
-// that joins them unquoted runs (Zed's ShellBuilder runs $SHELL -i -c
-// "(command args...) </dev/null").
+// line, for a terminal request with arguments its Argv as a client that
+// execs it runs it, and for every terminal request the shell line
+// "(command args...)" a client that joins them unquoted runs (Zed's
+// ShellBuilder runs $SHELL -i -c "(command args...) </dev/null").
 func commandLines(req Request) []*shellcmd.Analysis {
 	return commandLinesWith(req, shellcmd.Analyze)
 }
@@ -38,12 +38,18 @@ func commandLines(req Request) []*shellcmd.Analysis {
 func commandLinesWith(req Request, analyze func(string, shellcmd.Options) *shellcmd.Analysis) []*shellcmd.Analysis {
 	opts := shellcmd.Options{Dir: req.Cwd}
 	out := []*shellcmd.Analysis{analyze(req.Command, opts)}
-	if len(req.Argv) > 1 {
+	switch {
+	case len(req.Argv) > 1:
 		line := strings.Join(req.Argv, " ")
 		out = append(out,
 			shellcmd.AnalyzeArgv(req.Argv, opts),
 			shellcmd.Analyze(line, opts),
 			shellcmd.Analyze("("+line+") </dev/null", opts))
+	case len(req.Argv) == 1:
+		// A command without args is wrapped too: a ')' in it closes
+		// the subshell, and "echo hi) ; rm x #" runs rm x, the '#'
+		// hiding the ')' Zed adds.
+		out = append(out, shellcmd.Analyze("("+req.Argv[0]+") </dev/null", opts))
 	}
 	return out
 }

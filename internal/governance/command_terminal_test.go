@@ -21,6 +21,7 @@ func TestDecideTerminalRequests(t *testing.T) {
 		{"joined args run a second command", []string{"echo", "x;", "rm", "-rf", "V"}, nil, "", Deny, "Bash(rm:*)"},
 		{"joined args close the subshell", []string{"echo", "x)", ";", "curl", "y", ";", "(echo"}, nil, "", Deny, "Bash(curl:*)"},
 		{"args substitution", []string{"echo", "$(rm", "x)"}, nil, "", Deny, "Bash(rm:*)"},
+		{"command alone closes the subshell", []string{"echo hi) ; rm x #"}, nil, "", Deny, "Bash(rm:*)"},
 		{"argv shell", []string{"bash", "-c", "rm -rf x"}, nil, "", Deny, "Bash(rm:*)"},
 		{"argv wrapper", []string{"env", "--unset", "X", "curl", "x"}, nil, "", Deny, "Bash(curl:*)"},
 		{"plain allowed", []string{"ls", "-la"}, nil, "", Allow, "Bash(ls:*)"},
@@ -40,7 +41,9 @@ func TestDecideTerminalRequests(t *testing.T) {
 			}
 			req := Request{Action: ActionTerminalCreate, Command: shellJoin(tt.argv), Argv: tt.argv, Env: tt.env, Cwd: cwd}
 			if len(tt.argv) == 1 {
-				req.Command, req.Argv = tt.argv[0], nil
+				// A command without args, as a terminal request carries
+				// it: the IDE wraps it in "( ... )" too.
+				req.Command = tt.argv[0]
 			}
 			d := e.Decide(req)
 			if d.Value != tt.want || !strings.Contains(d.Rule, tt.rule) {

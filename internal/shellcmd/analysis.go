@@ -220,6 +220,48 @@ func (w *walker) prefix(src string, depth int, langs dialects) {
 	}
 }
 
+// maxPieces bounds the pieces of a line that does not parse that pieces
+// walks.
+const maxPieces = 256
+
+// pieces walks each piece of src between the characters that end or open a
+// command (; & | ( ) { } ` and newlines), its leading reserved words
+// (then, do, ...) taken off, that parses on its own. src does not parse
+// here, while bash may read it: mvdan.cc/sh v3.14.1 reads a subscript
+// of a compound assignment as arithmetic, so "declare -A m=([a b]=1); rm
+// x" did not parse, and the rm x bash runs after it was never decided. A
+// piece may be text inside quotes that runs nothing; deciding it anyway
+// only adds commands to a line that needs approval already.
+func (w *walker) pieces(src string, depth int, langs dialects) {
+	cut := func(r rune) bool { return strings.ContainsRune(";&|(){}`\n", r) }
+	n := 0
+	for _, piece := range strings.FieldsFunc(src, cut) {
+		piece = strings.TrimSpace(piece)
+		for {
+			word, rest, _ := strings.Cut(piece, " ")
+			switch word {
+			case "then", "do", "else", "elif", "if", "while", "until", "!", "time", "$":
+				piece = strings.TrimSpace(rest)
+				continue
+			}
+			break
+		}
+		if piece == "" || piece == src {
+			continue
+		}
+		if n++; n > maxPieces {
+			w.problem("the command line has too many pieces to analyse")
+			return
+		}
+		for _, lang := range langs {
+			if f, err := parse(piece, lang); err == nil {
+				w.file(f, piece, depth, lang)
+				break
+			}
+		}
+	}
+}
+
 // parse parses src in lang with the parser options opts. The recovering
 // parser of mvdan.cc/sh v3.14.1 (syntax.RecoverErrors) panics on some
 // broken lines ("A=$((0 A"): a panic is an error, as a line that does not
@@ -231,8 +273,70 @@ func parse(src string, lang syntax.LangVariant, opts ...syntax.ParserOption) (f 
 			f, err = nil, fmt.Errorf("the parser failed: %v", v)
 		}
 	}()
+	src, err = commentsEndAtNewline(src, lang, opts)
+	if err != nil {
+		return nil, err
+	}
 	return syntax.NewParser(append(opts, syntax.Variant(lang))...).Parse(strings.NewReader(src), "")
 }
+
+// commentsEndAtNewline returns src with the backslash that ends a comment
+// line made a space. bash and dash end a comment at the newline, the
+// backslash before it being a character of the comment; mvdan.cc/sh
+// v3.14.1 takes that backslash and newline for a line continuation
+// (lexer.go, the '#' case: "case escNewl: break runeLoop"), so that
+// "echo ok # \" followed by a newline and "rm x" was one command to the
+// grammar (echo ok rm x, allowed by a rule for echo) and two to every
+// shell. The space keeps every offset of src, which the walk slices. A
+// comment whose end the parser places where src holds no backslash and
+// newline is an error: the line needs approval rather than a reading the
+// shells do not share.
+func commentsEndAtNewline(src string, lang syntax.LangVariant, opts []syntax.ParserOption) (string, error) {
+	if !strings.Contains(src, "#") || !strings.Contains(src, "\\\n") && !strings.Contains(src, "\\\r\n") {
+		return src, nil
+	}
+	for range maxCommentLines {
+		f, err := syntax.NewParser(append(opts[:len(opts):len(opts)], syntax.Variant(lang), syntax.KeepComments(true))...).Parse(strings.NewReader(src), "")
+		if f == nil || err != nil && len(opts) == 0 {
+			return src, nil // the parse that follows reports it
+		}
+		b := []byte(src)
+		changed := false
+		var bad error
+		syntax.Walk(f, func(n syntax.Node) bool {
+			c, ok := n.(*syntax.Comment)
+			if !ok || !strings.HasSuffix(c.Text, "\\\n") || bad != nil {
+				return true
+			}
+			start := int(c.Hash.Offset())
+			nl := strings.IndexByte(src[min(start, len(src)):], '\n')
+			at := start + nl - 1
+			if at > start && src[at] == '\r' {
+				at--
+			}
+			if nl < 0 || at <= start || src[at] != '\\' {
+				bad = fmt.Errorf("a comment at offset %d ends in a backslash and a newline, which the grammar here reads otherwise than the shells", start)
+				return false
+			}
+			b[at] = ' '
+			changed = true
+			return true
+		})
+		if bad != nil {
+			return src, bad
+		}
+		if !changed {
+			return src, nil
+		}
+		src = string(b)
+	}
+	return src, fmt.Errorf("more than %d comments end in a backslash and a newline", maxCommentLines)
+}
+
+// maxCommentLines bounds the parses commentsEndAtNewline makes: each
+// fixes every comment the grammar found, and a fixed comment may let it
+// find the next one (the line it swallowed held it).
+const maxCommentLines = 64
 
 // dialects lists the grammars a shell string is parsed in.
 type dialects []syntax.LangVariant
@@ -269,6 +373,10 @@ type walker struct {
 	// fds is what the statement being walked feeds each input
 	// descriptor (fd_scripts.go).
 	fds map[int]*stdin
+	// keyword says a command before may have turned on bash's keyword
+	// option (set -k), under which a NAME=value word after the command
+	// word is an assignment, not an argument (readings, walk.go).
+	keyword bool
 }
 
 // newWalker returns a walker that adds to a.
@@ -322,6 +430,7 @@ func (w *walker) line(src string, depth int, langs dialects) {
 	}
 	if parsed == 0 {
 		w.prefix(src, depth, langs)
+		w.pieces(src, depth, langs)
 		w.problem("the command line does not parse (%s), so what runs is not known", strings.Join(failed, "; "))
 		return
 	}

@@ -132,6 +132,7 @@ var envChangesCommands = map[string]string{
 	"BASH_ALIASES":         "bash expands an element as an alias for the command its key names",
 	"BASH_LOADABLES_PATH":  "enable -f loads builtins, code bash runs, from there",
 	"POSIXLY_CORRECT":      "it puts bash in POSIX mode, where aliases expand in scripts and commands read otherwise",
+	"BASH_COMPAT":          "it makes bash read the line as an older bash does (at 4.2, quotes in \"${x/a/'$(cmd)'}\" are characters)",
 	"CC":                   "build tools run it as the C compiler",
 	"GOROOT":               "go runs its compiler and linker from there",
 	"GOTOOLCHAIN":          "go runs the toolchain it names, downloaded or found in PATH",

@@ -10,7 +10,8 @@ import (
 // quote is a character and not a quote: an arithmetic expression ($((...)),
 // $[...], ((...)), for ((...)), an array subscript, a substring offset)
 // and the word of ${x:-w}, ${x:+w}, ${x:=w} and ${x:?w} inside double
-// quotes or an unquoted here-document's body. The grammar here reads '...' (and $'...') there as quoted text, so
+// quotes or an unquoted here-document's body, and there too the
+// replacement of ${x/pat/rep} at a compatibility level of 4.2 or lower. The grammar here reads '...' (and $'...') there as quoted text, so
 // echo ${a['$(rm x)']}, echo $(( '$(rm x)' )) and echo "${u:-'$(rm x)'}"
 // looked like echo with literal words, where bash runs rm x.
 //
@@ -53,6 +54,15 @@ func (w *walker) literalQuotes(n syntax.Node, src string, depth int) {
 func (w *walker) quotedDefaults(parts []syntax.WordPart, src string, depth int) {
 	for _, part := range parts {
 		p, ok := part.(*syntax.ParamExp)
+		if ok && p.Repl != nil && p.Repl.With != nil {
+			// The replacement of ${x/pat/rep}: bash below 4.3, or any bash
+			// whose compatibility level is 4.2 or lower (BASH_COMPAT=42,
+			// shopt -s compat42, the person's start-up files), reads its
+			// single quotes as characters, so "${PWD/?/'$(rm x)'}" runs
+			// rm x there.
+			w.quotesIn(p.Repl.With, src, depth)
+			w.quotedDefaults(p.Repl.With.Parts, src, depth)
+		}
 		if !ok || p.Exp == nil || p.Exp.Word == nil {
 			continue
 		}
@@ -95,7 +105,7 @@ func (w *walker) quotesIn(x syntax.Node, src string, depth int) {
 		switch m := m.(type) {
 		case *syntax.SglQuoted:
 			if strings.ContainsAny(m.Value, "$`") {
-				w.problem("%s is quoted in the line but bash reads the quotes as characters there (an arithmetic expression, an array subscript or ${x:-...} inside double quotes or a here-document), so the expansions in it run", sourceOf(m, src))
+				w.problem("%s is quoted in the line but bash reads the quotes as characters there (an arithmetic expression, an array subscript, or ${x:-...} or the replacement of ${x/pat/rep} inside double quotes or a here-document), so the expansions in it run", sourceOf(m, src))
 				w.line(": "+hereDocument(m.Value), depth+1, dialectsOf("bash"))
 			}
 		}

@@ -96,8 +96,24 @@ func (w *walker) redirects(st *syntax.Stmt, src string) {
 				continue // >(cmd): its commands are walked
 			}
 		}
-		for _, t := range cwdTildeForms([]Word{target}) {
-			w.a.Redirects = append(w.a.Redirects, Redirect{Target: t[0], Write: write, Read: read, Dir: w.cur, FD: fd})
+		// bash brace-expands the word and opens the one name it gives
+		// ("cat < .e{n..n}v" reads .env, "echo x > GOVERNANCE.m{d..d}"
+		// writes the policy); sh and zsh open the word as written. Each
+		// is a file the statement may open.
+		targets := []Word{target}
+		if fs, ok := fields(r.Word, src); !ok {
+			targets = append(targets, Word{Kind: Dynamic, Text: target.Text, Why: "brace expansion too large to list"})
+		} else {
+			for _, f := range fs {
+				if f != target {
+					targets = append(targets, f)
+				}
+			}
+		}
+		for _, t := range cwdTildeForms(targets) {
+			for _, tt := range t {
+				w.a.Redirects = append(w.a.Redirects, Redirect{Target: tt, Write: write, Read: read, Dir: w.cur, FD: fd})
+			}
 		}
 	}
 }

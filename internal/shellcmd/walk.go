@@ -139,10 +139,13 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 		return // ":" runs nothing; substitutions in its words are walked
 	}
 	w.testElements(words)
+	if keywordOption(words) {
+		w.keyword = true
+	}
 	outer := w.fds
 	w.fds = fdInputs(st, src)
 	defer func() { w.fds = outer }()
-	for _, words := range cwdTildeForms(words) {
+	for _, words := range w.readings(cwdTildeForms(words), depth) {
 		c := &Command{Source: strings.TrimRight(sourceOf(st, src), "; \t&"), Dir: w.cur}
 		if !complete {
 			c.Notes = append(c.Notes, Note{Kind: Unparsed, Text: "brace expansion too large to list"})
@@ -153,6 +156,101 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 		}
 		w.build(c, words, in, depth)
 	}
+}
+
+// readings returns forms with the words bash may run in place of each
+// added: with nullglob (shopt -s nullglob, the person's ~/.bashrc that an
+// IDE's bash -i reads) a glob that matches nothing is no word at all, and
+// with keyword (set -k) a NAME=value word after the command word is an
+// assignment to the command's environment, not an argument. Either moves
+// the words after it: "sort -o zz* secrets/a.key a.txt" writes
+// secrets/a.key when zz* matches nothing, and so does "set -k; sort -o
+// x=1 secrets/a.key a.txt". Each reading is decided as a command of the
+// line, the strictest decision standing.
+func (w *walker) readings(forms [][]Word, depth int) [][]Word {
+	out := forms
+	for _, f := range forms {
+		if g, ok := w.withoutEmptyGlobs(f); ok {
+			out = append(out, g)
+		}
+	}
+	if !w.keyword {
+		return out
+	}
+	for _, f := range out[:len(out):len(out)] {
+		if k, assigns := withoutAssignments(f); assigns != nil {
+			for _, a := range assigns {
+				w.assign(a, depth)
+			}
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// withoutEmptyGlobs returns form without the glob words that may match
+// nothing when the line runs: those that match no file where the line
+// starts (a name with a leading dot only for a pattern with one, as bash
+// without dotglob matches), and every glob once the line changed
+// directory. ok is false when no word is left out.
+func (w *walker) withoutEmptyGlobs(form []Word) (out []Word, ok bool) {
+	for _, wd := range form {
+		if wd.Kind == Glob && (w.cur.Moved() || len(globFiles(w.opts.Dir, wd.Text)) == 0) {
+			ok = true
+			continue
+		}
+		out = append(out, wd)
+	}
+	return out, ok
+}
+
+// withoutAssignments returns form without the words after its command word
+// that read as NAME=value, and those as assignments; nil assignments when
+// there are none.
+func withoutAssignments(form []Word) ([]Word, []Assignment) {
+	if len(form) == 0 {
+		return nil, nil
+	}
+	out := []Word{form[0]}
+	var assigns []Assignment
+	for _, wd := range form[1:] {
+		if wd.Kind == Static && assignmentWord(wd.Text) {
+			name, value, _ := strings.Cut(wd.Text, "=")
+			name = name[:nameEnd(name)]
+			assigns = append(assigns, Assignment{Name: strings.TrimSuffix(name, "+"), Value: value, Static: true})
+			continue
+		}
+		out = append(out, wd)
+	}
+	return out, assigns
+}
+
+// keywordOption reports whether words may turn on bash's keyword option:
+// set -k (in any cluster), set -o keyword, shopt -o -s keyword, bash -k,
+// or a set whose options are known only when the line runs.
+func keywordOption(words []Word) bool {
+	if len(words) == 0 || words[0].Kind != Static {
+		return false
+	}
+	head := words[0].Name()
+	switch head {
+	case "set", "shopt", "bash", "sh", "rbash":
+	default:
+		return false
+	}
+	for _, wd := range words[1:] {
+		if wd.Kind != Static {
+			if head == "set" {
+				return true
+			}
+			continue
+		}
+		t := wd.Text
+		if t == "keyword" || head != "shopt" && len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.ContainsRune(t[1:], 'k') {
+			return true
+		}
+	}
+	return false
 }
 
 // loopAssign records the values a for or select loop gives its variable:
@@ -336,6 +434,13 @@ func (w *walker) record(a Assignment, depth int) {
 	w.seen[key] = true
 	w.a.Assignments = append(w.a.Assignments, a)
 	if a.Static && holdsSubstitution(a.Value) {
+		if strings.HasPrefix(a.Value, "(") && strings.HasSuffix(a.Value, ")") {
+			// declare -a a='($(cmd))' (typeset, local, readonly, -A
+			// too) takes a quoted value in parentheses for a compound
+			// assignment and expands its elements: read as one.
+			w.line("_="+a.Value, depth+1, dialectsOf("bash"))
+			return
+		}
 		// Read as the argument of a command, where a[...] is a word.
 		w.line(": "+a.Value, depth+1, dialectsOf("bash"))
 	}

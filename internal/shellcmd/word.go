@@ -25,9 +25,24 @@ func fields(word *syntax.Word, src string) (out []Word, ok bool) {
 		if err != nil || len(out) >= maxFields {
 			return out, false
 		}
+		if emptyUnquoted(bw) {
+			// bash drops an empty word brace expansion leaves unquoted:
+			// "{,} rm x" runs rm x, and "sort -o {,} f a.txt" writes f.
+			continue
+		}
 		out = append(out, evalWord(bw, sourceOf(word, src)))
 	}
 	return out, true
+}
+
+// emptyUnquoted reports whether w is no text at all, not even quotes.
+func emptyUnquoted(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); !ok || l.Value != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // sourceOf returns the text of node n within src, or src itself when the
@@ -107,11 +122,7 @@ func quoteRemoval(word *syntax.Word) (val, pat string, glob bool, why string) {
 		case *syntax.SglQuoted:
 			s := p.Value
 			if p.Dollar {
-				lit, err := expand.Literal(nil, &syntax.Word{Parts: []syntax.WordPart{p}})
-				if err != nil {
-					dyn("$'...' string that does not decode")
-				}
-				s = lit
+				s = ansiC(s)
 			}
 			vb.WriteString(s)
 			writeEscaped(&pb, s)

@@ -1,0 +1,187 @@
+package shellcmd
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestCommentEndsAtNewline: bash and dash end a comment at the newline,
+// the backslash before it a character of the comment, so the line after
+// it is a command of its own. The grammar took the backslash and newline
+// for a line continuation, and "echo ok # \" then "rm x" for one command,
+// echo ok rm x.
+func TestCommentEndsAtNewline(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{"echo ok # \\\nrm x", "rm x"},
+		{"echo ok #\\\nrm x", "rm x"},
+		{"echo ok # \\\na=1 # \\\nrm x", "rm x"},
+		{"echo ok # \\\n# \\\nrm x", "rm x"},
+		{"echo $(echo # a\\\nrm x)", "rm x"},
+		{"ls | # \\\nrm x", "rm x"},
+		{"sh -c 'echo ok # \\\nrm x'", "rm x"},
+	} {
+		a := Analyze(tc.line, Options{})
+		got := formsOf(a)
+		if !slices.Contains(got, tc.want) {
+			t.Errorf("%q: commands %q, want %q among them (problems %q)", tc.line, got, tc.want, a.Problems)
+		}
+		for _, f := range got {
+			if strings.HasPrefix(f, "echo") && strings.Contains(f, "rm") {
+				t.Errorf("%q: %q read as one command", tc.line, f)
+			}
+		}
+	}
+	// A backslash-newline anywhere else is still a continuation, and one
+	// inside quotes still text.
+	for _, tc := range []struct{ line, want string }{
+		{"echo ok \\\nrm x", "echo ok rm x"},
+		{"echo '# \\\n'; ls", "ls"},
+	} {
+		if got := formsOf(Analyze(tc.line, Options{})); !slices.Contains(got, tc.want) {
+			t.Errorf("%q: commands %q, want %q among them", tc.line, got, tc.want)
+		}
+	}
+}
+
+// TestPatternReplacementQuotes: at a compatibility level of 4.2 or lower
+// (BASH_COMPAT=42, shopt -s compat42) bash reads the single quotes of the
+// replacement in "${x/pat/rep}" as characters, so the substitution in it
+// runs.
+func TestPatternReplacementQuotes(t *testing.T) {
+	for _, line := range []string{
+		`BASH_COMPAT=42; echo "${PWD/?/'$(rm x)'}"`,
+		`echo "${PWD//?/'$(rm x)'}"`,
+		"cat <<E\n${PWD/#?/'$(rm x)'}\nE",
+	} {
+		a := Analyze(line, Options{})
+		if !slices.Contains(formsOf(a), "rm x") {
+			t.Errorf("%q: commands %q, want rm x among them", line, formsOf(a))
+		}
+	}
+	if a := Analyze(`echo "${PWD/?/'b'}"`, Options{}); len(a.Problems) > 0 {
+		t.Errorf("a replacement without expansions: problems %q", a.Problems)
+	}
+}
+
+// TestQuotedCompoundAssignment: declare -a (typeset, readonly, -A) takes a
+// quoted value in parentheses for a compound assignment and expands its
+// elements, running the substitutions in them.
+func TestQuotedCompoundAssignment(t *testing.T) {
+	for _, line := range []string{
+		`declare -a a='($(rm x))'`,
+		`declare -a 'a=($(rm x))'`,
+		`typeset -A a='([k]=$(rm x))'`,
+		"readonly -a a='(y `rm x`)'",
+	} {
+		a := Analyze(line, Options{})
+		if !slices.Contains(formsOf(a), "rm x") {
+			t.Errorf("%q: commands %q, want rm x among them (problems %q)", line, formsOf(a), a.Problems)
+		}
+	}
+}
+
+// TestNullglobAndKeywordReadings: a glob that matches nothing is no word
+// under nullglob, and a NAME=value word after the command word is no
+// argument under set -k; both move the words after them, and the command
+// they leave is decided too.
+func TestNullglobAndKeywordReadings(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ line, want string }{
+		{"sort -o zz* secrets/a.key a.txt", "sort -o secrets/a.key a.txt"},
+		{"shopt -s nullglob; zz* rm x", "rm x"},
+		{"set -k; sort -o x=1 secrets/a.key a.txt", "sort -o secrets/a.key a.txt"},
+		{"set -o keyword; sort -o x=1 secrets/a.key a.txt", "sort -o secrets/a.key a.txt"},
+		{"bash -k -c 'sort -o x=1 secrets/a.key a.txt'", "sort -o secrets/a.key a.txt"},
+	} {
+		a := Analyze(tc.line, Options{Dir: dir})
+		if !slices.Contains(formsOf(a), tc.want) {
+			t.Errorf("%q: commands %q, want %q among them", tc.line, formsOf(a), tc.want)
+		}
+	}
+	// A glob that matches a file stays a word; without set -k a NAME=value
+	// word stays an argument.
+	for _, tc := range []struct{ line, unwanted string }{
+		{"sort -o out a.t?t", "sort -o out"},
+		{"make CC=gcc", "make"},
+	} {
+		if got := formsOf(Analyze(tc.line, Options{Dir: dir})); slices.Contains(got, tc.unwanted) {
+			t.Errorf("%q: commands %q, want no %q", tc.line, got, tc.unwanted)
+		}
+	}
+	a := Analyze("set -k; bash -c 'echo hi' BASH_ENV=x.sh", Options{Dir: dir})
+	found := false
+	for _, as := range a.Assignments {
+		found = found || as.Name == "BASH_ENV" && as.Value == "x.sh"
+	}
+	if !found {
+		t.Errorf("set -k: BASH_ENV=x.sh after the command word not read as an assignment: %+v", a.Assignments)
+	}
+}
+
+// TestEmptyBraceWords: bash drops the empty words brace expansion leaves
+// unquoted, moving the words after them; a quoted empty word stays.
+func TestEmptyBraceWords(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{"{,} rm x", "rm x"},
+		{"sort -o {,} secrets/a.key a.txt", "sort -o secrets/a.key a.txt"},
+		{"echo {a,}", "echo a"},
+		{"echo {'',a}", "echo  a"},
+	} {
+		if got := formsOf(Analyze(tc.line, Options{})); !slices.Contains(got, tc.want) {
+			t.Errorf("%q: commands %q, want %q among them", tc.line, got, tc.want)
+		}
+	}
+}
+
+// TestRedirectBraces: bash brace-expands a redirection's word and opens the
+// one name it gives; sh opens the word as written. Both are redirections
+// of the line.
+func TestRedirectBraces(t *testing.T) {
+	a := Analyze("cat < .e{n..n}v; echo x > GOVERNANCE.m{d..d}", Options{})
+	var got []string
+	for _, r := range a.Redirects {
+		got = append(got, r.Target.Text)
+	}
+	for _, want := range []string{".env", ".e{n..n}v", "GOVERNANCE.md", "GOVERNANCE.m{d..d}"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("redirections %q, want %q among them", got, want)
+		}
+	}
+}
+
+// TestUnparsedLinePieces: a line the grammar here does not parse, which
+// bash runs, has the commands of each piece that parses decided. An
+// associative array's key with a blank ([a b]=1) is such a line.
+func TestUnparsedLinePieces(t *testing.T) {
+	for _, line := range []string{
+		"declare -A m=([a b]=1); rm x",
+		"m=([a b]=1)\nrm x",
+		"declare -A m=([a b]=1) && { rm x; }",
+		"declare -A m=([a b]=1); if true; then rm x; fi",
+		"declare -A m=([a b]=$(rm x))",
+	} {
+		a := Analyze(line, Options{})
+		if !slices.Contains(formsOf(a), "rm x") {
+			t.Errorf("%q: commands %q, want rm x among them (problems %q)", line, formsOf(a), a.Problems)
+		}
+		if len(a.Problems) == 0 {
+			t.Errorf("%q: no problem recorded for a line that does not parse", line)
+		}
+	}
+}
+
+// TestHistoryStoredLine: history -s stores a line fc -s runs; it is
+// decided as the line's commands.
+func TestHistoryStoredLine(t *testing.T) {
+	for _, line := range []string{"history -s 'rm x'", "history -s rm x", "history -ps -- 'rm x'"} {
+		if got := formsOf(Analyze(line, Options{})); !slices.Contains(got, "rm x") {
+			t.Errorf("%q: commands %q, want rm x among them", line, got)
+		}
+	}
+}
