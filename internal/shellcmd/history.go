@@ -73,3 +73,26 @@ func historyEvent(l string) (string, bool) {
 	}
 	return "", false
 }
+
+// historyHandler: history -s stores its arguments, joined, as a line of
+// the history, which fc -s, fc -e and an interactive !! then run: "set -o
+// history; history -s 'rm x'; fc -s" runs rm x. The line is code the
+// command line gives, decided as its commands.
+func historyHandler(form []Word) step {
+	for i := 1; i < len(form); i++ {
+		t := form[i].Text
+		if form[i].Kind != Static || t == "--" || !strings.HasPrefix(t, "-") {
+			return step{}
+		}
+		if strings.ContainsRune(t[1:], 's') {
+			if i+1 < len(form) && form[i+1].Text == "--" {
+				i++
+			}
+			if i+1 < len(form) {
+				return step{shell: []shellRun{{word: joined(form, i+1), langs: dialectsOf("bash")}}}
+			}
+			return step{}
+		}
+	}
+	return step{}
+}

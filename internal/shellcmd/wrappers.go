@@ -93,29 +93,6 @@ func init() {
 	}
 }
 
-// historyHandler: history -s stores its arguments, joined, as a line of
-// the history, which fc -s, fc -e and an interactive !! then run: "set -o
-// history; history -s 'rm x'; fc -s" runs rm x. The line is code the
-// command line gives, decided as its commands.
-func historyHandler(form []Word) step {
-	for i := 1; i < len(form); i++ {
-		t := form[i].Text
-		if form[i].Kind != Static || t == "--" || !strings.HasPrefix(t, "-") {
-			return step{}
-		}
-		if strings.ContainsRune(t[1:], 's') {
-			if i+1 < len(form) && form[i+1].Text == "--" {
-				i++
-			}
-			if i+1 < len(form) {
-				return step{shell: []shellRun{{word: joined(form, i+1), langs: dialectsOf("bash")}}}
-			}
-			return step{}
-		}
-	}
-	return step{}
-}
-
 // fdHandler: fd (fdfind on Debian) runs the command after -x/--exec once
 // per file found, and the one after -X/--exec-batch once for them all;
 // each ends at a ";" word or at the end of the line. A short option
@@ -593,30 +570,4 @@ func chrootRuns(form []Word, p parsed) step {
 		return step{notes: []Note{{Kind: RunsCode, Text: "chroot opens a shell"}}}
 	}
 	return step{next: rest(form, p.next+1)}
-}
-
-// declHandler reads export, readonly, declare, typeset and local as a
-// POSIX grammar sees them, as plain commands: their NAME=value words are
-// assignments even when the value is computed.
-func declHandler(form []Word) step {
-	st := step{notes: namerefNotes(form)}
-	for _, wd := range form[1:] {
-		t := wd.Text
-		if strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+") {
-			continue
-		}
-		name := t[:nameEnd(t)]
-		rest := t[len(name):]
-		switch {
-		case name == "" && wd.Kind == Dynamic:
-			st.assigns = append(st.assigns, Assignment{Name: t})
-		case name == "":
-		case strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "+=") || strings.HasPrefix(rest, "["):
-			_, value, _ := strings.Cut(rest, "=")
-			st.assigns = append(st.assigns, Assignment{Name: name, Value: value, Static: wd.Kind == Static})
-		default:
-			st.assigns = append(st.assigns, Assignment{Name: name, Static: true})
-		}
-	}
-	return st
 }
