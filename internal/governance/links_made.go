@@ -100,6 +100,16 @@ func (m *madeLinks) add(links []madeLink) bool {
 	return true
 }
 
+// snapshot returns the links kept so far.
+func (m *madeLinks) snapshot() []madeLink {
+	if m.n.Load() == 0 {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clip(m.links)
+}
+
 // room reports whether n more links can be kept.
 func (m *madeLinks) room(n int) bool { return int(m.n.Load())+n <= maxMadeLinks }
 
@@ -188,6 +198,30 @@ func (e *Engine) linksMadeBy(in *reqInfo, c *shellcmd.Command) (links []madeLink
 	return links, unknown
 }
 
+// copyPairsOf returns the copy pairs (copyPairs) of the copiers' and
+// movers' forms of c, git mv's among them, in each directory it may run
+// in.
+func (e *Engine) copyPairsOf(in *reqInfo, c *shellcmd.Command) []copyPair {
+	var out []copyPair
+	for _, form := range c.Forms {
+		if len(form) < 2 || form[0].Kind != shellcmd.Static {
+			continue
+		}
+		for _, dir := range e.dirsOrRoots(in, c.Dir) {
+			if isGit(form[0].Text) {
+				if f, _, rdir, ok := gitRemover(form, dir); ok && f[0].Text == "mv" {
+					out = append(out, copyPairs("mv", f, rdir)...)
+				}
+				continue
+			}
+			if name := filepath.Base(form[0].Text); copiers[name] && !makesLink(form) {
+				out = append(out, copyPairs(name, form, dir)...)
+			}
+		}
+	}
+	return out
+}
+
 // linkFormLinks returns the links a link-making form (makesLink) run in
 // dir makes: at the name it gives (or, when that is a directory, beneath
 // it under each target's base name; or in dir under the target's base
@@ -233,14 +267,17 @@ func linkFormLinks(form []shellcmd.Word, dir string) []madeLink {
 	return out
 }
 
-// copiedFormLinks returns the links a copier's or mover's form run in dir
-// puts in place: a source that is a symlink, kept at the name the copy
-// gives it with its target read from there and from where it is now; and
-// each symlink beneath a source directory, the same at its place in the
-// copy (a tree too large to look through is kept whole, as leading to its
-// source). A copy that follows links makes files instead; they are kept
-// all the same, to err on the side of the rule.
-func copiedFormLinks(name string, form []shellcmd.Word, dir string) []madeLink {
+// copyPair is a source a copier's or mover's form names and the names
+// its copy may take: the destination itself, or beneath it under the
+// source's name when it is a directory (rsync's "src/" fills it itself).
+type copyPair struct {
+	src  string
+	made [2]string
+}
+
+// copyPairs returns the copy pairs of a copier's or mover's form run in
+// dir.
+func copyPairs(name string, form []shellcmd.Word, dir string) []copyPair {
 	ops, dest := operands(name, form[1:])
 	if dest == "" {
 		return nil
@@ -252,35 +289,106 @@ func copiedFormLinks(name string, form []shellcmd.Word, dir string) []madeLink {
 		return filepath.Clean(dir + "/" + p)
 	}
 	d := abs(dest)
-	var out []madeLink
+	var out []copyPair
 	for i, op := range ops {
 		if op == dest && i == len(ops)-1 {
 			continue
 		}
 		src := abs(op)
-		fi, err := os.Lstat(src)
+		out = append(out, copyPair{src: src, made: [2]string{d, d + "/" + filepath.Base(src)}})
+	}
+	return out
+}
+
+// copiedFormLinks returns the links a copier's or mover's form run in dir
+// puts in place: a source that is a symlink, kept at the name the copy
+// gives it with its target read from there and from where it is now; and
+// each symlink beneath a source directory, the same at its place in the
+// copy (a tree too large to look through is kept whole, as leading to its
+// source). A copy that follows links makes files instead; they are kept
+// all the same, to err on the side of the rule.
+func copiedFormLinks(name string, form []shellcmd.Word, dir string) []madeLink {
+	var out []madeLink
+	for _, p := range copyPairs(name, form, dir) {
+		fi, err := os.Lstat(p.src)
 		if err != nil {
 			continue
 		}
-		// The copy is d itself, or beneath d under the source's name
-		// when d is a directory (rsync's "src/" fills d itself).
-		made := [2]string{d, d + "/" + filepath.Base(src)}
 		switch {
 		case fi.Mode()&fs.ModeSymlink != 0:
-			for _, m := range made {
-				out = appendReadLink(out, src, m)
+			for _, m := range p.made {
+				out = appendReadLink(out, p.src, m)
 			}
 		case fi.IsDir():
-			rels, whole := treeLinks(src)
-			for _, m := range made {
+			rels, whole := treeLinks(p.src)
+			for _, m := range p.made {
 				if whole {
-					out = append(out, madeLink{name: m, target: src})
+					out = append(out, madeLink{name: m, target: p.src})
 					continue
 				}
 				for _, rel := range rels {
-					out = appendReadLink(out, src+"/"+rel, m+"/"+rel)
+					out = appendReadLink(out, p.src+"/"+rel, m+"/"+rel)
 				}
 			}
+		}
+	}
+	return out
+}
+
+// keptCopies returns the kept links (kept: the engine's, and those the
+// request's line made before) that a copy or move of pairs carries to a
+// new name: a kept link at a source or beneath it, which may not exist
+// yet when the copy is decided (the terminal that makes it has not run),
+// is kept again at its place in the copy, leading where it led, and for
+// a relative target also where it leads from there. srcForms gives the
+// forms a source path takes (as written and resolved).
+func keptCopies(kept []madeLink, pairs []copyPair, srcForms func(string) []string) []madeLink {
+	var out []madeLink
+	for _, p := range pairs {
+		for _, sf := range srcForms(p.src) {
+			for _, k := range kept {
+				rest, ok := cutDir(sf, k.name)
+				if !ok {
+					continue
+				}
+				for _, m := range p.made {
+					n := m
+					if rest != "" {
+						n += "/" + rest
+					}
+					c := k
+					c.name = n
+					out = append(out, c)
+					if k.op != "" && !strings.HasPrefix(k.op, "/") {
+						c.target = filepath.Dir(n) + "/" + k.op
+						out = append(out, c)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// nameForms returns links with each link also at every form its name's
+// directory takes, as written and as the kernel resolves it through the
+// links there now and those kept (dirForms): a link made in d, where d
+// leads to sub, is opened as sub/NAME. A relative symlink's target is
+// read from each form of the directory as well.
+func nameForms(links []madeLink, dirForms func(string) []string) []madeLink {
+	out := links
+	for _, l := range links {
+		dir, base := filepath.Dir(l.name), filepath.Base(l.name)
+		for _, df := range dirForms(dir) {
+			if df == dir {
+				continue
+			}
+			c := l
+			c.name = df + "/" + base
+			if l.op != "" && !strings.HasPrefix(l.op, "/") {
+				c.target = df + "/" + l.op
+			}
+			out = append(out, c)
 		}
 	}
 	return out
@@ -341,7 +449,18 @@ func isDirNow(p string) bool {
 // keep once the line is decided (keepMadeLinks).
 func (e *Engine) madeLinksVerdict(in *reqInfo, c *shellcmd.Command) (verdict, bool) {
 	links, unknown := e.linksMadeBy(in, c)
-	in.made = append(in.made, links...)
+	forms := func(p string) []string {
+		f, r := in.pathForms(p)
+		if r != nil {
+			return []string{p}
+		}
+		return f
+	}
+	if pairs := e.copyPairsOf(in, c); len(pairs) > 0 {
+		kept := append(e.made.snapshot(), in.made...)
+		links = append(links, keptCopies(append(kept, links...), pairs, forms)...)
+	}
+	in.made = append(in.made, nameForms(links, forms)...)
 	why := ""
 	switch {
 	case unknown:

@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -75,6 +76,61 @@ func TestLinksMadeDecideLaterRequests(t *testing.T) {
 			e.made.forget()
 			if d := e.Decide(tt.later); d.Value != Allow {
 				t.Errorf("Decide(%s %q) alone = %v (%s); want allow", tt.later.Action, tt.later.Paths, d.Value, d.Reason)
+			}
+		})
+	}
+}
+
+// TestLinksMadeFollowTheirNames decides lines that make links, none of
+// which the test runs, then a later request: a link made in a directory
+// that is a link itself (or from a terminal whose cwd is one) is kept at
+// the name the kernel opens too, and a copy or move of a kept link, or of
+// the directory holding one, keeps it at its new place.
+func TestLinksMadeFollowTheirNames(t *testing.T) {
+	tmp := t.TempDir()
+	root, other := filepath.Join(tmp, "ws"), filepath.Join(tmp, "other")
+	tree{dirs: []string{"ws/sub", "ws/dd", "other"}, files: []string{"ws/keys/a.key"}, links: map[string]string{"ws/dl": "sub"}}.make(t, tmp)
+	p := testPolicy(t, "  default: allow\n  allow: [Read, Edit, Bash]\n  deny:\n    - Edit(./keys/*.key)\n")
+	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	write := func(p string) Request {
+		return Request{Action: ActionFSWrite, Paths: []string{root + "/" + p}, Cwd: root}
+	}
+	tests := []struct {
+		name  string
+		lines []string // each decided in turn, in cwd (root when "")
+		cwd   string
+		later Request
+		what  string
+	}{
+		{"a link made in a linked directory, written by the real name", []string{"ln -s " + root + " dl/w"}, "", write("sub/w/keys/a.key"), "keys/a.key"},
+		{"a link named through a linked directory, outside", []string{"ln -s " + other + "/new dl"}, "", write("sub/new"), "outside the workspace roots"},
+		{"a link made from a linked cwd", []string{"ln -s .. g"}, "dl", write("sub/g/keys/a.key"), "keys/a.key"},
+		{"a hard link made from a linked cwd", []string{"ln ../keys/a.key h"}, "dl", write("sub/h"), "keys/a.key"},
+		{"the directory holding a kept link moved", []string{"ln -s " + root + " dd/w", "mv dd ee"}, "", write("ee/w/keys/a.key"), "keys/a.key"},
+		{"the directory holding a kept link copied", []string{"ln -s " + root + " dd/w", "cp -a dd ee"}, "", write("ee/w/keys/a.key"), "keys/a.key"},
+		{"a kept link copied as a link", []string{"ln -s " + root + " e", "cp -P e f"}, "", write("f/keys/a.key"), "keys/a.key"},
+		{"a kept hard link's directory moved", []string{"ln keys/a.key dd/e", "mv dd ee"}, "", write("ee/e"), "keys/a.key"},
+		{"a kept relative link moved twice", []string{"ln -s ../keys dd/k", "mv dd ee", "mv ee ff"}, "", write("ff/k/a.key"), "keys/a.key"},
+		{"a kept link's directory moved by git mv", []string{"ln -s " + root + " dd/w", "git mv dd ee"}, "", write("ee/w/keys/a.key"), "keys/a.key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e.made.forget()
+			cwd := root
+			if tt.cwd != "" {
+				cwd = root + "/" + tt.cwd
+			}
+			for _, l := range tt.lines {
+				if d := e.Decide(Request{Action: ActionTerminalCreate, Command: l, Cwd: cwd}); d.Value == Deny {
+					t.Fatalf("Decide(%q) = deny (%s); the line must run", l, d.Reason)
+				}
+			}
+			if d := e.Decide(tt.later); d.Value != Deny || !strings.Contains(d.Reason, tt.what) {
+				t.Errorf("after %q: Decide(write %q) = %v (%s); want deny about %q", tt.lines, tt.later.Paths, d.Value, d.Reason, tt.what)
+			}
+			e.made.forget()
+			if d := e.Decide(tt.later); d.Value != Allow {
+				t.Errorf("Decide(write %q) alone = %v (%s); want allow", tt.later.Paths, d.Value, d.Reason)
 			}
 		})
 	}
