@@ -42,6 +42,39 @@ func namedLineCases(t *testing.T, name string, vars map[string]string) []namedLi
 	return out
 }
 
+// lineDecisionCases reads testdata/cases/name (caseRows) into line
+// decisions: NAME<TAB>LINE<TAB>DECISION<TAB>WHAT, WHAT "" when the line is
+// allowed.
+func lineDecisionCases(t *testing.T, name string, vars map[string]string) []lineDecision {
+	t.Helper()
+	var out []lineDecision
+	for _, c := range caseRows(t, name, 4, vars) {
+		out = append(out, lineDecision{name: c.fields[0], line: c.fields[1], want: Value(c.fields[2]), what: c.fields[3]})
+	}
+	return out
+}
+
+// dirLineDecision is a line decision run in cwd, a directory relative to
+// the workspace's top.
+type dirLineDecision struct {
+	name, line, cwd string
+	want            Value
+	what            string
+}
+
+// dirLineDecisionCases reads testdata/cases/name (caseRows) into line
+// decisions run in a directory: NAME<TAB>LINE<TAB>CWD<TAB>DECISION<TAB>WHAT,
+// CWD relative to the workspace's top ("." for the top), WHAT "" when the
+// line is allowed.
+func dirLineDecisionCases(t *testing.T, name string, vars map[string]string) []dirLineDecision {
+	t.Helper()
+	var out []dirLineDecision
+	for _, c := range caseRows(t, name, 5, vars) {
+		out = append(out, dirLineDecision{name: c.fields[0], line: c.fields[1], cwd: c.fields[2], want: Value(c.fields[3]), what: c.fields[4]})
+	}
+	return out
+}
+
 // checkLines decides each line as a terminal command run in root and
 // checks its value, in a subtest named for where the case was read.
 func checkLines(t *testing.T, e *Engine, root string, tests []lineCase) {
