@@ -70,6 +70,11 @@ var readFields = []string{
 	"exitStatus", "exitCode", "signal",
 	// cancellation
 	"requestId",
+	// read in _meta and by the enforcer's and the compressor's own
+	// decoders: logins, display terminals, MCP calls, elicitations, modes
+	// and configuration options
+	"terminal-auth", "terminal_output", "terminal_info", "terminal_id",
+	"arguments", "serverId", "elicitationId", "url", "mode", "modeId", "configId", "category", "currentValue",
 }
 
 // readFolds maps the case-folded form of each read field to the field.
