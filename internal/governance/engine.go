@@ -122,9 +122,11 @@ type reqInfo struct {
 	transient bool
 	// links are the engine's kept links (madeLinks), through which every
 	// path is decided too; made gathers the links this decision's line
-	// may make, for keepMadeLinks.
-	links *madeLinks
-	made  []madeLink
+	// may make (madeLinksVerdict), reserved is the room reserved for them,
+	// until keepMadeLinks.
+	links    *madeLinks
+	made     []madeLink
+	reserved int
 }
 
 var readTools = map[string]bool{"Read": true, "Glob": true, "Grep": true, "LS": true, "NotebookRead": true}

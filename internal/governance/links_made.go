@@ -70,33 +70,69 @@ func (l madeLink) inPlace() bool {
 	return false
 }
 
-// madeLinks is the engine's record of madeLink, shared by its decisions.
+// madeLinks is the engine's record of madeLink, shared by its decisions:
+// the links, each once, by name.
 type madeLinks struct {
-	n     atomic.Int32 // len(links), read without the lock
-	mu    sync.Mutex   // guards links
-	links []madeLink
+	n      atomic.Int32 // how many are kept, read without the lock
+	mu     sync.Mutex   // guards byName, reserved
+	byName map[string][]madeLink
+	// reserved counts the room reserve gave decisions still under way.
+	reserved int
+}
+
+// reserve reports whether n more links fit beside those kept and those
+// reserved for decisions under way, and if so reserves room for them
+// until keep.
+func (m *madeLinks) reserve(n int) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if int(m.n.Load())+m.reserved+n > maxMadeLinks {
+		return false
+	}
+	m.reserved += n
+	return true
+}
+
+// keep gives back the room reserved for n links and, if run is set (the
+// line was not refused), keeps links in it.
+func (m *madeLinks) keep(links []madeLink, n int, run bool) {
+	m.mu.Lock()
+	m.reserved -= n
+	m.mu.Unlock()
+	if run {
+		m.add(links)
+	}
 }
 
 // add keeps links, each once; it reports false, keeping none, when they
-// would take the record past maxMadeLinks.
+// would take the record past maxMadeLinks. A link is never dropped: one
+// the file system shows in place may be removed and made again by the
+// terminal that keeps it.
 func (m *madeLinks) add(links []madeLink) bool {
+	if len(links) == 0 {
+		return true
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if len(m.links)+len(links) > maxMadeLinks {
-		// The links the file system now shows as kept add nothing.
-		m.links = slices.DeleteFunc(slices.Clone(m.links), madeLink.inPlace)
+	if m.byName == nil {
+		m.byName = make(map[string][]madeLink)
 	}
-	var fresh []madeLink
+	fresh := make(map[madeLink]bool, len(links))
 	for _, l := range links {
-		if !slices.Contains(m.links, l) && !slices.Contains(fresh, l) {
-			fresh = append(fresh, l)
+		if !fresh[l] && !slices.Contains(m.byName[l.name], l) {
+			fresh[l] = true
+		}
+		if int(m.n.Load())+len(fresh) > maxMadeLinks {
+			return false
 		}
 	}
-	if len(m.links)+len(fresh) > maxMadeLinks {
-		return false
+	for _, l := range links {
+		if fresh[l] {
+			m.byName[l.name] = append(m.byName[l.name], l)
+			delete(fresh, l)
+			m.n.Add(1)
+		}
 	}
-	m.links = append(m.links, fresh...)
-	m.n.Store(int32(len(m.links)))
 	return true
 }
 
@@ -107,51 +143,72 @@ func (m *madeLinks) snapshot() []madeLink {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return slices.Clip(m.links)
+	var out []madeLink
+	for _, ls := range m.byName {
+		out = append(out, ls...)
+	}
+	return out
 }
 
-// room reports whether n more links can be kept.
-func (m *madeLinks) room(n int) bool { return int(m.n.Load())+n <= maxMadeLinks }
+// at returns the links kept at the name p.
+func (m *madeLinks) at(p string) []madeLink {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clip(m.byName[p])
+}
 
 // extend appends to forms, the forms of one path, each form the path
-// takes through a kept link (the target, then the rest of the path),
-// resolved as the file system resolves it now (spellingForms); and so on
-// for the forms it adds. A path those forms cannot be judged by is
-// refused.
+// takes through a kept link at it or at one of its directories (the
+// target, then the rest of the path), resolved as the file system
+// resolves it now (spellingForms); and so on for the forms it adds. A
+// link the file system shows in place adds nothing now. A path those
+// forms cannot be judged by is refused.
 func (m *madeLinks) extend(forms []string, roots []string) ([]string, *pathRefusal) {
 	if m == nil || m.n.Load() == 0 {
 		return forms, nil
 	}
-	m.mu.Lock()
-	links := m.links
-	m.mu.Unlock()
 	for i := 0; i < len(forms); i++ {
-		for _, l := range links {
-			rest, ok := cutDir(l.name, forms[i])
-			if !ok || l.inPlace() {
-				continue
-			}
-			if l.target == "" {
-				return forms, refuse("unresolvable-path", "the path runs through %s, a link a command already let run makes to a place known only when it ran", l.name)
-			}
-			alt := l.target
-			if rest != "" {
-				alt += "/" + rest
-			}
-			more, r := spellingForms(alt, roots...)
-			if r != nil {
-				return forms, &pathRefusal{ref: r.ref, why: fmt.Sprintf("through %s, a link a command already let run makes to %s: %s", l.name, l.target, r.why)}
-			}
-			for _, f := range more {
-				if slices.Contains(forms, f) {
+		for at := forms[i]; ; at = filepath.Dir(at) {
+			for _, l := range m.at(at) {
+				rest, _ := cutDir(l.name, forms[i])
+				if l.inPlace() {
 					continue
 				}
-				if len(forms) == maxLinkForms {
-					return forms, refuse("unresolvable-path", "the path runs through more links that commands already let run make than the bridge follows (%d forms)", maxLinkForms)
+				var r *pathRefusal
+				if forms, r = l.through(forms, rest, roots); r != nil {
+					return forms, r
 				}
-				forms = append(forms, f)
+			}
+			if at == "/" || at == "." {
+				break
 			}
 		}
+	}
+	return forms, nil
+}
+
+// through appends to forms the forms of the path through l, rest being
+// what of the path lies beneath l's name.
+func (l madeLink) through(forms []string, rest string, roots []string) ([]string, *pathRefusal) {
+	if l.target == "" {
+		return forms, refuse("unresolvable-path", "the path runs through %s, a link a command already let run makes to a place known only when it ran", l.name)
+	}
+	alt := l.target
+	if rest != "" {
+		alt += "/" + rest
+	}
+	more, r := spellingForms(alt, roots...)
+	if r != nil {
+		return forms, &pathRefusal{ref: r.ref, why: fmt.Sprintf("through %s, a link a command already let run makes: %s", l.name, r.why)}
+	}
+	for _, f := range more {
+		if slices.Contains(forms, f) {
+			continue
+		}
+		if len(forms) == maxLinkForms {
+			return forms, refuse("unresolvable-path", "the path runs through more links that commands already let run make than the bridge follows (%d forms)", maxLinkForms)
+		}
+		forms = append(forms, f)
 	}
 	return forms, nil
 }
@@ -244,14 +301,20 @@ func linkFormLinks(form []shellcmd.Word, dir string) []madeLink {
 		}
 		base := filepath.Base(filepath.Clean(op))
 		var names []string
-		switch d := abs(dest); {
+		d := filepath.Clean(abs(dest))
+		fi, err := os.Lstat(d)
+		switch {
 		case dest == "":
 			names = []string{filepath.Clean(dir + "/" + base)}
-		case isDirNow(d) || strings.HasSuffix(dest, "/"):
-			// Beneath the directory, or in its place with -n or -T.
-			names = []string{filepath.Clean(d + "/" + base), filepath.Clean(d)}
+		case err == nil && fi.IsDir() || err != nil && strings.HasSuffix(dest, "/"):
+			// Beneath a directory, which ln never replaces.
+			names = []string{d + "/" + base}
+		case err == nil && fi.Mode()&fs.ModeSymlink != 0 && isDirNow(d):
+			// Beneath the directory a link leads to, or in the link's
+			// place with -n or -T.
+			names = []string{d + "/" + base, d}
 		default:
-			names = []string{filepath.Clean(d)}
+			names = []string{d}
 		}
 		for _, n := range names {
 			l := madeLink{name: n, target: abs(op), hard: !symbolic}
@@ -268,8 +331,10 @@ func linkFormLinks(form []shellcmd.Word, dir string) []madeLink {
 }
 
 // copyPair is a source a copier's or mover's form names and the names
-// its copy may take: the destination itself, or beneath it under the
-// source's name when it is a directory (rsync's "src/" fills it itself).
+// its copy may take: beneath the destination under the source's name,
+// and the destination itself when it is not a directory there now or the
+// source's content goes in (rsync's and cp's "src/" or "src/.", -T,
+// ditto); "" where a name does not apply.
 type copyPair struct {
 	src  string
 	made [2]string
@@ -289,13 +354,20 @@ func copyPairs(name string, form []shellcmd.Word, dir string) []copyPair {
 		return filepath.Clean(dir + "/" + p)
 	}
 	d := abs(dest)
+	fi, err := os.Lstat(d)
+	realDir := err == nil && fi.IsDir()
+	into := name == "ditto" || readCopyFlags(name, form).noTarget
 	var out []copyPair
 	for i, op := range ops {
 		if op == dest && i == len(ops)-1 {
 			continue
 		}
 		src := abs(op)
-		out = append(out, copyPair{src: src, made: [2]string{d, d + "/" + filepath.Base(src)}})
+		p := copyPair{src: src, made: [2]string{"", d + "/" + filepath.Base(src)}}
+		if !realDir || into || strings.HasSuffix(op, "/") || strings.HasSuffix(op, "/.") {
+			p.made[0] = d
+		}
+		out = append(out, p)
 	}
 	return out
 }
@@ -317,11 +389,16 @@ func copiedFormLinks(name string, form []shellcmd.Word, dir string) []madeLink {
 		switch {
 		case fi.Mode()&fs.ModeSymlink != 0:
 			for _, m := range p.made {
-				out = appendReadLink(out, p.src, m)
+				if m != "" {
+					out = appendReadLink(out, p.src, m)
+				}
 			}
 		case fi.IsDir():
 			rels, whole := treeLinks(p.src)
 			for _, m := range p.made {
+				if m == "" {
+					continue
+				}
 				if whole {
 					out = append(out, madeLink{name: m, target: p.src})
 					continue
@@ -352,6 +429,9 @@ func keptCopies(kept []madeLink, pairs []copyPair, srcForms func(string) []strin
 					continue
 				}
 				for _, m := range p.made {
+					if m == "" {
+						continue
+					}
 					n := m
 					if rest != "" {
 						n += "/" + rest
@@ -442,43 +522,62 @@ func isDirNow(p string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// madeLinksVerdict decides the links the line's command c may make: one
-// whose name or target is known only when it runs, or past what the
-// engine keeps, needs approval, since a later request through it could
-// not be judged where it leads; the rest are gathered for the engine to
-// keep once the line is decided (keepMadeLinks).
+// madeLinksVerdict gathers the links the line's command c may make, with
+// room reserved for them, for the engine to keep once the line is decided
+// (keepMadeLinks), and decides them: a link whose name or target is known
+// only when it runs needs approval, since a request after it through that
+// link could not be judged where it leads; links past what the engine
+// keeps are refused.
 func (e *Engine) madeLinksVerdict(in *reqInfo, c *shellcmd.Command) (verdict, bool) {
 	links, unknown := e.linksMadeBy(in, c)
+	if len(links) > maxMadeLinks {
+		return tooManyLinks(c), true
+	}
+	known := map[string][]string{}
 	forms := func(p string) []string {
+		if f, ok := known[p]; ok {
+			return f
+		}
 		f, r := in.pathForms(p)
 		if r != nil {
-			return []string{p}
+			f = []string{p}
 		}
+		known[p] = f
 		return f
 	}
 	if pairs := e.copyPairsOf(in, c); len(pairs) > 0 {
 		kept := append(e.made.snapshot(), in.made...)
 		links = append(links, keptCopies(append(kept, links...), pairs, forms)...)
 	}
-	in.made = append(in.made, nameForms(links, forms)...)
-	why := ""
+	links = nameForms(links, forms)
+	in.made = append(in.made, links...)
 	switch {
-	case unknown:
-		why = "it makes a link whose name or target is known only when it runs, and a request after it through that link could not be judged where it leads"
-	case len(in.made) > 0 && !e.made.room(len(in.made)):
-		why = fmt.Sprintf("it makes links past the %d the bridge keeps track of in one run, and a request after it through them could not be judged where it leads", maxMadeLinks)
-	default:
-		return verdict{}, false
+	case len(links) > maxMadeLinks || len(links) > 0 && !e.made.reserve(len(links)):
+		return tooManyLinks(c), true
+	case len(links) > 0:
+		in.reserved += len(links)
 	}
-	return verdict{value: RequireApproval, ref: "unreadable-command",
-		ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
-		reason: fmt.Sprintf("running %q: %s", c.Source, why)}, true
+	if unknown {
+		return verdict{value: RequireApproval, ref: "unreadable-command",
+			ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+			reason: fmt.Sprintf("running %q: it makes a link whose name or target is known only when it runs, and a request after it through that link could not be judged where it leads", c.Source)}, true
+	}
+	return verdict{}, false
+}
+
+// tooManyLinks refuses the command c, which makes links past the
+// maxMadeLinks the engine keeps track of in one run.
+func tooManyLinks(c *shellcmd.Command) verdict {
+	return verdict{value: Deny, ref: "unreadable-command",
+		ruleTx: "deny commands making more links than the bridge keeps track of (built-in)",
+		reason: fmt.Sprintf("running %q: it makes links past the %d the bridge keeps track of in one run, and a request after it through them could not be judged where it leads; start a new session of the bridge", c.Source, maxMadeLinks)}
 }
 
 // keepMadeLinks keeps the links a decided request's line may make, unless
-// it was denied (and so does not run).
+// the line was refused (and so does not run), in the room its decision
+// reserved.
 func (e *Engine) keepMadeLinks(in *reqInfo, d Value) {
-	if len(in.made) > 0 && d != Deny {
-		e.made.add(in.made)
+	if in.reserved > 0 {
+		e.made.keep(in.made, in.reserved, d != Deny)
 	}
 }

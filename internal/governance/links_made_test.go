@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,7 +11,7 @@ import (
 func (m *madeLinks) forget() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.links = nil
+	m.byName = nil
 	m.n.Store(0)
 }
 
@@ -32,7 +33,7 @@ func TestLinksMadeDecideLaterRequests(t *testing.T) {
 		want      Value
 		what      string
 	}{
-		{"a link to the workspace, then a write beneath it", "ln -s . d", Allow, write("d/keys/a.key"), Deny, "keys/a.key"},
+		{"a link to the workspace, then a write beneath it", "ln -s . dw", Allow, write("dw/keys/a.key"), Deny, "keys/a.key"},
 		{"a link to a directory, then a redirection into it", "ln -s keys l", Allow, line("echo x > l/a.key"), Deny, "keys/a.key"},
 		{"a link outside (asked), then a write beneath it", "ln -s ../other o", RequireApproval, write("o/f"), Deny, "outside the workspace roots"},
 		{"a dangling link outside, then a write of it", "ln -s " + other + "/new n", Allow, write("n"), Deny, "outside the workspace roots"},
@@ -134,4 +135,82 @@ func TestLinksMadeFollowTheirNames(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLinksMadeIntoDirectories decides a line that makes a link or copies
+// one into a directory that exists, then a later request beneath that
+// directory: the directory itself is not kept as a link (ln puts the link
+// beneath it and never replaces it), so the request is decided as before.
+func TestLinksMadeIntoDirectories(t *testing.T) {
+	e, root, other := treeWriteWorkspace(t)
+	tests := []struct{ first, later string }{
+		{"ln -s " + other + "/f .", "a.txt"},
+		{"ln -s ../a.txt src/", "src/a.go"},
+		{"ln -s ../a.txt src", "src/a.go"},
+		{"cp -a links/k .", "a.txt"},
+		{"cp -P links/k src/", "src/a.go"},
+		{"mv lk old", "old/x"},
+	}
+	for _, tt := range tests {
+		e.made.forget()
+		if d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.first, Cwd: root}); d.Value == Deny {
+			t.Fatalf("Decide(%q) = deny (%s); the line must run", tt.first, d.Reason)
+		}
+		if d := e.Decide(Request{Action: ActionFSWrite, Paths: []string{root + "/" + tt.later}, Cwd: root}); d.Value != Allow {
+			t.Errorf("after %q: write of %s = %v (%s); want allow", tt.first, tt.later, d.Value, d.Reason)
+		}
+	}
+	e.made.forget()
+}
+
+// TestMadeLinksRoom checks the room reserved for a decision's links: what
+// is reserved counts against maxMadeLinks until keep gives it back, so two
+// decisions under way cannot both be promised the last room.
+func TestMadeLinksRoom(t *testing.T) {
+	var m madeLinks
+	if !m.reserve(maxMadeLinks - 1) {
+		t.Fatal("reserve(max-1) on an empty record failed")
+	}
+	if m.reserve(2) {
+		t.Error("reserve(2) succeeded beside max-1 reserved")
+	}
+	if !m.reserve(1) {
+		t.Error("reserve(1) failed with one place left")
+	}
+	m.keep(nil, maxMadeLinks-1, false)
+	m.keep([]madeLink{{name: "/w/a", target: "/w/b"}}, 1, true)
+	if m.n.Load() != 1 || m.reserve(maxMadeLinks) {
+		t.Errorf("after keeping one link: %d kept, reserve(max) still fits", m.n.Load())
+	}
+	if !m.reserve(maxMadeLinks - 1) {
+		t.Error("reserve(max-1) failed beside one kept link")
+	}
+}
+
+// TestMadeLinksInPlaceStayKept checks that a kept link the file system
+// shows in place adds nothing while it is there, and applies again once
+// it is gone: the terminal that keeps it may still make it.
+func TestMadeLinksInPlaceStayKept(t *testing.T) {
+	e, root, _ := treeWriteWorkspace(t)
+	e.made.forget()
+	if d := e.Decide(Request{Action: ActionTerminalCreate, Command: "ln -s keys dk", Cwd: root}); d.Value == Deny {
+		t.Fatalf("the link line is denied: %s", d.Reason)
+	}
+	write := Request{Action: ActionFSWrite, Paths: []string{root + "/dk/a.key"}, Cwd: root}
+	if d := e.Decide(write); d.Value != Deny {
+		t.Fatalf("write through the kept link = %v (%s); want deny", d.Value, d.Reason)
+	}
+	if err := os.Symlink("keys", root+"/dk"); err != nil {
+		t.Fatal(err)
+	}
+	if d := e.Decide(write); d.Value != Deny {
+		t.Errorf("write through the link in place = %v (%s); want deny", d.Value, d.Reason)
+	}
+	if err := os.Remove(root + "/dk"); err != nil {
+		t.Fatal(err)
+	}
+	if d := e.Decide(write); d.Value != Deny {
+		t.Errorf("write once the link in place is gone = %v (%s); want deny", d.Value, d.Reason)
+	}
+	e.made.forget()
 }
