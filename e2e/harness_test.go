@@ -323,6 +323,9 @@ type runOptions struct {
 	// keepHome leaves HOME as an earlier run left it (the agent's stored
 	// sessions, for a run that loads one); by default start empties it.
 	keepHome bool
+	// prep, when set, runs in the workspace once its files are written,
+	// before the bridge starts (a git repository the run needs, say).
+	prep func(ws string) error
 }
 
 // run is one client session against one agent.
@@ -367,6 +370,11 @@ func start(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, o runOptions) 
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if o.prep != nil {
+		if err := o.prep(w.ws); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -93,6 +93,7 @@ var agentConfig = append([]configLocation{
 	{".claude/hooks", "Claude Code's project hook scripts, which Claude's own sandbox keeps from writes as it keeps its settings", true, false},
 	{".claude/launch.json", "Claude's preview launch configuration, commands the Claude app runs to preview the project", false, false},
 	{".mcp.json", "the project's MCP servers, each a command the agent starts", false, false},
+	{".worktreeinclude", "Claude Code's list of ignored files its EnterWorktree copies into a new work tree, where the policy's rules for their first place do not reach them", false, false},
 	{".gemini/settings.json", "Gemini CLI's project settings", false, false},
 	{".gemini/policies", "Gemini CLI's project policies", true, false},
 	{".gemini/commands", "Gemini CLI's project commands, whose !{...} shell commands Gemini runs when the command is used", true, false},

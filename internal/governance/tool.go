@@ -69,6 +69,13 @@ func claudeToolRequest(toolName string, in map[string]any, cwd string) Request {
 		req.URL = "" // a query, not an address
 	case "Task", "TodoWrite", "ExitPlanMode":
 		req.Kind = "think"
+	case "EnterWorktree":
+		// It checks out a new work tree below .claude/worktrees and
+		// copies into it the ignored files .worktreeinclude names,
+		// where the policy's rules for their first place do not reach
+		// them: decided as reading those files (worktreeIncludeSearch).
+		req.Kind = "search"
+		req.Searched = worktreeIncludeSearch(cwd)
 	default:
 		// A tool of an MCP server, or one the bridge does not know:
 		// any string of its input may be a file it opens.
