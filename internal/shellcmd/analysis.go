@@ -1,6 +1,7 @@
 package shellcmd
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -217,6 +218,42 @@ func (w *walker) prefix(src string, depth int, langs dialects) {
 				break
 			}
 		}
+		w.beforeError(src, depth, lang)
+	}
+}
+
+// beforeError walks the commands of src before the one its parse in lang
+// fails in: the text up to the last ; & | or newline before the error's
+// position, if that parses. dash reads and runs a line command by command,
+// so "echo $'\'; rm x; echo ${x:0:1}" runs rm x before it fails at the
+// slice, which the POSIX grammar here rejects where it meets it.
+func (w *walker) beforeError(src string, depth int, lang syntax.LangVariant) {
+	if w.parses += 2; w.parses > maxParses {
+		w.problem("the command line nests too many shell strings to analyse")
+		return
+	}
+	_, err := parse(src, lang)
+	var pos syntax.Pos
+	var pe syntax.ParseError
+	var le syntax.LangError
+	switch {
+	case errors.As(err, &pe):
+		pos = pe.Pos
+	case errors.As(err, &le):
+		pos = le.Pos
+	default:
+		return
+	}
+	off := int(pos.Offset())
+	if off <= 0 || off > len(src) {
+		return
+	}
+	head := src[:strings.LastIndexAny(src[:off], ";&|\n")+1]
+	if strings.TrimSpace(head) == "" {
+		return
+	}
+	if f, err := parse(head, lang); err == nil {
+		w.file(f, head, depth, lang)
 	}
 }
 
@@ -413,6 +450,7 @@ func (w *walker) line(src string, depth int, langs dialects) {
 		return
 	}
 	var failed []string
+	var failedLangs dialects
 	parsed := 0
 	defer func() {
 		if len(failed) > 0 && strings.HasPrefix(failed[0], "bash") {
@@ -423,6 +461,7 @@ func (w *walker) line(src string, depth int, langs dialects) {
 		f, err := parse(src, lang)
 		if err != nil {
 			failed = append(failed, fmt.Sprintf("%s: %v", lang, err))
+			failedLangs = append(failedLangs, lang)
 			continue
 		}
 		parsed++
@@ -438,5 +477,16 @@ func (w *walker) line(src string, depth int, langs dialects) {
 		// bash accepts lines its grammar here rejects (A[0]=1 cmd): the
 		// POSIX reading was walked, but bash may read it otherwise.
 		w.problem("the command line does not parse as bash (%s)", failed[0])
+		return
+	}
+	if len(failed) > 0 {
+		// The POSIX grammar here rejects what dash reads and runs
+		// command by command ("echo $'\'; rm x; echo ${x:0:1}": dash
+		// reads no $'...', runs rm x, and fails at the slice only when
+		// it expands it): the commands before the error are walked as
+		// sh reads them.
+		for _, lang := range failedLangs {
+			w.beforeError(src, depth, lang)
+		}
 	}
 }

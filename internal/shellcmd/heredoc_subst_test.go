@@ -1,0 +1,41 @@
+package shellcmd
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestShellReadingsOfHereDocsAndDash: a here-document opened inside a
+// substitution that ends on the operator's line is empty to bash and dash,
+// which run the lines after it, so such a line has a problem (it needs
+// approval); one closed on a later line (how agents write commit messages)
+// has none. A line the POSIX grammar rejects has the commands before its
+// error read as dash runs them.
+func TestShellReadingsOfHereDocsAndDash(t *testing.T) {
+	for _, tc := range []struct {
+		line    string
+		problem bool
+		want    string // a command the line must be read to run, if any
+	}{
+		{"echo `cat <<EOF`\nrm x\nEOF\n", true, ""},
+		{"echo `cat <<'EOF'`\ncat .env\nEOF\n", true, ""},
+		{"x=`cat <<EOF`\nrm x\nEOF\n", true, ""},
+		{"echo $(cat <<EOF)\nrm x\nEOF\n", true, ""},
+		{"echo \"$(cat <<EOF)\"\nrm x\nEOF\n", true, ""},
+		{"for i in `cat <<EOF`; do :; done\nrm x\nEOF\n", true, ""},
+		{"git commit -m \"$(cat <<'EOF'\nfix: a thing\nEOF\n)\"", false, "git commit -m <command substitution>"},
+		{"cat <<EOF > notes.md\nhello\nEOF", false, "cat"},
+		{"echo $'\\'; rm x; echo ${x:0:1} \\''\\'", false, "rm x"},
+		{"echo $'\\'; cat .env; echo ${x:0:1}", false, "cat .env"},
+	} {
+		a := Analyze(tc.line, Options{})
+		has := slices.ContainsFunc(a.Problems, func(p string) bool { return strings.Contains(p, "here-document") })
+		if has != tc.problem {
+			t.Errorf("%q: here-document problem %v, want %v (problems %q)", tc.line, has, tc.problem, a.Problems)
+		}
+		if tc.want != "" && !slices.Contains(formsOf(a), tc.want) {
+			t.Errorf("%q: commands %q, want %q among them", tc.line, formsOf(a), tc.want)
+		}
+	}
+}
