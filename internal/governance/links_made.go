@@ -223,7 +223,7 @@ func (e *Engine) linksMadeBy(in *reqInfo, c *shellcmd.Command) (links []madeLink
 		}
 		name := filepath.Base(form[0].Text)
 		if isGit(form[0].Text) {
-			links = append(links, gitFormLinks(form, e.dirsOrRoots(in, c.Dir))...)
+			links = append(links, gitFormLinks(form, e.dirsOrRoots(in, c.Dir), in.roots)...)
 			continue
 		}
 		link := makesLink(form)
