@@ -42,6 +42,12 @@ type gitPlaced struct {
 	what  string
 	areas []string
 	named []string // the operands it names, as written
+	// fromIndex says it takes entries only from the index, beneath the
+	// pathspecs of form (from the subcommand on) run in each of dirs
+	// ("git checkout -- PATHS", "git restore PATHS").
+	fromIndex bool
+	form      []shellcmd.Word
+	dirs      []string
 }
 
 // gitPlaces reads form, run in one of dirs, as a git command that may put
@@ -129,8 +135,22 @@ func (e *Engine) gitPlaces(in *reqInfo, form []shellcmd.Word, dirs []string) (gi
 		return p, o.Computed || o.Has("hard") || o.Has("merge") || o.Has("keep")
 	case "read-tree":
 		return p, o.Computed || o.Has("u")
+	case "checkout", "switch":
+		if !o.Computed && gitStartsBranchAtHead(sub.Text, o) {
+			return gitPlaced{}, false
+		}
+		if sub.Text == "checkout" && !g.Moved && gitPathspecsOnly(args, o) {
+			p.fromIndex, p.form, p.dirs = true, form[g.At:], joinedDirs(dirs, base)
+		}
+		return p, true
 	case "restore":
-		return p, o.Computed || !o.Surely("staged") || o.Has("worktree")
+		if !(o.Computed || !o.Surely("staged") || o.Has("worktree")) {
+			return gitPlaced{}, false
+		}
+		if !o.Computed && !g.Moved && !o.Has("source") && !o.Has("staged") && !o.Has("pathspec-from-file") {
+			p.fromIndex, p.form, p.dirs = true, form[g.At:], joinedDirs(dirs, base)
+		}
+		return p, true
 	case "apply":
 		return p, o.Computed || !(o.Has("cached") || o.Has("check") || o.Has("stat") || o.Has("numstat") || o.Has("summary"))
 	case "stash":
@@ -189,7 +209,7 @@ func (e *Engine) gitLinkWriteVerdict(in *reqInfo, a *shellcmd.Analysis, c *shell
 	dirs := e.dirsOrRoots(in, c.Dir)
 	for _, form := range c.Forms {
 		p, ok := e.gitPlaces(in, form, dirs)
-		if !ok {
+		if !ok || p.fromIndex && !e.indexMayChange(in, a, c) && !indexPlacesLinks(p) {
 			continue
 		}
 		if why, hit := e.writesBeneath(in, a, c, p); hit {
