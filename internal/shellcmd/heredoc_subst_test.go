@@ -8,9 +8,11 @@ import (
 
 // TestShellReadingsOfHereDocsAndDash: a here-document opened inside a
 // substitution that ends on the operator's line is empty to bash and dash,
-// which run the lines after it, so such a line has a problem (it needs
-// approval); one closed on a later line (how agents write commit messages)
-// has none. A line the POSIX grammar rejects has the commands before its
+// which run the lines after it, and one whose delimiter line they find
+// after joining a backslash-newline, or past an expansion the body leaves
+// open, ends earlier for them than for the parser: such a line has a
+// problem (it needs approval); one closed on a later line (how agents
+// write commit messages), a quoted one, <<- and two on one line have none. A line the POSIX grammar rejects has the commands before its
 // error read as dash runs them.
 func TestShellReadingsOfHereDocsAndDash(t *testing.T) {
 	for _, tc := range []struct {
@@ -26,6 +28,14 @@ func TestShellReadingsOfHereDocsAndDash(t *testing.T) {
 		{"for i in `cat <<EOF`; do :; done\nrm x\nEOF\n", true, ""},
 		{"git commit -m \"$(cat <<'EOF'\nfix: a thing\nEOF\n)\"", false, "git commit -m <command substitution>"},
 		{"cat <<EOF > notes.md\nhello\nEOF", false, "cat"},
+		{"cat <<EOF\n\\\nEOF\nrm x\nEOF\n", true, ""},
+		{"echo ok <<EOF\nEO\\\nF\nrm x\nEOF\n", true, ""},
+		{"cat <<EOF\n${x-\nEOF\nrm x\necho }\nEOF\n", true, ""},
+		{"cat <<EOF\n$(cat <<X\nEOF\nrm x\nX\n)\nEOF\n", true, ""},
+		{"cat <<'EOF'\nhello\\\nEOF\n", false, "cat"},
+		{"cat <<-EOF\n\thello\n\tEOF\n", false, "cat"},
+		{"cat <<EOF; cat <<X\na\nEOF\nb\nX\n", false, "cat"},
+		{"cat > f.txt <<EOF\nline $HOME \\\\\nEOF", false, "cat"},
 		{"echo $'\\'; rm x; echo ${x:0:1} \\''\\'", false, "rm x"},
 		{"echo $'\\'; cat .env; echo ${x:0:1}", false, "cat .env"},
 	} {

@@ -20,9 +20,7 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 	if moved {
 		fallback = unknownDir("the line changes directory")
 	}
-	if s, ok := substHereDoc(f, src); ok {
-		w.problem("%s opens a here-document inside a substitution that ends on the same line: bash and sh end the document there and run the lines after it, which this reading takes for its text", s)
-	}
+	w.hereDocProblems(f, src)
 	var guard nestingGuard
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if n == nil {
