@@ -111,6 +111,9 @@ func (e *Engine) decidePathLazy(in *reqInfo, p string, advisories *[]string) ver
 	if v, ok := e.hardLinkVerdict(in, p, f); ok && v.value.Stricter(worst.value) {
 		worst = v
 	}
+	if v, ok := e.instructionWriteVerdict(in, p, forms); ok && v.value.Stricter(worst.value) {
+		worst = v
+	}
 	return worst
 }
 

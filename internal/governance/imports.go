@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -52,8 +53,7 @@ func ImportedPaths(text, dir, home string) (paths []string, more bool) {
 		if text[i] != '@' || !importStarts(text[:i]) {
 			continue
 		}
-		word := importWord(text[i+1:])
-		for _, w := range importSpellings(word) {
+		for _, w := range importReadings(text[i+1:]) {
 			switch {
 			case w == "~" || strings.HasPrefix(w, "~/"):
 				if home != "" {
@@ -80,9 +80,36 @@ func importStarts(before string) bool {
 	return unicode.IsSpace(r) || strings.ContainsRune("'\"`([{<=:,;|&>", r)
 }
 
+// importBlanks are the ways agents end the name after an '@': Go's
+// unicode.IsSpace; JavaScript's \s, which Claude Code's pattern uses (it
+// holds U+FEFF and not U+0085); and Gemini CLI's four, space, tab, CR and
+// LF, so that "@x\u00a0/../.env" is ".env" to Gemini (Node resolves the
+// ".." on the text) and "@x" to the others.
+var importBlanks = []func(rune) bool{
+	unicode.IsSpace,
+	func(r rune) bool { return r == '\ufeff' || r != '\u0085' && unicode.IsSpace(r) },
+	func(r rune) bool { return r == ' ' || r == '\t' || r == '\r' || r == '\n' },
+}
+
+// importReadings returns the names the text after an '@' may stand for:
+// the word each agent reads there (importWord, by each of importBlanks),
+// in each of its spellings (importSpellings), each once.
+func importReadings(s string) []string {
+	var out []string
+	for _, blank := range importBlanks {
+		for _, w := range importSpellings(importWord(s, blank)) {
+			if !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
 // importWord returns the name after an '@': the run of characters up to
-// the first blank, "\ " continuing it as Claude Code reads it.
-func importWord(s string) string {
+// the first that blank says ends it, "\ " continuing it as Claude Code
+// reads it.
+func importWord(s string, blank func(rune) bool) string {
 	end := 0
 	for end < len(s) {
 		r, n := utf8.DecodeRuneInString(s[end:])
@@ -90,7 +117,7 @@ func importWord(s string) string {
 			end += 2
 			continue
 		}
-		if unicode.IsSpace(r) {
+		if blank(r) {
 			break
 		}
 		end += n
