@@ -212,6 +212,14 @@ func (e *Engine) decideKeeping(req Request, subjects bool) Decision {
 	}
 	dd := e.newDecision(req)
 	in, advisories := &dd.info, &dd.advisories
+	defer func() {
+		// A decision that panics gives back the room it reserved for
+		// the links its line makes (madeLinksVerdict), keeping none.
+		if v := recover(); v != nil {
+			e.made.keep(nil, in.reserved, false)
+			panic(v)
+		}
+	}()
 	in.subjects = subjects
 	if subjects {
 		dd.subjects = make([]Subject, 0, len(req.Paths)+2)

@@ -42,12 +42,6 @@ type gitPlaced struct {
 	what  string
 	areas []string
 	named []string // the operands it names, as written
-	// fromIndex says it takes entries only from the index, beneath the
-	// pathspecs of form (from the subcommand on) run in each of dirs
-	// ("git checkout -- PATHS", "git restore PATHS").
-	fromIndex bool
-	form      []shellcmd.Word
-	dirs      []string
 }
 
 // gitPlaces reads form, run in one of dirs, as a git command that may put
@@ -139,16 +133,10 @@ func (e *Engine) gitPlaces(in *reqInfo, form []shellcmd.Word, dirs []string) (gi
 		if !o.Computed && gitStartsBranchAtHead(sub.Text, o) {
 			return gitPlaced{}, false
 		}
-		if sub.Text == "checkout" && !g.Moved && gitPathspecsOnly(args, o) {
-			p.fromIndex, p.form, p.dirs = true, form[g.At:], joinedDirs(dirs, base)
-		}
 		return p, true
 	case "restore":
 		if !(o.Computed || !o.Surely("staged") || o.Has("worktree")) {
 			return gitPlaced{}, false
-		}
-		if !o.Computed && !g.Moved && !o.Has("source") && !o.Has("staged") && !o.Has("pathspec-from-file") {
-			p.fromIndex, p.form, p.dirs = true, form[g.At:], joinedDirs(dirs, base)
 		}
 		return p, true
 	case "apply":
@@ -209,7 +197,7 @@ func (e *Engine) gitLinkWriteVerdict(in *reqInfo, a *shellcmd.Analysis, c *shell
 	dirs := e.dirsOrRoots(in, c.Dir)
 	for _, form := range c.Forms {
 		p, ok := e.gitPlaces(in, form, dirs)
-		if !ok || p.fromIndex && !e.indexMayChange(in, a, c) && !indexPlacesLinks(p) {
+		if !ok {
 			continue
 		}
 		if why, hit := e.writesBeneath(in, a, c, p); hit {

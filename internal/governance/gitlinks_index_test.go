@@ -26,11 +26,10 @@ func gitIndexWorkspace(t *testing.T) (*Engine, string, string) {
 
 // TestGitLinkWriteVerdictIndex checks the lines the rule for links git
 // puts in the work tree leaves alone because git puts no new entry there
-// (a branch made at HEAD) or the index it takes entries from holds no
-// symlink beneath the pathspecs, and those it still asks about: a symlink
-// entry there, an index the line may change first or another one, a
-// tree-ish or --source, a pathspec git expands itself or known only when
-// the line runs.
+// (a branch made at HEAD with -b or -c), and those it asks about: every
+// checkout or restore from the index, whatever it holds now (a terminal
+// the IDE has not run may change it first), however its pathspec is
+// spelled (absolute, escaped), -B, -C and --orphan, a start point.
 func TestGitLinkWriteVerdictIndex(t *testing.T) {
 	e, root, blob := gitIndexWorkspace(t)
 	tests := []struct {
@@ -39,12 +38,12 @@ func TestGitLinkWriteVerdictIndex(t *testing.T) {
 	}{
 		{"git checkout -b feat && echo x >> README", false},
 		{"git switch -c topic && touch notes.md", false},
-		{"git restore src/a.js && sed -i 's/a/b/' src/a.js", false},
-		{"git checkout -B feat && echo x >> README", false},
-		{"git checkout --orphan o && echo x >> README", false},
-		{"git switch -C topic && touch notes.md", false},
-		{"git checkout -- src/a.js && echo x > src/a.js", false},
-		{"git status && git restore src && echo x > src/a.js", false},
+		{"git restore src/a.js && sed -i 's/a/b/' src/a.js", true},
+		{"git checkout -B feat && echo x >> README", true},
+		{"git checkout --orphan o && echo x >> README", true},
+		{"git switch -C topic && touch notes.md", true},
+		{"git checkout -- src/a.js && echo x > src/a.js", true},
+		{"git status && git restore src && echo x > src/a.js", true},
 
 		{"git restore l && echo x > l", true},
 		{"git restore links2 && echo x > links2/m", true},
@@ -73,6 +72,10 @@ func TestGitLinkWriteVerdictIndex(t *testing.T) {
 		{"git switch -c topic origin/main && touch notes.md", true},
 		{"git switch --discard-changes -c topic && touch notes.md", true},
 		{"git checkout -b feat $B && echo x >> README", true},
+		{"git restore '\\l' && echo x > l", true},
+		{"git restore " + root + "/l && echo x > l", true},
+		{"git checkout -- " + root + "/l && echo x > l", true},
+		{"git restore --recurse-submodules src/a.js && echo x > l", true},
 	}
 	for _, tt := range tests {
 		in := &reqInfo{req: Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root}, roots: []string{root}, memo: &decisionMemo{}}
@@ -91,15 +94,15 @@ func TestGitLinkWriteVerdictIndex(t *testing.T) {
 }
 
 // TestDecideGitIndexLines decides whole lines in the repository of
-// gitIndexWorkspace: a branch made at HEAD, or a restore of a path the
-// index holds as a file, then a write, is allowed; a restore of a
-// symlink entry, then a write through it, needs approval.
+// gitIndexWorkspace: a branch made at HEAD, then a write, is allowed; a
+// restore, of a path the index holds as a file or as a symlink, then a
+// write, needs approval.
 func TestDecideGitIndexLines(t *testing.T) {
 	e, root, _ := gitIndexWorkspace(t)
 	checkLineDecisions(t, e, root, []lineDecision{
 		{"checkout -b, then an append", "git checkout -b feat && echo x >> README", Allow, ""},
 		{"switch -c, then touch", "git switch -c topic && touch notes.md", Allow, ""},
-		{"restore of a file, then sed -i", "git restore src/a.js && sed -i 's/a/b/' src/a.js", Allow, ""},
+		{"restore of a file, then sed -i", "git restore src/a.js && sed -i 's/a/b/' src/a.js", RequireApproval, "git restore may put symlinks"},
 		{"restore of a symlink entry, then a write", "git restore l && echo x > l", RequireApproval, "git restore may put symlinks"},
 	})
 }

@@ -111,8 +111,10 @@ func indexSymlinks(f []shellcmd.Word, o shellcmd.GitArgs, dir string) (indexSyml
 	var specs []string
 	for _, w := range o.Operands {
 		t := w.Text
-		if w.Kind != shellcmd.Static || strings.ContainsAny(t, "*?[") || strings.HasPrefix(t, ":") {
-			specs = append(specs, ".") // git's own match, or not known: every entry
+		if w.Kind != shellcmd.Static || !plainPathspec(t) {
+			// git's own match (a glob, ':' magic, a '\' escape), an
+			// absolute path, or not known: every entry.
+			specs = append(specs, ".")
 			continue
 		}
 		specs = append(specs, filepath.Clean(rel+"/"+t))
@@ -124,6 +126,22 @@ func indexSymlinks(f []shellcmd.Word, o shellcmd.GitArgs, dir string) (indexSyml
 		}
 	}
 	return set, true
+}
+
+// plainPathspec reports whether the pathspec t names a path relative to
+// the command's directory that git matches as the text it is: letters,
+// digits and . _ - + @ / only (no glob, escape or ':' magic, not
+// absolute).
+func plainPathspec(t string) bool {
+	if t == "" || strings.HasPrefix(t, "/") || strings.HasPrefix(t, ":") {
+		return false
+	}
+	for _, r := range t {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-+@/", r)) {
+			return false
+		}
+	}
+	return true
 }
 
 // matchesSpec reports whether the index path p is or lies beneath one of

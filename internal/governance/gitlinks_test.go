@@ -86,6 +86,8 @@ func TestLinksMadeByGit(t *testing.T) {
 		{"git -C sub checkout-index -a", "sub/m", Deny},
 		{"git checkout -- l", "l", Deny},
 		{"git restore sub", "sub/m", Deny},
+		{`git restore '\l'`, "l", Deny},
+		{"git restore " + root + "/l", "l", Deny},
 		{"git checkout-index -f -- sub/m", "sub/m", Deny},
 		{"git mv links/kk k4", "k4", Deny},
 		{"git checkout-index a.txt", "l", Allow},

@@ -48,9 +48,15 @@ const maxLinkTreeEntries = 10000
 // op is the target as the link holds it (what readlink returns) for a
 // symlink, "" for a hard link or a copied tree; hard says the link is a
 // hard one, to the file at target.
+//
+// ifRemoved, when set, is a directory the link's line finds in place of
+// the name: the link is made at the name only once that directory is gone,
+// so it counts only while a decided line may remove or move it away
+// (madeLinks.mayRemove).
 type madeLink struct {
 	name, target, op string
 	hard             bool
+	ifRemoved        string
 }
 
 // inPlace reports whether the file system already shows l as it was
@@ -78,6 +84,38 @@ type madeLinks struct {
 	byName map[string][]madeLink
 	// reserved counts the room reserve gave decisions still under way.
 	reserved int
+	// removed holds the names a decided line may remove or move away
+	// (noteRemoved); past maxMadeLinks of them, allRemoved stands for
+	// every name.
+	removed    map[string]bool
+	allRemoved bool
+}
+
+// noteRemoved keeps names as ones a decided line may remove or move away.
+func (m *madeLinks) noteRemoved(names []string) {
+	if len(names) == 0 {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.removed == nil {
+		m.removed = make(map[string]bool)
+	}
+	for _, n := range names {
+		if len(m.removed) >= maxMadeLinks {
+			m.allRemoved = true
+			return
+		}
+		m.removed[n] = true
+	}
+}
+
+// mayRemove reports whether a decided line may remove or move away the
+// directory d.
+func (m *madeLinks) mayRemove(d string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.allRemoved || m.removed[d]
 }
 
 // reserve reports whether n more links fit beside those kept and those
@@ -171,7 +209,7 @@ func (m *madeLinks) extend(forms []string, roots []string) ([]string, *pathRefus
 		for at := forms[i]; ; at = filepath.Dir(at) {
 			for _, l := range m.at(at) {
 				rest, _ := cutDir(l.name, forms[i])
-				if l.inPlace() {
+				if l.inPlace() || l.ifRemoved != "" && !m.mayRemove(l.ifRemoved) {
 					continue
 				}
 				var r *pathRefusal
@@ -301,13 +339,18 @@ func linkFormLinks(form []shellcmd.Word, dir string) []madeLink {
 		}
 		base := filepath.Base(filepath.Clean(op))
 		var names []string
+		dormant := ""
 		d := filepath.Clean(abs(dest))
 		fi, err := os.Lstat(d)
 		switch {
 		case dest == "":
 			names = []string{filepath.Clean(dir + "/" + base)}
-		case err == nil && fi.IsDir() || err != nil && strings.HasSuffix(dest, "/"):
-			// Beneath a directory, which ln never replaces.
+		case err == nil && fi.IsDir():
+			// Beneath a directory, which ln never replaces; at its name
+			// once a line removes it first (ifRemoved).
+			names = []string{d + "/" + base, d}
+			dormant = d
+		case err != nil && strings.HasSuffix(dest, "/"):
 			names = []string{d + "/" + base}
 		case err == nil && fi.Mode()&fs.ModeSymlink != 0 && isDirNow(d):
 			// Beneath the directory a link leads to, or in the link's
@@ -318,6 +361,9 @@ func linkFormLinks(form []shellcmd.Word, dir string) []madeLink {
 		}
 		for _, n := range names {
 			l := madeLink{name: n, target: abs(op), hard: !symbolic}
+			if n == d && dormant != "" {
+				l.ifRemoved = dormant
+			}
 			if symbolic && !relative {
 				l.op = op
 				if !strings.HasPrefix(op, "/") {
@@ -334,10 +380,13 @@ func linkFormLinks(form []shellcmd.Word, dir string) []madeLink {
 // its copy may take: beneath the destination under the source's name,
 // and the destination itself when it is not a directory there now or the
 // source's content goes in (rsync's and cp's "src/" or "src/.", -T,
-// ditto); "" where a name does not apply.
+// ditto), or once a line removes that directory (ifRemoved).
 type copyPair struct {
 	src  string
 	made [2]string
+	// ifRemoved is made[0] when that is a directory now, which the copy
+	// takes the place of only once a line removes it (madeLink.ifRemoved).
+	ifRemoved string
 }
 
 // copyPairs returns the copy pairs of a copier's or mover's form run in
@@ -363,9 +412,11 @@ func copyPairs(name string, form []shellcmd.Word, dir string) []copyPair {
 			continue
 		}
 		src := abs(op)
-		p := copyPair{src: src, made: [2]string{"", d + "/" + filepath.Base(src)}}
-		if !realDir || into || strings.HasSuffix(op, "/") || strings.HasSuffix(op, "/.") {
-			p.made[0] = d
+		p := copyPair{src: src, made: [2]string{d, d + "/" + filepath.Base(src)}}
+		if realDir && !into && !strings.HasSuffix(op, "/") && !strings.HasSuffix(op, "/.") {
+			// The copy goes beneath the directory, or at its name once
+			// a line removes it first.
+			p.ifRemoved = d
 		}
 		out = append(out, p)
 	}
@@ -386,19 +437,15 @@ func copiedFormLinks(name string, form []shellcmd.Word, dir string) []madeLink {
 		if err != nil {
 			continue
 		}
+		from := len(out)
 		switch {
 		case fi.Mode()&fs.ModeSymlink != 0:
 			for _, m := range p.made {
-				if m != "" {
-					out = appendReadLink(out, p.src, m)
-				}
+				out = appendReadLink(out, p.src, m)
 			}
 		case fi.IsDir():
 			rels, whole := treeLinks(p.src)
 			for _, m := range p.made {
-				if m == "" {
-					continue
-				}
 				if whole {
 					out = append(out, madeLink{name: m, target: p.src})
 					continue
@@ -408,8 +455,25 @@ func copiedFormLinks(name string, form []shellcmd.Word, dir string) []madeLink {
 				}
 			}
 		}
+		p.markIfRemoved(out[from:])
 	}
 	return out
+}
+
+// markIfRemoved marks the links of ls made at or beneath the pair's
+// made[0] as counting only once a line removes that directory, when it is
+// one now (copyPair.ifRemoved).
+func (p copyPair) markIfRemoved(ls []madeLink) {
+	if p.ifRemoved == "" {
+		return
+	}
+	for i := range ls {
+		_, under := cutDir(p.ifRemoved, ls[i].name)
+		_, beneathCopy := cutDir(p.made[1], ls[i].name)
+		if under && !beneathCopy {
+			ls[i].ifRemoved = p.ifRemoved
+		}
+	}
 }
 
 // keptCopies returns the kept links (kept: the engine's, and those the
@@ -428,10 +492,8 @@ func keptCopies(kept []madeLink, pairs []copyPair, srcForms func(string) []strin
 				if !ok {
 					continue
 				}
+				from := len(out)
 				for _, m := range p.made {
-					if m == "" {
-						continue
-					}
 					n := m
 					if rest != "" {
 						n += "/" + rest
@@ -444,6 +506,7 @@ func keptCopies(kept []madeLink, pairs []copyPair, srcForms func(string) []strin
 						out = append(out, c)
 					}
 				}
+				p.markIfRemoved(out[from:])
 			}
 		}
 	}
@@ -551,6 +614,7 @@ func (e *Engine) madeLinksVerdict(in *reqInfo, c *shellcmd.Command) (verdict, bo
 	}
 	links = nameForms(links, forms)
 	in.made = append(in.made, links...)
+	e.made.noteRemoved(e.removedBy(in, c, forms))
 	switch {
 	case len(links) > maxMadeLinks || len(links) > 0 && !e.made.reserve(len(links)):
 		return tooManyLinks(c), true
@@ -563,6 +627,33 @@ func (e *Engine) madeLinksVerdict(in *reqInfo, c *shellcmd.Command) (verdict, bo
 			reason: fmt.Sprintf("running %q: it makes a link whose name or target is known only when it runs, and a request after it through that link could not be judged where it leads", c.Source)}, true
 	}
 	return verdict{}, false
+}
+
+// nameFreers are the programs whose operands a line may remove or move
+// away, leaving their names free for a link made after them (mv's
+// destination aside).
+var nameFreers = map[string]bool{"rm": true, "rmdir": true, "unlink": true, "mv": true}
+
+// removedBy returns the names, in every form (forms), the command c may
+// remove or move away, in each directory it may run in.
+func (e *Engine) removedBy(in *reqInfo, c *shellcmd.Command, forms func(string) []string) []string {
+	var out []string
+	for _, form := range c.Forms {
+		if len(form) < 2 || form[0].Kind != shellcmd.Static || !nameFreers[filepath.Base(form[0].Text)] {
+			continue
+		}
+		name := filepath.Base(form[0].Text)
+		ops, dest := operands(name, form[1:])
+		for _, dir := range e.dirsOrRoots(in, c.Dir) {
+			for i, op := range ops {
+				if name == "mv" && op == dest && i == len(ops)-1 {
+					continue
+				}
+				out = append(out, forms(filepath.Clean(absIn(dir, op)))...)
+			}
+		}
+	}
+	return out
 }
 
 // tooManyLinks refuses the command c, which makes links past the
@@ -579,5 +670,6 @@ func tooManyLinks(c *shellcmd.Command) verdict {
 func (e *Engine) keepMadeLinks(in *reqInfo, d Value) {
 	if in.reserved > 0 {
 		e.made.keep(in.made, in.reserved, d != Deny)
+		in.reserved = 0
 	}
 }

@@ -11,7 +11,7 @@ import (
 func (m *madeLinks) forget() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.byName = nil
+	m.byName, m.removed, m.allRemoved = nil, nil, false
 	m.n.Store(0)
 }
 
@@ -211,6 +211,39 @@ func TestMadeLinksInPlaceStayKept(t *testing.T) {
 	}
 	if d := e.Decide(write); d.Value != Deny {
 		t.Errorf("write once the link in place is gone = %v (%s); want deny", d.Value, d.Reason)
+	}
+	e.made.forget()
+}
+
+// TestLinksMadeOnceADirectoryIsRemoved decides, none of them run, a line
+// removing a directory, a line making a link into it and a write through
+// its name, in either order of the first two (terminals run side by side,
+// so a removal decided later may run first): the link is made at the
+// directory's name once the directory is gone, and the write through it
+// is refused; without the removal, the link goes beneath the directory and
+// the write is allowed.
+func TestLinksMadeOnceADirectoryIsRemoved(t *testing.T) {
+	e, root, _ := treeWriteWorkspace(t)
+	write := Request{Action: ActionFSWrite, Paths: []string{root + "/empty/a.key"}, Cwd: root}
+	for _, tt := range []struct {
+		lines []string
+		want  Value
+	}{
+		{[]string{"sleep 2; rmdir empty", "sleep 4; ln -s keys empty"}, Deny},
+		{[]string{"sleep 4; ln -s keys empty", "sleep 1; rmdir empty"}, Deny},
+		{[]string{"rm -r empty", "cp -P lk empty"}, Deny},
+		{[]string{"mv empty gone", "ln -s keys empty"}, Deny},
+		{[]string{"ln -s keys empty"}, Allow},
+	} {
+		e.made.forget()
+		for _, l := range tt.lines {
+			if d := e.Decide(Request{Action: ActionTerminalCreate, Command: l, Cwd: root}); d.Value == Deny {
+				t.Fatalf("Decide(%q) = deny (%s); the line must run", l, d.Reason)
+			}
+		}
+		if d := e.Decide(write); d.Value != tt.want {
+			t.Errorf("after %q: write of empty/a.key = %v (%s); want %v", tt.lines, d.Value, d.Reason, tt.want)
+		}
 	}
 	e.made.forget()
 }
