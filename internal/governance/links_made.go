@@ -91,33 +91,6 @@ type madeLinks struct {
 	allRemoved bool
 }
 
-// noteRemoved keeps names as ones a decided line may remove or move away.
-func (m *madeLinks) noteRemoved(names []string) {
-	if len(names) == 0 {
-		return
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.removed == nil {
-		m.removed = make(map[string]bool)
-	}
-	for _, n := range names {
-		if len(m.removed) >= maxMadeLinks {
-			m.allRemoved = true
-			return
-		}
-		m.removed[n] = true
-	}
-}
-
-// mayRemove reports whether a decided line may remove or move away the
-// directory d.
-func (m *madeLinks) mayRemove(d string) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.allRemoved || m.removed[d]
-}
-
 // reserve reports whether n more links fit beside those kept and those
 // reserved for decisions under way, and if so reserves room for them
 // until keep.
@@ -376,143 +349,6 @@ func linkFormLinks(form []shellcmd.Word, dir string) []madeLink {
 	return out
 }
 
-// copyPair is a source a copier's or mover's form names and the names
-// its copy may take: beneath the destination under the source's name,
-// and the destination itself when it is not a directory there now or the
-// source's content goes in (rsync's and cp's "src/" or "src/.", -T,
-// ditto), or once a line removes that directory (ifRemoved).
-type copyPair struct {
-	src  string
-	made [2]string
-	// ifRemoved is made[0] when that is a directory now, which the copy
-	// takes the place of only once a line removes it (madeLink.ifRemoved).
-	ifRemoved string
-}
-
-// copyPairs returns the copy pairs of a copier's or mover's form run in
-// dir.
-func copyPairs(name string, form []shellcmd.Word, dir string) []copyPair {
-	ops, dest := operands(name, form[1:])
-	if dest == "" {
-		return nil
-	}
-	abs := func(p string) string {
-		if strings.HasPrefix(p, "/") {
-			return filepath.Clean(p)
-		}
-		return filepath.Clean(dir + "/" + p)
-	}
-	d := abs(dest)
-	fi, err := os.Lstat(d)
-	realDir := err == nil && fi.IsDir()
-	into := name == "ditto" || readCopyFlags(name, form).noTarget
-	var out []copyPair
-	for i, op := range ops {
-		if op == dest && i == len(ops)-1 {
-			continue
-		}
-		src := abs(op)
-		p := copyPair{src: src, made: [2]string{d, d + "/" + filepath.Base(src)}}
-		if realDir && !into && !strings.HasSuffix(op, "/") && !strings.HasSuffix(op, "/.") {
-			// The copy goes beneath the directory, or at its name once
-			// a line removes it first.
-			p.ifRemoved = d
-		}
-		out = append(out, p)
-	}
-	return out
-}
-
-// copiedFormLinks returns the links a copier's or mover's form run in dir
-// puts in place: a source that is a symlink, kept at the name the copy
-// gives it with its target read from there and from where it is now; and
-// each symlink beneath a source directory, the same at its place in the
-// copy (a tree too large to look through is kept whole, as leading to its
-// source). A copy that follows links makes files instead; they are kept
-// all the same, to err on the side of the rule.
-func copiedFormLinks(name string, form []shellcmd.Word, dir string) []madeLink {
-	var out []madeLink
-	for _, p := range copyPairs(name, form, dir) {
-		fi, err := os.Lstat(p.src)
-		if err != nil {
-			continue
-		}
-		from := len(out)
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			for _, m := range p.made {
-				out = appendReadLink(out, p.src, m)
-			}
-		case fi.IsDir():
-			rels, whole := treeLinks(p.src)
-			for _, m := range p.made {
-				if whole {
-					out = append(out, madeLink{name: m, target: p.src})
-					continue
-				}
-				for _, rel := range rels {
-					out = appendReadLink(out, p.src+"/"+rel, m+"/"+rel)
-				}
-			}
-		}
-		p.markIfRemoved(out[from:])
-	}
-	return out
-}
-
-// markIfRemoved marks the links of ls made at or beneath the pair's
-// made[0] as counting only once a line removes that directory, when it is
-// one now (copyPair.ifRemoved).
-func (p copyPair) markIfRemoved(ls []madeLink) {
-	if p.ifRemoved == "" {
-		return
-	}
-	for i := range ls {
-		_, under := cutDir(p.ifRemoved, ls[i].name)
-		_, beneathCopy := cutDir(p.made[1], ls[i].name)
-		if under && !beneathCopy {
-			ls[i].ifRemoved = p.ifRemoved
-		}
-	}
-}
-
-// keptCopies returns the kept links (kept: the engine's, and those the
-// request's line made before) that a copy or move of pairs carries to a
-// new name: a kept link at a source or beneath it, which may not exist
-// yet when the copy is decided (the terminal that makes it has not run),
-// is kept again at its place in the copy, leading where it led, and for
-// a relative target also where it leads from there. srcForms gives the
-// forms a source path takes (as written and resolved).
-func keptCopies(kept []madeLink, pairs []copyPair, srcForms func(string) []string) []madeLink {
-	var out []madeLink
-	for _, p := range pairs {
-		for _, sf := range srcForms(p.src) {
-			for _, k := range kept {
-				rest, ok := cutDir(sf, k.name)
-				if !ok {
-					continue
-				}
-				from := len(out)
-				for _, m := range p.made {
-					n := m
-					if rest != "" {
-						n += "/" + rest
-					}
-					c := k
-					c.name = n
-					out = append(out, c)
-					if k.op != "" && !strings.HasPrefix(k.op, "/") {
-						c.target = filepath.Dir(n) + "/" + k.op
-						out = append(out, c)
-					}
-				}
-				p.markIfRemoved(out[from:])
-			}
-		}
-	}
-	return out
-}
-
 // nameForms returns links with each link also at every form its name's
 // directory takes, as written and as the kernel resolves it through the
 // links there now and those kept (dirForms): a link made in d, where d
@@ -535,48 +371,6 @@ func nameForms(links []madeLink, dirForms func(string) []string) []madeLink {
 		}
 	}
 	return out
-}
-
-// appendReadLink appends the link at made that copying the symlink src
-// makes: its target as read from made and from src.
-func appendReadLink(out []madeLink, src, made string) []madeLink {
-	t, err := os.Readlink(src)
-	if err != nil {
-		return out
-	}
-	if strings.HasPrefix(t, "/") {
-		return append(out, madeLink{name: made, target: t, op: t})
-	}
-	return append(out, madeLink{name: made, target: filepath.Dir(made) + "/" + t, op: t}, madeLink{name: made, target: filepath.Dir(src) + "/" + t, op: t})
-}
-
-// treeLinks returns the paths, relative to the directory src, of the
-// symlinks beneath it; whole when the tree is past maxLinkTreeEntries or
-// cannot be listed, and is to be kept whole, as leading to src.
-func treeLinks(src string) (rels []string, whole bool) {
-	n := 0
-	err := filepath.WalkDir(src, func(p string, ent fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if n++; n > maxLinkTreeEntries {
-			return fs.SkipAll
-		}
-		if ent.Type()&fs.ModeSymlink != 0 {
-			rel, _ := filepath.Rel(src, p)
-			rels = append(rels, rel)
-		}
-		return nil
-	})
-	return rels, err != nil || n > maxLinkTreeEntries
-}
-
-// absIn returns p, absolute or relative to dir.
-func absIn(dir, p string) string {
-	if strings.HasPrefix(p, "/") {
-		return p
-	}
-	return dir + "/" + p
 }
 
 // isDirNow reports whether p is a directory (or a link to one) now.
@@ -627,33 +421,6 @@ func (e *Engine) madeLinksVerdict(in *reqInfo, c *shellcmd.Command) (verdict, bo
 			reason: fmt.Sprintf("running %q: it makes a link whose name or target is known only when it runs, and a request after it through that link could not be judged where it leads", c.Source)}, true
 	}
 	return verdict{}, false
-}
-
-// nameFreers are the programs whose operands a line may remove or move
-// away, leaving their names free for a link made after them (mv's
-// destination aside).
-var nameFreers = map[string]bool{"rm": true, "rmdir": true, "unlink": true, "mv": true}
-
-// removedBy returns the names, in every form (forms), the command c may
-// remove or move away, in each directory it may run in.
-func (e *Engine) removedBy(in *reqInfo, c *shellcmd.Command, forms func(string) []string) []string {
-	var out []string
-	for _, form := range c.Forms {
-		if len(form) < 2 || form[0].Kind != shellcmd.Static || !nameFreers[filepath.Base(form[0].Text)] {
-			continue
-		}
-		name := filepath.Base(form[0].Text)
-		ops, dest := operands(name, form[1:])
-		for _, dir := range e.dirsOrRoots(in, c.Dir) {
-			for i, op := range ops {
-				if name == "mv" && op == dest && i == len(ops)-1 {
-					continue
-				}
-				out = append(out, forms(filepath.Clean(absIn(dir, op)))...)
-			}
-		}
-	}
-	return out
 }
 
 // tooManyLinks refuses the command c, which makes links past the
