@@ -50,12 +50,16 @@ func substHereDoc(f *syntax.File, src string) (string, bool) {
 	return "", false
 }
 
-// hereDocProblems records the here-documents of f that bash and dash end
-// elsewhere than the reading here does (substHereDoc, hereDocEnds): the
-// lines between are commands to the shell, so the line needs approval.
+// hereDocProblems records the here-documents and backquote substitutions
+// of f that bash and dash end elsewhere than the reading here does
+// (substHereDoc, backquoteEnds, hereDocEnds): the text between is
+// commands to the shell, so the line needs approval.
 func (w *walker) hereDocProblems(f *syntax.File, src string) {
 	if s, ok := substHereDoc(f, src); ok {
 		w.problem("%s opens a here-document inside a substitution that ends on the same line: bash and sh end the document there and run the lines after it, which this reading takes for its text", s)
+	}
+	if s, ok := backquoteEnds(f, src); ok {
+		w.problem("%s ends elsewhere for bash and sh than for this reading (a backquote after \\\\, or backquotes inside backquotes), so text it takes for the substitution's may run as commands of the line", s)
 	}
 	if d, ok := hereDocEnds(f, src); ok {
 		w.problem("the here-document ended by %s ends elsewhere for bash and sh than for this reading (a backslash ending a line of it, an expansion left open in it), so lines it takes for text may run as commands", d)

@@ -14,6 +14,11 @@ import (
 // problem (it needs approval); one closed on a later line (how agents
 // write commit messages), a quoted one, <<- and two on one line have none. A line the POSIX grammar rejects has the commands before its
 // error read as dash runs them.
+//
+// A backquote substitution bash and dash end at the first backquote a
+// backslash does not escape (\\ escaping a backslash), where the parser
+// reads on through a quote or ${ it opened, has the problem too, and so
+// do backquotes inside backquotes; plain ones have none.
 func TestShellReadingsOfHereDocsAndDash(t *testing.T) {
 	for _, tc := range []struct {
 		line    string
@@ -36,13 +41,21 @@ func TestShellReadingsOfHereDocsAndDash(t *testing.T) {
 		{"cat <<-EOF\n\thello\n\tEOF\n", false, "cat"},
 		{"cat <<EOF; cat <<X\na\nEOF\nb\nX\n", false, "cat"},
 		{"cat > f.txt <<EOF\nline $HOME \\\\\nEOF", false, "cat"},
+		{"echo `cat <<EOF\nhi \\\\` ; rm x ; \\\\`\nEOF\n`", true, ""},
+		{"echo `echo '\\\\` ; rm x ; echo \\\\`'`", true, ""},
+		{"echo `echo ${x:-\\\\` ; rm x ; \\\\`}`", true, ""},
+		{"echo `echo \\`date\\``", true, ""},
+		{"x=`git rev-parse HEAD`; echo $x", false, "git rev-parse HEAD"},
+		{"echo `printf \"%s\\\\n\" a`", false, "echo <command substitution>"},
 		{"echo $'\\'; rm x; echo ${x:0:1} \\''\\'", false, "rm x"},
 		{"echo $'\\'; cat .env; echo ${x:0:1}", false, "cat .env"},
 	} {
 		a := Analyze(tc.line, Options{})
-		has := slices.ContainsFunc(a.Problems, func(p string) bool { return strings.Contains(p, "here-document") })
+		has := slices.ContainsFunc(a.Problems, func(p string) bool {
+			return strings.Contains(p, "here-document") || strings.Contains(p, "ends elsewhere")
+		})
 		if has != tc.problem {
-			t.Errorf("%q: here-document problem %v, want %v (problems %q)", tc.line, has, tc.problem, a.Problems)
+			t.Errorf("%q: problem %v, want %v (problems %q)", tc.line, has, tc.problem, a.Problems)
 		}
 		if tc.want != "" && !slices.Contains(formsOf(a), tc.want) {
 			t.Errorf("%q: commands %q, want %q among them", tc.line, formsOf(a), tc.want)
