@@ -78,18 +78,7 @@ func TestGitLinkWriteVerdictIndex(t *testing.T) {
 		{"git restore --recurse-submodules src/a.js && echo x > l", true},
 	}
 	for _, tt := range tests {
-		in := &reqInfo{req: Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root}, roots: []string{root}, memo: &decisionMemo{}}
-		got := false
-		for _, a := range commandLines(in.req) {
-			for _, c := range a.Commands {
-				if _, ok := e.gitLinkWriteVerdict(in, a, c); ok {
-					got = true
-				}
-			}
-		}
-		if got != tt.want {
-			t.Errorf("gitLinkWriteVerdict(%q) asks = %v, want %v", tt.line, got, tt.want)
-		}
+		checkGitLinkAsks(t, e, root, tt.line, tt.want)
 	}
 }
 

@@ -46,18 +46,7 @@ func TestGitLinkWriteVerdict(t *testing.T) {
 		{"git checkout-index l", false},
 	}
 	for _, tt := range tests {
-		in := &reqInfo{req: Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: root}, roots: []string{root}, memo: &decisionMemo{}}
-		got := false
-		for _, a := range commandLines(in.req) {
-			for _, c := range a.Commands {
-				if _, ok := e.gitLinkWriteVerdict(in, a, c); ok {
-					got = true
-				}
-			}
-		}
-		if got != tt.want {
-			t.Errorf("gitLinkWriteVerdict(%q) asks = %v, want %v", tt.line, got, tt.want)
-		}
+		checkGitLinkAsks(t, e, root, tt.line, tt.want)
 	}
 }
 
@@ -103,4 +92,22 @@ func TestLinksMadeByGit(t *testing.T) {
 		}
 	}
 	e.made.forget()
+}
+
+// checkGitLinkAsks checks whether gitLinkWriteVerdict asks about a
+// command of line, a terminal's command run in root, as want says.
+func checkGitLinkAsks(t *testing.T, e *Engine, root, line string, want bool) {
+	t.Helper()
+	in := &reqInfo{req: Request{Action: ActionTerminalCreate, Command: line, Cwd: root}, roots: []string{root}, memo: &decisionMemo{}}
+	got := false
+	for _, a := range commandLines(in.req) {
+		for _, c := range a.Commands {
+			if _, ok := e.gitLinkWriteVerdict(in, a, c); ok {
+				got = true
+			}
+		}
+	}
+	if got != want {
+		t.Errorf("gitLinkWriteVerdict(%q) asks = %v, want %v", line, got, want)
+	}
 }

@@ -1,6 +1,10 @@
 package shellcmd
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // backquoteEnds reports a `...` substitution of f that bash and dash end
 // elsewhere than mvdan.cc/sh does. A shell ends it at the first backquote
@@ -14,6 +18,9 @@ import "mvdan.cc/sh/v3/syntax"
 // outer one's escapes are taken off, which is not followed here: it
 // counts as a difference too. It returns the substitution's text.
 func backquoteEnds(f *syntax.File, src string) (string, bool) {
+	if !strings.Contains(src, "`") {
+		return "", false // no walk for the lines that hold none
+	}
 	found := ""
 	var outer []*syntax.CmdSubst
 	syntax.Walk(f, func(n syntax.Node) bool {
