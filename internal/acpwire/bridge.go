@@ -149,8 +149,8 @@ func (b *Bridge) UseFailClosed(mw ...Wrapper) {
 // returns (see Handler); a Preempter added this way keeps nothing of the
 // messages its Preempt sees either. While all middleware is added this
 // way, the bridge reads each message into a buffer it reuses once the
-// message is written. UseNonRetaining must be called before Start; tests
-// of such middleware should set PoisonBlocksEnv.
+// message is written, and reuses the Message too. UseNonRetaining must be
+// called before Start; tests of such middleware should set PoisonBlocksEnv.
 func (b *Bridge) UseNonRetaining(mw ...Wrapper) { b.add(mw, layerOptions{}) }
 
 // UseFailClosedNonRetaining appends middleware that fails closed, as

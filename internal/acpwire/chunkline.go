@@ -52,8 +52,10 @@ func parseChunkLine(dir Direction, line []byte) *Message {
 	if !ok || string(line[i:]) != chunkLineTail {
 		return nil
 	}
-	return &Message{Dir: dir, Raw: line, parsedAt: addressOf(line), parsedLen: len(line), Kind: KindNotification, Method: "session/update",
+	m := newParsed()
+	*m = Message{Dir: dir, Raw: line, parsedAt: addressOf(line), parsedLen: len(line), Kind: KindNotification, Method: "session/update",
 		Params: line[len(chunkLineHead) : len(line)-1], env: envJSONRPC | envMethod | envParams, chunk: true, chunkLine: true}
+	return m
 }
 
 // ChunkLine returns the parts of a text chunk the bridge read in the form

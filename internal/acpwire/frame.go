@@ -120,10 +120,12 @@ type blockPool struct {
 }
 
 // PoisonBlocksEnv names the environment variable that, set to 1, makes the
-// bridge overwrite each read block with '#' when it comes back for reuse.
-// Tests of middleware added with Bridge.UseNonRetaining set it so that a
-// middleware keeping bytes it promised not to keep corrupts its output at
-// once; it costs a memset per 64 KiB read.
+// bridge overwrite each read block with '#' when it comes back for reuse,
+// and each message it would reuse with a line of '#' that it does not
+// reuse. Tests of middleware added with Bridge.UseNonRetaining set it so
+// that a middleware keeping bytes or messages it promised not to keep
+// corrupts its output at once; it costs a memset per 64 KiB read and the
+// reuse of messages.
 const PoisonBlocksEnv = "ACPWIRE_POISON_BLOCKS"
 
 // pooledBlocks is how many unused blocks a pool keeps: 1 MiB.

@@ -211,7 +211,8 @@ func parse(dir Direction, line []byte) (*Message, bool) {
 // parseMembers is parse for any line: it reads the line member by member
 // as it validates it.
 func parseMembers(dir Direction, line []byte) (*Message, bool) {
-	m := &Message{Dir: dir, Raw: line, parsedAt: addressOf(line), parsedLen: len(line)}
+	m := newParsed()
+	*m = Message{Dir: dir, Raw: line, parsedAt: addressOf(line), parsedLen: len(line)}
 	i := skipJSONSpace(line, 0)
 	if i < len(line) && line[i] == '[' {
 		if !rawjson.Valid(line) {

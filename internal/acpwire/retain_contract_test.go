@@ -12,8 +12,8 @@ import (
 
 // TestPoisonCatchesRetention holds each way of adding middleware to its
 // contract on reading blocks: a middleware that keeps a slice of a
-// forwarded notification's bytes (as a careless middleware would) finds
-// them poisoned once later traffic has gone through when every layer was
+// forwarded notification's bytes, or the message itself (as a careless
+// middleware would), finds them poisoned once later traffic has gone through when every layer was
 // added as keeping nothing (UseNonRetaining, UseFailClosedNonRetaining:
 // their tests can catch such a middleware), and finds them intact when any
 // layer was added as one that may keep messages (Use, UseFailClosed: the
@@ -46,12 +46,13 @@ func TestPoisonCatchesRetention(t *testing.T) {
 			t.Setenv(acpwire.PoisonBlocksEnv, "1")
 			b := acpwire.New(acpwire.Options{})
 			var mu sync.Mutex
-			var kept []byte // guarded by mu
+			var kept []byte              // guarded by mu
+			var keptMsg *acpwire.Message // guarded by mu
 			keeper := acpwire.Middleware(func(next acpwire.Handler) acpwire.Handler {
 				return acpwire.HandlerFunc(func(ctx context.Context, m *acpwire.Message) error {
 					mu.Lock()
 					if kept == nil {
-						kept = m.Raw // the retention under test
+						kept, keptMsg = m.Raw, m // the retentions under test
 					}
 					mu.Unlock()
 					return next.Handle(ctx, m)
@@ -75,6 +76,7 @@ func TestPoisonCatchesRetention(t *testing.T) {
 			}
 			mu.Lock()
 			got := string(kept)
+			gotMsg, gotMethod := string(keptMsg.Raw), keptMsg.Method
 			mu.Unlock()
 			switch {
 			case c.poisoned && got == first:
@@ -83,6 +85,14 @@ func TestPoisonCatchesRetention(t *testing.T) {
 				t.Errorf("the kept bytes changed but hold no poison: %.80s", got)
 			case !c.poisoned && got != first:
 				t.Errorf("the kept bytes changed although a middleware may keep messages: %.80s", got)
+			}
+			switch {
+			case c.poisoned && (gotMsg == first || gotMethod == "session/update"):
+				t.Errorf("the kept message is intact (method %q): a message only non-retaining middleware handled was not poisoned", gotMethod)
+			case c.poisoned && !strings.Contains(gotMsg, "####"):
+				t.Errorf("the kept message changed but holds no poison: %.80s", gotMsg)
+			case !c.poisoned && (gotMsg != first || gotMethod != "session/update"):
+				t.Errorf("the kept message changed although a middleware may keep messages: method %q, %.80s", gotMethod, gotMsg)
 			}
 		})
 	}

@@ -17,10 +17,11 @@ import (
 // While no middleware may keep messages (see UseNonRetaining; the preempt
 // hooks of such middleware keep nothing either), the reader reuses its
 // read blocks: a message's block goes back to the pool once the loop has
-// written the message with its own bytes. Requests and batches are the
-// exception: the
-// bridge keeps them to match their responses (and answer them if the peer
-// goes away), so their blocks are left to the garbage collector.
+// written the message with its own bytes, and the message itself goes
+// back for the next line (message_pool.go). Requests and batches are the
+// exception: the bridge keeps them to match their responses (and answer
+// them if the peer goes away), so their blocks are left to the garbage
+// collector.
 func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 	b := s.b
 	lr := newLineReader(in, b.opts.MaxLineSize)
@@ -44,6 +45,7 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 			b.dispatch(ctx, m, last && i == len(items)-1)
 			if m.blk != nil && m.fate == fateWritten && m.Kind != KindRequest && m.Kind != KindBatch {
 				m.blk.release() // written, and kept by nobody
+				s.pools[dir].recycle(m)
 			}
 		}
 	}
