@@ -2,12 +2,13 @@ package acpwire
 
 import (
 	"bufio"
+	"bytes"
 	"context"
-	"fmt"
-	"io"
+	"strings"
 	"testing"
 
 	"github.com/acp-bridge/acp-bridge/internal/benchstream"
+	"github.com/acp-bridge/acp-bridge/internal/soak"
 )
 
 // benchStream is the benchmark stream (benchstream.Messages, as in
@@ -26,7 +27,42 @@ func benchStream(n int) []byte {
 // client side, over OS pipes, in one process.
 func BenchmarkForward(b *testing.B) {
 	const n = 20000
-	stream := benchStream(n)
+	forwardStream(b, benchStream(n), n)
+}
+
+// BenchmarkForwardMix is BenchmarkForward on a turn of the soak's mixes
+// (cmd/acp-bridge's BenchmarkStreamMix): text chunks of 1 B to 1 KiB, every
+// tenth message a tool_call and the next a tool_call_update with 100 B to
+// 20 KiB of output, every 50th a usage_update. In one process its CPU time
+// per message is steadier than the wall-time ratio of the three processes
+// BenchmarkStreamMix runs, so it compares two builds of the wire.
+func BenchmarkForwardMix(b *testing.B) {
+	const n = 20000
+	for _, mix := range []soak.Mix{soak.Prose, soak.Runs} {
+		b.Run(mix.String(), func(b *testing.B) { forwardStream(b, mixStream(b, mix, n), n) })
+	}
+}
+
+// mixStream is one turn of n notifications of mix as the soak's agent
+// writes it, without the prompt's response.
+func mixStream(b *testing.B, mix soak.Mix, n int) []byte {
+	var out bytes.Buffer
+	prompt := `{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s"}}` + "\n"
+	if err := soak.ServeAgent(strings.NewReader(prompt), &out, soak.AgentConfig{Mix: mix, Messages: n, UsageEvery: 50}); err != nil {
+		b.Fatal(err)
+	}
+	stream := out.Bytes()
+	last := bytes.LastIndexByte(stream[:len(stream)-1], '\n')
+	if got := bytes.Count(stream[:last+1], []byte("\n")); got != n {
+		b.Fatalf("the soak agent wrote %d notifications, want %d", got, n)
+	}
+	return stream[:last+1]
+}
+
+// forwardStream writes stream, n messages, from the agent side through a
+// Bridge and reads them on the client side, b.N times, and reports the
+// wall and CPU time per message.
+func forwardStream(b *testing.B, stream []byte, n int) {
 	b.SetBytes(int64(len(stream)))
 	b.ResetTimer()
 	cpu0 := benchstream.CPUTime()
@@ -63,6 +99,3 @@ func BenchmarkForward(b *testing.B) {
 	// the whole process: the bridge and the test's own writer and reader.
 	b.ReportMetric(float64((benchstream.CPUTime()-cpu0).Nanoseconds())/float64(b.N*n), "cpu-ns/msg")
 }
-
-var _ = fmt.Sprint
-var _ io.Reader
