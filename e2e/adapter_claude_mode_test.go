@@ -10,20 +10,7 @@ import (
 )
 
 // approvalPolicy wants the person's approval for touch, and allows the rest.
-const approvalPolicy = `---
-schema: governance.workspace/v1
-name: e2e-approval
-title: e2e approval
-description: touch needs the person's approval.
-version: 1.0.0
-rules:
-  default: allow
-  ask:
-    - Bash(touch:*)
----
-
-# e2e approval
-`
+var approvalPolicy = governanceDoc("e2e-approval", "e2e approval", "touch needs the person's approval.", "  default: allow\n  ask:\n    - Bash(touch:*)\n")
 
 // TestAdapterClaudeBypassModeNeedsApproval: in Claude's bypassPermissions
 // mode, which the IDE sets with session/set_mode, Claude Code runs a call

@@ -12,18 +12,7 @@ import (
 
 // allowAllPolicy allows every call: what the person's mode restricts is
 // then all that stands between the model and an edit.
-const allowAllPolicy = `---
-schema: governance.workspace/v1
-name: e2e-allow-all
-title: e2e allow all
-description: Every call is allowed.
-version: 1.0.0
-rules:
-  default: allow
----
-
-# e2e allow all
-`
+var allowAllPolicy = governanceDoc("e2e-allow-all", "e2e allow all", "Every call is allowed.", "  default: allow\n")
 
 // enforcingPlanClaude is Claude Code with bypassPermissions disabled in its
 // user settings. Where bypass is available (any user but root, or root

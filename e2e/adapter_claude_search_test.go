@@ -13,20 +13,7 @@ var grepOptIn = map[string]any{"claudeCode": map[string]any{"options": map[strin
 // searchPolicy wants each read of a .env approved. Claude Code's Grep
 // leaves out of its search the files its deny rules name, not those its
 // ask rules name.
-const searchPolicy = `---
-schema: governance.workspace/v1
-name: e2e-search
-title: e2e search
-description: The policy the Grep scenarios run under.
-version: 1.0.0
-rules:
-  default: allow
-  ask:
-    - Read(**/.env)
----
-
-# e2e search
-`
+var searchPolicy = governanceDoc("e2e-search", "e2e search", "The policy the Grep scenarios run under.", "  default: allow\n  ask:\n    - Read(**/.env)\n")
 
 // TestAdapterClaudeGrepProtectedBeneath: Claude Code's Grep runs ripgrep
 // with --hidden over the directory it is given (the cwd without a path), so

@@ -19,23 +19,7 @@ import (
 // each of Claude's own tool calls, which never reach the client.
 
 // adapterPolicy is the policy of the adapter scenarios.
-const adapterPolicy = `---
-schema: governance.workspace/v1
-name: e2e-adapters
-title: e2e adapters
-description: The policy the agent-adapter scenarios run under.
-version: 1.0.0
-rules:
-  default: allow
-  deny:
-    - Read(**/.env)
-    - Bash(touch:*)
-  ask:
-    - Bash(mkdir:*)
----
-
-# e2e adapters
-`
+var adapterPolicy = governanceDoc("e2e-adapters", "e2e adapters", "The policy the agent-adapter scenarios run under.", "  default: allow\n  deny:\n    - Read(**/.env)\n    - Bash(touch:*)\n  ask:\n    - Bash(mkdir:*)\n")
 
 // adapterRun starts a bridged run under adapterPolicy with an audit log.
 func adapterRun(t *testing.T, s *suiteEnv, a *agentSpec, w *workspace, o runOptions) (*run, string) {

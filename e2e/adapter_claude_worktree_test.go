@@ -12,20 +12,7 @@ import (
 // worktreePolicy refuses reading what lies in secrets/, a rule anchored at
 // the workspace: a copy of the file below .claude/worktrees/ is not in
 // secrets/.
-const worktreePolicy = `---
-schema: governance.workspace/v1
-name: e2e-worktree
-title: e2e worktree
-description: The policy the EnterWorktree scenarios run under.
-version: 1.0.0
-rules:
-  default: allow
-  deny:
-    - Read(./secrets/**)
----
-
-# e2e worktree
-`
+var worktreePolicy = governanceDoc("e2e-worktree", "e2e worktree", "The policy the EnterWorktree scenarios run under.", "  default: allow\n  deny:\n    - Read(./secrets/**)\n")
 
 // gitCommitAll makes the workspace ws a git repository with one commit
 // of what it holds (secrets/ ignored).

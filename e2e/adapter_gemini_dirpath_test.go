@@ -8,23 +8,7 @@ import (
 )
 
 // geminiDirPathPolicy allows touch, and edits but in secrets/.
-const geminiDirPathPolicy = `---
-schema: governance.workspace/v1
-name: e2e-gemini-dir-path
-title: e2e Gemini dir_path
-description: The policy the Gemini dir_path scenarios run under.
-version: 1.0.0
-rules:
-  default: ask
-  allow:
-    - Bash(touch:*)
-    - Edit(./**)
-  deny:
-    - Edit(./secrets/**)
----
-
-# e2e Gemini dir_path
-`
+var geminiDirPathPolicy = governanceDoc("e2e-gemini-dir-path", "e2e Gemini dir_path", "The policy the Gemini dir_path scenarios run under.", "  default: ask\n  allow:\n    - Bash(touch:*)\n    - Edit(./**)\n  deny:\n    - Edit(./secrets/**)\n")
 
 // TestAdapterGeminiShellDirPath: Gemini CLI runs a run_shell_command in
 // its dir_path, and its permission request shows the command as the title

@@ -45,20 +45,7 @@ rl.on("line", (line) => {
 
 // geminiMCPPolicy allows everything but what the case adds to deny
 // (geminiMCPRules writes other rules in its place).
-const geminiMCPPolicy = `---
-schema: governance.workspace/v1
-name: e2e-gemini-mcp
-title: e2e Gemini MCP
-description: The policy the Gemini MCP scenarios run under.
-version: 1.0.0
-rules:
-  default: allow
-  deny:
-    - DENY
----
-
-# e2e Gemini MCP
-`
+var geminiMCPPolicy = governanceDoc("e2e-gemini-mcp", "e2e Gemini MCP", "The policy the Gemini MCP scenarios run under.", "  default: allow\n  deny:\n    - DENY\n")
 
 // geminiMCPRules returns geminiMCPPolicy for a case's rule: "ask RULE"
 // asks about RULE instead of denying it, "default ask" asks about

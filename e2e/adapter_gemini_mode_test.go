@@ -4,21 +4,7 @@ import "testing"
 
 // geminiAllowDefaultPolicy allows what no rule names and denies writing
 // denied.txt.
-const geminiAllowDefaultPolicy = `---
-schema: governance.workspace/v1
-name: e2e-gemini-allow-default
-title: e2e Gemini allow default
-description: The policy the Gemini mode scenarios run under.
-version: 1.0.0
-rules:
-  default: allow
-  deny:
-    - Edit(**/denied.txt)
-    - Write(**/denied.txt)
----
-
-# e2e Gemini allow default
-`
+var geminiAllowDefaultPolicy = governanceDoc("e2e-gemini-allow-default", "e2e Gemini allow default", "The policy the Gemini mode scenarios run under.", "  default: allow\n  deny:\n    - Edit(**/denied.txt)\n    - Write(**/denied.txt)\n")
 
 // TestAdapterGeminiModeRunsNothingUnjudged: in yolo mode Gemini CLI runs
 // every tool by its own rules without asking; under a policy whose default

@@ -10,20 +10,7 @@ import (
 // geminiPlanPolicy allows every call, and names touch in an allow rule of
 // its own, which the admin policy writes as an ask for the bridge to
 // answer.
-const geminiPlanPolicy = `---
-schema: governance.workspace/v1
-name: e2e-gemini-plan
-title: e2e Gemini plan
-description: Every call is allowed; touch by a rule of its own.
-version: 1.0.0
-rules:
-  default: allow
-  allow:
-    - Bash(touch:*)
----
-
-# e2e Gemini plan
-`
+var geminiPlanPolicy = governanceDoc("e2e-gemini-plan", "e2e Gemini plan", "Every call is allowed; touch by a rule of its own.", "  default: allow\n  allow:\n    - Bash(touch:*)\n")
 
 // TestAdapterGeminiPlanModeAsksThePerson: in Gemini CLI's plan mode
 // (read-only tools only until the person approves the plan) a command an

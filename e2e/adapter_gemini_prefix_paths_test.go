@@ -7,23 +7,7 @@ import (
 
 // geminiPrefixPolicy allows touch by its prefix and denies writing
 // denied.txt.
-const geminiPrefixPolicy = `---
-schema: governance.workspace/v1
-name: e2e-gemini-prefix
-title: e2e Gemini allowed prefixes
-description: The policy the Gemini allowed-prefix scenarios run under.
-version: 1.0.0
-rules:
-  default: ask
-  allow:
-    - Bash(touch:*)
-  deny:
-    - Edit(**/denied.txt)
-    - Write(**/denied.txt)
----
-
-# e2e Gemini allowed prefixes
-`
+var geminiPrefixPolicy = governanceDoc("e2e-gemini-prefix", "e2e Gemini allowed prefixes", "The policy the Gemini allowed-prefix scenarios run under.", "  default: ask\n  allow:\n    - Bash(touch:*)\n  deny:\n    - Edit(**/denied.txt)\n    - Write(**/denied.txt)\n")
 
 // TestAdapterGeminiAllowedPrefixPaths: a command Gemini CLI's admin policy
 // allows by its prefix runs without a permission request, so the bridge

@@ -6,21 +6,7 @@ import (
 )
 
 // geminiSearchPolicy denies reading .env and key files.
-const geminiSearchPolicy = `---
-schema: governance.workspace/v1
-name: e2e-gemini-search
-title: e2e Gemini search
-description: The policy the Gemini search scenarios run under.
-version: 1.0.0
-rules:
-  default: allow
-  deny:
-    - Read(**/.env)
-    - Read(**/*.pem)
----
-
-# e2e Gemini search
-`
+var geminiSearchPolicy = governanceDoc("e2e-gemini-search", "e2e Gemini search", "The policy the Gemini search scenarios run under.", "  default: allow\n  deny:\n    - Read(**/.env)\n    - Read(**/*.pem)\n")
 
 // TestAdapterGeminiSearchDeniedBeneath: Gemini CLI's grep_search and
 // read_many_files read every file beneath the directory or glob they are

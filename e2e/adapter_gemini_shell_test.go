@@ -3,22 +3,7 @@ package e2e
 import "testing"
 
 // geminiShellPolicy allows echo and denies touch.
-const geminiShellPolicy = `---
-schema: governance.workspace/v1
-name: e2e-gemini-shell
-title: e2e Gemini shell
-description: The policy the Gemini shell scenarios run under.
-version: 1.0.0
-rules:
-  default: ask
-  allow:
-    - Bash(echo:*)
-  deny:
-    - Bash(touch:*)
----
-
-# e2e Gemini shell
-`
+var geminiShellPolicy = governanceDoc("e2e-gemini-shell", "e2e Gemini shell", "The policy the Gemini shell scenarios run under.", "  default: ask\n  allow:\n    - Bash(echo:*)\n  deny:\n    - Bash(touch:*)\n")
 
 // TestAdapterGeminiAllowedPrefixEffects: a command Gemini CLI's admin
 // policy allows by its prefix runs without a permission request, so the

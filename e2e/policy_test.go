@@ -11,21 +11,7 @@ import (
 
 // e2ePolicy is the GOVERNANCE.md of the policy scenarios (issue 6's format:
 // AIP-7 frontmatter plus the compact Claude-syntax rule list).
-const e2ePolicy = `---
-schema: governance.workspace/v1
-name: e2e-workspace
-title: e2e workspace
-description: The policy the end-to-end policy scenarios run under.
-version: 1.0.0
-rules:
-  default: allow
-  deny:
-    - Read(./secrets/**)
-    - Bash(curl:*)
----
-
-# e2e workspace
-`
+var e2ePolicy = governanceDoc("e2e-workspace", "e2e workspace", "The policy the end-to-end policy scenarios run under.", "  default: allow\n  deny:\n    - Read(./secrets/**)\n    - Bash(curl:*)\n")
 
 const envSecret = "E2E_SECRET=hunter2-do-not-leak"
 
