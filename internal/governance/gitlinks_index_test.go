@@ -29,57 +29,11 @@ func gitIndexWorkspace(t *testing.T) (*Engine, string, string) {
 // (a branch made at HEAD with -b or -c), and those it asks about: every
 // checkout or restore from the index, whatever it holds now (a terminal
 // the IDE has not run may change it first), however its pathspec is
-// spelled (absolute, escaped), -B, -C and --orphan, a start point.
+// spelled (absolute, escaped), -B, -C and --orphan, a start point. Its
+// rows are in testdata/cases/git_link_asks_index_lines.txt.
 func TestGitLinkWriteVerdictIndex(t *testing.T) {
 	e, root, blob := gitIndexWorkspace(t)
-	tests := []struct {
-		line string
-		want bool
-	}{
-		{"git checkout -b feat && echo x >> README", false},
-		{"git switch -c topic && touch notes.md", false},
-		{"git restore src/a.js && sed -i 's/a/b/' src/a.js", true},
-		{"git checkout -B feat && echo x >> README", true},
-		{"git checkout --orphan o && echo x >> README", true},
-		{"git switch -C topic && touch notes.md", true},
-		{"git checkout -- src/a.js && echo x > src/a.js", true},
-		{"git status && git restore src && echo x > src/a.js", true},
-
-		{"git restore l && echo x > l", true},
-		{"git restore links2 && echo x > links2/m", true},
-		{"git checkout -- . && echo x > src/a.js", true},
-		{"git restore '*.js' && sed -i s/a/b/ src/a.js", true},
-		{"git restore :/src && sed -i s/a/b/ src/a.js", true},
-		{"git restore $P && sed -i s/a/b/ src/a.js", true},
-		{"git restore --source=HEAD src/a.js && sed -i s/a/b/ src/a.js", true},
-		{"git restore -s HEAD src/a.js && sed -i s/a/b/ src/a.js", true},
-		{"git restore --staged --worktree src/a.js && sed -i s/a/b/ src/a.js", true},
-		{"git checkout HEAD -- src/a.js && sed -i s/a/b/ src/a.js", true},
-		{"git checkout src/a.js && sed -i s/a/b/ src/a.js", true},
-		{"git checkout --pathspec-from-file=p -- && sed -i s/a/b/ src/a.js", true},
-		{"git update-index --add --cacheinfo 120000," + blob + ",src/a.js && git restore src/a.js && sed -i s/a/b/ src/a.js", true},
-		{"git add src && git restore src/a.js && sed -i s/a/b/ src/a.js", true},
-		{"GIT_INDEX_FILE=/tmp/i git restore src/a.js && sed -i s/a/b/ src/a.js", true},
-		{"export GIT_INDEX_FILE=/tmp/i; git restore src/a.js && sed -i s/a/b/ src/a.js", true},
-		{"cp /tmp/i .git/index && git restore src/a.js && sed -i s/a/b/ src/a.js", true},
-		{"git restore src/a.js && sed -i s/a/b/ src/a.js > .git/index", true},
-		{"./prep.sh && git restore src/a.js && sed -i s/a/b/ src/a.js", true},
-		{"git -C /elsewhere restore src/a.js && sed -i s/a/b/ src/a.js", true},
-		{"git --git-dir=/elsewhere restore src/a.js && sed -i s/a/b/ src/a.js", true},
-		{"git checkout -b feat main && echo x >> README", true},
-		{"git checkout -f -b feat && echo x >> README", true},
-		{"git checkout -m -b feat && echo x >> README", true},
-		{"git switch -c topic origin/main && touch notes.md", true},
-		{"git switch --discard-changes -c topic && touch notes.md", true},
-		{"git checkout -b feat $B && echo x >> README", true},
-		{"git restore '\\l' && echo x > l", true},
-		{"git restore " + root + "/l && echo x > l", true},
-		{"git checkout -- " + root + "/l && echo x > l", true},
-		{"git restore --recurse-submodules src/a.js && echo x > l", true},
-	}
-	for _, tt := range tests {
-		checkGitLinkAsks(t, e, root, tt.line, tt.want)
-	}
+	checkGitLinkAsksLines(t, e, root, "git_link_asks_index_lines.txt", map[string]string{"{{ROOT}}": root, "{{BLOB}}": blob})
 }
 
 // TestDecideGitIndexLines decides whole lines in the repository of
