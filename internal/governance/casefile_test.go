@@ -60,3 +60,14 @@ func caseRows(t *testing.T, name string, cols int, vars map[string]string) []cas
 	}
 	return rows
 }
+
+// readCases reads testdata/cases/name (caseRows, cols fields a row, vars
+// replaced) and makes a case of each row with mk, in the file's order.
+func readCases[C any](t *testing.T, name string, cols int, vars map[string]string, mk func(caseRow) C) []C {
+	t.Helper()
+	var out []C
+	for _, c := range caseRows(t, name, cols, vars) {
+		out = append(out, mk(c))
+	}
+	return out
+}

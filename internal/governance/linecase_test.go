@@ -17,11 +17,9 @@ type lineCase struct {
 // LINE<TAB>DECISION.
 func lineCases(t *testing.T, name string, vars map[string]string) []lineCase {
 	t.Helper()
-	var out []lineCase
-	for _, c := range caseRows(t, name, 2, vars) {
-		out = append(out, lineCase{line: c.fields[0], want: Value(c.fields[1]), at: fmt.Sprintf("%s:%d", name, c.line)})
-	}
-	return out
+	return readCases(t, name, 2, vars, func(c caseRow) lineCase {
+		return lineCase{line: c.fields[0], want: Value(c.fields[1]), at: fmt.Sprintf("%s:%d", name, c.line)}
+	})
 }
 
 // namedLineCase is a terminal command line, the decision it must get and
@@ -35,11 +33,9 @@ type namedLineCase struct {
 // cases: NAME<TAB>LINE<TAB>DECISION.
 func namedLineCases(t *testing.T, name string, vars map[string]string) []namedLineCase {
 	t.Helper()
-	var out []namedLineCase
-	for _, c := range caseRows(t, name, 3, vars) {
-		out = append(out, namedLineCase{name: c.fields[0], line: c.fields[1], want: Value(c.fields[2])})
-	}
-	return out
+	return readCases(t, name, 3, vars, func(c caseRow) namedLineCase {
+		return namedLineCase{name: c.fields[0], line: c.fields[1], want: Value(c.fields[2])}
+	})
 }
 
 // lineDecisionCases reads testdata/cases/name (caseRows) into line
@@ -47,11 +43,9 @@ func namedLineCases(t *testing.T, name string, vars map[string]string) []namedLi
 // allowed.
 func lineDecisionCases(t *testing.T, name string, vars map[string]string) []lineDecision {
 	t.Helper()
-	var out []lineDecision
-	for _, c := range caseRows(t, name, 4, vars) {
-		out = append(out, lineDecision{name: c.fields[0], line: c.fields[1], want: Value(c.fields[2]), what: c.fields[3]})
-	}
-	return out
+	return readCases(t, name, 4, vars, func(c caseRow) lineDecision {
+		return lineDecision{name: c.fields[0], line: c.fields[1], want: Value(c.fields[2]), what: c.fields[3]}
+	})
 }
 
 // dirLineDecision is a line decision run in cwd, a directory relative to
@@ -68,11 +62,9 @@ type dirLineDecision struct {
 // line is allowed.
 func dirLineDecisionCases(t *testing.T, name string, vars map[string]string) []dirLineDecision {
 	t.Helper()
-	var out []dirLineDecision
-	for _, c := range caseRows(t, name, 5, vars) {
-		out = append(out, dirLineDecision{name: c.fields[0], line: c.fields[1], cwd: c.fields[2], want: Value(c.fields[3]), what: c.fields[4]})
-	}
-	return out
+	return readCases(t, name, 5, vars, func(c caseRow) dirLineDecision {
+		return dirLineDecision{name: c.fields[0], line: c.fields[1], cwd: c.fields[2], want: Value(c.fields[3]), what: c.fields[4]}
+	})
 }
 
 // checkLines decides each line as a terminal command run in root and
