@@ -10,25 +10,17 @@ import (
 // notes.txt is a plain file, in b/ a link to .env. A reading of the line
 // kept from an earlier decision (the shell grammar's, which depends on the
 // text alone) must not carry where its names led: each decision resolves
-// them against its own directory, and the file system as it is.
+// them against its own directory, and the file system as it is. Its
+// steps are in testdata/cases/cwd_steps.txt.
 func TestCommandDecisionsFollowCwd(t *testing.T) {
 	root := t.TempDir()
 	tree{dirs: []string{"b"}, files: []string{".env", "a/notes.txt"}, links: map[string]string{"b/notes.txt": "../.env"}}.make(t, root)
 	e := NewEngine(testPolicy(t, "  default: allow\n  deny: [Read(**/.env)]\n"), EngineOptions{Roots: []string{root}})
-	steps := []struct {
+	type step struct {
 		line, dir string
 		want      Value
-	}{
-		{"cat notes.txt", "a", Allow},
-		{"cat notes.txt", "b", Deny},
-		{"cat notes.txt", "a", Allow},
-		{"cat ../.env", "a", Deny},
-		{"cat ../a/notes.txt", "b", Allow},
-		{"head -n 5 notes.txt", "a", Allow},
-		{"head -n 5 notes.txt", "b", Deny},
-		{"cp notes.txt copy.txt", "b", Deny},
-		{"cp notes.txt copy.txt", "a", Allow},
 	}
+	steps := readCases(t, "cwd_steps.txt", 3, nil, func(c caseRow) step { return step{c.fields[0], c.fields[1], Value(c.fields[2])} })
 	decide := func(line, dir string) Decision {
 		return e.Decide(Request{Action: ActionTerminalCreate, Command: line, Cwd: root + "/" + dir, Paths: []string{root + "/" + dir}})
 	}

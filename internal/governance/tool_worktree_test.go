@@ -9,30 +9,20 @@ import (
 // TestEnterWorktreeReadsWhatItCopies decides Claude Code's EnterWorktree
 // as reading the ignored files .worktreeinclude names, which it copies
 // into the new work tree beyond the reach of rules anchored at the
-// workspace: a denied file among them refuses it.
+// workspace: a denied file among them refuses it. Its rows are in
+// testdata/cases/worktree_include.txt.
 func TestEnterWorktreeReadsWhatItCopies(t *testing.T) {
 	root := t.TempDir()
 	tree{files: []string{"secrets/api.key", "notes/a.local", "README.md"}}.make(t, root)
 	p := testPolicy(t, "  default: allow\n  deny:\n    - Read(./secrets/*.key)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	tests := []struct {
-		name, include string // include "" when there is no .worktreeinclude
-		want          Value
-	}{
-		{"no .worktreeinclude", "", Allow},
-		{"a path naming the secret", "secrets/api.key\n", Deny},
-		{"a directory pattern", "secrets/\n", Deny},
-		{"a plain name the secret has", "# keys\napi.key\n", Deny},
-		{"a plain name pattern matching it", "*.key\n", Deny},
-		{"a negation", "*\n!README.md\n", Deny},
-		{"plain names of allowed files", "*.local\n.env\n", Allow},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
+	for _, c := range caseRows(t, "worktree_include.txt", 3, nil) {
+		name, include, want := c.fields[0], c.fields[1], Value(c.fields[2])
+		t.Run(name, func(t *testing.T) {
 			inc := filepath.Join(root, ".worktreeinclude")
 			os.Remove(inc)
-			if tt.include != "" {
-				if err := os.WriteFile(inc, []byte(tt.include), 0o644); err != nil {
+			if include != "" {
+				if err := os.WriteFile(inc, []byte(include), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -40,8 +30,8 @@ func TestEnterWorktreeReadsWhatItCopies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := e.Decide(req); d.Value != tt.want {
-				t.Errorf("EnterWorktree with %q = %v (%s); want %v", tt.include, d.Value, d.Reason, tt.want)
+			if d := e.Decide(req); d.Value != want {
+				t.Errorf("EnterWorktree with %q = %v (%s); want %v", include, d.Value, d.Reason, want)
 			}
 		})
 	}
