@@ -23,15 +23,5 @@ func TestGlobNamesAsTheShellReads(t *testing.T) {
 	root := t.TempDir()
 	tree{files: files, links: map[string]string{"l": outside + "/keys", "crowd/zzz": outside + "/plain.txt"}}.make(t, root)
 	e := NewEngine(testPolicy(t, "  allow: [Bash(cat:*), Bash(grep:*)]\n  deny: [Read(**/id_rsa*)]\n"), EngineOptions{Roots: []string{root}})
-	checkCommandRows(t, e, root, []commandRow{
-		{"cat l/../keys/id_*", Deny},
-		{"cat l/../keys/id_rs?", Deny},
-		{"cat l/../*/id_rsa", Deny},
-		{"cat l/../keys/*", Deny},
-		{"cat l/../keys/n*", RequireApproval}, // outside the workspace
-		{"cat crowd/*", Deny},                 // more names than self-protection checks
-		{"grep -r x crowd/f000*", Allow},
-		{"cat sub/*", Allow},
-		{"cat sub/../sub/*", Allow},
-	})
+	checkCommandLines(t, e, root, "glob_names_lines.txt", nil)
 }
