@@ -110,6 +110,7 @@ func TestDecideGitRepoFound(t *testing.T) {
 // index of the repository git finds from where it runs, not one made
 // inside): an ignored .env beneath is left alone (and the command
 // allowed), a tracked one is not, nor when another index may be read.
+// Its rows are in testdata/cases/tracked_only_lines.txt.
 func TestDecideTrackedOnly(t *testing.T) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "ws")
@@ -121,20 +122,7 @@ func TestDecideTrackedOnly(t *testing.T) {
 	// A repository the agent makes inside: git, run from the top, still
 	// reads the top's index, which tracks cfg/.env.
 	gitRun(t, filepath.Join(root, "cfg"), "init", "-q")
-	checkLineDecisions(t, e, root, []lineDecision{
-		{"git checkout of a directory holding an ignored .env", "git checkout -- web", Allow, ""},
-		{"git restore of it", "git restore web", Allow, ""},
-		{"git rm -r of it", "git rm -r web", Allow, ""},
-		{"git stash of it", "git stash push -- web", Allow, ""},
-		{"git checkout of a directory holding a tracked .env", "git checkout -- cfg", Deny, "cfg/.env"},
-		{"git rm -r of it", "git rm -r cfg", Deny, "cfg/.env"},
-		{"git checkout from a commit reads no index", "git checkout HEAD -- web", Deny, "web/.env"},
-		{"git restore --source reads no index", "git restore --source=HEAD web", Deny, "web/.env"},
-		{"a line whose other commands may change the index", "git add -f web/.env && git checkout -- web", Deny, "web/.env"},
-		{"rm -r of the ignored one", "rm -rf web", Deny, "web/.env"},
-		{"git GIT_INDEX_FILE moves the index", "GIT_INDEX_FILE=alt git checkout -- web", Deny, "web/.env"},
-		{"git clean -x of it", "git clean -fdx web", Deny, "web/.env"},
-	})
+	checkLineDecisions(t, e, root, lineDecisionCases(t, "tracked_only_lines.txt", nil))
 }
 
 // indexEntry is one index entry: the fixed part with flags (the name's
