@@ -9,6 +9,7 @@ import (
 // Panic is a panic recovered in a middleware. See Options.OnPanic.
 type Panic struct {
 	// Msg is the message the middleware was handling, as it received it.
+	// The hook may keep Msg.
 	Msg *Message
 	// Value is what the middleware panicked with.
 	Value any
@@ -114,6 +115,7 @@ func (g *guard) recovered(ctx context.Context, m *Message, v any, stack []byte) 
 	b.logger.Error("middleware panicked", "kind", m.Kind.String(), "method", m.Method, "id", string(m.ID),
 		"failClosed", g.failClosed, "passedOn", p.Passed, "panic", fmt.Sprint(v), "stack", string(stack))
 	if b.opts.OnPanic != nil {
+		m.handedOut = true // the hook may keep it
 		b.opts.OnPanic(p)
 	}
 	return err

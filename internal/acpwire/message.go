@@ -120,6 +120,10 @@ type Message struct {
 	// strict marks a message whose every byte the bridge checked strictly
 	// before any middleware saw it (see refusalReason).
 	strict bool
+	// handedOut marks a message given to a hook that may keep it
+	// (Options.OnRefused, Options.OnPanic): the bridge reuses neither it
+	// nor its read block.
+	handedOut bool
 	// noUEscape marks a message none of whose strings holds a \u escape,
 	// as parse found while it validated the line, so the strict check need
 	// not search the bytes for one (see checkParsedHint).

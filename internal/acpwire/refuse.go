@@ -41,6 +41,7 @@ func (b *Bridge) refuse(m *Message, reason string) {
 		b.rec.recordHeld(m.Dir, m.Raw, "refused", m.Received)
 	}
 	if b.opts.OnRefused != nil {
+		m.handedOut = true // the hook may keep it
 		b.opts.OnRefused(Refusal{Msg: m, Reason: reason, Answered: answered})
 	}
 }

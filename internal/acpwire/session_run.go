@@ -43,7 +43,7 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 			}
 			m := it.m
 			b.dispatch(ctx, m, last && i == len(items)-1)
-			if m.blk != nil && m.fate == fateWritten && m.Kind != KindRequest && m.Kind != KindBatch {
+			if m.blk != nil && m.fate == fateWritten && !m.handedOut && m.Kind != KindRequest && m.Kind != KindBatch {
 				m.blk.release() // written, and kept by nobody
 				s.pools[dir].recycle(m)
 			}
