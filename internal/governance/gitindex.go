@@ -29,10 +29,12 @@ type gitTracked struct {
 }
 
 // gitRepo is the repository git finds from a directory: the top of its
-// work tree, its git directory and its configuration's text.
+// work tree, its git directory, the common directory it shares objects and
+// configuration from (its "commondir" file's, else the git directory) and
+// its configuration's text.
 type gitRepo struct {
-	top, gitDir string
-	config      string
+	top, gitDir, common string
+	config              string
 }
 
 // findGitRepo returns the repository git finds from dir: the nearest
@@ -59,14 +61,14 @@ func findGitRepo(dir string) (gitRepo, bool) {
 				}
 				r.gitDir = p
 			}
-			common := r.gitDir
+			r.common = r.gitDir
 			if c, err := readRegular(filepath.Join(r.gitDir, "commondir"), maxConfigFileBytes); err == nil {
-				common = strings.TrimSpace(string(c))
-				if !filepath.IsAbs(common) {
-					common = filepath.Join(r.gitDir, common)
+				r.common = strings.TrimSpace(string(c))
+				if !filepath.IsAbs(r.common) {
+					r.common = filepath.Join(r.gitDir, r.common)
 				}
 			}
-			cfg, err := readRegular(filepath.Join(common, "config"), maxConfigFileBytes)
+			cfg, err := readRegular(filepath.Join(r.common, "config"), maxConfigFileBytes)
 			if err != nil {
 				return gitRepo{}, false
 			}

@@ -22,40 +22,40 @@ func TestReadLinkBlob(t *testing.T) {
 		arrange func(t *testing.T, tmp, obj string) gitRepo
 		want    bool
 	}{
-		{"loose object in place", func(t *testing.T, tmp, obj string) gitRepo { return wsRepo(tmp) }, true},
+		{"loose object in place", func(t *testing.T, tmp, obj string) gitRepo { return wsRepo(t, tmp) }, true},
 		{"objects directory a symlink outside", func(t *testing.T, tmp, obj string) gitRepo {
 			moveAndLink(t, filepath.Join(tmp, "ws/.git/objects"), filepath.Join(tmp, "out/objects"))
-			return wsRepo(tmp)
+			return wsRepo(t, tmp)
 		}, false},
 		{"objects directory a symlink inside the root", func(t *testing.T, tmp, obj string) gitRepo {
 			moveAndLink(t, filepath.Join(tmp, "ws/.git/objects"), filepath.Join(tmp, "ws/store/objects"))
-			return wsRepo(tmp)
+			return wsRepo(t, tmp)
 		}, true},
 		{"commondir outside", func(t *testing.T, tmp, obj string) gitRepo {
 			if err := os.Rename(filepath.Join(tmp, "ws/.git"), filepath.Join(tmp, "out/.git")); err != nil {
 				t.Fatal(err)
 			}
 			writeFile(t, filepath.Join(tmp, "ws/.git/commondir"), filepath.Join(tmp, "out/.git")+"\n")
-			return wsRepo(tmp)
+			return wsRepo(t, tmp)
 		}, false},
 		{"commondir relative, leading outside", func(t *testing.T, tmp, obj string) gitRepo {
 			if err := os.Rename(filepath.Join(tmp, "ws/.git"), filepath.Join(tmp, "out/.git")); err != nil {
 				t.Fatal(err)
 			}
 			writeFile(t, filepath.Join(tmp, "ws/.git/commondir"), "../../out/.git\n")
-			return wsRepo(tmp)
+			return wsRepo(t, tmp)
 		}, false},
 		{"object file a symlink", func(t *testing.T, tmp, obj string) gitRepo {
 			moveAndLink(t, obj, filepath.Join(tmp, "out/o"))
-			return wsRepo(tmp)
+			return wsRepo(t, tmp)
 		}, false},
 		{"object file a symlink within the objects", func(t *testing.T, tmp, obj string) gitRepo {
 			moveAndLink(t, obj, filepath.Join(tmp, "ws/.git/objects/o"))
-			return wsRepo(tmp)
+			return wsRepo(t, tmp)
 		}, false},
 		{"fan-out directory a symlink", func(t *testing.T, tmp, obj string) gitRepo {
 			moveAndLink(t, filepath.Dir(obj), filepath.Join(tmp, "out/fan"))
-			return wsRepo(tmp)
+			return wsRepo(t, tmp)
 		}, false},
 	}
 	for _, tt := range tests {
@@ -79,9 +79,14 @@ func TestReadLinkBlob(t *testing.T) {
 	}
 }
 
-// wsRepo is the repository at tmp/ws as findGitRepo returns it.
-func wsRepo(tmp string) gitRepo {
-	return gitRepo{top: filepath.Join(tmp, "ws"), gitDir: filepath.Join(tmp, "ws/.git")}
+// wsRepo is the repository findGitRepo finds at tmp/ws.
+func wsRepo(t *testing.T, tmp string) gitRepo {
+	t.Helper()
+	r, ok := findGitRepo(filepath.Join(tmp, "ws"))
+	if !ok {
+		t.Fatalf("findGitRepo(%s/ws) found no repository", tmp)
+	}
+	return r
 }
 
 // moveAndLink moves from to to and puts a symlink to it at from.

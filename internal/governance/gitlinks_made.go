@@ -160,20 +160,6 @@ func underSpec(p, spec string) bool {
 	return spec == "." || p == spec || strings.HasPrefix(p, spec+"/")
 }
 
-// gitCommonDir returns the directory a git directory shares its objects
-// from: the one its "commondir" file names, else itself.
-func gitCommonDir(gitDir string) string {
-	c, err := readRegular(filepath.Join(gitDir, "commondir"), maxConfigFileBytes)
-	if err != nil {
-		return gitDir
-	}
-	common := strings.TrimSpace(string(c))
-	if !filepath.IsAbs(common) {
-		common = filepath.Join(gitDir, common)
-	}
-	return common
-}
-
 // readLinkBlob returns the text of the blob oid of the repository r, read
 // as a loose object (readLooseBlob) from its objects directory (its
 // common directory's) as the file system resolves it, and only when that
@@ -181,7 +167,7 @@ func gitCommonDir(gitDir string) string {
 // a commondir leading elsewhere would have the bridge read, and keep as a
 // link's target, a file anywhere on the machine. ok is false otherwise.
 func readLinkBlob(r gitRepo, roots []string, oid [20]byte) (string, bool) {
-	objects, err := filepath.EvalSymlinks(filepath.Join(gitCommonDir(r.gitDir), "objects"))
+	objects, err := filepath.EvalSymlinks(filepath.Join(r.common, "objects"))
 	if err != nil || !beneathResolved(objects, append([]string{r.top}, roots...)) {
 		return "", false
 	}

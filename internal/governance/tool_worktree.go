@@ -4,11 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"io"
 	"io/fs"
 	"strings"
-
-	"github.com/acp-bridge/acp-bridge/internal/nowaitopen"
 )
 
 // maxWorktreeIncludeBytes bounds the .worktreeinclude read; a larger one
@@ -26,21 +23,15 @@ func worktreeIncludeSearch(cwd string) []Search {
 	if cwd == "" {
 		return nil
 	}
-	f, _, err := nowaitopen.OpenRegular(cwd+"/.worktreeinclude", 0)
+	text, err := readRegular(cwd+"/.worktreeinclude", maxWorktreeIncludeBytes)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
 		return []Search{{Tool: "Claude Code's EnterWorktree", Dir: cwd}}
 	}
-	defer f.Close()
-	var buf bytes.Buffer
-	n, _ := buf.ReadFrom(io.LimitReader(f, maxWorktreeIncludeBytes+1))
 	s := Search{Tool: "Claude Code's EnterWorktree (copying what .worktreeinclude names)", Dir: cwd}
-	if n > maxWorktreeIncludeBytes {
-		return []Search{s}
-	}
-	sc := bufio.NewScanner(&buf)
+	sc := bufio.NewScanner(bytes.NewReader(text))
 	for sc.Scan() {
 		p := strings.TrimSpace(sc.Text())
 		switch {
