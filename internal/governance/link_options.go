@@ -98,8 +98,10 @@ func readLinkOptions(form []shellcmd.Word) linkOptions {
 				f.symbolic = true
 			case "relative":
 				f.relative = true
-			case "target-directory", "suffix", "sparse", "no-preserve":
-				o.value(v, eq)
+			default:
+				if s.longValue[full] {
+					o.value(v, eq)
+				}
 			}
 			continue
 		}
