@@ -12,11 +12,25 @@ import (
 // 100 on Linux).
 const clockTick = 10 * time.Millisecond
 
-// Process returns the user and system CPU time process pid has used so
-// far, from /proc/PID/stat, in steps of 10 ms: for benchmarks that compare
-// what whole processes (an agent, the bridge) cost. Where there is no
-// /proc, or the process is gone, it returns an error.
+// Process returns the user and system CPU time process pid itself has
+// used so far, not counting its children: for benchmarks that compare what
+// whole processes (an agent, the bridge) cost. On Linux it reads the
+// process's CPU clock, to the nanosecond; elsewhere /proc/PID/stat, in
+// steps of 10 ms. Where neither can be read, or the process is gone, it
+// returns an error.
+//
+// A process's rusage as its parent reaps it (os.ProcessState.SysUsage) is
+// not this: it adds the CPU time of every child the process reaped, so the
+// bridge's would count its agent's.
 func Process(pid int) (time.Duration, error) {
+	if d, ok := processClock(pid); ok {
+		return d, nil
+	}
+	return procStat(pid)
+}
+
+// procStat reads utime and stime from /proc/PID/stat.
+func procStat(pid int) (time.Duration, error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return 0, err

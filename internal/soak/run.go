@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"time"
 )
 
@@ -92,11 +91,12 @@ type Result struct {
 	Messages int64
 	// Wall is the time from the first prompt to the last turn's result.
 	Wall time.Duration
-	// CPU is the bridge's utime+stime from the first prompt to its exit
-	// (work it put off past the last turn included); zero for a direct run.
+	// CPU is the bridge's own utime+stime from the first prompt to its
+	// exit (work it put off past the last turn included), not its agent's;
+	// zero for a direct run.
 	CPU time.Duration
-	// PeakRSSKB is the bridge's VmHWM (its peak resident set) in KiB, from
-	// its exit status; zero for a direct run.
+	// PeakRSSKB is the bridge's VmHWM (its peak resident set) in KiB when
+	// the last turn ended, not its agent's; zero for a direct run.
 	PeakRSSKB int64
 	// Samples are the bridge's VmRSS every SampleEvery messages.
 	Samples []Sample
@@ -154,8 +154,21 @@ func drive(cfg Config, argv []string, bridged bool) (Result, error) {
 	}
 	d := &driver{in: bufio.NewWriter(in), out: bufio.NewReaderSize(outPipe, 1<<20), pid: cmd.Process.Pid, sampleEvery: int64(cfg.SampleEvery), bridged: bridged}
 	res, err := d.session(sessions, turns, cfg.Dir)
+	if bridged {
+		res.PeakRSSKB = procKB(d.pid, "VmHWM")
+	}
 	in.Close()
 	_, _ = io.Copy(io.Discard, outPipe)
+	// The bridge's rusage as it is reaped would add its agent's CPU (a
+	// child it reaped) to its own: its own is read from its CPU clock once
+	// it has exited, before it is reaped.
+	var cpuErr error
+	if bridged {
+		var cpu time.Duration
+		if cpu, cpuErr = cpuAtExit(d.pid); cpuErr == nil {
+			res.CPU = cpu - d.cpuAtStart
+		}
+	}
 	werr := cmd.Wait()
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("soak run timed out after %v (%d messages read)", timeout, d.n)
@@ -166,14 +179,11 @@ func drive(cfg Config, argv []string, bridged bool) (Result, error) {
 	if werr != nil {
 		return res, fmt.Errorf("%s exited: %v", filepath.Base(argv[0]), werr)
 	}
-	if bridged {
-		ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-		if !ok {
-			return res, errors.New("soak: no resource usage for the bridge")
-		}
-		total := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-		res.CPU = total - d.cpuAtStart
-		res.PeakRSSKB = ru.Maxrss // KiB on Linux
+	if cpuErr != nil {
+		return res, fmt.Errorf("soak: the bridge's CPU time: %v", cpuErr)
+	}
+	if bridged && (d.cpuAtStart < 0 || res.PeakRSSKB < 0) {
+		return res, errors.New("soak: the bridge's CPU time or peak RSS could not be read from /proc")
 	}
 	return res, nil
 }

@@ -12,10 +12,16 @@ import (
 	"testing"
 )
 
-// The test binary doubles as the fake agent:
+// The test binary doubles as the fake agent, and as a process that takes
+// CPU time and memory:
 //
 //	SOAK_AGENT=mix,messages  serve ServeAgent on stdin and stdout
+//	SOAK_HOG=1               touch 64 MiB and spin for 300 ms of CPU time
 func TestMain(m *testing.M) {
+	if os.Getenv("SOAK_HOG") != "" {
+		hog()
+		os.Exit(0)
+	}
 	if v := os.Getenv("SOAK_AGENT"); v != "" {
 		mixName, n, _ := strings.Cut(v, ",")
 		mix, err := ParseMix(mixName)
