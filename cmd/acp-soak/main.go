@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -56,6 +57,17 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	if *bridge == "" {
 		return fmt.Errorf("-bridge is required")
+	}
+	// Each run's bridge starts in a directory of its own: a path given
+	// relative to this one is made absolute (a bare -bridge name is looked
+	// up in PATH).
+	if *policy, err = filepath.Abs(*policy); err != nil {
+		return err
+	}
+	if strings.ContainsRune(*bridge, filepath.Separator) {
+		if *bridge, err = filepath.Abs(*bridge); err != nil {
+			return err
+		}
 	}
 	self, err := os.Executable()
 	if err != nil {
