@@ -104,17 +104,28 @@ func (e *Engine) decidePathLazy(in *reqInfo, p string, advisories *[]string) ver
 		default:
 			v = e.defaultVerdictOf(in, action, " ", form)
 		}
-		if i == 0 || v.value.Stricter(worst.value) {
+		if i == 0 || outranks(v, worst) {
 			worst = v
 		}
 	}
-	if v, ok := e.hardLinkVerdict(in, p, f); ok && v.value.Stricter(worst.value) {
+	if v, ok := e.hardLinkVerdict(in, p, f); ok && outranks(v, worst) {
 		worst = v
 	}
-	if v, ok := e.instructionWriteVerdict(in, p, forms); ok && v.value.Stricter(worst.value) {
+	if v, ok := e.instructionWriteVerdict(in, p, forms); ok && outranks(v, worst) {
 		worst = v
 	}
 	return worst
+}
+
+// outranks reports whether v, one verdict of a path, replaces worst as the
+// path's verdict: it is stricter, or it is as strict and worst is only the
+// default. A command's operands are written under the rule that allows the
+// command, so the deciders of operands pass over a default verdict: a rule's
+// or a built-in's verdict of the same value must not hide behind it (the
+// path as written matching nothing while where it leads matches an ask
+// rule, or the file having other names).
+func outranks(v, worst verdict) bool {
+	return v.value.Stricter(worst.value) || v.value == worst.value && worst.ref == "default" && v.ref != "default"
 }
 
 // ruleNaming returns a rule that names the path p outside the roots, for a
