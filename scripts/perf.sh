@@ -3,7 +3,7 @@
 # figures come from. Run it on a quiet machine; it prints the machine, the
 # build and each benchmark's output.
 #
-#   scripts/perf.sh              every section (about 30 minutes on 2 cores)
+#   scripts/perf.sh              every section but million (about 5 minutes on 2 cores)
 #   scripts/perf.sh wire soak    only the sections named
 #
 # Sections: wire, soak, governance, audit, compression, bounds, accp, aacp,
