@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -64,8 +63,13 @@ func runPolicy(_ context.Context, e *env, args []string) error {
 	for _, w := range p.Warnings {
 		fmt.Fprintln(e.stderr, "warning:", w)
 	}
-	if cwd == "" {
-		if cwd, err = os.Getwd(); err != nil {
+	// The person typing names directories, like paths, from their shell's
+	// directory; the bridge judges a session's directories as absolute.
+	if cwd, err = filepath.Abs(cwd); err != nil {
+		return err
+	}
+	for i, r := range roots {
+		if roots[i], err = filepath.Abs(r); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -59,5 +61,35 @@ func TestPolicyCheckSubjects(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPolicyCheckRelativeDirs: --cwd and --workspace-root given relative to
+// the shell's directory are decided as the absolute directories they name,
+// not refused as a relative session directory would be.
+func TestPolicyCheckRelativeDirs(t *testing.T) {
+	dir := t.TempDir()
+	policy := writePolicy(t, dir, "  deny: [Bash(rm:*)]\n  allow: [Bash(chmod:*)]\n")
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(wd, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(d string) string {
+		stdout, stderr, code := runCmd(t, "", "policy", "check", "--policy", policy, "--cwd", d, "--workspace-root", d, "--command", "chmod -R u+w sub")
+		if code != 0 {
+			t.Fatalf("--cwd %s: exit %d\n%s", d, code, stderr)
+		}
+		return stdout
+	}
+	abs, relative := check(dir), check(rel)
+	if !strings.HasPrefix(abs, "allow\n") {
+		t.Fatalf("--cwd %s:\n%s", dir, abs)
+	}
+	if relative != abs {
+		t.Errorf("--cwd %s decided otherwise than --cwd %s:\n%s\nagainst\n%s", rel, dir, relative, abs)
 	}
 }
