@@ -1,0 +1,100 @@
+package governance
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// rootsHidesPolicy denies reading secrets and allows commands and a
+// variable that read the files they name.
+const rootsHidesPolicy = `---
+schema: governance.workspace/v1
+name: roots-hides
+title: secrets are denied
+description: the secrets may not be read, by any name
+version: 1.0.0
+autonomy:
+  level: 2
+  defaultApproval: on-mutate
+rules:
+  deny:
+    - Read(**/.env)
+    - Read(./a/secret.txt)
+  allow:
+    - Bash(cat:*)
+    - Bash(grep:*)
+    - Bash(echo:*)
+    - Env(ENV_FILE)
+    - mcp__ide__open
+---
+`
+
+// rootsHidesEngine makes the tree of TestRootsHidesRule beneath a
+// temporary directory and returns the engine of rootsHidesPolicy with its
+// workspace root and the directory outside it.
+func rootsHidesEngine(t *testing.T) (e *Engine, root, out string) {
+	tmp := t.TempDir()
+	root, out = filepath.Join(tmp, "ws"), filepath.Join(tmp, "out")
+	tree{
+		dirs:  []string{"ws/a/b/c", "out"},
+		files: []string{"ws/a/.env", "ws/a/secret.txt", "out/plain"},
+		links: map[string]string{"ws/d": "a/b/c", "out/env": root + "/a/.env", "out/secret": root + "/a/secret.txt"},
+	}.make(t, tmp)
+	policyFile := filepath.Join(tmp, "GOVERNANCE.md")
+	if err := os.WriteFile(policyFile, []byte(rootsHidesPolicy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadPolicy(policyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewEngine(p, EngineOptions{Roots: []string{root}, Home: tmp + "/home"}), root, out
+}
+
+// TestRootsHidesRule: a path written outside the workspace roots (a
+// symlink there, or ".." after a symlink in the workspace) that leads to
+// a file a rule denies is denied by that rule, not by the built-in deny of
+// paths outside the roots, which the deciders of a read operand turn into
+// a question and those of a variable's value and of a tool's input pass
+// over.
+func TestRootsHidesRule(t *testing.T) {
+	e, root, out := rootsHidesEngine(t)
+	for _, c := range caseRows(t, "roots_hides_lines.txt", 4, map[string]string{"$OUT": out}) {
+		command, want, rule := c.fields[1], Value(c.fields[2]), c.fields[3]
+		t.Run(c.fields[0], func(t *testing.T) {
+			for _, action := range []string{ActionTerminalCreate, ActionToolCall} {
+				req := Request{Action: action, Command: command, Cwd: root}
+				if action == ActionToolCall {
+					req.Tool, req.Kind = "Bash", "execute"
+				}
+				if d := e.Decide(req); d.Value != want || !strings.Contains(d.Rule, rule) {
+					t.Errorf("roots_hides_lines.txt:%d: %s %q = %v; want %s by a rule containing %q", c.line, action, command, d, want, rule)
+				}
+			}
+		})
+	}
+}
+
+// TestRootsHidesRuleMentioned: a tool's input naming a file outside the
+// roots that leads to a denied one is denied by the rule: the strings of
+// an input are held to rules, not to the workspace roots.
+func TestRootsHidesRuleMentioned(t *testing.T) {
+	e, root, out := rootsHidesEngine(t)
+	for _, c := range []struct {
+		mentioned string
+		want      Value
+	}{
+		{out + "/env", Deny},
+		{out + "/secret", Deny},
+		{root + "/d/../../secret.txt", Deny},
+		{root + "/a/.env", Deny},
+		{out + "/plain", Allow},
+	} {
+		req := Request{Action: ActionToolCall, Tool: "mcp__ide__open", Mentioned: []string{c.mentioned}, Cwd: root}
+		if d := e.Decide(req); d.Value != c.want {
+			t.Errorf("a tool's input holding %s = %v; want %s", c.mentioned, d, c.want)
+		}
+	}
+}
