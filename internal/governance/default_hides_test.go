@@ -38,9 +38,9 @@ func TestDefaultHidesNoRule(t *testing.T) {
 	tmp := t.TempDir()
 	root := filepath.Join(tmp, "ws")
 	tree{
-		dirs:      []string{"ws/keys", "ws/notes"},
+		dirs:      []string{"ws/keys/sub", "ws/notes"},
 		files:     []string{"ws/keys/a.key", "ws/keys/b.key", "ws/notes/plain.txt"},
-		links:     map[string]string{"ws/notes/link.key": "../keys/a.key"},
+		links:     map[string]string{"ws/notes/link.key": "../keys/a.key", "ws/notes/sub": "../keys/sub"},
 		hardLinks: map[string]string{"ws/notes/h.txt": "ws/keys/b.key"},
 	}.make(t, tmp)
 	policyFile := filepath.Join(tmp, "GOVERNANCE.md")

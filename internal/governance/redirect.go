@@ -77,9 +77,11 @@ func (e *Engine) decideRedirect(in *reqInfo, r shellcmd.Redirect, advisories *[]
 	}
 	var worst strictest
 	for _, b := range bases {
-		q, w := filepath.Join(b, p), what
+		// Not cleaned: bash opens "link/../x" through the link, not as
+		// the x beside it.
+		q, w := joinRaw(b, p), what
 		if b != in.req.Cwd {
-			q, w = joinRaw(b, p), fmt.Sprintf("%s, run in %s", what, b)
+			w = fmt.Sprintf("%s, run in %s", what, b)
 		}
 		worst.keepIf(e.decideRedirectAt(in, r, w, q, advisories))
 	}
