@@ -469,6 +469,10 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 		case v.value == Allow || v.ref == "default":
 			continue
 		case v.ref == "workspace-roots" && !write:
+			if w, ok := e.ruledBeyondRoots(&sub, n, v); ok {
+				v = w // where it leads, a rule restricts
+				break
+			}
 			// Outside the roots a plain argument is asked about, and
 			// only when it names something that exists.
 			if _, err := os.Lstat(n); err != nil || a.part {

@@ -92,7 +92,7 @@ func (e *Engine) decidePathLazy(in *reqInfo, p string, advisories *[]string) ver
 			v = ruleVerdictOf(best, action, " ", form)
 		case own:
 			v = offloadVerdict(action, form)
-		case !inside:
+		case !inside && !in.rootsAside:
 			v = verdict{value: Deny, ref: "workspace-roots", ruleTx: "deny paths outside the workspace roots (built-in)",
 				reason: fmt.Sprintf("%s %s: outside the workspace roots %s; a rule naming it decides it, such as ask: [%s]",
 					action, form, strings.Join(in.roots, ", "), e.ruleNaming(in, form))}
@@ -141,6 +141,25 @@ func passedOver(ref string) int {
 		return 1
 	}
 	return 0
+}
+
+// ruledBeyondRoots returns the verdict a rule gives the path p, whose
+// verdict v is the built-in deny of paths outside the workspace roots,
+// with that deny set aside, when the rule restricts it; ok is false for
+// any other v. The deny outranks a rule's question, but the deciders of a
+// file a command reads, of a variable's value and of a tool's input pass
+// over it or ask in its stead: they must not pass over a rule naming
+// where the path leads (a symlink outside, or ".." after a symlink, to a
+// file an ask rule names).
+func (e *Engine) ruledBeyondRoots(in *reqInfo, p string, v verdict) (verdict, bool) {
+	if v.ref != "workspace-roots" || v.value != Deny {
+		return verdict{}, false
+	}
+	sub := *in
+	sub.rootsAside = true
+	var scratch []string
+	w := e.decidePath(&sub, p, &scratch)
+	return w, w.rule != nil && w.value != Allow
 }
 
 // ruleNaming returns a rule that names the path p outside the roots, for a

@@ -120,6 +120,10 @@ type reqInfo struct {
 	// and not kept in memo: a tree walk decides thousands, each once, and
 	// a memo searched for each would cost their square.
 	transient bool
+	// rootsAside decides a path with the built-in deny of paths outside
+	// the workspace roots set aside: a form outside them gets the default
+	// unless a rule names it (ruledBeyondRoots).
+	rootsAside bool
 	// links are the engine's kept links (madeLinks), through which every
 	// path is decided too; made gathers the links this decision's line
 	// may make (madeLinksVerdict), reserved is the room reserved for them,

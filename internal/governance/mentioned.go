@@ -126,6 +126,9 @@ func (e *Engine) mentionedVerdict(in *reqInfo, s string) (v verdict, ok bool) {
 			sub.read, sub.write, sub.opaque, sub.command, sub.fetch = !write, write, false, false, false
 			var discard []string
 			w := e.decidePathLazy(&sub, p, &discard)
+			if r, ok := e.ruledBeyondRoots(&sub, p, w); ok {
+				w = r
+			}
 			if mentionedRestricts(w) && (!ok || w.value.Stricter(v.value)) {
 				v, ok = w, true
 			}

@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// rootsHidesPolicy denies reading secrets and allows commands and a
-// variable that read the files they name.
+// rootsHidesPolicy denies reading secrets, asks before reading ask.txt
+// and allows commands, a variable and a tool that read the files they
+// name.
 const rootsHidesPolicy = `---
 schema: governance.workspace/v1
 name: roots-hides
@@ -22,10 +23,13 @@ rules:
   deny:
     - Read(**/.env)
     - Read(./a/secret.txt)
+  ask:
+    - Read(./a/ask.txt)
   allow:
     - Bash(cat:*)
     - Bash(grep:*)
     - Bash(echo:*)
+    - Bash(make:*)
     - Env(ENV_FILE)
     - mcp__ide__open
 ---
@@ -39,8 +43,9 @@ func rootsHidesEngine(t *testing.T) (e *Engine, root, out string) {
 	root, out = filepath.Join(tmp, "ws"), filepath.Join(tmp, "out")
 	tree{
 		dirs:  []string{"ws/a/b/c", "out"},
-		files: []string{"ws/a/.env", "ws/a/secret.txt", "out/plain"},
-		links: map[string]string{"ws/d": "a/b/c", "out/env": root + "/a/.env", "out/secret": root + "/a/secret.txt"},
+		files: []string{"ws/a/.env", "ws/a/secret.txt", "ws/a/ask.txt", "out/plain"},
+		links: map[string]string{"ws/d": "a/b/c", "out/env": root + "/a/.env", "out/secret": root + "/a/secret.txt",
+			"out/ask": root + "/a/ask.txt"},
 	}.make(t, tmp)
 	policyFile := filepath.Join(tmp, "GOVERNANCE.md")
 	if err := os.WriteFile(policyFile, []byte(rootsHidesPolicy), 0o644); err != nil {
@@ -55,10 +60,10 @@ func rootsHidesEngine(t *testing.T) (e *Engine, root, out string) {
 
 // TestRootsHidesRule: a path written outside the workspace roots (a
 // symlink there, or ".." after a symlink in the workspace) that leads to
-// a file a rule denies is denied by that rule, not by the built-in deny of
-// paths outside the roots, which the deciders of a read operand turn into
-// a question and those of a variable's value and of a tool's input pass
-// over.
+// a file a rule denies or asks about is decided by that rule, not by the
+// built-in deny of paths outside the roots, which the deciders of a read
+// operand turn into a question and those of a variable's value, of a part
+// of a word and of a tool's input pass over.
 func TestRootsHidesRule(t *testing.T) {
 	e, root, out := rootsHidesEngine(t)
 	for _, c := range caseRows(t, "roots_hides_lines.txt", 4, map[string]string{"$OUT": out}) {
@@ -78,8 +83,9 @@ func TestRootsHidesRule(t *testing.T) {
 }
 
 // TestRootsHidesRuleMentioned: a tool's input naming a file outside the
-// roots that leads to a denied one is denied by the rule: the strings of
-// an input are held to rules, not to the workspace roots.
+// roots that leads to a denied one is denied by the rule, to one asked
+// about asked about: the strings of an input are held to rules, not to
+// the workspace roots.
 func TestRootsHidesRuleMentioned(t *testing.T) {
 	e, root, out := rootsHidesEngine(t)
 	for _, c := range []struct {
@@ -90,6 +96,9 @@ func TestRootsHidesRuleMentioned(t *testing.T) {
 		{out + "/secret", Deny},
 		{root + "/d/../../secret.txt", Deny},
 		{root + "/a/.env", Deny},
+		{out + "/ask", RequireApproval},
+		{root + "/d/../../ask.txt", RequireApproval},
+		{root + "/a/ask.txt", RequireApproval},
 		{out + "/plain", Allow},
 	} {
 		req := Request{Action: ActionToolCall, Tool: "mcp__ide__open", Mentioned: []string{c.mentioned}, Cwd: root}
