@@ -492,7 +492,7 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 				v.reason += "; the line changes directory, so it may be another file of that name"
 			}
 		}
-		if worst == nil || v.value.Stricter(worst.value) {
+		if worst == nil || outranks(v, *worst) {
 			w := v
 			worst = &w
 		}

@@ -117,32 +117,6 @@ func (e *Engine) decidePathLazy(in *reqInfo, p string, advisories *[]string) ver
 	return worst
 }
 
-// outranks reports whether v, one verdict of a path, replaces worst as the
-// path's verdict: it is stricter, or it is as strict and comes from a
-// source the deciders of a command's operands honour more (passedOver).
-// Those deciders pass over the default (operands are written under the
-// rule that allows the command) and, for a file read or beneath what a
-// command walks, the workspace roots: a rule's or a built-in's verdict of
-// the same value must not hide behind either (the path as written matching
-// nothing, or lying outside the roots, while where it leads matches a rule,
-// or the file having other names).
-func outranks(v, worst verdict) bool {
-	return v.value.Stricter(worst.value) || v.value == worst.value && passedOver(worst.ref) > passedOver(v.ref)
-}
-
-// passedOver ranks a verdict's ref by how often the deciders of a
-// command's operands, files it walks and values of its variables pass over
-// it: the default most (2), the workspace roots (1), any other never (0).
-func passedOver(ref string) int {
-	switch ref {
-	case "default":
-		return 2
-	case "workspace-roots":
-		return 1
-	}
-	return 0
-}
-
 // ruledBeyondRoots returns the verdict a rule gives the path p, whose
 // verdict v is the built-in deny of paths outside the workspace roots,
 // with that deny set aside, when the rule restricts it; ok is false for

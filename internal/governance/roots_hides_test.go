@@ -30,6 +30,7 @@ rules:
     - Bash(grep:*)
     - Bash(echo:*)
     - Bash(make:*)
+    - Bash(cd:*)
     - Env(ENV_FILE)
     - mcp__ide__open
 ---
@@ -43,7 +44,7 @@ func rootsHidesEngine(t *testing.T) (e *Engine, root, out string) {
 	root, out = filepath.Join(tmp, "ws"), filepath.Join(tmp, "out")
 	tree{
 		dirs:  []string{"ws/a/b/c", "out"},
-		files: []string{"ws/a/.env", "ws/a/secret.txt", "ws/a/ask.txt", "out/plain"},
+		files: []string{"ws/a/.env", "ws/a/secret.txt", "ws/a/ask.txt", "out/plain", "ask.txt"},
 		links: map[string]string{"ws/d": "a/b/c", "out/env": root + "/a/.env", "out/secret": root + "/a/secret.txt",
 			"out/ask": root + "/a/ask.txt"},
 	}.make(t, tmp)
@@ -63,7 +64,9 @@ func rootsHidesEngine(t *testing.T) (e *Engine, root, out string) {
 // a file a rule denies or asks about is decided by that rule, not by the
 // built-in deny of paths outside the roots, which the deciders of a read
 // operand turn into a question and those of a variable's value, of a part
-// of a word and of a tool's input pass over.
+// of a word and of a tool's input pass over; so is a name that leads
+// outside the roots in one place its command may run and to such a file
+// in another.
 func TestRootsHidesRule(t *testing.T) {
 	e, root, out := rootsHidesEngine(t)
 	for _, c := range caseRows(t, "roots_hides_lines.txt", 4, map[string]string{"$OUT": out}) {

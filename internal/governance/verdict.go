@@ -75,17 +75,18 @@ func pastTense(v Value) string {
 	return "approval required"
 }
 
-// strictest keeps the first strictest of the verdicts it is given, for a
-// decision weighing several:
+// strictest keeps the first strictest of the verdicts it is given, of
+// equally strict ones the first the deciders of a command's files pass
+// over least (outranks), for a decision weighing several:
 //
 //	var s strictest
 //	s.keep(v) // for each
 //	return s.result()
 type strictest struct{ v *verdict }
 
-// keep records v when it is stricter than every verdict kept so far.
+// keep records v when it outranks every verdict kept so far.
 func (s *strictest) keep(v verdict) {
-	if s.v == nil || v.value.Stricter(s.v.value) {
+	if s.v == nil || outranks(v, *s.v) {
 		s.v = &v
 	}
 }
@@ -103,4 +104,32 @@ func (s *strictest) result() (verdict, bool) {
 		return verdict{}, false
 	}
 	return *s.v, true
+}
+
+// outranks reports whether v replaces worst as the verdict of a path (of
+// its forms, its other names) or of what a command opens (its files, in
+// each place it may run): it is stricter, or it is as strict and comes
+// from a source the deciders of a command's operands honour more
+// (passedOver).
+// Those deciders pass over the default (operands are written under the
+// rule that allows the command) and, for a file read or beneath what a
+// command walks, the workspace roots: a rule's or a built-in's verdict of
+// the same value must not hide behind either (the path as written matching
+// nothing, or lying outside the roots, while where it leads matches a rule,
+// or the file having other names).
+func outranks(v, worst verdict) bool {
+	return v.value.Stricter(worst.value) || v.value == worst.value && passedOver(worst.ref) > passedOver(v.ref)
+}
+
+// passedOver ranks a verdict's ref by how often the deciders of a
+// command's operands, files it walks and values of its variables pass over
+// it: the default most (2), the workspace roots (1), any other never (0).
+func passedOver(ref string) int {
+	switch ref {
+	case "default":
+		return 2
+	case "workspace-roots":
+		return 1
+	}
+	return 0
 }
