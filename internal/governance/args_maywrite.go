@@ -117,17 +117,22 @@ func mayWriteOperands(form []shellcmd.Word, lastForm bool) bool {
 
 // mayChange decides the existing file n, which a's program may change, as
 // a write under the policy's own rules; v is its verdict as a read. ok
-// says the write's verdict is the stricter and stands instead.
+// says the write's verdict is the stricter and stands instead. Outside
+// the workspace roots the rule naming where n leads decides (the roots'
+// deny of a read is a question, or passed over), as it does inside.
 func (e *Engine) mayChange(in *reqInfo, a argWord, n string, v verdict, advisories *[]string) (verdict, bool) {
 	w := *in
 	w.read, w.write = false, true
 	wv := e.decidePathLazy(&w, n, advisories)
+	if r, ok := e.ruledBeyondRoots(&w, n, wv); ok {
+		wv = r
+	}
 	// Deny and escalate stand whoever allowed the command; a question
 	// only where no rule vouched for the program.
 	if wv.rule == nil || !(wv.value.Stricter(RequireApproval) || wv.value == RequireApproval && !a.vouched) {
 		return verdict{}, false
 	}
-	if v.value != Allow && v.ref != "default" && !wv.value.Stricter(v.value) {
+	if v.value != Allow && passedOver(v.ref) == 0 && !wv.value.Stricter(v.value) {
 		return verdict{}, false
 	}
 	wv.reason = a.program + " may change it (the bridge does not know that " + a.program + " leaves the files it is given as they are): " + wv.text()

@@ -122,9 +122,10 @@ func (e *Engine) decidePathLazy(in *reqInfo, p string, advisories *[]string) ver
 // with that deny set aside, when the rule restricts it; ok is false for
 // any other v. The deny outranks a rule's question, but the deciders of a
 // file a command reads, of a variable's value and of a tool's input pass
-// over it or ask in its stead: they must not pass over a rule naming
+// over it or ask in its stead, and that of a file a program may change
+// weighs the policy's rules alone: they must not pass over a rule naming
 // where the path leads (a symlink outside, or ".." after a symlink, to a
-// file an ask rule names).
+// file an ask or escalate rule names).
 func (e *Engine) ruledBeyondRoots(in *reqInfo, p string, v verdict) (verdict, bool) {
 	if v.ref != "workspace-roots" || v.value != Deny {
 		return verdict{}, false

@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// rootsHidesPolicy denies reading secrets, asks before reading ask.txt
-// and allows commands, a variable and a tool that read the files they
-// name.
+// rootsHidesPolicy denies reading secrets, asks before reading ask.txt,
+// escalates an edit of esc.txt and allows commands, variables and a tool
+// that read or may change the files they name.
 const rootsHidesPolicy = `---
 schema: governance.workspace/v1
 name: roots-hides
@@ -25,13 +25,17 @@ rules:
     - Read(./a/secret.txt)
   ask:
     - Read(./a/ask.txt)
+  escalate:
+    - Edit(./a/esc.txt)
   allow:
     - Bash(cat:*)
     - Bash(grep:*)
     - Bash(echo:*)
     - Bash(make:*)
     - Bash(cd:*)
+    - Bash(mytool:*)
     - Env(ENV_FILE)
+    - Env(COVERAGE_FILE)
     - mcp__ide__open
 ---
 `
@@ -44,9 +48,9 @@ func rootsHidesEngine(t *testing.T) (e *Engine, root, out string) {
 	root, out = filepath.Join(tmp, "ws"), filepath.Join(tmp, "out")
 	tree{
 		dirs:  []string{"ws/a/b/c", "out"},
-		files: []string{"ws/a/.env", "ws/a/secret.txt", "ws/a/ask.txt", "out/plain", "ask.txt"},
+		files: []string{"ws/a/.env", "ws/a/secret.txt", "ws/a/ask.txt", "ws/a/esc.txt", "out/plain", "ask.txt"},
 		links: map[string]string{"ws/d": "a/b/c", "out/env": root + "/a/.env", "out/secret": root + "/a/secret.txt",
-			"out/ask": root + "/a/ask.txt"},
+			"out/ask": root + "/a/ask.txt", "out/esc": root + "/a/esc.txt"},
 	}.make(t, tmp)
 	policyFile := filepath.Join(tmp, "GOVERNANCE.md")
 	if err := os.WriteFile(policyFile, []byte(rootsHidesPolicy), 0o644); err != nil {
