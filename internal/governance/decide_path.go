@@ -121,8 +121,9 @@ func (e *Engine) decidePathLazy(in *reqInfo, p string, advisories *[]string) ver
 // verdict v is the built-in deny of paths outside the workspace roots,
 // with that deny set aside, when the rule restricts it; ok is false for
 // any other v. The deny outranks a rule's question, but the deciders of a
-// file a command reads, of a variable's value and of a tool's input pass
-// over it or ask in its stead, and that of a file a program may change
+// file a command reads, of a variable's value, of a tool's input and of
+// the files beneath a directory a command reads pass over it or ask in
+// its stead, and that of a file a program may change
 // weighs the policy's rules alone: they must not pass over a rule naming
 // where the path leads (a symlink outside, or ".." after a symlink, to a
 // file an ask or escalate rule names).

@@ -8,7 +8,7 @@ import (
 )
 
 // rootsHidesPolicy denies reading secrets, asks before reading ask.txt,
-// escalates an edit of esc.txt and allows commands, variables and a tool
+// escalates an edit of esc.txt and a read of escr.txt and allows commands, variables and a tool
 // that read or may change the files they name.
 const rootsHidesPolicy = `---
 schema: governance.workspace/v1
@@ -27,6 +27,7 @@ rules:
     - Read(./a/ask.txt)
   escalate:
     - Edit(./a/esc.txt)
+    - Read(./a/escr.txt)
   allow:
     - Bash(cat:*)
     - Bash(grep:*)
@@ -47,10 +48,10 @@ func rootsHidesEngine(t *testing.T) (e *Engine, root, out string) {
 	tmp := t.TempDir()
 	root, out = filepath.Join(tmp, "ws"), filepath.Join(tmp, "out")
 	tree{
-		dirs:  []string{"ws/a/b/c", "out"},
-		files: []string{"ws/a/.env", "ws/a/secret.txt", "ws/a/ask.txt", "ws/a/esc.txt", "out/plain", "ask.txt"},
+		dirs:  []string{"ws/a/b/c", "out", "out3"},
+		files: []string{"ws/a/.env", "ws/a/secret.txt", "ws/a/ask.txt", "ws/a/esc.txt", "ws/a/escr.txt", "out/plain", "ask.txt"},
 		links: map[string]string{"ws/d": "a/b/c", "out/env": root + "/a/.env", "out/secret": root + "/a/secret.txt",
-			"out/ask": root + "/a/ask.txt", "out/esc": root + "/a/esc.txt"},
+			"out/ask": root + "/a/ask.txt", "out/esc": root + "/a/esc.txt", "out3/escr": root + "/a/escr.txt"},
 	}.make(t, tmp)
 	policyFile := filepath.Join(tmp, "GOVERNANCE.md")
 	if err := os.WriteFile(policyFile, []byte(rootsHidesPolicy), 0o644); err != nil {
@@ -68,12 +69,12 @@ func rootsHidesEngine(t *testing.T) (e *Engine, root, out string) {
 // a file a rule denies or asks about is decided by that rule, not by the
 // built-in deny of paths outside the roots, which the deciders of a read
 // operand turn into a question and those of a variable's value, of a part
-// of a word and of a tool's input pass over; so is a name that leads
+// of a word, of a tool's input and of a tree read pass over; so is a name that leads
 // outside the roots in one place its command may run and to such a file
 // in another.
 func TestRootsHidesRule(t *testing.T) {
 	e, root, out := rootsHidesEngine(t)
-	for _, c := range caseRows(t, "roots_hides_lines.txt", 4, map[string]string{"$OUT": out}) {
+	for _, c := range caseRows(t, "roots_hides_lines.txt", 4, map[string]string{"$OUT": out, "$OUT3": out + "3"}) {
 		command, want, rule := c.fields[1], Value(c.fields[2]), c.fields[3]
 		t.Run(c.fields[0], func(t *testing.T) {
 			for _, action := range []string{ActionTerminalCreate, ActionToolCall} {

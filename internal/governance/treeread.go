@@ -100,6 +100,9 @@ func (e *Engine) walkTreeRead(in *reqInfo, tr treeRead, dir string, budget *int)
 	var scratch []string
 	refused := func(p string) (verdict, bool) {
 		v := e.decidePath(&sub, p, &scratch)
+		if r, ok := e.ruledBeyondRoots(&sub, p, v); ok {
+			v = r // outside the roots, a rule naming where it leads
+		}
 		if v.value == Allow || v.ref == "default" || v.ref == "workspace-roots" {
 			return verdict{}, false
 		}
