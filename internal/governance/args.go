@@ -427,6 +427,7 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 	}
 	sub := *in
 	sub.read, sub.write, sub.command = !a.write, a.write, false
+	sub.defaultLast = true
 	var worst *verdict
 	for _, n := range names {
 		if a.segment {

@@ -104,17 +104,27 @@ func (e *Engine) decidePathLazy(in *reqInfo, p string, advisories *[]string) ver
 		default:
 			v = e.defaultVerdictOf(in, action, " ", form)
 		}
-		if i == 0 || outranks(v, worst) {
+		if i == 0 || in.outranks(v, worst) {
 			worst = v
 		}
 	}
-	if v, ok := e.hardLinkVerdict(in, p, f); ok && outranks(v, worst) {
+	if v, ok := e.hardLinkVerdict(in, p, f); ok && in.outranks(v, worst) {
 		worst = v
 	}
-	if v, ok := e.instructionWriteVerdict(in, p, forms); ok && outranks(v, worst) {
+	if v, ok := e.instructionWriteVerdict(in, p, forms); ok && in.outranks(v, worst) {
 		worst = v
 	}
 	return worst
+}
+
+// outranks is outranks(v, worst) for one of the request's paths: for a
+// decider that passes over the default (defaultLast), any other verdict
+// outranks the default's, and the default's none.
+func (in *reqInfo) outranks(v, worst verdict) bool {
+	if in.defaultLast && (v.ref == "default") != (worst.ref == "default") {
+		return worst.ref == "default"
+	}
+	return outranks(v, worst)
 }
 
 // ruledBeyondRoots returns the verdict a rule gives the path p, whose

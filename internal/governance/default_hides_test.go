@@ -27,6 +27,7 @@ rules:
     - Bash(tee:*)
     - Bash(chmod:*)
     - Bash(touch:*)
+    - mcp__ide__open
 ---
 `
 
@@ -34,6 +35,8 @@ rules:
 // comes from a rule or a built-in (the ask rule where a symlink leads, the
 // hard-link rule for a file with other names) is decided by that rule, not
 // by the default, which an allowed command's operands are written under.
+// So is one whose default is stricter (rules.default: deny or escalate),
+// which the deciders of operands pass over as well.
 func TestDefaultHidesNoRule(t *testing.T) {
 	tmp := t.TempDir()
 	root := filepath.Join(tmp, "ws")
@@ -43,8 +46,51 @@ func TestDefaultHidesNoRule(t *testing.T) {
 		links:     map[string]string{"ws/notes/link.key": "../keys/a.key", "ws/notes/sub": "../keys/sub"},
 		hardLinks: map[string]string{"ws/notes/h.txt": "ws/keys/b.key"},
 	}.make(t, tmp)
+	for _, def := range []string{"", "deny", "escalate"} {
+		text := defaultHidesPolicy
+		if def != "" {
+			text = strings.Replace(text, "rules:\n", "rules:\n  default: "+def+"\n", 1)
+		}
+		policyFile := filepath.Join(tmp, "GOVERNANCE"+def+".md")
+		if err := os.WriteFile(policyFile, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p, err := LoadPolicy(policyFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := NewEngine(p, EngineOptions{Roots: []string{root}, Home: tmp + "/home"})
+		for _, c := range caseRows(t, "default_hides_lines.txt", 4, nil) {
+			command, want, rule := c.fields[1], Value(c.fields[2]), c.fields[3]
+			t.Run(def+" "+c.fields[0], func(t *testing.T) {
+				for _, action := range []string{ActionTerminalCreate, ActionToolCall} {
+					req := Request{Action: action, Command: command, Cwd: root}
+					if action == ActionToolCall {
+						req.Tool, req.Kind = "Bash", "execute"
+					}
+					if d := e.Decide(req); d.Value != want || !strings.Contains(d.Rule, rule) {
+						t.Errorf("default_hides_lines.txt:%d: default %q: %s %q = %v; want %s by a rule containing %q", c.line, def, action, command, d, want, rule)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestDefaultHidesMentioned: a tool's input naming a symlink to a key is
+// asked about by the key's rule, not passed over as the default's, when
+// the default (deny) is stricter than the rule.
+func TestDefaultHidesMentioned(t *testing.T) {
+	tmp := t.TempDir()
+	root := filepath.Join(tmp, "ws")
+	tree{
+		dirs:  []string{"ws/keys", "ws/notes"},
+		files: []string{"ws/keys/a.key", "ws/notes/plain.txt"},
+		links: map[string]string{"ws/notes/link.key": "../keys/a.key"},
+	}.make(t, tmp)
 	policyFile := filepath.Join(tmp, "GOVERNANCE.md")
-	if err := os.WriteFile(policyFile, []byte(defaultHidesPolicy), 0o644); err != nil {
+	text := strings.Replace(defaultHidesPolicy, "rules:\n", "rules:\n  default: deny\n", 1)
+	if err := os.WriteFile(policyFile, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	p, err := LoadPolicy(policyFile)
@@ -52,18 +98,17 @@ func TestDefaultHidesNoRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := NewEngine(p, EngineOptions{Roots: []string{root}, Home: tmp + "/home"})
-	for _, c := range caseRows(t, "default_hides_lines.txt", 4, nil) {
-		command, want, rule := c.fields[1], Value(c.fields[2]), c.fields[3]
-		t.Run(c.fields[0], func(t *testing.T) {
-			for _, action := range []string{ActionTerminalCreate, ActionToolCall} {
-				req := Request{Action: action, Command: command, Cwd: root}
-				if action == ActionToolCall {
-					req.Tool, req.Kind = "Bash", "execute"
-				}
-				if d := e.Decide(req); d.Value != want || !strings.Contains(d.Rule, rule) {
-					t.Errorf("default_hides_lines.txt:%d: %s %q = %v; want %s by a rule containing %q", c.line, action, command, d, want, rule)
-				}
-			}
-		})
+	for _, c := range []struct {
+		mentioned string
+		want      Value
+	}{
+		{root + "/notes/link.key", RequireApproval},
+		{root + "/keys/a.key", RequireApproval},
+		{root + "/notes/plain.txt", Allow},
+	} {
+		req := Request{Action: ActionToolCall, Tool: "mcp__ide__open", Mentioned: []string{c.mentioned}, Cwd: root}
+		if d := e.Decide(req); d.Value != c.want {
+			t.Errorf("a tool's input holding %s = %v; want %s", c.mentioned, d, c.want)
+		}
 	}
 }

@@ -124,6 +124,12 @@ type reqInfo struct {
 	// the workspace roots set aside: a form outside them gets the default
 	// unless a rule names it (ruledBeyondRoots).
 	rootsAside bool
+	// defaultLast decides a path for a decider that passes over the
+	// default (a command's files, written under the rule that allows the
+	// command): a rule's or a built-in's verdict on any form stands over
+	// the default's on another, even a stricter default (rules.default:
+	// deny), which would hide it (reqInfo.outranks).
+	defaultLast bool
 	// links are the engine's kept links (madeLinks), through which every
 	// path is decided too; made gathers the links this decision's line
 	// may make (madeLinksVerdict), reserved is the room reserved for them,

@@ -124,6 +124,7 @@ func (e *Engine) mentionedVerdict(in *reqInfo, s string) (v verdict, ok bool) {
 		for _, write := range []bool{false, true} {
 			sub := *in
 			sub.read, sub.write, sub.opaque, sub.command, sub.fetch = !write, write, false, false, false
+			sub.defaultLast = true
 			var discard []string
 			w := e.decidePathLazy(&sub, p, &discard)
 			if r, ok := e.ruledBeyondRoots(&sub, p, w); ok {

@@ -92,6 +92,7 @@ func (e *Engine) decideRedirect(in *reqInfo, r shellcmd.Redirect, advisories *[]
 func (e *Engine) decideRedirectAt(in *reqInfo, r shellcmd.Redirect, what, p string, advisories *[]string) (verdict, bool) {
 	sub := *in
 	sub.read, sub.write, sub.command = !r.Write, r.Write, false
+	sub.defaultLast = true
 	v := e.decidePath(&sub, p, advisories)
 	if v.ref == "default" || v.value == Allow {
 		return verdict{}, false

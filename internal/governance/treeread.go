@@ -97,6 +97,7 @@ func (e *Engine) walkTreeRead(in *reqInfo, tr treeRead, dir string, budget *int)
 	}
 	sub := *in
 	sub.read, sub.write, sub.command = true, false, false
+	sub.defaultLast = true
 	var scratch []string
 	refused := func(p string) (verdict, bool) {
 		v := e.decidePath(&sub, p, &scratch)

@@ -500,6 +500,7 @@ func (w *treeWalk) refused(p string, moved, top, links bool) (verdict, bool) {
 		sub := *w.in
 		sub.read, sub.write, sub.command, sub.opaque = read, !read, false, false
 		sub.transient = !top
+		sub.defaultLast = true
 		var scratch []string
 		v := w.e.decidePath(&sub, p, &scratch)
 		worst.keepIf(v, v.value != Allow && v.ref != "default" && (v.ref != "workspace-roots" || top) && (v.ref != "hard-link" || links))
