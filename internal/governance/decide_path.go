@@ -133,10 +133,10 @@ func (in *reqInfo) outranks(v, worst verdict) bool {
 // any other v. The deny outranks a rule's question, but the deciders of a
 // file a command reads, of a variable's value, of a tool's input and of
 // the files beneath a directory a command reads pass over it or ask in
-// its stead, and that of a file a program may change
-// weighs the policy's rules alone: they must not pass over a rule naming
-// where the path leads (a symlink outside, or ".." after a symlink, to a
-// file an ask or escalate rule names).
+// its stead, and that of a file a program may change weighs the policy's
+// rules alone: they must not pass over a rule naming where the path leads
+// (a symlink outside, or ".." after a symlink, to a file an ask or
+// escalate rule names).
 func (e *Engine) ruledBeyondRoots(in *reqInfo, p string, v verdict) (verdict, bool) {
 	if v.ref != "workspace-roots" || v.value != Deny {
 		return verdict{}, false

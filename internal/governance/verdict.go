@@ -111,6 +111,7 @@ func (s *strictest) result() (verdict, bool) {
 // each place it may run): it is stricter, or it is as strict and comes
 // from a source the deciders of a command's operands honour more
 // (passedOver).
+//
 // Those deciders pass over the default (operands are written under the
 // rule that allows the command) and, for a file read or beneath what a
 // command walks, the workspace roots: a rule's or a built-in's verdict of
