@@ -1,7 +1,7 @@
 package governance
 
 import (
-	"os"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,27 +51,11 @@ func TestDefaultHidesNoRule(t *testing.T) {
 		if def != "" {
 			text = strings.Replace(text, "rules:\n", "rules:\n  default: "+def+"\n", 1)
 		}
-		policyFile := filepath.Join(tmp, "GOVERNANCE"+def+".md")
-		if err := os.WriteFile(policyFile, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		p, err := LoadPolicy(policyFile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := NewEngine(p, EngineOptions{Roots: []string{root}, Home: tmp + "/home"})
+		e := engineOfPolicy(t, tmp, "GOVERNANCE"+def+".md", text, root)
 		for _, c := range caseRows(t, "default_hides_lines.txt", 4, nil) {
-			command, want, rule := c.fields[1], Value(c.fields[2]), c.fields[3]
 			t.Run(def+" "+c.fields[0], func(t *testing.T) {
-				for _, action := range []string{ActionTerminalCreate, ActionToolCall} {
-					req := Request{Action: action, Command: command, Cwd: root}
-					if action == ActionToolCall {
-						req.Tool, req.Kind = "Bash", "execute"
-					}
-					if d := e.Decide(req); d.Value != want || !strings.Contains(d.Rule, rule) {
-						t.Errorf("default_hides_lines.txt:%d: default %q: %s %q = %v; want %s by a rule containing %q", c.line, def, action, command, d, want, rule)
-					}
-				}
+				where := fmt.Sprintf("default_hides_lines.txt:%d: default %q", c.line, def)
+				checkRuleOfLine(t, e, root, where, c.fields[1], Value(c.fields[2]), c.fields[3])
 			})
 		}
 	}
@@ -88,27 +72,11 @@ func TestDefaultHidesMentioned(t *testing.T) {
 		files: []string{"ws/keys/a.key", "ws/notes/plain.txt"},
 		links: map[string]string{"ws/notes/link.key": "../keys/a.key"},
 	}.make(t, tmp)
-	policyFile := filepath.Join(tmp, "GOVERNANCE.md")
 	text := strings.Replace(defaultHidesPolicy, "rules:\n", "rules:\n  default: deny\n", 1)
-	if err := os.WriteFile(policyFile, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p, err := LoadPolicy(policyFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := NewEngine(p, EngineOptions{Roots: []string{root}, Home: tmp + "/home"})
-	for _, c := range []struct {
-		mentioned string
-		want      Value
-	}{
+	e := engineOfPolicy(t, tmp, "GOVERNANCE.md", text, root)
+	checkMentioned(t, e, root, []mentionedCase{
 		{root + "/notes/link.key", RequireApproval},
 		{root + "/keys/a.key", RequireApproval},
 		{root + "/notes/plain.txt", Allow},
-	} {
-		req := Request{Action: ActionToolCall, Tool: "mcp__ide__open", Mentioned: []string{c.mentioned}, Cwd: root}
-		if d := e.Decide(req); d.Value != c.want {
-			t.Errorf("a tool's input holding %s = %v; want %s", c.mentioned, d, c.want)
-		}
-	}
+	})
 }

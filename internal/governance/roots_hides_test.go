@@ -1,9 +1,8 @@
 package governance
 
 import (
-	"os"
+	"fmt"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -53,15 +52,7 @@ func rootsHidesEngine(t *testing.T) (e *Engine, root, out string) {
 		links: map[string]string{"ws/d": "a/b/c", "out/env": root + "/a/.env", "out/secret": root + "/a/secret.txt",
 			"out/ask": root + "/a/ask.txt", "out/esc": root + "/a/esc.txt", "out3/escr": root + "/a/escr.txt"},
 	}.make(t, tmp)
-	policyFile := filepath.Join(tmp, "GOVERNANCE.md")
-	if err := os.WriteFile(policyFile, []byte(rootsHidesPolicy), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p, err := LoadPolicy(policyFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return NewEngine(p, EngineOptions{Roots: []string{root}, Home: tmp + "/home"}), root, out
+	return engineOfPolicy(t, tmp, "GOVERNANCE.md", rootsHidesPolicy, root), root, out
 }
 
 // TestRootsHidesRule: a path written outside the workspace roots (a
@@ -75,17 +66,9 @@ func rootsHidesEngine(t *testing.T) (e *Engine, root, out string) {
 func TestRootsHidesRule(t *testing.T) {
 	e, root, out := rootsHidesEngine(t)
 	for _, c := range caseRows(t, "roots_hides_lines.txt", 4, map[string]string{"$OUT": out, "$OUT3": out + "3"}) {
-		command, want, rule := c.fields[1], Value(c.fields[2]), c.fields[3]
 		t.Run(c.fields[0], func(t *testing.T) {
-			for _, action := range []string{ActionTerminalCreate, ActionToolCall} {
-				req := Request{Action: action, Command: command, Cwd: root}
-				if action == ActionToolCall {
-					req.Tool, req.Kind = "Bash", "execute"
-				}
-				if d := e.Decide(req); d.Value != want || !strings.Contains(d.Rule, rule) {
-					t.Errorf("roots_hides_lines.txt:%d: %s %q = %v; want %s by a rule containing %q", c.line, action, command, d, want, rule)
-				}
-			}
+			where := fmt.Sprintf("roots_hides_lines.txt:%d", c.line)
+			checkRuleOfLine(t, e, root, where, c.fields[1], Value(c.fields[2]), c.fields[3])
 		})
 	}
 }
@@ -96,10 +79,7 @@ func TestRootsHidesRule(t *testing.T) {
 // the workspace roots.
 func TestRootsHidesRuleMentioned(t *testing.T) {
 	e, root, out := rootsHidesEngine(t)
-	for _, c := range []struct {
-		mentioned string
-		want      Value
-	}{
+	checkMentioned(t, e, root, []mentionedCase{
 		{out + "/env", Deny},
 		{out + "/secret", Deny},
 		{root + "/d/../../secret.txt", Deny},
@@ -108,10 +88,5 @@ func TestRootsHidesRuleMentioned(t *testing.T) {
 		{root + "/d/../../ask.txt", RequireApproval},
 		{root + "/a/ask.txt", RequireApproval},
 		{out + "/plain", Allow},
-	} {
-		req := Request{Action: ActionToolCall, Tool: "mcp__ide__open", Mentioned: []string{c.mentioned}, Cwd: root}
-		if d := e.Decide(req); d.Value != c.want {
-			t.Errorf("a tool's input holding %s = %v; want %s", c.mentioned, d, c.want)
-		}
-	}
+	})
 }
