@@ -419,7 +419,7 @@ type walker struct {
 // newWalker returns a walker that adds to a.
 func newWalker(a *Analysis, opts Options) *walker {
 	return &walker{a: a, opts: opts, seen: map[string]bool{},
-		evals: evaluations{arith: map[string]bool{}, integer: map[string]bool{}}}
+		evals: evaluations{arith: map[string]bool{}, integer: bashIntegers()}}
 }
 
 // maxParses bounds the parsing one analysis does: shell strings nest, are

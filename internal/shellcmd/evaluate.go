@@ -54,8 +54,9 @@ type evaluations struct {
 	// arith holds names arithmetic assigns (i=0, i++): their values are
 	// numbers.
 	arith map[string]bool
-	// integer holds names declared with the integer attribute (declare
-	// -i): bash evaluates every value assigned to them as arithmetic.
+	// integer holds names with the integer attribute, bash's own
+	// (integerSpecials) and those the line declares (declare -i): bash
+	// evaluates every value assigned to them as arithmetic.
 	integer map[string]bool
 	// nameref: the line declares a name reference, so an assignment to
 	// one name can change another.
@@ -292,6 +293,24 @@ func (w *walker) testElements(words []Word) {
 var numericSpecials = map[string]bool{
 	"#": true, "?": true, "$": true, "!": true, "RANDOM": true, "SRANDOM": true, "SECONDS": true,
 	"LINENO": true, "BASHPID": true, "PPID": true, "UID": true, "EUID": true, "EPOCHSECONDS": true,
+}
+
+// integerSpecials are the variables bash gives the integer attribute before
+// the line runs (declare -p RANDOM prints declare -i): a plain assignment to
+// one (RANDOM=$(cat f), OPTIND=X) evaluates the value as arithmetic, its
+// subscripts' command substitutions included, though the line declares
+// nothing. Bash 5.2 runs the code assigned to RANDOM, SRANDOM, OPTIND and
+// HISTCMD; SECONDS and BASHPID carry the attribute too and are held to it.
+var integerSpecials = []string{"RANDOM", "SRANDOM", "OPTIND", "HISTCMD", "SECONDS", "BASHPID"}
+
+// bashIntegers returns the names a line starts with the integer attribute
+// set on: bash's integer specials.
+func bashIntegers() map[string]bool {
+	m := make(map[string]bool, len(integerSpecials))
+	for _, name := range integerSpecials {
+		m[name] = true
+	}
+	return m
 }
 
 // inertValue matches, for each use, a static value that evaluates to no
