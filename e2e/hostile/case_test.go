@@ -266,7 +266,7 @@ func (c *hostileCase) directive(line string) error {
 		kind, rest2, _ := strings.Cut(rest, " ")
 		nm, arg, _ := strings.Cut(strings.TrimSpace(rest2), " ")
 		switch kind {
-		case "file", "symlink", "exec", "hardlink", "copy", "tarlink":
+		case "file", "symlink", "exec", "hardlink", "copy", "tarlink", "locale":
 			if nm == "" || arg == "" {
 				return fmt.Errorf("@setup %s needs a name and an argument", kind)
 			}
@@ -275,7 +275,7 @@ func (c *hostileCase) directive(line string) error {
 				return fmt.Errorf("@setup %s needs a name", kind)
 			}
 		default:
-			return fmt.Errorf("unknown @setup kind %q (want file, symlink, hardlink, copy, dir, fifo or exec)", kind)
+			return fmt.Errorf("unknown @setup kind %q (want file, symlink, hardlink, copy, dir, fifo, exec, tarlink or locale)", kind)
 		}
 		c.setups = append(c.setups, setupStep{kind: kind, name: nm, arg: arg})
 	case "approve-shown":

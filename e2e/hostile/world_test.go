@@ -130,6 +130,8 @@ func newWorld(t *testing.T, c hostileCase) *world {
 			data, err := os.ReadFile(filepath.Join(w.ws, string(arg)))
 			must(t, err)
 			must(t, os.WriteFile(p, data, 0o600))
+		case "locale":
+			setupLocale(t, p, string(arg))
 		case "tarlink":
 			link, target, _ := strings.Cut(string(arg), " ")
 			var b bytes.Buffer
@@ -250,4 +252,18 @@ func refusal(line []byte) bool {
 func bridgeOutput(args ...string) (string, error) {
 	out, err := exec.Command(bridgeBin, args...).CombinedOutput()
 	return string(out), err
+}
+
+// setupLocale compiles the locale name (language_TERRITORY.CHARSET) into
+// the directory dir, as LOCPATH names it, with localedef: the files an agent
+// can write with echo -e into the workspace. The case is skipped where
+// localedef or the locale's sources are missing.
+func setupLocale(t *testing.T, dir, name string) {
+	t.Helper()
+	input, charset, _ := strings.Cut(name, ".")
+	must(t, os.MkdirAll(dir, 0o755))
+	out, err := exec.Command("localedef", "-i", input, "-f", charset, filepath.Join(dir, name)).CombinedOutput()
+	if _, statErr := os.Stat(filepath.Join(dir, name, "LC_CTYPE")); statErr != nil {
+		t.Skipf("localedef -i %s -f %s: %v %s", input, charset, err, out)
+	}
 }

@@ -153,6 +153,9 @@ func (e *Engine) decideVariable(in *reqInfo, name, value string, static bool, di
 	v, ok := e.decideEnv(in, name, advisories)
 	if ok {
 		consider(v, "setting "+name, nil)
+	} else if why := shellcmd.LocaleCharset(name, value, static); why != "" {
+		consider(verdict{value: RequireApproval, ref: "dangerous-env", ruleTx: "require-approval for environment variables that change what commands run (built-in; allow with Env(NAME))",
+			reason: fmt.Sprintf("setting %s: %s", name, why)}, "setting "+name, nil)
 	}
 	// A rule allowing the variable vouches for where its value leads,
 	// not for a file a rule refuses.
