@@ -76,7 +76,7 @@
 //	                       a tar archive holding one symlink member LINK -> TARGET
 //	@setup locale DIR NAME  the locale NAME (zh_CN.GBK) compiled by localedef
 //	                       into DIR, for LOCPATH (the case is skipped where
-//	                       localedef cannot)
+//	                       localedef cannot; CI fails instead)
 //	@rule LIST RULE        add RULE to the suite policy's LIST (deny, ask or
 //	                       allow), as a case about a rule the suite's own
 //	                       policy lacks (a tool name) needs
