@@ -1,9 +1,7 @@
 package governance
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -70,6 +68,20 @@ type argWord struct {
 	// from elsewhere; decideArgsWith compares it with the words the rule
 	// that allowed the command names (ruleNamedWords).
 	at *shellcmd.Word
+	// pieces are the static pieces, in lower case, of a name a program
+	// computes from the line's words (split's prefix and suffix, a
+	// backup's name under a suffix from the environment), split where
+	// the computed part goes (staticPieces); the name is refused where
+	// they could join to a protected location (computedNameProtected).
+	pieces []string
+	// backupOf is the file a backup is made of under a suffix known
+	// only when the line runs, which holds no "/" (SIMPLE_BACKUP_SUFFIX):
+	// the name is refused where a protected file is it followed by more.
+	backupOf string
+	// protectOnly says the name is decided by self-protection alone
+	// (pieces, backupOf): another argWord decides the file the command
+	// writes.
+	protectOnly bool
 	// ruleNamed says the rule that allowed the command names the word
 	// literally ("test" in Bash(go test:*)): it is the command the policy
 	// allows, not a name the command may create (decideArgAt).
@@ -340,6 +352,14 @@ func (e *Engine) decideArg(in *reqInfo, a argWord, dir shellcmd.Dir, advisories 
 	if a.unplaced != "" {
 		return unplacedVerdict(what, a.unplaced), true
 	}
+	if len(a.pieces) > 0 || a.backupOf != "" {
+		if v, ok := e.computedNameProtected(in, a, what, dir); ok {
+			return v, true
+		}
+	}
+	if a.protectOnly {
+		return verdict{}, false
+	}
 	p := a.text
 	kind := a.word.Kind
 	if kind == shellcmd.Dynamic && a.text == a.word.Text {
@@ -511,61 +531,4 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 	}
 	worst.reason = what + ": " + worst.reason
 	return *worst, true
-}
-
-// namesAbove returns name joined to each directory above dir up to the
-// workspace root dir lies beneath, nothing when dir is beneath none.
-func namesAbove(roots []string, dir, name string) []string {
-	var out []string
-	for _, r := range roots {
-		if len(dir) <= len(r) || dir[len(r)] != '/' || dir[:len(r)] != r {
-			continue
-		}
-		for d := filepath.Dir(dir); len(d) >= len(r); d = filepath.Dir(d) {
-			out = append(out, filepath.Join(d, name))
-			if len(d) == len(r) {
-				break
-			}
-		}
-		return out
-	}
-	return out
-}
-
-// createdIfMissing reports whether the name p leads to nothing (a dangling
-// link included) in a directory that exists: any command that opens it
-// for writing creates it, and which commands do is not in the line.
-func createdIfMissing(p string) bool {
-	if err := statError(p); !errors.Is(err, fs.ErrNotExist) {
-		return false
-	}
-	return statError(filepath.Dir(p)) == nil
-}
-
-// createdIfMissingLooked is createdIfMissing(p) for a path whose facts f
-// the decision has (f.p is p): one that leads to a file (the resolution's
-// last lstat found it) is not missing, with no lookup; for one whose
-// resolution met a missing element the directory is asked about first,
-// which is missing too more often than not, and p only when it exists.
-func createdIfMissingLooked(f *pathFacts, p string) bool {
-	switch {
-	case f.refusal != nil:
-	case f.last.fi != nil:
-		return false
-	case f.last.missing:
-		if statError(filepath.Dir(p)) != nil {
-			return false
-		}
-		return errors.Is(statError(p), fs.ErrNotExist)
-	}
-	return createdIfMissing(p)
-}
-
-// runtimeName is the verdict on a file whose name the shell computes only
-// when the line runs ("cat $f", "cat $(echo .env)", "cat ~-/x", a name
-// from the request's env): it may be any file, one a rule denies or one
-// outside the workspace, so the person is asked.
-func runtimeName(what string) verdict {
-	return verdict{value: RequireApproval, ref: "unreadable-command", ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
-		reason: what + ": the file's name is not known until the line runs"}
 }

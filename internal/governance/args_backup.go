@@ -51,8 +51,11 @@ var backupers = map[string]backuper{
 // files its diff names) as such.
 func backupWrites(form []shellcmd.Word) []argWord {
 	name := filepath.Base(form[0].Text)
-	if name == "sed" {
+	switch name {
+	case "sed":
 		return sedBackupWrites(form)
+	case "perl", "ruby":
+		return perlBackupWrites(form)
 	}
 	bo, ok := readBackupOptions(name, form)
 	if !ok || !bo.on {
@@ -95,6 +98,14 @@ func backupWrites(form []shellcmd.Word) []argWord {
 	for _, d := range dests {
 		n := d + sfx
 		out = append(out, argWord{word: shellcmd.Word{Kind: shellcmd.Static, Text: n}, text: n, write: true})
+		if suffix == nil {
+			// SIMPLE_BACKUP_SUFFIX, set on the line, exported before
+			// it or in the request's env, gives another suffix:
+			// "SIMPLE_BACKUP_SUFFIX=.md cp -b evil GOVERNANCE".
+			what := "the backup of " + d + " under the suffix SIMPLE_BACKUP_SUFFIX may give"
+			out = append(out, argWord{word: shellcmd.Word{Kind: shellcmd.Dynamic, Text: what, Why: "computed by " + name}, text: what, write: true,
+				backupOf: d, protectOnly: true})
+		}
 	}
 	return out
 }
@@ -182,7 +193,8 @@ func readBackupOptions(name string, form []shellcmd.Word) (backupOptions, bool) 
 		if n, v, eq, ok := longOption(t); ok {
 			switch {
 			case len(n) < 2:
-			case longPrefix(n, "backup") && !longPrefix(n, "backup-dir"):
+			case n == "backup" || longPrefix(n, "backup") && !longPrefix(n, "backup-dir"):
+				// --backup whole is itself, not a prefix of --backup-dir
 				backup = true
 			case longPrefix(n, "suffix"):
 				backup, suffix = true, o.value(v, eq)

@@ -11,7 +11,11 @@ import (
 // default), a name no word of the line holds. "cp -b -S .md evil
 // GOVERNANCE" renames the agent's file GOVERNANCE over the policy
 // GOVERNANCE.md. A suffix from SIMPLE_BACKUP_SUFFIX, or computed when the
-// line runs, is not known and needs approval.
+// line runs, is not known and needs approval, and is refused where the
+// file backed up followed by any suffix could be a protected one
+// ("SIMPLE_BACKUP_SUFFIX=.md cp -b a.txt GOVERNANCE", in the request's env
+// too). perl's and ruby's -i make backups as sed's -i does: "perl -i.md
+// -pe 1 GOVERNANCE".
 func TestBackupNames(t *testing.T) {
 	root := tempTree(t, []string{"audit", "d"}, []string{"a.txt", "GOVERNANCE", "audit/audit-log"})
 	e := rootPolicyEngine(t, root, "  allow: [Bash]\n", ProtectedPath{Path: filepath.Join(root, "audit/audit-log.jsonl"), What: "the audit log", Read: true})
@@ -26,7 +30,17 @@ func TestBackupNames(t *testing.T) {
 		{"cp -b -S .jsonl a.txt audit/audit-log", Deny},
 		{"cp -b -S .md -t . d/GOVERNANCE", Deny},
 		{"cp -b -S $S a.txt GOVERNANCE", RequireApproval},
-		{"SIMPLE_BACKUP_SUFFIX=.md cp -b a.txt GOVERNANCE", RequireApproval},
+		{"SIMPLE_BACKUP_SUFFIX=.md cp -b a.txt GOVERNANCE", Deny},
+		{"export SIMPLE_BACKUP_SUFFIX=.md; mv -b a.txt GOVERNANCE", Deny},
+		{"cp --backup=simple a.txt audit/audit-log", Deny},
+		{"cp -b a.txt audit/audit-log", Deny},
+		{"cp -b a.txt GOVERNANCE", Deny},
+		{"perl -i.md -pe 1 GOVERNANCE", Deny},
+		{"perl -pi'*.md' -e 1 GOVERNANCE", Deny},
+		{"perl -i'audit/*' -pe 1 audit-log.jsonl", Deny},
+		{"ruby -i.md -pe 1 GOVERNANCE", Deny},
+		{"perl -i$S -pe 1 GOVERNANCE", Deny},
+		{"perl -i.bak -pe 1 a.txt", RequireApproval},
 		{"rsync -b --suffix=.md a.txt GOVERNANCE", Deny},
 		{"rsync -a --backup --backup-dir=.claude src/ d/", RequireApproval},
 		{"patch -b -z .md GOVERNANCE p.diff", Deny},
@@ -36,6 +50,8 @@ func TestBackupNames(t *testing.T) {
 		{"patch -p1 -i p.diff", Allow},
 		{"rsync -a d/ e/", Allow},
 		{"cp -b a.txt d/", Allow},
+		{"cp -b a.txt audit", Allow},
+		{"SIMPLE_BACKUP_SUFFIX=.x cp -b a.txt d/b.txt", RequireApproval},
 		{"cp a.txt d/b.txt", Allow},
 		{"cp -b -S .orig a.txt d/b.txt", Allow},
 	})

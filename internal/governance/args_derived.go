@@ -113,10 +113,15 @@ func derivedWrites(form []shellcmd.Word) []argWord {
 // splitWrites returns, for a split given a prefix (its second operand) or
 // an --additional-suffix, or a csplit given -f, --prefix, -b or
 // --suffix-format, a name known only when the line runs: the pieces'
-// names are computed from them.
+// names are computed from them. Its pieces (argWord.pieces) are the
+// prefix, the computed suffix and the additional suffix (csplit: the
+// format's text between its conversions), so a name they could join to
+// a protected file is refused: "csplit -f GOVERNANCE. -b md%.0d f 1"
+// writes GOVERNANCE.md as its first piece.
 func splitWrites(name string, form []shellcmd.Word) []argWord {
 	valued := map[string]string{"split": "abClnt", "csplit": "fbn"}[name]
 	given := ""
+	var prefix, suffix *shellcmd.Word // -f or the operand; --additional-suffix or -b
 	o := optionWords{form: form}
 	for o.next() {
 		t := o.opt.Text
@@ -130,7 +135,13 @@ func splitWrites(name string, form []shellcmd.Word) []argWord {
 			if (longPrefix(n, "additional-suffix") || longPrefix(n, "prefix") || longPrefix(n, "suffix-format") ||
 				longPrefix(n, "bytes") || longPrefix(n, "lines") || longPrefix(n, "line-bytes") || longPrefix(n, "number") ||
 				longPrefix(n, "separator") || longPrefix(n, "suffix-length") || longPrefix(n, "filter") || longPrefix(n, "digits")) && len(n) > 1 {
-				o.value(v, eq)
+				w := o.value(v, eq)
+				switch {
+				case longPrefix(n, "prefix") && len(n) > 1:
+					prefix = w
+				case (longPrefix(n, "additional-suffix") || longPrefix(n, "suffix-format")) && len(n) > 1:
+					suffix = w
+				}
 			}
 			continue
 		}
@@ -141,18 +152,26 @@ func splitWrites(name string, form []shellcmd.Word) []argWord {
 			if name == "csplit" && (t[j] == 'f' || t[j] == 'b') {
 				given = t
 			}
-			o.value(t[j+1:], j+1 < len(t))
+			w := o.value(t[j+1:], j+1 < len(t))
+			switch {
+			case name == "csplit" && t[j] == 'f':
+				prefix = w
+			case name == "csplit" && t[j] == 'b':
+				suffix = w
+			}
 			break
 		}
 	}
 	if name == "split" && len(o.ops) >= 2 {
 		given = "a prefix"
+		prefix = &o.ops[1]
 	}
 	if given == "" {
 		return nil
 	}
 	what := "the files " + name + " names after " + given
-	out := []argWord{{word: shellcmd.Word{Kind: shellcmd.Dynamic, Text: what, Why: "computed by " + name}, text: what, write: true}}
+	out := []argWord{{word: shellcmd.Word{Kind: shellcmd.Dynamic, Text: what, Why: "computed by " + name}, text: what, write: true,
+		pieces: splitPieces(name, prefix, suffix)}}
 	if p := o.ops; name == "split" && len(p) >= 2 && p[1].Kind == shellcmd.Static {
 		// The pieces lie in the prefix's directory, a write there
 		// whatever their suffix: "split f /etc/x" writes /etc/xaa.
@@ -160,6 +179,37 @@ func splitWrites(name string, form []shellcmd.Word) []argWord {
 		out = append(out, argWord{word: shellcmd.Word{Kind: shellcmd.Static, Text: first}, text: first, write: true})
 	}
 	return out
+}
+
+// splitPieces returns the static pieces of the names split or csplit
+// (name) writes, given its prefix and its additional suffix or suffix
+// format (nil for the defaults): the prefix ("x", csplit's "xx"), then
+// split's computed letters and the additional suffix, or csplit's
+// format with each conversion computed ("%02d" by default; a format
+// with none still gets a computed part after it).
+func splitPieces(name string, prefix, suffix *shellcmd.Word) []string {
+	text := map[string]string{"split": "x", "csplit": "xx"}[name]
+	if prefix != nil {
+		text = prefix.Text
+	}
+	src := shellPiece(shellcmd.Word{Kind: shellcmd.Static, Text: text})
+	if prefix != nil {
+		src = shellPiece(*prefix)
+	}
+	switch {
+	case name == "split":
+		src += "$_"
+		if suffix != nil {
+			src += shellPiece(*suffix)
+		}
+	case suffix == nil:
+		src += "$_"
+	case suffix.Kind != shellcmd.Static:
+		src += "$_" + shellPiece(*suffix)
+	default:
+		src += formatPieces(suffix.Text)
+	}
+	return staticPieces(src)
 }
 
 // outputDirOption reads t, an option of a compressor, as one of names

@@ -111,24 +111,31 @@ func commandWords(lines []*shellcmd.Analysis, cwd string) cmdWords {
 			cw.static = append(cw.static, strings.ToLower(filepath.Clean(v)))
 		case shellcmd.Dynamic:
 			if p := staticPieces(w.Text); p != nil {
-				if !strings.HasPrefix(p[0], "/") {
-					// the expansion may start with anything, so only a
-					// first piece after it is relative to the directory
-					abs := append([]string(nil), p...)
-					if p[0] != "" {
-						abs[0] = strings.ToLower(filepath.Clean(cwd + "/" + p[0]))
-						if strings.HasSuffix(p[0], "/") && abs[0] != "/" {
-							abs[0] += "/"
-						}
-						cw.pieces = append(cw.pieces, abs)
-					}
-				}
-				cw.pieces = append(cw.pieces, p)
+				cw.addPieces(p, cwd)
 			}
 		}
 	}
 	eachWord(lines, add)
 	return cw
+}
+
+// addPieces adds the static pieces p of a word built at run time
+// (staticPieces), and, for a relative one, the same with its first piece
+// joined to cwd.
+func (cw *cmdWords) addPieces(p []string, cwd string) {
+	if !strings.HasPrefix(p[0], "/") {
+		// the expansion may start with anything, so only a
+		// first piece after it is relative to the directory
+		abs := append([]string(nil), p...)
+		if p[0] != "" {
+			abs[0] = strings.ToLower(filepath.Clean(cwd + "/" + p[0]))
+			if strings.HasSuffix(p[0], "/") && abs[0] != "/" {
+				abs[0] += "/"
+			}
+			cw.pieces = append(cw.pieces, abs)
+		}
+	}
+	cw.pieces = append(cw.pieces, p)
 }
 
 // staticPieces parses a word as written and returns its static pieces in
