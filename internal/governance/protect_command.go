@@ -42,6 +42,9 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 			ruleTx: fmt.Sprintf("deny commands naming %s (built-in self-protection)", pr.What),
 			reason: fmt.Sprintf("running %q: it names %s (%s), which is protected from the agent, whatever the policy says", strings.TrimSpace(line), pr.What, pf)}, true
 	}
+	if v, ok := e.protectedScripts(in, list, lines, cwd); ok {
+		return v, true
+	}
 	return e.protectedOperands(in, list, line, lines, cwd, t.names, t.namesOK)
 }
 

@@ -1,0 +1,172 @@
+package governance
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// A script the line runs (bash s.sh, python3 tool.py, ./s.sh, source
+// env.sh, make with its Makefile) does what its text says, which the line
+// does not show: the agent writes ": > GOVERNANCE.md" into s.sh with an
+// edit the policy allows and asks to run "bash s.sh", which the person
+// approves. protectedScripts reads each such file when the request is
+// decided (a regular file inside the workspace roots, of at most
+// maxScriptBytes, through its links) and refuses the line where the
+// file's text names a protected location as the line's own text would
+// (namedIndex). A name the script computes is not seen, as on the line,
+// and the file may change between the decision and the run
+// (docs/security.md).
+
+// protectedScripts denies a command line one of whose commands runs a
+// script file whose text names a protected location of list; cwd is the
+// line's directory.
+func (e *Engine) protectedScripts(in *reqInfo, list []protected, lines []*shellcmd.Analysis, cwd string) (verdict, bool) {
+	for _, a := range lines {
+		for _, c := range a.Commands {
+			dirs := []string{cwd}
+			if c.Dir.Moved() {
+				dirs = e.dirsOrRoots(in, c.Dir)
+			}
+			for _, form := range c.Forms {
+				for _, f := range scriptFiles(form) {
+					for _, d := range dirs {
+						p := f
+						if !filepath.IsAbs(p) {
+							p = filepath.Join(d, p)
+						}
+						text, ok := scriptFileText(in, p)
+						if !ok {
+							continue
+						}
+						k := namedIndex(list, text, nil, filepath.Dir(p))
+						if k < 0 {
+							k = namedIndex(list, text, nil, d)
+						}
+						if k < 0 {
+							continue
+						}
+						what, pf := "a protected location", ""
+						if pr, f, _ := commandPlaceHit(list, nil, k); pr != nil {
+							what, pf = pr.What, " ("+f+")"
+						}
+						return verdict{value: Deny, ref: "self-protection",
+							ruleTx: fmt.Sprintf("deny commands running a script that names %s (built-in self-protection)", what),
+							reason: fmt.Sprintf("running %q: the file %s it runs names %s%s, which is protected from the agent, whatever the policy says", strings.TrimSpace(c.Source), f, what, pf)}, true
+					}
+				}
+			}
+		}
+	}
+	return verdict{}, false
+}
+
+// scriptRunners run the file their operands name as code: the
+// interpreters, the shell's source and make (its makefile).
+var scriptRunners = map[string]bool{"source": true, ".": true, "busybox": true, "mksh": true, "fish": true}
+
+// scriptFiles returns the names in form of files it runs as code: the
+// program itself when it is named by a path (./s.sh), every static
+// operand of an interpreter or source (bash s.sh; python3 tool.py), and
+// make's makefiles (-f, --file, --makefile, else GNUmakefile, makefile
+// and Makefile in -C's directory).
+func scriptFiles(form []shellcmd.Word) []string {
+	if len(form) == 0 || form[0].Kind != shellcmd.Static {
+		return nil
+	}
+	var out []string
+	if strings.Contains(form[0].Text, "/") && !systemProgram(form[0].Text) {
+		out = append(out, form[0].Text)
+	}
+	name := filepath.Base(form[0].Text)
+	switch {
+	case name == "make" || name == "gmake":
+		return append(out, makefiles(form)...)
+	case !interpreters[name] && !scriptRunners[name]:
+		return out
+	}
+	for _, w := range form[1:] {
+		if w.Kind == shellcmd.Static && w.Text != "" && !strings.HasPrefix(w.Text, "-") {
+			out = append(out, w.Text)
+		}
+	}
+	return out
+}
+
+// makefiles returns the makefiles a make form reads: those -f, --file or
+// --makefile name, else GNUmakefile, makefile and Makefile, in the
+// directory the last -C names (relative to where make runs).
+func makefiles(form []shellcmd.Word) []string {
+	var files []string
+	dir := ""
+	for i := 1; i < len(form); i++ {
+		t := form[i].Text
+		if t == "--" {
+			break
+		}
+		next := func(v string) string {
+			if v != "" {
+				return v
+			}
+			if i+1 < len(form) {
+				i++
+				return form[i].Text
+			}
+			return ""
+		}
+		switch {
+		case strings.HasPrefix(t, "--file=") || strings.HasPrefix(t, "--makefile="):
+			_, v, _ := strings.Cut(t, "=")
+			files = append(files, v)
+		case t == "--file" || t == "--makefile":
+			files = append(files, next(""))
+		case strings.HasPrefix(t, "--directory="):
+			_, v, _ := strings.Cut(t, "=")
+			dir = filepath.Join(dir, v)
+		case t == "--directory":
+			dir = filepath.Join(dir, next(""))
+		case strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && len(t) > 1:
+			for j := 1; j < len(t); j++ {
+				if t[j] == 'f' {
+					files = append(files, next(t[j+1:]))
+					break
+				}
+				if t[j] == 'C' {
+					dir = filepath.Join(dir, next(t[j+1:]))
+					break
+				}
+				if strings.IndexByte("IjlolOW", t[j]) >= 0 {
+					break // the rest (or the next word) is that option's value
+				}
+			}
+		}
+	}
+	if len(files) == 0 {
+		files = []string{"GNUmakefile", "makefile", "Makefile"}
+	}
+	var out []string
+	for _, f := range files {
+		if f == "" || f == "-" {
+			continue
+		}
+		if dir != "" && !filepath.IsAbs(f) {
+			f = filepath.Join(dir, f)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// scriptFileText returns the text of the script file at p, and false
+// where there is none to read: missing, outside the workspace roots
+// (through its links), not a regular file, too large, or holding a NUL.
+func scriptFileText(in *reqInfo, p string) (string, bool) {
+	resolved, err := filepath.EvalSymlinks(p)
+	if err != nil || !in.insideRoots(resolved) {
+		return "", false
+	}
+	text, why := readScriptFile(resolved)
+	return text, why == ""
+}

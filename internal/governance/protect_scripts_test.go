@@ -1,0 +1,47 @@
+package governance
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestScriptsNamingProtected refuses a line that runs a script file whose
+// text names a protected location (protectedScripts): the agent writes
+// ": > GOVERNANCE.md" into s.sh with an allowed edit and asks to run it,
+// through a shell, source, as ./s.sh, through an interpreter, or as make's
+// Makefile. A script naming nothing protected is decided as before.
+func TestScriptsNamingProtected(t *testing.T) {
+	root := tempTree(t, []string{"audit", "sub"}, []string{"audit/audit-log.jsonl"})
+	files := map[string]string{
+		"s.sh":         ": > GOVERNANCE.md\n",
+		"t.py":         "import os\nos.truncate('audit/audit-log.jsonl', 0)\n",
+		"Makefile":     "all:\n\t: > audit/audit-log.jsonl\n",
+		"sub/x.mk":     "all:\n\tmv ../GOVERNANCE.md /tmp/\n",
+		"ok.sh":        "echo hi\n",
+		"sub/Makefile": "all:\n\techo hi\n",
+	}
+	for n, c := range files {
+		if err := os.WriteFile(filepath.Join(root, n), []byte(c), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := rootPolicyEngine(t, root, "  allow: [Bash]\n", ProtectedPath{Path: filepath.Join(root, "audit/audit-log.jsonl"), What: "the audit log", Read: true})
+	checkCommandRows(t, e, root, []commandRow{
+		{"bash s.sh", Deny},
+		{"sh -e s.sh", Deny},
+		{"./s.sh", Deny},
+		{". ./s.sh", Deny},
+		{"source s.sh", Deny},
+		{"timeout 5 bash s.sh", Deny},
+		{"python3 t.py", Deny},
+		{"make", Deny},
+		{"make -f sub/x.mk", Deny},
+		{"make -C sub -f x.mk", Deny},
+		{"cd sub && make -f x.mk", Deny},
+		{"bash ok.sh", RequireApproval},
+		{"bash -c 'echo hi'", Allow},
+		{"python3 -m json.tool ok.sh", Allow},
+		{"make -C sub", Allow},
+	})
+}
