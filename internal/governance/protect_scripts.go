@@ -24,6 +24,11 @@ import (
 // script file whose text names a protected location of list; cwd is the
 // line's directory.
 func (e *Engine) protectedScripts(in *reqInfo, list []protected, lines []*shellcmd.Analysis, cwd string) (verdict, bool) {
+	var extra []string // on a line that runs code, every file it names
+	if runsCode(lines) {
+		extra = lineFiles(lines)
+	}
+	seen := map[string]bool{}
 	for _, a := range lines {
 		for _, c := range a.Commands {
 			dirs := []string{cwd}
@@ -31,12 +36,16 @@ func (e *Engine) protectedScripts(in *reqInfo, list []protected, lines []*shellc
 				dirs = e.dirsOrRoots(in, c.Dir)
 			}
 			for _, form := range c.Forms {
-				for _, f := range scriptFiles(form) {
+				for _, f := range expandGlobs(append(scriptFiles(form), extra...), dirs) {
 					for _, d := range dirs {
 						p := f
 						if !filepath.IsAbs(p) {
 							p = filepath.Join(d, p)
 						}
+						if seen[p] {
+							continue
+						}
+						seen[p] = true
 						text, ok := scriptFileText(in, p)
 						if !ok {
 							continue
@@ -63,15 +72,90 @@ func (e *Engine) protectedScripts(in *reqInfo, list []protected, lines []*shellc
 	return verdict{}, false
 }
 
+// runsCode reports whether a command of lines runs an interpreter, a
+// shell or source, which may read its code from its input ("cat s.sh |
+// bash", "bash < s.sh") or from a file another word names.
+func runsCode(lines []*shellcmd.Analysis) bool {
+	for _, a := range lines {
+		for _, c := range a.Commands {
+			for _, form := range c.Forms {
+				if len(form) > 0 && form[0].Kind == shellcmd.Static {
+					n := filepath.Base(form[0].Text)
+					if interpreters[n] || scriptRunners[n] {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// lineFiles returns every static or glob word of lines that does not
+// start with "-", and every file they redirect from: on a line that runs
+// code, any file it names may be that code.
+func lineFiles(lines []*shellcmd.Analysis) []string {
+	var out []string
+	for _, a := range lines {
+		for _, c := range a.Commands {
+			for _, form := range c.Forms {
+				for _, w := range form[min(1, len(form)):] {
+					if w.Kind != shellcmd.Dynamic && w.Text != "" && !strings.HasPrefix(w.Text, "-") {
+						out = append(out, globMark(w))
+					}
+				}
+			}
+		}
+		for _, r := range a.Redirects {
+			if r.Read && r.Target.Kind != shellcmd.Dynamic {
+				out = append(out, globMark(r.Target))
+			}
+		}
+	}
+	return out
+}
+
+// globMark returns w's text, marked with a leading NUL when it is a glob
+// (expandGlobs expands it).
+func globMark(w shellcmd.Word) string {
+	if w.Kind == shellcmd.Glob {
+		return "\x00" + w.Text
+	}
+	return w.Text
+}
+
+// expandGlobs returns names with each glob (globMark) replaced by the
+// files it matches now in each of dirs (at most maxGlobMatches each).
+func expandGlobs(names []string, dirs []string) []string {
+	var out []string
+	for _, n := range names {
+		g, ok := strings.CutPrefix(n, "\x00")
+		if !ok {
+			out = append(out, n)
+			continue
+		}
+		for _, d := range dirs {
+			p := g
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(d, p)
+			}
+			m, _ := globNames(p, maxGlobMatches)
+			out = append(out, m...)
+		}
+	}
+	return out
+}
+
 // scriptRunners run the file their operands name as code: the
 // interpreters, the shell's source and make (its makefile).
 var scriptRunners = map[string]bool{"source": true, ".": true, "busybox": true, "mksh": true, "fish": true}
 
 // scriptFiles returns the names in form of files it runs as code: the
 // program itself when it is named by a path (./s.sh), every static
-// operand of an interpreter or source (bash s.sh; python3 tool.py), and
+// operand of an interpreter or source (bash s.sh; python3 tool.py),
 // make's makefiles (-f, --file, --makefile, else GNUmakefile, makefile
-// and Makefile in -C's directory).
+// and Makefile in -C's directory), and the package.json whose scripts
+// npm, yarn and pnpm run.
 func scriptFiles(form []shellcmd.Word) []string {
 	if len(form) == 0 || form[0].Kind != shellcmd.Static {
 		return nil
@@ -84,6 +168,9 @@ func scriptFiles(form []shellcmd.Word) []string {
 	switch {
 	case name == "make" || name == "gmake":
 		return append(out, makefiles(form)...)
+	case name == "npm" || name == "yarn" || name == "pnpm":
+		// "npm run x", and the lifecycle scripts of install, test, ...
+		return append(out, "package.json")
 	case !interpreters[name] && !scriptRunners[name]:
 		return out
 	}

@@ -10,16 +10,18 @@ import (
 // text names a protected location (protectedScripts): the agent writes
 // ": > GOVERNANCE.md" into s.sh with an allowed edit and asks to run it,
 // through a shell, source, as ./s.sh, through an interpreter, or as make's
-// Makefile. A script naming nothing protected is decided as before.
+// Makefile, the package.json scripts npm runs, a script a shell reads
+// from its input. A script naming nothing protected is decided as before.
 func TestScriptsNamingProtected(t *testing.T) {
 	root := tempTree(t, []string{"audit", "sub"}, []string{"audit/audit-log.jsonl"})
 	files := map[string]string{
-		"s.sh":         ": > GOVERNANCE.md\n",
-		"t.py":         "import os\nos.truncate('audit/audit-log.jsonl', 0)\n",
-		"Makefile":     "all:\n\t: > audit/audit-log.jsonl\n",
-		"sub/x.mk":     "all:\n\tmv ../GOVERNANCE.md /tmp/\n",
-		"ok.sh":        "echo hi\n",
-		"sub/Makefile": "all:\n\techo hi\n",
+		"s.sh":             ": > GOVERNANCE.md\n",
+		"t.py":             "import os\nos.truncate('audit/audit-log.jsonl', 0)\n",
+		"Makefile":         "all:\n\t: > audit/audit-log.jsonl\n",
+		"sub/x.mk":         "all:\n\tmv ../GOVERNANCE.md /tmp/\n",
+		"ok.sh":            "echo hi\n",
+		"sub/package.json": `{"scripts":{"x":"rm ../GOVERNANCE.md"}}`,
+		"sub/Makefile":     "all:\n\techo hi\n",
 	}
 	for n, c := range files {
 		if err := os.WriteFile(filepath.Join(root, n), []byte(c), 0o755); err != nil {
@@ -39,6 +41,12 @@ func TestScriptsNamingProtected(t *testing.T) {
 		{"make -f sub/x.mk", Deny},
 		{"make -C sub -f x.mk", Deny},
 		{"cd sub && make -f x.mk", Deny},
+		{"bash < s.sh", Deny},
+		{"cat s.sh | bash", Deny},
+		{"bash -s < s.sh", Deny},
+		{"bash s?sh", Deny},
+		{"cd sub && npm run x", Deny},
+		{"cat ok.sh | bash", RequireApproval},
 		{"bash ok.sh", RequireApproval},
 		{"bash -c 'echo hi'", Allow},
 		{"python3 -m json.tool ok.sh", Allow},
