@@ -99,16 +99,8 @@ func (e *Engine) computedNameProtected(in *reqInfo, a argWord, what string, dir 
 		for _, pr := range list {
 			for j := range pr.forms {
 				lower := pr.lower[j]
-				needles := []string{"", ""}
-				if rel, ok := strings.CutPrefix(lower, inCwd); ok {
-					needles[0] = rel
-				}
-				switch {
-				case pr.rel != "":
-					needles[1] = strings.ToLower(pr.rel)
-				case !pr.dir:
-					needles[1] = filepath.Base(lower)
-				}
+				short := shortNames(&pr, j, inCwd)
+				needles := short[:]
 				rest, after := strings.CutPrefix(lower, of)
 				if of != "" && after && rest != "" && !strings.Contains(rest, "/") || len(a.pieces) > 0 && cw.names(lower, needles, pr.Rotated) {
 					return verdict{value: Deny, ref: "self-protection",

@@ -59,6 +59,15 @@ func (e *Engine) dirsOrRoots(in *reqInfo, d shellcmd.Dir) []string {
 	return dirs
 }
 
+// runDirs returns the directories command c of a line run in cwd runs in:
+// cwd, or after the line's cd commands dirsOrRoots of c's directory.
+func (e *Engine) runDirs(in *reqInfo, c *shellcmd.Command, cwd string) []string {
+	if c.Dir.Moved() {
+		return e.dirsOrRoots(in, c.Dir)
+	}
+	return []string{cwd}
+}
+
 // topCandidates returns every directory the top of a git work tree
 // holding one of dirs may be, up to the workspace root it lies beneath;
 // unknown is true when one of dirs lies beneath no root, where the top

@@ -95,10 +95,7 @@ func (e *Engine) protectedOperands(in *reqInfo, list []protected, line string, l
 		for _, c := range a.Commands {
 			// Where the command runs, after the line's cd commands;
 			// every root when that is not known.
-			dirs := []string{cwd}
-			if c.Dir.Moved() {
-				dirs = e.dirsOrRoots(in, c.Dir)
-			}
+			dirs := e.runDirs(in, c, cwd)
 			for _, form := range c.Forms {
 				for _, dir := range dirs {
 					if v, ok := e.formReaches(in, list, form, dir, c.Source); ok {

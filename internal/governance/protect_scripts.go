@@ -31,10 +31,7 @@ func (e *Engine) protectedScripts(in *reqInfo, list []protected, lines []*shellc
 	seen := map[string]bool{}
 	for _, a := range lines {
 		for _, c := range a.Commands {
-			dirs := []string{cwd}
-			if c.Dir.Moved() {
-				dirs = e.dirsOrRoots(in, c.Dir)
-			}
+			dirs := e.runDirs(in, c, cwd)
 			for _, form := range c.Forms {
 				for _, f := range expandGlobs(append(scriptFiles(form), extra...), dirs) {
 					for _, d := range dirs {

@@ -120,16 +120,8 @@ func namedIndex(list []protected, line string, lines []*shellcmd.Analysis, cwd s
 				continue
 			}
 			lower := pr.lower[j]
-			needles := [3]string{lower}
-			if rel, ok := strings.CutPrefix(lower, inCwd); ok {
-				needles[1] = rel
-			}
-			switch {
-			case pr.rel != "":
-				needles[2] = strings.ToLower(pr.rel)
-			case !pr.dir:
-				needles[2] = filepath.Base(lower)
-			}
+			short := shortNames(&pr, j, inCwd)
+			needles := [3]string{lower, short[0], short[1]}
 			named := false
 			for _, n := range needles {
 				if namesIn(flat, n, pr.Rotated) {
@@ -155,3 +147,22 @@ func namedIndex(list []protected, line string, lines []*shellcmd.Analysis, cwd s
 
 // unquoter takes quotes and backslashes out of a command line.
 var unquoter = strings.NewReplacer(`'`, "", `"`, "", `\`, "")
+
+// shortNames returns the shorter names a line may give form j of pr: its
+// path relative to inCwd (the line's directory with a trailing slash),
+// when it lies beneath it, and its path relative to the workspace root, or
+// for a file its name alone; "" where there is none.
+func shortNames(pr *protected, j int, inCwd string) [2]string {
+	var out [2]string
+	lower := pr.lower[j]
+	if rel, ok := strings.CutPrefix(lower, inCwd); ok {
+		out[0] = rel
+	}
+	switch {
+	case pr.rel != "":
+		out[1] = strings.ToLower(pr.rel)
+	case !pr.dir:
+		out[1] = filepath.Base(lower)
+	}
+	return out
+}
