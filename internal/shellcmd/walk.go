@@ -59,6 +59,12 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 			// bash reads *(...) only after shopt -s extglob, and zsh runs
 			// a glob qualifier in it (*(e:'cmd':)) for every file.
 			w.problem("%s is an extended glob: bash without extglob does not read the line, and zsh runs a glob qualifier such as *(e:'cmd':) as code", sourceOf(n, src))
+			if n.Op == syntax.GlobExcept && n.Pattern != nil {
+				// Without extglob, bash and sh read "!(" starting a
+				// command as "! (": the negation of a subshell running
+				// what the parentheses hold ("!(rm x)" runs rm).
+				w.line(n.Pattern.Value, depth+1, dialectsOf("sh"))
+			}
 		case *syntax.LetClause:
 			w.add(&Command{Source: sourceOf(n, src), Forms: [][]Word{{{Kind: Static, Text: "let"}}}}, depth)
 		}
