@@ -30,6 +30,12 @@ type agentConfig struct {
 	// the agent then says it lists and loads sessions, and answers
 	// session/load of any of them.
 	Sessions json.RawMessage `json:"sessions,omitempty"`
+	// ListAnswer, when set, is the line (without its newline) the agent
+	// answers session/list with, byte for byte (and, if the bridge answers
+	// that line under the list's id as a refused request, a plain answer
+	// listing no session); the agent then says it lists and loads
+	// sessions, as with Sessions.
+	ListAnswer string `json:"listAnswer,omitempty"`
 }
 
 // syncID is the id of the request the agent sends after the attack; its
@@ -59,6 +65,9 @@ type hostileAgent struct {
 	// askedLogin: the first session/new was answered authRequired (only
 	// the reading goroutine uses it).
 	askedLogin bool
+	// listID is the id of the session/list answered with cfg.ListAnswer,
+	// until the bridge answers that line as a request it refused.
+	listID json.RawMessage
 }
 
 // runAgent is the hostile agent's main; it returns the exit status.
@@ -300,7 +309,7 @@ func (a *hostileAgent) handle(line []byte) {
 			methods = a.cfg.AuthMethods
 		}
 		caps := map[string]any{"loadSession": false}
-		if len(a.cfg.Sessions) > 0 {
+		if len(a.cfg.Sessions) > 0 || a.cfg.ListAnswer != "" {
 			caps = map[string]any{"loadSession": true, "sessionCapabilities": map[string]any{"list": map[string]any{}}}
 		}
 		a.reply(m.ID, map[string]any{
@@ -316,9 +325,18 @@ func (a *hostileAgent) handle(line []byte) {
 		a.send(append(b, '\n'))
 	case m.Method == "session/new":
 		a.reply(m.ID, map[string]any{"sessionId": a.cfg.SessionID})
+	case m.Method == "session/list" && a.cfg.ListAnswer != "":
+		a.listID = m.ID
+		a.send([]byte(a.cfg.ListAnswer + "\n"))
+	case m.Method == "" && a.listID != nil && string(m.ID) == string(a.listID):
+		// The bridge refused the raw answer, taking it for a request of
+		// the agent's under the IDE's id: a plain answer listing nothing
+		// then, so the IDE is not left waiting.
+		a.reply(a.listID, map[string]any{"sessions": []any{}})
+		a.listID = nil
 	case m.Method == "session/list" && len(a.cfg.Sessions) > 0:
 		a.reply(m.ID, map[string]any{"sessions": a.cfg.Sessions})
-	case m.Method == "session/load" && len(a.cfg.Sessions) > 0:
+	case m.Method == "session/load" && (len(a.cfg.Sessions) > 0 || a.cfg.ListAnswer != ""):
 		a.reply(m.ID, map[string]any{})
 	case m.Method == "session/prompt":
 		go a.turn(m.ID)

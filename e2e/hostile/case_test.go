@@ -43,6 +43,9 @@ type hostileCase struct {
 	// listed: the sessions of the agent's session/list answer (JSON,
 	// @listed-sessions); the IDE lists them and loads the first.
 	listed string
+	// listedAnswer: the line the agent answers session/list with, raw
+	// (@listed-answer); the IDE lists and loads as with listed.
+	listedAnswer string
 	// press: the person presses the button labelled this (@press).
 	press string
 	// decideLate: the person answers the permission requests only once
@@ -288,6 +291,8 @@ func (c *hostileCase) directive(line string) error {
 		return setText(&c.press, word, rest, "the label of a button")
 	case "listed-sessions":
 		return setJSONArray(&c.listed, word, rest)
+	case "listed-answer":
+		return setText(&c.listedAnswer, word, rest, "the line answering session/list")
 	case "compress":
 		c.compressOn, c.compress = true, strings.Fields(rest)
 	case "rss":

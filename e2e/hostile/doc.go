@@ -99,6 +99,11 @@
 //	                       additionalDirectories the list gives it, as Zed
 //	                       loads a session picked from its history, and
 //	                       prompts in it if the load succeeds
+//	@listed-answer LINE    as @listed-sessions, but the agent answers the IDE's
+//	                       session/list (id "3") with LINE byte for byte
+//	                       (placeholders apply); if the bridge answers that
+//	                       line as a request it refused, with a plain answer
+//	                       listing no session
 //	@agent-name NAME       the agentInfo.name the agent announces (placeholders apply)
 //	@auth-methods JSON     the authMethods of the agent's initialize response
 //	                       (placeholders apply); the agent answers the first

@@ -137,8 +137,10 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 	must(t, err)
 	listed, err := expand(c.listed, w.placeholders())
 	must(t, err)
+	listedAnswer, err := expand(c.listedAnswer, w.placeholders())
+	must(t, err)
 	writeJSON(t, at("agent.json"), agentConfig{Script: at("script"), Received: at("received"), SessionID: w.sid, Name: string(agentName), Workspace: w.ws,
-		AuthMethods: json.RawMessage(auth), Sessions: json.RawMessage(listed)})
+		AuthMethods: json.RawMessage(auth), Sessions: json.RawMessage(listed), ListAnswer: string(listedAnswer)})
 	cmdline := []string{testBin, "hostile-agent", at("agent.json")}
 	if bridged {
 		bridge := []string{bridgeBin, "--policy", w.policy, "--audit", w.audit}
@@ -157,7 +159,7 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeJSON(t, at("ide.json"), ideConfig{Variant: variant, Bridge: cmdline, Workspace: w.ws, Approve: c.approve, ApproveShown: string(shown), LoadListed: c.listed != "", Press: c.press, DecideLate: c.decideLate, Result: at("result.json"), Stderr: at("bridge.stderr"), Timeout: timeout})
+	writeJSON(t, at("ide.json"), ideConfig{Variant: variant, Bridge: cmdline, Workspace: w.ws, Approve: c.approve, ApproveShown: string(shown), LoadListed: c.listed != "" || c.listedAnswer != "", Press: c.press, DecideLate: c.decideLate, Result: at("result.json"), Stderr: at("bridge.stderr"), Timeout: timeout})
 
 	ctx, cancel := context.WithTimeout(context.Background(), timeout+20*time.Second)
 	defer cancel()

@@ -336,6 +336,15 @@ func (m *Message) classify(seen envelope, method []byte) {
 			m.invalid = "method is not a string"
 			break
 		}
+		if name == "" {
+			// acp-go-sdk's envelope holds the method in a string
+			// that an empty one leaves as if it were absent: with an id
+			// it reads a response (to whatever request of its own
+			// the id names), where a JSON-RPC stack that sees the
+			// member reads a request.
+			m.invalid = "method is empty, which some JSON-RPC peers read as no method (a response when an id is present)"
+			break
+		}
 		m.Method = name
 		switch shape := methodShapes[name]; {
 		case hasID && shape == onlyNotification:

@@ -64,6 +64,21 @@ func structRequest[ID ~[]byte](line []byte, unmarshal func([]byte, any) error) b
 	return r.Method != nil && r.ID != nil
 }
 
+// goSDKResponse reports whether acp-go-sdk's Connection.receive takes line
+// for a response: its envelope (anyMessage) holds the method in a string
+// with omitempty, so an id with a method that decodes to "" (or no method)
+// is a response to whatever request of its own the id names.
+func goSDKResponse(line []byte) bool {
+	var r struct {
+		ID     *json.RawMessage `json:"id,omitempty"`
+		Method string           `json:"method,omitempty"`
+	}
+	if err := json.Unmarshal(line, &r); err != nil {
+		return false
+	}
+	return r.ID != nil && r.Method == ""
+}
+
 // FuzzOneReading: whenever JavaScript and the TypeScript SDK, Go's
 // encoding/json or go-json-experiment/json would take a line as a
 // request, the bridge takes it as a request too or refuses it: it never
@@ -84,6 +99,7 @@ func FuzzOneReading(f *testing.F) {
 		`{"id":1,"result":{},"error":{}}`,
 		`{"m\u0065thod":"x","id":1}`,
 		"{\"\u212aind\":1,\"method\":\"x\",\"id\":1}",
+		`{"jsonrpc":"2.0","id":"3","method":"","result":{"sessions":[{"sessionId":"s","cwd":"/"}]}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -94,6 +110,9 @@ func FuzzOneReading(f *testing.F) {
 		m, ok := parse(AgentToClient, line)
 		if !ok {
 			m = notJSONMessage(AgentToClient, line)
+		}
+		if m.Kind == KindRequest && goSDKResponse(line) {
+			t.Fatalf("acp-go-sdk reads %q as a response; the bridge reads a request for %q", line, m.Method)
 		}
 		forwardedAsOther := m.Kind != KindRequest && m.Kind != KindOther && m.Kind != KindBatch
 		if !forwardedAsOther {

@@ -67,6 +67,7 @@ func TestRefusedNeverForwarded(t *testing.T) {
 		{"leading vertical tab", "\v" + `{"jsonrpc":"2.0","id":3,"method":"terminal/create","params":{}}`, `"id":3,"error":{"code":-32600`, "white space"},
 		{"not JSON", `{"jsonrpc":"2.0","id":4,"method":"x"`, "", "not valid JSON"},
 		{"method not a string", `{"jsonrpc":"2.0","id":5,"method":5}`, `"id":5,"error":{"code":-32600`, "method is not a string"},
+		{"empty method with an id", `{"jsonrpc":"2.0","id":"3","method":"","result":{"sessions":[{"sessionId":"s","cwd":"/"}]}}`, `"id":"3","error":{"code":-32600`, "method is empty"},
 		{"duplicate id", `{"jsonrpc":"2.0","id":7,"id":8,"method":"x/y"}`, `"error":{"code":-32600`, "duplicate member"},
 		{"ID in another case", `{"jsonrpc":"2.0","ID":10,"method":"fs/read_text_file","params":{"path":"/etc/passwd"}}`, `"id":10,"error":{"code":-32600`, `differs only in case from "id"`},
 		{"Params in another case", `{"jsonrpc":"2.0","id":11,"method":"fs/read_text_file","params":{},"PARAMS":{"path":"/etc/passwd"}}`, `"id":11,"error":{"code":-32600`, `from "params"`},
