@@ -356,6 +356,11 @@ func (m *Message) classify(seen envelope, method []byte) {
 		default:
 			m.Kind = KindNotification
 		}
+	case hasID && seen&envError != 0 && seen&envResult == 0 && !isObject(m.Error):
+		// "error": null is a success with no result to acp-go-sdk
+		// (its Error pointer stays nil) and no response at all to the
+		// TypeScript SDK, where the bridge would read a failure.
+		m.invalid = "error is not an object"
 	case hasID && (seen&envResult != 0) != (seen&envError != 0):
 		m.Kind = KindResponse
 	case hasID:
@@ -559,4 +564,11 @@ func (m *Message) original() *Message {
 		return m.Original
 	}
 	return m
+}
+
+// isObject reports whether raw, a JSON value as parse found it, is an
+// object.
+func isObject(raw []byte) bool {
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	return len(raw) > 0 && raw[0] == '{'
 }

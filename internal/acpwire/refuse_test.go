@@ -75,6 +75,8 @@ func TestRefusedNeverForwarded(t *testing.T) {
 		{"batch of notifications", `[{"jsonrpc":"2.0","method":"session/update","params":{}}]`, "", "batches are not supported"},
 		{"bare string", `"fs/read_text_file"`, "", "not a JSON-RPC object"},
 		{"response without result or error", `{"jsonrpc":"2.0","id":13}`, "", "exactly one of result and error"},
+		{"error null", `{"jsonrpc":"2.0","id":14,"error":null}`, "", "error is not an object"},
+		{"error a string", `{"jsonrpc":"2.0","id":16,"error":"no"}`, "", "error is not an object"},
 		{"strict: duplicate path", `{"jsonrpc":"2.0","id":15,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/ws/a","path":"/etc/passwd"}}`, `"id":15,"error":{"code":-32600`, "duplicate object member name"},
 		{"strict: Command alone", `{"jsonrpc":"2.0","id":17,"method":"terminal/create","params":{"sessionId":"s","Command":"rm -rf /"}}`, `"id":17,"error":{"code":-32600`, `from "command"`},
 		{"strict: unpaired surrogate", `{"jsonrpc":"2.0","id":18,"method":"fs/write_text_file","params":{"sessionId":"s","path":"/ws/\ud800","content":""}}`, `"id":18,"error":{"code":-32600`, "surrogate"},
