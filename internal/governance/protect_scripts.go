@@ -33,7 +33,11 @@ func (e *Engine) protectedScripts(in *reqInfo, list []protected, lines []*shellc
 		for _, c := range a.Commands {
 			dirs := e.runDirs(in, c, cwd)
 			for _, form := range c.Forms {
-				for _, f := range expandGlobs(append(scriptFiles(form), extra...), dirs) {
+				files := append(scriptFiles(form), extra...)
+				for _, d := range dirs {
+					files = append(files, projectManifest(form, d)...)
+				}
+				for _, f := range expandGlobs(files, dirs) {
 					for _, d := range dirs {
 						p := f
 						if !filepath.IsAbs(p) {
@@ -150,9 +154,8 @@ var scriptRunners = map[string]bool{"source": true, ".": true, "busybox": true, 
 // scriptFiles returns the names in form of files it runs as code: the
 // program itself when it is named by a path (./s.sh), every static
 // operand of an interpreter or source (bash s.sh; python3 tool.py),
-// make's makefiles (-f, --file, --makefile, else GNUmakefile, makefile
-// and Makefile in -C's directory), and the package.json whose scripts
-// npm, yarn and pnpm run.
+// and make's makefiles (-f, --file, --makefile, else GNUmakefile,
+// makefile and Makefile in -C's directory).
 func scriptFiles(form []shellcmd.Word) []string {
 	if len(form) == 0 || form[0].Kind != shellcmd.Static {
 		return nil
@@ -166,8 +169,8 @@ func scriptFiles(form []shellcmd.Word) []string {
 	case name == "make" || name == "gmake":
 		return append(out, makefiles(form)...)
 	case name == "npm" || name == "yarn" || name == "pnpm":
-		// "npm run x", and the lifecycle scripts of install, test, ...
-		return append(out, "package.json")
+		// Their package.json: projectManifests, which needs the directory.
+		return out
 	case !interpreters[name] && !scriptRunners[name]:
 		return out
 	}
@@ -253,4 +256,25 @@ func scriptFileText(in *reqInfo, p string) (string, bool) {
 	}
 	text, why := readScriptFile(resolved)
 	return text, why == ""
+}
+
+// projectManifest returns the package.json whose scripts npm, yarn or pnpm
+// run ("npm run x", and the lifecycle scripts of install, test, ...) when
+// form runs in dir: in the directory their --prefix, -C, --cwd or --dir
+// names, or the nearest at or above it holding one, as manifestDir finds
+// it (where a word before the subcommand is computed, dir's). nil for any
+// other form.
+func projectManifest(form []shellcmd.Word, dir string) []string {
+	if len(form) == 0 || form[0].Kind != shellcmd.Static {
+		return nil
+	}
+	name := filepath.Base(form[0].Text)
+	if name != "npm" && name != "yarn" && name != "pnpm" {
+		return nil
+	}
+	top, _, ok := manifestDir(name, manifestTools[name], form, dir)
+	if !ok {
+		top = dir
+	}
+	return []string{filepath.Join(top, "package.json")}
 }

@@ -84,10 +84,39 @@ func manifestWrites(form []shellcmd.Word, dir string) []string {
 	if !ok {
 		return nil
 	}
-	sub := -1
+	top, sub, ok := manifestDir(name, tool, form, dir)
+	if !ok {
+		return nil
+	}
+	switch {
+	case sub < 0 && (name == "yarn" || name == "uv"):
+		// yarn alone installs
+	case sub < 0 || !tool.subs[form[sub].Text]:
+		return nil
+	case name == "go" && form[sub].Text == "mod":
+		for _, w := range form[sub+1:] {
+			if goModReads[w.Text] {
+				return nil
+			}
+		}
+	}
+	out := make([]string, len(tool.files))
+	for i, f := range tool.files {
+		out[i] = filepath.Join(top, f)
+	}
+	return out
+}
+
+// manifestDir returns the directory a package manager's form, run in dir,
+// works on: the one its directory option names (else dir), or the nearest
+// at or above it holding the tool's manifest; sub is the index of the
+// form's subcommand, -1 for none. ok is false when a word before the
+// subcommand is computed.
+func manifestDir(name string, tool manifestTool, form []shellcmd.Word, dir string) (top string, sub int, ok bool) {
+	sub = -1
 	for i := 1; i < len(form); i++ {
 		if form[i].Kind != shellcmd.Static {
-			return nil
+			return "", -1, false
 		}
 		t := form[i].Text
 		if d, ok := manifestDirOption(name, form, &i); ok {
@@ -108,19 +137,7 @@ func manifestWrites(form []shellcmd.Word, dir string) []string {
 			break
 		}
 	}
-	switch {
-	case sub < 0 && (name == "yarn" || name == "uv"):
-		// yarn alone installs
-	case sub < 0 || !tool.subs[form[sub].Text]:
-		return nil
-	case name == "go" && form[sub].Text == "mod":
-		for _, w := range form[sub+1:] {
-			if goModReads[w.Text] {
-				return nil
-			}
-		}
-	}
-	top := dir
+	top = dir
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, tool.files[0])); err == nil {
 			top = d
@@ -130,11 +147,7 @@ func manifestWrites(form []shellcmd.Word, dir string) []string {
 			break
 		}
 	}
-	out := make([]string, len(tool.files))
-	for i, f := range tool.files {
-		out[i] = filepath.Join(top, f)
-	}
-	return out
+	return top, sub, true
 }
 
 // manifests decides the project files a form rewrites (manifestWrites) as
