@@ -162,7 +162,7 @@ func scanEntry(line []byte) (e Entry, ok, sure bool) {
 	var meta []byte
 	r := &e.Record
 	valid := rawjson.ValidMembers(line, func(name, v []byte) {
-		switch s.name(name) {
+		switch i := s.name(name); i {
 		case 0:
 			s.str(v, &r.Schema)
 		case 1:
@@ -205,16 +205,8 @@ func scanEntry(line []byte) (e Entry, ok, sure bool) {
 				in.str(v, []*string{&p.Ref, &p.Decision}[i])
 			})
 			r.Policy = p
-		case 10:
-			s.str(v, &r.PrevHash)
-		case 11:
-			s.str(v, &r.RunID)
-		case 12:
-			s.str(v, &r.Hash)
-		case 13:
-			s.str(v, &r.HashAlg)
-		case 14:
-			s.str(v, &r.MetadataHash)
+		case 10, 11, 12, 13, 14:
+			s.str(v, []*string{&r.PrevHash, &r.RunID, &r.Hash, &r.HashAlg, &r.MetadataHash}[i-10])
 		case 15:
 			meta = v
 		}
@@ -269,12 +261,8 @@ func scanMeta(v []byte) (m entryMeta, sure bool) {
 			default:
 				in.bad = true
 			}
-		case 2:
-			in.str(v, &m.PolicyRule)
-		case 3:
-			in.str(v, &m.Rule)
-		case 4:
-			in.str(v, &m.Reason)
+		case 2, 3, 4:
+			in.str(v, []*string{&m.PolicyRule, &m.Rule, &m.Reason}[i-2])
 		}
 	})
 	return m, !s.unsure && !s.bad
