@@ -176,7 +176,7 @@ func gitMovesNoLink(f []shellcmd.Word, dirs []string, rel string) bool {
 			return false
 		}
 		for _, d := range dirs {
-			fi, err := os.Lstat(absIn(joinRaw(d, rel), w.Text))
+			fi, err := os.Lstat(joinRaw(joinRaw(d, rel), w.Text))
 			if err != nil || !fi.Mode().IsRegular() {
 				return false
 			}

@@ -183,11 +183,3 @@ func treeLinks(src string) (rels []string, whole bool) {
 	})
 	return rels, err != nil || n > maxLinkTreeEntries
 }
-
-// absIn returns p, absolute or relative to dir.
-func absIn(dir, p string) string {
-	if strings.HasPrefix(p, "/") {
-		return p
-	}
-	return dir + "/" + p
-}

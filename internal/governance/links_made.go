@@ -252,7 +252,7 @@ func (e *Engine) linksMadeBy(in *reqInfo, c *shellcmd.Command) (links []madeLink
 				// can tell.
 				unknown = true
 				if last := form[len(form)-1]; last.Kind == shellcmd.Static && !strings.HasPrefix(last.Text, "-") {
-					links = append(links, madeLink{name: filepath.Clean(absIn(dir, last.Text))})
+					links = append(links, madeLink{name: filepath.Clean(joinRaw(dir, last.Text))})
 				}
 				continue
 			}

@@ -32,7 +32,7 @@ func (e *Engine) removedBy(in *reqInfo, c *shellcmd.Command, forms func(string) 
 				if name == "mv" && op == dest && i == len(ops)-1 {
 					continue
 				}
-				out = append(out, forms(filepath.Clean(absIn(dir, op)))...)
+				out = append(out, forms(filepath.Clean(joinRaw(dir, op)))...)
 			}
 		}
 	}

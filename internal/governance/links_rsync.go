@@ -47,7 +47,7 @@ func rsyncLinkDest(form []shellcmd.Word, dir string) (rl rsyncLinks, ok bool) {
 	if remoteRsyncPath(dest) {
 		return rl, false
 	}
-	d := absIn(dir, dest)
+	d := joinRaw(dir, dest)
 	// DEST is the directory the files go in, or the name of the one
 	// file copied there (from DEST's directory, under DEST's name).
 	fileDest := !strings.HasSuffix(dest, "/") && !isDirNow(d)
