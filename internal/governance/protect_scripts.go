@@ -1,8 +1,10 @@
 package governance
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
@@ -12,65 +14,94 @@ import (
 // env.sh, make with its Makefile) does what its text says, which the line
 // does not show: the agent writes ": > GOVERNANCE.md" into s.sh with an
 // edit the policy allows and asks to run "bash s.sh", which the person
-// approves. protectedScripts reads each such file when the request is
-// decided (a regular file inside the workspace roots, of at most
-// maxScriptBytes, through its links) and refuses the line where the
-// file's text names a protected location as the line's own text would
-// (namedIndex). A name the script computes is not seen, as on the line,
-// and the file may change between the decision and the run
-// (docs/security.md).
+// approves. protectedScripts reads each such file (and the script files
+// sed and awk read) when the request is decided, whole (a regular file
+// inside the workspace roots, through its links, up to maxScanBytes:
+// protect_scan.go), and refuses the line where the file's text names a
+// protected location as the line's own text would (namedIndex). A name
+// the script computes is not seen, as on the line, and the file may
+// change between the decision and the run (docs/security.md).
 
 // protectedScripts denies a command line one of whose commands runs a
 // script file whose text names a protected location of list; cwd is the
-// line's directory.
+// line's directory. The file's whole text is judged (namedInFile), and a
+// line running a file larger than the bridge reads is denied.
 func (e *Engine) protectedScripts(in *reqInfo, list []protected, lines []*shellcmd.Analysis, cwd string) (verdict, bool) {
 	var extra []string // on a line that runs code, every file it names
 	if runsCode(lines) {
 		extra = lineFiles(lines)
 	}
 	seen := map[string]bool{}
+	for _, a := range in.commandLines() {
+		// The script files sed and awk read (sed -f, awk -f), which lines
+		// holds judged, in place of their names.
+		for _, c := range a.Commands {
+			for _, s := range c.Scripts {
+				if s.Name.Kind != shellcmd.Static {
+					continue
+				}
+				for _, d := range e.runDirs(in, c, cwd) {
+					if v, ok := e.scriptAt(in, list, c, s.Name.Text, d, seen); ok {
+						return v, true
+					}
+				}
+			}
+		}
+	}
 	for _, a := range lines {
 		for _, c := range a.Commands {
 			dirs := e.runDirs(in, c, cwd)
+			files := slices.Clone(extra)
 			for _, form := range c.Forms {
-				files := append(scriptFiles(form), extra...)
+				files = append(files, scriptFiles(form)...)
 				for _, d := range dirs {
 					files = append(files, projectManifest(form, d)...)
 				}
-				for _, f := range expandGlobs(files, dirs) {
-					for _, d := range dirs {
-						p := f
-						if !filepath.IsAbs(p) {
-							p = filepath.Join(d, p)
-						}
-						if seen[p] {
-							continue
-						}
-						seen[p] = true
-						text, ok := scriptFileText(in, p)
-						if !ok {
-							continue
-						}
-						k := namedIndex(list, text, nil, filepath.Dir(p))
-						if k < 0 {
-							k = namedIndex(list, text, nil, d)
-						}
-						if k < 0 {
-							continue
-						}
-						what, pf := "a protected location", ""
-						if pr, f, _ := commandPlaceHit(list, nil, k); pr != nil {
-							what, pf = pr.What, " ("+f+")"
-						}
-						return verdict{value: Deny, ref: "self-protection",
-							ruleTx: fmt.Sprintf("deny commands running a script that names %s (built-in self-protection)", what),
-							reason: fmt.Sprintf("running %q: the file %s it runs names %s%s, which is protected from the agent, whatever the policy says", strings.TrimSpace(c.Source), f, what, pf)}, true
+			}
+			for _, f := range expandGlobs(files, dirs) {
+				for _, d := range dirs {
+					if v, ok := e.scriptAt(in, list, c, f, d, seen); ok {
+						return v, true
 					}
 				}
 			}
 		}
 	}
 	return verdict{}, false
+}
+
+// scriptAt is scriptVerdict for the file f names run in d, unless seen
+// holds it (it is added).
+func (e *Engine) scriptAt(in *reqInfo, list []protected, c *shellcmd.Command, f, d string, seen map[string]bool) (verdict, bool) {
+	p := joinRaw(d, f) // as the program opens it: "link/.." is where the kernel takes it
+	if seen[p] {
+		return verdict{}, false
+	}
+	seen[p] = true
+	return e.scriptVerdict(in, list, c, p, f, d)
+}
+
+// scriptVerdict denies c, a command running the file at p (named f, run
+// in d) as code, where the file names a location of list, or where it is
+// too large to read.
+func (e *Engine) scriptVerdict(in *reqInfo, list []protected, c *shellcmd.Command, p, f, d string) (verdict, bool) {
+	src := strings.TrimSpace(c.Source)
+	k, _, err := scriptFileNamed(in, list, p, d)
+	if errors.Is(err, errScanTooLarge) {
+		return verdict{value: Deny, ref: "self-protection",
+			ruleTx: "deny commands running a script the bridge cannot read whole (built-in self-protection)",
+			reason: fmt.Sprintf("running %q: the file %s it runs as code %s, so the bridge cannot tell whether it changes a protected file", src, f, err)}, true
+	}
+	if k < 0 {
+		return verdict{}, false
+	}
+	what, pf := "a protected location", ""
+	if pr, f, _ := commandPlaceHit(list, nil, k); pr != nil {
+		what, pf = pr.What, " ("+f+")"
+	}
+	return verdict{value: Deny, ref: "self-protection",
+		ruleTx: fmt.Sprintf("deny commands running a script that names %s (built-in self-protection)", what),
+		reason: fmt.Sprintf("running %q: the file %s it runs names %s%s, which is protected from the agent, whatever the policy says", src, f, what, pf)}, true
 }
 
 // runsCode reports whether a command of lines runs an interpreter, a
@@ -246,16 +277,20 @@ func makefiles(form []shellcmd.Word) []string {
 	return out
 }
 
-// scriptFileText returns the text of the script file at p, and false
-// where there is none to read: missing, outside the workspace roots
-// (through its links), not a regular file, too large, or holding a NUL.
-func scriptFileText(in *reqInfo, p string) (string, bool) {
+// scriptFileNamed returns the index namedIndex gives the text of the
+// script file at p run in d (namedInFile), and the SHA-256 of the text;
+// -1 where there is none to read: missing, outside the workspace roots
+// (through its links) or not a regular file. The error says why it was
+// not read.
+func scriptFileNamed(in *reqInfo, list []protected, p, d string) (int, [32]byte, error) {
 	resolved, err := filepath.EvalSymlinks(p)
-	if err != nil || !in.insideRoots(resolved) {
-		return "", false
+	if err != nil {
+		return -1, [32]byte{}, err
 	}
-	text, why := readScriptFile(resolved)
-	return text, why == ""
+	if !in.insideRoots(resolved) {
+		return -1, [32]byte{}, errors.New("it is outside the workspace roots")
+	}
+	return namedInFile(list, resolved, filepath.Dir(p), d)
 }
 
 // projectManifest returns the package.json whose scripts npm, yarn or pnpm
