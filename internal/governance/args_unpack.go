@@ -247,6 +247,9 @@ func (e *Engine) unpackVerdict(in *reqInfo, c *shellcmd.Command, others bool, ad
 			names, reason = diffNames(strings.NewReader(u.text))
 		default:
 			for _, b := range bases {
+				if t := e.flight.busy(e.operandPath(b, u.archive.Text)); t != "" {
+					return flightBusyVerdict(strings.TrimSpace(c.Source), t, "the file "+u.archive.Text+" it reads")
+				}
 				var ns []string
 				var why string
 				if u.prog != "tar" && u.prog != "unzip" {

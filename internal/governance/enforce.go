@@ -247,6 +247,11 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 				return x.onInitialized(ctx, m, next)
 			case m.IsResponseTo("terminal/create"):
 				x.onTerminalCreated(m)
+				x.onTerminalAnswered(m)
+			case m.IsResponseTo("fs/write_text_file"):
+				x.onWriteAnswered(m)
+			case m.IsResponseTo("terminal/wait_for_exit"), m.IsResponseTo("terminal/output"), m.IsResponseTo("terminal/release"):
+				x.onTerminalAnswered(m)
 			}
 		case acpwire.KindBatch:
 			return x.onBatch(ctx, m, next)

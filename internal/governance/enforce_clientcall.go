@@ -74,7 +74,30 @@ func (x *Enforcer) onClientCall(ctx context.Context, m *acpwire.Message, next ac
 	if action != ActionFSRead {
 		next = x.carrying(p.SessionID, next)
 	}
+	id := string(bytes.TrimSpace(m.ID))
+	if action == ActionFSWrite {
+		// Kept from now on: a line running or reading the file, decided
+		// while this write waits for approval or for the IDE, is refused
+		// (inflight.go).
+		content, _ := m.GetString("params", "content")
+		fwd, done, ok := x.flightStart(m, false, flightTerm{}, flightWritePath(p.Path, cwd), content, describeWrite(id, p.Path), next)
+		defer done()
+		if !ok {
+			return x.refuseFlight(m, p.SessionID, false)
+		}
+		next = fwd
+	}
 	d := x.decide(req)
+	if action == ActionTerminalCreate && d.Value != Deny {
+		term := flightTerm{what: fmt.Sprintf("the terminal/create request %s running %q", id, req.Command)}
+		term.writes, term.anyFile = lineWrites(req)
+		fwd, done, ok := x.flightStart(m, true, term, "", "", "", next)
+		defer done()
+		if !ok {
+			return x.refuseFlight(m, p.SessionID, true)
+		}
+		next = fwd
+	}
 	if action == ActionFSWrite {
 		// Text the IDE writes may import files into the model's
 		// context when the agent loads it as instructions (WithImports).

@@ -45,6 +45,10 @@ type Engine struct {
 
 	// made are the links lines the engine let run may make (links_made.go).
 	made madeLinks
+
+	// flight is what the IDE may still be writing or running
+	// (inflight.go).
+	flight inFlight
 }
 
 // EngineOptions configures an Engine. The zero value is usable.

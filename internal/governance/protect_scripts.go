@@ -20,12 +20,18 @@ import (
 // protect_scan.go), and refuses the line where the file's text names a
 // protected location as the line's own text would (namedIndex). A name
 // the script computes is not seen, as on the line, and the file may
-// change between the decision and the run (docs/security.md).
+// change between the decision and the run (docs/security.md). A file a
+// request still in flight may be writing is not taken from the disk
+// alone (inflight.go).
 
 // protectedScripts denies a command line one of whose commands runs a
 // script file whose text names a protected location of list; cwd is the
-// line's directory. The file's whole text is judged (namedInFile), and a
-// line running a file larger than the bridge reads is denied.
+// line's directory. The file's whole text is judged (namedInFile), and
+// every content the IDE has answered writing there that the disk may not
+// show yet (inFlight.written); while a write of the file the IDE has not
+// answered, or a terminal whose line may write it, is in flight
+// (inFlight.busy), the line is denied, and so is a line running a file
+// larger than the bridge reads.
 func (e *Engine) protectedScripts(in *reqInfo, list []protected, lines []*shellcmd.Analysis, cwd string) (verdict, bool) {
 	var extra []string // on a line that runs code, every file it names
 	if runsCode(lines) {
@@ -82,15 +88,32 @@ func (e *Engine) scriptAt(in *reqInfo, list []protected, c *shellcmd.Command, f,
 }
 
 // scriptVerdict denies c, a command running the file at p (named f, run
-// in d) as code, where the file names a location of list, or where it is
-// too large to read.
+// in d) as code, where the file, or a content the IDE has answered
+// writing there that the disk may not show yet, names a location of list;
+// where a write of the file or a terminal may still be changing it
+// (inFlight.busy); or where it is too large to read.
 func (e *Engine) scriptVerdict(in *reqInfo, list []protected, c *shellcmd.Command, p, f, d string) (verdict, bool) {
 	src := strings.TrimSpace(c.Source)
-	k, _, err := scriptFileNamed(in, list, p, d)
+	if t := e.flight.busy(p); t != "" {
+		return flightBusyVerdict(src, t, "the file "+f+" it runs as code")
+	}
+	k, sum, err := scriptFileNamed(in, list, p, d)
 	if errors.Is(err, errScanTooLarge) {
 		return verdict{value: Deny, ref: "self-protection",
 			ruleTx: "deny commands running a script the bridge cannot read whole (built-in self-protection)",
 			reason: fmt.Sprintf("running %q: the file %s it runs as code %s, so the bridge cannot tell whether it changes a protected file", src, f, err)}, true
+	}
+	by := ""
+	if k < 0 {
+		for _, w := range e.flight.written(p, sum, err == nil) {
+			if k = namedIndex(list, w.text, nil, filepath.Dir(p)); k < 0 {
+				k = namedIndex(list, w.text, nil, d)
+			}
+			if k >= 0 {
+				by = fmt.Sprintf("; it is what %s wrote there, which the disk does not show yet", w.what)
+				break
+			}
+		}
 	}
 	if k < 0 {
 		return verdict{}, false
@@ -101,7 +124,7 @@ func (e *Engine) scriptVerdict(in *reqInfo, list []protected, c *shellcmd.Comman
 	}
 	return verdict{value: Deny, ref: "self-protection",
 		ruleTx: fmt.Sprintf("deny commands running a script that names %s (built-in self-protection)", what),
-		reason: fmt.Sprintf("running %q: the file %s it runs names %s%s, which is protected from the agent, whatever the policy says", src, f, what, pf)}, true
+		reason: fmt.Sprintf("running %q: the file %s it runs names %s%s, which is protected from the agent, whatever the policy says%s", src, f, what, pf, by)}, true
 }
 
 // runsCode reports whether a command of lines runs an interpreter, a

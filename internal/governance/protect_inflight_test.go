@@ -1,0 +1,227 @@
+package governance
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestScriptsWrittenInFlight judges a script the line runs on what the
+// agent has asked the IDE to write there and the IDE may not have written
+// yet, whatever the path's spelling (relative, "..", through a link to
+// its directory): while the IDE has not answered a write of
+// the script, the line is refused whatever it holds; a write the IDE
+// refused is forgotten; one it answered is judged on its content until
+// the disk shows it. While a terminal
+// whose line may write the script runs (it redirects to it, or runs a
+// program whose writes the bridge does not read), a line running the
+// script is refused; one writing nothing or another file is not waited
+// for.
+func TestScriptsWrittenInFlight(t *testing.T) {
+	bad, good := ": > GOVERNANCE.md\n", "echo hi\n"
+	type write struct {
+		path, content string
+		answer        string // "" unanswered, "ok", "error"
+	}
+	rows := []struct {
+		name     string
+		disk     string // s.sh on disk; "" none
+		writes   []write
+		terminal string // the line of a terminal still running, "" none
+		ended    bool   // the terminal has ended
+		want     Value
+	}{
+		{name: "nothing there, write unanswered", writes: []write{{"s.sh", bad, ""}}, want: Deny},
+		{name: "harmless on disk, write unanswered", disk: good, writes: []write{{"s.sh", bad, ""}}, want: Deny},
+		{name: "spelled with ..", writes: []write{{"sub/../s.sh", bad, ""}}, want: Deny},
+		{name: "absolute", writes: []write{{"%ROOT%/s.sh", bad, ""}}, want: Deny},
+		{name: "through a linked directory", writes: []write{{"d/s.sh", bad, ""}}, want: Deny},
+		{name: "harmless, unanswered", disk: good, writes: []write{{"s.sh", good, ""}}, want: Deny},
+		{name: "written twice, first bad", disk: good, writes: []write{{"s.sh", bad, ""}, {"s.sh", good, ""}}, want: Deny},
+		{name: "answered, not yet on disk", disk: good, writes: []write{{"s.sh", bad, "ok"}}, want: Deny},
+		{name: "answered harmless, not yet on disk", writes: []write{{"s.sh", good, "ok"}}, want: Allow},
+		{name: "answered and on disk", disk: good, writes: []write{{"s.sh", good, "ok"}}, want: Allow},
+		{name: "answered bad, then harmless on disk", disk: good, writes: []write{{"s.sh", bad, "ok"}, {"s.sh", good, "ok"}}, want: Allow},
+		{name: "refused by the IDE", disk: good, writes: []write{{"s.sh", bad, "error"}}, want: Allow},
+		{name: "overwritten by a later answered write", disk: good, writes: []write{{"s.sh", bad, "ok"}, {"s.sh", good, "ok"}}, want: Allow},
+		{name: "another file", disk: good, writes: []write{{"t.sh", bad, ""}}, want: Allow},
+		{name: "terminal writing it", disk: good, terminal: "sleep 1; printf x > s.sh", want: Deny},
+		{name: "terminal writing it through a link", disk: good, terminal: "sleep 1; echo x >> d/s.sh", want: Deny},
+		{name: "terminal running a program", disk: good, terminal: "python3 gen.py", want: Deny},
+		{name: "terminal with a computed redirect", disk: good, terminal: "echo x > $F", want: Deny},
+		{name: "terminal with a command substitution", disk: good, terminal: "echo $(python3 gen.py)", want: Deny},
+		{name: "terminal changing directory", disk: good, terminal: "cd sub && echo x > ../s.sh", want: Deny},
+		{name: "terminal writing another file", disk: good, terminal: "sleep 1; echo x > t.sh", want: Allow},
+		{name: "terminal writing nothing", disk: good, terminal: "echo written", want: Allow},
+		{name: "terminal ended", disk: good, terminal: "python3 gen.py", ended: true, want: Allow},
+	}
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			root := tempTree(t, []string{"sub"}, nil)
+			if err := os.Symlink(".", filepath.Join(root, "d")); err != nil {
+				t.Fatal(err)
+			}
+			if r.disk != "" {
+				if err := os.WriteFile(filepath.Join(root, "s.sh"), []byte(r.disk), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			e := rootPolicyEngine(t, root, "  allow: [Bash]\n")
+			for i, w := range r.writes {
+				key := string(rune('a' + i))
+				p := flightWritePath(strings.ReplaceAll(w.path, "%ROOT%", root), root)
+				if !e.flight.addWrite(key, p, w.content, describeWrite(key, w.path)) {
+					t.Fatal("write not kept")
+				}
+				if w.answer != "" {
+					e.flight.writeDone(key, w.answer == "ok")
+				}
+			}
+			if r.terminal != "" {
+				term := flightTerm{what: "the terminal/create request 9"}
+				term.writes, term.anyFile = lineWrites(Request{Action: ActionTerminalCreate, Command: r.terminal, Cwd: root})
+				e.flight.addTerminal("t", term)
+				e.flight.terminalCreated("t", terminalKey("s1", "term-1"))
+				if r.ended {
+					e.flight.terminalEnded(terminalKey("s1", "term-1"))
+				}
+			}
+			// Not denied: bash running a file is asked about, ./s.sh allowed by Bash.
+			bash, run := r.want, r.want
+			if r.want != Deny {
+				bash, run = RequireApproval, Allow
+			}
+			checkCommandRows(t, e, root, []commandRow{{"bash s.sh", bash}, {"./s.sh", run}})
+		})
+	}
+}
+
+// TestEnforceScriptWrittenInFlight: an fs/write_text_file of s.sh the IDE
+// has not answered, then a terminal/create running "bash s.sh": the
+// terminal is refused, saying which write, and the refusal recorded; once
+// the IDE answered the write with an error, the line passes; so it does
+// for another session's write of the file. A terminal
+// still running a program (created, not waited for) refuses a line
+// running a script until its wait_for_exit is answered.
+func TestEnforceScriptWrittenInFlight(t *testing.T) {
+	root := tempTree(t, nil, nil)
+	e := rootPolicyEngine(t, root, "  allow: [Bash, Edit]\n")
+	h := newHarness(t, EnforceOptions{Engine: e})
+	h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`, root)
+	h.nextAtAgent()
+	h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`)
+	h.nextAtIDE()
+	create := `{"jsonrpc":"2.0","id":%d,"method":"terminal/create","params":{"sessionId":"s1","command":"bash","args":["s.sh"],"cwd":%q}}`
+	refused := func(id int, why string) {
+		t.Helper()
+		h.agent(create, id, root)
+		m := h.nextAtAgent()
+		msg, _ := get(m, "error", "message").(string)
+		if !strings.Contains(msg, why) {
+			t.Fatalf("agent got %v, want a refusal saying %q", m, why)
+		}
+		if m := h.nextAtIDE(); get(m, "params", "update", "sessionUpdate") != "agent_message_chunk" {
+			t.Fatalf("IDE got %v, want the person told", m)
+		}
+	}
+	passed := func(id int) {
+		t.Helper()
+		h.agent(create, id, root)
+		h.wantAsked("allow") // bash running a file: no rule vouches for it
+		if m := h.nextAtIDE(); m["method"] != "terminal/create" {
+			t.Fatalf("IDE got %v, want the terminal/create", m)
+		}
+	}
+
+	h.agent(`{"jsonrpc":"2.0","id":10,"method":"fs/write_text_file","params":{"sessionId":"s1","path":%q,"content":": > GOVERNANCE.md\n"}}`, filepath.Join(root, "s.sh"))
+	if m := h.nextAtIDE(); m["method"] != "fs/write_text_file" {
+		t.Fatalf("IDE got %v, want the write", m)
+	}
+	refused(11, "the fs/write_text_file request 10 writing")
+	if len(h.rec.find(ActionTerminalCreate, "deny")) == 0 {
+		t.Error("the refusal is not recorded")
+	}
+	h.ide(`{"jsonrpc":"2.0","id":10,"error":{"code":-32603,"message":"no"}}`)
+	h.nextAtAgent()
+	passed(12)
+	// Terminal 12 runs until its wait_for_exit is answered.
+	h.ide(`{"jsonrpc":"2.0","id":12,"result":{"terminalId":"term-1"}}`)
+	h.nextAtAgent()
+	refused(13, "has not finished")
+	h.agent(`{"jsonrpc":"2.0","id":14,"method":"terminal/wait_for_exit","params":{"sessionId":"s1","terminalId":"term-1"}}`)
+	h.nextAtIDE()
+	h.ide(`{"jsonrpc":"2.0","id":14,"result":{"exitCode":0}}`)
+	h.nextAtAgent()
+	// Another session's write of the same file, spelled with "..".
+	h.ide(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`, root)
+	h.nextAtAgent()
+	h.agent(`{"jsonrpc":"2.0","id":2,"result":{"sessionId":"s2"}}`)
+	h.nextAtIDE()
+	h.agent(`{"jsonrpc":"2.0","id":16,"method":"fs/write_text_file","params":{"sessionId":"s2","path":%q,"content":"echo hi\n"}}`, filepath.Join(root, "sub", "..", "s.sh"))
+	if m := h.nextAtIDE(); m["method"] != "fs/write_text_file" {
+		t.Fatalf("IDE got %v, want the write", m)
+	}
+	refused(17, "the fs/write_text_file request 16 writing")
+	h.ide(`{"jsonrpc":"2.0","id":16,"error":{"code":-32603,"message":"no"}}`)
+	h.nextAtAgent()
+	passed(18)
+}
+
+// TestArchiveWrittenInFlight: an archive or diff a line extracts or
+// applies is read to decide what the line writes; while the agent's
+// write of it is unanswered, or a terminal whose line may write it still
+// runs, the line is refused. With nothing in flight, the file not there
+// writes nothing and the line is decided by the rules.
+func TestArchiveWrittenInFlight(t *testing.T) {
+	lines := []string{"patch -p1 -i x.patch", "git apply x.patch", "tar -xf x.tar", "unzip x.tar"}
+	for _, inFlight := range []string{"", "write", "terminal"} {
+		root := tempTree(t, nil, nil)
+		e := rootPolicyEngine(t, root, "  allow: [Bash]\n")
+		for _, n := range []string{"x.patch", "x.tar"} {
+			switch inFlight {
+			case "write":
+				e.flight.addWrite(n, filepath.Join(root, n), "--- a/GOVERNANCE.md\n+++ b/GOVERNANCE.md\n", describeWrite(n, n))
+			case "terminal":
+				term := flightTerm{what: "the terminal/create request 9"}
+				term.writes, term.anyFile = lineWrites(Request{Action: ActionTerminalCreate, Command: "sleep 1; cat a > " + n, Cwd: root})
+				e.flight.addTerminal(n, term)
+			}
+		}
+		for _, l := range lines {
+			d := e.Decide(Request{Action: ActionTerminalCreate, Command: l, Cwd: root, Paths: []string{root}})
+			if denied := d.Value == Deny; denied != (inFlight != "") {
+				t.Errorf("%s in flight: %q: %v (%s)", inFlight, l, d.Value, d.Reason)
+			}
+		}
+	}
+}
+
+// TestWrittenPathAsTheKernelReadsIt: a write of "l/../s.sh", l a link to
+// sub/in, writes sub/s.sh where the IDE opens the path as given (the
+// kernel takes ".." after the link) and s.sh where it cleans the path
+// first: it is in flight for both, and not for another file; a write
+// through a link to a file not there yet is in flight for the link's
+// target.
+func TestWrittenPathAsTheKernelReadsIt(t *testing.T) {
+	root := tempTree(t, []string{"sub/in"}, nil)
+	for l, to := range map[string]string{"l": "sub/in", "dangling": "sub/new.sh"} {
+		if err := os.Symlink(to, filepath.Join(root, l)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var f inFlight
+	f.addWrite("1", flightWritePath("l/../s.sh", root), "x", "write 1")
+	f.addWrite("2", flightWritePath(root+"/dangling", root), "x", "write 2")
+	for p, want := range map[string]string{
+		root + "/sub/s.sh":    "write 1",
+		root + "/s.sh":        "write 1",
+		root + "/sub/in/s.sh": "",
+		root + "/sub/new.sh":  "write 2",
+		root + "/dangling":    "write 2",
+	} {
+		if got := f.busy(p); got != want {
+			t.Errorf("busy(%s) = %q, want %q", p, got, want)
+		}
+	}
+}
