@@ -312,11 +312,18 @@ func (f *inFlight) written(p string, disk [32]byte, ok bool) []flightText {
 // where p leads now through its links, as the kernel reads it ("link/.."
 // is the parent of the link's target; through its directory's links when
 // p itself is missing; a missing target of a link), so that either
-// reading counts.
+// reading counts; and the file itself, when it has several names (a
+// write through a hard link changes every name's text).
 func pathFormsOf(p string) []string {
 	out := []string{filepath.Clean(p)}
 	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return append(out, r)
+		out = append(out, r)
+		if fi, err := os.Stat(r); err == nil {
+			if k := fileKey(fi); k != "" {
+				out = append(out, k) // a hard link is the same file
+			}
+		}
+		return out
 	}
 	i := strings.LastIndexByte(p, '/')
 	dir, base := p[:i+1], p[i+1:]

@@ -26,10 +26,15 @@ var redirectDevices = setOf("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty
 // it runs is one of writesNothing. anyFile says the line may write any
 // file: it runs another program or one named at run time, redirects to a
 // name computed at run time, changes directory before a relative
-// redirect, runs where the request names no directory, or cannot be read.
+// redirect, runs where the request names no directory, sets a variable
+// (PATH may find another program under the name, BASH_ENV runs a file
+// first), or cannot be read.
 func lineWrites(req Request) (writes []string, anyFile bool) {
+	if len(req.Env) > 0 {
+		return nil, true
+	}
 	for _, a := range commandLines(req) {
-		if a == nil || len(a.Problems) > 0 {
+		if a == nil || len(a.Problems) > 0 || len(a.Assignments) > 0 {
 			return nil, true
 		}
 		for _, c := range a.Commands {
@@ -45,7 +50,7 @@ func lineWrites(req Request) (writes []string, anyFile bool) {
 			}
 			t := r.Target.Text
 			switch {
-			case r.Target.Kind != shellcmd.Static:
+			case r.Target.Kind != shellcmd.Static: // "~/x" too
 				return nil, true
 			case redirectDevices[t]:
 				continue

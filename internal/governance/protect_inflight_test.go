@@ -10,7 +10,7 @@ import (
 // TestScriptsWrittenInFlight judges a script the line runs on what the
 // agent has asked the IDE to write there and the IDE may not have written
 // yet, whatever the path's spelling (relative, "..", through a link to
-// its directory): while the IDE has not answered a write of
+// its directory, a hard link): while the IDE has not answered a write of
 // the script, the line is refused whatever it holds; a write the IDE
 // refused is forgotten; one it answered is judged on its content until
 // the disk shows it. While a terminal
@@ -30,6 +30,7 @@ func TestScriptsWrittenInFlight(t *testing.T) {
 		writes   []write
 		terminal string // the line of a terminal still running, "" none
 		ended    bool   // the terminal has ended
+		hard     bool   // h is a hard link to s.sh
 		want     Value
 	}{
 		{name: "nothing there, write unanswered", writes: []write{{"s.sh", bad, ""}}, want: Deny},
@@ -52,6 +53,10 @@ func TestScriptsWrittenInFlight(t *testing.T) {
 		{name: "terminal with a computed redirect", disk: good, terminal: "echo x > $F", want: Deny},
 		{name: "terminal with a command substitution", disk: good, terminal: "echo $(python3 gen.py)", want: Deny},
 		{name: "terminal changing directory", disk: good, terminal: "cd sub && echo x > ../s.sh", want: Deny},
+		{name: "through a hard link", disk: good, hard: true, writes: []write{{"h", bad, ""}}, want: Deny},
+		{name: "terminal writing it through a hard link", disk: good, hard: true, terminal: "sleep 1; echo x > h", want: Deny},
+		{name: "terminal setting PATH", disk: good, terminal: "PATH=./bin:$PATH echo x > t.sh", want: Deny},
+		{name: "terminal redirecting to a tilde", disk: good, terminal: "echo x > ~/t.sh", want: Deny},
 		{name: "terminal writing another file", disk: good, terminal: "sleep 1; echo x > t.sh", want: Allow},
 		{name: "terminal writing nothing", disk: good, terminal: "echo written", want: Allow},
 		{name: "terminal ended", disk: good, terminal: "python3 gen.py", ended: true, want: Allow},
@@ -64,6 +69,11 @@ func TestScriptsWrittenInFlight(t *testing.T) {
 			}
 			if r.disk != "" {
 				if err := os.WriteFile(filepath.Join(root, "s.sh"), []byte(r.disk), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if r.hard {
+				if err := os.Link(filepath.Join(root, "s.sh"), filepath.Join(root, "h")); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -3,6 +3,7 @@ package governance
 import (
 	"errors"
 	"io/fs"
+	"strconv"
 	"sync"
 	"syscall"
 
@@ -28,6 +29,17 @@ func onProcfs(dir string) bool {
 func hasLinks(fi fs.FileInfo) bool {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	return ok && st.Nlink > 1
+}
+
+// fileKey names the file fi describes by its device and inode when it
+// has more than one name (hasLinks), so that its hard links compare
+// equal; "" otherwise.
+func fileKey(fi fs.FileInfo) string {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || st.Nlink < 2 {
+		return ""
+	}
+	return "\x00file " + strconv.FormatUint(uint64(st.Dev), 10) + ":" + strconv.FormatUint(st.Ino, 10)
 }
 
 // lookupPlain looks the path p up as the kernel does, following no

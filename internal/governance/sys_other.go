@@ -16,6 +16,10 @@ func onProcfs(dir string) bool { return false }
 // outside Linux it is not known, and hard links are not compared.
 func hasLinks(fi fs.FileInfo) bool { return false }
 
+// fileKey names a file by its identity when it has several names;
+// outside Linux hard links are not compared, and it is "".
+func fileKey(fi fs.FileInfo) string { return "" }
+
 // lookupPlain looks p up following no symlink in one call; outside Linux
 // there is no such call, and it reports errors.ErrUnsupported.
 func lookupPlain(p string, dir bool) error { return errors.ErrUnsupported }
