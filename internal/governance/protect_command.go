@@ -45,7 +45,10 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 	if v, ok := e.protectedScripts(in, list, lines, cwd); ok {
 		return v, true
 	}
-	return e.protectedOperands(in, list, line, lines, cwd, t.names, t.namesOK)
+	if v, ok := e.protectedOperands(in, list, line, lines, cwd, t.names, t.namesOK); ok {
+		return v, true
+	}
+	return e.selfWrittenScripts(in, lines, cwd)
 }
 
 // commandPlaceHit returns the first location of list, in its order, that

@@ -33,11 +33,26 @@ import (
 // (inFlight.busy), the line is denied, and so is a line running a file
 // larger than the bridge reads.
 func (e *Engine) protectedScripts(in *reqInfo, list []protected, lines []*shellcmd.Analysis, cwd string) (verdict, bool) {
-	var extra []string // on a line that runs code, every file it names
-	if runsCode(lines) {
-		extra = lineFiles(lines)
-	}
+	return e.eachScript(in, lines, cwd, func(c *shellcmd.Command, f, d, p string) (verdict, bool) {
+		return e.scriptVerdict(in, list, c, p, f, d)
+	})
+}
+
+// eachScript calls visit with each file a command c of lines (run in
+// cwd) may run as code, once each: f its name, d the directory it runs
+// in, p the path as the program opens it (not cleaned: "link/.." is
+// where the kernel takes it). The first verdict visit returns is
+// eachScript's.
+func (e *Engine) eachScript(in *reqInfo, lines []*shellcmd.Analysis, cwd string, visit func(c *shellcmd.Command, f, d, p string) (verdict, bool)) (verdict, bool) {
 	seen := map[string]bool{}
+	at := func(c *shellcmd.Command, f, d string) (verdict, bool) {
+		p := joinRaw(d, f)
+		if seen[p] {
+			return verdict{}, false
+		}
+		seen[p] = true
+		return visit(c, f, d, p)
+	}
 	for _, a := range in.commandLines() {
 		// The script files sed and awk read (sed -f, awk -f), which lines
 		// holds judged, in place of their names.
@@ -47,12 +62,16 @@ func (e *Engine) protectedScripts(in *reqInfo, list []protected, lines []*shellc
 					continue
 				}
 				for _, d := range e.runDirs(in, c, cwd) {
-					if v, ok := e.scriptAt(in, list, c, s.Name.Text, d, seen); ok {
+					if v, ok := at(c, s.Name.Text, d); ok {
 						return v, true
 					}
 				}
 			}
 		}
+	}
+	var extra []string // on a line that runs code, every file it names
+	if runsCode(lines) {
+		extra = lineFiles(lines)
 	}
 	for _, a := range lines {
 		for _, c := range a.Commands {
@@ -66,7 +85,7 @@ func (e *Engine) protectedScripts(in *reqInfo, list []protected, lines []*shellc
 			}
 			for _, f := range expandGlobs(files, dirs) {
 				for _, d := range dirs {
-					if v, ok := e.scriptAt(in, list, c, f, d, seen); ok {
+					if v, ok := at(c, f, d); ok {
 						return v, true
 					}
 				}
@@ -74,17 +93,6 @@ func (e *Engine) protectedScripts(in *reqInfo, list []protected, lines []*shellc
 		}
 	}
 	return verdict{}, false
-}
-
-// scriptAt is scriptVerdict for the file f names run in d, unless seen
-// holds it (it is added).
-func (e *Engine) scriptAt(in *reqInfo, list []protected, c *shellcmd.Command, f, d string, seen map[string]bool) (verdict, bool) {
-	p := joinRaw(d, f) // as the program opens it: "link/.." is where the kernel takes it
-	if seen[p] {
-		return verdict{}, false
-	}
-	seen[p] = true
-	return e.scriptVerdict(in, list, c, p, f, d)
 }
 
 // scriptVerdict denies c, a command running the file at p (named f, run
