@@ -89,9 +89,9 @@ func TestAuditCommands(t *testing.T) {
 		{"verify after repair", []string{"verify", torn}, 0, []string{"ok: 4 events"}, ""},
 		{"repair clean", []string{"repair", log}, 0, []string{"no torn line, nothing to do"}, ""},
 		{"sessions", []string{"sessions", log}, 0, []string{
-			"SESSION  RUN                        AGENT              START                 END        EVENTS  PROMPTS  TOOL CALLS  APPROVED  DENIED",
-			"s1       20261121T200000Z-0000000a  agent:claude-code  2026-11-21 20:00:01Z  20:00:03Z       3        1           2         1       1",
-			"s2       20261121T200000Z-0000000a  agent:claude-code  2026-11-21 20:00:04Z  20:00:04Z       1        1           0         0       0"}, ""},
+			"SESSION  RUN                        AGENT              START                 END        EVENTS  PROMPTS  TOOL CALLS  APPROVED  REFUSED  DENIED",
+			"s1       20261121T200000Z-0000000a  agent:claude-code  2026-11-21 20:00:01Z  20:00:03Z       3        1           2         1        0       1",
+			"s2       20261121T200000Z-0000000a  agent:claude-code  2026-11-21 20:00:04Z  20:00:04Z       1        1           0         0        0       0"}, ""},
 		{"show run filter", []string{"show", "--run", "20261121T200000Z-0000000a", log}, 0, []string{"run 20261121T200000Z-0000000a", "session s1"}, ""},
 		{"show other run", []string{"show", "--run", "20000101T000000Z-00000000", log}, 0, []string{"no matching events"}, ""},
 		{"verify not a log", []string{"verify", notLog}, 1, []string{"FAIL " + notLog + ":1: not an audit log: the first line is not an audit event"}, ""},

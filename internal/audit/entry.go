@@ -34,7 +34,21 @@ type Entry struct {
 	// Reason is metadata.reason of an event with a policy decision: why
 	// the policy decided so.
 	Reason string
+	// Refused says who refused what an approval.recorded record asked
+	// about (see refusalOf): RefusedByPerson, RefusedByBridge, or "" when
+	// it was approved or the record is not an answer.
+	Refused string
 }
+
+// Who refused a request for approval (Entry.Refused).
+const (
+	// RefusedByPerson: the person answered no (rejected or dismissed it).
+	RefusedByPerson = "person"
+	// RefusedByBridge: the bridge refused it for them: the call changed
+	// after they approved it, their answer could not be given for this
+	// call alone, or the question could not be asked.
+	RefusedByBridge = "bridge"
+)
 
 // ToolCallRecord is the AIP-44 tool-call mirror as read back.
 type ToolCallRecord struct {
@@ -171,7 +185,7 @@ func parseEntry(raw []byte) (Entry, bool) {
 }
 
 // finish sets what an entry derives from its decoded record.
-func (e *Entry) finish() { e.derive(jsonMeta(e.Metadata)) }
+func (e *Entry) finish() { e.derive(jsonMeta(e.Metadata), e.Output) }
 
 // entryMeta is what an entry derives from its record's metadata.
 type entryMeta struct {
@@ -180,6 +194,9 @@ type entryMeta struct {
 	PolicyRule string          `json:"policyRule"`
 	Rule       string          `json:"rule"`
 	Reason     string          `json:"reason"`
+	// Approved is the answer of an approval.recorded record to a
+	// permission request the agent sent.
+	Approved *bool `json:"approved"`
 }
 
 // jsonMeta decodes metadata with encoding/json, keeping what decodes (a
@@ -192,8 +209,12 @@ func jsonMeta(metadata json.RawMessage) entryMeta {
 	return meta
 }
 
-// derive sets what an entry derives from its decoded record and meta.
-func (e *Entry) derive(meta entryMeta) {
+// derive sets what an entry derives from its decoded record, meta and
+// its output.
+func (e *Entry) derive(meta entryMeta, output json.RawMessage) {
+	if e.Action == "approval.recorded" {
+		e.Refused = refusalOf(meta.Approved, output)
+	}
 	e.Time, _ = time.Parse(time.RFC3339Nano, e.TS)
 	e.ToolCall = meta.ToolCall
 	if e.Policy != nil {
@@ -209,6 +230,40 @@ func (e *Entry) derive(meta entryMeta) {
 		e.Session = e.Subject.Ref
 	}
 }
+
+// refusalOf says who refused the request an approval.recorded record
+// answers: its metadata.approved (the answer to a permission request the
+// agent sent) or its output's approved (the answer to a question of the
+// bridge's own, for a file write or a terminal). Not approved, the output
+// says whether the bridge refused it for the person: "stale" (the call
+// changed after they approved it), "unanswerable" (their answer could not
+// be given for this call alone) or "error" (the question could not be
+// asked). Only these records decide: text the agent wrote elsewhere in
+// the record does not.
+func refusalOf(approved *bool, output json.RawMessage) string {
+	var out struct {
+		Approved     *bool           `json:"approved"`
+		Stale        json.RawMessage `json:"stale"`
+		Unanswerable json.RawMessage `json:"unanswerable"`
+		Error        json.RawMessage `json:"error"`
+	}
+	if len(output) > 0 {
+		json.Unmarshal(output, &out)
+	}
+	if approved == nil {
+		approved = out.Approved
+	}
+	switch {
+	case approved == nil || *approved:
+		return ""
+	case given(out.Stale) || given(out.Unanswerable) || given(out.Error):
+		return RefusedByBridge
+	}
+	return RefusedByPerson
+}
+
+// given reports whether a member was written with a value other than null.
+func given(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" }
 
 // Decision returns the event's policy decision, or "".
 func (e *Entry) Decision() string {

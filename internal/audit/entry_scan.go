@@ -44,7 +44,7 @@ var recordNames = []string{"$schema", "doctype", "seq", "ts", "actor", "action",
 	"prevHash", "runId", "hash", "hashAlg", "metadataHash", "metadata"}
 
 // metaNames are the members of metadata an Entry derives from.
-var metaNames = []string{"session", "toolCall", "policyRule", "rule", "reason"}
+var metaNames = []string{"session", "toolCall", "policyRule", "rule", "reason", "approved"}
 
 // toolCallNames are the members of a ToolCallRecord.
 var toolCallNames = []string{"kind", "operator", "session", "toolCallId", "tool", "arguments", "result", "error", "approval"}
@@ -127,6 +127,19 @@ func (s *memberScan) str(v []byte, dst *string) {
 	}
 }
 
+// boolean decodes a boolean member into dst as encoding/json decodes one
+// into a *bool: null leaves dst as it is, another type is bad.
+func (s *memberScan) boolean(v []byte, dst **bool) {
+	switch string(v) {
+	case "true", "false":
+		b := v[0] == 't'
+		*dst = &b
+	case "null":
+	default:
+		s.bad = true
+	}
+}
+
 // raw copies a json.RawMessage member as encoding/json does (null is
 // kept as the bytes null).
 func raw(v []byte) json.RawMessage { return bytes.Clone(v) }
@@ -159,7 +172,7 @@ func scanEntry(line []byte) (e Entry, ok, sure bool) {
 		return e, false, true
 	}
 	s := memberScan{names: recordNames}
-	var meta []byte
+	var meta, output []byte
 	r := &e.Record
 	valid := rawjson.ValidMembers(line, func(name, v []byte) {
 		switch i := s.name(name); i {
@@ -194,7 +207,9 @@ func scanEntry(line []byte) (e Entry, ok, sure bool) {
 		case 7:
 			r.Input = raw(v)
 		case 8:
-			// output: checked by ValidMembers, not kept.
+			// output: checked by ValidMembers, not kept; an
+			// approval.recorded's is read for its answer below.
+			output = v
 		case 9:
 			if v[0] == 'n' {
 				r.Policy = nil
@@ -224,7 +239,7 @@ func scanEntry(line []byte) (e Entry, ok, sure bool) {
 	if !sure {
 		return e, false, false
 	}
-	e.derive(m)
+	e.derive(m, output)
 	return e, true, true
 }
 
@@ -263,6 +278,8 @@ func scanMeta(v []byte) (m entryMeta, sure bool) {
 			}
 		case 2, 3, 4:
 			in.str(v, []*string{&m.PolicyRule, &m.Rule, &m.Reason}[i-2])
+		case 5:
+			in.boolean(v, &m.Approved)
 		}
 	})
 	return m, !s.unsure && !s.bad

@@ -27,6 +27,11 @@ type SessionSummary struct {
 	Denials int `json:"denials"`
 	// Approvals counts tool calls a person approved.
 	Approvals int `json:"approvals"`
+	// Refusals counts what a person refused when asked (Entry.Refused is
+	// RefusedByPerson): tool calls, each once however often it was
+	// asked, and each question of the bridge's own about a file write or
+	// a terminal.
+	Refusals int `json:"refusals"`
 	// Decisions counts decisions by value (allow, deny, ...), each once
 	// however many records it left.
 	Decisions map[string]int `json:"-"`
@@ -75,15 +80,15 @@ func Sessions(entries []Entry) []SessionSummary {
 // Sessions does, so a reader need not keep them. Agent is left empty: it
 // comes from the run (see Runs).
 type SessionTally struct {
-	s               SessionSummary
-	calls, approved map[string]bool
-	decisions       *decisionCounter
+	s                        SessionSummary
+	calls, approved, refused map[string]bool
+	decisions                *decisionCounter
 }
 
 // NewSessionTally starts the tally of session id of run run.
 func NewSessionTally(run, id string) *SessionTally {
 	return &SessionTally{s: SessionSummary{ID: id, Run: run}, calls: make(map[string]bool), approved: make(map[string]bool),
-		decisions: newDecisionCounter()}
+		refused: make(map[string]bool), decisions: newDecisionCounter()}
 }
 
 // Add counts e, the session's next event.
@@ -102,9 +107,16 @@ func (t *SessionTally) Add(e *Entry) {
 	if tc := e.ToolCall; tc != nil {
 		id := cmp.Or(tc.ToolCallID, e.Subject.Ref, fmt.Sprint("#", e.Seq))
 		t.calls[id] = true
-		if tc.Approval != "" && tc.Approval != "auto" {
+		if tc.Approval != "" && tc.Approval != "auto" && e.Refused == "" {
 			t.approved[id] = true
 		}
+	}
+	if e.Refused == RefusedByPerson {
+		id := fmt.Sprint("#", e.Seq)
+		if tc := e.ToolCall; tc != nil && tc.ToolCallID != "" {
+			id = tc.ToolCallID
+		}
+		t.refused[id] = true
 	}
 }
 
@@ -113,6 +125,7 @@ func (t *SessionTally) Summary() SessionSummary {
 	s := t.s
 	s.ToolCalls = len(t.calls)
 	s.Approvals = len(t.approved)
+	s.Refusals = len(t.refused)
 	s.Denials = t.decisions.count[DecisionDeny]
 	s.Decisions = maps.Clone(t.decisions.count)
 	return s
@@ -123,14 +136,14 @@ func (t *SessionTally) Summary() SessionSummary {
 // wrap.
 func WriteSessions(w io.Writer, sessions []SessionSummary, loc *time.Location) error {
 	t := table{
-		head:    []string{"SESSION", "RUN", "AGENT", "START", "END", "EVENTS", "PROMPTS", "TOOL CALLS", "APPROVED", "DENIED"},
+		head:    []string{"SESSION", "RUN", "AGENT", "START", "END", "EVENTS", "PROMPTS", "TOOL CALLS", "APPROVED", "REFUSED", "DENIED"},
 		wrap:    []int{36, 25, 24},
 		numeric: 5,
 	}
 	for _, s := range sessions {
 		t.rows = append(t.rows, []string{Quoted(s.ID), orDash(s.Run), orDash(s.Agent),
 			s.Start.In(loc).Format("2006-01-02 15:04:05Z07:00"), s.End.In(loc).Format("15:04:05Z07:00"),
-			fmt.Sprint(s.Events), fmt.Sprint(s.Prompts), fmt.Sprint(s.ToolCalls), fmt.Sprint(s.Approvals), fmt.Sprint(s.Denials)})
+			fmt.Sprint(s.Events), fmt.Sprint(s.Prompts), fmt.Sprint(s.ToolCalls), fmt.Sprint(s.Approvals), fmt.Sprint(s.Refusals), fmt.Sprint(s.Denials)})
 	}
 	return t.write(w)
 }

@@ -203,10 +203,17 @@ func (t *Timeline) learn(e *Entry) {
 	r.learn(e)
 }
 
-// who names whoever is accountable for the event: the approver of a tool
-// call a person approved, "auto (policy)" for one the policy allowed, else
-// the actor, with the agent named by the agentInfo it reported.
+// who names whoever is accountable for the event: who refused a request
+// for approval, the approver of a tool call a person approved, "auto
+// (policy)" for one the policy allowed, else the actor, with the agent
+// named by the agentInfo it reported.
 func (t *Timeline) who(e *Entry) string {
+	switch e.Refused {
+	case RefusedByPerson:
+		return "refused: " + e.Actor.ID
+	case RefusedByBridge:
+		return "refused: acp-bridge"
+	}
 	if tc := e.ToolCall; tc != nil && tc.Approval != "" {
 		if tc.Approval == "auto" {
 			return "auto (policy)"
@@ -326,9 +333,9 @@ func (t *Timeline) writeSessionHeading(key sessionKey, s SessionSummary, shown i
 		if shown < s.Events {
 			filtered = fmt.Sprintf(" (%d shown)", shown)
 		}
-		_, err = fmt.Fprintf(t.w, "session %s  %s → %s  %s%s, %s, %s, %d approved by a person, %d denied\n", Quoted(key.session),
+		_, err = fmt.Fprintf(t.w, "session %s  %s → %s  %s%s, %s, %s, %d approved by a person, %d refused by a person, %d denied\n", Quoted(key.session),
 			s.Start.In(t.location).Format("2006-01-02 15:04:05Z07:00"), s.End.In(t.location).Format("15:04:05Z07:00"),
-			plural(s.Events, "event"), filtered, plural(s.Prompts, "prompt"), plural(s.ToolCalls, "tool call"), s.Approvals, s.Denials)
+			plural(s.Events, "event"), filtered, plural(s.Prompts, "prompt"), plural(s.ToolCalls, "tool call"), s.Approvals, s.Refusals, s.Denials)
 	}
 	return err
 }

@@ -171,7 +171,7 @@ func (c *cardView) add(e *shownEntry, rv recView) {
 			if c.Approval == "" {
 				c.Approval = "allowed by the policy: no person was asked"
 			}
-		case tc.Approval != "":
+		case tc.Approval != "" && e.Refused == "":
 			c.Approval = "approved by " + audit.Printable(tc.Approval)
 		}
 		switch {
@@ -192,14 +192,16 @@ func (c *cardView) add(e *shownEntry, rv recView) {
 		}
 	}
 	var meta struct {
-		Approved *bool  `json:"approved"`
-		Status   string `json:"status"`
+		Status string `json:"status"`
 	}
 	if len(e.Metadata) > 0 {
 		json.Unmarshal(e.Metadata, &meta)
 	}
-	if e.Action == "approval.recorded" && meta.Approved != nil && !*meta.Approved {
-		c.Approval = "rejected by " + audit.Printable(e.Actor.ID)
+	switch e.Refused {
+	case audit.RefusedByPerson:
+		c.Approval = "refused by a person: " + audit.Printable(e.Actor.ID)
+	case audit.RefusedByBridge:
+		c.Approval = "refused by the bridge: the person's answer did not stand for this call, or they could not be asked"
 	}
 	if meta.Status != "" && c.Outcome == "" {
 		c.Outcome = audit.Printable(meta.Status)

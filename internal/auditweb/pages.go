@@ -71,6 +71,7 @@ type sessionRow struct {
 	Start, End                        string
 	Events, Prompts, ToolCalls        int
 	Allowed, Asked, Denied, Approvals int
+	Refusals                          int
 	ChainState, ChainText             string
 }
 
@@ -114,7 +115,7 @@ func (x *logIndex) row(li int, g *group) sessionRow {
 	s := g.summary
 	r := sessionRow{ID: shownID(g.session), Run: audit.Printable(g.run), Agent: audit.Printable(s.Agent),
 		Cwd: audit.Printable(g.cwd), Start: fmtTime(s.Start), End: fmtTime(s.End), Events: s.Events,
-		Prompts: s.Prompts, ToolCalls: s.ToolCalls, Approvals: s.Approvals,
+		Prompts: s.Prompts, ToolCalls: s.ToolCalls, Approvals: s.Approvals, Refusals: s.Refusals,
 		Allowed: s.Decisions[audit.DecisionAllow], Asked: s.Decisions[audit.DecisionRequireApproval] + s.Decisions[audit.DecisionEscalate],
 		Denied: s.Decisions[audit.DecisionDeny]}
 	if g.runInfo.Reported {
