@@ -184,7 +184,7 @@ func (r *reviewFlags) register(fs *flag.FlagSet, withSession bool) {
 	fs.StringVar(&r.tool, "tool", "", "only events of tool `NAME` (case-insensitive)")
 	fs.StringVar(&r.decision, "decision", "", "only events with `DECISION` (allow, deny, require-approval, escalate)")
 	fs.StringVar(&r.since, "since", "", "only events at or after `TIME` (RFC 3339, 2006-01-02, or a duration ago such as 2h)")
-	fs.BoolVar(&r.json, "json", false, "print the matching lines as they are in the log (JSONL), for scripts")
+	fs.BoolVar(&r.json, "json", false, "print the matching lines as they are in the log (JSONL), for scripts; on a terminal, with the characters it would act on as JSON escapes")
 	fs.BoolVar(&r.local, "local", false, "show times in the local time zone instead of UTC")
 	fs.IntVar(&r.width, "width", 64, "longest DETAIL column, in characters")
 	fs.BoolVar(&r.all, "all", false, "also show lifecycle records (operator.lifecycle, session.start/end, bridge.start/stop, agent.info)")
@@ -200,12 +200,41 @@ func (r *reviewFlags) timeline(w io.Writer) audit.TimelineOptions {
 // colorTerminal reports whether w is a terminal that may get colours
 // (https://no-color.org: any non-empty NO_COLOR turns them off).
 func colorTerminal(w io.Writer) bool {
+	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" && isTerminal(w)
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+	if !ok {
 		return false
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// jsonLines writes lines of JSON, each followed by a newline: into a pipe
+// or a file as they are (the log's lines byte for byte, so they still
+// verify), onto a terminal with the characters a terminal would act on
+// written as JSON escapes (audit.PrintableJSON), since the strings in
+// them are the agent's and JSON leaves C1 controls, bidirectional
+// overrides and zero-width characters as they are.
+type jsonLines struct {
+	w    io.Writer
+	tty  bool
+	line []byte
+}
+
+func newJSONLines(w io.Writer) *jsonLines { return &jsonLines{w: w, tty: isTerminal(w)} }
+
+// write writes one line (without its newline).
+func (j *jsonLines) write(line []byte) error {
+	if j.tty {
+		line = audit.PrintableJSON(line)
+	}
+	j.line = append(append(j.line[:0], line...), '\n')
+	_, err := j.w.Write(j.line)
+	return err
 }
 
 func (r *reviewFlags) filter(now time.Time) (audit.Filter, error) {
@@ -289,9 +318,14 @@ func auditSessions(_ context.Context, e *env, args []string) error {
 	}
 	sessions := audit.Sessions(matching(entries, f))
 	if rf.json {
-		enc := json.NewEncoder(e.stdout)
+		// Not the log's lines: the characters a terminal acts on are
+		// escaped wherever this goes.
 		for _, s := range sessions {
-			if err := enc.Encode(s); err != nil {
+			b, err := json.Marshal(s)
+			if err != nil {
+				return err
+			}
+			if _, err := fmt.Fprintf(e.stdout, "%s\n", audit.PrintableJSON(b)); err != nil {
 				return err
 			}
 		}
@@ -334,8 +368,9 @@ func auditShow(_ context.Context, e *env, args []string) error {
 }
 
 func writeRaw(w io.Writer, entries []audit.Entry) error {
+	out := newJSONLines(w)
 	for _, en := range entries {
-		if _, err := fmt.Fprintf(w, "%s\n", en.Raw); err != nil {
+		if err := out.write(en.Raw); err != nil {
 			return err
 		}
 	}
@@ -364,6 +399,7 @@ func auditTail(ctx context.Context, e *env, args []string) error {
 		return &exitError{code: 1, err: audit.PrintableError(err)}
 	}
 	tl := audit.NewTimeline(e.stdout, rf.timeline(e.stdout))
+	raw := newJSONLines(e.stdout)
 	if !rf.json {
 		tl.Header()
 	}
@@ -376,7 +412,7 @@ func auditTail(ctx context.Context, e *env, args []string) error {
 			return
 		}
 		if rf.json {
-			_, werr = fmt.Fprintf(e.stdout, "%s\n", en.Raw)
+			werr = raw.write(en.Raw)
 		} else {
 			werr = tl.Row(&en)
 		}

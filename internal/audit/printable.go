@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -123,4 +124,42 @@ func Quoted(s string) string {
 		return s
 	}
 	return strconv.QuoteToASCII(s)
+}
+
+// PrintableJSON returns the JSON text b with every character Printable
+// would escape written as a JSON escape instead (\u001b, \u202e, a
+// surrogate pair for \U000E0041), and bytes that are not UTF-8 as
+// \ufffd, the character a JSON decoder reads them as. Such characters
+// are valid only inside JSON strings, where the escape is the same
+// character: the text decodes to the same value, but is no longer the
+// bytes the log holds (a record written so no longer verifies). It is for
+// JSON that reaches a terminal.
+func PrintableJSON(b []byte) []byte {
+	i := 0
+	for i < len(b) {
+		r, size := utf8.DecodeRune(b[i:])
+		if needsEscape(r, size) {
+			break
+		}
+		i += size
+	}
+	if i == len(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+32)
+	out = append(out, b[:i]...)
+	for i < len(b) {
+		r, size := utf8.DecodeRune(b[i:])
+		i += size
+		if !needsEscape(r, size) {
+			out = append(out, b[i-size:i]...)
+			continue
+		}
+		if r1, r2 := utf16.EncodeRune(r); r1 != unicode.ReplacementChar {
+			out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+			continue
+		}
+		out = fmt.Appendf(out, `\u%04x`, r)
+	}
+	return out
 }

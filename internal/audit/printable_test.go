@@ -2,6 +2,7 @@ package audit
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -121,5 +122,28 @@ func TestQuoted(t *testing.T) {
 				t.Errorf("Quoted(%q) = %q holds %U", tt.in, got, r)
 			}
 		}
+	}
+}
+
+// TestPrintableJSON checks that JSON made printable is the same value
+// with nothing a terminal acts on: C1 controls, overrides, zero-width and
+// tag characters (a surrogate pair) escaped, bytes that are not UTF-8
+// read as JSON decoders read them.
+func TestPrintableJSON(t *testing.T) {
+	for _, s := range []string{"plain", "csi\u009b2J osc\u009d0;x\u009c", "rtl\u202egpj.exe", "iso\u2066x\u2069", "zw\u200bj\ufeff",
+		"tag\U000E0041\U000E007F", "vs\ufe0f\U000E0100", "del\x7f nul\x00 esc\x1b[31m cr\r", "sep\u2028\u2029", "é ✓ 日本"} {
+		b, err := json.Marshal(map[string]string{s: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := PrintableJSON(b)
+		terminaltest.CheckPrintable(t, "PrintableJSON", string(got), "\x00never")
+		var back map[string]string
+		if err := json.Unmarshal(got, &back); err != nil || back[s] != s {
+			t.Errorf("PrintableJSON(%s) = %s, which reads %q (%v)", b, got, back, err)
+		}
+	}
+	if got := string(PrintableJSON([]byte("{\"a\":\"x\x9b\xffy\"}"))); got != `{"a":"x\ufffd\ufffdy"}` {
+		t.Errorf("bytes that are not UTF-8: %s", got)
 	}
 }
