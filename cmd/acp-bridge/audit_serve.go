@@ -19,7 +19,7 @@ func auditServe(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	srv, err := auditweb.New(auditweb.Options{Paths: paths, Background: true, Logger: slog.New(slog.NewTextHandler(e.stderr, nil))})
+	srv, err := auditweb.New(auditweb.Options{Paths: paths, Background: true, Logger: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{ReplaceAttr: audit.PrintableAttr}))})
 	if err != nil {
 		return &exitError{code: 1, err: audit.PrintableError(err)}
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/audit"
 	"github.com/acp-bridge/acp-bridge/internal/compress"
 	"github.com/acp-bridge/acp-bridge/internal/governance"
 	"github.com/acp-bridge/acp-bridge/internal/manifest"
@@ -286,7 +287,9 @@ func openLogger(path, level string, stderr io.Writer) (*slog.Logger, io.Writer, 
 	if err := lvl.UnmarshalText([]byte(strings.ToUpper(level))); err != nil {
 		return nil, nil, nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", level)
 	}
-	opts := &slog.HandlerOptions{Level: lvl}
+	// Log lines quote the agent's text: it is made printable, as in every
+	// view of the audit log.
+	opts := &slog.HandlerOptions{Level: lvl, ReplaceAttr: audit.PrintableAttr}
 	if path == "" {
 		return slog.New(slog.NewTextHandler(stderr, opts)), nil, func() {}, nil
 	}
