@@ -231,7 +231,9 @@ func prepareBridge(ctx context.Context, e *env, f *bridgeFlags, features []featu
 		stderrCopy = io.MultiWriter(e.stderr, logFile)
 	}
 	agentCmd := &acpwire.AgentCommand{Path: agentArgs[0], Args: agentArgs[1:], Stderr: stderrCopy, Logger: logger}
-	br.setup = &bridgeSetup{Bridge: b, Agent: agentCmd, Logger: logger, Stderr: e.stderr, Protected: f.ownFiles()}
+	// Diagnostics quote the policy, the manifest and the agent: made
+	// printable, as the bridge's log lines are.
+	br.setup = &bridgeSetup{Bridge: b, Agent: agentCmd, Logger: logger, Stderr: audit.PrintableLines(e.stderr), Protected: f.ownFiles()}
 	for _, ft := range features {
 		if err := ft.setup(ctx, br.setup); err != nil {
 			return nil, &exitError{code: 2, err: fmt.Errorf("%s: %w", ft.name, err)}

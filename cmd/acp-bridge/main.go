@@ -21,6 +21,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
 
 // command is one subcommand of acp-bridge. Each lives in its own file.
@@ -75,15 +77,24 @@ func main() {
 	if err == nil {
 		return
 	}
+	stop()
+	os.Exit(reportError(os.Stderr, err))
+}
+
+// reportError prints err, the error run returned, to w and returns the
+// exit status. The message may quote a policy, a manifest, a log or the
+// agent: it is made printable (audit.PrintableLines).
+func reportError(w io.Writer, err error) int {
+	w = audit.PrintableLines(w)
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(os.Stderr, "acp-bridge: %v\n", ee.err)
+			fmt.Fprintf(w, "acp-bridge: %v\n", ee.err)
 		}
-		os.Exit(ee.code)
+		return ee.code
 	}
-	fmt.Fprintf(os.Stderr, "acp-bridge: %v\n", err)
-	os.Exit(1)
+	fmt.Fprintf(w, "acp-bridge: %v\n", err)
+	return 1
 }
 
 // run dispatches to a subcommand. With no subcommand name (the first argument

@@ -30,12 +30,7 @@ func TestMain(m *testing.M) {
 		err := run(ctx, &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:])
 		stop()
 		if err != nil {
-			code := 1
-			if ee, ok := err.(*exitError); ok {
-				code = ee.code
-			}
-			fmt.Fprintln(os.Stderr, "acp-bridge:", err)
-			os.Exit(code)
+			os.Exit(reportError(os.Stderr, err))
 		}
 		os.Exit(0)
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/acp-bridge/acp-bridge/internal/audit"
 	"github.com/acp-bridge/acp-bridge/internal/governance"
 )
 
@@ -49,6 +50,10 @@ func runPolicy(_ context.Context, e *env, args []string) error {
 	if err := parseFlags(e, fs, args[1:]); err != nil {
 		return err
 	}
+	// What follows quotes the policy's rules and the request: a command
+	// or a path the person copied from what the agent proposed.
+	stdout := e.stdout
+	e = &env{stdin: e.stdin, stdout: audit.PrintableLines(e.stdout), stderr: audit.PrintableLines(e.stderr)}
 	p, err := governance.LoadPolicy(file)
 	if err != nil {
 		var list governance.ErrorList
@@ -138,7 +143,7 @@ func runPolicy(_ context.Context, e *env, args []string) error {
 	d := engine.Decide(req)
 	if asJSON {
 		out, _ := json.Marshal(map[string]any{"decision": d.Value, "rule": d.Rule, "ref": d.Ref, "reason": d.Reason, "advisories": d.Advisories, "subjects": d.Subjects})
-		fmt.Fprintln(e.stdout, string(out))
+		fmt.Fprintf(stdout, "%s\n", audit.PrintableJSON(out))
 		return nil
 	}
 	fmt.Fprintln(e.stdout, d.Value)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/acp-bridge/acp-bridge/internal/audit"
 	"github.com/acp-bridge/acp-bridge/internal/governance"
 	"github.com/acp-bridge/acp-bridge/internal/manifest"
 )
@@ -62,12 +64,22 @@ func runValidate(_ context.Context, e *env, args []string) error {
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(report); err != nil {
+		b, err := json.MarshalIndent(report, "", "  ")
+		if err != nil {
+			return fmt.Errorf("validate: writing report: %v", err)
+		}
+		// The problems quote the files; a JSON line holds no newline, so
+		// each is made printable on its own.
+		lines := bytes.Split(b, []byte("\n"))
+		for i, l := range lines {
+			lines[i] = audit.PrintableJSON(l)
+		}
+		if _, err := fmt.Fprintf(e.stdout, "%s\n", bytes.Join(lines, []byte("\n"))); err != nil {
 			return fmt.Errorf("validate: writing report: %v", err)
 		}
 	} else {
+		// The problems quote the files, which may be the agent's.
+		e := &env{stdin: e.stdin, stdout: audit.PrintableLines(e.stdout), stderr: audit.PrintableLines(e.stderr)}
 		for _, f := range report.Files {
 			for _, w := range f.Warnings {
 				fmt.Fprintln(e.stderr, "warning:", w)

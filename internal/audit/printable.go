@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode"
@@ -162,4 +163,25 @@ func PrintableJSON(b []byte) []byte {
 		out = fmt.Appendf(out, `\u%04x`, r)
 	}
 	return out
+}
+
+// PrintableLines returns a writer that writes to w what it is given with
+// each line made printable (see Printable), the newlines that end lines
+// kept: for a command's human output and error messages, which quote
+// commands, paths and rules that may be the agent's. Each write is made
+// printable on its own (fmt writes whole strings), so a character split
+// across two writes is written as the escapes of its bytes.
+func PrintableLines(w io.Writer) io.Writer { return printableLines{w} }
+
+type printableLines struct{ w io.Writer }
+
+func (p printableLines) Write(b []byte) (int, error) {
+	lines := strings.Split(string(b), "\n")
+	for i, l := range lines {
+		lines[i] = Printable(l)
+	}
+	if _, err := io.WriteString(p.w, strings.Join(lines, "\n")); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }
