@@ -407,7 +407,9 @@ func auditTail(ctx context.Context, e *env, args []string) error {
 	print := func(en audit.Entry) {
 		// Every record is read from the start, so that the rows name the
 		// agent from the run's agentInfo; only the last n are shown.
-		if werr != nil || en.Seq < from || !f.Match(&en) {
+		// A line that does not continue the chain is shown whatever seq
+		// it claims.
+		if werr != nil || en.Seq < from && en.Unchained == "" || !f.Match(&en) {
 			tl.Learn(&en)
 			return
 		}

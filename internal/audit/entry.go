@@ -34,6 +34,10 @@ type Entry struct {
 	// Reason is metadata.reason of an event with a policy decision: why
 	// the policy decided so.
 	Reason string
+	// Unchained is set by Follow on a line that does not continue the
+	// chain of the lines it passed on before: why, printable. The line's
+	// content is then only what another process may have written.
+	Unchained string
 	// Refused says who refused what an approval.recorded record asked
 	// about (see refusalOf): RefusedByPerson, RefusedByBridge, or "" when
 	// it was approved or the record is not an answer.

@@ -118,28 +118,74 @@ func followRotated(path string, done os.FileInfo, emit func(Entry)) error {
 	return nil
 }
 
-// follower passes events on once each, in seq order.
+// follower passes events on once each, in seq order, checking the chain
+// as it goes (see emit).
 type follower struct {
 	path       string
 	fn         func(Entry)
 	next       int64 // lowest seq not yet passed on; -1 before the first
 	catchingUp bool
+	chain      Checker          // the chain of the events passed on
+	recent     map[int64]string // seq -> hash of the events passed on lately
 }
+
+// recentEvents is how many of the events passed on last the follower
+// remembers, to tell a line read again from a rotated file from another
+// line with the same seq.
+const recentEvents = 1024
 
 // emit passes e on unless it was already. When events are missing before
 // e, the file that held them was rotated away between two looks (two
 // rotations in one interval, or one while the rotated files were being
 // listed): they are passed on from the rotated files first.
+//
+// The line's seq is the writer's claim, and another process may have
+// appended the line: only a line that continues the chain of those passed
+// on (Checker) moves the follower on. A line that does not (its hash is
+// wrong, or its seq or prevHash do not follow) is passed on with
+// Unchained saying why and leaves the follower where it was, so that a
+// line claiming a seq far ahead cannot hide the bridge's own lines after
+// it. A line at a seq already passed on with another hash is passed on too
+// (the chain forks there: the bridge writes its next event after a line
+// another process appended, see Guarantees), and when it chains onto the
+// event before it, the chain goes on from it.
 func (fw *follower) emit(e Entry) {
+	fork := false
+	if e.Seq < fw.next {
+		h, ok := fw.recent[e.Seq]
+		if !ok || h == e.Hash {
+			return // passed on already (or read again from a rotated file)
+		}
+		fork = true
+	}
 	if e.Seq > fw.next && fw.next >= 0 && !fw.catchingUp {
 		fw.catchingUp = true
 		catchUpRotated(fw.path, fw.emit)
 		fw.catchingUp = false
+		if e.Seq < fw.next {
+			return // the catch-up passed it on
+		}
 	}
-	if e.Seq >= fw.next {
-		fw.next = e.Seq + 1
-		fw.fn(e)
+	if fw.recent == nil {
+		fw.recent = make(map[int64]string)
 	}
+	if _, err := fw.chain.Check(e.Raw); err != nil {
+		_, lerr := checkLine(e.Raw)
+		if lerr != nil || e.PrevHash == "" || fw.recent[e.Seq-1] != e.PrevHash {
+			e.Unchained = Printable(err.Error())
+			fw.fn(e)
+			return
+		}
+		// It follows an event passed on: the chain goes on from it.
+		fw.chain.next, fw.chain.prev = e.Seq+1, e.Hash
+		if fork {
+			e.Unchained = fmt.Sprintf("seq %d was passed on before with another hash: the chain forks here (another process wrote to the log)", e.Seq)
+		}
+	}
+	fw.next = e.Seq + 1
+	fw.recent[e.Seq] = e.Hash
+	delete(fw.recent, e.Seq-recentEvents)
+	fw.fn(e)
 }
 
 // catchUpRotated passes every event of the rotated files of path to emit,

@@ -122,6 +122,16 @@ func (t *Timeline) Row(e *Entry) error {
 			return err
 		}
 	}
+	if e.Unchained != "" {
+		// The row above is what another process may have written.
+		mark := "✗ NOT VERIFIED: the line above does not continue the chain: " + Printable(e.Unchained)
+		if t.opts.Color {
+			mark = colorRed + mark + colorReset
+		}
+		if _, err := io.WriteString(t.w, strings.Repeat(" ", timeWidth+2)+mark+"\n"); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
