@@ -289,8 +289,36 @@ func readChecked(e *env, files []string) ([]audit.Entry, error) {
 	}
 	if rv.Problem != nil {
 		fmt.Fprintf(e.stderr, "WARNING: the log does not verify: %v\nWARNING: showing the lines as they are; do not trust them.\n", audit.PrintableError(rv.Problem))
+		markUnvouched(rv)
 	}
 	return rv.Entries, nil
+}
+
+// markUnvouched sets Unchained on every entry from where rv's chain stops
+// verifying on, so that the views say so among the rows (standard error,
+// where the warning goes, is gone once a pager draws the rows).
+func markUnvouched(rv *audit.Reviewed) {
+	var p *audit.Problem
+	if !errors.As(rv.Problem, &p) {
+		p = &audit.Problem{Line: 1, Err: rv.Problem}
+	}
+	order := make(map[string]int)
+	for i, f := range rv.Summary.Files {
+		order[f] = i
+	}
+	why := fmt.Sprintf("the log does not verify (%v): the row above and the rows after it are shown as found, not as the log vouches for them", p)
+	broken := false
+	for i := range rv.Entries {
+		en := &rv.Entries[i]
+		if !broken {
+			fi, ok := order[en.File]
+			pf, pok := order[p.File]
+			broken = !pok || ok && (fi > pf || fi == pf && en.Line >= p.Line)
+		}
+		if broken {
+			en.Unchained = why
+		}
+	}
 }
 
 // readReview parses a review subcommand's flags and files and reads the
@@ -335,7 +363,17 @@ func auditSessions(_ context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stdout, "no sessions")
 		return nil
 	}
-	return audit.WriteSessions(e.stdout, sessions, rf.location())
+	if err := audit.WriteSessions(e.stdout, sessions, rf.location()); err != nil {
+		return err
+	}
+	for _, en := range entries {
+		if en.Unchained != "" {
+			// Under the table, where a pager still shows it.
+			_, err := fmt.Fprintf(e.stdout, "✗ NOT VERIFIED: the counts include records the log does not vouch for (see standard error)\n")
+			return err
+		}
+	}
+	return nil
 }
 
 func matching(entries []audit.Entry, f audit.Filter) []audit.Entry {

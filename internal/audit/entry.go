@@ -34,9 +34,10 @@ type Entry struct {
 	// Reason is metadata.reason of an event with a policy decision: why
 	// the policy decided so.
 	Reason string
-	// Unchained is set by Follow on a line that does not continue the
-	// chain of the lines it passed on before: why, printable. The line's
-	// content is then only what another process may have written.
+	// Unchained says why the record is not vouched for by the chain, as
+	// the timeline writes it under the row: set by Follow on a line that
+	// does not continue the chain of the lines it passed on before, and
+	// by a review on the records from where the log stops verifying.
 	Unchained string
 	// Refused says who refused what an approval.recorded record asked
 	// about (see refusalOf): RefusedByPerson, RefusedByBridge, or "" when

@@ -172,14 +172,14 @@ func (fw *follower) emit(e Entry) {
 	if _, err := fw.chain.Check(e.Raw); err != nil {
 		_, lerr := checkLine(e.Raw)
 		if lerr != nil || e.PrevHash == "" || fw.recent[e.Seq-1] != e.PrevHash {
-			e.Unchained = Printable(err.Error())
+			e.Unchained = Printable("the line above does not continue the chain: " + err.Error())
 			fw.fn(e)
 			return
 		}
 		// It follows an event passed on: the chain goes on from it.
 		fw.chain.next, fw.chain.prev = e.Seq+1, e.Hash
 		if fork {
-			e.Unchained = fmt.Sprintf("seq %d was passed on before with another hash: the chain forks here (another process wrote to the log)", e.Seq)
+			e.Unchained = fmt.Sprintf("the line above does not continue the chain: seq %d was passed on before with another hash: the chain forks here (another process wrote to the log)", e.Seq)
 		}
 	}
 	fw.next = e.Seq + 1

@@ -71,6 +71,7 @@ type Timeline struct {
 	byW      int
 	detailW  int
 	location *time.Location
+	lastMark string // the last mark written under a row
 }
 
 // NewTimeline returns a Timeline writing to w.
@@ -122,9 +123,11 @@ func (t *Timeline) Row(e *Entry) error {
 			return err
 		}
 	}
-	if e.Unchained != "" {
-		// The row above is what another process may have written.
-		mark := "✗ NOT VERIFIED: the line above does not continue the chain: " + Printable(e.Unchained)
+	if e.Unchained != "" && e.Unchained != t.lastMark {
+		// The row above is not what the log vouches for. A mark shared by
+		// the rows after it is written once.
+		t.lastMark = e.Unchained
+		mark := "✗ NOT VERIFIED: " + Printable(e.Unchained)
 		if t.opts.Color {
 			mark = colorRed + mark + colorReset
 		}
@@ -291,7 +294,7 @@ func WriteTimeline(w io.Writer, entries []Entry, opts TimelineOptions) error {
 					return err
 				}
 			}
-			cur, printed = key, true
+			cur, printed, t.lastMark = key, true, ""
 			if err := t.writeSessionHeading(key, sums[key], shown[key], seen[key]); err != nil {
 				return err
 			}
