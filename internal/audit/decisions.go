@@ -1,7 +1,5 @@
 package audit
 
-import "strings"
-
 // One decision often leaves several records: a tool call is recorded when
 // its input is known and again when it completes; a blocked read is a
 // policy.violation of the agent's tool call and an fs.read refused when
@@ -13,86 +11,123 @@ import "strings"
 
 // decisionCounter groups decision records by what they decided about.
 type decisionCounter struct {
-	groups map[string]int // target key -> group
-	count  map[string]int // decision -> groups
-	n      int
+	groups  map[targetKey]int       // target -> group
+	targets map[int]map[string]bool // group -> its paths and commands
+	count   map[string]int          // decision -> groups
+	n       int
 }
 
+// targetKey is one thing a decision record is about, under one decision
+// value: kind "call" (a tool call id), "path", "cmd" or "record".
+type targetKey struct{ decision, kind, value string }
+
 func newDecisionCounter() *decisionCounter {
-	return &decisionCounter{groups: make(map[string]int), count: make(map[string]int)}
+	return &decisionCounter{groups: make(map[targetKey]int), targets: make(map[int]map[string]bool), count: make(map[string]int)}
 }
 
 // newTurn forgets paths and commands: the same file read in two turns is
 // two decisions.
 func (d *decisionCounter) newTurn() {
 	for k := range d.groups {
-		if !strings.Contains(k, "\x00call:") {
+		if k.kind != "call" {
 			delete(d.groups, k)
 		}
 	}
 }
 
 // add counts e if it holds a decision that no earlier record of the same
-// decision and target holds.
+// decision and target holds. A record joins the group of an earlier one
+// through the tool call id only when it names none of its own paths and
+// commands, or one the group's records named: the agent chooses tool call
+// ids, and one id given to several calls must not make their decisions
+// count as one.
 func (d *decisionCounter) add(e *Entry) {
 	dec := e.Decision()
 	if dec == "" {
 		return
 	}
 	keys := decisionTargets(e)
+	var named []string
+	for _, k := range keys {
+		if k.kind == "path" || k.kind == "cmd" {
+			named = append(named, k.kind+":"+k.value)
+		}
+	}
 	group := -1
 	for _, k := range keys {
-		if g, ok := d.groups[dec+"\x00"+k]; ok {
-			group = g
-			break
+		k.decision = dec
+		g, ok := d.groups[k]
+		if !ok {
+			continue
 		}
+		if k.kind == "call" && len(named) > 0 && len(d.targets[g]) > 0 && !d.namesAny(g, named) {
+			continue // another call under the same id
+		}
+		group = g
+		break
 	}
 	if group < 0 {
 		d.n++
 		group = d.n
 		d.count[dec]++
+		d.targets[group] = make(map[string]bool)
 	}
 	for _, k := range keys {
-		d.groups[dec+"\x00"+k] = group
+		k.decision = dec
+		d.groups[k] = group
 	}
+	for _, t := range named {
+		d.targets[group][t] = true
+	}
+}
+
+// namesAny reports whether group g's records named any of targets.
+func (d *decisionCounter) namesAny(g int, targets []string) bool {
+	for _, t := range targets {
+		if d.targets[g][t] {
+			return true
+		}
+	}
+	return false
 }
 
 // decisionTargets lists what e decided about: its tool call, the paths
 // and the command it names.
-func decisionTargets(e *Entry) []string {
-	var keys []string
+func decisionTargets(e *Entry) []targetKey {
+	var keys []targetKey
+	add := func(kind, value string) { keys = append(keys, targetKey{kind: kind, value: value}) }
 	if tc := e.ToolCall; tc != nil && tc.ToolCallID != "" {
-		keys = append(keys, "call:"+tc.ToolCallID)
+		add("call", tc.ToolCallID)
 	}
 	switch e.Subject.Kind {
 	case "tool-call":
 		if e.Subject.Ref != "" {
-			keys = append(keys, "call:"+e.Subject.Ref)
+			add("call", e.Subject.Ref)
 		}
 		if e.Subject.Path != "" {
-			keys = append(keys, "path:"+e.Subject.Path)
+			add("path", e.Subject.Path)
 		}
 	case "terminal":
 		if e.Subject.Ref != "" {
-			keys = append(keys, "cmd:"+e.Subject.Ref)
+			add("cmd", e.Subject.Ref)
 		}
 	default:
 		if e.Subject.Path != "" {
-			keys = append(keys, "path:"+e.Subject.Path)
+			add("path", e.Subject.Path)
 		}
 	}
 	if a, err := e.Targets(); err == nil {
 		for _, p := range []string{a.Path, a.FilePath, a.AbsPath} {
 			if p != "" {
-				keys = append(keys, "path:"+p)
+				add("path", p)
 			}
 		}
 		if a.Command != "" {
-			keys = append(keys, "cmd:"+a.Command)
+			add("cmd", a.Command)
 		}
 	}
 	if len(keys) == 0 {
-		keys = append(keys, "record:"+e.Hash)
+		add("record", e.Hash)
 	}
 	return keys
 }
