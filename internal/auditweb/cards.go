@@ -25,9 +25,11 @@ type turnView struct {
 
 // cardView is one tool call, or one other event worth a card.
 type cardView struct {
-	Kind      string // "tool", "compress", "event"
-	Title     string
-	Target    string
+	Kind   string // "tool", "compress", "event"
+	Title  string
+	Target string
+	// target is Target as recorded, before it was made printable.
+	target    string
 	Input     []string
 	Decisions []decisionView
 	// Class is the strongest decision, for the card's colour: deny, ask,
@@ -102,9 +104,17 @@ func buildTurns(entries []shownEntry) []*turnView {
 			continue
 		}
 		keys := cardKeys(&e.Entry)
+		t := target(&e.Entry)
 		var c *cardView
 		for _, k := range keys {
-			if c = byKey[k]; c != nil {
+			c = byKey[k]
+			if c != nil && strings.HasPrefix(k, "call\x00") && t != "" && c.target != "" && c.target != t {
+				// The agent chooses tool call ids: a record about
+				// another path or command under the id is another call.
+				c = nil
+				continue
+			}
+			if c != nil {
 				break
 			}
 		}
@@ -113,8 +123,8 @@ func buildTurns(entries []shownEntry) []*turnView {
 			cur.Cards = append(cur.Cards, c)
 		}
 		for _, k := range keys {
-			if byKey[k] == nil {
-				byKey[k] = c
+			if byKey[k] == nil || strings.HasPrefix(k, "call\x00") {
+				byKey[k] = c // an id given again names its latest call
 			}
 		}
 		c.add(e, rv)
@@ -156,7 +166,7 @@ func (c *cardView) add(e *shownEntry, rv recView) {
 	c.Records = append(c.Records, rv)
 	c.Unverified = c.Unverified || !e.trusted
 	if t := target(&e.Entry); t != "" && c.Target == "" {
-		c.Target = audit.Printable(t)
+		c.Target, c.target = audit.Printable(t), t
 	}
 	if tc := e.ToolCall; tc != nil {
 		c.Kind = "tool"
