@@ -7,8 +7,9 @@ import (
 )
 
 // TestDecisionsCountedPerCall checks what the agent's choice of strings
-// can do to the count of denials: a tool call id given to three calls
-// with other commands is three denials, not one; a path holding the text
+// can do to the count of denials and tool calls: a tool call id given to
+// three calls with other commands is three denials and three calls, not
+// one; a path holding the text
 // the counter used to tell call keys by ("\x00call:") denied in two turns
 // is two. One decision's several records still count once: a call's
 // records before and after it ran, and a violation with the fs.read the
@@ -48,5 +49,8 @@ func TestDecisionsCountedPerCall(t *testing.T) {
 	}
 	if want := 3 + 1 + 1 + 2; got[0].Denials != want {
 		t.Errorf("%d denials, want %d", got[0].Denials, want)
+	}
+	if want := 3 + 1 + 1; got[0].ToolCalls != want {
+		t.Errorf("%d tool calls, want %d", got[0].ToolCalls, want)
 	}
 }

@@ -83,12 +83,15 @@ type SessionTally struct {
 	s                        SessionSummary
 	calls, approved, refused map[string]bool
 	decisions                *decisionCounter
+	// callOf is, per tool call id, the target (path or command) of the
+	// call the id names now and how many calls it named before.
+	callOf map[string]*idCalls
 }
 
 // NewSessionTally starts the tally of session id of run run.
 func NewSessionTally(run, id string) *SessionTally {
 	return &SessionTally{s: SessionSummary{ID: id, Run: run}, calls: make(map[string]bool), approved: make(map[string]bool),
-		refused: make(map[string]bool), decisions: newDecisionCounter()}
+		refused: make(map[string]bool), decisions: newDecisionCounter(), callOf: make(map[string]*idCalls)}
 }
 
 // Add counts e, the session's next event.
@@ -105,7 +108,7 @@ func (t *SessionTally) Add(e *Entry) {
 	}
 	t.decisions.add(e)
 	if tc := e.ToolCall; tc != nil {
-		id := cmp.Or(tc.ToolCallID, e.Subject.Ref, fmt.Sprint("#", e.Seq))
+		id := t.callKey(cmp.Or(tc.ToolCallID, e.Subject.Ref, fmt.Sprint("#", e.Seq)), e)
 		t.calls[id] = true
 		if tc.Approval != "" && tc.Approval != "auto" && e.Refused == "" {
 			t.approved[id] = true
@@ -114,10 +117,43 @@ func (t *SessionTally) Add(e *Entry) {
 	if e.Refused == RefusedByPerson {
 		id := fmt.Sprint("#", e.Seq)
 		if tc := e.ToolCall; tc != nil && tc.ToolCallID != "" {
-			id = tc.ToolCallID
+			id = t.callKey(tc.ToolCallID, e)
 		}
 		t.refused[id] = true
 	}
+}
+
+// idCalls is what a session's records said under one tool call id.
+type idCalls struct {
+	target string
+	n      int
+}
+
+// callKey names the call record e is about under tool call id id. The
+// agent chooses tool call ids: a record under the id that names another
+// path or command than the id's earlier records is about another call.
+func (t *SessionTally) callKey(id string, e *Entry) string {
+	c := t.callOf[id]
+	if c == nil {
+		c = &idCalls{}
+		t.callOf[id] = c
+	}
+	a, _ := e.Targets()
+	target := cmp.Or(a.Command, a.FilePath, a.Path, a.AbsPath)
+	if e.Subject.Kind == "tool-call" {
+		target = cmp.Or(target, e.Subject.Path)
+	}
+	switch {
+	case target == "" || target == c.target:
+	case c.target == "":
+		c.target = target
+	default:
+		c.target, c.n = target, c.n+1
+	}
+	if c.n == 0 {
+		return id
+	}
+	return fmt.Sprintf("%s\x00%d", id, c.n)
 }
 
 // Summary returns the summary of the events added so far.
