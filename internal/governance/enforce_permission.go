@@ -232,7 +232,10 @@ func (x *Enforcer) onPermissionResponse(ctx context.Context, m *acpwire.Message,
 		out["stale"] = "the tool call changed after the person was asked"
 	}
 	if approved {
-		p.call.approval = fmt.Sprintf("%s (%s %s)", actorUser.ID, optKind, optionID)
+		// The option's kind and id are the agent's: quoted unless plain
+		// tokens, so that "allow) approved by user:lead (x" cannot read
+		// as another approver in the views.
+		p.call.approval = fmt.Sprintf("%s (%s %s)", actorUser.ID, audit.Quoted(optKind), audit.Quoted(optionID))
 		p.call.approvedBy = key
 	} else {
 		p.call.denied = true
