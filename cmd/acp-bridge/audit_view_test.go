@@ -71,7 +71,7 @@ func TestAuditViewsHostile(t *testing.T) {
 	}
 	// The rows are all there: six events, none hidden but agent.info.
 	out, _, _ := runCmd(t, "", "audit", "show", log)
-	for _, want := range []string{`session "s1\x1b[2J\nFORGEDROW`, `agent "evil\x1b[31m\nFORGEDROW`, `session "\u202eFORGEDROW`, `/w/.env\nFORGEDROW`, `echo FORGEDROW`, `session "s1\ufe0f"`} {
+	for _, want := range []string{`session "s1\x1b[2J\nFORGEDROW`, `agent "evil\x1b[31m\nFORGEDROW`, `session "\u202eFORGEDROW`, `/w/.env\nFORGEDROW`, `echo\r\nFORGEDROW`, `session "s1\ufe0f"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("show lacks %q, the escaped text:\n%s", want, out)
 		}

@@ -147,8 +147,29 @@ func contentText(blocks []any) (string, bool) {
 	return strings.Join(parts, " "), len(parts) > 0
 }
 
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+func oneLine(s string) string { return OneLine(s) }
+
+// OneLine folds each run of spaces in s into one and trims them at both
+// ends, for a view that shows a value on one row. Only spaces: a newline,
+// a carriage return or a tab is left for Printable to write as \n, \r or
+// \t, since to a shell a command holding one is not the command with a
+// space there ("echo ok", newline, "rm -rf ~" runs rm; folded, it read as
+// one echo).
+func OneLine(s string) string {
+	if !strings.Contains(s, "  ") && !strings.HasPrefix(s, " ") && !strings.HasSuffix(s, " ") {
+		return s
+	}
+	var b strings.Builder
+	for _, f := range strings.Split(s, " ") {
+		if f == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(f)
+	}
+	return b.String()
 }
 
 // clip cuts s to n runes, ending with "…" when cut.

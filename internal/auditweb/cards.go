@@ -333,7 +333,7 @@ func resultText(raw []byte) string {
 	return oneLine(jsonText(raw))
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+func oneLine(s string) string { return audit.OneLine(s) }
 
 func clip(s string, n int) string {
 	if len(s) <= n {
