@@ -24,3 +24,30 @@ func TestApprovalQuotesAgentOption(t *testing.T) {
 		t.Errorf("approval = %s, want %s", mir.Approval, want)
 	}
 }
+
+// TestRefusalWithdrawsEarlierApproval: the agent asks again about a call
+// the person approved, and the person refuses. The call's records after
+// the refusal (the refusal itself, the call's end) carried the earlier
+// approval, so the views showed "approved: user:ide" on the refusal's
+// row and on the call; they carry none.
+func TestRefusalWithdrawsEarlierApproval(t *testing.T) {
+	h := sessionHarness(t, EnforceOptions{})
+	h.agent("%s", permissionRequest(30, "c9", "execute", `{"command":"git commit -m wip"}`))
+	h.approve(30)
+	h.agent("%s", permissionRequest(31, "c9", "execute", `{"command":"git commit -m wip"}`))
+	h.answer(31, "no")
+	evs := h.rec.find("approval.recorded", "require-approval")
+	if len(evs) != 2 {
+		t.Fatalf("approval records: %+v", evs)
+	}
+	if mir, _ := evs[1].ev.Metadata["toolCall"].(audit.ToolCall); mir.Approval != "" {
+		t.Errorf("the refusal's record carries the approval %q", mir.Approval)
+	}
+	h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"c9","status":"failed"}}}`)
+	h.nextAtIDE()
+	for _, r := range h.rec.find("tool.call", "") {
+		if m, ok := r.ev.Metadata["toolCall"].(audit.ToolCall); ok && m.Error != nil && m.Approval != "" {
+			t.Errorf("the call's end after the refusal carries the approval %q", m.Approval)
+		}
+	}
+}

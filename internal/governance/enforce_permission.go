@@ -238,7 +238,10 @@ func (x *Enforcer) onPermissionResponse(ctx context.Context, m *acpwire.Message,
 		p.call.approval = fmt.Sprintf("%s (%s %s)", actorUser.ID, audit.Quoted(optKind), audit.Quoted(optionID))
 		p.call.approvedBy = key
 	} else {
-		p.call.denied = true
+		// An approval the person gave an earlier request about this call
+		// does not stand once they refuse it: the records from here on
+		// must not name it (nor does it cover anything, see denied).
+		p.call.approval, p.call.approvedBy, p.call.denied = "", "", true
 	}
 	mir := x.mirror(p.call)
 	x.mu.Unlock()
