@@ -77,6 +77,32 @@ done:
 	MOVQ $0x14404410000000, R12; SUBL $0x40, R10; \
 	BTQ R10, R12; JCC fail
 
+// CLEAN32 jumps to fail, with CX (the SPECIAL16 mask of the 32 bytes at
+// SI+AX, which X0 and X7 hold) unchanged, unless every special byte of
+// the block is a backslash that starts one of the escapes \n \t \r \"
+// within the block, or the '"' such an escape ends with: a block with
+// no special byte is clean too. B is the block's backslashes and E = B<<1
+// the bytes they escape; the block is clean when no backslash is its last
+// byte or escaped (B>>31, B&E), no quote or control character is
+// unescaped (CX&^B&^E) and every escaped byte is n, t, r or '"'
+// (E&^SQ). R8 and R10-R15 are clobbered.
+#define CLEAN32(fail) \
+	MOVO X0, X4; PCMPEQB X2, X4; PMOVMSKB X4, R10; \
+	MOVO X7, X4; PCMPEQB X2, X4; PMOVMSKB X4, R11; \
+	SHLL $16, R11; ORL R11, R10; \
+	MOVO X0, X4; PCMPEQB X11, X4; MOVO X0, X5; PCMPEQB X12, X5; POR X5, X4; \
+	MOVO X0, X5; PCMPEQB X13, X5; POR X5, X4; MOVO X0, X5; PCMPEQB X1, X5; POR X5, X4; \
+	PMOVMSKB X4, R12; \
+	MOVO X7, X4; PCMPEQB X11, X4; MOVO X7, X5; PCMPEQB X12, X5; POR X5, X4; \
+	MOVO X7, X5; PCMPEQB X13, X5; POR X5, X4; MOVO X7, X5; PCMPEQB X1, X5; POR X5, X4; \
+	PMOVMSKB X4, R13; SHLL $16, R13; ORL R13, R12; \
+	MOVL R10, R15; SHLL $1, R15; \
+	MOVL R10, R11; SHRL $31, R11; \
+	MOVL R10, R8; ANDL R15, R8; ORL R8, R11; \
+	MOVL R10, R14; ORL R15, R14; NOTL R14; ANDL CX, R14; ORL R14, R11; \
+	NOTL R12; ANDL R15, R12; ORL R12, R11; \
+	TESTL R11, R11; JNZ fail
+
 // func stringRunSSE2(b []byte, i int) int
 //
 // Scans b from i as plainRunSSE2 does, but steps over each two-byte escape
@@ -85,12 +111,17 @@ done:
 // offset at which fewer than 16 bytes remain unscanned. Text with an
 // escaped newline every few dozen bytes is then read in one call. The
 // special bytes of a 32-byte block are stepped through in its mask
-// (sbits), so an escape costs the block no second reading.
+// (sbits), so an escape costs the block no second reading; once a block
+// had escapes, each block is first tested whole (CLEAN32), and only one
+// with another kind of special byte is stepped through.
 TEXT ·stringRunSSE2(SB), NOSPLIT, $0-40
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), DX
 	MOVQ i+24(FP), AX
 	SPECIALS
+	MOVQ $0x6e6e6e6e6e6e6e6e, R8; MOVQ R8, X11; PUNPCKLQDQ X11, X11
+	MOVQ $0x7474747474747474, R8; MOVQ R8, X12; PUNPCKLQDQ X12, X12
+	MOVQ $0x7272727272727272, R8; MOVQ R8, X13; PUNPCKLQDQ X13, X13
 
 sloop32:
 	LEAQ 32(AX), R9
@@ -105,9 +136,36 @@ sloop32:
 	SHLL $16, R13
 	ORL  R13, CX
 	TESTL CX, CX
-	JNZ  sbits
+	JNZ  sclean
 	MOVQ R9, AX
 	JMP  sloop32
+
+// A block with a special byte: if it is clean, the text has escapes, and
+// the blocks after it are read by eloop32.
+sclean:
+	CLEAN32(sbits)
+	MOVQ R9, AX
+
+// eloop32 reads blocks as sloop32 does, but tests each for CLEAN32 whether
+// it has special bytes or not, without a branch on which (in text with an
+// escaped newline every few dozen bytes, about every other block has one,
+// and the branch was mispredicted as often): only a block that is not
+// clean goes to sbits.
+eloop32:
+	LEAQ 32(AX), R9
+	CMPQ R9, DX
+	JGT  sloop16
+	MOVOU (SI)(AX*1), X0
+	MOVOU 16(SI)(AX*1), X7
+	SPECIAL16(X0, X4, X5, X6)
+	SPECIAL16(X7, X8, X9, X10)
+	PMOVMSKB X4, CX
+	PMOVMSKB X8, R13
+	SHLL $16, R13
+	ORL  R13, CX
+	CLEAN32(sbits)
+	MOVQ R9, AX
+	JMP  eloop32
 
 // CX has a bit for each special byte of the 32 at AX not yet stepped over.
 sbits:

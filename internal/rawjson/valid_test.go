@@ -255,11 +255,35 @@ func TestStringRun(t *testing.T) {
 	}
 }
 
+// TestStringRunAfterEscapes is TestStringRun's sweep of byte pairs behind
+// 32 bytes whose escapes the vector scan steps over by their masks, so that
+// the blocks after them are read as text with escapes is (eloop32 on
+// amd64), and behind such blocks with each escape the masks take at each
+// offset.
+func TestStringRunAfterEscapes(t *testing.T) {
+	for _, lead := range []string{strings.Repeat("a", 30) + `\n`, `\n` + strings.Repeat("a", 30), strings.Repeat(`\t\r\"ab`, 4)} {
+		eachBytePair(func(buf []byte) {
+			stringRunScan.check(t, append([]byte(lead), buf...), 0)
+		})
+	}
+	for _, esc := range []string{`\n`, `\t`, `\r`, `\"`, `\\`, `\/`, `\b`, `\u`, `\x`, `\` + "\x01", `"`, "\x1f"} {
+		for at := 0; at < 70; at++ {
+			b := []byte(strings.Repeat("a", 30) + `\n` + strings.Repeat("b", 70))
+			b = append(append(append([]byte(nil), b[:32+at]...), esc...), b[32+at:]...)
+			b = append(b, '"')
+			for from := range 3 {
+				stringRunScan.check(t, b, from)
+			}
+		}
+	}
+}
+
 // FuzzStringRun compares the scans with the definition on arbitrary bytes
 // from every start offset.
 func FuzzStringRun(f *testing.F) {
 	f.Add([]byte(`the build failed on line 12.\nfunction return value, string buffer.\n\"quoted\" \\ back \/ slash \u0041 \b\f\r\t end"`))
 	f.Add([]byte(strings.Repeat(`word \n`, 40) + `\`))
+	f.Add([]byte(strings.Repeat(`some words\tin a line\r\n\"`, 12) + `\\n"`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for i := 0; i <= len(b); i++ {
 			stringRunScan.check(t, b, i)
