@@ -4,26 +4,28 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/acp-bridge/acp-bridge/internal/soak"
 )
 
-// notePreempt is a middleware that changes nothing but is a Preempter,
-// which keeps every read message on the forwarding loop (Session.run
-// dispatches on the reader only without preempt hooks).
+// notePreempt is a middleware that changes nothing but is a Preempter: with
+// it, the reader of the agent dispatches batches of notifications only.
 type notePreempt struct{}
 
 func (notePreempt) Wrap(next Handler) Handler { return next }
 func (notePreempt) Preempt(*Message)          {}
 
 // TestInlineStreamMatchesLoop streams a turn of each soak mix, with a
-// refused line and a line over the size limit among it, from the agent
-// through a bridge that dispatches on its reader (no preempt hooks) and
-// through one whose forwarding loop dispatches everything (a preempt hook),
-// the IDE side reading in small pieces at first: both must write the same
-// bytes, which are the input's without the two it refuses.
+// refused line, a line over the size limit and a request among it, from
+// the agent through a bridge whose reader dispatches what it reads (no
+// preempt hooks), one whose reader dispatches batches of notifications (a
+// preempt hook) and one whose forwarding loop dispatches everything
+// (readerDispatch off), the IDE side reading in small pieces at first: all
+// must write the same bytes, which are the input's without the two it
+// refuses.
 func TestInlineStreamMatchesLoop(t *testing.T) {
 	t.Setenv(PoisonBlocksEnv, "1")
 	for _, mix := range []soak.Mix{soak.Prose, soak.Runs} {
@@ -42,32 +44,40 @@ func TestInlineStreamMatchesLoop(t *testing.T) {
 			if i%700 == 350 {
 				in = append(in, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"c","ToolCallId":"d"}}}`+"\n"...)
 				in = append(in, `{"jsonrpc":"2.0","method":"x","params":"`+strings.Repeat("a", 100<<10)+`"}`+"\n"...)
+				req := `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"x/y","params":{}}` + "\n"
+				in = append(in, req...)
+				want = append(want, req...)
 			}
 		}
 		n := bytes.Count(want, []byte("\n"))
 		inline := forwardAll(t, in, n, false)
-		loop := forwardAll(t, in, n, true)
-		if !bytes.Equal(inline, loop) {
-			t.Errorf("%s: the reader's dispatch wrote %d bytes, the loop's %d, not the same", mix, len(inline), len(loop))
-		}
-		if !bytes.Equal(inline, want) {
-			t.Errorf("%s: the bridge wrote %d bytes, want the %d accepted", mix, len(inline), len(want))
+		notes := forwardAll(t, in, n, true)
+		readerDispatch = false
+		loop := forwardAll(t, in, n, false)
+		readerDispatch = true
+		for _, got := range []struct {
+			name string
+			b    []byte
+		}{{"the reader's dispatch", inline}, {"the reader's dispatch of notifications", notes}, {"the loop's dispatch", loop}} {
+			if !bytes.Equal(got.b, want) {
+				t.Errorf("%s: %s wrote %d bytes, want the %d accepted", mix, got.name, len(got.b), len(want))
+			}
 		}
 	}
 }
 
 // forwardAll writes stream from the agent side through a bridge with a
 // 64 KiB line limit and returns the first n lines the client side read,
-// read in small pieces at first; with loop set, a preempt hook keeps
-// dispatch on the loop.
-func forwardAll(t *testing.T, stream []byte, n int, loop bool) []byte {
+// read in small pieces at first; with preempt set, the bridge has a
+// preempt hook.
+func forwardAll(t *testing.T, stream []byte, n int, preempt bool) []byte {
 	t.Helper()
 	ar, aw := osPipe(t)
 	cr, cw := osPipe(t)
 	_, sink := osPipe(t)
 	outR, outW := osPipe(t)
 	br := New(Options{MaxLineSize: 64 << 10})
-	if loop {
+	if preempt {
 		br.UseNonRetaining(notePreempt{})
 	}
 	s, err := br.Start(context.Background(), Endpoint{In: cr, Out: outW}, Endpoint{In: ar, Out: sink})

@@ -75,8 +75,10 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 	// to it is under way: the reader must go on reading the IDE while an
 	// agent that is busy does not read, to notice the IDE leaving (and
 	// should a middleware's work or its own write wait after all, the watch
-	// below notices it). Not with preempt hooks: those exist because a
-	// middleware may hold a message, and the reader must go on.
+	// below notices it). With preempt hooks (inline false) only a batch of
+	// the agent's notifications: those hooks exist because a middleware
+	// may hold a request until its cancellation is read, and a middleware
+	// holds no notification (see Preempter).
 	inline := len(b.preempt) == 0
 	// stalledSince is, while the reader of the IDE is kept from reading by
 	// the loop or by a message it dispatches itself, when that began (on
@@ -98,8 +100,8 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 	handOver := func() {
 		switch {
 		case len(batch) == 0:
-		case inline && pending.Load() == 0 && (dir == AgentToClient ||
-			len(batch) == 1 && batch[0].m != nil && len(batch[0].m.Raw) <= inlineMax && b.writers[dir].fits(len(batch[0].m.Raw)+1)):
+		case readerDispatch && pending.Load() == 0 && (dir == AgentToClient && (inline || onlyNotifications(batch)) ||
+			inline && len(batch) == 1 && batch[0].m != nil && len(batch[0].m.Raw) <= inlineMax && b.writers[dir].fits(len(batch[0].m.Raw)+1)):
 			stall()
 			handle(batch, true)
 			stalledSince.Store(0)
@@ -184,6 +186,21 @@ func (s *Session) watchHangup(probe func() bool, stalledSince *atomic.Int64, don
 		}
 	}
 }
+
+// onlyNotifications reports whether every entry of batch is a notification
+// (not a line over the size limit, nor one refused as it was read).
+func onlyNotifications(batch []queued) bool {
+	for _, it := range batch {
+		if it.m == nil || it.m.Kind != KindNotification {
+			return false
+		}
+	}
+	return true
+}
+
+// readerDispatch lets the reader dispatch what it read itself (see
+// Session.run); tests turn it off to compare with the loop's dispatch.
+var readerDispatch = true
 
 // inlineMax is the largest lone message the reader of the IDE dispatches
 // itself.
