@@ -56,10 +56,7 @@ type Wrapper interface {
 // behind earlier messages of their direction (which they still do): a
 // middleware holding a request stops waiting when its cancellation comes.
 // Use registers a Wrapper that implements Preempter as a preempt hook.
-// Preempt must not block. What a Preempter may hold is a request (or a
-// message from the IDE): the agent's notifications may be dispatched by
-// the goroutine that reads the agent, which reads nothing more until
-// their Handle returns.
+// Preempt must not block.
 type Preempter interface {
 	Wrapper
 	Preempt(m *Message)

@@ -10,10 +10,9 @@ import (
 )
 
 // run reads one direction's messages and hands them, in order, to a
-// forwarding loop, which writes them and flushes whenever it has caught up,
-// or, while the loop has nothing to do, dispatches them itself (see
-// inline below). The reader hands over what it has parsed in batches: each
-// time it is about to wait for more input, and every handoffBatch messages.
+// forwarding loop, which writes them and flushes whenever it has caught up.
+// The reader hands over what it has parsed in batches: each time it is
+// about to wait for more input, and every handoffBatch messages.
 //
 // While no middleware may keep messages (see UseNonRetaining; the preempt
 // hooks of such middleware keep nothing either), the reader reuses its
@@ -65,20 +64,16 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 			b.logger.Debug("read blocks allocated", "from", peerName(dir), "blocks", p.made.Load())
 		}
 	}()
-	// What the reader reads while the loop has nothing to do it dispatches
-	// itself, sparing the hand-off to the loop's thread (a wake-up of it,
-	// and the switches to and from it): on the round trip of a request,
-	// and for each block of a stream from the agent, whose messages the
-	// reader writes before it reads the next block (the IDE not reading
-	// holds the reader as it would the loop). Toward the agent only a small
-	// lone message, only when the agent's pipe is empty and no other write
-	// to it is under way: the reader must go on reading the IDE while an
-	// agent that is busy does not read, to notice the IDE leaving (and
-	// should a middleware's work or its own write wait after all, the watch
-	// below notices it). With preempt hooks (inline false) only a batch of
-	// the agent's notifications: those hooks exist because a middleware
-	// may hold a request until its cancellation is read, and a middleware
-	// holds no notification (see Preempter).
+	// A small lone message read while the loop has nothing to do is
+	// dispatched by the reader itself, sparing the hand-off to the loop's
+	// thread on the round trip of a request; streams and large messages
+	// still go through the loop, so reading goes on while a write waits.
+	// Toward the agent only when its pipe is empty and no other write to it
+	// is under way: the reader must go on reading the IDE while an agent
+	// that is busy does not read, to notice the IDE leaving (and should a
+	// middleware's work or its own write wait after all, the watch below
+	// notices it). Not with preempt hooks: those exist because a middleware
+	// may hold a message, and the reader must go on.
 	inline := len(b.preempt) == 0
 	// stalledSince is, while the reader of the IDE is kept from reading by
 	// the loop or by a message it dispatches itself, when that began (on
@@ -100,8 +95,8 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 	handOver := func() {
 		switch {
 		case len(batch) == 0:
-		case readerDispatch && pending.Load() == 0 && (dir == AgentToClient && (inline || onlyNotifications(batch)) ||
-			inline && len(batch) == 1 && batch[0].m != nil && len(batch[0].m.Raw) <= inlineMax && b.writers[dir].fits(len(batch[0].m.Raw)+1)):
+		case inline && len(batch) == 1 && batch[0].m != nil && len(batch[0].m.Raw) <= inlineMax && pending.Load() == 0 &&
+			(dir == AgentToClient || b.writers[dir].fits(len(batch[0].m.Raw)+1)):
 			stall()
 			handle(batch, true)
 			stalledSince.Store(0)
@@ -187,23 +182,7 @@ func (s *Session) watchHangup(probe func() bool, stalledSince *atomic.Int64, don
 	}
 }
 
-// onlyNotifications reports whether every entry of batch is a notification
-// (not a line over the size limit, nor one refused as it was read).
-func onlyNotifications(batch []queued) bool {
-	for _, it := range batch {
-		if it.m == nil || it.m.Kind != KindNotification {
-			return false
-		}
-	}
-	return true
-}
-
-// readerDispatch lets the reader dispatch what it read itself (see
-// Session.run); tests turn it off to compare with the loop's dispatch.
-var readerDispatch = true
-
-// inlineMax is the largest lone message the reader of the IDE dispatches
-// itself.
+// inlineMax is the largest lone message the reader dispatches itself.
 const inlineMax = 16 << 10
 
 // handoff is a batch the reader hands to the forwarding loop, with the load
