@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -21,12 +19,7 @@ func auditProcess(t *testing.T, stdin []byte, args ...string) (stdout, stderr st
 // "printf 'hello\n' | acp-bridge audit verify /dev/stdin" does: input that
 // is not an audit log fails with the reason, a log verifies and shows.
 func TestAuditStandardInput(t *testing.T) {
-	log := filepath.Join(t.TempDir(), "audit.jsonl")
-	writeAuditLog(t, log)
-	data, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, data := writtenLog(t, writeAuditLog)
 	tests := []struct {
 		name  string
 		stdin []byte

@@ -5,8 +5,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,12 +18,7 @@ import (
 // with them escaped, into a pipe the log's bytes. 'sessions --json',
 // which is not the log's lines, escapes them wherever it goes.
 func TestAuditJSONOnTerminal(t *testing.T) {
-	hostile := filepath.Join(t.TempDir(), "hostile.jsonl")
-	writeHostileLog(t, hostile)
-	log, err := os.ReadFile(hostile)
-	if err != nil {
-		t.Fatal(err)
-	}
+	hostile, log := writtenLog(t, writeHostileLog)
 	logLines := strings.Split(strings.TrimSuffix(string(log), "\n"), "\n")
 	if !strings.ContainsRune(string(log), '\u009b') || !strings.ContainsRune(string(log), '\u202e') {
 		t.Fatal("the hostile log holds no raw C1 control or bidirectional override")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -13,12 +12,7 @@ import (
 // altered row and again under the first row of each later session
 // heading, and 'audit sessions' says it under its table.
 func TestAuditShowMarksUnvouchedRows(t *testing.T) {
-	log := filepath.Join(t.TempDir(), "audit.jsonl")
-	writeAuditLog(t, log)
-	data, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	log, data := writtenLog(t, writeAuditLog)
 	altered := strings.Replace(string(data), "rm -rf /", "ls -la /", 1)
 	if altered == string(data) {
 		t.Fatal("the log has no 'rm -rf /' to alter")

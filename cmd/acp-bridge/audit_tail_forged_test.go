@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,12 +12,7 @@ import (
 // under it, whatever seq they claim: one far ahead, and one at a seq
 // already shown (before the last -n lines).
 func TestAuditTailMarksUnchained(t *testing.T) {
-	log := filepath.Join(t.TempDir(), "audit.jsonl")
-	writeAuditLog(t, log)
-	data, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	log, data := writtenLog(t, writeAuditLog)
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	last := strings.Replace(lines[len(lines)-1], `"action":"`, `"action":"forged.`, 1)
 	seq := regexp.MustCompile(`"seq":\d+`)

@@ -22,6 +22,19 @@ func writeEvents(t *testing.T, path, runID string, evs []audit.Event) {
 	audittest.Append(t, path, audit.Options{Now: func() time.Time { clock = clock.Add(time.Second); return clock }, RunID: runID}, evs...)
 }
 
+// writtenLog writes a log with write into a temporary file and returns
+// its path and bytes.
+func writtenLog(t *testing.T, write func(*testing.T, string)) (path string, data []byte) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "audit.jsonl")
+	write(t, path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, data
+}
+
 // writeAuditLog writes a two-session log through the audit package.
 func writeAuditLog(t *testing.T, path string) {
 	t.Helper()
