@@ -11,10 +11,17 @@ package audit
 
 // decisionCounter groups decision records by what they decided about.
 type decisionCounter struct {
-	groups  map[targetKey]int       // target -> group
-	targets map[int]map[string]bool // group -> its paths and commands
-	count   map[string]int          // decision -> groups
-	n       int
+	groups map[targetKey]int    // target -> group
+	named  map[groupTarget]bool // the paths and commands each group named
+	names  []int                // group -> how many paths and commands it named
+	count  map[string]int       // decision -> groups
+	n      int
+}
+
+// groupTarget is a path or command a group's records named.
+type groupTarget struct {
+	group       int
+	kind, value string
 }
 
 // targetKey is one thing a decision record is about, under one decision
@@ -22,7 +29,7 @@ type decisionCounter struct {
 type targetKey struct{ decision, kind, value string }
 
 func newDecisionCounter() *decisionCounter {
-	return &decisionCounter{groups: make(map[targetKey]int), targets: make(map[int]map[string]bool), count: make(map[string]int)}
+	return &decisionCounter{groups: make(map[targetKey]int), named: make(map[groupTarget]bool), names: []int{0}, count: make(map[string]int)}
 }
 
 // newTurn forgets paths and commands: the same file read in two turns is
@@ -41,17 +48,15 @@ func (d *decisionCounter) newTurn() {
 // commands, or one the group's records named: the agent chooses tool call
 // ids, and one id given to several calls must not make their decisions
 // count as one.
-func (d *decisionCounter) add(e *Entry) {
+func (d *decisionCounter) add(e *Entry, args *Targets) {
 	dec := e.Decision()
 	if dec == "" {
 		return
 	}
-	keys := decisionTargets(e)
-	var named []string
+	keys := decisionTargets(e, args)
+	names := false
 	for _, k := range keys {
-		if k.kind == "path" || k.kind == "cmd" {
-			named = append(named, k.kind+":"+k.value)
-		}
+		names = names || isNamed(k)
 	}
 	group := -1
 	for _, k := range keys {
@@ -60,7 +65,7 @@ func (d *decisionCounter) add(e *Entry) {
 		if !ok {
 			continue
 		}
-		if k.kind == "call" && len(named) > 0 && len(d.targets[g]) > 0 && !d.namesAny(g, named) {
+		if k.kind == "call" && names && d.names[g] > 0 && !d.namesAny(g, keys) {
 			continue // another call under the same id
 		}
 		group = g
@@ -70,21 +75,26 @@ func (d *decisionCounter) add(e *Entry) {
 		d.n++
 		group = d.n
 		d.count[dec]++
-		d.targets[group] = make(map[string]bool)
+		d.names = append(d.names, 0)
 	}
 	for _, k := range keys {
 		k.decision = dec
 		d.groups[k] = group
-	}
-	for _, t := range named {
-		d.targets[group][t] = true
+		if t := (groupTarget{group, k.kind, k.value}); isNamed(k) && !d.named[t] {
+			d.named[t] = true
+			d.names[group]++
+		}
 	}
 }
 
-// namesAny reports whether group g's records named any of targets.
-func (d *decisionCounter) namesAny(g int, targets []string) bool {
-	for _, t := range targets {
-		if d.targets[g][t] {
+// isNamed reports whether k is a path or a command.
+func isNamed(k targetKey) bool { return k.kind == "path" || k.kind == "cmd" }
+
+// namesAny reports whether group g's records named any path or command of
+// keys.
+func (d *decisionCounter) namesAny(g int, keys []targetKey) bool {
+	for _, k := range keys {
+		if isNamed(k) && d.named[groupTarget{g, k.kind, k.value}] {
 			return true
 		}
 	}
@@ -92,8 +102,9 @@ func (d *decisionCounter) namesAny(g int, targets []string) bool {
 }
 
 // decisionTargets lists what e decided about: its tool call, the paths
-// and the command it names.
-func decisionTargets(e *Entry) []targetKey {
+// and the command it names, and those its arguments name (args, nil when
+// they do not decode).
+func decisionTargets(e *Entry, args *Targets) []targetKey {
 	var keys []targetKey
 	add := func(kind, value string) { keys = append(keys, targetKey{kind: kind, value: value}) }
 	if tc := e.ToolCall; tc != nil && tc.ToolCallID != "" {
@@ -116,7 +127,7 @@ func decisionTargets(e *Entry) []targetKey {
 			add("path", e.Subject.Path)
 		}
 	}
-	if a, err := e.Targets(); err == nil {
+	if a := args; a != nil {
 		for _, p := range []string{a.Path, a.FilePath, a.AbsPath} {
 			if p != "" {
 				add("path", p)

@@ -106,9 +106,23 @@ func (t *SessionTally) Add(e *Entry) {
 		s.Prompts++
 		t.decisions.newTurn()
 	}
-	t.decisions.add(e)
+	// The arguments are decoded once, for both counts: the call's key
+	// reads what decoded, the decisions only arguments that decode whole.
+	var targets Targets
+	var whole *Targets
+	if e.ToolCall != nil || e.Decision() != "" {
+		var err error
+		if targets, err = e.Targets(); err == nil {
+			whole = &targets
+		}
+	}
+	t.decisions.add(e, whole)
 	if tc := e.ToolCall; tc != nil {
-		id := t.callKey(cmp.Or(tc.ToolCallID, e.Subject.Ref, fmt.Sprint("#", e.Seq)), e)
+		id := cmp.Or(tc.ToolCallID, e.Subject.Ref)
+		if id == "" {
+			id = fmt.Sprint("#", e.Seq)
+		}
+		id = t.callKey(id, e, targets)
 		t.calls[id] = true
 		if tc.Approval != "" && tc.Approval != "auto" && e.Refused == "" {
 			t.approved[id] = true
@@ -117,7 +131,7 @@ func (t *SessionTally) Add(e *Entry) {
 	if e.Refused == RefusedByPerson {
 		id := fmt.Sprint("#", e.Seq)
 		if tc := e.ToolCall; tc != nil && tc.ToolCallID != "" {
-			id = t.callKey(tc.ToolCallID, e)
+			id = t.callKey(tc.ToolCallID, e, targets)
 		}
 		t.refused[id] = true
 	}
@@ -129,16 +143,16 @@ type idCalls struct {
 	n      int
 }
 
-// callKey names the call record e is about under tool call id id. The
-// agent chooses tool call ids: a record under the id that names another
-// path or command than the id's earlier records is about another call.
-func (t *SessionTally) callKey(id string, e *Entry) string {
+// callKey names the call record e, whose arguments name a, is about
+// under tool call id id. The agent chooses tool call ids: a record under
+// the id that names another path or command than the id's earlier records
+// is about another call.
+func (t *SessionTally) callKey(id string, e *Entry, a Targets) string {
 	c := t.callOf[id]
 	if c == nil {
 		c = &idCalls{}
 		t.callOf[id] = c
 	}
-	a, _ := e.Targets()
 	target := cmp.Or(a.Command, a.FilePath, a.Path, a.AbsPath)
 	if e.Subject.Kind == "tool-call" {
 		target = cmp.Or(target, e.Subject.Path)
