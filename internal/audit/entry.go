@@ -43,6 +43,9 @@ type Entry struct {
 	// about (see refusalOf): RefusedByPerson, RefusedByBridge, or "" when
 	// it was approved or the record is not an answer.
 	Refused string
+	// Approved is true when the person approved what an approval.recorded
+	// record asked about (see answerOf).
+	Approved bool
 }
 
 // Who refused a request for approval (Entry.Refused).
@@ -218,7 +221,7 @@ func jsonMeta(metadata json.RawMessage) entryMeta {
 // its output.
 func (e *Entry) derive(meta entryMeta, output json.RawMessage) {
 	if e.Action == "approval.recorded" {
-		e.Refused = refusalOf(meta.Approved, output)
+		e.Approved, e.Refused = answerOf(meta.Approved, output)
 	}
 	e.Time, _ = time.Parse(time.RFC3339Nano, e.TS)
 	e.ToolCall = meta.ToolCall
@@ -236,16 +239,17 @@ func (e *Entry) derive(meta entryMeta, output json.RawMessage) {
 	}
 }
 
-// refusalOf says who refused the request an approval.recorded record
-// answers: its metadata.approved (the answer to a permission request the
-// agent sent) or its output's approved (the answer to a question of the
-// bridge's own, for a file write or a terminal). Not approved, the output
-// says whether the bridge refused it for the person: "stale" (the call
-// changed after they approved it), "unanswerable" (their answer could not
-// be given for this call alone) or "error" (the question could not be
-// asked). Only these records decide: text the agent wrote elsewhere in
-// the record does not.
-func refusalOf(approved *bool, output json.RawMessage) string {
+// answerOf says whether the person approved the request an
+// approval.recorded record answers, or who refused it: its
+// metadata.approved (the answer to a permission request the agent sent)
+// or its output's approved (the answer to a question of the bridge's own,
+// for a file write or a terminal). Not approved, the output says whether
+// the bridge refused it for the person: "stale" (the call changed after
+// they approved it), "unanswerable" (their answer could not be given for
+// this call alone) or "error" (the question could not be asked). Only
+// these records decide: text the agent wrote elsewhere in the record does
+// not.
+func answerOf(approved *bool, output json.RawMessage) (approvedByPerson bool, refused string) {
 	var out struct {
 		Approved     *bool           `json:"approved"`
 		Stale        json.RawMessage `json:"stale"`
@@ -259,12 +263,14 @@ func refusalOf(approved *bool, output json.RawMessage) string {
 		approved = out.Approved
 	}
 	switch {
-	case approved == nil || *approved:
-		return ""
+	case approved == nil:
+		return false, ""
+	case *approved:
+		return true, ""
 	case given(out.Stale) || given(out.Unanswerable) || given(out.Error):
-		return RefusedByBridge
+		return false, RefusedByBridge
 	}
-	return RefusedByPerson
+	return false, RefusedByPerson
 }
 
 // given reports whether a member was written with a value other than null.

@@ -16,7 +16,7 @@ import (
 // them: to a permission request of the agent's (metadata.approved, the
 // option chosen as output), asked twice about one call and refused both
 // times, and approved for another; to a question of the bridge's own
-// about a file write (output.approved); and refusals the bridge made for
+// about a file write (output.approved), refused and approved; and refusals the bridge made for
 // the person (an approval given to what the call said before it changed,
 // a question that could not be asked). A tool call whose arguments say
 // "approved": false is no answer.
@@ -50,6 +50,9 @@ func refusalLog(t *testing.T) string {
 		{Actor: user, Action: "approval.recorded", Subject: Subject{Kind: "file", Path: "/w/notes.txt"}, Policy: ask,
 			Output:   map[string]any{"approved": false, "approver": "user:ide"},
 			Metadata: map[string]any{"session": "sess-1", "stage": "fs.write", "shownTitle": "write /w/notes.txt"}},
+		{Actor: user, Action: "approval.recorded", Subject: Subject{Kind: "file", Path: "/w/todo.txt"}, Policy: ask,
+			Output:   map[string]any{"approved": true, "approver": "user:ide"},
+			Metadata: map[string]any{"session": "sess-1", "stage": "fs.write", "shownTitle": "write /w/todo.txt"}},
 		{Actor: user, Action: "approval.recorded", Subject: Subject{Kind: "terminal", Ref: "make"}, Policy: ask,
 			Output:   map[string]any{"approved": false, "approver": "", "error": "the session's turn was cancelled"},
 			Metadata: map[string]any{"session": "sess-1", "stage": "terminal.create", "shownTitle": "make"}},
@@ -71,10 +74,10 @@ func TestRefusalsShownAndCounted(t *testing.T) {
 	}
 	golden.Check(t, "testdata/views-refusals.golden", b.Bytes())
 	out := b.String()
-	if !strings.Contains(out, "1 approved by a person, 2 refused by a person, 0 denied") {
-		t.Errorf("the heading does not count the person's two refusals:\n%s", out)
+	if !strings.Contains(out, "2 approved by a person, 2 refused by a person, 0 denied") {
+		t.Errorf("the heading does not count the person's two approvals and two refusals:\n%s", out)
 	}
-	want := []string{"refused: user:ide", "refused: user:ide", "approved: user:ide", "refused: acp-bridge", "refused: user:ide", "refused: acp-bridge"}
+	want := []string{"refused: user:ide", "refused: user:ide", "approved: user:ide", "refused: acp-bridge", "refused: user:ide", "approved: user:ide", "refused: acp-bridge"}
 	var got []string
 	for _, line := range strings.Split(out, "\n") {
 		if strings.Contains(line, "approval.recorded") {
@@ -94,8 +97,9 @@ func TestRefusalsShownAndCounted(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(b.String(), "\n")
-	if head, row := strings.Fields(lines[0]), strings.Fields(lines[1]); head[len(head)-2] != "REFUSED" || row[len(row)-2] != "2" {
-		t.Errorf("the sessions table has no REFUSED column counting 2:\n%s", b.String())
+	if head, row := strings.Fields(lines[0]), strings.Fields(lines[1]); head[len(head)-3] != "APPROVED" || row[len(row)-3] != "2" ||
+		head[len(head)-2] != "REFUSED" || row[len(row)-2] != "2" {
+		t.Errorf("the sessions table does not count 2 approved and 2 refused:\n%s", b.String())
 	}
 	// The index reads the same answers as the full reading.
 	raw, err := os.ReadFile(entries[0].File)

@@ -25,7 +25,9 @@ type SessionSummary struct {
 	// Denials counts deny decisions, each once however many records it
 	// left (see decisions.go).
 	Denials int `json:"denials"`
-	// Approvals counts tool calls a person approved.
+	// Approvals counts what a person approved when asked: tool calls, each
+	// once however often it was asked, and each question of the bridge's
+	// own about a file write or a terminal.
 	Approvals int `json:"approvals"`
 	// Refusals counts what a person refused when asked (Entry.Refused is
 	// RefusedByPerson): tool calls, each once however often it was
@@ -128,12 +130,16 @@ func (t *SessionTally) Add(e *Entry) {
 			t.approved[id] = true
 		}
 	}
-	if e.Refused == RefusedByPerson {
+	if e.Approved || e.Refused == RefusedByPerson {
 		id := fmt.Sprint("#", e.Seq)
 		if tc := e.ToolCall; tc != nil && tc.ToolCallID != "" {
 			id = t.callKey(tc.ToolCallID, e, targets)
 		}
-		t.refused[id] = true
+		if e.Approved {
+			t.approved[id] = true
+		} else {
+			t.refused[id] = true
+		}
 	}
 }
 

@@ -217,7 +217,8 @@ func (t *Timeline) learn(e *Entry) {
 }
 
 // who names whoever is accountable for the event: who refused a request
-// for approval, the approver of a tool call a person approved, "auto
+// for approval, the approver of a tool call or a question a person
+// approved, "auto
 // (policy)" for one the policy allowed, else the actor, with the agent
 // named by the agentInfo it reported.
 func (t *Timeline) who(e *Entry) string {
@@ -232,6 +233,9 @@ func (t *Timeline) who(e *Entry) string {
 			return "auto (policy)"
 		}
 		return "approved: " + tc.Approval
+	}
+	if e.Approved {
+		return "approved: " + e.Actor.ID
 	}
 	if r := t.runs[e.RunID]; r != nil && r.Reported && e.Actor.Role == "operator" {
 		return "agent:" + r.Name

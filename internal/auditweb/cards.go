@@ -207,10 +207,12 @@ func (c *cardView) add(e *shownEntry, rv recView) {
 	if len(e.Metadata) > 0 {
 		json.Unmarshal(e.Metadata, &meta)
 	}
-	switch e.Refused {
-	case audit.RefusedByPerson:
+	switch {
+	case e.Approved && c.Approval == "":
+		c.Approval = "approved by " + audit.Printable(e.Actor.ID)
+	case e.Refused == audit.RefusedByPerson:
 		c.Approval = "refused by a person: " + audit.Printable(e.Actor.ID)
-	case audit.RefusedByBridge:
+	case e.Refused == audit.RefusedByBridge:
 		c.Approval = "refused by the bridge: the person's answer did not stand for this call, or they could not be asked"
 	}
 	if meta.Status != "" && c.Outcome == "" {
