@@ -82,6 +82,17 @@ func (p *Pipeline) command(ctx context.Context, s *session, m *acpwire.Message, 
 	return p.s.Reply(m, json.RawMessage(`{"stopReason":"end_turn"}`))
 }
 
+// shownLine returns text, which may hold the agent's words (a tool call's
+// title, a path, a line of an offloaded file), as one line of an answer the
+// bridge gives in its own name: every run of white space, line breaks of
+// any kind (LF, CR, NEL, U+2028, U+2029) included, becomes one space, so
+// none of it starts a line of the answer and passes for the bridge's own
+// text (a note, a heading, a quote).
+func shownLine(text string) string { return oneLine(text, shownLineRunes) }
+
+// shownLineRunes bounds what shownLine keeps of one text.
+const shownLineRunes = 400
+
 func (p *Pipeline) contextStatus(s *session) string {
 	s.mu.Lock()
 	u := s.meter.Usage()
@@ -108,7 +119,7 @@ func (p *Pipeline) contextStatus(s *session) string {
 		fmt.Fprintf(&b, "**Last archive:** %s\n", archive)
 	}
 	if down != s.ide {
-		fmt.Fprintf(&b, "**Agent session:** %s (rolled over; your session id is unchanged)\n", down)
+		fmt.Fprintf(&b, "**Agent session:** %q (rolled over; your session id is unchanged)\n", down)
 	}
 	return b.String()
 }
@@ -132,13 +143,13 @@ func (p *Pipeline) logText(s *session) string {
 	var b strings.Builder
 	b.WriteString("**Compression log** (latest last)\n\n")
 	for _, e := range evs {
-		fmt.Fprintf(&b, "- %s **%s** (%s) %s: %s → %s tokens, saved %s", e.Time.UTC().Format("15:04:05"), e.Type, e.Level, e.Trigger,
+		fmt.Fprintf(&b, "- %s **%s** (%s) %s: %s → %s tokens, saved %s", e.Time.UTC().Format("15:04:05"), e.Type, e.Level, shownLine(e.Trigger),
 			groupDigits(e.TokensBefore), groupDigits(e.TokensAfter), groupDigits(e.TokensSaved))
 		if len(e.Files) > 0 {
 			fmt.Fprintf(&b, "; files: %s", strings.Join(e.Files, ", "))
 		}
 		if e.Detail != "" {
-			fmt.Fprintf(&b, "; %s", e.Detail)
+			fmt.Fprintf(&b, "; %s", shownLine(e.Detail))
 		}
 		b.WriteString("\n")
 	}
@@ -243,7 +254,7 @@ func (p *Pipeline) recover(topic string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**Recovered** %d matches for %q (read more with a ranged read of the file from the line shown):\n\n", len(snips), topic)
 	for _, sn := range snips {
-		fmt.Fprintf(&b, "- `%s:%d`: %s\n", sn.Path, sn.Line, strings.ReplaceAll(sn.Text, "`", "'"))
+		fmt.Fprintf(&b, "- `%s:%d`: %s\n", sn.Path, sn.Line, strings.ReplaceAll(shownLine(sn.Text), "`", "'"))
 	}
 	return b.String()
 }
