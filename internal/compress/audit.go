@@ -8,14 +8,22 @@ type AuditLog interface {
 }
 
 // AuditTo returns a Config.Audit that records each compression event in l
-// as a context.compress audit record.
+// as a context.compress audit record. A WRITE_REFUSED record carries the
+// refusal as a decision (deny, ref "offload-reference"): the pipeline
+// answers such a write itself, nearer the agent than governance, so no
+// other record of the attempt is made; its trigger names the path.
 func AuditTo(l AuditLog) func(Event) error {
 	return func(e Event) error {
 		path := ""
 		if len(e.Files) > 0 {
 			path = e.Files[0]
 		}
+		var pol *audit.Policy
+		if e.Type == EventWriteRefused {
+			pol = &audit.Policy{Ref: "offload-reference", Decision: "deny"}
+		}
 		return l.Append(audit.Event{
+			Policy:  pol,
 			Actor:   audit.Actor{ID: "acp-bridge", Role: "compression"},
 			Action:  "context.compress",
 			Subject: audit.Subject{Kind: "session", Ref: e.Session, Path: path},

@@ -36,3 +36,31 @@ func TestAuditTo(t *testing.T) {
 		t.Errorf("metadata %v", a.Metadata)
 	}
 }
+
+// TestAuditToRecordsWriteRefusalAsDeny: the pipeline answers an agent's
+// write that carries an offload reference itself, nearer the agent than
+// governance, so its record is the only one of the attempt: it carries the
+// refusal as a deny decision. Other events decide nothing.
+func TestAuditToRecordsWriteRefusalAsDeny(t *testing.T) {
+	tests := []struct {
+		typ  string
+		want *audit.Policy
+	}{
+		{EventWriteRefused, &audit.Policy{Ref: "offload-reference", Decision: "deny"}},
+		{EventTier1, nil},
+		{EventTier3, nil},
+		{EventRollover, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.typ, func(t *testing.T) {
+			var r recordingAudit
+			if err := AuditTo(&r)(Event{Session: "s1", Type: tt.typ, Trigger: "fs/write_text_file /repo/GOVERNANCE.md"}); err != nil {
+				t.Fatal(err)
+			}
+			got := r.events[0].Policy
+			if (got == nil) != (tt.want == nil) || (got != nil && *got != *tt.want) {
+				t.Errorf("policy = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}

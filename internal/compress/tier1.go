@@ -147,7 +147,11 @@ func joinArray(elems [][]byte) []byte {
 // guardWrite refuses an fs/write_text_file whose content carries one of
 // the bridge's offload references: the agent would be writing the
 // reference over the real file (an edit tool that read the file through
-// the client got the reference and applied its change to it).
+// the client got the reference and applied its change to it). A write in
+// a session the pipeline does not keep (one the IDE never opened, or has
+// closed) is left to the middleware past it: governance refuses and
+// records it as it does any request in such a session, and the pipeline
+// records nothing for it.
 func (p *Pipeline) guardWrite(m *acpwire.Message) (bool, error) {
 	if m.Method != "fs/write_text_file" {
 		return false, nil
@@ -159,6 +163,9 @@ func (p *Pipeline) guardWrite(m *acpwire.Message) (bool, error) {
 	}
 	path, _ := rawjson.GetString(m.Params, "path")
 	down, _ := rawjson.GetString(m.Params, "sessionId")
+	if p.lookup(p.ideID(down)) == nil {
+		return false, nil
+	}
 	p.logger.Warn("refused a write carrying an offload reference", "path", path)
 	p.events.Add(Event{Time: p.now(), Session: p.ideID(down), Type: EventWriteRefused, Trigger: "fs/write_text_file " + path,
 		Files: []string{}, IntentPreserved: IntentPreserved, Detail: "content contains an acp-bridge offload reference"})

@@ -399,6 +399,27 @@ func TestWriteOfReferenceRefused(t *testing.T) {
 	}
 }
 
+// TestWriteOfReferenceInUnopenedSession: the same write in a session the
+// IDE never opened is not the pipeline's to answer: it passes on (to
+// governance, which refuses and records any request in such a session),
+// and the pipeline records no event for that session.
+func TestWriteOfReferenceInUnopenedSession(t *testing.T) {
+	h := sessionHarness(t, Config{OffloadTokens: 1000})
+	ref := "## Offloaded Content Reference\n**File:** " + h.p.store.OffloadedDir() + "/x.md\n"
+	h.agent(mustJSON(map[string]any{"jsonrpc": "2.0", "id": 8, "method": "fs/write_text_file", "params": map[string]any{"sessionId": "sess-evil", "path": "/repo/big.go", "content": ref}}))
+	h.agent(agentSays("s1", "after the write")) // what the IDE gets next if the write does not pass
+	if m := h.readIDE(); str(m, "method") != "fs/write_text_file" || str(m, "params", "sessionId") != "sess-evil" {
+		t.Fatalf("IDE got %s, want the write passed on untouched", m)
+	}
+	if m := h.readIDE(); str(m, "params", "update", "content", "text") != "after the write" {
+		t.Fatalf("IDE got %s, want the agent's message", m)
+	}
+	h.AgentGetsNothingMore()
+	if strings.Contains(h.log.String(), "WRITE_REFUSED") {
+		t.Errorf("event log records a refusal in a session the IDE never opened:\n%s", h.log.String())
+	}
+}
+
 func TestKeepReads(t *testing.T) {
 	h := sessionHarness(t, Config{OffloadTokens: 1000, KeepReads: true})
 	h.agent(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"sessionId":"s1","path":"/repo/big.go"}}`)
