@@ -71,6 +71,21 @@ type Config struct {
 	// Protect is told of the files and sockets an adapter creates, which
 	// the agent must not touch (governance.Engine.Protect); optional.
 	Protect func(...governance.ProtectedPath)
+	// Session returns the IDE's id for the session the agent names (after
+	// a compression rollover the agent works in a session the bridge
+	// opened, which the IDE and the audit log know by the id of the one
+	// it continues) and whether the IDE opened that session and has not
+	// closed it; optional, if nil every session is taken as the IDE's,
+	// under the agent's id.
+	Session func(agentSession string) (ide string, open bool)
+}
+
+// session is cfg.Session, or the agent's id as the IDE's when it is nil.
+func (c *Config) session(agentSession string) (string, bool) {
+	if c.Session == nil {
+		return agentSession, true
+	}
+	return c.Session(agentSession)
 }
 
 // protect tells cfg.Protect of a location the adapter created, if anyone

@@ -409,10 +409,11 @@ type gemini struct {
 	operator string
 	logger   *slog.Logger
 	protect  func(...governance.ProtectedPath)
+	session  func(string) (string, bool) // Config.session
 }
 
 func newGemini(cfg Config) (*gemini, error) {
-	g := &gemini{logger: cfg.logger(), audit: cfg.Audit, operator: cfg.Operator, protect: cfg.protect}
+	g := &gemini{logger: cfg.logger(), audit: cfg.Audit, operator: cfg.Operator, protect: cfg.protect, session: cfg.session}
 	// Gemini CLI loads the first .env it finds from a session's directory
 	// up (after .gemini/.env, which self-protection covers) into its own
 	// environment, BASH_ENV among the variables, which its shell commands
@@ -482,13 +483,23 @@ var geminiDenied = []byte("denied by policy")
 // policy engine refused while it runs with the bridge's rules: Gemini decides
 // those calls without asking anyone, so this is the bridge's only trace of
 // the decision. Gemini reports neither the rule nor (for a refused call) the
-// tool's input; the record says so.
+// tool's input; the record says so. The record names the session by the
+// IDE's id (the agent's is kept as agentSession when a rollover made them
+// differ); an update in a session the IDE never opened, or closed, which
+// governance drops, leaves none.
 func (g *gemini) Observe(m *acpwire.Message) {
 	if g.audit == nil || g.dir == "" || !bytes.Contains(m.Params, geminiDenied) {
 		return
 	}
 	u, err := acpparams.UpdateOf(m, m.Params)
 	if err != nil || !u.IsToolCall() || u.Status != "failed" || !bytes.Contains(u.Content, geminiDenied) {
+		return
+	}
+	session, open := u.SessionID, true
+	if g.session != nil {
+		session, open = g.session(u.SessionID)
+	}
+	if !open {
 		return
 	}
 	tool := strings.SplitN(u.ID, "__", 2)[0] // "run_shell_command__run_shell_command_17952..._0"
@@ -500,16 +511,19 @@ func (g *gemini) Observe(m *acpwire.Message) {
 		Output:  toolOutput(u.Content),
 		Policy:  &audit.Policy{Ref: "gemini-admin-policy", Decision: "deny"},
 		Metadata: map[string]any{
-			"session":     u.SessionID,
+			"session":     session,
 			"stage":       "agent-policy",
 			"agent":       Gemini,
 			"enforcement": "refused by Gemini CLI's policy engine, which runs with the bridge's rules as its admin policy; Gemini does not report which rule",
-			"toolCall": audit.ToolCall{Kind: "tool-call", Operator: g.operator, Session: u.SessionID, ToolCallID: u.ID,
+			"toolCall": audit.ToolCall{Kind: "tool-call", Operator: g.operator, Session: session, ToolCallID: u.ID,
 				Tool: tool, Arguments: rawOrNil(u.RawInput), Error: toolOutput(u.Content)},
 		},
 	}
 	if u.Title != "" {
 		ev.Metadata["title"] = u.Title
+	}
+	if session != u.SessionID {
+		ev.Metadata["agentSession"] = u.SessionID
 	}
 	if err := g.audit.AppendSync(ev); err != nil {
 		g.logger.Error("adapter: audit record of a call Gemini refused", "toolCallId", u.ID, "err", err)

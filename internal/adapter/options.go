@@ -14,8 +14,9 @@ import (
 // workspace roots and permission modes (looked up by the IDE's id for the
 // agent's session, which differs after a compression rollover, and the id
 // records name the session by), the audit
-// log, operator and fail mode, and the Tier 1 read limit with its offload
-// and events. Mode (the adapter's) is left for the caller.
+// log, operator and fail mode, the IDE's id for each agent session and
+// whether the IDE opened it (Config.Session), and the Tier 1 read limit
+// with its offload and events. Mode (the adapter's) is left for the caller.
 func OptionsFrom(agent *acpwire.AgentCommand, g *governance.Setup, p *compress.Pipeline, logger *slog.Logger) Options {
 	o := Options{Agent: agent, Config: Config{Logger: logger}}
 	if g != nil {
@@ -33,6 +34,18 @@ func OptionsFrom(agent *acpwire.AgentCommand, g *governance.Setup, p *compress.P
 			o.Config.Audit = g.Audit
 		}
 		o.Config.Operator, o.FailOpen = g.Operator, g.FailOpen
+	}
+	var opened func(string) bool
+	if g != nil && g.Enforcer != nil {
+		opened = g.Enforcer.Opened
+	}
+	ide := func(id string) string { return id }
+	if p != nil {
+		ide = p.IDESession
+	}
+	o.Config.Session = func(agentSession string) (string, bool) {
+		id := ide(agentSession)
+		return id, opened == nil || opened(id)
 	}
 	if p != nil {
 		o.Sessions = sessionsAsIDE(o.Sessions, p.IDESession)

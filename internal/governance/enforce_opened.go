@@ -119,6 +119,11 @@ func (x *Enforcer) openedPlain(v []byte) bool {
 	return open
 }
 
+// Opened reports whether sid names a session the IDE opened (session/new,
+// fork, load, resume) and has not closed: one the agent may act in. It is
+// safe for concurrent use.
+func (x *Enforcer) Opened(sid string) bool { return x.unopened(sid) == "" }
+
 // unopened says why the session sid names is not one the agent may act
 // in (empty, or not opened by the IDE), or returns "" when it is.
 func (x *Enforcer) unopened(sid string) string {
