@@ -180,3 +180,46 @@ func TestToolCallRecordedOnlyWhenPassedOn(t *testing.T) {
 		})
 	}
 }
+
+// TestAgentRequestRecordedOnlyWhenPassedOn: a terminal/create the layer
+// nearer the IDE refuses (governance, for a command the policy denies)
+// never runs: it is not in the session's record (the archive a checkpoint
+// writes, which /bridge-recover searches and the person reads), nor is a
+// refused write counted as the turn's work by the drift watch. One passed
+// on is both.
+func TestAgentRequestRecordedOnlyWhenPassedOn(t *testing.T) {
+	for _, passed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "dropped", true: "passed"}[passed], func(t *testing.T) {
+			h := droppingHarness(t, 1000)
+			mark := "kept"
+			if !passed {
+				mark = "DROPME"
+			}
+			s := h.p.lookup("s1")
+			s.mu.Lock()
+			s.watch = &driftWatch{reason: "a test"}
+			s.mu.Unlock()
+			h.agent(`{"jsonrpc":"2.0","id":"t1","method":"terminal/create","params":{"sessionId":"s1","command":"rm","args":["-rf","` + mark + `-target"]}}`)
+			h.agent(`{"jsonrpc":"2.0","id":"w1","method":"fs/write_text_file","params":{"sessionId":"s1","path":"/repo/` + mark + `.go","content":"package x\n"}}`)
+			shown := 0
+			for _, m := range h.syncIDE() {
+				if strings.Contains(string(m), mark) {
+					shown++
+				}
+			}
+			if (shown == 2) != passed {
+				t.Fatalf("the IDE got %d of the requests, passed %v", shown, passed)
+			}
+			s.mu.Lock()
+			recorded := strings.Contains(s.rec.Archive(time.Time{}), mark+"-target")
+			edits, touched := s.watch.obs.Edits, len(s.watch.obs.Touched)
+			s.mu.Unlock()
+			if recorded != passed {
+				t.Errorf("terminal/create in the record: %v, want %v", recorded, passed)
+			}
+			if (edits == 1 && touched == 1) != passed {
+				t.Errorf("drift watch counts %d edits, %d touched files; want them counted: %v", edits, touched, passed)
+			}
+		})
+	}
+}

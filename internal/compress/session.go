@@ -335,6 +335,9 @@ func (p *Pipeline) agentError(m *acpwire.Message) {
 
 // agentRequest notes what the agent asks the IDE for: terminals (to name
 // their output later), permissions (for decisions), reads (drift checks).
+// The note is made as the request goes out to the IDE: one the middleware
+// past the pipeline refuses (governance) never ran, and is neither in the
+// session's record (the archive) nor counted as work for the drift watch.
 func (p *Pipeline) agentRequest(m *acpwire.Message) {
 	down, _ := rawjson.GetString(m.Params, "sessionId")
 	s := p.lookup(p.ideID(down))
@@ -348,22 +351,28 @@ func (p *Pipeline) agentRequest(m *acpwire.Message) {
 		if raw, ok := rawjson.Get(m.Params, "args"); ok {
 			_ = json.Unmarshal(raw, &args)
 		}
-		s.mu.Lock()
-		s.rec.Note(m.Received, "Tool", "terminal/create "+strings.Join(append([]string{cmd}, args...), " "))
-		s.mu.Unlock()
+		note, at := "terminal/create "+strings.Join(append([]string{cmd}, args...), " "), m.Received
+		m.WhenPassed(func() {
+			s.mu.Lock()
+			s.rec.Note(at, "Tool", note)
+			s.mu.Unlock()
+		})
 	case "fs/read_text_file", "fs/write_text_file":
 		path, _ := rawjson.GetString(m.Params, "path")
 		if p.store.Contains(path) {
 			return // recovery reads are neither work nor drift
 		}
-		s.mu.Lock()
-		if s.watch != nil {
-			s.watch.obs.Touched = append(s.watch.obs.Touched, path)
-			s.watch.obs.ToolCalls++
-			if m.Method == "fs/write_text_file" {
-				s.watch.obs.Edits++
+		write := m.Method == "fs/write_text_file"
+		m.WhenPassed(func() {
+			s.mu.Lock()
+			if s.watch != nil {
+				s.watch.obs.Touched = append(s.watch.obs.Touched, path)
+				s.watch.obs.ToolCalls++
+				if write {
+					s.watch.obs.Edits++
+				}
 			}
-		}
-		s.mu.Unlock()
+			s.mu.Unlock()
+		})
 	}
 }
