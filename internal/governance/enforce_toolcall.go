@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpparams"
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
@@ -394,14 +395,29 @@ func describeCall(c *callState) string {
 	return "tool call " + c.id
 }
 
-// tell shows the user a short message in the session's transcript.
+// tell shows the user a short message in the session's transcript, on one
+// line (oneLineNotice): what it quotes of the agent's (a path, a command
+// line) cannot start a line of it and pass for the bridge's own words.
 func (x *Enforcer) tell(sid, text string) {
 	if sid == "" {
 		return
 	}
 	err := x.send.Notify(acpwire.AgentToClient, "session/update", map[string]any{"sessionId": sid,
-		"update": map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]any{"type": "text", "text": "\n\n" + text + "\n\n"}}})
+		"update": map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]any{"type": "text", "text": "\n\n" + oneLineNotice(text) + "\n\n"}}})
 	if err != nil {
 		x.log.Warn("telling the user about a blocked action", "err", err)
 	}
+}
+
+// oneLineNotice returns text with every line break a Markdown view or a
+// terminal may break at (LF, CR, VT, FF, NEL, U+2028, U+2029) replaced by
+// a space.
+func oneLineNotice(text string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '\n', '\r', '\v', '\f', '\u0085', '\u2028', '\u2029':
+			return ' '
+		}
+		return r
+	}, text)
 }
