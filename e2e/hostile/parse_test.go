@@ -119,14 +119,23 @@ func (jsReader) params(raw json.RawMessage, v any) error {
 // duplicate winning, and where "id": null leaves the id nil: a notification.
 type goReader struct{}
 
-// goEnvelope is acp-go-sdk's anyMessage.
+// goEnvelope is acp-go-sdk's anyMessage: its error is decoded into the
+// SDK's RequestError, so a line whose error member is not one (a number,
+// a string code) fails to decode and is dropped, beside a method too.
 type goEnvelope struct {
 	JSONRPC string           `json:"jsonrpc"`
 	ID      *json.RawMessage `json:"id,omitempty"`
 	Method  string           `json:"method,omitempty"`
 	Params  json.RawMessage  `json:"params,omitempty"`
 	Result  json.RawMessage  `json:"result,omitempty"`
-	Error   json.RawMessage  `json:"error,omitempty"`
+	Error   *goRequestError  `json:"error,omitempty"`
+}
+
+// goRequestError is acp-go-sdk's RequestError.
+type goRequestError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Data    any    `json:"data,omitempty"`
 }
 
 func (goReader) read(line []byte) ideMessage {

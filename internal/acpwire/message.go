@@ -237,7 +237,7 @@ func parseMembers(dir Direction, line []byte) (*Message, bool) {
 		return m, rawjson.Valid(line)
 	}
 	var seen envelope
-	var method []byte
+	var method, version []byte
 	// The names down to a chunk's content block are checked while the
 	// line is validated, so checking a chunk costs no pass of its own over
 	// the bytes.
@@ -267,7 +267,7 @@ func parseMembers(dir Direction, line []byte) (*Message, bool) {
 		case "error":
 			bit, m.Error = envError, value
 		case "jsonrpc":
-			bit = envJSONRPC
+			bit, version = envJSONRPC, value
 		default:
 			canon := envelopeFold(rawjson.Key(name))
 			switch {
@@ -299,7 +299,7 @@ func parseMembers(dir Direction, line []byte) (*Message, bool) {
 	}
 	m.env = seen
 	m.noUEscape = !uEscape
-	m.classify(seen, method)
+	m.classify(seen, method, version)
 	if m.Kind == KindNotification && m.Method == "session/update" {
 		m.chunk = ck.chunk(line)
 	}
@@ -318,9 +318,10 @@ const (
 	envJSONRPC
 )
 
-// classify sets m's kind from the envelope members parse saw; a message
-// with an invalid reason stays KindOther.
-func (m *Message) classify(seen envelope, method []byte) {
+// classify sets m's kind from the envelope members parse saw (method and
+// version are the raw values of method and jsonrpc); a message with an
+// invalid reason stays KindOther.
+func (m *Message) classify(seen envelope, method, version []byte) {
 	hasID := seen&envID != 0
 	idWhy := ""
 	if hasID {
@@ -328,6 +329,11 @@ func (m *Message) classify(seen envelope, method []byte) {
 	}
 	switch {
 	case m.invalid != "":
+	case !isVersion2(version):
+		// Unless jsonrpc is "2.0" the TypeScript SDK takes no request
+		// or notification in and reads a response as a failure;
+		// acp-go-sdk drops a line whose jsonrpc is not a string.
+		m.invalid = `jsonrpc is not "2.0", so JSON-RPC peers differ on whether the message is one`
 	case idWhy != "":
 		m.invalid = idWhy
 	case seen&envMethod != 0:
@@ -343,6 +349,13 @@ func (m *Message) classify(seen envelope, method []byte) {
 			// the id names), where a JSON-RPC stack that sees the
 			// member reads a request.
 			m.invalid = "method is empty, which some JSON-RPC peers read as no method (a response when an id is present)"
+			break
+		}
+		if seen&(envResult|envError) != 0 {
+			// acp-go-sdk decodes error into its error type beside a
+			// method too, and drops the line where that fails; the
+			// TypeScript SDK reads the request or notification.
+			m.invalid = "a request or notification carries result or error, which JSON-RPC peers read differently"
 			break
 		}
 		m.Method = name
@@ -564,6 +577,16 @@ func (m *Message) original() *Message {
 		return m.Original
 	}
 	return m
+}
+
+// isVersion2 reports whether version, the raw value of a jsonrpc member
+// (nil when absent), is the string "2.0", however it is escaped.
+func isVersion2(version []byte) bool {
+	if string(version) == `"2.0"` {
+		return true
+	}
+	s, ok := rawjson.String(version)
+	return ok && s == "2.0"
 }
 
 // isObject reports whether raw, a JSON value as parse found it, is an

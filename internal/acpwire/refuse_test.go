@@ -91,6 +91,14 @@ func TestRefusedNeverForwarded(t *testing.T) {
 		{"fs/read_text_file without an id", `{"jsonrpc":"2.0","method":"fs/read_text_file","params":{"sessionId":"s","path":"/etc/passwd"}}`, "", "fs/read_text_file is a request"},
 		{"terminal/create without an id", `{"jsonrpc":"2.0","method":"terminal/create","params":{"sessionId":"s","command":"rm"}}`, "", "terminal/create is a request"},
 		{"session/request_permission without an id", `{"jsonrpc":"2.0","method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"t"},"options":[]}}`, "", "is a request"},
+		{"update without jsonrpc", `{"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"t","title":"rm -rf x","kind":"execute"}}}`, "", `jsonrpc is not "2.0"`},
+		{"update with jsonrpc 1.0", `{"jsonrpc":"1.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"t","kind":"execute"}}}`, "", `jsonrpc is not "2.0"`},
+		{"jsonrpc a number", `{"jsonrpc":2,"id":21,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/ws/a"}}`, `"id":21,"error":{"code":-32600`, `jsonrpc is not "2.0"`},
+		{"jsonrpc null", `{"jsonrpc":null,"id":22,"method":"terminal/create","params":{"sessionId":"s","command":"rm"}}`, `"id":22,"error":{"code":-32600`, `jsonrpc is not "2.0"`},
+		{"jsonrpc with a space", `{"jsonrpc":"2.0 ","id":23,"method":"x/y"}`, `"id":23,"error":{"code":-32600`, `jsonrpc is not "2.0"`},
+		{"update with an error member", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"t","kind":"execute"}},"error":0}`, "", "carries result or error"},
+		{"request with a result member", `{"jsonrpc":"2.0","id":24,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/ws/a"},"result":{}}`, `"id":24,"error":{"code":-32600`, "carries result or error"},
+		{"extension request with an error object", `{"jsonrpc":"2.0","id":25,"method":"_x/y","error":{"code":1,"message":"m"}}`, `"id":25,"error":{"code":-32600`, "carries result or error"},
 		{"strict: cancel with two request ids", `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":1,"requestId":2}}`, "", "duplicate"},
 	}
 	for _, tt := range tests {
@@ -157,6 +165,31 @@ func TestStrictResponseRefused(t *testing.T) {
 	}
 	if x, ok := r.last(); !ok || !x.Answered || !strings.Contains(x.Reason, "response to session/request_permission") {
 		t.Fatalf("refusal %+v", x)
+	}
+}
+
+// TestResponseWithoutVersionRefused: the agent's answer to the client's
+// session/new without "jsonrpc" is a failure to the TypeScript SDK and a
+// session to acp-go-sdk; the client gets an error in its place, and an
+// answer whose version is "2.0" written with an escape still passes.
+func TestResponseWithoutVersionRefused(t *testing.T) {
+	var r refusals
+	h := newHarness(t, acpwire.Options{OnRefused: r.hook})
+	h.FromClient(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/ws","mcpServers":[]}}`)
+	h.AgentGets()
+	h.FromAgent(`{"id":1,"result":{"sessionId":"s1"}}`)
+	if got := h.ClientGets(); !strings.Contains(got, `"id":1,"error":{"code":-32603`) || !strings.Contains(got, `jsonrpc is not \"2.0\"`) {
+		t.Fatalf("client got %s", got)
+	}
+	if x, ok := r.last(); !ok || !x.Answered {
+		t.Fatalf("refusal %+v", x)
+	}
+	h.FromClient(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/ws","mcpServers":[]}}`)
+	h.AgentGets()
+	escaped := `{"jsonrpc":"2\u002e0","id":2,"result":{"sessionId":"s2"}}`
+	h.FromAgent(escaped)
+	if got := h.ClientGets(); got != escaped {
+		t.Fatalf("client got %s, want %s", got, escaped)
 	}
 }
 
