@@ -2,6 +2,7 @@ package hostile
 
 import (
 	"encoding/json"
+	acp "github.com/coder/acp-go-sdk"
 	"slices"
 )
 
@@ -46,12 +47,18 @@ func (ide *executingIDE) callFields(raw json.RawMessage) (c shownCall, has map[s
 	return c, has, true
 }
 
-// keepCall takes in a tool_call or tool_call_update notification.
+// keepCall takes in a tool_call or tool_call_update notification. The go
+// variant drops one acp-go-sdk cannot decode into its types (a "_meta"
+// that is no object, a location's "line" that is no integer), as the
+// SDK's client does before its handler sees it.
 func (ide *executingIDE) keepCall(params json.RawMessage) {
 	var p struct {
 		Update json.RawMessage `json:"update"`
 	}
 	if ide.rd.params(params, &p) != nil {
+		return
+	}
+	if ide.cfg.Variant == "go" && json.Unmarshal(params, new(acp.SessionNotification)) != nil {
 		return
 	}
 	if _, ok := ide.mergedCall(p.Update); !ok {

@@ -42,6 +42,9 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 	if err == nil && tc.Bad != "" {
 		err = errors.New(tc.Bad)
 	}
+	if err == nil {
+		err = acpparams.GoSDKProblem(m.Method, m.Params)
+	}
 	if err != nil {
 		return x.refuseUnreadable(m, fmt.Errorf("%w: the permission request's toolCall: %v", errUnreadable, err))
 	}

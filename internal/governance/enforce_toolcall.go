@@ -119,6 +119,9 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 	if u.Bad != "" {
 		return x.refuseUnreadable(m, fmt.Errorf("%w: %s", errUnreadable, u.Bad))
 	}
+	if err := acpparams.GoSDKProblem(m.Method, m.Params); err != nil {
+		return x.refuseUnreadable(m, fmt.Errorf("%w: %v", errUnreadable, err))
+	}
 	if u.ID == "" {
 		return x.refuseUpdate(m, p.SessionID, Decision{Value: Deny, Ref: "no-tool-call-id", Rule: "every tool call names its toolCallId",
 			Reason: "a " + kind + " without a toolCallId cannot be followed or judged"})

@@ -1,0 +1,38 @@
+package acpparams_test
+
+import (
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpparams"
+)
+
+// TestGoSDKProblem: params acp-go-sdk cannot decode into its types (so a
+// Go IDE drops the message, where the TypeScript SDK reads the bad member
+// as absent) are named; params it decodes, unknown kinds and content
+// types included, are not.
+func TestGoSDKProblem(t *testing.T) {
+	const head = `{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"t","title":"x"`
+	const perm = `{"sessionId":"s","options":[{"optionId":"a","name":"Allow","kind":"allow_once"}],"toolCall":{"toolCallId":"t"`
+	tests := []struct {
+		method, params string
+		bad            bool
+	}{
+		{"session/update", head + `,"_meta":5}}`, true},
+		{"session/update", head + `,"locations":[{"path":"/a","line":"1"}]}}`, true},
+		{"session/update", head + `,"locations":[{"path":"/a","line":1.5}]}}`, true},
+		{"session/update", head + `,"content":[{"type":"diff","path":"/a","newText":"b","_meta":[]}]}}`, true},
+		{"session/request_permission", perm + `,"_meta":"x"}}`, true},
+		{"session/request_permission", perm + `,"locations":[{"path":"/a","line":"1"}]}}`, true},
+		{"session/update", head + `,"_meta":{"a":1},"locations":[{"path":"/a","line":3}]}}`, false},
+		{"session/update", head + `,"kind":"EXECUTE","status":"weird","content":[{"type":"bogus"}]}}`, false},
+		{"session/update", head + `,"_meta":null,"content":null}}`, false},
+		{"session/request_permission", perm + `,"title":"ls","kind":"execute"}}`, false},
+		{"fs/read_text_file", `{"_meta":5}`, false},
+	}
+	for _, tt := range tests {
+		err := acpparams.GoSDKProblem(tt.method, []byte(tt.params))
+		if (err != nil) != tt.bad {
+			t.Errorf("GoSDKProblem(%s, %s) = %v, want a problem: %v", tt.method, tt.params, err, tt.bad)
+		}
+	}
+}
