@@ -30,3 +30,21 @@ func GoSDKProblem(method string, params []byte) error {
 	}
 	return nil
 }
+
+// ShapesCall reports whether t carries a member the bridge follows a call
+// by (its title, kind, name, rawInput, locations, _meta, or a content item
+// other than a content block: a diff, a terminal), so that an IDE dropping
+// t would show another call than the bridge judges. A tool call update
+// carrying only a status, text content and rawOutput (most of a stream's
+// tool output) does not, and is spared GoSDKProblem's decoding.
+func (t *ToolCall) ShapesCall() bool {
+	if t.HasTitle || t.HasKind || t.HasName || t.RawInput != nil || t.Locations != nil || t.Meta != nil {
+		return true
+	}
+	for _, it := range t.Items {
+		if it.Type != "content" {
+			return true
+		}
+	}
+	return false
+}

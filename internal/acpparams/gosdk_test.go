@@ -36,3 +36,30 @@ func TestGoSDKProblem(t *testing.T) {
 		}
 	}
 }
+
+// TestShapesCall: only an update carrying what the bridge follows a call
+// by is decoded again.
+func TestShapesCall(t *testing.T) {
+	const head = `{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"t"`
+	tests := []struct {
+		params string
+		shapes bool
+	}{
+		{head + `,"status":"completed","content":[{"type":"content","content":{"type":"text","text":"out"}}],"rawOutput":{"n":1}}}`, false},
+		{head + `,"title":"x"}}`, true},
+		{head + `,"kind":"execute"}}`, true},
+		{head + `,"rawInput":{}}}`, true},
+		{head + `,"locations":[]}}`, true},
+		{head + `,"_meta":5}}`, true},
+		{head + `,"content":[{"type":"diff","path":"/a","newText":""}]}}`, true},
+	}
+	for _, tt := range tests {
+		u, err := acpparams.ReadUpdate([]byte(tt.params))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.params, err)
+		}
+		if got := u.ShapesCall(); got != tt.shapes {
+			t.Errorf("ShapesCall(%s) = %v, want %v", tt.params, got, tt.shapes)
+		}
+	}
+}

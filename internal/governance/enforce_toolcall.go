@@ -119,7 +119,7 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 	if u.Bad != "" {
 		return x.refuseUnreadable(m, fmt.Errorf("%w: %s", errUnreadable, u.Bad))
 	}
-	if err := acpparams.GoSDKProblem(m.Method, m.Params); err != nil {
+	if err := goSDKProblem(m, u); err != nil {
 		return x.refuseUnreadable(m, fmt.Errorf("%w: %v", errUnreadable, err))
 	}
 	if u.ID == "" {
@@ -423,4 +423,14 @@ func oneLineNotice(text string) string {
 		}
 		return r
 	}, text)
+}
+
+// goSDKProblem is acpparams.GoSDKProblem for a tool call update that
+// shapes the call (ToolCall.ShapesCall): the others change nothing the
+// bridge judges by, and most of a stream's bytes are theirs.
+func goSDKProblem(m *acpwire.Message, u *acpparams.ToolCall) error {
+	if !u.ShapesCall() {
+		return nil
+	}
+	return acpparams.GoSDKProblem(m.Method, m.Params)
 }
