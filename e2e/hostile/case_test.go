@@ -51,6 +51,9 @@ type hostileCase struct {
 	// decideLate: the person answers the permission requests only once
 	// the agent's attack lines have all reached the IDE (@decide-late).
 	decideLate bool
+	// lastFirst: with decideLate, the person answers the latest request
+	// first (@answer-last-first), as one answers the dialog on top.
+	lastFirst bool
 	// compress: the bridge runs with --compress on, its cache in the run
 	// directory, and these flags of its own (@compress).
 	compress []string
@@ -366,6 +369,8 @@ func (c *hostileCase) target(word string) (on *bool, list *[]string) {
 		return &c.control, nil
 	case "decide-late":
 		return &c.decideLate, nil
+	case "answer-last-first":
+		return &c.lastFirst, nil
 	case "audit":
 		return nil, &c.audits
 	case "no-audit":

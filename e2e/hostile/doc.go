@@ -90,6 +90,8 @@
 //	@decide-late           the person answers the permission requests only when
 //	                       the agent's sync request arrives, by what Zed shows
 //	                       of each call then (after every later update of it)
+//	@answer-last-first     with @decide-late, the person answers the latest
+//	                       request first
 //	@press LABEL           the person answers a permission request by pressing
 //	                       the button labelled LABEL (the option of that name,
 //	                       whatever its kind), or dismisses it when none is

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -44,6 +45,9 @@ type ideConfig struct {
 	// shows then is the call as the later updates left it, as a person
 	// who takes a few seconds to read the card sees it.
 	DecideLate bool `json:"decideLate"`
+	// LastFirst has the person answer the requests DecideLate held latest
+	// first.
+	LastFirst bool `json:"lastFirst"`
 }
 
 // ideResult is what the IDE saw and did.
@@ -318,6 +322,9 @@ func (ide *executingIDE) handle(line []byte) {
 			return
 		}
 		if msg.method == "_hostile/sync" {
+			if ide.cfg.LastFirst {
+				slices.Reverse(ide.late)
+			}
 			for _, late := range ide.late {
 				result, rpcErr := ide.decide(late)
 				ide.answer(late.id, result, rpcErr)
