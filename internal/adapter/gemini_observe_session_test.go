@@ -2,8 +2,6 @@ package adapter
 
 import (
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -43,42 +41,17 @@ func TestGeminiObserveNamesTheIDESession(t *testing.T) {
 		{"a session the IDE never opened", "sess-evil", nil, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "audit.jsonl")
-			log, err := audit.Open(path, audit.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := cfg
-			c.Audit, c.Logger = log, slog.New(slog.DiscardHandler)
-			g, err := newGemini(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g.dir = t.TempDir() // as Spawn sets it: Gemini runs with the bridge's rules
-			m, err := acpwire.Parse(acpwire.AgentToClient, []byte(line(tt.session)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			g.Observe(m)
-			if err := log.Close(); err != nil {
-				t.Fatal(err)
-			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := string(data)
-			if tt.want == nil {
-				if strings.Contains(got, `"tool.call"`) {
-					t.Fatalf("a record for a session the IDE never opened:\n%s", got)
+			got := observeWith(t, audit.ContentFull, line(tt.session), func(log *audit.Log) *gemini {
+				c := cfg
+				c.Audit, c.Logger = log, slog.New(slog.DiscardHandler)
+				g, err := newGemini(c)
+				if err != nil {
+					t.Fatal(err)
 				}
-				return
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("log lacks %s:\n%s", w, got)
-				}
-			}
+				g.dir = t.TempDir() // as Spawn sets it: Gemini runs with the bridge's rules
+				return g
+			})
+			checkRecorded(t, got, tt.want, "a session the IDE never opened")
 			for _, n := range tt.not {
 				if strings.Contains(got, n) {
 					t.Errorf("log holds %s:\n%s", n, got)

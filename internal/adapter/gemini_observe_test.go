@@ -15,12 +15,21 @@ import (
 // audit log kept as mode says, and returns the log's text.
 func observeLog(t *testing.T, mode audit.ContentMode, line string) string {
 	t.Helper()
+	return observeWith(t, mode, line, func(log *audit.Log) *gemini {
+		return &gemini{audit: log, dir: t.TempDir(), operator: "agent:gemini", logger: slog.New(slog.DiscardHandler)}
+	})
+}
+
+// observeWith has the adapter newAdapter makes, writing to a fresh log,
+// observe line, and returns the log.
+func observeWith(t *testing.T, mode audit.ContentMode, line string, newAdapter func(*audit.Log) *gemini) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	log, err := audit.Open(path, audit.Options{Content: mode})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &gemini{audit: log, dir: t.TempDir(), operator: "agent:gemini", logger: slog.New(slog.DiscardHandler)}
+	g := newAdapter(log)
 	m, err := acpwire.Parse(acpwire.AgentToClient, []byte(line))
 	if err != nil {
 		t.Fatalf("parsing the update: %v", err)
@@ -34,6 +43,24 @@ func observeLog(t *testing.T, mode audit.ContentMode, line string) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// checkRecorded checks that log holds every string of want, or, with
+// want nil, no tool.call record at all (none says what such a record
+// would be).
+func checkRecorded(t *testing.T, log string, want []string, none string) {
+	t.Helper()
+	if want == nil {
+		if strings.Contains(log, `"tool.call"`) {
+			t.Fatalf("a record for %s:\n%s", none, log)
+		}
+		return
+	}
+	for _, w := range want {
+		if !strings.Contains(log, w) {
+			t.Errorf("log lacks %s:\n%s", w, log)
+		}
+	}
 }
 
 // TestGeminiObserveStoresOutputAsContentSays checks that a call Gemini's
@@ -91,18 +118,7 @@ func TestGeminiObserveReadsAsTheIDE(t *testing.T) {
 		{"denial only in the title", update(`"sessionUpdate":"tool_call","toolCallId":"x__1","status":"failed","title":"denied by policy"`), nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := observeLog(t, audit.ContentFull, tt.line)
-			if tt.want == nil {
-				if strings.Contains(got, `"tool.call"`) {
-					t.Fatalf("a record for an update that is no refused call:\n%s", got)
-				}
-				return
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("log lacks %s:\n%s", w, got)
-				}
-			}
+			checkRecorded(t, observeLog(t, audit.ContentFull, tt.line), tt.want, "an update that is no refused call")
 		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/audit/audittest"
 )
 
 // TestRefusalShownAndCounted runs the real demo with the person refusing
@@ -45,27 +46,14 @@ func TestRefusalShownAndCounted(t *testing.T) {
 // cards say who answered each.
 func TestBridgeQuestionApprovalCounted(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	l, err := audit.Open(path, audit.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	user := audit.Actor{ID: "user:ide", Role: "approver"}
 	ask := &audit.Policy{Ref: "rules-ask-1", Decision: audit.DecisionRequireApproval}
-	events := []audit.Event{
-		{Actor: user, Action: "session.prompt", Subject: audit.Subject{Kind: "session", Ref: "s1"}, Input: "write the notes", Metadata: map[string]any{"session": "s1"}},
-		{Actor: user, Action: "approval.recorded", Subject: audit.Subject{Kind: "file", Path: "/w/todo.txt"}, Policy: ask,
+	audittest.Append(t, path, audit.Options{},
+		audit.Event{Actor: user, Action: "session.prompt", Subject: audit.Subject{Kind: "session", Ref: "s1"}, Input: "write the notes", Metadata: map[string]any{"session": "s1"}},
+		audit.Event{Actor: user, Action: "approval.recorded", Subject: audit.Subject{Kind: "file", Path: "/w/todo.txt"}, Policy: ask,
 			Output: map[string]any{"approved": true, "approver": "user:ide"}, Metadata: map[string]any{"session": "s1", "stage": "fs.write"}},
-		{Actor: user, Action: "approval.recorded", Subject: audit.Subject{Kind: "file", Path: "/w/notes.txt"}, Policy: ask,
-			Output: map[string]any{"approved": false, "approver": "user:ide"}, Metadata: map[string]any{"session": "s1", "stage": "fs.write"}},
-	}
-	for _, ev := range events {
-		if err := l.AppendSync(ev); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
+		audit.Event{Actor: user, Action: "approval.recorded", Subject: audit.Subject{Kind: "file", Path: "/w/notes.txt"}, Policy: ask,
+			Output: map[string]any{"approved": false, "approver": "user:ide"}, Metadata: map[string]any{"session": "s1", "stage": "fs.write"}})
 	ts := newTestServer(t, path)
 	g := ts.logs[0].groups[0]
 	_, body := ts.get(t, "/timeline?"+url.Values{"run": {g.run}, "session": {g.session}}.Encode())
