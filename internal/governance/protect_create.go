@@ -67,11 +67,7 @@ func (e *Engine) createsProtected(in *reqInfo, list []protected, form []shellcmd
 		if !link && !placesLink && !others && exists(abs(src)) {
 			continue // formReaches looks at what it copies (copiesOnto)
 		}
-		forms, r := in.pathForms(made)
-		if r != nil {
-			continue
-		}
-		pr, j, ok := placedAt(forms, list)
+		pr, j, ok := in.placedAtPath(made, list)
 		if !ok {
 			continue
 		}
@@ -90,6 +86,17 @@ func (e *Engine) createsProtected(in *reqInfo, list []protected, form []shellcmd
 			reason: fmt.Sprintf("running %q: it puts %s at %s, where %s (%s) is or lies beneath, and what %s holds is not there to check (it is missing, or the line's other commands may make it): run the copy on its own; %s is protected from the agent whatever the policy says", strings.TrimSpace(source), src, made, pr.forms[j], pr.What, src, pr.What)}, true
 	}
 	return verdict{}, false
+}
+
+// placedAtPath returns the protected location of list that one of p's
+// forms (pathForms) is placed at, as placedAt does; ok is false when p is
+// refused, so it has no forms to look at.
+func (in *reqInfo) placedAtPath(p string, list []protected) (protected, int, bool) {
+	forms, r := in.pathForms(p)
+	if r != nil {
+		return protected{}, 0, false
+	}
+	return placedAt(forms, list)
 }
 
 // placedAt returns the first protected location, and the index of its
