@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -9,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -79,17 +77,7 @@ func TestFollowForgedLine(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ctx, cancel := context.WithCancel(context.Background())
-				var mu sync.Mutex
-				var got []Entry
-				done := make(chan error)
-				go func() {
-					done <- Follow(ctx, path, 0, func(e Entry) {
-						mu.Lock()
-						got = append(got, e)
-						mu.Unlock()
-					})
-				}()
+				fl := startFollow(path)
 				for i := range 3 {
 					if err := l.AppendSync(syncEvent(i)); err != nil {
 						t.Fatal(err)
@@ -121,12 +109,8 @@ func TestFollowForgedLine(t *testing.T) {
 				l.Close()
 				time.Sleep(2 * FollowInterval)
 				synctest.Wait()
-				cancel()
-				if err := <-done; err != nil {
-					t.Fatal(err)
-				}
 				var passed, marked []string
-				for _, e := range got {
+				for _, e := range fl.stop(t) {
 					passed = append(passed, fmt.Sprintf("%d %s", e.Seq, e.Action))
 					if e.Unchained != "" {
 						marked = append(marked, e.Action)

@@ -2,11 +2,9 @@ package audit
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -144,17 +142,7 @@ func TestFollow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancel := context.WithCancel(context.Background())
-		var mu sync.Mutex
-		var seqs []int64
-		done := make(chan error)
-		go func() {
-			done <- Follow(ctx, path, 0, func(e Entry) {
-				mu.Lock()
-				seqs = append(seqs, e.Seq)
-				mu.Unlock()
-			})
-		}()
+		fl := startFollow(path)
 		const n = 30
 		for i := range n {
 			ev := Event{Actor: Actor{ID: "a"}, Action: "tool.call", Subject: Subject{Kind: "tool-call", Ref: fmt.Sprint("c", i)}, Input: map[string]any{"i": i}}
@@ -169,9 +157,9 @@ func TestFollow(t *testing.T) {
 		}
 		time.Sleep(FollowInterval)
 		synctest.Wait() // Follow has looked once more since the last append
-		cancel()
-		if err := <-done; err != nil {
-			t.Fatal(err)
+		var seqs []int64
+		for _, e := range fl.stop(t) {
+			seqs = append(seqs, e.Seq)
 		}
 		want := make([]int64, n)
 		for i := range want {
