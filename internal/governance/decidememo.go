@@ -118,6 +118,17 @@ func (in *reqInfo) pathForms(p string) ([]string, *pathRefusal) {
 	return f.forms, f.refusal
 }
 
+// pathMatch returns what match (holds, placedAt) finds for the forms of
+// path p: the protected location of list and the form of it that p
+// reaches. ok is false when p is refused, so it has no forms to match.
+func (in *reqInfo) pathMatch(p string, list []protected, match func(forms []string, list []protected) (protected, string, bool)) (protected, string, bool) {
+	forms, r := in.pathForms(p)
+	if r != nil {
+		return protected{}, "", false
+	}
+	return match(forms, list)
+}
+
 // lowerForms returns the forms in lower case.
 func (f *pathFacts) lowerForms() []string {
 	if f.lower == nil {

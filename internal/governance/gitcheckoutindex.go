@@ -112,7 +112,7 @@ func checkoutIndexTop(cwd string) (top, rel string) {
 // location: "--prefix=.gi t/hooks/pre-commit" writes a hook git runs.
 func prefixedWritesReach(in *reqInfo, list []protected, paths []string, source string) (verdict, bool) {
 	for _, p := range paths {
-		if pr, f, ok := in.holdsPath(p, list); ok {
+		if pr, f, ok := in.pathMatch(p, list, holds); ok {
 			return verdict{value: Deny, ref: "self-protection",
 				ruleTx: fmt.Sprintf("deny commands that delete, move or change %s (built-in self-protection)", pr.What),
 				reason: fmt.Sprintf("running %q: git checkout-index writes %s, which is %s (%s), protected from the agent whatever the policy says", strings.TrimSpace(source), p, pr.What, f)}, true

@@ -177,7 +177,7 @@ func (e *Engine) rsyncLinkDestReaches(in *reqInfo, list []protected, form []shel
 				reason: fmt.Sprintf("running %q: %q makes hard links (--link-dest) where, or to a place, known only when the line runs, and the line runs other commands that may use them; run it on its own first", strings.TrimSpace(line), strings.TrimSpace(source))}, true
 		}
 		for _, d := range rl.dirs {
-			if pr, f, ok := in.holdsPath(d, list); ok {
+			if pr, f, ok := in.pathMatch(d, list, holds); ok {
 				return verdict{value: Deny, ref: "self-protection",
 					ruleTx: fmt.Sprintf("deny commands naming %s (built-in self-protection)", pr.What),
 					reason: fmt.Sprintf("running %q: %q makes hard links (--link-dest) to the files of %s, which holds %s (%s), and the line runs other commands that may write through them; %s is protected from the agent whatever the policy says", strings.TrimSpace(line), strings.TrimSpace(source), d, f, pr.What, pr.What)}, true

@@ -67,54 +67,43 @@ func (e *Engine) createsProtected(in *reqInfo, list []protected, form []shellcmd
 		if !link && !placesLink && !others && exists(abs(src)) {
 			continue // formReaches looks at what it copies (copiesOnto)
 		}
-		pr, j, ok := in.placedAtPath(made, list)
+		pr, f, ok := in.pathMatch(made, list, placedAt)
 		if !ok {
 			continue
 		}
 		if link {
 			return verdict{value: Deny, ref: "self-protection",
 				ruleTx: fmt.Sprintf("deny changes to %s (built-in self-protection)", pr.What),
-				reason: fmt.Sprintf("running %q: it makes %s a link, and %s (%s) is there or beneath it: the link would decide what that file says; %s is protected from the agent whatever the policy says", strings.TrimSpace(source), made, pr.forms[j], pr.What, pr.What)}, true
+				reason: fmt.Sprintf("running %q: it makes %s a link, and %s (%s) is there or beneath it: the link would decide what that file says; %s is protected from the agent whatever the policy says", strings.TrimSpace(source), made, f, pr.What, pr.What)}, true
 		}
 		if placesLink {
 			return verdict{value: Deny, ref: "self-protection",
 				ruleTx: fmt.Sprintf("deny changes to %s (built-in self-protection)", pr.What),
-				reason: fmt.Sprintf("running %q: %s is a link, and it would be put at %s, where %s (%s) is or lies beneath: the link would decide what that file says; %s is protected from the agent whatever the policy says", strings.TrimSpace(source), src, made, pr.forms[j], pr.What, pr.What)}, true
+				reason: fmt.Sprintf("running %q: %s is a link, and it would be put at %s, where %s (%s) is or lies beneath: the link would decide what that file says; %s is protected from the agent whatever the policy says", strings.TrimSpace(source), src, made, f, pr.What, pr.What)}, true
 		}
 		return verdict{value: Deny, ref: "self-protection",
 			ruleTx: fmt.Sprintf("deny changes to %s (built-in self-protection)", pr.What),
-			reason: fmt.Sprintf("running %q: it puts %s at %s, where %s (%s) is or lies beneath, and what %s holds is not there to check (it is missing, or the line's other commands may make it): run the copy on its own; %s is protected from the agent whatever the policy says", strings.TrimSpace(source), src, made, pr.forms[j], pr.What, src, pr.What)}, true
+			reason: fmt.Sprintf("running %q: it puts %s at %s, where %s (%s) is or lies beneath, and what %s holds is not there to check (it is missing, or the line's other commands may make it): run the copy on its own; %s is protected from the agent whatever the policy says", strings.TrimSpace(source), src, made, f, pr.What, src, pr.What)}, true
 	}
 	return verdict{}, false
 }
 
-// placedAtPath returns the protected location of list that one of p's
-// forms (pathForms) is placed at, as placedAt does; ok is false when p is
-// refused, so it has no forms to look at.
-func (in *reqInfo) placedAtPath(p string, list []protected) (protected, int, bool) {
-	forms, r := in.pathForms(p)
-	if r != nil {
-		return protected{}, 0, false
-	}
-	return placedAt(forms, list)
-}
-
-// placedAt returns the first protected location, and the index of its
-// form, that one of forms (the spellings of a path a command makes) is,
+// placedAt returns the first protected location, and its form, that one
+// of forms (the spellings of a path a command makes) is,
 // holds or lies beneath, counting workspace configuration protected
 // wherever below a root it sits (holdsConfig).
-func placedAt(forms []string, list []protected) (protected, int, bool) {
+func placedAt(forms []string, list []protected) (protected, string, bool) {
 	for _, f := range forms {
 		lf := strings.ToLower(f)
 		for _, pr := range list {
 			for j, pf := range pr.lower {
 				if beneath(lf, pf) || beneath(pf, lf) || holdsConfig(lf, pr, j) {
-					return pr, j, true
+					return pr, pr.forms[j], true
 				}
 			}
 		}
 	}
-	return protected{}, 0, false
+	return protected{}, "", false
 }
 
 // operandPath is the absolute path a command run in cwd names by the

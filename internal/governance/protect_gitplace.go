@@ -47,10 +47,10 @@ func (e *Engine) gitPlacesProtected(in *reqInfo, list []protected, form []shellc
 			if filled(made) {
 				continue
 			}
-			if pr, j, ok := in.placedAtPath(made, list); ok {
+			if pr, f, ok := in.pathMatch(made, list, placedAt); ok {
 				return verdict{value: Deny, ref: "self-protection",
 					ruleTx: fmt.Sprintf("deny changes to %s (built-in self-protection)", pr.What),
-					reason: fmt.Sprintf("running %q: git may put a repository's files at %s, where %s (%s) is or lies beneath, and what they are is the repository's to say; %s is protected from the agent whatever the policy says", strings.TrimSpace(source), made, pr.forms[j], pr.What, pr.What)}, true
+					reason: fmt.Sprintf("running %q: git may put a repository's files at %s, where %s (%s) is or lies beneath, and what they are is the repository's to say; %s is protected from the agent whatever the policy says", strings.TrimSpace(source), made, f, pr.What, pr.What)}, true
 			}
 		}
 	}

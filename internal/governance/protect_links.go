@@ -102,7 +102,7 @@ func linkUnknown(form []shellcmd.Word) bool {
 func (e *Engine) linkReaches(in *reqInfo, list []protected, form []shellcmd.Word, cwd string) (protected, string, bool) {
 	for _, t := range linkTargets(form, cwd) {
 		for _, p := range [...]string{t.fromCwd, t.fromLink} {
-			if pr, f, ok := in.holdsPath(p, list); ok {
+			if pr, f, ok := in.pathMatch(p, list, holds); ok {
 				return pr, f, true
 			}
 		}

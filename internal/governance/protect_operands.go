@@ -300,7 +300,7 @@ func (e *Engine) formReaches(in *reqInfo, list []protected, form []shellcmd.Word
 		if name == "mv" && op == dest {
 			continue
 		}
-		if pr, f, ok := in.holdsPath(abs(op), list); ok {
+		if pr, f, ok := in.pathMatch(abs(op), list, holds); ok {
 			return verdict{value: Deny, ref: "self-protection",
 				ruleTx: fmt.Sprintf("deny commands that delete, move or change %s (built-in self-protection)", pr.What),
 				reason: fmt.Sprintf("running %q: %s acts on everything in %s, which holds %s (%s), protected from the agent whatever the policy says", strings.TrimSpace(source), who, op, pr.What, f)}, true
@@ -388,17 +388,6 @@ func findStarts(words []shellcmd.Word) []string {
 		ops = []string{"."}
 	}
 	return ops
-}
-
-// holdsPath returns the protected location of list that one of p's forms
-// (pathForms) is, or holds beneath it, as holds does; ok is false when p
-// is refused, so it has no forms to look at.
-func (in *reqInfo) holdsPath(p string, list []protected) (protected, string, bool) {
-	forms, r := in.pathForms(p)
-	if r != nil {
-		return protected{}, "", false
-	}
-	return holds(forms, list)
 }
 
 // holds returns the protected location one of forms is, or holds beneath
