@@ -55,6 +55,17 @@ func formsOf(a *Analysis) []string {
 	return out
 }
 
+// checkReads analyzes line with opts and fails unless want is among the
+// commands it reads (formsOf); it returns the analysis for further checks.
+func checkReads(t *testing.T, line string, opts Options, want string) *Analysis {
+	t.Helper()
+	a := Analyze(line, opts)
+	if got := formsOf(a); !slices.Contains(got, want) {
+		t.Errorf("%q: commands %q, want %q among them (problems %q)", line, got, want, a.Problems)
+	}
+	return a
+}
+
 // checkRunsRm analyzes line, checks that rm x is among its commands
 // exactly when runsRm says, and returns the analysis.
 func checkRunsRm(t *testing.T, line string, runsRm bool) *Analysis {

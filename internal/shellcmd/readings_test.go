@@ -23,12 +23,8 @@ func TestCommentEndsAtNewline(t *testing.T) {
 		{"ls | # \\\nrm x", "rm x"},
 		{"sh -c 'echo ok # \\\nrm x'", "rm x"},
 	} {
-		a := Analyze(tc.line, Options{})
-		got := formsOf(a)
-		if !slices.Contains(got, tc.want) {
-			t.Errorf("%q: commands %q, want %q among them (problems %q)", tc.line, got, tc.want, a.Problems)
-		}
-		for _, f := range got {
+		a := checkReads(t, tc.line, Options{}, tc.want)
+		for _, f := range formsOf(a) {
 			if strings.HasPrefix(f, "echo") && strings.Contains(f, "rm") {
 				t.Errorf("%q: %q read as one command", tc.line, f)
 			}
@@ -40,9 +36,7 @@ func TestCommentEndsAtNewline(t *testing.T) {
 		{"echo ok \\\nrm x", "echo ok rm x"},
 		{"echo '# \\\n'; ls", "ls"},
 	} {
-		if got := formsOf(Analyze(tc.line, Options{})); !slices.Contains(got, tc.want) {
-			t.Errorf("%q: commands %q, want %q among them", tc.line, got, tc.want)
-		}
+		checkReads(t, tc.line, Options{}, tc.want)
 	}
 }
 
@@ -56,10 +50,7 @@ func TestPatternReplacementQuotes(t *testing.T) {
 		`echo "${PWD//?/'$(rm x)'}"`,
 		"cat <<E\n${PWD/#?/'$(rm x)'}\nE",
 	} {
-		a := Analyze(line, Options{})
-		if !slices.Contains(formsOf(a), "rm x") {
-			t.Errorf("%q: commands %q, want rm x among them", line, formsOf(a))
-		}
+		checkReads(t, line, Options{}, "rm x")
 	}
 	if a := Analyze(`echo "${PWD/?/'b'}"`, Options{}); len(a.Problems) > 0 {
 		t.Errorf("a replacement without expansions: problems %q", a.Problems)
@@ -76,10 +67,7 @@ func TestQuotedCompoundAssignment(t *testing.T) {
 		`typeset -A a='([k]=$(rm x))'`,
 		"readonly -a a='(y `rm x`)'",
 	} {
-		a := Analyze(line, Options{})
-		if !slices.Contains(formsOf(a), "rm x") {
-			t.Errorf("%q: commands %q, want rm x among them (problems %q)", line, formsOf(a), a.Problems)
-		}
+		checkReads(t, line, Options{}, "rm x")
 	}
 }
 
@@ -99,10 +87,7 @@ func TestNullglobAndKeywordReadings(t *testing.T) {
 		{"set -o keyword; sort -o x=1 secrets/a.key a.txt", "sort -o secrets/a.key a.txt"},
 		{"bash -k -c 'sort -o x=1 secrets/a.key a.txt'", "sort -o secrets/a.key a.txt"},
 	} {
-		a := Analyze(tc.line, Options{Dir: dir})
-		if !slices.Contains(formsOf(a), tc.want) {
-			t.Errorf("%q: commands %q, want %q among them", tc.line, formsOf(a), tc.want)
-		}
+		checkReads(t, tc.line, Options{Dir: dir}, tc.want)
 	}
 	// A glob that matches a file stays a word; without set -k a NAME=value
 	// word stays an argument.
@@ -133,9 +118,7 @@ func TestEmptyBraceWords(t *testing.T) {
 		{"echo {a,}", "echo a"},
 		{"echo {'',a}", "echo  a"},
 	} {
-		if got := formsOf(Analyze(tc.line, Options{})); !slices.Contains(got, tc.want) {
-			t.Errorf("%q: commands %q, want %q among them", tc.line, got, tc.want)
-		}
+		checkReads(t, tc.line, Options{}, tc.want)
 	}
 }
 
@@ -166,11 +149,7 @@ func TestUnparsedLinePieces(t *testing.T) {
 		"declare -A m=([a b]=1); if true; then rm x; fi",
 		"declare -A m=([a b]=$(rm x))",
 	} {
-		a := Analyze(line, Options{})
-		if !slices.Contains(formsOf(a), "rm x") {
-			t.Errorf("%q: commands %q, want rm x among them (problems %q)", line, formsOf(a), a.Problems)
-		}
-		if len(a.Problems) == 0 {
+		if a := checkReads(t, line, Options{}, "rm x"); len(a.Problems) == 0 {
 			t.Errorf("%q: no problem recorded for a line that does not parse", line)
 		}
 	}
@@ -180,8 +159,6 @@ func TestUnparsedLinePieces(t *testing.T) {
 // decided as the line's commands.
 func TestHistoryStoredLine(t *testing.T) {
 	for _, line := range []string{"history -s 'rm x'", "history -s rm x", "history -ps -- 'rm x'"} {
-		if got := formsOf(Analyze(line, Options{})); !slices.Contains(got, "rm x") {
-			t.Errorf("%q: commands %q, want rm x among them", line, got)
-		}
+		checkReads(t, line, Options{}, "rm x")
 	}
 }
