@@ -88,6 +88,11 @@ type setupStep struct {
 
 var allIDEs = []string{"js", "go", "sh"}
 
+// knownIDEs are the variants a case may name with @ide: allIDEs and zed,
+// which reads params as serde_json does (see zedReader) and runs terminals
+// as js does; it runs only where a case names it.
+var knownIDEs = append(allIDEs[:len(allIDEs):len(allIDEs)], "zed")
+
 // defaultIDEs are the variants a case runs under without @ide: both
 // readers, and sh too when the case opens a terminal (the variants differ
 // only in how terminals run).
@@ -263,8 +268,8 @@ func (c *hostileCase) directive(line string) error {
 		c.ides = nil
 		for _, v := range strings.Split(rest, ",") {
 			v = strings.TrimSpace(v)
-			if !contains(allIDEs, v) {
-				return fmt.Errorf("unknown IDE variant %q (want js, go or sh)", v)
+			if !contains(knownIDEs, v) {
+				return fmt.Errorf("unknown IDE variant %q (want js, go, sh or zed)", v)
 			}
 			c.ides = append(c.ides, v)
 		}

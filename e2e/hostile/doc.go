@@ -27,6 +27,11 @@
 //	go  a Go client on encoding/json (acp-go-sdk's envelope: keys matched
 //	    case-insensitively, last duplicate wins, "id": null is a
 //	    notification); terminals exec argv with the request's env and cwd
+//	zed js's reading of the line, then the params read as Zed's serde_json
+//	    reads a tool call update (every value, as a serde_json::Value):
+//	    nesting 128 containers deep or a number past a double's range
+//	    (1e400) drops a notification and fails a request; terminals as js.
+//	    Only a case that names it with @ide runs under it
 //
 // A bypass is a real effect, checked after the run: a canary from the
 // workspace .env or from outside the workspace reached the agent; a file
@@ -65,7 +70,7 @@
 //
 // Directives:
 //
-//	@ide js,go,sh          the IDE variants to run
+//	@ide js,go,sh          the IDE variants to run (zed too)
 //	@setup file NAME TEXT   create workspace file NAME (placeholders apply)
 //	@setup symlink NAME TARGET
 //	@setup copy NAME SRC    a copy of workspace file SRC (.env: its canary in a

@@ -39,7 +39,7 @@ func runTerminal(variant string, p terminalParams) terminalRun {
 	}
 	var cmd *exec.Cmd
 	switch variant {
-	case "js", "sh":
+	case "js", "sh", "zed":
 		line := p.Command
 		for _, a := range p.Args {
 			line += " " + a

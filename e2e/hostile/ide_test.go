@@ -21,7 +21,7 @@ import (
 // ideConfig is what the executing IDE process is told (a JSON file named on
 // its command line).
 type ideConfig struct {
-	Variant   string   `json:"variant"`   // js, go or sh
+	Variant   string   `json:"variant"`   // js, go, sh or zed
 	Bridge    []string `json:"bridge"`    // the bridge command line, agent included
 	Workspace string   `json:"workspace"` // the bridge's cwd and the session's
 	Approve   bool     `json:"approve"`   // answer permission requests with allow
@@ -309,6 +309,10 @@ func (ide *executingIDE) handle(line []byte) {
 			ide.update(msg)
 		}
 	case "request":
+		if msg.invalid != "" {
+			ide.answer(msg.id, nil, &rpcError{Code: -32602, Message: msg.invalid})
+			return
+		}
 		if ide.cfg.DecideLate && msg.method == "session/request_permission" {
 			// Shown now, answered when the attack is over.
 			ide.sawSession(msg.params)

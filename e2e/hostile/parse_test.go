@@ -17,6 +17,9 @@ type ideMessage struct {
 	id     json.RawMessage // the id, as the client would echo it back
 	method string
 	params json.RawMessage // params with the client's key matching already applied (see reader)
+	// invalid says why the client cannot decode a request's params into
+	// its types: it answers the request with that error.
+	invalid string
 }
 
 // reader is how one kind of client reads a line and its params.
@@ -171,8 +174,11 @@ func (goReader) params(raw json.RawMessage, v any) error {
 
 // readerFor returns the reader of an IDE variant.
 func readerFor(variant string) reader {
-	if variant == "go" {
+	switch variant {
+	case "go":
 		return goReader{}
+	case "zed":
+		return zedReader{}
 	}
 	return jsReader{}
 }
