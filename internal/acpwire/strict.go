@@ -207,7 +207,9 @@ type strictDecoder struct {
 // valid JSON value; a name appears twice in one object; two names of one
 // object are equal under case folding; a name differs only in case from a
 // field the bridge reads (readFields); a string holds invalid UTF-8 or an
-// unpaired surrogate escape.
+// unpaired surrogate escape; it is not rawjson.Portable (nested past
+// MaxPortableDepth, or a number past a double's range), so that some
+// reader would drop it whole.
 func (d *strictDecoder) check(raw []byte) error {
 	if d.fastAccept(raw) {
 		return nil
@@ -218,7 +220,10 @@ func (d *strictDecoder) check(raw []byte) error {
 // decode is check by the full decoder.
 func (d *strictDecoder) decode(raw []byte) error {
 	d.rd.Reset(raw)
-	return d.checkFrom(&d.rd)
+	if err := d.checkFrom(&d.rd); err != nil {
+		return err
+	}
+	return rawjson.Portable(raw)
 }
 
 // checkFrom is check of the message r reads.

@@ -38,7 +38,7 @@ type foldedName struct {
 // that the full decoder must look.
 func (d *strictDecoder) fastAccept(raw []byte) bool {
 	if bytes.Count(raw, []byte{'{'})+bytes.Count(raw, []byte{'['}) > fastMaxOpen ||
-		bytes.Contains(raw, []byte(`\u`)) || !utf8.Valid(raw) {
+		bytes.Contains(raw, []byte(`\u`)) || !utf8.Valid(raw) || rawjson.Portable(raw) != nil {
 		return false
 	}
 	d.folds, d.names = d.folds[:0], d.names[:0]

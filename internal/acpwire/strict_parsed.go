@@ -83,16 +83,20 @@ type nameWalk struct {
 }
 
 // value reads the value at w.b[i], depth containers deep, and returns the
-// offset past it. It fails with errNotSure past fastMaxOpen levels (far
-// below the decoder's limit, so the two never disagree about depth), on a
-// name noteName is not sure of, or on two names of one object equal under
-// folding.
+// offset past it. It fails with errNotSure past rawjson.MaxPortableDepth
+// levels or on a number past a double's range (the decoder refuses both),
+// on a name noteName is not sure of, or on two names of one object equal
+// under folding.
 func (w *nameWalk) value(i, depth int) (int, error) {
 	b := w.b
 	if i >= len(b) || (b[i] != '{' && b[i] != '[') {
-		return w.d.known.SkipValue(i)
+		end, err := w.d.known.SkipValue(i)
+		if err == nil && (b[i] == '-' || b[i] >= '0' && b[i] <= '9') && rawjson.NumberOverflows(b[i:end]) {
+			return 0, errNotSure
+		}
+		return end, err
 	}
-	if depth >= fastMaxOpen {
+	if depth >= rawjson.MaxPortableDepth {
 		return 0, errNotSure
 	}
 	if b[i] == '[' {

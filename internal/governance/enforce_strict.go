@@ -12,6 +12,7 @@ import (
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
 // The bridge judges a message by what it says, and the IDE acts on what
@@ -28,9 +29,15 @@ var errUnreadable = errors.New("the message can be read more than one way")
 
 // checkStrict reports whether raw, a whole message, is one JSON value
 // with no duplicate member names (after unescaping) in any object and only
-// valid UTF-8 in its strings.
+// valid UTF-8 in its strings, that every common JSON reader reads
+// (rawjson.Portable: Zed's serde_json drops a message nested past its
+// limit or holding a number past a double's range, which Go and
+// JavaScript read).
 func checkStrict(raw []byte) error {
 	if jsontext.Value(raw).IsValid() {
+		if err := rawjson.Portable(raw); err != nil {
+			return fmt.Errorf("%w: %v", errUnreadable, err)
+		}
 		return nil
 	}
 	// Only a failing message pays for the decoder that says why.
@@ -85,7 +92,7 @@ func (x *Enforcer) refuseUnreadable(m *acpwire.Message, why error) error {
 	if m.Dir == acpwire.ClientToAgent {
 		actor = actorUser
 	}
-	d := Decision{Value: Deny, Ref: "strict-json", Rule: "judged messages are read as the IDE reads them: exact-case names, no duplicate names, valid UTF-8",
+	d := Decision{Value: Deny, Ref: "strict-json", Rule: "judged messages are read as the IDE reads them: exact-case names, no duplicate names, valid UTF-8, within every reader's limits",
 		Reason: fmt.Sprintf("a %s message could be read more than one way (%v)", m.Method, unwrapUnreadable(why))}
 	ev := audit.Event{Actor: actor, Action: "message.refused", Subject: audit.Subject{Kind: "message", Ref: m.Method},
 		Input:  map[string]any{"method": m.Method, "kind": m.Kind.String(), "direction": m.Dir.String(), "size": len(m.Raw), "sha256": hex.EncodeToString(sum[:])},

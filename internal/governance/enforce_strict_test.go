@@ -2,6 +2,7 @@ package governance
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
@@ -94,6 +95,12 @@ func TestEnforceReadsWhatTheIDEReads(t *testing.T) {
 			notificationDrop, true, false},
 		{"permission: a diff path that is not a string", "agent",
 			`{"jsonrpc":"2.0","id":7,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"p1","title":"edit","kind":"edit","content":[{"type":"diff","path":["/etc/cron.d/x"],"newText":"x"}]},"options":[{"optionId":"yes","name":"Allow","kind":"allow_once"},{"optionId":"no","name":"Reject","kind":"reject_once"}]}}`,
+			agentGetsError, true, false},
+		{"tool_call: _meta nested past every reader's limit", "agent",
+			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"u1","title":"run","kind":"execute","status":"pending","_meta":{"x":` + strings.Repeat("[", 97) + strings.Repeat("]", 97) + `}}}}`,
+			notificationDrop, true, false},
+		{"terminal: a number past a double", "agent",
+			`{"jsonrpc":"2.0","id":7,"method":"terminal/create","params":{"sessionId":"s1","command":"ls","outputByteLimit":1e400}}`,
 			agentGetsError, true, false},
 		{"session/new: cwd and CWD", "ide",
 			`{"jsonrpc":"2.0","id":9,"method":"session/new","params":{"cwd":"/","CWD":"%[1]s","mcpServers":[]}}`,
