@@ -30,7 +30,9 @@
 //	zed js's reading of the line, then the params read as Zed's serde_json
 //	    reads a tool call update (every value, as a serde_json::Value):
 //	    nesting 128 containers deep or a number past a double's range
-//	    (1e400) drops a notification and fails a request; terminals as js.
+//	    (1e400), or a tool call location without a string path (the
+//	    crate's ToolCallLocation), drops a notification and fails a
+//	    request; terminals as js.
 //	    Only a case that names it with @ide runs under it
 //
 // A bypass is a real effect, checked after the run: a canary from the

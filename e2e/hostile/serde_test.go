@@ -2,6 +2,7 @@ package hostile
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"math"
@@ -19,8 +20,9 @@ import (
 // whole (an internally tagged enum, flattened fields), so serde_json reads
 // every value of it as it reads a serde_json::Value: nesting 128 containers
 // deep from the params is an error (its recursion limit), and so is a
-// number past a double's range (1e400). A notification whose params fail so
-// is dropped (the crate logs it); a request is answered with an error.
+// number past a double's range (1e400). A location needs a string path
+// (serdeLocations). A notification whose params fail so is dropped (the
+// crate logs it); a request is answered with an error.
 type zedReader struct{ jsReader }
 
 func (r zedReader) read(line []byte) ideMessage {
@@ -32,13 +34,51 @@ func (r zedReader) read(line []byte) ideMessage {
 	if !ok {
 		return msg
 	}
-	if err := serdeReads(raw); err != nil {
+	err := serdeReads(raw)
+	if err == nil {
+		err = serdeLocations(msg.method, raw)
+	}
+	if err != nil {
 		if msg.kind == "notification" {
 			return ideMessage{}
 		}
 		msg.invalid = err.Error()
 	}
 	return msg
+}
+
+// serdeLocations returns why the Rust ACP crate fails to decode the
+// locations of a tool call (a session/update's update, a permission
+// request's toolCall), or nil: ToolCallLocation's path is a PathBuf that
+// serde reads from a string only, so a location that is not an object,
+// or has no path or a path that is not a string, is an error; null
+// locations are none. acp-go-sdk reads all of those (a zero location).
+func serdeLocations(method string, params jsontext.Value) error {
+	var p struct {
+		Update   struct{ Locations json.RawMessage } `json:"update"`
+		ToolCall struct{ Locations json.RawMessage } `json:"toolCall"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return nil
+	}
+	locs := p.Update.Locations
+	if method == "session/request_permission" {
+		locs = p.ToolCall.Locations
+	}
+	if len(locs) == 0 || string(locs) == "null" {
+		return nil
+	}
+	var list []map[string]json.RawMessage
+	if err := json.Unmarshal(locs, &list); err != nil {
+		return errors.New("locations: invalid type")
+	}
+	for _, l := range list {
+		var path string
+		if v := l["path"]; len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &path) != nil {
+			return errors.New("locations: a location without a string path")
+		}
+	}
+	return nil
 }
 
 // rawParams returns the params member of a line as written, if it has one.
@@ -128,6 +168,10 @@ func TestZedReader(t *testing.T) {
 		{"past a double", note("1e400"), "", ""},
 		{"negative past a double", note("-1e400"), "", ""},
 		{"underflow reads as zero", note("1e-400"), "notification", ""},
+		{"location without a path", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"t","locations":[{}]}}}`, "", ""},
+		{"location path null", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"t","locations":[{"path":null}]}}}`, "", ""},
+		{"location with a path", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"t","locations":[{"path":"/a","line":3}]}}}`, "notification", ""},
+		{"locations null", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"t","locations":null}}}`, "notification", ""},
 		{"request past a double", `{"jsonrpc":"2.0","id":1,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/a","line":1e400}}`, "request", "number out of range"},
 	}
 	for _, tt := range tests {
