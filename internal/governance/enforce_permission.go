@@ -130,6 +130,15 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 	if d.Value.NeedsApproval() && x.engine != nil { // with no policy the bridge only records
 		if shown, reshow = x.judgedTitle(p.SessionID, full); reshow {
 			meta["shownTitle"] = shown
+		} else if !tc.HasTitle && full.Title != "" {
+			// The request carries no title, so the IDE would show the
+			// title the updates it took in left on the card. An IDE
+			// drops an update its types refuse (Zed one whose location
+			// has no path, acp-go-sdk one whose _meta is no object)
+			// where the bridge read it: the title the bridge judged
+			// goes into the request, so that it is what the person
+			// answers, whatever the IDE dropped before.
+			shown, reshow = full.Title, true
 		}
 		if options, relabel, err = shownOptions(m, p.Options, hideAlways); err != nil {
 			return x.refuseUnreadable(m, fmt.Errorf("%w: the permission request's options: %v", errUnreadable, err))
