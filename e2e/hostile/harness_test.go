@@ -70,6 +70,7 @@ func TestHarnessDetects(t *testing.T) {
 		{"terminal/args-inject-command", "js", true, false},         // Zed's unquoted join
 		{"sessions/update-for-unopened-session", "js", true, false}, // a session the IDE never opened
 		{"toolcalls/update-swaps-rawinput", "js", true, false},      // nobody told the person
+		{"serde/update-location-without-path", "zed", true, false},  // Zed's types drop the update
 		// Allowed, the agent carries out its own permission request: the
 		// command in the title (Gemini), an argv array (Codex), a file_path
 		// write (Claude's Edit).
