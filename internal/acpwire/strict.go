@@ -220,10 +220,7 @@ func (d *strictDecoder) check(raw []byte) error {
 // decode is check by the full decoder.
 func (d *strictDecoder) decode(raw []byte) error {
 	d.rd.Reset(raw)
-	if err := d.checkFrom(&d.rd); err != nil {
-		return err
-	}
-	return rawjson.Portable(raw)
+	return d.checkFrom(&d.rd)
 }
 
 // checkFrom is check of the message r reads.
@@ -259,6 +256,9 @@ func (d *strictDecoder) checkFrom(r io.Reader) error {
 			if _, err := dec.ReadToken(); err != nil {
 				return err
 			}
+			if err := rawjson.PortableDepth(dec.StackDepth()); err != nil {
+				return err
+			}
 			d.starts = append(d.starts, len(d.ends))
 			d.sets = append(d.sets, nil)
 		case '}':
@@ -274,7 +274,14 @@ func (d *strictDecoder) checkFrom(r io.Reader) error {
 				d.folds = d.folds[:0]
 			}
 			d.ends = d.ends[:open]
-		case '[', ']':
+		case '[':
+			if _, err := dec.ReadToken(); err != nil {
+				return err
+			}
+			if err := rawjson.PortableDepth(dec.StackDepth()); err != nil {
+				return err
+			}
+		case ']':
 			if _, err := dec.ReadToken(); err != nil {
 				return err
 			}
@@ -291,6 +298,14 @@ func (d *strictDecoder) checkFrom(r io.Reader) error {
 				if err := d.checkName(v); err != nil {
 					return err
 				}
+			}
+		case '0':
+			n, err := dec.ReadValue()
+			if err != nil {
+				return err
+			}
+			if err := rawjson.PortableNumber(n); err != nil {
+				return err
 			}
 		default:
 			if _, err := dec.ReadValue(); err != nil {

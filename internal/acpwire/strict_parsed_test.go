@@ -29,6 +29,11 @@ var parsedSeeds = []string{
 	`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"B":11}`,
 	`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":{"b":1}}`,
 	`[1,2.5e-3,-0,true,false,null]`, ` {"a":[]} `, `"x"`, `7`,
+	// Past what every reader reads (rawjson.Portable), and just within.
+	`{"params":{"x":` + strings.Repeat("[", 99) + strings.Repeat("]", 99) + `}}`,
+	`{"params":{"x":` + strings.Repeat("[", 98) + strings.Repeat("]", 98) + `}}`,
+	`{"params":{"n":1e400,"m":[-1E+999]}}`,
+	`{"params":{"n":1e308,"m":1e-400}}`,
 }
 
 // TestCheckParsedTakesOrdinaryMessages: on messages parse accepted, the

@@ -191,6 +191,9 @@ func FuzzStrictBufferEdges(f *testing.F) {
 		`{"params":{"path":"/ws/\ud800"}}`,
 		`{"params":{"text":"emoji \ud83d\ude00 and \u00e9 \n\t\\\""}}`,
 		`{"a":1} {"b":2}`, `{"a":1} `, `[1,2.5e-3,-0,true,false,null]`, `{"a":`, `"x`, ``,
+		// Past what every reader reads (rawjson.Portable), and just within.
+		strings.Repeat("[", 101) + strings.Repeat("]", 101), strings.Repeat(`{"a":`, 101) + "1" + strings.Repeat("}", 101),
+		strings.Repeat("[", 100) + strings.Repeat("]", 100), `{"n":1e400}`, `[-1E+999]`, `[1e308,1e-400]`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -253,6 +256,8 @@ func FuzzStrictFastAccept(f *testing.F) {
 		"{\"params\":{\"path\":\"/ws/\xff\"}}",
 		`{"params":{"text":"tab\t and \"quote\" and \\ and \/"}}`,
 		`{"a":1} {"b":2}`, `[1,2.5e-3,-0,true,false,null]`, `{"a":`, `{"a":01}`, `{"a":1,}`, ` {"a":[]} `,
+		strings.Repeat("[", 101) + strings.Repeat("]", 101), strings.Repeat("[", 100) + strings.Repeat("]", 100),
+		`{"n":1e400}`, `[-1E+999]`, `[1e308,1e-400]`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -32,8 +32,8 @@ func Portable(b []byte) error {
 			i = stringEnd(b, i)
 		case c == '{' || c == '[':
 			depth++
-			if depth > MaxPortableDepth {
-				return fmt.Errorf("nested more than %d levels deep, past what some JSON readers read (serde_json, Zed's, stops at 128 and drops the message)", MaxPortableDepth)
+			if err := PortableDepth(depth); err != nil {
+				return err
 			}
 			i++
 		case c == '}' || c == ']':
@@ -44,13 +44,30 @@ func Portable(b []byte) error {
 			for end < len(b) && numberByte(b[end]) {
 				end++
 			}
-			if NumberOverflows(b[i:end]) {
-				return fmt.Errorf("the number %.40s is past a double's range, which JSON readers read differently (JavaScript as Infinity; serde_json, Zed's, fails and drops the message)", b[i:end])
+			if err := PortableNumber(b[i:end]); err != nil {
+				return err
 			}
 			i = end
 		default:
 			i++
 		}
+	}
+	return nil
+}
+
+// PortableDepth returns Portable's error for a container opened depth
+// containers deep (1: the outermost), or nil.
+func PortableDepth(depth int) error {
+	if depth > MaxPortableDepth {
+		return fmt.Errorf("nested more than %d levels deep, past what some JSON readers read (serde_json, Zed's, stops at 128 and drops the message)", MaxPortableDepth)
+	}
+	return nil
+}
+
+// PortableNumber returns Portable's error for the JSON number n, or nil.
+func PortableNumber(n []byte) error {
+	if NumberOverflows(n) {
+		return fmt.Errorf("the number %.40s is past a double's range, which JSON readers read differently (JavaScript as Infinity; serde_json, Zed's, fails and drops the message)", n)
 	}
 	return nil
 }
