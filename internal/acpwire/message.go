@@ -124,10 +124,9 @@ type Message struct {
 	// (Options.OnRefused, Options.OnPanic): the bridge reuses neither it
 	// nor its read block.
 	handedOut bool
-	// noUEscape marks a message none of whose strings holds a \u escape,
-	// as parse found while it validated the line, so the strict check need
-	// not search the bytes for one (see checkParsedHint).
-	noUEscape bool
+	// facts is what parse learnt of the line's strings as it validated
+	// it, for the strict check (see parsedFacts).
+	facts rawjson.Facts
 	// memo is a reading of the message's bytes kept for the features that
 	// read them the same way (see Memo).
 	memo *memo
@@ -242,7 +241,7 @@ func parseMembers(dir Direction, line []byte) (*Message, bool) {
 	// line is validated, so checking a chunk costs no pass of its own over
 	// the bytes.
 	var ck chunkCheck
-	ok, uEscape := rawjson.ValidNamesEscapes(line, chunkDepth, func(depth, object, at int, name, value []byte) {
+	ok, facts := rawjson.ValidNamesFacts(line, chunkDepth, func(depth, object, at int, name, value []byte) {
 		id := chunkNameOf(name)
 		ck.note(line, depth, object, at, name, id)
 		if depth > 1 {
@@ -298,7 +297,7 @@ func parseMembers(dir Direction, line []byte) (*Message, bool) {
 		return nil, false
 	}
 	m.env = seen
-	m.noUEscape = !uEscape
+	m.facts = facts
 	m.classify(seen, method, version)
 	if m.Kind == KindNotification && m.Method == "session/update" {
 		m.chunk = ck.chunk(line)

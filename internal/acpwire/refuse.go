@@ -156,9 +156,9 @@ func (b *Bridge) refusalReason(m *Message, d *strictDecoder) string {
 		// traffic, it is spared the lookup too.
 		return ""
 	}
-	// m was parsed: its bytes are valid JSON (see checkParsed), and
-	// noUEscape says what parse learnt of its escapes while m is intact.
-	known, err := d.checkParsedHint(m.Raw, m.noUEscape && m.intact())
+	// m was parsed: its bytes are valid JSON (see checkParsed), and facts
+	// says what parse learnt of its strings while m is intact.
+	known, err := d.checkParsedHint(m.Raw, m.parsedFacts())
 	if err != nil {
 		return fmt.Sprintf("%s is not strict JSON: %v", describe(m), err)
 	}

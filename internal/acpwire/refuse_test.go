@@ -99,6 +99,9 @@ func TestRefusedNeverForwarded(t *testing.T) {
 		{"update with an error member", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"t","kind":"execute"}},"error":0}`, "", "carries result or error"},
 		{"request with a result member", `{"jsonrpc":"2.0","id":24,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/ws/a"},"result":{}}`, `"id":24,"error":{"code":-32600`, "carries result or error"},
 		{"extension request with an error object", `{"jsonrpc":"2.0","id":25,"method":"_x/y","error":{"code":1,"message":"m"}}`, `"id":25,"error":{"code":-32600`, "carries result or error"},
+		{"strict: invalid UTF-8 late in a tool's long output", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"t","content":[{"type":"content","content":{"type":"text","text":"` + strings.Repeat(`the build failed on line 12.\n`, 40) + "\xff" + `done"}}]}}}`, "", "UTF-8"},
+		{"strict: lone continuation byte in a long file to write", `{"jsonrpc":"2.0","id":26,"method":"fs/write_text_file","params":{"sessionId":"s","path":"/ws/a","content":"` + strings.Repeat(`func main() {\n\tfmt.Println(\"hi\")\n}\n`, 30) + "\x80" + `"}}`, `"id":26,"error":{"code":-32600`, "UTF-8"},
+		{"strict: sequence cut short at the end of a long command", `{"jsonrpc":"2.0","id":27,"method":"terminal/create","params":{"sessionId":"s","command":"` + strings.Repeat("echo ok && ", 30) + "\xc3" + `"}}`, `"id":27,"error":{"code":-32600`, "UTF-8"},
 		{"strict: cancel with two request ids", `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":1,"requestId":2}}`, "", "duplicate"},
 	}
 	for _, tt := range tests {

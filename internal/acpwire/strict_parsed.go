@@ -31,18 +31,28 @@ func (d *strictDecoder) checkParsed(raw []byte) error {
 // accepted raw, where it found raw's long string literals (see
 // rawjson.KnownStrings); none otherwise.
 func (d *strictDecoder) checkParsedKnown(raw []byte) (rawjson.StringSpans, error) {
-	return d.checkParsedHint(raw, false)
+	return d.checkParsedHint(raw, rawjson.Facts{})
 }
 
-// checkParsedHint is checkParsedKnown for raw of which parse also found
-// that no string holds a \u escape when noUEscape is set (see
-// fastAcceptParsedHint); false asks nothing of raw.
-func (d *strictDecoder) checkParsedHint(raw []byte, noUEscape bool) (rawjson.StringSpans, error) {
-	if d.fastAcceptParsedHint(raw, noUEscape) {
+// checkParsedHint is checkParsedKnown for raw of which parse also learnt
+// facts (see fastAcceptParsedHint); the zero Facts claim nothing of raw.
+func (d *strictDecoder) checkParsedHint(raw []byte, facts rawjson.Facts) (rawjson.StringSpans, error) {
+	if d.fastAcceptParsedHint(raw, facts) {
 		return d.known.Spans(), nil
 	}
 	d.known.Reset(nil)
 	return rawjson.StringSpans{}, d.decode(raw)
+}
+
+// parsedFacts returns what parse learnt of m's strings as it validated
+// the line (no \u escape, every byte ASCII), so that the strict check need
+// not read the bytes again for them, while m is intact; once not, the zero
+// Facts, which claim nothing.
+func (m *Message) parsedFacts() rawjson.Facts {
+	if !m.intact() {
+		return rawjson.Facts{}
+	}
+	return m.facts
 }
 
 // errNotSure stops the structure walk of fastAcceptParsed.
@@ -51,17 +61,20 @@ var errNotSure = errors.New("acpwire: the fast reading is not sure")
 // fastAcceptParsed reports whether raw, which parse accepted, certainly
 // passes check. False means only that the full decoder must look.
 func (d *strictDecoder) fastAcceptParsed(raw []byte) bool {
-	return d.fastAcceptParsedHint(raw, false)
+	return d.fastAcceptParsedHint(raw, rawjson.Facts{})
 }
 
-// fastAcceptParsedHint is fastAcceptParsed told, with noUEscape, that no
-// string of raw holds a \u escape (parse learns that as it validates), so
-// it need not search for one: a tool's output of prose holds an escaped
-// newline every few dozen bytes, and the search stopped at each backslash.
-// Without the hint any `\u` in raw, even after an escaped backslash, sends
-// raw to the decoder.
-func (d *strictDecoder) fastAcceptParsedHint(raw []byte, noUEscape bool) bool {
-	if !noUEscape && bytes.Contains(raw, []byte(`\u`)) || !utf8.Valid(raw) {
+// fastAcceptParsedHint is fastAcceptParsed told what parse learnt of raw's
+// strings as it validated them (rawjson.ValidNamesFacts), so that it reads
+// raw's bytes for neither of two things parse already knows. With
+// facts.NoUEscape, no string holds a \u escape, and it need not search for
+// one: a tool's output of prose holds an escaped newline every few dozen
+// bytes, and the search stopped at each backslash. Without it any `\u` in
+// raw, even after an escaped backslash, sends raw to the decoder. With
+// facts.ASCII, every byte of raw is below 0x80, so raw is valid UTF-8
+// without the pass of utf8.Valid over it.
+func (d *strictDecoder) fastAcceptParsedHint(raw []byte, facts rawjson.Facts) bool {
+	if !facts.NoUEscape && bytes.Contains(raw, []byte(`\u`)) || !facts.ASCII && !utf8.Valid(raw) {
 		return false
 	}
 	d.folds, d.names = d.folds[:0], d.names[:0]

@@ -84,14 +84,18 @@ func FuzzCheckParsed(f *testing.F) {
 		// an object member by member says whether one is there; a text
 		// chunk's quick reading, and that of any other value, says nothing.
 		object := bytes.HasPrefix(raw[skipJSONSpace(raw, 0):], []byte("{"))
-		if hasU := hasUEscape(raw); m.noUEscape && hasU || object && !m.chunkLine && m.noUEscape == hasU {
-			t.Fatalf("parse: no \\u escape %v in %q", m.noUEscape, raw)
+		facts := m.parsedFacts()
+		if hasU := hasUEscape(raw); facts.NoUEscape && hasU || object && !m.chunkLine && facts.NoUEscape == hasU {
+			t.Fatalf("parse: no \\u escape %v in %q", facts.NoUEscape, raw)
+		}
+		if nonASCII := !isASCII(raw); facts.ASCII && nonASCII || object && !m.chunkLine && facts.ASCII == nonASCII {
+			t.Fatalf("parse: ASCII %v in %q", facts.ASCII, raw)
 		}
 		var parsed, fast, full strictDecoder
 		want := full.decode(raw)
 		// Told what parse found, the check gives the decoder's verdict too.
-		if _, got := parsed.checkParsedHint(raw, m.noUEscape); (got == nil) != (want == nil) {
-			t.Fatalf("checkParsedHint(%v): %v; decoder: %v; input %q", m.noUEscape, got, want, raw)
+		if _, got := parsed.checkParsedHint(raw, facts); (got == nil) != (want == nil) {
+			t.Fatalf("checkParsedHint(%+v): %v; decoder: %v; input %q", facts, got, want, raw)
 		}
 		accepted := parsed.fastAcceptParsed(raw)
 		if accepted && want != nil {
@@ -129,6 +133,16 @@ func FuzzCheckParsed(f *testing.F) {
 			}
 		}
 	})
+}
+
+// isASCII reports whether every byte of b is below 0x80.
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // hasUEscape reports whether valid JSON raw holds a \u escape: outside

@@ -10,7 +10,7 @@ func plainRunSSE2(b []byte, i int) int
 // stringRunSSE2 is implemented in plainrun_amd64.s.
 //
 //go:noescape
-func stringRunSSE2(b []byte, i int) int
+func stringRunSSE2(b []byte, i int) (end int, seen uint64)
 
 // plainRun returns the offset of the first byte at or after i that is '"',
 // '\\' or a control character (below 0x20), or len(b). The first 16 bytes
@@ -37,26 +37,33 @@ func plainRun(b []byte, i int) int {
 // stringRun returns the offset of the first byte at or after i that a
 // string's check must look at: '"', a control character, or a backslash
 // that does not start one of the two-byte escapes \" \\ \/ \b \f \n \r \t,
-// which it steps over; or len(b). Short strings are read as plainRun reads
-// them; the SSE2 scan reads the rest, escapes and all, in one call.
-func stringRun(b []byte, i int) int {
+// which it steps over; or len(b). seen is the OR of the bytes it read,
+// eight to a word (see stringRunWords). Short strings are read as plainRun
+// reads them; the SSE2 scan reads the rest, escapes and all, in one call.
+func stringRun(b []byte, i int) (end int, seen uint64) {
 	for range 2 {
 		if i+8 > len(b) {
-			return stringRunWords(b, i)
+			end, s := stringRunWords(b, i)
+			return end, seen | s
 		}
-		m := special(binary.LittleEndian.Uint64(b[i:]))
+		w := binary.LittleEndian.Uint64(b[i:])
+		seen |= w
+		m := special(w)
 		if m == 0 {
 			i += 8
 			continue
 		}
 		i += firstFlagged(m)
 		if i+1 >= len(b) || b[i] != '\\' || !simpleEscape(b[i+1]) {
-			return i
+			return i, seen
 		}
 		i += 2
 	}
 	if len(b)-i >= 16 {
-		i = stringRunSSE2(b, i)
+		var s uint64
+		i, s = stringRunSSE2(b, i)
+		seen |= s
 	}
-	return stringRunWords(b, i)
+	end, s := stringRunWords(b, i)
+	return end, seen | s
 }

@@ -25,10 +25,11 @@
 // STEP16 is the body of a loop at label loop that reads SI+AX 16 bytes at
 // a time: AX moves past each block without a special byte; it jumps to
 // done once fewer than 16 bytes remain, and to found, with CX the block's
-// SPECIAL16 mask, at a block with one (R9, X0 and X4-X6 are clobbered).
-#define STEP16(loop, done, found) \
+// SPECIAL16 mask, at a block with one. Each block read is ORed into acc
+// (R9, X0 and X4-X6 are clobbered).
+#define STEP16(loop, done, found, acc) \
 	LEAQ 16(AX), R9; CMPQ R9, DX; JGT done; \
-	MOVOU (SI)(AX*1), X0; SPECIAL16(X0, X4, X5, X6); \
+	MOVOU (SI)(AX*1), X0; POR X0, acc; SPECIAL16(X0, X4, X5, X6); \
 	PMOVMSKB X4, CX; TESTL CX, CX; JNZ found; \
 	MOVQ R9, AX; JMP loop
 
@@ -55,7 +56,7 @@ loop32:
 	JMP  loop32
 
 loop16:
-	STEP16(loop16, done, found)
+	STEP16(loop16, done, found, X14) // X14 is not read
 
 found:
 	BSFL CX, CX
@@ -103,18 +104,22 @@ done:
 	NOTL R12; ANDL R15, R12; ORL R12, R11; \
 	TESTL R11, R11; JNZ fail
 
-// func stringRunSSE2(b []byte, i int) int
+// func stringRunSSE2(b []byte, i int) (end int, seen uint64)
 //
 // Scans b from i as plainRunSSE2 does, but steps over each two-byte escape
 // other than \u (\" \\ \/ \b \f \n \r \t) and goes on: it returns the
 // offset of the first '"', control character or other backslash, or an
-// offset at which fewer than 16 bytes remain unscanned. Text with an
+// offset at which fewer than 16 bytes remain unscanned. seen is the OR of
+// the bytes it read, eight bytes to a word, folded into one word: every
+// byte from i to end is among them (the byte an escape's backslash escapes
+// may not be, but it is one of " \ / b f n r t), and some bytes of b
+// after end may be too. X14 collects them. Text with an
 // escaped newline every few dozen bytes is then read in one call. The
 // special bytes of a 32-byte block are stepped through in its mask
 // (sbits), so an escape costs the block no second reading; once a block
 // had escapes, each block is first tested whole (CLEAN32), and only one
 // with another kind of special byte is stepped through.
-TEXT ·stringRunSSE2(SB), NOSPLIT, $0-40
+TEXT ·stringRunSSE2(SB), NOSPLIT, $0-48
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), DX
 	MOVQ i+24(FP), AX
@@ -122,6 +127,7 @@ TEXT ·stringRunSSE2(SB), NOSPLIT, $0-40
 	MOVQ $0x6e6e6e6e6e6e6e6e, R8; MOVQ R8, X11; PUNPCKLQDQ X11, X11
 	MOVQ $0x7474747474747474, R8; MOVQ R8, X12; PUNPCKLQDQ X12, X12
 	MOVQ $0x7272727272727272, R8; MOVQ R8, X13; PUNPCKLQDQ X13, X13
+	PXOR X14, X14
 
 sloop32:
 	LEAQ 32(AX), R9
@@ -129,6 +135,8 @@ sloop32:
 	JGT  sloop16
 	MOVOU (SI)(AX*1), X0
 	MOVOU 16(SI)(AX*1), X7
+	POR   X0, X14
+	POR   X7, X14
 	SPECIAL16(X0, X4, X5, X6)
 	SPECIAL16(X7, X8, X9, X10)
 	PMOVMSKB X4, CX
@@ -157,6 +165,8 @@ eloop32:
 	JGT  sloop16
 	MOVOU (SI)(AX*1), X0
 	MOVOU 16(SI)(AX*1), X7
+	POR   X0, X14
+	POR   X7, X14
 	SPECIAL16(X0, X4, X5, X6)
 	SPECIAL16(X7, X8, X9, X10)
 	PMOVMSKB X4, CX
@@ -196,7 +206,7 @@ sstop:
 	JMP  sdone
 
 sloop16:
-	STEP16(sloop16, sdone, sfound)
+	STEP16(sloop16, sdone, sfound, X14)
 
 sfound:
 	BSFL CX, CX
@@ -212,5 +222,10 @@ sfound:
 	JMP  sloop32
 
 sdone:
-	MOVQ AX, ret+32(FP)
+	MOVQ   AX, end+32(FP)
+	MOVQ   X14, R8
+	PSRLDQ $8, X14
+	MOVQ   X14, R10
+	ORQ    R10, R8
+	MOVQ   R8, seen+40(FP)
 	RET

@@ -11,21 +11,51 @@ import (
 // strings eight bytes at a time, which is where large messages spend their
 // bytes.
 func Valid(b []byte) bool {
-	var uesc bool
+	var n notes
 	i := skipSpace(b, 0)
-	end, ok := validValue(b, i, 0, &uesc)
+	end, ok := validValue(b, i, 0, &n)
 	return ok && skipSpace(b, end) == len(b)
 }
 
+// notes is what a validation notes of the strings it checks, on the way.
+type notes struct {
+	// uesc is set when a string holds a \u escape.
+	uesc bool
+	// seen is the OR of the bytes the scans of strings read, eight to a
+	// word: every byte of every string checked, and maybe some bytes of
+	// the document after one. A byte of 0x80 or above sets a bit of
+	// highBits in it.
+	seen uint64
+}
+
+// highBits is the top bit of each byte of a word.
+const highBits = 0x8080808080808080
+
+// Facts are what a validation of a document learns of its strings on the
+// way, at no cost of its own. The zero value claims nothing.
+type Facts struct {
+	// NoUEscape says that no string of the document holds a \u escape.
+	NoUEscape bool
+	// ASCII says that every byte of the document is below 0x80, so that
+	// it is valid UTF-8: a valid JSON document has such bytes only inside
+	// strings, and the scan of each string read all of its bytes.
+	ASCII bool
+}
+
+// facts returns what n says of a document whose every string n saw.
+func (n *notes) facts() Facts {
+	return Facts{NoUEscape: !n.uesc, ASCII: n.seen&highBits == 0}
+}
+
 // validValue checks the value starting at b[i] and returns the offset just
-// past it. It sets *uesc when a string in the value holds a \u escape.
-func validValue(b []byte, i, depth int, uesc *bool) (int, bool) {
+// past it, noting what it sees of its strings in n.
+func validValue(b []byte, i, depth int, n *notes) (int, bool) {
 	if i >= len(b) {
 		return 0, false
 	}
 	switch c := b[i]; {
 	case c == '"':
-		return validString(b, i, uesc)
+		return validString(b, i, n)
 	case c == '{' || c == '[':
 		if depth >= maxDepth {
 			return 0, false
@@ -43,7 +73,7 @@ func validValue(b []byte, i, depth int, uesc *bool) (int, bool) {
 				if i >= len(b) || b[i] != '"' {
 					return 0, false
 				}
-				end, ok := validString(b, i, uesc)
+				end, ok := validString(b, i, n)
 				if !ok {
 					return 0, false
 				}
@@ -53,7 +83,7 @@ func validValue(b []byte, i, depth int, uesc *bool) (int, bool) {
 				}
 				i = skipSpace(b, i+1)
 			}
-			end, ok := validValue(b, i, depth+1, uesc)
+			end, ok := validValue(b, i, depth+1, n)
 			if !ok {
 				return 0, false
 			}
@@ -126,11 +156,15 @@ func digits(b []byte, i int) int {
 }
 
 // validString checks the string starting at b[i] == '"' and returns the
-// offset just past it. It sets *uesc when the string holds a \u escape.
-func validString(b []byte, i int, uesc *bool) (int, bool) {
+// offset just past it, noting what it sees in n. The bytes it does not
+// leave to stringRun, which notes them in seen, are ASCII: quotes,
+// backslashes, escapes and control characters.
+func validString(b []byte, i int, n *notes) (int, bool) {
 	i++
 	for {
-		i = stringRun(b, i)
+		var seen uint64
+		i, seen = stringRun(b, i)
+		n.seen |= seen
 		if i >= len(b) {
 			return 0, false
 		}
@@ -145,7 +179,7 @@ func validString(b []byte, i int, uesc *bool) (int, bool) {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
-				*uesc = true
+				n.uesc = true
 				if i+6 > len(b) {
 					return 0, false
 				}
@@ -174,29 +208,45 @@ func isHex(c byte) bool {
 // plainRun on platforms without a vector version and finishes the last bytes
 // on those with one.
 func plainRunWords(b []byte, i int) int {
+	end, _ := plainRunWordsSeen(b, i)
+	return end
+}
+
+// plainRunWordsSeen is plainRunWords that also returns the OR of the
+// bytes it read, eight to a word: every byte from i to end, and the rest
+// of the word end is in.
+func plainRunWordsSeen(b []byte, i int) (end int, seen uint64) {
 	for i+8 <= len(b) {
-		if m := special(binary.LittleEndian.Uint64(b[i:])); m != 0 {
-			return i + firstFlagged(m)
+		w := binary.LittleEndian.Uint64(b[i:])
+		seen |= w
+		if m := special(w); m != 0 {
+			return i + firstFlagged(m), seen
 		}
 		i += 8
 	}
 	for i < len(b) {
-		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
-			return i
+		c := b[i]
+		seen |= uint64(c)
+		if c == '"' || c == '\\' || c < 0x20 {
+			return i, seen
 		}
 		i++
 	}
-	return i
+	return i, seen
 }
 
 // stringRunWords is stringRun eight bytes at a time: it is stringRun on
 // platforms without a vector version and finishes the last bytes on those
-// with one.
-func stringRunWords(b []byte, i int) int {
+// with one. seen is the OR of the bytes it read, eight to a word: every
+// byte from i to end but the escaped byte of a two-byte escape (one of
+// " \\ / b f n r t), and maybe bytes after end.
+func stringRunWords(b []byte, i int) (end int, seen uint64) {
 	for {
-		i = plainRunWords(b, i)
+		var s uint64
+		i, s = plainRunWordsSeen(b, i)
+		seen |= s
 		if i+1 >= len(b) || b[i] != '\\' || !simpleEscape(b[i+1]) {
-			return i
+			return i, seen
 		}
 		i += 2
 	}
@@ -241,7 +291,7 @@ func firstFlagged(m uint64) int { return bits.TrailingZeros64(m) / 8 }
 // be invalid, so callers must discard what fn saw when ValidMembers returns
 // false. For any other value it calls fn never and returns Valid(b).
 func ValidMembers(b []byte, fn func(name, value []byte)) bool {
-	var uesc bool
+	var n notes
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return Valid(b)
@@ -254,7 +304,7 @@ func ValidMembers(b []byte, fn func(name, value []byte)) bool {
 		if i >= len(b) || b[i] != '"' {
 			return false
 		}
-		nameEnd, ok := validString(b, i, &uesc)
+		nameEnd, ok := validString(b, i, &n)
 		if !ok {
 			return false
 		}
@@ -264,7 +314,7 @@ func ValidMembers(b []byte, fn func(name, value []byte)) bool {
 			return false
 		}
 		vstart := skipSpace(b, i+1)
-		vend, ok := validValue(b, vstart, 1, &uesc)
+		vend, ok := validValue(b, vstart, 1, &n)
 		if !ok {
 			return false
 		}
@@ -308,32 +358,33 @@ func Key(name []byte) []byte {
 // before a later part of b turns out to be invalid, so callers must discard
 // what fn saw when ValidNames returns false.
 func ValidNames(b []byte, maxDepth int, fn func(depth, object, at int, name, value []byte)) bool {
-	ok, _ := ValidNamesEscapes(b, maxDepth, fn)
+	ok, _ := ValidNamesFacts(b, maxDepth, fn)
 	return ok
 }
 
-// ValidNamesEscapes is ValidNames that also reports whether a string of b,
-// a name or a value, holds a \u escape (uEscape), which it learns on the
-// way at no cost: a reader that must treat such strings apart (their
-// decoded text can differ from their bytes by more than the two-character
-// escapes) need not search b for them when uEscape is false. uEscape means
-// nothing when ok is false.
-func ValidNamesEscapes(b []byte, maxDepth int, fn func(depth, object, at int, name, value []byte)) (ok, uEscape bool) {
+// ValidNamesFacts is ValidNames that also reports what it learns of b's
+// strings on the way at no cost (see Facts): whether one, a name or a
+// value, holds a \u escape (a reader that must treat such strings apart,
+// their decoded text differing from their bytes by more than the
+// two-character escapes, need not search b for them), and whether every
+// byte of b is ASCII (then b is valid UTF-8 without a second reading).
+// The facts mean nothing when ok is false.
+func ValidNamesFacts(b []byte, maxDepth int, fn func(depth, object, at int, name, value []byte)) (ok bool, facts Facts) {
 	w := validWalk{max: maxDepth, fn: fn}
 	end, ok := w.value(b, skipSpace(b, 0), 0)
-	return ok && skipSpace(b, end) == len(b), w.uesc
+	return ok && skipSpace(b, end) == len(b), w.notes.facts()
 }
 
 type validWalk struct {
 	max int
 	fn  func(depth, object, at int, name, value []byte)
-	// uesc is set when a string the walk checked holds a \u escape.
-	uesc bool
+	// notes is what the walk saw of the strings it checked.
+	notes notes
 }
 
 func (w *validWalk) value(b []byte, i, depth int) (int, bool) {
 	if i >= len(b) || depth >= w.max || (b[i] != '{' && b[i] != '[') {
-		return validValue(b, i, depth, &w.uesc)
+		return validValue(b, i, depth, &w.notes)
 	}
 	open := i
 	obj := b[i] == '{'
@@ -351,7 +402,7 @@ func (w *validWalk) value(b []byte, i, depth int) (int, bool) {
 			if i >= len(b) || b[i] != '"' {
 				return 0, false
 			}
-			end, ok := validString(b, i, &w.uesc)
+			end, ok := validString(b, i, &w.notes)
 			if !ok {
 				return 0, false
 			}
@@ -365,7 +416,7 @@ func (w *validWalk) value(b []byte, i, depth int) (int, bool) {
 		var end int
 		var ok bool
 		if depth+1 >= w.max || i >= len(b) || (b[i] != '{' && b[i] != '[') {
-			end, ok = validValue(b, i, depth+1, &w.uesc) // a leaf: no names to report
+			end, ok = validValue(b, i, depth+1, &w.notes) // a leaf: no names to report
 		} else {
 			end, ok = w.value(b, i, depth+1)
 		}
@@ -395,6 +446,6 @@ func ValidString(b []byte, i int) (end int, ok bool) {
 	if i < 0 || i >= len(b) || b[i] != '"' {
 		return 0, false
 	}
-	var uesc bool
-	return validString(b, i, &uesc)
+	var n notes
+	return validString(b, i, &n)
 }

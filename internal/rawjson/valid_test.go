@@ -23,16 +23,76 @@ func TestValidAgreesWithEncodingJSON(t *testing.T) {
 	}
 }
 
-// FuzzValid: Valid agrees with encoding/json.Valid on every input.
+// FuzzValid: Valid agrees with encoding/json.Valid on every input, and so
+// does ValidNamesFacts, whose facts of a valid input are true to its bytes
+// (see checkFacts).
 func FuzzValid(f *testing.F) {
-	for _, s := range []string{`{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":[1,2.5e3,-0,true,null,"\u00e9"]}}`, `"abc\"def\\"`, `[1,{}]`, "\"\x1f\""} {
+	for _, s := range []string{`{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":[1,2.5e3,-0,true,null,"\u00e9"]}}`, `"abc\"def\\"`, `[1,{}]`, "\"\x1f\"",
+		`{"t":"` + strings.Repeat(`line\n`, 20) + "\xff" + `"}`, `{"é":"x"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if got, want := Valid(b), json.Valid(b); got != want {
+		want := json.Valid(b)
+		if got := Valid(b); got != want {
 			t.Fatalf("Valid(%q) = %v, encoding/json says %v", b, got, want)
 		}
+		for _, depth := range []int{0, 1, 3} {
+			ok, facts := ValidNamesFacts(b, depth, func(int, int, int, []byte, []byte) {})
+			if ok != want {
+				t.Fatalf("ValidNamesFacts(%q, %d) = %v, encoding/json says %v", b, depth, ok, want)
+			}
+			if ok {
+				checkFacts(t, b, facts)
+			}
+		}
 	})
+}
+
+// checkFacts fails t unless facts, what a validation of the valid JSON b
+// learnt, are true to b's bytes: for a valid document both are exact.
+func checkFacts(t *testing.T, b []byte, facts Facts) {
+	t.Helper()
+	if want := ascii(b); facts.ASCII != want {
+		t.Fatalf("facts of %q: ASCII %v, want %v", b, facts.ASCII, want)
+	}
+	if want := !strings.Contains(strings.ReplaceAll(string(b), `\\`, ""), `\u`); facts.NoUEscape != want {
+		t.Fatalf("facts of %q: NoUEscape %v, want %v", b, facts.NoUEscape, want)
+	}
+}
+
+// TestValidNamesFacts: a byte of 0x80 or above anywhere in a document, in
+// a name or a value, a short string or a long one read by the vector scan
+// (before, between and after its escapes), at a depth whose names are
+// reported or below it, tells the document apart from an ASCII one, as
+// does a \u escape; the facts of ASCII documents without one say so.
+func TestValidNamesFacts(t *testing.T) {
+	prose := strings.Repeat(`the build failed on line 12.\n`, 12) + `\\u0041 \"done\"`
+	docs := []string{
+		`{"jsonrpc":"2.0","method":"session/update","params":{"update":{"content":[{"text":"` + prose + `"}]}}}`,
+		`{"a":"` + prose + `","b":["` + prose + `",{"c":"x"}],"d":{"e":{"f":{"g":"` + prose + `"}}}}`,
+		`["` + prose + `",1,true,null]`,
+		`"` + prose + `"`,
+	}
+	for _, doc := range docs {
+		for _, depth := range []int{1, 2, 8} {
+			check := func(b []byte) {
+				t.Helper()
+				ok, facts := ValidNamesFacts(b, depth, func(int, int, int, []byte, []byte) {})
+				if ok != json.Valid(b) {
+					t.Fatalf("ValidNamesFacts(%q, %d) = %v, encoding/json says otherwise", b, depth, ok)
+				}
+				if ok {
+					checkFacts(t, b, facts)
+				}
+			}
+			check([]byte(doc))
+			for i := range len(doc) {
+				for _, c := range []string{"\x80", "\xff", "é", `\u00e9`} {
+					check([]byte(doc[:i] + c + doc[i:]))
+				}
+			}
+		}
+	}
 }
 
 func BenchmarkValid(b *testing.B) {
@@ -163,28 +223,61 @@ func TestPlainRun(t *testing.T) {
 
 // runScan is one of the scans for the end of a run of bytes that need no
 // attention (plainRun, stringRun): its byte-by-byte definition and the
-// vector and word-at-a-time versions that must agree with it.
+// fast versions that must agree with it.
 type runScan struct {
-	name               string
-	ref, vector, words func(b []byte, i int) int
+	name string
+	ref  func(b []byte, i int) int
+	fast []runFast
+}
+
+// runFast is one fast version of a scan. One that reports what it read
+// (seen: the OR of the bytes it read, eight to a word) must have read
+// every byte from where it starts to where it stops, so that a byte of
+// 0x80 or above among them sets a high bit of seen.
+type runFast struct {
+	name string
+	scan func(b []byte, i int) (end int, seen uint64)
+	// seen says whether the scan reports what it read.
+	seen bool
 }
 
 var (
-	plainRunScan  = runScan{"plainRun", plainRunRef, plainRun, plainRunWords}
-	stringRunScan = runScan{"stringRun", stringRunRef, stringRun, stringRunWords}
+	plainRunScan = runScan{"plainRun", plainRunRef, []runFast{
+		{"plainRun", func(b []byte, i int) (int, uint64) { return plainRun(b, i), 0 }, false},
+		{"plainRunWordsSeen", plainRunWordsSeen, true},
+	}}
+	stringRunScan = runScan{"stringRun", stringRunRef, []runFast{
+		{"stringRun", stringRun, true},
+		{"stringRunWords", stringRunWords, true},
+	}}
 )
 
-// check fails t unless both fast versions of the scan of b from i agree
-// with the definition. It is called millions of times per test, so it does
-// not mark itself a helper; its message names the scan, input and offset.
+// check fails t unless every fast version of the scan of b from i agrees
+// with the definition, and those that report what they read report each
+// byte of 0x80 or above they passed. It is called millions of times per
+// test, so it does not mark itself a helper; its message names the scan,
+// input and offset.
 func (s runScan) check(t *testing.T, b []byte, i int) {
 	w := s.ref(b, i)
-	if got := s.vector(b, i); got != w {
-		t.Fatalf("%s(%q, %d) = %d, want %d", s.name, b, i, got, w)
+	for _, f := range s.fast {
+		got, seen := f.scan(b, i)
+		if got != w {
+			t.Fatalf("%s(%q, %d) = %d, want %d", f.name, b, i, got, w)
+		}
+		if f.seen && seen&highBits == 0 && !ascii(b[i:w]) {
+			t.Fatalf("%s(%q, %d) passed a byte of 0x80 or above; what it saw, %#x, says none", f.name, b, i, seen)
+		}
 	}
-	if got := s.words(b, i); got != w {
-		t.Fatalf("%sWords(%q, %d) = %d, want %d", s.name, b, i, got, w)
+}
+
+// ascii reports whether every byte of b is below 0x80.
+func ascii(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
 	}
+	return true
 }
 
 // eachBytePair calls check with 40 bytes of 'a' (two 16-byte vectors and a
@@ -247,9 +340,7 @@ func TestStringRun(t *testing.T) {
 		for _, end := range []string{`"`, "\x01", `\u0041"`, `\x`, `\`, ``} {
 			b := []byte(strings.Repeat(strings.Repeat("a", gap)+`\n`, 9) + strings.Repeat("b", gap%17) + end)
 			for from := range b {
-				if got, w := stringRun(b, from), stringRunRef(b, from); got != w {
-					t.Fatalf("stringRun(%q, %d) = %d, want %d", b, from, got, w)
-				}
+				stringRunScan.check(t, b, from)
 			}
 		}
 	}
@@ -266,7 +357,7 @@ func TestStringRunAfterEscapes(t *testing.T) {
 			stringRunScan.check(t, append([]byte(lead), buf...), 0)
 		})
 	}
-	for _, esc := range []string{`\n`, `\t`, `\r`, `\"`, `\\`, `\/`, `\b`, `\u`, `\x`, `\` + "\x01", `"`, "\x1f"} {
+	for _, esc := range []string{`\n`, `\t`, `\r`, `\"`, `\\`, `\/`, `\b`, `\u`, `\x`, `\` + "\x01", `"`, "\x1f", "\x80", "\xff", "é"} {
 		for at := 0; at < 70; at++ {
 			b := []byte(strings.Repeat("a", 30) + `\n` + strings.Repeat("b", 70))
 			b = append(append(append([]byte(nil), b[:32+at]...), esc...), b[32+at:]...)
