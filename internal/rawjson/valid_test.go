@@ -346,6 +346,34 @@ func TestStringRun(t *testing.T) {
 	}
 }
 
+// TestStringRunLong is TestStringRun's sweep for scans that read 64 bytes
+// a step (AVX2 on amd64): each pair of the byte values a scan tells apart
+// (control characters, quote, backslash, the escaped letters and others,
+// bytes of 0x80 and above) at every offset of 160 bytes, two such steps
+// and a tail behind the 16 bytes read a word at a time, after leads that
+// put the scan into text with escapes (an escape at either end of a
+// block, every kind the blocks pass whole, escaped backslashes).
+func TestStringRunLong(t *testing.T) {
+	values := []byte{0x00, 0x01, 0x1f, ' ', '!', '"', '#', '/', '[', '\\', ']', 'b', 'f', 'n', 'r', 't', 'u', 'x', 'a', 0x7f, 0x80, 0xc3, 0xff}
+	leads := []string{"", strings.Repeat("a", 62) + `\n`, `\n` + strings.Repeat("a", 62), strings.Repeat(`\t\r\"ab`, 8), strings.Repeat(`\\`, 32)}
+	for _, lead := range leads {
+		buf := make([]byte, len(lead)+160)
+		for _, c := range values {
+			for _, d := range values {
+				for pos := len(lead); pos < len(buf)-1; pos++ {
+					copy(buf, lead)
+					for i := len(lead); i < len(buf); i++ {
+						buf[i] = 'a'
+					}
+					buf[pos], buf[pos+1] = c, d
+					stringRunScan.check(t, buf, 0)
+					stringRunScan.check(t, buf, 1)
+				}
+			}
+		}
+	}
+}
+
 // TestStringRunAfterEscapes is TestStringRun's sweep of byte pairs behind
 // 32 bytes whose escapes the vector scan steps over by their masks, so that
 // the blocks after them are read as text with escapes is (eloop32 on
