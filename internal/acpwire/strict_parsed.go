@@ -66,19 +66,21 @@ func (d *strictDecoder) fastAcceptParsed(raw []byte) bool {
 
 // fastAcceptParsedHint is fastAcceptParsed told what parse learnt of raw's
 // strings as it validated them (rawjson.ValidNamesFacts), so that it reads
-// raw's bytes for neither of two things parse already knows. With
+// raw's bytes again for nothing parse already knows. With
 // facts.NoUEscape, no string holds a \u escape, and it need not search for
 // one: a tool's output of prose holds an escaped newline every few dozen
 // bytes, and the search stopped at each backslash. Without it any `\u` in
 // raw, even after an escaped backslash, sends raw to the decoder. With
 // facts.ASCII, every byte of raw is below 0x80, so raw is valid UTF-8
-// without the pass of utf8.Valid over it.
+// without the pass of utf8.Valid over it. facts.Longest, where raw's
+// longest string literal is, lets the walk step over that literal (a
+// tool's output, tens of KiB) by its end without reading it.
 func (d *strictDecoder) fastAcceptParsedHint(raw []byte, facts rawjson.Facts) bool {
 	if !facts.NoUEscape && bytes.Contains(raw, []byte(`\u`)) || !facts.ASCII && !utf8.Valid(raw) {
 		return false
 	}
 	d.folds, d.names = d.folds[:0], d.names[:0]
-	d.known.Reset(raw)
+	d.known.ResetLongest(raw, facts.Longest)
 	w := nameWalk{d: d, b: raw}
 	end, err := w.value(skipJSONSpace(raw, 0), 0)
 	return err == nil && skipJSONSpace(raw, end) == len(raw)

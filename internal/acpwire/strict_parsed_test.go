@@ -44,11 +44,17 @@ func TestCheckParsedTakesOrdinaryMessages(t *testing.T) {
 	var d strictDecoder
 	for _, msg := range append(parsedSeeds[:4:4], many,
 		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_2","status":"completed","content":[{"type":"content","content":{"type":"text","text":"`+strings.Repeat(`the build failed on line 12.\n`, 600)+`"}}]}}}`) {
-		if _, ok := parse(AgentToClient, []byte(msg)); !ok {
+		m, ok := parse(AgentToClient, []byte(msg))
+		if !ok {
 			t.Fatalf("parse refused %.100s", msg)
 		}
 		if !d.fastAcceptParsed([]byte(msg)) {
 			t.Errorf("structure reading left to the decoder: %.100s", msg)
+		}
+		// Told what parse learnt (its longest literal stepped over
+		// unread), the structure reading decides as well.
+		if !d.fastAcceptParsedHint(m.Raw, m.parsedFacts()) {
+			t.Errorf("structure reading told %+v left to the decoder: %.100s", m.parsedFacts(), msg)
 		}
 		if err := d.checkParsed([]byte(msg)); err != nil {
 			t.Errorf("checkParsed refused %.100s: %v", msg, err)
@@ -130,6 +136,25 @@ func FuzzCheckParsed(f *testing.F) {
 			}
 			if want, valid := rawjson.ValidString(raw, i); !valid || want != end {
 				t.Fatalf("%q at %d: recorded end %d; ValidString %d, %v", raw, i, end, want, valid)
+			}
+		}
+		// Told what parse found (where the longest literal is, which it
+		// then steps over unread), the check records only literals
+		// reading finds, and, when the structure reading untold decided
+		// too (not the decoder, which records nothing), the same ones.
+		hinted, err := parsed.checkParsedHint(raw, facts)
+		if err != nil {
+			t.Fatalf("checkParsedHint(%+v) refused %q, which checkParsedKnown accepts: %v", facts, raw, err)
+		}
+		h := hinted.In(raw)
+		for i := range raw {
+			e1, ok1 := k.End(raw, i)
+			e2, ok2 := h.End(raw, i)
+			if accepted && (ok1 != ok2 || e1 != e2) {
+				t.Fatalf("%q at %d: recorded %d, %v; told %+v, %d, %v", raw, i, e1, ok1, facts, e2, ok2)
+			}
+			if want, valid := rawjson.ValidString(raw, i); ok2 && (!valid || want != e2) {
+				t.Fatalf("%q at %d: told %+v, recorded end %d; ValidString %d, %v", raw, i, facts, e2, want, valid)
 			}
 		}
 	})

@@ -41,20 +41,44 @@ type KnownRecorder struct {
 
 	doc   []byte
 	spans []span
+	// given is a literal of doc that SkipValue steps over without
+	// reading it (see ResetLongest).
+	given Span
 }
 
 // Reset starts a record of doc, dropping what was recorded before.
 func (k *KnownRecorder) Reset(doc []byte) {
-	k.doc, k.spans = doc, k.spans[:0]
+	k.doc, k.spans, k.given = doc, k.spans[:0], Span{}
+}
+
+// ResetLongest is Reset for a doc whose validation found its longest
+// string literal at longest (Facts.Longest of ValidNamesFacts on these
+// very bytes): SkipValue steps over that literal by its end, without
+// reading it, and records it as it records any other. A tool's output,
+// tens of KiB in one string, is then read by the validation alone. The
+// zero Span gives nothing.
+func (k *KnownRecorder) ResetLongest(doc []byte, longest Span) {
+	k.Reset(doc)
+	if 0 <= longest.Start && longest.Start < longest.End && longest.End <= len(doc) {
+		k.given = longest
+	}
 }
 
 // SkipValue is the package's SkipValue on the document Reset named,
-// recording the value when it is a string literal of Min bytes or more. Like SkipValue it finds the value's end, not whether it is
-// valid: the document must have been validated.
+// recording the value when it is a string literal of Min bytes or more;
+// the literal ResetLongest gave it is stepped over by its end. Like
+// SkipValue it finds the value's end, not whether it is valid: the
+// document must have been validated.
 func (k *KnownRecorder) SkipValue(i int) (int, error) {
 	b := k.doc
 	i = skipSpace(b, i)
-	end, err := skipValue(b, i, 0)
+	var end int
+	var err error
+	if i == k.given.Start && k.given.End > i {
+		end = k.given.End
+	} else {
+		end, err = skipValue(b, i, 0)
+	}
 	least := k.Min
 	if least == 0 {
 		least = MinKnownString

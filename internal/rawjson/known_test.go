@@ -2,6 +2,7 @@ package rawjson_test
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,6 +77,46 @@ func TestKnownStrings(t *testing.T) {
 	}
 }
 
+// TestKnownRecorderLongest: a recorder told where a document's longest
+// literal is steps over it by the end it was told, records it as any
+// other, and reads every other value; a span that is not within the
+// document, or the zero one, tells it nothing.
+func TestKnownRecorderLongest(t *testing.T) {
+	long := `"` + strings.Repeat(`ab\"c\\d\n`, 40) + `"`
+	doc := []byte(`{"a":"x","text":` + long + `,"b":["` + strings.Repeat("y", 300) + `","short"]}`)
+	ok, facts := rawjson.ValidNamesFacts(doc, 1, func(int, int, int, []byte, []byte) {})
+	first := bytes.Index(doc, []byte(long))
+	if !ok || facts.Longest != (rawjson.Span{Start: first, End: first + len(long)}) {
+		t.Fatalf("ValidNamesFacts = %v, longest %+v; want the literal at %d", ok, facts.Longest, first)
+	}
+	want := record(t, doc, 0)
+	for _, tc := range []struct {
+		name  string
+		given rawjson.Span
+		// at is where SkipValue is asked; end what it must answer.
+		at, end int
+	}{
+		{"the longest literal", facts.Longest, first, first + len(long)},
+		{"another literal", facts.Longest, bytes.Index(doc, []byte(`"short"`)), bytes.Index(doc, []byte(`"short"`)) + 7},
+		{"a span it trusts", rawjson.Span{Start: first, End: first + 5}, first, first + 5},
+		{"the zero span", rawjson.Span{}, first, first + len(long)},
+		{"a span past the end", rawjson.Span{Start: first, End: len(doc) + 1}, first, first + len(long)},
+		{"a span before the start", rawjson.Span{Start: -1, End: 3}, first, first + len(long)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var rec rawjson.KnownRecorder
+			rec.ResetLongest(doc, tc.given)
+			if end, err := rec.SkipValue(tc.at); err != nil || end != tc.end {
+				t.Fatalf("SkipValue(%d) = %d, %v; want %d", tc.at, end, err, tc.end)
+			}
+		})
+	}
+	got, err := rawjsontest.RecordGiven(doc, 0, facts.Longest)
+	if err != nil || !slices.Equal(rawjson.SpansOf(&got), rawjson.SpansOf(&want)) {
+		t.Fatalf("told the longest literal, recorded %v (%v); reading every literal, %v", rawjson.SpansOf(&got), err, rawjson.SpansOf(&want))
+	}
+}
+
 // FuzzKnownStrings: wherever a record made by walking a valid document
 // answers, for the document or any slice of it, its answer is what
 // SkipValue and ValidString find reading the bytes.
@@ -93,6 +134,19 @@ func FuzzKnownStrings(f *testing.F) {
 			return
 		}
 		known := record(t, doc, 2)
+		// Told where the validation found the longest literal, the walk
+		// records what it records reading every literal.
+		ok, facts := rawjson.ValidNamesFacts(doc, 1, func(int, int, int, []byte, []byte) {})
+		if !ok {
+			t.Fatalf("ValidNamesFacts refused %q, which Valid accepts", doc)
+		}
+		given, err := rawjsontest.RecordGiven(doc, 2, facts.Longest)
+		if err != nil {
+			t.Fatalf("walking %q told %+v: %v", doc, facts.Longest, err)
+		}
+		if got, want := rawjson.SpansOf(&given), rawjson.SpansOf(&known); !slices.Equal(got, want) {
+			t.Fatalf("%q told %+v: recorded %v; reading every literal, %v", doc, facts.Longest, got, want)
+		}
 		for x := 0; x <= len(doc) && x < 8; x++ {
 			b := doc[x:]
 			for i := range b {

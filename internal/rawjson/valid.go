@@ -26,6 +26,8 @@ type notes struct {
 	// the document after one. A byte of 0x80 or above sets a bit of
 	// highBits in it.
 	seen uint64
+	// longest is the longest string literal checked, a name or a value.
+	longest Span
 }
 
 // highBits is the top bit of each byte of a word.
@@ -40,11 +42,22 @@ type Facts struct {
 	// it is valid UTF-8: a valid JSON document has such bytes only inside
 	// strings, and the scan of each string read all of its bytes.
 	ASCII bool
+	// Longest is where the document's longest string literal is, a name
+	// or a value (the first of the longest), checked valid: a reader
+	// that must step over the document's values again can step over this
+	// one without reading it (see KnownRecorder.ResetLongest). Empty when
+	// the document has no string.
+	Longest Span
 }
+
+// Span is where a string literal lies in its document: from its opening
+// quote (Start) to just past its closing one (End). The zero Span, whose
+// End is not past its Start, is no literal.
+type Span struct{ Start, End int }
 
 // facts returns what n says of a document whose every string n saw.
 func (n *notes) facts() Facts {
-	return Facts{NoUEscape: !n.uesc, ASCII: n.seen&highBits == 0}
+	return Facts{NoUEscape: !n.uesc, ASCII: n.seen&highBits == 0, Longest: n.longest}
 }
 
 // validValue checks the value starting at b[i] and returns the offset just
@@ -160,6 +173,7 @@ func digits(b []byte, i int) int {
 // leave to stringRun, which notes them in seen, are ASCII: quotes,
 // backslashes, escapes and control characters.
 func validString(b []byte, i int, n *notes) (int, bool) {
+	start := i
 	i++
 	for {
 		var seen uint64
@@ -170,6 +184,9 @@ func validString(b []byte, i int, n *notes) (int, bool) {
 		}
 		switch c := b[i]; {
 		case c == '"':
+			if i+1-start > n.longest.End-n.longest.Start {
+				n.longest = Span{start, i + 1}
+			}
 			return i + 1, true
 		case c == '\\':
 			if i+1 >= len(b) {
@@ -366,9 +383,10 @@ func ValidNames(b []byte, maxDepth int, fn func(depth, object, at int, name, val
 // strings on the way at no cost (see Facts): whether one, a name or a
 // value, holds a \u escape (a reader that must treat such strings apart,
 // their decoded text differing from their bytes by more than the
-// two-character escapes, need not search b for them), and whether every
-// byte of b is ASCII (then b is valid UTF-8 without a second reading).
-// The facts mean nothing when ok is false.
+// two-character escapes, need not search b for them), whether every byte
+// of b is ASCII (then b is valid UTF-8 without a second reading), and
+// where its longest string literal is. The facts mean nothing when ok is
+// false.
 func ValidNamesFacts(b []byte, maxDepth int, fn func(depth, object, at int, name, value []byte)) (ok bool, facts Facts) {
 	w := validWalk{max: maxDepth, fn: fn}
 	end, ok := w.value(b, skipSpace(b, 0), 0)

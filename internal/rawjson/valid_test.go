@@ -58,6 +58,27 @@ func checkFacts(t *testing.T, b []byte, facts Facts) {
 	if want := !strings.Contains(strings.ReplaceAll(string(b), `\\`, ""), `\u`); facts.NoUEscape != want {
 		t.Fatalf("facts of %q: NoUEscape %v, want %v", b, facts.NoUEscape, want)
 	}
+	if want := longestLiteral(b); facts.Longest != want {
+		t.Fatalf("facts of %q: Longest %+v, want %+v", b, facts.Longest, want)
+	}
+}
+
+// longestLiteral returns where the first of the longest string literals of
+// the valid JSON b is, names and values alike: outside a literal, valid
+// JSON has a quote only where one starts.
+func longestLiteral(b []byte) Span {
+	var best Span
+	for i := 0; i < len(b); i++ {
+		if b[i] != '"' {
+			continue
+		}
+		end, _ := ValidString(b, i)
+		if end-i > best.End-best.Start {
+			best = Span{i, end}
+		}
+		i = end - 1
+	}
+	return best
 }
 
 // TestValidNamesFacts: a byte of 0x80 or above anywhere in a document, in

@@ -13,8 +13,15 @@ import "github.com/acp-bridge/acp-bridge/internal/rawjson"
 // valid JSON (rawjson.Valid), as what the check records is; the error is
 // the walk's.
 func Record(doc []byte, min int) (rawjson.KnownStrings, error) {
+	return RecordGiven(doc, min, rawjson.Span{})
+}
+
+// RecordGiven is Record with the recorder told, as acpwire's strict check
+// tells it, where doc's validation found its longest literal
+// (rawjson.KnownRecorder.ResetLongest): the record must be Record's.
+func RecordGiven(doc []byte, min int, longest rawjson.Span) (rawjson.KnownStrings, error) {
 	rec := rawjson.KnownRecorder{Min: min}
-	rec.Reset(doc)
+	rec.ResetLongest(doc, longest)
 	var walk func(i int) (int, error)
 	walk = func(i int) (int, error) {
 		for i < len(doc) && (doc[i] == ' ' || doc[i] == '\t' || doc[i] == '\n' || doc[i] == '\r') {
