@@ -32,6 +32,7 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 	// handle dispatches a batch in order; last says nothing waits behind it,
 	// so the writer flushes after its last message.
 	handle := func(items []queued, last bool) {
+		var released blockReleases
 		for i, it := range items {
 			if it.over != nil {
 				b.refuseOversized(dir, it.over)
@@ -44,10 +45,11 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 			m := it.m
 			b.dispatch(ctx, m, last && i == len(items)-1)
 			if m.blk != nil && m.fate == fateWritten && !m.handedOut && m.Kind != KindRequest && m.Kind != KindBatch {
-				m.blk.release() // written, and kept by nobody
+				released.add(m.blk) // written, and kept by nobody
 				s.pools[dir].recycle(m)
 			}
 		}
+		released.flush()
 	}
 	queue := make(chan handoff, maxWaiting)
 	var pending atomic.Int32 // batches handed to the loop and not yet handled
@@ -93,6 +95,7 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 	}
 	var batch []queued
 	handOver := func() {
+		lr.settle() // the batch's references counted before anyone may release them
 		switch {
 		case len(batch) == 0:
 		case inline && len(batch) == 1 && batch[0].m != nil && len(batch[0].m.Raw) <= inlineMax && pending.Load() == 0 &&
