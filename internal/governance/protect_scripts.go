@@ -73,12 +73,17 @@ func (e *Engine) eachScript(in *reqInfo, lines []*shellcmd.Analysis, cwd string,
 	if runsCode(lines) {
 		extra = lineFiles(lines)
 	}
+	looked, beneath, why := lookupFiles(in, lines) // where PATH may lead a name: protect_pathlookup.go
+	if why != "" {
+		return lookupUnknownVerdict(in, why), true
+	}
 	for _, a := range lines {
 		for _, c := range a.Commands {
 			dirs := e.runDirs(in, c, cwd)
 			files := slices.Clone(extra)
 			for _, form := range c.Forms {
 				files = append(files, scriptFiles(form)...)
+				files = append(files, lookedUp(form, looked, beneath)...)
 				for _, d := range dirs {
 					files = append(files, projectManifest(form, d)...)
 				}

@@ -60,3 +60,10 @@ func hashHandler(form []Word) step {
 	}
 	return st
 }
+
+// Nameref reports whether form is a declare, typeset or local that may
+// give a name the nameref attribute, after which an assignment through
+// that name sets a variable the line does not name (namerefNotes).
+func Nameref(form []Word) bool {
+	return len(form) > 0 && len(namerefNotes(form)) > 0
+}

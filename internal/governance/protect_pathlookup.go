@@ -1,0 +1,249 @@
+package governance
+
+import (
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// A command name without a '/' runs the first executable of that name in
+// the directories PATH lists, and a line can change PATH before it runs
+// the name: "PATH=. ls", "unset PATH; ls", "PATH=bin:$PATH cat a.txt",
+// "read PATH <<< .", "local PATH" in a function, the terminal request's
+// env. An empty PATH, an empty element and a relative one are looked up
+// from the directory the command runs in, where the agent may have written
+// an ls that empties the policy; ./ls is read as the script it is
+// (scriptFiles), and ls must be too once PATH may lead there. The rest of
+// the decision already asks about the change of PATH; self-protection
+// reads the files the name may then run, whatever the person approves.
+
+// lookupDirs returns the directories a command name without a '/' may be
+// found in because lines or the request change PATH, as PATH writes them
+// (relative ones are relative to where the command runs): each element of
+// a value the line or the request gives PATH ("." for an empty one), and
+// "." where PATH may be unset or hold what the line does not show. nil
+// when nothing changes PATH. computed says an element is known only when
+// the line runs ($(go env GOPATH)/bin, read PATH), so it may be any
+// directory.
+func lookupDirs(req Request, lines []*shellcmd.Analysis) (dirs []string, computed bool) {
+	add := func(d string) {
+		if d == "" {
+			d = "."
+		}
+		for _, x := range dirs {
+			if x == d {
+				return
+			}
+		}
+		dirs = append(dirs, d)
+	}
+	for _, v := range req.Env {
+		if v.Name == "PATH" {
+			for _, d := range strings.Split(v.Value, ":") {
+				add(d)
+			}
+		}
+	}
+	for _, a := range lines {
+		for _, as := range a.Assignments {
+			if as.Name != "PATH" {
+				continue
+			}
+			elems, unknown := pathElements(as)
+			for _, d := range elems {
+				add(d)
+			}
+			computed = computed || unknown
+		}
+		for _, c := range a.Commands {
+			if unsetsPath(c) {
+				add(".")
+			}
+			if setsUnseen(c) {
+				add(".")
+				computed = true
+			}
+		}
+	}
+	return dirs, computed
+}
+
+// pathElements returns the directories an assignment to PATH lists: each
+// element of a static value; of a value computed at run time, each element
+// written plainly ("bin" of bin:$PATH), the earlier PATH ($PATH) left out,
+// and "." for the rest (the shell may find it empty), which unknown
+// reports: such an element may be any directory.
+func pathElements(as shellcmd.Assignment) (elems []string, unknown bool) {
+	if as.Static {
+		return strings.Split(as.Value, ":"), false
+	}
+	elems = []string{"."}
+	if as.Value == "" {
+		return elems, true // read PATH, printf -v PATH: a value not shown
+	}
+	for _, e := range strings.Split(strings.NewReplacer(`"`, "", `'`, "").Replace(as.Value), ":") {
+		switch {
+		case e == "$PATH" || e == "${PATH}":
+		case plainPathElement(e):
+			elems = append(elems, e)
+		default:
+			unknown = true
+		}
+	}
+	return elems, unknown
+}
+
+// plainPathElement reports whether e, an element of a PATH value as
+// written, is its own text: no expansion, quote or escape in it.
+func plainPathElement(e string) bool {
+	return !strings.ContainsAny(e, "$`\\~{}*?[") && e != ""
+}
+
+// unsetsPath reports whether a form of c may leave PATH unset: an unset
+// that may name it (bash and sh then look a name up in the directory they
+// are in), or env -i, env -u PATH and exec -c, whose shell child starts
+// without PATH and takes bash's default, which ends with ".".
+func unsetsPath(c *shellcmd.Command) bool {
+	for _, form := range c.Forms {
+		if form[0].Kind != shellcmd.Static {
+			continue
+		}
+		switch form[0].Text {
+		case "unset":
+			for _, w := range form[1:] {
+				if w.Kind != shellcmd.Static || w.Text == "PATH" {
+					return true
+				}
+			}
+		case "env", "exec":
+			for _, w := range form[1:] {
+				if w.Kind != shellcmd.Static || !strings.HasPrefix(w.Text, "-") || w.Text == "--" {
+					break
+				}
+				switch t := w.Text; {
+				case t == "--ignore-environment", t == "-", t == "--unset=PATH", t == "-uPATH":
+					return true
+				case !strings.HasPrefix(t, "--") && strings.ContainsAny(t[1:], "icu"):
+					return true // -i, exec's -c, -u NAME (its NAME not read)
+				}
+			}
+		}
+	}
+	return false
+}
+
+// setsUnseen reports whether c may set PATH in a way the line's
+// assignments do not show: a nameref (declare -n r=PATH; r=bin), or code
+// the line does not hold (source env.sh, eval "$x").
+func setsUnseen(c *shellcmd.Command) bool {
+	for _, form := range c.Forms {
+		if shellcmd.Nameref(form) {
+			return true
+		}
+		if form[0].Kind != shellcmd.Static {
+			continue
+		}
+		switch form[0].Text {
+		case "source", ".":
+			return true
+		case "eval":
+			for _, w := range form[1:] {
+				if w.Kind != shellcmd.Static {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// lookedUp returns the files the command name of form (the program, or
+// what a wrapper runs) may run in dirs (lookupDirs) and of beneath
+// (lookupFiles): a name without a '/' joined to each directory, and the
+// files beneath the roots named so.
+func lookedUp(form []shellcmd.Word, dirs []string, beneath map[string][]string) []string {
+	if len(dirs) == 0 || form[0].Kind != shellcmd.Static || form[0].Text == "" || strings.Contains(form[0].Text, "/") {
+		return nil
+	}
+	out := make([]string, 0, len(dirs))
+	for _, d := range dirs {
+		out = append(out, strings.TrimSuffix(d, "/")+"/"+form[0].Text)
+	}
+	return append(out, beneath[strings.ToLower(form[0].Text)]...)
+}
+
+// lookupFiles returns lookupDirs of the request's lines and, where an
+// element of PATH is computed at run time, the files beneath the workspace
+// roots named as a command of the lines, by that name in lower case; why
+// says, when not empty, that the roots hold too much to search.
+func lookupFiles(in *reqInfo, lines []*shellcmd.Analysis) (dirs []string, beneath map[string][]string, why string) {
+	dirs, computed := lookupDirs(in.req, lines)
+	if !computed {
+		return dirs, nil, ""
+	}
+	found, why := namedBeneath(in.roots, commandNames(lines))
+	if why != "" {
+		return dirs, nil, why
+	}
+	beneath = map[string][]string{}
+	for _, f := range found {
+		n := strings.ToLower(filepath.Base(f))
+		beneath[n] = append(beneath[n], f)
+	}
+	return dirs, beneath, ""
+}
+
+// lookupUnknownVerdict denies a line that gives PATH an element computed
+// at run time where the workspace is too large to search for the files
+// its command names may then run (why).
+func lookupUnknownVerdict(in *reqInfo, why string) verdict {
+	line := strings.TrimSpace(in.req.Command + " " + strings.Join(in.req.Argv, " "))
+	return verdict{value: Deny, ref: "self-protection",
+		ruleTx: "deny commands whose PATH may lead to a script the bridge cannot find (built-in self-protection)",
+		reason: fmt.Sprintf("running %q: it gives PATH a directory known only when the line runs, and %s, so the bridge cannot read every file a command name of the line may run there to tell whether it changes a protected file; give PATH a value the line shows in full", line, why)}
+}
+
+// namedBeneath returns the files beneath roots whose name is one of names
+// (case aside, as a case-insensitive file system finds them): those a PATH
+// element computed at run time may make a name run. It reads at most
+// maxTreeEntries entries, past which it says why it cannot tell.
+func namedBeneath(roots []string, names map[string]bool) ([]string, string) {
+	var out []string
+	budget := maxTreeEntries
+	for _, r := range roots {
+		var why string
+		filepath.WalkDir(r, func(q string, d fs.DirEntry, err error) error {
+			if budget--; budget < 0 {
+				why = fmt.Sprintf("the workspace holds more than %d entries", maxTreeEntries)
+				return filepath.SkipAll
+			}
+			if err == nil && !d.IsDir() && names[strings.ToLower(d.Name())] {
+				out = append(out, q)
+			}
+			return nil
+		})
+		if why != "" {
+			return nil, why
+		}
+	}
+	return out, ""
+}
+
+// commandNames returns the names without a '/' that the forms of lines
+// run, in lower case.
+func commandNames(lines []*shellcmd.Analysis) map[string]bool {
+	names := map[string]bool{}
+	for _, a := range lines {
+		for _, c := range a.Commands {
+			for _, form := range c.Forms {
+				if form[0].Kind == shellcmd.Static && form[0].Text != "" && !strings.Contains(form[0].Text, "/") {
+					names[strings.ToLower(form[0].Text)] = true
+				}
+			}
+		}
+	}
+	return names
+}

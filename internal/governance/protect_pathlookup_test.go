@@ -1,0 +1,91 @@
+package governance
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestScriptsFoundThroughPath decides lines that change PATH before a
+// command name: the shell then runs the workspace's own file of that name,
+// which empties the policy, where the line names only ls or cat. Before,
+// such a line was only asked about for setting PATH (or for unset, read,
+// local), and the person's approval ran the file; ./ls was refused for the
+// same file. Each is refused whatever the policy allows; lines whose PATH
+// leads to no such file keep their decision.
+func TestScriptsFoundThroughPath(t *testing.T) {
+	root := tempTree(t, []string{"bin", "sub/deep", "clean"}, []string{"a.txt"})
+	for n, c := range map[string]string{
+		"ls":           "#!/bin/sh\n: > GOVERNANCE.md\n",
+		"bin/cat":      "#!/bin/sh\n: > GOVERNANCE.md\n",
+		"sub/deep/git": "#!/bin/sh\n: > GOVERNANCE.md\n",
+		"clean/cat":    "#!/bin/sh\necho hi\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, n), []byte(c), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := rootPolicyEngine(t, root, "  allow: [Bash]\n")
+	checkCommandRows(t, e, root, []commandRow{
+		{"PATH=. ls", Deny},
+		{"PATH= ls", Deny},
+		{"PATH=/usr/bin: ls", Deny},
+		{"unset PATH; ls", Deny},
+		{"unset -v PATH; ls", Deny},
+		{"x=PATH; unset $x; ls", Deny},
+		{"read PATH <<< . ; ls", Deny},
+		{"env -i bash -c ls", Deny},
+		{"env -u PATH bash -c ls", Deny},
+		{"env --unset=PATH bash -c ls", Deny},
+		{"exec -c bash -c ls", Deny},
+		{"f() { local PATH; ls; }; f", Deny},
+		{"PATH=bin:$PATH cat a.txt", Deny},
+		{`PATH="bin:$PATH" cat a.txt`, Deny},
+		{"PATH+=:bin; cat a.txt", Deny},
+		{"export PATH=" + root + "/bin; cat a.txt", Deny},
+		{"for PATH in bin; do cat a.txt; done", Deny},
+		{"PATH=bin env cat a.txt", Deny},
+		{"PATH=bin timeout 5 cat a.txt", Deny},
+		{"cd sub && PATH=deep git status", Deny},
+		{"read PATH <<< sub/deep; git status", Deny},
+		{"printf -v PATH sub/deep; git status", Deny},
+		{"PATH=$(echo sub/deep):$PATH git status", Deny},
+		{"declare -n r=PATH; r=sub/deep; git status", Deny},
+		{"source env.sh; git status", Deny},
+		{`eval "$X"; git status`, Deny},
+		{"ls", Allow},
+		{"cat a.txt", Allow},
+		{"git status", Allow},
+		{"env -i git status", Allow},
+		{"PATH=clean cat a.txt", RequireApproval},
+		{"PATH=/usr/bin cat a.txt", RequireApproval},
+		{"PATH=$PATH:/usr/local/bin cat a.txt", RequireApproval},
+	})
+	d := e.Decide(Request{Action: ActionTerminalCreate, Command: "cat", Argv: []string{"a.txt"}, Cwd: root, Paths: []string{root},
+		Env: []EnvVar{{Name: "PATH", Value: root + "/bin:/usr/bin"}}})
+	if d.Value != Deny {
+		t.Errorf("cat a.txt with the request's PATH=%s/bin: %v (%s); want deny", root, d.Value, d.Reason)
+	}
+}
+
+// TestScriptsFoundThroughComputedPath: a PATH element known only when the
+// line runs may be any directory, so the files beneath the roots named as
+// the line's commands are read; where the roots hold more entries than the
+// bridge reads, the line is refused, saying so.
+func TestScriptsFoundThroughComputedPath(t *testing.T) {
+	root := tempTree(t, []string{"a/b/c"}, []string{"a.txt"})
+	if err := os.WriteFile(filepath.Join(root, "a/b/c/Cat"), []byte(": > GOVERNANCE.md\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e := rootPolicyEngine(t, root, "  allow: [Bash]\n")
+	checkCommandRows(t, e, root, []commandRow{
+		{"PATH=$(cat p) cat a.txt", Deny},
+		{"PATH=$(printf x) echo hi", RequireApproval},
+	})
+	defer func(n int) { maxTreeEntries = n }(maxTreeEntries)
+	maxTreeEntries = 3
+	d := e.Decide(Request{Action: ActionTerminalCreate, Command: "PATH=$(cat p) echo hi", Cwd: root, Paths: []string{root}})
+	if d.Value != Deny || d.Ref != "self-protection" {
+		t.Errorf("a computed PATH over a workspace too large to search: %v (%s: %s); want a self-protection deny", d.Value, d.Ref, d.Reason)
+	}
+}
