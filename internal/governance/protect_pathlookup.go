@@ -27,8 +27,10 @@ import (
 // "." where PATH may be unset or hold what the line does not show. nil
 // when nothing changes PATH. computed says an element is known only when
 // the line runs ($(go env GOPATH)/bin, read PATH), so it may be any
-// directory.
-func lookupDirs(req Request, lines []*shellcmd.Analysis) (dirs []string, computed bool) {
+// directory. name is the variable: PATH, or BASH_LOADABLES_PATH, where
+// enable -f looks for a file named without a '/' (loadables), before the
+// directory it runs in.
+func lookupDirs(req Request, lines []*shellcmd.Analysis, name string) (dirs []string, computed bool) {
 	add := func(d string) {
 		if d == "" {
 			d = "."
@@ -41,7 +43,7 @@ func lookupDirs(req Request, lines []*shellcmd.Analysis) (dirs []string, compute
 		dirs = append(dirs, d)
 	}
 	for _, v := range req.Env {
-		if v.Name == "PATH" {
+		if v.Name == name {
 			for _, d := range strings.Split(v.Value, ":") {
 				add(d)
 			}
@@ -49,7 +51,7 @@ func lookupDirs(req Request, lines []*shellcmd.Analysis) (dirs []string, compute
 	}
 	for _, a := range lines {
 		for _, as := range a.Assignments {
-			if as.Name != "PATH" {
+			if as.Name != name {
 				continue
 			}
 			elems, unknown := pathElements(as)
@@ -59,7 +61,7 @@ func lookupDirs(req Request, lines []*shellcmd.Analysis) (dirs []string, compute
 			computed = computed || unknown
 		}
 		for _, c := range a.Commands {
-			if unsetsPath(c) {
+			if name == "PATH" && unsetsPath(c) {
 				add(".")
 			}
 			if setsUnseen(c) {
@@ -160,40 +162,76 @@ func setsUnseen(c *shellcmd.Command) bool {
 	return false
 }
 
-// lookedUp returns the files the command name of form (the program, or
-// what a wrapper runs) may run in dirs (lookupDirs) and of beneath
-// (lookupFiles): a name without a '/' joined to each directory, and the
-// files beneath the roots named so.
-func lookedUp(form []shellcmd.Word, dirs []string, beneath map[string][]string) []string {
-	if len(dirs) == 0 || form[0].Kind != shellcmd.Static || form[0].Text == "" || strings.Contains(form[0].Text, "/") {
+// lookedUp returns the files the names of form may be once the line
+// changes PATH or BASH_LOADABLES_PATH (lookupFiles): its command name (the
+// program, or what a wrapper runs) and, for enable, the loadables it names
+// without a '/', each joined to each directory the variable lists, and the
+// files beneath the roots named so where an element is computed.
+func (l lookups) lookedUp(form []shellcmd.Word) []string {
+	if form[0].Kind != shellcmd.Static || form[0].Text == "" || strings.Contains(form[0].Text, "/") {
 		return nil
 	}
-	out := make([]string, 0, len(dirs))
-	for _, d := range dirs {
-		out = append(out, strings.TrimSuffix(d, "/")+"/"+form[0].Text)
+	out := l.path.files(form[0].Text)
+	if form[0].Text == "enable" {
+		for _, n := range loadables(form) {
+			if !strings.Contains(n, "/") {
+				out = append(out, l.loadables.files(n)...)
+			}
+		}
 	}
-	return append(out, beneath[strings.ToLower(form[0].Text)]...)
+	return out
 }
 
-// lookupFiles returns lookupDirs of the request's lines and, where an
-// element of PATH is computed at run time, the files beneath the workspace
-// roots named as a command of the lines, by that name in lower case; why
-// says, when not empty, that the roots hold too much to search.
-func lookupFiles(in *reqInfo, lines []*shellcmd.Analysis) (dirs []string, beneath map[string][]string, why string) {
-	dirs, computed := lookupDirs(in.req, lines)
-	if !computed {
-		return dirs, nil, ""
+// lookups are where the names of a line's commands may lead (lookupFiles).
+type lookups struct {
+	path, loadables searchList
+}
+
+// searchList is where a variable listing directories may lead a name: its
+// directories (lookupDirs) and, where one is computed, the files beneath
+// the roots by their names in lower case.
+type searchList struct {
+	dirs    []string
+	beneath map[string][]string
+}
+
+// files returns the files name may be found as in l.
+func (l searchList) files(name string) []string {
+	out := make([]string, 0, len(l.dirs))
+	for _, d := range l.dirs {
+		out = append(out, strings.TrimSuffix(d, "/")+"/"+name)
+	}
+	return append(out, l.beneath[strings.ToLower(name)]...)
+}
+
+// lookupFiles returns where PATH and BASH_LOADABLES_PATH, as the request
+// and lines change them, may lead the names of the lines' commands; why
+// says, when not empty, that an element is computed and the roots hold too
+// much to search for the files it may lead to.
+func lookupFiles(in *reqInfo, lines []*shellcmd.Analysis) (lookups, string) {
+	var l lookups
+	var computed [2]bool
+	l.path.dirs, computed[0] = lookupDirs(in.req, lines, "PATH")
+	l.loadables.dirs, computed[1] = lookupDirs(in.req, lines, "BASH_LOADABLES_PATH")
+	if !computed[0] && !computed[1] {
+		return l, ""
 	}
 	found, why := namedBeneath(in.roots, commandNames(lines))
 	if why != "" {
-		return dirs, nil, why
+		return l, why
 	}
-	beneath = map[string][]string{}
+	beneath := map[string][]string{}
 	for _, f := range found {
 		n := strings.ToLower(filepath.Base(f))
 		beneath[n] = append(beneath[n], f)
 	}
-	return dirs, beneath, ""
+	if computed[0] {
+		l.path.beneath = beneath
+	}
+	if computed[1] {
+		l.loadables.beneath = beneath
+	}
+	return l, ""
 }
 
 // lookupUnknownVerdict denies a line that gives PATH an element computed
@@ -233,7 +271,7 @@ func namedBeneath(roots []string, names map[string]bool) ([]string, string) {
 }
 
 // commandNames returns the names without a '/' that the forms of lines
-// run, in lower case.
+// run, and the names of the files enable loads, in lower case.
 func commandNames(lines []*shellcmd.Analysis) map[string]bool {
 	names := map[string]bool{}
 	for _, a := range lines {
@@ -241,6 +279,11 @@ func commandNames(lines []*shellcmd.Analysis) map[string]bool {
 			for _, form := range c.Forms {
 				if form[0].Kind == shellcmd.Static && form[0].Text != "" && !strings.Contains(form[0].Text, "/") {
 					names[strings.ToLower(form[0].Text)] = true
+				}
+				if form[0].Kind == shellcmd.Static && form[0].Text == "enable" {
+					for _, n := range loadables(form) {
+						names[strings.ToLower(filepath.Base(n))] = true
+					}
 				}
 			}
 		}

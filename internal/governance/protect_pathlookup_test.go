@@ -89,3 +89,31 @@ func TestScriptsFoundThroughComputedPath(t *testing.T) {
 		t.Errorf("a computed PATH over a workspace too large to search: %v (%s: %s); want a self-protection deny", d.Value, d.Ref, d.Reason)
 	}
 }
+
+// TestLoadablesNamingProtected decides enable -f, which loads a shared
+// object into bash, whose constructor runs before enable looks for the
+// builtin: an evil.so naming the policy empties it under a line that
+// names only evil.so. Before, such a line was asked about, and the
+// person's approval ran it. The file is read as a script is, wherever
+// enable finds it: as named, attached to -f in a cluster, or in a
+// directory BASH_LOADABLES_PATH lists.
+func TestLoadablesNamingProtected(t *testing.T) {
+	root := tempTree(t, []string{"lib", "deep/er"}, []string{"a.txt", "ok.so"})
+	for _, n := range []string{"evil.so", "lib/in.so", "deep/er/far.so"} {
+		if err := os.WriteFile(filepath.Join(root, n), []byte("\x7fELF\x00GOVERNANCE.md\x00"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := rootPolicyEngine(t, root, "  allow: [Bash]\n")
+	checkCommandRows(t, e, root, []commandRow{
+		{"enable -f ./evil.so x", Deny},
+		{"enable -f evil.so x", Deny},
+		{"enable -nf./evil.so x", Deny},
+		{"enable -f evil.so -n x", Deny},
+		{"builtin enable -f evil.so x", Deny},
+		{"BASH_LOADABLES_PATH=lib enable -f in.so x", Deny},
+		{"BASH_LOADABLES_PATH=$(printf x) enable -f far.so x", Deny},
+		{"enable -f ./ok.so x", RequireApproval},
+		{"enable -n echo", Allow},
+	})
+}

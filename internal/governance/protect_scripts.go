@@ -73,7 +73,7 @@ func (e *Engine) eachScript(in *reqInfo, lines []*shellcmd.Analysis, cwd string,
 	if runsCode(lines) {
 		extra = lineFiles(lines)
 	}
-	looked, beneath, why := lookupFiles(in, lines) // where PATH may lead a name: protect_pathlookup.go
+	looked, why := lookupFiles(in, lines) // where PATH may lead a name: protect_pathlookup.go
 	if why != "" {
 		return lookupUnknownVerdict(in, why), true
 	}
@@ -83,7 +83,7 @@ func (e *Engine) eachScript(in *reqInfo, lines []*shellcmd.Analysis, cwd string,
 			files := slices.Clone(extra)
 			for _, form := range c.Forms {
 				files = append(files, scriptFiles(form)...)
-				files = append(files, lookedUp(form, looked, beneath)...)
+				files = append(files, looked.lookedUp(form)...)
 				for _, d := range dirs {
 					files = append(files, projectManifest(form, d)...)
 				}
@@ -235,6 +235,8 @@ func scriptFiles(form []shellcmd.Word) []string {
 	switch {
 	case name == "make" || name == "gmake":
 		return append(out, makefiles(form)...)
+	case name == "enable":
+		return append(out, loadables(form)...)
 	case name == "npm" || name == "yarn" || name == "pnpm":
 		// Their package.json: projectManifests, which needs the directory.
 		return out
@@ -244,6 +246,28 @@ func scriptFiles(form []shellcmd.Word) []string {
 	for _, w := range form[1:] {
 		if w.Kind == shellcmd.Static && w.Text != "" && !strings.HasPrefix(w.Text, "-") {
 			out = append(out, w.Text)
+		}
+	}
+	return out
+}
+
+// loadables returns the files an enable form may load as builtins, code
+// bash runs in its own process (enable -f evil.so x runs evil.so's
+// constructor before it looks for x): every static word not starting
+// with '-', and what follows the f of an option cluster (-f./evil.so,
+// -nfevil.so), since which word -f takes is the option parser's.
+func loadables(form []shellcmd.Word) []string {
+	var out []string
+	for _, w := range form[1:] {
+		t := w.Text
+		switch {
+		case w.Kind != shellcmd.Static || t == "" || t == "--":
+		case !strings.HasPrefix(t, "-"):
+			out = append(out, t)
+		default:
+			if _, v, ok := strings.Cut(t[1:], "f"); ok && v != "" {
+				out = append(out, v)
+			}
 		}
 	}
 	return out
