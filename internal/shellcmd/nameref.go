@@ -51,9 +51,12 @@ func hashHandler(form []Word) step {
 		if at := strings.IndexByte(t, 'p'); at > 0 {
 			switch {
 			case at+1 < len(t): // -pFILE
-				st.next = []Word{{Kind: Static, Text: t[at+1:]}}
+				st.next = []Word{{Kind: Static, Text: hashedPath(t[at+1:])}}
 			case i+1 < len(form):
 				st.next = []Word{form[i+1]}
+				if form[i+1].Kind == Static {
+					st.next[0].Text = hashedPath(form[i+1].Text)
+				}
 			}
 			return st
 		}

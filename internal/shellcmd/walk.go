@@ -355,6 +355,17 @@ func (w *walker) assignNode(as *syntax.Assign, src string, depth int) {
 	}
 	a := Assignment{Name: as.Name.Value, Append: as.Append}
 	switch {
+	case as.Array != nil && (a.Name == "BASH_CMDS" || a.Name == "BASH_ALIASES"):
+		// Each element is a name's file or alias text (command_tables.go).
+		for _, el := range as.Array.Elems {
+			if el.Value != nil {
+				v := evalWord(el.Value, src)
+				w.assign(Assignment{Name: a.Name, Value: v.Text, Static: v.Kind == Static}, depth)
+			}
+		}
+		a.Dir = w.cur
+		w.record(a, depth) // the variable is set, as any array is
+		return
 	case as.Array != nil:
 	case as.Value == nil:
 		a.Static = true
@@ -391,6 +402,7 @@ func (w *walker) assign(a Assignment, depth int) {
 		w.held = map[string]heldValues{}
 	}
 	w.held[a.Name] = held
+	w.commandTable(a, held, depth)
 	w.record(a, depth)
 	if !a.Append {
 		return
