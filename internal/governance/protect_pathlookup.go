@@ -19,6 +19,10 @@ import (
 // (scriptFiles), and ls must be too once PATH may lead there. The rest of
 // the decision already asks about the change of PATH; self-protection
 // reads the files the name may then run, whatever the person approves.
+// Two more variables lead bash to files it runs the same way:
+// BASH_LOADABLES_PATH, where enable -f finds a shared object, and HOME,
+// where a login or interactive shell (an IDE's terminal among them) finds
+// its start-up files.
 
 // lookupDirs returns the directories a command name without a '/' may be
 // found in because lines or the request change PATH, as PATH writes them
@@ -184,7 +188,7 @@ func (l lookups) lookedUp(form []shellcmd.Word) []string {
 
 // lookups are where the names of a line's commands may lead (lookupFiles).
 type lookups struct {
-	path, loadables searchList
+	path, loadables, home searchList
 }
 
 // searchList is where a variable listing directories may lead a name: its
@@ -195,28 +199,37 @@ type searchList struct {
 	beneath map[string][]string
 }
 
-// files returns the files name may be found as in l.
+// files returns the files name may be found as in l (its base name
+// beneath the roots).
 func (l searchList) files(name string) []string {
 	out := make([]string, 0, len(l.dirs))
 	for _, d := range l.dirs {
 		out = append(out, strings.TrimSuffix(d, "/")+"/"+name)
 	}
-	return append(out, l.beneath[strings.ToLower(name)]...)
+	return append(out, l.beneath[strings.ToLower(filepath.Base(name))]...)
 }
 
-// lookupFiles returns where PATH and BASH_LOADABLES_PATH, as the request
-// and lines change them, may lead the names of the lines' commands; why
-// says, when not empty, that an element is computed and the roots hold too
-// much to search for the files it may lead to.
+// lookupFiles returns where PATH, BASH_LOADABLES_PATH and HOME, as the
+// request and lines change them, may lead the names of the lines'
+// commands and the shells' start-up files; why says, when not empty, that
+// an element is computed and the roots hold too much to search for the
+// files it may lead to.
 func lookupFiles(in *reqInfo, lines []*shellcmd.Analysis) (lookups, string) {
 	var l lookups
-	var computed [2]bool
+	var computed [3]bool
 	l.path.dirs, computed[0] = lookupDirs(in.req, lines, "PATH")
 	l.loadables.dirs, computed[1] = lookupDirs(in.req, lines, "BASH_LOADABLES_PATH")
-	if !computed[0] && !computed[1] {
+	l.home.dirs, computed[2] = lookupDirs(in.req, lines, "HOME")
+	if !computed[0] && !computed[1] && !computed[2] {
 		return l, ""
 	}
-	found, why := namedBeneath(in.roots, commandNames(lines))
+	names := commandNames(lines)
+	if computed[2] {
+		for _, n := range startupFiles {
+			names[strings.ToLower(filepath.Base(n))] = true
+		}
+	}
+	found, why := namedBeneath(in.roots, names)
 	if why != "" {
 		return l, why
 	}
@@ -225,13 +238,34 @@ func lookupFiles(in *reqInfo, lines []*shellcmd.Analysis) (lookups, string) {
 		n := strings.ToLower(filepath.Base(f))
 		beneath[n] = append(beneath[n], f)
 	}
-	if computed[0] {
-		l.path.beneath = beneath
-	}
-	if computed[1] {
-		l.loadables.beneath = beneath
+	for i, sl := range []*searchList{&l.path, &l.loadables, &l.home} {
+		if computed[i] {
+			sl.beneath = beneath
+		}
 	}
 	return l, ""
+}
+
+// startupFiles are the files beneath HOME a shell runs when it starts:
+// bash's and sh's as a login or interactive shell (an IDE's terminal runs
+// bash -i), zsh's (.zshenv for every zsh), the Korn shells', csh's and
+// fish's.
+var startupFiles = []string{".bashrc", ".bash_profile", ".bash_login", ".profile", ".bash_logout",
+	".zshenv", ".zprofile", ".zshrc", ".zlogin", ".zlogout", ".kshrc", ".mkshrc",
+	".cshrc", ".tcshrc", ".login", ".logout", ".config/fish/config.fish"}
+
+// startup returns the start-up files a shell the line starts may run
+// once the line or the request changes HOME (in an IDE's terminal, the
+// shell that runs the line itself).
+func (l lookups) startup() []string {
+	if len(l.home.dirs) == 0 {
+		return nil
+	}
+	var out []string
+	for _, n := range startupFiles {
+		out = append(out, l.home.files(n)...)
+	}
+	return out
 }
 
 // lookupUnknownVerdict denies a line that gives PATH an element computed

@@ -117,3 +117,38 @@ func TestLoadablesNamingProtected(t *testing.T) {
 		{"enable -n echo", Allow},
 	})
 }
+
+// TestStartupFilesOfAChangedHome: a shell run as a login or interactive
+// shell (and an IDE's terminal, which runs the line in bash -i) runs its
+// start-up files from HOME, so a line or a request pointing HOME at the
+// workspace runs the .bashrc or .profile the agent wrote there. Before,
+// such a line was asked about for setting HOME, and the person's approval
+// emptied the policy; the files are read as the scripts they are.
+func TestStartupFilesOfAChangedHome(t *testing.T) {
+	root := tempTree(t, []string{"h", "z/.config/fish"}, []string{"a.txt"})
+	for n, c := range map[string]string{
+		".bashrc":                    ": > GOVERNANCE.md\n",
+		"h/.profile":                 ": > GOVERNANCE.md\n",
+		"z/.config/fish/config.fish": "echo > GOVERNANCE.md\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, n), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := rootPolicyEngine(t, root, "  allow: [Bash, Env(HOME)]\n")
+	checkCommandRows(t, e, root, []commandRow{
+		{"HOME=. bash -ic 'echo hi'", Deny},
+		{"HOME=h bash -lc 'echo hi'", Deny},
+		{"export HOME=h; sh -l", Deny},
+		{"HOME=z fish -c 'echo hi'", Deny},
+		{"HOME=$PWD/h bash -lc 'echo hi'", Deny},
+		{"HOME=$(pwd) bash -ic 'echo hi'", Deny},
+		{"bash -ic 'echo hi'", Allow},
+		{"HOME=a.txt bash -ic 'echo hi'", Allow},
+	})
+	d := e.Decide(Request{Action: ActionTerminalCreate, Command: "echo", Argv: []string{"hi"}, Cwd: root, Paths: []string{root},
+		Env: []EnvVar{{Name: "HOME", Value: root}}})
+	if d.Value != Deny {
+		t.Errorf("echo hi with the request's HOME=%s: %v (%s); want deny", root, d.Value, d.Reason)
+	}
+}

@@ -80,7 +80,7 @@ func (e *Engine) eachScript(in *reqInfo, lines []*shellcmd.Analysis, cwd string,
 	for _, a := range lines {
 		for _, c := range a.Commands {
 			dirs := e.runDirs(in, c, cwd)
-			files := slices.Clone(extra)
+			files := append(slices.Clone(extra), looked.startup()...)
 			for _, form := range c.Forms {
 				files = append(files, scriptFiles(form)...)
 				files = append(files, looked.lookedUp(form)...)
