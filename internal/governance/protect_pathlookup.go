@@ -168,7 +168,8 @@ func setsUnseen(c *shellcmd.Command) bool {
 
 // lookedUp returns the files the names of form may be once the line
 // changes PATH or BASH_LOADABLES_PATH (lookupFiles): its command name (the
-// program, or what a wrapper runs) and, for enable, the loadables it names
+// program, or what a wrapper runs), the scripts bash and source look for
+// in PATH (searchedScripts) and, for enable, the loadables it names
 // without a '/', each joined to each directory the variable lists, and the
 // files beneath the roots named so where an element is computed.
 func (l lookups) lookedUp(form []shellcmd.Word) []string {
@@ -176,11 +177,32 @@ func (l lookups) lookedUp(form []shellcmd.Word) []string {
 		return nil
 	}
 	out := l.path.files(form[0].Text)
+	for _, n := range searchedScripts(form) {
+		out = append(out, l.path.files(n)...)
+	}
 	if form[0].Text == "enable" {
 		for _, n := range loadables(form) {
 			if !strings.Contains(n, "/") {
 				out = append(out, l.loadables.files(n)...)
 			}
+		}
+	}
+	return out
+}
+
+// searchedScripts returns the script names of form that bash, source and
+// . look for in PATH when no file of that name is where they run (bash
+// s, source s): each static operand without a '/'.
+func searchedScripts(form []shellcmd.Word) []string {
+	switch form[0].Text {
+	case "source", ".", "bash", "rbash":
+	default:
+		return nil
+	}
+	var out []string
+	for _, w := range form[1:] {
+		if w.Kind == shellcmd.Static && w.Text != "" && !strings.HasPrefix(w.Text, "-") && !strings.Contains(w.Text, "/") {
+			out = append(out, w.Text)
 		}
 	}
 	return out
@@ -313,6 +335,11 @@ func commandNames(lines []*shellcmd.Analysis) map[string]bool {
 			for _, form := range c.Forms {
 				if form[0].Kind == shellcmd.Static && form[0].Text != "" && !strings.Contains(form[0].Text, "/") {
 					names[strings.ToLower(form[0].Text)] = true
+				}
+				if form[0].Kind == shellcmd.Static {
+					for _, n := range searchedScripts(form) {
+						names[strings.ToLower(n)] = true
+					}
 				}
 				if form[0].Kind == shellcmd.Static && form[0].Text == "enable" {
 					for _, n := range loadables(form) {

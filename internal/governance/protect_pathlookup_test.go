@@ -20,6 +20,7 @@ func TestScriptsFoundThroughPath(t *testing.T) {
 		"bin/cat":      "#!/bin/sh\n: > GOVERNANCE.md\n",
 		"sub/deep/git": "#!/bin/sh\n: > GOVERNANCE.md\n",
 		"clean/cat":    "#!/bin/sh\necho hi\n",
+		"bin/s.sh":     ": > GOVERNANCE.md\n",
 	} {
 		if err := os.WriteFile(filepath.Join(root, n), []byte(c), 0o755); err != nil {
 			t.Fatal(err)
@@ -53,6 +54,10 @@ func TestScriptsFoundThroughPath(t *testing.T) {
 		{"declare -n r=PATH; r=sub/deep; git status", Deny},
 		{"source env.sh; git status", Deny},
 		{`eval "$X"; git status`, Deny},
+		{"PATH=bin:$PATH; source s.sh", Deny},
+		{"PATH=bin:$PATH; . s.sh", Deny},
+		{"PATH=bin:$PATH bash s.sh", Deny},
+		{"PATH=$(printf bin) bash -e s.sh", Deny},
 		{"ls", Allow},
 		{"cat a.txt", Allow},
 		{"git status", Allow},
