@@ -211,6 +211,9 @@ func searchedScripts(form []shellcmd.Word) []string {
 // lookups are where the names of a line's commands may lead (lookupFiles).
 type lookups struct {
 	path, loadables, home searchList
+	// catalog holds the directories of TEXTDOMAINDIR, its beneath
+	// non-nil where one is computed (protect_catalogs.go).
+	catalog searchList
 }
 
 // searchList is where a variable listing directories may lead a name: its
@@ -242,6 +245,10 @@ func lookupFiles(in *reqInfo, lines []*shellcmd.Analysis) (lookups, string) {
 	l.path.dirs, computed[0] = lookupDirs(in.req, lines, "PATH")
 	l.loadables.dirs, computed[1] = lookupDirs(in.req, lines, "BASH_LOADABLES_PATH")
 	l.home.dirs, computed[2] = lookupDirs(in.req, lines, "HOME")
+	var catalogComputed bool
+	if l.catalog.dirs, catalogComputed = lookupDirs(in.req, lines, "TEXTDOMAINDIR"); catalogComputed {
+		l.catalog.beneath = map[string][]string{}
+	}
 	if !computed[0] && !computed[1] && !computed[2] {
 		return l, ""
 	}

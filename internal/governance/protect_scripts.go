@@ -81,6 +81,11 @@ func (e *Engine) eachScript(in *reqInfo, lines []*shellcmd.Analysis, cwd string,
 		for _, c := range a.Commands {
 			dirs := e.runDirs(in, c, cwd)
 			files := append(slices.Clone(extra), looked.startup()...)
+			mo, why := looked.catalogs(in, dirs)
+			if why != "" {
+				return lookupUnknownVerdict(in, why), true
+			}
+			files = append(files, mo...)
 			for _, form := range c.Forms {
 				files = append(files, scriptFiles(form)...)
 				files = append(files, looked.lookedUp(form)...)

@@ -1,0 +1,41 @@
+package governance
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestCatalogsOfAChangedTextDomainDir: bash expands the translation of a
+// $"..." string as a double-quoted string, so the message catalog beneath
+// a TEXTDOMAINDIR the line or the request sets is the line's code. Before,
+// echo $"hi" with TEXTDOMAINDIR pointing at the agent's catalog was asked
+// about for the variable, and the person's approval ran the catalog's
+// $(: > GOVERNANCE.md); each is refused, and a catalog outside the roots
+// (the system's) is not searched.
+func TestCatalogsOfAChangedTextDomainDir(t *testing.T) {
+	root := tempTree(t, []string{"mo/C.UTF-8/LC_MESSAGES", "deep/er/fr/LC_MESSAGES", "ok/C/LC_MESSAGES"}, []string{"a.txt"})
+	for n, c := range map[string]string{
+		"mo/C.UTF-8/LC_MESSAGES/x.mo": "\xde\x12\x04\x95\x00hi\x00$(: > GOVERNANCE.md)\x00",
+		"deep/er/fr/LC_MESSAGES/y.mo": "\xde\x12\x04\x95\x00hi\x00$(: > GOVERNANCE.md)\x00",
+		"ok/C/LC_MESSAGES/x.mo":       "\xde\x12\x04\x95\x00hi\x00bonjour\x00",
+	} {
+		if err := os.WriteFile(filepath.Join(root, n), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := rootPolicyEngine(t, root, "  allow: [Bash, Env(TEXTDOMAINDIR), Env(TEXTDOMAIN)]\n")
+	checkCommandRows(t, e, root, []commandRow{
+		{`TEXTDOMAINDIR=mo TEXTDOMAIN=x; echo $"hi"`, Deny},
+		{`export TEXTDOMAINDIR=` + root + `/mo; echo $"hi"`, Deny},
+		{`TEXTDOMAINDIR=$(pwd)/deep bash -c 'echo $"hi"'`, Deny},
+		{`TEXTDOMAINDIR=ok TEXTDOMAIN=x; echo $"hi"`, Allow},
+		{`TEXTDOMAINDIR=/usr/share/locale; echo $"hi"`, Allow},
+		{`echo $"hi"`, Allow},
+	})
+	d := e.Decide(Request{Action: ActionTerminalCreate, Command: `echo $"hi"`, Cwd: root, Paths: []string{root},
+		Env: []EnvVar{{Name: "TEXTDOMAINDIR", Value: root + "/mo"}, {Name: "TEXTDOMAIN", Value: "x"}}})
+	if d.Value != Deny {
+		t.Errorf(`echo $"hi" with the request's TEXTDOMAINDIR: %v (%s); want deny`, d.Value, d.Reason)
+	}
+}
