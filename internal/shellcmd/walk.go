@@ -59,6 +59,12 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 			// bash reads *(...) only after shopt -s extglob, and zsh runs
 			// a glob qualifier in it (*(e:'cmd':)) for every file.
 			w.problem("%s is an extended glob: bash without extglob does not read the line, and zsh runs a glob qualifier such as *(e:'cmd':) as code", sourceOf(n, src))
+			if n.Pattern != nil && strings.ContainsAny(n.Pattern.Value, "$`") {
+				// bash expands the pattern before it matches it, running
+				// its command substitutions (@($(rm x))), which the
+				// grammar keeps as text: read as a double-quoted word.
+				w.line(`: "`+n.Pattern.Value+`"`, depth+1, dialectsOf("bash"))
+			}
 			if n.Op == syntax.GlobExcept && n.Pattern != nil {
 				// Without extglob, bash and sh read "!(" starting a
 				// command as "! (": the negation of a subshell running

@@ -140,6 +140,18 @@ func quoteRemoval(word *syntax.Word) (val, pat string, glob bool, why string) {
 				vb.WriteString(s)
 				writeEscaped(&pb, s)
 			}
+		case *syntax.ExtGlob:
+			// An extended glob matches names as a glob does: any name
+			// its group could match, which * covers within one path
+			// element (a '/' in a group matches no name). One whose
+			// pattern expands something is not known.
+			if p.Pattern == nil || strings.ContainsAny(p.Pattern.Value, "$`") {
+				dyn(dynamicWhy(part))
+				continue
+			}
+			glob = true
+			vb.WriteString(p.Op.String() + p.Pattern.Value + ")")
+			pb.WriteByte('*')
 		default:
 			dyn(dynamicWhy(part))
 		}
