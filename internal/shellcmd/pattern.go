@@ -64,7 +64,8 @@ var posixClasses = map[string][][2]rune{
 // unclosed "[" is literal). why is not empty when the shells expand pat in
 // ways no one pattern covers: a bracket they read differently (above), or
 // zsh's "**/" and "***/", any depth of directories (none included), where
-// bash reads "*/".
+// bash reads "*/", and a last element "**" (bash's globstar and zsh read it
+// as every name beneath, at any depth).
 func matchPattern(pat string) (out string, glob bool, why string) {
 	var b strings.Builder
 	for i := 0; i < len(pat); i++ {
@@ -83,6 +84,12 @@ func matchPattern(pat string) (out string, glob bool, why string) {
 		case '*', '?':
 			if c == '*' && (i == 0 || pat[i-1] == '/') && (strings.HasPrefix(pat[i:], "**/") || strings.HasPrefix(pat[i:], "***/")) {
 				return "", false, "zsh's **/, which reaches any depth of directories"
+			}
+			if c == '*' && (i == 0 || pat[i-1] == '/') && (pat[i:] == "**" || pat[i:] == "***") {
+				// A last element ** is every file and directory beneath,
+				// at any depth, to bash with globstar (which the
+				// ~/.bashrc an IDE's bash -i reads may set) and to zsh.
+				return "", false, "a last element **, which reaches any depth of directories in bash with globstar and in zsh"
 			}
 			glob = true
 			b.WriteByte(c)
