@@ -48,7 +48,10 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 	if v, ok := e.protectedOperands(in, list, line, lines, cwd, t.names, t.namesOK); ok {
 		return v, true
 	}
-	return e.selfWrittenScripts(in, lines, cwd)
+	if v, ok := e.selfWrittenScripts(in, lines, cwd); ok {
+		return v, true
+	}
+	return e.lookupLimit(in, lines, cwd)
 }
 
 // commandPlaceHit returns the first location of list, in its order, that

@@ -297,14 +297,24 @@ func (l lookups) startup() []string {
 	return out
 }
 
-// lookupUnknownVerdict denies a line that gives PATH an element computed
-// at run time where the workspace is too large to search for the files
-// its command names may then run (why).
-func lookupUnknownVerdict(in *reqInfo, why string) verdict {
+// lookupLimit asks about a line one of whose variables (PATH, HOME,
+// BASH_LOADABLES_PATH, TEXTDOMAINDIR) is given a directory known only
+// when it runs, where the workspace holds more than the bridge searches
+// for the files that directory may lead to (lookupFiles, catalogs): it
+// cannot tell whether one of them changes a protected file. Asked, not
+// refused: source .venv/bin/activate in a large workspace is everyday.
+func (e *Engine) lookupLimit(in *reqInfo, lines []*shellcmd.Analysis, cwd string) (verdict, bool) {
+	l, why := lookupFiles(in, lines)
+	if why == "" {
+		_, why = l.catalogs(in, []string{cwd})
+	}
+	if why == "" {
+		return verdict{}, false
+	}
 	line := strings.TrimSpace(in.req.Command + " " + strings.Join(in.req.Argv, " "))
-	return verdict{value: Deny, ref: "self-protection",
-		ruleTx: "deny commands whose PATH may lead to a script the bridge cannot find (built-in self-protection)",
-		reason: fmt.Sprintf("running %q: it gives PATH a directory known only when the line runs, and %s, so the bridge cannot read every file a command name of the line may run there to tell whether it changes a protected file; give PATH a value the line shows in full", line, why)}
+	return verdict{value: RequireApproval, ref: "unreadable-command",
+		ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+		reason: fmt.Sprintf("running %q: it may give PATH, HOME or the like a directory known only when the line runs, and %s, so the bridge cannot read every file the line may then run to tell whether it changes a protected file", line, why)}, true
 }
 
 // namedBeneath returns the files beneath roots whose name is one of names

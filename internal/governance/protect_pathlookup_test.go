@@ -3,6 +3,7 @@ package governance
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -76,7 +77,8 @@ func TestScriptsFoundThroughPath(t *testing.T) {
 // TestScriptsFoundThroughComputedPath: a PATH element known only when the
 // line runs may be any directory, so the files beneath the roots named as
 // the line's commands are read; where the roots hold more entries than the
-// bridge reads, the line is refused, saying so.
+// bridge reads, the line is asked about, saying so, whatever rule allows
+// it.
 func TestScriptsFoundThroughComputedPath(t *testing.T) {
 	root := tempTree(t, []string{"a/b/c"}, []string{"a.txt"})
 	if err := os.WriteFile(filepath.Join(root, "a/b/c/Cat"), []byte(": > GOVERNANCE.md\n"), 0o755); err != nil {
@@ -89,9 +91,18 @@ func TestScriptsFoundThroughComputedPath(t *testing.T) {
 	})
 	defer func(n int) { maxTreeEntries = n }(maxTreeEntries)
 	maxTreeEntries = 3
+	e = rootPolicyEngine(t, root, "  allow: [Bash, Env(PATH)]\n")
 	d := e.Decide(Request{Action: ActionTerminalCreate, Command: "PATH=$(cat p) echo hi", Cwd: root, Paths: []string{root}})
-	if d.Value != Deny || d.Ref != "self-protection" {
-		t.Errorf("a computed PATH over a workspace too large to search: %v (%s: %s); want a self-protection deny", d.Value, d.Ref, d.Reason)
+	if d.Value != RequireApproval || !strings.Contains(d.Reason, "more than 3 entries") {
+		t.Errorf("a computed PATH over a workspace too large to search: %v (%s: %s); want it asked about, saying so", d.Value, d.Ref, d.Reason)
+	}
+	// The directory the command runs in is read still: a deny stands.
+	if err := os.WriteFile(filepath.Join(root, "cat"), []byte(": > GOVERNANCE.md\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d = e.Decide(Request{Action: ActionTerminalCreate, Command: "PATH=$(cat p) cat a.txt", Cwd: root, Paths: []string{root}})
+	if d.Value != Deny {
+		t.Errorf("a computed PATH over a workspace too large to search, ./cat naming the policy: %v (%s); want deny", d.Value, d.Reason)
 	}
 }
 

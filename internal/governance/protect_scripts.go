@@ -73,18 +73,14 @@ func (e *Engine) eachScript(in *reqInfo, lines []*shellcmd.Analysis, cwd string,
 	if runsCode(lines) {
 		extra = lineFiles(lines)
 	}
-	looked, why := lookupFiles(in, lines) // where PATH may lead a name: protect_pathlookup.go
-	if why != "" {
-		return lookupUnknownVerdict(in, why), true
-	}
+	// Where PATH and the like may lead a name (protect_pathlookup.go); past
+	// what the bridge searches, lookupLimit asks about the line.
+	looked, _ := lookupFiles(in, lines)
 	for _, a := range lines {
 		for _, c := range a.Commands {
 			dirs := e.runDirs(in, c, cwd)
 			files := append(slices.Clone(extra), looked.startup()...)
-			mo, why := looked.catalogs(in, dirs)
-			if why != "" {
-				return lookupUnknownVerdict(in, why), true
-			}
+			mo, _ := looked.catalogs(in, dirs)
 			files = append(files, mo...)
 			for _, form := range c.Forms {
 				files = append(files, scriptFiles(form)...)
