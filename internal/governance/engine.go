@@ -141,6 +141,9 @@ type reqInfo struct {
 	links    *madeLinks
 	made     []madeLink
 	reserved int
+	// looked is where the request's variables lead its names, found once
+	// per decision (lookupFiles, protect_pathlookup.go).
+	looked *lookedUpOnce
 }
 
 var readTools = map[string]bool{"Read": true, "Glob": true, "Grep": true, "LS": true, "NotebookRead": true}

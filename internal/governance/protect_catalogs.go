@@ -16,6 +16,12 @@ import (
 // read). Self-protection reads each catalog there as the line's code, as
 // it reads a script the line runs.
 
+// catalogResult is one answer of catalogs.
+type catalogResult struct {
+	files []string
+	why   string
+}
+
 // catalogs returns the message catalogs (files ending in .mo) a $"..."
 // string of the line may be translated from: those beneath each directory
 // the line or the request gives TEXTDOMAINDIR (relative ones beneath each
@@ -27,6 +33,15 @@ func (l lookups) catalogs(in *reqInfo, dirs []string) (files []string, why strin
 	if len(l.catalog.dirs) == 0 {
 		return nil, ""
 	}
+	key := strings.Join(dirs, "\x00")
+	if r, ok := l.catalogMemo[key]; ok {
+		return r.files, r.why
+	}
+	defer func() {
+		if l.catalogMemo != nil {
+			l.catalogMemo[key] = catalogResult{files, why}
+		}
+	}()
 	var tops []string
 	for _, c := range l.catalog.dirs {
 		if filepath.IsAbs(c) {
@@ -41,6 +56,7 @@ func (l lookups) catalogs(in *reqInfo, dirs []string) (files []string, why strin
 		tops = append(tops, in.roots...)
 	}
 	budget := maxTreeEntries
+	lookupWalks.Add(1)
 	for _, t := range tops {
 		// A catalog outside the roots is not the agent's to write (nor
 		// one the bridge reads: scriptFileNamed).

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
 )
@@ -214,6 +215,8 @@ type lookups struct {
 	// catalog holds the directories of TEXTDOMAINDIR, its beneath
 	// non-nil where one is computed (protect_catalogs.go).
 	catalog searchList
+	// catalogMemo keeps catalogs' answers by the directories asked for.
+	catalogMemo map[string]catalogResult
 }
 
 // searchList is where a variable listing directories may lead a name: its
@@ -240,6 +243,26 @@ func (l searchList) files(name string) []string {
 // an element is computed and the roots hold too much to search for the
 // files it may lead to.
 func lookupFiles(in *reqInfo, lines []*shellcmd.Analysis) (lookups, string) {
+	if in.looked == nil {
+		l, why := findLookups(in, lines)
+		l.catalogMemo = map[string]catalogResult{}
+		in.looked = &lookedUpOnce{l, why}
+	}
+	return in.looked.l, in.looked.why
+}
+
+// lookupWalks counts the walks of the roots lookupFiles and catalogs make
+// (TestLookupsWalkOncePerDecision).
+var lookupWalks atomic.Int64
+
+// lookedUpOnce is lookupFiles' answer, kept for the rest of a decision.
+type lookedUpOnce struct {
+	l   lookups
+	why string
+}
+
+// findLookups is lookupFiles without the memo.
+func findLookups(in *reqInfo, lines []*shellcmd.Analysis) (lookups, string) {
 	var l lookups
 	var computed [3]bool
 	l.path.dirs, computed[0] = lookupDirs(in.req, lines, "PATH")
@@ -322,6 +345,7 @@ func (e *Engine) lookupLimit(in *reqInfo, lines []*shellcmd.Analysis, cwd string
 // element computed at run time may make a name run. It reads at most
 // maxTreeEntries entries, past which it says why it cannot tell.
 func namedBeneath(roots []string, names map[string]bool) ([]string, string) {
+	lookupWalks.Add(1)
 	var out []string
 	budget := maxTreeEntries
 	for _, r := range roots {
