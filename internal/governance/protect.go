@@ -56,6 +56,11 @@ type protected struct {
 	// trailing "/"): a path beneath one, or holding lrel below its root
 	// (nestedConfig), has an element starting with lrel[0].
 	tail bool
+	// own says the location is one of the bridge's own files, given to
+	// Protect (the policy, the manifest, the audit log, the cache, the
+	// hook socket, an adapter's native policy), not configuration found
+	// in a workspace.
+	own bool
 	// run is the run of plain tail locations this one starts in a list
 	// protectedForRoots made (markTailRuns); zero elsewhere.
 	run tailRun
@@ -255,7 +260,7 @@ func (e *Engine) Protect(ps ...ProtectedPath) {
 		if err != nil {
 			c = absPath(p.Path, "/", e.home)
 		}
-		pr := protected{ProtectedPath: p, forms: []string{c}}
+		pr := protected{ProtectedPath: p, forms: []string{c}, own: true}
 		pr.Path = c
 		if r := resolveDir(c); r != c && !strings.Contains(r, "\x00") {
 			pr.forms = append(pr.forms, r)

@@ -14,16 +14,28 @@ import (
 // version of a file changed since). A commit the agent made with git's
 // plumbing, or one from elsewhere, may hold another governance policy,
 // Claude settings with hooks, or a truncated audit log: which files change
-// is in the repository, not on the line. Such a command needs the
-// person's approval whenever the work tree (taken as the workspace root it
-// runs beneath) holds a protected location, whatever rule allows it.
+// is in the repository, not on the line. Such a command is refused,
+// whatever the person approves, when the work tree (taken as the
+// workspace root it runs beneath) holds one of the bridge's own files (the
+// policy and what it extends, the manifest, the audit log, the cache): the
+// person is shown the git line, never what the commit holds, and a "git
+// reset --hard evil" approved as such rewrites the policy. One whose tree
+// holds only the agents' configuration protected beneath every root
+// (.claude/settings.json, .git/config) needs the person's approval, as
+// nearly every tree holds some.
 
-// gitRewriteApproval is the built-in rule such a command is decided by.
-const gitRewriteApproval = "require-approval for git commands that rewrite a work tree holding the bridge's own files (built-in self-protection)"
+// gitRewriteApproval is the built-in rule a command rewriting a tree that
+// holds agent configuration is decided by.
+const gitRewriteApproval = "require-approval for git commands that rewrite a work tree holding protected configuration (built-in self-protection)"
 
-// gitRewritesProtected returns a require-approval verdict for a command
-// line with a git command that rewrites a work tree holding a location of
-// the protected list.
+// gitRewriteDenial is the built-in rule a command rewriting a tree that
+// holds the bridge's own files is decided by.
+const gitRewriteDenial = "deny git commands that rewrite a work tree holding the bridge's own files (built-in self-protection)"
+
+// gitRewritesProtected returns a verdict for a command line with a git
+// command that rewrites a work tree holding a location of the protected
+// list: deny when the location is one of the bridge's own files,
+// require-approval otherwise.
 func (e *Engine) gitRewritesProtected(in *reqInfo) (verdict, bool) {
 	list := e.protectedFor(in)
 	if len(list) == 0 {
@@ -41,7 +53,14 @@ func (e *Engine) gitRewritesProtected(in *reqInfo) (verdict, bool) {
 				for _, d := range shellcmd.GitOptions(form).Dirs {
 					base = joinRaw(base, d.Text)
 				}
-				for _, top := range workTreeTops(dirs, in.roots, base) {
+				tops := workTreeTops(dirs, in.roots, base)
+				for _, top := range tops {
+					if pr, f, ok := holds([]string{top}, bridgeOwn(list)); ok {
+						return verdict{value: Deny, ref: "self-protection", ruleTx: gitRewriteDenial,
+							reason: fmt.Sprintf("running %q: %s changes files of the work tree (%s) that the line does not name, to what a commit holds, and the tree holds %s (%s), which is protected from the agent whatever the policy says; run it yourself", strings.TrimSpace(c.Source), what, top, pr.What, f)}, true
+					}
+				}
+				for _, top := range tops {
 					if pr, f, ok := holds([]string{top}, list); ok {
 						return verdict{value: RequireApproval, ref: "git-rewrites-tree", ruleTx: gitRewriteApproval,
 							reason: fmt.Sprintf("running %q: %s changes files of the work tree (%s) that the line does not name, to what a commit holds, and the tree holds %s (%s); the person decides", strings.TrimSpace(c.Source), what, top, pr.What, f)}, true
@@ -126,4 +145,16 @@ func gitRewrite(form []shellcmd.Word) (string, bool) {
 func isGit(word string) bool {
 	i := strings.LastIndexByte(word, '/')
 	return word[i+1:] == "git"
+}
+
+// bridgeOwn returns the locations of list that are the bridge's own files
+// (protected.own), not configuration found in a workspace.
+func bridgeOwn(list []protected) []protected {
+	var out []protected
+	for _, pr := range list {
+		if pr.own {
+			out = append(out, pr)
+		}
+	}
+	return out
 }

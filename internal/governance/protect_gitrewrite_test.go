@@ -2,19 +2,22 @@ package governance
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // TestGitRewritesProtected checks that git commands that rewrite the work
-// tree from other commits need approval under a policy allowing git, when
-// the tree holds the policy (from the root, a subdirectory, or by -C), and
-// that git commands that leave the tree alone, or name the paths they
-// change, are decided as before.
+// tree from other commits are refused, whatever rule allows git, when the
+// tree holds one of the bridge's own files (the policy: from the root, a
+// subdirectory, or by -C), since the person approving the line is never
+// shown what the commit holds; that they need approval when the tree
+// holds only configuration protected beneath every root; and that git
+// commands that leave the tree alone, or name the paths they change, are
+// decided as before.
 func TestGitRewritesProtected(t *testing.T) {
-	root := tempTree(t, []string{"sub"}, nil)
-	e := rootPolicyEngine(t, root, "  default: ask\n  allow:\n    - Bash(git:*)\n    - Bash(echo:*)\n")
-	checkCommandRows(t, e, root, []commandRow{
+	rules := "  default: ask\n  allow:\n    - Bash(git:*)\n    - Bash(echo:*)\n"
+	rows := []commandRow{
 		{"git checkout main", RequireApproval},
 		{"git checkout -f main", RequireApproval},
 		{"git checkout -b topic origin/main", RequireApproval},
@@ -56,9 +59,40 @@ func TestGitRewritesProtected(t *testing.T) {
 		{"git checkout -- src/a.go", Allow},
 		{"git checkout main -- src/a.go", Allow},
 		{"git checkout -- GOVERNANCE.md", Deny},
-	})
-	d := e.Decide(Request{Action: ActionTerminalCreate, Command: "git merge topic", Cwd: filepath.Join(root, "sub")})
-	if d.Ref != "git-rewrites-tree" || !strings.Contains(d.Reason, "the governance policy") || !strings.Contains(d.Reason, "git merge changes files") {
-		t.Errorf("git merge from a subdirectory: %v (ref %s: %s); want the work tree's policy named", d.Value, d.Ref, d.Reason)
+	}
+	for _, c := range []struct {
+		name     string
+		inTree   bool
+		rewrites Value
+		ref      string
+	}{
+		{"policy in the tree", true, Deny, "self-protection"},
+		{"policy elsewhere", false, RequireApproval, "git-rewrites-tree"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := tempTree(t, []string{"sub"}, nil)
+			var e *Engine
+			if c.inTree {
+				e = rootPolicyEngine(t, root, rules)
+			} else {
+				pol := filepath.Join(t.TempDir(), "GOVERNANCE.md")
+				e = NewEngine(writePolicy(t, pol, rules), EngineOptions{Roots: []string{root},
+					Protected: []ProtectedPath{{Path: pol, What: "the governance policy"}}})
+			}
+			want := slices.Clone(rows)
+			for i := range want {
+				if want[i].want == RequireApproval {
+					want[i].want = c.rewrites
+				}
+			}
+			checkCommandRows(t, e, root, want)
+			d := e.Decide(Request{Action: ActionTerminalCreate, Command: "git merge topic", Cwd: filepath.Join(root, "sub")})
+			if d.Value != c.rewrites || d.Ref != c.ref || !strings.Contains(d.Reason, "git merge changes files") {
+				t.Errorf("git merge from a subdirectory: %v (ref %s: %s); want %v (ref %s)", d.Value, d.Ref, d.Reason, c.rewrites, c.ref)
+			}
+			if c.inTree && !strings.Contains(d.Reason, "the governance policy") {
+				t.Errorf("git merge from a subdirectory: %s; want the work tree's policy named", d.Reason)
+			}
+		})
 	}
 }

@@ -18,7 +18,7 @@ func TestReviewProtectedForms(t *testing.T) {
 		// from the link's; so it was at 0e3d9ac.)
 		{"cd src && go test ./...", Allow, ""},
 		{"git status", Allow, ""},
-		{"git checkout main", RequireApproval, "changes files of the work tree"},
+		{"git checkout main", Deny, "changes files of the work tree"},
 		{"git restore --staged src/a.go", Allow, ""},
 		{"git restore src/a.go", Allow, ""},
 		{"git checkout HEAD -- src/a.go", Allow, ""},
@@ -52,7 +52,7 @@ func TestReviewProtectedForms(t *testing.T) {
 		{"git restore -W --staged audit", Deny, "the audit log"},
 		{"git restore --source=HEAD~1 audit", Deny, "the audit log"},
 		{"git restore --pathspec-from-file=list", RequireApproval, ""},
-		{"git checkout --pathspec-from-file=list HEAD", RequireApproval, ""},
+		{"git checkout --pathspec-from-file=list HEAD", Deny, "changes files of the work tree"},
 		{"git rm -r --pathspec-from-file=list", RequireApproval, ""},
 		{"git -c alias.co=checkout co -- audit", Deny, "the audit log"}, // the alias is read through
 		{"git -c alias.co='!git checkout' co -- audit", Deny, "the audit log"},
