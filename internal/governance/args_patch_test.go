@@ -36,9 +36,9 @@ func TestPatchedNames(t *testing.T) {
 		{"patch -p1 -i policy.diff", Deny},
 		{"patch -d sub -p1 -i evil.diff", Deny},
 		{heredoc, Deny},
-		{"patch -p1 -i link.diff", RequireApproval},
-		{"patch -i ed.diff", RequireApproval},
-		{"cat evil.diff | patch -p1", RequireApproval},
+		{"patch -p1 -i link.diff", Deny},
+		{"patch -i ed.diff", Deny},
+		{"cat evil.diff | patch -p1", Deny},
 		{"patch -p1 < ok.diff", Allow},
 		{"patch -p1 -i missing.diff", Allow}, // nothing to apply: patch fails
 		{"patch --dry-run -p1 < evil.diff", Allow},
@@ -51,7 +51,7 @@ func TestPatchedNames(t *testing.T) {
 		{"git apply --check evil.diff", Allow},
 		{"git apply --cached evil.diff", Allow},
 		{"git apply ok.diff", Allow},
-		{"cat evil.diff | git apply", RequireApproval},
+		{"cat evil.diff | git apply", Deny},
 	})
 }
 

@@ -268,6 +268,9 @@ func (e *Engine) unpackVerdict(in *reqInfo, c *shellcmd.Command, others bool, ad
 			if v, ok := e.unpackLinksVerdict(in, c, u, bases); ok {
 				return v, true
 			}
+			if v, ok := e.unpackReachesOwn(in, c, u, reason); ok {
+				return v, true
+			}
 			return verdict{value: RequireApproval, ref: "unreadable-command", ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
 				reason: fmt.Sprintf("running %q: the files it extracts are not known: %s", strings.TrimSpace(c.Source), reason)}, true
 		}

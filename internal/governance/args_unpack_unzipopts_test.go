@@ -35,7 +35,7 @@ func TestUnzipOptions(t *testing.T) {
 		{"unzip -o src/a.zip -d secrets -x b", Deny},
 		{"unzip -oPpw -d secrets src/a.zip", Deny},
 		{"unzip -oP pw -d secrets src/a.zip", Deny},
-		{"unzip -o src/a.zip -x b -qd secrets", RequireApproval},
+		{"unzip -o src/a.zip -x b -qd secrets", Deny},
 		{"unzip -od out src/a.zip -d secrets", RequireApproval},
 		{"unzip -oPd secrets src/a.zip", Allow}, // d is the password; secrets the archive, missing
 		{"unzip src/a.zip", Allow},
