@@ -18,6 +18,7 @@ import (
 // -pe 1 GOVERNANCE".
 func TestBackupNames(t *testing.T) {
 	root := tempTree(t, []string{"audit", "d"}, []string{"a.txt", "GOVERNANCE", "audit/audit-log"})
+	tree{texts: map[string]string{"p.diff": "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-x\n+y\n"}}.make(t, root)
 	e := rootPolicyEngine(t, root, "  allow: [Bash]\n", ProtectedPath{Path: filepath.Join(root, "audit/audit-log.jsonl"), What: "the audit log", Read: true})
 	checkCommandRows(t, e, root, []commandRow{
 		{"cp -b -S .md a.txt GOVERNANCE", Deny},

@@ -40,7 +40,7 @@ func TestPatchedNames(t *testing.T) {
 		{"patch -i ed.diff", Deny},
 		{"cat evil.diff | patch -p1", Deny},
 		{"patch -p1 < ok.diff", Allow},
-		{"patch -p1 -i missing.diff", Allow}, // nothing to apply: patch fails
+		{"patch -p1 -i missing.diff", Deny}, // made before it runs, its names unknown: the root holds the policy
 		{"patch --dry-run -p1 < evil.diff", Allow},
 		{"patch a.txt evil.diff", Allow}, // patches a.txt alone
 		{"git apply evil.diff", Deny},

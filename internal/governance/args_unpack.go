@@ -69,6 +69,9 @@ func unpackOf(form []shellcmd.Word) (unpack, bool) {
 	case "unzip":
 		return unzipUnpack(form)
 	}
+	if u, ok := pyModuleUnpack(form); ok {
+		return u, true
+	}
 	if otherExtracts(name, form) {
 		return unpack{prog: name, unknown: name + " extracts archives whose names the bridge does not read"}, true
 	}
@@ -301,13 +304,14 @@ func (e *Engine) unpackVerdict(in *reqInfo, c *shellcmd.Command, others bool, ad
 
 // openArchive opens the file at p an unpacking command reads (an
 // archive, or patch's diff), what in a reason. A file that is not there
-// gives neither a file nor a reason: the command fails, writing nothing,
-// and a file the line itself makes is not decided here (others).
+// has names that are not known: a request the bridge does not see in
+// flight (a command the agent runs itself once the person approves it,
+// sent before this one) may make it before the command runs.
 func openArchive(p, what string) (*os.File, string) {
 	f, _, err := openRegular(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, ""
+		return nil, what + " does not exist when the request is decided, and may be made before the command runs"
 	case errors.Is(err, errNotRegular):
 		return nil, what + " is not a regular file"
 	case err != nil:

@@ -182,12 +182,15 @@ func TestEnforceScriptWrittenInFlight(t *testing.T) {
 // applies is read to decide what the line writes; while the agent's
 // write of it is unanswered, or a terminal whose line may write it still
 // runs, the line is refused. With nothing in flight, the file not there
-// writes nothing and the line is decided by the rules.
+// has names that are not known, and the line is asked about (the policy
+// lies outside the tree, which holds none of the bridge's own files).
 func TestArchiveWrittenInFlight(t *testing.T) {
 	lines := []string{"patch -p1 -i x.patch", "git apply x.patch", "tar -xf x.tar", "unzip x.tar"}
 	for _, inFlight := range []string{"", "write", "terminal"} {
 		root := tempTree(t, nil, nil)
-		e := rootPolicyEngine(t, root, "  allow: [Bash]\n")
+		pol := filepath.Join(t.TempDir(), "GOVERNANCE.md")
+		e := NewEngine(writePolicy(t, pol, "  allow: [Bash]\n"), EngineOptions{Roots: []string{root},
+			Protected: []ProtectedPath{{Path: pol, What: "the governance policy"}}})
 		for _, n := range []string{"x.patch", "x.tar"} {
 			switch inFlight {
 			case "write":
