@@ -11,7 +11,8 @@ import (
 // git rewrites the files of the work tree from other commits without
 // naming them: "git checkout BRANCH", "git reset --hard REV", "git merge",
 // "git stash pop" (and a plain "git stash", which puts back the committed
-// version of a file changed since). A commit the agent made with git's
+// version of a file changed since), "git restore -p -s REV" with no
+// pathspec. A commit the agent made with git's
 // plumbing, or one from elsewhere, may hold another governance policy,
 // Claude settings with hooks, or a truncated audit log: which files change
 // is in the repository, not on the line. Such a command is refused,
@@ -121,6 +122,15 @@ func gitRewrite(form []shellcmd.Word) (string, bool) {
 			}
 		}
 		return what, true
+	case "restore":
+		// With no pathspec only --patch runs, and it offers every file
+		// of the work tree, which "yes |" answers: the work tree unless
+		// it surely restores the index alone.
+		o := shellcmd.ReadGitArgs(sub, args)
+		if o.DashDash || len(o.Operands) > 0 || o.Has("pathspec-from-file") {
+			return "", false // paths: decided by what they name (gitRemover)
+		}
+		return what, o.Computed || !o.Surely("staged") || o.Has("worktree")
 	case "checkout", "switch":
 		o := shellcmd.ReadGitArgs(sub, args)
 		if o.DashDash {

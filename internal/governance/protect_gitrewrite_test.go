@@ -43,6 +43,11 @@ func TestGitRewritesProtected(t *testing.T) {
 		{"echo ok && git checkout main", RequireApproval},
 		{"git -c alias.co=checkout co main", RequireApproval},
 		{"/usr/bin/git merge topic", RequireApproval},
+		{"yes | git restore -p -s topic", RequireApproval},
+		{"git restore --patch", RequireApproval},
+		{"git restore -p --staged --worktree", RequireApproval},
+		{"git restore -p --staged", Allow},
+		{"git restore -p -- src", Allow},
 
 		{"git status", Allow},
 		{"git log --oneline", Allow},
