@@ -70,16 +70,18 @@ func claudeToolRequest(toolName string, in map[string]any, cwd string) Request {
 	case "Task", "TodoWrite", "ExitPlanMode":
 		req.Kind = "think"
 	case "EnterWorktree":
-		// It checks out a new work tree below .claude/worktrees and
-		// copies into it the ignored files .worktreeinclude names,
-		// where the policy's rules for their first place do not reach
-		// them: decided as reading those files (worktreeIncludeSearch).
 		req.Kind = "search"
-		req.Searched = worktreeIncludeSearch(cwd)
 	default:
 		// A tool of an MCP server, or one the bridge does not know:
 		// any string of its input may be a file it opens.
 		req.Mentioned, req.MentionedTooMany = mentionedStrings(in)
+	}
+	// A call that checks out a new work tree below .claude/worktrees
+	// copies into it the ignored files .worktreeinclude names, where the
+	// policy's rules for their first place do not reach them: decided as
+	// reading those files (worktreeIncludeSearch).
+	if makesWorktree(toolName, in) {
+		req.Searched = append(req.Searched, worktreeIncludeSearch(toolName, cwd)...)
 	}
 	return req
 }
