@@ -1,0 +1,225 @@
+package shellcmd
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// loopAssign records the values a for or select loop gives its variable:
+// each word of a static list, else a value known only at run time.
+func (w *walker) loopAssign(it *syntax.WordIter, src string, depth int) {
+	if !it.InPos.IsValid() {
+		w.assign(Assignment{Name: it.Name.Value}, depth) // the positional parameters
+		return
+	}
+	for _, item := range it.Items {
+		fs, ok := fields(item, src)
+		if !ok {
+			w.assign(Assignment{Name: it.Name.Value}, depth)
+		}
+		for _, f := range fs {
+			if f.Kind == Static {
+				w.assign(Assignment{Name: it.Name.Value, Value: f.Text, Static: true}, depth)
+			} else {
+				w.assign(Assignment{Name: it.Name.Value}, depth)
+			}
+		}
+	}
+}
+
+// subscriptCode matches a word that names an array element whose
+// subscript holds a command substitution.
+var subscriptCode = regexp.MustCompile("^[A-Za-z_][A-Za-z0-9_]*\\[.*(\\$\\(|`|\\$\\{[ \t\n|])")
+
+// holdsSubstitution reports whether s holds a command substitution: $(...),
+// backquotes, or bash 5.3's ${ cmd;} and ${|cmd;}.
+func holdsSubstitution(s string) bool {
+	return strings.Contains(s, "$(") || strings.Contains(s, "`") || strings.Contains(s, "${ ") ||
+		strings.Contains(s, "${\t") || strings.Contains(s, "${\n") || strings.Contains(s, "${|")
+}
+
+// assignmentWord reports whether s reads as a bash assignment: NAME=v,
+// NAME+=v or NAME[i]=v.
+func assignmentWord(s string) bool {
+	eq := strings.IndexByte(s, '=')
+	if eq <= 0 {
+		return false
+	}
+	name := s[:eq]
+	end := nameEnd(name)
+	if end == 0 {
+		return false
+	}
+	rest := name[end:]
+	return rest == "" || rest == "+" || strings.HasPrefix(rest, "[") && (strings.HasSuffix(rest, "]") || strings.HasSuffix(rest, "]+"))
+}
+
+// nameEnd returns the length of the shell name s starts with.
+func nameEnd(s string) int {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// decl handles declare, export, local, readonly, typeset and nameref.
+func (w *walker) decl(d *syntax.DeclClause, src string, depth int) {
+	forms := []Word{{Kind: Static, Text: d.Variant.Value}}
+	for _, as := range d.Args {
+		if as.Naked && as.Name == nil && as.Value != nil {
+			fs, _ := fields(as.Value, src)
+			forms = append(forms, fs...)
+			for _, f := range fs {
+				if f.Kind == Static {
+					w.elementSubscript(f.Text) // declare 'a[i]=v'
+				}
+				if f.Kind != Dynamic && assignmentWord(f.Text) {
+					name, value, _ := strings.Cut(f.Text, "=")
+					w.assign(Assignment{Name: strings.TrimSuffix(name[:nameEnd(name)], "+"), Value: value, Static: f.Kind == Static,
+						Append: strings.HasSuffix(name[:nameEnd(name)], "+")}, depth)
+				} else if f.Kind == Dynamic {
+					// declare "$x": the name and value are not known.
+					w.assign(Assignment{Name: f.Text}, depth)
+				}
+			}
+			continue
+		}
+		w.assignNode(as, src, depth)
+		forms = append(forms, Word{Kind: Static, Text: sourceOf(as, src)})
+	}
+	w.add(&Command{Source: sourceOf(d, src), Forms: [][]Word{forms}}, depth)
+}
+
+// assignNode records one parsed assignment.
+func (w *walker) assignNode(as *syntax.Assign, src string, depth int) {
+	if as.Name == nil {
+		return
+	}
+	a := Assignment{Name: as.Name.Value, Append: as.Append}
+	switch {
+	case as.Array != nil && (a.Name == "BASH_CMDS" || a.Name == "BASH_ALIASES"):
+		// Each element is a name's file or alias text (command_tables.go).
+		for _, el := range as.Array.Elems {
+			if el.Value != nil {
+				v := evalWord(el.Value, src)
+				w.assign(Assignment{Name: a.Name, Value: v.Text, Static: v.Kind == Static}, depth)
+			}
+		}
+		a.Dir = w.cur
+		w.record(a, depth) // the variable is set, as any array is
+		return
+	case as.Array != nil:
+	case as.Value == nil:
+		a.Static = true
+	default:
+		v := evalWord(as.Value, src)
+		a.Value, a.Static = v.Text, v.Kind == Static
+	}
+	w.assign(a, depth)
+}
+
+// assign records an assignment. A static value that holds a command
+// substitution runs it wherever bash evaluates the value again
+// (arithmetic, ${x@P}, an array subscript), so it is analysed as code.
+// NAME+=value adds to what the variable held: each value the line gave it
+// before, joined with this one, is recorded as a value it may hold ("M=.e;
+// M+=nv" gives M .env), and so is a value not known when the line may not
+// show what it held.
+func (w *walker) assign(a Assignment, depth int) {
+	if !a.Dir.Moved() {
+		a.Dir = w.cur
+	}
+	held := w.held[a.Name]
+	switch {
+	case !a.Static:
+		held.unknown = true
+	case !a.Append:
+		held.add(a.Value)
+	default:
+		for _, v := range held.values {
+			held.add(v + a.Value)
+		}
+	}
+	if w.held == nil {
+		w.held = map[string]heldValues{}
+	}
+	w.held[a.Name] = held
+	w.commandTable(a, held, depth)
+	w.record(a, depth)
+	if !a.Append {
+		return
+	}
+	if held.unknown || len(held.values) == 0 {
+		w.record(Assignment{Name: a.Name, Dir: a.Dir}, depth)
+	}
+	if a.Static {
+		for _, v := range held.values {
+			if strings.HasSuffix(v, a.Value) {
+				w.record(Assignment{Name: a.Name, Value: v, Static: true, Dir: a.Dir}, depth)
+			}
+		}
+	}
+}
+
+// heldValues are the values the line gives a variable, as far as it shows
+// them: at most maxHeld, past which, or after a value computed at run
+// time, what it holds is not known.
+type heldValues struct {
+	values  []string
+	unknown bool
+}
+
+// maxHeld bounds the values kept for one variable.
+const maxHeld = 16
+
+// add keeps v among the values, or marks them not known past maxHeld.
+func (h *heldValues) add(v string) {
+	switch {
+	case slices.Contains(h.values, v):
+	case len(h.values) >= maxHeld:
+		h.unknown = true
+	default:
+		h.values = append(h.values, v)
+	}
+}
+
+// record adds an assignment to the analysis once.
+func (w *walker) record(a Assignment, depth int) {
+	key := "\x00" + a.Name + "\x00" + a.Value + "\x00" + a.Dir.String()
+	if a.Append {
+		key += "\x00+"
+	}
+	if w.seen[key] {
+		return
+	}
+	w.seen[key] = true
+	w.a.Assignments = append(w.a.Assignments, a)
+	if a.Static && holdsSubstitution(a.Value) {
+		if strings.HasPrefix(a.Value, "(") && strings.HasSuffix(a.Value, ")") {
+			// declare -a a='($(cmd))' (typeset, local, readonly, -A
+			// too) takes a quoted value in parentheses for a compound
+			// assignment and expands its elements: read as one.
+			w.line("_="+a.Value, depth+1, dialectsOf("bash"))
+			return
+		}
+		// Read as the argument of a command, where a[...] is a word.
+		w.line(": "+a.Value, depth+1, dialectsOf("bash"))
+	}
+}
+
+// AssignmentCode analyses the value of an environment variable set
+// outside any command line (a terminal request's env) the way a value
+// assigned in a line is: a command substitution it holds is code bash may
+// run. It returns nil when the value holds none.
+func AssignmentCode(value string, opts Options) *Analysis {
+	if !holdsSubstitution(value) {
+		return nil
+	}
+	return Analyze(": "+value, opts)
+}
