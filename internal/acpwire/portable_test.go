@@ -54,21 +54,7 @@ func TestUnportableRefused(t *testing.T) {
 				}
 				return
 			}
-			if tt.answer != "" {
-				if got := h.AgentGets(); !strings.Contains(got, tt.answer) {
-					t.Errorf("agent got %s, want %s", got, tt.answer)
-				}
-			}
-			if got := h.ClientGets(); got != marker {
-				t.Fatalf("client got %.200s: the refused line reached it", got)
-			}
-			x, ok := r.last()
-			if !ok {
-				t.Fatal("the hook heard of no refusal")
-			}
-			if !strings.Contains(x.Reason, tt.reason) {
-				t.Errorf("reason %q, want it to say %q", x.Reason, tt.reason)
-			}
+			checkRefused(t, h, &r, marker, tt.answer, tt.reason)
 		})
 	}
 }

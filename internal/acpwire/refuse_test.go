@@ -111,26 +111,36 @@ func TestRefusedNeverForwarded(t *testing.T) {
 			h.FromAgent(tt.line)
 			const marker = `{"jsonrpc":"2.0","method":"marker"}`
 			h.FromAgent(marker)
-			if tt.answer != "" {
-				if got := h.AgentGets(); !strings.Contains(got, tt.answer) {
-					t.Errorf("agent got %s, want %s", got, tt.answer)
-				}
-			}
-			if got := h.ClientGets(); got != marker {
-				t.Fatalf("client got %s: the refused line reached it", got)
-			}
-			x, ok := r.last()
-			if !ok {
-				t.Fatal("the hook heard of no refusal")
-			}
-			if !strings.Contains(x.Reason, tt.reason) {
-				t.Errorf("reason %q, want it to say %q", x.Reason, tt.reason)
-			}
+			x := checkRefused(t, h, &r, marker, tt.answer, tt.reason)
 			if x.Answered != (tt.answer != "") {
 				t.Errorf("Answered = %v", x.Answered)
 			}
 		})
 	}
+}
+
+// checkRefused checks that the line sent before marker was refused: the
+// agent got an error answer holding answer (none when answer is empty),
+// the client got marker next and not the line, and the refusal hook heard
+// a reason holding reason. It returns that refusal.
+func checkRefused(t *testing.T, h *harness, r *refusals, marker, answer, reason string) acpwire.Refusal {
+	t.Helper()
+	if answer != "" {
+		if got := h.AgentGets(); !strings.Contains(got, answer) {
+			t.Errorf("agent got %s, want %s", got, answer)
+		}
+	}
+	if got := h.ClientGets(); got != marker {
+		t.Fatalf("client got %.200s: the refused line reached it", got)
+	}
+	x, ok := r.last()
+	if !ok {
+		t.Fatal("the hook heard of no refusal")
+	}
+	if !strings.Contains(x.Reason, reason) {
+		t.Errorf("reason %q, want it to say %q", x.Reason, reason)
+	}
+	return x
 }
 
 // TestLeadingWhiteSpaceStillJudged: a request behind a carriage return or
