@@ -2,6 +2,7 @@ package governance
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -76,6 +77,17 @@ func TestDecisionsSeeFileSystemChanges(t *testing.T) {
 		}
 		if d := e.Decide(s.req); d.Value != s.want {
 			t.Errorf("%s: Decide = %v (ref %s: %s); want %v", s.name, d.Value, d.Ref, d.Reason, s.want)
+		}
+	}
+}
+
+// writeFiles writes each file of files (a path under root: its content)
+// with mode perm; their directories must exist.
+func writeFiles(t *testing.T, root string, files map[string]string, perm os.FileMode) {
+	t.Helper()
+	for n, c := range files {
+		if err := os.WriteFile(filepath.Join(root, n), []byte(c), perm); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

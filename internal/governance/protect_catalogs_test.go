@@ -1,10 +1,6 @@
 package governance
 
-import (
-	"os"
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // TestCatalogsOfAChangedTextDomainDir: bash expands the translation of a
 // $"..." string as a double-quoted string, so the message catalog beneath
@@ -15,15 +11,11 @@ import (
 // (the system's) is not searched.
 func TestCatalogsOfAChangedTextDomainDir(t *testing.T) {
 	root := tempTree(t, []string{"mo/C.UTF-8/LC_MESSAGES", "deep/er/fr/LC_MESSAGES", "ok/C/LC_MESSAGES"}, []string{"a.txt"})
-	for n, c := range map[string]string{
+	writeFiles(t, root, map[string]string{
 		"mo/C.UTF-8/LC_MESSAGES/x.mo": "\xde\x12\x04\x95\x00hi\x00$(: > GOVERNANCE.md)\x00",
 		"deep/er/fr/LC_MESSAGES/y.mo": "\xde\x12\x04\x95\x00hi\x00$(: > GOVERNANCE.md)\x00",
 		"ok/C/LC_MESSAGES/x.mo":       "\xde\x12\x04\x95\x00hi\x00bonjour\x00",
-	} {
-		if err := os.WriteFile(filepath.Join(root, n), []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	}, 0o644)
 	e := rootPolicyEngine(t, root, "  allow: [Bash, Env(TEXTDOMAINDIR), Env(TEXTDOMAIN)]\n")
 	checkCommandRows(t, e, root, []commandRow{
 		{`TEXTDOMAINDIR=mo TEXTDOMAIN=x; echo $"hi"`, Deny},

@@ -16,17 +16,13 @@ import (
 // leads to no such file keep their decision.
 func TestScriptsFoundThroughPath(t *testing.T) {
 	root := tempTree(t, []string{"bin", "sub/deep", "clean"}, []string{"a.txt"})
-	for n, c := range map[string]string{
+	writeFiles(t, root, map[string]string{
 		"ls":           "#!/bin/sh\n: > GOVERNANCE.md\n",
 		"bin/cat":      "#!/bin/sh\n: > GOVERNANCE.md\n",
 		"sub/deep/git": "#!/bin/sh\n: > GOVERNANCE.md\n",
 		"clean/cat":    "#!/bin/sh\necho hi\n",
 		"bin/s.sh":     ": > GOVERNANCE.md\n",
-	} {
-		if err := os.WriteFile(filepath.Join(root, n), []byte(c), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	}, 0o755)
 	e := rootPolicyEngine(t, root, "  allow: [Bash]\n")
 	checkCommandRows(t, e, root, []commandRow{
 		{"PATH=. ls", Deny},
@@ -142,15 +138,11 @@ func TestLoadablesNamingProtected(t *testing.T) {
 // emptied the policy; the files are read as the scripts they are.
 func TestStartupFilesOfAChangedHome(t *testing.T) {
 	root := tempTree(t, []string{"h", "z/.config/fish"}, []string{"a.txt"})
-	for n, c := range map[string]string{
+	writeFiles(t, root, map[string]string{
 		".bashrc":                    ": > GOVERNANCE.md\n",
 		"h/.profile":                 ": > GOVERNANCE.md\n",
 		"z/.config/fish/config.fish": "echo > GOVERNANCE.md\n",
-	} {
-		if err := os.WriteFile(filepath.Join(root, n), []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	}, 0o644)
 	e := rootPolicyEngine(t, root, "  allow: [Bash, Env(HOME)]\n")
 	checkCommandRows(t, e, root, []commandRow{
 		{"HOME=. bash -ic 'echo hi'", Deny},

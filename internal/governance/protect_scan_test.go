@@ -27,11 +27,7 @@ func TestScriptsReadWhole(t *testing.T) {
 		"big.sed":   pad(300<<10, "#") + "\n1e : > GOVERNANCE.md\n",
 		"ok.sh":     pad(300<<10, "#") + "\necho hi\n",
 	}
-	for n, c := range files {
-		if err := os.WriteFile(filepath.Join(root, n), []byte(c), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, root, files, 0o755)
 	// A file larger than the bridge reads (sparse: nothing to write).
 	f, err := os.Create(filepath.Join(root, "huge.sh"))
 	if err != nil {

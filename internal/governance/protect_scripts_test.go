@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -23,11 +22,7 @@ func TestScriptsNamingProtected(t *testing.T) {
 		"sub/package.json": `{"scripts":{"x":"rm ../GOVERNANCE.md"}}`,
 		"sub/Makefile":     "all:\n\techo hi\n",
 	}
-	for n, c := range files {
-		if err := os.WriteFile(filepath.Join(root, n), []byte(c), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, root, files, 0o755)
 	e := rootPolicyEngine(t, root, "  allow: [Bash]\n", ProtectedPath{Path: filepath.Join(root, "audit/audit-log.jsonl"), What: "the audit log", Read: true})
 	checkCommandRows(t, e, root, []commandRow{
 		{"bash s.sh", Deny},
