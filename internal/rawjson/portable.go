@@ -72,17 +72,15 @@ func PortableNumber(n []byte) error {
 	return nil
 }
 
-// stringEnd returns the offset just past the string that starts at b[i].
+// stringEnd returns the offset just past the string that starts at b[i],
+// or len(b) for one that does not end; skipString reads it with the
+// vector scan.
 func stringEnd(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
+	end, err := skipString(b, i)
+	if err != nil {
+		return len(b)
 	}
-	return len(b)
+	return end
 }
 
 // numberByte reports whether c may continue a JSON number.

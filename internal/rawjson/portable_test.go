@@ -31,6 +31,9 @@ func TestPortable(t *testing.T) {
 		{"zero with a huge exponent", `[0e99999]`, ""},
 		{"a number in a string", `{"n":"1e400"}`, ""},
 		{"after an escaped quote", `{"s":"\"","n":1e400}`, "past a double's range"},
+		{"a long string with escapes, then a number", `{"s":"` + strings.Repeat(`ab\\cd\"[{`, 40) + `","n":1e400}`, "past a double's range"},
+		{"a long string ending in an escaped backslash", `{"s":"` + strings.Repeat("x", 100) + `\\","a":` + nest(MaxPortableDepth+1) + `}`, "nested more than 100"},
+		{"brackets in a long string", `{"s":"` + strings.Repeat(`[{\"`, 300) + `"}`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
