@@ -21,12 +21,16 @@
 //
 //	js  the TypeScript SDK's reading: TextDecoder (BOM dropped, bad UTF-8
 //	    replaced), String.prototype.trim, JSON.parse (case-exact keys, last
-//	    duplicate wins, "id": null with a method is a request); terminals run
-//	    as Zed runs them: bash -c "(command args...)", args joined unquoted
+//	    duplicate wins, "id": null with a method is a request); a write makes
+//	    the missing parent directories first, as the e2e TypeScript client
+//	    does (fs.mkdir of path.dirname, recursive, on the path as given);
+//	    terminals run as Zed runs them: bash -c "(command args...)", args
+//	    joined unquoted
 //	sh  the same, with terminals run by sh -c
 //	go  a Go client on encoding/json (acp-go-sdk's envelope: keys matched
 //	    case-insensitively, last duplicate wins, "id": null is a
-//	    notification); terminals exec argv with the request's env and cwd
+//	    notification); a write opens the path as given, making no
+//	    directory; terminals exec argv with the request's env and cwd
 //	zed js's reading of the line, then the params read as Zed's serde_json
 //	    reads a tool call update (every value, as a serde_json::Value):
 //	    nesting 128 containers deep or a number past a double's range

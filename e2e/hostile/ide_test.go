@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"slices"
@@ -416,7 +417,7 @@ func (ide *executingIDE) serve(msg ideMessage) (any, *rpcError) {
 		if err := ide.rd.params(msg.params, &p); err != nil {
 			return bad(err)
 		}
-		err := os.WriteFile(p.Path, []byte(p.Content), 0o644)
+		err := writeText(ide.cfg.Variant, p.Path, p.Content)
 		ide.action("write %q: %v", p.Path, err)
 		if err != nil {
 			return nil, &rpcError{Code: -32603, Message: err.Error()}
@@ -622,4 +623,41 @@ func (ide *executingIDE) loadListed() (string, error) {
 	ide.mu.Unlock()
 	ide.action("loaded listed session %s in %s", s.SessionID, s.Cwd)
 	return s.SessionID, nil
+}
+
+// writeText writes an fs/write_text_file's content as the variant's IDE
+// does: the JavaScript ones make the missing parent directories first, as
+// the e2e TypeScript client does (fs.mkdir of path.dirname, recursive, on
+// the path as given: path.dirname drops the last element and cleans
+// nothing, so "d/new/../l/x" makes d/new), then write; the Go one writes
+// only.
+func writeText(variant, path, content string) error {
+	if i := strings.LastIndexByte(path, '/'); variant != "go" && i > 0 {
+		if err := mkdirParents(path[:i]); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(path, []byte(content), 0o644)
+}
+
+// mkdirParents is Node's fs.mkdir(dir, {recursive: true}) on Linux: dir
+// is made, its parent first (the text before its last "/") when that is
+// missing, and one that exists passes when it is, or leads to, a
+// directory (stat, not lstat).
+func mkdirParents(dir string) error {
+	err := os.Mkdir(dir, 0o755)
+	if errors.Is(err, fs.ErrNotExist) {
+		if i := strings.LastIndexByte(dir, '/'); i > 0 {
+			if err := mkdirParents(dir[:i]); err != nil {
+				return err
+			}
+		}
+		err = os.Mkdir(dir, 0o755)
+	}
+	if errors.Is(err, fs.ErrExist) {
+		if fi, serr := os.Stat(dir); serr == nil && fi.IsDir() {
+			return nil
+		}
+	}
+	return err
 }

@@ -169,8 +169,15 @@ func resolveWalk(raw string, roots ...string) (string, lookup, *pathRefusal) {
 		switch {
 		case r != nil:
 			return "", w.last, r
-		case w.missing != "":
+		case w.missing != "" && !climbsBack(rest):
 			return w.beneathMissing(rest)
+		case w.missing != "":
+			// A ".." after a missing directory: an open fails there, but
+			// an opener that first makes the missing parent directories
+			// (mkdir -p, as the e2e TypeScript client's write does) makes
+			// it, then steps up out of it and follows the links beyond.
+			// Walk on as if it were a new, plain directory.
+			w.cur, w.missing, w.last = w.missing, "", lookup{missing: true}
 		case !link:
 		case more:
 			rest = target + "/" + rest
@@ -261,6 +268,20 @@ func (w *pathWalk) step(e string) (target string, link bool, r *pathRefusal) {
 		w.cur = "/"
 	}
 	return target, true, nil
+}
+
+// climbsBack reports whether the elements still to walk, rest, hold a
+// "..": one that may step back out of a directory that does not exist yet
+// into ones whose links a lexical join would never follow.
+func climbsBack(rest string) bool {
+	for more := rest != ""; more; {
+		var e string
+		e, rest, more = strings.Cut(rest, "/")
+		if e == ".." {
+			return true
+		}
+	}
+	return false
 }
 
 // beneathMissing ends a walk at the missing element: the rest of the

@@ -3,6 +3,7 @@ package governance
 import (
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -26,8 +27,10 @@ func resolveLookedSplit(raw string, roots ...string) (string, lookup, *pathRefus
 		switch {
 		case r != nil:
 			return "", w.last, r
-		case w.missing != "":
+		case w.missing != "" && !slices.Contains(todo, ".."):
 			return w.beneathMissing(strings.Join(todo, "/"))
+		case w.missing != "":
+			w.cur, w.missing, w.last = w.missing, "", lookup{missing: true}
 		case link:
 			todo = append(strings.Split(target, "/"), todo...)
 		}
