@@ -156,6 +156,9 @@ func ClassifyEnv(name string) (EnvRisk, string) {
 	if why, ok := envRunsCode[name]; ok {
 		return EnvRunsCode, why
 	}
+	if why, ok := startupCode(name); ok {
+		return EnvRunsCode, why
+	}
 	switch {
 	case strings.HasPrefix(name, "BASH_FUNC_"):
 		return EnvRunsCode, "bash defines a function from it, which can replace any command"

@@ -52,13 +52,13 @@ type envFamily struct {
 // configuration from some of their variables (PYTHONSTARTUP, PERL5OPT,
 // NODE_OPTIONS, CARGO_TARGET_<triple>_RUNNER, GTK_MODULES, ...).
 var envFamilies = []envFamily{
-	{"PYTHON", "python reads PYTHON* variables, some of which load code (PYTHONSTARTUP, PYTHONBREAKPOINT, PYTHONUSERBASE)"},
+	{"PYTHON", "python reads PYTHON* variables, some of which load code (PYTHONSTARTUP, PYTHONBREAKPOINT)"},
 	{"PERL", "perl reads PERL* variables, some of which load code (PERL5OPT, PERL5LIB)"},
 	{"RUBY", "ruby reads RUBY* variables, some of which load code (RUBYOPT, RUBYLIB)"},
 	{"GEM_", "ruby loads gems from where GEM_* variables say"},
 	{"BUNDLE_", "bundler reads its settings, a Gemfile (ruby code) among them, from BUNDLE_* variables"},
 	{"NODE_", "node reads NODE_* variables, some of which load code (NODE_OPTIONS, NODE_PATH)"},
-	{"LUA_", "lua runs or loads code LUA_* variables name (LUA_INIT, LUA_PATH)"},
+	{"LUA_", "lua loads code from where LUA_* variables say (LUA_PATH, LUA_CPATH)"},
 	{"PHP", "php reads its configuration, which loads extensions, from where PHP* variables say"},
 	{"R_", "R runs the profiles and loads the libraries R_* variables name"},
 	{"JULIA_", "julia loads code from where JULIA_* variables say"},

@@ -17,11 +17,8 @@ func TestClassifyEnvFamilies(t *testing.T) {
 		"GIT_REDIRECT_STDERR": EnvChangesCommands,
 
 		"PYTHONBREAKPOINT": EnvChangesCommands,
-		"PYTHONUSERBASE":   EnvChangesCommands,
 		"CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER": EnvChangesCommands,
 		"RUSTFLAGS":                 EnvChangesCommands,
-		"LUA_INIT":                  EnvChangesCommands,
-		"LUA_INIT_5_4":              EnvChangesCommands,
 		"PHPRC":                     EnvChangesCommands,
 		"R_PROFILE_USER":            EnvChangesCommands,
 		"JULIA_LOAD_PATH":           EnvChangesCommands,
