@@ -173,6 +173,16 @@ func (e *Engine) decideVariable(in *reqInfo, name, value string, static bool, di
 			}
 		}
 	}
+	// A program runs the value of EDITOR, PAGER, a *_COMMAND... as a
+	// command line: its commands are decided as the line's own, so a
+	// rule refusing rm refuses EDITOR='rm x' whatever the person approves.
+	if shellcmd.EnvValueIsCommandLine(name) {
+		for _, c := range shellcmd.Analyze(value, shellcmd.Options{Dir: in.req.Cwd}).Commands {
+			if v, ok := e.decideCommand(in, c, advisories); ok {
+				consider(v, fmt.Sprintf("running %q (the command line %s holds)", c.Source, name), describeCommand(c))
+			}
+		}
+	}
 }
 
 // decideTerminalDir denies a terminal whose working directory is outside
