@@ -122,6 +122,15 @@ func (w *walker) assignNode(as *syntax.Assign, src string, depth int) {
 		a.Value, a.Static = v.Text, v.Kind == Static
 	}
 	w.assign(a, depth)
+	// A value built from variables the line gives in full may be each
+	// of their values: decided as those too (EDITOR=$E after E='rm x').
+	if !a.Static && !a.Append && as.Value != nil {
+		if values, ok := w.heldExpansions(as.Value, src); ok {
+			for _, v := range values {
+				w.record(Assignment{Name: a.Name, Value: v, Static: true, Dir: w.cur}, depth)
+			}
+		}
+	}
 }
 
 // assign records an assignment. A static value that holds a command
