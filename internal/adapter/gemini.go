@@ -158,22 +158,32 @@ func BuildGeminiPolicy(rules Rules, root string) (out []GeminiRule, skipped []st
 
 // wholeTreeReaders are Gemini CLI's tools that read every file beneath a
 // directory or glob they are given (grep_search over its dir_path or the
-// cwd, read_many_files over each directory or glob of its include), with
-// what the model is told when a rule refuses them. No pattern over their
-// arguments names the files they read, so a rule refusing or asking about
-// reading some file refuses or asks about them whole; the model is pointed
-// at a shell search, which the bridge decides file by file.
+// cwd, read_many_files over each directory or glob of its include) or the
+// names of the files there (glob over its dir_path or the cwd,
+// list_directory in its dir_path), as Claude Code's Grep, Glob and LS do,
+// which Read rules govern too; with what the model is told when a rule
+// refuses them. No pattern over their arguments names the files they read
+// (a glob's pattern reaches any depth, a listed directory holds what a rule
+// names), so a rule refusing or asking about reading some file refuses or
+// asks about them whole; the model is pointed at the shell, which the
+// bridge decides file by file. Gemini's permission request for glob and
+// list_directory carries neither its directory nor its pattern, so the
+// wire alone approved a listing of a directory a Read rule refuses.
 var wholeTreeReaders = map[string]string{
 	"grep_search": "grep_search reads every file beneath its directory, and the policy refuses reading some files; " +
 		"search with run_shell_command (grep -r PATTERN DIR), which acp-bridge checks file by file",
 	"read_many_files": "read_many_files reads every file beneath the directories and globs it is given, and the policy " +
 		"refuses reading some files; read each file with read_file",
+	"glob": "glob lists the files beneath its directory, and the policy refuses reading some files; " +
+		"list them with run_shell_command (find DIR -name PATTERN), which acp-bridge checks file by file",
+	"list_directory": "list_directory lists a directory, and the policy refuses reading some files; " +
+		"list it with run_shell_command (ls DIR), which acp-bridge checks file by file",
 }
 
 // geminiTools maps Claude Code tool names to Gemini CLI's.
 var geminiTools = map[string][]string{
 	"Bash":      {"run_shell_command"},
-	"Read":      {"read_file", "read_many_files", "grep_search"},
+	"Read":      {"read_file", "read_many_files", "grep_search", "glob", "list_directory"},
 	"Edit":      {"replace", "write_file"},
 	"MultiEdit": {"replace"},
 	"Write":     {"write_file"},
@@ -216,8 +226,8 @@ func geminiRules(r Rule, decision, root string) []GeminiRule {
 				out = append(out, g)
 				continue
 			}
-			if t == "grep_search" {
-				continue // an allow of some files is not one of a search over all of them
+			if t != "read_many_files" && wholeTreeReaders[t] != "" {
+				continue // an allow of some files is not one of a search or listing over all of them
 			}
 			if t == "read_many_files" {
 				// Its paths are a list: match the path anywhere in the args.

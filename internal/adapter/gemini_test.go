@@ -157,7 +157,7 @@ func TestGeminiRulesMatch(t *testing.T) {
 
 func TestGeminiRelativeAllowNeedsRoot(t *testing.T) {
 	rules, skipped := BuildGeminiPolicy(Rules{Allow: []string{"Read(./src/**)"}, Deny: []string{"Read(./secrets/**)"}}, "")
-	if len(rules) != 6 || rules[0].Decision != "deny" || rules[3].ToolName != "mcp_*" || rules[4].ArgsPattern != geminiShellDirPattern || rules[5].ToolName != "*" || !slices.Equal(skipped, []string{"Read(./src/**)"}) {
+	if len(rules) != 8 || rules[0].Decision != "deny" || rules[5].ToolName != "mcp_*" || rules[6].ArgsPattern != geminiShellDirPattern || rules[7].ToolName != "*" || !slices.Equal(skipped, []string{"Read(./src/**)"}) {
 		t.Errorf("rules %+v skipped %q: want only the deny rules (an MCP tool's among them), the shell directory rule and the default, and the allow rule skipped", rules, skipped)
 	}
 }
