@@ -100,6 +100,7 @@ var agentConfig = append([]configLocation{
 	{".mcp.json", "the project's MCP servers, each a command the agent starts", false, false},
 	{".worktreeinclude", "Claude Code's list of ignored files its EnterWorktree copies into a new work tree, where the policy's rules for their first place do not reach them", false, false},
 	{".gemini/settings.json", "Gemini CLI's project settings", false, false},
+	{".agents/skills", "the workspace's agent skills, which Gemini CLI loads as it loads .gemini/skills and ahead of them", true, false},
 	{".gemini/policies", "Gemini CLI's project policies", true, false},
 	{".gemini/commands", "Gemini CLI's project commands, whose !{...} shell commands Gemini runs when the command is used", true, false},
 	{".gemini/agents", "Gemini CLI's project subagents, whose MCP servers are commands Gemini starts", true, false},
