@@ -3,8 +3,6 @@ package acpwire_test
 import (
 	"strings"
 	"testing"
-
-	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 )
 
 // TestUnportableRefused: a judged message some IDE's reader drops whole
@@ -40,21 +38,17 @@ func TestUnportableRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var r refusals
-			h := newHarness(t, acpwire.Options{OnRefused: r.hook})
-			h.FromAgent(tt.line)
-			const marker = `{"jsonrpc":"2.0","method":"marker"}`
-			h.FromAgent(marker)
+			h, r := sendBeforeMarker(t, tt.line)
 			if tt.reason == "" {
 				if got := h.ClientGets(); got != tt.line {
 					t.Fatalf("client got %.200s, want the line as sent", got)
 				}
-				if got := h.ClientGets(); got != marker {
+				if got := h.ClientGets(); got != refusalMarker {
 					t.Fatalf("client got %.200s after the line", got)
 				}
 				return
 			}
-			checkRefused(t, h, &r, marker, tt.answer, tt.reason)
+			checkRefused(t, h, r, refusalMarker, tt.answer, tt.reason)
 		})
 	}
 }

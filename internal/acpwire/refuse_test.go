@@ -106,17 +106,29 @@ func TestRefusedNeverForwarded(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var r refusals
-			h := newHarness(t, acpwire.Options{OnRefused: r.hook})
-			h.FromAgent(tt.line)
-			const marker = `{"jsonrpc":"2.0","method":"marker"}`
-			h.FromAgent(marker)
-			x := checkRefused(t, h, &r, marker, tt.answer, tt.reason)
+			h, r := sendBeforeMarker(t, tt.line)
+			x := checkRefused(t, h, r, refusalMarker, tt.answer, tt.reason)
 			if x.Answered != (tt.answer != "") {
 				t.Errorf("Answered = %v", x.Answered)
 			}
 		})
 	}
+}
+
+// refusalMarker is the message a test sends after the one it expects
+// refused: the client gets it next when the refused one did not reach it.
+const refusalMarker = `{"jsonrpc":"2.0","method":"marker"}`
+
+// sendBeforeMarker starts a bridge over pipes, sends line and then
+// refusalMarker from the agent, and returns the harness and the refusals
+// the bridge reported.
+func sendBeforeMarker(t *testing.T, line string) (*harness, *refusals) {
+	t.Helper()
+	r := &refusals{}
+	h := newHarness(t, acpwire.Options{OnRefused: r.hook})
+	h.FromAgent(line)
+	h.FromAgent(refusalMarker)
+	return h, r
 }
 
 // checkRefused checks that the line sent before marker was refused: the
@@ -130,7 +142,7 @@ func checkRefused(t *testing.T, h *harness, r *refusals, marker, answer, reason 
 			t.Errorf("agent got %s, want %s", got, answer)
 		}
 	}
-	if got := h.ClientGets(); got != marker {
+	if got := h.ClientGets(); got != refusalMarker {
 		t.Fatalf("client got %.200s: the refused line reached it", got)
 	}
 	x, ok := r.last()
@@ -243,7 +255,7 @@ func TestCancelAndLateAnswerStayInBridge(t *testing.T) {
 	}
 	h.FromAgent(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":"r1"}}`)
 	h.FromAgent(marker)
-	if got := h.ClientGets(); got != marker {
+	if got := h.ClientGets(); got != refusalMarker {
 		t.Fatalf("client got %s, want the cancel kept in the bridge", got)
 	}
 	if x, _ := r.last(); !strings.Contains(x.Reason, "cancellation") {
@@ -254,7 +266,7 @@ func TestCancelAndLateAnswerStayInBridge(t *testing.T) {
 	h.AgentGets()
 	h.FromAgent(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":"r2"}}`)
 	h.FromAgent(marker)
-	if got := h.ClientGets(); got != marker {
+	if got := h.ClientGets(); got != refusalMarker {
 		t.Fatalf("client got %s", got)
 	}
 	// Forwarded, then answered by the bridge: the cancel and the late
@@ -266,12 +278,12 @@ func TestCancelAndLateAnswerStayInBridge(t *testing.T) {
 	}
 	h.FromClient(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":5}}`)
 	h.FromClient(marker)
-	if got := h.AgentGets(); got != marker {
+	if got := h.AgentGets(); got != refusalMarker {
 		t.Fatalf("agent got %s, want the cancel kept in the bridge", got)
 	}
 	h.FromAgent(`{"jsonrpc":"2.0","id":5,"result":"late"}`)
 	h.FromAgent(marker)
-	if got := h.ClientGets(); got != marker {
+	if got := h.ClientGets(); got != refusalMarker {
 		t.Fatalf("client got %s, want the late answer kept in the bridge", got)
 	}
 	// A request the peer did see and that waits: its cancel goes through,
