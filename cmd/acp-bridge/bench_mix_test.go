@@ -43,9 +43,12 @@ func soakAgent() {
 // a tool_call opening a call and the next a tool_call_update completing it
 // with 100 B to 20 KiB of output, and every 50th a usage_update, as prose
 // or as runs without spaces. Per iteration it measures the turn's wall
-// time directly and bridged, and the bridge's CPU time (utime+stime) per
-// message; it reports the median ratio of wall times and the median CPU
-// per message.
+// time directly, through relayPeer's read-and-write relay (relay-rw: a
+// process that passes the bytes on through a 64 KiB buffer and nothing
+// else, the least any relay that sees the bytes pays) and bridged, and the
+// bridge's CPU time (utime+stime) per message; it reports the median
+// ratios of wall times (bridged and relayed against direct, bridged
+// against relayed) and the median CPU per message.
 //
 //	go test -run '^$' -bench StreamMix -benchtime 10x ./cmd/acp-bridge
 func BenchmarkStreamMix(b *testing.B) {
@@ -70,23 +73,32 @@ func benchStreamMix(b *testing.B, mix soak.Mix) {
 		Dir:     b.TempDir(),
 		Timeout: 5 * time.Minute,
 	}
-	var ratios, cpuPerMsg []float64
-	var direct, bridged time.Duration
+	relayed := cfg
+	relayed.Agent = append([]string{"env", "-u", "ACP_BRIDGE_TEST_MAIN", "ACP_BRIDGE_TEST_AGENT=relay-rw", exe}, cfg.Agent...)
+	var ratios, relayRatios, overRelay, cpuPerMsg []float64
+	var direct, relay, bridged time.Duration
 	for b.Loop() {
 		d, err := soak.Direct(cfg)
 		if err != nil {
 			b.Fatalf("direct: %v", err)
 		}
+		rl, err := soak.Direct(relayed)
+		if err != nil {
+			b.Fatalf("relayed: %v", err)
+		}
 		r, err := soak.Bridged(cfg, soak.None)
 		if err != nil {
 			b.Fatalf("bridged: %v", err)
 		}
-		if r.Messages != d.Messages {
-			b.Fatalf("bridged: %d messages, direct %d", r.Messages, d.Messages)
+		if r.Messages != d.Messages || rl.Messages != d.Messages {
+			b.Fatalf("bridged: %d messages, relayed %d, direct %d", r.Messages, rl.Messages, d.Messages)
 		}
 		direct += d.Wall
+		relay += rl.Wall
 		bridged += r.Wall
 		ratios = append(ratios, r.Wall.Seconds()/d.Wall.Seconds())
+		relayRatios = append(relayRatios, rl.Wall.Seconds()/d.Wall.Seconds())
+		overRelay = append(overRelay, r.Wall.Seconds()/rl.Wall.Seconds())
 		cpuPerMsg = append(cpuPerMsg, float64(r.CPU.Nanoseconds())/1e3/float64(r.Messages))
 	}
 	median := func(v []float64) float64 {
@@ -98,8 +110,11 @@ func benchStreamMix(b *testing.B, mix soak.Mix) {
 		return s[len(s)/2]
 	}
 	b.ReportMetric(median(ratios), "median-bridged/direct")
+	b.ReportMetric(median(relayRatios), "median-relay-rw/direct")
+	b.ReportMetric(median(overRelay), "median-bridged/relay-rw")
 	b.ReportMetric(median(cpuPerMsg), "bridge-cpu-us/msg")
 	b.ReportMetric(float64(direct.Milliseconds())/float64(len(ratios)), "direct-ms/turn")
+	b.ReportMetric(float64(relay.Milliseconds())/float64(len(ratios)), "relay-rw-ms/turn")
 	b.ReportMetric(float64(bridged.Milliseconds())/float64(len(ratios)), "bridged-ms/turn")
-	b.Logf("ratios %.2f; bridge CPU us/message %.2f", ratios, cpuPerMsg)
+	b.Logf("bridged/direct %.2f; relay-rw/direct %.2f; bridge CPU us/message %.2f", ratios, relayRatios, cpuPerMsg)
 }

@@ -77,8 +77,9 @@ func vmKB(pid int, field string) int {
 }
 
 // relayPeer is what any relay between two pipes pays at the least, for
-// comparison with the bridge: it starts the flood agent behind a pipe of the
-// size the bridge uses and passes bytes on without looking at them. With
+// comparison with the bridge: it starts the agent its arguments name (the
+// flood agent without any) behind a pipe of the size the bridge uses and
+// passes bytes on without looking at them. With
 // mode "relay-rw" it reads and writes through a 64 KiB buffer, as any relay
 // that must see the bytes (to find and check messages) does; with
 // "relay-splice" it moves them with splice(2) and never copies them into the
@@ -90,6 +91,9 @@ func relayPeer(mode string) {
 	}
 	cmd := exec.Command(exe)
 	cmd.Env = append(os.Environ(), "ACP_BRIDGE_TEST_AGENT=flood")
+	if len(os.Args) > 1 {
+		cmd = exec.Command(os.Args[1], os.Args[2:]...)
+	}
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {

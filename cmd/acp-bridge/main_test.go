@@ -22,7 +22,8 @@ import (
 //
 //	ACP_BRIDGE_TEST_MAIN=1     run acp-bridge's main with the given arguments
 //	ACP_BRIDGE_TEST_AGENT=...  run a fake agent (flood, echo, permflood, compose, soak), or a
-//	                           reference relay in front of the flood agent
+//	                           reference relay in front of the agent its arguments
+//	                           name, the flood agent without any
 //	                           (relay-rw, relay-splice; see relayPeer)
 func TestMain(m *testing.M) {
 	if os.Getenv("ACP_BRIDGE_TEST_MAIN") == "1" {
