@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 )
@@ -232,6 +233,12 @@ func (b *Bridge) start(ctx context.Context, client, agent Endpoint) (*Session, e
 		return nil, errors.New("acpwire: bridge already started")
 	}
 	b.rec = newRecorder(b.opts.Record)
+	if f, ok := client.Out.(*os.File); ok {
+		// The pipe to the IDE as large as those to the agent: a stream
+		// toward the IDE wakes the bridge and the IDE every 1 MiB, not
+		// every 64 KiB.
+		growPipe(f)
+	}
 	b.writers[ClientToAgent] = newWriter(ClientToAgent, agent.Out, b.rec, b.logger)
 	b.writers[AgentToClient] = newWriter(AgentToClient, client.Out, b.rec, b.logger)
 	b.buildChains()

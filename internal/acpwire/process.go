@@ -35,9 +35,11 @@ var (
 	agentExitGrace = 500 * time.Millisecond
 )
 
-// pipeSize is the buffer the bridge asks for (where it can) on the pipes it creates to the
-// agent. The default 64 KiB makes a fast agent and the bridge wake each other
-// every 64 KiB; 1 MiB (Linux's default pipe-max-size) cuts those wake-ups.
+// pipeSize is the buffer the bridge asks for (where it can) on the pipes it
+// creates to the agent and on the pipe it writes the IDE's messages to. The
+// default 64 KiB makes a fast agent and the bridge, and the bridge and the
+// IDE, wake each other every 64 KiB; 1 MiB (Linux's default pipe-max-size)
+// cuts those wake-ups.
 const pipeSize = 1 << 20
 
 // stderrTailLines is how many of the agent's last stderr lines are kept for
