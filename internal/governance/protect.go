@@ -195,17 +195,19 @@ func (e *Engine) protectedForRoots(in *reqInfo, own *[]protected, list []protect
 	if c, ok := e.protectCache.Load(key); ok && c.(*protectedSet).own == own && (!in.mutates() || !c.(*protectedSet).stale()) {
 		return c.(*protectedSet).all
 	}
-	out := make([]protected, 0, len(list)+len(agentConfig))
+	out := make([]protected, 0, len(list)+len(agentConfig)+len(homeConfig))
 	out = append(out, list...)
+	home := e.homeBases(in.roots)
 	for _, c := range slices.Concat(agentConfig, e.belowRootsList()) {
 		pr := protected{ProtectedPath: ProtectedPath{Path: in.roots[0] + "/" + c.rel, What: c.what}, rel: c.rel, lrel: strings.ToLower(c.rel), elem: c.elem, dir: c.dir}
-		for _, r := range in.roots {
+		for _, r := range slices.Concat(in.roots, home) {
 			pr.forms = append(pr.forms, r+"/"+c.rel)
 		}
 		pr.lower = lowerAll(pr.forms)
 		pr.tail = configTail(pr.lower, pr.lrel)
 		out = append(out, pr)
 	}
+	out = append(out, homeProtected(home)...)
 	set := &protectedSet{own: own}
 	for _, r := range in.roots {
 		h := hooksOf(r, e.home)

@@ -1,0 +1,63 @@
+package governance
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHomeAgentConfigProtected: the agents read their user configuration
+// in the home directory as they read a workspace's (Claude Code's
+// ~/.claude/settings.json hooks and ~/.claude/skills, Gemini CLI's
+// ~/.gemini and ~/.agents/skills, Codex's ~/.codex), and Claude Code its
+// MCP servers from ~/.claude.json. A policy that lets the agent write in
+// the home directory (Edit(~/**)) must not let it write those: the write
+// is refused as the same file in the workspace is, whatever the person
+// approves, by a tool's path, through a link to the home directory and by
+// a command. Other files in the home directory follow the rule.
+func TestHomeAgentConfigProtected(t *testing.T) {
+	tmp := tempTree(t, []string{"ws", "home/.claude", "elsewhere"}, nil)
+	root, home := filepath.Join(tmp, "ws"), filepath.Join(tmp, "home")
+	if err := os.Symlink(home+"/.claude", filepath.Join(tmp, "elsewhere", "cl")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	p := testPolicy(t, "  default: allow\n  allow: [Edit(~/**), Write(~/**), Read(~/**), Bash(touch:*)]\n")
+	e := NewEngine(p, EngineOptions{Roots: []string{root}, Home: home})
+	for _, c := range []struct {
+		name string
+		req  Request
+		want Value
+	}{
+		{"claude settings", Request{Action: ActionFSWrite, Paths: []string{home + "/.claude/settings.json"}}, Deny},
+		{"claude skill", Request{Action: ActionToolCall, Tool: "Write", Kind: "edit", Paths: []string{home + "/.claude/skills/x/SKILL.md"}}, Deny},
+		{"claude command", Request{Action: ActionFSWrite, Paths: []string{home + "/.claude/commands/x.md"}}, Deny},
+		{"claude agent", Request{Action: ActionFSWrite, Paths: []string{home + "/.claude/agents/x.md"}}, Deny},
+		{"claude user configuration", Request{Action: ActionFSWrite, Paths: []string{home + "/.claude.json"}}, Deny},
+		{"claude plugin", Request{Action: ActionFSWrite, Paths: []string{home + "/.claude/plugins/x/hooks/hooks.json"}}, Deny},
+		{"claude settings through a link", Request{Action: ActionFSWrite, Paths: []string{tmp + "/elsewhere/cl/settings.json"}}, Deny},
+		{"gemini settings", Request{Action: ActionFSWrite, Paths: []string{home + "/.gemini/settings.json"}}, Deny},
+		{"gemini env", Request{Action: ActionFSWrite, Paths: []string{home + "/.gemini/.env"}}, Deny},
+		{"gemini skill", Request{Action: ActionFSWrite, Paths: []string{home + "/.gemini/skills/x/SKILL.md"}}, Deny},
+		{"agents skill", Request{Action: ActionFSWrite, Paths: []string{home + "/.agents/skills/x/SKILL.md"}}, Deny},
+		{"codex configuration", Request{Action: ActionFSWrite, Paths: []string{home + "/.codex/config.toml"}}, Deny},
+		{"git configuration", Request{Action: ActionFSWrite, Paths: []string{home + "/.gitconfig"}}, Deny},
+		{"git configuration directory", Request{Action: ActionFSWrite, Paths: []string{home + "/.config/git/config"}}, Deny},
+		{"command", Request{Action: ActionTerminalCreate, Command: "touch " + home + "/.agents/skills/x/SKILL.md"}, Deny},
+		{"another file", Request{Action: ActionFSWrite, Paths: []string{home + "/notes.txt"}}, Allow},
+		{"claude memory", Request{Action: ActionFSWrite, Paths: []string{home + "/.claude/CLAUDE.md"}}, Allow},
+		{"reading claude settings", Request{Action: ActionFSRead, Paths: []string{home + "/.claude/settings.json"}}, Allow},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.req.Cwd = root
+			d := e.Decide(c.req)
+			if d.Value != c.want || c.want == Deny && d.Ref != "self-protection" {
+				t.Errorf("%s = %v (%s: %s); want %v", c.name, d.Value, d.Ref, d.Reason, c.want)
+			}
+			if c.want == Deny && !strings.Contains(d.Reason, "protected from the agent") {
+				t.Errorf("%s: reason %q does not say the file is protected", c.name, d.Reason)
+			}
+		})
+	}
+}
