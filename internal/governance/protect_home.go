@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,55 +11,102 @@ import (
 // agent configuration a workspace may also hold (agentConfig, protected in
 // the home directory too: homeBases), from which the agents and the
 // person's git take commands they run: Claude Code's user configuration
-// and installed plugins, and git's global configuration (the IDE's git
+// (~/.claude.json, or ~/.claude/.config.json where it exists) and
+// installed plugins, and git's global configuration (the IDE's git
 // runs its core.fsmonitor and hooks in the workspace). An agent that wrote
 // one would have it obeyed outside the bridge, in this session or the
 // next.
 var homeConfig = []configLocation{
 	{".claude.json", "Claude Code's user configuration, whose MCP servers, for every project, are commands Claude starts", false, false},
+	{".claude/.config.json", "Claude Code's user configuration, read in place of ~/.claude.json where it exists", false, false},
 	{".claude/plugins", "Claude Code's installed plugins, whose hooks, commands and MCP servers Claude runs", true, false},
 	{".gitconfig", "git's global configuration, whose core.fsmonitor, core.hooksPath and aliases run commands in every repository", false, false},
 	{".config/git", "git's global configuration, whose core.fsmonitor, core.hooksPath and aliases run commands in every repository", true, false},
 }
 
-// homeBases returns the home directory, as the engine knows it and, when
-// a link leads there, where it leads: Claude Code, Gemini CLI, Codex and
-// the other agents read their user configuration (~/.claude/settings.json,
-// ~/.claude/skills, ~/.gemini, ~/.agents/skills, ~/.codex) there as they
-// read a workspace's, so the agent configuration protected beneath every
-// workspace root is protected beneath it too. None when the engine knows
-// no home, or it is "/" or one of roots.
+// claudeConfigDir are the files Claude Code reads in the directory
+// CLAUDE_CONFIG_DIR names, which takes the place of ~/.claude (and holds
+// the .claude.json otherwise in the home directory, or the older
+// .config.json Claude reads instead where it exists).
+var claudeConfigDir = []configLocation{
+	{"settings.json", "Claude Code's user settings (CLAUDE_CONFIG_DIR), whose hooks run commands", false, false},
+	{"settings.local.json", "Claude Code's user settings (CLAUDE_CONFIG_DIR), whose hooks run commands", false, false},
+	{"skills", "Claude Code's user skills (CLAUDE_CONFIG_DIR), whose inline shell commands Claude runs without its hooks", true, false},
+	{"commands", "Claude Code's user slash commands (CLAUDE_CONFIG_DIR), whose inline shell commands Claude runs without its hooks", true, false},
+	{"agents", "Claude Code's user subagents (CLAUDE_CONFIG_DIR), whose hooks are commands Claude runs", true, false},
+	{"hooks", "Claude Code's user hook scripts (CLAUDE_CONFIG_DIR)", true, false},
+	{"plugins", "Claude Code's installed plugins (CLAUDE_CONFIG_DIR), whose hooks, commands and MCP servers Claude runs", true, false},
+	{".claude.json", "Claude Code's user configuration (CLAUDE_CONFIG_DIR), whose MCP servers are commands Claude starts", false, false},
+	{".config.json", "Claude Code's user configuration (CLAUDE_CONFIG_DIR), read in place of .claude.json where it exists", false, false},
+}
+
+// envDir returns the directory the bridge's environment variable name
+// gives, which the agent inherits, made absolute against the bridge's
+// working directory as the agent started there makes it; "" for none.
+func envDir(name string) string {
+	v := os.Getenv(name)
+	if v == "" {
+		return ""
+	}
+	a, err := filepath.Abs(v)
+	if err != nil {
+		return ""
+	}
+	return a
+}
+
+// homeBases returns the home directories the agents read their user
+// configuration in, each as written and, when a link leads there, where it
+// leads: the engine's home and Gemini CLI's GEMINI_CLI_HOME. Claude Code,
+// Gemini CLI, Codex and the other agents read their user configuration
+// (~/.claude/settings.json, ~/.claude/skills, ~/.gemini, ~/.agents/skills,
+// ~/.codex) there as they read a workspace's, so the agent configuration
+// protected beneath every workspace root is protected beneath them too.
+// A directory that is "/" or one of roots is left out.
 func (e *Engine) homeBases(roots []string) []string {
-	h := e.home
-	if h == "" || !filepath.IsAbs(h) {
-		return nil
-	}
-	h = filepath.Clean(h)
-	if h == "/" || slices.Contains(roots, h) {
-		return nil
-	}
-	out := []string{h}
-	if r := resolveDir(h); r != h && r != "/" && !strings.Contains(r, "\x00") && !slices.Contains(roots, r) {
-		out = append(out, r)
+	var out []string
+	for _, h := range []string{e.home, envDir("GEMINI_CLI_HOME")} {
+		out = appendDirForms(out, h, roots)
 	}
 	return out
 }
 
-// homeProtected returns the homeConfig locations in the home directory
-// (each of bases). They are protected where they are, not at any depth as
-// agent configuration is: a dotfiles repository's .gitconfig is not git's.
-func homeProtected(bases []string) []protected {
-	if len(bases) == 0 {
-		return nil
+// appendDirForms appends the absolute directory d and where links in it
+// lead to out, but "/", a root and a form already there.
+func appendDirForms(out []string, d string, roots []string) []string {
+	if d == "" || !filepath.IsAbs(d) {
+		return out
 	}
-	out := make([]protected, 0, len(homeConfig))
-	for _, c := range homeConfig {
-		pr := protected{ProtectedPath: ProtectedPath{Path: bases[0] + "/" + c.rel, What: c.what}, dir: c.dir}
-		for _, b := range bases {
-			pr.forms = append(pr.forms, b+"/"+c.rel)
+	d = filepath.Clean(d)
+	for _, f := range []string{d, resolveDir(d)} {
+		if f != "/" && !strings.Contains(f, "\x00") && !slices.Contains(roots, f) && !slices.Contains(out, f) {
+			out = append(out, f)
 		}
-		pr.lower = lowerAll(pr.forms)
-		out = append(out, pr)
 	}
+	return out
+}
+
+// homeProtected returns the homeConfig locations in the home directories
+// (each of bases), and the claudeConfigDir ones in the directory
+// CLAUDE_CONFIG_DIR names. They are protected where they are, not at any
+// depth as agent configuration is: a dotfiles repository's .gitconfig is
+// not git's.
+func homeProtected(bases []string) []protected {
+	var out []protected
+	add := func(list []configLocation, in []string) {
+		if len(in) == 0 {
+			return
+		}
+		for _, c := range list {
+			pr := protected{ProtectedPath: ProtectedPath{Path: in[0] + "/" + c.rel, What: c.what}, dir: c.dir}
+			for _, b := range in {
+				pr.forms = append(pr.forms, b+"/"+c.rel)
+			}
+			pr.lower = lowerAll(pr.forms)
+			out = append(out, pr)
+		}
+	}
+	add(homeConfig, bases)
+	add(claudeConfigDir, appendDirForms(nil, envDir("CLAUDE_CONFIG_DIR"), nil))
 	return out
 }

@@ -35,6 +35,7 @@ func TestHomeAgentConfigProtected(t *testing.T) {
 		{"claude command", Request{Action: ActionFSWrite, Paths: []string{home + "/.claude/commands/x.md"}}, Deny},
 		{"claude agent", Request{Action: ActionFSWrite, Paths: []string{home + "/.claude/agents/x.md"}}, Deny},
 		{"claude user configuration", Request{Action: ActionFSWrite, Paths: []string{home + "/.claude.json"}}, Deny},
+		{"claude older user configuration", Request{Action: ActionFSWrite, Paths: []string{home + "/.claude/.config.json"}}, Deny},
 		{"claude plugin", Request{Action: ActionFSWrite, Paths: []string{home + "/.claude/plugins/x/hooks/hooks.json"}}, Deny},
 		{"claude settings through a link", Request{Action: ActionFSWrite, Paths: []string{tmp + "/elsewhere/cl/settings.json"}}, Deny},
 		{"gemini settings", Request{Action: ActionFSWrite, Paths: []string{home + "/.gemini/settings.json"}}, Deny},
@@ -59,5 +60,43 @@ func TestHomeAgentConfigProtected(t *testing.T) {
 				t.Errorf("%s: reason %q does not say the file is protected", c.name, d.Reason)
 			}
 		})
+	}
+}
+
+// TestRelocatedAgentConfigProtected: CLAUDE_CONFIG_DIR takes the place of
+// ~/.claude for Claude Code (its settings, skills, plugins and .claude.json
+// are read there), and GEMINI_CLI_HOME of the home directory for Gemini
+// CLI; the agent inherits both from the bridge. In a directory the policy
+// lets the agent write (the workspace; outside it, one a rule allows), the
+// configuration there is refused as in the home directory; other files
+// there are not.
+func TestRelocatedAgentConfigProtected(t *testing.T) {
+	tmp := tempTree(t, []string{"ws/cc", "gh", "home"}, nil)
+	root, gh := filepath.Join(tmp, "ws"), filepath.Join(tmp, "gh")
+	t.Setenv("HOME", filepath.Join(tmp, "home"))
+	t.Setenv("CLAUDE_CONFIG_DIR", root+"/cc")
+	t.Setenv("GEMINI_CLI_HOME", gh)
+	p := testPolicy(t, "  default: allow\n  allow: [Edit(/"+gh+"/**), Write(/"+gh+"/**)]\n")
+	e := NewEngine(p, EngineOptions{Roots: []string{root}, Home: filepath.Join(tmp, "home")})
+	for _, c := range []struct {
+		rel  string
+		want Value
+	}{
+		{"cc/settings.json", Deny},
+		{"cc/skills/x/SKILL.md", Deny},
+		{"cc/commands/x.md", Deny},
+		{"cc/agents/x.md", Deny},
+		{"cc/plugins/x/hooks/hooks.json", Deny},
+		{"cc/.claude.json", Deny},
+		{"cc/.config.json", Deny},
+		{"../gh/.gemini/settings.json", Deny},
+		{"../gh/.agents/skills/x/SKILL.md", Deny},
+		{"cc/notes.md", Allow},
+		{"../gh/notes.md", Allow},
+	} {
+		d := e.Decide(Request{Action: ActionFSWrite, Paths: []string{filepath.Join(root, c.rel)}, Cwd: root})
+		if d.Value != c.want || c.want == Deny && d.Ref != "self-protection" {
+			t.Errorf("writing %s = %v (%s: %s); want %v", c.rel, d.Value, d.Ref, d.Reason, c.want)
+		}
 	}
 }
