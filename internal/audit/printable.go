@@ -33,14 +33,7 @@ import (
 // a row of its own where a long row wraps) and line and paragraph
 // separators as \u{XXXX}, and bytes that are not UTF-8 as \xNN.
 func Printable(s string) string {
-	i := 0
-	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if needsEscape(r, size) {
-			break
-		}
-		i += size
-	}
+	i := plainPrefix(s, utf8.DecodeRuneInString)
 	if i == len(s) {
 		return s
 	}
@@ -71,6 +64,21 @@ func Printable(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// plainPrefix returns how many bytes s starts with that need no escape,
+// decoding its characters with decode (utf8.DecodeRuneInString for a
+// string, utf8.DecodeRune for bytes).
+func plainPrefix[T string | []byte](s T, decode func(T) (rune, int)) int {
+	i := 0
+	for i < len(s) {
+		r, size := decode(s[i:])
+		if needsEscape(r, size) {
+			break
+		}
+		i += size
+	}
+	return i
 }
 
 // needsEscape reports whether the rune r (size bytes of UTF-8) must not
@@ -136,14 +144,7 @@ func Quoted(s string) string {
 // bytes the log holds (a record written so no longer verifies). It is for
 // JSON that reaches a terminal.
 func PrintableJSON(b []byte) []byte {
-	i := 0
-	for i < len(b) {
-		r, size := utf8.DecodeRune(b[i:])
-		if needsEscape(r, size) {
-			break
-		}
-		i += size
-	}
+	i := plainPrefix(b, utf8.DecodeRune)
 	if i == len(b) {
 		return b
 	}
