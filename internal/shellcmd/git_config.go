@@ -92,38 +92,35 @@ func gitCommandKey(key string) bool {
 	switch section {
 	case "pager":
 		return true
-	case "diff":
-		return last == "command" || last == "textconv"
-	case "filter":
-		return last == "clean" || last == "smudge" || last == "process"
-	case "merge":
-		return last == "driver"
-	case "mergetool", "difftool", "browser", "man":
-		// man.<tool>.cmd runs with the shell, man.<tool>.path is the
-		// program git help -m runs for man, woman or konqueror.
-		return last == "cmd" || last == "path"
-	case "guitool":
-		return last == "cmd"
-	case "hook":
-		return last == "command"
 	case "sendemail":
 		// sendemail.<identity>.sendmailCmd and the like; an
 		// smtpServer that is an absolute path is a program git runs.
 		return strings.HasSuffix(last, "cmd") || last == "smtpserver"
-	case "gpg":
-		return last == "program" || last == "defaultkeycommand"
-	case "trailer":
-		return last == "command" || last == "cmd"
-	case "tar":
-		return last == "command"
-	case "submodule":
-		return last == "update"
-	case "remote":
-		return last == "uploadpack" || last == "receivepack"
-	case "credential":
-		return last == "helper"
 	}
-	return false
+	return slices.Contains(gitCommandNames[section], last)
+}
+
+// gitCommandNames are, by section, the last words of the configuration
+// keys (lower case) that hold a command git runs: diff.<driver>.textconv,
+// filter.<driver>.smudge, remote.<name>.uploadpack. man.<tool>.cmd runs
+// with the shell, man.<tool>.path is the program git help -m runs for man,
+// woman or konqueror.
+var gitCommandNames = map[string][]string{
+	"diff":       {"command", "textconv"},
+	"filter":     {"clean", "smudge", "process"},
+	"merge":      {"driver"},
+	"mergetool":  {"cmd", "path"},
+	"difftool":   {"cmd", "path"},
+	"browser":    {"cmd", "path"},
+	"man":        {"cmd", "path"},
+	"guitool":    {"cmd"},
+	"hook":       {"command"},
+	"gpg":        {"program", "defaultkeycommand"},
+	"trailer":    {"command", "cmd"},
+	"tar":        {"command"},
+	"submodule":  {"update"},
+	"remote":     {"uploadpack", "receivepack"},
+	"credential": {"helper"},
 }
 
 // gitUnseenKey reports whether a configuration key (lower case) makes git
