@@ -3,6 +3,7 @@ package audit
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,14 +95,10 @@ func fieldsText(m map[string]any) string {
 			}
 		}
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		if !used[k] {
-			keys = append(keys, k)
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if used[k] {
+			continue
 		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
 		t := textOf(m[k])
 		if strings.ContainsAny(t, " \t") {
 			t = strconv.Quote(t)

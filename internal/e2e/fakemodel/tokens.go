@@ -3,6 +3,7 @@ package fakemodel
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -66,15 +67,10 @@ func collectStrings(b *strings.Builder, x any) {
 	case map[string]any:
 		// Keys in document order are lost by map decoding; sorting keeps
 		// the result deterministic, which is all a token count needs.
-		keys := make([]string, 0, len(v))
-		for k := range v {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			if !structuralKeys[k] {
-				keys = append(keys, k)
+				collectStrings(b, v[k])
 			}
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			collectStrings(b, v[k])
 		}
 	}
 }
