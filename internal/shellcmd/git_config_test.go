@@ -6,55 +6,22 @@ import "testing"
 // runs is one, whatever its subsection; the other keys of those sections,
 // and a section's command name under another section, are not.
 func TestGitCommandKey(t *testing.T) {
-	for key, want := range map[string]bool{
-		"core.pager":                    true,
-		"core.alternaterefscommand":     true,
-		"instaweb.httpd":                true,
-		"pager.log":                     true,
-		"diff.x.command":                true,
-		"diff.x.textconv":               true,
-		"filter.x.clean":                true,
-		"filter.x.smudge":               true,
-		"filter.x.process":              true,
-		"merge.x.driver":                true,
-		"mergetool.x.cmd":               true,
-		"mergetool.x.path":              true,
-		"difftool.x.cmd":                true,
-		"difftool.x.path":               true,
-		"browser.x.cmd":                 true,
-		"browser.x.path":                true,
-		"man.x.cmd":                     true,
-		"man.x.path":                    true,
-		"guitool.x.cmd":                 true,
-		"hook.x.command":                true,
-		"sendemail.x.sendmailcmd":       true,
-		"sendemail.x.smtpserver":        true,
-		"gpg.x.program":                 true,
-		"gpg.ssh.defaultkeycommand":     true,
-		"trailer.x.command":             true,
-		"trailer.x.cmd":                 true,
-		"tar.x.command":                 true,
-		"submodule.x.update":            true,
-		"remote.x.uploadpack":           true,
-		"remote.x.receivepack":          true,
-		"credential.https://x.helper":   true,
-		"diff.x.cmd":                    false,
-		"filter.x.required":             false,
-		"merge.x.name":                  false,
-		"mergetool.x.trustexitcode":     false,
-		"guitool.x.path":                false,
-		"hook.x.event":                  false,
-		"sendemail.x.smtpuser":          false,
-		"gpg.x.format":                  false,
-		"trailer.x.key":                 false,
-		"submodule.x.url":               false,
-		"remote.x.url":                  false,
-		"credential.https://x.username": false,
-		"core.x.cmd":                    false,
-		"user.name":                     false,
+	for want, keys := range map[bool][]string{
+		true: {"core.pager", "core.alternaterefscommand", "instaweb.httpd", "pager.log",
+			"diff.x.command", "diff.x.textconv", "filter.x.clean", "filter.x.smudge", "filter.x.process",
+			"merge.x.driver", "mergetool.x.cmd", "mergetool.x.path", "difftool.x.cmd", "difftool.x.path",
+			"browser.x.cmd", "browser.x.path", "man.x.cmd", "man.x.path", "guitool.x.cmd", "hook.x.command",
+			"sendemail.x.sendmailcmd", "sendemail.x.smtpserver", "gpg.x.program", "gpg.ssh.defaultkeycommand",
+			"trailer.x.command", "trailer.x.cmd", "tar.x.command", "submodule.x.update",
+			"remote.x.uploadpack", "remote.x.receivepack", "credential.https://x.helper"},
+		false: {"diff.x.cmd", "filter.x.required", "merge.x.name", "mergetool.x.trustexitcode",
+			"guitool.x.path", "hook.x.event", "sendemail.x.smtpuser", "gpg.x.format", "trailer.x.key",
+			"submodule.x.url", "remote.x.url", "credential.https://x.username", "core.x.cmd", "user.name"},
 	} {
-		if got := gitCommandKey(key); got != want {
-			t.Errorf("gitCommandKey(%q) = %v, want %v", key, got, want)
+		for _, key := range keys {
+			if got := gitCommandKey(key); got != want {
+				t.Errorf("gitCommandKey(%q) = %v, want %v", key, got, want)
+			}
 		}
 	}
 }
