@@ -27,36 +27,30 @@ func TestAdapterClaudeGrepProtectedBeneath(t *testing.T) {
 	s := needSuite(t)
 	a := &claudeAgent
 	cases := []struct {
-		name  string
-		input func(w *workspace) map[string]any
-		runs  bool
+		name, pattern string
+		// dir is the directory searched, relative to the workspace; ""
+		// gives no path (the cwd).
+		dir, glob string
+		runs      bool
 	}{
-		{"cwd", func(*workspace) map[string]any {
-			return map[string]any{"pattern": "E2E_SECRET", "output_mode": "content"}
-		}, false},
-		{"workspace", func(w *workspace) map[string]any {
-			return map[string]any{"pattern": "E2E_SECRET", "path": w.path(""), "output_mode": "content"}
-		}, false},
-		{"subdir", func(w *workspace) map[string]any {
-			return map[string]any{"pattern": "E2E_SECRET", "path": w.path("conf"), "output_mode": "content"}
-		}, false},
-		{"glob-list", func(*workspace) map[string]any {
-			return map[string]any{"pattern": "E2E_SECRET", "glob": "*.go,.e*", "output_mode": "content"}
-		}, false},
-		{"glob-list-bom", func(*workspace) map[string]any {
-			return map[string]any{"pattern": "E2E_SECRET", "glob": "*.go\ufeff.e*", "output_mode": "content"}
-		}, false},
-		{"clean-dir", func(w *workspace) map[string]any {
-			return map[string]any{"pattern": "note", "path": w.path("src"), "output_mode": "content"}
-		}, true},
-		{"go-files", func(*workspace) map[string]any {
-			return map[string]any{"pattern": "note", "glob": "*.go", "output_mode": "content"}
-		}, true},
+		{"cwd", "E2E_SECRET", "", "", false},
+		{"workspace", "E2E_SECRET", ".", "", false},
+		{"subdir", "E2E_SECRET", "conf", "", false},
+		{"glob-list", "E2E_SECRET", "", "*.go,.e*", false},
+		{"glob-list-bom", "E2E_SECRET", "", "*.go\ufeff.e*", false},
+		{"clean-dir", "note", "src", "", true},
+		{"go-files", "note", "", "*.go", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorkspace(t)
-			input := c.input(w)
+			input := map[string]any{"pattern": c.pattern, "output_mode": "content"}
+			if c.dir != "" {
+				input["path"] = w.path(c.dir)
+			}
+			if c.glob != "" {
+				input["glob"] = c.glob
+			}
 			r := searchRun(t, s, a, w, searchPolicy, "Grep", input, runOptions{
 				name: "claude-grep-" + c.name,
 				files: map[string]string{".env": envSecret + "\n", "conf/deep/.env": envSecret + "\n",
