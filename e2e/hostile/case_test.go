@@ -363,33 +363,23 @@ func setJSONArray(dst *string, word, rest string) error {
 // on (it takes no argument) or a list it adds its argument to; neither
 // for a directive of another kind.
 func (c *hostileCase) target(word string) (on *bool, list *[]string) {
-	switch word {
-	case "approve":
-		return &c.approve, nil
-	case "no-refusal":
-		return &c.noRefuse, nil
-	case "told":
-		return &c.told, nil
-	case "control":
-		return &c.control, nil
-	case "decide-late":
-		return &c.decideLate, nil
-	case "answer-last-first":
-		return &c.lastFirst, nil
-	case "audit":
-		return nil, &c.audits
-	case "no-audit":
-		return nil, &c.noAudits
-	case "secret":
-		return nil, &c.secrets
-	case "forged":
-		return nil, &c.forged
-	case "asked":
-		return nil, &c.asked
-	case "want-agent":
-		return nil, &c.wants
+	switches := map[string]*bool{
+		"approve":           &c.approve,
+		"no-refusal":        &c.noRefuse,
+		"told":              &c.told,
+		"control":           &c.control,
+		"decide-late":       &c.decideLate,
+		"answer-last-first": &c.lastFirst,
 	}
-	return nil, nil
+	lists := map[string]*[]string{
+		"audit":      &c.audits,
+		"no-audit":   &c.noAudits,
+		"secret":     &c.secrets,
+		"forged":     &c.forged,
+		"asked":      &c.asked,
+		"want-agent": &c.wants,
+	}
+	return switches[word], lists[word]
 }
 
 // parseCommands turns each "name command" line into the three command cases.
