@@ -93,6 +93,16 @@ done:
 	NOTL R12; ANDL R15, R12; ORL R12, R11; \
 	TESTL R11, R11; JNZ fail
 
+// BLOCK32 jumps to tail once fewer than 32 bytes remain at SI+AX; else it
+// sets R9 to AX+32, loads the 32 bytes at SI+AX into X0 and X7, ORs them
+// into X14 and sets CX to their SPECIAL16 mask, a bit a byte (X4-X6,
+// X8-X10 and R13 are clobbered).
+#define BLOCK32(tail) \
+	LEAQ 32(AX), R9; CMPQ R9, DX; JGT tail; \
+	MOVOU (SI)(AX*1), X0; MOVOU 16(SI)(AX*1), X7; POR X0, X14; POR X7, X14; \
+	SPECIAL16(X0, X4, X5, X6); SPECIAL16(X7, X8, X9, X10); \
+	PMOVMSKB X4, CX; PMOVMSKB X8, R13; SHLL $16, R13; ORL R13, CX
+
 // func stringRunSSE2(b []byte, i int) (end int, seen uint64)
 //
 // Scans b from i as plainRunSSE2 does, but steps over each two-byte escape
@@ -119,19 +129,7 @@ TEXT ·stringRunSSE2(SB), NOSPLIT, $0-48
 	PXOR X14, X14
 
 sloop32:
-	LEAQ 32(AX), R9
-	CMPQ R9, DX
-	JGT  sloop16
-	MOVOU (SI)(AX*1), X0
-	MOVOU 16(SI)(AX*1), X7
-	POR   X0, X14
-	POR   X7, X14
-	SPECIAL16(X0, X4, X5, X6)
-	SPECIAL16(X7, X8, X9, X10)
-	PMOVMSKB X4, CX
-	PMOVMSKB X8, R13
-	SHLL $16, R13
-	ORL  R13, CX
+	BLOCK32(sloop16)
 	TESTL CX, CX
 	JNZ  sclean
 	MOVQ R9, AX
@@ -149,19 +147,7 @@ sclean:
 // and the branch was mispredicted as often): only a block that is not
 // clean goes to sbits.
 eloop32:
-	LEAQ 32(AX), R9
-	CMPQ R9, DX
-	JGT  sloop16
-	MOVOU (SI)(AX*1), X0
-	MOVOU 16(SI)(AX*1), X7
-	POR   X0, X14
-	POR   X7, X14
-	SPECIAL16(X0, X4, X5, X6)
-	SPECIAL16(X7, X8, X9, X10)
-	PMOVMSKB X4, CX
-	PMOVMSKB X8, R13
-	SHLL $16, R13
-	ORL  R13, CX
+	BLOCK32(sloop16)
 	CLEAN32(sbits)
 	MOVQ R9, AX
 	JMP  eloop32
