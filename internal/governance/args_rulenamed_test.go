@@ -17,27 +17,7 @@ func TestRuleNamedWordsAreNotCreated(t *testing.T) {
 	p := testPolicy(t, "  default: ask\n  deny: [Read(**/.env), Bash(git push --force:*), Read(**/sub/test), Read(./private), Edit(**/secret.txt)]\n  ask: [Edit]\n"+
 		"  allow: [Read, Bash(go test:*), Bash(make test:*), Bash(npm test), Bash(cargo build:*), Bash(touch:*)]\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	checkNamedLines(t, e, root, []namedLineCase{
-		{name: "go test ./...", line: "go test ./...", want: Allow},
-		{name: "go test", line: "go test", want: Allow},
-		{name: "go test of a package tree", line: "go test ./internal/...", want: Allow},
-		{name: "package tree outside the roots", line: "go test /etc/...", want: RequireApproval},
-		{name: "package tree of a denied directory", line: "go test ./private/...", want: Deny},
-		{name: "npm test", line: "npm test", want: Allow},
-		{name: "make test", line: "make test", want: Allow},
-		{name: "cargo build", line: "cargo build", want: Allow},
-		{name: "under a wrapper", line: "nice go test ./...", want: Allow},
-		{name: "word after the prefix under a wrapper", line: "nice go test x", want: RequireApproval},
-		{name: "several allowed commands", line: "go test ./... && make test; cargo build", want: Allow},
-		{name: "word after the prefix", line: "go test x", want: RequireApproval},
-		{name: "word after the prefix in a later command", line: "cargo build && make test x", want: RequireApproval},
-		{name: "denied name after the prefix", line: "go test secret.txt", want: Deny},
-		{name: "protected name after the prefix", line: "go test .mcp.json", want: Deny},
-		{name: "exact rule with a word added", line: "npm test x", want: RequireApproval},
-		{name: "command no rule allows", line: "go vet ./...", want: RequireApproval},
-		{name: "program that creates its operands", line: "touch test", want: RequireApproval},
-		{name: "written operand", line: "make test >test", want: RequireApproval},
-	})
+	checkNamedLines(t, e, root, namedLineCases(t, "rule_named_lines.txt", nil))
 	// An existing file a rule refuses, named by the rule's own word.
 	checkNamedLines(t, e, filepath.Join(root, "sub"), []namedLineCase{
 		{name: "existing denied file named by the rule's word", line: "go test", want: Deny},

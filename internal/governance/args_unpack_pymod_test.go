@@ -26,20 +26,5 @@ func TestPythonModuleExtracts(t *testing.T) {
 		}
 	}
 	e := rootPolicyEngine(t, root, "  default: ask\n  allow:\n    - Edit(./**)\n    - Bash(python3:*)\n    - Bash(python:*)\n    - Bash(python3.12:*)\n    - Bash(tar:*)\n")
-	checkCommandRows(t, e, root, []commandRow{
-		{"python3 -m tarfile -e evil.tgz", Deny},
-		{"python3 -m tarfile -e evil.tgz .", Deny},
-		{"python3 -m tarfile --extract evil.tgz", Deny},
-		{"python3 -I -m tarfile -e evil.tgz", Deny},
-		{"python3 -W ignore -mtarfile -e evil.tgz", Deny},
-		{"/usr/bin/python3.12 -m tarfile -e evil.tgz", Deny},
-		{"python -m zipfile -e evil.zip .", Deny},
-		{"python3 -m tarfile -e later.tgz", Deny},
-		{"tar -xzf later.tgz", Deny},
-		{"python3 -m tarfile -e ok.tgz", Allow},
-		{"python3 -m zipfile -e ok.zip .", Allow},
-		{"python3 -m tarfile -l evil.tgz", Allow},
-		{"python3 -m tarfile -e evil.tgz sub", Allow},
-		{"python3 -m tarfile -e later.tgz sub", RequireApproval},
-	})
+	checkCommandLines(t, e, root, "python_module_lines.txt", nil)
 }

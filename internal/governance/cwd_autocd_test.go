@@ -18,16 +18,5 @@ func TestDecideAfterAutoCd(t *testing.T) {
 	tree{dirs: []string{"ws/sub"}, files: []string{"ws/a.txt", "ws/run.sh"}}.make(t, dir)
 	p := testPolicy(t, "  default: allow\n  allow:\n    - Read\n    - Edit(./**)\n    - Bash\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{ws}})
-	checkNamedLines(t, e, ws, []namedLineCase{
-		{"shopt autocd then ..", "shopt -s autocd; ..; touch x", RequireApproval},
-		{"set -o autocd then a name", "set -o autocd; sub; touch ../x", RequireApproval},
-		{"zsh setopt auto_cd", "setopt auto_cd; sub; touch ../x", RequireApproval},
-		{"a bare ..", "..; touch x", RequireApproval},
-		{"a path ending in /", "../; touch x", RequireApproval},
-		{"a path up through ..", "sub/../..; touch x", RequireApproval},
-		{"a bare ~", "~; touch x", RequireApproval},
-		{"control: a program by path", "./run.sh; touch x", Allow},
-		{"control: another shopt", "shopt -s globstar; touch x", Allow},
-		{"control: nothing after", "touch x; ..", Allow},
-	})
+	checkNamedLines(t, e, ws, namedLineCases(t, "autocd_lines.txt", nil))
 }

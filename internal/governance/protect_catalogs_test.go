@@ -17,14 +17,7 @@ func TestCatalogsOfAChangedTextDomainDir(t *testing.T) {
 		"ok/C/LC_MESSAGES/x.mo":       "\xde\x12\x04\x95\x00hi\x00bonjour\x00",
 	}, 0o644)
 	e := rootPolicyEngine(t, root, "  allow: [Bash, Env(TEXTDOMAINDIR), Env(TEXTDOMAIN)]\n")
-	checkCommandRows(t, e, root, []commandRow{
-		{`TEXTDOMAINDIR=mo TEXTDOMAIN=x; echo $"hi"`, Deny},
-		{`export TEXTDOMAINDIR=` + root + `/mo; echo $"hi"`, Deny},
-		{`TEXTDOMAINDIR=$(pwd)/deep bash -c 'echo $"hi"'`, Deny},
-		{`TEXTDOMAINDIR=ok TEXTDOMAIN=x; echo $"hi"`, Allow},
-		{`TEXTDOMAINDIR=/usr/share/locale; echo $"hi"`, Allow},
-		{`echo $"hi"`, Allow},
-	})
+	checkCommandLines(t, e, root, "text_domain_lines.txt", map[string]string{"$ROOT": root})
 	d := e.Decide(Request{Action: ActionTerminalCreate, Command: `echo $"hi"`, Cwd: root, Paths: []string{root},
 		Env: []EnvVar{{Name: "TEXTDOMAINDIR", Value: root + "/mo"}, {Name: "TEXTDOMAIN", Value: "x"}}})
 	if d.Value != Deny {

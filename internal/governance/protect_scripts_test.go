@@ -24,31 +24,5 @@ func TestScriptsNamingProtected(t *testing.T) {
 	}
 	writeFiles(t, root, files, 0o755)
 	e := rootPolicyEngine(t, root, "  allow: [Bash]\n", ProtectedPath{Path: filepath.Join(root, "audit/audit-log.jsonl"), What: "the audit log", Read: true})
-	checkCommandRows(t, e, root, []commandRow{
-		{"bash s.sh", Deny},
-		{"sh -e s.sh", Deny},
-		{"./s.sh", Deny},
-		{". ./s.sh", Deny},
-		{"source s.sh", Deny},
-		{"timeout 5 bash s.sh", Deny},
-		{"python3 t.py", Deny},
-		{"make", Deny},
-		{"make -f sub/x.mk", Deny},
-		{"make -C sub -f x.mk", Deny},
-		{"cd sub && make -f x.mk", Deny},
-		{"bash < s.sh", Deny},
-		{"cat s.sh | bash", Deny},
-		{"bash -s < s.sh", Deny},
-		{"bash s?sh", Deny},
-		{"cd sub && npm run x", Deny},
-		{"npm --prefix sub run x", Deny},
-		{"npm --prefix=sub run x", Deny},
-		{"pnpm -C sub run x", Deny},
-		{"yarn --cwd sub x", Deny},
-		{"cat ok.sh | bash", RequireApproval},
-		{"bash ok.sh", RequireApproval},
-		{"bash -c 'echo hi'", Allow},
-		{"python3 -m json.tool ok.sh", Allow},
-		{"make -C sub", Allow},
-	})
+	checkCommandLines(t, e, root, "script_lines.txt", nil)
 }
