@@ -16,25 +16,5 @@ func TestProtectedLinkMovedIntoPlace(t *testing.T) {
 		files: []string{"real/a.go"},
 		links: map[string]string{"t/x": "evil", "d/.claude": "evil", "realdir": "real"},
 	}.make(t, root)
-	checkProtectedLines(t, e, root, []protectedLine{
-		{"mv t/x .claude", Deny, "Claude Code's project settings"},
-		{"mv t/x .zed", Deny, "Zed's project directory"},
-		{"cp -P t/x .gemini", Deny, "Gemini CLI's project directory"},
-		{"cp -a t/x .vscode", Deny, "VS Code's workspace settings"},
-		{"cp -d t/x plain/.claude", Deny, "Claude Code's project settings"},
-		{"rsync -a t/x .claude", Deny, "Claude Code's project settings"},
-		{"mv -t . d/.claude", Deny, "Claude Code's project settings"},
-		{"mv d/.claude .", Deny, "Claude Code's project settings"},
-		{"cp -a d/. .", Deny, "Claude Code's project settings"},
-		{"rsync -a d/ .", Deny, "Claude Code's project settings"},
-		{"mv d plain/", Deny, "Claude Code's project settings"},
-		{"git mv t/x .claude", Deny, "Claude Code's project settings"},
-		{"git -C t mv x ../.zed", Deny, "Zed's project settings"},
-		{"git mv t/x y", Allow, ""},
-		{"mv t/x y", Allow, ""},
-		{"cp -a t/x plain/", Allow, ""},
-		{"cp -a t/. plain", Allow, ""},
-		{"cp -a realdir/. plain", Allow, ""},
-		{"cp -a realdir/. .", Allow, ""},
-	})
+	checkProtectedLines(t, e, root, protectedLineCases(t, "link_moved_lines.txt", nil))
 }

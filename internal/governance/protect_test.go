@@ -81,6 +81,15 @@ func protectedLines(root string, lines []protectedLine) []protectedCase {
 	return tests
 }
 
+// protectedLineCases reads testdata/cases/name (caseRows) into protected
+// lines: LINE<TAB>DECISION<TAB>WHAT, WHAT "" when the line is allowed.
+func protectedLineCases(t *testing.T, name string, vars map[string]string) []protectedLine {
+	t.Helper()
+	return readCases(t, name, 3, vars, func(c caseRow) protectedLine {
+		return protectedLine{line: c.fields[0], want: Value(c.fields[1]), what: c.fields[2]}
+	})
+}
+
 // checkProtectedLines checks each line, run in root, as checkProtected
 // checks a case named by the line.
 func checkProtectedLines(t *testing.T, e *Engine, root string, lines []protectedLine) {
