@@ -55,6 +55,14 @@ func TestMentionedOnlyForToolsNotKnown(t *testing.T) {
 	}
 }
 
+// mentionedInput is a tool's input, $ROOT standing for the workspace, the
+// decision it wants and a text of the reason.
+type mentionedInput struct {
+	name, input string
+	want        Value
+	why         string
+}
+
 // TestDecideMentionedPaths: a string of an unknown tool's input that
 // reads as a path is decided as a read and a write where a rule naming
 // paths, self-protection or a per-process location restricts it; routes,
@@ -68,31 +76,9 @@ func TestDecideMentionedPaths(t *testing.T) {
 	}.make(t, root)
 	p := testPolicy(t, "  default: allow\n  deny:\n    - Read(**/.env)\n  ask:\n    - Edit(./drafts/**)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}, Home: home, Protected: []ProtectedPath{{Path: root + "/GOVERNANCE.md", What: "the governance policy"}}})
-	for _, tt := range []struct {
-		name, input string
-		want        Value
-		why         string
-	}{
-		{"absolute", `{"target":"$ROOT/.env"}`, Deny, ".env"},
-		{"nested in a list", `{"o":{"files":[{"item":"$ROOT/.env"}]}}`, Deny, ".env"},
-		{"relative name of a file that exists", `{"ref":".env"}`, Deny, ".env"},
-		{"relative with a slash", `{"ref":"src/../.env"}`, Deny, ".env"},
-		{"home", `{"ref":"~/.env"}`, Deny, ".env"},
-		{"cut at a NUL", `{"ref":"$ROOT/.env\u0000.txt"}`, Deny, ".env"},
-		{"a write a rule asks about", `{"dest":"drafts/plan.md"}`, RequireApproval, "drafts/plan.md"},
-		{"the policy", `{"dest":"./GOVERNANCE.md"}`, Deny, "the governance policy"},
-		{"agent configuration", `{"dest":"sub/.claude/settings.json"}`, Deny, "Claude Code"},
-		{"a per-process link", `{"dest":"here/x"}`, Deny, "/proc/self"},
-		{"a file URI", `{"u":"file://$ROOT/drafts/plan.md"}`, RequireApproval, "drafts/plan.md"},
-		{"a file URI with an escape", `{"u":"file://$ROOT/draft%73/plan.md"}`, RequireApproval, "drafts/plan.md"},
-		{"a file URI on another host", `{"u":"file://host$ROOT/x"}`, Deny, "on host"},
-		{"a URL", `{"u":"https://example.com/drafts/plan.md"}`, Allow, ""},
-		{"a route", `{"route":"/api/users"}`, Allow, ""},
-		{"a name of no file", `{"id":"abc","name":".envrc2"}`, Allow, ""},
-		{"a file no rule names", `{"target":"src/a.go"}`, Allow, ""},
-		{"outside the workspace, no rule", `{"target":"/etc/hostname"}`, Allow, ""},
-		{"a name no file has", `{"target":"env"}`, Allow, ""},
-	} {
+	for _, tt := range readCases(t, "mentioned_input_lines.txt", 4, nil, func(c caseRow) mentionedInput {
+		return mentionedInput{name: c.fields[0], input: c.fields[1], want: Value(c.fields[2]), why: c.fields[3]}
+	}) {
 		t.Run(tt.name, func(t *testing.T) {
 			in := strings.ReplaceAll(tt.input, "$ROOT", root)
 			req := ToolCallRequest(ToolCall{Tool: "mcp__ide__open", Kind: "other", RawInput: json.RawMessage(in)}, root)

@@ -2,6 +2,7 @@ package governance
 
 import (
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -76,41 +77,15 @@ func TestCommandsWhereThePathHoldsAProtectedName(t *testing.T) {
 		t.Fatalf("policy files %v; want the GOVERNANCE.md and its POLICY.md", p.Files())
 	}
 	e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: prot})
-	sub := root + "/Policy.mdX"
-	for _, tt := range []struct {
-		line, cwd string
-		refused   bool
-	}{
-		{"ls", root, false},
-		{"ls -la", sub, false},
-		{"ls " + root + "/src", root, false},
-		{"cat Policy.mdX/notes.txt", root, false},
-		{"cat notes.txt", sub, false},
-		{"git status", root, false},
-		{"go test ./...", root, false},
-		{"cd " + sub + " && ls", root, false},
-		{"cat a.go", root + "/src", false},
-		{"cat src/a.go > notes.GOVERNANCE.md.bak", root, false},
-
-		{"cat GOVERNANCE.md", root, true},
-		{"cat ../GOVERNANCE.md", sub, true},
-		{"cat POLICY.md", sub, true},
-		{"cat Policy.mdX/POLICY.md", root, true},
-		{"echo x > " + root + "/GOVERNANCE.md", sub, true},
-		{"echo x > ../notes.GOVERNANCE.md.d/GOVERNANCE.md", root, true},
-		{"sed -n wGOVERNANCE.md src/a.go", root, true},
-		{"tar -cfGOVERNANCE.md src", root, true},
-		{"cat GOVERN''ANCE.md", root, true},
-		{`cat GOVERN\ANCE.md`, root, true},
-		{"cat GOVERN${x}ANCE.md", root, true},
-		{"cat GOVERNANCE.m$\"d\"", root, true},
-		{"cp src/a.go ./policy.MD", sub, true},
-		{"cat GOVERNANCE.m?", root, true},
-		{"rm -rf Policy.mdX", root, true},
-	} {
-		d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.line, Cwd: tt.cwd})
-		if got := d.Ref == "self-protection"; got != tt.refused {
-			t.Errorf("%q in %s: Decide = %v (ref %s: %s); want self-protection %v", tt.line, tt.cwd, d.Value, d.Ref, d.Reason, tt.refused)
+	for _, c := range caseRows(t, "protected_name_path_lines.txt", 3, map[string]string{"$ROOT": root}) {
+		line, cwd := c.fields[0], c.fields[1]
+		refused, err := strconv.ParseBool(c.fields[2])
+		if err != nil {
+			t.Fatalf("protected_name_path_lines.txt:%d: %v", c.line, err)
+		}
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: line, Cwd: cwd})
+		if got := d.Ref == "self-protection"; got != refused {
+			t.Errorf("%q in %s: Decide = %v (ref %s: %s); want self-protection %v", line, cwd, d.Value, d.Ref, d.Reason, refused)
 		}
 	}
 }
