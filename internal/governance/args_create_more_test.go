@@ -11,8 +11,7 @@ import "testing"
 func TestNamesACommandMayCreateSpelled(t *testing.T) {
 	root := tempTree(t, []string{"sub"}, []string{".env", "a.txt"})
 	out := tempTree(t, nil, []string{"there.txt"})
-	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n    - Edit(**/.env)\n  allow:\n    - Read\n    - Edit(./**)\n"+
-		"    - Bash(sort:*)\n    - Bash(touch:*)\n    - Bash(cat:*)\n    - Bash(grep:*)\n    - Bash(less:*)\n")
-	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	checkNamedLines(t, e, root, namedLineCases(t, "may_create_spelled_lines.txt", map[string]string{"$ROOT": root, "$OUT": out}))
+	checkPolicyLines(t, root, "may_create_spelled_lines.txt", map[string]string{"$ROOT": root, "$OUT": out},
+		"  default: ask\n  deny:\n    - Read(**/.env)\n    - Edit(**/.env)\n  allow:\n    - Read\n    - Edit(./**)\n"+
+			"    - Bash(sort:*)\n    - Bash(touch:*)\n    - Bash(cat:*)\n    - Bash(grep:*)\n    - Bash(less:*)\n")
 }

@@ -12,7 +12,6 @@ import "testing"
 func TestOperandsMayChange(t *testing.T) {
 	root := tempTree(t, []string{"secrets", "drafts", "held"}, []string{"secrets/a.key", "drafts/d.txt", "held/h.txt", "a.txt", "tool.py"})
 	out := tempTree(t, nil, []string{"victim.txt"})
-	p := testPolicy(t, "  default: allow\n  deny:\n    - Edit(./secrets/*.key)\n  escalate:\n    - Edit(./held/*.txt)\n  ask:\n    - Edit(./drafts/**)\n  allow:\n    - Bash(python3:*)\n")
-	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	checkNamedLines(t, e, root, namedLineCases(t, "operands_maywrite_lines.txt", map[string]string{"$OUT": out}))
+	checkPolicyLines(t, root, "operands_maywrite_lines.txt", map[string]string{"$OUT": out},
+		"  default: allow\n  deny:\n    - Edit(./secrets/*.key)\n  escalate:\n    - Edit(./held/*.txt)\n  ask:\n    - Edit(./drafts/**)\n  allow:\n    - Bash(python3:*)\n")
 }

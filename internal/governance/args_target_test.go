@@ -11,7 +11,6 @@ import "testing"
 func TestOutputOptionsWritten(t *testing.T) {
 	root := tempTree(t, []string{"sub"}, []string{"a.txt"})
 	out := tempTree(t, nil, []string{"ref.txt", "victim.txt"})
-	p := testPolicy(t, "  default: allow\n  allow:\n    - Read\n    - Edit(./**)\n")
-	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	checkNamedLines(t, e, root, namedLineCases(t, "output_options_lines.txt", map[string]string{"$ROOT": root, "$OUT": out}))
+	checkPolicyLines(t, root, "output_options_lines.txt", map[string]string{"$ROOT": root, "$OUT": out},
+		"  default: allow\n  allow:\n    - Read\n    - Edit(./**)\n")
 }

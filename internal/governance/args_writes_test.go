@@ -11,7 +11,6 @@ import "testing"
 func TestOperandsWritten(t *testing.T) {
 	root := tempTree(t, []string{"sub", "drafts"}, []string{".env", "a.txt", "drafts/d.txt"})
 	out := tempTree(t, nil, []string{"victim.txt", "ref.txt"})
-	p := testPolicy(t, "  default: allow\n  deny:\n    - Read(**/.env)\n    - Edit(**/.env)\n  ask:\n    - Edit(./drafts/**)\n  allow:\n    - Read\n    - Edit(./**)\n")
-	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	checkNamedLines(t, e, root, namedLineCases(t, "operands_written_lines.txt", map[string]string{"$ROOT": root, "$OUT": out}))
+	checkPolicyLines(t, root, "operands_written_lines.txt", map[string]string{"$ROOT": root, "$OUT": out},
+		"  default: allow\n  deny:\n    - Read(**/.env)\n    - Edit(**/.env)\n  ask:\n    - Edit(./drafts/**)\n  allow:\n    - Read\n    - Edit(./**)\n")
 }

@@ -16,7 +16,6 @@ func TestDecideAfterAutoCd(t *testing.T) {
 	dir := t.TempDir()
 	ws := filepath.Join(dir, "ws")
 	tree{dirs: []string{"ws/sub"}, files: []string{"ws/a.txt", "ws/run.sh"}}.make(t, dir)
-	p := testPolicy(t, "  default: allow\n  allow:\n    - Read\n    - Edit(./**)\n    - Bash\n")
-	e := NewEngine(p, EngineOptions{Roots: []string{ws}})
-	checkNamedLines(t, e, ws, namedLineCases(t, "autocd_lines.txt", nil))
+	checkPolicyLines(t, ws, "autocd_lines.txt", nil,
+		"  default: allow\n  allow:\n    - Read\n    - Edit(./**)\n    - Bash\n")
 }

@@ -9,12 +9,11 @@ import "testing"
 func TestEnvValuesNameFiles(t *testing.T) {
 	root := tempTree(t, []string{"sub"}, []string{".env", "a.txt", "sub/b.txt", "tc.cmake"})
 	out := tempTree(t, nil, []string{"there.txt"})
-	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n    - Edit(**/.env)\n  allow:\n    - Read\n    - Edit(./**)\n"+
-		"    - Bash(file:*)\n    - Bash(cmake:*)\n    - Bash(git:*)\n    - Bash(gcc:*)\n    - Bash(cat:*)\n    - Bash(echo:*)\n"+
-		"    - Bash(go:*)\n    - Bash(npm:*)\n    - Bash(make:*)\n    - Bash(ansible-playbook:*)\n    - Bash(rg:*)\n    - Bash(cd:*)\n"+
-		"    - Bash(declare:*)\n    - Bash(export:*)\n")
-	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	checkNamedLines(t, e, root, namedLineCases(t, "env_value_lines.txt", map[string]string{"$ROOT": root, "$OUT": out}))
+	checkPolicyLines(t, root, "env_value_lines.txt", map[string]string{"$ROOT": root, "$OUT": out},
+		"  default: ask\n  deny:\n    - Read(**/.env)\n    - Edit(**/.env)\n  allow:\n    - Read\n    - Edit(./**)\n"+
+			"    - Bash(file:*)\n    - Bash(cmake:*)\n    - Bash(git:*)\n    - Bash(gcc:*)\n    - Bash(cat:*)\n    - Bash(echo:*)\n"+
+			"    - Bash(go:*)\n    - Bash(npm:*)\n    - Bash(make:*)\n    - Bash(ansible-playbook:*)\n    - Bash(rg:*)\n    - Bash(cd:*)\n"+
+			"    - Bash(declare:*)\n    - Bash(export:*)\n")
 }
 
 // TestEnvValuesOfATerminal checks that a terminal request's env values are

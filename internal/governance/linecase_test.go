@@ -84,6 +84,16 @@ func checkNamedLines(t *testing.T, e *Engine, root string, tests []namedLineCase
 	}
 }
 
+// checkPolicyLines decides the named lines of testdata/cases/name
+// (namedLineCases, vars replaced) as terminal commands run in root, under
+// a policy whose "rules:" mapping is rules (testPolicy) with root as its
+// workspace root, and checks each line's value (checkNamedLines).
+func checkPolicyLines(t *testing.T, root, name string, vars map[string]string, rules string) {
+	t.Helper()
+	e := NewEngine(testPolicy(t, rules), EngineOptions{Roots: []string{root}})
+	checkNamedLines(t, e, root, namedLineCases(t, name, vars))
+}
+
 // checkLine decides line as a terminal command run in dir and checks that
 // it gets want.
 func checkLine(t *testing.T, e *Engine, dir, line string, want Value) {

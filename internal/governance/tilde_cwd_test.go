@@ -13,8 +13,7 @@ import (
 func TestCwdTildeNames(t *testing.T) {
 	root := tempTree(t, []string{"sub"}, []string{".env", "a.txt", "sub/b.txt"})
 	out := tempTree(t, nil, nil)
-	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n  allow:\n    - Read\n    - Edit(./**)\n"+
-		"    - Bash(cat:*)\n    - Bash(cd:*)\n    - Bash(echo:*)\n    - Bash(ls:*)\n    - Bash(cp:*)\n    - Bash(pwd:*)\n")
-	e := NewEngine(p, EngineOptions{Roots: []string{root}})
-	checkNamedLines(t, e, root, namedLineCases(t, "tilde_cwd_lines.txt", map[string]string{"$SIBLING": filepath.Base(out)}))
+	checkPolicyLines(t, root, "tilde_cwd_lines.txt", map[string]string{"$SIBLING": filepath.Base(out)},
+		"  default: ask\n  deny:\n    - Read(**/.env)\n  allow:\n    - Read\n    - Edit(./**)\n"+
+			"    - Bash(cat:*)\n    - Bash(cd:*)\n    - Bash(echo:*)\n    - Bash(ls:*)\n    - Bash(cp:*)\n    - Bash(pwd:*)\n")
 }
