@@ -13,12 +13,14 @@ import (
 // bubble: Wait returns once the writer sits at the gate with the first
 // record and Close and the late appends are blocked or done.
 func TestQueuedRecorderAppendDuringClose(t *testing.T) {
-	for _, sync := range []bool{false, true} {
-		name := "Append"
-		if sync {
-			name = "AppendSync"
-		}
-		t.Run(name, func(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		append func(*QueuedRecorder, audit.Event) error
+	}{
+		{"Append", (*QueuedRecorder).Append},
+		{"AppendSync", (*QueuedRecorder).AppendSync},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				rec := &gatedRecorder{gate: make(chan struct{})}
 				q := NewQueuedRecorder(rec, nil)
@@ -30,13 +32,7 @@ func TestQueuedRecorderAppendDuringClose(t *testing.T) {
 				go func() { q.Close(); close(closed) }()
 				synctest.Wait() // Close has marked the queue closed and waits for the writer
 				late := make(chan error, 1)
-				go func() {
-					if sync {
-						late <- q.AppendSync(audit.Event{Action: "late"})
-					} else {
-						late <- q.Append(audit.Event{Action: "late"})
-					}
-				}()
+				go func() { late <- tt.append(q, audit.Event{Action: "late"}) }()
 				synctest.Wait()
 				close(rec.gate) // every record through
 				if err := <-late; err != nil {
