@@ -74,9 +74,6 @@ func TestDefaultHidesMentioned(t *testing.T) {
 	}.make(t, tmp)
 	text := strings.Replace(defaultHidesPolicy, "rules:\n", "rules:\n  default: deny\n", 1)
 	e := engineOfPolicy(t, tmp, "GOVERNANCE.md", text, root)
-	checkMentioned(t, e, root, []mentionedCase{
-		{root + "/notes/link.key", RequireApproval},
-		{root + "/keys/a.key", RequireApproval},
-		{root + "/notes/plain.txt", Allow},
-	})
+	checkMentioned(t, e, root, RequireApproval, root+"/notes/link.key", root+"/keys/a.key")
+	checkMentioned(t, e, root, Allow, root+"/notes/plain.txt")
 }

@@ -38,20 +38,14 @@ func checkRuleOfLine(t *testing.T, e *Engine, root, where, command string, want 
 	}
 }
 
-// mentionedCase is a path a tool's input holds and the decision it wants.
-type mentionedCase struct {
-	mentioned string
-	want      Value
-}
-
-// checkMentioned decides, for each case, a call of the IDE's open tool
-// whose input holds the case's path, and fails unless it is the case's want.
-func checkMentioned(t *testing.T, e *Engine, root string, cases []mentionedCase) {
+// checkMentioned decides, for each of paths, a call of the IDE's open
+// tool whose input holds the path, and fails unless it is want.
+func checkMentioned(t *testing.T, e *Engine, root string, want Value, paths ...string) {
 	t.Helper()
-	for _, c := range cases {
-		req := Request{Action: ActionToolCall, Tool: "mcp__ide__open", Mentioned: []string{c.mentioned}, Cwd: root}
-		if d := e.Decide(req); d.Value != c.want {
-			t.Errorf("a tool's input holding %s = %v; want %s", c.mentioned, d, c.want)
+	for _, p := range paths {
+		req := Request{Action: ActionToolCall, Tool: "mcp__ide__open", Mentioned: []string{p}, Cwd: root}
+		if d := e.Decide(req); d.Value != want {
+			t.Errorf("a tool's input holding %s = %v; want %s", p, d, want)
 		}
 	}
 }
