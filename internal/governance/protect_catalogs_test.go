@@ -18,9 +18,5 @@ func TestCatalogsOfAChangedTextDomainDir(t *testing.T) {
 	}, 0o644)
 	e := rootPolicyEngine(t, root, "  allow: [Bash, Env(TEXTDOMAINDIR), Env(TEXTDOMAIN)]\n")
 	checkCommandLines(t, e, root, "text_domain_lines.txt", map[string]string{"$ROOT": root})
-	d := e.Decide(Request{Action: ActionTerminalCreate, Command: `echo $"hi"`, Cwd: root, Paths: []string{root},
-		Env: []EnvVar{{Name: "TEXTDOMAINDIR", Value: root + "/mo"}, {Name: "TEXTDOMAIN", Value: "x"}}})
-	if d.Value != Deny {
-		t.Errorf(`echo $"hi" with the request's TEXTDOMAINDIR: %v (%s); want deny`, d.Value, d.Reason)
-	}
+	checkEnvRequestDenied(t, e, root, `echo $"hi"`, nil, EnvVar{Name: "TEXTDOMAINDIR", Value: root + "/mo"}, EnvVar{Name: "TEXTDOMAIN", Value: "x"})
 }

@@ -25,11 +25,7 @@ func TestScriptsFoundThroughPath(t *testing.T) {
 	}, 0o755)
 	e := rootPolicyEngine(t, root, "  allow: [Bash]\n")
 	checkCommandLines(t, e, root, "path_lookup_lines.txt", map[string]string{"$ROOT": root})
-	d := e.Decide(Request{Action: ActionTerminalCreate, Command: "cat", Argv: []string{"a.txt"}, Cwd: root, Paths: []string{root},
-		Env: []EnvVar{{Name: "PATH", Value: root + "/bin:/usr/bin"}}})
-	if d.Value != Deny {
-		t.Errorf("cat a.txt with the request's PATH=%s/bin: %v (%s); want deny", root, d.Value, d.Reason)
-	}
+	checkEnvRequestDenied(t, e, root, "cat", []string{"a.txt"}, EnvVar{Name: "PATH", Value: root + "/bin:/usr/bin"})
 }
 
 // TestScriptsFoundThroughComputedPath: a PATH element known only when the
@@ -97,11 +93,7 @@ func TestStartupFilesOfAChangedHome(t *testing.T) {
 	}, 0o644)
 	e := rootPolicyEngine(t, root, "  allow: [Bash, Env(HOME)]\n")
 	checkCommandLines(t, e, root, "startup_files_lines.txt", nil)
-	d := e.Decide(Request{Action: ActionTerminalCreate, Command: "echo", Argv: []string{"hi"}, Cwd: root, Paths: []string{root},
-		Env: []EnvVar{{Name: "HOME", Value: root}}})
-	if d.Value != Deny {
-		t.Errorf("echo hi with the request's HOME=%s: %v (%s); want deny", root, d.Value, d.Reason)
-	}
+	checkEnvRequestDenied(t, e, root, "echo", []string{"hi"}, EnvVar{Name: "HOME", Value: root})
 }
 
 // TestLookupsWalkOncePerDecision: a line that sources a file may set PATH,
@@ -116,5 +108,16 @@ func TestLookupsWalkOncePerDecision(t *testing.T) {
 	e.Decide(Request{Action: ActionTerminalCreate, Command: "source a; ls; ls -a; ls b; cat a.txt; echo hi", Cwd: root, Paths: []string{root}})
 	if n := lookupWalks.Load() - before; n > 2 {
 		t.Errorf("one decision walked the roots %d times; want at most 2 (the names, the catalogs)", n)
+	}
+}
+
+// checkEnvRequestDenied decides a terminal request running command with
+// argv in root, env its environment, and fails unless it is denied: the
+// variables lead the shell to the workspace's files.
+func checkEnvRequestDenied(t *testing.T, e *Engine, root, command string, argv []string, env ...EnvVar) {
+	t.Helper()
+	d := e.Decide(Request{Action: ActionTerminalCreate, Command: command, Argv: argv, Cwd: root, Paths: []string{root}, Env: env})
+	if d.Value != Deny {
+		t.Errorf("%s %q with the request's environment %v: %v (%s); want deny", command, argv, env, d.Value, d.Reason)
 	}
 }
