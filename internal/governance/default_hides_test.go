@@ -2,7 +2,6 @@ package governance
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -38,8 +37,7 @@ rules:
 // So is one whose default is stricter (rules.default: deny or escalate),
 // which the deciders of operands pass over as well.
 func TestDefaultHidesNoRule(t *testing.T) {
-	tmp := t.TempDir()
-	root := filepath.Join(tmp, "ws")
+	tmp, root := tempWorkspace(t)
 	tree{
 		dirs:      []string{"ws/keys/sub", "ws/notes"},
 		files:     []string{"ws/keys/a.key", "ws/keys/b.key", "ws/notes/plain.txt"},
@@ -65,8 +63,7 @@ func TestDefaultHidesNoRule(t *testing.T) {
 // asked about by the key's rule, not passed over as the default's, when
 // the default (deny) is stricter than the rule.
 func TestDefaultHidesMentioned(t *testing.T) {
-	tmp := t.TempDir()
-	root := filepath.Join(tmp, "ws")
+	tmp, root := tempWorkspace(t)
 	tree{
 		dirs:  []string{"ws/keys", "ws/notes"},
 		files: []string{"ws/keys/a.key", "ws/notes/plain.txt"},

@@ -15,8 +15,7 @@ func testEngine(t *testing.T) (*Engine, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmp := t.TempDir()
-	root := filepath.Join(tmp, "ws")
+	tmp, root := tempWorkspace(t)
 	outside := filepath.Join(tmp, "outside")
 	tree{
 		dirs:  []string{"ws/src", "ws/secrets", "outside"},

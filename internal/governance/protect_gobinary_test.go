@@ -13,8 +13,7 @@ import (
 // build write a binary named after each main package they build into
 // GOBIN, -o's directory or where they run, and may replace it.
 func TestGoBinaryLines(t *testing.T) {
-	tmp := t.TempDir()
-	root := filepath.Join(tmp, "ws")
+	tmp, root := tempWorkspace(t)
 	gobin := filepath.Join(tmp, "gobin")
 	out := filepath.Join(root, "out")
 	tree{

@@ -15,8 +15,7 @@ import (
 // file, a cache directory outside the root and a hook socket directory.
 func protectedWorkspace(t testing.TB) (*Engine, string, string) {
 	t.Helper()
-	tmp := t.TempDir()
-	root := filepath.Join(tmp, "ws")
+	tmp, root := tempWorkspace(t)
 	cache := filepath.Join(tmp, "cache")
 	hook := filepath.Join(tmp, "hook")
 	tree{

@@ -44,6 +44,15 @@ func (tr tree) make(t testing.TB, root string) {
 	}
 }
 
+// tempWorkspace returns a temporary directory and the path of ws beneath
+// it, the workspace root of a tree the test makes there (ws/...) beside
+// places outside the workspace.
+func tempWorkspace(t testing.TB) (tmp, root string) {
+	t.Helper()
+	tmp = t.TempDir()
+	return tmp, filepath.Join(tmp, "ws")
+}
+
 // writeFile writes text to path, creating its parent directories.
 func writeFile(t testing.TB, path, text string) {
 	t.Helper()

@@ -15,8 +15,7 @@ import (
 // and a read-protected audit log beneath audit/.
 func treeReadWorkspace(t *testing.T) (*Engine, string) {
 	t.Helper()
-	tmp := t.TempDir()
-	root := filepath.Join(tmp, "ws")
+	_, root := tempWorkspace(t)
 	tree{
 		dirs:  []string{"clean/sub"},
 		files: []string{".env", "src/a.go", "src/b/c.go", "lnk/readme", "vault/.env", "vault/deep/x", "audit/audit-log.jsonl", "clean/x.txt"},
