@@ -17,13 +17,10 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/benchstream"
 )
 
-// benchPolicy is a realistic policy for the benchmarks: 18 rules.
+// benchEngine is an engine over root under testdataPolicy, a realistic
+// policy for the benchmarks: 18 rules.
 func benchEngine(b *testing.B, root string) *Engine {
-	p, err := LoadPolicy("testdata/policy/GOVERNANCE.md")
-	if err != nil {
-		b.Fatal(err)
-	}
-	return NewEngine(p, EngineOptions{Roots: []string{root}})
+	return NewEngine(testdataPolicy(b), EngineOptions{Roots: []string{root}})
 }
 
 const chunkLine = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Looking at the failing test, the problem is in the handler: it returns before the response is written."}}}}`

@@ -11,10 +11,7 @@ import (
 // each session's workspace is the directories the IDE opens it in.
 func rootlessHarness(t *testing.T) *harness {
 	t.Helper()
-	p, err := LoadPolicy("testdata/policy/GOVERNANCE.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testdataPolicy(t)
 	tmp := t.TempDir()
 	tree{dirs: []string{"ws/src", "outside"}, files: []string{"ws/src/a.go", "outside/passwd"}}.make(t, tmp)
 	h := newHarness(t, EnforceOptions{Engine: NewEngine(p, EngineOptions{Home: tmp + "/home"})})

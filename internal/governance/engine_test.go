@@ -11,10 +11,7 @@ import (
 // root holding a src dir, a .env, and symlinks pointing in and out.
 func testEngine(t *testing.T) (*Engine, string) {
 	t.Helper()
-	p, err := LoadPolicy("testdata/policy/GOVERNANCE.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testdataPolicy(t)
 	tmp, root := tempWorkspace(t)
 	outside := filepath.Join(tmp, "outside")
 	tree{

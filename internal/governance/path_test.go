@@ -46,10 +46,7 @@ func pathWorkspace(t testing.TB) (root, outside string) {
 // pathWorkspace, and that root.
 func pathEngine(t *testing.T) (*Engine, string) {
 	t.Helper()
-	p, err := LoadPolicy("testdata/policy/GOVERNANCE.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testdataPolicy(t)
 	root, _ := pathWorkspace(t)
 	return NewEngine(p, EngineOptions{Roots: []string{root}}), root
 }

@@ -14,6 +14,17 @@ func testPolicy(t *testing.T, rules string) *Policy {
 	return writePolicy(t, t.TempDir()+"/GOVERNANCE.md", rules)
 }
 
+// testdataPolicy loads testdata/policy/GOVERNANCE.md, the realistic
+// policy of the engine's tests and benchmarks.
+func testdataPolicy(tb testing.TB) *Policy {
+	tb.Helper()
+	p, err := LoadPolicy("testdata/policy/GOVERNANCE.md")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
 // writePolicy writes a policy whose rules are rules (YAML lines, each
 // indented by two spaces) at pol and loads it.
 func writePolicy(t *testing.T, pol, rules string) *Policy {
