@@ -212,6 +212,10 @@ func searchedScripts(form []shellcmd.Word) []string {
 // lookups are where the names of a line's commands may lead (lookupFiles).
 type lookups struct {
 	path, loadables, home searchList
+	// runnable are the executables a program the line runs may find by a
+	// name of its own through the PATH the line or the request gives
+	// (pathRunnables, protect_pathrunners.go).
+	runnable []string
 	// catalog holds the directories of TEXTDOMAINDIR, its beneath
 	// non-nil where one is computed (protect_catalogs.go).
 	catalog searchList
@@ -242,9 +246,9 @@ func (l searchList) files(name string) []string {
 // commands and the shells' start-up files; why says, when not empty, that
 // an element is computed and the roots hold too much to search for the
 // files it may lead to.
-func lookupFiles(in *reqInfo, lines []*shellcmd.Analysis) (lookups, string) {
+func (e *Engine) lookupFiles(in *reqInfo, lines []*shellcmd.Analysis) (lookups, string) {
 	if in.looked == nil {
-		l, why := findLookups(in, lines)
+		l, why := e.findLookups(in, lines)
 		l.catalogMemo = map[string]catalogResult{}
 		in.looked = &lookedUpOnce{l, why}
 	}
@@ -262,17 +266,19 @@ type lookedUpOnce struct {
 }
 
 // findLookups is lookupFiles without the memo.
-func findLookups(in *reqInfo, lines []*shellcmd.Analysis) (lookups, string) {
+func (e *Engine) findLookups(in *reqInfo, lines []*shellcmd.Analysis) (lookups, string) {
 	var l lookups
 	var computed [3]bool
 	l.path.dirs, computed[0] = lookupDirs(in.req, lines, "PATH")
+	run := e.pathRunnables(in, lines)
+	l.runnable = run.listed
 	l.loadables.dirs, computed[1] = lookupDirs(in.req, lines, "BASH_LOADABLES_PATH")
 	l.home.dirs, computed[2] = lookupDirs(in.req, lines, "HOME")
 	var catalogComputed bool
 	if l.catalog.dirs, catalogComputed = lookupDirs(in.req, lines, "TEXTDOMAINDIR"); catalogComputed {
 		l.catalog.beneath = map[string][]string{}
 	}
-	if !computed[0] && !computed[1] && !computed[2] {
+	if !computed[0] && !computed[1] && !computed[2] && run.beneath == nil {
 		return l, ""
 	}
 	names := commandNames(lines)
@@ -281,10 +287,11 @@ func findLookups(in *reqInfo, lines []*shellcmd.Analysis) (lookups, string) {
 			names[strings.ToLower(filepath.Base(n))] = true
 		}
 	}
-	found, why := namedBeneath(in.roots, names)
+	found, exes, why := namedBeneath(in.roots, names, run)
 	if why != "" {
 		return l, why
 	}
+	l.runnable = append(l.runnable, exes...)
 	beneath := map[string][]string{}
 	for _, f := range found {
 		n := strings.ToLower(filepath.Base(f))
@@ -327,7 +334,7 @@ func (l lookups) startup() []string {
 // cannot tell whether one of them changes a protected file. Asked, not
 // refused: source .venv/bin/activate in a large workspace is everyday.
 func (e *Engine) lookupLimit(in *reqInfo, lines []*shellcmd.Analysis, cwd string) (verdict, bool) {
-	l, why := lookupFiles(in, lines)
+	l, why := e.lookupFiles(in, lines)
 	if why == "" {
 		_, why = l.catalogs(in, []string{cwd})
 	}
@@ -342,29 +349,35 @@ func (e *Engine) lookupLimit(in *reqInfo, lines []*shellcmd.Analysis, cwd string
 
 // namedBeneath returns the files beneath roots whose name is one of names
 // (case aside, as a case-insensitive file system finds them): those a PATH
-// element computed at run time may make a name run. It reads at most
-// maxTreeEntries entries, past which it says why it cannot tell.
-func namedBeneath(roots []string, names map[string]bool) ([]string, string) {
+// element computed at run time may make a name run; and, where
+// run.beneath is not nil, the executables beneath roots in a directory it
+// accepts (pathRunnables). It reads at most maxTreeEntries entries, past
+// which it says why it cannot tell.
+func namedBeneath(roots []string, names map[string]bool, run runnables) (named, exes []string, why string) {
 	lookupWalks.Add(1)
-	var out []string
 	budget := maxTreeEntries
 	for _, r := range roots {
-		var why string
 		filepath.WalkDir(r, func(q string, d fs.DirEntry, err error) error {
 			if budget--; budget < 0 {
 				why = fmt.Sprintf("the workspace holds more than %d entries", maxTreeEntries)
 				return filepath.SkipAll
 			}
-			if err == nil && !d.IsDir() && names[strings.ToLower(d.Name())] {
-				out = append(out, q)
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			if names[strings.ToLower(d.Name())] {
+				named = append(named, q)
+			}
+			if run.beneath != nil && run.beneath(filepath.Dir(q)) && run.runs(q) {
+				exes = append(exes, q)
 			}
 			return nil
 		})
 		if why != "" {
-			return nil, why
+			return nil, nil, why
 		}
 	}
-	return out, ""
+	return named, exes, ""
 }
 
 // commandNames returns the names without a '/' that the forms of lines

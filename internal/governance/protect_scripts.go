@@ -75,11 +75,14 @@ func (e *Engine) eachScript(in *reqInfo, lines []*shellcmd.Analysis, cwd string,
 	}
 	// Where PATH and the like may lead a name (protect_pathlookup.go); past
 	// what the bridge searches, lookupLimit asks about the line.
-	looked, _ := lookupFiles(in, lines)
+	looked, _ := e.lookupFiles(in, lines)
 	for _, a := range lines {
 		for _, c := range a.Commands {
 			dirs := e.runDirs(in, c, cwd)
 			files := append(slices.Clone(extra), looked.startup()...)
+			if runsPrograms(c) {
+				files = append(files, looked.runnable...)
+			}
 			mo, _ := looked.catalogs(in, dirs)
 			files = append(files, mo...)
 			for _, form := range c.Forms {

@@ -1,0 +1,168 @@
+package governance
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// A program runs other programs by names of its own, which the line does
+// not show: make the commands of its recipes, npm and yarn those of
+// package.json's scripts, a bare xargs echo, git its aliases and hooks, an
+// interpreter whatever its script spawns. Each looks the name up in PATH.
+// Once the line or the request changes PATH to list a directory the agent
+// may write ("PATH=.:$PATH make", "export PATH=tools:$PATH", env's
+// NAME=value, the request's env), the name may run the agent's executable
+// there, which empties the policy under a line that shows only "make". So
+// self-protection reads, as code the line runs, every executable a
+// directory of that PATH holds, not only the names the line shows
+// (lookedUp): an absolute directory's own, a relative one's wherever a
+// program may run (make -C, npm at the package's top, git at the work
+// tree's), and, where an element is known only when the line runs (or PATH
+// may be unset, leaving "."), every executable beneath the roots.
+
+// runnables are the executables a PATH the line gives may make a program
+// run by a name of its own: listed, those of its absolute directories
+// inside the roots; beneath, when not nil, accepts the directories whose
+// executables count too, found by a walk of the roots (namedBeneath).
+type runnables struct {
+	listed  []string
+	beneath func(dir string) bool
+	kept    func(p string) bool // a file the agent may not write (keptFrom)
+}
+
+// pathRunnables returns the runnables of the PATH the request and lines
+// give: each element of a value they show (an empty one is ".", where the
+// program runs), and any directory where an element is known only when
+// the line runs (read PATH, PATH=$(...), a nameref, source, eval). The
+// "." lookupDirs adds where the earlier PATH or an unset one may leave
+// it is not taken: the IDE's PATH is not known (docs/security.md), and
+// without PATH a program finds nothing where it runs (glibc's and dash's
+// defaults hold no "."; bash's, which does, is not exported).
+func (e *Engine) pathRunnables(in *reqInfo, lines []*shellcmd.Analysis) runnables {
+	r := runnables{kept: e.keptFrom(in)}
+	var dirs []string
+	anyDir := false
+	for _, v := range in.req.Env {
+		if v.Name == "PATH" {
+			dirs = append(dirs, strings.Split(v.Value, ":")...)
+		}
+	}
+	for _, a := range lines {
+		for _, as := range a.Assignments {
+			if as.Name != "PATH" {
+				continue
+			}
+			elems, unknown := pathElements(as)
+			if !as.Static || as.Append && strings.HasPrefix(as.Value, ":") {
+				elems = elems[1:] // the "." for the earlier PATH, or the "" before PATH+=:dir
+			}
+			dirs = append(dirs, elems...)
+			anyDir = anyDir || unknown
+		}
+		for _, c := range a.Commands {
+			anyDir = anyDir || setsUnseen(c)
+		}
+	}
+	var rel []string // relative elements, cleaned
+	for _, d := range dirs {
+		if filepath.IsAbs(d) {
+			r.listed = append(r.listed, r.executablesIn(in, d)...)
+			continue
+		}
+		c := filepath.Clean(d) // "" is "."
+		if c == "." || c == ".." || strings.HasPrefix(c, "../") {
+			anyDir = true // where the program runs, or above it: anywhere
+			continue
+		}
+		rel = append(rel, c)
+	}
+	switch {
+	case anyDir:
+		r.beneath = func(string) bool { return true }
+	case len(rel) > 0:
+		r.beneath = func(dir string) bool {
+			for _, c := range rel {
+				if strings.HasSuffix(dir, "/"+c) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return r
+}
+
+// executablesIn returns the executables in the directory d, where it lies
+// inside the workspace roots (through its links): the agent writes none
+// elsewhere.
+func (r runnables) executablesIn(in *reqInfo, d string) []string {
+	resolved, err := filepath.EvalSymlinks(d)
+	if err != nil || !in.insideRoots(resolved) {
+		return nil
+	}
+	ents, err := os.ReadDir(d)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for i, ent := range ents {
+		if i >= maxGlobMatches {
+			break
+		}
+		if p := filepath.Join(d, ent.Name()); !ent.IsDir() && r.runs(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// runs reports whether p, through its links, is a regular file with an
+// execute bit set, one execvp may run, that the agent may have written.
+func (r runnables) runs(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 && !r.kept(p)
+}
+
+// runsNothing are the shell's builtins that run no program: a line of
+// them alone looks no name up in PATH but its own (lookedUp).
+var runsNothing = setOf("echo", "printf", "cd", "pwd", "true", "false", ":", "test", "[", "export",
+	"unset", "local", "declare", "typeset", "readonly", "read", "shift", "set", "let", "return", "exit",
+	"getopts", "mapfile", "readarray", "umask", "wait", "type")
+
+// runsPrograms reports whether c may run a program that looks a name of
+// its own up in PATH: any command but the builtins that run nothing.
+func runsPrograms(c *shellcmd.Command) bool {
+	for _, form := range c.Forms {
+		if len(form) == 0 || form[0].Kind != shellcmd.Static || !runsNothing[form[0].Text] {
+			return true
+		}
+	}
+	return false
+}
+
+// keptFrom returns whether a file is kept from the agent's changes: at
+// or beneath a protected location (the bridge's own files, the agent and
+// IDE configuration, the repository's hooks) or inside a .git directory,
+// whose hooks are protected at any depth. Its text is not the agent's, so
+// a file the line may run that names a protected location there (git's
+// own fsmonitor-watchman.sample) refuses no line.
+func (e *Engine) keptFrom(in *reqInfo) func(p string) bool {
+	list := e.protectedFor(in)
+	return func(p string) bool {
+		lp := strings.ToLower(filepath.Clean(p))
+		if strings.Contains(lp, "/.git/") {
+			return true
+		}
+		for _, pr := range list {
+			for _, pf := range pr.lower {
+				if beneath(pf, lp) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}

@@ -1,0 +1,77 @@
+package governance
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestProgramsRunningNamesThroughPath decides lines that change PATH to
+// list a directory the agent writes, then run a program that runs
+// commands by names of its own: make its recipes', npm its scripts', a
+// bare xargs echo. The line shows only "make", whose makefile names
+// nothing protected, so before, reading only the names the line shows,
+// the line was asked about for setting PATH (allowed with Env(PATH)) and
+// the person's approval ran tools/helper, which empties the policy. Every
+// executable of a directory the new PATH lists is read as code the line
+// runs; a line of builtins that run no program, a PATH listing no such
+// file, and a non-executable file there keep their decision.
+func TestProgramsRunningNamesThroughPath(t *testing.T) {
+	root := tempTree(t, []string{"tools", "sub/tools", "clean", "notes"}, []string{"a.txt"})
+	writeFiles(t, root, map[string]string{
+		"tools/helper":     "#!/bin/sh\n: > GOVERNANCE.md\n",
+		"sub/tools/helper": "#!/bin/sh\n: > GOVERNANCE.md\n",
+		"clean/helper":     "#!/bin/sh\necho hi\n",
+	}, 0o755)
+	writeFiles(t, root, map[string]string{
+		"Makefile":       "all:\n\t@helper\n",
+		"notes/README":   "the policy is GOVERNANCE.md\n",
+		"clean/notes.md": "GOVERNANCE.md\n",
+	}, 0o644)
+	e := rootPolicyEngine(t, root, "  allow: [Bash, Env(PATH)]\n")
+	checkCommandRows(t, e, root, []commandRow{
+		{"PATH=tools:$PATH make", Deny},
+		{"PATH=./tools make", Deny},
+		{"PATH+=:tools; make", Deny},
+		{"export PATH=tools:$PATH; make", Deny},
+		{"export PATH=" + root + "/tools:/usr/bin; make", Deny},
+		{"env PATH=tools:/usr/bin make", Deny},
+		{"PATH=.:$PATH make -C sub", Deny},
+		{"PATH=: make", Deny},
+		{"cd sub && PATH=tools:$PATH make", Deny},
+		{"PATH=tools:$PATH xargs -a a.txt", Deny},
+		{"PATH=tools:$PATH npm run t", Deny},
+		{"PATH=$(cat p) make", Deny},
+		{"read PATH < p; make", Deny},
+		{"source env.sh; make", Deny},
+		{"make", Allow},
+		{"PATH=clean:$PATH make", Allow},
+		{"PATH=notes:$PATH make", Allow},
+		{"PATH=/usr/local/bin:$PATH make", Allow},
+		{"PATH=tools:$PATH; echo hi", Allow},
+		{"unset PATH; make", Allow},
+	})
+	d := e.Decide(Request{Action: ActionTerminalCreate, Command: "make", Cwd: root, Paths: []string{root},
+		Env: []EnvVar{{Name: "PATH", Value: root + "/tools:/usr/bin:/bin"}}})
+	if d.Value != Deny {
+		t.Errorf("make with the request's PATH=%s/tools: %v (%s); want deny", root, d.Value, d.Reason)
+	}
+}
+
+// TestPathRunnablesKeptFiles: an executable the agent may not write (a
+// hook git keeps in .git/hooks, whose fsmonitor-watchman.sample names
+// .git/config) is no code of the agent's, so a line that may run it
+// through PATH is not refused for what it names (source is asked about
+// as code the bridge cannot read, as before).
+func TestPathRunnablesKeptFiles(t *testing.T) {
+	root := tempTree(t, []string{".git/hooks", "bin"}, []string{"a.txt"})
+	writeFiles(t, root, map[string]string{".git/hooks/fsmonitor.sample": "#!/bin/sh\ncat .git/config\n"}, 0o755)
+	if err := os.WriteFile(filepath.Join(root, ".git/HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := rootPolicyEngine(t, root, "  allow: [Bash, Env(PATH)]\n")
+	checkCommandRows(t, e, root, []commandRow{
+		{"PATH=.:$PATH make", Allow},
+		{"source env.sh; make", RequireApproval},
+	})
+}
