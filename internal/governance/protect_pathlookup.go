@@ -214,8 +214,9 @@ type lookups struct {
 	path, loadables, home searchList
 	// runnable are the executables a program the line runs may find by a
 	// name of its own through the PATH the line or the request gives
-	// (pathRunnables, protect_pathrunners.go).
-	runnable []string
+	// (pathRunnables); valued the files the values of its variables name
+	// (valueFiles, protect_valuefiles.go).
+	runnable, valued []string
 	// catalog holds the directories of TEXTDOMAINDIR, its beneath
 	// non-nil where one is computed (protect_catalogs.go).
 	catalog searchList
@@ -270,6 +271,8 @@ func (e *Engine) findLookups(in *reqInfo, lines []*shellcmd.Analysis) (lookups, 
 	var l lookups
 	var computed [3]bool
 	l.path.dirs, computed[0] = lookupDirs(in.req, lines, "PATH")
+	var valuedWhy string
+	l.valued, valuedWhy = e.valueFiles(in, lines)
 	run := e.pathRunnables(in, lines)
 	l.runnable = run.listed
 	l.loadables.dirs, computed[1] = lookupDirs(in.req, lines, "BASH_LOADABLES_PATH")
@@ -279,7 +282,7 @@ func (e *Engine) findLookups(in *reqInfo, lines []*shellcmd.Analysis) (lookups, 
 		l.catalog.beneath = map[string][]string{}
 	}
 	if !computed[0] && !computed[1] && !computed[2] && run.beneath == nil {
-		return l, ""
+		return l, valuedWhy
 	}
 	names := commandNames(lines)
 	if computed[2] {
@@ -289,7 +292,7 @@ func (e *Engine) findLookups(in *reqInfo, lines []*shellcmd.Analysis) (lookups, 
 	}
 	found, exes, why := namedBeneath(in.roots, names, run)
 	if why != "" {
-		return l, why
+		return l, "it may give PATH, HOME or the like a directory known only when the line runs, and " + why
 	}
 	l.runnable = append(l.runnable, exes...)
 	beneath := map[string][]string{}
@@ -302,7 +305,7 @@ func (e *Engine) findLookups(in *reqInfo, lines []*shellcmd.Analysis) (lookups, 
 			sl.beneath = beneath
 		}
 	}
-	return l, ""
+	return l, valuedWhy
 }
 
 // startupFiles are the files beneath HOME a shell runs when it starts:
@@ -330,13 +333,16 @@ func (l lookups) startup() []string {
 // lookupLimit asks about a line one of whose variables (PATH, HOME,
 // BASH_LOADABLES_PATH, TEXTDOMAINDIR) is given a directory known only
 // when it runs, where the workspace holds more than the bridge searches
-// for the files that directory may lead to (lookupFiles, catalogs): it
-// cannot tell whether one of them changes a protected file. Asked, not
+// for the files that directory may lead to (lookupFiles, catalogs), or
+// whose value names a directory holding more than it reads (valueFiles):
+// it cannot tell whether one of them changes a protected file. Asked, not
 // refused: source .venv/bin/activate in a large workspace is everyday.
 func (e *Engine) lookupLimit(in *reqInfo, lines []*shellcmd.Analysis, cwd string) (verdict, bool) {
 	l, why := e.lookupFiles(in, lines)
 	if why == "" {
-		_, why = l.catalogs(in, []string{cwd})
+		if _, why = l.catalogs(in, []string{cwd}); why != "" {
+			why = "it may give PATH, HOME or the like a directory known only when the line runs, and " + why
+		}
 	}
 	if why == "" {
 		return verdict{}, false
@@ -344,7 +350,7 @@ func (e *Engine) lookupLimit(in *reqInfo, lines []*shellcmd.Analysis, cwd string
 	line := strings.TrimSpace(in.req.Command + " " + strings.Join(in.req.Argv, " "))
 	return verdict{value: RequireApproval, ref: "unreadable-command",
 		ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
-		reason: fmt.Sprintf("running %q: it may give PATH, HOME or the like a directory known only when the line runs, and %s, so the bridge cannot read every file the line may then run to tell whether it changes a protected file", line, why)}, true
+		reason: fmt.Sprintf("running %q: %s, so the bridge cannot read every file the line may then run to tell whether it changes a protected file", line, why)}, true
 }
 
 // namedBeneath returns the files beneath roots whose name is one of names

@@ -76,6 +76,7 @@ func (e *Engine) eachScript(in *reqInfo, lines []*shellcmd.Analysis, cwd string,
 	// Where PATH and the like may lead a name (protect_pathlookup.go); past
 	// what the bridge searches, lookupLimit asks about the line.
 	looked, _ := e.lookupFiles(in, lines)
+	extra = append(extra, looked.valued...)
 	for _, a := range lines {
 		for _, c := range a.Commands {
 			dirs := e.runDirs(in, c, cwd)

@@ -1,0 +1,67 @@
+package governance
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestValueFilesNamingProtected decides lines whose variables point a
+// program at the agent's configuration: git's aliases in $HOME/.gitconfig
+// and in the config of the repository GIT_DIR names, wget's WGETRC
+// (output_document truncates the file it names), tclsh's packages beneath
+// TCLLIBPATH, less's LESSKEYIN, names of every kind, on no list or asked
+// about. Before, the line was asked about at most, and the person's
+// approval emptied the policy. The file a value names, and each file
+// beneath a directory it names, is read as code the line runs; a value
+// naming no such file, a file kept from the agent and the bridge's own
+// files keep their decision.
+func TestValueFilesNamingProtected(t *testing.T) {
+	root := tempTree(t, []string{"cfg", "evil/objects", "evil/refs", "lib/evil", "sub/cfg", "clean", "audit"}, []string{"a.txt"})
+	writeFiles(t, root, map[string]string{
+		"cfg/.gitconfig":        "[alias]\nlg = !: > GOVERNANCE.md\n",
+		"sub/cfg/.gitconfig":    "[alias]\nlg = !: > ../GOVERNANCE.md\n",
+		"evil/HEAD":             "ref: refs/heads/main\n",
+		"evil/config":           "[alias]\nst = !: > GOVERNANCE.md\n",
+		"w.rc":                  "output_document = GOVERNANCE.md\n",
+		"lib/evil/pkgIndex.tcl": "exec sh -c {: > GOVERNANCE.md}\n",
+		"keys.src":              "#env\nLESSOPEN=|: > GOVERNANCE.md %s\n",
+		"clean/.gitconfig":      "[alias]\nlg = log --oneline\n",
+		"audit/audit-log.jsonl": "{\"subject\":\"GOVERNANCE.md\"}\n",
+	}, 0o644)
+	e := rootPolicyEngine(t, root, "  allow: [Bash, Env]\n", ProtectedPath{Path: root + "/audit/audit-log.jsonl", What: "the audit log", Read: true})
+	checkCommandRows(t, e, root, []commandRow{
+		{"HOME=cfg git lg", Deny},
+		{"export HOME=" + root + "/cfg; git lg", Deny},
+		{"env HOME=cfg git lg", Deny},
+		{"cd sub && HOME=cfg git lg", Deny},
+		{"GIT_DIR=evil git st", Deny},
+		{"WGETRC=w.rc wget -q http://127.0.0.1:1/", Deny},
+		{"WGETRC=/etc/none:w.rc wget -q http://127.0.0.1:1/", Deny},
+		{"echo 'package require evil' | TCLLIBPATH=lib tclsh", Deny},
+		{"LESSKEYIN=keys.src less a.txt", Deny},
+		{"MYCONF=file://" + root + "/w.rc wget -q http://127.0.0.1:1/", Deny},
+		{"HOME=clean git lg", Allow},
+		{"HOME=/nonexistent git lg", Allow},
+		{"NODE_ENV=test git status", Allow},
+		{"LOGDIR=audit git status", Allow},
+	})
+	d := e.Decide(Request{Action: ActionTerminalCreate, Command: "git", Argv: []string{"lg"}, Cwd: root, Paths: []string{root},
+		Env: []EnvVar{{Name: "HOME", Value: root + "/cfg"}}})
+	if d.Value != Deny {
+		t.Errorf("git lg with the request's HOME=%s/cfg: %v (%s); want deny", root, d.Value, d.Reason)
+	}
+}
+
+// TestValueDirectoryTooLarge: a directory a variable names that holds more
+// entries than the bridge reads is asked about, saying so, whatever rule
+// allows the line.
+func TestValueDirectoryTooLarge(t *testing.T) {
+	root := tempTree(t, []string{"big/a", "big/b"}, []string{"a.txt", "big/a/x", "big/b/y"})
+	defer func(n int) { maxTreeEntries = n }(maxTreeEntries)
+	maxTreeEntries = 3
+	e := rootPolicyEngine(t, root, "  allow: [Bash, Env]\n")
+	d := e.Decide(Request{Action: ActionTerminalCreate, Command: "XDG_DATA_DIRS=big git status", Cwd: root, Paths: []string{root}})
+	if d.Value != RequireApproval || !strings.Contains(d.Reason, "more than 3 entries") {
+		t.Errorf("a variable naming a directory too large to read: %v (%s: %s); want it asked about, saying so", d.Value, d.Ref, d.Reason)
+	}
+}
