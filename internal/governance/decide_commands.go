@@ -182,6 +182,17 @@ func (e *Engine) decideVariable(in *reqInfo, name, value string, static bool, di
 				consider(v, fmt.Sprintf("running %q (the command line %s holds)", c.Source, name), describeCommand(c))
 			}
 		}
+		return
+	}
+	// A value of any other name that reads as a command line may be one
+	// (make runs every variable a recipe expands: "CC='rm x;' make a"):
+	// its commands are decided too (shellcmd.ValueCode).
+	if t, ok := shellcmd.ValueCode(value); ok {
+		for _, c := range shellcmd.Analyze(t, shellcmd.Options{Dir: in.req.Cwd}).Commands {
+			if v, ok := e.decideCommand(in, c, advisories); ok {
+				consider(v, fmt.Sprintf("running %q (the value of %s, which a program may run as a command line)", c.Source, name), describeCommand(c))
+			}
+		}
 	}
 }
 

@@ -111,6 +111,7 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			}
 		}
 		w.optionCommands(c, form, hop, depth)
+		w.makeOperandValues(c, form, depth)
 		h := handlers[head.Name()]
 		if h == nil {
 			h = interpreterHandler(head.Name())
