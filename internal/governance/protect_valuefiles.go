@@ -25,7 +25,8 @@ import (
 // programs find their commands in it (protect_pathrunners.go).
 
 // valueFiles returns the files the static values of the variables the
-// request and lines set name inside the workspace roots, and every file
+// request and lines set name inside the workspace roots (and the values
+// written from the line's directory, $PWD/cfg), and every file
 // beneath a directory one names; why, when not empty, says a directory
 // holds more than maxTreeEntries entries, so the bridge cannot read them.
 func (e *Engine) valueFiles(in *reqInfo, lines []*shellcmd.Analysis) (files []string, why string) {
@@ -38,14 +39,25 @@ func (e *Engine) valueFiles(in *reqInfo, lines []*shellcmd.Analysis) (files []st
 	}
 	for _, a := range lines {
 		for _, as := range a.Assignments {
-			if as.Name == "PATH" || !as.Static {
+			if as.Name == "PATH" {
 				continue
 			}
 			dirs := []string{cwd}
 			if as.Dir.Moved() {
 				dirs = e.dirsOrRoots(in, as.Dir)
 			}
-			w.value(as.Value, dirs)
+			if as.Static {
+				w.value(as.Value, dirs)
+				continue
+			}
+			// A value written from the line's directory ($PWD/cfg,
+			// ~+/cfg, $(pwd)/cfg, each ':' element so) names what
+			// the rest names there.
+			for _, el := range strings.Split(as.Value, ":") {
+				if n, ok := shellcmd.CwdRelative(el); ok {
+					w.value(n, dirs)
+				}
+			}
 		}
 	}
 	if w.budget < 0 {

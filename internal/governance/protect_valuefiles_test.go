@@ -65,3 +65,31 @@ func TestValueDirectoryTooLarge(t *testing.T) {
 		t.Errorf("a variable naming a directory too large to read: %v (%s: %s); want it asked about, saying so", d.Value, d.Ref, d.Reason)
 	}
 }
+
+// TestValueFilesFromTheLinesDirectory: a value written from the line's
+// directory ($PWD/cfg, ~+/cfg, $(pwd)/cfg, "${PWD}"/cfg, an element of a
+// ':' list so) is known before the line runs, and names the file the rest
+// names there. Before, such a value was not static and its file was not
+// read: "HOME=$PWD/cfg git lg" was asked about for HOME and the person's
+// approval ran the agent's alias.
+func TestValueFilesFromTheLinesDirectory(t *testing.T) {
+	root := tempTree(t, []string{"cfg", "clean", "sub/cfg"}, []string{"a.txt"})
+	writeFiles(t, root, map[string]string{
+		"cfg/.gitconfig":     "[alias]\nlg = !: > GOVERNANCE.md\n",
+		"sub/cfg/.gitconfig": "[alias]\nlg = !: > ../GOVERNANCE.md\n",
+		"w.rc":               "output_document = GOVERNANCE.md\n",
+		"clean/.gitconfig":   "[alias]\nlg = log\n",
+	}, 0o644)
+	e := rootPolicyEngine(t, root, "  allow: [Bash, Env]\n")
+	checkCommandRows(t, e, root, []commandRow{
+		{"HOME=$PWD/cfg git lg", Deny},
+		{"HOME=~+/cfg git lg", Deny},
+		{`HOME="$PWD/cfg" git lg`, Deny},
+		{`WGETRC="${PWD}"/w.rc wget -q http://127.0.0.1:1/`, Deny},
+		{"WGETRC=$(pwd)/w.rc wget -q http://127.0.0.1:1/", Deny},
+		{"XDG_CONFIG_DIRS=/etc/xdg:$PWD/cfg git lg", Deny},
+		{"cd sub && HOME=$PWD/cfg git lg", Deny},
+		{"HOME=$PWD/clean git lg", Allow},
+		{"HOME=$PWDX/cfg git lg", Allow},
+	})
+}

@@ -87,3 +87,17 @@ func cwdTildeForms(words []Word) [][]Word {
 	}
 	return [][]Word{bash, dash}
 }
+
+// CwdRelative returns the name a value as written gives relative to the
+// directory the line is in, when it starts "~+" (bash expands it in an
+// assignment's value as in a word), $PWD or $(pwd) with plain text after
+// it: "HOME=$PWD/cfg" names ./cfg. ok is false for any other text.
+func CwdRelative(text string) (string, bool) {
+	if rest, ok := pwdWordRest(text); ok {
+		return "." + rest, true
+	}
+	if rest, ok := strings.CutPrefix(text, "~+"); ok && plainRest(rest) {
+		return "." + rest, true
+	}
+	return "", false
+}
