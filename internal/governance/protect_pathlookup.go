@@ -217,6 +217,9 @@ type lookups struct {
 	// (pathRunnables); valued the files the values of its variables name
 	// (valueFiles, protect_valuefiles.go).
 	runnable, valued []string
+	// pathNamed are the directories the PATH the line gives names
+	// (runnables.named).
+	pathNamed []string
 	// catalog holds the directories of TEXTDOMAINDIR, its beneath
 	// non-nil where one is computed (protect_catalogs.go).
 	catalog searchList
@@ -274,7 +277,7 @@ func (e *Engine) findLookups(in *reqInfo, lines []*shellcmd.Analysis) (lookups, 
 	var valuedWhy string
 	l.valued, valuedWhy = e.valueFiles(in, lines)
 	run := e.pathRunnables(in, lines)
-	l.runnable = run.listed
+	l.runnable, l.pathNamed = run.listed, run.named
 	l.loadables.dirs, computed[1] = lookupDirs(in.req, lines, "BASH_LOADABLES_PATH")
 	l.home.dirs, computed[2] = lookupDirs(in.req, lines, "HOME")
 	var catalogComputed bool

@@ -31,6 +31,12 @@ type runnables struct {
 	listed  []string
 	beneath func(dir string) bool
 	kept    func(p string) bool // a file the agent may not write (keptFrom)
+	// named are the directories the PATH lists by name, absolute or
+	// relative to where the line runs (not those known only at run time).
+	named []string
+	// anyMode says the line may give a file an execute bit (chmod,
+	// install, setfacl): every regular file there may then run.
+	anyMode bool
 }
 
 // pathRunnables returns the runnables of the PATH the request and lines
@@ -66,6 +72,8 @@ func (e *Engine) pathRunnables(in *reqInfo, lines []*shellcmd.Analysis) runnable
 			anyDir = anyDir || setsUnseen(c)
 		}
 	}
+	r.named = dirs
+	r.anyMode = changesModes(lines)
 	var rel []string // relative elements, cleaned
 	for _, d := range dirs {
 		if filepath.IsAbs(d) {
@@ -123,7 +131,74 @@ func (r runnables) executablesIn(in *reqInfo, d string) []string {
 // execute bit set, one execvp may run, that the agent may have written.
 func (r runnables) runs(p string) bool {
 	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 && !r.kept(p)
+	return err == nil && fi.Mode().IsRegular() && (r.anyMode || fi.Mode().Perm()&0o111 != 0) && !r.kept(p)
+}
+
+// modeChangers are programs that may give a file an execute bit.
+var modeChangers = setOf("chmod", "install", "setfacl", "busybox")
+
+// changesModes reports whether a command of lines may give a file an
+// execute bit: "chmod +x tools/helper; PATH=tools:$PATH make" runs a file
+// that is not executable when the line is decided.
+func changesModes(lines []*shellcmd.Analysis) bool {
+	for _, a := range lines {
+		for _, c := range a.Commands {
+			for _, form := range c.Forms {
+				if len(form) > 0 && (form[0].Kind != shellcmd.Static || modeChangers[filepath.Base(form[0].Text)]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// lineWritesOnPath denies a line that changes PATH to name a directory
+// inside the roots, runs a program, and may write a file into such a
+// directory (cp, mv, tee, a redirect, a name computed at run time): the
+// file is not there, or holds other text, when the line is decided, and
+// the program may run it by a name of its own ("PATH=tools:$PATH; cp evil
+// tools/helper; make").
+func (e *Engine) lineWritesOnPath(in *reqInfo, lines []*shellcmd.Analysis, cwd string) (verdict, bool) {
+	l, _ := e.lookupFiles(in, lines)
+	var dirs [][]string // the forms of each directory inside the roots, where the line runs
+	for _, d := range l.pathNamed {
+		if p := filepath.Clean(joinRaw(cwd, d)); in.insideRoots(p) {
+			dirs = append(dirs, pathFormsOf(p))
+		}
+	}
+	if len(dirs) == 0 || !anyRunsPrograms(lines) {
+		return verdict{}, false
+	}
+	w, ok := e.lineWrites(in, lines, cwd, func(dir, name string) bool {
+		// The file, or the directory it is copied or moved into (cp
+		// evil tools).
+		p := joinRaw(dir, name)
+		parent, whole := pathFormsOf(filepath.Dir(p)), pathFormsOf(p)
+		for _, forms := range dirs {
+			if shareForm(forms, parent) || shareForm(forms, whole) {
+				return true
+			}
+		}
+		return false
+	})
+	if !ok {
+		return verdict{}, false
+	}
+	return selfWrittenVerdict(in, w, "a program may find in a directory its PATH lists")
+}
+
+// anyRunsPrograms reports whether a command of lines runs a program
+// (runsPrograms).
+func anyRunsPrograms(lines []*shellcmd.Analysis) bool {
+	for _, a := range lines {
+		for _, c := range a.Commands {
+			if runsPrograms(c) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // runsNothing are the shell's builtins that run no program: a line of

@@ -75,3 +75,33 @@ func TestPathRunnablesKeptFiles(t *testing.T) {
 		{"source env.sh; make", RequireApproval},
 	})
 }
+
+// TestPathRunnablesTheLineMakes: a line that changes PATH may also make
+// the file a program finds there: give the agent's file an execute bit
+// (chmod, install), or copy, move or write one into a directory the PATH
+// names. Before, the file was read only when executable when the line was
+// decided, and a file the line writes not at all: "chmod +x tools/helper;
+// PATH=tools:$PATH make" and "PATH=tools:$PATH; cp s tools; make" ran
+// what the bridge never read.
+func TestPathRunnablesTheLineMakes(t *testing.T) {
+	root := tempTree(t, []string{"tools", "out"}, []string{"a.txt"})
+	writeFiles(t, root, map[string]string{
+		"tools/helper": "#!/bin/sh\n: > GOVERNANCE.md\n",
+		"s":            "#!/bin/sh\necho hi\n",
+		"Makefile":     "all:\n\t@helper\n",
+	}, 0o644)
+	e := rootPolicyEngine(t, root, "  allow: [Bash, Env(PATH)]\n")
+	checkCommandRows(t, e, root, []commandRow{
+		{"chmod +x tools/helper; PATH=tools:$PATH make", Deny},
+		{"PATH=tools:$PATH; chmod +x tools/helper && make", Deny},
+		{"install -m 755 s out/s; PATH=tools:$PATH make", Deny},
+		{"PATH=tools:$PATH; cp s tools/helper2; make", Deny},
+		{"PATH=tools:$PATH; cp s tools; make", Deny},
+		{"PATH=tools:$PATH; mv s tools/; make", Deny},
+		{"PATH=tools:$PATH; tee tools/x < s; make", Deny},
+		{"PATH=tools:$PATH make", Allow},
+		{"PATH=tools:$PATH make > out/build.log", Allow},
+		{"PATH=tools:$PATH; cp s out/s; make", Allow},
+		{"chmod +x s; ./s", Allow},
+	})
+}

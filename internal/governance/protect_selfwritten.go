@@ -22,12 +22,16 @@ import (
 // protectedCommand asks it last, so that a line naming a protected file
 // is refused for that.
 func (e *Engine) selfWrittenScripts(in *reqInfo, lines []*shellcmd.Analysis, cwd string) (verdict, bool) {
-	return e.eachScript(in, lines, cwd, func(_ *shellcmd.Command, f, _, p string) (verdict, bool) {
+	v, ok := e.eachScript(in, lines, cwd, func(_ *shellcmd.Command, f, _, p string) (verdict, bool) {
 		if w, ok := e.lineWritesScript(in, lines, p, cwd); ok {
 			return selfWrittenVerdict(in, w, f)
 		}
 		return verdict{}, false
 	})
+	if ok {
+		return v, true
+	}
+	return e.lineWritesOnPath(in, lines, cwd)
 }
 
 // keepsText are programs that change what they name without giving a file
@@ -40,12 +44,19 @@ var keepsText = setOf("chmod", "chown", "chgrp", "touch", "mkdir", "rmdir", "rm"
 // and whether there is one. cwd is the line's directory.
 func (e *Engine) lineWritesScript(in *reqInfo, lines []*shellcmd.Analysis, p, cwd string) (string, bool) {
 	var forms []string // p's, once needed
-	same := func(dir, name string) bool {
+	return e.lineWrites(in, lines, cwd, func(dir, name string) bool {
 		if forms == nil {
 			forms = pathFormsOf(p)
 		}
 		return shareForm(forms, pathFormsOf(joinRaw(dir, name)))
-	}
+	})
+}
+
+// lineWrites returns the source of a command of lines that may write a
+// file same accepts (name as written, relative to dir), or a file whose
+// name is computed when the line runs, and whether there is one. cwd is
+// the line's directory.
+func (e *Engine) lineWrites(in *reqInfo, lines []*shellcmd.Analysis, cwd string, same func(dir, name string) bool) (string, bool) {
 	for _, a := range lines {
 		for _, r := range a.Redirects {
 			if !r.Write || redirectDevices[r.Target.Text] {
