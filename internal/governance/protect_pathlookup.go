@@ -218,8 +218,10 @@ type lookups struct {
 	// (valueFiles, protect_valuefiles.go).
 	runnable, valued []string
 	// pathNamed are the directories the PATH the line gives names
-	// (runnables.named).
-	pathNamed []string
+	// (runnables.named); valueNamed the paths other variables' values
+	// name inside the roots, there or not (valueFiles).
+	pathNamed  []string
+	valueNamed []valueNamed
 	// catalog holds the directories of TEXTDOMAINDIR, its beneath
 	// non-nil where one is computed (protect_catalogs.go).
 	catalog searchList
@@ -275,7 +277,7 @@ func (e *Engine) findLookups(in *reqInfo, lines []*shellcmd.Analysis) (lookups, 
 	var computed [3]bool
 	l.path.dirs, computed[0] = lookupDirs(in.req, lines, "PATH")
 	var valuedWhy string
-	l.valued, valuedWhy = e.valueFiles(in, lines)
+	l.valued, l.valueNamed, valuedWhy = e.valueFiles(in, lines)
 	run := e.pathRunnables(in, lines)
 	l.runnable, l.pathNamed = run.listed, run.named
 	l.loadables.dirs, computed[1] = lookupDirs(in.req, lines, "BASH_LOADABLES_PATH")

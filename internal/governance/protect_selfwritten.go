@@ -31,7 +31,10 @@ func (e *Engine) selfWrittenScripts(in *reqInfo, lines []*shellcmd.Analysis, cwd
 	if ok {
 		return v, true
 	}
-	return e.lineWritesOnPath(in, lines, cwd)
+	if v, ok := e.lineWritesOnPath(in, lines, cwd); ok {
+		return v, true
+	}
+	return e.lineWritesOnValues(in, lines, cwd)
 }
 
 // keepsText are programs that change what they name without giving a file

@@ -29,7 +29,7 @@ import (
 // written from the line's directory, $PWD/cfg), and every file
 // beneath a directory one names; why, when not empty, says a directory
 // holds more than maxTreeEntries entries, so the bridge cannot read them.
-func (e *Engine) valueFiles(in *reqInfo, lines []*shellcmd.Analysis) (files []string, why string) {
+func (e *Engine) valueFiles(in *reqInfo, lines []*shellcmd.Analysis) (files []string, named []valueNamed, why string) {
 	cwd := filepath.Clean(in.req.Cwd)
 	w := valueWalk{in: in, kept: e.keptFrom(in), budget: maxTreeEntries, seen: map[string]bool{}}
 	for _, v := range in.req.Env {
@@ -61,9 +61,9 @@ func (e *Engine) valueFiles(in *reqInfo, lines []*shellcmd.Analysis) (files []st
 		}
 	}
 	if w.budget < 0 {
-		return w.files, fmt.Sprintf("the value of a variable it sets names a directory holding more than %d entries, where a program may find its configuration", maxTreeEntries)
+		return w.files, w.named, fmt.Sprintf("the value of a variable it sets names a directory holding more than %d entries, where a program may find its configuration", maxTreeEntries)
 	}
-	return w.files, ""
+	return w.files, w.named, ""
 }
 
 // valueWalk gathers the files of variables' values (valueFiles).
@@ -73,6 +73,7 @@ type valueWalk struct {
 	budget int                 // entries left to read
 	seen   map[string]bool
 	files  []string
+	named  []valueNamed // each path a value names inside the roots, there or not
 }
 
 // value adds the files value names, relative to each of dirs.
@@ -91,10 +92,15 @@ func (w *valueWalk) value(value string, dirs []string) {
 // lies inside the workspace roots.
 func (w *valueWalk) path(p string) {
 	resolved, err := filepath.EvalSymlinks(p)
-	if err != nil || !w.in.insideRoots(resolved) || w.seen[resolved] {
+	if err != nil {
+		resolved = filepath.Clean(p) // not there yet: the line may make it
+	}
+	if !w.in.insideRoots(resolved) || w.seen[resolved] {
 		return
 	}
 	w.seen[resolved] = true
+	root := w.in.isRoot(resolved)
+	w.named = append(w.named, valueNamed{resolved, root})
 	fi, err := os.Stat(resolved)
 	switch {
 	case err != nil:
@@ -105,6 +111,12 @@ func (w *valueWalk) path(p string) {
 			if w.budget--; w.budget < 0 {
 				return filepath.SkipAll
 			}
+			if root && q != resolved && !hiddenBelow(resolved, q) {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
 			if err == nil && !d.IsDir() {
 				w.add(q)
 			}
@@ -113,9 +125,63 @@ func (w *valueWalk) path(p string) {
 	}
 }
 
+// valueNamed is a path a variable's value names inside the roots; root
+// says it is a workspace root, whose configuration a program finds in its
+// hidden entries (HOME=. and .gitconfig, CURL_HOME=. and .curlrc): those
+// alone are read beneath it, not the project's own files.
+type valueNamed struct {
+	path string
+	root bool
+}
+
+// hiddenBelow reports whether q, beneath dir, lies in or is an entry of
+// dir whose name starts with a dot.
+func hiddenBelow(dir, q string) bool {
+	rel, err := filepath.Rel(dir, q)
+	return err == nil && strings.HasPrefix(rel, ".") && !strings.HasPrefix(rel, "..")
+}
+
+// isRoot reports whether p is one of the workspace roots.
+func (in *reqInfo) isRoot(p string) bool {
+	for _, r := range in.roots {
+		if filepath.Clean(r) == p {
+			return true
+		}
+	}
+	return false
+}
+
 // add keeps the file p unless the agent may not write it (keptFrom).
 func (w *valueWalk) add(p string) {
 	if !w.kept(p) {
 		w.files = append(w.files, p)
 	}
+}
+
+// lineWritesOnValues denies a line that runs a program and may write the
+// file a variable's value names, or a file beneath a directory it names
+// (cp, mv, tee, a redirect, a name computed at run time): the file is not
+// there, or holds other text, when the line is decided, and the program
+// takes it as its configuration ("cp gc.txt cfg/.gitconfig && HOME=cfg git
+// lg").
+func (e *Engine) lineWritesOnValues(in *reqInfo, lines []*shellcmd.Analysis, cwd string) (verdict, bool) {
+	l, _ := e.lookupFiles(in, lines)
+	if len(l.valueNamed) == 0 || !anyRunsPrograms(lines) {
+		return verdict{}, false
+	}
+	w, ok := e.lineWrites(in, lines, cwd, func(dir, name string) bool {
+		p := joinRaw(dir, name)
+		for _, n := range l.valueNamed {
+			for _, f := range pathFormsOf(p) {
+				if rel, ok := cutDir(n.path, f); ok && (!n.root || strings.HasPrefix(rel, ".")) {
+					return true
+				}
+			}
+		}
+		return false
+	})
+	if !ok {
+		return verdict{}, false
+	}
+	return selfWrittenVerdict(in, w, "a variable's value names, which a program may take as its configuration")
 }

@@ -93,3 +93,30 @@ func TestValueFilesFromTheLinesDirectory(t *testing.T) {
 		{"HOME=$PWDX/cfg git lg", Allow},
 	})
 }
+
+// TestValueFilesTheLineMakes: a line may make the configuration a
+// variable's value names before the program reads it: copy the agent's
+// file there, or into the directory it names. Before, only the files there
+// when the line was decided were read: "cp gc.txt cfg/.gitconfig && HOME=cfg
+// git lg" ran the alias. A workspace root a value names is read for its
+// hidden entries only (.gitconfig, .curlrc, .config/), where programs find
+// their configuration, not the project's files.
+func TestValueFilesTheLineMakes(t *testing.T) {
+	root := tempTree(t, []string{"cfg", "out"}, []string{"a.txt"})
+	writeFiles(t, root, map[string]string{
+		"gc.txt":    "[alias]\nlg = !: > GOVERNANCE.md\n",
+		"README.md": "the policy is GOVERNANCE.md\n",
+	}, 0o644)
+	e := rootPolicyEngine(t, root, "  allow: [Bash, Env]\n")
+	checkCommandRows(t, e, root, []commandRow{
+		{"cp gc.txt cfg/.gitconfig && HOME=cfg git lg", Deny},
+		{"HOME=cfg; cp gc.txt cfg; git lg", Deny},
+		{"cp gc.txt w2.rc; WGETRC=w2.rc wget -q http://127.0.0.1:1/", Deny},
+		{"cp gc.txt .gitconfig; HOME=. git lg", Deny},
+		{"HOME=cfg; git lg > \"$LOG\"", Deny},
+		{"HOME=. git status", Allow},
+		{"HOME=. git status > out/log", Allow},
+		{"HOME=cfg git lg > out/log", Allow},
+		{"HOME=cfg; cp gc.txt out/x; echo hi", Allow},
+	})
+}
