@@ -20,8 +20,11 @@ import (
 // directory of that PATH holds, not only the names the line shows
 // (lookedUp): an absolute directory's own, a relative one's wherever a
 // program may run (make -C, npm at the package's top, git at the work
-// tree's), and, where an element is known only when the line runs (or PATH
-// may be unset, leaving "."), every executable beneath the roots.
+// tree's), and, where an element is "." or empty, every executable beneath
+// the roots. An element known only when the line runs (PATH=$(go env
+// GOPATH)/bin:$PATH, read PATH, source) is searched only for the names the
+// line shows (lookupDirs): every executable of the workspace would refuse
+// everyday lines for a script that names the policy (docs/security.md).
 
 // runnables are the executables a PATH the line gives may make a program
 // run by a name of its own: listed, those of its absolute directories
@@ -41,8 +44,7 @@ type runnables struct {
 
 // pathRunnables returns the runnables of the PATH the request and lines
 // give: each element of a value they show (an empty one is ".", where the
-// program runs), and any directory where an element is known only when
-// the line runs (read PATH, PATH=$(...), a nameref, source, eval). The
+// program runs); an element known only when the line runs is not one. The
 // "." lookupDirs adds where the earlier PATH or an unset one may leave
 // it is not taken: the IDE's PATH is not known (docs/security.md), and
 // without PATH a program finds nothing where it runs (glibc's and dash's
@@ -61,15 +63,19 @@ func (e *Engine) pathRunnables(in *reqInfo, lines []*shellcmd.Analysis) runnable
 			if as.Name != "PATH" {
 				continue
 			}
-			elems, unknown := pathElements(as)
+			elems, _ := pathElements(as)
 			if !as.Static || as.Append && strings.HasPrefix(as.Value, ":") {
 				elems = elems[1:] // the "." for the earlier PATH, or the "" before PATH+=:dir
 			}
 			dirs = append(dirs, elems...)
-			anyDir = anyDir || unknown
-		}
-		for _, c := range a.Commands {
-			anyDir = anyDir || setsUnseen(c)
+			if !as.Static {
+				// $PWD/tools, ~+/tools: the tools where the line is.
+				for _, el := range strings.Split(strings.NewReplacer(`"`, "", `'`, "").Replace(as.Value), ":") {
+					if n, ok := shellcmd.CwdRelative(el); ok {
+						dirs = append(dirs, n)
+					}
+				}
+			}
 		}
 	}
 	r.named = dirs

@@ -41,9 +41,14 @@ func TestProgramsRunningNamesThroughPath(t *testing.T) {
 		{"cd sub && PATH=tools:$PATH make", Deny},
 		{"PATH=tools:$PATH xargs -a a.txt", Deny},
 		{"PATH=tools:$PATH npm run t", Deny},
-		{"PATH=$(cat p) make", Deny},
-		{"read PATH < p; make", Deny},
-		{"source env.sh; make", Deny},
+		{"PATH=$(cat p):tools make", Deny},
+		{"PATH=$PWD/tools:$PATH make", Deny},
+		{`PATH="$(pwd)/tools:$PATH" make`, Deny},
+		// An element known only at run time is searched for the names
+		// the line shows alone (docs/security.md, Limits).
+		{"PATH=$(cat p) make", Allow},
+		{"read PATH < p; make", Allow},
+		{"source env.sh; make", RequireApproval},
 		{"make", Allow},
 		{"PATH=clean:$PATH make", Allow},
 		{"PATH=notes:$PATH make", Allow},
@@ -103,5 +108,23 @@ func TestPathRunnablesTheLineMakes(t *testing.T) {
 		{"PATH=tools:$PATH make > out/build.log", Allow},
 		{"PATH=tools:$PATH; cp s out/s; make", Allow},
 		{"chmod +x s; ./s", Allow},
+	})
+}
+
+// TestPathRunnablesComputedElement: a PATH element known only when the
+// line runs is searched for the names the line shows, not for every
+// executable of the workspace: a project script that names the policy
+// (scripts/perf.sh, run by hand) refused "PATH=$(go env GOPATH)/bin:$PATH
+// go test ./..." and "source .venv/bin/activate && make test" when every
+// executable counted.
+func TestPathRunnablesComputedElement(t *testing.T) {
+	root := tempTree(t, []string{"scripts"}, []string{"a.txt"})
+	writeFiles(t, root, map[string]string{"scripts/perf.sh": "#!/bin/sh\ngit diff GOVERNANCE.md\n"}, 0o755)
+	e := rootPolicyEngine(t, root, "  allow: [Bash, Env(PATH)]\n")
+	checkCommandRows(t, e, root, []commandRow{
+		{"PATH=$(go env GOPATH)/bin:$PATH go test ./...", Allow},
+		{"source .venv/bin/activate && make test", RequireApproval},
+		{"PATH=$(go env GOPATH)/bin:$PATH perf.sh", Deny},
+		{"PATH=scripts:$PATH make", Deny},
 	})
 }
