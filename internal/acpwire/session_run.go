@@ -66,20 +66,16 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 			b.logger.Debug("read blocks allocated", "from", peerName(dir), "blocks", p.made.Load())
 		}
 	}()
-	// What the reader read while the loop has nothing to do is dispatched
-	// by the reader itself, sparing the hand-off to the loop's thread and
-	// the wake-ups it costs. Toward the IDE, every batch: an IDE that reads
-	// slowly holds the reader as it would hold the agent's own write on a
-	// direct pipe, and on two cores shared with both peers the overlap of
-	// reading and writing the loop would give costs more CPU than it saves
-	// time (BenchmarkStreamMix). Toward the agent, only a small lone message,
-	// and only when the agent's pipe takes it and no other write to it is
-	// under way: the reader must go on reading the IDE while an agent that
-	// is busy does not read, to notice the IDE leaving (and should a
+	// A small lone message read while the loop has nothing to do is
+	// dispatched by the reader itself, sparing the hand-off to the loop's
+	// thread on the round trip of a request; streams and large messages
+	// still go through the loop, so reading goes on while a write waits.
+	// Toward the agent only when its pipe is empty and no other write to it
+	// is under way: the reader must go on reading the IDE while an agent
+	// that is busy does not read, to notice the IDE leaving (and should a
 	// middleware's work or its own write wait after all, the watch below
-	// notices it); streams and large messages go through the loop. Not with
-	// preempt hooks: those exist because a middleware may hold a message,
-	// and the reader must go on.
+	// notices it). Not with preempt hooks: those exist because a middleware
+	// may hold a message, and the reader must go on.
 	inline := len(b.preempt) == 0
 	// stalledSince is, while the reader of the IDE is kept from reading by
 	// the loop or by a message it dispatches itself, when that began (on
@@ -102,8 +98,8 @@ func (s *Session) run(ctx context.Context, dir Direction, in io.Reader) {
 		lr.settle() // the batch's references counted before anyone may release them
 		switch {
 		case len(batch) == 0:
-		case inline && pending.Load() == 0 && (dir == AgentToClient ||
-			len(batch) == 1 && batch[0].m != nil && len(batch[0].m.Raw) <= inlineMax && b.writers[dir].fits(len(batch[0].m.Raw)+1)):
+		case inline && len(batch) == 1 && batch[0].m != nil && len(batch[0].m.Raw) <= inlineMax && pending.Load() == 0 &&
+			(dir == AgentToClient || b.writers[dir].fits(len(batch[0].m.Raw)+1)):
 			stall()
 			handle(batch, true)
 			stalledSince.Store(0)
@@ -189,8 +185,7 @@ func (s *Session) watchHangup(probe func() bool, stalledSince *atomic.Int64, don
 	}
 }
 
-// inlineMax is the largest lone message the reader of the IDE dispatches
-// itself.
+// inlineMax is the largest lone message the reader dispatches itself.
 const inlineMax = 16 << 10
 
 // handoff is a batch the reader hands to the forwarding loop, with the load
