@@ -29,27 +29,8 @@ func TestValueFilesNamingProtected(t *testing.T) {
 		"audit/audit-log.jsonl": "{\"subject\":\"GOVERNANCE.md\"}\n",
 	}, 0o644)
 	e := rootPolicyEngine(t, root, "  allow: [Bash, Env]\n", ProtectedPath{Path: root + "/audit/audit-log.jsonl", What: "the audit log", Read: true})
-	checkCommandRows(t, e, root, []commandRow{
-		{"HOME=cfg git lg", Deny},
-		{"export HOME=" + root + "/cfg; git lg", Deny},
-		{"env HOME=cfg git lg", Deny},
-		{"cd sub && HOME=cfg git lg", Deny},
-		{"GIT_DIR=evil git st", Deny},
-		{"WGETRC=w.rc wget -q http://127.0.0.1:1/", Deny},
-		{"WGETRC=/etc/none:w.rc wget -q http://127.0.0.1:1/", Deny},
-		{"echo 'package require evil' | TCLLIBPATH=lib tclsh", Deny},
-		{"LESSKEYIN=keys.src less a.txt", Deny},
-		{"MYCONF=file://" + root + "/w.rc wget -q http://127.0.0.1:1/", Deny},
-		{"HOME=clean git lg", Allow},
-		{"HOME=/nonexistent git lg", Allow},
-		{"NODE_ENV=test git status", Allow},
-		{"LOGDIR=audit git status", Allow},
-	})
-	d := e.Decide(Request{Action: ActionTerminalCreate, Command: "git", Argv: []string{"lg"}, Cwd: root, Paths: []string{root},
-		Env: []EnvVar{{Name: "HOME", Value: root + "/cfg"}}})
-	if d.Value != Deny {
-		t.Errorf("git lg with the request's HOME=%s/cfg: %v (%s); want deny", root, d.Value, d.Reason)
-	}
+	checkCommandLines(t, e, root, "value_files_lines.txt", map[string]string{"$ROOT": root})
+	checkEnvRequestDenied(t, e, root, "git", []string{"lg"}, EnvVar{Name: "HOME", Value: root + "/cfg"})
 }
 
 // TestValueDirectoryTooLarge: a directory a variable names that holds more
@@ -81,17 +62,7 @@ func TestValueFilesFromTheLinesDirectory(t *testing.T) {
 		"clean/.gitconfig":   "[alias]\nlg = log\n",
 	}, 0o644)
 	e := rootPolicyEngine(t, root, "  allow: [Bash, Env]\n")
-	checkCommandRows(t, e, root, []commandRow{
-		{"HOME=$PWD/cfg git lg", Deny},
-		{"HOME=~+/cfg git lg", Deny},
-		{`HOME="$PWD/cfg" git lg`, Deny},
-		{`WGETRC="${PWD}"/w.rc wget -q http://127.0.0.1:1/`, Deny},
-		{"WGETRC=$(pwd)/w.rc wget -q http://127.0.0.1:1/", Deny},
-		{"XDG_CONFIG_DIRS=/etc/xdg:$PWD/cfg git lg", Deny},
-		{"cd sub && HOME=$PWD/cfg git lg", Deny},
-		{"HOME=$PWD/clean git lg", Allow},
-		{"HOME=$PWDX/cfg git lg", Allow},
-	})
+	checkCommandLines(t, e, root, "value_files_pwd_lines.txt", nil)
 }
 
 // TestValueFilesTheLineMakes: a line may make the configuration a
@@ -108,15 +79,5 @@ func TestValueFilesTheLineMakes(t *testing.T) {
 		"README.md": "the policy is GOVERNANCE.md\n",
 	}, 0o644)
 	e := rootPolicyEngine(t, root, "  allow: [Bash, Env]\n")
-	checkCommandRows(t, e, root, []commandRow{
-		{"cp gc.txt cfg/.gitconfig && HOME=cfg git lg", Deny},
-		{"HOME=cfg; cp gc.txt cfg; git lg", Deny},
-		{"cp gc.txt w2.rc; WGETRC=w2.rc wget -q http://127.0.0.1:1/", Deny},
-		{"cp gc.txt .gitconfig; HOME=. git lg", Deny},
-		{"HOME=cfg; git lg > \"$LOG\"", Deny},
-		{"HOME=. git status", Allow},
-		{"HOME=. git status > out/log", Allow},
-		{"HOME=cfg git lg > out/log", Allow},
-		{"HOME=cfg; cp gc.txt out/x; echo hi", Allow},
-	})
+	checkCommandLines(t, e, root, "value_files_made_lines.txt", nil)
 }
