@@ -146,7 +146,9 @@ func commandArgs(c *shellcmd.Command) []argWord {
 				}
 			}
 		}
+		var messages map[int]bool
 		if name == "git" {
+			messages = gitMessageWords(form)
 			out = append(out, gitConfigWrites(form)...)
 			out = append(out, gitOutputWrites(form)...)
 		}
@@ -176,6 +178,9 @@ func commandArgs(c *shellcmd.Command) []argWord {
 			i++
 			markFrom()
 			prev = &form[i]
+			if messages[i] {
+				continue // a commit message, never opened
+			}
 			text := w.Text
 			// from is where text begins in the word (the value of
 			// --opt=value), for its reading.
