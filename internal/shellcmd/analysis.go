@@ -181,6 +181,7 @@ func Analyze(line string, opts Options) *Analysis {
 	}
 	w.line(line, 0, dialectsOf("sh"))
 	w.checkEvaluations()
+	markSourced(a)
 	return a
 }
 
