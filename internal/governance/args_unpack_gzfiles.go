@@ -66,11 +66,7 @@ func storedNameTree(p, text string) ([]string, string) {
 	var out []string
 	budget := maxTreeEntries
 	var why string
-	filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
-		if budget--; budget < 0 {
-			why = fmt.Sprintf("%s holds more than %d entries", text, maxTreeEntries)
-			return filepath.SkipAll
-		}
+	within := walkBudget(p, &budget, func(q string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil
 		}
@@ -89,6 +85,9 @@ func storedNameTree(p, text string) ([]string, string) {
 		out = append(out, name)
 		return nil
 	})
+	if !within {
+		return nil, fmt.Sprintf("%s holds more than %d entries", text, maxTreeEntries)
+	}
 	if why != "" {
 		return nil, why
 	}

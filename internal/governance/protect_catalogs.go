@@ -63,18 +63,14 @@ func (l lookups) catalogs(in *reqInfo, dirs []string) (files []string, why strin
 		if r, err := filepath.EvalSymlinks(t); err != nil || !in.insideRoots(r) {
 			continue
 		}
-		filepath.WalkDir(t, func(q string, d fs.DirEntry, err error) error {
-			if budget--; budget < 0 {
-				why = fmt.Sprintf("the directories TEXTDOMAINDIR may name hold more than %d entries", maxTreeEntries)
-				return filepath.SkipAll
-			}
+		within := walkBudget(t, &budget, func(q string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && strings.HasSuffix(strings.ToLower(d.Name()), ".mo") {
 				files = append(files, q)
 			}
 			return nil
 		})
-		if why != "" {
-			return nil, why
+		if !within {
+			return nil, fmt.Sprintf("the directories TEXTDOMAINDIR may name hold more than %d entries", maxTreeEntries)
 		}
 	}
 	return files, ""

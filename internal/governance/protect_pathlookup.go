@@ -368,11 +368,7 @@ func namedBeneath(roots []string, names map[string]bool, run runnables) (named, 
 	lookupWalks.Add(1)
 	budget := maxTreeEntries
 	for _, r := range roots {
-		filepath.WalkDir(r, func(q string, d fs.DirEntry, err error) error {
-			if budget--; budget < 0 {
-				why = fmt.Sprintf("the workspace holds more than %d entries", maxTreeEntries)
-				return filepath.SkipAll
-			}
+		within := walkBudget(r, &budget, func(q string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return nil
 			}
@@ -384,8 +380,8 @@ func namedBeneath(roots []string, names map[string]bool, run runnables) (named, 
 			}
 			return nil
 		})
-		if why != "" {
-			return nil, nil, why
+		if !within {
+			return nil, nil, fmt.Sprintf("the workspace holds more than %d entries", maxTreeEntries)
 		}
 	}
 	return named, exes, ""

@@ -107,10 +107,7 @@ func (w *valueWalk) path(p string) {
 	case fi.Mode().IsRegular():
 		w.add(p)
 	case fi.IsDir():
-		filepath.WalkDir(resolved, func(q string, d fs.DirEntry, err error) error {
-			if w.budget--; w.budget < 0 {
-				return filepath.SkipAll
-			}
+		walkBudget(resolved, &w.budget, func(q string, d fs.DirEntry, err error) error {
 			if root && q != resolved && !hiddenBelow(resolved, q) {
 				if d.IsDir() {
 					return filepath.SkipDir
