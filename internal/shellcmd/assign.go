@@ -200,15 +200,9 @@ func (h *heldValues) add(v string) {
 
 // record adds an assignment to the analysis once.
 func (w *walker) record(a Assignment, depth int) {
-	key := "\x00" + a.Name + "\x00" + a.Value + "\x00" + a.Dir.String()
-	if a.Append {
-		key += "\x00+"
-	}
-	if w.seen[key] {
+	if !w.keep(a) {
 		return
 	}
-	w.seen[key] = true
-	w.a.Assignments = append(w.a.Assignments, a)
 	if a.Static && holdsSubstitution(a.Value) {
 		if strings.HasPrefix(a.Value, "(") && strings.HasSuffix(a.Value, ")") {
 			// declare -a a='($(cmd))' (typeset, local, readonly, -A
@@ -220,6 +214,21 @@ func (w *walker) record(a Assignment, depth int) {
 		// Read as the argument of a command, where a[...] is a word.
 		w.line(": "+a.Value, depth+1, dialectsOf("bash"))
 	}
+}
+
+// keep adds an assignment to the analysis, reporting false when it
+// holds it already.
+func (w *walker) keep(a Assignment) bool {
+	key := "\x00" + a.Name + "\x00" + a.Value + "\x00" + a.Dir.String()
+	if a.Append {
+		key += "\x00+"
+	}
+	if w.seen[key] {
+		return false
+	}
+	w.seen[key] = true
+	w.a.Assignments = append(w.a.Assignments, a)
+	return true
 }
 
 // AssignmentCode analyses the value of an environment variable set

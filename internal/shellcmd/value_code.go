@@ -45,10 +45,16 @@ func ValueCode(value string) (text string, ok bool) {
 	return t, true
 }
 
-// makeOperandValues reads the value of each NAME=VALUE operand of make
-// (NAME:=, ::=, +=, ?= and != too), a make variable its recipes may
-// expand into a command line, as ValueCode reads a variable's: its
-// commands are decided as the line's own, run where c runs.
+// makeOperandValues reads each NAME=VALUE operand of make (NAME:=, ::=,
+// +=, ?= and != too). make puts every such variable into the environment
+// of each recipe, and of every program a recipe runs, as a variable the
+// shell exports ("make PATH=.:$PATH" has a recipe's "helper" run ./helper,
+// "make GOFLAGS=-toolexec=./t" reaches the go a recipe runs), and uses
+// SHELL as its recipes' shell: so the operand is recorded as an assignment
+// of the line, decided as "NAME=VALUE make" is, though the shell itself
+// never holds it (a later word's $NAME does not expand to it). A value
+// may also be a command line (ValueCode), which a recipe may expand into
+// one, and the value of NAME!=VALUE is one: make runs it in sh.
 func (w *walker) makeOperandValues(c *Command, form []Word, depth int) {
 	switch form[0].Name() {
 	case "make", "gmake":
@@ -60,13 +66,51 @@ func (w *walker) makeOperandValues(c *Command, form []Word, depth int) {
 			continue
 		}
 		name, value, ok := strings.Cut(wd.Text, "=")
-		name = strings.TrimRight(name, ":+?!")
-		if !ok || name == "" || strings.ContainsAny(name, " \t") {
+		if !ok {
 			continue
 		}
-		if t, ok := ValueCode(value); ok {
-			w.cur = c.Dir
+		// make trims the blanks around a name and before a value
+		// ("X != cmd", " Y = 3").
+		name = strings.TrimRight(name, " \t")
+		shell := strings.HasSuffix(name, "!")
+		appends := strings.HasSuffix(name, "+")
+		name = strings.Trim(strings.TrimRight(name, ":+?!"), " \t")
+		value = strings.TrimLeft(value, " \t")
+		if name == "" || strings.ContainsAny(name, " \t") {
+			continue
+		}
+		w.keep(makeAssignment(name, value, appends, c.Dir))
+		w.cur = c.Dir
+		switch t, code := ValueCode(value); {
+		case shell:
+			w.line(value, depth+1, dialectsOf("sh"))
+		case code:
 			w.line(t, depth+1, dialectsOf("sh"))
 		}
 	}
+}
+
+// makeDirRefs are make's references to the directory it runs in, which
+// begin a value as $PWD begins a shell word.
+var makeDirRefs = []string{"$(CURDIR)", "${CURDIR}", "$(PWD)", "${PWD}", "$(shell pwd)", "${shell pwd}"}
+
+// makeAssignment is the assignment a make operand NAME=VALUE makes for
+// what make runs. A value holding a make reference ("$(X)") is known only
+// when make expands it: not static, with each ':' element that starts
+// with the directory make runs in written as $PWD, which the readers of a
+// line's values resolve ("make 'PATH=$(CURDIR)/tools:$(PATH)'").
+func makeAssignment(name, value string, appends bool, dir Dir) Assignment {
+	if !strings.Contains(value, "$") {
+		return Assignment{Name: name, Value: value, Static: true, Dir: dir, Append: appends}
+	}
+	elems := strings.Split(value, ":")
+	for i, el := range elems {
+		for _, ref := range makeDirRefs {
+			if rest, ok := strings.CutPrefix(el, ref); ok {
+				elems[i] = "$PWD" + rest
+				break
+			}
+		}
+	}
+	return Assignment{Name: name, Value: strings.Join(elems, ":"), Dir: dir, Append: appends}
 }

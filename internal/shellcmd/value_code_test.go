@@ -54,3 +54,37 @@ func TestValueCode(t *testing.T) {
 		}
 	}
 }
+
+// TestMakeOperandAssignments: make puts each NAME=VALUE operand into the
+// environment of what it runs, so the analysis records it as an
+// assignment of the line (where make runs); a value holding a make
+// reference is not static, and one starting with make's directory
+// ($(CURDIR), ${PWD}) reads it as $PWD. The shell itself does not hold it:
+// a later $NAME is not its value.
+func TestMakeOperandAssignments(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want []Assignment
+	}{
+		{"make PATH=.:/usr/bin", []Assignment{{Name: "PATH", Value: ".:/usr/bin", Static: true}}},
+		{"gmake 'X != rm x' ' Y = 3' 'Z+=a'", []Assignment{{Name: "X", Value: "rm x", Static: true}, {Name: "Y", Value: "3", Static: true}, {Name: "Z", Value: "a", Static: true, Append: true}}},
+		{"make 'PATH=$(CURDIR)/tools:$(PATH)'", []Assignment{{Name: "PATH", Value: "$PWD/tools:$(PATH)"}}},
+		{"make 'SHELL=${PWD}/sh' all", []Assignment{{Name: "SHELL", Value: "$PWD/sh"}}},
+		{"make -j4 all 'A B=1'", nil},
+	} {
+		var got []Assignment
+		for _, a := range Analyze(c.line, Options{}).Assignments {
+			a.Dir = Dir{}
+			got = append(got, a)
+		}
+		same := func(a, b Assignment) bool {
+			return a.Name == b.Name && a.Value == b.Value && a.Static == b.Static && a.Append == b.Append
+		}
+		if !slices.EqualFunc(got, c.want, same) {
+			t.Errorf("%s: assignments %+v; want %+v", c.line, got, c.want)
+		}
+	}
+	if got := Analyze("make F=README.md; cat $F.env", Options{}).Commands[1].Forms[0][1]; got.Kind == Static {
+		t.Errorf("make F=README.md; cat $F.env: cat's word read as %q; a make operand does not set the shell's F", got.Text)
+	}
+}
