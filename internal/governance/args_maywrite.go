@@ -57,10 +57,18 @@ var leavesOperands = map[string]bool{
 }
 
 // interpreters run the script their first operand names, which they read:
-// "python3 tool.py f" may change f, not tool.py.
+// "python3 tool.py f" may change f, not tool.py. isInterpreter reads a
+// versioned name (python3.11, perl5.36.0) as its interpreter's.
 var interpreters = map[string]bool{"python": true, "python3": true, "node": true, "nodejs": true, "ruby": true,
 	"perl": true, "php": true, "lua": true, "bash": true, "sh": true, "dash": true, "zsh": true, "ksh": true,
-	"Rscript": true, "deno": true, "bun": true, "tsx": true}
+	"Rscript": true, "deno": true, "bun": true, "tsx": true, "tclsh": true, "wish": true, "expect": true,
+	"ipython": true}
+
+// isInterpreter reports whether the program name is one of interpreters,
+// under its own name or a versioned one (shellcmd.InterpreterName).
+func isInterpreter(name string) bool {
+	return interpreters[name] || interpreters[shellcmd.InterpreterName(name)]
+}
 
 // gitLeavesOperands are the git subcommands that leave the files they
 // name as they are, or whose writes the other tables read (checkout,
@@ -154,8 +162,8 @@ func interpreterScript(name string, form []shellcmd.Word) *shellcmd.Word {
 		}
 		return &form[operands]
 	}
-	python := strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy")
-	if !interpreters[name] && !python {
+	python := strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy") || name == "ipython"
+	if !isInterpreter(name) && !python {
 		return nil
 	}
 	table := knownOptions[name]

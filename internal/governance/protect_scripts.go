@@ -154,7 +154,7 @@ func runsCode(lines []*shellcmd.Analysis) bool {
 			for _, form := range c.Forms {
 				if len(form) > 0 && form[0].Kind == shellcmd.Static {
 					n := filepath.Base(form[0].Text)
-					if interpreters[n] || scriptRunners[n] {
+					if isInterpreter(n) || scriptRunners[n] {
 						return true
 					}
 				}
@@ -245,7 +245,7 @@ func scriptFiles(form []shellcmd.Word) []string {
 	case name == "npm" || name == "yarn" || name == "pnpm":
 		// Their package.json: projectManifests, which needs the directory.
 		return out
-	case !interpreters[name] && !scriptRunners[name]:
+	case !isInterpreter(name) && !scriptRunners[name]:
 		return out
 	}
 	for _, w := range form[1:] {
@@ -253,7 +253,54 @@ func scriptFiles(form []shellcmd.Word) []string {
 			out = append(out, w.Text)
 		}
 	}
+	if shellcmd.InterpreterName(name) == "python" {
+		out = append(out, pythonModuleFiles(form)...)
+	}
 	return out
+}
+
+// pythonModuleFiles returns the files "python -m MOD" may run from the
+// directory it runs in, which Python puts first on its module path: MOD
+// with its dots as '/' and ".py", or its "__main__.py", and the
+// "__init__.py" of each package on the way ("-m a.b" runs a/__init__.py,
+// then a/b.py or a/b/__init__.py and a/b/__main__.py). Options before -m
+// are read as python reads its clusters (-Im MOD, -mMOD).
+func pythonModuleFiles(form []shellcmd.Word) []string {
+	module := ""
+words:
+	for i := 1; i < len(form) && module == ""; i++ {
+		t := form[i].Text
+		if form[i].Kind != shellcmd.Static || t == "--" || !strings.HasPrefix(t, "-") || t == "-" {
+			return nil // a script, or a word known only at run time
+		}
+		for j := 1; j < len(t); j++ {
+			switch c := t[j]; {
+			case strings.IndexByte(pythonFlags, c) >= 0:
+			case c == 'm' || c == 'W' || c == 'X':
+				v := t[j+1:]
+				if v == "" && i+1 < len(form) && form[i+1].Kind == shellcmd.Static {
+					i++
+					v = form[i].Text
+				}
+				if c == 'm' {
+					module = v
+				}
+				continue words
+			default:
+				return nil // -c code, or an option not known
+			}
+		}
+	}
+	if module == "" {
+		return nil
+	}
+	parts := strings.Split(module, ".")
+	var out []string
+	for k := 1; k < len(parts); k++ {
+		out = append(out, strings.Join(parts[:k], "/")+"/__init__.py")
+	}
+	p := strings.Join(parts, "/")
+	return append(out, p+".py", p+"/__init__.py", p+"/__main__.py")
 }
 
 // loadables returns the files an enable form may load as builtins, code

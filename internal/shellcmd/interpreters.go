@@ -23,14 +23,15 @@ var pythonName = regexp.MustCompile(`^(python|pypy)[0-9.]*$`)
 // interpreterHandler returns the handler of a program that runs code it
 // is given inline or on its input, or nil.
 func interpreterHandler(name string) handler {
+	fam := InterpreterName(name)
 	switch {
-	case pythonName.MatchString(name):
+	case fam == "python":
 		return pythonHandler
-	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk":
+	case fam == "awk" || fam == "gawk" || fam == "mawk" || fam == "nawk":
 		return awkHandler
-	case name == "sed" || name == "gsed":
+	case fam == "sed" || fam == "gsed":
 		return sedHandler
-	case name == "deno":
+	case fam == "deno":
 		return func(form []Word) step {
 			if len(form) > 1 && form[1].Text == "eval" || len(form) == 1 || len(form) > 1 && form[1].Text == "repl" {
 				return step{notes: []Note{{Kind: RunsCode, Text: "deno runs inline code"}}}
@@ -38,7 +39,7 @@ func interpreterHandler(name string) handler {
 			return step{}
 		}
 	}
-	flags, ok := inlineFlags[name]
+	flags, ok := inlineFlags[fam]
 	if !ok {
 		return nil
 	}
@@ -68,7 +69,7 @@ func interpreterHandler(name string) handler {
 		}
 		return step{}
 	}
-	if name == "bun" {
+	if fam == "bun" {
 		return bunHandler(inline)
 	}
 	return inline

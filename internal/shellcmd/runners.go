@@ -31,6 +31,10 @@ type runner struct {
 	afterDashes bool
 	// version says a first operand may name a version (nvm exec 20).
 	version bool
+	// pythonScripts says a command ending ".py", or one after --script,
+	// is a script the runner gives Python ("uv run tool.py"), not a
+	// program looked up in PATH.
+	pythonScripts bool
 }
 
 // runners maps a program to how it runs commands.
@@ -39,7 +43,8 @@ var runners = map[string]runner{
 		values: []string{"--with", "--with-editable", "--with-requirements", "--python", "-p", "--directory", "--project",
 			"--package", "--env-file", "--extra", "--group", "--index", "--default-index", "--from", "-w"},
 		flags: []string{"--frozen", "--locked", "--no-sync", "--isolated", "--no-project", "--all-extras", "--dev",
-			"--no-dev", "--active", "--quiet", "-q", "--verbose", "-v", "--offline", "--no-cache", "--script", "--module", "-m"}},
+			"--no-dev", "--active", "--quiet", "-q", "--verbose", "-v", "--offline", "--no-cache", "--script", "--module", "-m"},
+		pythonScripts: true},
 	"poetry":     {subs: [][]string{{"run"}}, values: []string{"--directory", "-C", "--project", "-P"}},
 	"pipenv":     {subs: [][]string{{"run"}}},
 	"bundle":     {subs: [][]string{{"exec"}}},
@@ -50,7 +55,7 @@ var runners = map[string]runner{
 	"conda":      {subs: [][]string{{"run"}}, values: []string{"-n", "--name", "-p", "--prefix", "--cwd"}, flags: []string{"--no-capture-output", "--live-stream"}},
 	"mamba":      {subs: [][]string{{"run"}}, values: []string{"-n", "--name", "-p", "--prefix", "--cwd"}, flags: []string{"--no-capture-output", "--live-stream"}},
 	"micromamba": {subs: [][]string{{"run"}}, values: []string{"-n", "--name", "-p", "--prefix", "--cwd"}},
-	"pdm":        {subs: [][]string{{"run"}}},
+	"pdm":        {subs: [][]string{{"run"}}, pythonScripts: true},
 	"hatch":      {subs: [][]string{{"run"}}},
 	"rye":        {subs: [][]string{{"run"}}},
 	"pixi":       {subs: [][]string{{"run"}, {"exec"}}, values: []string{"-e", "--environment", "--manifest-path"}},
@@ -104,7 +109,7 @@ func (r runner) handle(form []Word) step {
 	}
 	i += r.subLen(form, i)
 	st := step{acts: true}
-	unknown := false
+	unknown, script := false, false
 	start := -1
 	for ; i < len(form); i++ {
 		wd := form[i]
@@ -147,6 +152,7 @@ func (r runner) handle(form []Word) step {
 			}
 			continue
 		case slices.Contains(r.flags, name):
+			script = script || name == "--script"
 			continue
 		default:
 			unknown = true // it may take the next word as its value
@@ -158,6 +164,9 @@ func (r runner) handle(form []Word) step {
 		return st
 	}
 	st.next = form[start:]
+	if r.pythonScripts && (script || strings.HasSuffix(staticText(st.next[0]), ".py")) {
+		st.next = append([]Word{{Kind: Static, Text: "python"}}, st.next...)
+	}
 	if unknown {
 		for j := start + 1; j < len(form) && len(st.others) < 8; j++ {
 			if form[j].Kind == Static && !strings.HasPrefix(form[j].Text, "-") {
