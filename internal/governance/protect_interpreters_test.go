@@ -20,3 +20,24 @@ func TestInterpretersUnderOtherNames(t *testing.T) {
 	e := rootPolicyEngine(t, root, "  default: allow\n  deny: [Bash(rm:*)]\n")
 	checkCommandLines(t, e, root, "interpreter_names_lines.txt", nil)
 }
+
+// TestEditorScripts decides vim's scripts: the file -S sources and the
+// vimrc -u and -U name run Ex commands (":!cmd", writefile()). Before,
+// "vim -u evil.vim" was decided by the policy alone (allowed by a default
+// allow) and "vim -S evil.vim" was asked about, and either, allowed or
+// approved, ran a script that empties the policy.
+func TestEditorScripts(t *testing.T) {
+	root := tempTree(t, nil, []string{"a.txt", "clean.vim"})
+	writeFiles(t, root, map[string]string{"evil.vim": ":call writefile([], 'GOVERNANCE.md')\n", "Session.vim": ":!rm GOVERNANCE.md\n"}, 0o644)
+	e := rootPolicyEngine(t, root, "  default: allow\n  deny: [Bash(rm:*)]\n")
+	checkCommandRows(t, e, root, []commandRow{
+		{"vim -u evil.vim a.txt", Deny},
+		{"vim -S evil.vim", Deny},
+		{"vim -S", Deny},
+		{"nvim -u evil.vim", Deny},
+		{"vi -U evil.vim a.txt", Deny},
+		{"vim -S clean.vim a.txt", RequireApproval},
+		{"vim -u NONE a.txt", Allow},
+		{"vim a.txt", Allow},
+	})
+}

@@ -242,6 +242,8 @@ func scriptFiles(form []shellcmd.Word) []string {
 		return append(out, makefiles(form)...)
 	case name == "enable":
 		return append(out, loadables(form)...)
+	case vimFamily[name]:
+		return append(out, vimScripts(form)...)
 	case name == "npm" || name == "yarn" || name == "pnpm":
 		// Their package.json: projectManifests, which needs the directory.
 		return out

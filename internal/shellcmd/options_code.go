@@ -16,12 +16,12 @@ import (
 // "--to-command=x").
 var codeOptions = map[string][]string{
 	"man":     {"H", "html"},
-	"vim":     {"c", "cmd", "S"},
-	"vi":      {"c", "cmd", "S"},
-	"nvim":    {"c", "cmd", "S", "l"},
-	"view":    {"c", "cmd", "S"},
-	"vimdiff": {"c", "cmd", "S"},
-	"ex":      {"c", "cmd", "S"},
+	"vim":     {"c", "cmd", "S", "u", "U"},
+	"vi":      {"c", "cmd", "S", "u", "U"},
+	"nvim":    {"c", "cmd", "S", "l", "u"},
+	"view":    {"c", "cmd", "S", "u", "U"},
+	"vimdiff": {"c", "cmd", "S", "u", "U"},
+	"ex":      {"c", "cmd", "S", "u", "U"},
 	"make":    {"E", "eval"},
 	"gmake":   {"E", "eval"},
 	"git":     {"exec-path", "upload-pack", "receive-pack", "config-env"},
@@ -30,6 +30,14 @@ var codeOptions = map[string][]string{
 	"zless":   {"lesskey-src", "lesskey-file", "k"},
 	"curl":    {"engine"},
 }
+
+// vimNoScript are the values of vim's -u and -U that name no file: no
+// vimrc, or vim's own defaults.
+var vimNoScript = map[string]bool{"NONE": true, "NORC": true, "NOPLUGIN": true, "DEFAULTS": true}
+
+// VimNoScript reports whether v, the value of vim's -u or -U, names no
+// file (NONE, NORC, NOPLUGIN, DEFAULTS).
+func VimNoScript(v string) bool { return vimNoScript[v] }
 
 // abbreviatingPrograms read their long options with getopt_long or argp,
 // which take any unambiguous prefix: make's "--ev=x" is "--eval=x".
@@ -141,6 +149,10 @@ func codeOptionNote(form []Word) (Note, bool) {
 		case "vim", "vi", "nvim", "view", "vimdiff", "ex":
 			if strings.HasPrefix(t, "+") {
 				return Note{Kind: RunsCode, Text: name + " " + t + " runs editor commands, which can run programs"}, true
+			}
+			if (t == "-u" || t == "-U") && i+1 < len(form) && vimNoScript[staticText(form[i+1])] {
+				o.next() // -u NONE: no vimrc at all
+				continue
 			}
 		case "setfacl":
 			// --restore=F sets the ACLs of the files F lists, and "-"
