@@ -91,6 +91,7 @@ func (e *Engine) eachScript(in *reqInfo, lines []*shellcmd.Analysis, cwd string,
 				files = append(files, looked.lookedUp(form)...)
 				for _, d := range dirs {
 					files = append(files, projectManifest(form, d)...)
+					files = append(files, buildFiles(form, d)...)
 				}
 			}
 			for _, f := range expandGlobs(files, dirs) {
