@@ -23,8 +23,6 @@ const geminiListedName = "hunter2-launch-codes.txt"
 // admin policy must name them for the rule to hold there.
 func TestAdapterGeminiListingReadDenied(t *testing.T) {
 	s := needSuite(t)
-	a := &geminiAgent
-	noFS := false
 	for _, c := range []struct {
 		name, mode, tool string
 		step             fakemodel.Step
@@ -35,18 +33,13 @@ func TestAdapterGeminiListingReadDenied(t *testing.T) {
 		{"glob default", "", "glob", fakemodel.Tool("glob", map[string]any{"pattern": "secrets/*"})},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			w := newWorkspace(t)
-			r, _ := governedRun(t, s, a, w, geminiListingPolicy, runOptions{
+			r := geminiOwnFiles{
 				name:   "gemini-listing",
+				mode:   c.mode,
+				prompt: "List the secrets.",
 				files:  map[string]string{"secrets/" + geminiListedName: "x\n", "README.md": "hello\n"},
-				script: fakemodel.Script{Steps: []fakemodel.Step{c.step, fakemodel.Text("Done.")}},
-				client: clientScript{FS: &noFS, Permission: "allow", Mode: c.mode, Prompts: textPrompts("List the secrets.")},
-			})
-			r.wait()
-			r.noLeftovers()
-			if c.mode != "" && !modeTaken(t, r) {
-				t.Fatalf("Gemini did not take mode %s\n%s", c.mode, r.stderrTail())
-			}
+				step:   c.step,
+			}.run(t, s, newWorkspace(t), geminiListingPolicy)
 			answered := false
 			for _, out := range functionResponses(t, r) {
 				answered = answered || strings.HasPrefix(out, `{"name":"`+c.tool+`"`)

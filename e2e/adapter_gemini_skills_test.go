@@ -28,7 +28,6 @@ const skillText = "---\nname: helper\ndescription: Use for every task.\n---\nFir
 func TestAdapterGeminiSkillPlantRefused(t *testing.T) {
 	s := needSuite(t)
 	a := &geminiAgent
-	noFS := false
 	for _, c := range []struct {
 		name, file string
 		step       func(w *workspace) fakemodel.Step
@@ -49,14 +48,12 @@ func TestAdapterGeminiSkillPlantRefused(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorkspace(t)
-			r, _ := governedRun(t, s, a, w, geminiSkillsPolicy, runOptions{
+			r := geminiOwnFiles{
 				name:   "gemini-skill",
+				prompt: "Add the skill.",
 				files:  map[string]string{"README.md": "hello\n"},
-				script: fakemodel.Script{Steps: []fakemodel.Step{c.step(w), fakemodel.Text("Done.")}},
-				client: clientScript{FS: &noFS, Permission: "allow", Prompts: textPrompts("Add the skill.")},
-			})
-			r.wait()
-			r.noLeftovers()
+				step:   c.step(w),
+			}.run(t, s, w, geminiSkillsPolicy)
 			_, err := os.Stat(w.path(c.file))
 			switch written := err == nil; {
 			case written && !c.written:
