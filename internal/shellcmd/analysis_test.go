@@ -314,22 +314,29 @@ func TestAnalyzeProblems(t *testing.T) {
 	}
 }
 
+// TestClassifyEnv gives names of every risk their class; its rows are in
+// testdata/cases/env_classes.txt.
 func TestClassifyEnv(t *testing.T) {
-	checkClassifyEnv(t, map[string]EnvRisk{
-		"BASH_ENV": EnvRunsCode, "LD_PRELOAD": EnvRunsCode, "BASH_FUNC_ls%%": EnvRunsCode, "GIT_CONFIG_KEY_0": EnvRunsCode,
-		"GIT_ALLOW_PROTOCOL": EnvRunsCode, "LESS": EnvChangesCommands, "MANOPT": EnvChangesCommands, "GOTOOLCHAIN": EnvChangesCommands, "GOSUMDB": EnvChangesCommands, "CGO_CFLAGS": EnvChangesCommands,
-		"PATH": EnvChangesCommands, "IFS": EnvChangesCommands, "a-b": EnvChangesCommands, "FOO": EnvPlain,
-	})
+	checkClassifyEnv(t, "env_classes.txt")
 }
 
-// checkClassifyEnv checks that ClassifyEnv gives each name its risk, and
-// a reason whenever that is not EnvPlain.
-func checkClassifyEnv(t *testing.T, cases map[string]EnvRisk) {
+// checkClassifyEnv checks that ClassifyEnv gives each name of
+// testdata/cases/file (NAME<TAB>RISK, a name once) its risk, and a reason
+// whenever that is not EnvPlain.
+func checkClassifyEnv(t *testing.T, file string) {
 	t.Helper()
-	for name, want := range cases {
-		if got, why := ClassifyEnv(name); got != want {
-			t.Errorf("ClassifyEnv(%q) = %d (%s); want %d", name, got, why, want)
-		} else if want != EnvPlain && why == "" {
+	risks := map[string]EnvRisk{"EnvPlain": EnvPlain, "EnvChangesCommands": EnvChangesCommands, "EnvRunsCode": EnvRunsCode}
+	seen := map[string]bool{}
+	for _, r := range caseRows(t, file, 2) {
+		name, want := r.Fields[0], r.Fields[1]
+		risk, ok := risks[want]
+		if !ok || seen[name] {
+			t.Fatalf("%s:%d: %s %s: a risk that is not one, or a name listed twice", file, r.Line, name, want)
+		}
+		seen[name] = true
+		if got, why := ClassifyEnv(name); got != risk {
+			t.Errorf("ClassifyEnv(%q) = %d (%s); want %d (%s)", name, got, why, risk, want)
+		} else if risk != EnvPlain && why == "" {
 			t.Errorf("ClassifyEnv(%q): no reason given", name)
 		}
 	}

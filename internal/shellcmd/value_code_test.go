@@ -34,23 +34,13 @@ func TestMakeOperandValues(t *testing.T) {
 
 // TestValueCode reads a variable's value as the command line a program
 // may run: make's $(shell cmd) as sh's $(cmd); text is not code.
+// Its rows are in testdata/cases/value_code.txt.
 func TestValueCode(t *testing.T) {
-	for _, c := range []struct {
-		value, text string
-		ok          bool
-	}{
-		{"rm x;", "rm x;", true},
-		{"$(shell rm x)", "$(rm x)", true},
-		{"${shell  cat .env}", "$(cat .env)", true},
-		{"-O2; rm x", "-O2; rm x", true},
-		{"-O2 -g", "", false},
-		{"hello world", "", false},
-		{"select * from t", "", false},
-		{"clang", "", false},
-	} {
-		text, ok := ValueCode(c.value)
-		if ok != c.ok || ok && text != c.text {
-			t.Errorf("ValueCode(%q) = %q, %v; want %q, %v", c.value, text, ok, c.text, c.ok)
+	for _, r := range caseRows(t, "value_code.txt", 3) {
+		value, want, wantOK := r.Fields[0], r.Fields[1], caseBool(t, r, 2)
+		text, ok := ValueCode(value)
+		if ok != wantOK || ok && text != want {
+			t.Errorf("ValueCode(%q) = %q, %v; want %q, %v", value, text, ok, want, wantOK)
 		}
 	}
 }
