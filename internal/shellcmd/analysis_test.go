@@ -11,21 +11,17 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/cputime"
 )
 
-// problemLine is a command line and whether Analyze finds a problem in it.
-type problemLine struct {
-	line    string
-	problem bool
-}
-
-// checkProblems analyzes each line and checks that it has a problem whose
-// text holds about ("" for any problem) exactly when the line says so.
-func checkProblems(t *testing.T, about string, lines []problemLine) {
+// checkProblems analyzes each line of testdata/cases/file
+// (LINE<TAB>HAS A PROBLEM) and checks that it has a problem whose text
+// holds about ("" for any problem) exactly when the row says so.
+func checkProblems(t *testing.T, about, file string) {
 	t.Helper()
-	for _, tt := range lines {
-		a := Analyze(tt.line, Options{})
+	for _, r := range caseRows(t, file, 2) {
+		line, want := r.Fields[0], caseBool(t, r, 1)
+		a := Analyze(line, Options{})
 		got := slices.ContainsFunc(a.Problems, func(p string) bool { return strings.Contains(p, about) })
-		if got != tt.problem {
-			t.Errorf("Analyze(%q): a problem about %q %v, want %v (problems %q)", tt.line, about, got, tt.problem, a.Problems)
+		if got != want {
+			t.Errorf("Analyze(%q): a problem about %q %v, want %v (problems %q)", line, about, got, want, a.Problems)
 		}
 	}
 }

@@ -39,3 +39,12 @@ func checkRunsRmNotedCases(t *testing.T, name string) {
 		checkRunsRmNoted(t, r.Fields[0], caseBool(t, r, 1), caseBool(t, r, 2))
 	}
 }
+
+// checkReadsCases checks each row of testdata/cases/file,
+// LINE<TAB>A COMMAND IT READS, with checkReads under opts.
+func checkReadsCases(t *testing.T, file string, opts Options) {
+	t.Helper()
+	for _, r := range caseRows(t, file, 2) {
+		checkReads(t, r.Fields[0], opts, r.Fields[1])
+	}
+}

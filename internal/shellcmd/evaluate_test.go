@@ -90,16 +90,10 @@ func TestAnalyzeEvaluations(t *testing.T) {
 // TestStaticValueSubstitutions: a static value bash evaluates again is read
 // as code when it holds any form of command substitution, bash 5.3's
 // ${ cmd;} and ${|cmd;} included.
+// Its lines are in testdata/cases/static_value_lines.txt.
 func TestStaticValueSubstitutions(t *testing.T) {
-	for _, line := range []string{
-		"X='a[$(rm x)]'",
-		"X='a[`rm x`]'",
-		"X='a[${ rm x;}]'",
-		"X='a[${\trm x;}]'",
-		"X='a[${|rm x;}]'",
-		"unset 'a[${ rm x;}]'",
-		"printf -v 'a[${|rm x;}]' 1",
-	} {
+	for _, r := range caseRows(t, "static_value_lines.txt", 1) {
+		line := r.Fields[0]
 		if got := formsOf(Analyze(line, Options{})); !strings.Contains(strings.Join(got, "\n"), "rm x") {
 			t.Errorf("Analyze(%q) forms %q; want rm x", line, got)
 		}

@@ -13,20 +13,14 @@ import (
 // it is a command of its own. The grammar took the backslash and newline
 // for a line continuation, and "echo ok # \" then "rm x" for one command,
 // echo ok rm x.
+// Its rows are in testdata/cases/comment_newline_lines.txt.
 func TestCommentEndsAtNewline(t *testing.T) {
-	for _, tc := range []struct{ line, want string }{
-		{"echo ok # \\\nrm x", "rm x"},
-		{"echo ok #\\\nrm x", "rm x"},
-		{"echo ok # \\\na=1 # \\\nrm x", "rm x"},
-		{"echo ok # \\\n# \\\nrm x", "rm x"},
-		{"echo $(echo # a\\\nrm x)", "rm x"},
-		{"ls | # \\\nrm x", "rm x"},
-		{"sh -c 'echo ok # \\\nrm x'", "rm x"},
-	} {
-		a := checkReads(t, tc.line, Options{}, tc.want)
+	for _, r := range caseRows(t, "comment_newline_lines.txt", 2) {
+		line := r.Fields[0]
+		a := checkReads(t, line, Options{}, r.Fields[1])
 		for _, f := range formsOf(a) {
 			if strings.HasPrefix(f, "echo") && strings.Contains(f, "rm") {
-				t.Errorf("%q: %q read as one command", tc.line, f)
+				t.Errorf("%q: %q read as one command", line, f)
 			}
 		}
 	}
@@ -75,20 +69,13 @@ func TestQuotedCompoundAssignment(t *testing.T) {
 // under nullglob, and a NAME=value word after the command word is no
 // argument under set -k; both move the words after them, and the command
 // they leave is decided too.
+// Its rows are in testdata/cases/nullglob_keyword_lines.txt.
 func TestNullglobAndKeywordReadings(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "a.txt"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ line, want string }{
-		{"sort -o zz* secrets/a.key a.txt", "sort -o secrets/a.key a.txt"},
-		{"shopt -s nullglob; zz* rm x", "rm x"},
-		{"set -k; sort -o x=1 secrets/a.key a.txt", "sort -o secrets/a.key a.txt"},
-		{"set -o keyword; sort -o x=1 secrets/a.key a.txt", "sort -o secrets/a.key a.txt"},
-		{"bash -k -c 'sort -o x=1 secrets/a.key a.txt'", "sort -o secrets/a.key a.txt"},
-	} {
-		checkReads(t, tc.line, Options{Dir: dir}, tc.want)
-	}
+	checkReadsCases(t, "nullglob_keyword_lines.txt", Options{Dir: dir})
 	// A glob that matches a file stays a word; without set -k a NAME=value
 	// word stays an argument.
 	for _, tc := range []struct{ line, unwanted string }{
@@ -111,15 +98,9 @@ func TestNullglobAndKeywordReadings(t *testing.T) {
 
 // TestEmptyBraceWords: bash drops the empty words brace expansion leaves
 // unquoted, moving the words after them; a quoted empty word stays.
+// Its rows are in testdata/cases/empty_brace_lines.txt.
 func TestEmptyBraceWords(t *testing.T) {
-	for _, tc := range []struct{ line, want string }{
-		{"{,} rm x", "rm x"},
-		{"sort -o {,} secrets/a.key a.txt", "sort -o secrets/a.key a.txt"},
-		{"echo {a,}", "echo a"},
-		{"echo {'',a}", "echo  a"},
-	} {
-		checkReads(t, tc.line, Options{}, tc.want)
-	}
+	checkReadsCases(t, "empty_brace_lines.txt", Options{})
 }
 
 // TestRedirectBraces: bash brace-expands a redirection's word and opens the
@@ -141,14 +122,10 @@ func TestRedirectBraces(t *testing.T) {
 // TestUnparsedLinePieces: a line the grammar here does not parse, which
 // bash runs, has the commands of each piece that parses decided. An
 // associative array's key with a blank ([a b]=1) is such a line.
+// Its lines are in testdata/cases/unparsed_pieces_lines.txt.
 func TestUnparsedLinePieces(t *testing.T) {
-	for _, line := range []string{
-		"declare -A m=([a b]=1); rm x",
-		"m=([a b]=1)\nrm x",
-		"declare -A m=([a b]=1) && { rm x; }",
-		"declare -A m=([a b]=1); if true; then rm x; fi",
-		"declare -A m=([a b]=$(rm x))",
-	} {
+	for _, r := range caseRows(t, "unparsed_pieces_lines.txt", 1) {
+		line := r.Fields[0]
 		if a := checkReads(t, line, Options{}, "rm x"); len(a.Problems) == 0 {
 			t.Errorf("%q: no problem recorded for a line that does not parse", line)
 		}

@@ -9,18 +9,13 @@ import (
 // and "-" (and repeat N's) as it runs any command, so each is a wrapper
 // whose command is decided: at 0e3d9ac "noglob rm x" was asked about as
 // the unknown program noglob, where a rule denying rm denies it.
+// Its rows are in testdata/cases/zsh_modifiers_lines.txt.
 func TestZshPrecommandModifiers(t *testing.T) {
-	for _, tt := range []struct{ line, want string }{
-		{"noglob rm x", "rm x"},
-		{"nocorrect rm -rf x", "rm -rf x"},
-		{"- rm x", "rm x"},
-		{"repeat 3 rm x", "rm x"},
-		{"noglob nocorrect - rm x", "rm x"},
-		{"repeat $n rm x", "rm x"},
-	} {
-		got := formsOf(Analyze(tt.line, Options{}))
-		if !slices.ContainsFunc(got, func(g string) bool { return g == tt.want || hasLastForm(g, tt.want) }) {
-			t.Errorf("Analyze(%q) forms = %q; want %q among them", tt.line, got, tt.want)
+	for _, r := range caseRows(t, "zsh_modifiers_lines.txt", 2) {
+		line, want := r.Fields[0], r.Fields[1]
+		got := formsOf(Analyze(line, Options{}))
+		if !slices.ContainsFunc(got, func(g string) bool { return g == want || hasLastForm(g, want) }) {
+			t.Errorf("Analyze(%q) forms = %q; want %q among them", line, got, want)
 		}
 	}
 }
