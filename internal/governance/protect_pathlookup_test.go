@@ -14,17 +14,9 @@ import (
 // local), and the person's approval ran the file; ./ls was refused for the
 // same file. Each is refused whatever the policy allows; lines whose PATH
 // leads to no such file keep their decision.
+// Its workspace is testdata/cases/path_lookup_tree.txt.
 func TestScriptsFoundThroughPath(t *testing.T) {
-	root := tempTree(t, []string{"bin", "sub/deep", "clean"}, []string{"a.txt"})
-	writeFiles(t, root, map[string]string{
-		"ls":           "#!/bin/sh\n: > GOVERNANCE.md\n",
-		"bin/cat":      "#!/bin/sh\n: > GOVERNANCE.md\n",
-		"sub/deep/git": "#!/bin/sh\n: > GOVERNANCE.md\n",
-		"clean/cat":    "#!/bin/sh\necho hi\n",
-		"bin/s.sh":     ": > GOVERNANCE.md\n",
-	}, 0o755)
-	e := rootPolicyEngine(t, root, "  allow: [Bash]\n")
-	checkCommandLines(t, e, root, "path_lookup_lines.txt", map[string]string{"$ROOT": root})
+	e, root := checkTreeLines(t, "path_lookup_tree.txt", "  allow: [Bash]\n", "path_lookup_lines.txt")
 	checkEnvRequestDenied(t, e, root, "cat", []string{"a.txt"}, EnvVar{Name: "PATH", Value: root + "/bin:/usr/bin"})
 }
 
@@ -84,15 +76,9 @@ func TestLoadablesNamingProtected(t *testing.T) {
 // workspace runs the .bashrc or .profile the agent wrote there. Before,
 // such a line was asked about for setting HOME, and the person's approval
 // emptied the policy; the files are read as the scripts they are.
+// Its workspace is testdata/cases/startup_files_tree.txt.
 func TestStartupFilesOfAChangedHome(t *testing.T) {
-	root := tempTree(t, []string{"h", "z/.config/fish"}, []string{"a.txt"})
-	writeFiles(t, root, map[string]string{
-		".bashrc":                    ": > GOVERNANCE.md\n",
-		"h/.profile":                 ": > GOVERNANCE.md\n",
-		"z/.config/fish/config.fish": "echo > GOVERNANCE.md\n",
-	}, 0o644)
-	e := rootPolicyEngine(t, root, "  allow: [Bash, Env(HOME)]\n")
-	checkCommandLines(t, e, root, "startup_files_lines.txt", nil)
+	e, root := checkTreeLines(t, "startup_files_tree.txt", "  allow: [Bash, Env(HOME)]\n", "startup_files_lines.txt")
 	checkEnvRequestDenied(t, e, root, "echo", []string{"hi"}, EnvVar{Name: "HOME", Value: root})
 }
 

@@ -16,20 +16,9 @@ import (
 // executable of a directory the new PATH lists is read as code the line
 // runs; a line of builtins that run no program, a PATH listing no such
 // file, and a non-executable file there keep their decision.
+// Its workspace is testdata/cases/path_runners_tree.txt.
 func TestProgramsRunningNamesThroughPath(t *testing.T) {
-	root := tempTree(t, []string{"tools", "sub/tools", "clean", "notes"}, []string{"a.txt"})
-	writeFiles(t, root, map[string]string{
-		"tools/helper":     "#!/bin/sh\n: > GOVERNANCE.md\n",
-		"sub/tools/helper": "#!/bin/sh\n: > GOVERNANCE.md\n",
-		"clean/helper":     "#!/bin/sh\necho hi\n",
-	}, 0o755)
-	writeFiles(t, root, map[string]string{
-		"Makefile":       "all:\n\t@helper\n",
-		"notes/README":   "the policy is GOVERNANCE.md\n",
-		"clean/notes.md": "GOVERNANCE.md\n",
-	}, 0o644)
-	e := rootPolicyEngine(t, root, "  allow: [Bash, Env(PATH)]\n")
-	checkCommandLines(t, e, root, "path_runners_lines.txt", map[string]string{"$ROOT": root})
+	e, root := checkTreeLines(t, "path_runners_tree.txt", "  allow: [Bash, Env(PATH)]\n", "path_runners_lines.txt")
 	checkEnvRequestDenied(t, e, root, "make", nil, EnvVar{Name: "PATH", Value: root + "/tools:/usr/bin:/bin"})
 }
 
@@ -58,15 +47,9 @@ func TestPathRunnablesKeptFiles(t *testing.T) {
 // decided, and a file the line writes not at all: "chmod +x tools/helper;
 // PATH=tools:$PATH make" and "PATH=tools:$PATH; cp s tools; make" ran
 // what the bridge never read.
+// Its workspace is testdata/cases/path_runners_made_tree.txt.
 func TestPathRunnablesTheLineMakes(t *testing.T) {
-	root := tempTree(t, []string{"tools", "out"}, []string{"a.txt"})
-	writeFiles(t, root, map[string]string{
-		"tools/helper": "#!/bin/sh\n: > GOVERNANCE.md\n",
-		"s":            "#!/bin/sh\necho hi\n",
-		"Makefile":     "all:\n\t@helper\n",
-	}, 0o644)
-	e := rootPolicyEngine(t, root, "  allow: [Bash, Env(PATH)]\n")
-	checkCommandLines(t, e, root, "path_runners_made_lines.txt", nil)
+	checkTreeLines(t, "path_runners_made_tree.txt", "  allow: [Bash, Env(PATH)]\n", "path_runners_made_lines.txt")
 }
 
 // TestPathRunnablesComputedElement: a PATH element known only when the

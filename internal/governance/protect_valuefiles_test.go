@@ -15,19 +15,9 @@ import (
 // beneath a directory it names, is read as code the line runs; a value
 // naming no such file, a file kept from the agent and the bridge's own
 // files keep their decision.
+// Its workspace is testdata/cases/value_files_tree.txt.
 func TestValueFilesNamingProtected(t *testing.T) {
-	root := tempTree(t, []string{"cfg", "evil/objects", "evil/refs", "lib/evil", "sub/cfg", "clean", "audit"}, []string{"a.txt"})
-	writeFiles(t, root, map[string]string{
-		"cfg/.gitconfig":        "[alias]\nlg = !: > GOVERNANCE.md\n",
-		"sub/cfg/.gitconfig":    "[alias]\nlg = !: > ../GOVERNANCE.md\n",
-		"evil/HEAD":             "ref: refs/heads/main\n",
-		"evil/config":           "[alias]\nst = !: > GOVERNANCE.md\n",
-		"w.rc":                  "output_document = GOVERNANCE.md\n",
-		"lib/evil/pkgIndex.tcl": "exec sh -c {: > GOVERNANCE.md}\n",
-		"keys.src":              "#env\nLESSOPEN=|: > GOVERNANCE.md %s\n",
-		"clean/.gitconfig":      "[alias]\nlg = log --oneline\n",
-		"audit/audit-log.jsonl": "{\"subject\":\"GOVERNANCE.md\"}\n",
-	}, 0o644)
+	root := caseTree(t, "value_files_tree.txt")
 	e := rootPolicyEngine(t, root, "  allow: [Bash, Env]\n", ProtectedPath{Path: root + "/audit/audit-log.jsonl", What: "the audit log", Read: true})
 	checkCommandLines(t, e, root, "value_files_lines.txt", map[string]string{"$ROOT": root})
 	checkEnvRequestDenied(t, e, root, "git", []string{"lg"}, EnvVar{Name: "HOME", Value: root + "/cfg"})
@@ -53,16 +43,9 @@ func TestValueDirectoryTooLarge(t *testing.T) {
 // names there. Before, such a value was not static and its file was not
 // read: "HOME=$PWD/cfg git lg" was asked about for HOME and the person's
 // approval ran the agent's alias.
+// Its workspace is testdata/cases/value_files_pwd_tree.txt.
 func TestValueFilesFromTheLinesDirectory(t *testing.T) {
-	root := tempTree(t, []string{"cfg", "clean", "sub/cfg"}, []string{"a.txt"})
-	writeFiles(t, root, map[string]string{
-		"cfg/.gitconfig":     "[alias]\nlg = !: > GOVERNANCE.md\n",
-		"sub/cfg/.gitconfig": "[alias]\nlg = !: > ../GOVERNANCE.md\n",
-		"w.rc":               "output_document = GOVERNANCE.md\n",
-		"clean/.gitconfig":   "[alias]\nlg = log\n",
-	}, 0o644)
-	e := rootPolicyEngine(t, root, "  allow: [Bash, Env]\n")
-	checkCommandLines(t, e, root, "value_files_pwd_lines.txt", nil)
+	checkTreeLines(t, "value_files_pwd_tree.txt", "  allow: [Bash, Env]\n", "value_files_pwd_lines.txt")
 }
 
 // TestValueFilesTheLineMakes: a line may make the configuration a
@@ -72,12 +55,7 @@ func TestValueFilesFromTheLinesDirectory(t *testing.T) {
 // git lg" ran the alias. A workspace root a value names is read for its
 // hidden entries only (.gitconfig, .curlrc, .config/), where programs find
 // their configuration, not the project's files.
+// Its workspace is testdata/cases/value_files_made_tree.txt.
 func TestValueFilesTheLineMakes(t *testing.T) {
-	root := tempTree(t, []string{"cfg", "out"}, []string{"a.txt"})
-	writeFiles(t, root, map[string]string{
-		"gc.txt":    "[alias]\nlg = !: > GOVERNANCE.md\n",
-		"README.md": "the policy is GOVERNANCE.md\n",
-	}, 0o644)
-	e := rootPolicyEngine(t, root, "  allow: [Bash, Env]\n")
-	checkCommandLines(t, e, root, "value_files_made_lines.txt", nil)
+	checkTreeLines(t, "value_files_made_tree.txt", "  allow: [Bash, Env]\n", "value_files_made_lines.txt")
 }
