@@ -123,12 +123,8 @@ func TestGeminiShellDirText(t *testing.T) {
 	}
 }
 
+// TestMCPToolFromTitle: the MCP tool a tool call's title names. Its rows are in
+// testdata/cases/mcp_tool_titles.txt.
 func TestMCPToolFromTitle(t *testing.T) {
-	checkFunc(t, "mcpToolFromTitle", mcpToolFromTitle, map[string]string{
-		"read_text (notes MCP Server)":     "mcp__notes__read_text",
-		"query (my.db MCP Server)":         "mcp__my_db__query",
-		"read_text":                        "",
-		"a b (notes MCP Server)":           "",
-		"read_text (notes MCP Server) now": "",
-	})
+	checkFuncCases(t, "mcpToolFromTitle", mcpToolFromTitle, "mcp_tool_titles.txt")
 }
