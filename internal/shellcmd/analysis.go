@@ -115,6 +115,11 @@ type Command struct {
 	// Scripts are the script files the command's text tools read their
 	// script from (script_sources.go), each with a ScriptFile note.
 	Scripts []Script
+	// NoPath, when not empty, says why a program the command runs, or
+	// one the shell runs after it, may start with no PATH (env -i, env
+	// -u PATH, exec -c, unset PATH): it then looks names up where it
+	// runs (nopath.go).
+	NoPath string
 }
 
 // Assignment is a variable the line sets: NAME=value, NAME+=value,

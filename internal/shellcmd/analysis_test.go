@@ -122,7 +122,7 @@ func TestAnalyzeForms(t *testing.T) {
 		{`watch -n 1 'rm x'`, []string{"rm x"}},
 		{`flock /tmp/l -c 'rm x'`, []string{"rm x"}},
 		{`su root -c 'rm x'`, []string{"rm x"}},
-		{`env -S 'rm x'`, []string{"rm x"}},
+		{`env -S 'rm x'`, []string{"env rm x => rm x"}},
 		{`parallel rm ::: a b`, []string{"rm a", "rm b"}},
 		{`trap 'rm x' EXIT`, []string{"rm x"}},
 		{`eval "ls; rm x"`, []string{"rm x"}},

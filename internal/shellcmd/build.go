@@ -110,6 +110,9 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 				c.Notes = append(c.Notes, n)
 			}
 		}
+		if why := noPathOf(form); why != "" && c.NoPath == "" {
+			c.NoPath = why
+		}
 		w.optionCommands(c, form, hop, depth)
 		w.makeOperandValues(c, form, depth)
 		h := handlers[head.Name()]

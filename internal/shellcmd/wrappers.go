@@ -21,7 +21,7 @@ func init() {
 		"stdbuf":    operandsThen(grammar{short: shortOpts("", "ioe", ""), long: longOpts("help version", "input output error", "")}, 0),
 		"setsid":    operandsThen(grammar{short: shortOpts("cfw", "", ""), long: longOpts("ctty fork wait help version", "", "")}, 0),
 		"time":      operandsThen(grammar{short: shortOpts("apvqV", "fo", ""), long: longOpts("append portability verbose quiet help version", "format output", "")}, 0),
-		"exec":      operandsThen(grammar{short: shortOpts("cl", "a", "")}, 0),
+		"exec":      operandsThen(execGrammar, 0),
 		"builtin":   operandsThen(grammar{}, 0),
 		"noglob":    operandsThen(grammar{}, 0), // zsh's precommand modifiers
 		"nocorrect": operandsThen(grammar{}, 0),
@@ -275,8 +275,9 @@ func envRuns(form []Word, p parsed) step {
 	i = assignments(form, i, &st, true)
 	if s, ok := p.value("S", "split-string"); ok {
 		// env -S splits its string into words (quotes and ${VAR} as a
-		// shell would) and runs them with the remaining operands.
-		text := Word{Kind: Static, Text: s}
+		// shell would) and reads them as its own arguments, options
+		// among them (-S '-i make'), then the remaining operands.
+		text := Word{Kind: Static, Text: "env " + s}
 		if r := joined(form, i); r.Text != "" {
 			text.Text += " " + r.Text
 			text.Kind, text.Why = r.Kind, r.Why
