@@ -66,7 +66,7 @@ func lookupDirs(req Request, lines []*shellcmd.Analysis, name string) (dirs []st
 			computed = computed || unknown
 		}
 		for _, c := range a.Commands {
-			if name == "PATH" && unsetsPath(c) {
+			if name == "PATH" && c.NoPath != "" {
 				add(".")
 			}
 			if setsUnseen(c) {
@@ -80,9 +80,11 @@ func lookupDirs(req Request, lines []*shellcmd.Analysis, name string) (dirs []st
 
 // pathElements returns the directories an assignment to PATH lists: each
 // element of a static value; of a value computed at run time, each element
-// written plainly ("bin" of bin:$PATH), the earlier PATH ($PATH) left out,
-// and "." for the rest (the shell may find it empty), which unknown
-// reports: such an element may be any directory.
+// written plainly ("bin" of bin:$PATH), an element written empty ("" of
+// $PATH: or :$PATH, the directory a program runs in, as in a static
+// value), the earlier PATH ($PATH) left out, and "." for the rest (the
+// shell may find it empty), which unknown reports: such an element may be
+// any directory.
 func pathElements(as shellcmd.Assignment) (elems []string, unknown bool) {
 	if as.Static {
 		return strings.Split(as.Value, ":"), false
@@ -91,10 +93,10 @@ func pathElements(as shellcmd.Assignment) (elems []string, unknown bool) {
 	if as.Value == "" {
 		return elems, true // read PATH, printf -v PATH: a value not shown
 	}
-	for _, e := range strings.Split(strings.NewReplacer(`"`, "", `'`, "").Replace(as.Value), ":") {
+	for _, e := range splitPathValue(strings.NewReplacer(`"`, "", `'`, "").Replace(as.Value)) {
 		switch {
 		case e == "$PATH" || e == "${PATH}":
-		case plainPathElement(e):
+		case e == "" || plainPathElement(e):
 			elems = append(elems, e)
 		default:
 			unknown = true
@@ -103,43 +105,37 @@ func pathElements(as shellcmd.Assignment) (elems []string, unknown bool) {
 	return elems, unknown
 }
 
+// splitPathValue splits a PATH value as written at its colons, but not
+// those inside an expansion (${PATH:-/bin}, $(a:b)): what the shell
+// leaves of the value is split there.
+func splitPathValue(v string) []string {
+	var out []string
+	depth, from := 0, 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '$' && i+1 < len(v) && (v[i+1] == '{' || v[i+1] == '('):
+			depth++
+			i++
+		case depth > 0 && (c == '{' || c == '('):
+			depth++
+		case depth > 0 && (c == '}' || c == ')'):
+			depth--
+		case c == '`':
+			if j := strings.IndexByte(v[i+1:], '`'); j >= 0 {
+				i += j + 1
+			}
+		case c == ':' && depth == 0:
+			out = append(out, v[from:i])
+			from = i + 1
+		}
+	}
+	return append(out, v[from:])
+}
+
 // plainPathElement reports whether e, an element of a PATH value as
 // written, is its own text: no expansion, quote or escape in it.
 func plainPathElement(e string) bool {
 	return !strings.ContainsAny(e, "$`\\~{}*?[") && e != ""
-}
-
-// unsetsPath reports whether a form of c may leave PATH unset: an unset
-// that may name it (bash and sh then look a name up in the directory they
-// are in), or env -i, env -u PATH and exec -c, whose shell child starts
-// without PATH and takes bash's default, which ends with ".".
-func unsetsPath(c *shellcmd.Command) bool {
-	for _, form := range c.Forms {
-		if form[0].Kind != shellcmd.Static {
-			continue
-		}
-		switch form[0].Text {
-		case "unset":
-			for _, w := range form[1:] {
-				if w.Kind != shellcmd.Static || w.Text == "PATH" {
-					return true
-				}
-			}
-		case "env", "exec":
-			for _, w := range form[1:] {
-				if w.Kind != shellcmd.Static || !strings.HasPrefix(w.Text, "-") || w.Text == "--" {
-					break
-				}
-				switch t := w.Text; {
-				case t == "--ignore-environment", t == "-", t == "--unset=PATH", t == "-uPATH":
-					return true
-				case !strings.HasPrefix(t, "--") && strings.ContainsAny(t[1:], "icu"):
-					return true // -i, exec's -c, -u NAME (its NAME not read)
-				}
-			}
-		}
-	}
-	return false
 }
 
 // setsUnseen reports whether c may set PATH in a way the line's

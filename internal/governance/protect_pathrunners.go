@@ -44,11 +44,12 @@ type runnables struct {
 
 // pathRunnables returns the runnables of the PATH the request and lines
 // give: each element of a value they show (an empty one is ".", where the
-// program runs); an element known only when the line runs is not one. The
-// "." lookupDirs adds where the earlier PATH or an unset one may leave
-// it is not taken: the IDE's PATH is not known (docs/security.md), and
-// without PATH a program finds nothing where it runs (glibc's and dash's
-// defaults hold no "."; bash's, which does, is not exported).
+// program runs); an element known only when the line runs is not one, nor
+// the "." lookupDirs adds where the earlier PATH may leave it (the IDE's
+// PATH is not known, docs/security.md). A PATH the line removes (env -i,
+// env -u PATH, exec -c, unset PATH: removesPath) is one holding ".": GNU
+// make without PATH runs a recipe's name where it runs, and a bash
+// started beneath takes its default PATH, which ends in ".".
 func (e *Engine) pathRunnables(in *reqInfo, lines []*shellcmd.Analysis) runnables {
 	r := runnables{kept: e.keptFrom(in)}
 	var dirs []string
@@ -77,6 +78,9 @@ func (e *Engine) pathRunnables(in *reqInfo, lines []*shellcmd.Analysis) runnable
 				}
 			}
 		}
+	}
+	if removesPath(lines) {
+		anyDir = true // a program may take a default PATH ending in "."
 	}
 	r.named = dirs
 	r.anyMode = changesModes(lines)
@@ -107,6 +111,27 @@ func (e *Engine) pathRunnables(in *reqInfo, lines []*shellcmd.Analysis) runnable
 		}
 	}
 	return r
+}
+
+// removesPath reports whether a program the lines run may start with no
+// PATH: a command removes it (env -i, env -u PATH, exec -c, unset PATH:
+// Command.NoPath), or a nameref may (declare -n r=PATH; unset r). GNU
+// make then runs a recipe's name where it runs, and a bash started
+// beneath takes bash's default PATH, which ends in ".".
+func removesPath(lines []*shellcmd.Analysis) bool {
+	for _, a := range lines {
+		for _, c := range a.Commands {
+			if c.NoPath != "" {
+				return true
+			}
+			for _, form := range c.Forms {
+				if shellcmd.Nameref(form) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // executablesIn returns the executables in the directory d, where it lies
