@@ -44,10 +44,7 @@ var execGrammar = grammar{short: shortOpts("cl", "a", "")}
 // cannot read, and a NAME=value word computed at run time, may be any of
 // these; env without a command runs nothing.
 func envNoPath(form []Word) string {
-	p := parseOptions(form, 1, envGrammar)
-	if p.problem != "" && p.next < len(form) && namedAssignment(form[p.next]) {
-		p.problem = "" // env -i HOME=$HOME ...: its operands start there
-	}
+	p := envOptions(form)
 	if p.problem != "" {
 		return "env's options are not read (" + p.problem + "), and -i or -u PATH starts the command without PATH"
 	}
@@ -121,4 +118,30 @@ func namedAssignment(wd Word) bool {
 func earlierPath(value string) bool {
 	v := strings.NewReplacer(`"`, "", `'`, "").Replace(value)
 	return v == "$PATH" || v == "${PATH}"
+}
+
+// envHandler reads env's options (envOptions), then what it runs.
+func envHandler(form []Word) step {
+	p := envOptions(form)
+	if p.problem != "" {
+		return problemStep(form, p)
+	}
+	return envRuns(form, p)
+}
+
+// envOptions reads env's options. A word computed at run time that
+// starts NAME= is no option but env's first operand (env PATH=$PATH:
+// make, env -i HOME=$HOME ...), where every word before it is static.
+func envOptions(form []Word) parsed {
+	p := parseOptions(form, 1, envGrammar)
+	if p.problem == "" || p.next >= len(form) || !namedAssignment(form[p.next]) {
+		return p
+	}
+	for _, wd := range form[1:p.next] {
+		if wd.Kind != Static {
+			return p
+		}
+	}
+	p.problem = ""
+	return p
 }

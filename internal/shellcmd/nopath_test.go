@@ -27,6 +27,7 @@ func TestNoPath(t *testing.T) {
 		{"env -i HOME=$HOME make", true},
 		{`env -i "$X" make`, true},
 		{"env -i PATH=$X make", true},
+		{`env -u "$X" FOO=$Y make`, true},
 		{"env -S '-i make'", true},
 		{"env -S'-u PATH' make", true},
 		{"env $OPT make", true},
@@ -65,6 +66,33 @@ func TestNoPath(t *testing.T) {
 		}
 		if (why != "") != tt.want {
 			t.Errorf("Analyze(%q): NoPath %q; want removed %v", tt.line, why, tt.want)
+		}
+	}
+}
+
+// TestEnvComputedAssignment: env's NAME=value word computed at run time is
+// its first operand, not an option it cannot read, and sets NAME: env
+// PATH=$PATH: make gives make a PATH ending in an empty element, as
+// PATH=$PATH: make does.
+func TestEnvComputedAssignment(t *testing.T) {
+	tests := []struct{ line, name, value string }{
+		{"env PATH=$PATH: make", "PATH", "$PATH:"},
+		{"env -i HOME=$HOME make", "HOME", "$HOME"},
+		{"env FOO=1 PATH=:$PATH make", "PATH", ":$PATH"},
+	}
+	for _, tt := range tests {
+		a := Analyze(tt.line, Options{})
+		found := false
+		for _, as := range a.Assignments {
+			if as.Name == tt.name && as.Value == tt.value && !as.Static {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("Analyze(%q): assignments %+v; want %s=%s, computed", tt.line, a.Assignments, tt.name, tt.value)
+		}
+		if len(a.Commands) == 0 || a.Commands[0].Forms[len(a.Commands[0].Forms)-1][0].Text != "make" {
+			t.Errorf("Analyze(%q): commands %+v; want env running make", tt.line, a.Commands)
 		}
 	}
 }

@@ -11,7 +11,7 @@ var handlers map[string]handler
 
 func init() {
 	handlers = map[string]handler{
-		"env":       withOptions(envGrammar, envRuns),
+		"env":       envHandler,
 		"sudo":      withOptions(sudoGrammar, sudoRuns),
 		"doas":      withOptions(doasGrammar, doasRuns),
 		"timeout":   operandsThen(grammar{short: shortOpts("fpv", "ks", ""), long: longOpts("foreground preserve-status verbose help version", "kill-after signal", "")}, 1),
@@ -247,7 +247,11 @@ func assignments(form []Word, i int, st *step, anyName bool) int {
 		wd := form[i]
 		if wd.Kind == Dynamic && strings.Contains(wd.Text, "=") {
 			st.notes = append(st.notes, Note{Kind: NotStatic, Text: "an assignment is not static: " + wd.String()})
-			st.assigns = append(st.assigns, Assignment{Name: wd.Text})
+			a := Assignment{Name: wd.Text}
+			if namedAssignment(wd) { // PATH=$PATH: sets PATH, to a value known when it runs
+				a.Name, a.Value, _ = strings.Cut(wd.Text, "=")
+			}
+			st.assigns = append(st.assigns, a)
 			continue
 		}
 		// env takes any word with "=" as NAME=VALUE (BASH_FUNC_f%%=...).
