@@ -120,6 +120,21 @@ type Command struct {
 	// -u PATH, exec -c, unset PATH): it then looks names up where it
 	// runs (nopath.go).
 	NoPath string
+	// ShellScripts are the files a shell or source among its forms runs
+	// as shell code: a shell's script operand (bash s.sh), the file
+	// source or . runs, the file a shell reads its commands from on its
+	// input (bash < s.sh). Their text is not the line's; a caller reads
+	// it to decide the commands it runs.
+	ShellScripts []ShellScript
+}
+
+// ShellScript is a file a form of a command runs as shell code.
+type ShellScript struct {
+	// Name is the file as the line names it, relative to where the
+	// command runs (Command.Dir).
+	Name Word
+	// Form is the index in Command.Forms of the shell's or source's form.
+	Form int
 }
 
 // Assignment is a variable the line sets: NAME=value, NAME+=value,
@@ -166,6 +181,9 @@ type Options struct {
 	// position are matched against its file system. Optional; if empty,
 	// globs are not expanded.
 	Dir string
+	// Script says the text is a script file a shell runs, not a line
+	// typed at an interactive bash: no history expansion applies.
+	Script bool
 }
 
 // maxDepth bounds nesting of shell strings run by shells, eval and
@@ -181,7 +199,7 @@ const maxFields = 512
 func Analyze(line string, opts Options) *Analysis {
 	a := &Analysis{Line: line}
 	w := newWalker(a, opts)
-	if e, ok := historyExpansion(line); ok {
+	if e, ok := historyExpansion(line); ok && !opts.Script {
 		w.problem("an interactive bash replaces %s with words from its history (history expansion) before it reads the line, so what runs is not what the line shows", e)
 	}
 	w.line(line, 0, dialectsOf("sh"))

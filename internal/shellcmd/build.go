@@ -27,6 +27,9 @@ type step struct {
 	// dialects.
 	fdShell  dialects
 	fdScript int
+	// shellScript is the file a shell or source runs as its script
+	// (bash s.sh, . ./env.sh), listed in Command.ShellScripts.
+	shellScript *Word
 	// scripts are the script files a text tool reads (scriptSources).
 	scripts []scriptRef
 	// chdir, when set, says the program runs what it runs in another
@@ -131,6 +134,9 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 		}
 		st := h(form)
 		w.scriptSources(c, &st, hop)
+		if st.shellScript != nil {
+			c.ShellScripts = append(c.ShellScripts, ShellScript{Name: *st.shellScript, Form: hop})
+		}
 		for _, n := range st.notes {
 			n.Form = hop
 			c.Notes = append(c.Notes, n)
@@ -182,6 +188,9 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			case in != nil && in.known:
 				w.line(in.text, depth+1, st.stdinShell)
 			case in != nil:
+				if in.file != nil && !st.stdinAsks {
+					c.ShellScripts = append(c.ShellScripts, ShellScript{Name: *in.file, Form: hop})
+				}
 				c.Notes = append(c.Notes, Note{Kind: stdinKind(st), Text: head.Text + " runs the commands in " + in.what, Form: hop})
 			default:
 				c.Notes = append(c.Notes, Note{Kind: stdinKind(st), Text: head.Text + " runs the commands it reads from its input", Form: hop})

@@ -58,6 +58,7 @@ func shellHandler(name string) handler {
 				break
 			}
 			st.notes = append(st.notes, Note{Kind: RunsCode, Text: name + " runs the script " + form[p.next].String()})
+			st.shellScript = &form[p.next]
 		}
 		return st
 	}
@@ -81,7 +82,11 @@ func sourceHandler(form []Word) step {
 			return step{fdShell: dialectsOf("bash"), fdScript: fd}
 		}
 	}
-	return step{notes: []Note{{Kind: RunsCode, Text: form[0].Text + " runs the commands in " + what}}}
+	st := step{notes: []Note{{Kind: RunsCode, Text: form[0].Text + " runs the commands in " + what}}}
+	if len(form) > 1 {
+		st.shellScript = &form[1]
+	}
+	return st
 }
 
 // trapHandler: the action of trap runs as shell code when the signal
