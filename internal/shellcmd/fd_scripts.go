@@ -69,6 +69,9 @@ func (w *walker) fdShellCode(c *Command, head Word, fd int, langs dialects, hop,
 	case in != nil && in.known:
 		w.line(in.text, depth+1, langs)
 	case in != nil:
+		if in.file != nil {
+			c.ShellScripts = append(c.ShellScripts, ShellScript{Name: *in.file, Form: hop})
+		}
 		c.Notes = append(c.Notes, Note{Kind: RunsCode, Text: head.Text + " runs the commands in " + in.what, Form: hop})
 	default:
 		c.Notes = append(c.Notes, Note{Kind: RunsCode, Text: head.Text + " runs the commands it reads from descriptor " + strconv.Itoa(fd), Form: hop})

@@ -23,6 +23,8 @@ func TestShellScripts(t *testing.T) {
 		{"timeout 5 env A=1 nohup dash s.sh", []string{"s.sh"}},
 		{"xargs bash s.sh", []string{"s.sh"}},
 		{"bash < s.sh", []string{"s.sh"}},
+		{"bash 3< s.sh /dev/fd/3", []string{"s.sh"}},
+		{"source /dev/stdin < s.sh", []string{"s.sh"}},
 		{"bash \"$f\"", nil}, // an option word computed: noted, not listed
 		{"bash -c 'rm x'", nil},
 		{"bash <<< 'rm x'", nil},
