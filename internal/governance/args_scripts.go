@@ -150,6 +150,16 @@ func (e *Engine) scriptText(in *reqInfo, c *shellcmd.Command, s shellcmd.Script,
 // readScriptFile returns the text of the regular file at p (a path with
 // no link in it), or why it cannot be read.
 func readScriptFile(p string) (string, string) {
+	text, why := readTextFile(p)
+	if why == "" && strings.IndexByte(text, 0) >= 0 {
+		return "", "it holds a NUL byte, which sed and awk read otherwise than the bridge"
+	}
+	return text, why
+}
+
+// readTextFile returns the bytes of the regular file at p (a path with no
+// link in it), up to maxScriptBytes, or why it cannot be read.
+func readTextFile(p string) (string, string) {
 	f, fi, err := openRegular(p)
 	if errors.Is(err, errNotRegular) {
 		return "", "it is not a regular file"
@@ -170,8 +180,6 @@ func readScriptFile(p string) (string, string) {
 		return "", "it cannot be read now (" + err.Error() + ")"
 	case len(b) > maxScriptBytes:
 		return "", fmt.Sprintf("it is larger than %d KiB", maxScriptBytes>>10)
-	case strings.IndexByte(string(b), 0) >= 0:
-		return "", "it holds a NUL byte, which sed and awk read otherwise than the bridge"
 	}
 	return string(b), ""
 }

@@ -283,6 +283,9 @@ func (e *Engine) decideKeeping(req Request, subjects bool) Decision {
 		if v, ok := e.gitRewritesProtected(in); ok {
 			consider(v, "running "+strings.TrimSpace(req.Command), nil)
 		}
+		if v, ok := e.scriptCommandsVerdict(in); ok {
+			consider(v, "running the commands of the scripts "+strings.TrimSpace(req.Command)+" runs", nil)
+		}
 		for _, f := range later {
 			f()
 		}
