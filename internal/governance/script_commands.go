@@ -70,6 +70,9 @@ func (e *Engine) scriptCommandsVerdict(in *reqInfo) (verdict, bool) {
 		for _, c := range a.Commands {
 			why, ok := unseenShellCode(c)
 			if !ok {
+				why, ok = e.scriptDirUnknown(in, c)
+			}
+			if !ok {
 				continue
 			}
 			if v, ok := e.decideCommand(in, c, &advisories); ok && v.value == Allow {
@@ -302,6 +305,8 @@ func (e *Engine) decideScriptLines(sub *reqInfo, lines []*shellcmd.Analysis, who
 			}
 			if why, ok := unseenShellCode(c); ok {
 				unread(c.Source, why)
+			} else if why, ok := e.scriptDirUnknown(sub, c); ok {
+				unread(c.Source, why)
 			}
 		}
 		for _, r := range a.Redirects {
@@ -353,6 +358,30 @@ func unseenShellCode(c *shellcmd.Command) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// scriptDirUnknown returns why the bridge cannot tell which file c runs
+// as a shell script: it names one by a relative name in a directory known
+// only when the line runs ("cd \"$1\"; bash t.sh").
+func (e *Engine) scriptDirUnknown(in *reqInfo, c *shellcmd.Command) (string, bool) {
+	if !c.Dir.Moved() {
+		return "", false
+	}
+	relative := false
+	for _, s := range c.ShellScripts {
+		relative = relative || s.Name.Kind == shellcmd.Static && !filepath.IsAbs(s.Name.Text)
+	}
+	for _, form := range c.Forms {
+		n := form[0].Text
+		relative = relative || form[0].Kind == shellcmd.Static && strings.Contains(n, "/") && !filepath.IsAbs(n)
+	}
+	if !relative {
+		return "", false
+	}
+	if _, unknown := e.commandDirs(in, c.Dir); !unknown {
+		return "", false
+	}
+	return "it runs a script named relative to a directory known only when the line runs", true
 }
 
 // shellForm reports whether form runs a shell, source or eval, whose code

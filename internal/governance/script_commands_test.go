@@ -43,6 +43,7 @@ func TestScriptCommandsDecided(t *testing.T) {
 		"big.sh":      "echo a\n" + strings.Repeat("# padding\n", maxScriptBytes/10+1),
 		"p.py":        "#!/usr/bin/env python3\nimport os\nos.system('rm x')\n",
 		"path.sh":     "PATH=tools:$PATH\nhelper\n",
+		"cdd.sh":      "cd \"$1\"; bash t.sh\n",
 	}
 	for n, c := range deep {
 		files[n] = c
@@ -94,6 +95,7 @@ func TestScriptCommandsDecided(t *testing.T) {
 		{"bash computed.sh", RequireApproval, `computed.sh runs "$c x": a word computed at run time could make it match Bash(rm:*) (deny)`},
 		{"bash pipe.sh", RequireApproval, "pipe.sh runs \"sh\": sh runs the commands it reads from its input"},
 		{"bash dynamic.sh s.sh", RequireApproval, ""},
+		{"bash cdd.sh lib", RequireApproval, `cdd.sh runs "bash t.sh": it runs a script named relative to a directory known only when the line runs`},
 		{"bash writes.sh", RequireApproval, `writes.sh runs t2.sh, which may be written by "a redirect to t2.sh" before it runs`},
 		{"bash push.sh", RequireApproval, `push.sh runs "git push origin main", approval required by Bash(git push:*)`},
 		{"bash broken.sh", RequireApproval, "broken.sh: the command line does not parse"},
