@@ -3,6 +3,7 @@ package governance
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -202,14 +203,33 @@ func (e *Engine) scriptFileVerdict(in *reqInfo, lines []*shellcmd.Analysis, cwd 
 	case !in.insideRoots(resolved):
 		return verdict{}, false // not the agent's to write
 	}
+	if named {
+		// A program run by its path: its "#!" line is a command the
+		// kernel runs (#!/usr/bin/env -S sh -c 'rm x'), and only a
+		// shell's file, or one with no interpreter, is shell code.
+		head, why := readHead(resolved, shebangBytes)
+		switch {
+		case why == "it is not a regular file":
+			return verdict{}, false
+		case why != "":
+			return ask("cannot be read: %s", why)
+		}
+		if line, ok := shebangLine(head, f); ok {
+			sub := scriptRequest(in, line, d)
+			if v, ok := e.decideScriptLines(sub, sub.memo.lines, chainText(chain, f)+"'s #! line", w); ok {
+				return v, true
+			}
+		}
+		if !shellScriptText(head) {
+			return verdict{}, false
+		}
+	}
 	text, why := readTextFile(resolved)
 	switch {
 	case why == "it is not a regular file":
 		return verdict{}, false
 	case why != "":
 		return ask("cannot be read: %s", why)
-	case named && !shellScriptText(text):
-		return verdict{}, false
 	case strings.IndexByte(text, 0) >= 0:
 		return ask("holds a NUL byte, around which a shell runs what the bridge does not parse")
 	}
@@ -426,6 +446,56 @@ func shellScriptText(text string) bool {
 		}
 	}
 	return shellNames[prog]
+}
+
+// shebangBytes is how much of a program's start the kernel reads for its
+// "#!" line (BINPRM_BUF_SIZE), and the bridge with it.
+const shebangBytes = 256
+
+// readHead returns up to n bytes from the start of the regular file at p
+// (a path with no link in it), or why it cannot be read.
+func readHead(p string, n int) (string, string) {
+	f, _, err := openRegular(p)
+	if errors.Is(err, errNotRegular) {
+		return "", "it is not a regular file"
+	}
+	if err != nil {
+		return "", "it cannot be read now (" + err.Error() + ")"
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, int64(n)))
+	if err != nil {
+		return "", "it cannot be read now (" + err.Error() + ")"
+	}
+	return string(b), ""
+}
+
+// shebangLine returns, as a shell line, the command the kernel runs for
+// a program f whose text starts with a "#!" line: the interpreter, the
+// rest of the line as one word (as the kernel passes it:
+// "#!/usr/bin/env -S sh -c 'rm x'" gives env the word "-S sh -c 'rm x'"),
+// then f.
+func shebangLine(text, f string) (string, bool) {
+	first, _, _ := strings.Cut(text, "\n")
+	rest, ok := strings.CutPrefix(first, "#!")
+	rest = strings.TrimSpace(rest)
+	if !ok || rest == "" {
+		return "", false
+	}
+	interp, arg := rest, ""
+	if i := strings.IndexAny(rest, " \t"); i >= 0 {
+		interp, arg = rest[:i], strings.TrimSpace(rest[i+1:])
+	}
+	line := shellQuote(interp)
+	if arg != "" && arg != "-" { // "#!/bin/sh -": the options end there
+		line += " " + shellQuote(arg)
+	}
+	return line + " " + shellQuote(f), true
+}
+
+// shellQuote quotes s as one shell word.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // chainText names the last script of chain as run by those before it

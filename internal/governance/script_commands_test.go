@@ -54,6 +54,10 @@ func TestScriptCommandsDecided(t *testing.T) {
 		"envsh.sh":     "#!/usr/bin/env -S bash -e\nrm x\n",
 		"tool.py":      "#!/usr/bin/env python3\n# rm x\nprint(1)\n",
 		"tools/helper": "#!/bin/sh\nrm x\n",
+		"sb.sh":        "#!/usr/bin/env -S sh -c 'rm x'\necho hi\n",
+		"sb2.sh":       "#!/usr/bin/env -S rm -f x\n",
+		"dash.sh":      "#!/bin/sh -\necho hi\n",
+		"big":          "\x7fELF" + strings.Repeat("\x00", maxScriptBytes+1),
 	}
 	for n, c := range files {
 		os.MkdirAll(filepath.Join(root, filepath.Dir(n)), 0o755)
@@ -61,7 +65,7 @@ func TestScriptCommandsDecided(t *testing.T) {
 	}
 	os.MkdirAll(filepath.Join(root, "tools"), 0o755)
 	writeFiles(t, root, execs, 0o755)
-	e := rootPolicyEngine(t, root, "  allow: [Bash(bash:*), Bash(sh:*), Bash(source:*), Bash(timeout:*), Bash(env:*), Bash(nohup:*), Bash(xargs:*), Bash(./tool.py), Bash(echo:*)]\n  ask: [Bash(git push:*)]\n  deny: [Bash(rm:*)]\n")
+	e := rootPolicyEngine(t, root, "  allow: [Bash(bash:*), Bash(sh:*), Bash(source:*), Bash(timeout:*), Bash(env:*), Bash(nohup:*), Bash(xargs:*), Bash(./tool.py), Bash(./big), Bash(./dash.sh), Bash(echo:*)]\n  ask: [Bash(git push:*)]\n  deny: [Bash(rm:*)]\n")
 	rows := []struct {
 		line   string
 		want   Value
@@ -110,6 +114,10 @@ func TestScriptCommandsDecided(t *testing.T) {
 		{"bash self.sh", Allow, ""},
 		{"bash missing.sh", Allow, ""},
 		{"./tool.py", Allow, ""},
+		{"./big", Allow, ""}, // a program, however large, that is no script
+		{"./dash.sh", Allow, ""},
+		{"./sb.sh", Deny, `./sb.sh's #! line runs "rm x", denied by Bash(rm:*)`},
+		{"./sb2.sh", Deny, `./sb2.sh's #! line runs "rm -f x ./sb2.sh"`},
 		{"bash p.py", RequireApproval, "p.py: the command line does not parse"}, // bash runs it as shell
 		{"printf 'rm x' > s2.sh; bash s2.sh", Deny, "the line may write the file s2.sh"},
 	}
