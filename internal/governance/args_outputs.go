@@ -98,7 +98,7 @@ func outputOptionWords(form []shellcmd.Word) map[int]bool {
 	}
 	own := programOutputs[name]
 	shorts := own.short
-	if !notOutputO[name] {
+	if !notOutputO[name] && !shellcmd.IsShell(name) { // a shell's -o names an option (-o pipefail)
 		shorts += "o"
 	}
 	if name == "ssh-keygen" && shortLetters(form, sshKeygenReads) {

@@ -252,7 +252,11 @@ func scriptFiles(form []shellcmd.Word) []string {
 	case !isInterpreter(name) && !scriptRunners[name]:
 		return out
 	}
-	for _, w := range form[1:] {
+	start := 1
+	if operands, _, ok := shellcmd.ShellOptions(form); ok {
+		start = operands // past a shell's options and their values (-o pipefail)
+	}
+	for _, w := range form[min(start, len(form)):] {
 		if w.Kind == shellcmd.Static && w.Text != "" && !strings.HasPrefix(w.Text, "-") {
 			out = append(out, w.Text)
 		}

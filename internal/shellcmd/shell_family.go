@@ -64,3 +64,14 @@ func shellFamilyHandler(name string) handler {
 	}
 	return shellHandler(name)
 }
+
+// IsShell reports whether name is a shell's: one the handlers table
+// models (bash, sh, dash, zsh, ...) or one of a shell family, under a
+// version or variant suffix too (shellFamilyName).
+func IsShell(name string) bool {
+	if strings.Contains(" "+shellNames+" ", " "+name+" ") {
+		return true
+	}
+	_, _, ok := shellFamilyName(name)
+	return ok
+}
