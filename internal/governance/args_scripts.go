@@ -160,17 +160,11 @@ func readScriptFile(p string) (string, string) {
 // readTextFile returns the bytes of the regular file at p (a path with no
 // link in it), up to maxScriptBytes, or why it cannot be read.
 func readTextFile(p string) (string, string) {
-	f, fi, err := openRegular(p)
-	if errors.Is(err, errNotRegular) {
-		return "", "it is not a regular file"
-	}
-	if err != nil {
-		return "", "it cannot be read now (" + err.Error() + ")"
+	f, fi, why := openText(p)
+	if why != "" {
+		return "", why
 	}
 	defer f.Close()
-	if lfi, err := os.Lstat(p); err != nil || !os.SameFile(fi, lfi) {
-		return "", "it changed while the bridge read it"
-	}
 	if fi.Size() > maxScriptBytes {
 		return "", fmt.Sprintf("it is larger than %d KiB", maxScriptBytes>>10)
 	}
@@ -182,6 +176,24 @@ func readTextFile(p string) (string, string) {
 		return "", fmt.Sprintf("it is larger than %d KiB", maxScriptBytes>>10)
 	}
 	return string(b), ""
+}
+
+// openText opens the regular file at p (a path with no link in it) to
+// read it, or says why it cannot: it is no regular file, it cannot be
+// opened, or it is no longer the file at p.
+func openText(p string) (*os.File, os.FileInfo, string) {
+	f, fi, err := openRegular(p)
+	if errors.Is(err, errNotRegular) {
+		return nil, nil, "it is not a regular file"
+	}
+	if err != nil {
+		return nil, nil, "it cannot be read now (" + err.Error() + ")"
+	}
+	if lfi, err := os.Lstat(p); err != nil || !os.SameFile(fi, lfi) {
+		f.Close()
+		return nil, nil, "it changed while the bridge read it"
+	}
+	return f, fi, ""
 }
 
 // setsAWKPATH reports whether the request or line a sets AWKPATH, the

@@ -9,16 +9,7 @@ import "testing"
 // "python3 -m evil" and "uv run evil.py" were decided by the policy's
 // rules alone and an approval ran a script that empties the policy.
 func TestInterpretersUnderOtherNames(t *testing.T) {
-	root := tempTree(t, []string{"pkg", "a"}, []string{"clean.py", "a/c.py"})
-	writeFiles(t, root, map[string]string{
-		"evil.py":         "open('GOVERNANCE.md', 'w')\n",
-		"evil.pl":         "unlink 'GOVERNANCE.md';\n",
-		"evil.tcl":        "file delete GOVERNANCE.md\n",
-		"pkg/__main__.py": "open('GOVERNANCE.md', 'w')\n",
-		"a/__init__.py":   "open('GOVERNANCE.md', 'w')\n",
-	}, 0o644)
-	e := rootPolicyEngine(t, root, "  default: allow\n  deny: [Bash(rm:*)]\n")
-	checkCommandLines(t, e, root, "interpreter_names_lines.txt", nil)
+	checkTreeLines(t, "interpreter_names_tree.txt", "  default: allow\n  deny: [Bash(rm:*)]\n", "interpreter_names_lines.txt")
 }
 
 // TestEditorScripts decides vim's scripts: the file -S sources and the
@@ -27,17 +18,5 @@ func TestInterpretersUnderOtherNames(t *testing.T) {
 // allow) and "vim -S evil.vim" was asked about, and either, allowed or
 // approved, ran a script that empties the policy.
 func TestEditorScripts(t *testing.T) {
-	root := tempTree(t, nil, []string{"a.txt", "clean.vim"})
-	writeFiles(t, root, map[string]string{"evil.vim": ":call writefile([], 'GOVERNANCE.md')\n", "Session.vim": ":!rm GOVERNANCE.md\n"}, 0o644)
-	e := rootPolicyEngine(t, root, "  default: allow\n  deny: [Bash(rm:*)]\n")
-	checkCommandRows(t, e, root, []commandRow{
-		{"vim -u evil.vim a.txt", Deny},
-		{"vim -S evil.vim", Deny},
-		{"vim -S", Deny},
-		{"nvim -u evil.vim", Deny},
-		{"vi -U evil.vim a.txt", Deny},
-		{"vim -S clean.vim a.txt", RequireApproval},
-		{"vim -u NONE a.txt", Allow},
-		{"vim a.txt", Allow},
-	})
+	checkTreeLines(t, "editor_scripts_tree.txt", "  default: allow\n  deny: [Bash(rm:*)]\n", "editor_scripts_lines.txt")
 }

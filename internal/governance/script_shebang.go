@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"errors"
 	"io"
 	"path/filepath"
 	"strings"
@@ -52,12 +51,9 @@ const shebangBytes = 256
 // readHead returns up to n bytes from the start of the regular file at p
 // (a path with no link in it), or why it cannot be read.
 func readHead(p string, n int) (string, string) {
-	f, _, err := openRegular(p)
-	if errors.Is(err, errNotRegular) {
-		return "", "it is not a regular file"
-	}
-	if err != nil {
-		return "", "it cannot be read now (" + err.Error() + ")"
+	f, _, why := openText(p)
+	if why != "" {
+		return "", why
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, int64(n)))
