@@ -414,7 +414,8 @@ func scriptFileNamed(in *reqInfo, list []protected, p, d string) (int, [32]byte,
 }
 
 // projectManifest returns the package.json whose scripts npm, yarn or pnpm
-// run ("npm run x", and the lifecycle scripts of install, test, ...) when
+// run ("npm run x", and the lifecycle scripts of install, test, ...), and
+// for npm and pnpm the .npmrc beside it and what it names (npmrcFiles), when
 // form runs in dir: in the directory their --prefix, -C, --cwd or --dir
 // names, or the nearest at or above it holding one, as manifestDir finds
 // it (where a word before the subcommand is computed, dir's). nil for any
@@ -431,5 +432,9 @@ func projectManifest(form []shellcmd.Word, dir string) []string {
 	if !ok {
 		top = dir
 	}
-	return []string{filepath.Join(top, "package.json")}
+	out := []string{filepath.Join(top, "package.json")}
+	if name != "yarn" { // yarn's own configuration is protected (protect_toolconfig.go)
+		out = append(out, npmrcFiles(top)...)
+	}
+	return out
 }
