@@ -433,7 +433,9 @@ func projectManifest(form []shellcmd.Word, dir string) []string {
 		top = dir
 	}
 	out := []string{filepath.Join(top, "package.json")}
-	if name != "yarn" { // yarn's own configuration is protected (protect_toolconfig.go)
+	// yarn's own configuration is protected (protect_toolconfig.go); a
+	// command that changes the settings runs no script with them.
+	if name != "yarn" && !shellcmd.NpmSettingsOnly(form[1:]) {
 		out = append(out, npmrcFiles(top)...)
 	}
 	return out

@@ -82,3 +82,19 @@ func npmShortCluster(t string) bool {
 	}
 	return true
 }
+
+// NpmSettingsOnly reports whether the words after npm or pnpm (args) name a
+// command that reads or writes its settings only (config, set, get, login,
+// adduser, logout, and their aliases and prefixes): it runs no script of
+// the project's, through the .npmrc's script-shell or otherwise.
+func NpmSettingsOnly(args []Word) bool {
+	sub, _, ok := subcommand(args, npmValued...)
+	if !ok {
+		return false
+	}
+	switch npmCommand(sub) {
+	case "config", "set", "get", "login", "adduser", "logout":
+		return true
+	}
+	return false
+}
