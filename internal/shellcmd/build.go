@@ -30,6 +30,9 @@ type step struct {
 	// shellScript is the file a shell or source runs as its script
 	// (bash s.sh, . ./env.sh), listed in Command.ShellScripts.
 	shellScript *Word
+	// startupScript is the start-up file a shell runs first
+	// (bash --rcfile F -i, --init-file F).
+	startupScript *Word
 	// scripts are the script files a text tool reads (scriptSources).
 	scripts []scriptRef
 	// chdir, when set, says the program runs what it runs in another
@@ -134,8 +137,10 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 		}
 		st := h(form)
 		w.scriptSources(c, &st, hop)
-		if st.shellScript != nil {
-			c.ShellScripts = append(c.ShellScripts, ShellScript{Name: *st.shellScript, Form: hop})
+		for _, sc := range []*Word{st.startupScript, st.shellScript} {
+			if sc != nil {
+				c.ShellScripts = append(c.ShellScripts, ShellScript{Name: *sc, Form: hop})
+			}
 		}
 		for _, n := range st.notes {
 			n.Form = hop

@@ -42,6 +42,9 @@ func shellHandler(name string) handler {
 		}
 		if p.has("rcfile", "init-file") {
 			st.notes = append(st.notes, Note{Kind: RunsCode, Text: name + " runs a start-up file"})
+			if v, ok := p.value("rcfile", "init-file"); ok && v != "" {
+				st.startupScript = &Word{Kind: Static, Text: v}
+			}
 		}
 		switch {
 		case p.has("c"):
