@@ -162,7 +162,7 @@ func interpreterScript(name string, form []shellcmd.Word) *shellcmd.Word {
 		}
 		return &form[operands]
 	}
-	python := strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy") || name == "ipython"
+	python := shellcmd.InterpreterName(name) == "python" || name == "ipython"
 	if !isInterpreter(name) && !python {
 		return nil
 	}

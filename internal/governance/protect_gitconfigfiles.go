@@ -21,29 +21,14 @@ func gitConfigScripts(form []shellcmd.Word, roots, dirs []string) []string {
 		return nil
 	}
 	var out []string
-	for i := 1; i < len(form); i++ {
-		w := form[i]
-		t := w.Text
-		if w.Kind != shellcmd.Static || !strings.HasPrefix(t, "-") {
-			break // the subcommand: -c goes before it
-		}
-		if t != "-c" {
-			if gitGlobalTakesValue(t) {
-				i++
-			}
-			continue
-		}
-		if i+1 >= len(form) {
-			break
-		}
-		i++
-		text := form[i].Text
-		if form[i].Kind != shellcmd.Static && len(text) > 1 && text[0] == '"' && strings.Count(text, `"`) == 2 && strings.HasSuffix(text, `"`) {
+	for _, kv := range shellcmd.GitOptions(form).Configs {
+		text := kv.Text
+		if kv.Kind != shellcmd.Static && len(text) > 1 && text[0] == '"' && strings.Count(text, `"`) == 2 && strings.HasSuffix(text, `"`) {
 			text = text[1 : len(text)-1] // "key=$PWD/x" quoted whole
 		}
 		key, value, ok := strings.Cut(text, "=")
 		key = strings.ToLower(key)
-		if form[i].Kind != shellcmd.Static {
+		if kv.Kind != shellcmd.Static {
 			// A value written from the line's directory ($PWD/x) names
 			// what ./x names; any other is known only at run time, and
 			// asked about as such.
@@ -61,7 +46,6 @@ func gitConfigScripts(form []shellcmd.Word, roots, dirs []string) []string {
 					out = append(out, "\x00"+path.Join(globQuote(top), globQuote(value), "*"))
 				}
 			}
-
 		case key == "include.path" || strings.HasPrefix(key, "includeif.") && strings.HasSuffix(key, ".path"):
 			out = append(out, value)
 		}
@@ -80,14 +64,4 @@ func globQuote(name string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// gitGlobalTakesValue reports whether git's global option t takes the
-// next word as its value.
-func gitGlobalTakesValue(t string) bool {
-	switch t {
-	case "-C", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--super-prefix", "--config-env", "--list-cmds":
-		return true
-	}
-	return false
 }
