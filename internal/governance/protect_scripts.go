@@ -148,7 +148,7 @@ func (e *Engine) scriptVerdict(in *reqInfo, list []protected, c *shellcmd.Comman
 }
 
 // runsCode reports whether a command of lines runs an interpreter, a
-// shell or source, which may read its code from its input ("cat s.sh |
+// shell, source or a source runner (protect_sourcerunners.go), which may read its code from its input ("cat s.sh |
 // bash", "bash < s.sh") or from a file another word names.
 func runsCode(lines []*shellcmd.Analysis) bool {
 	for _, a := range lines {
@@ -156,7 +156,7 @@ func runsCode(lines []*shellcmd.Analysis) bool {
 			for _, form := range c.Forms {
 				if len(form) > 0 && form[0].Kind == shellcmd.Static {
 					n := filepath.Base(form[0].Text)
-					if isInterpreter(n) || scriptRunners[n] {
+					if isInterpreter(n) || scriptRunners[n] || sourceRunners[n] {
 						return true
 					}
 				}
@@ -227,7 +227,8 @@ var scriptRunners = map[string]bool{"source": true, ".": true, "busybox": true, 
 
 // scriptFiles returns the names in form of files it runs as code: the
 // program itself when it is named by a path (./s.sh), every static
-// operand of an interpreter or source (bash s.sh; python3 tool.py),
+// operand of an interpreter, source or a source runner (bash s.sh;
+// python3 tool.py; java Evil.java), the .go files of go run,
 // and make's makefiles (-f, --file, --makefile, else GNUmakefile,
 // makefile and Makefile in -C's directory).
 func scriptFiles(form []shellcmd.Word) []string {
@@ -249,7 +250,9 @@ func scriptFiles(form []shellcmd.Word) []string {
 	case name == "npm" || name == "yarn" || name == "pnpm":
 		// Their package.json: projectManifests, which needs the directory.
 		return out
-	case !isInterpreter(name) && !scriptRunners[name]:
+	case name == "go":
+		return append(out, goRunFiles(form)...)
+	case !isInterpreter(name) && !scriptRunners[name] && !sourceRunners[name]:
 		return out
 	}
 	start := 1
