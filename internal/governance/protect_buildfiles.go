@@ -16,8 +16,9 @@ import (
 // Rakefile, gradle its build and settings scripts and the init script -I
 // names, task its Taskfile's commands, ninja build.ninja's, meson
 // meson.build's run_command, tox and nox their configuration's commands,
-// mvn the plugins pom.xml declares. Each file's text counts as the line's
-// own, as a script's does.
+// mvn the plugins pom.xml declares, terraform its .tf files' provisioners,
+// bun and deno their project's scripts and tasks. Each file's text counts
+// as the line's own, as a script's does.
 
 // buildTool is where one build tool finds the files it runs.
 type buildTool struct {
@@ -32,6 +33,9 @@ type buildTool struct {
 	// searchUp says it looks in each directory above too, nearest
 	// first, when none is where it runs (just, rake, task).
 	searchUp bool
+	// runsNamed, if not nil, returns the files a project file's text
+	// (in dir) names that the tool runs too.
+	runsNamed func(text, dir string) []string
 }
 
 // buildTools maps a program to its buildTool.
@@ -50,6 +54,17 @@ var buildTools = map[string]buildTool{
 	"tox":   {files: []string{"tox.ini"}, fileOpts: []string{"-c"}},
 	"nox":   {files: []string{"noxfile.py"}, fileOpts: []string{"-f", "--noxfile"}},
 	"mvn":   {files: []string{"pom.xml"}, fileOpts: []string{"-f", "--file"}},
+	// terraform apply and destroy run the local-exec provisioners of every
+	// .tf file of the directory (a terraform_data resource needs no
+	// provider); tofu is its fork.
+	"terraform": {files: []string{"*.tf", "*.tf.json"}, dirOpts: []string{"-chdir"}},
+	"tofu":      {files: []string{"*.tf", "*.tf.json"}, dirOpts: []string{"-chdir"}},
+	// bun runs package.json's scripts as npm does (bun run x, bun x, the
+	// lifecycle scripts of bun install) and the preload scripts bunfig.toml
+	// names; deno task runs deno.json's tasks.
+	"bun": {files: []string{"package.json", "bunfig.toml"}, dirOpts: []string{"--cwd"}, searchUp: true,
+		runsNamed: scriptsNamed},
+	"deno": {files: []string{"deno.json", "deno.jsonc"}, fileOpts: []string{"-c", "--config"}, dirOpts: []string{"--cwd"}, searchUp: true},
 }
 
 // buildFiles returns the files form's build tool runs when it runs in
@@ -112,9 +127,18 @@ func buildFiles(form []shellcmd.Word, dir string) []string {
 			found := false
 			for _, f := range tool.files {
 				p := filepath.Join(d, f)
+				if strings.ContainsAny(f, "*?[") {
+					out = append(out, "\x00"+p) // a glob: expandGlobs reads its matches
+					continue
+				}
 				out = append(out, p)
 				if _, err := os.Lstat(p); err == nil {
 					found = true
+					if tool.runsNamed != nil {
+						if text, why := readTextFile(p); why == "" {
+							out = append(out, tool.runsNamed(text, d)...)
+						}
+					}
 				}
 			}
 			up := filepath.Dir(d)
@@ -122,6 +146,29 @@ func buildFiles(form []shellcmd.Word, dir string) []string {
 				break
 			}
 			d = up
+		}
+	}
+	return out
+}
+
+// scriptExtensions are the endings of the JavaScript and TypeScript files
+// a runtime loads.
+var scriptExtensions = []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}
+
+// scriptsNamed returns, relative to dir, every quoted string of text that
+// ends as a script file does: bunfig.toml's preload = ["./pre.ts"] and
+// the test preload beside it are scripts bun runs before any other.
+func scriptsNamed(text, dir string) []string {
+	var out []string
+	for _, q := range []string{`"`, `'`} {
+		parts := strings.Split(text, q)
+		for i := 1; i < len(parts); i += 2 {
+			for _, ext := range scriptExtensions {
+				if strings.HasSuffix(parts[i], ext) {
+					out = append(out, joinRaw(dir, parts[i]))
+					break
+				}
+			}
 		}
 	}
 	return out
