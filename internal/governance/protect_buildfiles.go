@@ -36,6 +36,9 @@ type buildTool struct {
 	// runsNamed, if not nil, returns the files a project file's text
 	// (in dir) names that the tool runs too.
 	runsNamed func(text, dir string) []string
+	// quiet are the subcommands that run none of the project's code, such
+	// as the one that changes its settings (composer config).
+	quiet map[string]bool
 }
 
 // buildTools maps a program to its buildTool.
@@ -65,7 +68,60 @@ var buildTools = map[string]buildTool{
 	"bun": {files: []string{"package.json", "bunfig.toml"}, dirOpts: []string{"--cwd"}, searchUp: true,
 		runsNamed: scriptsNamed},
 	"deno": {files: []string{"deno.json", "deno.jsonc"}, fileOpts: []string{"-c", "--config"}, dirOpts: []string{"--cwd"}, searchUp: true},
+	// Python's package tools build a local project by running its setup.py
+	// or the build backend pyproject.toml names, in the tree where its
+	// backend-path says so: pip (and python -m pip) the directories its
+	// operands name, python -m build its source directory, the project
+	// managers the project they run in.
+	"pip":     {files: pythonProjectFiles, sourceDir: true, runsNamed: inTreeBackend},
+	"build":   {files: pythonProjectFiles, sourceDir: true, runsNamed: inTreeBackend},
+	"uv":      {files: pythonProjectFiles, dirOpts: []string{"--directory", "--project"}, searchUp: true, runsNamed: inTreeBackend},
+	"poetry":  {files: pythonProjectFiles, dirOpts: []string{"-C", "--directory"}, searchUp: true, runsNamed: inTreeBackend},
+	"pdm":     {files: pythonProjectFiles, dirOpts: []string{"-p", "--project"}, searchUp: true, runsNamed: inTreeBackend},
+	"hatch":   {files: pythonProjectFiles, searchUp: true, runsNamed: inTreeBackend},
+	"flit":    {files: pythonProjectFiles, searchUp: true, runsNamed: inTreeBackend},
+	"maturin": {files: append([]string{"build.rs"}, pythonProjectFiles...), searchUp: true, runsNamed: inTreeBackend},
+	// Other languages' build and task tools, whose project file is code
+	// or holds commands they run.
+	"bundle": {files: []string{"Gemfile", "gems.rb"}, fileOpts: []string{"--gemfile"}, searchUp: true},
+	"gem":    {files: []string{"*.gemspec"}},
+	"composer": {files: []string{"composer.json"}, dirOpts: []string{"-d", "--working-dir"},
+		quiet: setOf("config", "validate", "show", "info", "search", "help", "list", "about", "diagnose", "licenses",
+			"outdated", "depends", "why", "why-not", "prohibits", "suggests", "fund", "self-update", "selfupdate",
+			"check-platform-reqs", "audit")},
+	"swift":      {files: []string{"Package.swift"}, dirOpts: []string{"--package-path"}},
+	"mix":        {files: []string{"mix.exs"}},
+	"sbt":        {files: []string{"build.sbt", "project/*.sbt", "project/*.scala"}},
+	"dotnet":     {files: []string{"*.csproj", "*.fsproj", "*.vbproj", "*.sln", "Directory.Build.props", "Directory.Build.targets"}},
+	"node-gyp":   {files: []string{"binding.gyp"}, dirOpts: []string{"-C", "--directory"}},
+	"autoreconf": {files: []string{"configure.ac", "configure.in"}},
+	"autoconf":   {files: []string{"configure.ac", "configure.in"}},
+	"nix-shell":  {files: []string{"shell.nix", "default.nix"}},
+	"nix":        {files: []string{"flake.nix", "shell.nix", "default.nix"}, searchUp: true},
+	"lein":       {files: []string{"project.clj"}},
+	"cabal":      {files: []string{"*.cabal", "Setup.hs", "cabal.project"}},
+	"stack":      {files: []string{"stack.yaml", "package.yaml", "*.cabal", "Setup.hs"}},
+	"scons":      {files: []string{"SConstruct", "Sconstruct", "sconstruct", "SConscript"}, fileOpts: []string{"-f", "--file"}},
+	"waf":        {files: []string{"wscript"}},
+	"invoke":     {files: []string{"tasks.py"}, searchUp: true},
+	"inv":        {files: []string{"tasks.py"}, searchUp: true},
+	"fab":        {files: []string{"fabfile.py"}, searchUp: true},
+	"doit":       {files: []string{"dodo.py"}, fileOpts: []string{"-f", "--file"}},
+	"ant":        {files: []string{"build.xml"}, fileOpts: []string{"-f", "-file", "-buildfile"}},
+	"grunt":      {files: []string{"Gruntfile.js", "Gruntfile.coffee"}, searchUp: true},
+	"gulp":       {files: []string{"gulpfile.js", "gulpfile.mjs", "gulpfile.cjs", "gulpfile.ts", "gulpfile.babel.js"}, fileOpts: []string{"-f", "--gulpfile"}, searchUp: true},
+	"jake":       {files: []string{"Jakefile", "Jakefile.js"}, searchUp: true},
+	"xmake":      {files: []string{"xmake.lua"}},
+	"premake5":   {files: []string{"premake5.lua"}, fileOpts: []string{"--file"}},
+	"earthly":    {files: []string{"Earthfile"}},
+	"tilt":       {files: []string{"Tiltfile"}, fileOpts: []string{"-f", "--file"}},
+	"vagrant":    {files: []string{"Vagrantfile"}, searchUp: true},
+	"cdk":        {files: []string{"cdk.json"}},
 }
+
+// pythonProjectFiles are the files a Python project's build runs or that
+// name what it runs.
+var pythonProjectFiles = []string{"setup.py", "pyproject.toml"}
 
 // buildFiles returns the files form's build tool runs when it runs in
 // dir: each file an option of fileOpts names, else the project file of the
@@ -77,11 +133,19 @@ func buildFiles(form []shellcmd.Word, dir string) []string {
 		return nil
 	}
 	name := filepath.Base(form[0].Text)
-	if name == "gradlew" {
+	switch {
+	case name == "gradlew":
 		name = "gradle"
+	case strings.HasPrefix(name, "pip") && strings.Trim(name[3:], "0123456789.") == "":
+		name = "pip" // pip3, pip3.11
+	case shellcmd.InterpreterName(name) == "python":
+		// python -m pip, python -m build: the module's own form.
+		if m := pythonModuleAt(form); m > 0 && buildTools[form[m].Text].files != nil {
+			name, form = form[m].Text, form[m:]
+		}
 	}
 	tool, ok := buildTools[name]
-	if !ok {
+	if !ok || tool.quiet[subcommand(form, tool.dirOpts)] {
 		return nil
 	}
 	var out, dirs []string
@@ -172,4 +236,73 @@ func scriptsNamed(text, dir string) []string {
 		}
 	}
 	return out
+}
+
+// pythonModuleAt returns the index in form, a python command, of the
+// module -m names when nothing but python's flags comes before it
+// ("python3 -m pip install ."); 0 for none.
+func pythonModuleAt(form []shellcmd.Word) int {
+	for i := 1; i+1 < len(form); i++ {
+		t := form[i].Text
+		switch {
+		case form[i].Kind != shellcmd.Static || !strings.HasPrefix(t, "-") || t == "-":
+			return 0
+		case t == "-m":
+			return i + 1
+		case strings.Trim(t[1:], pythonFlags) != "":
+			return 0
+		}
+	}
+	return 0
+}
+
+// inTreeBackend returns the module files of the build backend a
+// pyproject.toml's text (in dir) names where its backend-path puts it in
+// the project's own tree: build-backend = "evil.backend" with
+// backend-path = ["."] runs dir/evil/backend.py (or its package's
+// __init__.py) to build.
+func inTreeBackend(text, dir string) []string {
+	backend, paths := "", []string(nil)
+	for _, line := range strings.Split(text, "\n") {
+		key, value, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		switch strings.TrimSpace(key) {
+		case "build-backend":
+			backend = strings.Trim(strings.TrimSpace(value), `"'`)
+			backend, _, _ = strings.Cut(backend, ":")
+		case "backend-path":
+			for _, p := range strings.Split(strings.Trim(strings.TrimSpace(value), "[]"), ",") {
+				if p = strings.Trim(strings.TrimSpace(p), `"'`); p != "" {
+					paths = append(paths, p)
+				}
+			}
+		}
+	}
+	if backend == "" {
+		return nil
+	}
+	module := strings.ReplaceAll(backend, ".", "/")
+	var out []string
+	for _, p := range paths {
+		base := joinRaw(joinRaw(dir, p), module)
+		out = append(out, base+".py", base+"/__init__.py")
+	}
+	return out
+}
+
+// subcommand returns the first word of form after its program that is
+// no option nor the value of one of dirOpts; "" when there is none.
+func subcommand(form []shellcmd.Word, dirOpts []string) string {
+	for i := 1; i < len(form); i++ {
+		t := form[i].Text
+		switch {
+		case !strings.HasPrefix(t, "-"):
+			return t
+		case slices.Contains(dirOpts, t):
+			i++ // and its value
+		}
+	}
+	return ""
 }
