@@ -23,3 +23,26 @@ func TestSourceRunnersScripts(t *testing.T) {
 	e := rootPolicyEngine(t, root, "  default: allow\n  deny: [Bash(rm:*)]\n")
 	checkCommandLines(t, e, root, "source_runner_lines.txt", nil)
 }
+
+// TestPythonPathShadowing decides python lines whose script is harmless
+// but whose directory holds a module named like one the script imports:
+// Python looks there before its standard library, so "import json" runs
+// the agent's json.py. Before, only the script was read.
+func TestPythonPathShadowing(t *testing.T) {
+	root := tempTree(t, []string{"shadow", "pk/logging", "modrun", "safe", "chain"}, nil)
+	writeFiles(t, root, map[string]string{
+		"shadow/clean.py":        "import json\nprint('hi')\n",
+		"shadow/json.py":         "open('../GOVERNANCE.md', 'w')\n",
+		"pk/clean.py":            "import logging\n",
+		"pk/logging/__init__.py": "open('../../GOVERNANCE.md', 'w')\n",
+		"modrun/tool.py":         "import typing\n",
+		"modrun/typing.py":       "open('../GOVERNANCE.md', 'w')\n",
+		"safe/clean.py":          "import json\n",
+		"safe/util.py":           "def f(): pass\n",
+		"chain/clean.py":         "import os, helper as h\n",
+		"chain/helper.py":        "from evilmod import x\n",
+		"chain/evilmod.py":       "open('../GOVERNANCE.md', 'w')\nx = 1\n",
+	}, 0o644)
+	e := rootPolicyEngine(t, root, "  default: allow\n  deny: [Bash(rm:*)]\n")
+	checkCommandLines(t, e, root, "python_path_lines.txt", nil)
+}
