@@ -82,8 +82,9 @@ func pythonPathFiles(form []shellcmd.Word, dir string) []string {
 				names = m[2]
 			}
 			for _, n := range strings.Split(names, ",") {
-				n = strings.Fields(n)[0]
-				add(strings.Split(n, ".")[0])
+				if f := strings.Fields(n); len(f) > 0 {
+					add(strings.Split(f[0], ".")[0])
+				}
 			}
 		}
 	}
