@@ -93,6 +93,7 @@ func (e *Engine) eachScript(in *reqInfo, lines []*shellcmd.Analysis, cwd string,
 					files = append(files, projectManifest(form, d)...)
 					files = append(files, buildFiles(form, d)...)
 					files = append(files, pythonPathFiles(form, d)...)
+					files = append(files, scriptIncludes(form, d)...)
 				}
 				files = append(files, gitConfigScripts(form, in.roots, dirs)...)
 			}
