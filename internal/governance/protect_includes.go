@@ -72,7 +72,7 @@ func scriptIncludes(form []shellcmd.Word, dir string) []string {
 	for len(queue) > 0 && len(out) < maxIncludedFiles {
 		f := queue[0]
 		queue = queue[1:]
-		text, why := readTextFile(f)
+		text, why := readResolved(f)
 		if why != "" {
 			continue
 		}
@@ -150,4 +150,14 @@ func nodePackageEntries(ref, from string) []string {
 			return nil
 		}
 	}
+}
+
+// readResolved is readTextFile of the file p leads to through its links:
+// a script loading a link to a file loads that file.
+func readResolved(p string) (string, string) {
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", "it cannot be read now (" + err.Error() + ")"
+	}
+	return readTextFile(r)
 }

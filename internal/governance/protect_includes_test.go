@@ -16,6 +16,8 @@ func TestScriptIncludes(t *testing.T) {
 	root := tempTree(t, []string{"inc", "inc/lib", "inc/node_modules/padder", "safe"}, nil)
 	writeFiles(t, root, map[string]string{
 		"inc/a.js":                             "const e = require('./evil')\n",
+		"inc/e.js":                             "require('./viaLink')\n",
+		"inc/d.js":                             "require('./evil.js')\n",
 		"inc/b.mjs":                            "import './lib/deep.mjs'\n",
 		"inc/lib/deep.mjs":                     "import '../evil.mjs'\n",
 		"inc/c.js":                             "require('padder')\n",
@@ -35,6 +37,9 @@ func TestScriptIncludes(t *testing.T) {
 		"safe/util.js":                         "module.exports = 1\n",
 		"safe/README.md":                       "see GOVERNANCE.md\n",
 	}, 0o644)
+	if err := os.Symlink("d.js", filepath.Join(root, "inc", "viaLink.js")); err != nil {
+		t.Fatal(err)
+	}
 	e := rootPolicyEngine(t, root, "  default: allow\n  deny: [Bash(rm:*)]\n")
 	checkCommandLines(t, e, root, "script_include_lines.txt", nil)
 }

@@ -72,7 +72,7 @@ func pythonPathFiles(form []shellcmd.Word, dir string) []string {
 	for len(queue) > 0 {
 		f := queue[0]
 		queue = queue[1:]
-		text, why := readTextFile(f)
+		text, why := readResolved(f)
 		if why != "" {
 			continue
 		}

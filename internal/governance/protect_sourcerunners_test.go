@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -34,7 +35,7 @@ func TestSourceRunnersScripts(t *testing.T) {
 // Python looks there before its standard library, so "import json" runs
 // the agent's json.py. Before, only the script was read.
 func TestPythonPathShadowing(t *testing.T) {
-	root := tempTree(t, []string{"shadow", "pk/logging", "modrun", "safe", "chain"}, nil)
+	root := tempTree(t, []string{"shadow", "pk/logging", "modrun", "safe", "chain", "linked"}, nil)
 	writeFiles(t, root, map[string]string{
 		"shadow/clean.py":        "import json\nprint('hi')\n",
 		"shadow/json.py":         "open('../GOVERNANCE.md', 'w')\n",
@@ -47,7 +48,13 @@ func TestPythonPathShadowing(t *testing.T) {
 		"chain/clean.py":         "import os, helper as h\n",
 		"chain/helper.py":        "from evilmod import x\n",
 		"chain/evilmod.py":       "open('../GOVERNANCE.md', 'w')\nx = 1\n",
+		"linked/clean.py":        "import helper\n",
+		"linked/real.py":         "import evilmod\n",
+		"linked/evilmod.py":      "open('../GOVERNANCE.md', 'w')\n",
 	}, 0o644)
+	if err := os.Symlink("real.py", filepath.Join(root, "linked", "helper.py")); err != nil {
+		t.Fatal(err)
+	}
 	e := rootPolicyEngine(t, root, "  default: allow\n  deny: [Bash(rm:*)]\n")
 	checkCommandLines(t, e, root, "python_path_lines.txt", nil)
 }
