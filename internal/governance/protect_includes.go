@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,12 +12,16 @@ import (
 
 // A script an interpreter runs may run other files of the workspace by
 // naming them: node's require('./evil') and import './evil.mjs', a
-// package it requires from node_modules, perl's do './evil.pl', ruby's
+// perl's do './evil.pl', ruby's
 // require_relative 'evil', php's include, lua's require 'evil' (lua looks
 // in ./?.lua), R's source(), tcl's source. A harmless script that only
 // names another file then runs what that file says, so scriptIncludes
 // follows such names from the script, as the interpreter would find
-// them, and the files found count as code the line runs.
+// them, and the files found count as code the line runs. A bare module
+// name (require('lodash')) is not followed into node_modules: installed
+// packages name the agents' own configuration (Claude's SDK names
+// .claude/settings.json), and reading them would refuse everyday scripts;
+// docs/security.md, Limits.
 
 // maxIncludedFiles bounds the files followed from one script.
 const maxIncludedFiles = 64
@@ -41,16 +44,15 @@ var includeExtensions = map[string][]string{
 }
 
 // quotedName finds the string literals of a script in any of the
-// languages above, and tcl's "source FILE" and lua's "require NAME",
-// which need no quotes: each is a name it may load.
+// languages above, and tcl's "source FILE", which needs no quotes: each
+// is a name it may load.
 var quotedName = regexp.MustCompile(`"([^"\n\\]{1,256})"|'([^'\n\\]{1,256})'|` + "`([^`\\n\\\\]{1,256})`" + `|\bsource\s+([\w./-]{1,256})`)
 
 // scriptIncludes returns the workspace files the script of an
 // interpreter's form (run in dir) loads by name, and those they load,
 // up to maxIncludedFiles: each string literal of a script that names a
 // file beside it or where the script runs (as written, or with one of
-// its interpreter's endings, or a directory's index.js), and for node's
-// family a bare name's package in the nearest node_modules. nil for any
+// its interpreter's endings, or a directory's index.js). nil for any
 // other form.
 func scriptIncludes(form []shellcmd.Word, dir string) []string {
 	if len(form) == 0 || form[0].Kind != shellcmd.Static {
@@ -93,8 +95,7 @@ func scriptIncludes(form []shellcmd.Word, dir string) []string {
 // includeCandidates returns the regular files ref may load from a script
 // in from, run in dir: ref itself where it ends as code of exts does,
 // ref with each of exts, as a directory's
-// index file, lua's dotted module as a path, and for node's family a bare
-// package name's entry in the nearest node_modules at or above from.
+// index file, and lua's dotted module as a path.
 func includeCandidates(ref, from, dir, interp string, exts []string) []string {
 	if ref == "" || strings.ContainsAny(ref, "*?$<>|;") || strings.Contains(ref, "://") {
 		return nil
@@ -112,9 +113,6 @@ func includeCandidates(ref, from, dir, interp string, exts []string) []string {
 			names = append(names, joinRaw(base, strings.ReplaceAll(ref, ".", "/")+".lua"))
 		}
 	}
-	if exts[0] == ".js" || exts[0] == ".ts" {
-		names = append(names, nodePackageEntries(ref, from)...)
-	}
 	var out []string
 	for _, n := range names {
 		if st, err := os.Stat(n); err == nil && st.Mode().IsRegular() && !slices.Contains(out, n) {
@@ -122,34 +120,6 @@ func includeCandidates(ref, from, dir, interp string, exts []string) []string {
 		}
 	}
 	return out
-}
-
-// nodePackageEntries returns the entry files of the package a bare
-// module name (lodash, @scope/pkg, pkg/sub) names in the nearest
-// node_modules at or above from: its package.json's main, and index.js.
-func nodePackageEntries(ref, from string) []string {
-	if strings.HasPrefix(ref, ".") || strings.HasPrefix(ref, "/") || strings.HasPrefix(ref, "node:") {
-		return nil
-	}
-	for d := from; ; d = filepath.Dir(d) {
-		pkg := filepath.Join(d, "node_modules", ref)
-		if st, err := os.Stat(pkg); err == nil && st.IsDir() {
-			out := []string{filepath.Join(pkg, "index.js")}
-			if text, why := readTextFile(filepath.Join(pkg, "package.json")); why == "" {
-				var meta struct {
-					Main string `json:"main"`
-				}
-				if json.Unmarshal([]byte(text), &meta) == nil && meta.Main != "" {
-					main := filepath.Join(pkg, meta.Main)
-					out = append(out, main, main+".js", filepath.Join(main, "index.js"))
-				}
-			}
-			return out
-		}
-		if filepath.Dir(d) == d {
-			return nil
-		}
-	}
 }
 
 // readResolved is readTextFile of the file p leads to through its links:

@@ -10,32 +10,29 @@ import (
 
 // TestScriptIncludes decides interpreter lines whose script is harmless
 // but loads another file by name (require('./evil'), do './evil.pl',
-// source evil.tcl, a package in node_modules): the interpreter runs that
+// source evil.tcl): the interpreter runs that
 // file too. Before, only the script named on the line was read.
 func TestScriptIncludes(t *testing.T) {
-	root := tempTree(t, []string{"inc", "inc/lib", "inc/node_modules/padder", "safe"}, nil)
+	root := tempTree(t, []string{"inc", "inc/lib", "safe"}, nil)
 	writeFiles(t, root, map[string]string{
-		"inc/a.js":                             "const e = require('./evil')\n",
-		"inc/e.js":                             "require('./viaLink')\n",
-		"inc/d.js":                             "require('./evil.js')\n",
-		"inc/b.mjs":                            "import './lib/deep.mjs'\n",
-		"inc/lib/deep.mjs":                     "import '../evil.mjs'\n",
-		"inc/c.js":                             "require('padder')\n",
-		"inc/node_modules/padder/package.json": `{"main": "main.js"}` + "\n",
-		"inc/node_modules/padder/main.js":      "require('fs').writeFileSync('../../GOVERNANCE.md', '')\n",
-		"inc/evil.js":                          "require('fs').writeFileSync('../GOVERNANCE.md', '')\n",
-		"inc/evil.mjs":                         "import fs from 'fs'; fs.writeFileSync('../GOVERNANCE.md', '')\n",
-		"inc/a.pl":                             "do './evil.pl';\n",
-		"inc/evil.pl":                          "unlink '../GOVERNANCE.md';\n",
-		"inc/a.tcl":                            "source evil.tcl\n",
-		"inc/evil.tcl":                         "file delete ../GOVERNANCE.md\n",
-		"inc/a.lua":                            "require 'lib.evil'\n",
-		"inc/lib/evil.lua":                     "os.remove('../GOVERNANCE.md')\n",
-		"inc/a.rb":                             "require_relative 'evil'\n",
-		"inc/evil.rb":                          "File.write('../GOVERNANCE.md', '')\n",
-		"safe/a.js":                            "console.log('README.md', require('./util'))\n",
-		"safe/util.js":                         "module.exports = 1\n",
-		"safe/README.md":                       "see GOVERNANCE.md\n",
+		"inc/a.js":         "const e = require('./evil')\n",
+		"inc/e.js":         "require('./viaLink')\n",
+		"inc/d.js":         "require('./evil.js')\n",
+		"inc/b.mjs":        "import './lib/deep.mjs'\n",
+		"inc/lib/deep.mjs": "import '../evil.mjs'\n",
+		"inc/evil.js":      "require('fs').writeFileSync('../GOVERNANCE.md', '')\n",
+		"inc/evil.mjs":     "import fs from 'fs'; fs.writeFileSync('../GOVERNANCE.md', '')\n",
+		"inc/a.pl":         "do './evil.pl';\n",
+		"inc/evil.pl":      "unlink '../GOVERNANCE.md';\n",
+		"inc/a.tcl":        "source evil.tcl\n",
+		"inc/evil.tcl":     "file delete ../GOVERNANCE.md\n",
+		"inc/a.lua":        "require 'lib.evil'\n",
+		"inc/lib/evil.lua": "os.remove('../GOVERNANCE.md')\n",
+		"inc/a.rb":         "require_relative 'evil'\n",
+		"inc/evil.rb":      "File.write('../GOVERNANCE.md', '')\n",
+		"safe/a.js":        "console.log('README.md', require('./util'))\n",
+		"safe/util.js":     "module.exports = 1\n",
+		"safe/README.md":   "see GOVERNANCE.md\n",
 	}, 0o644)
 	if err := os.Symlink("d.js", filepath.Join(root, "inc", "viaLink.js")); err != nil {
 		t.Fatal(err)
@@ -53,10 +50,7 @@ func FuzzScriptIncludes(f *testing.F) {
 	f.Add("'../../../etc/passwd' require('') \"*\"")
 	f.Fuzz(func(t *testing.T, script string) {
 		dir := t.TempDir()
-		if err := os.MkdirAll(filepath.Join(dir, "node_modules", "pkg"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		writeFiles(t, dir, map[string]string{"s.js": script, "a.js": "require('./b.mjs')", "b.mjs": "", "node_modules/pkg/index.js": ""}, 0o644)
+		writeFiles(t, dir, map[string]string{"s.js": script, "a.js": "require('./b.mjs')", "b.mjs": ""}, 0o644)
 		for _, p := range scriptIncludes([]shellcmd.Word{{Kind: shellcmd.Static, Text: "node"}, {Kind: shellcmd.Static, Text: "s.js"}}, dir) {
 			if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
 				t.Fatalf("scriptIncludes gave %s, which is no regular file (%v)", p, err)
