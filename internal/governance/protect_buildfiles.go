@@ -36,6 +36,10 @@ type buildTool struct {
 	// runsNamed, if not nil, returns the files a project file's text
 	// (in dir) names that the tool runs too.
 	runsNamed func(text, dir string) []string
+	// config, if not "", is a file of the project that is no code but
+	// names code the tool runs: read for runsNamed only, not as code
+	// (pyproject.toml, whose tool settings name files of every kind).
+	config string
 	// quiet are the subcommands that run none of the project's code, such
 	// as the one that changes its settings (composer config).
 	quiet map[string]bool
@@ -73,14 +77,17 @@ var buildTools = map[string]buildTool{
 	// backend-path says so: pip (and python -m pip) the directories its
 	// operands name, python -m build its source directory, the project
 	// managers the project they run in.
-	"pip":     {files: pythonProjectFiles, sourceDir: true, runsNamed: inTreeBackend},
-	"build":   {files: pythonProjectFiles, sourceDir: true, runsNamed: inTreeBackend},
-	"uv":      {files: pythonProjectFiles, dirOpts: []string{"--directory", "--project"}, searchUp: true, runsNamed: inTreeBackend},
-	"poetry":  {files: pythonProjectFiles, dirOpts: []string{"-C", "--directory"}, searchUp: true, runsNamed: inTreeBackend},
-	"pdm":     {files: pythonProjectFiles, dirOpts: []string{"-p", "--project"}, searchUp: true, runsNamed: inTreeBackend},
-	"hatch":   {files: pythonProjectFiles, searchUp: true, runsNamed: inTreeBackend},
-	"flit":    {files: pythonProjectFiles, searchUp: true, runsNamed: inTreeBackend},
-	"maturin": {files: append([]string{"build.rs"}, pythonProjectFiles...), searchUp: true, runsNamed: inTreeBackend},
+	"pip":   {files: pythonBuildScripts, config: "pyproject.toml", sourceDir: true, runsNamed: inTreeBackend},
+	"build": {files: pythonBuildScripts, config: "pyproject.toml", sourceDir: true, runsNamed: inTreeBackend},
+	"uv": {files: pythonBuildScripts, config: "pyproject.toml", dirOpts: []string{"--directory", "--project"}, searchUp: true,
+		runsNamed: inTreeBackend},
+	"poetry": {files: pythonBuildScripts, config: "pyproject.toml", dirOpts: []string{"-C", "--directory"}, searchUp: true,
+		runsNamed: inTreeBackend},
+	"flit":    {files: pythonBuildScripts, config: "pyproject.toml", searchUp: true, runsNamed: inTreeBackend},
+	"maturin": {files: []string{"setup.py", "build.rs"}, config: "pyproject.toml", searchUp: true, runsNamed: inTreeBackend},
+	// pdm run and hatch run run the scripts pyproject.toml gives them.
+	"pdm":   {files: []string{"setup.py", "pyproject.toml"}, dirOpts: []string{"-p", "--project"}, searchUp: true, runsNamed: inTreeBackend},
+	"hatch": {files: []string{"setup.py", "pyproject.toml"}, searchUp: true, runsNamed: inTreeBackend},
 	// Other languages' build and task tools, whose project file is code
 	// or holds commands they run.
 	"bundle": {files: []string{"Gemfile", "gems.rb"}, fileOpts: []string{"--gemfile"}, searchUp: true},
@@ -119,9 +126,9 @@ var buildTools = map[string]buildTool{
 	"cdk":        {files: []string{"cdk.json"}},
 }
 
-// pythonProjectFiles are the files a Python project's build runs or that
-// name what it runs.
-var pythonProjectFiles = []string{"setup.py", "pyproject.toml"}
+// pythonBuildScripts are the files a Python project's build runs as
+// code beside the backend its pyproject.toml names.
+var pythonBuildScripts = []string{"setup.py"}
 
 // buildFiles returns the files form's build tool runs when it runs in
 // dir: each file an option of fileOpts names, else the project file of the
@@ -203,6 +210,12 @@ func buildFiles(form []shellcmd.Word, dir string) []string {
 							out = append(out, tool.runsNamed(text, d)...)
 						}
 					}
+				}
+			}
+			if tool.config != "" {
+				if text, why := readTextFile(filepath.Join(d, tool.config)); why == "" {
+					found = true
+					out = append(out, tool.runsNamed(text, d)...)
 				}
 			}
 			up := filepath.Dir(d)
