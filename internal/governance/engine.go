@@ -144,6 +144,9 @@ type reqInfo struct {
 	// looked is where the request's variables lead its names, found once
 	// per decision (lookupFiles, protect_pathlookup.go).
 	looked *lookedUpOnce
+	// genDepth counts the go generate lines this request is one of, run
+	// by go generate lines (gogenerate.go).
+	genDepth int
 }
 
 var readTools = map[string]bool{"Read": true, "Glob": true, "Grep": true, "LS": true, "NotebookRead": true}

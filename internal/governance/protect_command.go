@@ -45,6 +45,9 @@ func (e *Engine) protectedCommand(in *reqInfo) (verdict, bool) {
 	if v, ok := e.protectedScripts(in, list, lines, cwd); ok {
 		return v, true
 	}
+	if v, ok := e.generateProtected(in, lines, cwd); ok {
+		return v, true
+	}
 	if v, ok := e.protectedOperands(in, list, line, lines, cwd, t.names, t.namesOK); ok {
 		return v, true
 	}

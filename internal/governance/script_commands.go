@@ -85,6 +85,9 @@ func (e *Engine) scriptCommandsVerdict(in *reqInfo) (verdict, bool) {
 	if v, ok := e.scriptsOf(in, lines, filepath.Clean(in.req.Cwd), nil, w); ok {
 		return v, true
 	}
+	if v, ok := e.generateCommands(in, lines, w); ok {
+		return v, true
+	}
 	if w.found != nil {
 		return *w.found, true
 	}

@@ -1,0 +1,54 @@
+package governance
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestGoGenerateLines decides go generate commands by the //go:generate
+// lines of the packages they name, each decided as a line of its own in
+// its package's directory. Before, "go generate" was decided by the rules
+// for go alone, so a directive running rm under deny: Bash(rm:*), or
+// emptying the policy, ran on approval or under a default allow.
+func TestGoGenerateLines(t *testing.T) {
+	root := tempTree(t, []string{"gen", "rmgen", "alias", "dollar", "scr", "ok", "deep/inner"}, nil)
+	writeFiles(t, root, map[string]string{
+		"gen/a.go":         "package gen\n\n//go:generate sh -c \": > ../GOVERNANCE.md\"\n",
+		"rmgen/a.go":       "package rmgen\n\n//go:generate rm -rf out\n",
+		"alias/a.go":       "package alias\n\n//go:generate -command clean rm\n//go:generate clean -f x\n",
+		"dollar/a.go":      "package dollar\n\n//go:generate rm$1 x\n",
+		"scr/a.go":         "package scr\n\n//go:generate bash gen.sh\n",
+		"scr/gen.sh":       "rm -rf x\n",
+		"ok/a.go":          "package ok\n\n//go:generate stringer -type=Pill\n//go:generate echo $GOFILE $GOPACKAGE\n",
+		"deep/inner/a.go":  "package inner\n\n//go:generate rm x\n",
+		"deep/testdata.go": "package deep\n",
+	}, 0o644)
+	e := rootPolicyEngine(t, root, "  default: allow\n  deny: [Bash(rm:*)]\n")
+	checkCommandLines(t, e, root, "go_generate_lines.txt", nil)
+}
+
+// TestGenerateWords reads directives as go generate splits and expands
+// them, and writes them as shell lines of the same words.
+func TestGenerateWords(t *testing.T) {
+	vars := map[string]string{"GOFILE": "a.go", "DOLLAR": "$"}
+	for _, c := range []struct{ in, want string }{
+		{`stringer -type=Pill`, `stringer '-type=Pill'`},
+		{`sh -c "rm -rf x; echo \"q\""`, `sh -c 'rm -rf x; echo "q"'`},
+		{`echo $GOFILE ${GOFILE}x`, `echo a.go a.gox`},
+		{`rm$1 x`, `rm"${1}" x`},
+		{`echo $DOLLAR{HOME} $HOME`, `echo '${HOME}' "${HOME}"`},
+		{`echo a;b 'c d'`, `echo 'a;b' "'c" "d'"`},
+		{`echo $ ${} ${x`, `echo '$' '' x`},
+	} {
+		words, err := generateWords(c.in, vars)
+		if err != "" {
+			t.Fatalf("generateWords(%q): %s", c.in, err)
+		}
+		if got := strings.Join(shellWords(words), " "); got != c.want {
+			t.Errorf("generateWords(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+	if _, err := generateWords(`echo "unterminated`, vars); err == "" {
+		t.Errorf("an unterminated quoted string was read")
+	}
+}
