@@ -214,6 +214,9 @@ func generateWords(s string, vars map[string]string) ([][]generatePart, string) 
 	}
 	out := make([][]generatePart, 0, len(raw))
 	for _, w := range raw {
+		if strings.IndexByte(w, 0) >= 0 {
+			return nil, "a word holding a NUL byte, which no program can be given"
+		}
 		parts := expandParts(w, vars)
 		if len(parts) == 0 {
 			parts = []generatePart{{text: ""}}
@@ -295,13 +298,20 @@ func shellWords(words [][]generatePart) []string {
 				b.WriteString(`"${` + p.text + `}"`)
 				continue
 			}
+			// Quote fails on a NUL byte only, which generateWords refuses
+			// (a variable's value may hold none either).
 			q, err := syntax.Quote(p.text, syntax.LangBash)
 			if err != nil {
-				q = "'" + strings.ReplaceAll(p.text, "'", `'\''`) + "'"
+				q = "''"
 			}
 			b.WriteString(q)
 		}
 		out[i] = b.String()
+		if i == 0 && syntax.IsKeyword(out[i]) {
+			// go generate runs "if" or "!" as a program, which a shell
+			// would read as its own word unless quoted.
+			out[i] = "'" + out[i] + "'"
+		}
 	}
 	return out
 }

@@ -445,3 +445,38 @@ func TestAnalyzeDescriptors(t *testing.T) {
 		t.Errorf("duplications = %v; want %v", a.Duplications, want)
 	}
 }
+
+// TestQuotedAssignmentIsCommand: bash reads a word before the command word
+// as an assignment only where its name and '=' are written unquoted; 'A='
+// x runs a program named "A=" with the argument x, which the analysis once
+// took for the assignment A= and the command x.
+func TestQuotedAssignmentIsCommand(t *testing.T) {
+	for _, tt := range []struct{ line, program, assigned string }{
+		{`'A=' 00`, "A=", ""},
+		{`"A"=x ls`, "A=x", ""},
+		{`A\=x ls`, "A=x", ""},
+		{`A'='x ls`, "A=x", ""},
+		{`cd /tmp; 'X=' ls`, "X=", ""},
+		{`A="x y" ls`, "ls", "A"},
+		{`a["k"]=v ls`, "ls", "a"},
+		{`B+=2 ls`, "ls", "B"},
+		{`C[0]=3 ls`, "ls", "C"},
+	} {
+		a := Analyze(tt.line, Options{})
+		c := a.Commands[len(a.Commands)-1]
+		if got := c.Forms[0][0].Text; got != tt.program {
+			t.Errorf("Analyze(%q) runs %q, want %q", tt.line, got, tt.program)
+		}
+		assigned := map[string]bool{}
+		for _, as := range a.Assignments {
+			assigned[as.Name] = true
+		}
+		want := 0
+		if tt.assigned != "" {
+			want = 1
+		}
+		if len(assigned) != want || tt.assigned != "" && !assigned[tt.assigned] {
+			t.Errorf("Analyze(%q) assigns %v, want %q only", tt.line, assigned, tt.assigned)
+		}
+	}
+}

@@ -41,6 +41,19 @@ func holdsSubstitution(s string) bool {
 		strings.Contains(s, "${\t") || strings.Contains(s, "${\n") || strings.Contains(s, "${|")
 }
 
+// assignableArg reports whether bash may read arg, a word of a command
+// before its command word, as an assignment: its text as written, quotes
+// and backslashes included, reads as one (assignmentWord). 'A='x, "A"=x
+// and A\=x are the command "A=x", not an assignment; A="x y" and
+// a["k"]=v are assignments.
+func assignableArg(arg *syntax.Word, src string) bool {
+	start, end := int(arg.Pos().Offset()), int(arg.End().Offset())
+	if start < 0 || end > len(src) || start >= end {
+		return false
+	}
+	return assignmentWord(src[start:end])
+}
+
 // assignmentWord reports whether s reads as a bash assignment: NAME=v,
 // NAME+=v or NAME[i]=v.
 func assignmentWord(s string) bool {

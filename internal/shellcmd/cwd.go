@@ -403,8 +403,8 @@ func (d *dirWalk) call(c *syntax.CallExpr, in Dir) (ok, all Dir) {
 	var words []Word
 	for i, a := range c.Args {
 		fs, _ := fields(a, d.src)
-		for len(fs) > 0 && len(words) == 0 && fs[0].Kind != Dynamic && assignmentWord(fs[0].Text) {
-			fs = fs[1:]
+		if len(fs) == 1 && len(words) == 0 && fs[0].Kind != Dynamic && assignableArg(a, d.src) && assignmentWord(fs[0].Text) {
+			continue // an assignment before the command word
 		}
 		words = append(words, fs...)
 		if len(words) > 0 {

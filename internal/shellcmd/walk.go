@@ -133,14 +133,21 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 	}
 	var words []Word
 	complete := true
+	assignable := 0 // how many words, first, are written as assignments
 	for _, arg := range call.Args {
 		fs, ok := fields(arg, src)
 		complete = complete && ok
+		if assignable == len(words) && len(fs) == 1 && assignableArg(arg, src) {
+			assignable++
+		}
 		words = append(words, fs...)
 	}
 	// bash reads NAME+=v and NAME[i]=v before the command word as
-	// assignments; a grammar that does not sees a command named so.
-	for len(words) > 0 && words[0].Kind != Dynamic && assignmentWord(words[0].Text) {
+	// assignments; a grammar that does not sees a command named so. A
+	// word whose name or '=' is quoted is the command's name ('A=' x
+	// runs a program named "A=").
+	for len(words) > 0 && assignable > 0 && words[0].Kind != Dynamic && assignmentWord(words[0].Text) {
+		assignable--
 		name, value, _ := strings.Cut(words[0].Text, "=")
 		w.assign(Assignment{Name: strings.TrimSuffix(name[:nameEnd(name)], "+"), Value: value, Static: words[0].Kind == Static,
 			Append: strings.HasSuffix(name[:nameEnd(name)], "+")}, depth)
