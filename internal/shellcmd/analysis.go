@@ -507,9 +507,14 @@ func (w *walker) line(src string, depth int, langs dialects) {
 		// The POSIX grammar here rejects what dash reads and runs
 		// command by command ("echo $'\'; rm x; echo ${x:0:1}": dash
 		// reads no $'...', runs rm x, and fails at the slice only when
-		// it expands it): the commands before the error are walked as
-		// sh reads them.
+		// it expands it), and reads on past some of bash's constructs
+		// ("&>" is "&" then ">" to it): the line is read as sh reads
+		// it (posixReading).
 		for _, lang := range failedLangs {
+			if lang == syntax.LangPOSIX {
+				w.posixReading(src, depth)
+				continue
+			}
 			w.beforeError(src, depth, lang)
 		}
 	}

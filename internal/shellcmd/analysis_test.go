@@ -414,9 +414,13 @@ func quoteSingle(s string) string {
 
 func TestAnalyzeRedirects(t *testing.T) {
 	a := Analyze(`ls > out 2>&1 >&2 <in; echo x >> ~/.bashrc; cat <&3 &>"$F"; exec 3<>/dev/tcp/h/80; cat > >(wc)`, Options{})
+	// The bash and sh readings each list the redirections they read:
+	// the distinct ones are compared.
 	var got []string
 	for _, r := range a.Redirects {
-		got = append(got, fmt.Sprintf("%v%v:%s", r.Read, r.Write, r.Target))
+		if s := fmt.Sprintf("%v%v:%s", r.Read, r.Write, r.Target); !slices.Contains(got, s) {
+			got = append(got, s)
+		}
 	}
 	// <> opens its file for reading as well: "cat <> .env" reads .env.
 	want := `[falsetrue:out truefalse:in falsetrue:~/.bashrc (tilde expansion) falsetrue:"$F" (parameter expansion $F) truetrue:/dev/tcp/h/80]`
