@@ -67,11 +67,18 @@ func shellHandler(name string) handler {
 	}
 }
 
+// currentShell is the grammars of code the shell running the line runs
+// itself (eval's string, a trap's action, an alias's value, a script
+// sourced from a descriptor): sh (dash) has each of those builtins, and
+// an IDE may run the line with it, so the code is read as dash reads it
+// too ("trap 'echo x &>/dev/null rm x' EXIT" runs rm x in sh).
+var currentShell = dialectsOf("sh")
+
 // evalHandler: eval joins its arguments and runs them as shell code.
 func evalHandler(form []Word) step {
 	st := step{notes: []Note{{Kind: RunsCode, Text: "eval runs its arguments as shell code"}}}
 	if len(form) > 1 {
-		st.shell = append(st.shell, shellRun{word: joined(form, 1), langs: dialectsOf("bash")})
+		st.shell = append(st.shell, shellRun{word: joined(form, 1), langs: currentShell})
 	}
 	return st
 }
@@ -82,7 +89,7 @@ func sourceHandler(form []Word) step {
 	if len(form) > 1 {
 		what = form[1].String()
 		if fd, ok := fdScript(form[1]); ok {
-			return step{fdShell: dialectsOf("bash"), fdScript: fd}
+			return step{fdShell: currentShell, fdScript: fd}
 		}
 	}
 	st := step{notes: []Note{{Kind: RunsCode, Text: form[0].Text + " runs the commands in " + what}}}
@@ -109,7 +116,7 @@ func trapHandler(form []Word) step {
 	if i+1 >= len(form) || form[i].Kind == Static && form[i].Text == "-" {
 		return step{}
 	}
-	return step{shell: []shellRun{{word: form[i], langs: dialectsOf("bash")}}}
+	return step{shell: []shellRun{{word: form[i], langs: currentShell}}}
 }
 
 // aliasHandler: an alias's value runs wherever its name is used later
@@ -130,7 +137,7 @@ func aliasHandler(form []Word) step {
 				// rm x), which no reading of the value alone shows.
 				st.notes = append(st.notes, Note{Kind: NotStatic, Text: "alias text ends in a backslash or an open quote, so where it is used it joins the text after it"})
 			}
-			st.shell = append(st.shell, shellRun{word: Word{Kind: Static, Text: value}, langs: dialectsOf("bash")})
+			st.shell = append(st.shell, shellRun{word: Word{Kind: Static, Text: value}, langs: currentShell})
 		}
 	}
 	return st
