@@ -3,6 +3,7 @@ package governance
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -88,6 +89,13 @@ var buildTools = map[string]buildTool{
 	// pdm run and hatch run run the scripts pyproject.toml gives them.
 	"pdm":   {files: []string{"setup.py", "pyproject.toml"}, dirOpts: []string{"-p", "--project"}, searchUp: true, runsNamed: inTreeBackend},
 	"hatch": {files: []string{"setup.py", "pyproject.toml"}, searchUp: true, runsNamed: inTreeBackend},
+	// cargo runs each package's build script (build.rs, or the file its
+	// Cargo.toml's build names) before it compiles, for every
+	// subcommand that builds: those of its workspace's members too.
+	"cargo": {files: []string{"build.rs"}, config: "Cargo.toml", searchUp: true, runsNamed: cargoBuildScripts,
+		quiet: setOf("add", "remove", "rm", "update", "generate-lockfile", "search", "version", "help", "fmt", "tree",
+			"metadata", "login", "logout", "owner", "new", "init", "locate-project", "pkgid", "vendor", "fetch",
+			"uninstall", "yank", "report", "info", "config", "clean")},
 	// Other languages' build and task tools, whose project file is code
 	// or holds commands they run.
 	"bundle": {files: []string{"Gemfile", "gems.rb"}, fileOpts: []string{"--gemfile"}, searchUp: true},
@@ -318,4 +326,43 @@ func subcommand(form []shellcmd.Word, dirOpts []string) string {
 		}
 	}
 	return ""
+}
+
+// cargoPathDependency finds a dependency given by its path in a
+// Cargo.toml: a = { path = "../a" }.
+var cargoPathDependency = regexp.MustCompile(`\bpath\s*=\s*"([^"\n]+)"`)
+
+// cargoBuildScripts returns the build scripts a Cargo.toml's text (in
+// dir) names: its package's build = "FILE", the build.rs of each
+// workspace member its members list names (a glob member as a glob), and
+// that of each dependency it gives by path.
+func cargoBuildScripts(text, dir string) []string {
+	var out []string
+	for _, m := range cargoPathDependency.FindAllStringSubmatch(text, -1) {
+		out = append(out, filepath.Join(joinRaw(dir, m[1]), "build.rs"))
+	}
+	for _, line := range strings.Split(text, "\n") {
+		key, value, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		switch strings.TrimSpace(key) {
+		case "build":
+			if v := strings.Trim(strings.TrimSpace(value), `"'`); v != "" && v != "true" && v != "false" {
+				out = append(out, joinRaw(dir, v))
+			}
+		case "members":
+			for _, m := range strings.Split(strings.Trim(strings.TrimSpace(value), "[]"), ",") {
+				m = strings.Trim(strings.TrimSpace(m), `"'`)
+				switch {
+				case m == "":
+				case strings.ContainsAny(m, "*?["):
+					out = append(out, "\x00"+filepath.Join(dir, m, "build.rs"))
+				default:
+					out = append(out, filepath.Join(dir, m, "build.rs"))
+				}
+			}
+		}
+	}
+	return out
 }
