@@ -30,6 +30,7 @@ func TestScriptIncludes(t *testing.T) {
 		"inc/lib/evil.lua": "os.remove('../GOVERNANCE.md')\n",
 		"inc/a.rb":         "require_relative 'evil'\n",
 		"inc/evil.rb":      "File.write('../GOVERNANCE.md', '')\n",
+		"inc/safe.rb":      "puts 1\n",
 		"safe/a.js":        "console.log('README.md', require('./util'))\n",
 		"safe/util.js":     "module.exports = 1\n",
 		"safe/README.md":   "see GOVERNANCE.md\n",

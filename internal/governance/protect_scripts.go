@@ -261,9 +261,15 @@ func scriptFiles(form []shellcmd.Word) []string {
 	if operands, _, ok := shellcmd.ShellOptions(form); ok {
 		start = operands // past a shell's options and their values (-o pipefail)
 	}
+	exts := includeExtensions[shellcmd.InterpreterName(name)]
 	for _, w := range form[min(start, len(form)):] {
 		if w.Kind == shellcmd.Static && w.Text != "" && !strings.HasPrefix(w.Text, "-") {
 			out = append(out, w.Text)
+			// The library an option loads by a name without its ending
+			// (ruby -r ./evil, node --require ./evil): evil.rb, evil.js.
+			for _, e := range exts {
+				out = append(out, w.Text+e)
+			}
 		}
 	}
 	if shellcmd.InterpreterName(name) == "python" {
