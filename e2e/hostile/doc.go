@@ -29,8 +29,10 @@
 //	sh  the same, with terminals run by sh -c
 //	go  a Go client on encoding/json (acp-go-sdk's envelope: keys matched
 //	    case-insensitively, last duplicate wins, "id": null is a
-//	    notification); a write opens the path as given, making no
-//	    directory; terminals exec argv with the request's env and cwd
+//	    notification; a session/update is a tool call when acp-go-sdk's
+//	    types read one, whatever its sessionUpdate); a write opens the
+//	    path as given, making no directory; terminals exec argv with the
+//	    request's env and cwd
 //	zed js's reading of the line, then the params read as Zed's serde_json
 //	    reads a tool call update (every value, as a serde_json::Value):
 //	    nesting 128 containers deep or a number past a double's range

@@ -377,7 +377,7 @@ func (ide *executingIDE) update(msg ideMessage) {
 		return
 	}
 	u := seenUpdate{Kind: p.Update.SessionUpdate, ToolCallID: p.Update.ToolCallID, Status: p.Update.Status, RawInput: p.Update.RawInput}
-	if u.Kind == "tool_call" || u.Kind == "tool_call_update" {
+	if u.Kind == "tool_call" || u.Kind == "tool_call_update" || ide.cfg.Variant == "go" && goSDKToolCall(msg.params) {
 		ide.keepCall(msg.params)
 	}
 	if u.Kind == "agent_message_chunk" {

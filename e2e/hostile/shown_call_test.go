@@ -47,6 +47,18 @@ func (ide *executingIDE) callFields(raw json.RawMessage) (c shownCall, has map[s
 	return c, has, true
 }
 
+// goSDKToolCall reports whether acp-go-sdk's client reads a session/update
+// as a tool call: its SessionUpdate reads a sessionUpdate it does not name
+// (null, "TOOL_CALL_UPDATE", a newer variant, none) by the members the
+// update holds, so a toolCallId and a title make a tool_call.
+func goSDKToolCall(params json.RawMessage) bool {
+	var n acp.SessionNotification
+	if json.Unmarshal(params, &n) != nil {
+		return false
+	}
+	return n.Update.ToolCall != nil || n.Update.ToolCallUpdate != nil
+}
+
 // keepCall takes in a tool_call or tool_call_update notification. The go
 // variant drops one acp-go-sdk cannot decode into its types (a "_meta"
 // that is no object, a location's "line" that is no integer), as the

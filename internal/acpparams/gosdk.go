@@ -48,3 +48,19 @@ func (t *ToolCall) ShapesCall() bool {
 	}
 	return false
 }
+
+// GoSDKReadsToolCall reports whether acp-go-sdk decodes a session/update's
+// params as a tool_call or a tool_call_update. Its SessionUpdate reads a
+// sessionUpdate it does not name (null, 5, "TOOL_CALL", "notice", a
+// variant newer than the SDK) by the members the update holds instead:
+// sessionUpdate, toolCallId and title make a tool_call, sessionUpdate and
+// toolCallId a tool_call_update. The TypeScript SDK, Zed and the bridge
+// read such an update as no tool call at all, so a Go IDE would show a
+// call, or retitle one, that the bridge never judged.
+func GoSDKReadsToolCall(params []byte) bool {
+	var n acp.SessionNotification
+	if json.Unmarshal(params, &n) != nil {
+		return false
+	}
+	return n.Update.ToolCall != nil || n.Update.ToolCallUpdate != nil
+}

@@ -63,3 +63,31 @@ func TestShapesCall(t *testing.T) {
 		}
 	}
 }
+
+// TestGoSDKReadsToolCall: acp-go-sdk reads an update whose sessionUpdate it
+// does not name by the members it holds, so an unknown, null or absent
+// variant with a toolCallId (or a content array) is a tool call to it;
+// variants it names, and updates it cannot decode, are not.
+func TestGoSDKReadsToolCall(t *testing.T) {
+	tests := []struct {
+		update string
+		call   bool
+	}{
+		{`"sessionUpdate":"tool_call","toolCallId":"t","title":"x"`, true},
+		{`"sessionUpdate":"tool_call_update","toolCallId":"t"`, true},
+		{`"sessionUpdate":null,"toolCallId":"t","title":"x"`, true},
+		{`"sessionUpdate":"TOOL_CALL","toolCallId":"t","title":"x"`, true},
+		{`"sessionUpdate":"notice","toolCallId":"t"`, true},
+		{`"title":"x","content":[]`, true},
+		{`"sessionUpdate":5,"toolCallId":"t","title":"x"`, false},
+		{`"sessionUpdate":"plan","entries":[],"toolCallId":"t"`, false},
+		{`"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"},"toolCallId":"t"`, false},
+		{`"sessionUpdate":"notice","content":{"type":"text","text":"x"}`, false},
+	}
+	for _, tt := range tests {
+		params := `{"sessionId":"s","update":{` + tt.update + `}}`
+		if got := acpparams.GoSDKReadsToolCall([]byte(params)); got != tt.call {
+			t.Errorf("GoSDKReadsToolCall(%s) = %v, want %v", params, got, tt.call)
+		}
+	}
+}

@@ -82,8 +82,11 @@ var (
 )
 
 func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
-	if m.TextChunk() || !bytes.Contains(m.Raw, toolCallMark) && !bytes.Contains(m.Raw, escapeMark) && !bytes.Contains(m.Raw, modeMark) && !bytes.Contains(m.Raw, configMark) {
-		return next.Handle(ctx, m) // the common case: message chunks, plans, usage
+	if m.TextChunk() {
+		return next.Handle(ctx, m) // the common case: message chunks
+	}
+	if !bytes.Contains(m.Raw, toolCallMark) && !bytes.Contains(m.Raw, escapeMark) && !bytes.Contains(m.Raw, modeMark) && !bytes.Contains(m.Raw, configMark) {
+		return x.passNoToolCall(ctx, m, next) // plans, usage, other chunks
 	}
 	// What could be a tool call or a mode is read strictly: with no
 	// duplicate names there is no "last member wins" for a reader to
@@ -91,9 +94,10 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 	if err := strictlyRead(m); err != nil {
 		x.onUnreadableModeUpdate(m.Params)
 		if !mayBeToolCall(m.Params) {
-			// Not a tool call under any reading (a message chunk with a
-			// broken surrogate, say): not judged, so not refused here.
-			return next.Handle(ctx, m)
+			// Not a tool call under the bridge's readings (a message
+			// chunk with a broken surrogate, say): not judged, so not
+			// refused here, unless acp-go-sdk reads a tool call.
+			return x.passNoToolCall(ctx, m, next)
 		}
 		return x.refuseUnreadable(m, err)
 	}
@@ -101,7 +105,7 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 	if err != nil {
 		x.onUnreadableModeUpdate(m.Params)
 		if errors.Is(err, acpparams.ErrNotUpdate) || !mayBeToolCall(m.Params) {
-			return next.Handle(ctx, m)
+			return x.passNoToolCall(ctx, m, next)
 		}
 		return x.refuseUnreadable(m, fmt.Errorf("%w: %v", errUnreadable, err))
 	}
@@ -113,7 +117,7 @@ func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwir
 		x.onConfigUpdate(&p)
 	}
 	if !p.IsToolCall() {
-		return next.Handle(ctx, m)
+		return x.passNoToolCall(ctx, m, next)
 	}
 	u := &p.ToolCall
 	if u.Bad != "" {

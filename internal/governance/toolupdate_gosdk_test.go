@@ -1,0 +1,71 @@
+package governance
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+)
+
+// TestEnforceRefusesUpdatesGoReadsAsToolCalls: acp-go-sdk reads a
+// session/update whose sessionUpdate it does not know (null, a case
+// variant, a variant newer than it, none at all) by the members it holds,
+// so one carrying a toolCallId and a title, or a content array, is a tool
+// call to a Go IDE, which then shows a permission request's call as that
+// update left it, while the bridge, the TypeScript SDK and Zed read no
+// tool call and the bridge judges the call as it was. Such an update is
+// refused, on a wire that reads it strictly and on one that leaves the
+// reading to governance; updates that are no tool call to any reader
+// still pass byte for byte.
+func TestEnforceRefusesUpdatesGoReadsAsToolCalls(t *testing.T) {
+	const pre = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{`
+	tests := []struct {
+		name, update string
+		refused      bool
+	}{
+		{"sessionUpdate null", `"sessionUpdate":null,"toolCallId":"c1","title":"Look at the docs","kind":"think"`, true},
+		{"sessionUpdate upper case", `"sessionUpdate":"TOOL_CALL_UPDATE","toolCallId":"c1","title":"Look at the docs","kind":"think"`, true},
+		{"a variant acp-go-sdk does not know", `"sessionUpdate":"notice","toolCallId":"c1","title":"Look at the docs"`, true},
+		{"a variant name with a NUL", `"sessionUpdate":"tool_call_update\u0000","toolCallId":"c1","kind":"think"`, true},
+		{"only a toolCallId", `"sessionUpdate":"progress","toolCallId":"c1"`, true},
+		{"no sessionUpdate, a content array", `"title":"rm -rf x","kind":"execute","content":[]`, true},
+		{"no sessionUpdate, a toolCallId", `"toolCallId":"c1","title":"rm -rf x","kind":"execute","content":[]`, true},
+		{"sessionUpdate a number", `"sessionUpdate":5,"toolCallId":"c1","title":"Look at the docs"`, false}, // acp-go-sdk drops it too
+		{"a plan", `"sessionUpdate":"plan","entries":[]`, false},
+		{"an unknown variant without a call", `"sessionUpdate":"notice","content":{"type":"text","text":"hi"}`, false},
+		{"usage", `"sessionUpdate":"usage_update","used":1,"size":10`, false},
+	}
+	for _, wire := range []struct {
+		name string
+		opts acpwire.Options
+	}{{"strict wire", acpwire.Options{}}, {"lax wire", laxWire}} {
+		for _, tt := range tests {
+			t.Run(wire.name+"/"+tt.name, func(t *testing.T) {
+				h := newHarnessWire(t, EnforceOptions{}, true, wire.opts)
+				h.openSession()
+				line := pre + tt.update + `}}}`
+				h.rawAgent(line)
+				got := h.ClientGets()
+				if !tt.refused {
+					if got != line {
+						t.Fatalf("IDE got %s, want the update as sent", got)
+					}
+					return
+				}
+				if got == line {
+					t.Fatalf("IDE got the update as sent: %s", got)
+				}
+				if !strings.Contains(got, `"sessionUpdate":"agent_message_chunk"`) || !strings.Contains(got, "acp-go-sdk reads it as a tool call") && !strings.Contains(got, "not strict JSON") {
+					t.Fatalf("IDE got %s, want the bridge's note", got)
+				}
+				if m := h.nextAtAgent(); m["method"] != "session/cancel" {
+					t.Fatalf("agent got %v, want session/cancel", m)
+				}
+				h.marker()
+				if evs := h.rec.find("message.refused", "deny"); len(evs) != 1 {
+					t.Fatalf("message.refused records: %+v", evs)
+				}
+			})
+		}
+	}
+}
