@@ -1,6 +1,7 @@
 package acpparams_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpparams"
@@ -28,9 +29,17 @@ func TestGoSDKProblem(t *testing.T) {
 		{"session/update", head + `,"_meta":null,"content":null}}`, false},
 		{"session/request_permission", perm + `,"title":"ls","kind":"execute"}}`, false},
 		{"fs/read_text_file", `{"_meta":5}`, false},
+		// acp-go-sdk reads a content type it does not name by its members,
+		// or as a diff: a diff the bridge did not read as one.
+		{"session/update", head + `,"content":[{"type":"Diff","path":"/p","newText":"x"}]}}`, true},
+		{"session/update", head + `,"content":[{"type":"diff\u0000","path":"/p","newText":"x"}]}}`, true},
+		{"session/update", head + `,"content":[{"type":"TERMINAL","terminalId":"t1"}]}}`, true},
+		{"session/request_permission", perm + `,"content":[{"type":"Diff","path":"/p","newText":"x"}]}}`, true},
+		{"session/update", head + `,"content":[{"type":"diff","path":"/p","newText":"x"},{"type":"terminal","terminalId":"t1"}]}}`, false},
+		{"session/request_permission", perm + `,"content":[{"type":"diff","path":"/p","newText":"x"}]}}`, false},
 	}
 	for _, tt := range tests {
-		err := acpparams.GoSDKProblem(tt.method, []byte(tt.params))
+		err := acpparams.GoSDKProblem(tt.method, []byte(tt.params), bridgeItems(t, tt.method, tt.params))
 		if (err != nil) != tt.bad {
 			t.Errorf("GoSDKProblem(%s, %s) = %v, want a problem: %v", tt.method, tt.params, err, tt.bad)
 		}
@@ -90,4 +99,30 @@ func TestGoSDKReadsToolCall(t *testing.T) {
 			t.Errorf("GoSDKReadsToolCall(%s) = %v, want %v", params, got, tt.call)
 		}
 	}
+}
+
+// bridgeItems is the bridge's reading of the tool call content of params.
+func bridgeItems(t *testing.T, method, params string) []acpparams.ContentItem {
+	t.Helper()
+	switch method {
+	case "session/update":
+		u, err := acpparams.ReadUpdate([]byte(params))
+		if err != nil {
+			t.Fatalf("%s: %v", params, err)
+		}
+		return u.Items
+	case "session/request_permission":
+		var p struct {
+			ToolCall json.RawMessage `json:"toolCall"`
+		}
+		if err := json.Unmarshal([]byte(params), &p); err != nil {
+			t.Fatalf("%s: %v", params, err)
+		}
+		tc, err := acpparams.ReadToolCall(p.ToolCall)
+		if err != nil {
+			t.Fatalf("%s: %v", params, err)
+		}
+		return tc.Items
+	}
+	return nil
 }

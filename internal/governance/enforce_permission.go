@@ -43,7 +43,7 @@ func (x *Enforcer) onPermission(ctx context.Context, m *acpwire.Message, next ac
 		err = errors.New(tc.Bad)
 	}
 	if err == nil {
-		err = acpparams.GoSDKProblem(m.Method, m.Params)
+		err = acpparams.GoSDKProblem(m.Method, m.Params, tc.Items)
 	}
 	if err != nil {
 		return x.refuseUnreadable(m, fmt.Errorf("%w: the permission request's toolCall: %v", errUnreadable, err))

@@ -436,5 +436,5 @@ func goSDKProblem(m *acpwire.Message, u *acpparams.ToolCall) error {
 	if !u.ShapesCall() {
 		return nil
 	}
-	return acpparams.GoSDKProblem(m.Method, m.Params)
+	return acpparams.GoSDKProblem(m.Method, m.Params, u.Items)
 }

@@ -69,3 +69,52 @@ func TestEnforceRefusesUpdatesGoReadsAsToolCalls(t *testing.T) {
 		}
 	}
 }
+
+// TestEnforceRefusesContentGoReadsAsDiff: acp-go-sdk reads a tool call
+// content item whose type it does not name ("Diff", "diff\u0000", null)
+// by its members, so one with a path and a newText is a diff to a Go IDE,
+// a diff of the policy file say, which the bridge, reading no diff, would
+// not have judged. A tool call or permission request carrying one is
+// refused; a real diff of a workspace file still passes.
+func TestEnforceRefusesContentGoReadsAsDiff(t *testing.T) {
+	tests := []struct {
+		name, line string
+		request    bool
+		refused    bool
+	}{
+		{"tool_call Diff", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"c1","title":"Edit notes","kind":"edit","content":[{"type":"Diff","path":"%[1]s/GOVERNANCE.md","newText":"x"}]}}}`, false, true},
+		{"tool_call diff NUL", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"c1","title":"Edit notes","kind":"edit","content":[{"type":"diff\u0000","path":"%[1]s/GOVERNANCE.md","newText":"x"}]}}}`, false, true},
+		{"tool_call_update TERMINAL", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"c1","content":[{"type":"TERMINAL","terminalId":"t9"}]}}}`, false, true},
+		{"permission Diff", `{"jsonrpc":"2.0","id":7,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"c2","content":[{"type":"Diff","path":"%[1]s/GOVERNANCE.md","newText":"x"}]},"options":[{"optionId":"a","name":"Allow","kind":"allow_once"}]}}`, true, true},
+		{"tool_call diff", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"c3","title":"Edit a","kind":"edit","content":[{"type":"diff","path":"%[1]s/src/a.go","newText":"x"}]}}}`, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarnessWire(t, EnforceOptions{}, true, acpwire.Options{})
+			h.openSession()
+			line := h.rooted(tt.line)
+			h.rawAgent(line)
+			if !tt.refused {
+				if got := h.ClientGets(); got != line {
+					t.Fatalf("IDE got %s, want the update as sent", got)
+				}
+				return
+			}
+			if got := h.ClientGets(); !strings.Contains(got, "acp-go-sdk reads content item 0") {
+				t.Fatalf("IDE got %s, want the bridge's note of the refusal", got)
+			}
+			m := h.nextAtAgent()
+			if tt.request {
+				if get(m, "error", "code") != float64(acpwire.CodeInvalidRequest) {
+					t.Fatalf("agent got %v, want -32600", m)
+				}
+			} else if m["method"] != "session/cancel" {
+				t.Fatalf("agent got %v, want session/cancel", m)
+			}
+			h.marker()
+			if evs := h.rec.find("message.refused", "deny"); len(evs) != 1 {
+				t.Fatalf("message.refused records: %+v", evs)
+			}
+		})
+	}
+}
