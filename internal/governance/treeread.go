@@ -28,6 +28,9 @@ func (e *Engine) treeReadVerdict(in *reqInfo, c *shellcmd.Command) (verdict, boo
 	var worst strictest
 	budget := maxTreeEntries
 	for _, form := range c.Forms {
+		if gp, ok := gitHistoryRead(form); ok {
+			worst.keepIf(e.trackedReadVerdict(in, form, e.dirsOrRoots(in, c.Dir), gp, &budget))
+		}
 		tr, ok := treeReadOf(form)
 		if !ok {
 			continue

@@ -1,0 +1,158 @@
+package governance
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// git prints the files it tracks from its objects, by no name on the
+// line: "git show", "git log -p", "git diff HEAD~3", "git grep x HEAD",
+// "git format-patch -1 --stdout", "git fast-export --all" and "git
+// archive HEAD" print a committed .env as "git show HEAD:.env" does. Such
+// commands are decided as reading every file the index holds, each by
+// its place in the work tree: a tracked file a rule denies reading
+// refuses them as "cat" of that file would.
+
+// gitHistoryReaders are the git subcommands that print the content of
+// tracked files without naming them, whatever their options: "git log"
+// and "git reflog" print patches by an option or a configured format
+// among many, so they count with none.
+var gitHistoryReaders = setOf("show", "log", "whatchanged", "reflog", "diff", "diff-tree", "diff-index",
+	"diff-files", "format-patch", "fast-export", "archive", "bundle", "cat-file", "range-diff",
+	"request-pull", "difftool", "grep", "blame", "annotate")
+
+// gitPrint is a git command that prints tracked files: the directory its
+// -C options name, and for "git clone" the local repository it copies
+// (src, relative to that directory; computed when the line computes it).
+type gitPrint struct {
+	base, src string
+	computed  bool
+}
+
+// gitHistoryRead reports whether form is a git command that prints
+// tracked files from git's objects (gitHistoryReaders; "git stash show"
+// and "git stash list", which print a stash's patch; "git worktree add",
+// which checks out a commit's files elsewhere; "git clone" of a local
+// repository, which checks them out from there).
+func gitHistoryRead(form []shellcmd.Word) (gitPrint, bool) {
+	sub := gitSubcommandName(form)
+	if sub == "" {
+		return gitPrint{}, false
+	}
+	base, at, _ := gitSubcommand(form, sub)
+	switch {
+	case gitHistoryReaders[sub]:
+		return gitPrint{base: base}, true
+	case sub == "clone":
+		o := shellcmd.ReadGitArgs("clone", form[at+1:])
+		if len(o.Operands) == 0 {
+			return gitPrint{}, false
+		}
+		src := o.Operands[0]
+		if src.Kind == shellcmd.Dynamic {
+			return gitPrint{base: base, computed: true}, true
+		}
+		path, ok := localCloneSource(src.Text)
+		return gitPrint{base: base, src: path}, ok
+	case sub == "stash" || sub == "worktree":
+		if at+1 >= len(form) {
+			return gitPrint{}, false // "git stash" pushes; "git worktree" alone prints its usage
+		}
+		next := form[at+1].Text
+		if form[at+1].Kind != shellcmd.Static {
+			return gitPrint{base: base}, true
+		}
+		return gitPrint{base: base}, sub == "stash" && (next == "show" || next == "list") || sub == "worktree" && next == "add"
+	}
+	return gitPrint{}, false
+}
+
+// localCloneSource returns the directory a clone source names on this
+// machine: a path, or a file:// URL's; ok is false for a remote one
+// ("https://...", "host:path").
+func localCloneSource(s string) (string, bool) {
+	if rest, ok := strings.CutPrefix(s, "file://"); ok {
+		return rest, true
+	}
+	if strings.Contains(s, "://") {
+		return "", false
+	}
+	if i := strings.IndexByte(s, ':'); i >= 0 && !strings.Contains(s[:i], "/") {
+		return "", false // scp-like host:path
+	}
+	return s, true
+}
+
+// trackedReadVerdict decides a git command that prints tracked files
+// (gitHistoryRead) run in one of bases: every path the index of the
+// repository git finds there holds is decided as a file read, and the
+// first a rule refuses decides the command. A repository whose index the
+// bridge cannot read is asked about.
+func (e *Engine) trackedReadVerdict(in *reqInfo, form []shellcmd.Word, bases []string, gp gitPrint, budget *int) (verdict, bool) {
+	if gp.computed {
+		return verdict{value: RequireApproval, ref: "unreadable-command",
+			ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+			reason: fmt.Sprintf("%s copies the files git tracks in a repository the line computes, which the bridge cannot check against the policy", gitReader(form))}, true
+	}
+	var worst strictest
+	for _, b := range bases {
+		if gp.base != "" {
+			b = joinRaw(b, gp.base)
+		}
+		if gp.src != "" {
+			b = joinRaw(b, gp.src)
+		}
+		if _, ok := findGitRepo(b); !ok {
+			continue // no repository git could print from
+		}
+		t, ok := loadGitTracked(b)
+		if !ok {
+			return verdict{value: RequireApproval, ref: "unreadable-command",
+				ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+				reason: fmt.Sprintf("%s prints the files git tracks in %s, whose index the bridge cannot read to check them against the policy", gitReader(form), b)}, true
+		}
+		worst.keepIf(e.walkTracked(in, form, t, budget))
+	}
+	return worst.result()
+}
+
+// walkTracked decides each path the index t holds as a file read by form.
+func (e *Engine) walkTracked(in *reqInfo, form []shellcmd.Word, t *gitTracked, budget *int) (verdict, bool) {
+	sub := *in
+	sub.read, sub.write, sub.command = true, false, false
+	sub.defaultLast = true
+	var scratch []string
+	rels := make([]string, 0, len(t.paths))
+	for rel := range t.paths {
+		rels = append(rels, rel)
+	}
+	slices.Sort(rels)
+	for _, rel := range rels {
+		*budget--
+		if *budget < 0 {
+			return verdict{value: RequireApproval, ref: "unreadable-command",
+				ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+				reason: fmt.Sprintf("%s prints the files git tracks in %s, too many to check (more than %d) for files the policy denies reading", gitReader(form), t.top, maxTreeEntries)}, true
+		}
+		p := filepath.Join(t.top, rel)
+		v := e.decidePath(&sub, p, &scratch)
+		if r, ok := e.ruledBeyondRoots(&sub, p, v); ok {
+			v = r
+		}
+		if v.value == Allow || v.ref == "default" || v.ref == "workspace-roots" {
+			continue
+		}
+		v.reason = fmt.Sprintf("%s prints the files git tracks in %s from its objects, %s among them: %s", gitReader(form), t.top, rel, v.reason)
+		return v, true
+	}
+	return verdict{}, false
+}
+
+// gitReader names form's git subcommand for a reason: "git log".
+func gitReader(form []shellcmd.Word) string {
+	return "git " + gitSubcommandName(form)
+}
