@@ -281,12 +281,12 @@ func (c *hostileCase) directive(line string) error {
 			if nm == "" || arg == "" {
 				return fmt.Errorf("@setup %s needs a name and an argument", kind)
 			}
-		case "dir", "fifo":
+		case "dir", "fifo", "commit":
 			if nm == "" {
 				return fmt.Errorf("@setup %s needs a name", kind)
 			}
 		default:
-			return fmt.Errorf("unknown @setup kind %q (want file, symlink, hardlink, copy, dir, fifo, exec, tarlink or locale)", kind)
+			return fmt.Errorf("unknown @setup kind %q (want file, symlink, hardlink, copy, dir, fifo, commit, exec, tarlink or locale)", kind)
 		}
 		c.setups = append(c.setups, setupStep{kind: kind, name: nm, arg: arg})
 	case "approve-shown":

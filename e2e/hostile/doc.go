@@ -84,6 +84,8 @@
 //	@setup copy NAME SRC    a copy of workspace file SRC (.env: its canary in a
 //	                       file the agent never wrote, as an earlier session left it)
 //	@setup dir NAME
+//	@setup commit NAME      commit workspace file NAME to the person's repository
+//	                       (git init in the workspace on the first)
 //	@setup exec NAME TEXT   an executable script (\n in TEXT is a newline)
 //	@setup tarlink NAME LINK TARGET
 //	                       a tar archive holding one symlink member LINK -> TARGET

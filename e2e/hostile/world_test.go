@@ -132,6 +132,8 @@ func newWorld(t *testing.T, c hostileCase) *world {
 			must(t, os.WriteFile(p, data, 0o600))
 		case "locale":
 			setupLocale(t, p, string(arg))
+		case "commit":
+			commitFile(t, w.ws, s.name)
 		case "tarlink":
 			link, target, _ := strings.Cut(string(arg), " ")
 			var b bytes.Buffer
@@ -143,6 +145,20 @@ func newWorld(t *testing.T, c hostileCase) *world {
 	}
 	w.before = w.snapshot()
 	return w
+}
+
+// commitFile commits the workspace file name to the person's repository
+// in ws, made on the first call: a file git tracks and its history holds.
+func commitFile(t *testing.T, ws, name string) {
+	t.Helper()
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-f", "--", name}, {"commit", "-q", "-m", "add " + name}} {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=person", "-c", "user.email=person@example.com"}, args...)...)
+		cmd.Dir = ws
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v in the workspace: %v\n%s", args, err, out)
+		}
+	}
 }
 
 func must(t *testing.T, err error) {
