@@ -1,7 +1,10 @@
 package governance
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -39,6 +42,9 @@ type gitPrint struct {
 // which checks out a commit's files elsewhere; "git clone" of a local
 // repository, which checks them out from there).
 func gitHistoryRead(form []shellcmd.Word) (gitPrint, bool) {
+	if len(form) == 0 || form[0].Kind != shellcmd.Static || filepath.Base(form[0].Text) != "git" {
+		return gitPrint{}, false
+	}
 	sub := gitSubcommandName(form)
 	if sub == "" {
 		return gitPrint{}, false
@@ -66,9 +72,69 @@ func gitHistoryRead(form []shellcmd.Word) (gitPrint, bool) {
 		if form[at+1].Kind != shellcmd.Static {
 			return gitPrint{base: base}, true
 		}
+		if sub == "stash" && (next == "push" || strings.HasPrefix(next, "-")) {
+			args := form[at+1:]
+			if next == "push" {
+				args = form[at+2:]
+			}
+			return gitPrint{base: base}, shellcmd.ReadGitArgs("stash push", args).Has("patch")
+		}
 		return gitPrint{base: base}, sub == "stash" && (next == "show" || next == "list") || sub == "worktree" && next == "add"
+	case sub == "add" || sub == "checkout" || sub == "reset" || sub == "restore":
+		o := shellcmd.ReadGitArgs(sub, form[at+1:])
+		return gitPrint{base: base}, o.Has("patch") || sub == "add" && (o.Has("interactive") || o.Has("edit"))
+	case sub == "commit" || sub == "status":
+		return gitPrint{base: base}, showsDiff(form[at+1:])
+	case gitPrintsNoFile[sub]:
+		return gitPrint{}, false
 	}
-	return gitPrint{}, false
+	// An alias ("lg = log -p" in the person's configuration) or a
+	// subcommand the bridge does not know may print them.
+	return gitPrint{base: base}, true
+}
+
+// gitPrintsNoFile are the git subcommands that print no tracked file's
+// content (those of them that may with an option are decided above).
+var gitPrintsNoFile = setOf("am", "apply", "bisect", "branch", "check-attr", "check-ignore",
+	"check-ref-format", "checkout-index", "cherry", "cherry-pick", "clean", "commit-tree", "config",
+	"count-objects", "credential", "describe", "fetch", "for-each-ref", "fsck", "gc", "hash-object", "help",
+	"init", "ls-files", "ls-remote", "ls-tree", "maintenance", "merge", "merge-base", "merge-tree", "mktree",
+	"mv", "name-rev", "notes", "prune", "pull", "push", "read-tree", "rebase", "remote", "repack", "replace",
+	"rerere", "revert", "rev-list", "rev-parse", "rm", "shortlog", "show-branch", "show-ref", "sparse-checkout",
+	"submodule", "switch", "symbolic-ref", "tag", "update-index", "update-ref", "var", "verify-commit",
+	"verify-tag", "version", "write-tree")
+
+// showsDiff reports whether the words of "git commit" or "git status"
+// (which git's option table of the bridge does not hold) may make it
+// print a diff: -v or -p in a cluster of short options, a long option
+// that may abbreviate --verbose, --patch or --interactive, or a word
+// known only at run time.
+func showsDiff(args []shellcmd.Word) bool {
+	for _, w := range args {
+		t := w.Text
+		switch {
+		case w.Kind == shellcmd.Dynamic:
+			return true
+		case t == "--":
+			return false
+		case strings.HasPrefix(t, "--"):
+			name, _, _ := strings.Cut(t[2:], "=")
+			for _, long := range []string{"verbose", "patch", "interactive"} {
+				if name != "" && strings.HasPrefix(long, name) {
+					return true
+				}
+			}
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			// A value-taking short option (-m, -F, -C, -c) ends the cluster.
+			if i := strings.IndexAny(t[1:], "mFCcSt"); i >= 0 {
+				t = t[:i+1]
+			}
+			if strings.ContainsAny(t[1:], "vp") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // localCloneSource returns the directory a clone source names on this
@@ -106,10 +172,14 @@ func (e *Engine) trackedReadVerdict(in *reqInfo, form []shellcmd.Word, bases []s
 		if gp.src != "" {
 			b = joinRaw(b, gp.src)
 		}
-		if _, ok := findGitRepo(b); !ok {
+		r, ok := findGitRepo(b)
+		if !ok {
 			continue // no repository git could print from
 		}
 		t, ok := loadGitTracked(b)
+		if _, err := os.Lstat(filepath.Join(r.gitDir, "index")); !ok && errors.Is(err, fs.ErrNotExist) {
+			continue // a new repository's index, empty until a file is added
+		}
 		if !ok {
 			return verdict{value: RequireApproval, ref: "unreadable-command",
 				ruleTx: "require-approval for commands the bridge cannot read through (built-in)",

@@ -9,7 +9,9 @@ import (
 // TestDecideGitHistoryReads checks that a git command printing tracked
 // files from git's objects without naming them (git show, git log -p, git
 // grep of a revision, git archive, git format-patch, git fast-export, a
-// clone or work tree of the repository) is decided as reading every file
+// clone or work tree of the repository, a patch or verbose option of
+// add, checkout, reset, restore, stash, commit and status, an alias or a
+// subcommand the bridge does not know) is decided as reading every file
 // the index holds: a tracked .env or secret refuses it, while the same
 // commands in a repository whose .env is untracked and ignored run. Its
 // rows are in testdata/cases/git_history_lines.txt.
@@ -21,6 +23,7 @@ func TestDecideGitHistoryReads(t *testing.T) {
 	gitRun(t, root, "init", "-q")
 	gitRun(t, root, "add", "README.md", "src", ".env", "sub", "secrets")
 	gitRun(t, root, "commit", "-qm", "x")
+	gitRun(t, root, "config", "alias.lp", "log -p") // the person's alias
 	gitRun(t, filepath.Join(root, "clean"), "init", "-q")
 	gitRun(t, filepath.Join(root, "clean"), "add", "a.txt", ".gitignore")
 	gitRun(t, filepath.Join(root, "clean"), "commit", "-qm", "x")
@@ -32,6 +35,8 @@ func TestDecideGitHistoryReads(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "split", ".git", "index")); err != nil {
 		t.Fatal(err)
 	}
+	tree{files: []string{"fresh/a.txt"}}.make(t, root)
+	gitRun(t, filepath.Join(root, "fresh"), "init", "-q")
 	p := testPolicy(t, "  default: allow\n  deny:\n    - Read(**/.env)\n    - Read(./secrets/**)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
 	checkLineDecisions(t, e, root, lineDecisionCases(t, "git_history_lines.txt", nil))
