@@ -31,6 +31,7 @@ func (e *Engine) treeReadVerdict(in *reqInfo, c *shellcmd.Command) (verdict, boo
 		if gp, ok := gitHistoryRead(form); ok {
 			worst.keepIf(e.trackedReadVerdict(in, form, e.dirsOrRoots(in, c.Dir), gp, &budget))
 		}
+		worst.keepIf(e.indexDropVerdict(in, form, e.dirsOrRoots(in, c.Dir), &budget))
 		tr, ok := treeReadOf(form)
 		if !ok {
 			continue

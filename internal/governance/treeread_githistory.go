@@ -226,3 +226,31 @@ func (e *Engine) walkTracked(in *reqInfo, form []shellcmd.Word, t *gitTracked, b
 func gitReader(form []shellcmd.Word) string {
 	return "git " + gitSubcommandName(form)
 }
+
+// gitIndexDroppers are the git subcommands that may take a file out of
+// the index ("git rm --cached .env", "git read-tree --empty", "git mv
+// .env x", "git update-index --force-remove", "git reset" to a commit
+// without it), after which the index no longer shows the history
+// printers a committed secret their commits still hold.
+var gitIndexDroppers = setOf("rm", "mv", "read-tree", "update-index", "reset")
+
+// indexDropVerdict asks about a git command that may take files out of
+// the index (gitIndexDroppers) while the index holds one a rule refuses
+// reading: the person is told which.
+func (e *Engine) indexDropVerdict(in *reqInfo, form []shellcmd.Word, bases []string, budget *int) (verdict, bool) {
+	if len(form) == 0 || form[0].Kind != shellcmd.Static || filepath.Base(form[0].Text) != "git" {
+		return verdict{}, false
+	}
+	sub := gitSubcommandName(form)
+	if !gitIndexDroppers[sub] {
+		return verdict{}, false
+	}
+	base, _, _ := gitSubcommand(form, sub)
+	v, ok := e.trackedReadVerdict(in, form, bases, gitPrint{base: base}, budget)
+	if !ok || v.value == Allow {
+		return verdict{}, false
+	}
+	return verdict{value: RequireApproval, ref: "unreadable-command",
+		ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+		reason: fmt.Sprintf("%s may take files out of git's index, which holds a file the policy refuses reading (%s); the commits that hold it stay, and git show or git log -p print them once the index no longer shows it", gitReader(form), v.reason)}, true
+}
