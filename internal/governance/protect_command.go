@@ -128,6 +128,7 @@ func commandWords(lines []*shellcmd.Analysis, cwd string) cmdWords {
 		}
 	}
 	eachWord(lines, add)
+	cw.addVarWords(lines, cwd, add)
 	return cw
 }
 
