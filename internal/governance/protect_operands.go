@@ -107,7 +107,7 @@ func (e *Engine) protectedOperands(in *reqInfo, list []protected, line string, l
 					if v, ok := e.gitPlacesProtected(in, list, form, dir, c.Source); ok {
 						return v, true
 					}
-					if v, ok := gitTemplateProtected(form, c.Source); ok {
+					if v, ok := gitTemplateProtected(form, c.Source, templateVariable(in, a)); ok {
 						return v, true
 					}
 					if v, ok := e.gitSeparatesGitDir(in, list, form, dir, c.Source, othersThanCd(a, c)); ok {
