@@ -21,9 +21,8 @@ import (
 // refuses them as "cat" of that file would.
 
 // gitHistoryReaders are the git subcommands that print the content of
-// tracked files without naming them, whatever their options: "git log"
-// and "git reflog" print patches by an option or a configured format
-// among many, so they count with none.
+// tracked files without naming them: whatever their options, but for
+// the log family ("git log --oneline", logListsCommits).
 var gitHistoryReaders = setOf("show", "log", "whatchanged", "reflog", "diff", "diff-tree", "diff-index",
 	"diff-files", "format-patch", "fast-export", "archive", "bundle", "cat-file", "range-diff",
 	"request-pull", "difftool", "grep", "blame", "annotate")
@@ -51,6 +50,8 @@ func gitHistoryRead(form []shellcmd.Word) (gitPrint, bool) {
 	}
 	base, at, _ := gitSubcommand(form, sub)
 	switch {
+	case (sub == "log" || sub == "whatchanged" || sub == "reflog") && logListsCommits(sub, form[at+1:]):
+		return gitPrint{}, false
 	case gitHistoryReaders[sub]:
 		return gitPrint{base: base}, true
 	case sub == "clone":
@@ -253,4 +254,72 @@ func (e *Engine) indexDropVerdict(in *reqInfo, form []shellcmd.Word, bases []str
 	return verdict{value: RequireApproval, ref: "unreadable-command",
 		ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
 		reason: fmt.Sprintf("%s may take files out of git's index, which holds a file the policy refuses reading (%s); the commits that hold it stay, and git show or git log -p print them once the index no longer shows it", gitReader(form), v.reason)}, true
+}
+
+// logSafeOptions are the options of git log, whatchanged and reflog that
+// choose, filter, order or describe commits without printing a file's
+// content; the value-taking ones among them (logValueOptions) may give
+// their value in the next word. A patch option (-p, -u, -U, --patch,
+// --cc, -c, -m, --word-diff, -L, --ext-diff, ...) is not among them.
+var logSafeOptions = setOf("--oneline", "--graph", "--decorate", "--no-decorate", "--all", "--branches", "--tags",
+	"--remotes", "--stat", "--shortstat", "--numstat", "--dirstat", "--name-only", "--name-status", "--summary",
+	"--raw", "--format", "--pretty", "--abbrev-commit", "--no-abbrev-commit", "--abbrev", "--date", "--relative-date",
+	"--reverse", "--no-merges", "--merges", "--first-parent", "--topo-order", "--date-order", "--author-date-order",
+	"--max-count", "--skip", "--since", "--after", "--until", "--before", "--author", "--committer", "--grep",
+	"--all-match", "--invert-grep", "--regexp-ignore-case", "--left-right", "--boundary", "--cherry-pick",
+	"--cherry-mark", "--no-walk", "--ancestry-path", "--simplify-by-decoration", "--source", "--color",
+	"--no-color", "--log-size", "--follow", "--no-patch", "--no-renames", "--find-renames", "--mailmap",
+	"--use-mailmap", "--show-signature", "--walk-reflogs", "--full-history", "--dense", "--sparse",
+	"--simplify-merges", "--not", "--no-expand-tabs", "--expand-tabs", "--parents", "--children", "--clear-decorations")
+
+// logValueOptions are the options among logSafeOptions, and the short
+// ones, that take a value in the next word when none is attached.
+var logValueOptions = setOf("-n", "--max-count", "--skip", "--since", "--after", "--until", "--before", "--author",
+	"--committer", "--grep", "-S", "-G")
+
+// logListsCommits reports whether git log, whatchanged or reflog (sub)
+// with args prints commits without a file's content: every option word
+// is a whole option of logSafeOptions (with its value attached or after
+// it), a count (-5, -n5), a pickaxe filter (-S x, -G x, which print no
+// patch without -p), or a cluster of -i, -z, -s, -g; every other word a
+// revision or path. Anything else, or a word known only at run time,
+// may print patches. whatchanged without options prints raw changes,
+// reflog's "show" is git log -g.
+func logListsCommits(sub string, args []shellcmd.Word) bool {
+	if sub == "reflog" && len(args) > 0 && args[0].Kind == shellcmd.Static {
+		switch args[0].Text {
+		case "show":
+			args = args[1:]
+		case "expire", "delete", "exists", "list", "drop":
+			return true
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		t := w.Text
+		switch {
+		case w.Kind != shellcmd.Static:
+			return false
+		case t == "--":
+			return true
+		case !strings.HasPrefix(t, "-") || t == "-":
+			continue // a revision or a path
+		}
+		name, _, attached := strings.Cut(t, "=")
+		switch {
+		case logSafeOptions[name]:
+			if !attached && logValueOptions[name] {
+				i++
+			}
+		case strings.Trim(t[1:], "0123456789") == "" && len(t) > 1: // -5
+		case logValueOptions[t[:2]] && !strings.HasPrefix(t, "--"): // -n 5, -n5, -S x, -Sx
+			if len(t) == 2 {
+				i++
+			}
+		case !strings.HasPrefix(t, "--") && strings.Trim(t[1:], "izsg") == "":
+		default:
+			return false
+		}
+	}
+	return true
 }
