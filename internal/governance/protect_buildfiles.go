@@ -284,17 +284,14 @@ func pythonModuleAt(form []shellcmd.Word) int {
 // __init__.py) to build.
 func inTreeBackend(text, dir string) []string {
 	backend, paths := "", []string(nil)
-	for _, line := range strings.Split(text, "\n") {
-		key, value, ok := strings.Cut(line, "=")
-		if !ok {
-			continue
-		}
-		switch strings.TrimSpace(key) {
+	for _, kv := range keyValues(text) {
+		key, value := kv[0], kv[1]
+		switch key {
 		case "build-backend":
-			backend = strings.Trim(strings.TrimSpace(value), `"'`)
+			backend = strings.Trim(value, `"'`)
 			backend, _, _ = strings.Cut(backend, ":")
 		case "backend-path":
-			for _, p := range strings.Split(strings.Trim(strings.TrimSpace(value), "[]"), ",") {
+			for _, p := range strings.Split(strings.Trim(value, "[]"), ",") {
 				if p = strings.Trim(strings.TrimSpace(p), `"'`); p != "" {
 					paths = append(paths, p)
 				}
@@ -341,18 +338,15 @@ func cargoBuildScripts(text, dir string) []string {
 	for _, m := range cargoPathDependency.FindAllStringSubmatch(text, -1) {
 		out = append(out, filepath.Join(joinRaw(dir, m[1]), "build.rs"))
 	}
-	for _, line := range strings.Split(text, "\n") {
-		key, value, ok := strings.Cut(line, "=")
-		if !ok {
-			continue
-		}
-		switch strings.TrimSpace(key) {
+	for _, kv := range keyValues(text) {
+		key, value := kv[0], kv[1]
+		switch key {
 		case "build":
-			if v := strings.Trim(strings.TrimSpace(value), `"'`); v != "" && v != "true" && v != "false" {
+			if v := strings.Trim(value, `"'`); v != "" && v != "true" && v != "false" {
 				out = append(out, joinRaw(dir, v))
 			}
 		case "members":
-			for _, m := range strings.Split(strings.Trim(strings.TrimSpace(value), "[]"), ",") {
+			for _, m := range strings.Split(strings.Trim(value, "[]"), ",") {
 				m = strings.Trim(strings.TrimSpace(m), `"'`)
 				switch {
 				case m == "":
@@ -362,6 +356,19 @@ func cargoBuildScripts(text, dir string) []string {
 					out = append(out, filepath.Join(dir, m, "build.rs"))
 				}
 			}
+		}
+	}
+	return out
+}
+
+// keyValues returns the KEY = VALUE lines of a TOML file's text, each key
+// and value with its white space trimmed (the value's quotes kept): what
+// a build tool's settings name is read from them.
+func keyValues(text string) [][2]string {
+	var out [][2]string
+	for _, line := range strings.Split(text, "\n") {
+		if key, value, ok := strings.Cut(line, "="); ok {
+			out = append(out, [2]string{strings.TrimSpace(key), strings.TrimSpace(value)})
 		}
 	}
 	return out

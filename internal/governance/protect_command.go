@@ -156,12 +156,8 @@ func (cw *cmdWords) addPieces(p []string, cwd string) {
 // for pre${X}$(y)suf. It returns nil for a word that does not parse or
 // holds no expansion.
 func staticPieces(text string) []string {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
-	if err != nil || len(f.Stmts) != 1 {
-		return nil
-	}
-	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
-	if !ok || len(call.Args) != 1 || len(call.Assigns) != 0 {
+	call := oneWordCall(text)
+	if call == nil {
 		return nil
 	}
 	out := []string{""}
@@ -306,4 +302,18 @@ func eachWord(lines []*shellcmd.Analysis, f func(shellcmd.Word)) {
 			f(r.Target)
 		}
 	}
+}
+
+// oneWordCall parses text, a word as written, as bash reads it: the
+// command of that one word, nil where text does not parse as one.
+func oneWordCall(text string) *syntax.CallExpr {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return nil
+	}
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) != 1 || len(call.Assigns) != 0 {
+		return nil
+	}
+	return call
 }

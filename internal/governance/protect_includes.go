@@ -68,24 +68,41 @@ func scriptIncludes(form []shellcmd.Word, dir string) []string {
 		return nil
 	}
 	start := joinRaw(dir, script.Text)
-	seen := map[string]bool{start: true}
-	queue := []string{start}
+	return followLoads([]string{start}, nil, maxIncludedFiles, func(f, text string) []string {
+		var out []string
+		for _, m := range quotedName.FindAllStringSubmatch(text, -1) {
+			out = append(out, includeCandidates(m[1]+m[2]+m[3]+m[4], filepath.Dir(f), dir, name, exts)...)
+		}
+		return out
+	})
+}
+
+// followLoads returns first and the files loads finds in the text of
+// each of starts, of first and of each file found, each read once through
+// its links (starts are read, not returned), up to most files.
+func followLoads(starts, first []string, most int, loads func(file, text string) []string) []string {
+	seen := map[string]bool{}
+	queue := append([]string(nil), starts...)
+	for _, p := range starts {
+		seen[p] = true
+	}
 	var out []string
-	for len(queue) > 0 && len(out) < maxIncludedFiles {
+	add := func(p string) {
+		if !seen[p] && len(out) < most {
+			seen[p] = true
+			out = append(out, p)
+			queue = append(queue, p)
+		}
+	}
+	for _, p := range first {
+		add(p)
+	}
+	for len(queue) > 0 {
 		f := queue[0]
 		queue = queue[1:]
-		text, why := readResolved(f)
-		if why != "" {
-			continue
-		}
-		for _, m := range quotedName.FindAllStringSubmatch(text, -1) {
-			ref := m[1] + m[2] + m[3] + m[4]
-			for _, p := range includeCandidates(ref, filepath.Dir(f), dir, name, exts) {
-				if !seen[p] && len(out) < maxIncludedFiles {
-					seen[p] = true
-					out = append(out, p)
-					queue = append(queue, p)
-				}
+		if text, why := readResolved(f); why == "" {
+			for _, p := range loads(f, text) {
+				add(p)
 			}
 		}
 	}

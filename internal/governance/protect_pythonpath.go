@@ -52,30 +52,19 @@ func pythonPathFiles(form []shellcmd.Word, dir string) []string {
 	if err != nil {
 		return nil
 	}
-	var out, queue []string
-	seen := map[string]bool{}
-	add := func(module string) {
-		if f := moduleFile(first, module); f != "" && !seen[f] && len(out) < maxPythonPathFiles {
-			seen[f] = true
-			out = append(out, f)
-			queue = append(queue, f)
-		}
-	}
+	var shadows, starts []string
 	for _, e := range entries {
 		if m := strings.TrimSuffix(e.Name(), ".py"); pythonStdlib[m] {
-			add(m)
+			if f := moduleFile(first, m); f != "" {
+				shadows = append(shadows, f)
+			}
 		}
 	}
 	if start != "" {
-		queue = append(queue, start)
+		starts = []string{start}
 	}
-	for len(queue) > 0 {
-		f := queue[0]
-		queue = queue[1:]
-		text, why := readResolved(f)
-		if why != "" {
-			continue
-		}
+	return followLoads(starts, shadows, maxPythonPathFiles, func(_, text string) []string {
+		var out []string
 		for _, m := range pythonImport.FindAllStringSubmatch(text, -1) {
 			names := m[1]
 			if names == "" {
@@ -83,12 +72,14 @@ func pythonPathFiles(form []shellcmd.Word, dir string) []string {
 			}
 			for _, n := range strings.Split(names, ",") {
 				if f := strings.Fields(n); len(f) > 0 {
-					add(strings.Split(f[0], ".")[0])
+					if file := moduleFile(first, strings.Split(f[0], ".")[0]); file != "" {
+						out = append(out, file)
+					}
 				}
 			}
 		}
-	}
-	return out
+		return out
+	})
 }
 
 // moduleFile returns the file a top-level module of that name is read

@@ -60,12 +60,8 @@ func substitutedWords(text string, vals map[string][]string) []string {
 	if len(vals) == 0 || !strings.Contains(text, "$") {
 		return nil
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
-	if err != nil || len(f.Stmts) != 1 {
-		return nil
-	}
-	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
-	if !ok || len(call.Args) != 1 || len(call.Assigns) != 0 {
+	call := oneWordCall(text)
+	if call == nil {
 		return nil
 	}
 	out := []string{""}
