@@ -8,8 +8,9 @@ import (
 
 // caseTree makes a temporary directory holding the tree of
 // testdata/cases/name, PATH<TAB>KIND<TAB>TEXT rows: a directory (KIND
-// dir, TEXT ""), or a file (KIND file) or an executable (KIND exec)
-// holding TEXT, its parents made as needed. It returns the directory.
+// dir, TEXT ""), a file (KIND file) or an executable (KIND exec) holding
+// TEXT, or a symbolic link to TEXT (KIND link), its parents made as
+// needed. It returns the directory.
 func caseTree(t *testing.T, name string) string {
 	t.Helper()
 	root := t.TempDir()
@@ -24,12 +25,18 @@ func caseTree(t *testing.T, name string) string {
 			continue
 		case "exec":
 			perm = 0o755
-		case "file":
+		case "file", "link":
 		default:
-			t.Fatalf("%s:%d: kind %q, want dir, file or exec", name, r.line, kind)
+			t.Fatalf("%s:%d: kind %q, want dir, file, exec or link", name, r.line, kind)
 		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
+		}
+		if kind == "link" {
+			if err := os.Symlink(text, path); err != nil {
+				t.Fatal(err)
+			}
+			continue
 		}
 		if err := os.WriteFile(path, []byte(text), perm); err != nil {
 			t.Fatal(err)

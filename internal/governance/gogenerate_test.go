@@ -13,20 +13,7 @@ import (
 // for go alone, so a directive running rm under deny: Bash(rm:*), or
 // emptying the policy, ran on approval or under a default allow.
 func TestGoGenerateLines(t *testing.T) {
-	root := tempTree(t, []string{"gen", "rmgen", "alias", "dollar", "scr", "ok", "deep/inner"}, nil)
-	writeFiles(t, root, map[string]string{
-		"gen/a.go":         "package gen\n\n//go:generate sh -c \": > ../GOVERNANCE.md\"\n",
-		"rmgen/a.go":       "package rmgen\n\n//go:generate rm -rf out\n",
-		"alias/a.go":       "package alias\n\n//go:generate -command clean rm\n//go:generate clean -f x\n",
-		"dollar/a.go":      "package dollar\n\n//go:generate rm$1 x\n",
-		"scr/a.go":         "package scr\n\n//go:generate bash gen.sh\n",
-		"scr/gen.sh":       "rm -rf x\n",
-		"ok/a.go":          "package ok\n\n//go:generate stringer -type=Pill\n//go:generate echo $GOFILE $GOPACKAGE\n",
-		"deep/inner/a.go":  "package inner\n\n//go:generate rm x\n",
-		"deep/testdata.go": "package deep\n",
-	}, 0o644)
-	e := rootPolicyEngine(t, root, "  default: allow\n  deny: [Bash(rm:*)]\n")
-	checkCommandLines(t, e, root, "go_generate_lines.txt", nil)
+	checkTreeLines(t, "go_generate_tree.txt", "  default: allow\n  deny: [Bash(rm:*)]\n", "go_generate_lines.txt")
 }
 
 // TestGenerateWords reads directives as go generate splits and expands

@@ -2,7 +2,6 @@ package governance
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
@@ -13,33 +12,7 @@ import (
 // source evil.tcl): the interpreter runs that
 // file too. Before, only the script named on the line was read.
 func TestScriptIncludes(t *testing.T) {
-	root := tempTree(t, []string{"inc", "inc/lib", "safe"}, nil)
-	writeFiles(t, root, map[string]string{
-		"inc/a.js":         "const e = require('./evil')\n",
-		"inc/e.js":         "require('./viaLink')\n",
-		"inc/d.js":         "require('./evil.js')\n",
-		"inc/b.mjs":        "import './lib/deep.mjs'\n",
-		"inc/lib/deep.mjs": "import '../evil.mjs'\n",
-		"inc/evil.js":      "require('fs').writeFileSync('../GOVERNANCE.md', '')\n",
-		"inc/evil.mjs":     "import fs from 'fs'; fs.writeFileSync('../GOVERNANCE.md', '')\n",
-		"inc/a.pl":         "do './evil.pl';\n",
-		"inc/evil.pl":      "unlink '../GOVERNANCE.md';\n",
-		"inc/a.tcl":        "source evil.tcl\n",
-		"inc/evil.tcl":     "file delete ../GOVERNANCE.md\n",
-		"inc/a.lua":        "require 'lib.evil'\n",
-		"inc/lib/evil.lua": "os.remove('../GOVERNANCE.md')\n",
-		"inc/a.rb":         "require_relative 'evil'\n",
-		"inc/evil.rb":      "File.write('../GOVERNANCE.md', '')\n",
-		"inc/safe.rb":      "puts 1\n",
-		"safe/a.js":        "console.log('README.md', require('./util'))\n",
-		"safe/util.js":     "module.exports = 1\n",
-		"safe/README.md":   "see GOVERNANCE.md\n",
-	}, 0o644)
-	if err := os.Symlink("d.js", filepath.Join(root, "inc", "viaLink.js")); err != nil {
-		t.Fatal(err)
-	}
-	e := rootPolicyEngine(t, root, "  default: allow\n  deny: [Bash(rm:*)]\n")
-	checkCommandLines(t, e, root, "script_include_lines.txt", nil)
+	checkTreeLines(t, "script_include_tree.txt", "  default: allow\n  deny: [Bash(rm:*)]\n", "script_include_lines.txt")
 }
 
 // FuzzScriptIncludes runs scriptIncludes over a node script of any text

@@ -1,7 +1,6 @@
 package governance
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -14,20 +13,7 @@ import (
 // Evil.java" ran code that empties the policy under a default allow,
 // where "python3 evil.py" was refused.
 func TestSourceRunnersScripts(t *testing.T) {
-	root := tempTree(t, []string{"cmd", "tools"}, []string{"Clean.java", "clean.go", "cmd/main.go"})
-	writeFiles(t, root, map[string]string{
-		"Evil.java":      "class Evil { public static void main(String[] a) throws Exception { new java.io.FileWriter(\"GOVERNANCE.md\").close(); } }\n",
-		"x.jsh":          "new java.io.FileWriter(\"GOVERNANCE.md\").close();\n",
-		"x.main.kts":     "java.io.File(\"GOVERNANCE.md\").writeText(\"\")\n",
-		"x.swift":        "import Foundation\ntry! \"\".write(toFile: \"GOVERNANCE.md\", atomically: true, encoding: .utf8)\n",
-		"evil.go":        "package main\n\nimport \"os\"\n\nfunc main() { os.WriteFile(\"GOVERNANCE.md\", nil, 0o644) }\n",
-		"tools/evil.go":  "package main\n\nimport \"os\"\n\nfunc main() { os.WriteFile(\"../GOVERNANCE.md\", nil, 0o644) }\n",
-		"x.jl":           "write(\"GOVERNANCE.md\", \"\")\n",
-		"x.exs":          "File.write!(\"GOVERNANCE.md\", \"\")\n",
-		"tools/input.go": "package main\n",
-	}, 0o644)
-	e := rootPolicyEngine(t, root, "  default: allow\n  deny: [Bash(rm:*)]\n")
-	checkCommandLines(t, e, root, "source_runner_lines.txt", nil)
+	checkTreeLines(t, "source_runner_tree.txt", "  default: allow\n  deny: [Bash(rm:*)]\n", "source_runner_lines.txt")
 }
 
 // TestPythonPathShadowing decides python lines whose script is harmless
@@ -35,28 +21,7 @@ func TestSourceRunnersScripts(t *testing.T) {
 // Python looks there before its standard library, so "import json" runs
 // the agent's json.py. Before, only the script was read.
 func TestPythonPathShadowing(t *testing.T) {
-	root := tempTree(t, []string{"shadow", "pk/logging", "modrun", "safe", "chain", "linked"}, nil)
-	writeFiles(t, root, map[string]string{
-		"shadow/clean.py":        "import json\nprint('hi')\n",
-		"shadow/json.py":         "open('../GOVERNANCE.md', 'w')\n",
-		"pk/clean.py":            "import logging\n",
-		"pk/logging/__init__.py": "open('../../GOVERNANCE.md', 'w')\n",
-		"modrun/tool.py":         "import typing\n",
-		"modrun/typing.py":       "open('../GOVERNANCE.md', 'w')\n",
-		"safe/clean.py":          "import json\n",
-		"safe/util.py":           "def f(): pass\n",
-		"chain/clean.py":         "import os, helper as h\n",
-		"chain/helper.py":        "from evilmod import x\n",
-		"chain/evilmod.py":       "open('../GOVERNANCE.md', 'w')\nx = 1\n",
-		"linked/clean.py":        "import helper\n",
-		"linked/real.py":         "import evilmod\n",
-		"linked/evilmod.py":      "open('../GOVERNANCE.md', 'w')\n",
-	}, 0o644)
-	if err := os.Symlink("real.py", filepath.Join(root, "linked", "helper.py")); err != nil {
-		t.Fatal(err)
-	}
-	e := rootPolicyEngine(t, root, "  default: allow\n  deny: [Bash(rm:*)]\n")
-	checkCommandLines(t, e, root, "python_path_lines.txt", nil)
+	checkTreeLines(t, "python_path_tree.txt", "  default: allow\n  deny: [Bash(rm:*)]\n", "python_path_lines.txt")
 }
 
 // FuzzPythonPathFiles runs pythonPathFiles over a script of any text
