@@ -45,16 +45,7 @@ func goGenerateDirectives(form []shellcmd.Word, dir string) (out []goDirective, 
 	if len(form) < 2 || form[0].Kind != shellcmd.Static || filepath.Base(form[0].Text) != "go" {
 		return nil, "", false
 	}
-	i := 1
-	for i < len(form) && strings.HasPrefix(form[i].Text, "-C") {
-		if v, found := strings.CutPrefix(strings.TrimLeft(form[i].Text, "-"), "C="); found {
-			dir = joinRaw(dir, v)
-		} else if i+1 < len(form) {
-			i++
-			dir = joinRaw(dir, form[i].Text)
-		}
-		i++
-	}
+	dir, i := goChdir(form, dir)
 	if i >= len(form) || form[i].Text != "generate" {
 		return nil, "", false
 	}

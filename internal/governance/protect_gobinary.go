@@ -49,18 +49,9 @@ func readGoBuild(form []shellcmd.Word, cwd string) (goBuild, bool) {
 	if len(form) < 2 || form[0].Kind != shellcmd.Static || filepath.Base(form[0].Text) != "go" {
 		return goBuild{}, false
 	}
-	g := goBuild{dir: cwd}
-	i := 1
-	for i < len(form) && form[i].Kind == shellcmd.Static && strings.HasPrefix(form[i].Text, "-C") {
-		// "go -C dir build": the directory go changes to first.
-		if v, ok := strings.CutPrefix(strings.TrimPrefix(form[i].Text, "-"), "C="); ok {
-			g.dir = joinRaw(g.dir, v)
-		} else if form[i].Text == "-C" && i+1 < len(form) {
-			i++
-			g.dir = joinRaw(g.dir, form[i].Text)
-		}
-		i++
-	}
+	g := goBuild{}
+	var i int
+	g.dir, i = goChdir(form, cwd)
 	if i >= len(form) || form[i].Kind != shellcmd.Static || form[i].Text != "build" && form[i].Text != "install" {
 		return goBuild{}, false
 	}
@@ -434,4 +425,22 @@ func holdsGoFiles(d string) bool {
 		}
 	}
 	return false
+}
+
+// goChdir reads the -C options that come first after go in form ("go -C
+// dir build", "go -C=dir run"), the directories go changes to, from dir:
+// it returns where go then runs and the index of the word after them (the
+// subcommand).
+func goChdir(form []shellcmd.Word, dir string) (string, int) {
+	i := 1
+	for i < len(form) && form[i].Kind == shellcmd.Static && strings.HasPrefix(form[i].Text, "-C") {
+		if v, ok := strings.CutPrefix(strings.TrimPrefix(form[i].Text, "-"), "C="); ok {
+			dir = joinRaw(dir, v)
+		} else if form[i].Text == "-C" && i+1 < len(form) {
+			i++
+			dir = joinRaw(dir, form[i].Text)
+		}
+		i++
+	}
+	return dir, i
 }

@@ -36,17 +36,7 @@ var sourceRunners = setOf(
 // package named by its directory or import path is not read. nil for any
 // other go command.
 func goRunFiles(form []shellcmd.Word) []string {
-	dir := ""
-	i := 1
-	for i < len(form) && form[i].Kind == shellcmd.Static && strings.HasPrefix(form[i].Text, "-C") {
-		if v, ok := strings.CutPrefix(strings.TrimLeft(form[i].Text, "-"), "C="); ok {
-			dir = joinRaw(dir, v)
-		} else if form[i].Text == "-C" && i+1 < len(form) {
-			i++
-			dir = joinRaw(dir, form[i].Text)
-		}
-		i++
-	}
+	dir, i := goChdir(form, "")
 	if i >= len(form) || form[i].Text != "run" {
 		return nil
 	}
