@@ -14,8 +14,16 @@ import (
 // to its end as the bridge sees it.
 
 // flightKey is the key of the agent's request m (or of the request m
-// answers) among the requests in flight.
+// answers) among the requests in flight: the request's id as the agent
+// wrote it. An answer is keyed by the request the bridge matched it to,
+// never by its own id: the IDE writes the id in its own spelling (the
+// TypeScript SDK answers 10.0 as 10 and "\u0061" as "a"), so keyed by its
+// own id the answer would leave its request in flight for good, or end
+// another request the agent spelled so.
 func flightKey(m *acpwire.Message) string {
+	if m.Kind == acpwire.KindResponse && m.Request != nil {
+		m = m.Request
+	}
 	return "req\x00" + string(bytes.TrimSpace(m.ID))
 }
 

@@ -238,3 +238,50 @@ func TestWrittenPathAsTheKernelReadsIt(t *testing.T) {
 		}
 	}
 }
+
+// TestFlightAnswerSpelledOtherwise: the IDE answers under its own spelling
+// of the agent's id (the TypeScript SDK writes 10.0 back as 10, "\u0061"
+// as "a"). The answer still ends the request it answers: a write answered
+// with an error no longer keeps "bash s.sh" refused, and a terminal whose
+// create was answered so ends with its wait_for_exit.
+func TestFlightAnswerSpelledOtherwise(t *testing.T) {
+	root := tempTree(t, nil, nil)
+	e := rootPolicyEngine(t, root, "  allow: [Bash, Edit]\n")
+	h := newHarness(t, EnforceOptions{Engine: e})
+	h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`, root)
+	h.nextAtAgent()
+	h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`)
+	h.nextAtIDE()
+	create := `{"jsonrpc":"2.0","id":%s,"method":"terminal/create","params":{"sessionId":"s1","command":"bash","args":["s.sh"],"cwd":%q}}`
+	refused := func(id, why string) {
+		t.Helper()
+		h.agent(create, id, root)
+		m := h.nextAtAgent()
+		if msg, _ := get(m, "error", "message").(string); !strings.Contains(msg, why) {
+			t.Fatalf("agent got %v, want a refusal saying %q", m, why)
+		}
+		h.nextAtIDE() // the person is told
+	}
+	passed := func(id string) {
+		t.Helper()
+		h.agent(create, id, root)
+		h.wantAsked("allow")
+		if m := h.nextAtIDE(); m["method"] != "terminal/create" {
+			t.Fatalf("IDE got %v, want the terminal/create", m)
+		}
+	}
+	h.agent(`{"jsonrpc":"2.0","id":10.0,"method":"fs/write_text_file","params":{"sessionId":"s1","path":%q,"content":": > GOVERNANCE.md\n"}}`, filepath.Join(root, "s.sh"))
+	h.nextAtIDE()
+	refused(`11`, "the fs/write_text_file request 10.0 writing")
+	h.ide(`{"jsonrpc":"2.0","id":10,"error":{"code":-32603,"message":"no"}}`)
+	h.nextAtAgent()
+	passed(`"\u0061"`)
+	h.ide(`{"jsonrpc":"2.0","id":"a","result":{"terminalId":"term-1"}}`)
+	h.nextAtAgent()
+	refused(`13`, "has not finished")
+	h.agent(`{"jsonrpc":"2.0","id":14,"method":"terminal/wait_for_exit","params":{"sessionId":"s1","terminalId":"term-1"}}`)
+	h.nextAtIDE()
+	h.ide(`{"jsonrpc":"2.0","id":14,"result":{"exitCode":0}}`)
+	h.nextAtAgent()
+	passed(`15`)
+}
