@@ -12,7 +12,10 @@ import (
 // never saw. See Options.OnRefused.
 type Refusal struct {
 	// Msg is the message as received. For a line that is not JSON, Msg.Raw
-	// is the line and Msg.Kind is KindOther. The hook may keep Msg.
+	// is the line and Msg.Kind is KindOther. When the bridge answered a
+	// request in the peer's place because its response was refused,
+	// Msg.Request is that request: the requester reads it as ended. The
+	// hook may keep Msg.
 	Msg *Message
 	// Reason says why, in words a user can read.
 	Reason string
@@ -76,6 +79,7 @@ func (b *Bridge) answerRefusedResponse(m *Message, reason string) bool {
 		if a == nil || (a.req.state != nil && a.req.state.answered) {
 			return false
 		}
+		m.Request = a.req
 	}
 	e := Errorf(CodeInternalError, "acp-bridge refused the %s's response: %s", peerName(m.Dir), reason)
 	return b.writers[m.Dir].write(errorResponse(m.ID, e), true) == nil

@@ -206,8 +206,10 @@ func TestResponseWithoutVersionRefused(t *testing.T) {
 	if got := h.ClientGets(); !strings.Contains(got, `"id":1,"error":{"code":-32603`) || !strings.Contains(got, `jsonrpc is not \"2.0\"`) {
 		t.Fatalf("client got %s", got)
 	}
-	if x, ok := r.last(); !ok || !x.Answered {
-		t.Fatalf("refusal %+v", x)
+	if x, ok := r.last(); !ok || !x.Answered || x.Msg.Request == nil || x.Msg.Request.Method != "session/new" {
+		// The hook hears which request the bridge answered in the
+		// agent's place: its requester reads it as ended.
+		t.Fatalf("refusal %+v, want it answered and naming the session/new it answered", x)
 	}
 	h.FromClient(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/ws","mcpServers":[]}}`)
 	h.AgentGets()

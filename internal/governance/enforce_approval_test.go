@@ -3,7 +3,10 @@ package governance
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 )
 
 // editPermission is a permission request for call id editing path.
@@ -93,6 +96,24 @@ func TestEnforceOneApprovalPerAction(t *testing.T) {
 			h.agent(`{"jsonrpc":"2.0","id":5,"result":{"stopReason":"end_turn"}}`)
 			h.nextAtIDE()
 		}},
+		{"after the turn ended in an answer the bridge refused", func(h *harness) {
+			h.ide(`{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`)
+			h.nextAtAgent()
+			h.agent(`{"jsonrpc":"2.0","id":5,"result":{"stopReason":"end_turn"},"error":{"code":1,"message":"x"}}`)
+			if m := h.nextAtIDE(); m["id"] != float64(5) || m["error"] == nil {
+				h.t.Fatalf("IDE got %v, want its prompt answered with an error", m)
+			}
+		}},
+		{"in the next turn after an answer over the size limit", func(h *harness) {
+			h.ide(`{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`)
+			h.nextAtAgent()
+			h.agent(`{"jsonrpc":"2.0","id":5,"result":{"stopReason":"end_turn","pad":%q}}`, strings.Repeat("a", 8<<10))
+			if m := h.nextAtIDE(); m["id"] != float64(5) || m["error"] == nil {
+				h.t.Fatalf("IDE got %v, want its prompt answered with an error", m)
+			}
+			h.ide(`{"jsonrpc":"2.0","id":6,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`)
+			h.nextAtAgent()
+		}},
 		{"after the turn was cancelled", func(h *harness) {
 			h.ide(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s1"}}`)
 			h.nextAtAgent()
@@ -100,7 +121,8 @@ func TestEnforceOneApprovalPerAction(t *testing.T) {
 	}
 	for _, tt := range riders {
 		t.Run("rider: "+tt.name, func(t *testing.T) {
-			h := sessionHarness(t, EnforceOptions{})
+			h := newHarnessWire(t, EnforceOptions{}, true, acpwire.Options{MaxLineSize: 4 << 10})
+			h.openSession()
 			h.agent("%s", editPermission(40, "w1", h.root+"/README.md"))
 			h.approve(40)
 			tt.then(h)

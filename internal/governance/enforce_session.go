@@ -189,6 +189,11 @@ func (x *Enforcer) onPrompt(ctx context.Context, m *acpwire.Message, next acpwir
 	if !forgotten {
 		x.opened.touch(sid)
 		x.prompts[string(bytes.TrimSpace(m.ID))] = sid
+		// A session runs one turn at a time: the IDE prompts again only
+		// once it read the last turn as ended, whether or not the bridge
+		// saw its end (an answer over the size limit), so what that
+		// turn's approvals covered ends here at the latest.
+		x.endApprovalsLocked(sid)
 	}
 	x.mu.Unlock()
 	if forgotten {
@@ -206,16 +211,23 @@ func (x *Enforcer) onPrompt(ctx context.Context, m *acpwire.Message, next acpwir
 }
 
 func (x *Enforcer) onPromptDone(m *acpwire.Message) {
-	key := string(bytes.TrimSpace(m.Request.ID))
+	stop, _ := m.GetString("result", "stopReason")
+	x.endTurn(m.Request, m.Error != nil, stop)
+}
+
+// endTurn ends the turn of the IDE's session/prompt req, answered with
+// stopReason stop or (failed) with an error: what the approvals given in
+// it cover ends with it.
+func (x *Enforcer) endTurn(req *acpwire.Message, failed bool, stop string) {
+	key := string(bytes.TrimSpace(req.ID))
 	x.mu.Lock()
 	sid := x.prompts[key]
 	delete(x.prompts, key)
 	delete(x.setModes, rolloverKey(sid)) // a restore the agent refused
 	x.endApprovalsLocked(sid)
 	x.mu.Unlock()
-	stop, _ := m.GetString("result", "stopReason")
 	switch {
-	case m.Error != nil:
+	case failed:
 		x.transition(sid, "interrupted", "session/prompt failed")
 	case stop == "cancelled":
 		x.transition(sid, "interrupted", "turn cancelled")

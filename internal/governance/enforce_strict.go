@@ -149,6 +149,11 @@ func (x *Enforcer) Refused(r acpwire.Refusal) {
 		Input: map[string]any{"method": m.Method, "kind": m.Kind.String(), "direction": m.Dir.String(), "size": len(m.Raw),
 			"sha256": hex.EncodeToString(sum[:]), "answered": r.Answered},
 		Policy: policyOf(d), Metadata: decisionMeta(d, sid, map[string]any{"stage": "wire"})})
+	if r.Answered && m.Request != nil && m.Dir == acpwire.AgentToClient && m.Request.Method == "session/prompt" {
+		// The IDE got the bridge's error in place of the refused answer:
+		// its turn is over.
+		x.endTurn(m.Request, true, "")
+	}
 	if m.Dir == acpwire.AgentToClient {
 		params := m.Params
 		if len(params) == 0 {
