@@ -36,7 +36,16 @@ type agentConfig struct {
 	// listing no session); the agent then says it lists and loads
 	// sessions, as with Sessions.
 	ListAnswer string `json:"listAnswer,omitempty"`
+	// EndTurn, when set, is the line (without its newline) the agent
+	// answers the first prompt with, byte for byte, promptIDPlaceholder
+	// standing for the prompt's id; the lines of NextScript are then
+	// sent in the second prompt's turn.
+	EndTurn    string `json:"endTurn,omitempty"`
+	NextScript string `json:"nextScript,omitempty"`
 }
+
+// promptIDPlaceholder stands for the prompt's id in an @end-turn line.
+const promptIDPlaceholder = "{{PROMPTID}}"
 
 // syncID is the id of the request the agent sends after the attack; its
 // answer means the IDE has handled everything sent before it. The agent
@@ -45,14 +54,22 @@ type agentConfig struct {
 // agent's input then ends and it exits.
 const syncID = "hostile-sync"
 
+// nextSyncID is the id of the sync request of the second turn (EndTurn).
+const nextSyncID = "hostile-sync-next"
+
 // hostileAgent speaks ACP as an agent on stdin/stdout.
 type hostileAgent struct {
-	cfg     agentConfig
-	script  []byte
-	perms   map[string]agentRun  // permission request id -> command to run, from the script
-	writes  map[string]fileWrite // permission request id -> file to write, from the script
-	recv    *os.File
-	synced  chan struct{}
+	cfg    agentConfig
+	script []byte
+	perms  map[string]agentRun  // permission request id -> command to run, from the script
+	writes map[string]fileWrite // permission request id -> file to write, from the script
+	recv   *os.File
+	synced chan struct{}
+	// nextSynced is closed when the second turn's sync is answered.
+	nextSynced chan struct{}
+	// turns counts the prompts the agent took (only turn's goroutines,
+	// one at a time, use it).
+	turns   int
 	outMu   sync.Mutex // guards out
 	out     io.Writer
 	stateMu sync.Mutex // guards cancelled, syncDone, creates
@@ -77,7 +94,7 @@ func runAgent(configPath string) int {
 		fmt.Fprintln(os.Stderr, "hostile agent:", err)
 		return 2
 	}
-	a := &hostileAgent{synced: make(chan struct{}), out: os.Stdout, creates: map[string]chan struct{}{}}
+	a := &hostileAgent{synced: make(chan struct{}), nextSynced: make(chan struct{}), out: os.Stdout, creates: map[string]chan struct{}{}}
 	if err := json.Unmarshal(data, &a.cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "hostile agent:", err)
 		return 2
@@ -339,7 +356,12 @@ func (a *hostileAgent) handle(line []byte) {
 	case m.Method == "session/load" && (len(a.cfg.Sessions) > 0 || a.cfg.ListAnswer != ""):
 		a.reply(m.ID, map[string]any{})
 	case m.Method == "session/prompt":
-		go a.turn(m.ID)
+		a.turns++
+		if a.turns == 2 && a.cfg.EndTurn != "" {
+			go a.nextTurn(m.ID)
+		} else {
+			go a.turn(m.ID)
+		}
 	case m.Method == "session/cancel":
 		a.stateMu.Lock()
 		a.cancelled = true
@@ -348,6 +370,8 @@ func (a *hostileAgent) handle(line []byte) {
 		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID,
 			"error": map[string]any{"code": -32601, "message": "method not found"}})
 		a.send(append(b, '\n'))
+	case m.Method == "" && string(m.ID) == `"`+nextSyncID+`"`:
+		close(a.nextSynced)
 	case m.Method == "" && string(m.ID) == `"`+syncID+`"`:
 		a.stateMu.Lock()
 		if !a.syncDone {
@@ -473,5 +497,20 @@ func (a *hostileAgent) turn(id json.RawMessage) {
 		reason = "cancelled"
 	}
 	a.stateMu.Unlock()
+	if a.cfg.EndTurn != "" {
+		a.send([]byte(strings.ReplaceAll(a.cfg.EndTurn, promptIDPlaceholder, string(id)) + "\n"))
+		return
+	}
 	a.reply(id, map[string]any{"stopReason": reason})
+}
+
+// nextTurn is the second prompt's turn (EndTurn): the lines of NextScript,
+// then a sync request, and the turn's end once the sync is answered.
+func (a *hostileAgent) nextTurn(id json.RawMessage) {
+	if next, err := os.ReadFile(a.cfg.NextScript); err == nil {
+		a.send(next)
+	}
+	a.send([]byte(`{"jsonrpc":"2.0","id":"` + nextSyncID + `","method":"_hostile/sync","params":{}}` + "\n"))
+	<-a.nextSynced
+	a.reply(id, map[string]any{"stopReason": "end_turn"})
 }

@@ -62,6 +62,14 @@ type hostileCase struct {
 	// rules are rules the case adds to the suite's policy (@rule), each
 	// its list (deny, ask or allow) and the rule.
 	rules [][2]string
+	// endTurn: the line the agent answers the prompt with (@end-turn),
+	// {{PROMPTID}} standing for the prompt's id; the IDE then prompts
+	// again, and the agent sends next in that second turn.
+	endTurn string
+	// next are the message lines after @next-turn, sent in the second
+	// turn; inNext says parseCase has passed @next-turn.
+	next   []string
+	inNext bool
 }
 
 // fileWant is a workspace file's content after the run: it must (@want-file)
@@ -230,18 +238,25 @@ func parseCase(file, name string, data []byte) (hostileCase, error) {
 			if _, err := expand(strings.ReplaceAll(line, "{{I}}", "1"), placeholders{}); err != nil {
 				return c, fmt.Errorf("%s: %v", where, err)
 			}
+			dst := &c.lines
+			if c.inNext {
+				dst = &c.next
+			}
 			if c.repeat == 0 {
-				c.lines = append(c.lines, line)
+				*dst = append(*dst, line)
 				continue
 			}
 			for n := 1; n <= c.repeat; n++ {
-				c.lines = append(c.lines, strings.ReplaceAll(line, "{{I}}", strconv.Itoa(n)))
+				*dst = append(*dst, strings.ReplaceAll(line, "{{I}}", strconv.Itoa(n)))
 			}
 			c.repeat = 0
 		}
 	}
 	if len(c.lines) == 0 {
 		return c, fmt.Errorf("%s: case %s sends nothing", file, name)
+	}
+	if c.inNext != (c.endTurn != "") {
+		return c, fmt.Errorf("%s: case %s: @end-turn and @next-turn go together", file, name)
 	}
 	if c.ides == nil {
 		c.ides = defaultIDEs(c.lines)
@@ -291,6 +306,13 @@ func (c *hostileCase) directive(line string) error {
 		c.setups = append(c.setups, setupStep{kind: kind, name: nm, arg: arg})
 	case "approve-shown":
 		return setText(&c.approveShown, word, rest, "the text the person must see")
+	case "end-turn":
+		if _, err := expand(strings.ReplaceAll(rest, promptIDPlaceholder, ""), placeholders{}); err != nil {
+			return err
+		}
+		return setText(&c.endTurn, word, rest, "the line ending the turn")
+	case "next-turn":
+		c.inNext = true
 	case "agent-name":
 		return setText(&c.agent, word, rest, "an argument")
 	case "auth-methods":

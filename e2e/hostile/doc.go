@@ -121,6 +121,13 @@
 //	                       (placeholders apply); if the bridge answers that
 //	                       line as a request it refused, with a plain answer
 //	                       listing no session
+//	@end-turn LINE         the agent answers the prompt with LINE byte for byte
+//	                       (placeholders apply; {{PROMPTID}} is the prompt's
+//	                       id) instead of its own answer; the IDE takes any
+//	                       answer, prompts again, and the message lines after
+//	                       @next-turn are sent in that second turn
+//	@next-turn             the message lines below it are the second turn's
+//	                       (with @end-turn)
 //	@agent-name NAME       the agentInfo.name the agent announces (placeholders apply)
 //	@auth-methods JSON     the authMethods of the agent's initialize response
 //	                       (placeholders apply); the agent answers the first

@@ -131,6 +131,22 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 	}
 	at := func(name string) string { return filepath.Join(w.run, name) }
 	must(t, os.WriteFile(at("script"), script, 0o600))
+	var next []byte
+	for _, l := range c.next {
+		b, err := expand(l, w.placeholders())
+		must(t, err)
+		next = append(append(next, b...), '\n')
+	}
+	must(t, os.WriteFile(at("next-script"), next, 0o600))
+	var endTurn []byte
+	for i, part := range strings.Split(c.endTurn, promptIDPlaceholder) {
+		b, err := expand(part, w.placeholders())
+		must(t, err)
+		if i > 0 {
+			endTurn = append(endTurn, promptIDPlaceholder...)
+		}
+		endTurn = append(endTurn, b...)
+	}
 	agentName, err := expand(c.agent, w.placeholders())
 	must(t, err)
 	auth, err := expand(c.auth, w.placeholders())
@@ -140,7 +156,8 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 	listedAnswer, err := expand(c.listedAnswer, w.placeholders())
 	must(t, err)
 	writeJSON(t, at("agent.json"), agentConfig{Script: at("script"), Received: at("received"), SessionID: w.sid, Name: string(agentName), Workspace: w.ws,
-		AuthMethods: json.RawMessage(auth), Sessions: json.RawMessage(listed), ListAnswer: string(listedAnswer)})
+		AuthMethods: json.RawMessage(auth), Sessions: json.RawMessage(listed), ListAnswer: string(listedAnswer),
+		EndTurn: string(endTurn), NextScript: at("next-script")})
 	cmdline := []string{testBin, "hostile-agent", at("agent.json")}
 	if bridged {
 		bridge := []string{bridgeBin, "--policy", w.policy, "--audit", w.audit}
@@ -159,7 +176,7 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeJSON(t, at("ide.json"), ideConfig{Variant: variant, Bridge: cmdline, Workspace: w.ws, Approve: c.approve, ApproveShown: string(shown), LoadListed: c.listed != "" || c.listedAnswer != "", Press: c.press, DecideLate: c.decideLate, LastFirst: c.lastFirst, Result: at("result.json"), Stderr: at("bridge.stderr"), Timeout: timeout})
+	writeJSON(t, at("ide.json"), ideConfig{Variant: variant, Bridge: cmdline, Workspace: w.ws, Approve: c.approve, ApproveShown: string(shown), LoadListed: c.listed != "" || c.listedAnswer != "", Press: c.press, DecideLate: c.decideLate, LastFirst: c.lastFirst, PromptAgain: c.endTurn != "", Result: at("result.json"), Stderr: at("bridge.stderr"), Timeout: timeout})
 
 	ctx, cancel := context.WithTimeout(context.Background(), timeout+20*time.Second)
 	defer cancel()

@@ -49,6 +49,11 @@ type ideConfig struct {
 	// LastFirst has the person answer the requests DecideLate held latest
 	// first.
 	LastFirst bool `json:"lastFirst"`
+	// PromptAgain has the IDE take any answer to its first prompt (the
+	// agent ends that turn with a line of the case's, @end-turn) and
+	// prompt again in the session, the second answer being the one
+	// judged.
+	PromptAgain bool `json:"promptAgain"`
 }
 
 // ideResult is what the IDE saw and did.
@@ -228,6 +233,12 @@ func (ide *executingIDE) converse() error {
 		Result struct {
 			StopReason string `json:"stopReason"`
 		} `json:"result"`
+	}
+	if ide.cfg.PromptAgain {
+		ans, err = ide.call("4", "session/prompt", `{"sessionId":`+string(sid)+`,"prompt":[{"type":"text","text":"again"}]}`)
+		if err != nil {
+			return fmt.Errorf("second session/prompt: %v", err)
+		}
 	}
 	json.Unmarshal(ans, &pr)
 	ide.res.StopReason = pr.Result.StopReason
