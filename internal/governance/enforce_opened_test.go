@@ -113,3 +113,30 @@ func TestIsSessionScoped(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadAnsweredInTheAgentsPlace: a session/load, resume or fork whose
+// answer the bridge refuses is answered with the bridge's error, and the
+// IDE reads it as failed: the session it named is not open, and the agent
+// reaches the IDE in its name no more than in a session the IDE never
+// named, as after an error answer of the agent's own.
+func TestLoadAnsweredInTheAgentsPlace(t *testing.T) {
+	for _, method := range []string{"session/load", "session/resume"} {
+		for name, answer := range map[string]string{
+			"refused": `{"jsonrpc":"2.0","id":2,"result":{},"error":{"code":-32603,"message":"x"}}`,
+			"error":   `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"x"}}`,
+		} {
+			t.Run(method+"/"+name, func(t *testing.T) {
+				h := newHarnessWith(t, EnforceOptions{}, false)
+				h.openSession()
+				h.ide(`{"jsonrpc":"2.0","id":2,"method":%q,"params":{"sessionId":"s9","cwd":%q,"mcpServers":[]}}`, method, h.root)
+				h.nextAtAgent()
+				h.agent("%s", answer)
+				if m := h.nextAtIDE(); m["id"] != float64(2) || m["error"] == nil {
+					t.Fatalf("IDE got %v, want its %s failed", m, method)
+				}
+				h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s9","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"late"}}}}`)
+				h.marker()
+			})
+		}
+	}
+}

@@ -98,7 +98,15 @@ func (x *Enforcer) sessionLocked(id string) *sessionState {
 }
 
 func (x *Enforcer) onOpened(m *acpwire.Message) {
-	key := string(bytes.TrimSpace(m.Request.ID))
+	rid, _ := m.GetString("result", "sessionId")
+	x.settleOpen(m.Request, m.Error != nil, rid, m.Result)
+}
+
+// settleOpen applies the answer to the IDE's session/new, load, resume or
+// fork req: failed, or a success whose result gives the session id rid
+// (session/new, fork).
+func (x *Enforcer) settleOpen(req *acpwire.Message, failed bool, rid string, result json.RawMessage) {
+	key := string(bytes.TrimSpace(req.ID))
 	x.mu.Lock()
 	op := x.opens[key]
 	delete(x.opens, key)
@@ -108,7 +116,7 @@ func (x *Enforcer) onOpened(m *acpwire.Message) {
 	}
 	sid := op.session
 	if sid == "" {
-		sid, _ = m.GetString("result", "sessionId")
+		sid = rid
 	}
 	if op.method == "session/load" && op.session != "" {
 		if s := x.sessions[op.session]; s != nil && s.loading > 0 {
@@ -116,23 +124,22 @@ func (x *Enforcer) onOpened(m *acpwire.Message) {
 			x.loadingN.Add(-1)
 		}
 	}
-	if m.Error != nil && op.named {
+	if failed && op.named {
 		// The session was not open before the IDE named it: nothing
 		// kept for it outlives the failure.
 		x.dropSessionLocked(op.session)
 	}
-	if m.Error == nil && (op.method == "session/new" || op.method == "session/fork") {
-		rid, _ := m.GetString("result", "sessionId")
+	if !failed && (op.method == "session/new" || op.method == "session/fork") {
 		x.openSessionLocked(rid)
 	}
-	if m.Error != nil || sid == "" || !x.opened.has(sid) {
+	if failed || sid == "" || !x.opened.has(sid) {
 		x.mu.Unlock()
 		x.reportEvictions()
 		return
 	}
 	s := x.sessionLocked(sid)
 	s.cwd, s.roots = op.cwd, op.roots
-	s.mode = openedMode(m.Result)
+	s.mode = openedMode(result)
 	mode := s.mode
 	x.offerMCPServersLocked(sid, op.mcpServers)
 	from := s.state

@@ -149,10 +149,8 @@ func (x *Enforcer) Refused(r acpwire.Refusal) {
 		Input: map[string]any{"method": m.Method, "kind": m.Kind.String(), "direction": m.Dir.String(), "size": len(m.Raw),
 			"sha256": hex.EncodeToString(sum[:]), "answered": r.Answered},
 		Policy: policyOf(d), Metadata: decisionMeta(d, sid, map[string]any{"stage": "wire"})})
-	if r.Answered && m.Request != nil && m.Dir == acpwire.AgentToClient && m.Request.Method == "session/prompt" {
-		// The IDE got the bridge's error in place of the refused answer:
-		// its turn is over.
-		x.endTurn(m.Request, true, "")
+	if r.Answered && m.Request != nil && m.Dir == acpwire.AgentToClient {
+		x.answeredInPlace(m.Request)
 	}
 	if m.Dir == acpwire.AgentToClient {
 		params := m.Params
@@ -177,6 +175,21 @@ func (x *Enforcer) Refused(r acpwire.Refusal) {
 		}
 		x.tell(sid, fmt.Sprintf("acp-bridge refused a %s message from the agent: %s. If it reported a tool call, the agent may already have run it.",
 			what, r.Reason))
+	}
+}
+
+// answeredInPlace hears of the IDE's request req, which the bridge
+// answered with an error in the agent's place (it refused the agent's
+// answer): the IDE reads req as failed, and so does the bridge. A turn is
+// over, and a session the IDE loaded, resumed, opened or forked is not
+// open, so the agent reaches the IDE in its name no more than in any
+// other session's.
+func (x *Enforcer) answeredInPlace(req *acpwire.Message) {
+	switch req.Method {
+	case "session/prompt":
+		x.endTurn(req, true, "")
+	case "session/new", "session/load", "session/resume", "session/fork":
+		x.settleOpen(req, true, "", nil)
 	}
 }
 
