@@ -37,15 +37,20 @@ type agentConfig struct {
 	// sessions, as with Sessions.
 	ListAnswer string `json:"listAnswer,omitempty"`
 	// EndTurn, when set, is the line (without its newline) the agent
-	// answers the first prompt with, byte for byte, promptIDPlaceholder
+	// answers the first prompt with, byte for byte, answeredIDPlaceholder
 	// standing for the prompt's id; the lines of NextScript are then
 	// sent in the second prompt's turn.
 	EndTurn    string `json:"endTurn,omitempty"`
 	NextScript string `json:"nextScript,omitempty"`
+	// LoadAnswer, when set, is the line (without its newline) the agent
+	// answers session/load with, byte for byte, answeredIDPlaceholder
+	// standing for the request's id.
+	LoadAnswer string `json:"loadAnswer,omitempty"`
 }
 
-// promptIDPlaceholder stands for the prompt's id in an @end-turn line.
-const promptIDPlaceholder = "{{PROMPTID}}"
+// answeredIDPlaceholder stands for the id of the request a line of the
+// case's answers (@end-turn, @load-answer).
+const answeredIDPlaceholder = "{{REQID}}"
 
 // syncID is the id of the request the agent sends after the attack; its
 // answer means the IDE has handled everything sent before it. The agent
@@ -353,6 +358,8 @@ func (a *hostileAgent) handle(line []byte) {
 		a.listID = nil
 	case m.Method == "session/list" && len(a.cfg.Sessions) > 0:
 		a.reply(m.ID, map[string]any{"sessions": a.cfg.Sessions})
+	case m.Method == "session/load" && a.cfg.LoadAnswer != "":
+		a.send([]byte(strings.ReplaceAll(a.cfg.LoadAnswer, answeredIDPlaceholder, string(m.ID)) + "\n"))
 	case m.Method == "session/load" && (len(a.cfg.Sessions) > 0 || a.cfg.ListAnswer != ""):
 		a.reply(m.ID, map[string]any{})
 	case m.Method == "session/prompt":
@@ -498,7 +505,7 @@ func (a *hostileAgent) turn(id json.RawMessage) {
 	}
 	a.stateMu.Unlock()
 	if a.cfg.EndTurn != "" {
-		a.send([]byte(strings.ReplaceAll(a.cfg.EndTurn, promptIDPlaceholder, string(id)) + "\n"))
+		a.send([]byte(strings.ReplaceAll(a.cfg.EndTurn, answeredIDPlaceholder, string(id)) + "\n"))
 		return
 	}
 	a.reply(id, map[string]any{"stopReason": reason})

@@ -63,13 +63,16 @@ type hostileCase struct {
 	// its list (deny, ask or allow) and the rule.
 	rules [][2]string
 	// endTurn: the line the agent answers the prompt with (@end-turn),
-	// {{PROMPTID}} standing for the prompt's id; the IDE then prompts
+	// {{REQID}} standing for the prompt's id; the IDE then prompts
 	// again, and the agent sends next in that second turn.
 	endTurn string
 	// next are the message lines after @next-turn, sent in the second
 	// turn; inNext says parseCase has passed @next-turn.
 	next   []string
 	inNext bool
+	// loadAnswer: the line the agent answers session/load with, raw
+	// (@load-answer), {{REQID}} standing for the request's id.
+	loadAnswer string
 }
 
 // fileWant is a workspace file's content after the run: it must (@want-file)
@@ -307,12 +310,17 @@ func (c *hostileCase) directive(line string) error {
 	case "approve-shown":
 		return setText(&c.approveShown, word, rest, "the text the person must see")
 	case "end-turn":
-		if _, err := expand(strings.ReplaceAll(rest, promptIDPlaceholder, ""), placeholders{}); err != nil {
+		if _, err := expand(strings.ReplaceAll(rest, answeredIDPlaceholder, ""), placeholders{}); err != nil {
 			return err
 		}
 		return setText(&c.endTurn, word, rest, "the line ending the turn")
 	case "next-turn":
 		c.inNext = true
+	case "load-answer":
+		if _, err := expand(strings.ReplaceAll(rest, answeredIDPlaceholder, ""), placeholders{}); err != nil {
+			return err
+		}
+		return setText(&c.loadAnswer, word, rest, "the line answering session/load")
 	case "agent-name":
 		return setText(&c.agent, word, rest, "an argument")
 	case "auth-methods":

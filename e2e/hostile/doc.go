@@ -121,8 +121,11 @@
 //	                       (placeholders apply); if the bridge answers that
 //	                       line as a request it refused, with a plain answer
 //	                       listing no session
+//	@load-answer LINE      with @listed-sessions, the agent answers the IDE's
+//	                       session/load with LINE byte for byte (placeholders
+//	                       apply; {{REQID}} is the request's id)
 //	@end-turn LINE         the agent answers the prompt with LINE byte for byte
-//	                       (placeholders apply; {{PROMPTID}} is the prompt's
+//	                       (placeholders apply; {{REQID}} is the prompt's
 //	                       id) instead of its own answer; the IDE takes any
 //	                       answer, prompts again, and the message lines after
 //	                       @next-turn are sent in that second turn

@@ -138,14 +138,19 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 		next = append(append(next, b...), '\n')
 	}
 	must(t, os.WriteFile(at("next-script"), next, 0o600))
-	var endTurn []byte
-	for i, part := range strings.Split(c.endTurn, promptIDPlaceholder) {
-		b, err := expand(part, w.placeholders())
-		must(t, err)
-		if i > 0 {
-			endTurn = append(endTurn, promptIDPlaceholder...)
+	// An answer line's placeholders are expanded, but for the id the
+	// agent puts in.
+	answerLine := func(line string) string {
+		var out []byte
+		for i, part := range strings.Split(line, answeredIDPlaceholder) {
+			b, err := expand(part, w.placeholders())
+			must(t, err)
+			if i > 0 {
+				out = append(out, answeredIDPlaceholder...)
+			}
+			out = append(out, b...)
 		}
-		endTurn = append(endTurn, b...)
+		return string(out)
 	}
 	agentName, err := expand(c.agent, w.placeholders())
 	must(t, err)
@@ -157,7 +162,7 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 	must(t, err)
 	writeJSON(t, at("agent.json"), agentConfig{Script: at("script"), Received: at("received"), SessionID: w.sid, Name: string(agentName), Workspace: w.ws,
 		AuthMethods: json.RawMessage(auth), Sessions: json.RawMessage(listed), ListAnswer: string(listedAnswer),
-		EndTurn: string(endTurn), NextScript: at("next-script")})
+		EndTurn: answerLine(c.endTurn), NextScript: at("next-script"), LoadAnswer: answerLine(c.loadAnswer)})
 	cmdline := []string{testBin, "hostile-agent", at("agent.json")}
 	if bridged {
 		bridge := []string{bridgeBin, "--policy", w.policy, "--audit", w.audit}

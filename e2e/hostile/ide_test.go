@@ -235,7 +235,7 @@ func (ide *executingIDE) converse() error {
 		} `json:"result"`
 	}
 	if ide.cfg.PromptAgain {
-		ans, err = ide.call("4", "session/prompt", `{"sessionId":`+string(sid)+`,"prompt":[{"type":"text","text":"again"}]}`)
+		ans, err = ide.call("5", "session/prompt", `{"sessionId":`+string(sid)+`,"prompt":[{"type":"text","text":"again"}]}`)
 		if err != nil {
 			return fmt.Errorf("second session/prompt: %v", err)
 		}
