@@ -51,8 +51,15 @@ func (b *Bridge) refuseOversized(dir Direction, o *oversized) {
 		}
 	}
 	b.mu.Unlock()
-	if a != nil {
-		_ = b.writers[dir].write(errorResponse(id, e), true)
+	if a == nil || a.req.state != nil && a.req.state.answered {
+		return // the bridge already answered it: the requester reads it as settled
+	}
+	_ = b.writers[dir].write(errorResponse(id, e), true)
+	if b.opts.OnRefused != nil {
+		// The requester reads its request as failed: features hear which
+		// one, as for a refused response (Refusal.Msg.Request).
+		m := &Message{Dir: dir, Kind: KindOther, ID: id, Request: a.req, invalid: e.Message, handedOut: true}
+		b.opts.OnRefused(Refusal{Msg: m, Reason: e.Message, Answered: true, Size: o.size})
 	}
 }
 

@@ -23,6 +23,10 @@ type Refusal struct {
 	// message's place: to the sender of a refused request, or to the peer
 	// waiting for a refused response.
 	Answered bool
+	// Size is the line's length in bytes when it was over the size limit;
+	// then Msg holds only its id (and Msg.Request), not its bytes.
+	// Otherwise Size is 0 and Msg.Raw is the line.
+	Size int
 }
 
 // refuse keeps m from its peer, answers whoever waits on it with an error,

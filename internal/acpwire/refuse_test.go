@@ -298,3 +298,23 @@ func TestCancelAndLateAnswerStayInBridge(t *testing.T) {
 		t.Fatalf("agent got %s, want the cancel", got)
 	}
 }
+
+// TestOversizedAnswerHeardAsRefused: a response over the size limit is
+// dropped unread and its requester answered with an error; the hook hears
+// which request the bridge answered in the peer's place, and the line's
+// size.
+func TestOversizedAnswerHeardAsRefused(t *testing.T) {
+	var r refusals
+	h := newHarness(t, acpwire.Options{OnRefused: r.hook, MaxLineSize: 1 << 10})
+	h.FromClient(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/ws","mcpServers":[]}}`)
+	h.AgentGets()
+	line := `{"jsonrpc":"2.0","id":1,"result":{"sessionId":"` + strings.Repeat("s", 4<<10) + `"}}`
+	h.FromAgent(line)
+	if got := h.ClientGets(); !strings.Contains(got, `"id":1,"error"`) {
+		t.Fatalf("client got %s, want its session/new answered with an error", got)
+	}
+	x, ok := r.last()
+	if !ok || !x.Answered || x.Size != len(line) || x.Msg.Request == nil || x.Msg.Request.Method != "session/new" {
+		t.Fatalf("refusal %+v, want it answered, its size %d and naming the session/new it answered", x, len(line))
+	}
+}

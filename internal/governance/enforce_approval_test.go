@@ -104,14 +104,18 @@ func TestEnforceOneApprovalPerAction(t *testing.T) {
 				h.t.Fatalf("IDE got %v, want its prompt answered with an error", m)
 			}
 		}},
-		{"in the next turn after an answer over the size limit", func(h *harness) {
+		{"after the turn ended in an answer over the size limit", func(h *harness) {
 			h.ide(`{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`)
 			h.nextAtAgent()
 			h.agent(`{"jsonrpc":"2.0","id":5,"result":{"stopReason":"end_turn","pad":%q}}`, strings.Repeat("a", 8<<10))
 			if m := h.nextAtIDE(); m["id"] != float64(5) || m["error"] == nil {
 				h.t.Fatalf("IDE got %v, want its prompt answered with an error", m)
 			}
-			h.ide(`{"jsonrpc":"2.0","id":6,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`)
+		}},
+		{"in the next turn", func(h *harness) {
+			// The IDE prompts again only once it read the last turn as
+			// over, however the bridge saw it end.
+			h.ide(`{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`)
 			h.nextAtAgent()
 		}},
 		{"after the turn was cancelled", func(h *harness) {

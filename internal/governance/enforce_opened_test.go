@@ -1,7 +1,10 @@
 package governance
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 )
 
 // TestEnforceUnopenedSessions: the agent reaches the IDE only in sessions
@@ -122,11 +125,12 @@ func TestIsSessionScoped(t *testing.T) {
 func TestLoadAnsweredInTheAgentsPlace(t *testing.T) {
 	for _, method := range []string{"session/load", "session/resume"} {
 		for name, answer := range map[string]string{
-			"refused": `{"jsonrpc":"2.0","id":2,"result":{},"error":{"code":-32603,"message":"x"}}`,
-			"error":   `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"x"}}`,
+			"refused":   `{"jsonrpc":"2.0","id":2,"result":{},"error":{"code":-32603,"message":"x"}}`,
+			"error":     `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"x"}}`,
+			"oversized": `{"jsonrpc":"2.0","id":2,"result":{"pad":"` + strings.Repeat("a", 8<<10) + `"}}`,
 		} {
 			t.Run(method+"/"+name, func(t *testing.T) {
-				h := newHarnessWith(t, EnforceOptions{}, false)
+				h := newHarnessWire(t, EnforceOptions{}, false, acpwire.Options{MaxLineSize: 4 << 10})
 				h.openSession()
 				h.ide(`{"jsonrpc":"2.0","id":2,"method":%q,"params":{"sessionId":"s9","cwd":%q,"mcpServers":[]}}`, method, h.root)
 				h.nextAtAgent()

@@ -145,9 +145,15 @@ func (x *Enforcer) Refused(r acpwire.Refusal) {
 		actor = actorUser
 	}
 	d := Decision{Value: Deny, Ref: "wire-refused", Rule: "messages are forwarded only when every peer reads them alike", Reason: r.Reason}
+	input := map[string]any{"method": m.Method, "kind": m.Kind.String(), "direction": m.Dir.String(), "size": len(m.Raw),
+		"sha256": hex.EncodeToString(sum[:]), "answered": r.Answered}
+	if r.Size > 0 {
+		// Over the size limit: the bridge kept none of its bytes.
+		input["size"] = r.Size
+		delete(input, "sha256")
+	}
 	x.append(audit.Event{Actor: actor, Action: "message.refused", Subject: audit.Subject{Kind: "message", Ref: m.Method},
-		Input: map[string]any{"method": m.Method, "kind": m.Kind.String(), "direction": m.Dir.String(), "size": len(m.Raw),
-			"sha256": hex.EncodeToString(sum[:]), "answered": r.Answered},
+		Input:  input,
 		Policy: policyOf(d), Metadata: decisionMeta(d, sid, map[string]any{"stage": "wire"})})
 	if r.Answered && m.Request != nil && m.Dir == acpwire.AgentToClient {
 		x.answeredInPlace(m.Request)
