@@ -355,3 +355,23 @@ func modeRecords(h *harness) []string {
 	}
 	return out
 }
+
+// TestModeAskedAnsweredInTheAgentsPlace: a session/set_mode whose answer
+// the bridge refuses is answered with the bridge's error, and the IDE
+// reads it as failed: the agent's later update to that mode is the
+// agent's own change, never the person's.
+func TestModeAskedAnsweredInTheAgentsPlace(t *testing.T) {
+	h := modeHarness(t, "default")
+	h.ide(`{"jsonrpc":"2.0","id":7,"method":"session/set_mode","params":{"sessionId":"s1","modeId":"bypassPermissions"}}`)
+	h.nextAtAgent()
+	h.agent(`{"jsonrpc":"2.0","id":7,"result":{},"error":{"code":-32603,"message":"x"}}`)
+	if m := h.nextAtIDE(); m["id"] != float64(7) || m["error"] == nil {
+		t.Fatalf("IDE got %v, want its session/set_mode failed", m)
+	}
+	h.agent("%s", modeUpdate("bypassPermissions"))
+	h.nextAtIDE()
+	want := []string{h.enf.agent.ID + " default->bypassPermissions via current_mode_update"}
+	if got := modeRecords(h); !slices.Equal(got, want) {
+		t.Errorf("session.mode records:\n%q\nwant\n%q", got, want)
+	}
+}

@@ -189,13 +189,20 @@ func (x *Enforcer) Refused(r acpwire.Refusal) {
 // answer): the IDE reads req as failed, and so does the bridge. A turn is
 // over, and a session the IDE loaded, resumed, opened or forked is not
 // open, so the agent reaches the IDE in its name no more than in any
-// other session's.
+// other session's; a mode the IDE asked for is not the person's when the
+// agent shows it later.
 func (x *Enforcer) answeredInPlace(req *acpwire.Message) {
 	switch req.Method {
 	case "session/prompt":
 		x.endTurn(req, true, "")
 	case "session/new", "session/load", "session/resume", "session/fork":
 		x.settleOpen(req, true, "", nil)
+	case "session/set_mode", "session/set_config_option":
+		// Not the agent's mode: a later update to it is the agent's
+		// own change, not the person's (setModeBy).
+		x.mu.Lock()
+		delete(x.setModes, string(bytes.TrimSpace(req.ID)))
+		x.mu.Unlock()
 	}
 }
 
