@@ -19,12 +19,15 @@ import (
 // never by its own id: the IDE writes the id in its own spelling (the
 // TypeScript SDK answers 10.0 as 10 and "\u0061" as "a"), so keyed by its
 // own id the answer would leave its request in flight for good, or end
-// another request the agent spelled so.
+// another request the agent spelled so. It starts with the one NUL it
+// holds (no JSON id holds a raw NUL), where a created terminal's key
+// (terminalKey) holds one after its session id, which is never empty: a
+// session "req" and a terminal "1" make no request's key.
 func flightKey(m *acpwire.Message) string {
 	if m.Kind == acpwire.KindResponse && m.Request != nil {
 		m = m.Request
 	}
-	return "req\x00" + string(bytes.TrimSpace(m.ID))
+	return "\x00" + string(bytes.TrimSpace(m.ID))
 }
 
 // flight returns the engine's record of what is in flight, nil without an

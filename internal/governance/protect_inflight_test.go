@@ -1,6 +1,8 @@
 package governance
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -284,4 +286,54 @@ func TestFlightAnswerSpelledOtherwise(t *testing.T) {
 	h.ide(`{"jsonrpc":"2.0","id":14,"result":{"exitCode":0}}`)
 	h.nextAtAgent()
 	passed(`15`)
+}
+
+// TestFlightRequestAndTerminalKeysApart: a terminal/create waiting for the
+// IDE's answer is kept by its request's id, a created terminal by its
+// session and terminal id; the two never meet, whatever ids the agent
+// (the session's, the request's) and the IDE (the terminal's) choose: a
+// session "req" whose terminal "1" ends does not end the unanswered
+// request 1 writing s.sh.
+func TestFlightRequestAndTerminalKeysApart(t *testing.T) {
+	root := tempTree(t, nil, nil)
+	e := rootPolicyEngine(t, root, "  allow: [Bash, Edit]\n")
+	h := newHarness(t, EnforceOptions{Engine: e})
+	h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`, root)
+	h.nextAtAgent()
+	h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"req"}}`)
+	h.nextAtIDE()
+	// forwarded waits for the IDE to get the agent's terminal/create,
+	// the person allowing it if asked.
+	forwarded := func() {
+		t.Helper()
+		for {
+			m := h.nextAtIDE()
+			switch m["method"] {
+			case "terminal/create":
+				return
+			case "session/request_permission":
+				id, _ := json.Marshal(m["id"])
+				h.ide(`{"jsonrpc":"2.0","id":%s,"result":{"outcome":{"outcome":"selected","optionId":"allow"}}}`, id)
+			default:
+				t.Fatalf("IDE got %v, want the terminal/create", m)
+			}
+		}
+	}
+	h.agent(`{"jsonrpc":"2.0","id":5,"method":"terminal/create","params":{"sessionId":"req","command":"true","cwd":%q}}`, root)
+	forwarded()
+	h.ide(`{"jsonrpc":"2.0","id":5,"result":{"terminalId":"1"}}`)
+	h.nextAtAgent()
+	h.agent(`{"jsonrpc":"2.0","id":1,"method":"terminal/create","params":{"sessionId":"req","command":"printf 'echo hi' > s.sh","cwd":%q}}`, root)
+	forwarded()
+	h.agent(`{"jsonrpc":"2.0","id":6,"method":"terminal/wait_for_exit","params":{"sessionId":"req","terminalId":"1"}}`)
+	h.nextAtIDE()
+	h.ide(`{"jsonrpc":"2.0","id":6,"result":{"exitCode":0}}`)
+	h.nextAtAgent()
+	h.agent(`{"jsonrpc":"2.0","id":7,"method":"terminal/create","params":{"sessionId":"req","command":"bash","args":["s.sh"],"cwd":%q}}`, root)
+	if m := h.nextAtIDE(); get(m, "params", "update", "sessionUpdate") != "agent_message_chunk" {
+		t.Fatalf("IDE got %v, want the person told bash s.sh is refused while request 1 may still write s.sh", m)
+	}
+	if m := h.nextAtAgent(); !strings.Contains(fmt.Sprint(get(m, "error", "message")), "has not finished") {
+		t.Fatalf("agent got %v, want bash s.sh refused while request 1 may still write s.sh", m)
+	}
 }
