@@ -62,8 +62,10 @@ type bridgeSetup struct {
 	Compression *compress.Pipeline
 	// PreToolHook reports whether the agent asks the bridge before each of its own tool calls (Claude's hook); set by the adapters feature.
 	PreToolHook func() bool
-	// OnRefused hears of every message the wire layer refuses before any middleware sees it (acpwire.Options.OnRefused); set by the governance feature, to audit them.
-	OnRefused func(acpwire.Refusal)
+	// OnRefused hear of every message the wire layer refuses before any middleware sees it (acpwire.Options.OnRefused),
+	// in the order features added them: governance audits them, and governance and compression forget what a request
+	// the bridge answered in the agent's place would have opened.
+	OnRefused []func(acpwire.Refusal)
 
 	cleanups []func()
 }
@@ -220,7 +222,7 @@ func prepareBridge(ctx context.Context, e *env, f *bridgeFlags, features []featu
 		Record:            record,
 		Logger:            logger,
 		OnRefused: func(r acpwire.Refusal) {
-			if fn := br.setup.OnRefused; fn != nil {
+			for _, fn := range br.setup.OnRefused {
 				fn(r)
 			}
 		},

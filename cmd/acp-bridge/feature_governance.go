@@ -46,7 +46,7 @@ func governanceFeature() feature {
 				// A Preempter: it hears cancellations as they are read. It keeps
 				// copies, never a message's bytes, so read blocks are reused.
 				s.Bridge.UseFailClosedNonRetaining(enf)
-				s.OnRefused = enf.Refused
+				s.OnRefused = append(s.OnRefused, enf.Refused)
 				s.onExit(g.WatchPolicy())
 			}
 			return nil

@@ -30,8 +30,13 @@ func newHarness(t *testing.T, cfg Config) *harness {
 func newHarnessWith(t testing.TB, cfg *Config) *harness {
 	t.Helper()
 	var log strings.Builder
-	b := acpwire.New(acpwire.Options{})
 	var p *Pipeline
+	// As cmd/acp-bridge wires it: the pipeline hears the wire's refusals.
+	b := acpwire.New(acpwire.Options{OnRefused: func(r acpwire.Refusal) {
+		if p != nil {
+			p.Refused(r)
+		}
+	}})
 	if cfg != nil {
 		if cfg.CacheDir == "" {
 			cfg.CacheDir = filepath.Join(t.TempDir(), "cache")

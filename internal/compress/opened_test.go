@@ -14,7 +14,8 @@ import (
 // middleware outside it (governance's session scope among them): estimated
 // usage_updates when a level changes, notes, command lists. An agent
 // streaming text in a session the IDE never opened (one whose load or
-// resume the agent refused among them), or has closed, made it
+// resume the agent refused among them, or the bridge answered with an
+// error in its place), or has closed, made it
 // send a usage_update in that session's name, and its oversized tool call
 // content was offloaded and the message rewritten before governance
 // refused it. Such messages pass untouched, and nothing is kept for them.
@@ -37,6 +38,16 @@ func TestSessionsOnlyTheIDEOpened(t *testing.T) {
 		{name: "load refused", session: "gone", before: func(h *harness) {
 			h.exchange(`{"jsonrpc":"2.0","id":8,"method":"session/load","params":{"sessionId":"gone","cwd":"/repo","mcpServers":[]}}`,
 				`{"jsonrpc":"2.0","id":8,"error":{"code":-32002,"message":"no such session"}}`)
+		}, attack: []string{agentSays("gone", big)}},
+		{name: "load answered in the agent's place", session: "gone", before: func(h *harness) {
+			// The agent's answer is refused, and the bridge answers the
+			// IDE with an error in its place.
+			h.exchange(`{"jsonrpc":"2.0","id":8,"method":"session/load","params":{"sessionId":"gone","cwd":"/repo","mcpServers":[]}}`,
+				`{"jsonrpc":"2.0","id":8,"result":{},"error":{"code":-32002,"message":"no such session"}}`)
+		}, attack: []string{agentSays("gone", big)}},
+		{name: "resume answered in the agent's place", session: "gone", before: func(h *harness) {
+			h.exchange(`{"jsonrpc":"2.0","id":9,"method":"session/resume","params":{"sessionId":"gone","cwd":"/repo","mcpServers":[]}}`,
+				`{"jsonrpc":"2.0","id":9,"result":{},"error":{"code":-32002,"message":"no such session"}}`)
 		}, attack: []string{agentSays("gone", big)}},
 		{name: "resume refused", session: "gone", before: func(h *harness) {
 			h.exchange(`{"jsonrpc":"2.0","id":9,"method":"session/resume","params":{"sessionId":"gone","cwd":"/repo","mcpServers":[]}}`,

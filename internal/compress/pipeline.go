@@ -195,6 +195,31 @@ func (p *Pipeline) Middleware() acpwire.Middleware {
 	}
 }
 
+// Refused hears of a message the wire layer refused (set it as, or call
+// it from, acpwire.Options.OnRefused): a session/load or session/resume
+// whose answer the bridge refused, answering the IDE with an error in the
+// agent's place, failed, and the session it would have opened is
+// forgotten as after the agent's own error. Otherwise the pipeline would
+// keep speaking to the IDE (its estimates, notes) in the name of a session
+// the IDE never opened. Refused is safe for concurrent use.
+func (p *Pipeline) Refused(r acpwire.Refusal) {
+	m := r.Msg
+	if !r.Answered || m == nil || m.Request == nil || m.Dir != acpwire.AgentToClient {
+		return
+	}
+	switch m.Request.Method {
+	case "session/load", "session/resume":
+		if m.Request.Method == "session/load" {
+			id, _ := rawjson.GetString(m.Request.Params, "sessionId")
+			ide := p.ideID(id)
+			p.lockChanging()
+			delete(p.loading, ide)
+			p.mu.Unlock()
+		}
+		p.reopenFailed(m.Request)
+	}
+}
+
 // Preempt hears session/cancel before it waits its turn: a compaction or
 // rollover the bridge is running for that session is abandoned. Bridge.Use
 // registers it. It does not block.
@@ -280,7 +305,7 @@ func (p *Pipeline) fromAgent(ctx context.Context, m *acpwire.Message, next acpwi
 			case m.Error != nil:
 				p.agentError(m)
 				if m.IsResponseTo("session/load") || m.IsResponseTo("session/resume") {
-					p.reopenFailed(m)
+					p.reopenFailed(m.Request)
 				}
 			case m.IsResponseTo("session/new"), m.IsResponseTo("session/fork"):
 				return p.sessionCreated(ctx, m, next)

@@ -273,10 +273,11 @@ func (p *Pipeline) sessionReopened(m *acpwire.Message) {
 }
 
 // reopenFailed forgets the session an IDE's session/load or
-// session/resume created when the agent answers it with an error: the IDE
-// never opened it, and governance forgets it too.
-func (p *Pipeline) reopenFailed(m *acpwire.Message) {
-	id, _ := rawjson.GetString(m.Request.Params, "sessionId")
+// session/resume req created when the agent answers it with an error (or
+// the bridge does in its place): the IDE never opened it, and governance
+// forgets it too.
+func (p *Pipeline) reopenFailed(req *acpwire.Message) {
+	id, _ := rawjson.GetString(req.Params, "sessionId")
 	ide := p.ideID(id)
 	s := p.lookup(ide)
 	if s == nil {
