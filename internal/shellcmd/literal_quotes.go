@@ -40,6 +40,7 @@ func (w *walker) literalQuotes(n syntax.Node, src string, depth int) {
 		w.quotesIn(n.Index, src, depth)
 	case *syntax.ArrayElem:
 		w.quotesIn(n.Index, src, depth)
+		w.elementIndex(n.Index, src, depth)
 	case *syntax.DblQuoted:
 		w.quotedDefaults(n.Parts, src, depth)
 	case *syntax.Redirect:
