@@ -46,6 +46,9 @@ type evaluation struct {
 	use    evalUse
 	// where is the expression, as written.
 	where string
+	// indirect: the value evaluated is that of the variable name's value
+	// names (${!X@P}).
+	indirect bool
 }
 
 // evaluations is what the walker collects for checkEvaluations.
@@ -147,7 +150,7 @@ func (w *walker) paramExp(p *syntax.ParamExp, src string) {
 	switch p.Exp.Op {
 	case syntax.OtherParamOps:
 		if p.Exp.Word != nil && p.Exp.Word.Lit() == "P" {
-			w.evaluated(evaluation{name: p.Param.Value, use: evalPrompt, where: where})
+			w.evaluated(evaluation{name: p.Param.Value, use: evalPrompt, where: where, indirect: p.Excl})
 		}
 	case syntax.AssignUnset, syntax.AssignUnsetOrNull:
 		a := Assignment{Name: p.Param.Value, Static: true}
@@ -341,6 +344,13 @@ func (w *walker) checkEvaluations() {
 		}
 	}
 	for _, e := range w.evals.uses {
+		if e.indirect {
+			w.indirectPrompt(e, byName, aliased)
+			continue
+		}
+		if e.use == evalPrompt {
+			w.promptCode(byName[e.name])
+		}
 		if why := w.unknownValue(e, byName, aliased); why != "" {
 			w.problem("bash evaluates %s in %s as code, running any command substitution it holds, and %s", evaluatedWhat(e), e.where, why)
 		}
@@ -377,7 +387,11 @@ func (w *walker) unknownValue(e evaluation, byName map[string][]Assignment, alia
 		if !a.Static {
 			return "the line sets " + paramName(e.name) + " to a value known only when it runs"
 		}
-		if !inertValue[e.use].MatchString(a.Value) {
+		value := a.Value
+		if e.use == evalPrompt {
+			value = promptText(value)
+		}
+		if !inertValue[e.use].MatchString(value) {
 			return "the line sets " + paramName(e.name) + " to " + quoteValue(a.Value) + ", which is evaluated in turn"
 		}
 	}
