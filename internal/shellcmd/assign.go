@@ -216,14 +216,18 @@ func (w *walker) record(a Assignment, depth int) {
 	if !w.keep(a) {
 		return
 	}
-	if a.Static && holdsSubstitution(a.Value) {
-		if strings.HasPrefix(a.Value, "(") && strings.HasSuffix(a.Value, ")") {
-			// declare -a a='($(cmd))' (typeset, local, readonly, -A
-			// too) takes a quoted value in parentheses for a compound
-			// assignment and expands its elements: read as one.
-			w.line("_="+a.Value, depth+1, dialectsOf("bash"))
-			return
-		}
+	if !a.Static {
+		return
+	}
+	if strings.HasPrefix(a.Value, "(") && strings.HasSuffix(a.Value, ")") && strings.ContainsAny(a.Value, "$`\\'\"") {
+		// declare -a a='($(cmd))' (typeset, local, readonly, -A too)
+		// takes a quoted value in parentheses for a compound assignment
+		// and expands its elements, and an element's subscript again
+		// (declare -a a='([\$\(cmd\)]=1)'): read as one.
+		w.line("_="+a.Value, depth+1, dialectsOf("bash"))
+		return
+	}
+	if holdsSubstitution(a.Value) {
 		// Read as the argument of a command, where a[...] is a word.
 		w.line(": "+a.Value, depth+1, dialectsOf("bash"))
 	}
