@@ -27,6 +27,10 @@ type step struct {
 	// dialects.
 	fdShell  dialects
 	fdScript int
+	// inputForms are the forms a shell reading its script from its
+	// input is decided as besides its own (inputShellForms) where that
+	// input is not text the line shows.
+	inputForms [][]Word
 	// shellScript is the file a shell or source runs as its script
 	// (bash s.sh, . ./env.sh), listed in Command.ShellScripts.
 	shellScript *Word
@@ -187,6 +191,14 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 		}
 		for _, o := range st.others {
 			w.build(&Command{Source: c.Source, Dir: runDir}, o, nil, depth)
+		}
+		if in == nil || !in.known {
+			// The same shell reading the same input (a pipe, a file),
+			// decided by the rules naming it and nothing else: the
+			// shell's own form carries what the bridge cannot read.
+			for _, o := range st.inputForms {
+				w.a.Commands = append(w.a.Commands, &Command{Source: c.Source, Dir: c.Dir, Forms: [][]Word{o}})
+			}
 		}
 		if st.stdinShell != nil {
 			switch {

@@ -55,9 +55,13 @@ func shellHandler(name string) handler {
 			st.shell = append(st.shell, shellRun{word: form[p.next], langs: dialectsOf(name)})
 		case p.has("s") || p.next >= len(form) || form[p.next].Kind == Static && form[p.next].Text == "-":
 			st.stdinShell = dialectsOf(name)
+			st.inputForms = inputShellForms(name, form)
 		default:
 			if fd, ok := fdScript(form[p.next]); ok {
 				st.fdShell, st.fdScript = dialectsOf(name), fd
+				if fd == 0 {
+					st.inputForms = inputShellForms(name, form)
+				}
 				break
 			}
 			st.notes = append(st.notes, Note{Kind: RunsCode, Text: name + " runs the script " + form[p.next].String()})
