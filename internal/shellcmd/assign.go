@@ -240,6 +240,12 @@ func (w *walker) keep(a Assignment) bool {
 	if a.Append {
 		key += "\x00+"
 	}
+	if !a.Static {
+		// A value known only when the line runs is another assignment
+		// than a static one of the same text: "x=; read x" sets x to
+		// what read reads, not to the empty value x= gave.
+		key += "\x00?"
+	}
 	if w.seen[key] {
 		return false
 	}
