@@ -438,6 +438,10 @@ type walker struct {
 	// option (set -k), under which a NAME=value word after the command
 	// word is an assignment, not an argument (readings, walk.go).
 	keyword bool
+	// aliases are the aliases the line defined so far, by name, and
+	// expanding those whose expansion is being walked (alias_uses.go).
+	aliases   map[string]string
+	expanding map[string]bool
 }
 
 // newWalker returns a walker that adds to a.

@@ -156,6 +156,10 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 	if len(words) == 0 || words[0].Kind == Static && words[0].Text == ":" {
 		return // ":" runs nothing; substitutions in its words are walked
 	}
+	if head := commandWordArg(call, src); head != nil {
+		w.aliasUse(st, head, src, depth)
+	}
+	w.aliasDefs(words)
 	w.testElements(words)
 	if keywordOption(words) {
 		w.keyword = true
