@@ -59,6 +59,9 @@ type step struct {
 type shellRun struct {
 	word  Word
 	langs dialects
+	// params are the words a shell's -c string takes as its positional
+	// parameters, $0 first (positional_params.go).
+	params []Word
 }
 
 // formNotes read a form whose command word is static for what makes it
@@ -188,6 +191,9 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 				continue
 			}
 			w.line(s.word.Text, depth+1, s.langs)
+			if text, ok := withParams(s.word.Text, s.params); ok {
+				w.line(text, depth+1, s.langs)
+			}
 		}
 		for _, o := range st.others {
 			w.build(&Command{Source: c.Source, Dir: runDir}, o, nil, depth)

@@ -52,7 +52,7 @@ func shellHandler(name string) handler {
 				st.notes = append(st.notes, Note{Kind: Unparsed, Text: name + " -c without a command string"})
 				return st
 			}
-			st.shell = append(st.shell, shellRun{word: form[p.next], langs: dialectsOf(name)})
+			st.shell = append(st.shell, shellRun{word: form[p.next], langs: dialectsOf(name), params: rest(form, p.next+1)})
 		case p.has("s") || p.next >= len(form) || form[p.next].Kind == Static && form[p.next].Text == "-":
 			st.stdinShell = dialectsOf(name)
 			st.inputForms = inputShellForms(name, form)
