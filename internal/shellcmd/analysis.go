@@ -442,6 +442,9 @@ type walker struct {
 	// expanding those whose expansion is being walked (alias_uses.go).
 	aliases   map[string]string
 	expanding map[string]bool
+	// hereBodies are the here-document bodies met, which continuations
+	// reads as bodies, not as words (continuations.go).
+	hereBodies map[*syntax.Word]bool
 }
 
 // newWalker returns a walker that adds to a.
