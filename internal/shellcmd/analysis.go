@@ -442,9 +442,6 @@ type walker struct {
 	// expanding those whose expansion is being walked (alias_uses.go).
 	aliases   map[string]string
 	expanding map[string]bool
-	// hereBodies are the here-document bodies met, which continuations
-	// reads as bodies, not as words (continuations.go).
-	hereBodies map[*syntax.Word]bool
 }
 
 // newWalker returns a walker that adds to a.
@@ -479,6 +476,9 @@ func (w *walker) line(src string, depth int, langs dialects) {
 	if w.parses > maxParses {
 		w.problem("the command line nests too many shell strings to analyse")
 		return
+	}
+	if joined, ok := withoutContinuations(src); ok && joinedParses(joined, langs) {
+		w.line(joined, depth+1, langs) // continuations.go
 	}
 	var failed []string
 	var failedLangs dialects

@@ -13,3 +13,11 @@ func TestContinuationsJoined(t *testing.T) {
 		checkRunsRm(t, r.Fields[0], caseBool(t, r, 1))
 	}
 }
+
+// TestContinuationsRemovedNames: a name a line continuation parts from
+// the $ of its $'...' string is read as the shells join it, so
+// cat .e$\<newline>'\x6e'v reads .env. Its rows are in
+// testdata/cases/continuation_names.txt.
+func TestContinuationsRemovedNames(t *testing.T) {
+	checkReadsCases(t, "continuation_names.txt", Options{})
+}

@@ -31,7 +31,6 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 		}
 		w.evalNode(n, src)
 		w.literalQuotes(n, src, depth)
-		w.continuations(n, src, depth)
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			w.cur = fallback
