@@ -477,8 +477,16 @@ func (w *walker) line(src string, depth int, langs dialects) {
 		w.problem("the command line nests too many shell strings to analyse")
 		return
 	}
-	if joined, ok := withoutContinuations(src); ok && joinedParses(joined, langs) {
-		w.line(joined, depth+1, langs) // continuations.go
+	if strings.Contains(src, "\\\n") { // continuations.go
+		keep, parses := keptContinuations(src)
+		if joined, ok := withoutContinuations(src, keep); ok {
+			switch {
+			case joinedParses(joined, langs):
+				w.line(joined, depth+1, langs)
+			case parses:
+				w.problem("the command line read without its line continuations, as the shells read it, does not parse")
+			}
+		}
 	}
 	var failed []string
 	var failedLangs dialects

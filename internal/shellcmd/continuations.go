@@ -2,6 +2,8 @@ package shellcmd
 
 import (
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // bash and dash remove a backslash-newline wherever a single quote, a
@@ -13,24 +15,60 @@ import (
 // echo x > GOVERNANCE$\<newline>'.md' wrote a file of another name to it.
 //
 // A line holding a continuation is read a second time with every
-// continuation removed. Where a quote or a comment held one, that reading
-// differs from the shells' only inside text they do not run (a literal
-// string, a quoted here-document's body, a comment), and each reading
-// adds commands to the line's, never takes any away. A joined line that
-// no grammar parses (a quoted here-document whose body ended in a
-// backslash loses its end) is not read: the line as written is.
+// continuation removed but those inside single quotes, a quoted
+// here-document's body and a comment, which the shells keep (the body's
+// last line may end in one: removed, it would join the delimiter and run
+// the document on over the lines after it). A line that parses but whose
+// joined reading does not needs approval.
+
+// keptContinuations returns the byte ranges of src where the shells keep a
+// backslash-newline (single-quoted strings, quoted here-document bodies,
+// comments), and whether src parses as bash.
+func keptContinuations(src string) ([][2]int, bool) {
+	f, err := parse(src, syntax.LangBash, syntax.KeepComments(true))
+	if err != nil {
+		return nil, false
+	}
+	var keep [][2]int
+	add := func(n syntax.Node) {
+		if n.Pos().IsValid() && n.End().IsValid() {
+			keep = append(keep, [2]int{int(n.Pos().Offset()), int(n.End().Offset())})
+		}
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.SglQuoted, *syntax.Comment:
+			add(n)
+		case *syntax.Redirect:
+			if n.Hdoc != nil && isQuoted(n.Word) {
+				add(n.Hdoc)
+			}
+		}
+		return true
+	})
+	return keep, true
+}
 
 // withoutContinuations returns src with each backslash-newline that is not
-// itself escaped removed, and whether it removed any.
-func withoutContinuations(src string) (string, bool) {
+// itself escaped, nor inside one of the ranges keep, removed, and whether
+// it removed any.
+func withoutContinuations(src string, keep [][2]int) (string, bool) {
 	if !strings.Contains(src, "\\\n") {
 		return "", false
+	}
+	kept := func(i int) bool {
+		for _, r := range keep {
+			if i >= r[0] && i < r[1] {
+				return true
+			}
+		}
+		return false
 	}
 	var b strings.Builder
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		if c == '\\' && i+1 < len(src) {
-			if src[i+1] != '\n' {
+			if src[i+1] != '\n' || kept(i) {
 				b.WriteByte(c)
 				b.WriteByte(src[i+1])
 			}
