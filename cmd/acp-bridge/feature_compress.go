@@ -33,11 +33,10 @@ func compressFeature() feature {
 			fs.BoolVar(&offloadReads, "offload-reads", true, "offload whole-file fs/read_text_file results over the threshold (off for agents that edit files read through the client)")
 		},
 		setup: func(_ context.Context, s *bridgeSetup) error {
-			switch mode {
-			case "off":
+			if mode == "off" {
 				return nil
-			case "on":
-			default:
+			}
+			if mode != "on" {
 				return fmt.Errorf("--compress %q: want on or off", mode)
 			}
 			if o.OffloadTokens <= 0 || o.ContextSize <= 0 {
