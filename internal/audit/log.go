@@ -90,8 +90,10 @@ type file interface {
 	Stat() (os.FileInfo, error)
 }
 
+// openAppend opens name for appending, never through a symbolic link put
+// at its path: the log's records would be appended wherever it leads.
 func openAppend(name string) (file, error) {
-	return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND|noFollow, 0o600)
 }
 
 // Log is an append-only, hash-chained audit log file. It is safe for
@@ -188,6 +190,12 @@ func Open(path string, opts Options) (*Log, error) {
 		prev: Genesis,
 	}
 
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		// Whoever planted it (an agent in an earlier session, a cloned
+		// repository) chose where the bridge would create and extend
+		// a file: the log is opened only under its own name.
+		return nil, fmt.Errorf("audit log %s is a symbolic link: give the log's own path", path)
+	}
 	rotated, err := rotatedFiles(path)
 	if err != nil {
 		return nil, err

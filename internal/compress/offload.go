@@ -99,7 +99,7 @@ func archiveName(session string) string {
 // sequence number is added if a name is taken.
 func (s *Store) WriteOffloaded(tool, content string) (string, error) {
 	dir := s.OffloadedDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := ownDirs(s.dir, dir); err != nil {
 		return "", fmt.Errorf("creating offload directory: %v", err)
 	}
 	ts := s.now().UTC().Format("20060102_150405.000000000")
@@ -148,7 +148,7 @@ func (s *Store) spoolBase(session string) string {
 // write writes and returns its absolute path.
 func (s *Store) WriteArchiveFrom(session string, write func(io.Writer) error) (string, error) {
 	dir := s.ConversationsDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := ownDirs(s.dir, dir); err != nil {
 		return "", fmt.Errorf("creating conversations directory: %v", err)
 	}
 	p := filepath.Join(dir, archiveName(session))

@@ -30,12 +30,14 @@ func Open(opts Options, s acpwire.Sender) (*Pipeline, error) {
 		}
 		cfg.CacheDir = filepath.Join(base, "acp-bridge")
 	}
-	if err := os.MkdirAll(cfg.CacheDir, 0o700); err != nil {
+	if err := ownDirs(cfg.CacheDir); err != nil {
 		return nil, fmt.Errorf("creating the cache directory: %v", err)
 	}
 	var log *os.File
 	if opts.LogPath != "" {
-		f, err := os.OpenFile(opts.LogPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		// Not through a link planted at the path: the events, which
+		// quote what the agent chose, would be appended wherever it leads.
+		f, err := os.OpenFile(opts.LogPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND|noFollow, 0o600)
 		if err != nil {
 			return nil, fmt.Errorf("opening the event log: %v", err)
 		}

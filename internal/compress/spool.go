@@ -93,7 +93,7 @@ func (s *spool) wrote(n int, err error) {
 // openCurrent opens the current segment with flag: O_APPEND to go on
 // after what it holds, O_TRUNC to empty it.
 func (s *spool) openCurrent(flag int) bool {
-	if err := os.MkdirAll(filepath.Dir(s.base), 0o700); err != nil {
+	if err := ownDirs(filepath.Dir(filepath.Dir(s.base)), filepath.Dir(s.base)); err != nil {
 		s.fail(err)
 		return false
 	}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestBridgeOwnFilesNotThroughLinks: a symbolic link planted where one of
+// the bridge's own files or directories goes (by an agent in an earlier
+// session, or a cloned repository: the README keeps the audit log and the
+// cache in the workspace) is not followed. The bridge refuses to start,
+// and neither the file the link leads to nor anything in the directory it
+// leads to is created: the bridge would otherwise write its records, which
+// quote what the agent chose, wherever the link leads.
+func TestBridgeOwnFilesNotThroughLinks(t *testing.T) {
+	tests := []struct {
+		name  string
+		place string // the link's name in the workspace
+		dir   bool   // the link leads to an existing directory
+		args  func(link string) []string
+	}{
+		{"audit log", "audit.jsonl", false, func(l string) []string { return []string{"--audit", l} }},
+		{"audit lock file", ".audit.jsonl.lock", false, func(l string) []string {
+			return []string{"--audit", filepath.Join(filepath.Dir(l), "audit.jsonl")}
+		}},
+		{"compression event log", "compress.jsonl", false, func(l string) []string {
+			return []string{"--compress", "on", "--cache-dir", filepath.Join(filepath.Dir(l), "cache"), "--compress-log", l}
+		}},
+		{"cache directory", "cache", true, func(l string) []string { return []string{"--compress", "on", "--cache-dir", l} }},
+		{"log file", "bridge.log", false, func(l string) []string { return []string{"--log-file", l} }},
+		{"record file", "wire.jsonl", false, func(l string) []string { return []string{"--record", l} }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ws, out := t.TempDir(), t.TempDir()
+			target := filepath.Join(out, "planted")
+			if tt.dir {
+				if err := os.Mkdir(target, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			link := filepath.Join(ws, tt.place)
+			if err := os.Symlink(target, link); err != nil {
+				t.Fatal(err)
+			}
+			started := filepath.Join(t.TempDir(), "started")
+			_, stderr, code := runCmd(t, "", append(tt.args(link), "--", "sh", "-c", `touch "$1"`, "sh", started)...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2; stderr:\n%s", code, stderr)
+			}
+			if _, err := os.Stat(started); err == nil {
+				t.Error("the agent was started")
+			}
+			if tt.dir {
+				if ents, _ := os.ReadDir(target); len(ents) > 0 {
+					t.Errorf("the bridge wrote %s in the directory the link leads to", ents[0].Name())
+				}
+			} else if _, err := os.Lstat(target); err == nil {
+				t.Error("the bridge created the file the link leads to")
+			}
+		})
+	}
+}
