@@ -45,3 +45,26 @@ func (p *Pipeline) translate(m *acpwire.Message, toAgent bool) (*acpwire.Message
 	}
 	return m.PatchJSON(to, "params", "sessionId")
 }
+
+// refuseContinuation answers m, a request of the IDE's, with an error when
+// its params name an agent session a rollover opened (the session the
+// bridge continues another of the IDE's sessions in), which the IDE may
+// have found in the agent's session/list: loaded, resumed or prompted
+// under that id, the agent's messages in it would reach the IDE, and
+// governance, as the continued session's, and the person's prompts in the
+// two would share one agent session. It reports whether it answered.
+func (p *Pipeline) refuseContinuation(m *acpwire.Message) (bool, error) {
+	id, ok := rawjson.GetString(m.Params, "sessionId")
+	if !ok {
+		return false, nil
+	}
+	p.mu.Lock()
+	ide, continued := p.downToIDE[id]
+	p.mu.Unlock()
+	if !continued || ide == id {
+		return false, nil
+	}
+	p.logger.Warn("refused an IDE request naming the agent session a rollover opened", "method", m.Method, "session", id, "continues", ide)
+	return true, p.s.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidParams,
+		"acp-bridge: session %q is the agent session the bridge continues session %q in since a context rollover; use session %q", id, ide, ide))
+}

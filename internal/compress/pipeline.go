@@ -243,6 +243,9 @@ func (p *Pipeline) now() time.Time { return p.cfg.Clock() }
 func (p *Pipeline) fromClient(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
 	switch m.Kind {
 	case acpwire.KindRequest:
+		if refused, err := p.refuseContinuation(m); refused {
+			return err
+		}
 		switch m.Method {
 		case "session/prompt":
 			return p.prompt(ctx, m, next)
