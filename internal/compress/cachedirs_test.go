@@ -3,7 +3,9 @@ package compress
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestStoreWritesNoLinkedDirectory: a symbolic link planted at one of the
@@ -56,5 +58,54 @@ func TestOpenRefusesLinkedEventLog(t *testing.T) {
 	}
 	if _, err := os.Lstat(target); err == nil {
 		t.Error("the file the link leads to was created")
+	}
+}
+
+// TestRecoverSearchesOnlyWhatTheBridgeWrote: /bridge-recover searches the
+// files the bridge wrote, not what a link planted in the cache leads to (a
+// file, or a directory at offloaded/), and a named pipe planted there does
+// not hold the answer: only the bridge's own offload is found, at once.
+func TestRecoverSearchesOnlyWhatTheBridgeWrote(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		plant func(t *testing.T, cache, outside string)
+	}{
+		{"link to a file", func(t *testing.T, cache, outside string) {
+			mustDo(t, os.Symlink(filepath.Join(outside, "secret.md"), filepath.Join(cache, "conversations", "planted_full.md")))
+		}},
+		{"link at conversations", func(t *testing.T, cache, outside string) {
+			mustDo(t, os.Remove(filepath.Join(cache, "conversations")))
+			mustDo(t, os.Symlink(outside, filepath.Join(cache, "conversations")))
+		}},
+		{"named pipe", func(t *testing.T, cache, outside string) {
+			mustDo(t, syscall.Mkfifo(filepath.Join(cache, "offloaded", "0_pipe.md"), 0o600))
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cache, outside := filepath.Join(t.TempDir(), "cache"), t.TempDir()
+			st := NewStore(cache, nil)
+			own, err := st.WriteOffloaded("terminal_output", "needle-4411 in the bridge's offload\n")
+			mustDo(t, err)
+			mustDo(t, os.MkdirAll(st.ConversationsDir(), 0o700))
+			mustDo(t, os.WriteFile(filepath.Join(outside, "secret.md"), []byte("needle-4411 outside the cache\n"), 0o600))
+			tt.plant(t, cache, outside)
+			done := make(chan []Snippet, 1)
+			go func() { snips, _ := st.Recover("needle-4411", 10); done <- snips }()
+			select {
+			case snips := <-done:
+				if len(snips) != 1 || snips[0].Path != own {
+					t.Errorf("Recover = %+v, want only the match in %s", snips, own)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("Recover still waits after 10 s")
+			}
+		})
+	}
+}
+
+func mustDo(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/nowaitopen"
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
@@ -173,14 +174,21 @@ func (st *Store) Recover(topic string, max int) ([]Snippet, error) {
 	if len(words) == 0 {
 		return nil, fmt.Errorf("no topic given")
 	}
+	// Only what the bridge wrote is searched: a link planted in the cache
+	// (or at one of its directories) before the bridge started would show
+	// the person any file it leads to as the bridge's, and a named pipe
+	// would hold the answer until someone writes to it.
 	var files []string
 	for _, d := range []string{st.OffloadedDir(), st.ConversationsDir()} {
+		if ownDir(st.dir) != nil || ownDir(d) != nil {
+			continue
+		}
 		ents, err := os.ReadDir(d)
 		if err != nil {
 			continue
 		}
 		for _, e := range ents {
-			if !e.IsDir() && strings.HasSuffix(e.Name(), ".md") {
+			if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".md") {
 				files = append(files, filepath.Join(d, e.Name()))
 			}
 		}
@@ -191,7 +199,7 @@ func (st *Store) Recover(topic string, max int) ([]Snippet, error) {
 		if len(out) >= max {
 			break
 		}
-		fh, err := os.Open(f)
+		fh, _, err := nowaitopen.OpenRegular(f, noFollow)
 		if err != nil {
 			continue
 		}
