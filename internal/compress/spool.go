@@ -101,7 +101,7 @@ func (s *spool) openCurrent(flag int) bool {
 	// would empty an archive made of the segment, or a file linked there.
 	// Not O_APPEND: the segment is written at the offsets its writer
 	// keeps (segmentFile).
-	f, err := os.OpenFile(s.path(s.cur), os.O_WRONLY|os.O_CREATE|noFollow, 0o600)
+	f, err := openSegment(s.path(s.cur), os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil {
 		s.fail(err)
 		return false
@@ -156,7 +156,7 @@ func (s *spool) openCurrent(flag int) bool {
 // by a copy of it, and opens the copy with flag.
 func (s *spool) unshare(flag int) (*os.File, error) {
 	p := s.path(s.cur)
-	src, err := os.Open(p)
+	src, err := openSegment(p, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +179,7 @@ func (s *spool) unshare(flag int) (*os.File, error) {
 		os.Remove(p + ".copy")
 		return nil, err
 	}
-	return os.OpenFile(p, os.O_WRONLY|noFollow|(flag&os.O_TRUNC), 0o600)
+	return openSegment(p, os.O_WRONLY|(flag&os.O_TRUNC), 0o600)
 }
 
 // rotate empties the other segment and makes it current.
@@ -324,7 +324,7 @@ func (s *spool) copyTo(w io.Writer) error {
 		if s.size[i] == 0 {
 			continue
 		}
-		f, err := os.Open(s.path(i))
+		f, err := openSegment(s.path(i), os.O_RDONLY, 0)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}

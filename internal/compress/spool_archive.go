@@ -28,7 +28,7 @@ func (s *spool) asArchive(heading []byte) (string, bool) {
 	if s.err != nil {
 		return "", false
 	}
-	f, err := os.OpenFile(s.path(old), os.O_WRONLY|noFollow, 0)
+	f, err := openSegment(s.path(old), os.O_WRONLY, 0)
 	if err != nil {
 		return "", false
 	}
@@ -59,7 +59,7 @@ func (s *spool) completeArchive(f *os.File, heading []byte) error {
 	}
 	n := s.size[s.cur]
 	if n > 0 {
-		cur, err := os.Open(s.path(s.cur))
+		cur, err := openSegment(s.path(s.cur), os.O_RDONLY, 0)
 		if err != nil {
 			return err
 		}
@@ -192,7 +192,7 @@ func (s *spool) sealOlder() { s.linked[1-s.cur] = true }
 // path starts with (one a spool wrote: see Recorder.appendArchiveHeading),
 // or 0 if it starts with none.
 func headingLength(path string) int64 {
-	f, err := os.Open(path)
+	f, err := openSegment(path, os.O_RDONLY, 0)
 	if err != nil {
 		return 0
 	}

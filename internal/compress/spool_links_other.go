@@ -11,3 +11,6 @@ const noFollow = 0
 // name: never known here, and the spool links no archive (os.Link fails
 // or is not used), so false.
 func linkedElsewhere(os.FileInfo) bool { return false }
+
+// nonBlock is O_NONBLOCK where the system has it.
+const nonBlock = 0

@@ -18,3 +18,7 @@ func linkedElsewhere(st os.FileInfo) bool {
 	sys, ok := st.Sys().(*syscall.Stat_t)
 	return ok && uint64(sys.Nlink) > 1
 }
+
+// nonBlock keeps the spool's open of a named pipe planted at a segment's
+// name from waiting for the pipe's other end (see openSegment).
+const nonBlock = syscall.O_NONBLOCK

@@ -3,6 +3,7 @@ package compress
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -44,5 +45,34 @@ func TestSpoolPlantedLink(t *testing.T) {
 				t.Fatalf("the file the planted link leads to holds %q (%v), want it unchanged", got, err)
 			}
 		})
+	}
+}
+
+// TestSpoolPlantedPipe: a named pipe planted where the spool will open a
+// segment (its name follows from the session id the agent chooses) does
+// not hold the recorder: the spool gives up on it at once, and the
+// conversation is kept in memory instead, as after any spool failure.
+func TestSpoolPlantedPipe(t *testing.T) {
+	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	base := filepath.Join(t.TempDir(), "s.spool")
+	if err := syscall.Mkfifo(base+".0", 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string, 1)
+	go func() {
+		r := NewRecorder("s", "/r")
+		r.SpoolTo(base)
+		r.UserMessage(at, "fix the build")
+		r.AgentChunk(at, "Agent", []byte(`"on it"`))
+		done <- r.Intent()
+		r.Release()
+	}()
+	select {
+	case intent := <-done:
+		if intent != "fix the build" {
+			t.Errorf("intent %q, want the user's message", intent)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the recorder still waits on the planted pipe after 10 s")
 	}
 }

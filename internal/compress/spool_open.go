@@ -1,0 +1,28 @@
+package compress
+
+import (
+	"fmt"
+	"os"
+)
+
+// openSegment opens the spool's file name with flag, never through a
+// symbolic link and without waiting on it, and keeps it only when it is a
+// regular file: a segment's name is known in advance (the session id the
+// agent chose, and its hash), and a named pipe planted there before the
+// bridge started would hold the open, and with it the session's
+// forwarding, until someone opened the pipe's other end.
+func openSegment(name string, flag int, perm os.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(name, flag|noFollow|nonBlock, perm)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a regular file", name)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
