@@ -208,7 +208,7 @@ func prepareBridge(ctx context.Context, e *env, f *bridgeFlags, features []featu
 
 	var record io.Writer
 	if f.record != "" {
-		rf, err := os.OpenFile(f.record, os.O_CREATE|os.O_WRONLY|os.O_APPEND|noFollow, 0o600)
+		rf, err := openOwnFile(f.record)
 		if err != nil {
 			return nil, &exitError{code: 2, err: fmt.Errorf("opening --record file: %v", err)}
 		}
@@ -297,7 +297,7 @@ func openLogger(path, level string, stderr io.Writer) (*slog.Logger, io.Writer, 
 	if path == "" {
 		return slog.New(slog.NewTextHandler(stderr, opts)), nil, func() {}, nil
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|noFollow, 0o600)
+	f, err := openOwnFile(path)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("opening --log-file: %v", err)
 	}

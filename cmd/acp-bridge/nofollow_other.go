@@ -2,5 +2,9 @@
 
 package main
 
-// noFollow is O_NOFOLLOW where the system has it.
-const noFollow = 0
+// noFollow and nonBlock are O_NOFOLLOW and O_NONBLOCK where the system
+// has them.
+const (
+	noFollow = 0
+	nonBlock = 0
+)

@@ -3,7 +3,9 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestBridgeOwnFilesNotThroughLinks: a symbolic link planted where one of
@@ -58,6 +60,44 @@ func TestBridgeOwnFilesNotThroughLinks(t *testing.T) {
 				}
 			} else if _, err := os.Lstat(target); err == nil {
 				t.Error("the bridge created the file the link leads to")
+			}
+		})
+	}
+}
+
+// TestBridgeOwnFilesNamedPipe: a named pipe planted where one of the
+// bridge's own files goes does not hold the bridge's start until someone
+// opens its other end: the bridge refuses to start at once.
+func TestBridgeOwnFilesNamedPipe(t *testing.T) {
+	tests := []struct {
+		name string
+		args func(pipe string) []string
+	}{
+		{"audit log", func(p string) []string { return []string{"--audit", p} }},
+		{"compression event log", func(p string) []string {
+			return []string{"--compress", "on", "--cache-dir", filepath.Join(filepath.Dir(p), "cache"), "--compress-log", p}
+		}},
+		{"log file", func(p string) []string { return []string{"--log-file", p} }},
+		{"record file", func(p string) []string { return []string{"--record", p} }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pipe := filepath.Join(t.TempDir(), "planted.jsonl")
+			if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan int, 1)
+			go func() {
+				_, _, code := runCmd(t, "", append(tt.args(pipe), "--", "true")...)
+				done <- code
+			}()
+			select {
+			case code := <-done:
+				if code != 2 {
+					t.Errorf("exit %d, want 2", code)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the bridge still waits on the named pipe after 10 s")
 			}
 		})
 	}

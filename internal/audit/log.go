@@ -195,6 +195,10 @@ func Open(path string, opts Options) (*Log, error) {
 		// repository) chose where the bridge would create and extend
 		// a file: the log is opened only under its own name.
 		return nil, fmt.Errorf("audit log %s is a symbolic link: give the log's own path", path)
+	} else if err == nil && !fi.Mode().IsRegular() {
+		// A named pipe would hold the bridge's start until someone
+		// opened its other end.
+		return nil, fmt.Errorf("audit log %s is not a regular file", path)
 	}
 	rotated, err := rotatedFiles(path)
 	if err != nil {

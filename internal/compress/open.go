@@ -36,8 +36,10 @@ func Open(opts Options, s acpwire.Sender) (*Pipeline, error) {
 	var log *os.File
 	if opts.LogPath != "" {
 		// Not through a link planted at the path: the events, which
-		// quote what the agent chose, would be appended wherever it leads.
-		f, err := os.OpenFile(opts.LogPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND|noFollow, 0o600)
+		// quote what the agent chose, would be appended wherever it
+		// leads; nor into a named pipe, whose open would wait for a
+		// reader (openSegment).
+		f, err := openSegment(opts.LogPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
 			return nil, fmt.Errorf("opening the event log: %v", err)
 		}

@@ -5,12 +5,13 @@ import (
 	"os"
 )
 
-// openSegment opens the spool's file name with flag, never through a
-// symbolic link and without waiting on it, and keeps it only when it is a
-// regular file: a segment's name is known in advance (the session id the
-// agent chose, and its hash), and a named pipe planted there before the
-// bridge started would hold the open, and with it the session's
-// forwarding, until someone opened the pipe's other end.
+// openSegment opens name, a file of the pipeline's own (a spool segment,
+// the event log), with flag, never through a symbolic link and without
+// waiting on it, and keeps it only when it is a regular file: a segment's
+// name is known in advance (the session id the agent chose, and its
+// hash), and a named pipe planted there before the bridge started would
+// hold the open, and with it the session's forwarding, until someone
+// opened the pipe's other end.
 func openSegment(name string, flag int, perm os.FileMode) (*os.File, error) {
 	f, err := os.OpenFile(name, flag|noFollow|nonBlock, perm)
 	if err != nil {
