@@ -1,8 +1,9 @@
 package main
 
 import (
-	"fmt"
 	"os"
+
+	"github.com/acp-bridge/acp-bridge/internal/nowaitopen"
 )
 
 // openOwnFile opens path, one of the bridge's own output files (--log-file,
@@ -10,17 +11,5 @@ import (
 // link planted at it, and only as a regular file, so that a named pipe
 // planted there does not hold the bridge's start until someone reads it.
 func openOwnFile(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|noFollow|nonBlock, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("%s is not a regular file", path)
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
+	return nowaitopen.File(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 }

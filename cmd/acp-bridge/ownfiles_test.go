@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -50,6 +51,9 @@ func TestBridgeOwnFilesNotThroughLinks(t *testing.T) {
 			_, stderr, code := runCmd(t, "", append(tt.args(link), "--", "sh", "-c", `touch "$1"`, "sh", started)...)
 			if code != 2 {
 				t.Errorf("exit %d, want 2; stderr:\n%s", code, stderr)
+			}
+			if !strings.Contains(stderr, link+" is a symbolic link") {
+				t.Errorf("stderr does not say the path is a symbolic link:\n%s", stderr)
 			}
 			if _, err := os.Stat(started); err == nil {
 				t.Error("the agent was started")

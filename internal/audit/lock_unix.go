@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+
+	"github.com/acp-bridge/acp-bridge/internal/nowaitopen"
 )
 
 // lockFile takes an exclusive advisory lock on name (created 0600), so that
@@ -14,7 +16,7 @@ import (
 // the process dies. A symbolic link put at name is not followed: the
 // bridge would create the file it leads to.
 func lockFile(name string) (*os.File, error) {
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|noFollow, 0o600)
+	f, err := nowaitopen.File(name, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("creating the audit log's lock file: %w", err)
 	}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/nowaitopen"
 )
 
 // Defaults for Options.
@@ -93,7 +95,7 @@ type file interface {
 // openAppend opens name for appending, never through a symbolic link put
 // at its path: the log's records would be appended wherever it leads.
 func openAppend(name string) (file, error) {
-	return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND|noFollow, 0o600)
+	return nowaitopen.File(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 }
 
 // Log is an append-only, hash-chained audit log file. It is safe for

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"time"
+
+	"github.com/acp-bridge/acp-bridge/internal/nowaitopen"
 )
 
 // The agent the bridge watches runs as the same user and can reach the live
@@ -159,7 +161,7 @@ func (l *Log) restartLocked() error {
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return l.stillDownLocked(fmt.Errorf("checking %s: %v", l.path, err))
 		}
-		f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND|noFollow, 0o600)
+		f, err := nowaitopen.File(l.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
 		if err != nil {
 			return l.stillDownLocked(fmt.Errorf("starting a new audit log file: %v", err))
 		}

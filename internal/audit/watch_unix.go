@@ -7,9 +7,6 @@ import (
 	"syscall"
 )
 
-// noFollow keeps the Log from opening a symbolic link put at its path.
-const noFollow = syscall.O_NOFOLLOW
-
 // linkCount returns how many names the file has; 0 means it was deleted
 // while open. It returns 1 when the system does not say.
 func linkCount(fi os.FileInfo) uint64 {

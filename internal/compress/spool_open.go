@@ -1,8 +1,9 @@
 package compress
 
 import (
-	"fmt"
 	"os"
+
+	"github.com/acp-bridge/acp-bridge/internal/nowaitopen"
 )
 
 // openSegment opens name, a file of the pipeline's own (a spool segment,
@@ -13,17 +14,5 @@ import (
 // hold the open, and with it the session's forwarding, until someone
 // opened the pipe's other end.
 func openSegment(name string, flag int, perm os.FileMode) (*os.File, error) {
-	f, err := os.OpenFile(name, flag|noFollow|nonBlock, perm)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("%s is not a regular file", name)
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
+	return nowaitopen.File(name, flag, perm)
 }

@@ -1,7 +1,8 @@
-// Package nowaitopen opens a file for reading without waiting on it: a
-// named pipe or a device put where a file was expected would otherwise
-// hold the open until someone writes to it. O_NONBLOCK changes nothing for
-// a regular file or a directory.
+// Package nowaitopen opens a file without waiting on it: a named pipe or a
+// device put where a file was expected would otherwise hold the open until
+// someone opens its other end. O_NONBLOCK changes nothing for a regular
+// file or a directory. Open, OpenRegular and OpenDir read what another
+// wrote; File opens the bridge's own files, never through a link.
 package nowaitopen
 
 import (
