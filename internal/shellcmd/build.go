@@ -62,6 +62,10 @@ type shellRun struct {
 	// params are the words a shell's -c string takes as its positional
 	// parameters, $0 first (positional_params.go).
 	params []Word
+	// unseen are the forms the shell is decided as besides its own
+	// where word is not static (inputShellForms): code the line does not
+	// show is the bare shell's, as code it reads from its input is.
+	unseen [][]Word
 }
 
 // formNotes read a form whose command word is static for what makes it
@@ -188,6 +192,9 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 		for _, s := range st.shell {
 			if s.word.Kind != Static {
 				c.Notes = append(c.Notes, Note{Kind: NotStatic, Text: "runs shell code that is not static: " + s.word.String(), Form: hop})
+				for _, o := range s.unseen {
+					w.a.Commands = append(w.a.Commands, &Command{Source: c.Source, Dir: c.Dir, Forms: [][]Word{o}})
+				}
 				continue
 			}
 			w.line(s.word.Text, depth+1, s.langs)

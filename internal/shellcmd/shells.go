@@ -34,7 +34,9 @@ func shellHandler(name string) handler {
 		if p.problem != "" {
 			pst := problemStep(form, p)
 			st.notes = append(st.notes, pst.notes...)
-			// Any later word may be the command string.
+			// Any later word may be the command string, and a word
+			// not static may be -s: the shell may read its input.
+			st.inputForms = inputShellForms(name, form)
 			for i := max(p.next, 1); i < len(form); i++ {
 				st.shell = append(st.shell, shellRun{word: form[i], langs: dialectsOf(name)})
 			}
@@ -52,7 +54,7 @@ func shellHandler(name string) handler {
 				st.notes = append(st.notes, Note{Kind: Unparsed, Text: name + " -c without a command string"})
 				return st
 			}
-			st.shell = append(st.shell, shellRun{word: form[p.next], langs: dialectsOf(name), params: rest(form, p.next+1)})
+			st.shell = append(st.shell, shellRun{word: form[p.next], langs: dialectsOf(name), params: rest(form, p.next+1), unseen: inputShellForms(name, form)})
 		case p.has("s") || p.next >= len(form) || form[p.next].Kind == Static && form[p.next].Text == "-":
 			st.stdinShell = dialectsOf(name)
 			st.inputForms = inputShellForms(name, form)
