@@ -117,34 +117,10 @@ func TestScriptsWrittenInFlight(t *testing.T) {
 // still running a program (created, not waited for) refuses a line
 // running a script until its wait_for_exit is answered.
 func TestEnforceScriptWrittenInFlight(t *testing.T) {
-	root := tempTree(t, nil, nil)
-	e := rootPolicyEngine(t, root, "  allow: [Bash, Edit]\n")
-	h := newHarness(t, EnforceOptions{Engine: e})
-	h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`, root)
-	h.nextAtAgent()
-	h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`)
-	h.nextAtIDE()
-	create := `{"jsonrpc":"2.0","id":%d,"method":"terminal/create","params":{"sessionId":"s1","command":"bash","args":["s.sh"],"cwd":%q}}`
-	refused := func(id int, why string) {
-		t.Helper()
-		h.agent(create, id, root)
-		m := h.nextAtAgent()
-		msg, _ := get(m, "error", "message").(string)
-		if !strings.Contains(msg, why) {
-			t.Fatalf("agent got %v, want a refusal saying %q", m, why)
-		}
-		if m := h.nextAtIDE(); get(m, "params", "update", "sessionUpdate") != "agent_message_chunk" {
-			t.Fatalf("IDE got %v, want the person told", m)
-		}
-	}
-	passed := func(id int) {
-		t.Helper()
-		h.agent(create, id, root)
-		h.wantAsked("allow") // bash running a file: no rule vouches for it
-		if m := h.nextAtIDE(); m["method"] != "terminal/create" {
-			t.Fatalf("IDE got %v, want the terminal/create", m)
-		}
-	}
+	sr := newScriptRuns(t, "s1")
+	h, root := sr.h, sr.root
+	refused := func(id int, why string) { t.Helper(); sr.refused(t, fmt.Sprint(id), why) }
+	passed := func(id int) { t.Helper(); sr.passed(t, fmt.Sprint(id)) }
 
 	h.agent(`{"jsonrpc":"2.0","id":10,"method":"fs/write_text_file","params":{"sessionId":"s1","path":%q,"content":": > GOVERNANCE.md\n"}}`, filepath.Join(root, "s.sh"))
 	if m := h.nextAtIDE(); m["method"] != "fs/write_text_file" {
@@ -247,31 +223,10 @@ func TestWrittenPathAsTheKernelReadsIt(t *testing.T) {
 // with an error no longer keeps "bash s.sh" refused, and a terminal whose
 // create was answered so ends with its wait_for_exit.
 func TestFlightAnswerSpelledOtherwise(t *testing.T) {
-	root := tempTree(t, nil, nil)
-	e := rootPolicyEngine(t, root, "  allow: [Bash, Edit]\n")
-	h := newHarness(t, EnforceOptions{Engine: e})
-	h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`, root)
-	h.nextAtAgent()
-	h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`)
-	h.nextAtIDE()
-	create := `{"jsonrpc":"2.0","id":%s,"method":"terminal/create","params":{"sessionId":"s1","command":"bash","args":["s.sh"],"cwd":%q}}`
-	refused := func(id, why string) {
-		t.Helper()
-		h.agent(create, id, root)
-		m := h.nextAtAgent()
-		if msg, _ := get(m, "error", "message").(string); !strings.Contains(msg, why) {
-			t.Fatalf("agent got %v, want a refusal saying %q", m, why)
-		}
-		h.nextAtIDE() // the person is told
-	}
-	passed := func(id string) {
-		t.Helper()
-		h.agent(create, id, root)
-		h.wantAsked("allow")
-		if m := h.nextAtIDE(); m["method"] != "terminal/create" {
-			t.Fatalf("IDE got %v, want the terminal/create", m)
-		}
-	}
+	sr := newScriptRuns(t, "s1")
+	h, root := sr.h, sr.root
+	refused := func(id, why string) { t.Helper(); sr.refused(t, id, why) }
+	passed := func(id string) { t.Helper(); sr.passed(t, id) }
 	h.agent(`{"jsonrpc":"2.0","id":10.0,"method":"fs/write_text_file","params":{"sessionId":"s1","path":%q,"content":": > GOVERNANCE.md\n"}}`, filepath.Join(root, "s.sh"))
 	h.nextAtIDE()
 	refused(`11`, "the fs/write_text_file request 10.0 writing")
@@ -295,13 +250,8 @@ func TestFlightAnswerSpelledOtherwise(t *testing.T) {
 // session "req" whose terminal "1" ends does not end the unanswered
 // request 1 writing s.sh.
 func TestFlightRequestAndTerminalKeysApart(t *testing.T) {
-	root := tempTree(t, nil, nil)
-	e := rootPolicyEngine(t, root, "  allow: [Bash, Edit]\n")
-	h := newHarness(t, EnforceOptions{Engine: e})
-	h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`, root)
-	h.nextAtAgent()
-	h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"req"}}`)
-	h.nextAtIDE()
+	sr := newScriptRuns(t, "req")
+	h, root := sr.h, sr.root
 	// forwarded waits for the IDE to get the agent's terminal/create,
 	// the person allowing it if asked.
 	forwarded := func() {
@@ -335,5 +285,56 @@ func TestFlightRequestAndTerminalKeysApart(t *testing.T) {
 	}
 	if m := h.nextAtAgent(); !strings.Contains(fmt.Sprint(get(m, "error", "message")), "has not finished") {
 		t.Fatalf("agent got %v, want bash s.sh refused while request 1 may still write s.sh", m)
+	}
+}
+
+// scriptRuns is a session under a policy allowing Bash and Edit, in which
+// the agent runs "bash s.sh" (terminal/create) while a write of s.sh, or a
+// terminal that may write it, is or is not in flight.
+type scriptRuns struct {
+	h    *harness
+	root string
+	sid  string
+}
+
+// newScriptRuns opens the session sid in a fresh workspace.
+func newScriptRuns(t *testing.T, sid string) *scriptRuns {
+	t.Helper()
+	root := tempTree(t, nil, nil)
+	e := rootPolicyEngine(t, root, "  allow: [Bash, Edit]\n")
+	h := newHarness(t, EnforceOptions{Engine: e})
+	h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`, root)
+	h.nextAtAgent()
+	h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":%q}}`, sid)
+	h.nextAtIDE()
+	return &scriptRuns{h: h, root: root, sid: sid}
+}
+
+// create sends the agent's terminal/create of "bash s.sh" with id, a JSON
+// value as the agent spells it.
+func (sr *scriptRuns) create(id string) {
+	sr.h.agent(`{"jsonrpc":"2.0","id":%s,"method":"terminal/create","params":{"sessionId":%q,"command":"bash","args":["s.sh"],"cwd":%q}}`, id, sr.sid, sr.root)
+}
+
+// refused wants the line refused, saying why, and the person told.
+func (sr *scriptRuns) refused(t *testing.T, id, why string) {
+	t.Helper()
+	sr.create(id)
+	if m := sr.h.nextAtAgent(); !strings.Contains(fmt.Sprint(get(m, "error", "message")), why) {
+		t.Fatalf("agent got %v, want a refusal saying %q", m, why)
+	}
+	if m := sr.h.nextAtIDE(); get(m, "params", "update", "sessionUpdate") != "agent_message_chunk" {
+		t.Fatalf("IDE got %v, want the person told", m)
+	}
+}
+
+// passed wants the line asked about (bash running a file: no rule
+// vouches for it), allowed, and forwarded to the IDE.
+func (sr *scriptRuns) passed(t *testing.T, id string) {
+	t.Helper()
+	sr.create(id)
+	sr.h.wantAsked("allow")
+	if m := sr.h.nextAtIDE(); m["method"] != "terminal/create" {
+		t.Fatalf("IDE got %v, want the terminal/create", m)
 	}
 }
