@@ -3,15 +3,12 @@ package audit
 import (
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"sync"
 	"time"
-
-	"github.com/acp-bridge/acp-bridge/internal/nowaitopen"
 )
 
 // Defaults for Options.
@@ -82,20 +79,6 @@ type Options struct {
 	// openFile opens the active file for appending; tests replace it to
 	// inject write failures. Nil means openAppend.
 	openFile func(name string) (file, error)
-}
-
-// file is what a Log writes to: an *os.File, or a failing one in tests.
-type file interface {
-	io.Writer
-	Sync() error
-	Close() error
-	Stat() (os.FileInfo, error)
-}
-
-// openAppend opens name for appending, never through a symbolic link put
-// at its path: the log's records would be appended wherever it leads.
-func openAppend(name string) (file, error) {
-	return nowaitopen.File(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 }
 
 // Log is an append-only, hash-chained audit log file. It is safe for
@@ -584,17 +567,6 @@ func (l *Log) syncTo(seq int64) error {
 		}
 		return nil
 	}
-}
-
-// syncDir fsyncs the directory holding path so a created or renamed file
-// survives a crash of the machine.
-func syncDir(path string) {
-	d, err := os.Open(filepath.Dir(path))
-	if err != nil {
-		return
-	}
-	d.Sync()
-	d.Close()
 }
 
 // RunID returns the run id written in every event of this Log.
