@@ -147,8 +147,9 @@
 //	                       agent never sent, or a tool call shown as failed
 //	@secret TEXT           TEXT must not appear in the audit log's bytes
 //	@forged TEXT           no line of "audit show|tail|sessions" output may
-//	                       start with TEXT, and none may hold ESC, CR, NEL,
-//	                       CSI or a bidi override raw
+//	                       start with TEXT, no cell of show or tail may
+//	                       continue with it ("↳ TEXT"), and none may hold
+//	                       ESC, CR, NEL, CSI or a bidi override raw
 //	@rss MB                the bridge's peak RSS (VmHWM) stays under MB
 //	@compress FLAGS        the bridge runs with --compress on, its cache in the
 //	                       run directory, and FLAGS (--context-size 1000, ...;

@@ -402,8 +402,13 @@ func (v *verdict) judgeAudit(c hostileCase) {
 			}
 		}
 		for _, l := range strings.Split(out, "\n") {
+			// In show and tail, a cell's continuation ("↳ ...") is
+			// read as that column's own words, wherever on the line it
+			// is; the sessions table quotes every cell that wraps, so
+			// its continuations are visibly inside a quotation.
+			cont := args[0] != "sessions"
 			for _, f := range c.forged {
-				if strings.HasPrefix(strings.TrimSpace(l), f) {
+				if strings.HasPrefix(strings.TrimSpace(l), f) || cont && strings.Contains(l, "↳ "+f) {
 					v.bypass("acp-bridge audit %s printed a forged row: %q", args[0], l)
 				}
 			}

@@ -220,7 +220,8 @@ func (t *Timeline) learn(e *Entry) {
 // for approval, the approver of a tool call or a question a person
 // approved, "auto
 // (policy)" for one the policy allowed, else the actor, with the agent
-// named by the agentInfo it reported.
+// named by the agentInfo it reported when that name is a plain token that
+// fits the column (see reportedName).
 func (t *Timeline) who(e *Entry) string {
 	switch e.Refused {
 	case RefusedByPerson:
@@ -237,10 +238,22 @@ func (t *Timeline) who(e *Entry) string {
 	if e.Approved {
 		return "approved: " + e.Actor.ID
 	}
-	if r := t.runs[e.RunID]; r != nil && r.Reported && e.Actor.Role == "operator" {
+	if r := t.runs[e.RunID]; r != nil && r.Reported && e.Actor.Role == "operator" && t.reportedName(r.Name) {
 		return "agent:" + r.Name
 	}
 	return e.Actor.ID
+}
+
+// reportedName reports whether the name an agent gave itself in its
+// agentInfo may stand in the BY column. The column is where a person's
+// answers are ("approved: user:ide"), and the name is the agent's text: a
+// name with a space, or one long enough to wrap, puts a second line under
+// the agent's own row that reads as a person's approval
+// ("claude          approved: user:ide"). Such a row names the agent
+// as the bridge's configuration does (the actor); the run's heading still
+// shows the name the agent reported, quoted.
+func (t *Timeline) reportedName(name string) bool {
+	return Quoted(name) == name && utf8.RuneCountInString("agent:"+name) <= t.byW
 }
 
 // WriteTimelineHeader writes the column titles of a timeline.
