@@ -2,16 +2,33 @@ package audit
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // detail is the DETAIL column: what the event is about, then why a
 // policy refused or held it.
 func detail(e *Entry) string {
-	d := what(e)
-	if e.Reason != "" && e.Decision() != "" && e.Decision() != DecisionAllow {
-		d += " — " + oneLine(e.Reason)
+	return what(e) + why(e)
+}
+
+// clippedDetail is detail cut to n runes. What the event is about is the
+// agent's text (a command line, a title) and is cut first, so that a long
+// one never pushes the bridge's reason out of the column, leaving in view
+// an "— allowed by ..." the agent wrote into its own text.
+func clippedDetail(e *Entry, n int) string {
+	about, reason := Printable(what(e)), Printable(why(e))
+	if room := n - utf8.RuneCountInString(reason); reason != "" && utf8.RuneCountInString(about) > room {
+		about = clip(about, max(room, n/4))
 	}
-	return d
+	return clip(about+reason, n)
+}
+
+// why is " — " and the reason a policy refused or held the event, or "".
+func why(e *Entry) string {
+	if e.Reason != "" && e.Decision() != "" && e.Decision() != DecisionAllow {
+		return " — " + oneLine(e.Reason)
+	}
+	return ""
 }
 
 func what(e *Entry) string {

@@ -105,7 +105,7 @@ func (t *Timeline) Row(e *Entry) error {
 	by := t.cell(t.who(e), t.byW)
 	d := Printable(detail(e))
 	if !t.opts.Wide {
-		d = clip(d, t.detailW)
+		d = clippedDetail(e, t.detailW)
 	}
 	color := ""
 	if t.opts.Color {
