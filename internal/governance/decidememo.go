@@ -94,6 +94,9 @@ func (in *reqInfo) facts(p string) *pathFacts {
 	f.p = p
 	f.forms, f.last, f.refusal = pathFormsLooked(f.formsBuf[:0], p, in.roots...)
 	if f.refusal == nil {
+		f.forms, f.refusal = in.links.extendDotDot(p, f.forms, in.roots, 0)
+	}
+	if f.refusal == nil {
 		f.forms, f.refusal = in.links.extend(f.forms, in.roots)
 	}
 	if in.memo != nil && !in.transient {

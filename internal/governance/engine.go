@@ -230,6 +230,13 @@ func (e *Engine) decideKeeping(req Request, subjects bool) Decision {
 	if len(req.OtherCwds) > 0 {
 		return e.decideInEachCwd(req, subjects)
 	}
+	if cwds := e.keptLinkCwds(req); len(cwds) > 0 {
+		// Decided where the kernel puts it now, which holds no "..",
+		// and where the kept links put it (links_dotdot.go).
+		now := req
+		now.Cwd = kernelCwd(req.Cwd)
+		return e.decideEach(now, subjects, variantsOf(req, cwds, func(v *Request, dir string) { v.Cwd = dir }))
+	}
 	dd := e.newDecision(req)
 	in, advisories := &dd.info, &dd.advisories
 	defer func() {
