@@ -49,6 +49,9 @@ func (e *Engine) treeReadVerdict(in *reqInfo, c *shellcmd.Command) (verdict, boo
 		}
 		for _, dir := range dirs {
 			worst.keepIf(e.walkTreeRead(in, tr, dir, &budget))
+			for _, f := range in.keptForms(dir) {
+				worst.keepIf(e.walkTreeRead(in, tr, f, &budget)) // where a kept link leads (links_trees.go)
+			}
 		}
 	}
 	return worst.result()

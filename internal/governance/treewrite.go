@@ -296,6 +296,18 @@ func (w *treeWalk) keep(v verdict) { w.worst.keep(v) }
 // acts on a symlink, not where it leads; a modifier (chmod, chown, ...)
 // follows one given as the operand, and with -L every one beneath.
 func (w *treeWalk) changed(act wholeAct, op string, picks func(rel string, ent os.DirEntry) bool) {
+	w.changedAt(act, op, picks)
+	findTop, _ := findFollows(act)
+	if !recursiveModifiers[act.name] && !findTop && !strings.HasSuffix(op, "/") && len(w.in.links.at(cleanPath(op))) > 0 {
+		return // a remover given a link's own name acts on the link
+	}
+	for _, f := range w.in.keptForms(op) {
+		w.changedAt(act, f, picks) // where a kept link leads (links_trees.go)
+	}
+}
+
+// changedAt is changed of op as the file system shows it now.
+func (w *treeWalk) changedAt(act wholeAct, op string, picks func(rel string, ent os.DirEntry) bool) {
 	modifier := recursiveModifiers[act.name]
 	findTop, findAll := findFollows(act)
 	stat := os.Lstat
