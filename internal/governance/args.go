@@ -436,7 +436,7 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 	tooMany := false
 	if kind == shellcmd.Glob {
 		var ok bool
-		names, ok = globNames(p, maxGlobMatches)
+		names, ok = in.keptGlobNames(p, maxGlobMatches)
 		tooMany = !ok
 		// The pattern itself, as a name: a file the line creates before
 		// the glob expands, or one a rule names by its last segment.

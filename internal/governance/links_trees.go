@@ -1,12 +1,16 @@
 package governance
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // A directory a command reads or changes whole may be a link a line the
 // engine let run makes, not there yet when the command is decided: after
 // "ln -s . kk", "grep -r API_KEY kk/" reads the workspace's .env, while the
 // walk of kk finds nothing. So the directories such a command names are
-// walked also where the kept links lead (keptForms).
+// walked also where the kept links lead (keptForms), and a pattern beneath
+// such a name is expanded there too (keptGlobNames).
 
 // keptForms returns the forms of the path p that only the kept links give
 // (madeLinks.extend, extendDotDot), none of which the file system shows
@@ -32,4 +36,29 @@ func (in *reqInfo) keptForms(p string) []string {
 		}
 	}
 	return out
+}
+
+// keptGlobNames is globNames of the absolute pattern p, and of p where the
+// kept links lead its leading elements that hold no pattern character
+// (keptForms): once "ln -s vault vv" has run, "cat vv/x.*" expands to
+// vv/x.pem, while the file system shows no vv to expand it in now.
+func (in *reqInfo) keptGlobNames(p string, most int) (names []string, ok bool) {
+	names, ok = globNames(p, most)
+	if !ok {
+		return nil, false
+	}
+	segs := strings.Split(p, "/")
+	i := slices.IndexFunc(segs, func(s string) bool { return strings.ContainsAny(s, `*?[\`) })
+	if i <= 1 {
+		return names, true
+	}
+	rest := strings.Join(segs[i:], "/")
+	for _, f := range in.keptForms(strings.Join(segs[:i], "/")) {
+		more, ok := globNames(strings.TrimSuffix(f, "/")+"/"+rest, most)
+		if !ok || len(names)+len(more) > most {
+			return nil, false
+		}
+		names = append(names, more...)
+	}
+	return names, true
 }

@@ -7,7 +7,8 @@ import (
 
 // TestLinksMadeTreeWalks decides a line that makes a link, which the test
 // never runs, then a command that reads or changes a directory whole
-// through the link's name: the walk goes where the link will lead, and a
+// through the link's name, or a pattern beneath it: the walk and the
+// pattern's expansion go where the link will lead, and a
 // command that acts on the link itself (find without -L or a trailing
 // slash, rm -r of the name) is left alone.
 func TestLinksMadeTreeWalks(t *testing.T) {
@@ -27,6 +28,10 @@ func TestLinksMadeTreeWalks(t *testing.T) {
 		{"find of the link itself, not followed", "ln -s keys kk", "find kk -name a.key -delete", Allow, ""},
 		{"rm -r of the link itself", "ln -s keys kk", "rm -r kk", Allow, ""},
 		{"grep -r of a link to a plain directory", "ln -s src ss", "grep -r x ss", Allow, ""},
+		{"a pattern beneath the link", "ln -s vault vv", "cat vv/x.*", Deny, "vault/x.pem"},
+		{"a pattern beneath a link to the workspace", "ln -s . kk", "cat kk/vault/*", Deny, "vault/x.pem"},
+		{"a pattern beneath the link, edited in place", "ln -s keys kk", "sed -i s/a/b/ kk/*", Deny, "keys/a.key"},
+		{"a pattern beneath a link to a plain directory", "ln -s src ss", "cat ss/*.go", Allow, ""},
 	}
 	line := func(l string) Request { return Request{Action: ActionTerminalCreate, Command: l, Cwd: root} }
 	for _, tt := range tests {

@@ -47,9 +47,8 @@ func (in *reqInfo) globOperands(form []shellcmd.Word, cwd string, list []protect
 		// Every name it matches, leading dots too (as bash's dotglob
 		// does): past maxOperands names, or globBudget directory entries
 		// read, the line is refused, not half checked.
-		budget := globBudget
-		names, ok := boundedGlob(pat, &budget)
-		if !ok || len(names) > maxOperands {
+		names, ok := in.keptGlobNames(pat, maxOperands)
+		if !ok {
 			return nil, false
 		}
 		for _, p := range in.globPatternForms(pat) {

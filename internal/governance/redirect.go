@@ -118,7 +118,7 @@ func (e *Engine) decideRedirectGlob(in *reqInfo, r shellcmd.Redirect, what strin
 		if !filepath.IsAbs(pat) {
 			pat = joinRaw(b, pat)
 		}
-		names, ok := globNames(pat, maxGlobMatches)
+		names, ok := in.keptGlobNames(pat, maxGlobMatches)
 		if !ok {
 			continue
 		}
