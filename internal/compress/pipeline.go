@@ -209,13 +209,7 @@ func (p *Pipeline) Refused(r acpwire.Refusal) {
 	}
 	switch m.Request.Method {
 	case "session/load", "session/resume":
-		if m.Request.Method == "session/load" {
-			id, _ := rawjson.GetString(m.Request.Params, "sessionId")
-			ide := p.ideID(id)
-			p.lockChanging()
-			delete(p.loading, ide)
-			p.mu.Unlock()
-		}
+		p.loadSettled(m.Request)
 		p.reopenFailed(m.Request)
 	}
 }
@@ -297,13 +291,7 @@ func (p *Pipeline) fromAgent(ctx context.Context, m *acpwire.Message, next acpwi
 		p.agentRequest(m)
 	case acpwire.KindResponse:
 		if m.Request != nil {
-			if m.IsResponseTo("session/load") {
-				id, _ := rawjson.GetString(m.Request.Params, "sessionId")
-				ide := p.ideID(id)
-				p.lockChanging()
-				delete(p.loading, ide)
-				p.mu.Unlock()
-			}
+			p.loadSettled(m.Request)
 			switch {
 			case m.Error != nil:
 				p.agentError(m)

@@ -272,6 +272,20 @@ func (p *Pipeline) sessionReopened(m *acpwire.Message) {
 	s.mu.Unlock()
 }
 
+// loadSettled forgets that the IDE's session/load req is in progress once
+// it is answered, by the agent or by the bridge in the agent's place; req
+// of another method changes nothing.
+func (p *Pipeline) loadSettled(req *acpwire.Message) {
+	if req.Method != "session/load" {
+		return
+	}
+	id, _ := rawjson.GetString(req.Params, "sessionId")
+	ide := p.ideID(id)
+	p.lockChanging()
+	delete(p.loading, ide)
+	p.mu.Unlock()
+}
+
 // reopenFailed forgets the session an IDE's session/load or
 // session/resume req created when the agent answers it with an error (or
 // the bridge does in its place): the IDE never opened it, and governance
