@@ -182,7 +182,7 @@ func TestSDKPeersThroughBridge(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if init.AgentInfo == nil || init.AgentInfo.Name != "acp-bridge-demo-agent" {
+			if init.AgentInfo == nil || init.AgentInfo.Name != "acp-bridge-demo" {
 				t.Fatalf("agentInfo = %+v", init.AgentInfo)
 			}
 			stop, err := client.Prompt(ctx, "review")

@@ -186,7 +186,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := text("main")
-	for _, want := range []string{"demo-session-1", "acp-bridge-demo-agent 1.0.0", "The chain is intact", "The chain is BROKEN"} {
+	for _, want := range []string{"demo-session-1", "acp-bridge-demo 1.0.0", "The chain is intact", "The chain is BROKEN"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("sessions page lacks %q:\n%s", want, page)
 		}

@@ -68,7 +68,7 @@ func (a *Agent) handle(ctx context.Context, method string, params json.RawMessag
 				LoadSession:        false,
 				PromptCapabilities: acp.PromptCapabilities{EmbeddedContext: true},
 			},
-			AgentInfo: &acp.Implementation{Name: "acp-bridge-demo-agent", Version: "1.0.0"},
+			AgentInfo: &acp.Implementation{Name: "acp-bridge-demo", Version: "1.0.0"},
 		}, nil
 	case acp.AgentMethodAuthenticate:
 		return acp.AuthenticateResponse{}, nil
