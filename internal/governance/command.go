@@ -59,6 +59,9 @@ func commandLinesWith(req Request, analyze func(string, shellcmd.Options) *shell
 // command named by path by its last element, and match what globs and
 // brace expansions can expand to; a word computed at run time makes them
 // mayMatch. An allow rule matches only words it can read.
+//
+// A restrictive rule also matches a form that means what its words do,
+// spelled otherwise (ruleMeaning).
 func (p *commandPattern) matchForm(form []shellcmd.Word, restrictive bool) matchLevel {
 	if p.all {
 		return doesMatch
@@ -66,6 +69,16 @@ func (p *commandPattern) matchForm(form []shellcmd.Word, restrictive bool) match
 	if p.glob {
 		return p.matchGlobForm(form, restrictive)
 	}
+	l := p.matchWords(form, restrictive)
+	if restrictive && l < doesMatch && p.meaning != nil && len(form) > 0 && form[0].Kind != shellcmd.Dynamic &&
+		(form[0].Matches(p.words[0], true) || form[0].MatchesName(p.words[0], true)) {
+		l = max(l, p.meaning.match(form))
+	}
+	return l
+}
+
+// matchWords matches p's words against form's word by word.
+func (p *commandPattern) matchWords(form []shellcmd.Word, restrictive bool) matchLevel {
 	k, n := len(p.words), len(form)
 	// reach[i*(k+1)+j]: the best level at which form[:i] can produce
 	// p.words[:j]. Most commands and patterns fit the buffer.

@@ -157,6 +157,10 @@ type commandPattern struct {
 	prefix bool // "npm run test:*": the command starts with these words
 	glob   bool // contains "*": matched against the command text
 	all    bool
+	// meaning is what a prefix rule's words after the program mean, for
+	// a restricting rule (command_meaning.go); nil for a rule naming the
+	// program alone.
+	meaning *ruleMeaning
 }
 
 func compileCommandPattern(spec string) (*commandPattern, error) {
@@ -186,6 +190,9 @@ func compileCommandPattern(spec string) (*commandPattern, error) {
 		return nil, fmt.Errorf("empty command pattern")
 	}
 	p.glob = strings.Contains(s, "*")
+	if p.prefix && !p.glob {
+		p.meaning = newRuleMeaning(p.words)
+	}
 	return p, nil
 }
 

@@ -69,6 +69,12 @@ func (o gitOption) name() string {
 // whatever option it begins (see Has).
 func ReadGitArgs(sub string, args []Word) GitArgs {
 	table, known := gitSubOptions[sub]
+	return readOptionWords(table, known, args)
+}
+
+// readOptionWords reads args with table, the options of the program
+// that reads them; known says the table is whole.
+func readOptionWords(table []gitOption, known bool, args []Word) GitArgs {
 	g := GitArgs{known: known}
 	for i := 0; i < len(args); i++ {
 		w := args[i]

@@ -56,6 +56,9 @@ var gitSubOptionSpecs = map[string]string{
 	"init":        "/template= /bare /shared=? q/quiet /separate-git-dir= b/initial-branch= /object-format=",
 	"merge-file":  "p/stdout /diff3 /zdiff3 /ours /theirs /union /marker-size= q/quiet L/=",
 	"mv":          "v/verbose n/dry-run f/force k/ /sparse",
+	"push": "v/verbose q/quiet /repo= /all /mirror d/delete /tags n/dry-run /porcelain f/force " +
+		"/force-with-lease=? /force-if-includes /recurse-submodules= /thin /receive-pack= /exec= u/set-upstream " +
+		"/progress /prune /no-verify /follow-tags /signed=? /atomic o/push-option= 4/ipv4 6/ipv6",
 	"read-tree": "/index-output= /empty v/verbose m/ /trivial /aggressive /reset /prefix= u/ " +
 		"/exclude-per-directory= i/ n/dry-run /no-sparse-checkout /debug-unpack /recurse-submodules=? " +
 		"q/quiet",
@@ -78,18 +81,22 @@ var gitSubOptionSpecs = map[string]string{
 		"/no-fsmonitor-valid",
 }
 
-// gitSubOptions are gitSubOptionSpecs read into options.
-var gitSubOptions = parseGitOptionSpecs(gitSubOptionSpecs)
+// gitSubOptions are gitSubOptionSpecs read into options; "stage" is "add".
+var gitSubOptions = func() map[string][]gitOption {
+	out := parseOptionSpecs(gitSubOptionSpecs)
+	out["stage"] = out["add"]
+	return out
+}()
 
-// parseGitOptionSpecs reads each subcommand's option words
-// (gitSubOptionSpecs), and gives "stage" the options of "add".
-func parseGitOptionSpecs(specs map[string]string) map[string][]gitOption {
+// parseOptionSpecs reads each program's or subcommand's option words
+// (see gitSubOptionSpecs).
+func parseOptionSpecs(specs map[string]string) map[string][]gitOption {
 	out := make(map[string][]gitOption, len(specs)+1)
 	for sub, spec := range specs {
 		for _, w := range strings.Fields(spec) {
 			letter, long, ok := strings.Cut(w, "/")
 			if !ok || len(letter) > 1 {
-				panic("git option spec " + sub + ": " + w)
+				panic("option spec " + sub + ": " + w)
 			}
 			o := gitOption{long: long}
 			if letter != "" {
@@ -104,6 +111,5 @@ func parseGitOptionSpecs(specs map[string]string) map[string][]gitOption {
 			out[sub] = append(out[sub], o)
 		}
 	}
-	out["stage"] = out["add"]
 	return out
 }
