@@ -161,6 +161,17 @@ func (m *ruleMeaning) gives(read shellcmd.GitArgs, o shellcmd.OptionWord) bool {
 	return false
 }
 
+// names reports whether w names the rule's positional j: npm's
+// subcommand by any alias or abbreviation npm takes ("npm i" installs,
+// "npm publ" publishes), every other word as it is matched word by word.
+func (m *ruleMeaning) names(j int, w shellcmd.Word) bool {
+	if w.Matches(m.positionals[j], true) {
+		return true
+	}
+	return m.key == "npm" && j == 0 && w.Kind == shellcmd.Static &&
+		shellcmd.NpmCommand(w.Text) == shellcmd.NpmCommand(strings.ToLower(m.positionals[0]))
+}
+
 // matchPositionals reports how args can hold the rule's positionals in
 // order: before, between and after them only option words, and words
 // that follow an option word and may be its value. A word known only at
@@ -209,7 +220,7 @@ func (m *ruleMeaning) matchPositionals(args []shellcmd.Word) matchLevel {
 						lift(j, afterOption, l)
 					}
 				default:
-					if w.Matches(m.positionals[j], true) {
+					if m.names(j, w) {
 						lift(j+1, end, l)
 					}
 					if s&afterOption != 0 {
