@@ -1,6 +1,9 @@
 package governance
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestRulesMeanTheirOptions: a restricting prefix rule that names options
 // or a subcommand matches every spelling a program reads as the same
@@ -27,4 +30,40 @@ func TestAllowRulesStillWordForWord(t *testing.T) {
 			t.Errorf("%q = %v (%s); want require-approval: no allow rule names these words", line, d.Value, d.Reason)
 		}
 	}
+}
+
+// FuzzRuleMeaning: any restricting prefix rule is read without a panic,
+// and a command that spells the rule's own words, or those followed by
+// operands, matches it.
+func FuzzRuleMeaning(f *testing.F) {
+	for _, s := range [][2]string{
+		{"rm -rf", "x"}, {"git push --force", "origin"}, {"curl -X POST", "u"}, {"npm publish", "pkg"},
+		{"kubectl delete", "pod"}, {"git push -- --force", "x"}, {"x -", "-"}, {"tar --to-command=sh", "f"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, rule, operands string) {
+		p, err := compileCommandPattern(rule + ":*")
+		if err != nil || p.meaning == nil || p.glob {
+			return
+		}
+		if l := p.matchForm(ruleWords(p.words, false), true); l != doesMatch {
+			t.Fatalf("%q does not match its own words: %v", rule, l)
+		}
+		for _, w := range p.words {
+			if name, _, _ := strings.Cut(strings.TrimPrefix(w, "--"), "="); strings.HasPrefix(w, "--") && len(name) == 1 {
+				return // a long option of one letter reads as that letter
+			}
+		}
+		more := strings.Fields(operands)
+		for _, w := range more {
+			if strings.HasPrefix(w, "-") || strings.HasPrefix(w, "+") {
+				return // an option may take one of the rule's back
+			}
+		}
+		with := ruleWords(append(append([]string(nil), p.words...), more...), false)
+		if l := p.meaning.match(with); l != doesMatch {
+			t.Fatalf("%q does not match %q: %v", rule, joinWords(with, false), l)
+		}
+	})
 }
