@@ -6,17 +6,27 @@ import (
 	"strings"
 )
 
-// decideURL decides fetching u, by the domain its host names.
+// decideURL decides fetching u, by the domain its host names: the
+// strictest decision over every host a fetch of u may reach (urlHosts),
+// so that an allow rule vouches only for a URL every reading sends to
+// its domain.
 func (e *Engine) decideURL(in *reqInfo, u string, advisories *[]string) verdict {
-	host := urlHost(u)
-	what := fmt.Sprintf("fetching %s", host)
-	best := e.pick(in, catFetch, func(_ int, r *rule) bool {
-		return r.all || r.domain != "" && matchDomain(r.domain, host)
-	}, advisories)
-	if best != nil {
-		return ruleVerdict(best, what)
+	var out verdict
+	for i, host := range urlHosts(u) {
+		what := fmt.Sprintf("fetching %s", host)
+		var v verdict
+		if best := e.pick(in, catFetch, func(_ int, r *rule) bool {
+			return r.all || r.domain != "" && matchDomain(r.domain, host)
+		}, advisories); best != nil {
+			v = ruleVerdict(best, what)
+		} else {
+			v = e.defaultVerdict(in, what)
+		}
+		if i == 0 || v.value.Stricter(out.value) {
+			out = v
+		}
 	}
-	return e.defaultVerdict(in, what)
+	return out
 }
 
 // decideTool decides the tool itself. Its reason is left in pieces

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
+
+	whatwg "github.com/nlnwa/whatwg-url/url"
 )
 
 // category says which subjects of a request a rule looks at.
@@ -265,15 +268,39 @@ func matchDomain(d, host string) bool {
 	return host == d || strings.HasSuffix(host, "."+d)
 }
 
-// urlHost returns the host of a URL, or the input if it is a bare host.
-func urlHost(u string) string {
-	if p, err := url.Parse(u); err == nil && p.Hostname() != "" {
-		return p.Hostname()
+// urlHosts returns the hosts a fetch of u may reach: the one the WHATWG
+// URL Standard's parser reads, as node's URL (Claude Code's WebFetch,
+// Gemini CLI's web_fetch) and browsers read it, and the one Go's net/url
+// reads, where either reads one; else u as a bare host. The two differ
+// where a fetch would go elsewhere than a plain reading says:
+// "https:evil.com", "https://evil.com\@good.com/" and "https://evil%2ecom/"
+// all reach evil.com.
+func urlHosts(u string) []string {
+	var hosts []string
+	add := func(h string) {
+		h = strings.ToLower(h)
+		if h != "" && !slices.Contains(hosts, h) {
+			hosts = append(hosts, h)
+		}
 	}
-	if p, err := url.Parse("https://" + u); err == nil {
-		return p.Hostname()
+	if p, err := whatwg.Parse(u); err == nil {
+		add(p.Hostname())
 	}
-	return u
+	if p, err := url.Parse(u); err == nil {
+		add(p.Hostname())
+	}
+	if len(hosts) == 0 {
+		if p, err := whatwg.Parse("https://" + u); err == nil {
+			add(p.Hostname())
+		}
+		if p, err := url.Parse("https://" + u); err == nil {
+			add(p.Hostname())
+		}
+	}
+	if len(hosts) == 0 {
+		hosts = append(hosts, u)
+	}
+	return hosts
 }
 
 // matchAction reports whether action matches an AIP-7 action pattern,
