@@ -69,3 +69,32 @@ func FuzzURLHosts(f *testing.F) {
 		}
 	})
 }
+
+// TestFetchPromptURLsDecided: Gemini CLI's web_fetch fetches each URL
+// its prompt names (every word holding "://", read by node's URL); a
+// fetch call without a url member is decided by those URLs, so a deny of
+// evil.com refuses one that names it, in any spelling node reads as
+// evil.com. Before, such a call had no URL to decide, and a policy that
+// allows the rest approved it. A prompt of another kind of call (a
+// subagent's task) is not an address the call fetches.
+func TestFetchPromptURLsDecided(t *testing.T) {
+	root := tempTree(t, nil, nil)
+	e := rootPolicyEngine(t, root, "  default: allow\n  deny: [WebFetch(domain:evil.com)]\n")
+	for _, c := range []struct {
+		kind, input string
+		want        Value
+	}{
+		{"fetch", `{"prompt":"Summarize https://evil.com/a"}`, Deny},
+		{"fetch", `{"prompt":"Compare https://good.com/ and\thttps://evil%2ecom/x please"}`, Deny},
+		{"fetch", `{"prompt":"Read https://evil.com\\@good.com/"}`, Deny},
+		{"fetch", `{"prompt":"Summarize https://good.com/a, it says evil.com"}`, Allow},
+		{"fetch", `{"url":"https://good.com/","prompt":"what does https://evil.com/ say of it"}`, Allow},
+		{"think", `{"prompt":"look at https://evil.com/ later"}`, Allow},
+	} {
+		req := ToolCallRequest(ToolCall{Kind: c.kind, Title: "web_fetch", RawInput: []byte(c.input)}, root)
+		req.Roots = []string{root}
+		if got := e.Decide(req).Value; got != c.want {
+			t.Errorf("%s %s = %v; want %v", c.kind, c.input, got, c.want)
+		}
+	}
+}

@@ -88,6 +88,10 @@ type Request struct {
 	Env []EnvVar
 	// URL is the address a fetch reaches.
 	URL string
+	// PromptURLs are the addresses a fetch tool without a url member
+	// reaches: each URL its prompt names (Gemini CLI's web_fetch),
+	// decided as URL is for a fetch-kind call.
+	PromptURLs []string `json:",omitempty"`
 	// Cwd is the working directory relative paths and commands run in.
 	Cwd string
 	// OtherCwds are the other directories a call's command may run in:

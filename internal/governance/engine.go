@@ -328,6 +328,11 @@ func (e *Engine) decideKeeping(req Request, subjects bool) Decision {
 	if req.URL != "" {
 		consider(e.decideURL(in, req.URL, advisories), req.URL, nil)
 	}
+	if req.Kind == "fetch" {
+		for _, u := range req.PromptURLs {
+			consider(e.decideURL(in, u, advisories), u, nil)
+		}
+	}
 	tool := e.decideTool(in, advisories)
 	if tool.rule != nil || dd.considered == 0 {
 		consider(tool, "the tool", nil)

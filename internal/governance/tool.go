@@ -202,7 +202,25 @@ func fillFromInput(req *Request, in map[string]any) {
 	}
 	if s, ok := in["url"].(string); ok {
 		req.URL = s
+	} else if s, ok := in["prompt"].(string); ok {
+		// A fetch tool without a url member fetches what its prompt
+		// names (decided for a fetch-kind call only).
+		req.PromptURLs = promptURLs(s)
 	}
+}
+
+// promptURLs returns the URLs a fetch tool's prompt names, as Gemini CLI's
+// web_fetch finds them (parsePrompt): every word, the prompt split at
+// white space, that holds "://". An address in a prompt is fetched, so
+// it is decided as a url member is.
+func promptURLs(prompt string) []string {
+	var out []string
+	for _, w := range strings.Fields(prompt) {
+		if strings.Contains(w, "://") && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // filterPath returns the path pattern a search's file filter g covers:
