@@ -30,7 +30,7 @@ type ruleMeaning struct {
 	// options are the options the rule names.
 	options []shellcmd.OptionWord
 	// plusForce: a git push refspec starting with "+" is a forced
-	// update, as --force is.
+	// update, as --force is, and so is every update --mirror makes.
 	plusForce bool
 }
 
@@ -130,6 +130,9 @@ func (m *ruleMeaning) givesOptions(read shellcmd.GitArgs) bool {
 // gives reports whether read gives the rule's option o.
 func (m *ruleMeaning) gives(read shellcmd.GitArgs, o shellcmd.OptionWord) bool {
 	if m.plusForce && len(o.Names) == 1 && o.Names[0] == "force" {
+		if read.Has("mirror") {
+			return true
+		}
 		for _, w := range read.Operands {
 			if w.Kind != shellcmd.Static || strings.HasPrefix(w.Text, "+") {
 				return true // a forced refspec, or a word that may be one
