@@ -78,7 +78,7 @@ func serveOnce(tb testing.TB, exe string, env []string, path string) (toURL, toP
 	var u string
 	for u == "" && sc.Scan() {
 		if m := printedURL.FindStringSubmatch(sc.Text()); m != nil {
-			u = m[1]
+			u = m[1] + m[2]
 		}
 	}
 	if u == "" {
@@ -105,7 +105,7 @@ func serveOnce(tb testing.TB, exe string, env []string, path string) (toURL, toP
 	if !sessionsComplete(get(u)) {
 		// The log is being read: fetch the page again on each change the
 		// server announces, as the page itself does.
-		root := strings.SplitN(u, "?", 2)[0]
+		root := u
 		resp, err := c.Get(root + "events")
 		if err != nil {
 			tb.Fatal(err)

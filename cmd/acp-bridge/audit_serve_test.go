@@ -15,11 +15,11 @@ import (
 // urlWriter passes on the URL audit serve prints.
 type urlWriter struct{ urls chan string }
 
-var printedURL = regexp.MustCompile(`open (http://127\.0\.0\.1:[0-9]+/\?token=[0-9a-f]{64})`)
+var printedURL = regexp.MustCompile(`open (http://127\.0\.0\.1:[0-9]+/)([0-9a-f]{64}/)`)
 
 func (w urlWriter) Write(p []byte) (int, error) {
 	if m := printedURL.FindSubmatch(p); m != nil {
-		w.urls <- string(m[1])
+		w.urls <- string(m[1]) + string(m[2])
 	}
 	return len(p), nil
 }
@@ -40,7 +40,7 @@ func TestAuditServe(t *testing.T) {
 	case err := <-done:
 		t.Fatalf("audit serve ended: %v", err)
 	}
-	resp, err := http.Get(strings.SplitN(u, "?", 2)[0])
+	resp, err := http.Get(printedURL.FindStringSubmatch("open " + u)[1])
 	if err != nil {
 		t.Fatal(err)
 	}

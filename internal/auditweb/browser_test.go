@@ -227,7 +227,7 @@ func TestBrowser(t *testing.T) {
 	// tool title carrying <script> and terminal escapes renders as text.
 	// The record comes from a new bridge run (audit.Open starts one), so
 	// it is a new session row: watch the log's page of all records.
-	if err := chromedp.Do(tctx, chromedp.Click(`a[href="/"]`), chromedp.WaitVisible(`section[data-log="0"]`),
+	if err := chromedp.Do(tctx, chromedp.Click(`a[href="./"]`), chromedp.WaitVisible(`section[data-log="0"]`),
 		chromedp.Click(`section[data-log="0"] h2 a`), chromedp.WaitVisible(".card")); err != nil {
 		t.Fatal(err)
 	}

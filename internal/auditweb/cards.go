@@ -280,7 +280,7 @@ func newRecView(e *shownEntry) recView {
 	if !e.Time.IsZero() {
 		rv.Time = e.Time.UTC().Format("2006-01-02 15:04:05.000Z")
 	}
-	rv.RawURL = fmt.Sprintf("/raw?log=%d&rec=%d", e.log, e.pos)
+	rv.RawURL = fmt.Sprintf("raw?log=%d&rec=%d", e.log, e.pos)
 	rv.Detail = audit.Printable(clip(oneLine(cmp.Or(target(&e.Entry), jsonText(e.Input))), 300))
 	if e.Reason != "" {
 		rv.Detail += " — " + audit.Printable(clip(e.Reason, 300))

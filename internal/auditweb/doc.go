@@ -22,8 +22,10 @@
 // pages follow the log through server-sent events (live.go).
 //
 // Security (server.go, token.go): the server listens on loopback by
-// default, every request needs the per-run token (from the URL printed at
-// start, then from a cookie), responses carry a strict
+// default, every request needs the per-run token as the first part of its
+// path (the URL printed at start; pages link relatively, and no cookie
+// holds it, as a browser would send one to every port of the address),
+// responses carry a strict
 // Content-Security-Policy with no inline script and no third-party
 // origin, every string from a log is made printable (audit.Printable) and
 // HTML-escaped, and only GET and HEAD are served: the server never writes.

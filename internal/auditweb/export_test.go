@@ -46,8 +46,7 @@ func TestExportDoesNotHoldLock(t *testing.T) {
 	for _, target := range []string{"/export.jsonl", "/export.csv"} {
 		t.Run(target, func(t *testing.T) {
 			w := &stalledWriter{header: http.Header{}, started: make(chan struct{}), release: make(chan struct{})}
-			req := httptest.NewRequest("GET", ts.base+target, nil)
-			req.AddCookie(&http.Cookie{Name: cookieName(ts.port), Value: ts.token})
+			req := httptest.NewRequest("GET", ts.base+"/"+ts.token+target, nil)
 			done := make(chan struct{})
 			go func() {
 				defer close(done)

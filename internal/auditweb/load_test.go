@@ -30,8 +30,7 @@ func TestBackgroundLoad(t *testing.T) {
 	s.host, s.port = "127.0.0.1", "1"
 	x := s.logs[0]
 	get := func(ctx context.Context, target string) (int, string) {
-		req := httptest.NewRequestWithContext(ctx, "GET", "http://"+net.JoinHostPort(s.host, s.port)+target, nil)
-		req.AddCookie(&http.Cookie{Name: cookieName(s.port), Value: s.token})
+		req := httptest.NewRequestWithContext(ctx, "GET", "http://"+net.JoinHostPort(s.host, s.port)+"/"+s.token+target, nil)
 		w := httptest.NewRecorder()
 		s.Handler().ServeHTTP(w, req)
 		return w.Code, w.Body.String()

@@ -122,7 +122,7 @@ func (x *logIndex) row(li int, g *group) sessionRow {
 		r.AgentNote = "as the agent reported itself (agentInfo)"
 	}
 	q := query{Log: li, Run: g.run, Session: g.session}
-	r.URL = "/timeline?" + q.values(0).Encode()
+	r.URL = "timeline?" + q.values(0).Encode()
 	// The chain status of the files the session lives in.
 	st := x.status()
 	files := make(map[int32]bool)
@@ -170,14 +170,14 @@ func (s *Server) handleSessions(w http.ResponseWriter, r *http.Request) {
 		x.mu.RLock()
 		version += x.version
 		lv := logView{Index: li, Name: audit.Printable(x.base), Records: len(x.recs), Chain: x.status(),
-			AllURL: "/timeline?" + query{Log: li}.values(0).Encode()}
+			AllURL: "timeline?" + query{Log: li}.values(0).Encode()}
 		for _, g := range x.groups {
 			lv.Sessions = append(lv.Sessions, x.row(li, g))
 		}
 		x.mu.RUnlock()
 		data.Logs = append(data.Logs, lv)
 	}
-	data.Events = "/events?" + url.Values{"since": {fmt.Sprint(version)}}.Encode()
+	data.Events = "events?" + url.Values{"since": {fmt.Sprint(version)}}.Encode()
 	s.render(w, s.pages.sessions, data)
 }
 
@@ -225,8 +225,8 @@ func (s *Server) handleTimeline(w http.ResponseWriter, r *http.Request) {
 	defer x.mu.RUnlock()
 	data.LogName = audit.Printable(x.base)
 	data.Chain = x.status()
-	data.Events = "/events?" + url.Values{"log": {fmt.Sprint(q.Log)}, "since": {fmt.Sprint(x.version)}}.Encode()
-	data.Clear = "/timeline?" + query{Log: q.Log, Run: q.Run, Session: q.Session}.values(0).Encode()
+	data.Events = "events?" + url.Values{"log": {fmt.Sprint(q.Log)}, "since": {fmt.Sprint(x.version)}}.Encode()
+	data.Clear = "timeline?" + query{Log: q.Log, Run: q.Run, Session: q.Session}.values(0).Encode()
 	if q.Session != "" {
 		if g, ok := x.groupOf[groupKey{q.Run, q.Session}]; ok {
 			row := x.row(q.Log, x.groups[g])
@@ -245,13 +245,13 @@ func (s *Server) handleTimeline(w http.ResponseWriter, r *http.Request) {
 	data.From = min(q.From, len(sel))
 	data.To = min(data.From+pageSize, len(sel))
 	if data.From > 0 {
-		data.Prev = "/timeline?" + q.values(max(0, data.From-pageSize)).Encode()
+		data.Prev = "timeline?" + q.values(max(0, data.From-pageSize)).Encode()
 	}
 	if data.To < len(sel) {
-		data.Next = "/timeline?" + q.values(data.To).Encode()
+		data.Next = "timeline?" + q.values(data.To).Encode()
 	}
-	data.JSONL = "/export.jsonl?" + q.values(0).Encode()
-	data.CSV = "/export.csv?" + q.values(0).Encode()
+	data.JSONL = "export.jsonl?" + q.values(0).Encode()
+	data.CSV = "export.csv?" + q.values(0).Encode()
 	shown := make([]shownEntry, 0, data.To-data.From)
 	for _, pos := range sel[data.From:data.To] {
 		e, err := x.entry(pos)

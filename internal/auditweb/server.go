@@ -124,9 +124,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, ready func(url stri
 	}
 }
 
-// URL is the address to open, with the access token.
+// URL is the address to open: the access token is its path (see
+// requireToken).
 func (s *Server) URL() string {
-	return "http://" + net.JoinHostPort(s.host, s.port) + "/?" + tokenParam + "=" + s.token
+	return "http://" + net.JoinHostPort(s.host, s.port) + "/" + s.token + "/"
 }
 
 // follow reads x if New did not, then indexes new lines and verifies the

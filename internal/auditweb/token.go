@@ -6,11 +6,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
-	"net/url"
+	"strings"
 )
-
-// tokenParam is the query parameter of the URL printed at start.
-const tokenParam = "token"
 
 // newToken returns 32 random bytes, hex-encoded.
 func newToken() (string, error) {
@@ -21,36 +18,37 @@ func newToken() (string, error) {
 	return hex.EncodeToString(b), nil
 }
 
-// cookieName names the token cookie after the port: cookies are not kept
-// apart by port, so two servers on one host must not overwrite each
-// other's.
-func cookieName(port string) string { return "acp-bridge-audit-" + port }
-
 // tokenMatch compares a presented token with the run's in constant time.
 func tokenMatch(got, want string) bool {
 	return len(got) == len(want) && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
-// requireToken lets a request through only with the run's token: in the
-// cookie, or in the URL, in which case the token is put in the cookie and
-// the browser is sent to the same URL without it (so it stays out of the
-// history and of what the page links to).
+// requireToken lets a request through only when its path begins with the
+// run's token (/TOKEN/timeline), and hands next the path after it. The
+// token is in no cookie: cookies are not kept apart by port (RFC 6265,
+// section 8.5), so a browser would send one to every server on the same
+// loopback address, an agent's dev server among them. Pages link
+// relatively, so every link carries the token and no other server is
+// sent it (Referrer-Policy no-referrer).
 func (s *Server) requireToken(next http.Handler) http.Handler {
+	prefix := "/" + s.token
+	inner := http.StripPrefix(prefix, next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if c, err := r.Cookie(cookieName(s.port)); err == nil && tokenMatch(c.Value, s.token) {
-			next.ServeHTTP(w, r)
+		seg, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+		if !tokenMatch(seg, s.token) {
+			s.logger.Warn("audit serve: request without the access token", "path", r.URL.Path, "remote", r.RemoteAddr)
+			http.Error(w, "403 forbidden: open the URL acp-bridge audit serve printed (its path carries this run's access token)", http.StatusForbidden)
 			return
 		}
-		q := r.URL.Query()
-		if t := q.Get(tokenParam); t != "" && tokenMatch(t, s.token) {
-			http.SetCookie(w, &http.Cookie{Name: cookieName(s.port), Value: s.token, Path: "/",
-				HttpOnly: true, SameSite: http.SameSiteStrictMode})
-			q.Del(tokenParam)
-			u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
-			http.Redirect(w, r, u.String(), http.StatusSeeOther)
+		if r.URL.Path == prefix {
+			// Relative links need the trailing slash.
+			u := prefix + "/"
+			if r.URL.RawQuery != "" {
+				u += "?" + r.URL.RawQuery
+			}
+			http.Redirect(w, r, u, http.StatusSeeOther)
 			return
 		}
-		s.logger.Warn("audit serve: request without the access token", "path", r.URL.Path, "remote", r.RemoteAddr)
-		http.Error(w, "403 forbidden: open the URL acp-bridge audit serve printed (it carries this run's access token)", http.StatusForbidden)
+		inner.ServeHTTP(w, r)
 	})
 }
