@@ -37,8 +37,24 @@ func moreTreeReadOf(name string, form []shellcmd.Word) (treeRead, bool) {
 			return treeRead{}, false
 		}
 		return treeRead{reader: name, dirs: operands, cwd: unknown || len(operands) == 0}, true
+	case "acp-bridge":
+		return auditServeRead(form)
 	}
 	return subcommandTreeRead(name, form)
+}
+
+// auditServeRead reads "acp-bridge audit serve [--listen ADDR] PATH...":
+// a directory it is given stands for every audit log in it, which it
+// serves to whoever has the URL it prints (to the agent, when the agent
+// runs it), so it reads that directory's files as a search reads a tree.
+func auditServeRead(form []shellcmd.Word) (treeRead, bool) {
+	if len(form) < 3 || form[1].Text != "audit" || form[2].Text != "serve" ||
+		form[1].Kind != shellcmd.Static || form[2].Kind != shellcmd.Static {
+		return treeRead{}, false
+	}
+	// Go's flags: -listen and --listen alike, the value next or after "=".
+	_, operands, unknown := splitWords(form[3:], func(t string) bool { return strings.TrimLeft(t, "-") == "listen" })
+	return treeRead{reader: "acp-bridge audit serve", dirs: operands, follow: true, cwd: unknown}, true
 }
 
 // subcommandTreeRead reads the programs whose subcommand says they read a
