@@ -102,6 +102,9 @@ func newWorld(t *testing.T, c hostileCase) *world {
 	for _, tool := range []string{"rm", "curl"} {
 		must(t, os.WriteFile(filepath.Join(w.bin, tool), []byte(fakeTool(tool, w.markers)), 0o755))
 	}
+	// acp-bridge itself, as the person has it installed: its own commands
+	// are commands an agent may run (owncommands.txtar).
+	must(t, os.Symlink(bridgeBin, filepath.Join(w.bin, "acp-bridge")))
 	for _, s := range c.setups {
 		arg, err := expand(s.arg, w.placeholders())
 		if err != nil {
