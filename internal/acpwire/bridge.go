@@ -55,6 +55,17 @@ type Options struct {
 	// called on the refused message's direction's forwarding goroutine,
 	// in turn, so it must not block for long.
 	OnRefused func(Refusal)
+	// OnAnswered, if set, hears of every request of the client's that the
+	// bridge answers in the agent's place, whoever answers it (a
+	// middleware through Reply or ReplyError, or the bridge itself), with
+	// the response as it is written. Middleware outside the one that
+	// answered never sees that response pass on its way to the client, so
+	// what it keeps about the request (a session a session/load named, a
+	// turn a session/prompt started) would outlive the request the client
+	// reads as ended. It is called before the response is written, where
+	// the answer is given; it must not block for long, and must not keep
+	// req or resp.
+	OnAnswered func(req *Message, resp []byte)
 	// OnPanic, if set, hears of every panic recovered in a middleware
 	// (see Bridge.Use), after it has been logged with its stack. It is
 	// called where the middleware ran and must not block for long.

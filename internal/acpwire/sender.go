@@ -42,6 +42,9 @@ func (b *Bridge) answer(req *Message, resp []byte) error {
 		a.timer.Stop()
 	}
 	b.mu.Unlock()
+	if req.Dir == ClientToAgent && b.opts.OnAnswered != nil {
+		b.opts.OnAnswered(req, resp)
+	}
 	return b.writers[req.Dir.Reverse()].write(resp, true)
 }
 
