@@ -39,3 +39,26 @@ func TestIDERequestNamingARolloverSession(t *testing.T) {
 		})
 	}
 }
+
+// TestUnreadUpdateKeepsTheIDESession: after s1 rolled over into the agent
+// session d1, an update of the agent's in d1 that the pipeline does not
+// reads (no update object) still reaches the
+// middleware past it as s1's: left naming d1, it would be judged, and
+// reach the IDE, in the name of a session the IDE never opened.
+func TestUnreadUpdateKeepsTheIDESession(t *testing.T) {
+	for name, update := range map[string]string{
+		"null update": `null`,
+		"no object":   `"plan"`,
+		"array":       `[]`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			h, _ := checkpointedHarness(t)
+			rolloverAnswered(h, 4, "d1")
+			h.agent(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"d1","update":` + update + `}}`)
+			got := h.untilIDE(func(m []byte) bool { return strings.Contains(string(m), `"update":`+update) })
+			if sid := str(got[len(got)-1], "params", "sessionId"); sid != "s1" {
+				t.Errorf("IDE got %s, want it in s1", got[len(got)-1])
+			}
+		})
+	}
+}

@@ -179,8 +179,15 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 	upd, err := readUpdateOf(m, &p.ids, &buf)
 	if err != nil {
 		// Not an update the IDE acts on, or one it may read another way
-		// (a member named twice): recorded and offloaded from nothing.
-		return next.Handle(ctx, m)
+		// (a member named twice): recorded and offloaded from nothing,
+		// but still in the IDE's session: after a rollover, one left
+		// naming the agent's session would be judged, and reach the IDE,
+		// in the name of a session the IDE never opened.
+		out, err := p.translate(m, false)
+		if err != nil {
+			return err
+		}
+		return next.Handle(ctx, out)
 	}
 	down := upd.SessionID
 	ide, s, loading := p.updateSession(down)
