@@ -66,6 +66,10 @@ type bridgeSetup struct {
 	// in the order features added them: governance audits them, and governance and compression forget what a request
 	// the bridge answered in the agent's place would have opened.
 	OnRefused []func(acpwire.Refusal)
+	// OnAnswered hear of every IDE request the bridge answers in the agent's place (acpwire.Options.OnAnswered),
+	// in the order features added them: governance settles what the request opened or started, as the agent's
+	// answer would have, when a feature nearer the agent (compression, the adapters) gave that answer.
+	OnAnswered []func(req *acpwire.Message, resp []byte)
 
 	cleanups []func()
 }
@@ -224,6 +228,11 @@ func prepareBridge(ctx context.Context, e *env, f *bridgeFlags, features []featu
 		OnRefused: func(r acpwire.Refusal) {
 			for _, fn := range br.setup.OnRefused {
 				fn(r)
+			}
+		},
+		OnAnswered: func(req *acpwire.Message, resp []byte) {
+			for _, fn := range br.setup.OnAnswered {
+				fn(req, resp)
 			}
 		},
 	})

@@ -47,6 +47,7 @@ func governanceFeature() feature {
 				// copies, never a message's bytes, so read blocks are reused.
 				s.Bridge.UseFailClosedNonRetaining(enf)
 				s.OnRefused = append(s.OnRefused, enf.Refused)
+				s.OnAnswered = append(s.OnAnswered, enf.Answered)
 				s.onExit(g.WatchPolicy())
 			}
 			return nil

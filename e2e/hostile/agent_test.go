@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -46,7 +47,19 @@ type agentConfig struct {
 	// answers session/load with, byte for byte, answeredIDPlaceholder
 	// standing for the request's id.
 	LoadAnswer string `json:"loadAnswer,omitempty"`
+	// Rollover has the agent answer a session/new after its first with
+	// rolledSessionID (a rollover's fresh session), say it loads
+	// sessions, and end each warm-up prompt (warmUpPrompt) at once.
+	Rollover bool `json:"rollover,omitempty"`
 }
+
+// warmUpPrompt is the text of the prompts the IDE sends before its own
+// under @rollover; the agent ends their turns at once, with some text.
+const warmUpPrompt = "warm up"
+
+// rolledSessionID is the id a Rollover agent gives the fresh session a
+// rollover opens to continue session sid.
+func rolledSessionID(sid string) string { return sid + "-rolled" }
 
 // answeredIDPlaceholder stands for the id of the request a line of the
 // case's answers (@end-turn, @load-answer).
@@ -87,6 +100,8 @@ type hostileAgent struct {
 	// askedLogin: the first session/new was answered authRequired (only
 	// the reading goroutine uses it).
 	askedLogin bool
+	// opened: a session/new was answered with the case's session id.
+	opened bool
 	// listID is the id of the session/list answered with cfg.ListAnswer,
 	// until the bridge answers that line as a request it refused.
 	listID json.RawMessage
@@ -316,6 +331,7 @@ func (a *hostileAgent) handle(line []byte) {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
 		Result json.RawMessage `json:"result"`
+		Params json.RawMessage `json:"params"`
 	}
 	if json.Unmarshal(line, &m) != nil {
 		return
@@ -331,7 +347,7 @@ func (a *hostileAgent) handle(line []byte) {
 			methods = a.cfg.AuthMethods
 		}
 		caps := map[string]any{"loadSession": false}
-		if len(a.cfg.Sessions) > 0 || a.cfg.ListAnswer != "" {
+		if len(a.cfg.Sessions) > 0 || a.cfg.ListAnswer != "" || a.cfg.Rollover {
 			caps = map[string]any{"loadSession": true, "sessionCapabilities": map[string]any{"list": map[string]any{}}}
 		}
 		a.reply(m.ID, map[string]any{
@@ -345,7 +361,10 @@ func (a *hostileAgent) handle(line []byte) {
 		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID,
 			"error": map[string]any{"code": authRequired, "message": "Authentication required"}})
 		a.send(append(b, '\n'))
+	case m.Method == "session/new" && a.cfg.Rollover && a.opened:
+		a.reply(m.ID, map[string]any{"sessionId": rolledSessionID(a.cfg.SessionID)})
 	case m.Method == "session/new":
+		a.opened = true
 		a.reply(m.ID, map[string]any{"sessionId": a.cfg.SessionID})
 	case m.Method == "session/list" && a.cfg.ListAnswer != "":
 		a.listID = m.ID
@@ -360,8 +379,10 @@ func (a *hostileAgent) handle(line []byte) {
 		a.reply(m.ID, map[string]any{"sessions": a.cfg.Sessions})
 	case m.Method == "session/load" && a.cfg.LoadAnswer != "":
 		a.send([]byte(strings.ReplaceAll(a.cfg.LoadAnswer, answeredIDPlaceholder, string(m.ID)) + "\n"))
-	case m.Method == "session/load" && (len(a.cfg.Sessions) > 0 || a.cfg.ListAnswer != ""):
+	case m.Method == "session/load" && (len(a.cfg.Sessions) > 0 || a.cfg.ListAnswer != "" || a.cfg.Rollover):
 		a.reply(m.ID, map[string]any{})
+	case m.Method == "session/prompt" && a.cfg.Rollover && strings.Contains(string(m.Params), warmUpPrompt):
+		a.warmUp(m.ID, m.Params)
 	case m.Method == "session/prompt":
 		a.turns++
 		if a.turns == 2 && a.cfg.EndTurn != "" {
@@ -510,6 +531,23 @@ func (a *hostileAgent) turn(id json.RawMessage) {
 	}
 	a.reply(id, map[string]any{"stopReason": reason})
 }
+
+// warmUp ends a warm-up prompt's turn (Rollover) at once, after a few
+// lines of text in the session it names, which give the summary of a
+// checkpoint something to hold.
+func (a *hostileAgent) warmUp(id, params json.RawMessage) {
+	var p struct {
+		SessionID json.RawMessage `json:"sessionId"`
+	}
+	json.Unmarshal(params, &p)
+	a.send([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":` + string(p.SessionID) +
+		`,"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":` + warmUpText + `}}}}` + "\n"))
+	a.reply(id, map[string]any{"stopReason": "end_turn"})
+}
+
+// warmUpText is the text of a warm-up turn, as a JSON string: enough for a
+// checkpoint's summary to be smaller than what it replaces.
+var warmUpText = strconv.Quote(strings.Repeat("Looked at the workspace; nothing to change yet. ", 40))
 
 // nextTurn is the second prompt's turn (EndTurn): the lines of NextScript,
 // then a sync request, and the turn's end once the sync is answered.

@@ -59,6 +59,10 @@ type hostileCase struct {
 	compress []string
 	// compressOn says @compress was given.
 	compressOn bool
+	// rollover: before its prompt the IDE has compression roll the session
+	// over to a fresh agent session (@rollover), then loads that agent
+	// session by its own id.
+	rollover bool
 	// rules are rules the case adds to the suite's policy (@rule), each
 	// its list (deny, ask or allow) and the rule.
 	rules [][2]string
@@ -400,6 +404,7 @@ func (c *hostileCase) target(word string) (on *bool, list *[]string) {
 		"control":           &c.control,
 		"decide-late":       &c.decideLate,
 		"answer-last-first": &c.lastFirst,
+		"rollover":          &c.rollover,
 	}
 	lists := map[string]*[]string{
 		"audit":      &c.audits,

@@ -154,6 +154,11 @@
 //	@compress FLAGS        the bridge runs with --compress on, its cache in the
 //	                       run directory, and FLAGS (--context-size 1000, ...;
 //	                       placeholders apply: --cache-dir {{WS}}/cache moves it)
+//	@rollover              with @compress: before its prompt the IDE prompts,
+//	                       runs /bridge-compress and prompts again, which rolls
+//	                       its session over to a fresh agent session the agent
+//	                       names {{SID}}-rolled; the IDE then loads that agent
+//	                       session by its id, as from the agent's history
 //	@repeat N              send the next message line N times, {{I}} in it
 //	                       counting 1..N
 //	@control               a harness check, not an attack: no refusal is expected

@@ -54,6 +54,12 @@ type ideConfig struct {
 	// prompt again in the session, the second answer being the one
 	// judged.
 	PromptAgain bool `json:"promptAgain"`
+	// Rollover has the IDE, once its session is open, prompt warmUpPrompt,
+	// run /bridge-compress and prompt warmUpPrompt again, which rolls the
+	// session over to a fresh agent session (compression), then load that
+	// agent session by its id (rolledSessionID), as a person picking it
+	// from the agent's history does, before its own prompt.
+	Rollover bool `json:"rollover"`
 }
 
 // ideResult is what the IDE saw and did.
@@ -225,6 +231,11 @@ func (ide *executingIDE) converse() error {
 		}
 	}
 	sid, _ := json.Marshal(sn)
+	if ide.cfg.Rollover {
+		if err := ide.rollOver(string(sid)); err != nil {
+			return err
+		}
+	}
 	ans, err = ide.call("2", "session/prompt", `{"sessionId":`+string(sid)+`,"prompt":[{"type":"text","text":"go"}]}`)
 	if err != nil {
 		return fmt.Errorf("session/prompt: %v", err)
@@ -245,6 +256,37 @@ func (ide *executingIDE) converse() error {
 	if pr.Result.StopReason == "" {
 		return fmt.Errorf("session/prompt answered %s", ans)
 	}
+	return nil
+}
+
+// rollOver has compression roll session sid (JSON) over to a fresh agent
+// session and loads that agent session by its id (see ideConfig.Rollover).
+func (ide *executingIDE) rollOver(sid string) error {
+	for i, text := range []string{warmUpPrompt, "/bridge-compress", warmUpPrompt} {
+		if _, err := ide.call(fmt.Sprintf("r%d", i), "session/prompt", `{"sessionId":`+sid+`,"prompt":[{"type":"text","text":"`+text+`"}]}`); err != nil {
+			return fmt.Errorf("session/prompt %q: %v", text, err)
+		}
+	}
+	var id string
+	json.Unmarshal([]byte(sid), &id)
+	rolled, _ := json.Marshal(rolledSessionID(id))
+	ws, _ := json.Marshal(ide.cfg.Workspace)
+	ans, err := ide.call("r3", "session/load", `{"sessionId":`+string(rolled)+`,"cwd":`+string(ws)+`,"mcpServers":[]}`)
+	if err != nil {
+		return fmt.Errorf("session/load: %v", err)
+	}
+	var r struct {
+		Error json.RawMessage `json:"error"`
+	}
+	json.Unmarshal(ans, &r)
+	if len(r.Error) > 0 {
+		ide.action("session/load of %s refused: %s", rolled, r.Error)
+		return nil
+	}
+	ide.mu.Lock()
+	ide.opened[rolledSessionID(id)] = true
+	ide.mu.Unlock()
+	ide.action("loaded the rollover's session %s", rolled)
 	return nil
 }
 
