@@ -67,8 +67,8 @@ type bridgeSetup struct {
 	// the bridge answered in the agent's place would have opened.
 	OnRefused []func(acpwire.Refusal)
 	// OnAnswered hear of every IDE request the bridge answers in the agent's place (acpwire.Options.OnAnswered),
-	// in the order features added them: governance settles what the request opened or started, as the agent's
-	// answer would have, when a feature nearer the agent (compression, the adapters) gave that answer.
+	// in the order features added them: governance and compression settle what the request opened or started, as
+	// the agent's answer would have, when a feature nearer the agent (compression, the adapters) gave that answer.
 	OnAnswered []func(req *acpwire.Message, resp []byte)
 
 	cleanups []func()

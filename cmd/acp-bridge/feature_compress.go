@@ -71,6 +71,7 @@ func compressFeature() feature {
 			// A Preempter that keeps no message's bytes.
 			s.Bridge.UseNonRetaining(p)
 			s.OnRefused = append(s.OnRefused, p.Refused)
+			s.OnAnswered = append(s.OnAnswered, p.Answered)
 			s.closeOnExit("compression cache", p.Close)
 			s.closeOnExit("compression log", p.Events().Err) // before Close, as cleanups run in reverse
 			s.Logger.Info("compression: on", "cache", p.Store().Dir(), "offload_tokens", o.OffloadTokens, "context_size", o.ContextSize)

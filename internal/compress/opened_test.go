@@ -1,11 +1,14 @@
 package compress
 
 import (
+	"context"
 	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/acpwire/acpwiretest"
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
@@ -161,5 +164,53 @@ func (h *harness) exchange(req, answer string) {
 	id, _ := rawjson.Get([]byte(req), "id")
 	if m := h.readIDE(); !isResponse(string(id))(m) {
 		h.t.Fatalf("IDE got %s", m)
+	}
+}
+
+// TestLoadAnsweredNearerTheAgent: a feature nearer the agent than the
+// pipeline (the Claude adapter, for a session it cannot apply the policy
+// to) answers the IDE's session/load or resume with an error in the
+// agent's place. The IDE never opened the session, and the pipeline,
+// hearing of the answer (Answered, as cmd/acp-bridge wires it), keeps
+// nothing for it and speaks to the IDE in no message of its own there.
+func TestLoadAnsweredNearerTheAgent(t *testing.T) {
+	big := strings.Repeat("0123456789abcdef\n", 200)
+	for _, method := range []string{"session/load", "session/resume"} {
+		t.Run(method, func(t *testing.T) {
+			var p *Pipeline
+			b := acpwire.New(acpwire.Options{OnAnswered: func(req *acpwire.Message, resp []byte) { p.Answered(req, resp) }})
+			var err error
+			if p, err = New(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), ContextSize: 1000, OffloadTokens: 500, EventLog: &strings.Builder{}}, b); err != nil {
+				t.Fatal(err)
+			}
+			b.UseNonRetaining(p)
+			b.Use(acpwire.Middleware(func(next acpwire.Handler) acpwire.Handler {
+				return acpwire.HandlerFunc(func(ctx context.Context, m *acpwire.Message) error {
+					if m.Method == method {
+						return b.ReplyError(m, acpwire.Errorf(acpwire.CodeInvalidParams, "cannot apply the policy"))
+					}
+					return next.Handle(ctx, m)
+				})
+			}))
+			h := &harness{Harness: acpwiretest.Start(t, b), t: t, p: p, log: &strings.Builder{}}
+			h.newSession(1, "/repo", "s1")
+			h.ide(`{"jsonrpc":"2.0","id":8,"method":"` + method + `","params":{"sessionId":"gone","cwd":"/repo","mcpServers":[]}}`)
+			if m := h.readIDE(); str(m, "error", "message") != "cannot apply the policy" {
+				t.Fatalf("IDE got %s, want the refusal", m)
+			}
+			say := agentSays("gone", big)
+			h.agent(say)
+			const sync = `{"jsonrpc":"2.0","method":"_test/sync","params":{}}`
+			h.agent(sync)
+			if got := h.untilIDE(func(m []byte) bool { return string(m) == sync }); len(got) != 2 || string(got[0]) != say {
+				t.Fatalf("IDE got %d messages (%.200q), want the agent's and the sync: the pipeline spoke in session gone", len(got), got)
+			}
+			p.mu.Lock()
+			_, kept := p.sessions["gone"]
+			p.mu.Unlock()
+			if kept {
+				t.Error("the pipeline keeps session gone")
+			}
+		})
 	}
 }

@@ -214,6 +214,36 @@ func (p *Pipeline) Refused(r acpwire.Refusal) {
 	}
 }
 
+// Answered hears of the IDE's request req, which the bridge answered in
+// the agent's place with resp (set it as, or call it from,
+// acpwire.Options.OnAnswered): a session/load or session/resume that a
+// feature nearer the agent refused (the Claude adapter, for a session it
+// cannot apply the policy to) failed, and the session it would have
+// opened is forgotten, as after the agent's own error. The pipeline's own
+// refusal of a load naming the agent session a rollover opened opened
+// nothing, and is passed over. Answered is safe for concurrent use and
+// keeps neither req nor resp.
+func (p *Pipeline) Answered(req *acpwire.Message, resp []byte) {
+	if req == nil || req.Dir != acpwire.ClientToAgent {
+		return
+	}
+	if _, failed := rawjson.Get(resp, "error"); !failed {
+		return
+	}
+	switch req.Method {
+	case "session/load", "session/resume":
+		id, _ := rawjson.GetString(req.Params, "sessionId")
+		p.mu.Lock()
+		ide, continued := p.downToIDE[id]
+		p.mu.Unlock()
+		if continued && ide != id {
+			return
+		}
+		p.loadSettled(req)
+		p.reopenFailed(req)
+	}
+}
+
 // Preempt hears session/cancel before it waits its turn: a compaction or
 // rollover the bridge is running for that session is abandoned. Bridge.Use
 // registers it. It does not block.
