@@ -17,6 +17,7 @@ type heldOffload struct {
 	s        *session
 	path     string // the cached copy, absolute
 	resolved string // path with its symlinks resolved, "" if it could not be
+	bytes    int    // the content's size, taken from the run's budget
 	note     string // the session record's note: the source and the reference
 	event    Event  // the TIER_1 event
 }
@@ -62,5 +63,7 @@ func (p *Pipeline) discardOffload(h heldOffload) {
 	h.s.mu.Unlock()
 	if err := os.Remove(h.path); err != nil {
 		p.logger.Warn("removing an offload no message refers to", "path", h.path, "err", err)
+		return
 	}
+	p.releaseOffload(h.bytes)
 }

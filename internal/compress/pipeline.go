@@ -52,6 +52,10 @@ type Config struct {
 	// CompactTimeout bounds an agent compaction turn; optional, defaults to
 	// DefaultCompactTimeout.
 	CompactTimeout time.Duration
+	// MaxOffloadBytes bounds the content tier 1 writes to the cache in one
+	// run, whatever the direction; past it larger content passes as is.
+	// Optional, defaults to DefaultMaxOffloadBytes.
+	MaxOffloadBytes int64
 	// MaxSessions bounds the sessions the pipeline keeps state for (meter,
 	// recorder, spooled conversation, ACCP state); the least recently used
 	// is forgotten beyond it, and a later message in a forgotten session
@@ -102,6 +106,9 @@ type Pipeline struct {
 
 	settler settler
 
+	offloaded   atomic.Int64 // bytes of content offloaded in this run (reserveOffload)
+	budgetSpent atomic.Bool  // an offload was refused for the budget: warned once
+
 	closeLog func() error // closes the event log file Open opened; nil otherwise
 }
 
@@ -124,6 +131,9 @@ func New(cfg Config, s acpwire.Sender) (*Pipeline, error) {
 	}
 	if cfg.MaxSessions <= 0 {
 		cfg.MaxSessions = DefaultMaxSessions
+	}
+	if cfg.MaxOffloadBytes <= 0 {
+		cfg.MaxOffloadBytes = DefaultMaxOffloadBytes
 	}
 	logger := cfg.Logger
 	if logger == nil {

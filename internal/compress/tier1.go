@@ -3,6 +3,7 @@ package compress
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -29,7 +30,9 @@ func (p *Pipeline) toolResult(ctx context.Context, s *session, m *acpwire.Messag
 	if tokens > p.cfg.OffloadTokens {
 		ref, err := p.offload(s, tool, source, content, tokens)
 		if err != nil {
-			p.logger.Warn("tier 1 offload failed; content passed as is", "source", source, "err", err)
+			if !errors.Is(err, errOffloadBudget) {
+				p.logger.Warn("tier 1 offload failed; content passed as is", "source", source, "err", err)
+			}
 		} else {
 			out, err := m.PatchJSON(ref.text, path...)
 			if err != nil {
@@ -74,9 +77,13 @@ type offloadRef struct {
 // message carrying the reference is written (recordWhenPassed), or undone
 // by settleOffloads when that message is not passed on.
 func (p *Pipeline) offload(s *session, tool, source, content string, tokens int) (offloadRef, error) {
+	if !p.reserveOffload(len(content)) {
+		return offloadRef{}, errOffloadBudget
+	}
 	o := Offloaded{Source: source, Tokens: tokens, Bytes: len(content), Lines: countLines(content)}
 	path, err := p.store.WriteOffloaded(tool, content)
 	if err != nil {
+		p.releaseOffload(len(content))
 		return offloadRef{}, err
 	}
 	o.Path = path
@@ -87,7 +94,7 @@ func (p *Pipeline) offload(s *session, tool, source, content string, tokens int)
 	s.offloads.add(path, resolved)
 	lvl := s.meter.Usage().Level()
 	s.mu.Unlock()
-	held := heldOffload{s: s, path: path, resolved: resolved, note: source + "\n\n" + ref,
+	held := heldOffload{s: s, path: path, resolved: resolved, bytes: len(content), note: source + "\n\n" + ref,
 		event: Event{Time: p.now(), Session: s.ide, Type: EventTier1, Level: lvl.String(),
 			Trigger:      fmt.Sprintf("%s: %d tokens over the %d-token threshold", source, tokens, p.cfg.OffloadTokens),
 			TokensBefore: tokens, TokensAfter: after, TokensSaved: tokens - after, Files: files}}
