@@ -151,6 +151,11 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 // may run when it evaluates the value again.
 func (e *Engine) decideVariable(in *reqInfo, name, value string, static bool, dir shellcmd.Dir, advisories *[]string, consider func(verdict, string, []string)) {
 	v, ok := e.decideEnv(in, name, advisories)
+	if ok && v.rule == nil && name == "GOFLAGS" && static && shellcmd.GoFlagsPlain(value) {
+		// GOFLAGS runs code through -toolexec and its kin; a value that
+		// gives none of them is a plain setting.
+		ok = false
+	}
 	if ok {
 		consider(v, "setting "+name, nil)
 	} else if why := shellcmd.LocaleCharset(name, value, static); why != "" {
