@@ -106,3 +106,59 @@ func TestBridgeOwnFilesNamedPipe(t *testing.T) {
 		})
 	}
 }
+
+// TestBridgeOwnFilesHardLink: a hard link planted where one of the bridge's
+// own files goes (made by an agent in an earlier session: `ln ~/.bashrc
+// audit.jsonl`, which changes no file) is a second name of a file
+// elsewhere. The bridge refuses to start, naming the path, and the file
+// elsewhere keeps its content: the bridge would otherwise append its
+// records, which quote what the agent chose, to it.
+func TestBridgeOwnFilesHardLink(t *testing.T) {
+	tests := []struct {
+		name  string
+		place string // the hard link's name in the workspace
+		empty bool   // the file elsewhere is empty (the audit log continues no other text)
+		args  func(link string) []string
+	}{
+		{"audit log", "audit.jsonl", true, func(l string) []string { return []string{"--audit", l} }},
+		{"audit lock file", ".audit.jsonl.lock", false, func(l string) []string {
+			return []string{"--audit", filepath.Join(filepath.Dir(l), "audit.jsonl")}
+		}},
+		{"compression event log", "compress.jsonl", false, func(l string) []string {
+			return []string{"--compress", "on", "--cache-dir", filepath.Join(filepath.Dir(l), "cache"), "--compress-log", l}
+		}},
+		{"log file", "bridge.log", false, func(l string) []string { return []string{"--log-file", l} }},
+		{"record file", "wire.jsonl", false, func(l string) []string { return []string{"--record", l} }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ws, home := t.TempDir(), t.TempDir()
+			rc := "alias ls='ls --color'\n"
+			if tt.empty {
+				rc = ""
+			}
+			victim := filepath.Join(home, ".bashrc")
+			if err := os.WriteFile(victim, []byte(rc), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			link := filepath.Join(ws, tt.place)
+			if err := os.Link(victim, link); err != nil {
+				t.Fatal(err)
+			}
+			started := filepath.Join(t.TempDir(), "started")
+			_, stderr, code := runCmd(t, "", append(tt.args(link), "--", "sh", "-c", `touch "$1"`, "sh", started)...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2; stderr:\n%s", code, stderr)
+			}
+			if !strings.Contains(stderr, link+" is a file with another name (a hard link)") {
+				t.Errorf("stderr does not say the path is a hard link:\n%s", stderr)
+			}
+			if _, err := os.Stat(started); err == nil {
+				t.Error("the agent was started")
+			}
+			if b, _ := os.ReadFile(victim); string(b) != rc {
+				t.Errorf("the bridge changed the file the hard link names: %q", b)
+			}
+		})
+	}
+}

@@ -14,9 +14,10 @@ import (
 // lockFile takes an exclusive advisory lock on name (created 0600), so that
 // two processes never extend the same chain. The kernel releases it when
 // the process dies. A symbolic link put at name is not followed: the
-// bridge would create the file it leads to.
+// bridge would create the file it leads to; a file with another name (a
+// hard link) is refused as the log would be.
 func lockFile(name string) (*os.File, error) {
-	f, err := nowaitopen.File(name, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := nowaitopen.SoleFile(name, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("creating the audit log's lock file: %w", err)
 	}

@@ -17,9 +17,10 @@ type file interface {
 }
 
 // openAppend opens name for appending, never through a symbolic link put
-// at its path: the log's records would be appended wherever it leads.
+// at its path, nor when the file has another name (a hard link): the log's
+// records would be appended to the file the link names.
 func openAppend(name string) (file, error) {
-	return nowaitopen.File(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	return nowaitopen.SoleFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 }
 
 // syncDir fsyncs the directory holding path so a created or renamed file

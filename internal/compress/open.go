@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/nowaitopen"
 )
 
 // Options configure Open: a Config whose cache directory and event log are
@@ -38,8 +39,9 @@ func Open(opts Options, s acpwire.Sender) (*Pipeline, error) {
 		// Not through a link planted at the path: the events, which
 		// quote what the agent chose, would be appended wherever it
 		// leads; nor into a named pipe, whose open would wait for a
-		// reader (openSegment).
-		f, err := openSegment(opts.LogPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		// reader; nor into a file with another name (a hard link),
+		// which they would extend.
+		f, err := nowaitopen.SoleFile(opts.LogPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
 			return nil, fmt.Errorf("opening the event log: %v", err)
 		}

@@ -1,0 +1,17 @@
+//go:build unix
+
+package nowaitopen
+
+import (
+	"os"
+	"syscall"
+)
+
+// linkCount returns how many names the file fi describes has, 1 when the
+// system does not say.
+func linkCount(fi os.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}
