@@ -447,7 +447,7 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 			names = append(names, namesAbove(in.roots, filepath.Clean(base), a.text)...)
 		}
 		if a.mayWrite && !unknownDir {
-			names = append(names, programGlobNames(p)...)
+			names = append(names, in.programGlobNames(p)...)
 		}
 	}
 	sub := *in

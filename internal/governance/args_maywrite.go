@@ -262,14 +262,16 @@ func segmentReads(w shellcmd.Word, at *shellcmd.Word, parts []string) []argWord 
 // programGlobNames returns the files a quoted pattern p may name to a
 // program that expands patterns itself ("prettier --write '.github/**/*.yml'"):
 // what it matches as a shell glob, with each "**/" as no directory, one
-// or two; nothing for a name without a pattern's characters.
-func programGlobNames(p string) []string {
+// or two, and where the links in kept lead (keptGlobNames: after "ln -s
+// keys kk", 'kk/*.key' names keys/a.key); nothing for a name without a
+// pattern's characters.
+func (in *reqInfo) programGlobNames(p string) []string {
 	if !strings.ContainsAny(p, "*?[") {
 		return nil
 	}
 	var out []string
 	for _, v := range []string{p, strings.ReplaceAll(p, "**/", ""), strings.ReplaceAll(p, "**/", "*/"), strings.ReplaceAll(p, "**/", "*/*/")} {
-		if names, ok := globNames(v, maxGlobMatches); ok {
+		if names, ok := in.keptGlobNames(v, maxGlobMatches); ok {
 			out = append(out, names...)
 		}
 	}

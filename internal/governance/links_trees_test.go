@@ -1,6 +1,8 @@
 package governance
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -32,6 +34,11 @@ func TestLinksMadeTreeWalks(t *testing.T) {
 		{"a pattern beneath a link to the workspace", "ln -s . kk", "cat kk/vault/*", Deny, "vault/x.pem"},
 		{"a pattern beneath the link, edited in place", "ln -s keys kk", "sed -i s/a/b/ kk/*", Deny, "keys/a.key"},
 		{"a pattern beneath a link to a plain directory", "ln -s src ss", "cat ss/*.go", Allow, ""},
+		{"a pattern beneath the link, archived whole", "ln -s . kk", "tar cf - kk/v*", Deny, "vault/x.pem"},
+		{"a pattern beneath the link, zipped whole", "ln -s . kk", "zip -r o.zip kk/va*", Deny, "vault/x.pem"},
+		{"a pattern beneath the link a program expands itself", "ln -s keys kk", "prettier --write 'kk/*.key'", Deny, "keys/a.key"},
+		{"a ** pattern beneath the link a program expands itself", "ln -s . kk", "eslint --fix 'kk/keys/**/*.key'", Deny, "keys/a.key"},
+		{"a pattern beneath a link to a plain directory, archived whole", "ln -s src ss", "tar cf - ss/b", Allow, ""},
 	}
 	line := func(l string) Request { return Request{Action: ActionTerminalCreate, Command: l, Cwd: root} }
 	for _, tt := range tests {
@@ -47,6 +54,47 @@ func TestLinksMadeTreeWalks(t *testing.T) {
 			e.made.forget()
 			if d := e.Decide(line(tt.later)); d.Value != Allow {
 				t.Errorf("Decide(%q) alone = %v (%s); want allow", tt.later, d.Value, d.Reason)
+			}
+		})
+	}
+}
+
+// TestLinksMadeProtectedNames decides a line that makes a link, which the
+// test never runs, then a line whose pattern beneath the link's name
+// matches a protected file once the link is there: the text of the line
+// names the policy, and a script the line runs changes it. Each is
+// refused as the same line naming the file directly is.
+func TestLinksMadeProtectedNames(t *testing.T) {
+	e, root, _ := treeWriteWorkspace(t)
+	tree{files: []string{"ws/GOVERNANCE.md"}}.make(t, filepath.Dir(root))
+	if err := os.WriteFile(filepath.Join(root, "run.sh"), []byte("echo 'default: allow' > GOVERNANCE.md\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.Protect(ProtectedPath{Path: filepath.Join(root, "GOVERNANCE.md"), What: "the governance policy"})
+	tests := []struct {
+		name, first, later string
+		want, alone        Value
+	}{
+		{"a pattern in the line's text", "ln -s . kk", "foo kk/GOVERN*", Deny, Allow},
+		{"a pattern in a shell's code", "ln -s . kk", "bash -c 'cat kk/GOV*'", Deny, Allow},
+		{"a script a pattern names", "ln -s . kk", "bash kk/r*.sh", Deny, RequireApproval},
+		{"a program a pattern names", "ln -s . kk", "python3 kk/r*.sh", Deny, RequireApproval},
+		{"a pattern beneath a link to a plain directory", "ln -s src ss", "foo ss/*.go", Allow, Allow},
+	}
+	line := func(l string) Request { return Request{Action: ActionTerminalCreate, Command: l, Cwd: root} }
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e.made.forget()
+			if d := e.Decide(line(tt.first)); d.Value == Deny {
+				t.Fatalf("Decide(%q) = %v (%s); want it run", tt.first, d.Value, d.Reason)
+			}
+			d := e.Decide(line(tt.later))
+			if d.Value != tt.want || tt.want != Allow && !strings.Contains(d.Reason, "GOVERNANCE.md") {
+				t.Errorf("after %q: Decide(%q) = %v (%s); want %v about GOVERNANCE.md", tt.first, tt.later, d.Value, d.Reason, tt.want)
+			}
+			e.made.forget()
+			if d := e.Decide(line(tt.later)); d.Value != tt.alone {
+				t.Errorf("Decide(%q) alone = %v (%s); want %v", tt.later, d.Value, d.Reason, tt.alone)
 			}
 		})
 	}

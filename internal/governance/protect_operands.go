@@ -73,7 +73,7 @@ var findActions = map[string]bool{"-delete": true, "-exec": true, "-execdir": tr
 // protectedOperands returns a deny verdict for a command line that reaches
 // a protected location of list through a link, a directory it deletes,
 // moves or changes recursively, or a directory it copies into.
-// names and ok are lineNames(line, lines, cwd).
+// names and ok are lineNames(in, line, lines, cwd).
 func (e *Engine) protectedOperands(in *reqInfo, list []protected, line string, lines []*shellcmd.Analysis, cwd string, names []string, ok bool) (verdict, bool) {
 	if !ok {
 		return verdict{value: Deny, ref: "self-protection",
@@ -148,9 +148,10 @@ func (e *Engine) protectedOperands(in *reqInfo, list []protected, line string, l
 // token of its text (split at operandSeparators) and every static word and
 // redirection target the shell parser computes, relative ones joined to
 // cwd and to each directory a cd of the line leads to, and the names a
-// glob word matches now. ok is false past maxOperands, or where a glob
-// matches more names than globNames expands.
-func (e *Engine) lineNames(line string, lines []*shellcmd.Analysis, cwd string) ([]string, bool) {
+// glob word matches now and where the links in kept lead (keptGlobNames:
+// after "ln -s . kk", "foo kk/GOV*" names the policy). ok is false past
+// maxOperands, or where a glob matches more names than globNames expands.
+func (e *Engine) lineNames(in *reqInfo, line string, lines []*shellcmd.Analysis, cwd string) ([]string, bool) {
 	seen := map[string]bool{}
 	var out []string
 	tooMany := false
@@ -196,7 +197,7 @@ func (e *Engine) lineNames(line string, lines []*shellcmd.Analysis, cwd string) 
 			if !strings.HasPrefix(p, "/") {
 				p = cwd + "/" + p
 			}
-			ms, ok := globNames(p, maxOperands)
+			ms, ok := in.keptGlobNames(p, maxOperands)
 			if !ok {
 				tooMany = true
 			}

@@ -97,7 +97,7 @@ func (e *Engine) eachScript(in *reqInfo, lines []*shellcmd.Analysis, cwd string,
 				}
 				files = append(files, gitConfigScripts(form, in.roots, dirs)...)
 			}
-			for _, f := range expandGlobs(files, dirs) {
+			for _, f := range in.expandGlobs(files, dirs) {
 				for _, d := range dirs {
 					if v, ok := at(c, f, d); ok {
 						return v, true
@@ -202,8 +202,10 @@ func globMark(w shellcmd.Word) string {
 }
 
 // expandGlobs returns names with each glob (globMark) replaced by the
-// files it matches now in each of dirs (at most maxGlobMatches each).
-func expandGlobs(names []string, dirs []string) []string {
+// files it matches now in each of dirs, and where the links in kept lead
+// (keptGlobNames: after "ln -s . kk", "bash kk/r*.sh" runs run.sh), at
+// most maxGlobMatches each.
+func (in *reqInfo) expandGlobs(names []string, dirs []string) []string {
 	var out []string
 	for _, n := range names {
 		g, ok := strings.CutPrefix(n, "\x00")
@@ -216,7 +218,7 @@ func expandGlobs(names []string, dirs []string) []string {
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(d, p)
 			}
-			m, _ := globNames(p, maxGlobMatches)
+			m, _ := in.keptGlobNames(p, maxGlobMatches)
 			out = append(out, m...)
 		}
 	}

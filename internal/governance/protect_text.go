@@ -46,7 +46,7 @@ type keptText struct {
 // for a pure line without arguments run as argv.
 func (e *Engine) lineTextOf(in *reqInfo, list []protected, line string, lines []*shellcmd.Analysis, cwd string) lineText {
 	read := func() lineText {
-		names, ok := e.lineNames(line, lines, cwd)
+		names, ok := e.lineNames(in, line, lines, cwd)
 		return lineText{named: namedIndex(list, line, lines, cwd), names: names, namesOK: ok}
 	}
 	if len(in.req.Argv) > 0 || len(in.req.Command) > maxAnalysedLine || !shellcmd.Pure(in.req.Command) {

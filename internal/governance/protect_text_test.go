@@ -103,7 +103,7 @@ func FuzzLineTextKept(f *testing.F) {
 		cwd := filepath.Clean(req.Cwd)
 		lines := in.commandLines()
 		kept := e.lineTextOf(in, list, cmd, lines, cwd)
-		names, ok := e.lineNames(cmd, lines, cwd)
+		names, ok := e.lineNames(in, cmd, lines, cwd)
 		want := lineText{named: namedIndex(list, cmd, lines, cwd), names: names, namesOK: ok}
 		if !reflect.DeepEqual(kept, want) {
 			t.Fatalf("%q in %s: kept %+v, read %+v", line, cwd, kept, want)

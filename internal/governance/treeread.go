@@ -41,7 +41,7 @@ func (e *Engine) treeReadVerdict(in *reqInfo, c *shellcmd.Command) (verdict, boo
 			bases = workTreeTops(bases, in.roots, tr.base)
 			tr.base = ""
 		}
-		dirs, ok := tr.roots(bases, e.home)
+		dirs, ok := tr.roots(in, bases, e.home)
 		if !ok {
 			return verdict{value: RequireApproval, ref: "unreadable-command",
 				ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
@@ -59,9 +59,11 @@ func (e *Engine) treeReadVerdict(in *reqInfo, c *shellcmd.Command) (verdict, boo
 
 // roots returns the absolute directories tr reads whole when its command
 // runs in one of bases (every workspace root when where it runs is not
-// known); ok is false when a pattern among them matches more names than
-// globNames expands.
-func (tr treeRead) roots(bases []string, home string) (dirs []string, ok bool) {
+// known), a pattern expanded also where the links in kept leads
+// (keptGlobNames: after "ln -s . kk", "tar cf - kk/v*" reads vault); ok
+// is false when a pattern among them matches more names than globNames
+// expands.
+func (tr treeRead) roots(in *reqInfo, bases []string, home string) (dirs []string, ok bool) {
 	ops := tr.dirs
 	if tr.cwd {
 		ops = append(ops[:len(ops):len(ops)], ".")
@@ -79,7 +81,7 @@ func (tr treeRead) roots(bases []string, home string) (dirs []string, ok bool) {
 			// Not cleaned: the reader opens "link/.." through the link.
 			p = joinRaw(b, p)
 			if strings.ContainsAny(p, "*?[") {
-				names, ok := globNames(p, maxGlobMatches)
+				names, ok := in.keptGlobNames(p, maxGlobMatches)
 				if !ok {
 					return nil, false
 				}
