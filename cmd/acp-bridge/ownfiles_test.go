@@ -162,3 +162,62 @@ func TestBridgeOwnFilesHardLink(t *testing.T) {
 		})
 	}
 }
+
+// TestBridgeOwnFilesLinkedDir: a symbolic link planted in the workspace
+// (the bridge's working directory) at a directory above one of its own
+// files (audit in --audit audit/audit.jsonl, the parent of --cache-dir)
+// is not followed: the bridge refuses to start, naming the link, and
+// writes nothing where it leads. A link above the files outside the
+// working directory, the person's own (a ~/.cache that is a link), is
+// followed as before.
+func TestBridgeOwnFilesLinkedDir(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string // paths relative to the workspace, beneath the link "d"
+	}{
+		{"audit log", []string{"--audit", "d/audit.jsonl"}},
+		{"audit log in a new directory", []string{"--audit", "d/new/audit.jsonl"}},
+		{"compression event log", []string{"--compress", "on", "--cache-dir", "cache", "--compress-log", "d/compress.jsonl"}},
+		{"cache directory", []string{"--compress", "on", "--cache-dir", "d/cache"}},
+		{"log file", []string{"--log-file", "d/bridge.log"}},
+		{"record file", []string{"--record", "d/wire.jsonl"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ws, out := t.TempDir(), t.TempDir()
+			if err := os.Symlink(out, filepath.Join(ws, "d")); err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(ws)
+			started := filepath.Join(t.TempDir(), "started")
+			_, stderr, code := runCmd(t, "", append(tt.args, "--", "sh", "-c", `touch "$1"`, "sh", started)...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2; stderr:\n%s", code, stderr)
+			}
+			if !strings.Contains(stderr, filepath.Join(ws, "d")+" is a symbolic link in the working directory") {
+				t.Errorf("stderr does not name the link:\n%s", stderr)
+			}
+			if _, err := os.Stat(started); err == nil {
+				t.Error("the agent was started")
+			}
+			if ents, _ := os.ReadDir(out); len(ents) > 0 {
+				t.Errorf("the bridge wrote %s where the link leads", ents[0].Name())
+			}
+		})
+	}
+	t.Run("a link outside the working directory", func(t *testing.T) {
+		ws, home, real := t.TempDir(), t.TempDir(), t.TempDir()
+		cache := filepath.Join(home, ".cache")
+		if err := os.Symlink(real, cache); err != nil {
+			t.Fatal(err)
+		}
+		t.Chdir(ws)
+		log := filepath.Join(cache, "audit.jsonl")
+		if _, stderr, code := runCmd(t, "", "--audit", log, "--", "true"); code != 0 {
+			t.Fatalf("exit %d, want 0; stderr:\n%s", code, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(real, "audit.jsonl")); err != nil {
+			t.Errorf("the audit log is not where the person's link leads: %v", err)
+		}
+	})
+}

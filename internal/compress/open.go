@@ -31,6 +31,11 @@ func Open(opts Options, s acpwire.Sender) (*Pipeline, error) {
 		}
 		cfg.CacheDir = filepath.Join(base, "acp-bridge")
 	}
+	// Not through a link planted in the workspace above the cache
+	// (ownDirs refuses one at the cache directory itself).
+	if err := nowaitopen.LinkedDir(cfg.CacheDir); err != nil {
+		return nil, fmt.Errorf("opening the cache directory: %v", err)
+	}
 	if err := ownDirs(cfg.CacheDir); err != nil {
 		return nil, fmt.Errorf("creating the cache directory: %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 	"github.com/acp-bridge/acp-bridge/internal/manifest"
+	"github.com/acp-bridge/acp-bridge/internal/nowaitopen"
 )
 
 // SetupOptions is what the bridge command knows when it sets up governance.
@@ -140,6 +141,11 @@ func NewSetup(o SetupOptions) (*Setup, error) {
 	}
 	if auditFile == "" {
 		return s, nil
+	}
+	// Not through a link planted in the workspace above the log:
+	// MkdirAll would create its directories where the link leads.
+	if err := nowaitopen.LinkedDir(auditFile); err != nil {
+		return nil, fmt.Errorf("opening the audit log: %v", err)
 	}
 	if err := os.MkdirAll(filepath.Dir(auditFile), 0o700); err != nil {
 		return nil, fmt.Errorf("creating the audit log's directory: %v", err)

@@ -16,8 +16,12 @@ var ErrHardLink = errors.New("a file with another name (a hard link): give a pat
 // elsewhere (~/.bashrc), which the bridge would then extend. A file the
 // bridge creates has one name, so only a file found in place is refused.
 // The error names the path ("NAME is a file with another name ...") and
-// matches ErrHardLink.
+// matches ErrHardLink. A symbolic link at a directory above name, beneath
+// the working directory, is refused too (LinkedDir).
 func SoleFile(name string, flag int, perm os.FileMode) (*os.File, error) {
+	if err := LinkedDir(name); err != nil {
+		return nil, err
+	}
 	f, err := File(name, flag, perm)
 	if err != nil {
 		return nil, err
