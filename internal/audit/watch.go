@@ -86,7 +86,7 @@ func (l *Log) checkFileLocked() *tamper {
 		return nil // a failing file: writes report it
 	}
 	at, err := os.Lstat(l.path)
-	gone := linkCount(open) == 0
+	gone := nowaitopen.LinkCount(open) == 0
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && gone:
 		return &tamper{what: "unlinked", detail: fmt.Sprintf("%s was deleted while the bridge was writing it", l.path), expected: l.written, found: -1, lost: true}

@@ -27,7 +27,7 @@ func SoleFile(name string, flag int, perm os.FileMode) (*os.File, error) {
 		return nil, err
 	}
 	fi, err := f.Stat()
-	if err == nil && linkCount(fi) > 1 {
+	if err == nil && LinkCount(fi) > 1 {
 		err = fmt.Errorf("%s is %w", name, ErrHardLink)
 	}
 	if err != nil {

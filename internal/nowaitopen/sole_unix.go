@@ -7,9 +7,9 @@ import (
 	"syscall"
 )
 
-// linkCount returns how many names the file fi describes has, 1 when the
-// system does not say.
-func linkCount(fi os.FileInfo) uint64 {
+// LinkCount returns how many names the file fi describes has (0 for a
+// file deleted while open), 1 when the system does not say.
+func LinkCount(fi os.FileInfo) uint64 {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		return uint64(st.Nlink)
 	}
