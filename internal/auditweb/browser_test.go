@@ -1,9 +1,7 @@
 package auditweb
 
 import (
-	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,7 +83,6 @@ func demoLog(t *testing.T) string {
 // TestBrowser drives headless Chromium through a governed demo session's
 // log: the reviewer's questions answered from the pages alone.
 func TestBrowser(t *testing.T) {
-	chromium := chromiumPath(t)
 	logPath := demoLog(t)
 
 	// A tampered copy of the same log, served as a second log.
@@ -101,44 +98,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s, err := New(Options{Paths: []string{logPath, tampered}, PollInterval: 100 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	urlc := make(chan string, 1)
-	served := make(chan error, 1)
-	go func() { served <- s.Serve(ctx, ln, func(u string) { urlc <- u }) }()
-	start := <-urlc
-
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.NoFirstRun,
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1400, 1000),
-	}
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	defer acancel()
-	bctx, bcancel := chromedp.NewContext(actx)
-	defer bcancel()
-	// Start the browser without a deadline (a deadline on the first run
-	// would stop the browser), then bound the rest.
-	if err := chromedp.Do(bctx); err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
-	tctx, tcancel := context.WithTimeout(bctx, 90*time.Second)
-	defer tcancel()
+	start, tctx, stop := servedInBrowser(t, []string{logPath, tampered}, 90*time.Second)
 	text := func(sel string) string {
 		t.Helper()
 		s, err := chromedp.Run(tctx, chromedp.Text(sel))
@@ -298,8 +258,7 @@ func TestBrowser(t *testing.T) {
 	if !strings.Contains(broken, "BROKEN at "+tampered+" line") || !strings.Contains(broken, "can be trusted") {
 		t.Errorf("tampered log: %s", broken)
 	}
-	cancel()
-	if err := <-served; err != nil {
+	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
 }

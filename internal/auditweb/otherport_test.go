@@ -1,9 +1,9 @@
 package auditweb
 
 import (
-	"context"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -20,20 +20,15 @@ import (
 // policy keeps from the agent. The other server must receive nothing of
 // the token, and the audit pages must still open.
 func TestBrowserTokenStaysOffOtherPorts(t *testing.T) {
-	chromium := chromiumPath(t)
-	s, err := New(Options{Paths: []string{writeLog(t, t.TempDir())}, PollInterval: 100 * time.Millisecond})
+	start, tctx, _ := servedInBrowser(t, []string{writeLog(t, t.TempDir())}, 60*time.Second)
+	u, err := url.Parse(start)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	token, _, _ := strings.Cut(strings.TrimPrefix(u.Path, "/"), "/")
+	if len(token) < 16 {
+		t.Fatalf("no token in the address the server printed: %s", start)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	urlc := make(chan string, 1)
-	go s.Serve(ctx, ln, func(u string) { urlc <- u })
-	start := <-urlc
 
 	var mu sync.Mutex
 	var seen []string
@@ -51,23 +46,6 @@ func TestBrowserTokenStaysOffOtherPorts(t *testing.T) {
 	go osrv.Serve(other)
 	defer osrv.Close()
 
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.NoFirstRun,
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-	}
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	defer acancel()
-	bctx, bcancel := chromedp.NewContext(actx)
-	defer bcancel()
-	if err := chromedp.Do(bctx); err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
-	tctx, tcancel := context.WithTimeout(bctx, 60*time.Second)
-	defer tcancel()
 	if err := chromedp.Do(tctx, chromedp.Navigate(start), chromedp.WaitVisible(".session-link"),
 		chromedp.Click(".session-link"), chromedp.WaitVisible(".card")); err != nil {
 		t.Fatal(err)
@@ -81,7 +59,7 @@ func TestBrowserTokenStaysOffOtherPorts(t *testing.T) {
 		t.Fatal("the other server saw no request")
 	}
 	for _, r := range seen {
-		if strings.Contains(r, s.token) {
+		if strings.Contains(r, token) {
 			t.Errorf("the browser sent the audit server's token to another port: %s", r)
 		}
 	}
