@@ -149,6 +149,11 @@ var envChangesCommands = map[string]string{
 	"CGO_FFLAGS":           "cgo passes it to the Fortran compiler, which loads plugins it names",
 	"CGO_LDFLAGS":          "cgo passes it to the linker, which loads plugins it names",
 	"CXX":                  "build tools run it as the C++ compiler",
+	"FC":                   "build tools run it as the Fortran compiler",
+	"AR":                   "build tools run it as the archiver",
+	"GCCGO":                "go runs it as the compiler with -compiler=gccgo, even for go list",
+	"PKG_CONFIG":           "go runs it for a package's #cgo pkg-config line, even for go list -export",
+	"GOAUTH":               "go runs the commands it lists to authenticate its downloads",
 }
 
 // ClassifyEnv says what setting the variable name can do, and why.
