@@ -38,6 +38,7 @@ var goValueFlags = setOf("p", "asmflags", "buildmode", "compiler", "gccgoflags",
 type goBuild struct {
 	install  bool
 	dir      string // where it runs, after -C
+	shellDir string // where the shell runs it, before -C
 	out      string // -o's value, "" for none
 	patterns []shellcmd.Word
 	unread   bool // a word known only at run time where a flag may be
@@ -49,7 +50,7 @@ func readGoBuild(form []shellcmd.Word, cwd string) (goBuild, bool) {
 	if len(form) < 2 || form[0].Kind != shellcmd.Static || filepath.Base(form[0].Text) != "go" {
 		return goBuild{}, false
 	}
-	g := goBuild{}
+	g := goBuild{shellDir: cwd}
 	var i int
 	g.dir, i = goChdir(form, cwd)
 	if i >= len(form) || form[i].Kind != shellcmd.Static || form[i].Text != "build" && form[i].Text != "install" {
@@ -203,11 +204,20 @@ func goVerb(g goBuild) string {
 // directory (a name ending in "/" or an existing directory).
 func goOutputDirs(in *reqInfo, g goBuild, assigns []shellcmd.Assignment) (dirs []string, known bool) {
 	if g.out != "" {
-		o := joinRaw(g.dir, g.out)
-		if fi, err := os.Stat(o); strings.HasSuffix(g.out, "/") || err == nil && fi.IsDir() {
-			return []string{resolvedDir(filepath.Clean(o))}, true
+		// go reads a relative -o from the directory -C leads to, but the
+		// shell may have made it relative from its own: "-o $PWD/.claude/"
+		// reaches the bridge as "./.claude/". Both are where it may go.
+		bases := []string{g.dir}
+		if g.shellDir != g.dir && !filepath.IsAbs(g.out) {
+			bases = append(bases, g.shellDir)
 		}
-		return nil, false
+		for _, base := range bases {
+			o := joinRaw(base, g.out)
+			if fi, err := os.Stat(o); strings.HasSuffix(g.out, "/") || err == nil && fi.IsDir() {
+				dirs = append(dirs, resolvedDir(filepath.Clean(o)))
+			}
+		}
+		return dirs, len(dirs) > 0
 	}
 	if !g.install {
 		if len(g.patterns) != 1 {
