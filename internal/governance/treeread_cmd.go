@@ -30,12 +30,13 @@ type treeRead struct {
 type optSet struct {
 	shortValue string
 	longValue  map[string]bool
+	longNames  []string // every long option, for a program that takes their prefixes (getopt_long); nil for none
 }
 
 var grepOpts = optSet{shortValue: "efmABCdD", longValue: map[string]bool{"regexp": true, "file": true,
 	"max-count": true, "after-context": true, "before-context": true, "context": true, "directories": true,
 	"devices": true, "include": true, "exclude": true, "exclude-dir": true, "exclude-from": true, "label": true,
-	"binary-files": true, "group-separator": true}}
+	"binary-files": true, "group-separator": true}, longNames: grepLongNames}
 
 var rgOpts = optSet{shortValue: "ABCEMTdefgjmrt", longValue: map[string]bool{"regexp": true, "file": true,
 	"after-context": true, "before-context": true, "context": true, "encoding": true, "max-columns": true,
@@ -99,7 +100,7 @@ func splitWords(form []shellcmd.Word, value func(opt string) bool) (opts, operan
 // s) leaves its value to the next word.
 func (s optSet) takesValue(t string) bool {
 	if strings.HasPrefix(t, "--") {
-		return !strings.Contains(t, "=") && s.longValue[t[2:]]
+		return !strings.Contains(t, "=") && s.longValue[s.longName(t[2:])]
 	}
 	for j := 1; j < len(t); j++ {
 		if strings.IndexByte(s.shortValue, t[j]) >= 0 {
@@ -158,6 +159,7 @@ func patternGiven(opts []string, s optSet) bool {
 // none.
 func searchRead(name string, form []shellcmd.Word, s optSet, follow bool) (treeRead, bool) {
 	opts, operands, unknown := splitWords(form[1:], s.takesValue)
+	opts = s.expandLong(opts)
 	if unknown {
 		// A word known only when the line runs may be the pattern or
 		// a path: every static word may be a path, and so may the cwd.
@@ -179,16 +181,11 @@ func treeReadOf(form []shellcmd.Word) (treeRead, bool) {
 	switch name {
 	case "grep", "egrep", "fgrep", "zgrep":
 		opts, _, _ := splitWords(form[1:], grepOpts.takesValue)
-		deref := shortHas(opts, grepOpts, 'R') || longHas(opts, "dereference-recursive")
-		rec := deref || shortHas(opts, grepOpts, 'r') || longHas(opts, "recursive", "directories=recurse")
-		for i, t := range opts {
-			if (t == "-d" || t == "--directories") && i+1 < len(opts) && opts[i+1] == "recurse" || t == "-drecurse" {
-				rec = true
-			}
-		}
-		if !rec {
+		opts = grepOpts.expandLong(opts)
+		if !grepRecurses(opts) {
 			return treeRead{}, false
 		}
+		deref := shortHas(opts, grepOpts, 'R') || longHas(opts, "dereference-recursive")
 		return searchRead(name, form, grepOpts, deref)
 	case "rg":
 		opts, _, _ := splitWords(form[1:], rgOpts.takesValue)
