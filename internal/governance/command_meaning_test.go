@@ -1,6 +1,8 @@
 package governance
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -64,6 +66,39 @@ func FuzzRuleMeaning(f *testing.F) {
 		with := ruleWords(append(append([]string(nil), p.words...), more...), false)
 		if l := p.meaning.match(with); l != doesMatch {
 			t.Fatalf("%q does not match %q: %v", rule, joinWords(with, false), l)
+		}
+	})
+}
+
+// FuzzDecideUnderOptionRules: any line is decided, completely, under
+// restricting rules that name options and subcommands, and one that ends
+// in the words of a deny rule's own spelling is never allowed.
+func FuzzDecideUnderOptionRules(f *testing.F) {
+	root := f.TempDir()
+	pol := filepath.Join(root, "GOVERNANCE.md")
+	text := "---\nschema: governance.workspace/v1\nname: test-policy\ntitle: Test policy\ndescription: A test policy.\nversion: 1.0.0\n" +
+		"rules:\n  default: allow\n" +
+		"  deny: [Bash(rm -rf:*), Bash(git push --force:*), Bash(kubectl delete:*), Bash(curl -X POST:*), Bash(npm publish:*)]\n---\n"
+	if err := os.WriteFile(pol, []byte(text), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	p, err := LoadPolicy(pol)
+	if err != nil {
+		f.Fatal(err)
+	}
+	e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: []ProtectedPath{{Path: pol, What: "the governance policy"}}})
+	for _, s := range []string{"rm -r -f x", "git -C . push -f", "kubectl -n a delete b", "curl -XPOST u", "npm publ", "echo $X -- -rf"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		d := e.Decide(Request{Action: ActionTerminalCreate, Command: line, Cwd: root, Roots: []string{root}})
+		if d.Value == "" || d.Rule == "" {
+			t.Fatalf("%q: incomplete decision %+v", line, d)
+		}
+		for _, denied := range []string{"rm -rf x", "git push --force"} {
+			if strings.HasPrefix(strings.TrimSpace(line), denied+" ") && !strings.ContainsAny(line, "\n;&|#`$()<>\\'\"{}*?[]=~!") && d.Value == Allow {
+				t.Fatalf("%q is allowed past the rule it spells", line)
+			}
 		}
 	})
 }
