@@ -2,6 +2,7 @@ package governance
 
 import (
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 
@@ -71,10 +72,22 @@ func (p *commandPattern) matchForm(form []shellcmd.Word, restrictive bool) match
 	}
 	l := p.matchWords(form, restrictive)
 	if restrictive && l < doesMatch && p.meaning != nil && len(form) > 0 && form[0].Kind != shellcmd.Dynamic &&
-		(form[0].Matches(p.words[0], true) || form[0].MatchesName(p.words[0], true)) {
+		matchesProgram(form[0], p.words[0]) {
 		l = max(l, p.meaning.match(form))
 	}
 	return l
+}
+
+// matchesProgram reports whether the command word wd can run the program
+// a restricting rule names: by its name or path, a command named by path
+// by its last element, and a rule naming the program by path
+// (Bash(/usr/bin/rm -rf:*)) also by its last element, as a search of PATH
+// may lead a bare name there.
+func matchesProgram(wd shellcmd.Word, name string) bool {
+	if wd.Matches(name, true) || wd.MatchesName(name, true) {
+		return true
+	}
+	return strings.Contains(name, "/") && wd.MatchesName(path.Base(name), true)
 }
 
 // matchWords matches p's words against form's word by word.
@@ -116,7 +129,7 @@ func (p *commandPattern) matchWords(form []shellcmd.Word, restrictive bool) matc
 				}
 				ok := wd.Matches(p.words[j], restrictive)
 				if !ok && j == 0 && restrictive {
-					ok = wd.MatchesName(p.words[j], true)
+					ok = matchesProgram(wd, p.words[0])
 				}
 				if ok {
 					lift(i+1, j+1, l)

@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"path"
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
@@ -40,10 +41,12 @@ func newRuleMeaning(words []string) *ruleMeaning {
 	if len(words) < 2 {
 		return nil
 	}
-	m := &ruleMeaning{key: strings.ToLower(words[0])}
+	// A rule naming the program by path names it by its last element, as
+	// restricting rules match it.
+	m := &ruleMeaning{key: strings.ToLower(path.Base(words[0]))}
 	args := words[1:]
 	if m.key == "git" && !strings.HasPrefix(args[0], "-") {
-		m.key += " " + args[0]
+		m.key += " " + strings.ToLower(args[0])
 		m.positionals = append(m.positionals, args[0])
 		args = args[1:]
 	}

@@ -102,3 +102,28 @@ func FuzzDecideUnderOptionRules(f *testing.F) {
 		}
 	})
 }
+
+// TestRuleNamingProgramByPath: a restricting rule that names a program by
+// its path also refuses the program run by its name (a search of PATH may
+// lead there) or by another path to a file of that name, in every
+// spelling of its options; before, Bash(/usr/bin/rm -rf:*) let rm -rf x
+// run.
+func TestRuleNamingProgramByPath(t *testing.T) {
+	root := tempTree(t, nil, []string{"x"})
+	e := rootPolicyEngine(t, root, "  default: allow\n  deny: [Bash(/usr/bin/rm -rf:*)]\n")
+	for _, c := range []struct {
+		line string
+		want Value
+	}{
+		{"/usr/bin/rm -rf x", Deny},
+		{"rm -rf x", Deny},
+		{"/bin/rm -r -f x", Deny},
+		{"rm --recursive --force x", Deny},
+		{"rm -f x", Allow},
+		{"echo rm -rf x", Allow},
+	} {
+		if d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.line, Cwd: root, Roots: []string{root}}); d.Value != c.want {
+			t.Errorf("%q = %v (%s); want %v", c.line, d.Value, d.Reason, c.want)
+		}
+	}
+}
