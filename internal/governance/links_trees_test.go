@@ -15,48 +15,27 @@ import (
 // slash, rm -r of the name) is left alone.
 func TestLinksMadeTreeWalks(t *testing.T) {
 	e, root, _ := treeWriteWorkspace(t)
-	tests := []struct {
-		name, first, later string
-		want               Value
-		what               string
-	}{
-		{"find through the link, followed by its slash", "ln -s keys kk", "find kk/ -name a.key -delete", Deny, "keys/a.key"},
-		{"find -L through the link", "ln -s keys kk", "find -L kk -name a.key -delete", Deny, "keys/a.key"},
-		{"rm -r through the link, followed by its slash", "ln -s keys kk", "rm -r kk/", Deny, "keys/a.key"},
-		{"chmod -R through the link", "ln -s keys kk", "chmod -R 600 kk", Deny, "keys/a.key"},
-		{"rm -r beneath a link to the workspace", "ln -s . kk", "rm -rf kk/keys", Deny, "keys/a.key"},
-		{"grep -r of the link", "ln -s vault vv", "grep -r x vv", Deny, "vault/x.pem"},
-		{"grep -r beneath a link to the workspace", "ln -s . vv", "grep -r x vv/vault", Deny, "vault/x.pem"},
-		{"find of the link itself, not followed", "ln -s keys kk", "find kk -name a.key -delete", Allow, ""},
-		{"rm -r of the link itself", "ln -s keys kk", "rm -r kk", Allow, ""},
-		{"grep -r of a link to a plain directory", "ln -s src ss", "grep -r x ss", Allow, ""},
-		{"a pattern beneath the link", "ln -s vault vv", "cat vv/x.*", Deny, "vault/x.pem"},
-		{"a pattern beneath a link to the workspace", "ln -s . kk", "cat kk/vault/*", Deny, "vault/x.pem"},
-		{"a pattern beneath the link, edited in place", "ln -s keys kk", "sed -i s/a/b/ kk/*", Deny, "keys/a.key"},
-		{"a pattern beneath a link to a plain directory", "ln -s src ss", "cat ss/*.go", Allow, ""},
-		{"a pattern beneath the link, archived whole", "ln -s . kk", "tar cf - kk/v*", Deny, "vault/x.pem"},
-		{"a pattern beneath the link, zipped whole", "ln -s . kk", "zip -r o.zip kk/va*", Deny, "vault/x.pem"},
-		{"a pattern beneath the link a program expands itself", "ln -s keys kk", "prettier --write 'kk/*.key'", Deny, "keys/a.key"},
-		{"a ** pattern beneath the link a program expands itself", "ln -s . kk", "eslint --fix 'kk/keys/**/*.key'", Deny, "keys/a.key"},
-		{"a pattern beneath a link to a plain directory, archived whole", "ln -s src ss", "tar cf - ss/b", Allow, ""},
-	}
-	line := func(l string) Request { return Request{Action: ActionTerminalCreate, Command: l, Cwd: root} }
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			e.made.forget()
-			if d := e.Decide(line(tt.first)); d.Value == Deny {
-				t.Fatalf("Decide(%q) = %v (%s); want it run", tt.first, d.Value, d.Reason)
-			}
-			d := e.Decide(line(tt.later))
-			if d.Value != tt.want || tt.want != Allow && !strings.Contains(d.Reason, tt.what) {
-				t.Errorf("after %q: Decide(%q) = %v (%s); want %v about %q", tt.first, tt.later, d.Value, d.Reason, tt.want, tt.what)
-			}
-			e.made.forget()
-			if d := e.Decide(line(tt.later)); d.Value != Allow {
-				t.Errorf("Decide(%q) alone = %v (%s); want allow", tt.later, d.Value, d.Reason)
-			}
-		})
-	}
+	checkAfterLink(t, e, root, []linkCase{
+		{"find through the link, followed by its slash", "ln -s keys kk", "find kk/ -name a.key -delete", Deny, "keys/a.key", Allow},
+		{"find -L through the link", "ln -s keys kk", "find -L kk -name a.key -delete", Deny, "keys/a.key", Allow},
+		{"rm -r through the link, followed by its slash", "ln -s keys kk", "rm -r kk/", Deny, "keys/a.key", Allow},
+		{"chmod -R through the link", "ln -s keys kk", "chmod -R 600 kk", Deny, "keys/a.key", Allow},
+		{"rm -r beneath a link to the workspace", "ln -s . kk", "rm -rf kk/keys", Deny, "keys/a.key", Allow},
+		{"grep -r of the link", "ln -s vault vv", "grep -r x vv", Deny, "vault/x.pem", Allow},
+		{"grep -r beneath a link to the workspace", "ln -s . vv", "grep -r x vv/vault", Deny, "vault/x.pem", Allow},
+		{"find of the link itself, not followed", "ln -s keys kk", "find kk -name a.key -delete", Allow, "", Allow},
+		{"rm -r of the link itself", "ln -s keys kk", "rm -r kk", Allow, "", Allow},
+		{"grep -r of a link to a plain directory", "ln -s src ss", "grep -r x ss", Allow, "", Allow},
+		{"a pattern beneath the link", "ln -s vault vv", "cat vv/x.*", Deny, "vault/x.pem", Allow},
+		{"a pattern beneath a link to the workspace", "ln -s . kk", "cat kk/vault/*", Deny, "vault/x.pem", Allow},
+		{"a pattern beneath the link, edited in place", "ln -s keys kk", "sed -i s/a/b/ kk/*", Deny, "keys/a.key", Allow},
+		{"a pattern beneath a link to a plain directory", "ln -s src ss", "cat ss/*.go", Allow, "", Allow},
+		{"a pattern beneath the link, archived whole", "ln -s . kk", "tar cf - kk/v*", Deny, "vault/x.pem", Allow},
+		{"a pattern beneath the link, zipped whole", "ln -s . kk", "zip -r o.zip kk/va*", Deny, "vault/x.pem", Allow},
+		{"a pattern beneath the link a program expands itself", "ln -s keys kk", "prettier --write 'kk/*.key'", Deny, "keys/a.key", Allow},
+		{"a ** pattern beneath the link a program expands itself", "ln -s . kk", "eslint --fix 'kk/keys/**/*.key'", Deny, "keys/a.key", Allow},
+		{"a pattern beneath a link to a plain directory, archived whole", "ln -s src ss", "tar cf - ss/b", Allow, "", Allow},
+	})
 }
 
 // TestLinksMadeProtectedNames decides a line that makes a link, which the
@@ -71,26 +50,39 @@ func TestLinksMadeProtectedNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.Protect(ProtectedPath{Path: filepath.Join(root, "GOVERNANCE.md"), What: "the governance policy"})
-	tests := []struct {
-		name, first, later string
-		want, alone        Value
-	}{
-		{"a pattern in the line's text", "ln -s . kk", "foo kk/GOVERN*", Deny, Allow},
-		{"a pattern in a shell's code", "ln -s . kk", "bash -c 'cat kk/GOV*'", Deny, Allow},
-		{"a script a pattern names", "ln -s . kk", "bash kk/r*.sh", Deny, RequireApproval},
-		{"a program a pattern names", "ln -s . kk", "python3 kk/r*.sh", Deny, RequireApproval},
-		{"a pattern beneath a link to a plain directory", "ln -s src ss", "foo ss/*.go", Allow, Allow},
-	}
+	const policy = "GOVERNANCE.md"
+	checkAfterLink(t, e, root, []linkCase{
+		{"a pattern in the line's text", "ln -s . kk", "foo kk/GOVERN*", Deny, policy, Allow},
+		{"a pattern in a shell's code", "ln -s . kk", "bash -c 'cat kk/GOV*'", Deny, policy, Allow},
+		{"a script a pattern names", "ln -s . kk", "bash kk/r*.sh", Deny, policy, RequireApproval},
+		{"a program a pattern names", "ln -s . kk", "python3 kk/r*.sh", Deny, policy, RequireApproval},
+		{"a pattern beneath a link to a plain directory", "ln -s src ss", "foo ss/*.go", Allow, "", Allow},
+	})
+}
+
+// linkCase is a line that makes a link (first, decided and never run),
+// then a line decided while the link is pending (later): want, about the
+// file what names; and later decided alone, without the link (alone).
+type linkCase struct {
+	name, first, later string
+	want               Value
+	what               string
+	alone              Value
+}
+
+// checkAfterLink decides each case's lines in e, whose workspace is root.
+func checkAfterLink(t *testing.T, e *Engine, root string, cases []linkCase) {
+	t.Helper()
 	line := func(l string) Request { return Request{Action: ActionTerminalCreate, Command: l, Cwd: root} }
-	for _, tt := range tests {
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			e.made.forget()
 			if d := e.Decide(line(tt.first)); d.Value == Deny {
 				t.Fatalf("Decide(%q) = %v (%s); want it run", tt.first, d.Value, d.Reason)
 			}
 			d := e.Decide(line(tt.later))
-			if d.Value != tt.want || tt.want != Allow && !strings.Contains(d.Reason, "GOVERNANCE.md") {
-				t.Errorf("after %q: Decide(%q) = %v (%s); want %v about GOVERNANCE.md", tt.first, tt.later, d.Value, d.Reason, tt.want)
+			if d.Value != tt.want || tt.want != Allow && !strings.Contains(d.Reason, tt.what) {
+				t.Errorf("after %q: Decide(%q) = %v (%s); want %v about %q", tt.first, tt.later, d.Value, d.Reason, tt.want, tt.what)
 			}
 			e.made.forget()
 			if d := e.Decide(line(tt.later)); d.Value != tt.alone {
