@@ -192,11 +192,11 @@ func (m *ruleMeaning) matchPositionals(args []shellcmd.Word) matchLevel {
 	// option word that may take the next as its value; ended: "--" was
 	// read, so every word after it is an operand).
 	const afterOption, ended = 1, 2
-	reach := make([][4]matchLevel, k)
+	reach, next := make([][4]matchLevel, k), make([][4]matchLevel, k)
 	reach[0][0] = doesMatch
 	best := noMatch
 	for _, w := range args {
-		var next = make([][4]matchLevel, k)
+		clear(next)
 		lift := func(j, s int, l matchLevel) {
 			if j == k {
 				best = max(best, l)
@@ -238,7 +238,7 @@ func (m *ruleMeaning) matchPositionals(args []shellcmd.Word) matchLevel {
 		if !live || best == doesMatch {
 			break
 		}
-		reach = next
+		reach, next = next, reach
 	}
 	return best
 }
