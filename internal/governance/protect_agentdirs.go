@@ -11,7 +11,13 @@ package governance
 // system.md, which replaces its system prompt) is covered before anyone
 // lists it; so are other agents' and agent IDEs' project directories and
 // hook, MCP and environment files (Augment, Kiro, Amazon Q, Roo Code,
-// Continue, Junie, Windsurf, Crush, Cursor, Copilot's custom agents). The
+// Continue, Junie, Windsurf, Crush, Cursor, Copilot's custom agents,
+// OpenHands, whose setup.sh runs at the start of every session, and Cline's
+// hooks), and those of the ACP clients that start an agent from the
+// workspace's configuration: acpx merges the .acpxrc.json of the directory
+// it runs in over the person's own, so one there replaces the agent command
+// the person gave (acp-bridge and its policy with it), sets approve-all and
+// adds MCP servers. The
 // files agentConfig names inside them come first in the list,
 // so a refusal names what the file does. They are protected as agentConfig
 // is, beneath every workspace root and at any depth.
@@ -37,4 +43,8 @@ var agentDirs = []configLocation{
 	{"crush.json", "Crush's project configuration, whose MCP servers and LSP commands Crush starts", false, false},
 	{".cursor/environment.json", "Cursor's background-agent environment, whose install and start commands Cursor runs", false, false},
 	{".github/agents", "GitHub Copilot's custom agents, whose MCP servers are commands Copilot starts", true, false},
+	{".openhands", "OpenHands' project directory: its setup.sh runs at the start of every session", true, true},
+	{".clinerules/hooks", "Cline's project hooks, executables Cline runs on its events", true, false},
+	{".cline", "Cline's project directory: its hooks are executables Cline runs on its events", true, true},
+	{".acpxrc.json", "acpx's project configuration, which replaces the agent command acpx starts, the bridge with it, its permission mode and the MCP servers it starts", false, false},
 }

@@ -12,16 +12,26 @@ import (
 // the home directory too: homeBases), from which the agents and the
 // person's git take commands they run: Claude Code's user configuration
 // (~/.claude.json, or ~/.claude/.config.json where it exists) and
-// installed plugins, and git's global configuration (the IDE's git
-// runs its core.fsmonitor and hooks in the workspace). An agent that wrote
-// one would have it obeyed outside the bridge, in this session or the
-// next.
+// installed plugins, git's global configuration (the IDE's git
+// runs its core.fsmonitor and hooks in the workspace), and the ACP clients'
+// lists of agent commands, where the person's "acp-bridge ... -- agent"
+// line is kept: Zed's user configuration (~/.config/zed, the settings'
+// agent_servers, tasks), the JetBrains IDEs' ~/.jetbrains/acp.json
+// (agent_servers) and acpx's ~/.acpx/config.json
+// (~/.config/acpx/config.json in older releases; agents, defaultPermissions,
+// mcpServers). An agent that wrote one would have it obeyed outside the
+// bridge, in this session or the next: the IDE would start the agent
+// without the bridge.
 var homeConfig = []configLocation{
 	{".claude.json", "Claude Code's user configuration, whose MCP servers, for every project, are commands Claude starts", false, false},
 	{".claude/.config.json", "Claude Code's user configuration, read in place of ~/.claude.json where it exists", false, false},
 	{".claude/plugins", "Claude Code's installed plugins, whose hooks, commands and MCP servers Claude runs", true, false},
 	{".gitconfig", "git's global configuration, whose core.fsmonitor, core.hooksPath and aliases run commands in every repository", false, false},
 	{".config/git", "git's global configuration, whose core.fsmonitor, core.hooksPath and aliases run commands in every repository", true, false},
+	{".config/zed", "Zed's user configuration: its settings' agent_servers are the agent commands Zed starts, its tasks commands Zed runs", true, false},
+	{".jetbrains", "the JetBrains IDEs' user directory: its acp.json names the agent commands the IDE starts", true, false},
+	{".acpx", "acpx's user directory: its config.json names the agent commands acpx starts, its permission mode and MCP servers", true, false},
+	{".config/acpx", "acpx's user configuration in older releases: the agent commands acpx starts, its permission mode", true, false},
 }
 
 // claudeConfigDir are the files Claude Code reads in the directory
