@@ -32,6 +32,8 @@ var homeConfig = []configLocation{
 	{".jetbrains", "the JetBrains IDEs' user directory: its acp.json names the agent commands the IDE starts", true, false},
 	{".acpx", "acpx's user directory: its config.json names the agent commands acpx starts, its permission mode and MCP servers", true, false},
 	{".config/acpx", "acpx's user configuration in older releases: the agent commands acpx starts, its permission mode", true, false},
+	{".config/opencode", "OpenCode's user configuration: its plugins, agents and commands are code and commands OpenCode runs, its MCP servers commands it starts", true, false},
+	{".config/goose", "Goose's user configuration, whose extensions are commands Goose starts and whose mode decides what it runs without asking", true, false},
 }
 
 // claudeConfigDir are the files Claude Code reads in the directory
@@ -97,8 +99,9 @@ func appendDirForms(out []string, d string, roots []string) []string {
 }
 
 // homeProtected returns the homeConfig locations in the home directories
-// (each of bases), and the claudeConfigDir ones in the directory
-// CLAUDE_CONFIG_DIR names. They are protected where they are, not at any
+// (each of bases), the claudeConfigDir ones in the directory
+// CLAUDE_CONFIG_DIR names and the places agentHomeEnv's variables name.
+// They are protected where they are, not at any
 // depth as agent configuration is: a dotfiles repository's .gitconfig is
 // not git's.
 func homeProtected(bases []string) []protected {
@@ -118,5 +121,5 @@ func homeProtected(bases []string) []protected {
 	}
 	add(homeConfig, bases)
 	add(claudeConfigDir, appendDirForms(nil, envDir("CLAUDE_CONFIG_DIR"), nil))
-	return out
+	return append(out, agentHomeEnvProtected()...)
 }

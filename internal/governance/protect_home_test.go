@@ -49,6 +49,8 @@ func TestHomeAgentConfigProtected(t *testing.T) {
 		{"jetbrains acp agents", Request{Action: ActionFSWrite, Paths: []string{home + "/.jetbrains/acp.json"}}, Deny},
 		{"acpx configuration", Request{Action: ActionFSWrite, Paths: []string{home + "/.acpx/config.json"}}, Deny},
 		{"acpx older configuration", Request{Action: ActionTerminalCreate, Command: "touch " + home + "/.config/acpx/config.json"}, Deny},
+		{"opencode plugin", Request{Action: ActionFSWrite, Paths: []string{home + "/.config/opencode/plugins/x.ts"}}, Deny},
+		{"goose configuration", Request{Action: ActionFSWrite, Paths: []string{home + "/.config/goose/config.yaml"}}, Deny},
 		{"zed tasks", Request{Action: ActionFSWrite, Paths: []string{home + "/.config/zed/tasks.json"}}, Deny},
 		{"command", Request{Action: ActionTerminalCreate, Command: "touch " + home + "/.agents/skills/x/SKILL.md"}, Deny},
 		{"another file", Request{Action: ActionFSWrite, Paths: []string{home + "/notes.txt"}}, Allow},
@@ -70,17 +72,22 @@ func TestHomeAgentConfigProtected(t *testing.T) {
 
 // TestRelocatedAgentConfigProtected: CLAUDE_CONFIG_DIR takes the place of
 // ~/.claude for Claude Code (its settings, skills, plugins and .claude.json
-// are read there), and GEMINI_CLI_HOME of the home directory for Gemini
-// CLI; the agent inherits both from the bridge. In a directory the policy
+// are read there), GEMINI_CLI_HOME of the home directory for Gemini CLI,
+// CODEX_HOME of ~/.codex for Codex, OPENCODE_CONFIG_DIR and OPENCODE_CONFIG
+// of OpenCode's directory and file; the agent inherits them from the
+// bridge. In a directory the policy
 // lets the agent write (the workspace; outside it, one a rule allows), the
 // configuration there is refused as in the home directory; other files
 // there are not.
 func TestRelocatedAgentConfigProtected(t *testing.T) {
-	tmp := tempTree(t, []string{"ws/cc", "gh", "home"}, nil)
+	tmp := tempTree(t, []string{"ws/cc", "ws/cx", "ws/oc", "gh", "home"}, nil)
 	root, gh := filepath.Join(tmp, "ws"), filepath.Join(tmp, "gh")
 	t.Setenv("HOME", filepath.Join(tmp, "home"))
 	t.Setenv("CLAUDE_CONFIG_DIR", root+"/cc")
 	t.Setenv("GEMINI_CLI_HOME", gh)
+	t.Setenv("CODEX_HOME", root+"/cx")
+	t.Setenv("OPENCODE_CONFIG_DIR", root+"/oc")
+	t.Setenv("OPENCODE_CONFIG", root+"/oc.json")
 	p := testPolicy(t, "  default: allow\n  allow: [Edit(/"+gh+"/**), Write(/"+gh+"/**)]\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}, Home: filepath.Join(tmp, "home")})
 	for _, c := range []struct {
@@ -96,6 +103,11 @@ func TestRelocatedAgentConfigProtected(t *testing.T) {
 		{"cc/.config.json", Deny},
 		{"../gh/.gemini/settings.json", Deny},
 		{"../gh/.agents/skills/x/SKILL.md", Deny},
+		{"cx/config.toml", Deny},
+		{"cx/rules/default.rules", Deny},
+		{"oc/plugins/x.ts", Deny},
+		{"oc.json", Deny},
+		{"oc.jsonc", Allow},
 		{"cc/notes.md", Allow},
 		{"../gh/notes.md", Allow},
 	} {

@@ -1,0 +1,32 @@
+package governance
+
+// agentHomeEnv are the variables with which an agent finds its user
+// configuration elsewhere than in the home directory, as CLAUDE_CONFIG_DIR
+// moves Claude Code's (claudeConfigDir): Codex reads config.toml (its MCP
+// servers, sandbox and approval settings), rules and hooks from
+// CODEX_HOME, OpenCode reads agents, commands and plugins (code it loads)
+// from OPENCODE_CONFIG_DIR and its configuration from the OPENCODE_CONFIG
+// file. The agent inherits them from the bridge, so the place each names
+// is protected as ~/.codex is, wherever it is, the workspace included.
+var agentHomeEnv = []struct {
+	name, what string
+	dir        bool
+}{
+	{"CODEX_HOME", "Codex's home directory (CODEX_HOME): its configuration, rules and hooks decide what Codex runs and what it may do without asking", true},
+	{"OPENCODE_CONFIG_DIR", "OpenCode's configuration directory (OPENCODE_CONFIG_DIR): its plugins, agents and commands are code and commands OpenCode runs", true},
+	{"OPENCODE_CONFIG", "OpenCode's configuration file (OPENCODE_CONFIG), whose MCP servers are commands OpenCode starts and whose permissions it obeys", false},
+}
+
+// agentHomeEnvProtected returns the places agentHomeEnv's variables name
+// in the bridge's environment, each in the forms links in it lead to.
+func agentHomeEnvProtected() []protected {
+	var out []protected
+	for _, v := range agentHomeEnv {
+		forms := appendDirForms(nil, envDir(v.name), nil)
+		if len(forms) == 0 {
+			continue
+		}
+		out = append(out, protected{ProtectedPath: ProtectedPath{Path: forms[0], What: v.what}, dir: v.dir, forms: forms, lower: lowerAll(forms)})
+	}
+	return out
+}
