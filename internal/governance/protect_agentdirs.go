@@ -12,8 +12,9 @@ package governance
 // lists it; so are other agents' and agent IDEs' project directories and
 // hook, MCP and environment files (Augment, Kiro, Amazon Q, Roo Code,
 // Continue, Junie, Windsurf, Crush, Cursor, Copilot's custom agents,
-// OpenHands, whose setup.sh runs at the start of every session, and Cline's
-// hooks), and those of the ACP clients that start an agent from the
+// OpenHands, whose setup.sh runs at the start of every session, Cline's
+// hooks, Mistral Vibe, whose project config.toml sets which tools run
+// without asking, iFlow CLI, Factory Droid and Amp), and those of the ACP clients that start an agent from the
 // workspace's configuration: acpx merges the .acpxrc.json of the directory
 // it runs in over the person's own, so one there replaces the agent command
 // the person gave (acp-bridge and its policy with it), sets approve-all and
@@ -46,5 +47,9 @@ var agentDirs = []configLocation{
 	{".openhands", "OpenHands' project directory: its setup.sh runs at the start of every session", true, true},
 	{".clinerules/hooks", "Cline's project hooks, executables Cline runs on its events", true, false},
 	{".cline", "Cline's project directory: its hooks are executables Cline runs on its events", true, true},
+	{".vibe", "Mistral Vibe's project directory: its config.toml decides which tools run without asking and names MCP servers, commands Vibe starts; its tools and agents are code and profiles Vibe loads", true, true},
+	{".iflow", "iFlow CLI's project directory: its settings' hooks and MCP servers are commands iFlow runs", true, true},
+	{".factory", "Factory Droid's project directory: its settings' hooks, MCP servers and droids are commands Droid runs", true, true},
+	{".amp", "Amp's project directory: its settings decide what Amp runs without asking and name MCP servers, commands Amp starts", true, true},
 	{".acpxrc.json", "acpx's project configuration, which replaces the agent command acpx starts, the bridge with it, its permission mode and the MCP servers it starts", false, false},
 }

@@ -74,13 +74,13 @@ func TestHomeAgentConfigProtected(t *testing.T) {
 // ~/.claude for Claude Code (its settings, skills, plugins and .claude.json
 // are read there), GEMINI_CLI_HOME of the home directory for Gemini CLI,
 // CODEX_HOME of ~/.codex for Codex, OPENCODE_CONFIG_DIR and OPENCODE_CONFIG
-// of OpenCode's directory and file; the agent inherits them from the
+// of OpenCode's directory and file, VIBE_HOME of ~/.vibe for Mistral Vibe; the agent inherits them from the
 // bridge. In a directory the policy
 // lets the agent write (the workspace; outside it, one a rule allows), the
 // configuration there is refused as in the home directory; other files
 // there are not.
 func TestRelocatedAgentConfigProtected(t *testing.T) {
-	tmp := tempTree(t, []string{"ws/cc", "ws/cx", "ws/oc", "gh", "home"}, nil)
+	tmp := tempTree(t, []string{"ws/cc", "ws/cx", "ws/oc", "ws/vb", "gh", "home"}, nil)
 	root, gh := filepath.Join(tmp, "ws"), filepath.Join(tmp, "gh")
 	t.Setenv("HOME", filepath.Join(tmp, "home"))
 	t.Setenv("CLAUDE_CONFIG_DIR", root+"/cc")
@@ -88,6 +88,7 @@ func TestRelocatedAgentConfigProtected(t *testing.T) {
 	t.Setenv("CODEX_HOME", root+"/cx")
 	t.Setenv("OPENCODE_CONFIG_DIR", root+"/oc")
 	t.Setenv("OPENCODE_CONFIG", root+"/oc.json")
+	t.Setenv("VIBE_HOME", root+"/vb")
 	p := testPolicy(t, "  default: allow\n  allow: [Edit(/"+gh+"/**), Write(/"+gh+"/**)]\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}, Home: filepath.Join(tmp, "home")})
 	for _, c := range []struct {
@@ -108,6 +109,8 @@ func TestRelocatedAgentConfigProtected(t *testing.T) {
 		{"oc/plugins/x.ts", Deny},
 		{"oc.json", Deny},
 		{"oc.jsonc", Allow},
+		{"vb/config.toml", Deny},
+		{"vb/tools/x.py", Deny},
 		{"cc/notes.md", Allow},
 		{"../gh/notes.md", Allow},
 	} {
