@@ -14,7 +14,8 @@ package governance
 // Continue, Junie, Windsurf, Crush, Cursor, Copilot's custom agents,
 // OpenHands, whose setup.sh runs at the start of every session, Cline's
 // hooks, Mistral Vibe, whose project config.toml sets which tools run
-// without asking, iFlow CLI, Factory Droid and Amp), and those of the ACP clients that start an agent from the
+// without asking, iFlow CLI, Factory Droid, Amp, Copilot CLI and the
+// permission files of Cursor's CLI and editor), and those of the ACP clients that start an agent from the
 // workspace's configuration: acpx merges the .acpxrc.json of the directory
 // it runs in over the person's own, so one there replaces the agent command
 // the person gave (acp-bridge and its policy with it), sets approve-all and
@@ -51,5 +52,9 @@ var agentDirs = []configLocation{
 	{".iflow", "iFlow CLI's project directory: its settings' hooks and MCP servers are commands iFlow runs", true, true},
 	{".factory", "Factory Droid's project directory: its settings' hooks, MCP servers and droids are commands Droid runs", true, true},
 	{".amp", "Amp's project directory: its settings decide what Amp runs without asking and name MCP servers, commands Amp starts", true, true},
+	{".cursor/cli.json", "Cursor CLI's project permissions, which let tools and commands run without asking", false, false},
+	{".cursor/cli-config.json", "Cursor CLI's configuration and permissions, which let tools and commands run without asking", false, false},
+	{".cursor/permissions.json", "Cursor's allowlists of MCP tools and terminal commands it runs without asking", false, false},
+	{".copilot", "GitHub Copilot CLI's directory: its settings, trusted folders, tool permissions and MCP servers decide what Copilot runs", true, true},
 	{".acpxrc.json", "acpx's project configuration, which replaces the agent command acpx starts, the bridge with it, its permission mode and the MCP servers it starts", false, false},
 }

@@ -50,6 +50,8 @@ func TestHomeAgentConfigProtected(t *testing.T) {
 		{"acpx configuration", Request{Action: ActionFSWrite, Paths: []string{home + "/.acpx/config.json"}}, Deny},
 		{"acpx older configuration", Request{Action: ActionTerminalCreate, Command: "touch " + home + "/.config/acpx/config.json"}, Deny},
 		{"opencode plugin", Request{Action: ActionFSWrite, Paths: []string{home + "/.config/opencode/plugins/x.ts"}}, Deny},
+		{"cursor permissions", Request{Action: ActionFSWrite, Paths: []string{home + "/.cursor/permissions.json"}}, Deny},
+		{"copilot settings", Request{Action: ActionFSWrite, Paths: []string{home + "/.copilot/settings.json"}}, Deny},
 		{"goose configuration", Request{Action: ActionFSWrite, Paths: []string{home + "/.config/goose/config.yaml"}}, Deny},
 		{"zed tasks", Request{Action: ActionFSWrite, Paths: []string{home + "/.config/zed/tasks.json"}}, Deny},
 		{"command", Request{Action: ActionTerminalCreate, Command: "touch " + home + "/.agents/skills/x/SKILL.md"}, Deny},
@@ -74,13 +76,13 @@ func TestHomeAgentConfigProtected(t *testing.T) {
 // ~/.claude for Claude Code (its settings, skills, plugins and .claude.json
 // are read there), GEMINI_CLI_HOME of the home directory for Gemini CLI,
 // CODEX_HOME of ~/.codex for Codex, OPENCODE_CONFIG_DIR and OPENCODE_CONFIG
-// of OpenCode's directory and file, VIBE_HOME of ~/.vibe for Mistral Vibe; the agent inherits them from the
+// of OpenCode's directory and file, VIBE_HOME of ~/.vibe for Mistral Vibe, COPILOT_HOME of ~/.copilot; the agent inherits them from the
 // bridge. In a directory the policy
 // lets the agent write (the workspace; outside it, one a rule allows), the
 // configuration there is refused as in the home directory; other files
 // there are not.
 func TestRelocatedAgentConfigProtected(t *testing.T) {
-	tmp := tempTree(t, []string{"ws/cc", "ws/cx", "ws/oc", "ws/vb", "gh", "home"}, nil)
+	tmp := tempTree(t, []string{"ws/cc", "ws/cx", "ws/oc", "ws/vb", "ws/cp", "gh", "home"}, nil)
 	root, gh := filepath.Join(tmp, "ws"), filepath.Join(tmp, "gh")
 	t.Setenv("HOME", filepath.Join(tmp, "home"))
 	t.Setenv("CLAUDE_CONFIG_DIR", root+"/cc")
@@ -89,6 +91,7 @@ func TestRelocatedAgentConfigProtected(t *testing.T) {
 	t.Setenv("OPENCODE_CONFIG_DIR", root+"/oc")
 	t.Setenv("OPENCODE_CONFIG", root+"/oc.json")
 	t.Setenv("VIBE_HOME", root+"/vb")
+	t.Setenv("COPILOT_HOME", root+"/cp")
 	p := testPolicy(t, "  default: allow\n  allow: [Edit(/"+gh+"/**), Write(/"+gh+"/**)]\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}, Home: filepath.Join(tmp, "home")})
 	for _, c := range []struct {
@@ -111,6 +114,7 @@ func TestRelocatedAgentConfigProtected(t *testing.T) {
 		{"oc.jsonc", Allow},
 		{"vb/config.toml", Deny},
 		{"vb/tools/x.py", Deny},
+		{"cp/settings.json", Deny},
 		{"cc/notes.md", Allow},
 		{"../gh/notes.md", Allow},
 	} {

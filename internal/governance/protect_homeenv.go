@@ -6,7 +6,9 @@ package governance
 // servers, sandbox and approval settings), rules and hooks from
 // CODEX_HOME, OpenCode reads agents, commands and plugins (code it loads)
 // from OPENCODE_CONFIG_DIR and its configuration from the OPENCODE_CONFIG
-// file, Mistral Vibe its config.toml, tools and agents from VIBE_HOME. The agent inherits them from the bridge, so the place each names
+// file, Mistral Vibe its config.toml, tools and agents from VIBE_HOME,
+// Copilot CLI its settings, trusted folders and MCP servers from
+// COPILOT_HOME. The agent inherits them from the bridge, so the place each names
 // is protected as ~/.codex is, wherever it is, the workspace included.
 var agentHomeEnv = []struct {
 	name, what string
@@ -15,6 +17,7 @@ var agentHomeEnv = []struct {
 	{"CODEX_HOME", "Codex's home directory (CODEX_HOME): its configuration, rules and hooks decide what Codex runs and what it may do without asking", true},
 	{"OPENCODE_CONFIG_DIR", "OpenCode's configuration directory (OPENCODE_CONFIG_DIR): its plugins, agents and commands are code and commands OpenCode runs", true},
 	{"VIBE_HOME", "Mistral Vibe's home directory (VIBE_HOME): its config.toml, tools and agents decide what Vibe runs and what it may do without asking", true},
+	{"COPILOT_HOME", "GitHub Copilot CLI's home directory (COPILOT_HOME): its settings, trusted folders and MCP servers decide what Copilot runs", true},
 	{"OPENCODE_CONFIG", "OpenCode's configuration file (OPENCODE_CONFIG), whose MCP servers are commands OpenCode starts and whose permissions it obeys", false},
 }
 
