@@ -100,7 +100,9 @@ func appendDirForms(out []string, d string, roots []string) []string {
 
 // homeProtected returns the homeConfig locations in the home directories
 // (each of bases), the claudeConfigDir ones in the directory
-// CLAUDE_CONFIG_DIR names and the places agentHomeEnv's variables name.
+// CLAUDE_CONFIG_DIR names, the places agentHomeEnv's variables name, and
+// the ~/.config ones in the directory XDG_CONFIG_HOME names, which git,
+// Zed and the others read in its place.
 // They are protected where they are, not at any
 // depth as agent configuration is: a dotfiles repository's .gitconfig is
 // not git's.
@@ -120,6 +122,22 @@ func homeProtected(bases []string) []protected {
 		}
 	}
 	add(homeConfig, bases)
+	add(xdgConfig(), appendDirForms(nil, envDir("XDG_CONFIG_HOME"), nil))
 	add(claudeConfigDir, appendDirForms(nil, envDir("CLAUDE_CONFIG_DIR"), nil))
 	return append(out, agentHomeEnvProtected()...)
+}
+
+// xdgConfig returns the homeConfig locations beneath ~/.config, by their
+// path below it: where XDG_CONFIG_HOME is set, git reads its global
+// configuration from $XDG_CONFIG_HOME/git and Zed, acpx, OpenCode and
+// Goose theirs from beside it.
+func xdgConfig() []configLocation {
+	var out []configLocation
+	for _, c := range homeConfig {
+		if rel, ok := strings.CutPrefix(c.rel, ".config/"); ok {
+			c.rel = rel
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -76,7 +76,8 @@ func TestHomeAgentConfigProtected(t *testing.T) {
 // ~/.claude for Claude Code (its settings, skills, plugins and .claude.json
 // are read there), GEMINI_CLI_HOME of the home directory for Gemini CLI,
 // CODEX_HOME of ~/.codex for Codex, OPENCODE_CONFIG_DIR and OPENCODE_CONFIG
-// of OpenCode's directory and file, VIBE_HOME of ~/.vibe for Mistral Vibe, COPILOT_HOME of ~/.copilot; the agent inherits them from the
+// of OpenCode's directory and file, VIBE_HOME of ~/.vibe for Mistral Vibe, COPILOT_HOME of ~/.copilot,
+// XDG_CONFIG_HOME of ~/.config for git, Zed and the others; the agent inherits them from the
 // bridge. In a directory the policy
 // lets the agent write (the workspace; outside it, one a rule allows), the
 // configuration there is refused as in the home directory; other files
@@ -92,6 +93,7 @@ func TestRelocatedAgentConfigProtected(t *testing.T) {
 	t.Setenv("OPENCODE_CONFIG", root+"/oc.json")
 	t.Setenv("VIBE_HOME", root+"/vb")
 	t.Setenv("COPILOT_HOME", root+"/cp")
+	t.Setenv("XDG_CONFIG_HOME", root+"/xdg")
 	p := testPolicy(t, "  default: allow\n  allow: [Edit(/"+gh+"/**), Write(/"+gh+"/**)]\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}, Home: filepath.Join(tmp, "home")})
 	for _, c := range []struct {
@@ -115,6 +117,9 @@ func TestRelocatedAgentConfigProtected(t *testing.T) {
 		{"vb/config.toml", Deny},
 		{"vb/tools/x.py", Deny},
 		{"cp/settings.json", Deny},
+		{"xdg/git/config", Deny},
+		{"xdg/zed/settings.json", Deny},
+		{"xdg/notes.md", Allow},
 		{"cc/notes.md", Allow},
 		{"../gh/notes.md", Allow},
 	} {
