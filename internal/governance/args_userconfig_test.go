@@ -58,3 +58,17 @@ func TestConfigWriteReasons(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentConfigCommandWrites checks that an agent's or editor's own
+// command that adds MCP servers, extensions or plugins (claude mcp add,
+// gemini extensions install, codex mcp add, code --install-extension, ...)
+// is decided as a write of the configuration it changes.
+func TestAgentConfigCommandWrites(t *testing.T) {
+	root := tempTree(t, []string{"src"}, []string{"src/x.go"})
+	home := t.TempDir()
+	p := testPolicy(t, "  default: ask\n  allow:\n    - Read\n    - Edit(./**)\n    - Bash(claude:*)\n    - Bash(gemini:*)\n"+
+		"    - Bash(qwen:*)\n    - Bash(iflow:*)\n    - Bash(codex:*)\n    - Bash(copilot:*)\n    - Bash(vibe:*)\n    - Bash(amp:*)\n"+
+		"    - Bash(opencode:*)\n    - Bash(acpx:*)\n    - Bash(code:*)\n    - Bash(cursor:*)\n")
+	e := NewEngine(p, EngineOptions{Roots: []string{root}, Home: home})
+	checkNamedLines(t, e, root, namedLineCases(t, "agent_config_lines.txt", map[string]string{"$ROOT": root, "$HOME": home}))
+}

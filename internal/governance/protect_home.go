@@ -33,6 +33,11 @@ var homeConfig = []configLocation{
 	{".acpx", "acpx's user directory: its config.json names the agent commands acpx starts, its permission mode and MCP servers", true, false},
 	{".config/acpx", "acpx's user configuration in older releases: the agent commands acpx starts, its permission mode", true, false},
 	{".config/opencode", "OpenCode's user configuration: its plugins, agents and commands are code and commands OpenCode runs, its MCP servers commands it starts", true, false},
+	{".config/amp", "Amp's user settings, which decide what Amp runs without asking and name MCP servers, commands Amp starts", true, false},
+	{".vscode/extensions", "VS Code's installed extensions, code the editor runs", true, false},
+	{".vscode-insiders/extensions", "VS Code Insiders' installed extensions, code the editor runs", true, false},
+	{".vscode-oss/extensions", "VSCodium's installed extensions, code the editor runs", true, false},
+	{".cursor/extensions", "Cursor's installed extensions, code the editor runs", true, false},
 	{".config/goose", "Goose's user configuration, whose extensions are commands Goose starts and whose mode decides what it runs without asking", true, false},
 }
 

@@ -52,6 +52,7 @@ func TestHomeAgentConfigProtected(t *testing.T) {
 		{"opencode plugin", Request{Action: ActionFSWrite, Paths: []string{home + "/.config/opencode/plugins/x.ts"}}, Deny},
 		{"cursor permissions", Request{Action: ActionFSWrite, Paths: []string{home + "/.cursor/permissions.json"}}, Deny},
 		{"copilot settings", Request{Action: ActionFSWrite, Paths: []string{home + "/.copilot/settings.json"}}, Deny},
+		{"vs code extension", Request{Action: ActionFSWrite, Paths: []string{home + "/.vscode/extensions/evil/package.json"}}, Deny},
 		{"goose configuration", Request{Action: ActionFSWrite, Paths: []string{home + "/.config/goose/config.yaml"}}, Deny},
 		{"zed tasks", Request{Action: ActionFSWrite, Paths: []string{home + "/.config/zed/tasks.json"}}, Deny},
 		{"command", Request{Action: ActionTerminalCreate, Command: "touch " + home + "/.agents/skills/x/SKILL.md"}, Deny},

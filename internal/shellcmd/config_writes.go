@@ -189,6 +189,10 @@ var configReaders = map[string]func(name string, args []Word) (ConfigChange, boo
 	"bundler": bundleConfig, "poetry": poetryConfig, "conda": condaConfig, "mamba": condaConfig,
 	"composer": composerConfig, "gh": ghConfig, "git": gitConfigElsewhere, "git-lfs": gitLFSConfig,
 	"kubectl": kubectlConfig, "aws": awsConfig,
+	"claude": agentConfig, "gemini": agentConfig, "qwen": agentConfig, "iflow": agentConfig, "codex": agentConfig,
+	"copilot": agentConfig, "vibe": agentConfig, "amp": agentConfig, "opencode": agentConfig, "acpx": agentConfig,
+	"code": editorExtensions, "code-insiders": editorExtensions, "codium": editorExtensions, "cursor": editorExtensions,
+	"windsurf": editorExtensions,
 }
 
 // subcommand returns the first operand of args and the words after it,
