@@ -62,13 +62,15 @@ func TestConfigWriteReasons(t *testing.T) {
 // TestAgentConfigCommandWrites checks that an agent's or editor's own
 // command that adds MCP servers, extensions or plugins (claude mcp add,
 // gemini extensions install, codex mcp add, code --install-extension, ...)
-// is decided as a write of the configuration it changes.
+// and a git hook manager's install (pre-commit install, lefthook install,
+// husky) are decided as writes of the configuration they change.
 func TestAgentConfigCommandWrites(t *testing.T) {
 	root := tempTree(t, []string{"src"}, []string{"src/x.go"})
 	home := t.TempDir()
 	p := testPolicy(t, "  default: ask\n  allow:\n    - Read\n    - Edit(./**)\n    - Bash(claude:*)\n    - Bash(gemini:*)\n"+
 		"    - Bash(qwen:*)\n    - Bash(iflow:*)\n    - Bash(codex:*)\n    - Bash(copilot:*)\n    - Bash(vibe:*)\n    - Bash(amp:*)\n"+
-		"    - Bash(opencode:*)\n    - Bash(acpx:*)\n    - Bash(code:*)\n    - Bash(cursor:*)\n")
+		"    - Bash(opencode:*)\n    - Bash(acpx:*)\n    - Bash(code:*)\n    - Bash(cursor:*)\n    - Bash(pre-commit:*)\n"+
+		"    - Bash(lefthook:*)\n    - Bash(overcommit:*)\n    - Bash(husky:*)\n    - Bash(cd:*)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}, Home: home})
 	checkNamedLines(t, e, root, namedLineCases(t, "agent_config_lines.txt", map[string]string{"$ROOT": root, "$HOME": home}))
 }

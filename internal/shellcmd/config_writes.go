@@ -192,7 +192,8 @@ var configReaders = map[string]func(name string, args []Word) (ConfigChange, boo
 	"claude": agentConfig, "gemini": agentConfig, "qwen": agentConfig, "iflow": agentConfig, "codex": agentConfig,
 	"copilot": agentConfig, "vibe": agentConfig, "amp": agentConfig, "opencode": agentConfig, "acpx": agentConfig,
 	"code": editorExtensions, "code-insiders": editorExtensions, "codium": editorExtensions, "cursor": editorExtensions,
-	"windsurf": editorExtensions,
+	"windsurf": editorExtensions, "pre-commit": hookInstallConfig, "lefthook": hookInstallConfig,
+	"overcommit": hookInstallConfig, "husky": hookInstallConfig,
 }
 
 // subcommand returns the first operand of args and the words after it,
