@@ -202,6 +202,9 @@ func Open(o Options) (*Selector, error) {
 		return nil, fmt.Errorf("--adapter %q: want auto, none or one of %s", o.Mode, strings.Join(Names(), ", "))
 	}
 	auto := o.Mode == "auto" || o.Mode == ""
+	if fork := dotEnvFork(append([]string{o.Agent.Path}, o.Agent.Args...)); name == "" && fork != "" {
+		protectDotEnv(&cfg, fork)
+	}
 	if d := hookDecider(o); d != nil {
 		exe, err := os.Executable()
 		if err != nil {
