@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/governance"
@@ -211,10 +212,14 @@ type claude struct {
 	settings ClaudeSettings
 	hook     *HookServer // nil when there is no decider
 	logger   *slog.Logger
+	protect  func(...governance.ProtectedPath)
+
+	mu        sync.Mutex      // guards protected
+	protected map[string]bool // the IDE's settings files already protected
 }
 
 func newClaude(cfg Config) (*claude, error) {
-	c := &claude{logger: cfg.logger()}
+	c := &claude{logger: cfg.logger(), protect: cfg.protect}
 	hookCmd := ""
 	if cfg.Decider != nil {
 		if cfg.Executable == "" || !filepath.IsAbs(cfg.Executable) {
@@ -304,12 +309,30 @@ func (c *claude) mergeValue(v []byte, cwd string) ([]byte, error) {
 			return nil, fmt.Errorf("reading the IDE's settings file: %v", err)
 		}
 		text = string(b)
+		// Read again for every session: one the agent rewrote would
+		// give its next session disableAllHooks, bypassPermissions or
+		// hooks of its own, over the bridge's.
+		c.protectSettingsFile(p)
 	}
 	merged, err := MergeClaudeSettings([]byte(text), c.settings)
 	if err != nil {
 		return nil, err
 	}
 	return json.Marshal(string(merged))
+}
+
+// protectSettingsFile protects the IDE's settings file at p, once.
+func (c *claude) protectSettingsFile(p string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.protect == nil || c.protected[p] {
+		return
+	}
+	if c.protected == nil {
+		c.protected = map[string]bool{}
+	}
+	c.protected[p] = true
+	c.protect(governance.ProtectedPath{Path: p, What: "the Claude settings file the IDE gives the agent, into which the bridge merges its hook"})
 }
 
 func (c *claude) Close() error {

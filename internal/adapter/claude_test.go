@@ -11,6 +11,7 @@ import (
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/golden"
+	"github.com/acp-bridge/acp-bridge/internal/governance"
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
@@ -141,6 +142,36 @@ func TestClaudePatchSession(t *testing.T) {
 		}
 	}
 	golden.Check(t, "testdata/claude-patch-session.txt", out.Bytes())
+}
+
+// TestClaudeSettingsFileProtected: a settings file the IDE names by its
+// path is read for every session, so the adapter protects it once read:
+// the agent must not give its next session disableAllHooks or hooks of its
+// own. It is protected once, however many sessions read it.
+func TestClaudeSettingsFileProtected(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "ide-settings.json"), []byte(`{}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := newTestClaude(t, Rules{Deny: []string{"Read(**/.env)"}})
+	var got []governance.ProtectedPath
+	c.protect = func(ps ...governance.ProtectedPath) { got = append(got, ps...) }
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"` + dir + `","mcpServers":[],"_meta":{"claudeCode":{"options":{"settings":"{\"model\":\"opus\"}"}}}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"` + dir + `","mcpServers":[],"_meta":{"claudeCode":{"options":{"extraArgs":{"settings":"ide-settings.json"}}}}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"session/new","params":{"cwd":"` + dir + `","mcpServers":[],"_meta":{"claudeCode":{"options":{"extraArgs":{"settings":"ide-settings.json"}}}}}}`,
+	} {
+		m, err := acpwire.Parse(acpwire.ClientToAgent, []byte(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.PatchSession(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(got) != 1 || got[0].Path != filepath.Join(dir, "ide-settings.json") || got[0].Read {
+		t.Errorf("protected %+v; want the settings file alone, from writes", got)
+	}
 }
 
 func TestClaudePatchSessionErrors(t *testing.T) {
