@@ -12,7 +12,8 @@ import (
 // naming them: "git checkout BRANCH", "git reset --hard REV", "git merge",
 // "git stash pop" (and a plain "git stash", which puts back the committed
 // version of a file changed since), "git restore -p -s REV" with no
-// pathspec. A commit the agent made with git's
+// pathspec, "git submodule update" (each submodule's path, from the commit
+// the index names). A commit the agent made with git's
 // plumbing, or one from elsewhere, may hold another governance policy,
 // Claude settings with hooks, or a truncated audit log: which files change
 // is in the repository, not on the line. Such a command is refused,
@@ -114,6 +115,21 @@ func gitRewrite(form []shellcmd.Word) (string, bool) {
 			return "", false
 		}
 		return what, true
+	case "submodule":
+		// "git submodule update" checks out, at each submodule's path, the
+		// commit the index names, cloned from the URL .gitmodules gives:
+		// a gitlink the agent put in the index (git read-tree of a commit
+		// of its own) at a missing .claude, or at a missing policy the
+		// policy extends, fills it with a repository of the agent's.
+		for _, a := range args {
+			if a.Kind != shellcmd.Static {
+				return what, true
+			}
+			if !strings.HasPrefix(a.Text, "-") {
+				return what, a.Text == "update"
+			}
+		}
+		return "", false
 	case "bisect":
 		if len(args) > 0 && args[0].Kind == shellcmd.Static {
 			switch args[0].Text {

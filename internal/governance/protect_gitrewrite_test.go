@@ -46,6 +46,8 @@ func TestGitRewritesProtected(t *testing.T) {
 		{"yes | git restore -p -s topic", RequireApproval},
 		{"git restore --patch", RequireApproval},
 		{"git restore -p --staged --worktree", RequireApproval},
+		{"git submodule update --init --recursive", RequireApproval},
+		{"git submodule --quiet update", RequireApproval},
 		{"git restore -p --staged", Allow},
 		{"git restore -p -- src", Allow},
 
@@ -61,6 +63,8 @@ func TestGitRewritesProtected(t *testing.T) {
 		{"git stash push -- src", Allow},
 		{"git stash show -p", Allow},
 		{"git bisect log", Allow},
+		{"git submodule status", Allow},
+		{"git submodule", Allow},
 		{"git checkout -- src/a.go", Allow},
 		{"git checkout main -- src/a.go", Allow},
 		{"git checkout -- GOVERNANCE.md", Deny},
