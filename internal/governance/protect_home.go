@@ -29,6 +29,8 @@ var homeConfig = []configLocation{
 	{".gitconfig", "git's global configuration, whose core.fsmonitor, core.hooksPath and aliases run commands in every repository", false, false},
 	{".config/git", "git's global configuration, whose core.fsmonitor, core.hooksPath and aliases run commands in every repository", true, false},
 	{".config/zed", "Zed's user configuration: its settings' agent_servers are the agent commands Zed starts, its tasks commands Zed runs", true, false},
+	{".config/JetBrains", "the JetBrains IDEs' configuration: each IDE's options/acp.json names the agent commands it starts", true, false},
+	{".local/share/JetBrains", "the JetBrains IDEs' installed plugins, code the IDE runs", true, false},
 	{".jetbrains", "the JetBrains IDEs' user directory: its acp.json names the agent commands the IDE starts", true, false},
 	{".acpx", "acpx's user directory: its config.json names the agent commands acpx starts, its permission mode and MCP servers", true, false},
 	{".config/acpx", "acpx's user configuration in older releases: the agent commands acpx starts, its permission mode", true, false},

@@ -47,6 +47,7 @@ func TestHomeAgentConfigProtected(t *testing.T) {
 		{"git configuration directory", Request{Action: ActionFSWrite, Paths: []string{home + "/.config/git/config"}}, Deny},
 		{"zed user settings", Request{Action: ActionFSWrite, Paths: []string{home + "/.config/zed/settings.json"}}, Deny},
 		{"jetbrains acp agents", Request{Action: ActionFSWrite, Paths: []string{home + "/.jetbrains/acp.json"}}, Deny},
+		{"jetbrains ide acp agents", Request{Action: ActionFSWrite, Paths: []string{home + "/.config/JetBrains/IntelliJIdea2025.3/options/acp.json"}}, Deny},
 		{"acpx configuration", Request{Action: ActionFSWrite, Paths: []string{home + "/.acpx/config.json"}}, Deny},
 		{"acpx older configuration", Request{Action: ActionTerminalCreate, Command: "touch " + home + "/.config/acpx/config.json"}, Deny},
 		{"opencode plugin", Request{Action: ActionFSWrite, Paths: []string{home + "/.config/opencode/plugins/x.ts"}}, Deny},
