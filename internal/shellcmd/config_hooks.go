@@ -42,7 +42,7 @@ var hookInstallers = map[string]func(args []Word) []string{
 		return nil
 	},
 	"husky": func(args []Word) []string {
-		if sub, _, ok := subcommand(args); !ok || sub == "install" || sub == "init" || sub == "" {
+		if sub, _, ok := subcommand(args); ok && (sub == "install" || sub == "init" || sub == "") {
 			return []string{".git/config"}
 		}
 		return nil
