@@ -96,6 +96,7 @@ func TestRelocatedAgentConfigProtected(t *testing.T) {
 	t.Setenv("VIBE_HOME", root+"/vb")
 	t.Setenv("COPILOT_HOME", root+"/cp")
 	t.Setenv("XDG_CONFIG_HOME", root+"/xdg")
+	t.Setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", root+"/gsys.json")
 	p := testPolicy(t, "  default: allow\n  allow: [Edit(/"+gh+"/**), Write(/"+gh+"/**)]\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}, Home: filepath.Join(tmp, "home")})
 	for _, c := range []struct {
@@ -122,6 +123,7 @@ func TestRelocatedAgentConfigProtected(t *testing.T) {
 		{"xdg/git/config", Deny},
 		{"xdg/zed/settings.json", Deny},
 		{"xdg/notes.md", Allow},
+		{"gsys.json", Deny},
 		{"cc/notes.md", Allow},
 		{"../gh/notes.md", Allow},
 	} {

@@ -8,7 +8,8 @@ package governance
 // from OPENCODE_CONFIG_DIR and its configuration from the OPENCODE_CONFIG
 // file, Mistral Vibe its config.toml, tools and agents from VIBE_HOME,
 // Copilot CLI its settings, trusted folders and MCP servers from
-// COPILOT_HOME. The agent inherits them from the bridge, so the place each names
+// COPILOT_HOME, Gemini CLI its system settings and defaults from the files
+// GEMINI_CLI_SYSTEM_SETTINGS_PATH and GEMINI_CLI_SYSTEM_DEFAULTS_PATH name. The agent inherits them from the bridge, so the place each names
 // is protected as ~/.codex is, wherever it is, the workspace included.
 var agentHomeEnv = []struct {
 	name, what string
@@ -18,6 +19,8 @@ var agentHomeEnv = []struct {
 	{"OPENCODE_CONFIG_DIR", "OpenCode's configuration directory (OPENCODE_CONFIG_DIR): its plugins, agents and commands are code and commands OpenCode runs", true},
 	{"VIBE_HOME", "Mistral Vibe's home directory (VIBE_HOME): its config.toml, tools and agents decide what Vibe runs and what it may do without asking", true},
 	{"COPILOT_HOME", "GitHub Copilot CLI's home directory (COPILOT_HOME): its settings, trusted folders and MCP servers decide what Copilot runs", true},
+	{"GEMINI_CLI_SYSTEM_SETTINGS_PATH", "Gemini CLI's system settings (GEMINI_CLI_SYSTEM_SETTINGS_PATH), which override every other settings file", false},
+	{"GEMINI_CLI_SYSTEM_DEFAULTS_PATH", "Gemini CLI's system defaults (GEMINI_CLI_SYSTEM_DEFAULTS_PATH), its settings' lowest layer", false},
 	{"OPENCODE_CONFIG", "OpenCode's configuration file (OPENCODE_CONFIG), whose MCP servers are commands OpenCode starts and whose permissions it obeys", false},
 }
 
