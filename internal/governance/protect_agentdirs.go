@@ -14,7 +14,7 @@ package governance
 // Continue, Junie, Windsurf, Crush, Cursor, Copilot's custom agents,
 // OpenHands, whose setup.sh runs at the start of every session, Cline's
 // hooks, Mistral Vibe, whose project config.toml sets which tools run
-// without asking, iFlow CLI, Factory Droid, Amp, Copilot CLI and the
+// without asking, iFlow CLI, Factory Droid, Amp, Kilo Code, Copilot CLI and the
 // permission files of Cursor's CLI and editor), and those of the ACP clients that start an agent from the
 // workspace's configuration: acpx merges the .acpxrc.json of the directory
 // it runs in over the person's own, so one there replaces the agent command
@@ -38,6 +38,7 @@ var agentDirs = []configLocation{
 	{".kiro", "Kiro's project directory: its hooks and settings are commands Kiro runs", true, true},
 	{".amazonq", "Amazon Q's project directory: its MCP servers are commands Q starts", true, true},
 	{".roo", "Roo Code's project directory: its MCP servers are commands Roo starts", true, true},
+	{".kilocode", "Kilo Code's project directory: its MCP servers are commands Kilo starts", true, true},
 	{".continue", "Continue's project directory: its configuration names MCP servers and commands Continue runs", true, true},
 	{".junie", "Junie's project directory: its MCP servers are commands Junie starts", true, true},
 	{".windsurf", "Windsurf's project directory: its hooks are commands Windsurf runs", true, true},
