@@ -1,28 +1,28 @@
 package governance
 
 // agentDirs are the project directories and files from which the coding
-// agents that speak ACP take their configuration: what they run at start,
-// on events or as a command, the variables their shells inherit, their
-// sandbox and approval settings, their subagents and MCP servers. An agent
-// that wrote one would have it obeyed on the next run, outside the bridge.
-// Each agent's directory is protected whole, so that a file a release adds
-// there (Codex's hooks.json and hooks/, its agents/*.toml with a
-// sandbox_mode; Gemini CLI's sandbox.bashrc, which its sandbox sources, and
-// system.md, which replaces its system prompt) is covered before anyone
-// lists it; so are other agents' and agent IDEs' project directories and
-// hook, MCP and environment files (Augment, Kiro, Amazon Q, Roo Code,
-// Continue, Junie, Windsurf, Crush, Cursor, Copilot's custom agents,
-// OpenHands, whose setup.sh runs at the start of every session, Cline's
-// hooks, Mistral Vibe, whose project config.toml sets which tools run
-// without asking, iFlow CLI, Factory Droid, Amp, Kilo Code, Copilot CLI and the
-// permission files of Cursor's CLI and editor), and those of the ACP clients that start an agent from the
-// workspace's configuration: acpx merges the .acpxrc.json of the directory
-// it runs in over the person's own, so one there replaces the agent command
-// the person gave (acp-bridge and its policy with it), sets approve-all and
-// adds MCP servers. The
-// files agentConfig names inside them come first in the list,
-// so a refusal names what the file does. They are protected as agentConfig
-// is, beneath every workspace root and at any depth.
+// agents that speak ACP take their configuration: what they run at start, on
+// events or as a command, the variables their shells inherit, their sandbox
+// and approval settings, their subagents and MCP servers. An agent that
+// wrote one would have it obeyed on the next run, outside the bridge. Each
+// agent's directory is protected whole, so that a file a release adds there
+// (Codex's hooks.json and hooks/, its agents/*.toml with a sandbox_mode;
+// Gemini CLI's sandbox.bashrc, which its sandbox sources, and system.md,
+// which replaces its system prompt) is covered before anyone lists it; so
+// are other agents' and agent IDEs' project directories and hook, MCP and
+// environment files (Augment, Kiro, Amazon Q, Roo Code, Continue, Junie,
+// Windsurf, Crush, Cursor, Copilot's custom agents, OpenHands, whose
+// setup.sh runs at the start of every session, Cline's hooks, Mistral Vibe,
+// whose project config.toml sets which tools run without asking, iFlow CLI,
+// Factory Droid, Amp, Kilo Code, Copilot CLI and the permission files of
+// Cursor's CLI and editor), and those of the ACP clients that start an agent
+// from the workspace's configuration: acpx merges the .acpxrc.json of the
+// directory it runs in over the person's own, so one there replaces the
+// agent command the person gave (acp-bridge and its policy with it), sets
+// approve-all and adds MCP servers. The files agentConfig names inside them
+// come first in the list, so a refusal names what the file does. They are
+// protected as agentConfig is, beneath every workspace root and at any
+// depth.
 var agentDirs = []configLocation{
 	{".codex", "Codex's project directory: its configuration, hooks, rules and agents decide what Codex runs and what it may do without asking", true, true},
 	{".gemini", "Gemini CLI's project directory: its settings, environment, commands, agents, policies and sandbox files decide what Gemini runs", true, true},
