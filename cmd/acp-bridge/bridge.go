@@ -107,10 +107,7 @@ type bridgeFlags struct {
 // ownFiles are the files the bridge itself writes, and its own program, as
 // the agent may not touch them.
 func (f *bridgeFlags) ownFiles() []governance.ProtectedPath {
-	var out []governance.ProtectedPath
-	if p, ok := ownProgram(); ok {
-		out = append(out, p)
-	}
+	out := ownProgram()
 	if f.record != "" {
 		out = append(out, governance.ProtectedPath{Path: f.record, What: "the bridge's wire recording", Read: true})
 	}
