@@ -508,7 +508,9 @@ func (e *Engine) decideArgAt(in *reqInfo, a argWord, what, p string, kind shellc
 			v.ruleTx = "require-approval for an existing file outside the workspace roots a command names (built-in)"
 		}
 		v.reason = v.text()
-		if (unknownDir || kind == shellcmd.Glob) && v.value == Deny && v.rule != nil {
+		if unknownDir && kind != shellcmd.Glob && deniesNameAnywhere(v, filepath.Base(n)) {
+			v.reason += "; the line changes directory, and the rule names a file of that name wherever it is"
+		} else if (unknownDir || kind == shellcmd.Glob) && v.value == Deny && v.rule != nil {
 			v.value = RequireApproval // it may not be that file
 			if kind == shellcmd.Glob && n != shellcmd.Unescape(p) {
 				v.value = Deny // the glob names it now

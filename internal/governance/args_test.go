@@ -36,7 +36,8 @@ func TestDecideCommandFiles(t *testing.T) {
 		{"cat .*", ws, Deny},
 		{"cd sub && cat .env", ws, Deny},
 		{"cd sub && cat ../.env", ws, Deny},
-		{"cd - && cat .env", ws, RequireApproval},
+		{"cd - && cat .env", ws, Deny}, // Read(**/.env) names a .env wherever cd leads
+		{"cd - && cat a.txt", ws, RequireApproval},
 		{"cat ~/.env", ws, Deny},
 		{"cat " + ws + "/../out/secre*", ws, RequireApproval},
 		{"cat " + out + "/secret.txt", ws, RequireApproval},

@@ -12,7 +12,8 @@ import (
 // touch x" is "touch OUT/x", denied as a write outside the workspace;
 // "cd audit && truncate -s0 *" reaches the audit log. In a subshell the cd
 // moves only what follows it there. A cd whose directory is not known
-// (computed, none, "-") makes what follows it asked about.
+// (computed, none, "-") makes what follows it asked about, but a name a
+// rule refuses wherever it is (Read(**/.env)) is refused there too.
 func TestDecideAfterChangeDir(t *testing.T) {
 	dir := t.TempDir()
 	ws, out := filepath.Join(dir, "ws"), filepath.Join(dir, "out")

@@ -72,6 +72,13 @@ func (e *Engine) decideRedirect(in *reqInfo, r shellcmd.Redirect, advisories *[]
 	}
 	bases, unknown := e.commandDirs(in, r.Dir)
 	if unknown {
+		if len(in.roots) > 0 {
+			n := filepath.Join(in.roots[0], filepath.Base(p))
+			if v, ok := e.decideRedirectAt(in, r, what, n, advisories); ok && deniesNameAnywhere(v, filepath.Base(n)) {
+				v.reason += "; the line changes directory, and the rule names a file of that name wherever it is"
+				return v, true
+			}
+		}
 		return verdict{value: RequireApproval, ref: "unreadable-command", ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
 			reason: what + ": the line changes directory, so where the file is is not known"}, true
 	}
