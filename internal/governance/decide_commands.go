@@ -182,22 +182,14 @@ func (e *Engine) decideVariable(in *reqInfo, name, value string, static bool, di
 	// command line: its commands are decided as the line's own, so a
 	// rule refusing rm refuses EDITOR='rm x' whatever the person approves.
 	if shellcmd.EnvValueIsCommandLine(name) {
-		for _, c := range shellcmd.Analyze(value, shellcmd.Options{Dir: in.req.Cwd}).Commands {
-			if v, ok := e.decideCommand(in, c, advisories); ok {
-				consider(v, fmt.Sprintf("running %q (the command line %s holds)", c.Source, name), describeCommand(c))
-			}
-		}
+		e.decideValueLine(in, shellcmd.Analyze(value, shellcmd.Options{Dir: in.req.Cwd}), "the command line "+name+" holds", advisories, consider)
 		return
 	}
 	// A value of any other name that reads as a command line may be one
 	// (make runs every variable a recipe expands: "CC='rm x;' make a"):
 	// its commands are decided too (shellcmd.ValueCode).
 	if t, ok := shellcmd.ValueCode(value); ok {
-		for _, c := range shellcmd.Analyze(t, shellcmd.Options{Dir: in.req.Cwd}).Commands {
-			if v, ok := e.decideCommand(in, c, advisories); ok {
-				consider(v, fmt.Sprintf("running %q (the value of %s, which a program may run as a command line)", c.Source, name), describeCommand(c))
-			}
-		}
+		e.decideValueLine(in, shellcmd.Analyze(t, shellcmd.Options{Dir: in.req.Cwd}), "the value of "+name+", which a program may run as a command line", advisories, consider)
 	}
 }
 
