@@ -263,7 +263,10 @@ func (e *Engine) decideKeeping(req Request, subjects bool) Decision {
 		}
 	}
 	for _, p := range req.Paths {
-		if p == "" {
+		if p == "" && req.Action != ActionFSRead && req.Action != ActionFSWrite {
+			// A member a tool call left empty names no file. An fs
+			// request's path is the file the IDE opens, and "" is no
+			// absolute path: it is decided, and refused, as one.
 			continue
 		}
 		v := e.decidePathLazy(in, p, advisories)
