@@ -18,6 +18,45 @@ import (
 // options say: a member after the end is decided as a write too, and bytes
 // after the end that are not a tar member make the archive unreadable.
 
+// An archive that ends before its end marker (an empty file among them)
+// is read as one still being written: "base64 -d e.b64 > e.tgz", approved
+// and run by the agent itself, makes e.tgz empty before it fills it, and a
+// line extracting it decided in between would be judged on no members at
+// all. tar writes the marker at the end of every archive it makes, so such
+// a file's members are not known (errUnended).
+
+// errUnended is why an archive without its end marker has members that
+// are not known.
+const errUnended = "it ends before a tar archive's end marker, as a file still being written does (an empty file too), so the members it will hold are not known"
+
+// tailReader passes r's bytes on and remembers the last block (512
+// bytes) of them, so that the end of a tar stream tells whether it was
+// the end marker's zero block.
+type tailReader struct {
+	r    io.Reader
+	n    int64
+	tail [512]byte
+}
+
+// Read reads from r and keeps the last 512 bytes read so far.
+func (t *tailReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	b := p[:n]
+	if len(b) >= len(t.tail) {
+		copy(t.tail[:], b[len(b)-len(t.tail):])
+	} else if len(b) > 0 {
+		copy(t.tail[:], t.tail[len(b):])
+		copy(t.tail[len(t.tail)-len(b):], b)
+	}
+	t.n += int64(n)
+	return n, err
+}
+
+// endedByMarker reports whether what t passed on ends with a zero block.
+func (t *tailReader) endedByMarker() bool {
+	return t.n >= int64(len(t.tail)) && t.tail == [512]byte{}
+}
+
 // errUnpackTooLarge is what boundedReader gives past maxUnpackBytes.
 var errUnpackTooLarge = fmt.Errorf("it is larger than %d bytes", maxUnpackBytes)
 
@@ -49,10 +88,14 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 func tarEachMember(r io.Reader, each func(*tar.Header) string) string {
 	br := bufio.NewReaderSize(&boundedReader{r: r, left: maxUnpackBytes}, 4096)
 	for {
-		tr := tar.NewReader(br)
+		tail := &tailReader{r: br}
+		tr := tar.NewReader(tail)
 		for {
 			h, err := tr.Next()
 			if err == io.EOF {
+				if !tail.endedByMarker() {
+					return errUnended
+				}
 				break
 			}
 			if errors.Is(err, errUnpackTooLarge) {
