@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -70,7 +71,10 @@ func runPolicy(_ context.Context, e *env, args []string) error {
 	}
 	// The person typing names directories, like paths, from their shell's
 	// directory; the bridge judges a session's directories as absolute.
-	if cwd, err = filepath.Abs(cwd); err != nil {
+	// The cwd keeps its ".." as written: the bridge receives a request's
+	// cwd that way and takes a ".." after a link where the kernel puts the
+	// process, while cleaning it here would decide the text's directory.
+	if cwd, err = absAsWritten(cwd); err != nil {
 		return err
 	}
 	for i, r := range roots {
@@ -93,7 +97,7 @@ func runPolicy(_ context.Context, e *env, args []string) error {
 	for i, p := range paths {
 		// The person typing names paths from their shell's directory.
 		if !filepath.IsAbs(p) && !strings.HasPrefix(p, "~") {
-			paths[i] = filepath.Join(cwd, p)
+			paths[i] = strings.TrimSuffix(cwd, "/") + "/" + p
 		}
 	}
 	req := governance.Request{Action: action, Tool: tool, Kind: kind, Title: title, Paths: paths, Command: command, URL: url, Cwd: cwd, Roots: roots}
@@ -179,4 +183,18 @@ var builtinPathRules = []string{
 	"deny relative paths: the IDE opens them against its own directory (built-in)",
 	"deny paths through /proc/self, /proc/<pid>, /dev/fd and other per-process links (built-in)",
 	"deny paths with NUL bytes, invalid UTF-8, symlink loops, or longer than the system allows (built-in)",
+}
+
+// absAsWritten returns p made absolute against the current directory
+// without cleaning it: "l/.." after a link l is where the kernel's walk
+// leads, not the directory the text cleans to.
+func absAsWritten(p string) (string, error) {
+	if filepath.IsAbs(p) {
+		return p, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(wd, "/") + "/" + p, nil
 }

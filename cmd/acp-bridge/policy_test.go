@@ -93,3 +93,37 @@ func TestPolicyCheckRelativeDirs(t *testing.T) {
 		t.Errorf("--cwd %s decided otherwise than --cwd %s:\n%s\nagainst\n%s", rel, dir, relative, abs)
 	}
 }
+
+// TestPolicyCheckCwdDotDotAfterLink: a --cwd holding ".." after a link is
+// decided where the kernel puts the process, as the bridge decides a
+// request's cwd, not where its text cleans to: WS/a/b/m/.., m a link to
+// WS/sub, is WS, where go.mod is asked about, not WS/a/b.
+func TestPolicyCheckCwdDotDotAfterLink(t *testing.T) {
+	dir := t.TempDir()
+	policy := writePolicy(t, dir, "  ask: [Edit(./go.mod)]\n  allow: [Bash(cat:*)]\n")
+	for _, d := range []string{"sub", "a/b"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../../sub", filepath.Join(dir, "a/b/m")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ cwd, path, want string }{
+		{cwd: dir, want: "require-approval\n"},
+		{cwd: dir + "/a/b/m/..", want: "require-approval\n"},
+		{cwd: dir + "/a/b", want: "allow\n"},
+		{cwd: dir + "/a/b", path: "m/../go.mod", want: "require-approval\n"},
+	} {
+		args := []string{"policy", "check", "--policy", policy, "--cwd", tc.cwd, "--workspace-root", dir}
+		if tc.path != "" {
+			args = append(args, "--action", "fs.write", "--path", tc.path)
+		} else {
+			args = append(args, "--command", "cat x > go.mod")
+		}
+		stdout, stderr, code := runCmd(t, "", args...)
+		if !strings.HasPrefix(stdout, tc.want) {
+			t.Errorf("--cwd %s %s: exit %d, got\n%s%s\nwant %q", tc.cwd, tc.path, code, stdout, stderr, tc.want)
+		}
+	}
+}
