@@ -36,8 +36,9 @@ func ownProgram() []governance.ProtectedPath {
 
 // namesOfProgram returns the paths other than exe itself (a program's
 // path with its links resolved) that start the same file: argv0 when it
-// names a path, and each entry of the search path dirs that is a link or
-// a hard link to it, whatever its name.
+// names a path, each entry of the search path dirs that is a link to it,
+// whatever its name, and each there that is a hard link to it under its
+// own name or the name it was started by.
 func namesOfProgram(exe, argv0 string, dirs []string) []string {
 	target, err := os.Stat(exe)
 	if err != nil {
@@ -54,6 +55,7 @@ func namesOfProgram(exe, argv0 string, dirs []string) []string {
 			out = append(out, p)
 		}
 	}
+	names := map[string]bool{filepath.Base(argv0): true, filepath.Base(exe): true}
 	if filepath.Base(argv0) != argv0 {
 		if abs, err := filepath.Abs(argv0); err == nil {
 			add(abs)
@@ -68,7 +70,9 @@ func namesOfProgram(exe, argv0 string, dirs []string) []string {
 			continue
 		}
 		for _, e := range entries {
-			if e.Type()&^os.ModeSymlink == 0 { // a regular file or a link
+			// A link under any name; a file under the program's own name (a
+			// hard link): statting every file of /usr/bin would cost more.
+			if e.Type() == os.ModeSymlink || e.Type().IsRegular() && names[e.Name()] {
 				add(filepath.Join(dir, e.Name()))
 			}
 		}

@@ -33,8 +33,9 @@ func TestOwnFilesHoldTheProgram(t *testing.T) {
 // TestNamesOfProgram: every name on the search path that starts the
 // bridge's file (a link under another name, as /usr/local/bin/acp-bridge
 // to a versioned install, or a hard link) is the bridge's program too, as
-// is the path it was started by; other files and relative directories
-// are not.
+// is the path it was started by; a hard link is found under the
+// program's own name or the one it was started by; other files and
+// relative directories are not.
 func TestNamesOfProgram(t *testing.T) {
 	root := t.TempDir()
 	install, gobin, other := filepath.Join(root, "v1.2"), filepath.Join(root, "gobin"), filepath.Join(root, "other")
@@ -57,11 +58,12 @@ func TestNamesOfProgram(t *testing.T) {
 	}
 	mustLink(os.Symlink(exe, filepath.Join(gobin, "acp-bridge")))
 	mustLink(os.Symlink("../gobin/acp-bridge", filepath.Join(other, "ab")))
-	mustLink(os.Link(exe, filepath.Join(gobin, "bridge-hard")))
+	mustLink(os.Link(exe, filepath.Join(gobin, "acp-bridge-1.2")))
+	mustLink(os.Link(exe, filepath.Join(other, "hard-elsewhere")))
 	mustLink(os.Symlink(filepath.Join(other, "acp-bridge"), filepath.Join(gobin, "not-it")))
 
 	got := namesOfProgram(exe, filepath.Join(gobin, "acp-bridge"), []string{gobin, other, "gobin", filepath.Join(root, "missing")})
-	want := []string{filepath.Join(gobin, "acp-bridge"), filepath.Join(gobin, "bridge-hard"), filepath.Join(other, "ab")}
+	want := []string{filepath.Join(gobin, "acp-bridge"), filepath.Join(gobin, "acp-bridge-1.2"), filepath.Join(other, "ab")}
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
 		t.Errorf("namesOfProgram = %q, want %q", got, want)
