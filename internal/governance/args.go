@@ -122,6 +122,11 @@ func commandArgs(c *shellcmd.Command) []argWord {
 	goPatterns := goPackagePatterns(c)
 	readings := optionReadings(c)
 	for fi, form := range c.Forms {
+		if len(form) == 1 {
+			// A program alone names no file, but a hook manager run bare
+			// (husky) installs.
+			out = append(out, userConfigWrites(form)...)
+		}
 		if len(form) < 2 || form[0].Kind != shellcmd.Static || argsNotFiles[filepath.Base(form[0].Text)] {
 			continue
 		}

@@ -4,7 +4,7 @@ package shellcmd
 // or its configuration's core.hooksPath without naming either: "pre-commit
 // install" writes .git/hooks/pre-commit (and the hook types -t names),
 // "lefthook install" and overcommit's --install the hooks of every type
-// it runs, husky ("husky install", "husky init") sets
+// it runs, husky ("husky install", "husky init", and bare "husky") sets
 // core.hooksPath in .git/config. The person's next commit then runs them,
 // outside the bridge. Their paths are written from where the line runs:
 // a .git at any depth is protected whole, so a subdirectory's name is
@@ -42,11 +42,33 @@ var hookInstallers = map[string]func(args []Word) []string{
 		return nil
 	},
 	"husky": func(args []Word) []string {
-		if sub, _, ok := subcommand(args); ok && (sub == "install" || sub == "init" || sub == "") {
-			return []string{".git/config"}
+		sub, _, ok := subcommand(args, "-d", "--directory")
+		switch {
+		case ok && (sub == "install" || sub == "init" || sub == ""):
+		case !ok && !onlyHelpOptions(args):
+			// husky 9 installs when run bare ("npx husky", its prepare
+			// script), and husky 10 with -d/--directory as well.
+		default:
+			return nil
 		}
-		return nil
+		return []string{".git/config"}
 	},
+}
+
+// onlyHelpOptions reports whether args are one or more help or version
+// options and nothing else.
+func onlyHelpOptions(args []Word) bool {
+	for _, a := range args {
+		switch a.Text {
+		case "-h", "--help", "-v", "-V", "--version":
+			if a.Kind != Static {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return len(args) > 0
 }
 
 // hookInstallConfig is hookInstallers' reading as a configuration change.

@@ -135,7 +135,8 @@ func userConfig(rest string) string {
 // Each reading of an option this package does not know, with a value
 // and without (optionReadings), is tried, and the changes joined.
 func ConfigChangeOf(form []Word) (c ConfigChange, ok bool) {
-	if len(form) < 2 || form[0].Kind != Static {
+	if len(form) == 0 || form[0].Kind != Static || len(form) == 1 && hookInstallers[form[0].Name()] == nil {
+		// A program alone changes nothing but a hook manager's install.
 		return ConfigChange{}, false
 	}
 	name := form[0].Name()
