@@ -47,7 +47,8 @@ var hookInstallers = map[string]func(args []Word) []string{
 		case ok && (sub == "install" || sub == "init" || sub == ""):
 		case !ok && !onlyHelpOptions(args):
 			// husky 9 installs when run bare ("npx husky", its prepare
-			// script), and husky 10 with -d/--directory as well.
+			// script), and the bin of husky's current source takes only
+			// -d/--directory.
 		default:
 			return nil
 		}
