@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -47,17 +46,7 @@ func TestBridgeOwnFilesNotThroughLinks(t *testing.T) {
 			if err := os.Symlink(target, link); err != nil {
 				t.Fatal(err)
 			}
-			started := filepath.Join(t.TempDir(), "started")
-			_, stderr, code := runCmd(t, "", append(tt.args(link), "--", "sh", "-c", `touch "$1"`, "sh", started)...)
-			if code != 2 {
-				t.Errorf("exit %d, want 2; stderr:\n%s", code, stderr)
-			}
-			if !strings.Contains(stderr, link+" is a symbolic link") {
-				t.Errorf("stderr does not say the path is a symbolic link:\n%s", stderr)
-			}
-			if _, err := os.Stat(started); err == nil {
-				t.Error("the agent was started")
-			}
+			checkRefusedToStart(t, tt.args(link), link+" is a symbolic link")
 			if tt.dir {
 				if ents, _ := os.ReadDir(target); len(ents) > 0 {
 					t.Errorf("the bridge wrote %s in the directory the link leads to", ents[0].Name())
@@ -145,17 +134,7 @@ func TestBridgeOwnFilesHardLink(t *testing.T) {
 			if err := os.Link(victim, link); err != nil {
 				t.Fatal(err)
 			}
-			started := filepath.Join(t.TempDir(), "started")
-			_, stderr, code := runCmd(t, "", append(tt.args(link), "--", "sh", "-c", `touch "$1"`, "sh", started)...)
-			if code != 2 {
-				t.Errorf("exit %d, want 2; stderr:\n%s", code, stderr)
-			}
-			if !strings.Contains(stderr, link+" is a file with another name (a hard link)") {
-				t.Errorf("stderr does not say the path is a hard link:\n%s", stderr)
-			}
-			if _, err := os.Stat(started); err == nil {
-				t.Error("the agent was started")
-			}
+			checkRefusedToStart(t, tt.args(link), link+" is a file with another name (a hard link)")
 			if b, _ := os.ReadFile(victim); string(b) != rc {
 				t.Errorf("the bridge changed the file the hard link names: %q", b)
 			}
@@ -189,17 +168,7 @@ func TestBridgeOwnFilesLinkedDir(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Chdir(ws)
-			started := filepath.Join(t.TempDir(), "started")
-			_, stderr, code := runCmd(t, "", append(tt.args, "--", "sh", "-c", `touch "$1"`, "sh", started)...)
-			if code != 2 {
-				t.Errorf("exit %d, want 2; stderr:\n%s", code, stderr)
-			}
-			if !strings.Contains(stderr, filepath.Join(ws, "d")+" is a symbolic link in the working directory") {
-				t.Errorf("stderr does not name the link:\n%s", stderr)
-			}
-			if _, err := os.Stat(started); err == nil {
-				t.Error("the agent was started")
-			}
+			checkRefusedToStart(t, tt.args, filepath.Join(ws, "d")+" is a symbolic link in the working directory")
 			if ents, _ := os.ReadDir(out); len(ents) > 0 {
 				t.Errorf("the bridge wrote %s where the link leads", ents[0].Name())
 			}

@@ -31,23 +31,31 @@ func TestBridgeRefusesToStart(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			started := filepath.Join(t.TempDir(), "started")
-			stdout, stderr, code := runCmd(t, "", append(tt.args, "--", "sh", "-c", `touch "$1"`, "sh", started)...)
-			if code != 2 {
-				t.Errorf("exit %d, want 2", code)
-			}
-			for _, want := range tt.want {
-				if !strings.Contains(stderr, want) {
-					t.Errorf("stderr lacks %q:\n%s", want, stderr)
-				}
-			}
-			if _, err := os.Stat(started); err == nil {
-				t.Error("the agent was started")
-			}
-			if stdout != "" {
-				t.Errorf("the IDE received %q", stdout)
-			}
+			checkRefusedToStart(t, tt.args, tt.want...)
 		})
+	}
+}
+
+// checkRefusedToStart runs the bridge with args and an agent that marks
+// its start, and checks that the bridge stopped before the agent started:
+// status 2, nothing on stdout, and each of want on stderr.
+func checkRefusedToStart(t *testing.T, args []string, want ...string) {
+	t.Helper()
+	started := filepath.Join(t.TempDir(), "started")
+	stdout, stderr, code := runCmd(t, "", append(args, "--", "sh", "-c", `touch "$1"`, "sh", started)...)
+	if code != 2 {
+		t.Errorf("exit %d, want 2; stderr:\n%s", code, stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, stderr)
+		}
+	}
+	if _, err := os.Stat(started); err == nil {
+		t.Error("the agent was started")
+	}
+	if stdout != "" {
+		t.Errorf("the IDE received %q", stdout)
 	}
 }
 
