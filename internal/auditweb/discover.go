@@ -1,11 +1,7 @@
 package auditweb
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -93,32 +89,7 @@ func isAuditLog(path string) error {
 		return err
 	}
 	defer f.Close()
-	head := make([]byte, 4096)
-	n, err := io.ReadFull(f, head)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return err
-	}
-	if n == 0 {
-		return nil
-	}
-	line := head[:n]
-	if i := bytes.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i]
-	} else if n == len(head) {
-		// A first line longer than the sample: look for the marker the
-		// writer always puts near the start.
-		if bytes.HasPrefix(line, []byte(`{"$schema":"`+audit.SchemaTag+`"`)) {
-			return nil
-		}
-		return audit.ErrNotAuditLog
-	}
-	var rec struct {
-		Doctype string `json:"doctype"`
-	}
-	if json.Unmarshal(line, &rec) != nil || rec.Doctype != audit.Doctype {
-		return audit.ErrNotAuditLog
-	}
-	return nil
+	return audit.SniffLog(f)
 }
 
 // chainFiles lists the files of the log whose active path is base: its
