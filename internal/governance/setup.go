@@ -157,6 +157,9 @@ func NewSetup(o SetupOptions) (*Setup, error) {
 	s.Audit = l
 	if s.Engine != nil {
 		s.Engine.Protect(AuditProtected(auditFile))
+		if dir, ok := AuditDirProtected(auditFile, o.Roots); ok {
+			s.Engine.Protect(dir)
+		}
 	}
 	start := audit.Event{Actor: audit.Actor{ID: "acp-bridge", Role: "system"}, Action: "bridge.start",
 		Subject: audit.Subject{Kind: "bridge", Ref: "acp-bridge"},
