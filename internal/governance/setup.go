@@ -159,6 +159,9 @@ func NewSetup(o SetupOptions) (*Setup, error) {
 		s.Engine.Protect(AuditProtected(auditFile))
 		if dir, ok := AuditDirProtected(auditFile, o.Roots); ok {
 			s.Engine.Protect(dir)
+		} else {
+			logger.Info("governance: the audit log's directory is not its own (the working directory, a workspace root or above one, or it holds other files), so the agent may write a log of its own beside it: give `acp-bridge audit serve` the log's file, not its directory",
+				"dir", filepath.Dir(auditFile))
 		}
 	}
 	start := audit.Event{Actor: audit.Actor{ID: "acp-bridge", Role: "system"}, Action: "bridge.start",
