@@ -82,7 +82,11 @@ func runPolicy(_ context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	engine := governance.NewEngine(p, governance.EngineOptions{Protected: append(governance.SelfProtected(p, nil), governance.AuditProtected(p.AuditFile))})
+	protected := append(governance.SelfProtected(p, nil), governance.AuditProtected(p.AuditFile))
+	if dir, ok := governance.AuditDirProtected(p.AuditFile, roots); ok {
+		protected = append(protected, dir) // as the bridge started here protects it
+	}
+	engine := governance.NewEngine(p, governance.EngineOptions{Protected: protected})
 	if action == "" && tool == "" && kind == "" && len(paths) == 0 && command == "" && url == "" && len(cmdArgs) == 0 && len(envs) == 0 {
 		fmt.Fprintf(e.stdout, "%s: valid; default %s (%s); %d rules:\n", file, p.Default, p.DefaultWhere, len(p.Rules()))
 		for _, r := range p.Rules() {

@@ -127,3 +127,43 @@ func TestPolicyCheckCwdDotDotAfterLink(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicyCheckAuditDir: policy check decides a write beside the audit
+// log as the bridge started in the same directory would: refused where the
+// log's directory holds nothing but audit logs, left to the rules where it
+// holds other files.
+func TestPolicyCheckAuditDir(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		other bool // a file beside the log that is not an audit log
+		want  string
+	}{
+		{"the log's own directory", false, "deny\nrule:   deny changes to the audit log's directory (built-in self-protection)\n"},
+		{"a directory holding other files", true, "allow\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			t.Chdir(dir)
+			policy := writePolicy(t, dir, "  allow: [Edit]\n") // the policy's audit log: ./audit/audit-log.jsonl
+			if err := os.Mkdir("audit", 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile("audit/audit-log.jsonl", nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if c.other {
+				if err := os.WriteFile("audit/notes.txt", []byte("notes\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			stdout, stderr, code := runCmd(t, "", "policy", "check", "--policy", policy, "--cwd", dir, "--workspace-root", dir,
+				"--tool", "Write", "--path", "audit/other.jsonl")
+			if code != 0 {
+				t.Fatalf("exit %d\n%s", code, stderr)
+			}
+			if !strings.HasPrefix(stdout, c.want) {
+				t.Errorf("got:\n%s\nwant it to start with:\n%s", stdout, c.want)
+			}
+		})
+	}
+}
