@@ -212,15 +212,31 @@ func fillFromInput(req *Request, in map[string]any) {
 // promptURLs returns the URLs a fetch tool's prompt names, as Gemini CLI's
 // web_fetch finds them (parsePrompt): every word, the prompt split at
 // white space, that holds "://". An address in a prompt is fetched, so
-// it is decided as a url member is.
+// it is decided as a url member is. Gemini splits at JavaScript's \s,
+// which counts U+FEFF as a space where Go does not ("https://ok.example/
+// U+FEFF https://evil.example/" is two addresses), and not U+0085, where Go
+// does: the words of both splittings are decided.
 func promptURLs(prompt string) []string {
 	var out []string
-	for _, w := range strings.Fields(prompt) {
-		if strings.Contains(w, "://") && !slices.Contains(out, w) {
-			out = append(out, w)
+	for _, words := range [][]string{strings.FieldsFunc(prompt, jsSpace), strings.Fields(prompt)} {
+		for _, w := range words {
+			if strings.Contains(w, "://") && !slices.Contains(out, w) {
+				out = append(out, w)
+			}
 		}
 	}
 	return out
+}
+
+// jsSpace reports whether JavaScript's regular expressions match r with
+// \s: the white space and line terminators of ECMAScript, U+FEFF among
+// them.
+func jsSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200a
 }
 
 // filterPath returns the path pattern a search's file filter g covers:
