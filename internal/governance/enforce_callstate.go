@@ -139,12 +139,20 @@ func (c *callState) merge(f *acpparams.ToolCall) (full ToolCall, carried int, to
 		c.tc.Name = f.Name // at most acpparams.MaxToolName bytes
 	}
 	rawInput := f.RawInput
-	if !hasValue(rawInput) && c.inputSize == 0 && f.Content != nil && f.Status != "completed" && f.Status != "failed" {
+	if !hasValue(rawInput) && c.inputSize == 0 && f.Status != "completed" && f.Status != "failed" {
 		// A call with no rawInput that shows its arguments as text
-		// (Gemini CLI's MCP calls) is judged on them (tool_shownargs.go).
-		var hidden bool
-		rawInput, hidden = textInput(f, full.Kind)
-		if hidden != c.tc.InputHidden {
+		// (Gemini CLI's MCP calls) is judged on them (tool_shownargs.go),
+		// and a fetch on the prompt its title shows (tool_fetchtitle.go).
+		shown, hidden := false, false
+		switch {
+		case full.Kind == "fetch" && f.HasTitle:
+			rawInput, hidden = fetchTitleInput(f.Title)
+			shown = true
+		case full.Kind != "fetch" && f.Content != nil:
+			rawInput, hidden = textInput(f, full.Kind)
+			shown = true
+		}
+		if shown && hidden != c.tc.InputHidden {
 			touched = true
 			full.InputHidden, c.tc.InputHidden = hidden, hidden
 		}
