@@ -173,7 +173,7 @@ func (e *Engine) mentionedVerdicts(in *reqInfo, consider func(verdict, string, [
 	}
 	if in.req.InputHidden {
 		consider(verdict{value: RequireApproval, ref: "unreadable-input", ruleTx: "require-approval for tool inputs too large to judge (built-in)",
-			reason: "the agent shows the call's arguments only in its text, and not all of them (left out as too long, or a directory the bridge cannot tell from the rest), or not the tool's name (an MCP tool titled with its command argument): the bridge cannot judge them"},
+			reason: "the agent shows the call's arguments only in its text, and not all of them (left out as too long, a fetch prompt cut short in its title, or a directory the bridge cannot tell from the rest), or not the tool's name (an MCP tool titled with its command argument): the bridge cannot judge them"},
 			"the input", nil)
 	}
 }
