@@ -71,6 +71,12 @@ func claudeToolRequest(toolName string, in map[string]any, cwd string) Request {
 		req.Kind = "think"
 	case "EnterWorktree":
 		req.Kind = "search"
+		if dir := newWorktreeDir(in, cwd); dir != "" {
+			// It makes a branch and checks out a work tree there, as
+			// git worktree add -B does: a change, decided as one.
+			req.Kind = "edit"
+			req.Paths = appendNew(req.Paths, dir)
+		}
 	default:
 		// A tool of an MCP server, or one the bridge does not know:
 		// any string of its input may be a file it opens.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -94,4 +95,35 @@ func worktreeIncludeIn(tool, dir string) []Search {
 		return nil
 	}
 	return []Search{s}
+}
+
+// newWorktreeDir returns the directory Claude Code's EnterWorktree call
+// with input in, run in cwd, checks a new work tree out in: given a name
+// (or neither a name nor a path, when Claude picks a name), it runs
+// "git worktree add -B BRANCH DIR" with DIR below .claude/worktrees/ at
+// the top of the repository holding cwd (the nearest directory above it
+// with a .git), and the name's directory there, or .claude/worktrees/
+// itself when Claude picks the name. A call given a path switches into a
+// work tree that exists, and makes none: "".
+func newWorktreeDir(in map[string]any, cwd string) string {
+	if p, _ := in["path"].(string); p != "" || cwd == "" {
+		return ""
+	}
+	top := filepath.Clean(cwd)
+	for dir := top; ; {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			top = dir
+			break
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			break
+		}
+		dir = up
+	}
+	dir := filepath.Join(top, ".claude", "worktrees")
+	if name, _ := in["name"].(string); name != "" {
+		dir = filepath.Join(dir, name)
+	}
+	return dir
 }
