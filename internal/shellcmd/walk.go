@@ -196,6 +196,9 @@ func (w *walker) readings(forms [][]Word, depth int) [][]Word {
 		if g, ok := w.withoutEmptyGlobs(f); ok {
 			out = append(out, g)
 		}
+		if g, ok := w.optionGlobs(f); ok {
+			out = append(out, g)
+		}
 	}
 	if !w.keyword {
 		return out
