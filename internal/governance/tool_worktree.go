@@ -101,8 +101,8 @@ func worktreeIncludeIn(tool, dir string) []Search {
 // with input in, run in cwd, checks a new work tree out in: given a name
 // (or neither a name nor a path, when Claude picks a name), it runs
 // "git worktree add -B BRANCH DIR" with DIR below .claude/worktrees/ at
-// the top of the repository holding cwd (the nearest directory above it
-// with a .git), and the name's directory there, or .claude/worktrees/
+// the top of the repository holding cwd (the nearest directory at or
+// above it with a .git, from its real path, as git starts), and the name's directory there, or .claude/worktrees/
 // itself when Claude picks the name. A call given a path switches into a
 // work tree that exists, and makes none: "".
 func newWorktreeDir(in map[string]any, cwd string) string {
@@ -110,7 +110,7 @@ func newWorktreeDir(in map[string]any, cwd string) string {
 		return ""
 	}
 	top := filepath.Clean(cwd)
-	for dir := top; ; {
+	for dir := filepath.Clean(resolvedDir(cwd)); ; {
 		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
 			top = dir
 			break

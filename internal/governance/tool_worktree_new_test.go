@@ -54,3 +54,28 @@ func TestEnterWorktreeIsAChange(t *testing.T) {
 		})
 	}
 }
+
+// TestNewWorktreeDirFromRealPath: a cwd reached through a link finds the
+// repository git finds, from the directory's real path, not the one above
+// the link's name.
+func TestNewWorktreeDirFromRealPath(t *testing.T) {
+	outer, inner := t.TempDir(), t.TempDir()
+	tree{files: []string{"sub/a.go"}}.make(t, inner)
+	for _, d := range []string{outer, inner} {
+		if err := os.Mkdir(filepath.Join(d, ".git"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(outer, "link")
+	if err := os.Symlink(filepath.Join(inner, "sub"), link); err != nil {
+		t.Fatal(err)
+	}
+	realInner, err := filepath.EvalSymlinks(inner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(realInner, ".claude/worktrees/wt1")
+	if got := newWorktreeDir(map[string]any{"name": "wt1"}, link); got != want {
+		t.Errorf("newWorktreeDir in %s = %q, want %q", link, got, want)
+	}
+}
