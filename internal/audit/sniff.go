@@ -2,7 +2,6 @@ package audit
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 )
@@ -30,10 +29,7 @@ func SniffLog(r io.Reader) error {
 		}
 		return ErrNotAuditLog
 	}
-	var rec struct {
-		Doctype string `json:"doctype"`
-	}
-	if json.Unmarshal(line, &rec) != nil || rec.Doctype != Doctype {
+	if notAuditLog("", line) != nil {
 		return ErrNotAuditLog
 	}
 	return nil
