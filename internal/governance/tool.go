@@ -221,13 +221,23 @@ func fillFromInput(req *Request, in map[string]any) {
 // it is decided as a url member is. Gemini splits at JavaScript's \s,
 // which counts U+FEFF as a space where Go does not ("https://ok.example/
 // U+FEFF https://evil.example/" is two addresses), and not U+0085, where Go
-// does: the words of both splittings are decided.
+// does: the words of both splittings are decided. So is the address
+// Gemini's own fetch of a GitHub file page reaches (geminiFetchedAs).
 func promptURLs(prompt string) []string {
 	var out []string
+	add := func(u string) {
+		if !slices.Contains(out, u) {
+			out = append(out, u)
+		}
+	}
 	for _, words := range [][]string{strings.FieldsFunc(prompt, jsSpace), strings.Fields(prompt)} {
 		for _, w := range words {
-			if strings.Contains(w, "://") && !slices.Contains(out, w) {
-				out = append(out, w)
+			if !strings.Contains(w, "://") {
+				continue
+			}
+			add(w)
+			if raw, ok := geminiFetchedAs(w); ok {
+				add(raw)
 			}
 		}
 	}

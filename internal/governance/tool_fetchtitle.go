@@ -46,6 +46,11 @@ func fetchTitleInput(title string) (in json.RawMessage, hidden bool) {
 		}
 		member, value = "prompt", prompt
 	} else if u, ok := strings.CutPrefix(title, fetchURLTitle); ok {
+		// Gemini fetches a url argument itself, where geminiFetchedAs
+		// says, and nowhere else.
+		if raw, ok := geminiFetchedAs(u); ok {
+			u = raw
+		}
 		member, value = "url", u
 	} else {
 		return nil, false
