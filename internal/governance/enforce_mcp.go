@@ -193,9 +193,6 @@ func (x *Enforcer) judgeMCPToolCall(srv mcpServer, offered bool, serverID string
 			Reason: fmt.Sprintf("the agent called tool %q of MCP server %q, which no session the IDE opened offered", call.Name, serverID)}
 	} else {
 		cwd, roots := x.sessionContext(srv.session)
-		if len(roots) == 0 {
-			roots = x.Roots(srv.session)
-		}
 		req := ToolCallRequest(ToolCall{Kind: "other", Title: tool, Tool: tool, RawInput: []byte(call.Arguments)}, cwd)
 		req.Roots, req.Session = roots, srv.session
 		files, err := mcpArgumentFiles(call.Arguments)
@@ -226,9 +223,6 @@ func (x *Enforcer) judgeMCPResource(srv mcpServer, serverID, method, uri string)
 		j.d.Reason = fmt.Sprintf("the agent asked the IDE's MCP server %q for the resource %q, which the policy cannot place", srv.name, uri)
 	default:
 		cwd, roots := x.sessionContext(srv.session)
-		if len(roots) == 0 {
-			roots = x.Roots(srv.session)
-		}
 		j.subj.Path = paths[0]
 		j.d = x.decide(Request{Action: ActionFSRead, Cwd: cwd, Roots: roots, Session: srv.session, Paths: paths})
 	}

@@ -22,10 +22,15 @@ type sessionState struct {
 }
 
 type openState struct {
-	method, session, cwd string
-	roots                []string
-	named                bool // the request named session, which was not open before
-	mcpServers           []mcpServerDecl
+	method, cwd string
+	// session is the session the request opens when it names it
+	// (session/load, session/resume); a session/new or session/fork
+	// opens the one its response names. A fork's sessionId is the
+	// session it copies, which keeps its own workspace and mode.
+	session    string
+	roots      []string
+	named      bool // the request named session, which was not open before
+	mcpServers []mcpServerDecl
 }
 
 type openParams struct {
@@ -69,13 +74,23 @@ func (x *Enforcer) onOpen(ctx context.Context, m *acpwire.Message, next acpwire.
 	}
 	x.mu.Lock()
 	x.chooseLocked(req.Paths...)
-	op := &openState{method: m.Method, session: p.SessionID, cwd: p.Cwd, roots: append(roots, p.AdditionalDirectories...), mcpServers: p.MCPServers}
+	op := &openState{method: m.Method, cwd: p.Cwd, roots: append(roots, p.AdditionalDirectories...), mcpServers: p.MCPServers}
+	if m.Method == "session/load" || m.Method == "session/resume" {
+		op.session = p.SessionID
+	}
 	if r := x.roots(); len(r) > 0 {
 		op.roots = r
 	}
 	x.opens[string(bytes.TrimSpace(m.ID))] = op
 	if m.Method == "session/load" || m.Method == "session/resume" {
 		op.named = x.openSessionLocked(p.SessionID)
+		if s := x.sessions[p.SessionID]; p.SessionID != "" && (s == nil || s.cwd == "" && len(s.roots) == 0) {
+			s = x.sessionLocked(p.SessionID)
+			// The agent replays the session, and may ask the IDE for
+			// files and terminals in it, before it answers: in the
+			// directories the IDE named, not in a cwd it gives.
+			s.cwd, s.roots = op.cwd, op.roots
+		}
 	}
 	if m.Method == "session/load" && p.SessionID != "" {
 		s := x.sessionLocked(p.SessionID)
@@ -104,7 +119,8 @@ func (x *Enforcer) onOpened(m *acpwire.Message) {
 
 // settleOpen applies the answer to the IDE's session/new, load, resume or
 // fork req: failed, or a success whose result gives the session id rid
-// (session/new, fork).
+// (session/new, fork), which then has the workspace and mode the request
+// and the result give it.
 func (x *Enforcer) settleOpen(req *acpwire.Message, failed bool, rid string, result json.RawMessage) {
 	key := string(bytes.TrimSpace(req.ID))
 	x.mu.Lock()
@@ -282,14 +298,19 @@ func (x *Enforcer) Close(why string) {
 	}
 }
 
-// sessionContext returns the cwd and roots of session sid.
+// sessionContext returns the cwd and workspace roots of session sid as the
+// IDE opened it. A session whose workspace the bridge does not know has
+// the root noWorkspace: never the cwd a request gives (a terminal's, a
+// tool's), which the engine would otherwise take for the workspace, so
+// that a terminal the agent starts in / would have the whole disk inside
+// it.
 func (x *Enforcer) sessionContext(sid string) (string, []string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if s := x.sessions[sid]; s != nil {
-		return s.cwd, s.roots
+	if s := x.sessions[sid]; s != nil && (s.cwd != "" || len(s.roots) > 0) {
+		return s.cwd, sessionRoots(s)
 	}
-	return "", nil
+	return "", []string{noWorkspace}
 }
 
 // Roots returns the workspace roots of session sid as the IDE opened it
