@@ -114,8 +114,11 @@
 //	                       (placeholders apply): once its session is open the
 //	                       IDE lists them and loads the first in the cwd and
 //	                       additionalDirectories the list gives it, as Zed
-//	                       loads a session picked from its history, and
-//	                       prompts in it if the load succeeds
+//	                       loads a session picked from its history (the
+//	                       session is the IDE's from the load on, as Zed
+//	                       keeps the thread before it asks, and no longer
+//	                       once the load fails), and prompts in it if the
+//	                       load succeeds
 //	@listed-answer LINE    as @listed-sessions, but the agent answers the IDE's
 //	                       session/list (id "3") with LINE byte for byte
 //	                       (placeholders apply); if the bridge answers that

@@ -659,21 +659,33 @@ func (ide *executingIDE) loadListed() (string, error) {
 		p["additionalDirectories"] = s.AdditionalDirectories
 	}
 	params, _ := json.Marshal(p)
+	// The session is the IDE's from the load on, as in Zed, which keeps
+	// the thread before it asks so that the agent's replay of its history
+	// (session/update, and any request in its name) reaches it; a load
+	// that fails takes it away again.
+	ide.mu.Lock()
+	wasOpen := ide.opened[s.SessionID]
+	ide.opened[s.SessionID] = true
+	ide.mu.Unlock()
 	ans, err = ide.call("4", "session/load", string(params))
-	if err != nil {
-		return "", fmt.Errorf("session/load: %v", err)
-	}
 	var r struct {
 		Error json.RawMessage `json:"error"`
 	}
-	json.Unmarshal(ans, &r)
+	if err == nil {
+		json.Unmarshal(ans, &r)
+	}
+	if err != nil || len(r.Error) > 0 {
+		ide.mu.Lock()
+		ide.opened[s.SessionID] = wasOpen
+		ide.mu.Unlock()
+	}
+	if err != nil {
+		return "", fmt.Errorf("session/load: %v", err)
+	}
 	if len(r.Error) > 0 {
 		ide.action("session/load of %s refused: %s", s.SessionID, r.Error)
 		return "", nil
 	}
-	ide.mu.Lock()
-	ide.opened[s.SessionID] = true
-	ide.mu.Unlock()
 	ide.action("loaded listed session %s in %s", s.SessionID, s.Cwd)
 	return s.SessionID, nil
 }
