@@ -428,6 +428,9 @@ type walker struct {
 	evals evaluations
 	// cur is where the statement being walked runs (cwd.go).
 	cur Dir
+	// lineNames are the names starting with '-' the line may make where
+	// it starts (option_globs.go).
+	lineNames map[string]bool
 	// held are the values the line gives each variable, for NAME+=value
 	// (walk.go).
 	held map[string]heldValues

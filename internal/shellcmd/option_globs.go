@@ -4,20 +4,23 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // A glob operand expands to the names it matches, and a program reads a
 // name starting with '-' as an option: with a file named -exec beside it,
 // "find x [-]exec rm {} \;" runs rm, and the file may be there already or
-// made earlier on the line ("echo > -exec; find x [-]exec rm {} \;").
+// made by the line ("echo > -exec; find x [-]exec rm {} \;", "touch
+// ./-exec; find x [-]exec rm {} \;").
 // optionGlobs gives the reading in which such names stand in the glob's
 // place; a glob with a directory part expands to names that start with it,
 // never with '-'.
 
 // optionGlobs returns form with the names starting with '-' that each of
 // its glob operands may expand to in that glob's place: those it matches
-// where the line starts and those the line's redirections write. ok is
-// false when no glob may expand to such a name.
+// where the line starts and those the line may make (see lineNames). ok
+// is false when no glob may expand to such a name.
 func (w *walker) optionGlobs(form []Word) (out []Word, ok bool) {
 	if len(form) < 2 {
 		return nil, false
@@ -40,8 +43,8 @@ func (w *walker) optionGlobs(form []Word) (out []Word, ok bool) {
 }
 
 // dashNames returns the names starting with '-' that glob pattern may
-// expand to: matched where the line starts, or written by a redirection
-// of the line into the directory it starts in.
+// expand to: matched where the line starts, or made by the line in the
+// directory it starts in (w.lineNames).
 func (w *walker) dashNames(pattern string) []string {
 	d, base := path.Split(pattern)
 	if d != "" {
@@ -64,14 +67,55 @@ func (w *walker) dashNames(pattern string) []string {
 			add(n)
 		}
 	}
-	for _, r := range w.a.Redirects {
-		if !r.Write || r.Target.Kind != Static {
-			continue
-		}
-		if td, _ := path.Split(r.Target.Text); path.Clean("./"+td) == "." {
-			add(r.Target.Text)
-		}
+	for n := range w.lineNames {
+		add(n)
 	}
 	sort.Strings(out)
 	return out
+}
+
+// noteLineNames adds to w.lineNames the names a static word of f gives,
+// whole or after its first '=', that start with '-' in the directory the
+// line starts in: the names the line may make there. What a command makes
+// is not known here (a redirection, touch, cp, tee, mkdir, ln, dd of=,
+// install, find -fprint and any program of the agent's make the files
+// their words name), so every such word counts, wherever it stands on the
+// line: the commands of a pipeline, and one run with '&', start together.
+func (w *walker) noteLineNames(f *syntax.File) {
+	var guard nestingGuard
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if n == nil {
+			guard.leave()
+			return true
+		}
+		if !guard.enter(n) {
+			return false
+		}
+		word, ok := n.(*syntax.Word)
+		if !ok {
+			return true
+		}
+		val, _, glob, why := quoteRemoval(word)
+		if why != "" || glob {
+			return true
+		}
+		w.noteLineName(val)
+		if _, v, ok := strings.Cut(val, "="); ok {
+			w.noteLineName(v)
+		}
+		return true
+	})
+}
+
+// noteLineName adds n to w.lineNames when it names a file starting with
+// '-' in the directory the line starts in.
+func (w *walker) noteLineName(n string) {
+	d, name := path.Split(n)
+	if !strings.HasPrefix(name, "-") || path.Clean("./"+d) != "." {
+		return
+	}
+	if w.lineNames == nil {
+		w.lineNames = map[string]bool{}
+	}
+	w.lineNames[name] = true
 }

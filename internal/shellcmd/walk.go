@@ -19,6 +19,7 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 		fallback = unknownDir("the line changes directory")
 	}
 	w.hereDocProblems(f, src)
+	w.noteLineNames(f)
 	var guard nestingGuard
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if n == nil {
