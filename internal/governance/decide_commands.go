@@ -29,6 +29,7 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 	var given lineGiven
 	var reads []shellcmd.Redirect
 	for i, a := range e.scriptLines(in) {
+		vals := lineValues(a, in.req.Env)
 		for _, p := range a.Problems {
 			consider(e.decideLineProblem(a.Line, p), fmt.Sprintf("reading %q", a.Line), nil)
 		}
@@ -83,6 +84,7 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 			}
 			// A mktemp that creates its file in the TMPDIR the line sets.
 			args = append(slices.Clip(args), mktempLineTMPDIR(c, a.Assignments)...)
+			args = withValueNames(args, vals)
 			given.note(c, args, vouched)
 			if v, ok := e.decideArgsWith(in, c, args, named, vouched, advisories); ok {
 				// After the protected files: when both deny, the
@@ -132,6 +134,11 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 		for _, r := range a.Redirects {
 			if v, ok := e.decideRedirect(in, r, advisories); ok {
 				consider(v, "opening "+r.Target.Text+" (a redirection)", nil)
+			}
+			for _, t := range valueRedirects(r, vals) {
+				if v, ok := e.decideRedirect(in, t, advisories); ok {
+					consider(v, "opening "+r.Target.Text+" (a redirection), with the values the line gives its variables", nil)
+				}
 			}
 			if r.Read && !r.Write {
 				reads = append(reads, r)

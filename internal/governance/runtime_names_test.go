@@ -11,7 +11,8 @@ import (
 // rule allows the command: under Bash(cat:*) and Read(**/.env) denied,
 // "cat $(echo .env)" reads .env although no word of it names the file, and
 // "cat ~-/x" reads wherever the OLDPWD of the request's env points. A name
-// the line states (a variable's value among them: "f=.env" names .env), and
+// the line states (a variable's value among them: "f=.env" names .env), one
+// the values the line gives its variables make ("f=.e; cat ${f}nv"), and
 // the arguments of echo, are decided as before.
 func TestRuntimeNamesNeedApproval(t *testing.T) {
 	root := tempTree(t, []string{"sub"}, []string{".env", "a.txt", "sub/b.txt"})
@@ -20,12 +21,18 @@ func TestRuntimeNamesNeedApproval(t *testing.T) {
 	tests := []namedLineCase{
 		{"a command substitution", "cat $(echo .env)", RequireApproval},
 		{"backquotes inside a word", "cat `echo .en`v", RequireApproval},
-		{"a variable the line sets", "f=.e; cat ${f}nv", RequireApproval},
+		{"a variable the line sets", "f=.a; cat ${f}.txt", RequireApproval},
+		{"a variable the line sets, making the denied name", "f=.e; cat ${f}nv", Deny},
+		{"variables the line sets, joined", "f=.e g=nv; cat $f$g", Deny},
+		{"a variable the line sets, making the denied name, after a read of it", "f=.e; read f; cat \"${f}nv\"", Deny},
+		{"a variable the line sets, making the denied name through a directory", "d=sub; cat $d/../.env", Deny},
 		{"a variable the line sets to the denied name", "f=.env; cat $f", Deny},
 		{"a variable from the environment", "cat $F", RequireApproval},
 		{"a tilde prefix other than ~/", "cat ~-/secret.txt", RequireApproval},
 		{"the value of an option", "cat --show-ends=x --x=$(echo .env)", RequireApproval},
-		{"a read redirection from a variable", "f=.e; cat < ${f}nv", RequireApproval},
+		{"a read redirection from a variable", "f=a; cat < ${f}.txt", RequireApproval},
+		{"a read redirection from a variable, making the denied name", "f=.e; cat < ${f}nv", Deny},
+		{"a read-write redirection from a variable, making the denied name", "f=.e; cat <> ${f}nv", Deny},
 		{"a read redirection from a variable set to the denied name", "f=.env; cat < $f", Deny},
 		{"a relative read redirection after a cd to a computed directory", "cd $D && cat < ../a.txt", RequireApproval},
 		{"a relative read redirection of the denied name after a cd to a computed directory", "cd $D && cat < ../.env", Deny},

@@ -1,0 +1,72 @@
+package governance
+
+import (
+	"slices"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// A file name built at run time from variables that the line, or the
+// request's environment, gives static values names what those values
+// make: after x=.e, "cat ${x}nv" reads .env, and so does "cat < ${x}nv".
+// Such a name was only asked about, as one known only when the line runs,
+// so a person approving the line let a read or write a rule refuses
+// happen. Each name the values make is decided as a name of the command
+// (or the redirection's target) too, the stricter decision standing; the
+// word itself still needs approval, since a value the line sets when it
+// runs (read x, x=$(...)) is not among them.
+
+// lineValues returns, by variable name, the static values the line a
+// assigns each variable and the values the request's environment env
+// sets.
+func lineValues(a *shellcmd.Analysis, env []EnvVar) map[string][]string {
+	vals := assignedValues(a)
+	for _, v := range env {
+		if vals == nil {
+			vals = map[string][]string{}
+		}
+		if !slices.Contains(vals[v.Name], v.Value) && len(vals[v.Name]) < maxVarWords {
+			vals[v.Name] = append(vals[v.Name], v.Value)
+		}
+	}
+	return vals
+}
+
+// withValueNames returns args with, after each name computed at run time
+// from plain expansions of variables vals holds values of, the names
+// those values make (substitutedWords), decided as the command's own.
+func withValueNames(args []argWord, vals map[string][]string) []argWord {
+	if len(vals) == 0 {
+		return args
+	}
+	out := args
+	for _, w := range args {
+		if w.word.Kind != shellcmd.Dynamic || w.protectOnly {
+			continue
+		}
+		for _, v := range substitutedWords(w.text, vals) {
+			s := w
+			s.word, s.text = shellcmd.Word{Kind: shellcmd.Static, Text: v}, v
+			s.at, s.pieces, s.backupOf = nil, nil, ""
+			s.namedBy = w.text + ", with the values the line gives its variables"
+			out = append(slices.Clip(out), s)
+		}
+	}
+	return out
+}
+
+// valueRedirects returns the redirections r makes with each name the
+// values vals holds make of its target, when the target is computed at
+// run time from plain expansions of those variables.
+func valueRedirects(r shellcmd.Redirect, vals map[string][]string) []shellcmd.Redirect {
+	if r.Target.Kind != shellcmd.Dynamic || len(vals) == 0 {
+		return nil
+	}
+	var out []shellcmd.Redirect
+	for _, v := range substitutedWords(r.Target.Text, vals) {
+		s := r
+		s.Target = shellcmd.Word{Kind: shellcmd.Static, Text: v}
+		out = append(out, s)
+	}
+	return out
+}
