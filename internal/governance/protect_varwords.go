@@ -54,8 +54,8 @@ func assignedValues(a *shellcmd.Analysis) map[string][]string {
 
 // substitutedWords returns the words text (a word as written) makes with
 // each of vals' values in place of each plain expansion of a variable
-// ($a, ${a}, "$a"), or nil where the word expands something else or a
-// variable vals holds no value of.
+// ($a, ${a}, "$a", an element ${a[i]}), or nil where the word expands
+// something else or a variable vals holds no value of.
 func substitutedWords(text string, vals map[string][]string) []string {
 	if len(vals) == 0 || !strings.Contains(text, "$") {
 		return nil
@@ -71,7 +71,9 @@ func substitutedWords(text string, vals map[string][]string) []string {
 		}
 	}
 	param := func(p *syntax.ParamExp) bool {
-		if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil ||
+		// An element of an array ("${a[0]}", "${a[@]}") is any of the
+		// values the line gives its elements.
+		if p.Param == nil || p.Excl || p.Length || p.Width || p.Slice != nil ||
 			p.Repl != nil || p.Names != 0 || p.Exp != nil {
 			return false
 		}

@@ -26,6 +26,8 @@ func TestRuntimeNamesNeedApproval(t *testing.T) {
 		{"variables the line sets, joined", "f=.e g=nv; cat $f$g", Deny},
 		{"a variable the line sets, making the denied name, after a read of it", "f=.e; read f; cat \"${f}nv\"", Deny},
 		{"a variable the line sets, making the denied name through a directory", "d=sub; cat $d/../.env", Deny},
+		{"an array the line sets", "a=(.env); cat \"${a[@]}\"", Deny},
+		{"an element of an array the line sets, making the denied name", "a=(x .e); cat ${a[1]}nv", Deny},
 		{"a variable the line sets to the denied name", "f=.env; cat $f", Deny},
 		{"a variable from the environment", "cat $F", RequireApproval},
 		{"a tilde prefix other than ~/", "cat ~-/secret.txt", RequireApproval},

@@ -116,8 +116,11 @@ func (w *walker) assignNode(as *syntax.Assign, src string, depth int) {
 	}
 	a := Assignment{Name: as.Name.Value, Append: as.Append}
 	switch {
-	case as.Array != nil && (a.Name == "BASH_CMDS" || a.Name == "BASH_ALIASES"):
-		// Each element is a name's file or alias text (command_tables.go).
+	case as.Array != nil:
+		// Each element is a value the variable may give: in BASH_CMDS
+		// and BASH_ALIASES a name's file or alias text
+		// (command_tables.go), in any array what "${a[@]}" and
+		// "${a[i]}" expand to.
 		for _, el := range as.Array.Elems {
 			if el.Value != nil {
 				v := evalWord(el.Value, src)
@@ -127,7 +130,6 @@ func (w *walker) assignNode(as *syntax.Assign, src string, depth int) {
 		a.Dir = w.cur
 		w.record(a, depth) // the variable is set, as any array is
 		return
-	case as.Array != nil:
 	case as.Value == nil:
 		a.Static = true
 	default:
