@@ -36,15 +36,15 @@ func lineValues(a *shellcmd.Analysis, env []EnvVar) map[string][]string {
 // from plain expansions of variables vals holds values of, the names
 // those values make (substitutedWords), decided as the command's own.
 func withValueNames(args []argWord, vals map[string][]string) []argWord {
-	if len(vals) == 0 {
-		return args
-	}
 	out := args
 	for _, w := range args {
 		if w.word.Kind != shellcmd.Dynamic || w.protectOnly {
 			continue
 		}
 		for _, v := range substitutedWords(w.text, vals) {
+			if v == "" {
+				continue // no file: an empty word, or none
+			}
 			s := w
 			s.word, s.text = shellcmd.Word{Kind: shellcmd.Static, Text: v}, v
 			s.at, s.pieces, s.backupOf = nil, nil, ""
@@ -59,11 +59,14 @@ func withValueNames(args []argWord, vals map[string][]string) []argWord {
 // values vals holds make of its target, when the target is computed at
 // run time from plain expansions of those variables.
 func valueRedirects(r shellcmd.Redirect, vals map[string][]string) []shellcmd.Redirect {
-	if r.Target.Kind != shellcmd.Dynamic || len(vals) == 0 {
+	if r.Target.Kind != shellcmd.Dynamic {
 		return nil
 	}
 	var out []shellcmd.Redirect
 	for _, v := range substitutedWords(r.Target.Text, vals) {
+		if v == "" {
+			continue
+		}
 		s := r
 		s.Target = shellcmd.Word{Kind: shellcmd.Static, Text: v}
 		out = append(out, s)

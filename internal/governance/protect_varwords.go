@@ -54,10 +54,12 @@ func assignedValues(a *shellcmd.Analysis) map[string][]string {
 
 // substitutedWords returns the words text (a word as written) makes with
 // each of vals' values in place of each plain expansion of a variable
-// ($a, ${a}, "$a", an element ${a[i]}), or nil where the word expands
-// something else or a variable vals holds no value of.
+// ($a, ${a}, "$a", an element ${a[i]}) and of each expansion whose
+// operator gives a value known from the line (paramValues: ${a:-x},
+// ${a#x}, ${a,,}, ...), or nil where the word expands something else or
+// a variable vals holds no value of.
 func substitutedWords(text string, vals map[string][]string) []string {
-	if len(vals) == 0 || !strings.Contains(text, "$") {
+	if !strings.Contains(text, "$") {
 		return nil
 	}
 	call := oneWordCall(text)
@@ -71,14 +73,8 @@ func substitutedWords(text string, vals map[string][]string) []string {
 		}
 	}
 	param := func(p *syntax.ParamExp) bool {
-		// An element of an array ("${a[0]}", "${a[@]}") is any of the
-		// values the line gives its elements.
-		if p.Param == nil || p.Excl || p.Length || p.Width || p.Slice != nil ||
-			p.Repl != nil || p.Names != 0 || p.Exp != nil {
-			return false
-		}
-		vs := vals[p.Param.Value]
-		if len(vs) == 0 || len(out)*len(vs) > maxVarWords {
+		vs, ok := paramValues(p, vals)
+		if !ok || len(vs) == 0 || len(out)*len(vs) > maxVarWords {
 			return false
 		}
 		next := make([]string, 0, len(out)*len(vs))

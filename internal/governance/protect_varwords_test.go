@@ -33,7 +33,16 @@ func TestSubstitutedWords(t *testing.T) {
 		{"${!d[@]}", nil},
 		{"${#d[@]}", nil},
 		{"$b.md", nil},
-		{"${a:-y}.md", nil},
+		{"${a:-y}.md", []string{"GOVERNANCE.md", "x.md", "y.md"}},
+		{"${b:-y}.md", []string{"y.md"}},
+		{"${a:+y}.md", []string{"y.md"}},
+		{"${a#GOVERN}.md", []string{"ANCE.md", "x.md"}},
+		{"${a%ANCE}.md", []string{"GOVERN.md", "x.md"}},
+		{"${a,,}.md", []string{"governance.md", "x.md"}},
+		{"${a^}.md", []string{"GOVERNANCE.md", "X.md"}},
+		{"${a#G*}.md", nil},
+		{"${a:-$(echo y)}.md", nil},
+		{"${a/G/g}.md", nil},
 		{"$(echo a).md", nil},
 	} {
 		got := substitutedWords(c.in, vals)

@@ -1,0 +1,109 @@
+package governance
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// paramValues returns the values a parameter expansion p may give when
+// the line shows them: a plain $NAME, ${NAME} or array element ${a[i]}
+// gives each value vals holds for the variable; ${a:-x}, ${a-x}, ${a:=x}
+// and ${a=x} also x (the value when a is unset, which a variable the line
+// does not set may be); ${a:+x} and ${a+x} give x; ${a#x}, ${a%x} (and
+// ## %%) remove a literal x from each value, and ${a^^}, ${a,,}, ${a^},
+// ${a,} change each value's case. ok is false for any other expansion, or
+// an operator word that is not a literal.
+func paramValues(p *syntax.ParamExp, vals map[string][]string) (values []string, ok bool) {
+	if p.Param == nil || p.Excl || p.Length || p.Width || p.Slice != nil || p.Repl != nil || p.Names != 0 {
+		return nil, false
+	}
+	vs := vals[p.Param.Value]
+	if p.Exp == nil {
+		return vs, true
+	}
+	word, ok := literalWord(p.Exp.Word)
+	if !ok {
+		return nil, false
+	}
+	each := func(f func(string) string) []string {
+		out := make([]string, 0, len(vs))
+		for _, v := range vs {
+			out = append(out, f(v))
+		}
+		return out
+	}
+	switch p.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+		return append(slices.Clone(vs), word), true
+	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+		return []string{word}, true
+	case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+		return vs, true
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix:
+		if strings.ContainsAny(word, "*?[") {
+			return nil, false
+		}
+		return each(func(v string) string { return strings.TrimPrefix(v, word) }), true
+	case syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+		if strings.ContainsAny(word, "*?[") {
+			return nil, false
+		}
+		return each(func(v string) string { return strings.TrimSuffix(v, word) }), true
+	case syntax.UpperAll:
+		return each(strings.ToUpper), word == ""
+	case syntax.LowerAll:
+		return each(strings.ToLower), word == ""
+	case syntax.UpperFirst:
+		return each(firstRune(unicode.ToUpper)), word == ""
+	case syntax.LowerFirst:
+		return each(firstRune(unicode.ToLower)), word == ""
+	}
+	return nil, false
+}
+
+// firstRune returns a function changing the first character of a string
+// with f.
+func firstRune(f func(rune) rune) func(string) string {
+	return func(s string) string {
+		r, n := utf8.DecodeRuneInString(s)
+		if n == 0 {
+			return s
+		}
+		return string(f(r)) + s[n:]
+	}
+}
+
+// literalWord returns the text of w after quote removal when it holds
+// nothing but literal text (nil is the empty word).
+func literalWord(w *syntax.Word) (string, bool) {
+	if w == nil {
+		return "", true
+	}
+	var b strings.Builder
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			b.WriteString(strings.ReplaceAll(p.Value, `\`, ""))
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, isLit := q.(*syntax.Lit)
+				if !isLit {
+					return "", false
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
