@@ -55,7 +55,7 @@ func assignedValues(a *shellcmd.Analysis) map[string][]string {
 // substitutedWords returns the words text (a word as written) makes with
 // each of vals' values in place of each plain expansion of a variable
 // ($a, ${a}, "$a", an element ${a[i]}) and of each expansion whose
-// operator gives a value known from the line (paramValues: ${a:-x},
+// operator gives a value known from the line (shellcmd.ParamValues: ${a:-x},
 // ${a#x}, ${a,,}, ...), or nil where the word expands something else or
 // a variable vals holds no value of.
 func substitutedWords(text string, vals map[string][]string) []string {
@@ -73,7 +73,7 @@ func substitutedWords(text string, vals map[string][]string) []string {
 		}
 	}
 	param := func(p *syntax.ParamExp) bool {
-		vs, ok := paramValues(p, vals)
+		vs, ok := shellcmd.ParamValues(p, func(name string) []string { return vals[name] })
 		if !ok || len(vs) == 0 || len(out)*len(vs) > maxVarWords {
 			return false
 		}

@@ -3,10 +3,9 @@ package shellcmd
 import "mvdan.cc/sh/v3/syntax"
 
 // heldExpansions returns the values an assignment's word may have when
-// each of its parameter expansions is a plain $NAME or ${NAME} of a
-// variable whose values the line shows in full ("E='rm x'; EDITOR=$E"
-// gives EDITOR "rm x"); ok is false for any other word, or past maxHeld
-// values.
+// each of its parameter expansions gives values the line shows in full
+// (ParamValues: "E='rm x'; EDITOR=$E" gives EDITOR "rm x", "${E:-rm}" rm
+// too); ok is false for any other word, or past maxHeld values.
 func (w *walker) heldExpansions(word *syntax.Word, src string) (values []string, ok bool) {
 	values = []string{""}
 	join := func(ends []string) bool {
@@ -34,11 +33,11 @@ func (w *walker) heldExpansions(word *syntax.Word, src string) (values []string,
 		case *syntax.SglQuoted:
 			return literal(p)
 		case *syntax.ParamExp:
-			held, known := w.held[plainParam(p)]
-			if plainParam(p) == "" || !known || held.unknown || len(held.values) == 0 {
+			vs, ok := ParamValues(p, w.knownValues)
+			if !ok || len(vs) == 0 {
 				return nil, false
 			}
-			return held.values, true
+			return vs, true
 		}
 		return nil, false
 	}
@@ -57,12 +56,12 @@ func (w *walker) heldExpansions(word *syntax.Word, src string) (values []string,
 	return values, true
 }
 
-// plainParam is the name a plain $NAME or ${NAME} expands, or "" for any
-// other parameter expansion.
-func plainParam(p *syntax.ParamExp) string {
-	if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil ||
-		p.Names != 0 || p.Exp != nil || p.NestedParam != nil || len(p.Modifiers) != 0 || p.Flags != nil {
-		return ""
+// knownValues returns the values the line shows variable name holds so
+// far, none when it shows none or a value it sets when it runs.
+func (w *walker) knownValues(name string) []string {
+	held, known := w.held[name]
+	if !known || held.unknown {
+		return nil
 	}
-	return p.Param.Value
+	return held.values
 }

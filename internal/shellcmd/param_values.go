@@ -1,4 +1,4 @@
-package governance
+package shellcmd
 
 import (
 	"slices"
@@ -9,19 +9,20 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// paramValues returns the values a parameter expansion p may give when
-// the line shows them: a plain $NAME, ${NAME} or array element ${a[i]}
-// gives each value vals holds for the variable; ${a:-x}, ${a-x}, ${a:=x}
-// and ${a=x} also x (the value when a is unset, which a variable the line
-// does not set may be); ${a:+x} and ${a+x} give x; ${a#x}, ${a%x} (and
-// ## %%) remove a literal x from each value, and ${a^^}, ${a,,}, ${a^},
-// ${a,} change each value's case. ok is false for any other expansion, or
-// an operator word that is not a literal.
-func paramValues(p *syntax.ParamExp, vals map[string][]string) (values []string, ok bool) {
+// ParamValues returns the values a parameter expansion p may give when
+// the line shows them, known giving the values the line shows a variable
+// holds (none when it shows none): a plain $NAME, ${NAME} or array
+// element ${a[i]} gives each of them; ${a:-x}, ${a-x}, ${a:=x} and ${a=x}
+// also x (the value when a is unset, which a variable the line does not
+// set may be); ${a:+x} and ${a+x} give x; ${a#x}, ${a%x} (and ## %%)
+// remove a literal x from each, and ${a^^}, ${a,,}, ${a^}, ${a,} change
+// each one's case. ok is false for any other expansion, or an operator
+// word that is not a literal.
+func ParamValues(p *syntax.ParamExp, known func(name string) []string) (values []string, ok bool) {
 	if p.Param == nil || p.Excl || p.Length || p.Width || p.Slice != nil || p.Repl != nil || p.Names != 0 {
 		return nil, false
 	}
-	vs := vals[p.Param.Value]
+	vs := known(p.Param.Value)
 	if p.Exp == nil {
 		return vs, true
 	}
