@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -105,6 +106,55 @@ type hostileAgent struct {
 	// listID is the id of the session/list answered with cfg.ListAnswer,
 	// until the bridge answers that line as a request it refused.
 	listID json.RawMessage
+	// offloaded is closed once an answer gave the agent an offload
+	// reference, whose file is then offloadPath (guarded by stateMu).
+	offloaded   chan struct{}
+	offloadPath string
+}
+
+// offloadedPlaceholder stands, in a line of the script, for the file of
+// the first offload reference an answer gave the agent: the line waits
+// for that answer, as an agent reads the reference before using it.
+const offloadedPlaceholder = "{{OFFLOADED}}"
+
+// referenceFile finds the file an offload reference names in the text of
+// an answer ("**File:** PATH" on a line of its own).
+var referenceFile = regexp.MustCompile(`(?m)^\*\*File:\*\* (.+)$`)
+
+// noteOffload keeps the file of the first offload reference in result.
+func (a *hostileAgent) noteOffload(result json.RawMessage) {
+	var r any
+	if json.Unmarshal(result, &r) != nil {
+		return
+	}
+	var texts []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			texts = append(texts, v)
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case map[string]any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	walk(r)
+	for _, t := range texts {
+		if f := referenceFile.FindStringSubmatch(t); f != nil {
+			a.stateMu.Lock()
+			if a.offloadPath == "" {
+				a.offloadPath = f[1]
+				close(a.offloaded)
+			}
+			a.stateMu.Unlock()
+			return
+		}
+	}
 }
 
 // runAgent is the hostile agent's main; it returns the exit status.
@@ -114,7 +164,8 @@ func runAgent(configPath string) int {
 		fmt.Fprintln(os.Stderr, "hostile agent:", err)
 		return 2
 	}
-	a := &hostileAgent{synced: make(chan struct{}), nextSynced: make(chan struct{}), out: os.Stdout, creates: map[string]chan struct{}{}}
+	a := &hostileAgent{synced: make(chan struct{}), nextSynced: make(chan struct{}), out: os.Stdout, creates: map[string]chan struct{}{},
+		offloaded: make(chan struct{})}
 	if err := json.Unmarshal(data, &a.cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "hostile agent:", err)
 		return 2
@@ -414,6 +465,7 @@ func (a *hostileAgent) handle(line []byte) {
 			close(ch)
 		}
 		a.stateMu.Unlock()
+		a.noteOffload(m.Result)
 		a.permissionAnswered(m.ID, m.Result)
 	}
 }
@@ -454,6 +506,13 @@ func (a *hostileAgent) sendScript() {
 				}
 				pending = nil
 			}
+		}
+		if bytes.Contains(line, []byte(offloadedPlaceholder)) {
+			<-a.offloaded
+			a.stateMu.Lock()
+			path := jsonString(a.offloadPath)
+			a.stateMu.Unlock()
+			line = bytes.ReplaceAll(line, []byte(offloadedPlaceholder), []byte(path[1:len(path)-1]))
 		}
 		a.send(line)
 		rest = rest[n:]

@@ -503,6 +503,8 @@ func (p placeholders) value(name string) ([]byte, error) {
 		"WS": p.ws, "OUT": p.out, "SID": p.sid, "BIN": p.bin, "AUDIT": p.audit, "POLICY": p.policy,
 		"SECRET": p.secret, "SECRETBODY": strings.TrimPrefix(p.secret, "ghp_"), "MARKERS": p.markers,
 		"CR": "\r", "LF": "\n", "TAB": "\t", "BOM": "\uFEFF", "ESC": "\x1b",
+		// Known only once the agent has the reference (sendScript).
+		"OFFLOADED": offloadedPlaceholder,
 	}
 	if v, ok := named[name]; ok {
 		return []byte(v), nil

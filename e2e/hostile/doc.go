@@ -74,7 +74,8 @@
 // every new file is a bypass, {{SECRET}} a GitHub-token-shaped secret and
 // {{SECRETBODY}} the same without its ghp_ prefix, {{CR}} {{LF}} {{TAB}}
 // {{BOM}} {{ESC}}, {{x:HH}} one raw byte, {{u:HHHH}} a code point in UTF-8,
-// {{BIG:N}} N bytes of "a" (N may end in k or M).
+// {{BIG:N}} N bytes of "a" (N may end in k or M), {{OFFLOADED}} the file of the
+// first offload reference an answer gave the agent (the line waits for it).
 //
 // Directives:
 //

@@ -148,6 +148,9 @@ func importSpellings(word string) []string {
 // absolute). A name that exists is decided as fs.read; one that does not
 // counts only where a rule, not the policy's default, denies reading it
 // (the file may appear later; "@alice" in a commit message names none).
+// An import of one of the session's offloads is decided as a read of the
+// compression cache, which it is when the text is loaded: the offload
+// holds text the agent chose (a command's output), "@" names included.
 func WithImports(decide func(Request) Decision, d Decision, base Request, file string, texts ...string) Decision {
 	if d.Value == Deny {
 		return d
@@ -168,7 +171,11 @@ func WithImports(decide func(Request) Decision, d Decision, base Request, file s
 		}
 		for _, p := range paths {
 			_, err := os.Stat(p)
-			r := decide(Request{Action: ActionFSRead, Paths: []string{p}, Cwd: base.Cwd, Roots: base.Roots, Session: base.Session})
+			// No session: the read is the loading agent's, in whatever
+			// session next loads the text, never the writing session's
+			// read of one of its offloads (Engine.SetOffloadReader),
+			// whose text the agent chose and no write of it was judged.
+			r := decide(Request{Action: ActionFSRead, Paths: []string{p}, Cwd: base.Cwd, Roots: base.Roots})
 			if r.Value == Allow || err != nil && (r.Value != Deny || r.Ref == "default") || !r.Value.Stricter(d.Value) {
 				continue
 			}
