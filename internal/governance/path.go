@@ -156,6 +156,12 @@ func resolveLooked(raw string, roots ...string) (string, lookup, *pathRefusal) {
 // resolveWalk is resolveLooked element by element. The elements still to
 // walk are kept in one string; pathWalk.step walks each.
 func resolveWalk(raw string, roots ...string) (string, lookup, *pathRefusal) {
+	return walkPath(raw, roots, nil)
+}
+
+// walkPath is resolveWalk that also appends to made, when not nil, each
+// missing directory the walk steps back out of with ".." (madeParents).
+func walkPath(raw string, roots []string, made *[]string) (string, lookup, *pathRefusal) {
 	w, rest, done := startWalk(raw, roots)
 	if done {
 		return w.cur, w.last, nil
@@ -177,6 +183,9 @@ func resolveWalk(raw string, roots ...string) (string, lookup, *pathRefusal) {
 			// (mkdir -p, as the e2e TypeScript client's write does) makes
 			// it, then steps up out of it and follows the links beyond.
 			// Walk on as if it were a new, plain directory.
+			if made != nil {
+				*made = append(*made, w.missing)
+			}
 			w.cur, w.missing, w.last = w.missing, "", lookup{missing: true}
 		case !link:
 		case more:
@@ -270,6 +279,36 @@ func (w *pathWalk) step(e string) (target string, link bool, r *pathRefusal) {
 	return target, true, nil
 }
 
+// madeParents returns the directories an opener that makes a write's
+// missing parent directories first (mkdir -p, the e2e TypeScript client's
+// fs.mkdir of path.dirname, recursive) makes on its way to the absolute
+// path raw, beside where the path leads: each missing directory the walk
+// steps back out of with "..", where the walk reached it. The cleaned
+// path no longer names them, yet they are made: OUT/made/../../ws/x leads
+// into the workspace and makes OUT/made outside it. None when raw holds no
+// "..", or cannot be resolved (it is refused then).
+func madeParents(raw string, roots ...string) []string {
+	if !climbsBack(raw) {
+		return nil
+	}
+	var made []string
+	if _, _, r := walkPath(raw, roots, &made); r != nil {
+		return nil
+	}
+	return made
+}
+
+// beneathAny reports whether the clean absolute path p is one of dirs or
+// beneath one.
+func beneathAny(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if p == d || d == "/" || len(p) > len(d) && p[len(d)] == '/' && p[:len(d)] == d {
+			return true
+		}
+	}
+	return false
+}
+
 // climbsBack reports whether the elements still to walk, rest, hold a
 // "..": one that may step back out of a directory that does not exist yet
 // into ones whose links a lexical join would never follow.
@@ -335,7 +374,15 @@ func pathFormsLooked(dst []string, p string, roots ...string) ([]string, lookup,
 	}
 	n := len(dst)
 	dst = append(dst, lit)
-	if res != lit {
+	// The directories a maker of parents makes on the way outside the
+	// roots are written too (one inside a root is the workspace's, as
+	// the path itself is); the form where the path leads stays last.
+	for _, d := range madeParents(p, roots...) {
+		if !beneathAny(d, roots) && d != lit && d != res && !slices.Contains(dst[n:], d) {
+			dst = append(dst, d)
+		}
+	}
+	if res != lit || len(dst) > n+1 {
 		dst = append(dst, res)
 	}
 	for _, other := range otherSpellings(lit) {
