@@ -6,9 +6,10 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// A command word built of literals and plain $NAME expansions of
-// variables the line gives in full runs the program its value names:
-// after R=rm, "$R x" runs rm x. Such a word was only a word computed at
+// A command word built of literals and expansions whose values the line
+// shows in full (ParamValues: a plain $NAME, an array's element, a default
+// value, ...) runs the program its value names: after R=rm, "$R x" runs
+// rm x, and "${u:-rm} x" does where u is unset. Such a word was only a word computed at
 // run time, asked about, so the person approving it let a program a rule
 // refuses run ("R=rm; $R x" past Bash(rm:*)), while R='rm x'; $R, whose
 // value reads as a command line, was refused. Each value the word may
@@ -16,8 +17,9 @@ import (
 // and its commands are decided as the line's own.
 
 // heldCommandWord walks, for a simple command whose command word arg is
-// not static but made of literals and variables the line gives in full,
-// each value the word may have followed by the statement's text after it.
+// not static but made of literals and expansions the line shows in full
+// (heldExpansions), each value the word may have followed by the
+// statement's text after it.
 func (w *walker) heldCommandWord(st *syntax.Stmt, arg *syntax.Word, src string, depth int) {
 	if wd := evalWord(arg, src); wd.Kind != Dynamic {
 		return
