@@ -374,15 +374,15 @@ func (e *Engine) decideArg(in *reqInfo, a argWord, dir shellcmd.Dir, advisories 
 	kind := a.word.Kind
 	if kind == shellcmd.Dynamic && a.text == a.word.Text {
 		if !strings.HasPrefix(p, "~/") || strings.ContainsAny(p[2:], "$`\"'\\") {
-			return runtimeName(what), true
+			return e.runtimeNameArg(in, a, what, advisories), true
 		}
 		rest := p[2:]
 		if rest, kind = shellcmd.PatternOf(rest); kind == shellcmd.Dynamic {
-			return runtimeName(what), true
+			return e.runtimeNameArg(in, a, what, advisories), true
 		}
 		p = filepath.Join(e.home, rest)
 	} else if kind == shellcmd.Dynamic {
-		return runtimeName(what), true
+		return e.runtimeNameArg(in, a, what, advisories), true
 	}
 	if deviceFiles[p] || fdPath(p) {
 		return verdict{}, false

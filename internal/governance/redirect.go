@@ -58,7 +58,15 @@ func (e *Engine) decideRedirect(in *reqInfo, r shellcmd.Redirect, advisories *[]
 	case r.Target.Kind == shellcmd.Glob:
 		return e.decideRedirectGlob(in, r, what, advisories), true
 	case r.Target.Kind != shellcmd.Static:
-		return runtimeName(what), true
+		v := runtimeName(what)
+		if name, ok := statedLastElement(p); ok && len(in.roots) > 0 {
+			n := filepath.Join(in.roots[0], name)
+			if w, ok := e.decideRedirectAt(in, r, what, n, advisories); ok && deniesNameAnywhere(w, name) {
+				w.reason += "; the directory before " + name + " is known only when the line runs, and the rule names a file of that name wherever it is"
+				v = w
+			}
+		}
+		return v, true
 	}
 	if deviceFiles[p] || fdPath(p) {
 		return verdict{}, false
