@@ -21,9 +21,17 @@ func (w *walker) loopAssign(it *syntax.WordIter, src string, depth int) {
 			w.assign(Assignment{Name: it.Name.Value}, depth)
 		}
 		for _, f := range fs {
-			if f.Kind == Static {
+			switch f.Kind {
+			case Static:
 				w.assign(Assignment{Name: it.Name.Value, Value: f.Text, Static: true}, depth)
-			} else {
+			case Glob:
+				// Each name the pattern matches when the loop runs: the
+				// pattern as the value, which a reader expands where the
+				// line runs as it expands a value holding one (f='*.md';
+				// cat $f), and a value not known, for names made later.
+				w.assign(Assignment{Name: it.Name.Value, Value: f.Text, Static: true}, depth)
+				w.assign(Assignment{Name: it.Name.Value}, depth)
+			default:
 				w.assign(Assignment{Name: it.Name.Value}, depth)
 			}
 		}
