@@ -175,7 +175,13 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			// the line does not show.
 			c.Dir = unknownDir(st.chdir)
 		}
-		for _, a := range st.assigns {
+		assigns := st.assigns
+		if head.Text == "read" && in != nil && in.known {
+			if vs := readValues(form, in.text); vs != nil {
+				assigns = vs
+			}
+		}
+		for _, a := range assigns {
 			// What it runs reads the value where it runs (env -C DIR).
 			a.Dir = c.Dir
 			w.assign(a, depth)
