@@ -194,19 +194,73 @@ func mapfileHandler(form []Word) step {
 }
 
 // printfHandler: printf -v NAME (or -vNAME, among its options) sets a
-// variable.
+// variable, to the text printfValue gives where the line shows it.
 func printfHandler(form []Word) step {
 	for i := 1; i < len(form) && form[i].Kind == Static && strings.HasPrefix(form[i].Text, "-"); i++ {
+		name, next := "", 0
 		switch t := form[i].Text; {
 		case t == "-v" && i+1 < len(form):
-			return step{assigns: []Assignment{{Name: form[i+1].Text}}}
+			name, next = form[i+1].Text, i+2
 		case strings.HasPrefix(t, "-v"):
-			return step{assigns: []Assignment{{Name: t[2:]}}} // "-vPATH"
+			name, next = t[2:], i+1 // "-vPATH"
 		case t == "--":
 			return step{}
+		default:
+			continue
 		}
+		if v, ok := printfValue(form[next:]); ok {
+			return step{assigns: []Assignment{{Name: name, Value: v, Static: true}}}
+		}
+		return step{assigns: []Assignment{{Name: name}}}
 	}
 	return step{}
+}
+
+// printfValue returns what printf writes for the words args (a format and
+// its arguments, after "--" if it starts so) when they are static and the
+// format holds no conversion but %s and %% and no backslash: "printf -v x
+// rm" sets x to rm, "printf -v x %s.md GOVERNANCE" to GOVERNANCE.md.
+func printfValue(args []Word) (string, bool) {
+	if len(args) > 0 && args[0].Kind == Static && args[0].Text == "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return "", false
+	}
+	for _, a := range args {
+		if a.Kind != Static {
+			return "", false
+		}
+	}
+	format, rest := args[0].Text, args[1:]
+	if strings.Contains(format, `\`) || len(rest) > 1 {
+		// Escapes to decode, or the format reused for each further
+		// argument: not followed here.
+		return "", false
+	}
+	var b strings.Builder
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			b.WriteByte(format[i])
+			continue
+		}
+		if i+1 >= len(format) {
+			return "", false
+		}
+		i++
+		switch format[i] {
+		case '%':
+			b.WriteByte('%')
+		case 's':
+			if len(rest) > 0 {
+				b.WriteString(rest[0].Text)
+				rest = rest[1:]
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
 }
 
 // callbackHandler: builtins whose named options run code or change what a
