@@ -236,12 +236,13 @@ func prepareBridge(ctx context.Context, e *env, f *bridgeFlags, features []featu
 			}
 		},
 	})
-	// The agent's stderr goes to the bridge's stderr and to the log file.
+	// The agent's stderr goes to the bridge's stderr and to the log file,
+	// each line printable and marked as the agent's (agentStderr).
 	stderrCopy := io.Writer(e.stderr)
 	if logFile != nil {
 		stderrCopy = io.MultiWriter(e.stderr, logFile)
 	}
-	agentCmd := &acpwire.AgentCommand{Path: agentArgs[0], Args: agentArgs[1:], Stderr: stderrCopy, Logger: logger}
+	agentCmd := &acpwire.AgentCommand{Path: agentArgs[0], Args: agentArgs[1:], Stderr: agentStderr(stderrCopy), Logger: logger}
 	// Diagnostics quote the policy, the manifest and the agent: made
 	// printable, as the bridge's log lines are.
 	br.setup = &bridgeSetup{Bridge: b, Agent: agentCmd, Logger: logger, Stderr: audit.PrintableLines(e.stderr), Protected: f.ownFiles()}

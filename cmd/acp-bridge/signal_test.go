@@ -88,7 +88,7 @@ func TestSIGTERMLeavesNoProcess(t *testing.T) {
 // an ignored signal is inherited, and `yes | head -1` in the agent's shell
 // would then end in "Broken pipe" instead of quietly.
 func TestAgentKeepsSignalDefaults(t *testing.T) {
-	report := []string{"sh", "-c", "grep SigIgn /proc/self/status >&2"}
+	report := []string{"sh", "-c", "grep SigIgn /proc/self/status | tr '\\t' ' ' >&2"}
 	ignored := func(cmd *exec.Cmd) string {
 		t.Helper()
 		var stderr strings.Builder
@@ -97,6 +97,7 @@ func TestAgentKeepsSignalDefaults(t *testing.T) {
 		// does; only what the agent reported matters.
 		_ = cmd.Run()
 		for _, line := range strings.Split(stderr.String(), "\n") {
+			line = strings.TrimPrefix(line, agentStderrPrefix) // the bridge marks the agent's lines
 			if mask, ok := strings.CutPrefix(line, "SigIgn:"); ok {
 				return strings.TrimSpace(mask)
 			}
