@@ -52,6 +52,8 @@ type agentConfig struct {
 	// rolledSessionID (a rollover's fresh session), say it loads
 	// sessions, and end each warm-up prompt (warmUpPrompt) at once.
 	Rollover bool `json:"rollover,omitempty"`
+	// Stderr, when set, is written to the agent's stderr as it starts.
+	Stderr string `json:"stderr,omitempty"`
 }
 
 // warmUpPrompt is the text of the prompts the IDE sends before its own
@@ -173,6 +175,9 @@ func runAgent(configPath string) int {
 	if a.script, err = os.ReadFile(a.cfg.Script); err != nil {
 		fmt.Fprintln(os.Stderr, "hostile agent:", err)
 		return 2
+	}
+	if a.cfg.Stderr != "" {
+		fmt.Fprintln(os.Stderr, a.cfg.Stderr)
 	}
 	a.perms = permissionCommands(a.script)
 	a.writes = permissionWrites(a.script)

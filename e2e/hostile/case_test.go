@@ -28,14 +28,20 @@ type hostileCase struct {
 	told     bool
 	secrets  []string
 	forged   []string
-	rssMB    int
-	control  bool
-	wants    []string
-	asked    []string // some permission request the IDE saw must contain each
-	repeat   int      // the next message line is sent this many times
-	auth     string   // @auth-methods: the agent's authMethods (JSON)
-	files    []fileWant
-	answers  []answerWant
+	// agentStderr: what the agent writes to its stderr as it starts
+	// (@agent-stderr, placeholders expanded).
+	agentStderr string
+	// forgedLog: no line of the bridge's stderr may start with any
+	// (@forged-log): the agent's stderr passing for the bridge's log.
+	forgedLog []string
+	rssMB     int
+	control   bool
+	wants     []string
+	asked     []string // some permission request the IDE saw must contain each
+	repeat    int      // the next message line is sent this many times
+	auth      string   // @auth-methods: the agent's authMethods (JSON)
+	files     []fileWant
+	answers   []answerWant
 
 	// approveShown: the person allows a permission request only when
 	// what Zed shows of it (zedShows) is this text (@approve-shown).
@@ -327,6 +333,8 @@ func (c *hostileCase) directive(line string) error {
 		return setText(&c.loadAnswer, word, rest, "the line answering session/load")
 	case "agent-name":
 		return setText(&c.agent, word, rest, "an argument")
+	case "agent-stderr":
+		return setText(&c.agentStderr, word, rest, "the text the agent writes to its stderr")
 	case "auth-methods":
 		return setJSONArray(&c.auth, word, rest)
 	case "press":
@@ -411,6 +419,7 @@ func (c *hostileCase) target(word string) (on *bool, list *[]string) {
 		"no-audit":   &c.noAudits,
 		"secret":     &c.secrets,
 		"forged":     &c.forged,
+		"forged-log": &c.forgedLog,
 		"asked":      &c.asked,
 		"want-agent": &c.wants,
 	}

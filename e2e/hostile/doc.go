@@ -154,6 +154,12 @@
 //	                       start with TEXT, no cell of show or tail may
 //	                       continue with it ("↳ TEXT"), and none may hold
 //	                       ESC, CR, NEL, CSI or a bidi override raw
+//	@agent-stderr TEXT     the agent writes TEXT and a newline to its stderr as
+//	                       it starts (placeholders apply); the bridge's stderr
+//	                       must then hold no ESC, BEL, CR, NEL, CSI, bidi
+//	                       override or line separator raw
+//	@forged-log TEXT       no line of the bridge's stderr (its log) may start
+//	                       with TEXT
 //	@rss MB                the bridge's peak RSS (VmHWM) stays under MB
 //	@compress FLAGS        the bridge runs with --compress on, its cache in the
 //	                       run directory, and FLAGS (--context-size 1000, ...;

@@ -154,6 +154,8 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 	}
 	agentName, err := expand(c.agent, w.placeholders())
 	must(t, err)
+	agentStderr, err := expand(c.agentStderr, w.placeholders())
+	must(t, err)
 	auth, err := expand(c.auth, w.placeholders())
 	must(t, err)
 	listed, err := expand(c.listed, w.placeholders())
@@ -162,7 +164,8 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 	must(t, err)
 	writeJSON(t, at("agent.json"), agentConfig{Script: at("script"), Received: at("received"), SessionID: w.sid, Name: string(agentName), Workspace: w.ws,
 		AuthMethods: json.RawMessage(auth), Sessions: json.RawMessage(listed), ListAnswer: string(listedAnswer),
-		EndTurn: answerLine(c.endTurn), NextScript: at("next-script"), LoadAnswer: answerLine(c.loadAnswer), Rollover: c.rollover})
+		EndTurn: answerLine(c.endTurn), NextScript: at("next-script"), LoadAnswer: answerLine(c.loadAnswer), Rollover: c.rollover,
+		Stderr: string(agentStderr)})
 	cmdline := []string{testBin, "hostile-agent", at("agent.json")}
 	if bridged {
 		bridge := []string{bridgeBin, "--policy", w.policy, "--audit", w.audit}
@@ -279,6 +282,28 @@ func (v *verdict) judge(c hostileCase, received []byte, bridged bool) {
 		return
 	}
 	v.judgeAudit(c)
+	v.judgeStderr(c)
+}
+
+// judgeStderr checks that what the agent wrote to its stderr, which the
+// bridge copies to its own stderr and log file, neither acts on the
+// terminal showing it nor passes for a line of the bridge's log.
+func (v *verdict) judgeStderr(c hostileCase) {
+	if c.agentStderr == "" {
+		return
+	}
+	for _, r := range []rune{0x1b, 0x07, '\r', 0x85, 0x9b, 0x202e, 0x2067, 0x2028} {
+		if strings.ContainsRune(v.stderr, r) {
+			v.bypass("the bridge's stderr holds %U raw (a terminal control from the agent's stderr)", r)
+		}
+	}
+	for _, l := range strings.Split(v.stderr, "\n") {
+		for _, f := range c.forgedLog {
+			if strings.HasPrefix(l, f) {
+				v.bypass("the bridge's stderr has a line of the agent's that passes for its own: %q", l)
+			}
+		}
+	}
 }
 
 // fileState is what a reader of a failure needs to know of a file's content.
