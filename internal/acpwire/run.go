@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -27,9 +28,22 @@ func (e *AgentExitError) Error() string {
 		msg += fmt.Sprintf("; %d pending request(s) answered with an error", e.Failed)
 	}
 	if len(e.StderrTail) > 0 {
-		msg += "; last stderr: " + strings.Join(lastN(e.StderrTail, 5), " | ")
+		msg += "; last stderr: " + strings.Join(quotedLines(lastN(e.StderrTail, 5)), " | ")
 	}
 	return msg
+}
+
+// quotedLines returns the agent's stderr lines each quoted with every
+// character that is not printable ASCII escaped (strconv.QuoteToASCII).
+// The error the IDE shows for the agent's exit quotes them: raw, the
+// agent's escapes and bidi overrides would hide or reverse the rest of the
+// message, and its text could pass for the bridge's own words.
+func quotedLines(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = strconv.QuoteToASCII(l)
+	}
+	return out
 }
 
 func lastN(s []string, n int) []string {
@@ -123,7 +137,7 @@ func (b *Bridge) agentGone(s *Session, agent *Agent, e *Ended) error {
 	ee := &AgentExitError{Status: agent.ExitStatus(), StderrTail: agent.StderrTail()}
 	rpcErr := Errorf(CodeInternalError, "%s", strings.TrimSuffix(ee.Error(), "")).WithData(map[string]any{
 		"exitStatus": ee.Status,
-		"stderr":     ee.StderrTail,
+		"stderr":     quotedLines(ee.StderrTail),
 	})
 	ee.Failed = b.FailPending(ClientToAgent, rpcErr)
 	if e.Err != nil && !errors.Is(e.Err, os.ErrClosed) {
