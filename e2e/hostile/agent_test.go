@@ -54,6 +54,9 @@ type agentConfig struct {
 	Rollover bool `json:"rollover,omitempty"`
 	// Stderr, when set, is written to the agent's stderr as it starts.
 	Stderr string `json:"stderr,omitempty"`
+	// ExitInTurn has the agent exit with status 1 once its turn's lines
+	// are sent, leaving the prompt unanswered.
+	ExitInTurn bool `json:"exitInTurn,omitempty"`
 }
 
 // warmUpPrompt is the text of the prompts the IDE sends before its own
@@ -583,6 +586,9 @@ func (a *hostileAgent) turn(id json.RawMessage) {
 	a.sendScript()
 	a.send([]byte(`{"jsonrpc":"2.0","id":"` + syncID + `","method":"_hostile/sync","params":{}}` + "\n"))
 	<-a.synced
+	if a.cfg.ExitInTurn {
+		os.Exit(1)
+	}
 	a.stateMu.Lock()
 	reason := "end_turn"
 	if a.cancelled {

@@ -34,14 +34,17 @@ type hostileCase struct {
 	// forgedLog: no line of the bridge's stderr may start with any
 	// (@forged-log): the agent's stderr passing for the bridge's log.
 	forgedLog []string
-	rssMB     int
-	control   bool
-	wants     []string
-	asked     []string // some permission request the IDE saw must contain each
-	repeat    int      // the next message line is sent this many times
-	auth      string   // @auth-methods: the agent's authMethods (JSON)
-	files     []fileWant
-	answers   []answerWant
+	// agentExits: the agent exits in its turn (@agent-exits); the error
+	// the prompt is answered with must act on no terminal.
+	agentExits bool
+	rssMB      int
+	control    bool
+	wants      []string
+	asked      []string // some permission request the IDE saw must contain each
+	repeat     int      // the next message line is sent this many times
+	auth       string   // @auth-methods: the agent's authMethods (JSON)
+	files      []fileWant
+	answers    []answerWant
 
 	// approveShown: the person allows a permission request only when
 	// what Zed shows of it (zedShows) is this text (@approve-shown).
@@ -413,6 +416,7 @@ func (c *hostileCase) target(word string) (on *bool, list *[]string) {
 		"decide-late":       &c.decideLate,
 		"answer-last-first": &c.lastFirst,
 		"rollover":          &c.rollover,
+		"agent-exits":       &c.agentExits,
 	}
 	lists := map[string]*[]string{
 		"audit":      &c.audits,

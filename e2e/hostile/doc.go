@@ -160,6 +160,10 @@
 //	                       override or line separator raw
 //	@forged-log TEXT       no line of the bridge's stderr (its log) may start
 //	                       with TEXT
+//	@agent-exits           the agent exits with status 1 in its turn, once its
+//	                       lines are sent; the error the prompt is answered
+//	                       with (which quotes the agent's last stderr lines)
+//	                       must hold no newline or terminal control raw
 //	@rss MB                the bridge's peak RSS (VmHWM) stays under MB
 //	@compress FLAGS        the bridge runs with --compress on, its cache in the
 //	                       run directory, and FLAGS (--context-size 1000, ...;

@@ -165,7 +165,7 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 	writeJSON(t, at("agent.json"), agentConfig{Script: at("script"), Received: at("received"), SessionID: w.sid, Name: string(agentName), Workspace: w.ws,
 		AuthMethods: json.RawMessage(auth), Sessions: json.RawMessage(listed), ListAnswer: string(listedAnswer),
 		EndTurn: answerLine(c.endTurn), NextScript: at("next-script"), LoadAnswer: answerLine(c.loadAnswer), Rollover: c.rollover,
-		Stderr: string(agentStderr)})
+		Stderr: string(agentStderr), ExitInTurn: c.agentExits})
 	cmdline := []string{testBin, "hostile-agent", at("agent.json")}
 	if bridged {
 		bridge := []string{bridgeBin, "--policy", w.policy, "--audit", w.audit}
@@ -184,7 +184,7 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeJSON(t, at("ide.json"), ideConfig{Variant: variant, Bridge: cmdline, Workspace: w.ws, Approve: c.approve, ApproveShown: string(shown), LoadListed: c.listed != "" || c.listedAnswer != "", Press: c.press, DecideLate: c.decideLate, LastFirst: c.lastFirst, PromptAgain: c.endTurn != "", Rollover: c.rollover, Result: at("result.json"), Stderr: at("bridge.stderr"), Timeout: timeout})
+	writeJSON(t, at("ide.json"), ideConfig{Variant: variant, Bridge: cmdline, Workspace: w.ws, Approve: c.approve, ApproveShown: string(shown), LoadListed: c.listed != "" || c.listedAnswer != "", Press: c.press, DecideLate: c.decideLate, LastFirst: c.lastFirst, PromptAgain: c.endTurn != "", Rollover: c.rollover, AgentExits: c.agentExits, Result: at("result.json"), Stderr: at("bridge.stderr"), Timeout: timeout})
 
 	ctx, cancel := context.WithTimeout(context.Background(), timeout+20*time.Second)
 	defer cancel()
@@ -295,6 +295,13 @@ func (v *verdict) judgeStderr(c hostileCase) {
 	for _, r := range []rune{0x1b, 0x07, '\r', 0x85, 0x9b, 0x202e, 0x2067, 0x2028} {
 		if strings.ContainsRune(v.stderr, r) {
 			v.bypass("the bridge's stderr holds %U raw (a terminal control from the agent's stderr)", r)
+		}
+	}
+	if c.agentExits {
+		for _, r := range []rune{0x1b, 0x07, '\n', '\r', 0x85, 0x9b, 0x202e, 0x2067, 0x2028} {
+			if strings.ContainsRune(v.res.PromptError, r) {
+				v.bypass("the error the IDE shows for the agent's exit holds %U raw from the agent's stderr: %q", r, v.res.PromptError)
+			}
 		}
 	}
 	for _, l := range strings.Split(v.stderr, "\n") {

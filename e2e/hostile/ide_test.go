@@ -60,19 +60,25 @@ type ideConfig struct {
 	// agent session by its id (rolledSessionID), as a person picking it
 	// from the agent's history does, before its own prompt.
 	Rollover bool `json:"rollover"`
+	// AgentExits: the agent exits in its turn, so the prompt is answered
+	// with the bridge's error; its message is kept (ideResult.PromptError).
+	AgentExits bool `json:"agentExits,omitempty"`
 }
 
 // ideResult is what the IDE saw and did.
 type ideResult struct {
-	Opened     []string      `json:"opened"`     // session ids session/new returned
-	Seen       []string      `json:"seen"`       // session ids of messages it handled
-	Asked      []string      `json:"asked"`      // permission requests (their toolCall)
-	Updates    []seenUpdate  `json:"updates"`    // session/update notifications
-	Actions    []string      `json:"actions"`    // what it did for the agent
-	StopReason string        `json:"stopReason"` // the prompt's answer
-	Errors     []string      `json:"errors"`     // what went wrong in the harness or the bridge
-	PeakRSSKB  int           `json:"peakRssKB"`  // the bridge's VmHWM before it was told to stop
-	Elapsed    time.Duration `json:"elapsed"`
+	Opened     []string     `json:"opened"`     // session ids session/new returned
+	Seen       []string     `json:"seen"`       // session ids of messages it handled
+	Asked      []string     `json:"asked"`      // permission requests (their toolCall)
+	Updates    []seenUpdate `json:"updates"`    // session/update notifications
+	Actions    []string     `json:"actions"`    // what it did for the agent
+	StopReason string       `json:"stopReason"` // the prompt's answer
+	Errors     []string     `json:"errors"`     // what went wrong in the harness or the bridge
+	// PromptError is the message of the error the prompt was answered
+	// with, as the IDE shows it, when the agent exits in its turn.
+	PromptError string        `json:"promptError,omitempty"`
+	PeakRSSKB   int           `json:"peakRssKB"` // the bridge's VmHWM before it was told to stop
+	Elapsed     time.Duration `json:"elapsed"`
 }
 
 // seenUpdate is one session/update as the person would see it.
@@ -250,6 +256,19 @@ func (ide *executingIDE) converse() error {
 		if err != nil {
 			return fmt.Errorf("second session/prompt: %v", err)
 		}
+	}
+	if ide.cfg.AgentExits {
+		var failed struct {
+			Error struct {
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		json.Unmarshal(ans, &failed)
+		if failed.Error.Message == "" {
+			return fmt.Errorf("session/prompt answered %s, not with an error for the agent's exit", ans)
+		}
+		ide.res.PromptError = failed.Error.Message
+		return nil
 	}
 	json.Unmarshal(ans, &pr)
 	ide.res.StopReason = pr.Result.StopReason
