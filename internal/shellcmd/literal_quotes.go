@@ -89,21 +89,10 @@ func (w *walker) quotesIn(x syntax.Node, src string, depth int) {
 	if wd, ok := x.(*syntax.Word); ok && wd == nil {
 		return
 	}
-	var guard nestingGuard
-	syntax.Walk(x, func(m syntax.Node) bool {
-		if m == nil {
-			guard.leave()
-			return true
-		}
-		switch m.(type) {
-		case *syntax.CmdSubst, *syntax.ProcSubst:
-			// Not entered: Walk does not leave what it does not enter.
-			return false
-		}
-		if !guard.enter(m) {
-			return false
-		}
+	walkNesting(x, func(m syntax.Node) bool {
 		switch m := m.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return false // their own statements, walked as such
 		case *syntax.SglQuoted:
 			if strings.ContainsAny(m.Value, "$`") {
 				w.problem("%s is quoted in the line but bash reads the quotes as characters there (an arithmetic expression, an array subscript, or ${x:-...} or the replacement of ${x/pat/rep} inside double quotes or a here-document), so the expansions in it run", sourceOf(m, src))
@@ -111,7 +100,7 @@ func (w *walker) quotesIn(x syntax.Node, src string, depth int) {
 			}
 		}
 		return true
-	})
+	}, nil)
 }
 
 // hereDocument returns text as the body of an unquoted here-document, which

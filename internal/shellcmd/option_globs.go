@@ -82,15 +82,7 @@ func (w *walker) dashNames(pattern string) []string {
 // their words name), so every such word counts, wherever it stands on the
 // line: the commands of a pipeline, and one run with '&', start together.
 func (w *walker) noteLineNames(f *syntax.File) {
-	var guard nestingGuard
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if n == nil {
-			guard.leave()
-			return true
-		}
-		if !guard.enter(n) {
-			return false
-		}
+	walkNesting(f, func(n syntax.Node) bool {
 		word, ok := n.(*syntax.Word)
 		if !ok {
 			return true
@@ -104,7 +96,7 @@ func (w *walker) noteLineNames(f *syntax.File) {
 			w.noteLineName(v)
 		}
 		return true
-	})
+	}, nil)
 }
 
 // noteLineName adds n to w.lineNames when it names a file starting with

@@ -20,16 +20,7 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 	}
 	w.hereDocProblems(f, src)
 	w.noteLineNames(f)
-	var guard nestingGuard
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if n == nil {
-			guard.leave()
-			return true
-		}
-		if !guard.enter(n) {
-			w.problem("the command line nests substitutions, expansions or compound commands more than %d deep, so what is deeper is not analysed", maxNesting)
-			return false
-		}
+	walkNesting(f, func(n syntax.Node) bool {
 		w.evalNode(n, src)
 		w.literalQuotes(n, src, depth)
 		switch n := n.(type) {
@@ -74,6 +65,8 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 			w.add(&Command{Source: sourceOf(n, src), Forms: [][]Word{{{Kind: Static, Text: "let"}}}}, depth)
 		}
 		return true
+	}, func() {
+		w.problem("the command line nests substitutions, expansions or compound commands more than %d deep, so what is deeper is not analysed", maxNesting)
 	})
 }
 
@@ -103,6 +96,30 @@ func (g *nestingGuard) enter(n syntax.Node) bool {
 	}
 	g.open = append(g.open, nests)
 	return true
+}
+
+// walkNesting walks n as syntax.Walk does, visiting each node with visit
+// (false: not its children), and enters no node past maxNesting: tooDeep,
+// when not nil, is called for each it stops at.
+func walkNesting(n syntax.Node, visit func(syntax.Node) bool, tooDeep func()) {
+	var guard nestingGuard
+	syntax.Walk(n, func(m syntax.Node) bool {
+		if m == nil {
+			guard.leave()
+			return true
+		}
+		if !guard.enter(m) {
+			if tooDeep != nil {
+				tooDeep()
+			}
+			return false
+		}
+		if !visit(m) {
+			guard.leave() // Walk does not leave what it does not enter
+			return false
+		}
+		return true
+	})
 }
 
 // leave records the walk leaving the node it entered last.
