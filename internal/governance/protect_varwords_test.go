@@ -42,7 +42,12 @@ func TestSubstitutedWords(t *testing.T) {
 		{"${a^}.md", []string{"GOVERNANCE.md", "X.md"}},
 		{"${a#G*}.md", nil},
 		{"${a:-$(echo y)}.md", nil},
-		{"${a/G/g}.md", nil},
+		{"${a/G/g}.md", []string{"gOVERNANCE.md", "x.md"}},
+		{"${a//N/n}.md", []string{"GOVERnAnCE.md", "x.md"}},
+		{"${a/G*/g}.md", nil},
+		{"${a:1:3}.md", []string{"OVE.md", ".md"}},
+		{"${b:0:0}.md", []string{".md"}},
+		{"${a:$n}.md", nil},
 		{"$(echo a).md", nil},
 	} {
 		got := substitutedWords(c.in, vals)

@@ -16,14 +16,22 @@ import (
 // also x (the value when a is unset, which a variable the line does not
 // set may be); ${a:+x} and ${a+x} give x; ${a#x}, ${a%x} (and ## %%)
 // remove a literal x from each, and ${a^^}, ${a,,}, ${a^}, ${a,} change
-// each one's case. ok is false for any other expansion, or an operator
-// word that is not a literal.
+// each one's case, ${a:o:n} takes n characters from offset o of each (nothing
+// at all when n is 0, whatever a holds: "${PWD:0:0}rm" is rm), and
+// ${a/x/y} and ${a//x/y} replace a literal x with a literal y. ok is false
+// for any other expansion, or an operator word or number that is not a
+// literal.
 func ParamValues(p *syntax.ParamExp, known func(name string) []string) (values []string, ok bool) {
-	if p.Param == nil || p.Excl || p.Length || p.Width || p.Slice != nil || p.Repl != nil || p.Names != 0 {
+	if p.Param == nil || p.Excl || p.Length || p.Width || p.Names != 0 || p.Exp != nil && (p.Slice != nil || p.Repl != nil) {
 		return nil, false
 	}
 	vs := known(p.Param.Value)
-	if p.Exp == nil {
+	switch {
+	case p.Slice != nil:
+		return sliceValues(p.Slice, vs)
+	case p.Repl != nil:
+		return replaceValues(p.Repl, vs)
+	case p.Exp == nil:
 		return vs, true
 	}
 	word, ok := literalWord(p.Exp.Word)
@@ -107,4 +115,78 @@ func literalWord(w *syntax.Word) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// sliceValues returns what ${a:offset:length} gives of each of vs, for a
+// non-negative literal offset and length: a length of 0 gives the empty
+// string whatever a holds.
+func sliceValues(sl *syntax.Slice, vs []string) ([]string, bool) {
+	off, ok := literalNumber(sl.Offset)
+	if !ok {
+		return nil, false
+	}
+	length := -1
+	if sl.Length != nil {
+		if length, ok = literalNumber(sl.Length); !ok {
+			return nil, false
+		}
+		if length == 0 {
+			return []string{""}, true
+		}
+	}
+	out := make([]string, 0, len(vs))
+	for _, v := range vs {
+		r := []rune(v) // characters, as bash counts them in a UTF-8 locale
+		if off >= len(r) {
+			out = append(out, "")
+			continue
+		}
+		r = r[off:]
+		if length >= 0 && length < len(r) {
+			r = r[:length]
+		}
+		out = append(out, string(r))
+	}
+	return out, true
+}
+
+// literalNumber returns the value of an arithmetic expression that is a
+// non-negative decimal literal.
+func literalNumber(x syntax.ArithmExpr) (int, bool) {
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		return 0, false
+	}
+	s, ok := literalWord(w)
+	if !ok || s == "" || len(s) > 6 || strings.Trim(s, "0123456789") != "" {
+		return 0, false
+	}
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// replaceValues returns what ${a/x/y} (${a//x/y} with r.All) gives of each
+// of vs, for a literal x that is no pattern and is not anchored with # or
+// %, and a literal y.
+func replaceValues(r *syntax.Replace, vs []string) ([]string, bool) {
+	orig, ok := literalWord(r.Orig)
+	if !ok || orig == "" || strings.ContainsAny(orig, "*?[") || strings.HasPrefix(orig, "#") || strings.HasPrefix(orig, "%") {
+		return nil, false
+	}
+	with, ok := literalWord(r.With)
+	if !ok {
+		return nil, false
+	}
+	n := 1
+	if r.All {
+		n = -1
+	}
+	out := make([]string, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, strings.Replace(v, orig, with, n))
+	}
+	return out, true
 }
