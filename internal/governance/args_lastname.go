@@ -48,25 +48,9 @@ func statedLastElement(text string) (string, bool) {
 }
 
 // literalPart returns the text of a word part that is literal text after
-// quote removal.
+// quote removal (shellcmd.LiteralWord).
 func literalPart(p syntax.WordPart) (string, bool) {
-	switch p := p.(type) {
-	case *syntax.Lit:
-		return strings.ReplaceAll(p.Value, `\`, ""), true
-	case *syntax.SglQuoted:
-		return p.Value, !p.Dollar
-	case *syntax.DblQuoted:
-		var b strings.Builder
-		for _, q := range p.Parts {
-			l, ok := q.(*syntax.Lit)
-			if !ok || p.Dollar {
-				return "", false
-			}
-			b.WriteString(l.Value)
-		}
-		return b.String(), true
-	}
-	return "", false
+	return shellcmd.LiteralWord(&syntax.Word{Parts: []syntax.WordPart{p}})
 }
 
 // runtimeNameArg is runtimeName for the file word a names, or the refusal

@@ -2,6 +2,7 @@ package governance
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
 )
@@ -38,7 +39,7 @@ func lineValues(a *shellcmd.Analysis, env []EnvVar) map[string][]string {
 func withValueNames(args []argWord, vals map[string][]string) []argWord {
 	out := args
 	for _, w := range args {
-		if w.word.Kind != shellcmd.Dynamic || w.protectOnly {
+		if w.word.Kind != shellcmd.Dynamic || w.protectOnly || !mayGiveValues(w.text, vals) {
 			continue
 		}
 		for _, v := range substitutedWords(w.text, vals) {
@@ -59,7 +60,7 @@ func withValueNames(args []argWord, vals map[string][]string) []argWord {
 // values vals holds make of its target, when the target is computed at
 // run time from plain expansions of those variables.
 func valueRedirects(r shellcmd.Redirect, vals map[string][]string) []shellcmd.Redirect {
-	if r.Target.Kind != shellcmd.Dynamic {
+	if r.Target.Kind != shellcmd.Dynamic || !mayGiveValues(r.Target.Text, vals) {
 		return nil
 	}
 	var out []shellcmd.Redirect
@@ -72,4 +73,12 @@ func valueRedirects(r shellcmd.Redirect, vals map[string][]string) []shellcmd.Re
 		out = append(out, s)
 	}
 	return out
+}
+
+// mayGiveValues reports whether substitutedWords may find values for the
+// word text: the line gives variables values, or the word holds a ${...}
+// whose operator gives one of its own (${u:-x}, ${X:0:0}). Every other
+// word would be parsed for nothing, on each command a line runs.
+func mayGiveValues(text string, vals map[string][]string) bool {
+	return len(vals) > 0 || strings.Contains(text, "${")
 }

@@ -34,7 +34,7 @@ func ParamValues(p *syntax.ParamExp, known func(name string) []string) (values [
 	case p.Exp == nil:
 		return vs, true
 	}
-	word, ok := literalWord(p.Exp.Word)
+	word, ok := LiteralWord(p.Exp.Word)
 	if !ok {
 		return nil, false
 	}
@@ -86,9 +86,10 @@ func firstRune(f func(rune) rune) func(string) string {
 	}
 }
 
-// literalWord returns the text of w after quote removal when it holds
-// nothing but literal text (nil is the empty word).
-func literalWord(w *syntax.Word) (string, bool) {
+// LiteralWord returns the text of w after quote removal when it holds
+// nothing but literal text (nil is the empty word): no expansion, and no
+// $'...' or $"..." whose text the shell decodes or translates.
+func LiteralWord(w *syntax.Word) (string, bool) {
 	if w == nil {
 		return "", true
 	}
@@ -103,6 +104,9 @@ func literalWord(w *syntax.Word) (string, bool) {
 			}
 			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
+			if p.Dollar {
+				return "", false
+			}
 			for _, q := range p.Parts {
 				l, isLit := q.(*syntax.Lit)
 				if !isLit {
@@ -157,7 +161,7 @@ func literalNumber(x syntax.ArithmExpr) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	s, ok := literalWord(w)
+	s, ok := LiteralWord(w)
 	if !ok || s == "" || len(s) > 6 || strings.Trim(s, "0123456789") != "" {
 		return 0, false
 	}
@@ -172,11 +176,11 @@ func literalNumber(x syntax.ArithmExpr) (int, bool) {
 // of vs, for a literal x that is no pattern and is not anchored with # or
 // %, and a literal y.
 func replaceValues(r *syntax.Replace, vs []string) ([]string, bool) {
-	orig, ok := literalWord(r.Orig)
+	orig, ok := LiteralWord(r.Orig)
 	if !ok || orig == "" || strings.ContainsAny(orig, "*?[") || strings.HasPrefix(orig, "#") || strings.HasPrefix(orig, "%") {
 		return nil, false
 	}
-	with, ok := literalWord(r.With)
+	with, ok := LiteralWord(r.With)
 	if !ok {
 		return nil, false
 	}
