@@ -73,7 +73,7 @@ func substitutedWords(text string, vals map[string][]string) []string {
 		}
 	}
 	param := func(p *syntax.ParamExp) bool {
-		vs, ok := shellcmd.ParamValues(p, func(name string) []string { return vals[name] })
+		vs, ok := shellcmd.ParamValues(p, func(name string) shellcmd.Held { return shellcmd.HeldValues(vals[name]) })
 		if !ok || len(vs) == 0 || len(out)*len(vs) > maxVarWords {
 			return false
 		}

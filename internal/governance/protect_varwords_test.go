@@ -40,14 +40,15 @@ func TestSubstitutedWords(t *testing.T) {
 		{"${a%ANCE}.md", []string{"GOVERN.md", "x.md"}},
 		{"${a,,}.md", []string{"governance.md", "x.md"}},
 		{"${a^}.md", []string{"GOVERNANCE.md", "X.md"}},
-		{"${a#G*}.md", nil},
+		{"${a#G*}.md", []string{"OVERNANCE.md", "x.md"}},
 		{"${a:-$(echo y)}.md", nil},
 		{"${a/G/g}.md", []string{"gOVERNANCE.md", "x.md"}},
 		{"${a//N/n}.md", []string{"GOVERnAnCE.md", "x.md"}},
-		{"${a/G*/g}.md", nil},
+		{"${a/G*/g}.md", []string{"g.md", "x.md"}},
+		{"${a/#GOV/g}.md", []string{"gERNANCE.md", "x.md"}},
 		{"${a:1:3}.md", []string{"OVE.md", ".md"}},
 		{"${b:0:0}.md", []string{".md"}},
-		{"${a:$n}.md", nil},
+		{"${a:$n}.md", []string{"GOVERNANCE.md", "x.md"}}, // n unset
 		{"$(echo a).md", nil},
 	} {
 		got := substitutedWords(c.in, vals)

@@ -129,12 +129,20 @@ func (w *walker) assignNode(as *syntax.Assign, src string, depth int) {
 		// and BASH_ALIASES a name's file or alias text
 		// (command_tables.go), in any array what "${a[@]}" and
 		// "${a[i]}" expand to.
+		_, before := w.held[a.Name]
+		elems := []string{}
 		for _, el := range as.Array.Elems {
 			if el.Value != nil {
 				v := evalWord(el.Value, src)
 				w.assign(Assignment{Name: a.Name, Value: v.Text, Static: v.Kind == Static}, depth)
+				if v.Kind != Static || el.Index != nil {
+					elems = nil
+				} else if elems != nil {
+					elems = append(elems, v.Text)
+				}
 			}
 		}
+		w.arrayElements(a.Name, elems, !before && !as.Append)
 		a.Dir = w.cur
 		w.record(a, depth) // the variable is set, as any array is
 		return
@@ -168,6 +176,7 @@ func (w *walker) assign(a Assignment, depth int) {
 		a.Dir = w.cur
 	}
 	held := w.held[a.Name]
+	held.elems = nil // an array's elements in order only while nothing else sets it
 	switch {
 	case !a.Static:
 		held.unknown = true
@@ -205,6 +214,26 @@ func (w *walker) assign(a Assignment, depth int) {
 type heldValues struct {
 	values  []string
 	unknown bool
+	// array: the variable may be an array; elems are its elements in
+	// order where one static a=(...) is all that sets it.
+	array bool
+	elems []string
+}
+
+// arrayElements marks name an array after an a=(...) whose elements are
+// elems (nil where one is computed or given an index), which are all it
+// holds when only is true.
+func (w *walker) arrayElements(name string, elems []string, only bool) {
+	held := w.held[name]
+	held.array = true
+	held.elems = nil
+	if only && elems != nil && !held.unknown {
+		held.elems = elems
+	}
+	if w.held == nil {
+		w.held = map[string]heldValues{}
+	}
+	w.held[name] = held
 }
 
 // maxHeld bounds the values kept for one variable.

@@ -56,12 +56,12 @@ func (w *walker) heldExpansions(word *syntax.Word, src string) (values []string,
 	return values, true
 }
 
-// knownValues returns the values the line shows variable name holds so
-// far, none when it shows none or a value it sets when it runs.
-func (w *walker) knownValues(name string) []string {
+// knownValues returns what the line shows variable name holds so far: no
+// values when it shows none or a value it sets when it runs.
+func (w *walker) knownValues(name string) Held {
 	held, known := w.held[name]
 	if !known || held.unknown {
-		return nil
+		return Held{Array: held.array}
 	}
-	return held.values
+	return Held{Values: held.values, Elems: held.elems, Array: held.array || len(held.values) > 1}
 }

@@ -3,87 +3,121 @@ package shellcmd
 import (
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// ParamValues returns the values a parameter expansion p may give when
-// the line shows them, known giving the values the line shows a variable
-// holds (none when it shows none): a plain $NAME, ${NAME} or array
-// element ${a[i]} gives each of them; ${a:-x}, ${a-x}, ${a:=x} and ${a=x}
-// also x (the value when a is unset, which a variable the line does not
-// set may be); ${a:+x} and ${a+x} give x; ${a#x}, ${a%x} (and ## %%)
-// remove a literal x from each, and ${a^^}, ${a,,}, ${a^}, ${a,} change
-// each one's case, ${a:o:n} takes n characters from offset o of each (nothing
-// at all when n is 0, whatever a holds: "${PWD:0:0}rm" is rm), and
-// ${a/x/y} and ${a//x/y} replace a literal x with a literal y. ok is false
-// for any other expansion, or an operator word or number that is not a
-// literal.
-func ParamValues(p *syntax.ParamExp, known func(name string) []string) (values []string, ok bool) {
-	if p.Param == nil || p.Excl || p.Length || p.Width || p.Names != 0 || p.Exp != nil && (p.Slice != nil || p.Repl != nil) {
+// Held is what a line shows a variable holds where it is expanded.
+type Held struct {
+	// Values are the values it may hold, each whole: for an array, each
+	// element. None when the line shows none.
+	Values []string
+	// Elems are an indexed array's elements in order, where the line
+	// gives them all (a=(x rm) and nothing else sets a); nil otherwise.
+	Elems []string
+	// Array reports that the variable may be an array whose elements the
+	// line does not show in order.
+	Array bool
+}
+
+// HeldValues returns a Held of values alone, for a caller that knows a
+// variable's values but not whether it is an array: "${a[@]}" and "${a[*]}"
+// of one holding more than one value, and any slice of them, are then not
+// read, since their fields depend on the order of its elements.
+func HeldValues(values []string) Held {
+	return Held{Values: values, Array: len(values) > 1}
+}
+
+// ParamValues returns the values a parameter expansion p may give when the
+// line shows them, known giving what the line shows each variable holds.
+// The expansion is made as bash makes it (mvdan.cc/sh's expand, with bash's
+// anchored replacements), once for each value of each variable it reads:
+// a plain $NAME, ${NAME} or element ${a[i]} gives each value; ${a:-x},
+// ${a#pattern}, ${a/pattern/x}, ${a/#x/y}, ${a^^}, ${a:offset:length} with
+// arithmetic over numbers and variables the line shows, and an array's
+// "${a[@]}", "${a[*]}" and "${a[@]:1:2}" (each field, joined by a blank, or by
+// IFS where the line sets it). A variable the line shows no value of may be
+// unset or hold anything: what the expansion gives whatever it holds is
+// given ("${PWD:0:0}rm" is rm, "${u:-rm}" may be rm), nothing else. ok is
+// false for an expansion that runs code or that the line does not show the
+// meaning of: a command or process substitution, an indirection, a pattern
+// that is an extended glob, ${a@op}, a translated $"...", the fields of an
+// array whose elements the line does not show in order, or past maxRounds
+// combinations of values.
+func ParamValues(p *syntax.ParamExp, known func(name string) Held) (values []string, ok bool) {
+	if p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Names != 0 ||
+		p.Exp != nil && (p.Slice != nil || p.Repl != nil || p.Exp.Op == syntax.OtherParamOps) {
 		return nil, false
 	}
-	vs := known(p.Param.Value)
-	switch {
-	case p.Slice != nil:
-		return sliceValues(p.Slice, vs)
-	case p.Repl != nil:
-		return replaceValues(p.Repl, vs)
-	case p.Exp == nil:
-		return vs, true
+	if !plainOperands(p) {
+		return nil, false
 	}
-	word, ok := LiteralWord(p.Exp.Word)
+	if p.Exp == nil && p.Slice == nil && p.Repl == nil && !wholeArray(p) {
+		return known(p.Param.Value).Values, true // each value as it is
+	}
+	mains, ok := mainVariables(p, known(p.Param.Value))
 	if !ok {
 		return nil, false
 	}
-	each := func(f func(string) string) []string {
-		out := make([]string, 0, len(vs))
-		for _, v := range vs {
-			out = append(out, f(v))
-		}
-		return out
+	q := *p
+	if !wholeArray(p) {
+		q.Index = nil // each element is one of the values
+		return expandEach(&q, mains, known)
 	}
-	switch p.Exp.Op {
-	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
-		return append(slices.Clone(vs), word), true
-	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
-		return []string{word}, true
-	case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
-		return vs, true
-	case syntax.RemSmallPrefix, syntax.RemLargePrefix:
-		if strings.ContainsAny(word, "*?[") {
-			return nil, false
+	values, ok = expandEach(&q, mains, known)
+	if s, _ := LiteralWord(p.Index.(*syntax.Word)); ok && s == "*" {
+		// Unquoted, ${a[*]} gives each element a field, as ${a[@]} does;
+		// quoted, one field joined by IFS.
+		q.Index = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "@"}}}
+		fields, fieldsOK := expandEach(&q, mains, known)
+		for _, f := range fields {
+			if !slices.Contains(values, f) {
+				values = append(values, f)
+			}
 		}
-		return each(func(v string) string { return strings.TrimPrefix(v, word) }), true
-	case syntax.RemSmallSuffix, syntax.RemLargeSuffix:
-		if strings.ContainsAny(word, "*?[") {
-			return nil, false
-		}
-		return each(func(v string) string { return strings.TrimSuffix(v, word) }), true
-	case syntax.UpperAll:
-		return each(strings.ToUpper), word == ""
-	case syntax.LowerAll:
-		return each(strings.ToLower), word == ""
-	case syntax.UpperFirst:
-		return each(firstRune(unicode.ToUpper)), word == ""
-	case syntax.LowerFirst:
-		return each(firstRune(unicode.ToLower)), word == ""
+		ok = fieldsOK
 	}
-	return nil, false
+	return values, ok
 }
 
-// firstRune returns a function changing the first character of a string
-// with f.
-func firstRune(f func(rune) rune) func(string) string {
-	return func(s string) string {
-		r, n := utf8.DecodeRuneInString(s)
-		if n == 0 {
-			return s
-		}
-		return string(f(r)) + s[n:]
+// wholeArray reports whether p expands every element of an array, ${a[@]}
+// or ${a[*]}.
+func wholeArray(p *syntax.ParamExp) bool {
+	if p.Index == nil {
+		return false
 	}
+	w, isWord := p.Index.(*syntax.Word)
+	if !isWord {
+		return false
+	}
+	s, _ := LiteralWord(w)
+	return s == "@" || s == "*"
+}
+
+// plainOperands reports whether the words of p's operators and subscript
+// run nothing and mean what mvdan.cc/sh's expand makes of them: no command
+// or process substitution, no indirection, no translated $"...", and no
+// extended glob, which an IDE's bash -i reads where ~/.bashrc sets extglob.
+func plainOperands(p *syntax.ParamExp) bool {
+	plain := true
+	syntax.Walk(p, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ExtGlob:
+			plain = false
+		case *syntax.ParamExp:
+			if n != p && (n.Excl || n.Index != nil || n.Names != 0 || n.Width || n.Exp != nil && n.Exp.Op == syntax.OtherParamOps) {
+				plain = false
+			}
+		case *syntax.DblQuoted:
+			plain = plain && !n.Dollar
+		case *syntax.Lit:
+			for _, op := range []string{"@(", "!(", "+(", "*(", "?("} {
+				plain = plain && !strings.Contains(n.Value, op)
+			}
+		}
+		return plain
+	})
+	return plain
 }
 
 // LiteralWord returns the text of w after quote removal when it holds
@@ -119,78 +153,4 @@ func LiteralWord(w *syntax.Word) (string, bool) {
 		}
 	}
 	return b.String(), true
-}
-
-// sliceValues returns what ${a:offset:length} gives of each of vs, for a
-// non-negative literal offset and length: a length of 0 gives the empty
-// string whatever a holds.
-func sliceValues(sl *syntax.Slice, vs []string) ([]string, bool) {
-	off, ok := literalNumber(sl.Offset)
-	if !ok {
-		return nil, false
-	}
-	length := -1
-	if sl.Length != nil {
-		if length, ok = literalNumber(sl.Length); !ok {
-			return nil, false
-		}
-		if length == 0 {
-			return []string{""}, true
-		}
-	}
-	out := make([]string, 0, len(vs))
-	for _, v := range vs {
-		r := []rune(v) // characters, as bash counts them in a UTF-8 locale
-		if off >= len(r) {
-			out = append(out, "")
-			continue
-		}
-		r = r[off:]
-		if length >= 0 && length < len(r) {
-			r = r[:length]
-		}
-		out = append(out, string(r))
-	}
-	return out, true
-}
-
-// literalNumber returns the value of an arithmetic expression that is a
-// non-negative decimal literal.
-func literalNumber(x syntax.ArithmExpr) (int, bool) {
-	w, ok := x.(*syntax.Word)
-	if !ok {
-		return 0, false
-	}
-	s, ok := LiteralWord(w)
-	if !ok || s == "" || len(s) > 6 || strings.Trim(s, "0123456789") != "" {
-		return 0, false
-	}
-	n := 0
-	for _, c := range s {
-		n = n*10 + int(c-'0')
-	}
-	return n, true
-}
-
-// replaceValues returns what ${a/x/y} (${a//x/y} with r.All) gives of each
-// of vs, for a literal x that is no pattern and is not anchored with # or
-// %, and a literal y.
-func replaceValues(r *syntax.Replace, vs []string) ([]string, bool) {
-	orig, ok := LiteralWord(r.Orig)
-	if !ok || orig == "" || strings.ContainsAny(orig, "*?[") || strings.HasPrefix(orig, "#") || strings.HasPrefix(orig, "%") {
-		return nil, false
-	}
-	with, ok := LiteralWord(r.With)
-	if !ok {
-		return nil, false
-	}
-	n := 1
-	if r.All {
-		n = -1
-	}
-	out := make([]string, 0, len(vs))
-	for _, v := range vs {
-		out = append(out, strings.Replace(v, orig, with, n))
-	}
-	return out, true
 }
