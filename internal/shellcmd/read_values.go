@@ -1,75 +1,161 @@
 package shellcmd
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
 
 // read given a static here-string or here-document sets its variables to
 // the text the line shows: after "read x <<< 'rm x'", $x runs rm x, and
 // after "read f <<< .env", "cat $f" reads .env. Those are the variables'
-// values (readValues), read as read reads them with the default IFS;
-// a word built from them still needs approval as computed at run time,
-// since an IFS from the environment may split them otherwise.
+// values (readValues), read as bash's read reads them with the default IFS,
+// its options included (-d, -n, -N, -r, -a; -p, -s, -e, -t and -i change
+// nothing read from a here-string); a word built from them still needs
+// approval as computed at run time, since an IFS from the environment may
+// split them otherwise.
+
+// readOptions are the options of one read command that change what it sets.
+type readOptions struct {
+	raw    bool   // -r: a backslash is a character
+	array  string // -a NAME: each field an element
+	delim  byte   // -d: the character that ends the line
+	count  int    // -n or -N: at most this many characters, -1 for no limit
+	exact  bool   // -N: exactly count characters, delimiters and IFS ignored
+	names  []string
+	unread bool // an option read takes from elsewhere (-u), or one not known
+}
+
+// parseReadOptions reads the words of a read command (form[0] is read) as
+// bash's getopts "ersa:d:i:n:N:p:t:u:" reads them.
+func parseReadOptions(form []Word) readOptions {
+	o := readOptions{delim: '\n', count: -1}
+	i := 1
+	for ; i < len(form); i++ {
+		if form[i].Kind != Static {
+			return readOptions{unread: true}
+		}
+		text := form[i].Text
+		if text == "--" {
+			i++
+			break
+		}
+		if len(text) < 2 || text[0] != '-' {
+			break
+		}
+		for j := 1; j < len(text); j++ {
+			c := text[j]
+			if strings.IndexByte("ers", c) >= 0 {
+				o.raw = o.raw || c == 'r'
+				continue
+			}
+			if strings.IndexByte("adinNptu", c) < 0 {
+				return readOptions{unread: true}
+			}
+			value := text[j+1:]
+			if value == "" {
+				if i++; i >= len(form) || form[i].Kind != Static {
+					return readOptions{unread: true}
+				}
+				value = form[i].Text
+			}
+			switch c {
+			case 'a':
+				o.array = value
+			case 'd':
+				o.delim = 0 // -d '' ends the line at a NUL
+				if value != "" {
+					o.delim = value[0]
+				}
+			case 'n', 'N':
+				n, err := strconv.Atoi(value)
+				if err != nil || n < 0 {
+					return readOptions{unread: true}
+				}
+				o.count, o.exact = n, c == 'N'
+			case 'u':
+				return readOptions{unread: true}
+			}
+			break
+		}
+	}
+	for ; i < len(form); i++ {
+		if form[i].Kind != Static {
+			return readOptions{unread: true}
+		}
+		o.names = append(o.names, form[i].Text)
+	}
+	return o
+}
 
 // readValues returns the assignments read (form, a read command) makes
-// from the static text of its input: its first line split at blanks, one
-// field a name, the last name taking the rest; each field of an array
-// (read -a) a value of it. None when form names options read takes a
-// value from other than -r (a delimiter, a count, a prompt read from the
-// terminal), which the line does not show the effect of.
+// from the static text of its input, as bash reads it: the characters up
+// to the delimiter or the count, backslashes taken off without -r (a
+// backslash and newline joining lines), then split at blanks, one field a
+// name, the last name taking the rest; each field of an array (read -a) a
+// value of it; with -N the characters read, whole. None when an option
+// reads from elsewhere or a word is computed at run time.
 func readValues(form []Word, text string) []Assignment {
-	var names []string
-	array, raw := "", false
-	for i := 1; i < len(form); i++ {
-		wd := form[i]
-		if wd.Kind != Static {
-			return nil
-		}
-		switch {
-		case wd.Text == "-r":
-			raw = true
-		case wd.Text == "-a" && i+1 < len(form) && form[i+1].Kind == Static:
-			array = form[i+1].Text
-			i++
-		case strings.HasPrefix(wd.Text, "-"):
-			return nil
-		default:
-			names = append(names, wd.Text)
-		}
+	o := parseReadOptions(form)
+	if o.unread {
+		return nil
 	}
-	line, _, _ := strings.Cut(text, "\n")
-	if !raw {
-		// Without -r a backslash keeps the character after it.
-		var b strings.Builder
-		for i := 0; i < len(line); i++ {
-			if line[i] == '\\' && i+1 < len(line) {
-				i++
-			}
-			b.WriteByte(line[i])
+	line := readLine(text, o)
+	if o.exact {
+		name := "REPLY"
+		if len(o.names) > 0 {
+			name = o.names[0]
 		}
-		line = b.String()
+		return []Assignment{{Name: name, Value: line, Static: true}}
 	}
-	if array != "" {
+	if o.array != "" {
 		var out []Assignment
 		for _, f := range strings.Fields(line) {
-			out = append(out, Assignment{Name: array, Value: f, Static: true})
+			out = append(out, Assignment{Name: o.array, Value: f, Static: true})
 		}
 		return out
 	}
-	if len(names) == 0 {
+	if len(o.names) == 0 {
 		return []Assignment{{Name: "REPLY", Value: line, Static: true}}
 	}
 	var out []Assignment
-	rest := strings.TrimLeft(line, " \t")
-	for i, n := range names {
-		if i == len(names)-1 {
-			out = append(out, Assignment{Name: n, Value: strings.TrimRight(rest, " \t"), Static: true})
+	rest := strings.TrimLeft(line, " \t\n")
+	for i, n := range o.names {
+		if i == len(o.names)-1 {
+			out = append(out, Assignment{Name: n, Value: strings.TrimRight(rest, " \t\n"), Static: true})
 			break
 		}
 		field, after := rest, ""
-		if j := strings.IndexAny(rest, " \t"); j >= 0 {
+		if j := strings.IndexAny(rest, " \t\n"); j >= 0 {
 			field, after = rest[:j], rest[j+1:]
 		}
 		out = append(out, Assignment{Name: n, Value: field, Static: true})
-		rest = strings.TrimLeft(after, " \t")
+		rest = strings.TrimLeft(after, " \t\n")
 	}
 	return out
+}
+
+// readLine returns the characters read takes from text under o: up to the
+// delimiter (not kept) or count characters, a backslash keeping the
+// character after it (and a backslash and newline dropped) without -r.
+func readLine(text string, o readOptions) string {
+	var b strings.Builder
+	for n := 0; text != "" && (o.count < 0 || n < o.count); n++ {
+		r, size := utf8.DecodeRuneInString(text)
+		if !o.exact && r == rune(o.delim) && size == 1 {
+			break
+		}
+		if r == '\\' && !o.raw && len(text) > 1 {
+			text = text[1:]
+			r, size = utf8.DecodeRuneInString(text)
+			if r == '\n' {
+				text = text[size:]
+				n--
+				continue
+			}
+		}
+		b.WriteString(text[:size])
+		text = text[size:]
+	}
+	return strings.ReplaceAll(b.String(), "\x00", "") // bash drops a NUL it reads
 }

@@ -1,6 +1,10 @@
 package shellcmd
 
-import "strings"
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+)
 
 // shellNames are the shells whose -c string, script or input is shell
 // code.
@@ -217,9 +221,13 @@ func printfHandler(form []Word) step {
 }
 
 // printfValue returns what printf writes for the words args (a format and
-// its arguments, after "--" if it starts so) when they are static and the
-// format holds no conversion but %s and %% and no backslash: "printf -v x
-// rm" sets x to rm, "printf -v x %s.md GOVERNANCE" to GOVERNANCE.md.
+// its arguments, after "--" if it starts so) when they are static, as
+// mvdan.cc/sh's expand.Format writes it: escapes decoded, conversions made,
+// and the format used again for arguments left over ("printf -v x
+// '\x72m'" sets x to rm, "printf -v x %s.md GOVERNANCE" to
+// GOVERNANCE.md), cut at a NUL, which no shell variable holds. ok is false
+// for a word computed at run time, a format expand does not take, and an
+// argument holding \c, which ends the output where %b reads it.
 func printfValue(args []Word) (string, bool) {
 	if len(args) > 0 && args[0].Kind == Static && args[0].Text == "--" {
 		args = args[1:]
@@ -227,40 +235,28 @@ func printfValue(args []Word) (string, bool) {
 	if len(args) == 0 {
 		return "", false
 	}
+	var rest []string
 	for _, a := range args {
-		if a.Kind != Static {
+		if a.Kind != Static || strings.Contains(a.Text, `\c`) {
 			return "", false
 		}
+		rest = append(rest, a.Text)
 	}
-	format, rest := args[0].Text, args[1:]
-	if strings.Contains(format, `\`) || len(rest) > 1 {
-		// Escapes to decode, or the format reused for each further
-		// argument: not followed here.
-		return "", false
-	}
+	format, rest := rest[0], rest[1:]
 	var b strings.Builder
-	for i := 0; i < len(format); i++ {
-		if format[i] != '%' {
-			b.WriteByte(format[i])
-			continue
-		}
-		if i+1 >= len(format) {
+	for {
+		out, used, err := expand.Format(nil, format, rest)
+		if err != nil {
 			return "", false
 		}
-		i++
-		switch format[i] {
-		case '%':
-			b.WriteByte('%')
-		case 's':
-			if len(rest) > 0 {
-				b.WriteString(rest[0].Text)
-				rest = rest[1:]
-			}
-		default:
-			return "", false
+		b.WriteString(out)
+		if used == 0 || used >= len(rest) {
+			break
 		}
+		rest = rest[used:]
 	}
-	return b.String(), true
+	v, _, _ := strings.Cut(b.String(), "\x00")
+	return v, true
 }
 
 // callbackHandler: builtins whose named options run code or change what a

@@ -338,7 +338,7 @@ func stdinOf(st *syntax.Stmt, src string) *stdin {
 				in = &stdin{what: "a here-string with expansions"}
 				continue
 			}
-			in = &stdin{text: v.Text, known: true}
+			in = &stdin{text: v.Text + "\n", known: true} // bash ends it with a newline
 		case syntax.RdrIn, syntax.RdrInOut:
 			f := evalWord(r.Word, src)
 			in = &stdin{what: "a file", file: &f}
