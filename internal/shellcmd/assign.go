@@ -151,17 +151,20 @@ func (w *walker) assignNode(as *syntax.Assign, src string, depth int) {
 	default:
 		v := evalWord(as.Value, src)
 		a.Value, a.Static = v.Text, v.Kind == Static
-	}
-	w.assign(a, depth)
-	// A value built from variables the line gives in full may be each
-	// of their values: decided as those too (EDITOR=$E after E='rm x').
-	if !a.Static && !a.Append && as.Value != nil {
-		if values, ok := w.heldExpansions(as.Value, src); ok {
-			for _, v := range values {
-				w.record(Assignment{Name: a.Name, Value: v, Static: true, Dir: w.cur}, depth)
+		if !a.Static && !a.Append {
+			// A value built from variables the line gives in full is
+			// each of their values (EDITOR=$E after E='rm x', V=${a[0]}
+			// after a=(rm)), as the line giving it each would be.
+			if values, ok := w.heldExpansions(as.Value, src); ok {
+				w.record(a, depth)
+				for _, hv := range values {
+					w.assign(Assignment{Name: a.Name, Value: hv, Static: true}, depth)
+				}
+				return
 			}
 		}
 	}
+	w.assign(a, depth)
 }
 
 // assign records an assignment. A static value that holds a command

@@ -177,6 +177,7 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 	if head := commandWordArg(call, src); head != nil {
 		w.aliasUse(st, head, src, depth)
 		w.heldCommandWord(st, head, src, depth)
+		w.heldArguments(st, call, head, src, depth)
 	}
 	w.aliasDefs(words)
 	w.testElements(words)
