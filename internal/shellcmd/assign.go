@@ -132,14 +132,20 @@ func (w *walker) assignNode(as *syntax.Assign, src string, depth int) {
 		_, before := w.held[a.Name]
 		elems := []string{}
 		for _, el := range as.Array.Elems {
-			if el.Value != nil {
-				v := evalWord(el.Value, src)
-				w.assign(Assignment{Name: a.Name, Value: v.Text, Static: v.Kind == Static}, depth)
-				if v.Kind != Static || el.Index != nil {
-					elems = nil
-				} else if elems != nil {
-					elems = append(elems, v.Text)
-				}
+			if el.Value == nil {
+				continue
+			}
+			values, inOrder := w.elementValues(el.Value, src)
+			for _, v := range values {
+				w.assign(Assignment{Name: a.Name, Value: v, Static: true}, depth)
+			}
+			if values == nil {
+				w.assign(Assignment{Name: a.Name}, depth) // a value not known
+			}
+			if !inOrder || el.Index != nil {
+				elems = nil
+			} else if elems != nil {
+				elems = append(elems, values...)
 			}
 		}
 		w.arrayElements(a.Name, elems, !before && !as.Append)
@@ -165,6 +171,29 @@ func (w *walker) assignNode(as *syntax.Assign, src string, depth int) {
 		}
 	}
 	w.assign(a, depth)
+}
+
+// elementValues returns the values an array element's word gives, each an
+// element (an unquoted expansion splits into several): its text where
+// static, the values of expansions the line shows in full
+// (heldExpansions), or nil when not known. inOrder reports that they are
+// the elements it makes, in order, rather than several it may make.
+func (w *walker) elementValues(word *syntax.Word, src string) (values []string, inOrder bool) {
+	if v := evalWord(word, src); v.Kind == Static {
+		return []string{v.Text}, true
+	}
+	held, ok := w.heldExpansions(word, src)
+	if !ok || len(held) == 0 {
+		return nil, false
+	}
+	if !unquotedExpansion(word) {
+		return held, len(held) == 1
+	}
+	values = []string{} // an empty value makes no element
+	for _, v := range held {
+		values = append(values, strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' })...)
+	}
+	return values, len(held) == 1
 }
 
 // assign records an assignment. A static value that holds a command

@@ -176,15 +176,34 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			c.Dir = unknownDir(st.chdir)
 		}
 		assigns := st.assigns
-		if head.Text == "read" && in != nil && in.known {
-			if vs := readValues(form, in.text); vs != nil {
-				assigns = vs
+		var array *heldArray
+		if in != nil && in.known {
+			switch head.Text {
+			case "read":
+				if vs := readValues(form, in.text); vs != nil {
+					assigns = vs
+				}
+			case "mapfile", "readarray":
+				if name, elems, ok := mapfileElements(form, in.text); ok {
+					array = &heldArray{name: name, elems: elems}
+					assigns = nil
+					for _, e := range elems {
+						assigns = append(assigns, Assignment{Name: name, Value: e, Static: true})
+					}
+				}
 			}
+		}
+		before := false
+		if array != nil {
+			_, before = w.held[array.name]
 		}
 		for _, a := range assigns {
 			// What it runs reads the value where it runs (env -C DIR).
 			a.Dir = c.Dir
 			w.assign(a, depth)
+		}
+		if array != nil {
+			w.arrayElements(array.name, array.elems, !before)
 		}
 		// Shell code it runs starts where it runs.
 		runDir := c.Dir

@@ -23,67 +23,38 @@ type readOptions struct {
 	count  int    // -n or -N: at most this many characters, -1 for no limit
 	exact  bool   // -N: exactly count characters, delimiters and IFS ignored
 	names  []string
-	unread bool // an option read takes from elsewhere (-u), or one not known
+	unread bool // an option read takes from elsewhere (-u), or words not known
 }
 
 // parseReadOptions reads the words of a read command (form[0] is read) as
-// bash's getopts "ersa:d:i:n:N:p:t:u:" reads them.
+// bash reads its options.
 func parseReadOptions(form []Word) readOptions {
-	o := readOptions{delim: '\n', count: -1}
-	i := 1
-	for ; i < len(form); i++ {
-		if form[i].Kind != Static {
-			return readOptions{unread: true}
-		}
-		text := form[i].Text
-		if text == "--" {
-			i++
-			break
-		}
-		if len(text) < 2 || text[0] != '-' {
-			break
-		}
-		for j := 1; j < len(text); j++ {
-			c := text[j]
-			if strings.IndexByte("ers", c) >= 0 {
-				o.raw = o.raw || c == 'r'
-				continue
-			}
-			if strings.IndexByte("adinNptu", c) < 0 {
-				return readOptions{unread: true}
-			}
-			value := text[j+1:]
-			if value == "" {
-				if i++; i >= len(form) || form[i].Kind != Static {
-					return readOptions{unread: true}
-				}
-				value = form[i].Text
-			}
-			switch c {
-			case 'a':
-				o.array = value
-			case 'd':
-				o.delim = 0 // -d '' ends the line at a NUL
-				if value != "" {
-					o.delim = value[0]
-				}
-			case 'n', 'N':
-				n, err := strconv.Atoi(value)
-				if err != nil || n < 0 {
-					return readOptions{unread: true}
-				}
-				o.count, o.exact = n, c == 'N'
-			case 'u':
-				return readOptions{unread: true}
-			}
-			break
+	p := parseOptions(form, 1, grammar{short: shortOpts("ers", "adinNptu", "")})
+	o := readOptions{raw: p.has("r"), delim: '\n', count: -1}
+	if p.problem != "" || p.has("u") || p.has("n") && p.has("N") {
+		return readOptions{unread: true}
+	}
+	o.array, _ = p.value("a")
+	if d, ok := p.value("d"); ok {
+		o.delim = 0 // -d '' ends the line at a NUL
+		if d != "" {
+			o.delim = d[0]
 		}
 	}
-	for ; i < len(form); i++ {
-		if form[i].Kind != Static {
+	for _, c := range []string{"n", "N"} {
+		if v, ok := p.value(c); ok {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return readOptions{unread: true}
+			}
+			o.count, o.exact = n, c == "N"
+		}
+	}
+	for _, wd := range rest(form, p.next) {
+		if wd.Kind != Static {
 			return readOptions{unread: true}
 		}
-		o.names = append(o.names, form[i].Text)
+		o.names = append(o.names, wd.Text)
 	}
 	return o
 }
