@@ -132,6 +132,14 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 		}
 		w.optionCommands(c, form, hop, depth)
 		w.makeOperandValues(c, form, depth)
+		switch head.Text {
+		case "set":
+			if params, changes, known := w.setParameters(form); changes {
+				w.positional(params, known)
+			}
+		case "shift":
+			w.shiftParameters(form)
+		}
 		h := handlers[head.Name()]
 		if h == nil {
 			h = interpreterHandler(head.Name())

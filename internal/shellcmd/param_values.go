@@ -65,10 +65,14 @@ func ParamValues(p *syntax.ParamExp, known func(name string) Held) (values []str
 		return expandEach(&q, mains, known)
 	}
 	values, ok = expandEach(&q, mains, known)
-	if s, _ := LiteralWord(p.Index.(*syntax.Word)); ok && s == "*" {
+	if ok && joinsFields(p) {
 		// Unquoted, ${a[*]} gives each element a field, as ${a[@]} does;
 		// quoted, one field joined by IFS.
-		q.Index = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "@"}}}
+		if q.Index != nil {
+			q.Index = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "@"}}}
+		} else {
+			q.Param = &syntax.Lit{Value: "@"}
+		}
 		fields, fieldsOK := expandEach(&q, mains, known)
 		for _, f := range fields {
 			if !slices.Contains(values, f) {
@@ -81,10 +85,10 @@ func ParamValues(p *syntax.ParamExp, known func(name string) Held) (values []str
 }
 
 // wholeArray reports whether p expands every element of an array, ${a[@]}
-// or ${a[*]}.
+// or ${a[*]}, or every positional parameter, $@ or $*.
 func wholeArray(p *syntax.ParamExp) bool {
 	if p.Index == nil {
-		return false
+		return p.Param.Value == "@" || p.Param.Value == "*" // the positional parameters
 	}
 	w, isWord := p.Index.(*syntax.Word)
 	if !isWord {
@@ -92,6 +96,17 @@ func wholeArray(p *syntax.ParamExp) bool {
 	}
 	s, _ := LiteralWord(w)
 	return s == "@" || s == "*"
+}
+
+// joinsFields reports whether p is ${a[*]} or $*, which in double quotes
+// joins the fields with IFS.
+func joinsFields(p *syntax.ParamExp) bool {
+	if p.Index == nil {
+		return p.Param.Value == "*"
+	}
+	w, isWord := p.Index.(*syntax.Word)
+	s, _ := LiteralWord(w)
+	return isWord && s == "*"
 }
 
 // plainOperands reports whether the words of p's operators and subscript
