@@ -123,32 +123,40 @@ func (w *walker) assignNode(as *syntax.Assign, src string, depth int) {
 		return
 	}
 	a := Assignment{Name: as.Name.Value, Append: as.Append}
+	if _, held := w.held[a.Name]; held && as.Naked && as.Value == nil && as.Array == nil {
+		return // readonly V, export V: the value it held stays
+	}
 	switch {
 	case as.Array != nil:
 		// Each element is a value the variable may give: in BASH_CMDS
 		// and BASH_ALIASES a name's file or alias text
 		// (command_tables.go), in any array what "${a[@]}" and
 		// "${a[i]}" expand to.
-		_, before := w.held[a.Name]
-		elems := []string{}
+		prev, before := w.held[a.Name]
+		orders := [][]string{{}}
 		for _, el := range as.Array.Elems {
 			if el.Value == nil {
 				continue
 			}
-			values, inOrder := w.elementValues(el.Value, src)
-			for _, v := range values {
-				w.assign(Assignment{Name: a.Name, Value: v, Static: true}, depth)
+			fields, ok := w.elementValues(el.Value, src)
+			for _, fs := range fields {
+				for _, v := range fs {
+					w.assign(Assignment{Name: a.Name, Value: v, Static: true}, depth)
+				}
 			}
-			if values == nil {
+			if !ok {
 				w.assign(Assignment{Name: a.Name}, depth) // a value not known
 			}
-			if !inOrder || el.Index != nil {
-				elems = nil
-			} else if elems != nil {
-				elems = append(elems, values...)
+			if !ok || el.Index != nil {
+				orders = nil
+			} else if orders != nil {
+				orders = appendFields(orders, fields)
 			}
 		}
-		w.arrayElements(a.Name, elems, !before && !as.Append)
+		if as.Append {
+			prev.orders = nil // the elements it held come first, in an order not kept
+		}
+		w.arrayElements(a.Name, orders, prev, before)
 		a.Dir = w.cur
 		w.record(a, depth) // the variable is set, as any array is
 		return
@@ -173,27 +181,44 @@ func (w *walker) assignNode(as *syntax.Assign, src string, depth int) {
 	w.assign(a, depth)
 }
 
-// elementValues returns the values an array element's word gives, each an
-// element (an unquoted expansion splits into several): its text where
-// static, the values of expansions the line shows in full
-// (heldExpansions), or nil when not known. inOrder reports that they are
-// the elements it makes, in order, rather than several it may make.
-func (w *walker) elementValues(word *syntax.Word, src string) (values []string, inOrder bool) {
+// elementValues returns the words a word makes as an array element or a
+// command's argument, one list for each value it may have: its text where
+// static, or the values of expansions the line shows in full
+// (heldExpansions), an unquoted one split at blanks into several words (or
+// none). ok is false when they are not known.
+func (w *walker) elementValues(word *syntax.Word, src string) (fields [][]string, ok bool) {
 	if v := evalWord(word, src); v.Kind == Static {
-		return []string{v.Text}, true
+		return [][]string{{v.Text}}, true
 	}
 	held, ok := w.heldExpansions(word, src)
 	if !ok || len(held) == 0 {
 		return nil, false
 	}
-	if !unquotedExpansion(word) {
-		return held, len(held) == 1
-	}
-	values = []string{} // an empty value makes no element
+	split := unquotedExpansion(word)
 	for _, v := range held {
-		values = append(values, strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' })...)
+		if !split {
+			fields = append(fields, []string{v})
+			continue
+		}
+		fields = append(fields, strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }))
 	}
-	return values, len(held) == 1
+	return fields, true
+}
+
+// appendFields returns each of orders followed by each of fields (every
+// way the words so far and the next word's words may follow each other),
+// nil past maxHeld ways.
+func appendFields(orders, fields [][]string) [][]string {
+	if len(orders)*len(fields) > maxHeld {
+		return nil
+	}
+	var out [][]string
+	for _, o := range orders {
+		for _, f := range fields {
+			out = append(out, append(slices.Clip(o), f...))
+		}
+	}
+	return out
 }
 
 // assign records an assignment. A static value that holds a command
@@ -208,7 +233,7 @@ func (w *walker) assign(a Assignment, depth int) {
 		a.Dir = w.cur
 	}
 	held := w.held[a.Name]
-	held.elems = nil // an array's elements in order only while nothing else sets it
+	held.orders = nil // an array's elements in order only while nothing else sets it
 	switch {
 	case !a.Static:
 		held.unknown = true
@@ -246,22 +271,34 @@ func (w *walker) assign(a Assignment, depth int) {
 type heldValues struct {
 	values  []string
 	unknown bool
-	// array: the variable may be an array; elems are its elements in
-	// order where one static a=(...) is all that sets it.
-	array bool
-	elems []string
+	// array: the variable may be an array; orders are its elements in
+	// order (one list for each way the line may give them) where one
+	// a=(...) is all that sets it.
+	array  bool
+	orders [][]string
 }
 
-// arrayElements marks name an array after an a=(...) whose elements are
-// elems (nil where one is computed or given an index), which are all it
-// holds when only is true.
-func (w *walker) arrayElements(name string, elems []string, only bool) {
+// arrayElements marks name an array after an a=(...) or mapfile whose
+// elements are orders (nil where one is computed or given an index). Where
+// the line set the variable before (prev, before), what it held then is
+// kept among them as another way the line may give it, as the line may
+// not have run the assignment (a branch not taken), and only where that
+// too was an array whose order the line shows.
+func (w *walker) arrayElements(name string, orders [][]string, prev heldValues, before bool) {
 	held := w.held[name]
 	held.array = true
-	held.elems = nil
-	if only && elems != nil && !held.unknown {
-		held.elems = elems
+	switch {
+	case held.unknown || orders == nil:
+		orders = nil
+	case before && prev.orders == nil:
+		orders = nil
+	case before:
+		orders = append(slices.Clip(prev.orders), orders...)
+		if len(orders) > maxHeld {
+			orders = nil
+		}
 	}
+	held.orders = orders
 	if w.held == nil {
 		w.held = map[string]heldValues{}
 	}

@@ -63,5 +63,5 @@ func (w *walker) knownValues(name string) Held {
 	if !known || held.unknown {
 		return Held{Array: held.array}
 	}
-	return Held{Values: held.values, Elems: held.elems, Array: held.array || len(held.values) > 1}
+	return Held{Values: held.values, Orders: held.orders, Array: held.array || len(held.values) > 1}
 }

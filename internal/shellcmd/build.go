@@ -134,8 +134,8 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 		w.makeOperandValues(c, form, depth)
 		switch head.Text {
 		case "set":
-			if params, changes, known := w.setParameters(form); changes {
-				w.positional(params, known)
+			if orders, changes, known := w.setParameters(form); changes {
+				w.positional(orders, known)
 			}
 		case "shift":
 			w.shiftParameters(form)
@@ -201,9 +201,10 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 				}
 			}
 		}
+		var prev heldValues
 		before := false
 		if array != nil {
-			_, before = w.held[array.name]
+			prev, before = w.held[array.name]
 		}
 		for _, a := range assigns {
 			// What it runs reads the value where it runs (env -C DIR).
@@ -211,7 +212,7 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			w.assign(a, depth)
 		}
 		if array != nil {
-			w.arrayElements(array.name, array.elems, !before)
+			w.arrayElements(array.name, [][]string{array.elems}, prev, before)
 		}
 		// Shell code it runs starts where it runs.
 		runDir := c.Dir

@@ -37,8 +37,11 @@ func stringVariable(v string) expand.Variable {
 func mainVariables(p *syntax.ParamExp, h Held) (vars []expand.Variable, ok bool) {
 	whole := wholeArray(p)
 	switch {
-	case whole && h.Elems != nil:
-		return []expand.Variable{{Set: true, Kind: expand.Indexed, List: h.Elems}}, true
+	case whole && h.Orders != nil:
+		for _, elems := range h.Orders {
+			vars = append(vars, expand.Variable{Set: true, Kind: expand.Indexed, List: elems})
+		}
+		return vars, true
 	case len(h.Values) == 0:
 		return unknownVariable, true
 	case whole && (h.Array || p.Slice != nil):

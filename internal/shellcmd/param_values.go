@@ -12,9 +12,11 @@ type Held struct {
 	// Values are the values it may hold, each whole: for an array, each
 	// element. None when the line shows none.
 	Values []string
-	// Elems are an indexed array's elements in order, where the line
-	// gives them all (a=(x rm) and nothing else sets a); nil otherwise.
-	Elems []string
+	// Orders are an indexed array's elements in order, where the line
+	// gives them all (a=(x rm) and nothing else sets a): one list for each
+	// way the line may give them (a=($v) with v holding "x rm" or "rm"),
+	// nil otherwise.
+	Orders [][]string
 	// Array reports that the variable may be an array whose elements the
 	// line does not show in order.
 	Array bool

@@ -17,11 +17,11 @@ import (
 
 // setParameters returns the positional parameters set (form, a set
 // command) gives: the words after its options, "--" or "-", a word made of
-// expansions the line shows in full giving the words its one value makes
-// (heldFields). changes is false when it leaves them as they are (set -e,
-// set -o pipefail, set alone), known false when a word is computed at run
-// time.
-func (w *walker) setParameters(form []Word) (params []string, changes, known bool) {
+// expansions the line shows in full giving the words of each of its values
+// (one list for each way). changes is false when it leaves them as they are
+// (set -e, set -o pipefail, set alone), known false when a word is computed
+// at run time.
+func (w *walker) setParameters(form []Word) (orders [][]string, changes, known bool) {
 	i := 1
 	for ; i < len(form); i++ {
 		wd := form[i]
@@ -45,29 +45,32 @@ func (w *walker) setParameters(form []Word) (params []string, changes, known boo
 			i++ // -o takes an option name
 		}
 	}
+	orders = [][]string{{}}
 	for ; i < len(form); i++ {
 		changes = true
-		if form[i].Kind == Static {
-			params = append(params, form[i].Text)
-			continue
+		fields, ok := [][]string{{form[i].Text}}, form[i].Kind == Static
+		if !ok {
+			fields, ok = w.heldFields(form[i])
 		}
-		fields, ok := w.heldFields(form[i])
 		if !ok {
 			return nil, true, false
 		}
-		params = append(params, fields...)
+		if orders = appendFields(orders, fields); orders == nil {
+			return nil, true, false
+		}
 	}
-	return params, changes, true
+	return orders, changes, true
 }
 
 // heldFields returns the words a word computed at run time makes where it
-// is made of expansions the line shows in full and has one value: that
-// value, split at blanks outside double quotes.
-func (w *walker) heldFields(wd Word) ([]string, bool) {
+// is made of expansions the line shows in full (elementValues), one list
+// for each of its values.
+func (w *walker) heldFields(wd Word) ([][]string, bool) {
 	if wd.Kind != Dynamic {
 		return nil, false
 	}
-	f, err := parse("x "+wd.Text, syntax.LangBash)
+	src := "x " + wd.Text
+	f, err := parse(src, syntax.LangBash)
 	if err != nil || len(f.Stmts) != 1 {
 		return nil, false
 	}
@@ -75,19 +78,12 @@ func (w *walker) heldFields(wd Word) ([]string, bool) {
 	if !isCall || len(call.Args) != 2 {
 		return nil, false
 	}
-	values, ok := w.heldExpansions(call.Args[1], "x "+wd.Text)
-	if !ok || len(values) != 1 {
-		return nil, false
-	}
-	if !unquotedExpansion(call.Args[1]) {
-		return values, true
-	}
-	return strings.FieldsFunc(values[0], func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }), true
+	return w.elementValues(call.Args[1], src)
 }
 
-// positional holds params as the positional parameters (known false: not
-// known from here on).
-func (w *walker) positional(params []string, known bool) {
+// positional holds orders as the positional parameters, each a way the
+// line may give them (known false: not known from here on).
+func (w *walker) positional(orders [][]string, known bool) {
 	if w.held == nil {
 		w.held = map[string]heldValues{}
 	}
@@ -100,42 +96,48 @@ func (w *walker) positional(params []string, known bool) {
 		}
 		return
 	}
-	all := heldValues{array: true, elems: slices.Clip(params)}
-	for _, p := range params {
-		if !slices.Contains(all.values, p) {
-			all.values = append(all.values, p)
+	all := heldValues{array: true, orders: orders}
+	var counts heldValues
+	for _, params := range orders {
+		for n, p := range params {
+			all.add(p)
+			if n < 9 {
+				nth := w.held[strconv.Itoa(n+1)]
+				nth.add(p)
+				w.held[strconv.Itoa(n+1)] = nth
+			}
 		}
+		counts.add(strconv.Itoa(len(params)))
 	}
-	w.held["@"], w.held["*"] = all, all
-	w.held["#"] = heldValues{values: []string{strconv.Itoa(len(params))}}
-	for n, p := range params {
-		if n < 9 {
-			w.held[strconv.Itoa(n+1)] = heldValues{values: []string{p}}
-		}
-	}
+	w.held["@"], w.held["*"], w.held["#"] = all, all, counts
 }
 
 // shiftParameters drops the first parameters as shift (form) does, where
 // the line shows both them and its count.
 func (w *walker) shiftParameters(form []Word) {
 	held, ok := w.held["@"]
-	if !ok || held.elems == nil {
-		if ok {
-			w.positional(nil, false)
-		}
-		return
+	if !ok {
+		return // parameters the line does not show stay not shown
 	}
 	n := 1
 	if len(form) > 1 {
 		c, err := strconv.Atoi(form[1].Text)
 		if form[1].Kind != Static || err != nil || c < 0 {
-			w.positional(nil, false)
-			return
+			held.orders = nil
 		}
 		n = c
 	}
-	if n > len(held.elems) {
-		return // shift fails and changes nothing
+	if held.orders == nil {
+		w.positional(nil, false)
+		return
 	}
-	w.positional(held.elems[n:], true)
+	var shifted [][]string
+	for _, params := range held.orders {
+		if n > len(params) {
+			shifted = append(shifted, params) // shift fails and changes nothing
+			continue
+		}
+		shifted = append(shifted, slices.Clip(params[n:]))
+	}
+	w.positional(shifted, true)
 }
