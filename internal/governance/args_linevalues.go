@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // A file name built at run time from variables that the line, or the
@@ -43,14 +44,13 @@ func withValueNames(args []argWord, vals map[string][]string) []argWord {
 			continue
 		}
 		for _, v := range substitutedWords(w.text, vals) {
-			if v == "" {
-				continue // no file: an empty word, or none
+			for _, word := range valueWords(w.text, v) {
+				s := w
+				s.word, s.text = word, v
+				s.at, s.pieces, s.backupOf = nil, nil, ""
+				s.namedBy = w.text + ", with the values the line gives its variables"
+				out = append(slices.Clip(out), s)
 			}
-			s := w
-			s.word, s.text = shellcmd.Word{Kind: shellcmd.Static, Text: v}, v
-			s.at, s.pieces, s.backupOf = nil, nil, ""
-			s.namedBy = w.text + ", with the values the line gives its variables"
-			out = append(slices.Clip(out), s)
 		}
 	}
 	return out
@@ -65,14 +65,42 @@ func valueRedirects(r shellcmd.Redirect, vals map[string][]string) []shellcmd.Re
 	}
 	var out []shellcmd.Redirect
 	for _, v := range substitutedWords(r.Target.Text, vals) {
-		if v == "" {
-			continue
+		for _, word := range valueWords(r.Target.Text, v) {
+			s := r
+			s.Target = word
+			out = append(out, s)
 		}
-		s := r
-		s.Target = shellcmd.Word{Kind: shellcmd.Static, Text: v}
-		out = append(out, s)
 	}
 	return out
+}
+
+// valueWords returns the words a name v that values made of the word text
+// is decided as: v, and where an expansion outside double quotes gave a
+// pattern character, v as a pattern too, since bash matches such a word
+// against the files (f=.e?v; cat $f reads .env). None for an empty v,
+// which names no file.
+func valueWords(text, v string) []shellcmd.Word {
+	if v == "" {
+		return nil
+	}
+	words := []shellcmd.Word{{Kind: shellcmd.Static, Text: v}}
+	if strings.ContainsAny(v, "*?[") && unquotedExpansionIn(text) {
+		words = append(words, shellcmd.Word{Kind: shellcmd.Glob, Text: v})
+	}
+	return words
+}
+
+// unquotedExpansionIn reports whether the one word text holds a parameter
+// expansion outside double quotes.
+func unquotedExpansionIn(text string) bool {
+	call := oneWordCall(text)
+	if call == nil {
+		return false
+	}
+	return slices.ContainsFunc(call.Args[0].Parts, func(p syntax.WordPart) bool {
+		_, isParam := p.(*syntax.ParamExp)
+		return isParam
+	})
 }
 
 // mayGiveValues reports whether substitutedWords may find values for the

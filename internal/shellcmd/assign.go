@@ -165,6 +165,11 @@ func (w *walker) assignNode(as *syntax.Assign, src string, depth int) {
 	default:
 		v := evalWord(as.Value, src)
 		a.Value, a.Static = v.Text, v.Kind == Static
+		if v.Kind == Glob {
+			// No pattern is matched in an assignment: F=.e?v sets F to
+			// the text.
+			a.Value, a.Static = Unescape(v.Text), true
+		}
 		if !a.Static && !a.Append {
 			// A value built from variables the line gives in full is
 			// each of their values (EDITOR=$E after E='rm x', V=${a[0]}

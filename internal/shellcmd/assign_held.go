@@ -1,6 +1,11 @@
 package shellcmd
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // heldExpansions returns the values an assignment's word may have when
 // each of its parameter expansions gives values the line shows in full
@@ -38,8 +43,26 @@ func (w *walker) heldExpansions(word *syntax.Word, src string) (values []string,
 				return nil, false
 			}
 			return vs, true
+		case *syntax.CmdSubst:
+			if runsPwd(p) {
+				dirs := w.workingDirs()
+				return dirs, len(dirs) > 0
+			}
 		}
 		return nil, false
+	}
+	if len(word.Parts) > 0 {
+		// A leading ~+ is $PWD (bash, in a word and after an
+		// assignment's =).
+		if lit, isLit := word.Parts[0].(*syntax.Lit); isLit && (lit.Value == "~+" || strings.HasPrefix(lit.Value, "~+/")) {
+			dirs := w.workingDirs()
+			if len(dirs) == 0 {
+				return nil, false
+			}
+			rest := &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: lit.Value[2:]}
+			word = &syntax.Word{Parts: append([]syntax.WordPart{rest}, word.Parts[1:]...)}
+			values = dirs
+		}
 	}
 	for _, part := range word.Parts {
 		parts, quoted := []syntax.WordPart{part}, false
@@ -60,8 +83,49 @@ func (w *walker) heldExpansions(word *syntax.Word, src string) (values []string,
 // values when it shows none or a value it sets when it runs.
 func (w *walker) knownValues(name string) Held {
 	held, known := w.held[name]
+	if !known && name == "PWD" {
+		return Held{Values: w.workingDirs()}
+	}
 	if !known || held.unknown {
 		return Held{Array: held.array}
 	}
 	return Held{Values: held.values, Orders: held.orders, Array: held.array || len(held.values) > 1}
+}
+
+// workingDirs returns the values PWD may hold where the line has come to:
+// the directory it starts in (Options.Dir) or each one a cd before leads
+// to, as bash keeps it (a logical path, ".." taken off by name); none
+// where the line starts in a directory not given or moves to one it does
+// not show.
+func (w *walker) workingDirs() []string {
+	if w.opts.Dir == "" || w.cur.Unknown || w.cur.AtTop || w.cur.Searched {
+		return nil
+	}
+	var out []string
+	for _, p := range w.cur.paths() {
+		if !path.IsAbs(p) {
+			p = w.opts.Dir + "/" + p
+		}
+		out = append(out, path.Clean(p))
+	}
+	return out
+}
+
+// runsPwd reports whether the command substitution c is pwd alone (or
+// pwd -L or -P), which prints the directory the line has come to.
+func runsPwd(c *syntax.CmdSubst) bool {
+	if len(c.Stmts) != 1 || len(c.Stmts[0].Redirs) > 0 || c.Stmts[0].Background || c.Stmts[0].Negated {
+		return false
+	}
+	call, isCall := c.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !isCall || len(call.Assigns) > 0 || len(call.Args) == 0 || len(call.Args) > 2 {
+		return false
+	}
+	for i, arg := range call.Args {
+		s, ok := LiteralWord(arg)
+		if !ok || i == 0 && s != "pwd" || i == 1 && s != "-L" && s != "-P" {
+			return false
+		}
+	}
+	return true
 }
