@@ -2,6 +2,7 @@ package otelexport
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"os"
 	"strconv"
@@ -15,9 +16,17 @@ import (
 	"github.com/acp-bridge/acp-bridge/internal/audit"
 )
 
-// maxOpenTools bounds the tool spans waiting for their final status; a
-// tool call beyond it is not traced.
-const maxOpenTools = 4096
+// maxOpenTools bounds the tool spans waiting for their final status: a
+// tool call beyond it ends the oldest one's span, as unfinished, to be
+// traced itself. It is well under DefaultSpanQueue, so that the spans
+// still open when the bridge stops fit the export queue with the run's
+// own. maxEndedTools is how many ended tool calls are remembered, and
+// maxShown how many decisions of one call.
+const (
+	maxOpenTools  = 1024
+	maxEndedTools = 4096
+	maxShown      = 8
+)
 
 // DecisionEvent is the name of the span event that records a policy
 // decision on a tool call: AttrDecision, AttrRule (the rule as written,
@@ -41,10 +50,12 @@ type toolSpans struct {
 	rd    *logReader
 	open  map[string]*toolSpan // by session and toolCallId
 	order []string             // keys of open, oldest first
-	// ended are the keys of recent tool calls whose span ended: a later
-	// event about one (a violation recorded after the deny) starts no
-	// second span.
-	ended      map[string]bool
+	// ended holds, for recent tool calls whose span ended, the decisions
+	// their span showed: a later event about one that only restates one
+	// of them (the violation recorded after a deny) starts no second
+	// span, but any other decision does (the agent reused the call's id
+	// for another call, whose refusal the telemetry must show too).
+	ended      map[string][]decisionKey
 	endedOrder []string
 }
 
@@ -52,6 +63,43 @@ type toolSpans struct {
 type toolSpan struct {
 	span trace.Span
 	last time.Time
+	// shown are the decisions recorded on the span, at most maxShown.
+	shown []decisionKey
+}
+
+// decisionKey identifies a policy decision on a tool call: the
+// decision, the rule and the call's arguments, hashed.
+type decisionKey [sha256.Size]byte
+
+// decisionOf is the decisionKey of e's policy decision.
+func decisionOf(e *audit.Entry) decisionKey {
+	h := sha256.New()
+	h.Write([]byte(e.Decision()))
+	h.Write([]byte{0})
+	h.Write([]byte(e.PolicyRule))
+	h.Write([]byte{0})
+	if e.ToolCall != nil {
+		h.Write(e.ToolCall.Arguments)
+	}
+	var k decisionKey
+	h.Sum(k[:0])
+	return k
+}
+
+// restates reports whether e, an event about a tool call whose span
+// ended after showing the decisions shown, adds nothing to that span:
+// it carries no decision, or one of those.
+func restates(e *audit.Entry, shown []decisionKey) bool {
+	if e.Policy == nil {
+		return true
+	}
+	k := decisionOf(e)
+	for _, d := range shown {
+		if d == k {
+			return true
+		}
+	}
+	return false
 }
 
 // newToolSpans reads the log at path from its current end: only events
@@ -70,7 +118,7 @@ func newToolSpans(t *Tracer, path, run string) *toolSpans {
 			f.Close()
 		}
 	}
-	return &toolSpans{t: t, run: run, rd: r, open: map[string]*toolSpan{}, ended: map[string]bool{}}
+	return &toolSpans{t: t, run: run, rd: r, open: map[string]*toolSpan{}, ended: map[string][]decisionKey{}}
 }
 
 // poll reads what the log gained and traces it.
@@ -107,8 +155,11 @@ func (s *toolSpans) add(e *audit.Entry) {
 		return
 	}
 	key := e.Session + "\x00" + id
-	if s.ended[key] {
-		return
+	if shown, ok := s.ended[key]; ok {
+		if restates(e, shown) {
+			return
+		}
+		delete(s.ended, key)
 	}
 	ts := e.Time
 	if ts.IsZero() {
@@ -121,7 +172,8 @@ func (s *toolSpans) add(e *audit.Entry) {
 	open, ok := s.open[key]
 	if !ok {
 		if len(s.open) >= maxOpenTools {
-			return
+			oldest := s.order[0]
+			s.finish(oldest, s.open[oldest].last, "unfinished", codes.Unset, "")
 		}
 		parent := s.t.rootCtx
 		if sc, ok := s.t.turnAt(e.Session, ts); ok {
@@ -156,6 +208,9 @@ func (s *toolSpans) add(e *audit.Entry) {
 			attrs = append(attrs, attribute.Bool("acp_bridge.approval.approved", approved))
 		}
 		open.span.AddEvent(DecisionEvent, trace.WithTimestamp(ts), trace.WithAttributes(attrs...))
+		if len(open.shown) < maxShown {
+			open.shown = append(open.shown, decisionOf(e))
+		}
 	}
 	switch status := metaString(e.Metadata, "status"); {
 	case e.Decision() == audit.DecisionDeny:
@@ -177,9 +232,9 @@ func (s *toolSpans) finish(key string, ts time.Time, status string, code codes.C
 			break
 		}
 	}
-	s.ended[key] = true
+	s.ended[key] = open.shown
 	s.endedOrder = append(s.endedOrder, key)
-	if len(s.endedOrder) > maxOpenTools {
+	if len(s.endedOrder) > maxEndedTools {
 		delete(s.ended, s.endedOrder[0])
 		s.endedOrder = s.endedOrder[1:]
 	}

@@ -3,6 +3,8 @@ package otelexport
 import (
 	"context"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -169,4 +171,67 @@ func attr(s tracetest.SpanStub, key string) string {
 		}
 	}
 	return ""
+}
+
+// TestToolSpansShowEveryDecision: each decision the audit log records
+// about a tool call is an event on a span of that call. An event that
+// restates a decision the call's ended span showed (the violation after a
+// deny) starts no second span; a call id the agent reuses once its call
+// ended, for a call denied by another rule, gets a second span; a call
+// announced while maxOpenTools calls are still open ends the oldest's
+// span as unfinished and is traced.
+func TestToolSpansShowEveryDecision(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	l := openLog(t, path, audit.Options{RunID: "run-1"})
+	mem := tracetest.NewInMemoryExporter()
+	tr, err := newTracer(t.Context(), TraceConfig{LogPath: path, RunID: "run-1", Poll: time.Hour, Agent: "probe", QueueSize: 4 * maxOpenTools}, keep{mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Start()
+	evs := []audit.Event{
+		toolEvent("tool.call", "reused", "Bash", "completed", "allow", "allow Bash(echo:*) (G.md:3)"),
+		toolEvent("tool.call", "reused", "Bash", "pending", "deny", "deny Bash(rm:*) (G.md:4)"),
+		toolEvent("policy.violation", "reused", "Bash", "", "deny", "deny Bash(rm:*) (G.md:4)"),
+		toolEvent("tool.call", "reused", "Bash", "completed", "", ""),
+	}
+	for i := range maxOpenTools + 1 {
+		evs = append(evs, toolEvent("tool.call", "open-"+strconv.Itoa(i), "Bash", "pending", "allow", "allow Bash(echo:*) (G.md:3)"))
+	}
+	evs = append(evs, toolEvent("tool.call", "late", "Bash", "pending", "deny", "deny Bash(rm:*) (G.md:4)"))
+	for _, ev := range evs {
+		if err := l.AppendSync(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	if _, err := tr.Close(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	decisions := map[string][]string{}
+	spans := map[string]int{}
+	for _, s := range mem.GetSpans() {
+		id := attr(s, "gen_ai.tool.call.id")
+		spans[id]++
+		for _, e := range s.Events {
+			for _, a := range e.Attributes {
+				if a.Key == AttrRule {
+					decisions[id] = append(decisions[id], a.Value.AsString())
+				}
+			}
+		}
+	}
+	for _, w := range []struct {
+		id        string
+		spans     int
+		decisions []string
+	}{
+		{"reused", 2, []string{"allow Bash(echo:*) (G.md:3)", "deny Bash(rm:*) (G.md:4)"}},
+		{"late", 1, []string{"deny Bash(rm:*) (G.md:4)"}},
+		{"open-0", 1, []string{"allow Bash(echo:*) (G.md:3)"}},
+	} {
+		if spans[w.id] != w.spans || !slices.Equal(decisions[w.id], w.decisions) {
+			t.Errorf("%s: %d spans with decisions %q, want %d with %q", w.id, spans[w.id], decisions[w.id], w.spans, w.decisions)
+		}
+	}
 }
