@@ -170,6 +170,16 @@ func hasPrefixFold(s, lower string) bool {
 	return true
 }
 
+// RedactText returns s with every secret the log recognises in text (by
+// its shape, or as the value assigned to a secret's name) replaced in
+// place by its [REDACTED:kind] marker, as the log writes an actor or a
+// subject. Telemetry sent elsewhere than the log uses it on what the
+// agent chose, so that no secret the log redacts leaves the bridge there.
+func RedactText(s string) string {
+	out, _ := redactString(s)
+	return out
+}
+
 // redactString applies every rule to s and returns the result with the
 // reason of the first secret found ("" when none was).
 func redactString(s string) (string, string) {

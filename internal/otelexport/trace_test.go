@@ -168,3 +168,20 @@ func FuzzPromptTraceparent(f *testing.F) {
 		}
 	})
 }
+
+// TestAgentText: what the agent chose reaches a span redacted as the
+// audit log redacts it, and cut.
+func TestAgentText(t *testing.T) {
+	const token = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+	for _, c := range []struct{ in, want string }{
+		{"end_turn", "end_turn"},
+		{"s-" + token, "s-[REDACTED:github-token]"},
+		{"push failed: PGPASSWORD=hunter2hunter2 psql", "push failed: PGPASSWORD=[REDACTED:secret-pair] psql"},
+		{strings.Repeat("é", 3000), strings.Repeat("é", maxAttrLen/2) + "…"},
+	} {
+		got := agentText(c.in)
+		if got != c.want {
+			t.Errorf("agentText(%.40q) = %.60q, want %.60q", c.in, got, c.want)
+		}
+	}
+}

@@ -254,11 +254,14 @@ func (s *toolSpans) close() {
 
 // shortName is a tool name cut to maxNameLen bytes, on a UTF-8
 // boundary, for a span name.
-func shortName(s string) string {
-	if len(s) <= maxNameLen {
+func shortName(s string) string { return cut(s, maxNameLen) }
+
+// cut is s cut to at most n bytes, on a UTF-8 boundary, with "…" added
+// when it was cut.
+func cut(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	n := maxNameLen
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}

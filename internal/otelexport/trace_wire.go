@@ -12,6 +12,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
+	"github.com/acp-bridge/acp-bridge/internal/audit"
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
 )
 
@@ -69,6 +70,7 @@ func (t *Tracer) prompt(m *acpwire.Message) *acpwire.Message {
 		return m
 	}
 	sid, _ := rawjson.GetString(m.Params, "sessionId")
+	sid = agentText(sid)
 	in, rewrite := incomingContext(m.Params)
 	parent := t.rootCtx
 	var links []trace.Link
@@ -132,12 +134,21 @@ func (t *Tracer) answered(m *acpwire.Message) {
 	if m.Error != nil {
 		code, _ := rawjson.Get(m.Error, "code")
 		msg, _ := rawjson.GetString(m.Error, "message")
-		tr.span.SetAttributes(attribute.String("error.type", strings.TrimSpace(string(code))))
-		tr.span.SetStatus(codes.Error, msg)
+		tr.span.SetAttributes(attribute.String("error.type", agentText(strings.TrimSpace(string(code)))))
+		tr.span.SetStatus(codes.Error, agentText(msg))
 	} else if reason, ok := rawjson.GetString(m.Result, "stopReason"); ok {
-		tr.span.SetAttributes(attribute.StringSlice("gen_ai.response.finish_reasons", []string{reason}))
+		tr.span.SetAttributes(attribute.StringSlice("gen_ai.response.finish_reasons", []string{agentText(reason)}))
 	}
 	tr.span.End()
+}
+
+// agentText is text the agent chose (its session id, a prompt's error,
+// its stop reason) as a span may carry it: redacted as the audit log
+// redacts it, so that a token the agent echoes is no more in the traces
+// than in the log, and cut to maxAttrLen bytes (a span's status message
+// has no limit of its own).
+func agentText(s string) string {
+	return cut(audit.RedactText(s), maxAttrLen)
 }
 
 // incomingContext reads the IDE's trace context from a prompt's params:
