@@ -236,6 +236,9 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 				return x.onPermissionResponse(ctx, m, next)
 			case m.IsResponseTo("session/new"), m.IsResponseTo("session/load"),
 				m.IsResponseTo("session/resume"), m.IsResponseTo("session/fork"):
+				if refused, err := x.refuseTakenSession(ctx, m, next); refused {
+					return err
+				}
 				x.onOpened(m)
 			case m.IsResponseTo("session/prompt"):
 				x.onPromptDone(m)
