@@ -235,3 +235,59 @@ func TestToolSpansShowEveryDecision(t *testing.T) {
 		}
 	}
 }
+
+// TestToolSpansBetweenTurns: a tool call the agent makes after the
+// session's turn ended is not a child of that turn (the prompt did not ask
+// for it) but of the run's span; one made during the turn is the turn's.
+func TestToolSpansBetweenTurns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	l := openLog(t, path, audit.Options{RunID: "run-1"})
+	mem := tracetest.NewInMemoryExporter()
+	tr, err := newTracer(t.Context(), TraceConfig{LogPath: path, RunID: "run-1", Poll: time.Hour, Agent: "probe"}, keep{mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Start()
+	p, err := acpwire.Parse(acpwire.ClientToAgent, []byte(`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = tr.prompt(p)
+	time.Sleep(2 * time.Millisecond)
+	if err := l.AppendSync(toolEvent("tool.call", "during", "Bash", "completed", "allow", "allow Bash (G.md:3)")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Millisecond)
+	resp, err := acpwire.Parse(acpwire.AgentToClient, []byte(`{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Request = p
+	tr.answered(resp)
+	time.Sleep(2 * time.Millisecond)
+	if err := l.AppendSync(toolEvent("tool.call", "after", "Bash", "completed", "allow", "allow Bash (G.md:3)")); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	if _, err := tr.Close(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	parents := map[string]string{}
+	var turn, root string
+	for _, s := range mem.GetSpans() {
+		switch {
+		case strings.HasPrefix(s.Name, "invoke_agent "):
+			turn = s.SpanContext.SpanID().String()
+		case strings.HasPrefix(s.Name, "acp-bridge "):
+			root = s.SpanContext.SpanID().String()
+		default:
+			parents[attr(s, "gen_ai.tool.call.id")] = s.Parent.SpanID().String()
+		}
+	}
+	if parents["during"] != turn {
+		t.Errorf("the call during the turn has parent %s, want the turn %s", parents["during"], turn)
+	}
+	if parents["after"] != root {
+		t.Errorf("the call after the turn ended has parent %s, want the run's span %s (the turn is %s)", parents["after"], root, turn)
+	}
+}

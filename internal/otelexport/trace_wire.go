@@ -32,8 +32,10 @@ const (
 type turn struct {
 	session string
 	start   time.Time
-	span    trace.Span
-	sc      trace.SpanContext
+	// end is when the agent answered the prompt; zero while it has not.
+	end  time.Time
+	span trace.Span
+	sc   trace.SpanContext
 }
 
 // Middleware returns the wire middleware that makes a span of every
@@ -104,6 +106,7 @@ func (t *Tracer) prompt(m *acpwire.Message) *acpwire.Message {
 		// turn ends here.
 		old.span.SetStatus(codes.Error, "another prompt reused its request id")
 		old.span.End()
+		t.endedLocked(old, now)
 	}
 	t.turns[string(out.ID)] = tr
 	if _, ok := t.sessions[sid]; !ok && len(t.sessions) >= maxSessions {
@@ -127,6 +130,9 @@ func (t *Tracer) answered(m *acpwire.Message) {
 	t.mu.Lock()
 	tr, ok := t.turns[string(m.Request.ID)]
 	delete(t.turns, string(m.Request.ID))
+	if ok {
+		t.endedLocked(tr, time.Now())
+	}
 	t.mu.Unlock()
 	if !ok {
 		return
@@ -219,15 +225,30 @@ func incomingContext(params []byte) (trace.SpanContext, bool) {
 	return sc, true
 }
 
+// endedLocked notes that tr's turn ended at end among its session's
+// recent turns. t.mu held.
+func (t *Tracer) endedLocked(tr *turn, end time.Time) {
+	recent := t.sessions[tr.session]
+	for i := range recent {
+		if recent[i].sc.SpanID() == tr.sc.SpanID() {
+			recent[i].end = end
+		}
+	}
+}
+
 // turnAt returns the span context of session's turn under way at ts: the
-// latest that started at or before it (audit times are to the
-// millisecond), or false.
+// latest that started at or before it and had not ended before it (audit
+// times are to the millisecond), or false. A tool call the agent makes
+// between turns is no turn's: the prompt before it did not ask for it.
 func (t *Tracer) turnAt(session string, ts time.Time) (trace.SpanContext, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	recent := t.sessions[session]
 	for i := len(recent) - 1; i >= 0; i-- {
 		if !recent[i].start.Truncate(time.Millisecond).After(ts) {
+			if end := recent[i].end; !end.IsZero() && end.Truncate(time.Millisecond).Before(ts) {
+				return trace.SpanContext{}, false
+			}
 			return recent[i].sc, true
 		}
 	}
