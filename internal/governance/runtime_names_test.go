@@ -19,8 +19,10 @@ func TestRuntimeNamesNeedApproval(t *testing.T) {
 	p := testPolicy(t, "  default: ask\n  deny:\n    - Read(**/.env)\n  allow:\n    - Read\n    - Bash(cat:*)\n    - Bash(cd:*)\n    - Bash(echo:*)\n    - Bash(find:*)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
 	tests := []namedLineCase{
-		{"a command substitution", "cat $(echo .env)", RequireApproval},
-		{"backquotes inside a word", "cat `echo .en`v", RequireApproval},
+		{"a command substitution", "cat $(cat f)", RequireApproval},
+		{"a command substitution the line shows", "cat $(echo .env)", Deny},
+		{"backquotes inside a word", "cat `cat f`v", RequireApproval},
+		{"backquotes the line shows inside a word", "cat `echo .en`v", Deny},
 		{"a variable the line sets", "f=.a; cat ${f}.txt", RequireApproval},
 		{"a variable the line sets, making the denied name", "f=.e; cat ${f}nv", Deny},
 		{"variables the line sets, joined", "f=.e g=nv; cat $f$g", Deny},
@@ -42,7 +44,7 @@ func TestRuntimeNamesNeedApproval(t *testing.T) {
 		{"a variable the line sets to the denied name", "f=.env; cat $f", Deny},
 		{"a variable from the environment", "cat $F", RequireApproval},
 		{"a tilde prefix other than ~/", "cat ~-/secret.txt", RequireApproval},
-		{"the value of an option", "cat --show-ends=x --x=$(echo .env)", RequireApproval},
+		{"the value of an option", "cat --show-ends=x --x=$(cat f)", RequireApproval},
 		{"a read redirection from a variable", "f=a; cat < ${f}.txt", RequireApproval},
 		{"a read redirection from a variable, making the denied name", "f=.e; cat < ${f}nv", Deny},
 		{"a read-write redirection from a variable, making the denied name", "f=.e; cat <> ${f}nv", Deny},

@@ -445,6 +445,9 @@ type walker struct {
 	// expanding those whose expansion is being walked (alias_uses.go).
 	aliases   map[string]string
 	expanding map[string]bool
+	// pipedFrom is, for each statement on the right of a pipe, the one
+	// whose output it reads (pure_output.go).
+	pipedFrom map[*syntax.Stmt]*syntax.Stmt
 }
 
 // newWalker returns a walker that adds to a.

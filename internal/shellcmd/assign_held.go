@@ -48,6 +48,11 @@ func (w *walker) heldExpansions(word *syntax.Word, src string) (values []string,
 				dirs := w.workingDirs()
 				return dirs, len(dirs) > 0
 			}
+			if len(p.Stmts) == 1 {
+				// Its output, the newlines at its end taken off.
+				out, ok := w.pureOutput(p.Stmts[0], src)
+				return []string{strings.TrimRight(out, "\n")}, ok
+			}
 		}
 		return nil, false
 	}

@@ -73,11 +73,13 @@ func (w *walker) heldArguments(st *syntax.Stmt, call *syntax.CallExpr, head *syn
 	}
 }
 
-// unquotedExpansion reports whether word holds an expansion outside double
-// quotes, whose value the shell splits into words.
+// unquotedExpansion reports whether word holds an expansion or command
+// substitution outside double quotes, whose value the shell splits into
+// words.
 func unquotedExpansion(word *syntax.Word) bool {
 	for _, part := range word.Parts {
-		if _, isParam := part.(*syntax.ParamExp); isParam {
+		switch part.(type) {
+		case *syntax.ParamExp, *syntax.CmdSubst:
 			return true
 		}
 	}

@@ -33,6 +33,13 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 			if call, ok := n.Cmd.(*syntax.CallExpr); ok {
 				w.call(n, call, src, depth)
 			}
+		case *syntax.BinaryCmd:
+			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+				if w.pipedFrom == nil {
+					w.pipedFrom = map[*syntax.Stmt]*syntax.Stmt{}
+				}
+				w.pipedFrom[n.Y] = n.X
+			}
 		case *syntax.DeclClause:
 			w.decl(n, src, depth)
 		case *syntax.ForClause:
@@ -193,6 +200,9 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 			c.Notes = append(c.Notes, Note{Kind: Unparsed, Text: "brace expansion too large to list"})
 		}
 		in := stdinOf(st, src)
+		if in == nil {
+			in = w.pipedInput(st, src)
+		}
 		if in != nil {
 			c.Input = &Input{File: in.file, Text: in.text, Known: in.known}
 		}
