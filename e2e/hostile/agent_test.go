@@ -52,11 +52,27 @@ type agentConfig struct {
 	// rolledSessionID (a rollover's fresh session), say it loads
 	// sessions, and end each warm-up prompt (warmUpPrompt) at once.
 	Rollover bool `json:"rollover,omitempty"`
+	// ModeOption, when set, has the agent show its mode as a
+	// configuration option (modeConfigOptions): every session it opens
+	// starts in "auto", and it takes session/set_config_option of it.
+	ModeOption string `json:"modeOption,omitempty"`
 	// Stderr, when set, is written to the agent's stderr as it starts.
 	Stderr string `json:"stderr,omitempty"`
 	// ExitInTurn has the agent exit with status 1 once its turn's lines
 	// are sent, leaving the prompt unanswered.
 	ExitInTurn bool `json:"exitInTurn,omitempty"`
+}
+
+// withModeOption adds to result, a session/new or
+// session/set_config_option result, the agent's mode option in mode, when
+// the case has the agent show its mode so (agentConfig.ModeOption).
+func (a *hostileAgent) withModeOption(result map[string]any, mode string) map[string]any {
+	if a.cfg.ModeOption == "" {
+		return result
+	}
+	result["configOptions"] = []any{map[string]any{"id": "mode", "name": "Mode", "category": "mode", "type": "select", "currentValue": mode,
+		"options": []any{map[string]any{"value": "auto", "name": "Auto"}, map[string]any{"value": a.cfg.ModeOption, "name": a.cfg.ModeOption}}}}
+	return result
 }
 
 // warmUpPrompt is the text of the prompts the IDE sends before its own
@@ -421,10 +437,17 @@ func (a *hostileAgent) handle(line []byte) {
 			"error": map[string]any{"code": authRequired, "message": "Authentication required"}})
 		a.send(append(b, '\n'))
 	case m.Method == "session/new" && a.cfg.Rollover && a.opened:
-		a.reply(m.ID, map[string]any{"sessionId": rolledSessionID(a.cfg.SessionID)})
+		a.reply(m.ID, a.withModeOption(map[string]any{"sessionId": rolledSessionID(a.cfg.SessionID)}, "auto"))
 	case m.Method == "session/new":
 		a.opened = true
-		a.reply(m.ID, map[string]any{"sessionId": a.cfg.SessionID})
+		a.reply(m.ID, a.withModeOption(map[string]any{"sessionId": a.cfg.SessionID}, "auto"))
+	case m.Method == "session/set_config_option" && a.cfg.ModeOption != "":
+		var p struct {
+			ConfigID string `json:"configId"`
+			Value    string `json:"value"`
+		}
+		json.Unmarshal(m.Params, &p)
+		a.reply(m.ID, a.withModeOption(map[string]any{}, p.Value))
 	case m.Method == "session/list" && a.cfg.ListAnswer != "":
 		a.listID = m.ID
 		a.send([]byte(a.cfg.ListAnswer + "\n"))

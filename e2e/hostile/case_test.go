@@ -72,6 +72,11 @@ type hostileCase struct {
 	// over to a fresh agent session (@rollover), then loads that agent
 	// session by its own id.
 	rollover bool
+	// modeOption: the agent shows its mode as a configuration option
+	// (category "mode", "auto" when a session opens), and the IDE sets it to
+	// this value once its session is open, as the person picking it
+	// (@mode-option).
+	modeOption string
 	// rules are rules the case adds to the suite's policy (@rule), each
 	// its list (deny, ask or allow) and the rule.
 	rules [][2]string
@@ -348,6 +353,8 @@ func (c *hostileCase) directive(line string) error {
 		return setText(&c.listedAnswer, word, rest, "the line answering session/list")
 	case "compress":
 		c.compressOn, c.compress = true, strings.Fields(rest)
+	case "mode-option":
+		return setText(&c.modeOption, word, rest, "the mode the person picks")
 	case "rss":
 		n, err := strconv.Atoi(rest)
 		if err != nil || n <= 0 {

@@ -173,6 +173,12 @@
 //	                       its session over to a fresh agent session the agent
 //	                       names {{SID}}-rolled; the IDE then loads that agent
 //	                       session by its id, as from the agent's history
+//	@mode-option MODE      the agent shows its mode as a configuration option
+//	                       only (category "mode", no modes, as codex-acp): each
+//	                       session it opens starts in "auto", and it takes
+//	                       session/set_config_option of it; the IDE sets it to
+//	                       MODE once its session is open, as the person picking
+//	                       a mode
 //	@repeat N              send the next message line N times, {{I}} in it
 //	                       counting 1..N
 //	@control               a harness check, not an attack: no refusal is expected

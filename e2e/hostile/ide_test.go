@@ -60,6 +60,10 @@ type ideConfig struct {
 	// agent session by its id (rolledSessionID), as a person picking it
 	// from the agent's history does, before its own prompt.
 	Rollover bool `json:"rollover"`
+	// ModeOption, when set, has the IDE set the agent's "mode"
+	// configuration option to it once its session is open, before any
+	// prompt, as the person picking a mode in Zed's selector.
+	ModeOption string `json:"modeOption,omitempty"`
 	// AgentExits: the agent exits in its turn, so the prompt is answered
 	// with the bridge's error; its message is kept (ideResult.PromptError).
 	AgentExits bool `json:"agentExits,omitempty"`
@@ -237,6 +241,14 @@ func (ide *executingIDE) converse() error {
 		}
 	}
 	sid, _ := json.Marshal(sn)
+	if ide.cfg.ModeOption != "" {
+		value, _ := json.Marshal(ide.cfg.ModeOption)
+		ans, err := ide.call("m1", "session/set_config_option", `{"sessionId":`+string(sid)+`,"configId":"mode","value":`+string(value)+`}`)
+		if err != nil {
+			return fmt.Errorf("session/set_config_option: %v", err)
+		}
+		ide.action("set the mode option to %s: %s", value, ans)
+	}
 	if ide.cfg.Rollover {
 		if err := ide.rollOver(string(sid)); err != nil {
 			return err

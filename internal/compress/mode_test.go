@@ -68,3 +68,71 @@ func TestRolloverKeepsTheSessionMode(t *testing.T) {
 		})
 	}
 }
+
+// TestRolloverKeepsAModeShownOnlyAsAnOption: an agent that shows its mode
+// only as a configuration option (codex-acp: configOptions, no modes)
+// opens the rollover's fresh session in its default mode. The bridge gives
+// it the person's mode back through that option before the prompt, and
+// tells governance the mode the agent took; otherwise the fresh session ran
+// in "auto" while the IDE, and governance's record of the person's choice,
+// said "read-only", and governance answered for the person the requests
+// read-only leaves to them.
+func TestRolloverKeepsAModeShownOnlyAsAnOption(t *testing.T) {
+	option := func(mode string) string {
+		return fmt.Sprintf(`"configOptions":[{"id":"approval","name":"Mode","category":"mode","type":"select","currentValue":%q,"options":[]}]`, mode)
+	}
+	for _, tt := range []struct {
+		name     string
+		answer   string // the agent's answer to the restore, after "id":N,
+		restored []string
+		noted    string
+	}{
+		{"taken", `"result":{` + option("read-only") + `}`, []string{"s1 read-only"}, ""},
+		{"taken, showing nothing", `"result":{}`, []string{"s1 read-only"}, ""},
+		{"refused", `"error":{"code":-32602,"message":"Invalid value"}`, nil, `did not take the mode "read-only"`},
+		{"answered in another mode", `"result":{` + option("auto") + `}`, []string{"s1 auto"}, `it runs in "auto"`},
+		{"answered unreadably", `"result":{"configOptions":[{"id":"approval","category":"mode","currentValue":1}]}`, nil, `did not take the mode "read-only"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var restored []string
+			h := newHarness(t, Config{ContextSize: 2000, OnModeRestored: func(ide, mode string) { restored = append(restored, ide+" "+mode) }})
+			h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/repo","mcpServers":[]}}`)
+			h.readAgent()
+			h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1",` + option("auto") + `}}`)
+			h.untilIDE(isResponse("1"))
+			h.ide(`{"jsonrpc":"2.0","id":2,"method":"session/set_config_option","params":{"sessionId":"s1","configId":"approval","value":"read-only"}}`)
+			h.readAgent()
+			h.agent(`{"jsonrpc":"2.0","id":2,"result":{` + option("read-only") + `}}`)
+			h.untilIDE(isResponse("2"))
+			h.prompt(3, "s1", "Review export/csv.go")
+			h.checkpoint(3, "s1", "Reviewing the exporter. ")
+
+			_, id := h.rolloverAsked(5, "s1", "go on")
+			h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"sessionId":"d1",%s}}`, id, option("auto")))
+			set := h.readAgent()
+			params, _ := rawjson.Get(set, "params")
+			if got, w := str(set, "method")+" "+string(params), `session/set_config_option {"configId":"approval","sessionId":"d1","value":"read-only"}`; got != w {
+				t.Fatalf("agent got %s, want %s before the prompt", got, w)
+			}
+			sid, _ := rawjson.Get(set, "id")
+			h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,%s}`, sid, tt.answer))
+			if pr := h.readAgent(); str(pr, "method") != "session/prompt" || str(pr, "params", "sessionId") != "d1" {
+				t.Fatalf("agent got %s, want the prompt in d1", pr)
+			}
+			if fmt.Sprint(restored) != fmt.Sprint(tt.restored) {
+				t.Errorf("governance heard %v, want %v", restored, tt.restored)
+			}
+			var noted, modeUpdate bool
+			for _, m := range h.untilIDE(func(m []byte) bool { return strings.Contains(notes([][]byte{m}), "fresh agent session seeded") }) {
+				noted = noted || tt.noted != "" && strings.Contains(notes([][]byte{m}), tt.noted)
+				modeUpdate = modeUpdate || str(m, "params", "update", "sessionUpdate") == "current_mode_update"
+			}
+			if noted != (tt.noted != "") {
+				t.Errorf("the person was told %v, want a note holding %q", noted, tt.noted)
+			}
+			if modeUpdate {
+				t.Error("the IDE was sent a current_mode_update for an agent that shows no modes")
+			}
+		})
+	}
+}

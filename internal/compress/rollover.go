@@ -31,7 +31,7 @@ func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
 	// The agent speaks in the new session right after answering (Claude
 	// sends its command list at once), so the id mapping must exist before
 	// the bridge reads its next message: record it on the forwarding loop.
-	var newID, freshMode string
+	var newID, freshMode, modeOption string
 	var fresh json.RawMessage
 	err := p.s.CallThen(rctx, acpwire.ClientToAgent, "session/new", params, func(res json.RawMessage, err error) error {
 		if err != nil {
@@ -52,7 +52,7 @@ func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
 			p.downToIDE[oldDown] = s.ide
 		}
 		p.mu.Unlock()
-		freshMode, _ = rawjson.GetString(res, "modes", "currentModeId")
+		freshMode, modeOption = freshModeOf(res)
 		fresh = append(fresh, res...)
 		if p.cfg.OnRollover != nil {
 			p.cfg.OnRollover(s.ide, res)
@@ -70,7 +70,7 @@ func (p *Pipeline) rollover(ctx context.Context, s *session) ([]byte, bool) {
 	want := s.mode
 	s.mu.Unlock()
 	moved := p.restoreSettings(rctx, s, newID, fresh)
-	mode := p.restoreMode(rctx, s, newID, want, freshMode, moved)
+	mode := p.restoreMode(rctx, s, newID, want, freshMode, modeOption, moved)
 	text := "[acp-bridge] This session continues earlier work whose context was checkpointed. " +
 		"The summary below preserves the user's intent and instructions; the full conversation is at " + archive +
 		" (read it in ranges if you need detail).\n\n" + md

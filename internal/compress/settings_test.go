@@ -15,7 +15,8 @@ import (
 // otherwise, in the IDE's words and in the order the person made them,
 // before the prompt reaches it, and leaves alone what it already shows and
 // the options of the category "mode" (the session's mode is restored on
-// its own, as the wire showed it). If the agent refuses an option, the
+// its own, as the wire showed it, after them: here through its option, as
+// the agent shows no modes). If the agent refuses an option, the
 // person gets a note; the IDE is sent no options in the agent's words.
 func TestRolloverKeepsTheSessionSettings(t *testing.T) {
 	options := func(model, effort string, fast bool) string {
@@ -80,6 +81,15 @@ func TestRolloverKeepsTheSessionSettings(t *testing.T) {
 					h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"configOptions":%s}}`, sid, options("claude-opus", "high", true)))
 				}
 			}
+			// Then the mode the person chose last, through the option that
+			// holds it: the agent shows no modes.
+			set := h.readAgent()
+			params, _ := rawjson.Get(set, "params")
+			if got, w := str(set, "method")+" "+string(params), `session/set_config_option {"configId":"permissions","sessionId":"d1","value":"bypassPermissions"}`; got != w {
+				t.Fatalf("agent got %s, want %s before the prompt", got, w)
+			}
+			sid, _ := rawjson.Get(set, "id")
+			h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{}}`, sid))
 			if pr := h.readAgent(); str(pr, "method") != "session/prompt" || str(pr, "params", "sessionId") != "d1" {
 				t.Fatalf("agent got %s, want the prompt in d1", pr)
 			}
