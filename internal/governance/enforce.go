@@ -9,6 +9,7 @@ import (
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/audit"
+	"github.com/acp-bridge/acp-bridge/internal/manifest"
 )
 
 // Recorder is where Enforce writes its audit records; *audit.Log is one.
@@ -26,6 +27,13 @@ type Recorder interface {
 
 // EnforceOptions configures Enforce.
 type EnforceOptions struct {
+	// Manifest is the ACP.md the bridge enforces; optional (nil: one that
+	// withholds nothing). An agent's call that needs a capability it
+	// withholds (the file system, the terminal) is refused and recorded
+	// here, before it is judged: manifest.Mask, nearer the IDE, would
+	// refuse it after the log recorded it as allowed, or the person was
+	// asked about it.
+	Manifest *manifest.Manifest
 	// Engine decides; optional. Without one the middleware only records:
 	// permission requests go to the person, everything else passes, and
 	// --audit-fail closed still refuses tool permissions and writes while
@@ -176,6 +184,9 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 			return err
 		}
 		if refused, err := x.checkNamedSession(m); refused {
+			return err
+		}
+		if refused, err := x.checkWithheld(m); refused {
 			return err
 		}
 		switch m.Kind {

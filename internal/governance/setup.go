@@ -77,6 +77,7 @@ type Setup struct {
 	logger      *slog.Logger
 	queue       *QueuedRecorder
 	maxSessions int
+	manifest    *manifest.Manifest
 }
 
 // NewSetup loads the policy, opens the audit log and records bridge.start
@@ -105,7 +106,7 @@ func NewSetup(o SetupOptions) (*Setup, error) {
 	if policyFile == "" && m != nil && m.AIP44().Governance != "" {
 		policyFile = m.ResolveRef(m.AIP44().Governance)
 	}
-	s := &Setup{FailOpen: o.AuditFail == "open", Operator: OperatorID(m, o.Agent), logger: logger, maxSessions: o.MaxSessions}
+	s := &Setup{FailOpen: o.AuditFail == "open", Operator: OperatorID(m, o.Agent), logger: logger, maxSessions: o.MaxSessions, manifest: m}
 	if policyFile != "" {
 		p, err := LoadPolicy(policyFile)
 		var list ErrorList
@@ -185,7 +186,7 @@ func (s *Setup) NewEnforcer(sender acpwire.Sender, agentHook func() bool) *Enfor
 		return nil
 	}
 	opts := EnforceOptions{Engine: s.Engine, Sender: sender, FailOpen: s.FailOpen,
-		Operator: s.Operator, Logger: s.logger, AgentHook: agentHook, MaxSessions: s.maxSessions}
+		Operator: s.Operator, Logger: s.logger, AgentHook: agentHook, MaxSessions: s.maxSessions, Manifest: s.manifest}
 	if s.Audit != nil {
 		// Records other than decisions are encoded and hashed off the
 		// message path, in order.

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"strconv"
-	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/acpwire"
 	"github.com/acp-bridge/acp-bridge/internal/rawjson"
@@ -145,7 +144,7 @@ func (k *masker) handle(ctx context.Context, m *acpwire.Message, next acpwire.Ha
 // deniedMethod returns the withheld capability that m's method needs.
 func (k *masker) deniedMethod(m *acpwire.Message) (Capability, bool) {
 	for _, w := range k.withheld {
-		if w.dir == m.Dir && (m.Method == w.name || (strings.HasSuffix(w.name, "/") && strings.HasPrefix(m.Method, w.name))) {
+		if w.matches(m.Dir, m.Method) {
 			return w.c, true
 		}
 	}
