@@ -56,6 +56,10 @@ type agentConfig struct {
 	// configuration option (modeConfigOptions): every session it opens
 	// starts in "auto", and it takes session/set_config_option of it.
 	ModeOption string `json:"modeOption,omitempty"`
+	// OpenedMode, when set, has the agent show its mode as a
+	// configuration option too, opening the case's session in it (a
+	// rollover's fresh session still starts in "auto").
+	OpenedMode string `json:"openedMode,omitempty"`
 	// Stderr, when set, is written to the agent's stderr as it starts.
 	Stderr string `json:"stderr,omitempty"`
 	// ExitInTurn has the agent exit with status 1 once its turn's lines
@@ -67,12 +71,22 @@ type agentConfig struct {
 // session/set_config_option result, the agent's mode option in mode, when
 // the case has the agent show its mode so (agentConfig.ModeOption).
 func (a *hostileAgent) withModeOption(result map[string]any, mode string) map[string]any {
-	if a.cfg.ModeOption == "" {
+	choice := a.modeChoice()
+	if choice == "" {
 		return result
 	}
 	result["configOptions"] = []any{map[string]any{"id": "mode", "name": "Mode", "category": "mode", "type": "select", "currentValue": mode,
-		"options": []any{map[string]any{"value": "auto", "name": "Auto"}, map[string]any{"value": a.cfg.ModeOption, "name": a.cfg.ModeOption}}}}
+		"options": []any{map[string]any{"value": "auto", "name": "Auto"}, map[string]any{"value": choice, "name": choice}}}}
 	return result
+}
+
+// modeChoice is the mode besides "auto" the agent's mode option offers
+// (agentConfig.ModeOption or OpenedMode), "" when it shows none.
+func (a *hostileAgent) modeChoice() string {
+	if a.cfg.ModeOption != "" {
+		return a.cfg.ModeOption
+	}
+	return a.cfg.OpenedMode
 }
 
 // warmUpPrompt is the text of the prompts the IDE sends before its own
@@ -440,8 +454,12 @@ func (a *hostileAgent) handle(line []byte) {
 		a.reply(m.ID, a.withModeOption(map[string]any{"sessionId": rolledSessionID(a.cfg.SessionID)}, "auto"))
 	case m.Method == "session/new":
 		a.opened = true
-		a.reply(m.ID, a.withModeOption(map[string]any{"sessionId": a.cfg.SessionID}, "auto"))
-	case m.Method == "session/set_config_option" && a.cfg.ModeOption != "":
+		mode := "auto"
+		if a.cfg.OpenedMode != "" {
+			mode = a.cfg.OpenedMode
+		}
+		a.reply(m.ID, a.withModeOption(map[string]any{"sessionId": a.cfg.SessionID}, mode))
+	case m.Method == "session/set_config_option" && a.modeChoice() != "":
 		var p struct {
 			ConfigID string `json:"configId"`
 			Value    string `json:"value"`

@@ -77,6 +77,10 @@ type hostileCase struct {
 	// this value once its session is open, as the person picking it
 	// (@mode-option).
 	modeOption string
+	// openedMode: the agent shows its mode as a configuration option and
+	// opens the IDE's session in this mode (a rollover's fresh one in
+	// "auto"); the IDE sets nothing (@opened-mode).
+	openedMode string
 	// rules are rules the case adds to the suite's policy (@rule), each
 	// its list (deny, ask or allow) and the rule.
 	rules [][2]string
@@ -355,6 +359,8 @@ func (c *hostileCase) directive(line string) error {
 		c.compressOn, c.compress = true, strings.Fields(rest)
 	case "mode-option":
 		return setText(&c.modeOption, word, rest, "the mode the person picks")
+	case "opened-mode":
+		return setText(&c.openedMode, word, rest, "the mode the session opens in")
 	case "rss":
 		n, err := strconv.Atoi(rest)
 		if err != nil || n <= 0 {

@@ -179,6 +179,9 @@
 //	                       session/set_config_option of it; the IDE sets it to
 //	                       MODE once its session is open, as the person picking
 //	                       a mode
+//	@opened-mode MODE      as @mode-option, but the agent opens the case's
+//	                       session in MODE (a rollover's fresh one in "auto")
+//	                       and the IDE sets nothing
 //	@repeat N              send the next message line N times, {{I}} in it
 //	                       counting 1..N
 //	@control               a harness check, not an attack: no refusal is expected

@@ -266,6 +266,7 @@ func TestDirectives(t *testing.T) {
 		{"@compress", func(c hostileCase) any { return c.compressOn }, true},
 		{"@rollover", func(c hostileCase) any { return c.rollover }, true},
 		{"@mode-option read-only", func(c hostileCase) any { return c.modeOption }, "read-only"},
+		{"@opened-mode read-only", func(c hostileCase) any { return c.openedMode }, "read-only"},
 		{"@setup copy cache/x.md .env", func(c hostileCase) any { return c.setups }, []setupStep{{kind: "copy", name: "cache/x.md", arg: ".env"}}},
 		{"@ide go, sh", func(c hostileCase) any { return c.ides }, []string{"go", "sh"}},
 		{`@auth-methods [{"id":"a"}]`, func(c hostileCase) any { return c.auth }, `[{"id":"a"}]`},

@@ -96,8 +96,9 @@ func (p *Pipeline) setFreshMode(ctx context.Context, fresh, want, option string)
 	return want, nil
 }
 
-// freshModeOf returns the mode a rollover's fresh agent session opened in,
-// read from its session/new result res: its modes.currentModeId, or, for
+// freshModeOf returns the mode a session opened in (a rollover's fresh
+// agent session, or one the IDE opened or loaded), read from the
+// session/new, load, resume or fork result res: its modes.currentModeId, or, for
 // an agent that shows its mode only as a configuration option (codex-acp:
 // configOptions and no modes), that option's current value, with the
 // option's id, through which the mode is given back. It returns "" for

@@ -136,3 +136,46 @@ func TestRolloverKeepsAModeShownOnlyAsAnOption(t *testing.T) {
 		})
 	}
 }
+
+// TestRolloverKeepsTheModeASessionOpenedIn: an agent showing its mode
+// only as a configuration option opens (or loads) the IDE's session in
+// read-only, and the person never changes it; the rollover's fresh session
+// opens in "auto". The mode the session opened in is the one given back.
+func TestRolloverKeepsTheModeASessionOpenedIn(t *testing.T) {
+	option := func(mode string) string {
+		return fmt.Sprintf(`"configOptions":[{"id":"approval","name":"Mode","category":"mode","type":"select","currentValue":%q,"options":[]}]`, mode)
+	}
+	for _, method := range []string{"session/new", "session/load"} {
+		t.Run(method, func(t *testing.T) {
+			var restored []string
+			h := newHarness(t, Config{ContextSize: 2000, OnModeRestored: func(ide, mode string) { restored = append(restored, ide+" "+mode) }})
+			if method == "session/new" {
+				h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/repo","mcpServers":[]}}`)
+				h.readAgent()
+				h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1",` + option("read-only") + `}}`)
+			} else {
+				h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/load","params":{"sessionId":"s1","cwd":"/repo","mcpServers":[]}}`)
+				h.readAgent()
+				h.agent(`{"jsonrpc":"2.0","id":1,"result":{` + option("read-only") + `}}`)
+			}
+			h.untilIDE(isResponse("1"))
+			h.prompt(3, "s1", "Review export/csv.go")
+			h.checkpoint(3, "s1", "Reviewing the exporter. ")
+			_, id := h.rolloverAsked(5, "s1", "go on")
+			h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"sessionId":"d1",%s}}`, id, option("auto")))
+			set := h.readAgent()
+			params, _ := rawjson.Get(set, "params")
+			if got, w := str(set, "method")+" "+string(params), `session/set_config_option {"configId":"approval","sessionId":"d1","value":"read-only"}`; got != w {
+				t.Fatalf("agent got %s, want %s before the prompt", got, w)
+			}
+			sid, _ := rawjson.Get(set, "id")
+			h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{%s}}`, sid, option("read-only")))
+			if pr := h.readAgent(); str(pr, "method") != "session/prompt" {
+				t.Fatalf("agent got %s, want the prompt", pr)
+			}
+			if fmt.Sprint(restored) != "[s1 read-only]" {
+				t.Errorf("governance heard %v, want [s1 read-only]", restored)
+			}
+		})
+	}
+}

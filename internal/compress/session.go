@@ -223,7 +223,7 @@ func (p *Pipeline) sessionCreated(ctx context.Context, m *acpwire.Message, next 
 		params = paramsWithout(m.Request.Params, "sessionId")
 	}
 	s := p.sessionFor(id, cwd)
-	mode, _ := rawjson.GetString(m.Result, "modes", "currentModeId")
+	mode, _ := freshModeOf(m.Result) // modes, or the mode option of an agent showing no modes
 	s.mu.Lock()
 	s.newParams = params
 	s.mode = mode
@@ -262,7 +262,7 @@ func (p *Pipeline) sessionReopened(m *acpwire.Message) {
 		return
 	}
 	params := paramsWithout(m.Request.Params, "sessionId")
-	mode, _ := rawjson.GetString(m.Result, "modes", "currentModeId")
+	mode, _ := freshModeOf(m.Result) // modes, or the mode option of an agent showing no modes
 	s.mu.Lock()
 	if s.newParams == nil {
 		s.newParams = params
