@@ -28,6 +28,11 @@ type Search struct {
 	Picks []string
 	// Follow says the tool follows the symlinks it meets beneath Dir.
 	Follow bool
+	// Names says the tool lists the names of the files beneath Dir
+	// without reading them, as Claude Code's Glob does: only the
+	// directories it lists are decided (as listing one by its path is),
+	// not the files in them.
+	Names bool
 }
 
 // searchVerdict decides the directories req's tool reads whole: the
@@ -39,7 +44,7 @@ func (e *Engine) searchVerdict(in *reqInfo) (v verdict, dir string, ok bool) {
 		if s.Dir == "" {
 			continue
 		}
-		tr := treeRead{reader: s.Tool, follow: s.Follow, picks: s.Picks}
+		tr := treeRead{reader: s.Tool, follow: s.Follow, picks: s.Picks, names: s.Names}
 		if tr.reader == "" {
 			tr.reader = "the search"
 		}

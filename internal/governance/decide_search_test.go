@@ -82,3 +82,34 @@ func TestRipgrepPicks(t *testing.T) {
 		}
 	}
 }
+
+// TestDecideGlobListing checks that Claude Code's Glob is decided as
+// listing every directory beneath its path that its pattern may reach: a
+// pattern naming a directory the policy refuses reading ("secrets/*", or
+// any wildcard reaching it) is refused as Glob's path naming it is, and a
+// file it only names is not read. Its rows are in
+// testdata/cases/glob_listing_lines.txt.
+func TestDecideGlobListing(t *testing.T) {
+	_, root := tempWorkspace(t)
+	tree{files: []string{".env", "secrets/api.key", "src/a.go", "docs/x.md"}}.make(t, root)
+	p := testPolicy(t, "  default: allow\n  deny:\n    - Read(./secrets/**)\n    - Read(**/.env)\n")
+	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	tests := readCases(t, "glob_listing_lines.txt", 5, map[string]string{"$ROOT": root}, func(c caseRow) searchToolCase {
+		return searchToolCase{name: c.fields[0], tool: "Glob", input: c.fields[1], cwd: c.fields[2], want: Value(c.fields[3]), what: c.fields[4]}
+	})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := ClaudeToolRequest(tt.tool, json.RawMessage(tt.input), filepath.Join(root, tt.cwd))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := e.Decide(req)
+			if d.Value != tt.want {
+				t.Fatalf("Glob %s in %q: %s (%s), want %s", tt.input, tt.cwd, d.Value, d.Reason, tt.want)
+			}
+			if tt.what != "" && !strings.Contains(d.Reason, tt.what) {
+				t.Errorf("reason %q does not name %q", d.Reason, tt.what)
+			}
+		})
+	}
+}

@@ -116,7 +116,11 @@ func (e *Engine) walkTreeRead(in *reqInfo, tr treeRead, dir string, budget *int)
 		if v.value == Allow || v.ref == "default" || v.ref == "workspace-roots" {
 			return verdict{}, false
 		}
-		v.reason = fmt.Sprintf("%s reads every file beneath %s, which holds %s: %s", tr.reader, dir, p, v.reason)
+		what := "reads every file"
+		if tr.names {
+			what = "lists the files"
+		}
+		v.reason = fmt.Sprintf("%s %s beneath %s, which holds %s: %s", tr.reader, what, dir, p, v.reason)
 		return v, true
 	}
 	if v, ok := refused(dir); ok || !fi.IsDir() {
@@ -156,8 +160,8 @@ func (e *Engine) walkTreeRead(in *reqInfo, tr treeRead, dir string, budget *int)
 				}
 				isDir = fi.IsDir()
 			}
-			if !isDir && !picked(tr.picks, ent.Name()) {
-				continue // a file the reader's own filter leaves unread
+			if !isDir && (tr.names || !picked(tr.picks, ent.Name())) {
+				continue // a file the reader's own filter leaves unread, or one it only names
 			}
 			if v, ok := refused(p); ok {
 				return v, true

@@ -22,6 +22,7 @@ type treeRead struct {
 	cwd    bool     // the command reads its working directory too (it names no path, or may not)
 	top    bool     // dirs are relative to the top of the git work tree, not to the command's cwd
 	picks  []string // when set, the reader reads only the files whose names one of these matches (picked)
+	names  bool     // the reader lists names only: the directories beneath are decided, not the files in them
 }
 
 // optSet lists the options of a program that take a value in the next word
