@@ -113,3 +113,30 @@ func TestDecideGlobListing(t *testing.T) {
 		})
 	}
 }
+
+// TestGlobListingCountsDirectories checks that the walk of Claude Code's
+// Glob counts only the directories it lists toward its bound: a workspace
+// of many files in few directories is checked whole, one of more
+// directories than the bound needs approval.
+func TestGlobListingCountsDirectories(t *testing.T) {
+	defer func(n int) { maxTreeEntries = n }(maxTreeEntries)
+	maxTreeEntries = 3
+	_, root := tempWorkspace(t)
+	tree{files: []string{"a/1.go", "a/2.go", "a/3.go", "a/4.go", "b/5.go", "b/6.go"}}.make(t, root)
+	p := testPolicy(t, "  default: allow\n  deny:\n    - Read(./secrets/**)\n")
+	e := NewEngine(p, EngineOptions{Roots: []string{root}})
+	decide := func() Decision {
+		req, err := ClaudeToolRequest("Glob", json.RawMessage(`{"pattern":"**/*.go"}`), root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e.Decide(req)
+	}
+	if d := decide(); d.Value != Allow {
+		t.Errorf("Glob over 2 directories of 6 files: %s (%s), want allow", d.Value, d.Reason)
+	}
+	tree{dirs: []string{"c", "d", "e"}}.make(t, root)
+	if d := decide(); d.Value != RequireApproval || !strings.Contains(d.Reason, "lists the files") {
+		t.Errorf("Glob over 5 directories: %s (%s), want require-approval", d.Value, d.Reason)
+	}
+}

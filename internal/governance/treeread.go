@@ -116,11 +116,7 @@ func (e *Engine) walkTreeRead(in *reqInfo, tr treeRead, dir string, budget *int)
 		if v.value == Allow || v.ref == "default" || v.ref == "workspace-roots" {
 			return verdict{}, false
 		}
-		what := "reads every file"
-		if tr.names {
-			what = "lists the files"
-		}
-		v.reason = fmt.Sprintf("%s %s beneath %s, which holds %s: %s", tr.reader, what, dir, p, v.reason)
+		v.reason = fmt.Sprintf("%s %s beneath %s, which holds %s: %s", tr.reader, tr.what(), dir, p, v.reason)
 		return v, true
 	}
 	if v, ok := refused(dir); ok || !fi.IsDir() {
@@ -142,11 +138,14 @@ func (e *Engine) walkTreeRead(in *reqInfo, tr treeRead, dir string, budget *int)
 			continue // the reader cannot read it either
 		}
 		for _, ent := range ents {
+			if tr.names && !ent.IsDir() && (!tr.follow || ent.Type()&os.ModeSymlink == 0) {
+				continue // a name the reader lists, not a directory it reads: neither decided nor counted
+			}
 			*budget--
 			if *budget < 0 {
 				return verdict{value: RequireApproval, ref: "unreadable-command",
 					ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
-					reason: fmt.Sprintf("%s reads every file beneath %s, too large to check (more than %d entries) for files the policy denies reading", tr.reader, dir, maxTreeEntries)}, true
+					reason: fmt.Sprintf("%s %s beneath %s, too large to check (more than %d entries) for files the policy denies reading", tr.reader, tr.what(), dir, maxTreeEntries)}, true
 			}
 			p := d + "/" + ent.Name()
 			isDir := ent.IsDir()
@@ -161,7 +160,7 @@ func (e *Engine) walkTreeRead(in *reqInfo, tr treeRead, dir string, budget *int)
 				isDir = fi.IsDir()
 			}
 			if !isDir && (tr.names || !picked(tr.picks, ent.Name())) {
-				continue // a file the reader's own filter leaves unread, or one it only names
+				continue // a file the reader's own filter leaves unread, or a link to one it only names
 			}
 			if v, ok := refused(p); ok {
 				return v, true
@@ -172,4 +171,12 @@ func (e *Engine) walkTreeRead(in *reqInfo, tr treeRead, dir string, budget *int)
 		}
 	}
 	return verdict{}, false
+}
+
+// what says, for a reason, what tr's reader does beneath a directory.
+func (tr treeRead) what() string {
+	if tr.names {
+		return "lists the files"
+	}
+	return "reads every file"
 }
