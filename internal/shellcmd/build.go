@@ -188,8 +188,10 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 		if in != nil && in.known {
 			switch head.Text {
 			case "read":
-				if vs := readValues(form, in.text); vs != nil {
-					assigns = vs
+				if ifs, known := w.ifs(); known {
+					if vs, arr := readValues(form, in.text, ifs); vs != nil {
+						assigns, array = vs, arr
+					}
 				}
 			case "mapfile", "readarray":
 				if name, elems, ok := mapfileElements(form, in.text); ok {

@@ -60,16 +60,17 @@ func parseReadOptions(form []Word) readOptions {
 }
 
 // readValues returns the assignments read (form, a read command) makes
-// from the static text of its input, as bash reads it: the characters up
-// to the delimiter or the count, backslashes taken off without -r (a
-// backslash and newline joining lines), then split at blanks, one field a
-// name, the last name taking the rest; each field of an array (read -a) a
-// value of it; with -N the characters read, whole. None when an option
-// reads from elsewhere or a word is computed at run time.
-func readValues(form []Word, text string) []Assignment {
+// from the static text of its input, as bash reads it with ifs as IFS:
+// the characters up to the delimiter or the count, backslashes taken off
+// without -r (a backslash and newline joining lines), then split at IFS
+// (ifsFields), one field a name, the last name taking the rest; with -a the
+// array its fields make, in order (array); with -N the characters read,
+// whole. None when an option reads from elsewhere, a word is computed at
+// run time, or the split is one this reading does not follow.
+func readValues(form []Word, text, ifs string) (assigns []Assignment, array *heldArray) {
 	o := parseReadOptions(form)
 	if o.unread {
-		return nil
+		return nil, nil
 	}
 	line := readLine(text, o)
 	if o.exact {
@@ -77,33 +78,83 @@ func readValues(form []Word, text string) []Assignment {
 		if len(o.names) > 0 {
 			name = o.names[0]
 		}
-		return []Assignment{{Name: name, Value: line, Static: true}}
+		return []Assignment{{Name: name, Value: line, Static: true}}, nil
 	}
 	if o.array != "" {
-		var out []Assignment
-		for _, f := range strings.Fields(line) {
-			out = append(out, Assignment{Name: o.array, Value: f, Static: true})
+		fields, ok := ifsFields(line, ifs, -1)
+		if !ok {
+			return nil, nil
 		}
-		return out
+		for _, f := range fields {
+			assigns = append(assigns, Assignment{Name: o.array, Value: f, Static: true})
+		}
+		return assigns, &heldArray{name: o.array, elems: append([]string{}, fields...)}
 	}
 	if len(o.names) == 0 {
-		return []Assignment{{Name: "REPLY", Value: line, Static: true}}
+		return []Assignment{{Name: "REPLY", Value: line, Static: true}}, nil
 	}
-	var out []Assignment
-	rest := strings.TrimLeft(line, " \t\n")
+	fields, ok := ifsFields(line, ifs, len(o.names))
+	if !ok {
+		return nil, nil
+	}
 	for i, n := range o.names {
-		if i == len(o.names)-1 {
-			out = append(out, Assignment{Name: n, Value: strings.TrimRight(rest, " \t\n"), Static: true})
-			break
+		v := ""
+		if i < len(fields) {
+			v = fields[i]
 		}
-		field, after := rest, ""
-		if j := strings.IndexAny(rest, " \t\n"); j >= 0 {
-			field, after = rest[:j], rest[j+1:]
-		}
-		out = append(out, Assignment{Name: n, Value: field, Static: true})
-		rest = strings.TrimLeft(after, " \t\n")
+		assigns = append(assigns, Assignment{Name: n, Value: v, Static: true})
 	}
-	return out
+	return assigns, nil
+}
+
+// defaultIFS is the IFS bash and dash start with.
+const defaultIFS = " \t\n"
+
+// ifsFields splits line at the characters of ifs as read does, into at
+// most n fields (every field for n < 0), the last taking the rest of the
+// line: blanks in ifs at either end dropped and a run of them one
+// separator, each other character of ifs a separator of its own. ok is
+// false for an ifs beyond ASCII and for a last field that still holds a
+// separator other than a blank, whose end bash reads by rules not
+// followed here.
+func ifsFields(line, ifs string, n int) (fields []string, ok bool) {
+	for i := 0; i < len(ifs); i++ {
+		if ifs[i] >= 0x80 {
+			return nil, false
+		}
+	}
+	if ifs == "" {
+		return []string{line}, true
+	}
+	blank := func(c byte) bool { return strings.IndexByte(ifs, c) >= 0 && strings.IndexByte(" \t\n", c) >= 0 }
+	skipBlanks := func(s string) string {
+		for s != "" && blank(s[0]) {
+			s = s[1:]
+		}
+		return s
+	}
+	rest := skipBlanks(line)
+	for rest != "" {
+		if n > 0 && len(fields) == n-1 {
+			last := strings.TrimRightFunc(rest, func(r rune) bool { return r < 0x80 && blank(byte(r)) })
+			for i := 0; i < len(last); i++ {
+				if strings.IndexByte(ifs, last[i]) >= 0 && !blank(last[i]) {
+					return nil, false
+				}
+			}
+			return append(fields, last), true
+		}
+		j := strings.IndexAny(rest, ifs)
+		if j < 0 {
+			return append(fields, rest), true
+		}
+		fields = append(fields, rest[:j])
+		rest = skipBlanks(rest[j:])
+		if rest != "" && strings.IndexByte(ifs, rest[0]) >= 0 && !blank(rest[0]) {
+			rest = skipBlanks(rest[1:])
+		}
+	}
+	return fields, true
 }
 
 // readLine returns the characters read takes from text under o: up to the

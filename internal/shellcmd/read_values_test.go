@@ -1,6 +1,7 @@
 package shellcmd
 
 import (
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -14,34 +15,44 @@ func TestReadValues(t *testing.T) {
 	for _, tc := range []struct {
 		args  []string // read's words after "read"
 		input string   // the here-string
+		ifs   *string  // IFS, the default when nil
 	}{
-		{[]string{"f"}, ".env"},
-		{[]string{"-r", "f"}, `.e\nv`},
-		{[]string{"f"}, `.e\nv`},
-		{[]string{"f"}, "a\\\nb"},
-		{[]string{"a", "b"}, "  x  .env  y "},
-		{[]string{"a", "b", "c"}, "x"},
-		{nil, "rm x"},
-		{[]string{"-a", "arr"}, "x .env"},
-		{[]string{"-ra", "arr"}, `x .e\nv`},
-		{[]string{"-d", "x", "f"}, ".env"},
-		{[]string{"-d", "x", "f"}, ".exnv"},
-		{[]string{"-dx", "f"}, "rmxq"},
-		{[]string{"-d", "", "f"}, "a\nb"},
-		{[]string{"-d", "q", "a", "b"}, "rm\nx"},
-		{[]string{"-n", "2", "f"}, "rmx"},
-		{[]string{"-n2", "f"}, "r\\mx"},
-		{[]string{"-rn2", "f"}, "r\\mx"},
-		{[]string{"-N", "3", "f"}, "rm"},
-		{[]string{"-N", "2", "f"}, " rm"},
-		{[]string{"-n", "9", "f"}, "r m\nx"},
-		{[]string{"-p", "say:", "f"}, "rm"},
-		{[]string{"-s", "-t", "5", "f"}, "rm"},
-		{[]string{"-ei", "x", "f"}, "rm"},
-		{[]string{"--", "f"}, "rm"},
-		{[]string{"-n", "1", "-a", "arr"}, "rm"},
-		{[]string{"-u", "0", "f"}, "rm"},
-		{[]string{"-x", "f"}, "rm"},
+		{[]string{"f"}, ".env", nil},
+		{[]string{"-r", "f"}, `.e\nv`, nil},
+		{[]string{"f"}, `.e\nv`, nil},
+		{[]string{"f"}, "a\\\nb", nil},
+		{[]string{"a", "b"}, "  x  .env  y ", nil},
+		{[]string{"a", "b", "c"}, "x", nil},
+		{nil, "rm x", nil},
+		{[]string{"-a", "arr"}, "x .env", nil},
+		{[]string{"-ra", "arr"}, `x .e\nv`, nil},
+		{[]string{"-d", "x", "f"}, ".env", nil},
+		{[]string{"-d", "x", "f"}, ".exnv", nil},
+		{[]string{"-dx", "f"}, "rmxq", nil},
+		{[]string{"-d", "", "f"}, "a\nb", nil},
+		{[]string{"-d", "q", "a", "b"}, "rm\nx", nil},
+		{[]string{"-n", "2", "f"}, "rmx", nil},
+		{[]string{"-n2", "f"}, "r\\mx", nil},
+		{[]string{"-rn2", "f"}, "r\\mx", nil},
+		{[]string{"-N", "3", "f"}, "rm", nil},
+		{[]string{"-N", "2", "f"}, " rm", nil},
+		{[]string{"-n", "9", "f"}, "r m\nx", nil},
+		{[]string{"-p", "say:", "f"}, "rm", nil},
+		{[]string{"-s", "-t", "5", "f"}, "rm", nil},
+		{[]string{"-ei", "x", "f"}, "rm", nil},
+		{[]string{"--", "f"}, "rm", nil},
+		{[]string{"-n", "1", "-a", "arr"}, "rm", nil},
+		{[]string{"-u", "0", "f"}, "rm", nil},
+		{[]string{"-x", "f"}, "rm", nil},
+		{[]string{"-a", "A"}, "r,m", ptr(",")},
+		{[]string{"-a", "A"}, "r,,m,", ptr(",")},
+		{[]string{"a", "b"}, "r,m", ptr(",")},
+		{[]string{"a", "b"}, " r , m ", ptr(", ")},
+		{[]string{"a", "b"}, "x,rm,y", ptr(",")},
+		{[]string{"a", "b", "c"}, "x:rm:", ptr(":")},
+		{[]string{"a"}, "  rm  ", ptr("")},
+		{[]string{"-a", "A"}, "r m", ptr("")},
+		{[]string{"a", "b"}, "r\tm x", ptr("\t")},
 	} {
 		form := []Word{{Kind: Static, Text: "read"}}
 		for _, a := range tc.args {
@@ -49,7 +60,12 @@ func TestReadValues(t *testing.T) {
 		}
 		got := map[string][]string{}
 		var names []string
-		for _, a := range readValues(form, tc.input+"\n") {
+		ifs := defaultIFS
+		if tc.ifs != nil {
+			ifs = *tc.ifs
+		}
+		assigns, _ := readValues(form, tc.input+"\n", ifs)
+		for _, a := range assigns {
 			if !slices.Contains(names, a.Name) {
 				names = append(names, a.Name)
 			}
@@ -58,8 +74,10 @@ func TestReadValues(t *testing.T) {
 		if len(names) == 0 {
 			continue // read as computed at run time: asked about
 		}
-		script := `read "${@:2}" <<< "$1"; for n in ` + strings.Join(names, " ") + `; do declare -n v=$n; printf '%s=' "$n"; printf '%s\0' "${v[@]}"; printf '\1'; unset -n v; done`
-		out, err := exec.Command("bash", append([]string{"-c", script, "bash", tc.input}, tc.args...)...).Output()
+		script := `IFS=$IFSVALUE read "${@:2}" <<< "$1"; for n in ` + strings.Join(names, " ") + `; do declare -n v=$n; printf '%s=' "$n"; printf '%s\0' "${v[@]}"; printf '\1'; unset -n v; done`
+		cmd := exec.Command("bash", append([]string{"-c", script, "bash", tc.input}, tc.args...)...)
+		cmd.Env = append(os.Environ(), "IFSVALUE="+ifs)
+		out, err := cmd.Output()
 		if err != nil {
 			t.Fatalf("bash: %v", err)
 		}
@@ -78,8 +96,11 @@ func TestReadValues(t *testing.T) {
 		{{Kind: Static, Text: "read"}, {Kind: Dynamic, Text: "$n"}},
 		{{Kind: Static, Text: "read"}, {Kind: Static, Text: "-d"}},
 	} {
-		if got := readValues(form, "rm\n"); got != nil {
+		if got, _ := readValues(form, "rm\n", defaultIFS); got != nil {
 			t.Errorf("readValues(%v) = %v, want none", form, got)
 		}
 	}
 }
+
+// ptr returns a pointer to s.
+func ptr(s string) *string { return &s }
