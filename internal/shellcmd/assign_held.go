@@ -1,7 +1,6 @@
 package shellcmd
 
 import (
-	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -95,56 +94,4 @@ func (w *walker) knownValues(name string) Held {
 		return Held{Array: held.array}
 	}
 	return Held{Values: held.values, Orders: held.orders, Array: held.array || len(held.values) > 1}
-}
-
-// workingDirs returns the values PWD may hold where the line has come to:
-// the directory it starts in (Options.Dir) or each one a cd before leads
-// to, as bash keeps it (a logical path, ".." taken off by name); none
-// where the line starts in a directory not given or moves to one it does
-// not show.
-func (w *walker) workingDirs() []string {
-	if w.opts.Dir == "" || w.cur.Unknown || w.cur.AtTop || w.cur.Searched {
-		return nil
-	}
-	var out []string
-	for _, p := range w.cur.paths() {
-		if !path.IsAbs(p) {
-			p = w.opts.Dir + "/" + p
-		}
-		out = append(out, path.Clean(p))
-	}
-	return out
-}
-
-// runsPwd reports whether the command substitution c is pwd alone (or
-// pwd -L or -P), which prints the directory the line has come to.
-func runsPwd(c *syntax.CmdSubst) bool {
-	if len(c.Stmts) != 1 || len(c.Stmts[0].Redirs) > 0 || c.Stmts[0].Background || c.Stmts[0].Negated {
-		return false
-	}
-	call, isCall := c.Stmts[0].Cmd.(*syntax.CallExpr)
-	if !isCall || len(call.Assigns) > 0 || len(call.Args) == 0 || len(call.Args) > 2 {
-		return false
-	}
-	for i, arg := range call.Args {
-		s, ok := LiteralWord(arg)
-		if !ok || i == 0 && s != "pwd" || i == 1 && s != "-L" && s != "-P" {
-			return false
-		}
-	}
-	return true
-}
-
-// ifs returns the IFS the line has set by this point where it shows one
-// value, the shells' default where it sets none; ok is false where it may
-// hold several, or one known only when it runs.
-func (w *walker) ifs() (ifs string, ok bool) {
-	held, set := w.held["IFS"]
-	switch {
-	case !set:
-		return defaultIFS, true
-	case held.unknown || len(held.values) != 1:
-		return "", false
-	}
-	return held.values[0], true
 }

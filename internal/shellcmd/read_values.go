@@ -181,3 +181,17 @@ func readLine(text string, o readOptions) string {
 	}
 	return strings.ReplaceAll(b.String(), "\x00", "") // bash drops a NUL it reads
 }
+
+// ifs returns the IFS the line has set by this point where it shows one
+// value, the shells' default where it sets none; ok is false where it may
+// hold several, or one known only when it runs.
+func (w *walker) ifs() (ifs string, ok bool) {
+	held, set := w.held["IFS"]
+	switch {
+	case !set:
+		return defaultIFS, true
+	case held.unknown || len(held.values) != 1:
+		return "", false
+	}
+	return held.values[0], true
+}
