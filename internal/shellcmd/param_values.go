@@ -113,8 +113,9 @@ func joinsFields(p *syntax.ParamExp) bool {
 
 // plainOperands reports whether the words of p's operators and subscript
 // run nothing and mean what mvdan.cc/sh's expand makes of them: no command
-// or process substitution, no indirection, no translated $"...", and no
-// extended glob, which an IDE's bash -i reads where ~/.bashrc sets extglob.
+// or process substitution, no indirection, no translated $"...", no
+// extended glob, which an IDE's bash -i reads where ~/.bashrc sets extglob,
+// and no bracket class such as [[:alpha:]], which matches by the locale.
 func plainOperands(p *syntax.ParamExp) bool {
 	plain := true
 	syntax.Walk(p, func(n syntax.Node) bool {
@@ -128,7 +129,9 @@ func plainOperands(p *syntax.ParamExp) bool {
 		case *syntax.DblQuoted:
 			plain = plain && !n.Dollar
 		case *syntax.Lit:
-			for _, op := range []string{"@(", "!(", "+(", "*(", "?("} {
+			// An extended glob; a character class, equivalence class or
+			// collating symbol, which match by the locale.
+			for _, op := range []string{"@(", "!(", "+(", "*(", "?(", "[:", "[=", "[."} {
 				plain = plain && !strings.Contains(n.Value, op)
 			}
 		}
