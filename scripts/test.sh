@@ -16,6 +16,7 @@ fi
 echo "== go vet"
 go vet ./...
 scripts/chromium.sh # the audit serve browser test needs it
+scripts/zsh.sh # e2e/hostile's zsh variant runs terminals with it
 scripts/otelcol.sh >/dev/null # the OTLP export tests run the collector it builds
 echo "== go build ./cmd/acp-bridge"
 # One build of the bridge serves e2e/hostile, validate and scripts/e2e.sh
