@@ -121,19 +121,44 @@ type setupStep struct {
 
 var allIDEs = []string{"js", "go", "sh"}
 
-// knownIDEs are the variants a case may name with @ide: allIDEs and zed,
+// knownIDEs are the variants a case may name with @ide: allIDEs; zed,
 // which reads params as serde_json does (see zedReader) and runs terminals
-// as js does; it runs only where a case names it.
-var knownIDEs = append(allIDEs[:len(allIDEs):len(allIDEs)], "zed")
+// as js does, only where a case names it; and zsh, which reads as js does
+// and runs terminals with zsh -i -c (see runIDEs).
+var knownIDEs = append(allIDEs[:len(allIDEs):len(allIDEs)], "zed", "zsh")
 
-// defaultIDEs are the variants a case runs under without @ide: both
-// readers, and sh too when the case opens a terminal (the variants differ
-// only in how terminals run).
-func defaultIDEs(lines []string) []string {
+// runIDEs returns the variants a case runs under: its own, and zsh too when
+// it opens a terminal that a shell runs (a case of js, sh or zed), so every
+// terminal attack is also read as a person whose $SHELL is zsh has Zed run
+// it (zsh on every terminal case costs the suite about 10 s on 2 cores).
+func runIDEs(c hostileCase) []string {
+	if contains(c.ides, "zsh") || !opensTerminal(c.lines) {
+		return c.ides
+	}
+	for _, v := range c.ides {
+		if v == "js" || v == "sh" || v == "zed" {
+			return append(c.ides[:len(c.ides):len(c.ides)], "zsh")
+		}
+	}
+	return c.ides
+}
+
+// opensTerminal reports whether a case's lines ask for a terminal.
+func opensTerminal(lines []string) bool {
 	for _, l := range lines {
 		if strings.Contains(l, "terminal/create") {
-			return allIDEs
+			return true
 		}
+	}
+	return false
+}
+
+// defaultIDEs are the variants a case names without @ide: both readers,
+// and sh too when the case opens a terminal (the variants differ only in
+// how terminals run); runIDEs adds zsh to a case that opens a terminal.
+func defaultIDEs(lines []string) []string {
+	if opensTerminal(lines) {
+		return allIDEs
 	}
 	return []string{"js", "go"}
 }
@@ -309,7 +334,7 @@ func (c *hostileCase) directive(line string) error {
 		for _, v := range strings.Split(rest, ",") {
 			v = strings.TrimSpace(v)
 			if !contains(knownIDEs, v) {
-				return fmt.Errorf("unknown IDE variant %q (want js, go, sh or zed)", v)
+				return fmt.Errorf("unknown IDE variant %q (want js, go, sh, zed or zsh)", v)
 			}
 			c.ides = append(c.ides, v)
 		}

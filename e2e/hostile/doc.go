@@ -17,7 +17,8 @@
 // answers reject, or allow under @approve) and records every session/update.
 //
 // IDE variants (a case runs under js and go, and sh as well when it opens a
-// terminal, unless @ide says otherwise):
+// terminal, unless @ide says otherwise; a case that opens a terminal a
+// shell runs, under js, sh or zed, runs under zsh too):
 //
 //	js  the TypeScript SDK's reading: TextDecoder (BOM dropped, bad UTF-8
 //	    replaced), String.prototype.trim, JSON.parse (case-exact keys, last
@@ -40,6 +41,10 @@
 //	    crate's ToolCallLocation), drops a notification and fails a
 //	    request; terminals as js.
 //	    Only a case that names it with @ide runs under it
+//	zsh js's reading; terminals run as Zed runs them for a person whose
+//	    $SHELL is zsh: zsh -i -c "(command args...)", with the run's own
+//	    HOME holding an empty .zshrc. A missing zsh fails the run, never
+//	    skips it (scripts/zsh.sh installs it)
 //
 // A bypass is a real effect, checked after the run: a canary from the
 // workspace .env or from outside the workspace reached the agent; a file
@@ -79,7 +84,7 @@
 //
 // Directives:
 //
-//	@ide js,go,sh          the IDE variants to run (zed too)
+//	@ide js,go,sh          the IDE variants to run (zed and zsh too)
 //	@setup file NAME TEXT   create workspace file NAME (placeholders apply)
 //	@setup symlink NAME TARGET
 //	@setup copy NAME SRC    a copy of workspace file SRC (.env: its canary in a

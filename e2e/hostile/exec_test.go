@@ -28,8 +28,10 @@ type terminalRun struct {
 
 // runTerminal runs a terminal/create the way the variant's IDE does: "js"
 // as Zed (bash -c "(command args...)", args joined with spaces, unquoted),
-// "sh" the same with sh, "go" as an argv exec. env is added to the IDE's
-// own environment; cwd defaults to the IDE's.
+// "sh" the same with sh, "zsh" as Zed runs them for a person whose $SHELL
+// is zsh (zsh -i -c "(command args...)", reading the HOME's .zshrc), "go"
+// as an argv exec. env is added to the IDE's own environment; cwd
+// defaults to the IDE's.
 func runTerminal(variant string, p terminalParams) terminalRun {
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
@@ -39,16 +41,19 @@ func runTerminal(variant string, p terminalParams) terminalRun {
 	}
 	var cmd *exec.Cmd
 	switch variant {
-	case "js", "sh", "zed":
+	case "js", "sh", "zsh", "zed":
 		line := p.Command
 		for _, a := range p.Args {
 			line += " " + a
 		}
-		shell := "bash"
-		if variant == "sh" {
-			shell = "sh"
+		argv := []string{"bash", "-c"}
+		switch variant {
+		case "sh":
+			argv = []string{"sh", "-c"}
+		case "zsh":
+			argv = []string{"zsh", "-i", "-c"}
 		}
-		cmd = exec.CommandContext(ctx, shell, "-c", "("+line+")")
+		cmd = exec.CommandContext(ctx, argv[0], append(argv[1:], "("+line+")")...)
 	default:
 		path, err := lookPath(p.Command, env)
 		if err != nil {

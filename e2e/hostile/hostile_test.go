@@ -21,7 +21,7 @@ func TestHostile(t *testing.T) {
 	needBridge(t)
 	cases := testCases(t)
 	for _, c := range cases {
-		variants := c.ides
+		variants := runIDEs(c)
 		if testing.Short() {
 			variants = variants[:1] // -short: each case once, under its first variant
 		}
@@ -191,6 +191,9 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 	ide := exec.CommandContext(ctx, testBin, "hostile-ide", at("ide.json"))
 	ide.Dir = w.out
 	ide.Env = append(os.Environ(), "PATH="+w.bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if variant == "zsh" {
+		ide.Env = append(ide.Env, "HOME="+zshHome(t, w))
+	}
 	if out, err := ide.CombinedOutput(); err != nil {
 		t.Fatalf("the IDE process failed: %v\n%s", err, out)
 	}
@@ -446,4 +449,16 @@ func (v *verdict) judgeAudit(c hostileCase) {
 			}
 		}
 	}
+}
+
+// zshHome returns the HOME the zsh variant's terminals run with (the
+// world's, holding an empty .zshrc, so zsh -i reads no person's startup
+// files and starts no new-user wizard). A missing zsh fails the run: the
+// variant is never skipped.
+func zshHome(t *testing.T, w *world) string {
+	t.Helper()
+	if _, err := exec.LookPath("zsh"); err != nil {
+		t.Fatalf("the zsh variant runs terminals with zsh -i -c, and zsh is missing (scripts/zsh.sh installs it): %v", err)
+	}
+	return w.home()
 }

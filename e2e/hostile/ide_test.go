@@ -22,7 +22,7 @@ import (
 // ideConfig is what the executing IDE process is told (a JSON file named on
 // its command line).
 type ideConfig struct {
-	Variant   string   `json:"variant"`   // js, go, sh or zed
+	Variant   string   `json:"variant"`   // js, go, sh, zed or zsh
 	Bridge    []string `json:"bridge"`    // the bridge command line, agent included
 	Workspace string   `json:"workspace"` // the bridge's cwd and the session's
 	Approve   bool     `json:"approve"`   // answer permission requests with allow

@@ -71,6 +71,9 @@ type world struct {
 	before                           map[string]string
 }
 
+// home is the HOME the zsh variant's terminals run with.
+func (w *world) home() string { return filepath.Join(w.root, "home") }
+
 func newWorld(t *testing.T, c hostileCase) *world {
 	t.Helper()
 	root := t.TempDir()
@@ -105,6 +108,10 @@ func newWorld(t *testing.T, c hostileCase) *world {
 	// acp-bridge itself, as the person has it installed: its own commands
 	// are commands an agent may run (owncommands.txtar).
 	must(t, os.Symlink(bridgeBin, filepath.Join(w.bin, "acp-bridge")))
+	// The zsh variant's HOME, outside the workspace: an empty .zshrc, so
+	// zsh -i reads no person's startup files (a change to it is a bypass).
+	must(t, os.MkdirAll(w.home(), 0o755))
+	must(t, os.WriteFile(filepath.Join(w.home(), ".zshrc"), nil, 0o644))
 	for _, s := range c.setups {
 		arg, err := expand(s.arg, w.placeholders())
 		if err != nil {
