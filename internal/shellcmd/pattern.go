@@ -65,11 +65,16 @@ var posixClasses = map[string][][2]rune{
 // ways no one pattern covers: a bracket they read differently (above), or
 // zsh's "**/" and "***/", any depth of directories (none included), where
 // bash reads "*/", and a last element "**" (bash's globstar and zsh read it
-// as every name beneath, at any depth).
+// as every name beneath, at any depth). zsh's EXTENDED_GLOB "^" is read as
+// the names it could reach (zshNegation).
 func matchPattern(pat string) (out string, glob bool, why string) {
 	var b strings.Builder
 	for i := 0; i < len(pat); i++ {
 		switch c := pat[i]; c {
+		case '^':
+			// zsh's EXTENDED_GLOB negation (see zshNegation).
+			i = zshNegation(&b, pat, i)
+			glob = true
 		case '\\':
 			if i+1 == len(pat) {
 				b.WriteString(`\\`)
@@ -110,6 +115,20 @@ func matchPattern(pat string) (out string, glob bool, why string) {
 		}
 	}
 	return b.String(), glob, ""
+}
+
+// zshNegation writes to b what zsh's EXTENDED_GLOB "x^y" could match, x
+// followed by anything but y to the end of the path element, and returns
+// the index of the last byte of y: "*" in place of "^y". zsh reads it so
+// once the option is on, which a setopt on the line or the ~/.zshrc the
+// IDE's zsh -i reads may do, where bash and sh read a plain "^"; "*"
+// covers both (cat .e^x reads .env in zsh).
+func zshNegation(b *strings.Builder, pat string, i int) int {
+	for i+1 < len(pat) && pat[i+1] != '/' {
+		i++
+	}
+	b.WriteByte('*')
+	return i
 }
 
 // bracketState is how a "[" reads.

@@ -49,6 +49,9 @@ func shellExpansions(t testing.TB, shell, dir, pat string) []string {
 		script = "shopt -s dotglob nullglob; for f in " + pat + `; do printf '%s\0' "$f"; done`
 	case "zsh":
 		script = "setopt globdots nullglob; for f in " + pat + `; do printf '%s\0' "$f"; done`
+	case zshExtendedGlobShell:
+		shell = "zsh"
+		script = "setopt globdots nullglob extendedglob; for f in " + pat + `; do printf '%s\0' "$f"; done`
 	default:
 		script = "for f in " + pat + `; do [ -e "$f" ] && printf '%s\0' "$f"; done; true`
 	}
