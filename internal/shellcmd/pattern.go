@@ -72,6 +72,13 @@ func matchPattern(pat string) (out string, glob bool, why string) {
 	for i := 0; i < len(pat); i++ {
 		switch c := pat[i]; c {
 		case '^':
+			if i == 0 || pat[i-1] == '/' {
+				// First in its path element: a regular expression's
+				// anchor (grep ^func main.go) far more often than
+				// zsh's negation, which reaches no dotfile there.
+				b.WriteByte(c)
+				continue
+			}
 			// zsh's EXTENDED_GLOB negation (see zshNegation).
 			i = zshNegation(&b, pat, i)
 			glob = true

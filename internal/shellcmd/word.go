@@ -110,9 +110,9 @@ func quoteRemoval(word *syntax.Word) (val, pat string, glob bool, why string) {
 					}
 					vb.WriteByte(s[j])
 					writeEscaped(&pb, s[j:j+1])
-				case c == '*' || c == '?' || c == '[' || c == '^':
-					// ^ is zsh's EXTENDED_GLOB negation
-					// (matchPattern).
+				case c == '*' || c == '?' || c == '[' || c == '^' && vb.Len() > 0 && !strings.HasSuffix(vb.String(), "/"):
+					// A ^ after a path element's start is zsh's
+					// EXTENDED_GLOB negation (matchPattern).
 					glob = true
 					vb.WriteByte(c)
 					pb.WriteByte(c)
