@@ -448,6 +448,9 @@ type walker struct {
 	// pipedFrom is, for each statement on the right of a pipe, the one
 	// whose output it reads (pure_output.go).
 	pipedFrom map[*syntax.Stmt]*syntax.Stmt
+	// funcs are the bodies of the functions the line defined so far, by
+	// name (function_calls.go).
+	funcs map[string]string
 }
 
 // newWalker returns a walker that adds to a.

@@ -40,6 +40,8 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 				}
 				w.pipedFrom[n.Y] = n.X
 			}
+		case *syntax.FuncDecl:
+			w.defineFunction(n, src)
 		case *syntax.DeclClause:
 			w.decl(n, src, depth)
 		case *syntax.ForClause:
@@ -185,6 +187,7 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 		w.aliasUse(st, head, src, depth)
 		w.heldCommandWord(st, head, src, depth)
 		w.heldArguments(st, call, head, src, depth)
+		w.functionCall(call, head, src, depth)
 	}
 	w.aliasDefs(words)
 	w.testElements(words)
