@@ -78,19 +78,16 @@ func TestRolloverKeepsTheSessionMode(t *testing.T) {
 // said "read-only", and governance answered for the person the requests
 // read-only leaves to them.
 func TestRolloverKeepsAModeShownOnlyAsAnOption(t *testing.T) {
-	option := func(mode string) string {
-		return fmt.Sprintf(`"configOptions":[{"id":"approval","name":"Mode","category":"mode","type":"select","currentValue":%q,"options":[]}]`, mode)
-	}
 	for _, tt := range []struct {
 		name     string
 		answer   string // the agent's answer to the restore, after "id":N,
 		restored []string
 		noted    string
 	}{
-		{"taken", `"result":{` + option("read-only") + `}`, []string{"s1 read-only"}, ""},
+		{"taken", `"result":{` + modeOption("read-only") + `}`, []string{"s1 read-only"}, ""},
 		{"taken, showing nothing", `"result":{}`, []string{"s1 read-only"}, ""},
 		{"refused", `"error":{"code":-32602,"message":"Invalid value"}`, nil, `did not take the mode "read-only"`},
-		{"answered in another mode", `"result":{` + option("auto") + `}`, []string{"s1 auto"}, `it runs in "auto"`},
+		{"answered in another mode", `"result":{` + modeOption("auto") + `}`, []string{"s1 auto"}, `it runs in "auto"`},
 		{"answered unreadably", `"result":{"configOptions":[{"id":"approval","category":"mode","currentValue":1}]}`, nil, `did not take the mode "read-only"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,24 +95,16 @@ func TestRolloverKeepsAModeShownOnlyAsAnOption(t *testing.T) {
 			h := newHarness(t, Config{ContextSize: 2000, OnModeRestored: func(ide, mode string) { restored = append(restored, ide+" "+mode) }})
 			h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/repo","mcpServers":[]}}`)
 			h.readAgent()
-			h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1",` + option("auto") + `}}`)
+			h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1",` + modeOption("auto") + `}}`)
 			h.untilIDE(isResponse("1"))
 			h.ide(`{"jsonrpc":"2.0","id":2,"method":"session/set_config_option","params":{"sessionId":"s1","configId":"approval","value":"read-only"}}`)
 			h.readAgent()
-			h.agent(`{"jsonrpc":"2.0","id":2,"result":{` + option("read-only") + `}}`)
+			h.agent(`{"jsonrpc":"2.0","id":2,"result":{` + modeOption("read-only") + `}}`)
 			h.untilIDE(isResponse("2"))
 			h.prompt(3, "s1", "Review export/csv.go")
 			h.checkpoint(3, "s1", "Reviewing the exporter. ")
 
-			_, id := h.rolloverAsked(5, "s1", "go on")
-			h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"sessionId":"d1",%s}}`, id, option("auto")))
-			set := h.readAgent()
-			params, _ := rawjson.Get(set, "params")
-			if got, w := str(set, "method")+" "+string(params), `session/set_config_option {"configId":"approval","sessionId":"d1","value":"read-only"}`; got != w {
-				t.Fatalf("agent got %s, want %s before the prompt", got, w)
-			}
-			sid, _ := rawjson.Get(set, "id")
-			h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,%s}`, sid, tt.answer))
+			h.rolloverRestoresReadOnly(t, tt.answer)
 			if pr := h.readAgent(); str(pr, "method") != "session/prompt" || str(pr, "params", "sessionId") != "d1" {
 				t.Fatalf("agent got %s, want the prompt in d1", pr)
 			}
@@ -142,9 +131,6 @@ func TestRolloverKeepsAModeShownOnlyAsAnOption(t *testing.T) {
 // read-only, and the person never changes it; the rollover's fresh session
 // opens in "auto". The mode the session opened in is the one given back.
 func TestRolloverKeepsTheModeASessionOpenedIn(t *testing.T) {
-	option := func(mode string) string {
-		return fmt.Sprintf(`"configOptions":[{"id":"approval","name":"Mode","category":"mode","type":"select","currentValue":%q,"options":[]}]`, mode)
-	}
 	for _, method := range []string{"session/new", "session/load"} {
 		t.Run(method, func(t *testing.T) {
 			var restored []string
@@ -152,24 +138,16 @@ func TestRolloverKeepsTheModeASessionOpenedIn(t *testing.T) {
 			if method == "session/new" {
 				h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/repo","mcpServers":[]}}`)
 				h.readAgent()
-				h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1",` + option("read-only") + `}}`)
+				h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1",` + modeOption("read-only") + `}}`)
 			} else {
 				h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/load","params":{"sessionId":"s1","cwd":"/repo","mcpServers":[]}}`)
 				h.readAgent()
-				h.agent(`{"jsonrpc":"2.0","id":1,"result":{` + option("read-only") + `}}`)
+				h.agent(`{"jsonrpc":"2.0","id":1,"result":{` + modeOption("read-only") + `}}`)
 			}
 			h.untilIDE(isResponse("1"))
 			h.prompt(3, "s1", "Review export/csv.go")
 			h.checkpoint(3, "s1", "Reviewing the exporter. ")
-			_, id := h.rolloverAsked(5, "s1", "go on")
-			h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"sessionId":"d1",%s}}`, id, option("auto")))
-			set := h.readAgent()
-			params, _ := rawjson.Get(set, "params")
-			if got, w := str(set, "method")+" "+string(params), `session/set_config_option {"configId":"approval","sessionId":"d1","value":"read-only"}`; got != w {
-				t.Fatalf("agent got %s, want %s before the prompt", got, w)
-			}
-			sid, _ := rawjson.Get(set, "id")
-			h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{%s}}`, sid, option("read-only")))
+			h.rolloverRestoresReadOnly(t, `"result":{`+modeOption("read-only")+`}`)
 			if pr := h.readAgent(); str(pr, "method") != "session/prompt" {
 				t.Fatalf("agent got %s, want the prompt", pr)
 			}
@@ -178,4 +156,27 @@ func TestRolloverKeepsTheModeASessionOpenedIn(t *testing.T) {
 			}
 		})
 	}
+}
+
+// modeOption is the configOptions of an agent that shows its mode only as
+// the configuration option "approval", set to mode.
+func modeOption(mode string) string {
+	return fmt.Sprintf(`"configOptions":[{"id":"approval","name":"Mode","category":"mode","type":"select","currentValue":%q,"options":[]}]`, mode)
+}
+
+// rolloverRestoresReadOnly rolls session s1 over to a fresh agent session
+// d1 that opens in "auto", checks that the agent is asked to set its mode
+// option back to read-only before the prompt, and has it answer with
+// answer (the text after "id":N,).
+func (h *harness) rolloverRestoresReadOnly(t *testing.T, answer string) {
+	t.Helper()
+	_, id := h.rolloverAsked(5, "s1", "go on")
+	h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"sessionId":"d1",%s}}`, id, modeOption("auto")))
+	set := h.readAgent()
+	params, _ := rawjson.Get(set, "params")
+	if got, w := str(set, "method")+" "+string(params), `session/set_config_option {"configId":"approval","sessionId":"d1","value":"read-only"}`; got != w {
+		t.Fatalf("agent got %s, want %s before the prompt", got, w)
+	}
+	sid, _ := rawjson.Get(set, "id")
+	h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,%s}`, sid, answer))
 }
