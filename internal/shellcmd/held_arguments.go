@@ -25,11 +25,18 @@ func (w *walker) heldArguments(st *syntax.Stmt, call *syntax.CallExpr, head *syn
 		start, end int
 		values     []string
 	}
+	start, end := int(st.Pos().Offset()), int(st.End().Offset())
+	if start < 0 || end > len(src) || start > end {
+		return
+	}
 	var words []held
 	combos := 1
 	for _, arg := range call.Args {
 		if arg == head || evalWord(arg, src).Kind != Dynamic {
 			continue
+		}
+		if from, to := int(arg.Pos().Offset()), int(arg.End().Offset()); from < start || to > end || from > to {
+			return // a word the statement's text does not hold (a line the grammar recovered)
 		}
 		values, ok := w.heldExpansions(arg, src)
 		if !ok || len(values) == 0 {
@@ -44,8 +51,7 @@ func (w *walker) heldArguments(st *syntax.Stmt, call *syntax.CallExpr, head *syn
 		}
 		words = append(words, held{int(arg.Pos().Offset()), int(arg.End().Offset()), values})
 	}
-	start, end := int(st.Pos().Offset()), int(st.End().Offset())
-	if len(words) == 0 || start < 0 || end > len(src) || start > end {
+	if len(words) == 0 {
 		return
 	}
 	texts := []string{src[start:end]}
