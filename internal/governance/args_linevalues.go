@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // A file name built at run time from variables that the line, or the
@@ -90,17 +89,11 @@ func valueWords(text, v string) []shellcmd.Word {
 	return words
 }
 
-// unquotedExpansionIn reports whether the one word text holds a parameter
-// expansion outside double quotes.
+// unquotedExpansionIn reports whether the one word text holds an expansion
+// or command substitution outside double quotes (shellcmd.UnquotedExpansion).
 func unquotedExpansionIn(text string) bool {
 	call := oneWordCall(text)
-	if call == nil {
-		return false
-	}
-	return slices.ContainsFunc(call.Args[0].Parts, func(p syntax.WordPart) bool {
-		_, isParam := p.(*syntax.ParamExp)
-		return isParam
-	})
+	return call != nil && shellcmd.UnquotedExpansion(call.Args[0])
 }
 
 // mayGiveValues reports whether substitutedWords may find values for the

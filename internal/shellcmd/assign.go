@@ -199,13 +199,13 @@ func (w *walker) elementValues(word *syntax.Word, src string) (fields [][]string
 	if !ok || len(held) == 0 {
 		return nil, false
 	}
-	split := unquotedExpansion(word)
+	split := UnquotedExpansion(word)
 	for _, v := range held {
 		if !split {
 			fields = append(fields, []string{v})
 			continue
 		}
-		fields = append(fields, strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }))
+		fields = append(fields, blankFields(v))
 	}
 	return fields, true
 }

@@ -45,7 +45,7 @@ func (w *walker) heldArguments(st *syntax.Stmt, call *syntax.CallExpr, head *syn
 		if combos *= len(values); combos > maxHeld {
 			return
 		}
-		split := unquotedExpansion(arg)
+		split := UnquotedExpansion(arg)
 		for i, v := range values {
 			values[i] = heldWordText(v, split)
 		}
@@ -79,10 +79,16 @@ func (w *walker) heldArguments(st *syntax.Stmt, call *syntax.CallExpr, head *syn
 	}
 }
 
-// unquotedExpansion reports whether word holds an expansion or command
+// blankFields splits an unquoted expansion's value into the words the
+// shell makes of it under the default IFS.
+func blankFields(value string) []string {
+	return strings.FieldsFunc(value, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' })
+}
+
+// UnquotedExpansion reports whether word holds an expansion or command
 // substitution outside double quotes, whose value the shell splits into
-// words.
-func unquotedExpansion(word *syntax.Word) bool {
+// words (and matches against the files where it holds a pattern).
+func UnquotedExpansion(word *syntax.Word) bool {
 	for _, part := range word.Parts {
 		switch part.(type) {
 		case *syntax.ParamExp, *syntax.CmdSubst:
@@ -101,7 +107,7 @@ func heldWordText(value string, split bool) string {
 		return singleQuoted([]string{value})
 	}
 	var b strings.Builder
-	for i, field := range strings.FieldsFunc(value, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }) {
+	for i, field := range blankFields(value) {
 		if i > 0 {
 			b.WriteByte(' ')
 		}

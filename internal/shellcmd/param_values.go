@@ -54,10 +54,11 @@ func ParamValues(p *syntax.ParamExp, known func(name string) Held) (values []str
 	if !plainOperands(p) {
 		return nil, false
 	}
+	held := known(p.Param.Value)
 	if p.Exp == nil && p.Slice == nil && p.Repl == nil && !wholeArray(p) {
-		return known(p.Param.Value).Values, true // each value as it is
+		return held.Values, true // each value as it is
 	}
-	mains, ok := mainVariables(p, known(p.Param.Value))
+	mains, ok := mainVariables(p, held)
 	if !ok {
 		return nil, false
 	}
