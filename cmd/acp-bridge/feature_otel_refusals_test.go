@@ -48,8 +48,12 @@ func TestOTLPTracesShowEveryRefusal(t *testing.T) {
 		t.Fatal(err)
 	}
 	logFile := filepath.Join(dir, "audit", "audit.jsonl")
+	// The collector prints every record it receives, and thousands of
+	// spans and audit records take it more than the default 5 s to take
+	// in on a busy machine: the bridge waits for it at exit here, so that
+	// a span missing below was never sent, not sent too late.
 	ide := startBridge(t, "--policy", policy, "--audit", logFile, "--workspace-root", ws, "--adapter", "none",
-		"--otlp-endpoint", col.Endpoint(), "--otlp-traces", "--", "sh", "-c", catLinesAgent, "sh", script)
+		"--otlp-endpoint", col.Endpoint(), "--otlp-traces", "--otlp-flush-timeout", "2m", "--", "sh", "-c", catLinesAgent, "sh", script)
 	for i, line := range []string{
 		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"` + ws + `","mcpServers":[]}}`,
@@ -60,6 +64,9 @@ func TestOTLPTracesShowEveryRefusal(t *testing.T) {
 	}
 	if err := ide.Wait(); err != nil {
 		t.Fatalf("bridge: %v (stderr: %s)", err, ide.Stderr())
+	}
+	if strings.Contains(ide.Stderr(), "did not reach the collector") {
+		t.Fatalf("the bridge dropped spans at exit: %s", ide.Stderr())
 	}
 	entries, err := audit.ReadEntries(logFile)
 	if err != nil {

@@ -17,8 +17,9 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// DefaultSpanQueue is the most ended spans held for export; more are
-// dropped, never waited for.
+// DefaultSpanQueue is the most ended spans held for export. A turn's span,
+// which the wire ends, is dropped when the queue is full, never waited
+// for; a tool call's waits for room (see makeRoom).
 const DefaultSpanQueue = 2048
 
 // maxAttrLen bounds a span attribute's value, in bytes, unless
@@ -42,8 +43,9 @@ type TraceConfig struct {
 	// Timeout bounds one export request. Optional; if zero,
 	// DefaultTimeout.
 	Timeout time.Duration
-	// QueueSize is the most ended spans waiting for export; a span ended
-	// while the queue is full is dropped and counted. Optional; if zero,
+	// QueueSize is the most ended spans waiting for export; a turn's span
+	// ended while the queue is full is dropped and counted, a tool call's
+	// waits for room (at most Timeout at a time). Optional; if zero,
 	// DefaultSpanQueue.
 	QueueSize int
 	// LogPath is the audit log whose tool calls and policy decisions
@@ -82,16 +84,20 @@ type Tracer struct {
 
 	root    trace.Span
 	rootCtx context.Context
-	ended   atomic.Int64 // spans ended, exported or not
+	room    queueRoom // what waits in the export queue
 
 	mu       sync.Mutex        // guards turns and sessions
 	turns    map[string]*turn  // open turns by the forwarded request's id
 	sessions map[string][]turn // recent turns of each session, oldest first
 
 	tools *toolSpans // nil without LogPath
-	stop  chan struct{}
-	done  chan struct{}
-	once  sync.Once
+	// polling is done when half of Close's time is spent: the audit
+	// log's reader then stops waiting for room in the queue.
+	polling    context.Context
+	endPolling context.CancelFunc
+	stop       chan struct{}
+	done       chan struct{}
+	once       sync.Once
 }
 
 // NewTracer starts the run's root span and the exporter. It does not
@@ -117,9 +123,10 @@ func newTracer(ctx context.Context, cfg TraceConfig, inner sdktrace.SpanExporter
 	if err != nil && res == nil {
 		return nil, fmt.Errorf("otlp traces: resource: %w", err)
 	}
-	t := &Tracer{cfg: cfg, log: lg, exp: &countingExporter{SpanExporter: inner, log: lg},
-		turns: map[string]*turn{}, sessions: map[string][]turn{},
+	t := &Tracer{cfg: cfg, log: lg, turns: map[string]*turn{}, sessions: map[string][]turn{},
 		stop: make(chan struct{}), done: make(chan struct{})}
+	t.exp = &countingExporter{SpanExporter: inner, log: lg, handled: &t.room.handled}
+	t.polling, t.endPolling = context.WithCancel(context.Background())
 	// The agent names tools and tool call ids: a huge one must not make
 	// huge spans.
 	limits := sdktrace.NewSpanLimits()
@@ -127,8 +134,9 @@ func newTracer(ctx context.Context, cfg TraceConfig, inner sdktrace.SpanExporter
 		limits.AttributeValueLengthLimit = maxAttrLen
 	}
 	t.prov = sdktrace.NewTracerProvider(sdktrace.WithResource(res), sdktrace.WithSpanLimits(limits),
-		sdktrace.WithSpanProcessor(endCounter{&t.ended}),
-		// Never blocking: a full queue drops the span (counted at Close).
+		sdktrace.WithSpanProcessor(endCounter{&t.room.ended}),
+		// Never blocking: a full queue drops the span (counted at Close);
+		// the audit log's reader waits for room itself (makeRoom).
 		sdktrace.WithBatcher(t.exp, sdktrace.WithMaxQueueSize(cfg.QueueSize), sdktrace.WithExportTimeout(cfg.Timeout)))
 	t.tr = t.prov.Tracer("github.com/acp-bridge/acp-bridge")
 	parent := context.Background()
@@ -158,7 +166,7 @@ func (t *Tracer) Start() {
 	go func() {
 		defer close(t.done)
 		for {
-			t.tools.poll()
+			t.tools.poll(t.polling)
 			select {
 			case <-t.stop:
 				return
@@ -169,15 +177,25 @@ func (t *Tracer) Start() {
 }
 
 // Close ends what is open (tool spans at their last event, turns that got
-// no response, the root span), then exports what is queued for at most
-// timeout. It returns how many spans ended without reaching the collector
-// (dropped from a full queue, failed, or still queued at the deadline).
+// no response, the root span) and exports what is queued, waiting on the
+// collector for about timeout: ending the spans waits for room in the
+// export queue for at most half of it, and the export that follows has
+// the rest, or at least the other half once the audit log is read. It
+// returns how many spans ended without reaching the collector (dropped
+// from a full queue, failed, or still queued at the deadline).
 func (t *Tracer) Close(timeout time.Duration) (lost int64, err error) {
+	deadline := time.Now().Add(timeout)
+	// The reader, in the middle of a read, and what follows wait for room
+	// until half the time is spent.
+	roomEnds := time.AfterFunc(timeout/2, t.endPolling)
+	defer roomEnds.Stop()
+	defer t.endPolling()
+	room := t.polling
 	t.once.Do(func() { close(t.stop) })
 	<-t.done
 	if t.tools != nil {
-		t.tools.poll()
-		t.tools.close()
+		t.tools.poll(room)
+		t.tools.close(room)
 	}
 	t.mu.Lock()
 	for id, tr := range t.turns {
@@ -186,15 +204,26 @@ func (t *Tracer) Close(timeout time.Duration) (lost int64, err error) {
 		delete(t.turns, id)
 	}
 	t.mu.Unlock()
-	t.root.End()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	t.makeRoom(room)
+	// Reading the rest of the audit log took what it took: the export
+	// has at least half the time.
+	ctx, cancel := context.WithDeadline(context.Background(), later(deadline, time.Now().Add(timeout/2)))
 	defer cancel()
+	t.root.End()
 	err = t.prov.Shutdown(ctx)
-	lost = t.ended.Load() - t.exp.sent.Load()
+	lost = t.room.ended.Load() - t.exp.sent.Load()
 	if lost > 0 {
-		t.log.Warn("otlp traces: spans did not reach the collector", "lost", lost, "ended", t.ended.Load(), "err", err)
+		t.log.Warn("otlp traces: spans did not reach the collector", "lost", lost, "ended", t.room.ended.Load(), "err", err)
 	}
 	return lost, err
+}
+
+// later returns the later of a and b.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // Sent returns how many spans the collector acknowledged.
@@ -225,13 +254,15 @@ func traceparentOf(ctx context.Context) string {
 // once when it stops taking them.
 type countingExporter struct {
 	sdktrace.SpanExporter
-	log  *slog.Logger
-	sent atomic.Int64
-	down atomic.Bool
+	log     *slog.Logger
+	sent    atomic.Int64
+	handled *atomic.Int64 // spans handed to it, sent or not
+	down    atomic.Bool
 }
 
 func (c *countingExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
 	err := c.SpanExporter.ExportSpans(ctx, spans)
+	c.handled.Add(int64(len(spans)))
 	if err != nil {
 		if !c.down.Swap(true) {
 			c.log.Warn("otlp traces: the collector is not taking spans; spans that do not fit the queue are dropped", "err", err)

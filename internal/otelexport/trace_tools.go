@@ -121,13 +121,14 @@ func newToolSpans(t *Tracer, path, run string) *toolSpans {
 	return &toolSpans{t: t, run: run, rd: r, open: map[string]*toolSpan{}, ended: map[string][]decisionKey{}}
 }
 
-// poll reads what the log gained and traces it.
-func (s *toolSpans) poll() {
+// poll reads what the log gained and traces it. Ending a span may wait,
+// until ctx is done, for room in the export queue (see makeRoom).
+func (s *toolSpans) poll(ctx context.Context) {
 	for {
 		es, err := s.rd.read(DefaultBatchSize)
 		s.rd.takeAnomalies() // the log exporter reports them
 		for i := range es {
-			s.add(&es[i])
+			s.add(ctx, &es[i])
 		}
 		if err != nil {
 			s.t.log.Debug("otlp traces: reading the audit log", "err", err)
@@ -140,7 +141,7 @@ func (s *toolSpans) poll() {
 }
 
 // add traces one audit event, if it is about a tool call of this run.
-func (s *toolSpans) add(e *audit.Entry) {
+func (s *toolSpans) add(ctx context.Context, e *audit.Entry) {
 	if s.run != "" && e.RunID != s.run {
 		return
 	}
@@ -173,7 +174,7 @@ func (s *toolSpans) add(e *audit.Entry) {
 	if !ok {
 		if len(s.open) >= maxOpenTools {
 			oldest := s.order[0]
-			s.finish(oldest, s.open[oldest].last, "unfinished", codes.Unset, "")
+			s.finish(ctx, oldest, s.open[oldest].last, "unfinished", codes.Unset, "")
 		}
 		parent := s.t.rootCtx
 		if sc, ok := s.t.turnAt(e.Session, ts); ok {
@@ -214,16 +215,17 @@ func (s *toolSpans) add(e *audit.Entry) {
 	}
 	switch status := metaString(e.Metadata, "status"); {
 	case e.Decision() == audit.DecisionDeny:
-		s.finish(key, ts, "denied", codes.Error, "denied by policy: "+e.PolicyRule)
+		s.finish(ctx, key, ts, "denied", codes.Error, "denied by policy: "+e.PolicyRule)
 	case status == "completed":
-		s.finish(key, ts, status, codes.Ok, "")
+		s.finish(ctx, key, ts, status, codes.Ok, "")
 	case status == "failed":
-		s.finish(key, ts, status, codes.Error, "the tool call failed")
+		s.finish(ctx, key, ts, status, codes.Error, "the tool call failed")
 	}
 }
 
-// finish ends the tool span under key with its final status.
-func (s *toolSpans) finish(key string, ts time.Time, status string, code codes.Code, desc string) {
+// finish ends the tool span under key with its final status, once the
+// export queue has room for it or ctx is done.
+func (s *toolSpans) finish(ctx context.Context, key string, ts time.Time, status string, code codes.Code, desc string) {
 	open := s.open[key]
 	delete(s.open, key)
 	for i, k := range s.order {
@@ -240,14 +242,15 @@ func (s *toolSpans) finish(key string, ts time.Time, status string, code codes.C
 	}
 	open.span.SetAttributes(attribute.String(AttrToolStatus, status))
 	open.span.SetStatus(code, desc)
+	s.t.makeRoom(ctx)
 	open.span.End(trace.WithTimestamp(ts))
 }
 
 // close ends the tool spans still open at their last event, as
 // unfinished, and releases the log.
-func (s *toolSpans) close() {
+func (s *toolSpans) close(ctx context.Context) {
 	for _, key := range append([]string(nil), s.order...) {
-		s.finish(key, s.open[key].last, "unfinished", codes.Unset, "")
+		s.finish(ctx, key, s.open[key].last, "unfinished", codes.Unset, "")
 	}
 	s.rd.close()
 }
