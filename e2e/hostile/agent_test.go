@@ -60,6 +60,9 @@ type agentConfig struct {
 	// configuration option too, opening the case's session in it (a
 	// rollover's fresh session still starts in "auto").
 	OpenedMode string `json:"openedMode,omitempty"`
+	// RolledAnswer, when set, is the result the agent answers a
+	// rollover's session/new with (a JSON object), in place of its own.
+	RolledAnswer json.RawMessage `json:"rolledAnswer,omitempty"`
 	// Stderr, when set, is written to the agent's stderr as it starts.
 	Stderr string `json:"stderr,omitempty"`
 	// ExitInTurn has the agent exit with status 1 once its turn's lines
@@ -450,6 +453,8 @@ func (a *hostileAgent) handle(line []byte) {
 		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID,
 			"error": map[string]any{"code": authRequired, "message": "Authentication required"}})
 		a.send(append(b, '\n'))
+	case m.Method == "session/new" && a.cfg.Rollover && a.opened && len(a.cfg.RolledAnswer) > 0:
+		a.reply(m.ID, a.cfg.RolledAnswer)
 	case m.Method == "session/new" && a.cfg.Rollover && a.opened:
 		a.reply(m.ID, a.withModeOption(map[string]any{"sessionId": rolledSessionID(a.cfg.SessionID)}, "auto"))
 	case m.Method == "session/new":

@@ -95,6 +95,9 @@ type hostileCase struct {
 	// loadAnswer: the line the agent answers session/load with, raw
 	// (@load-answer), {{REQID}} standing for the request's id.
 	loadAnswer string
+	// rolledAnswer: the result the agent answers a rollover's session/new
+	// with, a JSON object (@rolled-answer), in place of its own.
+	rolledAnswer string
 }
 
 // fileWant is a workspace file's content after the run: it must (@want-file)
@@ -386,6 +389,11 @@ func (c *hostileCase) directive(line string) error {
 		return setText(&c.modeOption, word, rest, "the mode the person picks")
 	case "opened-mode":
 		return setText(&c.openedMode, word, rest, "the mode the session opens in")
+	case "rolled-answer":
+		if !json.Valid([]byte(rest)) || !strings.HasPrefix(rest, "{") {
+			return fmt.Errorf("@%s wants a JSON object, got %q", word, rest)
+		}
+		c.rolledAnswer = rest
 	case "rss":
 		n, err := strconv.Atoi(rest)
 		if err != nil || n <= 0 {

@@ -187,6 +187,9 @@
 //	@opened-mode MODE      as @mode-option, but the agent opens the case's
 //	                       session in MODE (a rollover's fresh one in "auto")
 //	                       and the IDE sets nothing
+//	@rolled-answer JSON    with @rollover: the result (a JSON object; placeholders
+//	                       apply) the agent answers the rollover's session/new
+//	                       with, in place of its own
 //	@repeat N              send the next message line N times, {{I}} in it
 //	                       counting 1..N
 //	@control               a harness check, not an attack: no refusal is expected

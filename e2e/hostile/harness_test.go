@@ -267,6 +267,7 @@ func TestDirectives(t *testing.T) {
 		{"@rollover", func(c hostileCase) any { return c.rollover }, true},
 		{"@mode-option read-only", func(c hostileCase) any { return c.modeOption }, "read-only"},
 		{"@opened-mode read-only", func(c hostileCase) any { return c.openedMode }, "read-only"},
+		{`@rolled-answer {"sessionId":"x"}`, func(c hostileCase) any { return c.rolledAnswer }, `{"sessionId":"x"}`},
 		{"@setup copy cache/x.md .env", func(c hostileCase) any { return c.setups }, []setupStep{{kind: "copy", name: "cache/x.md", arg: ".env"}}},
 		{"@ide go, sh", func(c hostileCase) any { return c.ides }, []string{"go", "sh"}},
 		{`@auth-methods [{"id":"a"}]`, func(c hostileCase) any { return c.auth }, `[{"id":"a"}]`},
@@ -280,7 +281,7 @@ func TestDirectives(t *testing.T) {
 			t.Errorf("%q: got %#v, want %#v", tt.directives, got, tt.want)
 		}
 	}
-	for _, d := range []string{"@agent-name", "@audit", "@no-audit", "@secret ", "@forged", "@asked", "@want-agent", "@rss", "@approvals allow x", "@auth-methods {}", "@approve-shown", "@press", "@listed-sessions {}", "@nope"} {
+	for _, d := range []string{"@agent-name", "@audit", "@no-audit", "@secret ", "@forged", "@asked", "@want-agent", "@rss", "@approvals allow x", "@auth-methods {}", "@approve-shown", "@press", "@listed-sessions {}", "@rolled-answer []", "@nope"} {
 		_, err := parseCase("inline", "directives", []byte(d+"\n{}\n"))
 		if err == nil || !strings.Contains(err.Error(), strings.Fields(d)[0]) {
 			t.Errorf("%q: error %v, want one naming the directive", d, err)

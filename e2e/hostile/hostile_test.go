@@ -162,10 +162,12 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 	must(t, err)
 	listedAnswer, err := expand(c.listedAnswer, w.placeholders())
 	must(t, err)
+	rolledAnswer, err := expand(c.rolledAnswer, w.placeholders())
+	must(t, err)
 	writeJSON(t, at("agent.json"), agentConfig{Script: at("script"), Received: at("received"), SessionID: w.sid, Name: string(agentName), Workspace: w.ws,
 		AuthMethods: json.RawMessage(auth), Sessions: json.RawMessage(listed), ListAnswer: string(listedAnswer),
 		EndTurn: answerLine(c.endTurn), NextScript: at("next-script"), LoadAnswer: answerLine(c.loadAnswer), Rollover: c.rollover, ModeOption: c.modeOption, OpenedMode: c.openedMode,
-		Stderr: string(agentStderr), ExitInTurn: c.agentExits})
+		RolledAnswer: json.RawMessage(rolledAnswer), Stderr: string(agentStderr), ExitInTurn: c.agentExits})
 	cmdline := []string{testBin, "hostile-agent", at("agent.json")}
 	if bridged {
 		bridge := []string{bridgeBin, "--policy", w.policy, "--audit", w.audit}

@@ -179,12 +179,18 @@ func (x *Enforcer) setMode(sid, mode string) {
 //
 // The mode the session had is what the rollover gives the fresh session
 // back (ModeRestoredIn): until then, the agent's update to it is the
-// bridge's restore.
+// bridge's restore. A fresh session whose result shows no mode, where the
+// session had one, is in a mode the bridge does not know (ModeUnreadable),
+// not in the none of an agent without modes, whose permission requests the
+// policy answers: the IDE still shows the mode the person chose.
 func (x *Enforcer) ContinuedIn(sid string, result []byte) {
 	fresh := openedMode(result)
 	x.mu.Lock()
 	if s := x.sessions[sid]; s != nil && s.mode != fresh && s.mode != "" {
 		x.setModes[rolloverKey(sid)] = pendingMode{session: sid, mode: s.mode, by: actorBridge, via: viaRestore}
+		if fresh == "" {
+			fresh = ModeUnreadable
+		}
 	}
 	x.mu.Unlock()
 	x.setModeBy(sid, fresh, actorBridge, "the fresh agent session a rollover opened")

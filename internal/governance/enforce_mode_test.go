@@ -178,13 +178,18 @@ func TestEnforcerModeUpdateLaxWire(t *testing.T) {
 // rollover sends, which no middleware sees, gives the IDE's session the
 // fresh agent session's mode; it keeps no session the IDE never opened.
 func TestEnforcerModeContinuedIn(t *testing.T) {
-	for _, tt := range []struct{ result, want string }{
-		{`{"sessionId":"fresh","modes":{"currentModeId":"bypassPermissions","availableModes":[]}}`, "bypassPermissions"},
-		{`{"sessionId":"fresh"}`, ""},
-		{`{"sessionId":"fresh","modes":{"currentModeId":7}}`, ModeUnreadable},
-		{`{"sessionId":"fresh","modes":{"currentModeId":"plan"},"modes":{"currentModeId":"bypassPermissions"}}`, ModeUnreadable},
+	for _, tt := range []struct{ opened, result, want string }{
+		{"default", `{"sessionId":"fresh","modes":{"currentModeId":"bypassPermissions","availableModes":[]}}`, "bypassPermissions"},
+		// A fresh session showing no mode, where the session had one, is
+		// in a mode the bridge does not know: the person answers.
+		{"default", `{"sessionId":"fresh"}`, ModeUnreadable},
+		{"default", `{"sessionId":"fresh","configOptions":[]}`, ModeUnreadable},
+		// An agent that showed no mode before shows none after.
+		{"", `{"sessionId":"fresh"}`, ""},
+		{"default", `{"sessionId":"fresh","modes":{"currentModeId":7}}`, ModeUnreadable},
+		{"default", `{"sessionId":"fresh","modes":{"currentModeId":"plan"},"modes":{"currentModeId":"bypassPermissions"}}`, ModeUnreadable},
 	} {
-		h := modeHarness(t, "default")
+		h := modeHarness(t, tt.opened)
 		h.enf.ContinuedIn("s1", []byte(tt.result))
 		if got := h.enf.Mode("s1"); got != tt.want {
 			t.Errorf("continued in %s: Mode(s1) = %q, want %q", tt.result, got, tt.want)
