@@ -39,9 +39,19 @@ func (p *Pipeline) modeSet(m *acpwire.Message) {
 // its mode only as the configuration option option (codex-acp) is given
 // it back with session/set_config_option, any other with
 // session/set_mode. If the agent refuses it, the person is told, and the
-// IDE of an agent with modes is told the mode the session is in now. It
+// IDE of an agent with modes is told the mode the session is in now; a
+// fresh session that shows no mode at all is told to the person too. It
 // returns the session's mode from now on.
 func (p *Pipeline) restoreMode(ctx context.Context, s *session, fresh, want, freshMode, option string, moved bool) string {
+	if want != "" && freshMode == "" {
+		// The fresh session shows no mode at all, where the session had
+		// one: no way to give it back is known, and the mode the IDE
+		// still shows may not hold. The person is told; governance takes
+		// the session's mode for one it does not know.
+		p.logger.Warn("rollover: the fresh agent session shows no mode", "session", s.ide, "mode", want)
+		p.say(s, fmt.Sprintf("> **acp-bridge:** the fresh agent session shows no mode, so the mode %q may not hold in it.\n\n", oneLine(want, 80)))
+		return freshMode
+	}
 	if want == "" || freshMode == "" || want == freshMode && !moved {
 		return freshMode
 	}

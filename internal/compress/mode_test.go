@@ -69,6 +69,47 @@ func TestRolloverKeepsTheSessionMode(t *testing.T) {
 	}
 }
 
+// TestRolloverToASessionShowingNoMode: the person set the session to
+// plan, and the agent answers the rollover's session/new showing no mode
+// at all. No way to give the mode back is known: nothing is sent for it,
+// governance hears of no restored mode (it takes the session's mode for
+// one it does not know), and the person is told the mode may not hold.
+func TestRolloverToASessionShowingNoMode(t *testing.T) {
+	for _, fresh := range []string{`{"sessionId":"d1"}`, `{"sessionId":"d1","configOptions":[]}`} {
+		t.Run(fresh, func(t *testing.T) {
+			var restored []string
+			h := newHarness(t, Config{ContextSize: 2000, OnModeRestored: func(ide, mode string) { restored = append(restored, ide+" "+mode) }})
+			modes := `{"currentModeId":"default","availableModes":[{"id":"default","name":"Default"},{"id":"plan","name":"Plan"}]}`
+			h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/repo","mcpServers":[]}}`)
+			h.readAgent()
+			h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1","modes":` + modes + `}}`)
+			h.untilIDE(isResponse("1"))
+			h.ide(`{"jsonrpc":"2.0","id":2,"method":"session/set_mode","params":{"sessionId":"s1","modeId":"plan"}}`)
+			h.readAgent()
+			h.agent(`{"jsonrpc":"2.0","id":2,"result":{}}`)
+			h.untilIDE(isResponse("2"))
+			h.prompt(3, "s1", "Plan a CSV exporter in export/csv.go")
+			h.checkpoint(3, "s1", "Planning the exporter. ")
+
+			_, id := h.rolloverAsked(5, "s1", "go on")
+			h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, id, fresh))
+			if pr := h.readAgent(); str(pr, "method") != "session/prompt" || str(pr, "params", "sessionId") != "d1" {
+				t.Fatalf("agent got %s, want the prompt in d1 and no mode request", pr)
+			}
+			if len(restored) != 0 {
+				t.Errorf("governance heard %v, though no mode was given back", restored)
+			}
+			noted := false
+			for _, m := range h.untilIDE(func(m []byte) bool { return strings.Contains(notes([][]byte{m}), "fresh agent session seeded") }) {
+				noted = noted || strings.Contains(notes([][]byte{m}), `shows no mode, so the mode "plan" may not hold`)
+			}
+			if !noted {
+				t.Error("the person was not told the fresh session shows no mode")
+			}
+		})
+	}
+}
+
 // TestRolloverKeepsAModeShownOnlyAsAnOption: an agent that shows its mode
 // only as a configuration option (codex-acp: configOptions, no modes)
 // opens the rollover's fresh session in its default mode. The bridge gives
