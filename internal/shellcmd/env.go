@@ -128,6 +128,7 @@ var envChangesCommands = map[string]string{
 	"GIT_COMMON_DIR":       "git uses the repository (and its hooks) it names",
 	"GIT_INDEX_FILE":       "git writes the index to the file it names",
 	"EXECIGNORE":           "it changes which program a command name runs",
+	"ARGV0":                "zsh starts the programs it runs under the name it holds, and a program such as git or busybox acts as the one that name says (git-rm is git rm)",
 	"BASH_CMDS":            "bash runs the file an element names for the command its key names, as hash -p makes it",
 	"BASH_ALIASES":         "bash expands an element as an alias for the command its key names",
 	"BASH_LOADABLES_PATH":  "enable -f loads builtins, code bash runs, from there",

@@ -21,7 +21,7 @@ func init() {
 		"stdbuf":    operandsThen(grammar{short: shortOpts("", "ioe", ""), long: longOpts("help version", "input output error", "")}, 0),
 		"setsid":    operandsThen(grammar{short: shortOpts("cfw", "", ""), long: longOpts("ctty fork wait help version", "", "")}, 0),
 		"time":      operandsThen(grammar{short: shortOpts("apvqV", "fo", ""), long: longOpts("append portability verbose quiet help version", "format output", "")}, 0),
-		"exec":      operandsThen(execGrammar, 0),
+		"exec":      withOptions(execGrammar, execRuns),
 		"builtin":   operandsThen(grammar{}, 0),
 		"noglob":    operandsThen(grammar{}, 0), // zsh's precommand modifiers
 		"nocorrect": operandsThen(grammar{}, 0),
@@ -286,10 +286,18 @@ func envRuns(form []Word, p parsed) step {
 			text.Text += " " + r.Text
 			text.Kind, text.Why = r.Kind, r.Why
 		}
+		if name, ok := p.value("a", "argv0"); ok {
+			// The string's command is started under that name
+			// (argv0.go): its words are read with the option again.
+			text.Text = "env --argv0=" + singleQuoted([]string{name}) + " " + text.Text[len("env "):]
+		}
 		st.shell = append(st.shell, shellRun{word: text, langs: dialectsOf("bash")})
 		return st
 	}
 	st.next = rest(form, i)
+	if name, ok := p.value("a", "argv0"); ok {
+		st.others = startedAs(name, st.next)
+	}
 	return st
 }
 
