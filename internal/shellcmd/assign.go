@@ -237,6 +237,9 @@ func (w *walker) assign(a Assignment, depth int) {
 	if !a.Dir.Moved() {
 		a.Dir = w.cur
 	}
+	if t, ok := tiedAssignment(a); ok {
+		w.assign(t, depth)
+	}
 	held := w.held[a.Name]
 	held.orders = nil // an array's elements in order only while nothing else sets it
 	switch {
