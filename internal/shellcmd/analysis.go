@@ -497,6 +497,9 @@ func (w *walker) line(src string, depth int, langs dialects) {
 			}
 		}
 	}
+	if braced, ok := zshSubscripted(src); ok && joinedParses(braced, langs) { // zsh_subscripts.go
+		w.line(braced, depth+1, langs)
+	}
 	var failed []string
 	var failedLangs dialects
 	parsed := 0

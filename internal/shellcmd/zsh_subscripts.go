@@ -1,0 +1,86 @@
+package shellcmd
+
+import "strings"
+
+// zsh reads a subscript right after an unbraced parameter as the
+// parameter's ($a[2] is the second element of a, "$a[-1]" the last),
+// where bash and sh read $a, its first element, and then the text [2]:
+// after a=(ls rm), "$a[2] x" runs rm x in zsh, which an IDE may run a
+// terminal with, and ls[2] x to the bash grammar the line is read with.
+// A line holding such a subscript is read a second time with each one
+// braced, ${a[2]}, as zsh reads it (zshSubscripted), each command in that
+// reading decided too.
+
+// zshSubscripted returns src with each unbraced parameter followed by a
+// subscript braced ($a[2] is ${a[2]}), outside single quotes and escapes,
+// and false where src holds none.
+func zshSubscripted(src string) (string, bool) {
+	if !strings.Contains(src, "[") || !strings.Contains(src, "$") {
+		return "", false
+	}
+	var b strings.Builder
+	changed := false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '\\' && i+1 < len(src):
+			b.WriteString(src[i : i+2])
+			i++
+			continue
+		case c == '\'':
+			// Single-quoted text, or a $'...' string whose escapes end
+			// at the first quote no backslash escapes.
+			ansi := i > 0 && src[i-1] == '$'
+			j := i + 1
+			for ; j < len(src) && src[j] != '\''; j++ {
+				if ansi && src[j] == '\\' {
+					j++
+				}
+			}
+			end := min(j+1, len(src))
+			b.WriteString(src[i:end])
+			i = end - 1
+			continue
+		case c == '$' && (i == 0 || src[i-1] != '$'):
+			n := i + 1
+			for n < len(src) && (src[n] == '_' || isAlpha(src[n]) || n > i+1 && isDigit(src[n])) {
+				n++
+			}
+			if n > i+1 && n < len(src) && src[n] == '[' {
+				if end := subscriptEnd(src, n); end > 0 {
+					b.WriteString("${" + src[i+1:end+1] + "}")
+					i = end
+					changed = true
+					continue
+				}
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), changed
+}
+
+// subscriptEnd returns the index of the "]" that closes the "[" at
+// src[open], brackets nested inside it counted, or -1 where none does on
+// the same line.
+func subscriptEnd(src string, open int) int {
+	depth := 0
+	for i := open; i < len(src); i++ {
+		switch src[i] {
+		case '[':
+			depth++
+		case ']':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		case '\n':
+			return -1
+		}
+	}
+	return -1
+}
+
+func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

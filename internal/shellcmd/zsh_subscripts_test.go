@@ -1,0 +1,48 @@
+package shellcmd
+
+import "testing"
+
+// TestZshSubscripted: an unbraced parameter followed by a subscript is
+// braced as zsh reads it, in double quotes too, and not in single quotes,
+// after a backslash, in a $'...' string, for $$ or $#, or where the
+// subscript does not close on its line.
+func TestZshSubscripted(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{`$a[2] x`, `${a[2]} x`},
+		{`a=(ls rm); "$a[-1]" x`, `a=(ls rm); "${a[-1]}" x`},
+		{`$a[2,3]`, `${a[2,3]}`},
+		{`echo $a[$b[1]]`, `echo ${a[$b[1]]}`},
+		{`echo $x_1[1]$y[2]`, `echo ${x_1[1]}${y[2]}`},
+		{`echo '$a[2]' $b[1]`, `echo '$a[2]' ${b[1]}`},
+		{`echo $'\'$a[2]' $b[1]`, `echo $'\'$a[2]' ${b[1]}`},
+		{`echo \$a[2]`, ""},
+		{`echo $$[1] $#a[1] $1[2]`, ""},
+		{"echo $a[2\n]", ""},
+		{`echo ${a[2]} $a`, ""},
+	}
+	for _, tt := range tests {
+		got, ok := zshSubscripted(tt.src)
+		if !ok {
+			got = ""
+		}
+		if got != tt.want {
+			t.Errorf("zshSubscripted(%q) = %q; want %q", tt.src, got, tt.want)
+		}
+	}
+}
+
+// TestZshSubscriptCommandWords: a command word zsh reads as an element of
+// an array the line gives is decided as that element.
+func TestZshSubscriptCommandWords(t *testing.T) {
+	for _, line := range []string{"a=(ls rm); $a[2] x", "a=(echo rm); echo ok; \"$a[-1]\" x", "a=(ls rm x); $a[2,3]"} {
+		found := false
+		for _, f := range formsOf(Analyze(line, Options{})) {
+			if f == "rm x" || f == "rm" {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("Analyze(%q): forms %q; want rm among them", line, formsOf(Analyze(line, Options{})))
+		}
+	}
+}
