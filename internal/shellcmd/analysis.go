@@ -497,9 +497,17 @@ func (w *walker) line(src string, depth int, langs dialects) {
 			}
 		}
 	}
-	if braced, ok := zshSubscripted(src); ok && joinedParses(braced, langs) { // zsh_subscripts.go
-		w.line(braced, depth+1, langs)
-	}
+	// zsh's reading of subscripts and modifiers (zsh_subscripts.go),
+	// after the line's own, whose commands are shown first.
+	defer func() {
+		braced, unread, ok := zshSubscripted(src)
+		if ok && joinedParses(braced, langs) {
+			w.line(braced, depth+1, langs)
+		}
+		for _, u := range unread {
+			w.problem("zsh applies the modifiers of %s to the parameter's value, which is not followed here", u)
+		}
+	}()
 	var failed []string
 	var failedLangs dialects
 	parsed := 0

@@ -13,13 +13,13 @@ import "strings"
 
 // zshSubscripted returns src with each unbraced parameter followed by a
 // subscript braced ($a[2] is ${a[2]}), outside single quotes and escapes,
-// and false where src holds none.
-func zshSubscripted(src string) (string, bool) {
-	if !strings.Contains(src, "[") || !strings.Contains(src, "$") {
-		return "", false
+// and false where src holds none; modifiers (zsh_modifiers.go) are read
+// too, and unread lists those the bridge does not follow.
+func zshSubscripted(src string) (out string, unread []string, changed bool) {
+	if !strings.Contains(src, "$") || !strings.ContainsAny(src, "[:") {
+		return "", nil, false
 	}
 	var b strings.Builder
-	changed := false
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		switch {
@@ -41,23 +41,55 @@ func zshSubscripted(src string) (string, bool) {
 			b.WriteString(src[i:end])
 			i = end - 1
 			continue
-		case c == '$' && (i == 0 || src[i-1] != '$'):
-			n := i + 1
-			for n < len(src) && (src[n] == '_' || isAlpha(src[n]) || n > i+1 && isDigit(src[n])) {
-				n++
-			}
-			if n > i+1 && n < len(src) && src[n] == '[' {
-				if end := subscriptEnd(src, n); end > 0 {
-					b.WriteString("${" + src[i+1:end+1] + "}")
-					i = end
-					changed = true
-					continue
+		case c == '$' && i+1 < len(src) && src[i+1] == '{' && (i == 0 || src[i-1] != '$'):
+			// ${name:mods}: zsh's modifiers where bash reads an offset.
+			n := nameEnd(src[i+2:]) + i + 2
+			if n > i+2 && n < len(src) && src[n] == ':' {
+				op, end, count := zshModifiers(src, n)
+				if count > 0 && end < len(src) && src[end] == '}' {
+					if op == "" {
+						unread = append(unread, src[i:end+1])
+					} else {
+						b.WriteString("${" + src[i+2:n] + op + "}")
+						i = end
+						changed = true
+						continue
+					}
 				}
+			}
+		case c == '$' && (i == 0 || src[i-1] != '$'):
+			n := nameEnd(src[i+1:]) + i + 1
+			if n == i+1 {
+				break
+			}
+			param, end := src[i+1:n], n-1
+			if n < len(src) && src[n] == '[' {
+				if e := subscriptEnd(src, n); e > 0 {
+					param, end = src[i+1:e+1], e
+				}
+			}
+			op, modEnd, count := "", end, 0
+			if end+1 < len(src) && src[end+1] == ':' {
+				op, modEnd, count = zshModifiers(src, end+1)
+			}
+			switch {
+			case count > 0 && (op == "" || strings.Contains(param, "[")):
+				unread = append(unread, src[i:modEnd])
+			case count > 0:
+				b.WriteString("${" + param + op + "}")
+				i = modEnd - 1
+				changed = true
+				continue
+			case param != src[i+1:n]:
+				b.WriteString("${" + param + "}")
+				i = end
+				changed = true
+				continue
 			}
 		}
 		b.WriteByte(c)
 	}
-	return b.String(), changed
+	return b.String(), unread, changed
 }
 
 // subscriptEnd returns the index of the "]" that closes the "[" at
@@ -80,7 +112,5 @@ func subscriptEnd(src string, open int) int {
 	}
 	return -1
 }
-
-func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

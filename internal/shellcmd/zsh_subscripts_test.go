@@ -21,7 +21,7 @@ func TestZshSubscripted(t *testing.T) {
 		{`echo ${a[2]} $a`, ""},
 	}
 	for _, tt := range tests {
-		got, ok := zshSubscripted(tt.src)
+		got, _, ok := zshSubscripted(tt.src)
 		if !ok {
 			got = ""
 		}
