@@ -451,6 +451,9 @@ type walker struct {
 	// funcs are the bodies of the functions the line defined so far, by
 	// name (function_calls.go).
 	funcs map[string]string
+	// argv0 are the names the line assigned zsh's ARGV0 so far, which
+	// the programs zsh starts after it take as their name (argv0.go).
+	argv0 []string
 }
 
 // newWalker returns a walker that adds to a.

@@ -3,8 +3,6 @@ package shellcmd
 import (
 	"path"
 	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // A program's first argument, argv[0], is the name it was started under,
@@ -16,8 +14,10 @@ import (
 // removes every tracked file, the policy among them, and "exec -a rm
 // busybox ls x" runs rm. Such a command is decided as the program NAME
 // says too, besides its own form (startedAs). zsh's ARGV0 does the same
-// for every program zsh starts while it is exported, and is asked about
-// wherever it is set (env.go).
+// for every program zsh starts while it is exported (ARGV0=git-rm git
+// status, or after set -a or export): each command after an assignment
+// to it on the line is decided as the program each value says too, and
+// setting it is asked about wherever it is set (env.go).
 
 // startedAs returns the forms a command gets run as when its program is
 // started with argv[0] name, besides form itself: name's last path
@@ -45,27 +45,6 @@ func execRuns(form []Word, p parsed) step {
 		st.others = startedAs(name, st.next)
 	}
 	return st
-}
-
-// argv0Names returns the names an ARGV0 assigned before a command's words
-// (ARGV0=git-rm git status) starts its program under in zsh, which
-// exports such an assignment to the program it starts. A value known only
-// when the line runs is not among them: setting ARGV0 so is asked about
-// as setting it is anywhere (ClassifyEnv).
-func argv0Names(call *syntax.CallExpr, src string) []string {
-	var names []string
-	for _, as := range call.Assigns {
-		if as.Name == nil || as.Name.Value != "ARGV0" || as.Value == nil || as.Array != nil || as.Append {
-			continue
-		}
-		switch v := evalWord(as.Value, src); v.Kind {
-		case Static:
-			names = append(names, v.Text)
-		case Glob:
-			names = append(names, Unescape(v.Text)) // no pattern is matched in an assignment
-		}
-	}
-	return names
 }
 
 // startedAsForms returns forms with, after them, the forms each of names

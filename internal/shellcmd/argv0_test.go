@@ -7,11 +7,11 @@ import (
 )
 
 // TestStartedAsArgv0: a program started under another name (exec -a,
-// env -a and --argv0, zsh's ARGV0 before the command) is decided as the
-// program that name says too, as a multi-call program acts on it: git as
-// git-SUB runs "git SUB", busybox the applet the name gives. Without such
-// a name, or with one only known when the line runs, no other form is
-// added.
+// env -a and --argv0, zsh's ARGV0 before the command or set on the line
+// before it) is decided as the program that name says too, as a
+// multi-call program acts on it: git as git-SUB runs "git SUB", busybox
+// the applet the name gives. Without such a name, or with one only known
+// when the line runs, no other form is added.
 func TestStartedAsArgv0(t *testing.T) {
 	tests := []struct {
 		line string
@@ -29,6 +29,9 @@ func TestStartedAsArgv0(t *testing.T) {
 		{line: "env -a rm -S 'ls x'", want: []string{"rm x"}},
 		{line: "ARGV0=git-rm git status -rf .", want: []string{"git rm status -rf ."}},
 		{line: `ARGV0="rm" ls x`, want: []string{"rm x"}},
+		{line: "set -a; ARGV0=git-rm; git status .", want: []string{"git rm status ."}},
+		{line: "export ARGV0=rm; ls x", want: []string{"rm x"}},
+		{line: "typeset -x ARGV0=rm; echo ok; ls x", want: []string{"rm x"}},
 		{line: "exec ls x", not: "rm"},
 		{line: "exec -l ls x", not: "-ls"},
 		{line: "ARGV0=$X ls x", not: "$X"},

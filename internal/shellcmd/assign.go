@@ -240,6 +240,9 @@ func (w *walker) assign(a Assignment, depth int) {
 	if t, ok := tiedAssignment(a); ok {
 		w.assign(t, depth)
 	}
+	if a.Name == "ARGV0" && a.Static && !slices.Contains(w.argv0, a.Value) {
+		w.argv0 = append(w.argv0, a.Value)
+	}
 	held := w.held[a.Name]
 	held.orders = nil // an array's elements in order only while nothing else sets it
 	switch {

@@ -197,7 +197,7 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 	outer := w.fds
 	w.fds = fdInputs(st, src)
 	defer func() { w.fds = outer }()
-	for _, words := range startedAsForms(w.readings(cwdTildeForms(words), depth), argv0Names(call, src)) {
+	for _, words := range startedAsForms(w.readings(cwdTildeForms(words), depth), w.argv0) {
 		c := &Command{Source: strings.TrimRight(sourceOf(st, src), "; \t&"), Dir: w.cur}
 		if !complete {
 			c.Notes = append(c.Notes, Note{Kind: Unparsed, Text: "brace expansion too large to list"})
