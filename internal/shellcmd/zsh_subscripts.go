@@ -9,14 +9,16 @@ import "strings"
 // terminal with, and ls[2] x to the bash grammar the line is read with.
 // A line holding such a subscript is read a second time with each one
 // braced, ${a[2]}, as zsh reads it (zshSubscripted), each command in that
-// reading decided too.
+// reading decided too. zsh names a program by its path in two more ways
+// bash reads otherwise, =NAME first in a word and $commands[NAME]: that
+// reading has NAME in their place, so "=rm x" is decided as rm x.
 
 // zshSubscripted returns src with each unbraced parameter followed by a
 // subscript braced ($a[2] is ${a[2]}), outside single quotes and escapes,
 // and false where src holds none; modifiers (zsh_modifiers.go) are read
 // too, and unread lists those the bridge does not follow.
 func zshSubscripted(src string) (out string, unread []string, changed bool) {
-	if !strings.Contains(src, "$") || !strings.ContainsAny(src, "[:") {
+	if !strings.Contains(src, "=") && (!strings.Contains(src, "$") || !strings.ContainsAny(src, "[:")) {
 		return "", nil, false
 	}
 	var b strings.Builder
@@ -41,7 +43,17 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 			b.WriteString(src[i:end])
 			i = end - 1
 			continue
+		case c == '=' && (i == 0 || strings.IndexByte(" \t\n;&|(`", src[i-1]) >= 0) && nameEnd(src[i+1:]) > 0:
+			// =NAME first in a word is the path of the program NAME.
+			changed = true
+			continue
 		case c == '$' && i+1 < len(src) && src[i+1] == '{' && (i == 0 || src[i-1] != '$'):
+			if name, end, ok := zshCommandsElement(src, i+2); ok && end < len(src) && src[end] == '}' {
+				b.WriteString(name)
+				i = end
+				changed = true
+				continue
+			}
 			// ${name:mods}: zsh's modifiers where bash reads an offset.
 			n := nameEnd(src[i+2:]) + i + 2
 			if n > i+2 && n < len(src) && src[n] == ':' {
@@ -61,6 +73,12 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 			n := nameEnd(src[i+1:]) + i + 1
 			if n == i+1 {
 				break
+			}
+			if name, end, ok := zshCommandsElement(src, i+1); ok {
+				b.WriteString(name)
+				i = end - 1
+				changed = true
+				continue
 			}
 			param, end := src[i+1:n], n-1
 			if n < len(src) && src[n] == '[' {
@@ -114,3 +132,21 @@ func subscriptEnd(src string, open int) int {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// zshCommandsElement reads "commands[NAME]" at src[i:], zsh's table of the
+// program paths by name: $commands[rm] is the path of rm, as =rm is. It
+// returns NAME and the index after the "]".
+func zshCommandsElement(src string, i int) (name string, end int, ok bool) {
+	rest, found := strings.CutPrefix(src[i:], "commands[")
+	if !found {
+		return "", i, false
+	}
+	n := nameEnd(rest)
+	for n < len(rest) && (rest[n] == '-' || rest[n] == '.' || isDigit(rest[n])) {
+		n += 1 + nameEnd(rest[n+1:])
+	}
+	if n == 0 || n >= len(rest) || rest[n] != ']' {
+		return "", i, false
+	}
+	return rest[:n], i + len("commands[") + n + 1, true
+}

@@ -5,7 +5,8 @@ import "testing"
 // TestZshSubscripted: an unbraced parameter followed by a subscript is
 // braced as zsh reads it, in double quotes too, and not in single quotes,
 // after a backslash, in a $'...' string, for $$ or $#, or where the
-// subscript does not close on its line.
+// subscript does not close on its line; =NAME first in a word and
+// $commands[NAME] are NAME.
 func TestZshSubscripted(t *testing.T) {
 	tests := []struct{ src, want string }{
 		{`$a[2] x`, `${a[2]} x`},
@@ -19,6 +20,11 @@ func TestZshSubscripted(t *testing.T) {
 		{`echo $$[1] $#a[1] $1[2]`, ""},
 		{"echo $a[2\n]", ""},
 		{`echo ${a[2]} $a`, ""},
+		{`=rm x`, `rm x`},
+		{`echo ok; =rm x`, `echo ok; rm x`},
+		{`$commands[rm] x`, `rm x`},
+		{`"${commands[git-rm]}" x`, `"git-rm" x`},
+		{`[ a = b ]; x=rm; ls =`, ""},
 	}
 	for _, tt := range tests {
 		got, _, ok := zshSubscripted(tt.src)
