@@ -11,7 +11,8 @@ import "strings"
 // braced, ${a[2]}, as zsh reads it (zshSubscripted), each command in that
 // reading decided too. zsh names a program by its path in two more ways
 // bash reads otherwise, =NAME first in a word and $commands[NAME]: that
-// reading has NAME in their place, so "=rm x" is decided as rm x.
+// reading has NAME in their place, so "=rm x" is decided as rm x; and
+// $argv[N] is the positional parameter ${N}.
 
 // zshSubscripted returns src with each unbraced parameter followed by a
 // subscript braced ($a[2] is ${a[2]}), outside single quotes and escapes,
@@ -48,7 +49,7 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 			changed = true
 			continue
 		case c == '$' && i+1 < len(src) && src[i+1] == '{' && (i == 0 || src[i-1] != '$'):
-			if name, end, ok := zshCommandsElement(src, i+2); ok && end < len(src) && src[end] == '}' {
+			if name, end, ok := zshSpecialElement(src, i+2); ok && end < len(src) && src[end] == '}' {
 				b.WriteString(name)
 				i = end
 				changed = true
@@ -74,7 +75,7 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 			if n == i+1 {
 				break
 			}
-			if name, end, ok := zshCommandsElement(src, i+1); ok {
+			if name, end, ok := zshSpecialElement(src, i+1); ok {
 				b.WriteString(name)
 				i = end - 1
 				changed = true
@@ -133,10 +134,22 @@ func subscriptEnd(src string, open int) int {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// zshCommandsElement reads "commands[NAME]" at src[i:], zsh's table of the
-// program paths by name: $commands[rm] is the path of rm, as =rm is. It
-// returns NAME and the index after the "]".
-func zshCommandsElement(src string, i int) (name string, end int, ok bool) {
+// zshSpecialElement reads an element of one of zsh's special arrays at
+// src[i:] and returns the text bash reads for it and the index after its
+// "]": "commands[NAME]", zsh's table of program paths by name, is NAME
+// ($commands[rm] is the path of rm, as =rm is), and "argv[N]", the
+// positional parameters as an array, is ${N}.
+func zshSpecialElement(src string, i int) (text string, end int, ok bool) {
+	if rest, found := strings.CutPrefix(src[i:], "argv["); found {
+		n := 0
+		for n < len(rest) && isDigit(rest[n]) {
+			n++
+		}
+		if n == 0 || rest[0] == '0' || n >= len(rest) || rest[n] != ']' {
+			return "", i, false
+		}
+		return "${" + rest[:n] + "}", i + len("argv[") + n + 1, true
+	}
 	rest, found := strings.CutPrefix(src[i:], "commands[")
 	if !found {
 		return "", i, false

@@ -6,7 +6,7 @@ import "testing"
 // braced as zsh reads it, in double quotes too, and not in single quotes,
 // after a backslash, in a $'...' string, for $$ or $#, or where the
 // subscript does not close on its line; =NAME first in a word and
-// $commands[NAME] are NAME.
+// $commands[NAME] are NAME, $argv[N] is ${N}.
 func TestZshSubscripted(t *testing.T) {
 	tests := []struct{ src, want string }{
 		{`$a[2] x`, `${a[2]} x`},
@@ -25,6 +25,9 @@ func TestZshSubscripted(t *testing.T) {
 		{`$commands[rm] x`, `rm x`},
 		{`"${commands[git-rm]}" x`, `"git-rm" x`},
 		{`[ a = b ]; x=rm; ls =`, ""},
+		{`set -- ls rm; $argv[2] x`, `set -- ls rm; ${2} x`},
+		{`f() { "${argv[1]}" x; }`, `f() { "${1}" x; }`},
+		{`echo $argv[0] $argv[-1]`, `echo ${argv[0]} ${argv[-1]}`},
 	}
 	for _, tt := range tests {
 		got, _, ok := zshSubscripted(tt.src)
