@@ -838,3 +838,32 @@ type preempting struct {
 }
 
 func (p preempting) Preempt(m *acpwire.Message) { p.preempt(m) }
+
+// TestCallThenOutlivesCancel: a response whose handler has run is the
+// call's outcome even when the call's context ends at that moment (here,
+// from inside the handler): the caller must not take for failed a call
+// whose handler set up state (a rollover's session mapping).
+func TestCallThenOutlivesCancel(t *testing.T) {
+	for i := 0; i < 20; i++ {
+		h := newHarness(t, acpwire.Options{})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			done <- h.b.CallThen(ctx, acpwire.ClientToAgent, "session/new", map[string]string{"cwd": "/w"},
+				func(json.RawMessage, error) error {
+					cancel()
+					time.Sleep(time.Millisecond) // the caller sees the cancellation first
+					return nil
+				})
+		}()
+		var req struct {
+			ID json.RawMessage `json:"id"`
+		}
+		json.Unmarshal([]byte(h.AgentGets()), &req)
+		h.FromAgent(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"sessionId":"new"}}`)
+		if err := <-done; err != nil {
+			t.Fatalf("run %d: the handler ran, yet the call failed: %v", i, err)
+		}
+		cancel()
+	}
+}

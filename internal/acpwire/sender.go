@@ -118,19 +118,30 @@ func (b *Bridge) call(ctx context.Context, dir Direction, method string, params 
 	if err := b.writers[dir].write(req, true); err != nil {
 		return nil, fmt.Errorf("call %s: %w", method, err)
 	}
+	var resp *Message
+	ok := false
 	select {
-	case resp, ok := <-pc.done:
-		if !ok || resp == nil {
-			return nil, fmt.Errorf("call %s: peer went away", method)
-		}
-		result, err := callResult(method, resp)
-		if then != nil {
-			return result, pc.thenErr
-		}
-		return result, err
+	case resp, ok = <-pc.done:
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		b.mu.Lock()
+		_, waiting := b.calls[idKey(id)]
+		delete(b.calls, idKey(id))
+		b.mu.Unlock()
+		if waiting {
+			return nil, ctx.Err()
+		}
+		// The response came as ctx ended, and then has run or runs now:
+		// what it did is the call's outcome, not the cancellation.
+		resp, ok = <-pc.done
 	}
+	if !ok || resp == nil {
+		return nil, fmt.Errorf("call %s: peer went away", method)
+	}
+	result, err := callResult(method, resp)
+	if then != nil {
+		return result, pc.thenErr
+	}
+	return result, err
 }
 
 // callResult turns a response into Call's result: the result, or the
