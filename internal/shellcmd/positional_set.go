@@ -81,14 +81,35 @@ func (w *walker) heldFields(wd Word) ([][]string, bool) {
 	return w.elementValues(call.Args[1], src)
 }
 
+// maxPositional is how many positional parameters the line's values are
+// held for, by number (${10} and on too, which zsh also reads as $10); a
+// later one is not shown.
+const maxPositional = 64
+
+// positionalName reports whether name is a positional parameter's, 1 and
+// on.
+func positionalName(name string) bool {
+	if name == "" || name[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if !isDigit(name[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // positional holds orders as the positional parameters, each a way the
 // line may give them (known false: not known from here on).
 func (w *walker) positional(orders [][]string, known bool) {
 	if w.held == nil {
 		w.held = map[string]heldValues{}
 	}
-	for n := 1; n <= 9; n++ {
-		delete(w.held, strconv.Itoa(n))
+	for name := range w.held {
+		if positionalName(name) {
+			delete(w.held, name)
+		}
 	}
 	if !known {
 		for _, name := range []string{"@", "*", "#"} {
@@ -101,7 +122,7 @@ func (w *walker) positional(orders [][]string, known bool) {
 	for _, params := range orders {
 		for n, p := range params {
 			all.add(p)
-			if n < 9 {
+			if n < maxPositional {
 				nth := w.held[strconv.Itoa(n+1)]
 				nth.add(p)
 				w.held[strconv.Itoa(n+1)] = nth

@@ -12,14 +12,19 @@ import "strings"
 // reading decided too. zsh names a program by its path in two more ways
 // bash reads otherwise, =NAME first in a word and $commands[NAME]: that
 // reading has NAME in their place, so "=rm x" is decided as rm x; and
-// $argv[N] is the positional parameter ${N}.
+// $argv[N] is the positional parameter ${N}. zsh's flags before a name,
+// $=V, $~V and $^V (V split into words, globbed, an array's elements),
+// are read as $V, which bash splits and globs unquoted: bash reads $=V as
+// the text "$=V", a program no rule names, where zsh runs V's words. And
+// zsh reads every digit after an unbraced $ as the positional parameter's
+// number ($11 is ${11}), where bash reads one ($11 is ${1}1).
 
 // zshSubscripted returns src with each unbraced parameter followed by a
 // subscript braced ($a[2] is ${a[2]}), outside single quotes and escapes,
 // and false where src holds none; modifiers (zsh_modifiers.go) are read
 // too, and unread lists those the bridge does not follow.
 func zshSubscripted(src string) (out string, unread []string, changed bool) {
-	if !strings.Contains(src, "=") && (!strings.Contains(src, "$") || !strings.ContainsAny(src, "[:")) {
+	if !strings.ContainsAny(src, "=$") {
 		return "", nil, false
 	}
 	var b strings.Builder
@@ -49,6 +54,14 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 			changed = true
 			continue
 		case c == '$' && i+1 < len(src) && src[i+1] == '{' && (i == 0 || src[i-1] != '$'):
+			if f := expansionFlags(src[i+2:]); f > 0 {
+				// ${=V}, ${~V}, ${^V}: V split, globbed, expanded as
+				// an array, which V unquoted is in the bash reading.
+				b.WriteString("${")
+				i += 1 + f
+				changed = true
+				continue
+			}
 			if name, end, ok := zshSpecialElement(src, i+2); ok && end < len(src) && src[end] == '}' {
 				b.WriteString(name)
 				i = end
@@ -71,20 +84,35 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 				}
 			}
 		case c == '$' && (i == 0 || src[i-1] != '$'):
-			n := nameEnd(src[i+1:]) + i + 1
-			if n == i+1 {
+			// $=V, $~V, $^V are read as $V.
+			flags := expansionFlags(src[i+1:])
+			start := i + 1 + flags
+			n := nameEnd(src[start:]) + start
+			if n == start {
+				d := start
+				for d < len(src) && isDigit(src[d]) {
+					d++
+				}
+				if d-start > 1 || flags > 0 && d > start {
+					// zsh reads $11 as the eleventh positional
+					// parameter, where bash reads ${1}1.
+					b.WriteString("${" + src[start:d] + "}")
+					i = d - 1
+					changed = true
+					continue
+				}
 				break
 			}
-			if name, end, ok := zshSpecialElement(src, i+1); ok {
+			if name, end, ok := zshSpecialElement(src, start); ok {
 				b.WriteString(name)
 				i = end - 1
 				changed = true
 				continue
 			}
-			param, end := src[i+1:n], n-1
+			param, end := src[start:n], n-1
 			if n < len(src) && src[n] == '[' {
 				if e := subscriptEnd(src, n); e > 0 {
-					param, end = src[i+1:e+1], e
+					param, end = src[start:e+1], e
 				}
 			}
 			op, modEnd, count := "", end, 0
@@ -99,7 +127,7 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 				i = modEnd - 1
 				changed = true
 				continue
-			case param != src[i+1:n]:
+			case param != src[start:n] || flags > 0:
 				b.WriteString("${" + param + "}")
 				i = end
 				changed = true
@@ -109,6 +137,20 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 		b.WriteByte(c)
 	}
 	return b.String(), unread, changed
+}
+
+// expansionFlags returns how many of zsh's expansion flags = (split the
+// value into words), ~ (glob it) and ^ (expand it as an array) begin s
+// before a parameter's name, 0 where none do or no name follows.
+func expansionFlags(s string) int {
+	f := 0
+	for f < len(s) && strings.IndexByte("=~^", s[f]) >= 0 {
+		f++
+	}
+	if f == 0 || f == len(s) || nameEnd(s[f:]) == 0 && !isDigit(s[f]) {
+		return 0
+	}
+	return f
 }
 
 // subscriptEnd returns the index of the "]" that closes the "[" at
