@@ -243,6 +243,10 @@ func printfValue(args []Word) (string, bool) {
 		rest = append(rest, a.Text)
 	}
 	format, rest := rest[0], rest[1:]
+	rest, ok := bashFormatArgs(format, rest)
+	if !ok {
+		return "", false
+	}
 	var b strings.Builder
 	for {
 		out, used, err := expand.Format(nil, format, rest)
@@ -257,6 +261,62 @@ func printfValue(args []Word) (string, bool) {
 	}
 	v, _, _ := strings.Cut(b.String(), "\x00")
 	return v, true
+}
+
+// bashFormatArgs returns args as expand.Format must be given them to make
+// what bash's printf does of format and args, and false where it cannot.
+// bash reads an argument of %b's \0 and up to three octal digits (\0155 is
+// "m"), Format up to three digits in all ("\r5"): where every conversion
+// is %b, such escapes are given to Format without their 0; where %b is
+// mixed with others, or has a width or precision (bash pads, Format does
+// not), the value is left to be computed at run time.
+func bashFormatArgs(format string, args []string) ([]string, bool) {
+	onlyB, anyB := true, false
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		j := i + 1
+		for j < len(format) && strings.IndexByte("-+ #0123456789.*", format[j]) >= 0 {
+			j++
+		}
+		switch {
+		case j < len(format) && format[j] == '%' && j == i+1:
+		case j < len(format) && format[j] == 'b':
+			if j > i+1 {
+				return nil, false // %5b
+			}
+			anyB = true
+		default:
+			onlyB = false
+		}
+		i = j
+	}
+	if !anyB {
+		return args, true
+	}
+	out := make([]string, len(args))
+	for n, a := range args {
+		var b strings.Builder
+		for k := 0; k < len(a); k++ {
+			if a[k] == '\\' && k+2 < len(a) && a[k+1] == '0' && a[k+2] >= '0' && a[k+2] <= '7' {
+				if !onlyB {
+					return nil, false
+				}
+				b.WriteByte('\\')
+				k++ // the 0; up to three digits follow, as Format reads them
+				continue
+			}
+			if a[k] == '\\' && k+1 < len(a) {
+				b.WriteString(a[k : k+2])
+				k++
+				continue
+			}
+			b.WriteByte(a[k])
+		}
+		out[n] = b.String()
+	}
+	return out, true
 }
 
 // callbackHandler: builtins whose named options run code or change what a
