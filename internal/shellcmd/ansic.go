@@ -7,8 +7,8 @@ import "strings"
 // what it does not know as written: bash reads \x{HH...} (any number of
 // hex digits, the value's low byte) and \cX (a control character), so
 // cat $'.\x{65}nv' reads .env and echo x > $'GOVERNANCE.\x{6d}d' writes the
-// policy, where the grammar saw other names. A NUL byte is kept: the
-// callers cut the word there, as bash does.
+// policy, where the grammar saw other names. A NUL byte is kept; the
+// word reads it as bash and zsh do (nul_readings.go).
 func ansiC(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {

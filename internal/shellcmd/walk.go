@@ -225,6 +225,7 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 func (w *walker) readings(forms [][]Word, depth int) [][]Word {
 	out := forms
 	for _, f := range forms {
+		out = append(out, nulReadings(f)...)
 		if g, ok := w.withoutEmptyGlobs(f); ok {
 			out = append(out, g)
 		}

@@ -124,7 +124,7 @@ func quoteRemoval(word *syntax.Word) (val, pat string, glob bool, why string) {
 		case *syntax.SglQuoted:
 			s := p.Value
 			if p.Dollar {
-				s = ansiC(s)
+				s = nulMarked(ansiC(s))
 			}
 			vb.WriteString(s)
 			writeEscaped(&pb, s)
