@@ -46,6 +46,14 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 				}
 			}
 			end := min(j+1, len(src))
+			if ansi && j < len(src) {
+				if text, differs := zshDollarQuoted(src[i+1 : j]); differs {
+					b.WriteString("'" + text + "'")
+					i = end - 1
+					changed = true
+					continue
+				}
+			}
 			b.WriteString(src[i:end])
 			i = end - 1
 			continue
