@@ -508,7 +508,7 @@ func (w *walker) line(src string, depth int, langs dialects) {
 			w.line(braced, depth+1, langs)
 		}
 		for _, u := range unread {
-			w.problem("zsh applies the modifiers of %s to the parameter's value, which is not followed here", u)
+			w.problem("zsh applies the modifiers or flags of %s to the parameter's value, which is not followed here", u)
 		}
 	}()
 	var failed []string

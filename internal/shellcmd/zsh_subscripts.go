@@ -12,22 +12,20 @@ import "strings"
 // reading decided too. zsh names a program by its path in two more ways
 // bash reads otherwise, =NAME first in a word and $commands[NAME]: that
 // reading has NAME in their place, so "=rm x" is decided as rm x; and
-// $argv[N] is the positional parameter ${N}. zsh's flags before a name,
-// $=V, $~V and $^V (V split into words, globbed, an array's elements),
-// are read as $V, which bash splits and globs unquoted: bash reads $=V as
-// the text "$=V", a program no rule names, where zsh runs V's words. And
-// zsh reads every digit after an unbraced $ as the positional parameter's
-// number ($11 is ${11}), where bash reads one ($11 is ${1}1).
+// $argv[N] is the positional parameter ${N}.
 
 // zshSubscripted returns src with each unbraced parameter followed by a
 // subscript braced ($a[2] is ${a[2]}), outside single quotes and escapes,
 // and false where src holds none; modifiers (zsh_modifiers.go) are read
 // too, and unread lists those the bridge does not follow.
 func zshSubscripted(src string) (out string, unread []string, changed bool) {
-	if !strings.ContainsAny(src, "=$") {
+	if !strings.Contains(src, "=") && (!strings.Contains(src, "$") || !strings.ContainsAny(src, "[:~^")) {
 		return "", nil, false
 	}
 	var b strings.Builder
+	// inQuotes: inside double quotes; nested: a command substitution
+	// opened there, whose own quoting is not followed.
+	inQuotes, nested := false, false
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		switch {
@@ -35,7 +33,11 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 			b.WriteString(src[i : i+2])
 			i++
 			continue
-		case c == '\'':
+		case c == '"':
+			inQuotes, nested = !inQuotes, false
+		case inQuotes && (c == '`' || c == '$' && i+1 < len(src) && src[i+1] == '('):
+			nested = true
+		case c == '\'' && !inQuotes:
 			// Single-quoted text, or a $'...' string whose escapes end
 			// at the first quote no backslash escapes.
 			ansi := i > 0 && src[i-1] == '$'
@@ -46,14 +48,6 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 				}
 			}
 			end := min(j+1, len(src))
-			if ansi && j < len(src) {
-				if text, differs := zshDollarQuoted(src[i+1 : j]); differs {
-					b.WriteString("'" + text + "'")
-					i = end - 1
-					changed = true
-					continue
-				}
-			}
 			b.WriteString(src[i:end])
 			i = end - 1
 			continue
@@ -62,14 +56,6 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 			changed = true
 			continue
 		case c == '$' && i+1 < len(src) && src[i+1] == '{' && (i == 0 || src[i-1] != '$'):
-			if f := expansionFlags(src[i+2:]); f > 0 {
-				// ${=V}, ${~V}, ${^V}: V split, globbed, expanded as
-				// an array, which V unquoted is in the bash reading.
-				b.WriteString("${")
-				i += 1 + f
-				changed = true
-				continue
-			}
 			if name, end, ok := zshSpecialElement(src, i+2); ok && end < len(src) && src[end] == '}' {
 				b.WriteString(name)
 				i = end
@@ -92,23 +78,14 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 				}
 			}
 		case c == '$' && (i == 0 || src[i-1] != '$'):
-			// $=V, $~V, $^V are read as $V.
-			flags := expansionFlags(src[i+1:])
-			start := i + 1 + flags
+			// $=x, $~x, $^x: zsh's flags before the name (zsh_flags.go).
+			start := zshFlagsEnd(src, i+1)
+			flags := src[i+1 : start]
 			n := nameEnd(src[start:]) + start
+			if n == start && flags != "" {
+				n = specialParamEnd(src, start)
+			}
 			if n == start {
-				d := start
-				for d < len(src) && isDigit(src[d]) {
-					d++
-				}
-				if d-start > 1 || flags > 0 && d > start {
-					// zsh reads $11 as the eleventh positional
-					// parameter, where bash reads ${1}1.
-					b.WriteString("${" + src[start:d] + "}")
-					i = d - 1
-					changed = true
-					continue
-				}
 				break
 			}
 			if name, end, ok := zshSpecialElement(src, start); ok {
@@ -127,17 +104,18 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 			if end+1 < len(src) && src[end+1] == ':' {
 				op, modEnd, count = zshModifiers(src, end+1)
 			}
+			last := end
+			if count > 0 {
+				last = modEnd - 1
+			}
 			switch {
 			case count > 0 && (op == "" || strings.Contains(param, "[")):
-				unread = append(unread, src[i:modEnd])
-			case count > 0:
-				b.WriteString("${" + param + op + "}")
-				i = modEnd - 1
-				changed = true
-				continue
-			case param != src[start:n] || flags > 0:
-				b.WriteString("${" + param + "}")
-				i = end
+				unread = append(unread, src[i:last+1])
+			case flags != "" && !zshFlagsRead(flags, inQuotes, nested):
+				unread = append(unread, src[i:last+1])
+			case count > 0 || param != src[start:n] || flags != "":
+				b.WriteString(zshFlagged("${"+param+op+"}", flags, inQuotes))
+				i = last
 				changed = true
 				continue
 			}
@@ -145,20 +123,6 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 		b.WriteByte(c)
 	}
 	return b.String(), unread, changed
-}
-
-// expansionFlags returns how many of zsh's expansion flags = (split the
-// value into words), ~ (glob it) and ^ (expand it as an array) begin s
-// before a parameter's name, 0 where none do or no name follows.
-func expansionFlags(s string) int {
-	f := 0
-	for f < len(s) && strings.IndexByte("=~^", s[f]) >= 0 {
-		f++
-	}
-	if f == 0 || f == len(s) || nameEnd(s[f:]) == 0 && !isDigit(s[f]) {
-		return 0
-	}
-	return f
 }
 
 // subscriptEnd returns the index of the "]" that closes the "[" at
