@@ -12,8 +12,8 @@ import "strings"
 // zsh reading (zshSubscripted) has such a parameter braced, ${x}, the word
 // bash splits and matches against file names unquoted; $=x inside double
 // quotes is read unquoted there, "${x}" closing and reopening the quotes.
-// $^x, and $=x inside a command substitution inside double quotes, whose
-// quoting is not followed, are asked about.
+// $^x, and $=x on a line whose quoting is not followed (a case inside a
+// command substitution, zsh_quotes.go), are asked about.
 
 // zshFlagsEnd returns the index after the run of zsh's expansion flags
 // ("=", "~", "^", each possibly doubled) starting at src[i], i itself where
@@ -43,13 +43,13 @@ func specialParamEnd(src string, i int) int {
 }
 
 // zshFlagsRead reports whether the zsh reading follows flags on a
-// parameter: not "^" (each element joined to the text around it), nor
-// "=" inside a command substitution inside double quotes.
-func zshFlagsRead(flags string, inQuotes, nested bool) bool {
+// parameter: not "^" (each element joined to the text around it), nor "="
+// where the line's quoting is not followed (unsure).
+func zshFlagsRead(flags string, unsure bool) bool {
 	if strings.Contains(flags, "^") {
 		return false
 	}
-	return !(strings.Contains(flags, "=") && inQuotes && nested)
+	return !(strings.Contains(flags, "=") && unsure)
 }
 
 // zshFlagged returns braced, the parameter's bash reading, as zsh reads it

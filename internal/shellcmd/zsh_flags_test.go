@@ -4,7 +4,7 @@ import "testing"
 
 // TestZshFlags: zsh's flags between "$" and an unbraced name are read as
 // the braced parameter, unquoted where "=" splits it inside double quotes;
-// "^", and "=" inside a command substitution inside double quotes, are
+// "^", and "=" on a line with a case inside a command substitution, are
 // left unread; a "$~" or "$=" before no name, single quotes and escapes
 // are left as written.
 func TestZshFlags(t *testing.T) {
@@ -20,7 +20,11 @@ func TestZshFlags(t *testing.T) {
 		{`cat $=1 $~*`, `cat ${1} ${*}`, 0},
 		{`cat $=a[2] $~x:r`, `cat ${a[2]} ${x%.*}`, 0},
 		{`cat $^a`, ``, 1},
-		{`echo "$(cat $=x)"`, ``, 1},
+		{`echo "$(cat $=x)"`, `echo "$(cat ${x})"`, 0},
+		{"echo \"`cat $=x` $=y\"", "echo \"`cat ${x}` \"${y}\"\"", 0},
+		{`echo "$(echo '"')" "it's $=x"`, `echo "$(echo '"')" "it's "${x}""`, 0},
+		{`echo "$(f() (ls); echo ")")" $=x`, `echo "$(f() (ls); echo ")")" ${x}`, 0},
+		{`echo "$(case a in a) ls;; esac)" $=x`, ``, 1},
 		{`echo '$=x' \$~x $~ a$=`, ``, 0},
 	}
 	for _, tt := range tests {

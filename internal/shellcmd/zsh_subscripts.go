@@ -16,27 +16,38 @@ import "strings"
 
 // zshSubscripted returns src with each unbraced parameter followed by a
 // subscript braced ($a[2] is ${a[2]}), outside single quotes and escapes,
-// and false where src holds none; modifiers (zsh_modifiers.go) are read
-// too, and unread lists those the bridge does not follow.
+// and false where src holds none; modifiers (zsh_modifiers.go), flags
+// (zsh_flags.go) and BRACE_CCL lists (zsh_braceccl.go) are read too, and
+// unread lists the modifiers and flags the bridge does not follow.
 func zshSubscripted(src string) (out string, unread []string, changed bool) {
-	if !strings.Contains(src, "=") && (!strings.Contains(src, "$") || !strings.ContainsAny(src, "[:~^")) {
+	if !strings.ContainsAny(src, "={") && (!strings.Contains(src, "$") || !strings.ContainsAny(src, "[:~^")) {
 		return "", nil, false
 	}
 	var b strings.Builder
-	// inQuotes: inside double quotes; nested: a command substitution
-	// opened there, whose own quoting is not followed.
-	inQuotes, nested := false, false
+	var q zshQuoting
+	// A case pattern's ")" inside a command substitution is not told
+	// from the one closing it: where zsh splits $=x is not known.
+	unsure := strings.Contains(src, "case") && strings.Contains(src, "$(")
 	for i := 0; i < len(src); i++ {
 		c := src[i]
+		inQuotes := q.quoted()
 		switch {
 		case c == '\\' && i+1 < len(src):
 			b.WriteString(src[i : i+2])
 			i++
 			continue
-		case c == '"':
-			inQuotes, nested = !inQuotes, false
-		case inQuotes && (c == '`' || c == '$' && i+1 < len(src) && src[i+1] == '('):
-			nested = true
+		case strings.IndexByte("\"`$()", c) >= 0 && q.step(src, i) > i:
+			b.WriteString(src[i : i+2])
+			i++
+			continue
+		case c == '{' && !inQuotes && (i == 0 || src[i-1] != '$'):
+			// zsh's BRACE_CCL list (zsh_braceccl.go).
+			if text, end, ok := zshBraceClass(src, i); ok {
+				b.WriteString(text)
+				i = end
+				changed = true
+				continue
+			}
 		case c == '\'' && !inQuotes:
 			// Single-quoted text, or a $'...' string whose escapes end
 			// at the first quote no backslash escapes.
@@ -111,7 +122,7 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 			switch {
 			case count > 0 && (op == "" || strings.Contains(param, "[")):
 				unread = append(unread, src[i:last+1])
-			case flags != "" && !zshFlagsRead(flags, inQuotes, nested):
+			case flags != "" && !zshFlagsRead(flags, unsure):
 				unread = append(unread, src[i:last+1])
 			case count > 0 || param != src[start:n] || flags != "":
 				b.WriteString(zshFlagged("${"+param+op+"}", flags, inQuotes))

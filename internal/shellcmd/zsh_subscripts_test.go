@@ -30,6 +30,7 @@ func TestZshSubscripted(t *testing.T) {
 		{`echo $argv[0] $argv[-1]`, `echo ${argv[0]} ${argv[-1]}`},
 		{`a=(ls rm); echo "'"; $a[2] x`, `a=(ls rm); echo "'"; ${a[2]} x`},
 		{`echo "it's $a[2]"`, `echo "it's ${a[2]}"`},
+		{`echo "$(echo '"')"; $a[2] x`, `echo "$(echo '"')"; ${a[2]} x`},
 	}
 	for _, tt := range tests {
 		got, _, ok := zshSubscripted(tt.src)
