@@ -13,13 +13,24 @@ import "strings"
 // the walker records as an assignment (NAME[k]=v, NAME+=..., NAME=(...),
 // declare -A NAME=(...)): the file as a command of its own, the alias text
 // as a line of bash. A value the line does not show is a command word
-// computed at run time.
+// computed at run time. zsh keeps the same tables in its special
+// associative arrays: an element of commands is the file a name runs, as
+// zsh's hash NAME=FILE makes it (commands[ls]=/bin/rm; ls x runs rm x in
+// zsh, which an IDE may run a terminal with), and an element of aliases,
+// galiases, saliases or functions is text zsh runs for a name; they are
+// decided as BASH_CMDS's and BASH_ALIASES's are (an array assignment's
+// keys, commands=(ls /bin/rm), each decided as a value too).
 
 // commandTable decides the values assignment a gives (with those the line
 // gave the variable before, held) as what a name runs, when a sets
-// BASH_CMDS or BASH_ALIASES.
+// BASH_CMDS, BASH_ALIASES or one of zshCommandTables.
 func (w *walker) commandTable(a Assignment, held heldValues, depth int) {
-	if a.Name != "BASH_CMDS" && a.Name != "BASH_ALIASES" {
+	files, table := zshCommandTables[a.Name]
+	switch {
+	case a.Name == "BASH_CMDS":
+		files = true
+	case a.Name == "BASH_ALIASES":
+	case !table:
 		return
 	}
 	// A value that is not static is the word as written: computed when
@@ -40,7 +51,7 @@ func (w *walker) commandTable(a Assignment, held heldValues, depth int) {
 			unknown = true // a compound value read again ('([k]=v)')
 			continue
 		}
-		if a.Name == "BASH_ALIASES" {
+		if !files {
 			w.line(v, depth+1, dialectsOf("bash"))
 			continue
 		}
@@ -51,6 +62,17 @@ func (w *walker) commandTable(a Assignment, held heldValues, depth int) {
 	if unknown {
 		w.build(&Command{Source: a.Name + "=" + a.Value, Dir: w.cur}, []Word{{Kind: Dynamic, Text: a.Value, Why: a.Name + " set to a value known only when the line runs"}}, nil, depth)
 	}
+}
+
+// zshCommandTables are zsh's special associative arrays that say what a
+// name runs: true for commands, whose elements are files, false for those
+// whose elements are text zsh runs.
+var zshCommandTables = map[string]bool{
+	"commands":  true,
+	"aliases":   false,
+	"galiases":  false,
+	"saliases":  false,
+	"functions": false,
 }
 
 // hashedPath returns the file bash runs for a path hash -p or BASH_CMDS

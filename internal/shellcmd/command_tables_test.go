@@ -10,7 +10,9 @@ import (
 // name runs and an element of BASH_ALIASES the text it expands to, so each
 // value is a command of the line, as hash -p's file and alias's text are,
 // in every spelling of the assignment; a file given without a '/' is
-// opened where bash runs (./ls), not found in PATH, for hash -p too.
+// opened where bash runs (./ls), not found in PATH, for hash -p too. zsh's
+// commands, aliases, galiases, saliases and functions, and its hash
+// NAME=FILE, are decided alike.
 // Before, the line carried only the note that it changes what commands
 // run, and BASH_CMDS[cat]=/bin/rm; cat x ran rm under a rule refusing it.
 func TestCommandTablesRunTheirValues(t *testing.T) {
@@ -34,6 +36,15 @@ func TestCommandTablesRunTheirValues(t *testing.T) {
 		{"BASH_CMDS[cat]=$(date); cat", "<BASH_CMDS set to a value known only when the line runs>"},
 		{"BASH_CMDS=(); ls", ""},
 		{"declare -a arr=(/usr/bin/tr); ls", ""},
+		{"commands[ls]=/bin/rm; ls x", "/bin/rm"},
+		{"commands=(ls /bin/rm); ls x", "/bin/rm"},
+		{"commands+=(ls /bin/rm); ls x", "/bin/rm"},
+		{"hash ls=/bin/rm; ls x", "/bin/rm"},
+		{"hash -r ls=rm; ls x", "./rm"},
+		{"hash -d ls=/bin/rm; ls x", ""},
+		{"aliases[ls]='rm x'; eval ls", "rm x"},
+		{"galiases[L]='| rm x'", "rm x"},
+		{"functions[ls]='rm x'; ls", "rm x"},
 	} {
 		forms := formsOf(Analyze(tc.line, Options{}))
 		has := slices.ContainsFunc(forms, func(f string) bool {

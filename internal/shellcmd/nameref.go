@@ -35,16 +35,27 @@ func namerefNotes(form []Word) []Note {
 }
 
 // hashHandler is the handler of hash. "hash -p FILE NAME" makes NAME run
-// FILE, as an element of BASH_CMDS does: FILE is decided as the command it
+// FILE, as an element of BASH_CMDS does, and so does zsh's "hash
+// NAME=FILE" (the first such word; -d makes it a named directory): FILE is decided as the command it
 // is (its own next form, so a rule refusing it refuses the line), and the
 // line carries hash's RunsCode note, which a rule naming hash vouches for.
 func hashHandler(form []Word) step {
 	st := callbackHandler("p")(form)
+	dirs := false // zsh's hash -d NAME=DIR names a directory
 	for i := 1; i < len(form); i++ {
 		t := form[i].Text
+		if form[i].Kind == Static && !dirs && !strings.HasPrefix(t, "-") {
+			// zsh's hash NAME=FILE makes NAME run FILE, as hash -p does.
+			if _, file, ok := strings.Cut(t, "="); ok && file != "" {
+				st.next = []Word{{Kind: Static, Text: hashedPath(file)}}
+				return st
+			}
+			continue
+		}
 		if form[i].Kind != Static || !strings.HasPrefix(t, "-") || t == "-" {
 			break
 		}
+		dirs = dirs || strings.Contains(t, "d")
 		if t == "--" {
 			break
 		}
