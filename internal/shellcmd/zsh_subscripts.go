@@ -12,7 +12,9 @@ import "strings"
 // reading decided too. zsh names a program by its path in two more ways
 // bash reads otherwise, =NAME first in a word and $commands[NAME]: that
 // reading has NAME in their place, so "=rm x" is decided as rm x; and
-// $argv[N] is the positional parameter ${N}.
+// $argv[N] is the positional parameter ${N}. zsh reads every digit after
+// an unbraced $ as the positional parameter's number ($11 is ${11}),
+// where bash reads one ($11 is ${1}1).
 
 // zshSubscripted returns src with each unbraced parameter followed by a
 // subscript braced ($a[2] is ${a[2]}), outside single quotes and escapes,
@@ -20,7 +22,7 @@ import "strings"
 // (zsh_flags.go) and BRACE_CCL lists (zsh_braceccl.go) are read too, and
 // unread lists the modifiers and flags the bridge does not follow.
 func zshSubscripted(src string) (out string, unread []string, changed bool) {
-	if !strings.ContainsAny(src, "={") && (!strings.Contains(src, "$") || !strings.ContainsAny(src, "[:~^")) {
+	if !strings.ContainsAny(src, "={$") {
 		return "", nil, false
 	}
 	var b strings.Builder
@@ -59,6 +61,15 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 				}
 			}
 			end := min(j+1, len(src))
+			if ansi && j < len(src) {
+				// A $'...' string zsh decodes otherwise (zsh_ansic.go).
+				if text, differs := zshDollarQuoted(src[i+1 : j]); differs {
+					b.WriteString("'" + text + "'")
+					i = end - 1
+					changed = true
+					continue
+				}
+			}
 			b.WriteString(src[i:end])
 			i = end - 1
 			continue
@@ -67,6 +78,13 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 			changed = true
 			continue
 		case c == '$' && i+1 < len(src) && src[i+1] == '{' && (i == 0 || src[i-1] != '$'):
+			if f := bracedFlags(src[i+2:]); f > 0 {
+				// ${=x}, ${~x}: split, globbed, which ${x} is unquoted.
+				b.WriteString("${")
+				i += 1 + f
+				changed = true
+				continue
+			}
 			if name, end, ok := zshSpecialElement(src, i+2); ok && end < len(src) && src[end] == '}' {
 				b.WriteString(name)
 				i = end
@@ -95,6 +113,20 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 			n := nameEnd(src[start:]) + start
 			if n == start && flags != "" {
 				n = specialParamEnd(src, start)
+			}
+			if n == start && flags == "" {
+				d := start
+				for d < len(src) && isDigit(src[d]) {
+					d++
+				}
+				if d-start > 1 {
+					// zsh reads $11 as the eleventh positional
+					// parameter, where bash reads ${1}1.
+					b.WriteString("${" + src[start:d] + "}")
+					i = d - 1
+					changed = true
+					continue
+				}
 			}
 			if n == start {
 				break
@@ -134,6 +166,20 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 		b.WriteByte(c)
 	}
 	return b.String(), unread, changed
+}
+
+// bracedFlags returns how many of zsh's flags = and ~ begin s, the text
+// after "${", before a parameter's name; 0 where none do or no name
+// follows.
+func bracedFlags(s string) int {
+	f := 0
+	for f < len(s) && (s[f] == '=' || s[f] == '~') {
+		f++
+	}
+	if f == 0 || f == len(s) || nameEnd(s[f:]) == 0 && !isDigit(s[f]) {
+		return 0
+	}
+	return f
 }
 
 // subscriptEnd returns the index of the "]" that closes the "[" at

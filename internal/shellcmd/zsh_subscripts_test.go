@@ -6,7 +6,9 @@ import "testing"
 // braced as zsh reads it, in double quotes too, and not in single quotes,
 // after a backslash, in a $'...' string, for $$ or $#, or where the
 // subscript does not close on its line; =NAME first in a word and
-// $commands[NAME] are NAME, $argv[N] is ${N}.
+// $commands[NAME] are NAME, $argv[N] is ${N}; ${=x} and ${~x} are ${x},
+// $11 is ${11}, and a $'...' string zsh decodes otherwise is in the form
+// bash reads alike.
 func TestZshSubscripted(t *testing.T) {
 	tests := []struct{ src, want string }{
 		{`$a[2] x`, `${a[2]} x`},
@@ -31,6 +33,9 @@ func TestZshSubscripted(t *testing.T) {
 		{`a=(ls rm); echo "'"; $a[2] x`, `a=(ls rm); echo "'"; ${a[2]} x`},
 		{`echo "it's $a[2]"`, `echo "it's ${a[2]}"`},
 		{`echo "$(echo '"')"; $a[2] x`, `echo "$(echo '"')"; ${a[2]} x`},
+		{`${=V} x ${~V[1]} ${=}`, `${V} x ${V[1]} ${=}`},
+		{`set -- a b c d e f g h i j rm; $11 x "$10"`, `set -- a b c d e f g h i j rm; ${11} x "${10}"`},
+		{`r$'\m' $'\.env' $'ok\n'`, `r$'\x6d' $'\x2e\x65\x6e\x76' $'ok\n'`},
 	}
 	for _, tt := range tests {
 		got, _, ok := zshSubscripted(tt.src)
@@ -46,7 +51,7 @@ func TestZshSubscripted(t *testing.T) {
 // TestZshSubscriptCommandWords: a command word zsh reads as an element of
 // an array the line gives is decided as that element.
 func TestZshSubscriptCommandWords(t *testing.T) {
-	for _, line := range []string{"a=(ls rm); $a[2] x", "a=(echo rm); echo ok; \"$a[-1]\" x", "a=(ls rm x); $a[2,3]"} {
+	for _, line := range []string{"a=(ls rm); $a[2] x", "a=(echo rm); echo ok; \"$a[-1]\" x", "a=(ls rm x); $a[2,3]", "V=rm; $=V x", "V='rm x'; ${=V}"} {
 		found := false
 		for _, f := range formsOf(Analyze(line, Options{})) {
 			if f == "rm x" || f == "rm" {
@@ -57,4 +62,16 @@ func TestZshSubscriptCommandWords(t *testing.T) {
 			t.Errorf("Analyze(%q): forms %q; want rm among them", line, formsOf(Analyze(line, Options{})))
 		}
 	}
+}
+
+// TestZshPositionalDigits: $11 is read as zsh reads it, the eleventh
+// positional parameter, not only as bash's ${1}1.
+func TestZshPositionalDigits(t *testing.T) {
+	forms := formsOf(Analyze("set -- a b c d e f g h i j rm; $11 x", Options{}))
+	for _, f := range forms {
+		if f == "rm x" || f == "<parameter expansion $11> x" {
+			return
+		}
+	}
+	t.Errorf("forms %q; want the eleventh parameter among them", forms)
 }
