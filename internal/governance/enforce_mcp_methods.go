@@ -57,12 +57,13 @@ type mcpResourceParams struct {
 // as written (what a server that only strips the scheme opens). ok is false
 // when uri is no file URI; err says why a file URI cannot be placed (a
 // host other than localhost, a relative or opaque form, a query or
-// fragment a reader may keep in the path, a NUL).
+// fragment a reader may keep in the path, a NUL, a scheme only a WHATWG
+// reader finds: fileScheme).
 func mcpFilePaths(uri string) (paths []string, ok bool, err error) {
-	scheme, rest, found := strings.Cut(uri, ":")
-	if !found || !strings.EqualFold(strings.TrimSpace(scheme), "file") {
+	if !fileScheme(uri) {
 		return nil, false, nil
 	}
+	scheme, rest, _ := strings.Cut(uri, ":")
 	if scheme != "file" || strings.ContainsAny(uri, "\x00\\?#") || strings.TrimSpace(uri) != uri {
 		return nil, true, fmt.Errorf("the file URI %q may name different files to different readers", uri)
 	}
