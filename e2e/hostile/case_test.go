@@ -63,6 +63,9 @@ type hostileCase struct {
 	// lastFirst: with decideLate, the person answers the latest request
 	// first (@answer-last-first), as one answers the dialog on top.
 	lastFirst bool
+	// mcpServer: the IDE offers its MCP server "ide" over ACP in the
+	// session it opens (@mcp-server).
+	mcpServer bool
 	// compress: the bridge runs with --compress on, its cache in the run
 	// directory, and these flags of its own (@compress).
 	compress []string
@@ -463,6 +466,7 @@ func (c *hostileCase) target(word string) (on *bool, list *[]string) {
 		"answer-last-first": &c.lastFirst,
 		"rollover":          &c.rollover,
 		"agent-exits":       &c.agentExits,
+		"mcp-server":        &c.mcpServer,
 	}
 	lists := map[string]*[]string{
 		"audit":      &c.audits,

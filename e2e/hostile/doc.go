@@ -169,6 +169,13 @@
 //	                       lines are sent; the error the prompt is answered
 //	                       with (which quotes the agent's last stderr lines)
 //	                       must hold no newline or terminal control raw
+//	@mcp-server            the IDE offers its MCP server "ide" over ACP
+//	                       (serverId "srv-ide") in the session it opens, as an
+//	                       IDE on the TypeScript SDK does: the agent's
+//	                       mcp/message tools/call of its tool open_uri returns
+//	                       the text of the file its uri argument names, read
+//	                       as Node's fileURLToPath reads a string (the WHATWG
+//	                       URL parser)
 //	@rss MB                the bridge's peak RSS (VmHWM) stays under MB
 //	@compress FLAGS        the bridge runs with --compress on, its cache in the
 //	                       run directory, and FLAGS (--context-size 1000, ...;

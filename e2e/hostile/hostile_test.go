@@ -186,7 +186,7 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeJSON(t, at("ide.json"), ideConfig{Variant: variant, Bridge: cmdline, Workspace: w.ws, Approve: c.approve, ApproveShown: string(shown), LoadListed: c.listed != "" || c.listedAnswer != "", Press: c.press, DecideLate: c.decideLate, LastFirst: c.lastFirst, PromptAgain: c.endTurn != "", Rollover: c.rollover, ModeOption: c.modeOption, AgentExits: c.agentExits, Result: at("result.json"), Stderr: at("bridge.stderr"), Timeout: timeout})
+	writeJSON(t, at("ide.json"), ideConfig{Variant: variant, Bridge: cmdline, Workspace: w.ws, Approve: c.approve, ApproveShown: string(shown), LoadListed: c.listed != "" || c.listedAnswer != "", Press: c.press, DecideLate: c.decideLate, LastFirst: c.lastFirst, PromptAgain: c.endTurn != "", Rollover: c.rollover, MCPServer: c.mcpServer, ModeOption: c.modeOption, AgentExits: c.agentExits, Result: at("result.json"), Stderr: at("bridge.stderr"), Timeout: timeout})
 
 	ctx, cancel := context.WithTimeout(context.Background(), timeout+20*time.Second)
 	defer cancel()

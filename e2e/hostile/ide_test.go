@@ -49,6 +49,10 @@ type ideConfig struct {
 	// LastFirst has the person answer the requests DecideLate held latest
 	// first.
 	LastFirst bool `json:"lastFirst"`
+	// MCPServer has the IDE offer its MCP server "ide" over ACP in the
+	// session it opens, and serve the agent's mcp/message calls of its
+	// open_uri tool (serveMCP).
+	MCPServer bool `json:"mcpServer"`
 	// PromptAgain has the IDE take any answer to its first prompt (the
 	// agent ends that turn with a line of the case's, @end-turn) and
 	// prompt again in the session, the second answer being the one
@@ -223,7 +227,11 @@ func (ide *executingIDE) converse() error {
 		return fmt.Errorf("initialize: %v", err)
 	}
 	ws, _ := json.Marshal(ide.cfg.Workspace)
-	ans, err := ide.openSession(init, `{"cwd":`+string(ws)+`,"mcpServers":[]}`)
+	servers := `[]`
+	if ide.cfg.MCPServer {
+		servers = `[{"type":"acp","name":"ide","serverId":"` + mcpServerID + `"}]`
+	}
+	ans, err := ide.openSession(init, `{"cwd":`+string(ws)+`,"mcpServers":`+servers+`}`)
 	if err != nil {
 		return fmt.Errorf("session/new: %v", err)
 	}
@@ -541,6 +549,11 @@ func (ide *executingIDE) serve(msg ideMessage) (any, *rpcError) {
 			return exit, nil
 		}
 		return map[string]any{}, nil
+	case "mcp/message":
+		if !ide.cfg.MCPServer {
+			break
+		}
+		return serveMCP(msg.params)
 	case "session/request_permission":
 		var p permissionParams
 		if err := ide.rd.params(msg.params, &p); err != nil {
