@@ -19,20 +19,8 @@ func TestRolloverKeepsTheSessionMode(t *testing.T) {
 		t.Run(fmt.Sprintf("refused=%v", refuse), func(t *testing.T) {
 			var restored []string
 			h := newHarness(t, Config{ContextSize: 2000, OnModeRestored: func(ide, mode string) { restored = append(restored, ide+" "+mode) }})
-			modes := `{"currentModeId":"default","availableModes":[{"id":"default","name":"Default"},{"id":"plan","name":"Plan"}]}`
-			h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/repo","mcpServers":[]}}`)
-			h.readAgent()
-			h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1","modes":` + modes + `}}`)
-			h.untilIDE(isResponse("1"))
-			h.ide(`{"jsonrpc":"2.0","id":2,"method":"session/set_mode","params":{"sessionId":"s1","modeId":"plan"}}`)
-			h.readAgent()
-			h.agent(`{"jsonrpc":"2.0","id":2,"result":{}}`)
-			h.untilIDE(isResponse("2"))
-			h.prompt(3, "s1", "Plan a CSV exporter in export/csv.go")
-			h.checkpoint(3, "s1", "Planning the exporter. ")
-
-			_, id := h.rolloverAsked(5, "s1", "go on")
-			h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"sessionId":"d1","modes":%s}}`, id, modes))
+			id := planModeRollover(h)
+			h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"sessionId":"d1","modes":%s}}`, id, planModes))
 			set := h.readAgent()
 			if str(set, "method") != "session/set_mode" || str(set, "params", "sessionId") != "d1" || str(set, "params", "modeId") != "plan" {
 				t.Fatalf("agent got %s, want session/set_mode plan in d1 before the prompt", set)
@@ -79,19 +67,7 @@ func TestRolloverToASessionShowingNoMode(t *testing.T) {
 		t.Run(fresh, func(t *testing.T) {
 			var restored []string
 			h := newHarness(t, Config{ContextSize: 2000, OnModeRestored: func(ide, mode string) { restored = append(restored, ide+" "+mode) }})
-			modes := `{"currentModeId":"default","availableModes":[{"id":"default","name":"Default"},{"id":"plan","name":"Plan"}]}`
-			h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/repo","mcpServers":[]}}`)
-			h.readAgent()
-			h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1","modes":` + modes + `}}`)
-			h.untilIDE(isResponse("1"))
-			h.ide(`{"jsonrpc":"2.0","id":2,"method":"session/set_mode","params":{"sessionId":"s1","modeId":"plan"}}`)
-			h.readAgent()
-			h.agent(`{"jsonrpc":"2.0","id":2,"result":{}}`)
-			h.untilIDE(isResponse("2"))
-			h.prompt(3, "s1", "Plan a CSV exporter in export/csv.go")
-			h.checkpoint(3, "s1", "Planning the exporter. ")
-
-			_, id := h.rolloverAsked(5, "s1", "go on")
+			id := planModeRollover(h)
 			h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, id, fresh))
 			if pr := h.readAgent(); str(pr, "method") != "session/prompt" || str(pr, "params", "sessionId") != "d1" {
 				t.Fatalf("agent got %s, want the prompt in d1 and no mode request", pr)
@@ -220,4 +196,25 @@ func (h *harness) rolloverRestoresReadOnly(t *testing.T, answer string) {
 	}
 	sid, _ := rawjson.Get(set, "id")
 	h.agent(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,%s}`, sid, answer))
+}
+
+// planModes are the modes of the sessions planModeRollover opens.
+const planModes = `{"currentModeId":"default","availableModes":[{"id":"default","name":"Default"},{"id":"plan","name":"Plan"}]}`
+
+// planModeRollover opens session s1 with planModes, has the person pick
+// plan, runs a turn, and starts a rollover at the next prompt: it returns
+// the id of the session/new the agent is asked to answer.
+func planModeRollover(h *harness) []byte {
+	h.ide(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/repo","mcpServers":[]}}`)
+	h.readAgent()
+	h.agent(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1","modes":` + planModes + `}}`)
+	h.untilIDE(isResponse("1"))
+	h.ide(`{"jsonrpc":"2.0","id":2,"method":"session/set_mode","params":{"sessionId":"s1","modeId":"plan"}}`)
+	h.readAgent()
+	h.agent(`{"jsonrpc":"2.0","id":2,"result":{}}`)
+	h.untilIDE(isResponse("2"))
+	h.prompt(3, "s1", "Plan a CSV exporter in export/csv.go")
+	h.checkpoint(3, "s1", "Planning the exporter. ")
+	_, id := h.rolloverAsked(5, "s1", "go on")
+	return id
 }
