@@ -174,7 +174,8 @@ type choiceEnv struct {
 }
 
 // values returns the variables name may be: its own for the expansion's
-// parameter, each value the line shows, or unknownVariable. IFS the line
+// parameter, an array of the elements in each order the line gives them,
+// each value the line shows, or unknownVariable. IFS the line
 // does not set holds the shells' default, as bash and dash take none from
 // their environment.
 func (e *choiceEnv) values(name string) []expand.Variable {
@@ -185,6 +186,12 @@ func (e *choiceEnv) values(name string) []expand.Variable {
 	switch h := e.known(name); {
 	case name == e.main:
 		vs = e.mains
+	case h.Orders != nil:
+		// An array the line gives in order, the positional parameters
+		// among them: "${x:-$*}" joins them as "$*" does.
+		for _, elems := range h.Orders {
+			vs = append(vs, expand.Variable{Set: true, Kind: expand.Indexed, List: elems})
+		}
 	case len(h.Values) > 0:
 		for _, v := range h.Values {
 			vs = append(vs, stringVariable(v))
