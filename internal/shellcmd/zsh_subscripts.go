@@ -78,12 +78,19 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 			changed = true
 			continue
 		case c == '$' && i+1 < len(src) && src[i+1] == '{' && (i == 0 || src[i-1] != '$'):
-			if f := bracedFlags(src[i+2:]); f > 0 {
-				// ${=x}, ${~x}: split, globbed, which ${x} is unquoted.
-				b.WriteString("${")
-				i += 1 + f
-				changed = true
-				continue
+			// ${=x}, ${~x}, ${^x}: the flags read as unbraced (zsh_flags.go).
+			if start := zshFlagsEnd(src, i+2); start > i+2 && (nameEnd(src[start:]) > 0 || specialParamEnd(src, start) > start) {
+				if end := braceEnd(src, i+1); end > 0 {
+					flags := src[i+2 : start]
+					if !zshFlagsRead(flags, unsure) {
+						unread = append(unread, src[i:end+1])
+					} else {
+						b.WriteString(zshFlagged("${"+src[start:end+1], flags, inQuotes))
+						i = end
+						changed = true
+						continue
+					}
+				}
 			}
 			if name, end, ok := zshSpecialElement(src, i+2); ok && end < len(src) && src[end] == '}' {
 				b.WriteString(name)
@@ -168,18 +175,22 @@ func zshSubscripted(src string) (out string, unread []string, changed bool) {
 	return b.String(), unread, changed
 }
 
-// bracedFlags returns how many of zsh's flags = and ~ begin s, the text
-// after "${", before a parameter's name; 0 where none do or no name
-// follows.
-func bracedFlags(s string) int {
-	f := 0
-	for f < len(s) && (s[f] == '=' || s[f] == '~') {
-		f++
+// braceEnd returns the index of the "}" that closes the "{" at src[open],
+// braces nested inside it counted, or -1 where none does.
+func braceEnd(src string, open int) int {
+	depth := 0
+	for i := open; i < len(src); i++ {
+		switch src[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
 	}
-	if f == 0 || f == len(s) || nameEnd(s[f:]) == 0 && !isDigit(s[f]) {
-		return 0
-	}
-	return f
+	return -1
 }
 
 // subscriptEnd returns the index of the "]" that closes the "[" at

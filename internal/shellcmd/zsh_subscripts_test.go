@@ -34,6 +34,7 @@ func TestZshSubscripted(t *testing.T) {
 		{`echo "it's $a[2]"`, `echo "it's ${a[2]}"`},
 		{`echo "$(echo '"')"; $a[2] x`, `echo "$(echo '"')"; ${a[2]} x`},
 		{`${=V} x ${~V[1]} ${=}`, `${V} x ${V[1]} ${=}`},
+		{`cat "${=V}" ${^V} ${=${V}}`, `cat ""${V}"" ${^V} ${=${V}}`},
 		{`set -- a b c d e f g h i j rm; $11 x "$10"`, `set -- a b c d e f g h i j rm; ${11} x "${10}"`},
 		{`r$'\m' $'\.env' $'ok\n'`, `r$'\x6d' $'\x2e\x65\x6e\x76' $'ok\n'`},
 	}
