@@ -45,7 +45,7 @@ func withValueNames(args []argWord, vals map[string][]string) []argWord {
 		for _, v := range substitutedWords(w.text, vals) {
 			for _, word := range valueWords(w.text, v) {
 				s := w
-				s.word, s.text = word, v
+				s.word, s.text = word, word.Text
 				s.at, s.pieces, s.backupOf = nil, nil, ""
 				s.namedBy = w.text + ", with the values the line gives its variables"
 				out = append(slices.Clip(out), s)
@@ -76,17 +76,23 @@ func valueRedirects(r shellcmd.Redirect, vals map[string][]string) []shellcmd.Re
 // valueWords returns the words a name v that values made of the word text
 // is decided as: v, and where an expansion outside double quotes gave a
 // pattern character, v as a pattern too, since bash matches such a word
-// against the files (f=.e?v; cat $f reads .env). None for an empty v,
+// against the files (f=.e?v; cat $f reads .env), and as zsh may read
+// its EXTENDED_GLOB operators (shellcmd.ZshExtendedWords). None for an empty v,
 // which names no file.
 func valueWords(text, v string) []shellcmd.Word {
 	if v == "" {
 		return nil
 	}
 	words := []shellcmd.Word{{Kind: shellcmd.Static, Text: v}}
-	if strings.ContainsAny(v, "*?[") && unquotedExpansionIn(text) {
+	if !strings.ContainsAny(v, "*?[#~") || !unquotedExpansionIn(text) {
+		return words
+	}
+	if strings.ContainsAny(v, "*?[") {
 		words = append(words, shellcmd.Word{Kind: shellcmd.Glob, Text: v})
 	}
-	return words
+	// zsh with GLOB_SUBST and EXTENDED_GLOB reads "#" and "~" in it too
+	// (x=.en#v; cat $x reads .env).
+	return append(words, shellcmd.ZshExtendedWords(v)...)
 }
 
 // unquotedExpansionIn reports whether the one word text holds an expansion

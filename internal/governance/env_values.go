@@ -37,34 +37,45 @@ func (e *Engine) decideEnvValue(in *reqInfo, name, value string, static, vouched
 	}
 	var worst strictest
 	for _, n := range shellcmd.EnvValueNames(value) {
-		a := argWord{
-			word:  shellcmd.Word{Kind: shellcmd.Static, Text: n},
-			text:  n,
-			write: use == shellcmd.EnvValueWrites,
-			// A program reading its configuration creates none; one
-			// that may write what an unknown variable names creates
-			// a path, not a bare word ("NODE_ENV=test").
-			readOnly: use == shellcmd.EnvValueReads || use == shellcmd.EnvValueMayName && !strings.Contains(n, "/"),
-			namedBy:  fmt.Sprintf("the value of %s: %s", name, why),
-			// A program may write what a variable of no known use
-			// names as readily as what its operands name: decided as
-			// a write too under the policy's rules (args_maywrite.go).
-			// One whose name says it is read (ENV_FILE, a *_CONFIG)
-			// is a program's input.
-			mayWrite: use == shellcmd.EnvValueMayName || envValueMayWrite[name] || use == shellcmd.EnvValueReads && !shellcmd.EnvValueReadKnown(name),
-			// One whose name alone says it is read (GNUPGHOME,
-			// GRADLE_USER_HOME, a *_CACHE_DIR) may still be where the
-			// program writes: when it names a directory.
-			dirOnly: use == shellcmd.EnvValueReads && !envValueMayWrite[name],
-			program: "the program reading " + name,
+		// zsh's $~x, or GLOB_SUBST, makes the value a pattern, in which
+		// EXTENDED_GLOB reads "#" and "~" (x=.en#v; cat $~x reads .env).
+		for _, w := range append([]shellcmd.Word{{Kind: shellcmd.Static, Text: n}}, shellcmd.ZshExtendedWords(n)...) {
+			worst.keepIf(e.decideEnvValueName(in, name, w, use, why, vouched, dir, advisories))
 		}
-		v, ok := e.decideArg(in, a, dir, advisories)
-		if !ok || vouched && v.ref == "workspace-roots" && v.value == RequireApproval {
-			continue
-		}
-		worst.keep(v)
 	}
 	return worst.result()
+}
+
+// decideEnvValueName decides the file w names, one name in the value of
+// the variable name as a word; use and why are what
+// shellcmd.ClassifyEnvValue says of the variable.
+func (e *Engine) decideEnvValueName(in *reqInfo, name string, w shellcmd.Word, use shellcmd.EnvValueUse, why string, vouched bool, dir shellcmd.Dir, advisories *[]string) (verdict, bool) {
+	a := argWord{
+		word:  w,
+		text:  w.Text,
+		write: use == shellcmd.EnvValueWrites,
+		// A program reading its configuration creates none; one
+		// that may write what an unknown variable names creates
+		// a path, not a bare word ("NODE_ENV=test").
+		readOnly: use == shellcmd.EnvValueReads || use == shellcmd.EnvValueMayName && !strings.Contains(w.Text, "/"),
+		namedBy:  fmt.Sprintf("the value of %s: %s", name, why),
+		// A program may write what a variable of no known use
+		// names as readily as what its operands name: decided as
+		// a write too under the policy's rules (args_maywrite.go).
+		// One whose name says it is read (ENV_FILE, a *_CONFIG)
+		// is a program's input.
+		mayWrite: use == shellcmd.EnvValueMayName || envValueMayWrite[name] || use == shellcmd.EnvValueReads && !shellcmd.EnvValueReadKnown(name),
+		// One whose name alone says it is read (GNUPGHOME,
+		// GRADLE_USER_HOME, a *_CACHE_DIR) may still be where the
+		// program writes: when it names a directory.
+		dirOnly: use == shellcmd.EnvValueReads && !envValueMayWrite[name],
+		program: "the program reading " + name,
+	}
+	v, ok := e.decideArg(in, a, dir, advisories)
+	if !ok || vouched && v.ref == "workspace-roots" && v.value == RequireApproval {
+		return verdict{}, false
+	}
+	return v, true
 }
 
 // envValueMayWrite are variables whose names say a program reads what they

@@ -32,6 +32,10 @@ type Word struct {
 	// Why says what makes a Dynamic word dynamic ("parameter expansion
 	// $X"); empty otherwise.
 	Why string
+	// zshPattern is the word as a pattern (quoted bytes escaped) where
+	// zsh's EXTENDED_GLOB reads operators in it that bash and sh do not
+	// (zshExtendedReadings); empty otherwise.
+	zshPattern string
 }
 
 // String returns the word's text; a word that is not static is marked.

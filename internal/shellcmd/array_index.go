@@ -59,6 +59,6 @@ func firstExpansion(raw string) (string, bool) {
 	if !ok || len(st.Redirs) > 0 || st.Negated || st.Background || len(call.Assigns) > 0 || len(call.Args) != 2 {
 		return "", false
 	}
-	val, _, _, _ := quoteRemoval(call.Args[1])
+	val, _, _, _, _ := quoteRemoval(call.Args[1])
 	return val, true
 }

@@ -87,7 +87,7 @@ func (w *walker) noteLineNames(f *syntax.File) {
 		if !ok {
 			return true
 		}
-		val, _, glob, why := quoteRemoval(word)
+		val, _, glob, _, why := quoteRemoval(word)
 		if why != "" || glob {
 			return true
 		}

@@ -220,12 +220,14 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 // assignment to the command's environment, not an argument. Either moves
 // the words after it: "sort -o zz* secrets/a.key a.txt" writes
 // secrets/a.key when zz* matches nothing, and so does "set -k; sort -o
-// x=1 secrets/a.key a.txt". Each reading is decided as a command of the
-// line, the strictest decision standing.
+// x=1 secrets/a.key a.txt". zsh's EXTENDED_GLOB adds its own
+// (zshExtendedReadings). Each reading is decided as a command of the line,
+// the strictest decision standing.
 func (w *walker) readings(forms [][]Word, depth int) [][]Word {
 	out := forms
 	for _, f := range forms {
 		out = append(out, nulReadings(f)...)
+		out = append(out, zshExtendedReadings(f)...)
 		if g, ok := w.withoutEmptyGlobs(f); ok {
 			out = append(out, g)
 		}
@@ -440,7 +442,7 @@ func (w *walker) subscript(word *syntax.Word, src string, depth int) {
 	}
 	// A glob's text counts as well: a[$(cmd)] matches no file, so bash
 	// passes it on as written, its backslashes removed.
-	if val, _, _, why := quoteRemoval(word); why == "" && holdsSubstitution(val) && subscriptCode.MatchString(val) {
+	if val, _, _, _, why := quoteRemoval(word); why == "" && holdsSubstitution(val) && subscriptCode.MatchString(val) {
 		w.line(": "+val, depth+1, dialectsOf("bash"))
 	}
 }

@@ -62,7 +62,17 @@ func sourceOf(n syntax.Node, src string) string {
 // its pattern when it is a glob, and why not otherwise. src is the text
 // the word was parsed from (for reporting dynamic words as written).
 func evalWord(word *syntax.Word, src string) Word {
-	val, pat, glob, why := quoteRemoval(word)
+	val, pat, glob, zshOps, why := quoteRemoval(word)
+	if why == "" && zshOps {
+		w := evalPattern(word, src, val, pat, glob, why)
+		w.zshPattern = pat
+		return w
+	}
+	return evalPattern(word, src, val, pat, glob, why)
+}
+
+// evalPattern is evalWord for a word quoteRemoval read.
+func evalPattern(word *syntax.Word, src, val, pat string, glob bool, why string) Word {
 	if why == "" && glob {
 		// The shell's brackets in path.Match's syntax; one that is not a
 		// bracket expression after all leaves a static word.
@@ -84,10 +94,13 @@ func evalWord(word *syntax.Word, src string) Word {
 
 // quoteRemoval returns a word's text after quote removal (val), the same
 // text with its quoted bytes escaped for a pattern (pat), whether an
-// unquoted *, ? or [ makes it a glob, and why it is not static (empty when
-// it is).
-func quoteRemoval(word *syntax.Word) (val, pat string, glob bool, why string) {
+// unquoted *, ? or [ makes it a glob, whether zsh's EXTENDED_GLOB reads
+// more of it (zshOps: an unquoted "#" after its first byte, or a "~" there
+// in a glob; see zshExtendedReadings), and why it is not static (empty
+// when it is).
+func quoteRemoval(word *syntax.Word) (val, pat string, glob, zshOps bool, why string) {
 	var vb, pb strings.Builder
+	repeat, exclude := false, false
 	dyn := func(reason string) {
 		if why == "" {
 			why = reason
@@ -117,6 +130,10 @@ func quoteRemoval(word *syntax.Word) (val, pat string, glob bool, why string) {
 					vb.WriteByte(c)
 					pb.WriteByte(c)
 				default:
+					if vb.Len() > 0 {
+						repeat = repeat || c == '#'
+						exclude = exclude || c == '~'
+					}
 					vb.WriteByte(c)
 					pb.WriteByte(c)
 				}
@@ -158,7 +175,7 @@ func quoteRemoval(word *syntax.Word) (val, pat string, glob bool, why string) {
 			dyn(dynamicWhy(part))
 		}
 	}
-	return vb.String(), pb.String(), glob, why
+	return vb.String(), pb.String(), glob, repeat || exclude && glob, why
 }
 
 // dynamicWhy names the expansion a word part does.
@@ -205,7 +222,7 @@ func unescapeDouble(s string) string {
 // writeEscaped writes s to a pattern with its metacharacters escaped.
 func writeEscaped(b *strings.Builder, s string) {
 	for i := 0; i < len(s); i++ {
-		if strings.IndexByte(`*?[]\!^-`, s[i]) >= 0 {
+		if strings.IndexByte(`*?[]\!^-#~`, s[i]) >= 0 {
 			b.WriteByte('\\')
 		}
 		b.WriteByte(s[i])

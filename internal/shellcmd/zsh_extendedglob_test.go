@@ -1,0 +1,97 @@
+package shellcmd
+
+import (
+	"os/exec"
+	"path"
+	"slices"
+	"testing"
+)
+
+// TestZshExtendedPatterns checks the patterns zsh's EXTENDED_GLOB "#", "##"
+// and "~" are read as: each "x#" once gone and once "x*", each "x##" as
+// "x*", and what comes before a "~" (quoted bytes escaped).
+func TestZshExtendedPatterns(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want []string
+	}{
+		{".en#v", []string{".ev", ".en*v"}},
+		{".envX#", []string{".env", ".envX*"}},
+		{".en##v", []string{".en*v"}},
+		{".e[n]#v", []string{".ev", ".e[n]*v"}},
+		{".e?#v", []string{".ev", ".e?*v"}},
+		{`.e\n#v`, []string{".ev", `.e\n*v`}},
+		{`.en\#v`, []string{`.en\#v`}},
+		{".e*~x", []string{".e*"}},
+		{".en#v~x", []string{".ev", ".en*v"}},
+		{"a/#x", []string{"a/#x"}},
+		{"é#", []string{"", "é*"}},
+		{"a#b#", []string{"", "b*", "a*", "a*b*"}},
+	} {
+		got := zshExtendedPatterns(tt.in)
+		slices.Sort(got)
+		slices.Sort(tt.want)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("zshExtendedPatterns(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestZshExtendedCovered holds the readings of a word's EXTENDED_GLOB
+// operators to zsh's: every name zsh with the option expands the word to
+// is one some reading of it can be. Before, "#" and "~" were plain bytes,
+// so setopt extendedglob; cat .envX# (approved, as a setopt is) read .env
+// under a policy denying it (hostile cases zshextglob/repeat-*).
+func TestZshExtendedCovered(t *testing.T) {
+	if _, err := exec.LookPath("zsh"); err != nil {
+		t.Fatalf("zsh is missing (scripts/zsh.sh installs it): %v", err)
+	}
+	dir := patternDir(t)
+	for _, pat := range []string{
+		".en#v", ".envX#", ".en##v", ".e[n]#v", ".e?#v", `.e\n#v`, "'.e'n#v", `".en"#v`, ".en#v~x",
+		".e*~x", "*~x", "?#~e", "e#", ".e#n#v#", "x#.env", "[.]#env", ".ee#nv", "a#b#c#d#e#",
+	} {
+		w, ok := patternWord(pat)
+		if !ok {
+			t.Fatalf("cat %s does not read as one word", pat)
+		}
+		words := zshExtendedWords(w)
+		if len(words) == 0 {
+			t.Errorf("%q: no EXTENDED_GLOB reading", pat)
+			continue
+		}
+		for _, name := range shellExpansions(t, zshExtendedGlobShell, dir, pat) {
+			if !slices.ContainsFunc(words, func(w Word) bool { return wordCovers(w, name) }) {
+				t.Errorf("zsh with extendedglob expands %q to %q, which none of %v can be", pat, name, words)
+			}
+		}
+	}
+}
+
+// wordCovers reports whether w can be name, or is a word known only when
+// the line runs.
+func wordCovers(w Word, name string) bool {
+	switch w.Kind {
+	case Dynamic:
+		return true
+	case Glob:
+		m, err := path.Match(w.Text, name)
+		return err == nil && m
+	}
+	return w.Text == name
+}
+
+// TestZshExtendedReadingsOnlyWhereRead checks that a word whose "#" or "~"
+// zsh does not read as an operator gets no reading of its own: quoted, first
+// in the word, or a "~" in a word that is no pattern.
+func TestZshExtendedReadingsOnlyWhereRead(t *testing.T) {
+	for _, pat := range []string{`".en#v"`, `'.envX#'`, `.en\#v`, "HEAD~1", "notes.txt~", "x", "a*b"} {
+		w, ok := patternWord(pat)
+		if !ok {
+			t.Fatalf("cat %s does not read as one word", pat)
+		}
+		if got := zshExtendedWords(w); got != nil {
+			t.Errorf("%s: readings %v, want none", pat, got)
+		}
+	}
+}
