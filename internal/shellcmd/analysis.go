@@ -445,6 +445,10 @@ type walker struct {
 	// option (set -k), under which a NAME=value word after the command
 	// word is an assignment, not an argument (readings, walk.go).
 	keyword bool
+	// extendedGlob says a command before may have turned on zsh's
+	// EXTENDED_GLOB, under which a "^" first in a path element is a
+	// negation too (zsh_extendedglob.go).
+	extendedGlob bool
 	// aliases are the aliases the line defined so far, by name, and
 	// expanding those whose expansion is being walked (alias_uses.go).
 	aliases   map[string]string

@@ -112,7 +112,7 @@ func (w *walker) redirects(st *syntax.Stmt, src string) {
 		}
 		// zsh with EXTENDED_GLOB opens what its "#" and "~" operators
 		// make of the word ("echo x > GOVERNANCE.mdX#" writes the policy).
-		targets = append(targets, zshExtendedWords(target)...)
+		targets = append(targets, zshExtendedWords(target, w.extendedGlob)...)
 		for _, t := range cwdTildeForms(targets) {
 			for _, tt := range t {
 				w.a.Redirects = append(w.a.Redirects, Redirect{Target: tt, Write: write, Read: read, Dir: w.cur, FD: fd})

@@ -194,6 +194,9 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 	if keywordOption(words) {
 		w.keyword = true
 	}
+	if zshExtendedGlobOption(words) {
+		w.extendedGlob = true
+	}
 	outer := w.fds
 	w.fds = fdInputs(st, src)
 	defer func() { w.fds = outer }()
@@ -227,7 +230,7 @@ func (w *walker) readings(forms [][]Word, depth int) [][]Word {
 	out := forms
 	for _, f := range forms {
 		out = append(out, nulReadings(f)...)
-		out = append(out, zshExtendedReadings(f)...)
+		out = append(out, zshExtendedReadings(f, w.extendedGlob)...)
 		if g, ok := w.withoutEmptyGlobs(f); ok {
 			out = append(out, g)
 		}

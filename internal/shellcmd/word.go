@@ -95,12 +95,12 @@ func evalPattern(word *syntax.Word, src, val, pat string, glob bool, why string)
 // quoteRemoval returns a word's text after quote removal (val), the same
 // text with its quoted bytes escaped for a pattern (pat), whether an
 // unquoted *, ? or [ makes it a glob, whether zsh's EXTENDED_GLOB reads
-// more of it (zshOps: an unquoted "#" after its first byte, or a "~" there
-// in a glob; see zshExtendedReadings), and why it is not static (empty
-// when it is).
+// more of it (zshOps: an unquoted "#" after its first byte, a "~" there
+// in a glob, or a "^" first in a path element; see zshExtendedReadings),
+// and why it is not static (empty when it is).
 func quoteRemoval(word *syntax.Word) (val, pat string, glob, zshOps bool, why string) {
 	var vb, pb strings.Builder
-	repeat, exclude := false, false
+	repeat, exclude, caret := false, false, false
 	dyn := func(reason string) {
 		if why == "" {
 			why = reason
@@ -134,6 +134,10 @@ func quoteRemoval(word *syntax.Word) (val, pat string, glob, zshOps bool, why st
 						repeat = repeat || c == '#'
 						exclude = exclude || c == '~'
 					}
+					// A "^" first in a path element: zsh's negation
+					// where the line turns EXTENDED_GLOB on.
+					caret = caret || c == '^'
+
 					vb.WriteByte(c)
 					pb.WriteByte(c)
 				}
@@ -175,7 +179,7 @@ func quoteRemoval(word *syntax.Word) (val, pat string, glob, zshOps bool, why st
 			dyn(dynamicWhy(part))
 		}
 	}
-	return vb.String(), pb.String(), glob, repeat || exclude && glob, why
+	return vb.String(), pb.String(), glob, repeat || exclude && glob || caret, why
 }
 
 // dynamicWhy names the expansion a word part does.

@@ -14,20 +14,25 @@ import "strings"
 // No one pattern covers such a word (".envX#" is ".env" and ".envX…"; "*"
 // for it would make "echo C#" name every file), so a command holding one
 // is also decided in each reading the operators allow (zshExtendedReadings),
-// the strictest decision standing. The "^" of the option is read in
-// matchPattern (zshNegation).
+// the strictest decision standing. Its "x^y" is read in matchPattern
+// (zshNegation); a "^" first in a path element, far more often a regular
+// expression's anchor (grep ^func main.go), is read as zsh's negation,
+// every name there but the dotfiles, only after a command of the line may
+// have turned the option on (zshExtendedGlobOption): setopt extendedglob;
+// sed -i s/a/b/ ^x edits the policy.
 
 // maxZshRepeats bounds the "#" operators a command's readings spell out:
 // each doubles them. A command with more is asked about.
 const maxZshRepeats = 4
 
 // zshExtendedReadings returns form in each reading zsh with EXTENDED_GLOB
-// gives its words' "#" and "~" operators (Word.zshPattern), and nothing
-// where no word holds one.
-func zshExtendedReadings(form []Word) [][]Word {
+// gives its words' "#" and "~" operators (Word.zshPattern), and its "^"
+// first in a path element where caret says the line may have turned the
+// option on; nothing where no word holds one.
+func zshExtendedReadings(form []Word, caret bool) [][]Word {
 	held, repeats := false, 0
 	for _, wd := range form {
-		if wd.zshPattern != "" {
+		if zshExtendedWords(wd, caret) != nil {
 			held = true
 			repeats += zshRepeats(wd.zshPattern)
 		}
@@ -37,13 +42,12 @@ func zshExtendedReadings(form []Word) [][]Word {
 	}
 	readings := [][]Word{nil}
 	for _, wd := range form {
-		alts := []Word{wd}
+		alts := zshExtendedWords(wd, caret)
 		switch {
-		case wd.zshPattern == "":
+		case alts == nil:
+			alts = []Word{wd}
 		case repeats > maxZshRepeats:
 			alts = []Word{zshTooManyRepeats(wd)}
-		default:
-			alts = zshExtendedWords(wd)
 		}
 		next := make([][]Word, 0, len(readings)*len(alts))
 		for _, r := range readings {
@@ -57,16 +61,21 @@ func zshExtendedReadings(form []Word) [][]Word {
 }
 
 // zshExtendedWords returns the words wd may be to zsh with EXTENDED_GLOB
-// (zshExtendedPatterns), or nothing where wd holds no operator of it.
-func zshExtendedWords(wd Word) []Word {
+// (zshExtendedPatterns; caret as there), or nothing where wd holds no
+// operator of it.
+func zshExtendedWords(wd Word, caret bool) []Word {
 	if wd.zshPattern == "" {
 		return nil
 	}
 	if zshRepeats(wd.zshPattern) > maxZshRepeats {
 		return []Word{zshTooManyRepeats(wd)}
 	}
+	pats := zshExtendedPatterns(wd.zshPattern, caret)
+	if len(pats) == 1 && pats[0] == wd.zshPattern {
+		return nil
+	}
 	var out []Word
-	for _, p := range zshExtendedPatterns(wd.zshPattern) {
+	for _, p := range pats {
 		out = append(out, patternAsWord(p))
 	}
 	return out
@@ -113,13 +122,23 @@ func patternAsWord(pat string) Word {
 // byte escaped with a backslash) that together match every name zsh with
 // EXTENDED_GLOB expands pat to: what comes before its first "~" (the names
 // the exclusion keeps are among them), with each "x#" once as nothing and
-// once as "x*" (x and any more of it), and each "x##" as "x*".
-func zshExtendedPatterns(pat string) []string {
+// once as "x*" (x and any more of it), and each "x##" as "x*". With caret,
+// a "^" first in a path element is "*" to the element's end.
+func zshExtendedPatterns(pat string, caret bool) []string {
 	if i := unescapedIndex(pat, '~'); i > 0 {
 		pat = pat[:i]
 	}
 	out := []string{""}
 	for i := 0; i < len(pat); {
+		if caret && pat[i] == '^' && (i == 0 || pat[i-1] == '/') {
+			for i < len(pat) && pat[i] != '/' {
+				i++
+			}
+			for k := range out {
+				out[k] += "*"
+			}
+			continue
+		}
 		n := patternElement(pat[i:])
 		elem := pat[i : i+n]
 		i += n
@@ -187,7 +206,7 @@ func ZshExtendedWords(text string) []Word {
 	if len(text) < 2 || zshRepeats(pat[1:]) == 0 && (unescapedIndex(pat[1:], '~') < 0 || !strings.ContainsAny(text, "*?[^")) {
 		return nil
 	}
-	return zshExtendedWords(Word{Kind: Static, Text: text, zshPattern: pat})
+	return zshExtendedWords(Word{Kind: Static, Text: text, zshPattern: pat}, false)
 }
 
 // escapedPattern is text as a pattern in quoteRemoval's form, its
@@ -204,4 +223,49 @@ func escapedPattern(text string) string {
 		b.WriteByte(text[i])
 	}
 	return b.String()
+}
+
+// zshExtendedGlobOption reports whether words may turn on zsh's
+// EXTENDED_GLOB: setopt or set -o naming it (zsh reads an option's name
+// without regard to case or "_", and "no" before it turns it off, so
+// unsetopt noextendedglob turns it on), setopt -m (its names are
+// patterns), emulate (a mode may set it), or any of those with a word
+// known only when the line runs.
+func zshExtendedGlobOption(words []Word) bool {
+	if len(words) < 2 || words[0].Kind != Static {
+		return false
+	}
+	head := words[0].Name()
+	var on bool
+	switch head {
+	case "setopt", "set":
+		on = true
+	case "unsetopt":
+	case "emulate":
+		return true
+	default:
+		return false
+	}
+	setO := false // the word after set -o or +o is an option's name
+	for _, wd := range words[1:] {
+		if wd.Kind != Static {
+			return true
+		}
+		t := wd.Text
+		if head == "set" && !setO {
+			if len(t) > 1 && (t[0] == '-' || t[0] == '+') && t[1] != '-' && strings.HasSuffix(t, "o") {
+				setO, on = true, t[0] == '-'
+			}
+			continue
+		}
+		setO = false
+		if head != "set" && t == "-m" {
+			return true
+		}
+		name := strings.ToLower(strings.ReplaceAll(t, "_", ""))
+		if name == "extendedglob" && on || name == "noextendedglob" && !on {
+			return true
+		}
+	}
+	return false
 }

@@ -28,7 +28,7 @@ func TestZshExtendedPatterns(t *testing.T) {
 		{"é#", []string{"", "é*"}},
 		{"a#b#", []string{"", "b*", "a*", "a*b*"}},
 	} {
-		got := zshExtendedPatterns(tt.in)
+		got := zshExtendedPatterns(tt.in, false)
 		slices.Sort(got)
 		slices.Sort(tt.want)
 		if !slices.Equal(got, tt.want) {
@@ -55,7 +55,7 @@ func TestZshExtendedCovered(t *testing.T) {
 		if !ok {
 			t.Fatalf("cat %s does not read as one word", pat)
 		}
-		words := zshExtendedWords(w)
+		words := zshExtendedWords(w, false)
 		if len(words) == 0 {
 			t.Errorf("%q: no EXTENDED_GLOB reading", pat)
 			continue
@@ -90,8 +90,41 @@ func TestZshExtendedReadingsOnlyWhereRead(t *testing.T) {
 		if !ok {
 			t.Fatalf("cat %s does not read as one word", pat)
 		}
-		if got := zshExtendedWords(w); got != nil {
+		if got := zshExtendedWords(w, false); got != nil {
 			t.Errorf("%s: readings %v, want none", pat, got)
+		}
+	}
+}
+
+// TestZshExtendedGlobOption checks which commands may turn EXTENDED_GLOB
+// on, under which a "^" first in a path element is zsh's negation.
+func TestZshExtendedGlobOption(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		want bool
+	}{
+		{"setopt extendedglob", true},
+		{"setopt EXTENDED_GLOB", true},
+		{"setopt Extended_Glob nullglob", true},
+		{"set -o extendedglob", true},
+		{"set -eo extendedglob", true},
+		{"unsetopt noextendedglob", true},
+		{"setopt -m 'ext*'", true},
+		{"setopt $opt", true},
+		{"emulate -L zsh", true},
+		{"set -euo pipefail", false},
+		{"set +o extendedglob", false},
+		{"unsetopt extendedglob", false},
+		{"setopt braceccl", false},
+		{"set -x", false},
+		{"echo extendedglob", false},
+	} {
+		a := Analyze(tt.line, Options{})
+		if len(a.Commands) == 0 {
+			t.Fatalf("%q: no command", tt.line)
+		}
+		if got := zshExtendedGlobOption(a.Commands[0].Forms[0]); got != tt.want {
+			t.Errorf("zshExtendedGlobOption(%q) = %v, want %v", tt.line, got, tt.want)
 		}
 	}
 }
