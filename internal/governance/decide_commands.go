@@ -133,11 +133,11 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 		given.redirects(a)
 		for _, r := range a.Redirects {
 			if v, ok := e.decideRedirect(in, r, advisories); ok {
-				consider(v, "opening "+r.Target.Text+" (a redirection)", nil)
+				consider(v, "opening "+r.Target.Text+" ("+redirectVia(r)+")", nil)
 			}
 			for _, t := range valueRedirects(r, vals) {
 				if v, ok := e.decideRedirect(in, t, advisories); ok {
-					consider(v, "opening "+r.Target.Text+" (a redirection), with the values the line gives its variables", nil)
+					consider(v, "opening "+r.Target.Text+" ("+redirectVia(r)+"), with the values the line gives its variables", nil)
 				}
 			}
 			if r.Read && !r.Write {
@@ -147,7 +147,7 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 	}
 	for _, r := range reads {
 		if v, ok := e.decideRedirectGiven(in, r, &given, advisories); ok {
-			consider(v, "opening "+r.Target.Text+" (a redirection) for writing", nil)
+			consider(v, "opening "+r.Target.Text+" ("+redirectVia(r)+") for writing", nil)
 		}
 	}
 	return later

@@ -50,7 +50,7 @@ func (e *Engine) decideRedirect(in *reqInfo, r shellcmd.Redirect, advisories *[]
 	if r.Write {
 		verb = "writing"
 	}
-	what := fmt.Sprintf("%s %s (a redirection)", verb, r.Target.Text)
+	what := fmt.Sprintf("%s %s (%s)", verb, r.Target.Text, redirectVia(r))
 	p := r.Target.Text
 	switch {
 	case r.Target.Kind == shellcmd.Dynamic && strings.HasPrefix(p, "~/") && !strings.ContainsAny(p[2:], "$`\"'\\*?["):
@@ -101,6 +101,15 @@ func (e *Engine) decideRedirect(in *reqInfo, r shellcmd.Redirect, advisories *[]
 		worst.keepIf(e.decideRedirectAt(in, r, w, q, advisories))
 	}
 	return worst.result()
+}
+
+// redirectVia says, to the person, what opens r's file: a redirection, or
+// what r.Via names.
+func redirectVia(r shellcmd.Redirect) string {
+	if r.Via != "" {
+		return r.Via
+	}
+	return "a redirection"
 }
 
 // decideRedirectAt decides the file p a redirection opens; what names it.

@@ -497,6 +497,9 @@ func (w *walker) line(src string, depth int, langs dialects) {
 		w.problem("the command line nests too many shell strings to analyse")
 		return
 	}
+	if depth == 0 || !strings.Contains(w.a.Line, src) {
+		w.mapfileUses(src) // zsh_mapfile.go
+	}
 	if strings.Contains(src, "\\\n") { // continuations.go
 		keep, parses := keptContinuations(src)
 		if joined, ok := withoutContinuations(src, keep); ok {

@@ -1,5 +1,7 @@
 package shellcmd
 
+import "strings"
+
 // A program may be installed under other names: Homebrew's GNU tools with
 // a "g" in front, uutils' with "uu-", find's rewrite bfs. Each is read as
 // the program it names (sameAs), so its deny rules and self-protection
@@ -16,6 +18,11 @@ const gnuPrefixed = "rm mv cp ln install chmod chown chgrp shred unlink rmdir mk
 	"realpath mktemp mkfifo mknod env nice nohup timeout stdbuf chroot printf echo test kill " +
 	"find xargs locate tar grep egrep fgrep diff cmp diff3 sdiff patch"
 
+// zshFilesBuiltins are the programs zsh's zsh/files module makes builtins
+// of (zmodload zsh/files, or zmodload -F zsh/files b:zf_rm for one), each
+// also under a name with "zf_" in front: "zf_rm x" removes x as rm does.
+const zshFilesBuiltins = "rm mv ln mkdir rmdir chmod chown chgrp sync"
+
 // sameAs reads a program as another name for program: the line runs
 // program's form with the same words too ("bfs" is find, "gmv" is GNU mv
 // under Homebrew's name), so rules and checks for program apply to it.
@@ -25,4 +32,32 @@ func sameAs(program string) handler {
 	return func(form []Word) step {
 		return step{others: [][]Word{append([]Word{{Kind: Static, Text: program}}, form[1:]...)}}
 	}
+}
+
+// zargsHandler: zsh's zargs (an autoloaded function: autoload zargs) runs
+// the command after its "--" with its inputs as arguments, "zargs -- x --
+// rm" running rm x. A first "--" after nothing but options (and their
+// numbers) ends them; the inputs after it may hold a "--" of their own, so
+// the words after each later "--" are read as a command it may run. An
+// end-of-input marker of its own (-e, --eof) is not followed.
+func zargsHandler(form []Word) step {
+	var st step
+	options := true
+	for i, wd := range form[1:] {
+		t := wd.Text
+		if wd.Kind == Static && (t == "--eof" || strings.HasPrefix(t, "--eof=") || strings.HasPrefix(t, "-e")) {
+			st.notes = append(st.notes, Note{Kind: RunsCode, Text: "zargs runs the command after its end-of-input marker " + t + ", which is not followed"})
+		}
+		switch {
+		case wd.Kind == Static && t == "--" && options:
+			options = false // the end of the options
+		case wd.Kind == Static && t == "--":
+			if i+2 < len(form) {
+				st.others = append(st.others, form[i+2:])
+			}
+		case wd.Kind != Static || !strings.HasPrefix(t, "-") && strings.Trim(t, "0123456789") != "":
+			options = false
+		}
+	}
+	return st
 }

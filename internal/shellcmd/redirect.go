@@ -26,6 +26,9 @@ type Redirect struct {
 	// operator, else 0 for a read and 1 for a write; -1 when bash picks
 	// it ({name}<file) or it is not a number.
 	FD int
+	// Via says what opens the file where it is not a redirection
+	// operator (zsh's $mapfile, zsh_mapfile.go); empty for one.
+	Via string
 }
 
 // Duplication is a redirection that copies one descriptor onto another:

@@ -83,6 +83,10 @@ func init() {
 	for _, name := range strings.Fields(shellNames) {
 		handlers[name] = shellHandler(name)
 	}
+	for _, name := range strings.Fields(zshFilesBuiltins) {
+		handlers["zf_"+name] = sameAs(name)
+	}
+	handlers["zargs"] = zargsHandler
 	for _, name := range strings.Fields(gnuPrefixed) {
 		if handlers["g"+name] == nil {
 			handlers["g"+name] = sameAs(name)
