@@ -16,15 +16,3 @@ func TestZshExtendedGlobLines(t *testing.T) {
 	e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: SelfProtected(p, nil)})
 	checkCommandLines(t, e, root, "zsh_extendedglob_lines.txt", nil)
 }
-
-// TestZshModulesLines decides lines that reach programs and files through
-// zsh's modules and autoloaded functions (zsh_modules_lines.txt). Before,
-// zf_rm and zargs ran rm past a rule refusing it, and $mapfile[.env] read
-// .env, once the zmodload or autoload was approved (hostile cases
-// zshmodules/*).
-func TestZshModulesLines(t *testing.T) {
-	root := tempTree(t, nil, []string{".env", "a.txt", "x"})
-	p := writePolicy(t, filepath.Join(root, "GOVERNANCE.md"), "  default: allow\n  deny:\n    - Bash(rm:*)\n    - Read(**/.env)\n    - Edit(**/.env)\n")
-	e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: SelfProtected(p, nil)})
-	checkCommandLines(t, e, root, "zsh_modules_lines.txt", nil)
-}
