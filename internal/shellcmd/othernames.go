@@ -61,3 +61,30 @@ func zargsHandler(form []Word) step {
 	}
 	return st
 }
+
+// zptyHandler: zsh's zpty (zmodload zsh/zpty) starts "zpty [-e] [-b] NAME
+// ARG..." in a pseudo-terminal, its ARGs joined with spaces and run as eval
+// runs them ("zpty p 'rm x'" runs rm x); "zpty -w NAME TEXT" types TEXT into
+// the program running there, a shell's next line where that is a shell.
+// Its other forms (-r, -t, -d, -L) run nothing.
+func zptyHandler(form []Word) step {
+	i, typed := 1, false
+	for i < len(form) && form[i].Kind == Static && strings.HasPrefix(form[i].Text, "-") {
+		switch strings.Trim(form[i].Text, "-eb") {
+		case "":
+		case "w", "wn", "nw":
+			typed = true
+		default:
+			return step{}
+		}
+		i++
+	}
+	if i+1 >= len(form) {
+		return step{}
+	}
+	st := evalHandler(append([]Word{{Kind: Static, Text: "eval"}}, form[i+1:]...))
+	if typed {
+		st.notes = []Note{{Kind: RunsCode, Text: "zpty -w types its text into the program running in the pseudo-terminal, which may run it as a command"}}
+	}
+	return st
+}

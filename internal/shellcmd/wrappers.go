@@ -87,6 +87,7 @@ func init() {
 		handlers["zf_"+name] = sameAs(name)
 	}
 	handlers["zargs"] = zargsHandler
+	handlers["zpty"] = zptyHandler
 	for _, name := range strings.Fields(gnuPrefixed) {
 		if handlers["g"+name] == nil {
 			handlers["g"+name] = sameAs(name)

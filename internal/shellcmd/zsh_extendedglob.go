@@ -229,8 +229,9 @@ func escapedPattern(text string) string {
 // EXTENDED_GLOB: setopt or set -o naming it (zsh reads an option's name
 // without regard to case or "_", and "no" before it turns it off, so
 // unsetopt noextendedglob turns it on), setopt -m (its names are
-// patterns), emulate (a mode may set it), or any of those with a word
-// known only when the line runs.
+// patterns), emulate (a mode may set it), a zsh started with it
+// (zshInvokedExtendedGlob), or any of those with a word known only when the
+// line runs.
 func zshExtendedGlobOption(words []Word) bool {
 	if len(words) < 2 || words[0].Kind != Static {
 		return false
@@ -243,6 +244,8 @@ func zshExtendedGlobOption(words []Word) bool {
 	case "unsetopt":
 	case "emulate":
 		return true
+	case "zsh":
+		return zshInvokedExtendedGlob(words[1:])
 	default:
 		return false
 	}
@@ -264,6 +267,30 @@ func zshExtendedGlobOption(words []Word) bool {
 		}
 		name := strings.ToLower(strings.ReplaceAll(t, "_", ""))
 		if name == "extendedglob" && on || name == "noextendedglob" && !on {
+			return true
+		}
+	}
+	return false
+}
+
+// zshInvokedExtendedGlob reports whether the options of a zsh started with
+// args may turn EXTENDED_GLOB on: --extendedglob (or --extended-glob,
+// --extended_glob) or -o naming it, up to the first word that is not an
+// option.
+func zshInvokedExtendedGlob(args []Word) bool {
+	for i, wd := range args {
+		if wd.Kind != Static {
+			return true
+		}
+		t := wd.Text
+		if t == "-c" || !strings.HasPrefix(t, "-") || t == "--" {
+			return false
+		}
+		name := strings.TrimLeft(t, "-")
+		if t == "-o" && i+1 < len(args) {
+			name = args[i+1].Text
+		}
+		if strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name)) == "extendedglob" {
 			return true
 		}
 	}
