@@ -226,8 +226,9 @@ func (in *reqInfo) expandGlobs(names []string, dirs []string) []string {
 }
 
 // scriptRunners run the file their operands name as code: the
-// interpreters, the shell's source and make (its makefile).
-var scriptRunners = map[string]bool{"source": true, ".": true, "busybox": true, "mksh": true, "fish": true}
+// interpreters, the shell's source, zsh's autoload of a function's file
+// by its path (autoload -U /ws/fn; fn) and make (its makefile).
+var scriptRunners = map[string]bool{"source": true, ".": true, "busybox": true, "mksh": true, "fish": true, "autoload": true}
 
 // scriptFiles returns the names in form of files it runs as code: the
 // program itself when it is named by a path (./s.sh), every static

@@ -88,3 +88,26 @@ func zptyHandler(form []Word) step {
 	}
 	return st
 }
+
+// autoloadHandler: zsh's autoload, given a function's file by a name
+// holding a "/" ("autoload -U /path/to/fn"), defines fn from that file, so
+// that "fn" runs the file's commands as source does. Its script is read as
+// a sourced file's; a second such file is not read.
+func autoloadHandler(form []Word) step {
+	var st step
+	for _, wd := range form[1:] {
+		if wd.Kind == Static && (strings.HasPrefix(wd.Text, "-") || strings.HasPrefix(wd.Text, "+")) {
+			continue
+		}
+		if wd.Kind == Static && !strings.Contains(wd.Text, "/") {
+			continue
+		}
+		if st.shellScript == nil && wd.Kind != Dynamic {
+			w := wd
+			st.shellScript = &w
+			continue
+		}
+		st.notes = append(st.notes, Note{Kind: RunsCode, Text: "autoload defines a function from the file " + wd.String() + ", which the line may then run"})
+	}
+	return st
+}

@@ -88,6 +88,7 @@ func init() {
 	}
 	handlers["zargs"] = zargsHandler
 	handlers["zpty"] = zptyHandler
+	handlers["autoload"] = autoloadHandler
 	for _, name := range strings.Fields(gnuPrefixed) {
 		if handlers["g"+name] == nil {
 			handlers["g"+name] = sameAs(name)
