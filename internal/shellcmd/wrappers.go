@@ -89,6 +89,9 @@ func init() {
 	handlers["zargs"] = zargsHandler
 	handlers["zpty"] = zptyHandler
 	handlers["autoload"] = autoloadHandler
+	handlers["r"] = func(form []Word) step { // zsh's r is fc -e -
+		return step{notes: []Note{{Kind: RunsCode, Text: "zsh's r runs a command from the shell history again"}}}
+	}
 	for _, name := range strings.Fields(gnuPrefixed) {
 		if handlers["g"+name] == nil {
 			handlers["g"+name] = sameAs(name)
