@@ -28,9 +28,9 @@ func (w *walker) globQualifierCode(src string, depth int) {
 		if src[i] != '(' || i == 0 || strings.IndexByte(" \t\n;&|$=<>(`'\"\\", src[i-1]) >= 0 {
 			continue // a subshell, substitution, array or function
 		}
-		end := closingParen(src, i)
+		end := closingOnLine(src, i, '(', ')')
 		if end < 0 {
-			return
+			continue
 		}
 		for _, code := range qualifierCode(src[i+1 : end]) {
 			w.line(code, depth+1, currentShell)
@@ -53,23 +53,6 @@ func closingDoubleQuote(src string, open int) int {
 		}
 	}
 	return len(src) - 1
-}
-
-// closingParen returns the index of the ")" that closes the "(" at
-// src[open], nested parentheses counted, or -1.
-func closingParen(src string, open int) int {
-	depth := 0
-	for i := open; i < len(src); i++ {
-		switch src[i] {
-		case '(':
-			depth++
-		case ')':
-			if depth--; depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
 }
 
 // qualifierPairs are the closing delimiters of qualifier arguments that

@@ -196,13 +196,18 @@ func braceEnd(src string, open int) int {
 // subscriptEnd returns the index of the "]" that closes the "[" at
 // src[open], brackets nested inside it counted, or -1 where none does on
 // the same line.
-func subscriptEnd(src string, open int) int {
+func subscriptEnd(src string, open int) int { return closingOnLine(src, open, '[', ']') }
+
+// closingOnLine returns the index of the closer that closes the opener at
+// src[open], pairs nested inside it counted, or -1 where none does on the
+// same line.
+func closingOnLine(src string, open int, opener, closer byte) int {
 	depth := 0
 	for i := open; i < len(src); i++ {
 		switch src[i] {
-		case '[':
+		case opener:
 			depth++
-		case ']':
+		case closer:
 			depth--
 			if depth == 0 {
 				return i
