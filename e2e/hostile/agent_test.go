@@ -68,6 +68,10 @@ type agentConfig struct {
 	// ExitInTurn has the agent exit with status 1 once its turn's lines
 	// are sent, leaving the prompt unanswered.
 	ExitInTurn bool `json:"exitInTurn,omitempty"`
+	// Protocol, when set, is the protocolVersion the agent answers
+	// initialize with, whatever version it is asked for, as an agent that
+	// speaks only that version does; otherwise 1.
+	Protocol int `json:"protocol,omitempty"`
 }
 
 // withModeOption adds to result, a session/new or
@@ -443,7 +447,7 @@ func (a *hostileAgent) handle(line []byte) {
 			caps = map[string]any{"loadSession": true, "sessionCapabilities": map[string]any{"list": map[string]any{}}}
 		}
 		a.reply(m.ID, map[string]any{
-			"protocolVersion":   1,
+			"protocolVersion":   max(a.cfg.Protocol, 1),
 			"agentCapabilities": caps,
 			"agentInfo":         map[string]any{"name": name, "version": "1.0.0"},
 			"authMethods":       methods,

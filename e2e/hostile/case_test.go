@@ -84,6 +84,9 @@ type hostileCase struct {
 	// opens the IDE's session in this mode (a rollover's fresh one in
 	// "auto"); the IDE sets nothing (@opened-mode).
 	openedMode string
+	// protocol: the ACP protocol version the IDE asks for in initialize and
+	// the agent answers with, whatever it is asked (@protocol); 0 is 1.
+	protocol int
 	// rules are rules the case adds to the suite's policy (@rule), each
 	// its list (deny, ask or allow) and the rule.
 	rules [][2]string
@@ -397,6 +400,12 @@ func (c *hostileCase) directive(line string) error {
 			return fmt.Errorf("@%s wants a JSON object, got %q", word, rest)
 		}
 		c.rolledAnswer = rest
+	case "protocol":
+		n, err := strconv.Atoi(rest)
+		if err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("@protocol wants an ACP protocol version, got %q", rest)
+		}
+		c.protocol = n
 	case "rss":
 		n, err := strconv.Atoi(rest)
 		if err != nil || n <= 0 {

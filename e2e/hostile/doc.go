@@ -176,6 +176,12 @@
 //	                       the text of the file its uri argument names, read
 //	                       as Node's fileURLToPath reads a string (the WHATWG
 //	                       URL parser)
+//	@protocol N            the IDE asks for ACP protocol version N in initialize
+//	                       and the agent answers N, whatever it is asked; with
+//	                       N over 1 the IDE ends the run before any session
+//	                       when the answer names another version (the
+//	                       TypeScript SDK's v2 API refuses it), and shows a
+//	                       permission request by its own title, as v2 does
 //	@rss MB                the bridge's peak RSS (VmHWM) stays under MB
 //	@compress FLAGS        the bridge runs with --compress on, its cache in the
 //	                       run directory, and FLAGS (--context-size 1000, ...;

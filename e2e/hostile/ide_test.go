@@ -71,6 +71,13 @@ type ideConfig struct {
 	// AgentExits: the agent exits in its turn, so the prompt is answered
 	// with the bridge's error; its message is kept (ideResult.PromptError).
 	AgentExits bool `json:"agentExits,omitempty"`
+	// Protocol, when over 1, is the ACP protocol version the IDE asks for
+	// in initialize, as an IDE on the TypeScript SDK's experimental v2 API
+	// does: an answer naming another version ends the run before any
+	// session (the SDK's mapV2InitializeResponse refuses it), and a
+	// permission request is shown by its own title, the one v2 gives it
+	// (zedShows).
+	Protocol int `json:"protocol,omitempty"`
 }
 
 // ideResult is what the IDE saw and did.
@@ -222,9 +229,20 @@ func (ide *executingIDE) converse() error {
 	// As Zed, the IDE says it runs the terminal logins of _meta
 	// "terminal-auth" (see logIn) and shows the display-only terminals of
 	// _meta "terminal_output".
-	init, err := ide.call("0", "initialize", `{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true,"_meta":{"terminal-auth":true,"terminal_output":true}},"clientInfo":{"name":"hostile-suite-ide","version":"1.0.0"}}`)
+	init, err := ide.call("0", "initialize", `{"protocolVersion":`+strconv.Itoa(max(ide.cfg.Protocol, 1))+`,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true,"_meta":{"terminal-auth":true,"terminal_output":true}},"clientInfo":{"name":"hostile-suite-ide","version":"1.0.0"}}`)
 	if err != nil {
 		return fmt.Errorf("initialize: %v", err)
+	}
+	if ide.cfg.Protocol > 1 {
+		var r struct {
+			Result struct {
+				ProtocolVersion int `json:"protocolVersion"`
+			} `json:"result"`
+		}
+		if ide.rd.params(init, &r) != nil || r.Result.ProtocolVersion != ide.cfg.Protocol {
+			ide.action("initialize for protocol version %d answered %s: closing, as the v2 API does", ide.cfg.Protocol, init)
+			return nil
+		}
 	}
 	ws, _ := json.Marshal(ide.cfg.Workspace)
 	servers := `[]`
@@ -590,7 +608,7 @@ func (ide *executingIDE) answerPermission(p permissionParams) (any, *rpcError) {
 		return map[string]any{"outcome": map[string]any{"outcome": "cancelled"}}, nil
 	}
 	want := []string{"reject_once", "reject_always"}
-	if ide.cfg.Approve || ide.cfg.ApproveShown != "" && ide.zedShows(p.ToolCall) == ide.cfg.ApproveShown {
+	if ide.cfg.Approve || ide.cfg.ApproveShown != "" && ide.shows(p) == ide.cfg.ApproveShown {
 		want = []string{"allow_once", "allow_always"}
 	}
 	for _, kind := range want {
@@ -672,6 +690,17 @@ func (ide *executingIDE) zedShows(toolCall json.RawMessage) string {
 		return first + "…"
 	}
 	return tc.Title
+}
+
+// shows returns what the IDE shows the person of permission request p:
+// under protocol version 2, the request's own title (the v2 request
+// carries a title and a subject, and no toolCall, which the v2 schema
+// drops); otherwise what Zed shows of its tool call (zedShows).
+func (ide *executingIDE) shows(p permissionParams) string {
+	if ide.cfg.Protocol > 1 {
+		return p.Title
+	}
+	return ide.zedShows(p.ToolCall)
 }
 
 // loadListed asks the agent for its sessions and, as a person picking the

@@ -212,7 +212,10 @@ type (
 	permissionParams struct {
 		SessionID string          `json:"sessionId"`
 		ToolCall  json.RawMessage `json:"toolCall"`
-		Options   []struct {
+		// Title is the request's own title, which protocol version 2
+		// shows in place of a toolCall.
+		Title   string `json:"title"`
+		Options []struct {
 			OptionID string `json:"optionId"`
 			Name     string `json:"name"`
 			Kind     string `json:"kind"`
