@@ -238,7 +238,7 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 						return err
 					}
 				case "initialize":
-					x.noteClientCapabilities(m)
+					return x.onInitialize(ctx, m, next)
 				}
 			}
 		case acpwire.KindResponse:
@@ -258,6 +258,9 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 			case m.IsResponseTo("session/list") && m.Dir == acpwire.AgentToClient:
 				return x.onListed(ctx, m, next)
 			case m.IsResponseTo("initialize") && m.Dir == acpwire.AgentToClient:
+				if refused, err := x.refuseProtocolVersion(ctx, m, next); refused {
+					return err
+				}
 				return x.onInitialized(ctx, m, next)
 			case m.IsResponseTo("terminal/create"):
 				x.onTerminalCreated(m)
