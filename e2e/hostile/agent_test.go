@@ -72,6 +72,10 @@ type agentConfig struct {
 	// initialize with, whatever version it is asked for, as an agent that
 	// speaks only that version does; otherwise 1.
 	Protocol int `json:"protocol,omitempty"`
+	// Caps, when set, are members added to the agentCapabilities of the
+	// initialize answer (a JSON object), such as "nes": the agent then
+	// answers nes/start with a session of its own.
+	Caps json.RawMessage `json:"caps,omitempty"`
 }
 
 // withModeOption adds to result, a session/new or
@@ -446,6 +450,11 @@ func (a *hostileAgent) handle(line []byte) {
 		if len(a.cfg.Sessions) > 0 || a.cfg.ListAnswer != "" || a.cfg.Rollover {
 			caps = map[string]any{"loadSession": true, "sessionCapabilities": map[string]any{"list": map[string]any{}}}
 		}
+		if len(a.cfg.Caps) > 0 {
+			var more map[string]any
+			json.Unmarshal(a.cfg.Caps, &more)
+			maps.Copy(caps, more)
+		}
 		a.reply(m.ID, map[string]any{
 			"protocolVersion":   max(a.cfg.Protocol, 1),
 			"agentCapabilities": caps,
@@ -499,6 +508,8 @@ func (a *hostileAgent) handle(line []byte) {
 		} else {
 			go a.turn(m.ID)
 		}
+	case m.Method == "nes/start" && len(a.cfg.Caps) > 0:
+		a.reply(m.ID, map[string]any{"sessionId": "nes-" + a.cfg.SessionID})
 	case m.Method == "session/cancel":
 		a.stateMu.Lock()
 		a.cancelled = true

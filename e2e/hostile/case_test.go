@@ -87,6 +87,13 @@ type hostileCase struct {
 	// protocol: the ACP protocol version the IDE asks for in initialize and
 	// the agent answers with, whatever it is asked (@protocol); 0 is 1.
 	protocol int
+	// agentCaps: members the agent adds to the agentCapabilities of its
+	// initialize answer (@agent-caps, a JSON object).
+	agentCaps string
+	// opens: workspace files the person opens in the editor once the
+	// session is open (@opens), which an IDE doing next edit suggestions
+	// for the agent tells it of.
+	opens []string
 	// rules are rules the case adds to the suite's policy (@rule), each
 	// its list (deny, ask or allow) and the rule.
 	rules [][2]string
@@ -400,6 +407,16 @@ func (c *hostileCase) directive(line string) error {
 			return fmt.Errorf("@%s wants a JSON object, got %q", word, rest)
 		}
 		c.rolledAnswer = rest
+	case "agent-caps":
+		if !json.Valid([]byte(rest)) || !strings.HasPrefix(rest, "{") {
+			return fmt.Errorf("@%s wants a JSON object, got %q", word, rest)
+		}
+		c.agentCaps = rest
+	case "opens":
+		if rest == "" || strings.ContainsAny(rest, " \t") {
+			return fmt.Errorf("@opens needs one workspace file name, got %q", rest)
+		}
+		c.opens = append(c.opens, rest)
 	case "protocol":
 		n, err := strconv.Atoi(rest)
 		if err != nil || n < 1 || n > 65535 {

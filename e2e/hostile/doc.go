@@ -182,6 +182,14 @@
 //	                       when the answer names another version (the
 //	                       TypeScript SDK's v2 API refuses it), and shows a
 //	                       permission request by its own title, as v2 does
+//	@agent-caps JSON       members the agent adds to the agentCapabilities of
+//	                       its initialize answer (a JSON object); with "nes" it
+//	                       answers nes/start with a session of its own
+//	@opens NAME            the person opens workspace file NAME in the editor
+//	                       once the session is open: when the initialize
+//	                       answer the IDE got asks for next edit suggestions'
+//	                       document/didOpen, the IDE starts NES (nes/start)
+//	                       and sends the file's full text in a document/didOpen
 //	@rss MB                the bridge's peak RSS (VmHWM) stays under MB
 //	@compress FLAGS        the bridge runs with --compress on, its cache in the
 //	                       run directory, and FLAGS (--context-size 1000, ...;

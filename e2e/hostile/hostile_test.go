@@ -167,7 +167,7 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 	writeJSON(t, at("agent.json"), agentConfig{Script: at("script"), Received: at("received"), SessionID: w.sid, Name: string(agentName), Workspace: w.ws,
 		AuthMethods: json.RawMessage(auth), Sessions: json.RawMessage(listed), ListAnswer: string(listedAnswer),
 		EndTurn: answerLine(c.endTurn), NextScript: at("next-script"), LoadAnswer: answerLine(c.loadAnswer), Rollover: c.rollover, ModeOption: c.modeOption, OpenedMode: c.openedMode,
-		RolledAnswer: json.RawMessage(rolledAnswer), Stderr: string(agentStderr), ExitInTurn: c.agentExits, Protocol: c.protocol})
+		RolledAnswer: json.RawMessage(rolledAnswer), Stderr: string(agentStderr), ExitInTurn: c.agentExits, Protocol: c.protocol, Caps: json.RawMessage(c.agentCaps)})
 	cmdline := []string{testBin, "hostile-agent", at("agent.json")}
 	if bridged {
 		bridge := []string{bridgeBin, "--policy", w.policy, "--audit", w.audit}
@@ -186,7 +186,7 @@ func runCase(t *testing.T, c hostileCase, variant string, bridged bool) *verdict
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeJSON(t, at("ide.json"), ideConfig{Variant: variant, Bridge: cmdline, Workspace: w.ws, Approve: c.approve, ApproveShown: string(shown), LoadListed: c.listed != "" || c.listedAnswer != "", Press: c.press, DecideLate: c.decideLate, LastFirst: c.lastFirst, PromptAgain: c.endTurn != "", Rollover: c.rollover, MCPServer: c.mcpServer, ModeOption: c.modeOption, AgentExits: c.agentExits, Protocol: c.protocol, Result: at("result.json"), Stderr: at("bridge.stderr"), Timeout: timeout})
+	writeJSON(t, at("ide.json"), ideConfig{Variant: variant, Bridge: cmdline, Workspace: w.ws, Approve: c.approve, ApproveShown: string(shown), LoadListed: c.listed != "" || c.listedAnswer != "", Press: c.press, DecideLate: c.decideLate, LastFirst: c.lastFirst, PromptAgain: c.endTurn != "", Rollover: c.rollover, MCPServer: c.mcpServer, ModeOption: c.modeOption, AgentExits: c.agentExits, Protocol: c.protocol, Opens: c.opens, Result: at("result.json"), Stderr: at("bridge.stderr"), Timeout: timeout})
 
 	ctx, cancel := context.WithTimeout(context.Background(), timeout+20*time.Second)
 	defer cancel()

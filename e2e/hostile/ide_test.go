@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -78,6 +79,13 @@ type ideConfig struct {
 	// permission request is shown by its own title, the one v2 gives it
 	// (zedShows).
 	Protocol int `json:"protocol,omitempty"`
+	// Opens are workspace files the person opens in the editor once the
+	// session is open. When the agent's initialize answer asked for next
+	// edit suggestions' document events (agentCapabilities.nes.events.
+	// document.didOpen), the IDE starts NES (nes/start) and sends each
+	// file's text in a document/didOpen, as an IDE on the TypeScript SDK's
+	// experimental NES API does (openDocuments).
+	Opens []string `json:"opens,omitempty"`
 }
 
 // ideResult is what the IDE saw and did.
@@ -267,6 +275,9 @@ func (ide *executingIDE) converse() error {
 		}
 	}
 	sid, _ := json.Marshal(sn)
+	if err := ide.openDocuments(init); err != nil {
+		return err
+	}
 	if ide.cfg.ModeOption != "" {
 		value, _ := json.Marshal(ide.cfg.ModeOption)
 		ans, err := ide.call("m1", "session/set_config_option", `{"sessionId":`+string(sid)+`,"configId":"mode","value":`+string(value)+`}`)
@@ -690,6 +701,63 @@ func (ide *executingIDE) zedShows(toolCall json.RawMessage) string {
 		return first + "…"
 	}
 	return tc.Title
+}
+
+// openDocuments has the person open ide.cfg.Opens in the editor: when
+// init, the agent's initialize answer as the IDE got it, asks for
+// document/didOpen events of next edit suggestions, the IDE starts an NES
+// session and sends each file's full text under it.
+func (ide *executingIDE) openDocuments(init json.RawMessage) error {
+	if len(ide.cfg.Opens) == 0 {
+		return nil
+	}
+	var r struct {
+		Result struct {
+			AgentCapabilities struct {
+				Nes *struct {
+					Events *struct {
+						Document *struct {
+							DidOpen map[string]any `json:"didOpen"`
+						} `json:"document"`
+					} `json:"events"`
+				} `json:"nes"`
+			} `json:"agentCapabilities"`
+		} `json:"result"`
+	}
+	err := ide.rd.params(init, &r)
+	nes := r.Result.AgentCapabilities.Nes
+	if err != nil || nes == nil || nes.Events == nil || nes.Events.Document == nil || nes.Events.Document.DidOpen == nil {
+		ide.action("the person opened %q; the agent asked for no document events", ide.cfg.Opens)
+		return nil
+	}
+	ws, _ := json.Marshal(ide.cfg.Workspace)
+	ans, err := ide.call("n0", "nes/start", `{"workspaceUri":`+string(ws)+`}`)
+	if err != nil {
+		return fmt.Errorf("nes/start: %v", err)
+	}
+	var started struct {
+		Result struct {
+			SessionID string `json:"sessionId"`
+		} `json:"result"`
+	}
+	if ide.rd.params(ans, &started) != nil || started.Result.SessionID == "" {
+		ide.action("nes/start answered %s", ans)
+		return nil
+	}
+	for i, name := range ide.cfg.Opens {
+		path := filepath.Join(ide.cfg.Workspace, name)
+		text, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("opening %s: %v", name, err)
+		}
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "document/didOpen", "params": map[string]any{
+			"sessionId": started.Result.SessionID, "uri": "file://" + path, "languageId": "plaintext", "version": i + 1, "text": string(text)}})
+		if err := ide.write(string(b) + "\n"); err != nil {
+			return fmt.Errorf("document/didOpen: %v", err)
+		}
+		ide.action("sent document/didOpen of %s", name)
+	}
+	return nil
 }
 
 // shows returns what the IDE shows the person of permission request p:
