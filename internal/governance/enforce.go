@@ -189,6 +189,9 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 		if refused, err := x.checkWithheld(m); refused {
 			return err
 		}
+		if m.Dir == acpwire.ClientToAgent && (m.Kind == acpwire.KindRequest || m.Kind == acpwire.KindNotification) && isNESMethod(m.Method) {
+			return x.refuseNESMessage(m)
+		}
 		switch m.Kind {
 		case acpwire.KindNotification:
 			switch m.Method {
@@ -261,7 +264,7 @@ func (x *Enforcer) middleware(next acpwire.Handler) acpwire.Handler {
 				if refused, err := x.refuseProtocolVersion(ctx, m, next); refused {
 					return err
 				}
-				return x.onInitialized(ctx, m, next)
+				return x.onInitializedAnswer(ctx, m, next)
 			case m.IsResponseTo("terminal/create"):
 				x.onTerminalCreated(m)
 				x.onTerminalAnswered(m)
