@@ -1,6 +1,7 @@
 package shellcmd
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -49,6 +50,18 @@ func descriptor(r *syntax.Redirect, def int) int {
 		return -1
 	}
 	return n
+}
+
+// addOpened records r, a file zsh opens where bash opens none or
+// another (r.Via says how), once: zsh's reading of a line is walked
+// besides the line, and meets it again.
+func (w *walker) addOpened(r Redirect) {
+	same := func(o Redirect) bool {
+		return o.Via == r.Via && o.Target == r.Target && o.Read == r.Read && o.Write == r.Write
+	}
+	if !slices.ContainsFunc(w.a.Redirects, same) {
+		w.a.Redirects = append(w.a.Redirects, r)
+	}
 }
 
 // redirects records the files a statement's redirections open, and the

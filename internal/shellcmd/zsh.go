@@ -27,6 +27,44 @@ func (w *walker) zshClobber(r *syntax.Redirect, src string) {
 		return
 	}
 	w.problem("zsh reads %s as a redirection that overwrites the word after the !, where bash writes a file named !", sourceOf(r, src))
+	// The file zsh writes is decided as a redirection's too: a rule
+	// refusing it refuses the line, whatever the person approves.
+	w.addOpened(Redirect{Target: zshClobberTarget(r, lit, src), Write: true, Dir: w.cur, FD: descriptor(r, 1),
+		Via: "zsh's " + r.Op.String() + "!"})
+}
+
+// zshClobberTarget returns the file zsh's >! (or >>!, &>!, >&!) r
+// writes: the rest of its word after the "!", or the next word of the
+// line where the "!" stands alone; a word known only when the line runs
+// where that cannot be read.
+func zshClobberTarget(r *syntax.Redirect, lit *syntax.Lit, src string) Word {
+	unknown := Word{Kind: Dynamic, Text: sourceOf(r, src), Why: "the file zsh's " + r.Op.String() + "! writes"}
+	if len(r.Word.Parts) > 1 || lit.Value != "!" {
+		t := evalWord(r.Word, src)
+		switch {
+		case t.Kind == Static && strings.HasPrefix(t.Text, "!"):
+			t.Text = t.Text[1:]
+		case t.Kind == Glob && strings.HasPrefix(t.Text, `\!`):
+			t.Text = t.Text[2:]
+		default:
+			return unknown
+		}
+		return t
+	}
+	e := r.End()
+	if !e.IsValid() || e.IsRecovered() || int(e.Offset()) > len(src) {
+		return unknown
+	}
+	rest := strings.TrimLeft(src[e.Offset():], " \t")
+	f, err := parse(rest, syntax.LangBash, syntax.RecoverErrors(4))
+	if err != nil || len(f.Stmts) == 0 {
+		return unknown
+	}
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 || call.Args[0].Pos().Offset() != 0 {
+		return unknown
+	}
+	return evalWord(call.Args[0], rest)
 }
 
 // zshNumericRange makes a problem of an input redirection that zsh reads as

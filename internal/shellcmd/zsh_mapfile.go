@@ -1,9 +1,6 @@
 package shellcmd
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // zsh's zsh/mapfile module, which a zmodload on the line or the ~/.zshrc
 // an IDE's zsh -i reads loads, ties the associative array mapfile to the
@@ -38,13 +35,7 @@ func (w *walker) mapfileUses(src string) {
 			end = len(src)
 		}
 		read := at > 0 && strings.IndexByte("${)#+=~^", src[at-1]) >= 0
-		r := Redirect{Target: mapfileName(src[i:end]), Read: true, Write: !read, Dir: w.cur, FD: -1, Via: mapfileVia}
-		same := func(o Redirect) bool {
-			return o.Via == r.Via && o.Target == r.Target && o.Read == r.Read && o.Write == r.Write
-		}
-		if !slices.ContainsFunc(w.a.Redirects, same) { // zsh's reading of the line is scanned too
-			w.a.Redirects = append(w.a.Redirects, r)
-		}
+		w.addOpened(Redirect{Target: mapfileName(src[i:end]), Read: true, Write: !read, Dir: w.cur, FD: -1, Via: mapfileVia})
 	}
 }
 
