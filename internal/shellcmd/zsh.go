@@ -86,6 +86,34 @@ func (w *walker) zshNumericRange(r *syntax.Redirect, src string) {
 		return
 	}
 	w.problem("zsh reads %s> as a glob matching numbers in file names, where bash reads a redirection", sourceOf(r, src))
+	// The names zsh's pattern reaches are files the line may read or
+	// write, as the command's words are: cp x keys/k<->.pem writes
+	// keys/k1.pem.
+	if pat, ok := numericRangeWord(src, int(r.OpPos.Offset()), int(e.Offset())); ok {
+		w.addOpened(Redirect{Target: patternAsWord(pat), Read: true, Write: true, Dir: w.cur, FD: -1, Via: "zsh's numeric glob"})
+	}
+}
+
+// numericRangeWord returns, as a pattern in quoteRemoval's form, the word
+// zsh reads around a numeric glob whose "<" is at src[lt] and ">" at
+// src[gt]: the word's text before and after, with one or more digits and
+// anything after them in the glob's place. ok is false where the word
+// holds a quote or an expansion.
+func numericRangeWord(src string, lt, gt int) (string, bool) {
+	const ends = " \t\n;&|()<>"
+	start := lt
+	for start > 0 && strings.IndexByte(ends, src[start-1]) < 0 {
+		start--
+	}
+	end := gt + 1
+	for end < len(src) && strings.IndexByte(ends, src[end]) < 0 {
+		end++
+	}
+	before, after := src[start:lt], src[gt+1:end]
+	if strings.ContainsAny(before+after, "'\"\\$`") {
+		return "", false
+	}
+	return before + "[0-9]*" + after, true
 }
 
 // numericRange reports whether s is "N-M", each number optional.

@@ -3,7 +3,6 @@ package shellcmd
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -44,37 +43,6 @@ func TestMapfileUses(t *testing.T) {
 		slices.Sort(got)
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("%q: mapfile files %q, want %q", tt.line, got, tt.want)
-		}
-	}
-}
-
-// TestZshClobberTarget checks the file zsh's >! and its kin write: the
-// rest of the word after the "!", or the next word where the "!" stands
-// alone, where bash writes a file named "!".
-func TestZshClobberTarget(t *testing.T) {
-	for _, tt := range []struct{ line, want string }{
-		{"echo pwned >! .env", ".env"},
-		{"echo pwned >>! .env", ".env"},
-		{"echo pwned &>! .env x", ".env"},
-		{"echo pwned >!.env", ".env"},
-		{`echo pwned 2>! ".e"nv`, ".env"},
-		{"echo pwned >! $f", "?"},
-		{"echo pwned >! *.md", "*.md"},
-	} {
-		var got []string
-		for _, r := range Analyze(tt.line, Options{}).Redirects {
-			if strings.HasPrefix(r.Via, "zsh's ") {
-				name := r.Target.Text
-				if r.Target.Kind == Dynamic {
-					name = "?"
-				}
-				got = append(got, name)
-			}
-		}
-		// sh's grammar reads "&>!" as "&" and ">!": one file either way.
-		got = slices.Compact(got)
-		if len(got) != 1 || got[0] != tt.want {
-			t.Errorf("%q: zsh writes %q, want [%q]", tt.line, got, tt.want)
 		}
 	}
 }
