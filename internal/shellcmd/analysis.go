@@ -551,6 +551,7 @@ func (w *walker) line(src string, depth int, langs dialects) {
 	if parsed == 0 {
 		w.prefix(src, depth, langs)
 		w.pieces(src, depth, langs)
+		w.zshUnparsedWords(src) // zsh_unparsed.go
 		w.problem("the command line does not parse (%s), so what runs is not known", strings.Join(failed, "; "))
 		return
 	}
@@ -558,6 +559,7 @@ func (w *walker) line(src string, depth int, langs dialects) {
 		// bash accepts lines its grammar here rejects (A[0]=1 cmd): the
 		// POSIX reading was walked, but bash may read it otherwise.
 		w.problem("the command line does not parse as bash (%s)", failed[0])
+		w.zshUnparsedWords(src)
 		return
 	}
 	if len(failed) > 0 {
