@@ -94,8 +94,16 @@ func (tr treeRead) roots(in *reqInfo, bases []string, home string) (dirs []strin
 	return out, true
 }
 
-// walkTreeRead walks dir as tr's reader would and returns the verdict on
-// the first refused entry, or a require-approval once budget runs out.
+// walkTreeRead walks dir as tr's reader would and returns the strictest
+// verdict on the entries it refuses (the first denied one ends the walk),
+// or a require-approval once budget runs out.
+//
+// An entry a followed link leads to outside the workspace roots is read
+// there: when dir itself lies inside them, that entry is asked about as
+// naming it would be ("grep -R x sub" with sub/s.txt a link to a file
+// outside reads that file, as "cat sub/s.txt" would). A dir outside the
+// roots is decided by its own name, as the command's operand, and what
+// lies beneath it with it.
 func (e *Engine) walkTreeRead(in *reqInfo, tr treeRead, dir string, budget *int) (verdict, bool) {
 	// The reader follows a symlink it is given by name, and reads a file
 	// it is given whole ("git grep x -- '*'" is given every name of its
@@ -108,13 +116,19 @@ func (e *Engine) walkTreeRead(in *reqInfo, tr treeRead, dir string, budget *int)
 	sub.read, sub.write, sub.command = true, false, false
 	sub.defaultLast = true
 	var scratch []string
+	inside := false // dir lies inside the workspace roots
 	refused := func(p string) (verdict, bool) {
 		v := e.decidePath(&sub, p, &scratch)
 		if r, ok := e.ruledBeyondRoots(&sub, p, v); ok {
 			v = r // outside the roots, a rule naming where it leads
 		}
-		if v.value == Allow || v.ref == "default" || v.ref == "workspace-roots" {
+		if v.value == Allow || v.ref == "default" || v.ref == "workspace-roots" && !inside {
 			return verdict{}, false
+		}
+		if v.ref == "workspace-roots" {
+			// As a plain argument naming it: asked about, not denied.
+			v.value = RequireApproval
+			v.ruleTx = "require-approval for a file outside the workspace roots a command reads through a link (built-in)"
 		}
 		v.reason = fmt.Sprintf("%s %s beneath %s, which holds %s: %s", tr.reader, tr.what(), dir, p, v.reason)
 		return v, true
@@ -122,6 +136,9 @@ func (e *Engine) walkTreeRead(in *reqInfo, tr treeRead, dir string, budget *int)
 	if v, ok := refused(dir); ok || !fi.IsDir() {
 		return v, ok
 	}
+	top := e.decidePath(&sub, dir, &scratch)
+	inside = top.ref != "workspace-roots"
+	var worst strictest
 	seen := map[string]bool{}
 	stack := []string{dir}
 	for len(stack) > 0 {
@@ -163,14 +180,17 @@ func (e *Engine) walkTreeRead(in *reqInfo, tr treeRead, dir string, budget *int)
 				continue // a file the reader's own filter leaves unread, or a link to one it only names
 			}
 			if v, ok := refused(p); ok {
-				return v, true
+				if v.value == Deny {
+					return v, true
+				}
+				worst.keep(v)
 			}
 			if isDir {
 				stack = append(stack, p)
 			}
 		}
 	}
-	return verdict{}, false
+	return worst.result()
 }
 
 // what says, for a reason, what tr's reader does beneath a directory.

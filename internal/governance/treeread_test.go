@@ -12,15 +12,19 @@ import (
 // treeReadWorkspace builds a workspace holding a denied .env at its root,
 // a src directory without secrets, a directory with a link to .env inside
 // (lnk/env), a directory linked to one holding a secret (keys -> vault),
-// and a read-protected audit log beneath audit/.
+// a read-protected audit log beneath audit/, and a directory with a link
+// to a file outside the workspace (away/s.txt -> ../../outside/secret.txt)
+// beside one with a link to that file's directory (awaydir/o).
 func treeReadWorkspace(t *testing.T) (*Engine, string) {
 	t.Helper()
-	_, root := tempWorkspace(t)
+	tmp, root := tempWorkspace(t)
 	tree{
 		dirs:  []string{"clean/sub"},
-		files: []string{".env", "src/a.go", "src/b/c.go", "lnk/readme", "vault/.env", "vault/deep/x", "audit/audit-log.jsonl", "clean/x.txt"},
-		links: map[string]string{"lnk/env": "../.env", "clean/sub/keys": "../../vault", "src/up": "../vault/deep"},
+		files: []string{".env", "src/a.go", "src/b/c.go", "lnk/readme", "vault/.env", "vault/deep/x", "audit/audit-log.jsonl", "clean/x.txt", "away/a.txt", "awaydir/a.txt"},
+		links: map[string]string{"lnk/env": "../.env", "clean/sub/keys": "../../vault", "src/up": "../vault/deep",
+			"away/s.txt": "../../outside/secret.txt", "awaydir/o": "../../outside"},
 	}.make(t, root)
+	writeFile(t, filepath.Join(tmp, "outside", "secret.txt"), "x")
 	p := testPolicy(t, "  default: allow\n  allow: [Read, Edit, Bash]\n  deny:\n    - Read(**/.env)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}, Protected: []ProtectedPath{
 		{Path: root + "/audit/audit-log.jsonl", What: "the audit log", Read: true, Rotated: true}}})
