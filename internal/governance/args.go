@@ -166,6 +166,7 @@ func commandArgs(c *shellcmd.Command) []argWord {
 		out = append(out, backupWrites(form)...)
 		out = append(out, derivedWrites(form)...)
 		out = append(out, yqLoadReads(form)...)
+		out = append(out, jqImportReads(form)...)
 		written := writtenWords(form)
 		outputs := outputOptionWords(form)
 		into, intoAttached := extractInto(form)
