@@ -347,6 +347,7 @@ func (e *Engine) decideArgsWith(in *reqInfo, c *shellcmd.Command, args []argWord
 	worst.keepIf(e.treeReadVerdict(in, c))
 	worst.keepIf(namesFromFileVerdict(c))
 	worst.keepIf(goToolFlagsVerdict(c))
+	worst.keepIf(ccDriverVerdict(c))
 	return worst.result()
 }
 

@@ -30,6 +30,9 @@ type optionRun struct {
 	// valuePrefix is what a value starts with when it is a command
 	// (tar's --checkpoint-action=exec=CMD); the rest is the command.
 	valuePrefix map[string]string
+	// commaWords says a value of words is the command's words joined by
+	// commas (gcc's -wrapper rm,x runs "rm x").
+	commaWords bool
 }
 
 // optionRuns maps a program to how it takes commands in its options.
@@ -50,6 +53,9 @@ var optionRuns = map[string]optionRun{
 	"ack":    {longs: []string{"pager"}, minPrefix: 5},
 	"rg":     {longs: []string{"pre", "hostname-bin"}, minPrefix: 3},
 	"go":     {longs: []string{"exec", "toolexec", "vettool"}, goFlags: true},
+	// gcc runs each program it drives (cc1, as, collect2) under the
+	// -wrapper program, its words given with commas.
+	"gcc": {words: []string{"-wrapper"}, commaWords: true},
 }
 
 func init() {
@@ -57,6 +63,9 @@ func init() {
 	optionRuns["gsort"] = optionRuns["sort"]
 	optionRuns["gsplit"] = optionRuns["split"]
 	optionRuns["batcat"] = optionRuns["bat"]
+	for _, cc := range []string{"cc", "c++", "g++", "cpp", "clang", "clang++", "gfortran", "gccgo"} {
+		optionRuns[cc] = optionRuns["gcc"]
+	}
 }
 
 // optionCommands returns the commands form's options give its program to
@@ -107,13 +116,19 @@ func optionCommands(form []Word) (runs []Word, notes []Note, elsewhere string) {
 			}
 		}
 		if opt, value, hasValue := strings.Cut(t, "="); slices.Contains(o.words, opt) {
+			v := Word{Kind: Static, Text: value}
 			switch {
 			case hasValue:
-				runs = append(runs, Word{Kind: Static, Text: value})
 			case i+1 < len(args):
-				runs = append(runs, args[i+1])
+				v = args[i+1]
 				i = next(i + 1)
+			default:
+				continue
 			}
+			if o.commaWords && v.Kind == Static {
+				v.Text = strings.ReplaceAll(v.Text, ",", " ")
+			}
+			runs = append(runs, v)
 			continue
 		}
 		long, isLong := strings.CutPrefix(t, "--")

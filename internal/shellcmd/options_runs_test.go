@@ -3,7 +3,8 @@ package shellcmd
 import "testing"
 
 // TestOptionCommands: the command an option gives tar, sort, split, rsync,
-// zip, man or go is read as a command of its own, the option spelled as
+// zip, man, go or a C compiler driver (-wrapper's words, joined by commas)
+// is read as a command of its own, the option spelled as
 // the program reads it; the program stays a command to decide.
 func TestOptionCommands(t *testing.T) {
 	tests := []struct {
@@ -43,6 +44,10 @@ func TestOptionCommands(t *testing.T) {
 		{`go build --toolexec='rm x' ./...`, []string{"go build --toolexec=rm x ./...", "rm x"}, true},
 		{`go vet -vettool=./x ./...`, []string{"go vet -vettool=./x ./...", "./x"}, true},
 		{`go test -run Exec ./...`, []string{"go test -run Exec ./..."}, false},
+		{`gcc -fsyntax-only -wrapper rm,x a.c`, []string{"gcc -fsyntax-only -wrapper rm,x a.c", "rm x"}, false},
+		{`cc -c -wrapper=./w.sh a.c`, []string{"cc -c -wrapper=./w.sh a.c", "./w.sh"}, false},
+		{`cpp -wrapper 'rm,-f,x' a.c`, []string{"cpp -wrapper rm,-f,x a.c", "rm -f x"}, false},
+		{`clang++ -fsyntax-only a.cc`, []string{"clang++ -fsyntax-only a.cc"}, false},
 	}
 	for _, tt := range tests {
 		a, ok := commandsAre(t, tt.line, tt.want)
