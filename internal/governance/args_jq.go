@@ -93,8 +93,9 @@ func jqImportReads(form []shellcmd.Word) []argWord {
 				continue
 			}
 			dirs, ok := jqSearchDirs(m[2])
-			if nested := strings.HasPrefix(strings.TrimSpace(after[len(m[0]):]), "{"); nested || !ok || !libsKnown {
-				// nested: metadata holding an object, not read
+			if ended := strings.HasPrefix(strings.TrimSpace(after[len(m[0]):]), ";"); !ended || !ok || !libsKnown {
+				// not ended: metadata the bridge did not read whole (an
+				// object in it, a brace in a string)
 				ask(w, name, "imported by jq's program", "jq's program imports "+name+" from a search path the bridge cannot place")
 				continue
 			}
@@ -172,6 +173,9 @@ func jqLibraryPaths(form []shellcmd.Word) (dirs []string, known bool) {
 // a form the bridge does not read, or names a directory relative to jq's
 // own program ($ORIGIN).
 func jqSearchDirs(meta string) (dirs []string, ok bool) {
+	if strings.ContainsAny(meta, "\\(") {
+		return nil, false // a key or value escaped or computed
+	}
 	loc := jqSearch.FindStringIndex(meta)
 	if loc == nil {
 		return nil, !strings.Contains(meta, "search")
@@ -185,6 +189,10 @@ func jqSearchDirs(meta string) (dirs []string, ok bool) {
 		return true
 	}
 	if m := jqString.FindStringSubmatch(v); m != nil {
+		rest := strings.TrimSpace(v[len(m[0]):])
+		if !strings.HasPrefix(rest, ",") && !strings.HasPrefix(rest, "}") {
+			return nil, false // more than the string: "./s" + "ub"
+		}
 		return dirs, one(m[1])
 	}
 	if !strings.HasPrefix(v, "[") {
@@ -197,8 +205,11 @@ func jqSearchDirs(meta string) (dirs []string, ok bool) {
 			return nil, false
 		}
 		v = strings.TrimSpace(v[len(m[0]):])
-		if strings.HasPrefix(v, ",") {
+		switch {
+		case strings.HasPrefix(v, ","):
 			v = strings.TrimSpace(v[1:])
+		case !strings.HasPrefix(v, "]"):
+			return nil, false // more than the string: ["./s" + "ub"]
 		}
 	}
 	return dirs, true

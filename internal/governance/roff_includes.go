@@ -50,6 +50,15 @@ var (
 	roffRereads = map[string]bool{"cc": true, "c2": true, "ec": true, "eo": true, "rn": true, "als": true, "do": true}
 )
 
+// roffConditionals are the requests whose argument is a line of input
+// read as the document's own (.if 1 .so .env).
+var roffConditionals = map[string]bool{"if": true, "ie": true, "el": true, "while": true, "nop": true}
+
+// roffNestedRequest matches a request inside such a line that the bridge
+// would read (or ask about) on a line of its own, or one whose name is
+// computed.
+var roffNestedRequest = regexp.MustCompile(`[.'][ \t]*(?:\\|(?:so|soquiet|mso|msoquiet|cf|trf|nx|psbb|hpf|hpfa|sy|pi|pso|open|opena|cc|c2|ec|eo|rn|als|do)(?:[^A-Za-z0-9_]|$))`)
+
 // roffPreprocessors matches a man page's first line asking for
 // preprocessors ('\" tp).
 var roffPreprocessors = regexp.MustCompile(`^'\\"[ \t]*[egprtv]+`)
@@ -301,6 +310,8 @@ func roffRequestFiles(text string) ([]string, string) {
 		switch {
 		case strings.Contains(req, `\`):
 			return nil, "the document computes the name of a request (." + req + "), which may read a file"
+		case roffConditionals[req] && roffNestedRequest.MatchString(arg):
+			return nil, "the document reads a request inside ." + req + ", which the bridge does not follow"
 		case roffRereads[req]:
 			return nil, "the document changes how its requests are read (." + req + ")"
 		case roffRuns[req]:

@@ -40,6 +40,9 @@ func TestRoffIncludes(t *testing.T) {
 			"rn.1":       ".rn so xx\n.xx .env\n",
 			"pre.1":      "'\\\" p\n.TH P 1\n",
 			"link.1":     ".so env.txt\n",
+			"if.1":       ".if 1 .so .env\n",
+			"ie.1":       ".ie n 'so .env\n.el .tm x\n",
+			"ifplain.1":  ".TH P 1\n.if n .ad l\n.nop text\n",
 		},
 		links: map[string]string{"env.txt": ".env", "page.1": "so.1"},
 	}.make(t, root)
