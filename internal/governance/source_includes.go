@@ -167,6 +167,8 @@ func sourceFormOf(form []shellcmd.Word) (sourceForm, bool) {
 		return cargoFmtForm(form), true
 	case cIncluders[name]:
 		return cCompilerForm(form), true
+	case name == "cscope":
+		return cscopeForm(form), true
 	}
 	return sourceForm{}, false
 }
@@ -412,4 +414,53 @@ func manifestPlacesTargets(text string) bool {
 		}
 	}
 	return false
+}
+
+// cscopeValueOpts are cscope's options that take a value (the rest of the
+// word, or the next word): its files, search and source directories, and
+// in line mode (-L) the pattern of a -0 to -9 query.
+const cscopeValueOpts = "fFiIpsP0123456789"
+
+// cscopeForm reads the sources cscope indexes and prints lines of, with
+// the files their #include lines name: its operands, and its -I
+// directories. With -d it reads only the database an earlier run built;
+// without operands (its cscope.files, or every C file where it runs), with
+// -R, -i or -s it finds its sources itself, which the bridge does not
+// follow.
+func cscopeForm(form []shellcmd.Word) sourceForm {
+	sf := sourceForm{lang: &cLang}
+	dbOnly := false
+	for i := 1; i < len(form); i++ {
+		w, t := form[i], form[i].Text
+		if w.Kind != shellcmd.Static || !strings.HasPrefix(t, "-") || len(t) < 2 {
+			sf.sources = append(sf.sources, w)
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			c := t[j]
+			switch {
+			case c == 'd':
+				dbOnly = true
+				continue
+			case c == 'R' || c == 'i' || c == 's':
+				sf.why = "cscope finds the sources it reads itself (-" + string(c) + ")"
+				return sf
+			case strings.IndexByte(cscopeValueOpts, c) < 0:
+				continue
+			}
+			v := t[j+1:]
+			if v == "" && i+1 < len(form) {
+				i++
+				v = form[i].Text
+			}
+			if c == 'I' {
+				sf.search = append(sf.search, v)
+			}
+			break
+		}
+	}
+	if len(sf.sources) == 0 && !dbOnly {
+		sf.why = "cscope finds the sources it reads itself (cscope.files, or every C file where it runs)"
+	}
+	return sf
 }
