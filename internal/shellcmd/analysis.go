@@ -500,9 +500,6 @@ func (w *walker) line(src string, depth int, langs dialects) {
 	if depth == 0 || !strings.Contains(w.a.Line, src) {
 		w.mapfileUses(src) // zsh_mapfile.go
 	}
-	if strings.Contains(src, "(") {
-		w.globQualifierCode(src, depth) // zsh_qualifiers.go
-	}
 	if strings.Contains(src, "options[") {
 		// zsh's options array: options[extendedglob]=on sets the option
 		// (zsh_extendedglob.go), a line bash does not read as zsh does.
