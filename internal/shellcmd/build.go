@@ -132,6 +132,7 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 		}
 		w.optionCommands(c, form, hop, depth)
 		w.makeOperandValues(c, form, depth)
+		w.zshPromptArgs(c, form, depth)
 		switch head.Text {
 		case "set":
 			if orders, changes, known := w.setParameters(form); changes {
