@@ -43,6 +43,8 @@ func (w *walker) literalQuotes(n syntax.Node, src string, depth int) {
 		w.elementIndex(n.Index, src, depth)
 	case *syntax.DblQuoted:
 		w.quotedDefaults(n.Parts, src, depth)
+	case *syntax.BinaryTest:
+		w.testOperands(n, src, depth)
 	case *syntax.Redirect:
 		if n.Hdoc != nil && (n.Op == syntax.Hdoc || n.Op == syntax.DashHdoc) && !isQuoted(n.Word) {
 			w.quotedDefaults(n.Hdoc.Parts, src, depth)
