@@ -42,6 +42,11 @@ func (w *walker) loopAssign(it *syntax.WordIter, src string, depth int) {
 // subscript holds a command substitution.
 var subscriptCode = regexp.MustCompile("^[A-Za-z_][A-Za-z0-9_]*\\[.*(\\$\\(|`|\\$\\{[ \t\n|])")
 
+// innerSubscriptCode matches text holding, after its start, an array
+// element whose subscript holds a command substitution: an arithmetic
+// expression such as 1+a[$(cmd)].
+var innerSubscriptCode = regexp.MustCompile("[^A-Za-z0-9_][A-Za-z_][A-Za-z0-9_]*\\[.*(\\$\\(|`|\\$\\{[ \t\n|])")
+
 // holdsSubstitution reports whether s holds a command substitution: $(...),
 // backquotes, or bash 5.3's ${ cmd;} and ${|cmd;}.
 func holdsSubstitution(s string) bool {

@@ -438,14 +438,27 @@ func (w *walker) equals(word *syntax.Word, src string) {
 // subscript reads a static word that names an array element whose
 // subscript holds a command substitution as code: unset 'a[$(cmd)]',
 // printf -v 'a[$(cmd)]' and [[ -v 'a[$(cmd)]' ]] make bash evaluate the
-// subscript, running what it holds.
+// subscript, running what it holds. So does a word holding such an element
+// anywhere in an arithmetic expression: zsh evaluates the numbers its
+// builtins take as arithmetic (printf's numeric conversions and widths,
+// repeat's count, read -t's timeout, shift's, exit's and return's), so
+// printf '%d' '1+path[$(cmd)]' runs cmd through zsh's own path array; such
+// a word is read as the body of an unquoted here-document, which expands
+// its substitutions wherever they stand.
 func (w *walker) subscript(word *syntax.Word, src string, depth int) {
 	if !strings.Contains(sourceOf(word, src), "[") {
 		return
 	}
 	// A glob's text counts as well: a[$(cmd)] matches no file, so bash
 	// passes it on as written, its backslashes removed.
-	if val, _, _, _, why := quoteRemoval(word); why == "" && holdsSubstitution(val) && subscriptCode.MatchString(val) {
+	val, _, _, _, why := quoteRemoval(word)
+	if why != "" || !holdsSubstitution(val) {
+		return
+	}
+	switch {
+	case subscriptCode.MatchString(val):
 		w.line(": "+val, depth+1, dialectsOf("bash"))
+	case innerSubscriptCode.MatchString(val):
+		w.line(": "+hereDocument(val), depth+1, dialectsOf("bash"))
 	}
 }
