@@ -64,6 +64,9 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 				// grammar keeps as text: read as a double-quoted word.
 				w.line(`: "`+n.Pattern.Value+`"`, depth+1, dialectsOf("bash"))
 			}
+			if n.Pattern != nil {
+				w.qualifierCode(n.Pattern.Value, depth)
+			}
 			if n.Op == syntax.GlobExcept && n.Pattern != nil {
 				// Without extglob, bash and sh read "!(" starting a
 				// command as "! (": the negation of a subshell running
