@@ -343,6 +343,9 @@ func (w *walker) record(a Assignment, depth int) {
 	if !a.Static {
 		return
 	}
+	if code, ok := trailingQualifiers(a.Value); ok {
+		w.qualifierStringsCode(code, depth) // zsh_qualifiers.go: $~x runs them
+	}
 	if strings.HasPrefix(a.Value, "(") && strings.HasSuffix(a.Value, ")") && strings.ContainsAny(a.Value, "$`\\'\"") {
 		// declare -a a='($(cmd))' (typeset, local, readonly, -A too)
 		// takes a quoted value in parentheses for a compound assignment

@@ -19,7 +19,13 @@ import "strings"
 
 // qualifierCode walks the code the glob qualifiers of pattern run.
 func (w *walker) qualifierCode(pattern string, depth int) {
-	for _, code := range qualifierStrings(pattern) {
+	w.qualifierStringsCode(qualifierStrings(pattern), depth)
+}
+
+// qualifierStringsCode walks each string a glob qualifier runs as eval
+// reads its words.
+func (w *walker) qualifierStringsCode(codes []string, depth int) {
+	for _, code := range codes {
 		if strings.TrimSpace(code) != "" {
 			w.line("eval "+code, depth+1, dialectsOf("bash"))
 		}
@@ -65,4 +71,56 @@ func closingDelim(open byte) byte {
 // identChar reports whether c may be part of a shell name.
 func identChar(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// A value zsh expands as a pattern (${~x}, $~x, or any unquoted $x under
+// GLOB_SUBST, which the person's ~/.zshrc may set) is a glob whose own
+// qualifiers run: x='x*(e:rm x:)'; echo $~x runs rm x, though the line
+// shows the qualifier only as quoted text. So the qualifiers a static
+// value ends with are read as the line's code wherever the value is
+// assigned (record, assign.go), as the value's command substitutions are.
+
+// qualifierChars are the characters a list of zsh's glob qualifiers is
+// made of outside the strings e, + and P take: text holding any other
+// (a blank, most letters) is no such list.
+const qualifierChars = "/.@=p*%rwxAIERWXsStfugdlamcLU^-MTNDnoOYF[],#q0123456789"
+
+// trailingQualifiers returns the code the list of glob qualifiers a value
+// ends with runs, after a pattern or name: where zsh reads a glob's
+// qualifiers. ok is false when the value ends with no such list.
+func trailingQualifiers(value string) (code []string, ok bool) {
+	i := strings.IndexByte(value, '(')
+	if i <= 0 || !strings.HasSuffix(value, ")") || i >= len(value)-1 {
+		return nil, false
+	}
+	list := value[i+1 : len(value)-1]
+	for j := 0; j < len(list); j++ {
+		c := list[j]
+		switch {
+		case c == ':':
+			return code, true // modifiers follow
+		case c == '+' && j+1 < len(list) && identChar(list[j+1]):
+			k := j + 1
+			for k < len(list) && identChar(list[k]) {
+				k++
+			}
+			code = append(code, list[j+1:k])
+			j = k - 1
+		case c == 'e' || c == '+' || c == 'P':
+			if j+1 == len(list) {
+				return nil, false
+			}
+			end := strings.IndexByte(list[j+2:], closingDelim(list[j+1]))
+			if end < 0 {
+				return nil, false
+			}
+			if c != 'P' {
+				code = append(code, list[j+2:j+2+end])
+			}
+			j += 2 + end
+		case strings.IndexByte(qualifierChars, c) < 0:
+			return nil, false
+		}
+	}
+	return code, true
 }

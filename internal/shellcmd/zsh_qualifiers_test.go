@@ -36,3 +36,28 @@ func TestQualifierStrings(t *testing.T) {
 		}
 	}
 }
+
+// TestTrailingQualifiers: the code the qualifier list a value ends with
+// runs, and text that is no such list.
+func TestTrailingQualifiers(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		want  []string
+		ok    bool
+	}{
+		{`x*(e:rm x:)`, []string{`rm x`}, true},
+		{`*(.+f)`, []string{`f`}, true},
+		{`*(P:-f:e[g])`, []string{`g`}, true},
+		{`*(om[1,3])`, nil, true},
+		{`*(e:a::h)`, []string{`a`}, true},
+		{`done (see log)`, nil, false},
+		{`f(exe)`, nil, false},
+		{`(a)`, nil, false},
+		{`plain`, nil, false},
+	} {
+		got, ok := trailingQualifiers(tc.value)
+		if ok != tc.ok || !slices.Equal(got, tc.want) {
+			t.Errorf("trailingQualifiers(%q) = %q, %v; want %q, %v", tc.value, got, ok, tc.want, tc.ok)
+		}
+	}
+}
