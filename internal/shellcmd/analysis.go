@@ -549,6 +549,7 @@ func (w *walker) line(src string, depth int, langs dialects) {
 		w.prefix(src, depth, langs)
 		w.pieces(src, depth, langs)
 		w.zshUnparsedWords(src) // zsh_unparsed.go
+		w.bareQualifiers(src, depth)
 		w.problem("the command line does not parse (%s), so what runs is not known", strings.Join(failed, "; "))
 		return
 	}
@@ -557,6 +558,7 @@ func (w *walker) line(src string, depth int, langs dialects) {
 		// POSIX reading was walked, but bash may read it otherwise.
 		w.problem("the command line does not parse as bash (%s)", failed[0])
 		w.zshUnparsedWords(src)
+		w.bareQualifiers(src, depth)
 		return
 	}
 	if len(failed) > 0 {

@@ -1,6 +1,9 @@
 package shellcmd
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // zsh reads a parenthesised list at the end of a glob as the glob's
 // qualifiers, and two of them run code for every name the glob matches:
@@ -123,4 +126,23 @@ func trailingQualifiers(value string) (code []string, ok bool) {
 		}
 	}
 	return code, true
+}
+
+// zsh reads a parenthesised list right after a word as its qualifiers
+// even where the word holds no glob character (BARE_GLOB_QUAL, on by
+// default): ls x(e:'rm x':) runs rm x, a line no grammar here parses. The
+// parenthesised groups of such a line that are qualifier lists are read
+// so (bareQualifiers), whatever else it needs approval for.
+
+// parenGroup matches a parenthesised group holding no parenthesis.
+var parenGroup = regexp.MustCompile(`\(([^()]*)\)`)
+
+// bareQualifiers walks the code the qualifier lists among src's
+// parenthesised groups run.
+func (w *walker) bareQualifiers(src string, depth int) {
+	for _, m := range parenGroup.FindAllStringSubmatch(src, -1) {
+		if code, ok := trailingQualifiers("x(" + m[1] + ")"); ok {
+			w.qualifierStringsCode(code, depth)
+		}
+	}
 }
