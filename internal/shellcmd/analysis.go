@@ -550,6 +550,9 @@ func (w *walker) line(src string, depth int, langs dialects) {
 		w.pieces(src, depth, langs)
 		w.zshUnparsedWords(src) // zsh_unparsed.go
 		w.bareQualifiers(src, depth)
+		for _, r := range caseToggleReadings(src) { // bash_casetoggle.go
+			w.line(r, depth+1, langs)
+		}
 		w.problem("the command line does not parse (%s), so what runs is not known", strings.Join(failed, "; "))
 		return
 	}
@@ -559,6 +562,9 @@ func (w *walker) line(src string, depth int, langs dialects) {
 		w.problem("the command line does not parse as bash (%s)", failed[0])
 		w.zshUnparsedWords(src)
 		w.bareQualifiers(src, depth)
+		for _, r := range caseToggleReadings(src) {
+			w.line(r, depth+1, langs)
+		}
 		return
 	}
 	if len(failed) > 0 {
