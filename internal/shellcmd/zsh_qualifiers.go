@@ -42,12 +42,9 @@ func qualifierStrings(pattern string) []string {
 	for i := 0; i < len(pattern); i++ {
 		switch c := pattern[i]; {
 		case c == '+' && i+1 < len(pattern) && identChar(pattern[i+1]):
-			j := i + 1
-			for j < len(pattern) && identChar(pattern[j]) {
-				j++
-			}
-			out = append(out, pattern[i+1:j])
-			i = j - 1
+			end := nameEndAt(pattern, i+1)
+			out = append(out, pattern[i+1:end])
+			i = end - 1
 		case (c == 'e' || c == '+') && i+1 < len(pattern):
 			open := pattern[i+1]
 			end := strings.IndexByte(pattern[i+2:], closingDelim(open))
@@ -60,6 +57,15 @@ func qualifierStrings(pattern string) []string {
 		}
 	}
 	return out
+}
+
+// nameEndAt returns the index past the shell name that starts at s[i], the
+// command or function a "+" qualifier names.
+func nameEndAt(s string, i int) int {
+	for i < len(s) && identChar(s[i]) {
+		i++
+	}
+	return i
 }
 
 // closingDelim returns the character that closes a qualifier's string
@@ -103,12 +109,9 @@ func trailingQualifiers(value string) (code []string, ok bool) {
 		case c == ':':
 			return code, true // modifiers follow
 		case c == '+' && j+1 < len(list) && identChar(list[j+1]):
-			k := j + 1
-			for k < len(list) && identChar(list[k]) {
-				k++
-			}
-			code = append(code, list[j+1:k])
-			j = k - 1
+			end := nameEndAt(list, j+1)
+			code = append(code, list[j+1:end])
+			j = end - 1
 		case c == 'e' || c == '+' || c == 'P':
 			if j+1 == len(list) {
 				return nil, false
