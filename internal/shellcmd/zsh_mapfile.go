@@ -27,7 +27,7 @@ func (w *walker) mapfileUses(src string) {
 		}
 		at := i + j
 		i = at + len(key)
-		if at > 0 && nameByte(src[at-1]) {
+		if at > 0 && identChar(src[at-1]) {
 			continue // another name ending in mapfile
 		}
 		end := subscriptEnd(src, i-1)
@@ -37,11 +37,6 @@ func (w *walker) mapfileUses(src string) {
 		read := at > 0 && strings.IndexByte("${)#+=~^", src[at-1]) >= 0
 		w.addOpened(Redirect{Target: mapfileName(src[i:end]), Read: true, Write: !read, Dir: w.cur, FD: -1, Via: mapfileVia})
 	}
-}
-
-// nameByte reports whether c may be part of a shell variable's name.
-func nameByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // mapfileName is the file a mapfile subscript names: the subscript itself
