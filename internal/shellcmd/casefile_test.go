@@ -40,6 +40,20 @@ func checkRunsRmNotedCases(t *testing.T, name string) {
 	}
 }
 
+// checkRunsRmAskedCases checks each row of testdata/cases/name,
+// LINE<TAB>RUNS_RM<TAB>ASKED: whether the line runs rm (checkRunsRm), and
+// whether it needs approval (a problem of its analysis).
+func checkRunsRmAskedCases(t *testing.T, name string) {
+	t.Helper()
+	for _, r := range caseRows(t, name, 3) {
+		line := r.Fields[0]
+		a := checkRunsRm(t, line, caseBool(t, r, 1))
+		if asked, want := len(a.Problems) > 0, caseBool(t, r, 2); asked != want {
+			t.Errorf("line %d: Analyze(%q): needs approval %v, want %v (problems %q)", r.Line, line, asked, want, a.Problems)
+		}
+	}
+}
+
 // checkReadsCases checks each row of testdata/cases/file,
 // LINE<TAB>A COMMAND IT READS, with checkReads under opts.
 func checkReadsCases(t *testing.T, file string, opts Options) {

@@ -9,13 +9,7 @@ import "testing"
 // escapes bash quotes (\w, \u) and fewer or more digits give no code.
 // Its rows are in testdata/cases/prompt_escape_lines.txt.
 func TestPromptEscapesDecoded(t *testing.T) {
-	for _, r := range caseRows(t, "prompt_escape_lines.txt", 3) {
-		line := r.Fields[0]
-		a := checkRunsRm(t, line, caseBool(t, r, 1))
-		if asked, want := len(a.Problems) > 0, caseBool(t, r, 2); asked != want {
-			t.Errorf("line %d: Analyze(%q): needs approval %v, want %v (problems %q)", r.Line, line, asked, want, a.Problems)
-		}
-	}
+	checkRunsRmAskedCases(t, "prompt_escape_lines.txt")
 }
 
 // TestPromptText: the text bash's prompt decoding leaves for its expansion.

@@ -7,13 +7,7 @@ import "testing"
 // command of the line, and one known only at run time needs approval. Its
 // rows are in testdata/cases/zsh_prompt_lines.txt.
 func TestZshPromptArgs(t *testing.T) {
-	for _, r := range caseRows(t, "zsh_prompt_lines.txt", 3) {
-		line := r.Fields[0]
-		a := checkRunsRm(t, line, caseBool(t, r, 1))
-		if asked, want := len(a.Problems) > 0, caseBool(t, r, 2); asked != want {
-			t.Errorf("line %d: Analyze(%q): needs approval %v, want %v (problems %q)", r.Line, line, asked, want, a.Problems)
-		}
-	}
+	checkRunsRmAskedCases(t, "zsh_prompt_lines.txt")
 }
 
 // TestPrintPrompts: which option words of print give it -P.
