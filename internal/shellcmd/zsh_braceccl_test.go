@@ -8,7 +8,7 @@ import "testing"
 // before a redirection or hold a comma, "..", a blank or a quote are left
 // as written.
 func TestZshBraceClasses(t *testing.T) {
-	tests := []struct{ src, want string }{
+	tests := []zshReading{
 		{`setopt braceccl; cat .e{n}v`, `setopt braceccl; cat .env`},
 		{`cat .e{m-o}v`, `cat .e{m,n,o}v`},
 		{`ls x{ba}`, `ls x{a,b}`},
@@ -18,13 +18,5 @@ func TestZshBraceClasses(t *testing.T) {
 		{`echo {} "{n}" '{n}' \{n} ${x} {a,b} {1..3} {a b}`, ``},
 		{`exec {fd}>x`, ``},
 	}
-	for _, tt := range tests {
-		got, _, ok := zshSubscripted(tt.src)
-		if !ok {
-			got = ""
-		}
-		if got != tt.want {
-			t.Errorf("zshSubscripted(%q) = %q; want %q", tt.src, got, tt.want)
-		}
-	}
+	checkZshSubscripted(t, tests)
 }

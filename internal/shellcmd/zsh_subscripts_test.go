@@ -10,7 +10,7 @@ import "testing"
 // $11 is ${11}, and a $'...' string zsh decodes otherwise is in the form
 // bash reads alike.
 func TestZshSubscripted(t *testing.T) {
-	tests := []struct{ src, want string }{
+	tests := []zshReading{
 		{`$a[2] x`, `${a[2]} x`},
 		{`a=(ls rm); "$a[-1]" x`, `a=(ls rm); "${a[-1]}" x`},
 		{`$a[2,3]`, `${a[2,3]}`},
@@ -38,15 +38,7 @@ func TestZshSubscripted(t *testing.T) {
 		{`set -- a b c d e f g h i j rm; $11 x "$10"`, `set -- a b c d e f g h i j rm; ${11} x "${10}"`},
 		{`r$'\m' $'\.env' $'ok\n'`, `r$'\x6d' $'\x2e\x65\x6e\x76' $'ok\n'`},
 	}
-	for _, tt := range tests {
-		got, _, ok := zshSubscripted(tt.src)
-		if !ok {
-			got = ""
-		}
-		if got != tt.want {
-			t.Errorf("zshSubscripted(%q) = %q; want %q", tt.src, got, tt.want)
-		}
-	}
+	checkZshSubscripted(t, tests)
 }
 
 // TestZshSubscriptCommandWords: a command word zsh reads as an element of
@@ -75,4 +67,22 @@ func TestZshPositionalDigits(t *testing.T) {
 		}
 	}
 	t.Errorf("forms %q; want the eleventh parameter among them", forms)
+}
+
+// zshReading is a line and the text zshSubscripted reads it as (empty
+// where it reads nothing of zsh's in it).
+type zshReading struct{ src, want string }
+
+// checkZshSubscripted checks zshSubscripted's reading of each line.
+func checkZshSubscripted(t *testing.T, tests []zshReading) {
+	t.Helper()
+	for _, tt := range tests {
+		got, _, ok := zshSubscripted(tt.src)
+		if !ok {
+			got = ""
+		}
+		if got != tt.want {
+			t.Errorf("zshSubscripted(%q) = %q; want %q", tt.src, got, tt.want)
+		}
+	}
 }
