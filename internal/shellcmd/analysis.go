@@ -526,6 +526,9 @@ func (w *walker) line(src string, depth int, langs dialects) {
 		for _, u := range unread {
 			w.problem("zsh applies the modifiers or flags of %s to the parameter's value, which is not followed here", u)
 		}
+		for _, r := range w.zshModifiedReadings(src, unread) { // zsh_modifier_values.go
+			w.line(r, depth+1, langs)
+		}
 	}()
 	var failed []string
 	var failedLangs dialects
