@@ -345,7 +345,7 @@ func FuzzAnalyze(f *testing.F) {
 		"env -S 'a b' c", "find . -exec a {} ; -ok b +", "A[0]=1 x", "x='a[$(id)]'", "parallel a ::: b :::: c", "{1..100000}",
 		"git -c alias.x='!a b' -C d x c", "git rebase -ix 'a' -s b", "git submodule foreach -- a b", "git -C a -C /b clone -c core.pager=c -u d",
 		"tar -xCf d a --to-com=b", "go vet -vettool", "zip -TT=a", "npm run t --script-shell", "gh alias set", "t* *",
-		"setopt extendedglob; cat .e[n]#v~x ^a/b##", "echo $mapfile[.e] mapfile[a[b]]=c", "ls a(e:'rm':+f)(", "echo x >! ", "cat k<->", "zargs -- a -- b", "zpty -w"} {
+		"setopt extendedglob; cat .e[n]#v~x ^a/b##", "echo $mapfile[.e] mapfile[a[b]]=c", "ls a(e:'rm':+f)(", "echo x >! ", "cat k<->", "zargs -- a -- b", "zpty -w", "x=A.B; $x:l:r:gs/a/:h:t ${x:u:e}", "${w~~} ${w~}"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
