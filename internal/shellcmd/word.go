@@ -63,33 +63,23 @@ func sourceOf(n syntax.Node, src string) string {
 // the word was parsed from (for reporting dynamic words as written).
 func evalWord(word *syntax.Word, src string) Word {
 	val, pat, glob, zshOps, why := quoteRemoval(word)
-	if why == "" && zshOps {
-		w := evalPattern(word, src, val, pat, glob, why)
-		w.zshPattern = pat
-		return w
-	}
-	return evalPattern(word, src, val, pat, glob, why)
-}
-
-// evalPattern is evalWord for a word quoteRemoval read.
-func evalPattern(word *syntax.Word, src, val, pat string, glob bool, why string) Word {
-	if why == "" && glob {
-		// The shell's brackets in path.Match's syntax; one that is not a
-		// bracket expression after all leaves a static word.
-		p, isGlob, unread := matchPattern(pat)
-		switch {
-		case unread != "":
-			why = unread
-		case isGlob && !validPattern(p):
-			why = "a pattern the bridge cannot read"
-		case isGlob:
-			return Word{Kind: Glob, Text: p}
-		}
-	}
 	if why != "" {
 		return Word{Kind: Dynamic, Text: sourceOf(word, src), Why: why}
 	}
-	return Word{Kind: Static, Text: val}
+	w := Word{Kind: Static, Text: val}
+	if glob {
+		// The shell's brackets in path.Match's syntax; one that is not a
+		// bracket expression after all leaves a static word.
+		if g := patternAsWord(pat); g.Kind == Glob {
+			w = g
+		} else if g.Kind == Dynamic {
+			w = Word{Kind: Dynamic, Text: sourceOf(word, src), Why: g.Why}
+		}
+	}
+	if zshOps {
+		w.zshPattern = pat
+	}
+	return w
 }
 
 // quoteRemoval returns a word's text after quote removal (val), the same

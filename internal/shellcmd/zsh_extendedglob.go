@@ -31,8 +31,9 @@ const maxZshRepeats = 4
 // option on; nothing where no word holds one.
 func zshExtendedReadings(form []Word, caret bool) [][]Word {
 	held, repeats := false, 0
-	for _, wd := range form {
-		if zshExtendedWords(wd, caret) != nil {
+	words := make([][]Word, len(form))
+	for i, wd := range form {
+		if words[i] = zshExtendedWords(wd, caret); words[i] != nil {
 			held = true
 			repeats += zshRepeats(wd.zshPattern)
 		}
@@ -41,8 +42,8 @@ func zshExtendedReadings(form []Word, caret bool) [][]Word {
 		return nil
 	}
 	readings := [][]Word{nil}
-	for _, wd := range form {
-		alts := zshExtendedWords(wd, caret)
+	for i, wd := range form {
+		alts := words[i]
 		switch {
 		case alts == nil:
 			alts = []Word{wd}
