@@ -51,7 +51,7 @@ func (m *madeLinks) extendDotDot(p string, forms, roots []string, depth int) ([]
 		}
 		for _, name := range names {
 			for _, l := range m.at(name) {
-				if l.inPlace() || l.ifRemoved != "" && !m.mayRemove(l.ifRemoved) {
+				if l.ifRemoved != "" && !m.mayRemove(l.ifRemoved) {
 					continue
 				}
 				if forms, r = l.through(forms, rest, roots); r != nil {

@@ -3,6 +3,7 @@ package governance
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -61,6 +62,50 @@ func TestLinksMadeDotDotAfterName(t *testing.T) {
 			e.made.forget()
 			if d := e.Decide(tt.later); d.Value != Allow {
 				t.Errorf("Decide(%s %q in %s) alone = %v (%s); want allow", tt.later.Action, tt.later.Paths, tt.later.Cwd, d.Value, d.Reason)
+			}
+		})
+	}
+}
+
+// TestLinksMadeAppearingMidDecision resolves a path's forms while the
+// file system does not show a kept link yet, then lets the link appear,
+// as the IDE's terminal making it may between two steps of one decision,
+// and only then follows the kept links: the forms through the link are
+// still added, so the decision does not fall between a file system
+// without the link and a record that counts it as already there.
+func TestLinksMadeAppearingMidDecision(t *testing.T) {
+	e, root, _ := treeWriteWorkspace(t)
+	if err := os.MkdirAll(filepath.Join(root, "src/deep"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, first, link, target, path, want string
+	}{
+		{"a name beneath the link", "ln -s keys kk", "kk", "keys", "kk/a.key", "keys/a.key"},
+		{"a step up out of the link", "ln -s . src/deep/kk", "src/deep/kk", ".", "src/deep/kk/../../keys/a.key", "keys/a.key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e.made.forget()
+			link := filepath.Join(root, tt.link)
+			t.Cleanup(func() { os.Remove(link) })
+			if d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.first, Cwd: root, Paths: []string{root}}); d.Value == Deny {
+				t.Fatalf("Decide(%q) = %v (%s); want it run", tt.first, d.Value, d.Reason)
+			}
+			p := root + "/" + tt.path
+			forms, _, r := pathFormsLooked(nil, p, root)
+			if r != nil {
+				t.Fatalf("pathFormsLooked(%s): %s", p, r.why)
+			}
+			if err := os.Symlink(tt.target, link); err != nil {
+				t.Fatal(err)
+			}
+			forms, r = e.made.extendDotDot(p, forms, []string{root}, 0)
+			if r == nil {
+				forms, r = e.made.extend(forms, []string{root})
+			}
+			if want := root + "/" + tt.want; r != nil || !slices.Contains(forms, want) {
+				t.Errorf("forms of %s, the link made after they were resolved = %q (refusal %v); want %s among them", tt.path, forms, r, want)
 			}
 		})
 	}

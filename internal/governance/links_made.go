@@ -59,23 +59,6 @@ type madeLink struct {
 	ifRemoved        string
 }
 
-// inPlace reports whether the file system already shows l as it was
-// kept: a symlink at the name holding the same target, or a hard link
-// that is the target's file. Then the path resolves through it as it is
-// and l adds nothing to its forms.
-func (l madeLink) inPlace() bool {
-	switch {
-	case l.op != "":
-		t, err := os.Readlink(l.name)
-		return err == nil && t == l.op
-	case l.hard:
-		a, err1 := os.Lstat(l.name)
-		b, err2 := os.Stat(l.target)
-		return err1 == nil && err2 == nil && os.SameFile(a, b)
-	}
-	return false
-}
-
 // madeLinks is the engine's record of madeLink, shared by its decisions:
 // the links, each once, by name.
 type madeLinks struct {
@@ -172,7 +155,9 @@ func (m *madeLinks) at(p string) []madeLink {
 // takes through a kept link at it or at one of its directories (the
 // target, then the rest of the path), resolved as the file system
 // resolves it now (spellingForms); and so on for the forms it adds. A
-// link the file system shows in place adds nothing now. A path those
+// link the file system already shows is followed all the same: the forms
+// were resolved a moment before, maybe before the terminal making it ran,
+// and a form that is the same as one of them adds nothing. A path those
 // forms cannot be judged by is refused.
 func (m *madeLinks) extend(forms []string, roots []string) ([]string, *pathRefusal) {
 	if m == nil || m.n.Load() == 0 {
@@ -182,7 +167,7 @@ func (m *madeLinks) extend(forms []string, roots []string) ([]string, *pathRefus
 		for at := forms[i]; ; at = filepath.Dir(at) {
 			for _, l := range m.at(at) {
 				rest, _ := cutDir(l.name, forms[i])
-				if l.inPlace() || l.ifRemoved != "" && !m.mayRemove(l.ifRemoved) {
+				if l.ifRemoved != "" && !m.mayRemove(l.ifRemoved) {
 					continue
 				}
 				var r *pathRefusal
