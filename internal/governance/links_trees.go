@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -61,4 +62,42 @@ func (in *reqInfo) keptGlobNames(p string, most int) (names []string, ok bool) {
 		names = append(names, more...)
 	}
 	return names, true
+}
+
+// keptBeneath returns the names of the kept links not in done that lie
+// beneath one of the directories in visited (as a walk reached them, and
+// as the file system resolves them), marking them done: the names a tree
+// read of those directories meets once the lines that make the links have
+// run, while the walk found nothing there ("ln -s .. sub/up" still
+// running, "grep -R API_KEY sub" reads the workspace's .env through it).
+// A name whose directory is itself missing now counts as well, since the
+// line making the link may make that directory first.
+func (in *reqInfo) keptBeneath(visited, done map[string]bool) []madeLink {
+	if in.links == nil || in.links.n.Load() == 0 {
+		return nil
+	}
+	var out []madeLink
+	for _, l := range in.links.snapshot() {
+		if done[l.name] {
+			continue
+		}
+		for d := filepath.Dir(l.name); ; d = filepath.Dir(d) {
+			if visited[d] {
+				done[l.name] = true
+				out = append(out, l)
+				break
+			}
+			if d == "/" || d == "." {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// symlink reports whether l is a symbolic link (what a reader that does
+// not follow links beneath the directory it reads leaves unread), not a
+// hard link or a copied tree, whose content a reader reads all the same.
+func (l madeLink) symlink() bool {
+	return !l.hard && l.op != ""
 }

@@ -12,7 +12,9 @@ import (
 // through the link's name, or a pattern beneath it: the walk and the
 // pattern's expansion go where the link will lead, and a
 // command that acts on the link itself (find without -L or a trailing
-// slash, rm -r of the name) is left alone.
+// slash, rm -r of the name) is left alone. A reader that follows links
+// beneath the directory it reads (grep -R, tar -h) is walked where a link
+// made beneath that directory will lead too.
 func TestLinksMadeTreeWalks(t *testing.T) {
 	e, root, _ := treeWriteWorkspace(t)
 	checkAfterLink(t, e, root, []linkCase{
@@ -35,6 +37,12 @@ func TestLinksMadeTreeWalks(t *testing.T) {
 		{"a pattern beneath the link a program expands itself", "ln -s keys kk", "prettier --write 'kk/*.key'", Deny, "keys/a.key", Allow},
 		{"a ** pattern beneath the link a program expands itself", "ln -s . kk", "eslint --fix 'kk/keys/**/*.key'", Deny, "keys/a.key", Allow},
 		{"a pattern beneath a link to a plain directory, archived whole", "ln -s src ss", "tar cf - ss/b", Allow, "", Allow},
+		{"grep -R of a directory the link is made beneath", "ln -s ../vault src2/vv", "grep -R x src2", Deny, "vault/x.pem", Allow},
+		{"tar -h of a directory the link is made beneath", "ln -s ../vault src2/vv", "tar chf - src2", Deny, "vault/x.pem", Allow},
+		{"grep -R of a directory the link is made deeper beneath", "ln -s ../../vault src2/n/vv", "grep -R x src2", Deny, "vault/x.pem", Allow},
+		{"grep -R of a directory a link to the workspace is made beneath", "ln -s .. src2/up", "grep -R x src2", Deny, "vault/x.pem", Allow},
+		{"grep -r passes over the link made beneath", "ln -s ../vault src2/vv", "grep -r x src2", Allow, "", Allow},
+		{"grep -R of a directory a link to a plain directory is made beneath", "ln -s ../src/b src2/bb", "grep -R x src2", Allow, "", Allow},
 	})
 }
 

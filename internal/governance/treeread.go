@@ -140,11 +140,53 @@ func (e *Engine) walkTreeRead(in *reqInfo, tr treeRead, dir string, budget *int)
 	inside = top.ref != "workspace-roots"
 	var worst strictest
 	seen := map[string]bool{}
+	// visited holds each directory the walk reached, as reached and as
+	// resolved, and kept the kept links beneath them already decided
+	// (keptBeneath).
+	visited, kept := map[string]bool{}, map[string]bool{}
+	if forms, r := in.pathForms(dir); r == nil {
+		for _, f := range forms {
+			visited[f] = true
+		}
+	}
 	stack := []string{dir}
-	for len(stack) > 0 {
+	for len(stack) > 0 || in.links != nil && in.links.n.Load() > 0 {
+		if len(stack) == 0 {
+			// The links a line still running may make beneath what was
+			// walked: decided by their names, which the kept links
+			// extend, and walked where they lead (links_trees.go).
+			more := in.keptBeneath(visited, kept)
+			if len(more) == 0 {
+				break
+			}
+			for _, l := range more {
+				if l.symlink() && !tr.follow {
+					continue // read as a link, not through it
+				}
+				for _, f := range in.keptForms(l.name) {
+					fi, err := os.Stat(f)
+					isDir := err == nil && fi.IsDir()
+					if !isDir && (tr.names || !picked(tr.picks, filepath.Base(l.name))) {
+						continue
+					}
+					if v, ok := refused(l.name); ok {
+						if v.value == Deny {
+							return v, true
+						}
+						worst.keep(v)
+					}
+					if isDir {
+						stack = append(stack, f)
+					}
+				}
+			}
+			continue
+		}
 		d := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		visited[d] = true
 		if r, err := filepath.EvalSymlinks(d); err == nil {
+			visited[r] = true
 			if seen[r] {
 				continue
 			}
