@@ -46,8 +46,9 @@ const maxLinkTreeEntries = 10000
 // the kernel reads it), or "" when that is known only when the line runs.
 //
 // op is the target as the link holds it (what readlink returns) for a
-// symlink, "" for a hard link or a copied tree; hard says the link is a
-// hard one, to the file at target.
+// symlink (for one ln -r makes, the target as an absolute path, where the
+// relative one it holds leads), "" for a hard link or a copied tree; hard
+// says the link is a hard one, to the file at target.
 //
 // ifRemoved, when set, is a directory the link's line finds in place of
 // the name: the link is made at the name only once that directory is gone,
@@ -322,11 +323,16 @@ func linkFormLinks(form []shellcmd.Word, dir string) []madeLink {
 			if n == d && dormant != "" {
 				l.ifRemoved = dormant
 			}
-			if symbolic && !relative {
+			switch {
+			case symbolic && !relative:
 				l.op = op
 				if !strings.HasPrefix(op, "/") {
 					l.target = filepath.Dir(n) + "/" + op
 				}
+			case symbolic:
+				// ln -r writes the path from the link to the target,
+				// which leads where the target named from the cwd does.
+				l.op = l.target
 			}
 			out = append(out, l)
 		}

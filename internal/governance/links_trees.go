@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -64,15 +65,15 @@ func (in *reqInfo) keptGlobNames(p string, most int) (names []string, ok bool) {
 	return names, true
 }
 
-// keptBeneath returns the names of the kept links not in done that lie
-// beneath one of the directories in visited (as a walk reached them, and
-// as the file system resolves them), marking them done: the names a tree
-// read of those directories meets once the lines that make the links have
-// run, while the walk found nothing there ("ln -s .. sub/up" still
-// running, "grep -R API_KEY sub" reads the workspace's .env through it).
-// A name whose directory is itself missing now counts as well, since the
-// line making the link may make that directory first.
-func (in *reqInfo) keptBeneath(visited, done map[string]bool) []madeLink {
+// keptBeneath returns the kept links not in done whose names lie beneath
+// a directory reached reports a walk reached (as reached, or as the file
+// system resolves it), marking them done: the names a walk of those
+// directories meets once the lines that make the links have run, while it
+// found nothing there ("ln -s ../vault sub/v" still running, "grep -R
+// API_KEY sub" reads vault/.env through it). A name whose directory is
+// itself missing now counts as well, since the line making the link may
+// make that directory first.
+func (in *reqInfo) keptBeneath(reached func(dir string) bool, done map[string]bool) []madeLink {
 	if in.links == nil || in.links.n.Load() == 0 {
 		return nil
 	}
@@ -82,7 +83,7 @@ func (in *reqInfo) keptBeneath(visited, done map[string]bool) []madeLink {
 			continue
 		}
 		for d := filepath.Dir(l.name); ; d = filepath.Dir(d) {
-			if visited[d] {
+			if reached(d) {
 				done[l.name] = true
 				out = append(out, l)
 				break
@@ -95,9 +96,43 @@ func (in *reqInfo) keptBeneath(visited, done map[string]bool) []madeLink {
 	return out
 }
 
+// keptRel returns name's path relative to the walk's top, its nearest
+// directory in reached being the top's relative path of that directory.
+func keptRel(reached map[string]string, name string) string {
+	for d := filepath.Dir(name); ; d = filepath.Dir(d) {
+		if rel, ok := reached[d]; ok {
+			r := strings.TrimPrefix(name, d+"/")
+			if rel != "" {
+				r = rel + "/" + r
+			}
+			return r
+		}
+		if d == "/" || d == "." {
+			return filepath.Base(name)
+		}
+	}
+}
+
 // symlink reports whether l is a symbolic link (what a reader that does
 // not follow links beneath the directory it reads leaves unread), not a
-// hard link or a copied tree, whose content a reader reads all the same.
+// hard link, a copied tree, whose content a reader reads all the same, or
+// a link whose target is known only when its line runs.
 func (l madeLink) symlink() bool {
 	return !l.hard && l.op != ""
 }
+
+// keptEntry is the directory entry a walk meets at a kept link's name
+// (keptBeneath): a symlink, not there yet.
+type keptEntry string
+
+// Name returns the link's name.
+func (k keptEntry) Name() string { return string(k) }
+
+// IsDir reports false: the entry is the link, not where it leads.
+func (k keptEntry) IsDir() bool { return false }
+
+// Type returns fs.ModeSymlink.
+func (k keptEntry) Type() fs.FileMode { return fs.ModeSymlink }
+
+// Info reports the link as not there, which it is not yet.
+func (k keptEntry) Info() (fs.FileInfo, error) { return nil, fs.ErrNotExist }

@@ -14,7 +14,9 @@ import (
 // command that acts on the link itself (find without -L or a trailing
 // slash, rm -r of the name) is left alone. A reader that follows links
 // beneath the directory it reads (grep -R, tar -h) is walked where a link
-// made beneath that directory will lead too.
+// made beneath that directory will lead too, and so is a command that
+// changes a directory whole and follows links (find -L, chown -R -L), or
+// changes every name of a file (chmod -R of a hard link made beneath).
 func TestLinksMadeTreeWalks(t *testing.T) {
 	e, root, _ := treeWriteWorkspace(t)
 	checkAfterLink(t, e, root, []linkCase{
@@ -43,6 +45,14 @@ func TestLinksMadeTreeWalks(t *testing.T) {
 		{"grep -R of a directory a link to the workspace is made beneath", "ln -s .. src2/up", "grep -R x src2", Deny, "vault/x.pem", Allow},
 		{"grep -r passes over the link made beneath", "ln -s ../vault src2/vv", "grep -r x src2", Allow, "", Allow},
 		{"grep -R of a directory a link to a plain directory is made beneath", "ln -s ../src/b src2/bb", "grep -R x src2", Allow, "", Allow},
+		{"grep -R of a directory ln -r makes the link beneath", "ln -sr vault src2/vv", "grep -R x src2", Deny, "vault/x.pem", Allow},
+		{"grep -r passes over the link ln -r makes beneath", "ln -sr vault src2/vv", "grep -r x src2", Allow, "", Allow},
+		{"find -L of a directory the link is made beneath", "ln -s ../keys src2/kk", "find -L src2 -name a.key -delete", Deny, "keys/a.key", Allow},
+		{"chown -R -L of a directory the link is made beneath", "ln -s ../keys src2/kk", "chown -R -L me src2", Deny, "keys/a.key", Allow},
+		{"chown -R -L of a directory ln -r makes the link beneath", "ln -sr keys src2/kk", "chown -R -L me src2", Deny, "keys/a.key", Allow},
+		{"chmod -R of a directory a hard link is made beneath", "ln keys/a.key src2/h", "chmod -R 600 src2", Deny, "keys/a.key", Allow},
+		{"rm -r of a directory a hard link is made beneath", "ln keys/a.key src2/h", "rm -r src2", Allow, "", Allow},
+		{"find without -L passes over the link made beneath", "ln -s ../keys src2/kk", "find src2 -name a.key -delete", Allow, "", Allow},
 	})
 }
 

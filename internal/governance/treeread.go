@@ -155,7 +155,7 @@ func (e *Engine) walkTreeRead(in *reqInfo, tr treeRead, dir string, budget *int)
 			// The links a line still running may make beneath what was
 			// walked: decided by their names, which the kept links
 			// extend, and walked where they lead (links_trees.go).
-			more := in.keptBeneath(visited, kept)
+			more := in.keptBeneath(func(d string) bool { return visited[d] }, kept)
 			if len(more) == 0 {
 				break
 			}

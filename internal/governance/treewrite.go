@@ -353,7 +353,13 @@ func (w *treeWalk) changedAt(act wholeAct, op string, picks func(rel string, ent
 // when nil) that may be refused (candidate) is decided (refused), the
 // first refusal recorded with what the command does (what).
 func (w *treeWalk) beneath(dir, what string, skipGit, follow, moved, links bool, picks func(rel string, ent os.DirEntry) bool) {
-	w.walk(dir, skipGit, follow, func(p, rel, resolved string, ent os.DirEntry) bool {
+	// A link kept beneath is met where it leads by a walk that follows
+	// links, and a hard one by a command that changes every name of a
+	// file; one whose target is not known, by either.
+	kept := func(l madeLink) bool {
+		return follow && !l.hard && (l.symlink() || l.target == "") || links && (l.hard || l.target == "")
+	}
+	w.walk(dir, skipGit, follow, kept, func(p, rel, resolved string, ent os.DirEntry) bool {
 		if picks != nil && !picks(rel, ent) || !w.candidate(p, resolved, ent, links) {
 			return false
 		}
@@ -398,7 +404,7 @@ func (w *treeWalk) placed(act wholeAct, t copyTarget) {
 		parents[d] = r
 		return r
 	}
-	w.walk(t.src, false, t.follow, func(p, rel, _ string, ent os.DirEntry) bool {
+	w.walk(t.src, false, t.follow, nil, func(p, rel, _ string, ent os.DirEntry) bool {
 		dst := t.made + "/" + rel
 		if t.backup != "" && exists(dst) {
 			// The file replaced is kept under its name and the suffix.
@@ -431,14 +437,54 @@ func (w *treeWalk) placed(act wholeAct, t copyTarget) {
 // not read it) records a require-approval: what it holds is not known.
 // Past maxTreeWriteEntries entries of this walk, or the decision's
 // maxDecisionTreeEntries, it records a require-approval instead.
-func (w *treeWalk) walk(dir string, skipGit, follow bool, visit func(p, rel, resolved string, ent os.DirEntry) bool) {
+//
+// kept, when not nil, picks the kept links (links_made.go) whose names lie
+// beneath a directory the walk reached that it visits too, as a
+// symlink entry (keptEntry) named as the link will be, and, following
+// links, goes on where they lead: the line making one may still be
+// running, and this command meets it once it has run.
+func (w *treeWalk) walk(dir string, skipGit, follow bool, kept func(madeLink) bool, visit func(p, rel, resolved string, ent os.DirEntry) bool) {
 	type item struct{ path, rel, resolved string }
 	stack := []item{{dir, "", resolvedDir(dir)}}
 	seen := map[string]bool{}
 	budget := maxTreeWriteEntries
-	for len(stack) > 0 {
+	// reached holds each directory the walk reached, as reached and as
+	// resolved, with its path relative to dir; done the kept links
+	// already visited.
+	reached, done := map[string]string{}, map[string]bool{}
+	if kept == nil || w.in.links == nil || w.in.links.n.Load() == 0 {
+		reached = nil
+	}
+	for len(stack) > 0 || reached != nil {
+		if len(stack) == 0 {
+			more := w.in.keptBeneath(func(d string) bool { _, ok := reached[d]; return ok }, done)
+			if len(more) == 0 {
+				return
+			}
+			for _, l := range more {
+				if !kept(l) {
+					continue
+				}
+				rel := keptRel(reached, l.name)
+				if visit(l.name, rel, l.name, keptEntry(filepath.Base(l.name))) {
+					return
+				}
+				if !follow || l.hard {
+					continue
+				}
+				for _, f := range w.in.keptForms(l.name) {
+					if fi, err := os.Stat(f); err == nil && fi.IsDir() {
+						stack = append(stack, item{f, rel, f})
+					}
+				}
+			}
+			continue
+		}
 		d := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		if reached != nil {
+			reached[d.path], reached[d.resolved] = d.rel, d.rel
+		}
 		if follow {
 			if seen[d.resolved] {
 				continue

@@ -120,7 +120,7 @@ func (w *treeWalk) copiedLinks(form []shellcmd.Word, dirs []string) {
 			if fi, err := os.Lstat(t.src); err != nil || !t.tree || !fi.IsDir() {
 				continue
 			}
-			w.walk(t.src, false, false, func(p, rel, _ string, ent os.DirEntry) bool {
+			w.walk(t.src, false, false, nil, func(p, rel, _ string, ent os.DirEntry) bool {
 				if ent.Type()&os.ModeSymlink != 0 {
 					w.copiedLink(name, p, t.made+"/"+rel)
 				}
