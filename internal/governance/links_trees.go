@@ -43,7 +43,9 @@ func (in *reqInfo) keptForms(p string) []string {
 // keptGlobNames is globNames of the absolute pattern p, and of p where the
 // kept links lead its leading elements that hold no pattern character
 // (keptForms): once "ln -s vault vv" has run, "cat vv/x.*" expands to
-// vv/x.pem, while the file system shows no vv to expand it in now.
+// vv/x.pem, while the file system shows no vv to expand it in now; and
+// what p matches through a kept link whose name its elements match
+// (keptNamesMatched).
 func (in *reqInfo) keptGlobNames(p string, most int) (names []string, ok bool) {
 	names, ok = globNames(p, most)
 	if !ok {
@@ -51,8 +53,11 @@ func (in *reqInfo) keptGlobNames(p string, most int) (names []string, ok bool) {
 	}
 	segs := strings.Split(p, "/")
 	i := slices.IndexFunc(segs, func(s string) bool { return strings.ContainsAny(s, `*?[\`) })
-	if i <= 1 {
+	if i < 0 {
 		return names, true
+	}
+	if i == 0 {
+		return in.keptNamesMatched(segs, names, most)
 	}
 	rest := strings.Join(segs[i:], "/")
 	for _, f := range in.keptForms(strings.Join(segs[:i], "/")) {
@@ -61,6 +66,64 @@ func (in *reqInfo) keptGlobNames(p string, most int) (names []string, ok bool) {
 			return nil, false
 		}
 		names = append(names, more...)
+	}
+	return in.keptNamesMatched(segs, names, most)
+}
+
+// keptNamesMatched appends to names what the pattern whose elements are
+// segs matches through each kept link whose name a pattern element
+// matches: the shell expands the pattern when its line runs, once the
+// link is there, so after "ln -s keys sub/kk", "sed -i s/a/b/ sub/*/a.key"
+// edits keys/a.key, while the file system shows no sub/kk to match now.
+// The link's name is a match itself where the pattern ends at it, and the
+// rest of the pattern is expanded where the link will lead (keptForms)
+// where it goes on. ok is false past most names.
+func (in *reqInfo) keptNamesMatched(segs, names []string, most int) ([]string, bool) {
+	if in.links == nil || in.links.n.Load() == 0 {
+		return names, true
+	}
+	var elems []string // segs without the empty and "." elements the kernel passes over
+	for _, s := range segs {
+		if s != "" && s != "." {
+			elems = append(elems, s)
+		}
+	}
+	for _, l := range in.links.snapshot() {
+		ls := strings.Split(strings.TrimPrefix(l.name, "/"), "/")
+		if len(ls) > len(elems) || !slices.ContainsFunc(elems[:len(ls)], hasGlobMeta) {
+			continue // a name the elements spell out is a leading name, followed above
+		}
+		matched := true
+		for i, n := range ls {
+			if !newShellPattern(elems[i]).match(n) {
+				matched = false
+				break
+			}
+		}
+		if !matched {
+			continue
+		}
+		rest := strings.Join(elems[len(ls):], "/")
+		if rest == "" {
+			if !slices.Contains(names, l.name) {
+				names = append(names, l.name)
+			}
+		} else {
+			for _, f := range in.keptForms(l.name) {
+				more, ok := globNames(strings.TrimSuffix(f, "/")+"/"+rest, most)
+				if !ok {
+					return nil, false
+				}
+				for _, m := range more {
+					if !slices.Contains(names, m) {
+						names = append(names, m)
+					}
+				}
+			}
+		}
+		if len(names) > most {
+			return nil, false
+		}
 	}
 	return names, true
 }

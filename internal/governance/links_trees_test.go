@@ -16,7 +16,8 @@ import (
 // beneath the directory it reads (grep -R, tar -h) is walked where a link
 // made beneath that directory will lead too, and so is a command that
 // changes a directory whole and follows links (find -L, chown -R -L), or
-// changes every name of a file (chmod -R of a hard link made beneath).
+// changes every name of a file (chmod -R of a hard link made beneath); a
+// pattern whose elements match the link's name is expanded where it leads.
 func TestLinksMadeTreeWalks(t *testing.T) {
 	e, root, _ := treeWriteWorkspace(t)
 	checkAfterLink(t, e, root, []linkCase{
@@ -53,6 +54,10 @@ func TestLinksMadeTreeWalks(t *testing.T) {
 		{"chmod -R of a directory a hard link is made beneath", "ln keys/a.key src2/h", "chmod -R 600 src2", Deny, "keys/a.key", Allow},
 		{"rm -r of a directory a hard link is made beneath", "ln keys/a.key src2/h", "rm -r src2", Allow, "", Allow},
 		{"find without -L passes over the link made beneath", "ln -s ../keys src2/kk", "find src2 -name a.key -delete", Allow, "", Allow},
+		{"a pattern whose element matches the link's name", "ln -s ../keys src2/kk", "sed -i s/a/b/ src2/*/a.key", Deny, "keys/a.key", Allow},
+		{"a pattern whose elements match the link's name, read", "ln -s ../vault src2/vv", "cat src2/v*/*", Deny, "vault/x.pem", Allow},
+		{"a pattern ending at the link's name", "ln -s ../vault/x.pem src2/pp", "cat src2/p?", Deny, "vault/x.pem", Allow},
+		{"a pattern matching a link to a plain directory", "ln -s ../src src2/ss", "cat src2/*/a.go", Allow, "", Allow},
 	})
 }
 
