@@ -49,8 +49,12 @@ func (e *Engine) searchVerdict(in *reqInfo) (v verdict, dir string, ok bool) {
 			tr.reader = "the search"
 		}
 		d := absPath(s.Dir, in.req.Cwd, e.home)
-		if sv, refused := e.walkTreeRead(in, tr, d, &budget); refused && (!ok || sv.value.Stricter(v.value)) {
-			v, dir, ok = sv, d, true
+		// Where d lies now, and where the links kept at it or above it
+		// lead once the lines making them have run (links_trees.go).
+		for _, w := range append([]string{d}, in.keptForms(d)...) {
+			if sv, refused := e.walkTreeRead(in, tr, w, &budget); refused && (!ok || sv.value.Stricter(v.value)) {
+				v, dir, ok = sv, d, true
+			}
 		}
 	}
 	return v, dir, ok

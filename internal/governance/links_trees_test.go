@@ -114,3 +114,34 @@ func checkAfterLink(t *testing.T, e *Engine, root string, cases []linkCase) {
 		})
 	}
 }
+
+// TestLinksMadeSearchTools decides a line that makes a link, which the
+// test never runs, then an agent's own search tool given the link's name,
+// or a directory the link is made beneath: the search reads where the
+// link will lead, as "grep -r" of the name does (Claude Code's Grep, whose
+// ripgrep follows the path it is given; Gemini CLI's grep_search, which
+// follows links beneath).
+func TestLinksMadeSearchTools(t *testing.T) {
+	tests := []struct {
+		name, first, tool, input string
+		want                     Value
+	}{
+		{"Grep of the link's name", "ln -s vault vv", "Grep", `{"pattern":"x","path":"$ROOT/vv"}`, Deny},
+		{"Grep of a link to a plain directory", "ln -s src ss", "Grep", `{"pattern":"x","path":"$ROOT/ss"}`, Allow},
+		{"grep_search of a directory the link is made beneath", "ln -s ../vault src2/vv", "grep_search", `{"pattern":"x","dir_path":"$ROOT/src2"}`, Deny},
+		{"grep_search of the link's name", "ln -s vault vv", "grep_search", `{"pattern":"x","dir_path":"$ROOT/vv"}`, Deny},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, root, _ := treeWriteWorkspace(t)
+			if d := e.Decide(Request{Action: ActionTerminalCreate, Command: tt.first, Cwd: root}); d.Value == Deny {
+				t.Fatalf("Decide(%q) = %v (%s); want it run", tt.first, d.Value, d.Reason)
+			}
+			input := strings.ReplaceAll(tt.input, "$ROOT", root)
+			d := e.Decide(ToolCallRequest(ToolCall{Tool: tt.tool, RawInput: []byte(input)}, root))
+			if d.Value != tt.want || tt.want == Deny && !strings.Contains(d.Reason, "vault/x.pem") {
+				t.Errorf("after %q: %s %s = %v (%s); want %v about vault/x.pem", tt.first, tt.tool, input, d.Value, d.Reason, tt.want)
+			}
+		})
+	}
+}
