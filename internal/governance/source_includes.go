@@ -154,6 +154,12 @@ type sourceForm struct {
 	search  []string
 	rewrite bool
 	why     string
+	// tree are directories whose whole module is sources (the go
+	// command's packages, goModuleSources).
+	tree []shellcmd.Word
+	// langFor, when set, says how a source is read by its name, nil for a
+	// file read whole but compiled nothing of (an embedded one).
+	langFor func(p string) *sourceLang
 }
 
 // sourceFormOf reads a form of rustfmt, cargo fmt or a C preprocessor or
@@ -169,6 +175,8 @@ func sourceFormOf(form []shellcmd.Word) (sourceForm, bool) {
 		return cCompilerForm(form), true
 	case name == "cscope":
 		return cscopeForm(form), true
+	case name == "go":
+		return goSourceForm(form)
 	}
 	return sourceForm{}, false
 }
@@ -301,6 +309,22 @@ func (e *Engine) sourceIncludeArgs(in *reqInfo, c *shellcmd.Command) []argWord {
 		for _, s := range sf.search {
 			search = append(search, e.operandPath(bases[0], s))
 		}
+		for _, w := range sf.tree {
+			files, why := goModuleSources(in, e.operandPath(bases[0], w.Text))
+			if why != "" {
+				out = append(out, argWord{word: form[0], text: form[0].Text, readOnly: true, namedBy: "the sources it compiles", unplaced: why})
+				continue
+			}
+			seen := map[string]bool{}
+			for _, f := range files {
+				rel, err := filepath.Rel(bases[0], f)
+				if err != nil {
+					rel = f
+				}
+				src := shellcmd.Word{Kind: shellcmd.Static, Text: rel}
+				out = append(out, e.sourceFileArgs(in, sf, src, f, bases[0], search, 0, seen)...)
+			}
+		}
 		for _, w := range sf.sources {
 			if w.Kind != shellcmd.Static {
 				out = append(out, argWord{word: w, text: w.Text, readOnly: true, namedBy: "a source file",
@@ -368,7 +392,11 @@ func (e *Engine) sourceFileArgs(in *reqInfo, sf sourceForm, w shellcmd.Word, p, 
 		return ask("the bridge cannot read it: " + why)
 	}
 	stem := strings.TrimSuffix(filepath.Base(p), filepath.Ext(p))
-	files, why := sf.lang.includes(text, filepath.Dir(p), stem, search)
+	lang := sf.lang
+	if sf.langFor != nil {
+		lang = sf.langFor(p)
+	}
+	files, why := lang.includes(text, filepath.Dir(p), stem, search)
 	if why != "" {
 		return ask(why)
 	}
@@ -379,7 +407,9 @@ func (e *Engine) sourceFileArgs(in *reqInfo, sf sourceForm, w shellcmd.Word, p, 
 		if sf.rewrite && fileExists(f) {
 			out = append(out, argWord{word: w, text: f, write: true, namedBy: named + ", which the formatter rewrites"})
 		}
-		out = append(out, e.sourceFileArgs(in, sf, w, f, cwd, search, depth+1, seen)...)
+		if sf.langFor == nil || sf.langFor(f) != nil {
+			out = append(out, e.sourceFileArgs(in, sf, w, f, cwd, search, depth+1, seen)...)
+		}
 	}
 	return out
 }

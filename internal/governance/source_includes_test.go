@@ -2,12 +2,14 @@ package governance
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
 // TestSourceIncludes: rustfmt, cargo fmt and the C preprocessors and
 // compilers read the files their sources include (#[path] and mod files,
-// #include lines, the includes of those in turn): each is decided as a
+// #include lines, the includes of those in turn), and the go command
+// the files its module's sources embed (//go:embed) and include (cgo): each is decided as a
 // read, so a source including .env is refused as reading .env, and rustfmt
 // rewriting a module outside the workspace as writing there; an include the
 // bridge cannot read (a macro, a cfg_attr path) and a manifest placing
@@ -18,33 +20,50 @@ func TestSourceIncludes(t *testing.T) {
 	tmp := t.TempDir()
 	root := filepath.Join(tmp, "ws")
 	tree{
-		files: []string{"ws/.env", "ws/secrets/a.key", "outside/v.rs"},
+		files: []string{"ws/.env", "ws/secrets/a.key", "outside/v.rs", "ws/goembed/.env", "ws/goglob/sub/.env", "ws/godir/static/.env",
+			"ws/godir/static/a.css", "ws/goclean/a.txt"},
 		texts: map[string]string{
-			"ws/plain.c":           "#include <stdio.h>\n#include \"sub/ok.h\"\nint main(void) { return 0; }\n",
-			"ws/sub/ok.h":          "int ok;\n",
-			"ws/env.c":             "#include \".env\"\n",
-			"ws/comment.c":         "# /* x */ include \".env\"\n",
-			"ws/digraph.c":         "%:include \".env\"\n",
-			"ws/cont.c":            "#inc\\\nlude \".env\"\n",
-			"ws/key.c":             "#include \"secrets/a.key\"\n",
-			"ws/header.c":          "#include \"sub/h.h\"\n",
-			"ws/sub/h.h":           "#include \"../.env\"\n",
-			"ws/angle.c":           "#include <a.key>\n",
-			"ws/macro.c":           "#define F \".env\"\n#include F\n",
-			"ws/has.c":             "#if __has_include(\".env\")\n#endif\n",
-			"ws/plain.rs":          "fn main() {}\n",
-			"ws/path.rs":           "#[path = \".env\"]\nmod e;\nfn main() {}\n",
-			"ws/modlink.rs":        "mod e;\nfn main() {}\n",
-			"ws/out.rs":            "#[path = \"../outside/v.rs\"]\nmod v;\n",
-			"ws/cfg.rs":            "#[cfg_attr(all(), path = \".env\")]\nmod e;\n",
-			"ws/inline.rs":         "mod a {\n    mod e;\n}\n",
-			"ws/crate/Cargo.toml":  "[package]\nname = \"c\"\nversion = \"0.1.0\"\n",
-			"ws/crate/src/main.rs": "#[path = \"../../.env\"]\nmod e;\nfn main() {}\n",
-			"ws/deps/Cargo.toml":   "[package]\nname = \"q\"\nversion = \"0.1.0\"\n[dependencies]\nd = { path = \"../clean\" }\n",
-			"ws/clean/Cargo.toml":  "[package]\nname = \"d\"\nversion = \"0.1.0\"\n",
-			"ws/clean/src/lib.rs":  "pub mod m;\n",
-			"ws/clean/src/m.rs":    "pub fn f() {}\n",
-			"ws/placed/Cargo.toml": "[package]\nname = \"p\"\nversion = \"0.1.0\"\n[lib]\npath = \"../.env\"\n",
+			"ws/plain.c":                "#include <stdio.h>\n#include \"sub/ok.h\"\nint main(void) { return 0; }\n",
+			"ws/sub/ok.h":               "int ok;\n",
+			"ws/env.c":                  "#include \".env\"\n",
+			"ws/comment.c":              "# /* x */ include \".env\"\n",
+			"ws/digraph.c":              "%:include \".env\"\n",
+			"ws/cont.c":                 "#inc\\\nlude \".env\"\n",
+			"ws/key.c":                  "#include \"secrets/a.key\"\n",
+			"ws/header.c":               "#include \"sub/h.h\"\n",
+			"ws/sub/h.h":                "#include \"../.env\"\n",
+			"ws/angle.c":                "#include <a.key>\n",
+			"ws/macro.c":                "#define F \".env\"\n#include F\n",
+			"ws/has.c":                  "#if __has_include(\".env\")\n#endif\n",
+			"ws/plain.rs":               "fn main() {}\n",
+			"ws/path.rs":                "#[path = \".env\"]\nmod e;\nfn main() {}\n",
+			"ws/modlink.rs":             "mod e;\nfn main() {}\n",
+			"ws/out.rs":                 "#[path = \"../outside/v.rs\"]\nmod v;\n",
+			"ws/cfg.rs":                 "#[cfg_attr(all(), path = \".env\")]\nmod e;\n",
+			"ws/inline.rs":              "mod a {\n    mod e;\n}\n",
+			"ws/crate/Cargo.toml":       "[package]\nname = \"c\"\nversion = \"0.1.0\"\n",
+			"ws/crate/src/main.rs":      "#[path = \"../../.env\"]\nmod e;\nfn main() {}\n",
+			"ws/deps/Cargo.toml":        "[package]\nname = \"q\"\nversion = \"0.1.0\"\n[dependencies]\nd = { path = \"../clean\" }\n",
+			"ws/clean/Cargo.toml":       "[package]\nname = \"d\"\nversion = \"0.1.0\"\n",
+			"ws/clean/src/lib.rs":       "pub mod m;\n",
+			"ws/clean/src/m.rs":         "pub fn f() {}\n",
+			"ws/placed/Cargo.toml":      "[package]\nname = \"p\"\nversion = \"0.1.0\"\n[lib]\npath = \"../.env\"\n",
+			"ws/goembed/go.mod":         "module x\n",
+			"ws/goembed/main.go":        "package main\n\nimport _ \"embed\"\n\n//go:embed .env\nvar s string\n",
+			"ws/goglob/go.mod":          "module x\n",
+			"ws/goglob/sub/s.go":        "package sub\n\nimport \"embed\"\n\n//go:embed *\nvar F embed.FS\n",
+			"ws/goglob/cmd/app/main.go": "package main\n\nimport \"x/sub\"\n",
+			"ws/gocgo/go.mod":           "module x\n",
+			"ws/gocgo/cg/main.go":       "package main\n\n/*\n#include \"../../.env\"\n*/\nimport \"C\"\n",
+			"ws/gocgoline/go.mod":       "module x\n",
+			"ws/gocgoline/main.go":      "package main\n\n// #include \"../.env\"\nimport \"C\"\n",
+			"ws/godir/go.mod":           "module x\n",
+			"ws/godir/main.go":          "package main\n\nimport \"embed\"\n\n//go:embed all:static `a b.txt`\nvar F embed.FS\n",
+			"ws/goquoted/go.mod":        "module x\n",
+			"ws/goquoted/main.go":       "package main\n\n//go:embed \"a.txt\n",
+			"ws/goclean/go.mod":         "module x\n",
+			"ws/goclean/main.go":        "package main\n\nimport _ \"embed\"\n\n//go:embed a.txt\nvar s string\n",
+			"ws/goclean/big.go":         "package main\n\n// " + strings.Repeat("x", 300<<10) + "\n",
 		},
 		links: map[string]string{"ws/e.rs": ".env"},
 	}.make(t, tmp)

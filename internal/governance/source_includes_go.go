@@ -1,0 +1,244 @@
+package governance
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
+)
+
+// The go command compiles files into what it builds that no word of the
+// line names: a "//go:embed .env" directive puts the file's bytes into the
+// binary (go build, then cat the binary, prints them), and a cgo preamble's
+// "#include ".env"" has the C compiler read the file and quote its lines in
+// an error. The packages a go command builds are those of its operands and
+// everything they import from the module, so goSourceForm's sources are
+// every Go, C and assembly file of the module the command runs in (found by
+// its go.mod, within the workspace roots): each "//go:embed" pattern is
+// decided as a read of the files it matches (a directory's whole tree), and
+// a cgo file's and a C or assembly file's includes as cLang reads them. A
+// module of more than maxTreeEntries entries, or a pattern the bridge
+// cannot read, needs approval.
+
+// goCompilingCommands are the go subcommands that compile packages, and
+// so read the files their sources embed and include.
+var goCompilingCommands = map[string]bool{"build": true, "run": true, "test": true, "install": true, "vet": true}
+
+// goEmbedLine matches a //go:embed directive and its patterns.
+var goEmbedLine = regexp.MustCompile(`^[ \t]*//go:embed(?:[ \t]+(.*))?$`)
+
+// goSourceForm reads a go command that compiles: the directory it runs in
+// (-C moves it), whose module's files are its sources (sourceForm.tree).
+func goSourceForm(form []shellcmd.Word) (sourceForm, bool) {
+	sf := sourceForm{lang: &goLang, langFor: goLangFor}
+	dir := shellcmd.Word{Kind: shellcmd.Static, Text: "."}
+	for i := 1; i < len(form); i++ {
+		w, t := form[i], form[i].Text
+		switch {
+		case t == "-C" && i+1 < len(form):
+			dir = form[i+1]
+			i++
+		case strings.HasPrefix(t, "-C="):
+			dir = shellcmd.Word{Kind: w.Kind, Text: strings.TrimPrefix(t, "-C=")}
+		case w.Kind == shellcmd.Static && strings.HasPrefix(t, "-"):
+		case goCompilingCommands[t]:
+			if dir.Kind != shellcmd.Static {
+				sf.why = "go runs in a directory computed when the line runs, so the files its packages embed are not known"
+			}
+			sf.tree = append(sf.tree, dir)
+			return sf, true
+		default:
+			return sourceForm{}, false
+		}
+	}
+	return sourceForm{}, false
+}
+
+// goLangFor returns how the go command reads the source at p: a Go file
+// for its embeds and cgo includes, a C or assembly file as C; nil for a
+// file it compiles nothing of (one a pattern embeds).
+func goLangFor(p string) *sourceLang {
+	switch ext := filepath.Ext(p); {
+	case ext == ".go":
+		return &goLang
+	case ext == ".s" || cSourceExt[ext]:
+		return &cLang
+	}
+	return nil
+}
+
+// goFileEmbedsOrIncludes reports whether the Go file at p may hold a
+// //go:embed directive or a cgo preamble, so that only those are read
+// whole (a large generated file holding neither is not asked about); one
+// that cannot be read is read whole, and asked about there.
+func goFileEmbedsOrIncludes(p string) bool {
+	b, err := os.ReadFile(p)
+	return err != nil || bytes.Contains(b, []byte("go:embed")) || bytes.Contains(b, []byte(`"C"`))
+}
+
+// goLang reads a Go file's //go:embed patterns and, in a file that
+// imports "C", the #include lines of its cgo preamble (in a // comment
+// too), each from the file's directory.
+var goLang = sourceLang{includes: func(text, dir, _ string, search []string) ([]string, string) {
+	var out []string
+	cgo := strings.Contains(text, `import "C"`) || strings.Contains(text, `import (`) && strings.Contains(text, `"C"`)
+	var pre strings.Builder
+	for _, l := range strings.Split(text, "\n") {
+		if m := goEmbedLine.FindStringSubmatch(l); m != nil {
+			pats, why := goEmbedPatterns(m[1])
+			if why != "" {
+				return nil, why
+			}
+			for _, p := range pats {
+				files, why := goEmbedMatches(dir, p)
+				if why != "" {
+					return nil, why
+				}
+				out = append(out, files...)
+			}
+			continue
+		}
+		if cgo {
+			t := strings.TrimLeft(l, " \t")
+			t = strings.TrimPrefix(t, "//")
+			pre.WriteString(t)
+			pre.WriteByte('\n')
+		}
+	}
+	if cgo {
+		files, why := cLang.includes(pre.String(), dir, "", search)
+		if why != "" {
+			return nil, "the cgo preamble: " + why
+		}
+		out = append(out, files...)
+	}
+	return out, ""
+}}
+
+// goEmbedPatterns splits a //go:embed directive's text into its patterns,
+// as the go command does: blank-separated, each bare, "quoted" or
+// `raw`, an "all:" prefix dropped.
+func goEmbedPatterns(s string) ([]string, string) {
+	var out []string
+	s = strings.TrimSpace(s)
+	for s != "" {
+		var p string
+		switch s[0] {
+		case '"':
+			q, err := strconv.QuotedPrefix(s)
+			if err != nil {
+				return nil, "a //go:embed pattern is quoted in a way the bridge cannot read"
+			}
+			p, _ = strconv.Unquote(q)
+			s = s[len(q):]
+		case '`':
+			end := strings.IndexByte(s[1:], '`')
+			if end < 0 {
+				return nil, "a //go:embed pattern is quoted in a way the bridge cannot read"
+			}
+			p, s = s[1:end+1], s[end+2:]
+		default:
+			end := strings.IndexAny(s, " \t")
+			if end < 0 {
+				end = len(s)
+			}
+			p, s = s[:end], s[end:]
+		}
+		if s != "" && s[0] != ' ' && s[0] != '\t' {
+			return nil, "a //go:embed pattern is quoted in a way the bridge cannot read"
+		}
+		s = strings.TrimLeft(s, " \t")
+		out = append(out, strings.TrimPrefix(p, "all:"))
+	}
+	return out, ""
+}
+
+// goEmbedMatches returns the files a //go:embed pattern in dir embeds: the
+// file it names, or each name its glob matches (a leading dot too, as
+// path.Match matches it), a directory's every file beneath it.
+func goEmbedMatches(dir, pattern string) ([]string, string) {
+	p := filepath.Join(dir, filepath.FromSlash(pattern))
+	names := []string{p}
+	if strings.ContainsAny(pattern, "*?[\\") {
+		var err error
+		if names, err = filepath.Glob(p); err != nil {
+			return nil, "a //go:embed pattern is no pattern the bridge can read (" + pattern + ")"
+		}
+	}
+	var out []string
+	for _, n := range names {
+		files, why := filesBeneath(n)
+		if why != "" {
+			return nil, why
+		}
+		out = append(out, files...)
+	}
+	return out, ""
+}
+
+// filesBeneath returns p, and when p is a directory (not through a link)
+// every file beneath it, or why not: more than maxTreeEntries entries.
+func filesBeneath(p string) ([]string, string) {
+	out := []string{p}
+	budget := maxTreeEntries
+	err := filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+		if err != nil || q == p {
+			return nil
+		}
+		if budget--; budget < 0 {
+			return fs.SkipAll
+		}
+		out = append(out, q)
+		return nil
+	})
+	if err == nil && budget < 0 {
+		return nil, "the go command embeds " + p + ", which holds more than " + strconv.Itoa(maxTreeEntries) + " entries"
+	}
+	return out, ""
+}
+
+// goModuleSources returns the Go, C and assembly files of the module dir
+// is in: from the nearest directory at or above dir holding go.mod (not
+// above the workspace roots; dir itself when there is none), or why they
+// cannot be listed.
+func goModuleSources(in *reqInfo, dir string) ([]string, string) {
+	top := dir
+	for d := dir; in.insideRoots(d); d = filepath.Dir(d) {
+		if fileExists(filepath.Join(d, "go.mod")) {
+			top = d
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	var out []string
+	budget := maxTreeEntries
+	err := filepath.WalkDir(top, func(q string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if budget--; budget < 0 {
+			return fs.SkipAll
+		}
+		if d.IsDir() {
+			if q != top && d.Name() == ".git" {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if goLangFor(q) != nil && (filepath.Ext(q) != ".go" || goFileEmbedsOrIncludes(q)) {
+			out = append(out, q)
+		}
+		return nil
+	})
+	if err == nil && budget < 0 {
+		return nil, "the module at " + top + " holds more than " + strconv.Itoa(maxTreeEntries) + " entries, so the files its packages embed are not known"
+	}
+	return out, ""
+}
