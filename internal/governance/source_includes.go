@@ -37,11 +37,11 @@ type sourceLang struct {
 
 // cIncluders are the C preprocessors and compilers whose sources'
 // #include lines are read.
-var cIncluders = map[string]bool{"cpp": true, "gcc": true, "cc": true, "g++": true, "c++": true, "clang": true, "clang++": true}
+var cIncluders = map[string]bool{"cpp": true, "gcc": true, "cc": true, "g++": true, "c++": true, "clang": true, "clang++": true, "as": true}
 
 // cSourceExt are the source file extensions a C compiler preprocesses.
 var cSourceExt = map[string]bool{".c": true, ".h": true, ".cc": true, ".cpp": true, ".cxx": true, ".hpp": true, ".hh": true,
-	".m": true, ".mm": true, ".S": true, ".i": true, ".ii": true, ".inc": true}
+	".m": true, ".mm": true, ".S": true, ".s": true, ".sx": true, ".asm": true, ".i": true, ".ii": true, ".inc": true}
 
 // cDirective matches a preprocessing directive's name: # (or the digraph
 // %:) first on a line.
@@ -56,6 +56,15 @@ var cPlainDirectives = map[string]bool{"define": true, "undef": true, "if": true
 
 // cInclude matches an include directive naming its file literally.
 var cInclude = regexp.MustCompile(`^[ \t]*(?:#|%:)[ \t]*(?:include|include_next|import|embed)[ \t]*(?:"([^"]*)"|<([^>]*)>)`)
+
+// asmIncludeAny matches an assembler's .incbin or .include directive,
+// which the GNU assembler (and gcc given a .s or .S file) reads: .incbin
+// puts the file's bytes into the object, .include assembles it and quotes
+// its lines in errors. It may follow a label or another statement.
+var asmIncludeAny = regexp.MustCompile(`(?i)(?:^|[\s:;])\.(?:incbin|include)\b`)
+
+// asmInclude matches such a directive naming its file literally.
+var asmInclude = regexp.MustCompile(`(?i)(?:^|[\s:;])\.(?:incbin|include)[ \t]+"([^"\\]*)"`)
 
 // rustPath matches a path attribute and the file it names.
 var rustPath = regexp.MustCompile(`#\s*\[\s*path\s*=\s*"([^"\\]*)"\s*\]`)
@@ -83,6 +92,17 @@ var rustMod = regexp.MustCompile(`(?m)(?:^|[^A-Za-z0-9_])mod\s+(?:r#)?([A-Za-z_]
 var cLang = sourceLang{includes: func(text, dir, _ string, search []string) ([]string, string) {
 	var out []string
 	for _, l := range strings.Split(strings.ReplaceAll(text, "\\\n", ""), "\n") {
+		if asmIncludeAny.MatchString(l) {
+			m := asmInclude.FindStringSubmatch(l)
+			if m == nil {
+				return nil, "the source includes a file whose name the bridge cannot read (" + strings.TrimSpace(l) + ")"
+			}
+			out = append(out, filepath.Join(dir, m[1]))
+			for _, s := range search {
+				out = append(out, filepath.Join(s, m[1]))
+			}
+			continue
+		}
 		if !cDirectiveStart.MatchString(l) {
 			continue
 		}
@@ -171,6 +191,10 @@ func sourceFormOf(form []shellcmd.Word) (sourceForm, bool) {
 		return rustfmtForm(form), true
 	case name == "cargo" && len(form) > 1 && form[1].Text == "fmt":
 		return cargoFmtForm(form), true
+	case name == "cargo" && len(form) > 1 && cargoCompiling[form[1].Text]:
+		return cargoCompileForm(form), true
+	case name == "rustc":
+		return rustcForm(form), true
 	case cIncluders[name]:
 		return cCompilerForm(form), true
 	case name == "cscope":
@@ -223,7 +247,7 @@ func cargoFmtForm(form []shellcmd.Word) sourceForm {
 			}
 			i = len(form)
 		case w.Kind != shellcmd.Static:
-			sf.why = "cargo fmt is given a word computed when the line runs"
+			sf.why = "cargo " + form[1].Text + " is given a word computed when the line runs"
 			return sf
 		case t == "--check":
 			sf.rewrite = false
@@ -233,7 +257,7 @@ func cargoFmtForm(form []shellcmd.Word) sourceForm {
 		case strings.HasPrefix(t, "--manifest-path="):
 			dir = filepath.Dir(strings.TrimPrefix(t, "--manifest-path="))
 		case t == "-p" || strings.HasPrefix(t, "--package") || t == "--all" || strings.HasPrefix(t, "-p") || t == "--manifest-path":
-			sf.why = "cargo fmt formats packages (" + t + ") the bridge does not place"
+			sf.why = "cargo " + form[1].Text + " reads packages (" + t + ") the bridge does not place"
 			return sf
 		}
 	}
@@ -308,6 +332,10 @@ func (e *Engine) sourceIncludeArgs(in *reqInfo, c *shellcmd.Command) []argWord {
 		var search []string
 		for _, s := range sf.search {
 			search = append(search, e.operandPath(bases[0], s))
+		}
+		if sf.lang == &cLang {
+			// The assembler's .incbin and .include look where it runs.
+			search = append(search, bases[0])
 		}
 		for _, w := range sf.tree {
 			files, why := goModuleSources(in, e.operandPath(bases[0], w.Text))
