@@ -174,9 +174,11 @@ type sourceForm struct {
 	search  []string
 	rewrite bool
 	why     string
-	// tree are directories whose whole module is sources (the go
-	// command's packages, goModuleSources).
-	tree []shellcmd.Word
+	// tree are directories whose whole project is sources, which
+	// treeSources lists (the go command's module, goModuleSources;
+	// cargo's workspace, cargoTreeSources).
+	tree        []shellcmd.Word
+	treeSources func(in *reqInfo, dir string) (compiled, read []string, why string)
 	// langFor, when set, says how a source is read by its name, nil for a
 	// file read whole but compiled nothing of (an embedded one).
 	langFor func(p string) *sourceLang
@@ -338,19 +340,25 @@ func (e *Engine) sourceIncludeArgs(in *reqInfo, c *shellcmd.Command) []argWord {
 			search = append(search, bases[0])
 		}
 		for _, w := range sf.tree {
-			files, why := goModuleSources(in, e.operandPath(bases[0], w.Text))
+			compiled, read, why := sf.treeSources(in, e.operandPath(bases[0], w.Text))
 			if why != "" {
 				out = append(out, argWord{word: form[0], text: form[0].Text, readOnly: true, namedBy: "the sources it compiles", unplaced: why})
 				continue
 			}
-			seen := map[string]bool{}
-			for _, f := range files {
+			src := func(f string) shellcmd.Word {
 				rel, err := filepath.Rel(bases[0], f)
 				if err != nil {
 					rel = f
 				}
-				src := shellcmd.Word{Kind: shellcmd.Static, Text: rel}
-				out = append(out, e.sourceFileArgs(in, sf, src, f, bases[0], search, 0, seen)...)
+				return shellcmd.Word{Kind: shellcmd.Static, Text: rel}
+			}
+			for _, f := range compiled {
+				// The compiler reads each, a link to .env too.
+				out = append(out, argWord{word: src(f), text: f, readOnly: true, namedBy: "a source it compiles"})
+			}
+			seen := map[string]bool{}
+			for _, f := range read {
+				out = append(out, e.sourceFileArgs(in, sf, src(f), f, bases[0], search, 0, seen)...)
 			}
 		}
 		for _, w := range sf.sources {

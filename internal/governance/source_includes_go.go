@@ -19,7 +19,8 @@ import (
 // an error. The packages a go command builds are those of its operands and
 // everything they import from the module, so goSourceForm's sources are
 // every Go, C and assembly file of the module the command runs in (found by
-// its go.mod, within the workspace roots): each "//go:embed" pattern is
+// its go.mod, within the workspace roots), each decided as a read (a
+// source that is a link to .env is compiled too), and each "//go:embed" pattern is
 // decided as a read of the files it matches (a directory's whole tree), and
 // a cgo file's and a C or assembly file's includes as cLang reads them. A
 // module of more than maxTreeEntries entries, or a pattern the bridge
@@ -35,7 +36,7 @@ var goEmbedLine = regexp.MustCompile(`^[ \t]*//go:embed(?:[ \t]+(.*))?$`)
 // goSourceForm reads a go command that compiles: the directory it runs in
 // (-C moves it), whose module's files are its sources (sourceForm.tree).
 func goSourceForm(form []shellcmd.Word) (sourceForm, bool) {
-	sf := sourceForm{lang: &goLang, langFor: goLangFor}
+	sf := sourceForm{lang: &goLang, langFor: goLangFor, treeSources: goModuleSources}
 	dir := shellcmd.Word{Kind: shellcmd.Static, Text: "."}
 	for i := 1; i < len(form); i++ {
 		w, t := form[i], form[i].Text
@@ -203,21 +204,39 @@ func filesBeneath(p string) ([]string, string) {
 }
 
 // goModuleSources returns the Go, C and assembly files of the module dir
-// is in: from the nearest directory at or above dir holding go.mod (not
-// above the workspace roots; dir itself when there is none), or why they
-// cannot be listed.
-func goModuleSources(in *reqInfo, dir string) ([]string, string) {
+// is in (see treeSources): from the nearest directory at or above dir
+// holding go.mod; of its Go files, only those that may hold an embed or a
+// cgo preamble are read.
+func goModuleSources(in *reqInfo, dir string) (compiled, read []string, why string) {
+	return treeSources(in, dir, "go.mod", false, nil, func(p string) (bool, bool) {
+		if goLangFor(p) == nil {
+			return false, false
+		}
+		return true, filepath.Ext(p) != ".go" || goFileEmbedsOrIncludes(p)
+	})
+}
+
+// treeSources walks the project dir is in, from the nearest directory at
+// or above it holding marker (the topmost, for a workspace of packages,
+// when topmost is set), not above the workspace roots, or dir itself when
+// there is none, and returns the files the build compiles and, of those,
+// the ones whose includes are read (kind says which a file is). .git and
+// the directories skip names are not walked. A project of more than
+// maxTreeEntries entries gives why instead.
+func treeSources(in *reqInfo, dir, marker string, topmost bool, skip map[string]bool, kind func(p string) (compiled, read bool)) ([]string, []string, string) {
 	top := dir
 	for d := dir; in.insideRoots(d); d = filepath.Dir(d) {
-		if fileExists(filepath.Join(d, "go.mod")) {
+		if fileExists(filepath.Join(d, marker)) {
 			top = d
-			break
+			if !topmost {
+				break
+			}
 		}
 		if filepath.Dir(d) == d {
 			break
 		}
 	}
-	var out []string
+	var compiled, read []string
 	budget := maxTreeEntries
 	err := filepath.WalkDir(top, func(q string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -227,18 +246,21 @@ func goModuleSources(in *reqInfo, dir string) ([]string, string) {
 			return fs.SkipAll
 		}
 		if d.IsDir() {
-			if q != top && d.Name() == ".git" {
+			if q != top && (d.Name() == ".git" || skip[d.Name()]) {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if goLangFor(q) != nil && (filepath.Ext(q) != ".go" || goFileEmbedsOrIncludes(q)) {
-			out = append(out, q)
+		if c, r := kind(q); c {
+			compiled = append(compiled, q)
+			if r {
+				read = append(read, q)
+			}
 		}
 		return nil
 	})
 	if err == nil && budget < 0 {
-		return nil, "the module at " + top + " holds more than " + strconv.Itoa(maxTreeEntries) + " entries, so the files its packages embed are not known"
+		return nil, nil, "the project at " + top + " holds more than " + strconv.Itoa(maxTreeEntries) + " entries, so the files its sources include are not known"
 	}
-	return out, ""
+	return compiled, read, ""
 }

@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -34,6 +35,48 @@ var rustcLang = sourceLang{includes: func(text, dir, stem string, search []strin
 	if why != "" {
 		return nil, why
 	}
+	inc, why := rustIncludes(text, dir)
+	return append(out, inc...), why
+}}
+
+// cargoLang reads a Rust source of a workspace cargo walks whole
+// (cargoTreeSources): each module file there is a source of its own, so
+// only the files a #[path] attribute names, anywhere, and those its
+// include macros name are read from it.
+var cargoLang = sourceLang{includes: func(text, dir, stem string, _ []string) ([]string, string) {
+	if len(rustPath.FindAllStringIndex(text, -1)) != len(rustPathAny.FindAllStringIndex(text, -1)) || rustCfgPath.MatchString(text) {
+		return nil, "the source gives a module's path in a form the bridge cannot read"
+	}
+	if rustInlineMod.MatchString(text) && rustPathAny.MatchString(text) {
+		return nil, "the source gives a module's path inside an inline module, found where the bridge does not look"
+	}
+	var out []string
+	for _, m := range rustPath.FindAllStringSubmatch(text, -1) {
+		out = append(out, filepath.Join(dir, m[1]))
+		if stem != "mod" && stem != "lib" && stem != "main" {
+			out = append(out, filepath.Join(dir, stem, m[1]))
+		}
+	}
+	inc, why := rustIncludes(text, dir)
+	return append(out, inc...), why
+}}
+
+// rustLangFor returns how rustc reads the file at p: a Rust file as lang,
+// nil for one an include macro only puts into the crate (a text or data
+// file, read whole but compiled nothing of).
+func rustLangFor(lang *sourceLang) func(string) *sourceLang {
+	return func(p string) *sourceLang {
+		if filepath.Ext(p) == ".rs" {
+			return lang
+		}
+		return nil
+	}
+}
+
+// rustIncludes returns the files text's include macros name, from dir, or
+// why the bridge cannot tell.
+func rustIncludes(text, dir string) ([]string, string) {
+	var out []string
 	lit := rustInclude.FindAllStringSubmatch(text, -1)
 	if len(lit)+len(rustOutDirInclude.FindAllStringIndex(text, -1)) != len(rustIncludeAny.FindAllStringIndex(text, -1)) {
 		return nil, "the source includes a file whose name the bridge cannot read"
@@ -42,7 +85,11 @@ var rustcLang = sourceLang{includes: func(text, dir, stem string, search []strin
 		out = append(out, filepath.Join(dir, m[1]))
 	}
 	return out, ""
-}}
+}
+
+// rustMayInclude matches a source that may give a module's path or
+// include a file, the ones cargoTreeSources reads whole.
+var rustMayInclude = regexp.MustCompile(`\binclude(?:_str|_bytes)?\s*!|#\s*!?\s*\[\s*path\b|cfg_attr`)
 
 // rustcValueOpts are rustc's options that take the next word.
 var rustcValueOpts = map[string]bool{"-o": true, "--out-dir": true, "--crate-name": true, "--crate-type": true, "--edition": true,
@@ -52,7 +99,7 @@ var rustcValueOpts = map[string]bool{"-o": true, "--out-dir": true, "--crate-nam
 
 // rustcForm reads rustc's sources: its operands.
 func rustcForm(form []shellcmd.Word) sourceForm {
-	sf := sourceForm{lang: &rustcLang}
+	sf := sourceForm{lang: &rustcLang, langFor: rustLangFor(&rustcLang)}
 	for i := 1; i < len(form); i++ {
 		w, t := form[i], form[i].Text
 		switch {
@@ -70,10 +117,46 @@ func rustcForm(form []shellcmd.Word) sourceForm {
 var cargoCompiling = map[string]bool{"build": true, "b": true, "check": true, "c": true, "run": true, "r": true, "test": true,
 	"t": true, "bench": true, "clippy": true, "doc": true, "d": true, "rustc": true, "install": true}
 
-// cargoCompileForm reads a compiling cargo command's sources: the usual
-// targets of the package, as cargo fmt's, read as rustc reads them.
+// cargoCompileForm reads a compiling cargo command's sources: every Rust
+// file of the workspace where it runs (or whose manifest --manifest-path
+// names), whichever packages -p, --workspace or the manifest's members and
+// target paths pick (cargoTreeSources).
 func cargoCompileForm(form []shellcmd.Word) sourceForm {
-	sf := cargoFmtForm(form)
-	sf.lang, sf.rewrite = &rustcLang, false
+	sf := sourceForm{lang: &cargoLang, langFor: rustLangFor(&cargoLang), treeSources: cargoTreeSources}
+	dir := shellcmd.Word{Kind: shellcmd.Static, Text: "."}
+	for i := 2; i < len(form); i++ {
+		w, t := form[i], form[i].Text
+		switch {
+		case t == "--":
+			i = len(form)
+		case t == "--manifest-path" && i+1 < len(form):
+			dir = shellcmd.Word{Kind: form[i+1].Kind, Text: filepath.Dir(form[i+1].Text)}
+			i++
+		case strings.HasPrefix(t, "--manifest-path="):
+			dir = shellcmd.Word{Kind: w.Kind, Text: filepath.Dir(strings.TrimPrefix(t, "--manifest-path="))}
+		}
+	}
+	if dir.Kind != shellcmd.Static {
+		sf.why = "cargo " + form[1].Text + " reads a manifest computed when the line runs, so the files its sources include are not known"
+	}
+	sf.tree = append(sf.tree, dir)
 	return sf
+}
+
+// cargoSkipped are the directories of a cargo workspace holding no source
+// cargo compiles of its own: the build's output.
+var cargoSkipped = map[string]bool{"target": true}
+
+// cargoTreeSources returns the Rust files of the cargo workspace dir is in
+// (see treeSources): from the topmost directory at or above it holding
+// Cargo.toml. Those that may give a module's path or include a file are
+// read (rustMayInclude); one that cannot be read is read, and asked about.
+func cargoTreeSources(in *reqInfo, dir string) (compiled, read []string, why string) {
+	return treeSources(in, dir, "Cargo.toml", true, cargoSkipped, func(p string) (bool, bool) {
+		if filepath.Ext(p) != ".rs" {
+			return false, false
+		}
+		b, err := os.ReadFile(p)
+		return true, err != nil || rustMayInclude.Match(b)
+	})
 }

@@ -57,6 +57,19 @@ func TestSourceIncludes(t *testing.T) {
 			"ws/i.s":                    ".section .rodata\nk: .incbin \".env\"\n",
 			"ws/sub/k.S":                "\t.INCLUDE \".env\"\n",
 			"ws/macro.s":                ".incbin F\n",
+			"ws/cws/Cargo.toml":         "[workspace]\nmembers = [\"a\"]\n",
+			"ws/cws/a/Cargo.toml":       "[package]\nname = \"a\"\nversion = \"0.1.0\"\n",
+			"ws/cws/a/src/lib.rs":       "mod t;\n#[cfg(test)]\nmod tests {}\n",
+			"ws/cws/a/src/t.rs":         "pub const K: &str = include_str!(\"../../../.env\");\n",
+			"ws/cclean/Cargo.toml":      "[workspace]\nmembers = [\"a\"]\n",
+			"ws/cclean/a/Cargo.toml":    "[package]\nname = \"a\"\nversion = \"0.1.0\"\n",
+			"ws/cclean/a/src/lib.rs":    "mod m;\nmod big;\n#[cfg(test)]\nmod tests {}\nconst D: &[u8] = include_bytes!(\"data.bin\");\n",
+			"ws/cclean/a/src/m.rs":      "pub fn f() {}\n",
+			"ws/cclean/a/src/big.rs":    "// " + strings.Repeat("x", 300<<10) + "\n",
+			"ws/cclean/a/src/data.bin":  strings.Repeat("\x00binary", 40<<10),
+			"ws/clink/Cargo.toml":       "[package]\nname = \"l\"\nversion = \"0.1.0\"\n",
+			"ws/clink/src/main.rs":      "mod e;\nfn main() {}\n",
+			"ws/golink/go.mod":          "module x\n",
 			"ws/goembed/go.mod":         "module x\n",
 			"ws/goembed/main.go":        "package main\n\nimport _ \"embed\"\n\n//go:embed .env\nvar s string\n",
 			"ws/goglob/go.mod":          "module x\n",
@@ -74,7 +87,7 @@ func TestSourceIncludes(t *testing.T) {
 			"ws/goclean/main.go":        "package main\n\nimport _ \"embed\"\n\n//go:embed a.txt\nvar s string\n",
 			"ws/goclean/big.go":         "package main\n\n// " + strings.Repeat("x", 300<<10) + "\n",
 		},
-		links: map[string]string{"ws/e.rs": ".env"},
+		links: map[string]string{"ws/e.rs": ".env", "ws/clink/src/e.rs": "../../.env", "ws/golink/x.go": "../.env"},
 	}.make(t, tmp)
 	p := writePolicy(t, filepath.Join(root, "GOVERNANCE.md"), "  default: allow\n  deny:\n    - Read(**/.env)\n    - Read(./secrets/**)\n")
 	e := NewEngine(p, EngineOptions{Roots: []string{root}})
