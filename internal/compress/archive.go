@@ -31,16 +31,17 @@ func (r *Recorder) WriteArchive(w io.Writer, now time.Time) error {
 		}
 		return r.spool.copyTo(w)
 	}
+	var text []byte
 	for _, e := range r.entries {
 		b.WriteString(entryHeader(e.role, e.at))
-		if e.text != "" {
-			b.WriteString(e.text)
-		}
+		g := headingGuard{}
+		text = g.appendText(text[:0], []byte(e.text))
 		for _, c := range e.raw {
 			if s, ok := rawjson.String(c); ok {
-				b.WriteString(s)
+				text = g.appendText(text, []byte(s))
 			}
 		}
+		b.Write(text)
 		b.WriteString("\n\n")
 	}
 	return b.Flush()

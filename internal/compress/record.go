@@ -48,12 +48,17 @@ type Recorder struct {
 	commands      []string // the agent's own slash commands, last advertised
 }
 
+// RoleReplayedUser heads an archive entry holding a user_message_chunk
+// the agent sent: its account of what the person said, as it replays a
+// loaded session, told apart from the person's own prompts ("User").
+const RoleReplayedUser = "User (as the agent replayed it)"
+
 // entry is one item of the conversation archive. Agent text is kept as its
 // raw JSON string literal and decoded only when the archive is written, so
 // the streaming path does not unescape every chunk.
 type entry struct {
 	at   time.Time
-	role string // "User", "Agent", "Thought", "Tool", "Bridge"
+	role string // "User", "Agent", "Thought", "Tool", "Bridge", RoleReplayedUser
 	text string
 	raw  [][]byte // JSON string literals, concatenated in order
 }

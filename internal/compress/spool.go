@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -38,9 +39,11 @@ type spool struct {
 	size    [2]int64
 	f       *os.File
 	w       *pageWriter
-	dropped int64  // bytes lost with emptied segments
-	open    string // role of the agent chunk entry being written, "" if none
-	err     error  // first failure; later writes are dropped
+	dropped int64        // bytes lost with emptied segments
+	open    string       // role of the agent chunk entry being written, "" if none
+	err     error        // first failure; later writes are dropped
+	guard   headingGuard // keeps an entry's text from starting a heading
+	escaped []byte       // scratch for text the guard escapes
 
 	// heading returns the heading of an archive that leaves out dropped
 	// bytes, with a placeholder time, or nil for none. A segment the spool
@@ -66,7 +69,24 @@ func (s *spool) write(text string) {
 	if text == "" || !s.ready() {
 		return
 	}
+	if strings.IndexByte(text, '#') >= 0 {
+		s.writeGuarded([]byte(text))
+		return
+	}
+	s.guard.track([]byte(text))
 	s.wrote(s.w.WriteString(text))
+}
+
+// writeGuarded writes an entry's text, ready, with each '#' that would
+// start a heading escaped (headingGuard).
+func (s *spool) writeGuarded(text []byte) {
+	if !s.guard.needsEscape(text) {
+		s.guard.track(text)
+		s.wrote(s.w.Write(text))
+		return
+	}
+	s.escaped = s.guard.appendText(s.escaped[:0], text)
+	s.wrote(s.w.Write(s.escaped))
 }
 
 // ready readies the current segment for a write, switching segments when
@@ -251,7 +271,7 @@ func (s *spool) writeBytes(text []byte) {
 	if len(text) == 0 || !s.ready() {
 		return
 	}
-	s.wrote(s.w.Write(text))
+	s.writeGuarded(text)
 }
 
 // writeLiteral appends the text of the JSON string literal lit, decoded
@@ -261,7 +281,7 @@ func (s *spool) writeLiteral(lit []byte) {
 		return
 	}
 	buf := appendUnquoted(s.w.AvailableBuffer(), lit)
-	s.wrote(s.w.Write(buf))
+	s.writeGuarded(buf)
 }
 
 // entry writes a whole archive entry.
@@ -286,6 +306,7 @@ func (s *spool) writeHeader(at time.Time, role string) {
 		return
 	}
 	s.wrote(s.w.Write(appendEntryHeader(s.w.AvailableBuffer(), role, at)))
+	s.guard.lineStart()
 }
 
 // chunkLiteral writes agent output given as a JSON string literal:

@@ -227,7 +227,10 @@ func (p *Pipeline) update(ctx context.Context, m *acpwire.Message, next acpwire.
 		case "agent_thought_chunk":
 			role = "Thought"
 		case "user_message_chunk":
-			role = "User"
+			// The agent's account of what the person said (its replay of
+			// a loaded session), never the person's own words: those are
+			// the prompts the IDE sends (Recorder.UserMessage).
+			role = RoleReplayedUser
 		}
 		// Recorded and accounted in one locked step: most messages are
 		// chunks.
