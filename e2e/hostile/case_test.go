@@ -34,6 +34,10 @@ type hostileCase struct {
 	// forgedLog: no line of the bridge's stderr may start with any
 	// (@forged-log): the agent's stderr passing for the bridge's log.
 	forgedLog []string
+	// archiveForged: no entry of the conversation archive compression
+	// writes that says the person spoke may hold any (@archive-forged):
+	// the agent's text passing for the person's words.
+	archiveForged []string
 	// agentExits: the agent exits in its turn (@agent-exits); the error
 	// the prompt is answered with must act on no terminal.
 	agentExits bool
@@ -495,13 +499,14 @@ func (c *hostileCase) target(word string) (on *bool, list *[]string) {
 		"mcp-server":        &c.mcpServer,
 	}
 	lists := map[string]*[]string{
-		"audit":      &c.audits,
-		"no-audit":   &c.noAudits,
-		"secret":     &c.secrets,
-		"forged":     &c.forged,
-		"forged-log": &c.forgedLog,
-		"asked":      &c.asked,
-		"want-agent": &c.wants,
+		"audit":          &c.audits,
+		"no-audit":       &c.noAudits,
+		"secret":         &c.secrets,
+		"forged":         &c.forged,
+		"forged-log":     &c.forgedLog,
+		"archive-forged": &c.archiveForged,
+		"asked":          &c.asked,
+		"want-agent":     &c.wants,
 	}
 	return switches[word], lists[word]
 }

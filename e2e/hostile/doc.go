@@ -165,6 +165,10 @@
 //	                       override or line separator raw
 //	@forged-log TEXT       no line of the bridge's stderr (its log) may start
 //	                       with TEXT
+//	@archive-forged TEXT   with @compress: no entry of a conversation archive
+//	                       compression wrote in its cache whose heading says
+//	                       the person spoke ("### User · 15:04:05") may hold
+//	                       TEXT; a run that wrote no archive fails
 //	@agent-exits           the agent exits with status 1 in its turn, once its
 //	                       lines are sent; the error the prompt is answered
 //	                       with (which quotes the agent's last stderr lines)

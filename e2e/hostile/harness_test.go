@@ -259,6 +259,7 @@ func TestDirectives(t *testing.T) {
 		{"@no-audit tool call x\n@no-audit written", func(c hostileCase) any { return c.noAudits }, []string{"tool call x", "written"}},
 		{"@secret ghp_x", func(c hostileCase) any { return c.secrets }, []string{"ghp_x"}},
 		{"@forged FORGED row", func(c hostileCase) any { return c.forged }, []string{"FORGED row"}},
+		{"@archive-forged FORGED", func(c hostileCase) any { return c.archiveForged }, []string{"FORGED"}},
 		{"@asked rm -rf", func(c hostileCase) any { return c.asked }, []string{"rm -rf"}},
 		{"@want-agent \"error\"", func(c hostileCase) any { return c.wants }, []string{`"error"`}},
 		{"@rss 64", func(c hostileCase) any { return c.rssMB }, 64},

@@ -288,6 +288,7 @@ func (v *verdict) judge(c hostileCase, received []byte, bridged bool) {
 	}
 	v.judgeAudit(c)
 	v.judgeStderr(c)
+	v.judgeArchive(c)
 }
 
 // judgeStderr checks that what the agent wrote to its stderr, which the
