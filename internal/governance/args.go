@@ -340,6 +340,10 @@ func (e *Engine) decideArgsWith(in *reqInfo, c *shellcmd.Command, args []argWord
 		a.vouched = vouched
 		worst.keepIf(e.decideArg(in, a, c.Dir, advisories))
 	}
+	for _, a := range e.goOverlayArgs(in, c) {
+		a.vouched = vouched
+		worst.keepIf(e.decideArg(in, a, c.Dir, advisories))
+	}
 	for _, a := range e.roffIncludeArgs(in, c) {
 		a.vouched = vouched
 		worst.keepIf(e.decideArg(in, a, c.Dir, advisories))
@@ -348,6 +352,7 @@ func (e *Engine) decideArgsWith(in *reqInfo, c *shellcmd.Command, args []argWord
 	worst.keepIf(namesFromFileVerdict(c))
 	worst.keepIf(goToolFlagsVerdict(c))
 	worst.keepIf(ccDriverVerdict(c))
+	worst.keepIf(responseFileVerdict(c))
 	return worst.result()
 }
 
