@@ -2,6 +2,7 @@ package governance
 
 import (
 	"bytes"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -263,4 +264,72 @@ func treeSources(in *reqInfo, dir, marker string, topmost bool, skip map[string]
 		return nil, nil, "the project at " + top + " holds more than " + strconv.Itoa(maxTreeEntries) + " entries, so the files its sources include are not known"
 	}
 	return compiled, read, ""
+}
+
+// The go command's -overlay file maps each file it compiles to another it
+// reads in its place: {"Replace": {"a.txt": ".env"}} has "//go:embed
+// a.txt" embed .env, and a .go file mapped to .env is compiled from it.
+// goOverlayArgs decides each file an overlay maps to as a read, from where
+// go runs; an overlay the bridge cannot read, and a Go file it gives whose
+// embeds or cgo preamble would be read from elsewhere, need approval.
+func (e *Engine) goOverlayArgs(in *reqInfo, c *shellcmd.Command) []argWord {
+	var out []argWord
+	for _, form := range c.Forms {
+		w, ok := goOverlayWord(form)
+		if !ok {
+			continue
+		}
+		ask := func(why string) {
+			out = append(out, argWord{word: w, text: w.Text, readOnly: true, namedBy: "the go command's -overlay", unplaced: why})
+		}
+		bases, unknown := e.commandDirs(in, c.Dir)
+		if w.Kind != shellcmd.Static || unknown || len(bases) != 1 {
+			ask("the overlay file is not known until the line runs")
+			continue
+		}
+		text, why := readTextFile(e.operandPath(bases[0], w.Text))
+		if why != "" {
+			ask("the bridge cannot read the overlay: " + why)
+			continue
+		}
+		var ov struct{ Replace map[string]string }
+		if err := json.Unmarshal([]byte(text), &ov); err != nil {
+			ask("the bridge cannot read the overlay (" + err.Error() + ")")
+			continue
+		}
+		for from, to := range ov.Replace {
+			if to == "" {
+				continue
+			}
+			p := e.operandPath(bases[0], to)
+			out = append(out, argWord{word: w, text: p, readOnly: true, namedBy: "read in place of " + from + " by the go command's -overlay"})
+			if strings.HasSuffix(from, ".go") && goFileEmbedsOrIncludes(p) {
+				ask("the overlay gives " + from + " a source whose embeds or cgo includes the bridge does not follow")
+			}
+		}
+	}
+	return out
+}
+
+// goOverlayWord returns the -overlay value of a go command that compiles.
+func goOverlayWord(form []shellcmd.Word) (shellcmd.Word, bool) {
+	if filepath.Base(form[0].Text) != "go" {
+		return shellcmd.Word{}, false
+	}
+	if _, ok := goSourceForm(form); !ok {
+		return shellcmd.Word{}, false
+	}
+	for i := 1; i < len(form); i++ {
+		t := strings.TrimPrefix(form[i].Text, "-")
+		switch {
+		case t == "-overlay" || t == "overlay":
+			if i+1 < len(form) {
+				return form[i+1], true
+			}
+		case strings.HasPrefix(t, "-overlay=") || strings.HasPrefix(t, "overlay="):
+			_, v, _ := strings.Cut(form[i].Text, "=")
+			return shellcmd.Word{Kind: form[i].Kind, Text: v}, true
+		}
+	}
+	return shellcmd.Word{}, false
 }
