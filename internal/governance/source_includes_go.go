@@ -207,14 +207,46 @@ func filesBeneath(p string) ([]string, string) {
 // goModuleSources returns the Go, C and assembly files of the module dir
 // is in (see treeSources): from the nearest directory at or above dir
 // holding go.mod; of its Go files, only those that may hold an embed or a
-// cgo preamble are read.
+// cgo preamble are read. The modules a build also compiles from elsewhere
+// in the workspace are walked too: from the directory of a go.work at or
+// above dir, and from the workspace root when the go.mod replaces a module
+// with a directory (goModReplacesLocally).
 func goModuleSources(in *reqInfo, dir string) (compiled, read []string, why string) {
-	return treeSources(in, dir, "go.mod", false, nil, func(p string) (bool, bool) {
+	start, marker := dir, "go.mod"
+	mod := ""
+	for d := dir; in.insideRoots(d); d = filepath.Dir(d) {
+		if fileExists(filepath.Join(d, "go.work")) {
+			marker = "go.work"
+			break
+		}
+		if mod == "" && fileExists(filepath.Join(d, "go.mod")) {
+			mod = filepath.Join(d, "go.mod")
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if marker == "go.mod" && mod != "" && goModReplacesLocally(mod) {
+		start = in.rootOf(dir)
+	}
+	return treeSources(in, start, marker, false, nil, func(p string) (bool, bool) {
 		if goLangFor(p) == nil {
 			return false, false
 		}
 		return true, filepath.Ext(p) != ".go" || goFileEmbedsOrIncludes(p)
 	})
+}
+
+// goModLocalReplace matches a go.mod replace directive whose target is a
+// directory ("=> ../lib", "=> ./lib", "=> /abs/lib").
+var goModLocalReplace = regexp.MustCompile(`=>\s*["` + "`" + `]?[./]`)
+
+// goModReplacesLocally reports whether the go.mod at p replaces a module
+// with a directory, whose packages the build compiles from there; one the
+// bridge cannot read is taken to.
+func goModReplacesLocally(p string) bool {
+	text, why := readTextFile(p)
+	return why != "" || goModLocalReplace.MatchString(text)
 }
 
 // treeSources walks the project dir is in, from the nearest directory at
@@ -332,4 +364,17 @@ func goOverlayWord(form []shellcmd.Word) (shellcmd.Word, bool) {
 		}
 	}
 	return shellcmd.Word{}, false
+}
+
+// rootOf returns the workspace root p lies in (the deepest, when roots
+// nest), or p when it lies in none.
+func (in *reqInfo) rootOf(p string) string {
+	best := p
+	found := false
+	for _, r := range in.roots {
+		if _, ok := cutDir(r, p); ok && (!found || len(r) > len(best)) {
+			best, found = r, true
+		}
+	}
+	return best
 }

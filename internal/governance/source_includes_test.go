@@ -20,7 +20,7 @@ func TestSourceIncludes(t *testing.T) {
 	tmp := t.TempDir()
 	root := filepath.Join(tmp, "ws")
 	tree{
-		files: []string{"ws/.env", "ws/secrets/a.key", "outside/v.rs", "ws/goembed/.env", "ws/goglob/sub/.env", "ws/godir/static/.env",
+		files: []string{"ws/.env", "ws/secrets/a.key", "outside/v.rs", "ws/goembed/.env", "ws/gw/lib/.env", "ws/goglob/sub/.env", "ws/godir/static/.env",
 			"ws/godir/static/a.css", "ws/goclean/a.txt"},
 		texts: map[string]string{
 			"ws/plain.c":                "#include <stdio.h>\n#include \"sub/ok.h\"\nint main(void) { return 0; }\n",
@@ -79,6 +79,13 @@ func TestSourceIncludes(t *testing.T) {
 			"ws/goov/ovgo.json":         "{\"Replace\":{\"x.go\":\"../gogen/x.go\"}}",
 			"ws/gogen/x.go":             "package main\n\nimport _ \"embed\"\n\n//go:embed .env\nvar e string\n",
 			"ws/goov/bad.json":          "{\"Replace\":",
+			"ws/gw/go.work":             "go 1.21\n\nuse (\n\t./app\n\t./lib\n)\n",
+			"ws/gw/app/go.mod":          "module app\n",
+			"ws/gw/app/main.go":         "package main\n\nimport _ \"lib\"\n",
+			"ws/gw/lib/go.mod":          "module lib\n",
+			"ws/gw/lib/l.go":            "package lib\n\nimport _ \"embed\"\n\n//go:embed .env\nvar E string\n",
+			"ws/gr/app/go.mod":          "module app\n\nrequire lib v0.0.0\n\nreplace lib => ../../gw/lib\n",
+			"ws/gr/app/main.go":         "package main\n\nimport _ \"lib\"\n",
 			"ws/goembed/go.mod":         "module x\n",
 			"ws/goembed/main.go":        "package main\n\nimport _ \"embed\"\n\n//go:embed .env\nvar s string\n",
 			"ws/goglob/go.mod":          "module x\n",
