@@ -62,6 +62,6 @@ func (w *walker) hereDocProblems(f *syntax.File, src string) {
 		w.problem("%s ends elsewhere for bash and sh than for this reading (a backquote after \\\\, or backquotes inside backquotes), so text it takes for the substitution's may run as commands of the line", s)
 	}
 	if d, ok := hereDocEnds(f, src); ok {
-		w.problem("the here-document ended by %s ends elsewhere for bash and sh than for this reading (a backslash ending a line of it, an expansion left open in it), so lines it takes for text may run as commands", d)
+		w.problem("the here-document ended by %s ends elsewhere for bash and sh than for this reading (a backslash ending a line of it, an expansion left open in it, a line starting with the delimiter and holding a \")\" inside a substitution), so lines it takes for text may run as commands", d)
 	}
 }

@@ -10,7 +10,9 @@ import (
 // substitution that ends on the operator's line is empty to bash and dash,
 // which run the lines after it, and one whose delimiter line they find
 // after joining a backslash-newline, or past an expansion the body leaves
-// open, ends earlier for them than for the parser: such a line has a
+// open, ends earlier for them than for the parser, and so does one inside
+// $(...) or <(...) that bash ends at a line starting with the delimiter and
+// holding a ")" after it ("EOF)"): such a line has a
 // problem (it needs approval); one closed on a later line (how agents
 // write commit messages), a quoted one, <<- and two on one line have none. A line the POSIX grammar rejects has the commands before its
 // error read as dash runs them.
@@ -41,6 +43,12 @@ func TestShellReadingsOfHereDocsAndDash(t *testing.T) {
 		{"cat <<-EOF\n\thello\n\tEOF\n", false, "cat"},
 		{"cat <<EOF; cat <<X\na\nEOF\nb\nX\n", false, "cat"},
 		{"cat > f.txt <<EOF\nline $HOME \\\\\nEOF", false, "cat"},
+		{"echo $(cat <<'EOF'\nhi\nEOF)\nrm x\necho $(cat <<EOF\nEOF\n)", true, ""},
+		{"cat <(cat <<EOF\nhi\nEOFx)\nrm x\nEOF\n)", true, ""},
+		{"echo $( (cat <<EOF\nhi\nEOF # )\nrm x\nEOF\n))", true, ""},
+		{"echo $(cat <<-EOF\nhi\n\tEOF \\\n)\nrm x\n(\nEOF\n)", true, ""},
+		{"git commit -m \"$(cat <<'EOF'\nfix: a thing (see #1)\n EOF)\nEOF\n)\"", false, "git commit -m <command substitution>"},
+		{"(cat <<EOF\nhi\nEOF)\nEOF\n)", false, "cat"},
 		{"echo `cat <<EOF\nhi \\\\` ; rm x ; \\\\`\nEOF\n`", true, ""},
 		{"echo `echo '\\\\` ; rm x ; echo \\\\`'`", true, ""},
 		{"echo `echo ${x:-\\\\` ; rm x ; \\\\`}`", true, ""},
