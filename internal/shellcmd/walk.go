@@ -197,9 +197,6 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 	if keywordOption(words) {
 		w.keyword = true
 	}
-	if zshExtendedGlobOption(words) {
-		w.extendedGlob = true
-	}
 	outer := w.fds
 	w.fds = fdInputs(st, src)
 	defer func() { w.fds = outer }()

@@ -230,9 +230,11 @@ func escapedPattern(text string) string {
 // EXTENDED_GLOB: setopt or set -o naming it (zsh reads an option's name
 // without regard to case or "_", and "no" before it turns it off, so
 // unsetopt noextendedglob turns it on), setopt -m (its names are
-// patterns), emulate (a mode may set it), a zsh started with it
+// patterns), emulate (a mode may set it), set -A or +A filling zsh's
+// options array (set -A options extendedglob on), a zsh started with it
 // (zshInvokedExtendedGlob), or any of those with a word known only when the
-// line runs.
+// line runs. words is a command as the shell runs it, its precommand
+// modifiers taken off (builtin setopt, noglob setopt: walker.build).
 func zshExtendedGlobOption(words []Word) bool {
 	if len(words) < 2 || words[0].Kind != Static {
 		return false
@@ -251,14 +253,27 @@ func zshExtendedGlobOption(words []Word) bool {
 		return false
 	}
 	setO := false // the word after set -o or +o is an option's name
+	setA := false // the word after set -A or +A is the array it fills
 	for _, wd := range words[1:] {
 		if wd.Kind != Static {
 			return true
 		}
 		t := wd.Text
+		if setA {
+			if t == "options" {
+				return true
+			}
+			setA = false
+			continue
+		}
 		if head == "set" && !setO {
-			if len(t) > 1 && (t[0] == '-' || t[0] == '+') && t[1] != '-' && strings.HasSuffix(t, "o") {
-				setO, on = true, t[0] == '-'
+			if len(t) > 1 && (t[0] == '-' || t[0] == '+') && t[1] != '-' {
+				switch {
+				case strings.HasSuffix(t, "o"):
+					setO, on = true, t[0] == '-'
+				case strings.ContainsRune(t[1:], 'A'):
+					setA = true
+				}
 			}
 			continue
 		}

@@ -115,7 +115,13 @@ func TestZshExtendedGlobOption(t *testing.T) {
 		{"zsh --extendedglob -c 'cat ^x'", true},
 		{"zsh -f -o extended_glob -c 'cat ^x'", true},
 		{"zsh --extended-glob script.zsh", true},
+		{"set -A options extendedglob on", true},
+		{"set +A options EXTENDED_GLOB on", true},
+		{"set -sA options b a", true},
+		{"set -A $name extendedglob on", true},
 		{"zsh -c 'setopt extendedglob'", false},
+		{"set -A opts extendedglob on", false},
+		{"set -- options extendedglob", false},
 		{"zsh script.zsh --extendedglob", false},
 		{"set -euo pipefail", false},
 		{"set +o extendedglob", false},
@@ -130,6 +136,41 @@ func TestZshExtendedGlobOption(t *testing.T) {
 		}
 		if got := zshExtendedGlobOption(a.Commands[0].Forms[0]); got != tt.want {
 			t.Errorf("zshExtendedGlobOption(%q) = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}
+
+// TestZshExtendedGlobAfterModifiers: a setopt run through zsh's precommand
+// modifiers (builtin, noglob, nocorrect, repeat N) sets the option in the
+// shell all the same, so a "^" first in a later word is read as zsh's
+// negation after it, as after a plain setopt. Before, only the command's
+// own first word was looked at, and builtin setopt extendedglob; sed -i
+// s/a/b/ ^x edited the policy (hostile cases zshextglob/*-setopt-caret-*).
+func TestZshExtendedGlobAfterModifiers(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		want bool
+	}{
+		{"builtin setopt extendedglob; sed -i s/a/b/ ^x", true},
+		{"noglob setopt extendedglob; sed -i s/a/b/ ^x", true},
+		{"nocorrect setopt extendedglob; sed -i s/a/b/ ^x", true},
+		{"repeat 1 setopt extendedglob; sed -i s/a/b/ ^x", true},
+		{"builtin builtin setopt extendedglob; sed -i s/a/b/ ^x", true},
+		{"set -A options extendedglob on; sed -i s/a/b/ ^x", true},
+		{"builtin echo setopt extendedglob; sed -i s/a/b/ ^x", false},
+		{"sed -i s/a/b/ ^x", false},
+	} {
+		a := Analyze(tt.line, Options{})
+		got := false
+		for _, c := range a.Commands {
+			for _, f := range c.Forms {
+				if f[0].Text == "sed" && f[len(f)-1].Kind == Glob {
+					got = true
+				}
+			}
+		}
+		if got != tt.want {
+			t.Errorf("%q: ^x read as a negation %v, want %v", tt.line, got, tt.want)
 		}
 	}
 }
