@@ -500,7 +500,7 @@ func (w *walker) line(src string, depth int, langs dialects) {
 	if depth == 0 || !strings.Contains(w.a.Line, src) {
 		w.mapfileUses(src) // zsh_mapfile.go
 	}
-	if strings.Contains(src, "options[") {
+	if zshOptionsAssigned(src) {
 		// zsh's options array: options[extendedglob]=on sets the option
 		// (zsh_extendedglob.go), a line bash does not read as zsh does.
 		w.extendedGlob = true

@@ -245,6 +245,11 @@ func (w *walker) assign(a Assignment, depth int) {
 	if t, ok := tiedAssignment(a); ok {
 		w.assign(t, depth)
 	}
+	if a.Name == "options" {
+		// zsh's options array: options=(extendedglob on) sets the option
+		// (zsh_extendedglob.go), however the line assigns it.
+		w.extendedGlob = true
+	}
 	if a.Name == "ARGV0" && a.Static && !slices.Contains(w.argv0, a.Value) {
 		w.argv0 = append(w.argv0, a.Value)
 	}

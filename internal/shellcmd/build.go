@@ -130,9 +130,7 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 		if why := noPathOf(form); why != "" && c.NoPath == "" {
 			c.NoPath = why
 		}
-		if zshExtendedGlobOption(form) { // after builtin, noglob, repeat N too
-			w.extendedGlob = true
-		}
+		w.shellState(form)
 		w.optionCommands(c, form, hop, depth)
 		w.makeOperandValues(c, form, depth)
 		w.zshPromptArgs(c, form, depth)

@@ -192,11 +192,7 @@ func (w *walker) call(st *syntax.Stmt, call *syntax.CallExpr, src string, depth 
 		w.heldArguments(st, call, head, src, depth)
 		w.functionCall(call, head, src, depth)
 	}
-	w.aliasDefs(words)
 	w.testElements(words)
-	if keywordOption(words) {
-		w.keyword = true
-	}
 	outer := w.fds
 	w.fds = fdInputs(st, src)
 	defer func() { w.fds = outer }()

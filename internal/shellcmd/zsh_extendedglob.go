@@ -1,6 +1,9 @@
 package shellcmd
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // zsh's EXTENDED_GLOB option, which a setopt on the line or the ~/.zshrc an
 // IDE's zsh -i reads turns on, makes two more characters of an unquoted word
@@ -311,4 +314,19 @@ func zshInvokedExtendedGlob(args []Word) bool {
 		}
 	}
 	return false
+}
+
+// optionsAssignment matches text that may assign zsh's options array, or
+// an element of it: options[NAME]=on, options=(...), options+=(...), and
+// the ${options::=...} and ${(AA)=options::=...} expansions, which no
+// grammar here parses.
+var optionsAssignment = regexp.MustCompile(`options(\[|\+?=|::?=)`)
+
+// zshOptionsAssigned reports whether src may assign zsh's options array
+// (optionsAssignment), which turns on the options it names: after
+// options=(extendedglob on) a "^" first in a path element is zsh's
+// negation. An assignment the walker reads is also caught where it is
+// made (walker.assign); this catches those in text it cannot parse.
+func zshOptionsAssigned(src string) bool {
+	return strings.Contains(src, "options") && optionsAssignment.MatchString(src)
 }

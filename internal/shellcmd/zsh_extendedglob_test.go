@@ -142,10 +142,11 @@ func TestZshExtendedGlobOption(t *testing.T) {
 
 // TestZshExtendedGlobAfterModifiers: a setopt run through zsh's precommand
 // modifiers (builtin, noglob, nocorrect, repeat N) sets the option in the
-// shell all the same, so a "^" first in a later word is read as zsh's
-// negation after it, as after a plain setopt. Before, only the command's
+// shell all the same, and so does any assignment to zsh's options array, so
+// a "^" first in a later word is read as zsh's negation after it, as after
+// a plain setopt. Before, only the command's
 // own first word was looked at, and builtin setopt extendedglob; sed -i
-// s/a/b/ ^x edited the policy (hostile cases zshextglob/*-setopt-caret-*).
+// s/a/b/ ^x edited the policy (hostile cases zshextglob/*-setopt-caret-*, zshextglob/*options*).
 func TestZshExtendedGlobAfterModifiers(t *testing.T) {
 	for _, tt := range []struct {
 		line string
@@ -157,7 +158,12 @@ func TestZshExtendedGlobAfterModifiers(t *testing.T) {
 		{"repeat 1 setopt extendedglob; sed -i s/a/b/ ^x", true},
 		{"builtin builtin setopt extendedglob; sed -i s/a/b/ ^x", true},
 		{"set -A options extendedglob on; sed -i s/a/b/ ^x", true},
+		{"options=(extendedglob on); sed -i s/a/b/ ^x", true},
+		{"options+=(extendedglob on); sed -i s/a/b/ ^x", true},
+		{"read -A options <<< 'extendedglob on'; sed -i s/a/b/ ^x", true},
+		{": ${(AA)=options::=extendedglob on}; sed -i s/a/b/ ^x", true},
 		{"builtin echo setopt extendedglob; sed -i s/a/b/ ^x", false},
+		{"echo options; sed -i s/a/b/ ^x", false},
 		{"sed -i s/a/b/ ^x", false},
 	} {
 		a := Analyze(tt.line, Options{})
