@@ -139,6 +139,7 @@ func (w *walker) build(c *Command, words []Word, in *stdin, depth int) {
 			if orders, changes, known := w.setParameters(form); changes {
 				w.positional(orders, known)
 			}
+			w.setArray(form, c.Dir, depth)
 		case "shift":
 			w.shiftParameters(form)
 		}

@@ -12,7 +12,7 @@ import (
 // in every spelling of the assignment; a file given without a '/' is
 // opened where bash runs (./ls), not found in PATH, for hash -p too. zsh's
 // commands, aliases, galiases, saliases and functions, and its hash
-// NAME=FILE, are decided alike.
+// NAME=FILE, are decided alike, however filled (set -A commands ls /bin/rm too).
 // Before, the line carried only the note that it changes what commands
 // run, and BASH_CMDS[cat]=/bin/rm; cat x ran rm under a rule refusing it.
 func TestCommandTablesRunTheirValues(t *testing.T) {
@@ -39,6 +39,10 @@ func TestCommandTablesRunTheirValues(t *testing.T) {
 		{"commands[ls]=/bin/rm; ls x", "/bin/rm"},
 		{"commands=(ls /bin/rm); ls x", "/bin/rm"},
 		{"commands+=(ls /bin/rm); ls x", "/bin/rm"},
+		{"set -A commands ls /bin/rm; ls x", "/bin/rm"},
+		{"set +A commands ls /bin/rm; ls x", "/bin/rm"},
+		{"set -A aliases l rm; eval 'l x'", "rm"},
+		{"set -A arr ls /bin/rm; ls x", ""},
 		{"hash ls=/bin/rm; ls x", "/bin/rm"},
 		{"hash -r ls=rm; ls x", "./rm"},
 		{"hash -d ls=/bin/rm; ls x", ""},
