@@ -33,6 +33,7 @@ func (w *walker) file(f *syntax.File, src string, depth int, lang syntax.LangVar
 			if call, ok := n.Cmd.(*syntax.CallExpr); ok {
 				w.call(n, call, src, depth)
 			}
+			w.nullCommand(n, src, depth)
 		case *syntax.BinaryCmd:
 			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
 				if w.pipedFrom == nil {
