@@ -17,13 +17,10 @@ import (
 // its copy may take: beneath the destination under the source's name,
 // and the destination itself when it is not a directory there now or the
 // source's content goes in (rsync's and cp's "src/" or "src/.", -T,
-// ditto), or once a line removes that directory (ifRemoved).
+// ditto), or should a line remove that directory first (see madeLink).
 type copyPair struct {
 	src  string
-	made [2]string
-	// ifRemoved is made[0] when that is a directory now, which the copy
-	// takes the place of only once a line removes it (madeLink.ifRemoved).
-	ifRemoved string
+	made []string
 }
 
 // copyPairs returns the copy pairs of a copier's or mover's form run in
@@ -49,11 +46,12 @@ func copyPairs(name string, form []shellcmd.Word, dir string) []copyPair {
 			continue
 		}
 		src := abs(op)
-		p := copyPair{src: src, made: [2]string{d, d + "/" + filepath.Base(src)}}
-		if realDir && !into && !strings.HasSuffix(op, "/") && !strings.HasSuffix(op, "/.") {
-			// The copy goes beneath the directory, or at its name once
-			// a line removes it first.
-			p.ifRemoved = d
+		p := copyPair{src: src, made: []string{d + "/" + filepath.Base(src)}}
+		if !realDir || into || strings.HasSuffix(op, "/") || strings.HasSuffix(op, "/.") || mayTakeDirName(dest, dir) {
+			// The copy goes at the destination's name: it is not a
+			// directory now, the source's content goes in, or a line
+			// may remove the directory first (links_atname.go).
+			p.made = append(p.made, d)
 		}
 		out = append(out, p)
 	}
@@ -74,7 +72,6 @@ func copiedFormLinks(name string, form []shellcmd.Word, dir string) []madeLink {
 		if err != nil {
 			continue
 		}
-		from := len(out)
 		switch {
 		case fi.Mode()&fs.ModeSymlink != 0:
 			for _, m := range p.made {
@@ -92,25 +89,8 @@ func copiedFormLinks(name string, form []shellcmd.Word, dir string) []madeLink {
 				}
 			}
 		}
-		p.markIfRemoved(out[from:])
 	}
 	return out
-}
-
-// markIfRemoved marks the links of ls made at or beneath the pair's
-// made[0] as counting only once a line removes that directory, when it is
-// one now (copyPair.ifRemoved).
-func (p copyPair) markIfRemoved(ls []madeLink) {
-	if p.ifRemoved == "" {
-		return
-	}
-	for i := range ls {
-		_, under := cutDir(p.ifRemoved, ls[i].name)
-		_, beneathCopy := cutDir(p.made[1], ls[i].name)
-		if under && !beneathCopy {
-			ls[i].ifRemoved = p.ifRemoved
-		}
-	}
 }
 
 // keptCopies returns the kept links (kept: the engine's, and those the
@@ -129,7 +109,6 @@ func keptCopies(kept []madeLink, pairs []copyPair, srcForms func(string) []strin
 				if !ok {
 					continue
 				}
-				from := len(out)
 				for _, m := range p.made {
 					n := m
 					if rest != "" {
@@ -143,7 +122,6 @@ func keptCopies(kept []madeLink, pairs []copyPair, srcForms func(string) []strin
 						out = append(out, c)
 					}
 				}
-				p.markIfRemoved(out[from:])
 			}
 		}
 	}

@@ -51,9 +51,6 @@ func (m *madeLinks) extendDotDot(p string, forms, roots []string, depth int) ([]
 		}
 		for _, name := range names {
 			for _, l := range m.at(name) {
-				if l.ifRemoved != "" && !m.mayRemove(l.ifRemoved) {
-					continue
-				}
 				if forms, r = l.through(forms, rest, roots); r != nil {
 					return forms, r
 				}

@@ -50,14 +50,15 @@ const maxLinkTreeEntries = 10000
 // relative one it holds leads), "" for a hard link or a copied tree; hard
 // says the link is a hard one, to the file at target.
 //
-// ifRemoved, when set, is a directory the link's line finds in place of
-// the name: the link is made at the name only once that directory is gone,
-// so it counts only while a decided line may remove or move it away
-// (madeLinks.mayRemove).
+// A link made into a directory that exists goes beneath it, under the
+// target's name, unless the directory is gone by the time the line runs:
+// terminals run side by side, and many programs remove a directory (rm,
+// rmdir, mv, find -delete, git clean, rsync --delete, trash, a script). So
+// such a line keeps a link beneath the directory and one at its name, and
+// both count.
 type madeLink struct {
 	name, target, op string
 	hard             bool
-	ifRemoved        string
 }
 
 // madeLinks is the engine's record of madeLink, shared by its decisions:
@@ -68,11 +69,6 @@ type madeLinks struct {
 	byName map[string][]madeLink
 	// reserved counts the room reserve gave decisions still under way.
 	reserved int
-	// removed holds the names a decided line may remove or move away
-	// (noteRemoved); past maxMadeLinks of them, allRemoved stands for
-	// every name.
-	removed    map[string]bool
-	allRemoved bool
 }
 
 // reserve reports whether n more links fit beside those kept and those
@@ -168,9 +164,6 @@ func (m *madeLinks) extend(forms []string, roots []string) ([]string, *pathRefus
 		for at := forms[i]; ; at = filepath.Dir(at) {
 			for _, l := range m.at(at) {
 				rest, _ := cutDir(l.name, forms[i])
-				if l.ifRemoved != "" && !m.mayRemove(l.ifRemoved) {
-					continue
-				}
 				var r *pathRefusal
 				if forms, r = l.through(forms, rest, roots); r != nil {
 					return forms, r
@@ -298,7 +291,6 @@ func linkFormLinks(form []shellcmd.Word, dir string) []madeLink {
 		}
 		base := filepath.Base(filepath.Clean(op))
 		var names []string
-		dormant := ""
 		d := filepath.Clean(abs(dest))
 		fi, err := os.Lstat(d)
 		switch {
@@ -306,9 +298,11 @@ func linkFormLinks(form []shellcmd.Word, dir string) []madeLink {
 			names = []string{filepath.Clean(dir + "/" + base)}
 		case err == nil && fi.IsDir():
 			// Beneath a directory, which ln never replaces; at its name
-			// once a line removes it first (ifRemoved).
-			names = []string{d + "/" + base, d}
-			dormant = d
+			// should a line remove it first (links_atname.go).
+			names = []string{d + "/" + base}
+			if mayTakeDirName(dest, dir) {
+				names = append(names, d)
+			}
 		case err != nil && strings.HasSuffix(dest, "/"):
 			names = []string{d + "/" + base}
 		case err == nil && fi.Mode()&fs.ModeSymlink != 0 && isDirNow(d):
@@ -320,9 +314,6 @@ func linkFormLinks(form []shellcmd.Word, dir string) []madeLink {
 		}
 		for _, n := range names {
 			l := madeLink{name: n, target: abs(op), hard: !symbolic}
-			if n == d && dormant != "" {
-				l.ifRemoved = dormant
-			}
 			switch {
 			case symbolic && !relative:
 				l.op = op
@@ -399,7 +390,6 @@ func (e *Engine) madeLinksVerdict(in *reqInfo, c *shellcmd.Command) (verdict, bo
 	}
 	links = nameForms(links, forms)
 	in.made = append(in.made, links...)
-	e.made.noteRemoved(e.removedBy(in, c, forms))
 	switch {
 	case len(links) > maxMadeLinks || len(links) > 0 && !e.made.reserve(len(links)):
 		return tooManyLinks(c), true
