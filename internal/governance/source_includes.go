@@ -32,7 +32,30 @@ type sourceLang struct {
 	// includes returns the files text (in dir) includes, each with the
 	// directories it may be found in relative to, or why the bridge
 	// cannot tell.
-	includes func(text, dir, stem string, search []string) ([]string, string)
+	includes func(text, dir, stem string, search []string) ([]sourceInclude, string)
+}
+
+// sourceInclude is one file a source includes and how the compiler reads
+// it: by the way it is included, never by its name (gcc reads a file an
+// #include names as C, rustc a module file as Rust, whatever its suffix).
+type sourceInclude struct {
+	path string
+	// as is the language the file is compiled as; nil is the including
+	// source's own.
+	as *sourceLang
+	// data is set for a file put into the output as bytes (//go:embed,
+	// include_str!), read whole but compiled nothing of.
+	data bool
+}
+
+// includesOf returns paths as files compiled in the including source's
+// language.
+func includesOf(paths []string) []sourceInclude {
+	out := make([]sourceInclude, 0, len(paths))
+	for _, p := range paths {
+		out = append(out, sourceInclude{path: p})
+	}
+	return out
 }
 
 // cIncluders are the C preprocessors and compilers whose sources'
@@ -89,7 +112,14 @@ var rustMod = regexp.MustCompile(`(?m)(?:^|[^A-Za-z0-9_])mod\s+(?:r#)?([A-Za-z_]
 // cLang reads C's #include lines: a "file" from the including file's
 // directory, where the compiler runs and the search directories; a
 // <file> from the search directories (the system's are not read).
-var cLang = sourceLang{includes: func(text, dir, _ string, search []string) ([]string, string) {
+var cLang = sourceLang{includes: func(text, dir, _ string, search []string) ([]sourceInclude, string) {
+	out, why := cIncludes(text, dir, search)
+	return includesOf(out), why
+}}
+
+// cIncludes returns the files text's #include (and assembler .include and
+// .incbin) lines name, from dir and the search directories.
+func cIncludes(text, dir string, search []string) ([]string, string) {
 	var out []string
 	for _, l := range strings.Split(strings.ReplaceAll(text, "\\\n", ""), "\n") {
 		if asmIncludeAny.MatchString(l) {
@@ -132,13 +162,19 @@ var cLang = sourceLang{includes: func(text, dir, _ string, search []string) ([]s
 		}
 	}
 	return out, ""
-}}
+}
 
 // rustLang reads Rust's module declarations: a #[path] attribute's file
 // relative to the declaring file's directory (and its module directory),
 // and a module's own file, name.rs or name/mod.rs, beside a mod.rs, lib.rs
 // or main.rs and in the directory of any other file's stem.
-var rustLang = sourceLang{includes: func(text, dir, stem string, _ []string) ([]string, string) {
+var rustLang = sourceLang{includes: func(text, dir, stem string, _ []string) ([]sourceInclude, string) {
+	out, why := rustModFiles(text, dir, stem)
+	return includesOf(out), why
+}}
+
+// rustModFiles returns the module files text declares (see rustLang).
+func rustModFiles(text, dir, stem string) ([]string, string) {
 	var out []string
 	if len(rustPath.FindAllStringIndex(text, -1)) != len(rustPathAny.FindAllStringIndex(text, -1)) || rustCfgPath.MatchString(text) {
 		return nil, "the source gives a module's path in a form the bridge cannot read"
@@ -162,7 +198,7 @@ var rustLang = sourceLang{includes: func(text, dir, stem string, _ []string) ([]
 		}
 	}
 	return out, ""
-}}
+}
 
 // sourceForm is what one form of a command formats or compiles: the
 // sources (relative to where it runs), the language, the search
@@ -358,7 +394,14 @@ func (e *Engine) sourceIncludeArgs(in *reqInfo, c *shellcmd.Command) []argWord {
 			}
 			seen := map[string]bool{}
 			for _, f := range read {
-				out = append(out, e.sourceFileArgs(in, sf, src(f), f, bases[0], search, 0, seen)...)
+				lang := sf.lang
+				if sf.langFor != nil {
+					lang = sf.langFor(f)
+				}
+				if lang == nil {
+					continue
+				}
+				out = append(out, e.sourceFileArgs(in, sf, lang, src(f), f, bases[0], search, 0, seen)...)
 			}
 		}
 		for _, w := range sf.sources {
@@ -374,17 +417,18 @@ func (e *Engine) sourceIncludeArgs(in *reqInfo, c *shellcmd.Command) []argWord {
 			}
 			seen := map[string]bool{}
 			for _, n := range names {
-				out = append(out, e.sourceFileArgs(in, sf, w, n, bases[0], search, 0, seen)...)
+				out = append(out, e.sourceFileArgs(in, sf, sf.lang, w, n, bases[0], search, 0, seen)...)
 			}
 		}
 	}
 	return out
 }
 
-// sourceFileArgs reads the source at p and returns the files it includes
-// (see sourceIncludeArgs), depth includes deep; at depth 0 a source the
+// sourceFileArgs reads the source at p, compiled as lang, and returns the
+// files it includes (see sourceIncludeArgs), depth includes deep, each
+// read in turn as the language it is included as; at depth 0 a source the
 // agent may not read is left to the command's own words.
-func (e *Engine) sourceFileArgs(in *reqInfo, sf sourceForm, w shellcmd.Word, p, cwd string, search []string, depth int, seen map[string]bool) []argWord {
+func (e *Engine) sourceFileArgs(in *reqInfo, sf sourceForm, lang *sourceLang, w shellcmd.Word, p, cwd string, search []string, depth int, seen map[string]bool) []argWord {
 	ask := func(why string) []argWord {
 		return []argWord{{word: w, text: p, readOnly: true, namedBy: "a source file", unplaced: why}}
 	}
@@ -428,10 +472,6 @@ func (e *Engine) sourceFileArgs(in *reqInfo, sf sourceForm, w shellcmd.Word, p, 
 		return ask("the bridge cannot read it: " + why)
 	}
 	stem := strings.TrimSuffix(filepath.Base(p), filepath.Ext(p))
-	lang := sf.lang
-	if sf.langFor != nil {
-		lang = sf.langFor(p)
-	}
 	files, why := lang.includes(text, filepath.Dir(p), stem, search)
 	if why != "" {
 		return ask(why)
@@ -439,12 +479,16 @@ func (e *Engine) sourceFileArgs(in *reqInfo, sf sourceForm, w shellcmd.Word, p, 
 	var out []argWord
 	for _, f := range files {
 		named := "included by the source " + w.Text
-		out = append(out, argWord{word: w, text: f, readOnly: true, namedBy: named})
-		if sf.rewrite && fileExists(f) {
-			out = append(out, argWord{word: w, text: f, write: true, namedBy: named + ", which the formatter rewrites"})
+		out = append(out, argWord{word: w, text: f.path, readOnly: true, namedBy: named})
+		if sf.rewrite && fileExists(f.path) {
+			out = append(out, argWord{word: w, text: f.path, write: true, namedBy: named + ", which the formatter rewrites"})
 		}
-		if sf.langFor == nil || sf.langFor(f) != nil {
-			out = append(out, e.sourceFileArgs(in, sf, w, f, cwd, search, depth+1, seen)...)
+		if !f.data {
+			as := lang
+			if f.as != nil {
+				as = f.as
+			}
+			out = append(out, e.sourceFileArgs(in, sf, as, w, f.path, cwd, search, depth+1, seen)...)
 		}
 	}
 	return out

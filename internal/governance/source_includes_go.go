@@ -23,7 +23,9 @@ import (
 // its go.mod, within the workspace roots), each decided as a read (a
 // source that is a link to .env is compiled too), and each "//go:embed" pattern is
 // decided as a read of the files it matches (a directory's whole tree), and
-// a cgo file's and a C or assembly file's includes as cLang reads them. A
+// a cgo file's and a C or assembly file's includes as cLang reads them
+// (a cgo file's from the directories its cgo flags add too), each
+// compiled as C whatever its name. A
 // module of more than maxTreeEntries entries, or a pattern the bridge
 // cannot read, needs approval.
 
@@ -85,11 +87,14 @@ func goFileEmbedsOrIncludes(p string) bool {
 
 // goLang reads a Go file's //go:embed patterns and, in a file that
 // imports "C", the #include lines of its cgo preamble (in a // comment
-// too), each from the file's directory.
-var goLang = sourceLang{includes: func(text, dir, _ string, search []string) ([]string, string) {
-	var out []string
+// too), each from the file's directory and the directories its #cgo
+// flags add (cgoFlags); what the preamble includes is compiled as C
+// whatever its name, what a pattern embeds is data.
+var goLang = sourceLang{includes: func(text, dir, _ string, search []string) ([]sourceInclude, string) {
+	var out []sourceInclude
 	cgo := strings.Contains(text, `import "C"`) || strings.Contains(text, `import (`) && strings.Contains(text, `"C"`)
 	var pre strings.Builder
+	var forced []string
 	for _, l := range strings.Split(text, "\n") {
 		if m := goEmbedLine.FindStringSubmatch(l); m != nil {
 			pats, why := goEmbedPatterns(m[1])
@@ -101,26 +106,109 @@ var goLang = sourceLang{includes: func(text, dir, _ string, search []string) ([]
 				if why != "" {
 					return nil, why
 				}
-				out = append(out, files...)
+				for _, f := range files {
+					out = append(out, sourceInclude{path: f, data: true})
+				}
 			}
 			continue
 		}
 		if cgo {
 			t := strings.TrimLeft(l, " \t")
 			t = strings.TrimPrefix(t, "//")
+			if m := cgoDirective.FindStringSubmatch(t); m != nil {
+				dirs, files, why := cgoFlags(m[1], dir)
+				if why != "" {
+					return nil, "the cgo preamble: " + why
+				}
+				search = append(search[:len(search):len(search)], dirs...)
+				forced = append(forced, files...)
+				continue
+			}
 			pre.WriteString(t)
 			pre.WriteByte('\n')
 		}
 	}
 	if cgo {
-		files, why := cLang.includes(pre.String(), dir, "", search)
+		files, why := cIncludes(pre.String(), dir, search)
 		if why != "" {
 			return nil, "the cgo preamble: " + why
 		}
-		out = append(out, files...)
+		for _, f := range forced {
+			if filepath.IsAbs(f) {
+				files = append(files, filepath.Clean(f))
+				continue
+			}
+			files = append(files, filepath.Join(dir, f))
+			for _, s := range search {
+				files = append(files, filepath.Join(s, f))
+			}
+		}
+		for _, f := range files {
+			out = append(out, sourceInclude{path: f, as: &cLang})
+		}
 	}
 	return out, ""
 }}
+
+// cgoDirective matches a #cgo directive and the flags after its colon.
+var cgoDirective = regexp.MustCompile(`^[ \t]*#[ \t]*cgo\b[^:]*:(.*)$`)
+
+// cgoSearchOpts are the C compiler's options that add a directory the
+// files a preamble includes are found in.
+var cgoSearchOpts = []string{"-I", "-iquote", "-isystem", "-idirafter"}
+
+// cgoFlags reads a #cgo directive's flags, ${SRCDIR} being dir: the
+// directories its -I (and -iquote, -isystem, -idirafter) options add,
+// from dir, and the files its -include and -imacros options have the
+// compiler read first. Another option that names a file or directory the
+// compiler reads (-iprefix, --sysroot, -B, @file) gives why instead.
+func cgoFlags(flags, dir string) (dirs, files []string, why string) {
+	f := strings.Fields(strings.ReplaceAll(flags, "${SRCDIR}", dir))
+	abs := func(v string) string {
+		if filepath.IsAbs(v) {
+			return filepath.Clean(v)
+		}
+		return filepath.Join(dir, v)
+	}
+	for i := 0; i < len(f); i++ {
+		t := f[i]
+		next := func() string {
+			if i+1 < len(f) {
+				i++
+				return f[i]
+			}
+			return ""
+		}
+		switch {
+		case t == "-include" || t == "-imacros":
+			files = append(files, next())
+			continue
+		case strings.HasPrefix(t, "-include") || strings.HasPrefix(t, "-imacros"):
+			return nil, nil, "a #cgo option the bridge cannot read (" + t + ")"
+		}
+		matched := false
+		for _, o := range cgoSearchOpts {
+			if t == o {
+				dirs = append(dirs, abs(next()))
+				matched = true
+				break
+			}
+			if v, ok := strings.CutPrefix(t, o); ok && (o == "-I" || strings.HasPrefix(v, "=")) {
+				dirs = append(dirs, abs(strings.TrimPrefix(v, "=")))
+				matched = true
+				break
+			}
+		}
+		if matched {
+			continue
+		}
+		if strings.HasPrefix(t, "-i") || strings.HasPrefix(t, "--sysroot") || strings.HasPrefix(t, "-B") || strings.HasPrefix(t, "@") ||
+			strings.HasPrefix(t, "-Wl,") || strings.HasPrefix(t, "-Wp,") || strings.HasPrefix(t, "-Wa,") {
+			return nil, nil, "a #cgo option names a file or directory the bridge does not follow (" + t + ")"
+		}
+	}
+	return dirs, files, ""
+}
 
 // goEmbedPatterns splits a //go:embed directive's text into its patterns,
 // as the go command does: blank-separated, each bare, "quoted" or

@@ -20,7 +20,7 @@ import (
 // (concat!(env!("OUT_DIR"), ...)), which the build script writes.
 
 // rustInclude matches an include macro naming its file literally.
-var rustInclude = regexp.MustCompile(`\binclude(?:_str|_bytes)?\s*!\s*[(\[{]\s*(?:r#*)?"([^"\\]*)"`)
+var rustInclude = regexp.MustCompile(`\binclude(_str|_bytes)?\s*!\s*[(\[{]\s*(?:r#*)?"([^"\\]*)"`)
 
 // rustIncludeAny matches any use of an include macro.
 var rustIncludeAny = regexp.MustCompile(`\binclude(?:_str|_bytes)?\s*!`)
@@ -30,20 +30,20 @@ var rustOutDirInclude = regexp.MustCompile(`\binclude(?:_str|_bytes)?\s*!\s*[(\[
 
 // rustcLang reads a Rust source as rustc does: its module files
 // (rustLang) and the files its include macros name.
-var rustcLang = sourceLang{includes: func(text, dir, stem string, search []string) ([]string, string) {
-	out, why := rustLang.includes(text, dir, stem, search)
+var rustcLang = sourceLang{includes: func(text, dir, stem string, _ []string) ([]sourceInclude, string) {
+	mods, why := rustModFiles(text, dir, stem)
 	if why != "" {
 		return nil, why
 	}
 	inc, why := rustIncludes(text, dir)
-	return append(out, inc...), why
+	return append(includesOf(mods), inc...), why
 }}
 
 // cargoLang reads a Rust source of a workspace cargo walks whole
 // (cargoTreeSources): each module file there is a source of its own, so
 // only the files a #[path] attribute names, anywhere, and those its
 // include macros name are read from it.
-var cargoLang = sourceLang{includes: func(text, dir, stem string, _ []string) ([]string, string) {
+var cargoLang = sourceLang{includes: func(text, dir, stem string, _ []string) ([]sourceInclude, string) {
 	if len(rustPath.FindAllStringIndex(text, -1)) != len(rustPathAny.FindAllStringIndex(text, -1)) || rustCfgPath.MatchString(text) {
 		return nil, "the source gives a module's path in a form the bridge cannot read"
 	}
@@ -58,7 +58,7 @@ var cargoLang = sourceLang{includes: func(text, dir, stem string, _ []string) ([
 		}
 	}
 	inc, why := rustIncludes(text, dir)
-	return append(out, inc...), why
+	return append(includesOf(out), inc...), why
 }}
 
 // rustLangFor returns how rustc reads the file at p: a Rust file as lang,
@@ -74,15 +74,16 @@ func rustLangFor(lang *sourceLang) func(string) *sourceLang {
 }
 
 // rustIncludes returns the files text's include macros name, from dir, or
-// why the bridge cannot tell.
-func rustIncludes(text, dir string) ([]string, string) {
-	var out []string
+// why the bridge cannot tell: include! parses its file as Rust whatever
+// its name, include_str! and include_bytes! put theirs in as data.
+func rustIncludes(text, dir string) ([]sourceInclude, string) {
+	var out []sourceInclude
 	lit := rustInclude.FindAllStringSubmatch(text, -1)
 	if len(lit)+len(rustOutDirInclude.FindAllStringIndex(text, -1)) != len(rustIncludeAny.FindAllStringIndex(text, -1)) {
 		return nil, "the source includes a file whose name the bridge cannot read"
 	}
 	for _, m := range lit {
-		out = append(out, filepath.Join(dir, m[1]))
+		out = append(out, sourceInclude{path: filepath.Join(dir, m[2]), data: m[1] != ""})
 	}
 	return out, ""
 }
