@@ -30,8 +30,30 @@ import (
 // cannot read, needs approval.
 
 // goCompilingCommands are the go subcommands that compile packages, and
-// so read the files their sources embed and include.
+// so read the files their sources embed and include (go list does too
+// with -export or -compiled, goListCompiles).
 var goCompilingCommands = map[string]bool{"build": true, "run": true, "test": true, "install": true, "vet": true}
+
+// goListCompiles reports whether go list, given args, compiles the
+// packages it lists: -export builds each package's export data (what it
+// embeds is in it), -compiled runs cgo on its files (the C compiler
+// quoting an included file in its error), as go build would. A flag
+// computed when the line runs is taken to.
+func goListCompiles(args []shellcmd.Word) bool {
+	for _, a := range args {
+		if a.Text == "--" {
+			return false
+		}
+		if a.Kind != shellcmd.Static && strings.HasPrefix(a.Text, "-") {
+			return true
+		}
+		name, val, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a.Text, "-"), "-"), "=")
+		if strings.HasPrefix(a.Text, "-") && (name == "export" || name == "compiled") && val != "false" && val != "0" {
+			return true
+		}
+	}
+	return false
+}
 
 // goEmbedLine matches a //go:embed directive and its patterns.
 var goEmbedLine = regexp.MustCompile(`^[ \t]*//go:embed(?:[ \t]+(.*))?$`)
@@ -50,7 +72,7 @@ func goSourceForm(form []shellcmd.Word) (sourceForm, bool) {
 		case strings.HasPrefix(t, "-C="):
 			dir = shellcmd.Word{Kind: w.Kind, Text: strings.TrimPrefix(t, "-C=")}
 		case w.Kind == shellcmd.Static && strings.HasPrefix(t, "-"):
-		case goCompilingCommands[t]:
+		case goCompilingCommands[t] || t == "list" && goListCompiles(form[i+1:]):
 			if dir.Kind != shellcmd.Static {
 				sf.why = "go runs in a directory computed when the line runs, so the files its packages embed are not known"
 			}
