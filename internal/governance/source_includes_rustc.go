@@ -152,12 +152,31 @@ var cargoSkipped = map[string]bool{"target": true}
 // (see treeSources): from the topmost directory at or above it holding
 // Cargo.toml. Those that may give a module's path or include a file are
 // read (rustMayInclude); one that cannot be read is read, and asked about.
+// When a manifest there places a package or target elsewhere (a path
+// dependency, a [patch], a target's path, a build script, a member), whose
+// sources cargo compiles from there, the whole workspace root is walked.
 func cargoTreeSources(in *reqInfo, dir string) (compiled, read []string, why string) {
-	return treeSources(in, dir, "Cargo.toml", true, cargoSkipped, func(p string) (bool, bool) {
+	elsewhere := false
+	kind := func(p string) (bool, bool) {
+		if filepath.Base(p) == "Cargo.toml" {
+			b, err := os.ReadFile(p)
+			elsewhere = elsewhere || err != nil || cargoPlacesElsewhere.Match(b)
+			return false, false
+		}
 		if filepath.Ext(p) != ".rs" {
 			return false, false
 		}
 		b, err := os.ReadFile(p)
 		return true, err != nil || rustMayInclude.Match(b)
-	})
+	}
+	compiled, read, why = treeSources(in, dir, "Cargo.toml", true, cargoSkipped, kind)
+	if why != "" || !elsewhere {
+		return compiled, read, why
+	}
+	return treeSources(in, in.rootOf(dir), "Cargo.toml", true, cargoSkipped, kind)
 }
+
+// cargoPlacesElsewhere matches a manifest key that may place a package or
+// target outside the manifest's directory: a path (of a dependency, a
+// [patch] entry or a target), a build script, a member above it.
+var cargoPlacesElsewhere = regexp.MustCompile(`\b(?:path|build)\s*=|\bmembers\s*=[^\]]*\.\.`)
