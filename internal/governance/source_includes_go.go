@@ -34,6 +34,48 @@ import (
 // with -export or -compiled, goListCompiles).
 var goCompilingCommands = map[string]bool{"build": true, "run": true, "test": true, "install": true, "vet": true}
 
+// goToolCgoForm reads go tool cgo's sources: its .go operands, whose
+// preambles gcc compiles from where it runs, with the search directories
+// and files the C compiler options after "--" add; -srcdir, which places
+// the sources elsewhere, and an option naming what the bridge does not
+// follow need approval.
+func goToolCgoForm(args []shellcmd.Word) sourceForm {
+	sf := sourceForm{lang: &goLang, search: []string{"."}}
+	for i, a := range args {
+		t := a.Text
+		switch {
+		case a.Kind != shellcmd.Static:
+			sf.why = "go tool cgo is given a word computed when the line runs"
+			return sf
+		case t == "--":
+			var gcc []string
+			for _, w := range args[i+1:] {
+				if w.Kind != shellcmd.Static {
+					sf.why = "go tool cgo is given a word computed when the line runs"
+					return sf
+				}
+				gcc = append(gcc, w.Text)
+			}
+			dirs, files, why := cgoFlags(strings.Join(gcc, " "), ".")
+			if why != "" {
+				sf.why = "go tool cgo: " + why
+				return sf
+			}
+			sf.search = append(sf.search, dirs...)
+			for _, f := range files {
+				sf.sources = append(sf.sources, shellcmd.Word{Kind: shellcmd.Static, Text: f})
+			}
+			return sf
+		case strings.TrimLeft(t, "-") == "srcdir" || strings.HasPrefix(strings.TrimLeft(t, "-"), "srcdir="):
+			sf.why = "go tool cgo reads its sources from another directory (-srcdir)"
+			return sf
+		case strings.HasSuffix(t, ".go") && !strings.HasPrefix(t, "-"):
+			sf.sources = append(sf.sources, a)
+		}
+	}
+	return sf
+}
+
 // goListCompiles reports whether go list, given args, compiles the
 // packages it lists: -export builds each package's export data (what it
 // embeds is in it), -compiled runs cgo on its files (the C compiler
@@ -72,6 +114,8 @@ func goSourceForm(form []shellcmd.Word) (sourceForm, bool) {
 		case strings.HasPrefix(t, "-C="):
 			dir = shellcmd.Word{Kind: w.Kind, Text: strings.TrimPrefix(t, "-C=")}
 		case w.Kind == shellcmd.Static && strings.HasPrefix(t, "-"):
+		case t == "tool" && i+1 < len(form) && form[i+1].Text == "cgo":
+			return goToolCgoForm(form[i+2:]), true
 		case goCompilingCommands[t] || t == "list" && goListCompiles(form[i+1:]):
 			if dir.Kind != shellcmd.Static {
 				sf.why = "go runs in a directory computed when the line runs, so the files its packages embed are not known"
