@@ -251,21 +251,18 @@ var rustfmtValueOpts = map[string]bool{"--edition": true, "--emit": true, "--con
 // rewrites them (not with --check or --emit stdout).
 func rustfmtForm(form []shellcmd.Word) sourceForm {
 	sf := sourceForm{lang: &rustLang, rewrite: true}
-	for i := 1; i < len(form); i++ {
-		w, t := form[i], form[i].Text
-		switch {
-		case w.Kind == shellcmd.Static && (t == "--check" || t == "--emit=stdout" || t == "--emit" && i+1 < len(form) && form[i+1].Text == "stdout"):
+	o := optionWords{form: form}
+	for o.next() {
+		switch t := o.opt.Text; {
+		case t == "--check" || t == "--emit=stdout":
 			sf.rewrite = false
-			if t == "--emit" {
-				i++
+		case rustfmtValueOpts[t]:
+			if v := o.value("", false); t == "--emit" && v != nil && v.Text == "stdout" {
+				sf.rewrite = false
 			}
-		case w.Kind == shellcmd.Static && rustfmtValueOpts[t]:
-			i++
-		case w.Kind == shellcmd.Static && strings.HasPrefix(t, "-"):
-		default:
-			sf.sources = append(sf.sources, w)
 		}
 	}
+	sf.sources = o.ops
 	return sf
 }
 

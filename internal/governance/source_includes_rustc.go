@@ -100,18 +100,13 @@ var rustcValueOpts = map[string]bool{"-o": true, "--out-dir": true, "--crate-nam
 
 // rustcForm reads rustc's sources: its operands.
 func rustcForm(form []shellcmd.Word) sourceForm {
-	sf := sourceForm{lang: &rustcLang, langFor: rustLangFor(&rustcLang)}
-	for i := 1; i < len(form); i++ {
-		w, t := form[i], form[i].Text
-		switch {
-		case w.Kind == shellcmd.Static && rustcValueOpts[t]:
-			i++
-		case w.Kind == shellcmd.Static && strings.HasPrefix(t, "-"):
-		default:
-			sf.sources = append(sf.sources, w)
+	o := optionWords{form: form}
+	for o.next() {
+		if rustcValueOpts[o.opt.Text] {
+			o.value("", false)
 		}
 	}
-	return sf
+	return sourceForm{lang: &rustcLang, langFor: rustLangFor(&rustcLang), sources: o.ops}
 }
 
 // cargoCompiling are the cargo subcommands that compile the package.
