@@ -3,6 +3,7 @@ package governance
 import (
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -493,7 +494,7 @@ func (e *Engine) sourceFileArgs(in *reqInfo, sf sourceForm, lang *sourceLang, w 
 
 // fileExists reports whether a file (through links) is at p.
 func fileExists(p string) bool {
-	_, err := filepath.EvalSymlinks(p)
+	_, err := os.Stat(p)
 	return err == nil
 }
 
