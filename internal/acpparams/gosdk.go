@@ -95,9 +95,21 @@ func (t *ToolCall) ShapesCall() bool {
 // read such an update as no tool call at all, so a Go IDE would show a
 // call, or retitle one, that the bridge never judged.
 func GoSDKReadsToolCall(params []byte) bool {
+	toolCall, _ := GoSDKReads(params)
+	return toolCall
+}
+
+// GoSDKReads reports what acp-go-sdk decodes a session/update's params as:
+// a tool call (GoSDKReadsToolCall), or a user_message_chunk, the person's
+// own words to a Go IDE. The SDK reads a sessionUpdate it does not name
+// ("notice", null, "USER_MESSAGE_CHUNK", none at all) holding a content
+// member as a user_message_chunk before any other variant, so an update the
+// bridge and the TypeScript SDK read as no message of the person's is one
+// to a Go IDE.
+func GoSDKReads(params []byte) (toolCall, userMessage bool) {
 	var n acp.SessionNotification
 	if json.Unmarshal(params, &n) != nil {
-		return false
+		return false, false
 	}
-	return n.Update.ToolCall != nil || n.Update.ToolCallUpdate != nil
+	return n.Update.ToolCall != nil || n.Update.ToolCallUpdate != nil, n.Update.UserMessageChunk != nil
 }

@@ -101,6 +101,32 @@ func TestGoSDKReadsToolCall(t *testing.T) {
 	}
 }
 
+// TestGoSDKReadsUserMessage: acp-go-sdk reads a user_message_chunk, and
+// an update whose sessionUpdate it does not name that holds a content
+// member, as the person's own words; the other variants it names are not.
+func TestGoSDKReadsUserMessage(t *testing.T) {
+	tests := []struct {
+		update string
+		user   bool
+	}{
+		{`"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"x"}`, true},
+		{`"sessionUpdate":"notice","content":{"type":"text","text":"x"}`, true},
+		{`"sessionUpdate":null,"content":{"type":"text","text":"x"}`, true},
+		{`"sessionUpdate":"USER_MESSAGE_CHUNK","content":{"type":"text","text":"x"}`, true},
+		{`"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}`, false},
+		{`"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"x"}`, false},
+		{`"sessionUpdate":"plan","entries":[],"content":{"type":"text","text":"x"}`, false},
+		{`"sessionUpdate":"notice","text":"x"`, false},
+		{`"content":{"type":"text","text":"x"}`, true},
+	}
+	for _, tt := range tests {
+		params := `{"sessionId":"s","update":{` + tt.update + `}}`
+		if _, got := acpparams.GoSDKReads([]byte(params)); got != tt.user {
+			t.Errorf("GoSDKReads(%s) user message = %v, want %v", params, got, tt.user)
+		}
+	}
+}
+
 // bridgeItems is the bridge's reading of the tool call content of params.
 func bridgeItems(t *testing.T, method, params string) []acpparams.ContentItem {
 	t.Helper()
