@@ -19,6 +19,12 @@ type sessionState struct {
 	// carried counts the file writes and terminals the bridge let through
 	// in the session (enforce_refusal.go).
 	carried int
+	// prompt is the content blocks of the person's prompt while its turn
+	// runs, which the agent may echo as the person's words, and toldWords
+	// whether the person was told in that turn of words the agent sent as
+	// theirs (enforce_userwords.go).
+	prompt    []byte
+	toldWords bool
 }
 
 type openState struct {
@@ -207,10 +213,14 @@ func (x *Enforcer) transition(sid, to, why string) {
 // until the IDE loads or resumes it.
 func (x *Enforcer) onPrompt(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
 	sid, _ := m.GetString("params", "sessionId")
+	prompt, _ := m.Get("params", "prompt")
 	x.mu.Lock()
 	forgotten := x.forgotten.has(sid)
 	if !forgotten {
 		x.opened.touch(sid)
+		if s := x.sessions[sid]; s != nil {
+			s.prompt, s.toldWords = bytes.Clone(prompt), false
+		}
 		x.prompts[string(bytes.TrimSpace(m.ID))] = sid
 		// A session runs one turn at a time: the IDE prompts again only
 		// once it read the last turn as ended, whether or not the bridge
@@ -226,7 +236,6 @@ func (x *Enforcer) onPrompt(ctx context.Context, m *acpwire.Message, next acpwir
 			Input: map[string]any{"method": m.Method, "kind": m.Kind.String(), "direction": m.Dir.String()}, Policy: policyOf(d), Metadata: decisionMeta(d, sid, nil)})
 		return x.send.ReplyError(m, acpwire.Errorf(acpwire.CodeResourceNotFound, "acp-bridge: %s", d.Reason).WithData(denialData(d)))
 	}
-	prompt, _ := m.Get("params", "prompt")
 	x.append(audit.Event{Actor: actorUser, Action: "session.prompt", Subject: audit.Subject{Kind: "session", Ref: sid},
 		Input: map[string]any{"prompt": json.RawMessage(bytes.Clone(prompt))}, Metadata: map[string]any{"session": sid}})
 	x.transition(sid, "running", "session/prompt")
@@ -246,6 +255,9 @@ func (x *Enforcer) endTurn(req *acpwire.Message, failed bool, stop string) {
 	x.mu.Lock()
 	sid := x.prompts[key]
 	delete(x.prompts, key)
+	if s := x.sessions[sid]; s != nil {
+		s.prompt = nil
+	}
 	delete(x.setModes, rolloverKey(sid)) // a restore the agent refused
 	x.endApprovalsLocked(sid)
 	x.mu.Unlock()

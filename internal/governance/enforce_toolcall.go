@@ -83,7 +83,14 @@ var (
 
 func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
 	if m.TextChunk() {
-		return next.Handle(ctx, m) // the common case: message chunks
+		// The common case: message chunks. A text chunk's variant is
+		// spelled out, one reading only.
+		if bytes.Contains(m.Raw, userChunkMark) {
+			if v, _ := m.GetString("params", "update", "sessionUpdate"); v == "user_message_chunk" {
+				return x.onUserWords(ctx, m, next)
+			}
+		}
+		return next.Handle(ctx, m)
 	}
 	if !bytes.Contains(m.Raw, toolCallMark) && !bytes.Contains(m.Raw, escapeMark) && !bytes.Contains(m.Raw, modeMark) && !bytes.Contains(m.Raw, configMark) {
 		return x.passNoToolCall(ctx, m, next) // plans, usage, other chunks

@@ -15,10 +15,15 @@ import (
 // (or a content array no message chunk has), is a tool call to a Go IDE
 // and nothing the bridge follows, so a Go IDE would show a permission
 // request's call as such an update left it while the bridge judges the
-// call as it was. It is refused.
+// call as it was. It is refused. One some reader reads as the person's
+// words (readsAsUserWords) is judged as such (onUserWords).
 func (x *Enforcer) passNoToolCall(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
-	if acpparams.GoSDKReadsToolCall(m.Params) {
+	toolCall, goUser := acpparams.GoSDKReads(m.Params)
+	if toolCall {
 		return x.refuseUnreadable(m, fmt.Errorf("%w: acp-go-sdk reads it as a tool call by the members it holds, where the bridge and other IDEs read no tool call variant", errUnreadable))
+	}
+	if readsAsUserWords(m.Params, goUser) {
+		return x.onUserWords(ctx, m, next)
 	}
 	return next.Handle(ctx, m)
 }

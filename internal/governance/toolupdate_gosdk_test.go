@@ -32,7 +32,9 @@ func TestEnforceRefusesUpdatesGoReadsAsToolCalls(t *testing.T) {
 		{"no sessionUpdate, a toolCallId", `"toolCallId":"c1","title":"rm -rf x","kind":"execute","content":[]`, true},
 		{"sessionUpdate a number", `"sessionUpdate":5,"toolCallId":"c1","title":"Look at the docs"`, false}, // acp-go-sdk drops it too
 		{"a plan", `"sessionUpdate":"plan","entries":[]`, false},
-		{"an unknown variant without a call", `"sessionUpdate":"notice","content":{"type":"text","text":"hi"}`, false},
+		// One holding content is the person's words to acp-go-sdk
+		// (TestUserWordsOnlyFromThePerson).
+		{"an unknown variant without a call", `"sessionUpdate":"notice","text":"hi"`, false},
 		{"usage", `"sessionUpdate":"usage_update","used":1,"size":10`, false},
 	}
 	for _, wire := range []struct {
