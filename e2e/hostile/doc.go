@@ -51,7 +51,10 @@
 // outside the workspace, the policy or the audit log changed; a marker
 // written by the fake rm or curl first on PATH (or by a BASH_ENV script)
 // exists; the rm target "x" in the workspace is gone; the IDE handled a
-// message for a session it never opened. Each case also requires the audit
+// message for a session it never opened; the IDE showed a user_message_chunk
+// (as the variant's client reads one) outside a session/load, echoing no
+// block of the prompt it sent: words the person never sent, shown as
+// theirs. Each case also requires the audit
 // log to verify as "acp-bridge audit verify --genesis" verifies it (asked of
 // one auditverify process, ./auditverify, that the suite starts once;
 // TestAuditVerifyAsCLI holds it to the command's verdicts) and to hold a

@@ -250,6 +250,9 @@ func (v *verdict) judge(c hostileCase, received []byte, bridged bool) {
 	for _, s := range v.res.Seen {
 		v.bypass("the IDE handled a message for session %q, which it never opened", s)
 	}
+	for _, words := range v.res.ForgedWords {
+		v.bypass("the IDE showed the person, as their own message, words they never sent: %.200q", words)
+	}
 	if c.rssMB > 0 && v.res.PeakRSSKB > c.rssMB<<10 {
 		v.bypass("the bridge's peak RSS was %d KiB, over %d MiB", v.res.PeakRSSKB, c.rssMB)
 	}

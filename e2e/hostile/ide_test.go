@@ -97,6 +97,11 @@ type ideResult struct {
 	Actions    []string     `json:"actions"`    // what it did for the agent
 	StopReason string       `json:"stopReason"` // the prompt's answer
 	Errors     []string     `json:"errors"`     // what went wrong in the harness or the bridge
+	// ForgedWords are the user_message_chunks the IDE showed as the
+	// person's own message while no session/load was under way, echoing
+	// no block of the prompt it last sent (userWords): words the person
+	// never sent, shown as theirs.
+	ForgedWords []string `json:"forgedWords,omitempty"`
 	// PromptError is the message of the error the prompt was answered
 	// with, as the IDE shows it, when the agent exits in its turn.
 	PromptError string        `json:"promptError,omitempty"`
@@ -140,6 +145,8 @@ type executingIDE struct {
 	calls     map[string]shownCall       // tool calls the updates announced, by id
 	pending   map[string]chan ideMessage // our request id -> its answer
 	late      []ideMessage               // permission requests waiting for the person (DecideLate)
+	loads     map[string]bool            // ids of its session/load requests not yet answered
+	prompt    []json.RawMessage          // the blocks of the prompt it last sent
 	readEnded bool                       // the bridge's output has ended
 	mu        sync.Mutex                 // guards res, pending, readEnded
 	writeMu   sync.Mutex                 // guards writes to stdin
@@ -152,7 +159,7 @@ func runIDE(configPath string) int {
 		fmt.Fprintln(os.Stderr, "ide:", err)
 		return 2
 	}
-	ide := &executingIDE{opened: map[string]bool{}, terminals: map[string]terminalRun{}, calls: map[string]shownCall{}, pending: map[string]chan ideMessage{}}
+	ide := &executingIDE{opened: map[string]bool{}, terminals: map[string]terminalRun{}, calls: map[string]shownCall{}, pending: map[string]chan ideMessage{}, loads: map[string]bool{}}
 	if err := json.Unmarshal(data, &ide.cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "ide:", err)
 		return 2
@@ -368,6 +375,16 @@ func (ide *executingIDE) call(id, method, params string) ([]byte, error) {
 		return nil, errors.New("the bridge closed its output first")
 	}
 	ide.pending[`"`+id+`"`] = ch
+	switch method {
+	case "session/load":
+		ide.loads[`"`+id+`"`] = true
+	case "session/prompt":
+		var p struct {
+			Prompt []json.RawMessage `json:"prompt"`
+		}
+		json.Unmarshal([]byte(params), &p)
+		ide.prompt = p.Prompt
+	}
 	ide.mu.Unlock()
 	line := `{"jsonrpc":"2.0","id":"` + id + `","method":"` + method + `","params":` + params + "}\n"
 	if err := ide.write(line); err != nil {
@@ -411,6 +428,7 @@ func (ide *executingIDE) handle(line []byte) {
 		ide.mu.Lock()
 		ch, ok := ide.pending[string(msg.id)]
 		delete(ide.pending, string(msg.id))
+		delete(ide.loads, string(msg.id)) // the replay is over as the answer is read
 		if ok && string(msg.id) == `"`+sessionNewID+`"` {
 			// Opened as the response is read, in turn with what follows
 			// it, as a client's reader does: a session/update the bridge
@@ -506,6 +524,7 @@ func (ide *executingIDE) update(msg ideMessage) {
 	}
 	ide.mu.Lock()
 	ide.res.Updates = append(ide.res.Updates, u)
+	ide.userWords(msg.params, p.Update.SessionUpdate, p.Update.Content)
 	ide.mu.Unlock()
 }
 
