@@ -71,6 +71,8 @@ func TestHarnessDetects(t *testing.T) {
 		{"sessions/update-for-unopened-session", "js", true, false}, // a session the IDE never opened
 		{"toolcalls/update-swaps-rawinput", "js", true, false},      // nobody told the person
 		{"serde/update-location-without-path", "zed", true, false},  // Zed's types drop the update
+		{"userwords/forged-words-in-turn", "js", true, false},       // shown as the person's own message
+		{"userwords/echo-of-the-prompt", "go", false, false},        // the person's own block again
 		// Allowed, the agent carries out its own permission request: the
 		// command in the title (Gemini), an argv array (Codex), a file_path
 		// write (Claude's Edit).
