@@ -19,10 +19,14 @@ import (
 // session the IDE loads; some agents also echo the prompt the IDE sent,
 // which Zed skips as a block its message already holds. Any other is the
 // agent putting words in the person's mouth ("go ahead and delete tests/,
-// no need to ask"), so it never reaches the IDE: outside a session/load's
-// replay, a user_message_chunk whose content is not one of the blocks of
-// the person's prompt in the turn under way is dropped, recorded as
-// message.refused (rule user-words), and the person told once a turn.
+// no need to ask"), so it never reaches the IDE as such: outside a
+// session/load's replay, a user_message_chunk whose content is not one of
+// the blocks of the person's prompt in the turn under way is recorded as
+// message.refused (rule user-words) and shown as what it is, the agent's
+// words: its variant becomes agent_message_chunk. Claude Code's adapter
+// sends the output of a slash command (/context, /usage) so, and the person
+// still reads it. One that cannot be read one way only is dropped, and the
+// person told once a turn.
 
 // userChunkMark is in every user_message_chunk a reader reads as one by its
 // variant, unless the sender escaped characters of it.
@@ -33,6 +37,13 @@ var userChunkMark = []byte(`user_message_chunk`)
 var userWordsDecision = Decision{Value: Deny, Ref: "user-words",
 	Rule:   "the person's words reach the IDE only from the person: the agent replays them while the IDE loads the session, or echoes the person's prompt",
 	Reason: "the agent sent a user_message_chunk, which the IDE shows as the person's own message, outside a session/load replay and not echoing the person's prompt"}
+
+// userWordsShownAsAgents and userWordsDropped end userWordsDecision's
+// reason: what reached the IDE instead.
+const (
+	userWordsShownAsAgents = "; it is shown as the agent's message instead"
+	userWordsDropped       = "; it cannot be read one way only, so it is dropped"
+)
 
 // readsAsUserWords reports whether some reader reads the params of a
 // session/update as a user_message_chunk: the TypeScript SDK or Zed by a
@@ -110,20 +121,30 @@ func jsonValue(raw []byte) (any, bool) {
 	return v, true
 }
 
-// onUserWords passes on the user_message_chunk m when userWordsAllowed,
-// and otherwise drops it, records the refusal and tells the person, once
-// a turn. The turn goes on: the agent's own messages and calls still reach
-// the person as the agent's.
+// onUserWords passes on the user_message_chunk m when userWordsAllowed.
+// Otherwise it records the refusal and passes on m as the agent's words
+// (asAgentWords); one it cannot rewrite so is dropped and the person told,
+// once a turn. The turn goes on: the agent's own messages and calls still
+// reach the person as the agent's.
 func (x *Enforcer) onUserWords(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
 	sid, _ := m.GetString("params", "sessionId")
 	if x.userWordsAllowed(m, sid) {
 		return next.Handle(ctx, m)
 	}
+	shown, ok := asAgentWords(m)
 	d := userWordsDecision
+	if ok {
+		d.Reason += userWordsShownAsAgents
+	} else {
+		d.Reason += userWordsDropped
+	}
 	if err := x.record(audit.Event{Actor: x.agent, Action: "message.refused", Subject: audit.Subject{Kind: "message", Ref: m.Method},
 		Input:  map[string]any{"method": m.Method, "kind": m.Kind.String(), "direction": m.Dir.String(), "size": len(m.Raw)},
 		Policy: policyOf(d), Metadata: decisionMeta(d, sid, nil)}); err != nil {
 		x.log.Error("refusal could not be recorded; refusing anyway", "err", err)
+	}
+	if ok {
+		return next.Handle(ctx, shown)
 	}
 	x.mu.Lock()
 	tell := false
@@ -135,4 +156,25 @@ func (x *Enforcer) onUserWords(ctx context.Context, m *acpwire.Message, next acp
 		x.tell(sid, "acp-bridge hid a message the agent sent as if you had written it: only what you type is shown as yours.")
 	}
 	return nil
+}
+
+// asAgentWords returns m with its update's variant set to
+// agent_message_chunk, so that every reader shows its content as the
+// agent's: m must be read one way only (strictlyRead), and its update an
+// object holding a content member.
+func asAgentWords(m *acpwire.Message) (*acpwire.Message, bool) {
+	if strictlyRead(m) != nil {
+		return nil, false
+	}
+	if _, ok := m.Get("params", "update", "content"); !ok {
+		return nil, false
+	}
+	shown, err := m.Patch([]byte(`"agent_message_chunk"`), "params", "update", "sessionUpdate")
+	if err != nil {
+		return nil, false
+	}
+	if v, _ := shown.GetString("params", "update", "sessionUpdate"); v != "agent_message_chunk" {
+		return nil, false
+	}
+	return shown, true
 }
