@@ -3,7 +3,6 @@ package governance
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -325,37 +324,26 @@ func subcommand(form []shellcmd.Word, dirOpts []string) string {
 	return ""
 }
 
-// cargoPathDependency finds a dependency given by its path in a
-// Cargo.toml: a = { path = "../a" }.
-var cargoPathDependency = regexp.MustCompile(`\bpath\s*=\s*"([^"\n]+)"`)
-
 // cargoBuildScripts returns the build scripts a Cargo.toml's text (in
-// dir) names: its package's build = "FILE", the build.rs of each
-// workspace member its members list names (a glob member as a glob), and
-// that of each dependency it gives by path.
+// dir) has cargo run: its package's (the file its build key names), and
+// those of every package it reaches, in turn (cargoManifests): each
+// dependency given by path, each [patch] and [replace] entry's, each
+// workspace member's (a glob member matched now). A manifest the bridge
+// cannot read as TOML gives the build.rs beside it alone; one it reaches
+// gives the build.rs of its directory.
 func cargoBuildScripts(text, dir string) []string {
-	var out []string
-	for _, m := range cargoPathDependency.FindAllStringSubmatch(text, -1) {
-		out = append(out, filepath.Join(joinRaw(dir, m[1]), "build.rs"))
+	m, why := parseCargoManifest(text, dir)
+	if why != "" {
+		return nil
 	}
-	for _, kv := range keyValues(text) {
-		key, value := kv[0], kv[1]
-		switch key {
-		case "build":
-			if v := strings.Trim(value, `"'`); v != "" && v != "true" && v != "false" {
-				out = append(out, joinRaw(dir, v))
-			}
-		case "members":
-			for _, m := range strings.Split(strings.Trim(value, "[]"), ",") {
-				m = strings.Trim(strings.TrimSpace(m), `"'`)
-				switch {
-				case m == "":
-				case strings.ContainsAny(m, "*?["):
-					out = append(out, "\x00"+filepath.Join(dir, m, "build.rs"))
-				default:
-					out = append(out, filepath.Join(dir, m, "build.rs"))
-				}
-			}
+	out := m.buildScripts()
+	all, _ := cargoManifests(m)
+	for _, n := range all[1:] {
+		out = append(out, n.buildScripts()...)
+	}
+	for _, n := range all {
+		for _, d := range n.packageDirs() {
+			out = append(out, filepath.Join(d, "build.rs"))
 		}
 	}
 	return out

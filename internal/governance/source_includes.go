@@ -456,11 +456,11 @@ func (e *Engine) sourceFileArgs(in *reqInfo, sf sourceForm, lang *sourceLang, w 
 		return ask("it is outside the workspace roots, so the files it includes are not known")
 	}
 	if filepath.Base(p) == "Cargo.toml" {
-		text, why := readTextFile(resolved)
+		m, why := readCargoManifest(resolved)
 		switch {
 		case why != "":
 			return ask("the bridge cannot read the manifest: " + why)
-		case manifestPlacesTargets(text):
+		case m.placesTargets():
 			return ask("the manifest places targets or members the bridge does not follow")
 		}
 		return nil
@@ -496,32 +496,6 @@ func (e *Engine) sourceFileArgs(in *reqInfo, sf sourceForm, lang *sourceLang, w 
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
-}
-
-// cargoTargetTables are the manifest tables whose path key places a target.
-var cargoTargetTables = map[string]bool{"[lib]": true, "[[bin]]": true, "[[test]]": true, "[[example]]": true, "[[bench]]": true}
-
-// manifestPlacesTargets reports whether a Cargo.toml places the targets
-// cargo fmt formats, or the packages it holds, elsewhere than the usual
-// layout: a workspace, a target's path, the package's build script.
-func manifestPlacesTargets(text string) bool {
-	table := ""
-	for _, l := range strings.Split(text, "\n") {
-		l = strings.TrimSpace(l)
-		switch {
-		case strings.HasPrefix(l, "["):
-			table = strings.ReplaceAll(l, " ", "")
-			if strings.HasPrefix(table, "[workspace") {
-				return true
-			}
-		case cargoTargetTables[table] && strings.HasPrefix(l, "path"),
-			table == "[package]" && (strings.HasPrefix(l, "build") || strings.HasPrefix(l, "workspace")):
-			return true
-		case strings.Contains(l, "lib.path") || strings.Contains(l, "bin.path"):
-			return true
-		}
-	}
-	return false
 }
 
 // cscopeValueOpts are cscope's options that take a value (the rest of the

@@ -149,13 +149,14 @@ var cargoSkipped = map[string]bool{"target": true}
 // read (rustMayInclude); one that cannot be read is read, and asked about.
 // When a manifest there places a package or target elsewhere (a path
 // dependency, a [patch], a target's path, a build script, a member), whose
-// sources cargo compiles from there, the whole workspace root is walked.
+// sources cargo compiles from there, or cannot be read as TOML
+// (cargoManifest.placesElsewhere), the whole workspace root is walked.
 func cargoTreeSources(in *reqInfo, dir string) (compiled, read []string, why string) {
 	elsewhere := false
 	kind := func(p string) (bool, bool) {
 		if filepath.Base(p) == "Cargo.toml" {
-			b, err := os.ReadFile(p)
-			elsewhere = elsewhere || err != nil || cargoPlacesElsewhere.Match(b)
+			m, why := readCargoManifest(p)
+			elsewhere = elsewhere || why != "" || m.placesElsewhere()
 			return false, false
 		}
 		if filepath.Ext(p) != ".rs" {
@@ -170,8 +171,3 @@ func cargoTreeSources(in *reqInfo, dir string) (compiled, read []string, why str
 	}
 	return treeSources(in, in.rootOf(dir), "Cargo.toml", true, cargoSkipped, kind)
 }
-
-// cargoPlacesElsewhere matches a manifest key that may place a package or
-// target outside the manifest's directory: a path (of a dependency, a
-// [patch] entry or a target), a build script, a member above it.
-var cargoPlacesElsewhere = regexp.MustCompile(`\b(?:path|build)\s*=|\bmembers\s*=[^\]]*\.\.`)
