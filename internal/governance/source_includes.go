@@ -228,10 +228,8 @@ func sourceFormOf(form []shellcmd.Word) (sourceForm, bool) {
 	switch {
 	case name == "rustfmt":
 		return rustfmtForm(form), true
-	case name == "cargo" && len(form) > 1 && form[1].Text == "fmt":
-		return cargoFmtForm(form), true
-	case name == "cargo" && len(form) > 1 && cargoCompiling[form[1].Text]:
-		return cargoCompileForm(form), true
+	case name == "cargo":
+		return cargoSourceForm(form)
 	case name == "rustc":
 		return rustcForm(form), true
 	case cIncluders[name]:
@@ -267,11 +265,33 @@ func rustfmtForm(form []shellcmd.Word) sourceForm {
 	return sf
 }
 
+// cargoSourceForm reads a cargo command that formats or compiles (its
+// subcommand past cargo's own options, cargoSubcommand); ok is false for
+// another subcommand.
+func cargoSourceForm(form []shellcmd.Word) (sf sourceForm, ok bool) {
+	at, dir, why := cargoSubcommand(form)
+	if why != "" {
+		return sourceForm{why: why}, true
+	}
+	if at == 0 {
+		return sourceForm{}, false
+	}
+	sub := append([]shellcmd.Word{form[0]}, form[at:]...)
+	switch {
+	case sub[1].Text == "fmt":
+		return cargoFmtForm(sub, dir.Text), true
+	case cargoCompiling[sub[1].Text]:
+		return cargoCompileForm(sub, dir), true
+	}
+	return sourceForm{}, false
+}
+
 // cargoFmtForm reads cargo fmt's sources: the usual targets of the
-// package where it runs (or whose manifest --manifest-path names).
-func cargoFmtForm(form []shellcmd.Word) sourceForm {
+// package in dir, where it runs (or whose manifest --manifest-path names,
+// from there).
+func cargoFmtForm(form []shellcmd.Word, dir string) sourceForm {
 	sf := sourceForm{lang: &rustLang, rewrite: true}
-	dir := "."
+	top := dir
 	for i := 2; i < len(form); i++ {
 		w, t := form[i], form[i].Text
 		switch {
@@ -288,10 +308,10 @@ func cargoFmtForm(form []shellcmd.Word) sourceForm {
 		case t == "--check":
 			sf.rewrite = false
 		case t == "--manifest-path" && i+1 < len(form) && form[i+1].Kind == shellcmd.Static:
-			dir = filepath.Dir(form[i+1].Text)
+			dir = filepath.Dir(joinRaw(top, form[i+1].Text))
 			i++
 		case strings.HasPrefix(t, "--manifest-path="):
-			dir = filepath.Dir(strings.TrimPrefix(t, "--manifest-path="))
+			dir = filepath.Dir(joinRaw(top, strings.TrimPrefix(t, "--manifest-path=")))
 		case t == "-p" || strings.HasPrefix(t, "--package") || t == "--all" || strings.HasPrefix(t, "-p") || t == "--manifest-path":
 			sf.why = "cargo " + form[1].Text + " reads packages (" + t + ") the bridge does not place"
 			return sf

@@ -114,22 +114,22 @@ var cargoCompiling = map[string]bool{"build": true, "b": true, "check": true, "c
 	"t": true, "bench": true, "clippy": true, "doc": true, "d": true, "rustc": true, "install": true}
 
 // cargoCompileForm reads a compiling cargo command's sources: every Rust
-// file of the workspace where it runs (or whose manifest --manifest-path
-// names), whichever packages -p, --workspace or the manifest's members and
-// target paths pick (cargoTreeSources).
-func cargoCompileForm(form []shellcmd.Word) sourceForm {
+// file of the workspace in dir, where it runs (or whose manifest
+// --manifest-path names, from there), whichever packages -p, --workspace
+// or the manifest's members and target paths pick (cargoTreeSources).
+func cargoCompileForm(form []shellcmd.Word, dir shellcmd.Word) sourceForm {
 	sf := sourceForm{lang: &cargoLang, langFor: rustLangFor(&cargoLang), treeSources: cargoTreeSources}
-	dir := shellcmd.Word{Kind: shellcmd.Static, Text: "."}
+	top := dir.Text
 	for i := 2; i < len(form); i++ {
 		w, t := form[i], form[i].Text
 		switch {
 		case t == "--":
 			i = len(form)
 		case t == "--manifest-path" && i+1 < len(form):
-			dir = shellcmd.Word{Kind: form[i+1].Kind, Text: filepath.Dir(form[i+1].Text)}
+			dir = shellcmd.Word{Kind: form[i+1].Kind, Text: filepath.Dir(joinRaw(top, form[i+1].Text))}
 			i++
 		case strings.HasPrefix(t, "--manifest-path="):
-			dir = shellcmd.Word{Kind: w.Kind, Text: filepath.Dir(strings.TrimPrefix(t, "--manifest-path="))}
+			dir = shellcmd.Word{Kind: w.Kind, Text: filepath.Dir(joinRaw(top, strings.TrimPrefix(t, "--manifest-path=")))}
 		}
 	}
 	if dir.Kind != shellcmd.Static {
