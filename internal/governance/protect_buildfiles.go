@@ -43,6 +43,13 @@ type buildTool struct {
 	// quiet are the subcommands that run none of the project's code, such
 	// as the one that changes its settings (composer config).
 	quiet map[string]bool
+	// placeOpts are options whose value places the project in another
+	// directory as well: a directory (cargo's -C), or the project's config
+	// file there (cargo's --manifest-path), relative to the directory an
+	// earlier such option gave. That directory's files are read beside
+	// those of the directory it runs in, which are read too (after "--"
+	// the word may be the program's own).
+	placeOpts []string
 }
 
 // buildTools maps a program to its buildTool.
@@ -92,6 +99,7 @@ var buildTools = map[string]buildTool{
 	// Cargo.toml's build names) before it compiles, for every
 	// subcommand that builds: those of its workspace's members too.
 	"cargo": {files: []string{"build.rs"}, config: "Cargo.toml", searchUp: true, runsNamed: cargoBuildScripts,
+		placeOpts: []string{"-C", "--manifest-path"},
 		quiet: setOf("add", "remove", "rm", "update", "generate-lockfile", "search", "version", "help", "fmt", "tree",
 			"metadata", "login", "logout", "owner", "new", "init", "locate-project", "pkgid", "vendor", "fetch",
 			"uninstall", "yank", "report", "info", "config", "clean")},
@@ -162,8 +170,9 @@ func buildFiles(form []shellcmd.Word, dir string) []string {
 	if !ok || tool.quiet[subcommand(form, tool.dirOpts)] {
 		return nil
 	}
-	var out, dirs []string
+	var out, dirs, placed []string
 	projectFile := true // the tool reads its project file too
+	base := dir         // where a placeOpts value is relative to
 	for i := 1; i < len(form); i++ {
 		w := form[i]
 		if w.Kind != shellcmd.Static {
@@ -172,6 +181,18 @@ func buildFiles(form []shellcmd.Word, dir string) []string {
 		opt, value, attached := strings.Cut(w.Text, "=")
 		if !attached && strings.HasPrefix(opt, "-") && !strings.HasPrefix(opt, "--") && len(opt) > 2 {
 			opt, value, attached = opt[:2], opt[2:], true // -Pscript.cmake
+		}
+		if slices.Contains(tool.placeOpts, opt) {
+			if !attached && i+1 < len(form) {
+				i++
+				value = form[i].Text
+			}
+			if p := joinRaw(base, value); filepath.Base(p) == tool.config {
+				placed = append(placed, filepath.Dir(p))
+			} else {
+				placed, base = append(placed, p), p
+			}
+			continue
 		}
 		isFile, isDir := slices.Contains(tool.fileOpts, opt), slices.Contains(tool.dirOpts, opt)
 		switch {
@@ -200,7 +221,7 @@ func buildFiles(form []shellcmd.Word, dir string) []string {
 	if len(dirs) == 0 {
 		dirs = []string{dir}
 	}
-	for _, d := range dirs {
+	for _, d := range append(dirs, placed...) {
 		for {
 			found := false
 			for _, f := range tool.files {
