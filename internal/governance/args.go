@@ -344,6 +344,10 @@ func (e *Engine) decideArgsWith(in *reqInfo, c *shellcmd.Command, args []argWord
 		a.vouched = vouched
 		worst.keepIf(e.decideArg(in, a, c.Dir, advisories))
 	}
+	for _, a := range e.rustcOutputArgs(in, c) {
+		a.vouched = vouched
+		worst.keepIf(e.decideArg(in, a, c.Dir, advisories))
+	}
 	for _, a := range e.roffIncludeArgs(in, c) {
 		a.vouched = vouched
 		worst.keepIf(e.decideArg(in, a, c.Dir, advisories))
