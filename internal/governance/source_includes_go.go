@@ -182,7 +182,15 @@ var goLang = sourceLang{includes: func(text, dir, _ string, search []string) ([]
 			t := strings.TrimLeft(l, " \t")
 			t = strings.TrimPrefix(t, "//")
 			if m := cgoDirective.FindStringSubmatch(t); m != nil {
-				dirs, files, why := cgoFlags(m[1], dir)
+				flags := m[1]
+				if strings.Contains(m[0][:len(m[0])-len(m[1])], "pkg-config") {
+					f, why := pkgConfigFlags(strings.Fields(flags), dir)
+					if why != "" {
+						return nil, "the cgo preamble's pkg-config line: " + why
+					}
+					flags = f
+				}
+				dirs, files, why := cgoFlags(flags, dir)
 				if why != "" {
 					return nil, "the cgo preamble: " + why
 				}
