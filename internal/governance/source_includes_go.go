@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -469,27 +470,31 @@ func treeSources(in *reqInfo, dir, marker string, topmost bool, skip map[string]
 func (e *Engine) goOverlayArgs(in *reqInfo, c *shellcmd.Command) []argWord {
 	var out []argWord
 	for _, form := range c.Forms {
-		w, ok := goOverlayWord(form)
+		w, opt, ok := goOverlayWord(form)
 		if !ok {
 			continue
 		}
 		ask := func(why string) {
-			out = append(out, argWord{word: w, text: w.Text, readOnly: true, namedBy: "the go command's -overlay", unplaced: why})
+			out = append(out, argWord{word: w, text: w.Text, readOnly: true, namedBy: "the go command's -" + opt, unplaced: why})
 		}
 		bases, unknown := e.commandDirs(in, c.Dir)
 		if w.Kind != shellcmd.Static || unknown || len(bases) != 1 {
-			ask("the overlay file is not known until the line runs")
+			ask("the -" + opt + " file is not known until the line runs")
 			continue
 		}
 		text, why := readTextFile(e.operandPath(bases[0], w.Text))
 		if why != "" {
-			ask("the bridge cannot read the overlay: " + why)
+			ask("the bridge cannot read the -" + opt + " file: " + why)
 			continue
 		}
-		var ov struct{ Replace map[string]string }
+		var ov struct{ Replace, Files map[string]string }
 		if err := json.Unmarshal([]byte(text), &ov); err != nil {
-			ask("the bridge cannot read the overlay (" + err.Error() + ")")
+			ask("the bridge cannot read the -" + opt + " file (" + err.Error() + ")")
 			continue
+		}
+		for from, to := range ov.Files {
+			p := e.operandPath(bases[0], to)
+			out = append(out, argWord{word: w, text: p, readOnly: true, namedBy: "embedded as " + from + " by go tool compile's -embedcfg"})
 		}
 		for from, to := range ov.Replace {
 			if to == "" {
@@ -505,27 +510,33 @@ func (e *Engine) goOverlayArgs(in *reqInfo, c *shellcmd.Command) []argWord {
 	return out
 }
 
-// goOverlayWord returns the -overlay value of a go command that compiles.
-func goOverlayWord(form []shellcmd.Word) (shellcmd.Word, bool) {
+// goOverlayWord returns the -overlay value of a go command that compiles,
+// or the -embedcfg value of go tool compile, and which option it is: whose "Files" map each
+// pattern's name to the file embedded in its place ({"Files": {"a.txt":
+// ".env"}}), read as an overlay's are.
+func goOverlayWord(form []shellcmd.Word) (shellcmd.Word, string, bool) {
 	if filepath.Base(form[0].Text) != "go" {
-		return shellcmd.Word{}, false
+		return shellcmd.Word{}, "", false
 	}
-	if _, ok := goSourceForm(form); !ok {
-		return shellcmd.Word{}, false
+	opt := "overlay"
+	if i := slices.IndexFunc(form, func(w shellcmd.Word) bool { return w.Text == "tool" }); i > 0 && i+1 < len(form) && form[i+1].Text == "compile" {
+		opt = "embedcfg"
+	} else if _, ok := goSourceForm(form); !ok {
+		return shellcmd.Word{}, "", false
 	}
 	for i := 1; i < len(form); i++ {
 		t := strings.TrimPrefix(form[i].Text, "-")
 		switch {
-		case t == "-overlay" || t == "overlay":
+		case t == "-"+opt || t == opt:
 			if i+1 < len(form) {
-				return form[i+1], true
+				return form[i+1], opt, true
 			}
-		case strings.HasPrefix(t, "-overlay=") || strings.HasPrefix(t, "overlay="):
+		case strings.HasPrefix(t, "-"+opt+"=") || strings.HasPrefix(t, opt+"="):
 			_, v, _ := strings.Cut(form[i].Text, "=")
-			return shellcmd.Word{Kind: form[i].Kind, Text: v}, true
+			return shellcmd.Word{Kind: form[i].Kind, Text: v}, opt, true
 		}
 	}
-	return shellcmd.Word{}, false
+	return shellcmd.Word{}, "", false
 }
 
 // rootOf returns the workspace root p lies in (the deepest, when roots

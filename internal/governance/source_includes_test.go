@@ -150,6 +150,8 @@ func TestSourceIncludes(t *testing.T) {
 			"ws/gopcok/main.go":         "package main\n\n/*\n#cgo pkg-config: ./x.pc sqlite3\n#include \"ok.h\"\n*/\nimport \"C\"\n",
 			"ws/gopcok/x.pc":            "# a comment\nName: x\nCflags: -I${pcfiledir}/inc -DX=1\nLibs: -L${pcfiledir} -lx\n",
 			"ws/gopcok/inc/ok.h":        "int ok;\n",
+			"ws/goov/ec.json":           "{\"Patterns\":{\"a.txt\":[\"a.txt\"]},\"Files\":{\"a.txt\":\"../.env\"}}",
+			"ws/goov/ecok.json":         "{\"Patterns\":{\"a.txt\":[\"a.txt\"]},\"Files\":{\"a.txt\":\"a.txt\"}}",
 			"ws/goclean/big.go":         "package main\n\n// " + strings.Repeat("x", 300<<10) + "\n",
 		},
 		links: map[string]string{"ws/e.rs": ".env", "ws/clink/src/e.rs": "../../.env", "ws/golink/x.go": "../.env"},
