@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -350,12 +351,12 @@ func subcommand(form []shellcmd.Word, dirOpts []string) string {
 // those of every package it reaches, in turn (cargoManifests): each
 // dependency given by path, each [patch] and [replace] entry's, each
 // workspace member's (a glob member matched now). A manifest the bridge
-// cannot read as TOML gives the build.rs beside it alone; one it reaches
-// gives the build.rs of its directory.
+// cannot read as TOML gives every build.rs beneath its directory; one it
+// reaches gives the build.rs of its directory.
 func cargoBuildScripts(text, dir string) []string {
 	m, why := parseCargoManifest(text, dir)
 	if why != "" {
-		return nil
+		return buildScriptsBeneath(dir)
 	}
 	out := m.buildScripts()
 	all, _ := cargoManifests(m)
@@ -367,6 +368,23 @@ func cargoBuildScripts(text, dir string) []string {
 			out = append(out, filepath.Join(d, "build.rs"))
 		}
 	}
+	return out
+}
+
+// buildScriptsBeneath returns every build.rs beneath dir, up to
+// maxTreeEntries entries, for a manifest whose packages are not known.
+func buildScriptsBeneath(dir string) []string {
+	var out []string
+	budget := maxTreeEntries
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if budget--; budget < 0 {
+			return fs.SkipAll
+		}
+		if err == nil && !d.IsDir() && d.Name() == "build.rs" {
+			out = append(out, p)
+		}
+		return nil
+	})
 	return out
 }
 

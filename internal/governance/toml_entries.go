@@ -37,7 +37,7 @@ type tomlReader struct {
 // tomlEntries returns the values of the TOML document text, or an error
 // saying where it is no TOML the bridge reads.
 func tomlEntries(text string) ([]tomlEntry, error) {
-	r := &tomlReader{s: text}
+	r := &tomlReader{s: strings.TrimPrefix(text, "\ufeff")}
 	var table []string
 	for {
 		r.skipBlank(true)

@@ -27,6 +27,7 @@ func TestTOMLEntries(t *testing.T) {
 		{text: "a = \"\\U0001F600\\t\"\n", want: "a=\U0001F600\t"},
 		{text: "[package]\nbuild = false\nversion = 1\n", want: "package.build:false package.version:1"},
 		{text: "a = { b = [1, 2], c = { d = \"e\" } }\n", want: "a.b:1 a.b:2 a.c.d=e"},
+		{text: "\ufeffa = 1\r\nb = 'c'\r\n", want: "a:1 b=c"},
 		{text: "a = \"x\" b = 1\n", bad: true},
 		{text: "a = \"x\n", bad: true},
 		{text: "a = \"\\q\"\n", bad: true},
