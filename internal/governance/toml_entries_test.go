@@ -34,6 +34,8 @@ func TestTOMLEntries(t *testing.T) {
 		{text: "[a\n", bad: true},
 		{text: "a\n", bad: true},
 		{text: "a = [1, 2\n", bad: true},
+		{text: "a = 1\na = 2\n", bad: true},
+		{text: "[dependencies]\nrb = { path = \"a\", path = \"b\" }\n", bad: true},
 	} {
 		entries, err := tomlEntries(c.text)
 		if c.bad {
