@@ -47,10 +47,19 @@ func (e *Engine) configFormVerdict(in *reqInfo, c *shellcmd.Command, form, outer
 	}
 	program := filepath.Base(form[0].Text)
 	files := configFiles(program, form)
-	if len(files) == 0 {
-		return verdict{}, false
-	}
 	var worst strictest
+	if depth == 0 && ctagsPrograms[program] {
+		preload, why := e.ctagsPreloadFiles(in, c, others)
+		if why != "" {
+			worst.keep(verdict{value: RequireApproval, ref: "unreadable-command",
+				ruleTx: "require-approval for commands the bridge cannot read through (built-in)",
+				reason: fmt.Sprintf("reading the options %s takes from its option files: %s", program, why)})
+		}
+		files = append(preload, files...)
+	}
+	if len(files) == 0 {
+		return worst.result()
+	}
 	for _, f := range files {
 		what := fmt.Sprintf("reading the options %s's configuration file %s gives", program, f.Text)
 		why := ""
@@ -70,9 +79,12 @@ func (e *Engine) configFormVerdict(in *reqInfo, c *shellcmd.Command, form, outer
 			continue
 		}
 		fromFile := []shellcmd.Word{form[0]}
-		if program == "wget" {
+		switch {
+		case program == "wget":
 			fromFile = append(fromFile, wgetrcWords(text)...)
-		} else {
+		case ctagsPrograms[program]:
+			fromFile = append(fromFile, ctagsOptionWords(text)...)
+		default:
 			fromFile = append(fromFile, curlConfigWords(text)...)
 		}
 		// The line as the program reads it, the file's options first
@@ -86,14 +98,20 @@ func (e *Engine) configFormVerdict(in *reqInfo, c *shellcmd.Command, form, outer
 				v.reason = fmt.Sprintf("%s: %s", what, v.text())
 				worst.keep(v)
 			}
+			// The files the options read are decided as those they
+			// write (curl's "upload-file = .env", ctags's "-L .env"), and
+			// a directory they read whole as on the line (ctags's
+			// "--recurse=yes").
 			for _, a := range commandArgs(gc) {
-				if a.write || a.namesFileURL() {
-					a.namedBy = "named by the command or in " + f.Text
-					worst.keepIf(e.decideArg(in, a, c.Dir, advisories))
-					if a.write {
-						*written = append(*written, a)
-					}
+				a.namedBy = "named by the command or in " + f.Text
+				worst.keepIf(e.decideArg(in, a, c.Dir, advisories))
+				if a.write {
+					*written = append(*written, a)
 				}
+			}
+			if v, ok := e.treeReadVerdict(in, gc); ok {
+				v.reason = fmt.Sprintf("%s: %s", what, v.text())
+				worst.keep(v)
 			}
 		}
 		worst.keepIf(e.configFormVerdict(in, c, fromFile, append(form[1:len(form):len(form)], outer...), others, depth+1, written, advisories))
@@ -120,8 +138,12 @@ func quotedWords(words []shellcmd.Word) string {
 
 // configFiles returns the configuration files form, run as program,
 // reads: curl's -K (also "-KFILE", in a cluster "-sK FILE", "-sKc.cfg") and
-// --config, wget's --config (and the prefixes getopt_long takes).
+// --config, wget's --config (and the prefixes getopt_long takes), ctags's
+// --options.
 func configFiles(program string, form []shellcmd.Word) []shellcmd.Word {
+	if ctagsPrograms[program] {
+		return ctagsOptionFiles(form)
+	}
 	var out []shellcmd.Word
 	for i := 1; i < len(form); i++ {
 		t := form[i].Text
