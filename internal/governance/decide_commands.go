@@ -100,6 +100,10 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 			for _, wa := range written {
 				given.reopen(wa.text)
 			}
+			if v, ok := e.tscProjectVerdict(in, c, len(a.Commands) > 1, advisories); ok {
+				w := what
+				later = append(later, func() { consider(v, "the project configuration "+w+" compiles", nil) })
+			}
 			if v, ok := e.unpackVerdict(in, c, len(a.Commands) > 1, advisories); ok {
 				w := what
 				later = append(later, func() { consider(v, "writing the files "+w+" extracts", nil) })
