@@ -104,6 +104,10 @@ func (e *Engine) decideCommands(in *reqInfo, advisories *[]string, consider func
 				w := what
 				later = append(later, func() { consider(v, "the project configuration "+w+" compiles", nil) })
 			}
+			if v, ok := e.npmrcWritesVerdict(in, c, advisories); ok {
+				w := what
+				later = append(later, func() { consider(v, "the directories the project's .npmrc has "+w+" write into", nil) })
+			}
 			if v, ok := e.unpackVerdict(in, c, len(a.Commands) > 1, advisories); ok {
 				w := what
 				later = append(later, func() { consider(v, "writing the files "+w+" extracts", nil) })
