@@ -8,27 +8,34 @@ import (
 )
 
 // npm and pnpm read the project's .npmrc beside package.json for where
-// they write as well as for what they run: every npm command writes its
-// debug log into logs-dir, and one that fetches writes its cache into cache.
-// No word of the line names those directories, and the agent writes the
-// .npmrc with an edit the policy allows, so "logs-dir=/home/me/x" there
-// has "npm ls", under a rule allowing npm, write outside the workspace, and
-// "logs-dir=audit" beside the audit log. npmrcWritesVerdict decides each
-// such directory as a write of the command's.
+// they write and what else they read as well as for what they run: every
+// npm command writes its debug log into logs-dir, one that fetches writes
+// its cache into cache, and each reads the configuration files userconfig
+// and globalconfig name (and the certificates cafile names). No word of the
+// line names them, and the agent writes the .npmrc with an edit the policy
+// allows, so "logs-dir=/home/me/x" there has "npm ls", under a rule
+// allowing npm, write outside the workspace, "logs-dir=audit" beside the
+// audit log, and "userconfig=.env" has "npm config list" print .env.
+// npmrcWritesVerdict decides each such directory as a write of the
+// command's, and each such file as a read.
 
 // npmrcWrittenKeys are the .npmrc keys, in lower case, whose value is a
 // directory npm writes into.
 var npmrcWrittenKeys = setOf("logs-dir", "cache")
 
+// npmrcReadKeys are the .npmrc keys, in lower case, whose value is a file
+// npm reads.
+var npmrcReadKeys = setOf("userconfig", "globalconfig", "cafile")
+
 // npmrcWrites returns the directories the .npmrc in top has npm write
-// into, relative to top; a value npm expands when it runs (${VAR}, ~)
-// is returned as written, a name not known until then.
-func npmrcWrites(top string) []string {
+// into, and the files it has npm read, relative to top; a value npm
+// expands when it runs (${VAR}, ~) is returned as written, a name not
+// known until then.
+func npmrcWrites(top string) (out, reads []string) {
 	text, why := readTextFile(filepath.Join(top, ".npmrc"))
 	if why != "" {
-		return nil
+		return nil, nil
 	}
-	var out []string
 	for _, line := range strings.Split(text, "\n") {
 		key, value, ok := strings.Cut(line, "=")
 		if !ok {
@@ -36,16 +43,20 @@ func npmrcWrites(top string) []string {
 		}
 		key = strings.ToLower(strings.TrimSpace(key))
 		value = strings.Trim(strings.TrimSpace(value), `"'`)
-		if npmrcWrittenKeys[key] && value != "" {
+		switch {
+		case value == "":
+		case npmrcWrittenKeys[key]:
 			out = append(out, joinRaw(top, value))
+		case npmrcReadKeys[key]:
+			reads = append(reads, joinRaw(top, value))
 		}
 	}
-	return out
+	return out, reads
 }
 
 // npmrcWritesVerdict decides the directories the project .npmrc of each
-// npm or pnpm form of c has it write into, as the same directories named
-// on the line are.
+// npm or pnpm form of c has it write into, and the files it has it read,
+// as the same names on the line are.
 func (e *Engine) npmrcWritesVerdict(in *reqInfo, c *shellcmd.Command, advisories *[]string) (verdict, bool) {
 	bases, unknown := e.commandDirs(in, c.Dir)
 	if unknown || len(bases) != 1 {
@@ -64,7 +75,17 @@ func (e *Engine) npmrcWritesVerdict(in *reqInfo, c *shellcmd.Command, advisories
 		if !ok {
 			top = bases[0]
 		}
-		for _, dir := range npmrcWrites(top) {
+		dirs, reads := npmrcWrites(top)
+		for _, p := range reads {
+			kind := shellcmd.Static
+			if strings.ContainsAny(p, "$~") {
+				kind = shellcmd.Dynamic
+			}
+			a := argWord{word: shellcmd.Word{Kind: kind, Text: p}, text: p,
+				namedBy: "in " + filepath.Join(top, ".npmrc") + ", which npm reads"}
+			worst.keepIf(e.decideArg(in, a, shellcmd.Dir{}, advisories))
+		}
+		for _, dir := range dirs {
 			kind := shellcmd.Static
 			if strings.ContainsAny(dir, "$~") {
 				kind = shellcmd.Dynamic

@@ -6,11 +6,12 @@ import (
 )
 
 // TestNpmrcWrites: the directories a project's .npmrc has npm write into
-// (logs-dir, where every npm command writes its debug log; cache) are
-// decided as the same directories named on the line are, from any
-// directory beneath the package.json it sits beside.
+// (logs-dir, where every npm command writes its debug log; cache) and the
+// files it has npm read (userconfig, globalconfig) are decided as the same
+// names on the line are, from any directory beneath the package.json it
+// sits beside.
 func TestNpmrcWrites(t *testing.T) {
-	root := tempTree(t, []string{"out", "in/sub", "cache", "plain", "expand", "quoted"}, nil)
+	root := tempTree(t, []string{"out", "in/sub", "cache", "plain", "expand", "quoted", "user", "global"}, nil)
 	for name, text := range map[string]string{
 		"out/package.json":    `{"name":"p"}`,
 		"out/.npmrc":          "logs-dir=../../elsewhere\n",
@@ -23,10 +24,15 @@ func TestNpmrcWrites(t *testing.T) {
 		"expand/.npmrc":       "logs-dir=${HOME}/logs\n",
 		"quoted/package.json": `{"name":"p"}`,
 		"quoted/.npmrc":       "logs-dir = \"../secrets\"\n",
+		"user/package.json":   `{"name":"p"}`,
+		"user/.npmrc":         "userconfig=.env\n",
+		"user/.env":           "API_KEY=x\n",
+		"global/package.json": `{"name":"p"}`,
+		"global/.npmrc":       "globalconfig = ../user/.env\n",
 	} {
 		writeFile(t, filepath.Join(root, name), text)
 	}
-	e := NewEngine(testPolicy(t, "  default: allow\n  deny:\n    - Edit(./secrets/**)\n"), EngineOptions{Roots: []string{root}})
+	e := NewEngine(testPolicy(t, "  default: allow\n  deny:\n    - Read(**/.env)\n    - Edit(./secrets/**)\n"), EngineOptions{Roots: []string{root}})
 	for _, c := range []struct {
 		dir, line string
 		want      Value
@@ -42,6 +48,8 @@ func TestNpmrcWrites(t *testing.T) {
 		{"expand", "npm ls", RequireApproval},
 		{".", "npm --prefix out ls", Deny},
 		{".", "npm ls", Allow},
+		{"user", "npm config list", Deny},
+		{"global", "npm config get API_KEY", Deny},
 	} {
 		d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.line, Cwd: filepath.Join(root, c.dir)})
 		if d.Value != c.want {
