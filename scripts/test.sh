@@ -18,6 +18,12 @@ go vet ./...
 scripts/chromium.sh # the audit serve browser test needs it
 scripts/zsh.sh # e2e/hostile's zsh variant runs terminals with it
 scripts/otelcol.sh >/dev/null # the OTLP export tests run the collector it builds
+scripts/ctags.sh # e2e/hostile's ctags cases run Universal Ctags
+if command -v node >/dev/null; then
+	# e2e/hostile's tsconfig cases run the TypeScript compiler it installs;
+	# without node they fail, saying so.
+	e2e/install.sh
+fi
 echo "== go build ./cmd/acp-bridge"
 # One build of the bridge serves e2e/hostile, validate and scripts/e2e.sh
 # below (ACP_BRIDGE_BIN), so none of them links it again.

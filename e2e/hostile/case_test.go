@@ -45,10 +45,13 @@ type hostileCase struct {
 	control    bool
 	wants      []string
 	asked      []string // some permission request the IDE saw must contain each
-	repeat     int      // the next message line is sent this many times
-	auth       string   // @auth-methods: the agent's authMethods (JSON)
-	files      []fileWant
-	answers    []answerWant
+	// needs: programs the IDE's terminals must find (@needs); a case whose
+	// attack runs a program that is missing proves nothing, so it fails.
+	needs   []string
+	repeat  int    // the next message line is sent this many times
+	auth    string // @auth-methods: the agent's authMethods (JSON)
+	files   []fileWant
+	answers []answerWant
 
 	// approveShown: the person allows a permission request only when
 	// what Zed shows of it (zedShows) is this text (@approve-shown).
@@ -507,6 +510,7 @@ func (c *hostileCase) target(word string) (on *bool, list *[]string) {
 		"archive-forged": &c.archiveForged,
 		"asked":          &c.asked,
 		"want-agent":     &c.wants,
+		"needs":          &c.needs,
 	}
 	return switches[word], lists[word]
 }

@@ -222,6 +222,9 @@
 //	                       counting 1..N
 //	@control               a harness check, not an attack: no refusal is expected
 //	@want-agent TEXT       the agent must receive TEXT (an allowed action still works)
+//	@needs PROGRAM         the attack runs PROGRAM: found on PATH or in
+//	                       e2e/node_modules/.bin (e2e/install.sh), else the
+//	                       case fails, since without it the attack proves nothing
 //	@asked TEXT            the person must have been asked about a tool call
 //	                       showing TEXT
 //	@want-file NAME TEXT   workspace file NAME must hold TEXT after the run

@@ -108,6 +108,9 @@ func newWorld(t *testing.T, c hostileCase) *world {
 	// acp-bridge itself, as the person has it installed: its own commands
 	// are commands an agent may run (owncommands.txtar).
 	must(t, os.Symlink(bridgeBin, filepath.Join(w.bin, "acp-bridge")))
+	for _, prog := range c.needs {
+		must(t, os.Symlink(neededProgram(t, prog), filepath.Join(w.bin, prog)))
+	}
 	// The zsh variant's HOME, outside the workspace: an empty .zshrc, so
 	// zsh -i reads no person's startup files (a change to it is a bypass).
 	must(t, os.MkdirAll(w.home(), 0o755))
@@ -297,4 +300,22 @@ func setupLocale(t *testing.T, dir, name string) {
 		}
 		t.Skip(msg)
 	}
+}
+
+// neededProgram returns the path of prog, a program a case's attack runs
+// (@needs): on PATH, else installed by e2e/install.sh. A missing one fails
+// the case.
+func neededProgram(t *testing.T, prog string) string {
+	t.Helper()
+	if p, err := exec.LookPath(prog); err == nil {
+		return p
+	}
+	p, err := filepath.Abs(filepath.Join("..", "node_modules", ".bin", prog))
+	if err == nil {
+		if _, err = os.Stat(p); err == nil {
+			return p
+		}
+	}
+	t.Fatalf("the case's attack runs %s, which is not installed (not on PATH, nor in e2e/node_modules/.bin: run e2e/install.sh)", prog)
+	return ""
 }
