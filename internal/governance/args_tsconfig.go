@@ -1,14 +1,16 @@
 package governance
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/tailscale/hujson"
 
 	"github.com/acp-bridge/acp-bridge/internal/shellcmd"
 )
@@ -43,11 +45,11 @@ var tscSkippedDirs = setOf("node_modules", "bower_components", "jspm_packages", 
 
 // tsconfig is what the bridge reads of a tsconfig.json.
 type tsconfig struct {
-	Extends         json.RawMessage            `json:"extends"`
-	CompilerOptions map[string]json.RawMessage `json:"compilerOptions"`
-	Files           []string                   `json:"files"`
-	Include         []string                   `json:"include"`
-	References      json.RawMessage            `json:"references"`
+	Extends         jsontext.Value            `json:"extends"`
+	CompilerOptions map[string]jsontext.Value `json:"compilerOptions"`
+	Files           []string                  `json:"files"`
+	Include         []string                  `json:"include"`
+	References      jsontext.Value            `json:"references"`
 }
 
 // tscProjectVerdict decides the project configuration each tsc form of c
@@ -165,8 +167,8 @@ func (e *Engine) tscConfigVerdict(in *reqInfo, config string, depth int, worst *
 		return
 	}
 	var cfg tsconfig
-	if err := json.Unmarshal(jsoncToJSON([]byte(text)), &cfg); err != nil {
-		worst.keep(tscAsk(name + ": the bridge cannot read it as JSON (" + err.Error() + ")"))
+	if err := readTSConfig(text, &cfg); err != nil {
+		worst.keep(tscAsk(name + ": " + err.Error()))
 		return
 	}
 	dir := filepath.Dir(config)
@@ -216,7 +218,7 @@ func (e *Engine) tscConfigVerdict(in *reqInfo, config string, depth int, worst *
 
 // tscExtends returns the configurations an extends value names (a string,
 // or since TypeScript 5.0 a list of them).
-func tscExtends(raw json.RawMessage) []string {
+func tscExtends(raw jsontext.Value) []string {
 	if len(raw) == 0 {
 		return nil
 	}
@@ -291,51 +293,17 @@ func tscSource(name string) bool {
 	return false
 }
 
-// jsoncToJSON returns the JSON of a tsconfig file's text: its // and /* */
-// comments and the commas before a closing bracket taken out, strings
-// kept as they are.
-func jsoncToJSON(text []byte) []byte {
-	var out bytes.Buffer
-	for i := 0; i < len(text); i++ {
-		ch := text[i]
-		switch {
-		case ch == '"':
-			j := i + 1
-			for j < len(text) && text[j] != '"' {
-				if text[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			if j >= len(text) {
-				j = len(text) - 1
-			}
-			out.Write(text[i : j+1])
-			i = j
-		case ch == '/' && i+1 < len(text) && text[i+1] == '/':
-			for i < len(text) && text[i] != '\n' {
-				i++
-			}
-			out.WriteByte('\n')
-		case ch == '/' && i+1 < len(text) && text[i+1] == '*':
-			end := bytes.Index(text[i+2:], []byte("*/"))
-			if end < 0 {
-				return out.Bytes() // unterminated: the JSON reader says so
-			}
-			out.WriteByte(' ')
-			i += end + 3
-		case ch == ',':
-			j := i + 1
-			for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r') {
-				j++
-			}
-			if j < len(text) && (text[j] == '}' || text[j] == ']') {
-				continue
-			}
-			out.WriteByte(ch)
-		default:
-			out.WriteByte(ch)
-		}
+// readTSConfig decodes a tsconfig file's text into cfg: JSON with comments
+// and trailing commas (hujson's JWCC, what tsc accepts of it), its names
+// read as tsc reads them, case-exact. A name given twice is an error, so a
+// file the bridge and tsc could read two ways is asked about.
+func readTSConfig(text string, cfg *tsconfig) error {
+	std, err := hujson.Standardize([]byte(text))
+	if err != nil {
+		return fmt.Errorf("the bridge cannot read it as JSON with comments (%v)", err)
 	}
-	return out.Bytes()
+	if err := json.Unmarshal(std, cfg); err != nil {
+		return fmt.Errorf("the bridge cannot read it as one JSON object with each name once (%v)", err)
+	}
+	return nil
 }

@@ -83,26 +83,41 @@ func TestTSCProject(t *testing.T) {
 	}
 }
 
-// TestJSONCToJSON: a tsconfig's comments and trailing commas are taken
-// out, and text inside strings is kept.
-func TestJSONCToJSON(t *testing.T) {
-	for in, want := range map[string]string{
-		`{"a": 1,}`:                 `{"a": 1}`,
-		"{\"a\": [1, 2,\n]}":        "{\"a\": [1, 2\n]}",
-		"{// x\n\"a\": \"//b\"}":    "{\n\"a\": \"//b\"}",
-		`{/* x */"a": "/*,}"}`:      `{ "a": "/*,}"}`,
-		`{"a": "q\"//", "b": 1}`:    `{"a": "q\"//", "b": 1}`,
-		`{"a": 1 /* unterminated`:   `{"a": 1 `,
-		`{"a": "unterminated`:       `{"a": "unterminated`,
-		"{\"a\": 1, // last\n}":     "{\"a\": 1, \n}",
-		`{"a": "\\", "b": ",}"}`:    `{"a": "\\", "b": ",}"}`,
-		`{"a": ["x", "y" , ] , }`:   `{"a": ["x", "y"  ]  }`,
-		`{"outDir": "dist/*x*/y"}`:  `{"outDir": "dist/*x*/y"}`,
-		"{\"a\":1,\r\n\t}":          "{\"a\":1\r\n\t}",
-		`{"a": 1, "b": {"c": 2,},}`: `{"a": 1, "b": {"c": 2}}`,
+// TestReadTSConfig: a tsconfig's comments and trailing commas are read
+// past and text inside strings kept; names are read case-exact, as tsc reads
+// them (a "CompilerOptions" is not its compilerOptions), and a name given
+// twice, or what is no JSON with comments, is an error.
+func TestReadTSConfig(t *testing.T) {
+	for _, c := range []struct {
+		text, outFile string
+		files         int
+		bad           bool
+	}{
+		{text: `{"compilerOptions": {"outFile": "a.js",},}`, outFile: `"a.js"`},
+		{text: "{// x\n\"compilerOptions\": {\"outFile\": \"//b\"}}", outFile: `"//b"`},
+		{text: `{/* x */"compilerOptions": {"outFile": "/*,}"}}`, outFile: `"/*,}"`},
+		{text: `{"files": ["x.ts", "y.ts" , ] , }`, files: 2},
+		{text: `{"compilerOptions": {"outFile": "a.js"}, "CompilerOptions": {"outFile": "b.js"}}`, outFile: `"a.js"`},
+		{text: `{"CompilerOptions": {"outFile": "GOVERNANCE.md"}}`},
+		{text: `{"files": ["k.ts"], "files": []}`, bad: true},
+		{text: `{"compilerOptions": {"outFile": "a.js", "outFile": "b.js"}}`, bad: true},
+		{text: `{"a": 1 /* unterminated`, bad: true},
+		{text: `{"a": "unterminated`, bad: true},
 	} {
-		if got := string(jsoncToJSON([]byte(in))); got != want {
-			t.Errorf("jsoncToJSON(%q) = %q; want %q", in, got, want)
+		var cfg tsconfig
+		err := readTSConfig(c.text, &cfg)
+		if c.bad {
+			if err == nil {
+				t.Errorf("readTSConfig(%q) = %+v; want an error", c.text, cfg)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("readTSConfig(%q): %v", c.text, err)
+			continue
+		}
+		if got := string(cfg.CompilerOptions["outFile"]); got != c.outFile || len(cfg.Files) != c.files {
+			t.Errorf("readTSConfig(%q): outFile %s, %d files; want %s, %d", c.text, got, len(cfg.Files), c.outFile, c.files)
 		}
 	}
 }
