@@ -36,13 +36,8 @@ func npmrcWrites(top string) (out, reads []string) {
 	if why != "" {
 		return nil, nil
 	}
-	for _, line := range strings.Split(text, "\n") {
-		key, value, ok := strings.Cut(line, "=")
-		if !ok {
-			continue
-		}
-		key = strings.ToLower(strings.TrimSpace(key))
-		value = strings.Trim(strings.TrimSpace(value), `"'`)
+	for _, e := range npmrcEntries(text) {
+		key, value := e.key, e.value
 		switch {
 		case value == "":
 		case npmrcWrittenKeys[key]:

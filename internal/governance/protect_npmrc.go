@@ -22,13 +22,8 @@ func npmrcFiles(top string) []string {
 	if why != "" {
 		return out
 	}
-	for _, line := range strings.Split(text, "\n") {
-		key, value, ok := strings.Cut(line, "=")
-		if !ok {
-			continue
-		}
-		key = strings.ToLower(strings.TrimSpace(key))
-		value = strings.Trim(strings.TrimSpace(value), `"'`)
+	for _, e := range npmrcEntries(text) {
+		key, value := e.key, e.value
 		switch key {
 		case "script-shell", "shell":
 			out = append(out, joinRaw(top, value))
