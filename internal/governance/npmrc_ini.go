@@ -19,12 +19,20 @@ type npmrcEntry struct {
 	key, value string
 }
 
-// iniSection matches an ini section line; iniEntry a key and its value.
-var (
-	iniSection = regexp.MustCompile(`^\[([^\]]*)\]\s*$`)
-	iniEntry   = regexp.MustCompile(`^([^=]+)(=(.*))?$`)
-	iniComment = regexp.MustCompile(`^\s*([;#]|$)`)
-)
+// iniEntry matches a key and its value.
+var iniEntry = regexp.MustCompile(`^([^=]+)(=(.*))?$`)
+
+// iniSkipped reports whether the ini reader passes over line: blank, a
+// comment (; or # after white space) or a section ("[name]", white space
+// after it), white space as JavaScript's regular expressions read it.
+func iniSkipped(line string) bool {
+	t := jsTrim(line)
+	if t == "" || t[0] == ';' || t[0] == '#' {
+		return true
+	}
+	s := strings.TrimRightFunc(line, isJSSpace)
+	return len(s) >= 2 && s[0] == '[' && s[len(s)-1] == ']' && !strings.Contains(s[1:len(s)-1], "]")
+}
 
 // npmrcEntries returns the entries of the .npmrc text in order, each key
 // in lower case with an array's "[]" taken off. Entries of a section are
@@ -33,7 +41,7 @@ var (
 func npmrcEntries(text string) []npmrcEntry {
 	var out []npmrcEntry
 	for _, line := range strings.FieldsFunc(text, func(r rune) bool { return r == '\r' || r == '\n' }) {
-		if iniComment.MatchString(line) || iniSection.MatchString(line) {
+		if iniSkipped(line) {
 			continue
 		}
 		m := iniEntry.FindStringSubmatch(line)
@@ -96,8 +104,10 @@ func iniUnquote(v string) string {
 }
 
 // jsTrim trims the white space JavaScript's String.prototype.trim does.
-func jsTrim(s string) string {
-	return strings.TrimFunc(s, func(r rune) bool {
-		return strings.ContainsRune(" \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff", r)
-	})
+func jsTrim(s string) string { return strings.TrimFunc(s, isJSSpace) }
+
+// isJSSpace reports whether r is white space or a line terminator to
+// JavaScript (trim, and \s in its regular expressions).
+func isJSSpace(r rune) bool {
+	return strings.ContainsRune(" \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff", r)
 }

@@ -1,6 +1,11 @@
 package governance
 
-import "testing"
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
 
 // TestNpmrcEntries reads an .npmrc as npm's ini reader does: quoted keys
 // and values as JSON strings, single quotes taken off, an unquoted value
@@ -36,4 +41,35 @@ func TestNpmrcEntries(t *testing.T) {
 			t.Errorf("npmrcEntries(%q) = %q; want %q", c.text, got, c.want)
 		}
 	}
+}
+
+// FuzzNpmrcEntries holds npmrcEntries to the plain reading where nothing
+// quotes or escapes: on text with no quote, backslash, ; # [ or ], each line
+// with an "=" after its first byte is one entry, split at its first "=",
+// both sides trimmed and the key in lower case (text as node reads a file:
+// valid UTF-8); and it never panics.
+func FuzzNpmrcEntries(f *testing.F) {
+	for _, s := range []string{"logs-dir=/tmp/x\n", "\"a\"=b;c\n", "[s]\nk[]=v\r\n", "a=b=c", "'x'='y'"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		got := npmrcEntries(text)
+		if strings.ContainsAny(text, "\"'\\;#[]") || !utf8.ValidString(text) {
+			return
+		}
+		var want []npmrcEntry
+		for _, line := range strings.FieldsFunc(text, func(r rune) bool { return r == '\r' || r == '\n' }) {
+			if jsTrim(line) == "" || line[0] == '=' {
+				continue
+			}
+			k, v, _ := strings.Cut(line, "=")
+			if jsTrim(k) == "" && !strings.Contains(line, "=") {
+				continue
+			}
+			want = append(want, npmrcEntry{key: strings.ToLower(jsTrim(k)), value: jsTrim(v)})
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("npmrcEntries(%q) = %q; want %q", text, got, want)
+		}
+	})
 }
