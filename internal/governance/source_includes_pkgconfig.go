@@ -114,7 +114,9 @@ func pkgConfigFile(name, dir string, search []string) string {
 
 // readPkgConfigFile reads the .pc file at p: its fields, by lower-case
 // name, with the variables expanded (pcfiledir is p's directory; defined
-// are those given on the line, which win), or why it cannot.
+// are those given on the line, which win), or why it cannot. A field given
+// twice is the two values together, as pkgconf appends a second Cflags to
+// the first: keeping the last let "Cflags: -DX" hide an -include before it.
 func readPkgConfigFile(p string, defined map[string]string) (map[string]string, string) {
 	text, why := readTextFile(p)
 	if why != "" {
@@ -138,10 +140,11 @@ func readPkgConfigFile(p string, defined map[string]string) (map[string]string, 
 		})
 		return strings.ReplaceAll(s, "\x00", "$")
 	}
-	for _, l := range strings.Split(strings.ReplaceAll(text, "\\\n", " "), "\n") {
-		if i := strings.IndexByte(l, '#'); i >= 0 {
-			l = l[:i]
-		}
+	lines, why := pkgConfigLines(text)
+	if why != "" {
+		return nil, why
+	}
+	for _, l := range lines {
 		l = strings.TrimSpace(l)
 		v := pkgConfigVar.FindStringSubmatch(l)
 		f := pkgConfigField.FindStringSubmatch(l)
@@ -151,7 +154,8 @@ func readPkgConfigFile(p string, defined map[string]string) (map[string]string, 
 				vars[v[1]] = expand(strings.TrimSpace(v[2]))
 			}
 		case f != nil:
-			fields[strings.ToLower(f[1])] = expand(strings.TrimSpace(f[2]))
+			k := strings.ToLower(f[1])
+			fields[k] = strings.TrimSpace(fields[k] + " " + expand(strings.TrimSpace(f[2])))
 		}
 	}
 	if bad != "" {
