@@ -94,13 +94,33 @@ func ctagsOptionFiles(form []shellcmd.Word) []shellcmd.Word {
 // which is two.
 func ctagsOptionWords(text string) []shellcmd.Word {
 	var out []shellcmd.Word
-	for _, l := range configLines(text) {
+	for _, l := range ctagsOptionLines(text) {
 		if i := strings.IndexAny(l, " \t"); i > 0 && l[0] == '-' && !strings.HasPrefix(l, "--") {
 			out = append(out, shellcmd.Word{Kind: shellcmd.Static, Text: l[:i]},
 				shellcmd.Word{Kind: shellcmd.Static, Text: strings.TrimSpace(l[i:])})
 			continue
 		}
 		out = append(out, shellcmd.Word{Kind: shellcmd.Static, Text: l})
+	}
+	return out
+}
+
+// ctagsBlanks are the bytes C's isspace takes for blanks, which ctags
+// trims from each end of an option file's line.
+const ctagsBlanks = " \t\n\v\f\r"
+
+// ctagsOptionLines returns the lines of a ctags option file as ctags reads
+// them: a line ends at a newline or a carriage return ("\r\n" is one end),
+// its blanks are trimmed from each end, and an empty line or one starting
+// with "#" is no option. Read in "\n" lines, a file of "#c\r-L .env" was
+// one comment to the bridge and the option "-L .env" to ctags, which then
+// read .env as its list of inputs.
+func ctagsOptionLines(text string) []string {
+	var out []string
+	for _, line := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if l := strings.Trim(line, ctagsBlanks); l != "" && l[0] != '#' {
+			out = append(out, l)
+		}
 	}
 	return out
 }

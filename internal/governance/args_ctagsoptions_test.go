@@ -2,6 +2,7 @@ package governance
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -14,11 +15,12 @@ import (
 // first, or moves ctags to a directory the bridge cannot tell, needs
 // approval.
 func TestOptionFileReads(t *testing.T) {
-	root := tempTree(t, []string{"secrets", "clean", "dot/.ctags.d", "plain/ctags.d", "exub", "rec/.ctags.d", "ok/.ctags.d", "other/.ctags.d", "filedir"},
+	root := tempTree(t, []string{"secrets", "clean", "dot/.ctags.d", "plain/ctags.d", "exub", "rec/.ctags.d", "ok/.ctags.d", "other/.ctags.d", "filedir", "cr/.ctags.d"},
 		[]string{"a.txt", "clean/a.txt", "dot/a.txt", "plain/a.txt", "exub/a.txt", "rec/a.txt", "ok/a.txt", "other/a.txt", "filedir/a.txt"})
 	writeFile(t, filepath.Join(root, ".env"), "API_KEY=x\n")
 	writeFile(t, filepath.Join(root, "dot/.ctags.d/agent.ctags"), "# the agent's\n-L ../.env\n")
 	writeFile(t, filepath.Join(root, "plain/ctags.d/agent.ctags"), "-f ../secrets/a.key\n")
+	writeFile(t, filepath.Join(root, "cr/.ctags.d/agent.ctags"), "#c\r-L ../.env\r")
 	writeFile(t, filepath.Join(root, "exub/.ctags"), "-L\n../.env\n")
 	writeFile(t, filepath.Join(root, "rec/.ctags.d/r.ctags"), "--recurse=yes\n")
 	writeFile(t, filepath.Join(root, "rec/.env"), "API_KEY=x\n")
@@ -37,6 +39,7 @@ func TestOptionFileReads(t *testing.T) {
 		{"clean", "ctags a.txt", Allow},
 		{"dot", "ctags a.txt", Deny},
 		{"dot", "etags a.txt", Deny},
+		{"cr", "ctags a.txt", Deny}, // a carriage return ends the comment
 		{"dot", "/usr/bin/ctags -x a.txt", Deny},
 		{"plain", "ctags a.txt", Deny},
 		{"exub", "ctags a.txt", Deny},
@@ -58,6 +61,24 @@ func TestOptionFileReads(t *testing.T) {
 		d := e.Decide(Request{Action: ActionTerminalCreate, Command: c.line, Cwd: dir})
 		if d.Value != c.want {
 			t.Errorf("%q in %s: %v (%s); want %v", c.line, c.dir, d.Value, d.Reason, c.want)
+		}
+	}
+}
+
+// TestCtagsOptionLines reads a ctags option file's lines as ctags does:
+// ended by a newline or a carriage return, trimmed of C's blanks at each
+// end, empty and "#" lines left out.
+func TestCtagsOptionLines(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"-L .env\n", "-L .env"},
+		{"#c\r-L .env\r", "-L .env"},
+		{"#c\r\n-L .env\r\n", "-L .env"},
+		{"  --fields=+n \t\v\f\n\n# x\n", "--fields=+n"},
+		{"\u00a0# x\n", "\u00a0# x"},
+		{"-f tags", "-f tags"},
+	} {
+		if got := strings.Join(ctagsOptionLines(c.text), "|"); got != c.want {
+			t.Errorf("ctagsOptionLines(%q) = %q; want %q", c.text, got, c.want)
 		}
 	}
 }
