@@ -196,13 +196,13 @@ func configFiles(program string, form []shellcmd.Word) []shellcmd.Word {
 func curlConfigWords(text string) []shellcmd.Word {
 	var out []shellcmd.Word
 	for _, l := range configLines(text) {
-		end := strings.IndexAny(l, " \t=:")
+		end := strings.IndexAny(l, curlBlanks+"=:")
 		if end < 0 {
 			end = len(l)
 		}
-		name, rest := l[:end], strings.TrimLeft(l[end:], " \t")
+		name, rest := l[:end], strings.TrimLeft(l[end:], curlBlanks)
 		if rest != "" && (rest[0] == '=' || rest[0] == ':') {
-			rest = strings.TrimLeft(rest[1:], " \t")
+			rest = strings.TrimLeft(rest[1:], curlBlanks)
 		}
 		if !strings.HasPrefix(name, "-") || strings.HasPrefix(name, "--") {
 			// A long name, which curl matches without regard to case.
@@ -216,11 +216,17 @@ func curlConfigWords(text string) []shellcmd.Word {
 	return out
 }
 
+// curlBlanks are the bytes curl's ISSPACE takes for blanks in a
+// configuration line: a vertical tab, form feed or carriage return ends an
+// option's name or unquoted value as a space does, so "output\vf" is
+// --output f to curl, not one unknown name.
+const curlBlanks = " \t\n\v\f\r"
+
 // curlConfigValue returns the value at the start of rest: a double-quoted
 // string with its escapes undone, or the text up to the first blank.
 func curlConfigValue(rest string) string {
 	if !strings.HasPrefix(rest, `"`) {
-		if i := strings.IndexAny(rest, " \t"); i >= 0 {
+		if i := strings.IndexAny(rest, curlBlanks); i >= 0 {
 			return rest[:i]
 		}
 		return rest

@@ -26,6 +26,8 @@ func TestConfigFiles(t *testing.T) {
 		"wgetrc.ok":  "tries = 3\n",
 		"upper.cfg":  "OUTPUT = secrets/a.key\n",
 		"stdin.cfg":  "output = /dev/stdin\n",
+		"vtab.cfg":   "output\vsecrets/a.key\n",
+		"ffeed.cfg":  "output\f=\fsecrets/a.key\r\n",
 	} {
 		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
