@@ -18,11 +18,14 @@ import (
 // does, and returns the flags they give, which cgoFlags reads as it reads
 // the preamble's own.
 
-// pkgConfigVar matches a .pc file's variable definition: name=value.
-var pkgConfigVar = regexp.MustCompile(`^([A-Za-z0-9_.]+)[ \t]*=(.*)$`)
+// pkgConfigVar matches a .pc file's variable definition: name=value, any
+// of C's blanks between the name and "=" (pkgconf skips them with isspace,
+// so "Cflags\v: ..." is a field, not a line of nothing).
+var pkgConfigVar = regexp.MustCompile(`^([A-Za-z0-9_.]+)[ \t\v\f]*=(.*)$`)
 
-// pkgConfigField matches a .pc file's field: Name: value.
-var pkgConfigField = regexp.MustCompile(`^([A-Za-z0-9_.]+)[ \t]*:(.*)$`)
+// pkgConfigField matches a .pc file's field: Name: value, blanks between
+// as pkgConfigVar has them.
+var pkgConfigField = regexp.MustCompile(`^([A-Za-z0-9_.]+)[ \t\v\f]*:(.*)$`)
 
 // pkgConfigRef matches a variable's use: ${name}.
 var pkgConfigRef = regexp.MustCompile(`\$\{([^}]*)\}`)

@@ -44,6 +44,8 @@ func TestReadPkgConfigFile(t *testing.T) {
 	for _, c := range []struct{ text, want, why string }{
 		{"Cflags: -include ${pcfiledir}/../.env\n", "-include DIR/../.env", ""},
 		{"CFLAGS: -DX\n", "-DX", ""},
+		{"Cflags\v: -include ${pcfiledir}/../.env\n", "-include DIR/../.env", ""},
+		{"Cflags \f:\v-DX\n", "-DX", ""},
 		{"Cflags: -include ${pcfiledir}/../.env\nCflags: -DX\n", "-include DIR/../.env -DX", ""},
 		{"Cfl\\\nags: -include ${pcfiledir}/../.env\n", "-include DIR/../.env", ""},
 		{"Name: x\rCflags: -include ${pcfiledir}/../.env\r", "-include DIR/../.env", ""},
