@@ -3,6 +3,7 @@ package governance
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -65,4 +66,26 @@ func TestReadPkgConfigFile(t *testing.T) {
 			t.Errorf("readPkgConfigFile(%q) = %q, %q; want %q, %q", c.text, got, why, c.want, c.why)
 		}
 	}
+}
+
+// FuzzPkgConfigLines holds pkgConfigLines to the file's "\n" lines where
+// nothing joins, ends a line otherwise or comments (no backslash, carriage
+// return or "#"), and to never panicking.
+func FuzzPkgConfigLines(f *testing.F) {
+	for _, s := range []string{"Cflags: -I.\n", "Cfl\\\nags: x\r\n", "# c\\\nName: x", "a\\\n b", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		got, why := pkgConfigLines(text)
+		if strings.ContainsAny(text, "\\\r#") {
+			return
+		}
+		var want []string
+		if text != "" {
+			want = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+		}
+		if why != "" || !slices.Equal(got, want) {
+			t.Errorf("pkgConfigLines(%q) = %q, %q; want %q", text, got, why, want)
+		}
+	})
 }
