@@ -30,7 +30,7 @@ func iniSkipped(line string) bool {
 	if t == "" || t[0] == ';' || t[0] == '#' {
 		return true
 	}
-	s := strings.TrimRightFunc(line, isJSSpace)
+	s := strings.TrimRightFunc(line, jsSpace)
 	return len(s) >= 2 && s[0] == '[' && s[len(s)-1] == ']' && !strings.Contains(s[1:len(s)-1], "]")
 }
 
@@ -104,10 +104,4 @@ func iniUnquote(v string) string {
 }
 
 // jsTrim trims the white space JavaScript's String.prototype.trim does.
-func jsTrim(s string) string { return strings.TrimFunc(s, isJSSpace) }
-
-// isJSSpace reports whether r is white space or a line terminator to
-// JavaScript (trim, and \s in its regular expressions).
-func isJSSpace(r rune) bool {
-	return strings.ContainsRune(" \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff", r)
-}
+func jsTrim(s string) string { return strings.TrimFunc(s, jsSpace) }
