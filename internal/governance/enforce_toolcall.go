@@ -84,7 +84,14 @@ var (
 func (x *Enforcer) onUpdate(ctx context.Context, m *acpwire.Message, next acpwire.Handler) error {
 	if m.TextChunk() {
 		// The common case: message chunks. A text chunk's variant is
-		// spelled out, one reading only.
+		// spelled out, one reading only; one the wire read in its chunk
+		// form gives it without a pass over the text.
+		if _, _, variant, _, ok := m.ChunkLine(); ok {
+			if variant == "user_message_chunk" {
+				return x.onUserWords(ctx, m, next)
+			}
+			return next.Handle(ctx, m)
+		}
 		if bytes.Contains(m.Raw, userChunkMark) {
 			if v, _ := m.GetString("params", "update", "sessionUpdate"); v == "user_message_chunk" {
 				return x.onUserWords(ctx, m, next)
